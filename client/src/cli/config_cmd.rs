@@ -1,0 +1,42 @@
+//! `lctx config get|set|path`. The file is edited directly (under its lock);
+//! a running daemon notices the change through its mtime cache.
+
+use clap::Subcommand;
+use lean_ctxd::engine::config;
+
+use super::CmdResult;
+use crate::options::ClientOptions;
+
+#[derive(Subcommand, Debug)]
+pub enum ConfigCmd {
+    /// Print the effective value of KEY, or of every key.
+    Get { key: Option<String> },
+    /// Set KEY to VALUE, keeping the file's comments; the old file is kept as config.toml.bak.
+    Set { key: String, value: String },
+    /// Print the path of config.toml.
+    Path,
+}
+
+pub fn run(cmd: ConfigCmd, opts: &ClientOptions) -> CmdResult {
+    let file = opts.dirs.config_file();
+    match cmd {
+        ConfigCmd::Path => println!("{}", file.display()),
+        ConfigCmd::Get { key } => {
+            let cfg = config::load(&file).map_err(|e| e.to_string())?;
+            match key {
+                Some(key) => println!("{}", cfg.get(&key).map_err(|e| e.to_string())?),
+                None => {
+                    for k in config::KEYS {
+                        let value = cfg.get(k.name).map_err(|e| e.to_string())?;
+                        println!("{} = {value}  # {}", k.name, k.help);
+                    }
+                }
+            }
+        }
+        ConfigCmd::Set { key, value } => {
+            config::set(&file, &opts.dirs.config_lock(), &key, &value).map_err(|e| e.to_string())?;
+            println!("{key} = {} in {}", value.trim(), file.display());
+        }
+    }
+    Ok(())
+}

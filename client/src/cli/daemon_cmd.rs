@@ -1,0 +1,124 @@
+//! `lctx daemon start|stop|status|restart|logs`.
+
+use std::path::{Path, PathBuf};
+
+use clap::Subcommand;
+use lean_ctx_proto::v1::StatusRequest;
+use lean_ctxd::server::detach;
+
+use super::{CmdResult, render};
+use crate::backend::Backend;
+use crate::daemon;
+use crate::options::ClientOptions;
+
+#[derive(Subcommand, Debug)]
+pub enum DaemonCmd {
+    /// Start the daemon unless one of this build is running.
+    Start,
+    /// Stop the running daemon (it finishes in-flight requests first).
+    Stop,
+    /// Show the daemon's status, starting it if needed.
+    Status {
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Stop the daemon and start a fresh one.
+    Restart,
+    /// Show the end of the daemon's log.
+    Logs {
+        /// Number of lines.
+        #[arg(short = 'n', long, default_value_t = 50)]
+        lines: usize,
+    },
+}
+
+pub async fn run(cmd: DaemonCmd, opts: &ClientOptions) -> CmdResult {
+    match cmd {
+        DaemonCmd::Start => start(opts).await,
+        DaemonCmd::Stop => stop(opts).await,
+        DaemonCmd::Restart => {
+            stop(opts).await?;
+            start(opts).await
+        }
+        DaemonCmd::Status { json } => status(opts, json).await,
+        DaemonCmd::Logs { lines } => logs(opts, lines),
+    }
+}
+
+fn refuse_if_disabled(opts: &ClientOptions) -> CmdResult {
+    if opts.no_daemon {
+        return Err("LEAN_CTX_NO_DAEMON is set, so no daemon is used; unset it to manage lean-ctxd".into());
+    }
+    Ok(())
+}
+
+async fn start(opts: &ClientOptions) -> CmdResult {
+    refuse_if_disabled(opts)?;
+    let d = daemon::ensure(opts).await?;
+    println!("lean-ctxd {} running (pid {}) on {}", d.hello.daemon_version, d.hello.pid, opts.socket.display());
+    Ok(())
+}
+
+async fn stop(opts: &ClientOptions) -> CmdResult {
+    refuse_if_disabled(opts)?;
+    match daemon::find(opts).await? {
+        None => {
+            println!("no lean-ctxd is running");
+            Ok(())
+        }
+        Some(d) => {
+            let pid = d.hello.pid;
+            daemon::stop(opts, d).await?;
+            println!("lean-ctxd (pid {pid}) stopped");
+            Ok(())
+        }
+    }
+}
+
+async fn status(opts: &ClientOptions, json: bool) -> CmdResult {
+    let backend = Backend::connect(opts).await;
+    if let Some(reason) = &backend.fallback_reason {
+        eprintln!("lctx: no daemon available, answering in-process: {reason}");
+    }
+    let status = backend
+        .control()
+        .status(tonic::Request::new(StatusRequest { ctx: Some(opts.context()) }))
+        .await
+        .map_err(|s| s.message().to_string())?
+        .into_inner();
+    if json {
+        println!("{}", render::status_json(&status));
+    } else {
+        print!("{}", render::status_text(&status));
+    }
+    Ok(())
+}
+
+fn logs(opts: &ClientOptions, lines: usize) -> CmdResult {
+    let dir = opts.dirs.log_dir();
+    let newest = newest_log(&dir);
+    let stderr_log = opts.dirs.daemon_stderr_log();
+    if newest.is_none() && !stderr_log.exists() {
+        return Err(format!("no daemon log yet in {}", dir.display()));
+    }
+    if let Some(path) = newest {
+        println!("==> {} <==", path.display());
+        println!("{}", detach::log_tail(&path, lines));
+    }
+    let early = detach::log_tail(&stderr_log, lines);
+    if !early.trim().is_empty() {
+        println!("==> {} <==", stderr_log.display());
+        println!("{early}");
+    }
+    Ok(())
+}
+
+/// Daily files are named by date, so the greatest name is the newest.
+fn newest_log(dir: &Path) -> Option<PathBuf> {
+    std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("lean-ctxd")))
+        .max()
+}

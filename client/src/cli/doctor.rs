@@ -1,0 +1,129 @@
+//! `lctx doctor`: one line per check, OK or FAIL with the fix.
+
+use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
+
+use lean_ctxd::engine::config;
+use lean_ctxd::server::runtime_dir;
+use serde_json::json;
+
+use super::CmdResult;
+use crate::daemon;
+use crate::options::ClientOptions;
+
+struct Check {
+    name: &'static str,
+    ok: bool,
+    detail: String,
+    fix: String,
+}
+
+fn ok(name: &'static str, detail: String) -> Check {
+    Check { name, ok: true, detail, fix: String::new() }
+}
+
+fn failed(name: &'static str, detail: String, fix: impl Into<String>) -> Check {
+    Check { name, ok: false, detail, fix: fix.into() }
+}
+
+pub async fn run(json: bool, opts: &ClientOptions) -> CmdResult {
+    let checks = vec![
+        check_runtime_dir(opts),
+        check_socket(opts),
+        check_daemon(opts).await,
+        check_data_dir(opts),
+        check_config(opts),
+    ];
+    let all_ok = checks.iter().all(|c| c.ok);
+    if json {
+        let list: Vec<_> =
+            checks.iter().map(|c| json!({"check": c.name, "ok": c.ok, "detail": c.detail, "fix": c.fix})).collect();
+        println!("{}", json!({"ok": all_ok, "checks": list}));
+    } else {
+        for c in &checks {
+            if c.ok {
+                println!("OK   {:<12} {}", c.name, c.detail);
+            } else {
+                println!("FAIL {:<12} {}\n     {:<12} fix: {}", c.name, c.detail, "", c.fix);
+            }
+        }
+    }
+    if all_ok { Ok(()) } else { Err(String::new()) }
+}
+
+fn check_runtime_dir(opts: &ClientOptions) -> Check {
+    let dir = &opts.dirs.runtime;
+    if !dir.exists() && std::fs::symlink_metadata(dir).is_err() {
+        return ok("runtime dir", format!("{} absent; created private on first start", dir.display()));
+    }
+    match runtime_dir::check_private_dir(dir) {
+        Ok(()) => ok("runtime dir", format!("{} private (0700, yours)", dir.display())),
+        Err(e) => failed("runtime dir", e, "see the message above"),
+    }
+}
+
+fn check_socket(opts: &ClientOptions) -> Check {
+    let path = &opts.socket;
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return ok("socket", format!("{} absent (no daemon running)", path.display()));
+    };
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let uid = unsafe { libc::geteuid() };
+    let mode = meta.permissions().mode() & 0o777;
+    if !meta.file_type().is_socket() {
+        failed(
+            "socket",
+            format!("{} is not a socket", path.display()),
+            format!("move it away: mv {0} {0}.old", path.display()),
+        )
+    } else if meta.uid() != uid || mode & 0o077 != 0 {
+        failed(
+            "socket",
+            format!("{} has mode {mode:03o} and owner uid {}", path.display(), meta.uid()),
+            "stop the daemon (`lctx daemon stop`), remove the socket, and let lctx start a fresh daemon",
+        )
+    } else {
+        ok("socket", format!("{} mode {mode:03o}, yours", path.display()))
+    }
+}
+
+async fn check_daemon(opts: &ClientOptions) -> Check {
+    if opts.no_daemon {
+        return ok("daemon", "disabled by LEAN_CTX_NO_DAEMON=1; requests are served in-process".into());
+    }
+    match daemon::ensure(opts).await {
+        Ok(d) => ok(
+            "daemon",
+            format!("reachable, pid {}, version {}, same build as lctx", d.hello.pid, d.hello.daemon_version),
+        ),
+        Err(e) => failed(
+            "daemon",
+            e,
+            "run `lctx daemon logs` to see why it does not start; requests are served in-process meanwhile",
+        ),
+    }
+}
+
+fn check_data_dir(opts: &ClientOptions) -> Check {
+    let dir = &opts.dirs.data;
+    let probe = dir.join(format!(".doctor-{}", std::process::id()));
+    let result = std::fs::create_dir_all(dir)
+        .and_then(|()| std::fs::write(&probe, b"ok"))
+        .and_then(|()| std::fs::remove_file(&probe));
+    match result {
+        Ok(()) => ok("data dir", format!("{} writable", dir.display())),
+        Err(e) => failed(
+            "data dir",
+            format!("{} is not writable: {e}", dir.display()),
+            format!("make it writable (`chmod u+rwx {}`) or set LEAN_CTX_HOME to a writable directory", dir.display()),
+        ),
+    }
+}
+
+fn check_config(opts: &ClientOptions) -> Check {
+    let file = opts.dirs.config_file();
+    match config::load(&file) {
+        Ok(_) if file.exists() => ok("config", format!("{} valid", file.display())),
+        Ok(_) => ok("config", format!("{} absent; defaults apply", file.display())),
+        Err(e) => failed("config", e.to_string(), "edit the file at that line, or move it away to use the defaults"),
+    }
+}

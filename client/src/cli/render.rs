@@ -1,0 +1,96 @@
+//! Human and JSON renderings of daemon answers.
+
+use std::fmt::Write as _;
+
+use lean_ctx_proto::v1::{ServedBy, StatusResponse};
+use serde_json::json;
+
+fn served_by(status: &StatusResponse) -> ServedBy {
+    status.meta.as_ref().map_or(ServedBy::Unspecified, |m| m.served_by())
+}
+
+fn served_by_name(by: ServedBy) -> &'static str {
+    match by {
+        ServedBy::Daemon => "DAEMON",
+        ServedBy::Local => "LOCAL",
+        ServedBy::Unspecified => "UNSPECIFIED",
+    }
+}
+
+/// `1h 02m 03s`, `2m 03s`, `4s`.
+pub fn duration(secs: u64) -> String {
+    let (h, m, s) = (secs / 3600, secs / 60 % 60, secs % 60);
+    match (h, m) {
+        (0, 0) => format!("{s}s"),
+        (0, _) => format!("{m}m {s:02}s"),
+        _ => format!("{h}h {m:02}m {s:02}s"),
+    }
+}
+
+pub fn status_text(st: &StatusResponse) -> String {
+    let mut out = String::new();
+    let by = served_by(st);
+    let who = match by {
+        ServedBy::Daemon => format!("served by the daemon (pid {})", st.pid),
+        _ => "served in-process (no daemon)".to_string(),
+    };
+    let _ = writeln!(out, "lean-ctxd {} — {who} [{}]", st.version, served_by_name(by));
+    if !st.socket_path.is_empty() {
+        let _ = writeln!(out, "  socket       {}", st.socket_path);
+    }
+    let _ = writeln!(out, "  uptime       {}", duration(st.uptime_ms / 1000));
+    let _ = writeln!(out, "  connections  {}", st.open_connections);
+    let _ = writeln!(out, "  sessions     {}", st.sessions);
+    let _ = writeln!(out, "  requests     {}", st.requests_served);
+    let _ = writeln!(out, "  memory       {:.1} MiB resident", st.rss_bytes as f64 / (1024.0 * 1024.0));
+    let idle = if st.idle_timeout_secs == 0 {
+        "never (idle timeout 0)".to_string()
+    } else {
+        format!("after {} without clients", duration(st.idle_timeout_secs))
+    };
+    let _ = writeln!(out, "  idle exit    {idle}");
+    for c in &st.components {
+        let figures: Vec<String> = c.figures.iter().map(|f| format!("{}={}", f.name, f.value)).collect();
+        let _ = writeln!(out, "  [{}] {}", c.name, figures.join(" "));
+    }
+    out
+}
+
+pub fn status_json(st: &StatusResponse) -> String {
+    let components: serde_json::Map<String, serde_json::Value> = st
+        .components
+        .iter()
+        .map(|c| {
+            let figures: serde_json::Map<String, serde_json::Value> =
+                c.figures.iter().map(|f| (f.name.clone(), json!(f.value))).collect();
+            (c.name.clone(), serde_json::Value::Object(figures))
+        })
+        .collect();
+    json!({
+        "served_by": served_by_name(served_by(st)),
+        "pid": st.pid,
+        "version": st.version,
+        "executable_id": st.executable_id,
+        "uptime_ms": st.uptime_ms,
+        "open_connections": st.open_connections,
+        "sessions": st.sessions,
+        "requests_served": st.requests_served,
+        "rss_bytes": st.rss_bytes,
+        "socket_path": st.socket_path,
+        "idle_timeout_secs": st.idle_timeout_secs,
+        "components": components,
+    })
+    .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_naturally() {
+        assert_eq!(duration(4), "4s");
+        assert_eq!(duration(123), "2m 03s");
+        assert_eq!(duration(3723), "1h 02m 03s");
+    }
+}

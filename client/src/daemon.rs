@@ -1,0 +1,234 @@
+//! Finding, starting, restarting and stopping the daemon from a client.
+//!
+//! Starting is serialized on `startup.lock`: whoever takes it re-probes
+//! first, so twenty clients arriving at once start exactly one daemon. A
+//! daemon of another build (version or executable id) is stopped and
+//! replaced, so an upgrade takes effect on the next call.
+
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use lean_ctx_proto::v1::control_client::ControlClient;
+use lean_ctx_proto::v1::{HelloRequest, HelloResponse, ShutdownRequest};
+use lean_ctx_proto::{PROTOCOL_MAX, PROTOCOL_MIN};
+use lean_ctxd::build_info;
+use lean_ctxd::server::{detach, runtime_dir, singleton};
+use tonic::transport::Channel;
+
+use crate::options::ClientOptions;
+use crate::transport;
+
+/// Clients trust their own daemon; the daemon enforces its own limits.
+const CLIENT_MAX_MESSAGE: usize = 1 << 30;
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(3);
+/// How long a stopping daemon may drain before it is killed.
+const STOP_TIMEOUT: Duration = Duration::from_secs(15);
+const STARTUP_LOCK_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A connected daemon that answered the handshake.
+pub struct Daemon {
+    pub control: ControlClient<Channel>,
+    pub hello: HelloResponse,
+}
+
+impl Daemon {
+    fn same_build(&self, opts: &ClientOptions) -> bool {
+        let expected = opts.expected_executable_id();
+        self.hello.daemon_version == build_info::VERSION
+            && (expected.is_empty() || self.hello.executable_id == expected)
+    }
+}
+
+/// Why no daemon could be used; shown to the user beside the LOCAL answer.
+pub type Problem = String;
+
+enum Probe {
+    Ready(Box<Daemon>),
+    /// The daemon speaks no protocol this client does.
+    Incompatible(String),
+    Absent {
+        stale_socket: bool,
+    },
+}
+
+/// Connects and handshakes without starting anything.
+async fn probe(opts: &ClientOptions) -> Result<Probe, Problem> {
+    let stream = match transport::dial(&opts.socket, opts.connect_timeout).await {
+        Ok(stream) => stream,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Probe::Absent { stale_socket: false }),
+        Err(e) if e.kind() == io::ErrorKind::ConnectionRefused => return Ok(Probe::Absent { stale_socket: true }),
+        Err(e) => return Err(format!("cannot connect to {}: {e}", opts.socket.display())),
+    };
+    let channel = transport::channel(stream, opts.socket.clone(), opts.connect_timeout)
+        .await
+        .map_err(|e| format!("cannot open a gRPC channel on {}: {e}", opts.socket.display()))?;
+    let mut control = ControlClient::new(channel)
+        .max_decoding_message_size(CLIENT_MAX_MESSAGE)
+        .max_encoding_message_size(CLIENT_MAX_MESSAGE);
+    let hello = HelloRequest {
+        ctx: Some(opts.context()),
+        client_version: build_info::VERSION.to_string(),
+        protocol_min: PROTOCOL_MIN,
+        protocol_max: PROTOCOL_MAX,
+        executable_id: opts.expected_executable_id(),
+    };
+    match tokio::time::timeout(HANDSHAKE_TIMEOUT, control.hello(hello)).await {
+        Ok(Ok(resp)) => Ok(Probe::Ready(Box::new(Daemon { control, hello: resp.into_inner() }))),
+        Ok(Err(status)) if status.code() == tonic::Code::FailedPrecondition => {
+            Ok(Probe::Incompatible(status.message().to_string()))
+        }
+        Ok(Err(status)) => {
+            Err(format!("the daemon on {} failed the handshake: {}", opts.socket.display(), status.message()))
+        }
+        Err(_) => Err(format!(
+            "the daemon on {} did not answer the handshake within {HANDSHAKE_TIMEOUT:?}",
+            opts.socket.display()
+        )),
+    }
+}
+
+/// The running daemon, if any, whatever its build. Starts nothing.
+pub async fn find(opts: &ClientOptions) -> Result<Option<Daemon>, Problem> {
+    match probe(opts).await? {
+        Probe::Ready(d) => Ok(Some(*d)),
+        Probe::Incompatible(why) => Err(why),
+        Probe::Absent { .. } => Ok(None),
+    }
+}
+
+/// A daemon of this build: the running one, or one started (or restarted)
+/// now.
+pub async fn ensure(opts: &ClientOptions) -> Result<Daemon, Problem> {
+    if let Probe::Ready(d) = probe(opts).await?
+        && d.same_build(opts)
+    {
+        return Ok(*d);
+    }
+    runtime_dir::ensure_private_dir(&opts.dirs.runtime)?;
+    let _startup = lock_startup(&opts.dirs.startup_lock())?;
+    // Another client may have started or replaced the daemon while we waited.
+    match probe(opts).await? {
+        Probe::Ready(d) if d.same_build(opts) => return Ok(*d),
+        Probe::Ready(d) => {
+            note(&format!(
+                "restarting lean-ctxd {} (pid {}) to run this build ({})",
+                d.hello.daemon_version,
+                d.hello.pid,
+                build_info::VERSION
+            ));
+            stop(opts, *d).await?;
+        }
+        Probe::Incompatible(why) => {
+            let pid = singleton::read_info(&opts.dirs.daemon_lock()).pid;
+            note(&format!("restarting an incompatible lean-ctxd: {why}"));
+            kill_holder(opts, pid).await?;
+        }
+        Probe::Absent { stale_socket } => {
+            if stale_socket && !singleton::is_held(&opts.dirs.daemon_lock()) {
+                // Left by a daemon that died; nothing listens on it.
+                let _ = std::fs::remove_file(&opts.socket);
+            }
+        }
+    }
+    start(opts).await
+}
+
+/// Notes that a client prints on stderr; clients have no log of their own.
+fn note(msg: &str) {
+    eprintln!("lctx: {msg}");
+}
+
+async fn start(opts: &ClientOptions) -> Result<Daemon, Problem> {
+    let bin = opts.daemon_bin.as_ref().ok_or_else(|| {
+        "cannot find the lean-ctxd executable (not beside lctx, not on PATH); install it or set LEAN_CTX_DAEMON_BIN"
+            .to_string()
+    })?;
+    let mut args = Vec::new();
+    if opts.socket != opts.dirs.socket() {
+        args.extend(["--socket".into(), opts.socket.clone().into_os_string()]);
+    }
+    let log = opts.dirs.daemon_stderr_log();
+    let mut child = detach::spawn(bin, &args, &log).map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
+    let ready = detach::wait_ready(&opts.socket, &mut child, opts.start_timeout);
+    detach::reap_in_background(child);
+    if let Err(e) = ready {
+        return Err(format!("{e}\n--- last lines of {} ---\n{}", log.display(), detach::log_tail(&log, 15)));
+    }
+    match probe(opts).await? {
+        Probe::Ready(d) => Ok(*d),
+        _ => Err(format!("lean-ctxd started but does not answer on {}", opts.socket.display())),
+    }
+}
+
+/// Asks the daemon to stop and waits until it has released its lock; kills
+/// it if it has not within the deadline.
+pub async fn stop(opts: &ClientOptions, daemon: Daemon) -> Result<(), Problem> {
+    let Daemon { mut control, hello } = daemon;
+    let request = ShutdownRequest { ctx: Some(opts.context()), reason: "requested by lctx".to_string() };
+    if let Err(status) = control.shutdown(request).await {
+        note(&format!("Shutdown call failed ({}); stopping by signal", status.message()));
+        // SAFETY: kill has no memory-safety preconditions.
+        unsafe { libc::kill(hello.pid as libc::pid_t, libc::SIGTERM) };
+    }
+    drop(control);
+    if wait_released(&opts.dirs.daemon_lock(), STOP_TIMEOUT).await {
+        return Ok(());
+    }
+    kill_holder(opts, Some(hello.pid)).await
+}
+
+/// Kills the lock holder outright, if it is still `pid`, and waits for the
+/// lock to be free.
+async fn kill_holder(opts: &ClientOptions, pid: Option<u32>) -> Result<(), Problem> {
+    let lock = opts.dirs.daemon_lock();
+    let holder = singleton::read_info(&lock).pid;
+    if let (Some(pid), Some(holder)) = (pid, holder)
+        && pid == holder
+        && singleton::is_held(&lock)
+    {
+        note(&format!("lean-ctxd (pid {pid}) did not stop in time; killing it"));
+        // SAFETY: kill has no memory-safety preconditions.
+        unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
+    }
+    if wait_released(&lock, Duration::from_secs(5)).await {
+        Ok(())
+    } else {
+        Err(format!("lean-ctxd still holds {} after being stopped", lock.display()))
+    }
+}
+
+async fn wait_released(lock: &Path, deadline: Duration) -> bool {
+    let start = Instant::now();
+    while singleton::is_held(lock) {
+        if start.elapsed() >= deadline {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    true
+}
+
+/// Takes `startup.lock`, waiting for another starter at most 30 s.
+fn lock_startup(path: &Path) -> Result<File, Problem> {
+    let file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let start = Instant::now();
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(file),
+            Err(TryLockError::WouldBlock) if start.elapsed() < STARTUP_LOCK_TIMEOUT => {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            Err(TryLockError::WouldBlock) => {
+                return Err(format!("another client has held {} for over 30 s", path.display()));
+            }
+            Err(TryLockError::Error(e)) => return Err(format!("cannot lock {}: {e}", path.display())),
+        }
+    }
+}

@@ -1,0 +1,76 @@
+//! `lean-ctxd`: the per-user lean-ctx daemon.
+//!
+//! Without `--foreground` it starts a detached copy of itself and returns
+//! once that copy answers; service managers (systemd, launchd) run it with
+//! `--foreground`.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Parser;
+use lean_ctxd::engine::paths::Dirs;
+use lean_ctxd::server::{detach, lifecycle, singleton};
+
+#[derive(Parser)]
+#[command(name = "lean-ctxd", version, about = "The lean-ctx context gateway daemon")]
+struct Args {
+    /// Stay in the foreground (for systemd, launchd and debugging).
+    #[arg(long)]
+    foreground: bool,
+    /// Exit after this many seconds without a connection or request (0 = never).
+    /// Defaults to idle_timeout_secs of config.toml (30 minutes).
+    #[arg(long, value_name = "SECS")]
+    idle_timeout: Option<u64>,
+    /// Listen on this socket instead of the one in the runtime directory.
+    #[arg(long, value_name = "PATH")]
+    socket: Option<PathBuf>,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let result = if args.foreground {
+        lifecycle::run(lifecycle::DaemonOptions {
+            socket: args.socket,
+            idle_timeout: args.idle_timeout.map(Duration::from_secs),
+        })
+    } else {
+        start_detached(&args)
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("lean-ctxd: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn start_detached(args: &Args) -> Result<(), String> {
+    let dirs = Dirs::from_env()?;
+    let socket = args.socket.clone().unwrap_or_else(|| dirs.socket());
+    if singleton::is_held(&dirs.daemon_lock()) {
+        let pid = singleton::read_info(&dirs.daemon_lock()).pid.map_or("?".to_string(), |p| p.to_string());
+        println!("lean-ctxd is already running (pid {pid})");
+        return Ok(());
+    }
+    let mut forwarded: Vec<OsString> = Vec::new();
+    if let Some(secs) = args.idle_timeout {
+        forwarded.extend(["--idle-timeout".into(), secs.to_string().into()]);
+    }
+    if let Some(s) = &args.socket {
+        forwarded.extend(["--socket".into(), s.clone().into_os_string()]);
+    }
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find my own executable: {e}"))?;
+    let log = dirs.daemon_stderr_log();
+    let mut child = detach::spawn(&exe, &forwarded, &log).map_err(|e| format!("cannot start: {e}"))?;
+    let pid = child.id();
+    match detach::wait_ready(&socket, &mut child, Duration::from_secs(10)) {
+        Ok(()) => {
+            println!("lean-ctxd started (pid {pid}), listening on {}", socket.display());
+            Ok(())
+        }
+        Err(e) => Err(format!("{e}\n--- {} ---\n{}", log.display(), detach::log_tail(&log, 20))),
+    }
+}

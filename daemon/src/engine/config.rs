@@ -1,0 +1,391 @@
+//! `config.toml`: read through an mtime cache, written atomically under a
+//! file lock.
+//!
+//! Readers never see a half-written file: writers take `config.lock`, write a
+//! temporary file beside the config, keep the previous version as
+//! `config.toml.bak`, and rename. A file that does not parse is reported with
+//! its path, line and column; the daemon keeps serving with the last good
+//! configuration it had (the defaults if it never had one).
+
+use std::fmt;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use serde::Deserialize;
+
+use crate::locks::{self, RwLock};
+
+/// The effective configuration. Every key is optional in the file.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Seconds without any connection or request before the daemon exits;
+    /// 0 keeps it running.
+    pub idle_timeout_secs: u64,
+    /// How long a stopping daemon waits for in-flight requests.
+    pub drain_timeout_secs: u64,
+    /// Largest gRPC message accepted or sent, in bytes.
+    pub max_message_bytes: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config { idle_timeout_secs: 30 * 60, drain_timeout_secs: 10, max_message_bytes: 16 << 20 }
+    }
+}
+
+/// One settable key: its name, what it means, and its valid range.
+pub struct Key {
+    pub name: &'static str,
+    pub help: &'static str,
+    min: u64,
+    max: u64,
+    get: fn(&Config) -> u64,
+}
+
+/// Every key `lctx config set` accepts.
+pub const KEYS: &[Key] = &[
+    Key {
+        name: "idle_timeout_secs",
+        help: "seconds with no connection and no request before the daemon exits (0 = never)",
+        min: 0,
+        max: 30 * 24 * 3600,
+        get: |c| c.idle_timeout_secs,
+    },
+    Key {
+        name: "drain_timeout_secs",
+        help: "seconds a stopping daemon waits for in-flight requests",
+        min: 1,
+        max: 600,
+        get: |c| c.drain_timeout_secs,
+    },
+    Key {
+        name: "max_message_bytes",
+        help: "largest request or response message in bytes (takes effect at daemon start)",
+        min: 64 << 10,
+        max: 1 << 30,
+        get: |c| c.max_message_bytes,
+    },
+];
+
+impl Config {
+    /// The value of `key` as it would be written in config.toml.
+    pub fn get(&self, key: &str) -> Result<String, ConfigError> {
+        Ok((find_key(key)?.get)(self).to_string())
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        for key in KEYS {
+            let v = (key.get)(self);
+            if v < key.min || v > key.max {
+                return Err(format!("{} = {v} is out of range {}..={}", key.name, key.min, key.max));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn find_key(name: &str) -> Result<&'static Key, ConfigError> {
+    KEYS.iter().find(|k| k.name == name).ok_or_else(|| {
+        let valid: Vec<_> = KEYS.iter().map(|k| k.name).collect();
+        ConfigError::plain(format!("unknown config key `{name}`; valid keys: {}", valid.join(", ")))
+    })
+}
+
+/// A configuration problem, located in its file where possible.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    pub file: Option<PathBuf>,
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    pub message: String,
+}
+
+impl ConfigError {
+    fn plain(message: String) -> Self {
+        ConfigError { file: None, line: None, column: None, message }
+    }
+
+    fn in_file(file: &Path, text: &str, span: Option<std::ops::Range<usize>>, message: &str) -> Self {
+        let (line, column) = match span {
+            Some(span) => {
+                let before = &text[..span.start.min(text.len())];
+                let line = before.matches('\n').count() + 1;
+                let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+                (Some(line), Some(column))
+            }
+            None => (None, None),
+        };
+        ConfigError { file: Some(file.to_path_buf()), line, column, message: message.trim().to_string() }
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(file) = &self.file {
+            write!(f, "{}", file.display())?;
+            if let Some(line) = self.line {
+                write!(f, ":{line}")?;
+                if let Some(col) = self.column {
+                    write!(f, ":{col}")?;
+                }
+            }
+            write!(f, ": ")?;
+        }
+        write!(f, "{}", self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// Parses config text; `file` only names the source in errors.
+pub fn parse(file: &Path, text: &str) -> Result<Config, ConfigError> {
+    let config: Config =
+        toml_edit::de::from_str(text).map_err(|e| ConfigError::in_file(file, text, e.span(), e.message()))?;
+    config.validate().map_err(|m| ConfigError::in_file(file, text, None, &m))?;
+    Ok(config)
+}
+
+/// Reads a config file; a missing file means all defaults.
+pub fn load(file: &Path) -> Result<Config, ConfigError> {
+    match fs::read_to_string(file) {
+        Ok(text) => parse(file, &text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
+        Err(e) => Err(ConfigError::in_file(file, "", None, &format!("cannot read: {e}"))),
+    }
+}
+
+/// Identity of the file's content as far as the filesystem tells cheaply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stamp {
+    modified: Option<SystemTime>,
+    len: u64,
+    inode: u64,
+}
+
+fn stamp(file: &Path) -> Option<Stamp> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = fs::metadata(file).ok()?;
+    Some(Stamp { modified: meta.modified().ok(), len: meta.len(), inode: meta.ino() })
+}
+
+struct Loaded {
+    config: Arc<Config>,
+    stamp: Option<Stamp>,
+    error: Option<ConfigError>,
+}
+
+/// The daemon's view of config.toml, re-read when the file's stamp changes.
+pub struct ConfigStore {
+    file: PathBuf,
+    current: RwLock<Loaded>,
+}
+
+impl ConfigStore {
+    pub fn open(file: PathBuf) -> ConfigStore {
+        let stamp = stamp(&file);
+        let (config, error) = match load(&file) {
+            Ok(c) => (c, None),
+            Err(e) => {
+                tracing::warn!("{e}; using the default configuration until the file is fixed");
+                (Config::default(), Some(e))
+            }
+        };
+        let loaded = Loaded { config: Arc::new(config), stamp, error };
+        ConfigStore { file, current: RwLock::new(locks::ids::CONFIG_CURRENT, loaded) }
+    }
+
+    pub fn file(&self) -> &Path {
+        &self.file
+    }
+
+    /// The current configuration. Costs one `stat` when the file is unchanged.
+    pub fn get(&self) -> Arc<Config> {
+        let now = stamp(&self.file);
+        {
+            let loaded = self.current.read();
+            if loaded.stamp == now {
+                return loaded.config.clone();
+            }
+        }
+        // Parse without holding the lock; a concurrent refresh is harmless
+        // because both store the same result.
+        let result = load(&self.file);
+        let mut loaded = self.current.write();
+        loaded.stamp = now;
+        match result {
+            Ok(config) => {
+                if loaded.error.is_some() || *loaded.config != config {
+                    tracing::info!(file = %self.file.display(), "configuration reloaded");
+                }
+                loaded.config = Arc::new(config);
+                loaded.error = None;
+            }
+            Err(e) => {
+                tracing::warn!("{e}; keeping the last good configuration");
+                loaded.error = Some(e);
+            }
+        }
+        loaded.config.clone()
+    }
+
+    /// The problem with the file on disk, if it currently does not parse.
+    pub fn error(&self) -> Option<ConfigError> {
+        self.get();
+        self.current.read().error.clone()
+    }
+}
+
+/// Sets `key` to `value` in the config file, keeping the rest of the file
+/// (comments included) as it is. Takes `lock_file` for the whole
+/// read-modify-write so concurrent writers never lose each other's change.
+pub fn set(file: &Path, lock_file: &Path, key: &str, value: &str) -> Result<(), ConfigError> {
+    let spec = find_key(key)?;
+    let number: u64 = value
+        .trim()
+        .parse()
+        .map_err(|_| ConfigError::plain(format!("{key} takes a whole number ({}), got `{value}`", spec.help)))?;
+    if number < spec.min || number > spec.max {
+        return Err(ConfigError::plain(format!("{key} must be within {}..={}, got {number}", spec.min, spec.max)));
+    }
+    let io_err = |what: &str, e: std::io::Error| ConfigError::in_file(file, "", None, &format!("{what}: {e}"));
+    let dir = file.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(dir).map_err(|e| io_err("cannot create the config directory", e))?;
+    let lock = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(lock_file)
+        .map_err(|e| io_err("cannot open the config lock", e))?;
+    lock.lock().map_err(|e| io_err("cannot lock the config", e))?;
+
+    let old = match fs::read_to_string(file) {
+        Ok(t) => Some(t),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(io_err("cannot read", e)),
+    };
+    let text = old.as_deref().unwrap_or("");
+    // Refuse to rewrite a file that does not parse: the user's text would be
+    // lost or misread.
+    parse(file, text)
+        .map_err(|e| ConfigError { message: format!("{}; fix the file before setting values", e.message), ..e })?;
+    let mut doc: toml_edit::DocumentMut =
+        text.parse().map_err(|e: toml_edit::TomlError| ConfigError::in_file(file, text, e.span(), e.message()))?;
+    doc[key] = toml_edit::value(i64::try_from(number).unwrap_or(i64::MAX));
+    let new_text = doc.to_string();
+    parse(file, &new_text)?;
+
+    if let Some(old) = &old {
+        fs::write(file.with_extension("toml.bak"), old).map_err(|e| io_err("cannot write the backup", e))?;
+    }
+    let (tmp_path, mut tmp) = tempfile_in(dir).map_err(|e| io_err("cannot create a temporary file", e))?;
+    let written =
+        tmp.write_all(new_text.as_bytes()).and_then(|()| tmp.sync_all()).and_then(|()| fs::rename(&tmp_path, file));
+    if let Err(e) = written {
+        let _ = fs::remove_file(&tmp_path);
+        return Err(io_err("cannot replace the config file", e));
+    }
+    Ok(())
+}
+
+/// A uniquely named file in `dir`, created exclusively.
+fn tempfile_in(dir: &Path) -> std::io::Result<(PathBuf, fs::File)> {
+    let pid = std::process::id();
+    for attempt in 0u32.. {
+        let path = dir.join(format!(".config.toml.{pid}.{attempt}.tmp"));
+        match fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+            Ok(f) => return Ok((path, f)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 100 => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    unreachable!("the loop returns")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, text: &str) -> PathBuf {
+        let f = dir.join("config.toml");
+        fs::write(&f, text).unwrap();
+        f
+    }
+
+    #[test]
+    fn missing_file_means_defaults() {
+        let d = tempfile::tempdir().unwrap();
+        assert_eq!(load(&d.path().join("none.toml")).unwrap(), Config::default());
+    }
+
+    #[test]
+    fn syntax_error_names_file_and_line() {
+        let d = tempfile::tempdir().unwrap();
+        let f = write(d.path(), "# comment\nidle_timeout_secs = 5\ndrain_timeout_secs = = 3\n");
+        let e = load(&f).unwrap_err();
+        assert_eq!(e.line, Some(3), "{e}");
+        assert!(e.to_string().starts_with(&format!("{}:3:", f.display())), "{e}");
+    }
+
+    #[test]
+    fn wrong_type_and_unknown_key_are_located() {
+        let d = tempfile::tempdir().unwrap();
+        let f = write(d.path(), "idle_timeout_secs = \"soon\"\n");
+        assert_eq!(load(&f).unwrap_err().line, Some(1));
+        let f = write(d.path(), "\n\nidle_timeout = 3\n");
+        let e = load(&f).unwrap_err();
+        assert_eq!(e.line, Some(3), "{e}");
+        assert!(e.message.contains("idle_timeout"), "{e}");
+    }
+
+    #[test]
+    fn store_keeps_last_good_config_when_file_breaks() {
+        let d = tempfile::tempdir().unwrap();
+        let f = write(d.path(), "idle_timeout_secs = 7\n");
+        let store = ConfigStore::open(f.clone());
+        assert_eq!(store.get().idle_timeout_secs, 7);
+        fs::write(&f, "idle_timeout_secs = [\n").unwrap();
+        assert_eq!(store.get().idle_timeout_secs, 7);
+        assert_eq!(store.error().unwrap().line, Some(1));
+        // Same size as the broken text, different content: still noticed
+        // because the stamp includes mtime and inode, then fixed.
+        let fixed = d.path().join("new.toml");
+        fs::write(&fixed, "idle_timeout_secs = 9\n").unwrap();
+        fs::rename(&fixed, &f).unwrap();
+        assert_eq!(store.get().idle_timeout_secs, 9);
+        assert!(store.error().is_none());
+    }
+
+    #[test]
+    fn set_keeps_comments_makes_backup_and_validates() {
+        let d = tempfile::tempdir().unwrap();
+        let f = write(d.path(), "# mine\nidle_timeout_secs = 5 # short\n");
+        let lock = d.path().join("config.lock");
+        set(&f, &lock, "drain_timeout_secs", "3").unwrap();
+        let text = fs::read_to_string(&f).unwrap();
+        assert!(text.contains("# mine") && text.contains("# short"), "{text}");
+        assert_eq!(load(&f).unwrap().drain_timeout_secs, 3);
+        assert_eq!(
+            fs::read_to_string(d.path().join("config.toml.bak")).unwrap(),
+            "# mine\nidle_timeout_secs = 5 # short\n"
+        );
+
+        let e = set(&f, &lock, "nope", "1").unwrap_err();
+        assert!(e.message.contains("valid keys: idle_timeout_secs"), "{e}");
+        assert!(set(&f, &lock, "drain_timeout_secs", "abc").is_err());
+        assert!(set(&f, &lock, "drain_timeout_secs", "0").is_err());
+        assert_eq!(load(&f).unwrap().drain_timeout_secs, 3, "failed sets change nothing");
+    }
+
+    #[test]
+    fn set_refuses_to_rewrite_a_broken_file() {
+        let d = tempfile::tempdir().unwrap();
+        let f = write(d.path(), "idle_timeout_secs = [\n");
+        let e = set(&f, &d.path().join("l"), "idle_timeout_secs", "3").unwrap_err();
+        assert!(e.message.contains("fix the file"), "{e}");
+        assert_eq!(fs::read_to_string(&f).unwrap(), "idle_timeout_secs = [\n");
+    }
+}

@@ -1,0 +1,14 @@
+//! lean-ctxd: the per-user context gateway daemon.
+//!
+//! - [`engine`]: the components (config, sessions, …) as plain Rust.
+//! - [`server`]: the gRPC services over those components, the local-socket
+//!   transport and the daemon's lifecycle.
+//! - [`locks`]: the ranked locks every component builds its state with.
+//!
+//! docs/architecture.md is the map; LOCK_ORDERING.md lists every lock.
+
+pub mod build_info;
+pub mod engine;
+pub mod locks;
+pub mod logging;
+pub mod server;

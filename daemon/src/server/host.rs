@@ -1,0 +1,163 @@
+//! Facts and counters of the process serving requests: the daemon, or a
+//! client running the engine in-process.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use lean_ctx_proto::v1::{ResponseMeta, ServedBy};
+use tokio::sync::watch;
+
+use crate::build_info;
+
+/// Who is serving, and the live counters Status and the idle timer read.
+pub struct Host {
+    pub served_by: ServedBy,
+    pub executable_id: String,
+    /// The socket a daemon listens on; `None` in-process.
+    pub socket: Option<PathBuf>,
+    /// Idle timeout given on the command line; overrides the config.
+    pub idle_timeout_override: Option<Duration>,
+    started: Instant,
+    connections: AtomicU32,
+    in_flight: AtomicU32,
+    requests: AtomicU64,
+    /// Milliseconds since `started` of the last connection or request end.
+    last_activity_ms: AtomicU64,
+    shutdown: watch::Sender<bool>,
+}
+
+impl Host {
+    pub fn new(served_by: ServedBy, socket: Option<PathBuf>, idle_timeout_override: Option<Duration>) -> Host {
+        Host {
+            served_by,
+            executable_id: build_info::own_executable_id(),
+            socket,
+            idle_timeout_override,
+            started: Instant::now(),
+            connections: AtomicU32::new(0),
+            in_flight: AtomicU32::new(0),
+            requests: AtomicU64::new(0),
+            last_activity_ms: AtomicU64::new(0),
+            shutdown: watch::channel(false).0,
+        }
+    }
+
+    pub fn meta(&self) -> ResponseMeta {
+        ResponseMeta {
+            daemon_version: build_info::VERSION.to_string(),
+            protocol: lean_ctx_proto::PROTOCOL_MAX,
+            served_by: self.served_by as i32,
+        }
+    }
+
+    pub fn uptime(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    pub fn connections(&self) -> u32 {
+        self.connections.load(Ordering::Relaxed)
+    }
+
+    pub fn requests(&self) -> u64 {
+        self.requests.load(Ordering::Relaxed)
+    }
+
+    fn mark_activity(&self) {
+        let now = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        self.last_activity_ms.fetch_max(now, Ordering::Relaxed);
+    }
+
+    /// How long nothing has happened: zero while a connection is open or a
+    /// request is running.
+    pub fn idle_for(&self) -> Duration {
+        if self.connections.load(Ordering::SeqCst) > 0 || self.in_flight.load(Ordering::SeqCst) > 0 {
+            return Duration::ZERO;
+        }
+        let last = Duration::from_millis(self.last_activity_ms.load(Ordering::Relaxed));
+        self.started.elapsed().saturating_sub(last)
+    }
+
+    /// Counts one request for its whole duration.
+    pub fn begin_request(&self) -> RequestGuard<'_> {
+        self.in_flight.fetch_add(1, Ordering::SeqCst);
+        self.requests.fetch_add(1, Ordering::Relaxed);
+        RequestGuard { host: self }
+    }
+
+    /// Counts one open connection until the guard drops.
+    pub fn connection_opened(self: &std::sync::Arc<Self>) -> ConnectionGuard {
+        self.connections.fetch_add(1, Ordering::SeqCst);
+        ConnectionGuard { host: self.clone() }
+    }
+
+    /// Asks the process to stop; idempotent.
+    pub fn trigger_shutdown(&self, why: &str) {
+        if !*self.shutdown.borrow() {
+            tracing::info!(reason = why, "shutdown requested");
+        }
+        self.shutdown.send_replace(true);
+    }
+
+    pub fn shutdown_requested(&self) -> bool {
+        *self.shutdown.borrow()
+    }
+
+    /// Resolves once a shutdown has been requested.
+    pub async fn shutdown_signal(&self) {
+        let mut rx = self.shutdown.subscribe();
+        // Only fails if the sender is gone, which outlives every caller.
+        let _ = rx.wait_for(|stop| *stop).await;
+    }
+}
+
+pub struct RequestGuard<'a> {
+    host: &'a Host,
+}
+
+impl Drop for RequestGuard<'_> {
+    fn drop(&mut self) {
+        self.host.mark_activity();
+        self.host.in_flight.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+pub struct ConnectionGuard {
+    host: std::sync::Arc<Host>,
+}
+
+impl Drop for ConnectionGuard {
+    fn drop(&mut self) {
+        self.host.mark_activity();
+        self.host.connections.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Resident set size of this process in bytes (0 where unknown).
+pub fn rss_bytes() -> u64 {
+    let Ok(statm) = std::fs::read_to_string("/proc/self/statm") else { return 0 };
+    let pages: u64 = statm.split_whitespace().nth(1).and_then(|p| p.parse().ok()).unwrap_or(0);
+    // SAFETY: sysconf has no preconditions.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    pages * u64::try_from(page).unwrap_or(4096)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    #[test]
+    fn idle_is_zero_while_busy() {
+        let host = Arc::new(Host::new(ServedBy::Local, None, None));
+        let conn = host.connection_opened();
+        assert_eq!(host.idle_for(), Duration::ZERO);
+        drop(conn);
+        let req = host.begin_request();
+        assert_eq!(host.idle_for(), Duration::ZERO);
+        drop(req);
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(host.idle_for() >= Duration::from_millis(10));
+        assert_eq!(host.requests(), 1);
+    }
+}

@@ -1,0 +1,148 @@
+//! The daemon's life: start-up checks, serving, idle exit, graceful stop.
+//!
+//! Start: private runtime dir → exclusive `lean-ctxd.lock` → bind the socket
+//! (0600) → serve. Stop (SIGTERM, SIGINT, Shutdown RPC or idleness): stop
+//! accepting and unlink the socket, let in-flight requests finish within the
+//! drain deadline, flush, release the lock. A watchdog thread ends the
+//! process if that sequence itself hangs.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use lean_ctx_proto::v1::ServedBy;
+use lean_ctx_proto::v1::control_server::ControlServer;
+use tokio_stream::wrappers::ReceiverStream;
+
+use super::control::ControlService;
+use super::host::Host;
+use super::{runtime_dir, singleton, transport};
+use crate::engine::Engine;
+use crate::engine::paths::{self, Dirs};
+
+/// Extra time the watchdog allows beyond the drain deadline for flushing.
+const WATCHDOG_GRACE: Duration = Duration::from_secs(5);
+
+#[derive(Debug, Default, Clone)]
+pub struct DaemonOptions {
+    /// Listen here instead of the runtime directory's socket.
+    pub socket: Option<PathBuf>,
+    /// Overrides `idle_timeout_secs` of the config; zero disables.
+    pub idle_timeout: Option<Duration>,
+}
+
+/// Runs the daemon in this process until it is stopped.
+pub fn run(opts: DaemonOptions) -> Result<(), String> {
+    let dirs = Dirs::from_env()?;
+    let socket = opts.socket.clone().unwrap_or_else(|| dirs.socket());
+    paths::check_socket_path(&socket)?;
+    runtime_dir::ensure_private_dir(&dirs.runtime)?;
+    if let Some(parent) = socket.parent() {
+        runtime_dir::ensure_private_dir(parent)?;
+    }
+    crate::logging::init(&dirs.log_dir())?;
+    let lock = singleton::acquire(&dirs.daemon_lock())?;
+
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .max_blocking_threads(16)
+        .thread_name("lean-ctxd")
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    let result = runtime.block_on(serve(dirs, socket.clone(), opts.idle_timeout));
+    // Requests still running past the drain deadline are dropped here.
+    runtime.shutdown_timeout(Duration::from_millis(200));
+    // The listener unlinks the socket when dropped; make sure even if the
+    // accept loop never ran.
+    if socket.exists() && result.is_err() {
+        let _ = std::fs::remove_file(&socket);
+    }
+    drop(lock);
+    tracing::info!("lean-ctxd stopped");
+    result
+}
+
+async fn serve(dirs: Dirs, socket: PathBuf, idle_override: Option<Duration>) -> Result<(), String> {
+    let engine = Arc::new(Engine::new(dirs));
+    let config = engine.config.get();
+    let max_message = usize::try_from(config.max_message_bytes).unwrap_or(usize::MAX);
+    let host = Arc::new(Host::new(ServedBy::Daemon, Some(socket.clone()), idle_override));
+    let listener = transport::bind(&socket).map_err(|e| format!("cannot listen on {}: {e}", socket.display()))?;
+    tracing::info!(
+        pid = std::process::id(),
+        version = crate::build_info::VERSION,
+        socket = %socket.display(),
+        "lean-ctxd listening"
+    );
+
+    let (tx, rx) = tokio::sync::mpsc::channel(64);
+    tokio::spawn(transport::accept_loop(listener, host.clone(), tx));
+    tokio::spawn(watch_signals(host.clone()));
+    tokio::spawn(watch_idle(host.clone(), engine.clone()));
+
+    let control = ControlServer::new(ControlService::new(engine.clone(), host.clone()))
+        .max_decoding_message_size(max_message)
+        .max_encoding_message_size(max_message);
+    let server = tonic::transport::Server::builder()
+        .add_service(control)
+        .serve_with_incoming_shutdown(ReceiverStream::new(rx), host.shutdown_signal());
+
+    let drain = async {
+        host.shutdown_signal().await;
+        let deadline = Duration::from_secs(engine.config.get().drain_timeout_secs);
+        start_watchdog(deadline + WATCHDOG_GRACE);
+        tokio::time::sleep(deadline).await;
+        deadline
+    };
+    tokio::select! {
+        served = server => served.map_err(|e| format!("server failed: {e}"))?,
+        deadline = drain => tracing::warn!("in-flight requests still running after {deadline:?}; dropping them"),
+    }
+    // Stores are flushed here as components gain persistent state.
+    Ok(())
+}
+
+/// Ends the process if the orderly stop takes longer than `after`.
+fn start_watchdog(after: Duration) {
+    std::thread::spawn(move || {
+        std::thread::sleep(after);
+        tracing::error!("shutdown did not finish within {after:?}; exiting hard");
+        std::process::exit(70);
+    });
+}
+
+async fn watch_signals(host: Arc<Host>) {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut term), Ok(mut int)) = (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) else {
+        tracing::error!("cannot install signal handlers; stop the daemon with `lctx daemon stop`");
+        return;
+    };
+    tokio::select! {
+        _ = term.recv() => host.trigger_shutdown("SIGTERM"),
+        _ = int.recv() => host.trigger_shutdown("SIGINT"),
+    }
+}
+
+/// Stops the daemon after the idle timeout with no connection and no
+/// request. The timeout is re-read from the config on every tick, so
+/// `lctx config set idle_timeout_secs` applies without a restart.
+async fn watch_idle(host: Arc<Host>, engine: Arc<Engine>) {
+    loop {
+        let timeout =
+            host.idle_timeout_override.unwrap_or_else(|| Duration::from_secs(engine.config.get().idle_timeout_secs));
+        let tick = if timeout.is_zero() {
+            Duration::from_secs(5)
+        } else {
+            (timeout / 4).clamp(Duration::from_millis(100), Duration::from_secs(5))
+        };
+        tokio::select! {
+            () = host.shutdown_signal() => return,
+            () = tokio::time::sleep(tick) => {}
+        }
+        if !timeout.is_zero() && host.idle_for() >= timeout {
+            host.trigger_shutdown("idle timeout");
+            return;
+        }
+    }
+}

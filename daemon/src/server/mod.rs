@@ -1,0 +1,10 @@
+//! The daemon side: gRPC services mapping onto the engine, the local-socket
+//! transport and the process lifecycle.
+
+pub mod control;
+pub mod detach;
+pub mod host;
+pub mod lifecycle;
+pub mod runtime_dir;
+pub mod singleton;
+pub mod transport;

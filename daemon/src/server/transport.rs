@@ -1,0 +1,123 @@
+//! The local-socket listener: binding, peer check, connection accounting.
+//!
+//! Connections are accepted here rather than inside tonic so that every one
+//! is checked before a single byte is read from it: a peer running as
+//! another user is dropped and logged.
+
+use std::io;
+use std::path::Path;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use interprocess::local_socket::tokio::{Listener, Stream};
+use interprocess::local_socket::traits::StreamCommon as _;
+use interprocess::local_socket::traits::tokio::Listener as _;
+use interprocess::local_socket::{GenericFilePath, ListenerOptions, ToFsName as _};
+use interprocess::os::unix::local_socket::ListenerOptionsExt as _;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::sync::mpsc;
+use tonic::transport::server::Connected;
+
+use super::host::{ConnectionGuard, Host};
+
+/// Binds the socket with mode 0600. The caller holds the daemon lock, so any
+/// file already at `path` belongs to a dead daemon and is replaced.
+pub fn bind(path: &Path) -> io::Result<Listener> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) => {
+            use std::os::unix::fs::FileTypeExt;
+            if !meta.file_type().is_socket() {
+                return Err(io::Error::new(
+                    io::ErrorKind::AlreadyExists,
+                    format!("{} exists and is not a socket; move it away", path.display()),
+                ));
+            }
+            std::fs::remove_file(path)?;
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    let name = path.to_fs_name::<GenericFilePath>()?;
+    let listener = ListenerOptions::new().name(name).mode(0o600).reclaim_name(true).create_tokio()?;
+    // Belt and braces: the directory is private already, and some platforms
+    // ignore the creation mode of sockets.
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
+    Ok(listener)
+}
+
+/// One accepted, verified connection; counted as open until dropped.
+pub struct Conn {
+    stream: Stream,
+    _open: ConnectionGuard,
+}
+
+impl Connected for Conn {
+    type ConnectInfo = ();
+    fn connect_info(&self) -> Self::ConnectInfo {}
+}
+
+impl AsyncRead for Conn {
+    fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().stream).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for Conn {
+    fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().stream).poll_write(cx, buf)
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().stream).poll_shutdown(cx)
+    }
+}
+
+/// Accepts until shutdown, forwarding connections of this user to `tx`.
+/// Dropping the listener at the end unlinks the socket, so no new client can
+/// reach a daemon that is draining.
+pub async fn accept_loop(listener: Listener, host: Arc<Host>, tx: mpsc::Sender<io::Result<Conn>>) {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let own_uid = unsafe { libc::geteuid() };
+    loop {
+        let accepted = tokio::select! {
+            () = host.shutdown_signal() => break,
+            accepted = listener.accept() => accepted,
+        };
+        let stream = match accepted {
+            Ok(stream) => stream,
+            Err(e) => {
+                // Typically EMFILE; back off instead of spinning.
+                tracing::warn!("accept failed: {e}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        match stream.peer_creds() {
+            Ok(creds) if creds.euid() == Some(own_uid) => {}
+            Ok(creds) => {
+                tracing::warn!(
+                    peer_uid = ?creds.euid(),
+                    peer_pid = ?creds.pid(),
+                    "refused a connection from another user"
+                );
+                continue;
+            }
+            Err(e) => {
+                tracing::warn!("refused a connection whose peer cannot be identified: {e}");
+                continue;
+            }
+        }
+        let conn = Conn { stream, _open: host.connection_opened() };
+        if tx.send(Ok(conn)).await.is_err() {
+            break;
+        }
+    }
+    drop(listener);
+}

@@ -1,0 +1,14 @@
+//! The lean_ctx.v1 gRPC protocol: generated messages, client stubs and server
+//! traits. See docs/protocol.md for the contract these types carry.
+
+/// Generated code of package `lean_ctx.v1`.
+pub mod v1 {
+    #![allow(clippy::all)]
+    tonic::include_proto!("lean_ctx.v1");
+}
+
+/// Protocol versions this build speaks, inclusive. Bump `PROTOCOL_MAX` when a
+/// message or call is added; bump `PROTOCOL_MIN` only when an old client can
+/// no longer be served.
+pub const PROTOCOL_MIN: u32 = 1;
+pub const PROTOCOL_MAX: u32 = 1;
