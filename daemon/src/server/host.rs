@@ -25,6 +25,8 @@ pub struct Host {
     /// Milliseconds since `started` of the last connection or request end.
     last_activity_ms: AtomicU64,
     shutdown: watch::Sender<bool>,
+    /// Set when the drain deadline has passed.
+    drain_expired: watch::Sender<bool>,
 }
 
 impl Host {
@@ -40,6 +42,7 @@ impl Host {
             requests: AtomicU64::new(0),
             last_activity_ms: AtomicU64::new(0),
             shutdown: watch::channel(false).0,
+            drain_expired: watch::channel(false).0,
         }
     }
 
@@ -105,10 +108,24 @@ impl Host {
 
     /// Resolves once a shutdown has been requested.
     pub async fn shutdown_signal(&self) {
-        let mut rx = self.shutdown.subscribe();
-        // Only fails if the sender is gone, which outlives every caller.
-        let _ = rx.wait_for(|stop| *stop).await;
+        wait_set(&self.shutdown).await;
     }
+
+    /// Tells requests still running that the drain deadline has passed.
+    pub fn expire_drain(&self) {
+        self.drain_expired.send_replace(true);
+    }
+
+    /// Resolves once the drain deadline has passed.
+    pub async fn drain_expired(&self) {
+        wait_set(&self.drain_expired).await;
+    }
+}
+
+async fn wait_set(flag: &watch::Sender<bool>) {
+    let mut rx = flag.subscribe();
+    // Only fails if the sender is gone, and it lives as long as the Host.
+    let _ = rx.wait_for(|set| *set).await;
 }
 
 pub struct RequestGuard<'a> {

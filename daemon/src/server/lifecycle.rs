@@ -15,6 +15,7 @@ use lean_ctx_proto::v1::control_server::ControlServer;
 use tokio_stream::wrappers::ReceiverStream;
 
 use super::control::ControlService;
+use super::drain::DrainLayer;
 use super::host::Host;
 use super::{runtime_dir, singleton, transport};
 use crate::engine::Engine;
@@ -22,6 +23,8 @@ use crate::engine::paths::{self, Dirs};
 
 /// Extra time the watchdog allows beyond the drain deadline for flushing.
 const WATCHDOG_GRACE: Duration = Duration::from_secs(5);
+/// Time given to Unavailable answers to reach clients after the deadline.
+const FLUSH_ANSWERS: Duration = Duration::from_millis(500);
 
 #[derive(Debug, Default, Clone)]
 pub struct DaemonOptions {
@@ -85,6 +88,7 @@ async fn serve(dirs: Dirs, socket: PathBuf, idle_override: Option<Duration>) -> 
         .max_decoding_message_size(max_message)
         .max_encoding_message_size(max_message);
     let server = tonic::transport::Server::builder()
+        .layer(DrainLayer::new(host.clone()))
         .add_service(control)
         .serve_with_incoming_shutdown(ReceiverStream::new(rx), host.shutdown_signal());
 
@@ -95,9 +99,15 @@ async fn serve(dirs: Dirs, socket: PathBuf, idle_override: Option<Duration>) -> 
         tokio::time::sleep(deadline).await;
         deadline
     };
+    tokio::pin!(server);
     tokio::select! {
-        served = server => served.map_err(|e| format!("server failed: {e}"))?,
-        deadline = drain => tracing::warn!("in-flight requests still running after {deadline:?}; dropping them"),
+        served = &mut server => served.map_err(|e| format!("server failed: {e}"))?,
+        deadline = drain => {
+            tracing::warn!("requests still running after the {deadline:?} drain deadline; answering them Unavailable");
+            host.expire_drain();
+            // Let those answers reach their clients before the runtime stops.
+            let _ = tokio::time::timeout(FLUSH_ANSWERS, server).await;
+        }
     }
     // Stores are flushed here as components gain persistent state.
     Ok(())

@@ -3,6 +3,7 @@
 
 pub mod control;
 pub mod detach;
+pub mod drain;
 pub mod host;
 pub mod lifecycle;
 pub mod runtime_dir;

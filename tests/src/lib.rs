@@ -1,0 +1,237 @@
+//! Harness for end-to-end tests: each test gets its own `LEAN_CTX_HOME`, runs
+//! the real binaries from the target directory, and kills any daemon it
+//! leaves behind.
+//!
+//! The binaries must be built first (`cargo build --workspace --bins`, which
+//! the README's test command does).
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// Path of a workspace binary next to the running test executable.
+pub fn bin(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    // target/<profile>/deps/<test> → target/<profile>/<name>
+    let dir = exe.parent().and_then(Path::parent).expect("target dir");
+    let path = dir.join(name);
+    assert!(path.exists(), "{} is missing; run `cargo build --workspace --bins` before the tests", path.display());
+    path
+}
+
+/// Polls `cond` every 10 ms until it holds or `deadline` passes.
+pub fn wait_until(deadline: Duration, mut cond: impl FnMut() -> bool) -> bool {
+    let start = Instant::now();
+    loop {
+        if cond() {
+            return true;
+        }
+        if start.elapsed() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// One isolated installation: every lean-ctxd directory under a temp dir.
+pub struct Home {
+    dir: tempfile::TempDir,
+}
+
+impl Default for Home {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Home {
+    pub fn new() -> Home {
+        // Short prefix: the socket path must stay under the Unix limit.
+        let dir = tempfile::Builder::new().prefix("lctx").tempdir_in("/tmp").expect("temp dir");
+        Home { dir }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn dirs(&self) -> lean_ctxd::engine::paths::Dirs {
+        lean_ctxd::engine::paths::Dirs::under(self.path())
+    }
+
+    pub fn socket(&self) -> PathBuf {
+        self.dirs().socket()
+    }
+
+    /// A command with this home's environment and nothing inherited that
+    /// could change the outcome.
+    pub fn command(&self, program: impl AsRef<OsStr>) -> Command {
+        let mut cmd = Command::new(program);
+        cmd.env("LEAN_CTX_HOME", self.path())
+            .env_remove("LEAN_CTX_NO_DAEMON")
+            .env_remove("LEAN_CTX_SOCKET")
+            .env_remove("LEAN_CTX_DAEMON_BIN")
+            .env_remove("LEAN_CTX_SESSION")
+            .stdin(Stdio::null());
+        cmd
+    }
+
+    pub fn lctx(&self, args: &[&str]) -> Output {
+        self.command(bin("lctx")).args(args).output().expect("run lctx")
+    }
+
+    /// Runs lctx and returns its parsed `--json` stdout, asserting success.
+    pub fn lctx_json(&self, args: &[&str]) -> serde_json::Value {
+        let out = self.lctx(args);
+        assert!(out.status.success(), "lctx {args:?} failed: {}", describe(&out));
+        serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("lctx {args:?}: bad JSON ({e}): {}", describe(&out)))
+    }
+
+    /// Runs lctx expecting exit code `code` and returns its `--json` stdout.
+    pub fn lctx_json_status(&self, args: &[&str], code: i32) -> serde_json::Value {
+        let out = self.lctx(args);
+        assert_eq!(out.status.code(), Some(code), "lctx {args:?}: {}", describe(&out));
+        serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("lctx {args:?}: bad JSON ({e}): {}", describe(&out)))
+    }
+
+    /// Starts `lean-ctxd --foreground ARGS` as a child of the test and waits
+    /// until it accepts connections.
+    pub fn spawn_daemon(&self, args: &[&str]) -> DaemonChild {
+        let mut child = self
+            .command(bin("lean-ctxd"))
+            .arg("--foreground")
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn lean-ctxd");
+        let socket = self.socket();
+        let up = wait_until(Duration::from_secs(10), || std::os::unix::net::UnixStream::connect(&socket).is_ok());
+        if !up {
+            let _ = child.kill();
+            let out = child.wait_with_output().expect("wait");
+            panic!("lean-ctxd did not come up: {}", String::from_utf8_lossy(&out.stderr));
+        }
+        DaemonChild(child)
+    }
+
+    /// Live (non-zombie) lean-ctxd processes serving this home.
+    pub fn daemon_pids(&self) -> Vec<u32> {
+        let needle = format!("LEAN_CTX_HOME={}", self.path().display());
+        let mut pids = Vec::new();
+        let Ok(entries) = std::fs::read_dir("/proc") else { return pids };
+        for entry in entries.flatten() {
+            let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else { continue };
+            let proc_dir = entry.path();
+            let is_daemon = std::fs::read(proc_dir.join("cmdline")).is_ok_and(|c| {
+                let argv0 = c.split(|b| *b == 0).next().unwrap_or_default();
+                Path::new(OsStr::from_bytes(argv0)).file_name() == Some(OsStr::new("lean-ctxd"))
+            });
+            if !is_daemon || !process_alive(pid) {
+                continue;
+            }
+            let env = std::fs::read(proc_dir.join("environ")).unwrap_or_default();
+            if env.split(|b| *b == 0).any(|kv| kv == needle.as_bytes()) {
+                pids.push(pid);
+            }
+        }
+        pids.sort_unstable();
+        pids
+    }
+
+    /// The daemon log so far.
+    pub fn daemon_log(&self) -> String {
+        let mut text = String::new();
+        if let Ok(entries) = std::fs::read_dir(self.dirs().log_dir()) {
+            let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+            paths.sort();
+            for p in paths {
+                text.push_str(&std::fs::read_to_string(p).unwrap_or_default());
+            }
+        }
+        text
+    }
+}
+
+impl Drop for Home {
+    fn drop(&mut self) {
+        for pid in self.daemon_pids() {
+            kill(pid, libc::SIGKILL);
+        }
+    }
+}
+
+/// A daemon started by a test; killed and reaped when dropped.
+pub struct DaemonChild(Child);
+
+impl DaemonChild {
+    pub fn id(&self) -> u32 {
+        self.0.id()
+    }
+
+    /// Whether it has exited, without waiting.
+    pub fn exited(&mut self) -> bool {
+        self.0.try_wait().expect("try_wait").is_some()
+    }
+
+    /// Waits for the exit and returns whether it was successful.
+    pub fn wait_success(&mut self) -> bool {
+        self.0.wait().expect("wait").success()
+    }
+}
+
+impl Drop for DaemonChild {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// True while the process exists and is not a zombie.
+pub fn process_alive(pid: u32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return false };
+    // The state follows the parenthesised command name, which may hold spaces.
+    stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().next()).is_some_and(|state| state != "Z")
+}
+
+pub fn kill(pid: u32, signal: i32) {
+    // SAFETY: kill has no memory-safety preconditions.
+    unsafe { libc::kill(pid as libc::pid_t, signal) };
+}
+
+pub fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// Exit status, stdout and stderr of a finished process, for assertion messages.
+pub fn describe(out: &Output) -> String {
+    format!(
+        "{}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// Client options for talking to this home's daemon from the test process.
+pub fn client_options(home: &Home) -> lctx::options::ClientOptions {
+    lctx::options::ClientOptions {
+        dirs: home.dirs(),
+        socket: home.socket(),
+        no_daemon: false,
+        daemon_bin: Some(bin("lean-ctxd")),
+        client: lean_ctx_proto::v1::ClientInfo {
+            kind: lean_ctx_proto::v1::ClientKind::Cli as i32,
+            name: "lean-ctx-tests".into(),
+            version: lean_ctxd::build_info::VERSION.into(),
+        },
+        session_id: "test-session".into(),
+        connect_timeout: Duration::from_millis(500),
+        start_timeout: Duration::from_secs(10),
+    }
+}

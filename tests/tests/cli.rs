@@ -1,0 +1,116 @@
+//! The lctx command line: config, doctor, service, exit codes.
+
+use lean_ctx_tests::{Home, bin, describe};
+
+fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let home = Home::new();
+    assert_eq!(home.lctx(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(home.lctx(&["daemon", "status", "--bogus"]).status.code(), Some(2));
+    assert_eq!(home.command(bin("lean-ctxd")).arg("--bogus").output().unwrap().status.code(), Some(2));
+}
+
+#[test]
+fn config_set_get_path_round_trip() {
+    let home = Home::new();
+    let path = home.lctx(&["config", "path"]);
+    assert_eq!(stdout(&path).trim(), home.dirs().config_file().display().to_string());
+
+    std::fs::create_dir_all(home.dirs().config).unwrap();
+    std::fs::write(home.dirs().config_file(), "# my settings\ndrain_timeout_secs = 4\n").unwrap();
+    let set = home.lctx(&["config", "set", "idle_timeout_secs", "90"]);
+    assert!(set.status.success(), "{}", describe(&set));
+    assert_eq!(stdout(&home.lctx(&["config", "get", "idle_timeout_secs"])).trim(), "90");
+    assert_eq!(stdout(&home.lctx(&["config", "get", "drain_timeout_secs"])).trim(), "4");
+    let text = std::fs::read_to_string(home.dirs().config_file()).unwrap();
+    assert!(text.starts_with("# my settings\n"), "comments kept: {text}");
+    assert!(home.dirs().config.join("config.toml.bak").exists(), "backup written");
+
+    let bad = home.lctx(&["config", "set", "idle_timeout_secs", "soon"]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("takes a whole number"), "{}", describe(&bad));
+    let unknown = home.lctx(&["config", "get", "colour"]);
+    assert_eq!(unknown.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("valid keys"), "{}", describe(&unknown));
+}
+
+#[test]
+fn a_broken_config_is_reported_with_file_and_line_and_the_daemon_keeps_the_last_good_one() {
+    let home = Home::new();
+    std::fs::create_dir_all(home.dirs().config).unwrap();
+    std::fs::write(home.dirs().config_file(), "idle_timeout_secs = 700\n").unwrap();
+    let _daemon = home.spawn_daemon(&[]);
+    assert_eq!(home.lctx_json(&["daemon", "status", "--json"])["idle_timeout_secs"], 700);
+
+    std::fs::write(home.dirs().config_file(), "idle_timeout_secs = 700\nthis is not toml\n").unwrap();
+    let st = home.lctx_json(&["daemon", "status", "--json"]);
+    assert_eq!(st["idle_timeout_secs"], 700, "last good config kept");
+    let state = st["components"]["config"]["state"].as_str().unwrap();
+    assert!(state.contains(&format!("{}:2", home.dirs().config_file().display())), "{state}");
+
+    let doctor = home.lctx(&["doctor"]);
+    assert_eq!(doctor.status.code(), Some(1), "{}", describe(&doctor));
+    let text = stdout(&doctor);
+    assert!(text.contains("FAIL config") && text.contains("config.toml:2:"), "{text}");
+    assert!(text.contains("OK   daemon"), "{text}");
+
+    let get = home.lctx(&["config", "get"]);
+    assert_eq!(get.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&get.stderr).contains("config.toml:2:"));
+}
+
+#[test]
+fn doctor_reports_every_check_and_json() {
+    let home = Home::new();
+    let out = home.lctx(&["doctor"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    let text = stdout(&out);
+    for check in ["runtime dir", "socket", "daemon", "data dir", "config"] {
+        assert!(text.contains(&format!("OK   {check}")), "{check}: {text}");
+    }
+    let json = home.lctx_json(&["doctor", "--json"]);
+    assert_eq!(json["ok"], true);
+    assert_eq!(json["checks"].as_array().unwrap().len(), 5);
+}
+
+#[test]
+fn doctor_fails_on_an_unusable_data_dir_with_the_fix() {
+    let home = Home::new();
+    // A file where the directory should be defeats even root.
+    std::fs::write(home.dirs().data, "not a directory").unwrap();
+    let out = home.lctx(&["doctor"]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let text = stdout(&out);
+    assert!(text.contains("FAIL data dir") && text.contains("fix: "), "{text}");
+    let json = home.lctx_json_status(&["doctor", "--json"], 1);
+    assert_eq!(json["ok"], false);
+}
+
+#[test]
+fn service_install_writes_a_systemd_unit_and_uninstall_removes_it() {
+    let home = Home::new();
+    let xdg = home.path().join("xdg");
+    let run = |args: &[&str]| home.command(bin("lctx")).env("XDG_CONFIG_HOME", &xdg).args(args).output().unwrap();
+    let unit = xdg.join("systemd/user/lean-ctxd.service");
+
+    let dry = run(&["service", "install", "--dry-run"]);
+    assert!(dry.status.success(), "{}", describe(&dry));
+    assert!(stdout(&dry).contains("--foreground --idle-timeout 0"));
+    assert!(!unit.exists(), "dry run writes nothing");
+
+    let install = run(&["service", "install"]);
+    assert!(install.status.success(), "{}", describe(&install));
+    assert!(stdout(&install).contains("systemctl --user enable --now lean-ctxd.service"));
+    let text = std::fs::read_to_string(&unit).unwrap();
+    let daemon = std::fs::canonicalize(bin("lean-ctxd")).unwrap();
+    assert!(text.contains(&format!("ExecStart=\"{}\" --foreground", daemon.display())), "{text}");
+    assert!(text.contains(&format!("LEAN_CTX_HOME={}", home.path().display())), "{text}");
+
+    let remove = run(&["service", "uninstall"]);
+    assert!(remove.status.success(), "{}", describe(&remove));
+    assert!(!unit.exists());
+}

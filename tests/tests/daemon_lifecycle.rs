@@ -1,0 +1,228 @@
+//! Acceptance of the daemon's lifecycle: autostart, singleton, recovery,
+//! restart on another build, idle exit, graceful stop.
+
+use std::time::Duration;
+
+use lean_ctx_tests::{Home, bin, client_options, describe, kill, process_alive, wait_until};
+use lean_ctxd::server::singleton;
+
+fn status_pid(home: &Home) -> u64 {
+    let st = home.lctx_json(&["daemon", "status", "--json"]);
+    assert_eq!(st["served_by"], "DAEMON", "{st}");
+    st["pid"].as_u64().expect("pid")
+}
+
+#[test]
+fn twenty_concurrent_cold_status_calls_start_exactly_one_daemon() {
+    let home = Home::new();
+    let children: Vec<_> = (0..20)
+        .map(|_| {
+            home.command(bin("lctx"))
+                .args(["daemon", "status", "--json"])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("spawn lctx")
+        })
+        .collect();
+    let mut pids = Vec::new();
+    for child in children {
+        let out = child.wait_with_output().expect("wait lctx");
+        assert!(out.status.success(), "{}", describe(&out));
+        let st: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        assert_eq!(st["served_by"], "DAEMON", "{st}");
+        pids.push(st["pid"].as_u64().unwrap());
+    }
+    pids.dedup();
+    assert_eq!(pids.len(), 1, "all calls answered by one daemon: {pids:?}");
+    assert_eq!(home.daemon_pids(), vec![pids[0] as u32], "exactly one daemon process");
+}
+
+#[test]
+fn after_kill_9_the_next_call_starts_a_new_daemon() {
+    let home = Home::new();
+    let first = status_pid(&home) as u32;
+    kill(first, libc::SIGKILL);
+    assert!(wait_until(Duration::from_secs(5), || !process_alive(first)));
+    assert!(home.socket().exists(), "the dead daemon leaves its socket behind");
+    let second = status_pid(&home) as u32;
+    assert_ne!(first, second);
+    assert_eq!(home.daemon_pids(), vec![second]);
+}
+
+#[test]
+fn a_client_of_another_build_restarts_the_daemon_gracefully() {
+    let home = Home::new();
+    // Two copies of the daemon binary are two different executables, just
+    // as an upgrade in place would be.
+    let (a, b) = (home.path().join("a"), home.path().join("b"));
+    for dir in [&a, &b] {
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::copy(bin("lean-ctxd"), dir.join("lean-ctxd")).unwrap();
+    }
+    let run = |daemon_dir: &std::path::Path| {
+        let out = home
+            .command(bin("lctx"))
+            .env("LEAN_CTX_DAEMON_BIN", daemon_dir.join("lean-ctxd"))
+            .args(["daemon", "status", "--json"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", describe(&out));
+        let st: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (st, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (old, _) = run(&a);
+    let old_pid = old["pid"].as_u64().unwrap() as u32;
+    let (new, stderr) = run(&b);
+    let new_pid = new["pid"].as_u64().unwrap() as u32;
+    assert_ne!(old_pid, new_pid, "a new daemon answers");
+    assert!(stderr.contains("restarting lean-ctxd"), "the client says why: {stderr}");
+    assert_eq!(new["executable_id"], lean_ctxd::build_info::executable_id(&b.join("lean-ctxd")).unwrap());
+    assert!(!process_alive(old_pid), "the old daemon exited");
+    assert!(home.daemon_log().contains("shutdown requested reason=\"requested by lctx\""), "graceful, not killed");
+    assert_eq!(home.daemon_pids(), vec![new_pid]);
+}
+
+#[test]
+fn idle_timeout_stops_the_daemon_and_cleans_up() {
+    let home = Home::new();
+    let mut child = home.spawn_daemon(&["--idle-timeout", "2"]);
+    assert!(wait_until(Duration::from_secs(10), || child.exited()), "exits on its own");
+    assert!(child.wait_success());
+    assert!(!home.socket().exists(), "socket unlinked");
+    assert!(!singleton::is_held(&home.dirs().daemon_lock()), "lock released");
+    assert!(home.daemon_log().contains("reason=\"idle timeout\""));
+}
+
+#[test]
+fn idle_timer_waits_for_open_connections() {
+    let home = Home::new();
+    let mut child = home.spawn_daemon(&["--idle-timeout", "1"]);
+    let conn = std::os::unix::net::UnixStream::connect(home.socket()).unwrap();
+    std::thread::sleep(Duration::from_millis(2500));
+    assert!(!child.exited(), "an open connection keeps the daemon alive");
+    drop(conn);
+    assert!(wait_until(Duration::from_secs(10), || child.exited()));
+}
+
+#[test]
+fn sigterm_lets_an_in_flight_request_finish() {
+    let home = Home::new();
+    let mut child = home.spawn_daemon(&[]);
+    let opts = client_options(&home);
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let result = rt.block_on(async {
+        let mut daemon = lctx::daemon::find(&opts).await.unwrap().expect("daemon running");
+        let ping = tokio::spawn(async move {
+            let req = lean_ctx_proto::v1::PingRequest { ctx: None, payload: b"still here".to_vec(), delay_ms: 1500 };
+            daemon.control.ping(req).await
+        });
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        kill(child.id(), libc::SIGTERM);
+        ping.await.unwrap()
+    });
+    let resp = result.expect("the in-flight request completes during the drain");
+    assert_eq!(resp.into_inner().payload, b"still here");
+    assert!(wait_until(Duration::from_secs(12), || child.exited()), "gone within the deadline");
+    assert!(!home.socket().exists());
+    assert!(!singleton::is_held(&home.dirs().daemon_lock()));
+}
+
+#[test]
+fn sigterm_drain_deadline_cuts_off_a_request_that_runs_too_long() {
+    let home = Home::new();
+    std::fs::create_dir_all(home.dirs().config).unwrap();
+    std::fs::write(home.dirs().config_file(), "drain_timeout_secs = 1\n").unwrap();
+    let mut child = home.spawn_daemon(&[]);
+    let opts = client_options(&home);
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let started = std::time::Instant::now();
+    let result = rt.block_on(async {
+        let mut daemon = lctx::daemon::find(&opts).await.unwrap().expect("daemon running");
+        let ping = tokio::spawn(async move {
+            let req = lean_ctx_proto::v1::PingRequest { ctx: None, payload: vec![], delay_ms: 20_000 };
+            daemon.control.ping(req).await
+        });
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        kill(child.id(), libc::SIGTERM);
+        ping.await.unwrap()
+    });
+    let status = result.expect_err("the request cannot complete");
+    assert_eq!(status.code(), tonic::Code::Unavailable, "{status:?}");
+    assert!(wait_until(Duration::from_secs(8), || child.exited()));
+    assert!(started.elapsed() < Duration::from_secs(15), "did not wait for the 20 s request");
+}
+
+#[test]
+fn no_daemon_mode_answers_locally_without_spawning() {
+    let home = Home::new();
+    let out =
+        home.command(bin("lctx")).env("LEAN_CTX_NO_DAEMON", "1").args(["daemon", "status", "--json"]).output().unwrap();
+    assert!(out.status.success(), "{}", describe(&out));
+    let st: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(st["served_by"], "LOCAL");
+    assert!(home.daemon_pids().is_empty(), "no daemon was spawned");
+    assert!(!home.socket().exists());
+
+    let doctor = home.command(bin("lctx")).env("LEAN_CTX_NO_DAEMON", "1").args(["doctor"]).output().unwrap();
+    assert!(doctor.status.success(), "{}", describe(&doctor));
+    assert!(String::from_utf8_lossy(&doctor.stdout).contains("disabled by LEAN_CTX_NO_DAEMON=1"));
+    assert!(home.daemon_pids().is_empty());
+}
+
+#[test]
+fn an_unstartable_daemon_falls_back_to_local_and_shows_its_log() {
+    let home = Home::new();
+    let broken = home.path().join("broken-lean-ctxd");
+    std::fs::write(&broken, "#!/bin/sh\necho 'cannot open the frobnicator' >&2\nexit 3\n").unwrap();
+    std::fs::set_permissions(&broken, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let out = home
+        .command(bin("lctx"))
+        .env("LEAN_CTX_DAEMON_BIN", &broken)
+        .args(["daemon", "status", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", describe(&out));
+    let st: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(st["served_by"], "LOCAL");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("cannot open the frobnicator"), "the daemon's log tail is shown: {stderr}");
+}
+
+#[test]
+fn stop_and_restart_commands() {
+    let home = Home::new();
+    let out = home.lctx(&["daemon", "stop"]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("no lean-ctxd is running"));
+
+    let out = home.lctx(&["daemon", "start"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    let first = home.daemon_pids();
+    assert_eq!(first.len(), 1);
+
+    let out = home.lctx(&["daemon", "restart"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    let second = home.daemon_pids();
+    assert_eq!(second.len(), 1);
+    assert_ne!(first, second);
+
+    let out = home.lctx(&["daemon", "stop"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    assert!(home.daemon_pids().is_empty());
+    assert!(!home.socket().exists());
+
+    let logs = home.lctx(&["daemon", "logs", "-n", "3"]);
+    assert!(logs.status.success());
+    assert!(String::from_utf8_lossy(&logs.stdout).contains("lean-ctxd stopped"));
+}
+
+#[test]
+fn a_second_daemon_refuses_to_start_naming_the_first() {
+    let home = Home::new();
+    let _first = home.spawn_daemon(&[]);
+    let out = home.command(bin("lean-ctxd")).arg("--foreground").output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("already serves this runtime directory"), "{stderr}");
+}
