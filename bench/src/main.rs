@@ -1,0 +1,36 @@
+//! `lctx-bench`: measures the real binaries end to end and prints a
+//! Markdown report for docs/benchmarks.md.
+//!
+//! Run from the repository root after a release build:
+//! `cargo build --release --workspace --bins && ./target/release/lctx-bench foundation`
+
+mod foundation;
+mod stats;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Directory holding the binaries under test: the one this harness runs from.
+fn bin_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("own path");
+    exe.parent().expect("bin dir").to_path_buf()
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let runs = args.iter().position(|a| a == "--runs").and_then(|i| args.get(i + 1)).and_then(|r| r.parse().ok());
+    match args.first().map(String::as_str) {
+        Some("foundation") => {
+            if cfg!(debug_assertions) {
+                eprintln!("lctx-bench: this is a debug build; figures are meaningless. Build with --release.");
+                return ExitCode::FAILURE;
+            }
+            print!("{}", foundation::run(&bin_dir(), runs.unwrap_or(50)));
+            ExitCode::SUCCESS
+        }
+        _ => {
+            eprintln!("usage: lctx-bench foundation [--runs N]");
+            ExitCode::from(2)
+        }
+    }
+}
