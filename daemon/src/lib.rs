@@ -3,12 +3,15 @@
 //! - [`engine`]: the components (config, sessions, …) as plain Rust.
 //! - [`server`]: the gRPC services over those components, the local-socket
 //!   transport and the daemon's lifecycle.
-//! - [`locks`]: the ranked locks every component builds its state with.
+//! - [`locks`]: the ranked locks every component builds its state with
+//!   (crate `lean-ctx-locks`, shared with the component crates).
 //!
 //! docs/architecture.md is the map; LOCK_ORDERING.md lists every lock.
 
 pub mod build_info;
 pub mod engine;
-pub mod locks;
 pub mod logging;
+
+/// The ranked locks (crate `lean-ctx-locks`), re-exported for the engine.
+pub use lean_ctx_locks as locks;
 pub mod server;

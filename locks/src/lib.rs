@@ -1,5 +1,5 @@
 //! Ranked locks: the only place in the workspace where a `Mutex` or `RwLock`
-//! is constructed.
+//! is constructed. Every crate of lean-ctxd builds its locks from here.
 //!
 //! Every lock is declared once in [`ids`] with a rank, a name, the file that
 //! owns it and what it guards. A thread may only take a lock whose rank is
