@@ -1,0 +1,60 @@
+//! Go: functions, methods (attached to their receiver type), types, package-level const/var.
+
+use tree_sitter::Node;
+
+use super::{Constructors, Prefix, Rule, Spec, always, first_named_child_text};
+use crate::model::Kind;
+use crate::text::node_text;
+
+pub(super) static SPEC: Spec = Spec {
+    rules: &[
+        Rule::new("package_clause", Kind::Module).named(first_named_child_text).whole(),
+        Rule::new("function_declaration", Kind::Function),
+        Rule::new("method_declaration", Kind::Method).receiver(receiver_type),
+        Rule::classify("type_spec", type_kind).head_end(&["type/field_declaration_list", "type/{"]).members("type"),
+        Rule::new("type_alias", Kind::TypeAlias).whole(),
+        Rule::new("method_elem", Kind::Method).whole(),
+        Rule::new("const_spec", Kind::Const).named(spec_names).head_end(&["value"]),
+        Rule::new("var_spec", Kind::Variable).named(spec_names).head_end(&["value"]),
+    ],
+    wrappers: &[
+        ("type_declaration", Prefix::Keyword),
+        ("const_declaration", Prefix::Keyword),
+        ("var_declaration", Prefix::Keyword),
+    ],
+    attributes: &[],
+    transparent: &["import_declaration", "import_spec_list"],
+    imports: &["import_spec"],
+    is_import: always,
+    import_keywords: &[],
+    constructors: Constructors::Declared,
+};
+
+fn type_kind(node: Node, _: &str) -> Option<Kind> {
+    Some(match node.child_by_field_name("type").map(|t| t.kind()) {
+        Some("struct_type") => Kind::Struct,
+        Some("interface_type") => Kind::Interface,
+        _ => Kind::TypeAlias,
+    })
+}
+
+/// `a, b` for `const a, b = 1, 2`.
+fn spec_names(node: Node, source: &str) -> Option<String> {
+    let mut cursor = node.walk();
+    let names: Vec<&str> = node.children_by_field_name("name", &mut cursor).map(|n| node_text(n, source)).collect();
+    (!names.is_empty()).then(|| names.join(", "))
+}
+
+/// The receiver's type name without pointer or type arguments: `Server` for `(s *Server[T])`.
+fn receiver_type(node: Node, source: &str) -> Option<String> {
+    let mut pending = vec![node.child_by_field_name("receiver")?];
+    while let Some(current) = pending.pop() {
+        if current.kind() == "type_identifier" {
+            return Some(node_text(current, source).to_string());
+        }
+        let mut cursor = current.walk();
+        let children: Vec<Node> = current.named_children(&mut cursor).collect();
+        pending.extend(children.into_iter().rev());
+    }
+    None
+}

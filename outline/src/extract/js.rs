@@ -1,0 +1,70 @@
+//! JavaScript, TypeScript and TSX (one table: TypeScript's grammar extends JavaScript's, and
+//! kinds a grammar lacks simply never match).
+
+use tree_sitter::Node;
+
+use super::{Constructors, Prefix, Rule, Spec};
+use crate::model::Kind;
+use crate::text::node_text;
+
+pub(super) static SPEC: Spec = Spec {
+    rules: &[
+        Rule::new("function_declaration", Kind::Function),
+        Rule::new("generator_function_declaration", Kind::Function),
+        // Overload signatures and `declare function`.
+        Rule::new("function_signature", Kind::Function).whole(),
+        Rule::new("class_declaration", Kind::Class).members("body"),
+        Rule::new("abstract_class_declaration", Kind::Class).members("body"),
+        Rule::new("method_definition", Kind::Method),
+        Rule::new("method_signature", Kind::Method).whole(),
+        Rule::new("abstract_method_signature", Kind::Method).whole(),
+        Rule::new("interface_declaration", Kind::Interface).members("body"),
+        Rule::new("type_alias_declaration", Kind::TypeAlias).whole(),
+        Rule::new("enum_declaration", Kind::Enum),
+        Rule::new("internal_module", Kind::Module).members("body"),
+        Rule::new("module", Kind::Module).members("body"),
+        Rule::classify("variable_declarator", declarator).head_end(&["value/body", "value"]),
+    ],
+    wrappers: &[
+        ("export_statement", Prefix::Full),
+        ("ambient_declaration", Prefix::Full),
+        ("lexical_declaration", Prefix::Keyword),
+        ("variable_declaration", Prefix::Keyword),
+    ],
+    attributes: &[],
+    transparent: &["expression_statement"],
+    imports: &["import_statement", "lexical_declaration", "variable_declaration"],
+    is_import,
+    import_keywords: &["import "],
+    constructors: Constructors::Named(&["constructor"]),
+};
+
+const FUNCTION_VALUES: [&str; 4] = ["arrow_function", "function_expression", "function", "generator_function"];
+
+/// `const f = (…) => …` is a function; another `const` is a constant; `let`/`var` are not outlined.
+fn declarator(node: Node, source: &str) -> Option<Kind> {
+    let value = node.child_by_field_name("value");
+    if value.is_some_and(|value| FUNCTION_VALUES.contains(&value.kind())) {
+        return Some(Kind::Function);
+    }
+    // Destructuring (`const { a, b } = obj`) binds several names: not one outline entry.
+    let keyword = node.parent()?.child(0)?;
+    let named = node.child_by_field_name("name").is_some_and(|name| name.kind() == "identifier");
+    (named && node_text(keyword, source) == "const").then_some(Kind::Const)
+}
+
+/// ES `import`s, and CommonJS declarations whose every value is a `require(…)` call.
+fn is_import(node: Node, source: &str) -> bool {
+    if node.kind() == "import_statement" {
+        return true;
+    }
+    let mut cursor = node.walk();
+    let mut declarators = node.named_children(&mut cursor).filter(|n| n.kind() == "variable_declarator").peekable();
+    declarators.peek().is_some()
+        && declarators.all(|declarator| {
+            declarator.child_by_field_name("value").is_some_and(|value| {
+                value.kind() == "call_expression"
+                    && value.child_by_field_name("function").is_some_and(|f| node_text(f, source) == "require")
+            })
+        })
+}

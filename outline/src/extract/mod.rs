@@ -1,0 +1,445 @@
+//! Tree-sitter outline extraction.
+//!
+//! Code languages share one walker ([`Walker`]) driven by a per-language [`Spec`]: a table of node
+//! kinds that are definitions ([`Rule`]), kinds that wrap a definition and contribute to its head
+//! (decorators, `export`, `template<…>`), kinds to look through, and import statements. The
+//! per-language modules hold only those tables plus the few naming/classifying functions that
+//! a grammar needs. Markup and data formats have their own small extractors.
+
+mod c;
+mod csharp;
+mod data;
+mod go;
+mod java;
+mod js;
+pub(crate) mod markup;
+mod python;
+mod ruby;
+mod rust;
+
+use std::ops::Range;
+
+use tree_sitter::{Node, Tree};
+
+use crate::Language;
+use crate::model::{Definition, Import, Kind, Outline};
+use crate::text::{MAX_SIGNATURE, collapse, node_lines, node_text, signature_line, truncate};
+
+/// How deep the walker follows containers and pass-through nodes. Real code nests a handful of
+/// levels; the cap keeps pathological inputs from exhausting the stack.
+pub(crate) const MAX_DEPTH: usize = 64;
+
+/// A constant or variable whose whole declaration fits in this many characters is shown with its
+/// value (`const MAX: u32 = 3`); longer ones stop before the value.
+const SHORT_VALUE: usize = 60;
+
+/// Builds the outline of an already parsed file.
+pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline {
+    let root = tree.root_node();
+    let code = |spec: &'static Spec| Walker::run(spec, language, root, source);
+    let (imports, items) = match language {
+        Language::Rust => code(&rust::SPEC),
+        Language::Python => code(&python::SPEC),
+        Language::JavaScript | Language::TypeScript | Language::Tsx => code(&js::SPEC),
+        Language::Go => code(&go::SPEC),
+        Language::Java => code(&java::SPEC),
+        Language::C | Language::Cpp => code(&c::SPEC),
+        Language::CSharp => code(&csharp::SPEC),
+        Language::Ruby => code(&ruby::SPEC),
+        Language::Markdown => (Vec::new(), markup::headings(root, source)),
+        Language::Json => (Vec::new(), data::json(root, source)),
+        Language::Yaml => (Vec::new(), data::yaml(root, source)),
+        Language::Toml => (Vec::new(), data::toml(root, source)),
+    };
+    Outline { language, imports, items, degraded: None }
+}
+
+/// What the walker needs to know about one grammar.
+pub(crate) struct Spec {
+    pub rules: &'static [Rule],
+    /// Kinds that wrap definitions (`decorated_definition`, `export_statement`, `lexical_declaration`,
+    /// `template_declaration`): searched through, and part of the wrapped definition's signature.
+    pub wrappers: &'static [(&'static str, Prefix)],
+    /// Kinds searched through for definitions without being one (`#ifdef` blocks, `if` at module
+    /// level, `extern "C" { … }`).
+    pub transparent: &'static [&'static str],
+    /// Sibling kinds that belong to the definition after them (Rust attributes), like decorators.
+    pub attributes: &'static [&'static str],
+    /// Kinds that may be imports; `is_import` decides (e.g. only `require` calls in Ruby).
+    pub imports: &'static [&'static str],
+    pub is_import: fn(Node, &str) -> bool,
+    /// Leading keywords dropped from import text because every import has them (`use `, `import `).
+    pub import_keywords: &'static [&'static str],
+    pub constructors: Constructors,
+}
+
+/// How much of a wrapper goes into the signature of the definition inside it.
+#[derive(Clone, Copy)]
+pub(crate) enum Prefix {
+    /// All of the wrapper's text before the definition (decorators, `export default `, `template<T>`).
+    Full,
+    /// Only the wrapper's leading keyword (`const` of `const a = …, b = …`, `type` of Go's `type ( … )`).
+    Keyword,
+}
+
+/// How a method is recognised as a constructor.
+pub(crate) enum Constructors {
+    /// By name (`__init__`, `constructor`, `initialize`).
+    Named(&'static [&'static str]),
+    /// By having the owner's name (C++).
+    OwnerName,
+    /// The grammar has constructor nodes with their own rule (Java, C#); Rust and Go have none.
+    Declared,
+}
+
+/// A definition node kind.
+pub(crate) struct Rule {
+    pub node: &'static str,
+    pub kind: Classify,
+    /// The definition's name; `None` means the node is not a definition after all.
+    pub name: fn(Node, &str) -> Option<String>,
+    /// Paths (`field` or child kind, `/`-separated) to the node where the head ends, tried in order;
+    /// none found means the whole node is the head.
+    pub head_end: &'static [&'static str],
+    /// Path to the node whose children are this definition's members.
+    pub members: Option<&'static str>,
+    /// Also keep the text after the body (C's `typedef struct {…} name`).
+    pub keep_tail: bool,
+    /// Names the type a method belongs to when it is declared outside it (Go receivers).
+    pub receiver: Option<fn(Node, &str) -> Option<String>>,
+    /// A field the node must have to be a definition (`body` for C's `struct` specifiers).
+    pub requires: Option<&'static str>,
+}
+
+/// How a rule decides its [`Kind`].
+#[derive(Clone, Copy)]
+pub(crate) enum Classify {
+    Is(Kind),
+    /// Decided by looking at the node; `None` means it is not a definition.
+    By(fn(Node, &str) -> Option<Kind>),
+}
+
+impl Rule {
+    /// A rule named by the `name` field whose head ends at the `body` field.
+    pub const fn new(node: &'static str, kind: Kind) -> Rule {
+        Rule::by(node, Classify::Is(kind))
+    }
+
+    pub const fn classify(node: &'static str, classify: fn(Node, &str) -> Option<Kind>) -> Rule {
+        Rule::by(node, Classify::By(classify))
+    }
+
+    const fn by(node: &'static str, kind: Classify) -> Rule {
+        Rule {
+            node,
+            kind,
+            name: name_field,
+            head_end: &["body"],
+            members: None,
+            keep_tail: false,
+            receiver: None,
+            requires: None,
+        }
+    }
+
+    pub const fn named(self, name: fn(Node, &str) -> Option<String>) -> Rule {
+        Rule { name, ..self }
+    }
+
+    pub const fn head_end(self, head_end: &'static [&'static str]) -> Rule {
+        Rule { head_end, ..self }
+    }
+
+    /// The whole node is the head (declarations without a body).
+    pub const fn whole(self) -> Rule {
+        self.head_end(&[])
+    }
+
+    pub const fn members(self, path: &'static str) -> Rule {
+        Rule { members: Some(path), ..self }
+    }
+
+    pub const fn keep_tail(self) -> Rule {
+        Rule { keep_tail: true, ..self }
+    }
+
+    pub const fn receiver(self, receiver: fn(Node, &str) -> Option<String>) -> Rule {
+        Rule { receiver: Some(receiver), ..self }
+    }
+
+    pub const fn requires(self, field: &'static str) -> Rule {
+        Rule { requires: Some(field), ..self }
+    }
+}
+
+/// The text of the `name` field.
+pub(crate) fn name_field(node: Node, source: &str) -> Option<String> {
+    field_text(node, "name", source)
+}
+
+/// The target of an assignment or `type X = …` (the `left` field).
+pub(crate) fn left_side(node: Node, source: &str) -> Option<String> {
+    field_text(node, "left", source)
+}
+
+pub(crate) fn field_text(node: Node, field: &str, source: &str) -> Option<String> {
+    node.child_by_field_name(field).map(|n| node_text(n, source).to_string())
+}
+
+/// The text of the first named child (for nodes whose name has no field, like Java's `package`).
+pub(crate) fn first_named_child_text(node: Node, source: &str) -> Option<String> {
+    node.named_child(0).map(|n| node_text(n, source).to_string())
+}
+
+/// Accepts every candidate import node.
+pub(crate) fn always(_: Node, _: &str) -> bool {
+    true
+}
+
+/// Follows a `/`-separated path where each step is a field name or, failing that, the kind of a
+/// direct child (named or not, so `{` and `end` work).
+pub(crate) fn find_path<'t>(node: Node<'t>, path: &str) -> Option<Node<'t>> {
+    path.split('/').try_fold(node, |current, step| {
+        current.child_by_field_name(step).or_else(|| {
+            let mut cursor = current.walk();
+            current.children(&mut cursor).find(|child| child.kind() == step)
+        })
+    })
+}
+
+/// What stands in front of a definition and belongs to it.
+struct Lead<'a, 't> {
+    /// Attribute siblings just before it (Rust's `#[derive(…)]`).
+    attributes: &'a [Node<'t>],
+    /// Enclosing wrappers, outermost first.
+    wrappers: &'a [Node<'t>],
+}
+
+/// The enclosing definition, for classifying what is declared inside it.
+#[derive(Clone, Copy)]
+struct Owner<'a> {
+    kind: Kind,
+    name: &'a str,
+}
+
+struct Walker<'s> {
+    spec: &'static Spec,
+    comments: &'static [&'static str],
+    source: &'s str,
+    imports: Vec<Import>,
+    /// Methods declared outside their type, with the type's name, attached after the walk.
+    detached: Vec<(String, Definition)>,
+}
+
+impl<'s> Walker<'s> {
+    fn run(spec: &'static Spec, language: Language, root: Node, source: &'s str) -> (Vec<Import>, Vec<Definition>) {
+        let mut walker =
+            Walker { spec, comments: language.lexical().comments, source, imports: Vec::new(), detached: Vec::new() };
+        let mut items = Vec::new();
+        walker.walk(root, None, &[], 0, &mut items);
+        attach_detached(&mut items, std::mem::take(&mut walker.detached));
+        (walker.imports, items)
+    }
+
+    /// Collects the definitions among `parent`'s named children into `out`.
+    ///
+    /// `wrappers` are the wrapper nodes between the nearest definition/pass-through ancestor and
+    /// `parent` (inclusive), outermost first.
+    fn walk(&mut self, parent: Node, owner: Option<Owner>, wrappers: &[Node], depth: usize, out: &mut Vec<Definition>) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        let mut attributes = Vec::new();
+        let mut cursor = parent.walk();
+        for child in parent.named_children(&mut cursor) {
+            let kind = child.kind();
+            if self.spec.attributes.contains(&kind) {
+                attributes.push(child);
+                continue;
+            }
+            if self.comments.contains(&kind) {
+                continue;
+            }
+            let attributes = std::mem::take(&mut attributes);
+            if owner.is_none() && self.spec.imports.contains(&kind) && (self.spec.is_import)(child, self.source) {
+                self.push_import(child);
+                continue;
+            }
+            let lead = Lead { attributes: &attributes, wrappers };
+            if let Some(rule) = self.spec.rules.iter().find(|rule| rule.node == kind)
+                && let Some(definition) = self.define(child, rule, owner, &lead, depth)
+            {
+                match rule.receiver.and_then(|receiver| receiver(child, self.source)) {
+                    Some(receiver) if owner.is_none() => self.detached.push((receiver, definition)),
+                    _ => out.push(definition),
+                }
+                continue;
+            }
+            if self.spec.wrappers.iter().any(|(wrapper, _)| *wrapper == kind) {
+                let mut inner = wrappers.to_vec();
+                inner.push(child);
+                self.walk(child, owner, &inner, depth + 1, out);
+            } else if self.spec.transparent.contains(&kind) {
+                self.walk(child, owner, &[], depth + 1, out);
+            }
+        }
+    }
+
+    fn push_import(&mut self, node: Node) {
+        let text = collapse(node_text(node, self.source));
+        let text = text.trim_end_matches(';').trim_end();
+        let text = self.spec.import_keywords.iter().find_map(|keyword| text.strip_prefix(keyword)).unwrap_or(text);
+        let line = node_lines(node, self.source).0;
+        self.imports.push(Import { text: truncate(text.to_string(), MAX_SIGNATURE), line });
+    }
+
+    fn define(
+        &mut self,
+        node: Node,
+        rule: &Rule,
+        owner: Option<Owner>,
+        lead: &Lead,
+        depth: usize,
+    ) -> Option<Definition> {
+        if rule.requires.is_some_and(|field| node.child_by_field_name(field).is_none()) {
+            return None;
+        }
+        let kind = match rule.kind {
+            Classify::Is(kind) => kind,
+            Classify::By(classify) => classify(node, self.source)?,
+        };
+        // Constants and statics are outline-worthy at file or module level; inside types and
+        // functions they are detail.
+        if matches!(kind, Kind::Const | Kind::Variable) && owner.is_some_and(|o| o.kind != Kind::Module) {
+            return None;
+        }
+        let name = truncate(collapse(&(rule.name)(node, self.source)?), MAX_SIGNATURE);
+        if name.is_empty() {
+            return None;
+        }
+        let kind = match (kind, owner) {
+            (Kind::Function, Some(owner)) if owner.kind.owns_methods() => Kind::Method,
+            (kind, _) => kind,
+        };
+        let kind = if kind == Kind::Method && self.is_constructor(&name, owner) { Kind::Constructor } else { kind };
+        let signature = self.signature(node, rule, kind, lead);
+        let (start_line, end_line) = node_lines(node, self.source);
+        // Attributes, decorators and `export` in front belong to the definition's span.
+        let first = lead.attributes.first().copied().or_else(|| self.full_wrappers(lead.wrappers).next());
+        let start_line = first.map_or(start_line, |first| node_lines(first, self.source).0);
+        let mut children = Vec::new();
+        if let Some(body) = rule.members.and_then(|path| find_path(node, path)) {
+            self.walk(body, Some(Owner { kind, name: &name }), &[], depth + 1, &mut children);
+        }
+        Some(Definition { kind, name, signature, start_line, end_line, children })
+    }
+
+    fn full_wrappers<'w, 't>(&self, wrappers: &'w [Node<'t>]) -> impl Iterator<Item = Node<'t>> + 'w {
+        let spec = self.spec;
+        wrappers.iter().copied().filter(move |wrapper| matches!(prefix_of(spec, *wrapper), Some(Prefix::Full)))
+    }
+
+    fn is_constructor(&self, name: &str, owner: Option<Owner>) -> bool {
+        match self.spec.constructors {
+            Constructors::Named(names) => names.contains(&name),
+            Constructors::OwnerName => owner.is_some_and(|owner| owner.name == name),
+            Constructors::Declared => false,
+        }
+    }
+
+    fn signature(&self, node: Node, rule: &Rule, kind: Kind, lead: &Lead) -> String {
+        let mut prefix = String::new();
+        for attribute in lead.attributes {
+            self.push_code(&mut prefix, *attribute, attribute.byte_range());
+            prefix.push(' ');
+        }
+        let wrappers = lead.wrappers;
+        for (i, wrapper) in wrappers.iter().enumerate() {
+            let next = wrappers.get(i + 1).copied().unwrap_or(node);
+            match prefix_of(self.spec, *wrapper) {
+                Some(Prefix::Full) => self.push_code(&mut prefix, *wrapper, wrapper.start_byte()..next.start_byte()),
+                Some(Prefix::Keyword) => {
+                    if let Some(keyword) = wrapper.child(0).filter(|first| !first.is_named()) {
+                        prefix.push_str(node_text(keyword, self.source));
+                        prefix.push(' ');
+                    }
+                }
+                None => {}
+            }
+        }
+        // Only a small node can collapse to a short line; a huge table is not even looked at.
+        if matches!(kind, Kind::Const | Kind::Variable) && node.byte_range().len() <= 4 * SHORT_VALUE {
+            let mut whole = prefix.clone();
+            self.push_code(&mut whole, node, node.byte_range());
+            let whole = signature_line(&whole);
+            if whole.chars().count() <= SHORT_VALUE {
+                return whole;
+            }
+        }
+        let body = rule.head_end.iter().find_map(|path| find_path(node, path));
+        let mut head = prefix;
+        self.push_code(&mut head, node, node.start_byte()..body.map_or(node.end_byte(), |b| b.start_byte()));
+        if rule.keep_tail
+            && let Some(body) = body
+        {
+            head.push(' ');
+            self.push_code(&mut head, node, body.end_byte()..node.end_byte());
+        }
+        signature_line(&head)
+    }
+
+    /// Appends the source in `range` (inside `within`) without the comments in it.
+    fn push_code(&self, out: &mut String, within: Node, range: Range<usize>) {
+        let mut position = range.start;
+        for comment in comments_in(within, &range, self.comments) {
+            out.push_str(self.source.get(position..comment.start).unwrap_or(""));
+            out.push(' ');
+            position = comment.end;
+        }
+        out.push_str(self.source.get(position..range.end).unwrap_or(""));
+    }
+}
+
+fn prefix_of(spec: &Spec, wrapper: Node) -> Option<Prefix> {
+    spec.wrappers.iter().find(|(kind, _)| *kind == wrapper.kind()).map(|(_, prefix)| *prefix)
+}
+
+/// Byte ranges of comment nodes inside `range`, in order, clipped to it.
+fn comments_in(node: Node, range: &Range<usize>, kinds: &[&str]) -> Vec<Range<usize>> {
+    let mut found = Vec::new();
+    let mut stack = vec![node];
+    while let Some(current) = stack.pop() {
+        if current.end_byte() <= range.start || current.start_byte() >= range.end {
+            continue;
+        }
+        if kinds.contains(&current.kind()) {
+            found.push(current.start_byte().max(range.start)..current.end_byte().min(range.end));
+            continue;
+        }
+        let mut cursor = current.walk();
+        let children: Vec<Node> = current.children(&mut cursor).collect();
+        stack.extend(children.into_iter().rev());
+    }
+    found
+}
+
+/// Places methods declared outside their type (Go receivers) under that type when this file
+/// defines it, else keeps them at top level named `Type.method`.
+fn attach_detached(items: &mut Vec<Definition>, detached: Vec<(String, Definition)>) {
+    if detached.is_empty() {
+        return;
+    }
+    for (receiver, mut method) in detached {
+        match items.iter_mut().find(|item| item.name == receiver && item.kind != Kind::Method) {
+            Some(owner) => owner.children.push(method),
+            None => {
+                method.name = format!("{receiver}.{}", method.name);
+                items.push(method);
+            }
+        }
+    }
+    items.sort_by_key(|item| item.start_line);
+    for item in items.iter_mut() {
+        item.children.sort_by_key(|child| child.start_line);
+    }
+}

@@ -1,0 +1,46 @@
+//! Python: classes, functions/methods (with decorators), module-level constants.
+
+use tree_sitter::Node;
+
+use super::{Constructors, Rule, Spec, always, left_side};
+use crate::model::Kind;
+use crate::text::node_text;
+
+pub(super) static SPEC: Spec = Spec {
+    rules: &[
+        Rule::new("function_definition", Kind::Function),
+        Rule::new("class_definition", Kind::Class).members("body"),
+        Rule::classify("assignment", constant).named(left_side).head_end(&["right"]),
+        Rule::new("type_alias_statement", Kind::TypeAlias).named(left_side).whole(),
+    ],
+    wrappers: &[("decorated_definition", super::Prefix::Full)],
+    // Definitions under `if TYPE_CHECKING:`, `try: … except ImportError:` and the like.
+    attributes: &[],
+    transparent: &[
+        "expression_statement",
+        "if_statement",
+        "elif_clause",
+        "else_clause",
+        "try_statement",
+        "except_clause",
+        "finally_clause",
+        "with_statement",
+        "block",
+    ],
+    imports: &["import_statement", "import_from_statement", "future_import_statement"],
+    is_import: always,
+    import_keywords: &["import "],
+    constructors: Constructors::Named(&["__init__"]),
+};
+
+/// `NAME = …` with an upper-case name (PEP 8's constant convention) is a constant; other
+/// assignments are not outlined. One-letter names are left out: they are type variables.
+fn constant(node: Node, source: &str) -> Option<Kind> {
+    let target = node.child_by_field_name("left")?;
+    let name = node_text(target, source);
+    let is_constant = target.kind() == "identifier"
+        && name.len() > 1
+        && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        && name.chars().any(|c| c.is_ascii_uppercase());
+    is_constant.then_some(Kind::Const)
+}

@@ -1,0 +1,396 @@
+//! The outline used when tree-sitter cannot give one (parser panic, time budget exhausted, input
+//! too large): a single linear pass over lines that look like definitions or imports. Spans are
+//! one line and nothing is nested except Markdown headings; `Outline::degraded` says why.
+
+use crate::Language;
+use crate::extract::markup::{Heading, nest};
+use crate::model::{Definition, Import, Kind, Outline};
+use crate::text::{MAX_SIGNATURE, collapse, signature_line, truncate, unquote};
+
+/// Lines longer than this are not looked at (minified code has no useful line structure).
+const MAX_LINE: usize = 1_000;
+
+/// How to spot definitions in one language by their first words.
+struct Cues {
+    /// Words skipped before the keyword (`pub`, `export`, `public static`, …).
+    modifiers: &'static [&'static str],
+    keywords: &'static [(&'static str, Kind)],
+    /// Line starts that make an import, and whether that start is dropped from the import text
+    /// (as the tree-sitter outline drops `use `, `import `, …).
+    imports: &'static [(&'static str, bool)],
+    /// C-family: a line like `int main(int argc)` with a name before `(` is a function.
+    call_shaped_functions: bool,
+}
+
+const RUST: Cues = Cues {
+    modifiers: &["pub", "async", "unsafe", "extern", "default"],
+    keywords: &[
+        ("fn", Kind::Function),
+        ("struct", Kind::Struct),
+        ("union", Kind::Struct),
+        ("enum", Kind::Enum),
+        ("trait", Kind::Trait),
+        ("impl", Kind::Impl),
+        ("mod", Kind::Module),
+        ("type", Kind::TypeAlias),
+        ("const", Kind::Const),
+        ("static", Kind::Variable),
+        ("macro_rules!", Kind::Macro),
+    ],
+    imports: &[("use ", true)],
+    call_shaped_functions: false,
+};
+
+const PYTHON: Cues = Cues {
+    modifiers: &["async"],
+    keywords: &[("def", Kind::Function), ("class", Kind::Class)],
+    imports: &[("import ", true), ("from ", false)],
+    call_shaped_functions: false,
+};
+
+const JS: Cues = Cues {
+    modifiers: &["export", "default", "async", "declare", "abstract"],
+    keywords: &[
+        ("function", Kind::Function),
+        ("function*", Kind::Function),
+        ("class", Kind::Class),
+        ("interface", Kind::Interface),
+        ("type", Kind::TypeAlias),
+        ("enum", Kind::Enum),
+        ("namespace", Kind::Module),
+    ],
+    imports: &[("import ", true)],
+    call_shaped_functions: false,
+};
+
+const GO: Cues = Cues {
+    modifiers: &[],
+    keywords: &[("func", Kind::Function), ("type", Kind::TypeAlias), ("package", Kind::Module)],
+    imports: &[("import ", true)],
+    call_shaped_functions: false,
+};
+
+const C_FAMILY: Cues = Cues {
+    modifiers: &[
+        "public",
+        "private",
+        "protected",
+        "internal",
+        "static",
+        "final",
+        "abstract",
+        "sealed",
+        "partial",
+        "readonly",
+        "virtual",
+        "override",
+        "extern",
+        "inline",
+        "export",
+        "typedef",
+    ],
+    keywords: &[
+        ("class", Kind::Class),
+        ("struct", Kind::Struct),
+        ("union", Kind::Struct),
+        ("enum", Kind::Enum),
+        ("interface", Kind::Interface),
+        ("record", Kind::Class),
+        ("namespace", Kind::Module),
+        ("package", Kind::Module),
+        ("#define", Kind::Macro),
+    ],
+    imports: &[("#include ", true), ("import ", true), ("using ", true)],
+    call_shaped_functions: true,
+};
+
+const RUBY: Cues = Cues {
+    modifiers: &[],
+    keywords: &[("def", Kind::Function), ("class", Kind::Class), ("module", Kind::Module)],
+    imports: &[("require ", true), ("require_relative ", false)],
+    call_shaped_functions: false,
+};
+
+/// Words that start statements, not function definitions, in C-like languages.
+const STATEMENT_WORDS: [&str; 14] = [
+    "if", "for", "while", "switch", "return", "else", "catch", "do", "new", "throw", "case", "using", "foreach",
+    "sizeof",
+];
+
+pub(crate) fn outline(language: Language, source: &str, reason: String) -> Outline {
+    let (imports, items) = match language {
+        Language::Markdown => (Vec::new(), nest(&markdown_headings(source), source)),
+        Language::Json => (Vec::new(), json_keys(source)),
+        Language::Yaml => (Vec::new(), yaml_keys(source)),
+        Language::Toml => (Vec::new(), toml_keys(source)),
+        Language::Rust => code(source, &RUST),
+        Language::Python => code(source, &PYTHON),
+        Language::JavaScript | Language::TypeScript | Language::Tsx => code(source, &JS),
+        Language::Go => code(source, &GO),
+        Language::Java | Language::C | Language::Cpp | Language::CSharp => code(source, &C_FAMILY),
+        Language::Ruby => code(source, &RUBY),
+    };
+    Outline { language, imports, items, degraded: Some(reason) }
+}
+
+fn numbered_lines(source: &str) -> impl Iterator<Item = (u32, &str)> {
+    (1..=u32::MAX).zip(source.lines()).filter(|(_, line)| line.len() <= MAX_LINE)
+}
+
+fn one_line(kind: Kind, name: &str, signature: String, line: u32) -> Definition {
+    Definition {
+        kind,
+        name: truncate(name.to_string(), MAX_SIGNATURE),
+        signature,
+        start_line: line,
+        end_line: line,
+        children: Vec::new(),
+    }
+}
+
+fn code(source: &str, cues: &Cues) -> (Vec<Import>, Vec<Definition>) {
+    let (mut imports, mut items) = (Vec::new(), Vec::new());
+    // Inside Go's `import ( … )`: every line is an import.
+    let mut import_group = false;
+    for (line_number, line) in numbered_lines(source) {
+        let trimmed = line.trim();
+        let import = if import_group {
+            import_group = trimmed != ")";
+            (import_group && !trimmed.is_empty()).then_some(trimmed)
+        } else {
+            cues.imports
+                .iter()
+                .find_map(|&(start, drop)| trimmed.strip_prefix(start).map(|rest| if drop { rest } else { trimmed }))
+        };
+        if trimmed.ends_with("import (") {
+            import_group = true;
+        } else if let Some(import) = import {
+            let text = truncate(collapse(import.trim_end_matches(';')), MAX_SIGNATURE);
+            imports.push(Import { text, line: line_number });
+        } else if let Some((kind, name)) = keyword_definition(trimmed, cues).or_else(|| call_shaped(line, cues)) {
+            items.push(one_line(kind, name, signature_line(trimmed), line_number));
+        }
+    }
+    (imports, items)
+}
+
+/// `pub async fn name(` → (Function, "name"). A keyword followed by another keyword is a modifier
+/// (`const fn`).
+fn keyword_definition<'l>(line: &'l str, cues: &Cues) -> Option<(Kind, &'l str)> {
+    let mut words = line.split_whitespace().take(8).peekable();
+    while let Some(word) = words.next() {
+        if cues.modifiers.contains(&word) || word.starts_with("pub(") {
+            continue;
+        }
+        let (_, kind) = cues.keywords.iter().find(|(keyword, _)| *keyword == word)?;
+        let next = words.peek()?;
+        if cues.keywords.iter().any(|(keyword, _)| keyword == next) {
+            continue;
+        }
+        // Go methods: `func (s *Server) Start(`.
+        let name_word = if next.starts_with('(') { line.split_once(')')?.1.split_whitespace().next()? } else { next };
+        return identifier_prefix(name_word).map(|name| (*kind, name));
+    }
+    None
+}
+
+/// `int main(int argc) {` or `public List<T> find(String q)`: a typed name before `(`, shallowly
+/// indented, not a statement or a call ending in `;`.
+fn call_shaped<'l>(line: &'l str, cues: &Cues) -> Option<(Kind, &'l str)> {
+    if !cues.call_shaped_functions || line.len() - line.trim_start().len() > 8 {
+        return None;
+    }
+    let trimmed = line.trim();
+    let (before, _) = trimmed.split_once('(')?;
+    let first = before.split_whitespace().next()?;
+    let looks_like_statement = STATEMENT_WORDS.contains(&first)
+        || trimmed.ends_with(';')
+        || before.contains('=')
+        || !before.trim_end().contains(' ')
+        || trimmed.starts_with(['#', '/', '*', '@']);
+    if looks_like_statement {
+        return None;
+    }
+    let name = before.trim_end().rsplit([' ', '*', '&']).next()?;
+    identifier_prefix(name).map(|name| (Kind::Function, name))
+}
+
+/// The leading identifier-ish part of a word (`parse<T>(x)` → `parse`, `self.parse` kept whole).
+fn identifier_prefix(word: &str) -> Option<&str> {
+    let end = word
+        .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '$' | '.' | ':' | '!' | '?' | '~')))
+        .unwrap_or(word.len());
+    let name = word[..end].trim_end_matches(':');
+    (!name.is_empty()).then_some(name)
+}
+
+/// ATX (`## Title`) and setext (`Title` over `===`/`---`) headings outside fenced code blocks.
+fn markdown_headings(source: &str) -> Vec<Heading> {
+    let mut headings = Vec::new();
+    let mut fence: Option<&str> = None;
+    // The previous line, if it could be the text of a setext heading.
+    let mut paragraph: Option<(u32, &str)> = None;
+    for (line_number, line) in numbered_lines(source) {
+        let trimmed = line.trim_start();
+        let candidate = paragraph.take();
+        if line.len() - trimmed.len() > 3 {
+            continue;
+        }
+        let marker = ["```", "~~~"].into_iter().find(|m| trimmed.starts_with(m));
+        match (fence, marker) {
+            (Some(open), Some(m)) if open == m => fence = None,
+            (None, Some(m)) => fence = Some(m),
+            (None, None) => {
+                let level = trimmed.chars().take_while(|&c| c == '#').count();
+                let rest = &trimmed[level..];
+                let underline = trimmed.trim_end();
+                if (1..=6).contains(&level) && (rest.is_empty() || rest.starts_with([' ', '\t'])) {
+                    let text = collapse(rest.trim().trim_end_matches('#'));
+                    headings.push(Heading { level, text, line: line_number });
+                } else if let Some((text_line, text)) = candidate
+                    && let Some(level) = setext_level(underline)
+                {
+                    headings.push(Heading { level, text: collapse(text), line: text_line });
+                } else if !trimmed.trim().is_empty() {
+                    paragraph = Some((line_number, trimmed));
+                }
+            }
+            _ => {}
+        }
+    }
+    headings
+}
+
+/// `===` underlines a level-1 heading, `---` a level-2 one.
+fn setext_level(line: &str) -> Option<usize> {
+    let level = match line.chars().next()? {
+        '=' => 1,
+        '-' => 2,
+        _ => return None,
+    };
+    line.chars().all(|c| c == line.as_bytes()[0] as char).then_some(level)
+}
+
+/// Keys of the top-level object, found by tracking nesting depth and strings.
+fn json_keys(source: &str) -> Vec<Definition> {
+    let mut keys = Vec::new();
+    let (mut depth, mut line) = (0usize, 1u32);
+    let mut chars = source.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '\n' => line += 1,
+            '{' | '[' => depth += 1,
+            '}' | ']' => depth = depth.saturating_sub(1),
+            '"' => {
+                let start_line = line;
+                let mut end = source.len();
+                while let Some((i, c)) = chars.next() {
+                    match c {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '\n' => line += 1,
+                        '"' => {
+                            end = i;
+                            break;
+                        }
+                        _ => {}
+                    }
+                }
+                let is_key = source[end..].trim_start_matches(|c: char| c == '"' || c.is_whitespace()).starts_with(':');
+                if depth == 1 && is_key {
+                    let name = &source[at + 1..end];
+                    keys.push(one_line(Kind::Key, name, truncate(name.to_string(), MAX_SIGNATURE), start_line));
+                }
+            }
+            _ => {}
+        }
+    }
+    keys
+}
+
+/// `key: value` at column 0, not a comment, list item or document marker.
+fn yaml_keys(source: &str) -> Vec<Definition> {
+    keys_at_column_zero(source, |line| {
+        if line.starts_with([' ', '\t', '#', '-', '.', '%']) {
+            return None;
+        }
+        let key = line.split_once(": ").map_or_else(|| line.trim_end().strip_suffix(':'), |(key, _)| Some(key))?;
+        Some((Kind::Key, unquote(key.trim()).to_string()))
+    })
+}
+
+/// Top-level `key = value` pairs before the first table, and `[table]` / `[[array]]` headers,
+/// skipping multi-line strings.
+fn toml_keys(source: &str) -> Vec<Definition> {
+    let mut in_tables = false;
+    let mut open_string: Option<&str> = None;
+    keys_at_column_zero(source, |line| {
+        let quotes = ["\"\"\"", "'''"];
+        if let Some(quote) = open_string {
+            if line.matches(quote).count() % 2 == 1 {
+                open_string = None;
+            }
+            return None;
+        }
+        if let Some(quote) = quotes.into_iter().find(|q| line.matches(q).count() % 2 == 1) {
+            open_string = Some(quote);
+        }
+        // Indented lines continue a value (`[1, 2],` inside a multi-line array).
+        if line.starts_with('[') {
+            in_tables = true;
+            let header = line.split_once(" #").map_or(line, |(header, _)| header).trim_end();
+            return Some((Kind::Table, header.to_string()));
+        }
+        let (key, _) = line.split_once('=')?;
+        (!in_tables && !line.starts_with([' ', '\t', '#'])).then(|| (Kind::Key, key.trim().to_string()))
+    })
+}
+
+fn keys_at_column_zero(source: &str, mut key: impl FnMut(&str) -> Option<(Kind, String)>) -> Vec<Definition> {
+    numbered_lines(source)
+        .filter_map(|(line_number, line)| {
+            let (kind, text) = key(line)?;
+            let name = text.trim_start_matches('[').trim_end_matches(']').to_string();
+            Some(one_line(kind, &name, truncate(text, MAX_SIGNATURE), line_number))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(items: &[Definition]) -> Vec<&str> {
+        items.iter().map(|item| item.name.as_str()).collect()
+    }
+
+    #[test]
+    fn data_keys_skip_nested_values_and_strings() {
+        let json = "{\"a\": {\"inner\": 1}, \"b\\\"q\": \"x: y\",\n \"c\": [1, {\"d\": 2}]}";
+        assert_eq!(names(&json_keys(json)), ["a", "b\\\"q", "c"]);
+        assert_eq!(json_keys(json)[2].start_line, 2);
+        let toml =
+            "top = 1\nlist = [\n  [1, 2],\n]\ntext = \"\"\"\n[not-a-table]\nkey = 2\n\"\"\"\n[table] # c\ninner = 3\n";
+        assert_eq!(names(&toml_keys(toml)), ["top", "list", "text", "table"]);
+        let yaml = "# c\na: 1\nb:\n  nested: 2\n- item\n\"q\": 3\n---\nd: 4\n";
+        assert_eq!(names(&yaml_keys(yaml)), ["a", "b", "q", "d"]);
+    }
+
+    #[test]
+    fn code_lines_by_their_first_words() {
+        let definition = |line, cues| keyword_definition(line, cues).or_else(|| call_shaped(line, cues));
+        assert_eq!(definition("pub(crate) const fn new() -> Self {", &RUST), Some((Kind::Function, "new")));
+        assert_eq!(definition("pub const MAX: u32 = 3;", &RUST), Some((Kind::Const, "MAX")));
+        assert_eq!(
+            definition("func (s *Server) Start(ctx context.Context) error {", &GO),
+            Some((Kind::Function, "Start"))
+        );
+        assert_eq!(definition("export default async function handler(req) {", &JS), Some((Kind::Function, "handler")));
+        assert_eq!(definition("static int parse(const char *s)", &C_FAMILY), Some((Kind::Function, "parse")));
+        assert_eq!(definition("    public List<T> find(String q) {", &C_FAMILY), Some((Kind::Function, "find")));
+        assert_eq!(definition("    return parse(s);", &C_FAMILY), None);
+        assert_eq!(definition("    if (x) {", &C_FAMILY), None);
+        assert_eq!(definition("def self.parse(text)", &RUBY), Some((Kind::Function, "self.parse")));
+    }
+}

@@ -1,0 +1,156 @@
+//! Compact structural views of source files for AI coding agents.
+//!
+//! [`outline`] parses a file with tree-sitter and extracts its definitions; [`render_signatures`]
+//! and [`render_map`] print them as a few lines an agent can read instead of the whole file, and
+//! [`aggressive`] prints the file itself without comments and redundant whitespace.
+//!
+//! Nothing here panics or runs unbounded on any input: parsing has a size limit and a time budget
+//! (a backstop that normal inputs never reach, so output is byte-deterministic), extraction has a
+//! nesting limit, and a panic in a grammar or an extractor is contained. When tree-sitter cannot
+//! be used the outline comes from a line-based heuristic and says so in [`Outline::degraded`].
+
+mod aggressive;
+mod extract;
+mod fallback;
+mod language;
+mod model;
+mod parse;
+mod render;
+mod text;
+
+pub use language::Language;
+pub use model::{Definition, Import, Kind, Outline};
+pub use render::{render_map, render_signatures};
+
+use tree_sitter::Tree;
+
+/// The outline of `source`: imports and definitions with line spans and signatures.
+///
+/// Syntax errors do not stop it: whatever parses is outlined.
+pub fn outline(language: Language, source: &str) -> Outline {
+    outline_with(language, source, parse::parse)
+}
+
+/// [`outline`] with the parse step injectable, so tests can make it panic or fail.
+fn outline_with(
+    language: Language,
+    source: &str,
+    parse: impl FnOnce(Language, &str) -> Result<Tree, String>,
+) -> Outline {
+    let parsed = parse::contained(|| {
+        let tree = parse(language, source)?;
+        Ok(extract::outline(language, source, &tree))
+    });
+    parsed.unwrap_or_else(|reason| {
+        let heuristic = parse::contained(|| Ok(fallback::outline(language, source, reason.clone())));
+        heuristic.unwrap_or_else(|fallback_failure| Outline {
+            language,
+            imports: Vec::new(),
+            items: Vec::new(),
+            degraded: Some(format!("{reason}; heuristic outline {fallback_failure}")),
+        })
+    })
+}
+
+/// `source` without comments, blank lines (Markdown: runs of them squeezed to one), trailing
+/// whitespace and inner runs of spaces; indentation and literals are kept byte for byte.
+///
+/// Comments that are tool directives (Go's `//go:`) are kept. If the file cannot be parsed
+/// (see [`Outline::degraded`]) it is returned unchanged: without a tree nothing can be removed
+/// safely.
+pub fn aggressive(language: Language, source: &str) -> String {
+    parse::contained(|| Ok(aggressive::aggressive(language, source, &parse::parse(language, source)?)))
+        .unwrap_or_else(|_| source.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    macro_rules! fixture {
+        ($path:literal) => {
+            include_str!(concat!("../tests/fixtures/", $path))
+        };
+    }
+
+    /// Each fixture with names the line heuristic must still find without tree-sitter.
+    const FIXTURES: [(Language, &str, &[&str]); 15] = [
+        (
+            Language::Rust,
+            fixture!("rust/config.rs"),
+            &["MAX_RETRIES", "Config", "Loader", "retry", "parser", "read_raw"],
+        ),
+        (Language::Python, fixture!("python/service.py"), &["User", "Repository", "__init__", "load_users", "main"]),
+        (Language::JavaScript, fixture!("javascript/server.js"), &["handle", "lines", "Server", "Client"]),
+        (
+            Language::TypeScript,
+            fixture!("typescript/store.ts"),
+            &["Key", "Store", "Level", "find", "BaseStore", "Codec"],
+        ),
+        (Language::Tsx, fixture!("tsx/App.tsx"), &["Props", "App", "Legacy"]),
+        (Language::Go, fixture!("go/server.go"), &["server", "Handler", "Server", "New", "Start", "helper"]),
+        (
+            Language::Java,
+            fixture!("java/OrderService.java"),
+            &["OrderService", "find", "submit", "Builder", "Repository"],
+        ),
+        (Language::C, fixture!("c/buffer.h"), &["BUFFER_MAX", "buffer", "buffer_remaining", "main"]),
+        (
+            Language::Cpp,
+            fixture!("cpp/shapes.cpp"),
+            &["geo", "Point", "Shape", "Circle", "Circle::area", "max_of", "main"],
+        ),
+        (
+            Language::CSharp,
+            fixture!("csharp/Inventory.cs"),
+            &["Shop.Inventory", "IInventory", "Inventory", "LoadAsync"],
+        ),
+        (
+            Language::Ruby,
+            fixture!("ruby/billing.rb"),
+            &["Billing", "Invoice", "initialize", "self.parse", "top_level_helper"],
+        ),
+        (Language::Markdown, fixture!("markdown/guide.md"), &["Outline Guide"]),
+        (Language::Json, fixture!("json/package.json"), &["name", "scripts", "private"]),
+        (Language::Yaml, fixture!("yaml/deploy.yaml"), &["apiVersion", "spec", "quoted key"]),
+        (Language::Toml, fixture!("toml/manifest.toml"), &["name", "package", "profile.release", "bin"]),
+    ];
+
+    #[test]
+    fn a_panicking_parser_is_contained_and_the_heuristic_outline_is_used() {
+        for (language, source, names) in FIXTURES {
+            let outline = outline_with(language, source, |_, _| panic!("injected parser panic"));
+            assert_eq!(outline.degraded.as_deref(), Some("panicked: injected parser panic"), "{language:?}");
+            let map = render_map(&outline);
+            assert!(map.starts_with("! heuristic outline (panicked: injected parser panic)\n"), "{map}");
+            for name in names {
+                assert!(outline.items.iter().any(|item| item.name == *name), "{language:?}: no `{name}` in\n{map}");
+            }
+        }
+    }
+
+    #[test]
+    fn heuristic_imports_match_the_tree_sitter_form() {
+        let imports = |language, source| {
+            let outline = outline_with(language, source, |_, _| Err("parse exceeded its time budget".into()));
+            assert_eq!(outline.degraded.as_deref(), Some("parse exceeded its time budget"));
+            outline.imports.into_iter().map(|import| import.text).collect::<Vec<_>>()
+        };
+        assert_eq!(imports(Language::Rust, FIXTURES[0].1)[..2], ["std::collections::HashMap", "std::fmt"]);
+        assert_eq!(
+            imports(Language::Go, FIXTURES[5].1),
+            ["\"context\"", "\"fmt\"", "nethttp \"net/http\"", "\"sync\""]
+        );
+        assert_eq!(imports(Language::Python, FIXTURES[1].1)[..2], ["from __future__ import annotations", "asyncio"]);
+        assert_eq!(imports(Language::Ruby, FIXTURES[10].1), ["'json'", "require_relative 'money'"]);
+    }
+
+    #[test]
+    fn markdown_headings_nest_the_same_without_tree_sitter() {
+        let source = FIXTURES[11].1;
+        let heuristic = outline_with(Language::Markdown, source, |_, _| Err("injected".into()));
+        let parsed = outline(Language::Markdown, source);
+        let heuristic_map = render_map(&heuristic);
+        assert_eq!(heuristic_map.split_once('\n').map(|(_, rest)| rest), Some(render_map(&parsed).as_str()));
+    }
+}

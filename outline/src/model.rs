@@ -1,0 +1,104 @@
+//! The outline data model shared by the extractors, the fallback scanner and the renderers.
+
+use crate::Language;
+
+/// What a [`Definition`] is. Labels are language-neutral so one agent prompt fits every language;
+/// the exact keyword is still visible in the signature.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    Function,
+    /// A function that belongs to a type (class/impl/struct/interface/trait body, Go receiver).
+    Method,
+    Constructor,
+    Struct,
+    Class,
+    Enum,
+    Trait,
+    Interface,
+    /// A Rust `impl` block.
+    Impl,
+    /// Module, namespace or package.
+    Module,
+    TypeAlias,
+    Const,
+    /// Package- or module-level mutable or static storage (`static`, Go `var`, C globals).
+    Variable,
+    Macro,
+    /// A C# property.
+    Property,
+    /// A Markdown heading.
+    Heading,
+    /// A top-level key of a JSON, YAML or TOML document.
+    Key,
+    /// A TOML `[table]` or `[[array-of-tables]]` header.
+    Table,
+}
+
+impl Kind {
+    /// The short label the map view prints before a definition's name.
+    pub fn label(self) -> &'static str {
+        match self {
+            Kind::Function => "fn",
+            Kind::Method => "method",
+            Kind::Constructor => "ctor",
+            Kind::Struct => "struct",
+            Kind::Class => "class",
+            Kind::Enum => "enum",
+            Kind::Trait => "trait",
+            Kind::Interface => "interface",
+            Kind::Impl => "impl",
+            Kind::Module => "mod",
+            Kind::TypeAlias => "type",
+            Kind::Const => "const",
+            Kind::Variable => "var",
+            Kind::Macro => "macro",
+            Kind::Property => "prop",
+            Kind::Heading => "heading",
+            Kind::Key => "key",
+            Kind::Table => "table",
+        }
+    }
+
+    /// Whether functions declared directly inside this kind are its methods.
+    pub(crate) fn owns_methods(self) -> bool {
+        matches!(self, Kind::Class | Kind::Struct | Kind::Enum | Kind::Trait | Kind::Interface | Kind::Impl)
+    }
+}
+
+/// One definition in a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Definition {
+    pub kind: Kind,
+    pub name: String,
+    /// The declaration head on one line: whitespace collapsed, body and comments removed, at most
+    /// 200 characters (longer ones end in `…`).
+    pub signature: String,
+    /// 1-based, inclusive. Includes decorators/annotations/`export`/`template<…>` in front of it.
+    pub start_line: u32,
+    /// 1-based, inclusive; trailing blank lines are not counted.
+    pub end_line: u32,
+    /// Members, in source order (Go methods are placed under their receiver type).
+    pub children: Vec<Definition>,
+}
+
+/// One import/dependency statement (`use`, `import`, `#include`, `require`, `using`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Import {
+    /// The statement on one line, without its leading keyword where that keyword adds nothing
+    /// (`use `, `import `, `#include `, `using `, `require `) and without a trailing `;`.
+    pub text: String,
+    pub line: u32,
+}
+
+/// The structural outline of one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outline {
+    pub language: Language,
+    /// Top-level imports, in source order.
+    pub imports: Vec<Import>,
+    /// Top-level definitions, in source order.
+    pub items: Vec<Definition>,
+    /// Set when the tree-sitter outline could not be produced (parser panic, time budget
+    /// exhausted, input too large) and a line-based heuristic outline was used instead.
+    pub degraded: Option<String>,
+}

@@ -1,0 +1,87 @@
+//! Running tree-sitter with bounded size and time, and containing panics from a parse or an extraction.
+
+use std::any::Any;
+use std::ops::ControlFlow;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::{Duration, Instant};
+
+use tree_sitter::{ParseOptions, ParseState, Parser, Tree};
+
+use crate::Language;
+
+/// Inputs larger than this are not handed to tree-sitter (its tree costs several times the input
+/// in memory, and parsing several seconds per MiB in debug builds); they get the line-based fallback.
+pub(crate) const MAX_PARSE_BYTES: usize = 8 << 20;
+
+/// Wall-clock budget for one parse: a base plus an allowance per MiB. It is a backstop against
+/// pathological error recovery, set at several times what a normal parse takes even in a debug
+/// build on a loaded machine (about 1-2 s/MiB; release about 0.35 s/MiB), so at most ~45 s for
+/// the largest input. Only an input that hits it gets a time-dependent (fallback) outline;
+/// everything else is byte-deterministic.
+const PARSE_TIME_BASE: Duration = Duration::from_secs(5);
+const PARSE_TIME_PER_MIB: Duration = Duration::from_secs(5);
+
+/// Parses `source`, giving up (`Err`) when it is too large or takes longer than its budget.
+pub(crate) fn parse(language: Language, source: &str) -> Result<Tree, String> {
+    if source.len() > MAX_PARSE_BYTES {
+        return Err(format!("input is {} bytes, over the {MAX_PARSE_BYTES}-byte parse limit", source.len()));
+    }
+    let mebibytes = u32::try_from(source.len() >> 20).unwrap_or(u32::MAX);
+    parse_before(language, source, Instant::now() + PARSE_TIME_BASE + PARSE_TIME_PER_MIB * mebibytes)
+}
+
+/// Parses `source`, cancelling the parse once `deadline` has passed.
+fn parse_before(language: Language, source: &str, deadline: Instant) -> Result<Tree, String> {
+    let mut parser = Parser::new();
+    parser.set_language(&language.grammar()).map_err(|e| format!("grammar rejected: {e:?}"))?;
+    // Called by tree-sitter every 100 parser operations.
+    let mut progress =
+        |_: &ParseState| if Instant::now() < deadline { ControlFlow::Continue(()) } else { ControlFlow::Break(()) };
+    let bytes = source.as_bytes();
+    let mut read = |offset: usize, _| bytes.get(offset..).unwrap_or_default();
+    let options = ParseOptions::new().progress_callback(&mut progress);
+    parser
+        .parse_with_options(&mut read, None, Some(options))
+        .ok_or_else(|| "parse exceeded its time budget".to_string())
+}
+
+/// Runs `work`, turning a panic into `Err` with the panic message.
+pub(crate) fn contained<T>(work: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    catch_unwind(AssertUnwindSafe(work))
+        .unwrap_or_else(|payload| Err(format!("panicked: {}", panic_message(&*payload))))
+}
+
+fn panic_message(payload: &(dyn Any + Send)) -> &str {
+    payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("non-string panic payload")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_passed_deadline_cancels_the_parse() {
+        let source = "fn f() {}\n".repeat(1_000);
+        assert!(parse_before(Language::Rust, &source, Instant::now() + Duration::from_secs(60)).is_ok());
+        let past = Instant::now();
+        assert_eq!(parse_before(Language::Rust, &source, past).unwrap_err(), "parse exceeded its time budget");
+    }
+
+    #[test]
+    fn oversized_input_is_refused_before_parsing() {
+        let source = " ".repeat(MAX_PARSE_BYTES + 1);
+        assert!(parse(Language::Json, &source).unwrap_err().contains("parse limit"));
+    }
+
+    #[test]
+    fn panics_become_errors() {
+        let result: Result<(), String> = contained(|| panic!("boom {}", 7));
+        assert_eq!(result.unwrap_err(), "panicked: boom 7");
+        let result: Result<(), String> = contained(|| std::panic::panic_any(3_u8));
+        assert_eq!(result.unwrap_err(), "panicked: non-string panic payload");
+    }
+}

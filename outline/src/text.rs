@@ -1,0 +1,94 @@
+//! Small text helpers shared by the extractors, the fallback scanner and the renderers.
+
+use tree_sitter::Node;
+
+/// Longest signature (in characters) a view prints; longer ones are cut and end in `…`.
+pub(crate) const MAX_SIGNATURE: usize = 200;
+
+/// Trailing tokens that open a body or a value rather than belong to the declaration head.
+const HEAD_TERMINATORS: [&str; 6] = ["{", "=>", "=", ":", ";", ","];
+
+/// The source text of `node`, or "" if its range is not on character boundaries (it always is
+/// for tree-sitter's UTF-8 input; the fallback keeps this infallible).
+pub(crate) fn node_text<'s>(node: Node, source: &'s str) -> &'s str {
+    source.get(node.byte_range()).unwrap_or("")
+}
+
+/// The first and last 1-based line of `node`, not counting trailing whitespace (a Markdown section or
+/// a Rust line comment owns the newline that ends it).
+pub(crate) fn node_lines(node: Node, source: &str) -> (u32, u32) {
+    let start = line_number(node.start_position().row);
+    let text = node_text(node, source);
+    let trailing_newlines = text[text.trim_end().len()..].matches('\n').count();
+    let end = line_number(node.end_position().row.saturating_sub(trailing_newlines));
+    (start, end.max(start))
+}
+
+/// Converts a 0-based tree-sitter row to a 1-based line number.
+pub(crate) fn line_number(row: usize) -> u32 {
+    u32::try_from(row).unwrap_or(u32::MAX - 1) + 1
+}
+
+/// Collapses every whitespace run to one space and trims both ends.
+pub(crate) fn collapse(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// Turns a raw declaration head into a signature line: collapsed, without the token that opens
+/// the body (`{`, `:`, `=`, `=>`, `;`, and the `,` of a `where` clause), truncated to [`MAX_SIGNATURE`].
+pub(crate) fn signature_line(raw: &str) -> String {
+    let mut line = collapse(raw);
+    while let Some(rest) = HEAD_TERMINATORS.iter().find_map(|t| line.strip_suffix(t)) {
+        let rest = rest.trim_end();
+        if rest.is_empty() {
+            break;
+        }
+        line.truncate(rest.len());
+    }
+    truncate(line, MAX_SIGNATURE)
+}
+
+/// Cuts `text` to at most `max` characters, marking a cut with `…`.
+pub(crate) fn truncate(text: String, max: usize) -> String {
+    match text.char_indices().nth(max.saturating_sub(1)) {
+        Some((cut, _)) if text[cut..].chars().nth(1).is_some() => {
+            let mut short = text[..cut].trim_end().to_string();
+            short.push('…');
+            short
+        }
+        _ => text,
+    }
+}
+
+/// `"key"` and `'key'` become `key`; escapes are left as written.
+pub(crate) fn unquote(text: &str) -> &str {
+    ['"', '\''].iter().find_map(|q| text.strip_prefix(*q).and_then(|t| t.strip_suffix(*q))).unwrap_or(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signature_line_strips_body_openers() {
+        assert_eq!(signature_line("fn f(a: u8)\n    -> u8 {"), "fn f(a: u8) -> u8");
+        assert_eq!(signature_line("def f(x) -> int:"), "def f(x) -> int");
+        assert_eq!(signature_line("const f = (a) =>"), "const f = (a)");
+        assert_eq!(signature_line("Shape() = default;"), "Shape() = default");
+        assert_eq!(signature_line("{"), "{");
+    }
+
+    #[test]
+    fn truncate_marks_cut_on_char_boundary() {
+        assert_eq!(truncate("abc".into(), 3), "abc");
+        assert_eq!(truncate("abcd".into(), 3), "ab…");
+        assert_eq!(truncate("ééééé".into(), 3).chars().count(), 3);
+    }
+}

@@ -1,0 +1,202 @@
+//! Inputs that must not break the outline: empty, broken, huge, deeply nested; and determinism.
+
+use std::path::Path;
+use std::time::Instant;
+
+use lean_ctx_outline::{Kind, Language, aggressive, outline, render_map, render_signatures};
+
+#[test]
+fn empty_and_blank_files_have_empty_outlines() {
+    for language in Language::ALL {
+        for source in ["", "\n\n   \n"] {
+            let outline = outline(language, source);
+            assert_eq!(outline.degraded, None, "{language:?}");
+            assert!(outline.items.is_empty() && outline.imports.is_empty(), "{language:?}: {outline:?}");
+            assert_eq!(render_signatures(&outline), "");
+            assert_eq!(render_map(&outline), "");
+            assert_eq!(aggressive(language, source), "", "{language:?}");
+        }
+    }
+}
+
+#[test]
+fn syntax_errors_still_outline_what_parses() {
+    let cases: [(Language, &str, &[&str]); 4] = [
+        (
+            Language::Rust,
+            "use std::io;\n\npub fn before(a: u8) -> u8 { a }\n\nfn broken( {\n    let = ;\n\npub struct After { x: u8 }\n\nimpl After {\n    pub fn method(&self) {}\n}\n",
+            &["before", "After", "method"],
+        ),
+        (
+            Language::Python,
+            "import os\n\ndef before():\n    pass\n\ndef broken(:\n    return )\n\nclass After:\n    def method(self):\n        pass\n",
+            &["before", "After", "method"],
+        ),
+        (
+            Language::TypeScript,
+            "export function before(): void {}\nconst x = {{{;\nexport class After {\n  method(): void {}\n}\n",
+            &["before", "After", "method"],
+        ),
+        (Language::Json, "{\n  \"ok\": 1,\n  \"bad\": [1, 2,,\n  \"after\": true\n}\n", &["ok"]),
+    ];
+    for (language, source, names) in cases {
+        let outline = outline(language, source);
+        assert_eq!(outline.degraded, None);
+        let signatures = render_signatures(&outline);
+        for name in names {
+            assert!(signatures.contains(name), "{language:?}: `{name}` missing:\n{signatures}");
+        }
+    }
+}
+
+#[test]
+fn five_megabyte_file_is_outlined() {
+    let mut source = String::new();
+    let mut count = 0;
+    while source.len() < 5 << 20 {
+        source.push_str(&format!(
+            "/// Item {count}.\npub fn function_{count}(a: u32, b: &str) -> Result<u32, String> {{\n    let x = a + {count}; // add\n    if b.is_empty() {{ return Err(\"empty\".into()); }}\n    Ok(x * 2)\n}}\n\npub struct Record{count} {{ field: Vec<u8> }}\n\n"
+        ));
+        count += 1;
+    }
+    let started = Instant::now();
+    let outline = outline(Language::Rust, &source);
+    let parsed = started.elapsed();
+    let signatures = render_signatures(&outline);
+    println!(
+        "{} bytes, {} definitions: outline {parsed:?}, + render {:?}",
+        source.len(),
+        outline.items.len(),
+        started.elapsed()
+    );
+    assert_eq!(outline.items.len(), count * 2);
+    assert_eq!(outline.items.iter().filter(|d| d.kind == Kind::Function).count(), count);
+    // Speed is not asserted: on a very loaded machine a debug build may hit the parse time budget,
+    // and then the heuristic outline (which finds the same items) must be the one returned.
+    match &outline.degraded {
+        None => assert!(signatures.ends_with(&format!("pub struct Record{}\n", count - 1))),
+        Some(reason) => {
+            assert_eq!(reason, "parse exceeded its time budget");
+            println!("note: parse time budget hit; heuristic outline used");
+        }
+    }
+}
+
+#[test]
+fn input_over_the_parse_limit_gets_the_heuristic_outline() {
+    let source = "def handler(event):\n    return event\n\n".repeat(250_000);
+    let started = Instant::now();
+    let outline = outline(Language::Python, &source);
+    println!("{} bytes: heuristic outline in {:?}", source.len(), started.elapsed());
+    assert!(outline.degraded.as_deref().is_some_and(|reason| reason.contains("parse limit")), "{:?}", outline.degraded);
+    assert_eq!(outline.items.len(), 250_000);
+    assert!(render_map(&outline).starts_with("! heuristic outline (input is "));
+}
+
+#[test]
+fn deep_nesting_does_not_overflow() {
+    let depth = 100_000;
+    let cases = [
+        (Language::Json, format!("{}{}", "[".repeat(depth), "]".repeat(depth))),
+        (Language::Python, format!("x = {}{}\n", "(".repeat(depth / 2), ")".repeat(depth / 2))),
+        (Language::Rust, format!("fn f() {{{}{}}}\n", "{".repeat(depth / 2), "}".repeat(depth / 2))),
+        (Language::Rust, format!("{}{}\n", "mod m { ".repeat(depth / 10), "}".repeat(depth / 10))),
+        (Language::Markdown, "> ".repeat(depth / 10) + "# deep\n"),
+    ];
+    for (language, source) in cases {
+        let outline = outline(language, &source);
+        render_map(&outline);
+        aggressive(language, &source);
+    }
+}
+
+#[test]
+fn views_are_byte_deterministic() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    for entry in std::fs::read_dir(fixtures).unwrap() {
+        for file in std::fs::read_dir(entry.unwrap().path()).unwrap() {
+            let path = file.unwrap().path();
+            let Some(language) = Language::from_path(&path) else { continue };
+            let source = std::fs::read_to_string(&path).unwrap();
+            let (first, second) = (outline(language, &source), outline(language, &source));
+            assert_eq!(first, second);
+            assert_eq!(render_signatures(&first), render_signatures(&second));
+            assert_eq!(render_map(&first), render_map(&second));
+            assert_eq!(aggressive(language, &source), aggressive(language, &source));
+        }
+    }
+}
+
+#[test]
+fn languages_from_paths() {
+    let cases = [
+        ("src/lib.rs", Some(Language::Rust)),
+        ("a/b.PY", Some(Language::Python)),
+        ("x.pyi", Some(Language::Python)),
+        ("app.mjs", Some(Language::JavaScript)),
+        ("App.jsx", Some(Language::JavaScript)),
+        ("index.d.ts", Some(Language::TypeScript)),
+        ("App.tsx", Some(Language::Tsx)),
+        ("main.go", Some(Language::Go)),
+        ("A.java", Some(Language::Java)),
+        ("buf.h", Some(Language::C)),
+        ("shapes.hpp", Some(Language::Cpp)),
+        ("shapes.cc", Some(Language::Cpp)),
+        ("Inventory.cs", Some(Language::CSharp)),
+        ("Rakefile", Some(Language::Ruby)),
+        ("lib.gemspec", Some(Language::Ruby)),
+        ("README.md", Some(Language::Markdown)),
+        ("tsconfig.jsonc", Some(Language::Json)),
+        ("ci.yml", Some(Language::Yaml)),
+        ("Cargo.toml", Some(Language::Toml)),
+        ("Makefile", None),
+        ("notes.txt", None),
+        ("no_extension", None),
+    ];
+    for (path, expected) in cases {
+        assert_eq!(Language::from_path(Path::new(path)), expected, "{path}");
+    }
+    let names: Vec<&str> = Language::ALL.iter().map(|l| l.name()).collect();
+    assert_eq!(
+        names,
+        [
+            "rust",
+            "python",
+            "javascript",
+            "typescript",
+            "tsx",
+            "go",
+            "java",
+            "c",
+            "cpp",
+            "csharp",
+            "ruby",
+            "markdown",
+            "json",
+            "yaml",
+            "toml"
+        ]
+    );
+}
+
+#[test]
+fn long_signatures_are_truncated_on_a_character_boundary() {
+    let parameters: Vec<String> = (0..40).map(|i| format!("argument_{i}: Vec<Option<String>>")).collect();
+    let source = format!("fn große_funktion(π: f64,\n    {}) -> Résultat {{}}\n", parameters.join(",\n    "));
+    let outline = outline(Language::Rust, &source);
+    let signature = &outline.items[0].signature;
+    assert_eq!(signature.chars().count(), 200, "{signature}");
+    assert!(signature.starts_with("fn große_funktion(π: f64, argument_0: Vec<Option<String>>, argument_1"));
+    assert!(signature.ends_with('…'));
+}
+
+#[test]
+fn crlf_line_endings() {
+    let source = "class A:\r\n    def f(self):  # c\r\n        return 1\r\n\r\n\r\ndef g():\r\n    pass\r\n";
+    let outline = outline(Language::Python, source);
+    assert_eq!(render_signatures(&outline), "L1-3 class A\n  L2-3 def f(self)\nL6-7 def g()\n");
+    assert_eq!(
+        aggressive(Language::Python, source),
+        "class A:\n    def f(self):\n        return 1\ndef g():\n    pass\n"
+    );
+}

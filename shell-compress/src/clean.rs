@@ -1,0 +1,82 @@
+//! Turns raw terminal bytes into the lines a person would have seen.
+//!
+//! Colour codes and progress redraws cost many tokens and carry nothing an agent can use, so they go first,
+//! before any family looks at the text: every later rule then matches plain lines.
+
+/// Splits `output` into display lines: ANSI escapes removed, carriage-return redraws resolved to what stayed on
+/// screen, trailing whitespace trimmed. A final newline does not produce an empty last line.
+pub(crate) fn lines(output: &str) -> Vec<String> {
+    let mut lines: Vec<String> = output.split('\n').map(|raw| trim_end(strip_ansi(visible_segment(raw)))).collect();
+    if output.ends_with('\n') {
+        lines.pop();
+    }
+    lines
+}
+
+/// A progress bar rewrites its line with `\r`; only the last non-empty redraw remained visible.
+fn visible_segment(raw: &str) -> &str {
+    let raw = raw.strip_suffix('\r').unwrap_or(raw);
+    raw.rsplit('\r').find(|segment| !segment.trim().is_empty()).unwrap_or("")
+}
+
+fn trim_end(mut line: String) -> String {
+    line.truncate(line.trim_end().len());
+    line
+}
+
+/// Removes CSI (`ESC [ … final`), OSC (`ESC ] … BEL|ESC \`), charset and two-byte escape sequences, plus stray
+/// control characters other than tab.
+pub(crate) fn strip_ansi(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\x1b' => match chars.next() {
+                Some('[') => {
+                    for c in chars.by_ref() {
+                        if ('\x40'..='\x7e').contains(&c) {
+                            break;
+                        }
+                    }
+                }
+                Some(']') => {
+                    while let Some(c) = chars.next() {
+                        if c == '\x07' || (c == '\x1b' && chars.next_if_eq(&'\\').is_some()) {
+                            break;
+                        }
+                    }
+                }
+                Some('(' | ')') => {
+                    chars.next();
+                }
+                _ => {}
+            },
+            '\t' => out.push(c),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strips_colour_and_osc_links() {
+        let line = "\x1b[1m\x1b[31merror\x1b[0m: \x1b]8;;file:///x\x1b\\x.rs\x1b]8;;\x07 done";
+        assert_eq!(strip_ansi(line), "error: x.rs done");
+    }
+
+    #[test]
+    fn keeps_last_visible_redraw() {
+        let out = "start\nfetch 10%\rfetch 50%\rfetch 100%\r\ndone\r\n";
+        assert_eq!(lines(out), ["start", "fetch 100%", "done"]);
+    }
+
+    #[test]
+    fn keeps_tabs_and_interior_blank_lines() {
+        assert_eq!(lines("a\tb  \n\nc"), ["a\tb", "", "c"]);
+    }
+}

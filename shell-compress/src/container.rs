@@ -1,0 +1,146 @@
+//! Containers and clusters: docker/podman (ps, images, build, logs) and kubectl (get, describe, logs).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::plan::{Cut, Mark, Plan};
+use crate::rules;
+
+/// Tables with more rows than this show only the rows that need attention.
+const HEALTHY_ROWS_SHOWN: usize = 15;
+
+/// `docker ps`, `docker images`, `kubectl get`: long tables keep their header and every row that needs
+/// attention; healthy rows (running/up and fully ready) and dangling images are counted. YAML output loses
+/// `managedFields` and the last-applied-configuration annotation, which repeat the object.
+pub(crate) fn table(plan: &mut Plan) {
+    if plan.len() > 0 && matches!(plan.line(0).split(':').next(), Some("apiVersion" | "kind" | "items")) {
+        // A whole object: the spec is what was asked for, so only very long documents are cut.
+        plan.cut = Cut { max: 150, head: 100, tail: 30 };
+    }
+    yaml_noise(plan);
+    let Some(header) = (0..plan.len()).find(|&i| !plan.line(i).trim().is_empty()) else { return };
+    let head = plan.line(header);
+    let column = |name: &str| head.find(name).filter(|_| head.starts_with(|c: char| c.is_ascii_uppercase()));
+    let rows = header + 1..plan.len();
+    if rows.len() <= HEALTHY_ROWS_SHOWN {
+        return;
+    }
+    let status_at = column("STATUS");
+    let ready_at = column("READY");
+    let healthy: Vec<usize> = rows
+        .filter(|&i| {
+            let line = plan.line(i);
+            let field = |at: Option<usize>| at.and_then(|at| line.get(at..)).and_then(|s| s.split_whitespace().next());
+            let status_ok =
+                field(status_at).is_some_and(|s| matches!(s, "Running" | "Completed" | "Up" | "Active" | "Bound"));
+            let ready_ok = field(ready_at).is_none_or(|r| r.split_once('/').is_some_and(|(a, b)| a == b));
+            let dangling = line.starts_with("<none>");
+            (status_ok && ready_ok) || dangling
+        })
+        .collect();
+    for &i in &healthy {
+        plan.set(i, Mark::Drop);
+    }
+    if !healthy.is_empty() {
+        plan.note(
+            plan.len(),
+            format!("… {} healthy rows (running/up and ready) or dangling images not shown", healthy.len()),
+        );
+    }
+}
+
+/// Drops `managedFields:` subtrees and the last-applied-configuration annotation from YAML output.
+fn yaml_noise(plan: &mut Plan) {
+    let mut skip_deeper_than: Option<usize> = None;
+    for i in 0..plan.len() {
+        let line = plan.line(i);
+        let indent = line.len() - line.trim_start().len();
+        let content = line.trim_start().trim_start_matches("- ");
+        if let Some(depth) = skip_deeper_than {
+            if indent > depth || (indent == depth && line.trim_start().starts_with("- ")) {
+                plan.set(i, Mark::Drop);
+                continue;
+            }
+            skip_deeper_than = None;
+        }
+        if content.starts_with("managedFields:")
+            || content.starts_with("kubectl.kubernetes.io/last-applied-configuration:")
+        {
+            plan.set(i, Mark::Drop);
+            skip_deeper_than = Some(indent);
+        }
+    }
+}
+
+static BUILDKIT_STEP: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^#(\d+) (.*)$").expect("buildkit pattern compiles"));
+
+/// Legacy-builder chatter about intermediate containers.
+const LEGACY_NOISE: &[&str] =
+    &[" ---> Running in ", "Removing intermediate container", "Sending build context", " ---> "];
+
+/// `docker build`: each BuildKit step keeps its header (`#5 [2/4] RUN …`); step output, timings, layer
+/// transfers and internal steps go — except in steps that failed, which stay (near-identical lines folded).
+pub(crate) fn docker_build(plan: &mut Plan) {
+    let steps: Vec<Option<(&str, &str)>> = plan
+        .lines()
+        .iter()
+        .map(|line| {
+            BUILDKIT_STEP
+                .captures(line)
+                .map(|c| (c.get(1).map_or("", |m| m.as_str()), c.get(2).map_or("", |m| m.as_str())))
+        })
+        .collect();
+    let failed_steps: Vec<&str> =
+        steps.iter().flatten().filter(|(_, rest)| rest.starts_with("ERROR")).map(|(n, _)| *n).collect();
+    let mut dropped = Vec::new();
+    for (i, step) in steps.iter().enumerate() {
+        match step {
+            Some((n, _)) if failed_steps.contains(n) => {}
+            Some((_, rest)) if rest.starts_with('[') && !rest.starts_with("[internal]") => {}
+            Some((_, rest)) if rest.starts_with("naming to") || rest.starts_with("writing image") => {}
+            Some(_) => dropped.push(i),
+            None if rules::starts_with_any(plan.line(i), LEGACY_NOISE) => dropped.push(i),
+            None => {}
+        }
+    }
+    for &i in &dropped {
+        plan.set(i, Mark::Drop);
+    }
+    plan.set_where(Mark::Drop, |line| line.trim().is_empty());
+    plan.similar_folding = true;
+    if !dropped.is_empty() {
+        plan.note(plan.len(), format!("… {} step output, timing and transfer lines not shown", dropped.len()));
+    }
+}
+
+/// `docker logs`, `kubectl logs`: an application's log says whether it is healthy, so error lines are kept
+/// whatever the exit code; lines that differ only in numbers fold.
+pub(crate) fn logs(plan: &mut Plan) {
+    plan.set_where(Mark::Must, rules::is_error);
+    plan.similar_folding = true;
+}
+
+/// Fields of `kubectl describe` that say what state an object is in and why.
+const DESCRIBE_STATE: &[&str] = &[
+    "Name:",
+    "Status:",
+    "State:",
+    "Last State:",
+    "Reason:",
+    "Exit Code:",
+    "Ready:",
+    "Restart Count:",
+    "Message:",
+    "Image:",
+];
+
+/// `kubectl describe`: the state fields and the Events table explain most failures, so they are never cut;
+/// volumes, tolerations and the like may be.
+pub(crate) fn describe(plan: &mut Plan) {
+    plan.set_where(Mark::Must, |line| rules::starts_with_any(line.trim_start(), DESCRIBE_STATE));
+    if let Some(events) = (0..plan.len()).find(|&i| plan.line(i).starts_with("Events:")) {
+        plan.set_range(events..plan.len(), Mark::Must);
+    }
+}

@@ -1,0 +1,166 @@
+//! JavaScript tooling: package installs and scripts (npm, pnpm, yarn, bun), test runners (jest, vitest,
+//! mocha, node/TAP), tsc, eslint and biome.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::detect::{self, Family};
+use crate::diag::{self, Severity};
+use crate::plan::{Mark, Plan};
+use crate::runner::{self, Verdict};
+
+/// Installer progress and chatter, for npm, pnpm, yarn and bun.
+static INSTALL_NOISE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"^(?:Progress: resolved |\++$|\[\d+/\d+\] |info |npm notice|Resolving dependencies|Resolved, downloaded",
+        r"|Saved lockfile|Downloading |\s*run `npm fund` for details|\d+ packages? (?:is|are) looking for funding)",
+    ))
+    .expect("install pattern compiles")
+});
+
+static DEPRECATED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:npm warn deprecated|\s*WARN\s+deprecated|warning .*deprecated)")
+        .expect("deprecation pattern compiles")
+});
+
+/// `npm install` and friends: progress and funding chatter go, deprecation warnings beyond the first few are
+/// counted.
+pub(crate) fn install(plan: &mut Plan) {
+    plan.set_where(Mark::Drop, |line| INSTALL_NOISE.is_match(line));
+    diag::summarize_warning_lines(plan, |line| DEPRECATED.is_match(line), |_| "deprecated package".into());
+}
+
+/// The echo of the script a package manager runs: npm/pnpm print `> cmd`, yarn prints `$ cmd`.
+fn script_command(line: &str) -> Option<&str> {
+    let command = line.strip_prefix("> ").or_else(|| line.strip_prefix("$ "))?;
+    let is_package_banner = command.split_whitespace().next().is_some_and(|w| w.contains('@') && !w.starts_with('@'));
+    (!is_package_banner).then_some(command)
+}
+
+/// `npm run x`, `npm test`, `yarn x`…: the package manager's banners go, and the script's own output is
+/// compressed with the rules of the command the script runs (`> jest` gets the jest rules).
+pub(crate) fn script(plan: &mut Plan, failed: bool) {
+    let mut inner = None;
+    for i in 0..plan.len() {
+        let line = plan.line(i);
+        if line.starts_with("> ") && script_command(line).is_none() {
+            plan.set(i, Mark::Drop);
+        } else if let Some(command) = script_command(line) {
+            inner.get_or_insert(detect::detect(command));
+        } else if line.starts_with("yarn run v") || line.starts_with("info Visit https://yarnpkg.com") {
+            plan.set(i, Mark::Drop);
+        }
+    }
+    match inner {
+        Some(Family::JsRun | Family::JsTest | Family::Passthrough | Family::Generic) | None => {
+            runner::results(plan, runner::tap);
+            plan.similar_folding = true;
+        }
+        Some(family) => crate::apply(family, plan, failed),
+    }
+}
+
+/// jest: `PASS file` and `✓ test` lines go; `FAIL file`, `✕ test` and `● suite › test` headers stay.
+pub(crate) fn jest(plan: &mut Plan) {
+    runner::results(plan, |line| {
+        let t = line.trim_start();
+        if t.starts_with("PASS ") || t.starts_with("✓ ") || t.starts_with("○ ") || t.starts_with("✎ ") {
+            Some(Verdict::Pass)
+        } else if t.starts_with("FAIL ") || t.starts_with("✕ ") || t.starts_with("● ") {
+            Some(Verdict::Fail)
+        } else {
+            None
+        }
+    });
+    plan.set_where(Mark::Must, |line| line.starts_with("Tests:") || line.starts_with("Test Suites:"));
+}
+
+/// vitest: passing tests and files go; failing ones, the `FAIL` detail headers and the totals stay.
+pub(crate) fn vitest(plan: &mut Plan) {
+    runner::results(plan, |line| {
+        let t = line.trim_start();
+        let failed_file = t.starts_with("❯ ") && t.contains(" failed");
+        if t.starts_with("× ") || t.starts_with("✗ ") || t.starts_with("FAIL ") || failed_file {
+            Some(Verdict::Fail)
+        } else if t.starts_with("✓ ") || t.starts_with("↓ ") {
+            Some(Verdict::Pass)
+        } else {
+            None
+        }
+    });
+    plan.set_where(Mark::Must, |line| {
+        let t = line.trim_start();
+        t.starts_with("Test Files ") || t.starts_with("Tests ")
+    });
+}
+
+static MOCHA_FAILURE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s+\d+\) \S").expect("mocha pattern compiles"));
+
+/// mocha: `✔ test` lines go; numbered failures and the passing/failing/pending counts stay.
+pub(crate) fn mocha(plan: &mut Plan) {
+    runner::results(plan, |line| {
+        let t = line.trim_start();
+        if t.starts_with("✔ ") || t.starts_with("✓ ") || t.starts_with("- ") {
+            Some(Verdict::Pass)
+        } else if MOCHA_FAILURE.is_match(line) {
+            Some(Verdict::Fail)
+        } else {
+            None
+        }
+    });
+    plan.set_where(Mark::Must, |line| {
+        let t = line.trim();
+        t.ends_with(" failing") || t.contains(" passing (") || t.ends_with(" pending")
+    });
+}
+
+static TSC_ERROR: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\S+(?:\(\d+,\d+\): | - | )error TS\d+").expect("tsc pattern compiles"));
+
+/// tsc: every error block (message, elaboration and code frame) stays whole and is never cut.
+pub(crate) fn tsc(plan: &mut Plan) {
+    let header = |line: &str| TSC_ERROR.is_match(line).then_some(Severity::Error);
+    let ends = |line: &str| !line.starts_with(char::is_whitespace) && !line.starts_with(|c: char| c.is_ascii_digit());
+    for block in diag::blocks(plan, header, |_| false, ends) {
+        plan.set_range(block.lines, Mark::Must);
+    }
+    plan.set_where(Mark::Must, |line| line.starts_with("Found ") && line.contains(" error"));
+}
+
+static ESLINT_PROBLEM: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s+\d+:\d+\s+(error|warning)\s+.*?\s{2,}(\S+)$").expect("eslint pattern compiles"));
+
+/// eslint (stylish format): errors stay; warnings beyond the first few are counted by rule. The file header
+/// lines stay so every kept problem is attributable.
+pub(crate) fn eslint(plan: &mut Plan) {
+    let is_warning = |line: &str| ESLINT_PROBLEM.captures(line).is_some_and(|c| &c[1] == "warning");
+    let rule = |line: &str| ESLINT_PROBLEM.captures(line).map_or_else(String::new, |c| c[2].to_string());
+    diag::summarize_warning_lines(plan, is_warning, rule);
+}
+
+static BIOME_HEADER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\S+:\d+:\d+ [\w/-]+").expect("biome pattern compiles"));
+
+/// biome: the first few findings in full, the rest shortened to their header (location and rule) and
+/// message line.
+pub(crate) fn biome(plan: &mut Plan) {
+    let headers: Vec<usize> = (0..plan.len()).filter(|&i| BIOME_HEADER.is_match(plan.line(i))).collect();
+    for (n, &start) in headers.iter().enumerate().skip(diag::WARNINGS_IN_FULL) {
+        let end = headers.get(n + 1).copied().unwrap_or_else(|| {
+            (start + 1..plan.len())
+                .find(|&j| !plan.line(j).starts_with(' ') && !plan.line(j).is_empty())
+                .unwrap_or(plan.len())
+        });
+        let message = (start + 1..end).find(|&j| !plan.line(j).trim().is_empty());
+        for j in start + 1..end {
+            if Some(j) != message {
+                plan.set(j, Mark::Drop);
+            }
+        }
+    }
+    if let Some(&first) = headers.get(diag::WARNINGS_IN_FULL) {
+        let rest = headers.len() - diag::WARNINGS_IN_FULL;
+        plan.note(first, format!("… {rest} more findings shortened to location, rule and message"));
+    }
+}

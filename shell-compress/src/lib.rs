@@ -1,0 +1,206 @@
+//! Compresses the output of a shell command for an AI agent's context window without hiding a failure.
+//!
+//! The daemon runs a command, captures stdout and stderr interleaved, and calls [`compress`]. When the result
+//! is [`Compressed::shortened`] it archives the raw output and appends a handle to it; this crate does no I/O.
+//!
+//! Guarantees, for every input:
+//! 1. The text is never longer than the raw output: unless it saves at least [`MIN_SAVING`] bytes, the raw
+//!    output is returned unchanged with `shortened == false`.
+//! 2. After a non-zero exit, every error line, failing test, `file:line` location and the last lines of
+//!    output appear verbatim (after colour codes and progress redraws are removed).
+//! 3. A non-zero exit code is reported on a final line of its own, `[exit:N]`.
+//! 4. The same input always gives the same bytes.
+//! 5. Warnings may be summarised (the first few in full plus a count by kind); errors never are.
+
+mod cargo;
+mod clean;
+mod container;
+mod detect;
+mod diag;
+mod files;
+mod generic;
+mod git;
+mod go;
+mod js;
+mod jvm;
+mod native;
+mod plan;
+mod python;
+mod rules;
+mod runner;
+mod system;
+mod terraform;
+
+use detect::Family;
+use plan::Plan;
+
+/// The result of [`compress`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Compressed {
+    /// What the agent sees: compressed output, or the raw output when compression would not pay, followed by
+    /// `[exit:N]` when the exit code is non-zero.
+    pub text: String,
+    /// The detected command family, e.g. `"git-status"`, `"cargo-test"`, `"generic"`, `"passthrough"`.
+    pub family: &'static str,
+    /// True when anything was removed or rewritten, so the caller should archive the raw output.
+    pub shortened: bool,
+}
+
+/// Smallest saving, in bytes, worth shortening for: below it the agent gets the raw output, which also pays
+/// for the archive handle the caller appends and keeps the token count safely below the raw one.
+pub const MIN_SAVING: usize = 64;
+
+/// Compresses `output`, the interleaved stdout and stderr of `command_line`, which exited with `exit_code`.
+pub fn compress(command_line: &str, output: &str, exit_code: i32) -> Compressed {
+    let family = detect::detect(command_line);
+    if family == Family::Passthrough {
+        return unchanged(output, exit_code, family);
+    }
+    let lines = clean::lines(output);
+    let failed = exit_code != 0;
+    let mut plan = Plan::new(&lines);
+    apply(family, &mut plan, failed);
+    if failed {
+        plan.protect_failure();
+    }
+    plan.tidy_blanks();
+    plan.fold_repeats();
+    if plan.similar_folding {
+        plan.fold_similar();
+    }
+    plan.cut_runs();
+    let mut text = plan.render();
+    push_exit(&mut text, exit_code);
+    if text.len() + MIN_SAVING <= output.len() {
+        Compressed { text, family: family.name(), shortened: true }
+    } else {
+        unchanged(output, exit_code, family)
+    }
+}
+
+/// Runs the family's rules on `plan`. Families only mark noise; protection, folding and cutting come after.
+fn apply(family: Family, plan: &mut Plan, failed: bool) {
+    use Family::*;
+    match family {
+        GitStatus => git::status(plan),
+        GitLog | GitShow => git::history(plan),
+        GitDiff => git::diff(plan),
+        GitBranch => git::branch(plan),
+        GitSync | GitClone => git::transfer(plan, failed),
+        CargoBuild | CargoTest | CargoNextest => cargo::plan(plan, failed),
+        JsInstall => js::install(plan),
+        JsRun | JsTest => js::script(plan, failed),
+        Jest => js::jest(plan),
+        Vitest => js::vitest(plan),
+        Mocha => js::mocha(plan),
+        Tsc => js::tsc(plan),
+        Eslint => js::eslint(plan),
+        Biome => js::biome(plan),
+        Pytest => python::pytest(plan),
+        Unittest => python::unittest(plan),
+        Ruff => python::ruff(plan),
+        Flake8 | Mypy | Pyright => python::checker(plan),
+        PipInstall => python::pip_install(plan),
+        PipList => python::pip_list(plan),
+        GoBuild | GoVet => go::build(plan),
+        GoTest => go::test(plan),
+        Make | Cmake | Ninja => native::build(plan, failed),
+        Gradle => jvm::gradle(plan),
+        Maven => jvm::maven(plan),
+        DockerPs | DockerImages | KubectlGet => container::table(plan),
+        DockerBuild => container::docker_build(plan),
+        DockerLogs | KubectlLogs => container::logs(plan),
+        KubectlDescribe => container::describe(plan),
+        TerraformPlan | TerraformApply => terraform::plan(plan),
+        Ls => files::ls(plan),
+        Find => files::find(plan),
+        Grep => files::grep(plan),
+        Tree | Du => files::listing(plan),
+        Df => system::df(plan),
+        Ps => system::ps(plan),
+        Env => system::env(plan),
+        Curl | Wget => system::transfer(plan),
+        Generic => generic::plan(plan),
+        Passthrough => {}
+    }
+}
+
+fn unchanged(output: &str, exit_code: i32, family: Family) -> Compressed {
+    let mut text = output.to_string();
+    push_exit(&mut text, exit_code);
+    Compressed { text, family: family.name(), shortened: false }
+}
+
+fn push_exit(text: &mut String, exit_code: i32) {
+    if exit_code != 0 {
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(&format!("[exit:{exit_code}]\n"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_output_is_returned_unchanged() {
+        let out = compress("git status", "On branch main\nnothing to commit, working tree clean\n", 0);
+        assert_eq!(out.text, "On branch main\nnothing to commit, working tree clean\n");
+        assert_eq!(out.family, "git-status");
+        assert!(!out.shortened);
+    }
+
+    #[test]
+    fn exit_code_is_appended_on_its_own_line() {
+        let out = compress("false", "no newline", 1);
+        assert_eq!(out.text, "no newline\n[exit:1]\n");
+        assert_eq!(compress("true", "", 0).text, "");
+        assert_eq!(compress("false", "", 2).text, "[exit:2]\n");
+    }
+
+    #[test]
+    fn passthrough_is_untouched_even_when_large() {
+        let out_text = "frame\n".repeat(500);
+        let out = compress("top -b -n 1", &out_text, 0);
+        assert_eq!(out.family, "passthrough");
+        assert_eq!(out.text, out_text);
+        assert!(!out.shortened);
+    }
+
+    #[test]
+    fn generic_output_folds_and_cuts() {
+        let mut raw = "connecting…\n".repeat(37);
+        for i in 0..200 {
+            raw.push_str(&format!("row {i} value {}\n", i * 7 % 13));
+        }
+        let out = compress("./report.sh", &raw, 0);
+        assert!(out.shortened);
+        assert!(out.text.starts_with("connecting… … (×37)\n"));
+        assert!(out.text.contains("lines omitted"));
+        assert!(out.text.contains("row 199"));
+    }
+
+    #[test]
+    fn failure_facts_survive_cutting() {
+        let mut raw = String::new();
+        for i in 0..300 {
+            raw.push_str(&format!("step {i}\n"));
+            if i == 150 {
+                raw.push_str("src/job.rs:42:7: something odd\nError: disk quota exceeded\n");
+            }
+        }
+        let out = compress("./job.sh", &raw, 3);
+        for needle in ["src/job.rs:42:7: something odd", "Error: disk quota exceeded", "step 299", "step 290"] {
+            assert!(out.text.contains(needle), "{needle}");
+        }
+        assert!(out.text.ends_with("[exit:3]\n"));
+    }
+
+    #[test]
+    fn deterministic() {
+        let raw = "x\n".repeat(100) + "y\n";
+        assert_eq!(compress("cargo test", &raw, 101), compress("cargo test", &raw, 101));
+    }
+}

@@ -1,0 +1,71 @@
+//! Native builds: make, cmake (configure and `--build`) and ninja, with gcc/clang diagnostics.
+//!
+//! A build log is mostly the command lines of successful compiler runs and progress lines; what matters is
+//! the diagnostics, the failing target and the last lines.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::diag::{self, Severity};
+use crate::plan::{Mark, NoteAt, Plan};
+use crate::rules;
+
+static PROGRESS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"^(?:\[\s*\d+%\] (?:Building|Scanning)|\[\d+/\d+\] Building|Scanning dependencies of target",
+        r"|Consolidate compiler generated dependencies|make\[\d+\]: (?:Entering|Leaving) directory)",
+    ))
+    .expect("build progress pattern compiles")
+});
+
+static COMPILER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:\[\d+/\d+\] )?(?:\S*/)?(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+|ld|ar|ranlib|as|nasm)(?:-\d+)?\s")
+        .expect("compiler pattern compiles")
+});
+
+static GCC_HEADER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\S+:\d+:\d+: (warning|error|fatal error): ").expect("gcc pattern compiles"));
+
+/// cmake configure chatter that reports a successful probe.
+const CMAKE_PROBES: &[&str] = &[
+    "-- The C compiler",
+    "-- The CXX compiler",
+    "-- Detecting ",
+    "-- Check for working",
+    "-- Looking for ",
+    "-- Performing Test",
+    "-- Found ",
+];
+
+pub(crate) fn build(plan: &mut Plan, failed: bool) {
+    plan.drop_counted("compiler invocations not shown", NoteAt::First, |line| COMPILER.is_match(line));
+    plan.set_where(Mark::Drop, |line| PROGRESS.is_match(line) || rules::starts_with_any(line, CMAKE_PROBES));
+    // ninja prints the failing command right after `FAILED:`; that one says what broke.
+    for i in 1..plan.len() {
+        if plan.line(i - 1).starts_with("FAILED: ") {
+            plan.set(i, Mark::Keep);
+        }
+    }
+    let header = |line: &str| {
+        GCC_HEADER.captures(line).map(|c| if &c[1] == "warning" { Severity::Warning } else { Severity::Error })
+    };
+    let preamble = |line: &str| {
+        line.ends_with(':')
+            && (line.contains(": In function")
+                || line.contains(": At top level")
+                || line.starts_with("In file included"))
+    };
+    let ends = |line: &str| COMPILER.is_match(line) || line.starts_with("make") || line.starts_with('[');
+    let blocks = diag::blocks(plan, header, preamble, ends);
+    for block in blocks.iter().filter(|b| b.severity == Severity::Error) {
+        plan.set_range(block.lines.clone(), Mark::Must);
+    }
+    let header_line = |plan: &Plan, block: &diag::Block| {
+        block.lines.clone().find(|&i| GCC_HEADER.is_match(plan.line(i))).unwrap_or(block.lines.start)
+    };
+    diag::summarize_warnings(plan, &blocks, failed, header_line, |line| {
+        let message = GCC_HEADER.find(line).map_or(line, |m| &line[m.end()..]);
+        diag::message_kind(message)
+    });
+}

@@ -1,0 +1,413 @@
+//! The editing plan a family fills in: one mark per cleaned line, optional rewrites and inserted notes.
+//!
+//! Families only decide what is noise. Folding repeats, cutting long runs, protecting failure facts and
+//! rendering live here, once, so every family gets the same guarantees: a line marked [`Mark::Must`] is
+//! printed exactly as it was, and a removal for length is always announced.
+
+use std::fmt::Write as _;
+
+use crate::rules;
+
+/// What happens to one cleaned output line.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Mark {
+    /// Noise the agent never needs (hints, redraws, passing tests already counted by a summary line).
+    Drop,
+    /// Removed for length; rendered as a counted marker so the agent knows lines are missing.
+    Omit,
+    /// Shown, but may be rewritten, folded with identical neighbours, shortened or cut from a long run.
+    Keep,
+    /// Shown exactly as printed; nothing later may drop, rewrite, shorten or cut it.
+    Must,
+}
+
+/// How long runs of ordinary lines are shortened: runs longer than `max` keep `head` and `tail` lines.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Cut {
+    pub(crate) max: usize,
+    pub(crate) head: usize,
+    pub(crate) tail: usize,
+}
+
+impl Cut {
+    /// Long enough for a screenful of context, short enough that a 10 000-line log costs a few dozen lines.
+    pub(crate) const DEFAULT: Cut = Cut { max: 40, head: 15, tail: 15 };
+}
+
+/// Where a summary note goes: where the summarised lines began, or after everything.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum NoteAt {
+    First,
+    End,
+}
+
+/// How many of the last non-blank lines survive a failure: tools print their verdict at the end.
+pub(crate) const FAILURE_TAIL: usize = 10;
+
+/// Runs of at least this many lines that differ only in numbers fold to first, count and last.
+const SIMILAR_RUN: usize = 4;
+
+pub(crate) struct Plan<'a> {
+    lines: &'a [String],
+    marks: Vec<Mark>,
+    rewrites: Vec<Option<String>>,
+    repeats: Vec<usize>,
+    notes: Vec<(usize, String)>,
+    /// Ordinary lines longer than this many characters are shortened; `None` keeps them whole.
+    pub(crate) max_line_chars: Option<usize>,
+    pub(crate) cut: Cut,
+    /// Whether runs that differ only in numbers fold (logs, process tables); off where numbers are the point.
+    pub(crate) similar_folding: bool,
+}
+
+impl<'a> Plan<'a> {
+    pub(crate) fn new(lines: &'a [String]) -> Self {
+        Plan {
+            lines,
+            marks: vec![Mark::Keep; lines.len()],
+            rewrites: vec![None; lines.len()],
+            repeats: vec![1; lines.len()],
+            notes: Vec::new(),
+            max_line_chars: Some(400),
+            cut: Cut::DEFAULT,
+            similar_folding: false,
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    pub(crate) fn line(&self, i: usize) -> &'a str {
+        &self.lines[i]
+    }
+
+    pub(crate) fn lines(&self) -> &'a [String] {
+        self.lines
+    }
+
+    pub(crate) fn mark(&self, i: usize) -> Mark {
+        self.marks[i]
+    }
+
+    /// Sets `mark` unless the line is already [`Mark::Must`]: protection is never undone.
+    pub(crate) fn set(&mut self, i: usize, mark: Mark) {
+        if mark == Mark::Must {
+            self.must(i);
+        } else if self.marks[i] != Mark::Must {
+            self.marks[i] = mark;
+        }
+    }
+
+    /// Protects a line; a protected line is printed as it was, so any rewrite is discarded.
+    pub(crate) fn must(&mut self, i: usize) {
+        self.marks[i] = Mark::Must;
+        self.rewrites[i] = None;
+    }
+
+    pub(crate) fn set_range(&mut self, range: std::ops::Range<usize>, mark: Mark) {
+        for i in range {
+            self.set(i, mark);
+        }
+    }
+
+    /// Applies `mark` to every line matching `pred`.
+    pub(crate) fn set_where(&mut self, mark: Mark, pred: impl Fn(&str) -> bool) {
+        for i in 0..self.len() {
+            if pred(self.line(i)) {
+                self.set(i, mark);
+            }
+        }
+    }
+
+    /// Drops every line matching `pred` and notes how many went, `… {n} {what}`, where the first one was or
+    /// at the end.
+    pub(crate) fn drop_counted(&mut self, what: &str, at: NoteAt, pred: impl Fn(&str) -> bool) {
+        let matching: Vec<usize> = (0..self.len()).filter(|&i| pred(self.line(i))).collect();
+        for &i in &matching {
+            self.set(i, Mark::Drop);
+        }
+        if let Some(&first) = matching.first() {
+            let at = if at == NoteAt::End { self.len() } else { first };
+            self.note(at, format!("… {} {what}", matching.len()));
+        }
+    }
+
+    /// Shows `text` instead of line `i` (ignored for protected lines).
+    pub(crate) fn rewrite(&mut self, i: usize, text: String) {
+        if self.marks[i] != Mark::Must {
+            self.rewrites[i] = Some(text);
+        }
+    }
+
+    /// Inserts a summary line before line `at` (`at == len()` appends).
+    pub(crate) fn note(&mut self, at: usize, text: String) {
+        self.notes.push((at, text));
+    }
+
+    /// After a failure: error lines, location lines and the closing lines must reach the agent verbatim.
+    pub(crate) fn protect_failure(&mut self) {
+        for i in 0..self.len() {
+            let line = self.line(i);
+            if rules::is_error(line) || rules::has_location(line) {
+                self.must(i);
+            }
+        }
+        let tail: Vec<usize> =
+            (0..self.len()).rev().filter(|&i| !self.line(i).trim().is_empty()).take(FAILURE_TAIL).collect();
+        for i in tail {
+            self.must(i);
+        }
+    }
+
+    /// Drops blank lines at the edges and all but one of consecutive visible blank lines.
+    pub(crate) fn tidy_blanks(&mut self) {
+        let mut previous_blank = true;
+        let mut last_visible = None;
+        for i in 0..self.len() {
+            if !self.visible(i) {
+                continue;
+            }
+            let blank = self.text(i).trim().is_empty();
+            if blank && previous_blank {
+                self.set(i, Mark::Drop);
+                continue;
+            }
+            previous_blank = blank;
+            last_visible = Some(i);
+        }
+        if let Some(i) = last_visible.filter(|&i| self.text(i).trim().is_empty()) {
+            self.set(i, Mark::Drop);
+        }
+    }
+
+    /// Folds consecutive identical visible lines into the first, which then carries a `(×N)` count.
+    pub(crate) fn fold_repeats(&mut self) {
+        let starts = self.note_starts();
+        let mut previous: Option<usize> = None;
+        for (i, &note_before) in starts.iter().enumerate().take(self.len()) {
+            if note_before {
+                previous = None;
+            }
+            match self.marks[i] {
+                Mark::Drop => {}
+                Mark::Omit => previous = None,
+                Mark::Keep | Mark::Must => match previous {
+                    Some(p) if self.text(p) == self.text(i) => {
+                        if self.marks[i] == Mark::Must {
+                            self.must(p);
+                        }
+                        self.repeats[p] += self.repeats[i];
+                        self.marks[i] = Mark::Drop;
+                    }
+                    _ => previous = Some(i),
+                },
+            }
+        }
+    }
+
+    /// Folds runs of ordinary lines that differ only in numbers (progress counters, pids, timestamps) to the
+    /// first line, a count and the last line.
+    pub(crate) fn fold_similar(&mut self) {
+        let starts = self.note_starts();
+        let mut run: Vec<usize> = Vec::new();
+        for (i, &note_before) in starts.iter().enumerate() {
+            let continues = i < self.len()
+                && self.marks[i] == Mark::Keep
+                && !note_before
+                && run.last().is_some_and(|&p| rules::shape(self.text(p)) == rules::shape(self.text(i)));
+            if continues {
+                run.push(i);
+                continue;
+            }
+            if run.len() >= SIMILAR_RUN {
+                let middle = &run[1..run.len() - 1];
+                for &j in middle {
+                    self.marks[j] = Mark::Drop;
+                }
+                self.note(middle[0], format!("… {} similar lines omitted", middle.len()));
+            }
+            run.clear();
+            if i < self.len() && self.marks[i] == Mark::Keep {
+                run.push(i);
+            }
+        }
+    }
+
+    /// Shortens every run of ordinary lines (between protected lines, notes and omissions) longer than
+    /// `self.cut.max` to its head and tail.
+    pub(crate) fn cut_runs(&mut self) {
+        let Cut { max, head, tail } = self.cut;
+        let starts = self.note_starts();
+        let mut run: Vec<usize> = Vec::new();
+        for (i, &note_before) in starts.iter().enumerate() {
+            let boundary = i == self.len() || note_before || matches!(self.marks[i], Mark::Omit | Mark::Must);
+            if boundary {
+                if run.len() > max {
+                    for &j in &run[head..run.len() - tail] {
+                        self.marks[j] = Mark::Omit;
+                    }
+                }
+                run.clear();
+            }
+            if i < self.len() && self.marks[i] == Mark::Keep {
+                run.push(i);
+            }
+        }
+    }
+
+    /// Produces the final text, one `\n`-terminated line per visible line, note and omission marker.
+    pub(crate) fn render(&self) -> String {
+        let mut notes: Vec<&(usize, String)> = self.notes.iter().collect();
+        notes.sort_by_key(|(at, _)| *at);
+        let mut notes = notes.into_iter().peekable();
+        let mut out = String::new();
+        let mut omitted = 0;
+        for i in 0..=self.len() {
+            while let Some((_, text)) = notes.next_if(|(at, _)| *at == i) {
+                flush_omitted(&mut out, &mut omitted);
+                out.push_str(text);
+                out.push('\n');
+            }
+            if i == self.len() {
+                break;
+            }
+            match self.marks[i] {
+                Mark::Drop => {}
+                Mark::Omit => omitted += 1,
+                Mark::Keep | Mark::Must => {
+                    flush_omitted(&mut out, &mut omitted);
+                    self.push_line(&mut out, i);
+                }
+            }
+        }
+        flush_omitted(&mut out, &mut omitted);
+        out
+    }
+
+    fn push_line(&self, out: &mut String, i: usize) {
+        let text = self.text(i);
+        match self.max_line_chars {
+            Some(limit) if self.marks[i] == Mark::Keep && text.chars().count() > limit => {
+                let keep: String = text.chars().take(limit).collect();
+                let _ = write!(out, "{keep}… [+{} chars]", text.chars().count() - limit);
+            }
+            _ => out.push_str(text),
+        }
+        if self.repeats[i] > 1 {
+            let _ = write!(out, " … (×{})", self.repeats[i]);
+        }
+        out.push('\n');
+    }
+
+    fn visible(&self, i: usize) -> bool {
+        matches!(self.marks[i], Mark::Keep | Mark::Must)
+    }
+
+    fn text(&self, i: usize) -> &str {
+        self.rewrites[i].as_deref().unwrap_or(&self.lines[i])
+    }
+
+    /// `starts[i]` is true when a note sits before line `i`; notes separate runs for folding and cutting.
+    fn note_starts(&self) -> Vec<bool> {
+        let mut starts = vec![false; self.len() + 1];
+        for (at, _) in &self.notes {
+            starts[*at] = true;
+        }
+        starts
+    }
+}
+
+fn flush_omitted(out: &mut String, omitted: &mut usize) {
+    match *omitted {
+        0 => {}
+        1 => out.push_str("… 1 line omitted\n"),
+        n => {
+            let _ = writeln!(out, "… {n} lines omitted");
+        }
+    }
+    *omitted = 0;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn owned(lines: &[&str]) -> Vec<String> {
+        lines.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn folds_identical_neighbours_with_count() {
+        let lines = owned(&["start", "retry", "retry", "retry", "done"]);
+        let mut plan = Plan::new(&lines);
+        plan.fold_repeats();
+        assert_eq!(plan.render(), "start\nretry … (×3)\ndone\n");
+    }
+
+    #[test]
+    fn folding_keeps_protection_on_the_surviving_copy() {
+        let lines = owned(&["x", "x"]);
+        let mut plan = Plan::new(&lines);
+        plan.must(1);
+        plan.fold_repeats();
+        assert_eq!(plan.mark(0), Mark::Must);
+        assert_eq!(plan.render(), "x … (×2)\n");
+    }
+
+    #[test]
+    fn cuts_long_runs_to_head_and_tail_with_marker() {
+        let lines: Vec<String> = (1..=100).map(|i| format!("line {i}")).collect();
+        let mut plan = Plan::new(&lines);
+        plan.cut = Cut { max: 10, head: 3, tail: 2 };
+        plan.cut_runs();
+        assert_eq!(plan.render(), "line 1\nline 2\nline 3\n… 95 lines omitted\nline 99\nline 100\n");
+    }
+
+    #[test]
+    fn protected_lines_split_runs_and_survive_cuts() {
+        let lines: Vec<String> = (1..=30).map(|i| format!("l{i}")).collect();
+        let mut plan = Plan::new(&lines);
+        plan.cut = Cut { max: 4, head: 1, tail: 1 };
+        plan.must(14);
+        plan.cut_runs();
+        assert_eq!(plan.render(), "l1\n… 12 lines omitted\nl14\nl15\nl16\n… 13 lines omitted\nl30\n");
+    }
+
+    #[test]
+    fn similar_lines_fold_to_first_count_last() {
+        let lines: Vec<String> = (1..=6).map(|i| format!("batch {i}: ok")).collect();
+        let mut plan = Plan::new(&lines);
+        plan.fold_similar();
+        assert_eq!(plan.render(), "batch 1: ok\n… 4 similar lines omitted\nbatch 6: ok\n");
+    }
+
+    #[test]
+    fn failure_protection_covers_errors_locations_and_tail() {
+        let mut lines: Vec<String> = (0..30).map(|i| format!("step {i}")).collect();
+        lines[3] = "error: boom".into();
+        lines[5] = "  at src/x.rs:3:4".into();
+        let mut plan = Plan::new(&lines);
+        plan.set_range(0..30, Mark::Drop);
+        plan.protect_failure();
+        let shown: Vec<usize> = (0..30).filter(|&i| plan.mark(i) == Mark::Must).collect();
+        assert_eq!(shown, [3, 5, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29]);
+    }
+
+    #[test]
+    fn long_ordinary_lines_are_shortened_but_protected_ones_are_not() {
+        let lines = owned(&[&"a".repeat(20), &"b".repeat(20)]);
+        let mut plan = Plan::new(&lines);
+        plan.max_line_chars = Some(5);
+        plan.must(1);
+        assert_eq!(plan.render(), format!("aaaaa… [+15 chars]\n{}\n", "b".repeat(20)));
+    }
+
+    #[test]
+    fn blank_runs_collapse() {
+        let lines = owned(&["", "a", "", "", "b", ""]);
+        let mut plan = Plan::new(&lines);
+        plan.tidy_blanks();
+        assert_eq!(plan.render(), "a\n\nb\n");
+    }
+}

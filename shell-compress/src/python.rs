@@ -1,0 +1,164 @@
+//! Python tooling: pytest, unittest, ruff, flake8/mypy/pyright and pip.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::diag::{self, Block, Severity};
+use crate::plan::{Mark, Plan};
+use crate::rules;
+use crate::runner::{self, Verdict};
+
+static PYTEST_PROGRESS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:\S+\.py )?[.sFExX]+\s*(?:\[\s*\d+%\])?$").expect("pytest progress pattern compiles")
+});
+
+static PYTEST_VERBOSE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\S+::\S.* (PASSED|SKIPPED|XFAIL|XPASS|FAILED|ERROR)\b").expect("pytest verbose pattern compiles")
+});
+
+/// Session-header lines that describe the environment, not the run.
+const PYTEST_PREAMBLE: &[&str] = &["platform ", "cachedir: ", "rootdir: ", "configfile: ", "plugins: ", "collecting "];
+
+/// pytest: session header, progress dots, passing verbose lines, caret underlines and frame separators go;
+/// failure sections, the short summary and the final tally stay. Warnings beyond the first few are counted.
+pub(crate) fn pytest(plan: &mut Plan) {
+    runner::results(plan, |line| {
+        if let Some(caps) = PYTEST_VERBOSE.captures(line) {
+            Some(if matches!(&caps[1], "FAILED" | "ERROR") { Verdict::Fail } else { Verdict::Pass })
+        } else if PYTEST_PROGRESS.is_match(line) && !line.trim().is_empty() {
+            Some(Verdict::Pass)
+        } else {
+            None
+        }
+    });
+    plan.set_where(Mark::Drop, |line| {
+        let t = line.trim();
+        rules::starts_with_any(line, PYTEST_PREAMBLE)
+            || line.contains(" test session starts ")
+            || (!t.is_empty() && t.chars().all(|c| c == '^'))
+            || (t.len() > 10 && t.chars().all(|c| c == '_' || c == ' '))
+    });
+    plan.set_where(Mark::Must, |line| {
+        let is_test_header = line.starts_with('_') && line.ends_with('_') && line.chars().any(|c| c != '_' && c != ' ');
+        is_test_header || is_tally(line)
+    });
+    pytest_warnings(plan);
+}
+
+/// `==== 3 failed, 10 passed in 0.21s ====`.
+fn is_tally(line: &str) -> bool {
+    line.starts_with('=')
+        && line.ends_with('=')
+        && (line.contains(" passed") || line.contains(" failed") || line.contains(" error"))
+}
+
+/// The `warnings summary` section lists one block per warning location; the first few stay.
+fn pytest_warnings(plan: &mut Plan) {
+    let Some(start) = (0..plan.len()).find(|&i| plan.line(i).contains(" warnings summary ")) else { return };
+    let end = (start + 1..plan.len()).find(|&i| plan.line(i).starts_with("-- Docs: ")).unwrap_or(plan.len());
+    let mut blocks: Vec<Block> = Vec::new();
+    for i in start + 1..end {
+        let line = plan.line(i);
+        if !line.is_empty() && !line.starts_with(' ') {
+            blocks.push(Block { lines: i..i + 1, severity: Severity::Warning });
+        } else if let Some(block) = blocks.last_mut() {
+            block.lines.end = i + 1;
+        }
+    }
+    let kind = |header: &str| header.split("::").next().unwrap_or(header).to_string();
+    diag::summarize_warnings(plan, &blocks, false, |_, b| b.lines.start, kind);
+}
+
+/// unittest: `test_x (mod.Class.test_x) ... ok` lines go; `FAIL`/`ERROR` lines and the tracebacks stay.
+pub(crate) fn unittest(plan: &mut Plan) {
+    runner::results(plan, |line| {
+        let (_, outcome) = line.rsplit_once(" ... ")?;
+        if outcome == "ok" || outcome.starts_with("skipped") || outcome == "expected failure" {
+            Some(Verdict::Pass)
+        } else {
+            Some(Verdict::Fail)
+        }
+    });
+    plan.set_where(Mark::Must, |line| line.starts_with("Ran ") || line.starts_with("FAILED (") || line == "OK");
+}
+
+static RUFF_HEADER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(?:[A-Z]+\d+ |unformatted: )").expect("ruff pattern compiles"));
+
+/// ruff (full format): the first few findings in full, the rest shortened to message and location; the
+/// concise format is already one line per finding.
+pub(crate) fn ruff(plan: &mut Plan) {
+    let header = |line: &str| RUFF_HEADER.is_match(line).then_some(Severity::Error);
+    let blocks = diag::blocks(plan, header, |_| false, |_| false);
+    let located: Vec<&Block> = blocks.iter().filter(|b| b.lines.len() > 1).collect();
+    for block in located.iter().skip(diag::WARNINGS_IN_FULL) {
+        diag::condense(plan, block.lines.clone(), block.lines.start);
+    }
+    if let Some(first) = located.get(diag::WARNINGS_IN_FULL) {
+        let rest = located.len() - diag::WARNINGS_IN_FULL;
+        plan.note(first.lines.start, format!("… {rest} more findings shortened to message and location"));
+    }
+}
+
+static CHECKER_WARNING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\S+:\d+(?::\d+)?(?::| -) (?:warning: |[WC]\d+ )(.*)$").expect("checker pattern compiles")
+});
+
+/// flake8, mypy, pyright: one line per finding. Warnings beyond the first few are counted by message; errors
+/// and notes stay.
+pub(crate) fn checker(plan: &mut Plan) {
+    let kind = |line: &str| CHECKER_WARNING.captures(line).map_or_else(String::new, |c| diag::message_kind(&c[1]));
+    diag::summarize_warning_lines(plan, |line| CHECKER_WARNING.is_match(line), kind);
+}
+
+/// pip's per-package resolution and download chatter.
+const PIP_NOISE: &[&str] = &[
+    "Collecting ",
+    "Downloading ",
+    "Using cached ",
+    "Requirement already satisfied: ",
+    "Obtaining dependency information",
+    "Preparing metadata",
+    "Building wheel",
+    "Created wheel",
+    "Stored in directory",
+    "Installing build dependencies",
+    "Getting requirements to build",
+    "Installing backend dependencies",
+    "Looking in indexes: ",
+    "Looking in links: ",
+    "Found existing installation: ",
+    "Uninstalling ",
+    "Attempting uninstall: ",
+    "Successfully uninstalled ",
+    "━",
+    "[notice] ",
+];
+
+/// `pip install`: resolution and download lines go, counted; the outcome (`Successfully installed …`),
+/// warnings and errors stay.
+pub(crate) fn pip_install(plan: &mut Plan) {
+    let mut first = None;
+    let (mut collected, mut satisfied) = (0, 0);
+    for i in 0..plan.len() {
+        let line = plan.line(i);
+        let t = line.trim_start();
+        if rules::starts_with_any(t, PIP_NOISE) {
+            first.get_or_insert(i);
+            collected += usize::from(t.starts_with("Collecting "));
+            satisfied += usize::from(t.starts_with("Requirement already satisfied: "));
+            plan.set(i, Mark::Drop);
+        }
+    }
+    if let Some(at) = first.filter(|_| collected + satisfied > 0) {
+        plan.note(at, format!("… {collected} packages collected, {satisfied} already satisfied"));
+    }
+}
+
+/// `pip list`/`pip freeze`: the table rule goes; long lists are cut like any listing.
+pub(crate) fn pip_list(plan: &mut Plan) {
+    plan.set_where(Mark::Drop, |line| {
+        line.starts_with("[notice] ") || (!line.is_empty() && line.chars().all(|c| c == '-' || c == ' '))
+    });
+}
