@@ -5,6 +5,7 @@
 //! `cargo build --release --workspace --bins && ./target/release/lctx-bench foundation`
 
 mod foundation;
+mod reading;
 mod stats;
 
 use std::path::PathBuf;
@@ -28,8 +29,29 @@ fn main() -> ExitCode {
             print!("{}", foundation::run(&bin_dir(), runs.unwrap_or(50)));
             ExitCode::SUCCESS
         }
+        Some("reading") => {
+            if cfg!(debug_assertions) {
+                eprintln!("lctx-bench: this is a debug build; figures are meaningless. Build with --release.");
+                return ExitCode::FAILURE;
+            }
+            let value = |flag: &str| args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1));
+            let corpora: Vec<_> = args
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| *a == "--corpus")
+                .filter_map(|(i, _)| args.get(i + 1).and_then(|c| reading::parse_corpus(c)))
+                .collect();
+            let reference = value("--reference").map(PathBuf::from);
+            let max_files = value("--max-files").and_then(|m| m.parse().ok()).unwrap_or(300);
+            print!("{}", reading::run(&corpora, reference.as_deref(), max_files));
+            print!("{}", reading::latency(&bin_dir(), runs.unwrap_or(50)));
+            ExitCode::SUCCESS
+        }
         _ => {
-            eprintln!("usage: lctx-bench foundation [--runs N]");
+            eprintln!(
+                "usage: lctx-bench foundation [--runs N]\n       lctx-bench reading --corpus NAME:EXT=DIR… \
+                 [--reference LEAN_CTX_BIN] [--max-files N] [--runs N]"
+            );
             ExitCode::from(2)
         }
     }

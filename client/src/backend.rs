@@ -2,27 +2,40 @@
 //! running in this process when no daemon can be had.
 //!
 //! Both sides implement the same generated service trait, so a command
-//! written against [`Backend::control`] behaves identically either way.
+//! written against [`Backend::control`] or [`Backend::context`] behaves
+//! identically either way.
 
 use std::sync::Arc;
 
 use lean_ctx_proto::v1::control_client::ControlClient;
 use lean_ctx_proto::v1::control_server::Control;
+use lean_ctx_proto::v1::file_context_client::FileContextClient;
+use lean_ctx_proto::v1::file_context_server::FileContext;
+use lean_ctx_proto::v1::ledger_client::LedgerClient;
+use lean_ctx_proto::v1::ledger_server::Ledger;
+use lean_ctx_proto::v1::memory_client::MemoryClient;
+use lean_ctx_proto::v1::memory_server::Memory;
 use lean_ctx_proto::v1::{
-    HelloRequest, HelloResponse, PingRequest, PingResponse, ServedBy, ShutdownRequest, ShutdownResponse, StatusRequest,
-    StatusResponse,
+    EditRequest, EditResponse, GainRequest, GainResponse, HelloRequest, HelloResponse, KnowledgeRequest,
+    KnowledgeResponse, PingRequest, PingResponse, ReadRequest, ReadResponse, ServedBy, SessionRequest, SessionResponse,
+    ShutdownRequest, ShutdownResponse, StatusRequest, StatusResponse, VerifyRequest, VerifyResponse,
 };
 use lean_ctxd::engine::Engine;
+use lean_ctxd::server::context::ContextService;
 use lean_ctxd::server::control::ControlService;
 use lean_ctxd::server::host::Host;
+use lean_ctxd::server::memory::MemoryService;
 use tonic::transport::Channel;
 use tonic::{Request, Response, Status};
 
-use crate::daemon;
+use crate::daemon::{self, MAX_MESSAGE};
 use crate::options::ClientOptions;
 
 pub struct Backend {
     control: Arc<dyn Control>,
+    context: Arc<dyn FileContext>,
+    memory: Arc<dyn Memory>,
+    ledger: Arc<dyn Ledger>,
     pub served_by: ServedBy,
     /// Why this client serves itself, when it does.
     pub fallback_reason: Option<String>,
@@ -36,13 +49,30 @@ impl Backend {
             return Backend::local(opts, None);
         }
         match daemon::ensure(opts).await {
-            Ok(d) => Backend::remote(d.control),
+            Ok(d) => Backend::remote(d.channel()),
             Err(why) => Backend::local(opts, Some(why)),
         }
     }
 
-    pub fn remote(control: ControlClient<Channel>) -> Backend {
-        Backend { control: Arc::new(Remote(control)), served_by: ServedBy::Daemon, fallback_reason: None }
+    pub fn remote(channel: Channel) -> Backend {
+        let remote = Arc::new(Remote {
+            control: ControlClient::new(channel.clone())
+                .max_decoding_message_size(MAX_MESSAGE)
+                .max_encoding_message_size(MAX_MESSAGE),
+            context: FileContextClient::new(channel.clone())
+                .max_decoding_message_size(MAX_MESSAGE)
+                .max_encoding_message_size(MAX_MESSAGE),
+            memory: MemoryClient::new(channel.clone()),
+            ledger: LedgerClient::new(channel),
+        });
+        Backend {
+            control: remote.clone(),
+            context: remote.clone(),
+            memory: remote.clone(),
+            ledger: remote,
+            served_by: ServedBy::Daemon,
+            fallback_reason: None,
+        }
     }
 
     /// The engine in this process. Cross-process safety then rests on the
@@ -51,7 +81,10 @@ impl Backend {
         let engine = Arc::new(Engine::new(opts.dirs.clone()));
         let host = Arc::new(Host::new(ServedBy::Local, None, None));
         Backend {
-            control: Arc::new(ControlService::new(engine, host)),
+            control: Arc::new(ControlService::new(engine.clone(), host.clone())),
+            context: Arc::new(ContextService::new(engine.clone(), host.clone())),
+            memory: Arc::new(MemoryService::new(engine.clone(), host.clone())),
+            ledger: Arc::new(MemoryService::new(engine, host)),
             served_by: ServedBy::Local,
             fallback_reason: reason,
         }
@@ -60,26 +93,77 @@ impl Backend {
     pub fn control(&self) -> &dyn Control {
         self.control.as_ref()
     }
+
+    pub fn context(&self) -> &dyn FileContext {
+        self.context.as_ref()
+    }
+
+    pub fn memory(&self) -> &dyn Memory {
+        self.memory.as_ref()
+    }
+
+    pub fn ledger(&self) -> &dyn Ledger {
+        self.ledger.as_ref()
+    }
 }
 
-/// The daemon's Control service seen through the server trait.
-struct Remote(ControlClient<Channel>);
+/// The daemon's services seen through the server traits, so commands are
+/// written once for both backends.
+struct Remote {
+    control: ControlClient<Channel>,
+    context: FileContextClient<Channel>,
+    memory: MemoryClient<Channel>,
+    ledger: LedgerClient<Channel>,
+}
 
 #[tonic::async_trait]
 impl Control for Remote {
     async fn hello(&self, request: Request<HelloRequest>) -> Result<Response<HelloResponse>, Status> {
-        self.0.clone().hello(request).await
+        self.control.clone().hello(request).await
     }
 
     async fn status(&self, request: Request<StatusRequest>) -> Result<Response<StatusResponse>, Status> {
-        self.0.clone().status(request).await
+        self.control.clone().status(request).await
     }
 
     async fn shutdown(&self, request: Request<ShutdownRequest>) -> Result<Response<ShutdownResponse>, Status> {
-        self.0.clone().shutdown(request).await
+        self.control.clone().shutdown(request).await
     }
 
     async fn ping(&self, request: Request<PingRequest>) -> Result<Response<PingResponse>, Status> {
-        self.0.clone().ping(request).await
+        self.control.clone().ping(request).await
+    }
+}
+
+#[tonic::async_trait]
+impl FileContext for Remote {
+    async fn read(&self, request: Request<ReadRequest>) -> Result<Response<ReadResponse>, Status> {
+        self.context.clone().read(request).await
+    }
+
+    async fn edit(&self, request: Request<EditRequest>) -> Result<Response<EditResponse>, Status> {
+        self.context.clone().edit(request).await
+    }
+}
+
+#[tonic::async_trait]
+impl Memory for Remote {
+    async fn session(&self, request: Request<SessionRequest>) -> Result<Response<SessionResponse>, Status> {
+        self.memory.clone().session(request).await
+    }
+
+    async fn knowledge(&self, request: Request<KnowledgeRequest>) -> Result<Response<KnowledgeResponse>, Status> {
+        self.memory.clone().knowledge(request).await
+    }
+}
+
+#[tonic::async_trait]
+impl Ledger for Remote {
+    async fn gain(&self, request: Request<GainRequest>) -> Result<Response<GainResponse>, Status> {
+        self.ledger.clone().gain(request).await
+    }
+
+    async fn verify(&self, request: Request<VerifyRequest>) -> Result<Response<VerifyResponse>, Status> {
+        self.ledger.clone().verify(request).await
     }
 }

@@ -21,7 +21,7 @@ use crate::options::ClientOptions;
 use crate::transport;
 
 /// Clients trust their own daemon; the daemon enforces its own limits.
-const CLIENT_MAX_MESSAGE: usize = 1 << 30;
+pub const MAX_MESSAGE: usize = 1 << 30;
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(3);
 /// How long a stopping daemon may drain before it is killed.
 const STOP_TIMEOUT: Duration = Duration::from_secs(15);
@@ -31,9 +31,15 @@ const STARTUP_LOCK_TIMEOUT: Duration = Duration::from_secs(30);
 pub struct Daemon {
     pub control: ControlClient<Channel>,
     pub hello: HelloResponse,
+    channel: Channel,
 }
 
 impl Daemon {
+    /// The connection, for further services.
+    pub fn channel(&self) -> Channel {
+        self.channel.clone()
+    }
+
     fn same_build(&self, opts: &ClientOptions) -> bool {
         let expected = opts.expected_executable_id();
         self.hello.daemon_version == build_info::VERSION
@@ -64,9 +70,9 @@ async fn probe(opts: &ClientOptions) -> Result<Probe, Problem> {
     let channel = transport::channel(stream, opts.socket.clone(), opts.connect_timeout)
         .await
         .map_err(|e| format!("cannot open a gRPC channel on {}: {e}", opts.socket.display()))?;
-    let mut control = ControlClient::new(channel)
-        .max_decoding_message_size(CLIENT_MAX_MESSAGE)
-        .max_encoding_message_size(CLIENT_MAX_MESSAGE);
+    let mut control = ControlClient::new(channel.clone())
+        .max_decoding_message_size(MAX_MESSAGE)
+        .max_encoding_message_size(MAX_MESSAGE);
     let hello = HelloRequest {
         ctx: Some(opts.context()),
         client_version: build_info::VERSION.to_string(),
@@ -75,7 +81,7 @@ async fn probe(opts: &ClientOptions) -> Result<Probe, Problem> {
         executable_id: opts.expected_executable_id(),
     };
     match tokio::time::timeout(HANDSHAKE_TIMEOUT, control.hello(hello)).await {
-        Ok(Ok(resp)) => Ok(Probe::Ready(Box::new(Daemon { control, hello: resp.into_inner() }))),
+        Ok(Ok(resp)) => Ok(Probe::Ready(Box::new(Daemon { control, hello: resp.into_inner(), channel }))),
         Ok(Err(status)) if status.code() == tonic::Code::FailedPrecondition => {
             Ok(Probe::Incompatible(status.message().to_string()))
         }
@@ -165,7 +171,7 @@ async fn start(opts: &ClientOptions) -> Result<Daemon, Problem> {
 /// Asks the daemon to stop and waits until it has released its lock; kills
 /// it if it has not within the deadline.
 pub async fn stop(opts: &ClientOptions, daemon: Daemon) -> Result<(), Problem> {
-    let Daemon { mut control, hello } = daemon;
+    let Daemon { mut control, hello, .. } = daemon;
     let request = ShutdownRequest { ctx: Some(opts.context()), reason: "requested by lctx".to_string() };
     if let Err(status) = control.shutdown(request).await {
         note(&format!("Shutdown call failed ({}); stopping by signal", status.message()));

@@ -42,6 +42,13 @@ macro_rules! declare_locks {
 declare_locks! {
     CONFIG_CURRENT = (10, "config.current", "daemon/src/engine/config.rs");
     SESSIONS_ACTIVE = (20, "sessions.active", "daemon/src/engine/session.rs");
+    PATHS_TABLE = (30, "paths.table", "daemon/src/engine/path_locks.rs");
+    PATHS_FILE = (40, "paths.file", "daemon/src/engine/path_locks.rs");
+    READ_DELIVERIES = (50, "read.deliveries", "daemon/src/engine/read/deliveries.rs");
+    READ_CACHE = (60, "read.cache", "daemon/src/engine/read/cache.rs");
+    TOKENS_MEMO = (70, "tokens.memo", "daemon/src/engine/tokens.rs");
+    SHELL_JOBS = (80, "shell.jobs", "daemon/src/engine/shell/jobs.rs");
+    MEMORY_STORE = (90, "memory.store", "daemon/src/engine/memory/mod.rs");
 }
 
 #[cfg(debug_assertions)]

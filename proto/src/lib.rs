@@ -11,4 +11,4 @@ pub mod v1 {
 /// message or call is added; bump `PROTOCOL_MIN` only when an old client can
 /// no longer be served.
 pub const PROTOCOL_MIN: u32 = 1;
-pub const PROTOCOL_MAX: u32 = 1;
+pub const PROTOCOL_MAX: u32 = 2;

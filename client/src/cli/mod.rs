@@ -3,6 +3,8 @@
 mod config_cmd;
 mod daemon_cmd;
 mod doctor;
+mod memory_cmd;
+mod read_cmd;
 mod render;
 mod service;
 
@@ -25,6 +27,20 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Read files in a compact mode (ctx_read).
+    Read(read_cmd::ReadArgs),
+    /// Replace exact text in a file, atomically (ctx_edit).
+    Edit(read_cmd::EditArgs),
+    /// Session memory: task, findings, decisions, next steps, handoff (ctx_session).
+    Session(memory_cmd::SessionArgs),
+    /// Project facts that outlive a chat (ctx_knowledge).
+    #[command(subcommand)]
+    Knowledge(memory_cmd::KnowledgeCmd),
+    /// Tokens saved, from the ledger (ctx_gain).
+    Gain(memory_cmd::GainArgs),
+    /// The hash-chained token ledger.
+    #[command(subcommand)]
+    Ledger(memory_cmd::LedgerCmd),
     /// Start, stop and inspect the lean-ctxd daemon.
     #[command(subcommand)]
     Daemon(daemon_cmd::DaemonCmd),
@@ -60,6 +76,12 @@ pub fn main() -> ExitCode {
     }
     let result = runtime.block_on(async {
         match cli.command {
+            Command::Read(args) => read_cmd::read(args, &opts).await,
+            Command::Session(args) => memory_cmd::session(args, &opts).await,
+            Command::Knowledge(cmd) => memory_cmd::knowledge(cmd, &opts).await,
+            Command::Gain(args) => memory_cmd::gain(args, &opts).await,
+            Command::Ledger(cmd) => memory_cmd::ledger(cmd, &opts).await,
+            Command::Edit(args) => read_cmd::edit(args, &opts).await,
             Command::Daemon(cmd) => daemon_cmd::run(cmd, &opts).await,
             Command::Service(cmd) => service::run(cmd, &opts),
             Command::Config(cmd) => config_cmd::run(cmd, &opts),

@@ -29,59 +29,96 @@ pub struct Config {
     pub drain_timeout_secs: u64,
     /// Largest gRPC message accepted or sent, in bytes.
     pub max_message_bytes: u64,
+    /// Directories outside the project that reads and edits may reach.
+    pub allow_paths: Vec<String>,
+    /// Largest file a read or edit loads, in bytes.
+    pub max_read_bytes: u64,
+    /// Bound of the shared content and view cache, in bytes.
+    pub cache_bytes: u64,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { idle_timeout_secs: 30 * 60, drain_timeout_secs: 10, max_message_bytes: 16 << 20 }
+        Config {
+            idle_timeout_secs: 30 * 60,
+            drain_timeout_secs: 10,
+            max_message_bytes: 16 << 20,
+            allow_paths: Vec::new(),
+            max_read_bytes: 8 << 20,
+            cache_bytes: 64 << 20,
+        }
     }
 }
 
-/// One settable key: its name, what it means, and its valid range.
+/// One settable key: its name, what it means, and its type.
 pub struct Key {
     pub name: &'static str,
     pub help: &'static str,
-    min: u64,
-    max: u64,
-    get: fn(&Config) -> u64,
+    kind: Kind,
+}
+
+enum Kind {
+    /// A whole number within `min..=max`.
+    Number { min: u64, max: u64, get: fn(&Config) -> u64 },
+    /// A list of absolute paths, given to `set` comma-separated.
+    Paths { get: fn(&Config) -> &[String] },
+}
+
+const fn number(name: &'static str, help: &'static str, min: u64, max: u64, get: fn(&Config) -> u64) -> Key {
+    Key { name, help, kind: Kind::Number { min, max, get } }
 }
 
 /// Every key `lctx config set` accepts.
 pub const KEYS: &[Key] = &[
+    number(
+        "idle_timeout_secs",
+        "seconds with no connection and no request before the daemon exits (0 = never)",
+        0,
+        30 * 24 * 3600,
+        |c| c.idle_timeout_secs,
+    ),
+    number("drain_timeout_secs", "seconds a stopping daemon waits for in-flight requests", 1, 600, |c| {
+        c.drain_timeout_secs
+    }),
+    number(
+        "max_message_bytes",
+        "largest request or response message in bytes (takes effect at daemon start)",
+        64 << 10,
+        1 << 30,
+        |c| c.max_message_bytes,
+    ),
     Key {
-        name: "idle_timeout_secs",
-        help: "seconds with no connection and no request before the daemon exits (0 = never)",
-        min: 0,
-        max: 30 * 24 * 3600,
-        get: |c| c.idle_timeout_secs,
+        name: "allow_paths",
+        help: "absolute directories outside the project that reads and edits may reach (comma-separated)",
+        kind: Kind::Paths { get: |c| &c.allow_paths },
     },
-    Key {
-        name: "drain_timeout_secs",
-        help: "seconds a stopping daemon waits for in-flight requests",
-        min: 1,
-        max: 600,
-        get: |c| c.drain_timeout_secs,
-    },
-    Key {
-        name: "max_message_bytes",
-        help: "largest request or response message in bytes (takes effect at daemon start)",
-        min: 64 << 10,
-        max: 1 << 30,
-        get: |c| c.max_message_bytes,
-    },
+    number("max_read_bytes", "largest file a read or edit loads, in bytes", 1 << 10, 1 << 30, |c| c.max_read_bytes),
+    number("cache_bytes", "bound of the shared content and view cache, in bytes", 0, 16 << 30, |c| c.cache_bytes),
 ];
 
 impl Config {
     /// The value of `key` as it would be written in config.toml.
     pub fn get(&self, key: &str) -> Result<String, ConfigError> {
-        Ok((find_key(key)?.get)(self).to_string())
+        Ok(match &find_key(key)?.kind {
+            Kind::Number { get, .. } => get(self).to_string(),
+            Kind::Paths { get } => toml_edit::Value::from_iter(get(self).iter().map(String::as_str)).to_string(),
+        })
     }
 
     fn validate(&self) -> Result<(), String> {
         for key in KEYS {
-            let v = (key.get)(self);
-            if v < key.min || v > key.max {
-                return Err(format!("{} = {v} is out of range {}..={}", key.name, key.min, key.max));
+            match &key.kind {
+                Kind::Number { min, max, get } => {
+                    let v = get(self);
+                    if v < *min || v > *max {
+                        return Err(format!("{} = {v} is out of range {min}..={max}", key.name));
+                    }
+                }
+                Kind::Paths { get } => {
+                    if let Some(p) = get(self).iter().find(|p| !Path::new(p).is_absolute()) {
+                        return Err(format!("{} holds `{p}`, which is not an absolute path", key.name));
+                    }
+                }
             }
         }
         Ok(())
@@ -243,14 +280,7 @@ impl ConfigStore {
 /// (comments included) as it is. Takes `lock_file` for the whole
 /// read-modify-write so concurrent writers never lose each other's change.
 pub fn set(file: &Path, lock_file: &Path, key: &str, value: &str) -> Result<(), ConfigError> {
-    let spec = find_key(key)?;
-    let number: u64 = value
-        .trim()
-        .parse()
-        .map_err(|_| ConfigError::plain(format!("{key} takes a whole number ({}), got `{value}`", spec.help)))?;
-    if number < spec.min || number > spec.max {
-        return Err(ConfigError::plain(format!("{key} must be within {}..={}, got {number}", spec.min, spec.max)));
-    }
+    let new_value = parse_value(find_key(key)?, value)?;
     let io_err = |what: &str, e: std::io::Error| ConfigError::in_file(file, "", None, &format!("{what}: {e}"));
     let dir = file.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(dir).map_err(|e| io_err("cannot create the config directory", e))?;
@@ -274,7 +304,7 @@ pub fn set(file: &Path, lock_file: &Path, key: &str, value: &str) -> Result<(), 
         .map_err(|e| ConfigError { message: format!("{}; fix the file before setting values", e.message), ..e })?;
     let mut doc: toml_edit::DocumentMut =
         text.parse().map_err(|e: toml_edit::TomlError| ConfigError::in_file(file, text, e.span(), e.message()))?;
-    doc[key] = toml_edit::value(i64::try_from(number).unwrap_or(i64::MAX));
+    doc[key] = toml_edit::Item::Value(new_value);
     let new_text = doc.to_string();
     parse(file, &new_text)?;
 
@@ -289,6 +319,26 @@ pub fn set(file: &Path, lock_file: &Path, key: &str, value: &str) -> Result<(), 
         return Err(io_err("cannot replace the config file", e));
     }
     Ok(())
+}
+
+/// Turns the text given to `lctx config set` into the TOML value to store.
+fn parse_value(spec: &Key, value: &str) -> Result<toml_edit::Value, ConfigError> {
+    let key = spec.name;
+    match &spec.kind {
+        Kind::Number { min, max, .. } => {
+            let number: u64 = value.trim().parse().map_err(|_| {
+                ConfigError::plain(format!("{key} takes a whole number ({}), got `{value}`", spec.help))
+            })?;
+            if number < *min || number > *max {
+                return Err(ConfigError::plain(format!("{key} must be within {min}..={max}, got {number}")));
+            }
+            Ok(toml_edit::Value::from(i64::try_from(number).unwrap_or(i64::MAX)))
+        }
+        Kind::Paths { .. } => {
+            let items: Vec<&str> = value.split(',').map(str::trim).filter(|p| !p.is_empty()).collect();
+            Ok(toml_edit::Value::from_iter(items))
+        }
+    }
 }
 
 /// A uniquely named file in `dir`, created exclusively.
@@ -376,6 +426,11 @@ mod tests {
         let e = set(&f, &lock, "nope", "1").unwrap_err();
         assert!(e.message.contains("valid keys: idle_timeout_secs"), "{e}");
         assert!(set(&f, &lock, "drain_timeout_secs", "abc").is_err());
+        set(&f, &lock, "allow_paths", "/srv/shared, /opt/docs").unwrap();
+        assert_eq!(load(&f).unwrap().allow_paths, ["/srv/shared", "/opt/docs"]);
+        assert_eq!(load(&f).unwrap().get("allow_paths").unwrap(), r#"["/srv/shared", "/opt/docs"]"#);
+        let e = set(&f, &lock, "allow_paths", "relative/dir").unwrap_err();
+        assert!(e.message.contains("not an absolute path"), "{e}");
         assert!(set(&f, &lock, "drain_timeout_secs", "0").is_err());
         assert_eq!(load(&f).unwrap().drain_timeout_secs, 3, "failed sets change nothing");
     }

@@ -5,12 +5,28 @@
 //! daemon and the fallback share one behaviour.
 
 pub mod config;
+pub mod edit;
+pub mod error;
+pub mod lru;
+pub mod memory;
+pub mod path_locks;
 pub mod paths;
+pub mod project;
+pub mod read;
 pub mod session;
+pub mod shell;
+pub mod tokens;
 
-use config::ConfigStore;
+use config::{Config, ConfigStore};
+use error::{EngineError, EngineResult};
+use memory::Memory;
+use path_locks::PathLocks;
 use paths::Dirs;
+use project::Scope;
+use read::{ReadParams, Reader, View};
 use session::Sessions;
+use shell::jobs::Jobs;
+use tokens::Tokens;
 
 /// Figures one component reports in Status, as (name, value) pairs.
 pub struct ComponentFigures {
@@ -18,16 +34,72 @@ pub struct ComponentFigures {
     pub figures: Vec<(&'static str, String)>,
 }
 
+/// Who asks, from where: the engine-side view of a request's context.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Caller<'a> {
+    pub cwd: &'a str,
+    pub project_root: Option<&'a str>,
+    pub session: &'a str,
+    /// The client program (recorded with a new session).
+    pub agent: &'a str,
+}
+
 pub struct Engine {
     pub dirs: Dirs,
     pub config: ConfigStore,
     pub sessions: Sessions,
+    pub tokens: Tokens,
+    pub reader: Reader,
+    pub path_locks: PathLocks,
+    pub jobs: Jobs,
+    pub memory: Memory,
 }
 
 impl Engine {
+    /// The engine a client runs in-process: its state.db check skips the
+    /// ledger (which `lctx ledger verify` covers) to keep one-shot commands fast.
     pub fn new(dirs: Dirs) -> Engine {
+        Self::build(dirs, lean_ctx_store::Check::SkipLedger)
+    }
+
+    /// The daemon's engine: checks all of state.db once at first use.
+    pub fn daemon(dirs: Dirs) -> Engine {
+        Self::build(dirs, lean_ctx_store::Check::Everything)
+    }
+
+    fn build(dirs: Dirs, check: lean_ctx_store::Check) -> Engine {
         let config = ConfigStore::open(dirs.config_file());
-        Engine { dirs, config, sessions: Sessions::default() }
+        let memory = Memory::new(dirs.data.join("state.db"), check);
+        let cache_bytes = usize::try_from(config.get().cache_bytes).unwrap_or(usize::MAX);
+        Engine {
+            dirs,
+            config,
+            sessions: Sessions::default(),
+            tokens: Tokens::default(),
+            reader: Reader::new(cache_bytes),
+            path_locks: PathLocks::default(),
+            jobs: Jobs::default(),
+            memory,
+        }
+    }
+
+    fn scope(&self, caller: &Caller<'_>, config: &Config) -> EngineResult<Scope> {
+        Scope::new(caller.cwd, caller.project_root, &config.allow_paths)
+    }
+
+    /// ctx_read: one view per path (an error entry for an unreadable file
+    /// among several; a single path's error is returned as the error).
+    pub fn read(&self, caller: &Caller<'_>, params: &ReadParams) -> EngineResult<Vec<Result<View, EngineError>>> {
+        let config = self.config.get();
+        let scope = self.scope(caller, &config)?;
+        let views = self.reader.read(&self.tokens, &config, &scope, caller.session, params)?;
+        let project = scope.root.display().to_string();
+        for view in views.iter().flatten() {
+            let event = memory::read_event(&project, caller.session, &view.mode, view.raw_tokens, view.sent_tokens);
+            self.memory.record(&event);
+            self.memory.touched(caller, &project, &view.path, &view.mode, view.sent_tokens);
+        }
+        Ok(views)
     }
 
     /// Per-component figures, sorted by component name.
@@ -37,7 +109,7 @@ impl Engine {
             Some(e) => format!("error: {e} (serving the last good configuration)"),
         };
         let config = self.config.get();
-        vec![
+        let mut components = vec![
             ComponentFigures {
                 name: "config",
                 figures: vec![
@@ -47,6 +119,28 @@ impl Engine {
                 ],
             },
             ComponentFigures { name: "sessions", figures: vec![("active", self.sessions.active().to_string())] },
-        ]
+            self.read_figures(),
+        ];
+        components.sort_by_key(|c| c.name);
+        components
+    }
+
+    fn read_figures(&self) -> ComponentFigures {
+        use std::sync::atomic::Ordering::Relaxed;
+        let stats = &self.reader.stats;
+        let (entries, bytes) = self.reader.cache.usage();
+        ComponentFigures {
+            name: "read",
+            figures: vec![
+                ("reads", stats.reads.load(Relaxed).to_string()),
+                ("stubs", stats.stubs.load(Relaxed).to_string()),
+                ("raw_tokens", stats.raw_tokens.load(Relaxed).to_string()),
+                ("sent_tokens", stats.sent_tokens.load(Relaxed).to_string()),
+                ("cache_entries", entries.to_string()),
+                ("cache_bytes", bytes.to_string()),
+                ("deliveries", self.reader.deliveries.count().to_string()),
+                ("token_memo", self.tokens.memo_entries().to_string()),
+            ],
+        }
     }
 }

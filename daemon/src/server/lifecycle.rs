@@ -12,11 +12,16 @@ use std::time::Duration;
 
 use lean_ctx_proto::v1::ServedBy;
 use lean_ctx_proto::v1::control_server::ControlServer;
+use lean_ctx_proto::v1::file_context_server::FileContextServer;
+use lean_ctx_proto::v1::ledger_server::LedgerServer;
+use lean_ctx_proto::v1::memory_server::MemoryServer;
 use tokio_stream::wrappers::ReceiverStream;
 
+use super::context::ContextService;
 use super::control::ControlService;
 use super::drain::DrainLayer;
 use super::host::Host;
+use super::memory::MemoryService;
 use super::{runtime_dir, singleton, transport};
 use crate::engine::Engine;
 use crate::engine::paths::{self, Dirs};
@@ -67,7 +72,7 @@ pub fn run(opts: DaemonOptions) -> Result<(), String> {
 }
 
 async fn serve(dirs: Dirs, socket: PathBuf, idle_override: Option<Duration>) -> Result<(), String> {
-    let engine = Arc::new(Engine::new(dirs));
+    let engine = Arc::new(Engine::daemon(dirs));
     let config = engine.config.get();
     let max_message = usize::try_from(config.max_message_bytes).unwrap_or(usize::MAX);
     let host = Arc::new(Host::new(ServedBy::Daemon, Some(socket.clone()), idle_override));
@@ -87,9 +92,16 @@ async fn serve(dirs: Dirs, socket: PathBuf, idle_override: Option<Duration>) -> 
     let control = ControlServer::new(ControlService::new(engine.clone(), host.clone()))
         .max_decoding_message_size(max_message)
         .max_encoding_message_size(max_message);
+    let context = FileContextServer::new(ContextService::new(engine.clone(), host.clone()))
+        .max_decoding_message_size(max_message)
+        .max_encoding_message_size(max_message);
+    let memory = MemoryService::new(engine.clone(), host.clone());
     let server = tonic::transport::Server::builder()
         .layer(DrainLayer::new(host.clone()))
         .add_service(control)
+        .add_service(context)
+        .add_service(MemoryServer::new(memory.clone()))
+        .add_service(LedgerServer::new(memory))
         .serve_with_incoming_shutdown(ReceiverStream::new(rx), host.shutdown_signal());
 
     let drain = async {

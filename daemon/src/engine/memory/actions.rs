@@ -1,0 +1,214 @@
+//! ctx_session, ctx_knowledge and the ledger calls: parameter checks, the
+//! store calls, and the text an agent reads back.
+
+use lean_ctx_store::{Fact, GainRow, GroupBy, NewFact, NoteKind, Period, Remembered};
+
+use super::render;
+use crate::engine::error::{EngineError, EngineResult};
+use crate::engine::project::Scope;
+// Uncached on purpose: the memo's lock ranks below the store's, which is held here.
+use crate::engine::tokens::count_uncached;
+use crate::engine::{Caller, Engine};
+
+/// Token budget of a handoff summary.
+pub const HANDOFF_TOKENS: usize = 400;
+const DEFAULT_CONFIDENCE: f64 = 0.8;
+const DEFAULT_LIMIT: usize = 20;
+
+pub const SESSION_ACTIONS: &str = "status, task, finding, decision, next, list, load, handoff";
+pub const KNOWLEDGE_ACTIONS: &str = "remember, recall, forget, list, history";
+
+#[derive(Debug, Default, Clone)]
+pub struct KnowledgeParams {
+    pub action: String,
+    pub category: String,
+    pub key: String,
+    pub value: String,
+    pub query: String,
+    pub confidence: Option<f64>,
+    pub limit: u32,
+}
+
+/// What a session call answers: text, and the session acted on.
+pub struct SessionAnswer {
+    pub text: String,
+    pub session_id: String,
+}
+
+fn require<'a>(what: &str, value: &'a str, action: &str) -> EngineResult<&'a str> {
+    let v = value.trim();
+    if v.is_empty() {
+        return Err(EngineError::invalid(format!("{action} needs a {what}")));
+    }
+    Ok(v)
+}
+
+impl Engine {
+    fn project_of(&self, caller: &Caller<'_>) -> EngineResult<Scope> {
+        let config = self.config.get();
+        Scope::new(caller.cwd, caller.project_root, &config.allow_paths)
+    }
+
+    pub fn session_action(
+        &self,
+        caller: &Caller<'_>,
+        action: &str,
+        value: &str,
+        session_id: &str,
+    ) -> EngineResult<SessionAnswer> {
+        let scope = self.project_of(caller)?;
+        let project = scope.root.display().to_string();
+        let id = if session_id.is_empty() { caller.session } else { session_id };
+        let action = action.trim();
+        if action == "list" {
+            let list = self.memory.with(|s| s.sessions(&project, 20))?;
+            return Ok(SessionAnswer { text: render::session_list(&list), session_id: id.to_string() });
+        }
+        if action == "load" {
+            let previous = self.memory.with(|s| {
+                let recent = s.sessions(&project, 2)?;
+                match recent.into_iter().find(|info| info.id != id) {
+                    Some(info) => s.session(&info.id),
+                    None => Ok(None),
+                }
+            })?;
+            return Ok(match previous {
+                Some(session) => {
+                    let text =
+                        self.memory.with(|s| s.handoff(&session.info.id, HANDOFF_TOKENS, &count_uncached))?;
+                    SessionAnswer { text, session_id: session.info.id }
+                }
+                None => SessionAnswer { text: format!("no earlier session in {project}"), session_id: id.to_string() },
+            });
+        }
+        if id.is_empty() {
+            return Err(EngineError::invalid("no session: pass session_id (lctx --session ID, or LEAN_CTX_SESSION)"));
+        }
+        self.memory.with(|s| s.touch_session(id, &project, caller.agent))?;
+        let text = match action {
+            "status" | "" => {
+                let session = self.memory.with(|s| s.session(id))?;
+                session.map_or_else(|| format!("no session {id}"), |s| render::session_status(&s))
+            }
+            "task" => {
+                let task = require("value (the task)", value, "task")?;
+                self.memory.with(|s| s.set_task(id, task))?;
+                format!("task set for {id}")
+            }
+            "finding" | "decision" | "next" => {
+                let kind = match action {
+                    "finding" => NoteKind::Finding,
+                    "decision" => NoteKind::Decision,
+                    _ => NoteKind::NextStep,
+                };
+                let text = require("value", value, action)?;
+                let n = self.memory.with(|s| s.add_note(id, kind, text))?;
+                format!("{action} #{n} recorded in {id}")
+            }
+            "handoff" => self.memory.with(|s| s.handoff(id, HANDOFF_TOKENS, &count_uncached))?,
+            other => {
+                return Err(EngineError::invalid(format!(
+                    "unknown session action `{other}`; valid: {SESSION_ACTIONS}"
+                )));
+            }
+        };
+        Ok(SessionAnswer { text, session_id: id.to_string() })
+    }
+
+    pub fn knowledge_action(&self, caller: &Caller<'_>, p: &KnowledgeParams) -> EngineResult<(String, Vec<Fact>)> {
+        let scope = self.project_of(caller)?;
+        let project = scope.root.display().to_string();
+        let limit = if p.limit == 0 { DEFAULT_LIMIT } else { p.limit as usize };
+        let category = (!p.category.trim().is_empty()).then(|| p.category.trim());
+        match p.action.trim() {
+            "remember" => {
+                let key = require("key", &p.key, "remember")?;
+                let value = require("value", &p.value, "remember")?;
+                let confidence = p.confidence.unwrap_or(DEFAULT_CONFIDENCE);
+                if !(0.0..=1.0).contains(&confidence) {
+                    return Err(EngineError::invalid("confidence must be between 0 and 1"));
+                }
+                let fact = NewFact {
+                    project: &project,
+                    category: category.unwrap_or("general"),
+                    key,
+                    value,
+                    source_session: (!caller.session.is_empty()).then_some(caller.session),
+                    confidence,
+                };
+                let text = match self.memory.with(|s| s.remember(&fact))? {
+                    Remembered::Added { .. } => format!("remembered {key}"),
+                    Remembered::Confirmed { .. } => format!("confirmed {key} (same value)"),
+                    Remembered::Superseded { .. } => format!("updated {key}; the previous value is kept in history"),
+                };
+                Ok((text, Vec::new()))
+            }
+            "recall" => {
+                let facts = self.memory.with(|s| s.recall(&project, &p.query, category, limit))?;
+                Ok((render::facts(&facts, "no matching facts"), facts))
+            }
+            "forget" => {
+                let key = require("key", &p.key, "forget")?;
+                let forgot = self.memory.with(|s| s.forget(&project, key))?;
+                let text =
+                    if forgot { format!("forgot {key} (history kept)") } else { format!("no current fact {key}") };
+                Ok((text, Vec::new()))
+            }
+            "list" => {
+                let mut facts = self.memory.with(|s| s.facts(&project, category))?;
+                facts.truncate(limit);
+                Ok((render::facts(&facts, "no facts yet"), facts))
+            }
+            "history" => {
+                let key = require("key", &p.key, "history")?;
+                let facts = self.memory.with(|s| s.history(&project, key))?;
+                Ok((render::facts(&facts, &format!("no history for {key}")), facts))
+            }
+            other => {
+                Err(EngineError::invalid(format!("unknown knowledge action `{other}`; valid: {KNOWLEDGE_ACTIONS}")))
+            }
+        }
+    }
+
+    pub fn gain(&self, period: &str, group_by: &str, utc_offset_secs: i32) -> EngineResult<(Vec<GainRow>, String)> {
+        let period = match period.trim() {
+            "today" => Period::Today,
+            "week" => Period::Week,
+            "all" | "" => Period::All,
+            other => return Err(EngineError::invalid(format!("unknown period `{other}`; valid: today, week, all"))),
+        };
+        let group = match group_by.trim() {
+            "tool" => GroupBy::Tool,
+            "mode" => GroupBy::Mode,
+            "family" => GroupBy::Family,
+            "project" => GroupBy::Project,
+            "none" | "" => GroupBy::None,
+            other => {
+                return Err(EngineError::invalid(format!(
+                    "unknown grouping `{other}`; valid: tool, mode, family, project, none"
+                )));
+            }
+        };
+        let now = super::now_ms();
+        let rows = self.memory.with(|s| s.gain(period, group, now, utc_offset_secs))?;
+        let text = render::gain(&rows);
+        Ok((rows, text))
+    }
+
+    /// (records, first broken record and why).
+    pub fn verify_ledger(&self) -> EngineResult<(u64, Option<(i64, String)>)> {
+        match self.memory.with(|s| s.verify()) {
+            Ok(n) => Ok((n, None)),
+            Err(e) => {
+                let broken = self.memory.with(|s| match s.verify() {
+                    Err(lean_ctx_store::Error::LedgerBroken { id, reason }) => Ok(Some((id, reason.to_string()))),
+                    _ => Ok(None),
+                })?;
+                match broken {
+                    Some(b) => Ok((0, Some(b))),
+                    None => Err(e),
+                }
+            }
+        }
+    }
+}

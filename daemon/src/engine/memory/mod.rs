@@ -1,0 +1,114 @@
+//! The memory component: sessions, project knowledge and the token ledger
+//! in `state.db` (crate `lean-ctx-store`), behind one connection.
+//!
+//! The daemon holds the only connection it uses; a client running the
+//! engine in-process opens its own, and SQLite (WAL, busy timeout)
+//! serializes the two. The database is opened on first use, so commands
+//! that never touch memory never create it.
+
+pub mod actions;
+pub mod render;
+
+use std::path::PathBuf;
+
+use lean_ctx_store::{Check, Event, Shape, Store};
+
+use crate::engine::error::{EngineError, EngineResult, ErrorKind};
+use crate::locks::{self, Mutex};
+
+pub struct Memory {
+    path: PathBuf,
+    check: Check,
+    /// Held across SQLite calls by design: it guards the one connection.
+    store: Mutex<Option<Store>>,
+}
+
+impl Memory {
+    pub fn new(path: PathBuf, check: Check) -> Memory {
+        Memory { path, check, store: Mutex::new(locks::ids::MEMORY_STORE, None) }
+    }
+
+    pub fn path(&self) -> &std::path::Path {
+        &self.path
+    }
+
+    /// Runs `f` on the store, opening it first if needed.
+    pub fn with<R>(&self, f: impl FnOnce(&mut Store) -> lean_ctx_store::Result<R>) -> EngineResult<R> {
+        let mut slot = self.store.lock();
+        if slot.is_none() {
+            if let Some(dir) = self.path.parent() {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| EngineError::internal(format!("cannot create {}: {e}", dir.display())))?;
+            }
+            let opened = Store::open(&self.path, self.check).map_err(store_error)?;
+            if let Some(warning) = &opened.warning {
+                tracing::error!("{warning}");
+                eprintln!("lean-ctx: {warning}");
+            }
+            *slot = Some(opened.store);
+        }
+        let store = slot.as_mut().expect("opened above");
+        f(store).map_err(store_error)
+    }
+
+    pub fn is_open(&self) -> bool {
+        self.store.lock().is_some()
+    }
+
+    /// Appends one ledger event; a failure is logged, never returned: the
+    /// answer the user asked for matters more than its accounting.
+    pub fn record(&self, event: &Event<'_>) {
+        if let Err(e) = self.with(|s| s.append(event)) {
+            tracing::warn!("ledger append failed: {e}");
+        }
+    }
+}
+
+impl Memory {
+    /// Notes in the caller's session (if any) that it received `path`;
+    /// like ledger events, failures are logged and never returned.
+    pub fn touched(&self, caller: &crate::engine::Caller<'_>, project: &str, path: &str, mode: &str, tokens: u64) {
+        if caller.session.is_empty() {
+            return;
+        }
+        let result = self.with(|s| {
+            s.touch_session(caller.session, project, caller.agent)?;
+            s.record_file(caller.session, path, mode, tokens)
+        });
+        if let Err(e) = result {
+            tracing::warn!("cannot record a file in session {}: {e}", caller.session);
+        }
+    }
+}
+
+/// Milliseconds since the Unix epoch, for ledger events.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// A read's ledger event.
+pub fn read_event<'a>(project: &'a str, session: &'a str, mode: &'a str, raw: u64, sent: u64) -> Event<'a> {
+    Event {
+        at_ms: now_ms(),
+        project,
+        session: (!session.is_empty()).then_some(session),
+        tool: "read",
+        shape: Shape::Mode(mode),
+        raw_tokens: raw,
+        sent_tokens: sent,
+    }
+}
+
+pub fn store_error(e: lean_ctx_store::Error) -> EngineError {
+    use lean_ctx_store::Error as E;
+    let kind = match &e {
+        E::Busy(_) => ErrorKind::Unavailable,
+        E::InvalidInput(_) => ErrorKind::InvalidArgument,
+        E::SessionNotFound { .. } => ErrorKind::NotFound,
+        E::SessionProjectMismatch { .. } | E::NewerSchema { .. } => ErrorKind::FailedPrecondition,
+        _ => ErrorKind::Internal,
+    };
+    EngineError::new(kind, e.to_string())
+}

@@ -1,0 +1,149 @@
+//! Which files a request may touch: the project root of the request (never
+//! a global one) plus the configured `allow_paths`.
+
+use std::path::{Component, Path, PathBuf};
+
+use crate::engine::error::{EngineError, EngineResult};
+
+/// The project of one request and the extra directories it may reach.
+#[derive(Clone, Debug)]
+pub struct Scope {
+    pub cwd: PathBuf,
+    pub root: PathBuf,
+    allow: Vec<PathBuf>,
+}
+
+impl Scope {
+    /// `cwd` must be absolute. The root is `explicit` if given, else the
+    /// nearest ancestor of `cwd` holding `.git`, else `cwd`.
+    pub fn new(cwd: &str, explicit_root: Option<&str>, allow_paths: &[String]) -> EngineResult<Scope> {
+        let cwd = Path::new(cwd);
+        if cwd.as_os_str().is_empty() || !cwd.is_absolute() {
+            return Err(EngineError::invalid(format!(
+                "the request's cwd `{}` is not an absolute path; clients must send their working directory",
+                cwd.display()
+            )));
+        }
+        let cwd = cwd.canonicalize().map_err(|e| {
+            EngineError::not_found(format!("the working directory {} is not accessible: {e}", cwd.display()))
+        })?;
+        let root = match explicit_root.filter(|r| !r.is_empty()) {
+            Some(r) => cwd
+                .join(r)
+                .canonicalize()
+                .map_err(|e| EngineError::not_found(format!("the project root {r} is not accessible: {e}")))?,
+            None => cwd.ancestors().find(|d| d.join(".git").exists()).unwrap_or(&cwd).to_path_buf(),
+        };
+        let allow = allow_paths.iter().filter_map(|p| Path::new(p).canonicalize().ok()).collect();
+        Ok(Scope { cwd, root, allow })
+    }
+
+    fn permitted(&self, path: &Path) -> bool {
+        path.starts_with(&self.root) || self.allow.iter().any(|a| path.starts_with(a))
+    }
+
+    fn outside(&self, shown: &str) -> EngineError {
+        EngineError::denied(format!(
+            "{shown} is outside the project {}; to allow it, add its directory to the allow_paths setting \
+             (`lctx config set allow_paths DIR[,DIR…]`)",
+            self.root.display()
+        ))
+    }
+
+    /// Resolves an existing path: relative to cwd, symlinks followed, then
+    /// checked against the project and `allow_paths`.
+    pub fn resolve_existing(&self, input: &str) -> EngineResult<PathBuf> {
+        let joined = self.join(input)?;
+        let real = joined.canonicalize().map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => {
+                EngineError::not_found(format!("no such file: {input} (resolved against {})", self.cwd.display()))
+            }
+            _ => EngineError::denied(format!("cannot access {input}: {e}")),
+        })?;
+        if !self.permitted(&real) {
+            return Err(self.outside(input));
+        }
+        Ok(real)
+    }
+
+    /// Resolves a path that may not exist yet (a file to create): its
+    /// directory must exist and be permitted.
+    pub fn resolve_new(&self, input: &str) -> EngineResult<PathBuf> {
+        let joined = self.join(input)?;
+        let name = joined
+            .file_name()
+            .filter(|n| !matches!(Path::new(n).components().next(), Some(Component::ParentDir)))
+            .ok_or_else(|| EngineError::invalid(format!("{input} does not name a file")))?;
+        let parent = joined.parent().unwrap_or(Path::new("/"));
+        let real_parent = parent.canonicalize().map_err(|_| {
+            EngineError::not_found(format!("the directory {} does not exist; create it first", parent.display()))
+        })?;
+        let real = real_parent.join(name);
+        if !self.permitted(&real) {
+            return Err(self.outside(input));
+        }
+        Ok(real)
+    }
+
+    fn join(&self, input: &str) -> EngineResult<PathBuf> {
+        if input.is_empty() {
+            return Err(EngineError::invalid("empty path"));
+        }
+        if input.contains('\0') {
+            return Err(EngineError::invalid("the path contains a NUL byte"));
+        }
+        Ok(self.cwd.join(input))
+    }
+
+    /// How a resolved path is shown: relative to the root when inside it.
+    pub fn display(&self, path: &Path) -> String {
+        path.strip_prefix(&self.root).map_or_else(|_| path.display().to_string(), |p| p.display().to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::error::ErrorKind;
+
+    fn project() -> (tempfile::TempDir, Scope) {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(d.path().join("repo/.git")).unwrap();
+        std::fs::create_dir_all(d.path().join("repo/src")).unwrap();
+        std::fs::write(d.path().join("repo/src/a.rs"), "fn a() {}").unwrap();
+        std::fs::write(d.path().join("secret.txt"), "no").unwrap();
+        let cwd = d.path().join("repo/src").canonicalize().unwrap();
+        let scope = Scope::new(cwd.to_str().unwrap(), None, &[]).unwrap();
+        (d, scope)
+    }
+
+    #[test]
+    fn root_is_the_nearest_git_ancestor() {
+        let (d, scope) = project();
+        assert_eq!(scope.root, d.path().join("repo").canonicalize().unwrap());
+        let a = scope.resolve_existing("a.rs").unwrap();
+        assert_eq!(scope.display(&a), "src/a.rs");
+    }
+
+    #[test]
+    fn outside_paths_and_escaping_symlinks_are_denied_naming_the_setting() {
+        let (d, scope) = project();
+        let e = scope.resolve_existing("../../secret.txt").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::PermissionDenied);
+        assert!(e.message.contains("allow_paths"), "{e}");
+        std::os::unix::fs::symlink(d.path().join("secret.txt"), d.path().join("repo/src/link.txt")).unwrap();
+        assert_eq!(scope.resolve_existing("link.txt").unwrap_err().kind, ErrorKind::PermissionDenied);
+        let allowed = Scope::new(scope.cwd.to_str().unwrap(), None, &[d.path().display().to_string()]).unwrap();
+        assert!(allowed.resolve_existing("link.txt").is_ok());
+    }
+
+    #[test]
+    fn missing_files_and_bad_input_are_explained() {
+        let (_d, scope) = project();
+        assert_eq!(scope.resolve_existing("nope.rs").unwrap_err().kind, ErrorKind::NotFound);
+        assert_eq!(scope.resolve_existing("").unwrap_err().kind, ErrorKind::InvalidArgument);
+        assert_eq!(scope.resolve_new("missing-dir/x.rs").unwrap_err().kind, ErrorKind::NotFound);
+        assert!(scope.resolve_new("new.rs").unwrap().ends_with("repo/src/new.rs"));
+        assert!(Scope::new("relative", None, &[]).is_err());
+    }
+}

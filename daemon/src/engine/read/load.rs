@@ -1,0 +1,101 @@
+//! Loading a file for reading or editing: refuses directories, special
+//! files, oversized and binary files with a message that says what to do.
+
+use std::io::Read;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::engine::error::{EngineError, EngineResult, ErrorKind};
+
+/// Bytes inspected for NUL when deciding whether a file is binary.
+const BINARY_SNIFF: usize = 8192;
+
+pub struct Loaded {
+    pub path: PathBuf,
+    pub text: Arc<str>,
+    pub hash: blake3::Hash,
+    pub lines: u32,
+}
+
+pub fn line_count(text: &str) -> u32 {
+    u32::try_from(text.lines().count()).unwrap_or(u32::MAX)
+}
+
+pub fn load(path: &Path, max_bytes: u64) -> EngineResult<Loaded> {
+    let shown = path.display();
+    // O_NONBLOCK: opening a FIFO must not hang; the type is checked on the
+    // opened descriptor, so a file swapped after a path check cannot slip by.
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| EngineError::not_found(format!("cannot open {shown}: {e}")))?;
+    let meta = file.metadata().map_err(|e| EngineError::internal(format!("cannot inspect {shown}: {e}")))?;
+    if meta.is_dir() {
+        return Err(EngineError::invalid(format!("{shown} is a directory; list it with ctx_tree or `lctx tree`")));
+    }
+    if !meta.is_file() {
+        return Err(EngineError::invalid(format!("{shown} is not a regular file (a FIFO, socket or device)")));
+    }
+    if meta.len() > max_bytes {
+        return Err(EngineError::new(
+            ErrorKind::ResourceExhausted,
+            format!(
+                "{shown} is {} bytes, over the {max_bytes}-byte read limit; raise it with \
+                 `lctx config set max_read_bytes N`",
+                meta.len()
+            ),
+        ));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(max_bytes + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| EngineError::internal(format!("cannot read {shown}: {e}")))?;
+    let hash = blake3::hash(&bytes);
+    let size = bytes.len();
+    let binary = || EngineError::invalid(format!("{shown} is a binary file ({size} bytes); it is not shown"));
+    if bytes[..size.min(BINARY_SNIFF)].contains(&0) {
+        return Err(binary());
+    }
+    let text = String::from_utf8(bytes).map_err(|_| binary())?;
+    let lines = line_count(&text);
+    Ok(Loaded { path: path.to_path_buf(), text: Arc::from(text), hash, lines })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_what_it_cannot_show() {
+        let d = tempfile::tempdir().unwrap();
+        assert_eq!(load(d.path(), 1 << 20).err().unwrap().kind, ErrorKind::InvalidArgument);
+        let bin = d.path().join("x.bin");
+        std::fs::write(&bin, [1u8, 0, 2]).unwrap();
+        assert!(load(&bin, 1 << 20).err().unwrap().message.contains("binary"));
+        let latin1 = d.path().join("l.txt");
+        std::fs::write(&latin1, [b'a', 0xe9, b'b']).unwrap();
+        assert!(load(&latin1, 1 << 20).err().unwrap().message.contains("binary"));
+        let big = d.path().join("big.txt");
+        std::fs::write(&big, "x".repeat(2000)).unwrap();
+        let e = load(&big, 1000).err().unwrap();
+        assert_eq!(e.kind, ErrorKind::ResourceExhausted);
+        assert!(e.message.contains("max_read_bytes"));
+        let fifo = d.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        assert!(load(&fifo, 1 << 20).err().unwrap().message.contains("not a regular file"));
+    }
+
+    #[test]
+    fn loads_text_with_hash_and_line_count() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("a.txt");
+        std::fs::write(&f, "one\ntwo\n").unwrap();
+        let l = load(&f, 100).unwrap();
+        assert_eq!((l.lines, &*l.text), (2, "one\ntwo\n"));
+        assert_eq!(l.hash, blake3::hash(b"one\ntwo\n"));
+    }
+}

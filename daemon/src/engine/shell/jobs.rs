@@ -1,0 +1,191 @@
+//! Background commands: started by one call, they run in the daemon and
+//! outlive the client that started them; later calls ask for their status,
+//! cancel them or list them. Bounded in number, in memory, and in how long
+//! finished jobs are kept.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant, SystemTime};
+
+use super::exec::{self, Cancel, ExecOutcome, ExecParams};
+use crate::engine::error::{EngineError, EngineResult, ErrorKind};
+use crate::locks::{self, Mutex};
+
+/// Jobs running at once.
+pub const MAX_RUNNING: usize = 8;
+/// Finished jobs kept for status queries.
+const MAX_FINISHED: usize = 32;
+/// How long a finished job stays queryable.
+const KEEP_FINISHED: Duration = Duration::from_secs(30 * 60);
+
+/// Outcome of a job, set once by its thread.
+type Slot = Arc<OnceLock<Result<ExecOutcome, EngineError>>>;
+
+struct Job {
+    command: String,
+    started: SystemTime,
+    started_at: Instant,
+    cancel: Cancel,
+    outcome: Slot,
+    finished_at: Arc<OnceLock<Instant>>,
+}
+
+/// What a caller sees of a job.
+#[derive(Debug, Clone)]
+pub struct JobInfo {
+    pub id: u64,
+    pub command: String,
+    pub started: SystemTime,
+    pub elapsed: Duration,
+    /// `None` while running.
+    pub outcome: Option<Result<ExecOutcome, EngineError>>,
+}
+
+pub struct Jobs {
+    table: Mutex<(u64, BTreeMap<u64, Job>)>,
+}
+
+impl Default for Jobs {
+    fn default() -> Self {
+        Jobs { table: Mutex::new(locks::ids::SHELL_JOBS, (0, BTreeMap::new())) }
+    }
+}
+
+impl Jobs {
+    /// Starts `params` in the background and returns its id.
+    pub fn start(&self, params: ExecParams) -> EngineResult<u64> {
+        exec::validate(&params)?;
+        let mut table = self.table.lock();
+        prune(&mut table.1);
+        let running = table.1.values().filter(|j| j.outcome.get().is_none()).count();
+        if running >= MAX_RUNNING {
+            return Err(EngineError::new(
+                ErrorKind::ResourceExhausted,
+                format!("{running} background jobs are running (the limit); wait for one or cancel it"),
+            ));
+        }
+        table.0 += 1;
+        let id = table.0;
+        let job = Job {
+            command: params.command.clone(),
+            started: SystemTime::now(),
+            started_at: Instant::now(),
+            cancel: Cancel::default(),
+            outcome: Arc::new(OnceLock::new()),
+            finished_at: Arc::new(OnceLock::new()),
+        };
+        let (cancel, outcome, finished_at) = (job.cancel.clone(), job.outcome.clone(), job.finished_at.clone());
+        table.1.insert(id, job);
+        drop(table);
+        std::thread::Builder::new()
+            .name(format!("lean-ctxd-job-{id}"))
+            .spawn(move || {
+                let result = exec::run(&params, &cancel);
+                let _ = finished_at.set(Instant::now());
+                let _ = outcome.set(result);
+            })
+            .map_err(|e| EngineError::internal(format!("cannot start a job thread: {e}")))?;
+        Ok(id)
+    }
+
+    pub fn status(&self, id: u64) -> EngineResult<JobInfo> {
+        let table = self.table.lock();
+        let job = table.1.get(&id).ok_or_else(|| unknown(id))?;
+        Ok(info(id, job))
+    }
+
+    /// Kills the job's process group; its status then reports it cancelled.
+    pub fn cancel(&self, id: u64) -> EngineResult<JobInfo> {
+        let table = self.table.lock();
+        let job = table.1.get(&id).ok_or_else(|| unknown(id))?;
+        job.cancel.cancel();
+        Ok(info(id, job))
+    }
+
+    /// Every kept job, oldest first.
+    pub fn list(&self) -> Vec<JobInfo> {
+        let mut table = self.table.lock();
+        prune(&mut table.1);
+        table.1.iter().map(|(id, job)| info(*id, job)).collect()
+    }
+
+    /// (running, kept) for Status.
+    pub fn counts(&self) -> (usize, usize) {
+        let table = self.table.lock();
+        (table.1.values().filter(|j| j.outcome.get().is_none()).count(), table.1.len())
+    }
+}
+
+fn unknown(id: u64) -> EngineError {
+    EngineError::not_found(format!(
+        "no job {id}: it never existed or finished more than 30 minutes ago (list them with `lctx jobs`)"
+    ))
+}
+
+fn info(id: u64, job: &Job) -> JobInfo {
+    let elapsed = job.finished_at.get().map_or_else(|| job.started_at.elapsed(), |end| *end - job.started_at);
+    JobInfo { id, command: job.command.clone(), started: job.started, elapsed, outcome: job.outcome.get().cloned() }
+}
+
+/// Drops finished jobs that are too old, then the oldest finished beyond the cap.
+fn prune(jobs: &mut BTreeMap<u64, Job>) {
+    jobs.retain(|_, j| j.finished_at.get().is_none_or(|end| end.elapsed() < KEEP_FINISHED));
+    let finished: Vec<u64> = jobs.iter().filter(|(_, j)| j.outcome.get().is_some()).map(|(id, _)| *id).collect();
+    for id in finished.iter().take(finished.len().saturating_sub(MAX_FINISHED)) {
+        jobs.remove(id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(cmd: &str) -> ExecParams {
+        ExecParams {
+            command: cmd.into(),
+            cwd: std::env::temp_dir(),
+            env: vec![("PATH".into(), "/usr/bin:/bin".into())],
+            timeout: Duration::from_secs(30),
+            capture_limit: 1 << 20,
+        }
+    }
+
+    fn wait_done(jobs: &Jobs, id: u64) -> ExecOutcome {
+        for _ in 0..1000 {
+            if let Some(outcome) = jobs.status(id).unwrap().outcome {
+                return outcome.unwrap();
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        panic!("job {id} did not finish");
+    }
+
+    #[test]
+    fn runs_in_the_background_and_reports_its_outcome() {
+        let jobs = Jobs::default();
+        let id = jobs.start(params("sleep 0.2; echo finished; exit 4")).unwrap();
+        assert!(jobs.status(id).unwrap().outcome.is_none(), "still running");
+        let out = wait_done(&jobs, id);
+        assert_eq!((out.exit_code, out.output.as_slice()), (4, b"finished\n".as_slice()));
+        assert_eq!(jobs.list().len(), 1);
+    }
+
+    #[test]
+    fn cancel_kills_and_unknown_ids_are_explained() {
+        let jobs = Jobs::default();
+        let id = jobs.start(params("sleep 30")).unwrap();
+        jobs.cancel(id).unwrap();
+        assert!(wait_done(&jobs, id).cancelled);
+        assert!(jobs.status(999).unwrap_err().message.contains("no job 999"));
+    }
+
+    #[test]
+    fn the_number_of_running_jobs_is_bounded() {
+        let jobs = Jobs::default();
+        let ids: Vec<_> = (0..MAX_RUNNING).map(|_| jobs.start(params("sleep 30")).unwrap()).collect();
+        assert_eq!(jobs.start(params("true")).unwrap_err().kind, ErrorKind::ResourceExhausted);
+        for id in ids {
+            jobs.cancel(id).unwrap();
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! The Memory and Ledger services: sessions, knowledge, gain, verify.
+
+use std::sync::Arc;
+
+use lean_ctx_proto::v1::ledger_server::Ledger;
+use lean_ctx_proto::v1::memory_server::Memory;
+use lean_ctx_proto::v1::{
+    Fact, GainRequest, GainResponse, GainRow, KnowledgeRequest, KnowledgeResponse, SessionRequest, SessionResponse,
+    VerifyRequest, VerifyResponse,
+};
+use tonic::{Request, Response, Status};
+
+use super::blocking::{blocking, caller};
+use super::host::Host;
+use super::status::{engine_status, missing_context};
+use crate::engine::Engine;
+use crate::engine::memory::actions::KnowledgeParams;
+
+#[derive(Clone)]
+pub struct MemoryService {
+    engine: Arc<Engine>,
+    host: Arc<Host>,
+}
+
+impl MemoryService {
+    pub fn new(engine: Arc<Engine>, host: Arc<Host>) -> Self {
+        MemoryService { engine, host }
+    }
+}
+
+fn fact(f: lean_ctx_store::Fact) -> Fact {
+    Fact {
+        category: f.category,
+        key: f.key,
+        value: f.value,
+        confidence: f.confidence,
+        source_session: f.source_session.unwrap_or_default(),
+        created_ms: f.created_ms,
+        confirmed_ms: f.confirmed_ms,
+        state: format!("{:?}", f.state).to_lowercase(),
+    }
+}
+
+#[tonic::async_trait]
+impl Memory for MemoryService {
+    async fn session(&self, request: Request<SessionRequest>) -> Result<Response<SessionResponse>, Status> {
+        let req = request.into_inner();
+        let ctx = req.ctx.ok_or_else(missing_context)?;
+        let _guard = self.host.begin_request();
+        let engine = self.engine.clone();
+        let answer = blocking(move || engine.session_action(&caller(&ctx), &req.action, &req.value, &req.session_id))
+        .await?
+        .map_err(engine_status)?;
+        Ok(Response::new(SessionResponse {
+            meta: Some(self.host.meta()),
+            text: answer.text,
+            session_id: answer.session_id,
+        }))
+    }
+
+    async fn knowledge(&self, request: Request<KnowledgeRequest>) -> Result<Response<KnowledgeResponse>, Status> {
+        let req = request.into_inner();
+        let ctx = req.ctx.ok_or_else(missing_context)?;
+        let _guard = self.host.begin_request();
+        let params = KnowledgeParams {
+            action: req.action,
+            category: req.category,
+            key: req.key,
+            value: req.value,
+            query: req.query,
+            confidence: req.confidence,
+            limit: req.limit,
+        };
+        let engine = self.engine.clone();
+        let (text, facts) =
+            blocking(move || engine.knowledge_action(&caller(&ctx), &params)).await?.map_err(engine_status)?;
+        Ok(Response::new(KnowledgeResponse {
+            meta: Some(self.host.meta()),
+            text,
+            facts: facts.into_iter().map(fact).collect(),
+        }))
+    }
+}
+
+#[tonic::async_trait]
+impl Ledger for MemoryService {
+    async fn gain(&self, request: Request<GainRequest>) -> Result<Response<GainResponse>, Status> {
+        let req = request.into_inner();
+        let _guard = self.host.begin_request();
+        let engine = self.engine.clone();
+        let (rows, text) = blocking(move || engine.gain(&req.period, &req.group_by, req.utc_offset_secs))
+            .await?
+            .map_err(engine_status)?;
+        let rows = rows
+            .into_iter()
+            .map(|r| GainRow {
+                key: r.key.unwrap_or_default(),
+                events: r.events,
+                raw_tokens: r.raw_tokens,
+                sent_tokens: r.sent_tokens,
+                saved_tokens: r.saved_tokens,
+                saved_pct: r.saved_pct,
+            })
+            .collect();
+        Ok(Response::new(GainResponse { meta: Some(self.host.meta()), rows, text }))
+    }
+
+    async fn verify(&self, request: Request<VerifyRequest>) -> Result<Response<VerifyResponse>, Status> {
+        drop(request);
+        let _guard = self.host.begin_request();
+        let engine = self.engine.clone();
+        let (records, broken) = blocking(move || engine.verify_ledger()).await?.map_err(engine_status)?;
+        let (broken_id, reason) = broken.clone().unwrap_or_default();
+        Ok(Response::new(VerifyResponse {
+            meta: Some(self.host.meta()),
+            ok: broken.is_none(),
+            records,
+            broken_id,
+            reason,
+        }))
+    }
+}

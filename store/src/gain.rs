@@ -1,0 +1,287 @@
+//! Gain reports: what the ledger says was saved, over a period, grouped by one dimension.
+//!
+//! Whole UTC days are summed from the `ledger_daily` rollup (a few rows per day), and only the
+//! partial days at the edges of a period that does not start at UTC midnight (a user east or
+//! west of Greenwich asking for "today") are read from the raw ledger through its time index.
+//! A report over a million events therefore reads thousands of rows, not millions, and is still
+//! exact to the millisecond.
+
+use rusqlite::params;
+
+use crate::Store;
+use crate::error::{Error, Result};
+use crate::ledger::DAY_MS;
+
+/// 9999-12-31 23:59:59.999 UTC; bounds `now` so that the window arithmetic cannot overflow.
+const MAX_NOW_MS: i64 = 253_402_300_799_999;
+
+/// Which events a report covers, in the caller's local calendar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Period {
+    /// The local calendar day that contains `now`.
+    Today,
+    /// The seven local calendar days ending with the one that contains `now`.
+    Week,
+    /// Every event.
+    All,
+}
+
+/// The dimension rows are grouped by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GroupBy {
+    Tool,
+    /// Read mode; events shaped by a shell family have no mode and form the row with key `None`.
+    Mode,
+    /// Shell command family; events shaped by a read mode form the row with key `None`.
+    Family,
+    Project,
+    /// One row for everything, key `None`.
+    None,
+}
+
+impl GroupBy {
+    /// SQL expression for the key; valid over both `ledger` and `ledger_daily`.
+    fn key_sql(self) -> &'static str {
+        match self {
+            GroupBy::Tool => "tool",
+            GroupBy::Mode => "CASE shape_kind WHEN 'mode' THEN shape END",
+            GroupBy::Family => "CASE shape_kind WHEN 'family' THEN shape END",
+            GroupBy::Project => "project",
+            GroupBy::None => "NULL",
+        }
+    }
+}
+
+/// One row of a report. Rows are sorted by `saved_tokens` descending, then key (`None` last), so
+/// the same ledger always gives the same report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GainRow {
+    pub key: Option<String>,
+    pub events: u64,
+    pub raw_tokens: u64,
+    pub sent_tokens: u64,
+    /// `raw_tokens - sent_tokens`; negative when the footers cost more than shaping saved.
+    pub saved_tokens: i64,
+    /// `saved_tokens` as a percentage of `raw_tokens`; 0 when nothing was raw.
+    pub saved_pct: f64,
+}
+
+/// The parts of a period: whole UTC days `[days.0, days.1)` from the rollup and up to two
+/// millisecond ranges `[from, to)` from the raw ledger.
+#[derive(Debug, PartialEq, Eq)]
+struct Window {
+    days: (i64, i64),
+    edges: [(i64, i64); 2],
+}
+
+impl Window {
+    fn new(period: Period, now_ms: i64, utc_offset_s: i32) -> Self {
+        let offset_ms = i64::from(utc_offset_s) * 1000;
+        let local_midnight = (now_ms + offset_ms).div_euclid(DAY_MS) * DAY_MS - offset_ms;
+        let (from, to) = match period {
+            Period::All => return Window { days: (i64::MIN, i64::MAX), edges: [(0, 0); 2] },
+            Period::Today => (local_midnight, local_midnight + DAY_MS),
+            Period::Week => (local_midnight - 6 * DAY_MS, local_midnight + DAY_MS),
+        };
+        let first_day = from.div_euclid(DAY_MS) + i64::from(from.rem_euclid(DAY_MS) != 0);
+        let end_day = to.div_euclid(DAY_MS);
+        if first_day >= end_day {
+            return Window { days: (0, 0), edges: [(from, to), (0, 0)] };
+        }
+        Window { days: (first_day, end_day), edges: [(from, first_day * DAY_MS), (end_day * DAY_MS, to)] }
+    }
+}
+
+impl Store {
+    /// Sums the ledger over `period` (relative to `now_ms`, in a calendar `utc_offset_s` seconds
+    /// east of UTC), grouped by `group_by`.
+    pub fn gain(&self, period: Period, group_by: GroupBy, now_ms: i64, utc_offset_s: i32) -> Result<Vec<GainRow>> {
+        if !(0..=MAX_NOW_MS).contains(&now_ms) {
+            return Err(Error::InvalidInput(format!("now_ms {now_ms} is not between 1970 and 9999")));
+        }
+        if utc_offset_s.unsigned_abs() >= 86_400 {
+            return Err(Error::InvalidInput(format!("utc_offset_s {utc_offset_s} is not within ±24 hours")));
+        }
+        let Window { days, edges: [head, tail] } = Window::new(period, now_ms, utc_offset_s);
+        let key = group_by.key_sql();
+        let sql = format!(
+            "SELECT key, sum(events), sum(raw), sum(sent), sum(raw) - sum(sent) AS saved FROM (
+                 SELECT {key} AS key, events, raw_tokens AS raw, sent_tokens AS sent
+                 FROM ledger_daily WHERE day >= ?1 AND day < ?2
+                 UNION ALL
+                 SELECT {key}, 1, raw_tokens, sent_tokens FROM ledger WHERE at_ms >= ?3 AND at_ms < ?4
+                 UNION ALL
+                 SELECT {key}, 1, raw_tokens, sent_tokens FROM ledger WHERE at_ms >= ?5 AND at_ms < ?6
+             ) GROUP BY key ORDER BY saved DESC, key IS NULL, key"
+        );
+        let mut statement = self.conn.prepare_cached(&sql)?;
+        let rows = statement.query_map(params![days.0, days.1, head.0, head.1, tail.0, tail.1], |row| {
+            let raw_tokens: u64 = row.get(2)?;
+            let saved_tokens: i64 = row.get(4)?;
+            Ok(GainRow {
+                key: row.get(0)?,
+                events: row.get(1)?,
+                raw_tokens,
+                sent_tokens: row.get(3)?,
+                saved_tokens,
+                saved_pct: if raw_tokens == 0 { 0.0 } else { saved_tokens as f64 * 100.0 / raw_tokens as f64 },
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ledger::{Event, Shape};
+    use crate::testutil::temp_store;
+
+    const HOUR: i64 = 3_600_000;
+    /// 2025-01-10 12:00 UTC.
+    const NOW: i64 = 20_098 * DAY_MS + 12 * HOUR;
+
+    fn event(
+        at_ms: i64,
+        project: &'static str,
+        tool: &'static str,
+        shape: Shape<'static>,
+        raw: u64,
+        sent: u64,
+    ) -> Event<'static> {
+        Event { at_ms, project, session: None, tool, shape, raw_tokens: raw, sent_tokens: sent }
+    }
+
+    fn keyed(rows: &[GainRow]) -> Vec<(Option<&str>, u64, u64, u64, i64)> {
+        rows.iter().map(|r| (r.key.as_deref(), r.events, r.raw_tokens, r.sent_tokens, r.saved_tokens)).collect()
+    }
+
+    #[test]
+    fn window_uses_the_rollup_for_whole_days_and_the_ledger_for_edges() {
+        let day = NOW.div_euclid(DAY_MS);
+        assert_eq!(
+            Window::new(Period::Today, NOW, 0),
+            Window {
+                days: (day, day + 1),
+                edges: [(day * DAY_MS, day * DAY_MS), ((day + 1) * DAY_MS, (day + 1) * DAY_MS)]
+            }
+        );
+        let east = Window::new(Period::Week, NOW, 2 * 3600);
+        let from = (day - 6) * DAY_MS - 2 * HOUR;
+        let to = (day + 1) * DAY_MS - 2 * HOUR;
+        assert_eq!(east, Window { days: (day - 6, day), edges: [(from, (day - 6) * DAY_MS), (day * DAY_MS, to)] });
+        let today_east = Window::new(Period::Today, NOW, 2 * 3600);
+        assert_eq!(
+            today_east,
+            Window { days: (0, 0), edges: [(day * DAY_MS - 2 * HOUR, (day + 1) * DAY_MS - 2 * HOUR), (0, 0)] }
+        );
+    }
+
+    #[test]
+    fn groups_sums_and_sorts() {
+        let (_dir, mut store) = temp_store();
+        store
+            .append_batch(&[
+                event(NOW, "/a", "ctx_read", Shape::Mode("map"), 1000, 100),
+                event(NOW - HOUR, "/a", "ctx_read", Shape::Mode("full"), 500, 500),
+                event(NOW - 2 * HOUR, "/b", "ctx_shell", Shape::Family("cargo_test"), 2000, 300),
+                event(NOW - 3 * HOUR, "/b", "ctx_read", Shape::Mode("map"), 100, 120),
+            ])
+            .unwrap();
+        let gain = |group_by| store.gain(Period::All, group_by, NOW, 0).unwrap();
+        assert_eq!(
+            keyed(&gain(GroupBy::Tool)),
+            [(Some("ctx_shell"), 1, 2000, 300, 1700), (Some("ctx_read"), 3, 1600, 720, 880)]
+        );
+        assert_eq!(
+            keyed(&gain(GroupBy::Mode)),
+            [(None, 1, 2000, 300, 1700), (Some("map"), 2, 1100, 220, 880), (Some("full"), 1, 500, 500, 0)]
+        );
+        assert_eq!(
+            keyed(&gain(GroupBy::Family)),
+            [(Some("cargo_test"), 1, 2000, 300, 1700), (None, 3, 1600, 720, 880)]
+        );
+        assert_eq!(keyed(&gain(GroupBy::Project)), [(Some("/b"), 2, 2100, 420, 1680), (Some("/a"), 2, 1500, 600, 900)]);
+        let total = gain(GroupBy::None);
+        assert_eq!(keyed(&total), [(None, 4, 3600, 1020, 2580)]);
+        assert!((total[0].saved_pct - 2580.0 * 100.0 / 3600.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn out_of_range_clock_values_are_refused() {
+        let (_dir, store) = temp_store();
+        assert!(matches!(store.gain(Period::Today, GroupBy::None, -1, 0), Err(Error::InvalidInput(_))));
+        assert!(matches!(store.gain(Period::Week, GroupBy::None, i64::MAX, 0), Err(Error::InvalidInput(_))));
+        assert!(matches!(store.gain(Period::All, GroupBy::None, NOW, 86_400), Err(Error::InvalidInput(_))));
+        assert!(store.gain(Period::Today, GroupBy::None, NOW, -86_399).unwrap().is_empty());
+    }
+
+    #[test]
+    fn equal_savings_are_ordered_by_key() {
+        let (_dir, mut store) = temp_store();
+        for tool in ["b", "c", "a"] {
+            store.append(&event(NOW, "/p", tool, Shape::Mode("full"), 10, 5)).unwrap();
+        }
+        let keys: Vec<_> = store.gain(Period::All, GroupBy::Tool, NOW, 0).unwrap().into_iter().map(|r| r.key).collect();
+        assert_eq!(keys, [Some("a".into()), Some("b".into()), Some("c".into())]);
+    }
+
+    #[test]
+    fn ranges_follow_the_local_calendar() {
+        let (_dir, mut store) = temp_store();
+        let midnight = NOW.div_euclid(DAY_MS) * DAY_MS;
+        store
+            .append_batch(&[
+                event(NOW, "/p", "today", Shape::Mode("m"), 10, 0),
+                event(midnight - HOUR, "/p", "late_yesterday", Shape::Mode("m"), 10, 0),
+                event(midnight - 3 * HOUR, "/p", "evening_yesterday", Shape::Mode("m"), 10, 0),
+                event(midnight - 6 * DAY_MS, "/p", "six_days_ago", Shape::Mode("m"), 10, 0),
+                event(midnight - 7 * DAY_MS, "/p", "seven_days_ago", Shape::Mode("m"), 10, 0),
+            ])
+            .unwrap();
+        let tools = |range, offset| {
+            let rows = store.gain(range, GroupBy::Tool, NOW, offset).unwrap();
+            let mut tools: Vec<_> = rows.into_iter().map(|r| r.key.unwrap()).collect();
+            tools.sort();
+            tools
+        };
+        assert_eq!(tools(Period::Today, 0), ["today"]);
+        // Two hours east: local midnight is 22:00 UTC yesterday, so 23:00 UTC yesterday is today.
+        assert_eq!(tools(Period::Today, 2 * 3600), ["late_yesterday", "today"]);
+        // Five hours west: local today began at 05:00 UTC.
+        assert_eq!(tools(Period::Today, -5 * 3600), ["today"]);
+        assert_eq!(tools(Period::Week, 0), ["evening_yesterday", "late_yesterday", "six_days_ago", "today"]);
+        assert_eq!(tools(Period::All, 0).len(), 5);
+    }
+
+    #[test]
+    fn every_range_and_offset_matches_a_brute_force_sum() {
+        let (_dir, mut store) = temp_store();
+        // Events every 37 minutes over ten days around NOW, raw and sent varying.
+        let events: Vec<_> = (0..400)
+            .map(|i| {
+                let at = NOW - 8 * DAY_MS + i * 37 * 60_000;
+                let tool = ["read", "shell", "search"][i as usize % 3];
+                event(at, "/p", tool, Shape::Mode("m"), 100 + i as u64, 30 + (i as u64 * 7) % 90)
+            })
+            .collect();
+        store.append_batch(&events).unwrap();
+        for offset_s in [0, 3600, -3600, 5 * 3600 + 1800, -9 * 3600 - 1800, 14 * 3600, -12 * 3600] {
+            for range in [Period::Today, Period::Week, Period::All] {
+                let offset_ms = i64::from(offset_s) * 1000;
+                let midnight = (NOW + offset_ms).div_euclid(DAY_MS) * DAY_MS - offset_ms;
+                let within = |at: i64| match range {
+                    Period::Today => at >= midnight && at < midnight + DAY_MS,
+                    Period::Week => at >= midnight - 6 * DAY_MS && at < midnight + DAY_MS,
+                    Period::All => true,
+                };
+                let expected: Vec<_> = events.iter().filter(|e| within(e.at_ms)).collect();
+                let rows = store.gain(range, GroupBy::None, NOW, offset_s).unwrap();
+                let (count, raw, sent) = rows.first().map_or((0, 0, 0), |r| (r.events, r.raw_tokens, r.sent_tokens));
+                assert_eq!(count, expected.len() as u64, "{range:?} at offset {offset_s}");
+                assert_eq!(raw, expected.iter().map(|e| e.raw_tokens).sum::<u64>());
+                assert_eq!(sent, expected.iter().map(|e| e.sent_tokens).sum::<u64>());
+            }
+        }
+    }
+}

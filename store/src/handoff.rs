@@ -1,0 +1,217 @@
+//! Handoff: a compact summary of a session for the next agent, always within a token budget.
+//!
+//! The summary is built from items ranked by importance: the header, the task, then up to
+//! [`FIRST_TIER`] items of each list (next steps, decisions, findings, files), then the rest up
+//! to [`PER_SECTION`] each. The longest prefix of that ranking whose rendering fits the budget is
+//! rendered, so the least important items are dropped first and the same session and budget
+//! always give the same text.
+//!
+//! Within a list, next steps keep the order they were recorded (a plan is a queue), findings and
+//! decisions are newest first (later knowledge refines earlier), files are most touched first.
+
+use crate::Store;
+use crate::error::{Error, Result};
+use crate::session::{Note, Session};
+
+/// Items of each list that rank before any second item of another list.
+const FIRST_TIER: usize = 3;
+/// Most items of one list a handoff ever shows.
+const PER_SECTION: usize = 10;
+/// Longest text of one item, in characters; longer ones are cut with an ellipsis.
+const MAX_ITEM_CHARS: usize = 300;
+
+/// Sections in the order they are displayed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Section {
+    Header,
+    Task,
+    NextSteps,
+    Decisions,
+    Findings,
+    Files,
+}
+
+impl Section {
+    /// The line that opens a list section; `None` for single-line sections.
+    fn title(self) -> Option<&'static str> {
+        match self {
+            Section::Header | Section::Task => None,
+            Section::NextSteps => Some("Next steps:"),
+            Section::Decisions => Some("Decisions:"),
+            Section::Findings => Some("Findings:"),
+            Section::Files => Some("Files most touched:"),
+        }
+    }
+}
+
+struct Item {
+    section: Section,
+    line: String,
+}
+
+impl Store {
+    /// A summary of the session that fits in `max_tokens` as counted by `count_tokens`
+    /// (empty if not even its header fits). Fails if the session does not exist.
+    pub fn handoff(&self, session_id: &str, max_tokens: usize, count_tokens: &dyn Fn(&str) -> usize) -> Result<String> {
+        let session = self.session(session_id)?.ok_or_else(|| Error::SessionNotFound { id: session_id.to_owned() })?;
+        let ranked = ranked_items(&session);
+        let mut fitting = String::new();
+        for kept in 1..=ranked.len() {
+            let text = render(&ranked[..kept]);
+            if count_tokens(&text) > max_tokens {
+                break;
+            }
+            fitting = text;
+        }
+        Ok(fitting)
+    }
+}
+
+/// Every item the handoff may show, most important first.
+fn ranked_items(session: &Session) -> Vec<Item> {
+    let info = &session.info;
+    let mut ranked = vec![Item {
+        section: Section::Header,
+        line: format!("Handoff of session {} ({}) in {}", info.id, info.agent, info.project),
+    }];
+    if let Some(task) = info.task.as_deref().filter(|task| !task.trim().is_empty()) {
+        ranked.push(Item { section: Section::Task, line: format!("Task: {}", clip(task)) });
+    }
+    let newest_first = |notes: &[Note]| notes.iter().rev().map(|note| clip(&note.text)).collect::<Vec<_>>();
+    let lists: [(Section, Vec<String>); 4] = [
+        (Section::NextSteps, session.next_steps.iter().map(|note| clip(&note.text)).collect()),
+        (Section::Decisions, newest_first(&session.decisions)),
+        (Section::Findings, newest_first(&session.findings)),
+        (
+            Section::Files,
+            session
+                .files
+                .iter()
+                .map(|file| format!("{} ×{} ({}, {} tokens)", clip(&file.path), file.count, file.mode, file.tokens))
+                .collect(),
+        ),
+    ];
+    for tier in [0..FIRST_TIER, FIRST_TIER..PER_SECTION] {
+        for (section, lines) in &lists {
+            for line in lines.iter().take(tier.end).skip(tier.start) {
+                ranked.push(Item { section: *section, line: format!("- {line}") });
+            }
+        }
+    }
+    ranked
+}
+
+/// Renders the kept items section by section, each list under its title.
+fn render(kept: &[Item]) -> String {
+    let mut sections: Vec<Section> = kept.iter().map(|item| item.section).collect();
+    sections.sort();
+    sections.dedup();
+    let mut text = String::new();
+    for section in sections {
+        let lines = kept.iter().filter(|item| item.section == section).map(|item| item.line.as_str());
+        for line in section.title().into_iter().chain(lines) {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    text
+}
+
+/// `text` on one line, cut to [`MAX_ITEM_CHARS`] characters.
+fn clip(text: &str) -> String {
+    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match one_line.char_indices().nth(MAX_ITEM_CHARS) {
+        Some((cut, _)) => format!("{}…", &one_line[..cut]),
+        None => one_line,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::NoteKind;
+    use crate::testutil::temp_store;
+
+    fn words(text: &str) -> usize {
+        text.split_whitespace().count()
+    }
+
+    fn busy_session(store: &mut Store) {
+        store.touch_session("s1", "/repo", "claude").unwrap();
+        store.set_task("s1", "make the parser accept CRLF input").unwrap();
+        for i in 0..12 {
+            store.add_note("s1", NoteKind::Finding, &format!("finding number {i} about the lexer")).unwrap();
+            store.add_note("s1", NoteKind::Decision, &format!("decision number {i}")).unwrap();
+            store.add_note("s1", NoteKind::NextStep, &format!("step number {i}")).unwrap();
+            for _ in 0..=i {
+                store.record_file("s1", &format!("src/file{i}.rs"), "full", 10).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn fits_every_budget_and_grows_with_it() {
+        let (_dir, mut store) = temp_store();
+        busy_session(&mut store);
+        let mut previous = String::new();
+        for budget in 0..400 {
+            let text = store.handoff("s1", budget, &words).unwrap();
+            assert!(words(&text) <= budget, "budget {budget}: {text}");
+            for line in previous.lines() {
+                assert!(text.contains(line), "budget {budget} dropped {line:?} that a smaller budget kept");
+            }
+            assert_eq!(text, store.handoff("s1", budget, &words).unwrap(), "deterministic");
+            previous = text;
+        }
+        assert_eq!(store.handoff("s1", 0, &words).unwrap(), "");
+    }
+
+    #[test]
+    fn full_budget_shows_every_section_in_order() {
+        let (_dir, mut store) = temp_store();
+        busy_session(&mut store);
+        let text = store.handoff("s1", 10_000, &words).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "Handoff of session s1 (claude) in /repo");
+        assert_eq!(lines[1], "Task: make the parser accept CRLF input");
+        assert_eq!(lines[2], "Next steps:");
+        assert_eq!(lines[3], "- step number 0");
+        assert_eq!(lines.iter().filter(|line| line.starts_with("- step")).count(), PER_SECTION);
+        let decisions = lines.iter().position(|line| *line == "Decisions:").unwrap();
+        assert_eq!(lines[decisions + 1], "- decision number 11", "newest decision first");
+        let files = lines.iter().position(|line| *line == "Files most touched:").unwrap();
+        assert_eq!(lines[files + 1], "- src/file11.rs ×12 (full, 120 tokens)");
+        let findings = lines.iter().position(|line| *line == "Findings:").unwrap();
+        assert!(decisions < findings && findings < files, "{text}");
+    }
+
+    #[test]
+    fn small_budgets_drop_the_least_important_first() {
+        let (_dir, mut store) = temp_store();
+        busy_session(&mut store);
+        // Header (7 words) + task (7 words) + 3 next steps (with title: 2 + 3 * 4 words).
+        let text = store.handoff("s1", 28, &words).unwrap();
+        assert!(text.contains("Task:") && text.contains("- step number 2"), "{text}");
+        assert!(!text.contains("Decisions:") && !text.contains("Files"), "{text}");
+        // A first-tier file outranks a fourth next step.
+        let text = store.handoff("s1", 80, &words).unwrap();
+        assert!(text.contains("src/file11.rs") && !text.contains("step number 3"), "{text}");
+    }
+
+    #[test]
+    fn long_items_are_clipped_and_flattened() {
+        let (_dir, mut store) = temp_store();
+        store.touch_session("s1", "/repo", "a").unwrap();
+        store.set_task("s1", &format!("line one\nline two {}", "x".repeat(1000))).unwrap();
+        let text = store.handoff("s1", 10_000, &|text: &str| text.len()).unwrap();
+        let task = text.lines().nth(1).unwrap();
+        assert!(task.starts_with("Task: line one line two x") && task.ends_with('…'), "{task}");
+        assert_eq!(task.chars().count(), "Task: ".len() + MAX_ITEM_CHARS + 1);
+    }
+
+    #[test]
+    fn unknown_session_is_an_error() {
+        let (_dir, store) = temp_store();
+        assert!(matches!(store.handoff("nope", 400, &words), Err(Error::SessionNotFound { .. })));
+    }
+}

@@ -1,0 +1,354 @@
+//! Sessions: what an agent did in a project (task, notes, files, commands), kept so that the
+//! next session, or another agent, can pick the work up.
+//!
+//! Every change to a session bumps its `updated_ms`, which orders [`Store::sessions`] and decides
+//! which session [`Store::load`] returns.
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use crate::error::{Error, Result, non_empty, sql_count, sql_limit};
+use crate::{Store, now_ms};
+
+/// The three kinds of note an agent keeps in a session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NoteKind {
+    Finding,
+    Decision,
+    NextStep,
+}
+
+impl NoteKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            NoteKind::Finding => "finding",
+            NoteKind::Decision => "decision",
+            NoteKind::NextStep => "next_step",
+        }
+    }
+}
+
+/// A session without its lists.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionInfo {
+    pub id: String,
+    /// Root path of the project the session works in.
+    pub project: String,
+    /// The agent or client that created the session.
+    pub agent: String,
+    pub created_ms: i64,
+    pub updated_ms: i64,
+    pub task: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Note {
+    pub text: String,
+    pub at_ms: i64,
+}
+
+/// A file the session read or wrote, summed over every touch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileTouch {
+    pub path: String,
+    /// The mode of the latest touch.
+    pub mode: String,
+    /// Tokens sent for this file, summed over all touches.
+    pub tokens: u64,
+    pub count: u64,
+    pub last_ms: i64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CommandRun {
+    pub command: String,
+    /// `None` when the command did not exit normally (killed by a signal, timed out).
+    pub exit_code: Option<i32>,
+    pub at_ms: i64,
+}
+
+/// A session with everything recorded in it. Notes and commands are in the order they were
+/// recorded; files are most touched first (count, then latest touch, then path).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Session {
+    pub info: SessionInfo,
+    pub findings: Vec<Note>,
+    pub decisions: Vec<Note>,
+    pub next_steps: Vec<Note>,
+    pub files: Vec<FileTouch>,
+    pub commands: Vec<CommandRun>,
+}
+
+const INFO_COLUMNS: &str = "id, project, agent, created_ms, updated_ms, task";
+
+impl Store {
+    /// Creates the session, or marks an existing one as active now.
+    ///
+    /// Project and agent are fixed at creation; a session id reused for another project is
+    /// refused, because its notes would mislead whoever loads that project.
+    pub fn touch_session(&mut self, id: &str, project: &str, agent: &str) -> Result<SessionInfo> {
+        non_empty("session id", id)?;
+        non_empty("project", project)?;
+        let now = now_ms();
+        let tx = self.write()?;
+        match info(&tx, id)? {
+            Some(existing) if existing.project != project => {
+                return Err(Error::SessionProjectMismatch {
+                    id: id.to_owned(),
+                    existing: existing.project,
+                    requested: project.to_owned(),
+                });
+            }
+            Some(_) => bump(&tx, id, now)?,
+            None => {
+                tx.execute(
+                    "INSERT INTO sessions (id, project, agent, created_ms, updated_ms) VALUES (?1, ?2, ?3, ?4, ?4)",
+                    params![id, project, agent, now],
+                )?;
+            }
+        }
+        let touched = info(&tx, id)?.ok_or_else(|| Error::SessionNotFound { id: id.to_owned() })?;
+        tx.commit()?;
+        Ok(touched)
+    }
+
+    /// Sets (replaces) the task the session works on.
+    pub fn set_task(&mut self, id: &str, task: &str) -> Result<()> {
+        let tx = self.write()?;
+        bump(&tx, id, now_ms())?;
+        tx.execute("UPDATE sessions SET task = ?2 WHERE id = ?1", params![id, task])?;
+        Ok(tx.commit()?)
+    }
+
+    /// Adds a finding, decision or next step; returns its id.
+    pub fn add_note(&mut self, id: &str, kind: NoteKind, text: &str) -> Result<i64> {
+        non_empty("note text", text)?;
+        let now = now_ms();
+        let tx = self.write()?;
+        bump(&tx, id, now)?;
+        tx.execute(
+            "INSERT INTO session_notes (session_id, kind, text, at_ms) VALUES (?1, ?2, ?3, ?4)",
+            params![id, kind.as_str(), text, now],
+        )?;
+        let note = tx.last_insert_rowid();
+        tx.commit()?;
+        Ok(note)
+    }
+
+    /// Records that the session touched `path` in `mode`, sending `tokens` for it.
+    pub fn record_file(&mut self, id: &str, path: &str, mode: &str, tokens: u64) -> Result<()> {
+        non_empty("path", path)?;
+        let tokens = sql_count("tokens", tokens)?;
+        let now = now_ms();
+        let tx = self.write()?;
+        bump(&tx, id, now)?;
+        tx.execute(
+            "INSERT INTO session_files (session_id, path, mode, tokens, count, last_ms)
+             VALUES (?1, ?2, ?3, ?4, 1, ?5)
+             ON CONFLICT (session_id, path) DO UPDATE SET
+                 mode = excluded.mode, tokens = tokens + excluded.tokens, count = count + 1,
+                 last_ms = excluded.last_ms",
+            params![id, path, mode, tokens, now],
+        )?;
+        Ok(tx.commit()?)
+    }
+
+    /// Records a command the session ran; returns its id.
+    pub fn record_command(&mut self, id: &str, command: &str, exit_code: Option<i32>) -> Result<i64> {
+        non_empty("command", command)?;
+        let now = now_ms();
+        let tx = self.write()?;
+        bump(&tx, id, now)?;
+        tx.execute(
+            "INSERT INTO session_commands (session_id, command, exit_code, at_ms) VALUES (?1, ?2, ?3, ?4)",
+            params![id, command, exit_code, now],
+        )?;
+        let run = tx.last_insert_rowid();
+        tx.commit()?;
+        Ok(run)
+    }
+
+    /// The session with everything recorded in it, or `None` if it does not exist.
+    pub fn session(&self, id: &str) -> Result<Option<Session>> {
+        let tx = self.read()?;
+        let Some(info) = info(&tx, id)? else { return Ok(None) };
+        let mut findings = Vec::new();
+        let mut decisions = Vec::new();
+        let mut next_steps = Vec::new();
+        let mut notes = tx.prepare("SELECT kind, text, at_ms FROM session_notes WHERE session_id = ?1 ORDER BY id")?;
+        let mut rows = notes.query([id])?;
+        while let Some(row) = rows.next()? {
+            let kind: String = row.get(0)?;
+            let note = Note { text: row.get(1)?, at_ms: row.get(2)? };
+            match kind.as_str() {
+                "finding" => findings.push(note),
+                "decision" => decisions.push(note),
+                _ => next_steps.push(note),
+            }
+        }
+        let files = tx
+            .prepare(
+                "SELECT path, mode, tokens, count, last_ms FROM session_files WHERE session_id = ?1
+                 ORDER BY count DESC, last_ms DESC, path",
+            )?
+            .query_map([id], |row| {
+                Ok(FileTouch {
+                    path: row.get(0)?,
+                    mode: row.get(1)?,
+                    tokens: row.get(2)?,
+                    count: row.get(3)?,
+                    last_ms: row.get(4)?,
+                })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        let commands = tx
+            .prepare("SELECT command, exit_code, at_ms FROM session_commands WHERE session_id = ?1 ORDER BY id")?
+            .query_map([id], |row| Ok(CommandRun { command: row.get(0)?, exit_code: row.get(1)?, at_ms: row.get(2)? }))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(Some(Session { info, findings, decisions, next_steps, files, commands }))
+    }
+
+    /// The project's sessions, most recently updated first (ties by id), at most `limit`.
+    pub fn sessions(&self, project: &str, limit: usize) -> Result<Vec<SessionInfo>> {
+        let sql =
+            format!("SELECT {INFO_COLUMNS} FROM sessions WHERE project = ?1 ORDER BY updated_ms DESC, id LIMIT ?2");
+        let mut statement = self.conn.prepare(&sql)?;
+        let sessions = statement.query_map(params![project, sql_limit(limit)], info_from_row)?;
+        Ok(sessions.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The project's most recently updated session, with everything recorded in it.
+    pub fn load(&self, project: &str) -> Result<Option<Session>> {
+        match self.sessions(project, 1)?.into_iter().next() {
+            Some(latest) => self.session(&latest.id),
+            None => Ok(None),
+        }
+    }
+}
+
+fn info(conn: &Connection, id: &str) -> Result<Option<SessionInfo>> {
+    let sql = format!("SELECT {INFO_COLUMNS} FROM sessions WHERE id = ?1");
+    Ok(conn.query_row(&sql, [id], info_from_row).optional()?)
+}
+
+fn info_from_row(row: &Row<'_>) -> rusqlite::Result<SessionInfo> {
+    Ok(SessionInfo {
+        id: row.get(0)?,
+        project: row.get(1)?,
+        agent: row.get(2)?,
+        created_ms: row.get(3)?,
+        updated_ms: row.get(4)?,
+        task: row.get(5)?,
+    })
+}
+
+/// Marks the session as updated now; fails if it does not exist. `max` keeps `updated_ms` from
+/// going backwards when clocks of two processes disagree.
+fn bump(conn: &Connection, id: &str, now: i64) -> Result<()> {
+    let changed =
+        conn.execute("UPDATE sessions SET updated_ms = max(updated_ms, ?2) WHERE id = ?1", params![id, now])?;
+    if changed == 0 {
+        return Err(Error::SessionNotFound { id: id.to_owned() });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil::temp_store;
+
+    fn pause() {
+        // Timestamps are in milliseconds; make "later" observable.
+        std::thread::sleep(std::time::Duration::from_millis(3));
+    }
+
+    #[test]
+    fn touch_creates_then_bumps() {
+        let (_dir, mut store) = temp_store();
+        let created = store.touch_session("s1", "/repo", "claude").unwrap();
+        assert_eq!((created.project.as_str(), created.agent.as_str()), ("/repo", "claude"));
+        assert_eq!(created.created_ms, created.updated_ms);
+        pause();
+        let touched = store.touch_session("s1", "/repo", "other-agent").unwrap();
+        assert_eq!(touched.created_ms, created.created_ms);
+        assert!(touched.updated_ms > created.updated_ms);
+        assert_eq!(touched.agent, "claude", "the agent is fixed at creation");
+    }
+
+    #[test]
+    fn reusing_an_id_for_another_project_is_refused() {
+        let (_dir, mut store) = temp_store();
+        store.touch_session("s1", "/a", "agent").unwrap();
+        let error = store.touch_session("s1", "/b", "agent").unwrap_err();
+        assert!(matches!(error, Error::SessionProjectMismatch { .. }), "{error}");
+        assert_eq!(store.session("s1").unwrap().unwrap().info.project, "/a");
+    }
+
+    #[test]
+    fn recording_into_a_missing_session_fails_and_writes_nothing() {
+        let (_dir, mut store) = temp_store();
+        let error = store.add_note("ghost", NoteKind::Finding, "x").unwrap_err();
+        assert!(matches!(error, Error::SessionNotFound { .. }), "{error}");
+        assert!(store.record_file("ghost", "a.rs", "full", 1).is_err());
+        assert!(store.record_command("ghost", "ls", Some(0)).is_err());
+        assert!(store.set_task("ghost", "t").is_err());
+        let orphans: i64 = store.conn.query_row("SELECT count(*) FROM session_notes", [], |row| row.get(0)).unwrap();
+        assert_eq!(orphans, 0);
+    }
+
+    #[test]
+    fn records_everything_and_reads_it_back_in_order() {
+        let (_dir, mut store) = temp_store();
+        store.touch_session("s1", "/repo", "claude").unwrap();
+        store.set_task("s1", "fix the parser").unwrap();
+        store.add_note("s1", NoteKind::Finding, "lexer drops CR").unwrap();
+        store.add_note("s1", NoteKind::Decision, "normalize line endings first").unwrap();
+        store.add_note("s1", NoteKind::NextStep, "add a CRLF test").unwrap();
+        store.add_note("s1", NoteKind::Finding, "tests use LF only").unwrap();
+        store.record_file("s1", "src/lex.rs", "full", 900).unwrap();
+        store.record_file("s1", "src/parse.rs", "map", 120).unwrap();
+        store.record_file("s1", "src/lex.rs", "diff", 40).unwrap();
+        store.record_command("s1", "cargo test", Some(101)).unwrap();
+        store.record_command("s1", "sleep 100", None).unwrap();
+
+        let session = store.session("s1").unwrap().unwrap();
+        assert_eq!(session.info.task.as_deref(), Some("fix the parser"));
+        let texts = |notes: &[Note]| notes.iter().map(|n| n.text.clone()).collect::<Vec<_>>();
+        assert_eq!(texts(&session.findings), ["lexer drops CR", "tests use LF only"]);
+        assert_eq!(texts(&session.decisions), ["normalize line endings first"]);
+        assert_eq!(texts(&session.next_steps), ["add a CRLF test"]);
+        let lex = &session.files[0];
+        assert_eq!((lex.path.as_str(), lex.mode.as_str(), lex.tokens, lex.count), ("src/lex.rs", "diff", 940, 2));
+        assert_eq!(session.files[1].path, "src/parse.rs");
+        let commands: Vec<_> = session.commands.iter().map(|c| (c.command.as_str(), c.exit_code)).collect();
+        assert_eq!(commands, [("cargo test", Some(101)), ("sleep 100", None)]);
+    }
+
+    #[test]
+    fn list_is_most_recent_first_and_load_returns_the_latest() {
+        let (_dir, mut store) = temp_store();
+        for id in ["old", "mid", "new"] {
+            store.touch_session(id, "/repo", "agent").unwrap();
+            pause();
+        }
+        store.touch_session("elsewhere", "/other", "agent").unwrap();
+        let ids = |store: &Store| store.sessions("/repo", 10).unwrap().into_iter().map(|s| s.id).collect::<Vec<_>>();
+        assert_eq!(ids(&store), ["new", "mid", "old"]);
+        pause();
+        store.add_note("old", NoteKind::Finding, "revived").unwrap();
+        assert_eq!(ids(&store), ["old", "new", "mid"]);
+        assert_eq!(store.sessions("/repo", 2).unwrap().len(), 2);
+        let loaded = store.load("/repo").unwrap().unwrap();
+        assert_eq!(loaded.info.id, "old");
+        assert_eq!(loaded.findings.len(), 1);
+        assert!(store.load("/nothing").unwrap().is_none());
+        assert!(store.session("nope").unwrap().is_none());
+    }
+
+    #[test]
+    fn empty_identifiers_are_refused() {
+        let (_dir, mut store) = temp_store();
+        assert!(matches!(store.touch_session("", "/p", "a"), Err(Error::InvalidInput(_))));
+        assert!(matches!(store.touch_session("s", " ", "a"), Err(Error::InvalidInput(_))));
+    }
+}

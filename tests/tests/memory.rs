@@ -1,0 +1,181 @@
+//! Sessions, knowledge and the ledger end to end: durable across kill -9,
+//! safe with the daemon and fallback processes writing at once, loud about
+//! corruption.
+
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::time::Duration;
+
+use lean_ctx_proto::v1::KnowledgeRequest;
+use lean_ctx_tests::{Home, bin, client_options, describe, kill};
+
+fn project(home: &Home) -> std::path::PathBuf {
+    let root = home.path().join("proj");
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    let notes: String = (0..80).map(|i| format!("## Note {i}\n\nThe parser handles case {i} this way.\n\n")).collect();
+    std::fs::write(root.join("notes.md"), notes).unwrap();
+    root
+}
+
+fn lctx(home: &Home, dir: &Path, no_daemon: bool, args: &[&str]) -> std::process::Output {
+    let mut cmd = home.command(bin("lctx"));
+    cmd.current_dir(dir).args(args);
+    if no_daemon {
+        cmd.env("LEAN_CTX_NO_DAEMON", "1");
+    }
+    cmd.output().unwrap()
+}
+
+fn ok(out: std::process::Output) -> String {
+    assert!(out.status.success(), "{}", describe(&out));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn acknowledged_writes_survive_kill_9_of_the_daemon() {
+    let home = Home::new();
+    let root = project(&home);
+    for round in 0..3u64 {
+        let daemon = home.spawn_daemon(&[]);
+        let mut opts = client_options(&home);
+        opts.session_id = String::new();
+        let cwd = root.display().to_string();
+        // Kill at a pseudo-random moment of each round.
+        let kill_after = Duration::from_millis(150 + (round * 277) % 400);
+        let pid = daemon.id();
+        let killer = std::thread::spawn(move || {
+            std::thread::sleep(kill_after);
+            kill(pid, libc::SIGKILL);
+        });
+        let acknowledged = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+            let backend = lctx::backend::Backend::connect(&opts).await;
+            let mut acked = Vec::new();
+            for i in 0..100_000 {
+                let mut ctx = opts.context();
+                ctx.cwd = cwd.clone();
+                let key = format!("r{round}-k{i}");
+                let req = KnowledgeRequest {
+                    ctx: Some(ctx),
+                    action: "remember".into(),
+                    key: key.clone(),
+                    value: format!("value {i}"),
+                    ..Default::default()
+                };
+                match backend.memory().knowledge(tonic::Request::new(req)).await {
+                    Ok(_) => acked.push(key),
+                    Err(_) => break,
+                }
+            }
+            acked
+        });
+        killer.join().unwrap();
+        drop(daemon);
+        assert!(!acknowledged.is_empty(), "round {round}: some writes were acknowledged before the kill");
+        let listed = ok(lctx(&home, &root, true, &["knowledge", "list", "-c", "general"]));
+        let all = ok(lctx(&home, &root, true, &["knowledge", "recall", &format!("r{round}"), "-n", "100000"]));
+        for key in &acknowledged {
+            assert!(all.contains(&format!("] {key} = ")) || listed.contains(&format!("] {key} = ")), "lost {key}");
+        }
+    }
+    assert!(ok(lctx(&home, &root, true, &["ledger", "verify"])).contains("chain intact"));
+}
+
+fn writer(home: &Home, dir: &Path, no_daemon: bool, name: &str, rounds: usize) -> Child {
+    // A shell loop keeps each writer a separate process stream of lctx calls.
+    let script = format!(
+        r#"set -e
+for i in $(seq 1 {rounds}); do
+  "$LCTX" knowledge remember "{name}-$i" "v$i" -c load >/dev/null
+  "$LCTX" --session shared session finding "{name} finding $i" >/dev/null
+  "$LCTX" --session "{name}" read notes.md -m full >/dev/null
+done"#
+    );
+    let mut cmd = home.command("/bin/sh");
+    cmd.arg("-c").arg(script).current_dir(dir).env("LCTX", bin("lctx")).stdout(Stdio::null()).stderr(Stdio::piped());
+    if no_daemon {
+        cmd.env("LEAN_CTX_NO_DAEMON", "1");
+    }
+    cmd.spawn().unwrap()
+}
+
+#[test]
+fn the_daemon_and_four_fallback_processes_write_concurrently_without_loss() {
+    let home = Home::new();
+    let root = project(&home);
+    let rounds = 10;
+    let _daemon = home.spawn_daemon(&[]);
+    let mut writers = vec![writer(&home, &root, false, "daemon", rounds)];
+    for n in 0..4 {
+        writers.push(writer(&home, &root, true, &format!("local{n}"), rounds));
+    }
+    for w in writers {
+        let out = w.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", describe(&out));
+    }
+    let facts = ok(lctx(&home, &root, false, &["knowledge", "list", "-c", "load"]));
+    assert_eq!(facts.lines().count(), (5 * rounds).min(20), "list shows 20 at most");
+    let recalled = ok(lctx(&home, &root, false, &["knowledge", "recall", "v", "-c", "load", "-n", "1000"]));
+    assert_eq!(recalled.lines().count(), 5 * rounds, "{recalled}");
+    let status = ok(lctx(&home, &root, false, &["--session", "shared", "session", "status"]));
+    assert!(status.contains(&format!("findings {}", 5 * rounds)), "{status}");
+    let verify = ok(lctx(&home, &root, false, &["ledger", "verify"]));
+    assert!(verify.contains(&format!("{} records", 5 * rounds)), "one ledger event per read: {verify}");
+}
+
+#[test]
+fn a_corrupt_state_db_is_quarantined_loudly_and_the_next_start_works() {
+    let home = Home::new();
+    let root = project(&home);
+    std::fs::create_dir_all(home.dirs().data).unwrap();
+    std::fs::write(home.dirs().data.join("state.db"), b"this is not a database at all, not even close").unwrap();
+    let out = lctx(&home, &root, true, &["knowledge", "remember", "k", "v"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("state.db.corrupt-"), "the warning names the moved file: {stderr}");
+    let moved: Vec<_> = std::fs::read_dir(home.dirs().data)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("state.db.corrupt-"))
+        .collect();
+    assert_eq!(moved.len(), 1);
+    assert_eq!(std::fs::read(moved[0].path()).unwrap(), b"this is not a database at all, not even close");
+    assert!(ok(lctx(&home, &root, false, &["knowledge", "list"])).contains("k = v"));
+}
+
+#[test]
+fn knowledge_supersedes_with_history_and_handoff_fits_its_budget() {
+    let home = Home::new();
+    let root = project(&home);
+    ok(lctx(&home, &root, false, &["knowledge", "remember", "build", "make", "-c", "tooling"]));
+    ok(lctx(&home, &root, false, &["knowledge", "remember", "build", "cargo build", "-c", "tooling"]));
+    let current = ok(lctx(&home, &root, false, &["knowledge", "recall", "build"]));
+    assert!(current.contains("build = cargo build") && !current.contains("= make"), "{current}");
+    let history = ok(lctx(&home, &root, false, &["knowledge", "history", "build"]));
+    assert!(history.contains("build = make") && history.contains("superseded"), "{history}");
+
+    ok(lctx(&home, &root, false, &["--session", "h", "session", "task", "port the parser to the new grammar API"]));
+    for i in 0..60 {
+        let note = format!("finding number {i}: the tokenizer splits identifiers at case boundaries and digits");
+        ok(lctx(&home, &root, false, &["--session", "h", "session", "finding", &note]));
+    }
+    let handoff = ok(lctx(&home, &root, false, &["--session", "h", "session", "handoff"]));
+    let tokens = lean_ctxd::engine::tokens::count_uncached(&handoff);
+    assert!(tokens <= 400, "handoff is {tokens} tokens");
+    assert!(handoff.contains("port the parser"), "{handoff}");
+    let load = ok(lctx(&home, &root, false, &["--session", "next-chat", "session", "load"]));
+    assert!(load.contains("port the parser"), "a new chat resumes the latest session: {load}");
+}
+
+#[test]
+fn gain_reports_reads_by_mode() {
+    let home = Home::new();
+    let root = project(&home);
+    ok(lctx(&home, &root, false, &["read", "notes.md", "-m", "full"]));
+    ok(lctx(&home, &root, false, &["read", "notes.md", "-m", "reference"]));
+    let out = lctx(&home, &root, false, &["gain", "--by", "mode", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&ok(out).into_bytes()).unwrap();
+    let modes: Vec<_> = v["rows"].as_array().unwrap().iter().map(|r| r["key"].as_str().unwrap().to_string()).collect();
+    assert!(modes.contains(&"full".to_string()) && modes.contains(&"reference".to_string()), "{v}");
+    let text = ok(lctx(&home, &root, false, &["gain", "--today", "--by", "tool"]));
+    assert!(text.contains("read") && text.contains('█'), "{text}");
+}

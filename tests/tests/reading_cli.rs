@@ -1,0 +1,87 @@
+//! `lctx read` and `lctx edit` end to end: daemon and fallback agree, stubs
+//! follow the session across processes through the daemon.
+
+use lean_ctx_tests::{Home, bin, describe};
+
+fn project(home: &Home) -> std::path::PathBuf {
+    let root = home.path().join("proj");
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    let body: String = (0..120).map(|i| format!("/// Doc {i}\npub fn f{i}(x: u32) -> u32 {{ x + {i} }}\n")).collect();
+    std::fs::write(root.join("lib.rs"), format!("use std::fmt;\n\npub struct S<T> {{ t: T }}\n\n{body}")).unwrap();
+    root
+}
+
+fn lctx_in(home: &Home, dir: &std::path::Path, no_daemon: bool, args: &[&str]) -> std::process::Output {
+    let mut cmd = home.command(bin("lctx"));
+    cmd.current_dir(dir).args(args);
+    if no_daemon {
+        cmd.env("LEAN_CTX_NO_DAEMON", "1");
+    }
+    cmd.output().unwrap()
+}
+
+#[test]
+fn daemon_and_fallback_give_the_same_views() {
+    let home = Home::new();
+    let root = project(&home);
+    for mode in ["signatures", "map", "aggressive", "reference", "lines:3-5", "full", "auto"] {
+        let via_daemon = lctx_in(&home, &root, false, &["read", "lib.rs", "-m", mode, "--json"]);
+        let local = lctx_in(&home, &root, true, &["read", "lib.rs", "-m", mode, "--json"]);
+        assert!(
+            via_daemon.status.success() && local.status.success(),
+            "{}\n{}",
+            describe(&via_daemon),
+            describe(&local)
+        );
+        let d: serde_json::Value = serde_json::from_slice(&via_daemon.stdout).unwrap();
+        let l: serde_json::Value = serde_json::from_slice(&local.stdout).unwrap();
+        assert_eq!(d["served_by"], "DAEMON");
+        assert_eq!(l["served_by"], "LOCAL");
+        assert_eq!(d["files"], l["files"], "{mode}");
+    }
+}
+
+#[test]
+fn a_session_gets_a_stub_for_content_it_has_and_others_do_not() {
+    let home = Home::new();
+    let root = project(&home);
+    let read = |session: &str, extra: &[&str]| {
+        let mut args = vec!["--session", session, "read", "lib.rs", "-m", "full", "--json"];
+        args.extend_from_slice(extra);
+        let out = lctx_in(&home, &root, false, &args);
+        assert!(out.status.success(), "{}", describe(&out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["files"][0].clone()
+    };
+    assert_eq!(read("a", &[])["stub"], false);
+    let again = read("a", &[]);
+    assert_eq!(again["stub"], true);
+    assert!(again["content"].as_str().unwrap().starts_with("[unchanged lib.rs"), "{again}");
+    assert!(again["sent_tokens"].as_u64().unwrap() <= 20);
+    assert_eq!(read("b", &[])["stub"], false, "another session");
+    assert_eq!(read("a", &["--fresh"])["stub"], false, "fresh");
+
+    let edit =
+        lctx_in(&home, &root, false, &["--session", "a", "edit", "lib.rs", "--old", "x + 7 }", "--new", "x + 700 }"]);
+    assert!(edit.status.success(), "{}", describe(&edit));
+    assert!(String::from_utf8_lossy(&edit.stdout).contains("1 replacement"));
+    let after = read("a", &[]);
+    assert_eq!(after["stub"], false);
+    assert_eq!(after["mode"], "diff");
+    assert!(after["content"].as_str().unwrap().contains("+pub fn f7(x: u32) -> u32 { x + 700 }"), "{after}");
+}
+
+#[test]
+fn read_errors_exit_1_with_the_reason() {
+    let home = Home::new();
+    let root = project(&home);
+    let out = lctx_in(&home, &root, false, &["read", "missing.rs"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no such file: missing.rs"), "{}", describe(&out));
+    let out = lctx_in(&home, &root, false, &["read", "lib.rs", "missing.rs"]);
+    assert_eq!(out.status.code(), Some(1), "one of two failed");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("==> lib.rs ("), "{}", describe(&out));
+    let out = lctx_in(&home, &root, false, &["read", "lib.rs", "-m", "bogus"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("valid modes"));
+}
