@@ -15,16 +15,21 @@ use lean_ctx_proto::v1::ledger_client::LedgerClient;
 use lean_ctx_proto::v1::ledger_server::Ledger;
 use lean_ctx_proto::v1::memory_client::MemoryClient;
 use lean_ctx_proto::v1::memory_server::Memory;
+use lean_ctx_proto::v1::shell_client::ShellClient;
+use lean_ctx_proto::v1::shell_server::Shell;
 use lean_ctx_proto::v1::{
-    EditRequest, EditResponse, GainRequest, GainResponse, HelloRequest, HelloResponse, KnowledgeRequest,
-    KnowledgeResponse, PingRequest, PingResponse, ReadRequest, ReadResponse, ServedBy, SessionRequest, SessionResponse,
-    ShutdownRequest, ShutdownResponse, StatusRequest, StatusResponse, VerifyRequest, VerifyResponse,
+    CompressRequest, CompressResponse, EditRequest, EditResponse, ExecRequest, ExecResponse, ExpandRequest,
+    ExpandResponse, GainRequest, GainResponse, HelloRequest, HelloResponse, JobsRequest, JobsResponse,
+    KnowledgeRequest, KnowledgeResponse, PingRequest, PingResponse, ReadRequest, ReadResponse, ServedBy,
+    SessionRequest, SessionResponse, ShutdownRequest, ShutdownResponse, StatusRequest, StatusResponse, VerifyRequest,
+    VerifyResponse,
 };
 use lean_ctxd::engine::Engine;
 use lean_ctxd::server::context::ContextService;
 use lean_ctxd::server::control::ControlService;
 use lean_ctxd::server::host::Host;
 use lean_ctxd::server::memory::MemoryService;
+use lean_ctxd::server::shell::ShellService;
 use tonic::transport::Channel;
 use tonic::{Request, Response, Status};
 
@@ -36,6 +41,7 @@ pub struct Backend {
     context: Arc<dyn FileContext>,
     memory: Arc<dyn Memory>,
     ledger: Arc<dyn Ledger>,
+    shell: Arc<dyn Shell>,
     pub served_by: ServedBy,
     /// Why this client serves itself, when it does.
     pub fallback_reason: Option<String>,
@@ -63,13 +69,17 @@ impl Backend {
                 .max_decoding_message_size(MAX_MESSAGE)
                 .max_encoding_message_size(MAX_MESSAGE),
             memory: MemoryClient::new(channel.clone()),
-            ledger: LedgerClient::new(channel),
+            ledger: LedgerClient::new(channel.clone()),
+            shell: ShellClient::new(channel)
+                .max_decoding_message_size(MAX_MESSAGE)
+                .max_encoding_message_size(MAX_MESSAGE),
         });
         Backend {
             control: remote.clone(),
             context: remote.clone(),
             memory: remote.clone(),
-            ledger: remote,
+            ledger: remote.clone(),
+            shell: remote,
             served_by: ServedBy::Daemon,
             fallback_reason: None,
         }
@@ -84,7 +94,8 @@ impl Backend {
             control: Arc::new(ControlService::new(engine.clone(), host.clone())),
             context: Arc::new(ContextService::new(engine.clone(), host.clone())),
             memory: Arc::new(MemoryService::new(engine.clone(), host.clone())),
-            ledger: Arc::new(MemoryService::new(engine, host)),
+            ledger: Arc::new(MemoryService::new(engine.clone(), host.clone())),
+            shell: Arc::new(ShellService::new(engine, host)),
             served_by: ServedBy::Local,
             fallback_reason: reason,
         }
@@ -105,6 +116,10 @@ impl Backend {
     pub fn ledger(&self) -> &dyn Ledger {
         self.ledger.as_ref()
     }
+
+    pub fn shell(&self) -> &dyn Shell {
+        self.shell.as_ref()
+    }
 }
 
 /// The daemon's services seen through the server traits, so commands are
@@ -114,6 +129,7 @@ struct Remote {
     context: FileContextClient<Channel>,
     memory: MemoryClient<Channel>,
     ledger: LedgerClient<Channel>,
+    shell: ShellClient<Channel>,
 }
 
 #[tonic::async_trait]
@@ -165,5 +181,24 @@ impl Ledger for Remote {
 
     async fn verify(&self, request: Request<VerifyRequest>) -> Result<Response<VerifyResponse>, Status> {
         self.ledger.clone().verify(request).await
+    }
+}
+
+#[tonic::async_trait]
+impl Shell for Remote {
+    async fn exec(&self, request: Request<ExecRequest>) -> Result<Response<ExecResponse>, Status> {
+        self.shell.clone().exec(request).await
+    }
+
+    async fn compress(&self, request: Request<CompressRequest>) -> Result<Response<CompressResponse>, Status> {
+        self.shell.clone().compress(request).await
+    }
+
+    async fn expand(&self, request: Request<ExpandRequest>) -> Result<Response<ExpandResponse>, Status> {
+        self.shell.clone().expand(request).await
+    }
+
+    async fn jobs(&self, request: Request<JobsRequest>) -> Result<Response<JobsResponse>, Status> {
+        self.shell.clone().jobs(request).await
     }
 }

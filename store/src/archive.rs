@@ -19,6 +19,7 @@
 //! newest blobs may be incomplete. Reading one then fails with [`Error::ArchiveDamaged`] (the zstd
 //! checksum and the BLAKE3 id both catch it) instead of returning wrong bytes.
 
+use std::borrow::Cow;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Read as _, Write as _};
 use std::path::{Path, PathBuf};
@@ -34,6 +35,10 @@ pub const ARCHIVE_ID_LEN: usize = 16;
 
 /// zstd level of the blobs: zstd's default, fast enough to archive on the response path.
 const LEVEL: i32 = 3;
+
+/// Most bytes of one output the search index takes: its first and last half of this. Indexing
+/// costs about 40 ms per MB on the response path and grows `state.db` by about the compressed size.
+const INDEX_LIMIT: usize = 8 * 1024 * 1024;
 
 /// Characters of context a search snippet shows around its match.
 const SNIPPET_CHARS: usize = 160;
@@ -134,10 +139,13 @@ impl Store {
         {
             return Ok(id);
         }
-        let compressed = compress(entry.text)
-            .map_err(|source| Error::Io { action: "compress the output for", path: path.clone(), source })?;
+        let compressed = compress(entry.text).map_err(|source| Error::Io {
+            action: "compress the output for",
+            path: path.clone(),
+            source,
+        })?;
         let stored_bytes = compressed.len() as u64;
-        let body = String::from_utf8_lossy(entry.text);
+        let body = indexed_text(entry.text);
         let now = now_ms();
 
         let tx = self.write()?;
@@ -293,13 +301,17 @@ impl Store {
         max_total_bytes: u64,
     ) -> Result<SweepReport> {
         if max_age_ms < 0 {
-            return Err(Error::InvalidInput(format!("the archive's maximum age must not be negative, got {max_age_ms}")));
+            return Err(Error::InvalidInput(format!(
+                "the archive's maximum age must not be negative, got {max_age_ms}"
+            )));
         }
         let cutoff = now_ms.saturating_sub(max_age_ms);
         let mut report = SweepReport::default();
         let tx = self.write()?;
         let live: Vec<(String, i64, u64)> = tx
-            .prepare("SELECT id, created_ms, stored_bytes FROM archive WHERE expired_ms IS NULL ORDER BY created_ms, id")?
+            .prepare(
+                "SELECT id, created_ms, stored_bytes FROM archive WHERE expired_ms IS NULL ORDER BY created_ms, id",
+            )?
             .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
             .collect::<rusqlite::Result<_>>()?;
         let mut total: u64 = live.iter().map(|(_, _, stored)| stored).sum();
@@ -311,25 +323,17 @@ impl Store {
             total = total.saturating_sub(stored);
             doomed.push(id);
         }
-        let t0 = std::time::Instant::now();
         for id in &doomed {
             tx.execute("UPDATE archive SET expired_ms = ?2 WHERE id = ?1", params![id, now_ms])?;
-        }
-        eprintln!("upd {:?}", t0.elapsed());
-        for id in &doomed {
             tx.execute("DELETE FROM archive_fts WHERE rowid = ?1", params![fts_rowid(id)])?;
         }
-        eprintln!("db {:?}", t0.elapsed());
         // Files go last, so that a failed update leaves no live row without its blob.
         for id in &doomed {
             report.freed_bytes += remove_file(&blob_path(dir, id))?.unwrap_or(0);
         }
-        eprintln!("files {:?}", t0.elapsed());
         report.expired = doomed.len();
         collect_orphans(&tx, dir, &mut report)?;
-        eprintln!("orphans {:?}", t0.elapsed());
         tx.commit()?;
-        eprintln!("commit {:?}", t0.elapsed());
         Ok(report)
     }
 }
@@ -383,6 +387,19 @@ fn index(conn: &Connection, id: &str, label: &str, body: &str) -> Result<()> {
     conn.execute("DELETE FROM archive_fts WHERE rowid = ?1", params![rowid])?;
     conn.execute("INSERT INTO archive_fts (rowid, label, body) VALUES (?1, ?2, ?3)", params![rowid, label, body])?;
     Ok(())
+}
+
+/// The text the search index takes from an output: all of it, or for one longer than
+/// [`INDEX_LIMIT`] its beginning and its end (where a log's summary and last errors are).
+fn indexed_text(bytes: &[u8]) -> Cow<'_, str> {
+    if bytes.len() <= INDEX_LIMIT {
+        return String::from_utf8_lossy(bytes);
+    }
+    let half = INDEX_LIMIT / 2;
+    let mut text = String::from_utf8_lossy(&bytes[..half]).into_owned();
+    text.push('\n');
+    text.push_str(&String::from_utf8_lossy(&bytes[bytes.len() - half..]));
+    Cow::Owned(text)
 }
 
 fn compress(bytes: &[u8]) -> io::Result<Vec<u8>> {
@@ -485,7 +502,8 @@ fn sorted_entries(dir: &Path) -> Result<Vec<PathBuf>> {
         Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(source) => return Err(io_error(source)),
     };
-    let mut paths = entries.map(|entry| entry.map(|entry| entry.path())).collect::<io::Result<Vec<_>>>().map_err(io_error)?;
+    let mut paths =
+        entries.map(|entry| entry.map(|entry| entry.path())).collect::<io::Result<Vec<_>>>().map_err(io_error)?;
     paths.sort();
     Ok(paths)
 }
@@ -633,7 +651,8 @@ mod tests {
     fn round_trip_returns_the_exact_bytes() {
         let (dir, mut store) = temp_store();
         let archive = dir.path().join("archive");
-        let binary: Vec<u8> = (0..=255u8).chain([0, 0xff, 0xfe, b'\n', 0xc3, 0x28, b'\r']).cycle().take(10_000).collect();
+        let binary: Vec<u8> =
+            (0..=255u8).chain([0, 0xff, 0xfe, b'\n', 0xc3, 0x28, b'\r']).cycle().take(10_000).collect();
         let big = log_text(5 * 1024 * 1024, 7);
         for text in [&b"hello\nworld"[..], &binary, &[], &big, b"\n\n"] {
             let id = store.archive_put(&archive, &entry("cargo test", text)).unwrap();
@@ -711,7 +730,10 @@ mod tests {
         let hits = store.archive_search(&archive, "FAILED", 10).unwrap();
         assert_eq!(hits.len(), 1);
         let hit = &hits[0];
-        assert_eq!((hit.id.as_str(), hit.label.as_str(), hit.created_ms), (failing_id.as_str(), "cargo test -p parser", 1_000));
+        assert_eq!(
+            (hit.id.as_str(), hit.label.as_str(), hit.created_ms),
+            (failing_id.as_str(), "cargo test -p parser", 1_000)
+        );
         assert_eq!((hit.kind.as_str(), hit.project.as_str(), hit.raw_lines), ("shell", "/repo", 5));
         assert_eq!(hit.snippet, "test parser::nested ... FAILED");
         // Prefix terms, the label, and OR-ed words.
@@ -723,7 +745,8 @@ mod tests {
         assert_eq!(store.archive_search(&archive, "tests", 1).unwrap().len(), 1);
         assert!(store.archive_search(&archive, "segfault", 10).unwrap().is_empty());
         // Without words: the newest first.
-        let newest: Vec<_> = store.archive_search(&archive, " ?! ", 10).unwrap().into_iter().map(|hit| hit.id).collect();
+        let newest: Vec<_> =
+            store.archive_search(&archive, " ?! ", 10).unwrap().into_iter().map(|hit| hit.id).collect();
         assert_eq!(newest, [passing_id.clone(), failing_id.clone()]);
         // The same query gives the same order every time.
         let order = |store: &Store| store.archive_search(&archive, "test ok", 10).unwrap();
@@ -748,6 +771,19 @@ mod tests {
             store.archive_search(&archive, query, 10).unwrap_or_else(|e| panic!("query {query:?} failed: {e}"));
         }
         assert_eq!(store.archive_search(&archive, "body:FAILED", 10).unwrap()[0].id, failing_id);
+    }
+
+    #[test]
+    fn long_outputs_index_their_beginning_and_end() {
+        assert!(matches!(indexed_text(b"short"), Cow::Borrowed("short")));
+        let mut long = vec![b'm'; INDEX_LIMIT + 1000];
+        long[..5].copy_from_slice(b"head ");
+        let end = long.len();
+        long[end - 5..].copy_from_slice(b" tail");
+        let text = indexed_text(&long);
+        assert_eq!(text.len(), INDEX_LIMIT + 1);
+        assert!(text.starts_with("head m") && text.ends_with("m tail"));
+        assert_eq!(text.as_bytes()[INDEX_LIMIT / 2], b'\n');
     }
 
     #[test]
@@ -801,7 +837,10 @@ mod tests {
             assert_eq!(store.archive_meta(id).unwrap().unwrap().expired_ms, Some(at));
         }
         let message = store.archive_get(&archive, &ids[0]).unwrap_err().to_string();
-        assert!(message.contains("expired at 1970-01-01 00:00:04 UTC") && message.contains("can no longer"), "{message}");
+        assert!(
+            message.contains("expired at 1970-01-01 00:00:04 UTC") && message.contains("can no longer"),
+            "{message}"
+        );
         assert!(store.archive_search(&archive, "line", 10).unwrap().is_empty(), "expired outputs leave the index");
         assert!(store.archive_search(&archive, "", 10).unwrap().is_empty());
 
@@ -842,7 +881,8 @@ mod tests {
             }
             other => panic!("expected ArchiveNotFound, got {other:?}"),
         }
-        for id in ["", "../../etc/passwd", "0123456789abcde", "0123456789abcdef0", "0123456789abcdeg", "../0123456789ab"]
+        for id in
+            ["", "../../etc/passwd", "0123456789abcde", "0123456789abcdef0", "0123456789abcdeg", "../0123456789ab"]
         {
             assert!(matches!(store.archive_get(&archive, id), Err(Error::InvalidInput(_))), "{id:?}");
             assert!(matches!(store.archive_meta(id), Err(Error::InvalidInput(_))), "{id:?}");
@@ -865,7 +905,10 @@ mod tests {
         flipped[middle] ^= 0x55;
         fs::write(&path, &flipped).unwrap();
         let message = damaged(&store);
-        assert!(message.contains(&path.display().to_string()) && message.contains("run the command again"), "{message}");
+        assert!(
+            message.contains(&path.display().to_string()) && message.contains("run the command again"),
+            "{message}"
+        );
         fs::write(&path, &good[..good.len() / 2]).unwrap();
         damaged(&store);
         fs::write(&path, b"not zstd at all").unwrap();
@@ -890,7 +933,8 @@ mod tests {
         fs::write(&orphan, b"left by a crashed put").unwrap();
         let temp = archive.join(&id[..2]).join(format!(".{id}.zst.1-0.tmp"));
         fs::write(&temp, b"half").unwrap();
-        let unrelated = [archive.join("README"), archive.join("ab").join("notes.txt"), archive.join("zz").join("x.tmp")];
+        let unrelated =
+            [archive.join("README"), archive.join("ab").join("notes.txt"), archive.join("zz").join("x.tmp")];
         for path in &unrelated {
             fs::create_dir_all(path.parent().unwrap()).unwrap();
             fs::write(path, b"keep").unwrap();

@@ -34,8 +34,9 @@ const SQLITE_HEADER: &[u8] = b"SQLite format 3\0";
 pub enum Check {
     /// The whole file. For the daemon, which opens once per start.
     Everything,
-    /// Every table except the ledger, whose content [`Store::verify`] checks on demand. For
-    /// short-lived fallback processes that open the store for one command.
+    /// Every table except the ledger, whose content [`Store::verify`] checks on demand, and the
+    /// archive's search index, which grows with the archived outputs (about as large as their
+    /// compressed blobs). For short-lived fallback processes that open the store for one command.
     SkipLedger,
 }
 
@@ -164,11 +165,13 @@ fn header_problem(path: &Path) -> Option<String> {
 fn quick_check(conn: &Connection, check: Check) -> rusqlite::Result<String> {
     let statements = match check {
         Check::Everything => vec!["PRAGMA quick_check(5)".to_owned()],
-        // Checking a table also checks its indexes; the ledger's time index goes with it.
+        // Checking a table also checks its indexes; the ledger's time index goes with it. The
+        // shadow tables of archive_fts hold its index.
         Check::SkipLedger => conn
             .prepare(
                 "SELECT name FROM sqlite_schema
-                 WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' AND name <> 'ledger' ORDER BY name",
+                 WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' AND name <> 'ledger'
+                     AND name NOT GLOB 'archive_fts_*' ORDER BY name",
             )?
             .query_map([], |row| row.get::<_, String>(0))?
             .map(|name| name.map(|name| format!("PRAGMA quick_check(\"{}\")", name.replace('"', "\"\""))))
@@ -257,6 +260,48 @@ mod tests {
         let synchronous: i64 = conn.pragma_query_value(None, "synchronous", |row| row.get(0)).unwrap();
         assert_eq!(synchronous, 1);
         assert_eq!(user_version(conn).unwrap(), MIGRATIONS.len() as i64);
+        assert_eq!(MIGRATIONS.len(), 2, "version 2 added the output archive");
+    }
+
+    #[test]
+    fn a_version_1_file_is_migrated_and_keeps_its_data() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state.db");
+        // A file as the first release left it: migration 0001 only.
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(MIGRATIONS[0]).unwrap();
+        conn.pragma_update(None, "user_version", 1).unwrap();
+        conn.execute(
+            "INSERT INTO sessions (id, project, agent, created_ms, updated_ms, task) VALUES ('s1', '/p', 'a', 1, 2, 't')",
+            [],
+        )
+        .unwrap();
+        let tables: i64 = conn
+            .query_row("SELECT count(*) FROM sqlite_schema WHERE name LIKE 'archive%'", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(tables, 0);
+        drop(conn);
+
+        for check in [Check::SkipLedger, Check::Everything] {
+            let opened = Store::open(&path, check).unwrap();
+            assert!(opened.warning.is_none());
+            let mut store = opened.store;
+            assert_eq!(user_version(&store.conn).unwrap(), 2);
+            assert_eq!(store.session("s1").unwrap().unwrap().info.task.as_deref(), Some("t"));
+            let archive = dir.path().join("archive");
+            let entry = crate::ArchiveEntry {
+                kind: "shell",
+                label: "echo migrated",
+                family: "generic",
+                exit_code: Some(0),
+                session: Some("s1"),
+                project: "/p",
+                text: b"migrated\n",
+            };
+            let id = store.archive_put(&archive, &entry).unwrap();
+            assert_eq!(store.archive_get(&archive, &id).unwrap().bytes, b"migrated\n");
+            assert_eq!(store.archive_search(&archive, "migrated", 10).unwrap().len(), 1);
+        }
     }
 
     #[test]

@@ -47,27 +47,28 @@ fn acknowledged_writes_survive_kill_9_of_the_daemon() {
             std::thread::sleep(kill_after);
             kill(pid, libc::SIGKILL);
         });
-        let acknowledged = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-            let backend = lctx::backend::Backend::connect(&opts).await;
-            let mut acked = Vec::new();
-            for i in 0..100_000 {
-                let mut ctx = opts.context();
-                ctx.cwd = cwd.clone();
-                let key = format!("r{round}-k{i}");
-                let req = KnowledgeRequest {
-                    ctx: Some(ctx),
-                    action: "remember".into(),
-                    key: key.clone(),
-                    value: format!("value {i}"),
-                    ..Default::default()
-                };
-                match backend.memory().knowledge(tonic::Request::new(req)).await {
-                    Ok(_) => acked.push(key),
-                    Err(_) => break,
+        let acknowledged =
+            tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+                let backend = lctx::backend::Backend::connect(&opts).await;
+                let mut acked = Vec::new();
+                for i in 0..100_000 {
+                    let mut ctx = opts.context();
+                    ctx.cwd = cwd.clone();
+                    let key = format!("r{round}-k{i}");
+                    let req = KnowledgeRequest {
+                        ctx: Some(ctx),
+                        action: "remember".into(),
+                        key: key.clone(),
+                        value: format!("value {i}"),
+                        ..Default::default()
+                    };
+                    match backend.memory().knowledge(tonic::Request::new(req)).await {
+                        Ok(_) => acked.push(key),
+                        Err(_) => break,
+                    }
                 }
-            }
-            acked
-        });
+                acked
+            });
         killer.join().unwrap();
         drop(daemon);
         assert!(!acknowledged.is_empty(), "round {round}: some writes were acknowledged before the kill");

@@ -7,6 +7,7 @@ mod memory_cmd;
 mod read_cmd;
 mod render;
 mod service;
+mod shell_cmd;
 
 use std::process::ExitCode;
 
@@ -31,6 +32,15 @@ enum Command {
     Read(read_cmd::ReadArgs),
     /// Replace exact text in a file, atomically (ctx_edit).
     Edit(read_cmd::EditArgs),
+    /// Run a command; print its output compressed, exit with its exit code (ctx_shell).
+    Run(shell_cmd::RunArgs),
+    /// Background jobs started with `lctx run --bg`: list, status ID, cancel ID.
+    Jobs {
+        #[command(subcommand)]
+        cmd: Option<shell_cmd::JobsCmd>,
+    },
+    /// The full original of shortened output (ctx_expand).
+    Expand(shell_cmd::ExpandArgs),
     /// Session memory: task, findings, decisions, next steps, handoff (ctx_session).
     Session(memory_cmd::SessionArgs),
     /// Project facts that outlive a chat (ctx_knowledge).
@@ -76,20 +86,25 @@ pub fn main() -> ExitCode {
     }
     let result = runtime.block_on(async {
         match cli.command {
-            Command::Read(args) => read_cmd::read(args, &opts).await,
-            Command::Session(args) => memory_cmd::session(args, &opts).await,
-            Command::Knowledge(cmd) => memory_cmd::knowledge(cmd, &opts).await,
-            Command::Gain(args) => memory_cmd::gain(args, &opts).await,
-            Command::Ledger(cmd) => memory_cmd::ledger(cmd, &opts).await,
-            Command::Edit(args) => read_cmd::edit(args, &opts).await,
-            Command::Daemon(cmd) => daemon_cmd::run(cmd, &opts).await,
-            Command::Service(cmd) => service::run(cmd, &opts),
-            Command::Config(cmd) => config_cmd::run(cmd, &opts),
-            Command::Doctor { json } => doctor::run(json, &opts).await,
+            // `lctx run` exits with the command's own exit code.
+            Command::Run(args) => shell_cmd::run(args, &opts).await.map(Some),
+            Command::Read(args) => read_cmd::read(args, &opts).await.map(|()| None),
+            Command::Jobs { cmd } => shell_cmd::jobs(cmd, &opts).await.map(|()| None),
+            Command::Expand(args) => shell_cmd::expand(args, &opts).await.map(|()| None),
+            Command::Session(args) => memory_cmd::session(args, &opts).await.map(|()| None),
+            Command::Knowledge(cmd) => memory_cmd::knowledge(cmd, &opts).await.map(|()| None),
+            Command::Gain(args) => memory_cmd::gain(args, &opts).await.map(|()| None),
+            Command::Ledger(cmd) => memory_cmd::ledger(cmd, &opts).await.map(|()| None),
+            Command::Edit(args) => read_cmd::edit(args, &opts).await.map(|()| None),
+            Command::Daemon(cmd) => daemon_cmd::run(cmd, &opts).await.map(|()| None),
+            Command::Service(cmd) => service::run(cmd, &opts).map(|()| None),
+            Command::Config(cmd) => config_cmd::run(cmd, &opts).map(|()| None),
+            Command::Doctor { json } => doctor::run(json, &opts).await.map(|()| None),
         }
     });
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(None) => ExitCode::SUCCESS,
+        Ok(Some(code)) => ExitCode::from(u8::try_from(code.clamp(0, 255)).unwrap_or(1)),
         Err(e) => fail(&e),
     }
 }

@@ -35,6 +35,10 @@ pub struct Config {
     pub max_read_bytes: u64,
     /// Bound of the shared content and view cache, in bytes.
     pub cache_bytes: u64,
+    /// Archived outputs older than this many days expire.
+    pub archive_max_age_days: u64,
+    /// Archived outputs beyond this total size expire, oldest first.
+    pub archive_max_bytes: u64,
 }
 
 impl Default for Config {
@@ -46,6 +50,8 @@ impl Default for Config {
             allow_paths: Vec::new(),
             max_read_bytes: 8 << 20,
             cache_bytes: 64 << 20,
+            archive_max_age_days: 7,
+            archive_max_bytes: 512 << 20,
         }
     }
 }
@@ -94,6 +100,14 @@ pub const KEYS: &[Key] = &[
     },
     number("max_read_bytes", "largest file a read or edit loads, in bytes", 1 << 10, 1 << 30, |c| c.max_read_bytes),
     number("cache_bytes", "bound of the shared content and view cache, in bytes", 0, 16 << 30, |c| c.cache_bytes),
+    number("archive_max_age_days", "archived outputs older than this expire", 1, 3650, |c| c.archive_max_age_days),
+    number(
+        "archive_max_bytes",
+        "archived outputs beyond this total size expire, oldest first",
+        1 << 20,
+        1 << 40,
+        |c| c.archive_max_bytes,
+    ),
 ];
 
 impl Config {

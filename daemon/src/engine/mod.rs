@@ -53,6 +53,7 @@ pub struct Engine {
     pub path_locks: PathLocks,
     pub jobs: Jobs,
     pub memory: Memory,
+    archive_sweep: shell::shape::SweepClock,
 }
 
 impl Engine {
@@ -80,11 +81,17 @@ impl Engine {
             path_locks: PathLocks::default(),
             jobs: Jobs::default(),
             memory,
+            archive_sweep: Default::default(),
         }
     }
 
     fn scope(&self, caller: &Caller<'_>, config: &Config) -> EngineResult<Scope> {
         Scope::new(caller.cwd, caller.project_root, &config.allow_paths)
+    }
+
+    /// The caller's project and permitted paths.
+    pub fn scope_of(&self, caller: &Caller<'_>) -> EngineResult<Scope> {
+        self.scope(caller, &self.config.get())
     }
 
     /// ctx_read: one view per path (an error entry for an unreadable file

@@ -15,6 +15,7 @@ use lean_ctx_proto::v1::control_server::ControlServer;
 use lean_ctx_proto::v1::file_context_server::FileContextServer;
 use lean_ctx_proto::v1::ledger_server::LedgerServer;
 use lean_ctx_proto::v1::memory_server::MemoryServer;
+use lean_ctx_proto::v1::shell_server::ShellServer;
 use tokio_stream::wrappers::ReceiverStream;
 
 use super::context::ContextService;
@@ -22,6 +23,7 @@ use super::control::ControlService;
 use super::drain::DrainLayer;
 use super::host::Host;
 use super::memory::MemoryService;
+use super::shell::ShellService;
 use super::{runtime_dir, singleton, transport};
 use crate::engine::Engine;
 use crate::engine::paths::{self, Dirs};
@@ -102,6 +104,11 @@ async fn serve(dirs: Dirs, socket: PathBuf, idle_override: Option<Duration>) -> 
         .add_service(context)
         .add_service(MemoryServer::new(memory.clone()))
         .add_service(LedgerServer::new(memory))
+        .add_service(
+            ShellServer::new(ShellService::new(engine.clone(), host.clone()))
+                .max_decoding_message_size(max_message)
+                .max_encoding_message_size(max_message),
+        )
         .serve_with_incoming_shutdown(ReceiverStream::new(rx), host.shutdown_signal());
 
     let drain = async {

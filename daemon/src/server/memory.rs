@@ -49,8 +49,8 @@ impl Memory for MemoryService {
         let _guard = self.host.begin_request();
         let engine = self.engine.clone();
         let answer = blocking(move || engine.session_action(&caller(&ctx), &req.action, &req.value, &req.session_id))
-        .await?
-        .map_err(engine_status)?;
+            .await?
+            .map_err(engine_status)?;
         Ok(Response::new(SessionResponse {
             meta: Some(self.host.meta()),
             text: answer.text,

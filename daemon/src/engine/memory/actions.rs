@@ -5,7 +5,6 @@ use lean_ctx_store::{Fact, GainRow, GroupBy, NewFact, NoteKind, Period, Remember
 
 use super::render;
 use crate::engine::error::{EngineError, EngineResult};
-use crate::engine::project::Scope;
 // Uncached on purpose: the memo's lock ranks below the store's, which is held here.
 use crate::engine::tokens::count_uncached;
 use crate::engine::{Caller, Engine};
@@ -44,11 +43,6 @@ fn require<'a>(what: &str, value: &'a str, action: &str) -> EngineResult<&'a str
 }
 
 impl Engine {
-    fn project_of(&self, caller: &Caller<'_>) -> EngineResult<Scope> {
-        let config = self.config.get();
-        Scope::new(caller.cwd, caller.project_root, &config.allow_paths)
-    }
-
     pub fn session_action(
         &self,
         caller: &Caller<'_>,
@@ -56,7 +50,7 @@ impl Engine {
         value: &str,
         session_id: &str,
     ) -> EngineResult<SessionAnswer> {
-        let scope = self.project_of(caller)?;
+        let scope = self.scope_of(caller)?;
         let project = scope.root.display().to_string();
         let id = if session_id.is_empty() { caller.session } else { session_id };
         let action = action.trim();
@@ -74,8 +68,7 @@ impl Engine {
             })?;
             return Ok(match previous {
                 Some(session) => {
-                    let text =
-                        self.memory.with(|s| s.handoff(&session.info.id, HANDOFF_TOKENS, &count_uncached))?;
+                    let text = self.memory.with(|s| s.handoff(&session.info.id, HANDOFF_TOKENS, &count_uncached))?;
                     SessionAnswer { text, session_id: session.info.id }
                 }
                 None => SessionAnswer { text: format!("no earlier session in {project}"), session_id: id.to_string() },
@@ -116,7 +109,7 @@ impl Engine {
     }
 
     pub fn knowledge_action(&self, caller: &Caller<'_>, p: &KnowledgeParams) -> EngineResult<(String, Vec<Fact>)> {
-        let scope = self.project_of(caller)?;
+        let scope = self.scope_of(caller)?;
         let project = scope.root.display().to_string();
         let limit = if p.limit == 0 { DEFAULT_LIMIT } else { p.limit as usize };
         let category = (!p.category.trim().is_empty()).then(|| p.category.trim());

@@ -81,7 +81,16 @@ impl HeadTail {
         self.dropped += excess as u64;
     }
 
+    /// Head and tail, with a marker line between them when bytes were
+    /// dropped, so no reader mistakes the join for real output.
     fn finish(mut self) -> (Vec<u8>, u64) {
+        if self.dropped > 0 {
+            if !self.head.ends_with(b"\n") {
+                self.head.push(b'\n');
+            }
+            let marker = format!("[… {} bytes of output not kept (over the capture limit) …]\n", self.dropped);
+            self.head.extend_from_slice(marker.as_bytes());
+        }
         self.head.extend(self.tail);
         (self.head, self.dropped)
     }
@@ -232,7 +241,10 @@ mod tests {
         let mut ht = HeadTail::new(10);
         ht.push(b"0123456789abcdefghij");
         let (kept, dropped) = ht.finish();
-        assert_eq!(kept, b"01234fghij");
+        assert_eq!(
+            String::from_utf8_lossy(&kept),
+            "01234\n[… 10 bytes of output not kept (over the capture limit) …]\nfghij"
+        );
         assert_eq!(dropped, 10);
     }
 

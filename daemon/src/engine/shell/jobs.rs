@@ -8,6 +8,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant, SystemTime};
 
 use super::exec::{self, Cancel, ExecOutcome, ExecParams};
+use super::shape::Shaped;
 use crate::engine::error::{EngineError, EngineResult, ErrorKind};
 use crate::locks::{self, Mutex};
 
@@ -20,6 +21,18 @@ const KEEP_FINISHED: Duration = Duration::from_secs(30 * 60);
 
 /// Outcome of a job, set once by its thread.
 type Slot = Arc<OnceLock<Result<ExecOutcome, EngineError>>>;
+/// The outcome shaped for the agent, computed once on the first query
+/// after the job finished (so it is archived and counted once).
+pub type ShapedSlot = Arc<OnceLock<Result<Shaped, EngineError>>>;
+
+/// Who started a job: what shaping its output needs later.
+#[derive(Debug, Clone, Default)]
+pub struct Origin {
+    pub project: String,
+    pub session: String,
+    pub agent: String,
+    pub raw: bool,
+}
 
 struct Job {
     command: String,
@@ -28,6 +41,8 @@ struct Job {
     cancel: Cancel,
     outcome: Slot,
     finished_at: Arc<OnceLock<Instant>>,
+    origin: Origin,
+    shaped: ShapedSlot,
 }
 
 /// What a caller sees of a job.
@@ -39,6 +54,8 @@ pub struct JobInfo {
     pub elapsed: Duration,
     /// `None` while running.
     pub outcome: Option<Result<ExecOutcome, EngineError>>,
+    pub origin: Origin,
+    pub shaped: ShapedSlot,
 }
 
 pub struct Jobs {
@@ -53,7 +70,7 @@ impl Default for Jobs {
 
 impl Jobs {
     /// Starts `params` in the background and returns its id.
-    pub fn start(&self, params: ExecParams) -> EngineResult<u64> {
+    pub fn start(&self, params: ExecParams, origin: Origin) -> EngineResult<u64> {
         exec::validate(&params)?;
         let mut table = self.table.lock();
         prune(&mut table.1);
@@ -73,6 +90,8 @@ impl Jobs {
             cancel: Cancel::default(),
             outcome: Arc::new(OnceLock::new()),
             finished_at: Arc::new(OnceLock::new()),
+            origin,
+            shaped: Arc::new(OnceLock::new()),
         };
         let (cancel, outcome, finished_at) = (job.cancel.clone(), job.outcome.clone(), job.finished_at.clone());
         table.1.insert(id, job);
@@ -124,7 +143,15 @@ fn unknown(id: u64) -> EngineError {
 
 fn info(id: u64, job: &Job) -> JobInfo {
     let elapsed = job.finished_at.get().map_or_else(|| job.started_at.elapsed(), |end| *end - job.started_at);
-    JobInfo { id, command: job.command.clone(), started: job.started, elapsed, outcome: job.outcome.get().cloned() }
+    JobInfo {
+        id,
+        command: job.command.clone(),
+        started: job.started,
+        elapsed,
+        outcome: job.outcome.get().cloned(),
+        origin: job.origin.clone(),
+        shaped: job.shaped.clone(),
+    }
 }
 
 /// Drops finished jobs that are too old, then the oldest finished beyond the cap.
@@ -150,6 +177,12 @@ mod tests {
         }
     }
 
+    impl Jobs {
+        fn start_plain(&self, p: ExecParams) -> EngineResult<u64> {
+            self.start(p, Origin::default())
+        }
+    }
+
     fn wait_done(jobs: &Jobs, id: u64) -> ExecOutcome {
         for _ in 0..1000 {
             if let Some(outcome) = jobs.status(id).unwrap().outcome {
@@ -163,7 +196,7 @@ mod tests {
     #[test]
     fn runs_in_the_background_and_reports_its_outcome() {
         let jobs = Jobs::default();
-        let id = jobs.start(params("sleep 0.2; echo finished; exit 4")).unwrap();
+        let id = jobs.start_plain(params("sleep 0.2; echo finished; exit 4")).unwrap();
         assert!(jobs.status(id).unwrap().outcome.is_none(), "still running");
         let out = wait_done(&jobs, id);
         assert_eq!((out.exit_code, out.output.as_slice()), (4, b"finished\n".as_slice()));
@@ -173,7 +206,7 @@ mod tests {
     #[test]
     fn cancel_kills_and_unknown_ids_are_explained() {
         let jobs = Jobs::default();
-        let id = jobs.start(params("sleep 30")).unwrap();
+        let id = jobs.start_plain(params("sleep 30")).unwrap();
         jobs.cancel(id).unwrap();
         assert!(wait_done(&jobs, id).cancelled);
         assert!(jobs.status(999).unwrap_err().message.contains("no job 999"));
@@ -182,8 +215,8 @@ mod tests {
     #[test]
     fn the_number_of_running_jobs_is_bounded() {
         let jobs = Jobs::default();
-        let ids: Vec<_> = (0..MAX_RUNNING).map(|_| jobs.start(params("sleep 30")).unwrap()).collect();
-        assert_eq!(jobs.start(params("true")).unwrap_err().kind, ErrorKind::ResourceExhausted);
+        let ids: Vec<_> = (0..MAX_RUNNING).map(|_| jobs.start_plain(params("sleep 30")).unwrap()).collect();
+        assert_eq!(jobs.start_plain(params("true")).unwrap_err().kind, ErrorKind::ResourceExhausted);
         for id in ids {
             jobs.cancel(id).unwrap();
         }

@@ -1,5 +1,9 @@
-//! The shell component: running commands for agents (foreground and
-//! background). Output compression and the archive join it as they land.
+//! The shell component: commands run for agents (foreground and
+//! background), their output shaped by `lean-ctx-shell-compress`, and the
+//! archive of every original that was shortened.
 
 pub mod exec;
+pub mod expand;
 pub mod jobs;
+pub mod run;
+pub mod shape;

@@ -1,0 +1,72 @@
+//! ctx_expand: the archived original of shortened output, whole or in part.
+
+use lean_ctx_store::ArchiveHit;
+use regex::Regex;
+
+use crate::engine::Engine;
+use crate::engine::error::{EngineError, EngineResult};
+
+/// Lines returned at most by one expand, so a huge original cannot flood
+/// the agent by accident; ask for a window to see the rest.
+const MAX_LINES: usize = 2_000;
+
+#[derive(Debug, Default, Clone)]
+pub struct ExpandParams {
+    pub id: String,
+    pub start_line: Option<u32>,
+    pub end_line: Option<u32>,
+    pub grep: String,
+}
+
+impl Engine {
+    /// (text, total lines of the original).
+    pub fn expand(&self, p: &ExpandParams) -> EngineResult<(String, u64)> {
+        let dir = self.dirs.data.join("archive");
+        let archived = self.memory.with(|s| s.archive_get(&dir, p.id.trim()))?;
+        let text = String::from_utf8_lossy(&archived.bytes);
+        let lines: Vec<&str> = text.lines().collect();
+        let total = lines.len() as u64;
+        let start = p.start_line.unwrap_or(1).max(1) as usize;
+        let end = p.end_line.map_or(lines.len(), |e| (e as usize).min(lines.len()));
+        if start > end.max(1) && !lines.is_empty() {
+            return Err(EngineError::invalid(format!("the output has {total} lines; line {start} is past the end")));
+        }
+        let whole = p.start_line.is_none() && p.end_line.is_none() && p.grep.is_empty();
+        if whole && lines.len() <= MAX_LINES {
+            // The exact original bytes (as text).
+            return Ok((text.into_owned(), total));
+        }
+        let pattern = if p.grep.is_empty() {
+            None
+        } else {
+            Some(Regex::new(&p.grep).map_err(|e| EngineError::invalid(format!("bad grep pattern: {e}")))?)
+        };
+        let mut out = String::new();
+        let mut shown = 0usize;
+        for (i, line) in lines.iter().enumerate().take(end).skip(start - 1) {
+            if pattern.as_ref().is_some_and(|re| !re.is_match(line)) {
+                continue;
+            }
+            if shown == MAX_LINES {
+                out.push_str(&format!("[… more lines; ask start_line={} for the rest]\n", i + 1));
+                break;
+            }
+            if pattern.is_some() {
+                out.push_str(&format!("{}: {line}\n", i + 1));
+            } else {
+                out.push_str(line);
+                out.push('\n');
+            }
+            shown += 1;
+        }
+        Ok((out, total))
+    }
+
+    pub fn archive_search(&self, query: &str) -> EngineResult<Vec<ArchiveHit>> {
+        if query.trim().is_empty() {
+            return Err(EngineError::invalid("search needs some words to look for"));
+        }
+        let dir = self.dirs.data.join("archive");
+        self.memory.with(|s| s.archive_search(&dir, query, 20))
+    }
+}

@@ -1,0 +1,110 @@
+//! ctx_shell as the engine sees it: run (foreground or background), shape,
+//! and job queries that shape a finished job's output once.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use super::exec::{self, Cancel, ExecOutcome, ExecParams};
+use super::jobs::{JobInfo, Origin};
+use super::shape::Shaped;
+use crate::engine::error::{EngineError, EngineResult};
+use crate::engine::{Caller, Engine};
+
+/// Output kept per background job (head and tail).
+const JOB_CAPTURE: usize = 4 << 20;
+
+#[derive(Debug, Clone, Default)]
+pub struct RunParams {
+    pub command: String,
+    pub env: BTreeMap<String, String>,
+    /// 0 means the default (120 s).
+    pub timeout_secs: u32,
+    pub raw: bool,
+}
+
+impl RunParams {
+    fn exec_params(&self, cwd: std::path::PathBuf, capture_limit: usize) -> ExecParams {
+        let timeout = if self.timeout_secs == 0 {
+            exec::DEFAULT_TIMEOUT
+        } else {
+            Duration::from_secs(u64::from(self.timeout_secs))
+        };
+        ExecParams {
+            command: self.command.clone(),
+            cwd,
+            env: self.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            timeout,
+            capture_limit,
+        }
+    }
+
+    /// `raw=true`, or `LEAN_CTX_RAW=1` in the caller's environment.
+    fn wants_raw(&self) -> bool {
+        self.raw || self.env.get("LEAN_CTX_RAW").is_some_and(|v| v == "1")
+    }
+}
+
+/// One job with its output shaped once it finished.
+pub struct JobView {
+    pub info: JobInfo,
+    pub shaped: Option<Result<Shaped, EngineError>>,
+}
+
+impl Engine {
+    /// Runs a command to completion; `cancel` stops it early (a client that
+    /// went away).
+    pub fn run_command(
+        &self,
+        caller: &Caller<'_>,
+        p: &RunParams,
+        cancel: &Cancel,
+    ) -> EngineResult<(ExecOutcome, Shaped)> {
+        let scope = self.scope(caller, &self.config.get())?;
+        let outcome = exec::run(&p.exec_params(scope.cwd.clone(), exec::CAPTURE_LIMIT), cancel)?;
+        let project = scope.root.display().to_string();
+        let shaped =
+            self.shape_output(caller, &project, &p.command, &outcome.output, outcome.exit_code, p.wants_raw())?;
+        Ok((outcome, shaped))
+    }
+
+    pub fn start_job(&self, caller: &Caller<'_>, p: &RunParams) -> EngineResult<u64> {
+        let scope = self.scope(caller, &self.config.get())?;
+        let origin = Origin {
+            project: scope.root.display().to_string(),
+            session: caller.session.to_string(),
+            agent: caller.agent.to_string(),
+            raw: p.wants_raw(),
+        };
+        self.jobs.start(p.exec_params(scope.cwd, JOB_CAPTURE), origin)
+    }
+
+    /// status | cancel | list.
+    pub fn job_action(&self, action: &str, id: u64) -> EngineResult<Vec<JobView>> {
+        let infos = match action.trim() {
+            "status" | "" => vec![self.jobs.status(id)?],
+            "cancel" => vec![self.jobs.cancel(id)?],
+            "list" => self.jobs.list(),
+            other => {
+                return Err(EngineError::invalid(format!("unknown job action `{other}`; valid: status, cancel, list")));
+            }
+        };
+        Ok(infos.into_iter().map(|info| self.job_view(info)).collect())
+    }
+
+    fn job_view(&self, info: JobInfo) -> JobView {
+        let shaped = match &info.outcome {
+            Some(Ok(outcome)) => Some(
+                info.shaped
+                    .get_or_init(|| {
+                        let o = &info.origin;
+                        let caller = Caller { cwd: "", project_root: None, session: &o.session, agent: &o.agent };
+                        self.shape_output(&caller, &o.project, &info.command, &outcome.output, outcome.exit_code, o.raw)
+                    })
+                    .clone(),
+            ),
+            Some(Err(e)) => Some(Err(e.clone())),
+            None => None,
+        };
+        JobView { info, shaped }
+    }
+}

@@ -1,0 +1,162 @@
+//! Turning a command's output into what the agent receives: compressed by
+//! family, never larger than the original, the original archived whenever
+//! anything was left out, and the run recorded in the ledger and session.
+
+use std::sync::atomic::{AtomicI64, Ordering};
+
+use lean_ctx_store::{ArchiveEntry, Event, Shape};
+
+use crate::engine::error::EngineResult;
+use crate::engine::memory::now_ms;
+use crate::engine::{Caller, Engine};
+
+/// Archive retention runs at most this often.
+const SWEEP_EVERY_MS: i64 = 60_000;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shaped {
+    pub text: String,
+    pub family: String,
+    pub shortened: bool,
+    pub archive_id: Option<String>,
+    pub raw_tokens: u64,
+    pub sent_tokens: u64,
+}
+
+/// When the archive was last swept (ms since the epoch).
+#[derive(Default)]
+pub struct SweepClock(AtomicI64);
+
+impl SweepClock {
+    fn due(&self, now: i64) -> bool {
+        let last = self.0.load(Ordering::Relaxed);
+        now - last >= SWEEP_EVERY_MS && self.0.compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed).is_ok()
+    }
+}
+
+/// The line naming the archive handle under shortened output.
+pub fn handle_line(id: &str) -> String {
+    format!("[full output archived: ctx_expand id={id} · lctx expand {id}]")
+}
+
+fn with_exit(text: &str, exit_code: i32) -> String {
+    if exit_code == 0 {
+        return text.to_string();
+    }
+    let sep = if text.is_empty() || text.ends_with('\n') { "" } else { "\n" };
+    format!("{text}{sep}[exit:{exit_code}]")
+}
+
+impl Engine {
+    /// Shapes `output` of `command`. `raw` returns it untouched.
+    pub fn shape_output(
+        &self,
+        caller: &Caller<'_>,
+        project: &str,
+        command: &str,
+        output: &[u8],
+        exit_code: i32,
+        raw: bool,
+    ) -> EngineResult<Shaped> {
+        let text = String::from_utf8_lossy(output);
+        let raw_tokens = self.tokens.count(&text) as u64;
+        let shaped = if raw {
+            Shaped {
+                text: text.to_string(),
+                family: "raw".into(),
+                shortened: false,
+                archive_id: None,
+                raw_tokens,
+                sent_tokens: raw_tokens,
+            }
+        } else {
+            let compressed = lean_ctx_shell_compress::compress(command, &text, exit_code);
+            let plain = with_exit(&text, exit_code);
+            let plain_tokens = self.tokens.count(&plain) as u64;
+            let mut shaped = Shaped {
+                text: plain,
+                family: compressed.family.to_string(),
+                shortened: false,
+                archive_id: None,
+                raw_tokens,
+                sent_tokens: plain_tokens,
+            };
+            if compressed.shortened {
+                let id = self.archive(caller, project, command, compressed.family, exit_code, output)?;
+                let text = format!("{}\n{}", compressed.text.trim_end_matches('\n'), handle_line(&id));
+                let tokens = self.tokens.count(&text) as u64;
+                // Never larger than what it replaces, handle line included.
+                if tokens < plain_tokens {
+                    shaped = Shaped { text, shortened: true, archive_id: Some(id), sent_tokens: tokens, ..shaped };
+                }
+            }
+            shaped
+        };
+        self.memory.record(&Event {
+            at_ms: now_ms(),
+            project,
+            session: (!caller.session.is_empty()).then_some(caller.session),
+            tool: "shell",
+            shape: Shape::Family(&shaped.family),
+            raw_tokens: shaped.raw_tokens,
+            sent_tokens: shaped.sent_tokens,
+        });
+        if !caller.session.is_empty() {
+            let recorded = self.memory.with(|s| {
+                s.touch_session(caller.session, project, caller.agent)?;
+                s.record_command(caller.session, command, Some(exit_code))
+            });
+            if let Err(e) = recorded {
+                tracing::warn!("cannot record a command in session {}: {e}", caller.session);
+            }
+        }
+        Ok(shaped)
+    }
+
+    fn archive(
+        &self,
+        caller: &Caller<'_>,
+        project: &str,
+        command: &str,
+        family: &str,
+        exit_code: i32,
+        output: &[u8],
+    ) -> EngineResult<String> {
+        let dir = self.dirs.data.join("archive");
+        let entry = ArchiveEntry {
+            kind: "shell",
+            label: command,
+            family,
+            exit_code: Some(exit_code),
+            session: (!caller.session.is_empty()).then_some(caller.session),
+            project,
+            text: output,
+        };
+        let id = self.memory.with(|s| s.archive_put(&dir, &entry))?;
+        let now = now_ms();
+        if self.archive_sweep.due(now) {
+            let config = self.config.get();
+            let max_age = i64::try_from(config.archive_max_age_days).unwrap_or(i64::MAX / 86_400_000) * 86_400_000;
+            match self.memory.with(|s| s.archive_sweep(&dir, now, max_age, config.archive_max_bytes)) {
+                Ok(report) if report.expired > 0 => {
+                    tracing::info!(expired = report.expired, freed = report.freed_bytes, "archive swept")
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!("archive sweep failed: {e}"),
+            }
+        }
+        Ok(id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_line_only_on_failure() {
+        assert_eq!(with_exit("ok\n", 0), "ok\n");
+        assert_eq!(with_exit("bad", 2), "bad\n[exit:2]");
+        assert_eq!(with_exit("", 1), "[exit:1]");
+    }
+}

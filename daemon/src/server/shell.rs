@@ -1,0 +1,159 @@
+//! The Shell service: Exec (foreground or background), Compress, Expand, Jobs.
+
+use std::sync::Arc;
+
+use lean_ctx_proto::v1::shell_server::Shell;
+use lean_ctx_proto::v1::{
+    ArchiveHit, CompressRequest, CompressResponse, ExecRequest, ExecResponse, ExpandRequest, ExpandResponse, Job,
+    JobsRequest, JobsResponse, Shaped,
+};
+use tonic::{Request, Response, Status};
+
+use super::blocking::{blocking, caller};
+use super::host::Host;
+use super::status::{engine_status, missing_context};
+use crate::engine::Engine;
+use crate::engine::shell::exec::Cancel;
+use crate::engine::shell::expand::ExpandParams;
+use crate::engine::shell::run::RunParams;
+use crate::engine::shell::shape;
+
+#[derive(Clone)]
+pub struct ShellService {
+    engine: Arc<Engine>,
+    host: Arc<Host>,
+}
+
+impl ShellService {
+    pub fn new(engine: Arc<Engine>, host: Arc<Host>) -> Self {
+        ShellService { engine, host }
+    }
+}
+
+fn shaped(s: shape::Shaped) -> Shaped {
+    Shaped {
+        text: s.text,
+        family: s.family,
+        shortened: s.shortened,
+        archive_id: s.archive_id.unwrap_or_default(),
+        raw_tokens: s.raw_tokens,
+        sent_tokens: s.sent_tokens,
+    }
+}
+
+/// Kills the command when the call is dropped: a client that disconnects
+/// or cancels does not leave its command running in the daemon.
+struct CancelOnDrop(Cancel);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
+}
+
+fn millis(d: std::time::Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+#[tonic::async_trait]
+impl Shell for ShellService {
+    async fn exec(&self, request: Request<ExecRequest>) -> Result<Response<ExecResponse>, Status> {
+        let req = request.into_inner();
+        let ctx = req.ctx.ok_or_else(missing_context)?;
+        let _guard = self.host.begin_request();
+        let params = RunParams {
+            command: req.command,
+            env: req.env.into_iter().collect(),
+            timeout_secs: req.timeout_secs,
+            raw: req.raw,
+        };
+        let engine = self.engine.clone();
+        if req.background {
+            let id = blocking(move || engine.start_job(&caller(&ctx), &params)).await?.map_err(engine_status)?;
+            return Ok(Response::new(ExecResponse { meta: Some(self.host.meta()), job_id: id, ..Default::default() }));
+        }
+        let cancel = Cancel::default();
+        let _cancel_on_drop = CancelOnDrop(cancel.clone());
+        let (outcome, out) =
+            blocking(move || engine.run_command(&caller(&ctx), &params, &cancel)).await?.map_err(engine_status)?;
+        Ok(Response::new(ExecResponse {
+            meta: Some(self.host.meta()),
+            output: Some(shaped(out)),
+            exit_code: outcome.exit_code,
+            timed_out: outcome.timed_out,
+            duration_ms: millis(outcome.duration),
+            job_id: 0,
+        }))
+    }
+
+    async fn compress(&self, request: Request<CompressRequest>) -> Result<Response<CompressResponse>, Status> {
+        let req = request.into_inner();
+        let ctx = req.ctx.ok_or_else(missing_context)?;
+        let _guard = self.host.begin_request();
+        let engine = self.engine.clone();
+        let out = blocking(move || {
+            let caller = caller(&ctx);
+            let scope = engine.scope_of(&caller)?;
+            let project = scope.root.display().to_string();
+            engine.shape_output(&caller, &project, &req.command, &req.output, req.exit_code, req.raw)
+        })
+        .await?
+        .map_err(engine_status)?;
+        Ok(Response::new(CompressResponse { meta: Some(self.host.meta()), output: Some(shaped(out)) }))
+    }
+
+    async fn expand(&self, request: Request<ExpandRequest>) -> Result<Response<ExpandResponse>, Status> {
+        let req = request.into_inner();
+        let _guard = self.host.begin_request();
+        let engine = self.engine.clone();
+        if !req.search.trim().is_empty() {
+            let hits = blocking(move || engine.archive_search(&req.search)).await?.map_err(engine_status)?;
+            let text = hits
+                .iter()
+                .map(|h| format!("{} · {} · {}", h.id, h.label, h.snippet.replace('\n', " ")))
+                .collect::<Vec<_>>()
+                .join("\n");
+            let hits = hits
+                .into_iter()
+                .map(|h| ArchiveHit { id: h.id, label: h.label, created_ms: h.created_ms, snippet: h.snippet })
+                .collect();
+            return Ok(Response::new(ExpandResponse { meta: Some(self.host.meta()), text, total_lines: 0, hits }));
+        }
+        if req.id.trim().is_empty() {
+            return Err(Status::invalid_argument("give the id printed under the shortened output, or a search"));
+        }
+        let params = ExpandParams { id: req.id, start_line: req.start_line, end_line: req.end_line, grep: req.grep };
+        let (text, total_lines) = blocking(move || engine.expand(&params)).await?.map_err(engine_status)?;
+        Ok(Response::new(ExpandResponse { meta: Some(self.host.meta()), text, total_lines, hits: Vec::new() }))
+    }
+
+    async fn jobs(&self, request: Request<JobsRequest>) -> Result<Response<JobsResponse>, Status> {
+        let req = request.into_inner();
+        let _guard = self.host.begin_request();
+        let engine = self.engine.clone();
+        let views = blocking(move || engine.job_action(&req.action, req.id)).await?.map_err(engine_status)?;
+        let mut jobs = Vec::new();
+        for v in views {
+            let (exit_code, timed_out, cancelled) = match &v.info.outcome {
+                Some(Ok(o)) => (o.exit_code, o.timed_out, o.cancelled),
+                _ => (0, false, false),
+            };
+            let output = match v.shaped {
+                Some(Ok(s)) => Some(shaped(s)),
+                Some(Err(e)) => return Err(engine_status(e)),
+                None => None,
+            };
+            jobs.push(Job {
+                id: v.info.id,
+                command: v.info.command,
+                running: v.info.outcome.is_none(),
+                exit_code,
+                elapsed_ms: millis(v.info.elapsed),
+                timed_out,
+                cancelled,
+                output,
+            });
+        }
+        Ok(Response::new(JobsResponse { meta: Some(self.host.meta()), jobs }))
+    }
+}

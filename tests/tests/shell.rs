@@ -1,0 +1,164 @@
+//! `lctx run`, jobs and expand end to end: failures survive compression,
+//! the archive returns the exact original, processes never outlive their
+//! timeout, background jobs outlive their client.
+
+use std::path::Path;
+use std::time::Duration;
+
+use lean_ctx_tests::{Home, bin, describe, wait_until};
+
+fn project(home: &Home) -> std::path::PathBuf {
+    let root = home.path().join("proj");
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    root
+}
+
+fn lctx(home: &Home, dir: &Path, args: &[&str]) -> std::process::Output {
+    home.command(bin("lctx")).current_dir(dir).args(args).output().unwrap()
+}
+
+fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The archive id named by the handle line under shortened output.
+fn archive_id(text: &str) -> String {
+    let at = text.find("ctx_expand id=").expect("a handle line") + "ctx_expand id=".len();
+    text[at..at + 16].to_string()
+}
+
+const NOISY_FAILURE: &str = r#"for i in $(seq 1 400); do echo "compiling unit $i of 400 … ok"; done
+echo "error[E0308]: mismatched types at src/parse.rs:88:17" >&2
+echo "test parser::tests::handles_unicode ... FAILED"
+echo "résumé ✓ last line"
+exit 101"#;
+
+#[test]
+fn a_failing_command_keeps_its_errors_exit_code_and_archives_the_original() {
+    let home = Home::new();
+    let root = project(&home);
+    let out = lctx(&home, &root, &["run", "--", NOISY_FAILURE]);
+    assert_eq!(out.status.code(), Some(101), "lctx exits with the command's code: {}", describe(&out));
+    let text = stdout(&out);
+    for must in [
+        "error[E0308]: mismatched types at src/parse.rs:88:17",
+        "test parser::tests::handles_unicode ... FAILED",
+        "résumé ✓ last line",
+        "[exit:101]",
+    ] {
+        assert!(text.contains(must), "{must} missing from:\n{text}");
+    }
+    assert!(text.lines().count() < 60, "compressed: {text}");
+
+    let id = archive_id(&text);
+    let original = home.command("/bin/sh").arg("-c").arg(NOISY_FAILURE).current_dir(&root).output().unwrap();
+    let mut expected = original.stdout.clone();
+    // The shell interleaves stderr in order; rebuild that order for comparison.
+    let expected_text = String::from_utf8_lossy(&expected).replace(
+        "test parser::tests::handles_unicode",
+        "error[E0308]: mismatched types at src/parse.rs:88:17\ntest parser::tests::handles_unicode",
+    );
+    expected = expected_text.into_bytes();
+    let expanded = lctx(&home, &root, &["expand", &id]);
+    assert!(expanded.status.success(), "{}", describe(&expanded));
+    assert_eq!(expanded.stdout, expected, "expand returns the exact original");
+
+    let window = stdout(&lctx(&home, &root, &["expand", &id, "--lines", "2-3"]));
+    assert_eq!(window, "compiling unit 2 of 400 … ok\ncompiling unit 3 of 400 … ok\n");
+    let grep = stdout(&lctx(&home, &root, &["expand", &id, "--grep", "E0308"]));
+    assert_eq!(grep, "401: error[E0308]: mismatched types at src/parse.rs:88:17\n");
+    let found = stdout(&lctx(&home, &root, &["expand", "--search", "mismatched"]));
+    assert!(found.contains(&id), "{found}");
+    let unknown = lctx(&home, &root, &["expand", "0123456789abcdef"]);
+    assert_eq!(unknown.status.code(), Some(1));
+}
+
+#[test]
+fn raw_mode_and_small_output_pass_through_untouched() {
+    let home = Home::new();
+    let root = project(&home);
+    let out = lctx(&home, &root, &["run", "--raw", "--", "seq 1 500"]);
+    let expected: String = (1..=500).map(|i| format!("{i}\n")).collect();
+    assert_eq!(stdout(&out), expected);
+    let out = home
+        .command(bin("lctx"))
+        .current_dir(&root)
+        .env("LEAN_CTX_RAW", "1")
+        .args(["run", "--", "seq 1 500"])
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&out), expected, "LEAN_CTX_RAW=1 in the caller's environment");
+    let out = lctx(&home, &root, &["run", "--", "echo hello; exit 0"]);
+    assert_eq!(stdout(&out), "hello\n");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn the_callers_directory_and_environment_are_used() {
+    let home = Home::new();
+    let root = project(&home);
+    std::fs::create_dir_all(root.join("sub")).unwrap();
+    let out = home
+        .command(bin("lctx"))
+        .current_dir(root.join("sub"))
+        .env("MY_SETTING", "from-the-caller")
+        .args(["run", "--", "pwd; echo $MY_SETTING"])
+        .output()
+        .unwrap();
+    let text = stdout(&out);
+    assert!(text.contains("/proj/sub\n") && text.contains("from-the-caller"), "{text}");
+}
+
+fn children_of(pid: u32) -> Vec<(u32, String)> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(child) = entry.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else { continue };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{child}/stat")) else { continue };
+        let Some((_, rest)) = stat.rsplit_once(')') else { continue };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if fields.get(1).and_then(|p| p.parse::<u32>().ok()) == Some(pid) {
+            out.push((child, fields[0].to_string()));
+        }
+    }
+    out
+}
+
+#[test]
+fn a_timeout_kills_the_whole_group_and_leaves_no_zombies() {
+    let home = Home::new();
+    let root = project(&home);
+    let daemon = home.spawn_daemon(&[]);
+    let marker = root.join("grandchild-was-here");
+    let cmd = format!("(sleep 3; touch {}) & sleep 30", marker.display());
+    let started = std::time::Instant::now();
+    let out = lctx(&home, &root, &["run", "--timeout", "1", "--", &cmd]);
+    assert_eq!(out.status.code(), Some(124), "{}", describe(&out));
+    assert!(started.elapsed() < Duration::from_secs(10));
+    std::thread::sleep(Duration::from_millis(3500));
+    assert!(!marker.exists(), "the grandchild was killed with the group");
+    let leftovers = children_of(daemon.id());
+    assert!(leftovers.is_empty(), "the daemon has no children left (zombies or live): {leftovers:?}");
+}
+
+#[test]
+fn a_background_job_outlives_its_client_and_can_be_cancelled() {
+    let home = Home::new();
+    let root = project(&home);
+    let _daemon = home.spawn_daemon(&[]);
+    let out = lctx(&home, &root, &["run", "--bg", "--", "sleep 1; echo finished-in-background"]);
+    assert!(stdout(&out).contains("job 1 started"), "{}", describe(&out));
+    // The client process has exited; the job goes on in the daemon.
+    assert!(wait_until(Duration::from_secs(10), || stdout(&lctx(&home, &root, &["jobs", "status", "1"]))
+        .contains("exit 0")));
+    assert!(stdout(&lctx(&home, &root, &["jobs", "status", "1"])).contains("finished-in-background"));
+
+    let out = lctx(&home, &root, &["run", "--bg", "--", "sleep 60"]);
+    assert!(stdout(&out).contains("job 2 started"));
+    assert!(stdout(&lctx(&home, &root, &["jobs"])).contains("job 2 · running"));
+    lctx(&home, &root, &["jobs", "cancel", "2"]);
+    assert!(wait_until(Duration::from_secs(10), || stdout(&lctx(&home, &root, &["jobs", "status", "2"]))
+        .contains("cancelled")));
+    let missing = lctx(&home, &root, &["jobs", "status", "99"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no job 99"));
+}
