@@ -6,6 +6,7 @@
 
 mod foundation;
 mod reading;
+mod shell;
 mod stats;
 
 use std::path::PathBuf;
@@ -47,10 +48,22 @@ fn main() -> ExitCode {
             print!("{}", reading::latency(&bin_dir(), runs.unwrap_or(50)));
             ExitCode::SUCCESS
         }
+        Some("shell") => {
+            if cfg!(debug_assertions) {
+                eprintln!("lctx-bench: this is a debug build; figures are meaningless. Build with --release.");
+                return ExitCode::FAILURE;
+            }
+            let value = |flag: &str| args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1));
+            let repo = std::env::current_dir().expect("cwd");
+            let reference = value("--reference").map(PathBuf::from);
+            print!("{}", shell::run(&bin_dir(), &repo, reference.as_deref(), runs.unwrap_or(30)));
+            ExitCode::SUCCESS
+        }
         _ => {
             eprintln!(
                 "usage: lctx-bench foundation [--runs N]\n       lctx-bench reading --corpus NAME:EXT=DIR… \
-                 [--reference LEAN_CTX_BIN] [--max-files N] [--runs N]"
+                 [--reference LEAN_CTX_BIN] [--max-files N] [--runs N]\n       \
+                 lctx-bench shell [--reference LEAN_CTX_BIN] [--runs N]   (run from the repository root)"
             );
             ExitCode::from(2)
         }

@@ -145,48 +145,34 @@ impl Store {
             source,
         })?;
         let stored_bytes = compressed.len() as u64;
+        let raw_lines = sql_count("line count", line_count(entry.text))?;
         let body = indexed_text(entry.text);
         let now = now_ms();
 
         let tx = self.write()?;
         match row_state(&tx, &id)? {
             Some((None, stored)) => {
+                // Live: repair a missing or truncated blob, change nothing else.
                 if file_size(&path) != Some(stored) {
                     write_blob(&path, &compressed)?;
                     tx.execute("UPDATE archive SET stored_bytes = ?2 WHERE id = ?1", params![id, stored_bytes])?;
                 }
             }
-            Some((Some(_), _)) => {
-                write_blob(&path, &compressed)?;
-                tx.execute(
-                    "UPDATE archive SET created_ms = ?2, kind = ?3, label = ?4, family = ?5, exit_code = ?6,
-                         raw_bytes = ?7, raw_lines = ?8, stored_bytes = ?9, session = ?10, project = ?11,
-                         expired_ms = NULL
-                     WHERE id = ?1",
-                    params![
-                        id,
-                        now,
-                        entry.kind,
-                        entry.label,
-                        entry.family,
-                        entry.exit_code,
-                        raw_bytes,
-                        sql_count("line count", line_count(entry.text))?,
-                        stored_bytes,
-                        entry.session,
-                        entry.project
-                    ],
-                )?;
-                index(&tx, &id, entry.label, &body)?;
-            }
-            None => {
-                if file_size(&path) != Some(stored_bytes) {
+            state => {
+                // New, or expired and revived. A blob of a new id may be left by a put that
+                // crashed before its commit; one of an expired id was deleted by the sweep.
+                if state.is_some() || file_size(&path) != Some(stored_bytes) {
                     write_blob(&path, &compressed)?;
                 }
                 tx.execute(
                     "INSERT INTO archive (id, created_ms, kind, label, family, exit_code, raw_bytes, raw_lines,
                          stored_bytes, session, project)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+                     ON CONFLICT (id) DO UPDATE SET created_ms = excluded.created_ms, kind = excluded.kind,
+                         label = excluded.label, family = excluded.family, exit_code = excluded.exit_code,
+                         raw_bytes = excluded.raw_bytes, raw_lines = excluded.raw_lines,
+                         stored_bytes = excluded.stored_bytes, session = excluded.session,
+                         project = excluded.project, expired_ms = NULL",
                     params![
                         id,
                         now,
@@ -195,7 +181,7 @@ impl Store {
                         entry.family,
                         entry.exit_code,
                         raw_bytes,
-                        sql_count("line count", line_count(entry.text))?,
+                        raw_lines,
                         stored_bytes,
                         entry.session,
                         entry.project

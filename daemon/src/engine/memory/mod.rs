@@ -106,8 +106,10 @@ pub fn store_error(e: lean_ctx_store::Error) -> EngineError {
     let kind = match &e {
         E::Busy(_) => ErrorKind::Unavailable,
         E::InvalidInput(_) => ErrorKind::InvalidArgument,
-        E::SessionNotFound { .. } => ErrorKind::NotFound,
-        E::SessionProjectMismatch { .. } | E::NewerSchema { .. } => ErrorKind::FailedPrecondition,
+        E::SessionNotFound { .. } | E::ArchiveNotFound { .. } => ErrorKind::NotFound,
+        E::SessionProjectMismatch { .. } | E::NewerSchema { .. } | E::ArchiveExpired { .. } => {
+            ErrorKind::FailedPrecondition
+        }
         _ => ErrorKind::Internal,
     };
     EngineError::new(kind, e.to_string())
