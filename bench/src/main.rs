@@ -1,16 +1,22 @@
-//! `lctx-bench`: measures the real binaries end to end and prints a
-//! Markdown report for docs/benchmarks.md.
+//! `lctx-bench`: measures the real binaries end to end and prints Markdown
+//! for docs/benchmarks.md.
 //!
-//! Run from the repository root after a release build:
+//! Run from the repository root after a release build, e.g.
 //! `cargo build --release --workspace --bins && ./target/release/lctx-bench foundation`
 
 mod foundation;
+mod memory;
 mod reading;
 mod shell;
 mod stats;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+const USAGE: &str = "usage: lctx-bench foundation [--runs N]
+       lctx-bench reading --corpus NAME:EXT=DIR… [--reference LEAN_CTX_BIN] [--max-files N] [--runs N]
+       lctx-bench shell [--reference LEAN_CTX_BIN] [--runs N]   (from the repository root)
+       lctx-bench memory";
 
 /// Directory holding the binaries under test: the one this harness runs from.
 fn bin_dir() -> PathBuf {
@@ -20,52 +26,35 @@ fn bin_dir() -> PathBuf {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let runs = args.iter().position(|a| a == "--runs").and_then(|i| args.get(i + 1)).and_then(|r| r.parse().ok());
-    match args.first().map(String::as_str) {
-        Some("foundation") => {
-            if cfg!(debug_assertions) {
-                eprintln!("lctx-bench: this is a debug build; figures are meaningless. Build with --release.");
-                return ExitCode::FAILURE;
-            }
-            print!("{}", foundation::run(&bin_dir(), runs.unwrap_or(50)));
-            ExitCode::SUCCESS
-        }
+    let value = |flag: &str| args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).cloned();
+    let runs: Option<usize> = value("--runs").and_then(|r| r.parse().ok());
+    let reference = value("--reference").map(PathBuf::from);
+    if cfg!(debug_assertions) {
+        eprintln!("lctx-bench: this is a debug build; figures are meaningless. Build with --release.");
+        return ExitCode::FAILURE;
+    }
+    let report = match args.first().map(String::as_str) {
+        Some("foundation") => foundation::run(&bin_dir(), runs.unwrap_or(50)),
         Some("reading") => {
-            if cfg!(debug_assertions) {
-                eprintln!("lctx-bench: this is a debug build; figures are meaningless. Build with --release.");
-                return ExitCode::FAILURE;
-            }
-            let value = |flag: &str| args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1));
             let corpora: Vec<_> = args
                 .iter()
                 .enumerate()
                 .filter(|(_, a)| *a == "--corpus")
                 .filter_map(|(i, _)| args.get(i + 1).and_then(|c| reading::parse_corpus(c)))
                 .collect();
-            let reference = value("--reference").map(PathBuf::from);
             let max_files = value("--max-files").and_then(|m| m.parse().ok()).unwrap_or(300);
-            print!("{}", reading::run(&corpora, reference.as_deref(), max_files));
-            print!("{}", reading::latency(&bin_dir(), runs.unwrap_or(50)));
-            ExitCode::SUCCESS
+            reading::run(&corpora, reference.as_deref(), max_files) + &reading::latency(&bin_dir(), runs.unwrap_or(50))
         }
         Some("shell") => {
-            if cfg!(debug_assertions) {
-                eprintln!("lctx-bench: this is a debug build; figures are meaningless. Build with --release.");
-                return ExitCode::FAILURE;
-            }
-            let value = |flag: &str| args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1));
             let repo = std::env::current_dir().expect("cwd");
-            let reference = value("--reference").map(PathBuf::from);
-            print!("{}", shell::run(&bin_dir(), &repo, reference.as_deref(), runs.unwrap_or(30)));
-            ExitCode::SUCCESS
+            shell::run(&bin_dir(), &repo, reference.as_deref(), runs.unwrap_or(30))
         }
+        Some("memory") => memory::run(&bin_dir()),
         _ => {
-            eprintln!(
-                "usage: lctx-bench foundation [--runs N]\n       lctx-bench reading --corpus NAME:EXT=DIR… \
-                 [--reference LEAN_CTX_BIN] [--max-files N] [--runs N]\n       \
-                 lctx-bench shell [--reference LEAN_CTX_BIN] [--runs N]   (run from the repository root)"
-            );
-            ExitCode::from(2)
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
         }
-    }
+    };
+    print!("{report}");
+    ExitCode::SUCCESS
 }

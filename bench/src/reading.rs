@@ -103,10 +103,13 @@ fn covered(defs: &[String], view: &str) -> usize {
 /// The reference's view with its own trailers (tips, hints) removed, as an
 /// MCP host would not see them.
 fn reference_view(bin: &Path, home: &Path, file: &Path, mode: &str) -> Option<String> {
+    // Run inside the file's directory: the reference refuses paths outside
+    // the project it detects from its working directory.
     let out = Command::new(bin)
         .args(["read"])
-        .arg(file)
+        .arg(file.file_name()?)
         .args(["-m", mode])
+        .current_dir(file.parent()?)
         .env("HOME", home)
         .stdin(Stdio::null())
         .output()
@@ -114,6 +117,19 @@ fn reference_view(bin: &Path, home: &Path, file: &Path, mode: &str) -> Option<St
     let text = String::from_utf8_lossy(&out.stdout);
     let kept: Vec<&str> = text.lines().filter(|l| !l.starts_with("[lean-ctx]") && !l.starts_with("--- tip")).collect();
     Some(kept.join("\n").trim_end().to_string())
+}
+
+/// Ends the background daemons the reference started under our temp HOMEs.
+fn stop_reference_daemons(homes_under: &Path) {
+    let needle = format!("HOME={}", homes_under.display());
+    let Ok(entries) = std::fs::read_dir("/proc") else { return };
+    for entry in entries.flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse::<i32>().ok()) else { continue };
+        let env = std::fs::read(entry.path().join("environ")).unwrap_or_default();
+        if env.split(|b| *b == 0).any(|kv| kv.starts_with(needle.as_bytes())) && pid != std::process::id() as i32 {
+            let _ = Command::new("kill").arg(pid.to_string()).status();
+        }
+    }
 }
 
 #[derive(Default)]
@@ -165,8 +181,11 @@ pub fn run(corpora: &[Corpus], reference: Option<&Path>, max_files: usize) -> St
                 && i < REFERENCE_FILES
             {
                 let mut theirs_views = BTreeMap::new();
+                // One HOME per corpus: the reference's background daemon
+                // keeps the project root of its first call for all later ones.
+                let reference_home = home.path().join(format!("ref-{}", corpus.name));
                 for mode in ["signatures", "map"] {
-                    if let Some(v) = reference_view(bin, home.path(), file, mode) {
+                    if let Some(v) = reference_view(bin, &reference_home, file, mode) {
                         theirs_views.insert(mode, v);
                     }
                 }
@@ -211,6 +230,7 @@ pub fn run(corpora: &[Corpus], reference: Option<&Path>, max_files: usize) -> St
             }
         }
     }
+    stop_reference_daemons(home.path());
     if !reference_rows.is_empty() {
         let _ = writeln!(out, "\nSide by side on the first {REFERENCE_FILES} files of each corpus:\n");
         let _ = writeln!(

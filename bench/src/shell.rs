@@ -95,7 +95,16 @@ pub fn run(bins: &Path, repo: &Path, reference: Option<&Path>, runs: usize) -> S
         let shown = cmd.lines().next().unwrap_or(cmd);
         let shown = if shown.len() > 40 { format!("{}…", &shown[..40]) } else { shown.to_string() };
         let (their_tokens, their_kept) = match &theirs {
-            Some(t) => (count_uncached(t).to_string(), if errors.is_empty() { "—" } else if kept(t) { "yes" } else { "**no**" }),
+            Some(t) => (
+                count_uncached(t).to_string(),
+                if errors.is_empty() {
+                    "—"
+                } else if kept(t) {
+                    "yes"
+                } else {
+                    "**no**"
+                },
+            ),
             None => ("—".into(), "—"),
         };
         let _ = writeln!(
@@ -104,7 +113,13 @@ pub fn run(bins: &Path, repo: &Path, reference: Option<&Path>, runs: usize) -> S
             shown.replace('|', "\\|"),
             count_uncached(&raw),
             count_uncached(&ours),
-            if errors.is_empty() { "—" } else if kept(&ours) { "yes" } else { "**no**" },
+            if errors.is_empty() {
+                "—"
+            } else if kept(&ours) {
+                "yes"
+            } else {
+                "**no**"
+            },
             their_tokens,
             their_kept
         );
