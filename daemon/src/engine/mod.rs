@@ -127,6 +127,20 @@ impl Engine {
             },
             ComponentFigures { name: "sessions", figures: vec![("active", self.sessions.active().to_string())] },
             self.read_figures(),
+            ComponentFigures {
+                name: "memory",
+                figures: vec![
+                    ("state_db", self.memory.path().display().to_string()),
+                    ("open", self.memory.is_open().to_string()),
+                ],
+            },
+            {
+                let (running, kept) = self.jobs.counts();
+                ComponentFigures {
+                    name: "shell",
+                    figures: vec![("jobs_running", running.to_string()), ("jobs_kept", kept.to_string())],
+                }
+            },
         ];
         components.sort_by_key(|c| c.name);
         components
