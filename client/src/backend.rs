@@ -15,13 +15,16 @@ use lean_ctx_proto::v1::ledger_client::LedgerClient;
 use lean_ctx_proto::v1::ledger_server::Ledger;
 use lean_ctx_proto::v1::memory_client::MemoryClient;
 use lean_ctx_proto::v1::memory_server::Memory;
+use lean_ctx_proto::v1::search_client::SearchClient;
+use lean_ctx_proto::v1::search_server::Search;
 use lean_ctx_proto::v1::shell_client::ShellClient;
 use lean_ctx_proto::v1::shell_server::Shell;
 use lean_ctx_proto::v1::{
     CompressRequest, CompressResponse, EditRequest, EditResponse, ExecRequest, ExecResponse, ExpandRequest,
-    ExpandResponse, GainRequest, GainResponse, HelloRequest, HelloResponse, JobsRequest, JobsResponse,
-    KnowledgeRequest, KnowledgeResponse, PingRequest, PingResponse, ReadRequest, ReadResponse, ServedBy,
-    SessionRequest, SessionResponse, ShutdownRequest, ShutdownResponse, StatusRequest, StatusResponse, VerifyRequest,
+    ExpandResponse, GainRequest, GainResponse, GlobRequest, GlobResponse, HelloRequest, HelloResponse, IndexRequest,
+    IndexResponse, IndexStatusRequest, JobsRequest, JobsResponse, KnowledgeRequest, KnowledgeResponse, PingRequest,
+    PingResponse, ReadRequest, ReadResponse, SearchRequest, SearchResponse, ServedBy, SessionRequest, SessionResponse,
+    ShutdownRequest, ShutdownResponse, StatusRequest, StatusResponse, TreeRequest, TreeResponse, VerifyRequest,
     VerifyResponse,
 };
 use lean_ctxd::engine::Engine;
@@ -29,6 +32,7 @@ use lean_ctxd::server::context::ContextService;
 use lean_ctxd::server::control::ControlService;
 use lean_ctxd::server::host::Host;
 use lean_ctxd::server::memory::MemoryService;
+use lean_ctxd::server::search::SearchService;
 use lean_ctxd::server::shell::ShellService;
 use tonic::transport::Channel;
 use tonic::{Request, Response, Status};
@@ -42,6 +46,7 @@ pub struct Backend {
     memory: Arc<dyn Memory>,
     ledger: Arc<dyn Ledger>,
     shell: Arc<dyn Shell>,
+    search: Arc<dyn Search>,
     pub served_by: ServedBy,
     /// Why this client serves itself, when it does.
     pub fallback_reason: Option<String>,
@@ -70,7 +75,10 @@ impl Backend {
                 .max_encoding_message_size(MAX_MESSAGE),
             memory: MemoryClient::new(channel.clone()),
             ledger: LedgerClient::new(channel.clone()),
-            shell: ShellClient::new(channel)
+            shell: ShellClient::new(channel.clone())
+                .max_decoding_message_size(MAX_MESSAGE)
+                .max_encoding_message_size(MAX_MESSAGE),
+            search: SearchClient::new(channel)
                 .max_decoding_message_size(MAX_MESSAGE)
                 .max_encoding_message_size(MAX_MESSAGE),
         });
@@ -79,7 +87,8 @@ impl Backend {
             context: remote.clone(),
             memory: remote.clone(),
             ledger: remote.clone(),
-            shell: remote,
+            shell: remote.clone(),
+            search: remote,
             served_by: ServedBy::Daemon,
             fallback_reason: None,
         }
@@ -95,7 +104,8 @@ impl Backend {
             context: Arc::new(ContextService::new(engine.clone(), host.clone())),
             memory: Arc::new(MemoryService::new(engine.clone(), host.clone())),
             ledger: Arc::new(MemoryService::new(engine.clone(), host.clone())),
-            shell: Arc::new(ShellService::new(engine, host)),
+            shell: Arc::new(ShellService::new(engine.clone(), host.clone())),
+            search: Arc::new(SearchService::new(engine, host)),
             served_by: ServedBy::Local,
             fallback_reason: reason,
         }
@@ -120,6 +130,10 @@ impl Backend {
     pub fn shell(&self) -> &dyn Shell {
         self.shell.as_ref()
     }
+
+    pub fn search(&self) -> &dyn Search {
+        self.search.as_ref()
+    }
 }
 
 /// The daemon's services seen through the server traits, so commands are
@@ -130,6 +144,7 @@ struct Remote {
     memory: MemoryClient<Channel>,
     ledger: LedgerClient<Channel>,
     shell: ShellClient<Channel>,
+    search: SearchClient<Channel>,
 }
 
 #[tonic::async_trait]
@@ -200,5 +215,28 @@ impl Shell for Remote {
 
     async fn jobs(&self, request: Request<JobsRequest>) -> Result<Response<JobsResponse>, Status> {
         self.shell.clone().jobs(request).await
+    }
+}
+
+#[tonic::async_trait]
+impl Search for Remote {
+    async fn search(&self, request: Request<SearchRequest>) -> Result<Response<SearchResponse>, Status> {
+        self.search.clone().search(request).await
+    }
+
+    async fn glob(&self, request: Request<GlobRequest>) -> Result<Response<GlobResponse>, Status> {
+        self.search.clone().glob(request).await
+    }
+
+    async fn tree(&self, request: Request<TreeRequest>) -> Result<Response<TreeResponse>, Status> {
+        self.search.clone().tree(request).await
+    }
+
+    async fn index(&self, request: Request<IndexRequest>) -> Result<Response<IndexResponse>, Status> {
+        self.search.clone().index(request).await
+    }
+
+    async fn index_status(&self, request: Request<IndexStatusRequest>) -> Result<Response<IndexResponse>, Status> {
+        self.search.clone().index_status(request).await
     }
 }

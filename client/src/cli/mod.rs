@@ -6,6 +6,7 @@ mod doctor;
 mod memory_cmd;
 mod read_cmd;
 mod render;
+mod search_cmd;
 mod service;
 mod shell_cmd;
 
@@ -32,6 +33,14 @@ enum Command {
     Read(read_cmd::ReadArgs),
     /// Replace exact text in a file, atomically (ctx_edit).
     Edit(read_cmd::EditArgs),
+    /// Search the project: regex, bm25 or symbol (ctx_search).
+    Search(search_cmd::SearchArgs),
+    /// Files matching a glob, respecting ignore rules (ctx_glob).
+    Glob(search_cmd::GlobArgs),
+    /// A compact directory tree with file counts (ctx_tree).
+    Tree(search_cmd::TreeArgs),
+    /// Build the project's search index now (it is otherwise built on first search).
+    Index { path: Option<String> },
     /// Run a command; print its output compressed, exit with its exit code (ctx_shell).
     Run(shell_cmd::RunArgs),
     /// Background jobs started with `lctx run --bg`: list, status ID, cancel ID.
@@ -89,6 +98,10 @@ pub fn main() -> ExitCode {
             // `lctx run` exits with the command's own exit code.
             Command::Run(args) => shell_cmd::run(args, &opts).await.map(Some),
             Command::Read(args) => read_cmd::read(args, &opts).await.map(|()| None),
+            Command::Search(args) => search_cmd::search(args, &opts).await.map(|()| None),
+            Command::Glob(args) => search_cmd::glob(args, &opts).await.map(|()| None),
+            Command::Tree(args) => search_cmd::tree(args, &opts).await.map(|()| None),
+            Command::Index { path } => search_cmd::index(path, &opts).await.map(|()| None),
             Command::Jobs { cmd } => shell_cmd::jobs(cmd, &opts).await.map(|()| None),
             Command::Expand(args) => shell_cmd::expand(args, &opts).await.map(|()| None),
             Command::Session(args) => memory_cmd::session(args, &opts).await.map(|()| None),

@@ -39,6 +39,10 @@ pub struct Config {
     pub archive_max_age_days: u64,
     /// Archived outputs beyond this total size expire, oldest first.
     pub archive_max_bytes: u64,
+    /// Approximate memory all open search indexes may use.
+    pub search_memory_bytes: u64,
+    /// A project's index with no search for this long is closed.
+    pub search_idle_close_secs: u64,
 }
 
 impl Default for Config {
@@ -52,6 +56,8 @@ impl Default for Config {
             cache_bytes: 64 << 20,
             archive_max_age_days: 7,
             archive_max_bytes: 512 << 20,
+            search_memory_bytes: 512 << 20,
+            search_idle_close_secs: 900,
         }
     }
 }

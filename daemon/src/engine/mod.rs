@@ -13,6 +13,7 @@ pub mod path_locks;
 pub mod paths;
 pub mod project;
 pub mod read;
+pub mod search;
 pub mod session;
 pub mod shell;
 pub mod tokens;
@@ -53,6 +54,7 @@ pub struct Engine {
     pub path_locks: PathLocks,
     pub jobs: Jobs,
     pub memory: Memory,
+    pub search: lean_ctx_search::SearchEngine,
     archive_sweep: shell::shape::SweepClock,
 }
 
@@ -60,16 +62,17 @@ impl Engine {
     /// The engine a client runs in-process: its state.db check skips the
     /// ledger (which `lctx ledger verify` covers) to keep one-shot commands fast.
     pub fn new(dirs: Dirs) -> Engine {
-        Self::build(dirs, lean_ctx_store::Check::SkipLedger)
+        Self::build(dirs, lean_ctx_store::Check::SkipLedger, false)
     }
 
     /// The daemon's engine: checks all of state.db once at first use.
     pub fn daemon(dirs: Dirs) -> Engine {
-        Self::build(dirs, lean_ctx_store::Check::Everything)
+        Self::build(dirs, lean_ctx_store::Check::Everything, true)
     }
 
-    fn build(dirs: Dirs, check: lean_ctx_store::Check) -> Engine {
+    fn build(dirs: Dirs, check: lean_ctx_store::Check, long_lived: bool) -> Engine {
         let config = ConfigStore::open(dirs.config_file());
+        let search = search::new_search_engine(&dirs.cache, &config.get(), long_lived);
         let memory = Memory::new(dirs.data.join("state.db"), check);
         let cache_bytes = usize::try_from(config.get().cache_bytes).unwrap_or(usize::MAX);
         Engine {
@@ -81,6 +84,7 @@ impl Engine {
             path_locks: PathLocks::default(),
             jobs: Jobs::default(),
             memory,
+            search,
             archive_sweep: Default::default(),
         }
     }
@@ -134,6 +138,7 @@ impl Engine {
                     ("open", self.memory.is_open().to_string()),
                 ],
             },
+            self.search_figures(),
             {
                 let (running, kept) = self.jobs.counts();
                 ComponentFigures {
@@ -144,6 +149,28 @@ impl Engine {
         ];
         components.sort_by_key(|c| c.name);
         components
+    }
+
+    fn search_figures(&self) -> ComponentFigures {
+        let indexes = self.search.status();
+        let mut figures = vec![("indexes", indexes.len().to_string())];
+        for ix in &indexes {
+            let phase = match &ix.phase {
+                lean_ctx_search::IndexPhase::Building { done, total } => format!("building {done}/{total}"),
+                other => format!("{other:?}").to_lowercase(),
+            };
+            figures.push((
+                "index",
+                format!(
+                    "{} {phase} files={} disk={} mem={}",
+                    ix.root.display(),
+                    ix.files,
+                    ix.size_on_disk,
+                    ix.approx_memory
+                ),
+            ));
+        }
+        ComponentFigures { name: "search", figures }
     }
 
     fn read_figures(&self) -> ComponentFigures {

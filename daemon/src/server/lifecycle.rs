@@ -15,6 +15,7 @@ use lean_ctx_proto::v1::control_server::ControlServer;
 use lean_ctx_proto::v1::file_context_server::FileContextServer;
 use lean_ctx_proto::v1::ledger_server::LedgerServer;
 use lean_ctx_proto::v1::memory_server::MemoryServer;
+use lean_ctx_proto::v1::search_server::SearchServer;
 use lean_ctx_proto::v1::shell_server::ShellServer;
 use tokio_stream::wrappers::ReceiverStream;
 
@@ -23,6 +24,7 @@ use super::control::ControlService;
 use super::drain::DrainLayer;
 use super::host::Host;
 use super::memory::MemoryService;
+use super::search::SearchService;
 use super::shell::ShellService;
 use super::{runtime_dir, singleton, transport};
 use crate::engine::Engine;
@@ -104,6 +106,7 @@ async fn serve(dirs: Dirs, socket: PathBuf, idle_override: Option<Duration>) -> 
         .add_service(context)
         .add_service(MemoryServer::new(memory.clone()))
         .add_service(LedgerServer::new(memory))
+        .add_service(SearchServer::new(SearchService::new(engine.clone(), host.clone())))
         .add_service(
             ShellServer::new(ShellService::new(engine.clone(), host.clone()))
                 .max_decoding_message_size(max_message)

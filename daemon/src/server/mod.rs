@@ -10,6 +10,7 @@ pub mod host;
 pub mod lifecycle;
 pub mod memory;
 pub mod runtime_dir;
+pub mod search;
 pub mod shell;
 pub mod singleton;
 pub mod status;

@@ -1,0 +1,152 @@
+//! The search component: ctx_search, ctx_glob and ctx_tree over the
+//! request's project, through `lean-ctx-search` (a tantivy index per
+//! project, kept fresh by a watcher). Symbols come from the tree-sitter
+//! outlines the reading component uses.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use lean_ctx_outline::{Definition, Language, outline};
+use lean_ctx_search::{
+    Action, GlobResult, IndexStatus, SearchConfig, SearchEngine, SearchError, SearchRequest, SearchResult, Symbol,
+    SymbolExtractor, TreeResult, default_extractor,
+};
+use lean_ctx_store::{Event, Shape};
+
+use crate::engine::config::Config;
+use crate::engine::error::{EngineError, EngineResult, ErrorKind};
+use crate::engine::memory::now_ms;
+use crate::engine::{Caller, Engine};
+
+const DEFAULT_TREE_DEPTH: usize = 3;
+
+#[derive(Debug, Clone, Default)]
+pub struct SearchParams {
+    pub pattern: String,
+    pub path: String,
+    pub include: Vec<String>,
+    pub exclude: Vec<String>,
+    pub max_results: Option<u32>,
+    pub action: String,
+}
+
+/// Symbols of code files from their tree-sitter outline; the crate's
+/// regex extractor for files without a grammar.
+fn outline_extractor() -> SymbolExtractor {
+    let fallback = default_extractor();
+    Arc::new(move |path: &Path, text: &str| match Language::from_path(path) {
+        Some(Language::Markdown | Language::Json | Language::Yaml | Language::Toml) => Vec::new(),
+        Some(language) => {
+            fn walk(defs: &[Definition], out: &mut Vec<Symbol>) {
+                for d in defs {
+                    out.push(Symbol { name: d.name.clone(), kind: d.kind.label().to_string(), line: d.start_line });
+                    walk(&d.children, out);
+                }
+            }
+            let mut out = Vec::new();
+            walk(&outline(language, text).items, &mut out);
+            out
+        }
+        None => fallback(path, text),
+    })
+}
+
+/// The search engine for this process. A short-lived in-process client does
+/// not start background indexing (it would exit before it helps).
+pub fn new_search_engine(cache_dir: &Path, config: &Config, long_lived: bool) -> SearchEngine {
+    let mut c = SearchConfig::new(cache_dir);
+    c.memory_budget_bytes = config.search_memory_bytes;
+    c.idle_close_secs = config.search_idle_close_secs;
+    c.build_on_search = long_lived;
+    c.extractor = outline_extractor();
+    SearchEngine::new(c)
+}
+
+pub fn search_error(e: SearchError) -> EngineError {
+    let kind = match &e {
+        SearchError::RootNotFound { .. } | SearchError::PathNotFound { .. } => ErrorKind::NotFound,
+        SearchError::OutsideProject { .. } => ErrorKind::PermissionDenied,
+        SearchError::RootNotDirectory { .. }
+        | SearchError::InvalidRegex { .. }
+        | SearchError::InvalidGlob { .. }
+        | SearchError::EmptyQuery { .. } => ErrorKind::InvalidArgument,
+        SearchError::IndexBusy { .. } | SearchError::Closed => ErrorKind::Unavailable,
+        _ => ErrorKind::Internal,
+    };
+    EngineError::new(kind, e.to_string())
+}
+
+fn action(name: &str) -> EngineResult<Action> {
+    match name.trim() {
+        "" | "regex" => Ok(Action::Regex),
+        "bm25" => Ok(Action::Bm25),
+        "symbol" => Ok(Action::Symbol),
+        other => Err(EngineError::invalid(format!("unknown search action `{other}`; valid: regex, bm25, symbol"))),
+    }
+}
+
+impl Engine {
+    /// `path` resolved against the caller like a read (inside the project
+    /// or `allow_paths`), or the project root when empty.
+    fn search_path(&self, caller: &Caller<'_>, path: &str) -> EngineResult<(PathBuf, Option<PathBuf>)> {
+        let scope = self.scope_of(caller)?;
+        let within = if path.trim().is_empty() { None } else { Some(scope.resolve_existing(path)?) };
+        Ok((scope.root, within))
+    }
+
+    pub fn search(&self, caller: &Caller<'_>, p: &SearchParams) -> EngineResult<SearchResult> {
+        let (root, path) = self.search_path(caller, &p.path)?;
+        let mut request = SearchRequest::new(&root, action(&p.action)?, p.pattern.clone());
+        request.path = path;
+        request.include = p.include.clone();
+        request.exclude = p.exclude.clone();
+        if let Some(n) = p.max_results.filter(|n| *n > 0) {
+            request.max_results = n as usize;
+        }
+        let result = self.search.search(&request).map_err(search_error)?;
+        let tokens = self.tokens.count(&result.text) as u64;
+        let project = root.display().to_string();
+        let mode = match request.action {
+            Action::Regex => "regex",
+            Action::Bm25 => "bm25",
+            Action::Symbol => "symbol",
+        };
+        // A search has no "raw" alternative to compare with: it is recorded
+        // at cost, claiming no savings.
+        self.memory.record(&Event {
+            at_ms: now_ms(),
+            project: &project,
+            session: (!caller.session.is_empty()).then_some(caller.session),
+            tool: "search",
+            shape: Shape::Mode(mode),
+            raw_tokens: tokens,
+            sent_tokens: tokens,
+        });
+        Ok(result)
+    }
+
+    pub fn glob(&self, caller: &Caller<'_>, pattern: &str, path: &str, max: Option<u32>) -> EngineResult<GlobResult> {
+        let (root, within) = self.search_path(caller, path)?;
+        let max = max.filter(|n| *n > 0).map_or(lean_ctx_search::DEFAULT_MAX_RESULTS, |n| n as usize);
+        self.search.glob(&root, pattern, within.as_deref(), max).map_err(search_error)
+    }
+
+    pub fn tree(
+        &self,
+        caller: &Caller<'_>,
+        path: &str,
+        depth: u32,
+        show_hidden: bool,
+        respect_gitignore: bool,
+    ) -> EngineResult<TreeResult> {
+        let (root, within) = self.search_path(caller, path)?;
+        let depth = if depth == 0 { DEFAULT_TREE_DEPTH } else { depth as usize };
+        self.search.tree(&root, within.as_deref(), depth, show_hidden, respect_gitignore).map_err(search_error)
+    }
+
+    /// Builds the caller's project index and waits for it.
+    pub fn build_index(&self, caller: &Caller<'_>) -> EngineResult<IndexStatus> {
+        let scope = self.scope_of(caller)?;
+        self.search.build(&scope.root, |_| {}).map_err(search_error)
+    }
+}

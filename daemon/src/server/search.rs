@@ -1,0 +1,140 @@
+//! The Search service: Search, Glob, Tree, Index, IndexStatus.
+
+use std::sync::Arc;
+
+use lean_ctx_proto::v1::search_server::Search;
+use lean_ctx_proto::v1::{
+    GlobRequest, GlobResponse, IndexRequest, IndexResponse, IndexStatusRequest, ProjectIndex, SearchMatch,
+    SearchRequest, SearchResponse, TreeRequest, TreeResponse,
+};
+use lean_ctx_search::{IndexPhase, IndexStatus, Source};
+use tonic::{Request, Response, Status};
+
+use super::blocking::{blocking, caller};
+use super::host::Host;
+use super::status::{engine_status, missing_context};
+use crate::engine::Engine;
+use crate::engine::search::SearchParams;
+
+#[derive(Clone)]
+pub struct SearchService {
+    engine: Arc<Engine>,
+    host: Arc<Host>,
+}
+
+impl SearchService {
+    pub fn new(engine: Arc<Engine>, host: Arc<Host>) -> Self {
+        SearchService { engine, host }
+    }
+}
+
+fn project_index(ix: IndexStatus) -> ProjectIndex {
+    let (phase, done, total, note) = match ix.phase {
+        IndexPhase::Opening => ("opening", 0, 0, String::new()),
+        IndexPhase::Building { done, total } => ("building", done, total, String::new()),
+        IndexPhase::Ready => ("ready", ix.files, ix.files, String::new()),
+        IndexPhase::Unavailable { reason } => ("unavailable", 0, 0, reason),
+        IndexPhase::Closed => ("closed", 0, 0, String::new()),
+    };
+    ProjectIndex {
+        root: ix.root.display().to_string(),
+        phase: phase.into(),
+        done,
+        total,
+        files: ix.files,
+        size_on_disk: ix.size_on_disk,
+        approx_memory: ix.approx_memory,
+        note: ix.last_error.map_or(note, |e| format!("last error: {e}")),
+    }
+}
+
+#[tonic::async_trait]
+impl Search for SearchService {
+    async fn search(&self, request: Request<SearchRequest>) -> Result<Response<SearchResponse>, Status> {
+        let req = request.into_inner();
+        let ctx = req.ctx.ok_or_else(missing_context)?;
+        let _guard = self.host.begin_request();
+        let params = SearchParams {
+            pattern: req.pattern,
+            path: req.path,
+            include: req.include,
+            exclude: req.exclude,
+            max_results: req.max_results,
+            action: req.action,
+        };
+        let engine = self.engine.clone();
+        let r = blocking(move || engine.search(&caller(&ctx), &params)).await?.map_err(engine_status)?;
+        let matches = r
+            .matches
+            .into_iter()
+            .map(|m| SearchMatch {
+                path: m.path,
+                line: m.line,
+                text: m.text,
+                kind: m.symbol.map(|s| s.kind).unwrap_or_default(),
+            })
+            .collect();
+        Ok(Response::new(SearchResponse {
+            meta: Some(self.host.meta()),
+            text: r.text,
+            matches,
+            total: r.total,
+            shown: r.shown,
+            truncated: r.truncated,
+            source: match r.source {
+                Source::Scan => "scan",
+                Source::Index => "index",
+            }
+            .into(),
+            note: r.note.unwrap_or_default(),
+        }))
+    }
+
+    async fn glob(&self, request: Request<GlobRequest>) -> Result<Response<GlobResponse>, Status> {
+        let req = request.into_inner();
+        let ctx = req.ctx.ok_or_else(missing_context)?;
+        let _guard = self.host.begin_request();
+        let engine = self.engine.clone();
+        let r = blocking(move || engine.glob(&caller(&ctx), &req.pattern, &req.path, req.max_results))
+            .await?
+            .map_err(engine_status)?;
+        Ok(Response::new(GlobResponse {
+            meta: Some(self.host.meta()),
+            text: r.text,
+            paths: r.paths,
+            total: r.total,
+            truncated: r.truncated,
+        }))
+    }
+
+    async fn tree(&self, request: Request<TreeRequest>) -> Result<Response<TreeResponse>, Status> {
+        let req = request.into_inner();
+        let ctx = req.ctx.ok_or_else(missing_context)?;
+        let _guard = self.host.begin_request();
+        let engine = self.engine.clone();
+        let respect = req.respect_gitignore.unwrap_or(true);
+        let r = blocking(move || engine.tree(&caller(&ctx), &req.path, req.depth, req.show_hidden, respect))
+            .await?
+            .map_err(engine_status)?;
+        Ok(Response::new(TreeResponse { meta: Some(self.host.meta()), text: r.text, files: r.files, dirs: r.dirs }))
+    }
+
+    async fn index(&self, request: Request<IndexRequest>) -> Result<Response<IndexResponse>, Status> {
+        let req = request.into_inner();
+        let mut ctx = req.ctx.ok_or_else(missing_context)?;
+        if !req.path.is_empty() {
+            ctx.cwd = std::path::Path::new(&ctx.cwd).join(&req.path).display().to_string();
+        }
+        let _guard = self.host.begin_request();
+        let engine = self.engine.clone();
+        let status = blocking(move || engine.build_index(&caller(&ctx))).await?.map_err(engine_status)?;
+        Ok(Response::new(IndexResponse { meta: Some(self.host.meta()), indexes: vec![project_index(status)] }))
+    }
+
+    async fn index_status(&self, request: Request<IndexStatusRequest>) -> Result<Response<IndexResponse>, Status> {
+        drop(request);
+        let _guard = self.host.begin_request();
+        let indexes = self.engine.search.status().into_iter().map(project_index).collect();
+        Ok(Response::new(IndexResponse { meta: Some(self.host.meta()), indexes }))
+    }
+}

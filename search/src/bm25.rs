@@ -1,0 +1,256 @@
+//! Ranked word search. With the index ready tantivy scores content (and, at
+//! double weight, symbol names) by bm25; before that the same formula is
+//! computed over a scan of the content, so an agent gets a ranked answer
+//! either way. Each ranked file shows the lines holding the most query words.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use tantivy::collector::{Collector, SegmentCollector};
+use tantivy::columnar::StrColumn;
+use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
+use tantivy::schema::IndexRecordOption;
+use tantivy::{DocAddress, DocId, Score, SegmentOrdinal, SegmentReader, TantivyDocument, Term};
+
+use crate::config::SearchConfig;
+use crate::error::SearchError;
+use crate::filter::PathFilter;
+use crate::model::{Found, Match};
+use crate::paths::{Scope, display};
+use crate::project::IndexView;
+use crate::render::truncate_line;
+use crate::tokenizer::{for_each_token, query_terms};
+use crate::walk::{Skipped, read_file, scan_files, text_of};
+
+/// Definitions weigh more than mentions.
+const SYMBOL_BOOST: Score = 2.0;
+/// Lines shown per ranked file.
+const LINES_PER_FILE: usize = 3;
+/// bm25 parameters, tantivy's defaults.
+const K1: f32 = 1.2;
+const B: f32 = 0.75;
+/// Query words beyond this are ignored (line scoring uses a 64-bit set).
+const MAX_TERMS: usize = 64;
+
+pub(crate) fn terms(pattern: &str) -> Result<Vec<String>, SearchError> {
+    let mut terms = query_terms(pattern);
+    terms.truncate(MAX_TERMS);
+    if terms.is_empty() {
+        return Err(SearchError::EmptyQuery {
+            what: "the query has no words to rank by; pass identifiers or words, or use the regex action",
+        });
+    }
+    Ok(terms)
+}
+
+pub(crate) fn search_index(
+    view: &IndexView,
+    root: &Path,
+    filter: &Arc<PathFilter>,
+    terms: &[String],
+    max_results: usize,
+    config: &SearchConfig,
+) -> tantivy::Result<Found> {
+    let fields = view.fields;
+    let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+    for term in terms {
+        for (field, boost) in [(fields.content, 1.0), (fields.symbol_words, SYMBOL_BOOST)] {
+            let query = TermQuery::new(Term::from_field_text(field, term), IndexRecordOption::WithFreqs);
+            clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(query), boost))));
+        }
+    }
+    let collector = ScoredDocs { filter: (!filter.admits_everything()).then(|| filter.clone()) };
+    let mut hits = view.searcher.search(&BooleanQuery::new(clauses), &collector)?;
+    hits.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let total = hits.len() as u64;
+    // Keep everything tied with the last shown score so the path tie-break is exact.
+    let boundary = hits.get(max_results.saturating_sub(1)).map(|h| h.0);
+    let kept = hits.iter().enumerate().take_while(|(i, h)| *i < max_results || Some(h.0) == boundary);
+    let mut ranked = Vec::new();
+    for (_, (score, address)) in kept {
+        let doc: TantivyDocument = view.searcher.doc(*address)?;
+        if let Some(path) = fields.stored_path(&doc) {
+            ranked.push((*score, PathBuf::from(path)));
+        }
+    }
+    let (matches, shown) = finish(ranked, root, terms, max_results, config);
+    let files_searched = view.searcher.num_docs();
+    Ok(Found { matches, total, shown, files_with_matches: total, files_searched, skipped: Skipped::default() })
+}
+
+pub(crate) fn search_scan(
+    scope: &Scope,
+    filter: &PathFilter,
+    terms: &[String],
+    max_results: usize,
+    config: &SearchConfig,
+) -> Found {
+    let total_tokens = AtomicU64::new(0);
+    let mut docs: Vec<(PathBuf, Vec<u32>, u64)> = Vec::new();
+    let stats = scan_files(
+        scope,
+        filter,
+        config,
+        |_, bytes| {
+            let mut freqs = vec![0u32; terms.len()];
+            let mut length = 0u64;
+            for_each_token(&text_of(bytes), |_, _, token| {
+                length += 1;
+                if let Some(i) = terms.iter().position(|t| *t == token) {
+                    freqs[i] += 1;
+                }
+            });
+            total_tokens.fetch_add(length, Ordering::Relaxed);
+            freqs.iter().any(|&f| f > 0).then_some((freqs, length))
+        },
+        |rel, (freqs, length)| docs.push((rel, freqs, length)),
+    );
+    let n = stats.files_searched.max(1) as f32;
+    let average_length = (total_tokens.load(Ordering::Relaxed) as f32 / n).max(1.0);
+    let idf: Vec<f32> = (0..terms.len())
+        .map(|i| {
+            let df = docs.iter().filter(|(_, freqs, _)| freqs[i] > 0).count() as f32;
+            (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+        })
+        .collect();
+    let ranked: Vec<(f32, PathBuf)> = docs
+        .into_iter()
+        .map(|(rel, freqs, length)| {
+            let norm = K1 * (1.0 - B + B * length as f32 / average_length);
+            let score =
+                freqs.iter().zip(&idf).map(|(&tf, idf)| idf * tf as f32 * (K1 + 1.0) / (tf as f32 + norm)).sum();
+            (score, rel)
+        })
+        .collect();
+    let total = ranked.len() as u64;
+    let (matches, shown) = finish(ranked, &scope.root, terms, max_results, config);
+    Found {
+        matches,
+        total,
+        shown,
+        files_with_matches: total,
+        files_searched: stats.files_searched,
+        skipped: stats.skipped,
+    }
+}
+
+/// Orders by score then path, cuts to `max_results` and reads the best
+/// lines of each file; returns the matches and the number of files shown.
+fn finish(
+    mut ranked: Vec<(f32, PathBuf)>,
+    root: &Path,
+    terms: &[String],
+    max_results: usize,
+    config: &SearchConfig,
+) -> (Vec<Match>, u64) {
+    ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    ranked.truncate(max_results);
+    let shown = ranked.len() as u64;
+    let mut matches = Vec::new();
+    for (score, rel) in ranked {
+        let path = display(&rel);
+        let lines = read_file(&root.join(&rel), config.max_file_bytes)
+            .map(|(bytes, _)| best_lines(&text_of(&bytes), terms))
+            .unwrap_or_default();
+        if lines.is_empty() {
+            matches.push(Match { path, line: 0, text: String::new(), score: Some(score), symbol: None });
+            continue;
+        }
+        for (line, text) in lines {
+            matches.push(Match { path: path.clone(), line, text, score: Some(score), symbol: None });
+        }
+    }
+    (matches, shown)
+}
+
+/// The [`LINES_PER_FILE`] lines holding the most distinct query words, in line order.
+fn best_lines(text: &str, terms: &[String]) -> Vec<(u64, String)> {
+    let mut scored: Vec<(u32, u64, &str)> = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let mut present = 0u64;
+        for_each_token(line, |_, _, token| {
+            if let Some(i) = terms.iter().position(|t| *t == token) {
+                present |= 1 << i;
+            }
+        });
+        if present != 0 {
+            scored.push((present.count_ones(), index as u64 + 1, line));
+        }
+    }
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    scored.truncate(LINES_PER_FILE);
+    scored.sort_by_key(|s| s.1);
+    scored.into_iter().map(|(_, line, text)| (line, truncate_line(text))).collect()
+}
+
+/// Every matching document with its score, minus those whose path the
+/// filter rejects (read from the `path` fast field, no stored-doc access).
+struct ScoredDocs {
+    filter: Option<Arc<PathFilter>>,
+}
+
+struct SegmentScored {
+    segment: SegmentOrdinal,
+    paths: Option<(StrColumn, Arc<PathFilter>)>,
+    buffer: String,
+    hits: Vec<(Score, DocAddress)>,
+}
+
+impl Collector for ScoredDocs {
+    type Fruit = Vec<(Score, DocAddress)>;
+    type Child = SegmentScored;
+
+    fn for_segment(&self, segment: SegmentOrdinal, reader: &SegmentReader) -> tantivy::Result<SegmentScored> {
+        let paths = match &self.filter {
+            Some(filter) => {
+                let column = reader.fast_fields().str("path")?.ok_or_else(|| {
+                    tantivy::TantivyError::SchemaError("the path field is not a fast field".to_string())
+                })?;
+                Some((column, filter.clone()))
+            }
+            None => None,
+        };
+        Ok(SegmentScored { segment, paths, buffer: String::new(), hits: Vec::new() })
+    }
+
+    fn requires_scoring(&self) -> bool {
+        true
+    }
+
+    fn merge_fruits(&self, fruits: Vec<Vec<(Score, DocAddress)>>) -> tantivy::Result<Self::Fruit> {
+        Ok(fruits.concat())
+    }
+}
+
+impl SegmentCollector for SegmentScored {
+    type Fruit = Vec<(Score, DocAddress)>;
+
+    fn collect(&mut self, doc: DocId, score: Score) {
+        if let Some((column, filter)) = &self.paths {
+            let Some(ord) = column.term_ords(doc).next() else { return };
+            self.buffer.clear();
+            if !column.ord_to_str(ord, &mut self.buffer).unwrap_or(false) || !filter.admits(Path::new(&self.buffer)) {
+                return;
+            }
+        }
+        self.hits.push((score, DocAddress::new(self.segment, doc)));
+    }
+
+    fn harvest(self) -> Self::Fruit {
+        self.hits
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn best_lines_prefer_lines_with_more_query_words() {
+        let text = "parse\nnothing\nparse config here\nconfig\nparseConfig()\n";
+        let terms = query_terms("parse config");
+        let lines: Vec<u64> = best_lines(text, &terms).into_iter().map(|(l, _)| l).collect();
+        assert_eq!(lines, [1, 3, 5]);
+    }
+}

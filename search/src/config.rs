@@ -1,0 +1,73 @@
+//! Engine configuration: the daemon fills it from its own config file, tests
+//! shrink the timings.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use crate::symbols::{SymbolExtractor, default_extractor};
+
+/// How a [`crate::SearchEngine`] indexes, watches and forgets projects.
+#[derive(Clone)]
+pub struct SearchConfig {
+    /// Indexes live under `<cache_dir>/search/<blake3(root)[..16]>/`.
+    pub cache_dir: PathBuf,
+    /// Heap of one tantivy writer while it indexes (tantivy's floor is 15 MB).
+    pub writer_heap_bytes: usize,
+    /// Approximate memory all open indexes may use; least recently used projects
+    /// are closed first when it is exceeded.
+    pub memory_budget_bytes: u64,
+    /// A project with no search for this long is closed (watcher stopped, readers dropped).
+    pub idle_close_secs: u64,
+    /// File events are collected until this long passes without a new one.
+    pub debounce_ms: u64,
+    /// More events than this in one debounce window (a `git checkout`, a large
+    /// generator) trigger a rescan of the whole tree instead of per-file updates.
+    pub burst_threshold: usize,
+    /// Indexing threads across all projects (each project uses at most one).
+    pub max_indexing_threads: usize,
+    /// Larger files are skipped by every action and counted as `too_large`.
+    pub max_file_bytes: u64,
+    /// Follow symbolic links while walking (loops are detected and counted).
+    pub follow_symlinks: bool,
+    /// Start indexing a project on its first search. A short-lived in-process
+    /// client turns this off: it would exit before the index is useful.
+    pub build_on_search: bool,
+    /// Finds symbol definitions in a file; the daemon plugs in its tree-sitter outline.
+    pub extractor: SymbolExtractor,
+}
+
+impl SearchConfig {
+    /// Defaults suited to a long-lived daemon, with indexes under `cache_dir`.
+    pub fn new(cache_dir: impl Into<PathBuf>) -> Self {
+        SearchConfig {
+            cache_dir: cache_dir.into(),
+            writer_heap_bytes: 50_000_000,
+            memory_budget_bytes: 1 << 30,
+            idle_close_secs: 900,
+            debounce_ms: 200,
+            burst_threshold: 500,
+            max_indexing_threads: 2,
+            max_file_bytes: 1 << 20,
+            follow_symlinks: false,
+            build_on_search: true,
+            extractor: default_extractor(),
+        }
+    }
+}
+
+impl fmt::Debug for SearchConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SearchConfig")
+            .field("cache_dir", &self.cache_dir)
+            .field("writer_heap_bytes", &self.writer_heap_bytes)
+            .field("memory_budget_bytes", &self.memory_budget_bytes)
+            .field("idle_close_secs", &self.idle_close_secs)
+            .field("debounce_ms", &self.debounce_ms)
+            .field("burst_threshold", &self.burst_threshold)
+            .field("max_indexing_threads", &self.max_indexing_threads)
+            .field("max_file_bytes", &self.max_file_bytes)
+            .field("follow_symlinks", &self.follow_symlinks)
+            .field("build_on_search", &self.build_on_search)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,178 @@
+//! [`SearchEngine`]: the entry point. It owns every open project of one
+//! process; the daemon keeps one for its life, an in-process client creates
+//! one per command. All methods block and are meant for a blocking thread pool.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::config::SearchConfig;
+use crate::error::SearchError;
+use crate::filter::PathFilter;
+use crate::model::{
+    Action, BuildProgress, Found, GlobResult, IndexPhase, IndexStatus, SearchRequest, SearchResult, Source, TreeResult,
+};
+use crate::paths::{resolve_root, resolve_scope};
+use crate::project::{IndexView, Project};
+use crate::registry::Registry;
+use crate::{bm25, glob, regex_search, render, symbol, tree};
+
+pub struct SearchEngine {
+    registry: Registry,
+}
+
+impl SearchEngine {
+    /// Creates an engine; nothing is read or written until the first request.
+    pub fn new(config: SearchConfig) -> Self {
+        SearchEngine { registry: Registry::new(config) }
+    }
+
+    pub fn config(&self) -> &SearchConfig {
+        self.registry.config()
+    }
+
+    /// Searches one project. The first search of a project starts building
+    /// its index in the background; until it is ready bm25 and symbol
+    /// searches scan the files and say so in `note` (`source: Scan`).
+    pub fn search(&self, request: &SearchRequest) -> Result<SearchResult, SearchError> {
+        let scope = resolve_scope(&request.root, request.path.as_deref())?;
+        let filter = Arc::new(PathFilter::new(&scope, &request.include, &request.exclude)?);
+        let config = self.config();
+        let max = request.max_results;
+        let root = scope.root.as_path();
+        let (source, note, found) = match request.action {
+            Action::Regex => {
+                let matcher = regex_search::compile(&request.pattern)?;
+                self.project_for_search(root);
+                (Source::Scan, None, regex_search::search(&scope, &filter, &matcher, max, config))
+            }
+            Action::Bm25 => {
+                let terms = bm25::terms(&request.pattern)?;
+                self.indexed_or_scan(
+                    root,
+                    |view| bm25::search_index(view, root, &filter, &terms, max, config),
+                    || bm25::search_scan(&scope, &filter, &terms, max, config),
+                )
+            }
+            Action::Symbol => {
+                let needle = symbol::needle(&request.pattern)?;
+                self.indexed_or_scan(
+                    root,
+                    |view| symbol::search_index(view, root, &filter, &needle, max, config),
+                    || symbol::search_scan(&scope, &filter, &needle, max, config),
+                )
+            }
+        };
+        let mut result = SearchResult {
+            action: request.action,
+            source,
+            truncated: found.shown < found.total,
+            matches: found.matches,
+            total: found.total,
+            shown: found.shown,
+            files_with_matches: found.files_with_matches,
+            files_searched: found.files_searched,
+            skipped: found.skipped,
+            note,
+            text: String::new(),
+        };
+        result.text = render::search_text(&result, max);
+        Ok(result)
+    }
+
+    /// Answers from the index when it is ready, otherwise (or when the index
+    /// fails, which also schedules a rebuild) from a scan, with a note.
+    fn indexed_or_scan(
+        &self,
+        root: &Path,
+        from_index: impl FnOnce(&IndexView) -> tantivy::Result<Found>,
+        scan: impl FnOnce() -> Found,
+    ) -> (Source, Option<String>, Found) {
+        let Some(project) = self.project_for_search(root) else {
+            let note = "no index open for this project (build_on_search is off): searched the files directly";
+            return (Source::Scan, Some(note.to_string()), scan());
+        };
+        let note = match project.view().map(|view| from_index(&view)) {
+            Some(Ok(found)) => return (Source::Index, None, found),
+            Some(Err(err)) => {
+                project.request_rebuild(format!("a search failed: {err}"));
+                format!("the index failed ({err}) and is being rebuilt")
+            }
+            None => match project.phase() {
+                IndexPhase::Building { done, total } => format!("index building ({done}/{total} files)"),
+                IndexPhase::Unavailable { reason } => format!("index unavailable ({reason})"),
+                _ => "index opening".to_string(),
+            },
+        };
+        (Source::Scan, Some(format!("{note}: searched the files directly")), scan())
+    }
+
+    /// The project a search may use: opened (and built) on demand unless
+    /// `build_on_search` is off, in which case only an already open one.
+    fn project_for_search(&self, root: &Path) -> Option<Arc<Project>> {
+        if self.config().build_on_search {
+            Some(self.registry.open(root))
+        } else {
+            self.registry.get(root).inspect(|p| p.touch())
+        }
+    }
+
+    /// Files under `path` (or the root) whose path matches `pattern`, sorted.
+    pub fn glob(
+        &self,
+        root: &Path,
+        pattern: &str,
+        path: Option<&Path>,
+        max_results: usize,
+    ) -> Result<GlobResult, SearchError> {
+        let scope = resolve_scope(root, path)?;
+        glob::glob(&scope, pattern, max_results, self.config())
+    }
+
+    /// A directory tree with file counts, `depth` levels deep (at least 1).
+    pub fn tree(
+        &self,
+        root: &Path,
+        path: Option<&Path>,
+        depth: usize,
+        show_hidden: bool,
+        respect_gitignore: bool,
+    ) -> Result<TreeResult, SearchError> {
+        let scope = resolve_scope(root, path)?;
+        Ok(tree::tree(&scope, depth, show_hidden, respect_gitignore, self.config()))
+    }
+
+    /// Builds or refreshes a project's index and waits for it; `progress` is
+    /// called from the indexing thread every few hundred files.
+    pub fn build(
+        &self,
+        root: &Path,
+        progress: impl Fn(BuildProgress) + Send + Sync + 'static,
+    ) -> Result<IndexStatus, SearchError> {
+        let root = resolve_root(root)?;
+        let (request, done) = Project::build_request(Arc::new(progress));
+        self.registry.open_with(&root, Some(request)).wait_build(done)
+    }
+
+    /// Status of every open project, sorted by root.
+    pub fn status(&self) -> Vec<IndexStatus> {
+        self.registry.all().iter().map(|p| p.status()).collect()
+    }
+
+    /// Status of one project, `None` when it is not open.
+    pub fn project_status(&self, root: &Path) -> Result<Option<IndexStatus>, SearchError> {
+        let root = resolve_root(root)?;
+        Ok(self.registry.get(&root).map(|p| p.status()))
+    }
+
+    /// Closes a project (watcher stopped, readers dropped); false if it was not open.
+    pub fn close(&self, root: &Path) -> Result<bool, SearchError> {
+        Ok(self.registry.close(&resolve_root(root)?))
+    }
+}
+
+impl Drop for SearchEngine {
+    /// Stops every watcher and indexing thread before the engine is gone.
+    fn drop(&mut self) {
+        self.registry.shutdown();
+    }
+}

@@ -1,0 +1,97 @@
+//! Which root-relative paths a request admits: the `path` scope plus include
+//! and exclude globs. One definition serves scans and index queries alike, so
+//! both answer the same question.
+//!
+//! Globs are matched against the path relative to the scope; a glob without
+//! `/` matches the file name at any depth (`*.rs`), as in ripgrep's `-g`.
+
+use std::path::Path;
+
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+
+use crate::error::SearchError;
+use crate::paths::Scope;
+
+pub(crate) struct PathFilter {
+    base_rel: std::path::PathBuf,
+    include: Option<GlobSet>,
+    exclude: Option<GlobSet>,
+}
+
+impl PathFilter {
+    pub(crate) fn new(scope: &Scope, include: &[String], exclude: &[String]) -> Result<Self, SearchError> {
+        Ok(PathFilter {
+            base_rel: scope.base_rel.clone(),
+            include: compile_globs(include)?,
+            exclude: compile_globs(exclude)?,
+        })
+    }
+
+    /// True when every file under the project root passes (no scope, no globs).
+    pub(crate) fn admits_everything(&self) -> bool {
+        self.base_rel.as_os_str().is_empty() && self.include.is_none() && self.exclude.is_none()
+    }
+
+    pub(crate) fn admits(&self, rel: &Path) -> bool {
+        let Ok(inner) = rel.strip_prefix(&self.base_rel) else { return false };
+        // A scope naming a single file leaves nothing to match; use its name.
+        let target = if inner.as_os_str().is_empty() { Path::new(rel.file_name().unwrap_or_default()) } else { inner };
+        self.include.as_ref().is_none_or(|set| set.is_match(target))
+            && !self.exclude.as_ref().is_some_and(|set| set.is_match(target))
+    }
+}
+
+/// Compiles globs into one set (`None` when there are none).
+pub(crate) fn compile_globs(patterns: &[String]) -> Result<Option<GlobSet>, SearchError> {
+    if patterns.is_empty() {
+        return Ok(None);
+    }
+    let mut builder = GlobSetBuilder::new();
+    for pattern in patterns {
+        let anchored = if pattern.contains('/') { pattern.clone() } else { format!("**/{pattern}") };
+        let glob = GlobBuilder::new(&anchored)
+            .literal_separator(true)
+            .build()
+            .map_err(|err| SearchError::InvalidGlob { glob: pattern.clone(), message: err.kind().to_string() })?;
+        builder.add(glob);
+    }
+    let set = builder
+        .build()
+        .map_err(|err| SearchError::InvalidGlob { glob: patterns.join(", "), message: err.to_string() })?;
+    Ok(Some(set))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn filter(base: &str, include: &[&str], exclude: &[&str]) -> PathFilter {
+        let scope = Scope { root: PathBuf::from("/r"), base: PathBuf::from("/r").join(base), base_rel: base.into() };
+        let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        PathFilter::new(&scope, &strings(include), &strings(exclude)).unwrap()
+    }
+
+    #[test]
+    fn globs_without_slash_match_names_at_any_depth() {
+        let f = filter("", &["*.rs"], &["*_test.rs"]);
+        assert!(f.admits(Path::new("a.rs")));
+        assert!(f.admits(Path::new("src/deep/b.rs")));
+        assert!(!f.admits(Path::new("src/b_test.rs")));
+        assert!(!f.admits(Path::new("src/b.ts")));
+    }
+
+    #[test]
+    fn globs_with_slash_are_relative_to_the_scope() {
+        let f = filter("src", &["engine/*.rs"], &[]);
+        assert!(f.admits(Path::new("src/engine/a.rs")));
+        assert!(!f.admits(Path::new("src/engine/x/a.rs")));
+        assert!(!f.admits(Path::new("other/engine/a.rs")));
+    }
+
+    #[test]
+    fn bad_glob_is_reported() {
+        let err = compile_globs(&["a[".to_string()]).unwrap_err();
+        assert!(err.to_string().starts_with("invalid glob `a[`"), "{err}");
+    }
+}

@@ -1,0 +1,353 @@
+//! One project's index on disk: opening it only when it can be trusted,
+//! recreating it otherwise, and applying file changes in bounded batches.
+//!
+//! Layout under `<cache>/search/<blake3(root)[..16]>/`:
+//! - `owner.lock` — flock held by the engine that maintains the index, so a
+//!   daemon and an in-process client never write (or delete) it at once;
+//! - `schema-version` — [`SCHEMA_VERSION`] of `index/`, written after creation;
+//! - `root` — the project root, for humans looking at the cache;
+//! - `index/` — the tantivy files.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs::{self, File, OpenOptions, TryLockError};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant, SystemTime};
+
+use tantivy::indexer::IndexWriterOptions;
+use tantivy::{DocAddress, Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument};
+
+use crate::config::SearchConfig;
+use crate::error::SearchError;
+use crate::schema::{Fields, SCHEMA_VERSION, register_tokenizers, schema};
+use crate::walk::{FileStamp, SkipReason, Skipped, read_file, text_of};
+
+/// Commit at least this often during a large build so an interrupted build
+/// resumes from a diff instead of starting over.
+const COMMIT_EVERY_FILES: usize = 10_000;
+/// tantivy refuses a smaller writer heap.
+const MIN_WRITER_HEAP: usize = 15_000_000;
+/// How long to wait for `owner.lock` before reporting the index busy.
+const OWNER_LOCK_WAIT: Duration = Duration::from_secs(2);
+const OWNER_LOCK_POLL: Duration = Duration::from_millis(25);
+/// A writer unused this long is closed: its threads and heap are only worth
+/// keeping while edits keep coming.
+const WRITER_IDLE: Duration = Duration::from_secs(30);
+
+/// The cache directory of one project root.
+pub(crate) fn project_dir(cache_dir: &Path, root: &Path) -> PathBuf {
+    let hash = blake3::hash(root.as_os_str().as_encoded_bytes()).to_hex();
+    cache_dir.join("search").join(&hash.as_str()[..16])
+}
+
+/// What the index holds for one file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Known {
+    pub stamp: FileStamp,
+    /// False for binaries: remembered so they are not re-read until they change.
+    pub indexed: bool,
+}
+
+/// In-memory mirror of the index: every known file with its stamp, and the
+/// admitted directories (the watch set).
+#[derive(Debug, Default)]
+pub(crate) struct Manifest {
+    pub files: BTreeMap<PathBuf, Known>,
+    pub dirs: BTreeSet<PathBuf>,
+}
+
+impl Manifest {
+    pub(crate) fn indexed_files(&self) -> u64 {
+        self.files.values().filter(|k| k.indexed).count() as u64
+    }
+
+    /// Rough heap use: the paths plus B-tree node overhead.
+    pub(crate) fn approx_bytes(&self) -> u64 {
+        let paths: usize = self.files.keys().chain(self.dirs.iter()).map(|p| p.as_os_str().len() + 64).sum();
+        paths as u64
+    }
+}
+
+/// Files to (re)index and files to drop, root-relative.
+#[derive(Debug, Default)]
+pub(crate) struct Changes {
+    pub upserts: Vec<PathBuf>,
+    pub deletes: Vec<PathBuf>,
+}
+
+impl Changes {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.upserts.is_empty() && self.deletes.is_empty()
+    }
+}
+
+pub(crate) struct IndexStore {
+    dir: PathBuf,
+    // Held for the store's whole life; dropping the store releases it.
+    _owner: File,
+    index: Index,
+    reader: IndexReader,
+    fields: Fields,
+    /// Kept open between batches so merges run in the background instead of
+    /// delaying the next batch; closed after [`WRITER_IDLE`] without a batch.
+    writer: Option<(IndexWriter, Instant)>,
+    pub manifest: Manifest,
+    pub last_commit: Option<SystemTime>,
+    /// Why the previous index was discarded, when it was.
+    pub rebuilt_because: Option<String>,
+}
+
+impl IndexStore {
+    /// Takes the owner lock, then opens the index if it is of this schema
+    /// version and reads back cleanly; anything else is deleted and recreated.
+    pub(crate) fn open(dir: &Path, root: &Path) -> Result<IndexStore, SearchError> {
+        fs::create_dir_all(dir).map_err(|e| SearchError::io(format!("cannot create {}", dir.display()), e))?;
+        let lock_path = dir.join("owner.lock");
+        let owner = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|e| SearchError::io(format!("cannot open {}", lock_path.display()), e))?;
+        // A closing engine of this process may still hold the lock for a moment.
+        let deadline = Instant::now() + OWNER_LOCK_WAIT;
+        loop {
+            match owner.try_lock() {
+                Ok(()) => break,
+                Err(TryLockError::WouldBlock) if Instant::now() < deadline => std::thread::sleep(OWNER_LOCK_POLL),
+                Err(TryLockError::WouldBlock) => return Err(SearchError::IndexBusy { root: root.to_path_buf() }),
+                Err(TryLockError::Error(e)) => {
+                    return Err(SearchError::io(format!("cannot lock {}", lock_path.display()), e));
+                }
+            }
+        }
+        let (index, reader, manifest, rebuilt_because) = match open_existing(dir) {
+            Ok((index, reader, manifest)) => (index, reader, manifest, None),
+            Err(reason) => {
+                let existed = dir.join("index").exists();
+                let (index, reader) = recreate(dir, root)?;
+                (index, reader, Manifest::default(), existed.then_some(reason))
+            }
+        };
+        let fields = Fields::of(&index.schema()).map_err(|e| SearchError::index("index schema", e))?;
+        let last_commit = fs::metadata(dir.join("index").join("meta.json")).and_then(|m| m.modified()).ok();
+        Ok(IndexStore {
+            dir: dir.to_path_buf(),
+            _owner: owner,
+            index,
+            reader,
+            fields,
+            writer: None,
+            manifest,
+            last_commit,
+            rebuilt_because,
+        })
+    }
+
+    /// Deletes the index and starts an empty one (after a corruption showed up in use).
+    pub(crate) fn reset(&mut self, root: &Path, reason: String) -> Result<(), SearchError> {
+        self.writer = None;
+        let (index, reader) = recreate(&self.dir, root)?;
+        self.index = index;
+        self.reader = reader;
+        self.manifest = Manifest::default();
+        self.rebuilt_because = Some(reason);
+        Ok(())
+    }
+
+    pub(crate) fn fields(&self) -> Fields {
+        self.fields
+    }
+
+    pub(crate) fn searcher(&self) -> Searcher {
+        self.reader.searcher()
+    }
+
+    /// Bytes of the tantivy files (what the mmaps can pull into memory).
+    pub(crate) fn size_on_disk(&self) -> u64 {
+        let Ok(entries) = fs::read_dir(self.dir.join("index")) else { return 0 };
+        entries.flatten().filter_map(|e| e.metadata().ok()).filter(|m| m.is_file()).map(|m| m.len()).sum()
+    }
+
+    /// Indexes `changes` with one writer of bounded heap, committing every
+    /// [`COMMIT_EVERY_FILES`] files, whenever the text handed to the writer
+    /// since the last commit reaches the writer heap, and at the end.
+    ///
+    /// The byte bound matters: tantivy queues up to 10,000 documents between
+    /// `add_document` and its indexing thread, which with source files of
+    /// tens of kilobytes is hundreds of megabytes; a commit is the only way
+    /// to wait for that queue to drain. Stops early (after
+    /// committing what is done) when `cancel` is set.
+    pub(crate) fn apply(
+        &mut self,
+        root: &Path,
+        changes: &Changes,
+        config: &SearchConfig,
+        cancel: &AtomicBool,
+        progress: &mut dyn FnMut(u64, u64),
+    ) -> Result<Skipped, SearchError> {
+        let mut skipped = Skipped::default();
+        if changes.is_empty() {
+            return Ok(skipped);
+        }
+        // Taken out for the batch; an error drops it, and the next batch opens a fresh one.
+        let mut writer = match self.writer.take() {
+            Some((writer, _)) => writer,
+            None => {
+                let options = IndexWriterOptions::builder()
+                    .memory_budget_per_thread(config.writer_heap_bytes.max(MIN_WRITER_HEAP))
+                    .num_worker_threads(1)
+                    .num_merge_threads(1)
+                    .build();
+                self.index
+                    .writer_with_options(options)
+                    .map_err(|e| SearchError::index("cannot open the index writer", e))?
+            }
+        };
+        let fields = self.fields;
+        for rel in &changes.deletes {
+            writer.delete_term(fields.path_term(rel));
+            self.manifest.files.remove(rel);
+        }
+        let total = changes.upserts.len() as u64;
+        let max_in_flight = config.writer_heap_bytes.max(MIN_WRITER_HEAP);
+        let (mut in_flight_bytes, mut in_flight_files) = (0, 0);
+        for (done, rel) in changes.upserts.iter().enumerate() {
+            if cancel.load(Ordering::Relaxed) {
+                break;
+            }
+            writer.delete_term(fields.path_term(rel));
+            let path = root.join(rel);
+            match read_file(&path, config.max_file_bytes) {
+                Ok((bytes, stamp)) => {
+                    let text = text_of(&bytes);
+                    // A panicking extractor (a plug-in) costs that file its symbols, not the index.
+                    let symbols =
+                        catch_unwind(AssertUnwindSafe(|| (config.extractor)(&path, &text))).unwrap_or_default();
+                    writer
+                        .add_document(fields.document(rel, stamp, &text, &symbols))
+                        .map_err(|e| SearchError::index("cannot add a document", e))?;
+                    self.manifest.files.insert(rel.clone(), Known { stamp, indexed: true });
+                    in_flight_bytes += bytes.len();
+                    in_flight_files += 1;
+                }
+                Err(reason @ (SkipReason::Binary | SkipReason::TooLarge | SkipReason::Special)) => {
+                    skipped.count(reason);
+                    let stamp =
+                        fs::metadata(&path).map(|m| FileStamp::of(&m)).unwrap_or(FileStamp { size: 0, mtime_ns: 0 });
+                    self.manifest.files.insert(rel.clone(), Known { stamp, indexed: false });
+                }
+                Err(reason) => {
+                    // Unreadable or vanished: forget it so the next rescan tries again.
+                    skipped.count(reason);
+                    self.manifest.files.remove(rel);
+                }
+            }
+            if in_flight_bytes >= max_in_flight || in_flight_files >= COMMIT_EVERY_FILES {
+                self.commit(&mut writer)?;
+                (in_flight_bytes, in_flight_files) = (0, 0);
+            }
+            if (done + 1) % 256 == 0 {
+                progress(done as u64 + 1, total);
+            }
+        }
+        self.commit(&mut writer)?;
+        progress(total, total);
+        self.writer = Some((writer, Instant::now()));
+        Ok(skipped)
+    }
+
+    /// True when the writer has been open without a batch for [`WRITER_IDLE`].
+    pub(crate) fn writer_idle(&self) -> bool {
+        self.writer.as_ref().is_some_and(|(_, used)| used.elapsed() > WRITER_IDLE)
+    }
+
+    /// Closes the writer (its threads and lock), after its merges when
+    /// `wait_for_merges`, then reloads so searches use the merged segments
+    /// and the old files can be freed. Merges cut short are redone later.
+    pub(crate) fn close_writer(&mut self, wait_for_merges: bool) -> Result<(), SearchError> {
+        let Some((writer, _)) = self.writer.take() else { return Ok(()) };
+        if wait_for_merges {
+            writer.wait_merging_threads().map_err(|e| SearchError::index("index merge failed", e))?;
+        }
+        self.reader.reload().map_err(|e| SearchError::index("cannot reload the index", e))
+    }
+
+    fn commit(&mut self, writer: &mut IndexWriter) -> Result<(), SearchError> {
+        writer.commit().map_err(|e| SearchError::index("index commit failed", e))?;
+        self.reader.reload().map_err(|e| SearchError::index("cannot reload the index", e))?;
+        self.last_commit = Some(SystemTime::now());
+        Ok(())
+    }
+}
+
+/// Opens `dir/index` if the version file matches and every stored document
+/// reads back; the error string says why it cannot be trusted.
+fn open_existing(dir: &Path) -> Result<(Index, IndexReader, Manifest), String> {
+    let version = fs::read_to_string(dir.join("schema-version")).map_err(|e| format!("no schema version ({e})"))?;
+    if version.trim() != SCHEMA_VERSION.to_string() {
+        return Err(format!("schema version {} (expected {SCHEMA_VERSION})", version.trim()));
+    }
+    let index = Index::open_in_dir(dir.join("index")).map_err(|e| format!("cannot open: {e}"))?;
+    if index.schema() != schema() {
+        return Err("schema differs from this build's".to_string());
+    }
+    register_tokenizers(&index);
+    let reader = open_reader(&index).map_err(|e| format!("cannot read: {e}"))?;
+    let fields = Fields::of(&index.schema()).map_err(|e| e.to_string())?;
+    let manifest = read_manifest(&reader.searcher(), fields).map_err(|e| format!("unreadable documents: {e}"))?;
+    Ok((index, reader, manifest))
+}
+
+/// Every live document's path and stamp; reading them all doubles as the
+/// integrity check of the doc store.
+fn read_manifest(searcher: &Searcher, fields: Fields) -> tantivy::Result<Manifest> {
+    let mut manifest = Manifest::default();
+    for (ord, segment) in searcher.segment_readers().iter().enumerate() {
+        for doc_id in segment.doc_ids_alive() {
+            let doc: TantivyDocument = searcher.doc(DocAddress::new(ord as u32, doc_id))?;
+            let path = fields
+                .stored_path(&doc)
+                .ok_or_else(|| tantivy::TantivyError::InternalError("document without a path".into()))?;
+            manifest.files.insert(PathBuf::from(path), Known { stamp: fields.stored_stamp(&doc), indexed: true });
+        }
+    }
+    Ok(manifest)
+}
+
+fn open_reader(index: &Index) -> tantivy::Result<IndexReader> {
+    index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()
+}
+
+/// Deletes whatever is in `dir/index` and creates an empty index of this schema.
+fn recreate(dir: &Path, root: &Path) -> Result<(Index, IndexReader), SearchError> {
+    let index_dir = dir.join("index");
+    let version_file = dir.join("schema-version");
+    let io = |what: &str, e| SearchError::io(format!("cannot {what} in {}", dir.display()), e);
+    // Version first: a crash between the two steps leaves an index that is rebuilt.
+    match fs::remove_file(&version_file) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io("remove the schema version", e)),
+        _ => {}
+    }
+    match fs::remove_dir_all(&index_dir) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io("remove the old index", e)),
+        _ => {}
+    }
+    fs::create_dir_all(&index_dir).map_err(|e| io("create the index directory", e))?;
+    let index =
+        Index::create_in_dir(&index_dir, schema()).map_err(|e| SearchError::index("cannot create the index", e))?;
+    register_tokenizers(&index);
+    let reader = open_reader(&index).map_err(|e| SearchError::index("cannot read the new index", e))?;
+    write_atomically(&dir.join("root"), root.as_os_str().as_encoded_bytes())
+        .map_err(|e| io("write the root file", e))?;
+    write_atomically(&version_file, SCHEMA_VERSION.to_string().as_bytes())
+        .map_err(|e| io("write the schema version", e))?;
+    Ok((index, reader))
+}
+
+fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let tmp = path.with_extension("tmp");
+    fs::write(&tmp, bytes)?;
+    fs::rename(&tmp, path)
+}

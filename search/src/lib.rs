@@ -1,0 +1,44 @@
+//! Project search for AI agents: the lean-ctxd daemon's search component,
+//! also run in-process by clients when no daemon is reachable.
+//!
+//! - **regex** runs ripgrep's engine over a walk of the project (exact, no index needed);
+//! - **bm25** ranks files by code-aware words from a tantivy index;
+//! - **symbol** finds definitions by exact or prefix name from the same index;
+//! - **glob** and **tree** list what the project's ignore rules admit.
+//!
+//! Each project root gets its own index under the engine's cache directory,
+//! built lazily in the background, kept fresh by a file watcher, closed when
+//! idle or when the memory budget needs room. See [`SearchEngine`].
+
+mod bm25;
+mod config;
+mod engine;
+mod error;
+mod filter;
+mod glob;
+mod index;
+mod language;
+mod locks;
+mod model;
+mod paths;
+mod project;
+mod regex_search;
+mod registry;
+mod render;
+mod schema;
+mod symbol;
+mod symbols;
+mod tokenizer;
+mod tree;
+mod walk;
+mod watcher;
+
+pub use config::SearchConfig;
+pub use engine::SearchEngine;
+pub use error::SearchError;
+pub use model::{
+    Action, BuildProgress, DEFAULT_MAX_RESULTS, GlobResult, IndexPhase, IndexStatus, Match, SearchRequest,
+    SearchResult, Source, TreeResult,
+};
+pub use symbols::{Symbol, SymbolExtractor, default_extractor};
+pub use walk::Skipped;

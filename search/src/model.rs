@@ -1,0 +1,176 @@
+//! The public request and result types. They carry plain data so the daemon
+//! can map them to its protocol field by field.
+
+use std::path::PathBuf;
+use std::time::SystemTime;
+
+use crate::symbols::Symbol;
+use crate::walk::Skipped;
+
+/// How a search interprets its pattern.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Regular expression over lines (ripgrep's engine); always scans the files, exact.
+    Regex,
+    /// Words ranked by bm25 over the index (code-aware tokens).
+    Bm25,
+    /// Symbol definitions whose name equals or starts with the pattern (case-insensitive).
+    Symbol,
+}
+
+/// Where the answer came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Source {
+    /// The files were read for this request.
+    Scan,
+    /// The project's index answered.
+    Index,
+}
+
+/// One search. Construct with [`SearchRequest::new`] and adjust the fields.
+#[derive(Clone, Debug)]
+pub struct SearchRequest {
+    pub root: PathBuf,
+    pub pattern: String,
+    /// Limit to this file or directory (relative to `root`, or absolute inside it).
+    pub path: Option<PathBuf>,
+    /// Only paths matching one of these globs (relative to `path`; `*.rs` matches at any depth).
+    pub include: Vec<String>,
+    /// Drop paths matching any of these globs.
+    pub exclude: Vec<String>,
+    /// Regex: lines; bm25: files; symbol: definitions. 0 counts without showing.
+    pub max_results: usize,
+    pub action: Action,
+}
+
+/// Shown when the caller does not choose.
+pub const DEFAULT_MAX_RESULTS: usize = 50;
+
+impl SearchRequest {
+    pub fn new(root: impl Into<PathBuf>, action: Action, pattern: impl Into<String>) -> Self {
+        SearchRequest {
+            root: root.into(),
+            pattern: pattern.into(),
+            path: None,
+            include: Vec::new(),
+            exclude: Vec::new(),
+            max_results: DEFAULT_MAX_RESULTS,
+            action,
+        }
+    }
+}
+
+/// One shown line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Match {
+    /// Relative to the project root, `/`-separated.
+    pub path: String,
+    /// 1-based; 0 when a ranked file has no line containing the query words any more.
+    pub line: u64,
+    /// The line, truncated with `…` when long.
+    pub text: String,
+    /// bm25 score of the file (bm25 only).
+    pub score: Option<f32>,
+    /// The definition (symbol search only).
+    pub symbol: Option<Symbol>,
+}
+
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    pub action: Action,
+    pub source: Source,
+    /// Shown matches in their final order.
+    pub matches: Vec<Match>,
+    /// Everything that matched: lines (regex), files (bm25) or definitions (symbol).
+    pub total: u64,
+    /// How many of `total` are shown (same unit).
+    pub shown: u64,
+    /// Files with at least one match.
+    pub files_with_matches: u64,
+    /// True when `max_results` cut the answer.
+    pub truncated: bool,
+    /// Files read (scan) or documents in the index.
+    pub files_searched: u64,
+    pub skipped: Skipped,
+    /// Why the answer is not what it would normally be (index still building, …).
+    pub note: Option<String>,
+    /// Compact text for an agent: `path:line: text` grouped by file, then a summary.
+    pub text: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GlobResult {
+    /// Relative to the project root, sorted.
+    pub paths: Vec<String>,
+    pub total: u64,
+    pub shown: u64,
+    pub truncated: bool,
+    pub skipped: Skipped,
+    pub text: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TreeResult {
+    pub text: String,
+    /// Files and directories under the listed path, at any depth.
+    pub files: u64,
+    pub dirs: u64,
+    pub skipped: Skipped,
+}
+
+/// Progress of an index build, reported every few hundred files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuildProgress {
+    pub done: u64,
+    pub total: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum IndexPhase {
+    /// The index is being opened or validated.
+    #[default]
+    Opening,
+    /// Files are being indexed; searches scan meanwhile.
+    Building { done: u64, total: u64 },
+    /// Searches use the index; the watcher keeps it fresh.
+    Ready,
+    /// The index cannot be used (owned by another process, disk error); searches scan.
+    Unavailable { reason: String },
+    /// Closed (idle, memory budget, or on request); the next search reopens it.
+    Closed,
+}
+
+/// Figures for the daemon's Status.
+#[derive(Clone, Debug)]
+pub struct IndexStatus {
+    pub root: PathBuf,
+    pub phase: IndexPhase,
+    /// Text files in the index.
+    pub files: u64,
+    pub last_commit: Option<SystemTime>,
+    pub size_on_disk: u64,
+    /// Manifest in memory plus the index files the mmaps may hold.
+    pub approx_memory: u64,
+    /// What the last full walk and indexing skipped.
+    pub skipped: Skipped,
+    pub idle_secs: u64,
+    /// Full walks compared with the index (the first build, bursts, explicit builds).
+    pub full_syncs: u64,
+    /// Debounced event batches applied file by file.
+    pub event_batches: u64,
+    pub watch_error: Option<String>,
+    pub last_error: Option<String>,
+    /// Why an existing index was discarded when it was opened (corrupt, other schema version).
+    pub rebuilt_because: Option<String>,
+}
+
+/// What a search module found, before the engine adds source, note and text.
+#[derive(Debug, Default)]
+pub(crate) struct Found {
+    pub matches: Vec<Match>,
+    pub total: u64,
+    pub shown: u64,
+    pub files_with_matches: u64,
+    pub files_searched: u64,
+    pub skipped: Skipped,
+}

@@ -1,0 +1,174 @@
+//! Compact text for agents: `path:line: text` lines grouped by file, then
+//! one summary line and any notes. Every count an agent needs to decide
+//! whether to narrow the search is in the summary.
+
+use std::fmt::Write;
+
+use crate::model::{Action, Match, SearchResult};
+use crate::walk::Skipped;
+
+/// Longer lines are cut and end with `…` (minified code would flood the context).
+pub(crate) const MAX_LINE_CHARS: usize = 200;
+
+pub(crate) fn truncate_line(line: &str) -> String {
+    let line = line.trim_end_matches(['\n', '\r']);
+    match line.char_indices().nth(MAX_LINE_CHARS) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line.to_string(),
+    }
+}
+
+/// `1 match` / `3 matches`, `1 file` / `3 files`.
+pub(crate) fn count(n: u64, thing: &str) -> String {
+    let suffix = if thing.ends_with("ch") || thing.ends_with('s') { "es" } else { "s" };
+    if n == 1 { format!("1 {thing}") } else { format!("{n} {thing}{suffix}") }
+}
+
+/// `skipped 3 files: 1 binary, 2 special (fifo/socket/device)`, or nothing.
+pub(crate) fn skipped_note(skipped: &Skipped) -> Option<String> {
+    if skipped.total() == 0 {
+        return None;
+    }
+    let parts: Vec<String> = [
+        (skipped.binary, "binary"),
+        (skipped.too_large, "too large"),
+        (skipped.special, "special (fifo/socket/device)"),
+        (skipped.unreadable, "unreadable"),
+        (skipped.walk_errors, "walk errors (symlink loops, unreadable directories)"),
+    ]
+    .iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, what)| format!("{n} {what}"))
+    .collect();
+    Some(format!("skipped {}: {}", count(skipped.total(), "file"), parts.join(", ")))
+}
+
+/// The truncation hint shared by every listing.
+pub(crate) fn more_note(total: u64, shown: u64, max_results: usize, unit: &str) -> String {
+    format!(
+        "… {} not shown (max_results={max_results}); narrow the pattern, path or globs to see the rest",
+        count(total - shown, unit)
+    )
+}
+
+pub(crate) fn search_text(result: &SearchResult, max_results: usize) -> String {
+    let mut out = String::new();
+    let mut previous: Option<&str> = None;
+    for m in &result.matches {
+        let same_file = previous == Some(m.path.as_str());
+        if m.line == 0 {
+            if !same_file {
+                let _ = writeln!(out, "{}: (no line with the query words now; the file changed)", m.path);
+            }
+        } else {
+            let _ = writeln!(out, "{}:{}: {}", m.path, m.line, m.text);
+        }
+        previous = Some(&m.path);
+    }
+    let unit = match result.action {
+        Action::Regex => "match",
+        Action::Bm25 => "file",
+        Action::Symbol => "definition",
+    };
+    if result.total == 0 {
+        out.push_str("no matches");
+    } else {
+        out.push_str(&count(result.total, unit));
+        if result.action != Action::Bm25 {
+            let _ = write!(out, " in {}", count(result.files_with_matches, "file"));
+        }
+        if result.action == Action::Bm25 {
+            out.push_str(" ranked by bm25");
+        }
+    }
+    let _ = write!(out, " (searched {})", count(result.files_searched, "file"));
+    out.push('\n');
+    if result.truncated {
+        let _ = writeln!(out, "{}", more_note(result.total, result.shown, max_results, unit));
+    }
+    if let Some(note) = &result.note {
+        let _ = writeln!(out, "{note}");
+    }
+    if let Some(note) = skipped_note(&result.skipped) {
+        let _ = writeln!(out, "{note}");
+    }
+    out
+}
+
+/// Keeps the first `cap` lines in (path, line) order of a stream of files
+/// arriving in any order, without holding more than `cap` lines plus one file.
+pub(crate) struct FirstLines {
+    cap: usize,
+    kept: usize,
+    files: std::collections::BTreeMap<std::path::PathBuf, Vec<(u64, String)>>,
+}
+
+impl FirstLines {
+    pub(crate) fn new(cap: usize) -> Self {
+        FirstLines { cap, kept: 0, files: Default::default() }
+    }
+
+    pub(crate) fn insert(&mut self, path: std::path::PathBuf, lines: Vec<(u64, String)>) {
+        if lines.is_empty() {
+            return;
+        }
+        self.kept += lines.len();
+        self.files.insert(path, lines);
+        while let Some((_, last)) = self.files.last_key_value() {
+            if self.kept - last.len() < self.cap {
+                break;
+            }
+            self.kept -= last.len();
+            self.files.pop_last();
+        }
+    }
+
+    pub(crate) fn into_matches(self) -> Vec<Match> {
+        self.files
+            .into_iter()
+            .flat_map(|(path, lines)| {
+                let path = crate::paths::display(&path);
+                lines.into_iter().map(move |(line, text)| Match {
+                    path: path.clone(),
+                    line,
+                    text,
+                    score: None,
+                    symbol: None,
+                })
+            })
+            .take(self.cap)
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_lines_are_cut_on_a_char_boundary() {
+        let line = "é".repeat(MAX_LINE_CHARS + 5);
+        let cut = truncate_line(&line);
+        assert_eq!(cut.chars().count(), MAX_LINE_CHARS + 1);
+        assert!(cut.ends_with('…'));
+        assert_eq!(truncate_line("short\r\n"), "short");
+    }
+
+    #[test]
+    fn first_lines_keeps_the_smallest_paths() {
+        let mut kept = FirstLines::new(3);
+        let lines = |n: u64| (1..=n).map(|i| (i, format!("l{i}"))).collect::<Vec<_>>();
+        kept.insert("c".into(), lines(2));
+        kept.insert("a".into(), lines(2));
+        kept.insert("b".into(), lines(5));
+        let got: Vec<(String, u64)> = kept.into_matches().into_iter().map(|m| (m.path, m.line)).collect();
+        assert_eq!(got, [("a".to_string(), 1), ("a".to_string(), 2), ("b".to_string(), 1)]);
+    }
+
+    #[test]
+    fn skipped_note_lists_only_nonzero_reasons() {
+        let skipped = Skipped { binary: 1, special: 2, ..Skipped::default() };
+        assert_eq!(skipped_note(&skipped).unwrap(), "skipped 3 files: 1 binary, 2 special (fifo/socket/device)");
+        assert_eq!(skipped_note(&Skipped::default()), None);
+    }
+}

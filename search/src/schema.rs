@@ -1,0 +1,116 @@
+//! The index schema. Bump [`SCHEMA_VERSION`] whenever a field, a tokenizer or
+//! the meaning of a stored value changes: an index of another version is
+//! deleted and rebuilt rather than read with wrong assumptions.
+
+use std::path::Path;
+
+use tantivy::schema::{FAST, Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions, Value};
+use tantivy::tokenizer::{LowerCaser, RawTokenizer, TextAnalyzer};
+use tantivy::{Index, TantivyDocument, Term};
+
+use crate::language::language_of;
+use crate::paths::display;
+use crate::symbols::{self, Symbol};
+use crate::tokenizer::{CODE_TOKENIZER, CodeTokenizer};
+use crate::walk::FileStamp;
+
+pub(crate) const SCHEMA_VERSION: u32 = 1;
+
+/// Symbol names, whole and lowercased, for exact and prefix lookups.
+const SYMBOL_NAME_TOKENIZER: &str = "symbol_name";
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Fields {
+    /// Root-relative path: the document key (also a fast field for filtering).
+    pub path: Field,
+    pub language: Field,
+    pub size: Field,
+    pub mtime_ns: Field,
+    /// File text through the code tokenizer; indexed, not stored (the file is read for snippets).
+    pub content: Field,
+    /// Symbol names through the code tokenizer, so bm25 favours definitions.
+    pub symbol_words: Field,
+    /// Symbol names as whole lowercased terms.
+    pub symbol_names: Field,
+    /// The symbol list as stored text (`symbols::encode`).
+    pub symbols: Field,
+}
+
+pub(crate) fn schema() -> Schema {
+    let mut builder = Schema::builder();
+    let code = |record| {
+        TextOptions::default()
+            .set_indexing_options(TextFieldIndexing::default().set_tokenizer(CODE_TOKENIZER).set_index_option(record))
+    };
+    builder.add_text_field("path", STRING | STORED | FAST);
+    builder.add_text_field("language", STRING | STORED);
+    builder.add_u64_field("size", STORED);
+    builder.add_u64_field("mtime_ns", STORED);
+    builder.add_text_field("content", code(IndexRecordOption::WithFreqs));
+    builder.add_text_field("symbol_words", code(IndexRecordOption::WithFreqs));
+    builder.add_text_field(
+        "symbol_names",
+        TextOptions::default().set_indexing_options(
+            TextFieldIndexing::default()
+                .set_tokenizer(SYMBOL_NAME_TOKENIZER)
+                .set_index_option(IndexRecordOption::Basic),
+        ),
+    );
+    builder.add_text_field("symbols", STORED);
+    builder.build()
+}
+
+impl Fields {
+    pub(crate) fn of(schema: &Schema) -> tantivy::Result<Fields> {
+        Ok(Fields {
+            path: schema.get_field("path")?,
+            language: schema.get_field("language")?,
+            size: schema.get_field("size")?,
+            mtime_ns: schema.get_field("mtime_ns")?,
+            content: schema.get_field("content")?,
+            symbol_words: schema.get_field("symbol_words")?,
+            symbol_names: schema.get_field("symbol_names")?,
+            symbols: schema.get_field("symbols")?,
+        })
+    }
+
+    pub(crate) fn path_term(&self, rel: &Path) -> Term {
+        Term::from_field_text(self.path, &display(rel))
+    }
+
+    pub(crate) fn document(&self, rel: &Path, stamp: FileStamp, text: &str, symbols: &[Symbol]) -> TantivyDocument {
+        let mut doc = TantivyDocument::default();
+        doc.add_text(self.path, display(rel));
+        doc.add_text(self.language, language_of(rel));
+        doc.add_u64(self.size, stamp.size);
+        doc.add_u64(self.mtime_ns, stamp.mtime_ns);
+        doc.add_text(self.content, text);
+        for symbol in symbols {
+            doc.add_text(self.symbol_words, &symbol.name);
+            doc.add_text(self.symbol_names, &symbol.name);
+        }
+        doc.add_text(self.symbols, symbols::encode(symbols));
+        doc
+    }
+
+    pub(crate) fn stored_path(&self, doc: &TantivyDocument) -> Option<String> {
+        doc.get_first(self.path).and_then(|v| v.as_str()).map(str::to_string)
+    }
+
+    pub(crate) fn stored_stamp(&self, doc: &TantivyDocument) -> FileStamp {
+        let get = |field| doc.get_first(field).and_then(|v| v.as_u64()).unwrap_or(0);
+        FileStamp { size: get(self.size), mtime_ns: get(self.mtime_ns) }
+    }
+
+    pub(crate) fn stored_symbols(&self, doc: &TantivyDocument) -> Vec<Symbol> {
+        doc.get_first(self.symbols).and_then(|v| v.as_str()).map(symbols::decode).unwrap_or_default()
+    }
+}
+
+/// Tokenizers live outside the index files and must be registered on every open.
+pub(crate) fn register_tokenizers(index: &Index) {
+    index.tokenizers().register(CODE_TOKENIZER, CodeTokenizer::default());
+    index
+        .tokenizers()
+        .register(SYMBOL_NAME_TOKENIZER, TextAnalyzer::builder(RawTokenizer::default()).filter(LowerCaser).build());
+}

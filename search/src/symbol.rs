@@ -1,0 +1,124 @@
+//! Symbol search: definitions whose name equals the pattern or starts with
+//! it, case-insensitively. Exact names come first, then by path and line.
+//! The index answers from its lowercased name terms; before it is ready the
+//! extractor runs over a scan, which yields the same definitions.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use tantivy::TantivyDocument;
+use tantivy::collector::DocSetCollector;
+use tantivy::query::RegexQuery;
+
+use crate::config::SearchConfig;
+use crate::error::SearchError;
+use crate::filter::PathFilter;
+use crate::model::{Found, Match};
+use crate::paths::{Scope, display};
+use crate::project::IndexView;
+use crate::render::truncate_line;
+use crate::symbols::Symbol;
+use crate::walk::{Skipped, read_file, scan_files, text_of};
+
+/// The lowercased name prefix to look for.
+pub(crate) fn needle(pattern: &str) -> Result<String, SearchError> {
+    let needle = pattern.trim().to_lowercase();
+    if needle.is_empty() {
+        return Err(SearchError::EmptyQuery { what: "the symbol name is empty; pass a name or its beginning" });
+    }
+    Ok(needle)
+}
+
+fn matches_needle(symbol: &Symbol, needle: &str) -> bool {
+    symbol.name.to_lowercase().starts_with(needle)
+}
+
+pub(crate) fn search_index(
+    view: &IndexView,
+    root: &Path,
+    filter: &PathFilter,
+    needle: &str,
+    max_results: usize,
+    config: &SearchConfig,
+) -> tantivy::Result<Found> {
+    let fields = view.fields;
+    let query = RegexQuery::from_pattern(&format!("{}.*", regex_syntax::escape(needle)), fields.symbol_names)?;
+    let mut hits = Vec::new();
+    for address in view.searcher.search(&query, &DocSetCollector)? {
+        let doc: TantivyDocument = view.searcher.doc(address)?;
+        let Some(path) = fields.stored_path(&doc).map(PathBuf::from) else { continue };
+        if !filter.admits(&path) {
+            continue;
+        }
+        for symbol in fields.stored_symbols(&doc).into_iter().filter(|s| matches_needle(s, needle)) {
+            hits.push((path.clone(), symbol));
+        }
+    }
+    Ok(finish(hits, root, needle, max_results, config, view.searcher.num_docs(), Skipped::default()))
+}
+
+pub(crate) fn search_scan(
+    scope: &Scope,
+    filter: &PathFilter,
+    needle: &str,
+    max_results: usize,
+    config: &SearchConfig,
+) -> Found {
+    let mut hits = Vec::new();
+    let stats = scan_files(
+        scope,
+        filter,
+        config,
+        |rel, bytes| {
+            let text = text_of(bytes);
+            let found: Vec<Symbol> = (config.extractor)(&scope.root.join(rel), &text)
+                .into_iter()
+                .filter(|s| matches_needle(s, needle))
+                .collect();
+            (!found.is_empty()).then_some(found)
+        },
+        |rel, found| hits.extend(found.into_iter().map(|symbol| (rel.clone(), symbol))),
+    );
+    finish(hits, &scope.root, needle, max_results, config, stats.files_searched, stats.skipped)
+}
+
+/// Orders exact names before prefixes, then by path, line and name; shows
+/// each definition's source line (or `kind name` if the file is unreadable).
+fn finish(
+    mut hits: Vec<(PathBuf, Symbol)>,
+    root: &Path,
+    needle: &str,
+    max_results: usize,
+    config: &SearchConfig,
+    files_searched: u64,
+    skipped: Skipped,
+) -> Found {
+    hits.sort_by(|(pa, a), (pb, b)| {
+        let inexact = |s: &Symbol| s.name.to_lowercase() != needle;
+        (inexact(a), pa, a.line, &a.name).cmp(&(inexact(b), pb, b.line, &b.name))
+    });
+    let total = hits.len() as u64;
+    let files_with_matches = hits.iter().map(|(p, _)| p).collect::<HashSet<_>>().len() as u64;
+    hits.truncate(max_results);
+    let mut texts: BTreeMap<&PathBuf, Option<String>> = BTreeMap::new();
+    for (path, _) in &hits {
+        texts.entry(path).or_insert_with(|| {
+            read_file(&root.join(path), config.max_file_bytes).ok().map(|(bytes, _)| text_of(&bytes).into_owned())
+        });
+    }
+    let matches = hits
+        .iter()
+        .map(|(path, symbol)| {
+            let index = (symbol.line as usize).checked_sub(1);
+            let line = texts[path].as_deref().zip(index).and_then(|(text, index)| text.lines().nth(index));
+            Match {
+                path: display(path),
+                line: u64::from(symbol.line),
+                text: line.map_or_else(|| format!("{} {}", symbol.kind, symbol.name), truncate_line),
+                score: None,
+                symbol: Some(symbol.clone()),
+            }
+        })
+        .collect::<Vec<_>>();
+    Found { shown: matches.len() as u64, matches, total, files_with_matches, files_searched, skipped }
+}

@@ -1,0 +1,100 @@
+//! Symbol definitions: the type the index stores and the extractor hook.
+//!
+//! The daemon supplies its tree-sitter outline as the extractor; the default
+//! here is a line regex for the common definition keywords so the crate is
+//! useful on its own.
+
+use std::path::Path;
+use std::sync::Arc;
+
+/// One definition found in a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Symbol {
+    pub name: String,
+    /// Free-form kind (`function`, `class`, `struct`, …) as the extractor names it.
+    pub kind: String,
+    /// 1-based line of the definition.
+    pub line: u32,
+}
+
+/// Finds the definitions in one file, given its path and text.
+pub type SymbolExtractor = Arc<dyn Fn(&Path, &str) -> Vec<Symbol> + Send + Sync>;
+
+/// A regex over lines for `fn|def|class|struct|interface|func|type …` and
+/// their usual modifiers. Language-agnostic on purpose: it misses some
+/// definitions and may catch a few in comments, which is acceptable for a
+/// fallback that the daemon replaces.
+pub fn default_extractor() -> SymbolExtractor {
+    const MODIFIERS: &str = r#"(?:(?:pub(?:\([^)]*\))?|export|default|async|unsafe|extern(?:\s+"[^"]*")?|public|private|protected|internal|static|final|abstract|sealed|open|override|inline|const|declare)\s+)*"#;
+    const KEYWORDS: &str =
+        r"(fn|def|class|struct|enum|trait|interface|func|type|function|module|object|protocol|union)";
+    // Go method receivers `func (r *T) Name` and JS generators `function* name`.
+    const NAME: &str = r"\*?\s+(?:\([^)]*\)\s*)?([A-Za-z_$][A-Za-z0-9_$]*)";
+    let pattern = format!(r"^\s*{MODIFIERS}{KEYWORDS}\s*{NAME}");
+    let regex = regex::Regex::new(&pattern).expect("the default symbol regex is valid");
+    Arc::new(move |_path: &Path, text: &str| {
+        text.lines()
+            .enumerate()
+            .filter_map(|(index, line)| {
+                let caps = regex.captures(line)?;
+                let kind = match &caps[1] {
+                    "fn" | "def" | "func" | "function" => "function",
+                    other => other,
+                };
+                Some(Symbol { name: caps[2].to_string(), kind: kind.to_string(), line: index as u32 + 1 })
+            })
+            .collect()
+    })
+}
+
+/// Stored form of a file's symbols: one `line\tkind\tname` per line.
+pub(crate) fn encode(symbols: &[Symbol]) -> String {
+    symbols.iter().map(|s| format!("{}\t{}\t{}\n", s.line, s.kind, s.name)).collect()
+}
+
+pub(crate) fn decode(stored: &str) -> Vec<Symbol> {
+    stored
+        .lines()
+        .filter_map(|line| {
+            let mut parts = line.splitn(3, '\t');
+            let line = parts.next()?.parse().ok()?;
+            let kind = parts.next()?.to_string();
+            let name = parts.next()?.to_string();
+            Some(Symbol { name, kind, line })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(text: &str) -> Vec<(String, String)> {
+        default_extractor()(Path::new("x"), text).into_iter().map(|s| (s.kind, s.name)).collect()
+    }
+
+    #[test]
+    fn default_extractor_finds_common_definitions() {
+        let text = "pub(crate) async fn load_config() {}\nclass Parser(Base):\n    def parse(self):\n\
+                    func (s *Server) ServeHTTP(w, r) {}\ntype Reader interface {}\nexport default function* gen() {}\n\
+                    let fn_x = 1;\n";
+        assert_eq!(
+            names(text),
+            [
+                ("function", "load_config"),
+                ("class", "Parser"),
+                ("function", "parse"),
+                ("function", "ServeHTTP"),
+                ("type", "Reader"),
+                ("function", "gen"),
+            ]
+            .map(|(k, n)| (k.to_string(), n.to_string()))
+        );
+    }
+
+    #[test]
+    fn encode_decode_round_trip() {
+        let symbols = vec![Symbol { name: "a_b".into(), kind: "struct".into(), line: 7 }];
+        assert_eq!(decode(&encode(&symbols)), symbols);
+    }
+}

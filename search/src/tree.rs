@@ -1,0 +1,140 @@
+//! A compact directory tree: directories first, each with the number of
+//! files under it at any depth (`src/ (42)`), files after, both sorted.
+//! Below `depth` a directory shows only its count and `…`, so an agent sees
+//! where the bulk of a project is without listing all of it.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use crate::config::SearchConfig;
+use crate::model::TreeResult;
+use crate::paths::{Scope, display};
+use crate::render::skipped_note;
+use crate::walk::{EntryKind, SkipReason, Skipped, WalkOptions, classify};
+
+/// More files than this in one directory are summarised as `… N more files`.
+const MAX_FILES_PER_DIR: usize = 100;
+
+#[derive(Default)]
+struct Node {
+    dirs: BTreeMap<String, Node>,
+    files: Vec<String>,
+    /// Files at any depth below.
+    count: u64,
+}
+
+impl Node {
+    /// Adds one walked entry, given its path components below the tree's base.
+    fn insert(&mut self, components: &[String], is_dir: bool) {
+        let Some((name, rest)) = components.split_first() else { return };
+        if !is_dir {
+            self.count += 1;
+            if rest.is_empty() {
+                self.files.push(name.clone());
+                return;
+            }
+        }
+        self.dirs.entry(name.clone()).or_default().insert(rest, is_dir);
+    }
+
+    fn is_empty(&self) -> bool {
+        self.dirs.is_empty() && self.files.is_empty()
+    }
+
+    fn dir_count(&self) -> u64 {
+        self.dirs.values().map(|d| 1 + d.dir_count()).sum()
+    }
+
+    /// Writes the entries of this directory at `level` (1 = the base's children);
+    /// directories at `depth` show only their count, with `…` when not empty.
+    fn render(&self, out: &mut String, level: usize, depth: usize) {
+        let indent = "  ".repeat(level);
+        for (name, dir) in &self.dirs {
+            let more = if level >= depth && !dir.is_empty() { " …" } else { "" };
+            let _ = writeln!(out, "{indent}{name}/ ({}){more}", dir.count);
+            if level < depth {
+                dir.render(out, level + 1, depth);
+            }
+        }
+        let mut files = self.files.clone();
+        files.sort();
+        for name in files.iter().take(MAX_FILES_PER_DIR) {
+            let _ = writeln!(out, "{indent}{name}");
+        }
+        if files.len() > MAX_FILES_PER_DIR {
+            let _ = writeln!(out, "{indent}… {} more files", files.len() - MAX_FILES_PER_DIR);
+        }
+    }
+}
+
+pub(crate) fn tree(
+    scope: &Scope,
+    depth: usize,
+    show_hidden: bool,
+    respect_gitignore: bool,
+    config: &SearchConfig,
+) -> TreeResult {
+    let options = WalkOptions {
+        show_hidden,
+        respect_ignore: respect_gitignore,
+        follow_links: config.follow_symlinks,
+        max_depth: None,
+    };
+    let mut root = Node::default();
+    let mut skipped = Skipped::default();
+    for entry in options.builder(&scope.base).build() {
+        let Ok(entry) = entry else {
+            skipped.count(SkipReason::WalkError);
+            continue;
+        };
+        let is_dir = match classify(&entry, u64::MAX) {
+            EntryKind::Dir => true,
+            EntryKind::File(_) => false,
+            EntryKind::Skip(reason) => {
+                skipped.count(reason);
+                continue;
+            }
+            EntryKind::Ignored => continue,
+        };
+        let Ok(inner) = entry.path().strip_prefix(&scope.base) else { continue };
+        let components: Vec<String> = inner.iter().map(|c| c.to_string_lossy().into_owned()).collect();
+        root.insert(&components, is_dir);
+    }
+    let label = if scope.base_rel.as_os_str().is_empty() { ".".to_string() } else { display(&scope.base_rel) };
+    let mut text = format!("{label}/ ({})\n", root.count);
+    root.render(&mut text, 1, depth.max(1));
+    if let Some(note) = skipped_note(&skipped) {
+        let _ = writeln!(text, "{note}");
+    }
+    TreeResult { text, files: root.count, dirs: root.dir_count(), skipped }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+    use std::path::Path;
+
+    fn tree_of(dir: &Path, depth: usize) -> String {
+        let config = SearchConfig::new("/nonexistent");
+        let scope = crate::paths::resolve_scope(dir, None).unwrap();
+        tree(&scope, depth, false, true, &config).text
+    }
+
+    #[test]
+    fn tree_counts_files_per_directory_and_cuts_at_depth() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for file in ["Cargo.toml", "src/lib.rs", "src/a/b.rs", "src/a/c/d.rs", "docs/x.md", ".hidden/y", "target/z"] {
+            fs::create_dir_all(root.join(file).parent().unwrap()).unwrap();
+            fs::write(root.join(file), "x").unwrap();
+        }
+        fs::create_dir(root.join("empty")).unwrap();
+        fs::write(root.join(".gitignore"), "target/\n").unwrap();
+        assert_eq!(
+            tree_of(root, 2),
+            "./ (5)\n  docs/ (1)\n    x.md\n  empty/ (0)\n  src/ (3)\n    a/ (2) …\n    lib.rs\n  Cargo.toml\n"
+        );
+        assert_eq!(tree_of(root, 1), "./ (5)\n  docs/ (1) …\n  empty/ (0)\n  src/ (3) …\n  Cargo.toml\n");
+    }
+}

@@ -1,0 +1,294 @@
+//! Walking a project the way ripgrep does (the `ignore` crate: .gitignore,
+//! .ignore, hidden files excluded) and reading files defensively.
+//!
+//! Reading never blocks on a FIFO (opened non-blocking, checked with fstat),
+//! never loads more than `max_file_bytes`, and skips binaries (a NUL byte).
+//! Every skipped file is counted, so results can say what was not searched.
+
+use std::fs::{File, Metadata, OpenOptions};
+use std::io::Read;
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+
+use ignore::{DirEntry, WalkBuilder, WalkState};
+
+use crate::config::SearchConfig;
+use crate::filter::PathFilter;
+use crate::paths::Scope;
+
+/// Files a request did not search, by reason.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Skipped {
+    /// Contains a NUL byte.
+    pub binary: u64,
+    /// Larger than `max_file_bytes`.
+    pub too_large: u64,
+    /// FIFOs, sockets and devices.
+    pub special: u64,
+    /// Open or read failed (permissions, vanished mid-walk).
+    pub unreadable: u64,
+    /// Directory entries the walker could not read, symlink loops included.
+    pub walk_errors: u64,
+}
+
+impl Skipped {
+    pub fn total(&self) -> u64 {
+        self.binary + self.too_large + self.special + self.unreadable + self.walk_errors
+    }
+
+    pub(crate) fn count(&mut self, reason: SkipReason) {
+        *match reason {
+            SkipReason::Binary => &mut self.binary,
+            SkipReason::TooLarge => &mut self.too_large,
+            SkipReason::Special => &mut self.special,
+            SkipReason::Unreadable => &mut self.unreadable,
+            SkipReason::WalkError => &mut self.walk_errors,
+        } += 1;
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SkipReason {
+    Binary,
+    TooLarge,
+    Special,
+    Unreadable,
+    WalkError,
+}
+
+/// What makes a walk: the caller-facing switches of `tree`, the fixed project
+/// rules everywhere else.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WalkOptions {
+    pub show_hidden: bool,
+    pub respect_ignore: bool,
+    pub follow_links: bool,
+    pub max_depth: Option<usize>,
+}
+
+impl WalkOptions {
+    /// The rules of every search, glob and index walk.
+    pub(crate) fn project(config: &SearchConfig) -> Self {
+        WalkOptions { show_hidden: false, respect_ignore: true, follow_links: config.follow_symlinks, max_depth: None }
+    }
+
+    pub(crate) fn builder(&self, start: &Path) -> WalkBuilder {
+        let mut builder = WalkBuilder::new(start);
+        builder
+            .hidden(!self.show_hidden)
+            .ignore(self.respect_ignore)
+            .git_ignore(self.respect_ignore)
+            .git_global(self.respect_ignore)
+            .git_exclude(self.respect_ignore)
+            .parents(self.respect_ignore)
+            // Agents' projects are not always git repositories; .gitignore still says what is noise.
+            .require_git(false)
+            .follow_links(self.follow_links)
+            .max_depth(self.max_depth);
+        builder
+    }
+}
+
+/// Size and modification time: what decides whether an indexed file changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FileStamp {
+    pub size: u64,
+    pub mtime_ns: u64,
+}
+
+impl FileStamp {
+    pub(crate) fn of(meta: &Metadata) -> Self {
+        let mtime_ns = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos() as u64);
+        FileStamp { size: meta.len(), mtime_ns }
+    }
+}
+
+/// How one walked entry is treated.
+pub(crate) enum EntryKind {
+    Dir,
+    File(FileStamp),
+    /// Not followed symlinks, the root itself as a file's parent, and the like.
+    Ignored,
+    Skip(SkipReason),
+}
+
+pub(crate) fn classify(entry: &DirEntry, max_file_bytes: u64) -> EntryKind {
+    let Some(file_type) = entry.file_type() else { return EntryKind::Ignored };
+    if file_type.is_dir() {
+        return EntryKind::Dir;
+    }
+    if file_type.is_fifo() || file_type.is_socket() || file_type.is_block_device() || file_type.is_char_device() {
+        return EntryKind::Skip(SkipReason::Special);
+    }
+    if !file_type.is_file() {
+        return EntryKind::Ignored;
+    }
+    match entry.metadata() {
+        Ok(meta) if meta.len() > max_file_bytes => EntryKind::Skip(SkipReason::TooLarge),
+        Ok(meta) => EntryKind::File(FileStamp::of(&meta)),
+        Err(_) => EntryKind::Skip(SkipReason::Unreadable),
+    }
+}
+
+/// Reads a regular text file of at most `max_bytes`, with the stamp of what was read.
+pub(crate) fn read_file(path: &Path, max_bytes: u64) -> Result<(Vec<u8>, FileStamp), SkipReason> {
+    // O_NONBLOCK: a FIFO swapped in after the walk must not hang the reader.
+    let file =
+        OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path).map_err(|_| SkipReason::Unreadable)?;
+    let meta = file.metadata().map_err(|_| SkipReason::Unreadable)?;
+    if !meta.is_file() {
+        return Err(SkipReason::Special);
+    }
+    if meta.len() > max_bytes {
+        return Err(SkipReason::TooLarge);
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    File::take(file, max_bytes + 1).read_to_end(&mut bytes).map_err(|_| SkipReason::Unreadable)?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(SkipReason::TooLarge);
+    }
+    if bytes.contains(&0) {
+        return Err(SkipReason::Binary);
+    }
+    Ok((bytes, FileStamp::of(&meta)))
+}
+
+/// Text of a file for tokenizing: invalid UTF-8 is replaced, not refused.
+pub(crate) fn text_of(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    String::from_utf8_lossy(bytes)
+}
+
+/// Totals of one scan.
+#[derive(Debug, Default)]
+pub(crate) struct ScanStats {
+    pub files_searched: u64,
+    pub skipped: Skipped,
+}
+
+/// Reads every admitted file under the scope on the walker's threads, calls
+/// `visit` with its root-relative path and bytes, and hands each `Some` result
+/// to `sink` on the calling thread (in no particular order: callers sort).
+pub(crate) fn scan_files<T: Send>(
+    scope: &Scope,
+    filter: &PathFilter,
+    config: &SearchConfig,
+    visit: impl Fn(&Path, &[u8]) -> Option<T> + Sync,
+    mut sink: impl FnMut(PathBuf, T),
+) -> ScanStats {
+    let counters: [AtomicU64; 6] = Default::default();
+    let bump = |i: usize| counters[i].fetch_add(1, Ordering::Relaxed);
+    let skip_index = |reason: SkipReason| 1 + reason as usize;
+    let (tx, rx) = mpsc::channel::<(PathBuf, T)>();
+    let walker = WalkOptions::project(config).builder(&scope.base).build_parallel();
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            walker.run(|| {
+                let tx = tx.clone();
+                let (visit, bump) = (&visit, &bump);
+                Box::new(move |entry| {
+                    let entry = match entry {
+                        Ok(entry) => entry,
+                        Err(_) => {
+                            bump(skip_index(SkipReason::WalkError));
+                            return WalkState::Continue;
+                        }
+                    };
+                    let rel = match entry.path().strip_prefix(&scope.root) {
+                        Ok(rel) => rel,
+                        Err(_) => return WalkState::Continue,
+                    };
+                    match classify(&entry, config.max_file_bytes) {
+                        EntryKind::File(_) if filter.admits(rel) => {
+                            match read_file(entry.path(), config.max_file_bytes) {
+                                Ok((bytes, _)) => {
+                                    bump(0);
+                                    if let Some(found) = visit(rel, &bytes) {
+                                        let _ = tx.send((rel.to_path_buf(), found));
+                                    }
+                                }
+                                Err(reason) => {
+                                    bump(skip_index(reason));
+                                }
+                            }
+                        }
+                        EntryKind::Skip(reason) if filter.admits(rel) => {
+                            bump(skip_index(reason));
+                        }
+                        _ => {}
+                    }
+                    WalkState::Continue
+                })
+            });
+            drop(tx);
+        });
+        for (rel, found) in rx {
+            sink(rel, found);
+        }
+    });
+    let get = |i: usize| counters[i].load(Ordering::Relaxed);
+    ScanStats {
+        files_searched: get(0),
+        skipped: Skipped {
+            binary: get(skip_index(SkipReason::Binary)),
+            too_large: get(skip_index(SkipReason::TooLarge)),
+            special: get(skip_index(SkipReason::Special)),
+            unreadable: get(skip_index(SkipReason::Unreadable)),
+            walk_errors: get(skip_index(SkipReason::WalkError)),
+        },
+    }
+}
+
+/// Files and directories of a project as the index sees them.
+#[derive(Debug, Default)]
+pub(crate) struct Listing {
+    /// Root-relative paths of admitted regular files.
+    pub files: Vec<(PathBuf, FileStamp)>,
+    /// Root-relative admitted directories, the start directory included.
+    pub dirs: Vec<PathBuf>,
+    pub skipped: Skipped,
+}
+
+/// Sequential walk from `start` (root-relative) for the indexer. `on_dir` sees
+/// each directory before its entries are read, so a watch added there cannot
+/// miss a change made while the walk runs. Stops early once `cancel` is set.
+pub(crate) fn list(
+    root: &Path,
+    start: &Path,
+    max_depth: Option<usize>,
+    config: &SearchConfig,
+    cancel: &AtomicBool,
+    on_dir: &mut dyn FnMut(&Path),
+) -> Listing {
+    let mut options = WalkOptions::project(config);
+    options.max_depth = max_depth;
+    let mut listing = Listing::default();
+    for entry in options.builder(&root.join(start)).build() {
+        if cancel.load(Ordering::Relaxed) {
+            break;
+        }
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(_) => {
+                listing.skipped.count(SkipReason::WalkError);
+                continue;
+            }
+        };
+        let Ok(rel) = entry.path().strip_prefix(root) else { continue };
+        match classify(&entry, config.max_file_bytes) {
+            EntryKind::Dir => {
+                on_dir(entry.path());
+                listing.dirs.push(rel.to_path_buf());
+            }
+            EntryKind::File(stamp) => listing.files.push((rel.to_path_buf(), stamp)),
+            EntryKind::Skip(reason) => listing.skipped.count(reason),
+            EntryKind::Ignored => {}
+        }
+    }
+    listing
+}

@@ -1,0 +1,156 @@
+//! The index follows the disk: edits, deletions, new directories, renames
+//! and git branch switches show up in index-backed searches within 2 s.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use common::*;
+use lean_ctx_search::{Action, IndexPhase, SearchEngine};
+
+const FRESH: Duration = Duration::from_secs(2);
+
+fn found(engine: &SearchEngine, root: &Path, action: Action, pattern: &str) -> Vec<String> {
+    indexed_paths(&search(engine, root, action, pattern))
+}
+
+#[test]
+fn edited_file_is_found_by_new_content_and_deleted_file_disappears() {
+    let fx = Fixture::new(&[("src/lib.rs", "fn oldname() {}\n"), ("src/other.rs", "fn keep() {}\n")]);
+    let engine = fx.engine();
+    build(&engine, fx.root());
+    assert_eq!(found(&engine, fx.root(), Action::Bm25, "oldname"), ["src/lib.rs"]);
+
+    fx.write("src/lib.rs", "fn freshidentifier() {}\n");
+    wait_for(FRESH, "the edit to be indexed", || {
+        found(&engine, fx.root(), Action::Bm25, "freshidentifier") == ["src/lib.rs"]
+    });
+    assert!(found(&engine, fx.root(), Action::Bm25, "oldname").is_empty());
+    assert_eq!(found(&engine, fx.root(), Action::Symbol, "freshident"), ["src/lib.rs"]);
+
+    fs::remove_file(fx.root().join("src/lib.rs")).unwrap();
+    wait_for(FRESH, "the deletion to be indexed", || {
+        found(&engine, fx.root(), Action::Bm25, "freshidentifier").is_empty()
+    });
+    assert_eq!(found(&engine, fx.root(), Action::Bm25, "keep"), ["src/other.rs"]);
+}
+
+#[test]
+fn new_directories_and_renames_are_followed() {
+    let fx = Fixture::new(&[("a/one.rs", "fn firstmarker() {}\n")]);
+    let engine = fx.engine();
+    build(&engine, fx.root());
+
+    fx.write("new/deep/er/two.rs", "fn nestedmarker() {}\n");
+    wait_for(FRESH, "a file in new directories", || {
+        found(&engine, fx.root(), Action::Bm25, "nestedmarker") == ["new/deep/er/two.rs"]
+    });
+    // A file created after the directory is watched.
+    fx.write("new/deep/er/three.rs", "fn latermarker() {}\n");
+    wait_for(FRESH, "a later file in the new directory", || {
+        found(&engine, fx.root(), Action::Bm25, "latermarker") == ["new/deep/er/three.rs"]
+    });
+
+    fs::rename(fx.root().join("new"), fx.root().join("moved")).unwrap();
+    wait_for(FRESH, "the renamed directory", || {
+        found(&engine, fx.root(), Action::Bm25, "nestedmarker") == ["moved/deep/er/two.rs"]
+    });
+    // The moved directory is still watched under its new name.
+    fx.write("moved/deep/er/two.rs", "fn aftermovemarker() {}\n");
+    wait_for(FRESH, "an edit inside the moved directory", || {
+        found(&engine, fx.root(), Action::Bm25, "aftermovemarker") == ["moved/deep/er/two.rs"]
+    });
+}
+
+#[test]
+fn ignored_files_stay_out_of_the_index() {
+    let fx = Fixture::new(&[(".gitignore", "build/\n*.log\n"), ("src/a.rs", "fn visiblemarker() {}\n")]);
+    let engine = fx.engine();
+    build(&engine, fx.root());
+    fx.write("build/out.rs", "fn ignoredmarker() {}\n");
+    fx.write("src/debug.log", "ignoredmarker\n");
+    fx.write("src/b.rs", "fn sentinelmarker() {}\n");
+    wait_for(FRESH, "the sentinel", || found(&engine, fx.root(), Action::Bm25, "sentinelmarker") == ["src/b.rs"]);
+    assert!(found(&engine, fx.root(), Action::Bm25, "ignoredmarker").is_empty());
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let output = Command::new("git")
+        .args(["-c", "user.email=test@example.invalid", "-c", "user.name=test", "-c", "init.defaultBranch=main"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("git runs");
+    assert!(output.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+}
+
+/// The index holds exactly the files the ignore rules admit in the working
+/// tree (`glob` walks the tree afresh), `expected` of them.
+fn assert_index_matches_tree(engine: &SearchEngine, root: &Path, expected: u64) {
+    let on_disk = engine.glob(root, "*", None, usize::MAX).unwrap().total;
+    let status = engine.project_status(root).unwrap().unwrap();
+    assert_eq!((status.files, on_disk), (expected, expected), "{status:?}");
+}
+
+#[test]
+fn git_branch_switch_leaves_the_index_consistent() {
+    let fx = Fixture::new(&[]);
+    let root = fx.root();
+    git(root, &["init", "-q"]);
+    fx.write("common.rs", "fn commonmainversion() {}\n");
+    fx.write("only_main.rs", "fn mainbranchonly() {}\n");
+    // Enough files changing between the branches that the checkout is a burst
+    // (more events in watched directories than the threshold).
+    let generated = |branch: &str| {
+        for i in 0..600 {
+            fx.write(&format!("gen/m{:02}/f{i}.rs", i % 20), &format!("fn generated_{branch}_{i}() {{}}\n"));
+        }
+    };
+    generated("main");
+    git(root, &["add", "."]);
+    git(root, &["commit", "-qm", "main"]);
+    git(root, &["checkout", "-qb", "feature"]);
+    fs::remove_file(root.join("only_main.rs")).unwrap();
+    fx.write("common.rs", "fn commonfeatureversion() {}\n");
+    fx.write("only_feature.rs", "fn featurebranchonly() {}\n");
+    fx.write("newdir/x.rs", "fn newdirmarker() {}\n");
+    generated("feature");
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-qm", "feature"]);
+    git(root, &["checkout", "-q", "main"]);
+
+    let engine = fx.engine();
+    build(&engine, root);
+    assert_index_matches_tree(&engine, root, 602);
+    let syncs_before = engine.project_status(root).unwrap().unwrap().full_syncs;
+    assert_eq!(syncs_before, 1, "the explicit build reuses the lazy first build");
+
+    git(root, &["checkout", "-q", "feature"]);
+    wait_for(Duration::from_secs(5), "the feature branch to be indexed", || {
+        engine.project_status(root).unwrap().unwrap().files == 603
+            && found(&engine, root, Action::Symbol, "generated_feature_599") == ["gen/m19/f599.rs"]
+            && found(&engine, root, Action::Bm25, "featurebranchonly") == ["only_feature.rs"]
+    });
+    assert!(found(&engine, root, Action::Bm25, "mainbranchonly").is_empty());
+    assert!(found(&engine, root, Action::Bm25, "commonmainversion").is_empty());
+    assert!(found(&engine, root, Action::Symbol, "generated_main").is_empty());
+    assert_eq!(found(&engine, root, Action::Bm25, "commonfeatureversion"), ["common.rs"]);
+    assert_eq!(found(&engine, root, Action::Bm25, "newdirmarker"), ["newdir/x.rs"]);
+    let status = engine.project_status(root).unwrap().unwrap();
+    assert!(status.full_syncs > syncs_before, "the checkout burst should trigger a rescan: {status:?}");
+
+    git(root, &["checkout", "-q", "main"]);
+    wait_for(Duration::from_secs(5), "the main branch to be indexed", || {
+        engine.project_status(root).unwrap().unwrap().files == 602
+            && found(&engine, root, Action::Symbol, "generated_main_599") == ["gen/m19/f599.rs"]
+            && found(&engine, root, Action::Bm25, "mainbranchonly") == ["only_main.rs"]
+    });
+    assert!(found(&engine, root, Action::Symbol, "generated_feature").is_empty());
+    assert!(found(&engine, root, Action::Bm25, "newdirmarker").is_empty());
+    assert_eq!(found(&engine, root, Action::Bm25, "commonmainversion"), ["common.rs"]);
+    assert_index_matches_tree(&engine, root, 602);
+    assert!(matches!(engine.project_status(root).unwrap().unwrap().phase, IndexPhase::Ready));
+}

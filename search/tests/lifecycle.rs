@@ -1,0 +1,177 @@
+//! Index lifecycle: reuse across restarts, rebuild of corrupt or outdated
+//! indexes, idle close, the memory budget, build progress.
+
+mod common;
+
+use std::fs;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use common::*;
+use lean_ctx_search::{Action, IndexPhase, SearchEngine, Source};
+
+fn project() -> Fixture {
+    Fixture::new(&[("src/a.rs", "fn alphafunction() {}\n"), ("src/b.py", "def betafunction():\n    pass\n")])
+}
+
+fn assert_searchable(engine: &SearchEngine, fx: &Fixture) {
+    assert_eq!(indexed_paths(&search(engine, fx.root(), Action::Bm25, "alphafunction")), ["src/a.rs"]);
+    assert_eq!(indexed_paths(&search(engine, fx.root(), Action::Symbol, "beta")), ["src/b.py"]);
+}
+
+#[test]
+fn index_is_reused_after_a_restart() {
+    let fx = project();
+    {
+        let engine = fx.engine();
+        build(&engine, fx.root());
+        let status = engine.project_status(fx.root()).unwrap().unwrap();
+        assert_eq!((status.files, status.rebuilt_because.clone()), (2, None), "{status:?}");
+        assert!(status.size_on_disk > 0 && status.approx_memory >= status.size_on_disk);
+        assert!(status.last_commit.is_some());
+    }
+    fx.write("src/c.rs", "fn gammafunction() {}\n");
+    let engine = fx.engine();
+    build(&engine, fx.root());
+    let status = engine.project_status(fx.root()).unwrap().unwrap();
+    assert_eq!((status.files, status.rebuilt_because), (3, None));
+    assert_searchable(&engine, &fx);
+    assert_eq!(indexed_paths(&search(&engine, fx.root(), Action::Bm25, "gammafunction")), ["src/c.rs"]);
+}
+
+#[test]
+fn corrupt_index_is_deleted_and_rebuilt() {
+    let fx = project();
+    drop({
+        let engine = fx.engine();
+        build(&engine, fx.root());
+        engine
+    });
+    let index = index_dir(fx.cache.path()).join("index");
+    for entry in fs::read_dir(&index).unwrap() {
+        let path = entry.unwrap().path();
+        fs::write(&path, b"\x00garbage\xffnot an index").unwrap();
+    }
+    fs::write(index.join("stray.bin"), b"junk").unwrap();
+    let engine = fx.engine();
+    build(&engine, fx.root());
+    let status = engine.project_status(fx.root()).unwrap().unwrap();
+    assert!(status.rebuilt_because.is_some(), "{status:?}");
+    assert_eq!(status.files, 2);
+    assert_searchable(&engine, &fx);
+}
+
+#[test]
+fn index_of_another_schema_version_is_rebuilt() {
+    let fx = project();
+    drop({
+        let engine = fx.engine();
+        build(&engine, fx.root());
+        engine
+    });
+    fs::write(index_dir(fx.cache.path()).join("schema-version"), "0").unwrap();
+    let engine = fx.engine();
+    build(&engine, fx.root());
+    let status = engine.project_status(fx.root()).unwrap().unwrap();
+    assert_eq!(status.rebuilt_because.as_deref(), Some("schema version 0 (expected 1)"));
+    assert_searchable(&engine, &fx);
+}
+
+#[test]
+fn idle_project_is_closed_and_reopened_on_the_next_search() {
+    let fx = project();
+    let mut config = fx.config();
+    config.idle_close_secs = 1;
+    let engine = SearchEngine::new(config);
+    build(&engine, fx.root());
+    assert!(engine.project_status(fx.root()).unwrap().is_some());
+    wait_for(Duration::from_secs(5), "the idle project to close", || {
+        engine.project_status(fx.root()).unwrap().is_none()
+    });
+    assert!(engine.status().iter().all(|s| s.phase == IndexPhase::Closed));
+    // The next search reopens it and the index on disk is reused.
+    let result = search(&engine, fx.root(), Action::Bm25, "alphafunction");
+    assert_eq!(paths(&result), ["src/a.rs"]);
+    wait_for(Duration::from_secs(5), "the reopened index", || {
+        search(&engine, fx.root(), Action::Bm25, "alphafunction").source == Source::Index
+    });
+    assert_eq!(engine.project_status(fx.root()).unwrap().unwrap().rebuilt_because, None);
+}
+
+#[test]
+fn memory_budget_closes_the_least_recently_used_project() {
+    let (one, two, three) = (project(), project(), project());
+    let mut config = one.config();
+    config.memory_budget_bytes = 1;
+    let engine = SearchEngine::new(config);
+    build(&engine, one.root());
+    build(&engine, two.root());
+    assert!(engine.project_status(one.root()).unwrap().is_none(), "one was least recently used");
+    assert!(engine.project_status(two.root()).unwrap().is_some());
+    search(&engine, three.root(), Action::Regex, "x");
+    assert!(engine.project_status(two.root()).unwrap().is_none());
+    assert!(engine.project_status(three.root()).unwrap().is_some());
+}
+
+#[test]
+fn build_reports_progress_and_close_stops_the_project() {
+    let fx = project();
+    for i in 0..600 {
+        fx.write(&format!("gen/f{i}.rs"), &format!("fn generated{i}() {{}}\n"));
+    }
+    let engine = fx.engine();
+    let (log, seen) = mpsc::channel();
+    let status = engine
+        .build(fx.root(), move |p| {
+            let _ = log.send(p);
+        })
+        .unwrap();
+    assert_eq!(status.files, 602);
+    let seen: Vec<_> = seen.try_iter().collect();
+    // Every 256 files, then the end.
+    assert_eq!(
+        seen.iter().map(|p| (p.done, p.total)).collect::<Vec<_>>(),
+        [(0, 602), (256, 602), (512, 602), (602, 602)]
+    );
+    let status = engine.build(fx.root(), |_| {}).unwrap();
+    assert_eq!(status.full_syncs, 2);
+    assert!(engine.close(fx.root()).unwrap());
+    assert!(!engine.close(fx.root()).unwrap());
+    assert!(engine.project_status(fx.root()).unwrap().is_none());
+}
+
+#[test]
+fn without_build_on_search_a_search_scans_and_opens_nothing() {
+    let fx = project();
+    let mut config = fx.config();
+    config.build_on_search = false;
+    let engine = SearchEngine::new(config);
+    let result = search(&engine, fx.root(), Action::Symbol, "alpha");
+    assert_eq!((result.source, paths(&result)), (Source::Scan, vec!["src/a.rs".to_string()]));
+    assert!(result.note.unwrap().contains("build_on_search is off"));
+    assert!(engine.status().is_empty());
+    assert!(!fx.cache.path().join("search").exists());
+    // An explicit build still works, and later searches use it.
+    build(&engine, fx.root());
+    assert_searchable(&engine, &fx);
+}
+
+#[test]
+fn engine_can_be_shared_across_threads() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<SearchEngine>();
+    let fx = project();
+    let engine = std::sync::Arc::new(fx.engine());
+    let threads: Vec<_> = (0..4)
+        .map(|i| {
+            let (engine, root) = (engine.clone(), fx.root().to_path_buf());
+            std::thread::spawn(move || {
+                let action = [Action::Regex, Action::Bm25, Action::Symbol, Action::Regex][i];
+                (0..20).map(|_| search(&engine, &root, action, "alphafunction").total).max()
+            })
+        })
+        .collect();
+    for thread in threads {
+        assert_eq!(thread.join().unwrap(), Some(1));
+    }
+}

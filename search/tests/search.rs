@@ -1,0 +1,261 @@
+//! Search, glob and tree behaviour: equal answers from scan and index,
+//! project isolation, output shapes, and refusal of bad input.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use common::*;
+use lean_ctx_search::{Action, IndexPhase, SearchEngine, SearchError, SearchRequest, Source};
+
+fn sample() -> Fixture {
+    Fixture::new(&[
+        ("src/config.rs", "pub struct ConfigLoader;\nimpl ConfigLoader {\n    pub fn load_config(path: &str) {}\n}\n"),
+        ("src/main.rs", "fn main() {\n    let c = load_config(\"x\");\n    parse_args();\n}\nfn parse_args() {}\n"),
+        ("lib/util.py", "def load_config_file(p):\n    return open(p)\n\nclass Loader:\n    pass\n"),
+        ("web/app.ts", "export function loadConfig() {}\ninterface AppConfig {}\n"),
+        ("README.md", "Run `load_config` first.\n"),
+    ])
+}
+
+/// Comparable view of matches: everything except scores.
+fn lines(result: &lean_ctx_search::SearchResult) -> Vec<(String, u64, String)> {
+    result.matches.iter().map(|m| (m.path.clone(), m.line, m.text.clone())).collect()
+}
+
+#[test]
+fn scan_and_index_give_the_same_answers() {
+    let fx = sample();
+    let indexed = fx.engine();
+    build(&indexed, fx.root());
+    // A second engine on the same cache cannot own the index (the first one
+    // holds its lock), so it answers from scans: the not-ready state.
+    let scanning = fx.engine();
+
+    let request = |action, pattern: &str| {
+        let mut request = SearchRequest::new(fx.root(), action, pattern);
+        request.max_results = 100;
+        request
+    };
+    for pattern in [r"load_?config", r"fn \w+", "(?i)loader", "^\\s+pass$"] {
+        let from_index_state = indexed.search(&request(Action::Regex, pattern)).unwrap();
+        let from_scan_state = scanning.search(&request(Action::Regex, pattern)).unwrap();
+        assert_eq!(lines(&from_index_state), lines(&from_scan_state), "{pattern}");
+        assert_eq!(from_index_state.total, from_scan_state.total);
+        assert!(from_index_state.total > 0, "{pattern}");
+    }
+    for pattern in ["load", "Config", "parse_args"] {
+        let index = indexed.search(&request(Action::Symbol, pattern)).unwrap();
+        let scan = scanning.search(&request(Action::Symbol, pattern)).unwrap();
+        assert_eq!((index.source, scan.source), (Source::Index, Source::Scan));
+        assert_eq!(lines(&index), lines(&scan), "{pattern}");
+        assert!(scan.note.as_deref().unwrap_or("").contains("searched the files directly"), "{:?}", scan.note);
+    }
+    for pattern in ["load config", "loader"] {
+        let index = indexed.search(&request(Action::Bm25, pattern)).unwrap();
+        let scan = scanning.search(&request(Action::Bm25, pattern)).unwrap();
+        assert_eq!((index.source, scan.source), (Source::Index, Source::Scan));
+        assert_eq!(paths(&index), paths(&scan), "{pattern}");
+        assert_eq!(index.total, scan.total, "{pattern}");
+    }
+    wait_for(Duration::from_secs(5), "the second engine to give up on the lock", || {
+        matches!(scanning.project_status(fx.root()).unwrap().map(|s| s.phase), Some(IndexPhase::Unavailable { .. }))
+    });
+    assert!(matches!(scanning.build(fx.root(), |_| {}), Err(SearchError::IndexBusy { .. })));
+}
+
+#[test]
+fn symbol_search_orders_exact_before_prefix_and_is_case_insensitive() {
+    let fx = sample();
+    let engine = fx.engine();
+    build(&engine, fx.root());
+    let result = search(&engine, fx.root(), Action::Symbol, "LOADCONFIG");
+    assert_eq!(lines(&result), [("web/app.ts".to_string(), 1, "export function loadConfig() {}".to_string())]);
+    let result = search(&engine, fx.root(), Action::Symbol, "load_config");
+    let got: Vec<(String, u64)> = result.matches.iter().map(|m| (m.path.clone(), m.line)).collect();
+    assert_eq!(got, [("src/config.rs".to_string(), 3), ("lib/util.py".to_string(), 1)]);
+    assert_eq!(result.matches[1].symbol.as_ref().unwrap().name, "load_config_file");
+    assert_eq!(
+        result.text,
+        "src/config.rs:3:     pub fn load_config(path: &str) {}\nlib/util.py:1: def load_config_file(p):\n\
+         2 definitions in 2 files (searched 5 files)\n"
+    );
+}
+
+#[test]
+fn bm25_ranks_definitions_and_whole_identifiers_first() {
+    let fx = sample();
+    let engine = fx.engine();
+    build(&engine, fx.root());
+    let result = search(&engine, fx.root(), Action::Bm25, "ConfigLoader");
+    assert_eq!(result.source, Source::Index);
+    assert_eq!(result.matches[0].path, "src/config.rs", "{}", result.text);
+    assert!(result.matches[0].score.unwrap() > 0.0);
+    // The split parts still find the other files.
+    assert!(result.total >= 3, "{}", result.text);
+}
+
+#[test]
+fn regex_output_is_grouped_counted_and_truncated() {
+    let fx = sample();
+    fx.write("src/long.rs", &format!("// load_config {}\n", "x".repeat(500)));
+    let engine = fx.engine();
+    let mut request = SearchRequest::new(fx.root(), Action::Regex, "load_config");
+    request.max_results = 3;
+    let result = engine.search(&request).unwrap();
+    assert_eq!(result.source, Source::Scan);
+    assert_eq!((result.total, result.shown, result.truncated, result.files_with_matches), (5, 3, true, 5));
+    let text: Vec<&str> = result.text.lines().collect();
+    assert_eq!(text[0], "README.md:1: Run `load_config` first.");
+    assert_eq!(text[1], "lib/util.py:1: def load_config_file(p):");
+    assert_eq!(text[2], "src/config.rs:3:     pub fn load_config(path: &str) {}");
+    assert_eq!(text[3], "5 matches in 5 files (searched 6 files)");
+    assert!(text[4].starts_with("… 2 matches not shown (max_results=3)"), "{}", text[4]);
+
+    request.path = Some("src".into());
+    request.include = vec!["long.rs".into()];
+    let result = engine.search(&request).unwrap();
+    assert_eq!(result.matches.len(), 1);
+    assert!(result.matches[0].text.ends_with('…') && result.matches[0].text.chars().count() == 201);
+
+    request.include = vec![];
+    request.exclude = vec!["long.rs".into(), "main.rs".into()];
+    let result = engine.search(&request).unwrap();
+    assert_eq!(paths(&result), ["src/config.rs"]);
+}
+
+#[test]
+fn two_projects_never_see_each_other() {
+    let one = Fixture::new(&[("one.rs", "fn shared_name() {}\n// sharedword\n")]);
+    let two = Fixture::new(&[("two.rs", "fn shared_name() {}\n// sharedword\n"), ("more.rs", "sharedword\n")]);
+    let engine = SearchEngine::new(test_config(one.cache.path()));
+    build(&engine, one.root());
+    build(&engine, two.root());
+    for round in 0..3 {
+        for action in [Action::Regex, Action::Bm25, Action::Symbol] {
+            let pattern = if action == Action::Symbol { "shared_name" } else { "sharedword" };
+            assert_eq!(paths(&search(&engine, one.root(), action, pattern)), ["one.rs"], "{round} {action:?}");
+            let expected: &[&str] = if action == Action::Symbol { &["two.rs"] } else { &["more.rs", "two.rs"] };
+            assert_eq!(paths(&search(&engine, two.root(), action, pattern)), expected, "{round} {action:?}");
+        }
+    }
+    assert_eq!(fs::read_dir(one.cache.path().join("search")).unwrap().count(), 2);
+    assert_eq!(engine.status().len(), 2);
+}
+
+#[test]
+fn glob_respects_ignore_rules_and_sorts() {
+    let fx = sample();
+    fx.write(".gitignore", "dist/\n");
+    fx.write("dist/bundle.js", "x");
+    fx.write(".hidden/secret.rs", "x");
+    fx.write("src/deep/nested/mod.rs", "x");
+    let engine = fx.engine();
+    let result = engine.glob(fx.root(), "*.rs", None, 10).unwrap();
+    assert_eq!(result.paths, ["src/config.rs", "src/deep/nested/mod.rs", "src/main.rs"]);
+    assert_eq!(result.text, "src/config.rs\nsrc/deep/nested/mod.rs\nsrc/main.rs\n3 files\n");
+    let result = engine.glob(fx.root(), "src/*.rs", None, 1).unwrap();
+    assert_eq!((result.total, result.shown, result.truncated), (2, 1, true));
+    assert_eq!(
+        result.text,
+        "src/config.rs\n2 files\n… 1 file not shown (max_results=1); narrow the pattern, path or globs to see the rest\n"
+    );
+    let result = engine.glob(fx.root(), "**/*.rs", Some(Path::new("src/deep")), 10).unwrap();
+    assert_eq!(result.paths, ["src/deep/nested/mod.rs"]);
+    assert!(matches!(engine.glob(fx.root(), "a[", None, 10), Err(SearchError::InvalidGlob { .. })));
+}
+
+#[test]
+fn tree_lists_counts_with_depth_hidden_and_ignore_switches() {
+    let fx = sample();
+    fx.write(".gitignore", "dist/\n");
+    fx.write("dist/bundle.js", "x");
+    fx.write("src/deep/nested/mod.rs", "x");
+    let engine = fx.engine();
+    let tree = engine.tree(fx.root(), None, 2, false, true).unwrap();
+    assert_eq!(
+        tree.text,
+        "./ (6)\n  lib/ (1)\n    util.py\n  src/ (3)\n    deep/ (1) …\n    config.rs\n    main.rs\n  web/ (1)\n    app.ts\n  README.md\n"
+    );
+    assert_eq!((tree.files, tree.dirs), (6, 5));
+    let tree = engine.tree(fx.root(), Some(Path::new("src")), 5, false, true).unwrap();
+    assert_eq!(tree.text, "src/ (3)\n  deep/ (1)\n    nested/ (1)\n      mod.rs\n  config.rs\n  main.rs\n");
+    let tree = engine.tree(fx.root(), None, 1, true, false).unwrap();
+    assert_eq!(
+        tree.text,
+        "./ (8)\n  dist/ (1) …\n  lib/ (1) …\n  src/ (3) …\n  web/ (1) …\n  .gitignore\n  README.md\n"
+    );
+}
+
+#[test]
+fn bad_input_is_refused_with_a_clear_error() {
+    let fx = sample();
+    let engine = fx.engine();
+    let err = engine.search(&SearchRequest::new(fx.root(), Action::Regex, "foo(bar")).unwrap_err();
+    assert!(err.to_string().starts_with("regex parse error at column 4: unclosed group"), "{err}");
+    assert!(matches!(err, SearchError::InvalidRegex { column: Some(4), .. }));
+
+    let mut request = SearchRequest::new(fx.root(), Action::Regex, "x");
+    for outside in ["..", "../..", "/etc", "src/../../"] {
+        request.path = Some(outside.into());
+        let err = engine.search(&request).unwrap_err();
+        assert!(matches!(err, SearchError::OutsideProject { .. }), "{outside}: {err}");
+    }
+    assert!(matches!(engine.glob(fx.root(), "*", Some(Path::new("/tmp")), 5), Err(SearchError::OutsideProject { .. })));
+    assert!(matches!(
+        engine.tree(fx.root(), Some(Path::new("..")), 1, false, true),
+        Err(SearchError::OutsideProject { .. })
+    ));
+
+    let missing = fx.root().join("nope");
+    let err = engine.search(&SearchRequest::new(&missing, Action::Bm25, "x")).unwrap_err();
+    assert!(matches!(err, SearchError::RootNotFound { .. }), "{err}");
+    assert!(err.to_string().contains("does not exist"));
+    assert!(matches!(engine.build(&missing, |_| {}), Err(SearchError::RootNotFound { .. })));
+    let err = engine.search(&SearchRequest::new(fx.root(), Action::Bm25, "  ...  ")).unwrap_err();
+    assert!(matches!(err, SearchError::EmptyQuery { .. }), "{err}");
+}
+
+#[test]
+fn fifos_and_binaries_are_skipped_and_counted() {
+    let fx = sample();
+    let fifo = fx.root().join("src/pipe.rs");
+    let status = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(status.success());
+    fs::write(fx.root().join("src/blob.rs"), b"load_config\0\x01\x02").unwrap();
+    let engine = fx.engine();
+    let result = search(&engine, fx.root(), Action::Regex, "load_config");
+    assert_eq!((result.skipped.special, result.skipped.binary), (1, 1));
+    assert_eq!(result.total, 4);
+    assert!(result.text.contains("skipped 2 files: 1 binary, 1 special (fifo/socket/device)"), "{}", result.text);
+    // The indexer skips them too instead of blocking on the FIFO.
+    build(&engine, fx.root());
+    let status = engine.project_status(fx.root()).unwrap().unwrap();
+    assert_eq!((status.files, status.skipped.special, status.skipped.binary), (5, 1, 1), "{status:?}");
+    assert_eq!(engine.glob(fx.root(), "pipe.rs", None, 5).unwrap().skipped.special, 1);
+    assert!(engine.tree(fx.root(), None, 3, false, true).unwrap().text.contains("skipped 1 file: 1 special"));
+}
+
+#[test]
+fn symlink_loops_terminate_whether_or_not_links_are_followed() {
+    let fx = sample();
+    std::os::unix::fs::symlink("..", fx.root().join("src/up")).unwrap();
+    std::os::unix::fs::symlink(fx.root(), fx.root().join("lib/root")).unwrap();
+    // Not followed (the default): the links are simply not walked.
+    let engine = fx.engine();
+    let result = search(&engine, fx.root(), Action::Regex, "load_config");
+    assert_eq!((result.total, result.skipped.walk_errors), (4, 0));
+    drop(engine);
+
+    let mut config = fx.config();
+    config.follow_symlinks = true;
+    let engine = SearchEngine::new(config);
+    let result = search(&engine, fx.root(), Action::Regex, "load_config");
+    assert!(result.skipped.walk_errors >= 2, "{:?}", result.skipped);
+    assert!(result.text.contains("walk errors (symlink loops"), "{}", result.text);
+    build(&engine, fx.root());
+    assert!(engine.glob(fx.root(), "*.rs", None, 100).unwrap().skipped.walk_errors >= 2);
+}

@@ -1,0 +1,140 @@
+//! Search end to end: the daemon's index follows edits, deletions and a
+//! branch switch; fallback regex equals the daemon's; projects stay apart.
+
+use std::path::Path;
+use std::time::Duration;
+
+use lean_ctx_proto::v1::SearchRequest;
+use lean_ctx_tests::{Home, bin, client_options, describe, wait_until};
+
+fn lctx(home: &Home, dir: &Path, no_daemon: bool, args: &[&str]) -> String {
+    let mut cmd = home.command(bin("lctx"));
+    cmd.current_dir(dir).args(args);
+    if no_daemon {
+        cmd.env("LEAN_CTX_NO_DAEMON", "1");
+    }
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{}", describe(&out));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .args(["-c", "user.email=t@example.invalid", "-c", "user.name=t", "-c", "init.defaultBranch=main"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", describe(&out));
+}
+
+fn project(home: &Home, name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
+    let root = home.path().join(name);
+    std::fs::create_dir_all(&root).unwrap();
+    git(&root, &["init", "-q"]);
+    for (path, text) in files {
+        let p = root.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    root
+}
+
+/// (source, text) of a bm25 search through the daemon.
+fn bm25(home: &Home, root: &Path, query: &str) -> (String, String) {
+    let opts = client_options(home);
+    tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+        let backend = lctx::backend::Backend::connect(&opts).await;
+        let mut ctx = opts.context();
+        ctx.cwd = root.display().to_string();
+        let req = SearchRequest { ctx: Some(ctx), pattern: query.into(), action: "bm25".into(), ..Default::default() };
+        let out = backend.search().search(tonic::Request::new(req)).await.unwrap().into_inner();
+        (out.source, out.text)
+    })
+}
+
+#[test]
+fn the_index_follows_edits_deletions_and_branch_switches() {
+    let home = Home::new();
+    let root = project(
+        &home,
+        "app",
+        &[("src/main.rs", "fn main() { start_engine(); }\n"), ("src/engine.rs", "pub fn start_engine() {}\n")],
+    );
+    git(&root, &["add", "."]);
+    git(&root, &["commit", "-qm", "one"]);
+    let _daemon = home.spawn_daemon(&[]);
+    assert!(lctx(&home, &root, false, &["index"]).contains("ready"));
+    assert_eq!(bm25(&home, &root, "start_engine").0, "index");
+
+    std::fs::write(root.join("src/engine.rs"), "pub fn start_engine() {}\npub fn quasar_flux() {}\n").unwrap();
+    assert!(
+        wait_until(Duration::from_secs(2), || bm25(&home, &root, "quasar_flux").1.contains("src/engine.rs")),
+        "an edit is searchable within 2 s"
+    );
+    std::fs::remove_file(root.join("src/main.rs")).unwrap();
+    assert!(
+        wait_until(Duration::from_secs(2), || !bm25(&home, &root, "main").1.contains("src/main.rs")),
+        "a deleted file disappears"
+    );
+
+    git(&root, &["checkout", "-q", "-b", "feature"]);
+    git(&root, &["add", "-A"]);
+    git(&root, &["commit", "-qm", "two"]);
+    std::fs::write(root.join("src/feature_only.rs"), "pub fn nebula_drive() {}\n").unwrap();
+    git(&root, &["add", "-A"]);
+    git(&root, &["commit", "-qm", "three"]);
+    assert!(wait_until(Duration::from_secs(3), || bm25(&home, &root, "nebula_drive").1.contains("feature_only.rs")));
+    git(&root, &["checkout", "-q", "main"]);
+    // main has src/main.rs again and no feature_only.rs.
+    assert!(
+        wait_until(Duration::from_secs(3), || {
+            let (_, text) = bm25(&home, &root, "nebula_drive start_engine main");
+            !text.contains("feature_only.rs") && text.contains("src/main.rs")
+        }),
+        "after the checkout the index matches the working tree"
+    );
+}
+
+#[test]
+fn regex_search_is_the_same_in_fallback_and_through_the_daemon() {
+    let home = Home::new();
+    let files: Vec<(String, String)> = (0..30)
+        .map(|i| (format!("m{i}/lib.rs"), format!("// module {i}\npub fn handler_{i}(x: u32) -> u32 {{ x * {i} }}\n")))
+        .collect();
+    let refs: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let root = project(&home, "regex", &refs);
+    let pattern = r"handler_\d+\(x";
+    let via_daemon = lctx(&home, &root, false, &["search", pattern, "-n", "100"]);
+    let local = lctx(&home, &root, true, &["search", pattern, "-n", "100"]);
+    assert_eq!(via_daemon, local);
+    assert!(via_daemon.contains("30 matches in 30 files"), "{via_daemon}");
+}
+
+#[test]
+fn two_projects_never_see_each_others_files() {
+    let home = Home::new();
+    let a = project(&home, "alpha", &[("a.rs", "fn shared_name() {} // alpha\n")]);
+    let b = project(&home, "beta", &[("b.rs", "fn shared_name() {} // beta\n")]);
+    let _daemon = home.spawn_daemon(&[]);
+    for _ in 0..3 {
+        for (root, mine, theirs) in [(&a, "a.rs", "b.rs"), (&b, "b.rs", "a.rs")] {
+            for action in ["regex", "bm25", "symbol"] {
+                let out = lctx(&home, root, false, &["search", "shared_name", "-a", action]);
+                assert!(out.contains(mine) && !out.contains(theirs), "{action} in {}: {out}", root.display());
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_search_input_is_explained() {
+    let home = Home::new();
+    let root = project(&home, "bad", &[("x.rs", "fn x() {}\n")]);
+    let out = home.command(bin("lctx")).current_dir(&root).args(["search", "a(b"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("column"), "{}", describe(&out));
+    let out = home.command(bin("lctx")).current_dir(&root).args(["search", "x", "../.."]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("outside the project"), "{}", describe(&out));
+}
