@@ -5,9 +5,11 @@
 //! - [`daemon`]: probe, handshake, autostart, restart of another build, stop.
 //! - [`backend`]: the daemon or the in-process engine behind one trait.
 //! - [`cli`]: the `lctx` command line.
+//! - [`setup`]: registering the lean-ctx MCP server in AI coding hosts' config files.
 
 pub mod backend;
 pub mod cli;
 pub mod daemon;
 pub mod options;
+pub mod setup;
 pub mod transport;

@@ -8,6 +8,7 @@ mod read_cmd;
 mod render;
 mod search_cmd;
 mod service;
+mod setup_cmd;
 mod shell_cmd;
 
 use std::process::ExitCode;
@@ -69,6 +70,8 @@ enum Command {
     /// Read and change config.toml.
     #[command(subcommand)]
     Config(config_cmd::ConfigCmd),
+    /// Register the lean-ctx MCP server in an AI coding host (claude-code, cursor, vscode, codex, …).
+    Setup(setup_cmd::SetupArgs),
     /// Check the installation; each line says OK or FAIL with the fix.
     Doctor {
         /// Machine-readable output.
@@ -112,6 +115,7 @@ pub fn main() -> ExitCode {
             Command::Daemon(cmd) => daemon_cmd::run(cmd, &opts).await.map(|()| None),
             Command::Service(cmd) => service::run(cmd, &opts).map(|()| None),
             Command::Config(cmd) => config_cmd::run(cmd, &opts).map(|()| None),
+            Command::Setup(args) => setup_cmd::run(args).map(|()| None),
             Command::Doctor { json } => doctor::run(json, &opts).await.map(|()| None),
         }
     });

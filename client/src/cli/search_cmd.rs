@@ -129,7 +129,7 @@ pub async fn index(path: Option<String>, opts: &ClientOptions) -> CmdResult {
                     && let Some(ix) = status.into_inner().indexes.iter().find(|i| i.phase == "building")
                 {
                     let width = 30;
-                    let filled = if ix.total == 0 { 0 } else { (ix.done * width / ix.total) as usize };
+                    let filled = (ix.done * width).checked_div(ix.total).unwrap_or(0).min(width) as usize;
                     eprint!("\rindexing [{}{}] {}/{}", "#".repeat(filled), " ".repeat(width as usize - filled), ix.done, ix.total);
                     let _ = std::io::stderr().flush();
                 }
