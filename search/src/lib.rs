@@ -18,7 +18,6 @@ mod filter;
 mod glob;
 mod index;
 mod language;
-mod locks;
 mod model;
 mod paths;
 mod project;

@@ -19,12 +19,12 @@ use tantivy::Searcher;
 
 use crate::error::SearchError;
 use crate::index::{Changes, IndexStore, project_dir};
-use crate::locks::SEARCH_PROJECT_STATE;
 use crate::model::{BuildProgress, IndexPhase, IndexStatus};
 use crate::registry::Context;
 use crate::schema::Fields;
 use crate::walk::{self, Skipped};
 use crate::watcher::{DirWatcher, Pending};
+use lean_ctx_locks::ids;
 
 /// An unavailable index (another process owns it) is retried after this long.
 const UNAVAILABLE_RETRY: Duration = Duration::from_secs(30);
@@ -108,7 +108,7 @@ impl Project {
             root,
             ctx,
             tx,
-            published: RwLock::new(SEARCH_PROJECT_STATE, Published::default()),
+            published: RwLock::new(ids::SEARCH_PROJECT_STATE, Published::default()),
             approx_memory: AtomicU64::new(0),
             closing: AtomicBool::new(false),
             rebuild_requested: AtomicBool::new(false),

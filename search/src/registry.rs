@@ -12,8 +12,8 @@ use std::time::Instant;
 use lean_ctx_locks::{Mutex, RwLock};
 
 use crate::config::SearchConfig;
-use crate::locks::{SEARCH_PERMITS, SEARCH_REGISTRY};
 use crate::project::{Msg, Project};
+use lean_ctx_locks::ids;
 
 /// What every project thread shares: the configuration, the permits and the clock.
 pub(crate) struct Context {
@@ -46,7 +46,7 @@ pub(crate) struct Permit<'a>(&'a Permits);
 impl Permits {
     fn new(cap: usize) -> Self {
         let (give, returned) = sync_channel(cap);
-        Permits { give, returned: Mutex::new(SEARCH_PERMITS, returned) }
+        Permits { give, returned: Mutex::new(ids::SEARCH_PERMITS, returned) }
     }
 
     /// Blocks until fewer than `cap` permits are out.
@@ -83,7 +83,10 @@ pub(crate) struct Registry {
 
 impl Registry {
     pub(crate) fn new(config: SearchConfig) -> Self {
-        Registry { ctx: Arc::new(Context::new(config)), projects: RwLock::new(SEARCH_REGISTRY, Projects::default()) }
+        Registry {
+            ctx: Arc::new(Context::new(config)),
+            projects: RwLock::new(ids::SEARCH_REGISTRY, Projects::default()),
+        }
     }
 
     pub(crate) fn config(&self) -> &SearchConfig {
