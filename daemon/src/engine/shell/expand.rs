@@ -1,10 +1,11 @@
 //! ctx_expand: the archived original of shortened output, whole or in part.
 
-use lean_ctx_store::ArchiveHit;
+use lean_ctx_store::{ArchiveHit, Event, Shape};
 use regex::Regex;
 
 use crate::engine::Engine;
 use crate::engine::error::{EngineError, EngineResult};
+use crate::engine::memory::now_ms;
 
 /// Lines returned at most by one expand, so a huge original cannot flood
 /// the agent by accident; ask for a window to see the rest.
@@ -19,10 +20,27 @@ pub struct ExpandParams {
 }
 
 impl Engine {
-    /// (text, total lines of the original).
+    /// (text, total lines of the original). Recorded in the ledger at cost:
+    /// expanding spends tokens to recover what shaping left out.
     pub fn expand(&self, p: &ExpandParams) -> EngineResult<(String, u64)> {
+        let (text, total, project) = self.expand_text(p)?;
+        let tokens = self.tokens.count(&text) as u64;
+        self.memory.record(&Event {
+            at_ms: now_ms(),
+            project: &project,
+            session: None,
+            tool: "expand",
+            shape: Shape::Mode(if p.grep.is_empty() { "window" } else { "grep" }),
+            raw_tokens: tokens,
+            sent_tokens: tokens,
+        });
+        Ok((text, total))
+    }
+
+    fn expand_text(&self, p: &ExpandParams) -> EngineResult<(String, u64, String)> {
         let dir = self.dirs.data.join("archive");
         let archived = self.memory.with(|s| s.archive_get(&dir, p.id.trim()))?;
+        let project = archived.meta.project.clone();
         let text = String::from_utf8_lossy(&archived.bytes);
         let lines: Vec<&str> = text.lines().collect();
         let total = lines.len() as u64;
@@ -34,7 +52,7 @@ impl Engine {
         let whole = p.start_line.is_none() && p.end_line.is_none() && p.grep.is_empty();
         if whole && lines.len() <= MAX_LINES {
             // The exact original bytes (as text).
-            return Ok((text.into_owned(), total));
+            return Ok((text.into_owned(), total, project));
         }
         let pattern = if p.grep.is_empty() {
             None
@@ -59,7 +77,7 @@ impl Engine {
             }
             shown += 1;
         }
-        Ok((out, total))
+        Ok((out, total, project))
     }
 
     pub fn archive_search(&self, query: &str) -> EngineResult<Vec<ArchiveHit>> {
