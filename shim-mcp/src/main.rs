@@ -1,0 +1,81 @@
+//! `lctx-mcp`: the MCP server an agent host (Claude Code, Cursor, Codex, …)
+//! launches on stdio. It serves the lean-ctx tools by forwarding each call
+//! to lean-ctxd, started on demand, or to the same engine in-process when
+//! no daemon can run.
+//!
+//! stdout carries MCP messages only; logs go to stderr (filter:
+//! `LEAN_CTX_LOG`, default `warn`, rmcp's own at `error`). The process
+//! exits when stdin closes, or on SIGTERM.
+
+mod profile;
+mod retry;
+mod server;
+mod session;
+mod stdio;
+mod tools;
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use lctx::options::ClientOptions;
+use lean_ctx_proto::v1::ClientKind;
+use rmcp::ServiceExt as _;
+use tokio::signal::unix::{SignalKind, signal};
+
+/// How long in-flight work may take to wind down once stdin has closed.
+const EXIT_GRACE: Duration = Duration::from_secs(2);
+
+fn main() -> ExitCode {
+    init_logging();
+    let mut opts = match ClientOptions::from_env(ClientKind::Mcp, "lctx-mcp") {
+        Ok(opts) => opts,
+        Err(e) => return fail(&e),
+    };
+    opts.session_id = session::new_session_id();
+    // One thread: the shim only waits on pipes and sockets; engine work of
+    // the in-process fallback runs on the blocking pool.
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => return fail(&format!("cannot start the async runtime: {e}")),
+    };
+    let result = runtime.block_on(serve(opts));
+    runtime.shutdown_timeout(EXIT_GRACE);
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(&e),
+    }
+}
+
+async fn serve(opts: ClientOptions) -> Result<(), String> {
+    tracing::info!(session = %opts.session_id, "serving MCP on stdio");
+    let selection = profile::Selection::load(&opts.dirs.config_file());
+    let (read, write) = rmcp::transport::stdio_pipes();
+    let mut terminate = signal(SignalKind::terminate()).map_err(|e| format!("cannot watch SIGTERM: {e}"))?;
+    let service = server::Shim::new(opts, selection)
+        .serve(stdio::Stdio::new(read, write))
+        .await
+        .map_err(|e| format!("MCP session failed to start: {e}"))?;
+    // Hosts close stdin to stop a server, then send SIGTERM. Either way the
+    // calls in flight are dropped, which stops their work in the daemon (or
+    // kills their commands, when served in-process).
+    let stop = service.cancellation_token();
+    tokio::spawn(async move {
+        if terminate.recv().await.is_some() {
+            stop.cancel();
+        }
+    });
+    let reason = service.waiting().await.map_err(|e| format!("MCP session failed: {e}"))?;
+    tracing::info!(?reason, "MCP session ended");
+    Ok(())
+}
+
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("LEAN_CTX_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,rmcp=error"));
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_target(false).init();
+}
+
+fn fail(msg: &str) -> ExitCode {
+    eprintln!("lctx-mcp: {msg}");
+    ExitCode::FAILURE
+}

@@ -1,0 +1,201 @@
+//! The connection's backend, and how a call survives the daemon going away.
+//!
+//! A daemon restart or upgrade between two calls must be invisible to the
+//! host. When a call fails at the transport, the backend is replaced
+//! (`Backend::connect` again, which starts a daemon or falls back to the
+//! in-process engine) and the call is repeated once, if that is safe: the
+//! request never reached a daemon, or the tool is idempotent. A command or
+//! an edit cut off mid-call is not repeated, since it may have taken effect.
+//! A connection that fell back to the in-process engine tries the daemon
+//! again now and then.
+
+use std::error::Error as _;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use lctx::backend::Backend;
+use lctx::options::ClientOptions;
+use lean_ctx_proto::v1::RequestContext;
+use serde_json::Value;
+use tokio::sync::watch;
+
+use crate::tools::{Call, Failure, Output, ToolSpec};
+
+/// How long answers come from the in-process fallback before the daemon is
+/// tried again: it may have been restarting, or its binary replaced.
+const RETRY_FALLBACK: Duration = Duration::from_secs(10);
+
+pub struct Backends {
+    opts: ClientOptions,
+    /// `None` until the first connect finishes. A watch channel rather than a
+    /// lock: readers clone the `Arc` and never wait on a writer.
+    current: watch::Sender<Option<Arc<Backend>>>,
+    /// While a fallback serves: when to try the daemon again, in ms since
+    /// `epoch`; `u64::MAX` while that attempt runs or when none is due.
+    retry_at: AtomicU64,
+    epoch: Instant,
+}
+
+impl Backends {
+    /// Starts connecting now, in the background, so `initialize` is answered
+    /// at once and the first call finds the daemon ready.
+    pub fn start(opts: ClientOptions) -> Arc<Backends> {
+        let backends = Arc::new(Backends {
+            opts,
+            current: watch::Sender::new(None),
+            retry_at: AtomicU64::new(u64::MAX),
+            epoch: Instant::now(),
+        });
+        backends.clone().connect_in_background();
+        backends
+    }
+
+    fn connect_in_background(self: Arc<Self>) {
+        tokio::spawn(async move {
+            let backend = connect(&self.opts).await;
+            self.install(backend);
+        });
+    }
+
+    fn now_ms(&self) -> u64 {
+        u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    fn install(&self, backend: Arc<Backend>) {
+        let retry_at = if backend.fallback_reason.is_some() {
+            self.now_ms().saturating_add(RETRY_FALLBACK.as_millis() as u64)
+        } else {
+            u64::MAX
+        };
+        self.retry_at.store(retry_at, Ordering::Release);
+        self.current.send_replace(Some(backend));
+    }
+
+    /// The backend to call; a fallback that has served long enough starts
+    /// an attempt to reach the daemon again, without making this call wait.
+    async fn current(self: &Arc<Self>) -> Arc<Backend> {
+        let mut rx = self.current.subscribe();
+        let ready = rx.wait_for(Option::is_some).await;
+        // The sender lives in `self`, so the channel cannot close while we wait.
+        let backend = ready
+            .ok()
+            .and_then(|b| b.clone())
+            .unwrap_or_else(|| unreachable!("the backend sender outlives its readers"));
+        let due = self.retry_at.load(Ordering::Acquire);
+        if self.now_ms() >= due
+            && self.retry_at.compare_exchange(due, u64::MAX, Ordering::AcqRel, Ordering::Relaxed).is_ok()
+        {
+            self.clone().connect_in_background();
+        }
+        backend
+    }
+
+    /// A backend to replace `failed`; calls failing together reconnect once.
+    async fn reconnect(self: &Arc<Self>, failed: &Arc<Backend>) -> Arc<Backend> {
+        let current = self.current().await;
+        if !Arc::ptr_eq(&current, failed) {
+            return current;
+        }
+        let fresh = connect(&self.opts).await;
+        self.install(fresh.clone());
+        fresh
+    }
+
+    /// Runs `spec`'s handler, reconnecting and repeating it once after a
+    /// transport failure when that is safe.
+    pub async fn call(self: &Arc<Self>, spec: &ToolSpec, ctx: RequestContext, args: &Value) -> Result<Output, Failure> {
+        let backend = self.current().await;
+        let first = (spec.run)(&backend, Call { ctx: ctx.clone(), args }).await;
+        let Err(Failure::Status(status)) = &first else { return first };
+        let Some(broken) = transport_failure(status) else { return first };
+        tracing::info!(tool = spec.name, "the daemon connection failed ({status:?}); reconnecting");
+        let fresh = self.reconnect(&backend).await;
+        if broken == Broken::BeforeSending || spec.idempotent.holds(args) {
+            return (spec.run)(&fresh, Call { ctx, args }).await;
+        }
+        if broken == Broken::DaemonUnavailable {
+            return first;
+        }
+        Err(Failure::Status(tonic::Status::unavailable(format!(
+            "lean-ctxd went away while running this {} call ({}); a new daemon serves the next call. The call may \
+             or may not have taken effect: check before repeating it.",
+            spec.name,
+            status.message()
+        ))))
+    }
+}
+
+async fn connect(opts: &ClientOptions) -> Arc<Backend> {
+    let backend = Backend::connect(opts).await;
+    if let Some(reason) = &backend.fallback_reason {
+        tracing::warn!("no daemon available, answering in-process: {reason}");
+    }
+    Arc::new(backend)
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum Broken {
+    /// The socket refused the connection: no daemon saw the request.
+    BeforeSending,
+    /// The connection broke; the daemon may have acted on the request.
+    ConnectionLost,
+    /// The daemon answered Unavailable (stopping, or its store busy): it is
+    /// reachable, and its message says what happened.
+    DaemonUnavailable,
+}
+
+/// Whether `status` reports a broken connection rather than an answer.
+/// Statuses the daemon itself sends never carry a source error; those made
+/// by the client's transport do.
+fn transport_failure(status: &tonic::Status) -> Option<Broken> {
+    let from_transport = status.source().is_some();
+    match status.code() {
+        tonic::Code::Unavailable | tonic::Code::Unknown | tonic::Code::Cancelled if from_transport => {
+            Some(if refused(status) { Broken::BeforeSending } else { Broken::ConnectionLost })
+        }
+        tonic::Code::Unavailable => Some(Broken::DaemonUnavailable),
+        _ => None,
+    }
+}
+
+/// A dial that found no listener: the socket file is gone or nothing
+/// accepts on it.
+fn refused(status: &tonic::Status) -> bool {
+    let mut cause = status.source();
+    while let Some(e) = cause {
+        if let Some(io) = e.downcast_ref::<std::io::Error>()
+            && matches!(io.kind(), std::io::ErrorKind::ConnectionRefused | std::io::ErrorKind::NotFound)
+        {
+            return true;
+        }
+        cause = e.source();
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{Error, ErrorKind};
+
+    use super::*;
+
+    fn from_transport(kind: ErrorKind) -> tonic::Status {
+        tonic::Status::from_error(Box::new(Error::from(kind)))
+    }
+
+    #[test]
+    fn a_refused_dial_is_safe_to_repeat_and_a_reset_is_not() {
+        assert_eq!(transport_failure(&from_transport(ErrorKind::ConnectionRefused)), Some(Broken::BeforeSending));
+        assert_eq!(transport_failure(&from_transport(ErrorKind::NotFound)), Some(Broken::BeforeSending));
+        assert_eq!(transport_failure(&from_transport(ErrorKind::ConnectionReset)), Some(Broken::ConnectionLost));
+    }
+
+    #[test]
+    fn the_daemons_own_answers_are_not_transport_failures() {
+        let drained = tonic::Status::unavailable("the daemon stopped before the call finished; retry");
+        assert_eq!(transport_failure(&drained), Some(Broken::DaemonUnavailable));
+        assert_eq!(transport_failure(&tonic::Status::not_found("no such file: a.rs")), None);
+        assert_eq!(transport_failure(&tonic::Status::unknown("odd")), None);
+    }
+}

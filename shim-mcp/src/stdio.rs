@@ -1,0 +1,379 @@
+//! Newline-delimited JSON-RPC on stdin/stdout.
+//!
+//! rmcp's own stdio transport drops a line that is not JSON, or that is
+//! longer than its limit, without a word, and the host then waits forever
+//! for an answer. This one answers both: a parse error, or an error naming
+//! the size, sent with the request's id when the line reveals it. The line
+//! limit also bounds the memory one message can take.
+//!
+//! Everything written to stdout goes through one writer task, so messages
+//! never interleave and stdout carries nothing but MCP messages.
+
+use std::io;
+
+use rmcp::RoleServer;
+use rmcp::model::{
+    CallToolRequestParams, ClientRequest, ErrorCode, ErrorData, JsonRpcMessage, JsonRpcRequest, NumberOrString,
+    RequestId,
+};
+use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::transport::Transport;
+use serde::Deserialize as _;
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+/// The largest message read, as the daemon's default `max_message_bytes`:
+/// a larger one could not be forwarded anyway.
+pub const MAX_MESSAGE: usize = 16 << 20;
+
+pub struct Stdio<R> {
+    read: BufReader<R>,
+    line: Vec<u8>,
+    /// Set while the rest of an oversized line is skipped.
+    skipping: Option<IdScan>,
+    out: Option<mpsc::UnboundedSender<Vec<u8>>>,
+    writer: Option<JoinHandle<()>>,
+}
+
+impl<R: AsyncRead + Unpin + Send> Stdio<R> {
+    pub fn new<W: AsyncWrite + Unpin + Send + 'static>(read: R, write: W) -> Self {
+        let (out, queue) = mpsc::unbounded_channel();
+        Stdio {
+            read: BufReader::with_capacity(64 << 10, read),
+            line: Vec::new(),
+            skipping: None,
+            out: Some(out),
+            writer: Some(tokio::spawn(write_lines(write, queue))),
+        }
+    }
+
+    fn queue(&self, message: &TxJsonRpcMessage<RoleServer>) -> io::Result<()> {
+        let mut bytes = serde_json::to_vec(message).map_err(io::Error::other)?;
+        bytes.push(b'\n');
+        let out = self.out.as_ref().ok_or_else(|| io::Error::new(io::ErrorKind::NotConnected, "stdout is closed"))?;
+        out.send(bytes).map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "stdout is gone"))
+    }
+
+    fn answer(&self, id: Option<RequestId>, error: ErrorData) {
+        tracing::warn!("answering an unreadable message with an error: {}", error.message);
+        if let Err(e) = self.queue(&TxJsonRpcMessage::<RoleServer>::error(error, id)) {
+            tracing::warn!("cannot answer: {e}");
+        }
+    }
+
+    /// Reads up to the next newline into `self.line`, or past an oversized
+    /// line. Cancel-safe, as `receive` must be: `fill_buf` consumes nothing
+    /// when dropped, and what was consumed is already in `self`.
+    async fn read_line(&mut self) -> io::Result<Line> {
+        loop {
+            let available = self.read.fill_buf().await?;
+            if available.is_empty() {
+                // A last message without its newline still counts.
+                return Ok(match self.skipping.take() {
+                    Some(scan) => Line::Oversized(scan),
+                    None if !self.line.is_empty() => Line::Complete,
+                    None => Line::Eof,
+                });
+            }
+            let newline = available.iter().position(|b| *b == b'\n');
+            let take = newline.map_or(available.len(), |i| i + 1);
+            if let Some(scan) = &mut self.skipping {
+                scan.feed(&available[..take]);
+            } else if self.line.len() + take > MAX_MESSAGE {
+                let mut scan = IdScan::default();
+                scan.feed(&self.line);
+                scan.feed(&available[..take]);
+                self.line = Vec::new();
+                self.skipping = Some(scan);
+            } else {
+                self.line.extend_from_slice(&available[..take]);
+            }
+            self.read.consume(take);
+            if newline.is_some() {
+                return Ok(self.skipping.take().map_or(Line::Complete, Line::Oversized));
+            }
+        }
+    }
+}
+
+enum Line {
+    Complete,
+    Oversized(IdScan),
+    Eof,
+}
+
+impl<R: AsyncRead + Unpin + Send> Transport<RoleServer> for Stdio<R> {
+    type Error = io::Error;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleServer>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        std::future::ready(self.queue(&item))
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
+        loop {
+            match self.read_line().await {
+                Ok(Line::Complete) => {}
+                Ok(Line::Oversized(scan)) => {
+                    let message = format!(
+                        "message of {:.1} MiB is larger than lctx-mcp's limit of {} MiB and was not read; pass \
+                         large content in smaller pieces",
+                        scan.bytes as f64 / f64::from(1 << 20),
+                        MAX_MESSAGE >> 20
+                    );
+                    match scan.id {
+                        Some(id) => self.answer(Some(id), ErrorData::invalid_request(message, None)),
+                        None => tracing::warn!("dropped a notification: {message}"),
+                    }
+                    continue;
+                }
+                Ok(Line::Eof) => return None,
+                Err(e) => {
+                    tracing::warn!("cannot read stdin: {e}");
+                    return None;
+                }
+            }
+            let parsed = parse(&self.line);
+            self.line.clear();
+            // One large message should not keep its buffer for the whole session.
+            self.line.shrink_to(64 << 10);
+            match parsed {
+                Parsed::Message(message) => return Some(*message),
+                Parsed::Skip => {}
+                Parsed::Error(id, error) => self.answer(id, error),
+            }
+        }
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        // Closing the queue lets the writer flush what is queued and stop.
+        self.out = None;
+        if let Some(writer) = self.writer.take() {
+            writer.await.map_err(io::Error::other)?;
+        }
+        Ok(())
+    }
+}
+
+async fn write_lines<W: AsyncWrite + Unpin>(mut write: W, mut queue: mpsc::UnboundedReceiver<Vec<u8>>) {
+    while let Some(line) = queue.recv().await {
+        let written = match write.write_all(&line).await {
+            // Flush once the queue is empty: one syscall for a burst.
+            Ok(()) if queue.is_empty() => write.flush().await,
+            other => other,
+        };
+        if let Err(e) = written {
+            tracing::warn!("cannot write to stdout: {e}");
+            return;
+        }
+    }
+}
+
+enum Parsed {
+    Message(Box<RxJsonRpcMessage<RoleServer>>),
+    Skip,
+    Error(Option<RequestId>, ErrorData),
+}
+
+fn parse(line: &[u8]) -> Parsed {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return Parsed::Skip;
+    }
+    let error = match serde_json::from_slice(line) {
+        Ok(message) => return misread(&message).unwrap_or_else(|| Parsed::Message(Box::new(message))),
+        Err(e) => e,
+    };
+    let Ok(value) = serde_json::from_slice::<Value>(line) else {
+        return Parsed::Error(None, ErrorData::new(ErrorCode::PARSE_ERROR, format!("not JSON: {error}"), None));
+    };
+    let id = value.get("id").and_then(request_id);
+    let method = value.get("method").and_then(Value::as_str);
+    match (id, method) {
+        // A notification cannot be answered.
+        (None, Some(method)) => {
+            tracing::warn!("ignoring a malformed {method} notification: {error}");
+            Parsed::Skip
+        }
+        (id, Some(method)) => {
+            Parsed::Error(id, ErrorData::invalid_params(format!("malformed {method} request: {error}"), None))
+        }
+        (id, None) => Parsed::Error(id, ErrorData::invalid_request(format!("not a JSON-RPC message: {error}"), None)),
+    }
+}
+
+/// Methods this server serves. rmcp reads one whose params do not fit its
+/// type as a custom request, which would be answered "method not found".
+const SERVED: &[&str] = &["initialize", "server/discover", "tools/list", "tools/call"];
+
+/// A served method with params of the wrong shape: invalid params.
+fn misread(message: &RxJsonRpcMessage<RoleServer>) -> Option<Parsed> {
+    let JsonRpcMessage::Request(JsonRpcRequest { id, request: ClientRequest::CustomRequest(custom), .. }) = message
+    else {
+        return None;
+    };
+    let method = custom.method.as_str();
+    if !SERVED.contains(&method) {
+        return None;
+    }
+    let params = custom.params.clone().unwrap_or_default();
+    let why = match method {
+        "tools/call" => CallToolRequestParams::deserialize(params).err().map(|e| e.to_string()),
+        _ => None,
+    };
+    let why = why.unwrap_or_else(|| "params do not match the method".into());
+    Some(Parsed::Error(Some(id.clone()), ErrorData::invalid_params(format!("malformed {method} request: {why}"), None)))
+}
+
+fn request_id(value: &Value) -> Option<RequestId> {
+    match value {
+        Value::Number(n) => n.as_i64().map(NumberOrString::Number),
+        Value::String(s) => Some(NumberOrString::String(s.as_str().into())),
+        _ => None,
+    }
+}
+
+/// Finds the top-level `"id"` of a JSON object streamed through it in
+/// chunks, without keeping the object: the one thing needed to answer a
+/// message too large to read.
+#[derive(Default)]
+struct IdScan {
+    bytes: usize,
+    depth: usize,
+    in_string: bool,
+    escaped: bool,
+    /// At depth 1, the next string is a key.
+    expect_key: bool,
+    /// The depth-1 key being valued is `id`.
+    at_id: bool,
+    /// The depth-1 string or scalar being read (only its start is kept).
+    token: Vec<u8>,
+    id: Option<RequestId>,
+}
+
+impl IdScan {
+    const TOKEN_MAX: usize = 256;
+
+    fn feed(&mut self, chunk: &[u8]) {
+        self.bytes += chunk.len();
+        for &b in chunk {
+            if self.in_string {
+                match b {
+                    _ if self.escaped => self.escaped = false,
+                    b'\\' => self.escaped = true,
+                    b'"' => {
+                        self.in_string = false;
+                        if self.depth == 1 {
+                            self.end_string();
+                        }
+                        continue;
+                    }
+                    _ => {}
+                }
+                self.keep(b);
+                continue;
+            }
+            match b {
+                b'"' => {
+                    self.in_string = true;
+                    self.token.clear();
+                }
+                b'{' | b'[' => {
+                    self.depth += 1;
+                    self.expect_key = self.depth == 1 && b == b'{';
+                }
+                b'}' | b']' | b',' => {
+                    if self.depth == 1 {
+                        self.end_scalar();
+                        self.expect_key = b == b',';
+                    }
+                    if b != b',' {
+                        self.depth = self.depth.saturating_sub(1);
+                    }
+                }
+                _ if self.depth == 1 && self.at_id && !b.is_ascii_whitespace() && b != b':' => self.keep(b),
+                _ => {}
+            }
+        }
+    }
+
+    fn keep(&mut self, b: u8) {
+        if self.depth == 1 && self.token.len() < Self::TOKEN_MAX {
+            self.token.push(b);
+        }
+    }
+
+    fn end_string(&mut self) {
+        if self.expect_key {
+            self.at_id = self.token == b"id";
+            self.expect_key = false;
+        } else if self.at_id {
+            self.id = Some(NumberOrString::String(String::from_utf8_lossy(&self.token).as_ref().into()));
+            self.at_id = false;
+        }
+        self.token.clear();
+    }
+
+    fn end_scalar(&mut self) {
+        if self.at_id
+            && let Ok(n) = std::str::from_utf8(&self.token).unwrap_or_default().parse::<i64>()
+        {
+            self.id = Some(NumberOrString::Number(n));
+        }
+        self.at_id = false;
+        self.token.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scan_in_chunks(text: &str, chunk: usize) -> Option<RequestId> {
+        let mut scan = IdScan::default();
+        for part in text.as_bytes().chunks(chunk) {
+            scan.feed(part);
+        }
+        assert_eq!(scan.bytes, text.len());
+        scan.id
+    }
+
+    #[test]
+    fn finds_the_top_level_id_wherever_it_is() {
+        let big = "x".repeat(5000);
+        let cases = [
+            (format!(r#"{{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{{"a":"{big}"}}}}"#), 42),
+            (format!(r#"{{"method":"tools/call","params":{{"id":"inner","a":"{big}"}},"id" : 7 }}"#), 7),
+            (format!(r#"{{"params":{{"s":"q\"}}\\","n":[1,{{"id":3}}]}},"id":-5,"x":"{big}"}}"#), -5),
+        ];
+        for (text, id) in &cases {
+            for chunk in [1, 7, 4096] {
+                assert_eq!(scan_in_chunks(text, chunk), Some(NumberOrString::Number(*id)), "{chunk}: {text:.80}");
+            }
+        }
+        let text = format!(r#"{{"id":"req-1","params":{{"v":"{big}"}}}}"#);
+        assert_eq!(scan_in_chunks(&text, 3), Some(NumberOrString::String("req-1".into())));
+        assert_eq!(scan_in_chunks(&format!(r#"{{"method":"n","params":{{"id":1,"v":"{big}"}}}}"#), 5), None);
+    }
+
+    #[test]
+    fn unreadable_lines_get_errors_with_their_id_when_they_have_one() {
+        let Parsed::Error(None, e) = parse(b"{not json\n") else { panic!("parse error expected") };
+        assert_eq!(e.code, ErrorCode::PARSE_ERROR);
+        let Parsed::Error(Some(id), e) =
+            parse(br#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":5}}"#)
+        else {
+            panic!("invalid params expected")
+        };
+        assert_eq!((id, e.code), (NumberOrString::Number(3), ErrorCode::INVALID_PARAMS));
+        assert!(matches!(parse(b"  \r\n"), Parsed::Skip));
+        assert!(matches!(parse(br#"{"jsonrpc":"2.0","method":"tools/call","params":5}"#), Parsed::Skip));
+        assert!(matches!(parse(br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#), Parsed::Message(_)));
+    }
+}

@@ -1,0 +1,247 @@
+//! The MCP tools: one [`ToolSpec`] each in [`table::TOOLS`], with the
+//! handler that turns its arguments into a daemon call and the answer into
+//! text for the model.
+//!
+//! Adding a tool is one table entry plus a handler in the module of its
+//! service. Names and parameter names follow lean-ctx so users can switch.
+
+mod memory;
+mod read;
+mod shell;
+pub mod table;
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use lctx::backend::Backend;
+use lean_ctx_proto::v1::RequestContext;
+use rmcp::model::{JsonObject, Tool, ToolAnnotations};
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use crate::profile::{Profile, Selection};
+
+/// What a handler answers: text for the model, and whether it reports a
+/// failure of the tool (shown to the model as `isError`).
+pub struct Output {
+    pub text: String,
+    pub is_error: bool,
+}
+
+impl Output {
+    pub fn ok(text: impl Into<String>) -> Output {
+        Output { text: text.into(), is_error: false }
+    }
+}
+
+/// Why a call produced no [`Output`].
+#[derive(Debug)]
+pub enum Failure {
+    /// The arguments do not fit the schema: a protocol error (invalid params).
+    Params(String),
+    /// The daemon (or the in-process engine) refused or failed the call.
+    Status(tonic::Status),
+}
+
+impl From<tonic::Status> for Failure {
+    fn from(status: tonic::Status) -> Self {
+        Failure::Status(status)
+    }
+}
+
+/// One call of a handler; handlers may run twice (see `retry`), so they only
+/// borrow the arguments.
+pub struct Call<'a> {
+    pub ctx: RequestContext,
+    pub args: &'a Value,
+}
+
+impl Call<'_> {
+    /// The arguments as the handler's own type; a mismatch is invalid params.
+    pub fn parse<T: DeserializeOwned>(&self) -> Result<T, Failure> {
+        T::deserialize(self.args).map_err(|e| Failure::Params(e.to_string()))
+    }
+}
+
+pub type Reply<'a> = Pin<Box<dyn Future<Output = Result<Output, Failure>> + Send + 'a>>;
+pub type Run = for<'a> fn(&'a Backend, Call<'a>) -> Reply<'a>;
+
+/// JSON type of a parameter, as the schema states it.
+pub enum Kind {
+    Str,
+    Int,
+    Num,
+    Bool,
+    /// An array of strings.
+    List,
+    /// An object of string values.
+    Map,
+    /// A string out of a fixed set.
+    OneOf(&'static [&'static str]),
+}
+
+pub struct Param {
+    pub name: &'static str,
+    pub kind: Kind,
+    /// Empty when the name says it all: every word costs tokens on every turn.
+    pub doc: &'static str,
+    pub required: bool,
+}
+
+/// When a call may be repeated after the daemon went away mid-call.
+pub enum Idempotent {
+    Always,
+    Never,
+    /// Only for these values of the `action` argument.
+    Actions(&'static [&'static str]),
+}
+
+impl Idempotent {
+    pub fn holds(&self, args: &Value) -> bool {
+        match self {
+            Idempotent::Always => true,
+            Idempotent::Never => false,
+            Idempotent::Actions(actions) => {
+                let action = args.get("action").and_then(Value::as_str).unwrap_or_default();
+                actions.contains(&action.trim())
+            }
+        }
+    }
+}
+
+pub struct ToolSpec {
+    pub name: &'static str,
+    pub description: &'static str,
+    /// A line for the server instructions while this tool is advertised.
+    pub hint: &'static str,
+    pub params: &'static [Param],
+    /// The smallest profile that advertises the tool.
+    pub profile: Profile,
+    /// Touches no file and runs nothing (`readOnlyHint`).
+    pub read_only: bool,
+    pub idempotent: Idempotent,
+    pub run: Run,
+}
+
+impl ToolSpec {
+    /// The tool as `tools/list` shows it.
+    pub fn tool(&self) -> Tool {
+        let mut properties = JsonObject::new();
+        for p in self.params {
+            let mut schema = match p.kind {
+                Kind::Str => json!({"type": "string"}),
+                Kind::Int => json!({"type": "integer"}),
+                Kind::Num => json!({"type": "number"}),
+                Kind::Bool => json!({"type": "boolean"}),
+                Kind::List => json!({"type": "array", "items": {"type": "string"}}),
+                Kind::Map => json!({"type": "object", "additionalProperties": {"type": "string"}}),
+                Kind::OneOf(values) => json!({"type": "string", "enum": values}),
+            };
+            if !p.doc.is_empty() {
+                schema["description"] = json!(p.doc);
+            }
+            properties.insert(p.name.to_string(), schema);
+        }
+        let mut schema = JsonObject::new();
+        schema.insert("type".into(), json!("object"));
+        schema.insert("properties".into(), Value::Object(properties));
+        let required: Vec<_> = self.params.iter().filter(|p| p.required).map(|p| p.name).collect();
+        if !required.is_empty() {
+            schema.insert("required".into(), json!(required));
+        }
+        let mut tool = Tool::default();
+        tool.name = self.name.into();
+        tool.description = Some(self.description.into());
+        tool.input_schema = Arc::new(schema);
+        tool.annotations = self.read_only.then(|| ToolAnnotations::new().read_only(true));
+        tool
+    }
+
+    /// Argument names the schema does not know; they are ignored, and the
+    /// answer says so rather than letting the model believe they took effect.
+    pub fn unknown_params<'a>(&self, args: &'a Value) -> Vec<&'a str> {
+        let Some(object) = args.as_object() else { return Vec::new() };
+        object.keys().map(String::as_str).filter(|k| !self.params.iter().any(|p| p.name == *k)).collect()
+    }
+}
+
+pub fn find(name: &str) -> Option<&'static ToolSpec> {
+    table::TOOLS.iter().find(|t| t.name == name)
+}
+
+/// The advertised tools, in table order.
+pub fn listed(selection: &Selection) -> impl Iterator<Item = &'static ToolSpec> + '_ {
+    table::TOOLS.iter().filter(|t| selection.lists(t.name, t.profile))
+}
+
+/// The server instructions: what the advertised tools are for, in a few lines.
+pub fn instructions(selection: &Selection) -> String {
+    let mut text = String::from(table::INSTRUCTIONS);
+    for tool in listed(selection).filter(|t| !t.hint.is_empty()) {
+        text.push('\n');
+        text.push_str(tool.hint);
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tool_has_a_unique_name_and_valid_schema() {
+        let mut names: Vec<_> = table::TOOLS.iter().map(|t| t.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), table::TOOLS.len(), "duplicate tool names");
+        for spec in table::TOOLS {
+            let tool = spec.tool();
+            assert_eq!(tool.input_schema["type"], "object", "{}", spec.name);
+            assert!(spec.description.len() < 300, "{} has a long description", spec.name);
+        }
+    }
+
+    #[test]
+    fn profiles_nest() {
+        let names = |profile| listed(&Selection { profile, disabled: Vec::new() }).map(|t| t.name).collect::<Vec<_>>();
+        let (minimal, standard, all) = (names(Profile::Minimal), names(Profile::Standard), names(Profile::All));
+        assert!(minimal.iter().all(|n| standard.contains(n)));
+        assert!(standard.iter().all(|n| all.contains(n)));
+        assert_eq!(all.len(), table::TOOLS.len());
+        assert!(minimal.contains(&"ctx_read") && minimal.contains(&"ctx_shell"));
+    }
+
+    #[test]
+    fn unknown_arguments_are_named() {
+        let spec = find("ctx_read").unwrap();
+        assert_eq!(spec.unknown_params(&json!({"path": "a", "offset": 3})), vec!["offset"]);
+    }
+
+    #[test]
+    fn idempotency_can_depend_on_the_action() {
+        let recall = Idempotent::Actions(&["recall"]);
+        assert!(recall.holds(&json!({"action": "recall"})));
+        assert!(!recall.holds(&json!({"action": "remember"})));
+        assert!(!recall.holds(&json!({})));
+    }
+
+    /// What a host loads each turn: the tools/list result plus the
+    /// instructions, in o200k tokens. The default profile must stay within
+    /// 1,500.
+    #[test]
+    fn per_turn_token_cost_stays_within_budget() {
+        let bpe = bpe_openai::o200k_base();
+        for profile in Profile::EVERY {
+            let selection = Selection { profile, disabled: Vec::new() };
+            let tools: Vec<Tool> = listed(&selection).map(ToolSpec::tool).collect();
+            let list = serde_json::to_string(&json!({"tools": tools})).unwrap();
+            let instructions = instructions(&selection);
+            let cost = bpe.count(&list) + bpe.count(&instructions);
+            eprintln!("profile {:<8} {:>2} tools  {cost:>5} tokens", profile.name(), tools.len());
+            if profile == Profile::DEFAULT {
+                assert!(cost <= 1500, "the default profile costs {cost} tokens per turn");
+            }
+        }
+    }
+}

@@ -1,0 +1,150 @@
+//! Every tool lctx-mcp knows, in the order `tools/list` shows them.
+//!
+//! Descriptions are loaded into the model's context on every turn: they say
+//! what the tool does and what is not obvious from the parameter names, and
+//! nothing else.
+
+use super::Kind::{Bool, Int, List, Map, Num, OneOf, Str};
+use super::{Idempotent, Param, ToolSpec, memory, read, shell};
+use crate::profile::Profile::{All, Minimal, Standard};
+
+/// First lines of the server instructions; each advertised tool may add one.
+pub const INSTRUCTIONS: &str = "lean-ctx serves compact file reads and compressed command output, and remembers \
+what this session and project learned.";
+
+const fn param(name: &'static str, kind: super::Kind, doc: &'static str) -> Param {
+    Param { name, kind, doc, required: false }
+}
+
+const fn required(name: &'static str, kind: super::Kind, doc: &'static str) -> Param {
+    Param { name, kind, doc, required: true }
+}
+
+const READ_MODES: &str = "auto (default) | full | signatures | map | diff | aggressive | reference | lines:N-M[,A-B]";
+
+pub const TOOLS: &[ToolSpec] = &[
+    ToolSpec {
+        name: "ctx_read",
+        description: "Read files compactly. A re-read of an unchanged file returns a short stub; fresh=true forces \
+                      the content.",
+        hint: "Read files with ctx_read instead of cat or a built-in Read.",
+        params: &[
+            param("path", Str, ""),
+            param("paths", List, "several files at once"),
+            param("mode", Str, READ_MODES),
+            param("fresh", Bool, ""),
+            param("start_line", Int, "1-based; with limit"),
+            param("limit", Int, "max lines"),
+        ],
+        profile: Minimal,
+        read_only: true,
+        idempotent: Idempotent::Always,
+        run: read::read,
+    },
+    ToolSpec {
+        name: "ctx_shell",
+        description: "Run a shell command (sh -c) in the project. Output is compressed; errors and [exit:N] are kept, \
+                      the full original is archived for ctx_expand.",
+        hint: "Run commands with ctx_shell instead of a built-in shell.",
+        params: &[
+            param("command", Str, ""),
+            param("raw", Bool, "uncompressed output"),
+            param("timeout_ms", Int, "kill after this long (default 120000, max 3600000)"),
+            param("cwd", Str, "working directory for this command"),
+            param("env", Map, "extra environment variables"),
+            param("run_in_background", Bool, "return a job_id at once"),
+            param("background_action", OneOf(&["status", "cancel"]), "for job_id"),
+            param("job_id", Str, ""),
+        ],
+        profile: Minimal,
+        read_only: false,
+        idempotent: Idempotent::Never,
+        run: shell::shell,
+    },
+    ToolSpec {
+        name: "ctx_expand",
+        description: "The original of output that ctx_shell shortened, by the id it printed, or archived outputs that \
+                      match search.",
+        hint: "",
+        params: &[
+            param("id", Str, ""),
+            param("start_line", Int, ""),
+            param("end_line", Int, ""),
+            param("search", Str, "with id: only lines matching this regex; without: find archived outputs"),
+        ],
+        profile: Minimal,
+        read_only: true,
+        idempotent: Idempotent::Always,
+        run: shell::expand,
+    },
+    ToolSpec {
+        name: "ctx_edit",
+        description: "Replace old_string with new_string in a file, atomically. old_string must occur once unless \
+                      replace_all; create=true writes a new file (old_string empty).",
+        hint: "",
+        params: &[
+            required("path", Str, ""),
+            param("old_string", Str, ""),
+            required("new_string", Str, ""),
+            param("replace_all", Bool, ""),
+            param("create", Bool, ""),
+        ],
+        profile: Standard,
+        read_only: false,
+        idempotent: Idempotent::Never,
+        run: read::edit,
+    },
+    ToolSpec {
+        name: "ctx_session",
+        description: "This session's memory: status, task, finding, decision, next (value = text), handoff (summary \
+                      for the next session), list, load (resume the previous one).",
+        hint: "Record the task, findings and decisions with ctx_session as you go.",
+        params: &[required("action", Str, ""), param("value", Str, ""), param("session_id", Str, "default: this one")],
+        profile: Standard,
+        read_only: false,
+        idempotent: Idempotent::Actions(&["status", "handoff", "list", "load"]),
+        run: memory::session,
+    },
+    ToolSpec {
+        name: "ctx_knowledge",
+        description: "Project facts that outlive sessions: remember (key, value), recall (query), forget (key), list, \
+                      history (key).",
+        hint: "Keep durable project facts with ctx_knowledge.",
+        params: &[
+            required("action", Str, ""),
+            param("key", Str, ""),
+            param("value", Str, ""),
+            param("category", Str, ""),
+            param("query", Str, ""),
+            param("confidence", Num, "0..1"),
+            param("limit", Int, ""),
+        ],
+        profile: Standard,
+        read_only: false,
+        idempotent: Idempotent::Actions(&["recall", "list", "history"]),
+        run: memory::knowledge,
+    },
+    ToolSpec {
+        name: "ctx_gain",
+        description: "Tokens lean-ctx saved, from its ledger.",
+        hint: "",
+        params: &[
+            param("period", OneOf(&["today", "week", "all"]), ""),
+            param("group_by", OneOf(&["tool", "mode", "family", "project"]), ""),
+        ],
+        profile: Standard,
+        read_only: true,
+        idempotent: Idempotent::Always,
+        run: memory::gain,
+    },
+    ToolSpec {
+        name: "shell",
+        description: "Alias of ctx_shell for hosts that look for a tool named shell.",
+        hint: "",
+        params: &[required("command", Str, ""), param("raw", Bool, ""), param("cwd", Str, "")],
+        profile: All,
+        read_only: false,
+        idempotent: Idempotent::Never,
+        run: shell::shell,
+    },
+];

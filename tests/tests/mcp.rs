@@ -1,0 +1,622 @@
+//! lctx-mcp end to end: the real binary on stdio, driven by rmcp's client —
+//! or by raw JSON-RPC lines where a well-behaved client cannot send what is
+//! being tested — against a real daemon (or the in-process engine), each
+//! test in its own LEAN_CTX_HOME.
+//!
+//! The `#[ignore]`d `bench_*` test prints the figures of docs/benchmarks.md;
+//! run it on a release build:
+//! `cargo build --release --workspace --bins && cargo test --release -p lean-ctx-tests --test mcp -- --ignored --nocapture`
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use lean_ctx_tests::{Home, bin, kill, process_alive, wait_until};
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, ClientRequest, ErrorCode,
+    Implementation, ProtocolVersion,
+};
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt, PeerRequestOptions, RunningService};
+use rmcp::transport::TokioChildProcess;
+use rmcp::{RoleClient, ServiceError, ServiceExt};
+use serde_json::{Value, json};
+
+const HOST: &str = "mcp-test-host";
+const STANDARD_TOOLS: &[&str] =
+    &["ctx_read", "ctx_shell", "ctx_expand", "ctx_edit", "ctx_session", "ctx_knowledge", "ctx_gain"];
+
+/// A project (with `.git`) inside the home.
+fn project(home: &Home) -> PathBuf {
+    let root = home.path().join("proj");
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    std::fs::create_dir_all(root.join("sub")).unwrap();
+    std::fs::write(
+        root.join("lib.rs"),
+        "/// Greets.\npub fn greet(name: &str) -> String {\n    format!(\"hello {name}\")\n}\n",
+    )
+    .unwrap();
+    root
+}
+
+/// lctx-mcp in `dir` with the home's environment plus `env`; stderr goes to
+/// a file in the home (stdout is the protocol).
+fn mcp_command(home: &Home, dir: &Path, env: &[(&str, &str)]) -> std::process::Command {
+    let mut cmd = home.command(bin("lctx-mcp"));
+    cmd.current_dir(dir)
+        .env_remove("LEAN_CTX_MCP_PROFILE")
+        .env_remove("LEAN_CTX_MCP_DISABLED")
+        .env("LEAN_CTX_LOG", "info")
+        .stderr(stderr_log(home));
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd
+}
+
+fn stderr_log(home: &Home) -> std::fs::File {
+    std::fs::OpenOptions::new().create(true).append(true).open(home.path().join("lctx-mcp.stderr")).unwrap()
+}
+
+/// What lctx-mcp logged, for failure messages.
+fn shim_log(home: &Home) -> String {
+    std::fs::read_to_string(home.path().join("lctx-mcp.stderr")).unwrap_or_default()
+}
+
+type Client = RunningService<RoleClient, ClientConfig>;
+
+fn host_config(version: ProtocolVersion) -> ClientConfig {
+    ClientConfig::new(ClientCapabilities::default(), Implementation::new(HOST, "1.2.3")).with_protocol_version(version)
+}
+
+fn transport(home: &Home, dir: &Path, env: &[(&str, &str)]) -> TokioChildProcess {
+    let cmd = tokio::process::Command::from(mcp_command(home, dir, env));
+    let (transport, _) = TokioChildProcess::builder(cmd).stderr(stderr_log(home)).spawn().expect("spawn lctx-mcp");
+    transport
+}
+
+/// Connected with the `initialize` handshake at `version`.
+async fn connect(home: &Home, dir: &Path, version: ProtocolVersion, env: &[(&str, &str)]) -> Client {
+    host_config(version).serve(transport(home, dir, env)).await.expect("initialize")
+}
+
+async fn tool_names(client: &Client) -> Vec<String> {
+    client.list_all_tools().await.expect("tools/list").into_iter().map(|t| t.name.to_string()).collect()
+}
+
+async fn try_call(client: &Client, name: &str, args: Value) -> Result<CallToolResult, ServiceError> {
+    let Value::Object(args) = args else { panic!("arguments must be an object") };
+    client.call_tool(CallToolRequestParams::new(name.to_string()).with_arguments(args)).await
+}
+
+/// A call that must succeed as a tool call (it may still report isError).
+async fn call(client: &Client, name: &str, args: Value) -> (String, bool) {
+    let result = try_call(client, name, args.clone()).await.unwrap_or_else(|e| panic!("{name} {args}: {e}"));
+    let text = result.content.iter().filter_map(|c| c.as_text()).map(|t| t.text.as_str()).collect::<String>();
+    (text, result.is_error == Some(true))
+}
+
+/// The text of a call that must succeed without isError.
+async fn ok(client: &Client, name: &str, args: Value) -> String {
+    let (text, is_error) = call(client, name, args.clone()).await;
+    assert!(!is_error, "{name} {args} failed: {text}");
+    text
+}
+
+fn protocol_error(result: Result<CallToolResult, ServiceError>) -> rmcp::ErrorData {
+    match result {
+        Err(ServiceError::McpError(e)) => e,
+        other => panic!("expected a protocol error, got {other:?}"),
+    }
+}
+
+/// The archive id named by the handle line under shortened output.
+fn archive_id(text: &str) -> String {
+    let at =
+        text.find("ctx_expand id=").unwrap_or_else(|| panic!("no handle line in:\n{text}")) + "ctx_expand id=".len();
+    text[at..at + 16].to_string()
+}
+
+/// Live processes named `name` whose environment holds this home.
+fn processes_in_home(home: &Home, name: &str) -> Vec<u32> {
+    let needle = format!("LEAN_CTX_HOME={}", home.path().display());
+    let mut pids = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else { continue };
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else { continue };
+        let argv0 = cmdline.split(|b| *b == 0).next().unwrap_or_default();
+        if !argv0.ends_with(name.as_bytes()) || !process_alive(pid) {
+            continue;
+        }
+        let env = std::fs::read(entry.path().join("environ")).unwrap_or_default();
+        if env.split(|b| *b == 0).any(|kv| kv == needle.as_bytes()) {
+            pids.push(pid);
+        }
+    }
+    pids
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn both_protocol_eras_list_the_tools() {
+    let home = Home::new();
+    let root = project(&home);
+    for version in [ProtocolVersion::V_2024_11_05, ProtocolVersion::V_2025_11_25] {
+        let client = connect(&home, &root, version.clone(), &[("LEAN_CTX_NO_DAEMON", "1")]).await;
+        let server = client.peer_info().expect("initialize result");
+        assert_eq!(server.protocol_version, version);
+        assert_eq!(server.server_info.as_ref().map(|i| i.name.as_str()), Some("lctx-mcp"));
+        let instructions = server.instructions.clone().unwrap_or_default();
+        assert!(instructions.contains("ctx_read") && instructions.contains("ctx_shell"), "{instructions}");
+        assert_eq!(tool_names(&client).await, STANDARD_TOOLS);
+        let read = client.list_all_tools().await.unwrap().into_iter().find(|t| t.name == "ctx_read").unwrap();
+        for param in ["path", "paths", "mode", "fresh", "start_line", "limit"] {
+            assert!(read.input_schema["properties"].get(param).is_some(), "ctx_read lacks {param}");
+        }
+        client.cancel().await.unwrap();
+    }
+
+    // 2026-07-28: no handshake; server/discover, then self-contained requests
+    // whose metadata names the host.
+    let client = host_config(ProtocolVersion::V_2026_07_28)
+        .serve_with_lifecycle(
+            transport(&home, &root, &[("LEAN_CTX_NO_DAEMON", "1")]),
+            ClientLifecycleMode::Discover { preferred_versions: vec![ProtocolVersion::V_2026_07_28] },
+        )
+        .await
+        .expect("server/discover");
+    assert_eq!(client.peer_info().unwrap().protocol_version, ProtocolVersion::V_2026_07_28);
+    assert_eq!(tool_names(&client).await, STANDARD_TOOLS);
+    ok(&client, "ctx_session", json!({"action": "task", "value": "try the modern era"})).await;
+    let handoff = ok(&client, "ctx_session", json!({"action": "handoff"})).await;
+    assert!(handoff.contains(&format!("({HOST})")), "the host is the session's agent: {handoff}");
+    client.cancel().await.unwrap();
+}
+
+const NOISY_FAILURE: &str = r#"for i in $(seq 1 400); do echo "compiling unit $i of 400 … ok"; done
+echo "error[E0308]: mismatched types at src/parse.rs:88:17" >&2
+exit 101"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_tool_works_through_the_daemon() {
+    let home = Home::new();
+    let root = project(&home);
+    let client = connect(&home, &root, ProtocolVersion::V_2025_06_18, &[]).await;
+
+    // ctx_read: content, then the session's "[unchanged]" stub, then content again on request.
+    let first = ok(&client, "ctx_read", json!({"path": "lib.rs"})).await;
+    assert!(first.contains("pub fn greet(name: &str) -> String"), "{first}");
+    let again = ok(&client, "ctx_read", json!({"path": "lib.rs"})).await;
+    assert!(again.contains("[unchanged"), "{again}");
+    let window = ok(&client, "ctx_read", json!({"path": "lib.rs", "start_line": 2, "limit": 1, "fresh": true})).await;
+    assert!(window.contains("pub fn greet") && !window.contains("Greets"), "{window}");
+    let (missing, is_error) = call(&client, "ctx_read", json!({"path": "nope.rs"})).await;
+    assert!(is_error && missing.contains("nope.rs"), "{missing}");
+    let noted = ok(&client, "ctx_read", json!({"path": "lib.rs", "fresh": true, "offset": 3})).await;
+    assert!(noted.contains("ignored unknown parameters: offset"), "{noted}");
+
+    // ctx_edit: a real change on disk; a miss is a tool error that says what to do.
+    let edited = ok(&client, "ctx_edit", json!({"path": "lib.rs", "old_string": "hello", "new_string": "hi"})).await;
+    assert!(edited.contains("1 replacement"), "{edited}");
+    assert!(std::fs::read_to_string(root.join("lib.rs")).unwrap().contains("format!(\"hi {name}\")"));
+    let (miss, is_error) =
+        call(&client, "ctx_edit", json!({"path": "lib.rs", "old_string": "absent", "new_string": "x"})).await;
+    assert!(is_error && miss.contains("not found"), "{miss}");
+    ok(&client, "ctx_edit", json!({"path": "new.txt", "new_string": "fresh file\n", "create": true})).await;
+    assert_eq!(std::fs::read_to_string(root.join("new.txt")).unwrap(), "fresh file\n");
+
+    // ctx_shell: a failure keeps its error line and exit code; the original is archived.
+    let out = ok(&client, "ctx_shell", json!({"command": NOISY_FAILURE})).await;
+    assert!(out.contains("error[E0308]: mismatched types at src/parse.rs:88:17"), "{out}");
+    assert!(out.contains("[exit:101]"), "{out}");
+    assert!(out.lines().count() < 60, "compressed: {out}");
+    let id = archive_id(&out);
+    let original = ok(&client, "ctx_expand", json!({"id": id})).await;
+    assert!(original.contains("compiling unit 1 of 400 … ok") && original.contains("unit 400 of 400"));
+    let lines = ok(&client, "ctx_expand", json!({"id": id, "start_line": 2, "end_line": 3})).await;
+    assert_eq!(lines, "compiling unit 2 of 400 … ok\ncompiling unit 3 of 400 … ok\n");
+    let grep = ok(&client, "ctx_expand", json!({"id": id, "search": "E0308"})).await;
+    assert!(grep.starts_with("401: error[E0308]"), "{grep}");
+    let found = ok(&client, "ctx_expand", json!({"search": "mismatched"})).await;
+    assert!(found.contains(&id), "{found}");
+
+    // The shim's own directory and environment, as if the host ran it; cwd and env per call.
+    let here = ok(&client, "ctx_shell", json!({"command": "pwd; echo $LEAN_CTX_HOME"})).await;
+    assert!(here.contains(&root.display().to_string()) && here.contains(&home.path().display().to_string()));
+    let sub = ok(&client, "shell", json!({"command": "pwd", "cwd": "sub"})).await;
+    assert!(sub.contains("/proj/sub"), "{sub}");
+    let env = ok(&client, "ctx_shell", json!({"command": "echo $GREETING", "env": {"GREETING": "from-env"}})).await;
+    assert!(env.contains("from-env"), "{env}");
+    let started =
+        ok(&client, "ctx_shell", json!({"command": "echo done-in-background", "run_in_background": true})).await;
+    let job = started.split_whitespace().nth(1).unwrap().to_string();
+    let mut status = String::new();
+    for _ in 0..200 {
+        status = ok(&client, "ctx_shell", json!({"background_action": "status", "job_id": job})).await;
+        if !status.contains("running") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    assert!(status.contains("exit 0") && status.contains("done-in-background"), "{status}");
+
+    // ctx_session and ctx_knowledge.
+    let task = ok(&client, "ctx_session", json!({"action": "task", "value": "rename greet"})).await;
+    assert!(task.contains("task set for mcp-"), "one session per connection: {task}");
+    let status = ok(&client, "ctx_session", json!({"action": "status"})).await;
+    assert!(status.contains("rename greet"), "{status}");
+    let handoff = ok(&client, "ctx_session", json!({"action": "handoff"})).await;
+    assert!(handoff.contains(&format!("({HOST})")), "the host is the session's agent: {handoff}");
+    let (bad, is_error) = call(&client, "ctx_session", json!({"action": "dance"})).await;
+    assert!(is_error && bad.contains("status"), "lists the valid actions: {bad}");
+    let remembered =
+        ok(&client, "ctx_knowledge", json!({"action": "remember", "key": "db", "value": "postgres 16"})).await;
+    assert!(remembered.contains("remembered db"), "{remembered}");
+    let recalled = ok(&client, "ctx_knowledge", json!({"action": "recall", "query": "postgres"})).await;
+    assert!(recalled.contains("db = postgres 16"), "{recalled}");
+
+    // ctx_gain: the reads and runs above are in the ledger.
+    let gain = ok(&client, "ctx_gain", json!({"group_by": "tool"})).await;
+    let rows: Vec<&str> = gain.lines().filter_map(|l| l.split_whitespace().next()).collect();
+    assert!(rows.contains(&"read") && rows.contains(&"shell"), "{gain}");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancelling_a_call_kills_its_command_and_the_server_goes_on() {
+    for env in [&[][..], &[("LEAN_CTX_NO_DAEMON", "1")][..]] {
+        let home = Home::new();
+        let root = project(&home);
+        let client = connect(&home, &root, ProtocolVersion::V_2025_11_25, env).await;
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(
+            CallToolRequestParams::new("ctx_shell")
+                .with_arguments(json!({"command": "sleep 30"}).as_object().unwrap().clone()),
+        ));
+        let handle = client.send_cancellable_request(request, PeerRequestOptions::no_options()).await.unwrap();
+        assert!(
+            wait_until(Duration::from_secs(20), || !processes_in_home(&home, "sleep").is_empty()),
+            "sleep 30 started ({env:?}): {}",
+            shim_log(&home)
+        );
+        handle.cancel(Some("the user pressed escape".into())).await.unwrap();
+        assert!(
+            wait_until(Duration::from_secs(5), || processes_in_home(&home, "sleep").is_empty()),
+            "the command is killed with the call ({env:?})"
+        );
+        assert_eq!(ok(&client, "ctx_shell", json!({"command": "echo still-here"})).await.trim(), "still-here");
+        client.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_daemon_killed_between_calls_goes_unnoticed() {
+    let home = Home::new();
+    let root = project(&home);
+    let client = connect(&home, &root, ProtocolVersion::V_2025_06_18, &[]).await;
+    ok(&client, "ctx_read", json!({"path": "lib.rs"})).await;
+    for next in
+        [("ctx_read", json!({"path": "lib.rs", "fresh": true})), ("ctx_shell", json!({"command": "echo alive"}))]
+    {
+        let before = home.daemon_pids();
+        assert_eq!(before.len(), 1, "one daemon serves the shim");
+        kill(before[0], libc::SIGKILL);
+        // Dead means every thread gone: the lock is free and the socket refuses.
+        let lock = home.dirs().daemon_lock();
+        assert!(wait_until(Duration::from_secs(5), || !lean_ctxd::server::singleton::is_held(&lock)));
+        let text = ok(&client, next.0, next.1).await;
+        assert!(text.contains("greet") || text.contains("alive"), "{text}");
+        let after = home.daemon_pids();
+        assert!(after.len() == 1 && after != before, "a new daemon took over: {before:?} → {after:?}");
+    }
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_no_daemon_the_engine_answers_in_process() {
+    let home = Home::new();
+    let root = project(&home);
+    let client = connect(&home, &root, ProtocolVersion::V_2025_03_26, &[("LEAN_CTX_NO_DAEMON", "1")]).await;
+    assert!(ok(&client, "ctx_read", json!({"path": "lib.rs"})).await.contains("greet"));
+    let out = ok(&client, "ctx_shell", json!({"command": "echo in-process; exit 3"})).await;
+    assert!(out.contains("in-process") && out.contains("[exit:3]"), "{out}");
+    ok(&client, "ctx_knowledge", json!({"action": "remember", "key": "k", "value": "v"})).await;
+    assert!(home.daemon_pids().is_empty(), "no daemon was started");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unknown_and_disabled_tools_are_protocol_errors() {
+    let home = Home::new();
+    let root = project(&home);
+    let env = [("LEAN_CTX_NO_DAEMON", "1"), ("LEAN_CTX_MCP_DISABLED", "ctx_edit, ctx_gain")];
+    let client = connect(&home, &root, ProtocolVersion::V_2025_11_25, &env).await;
+    let e = protocol_error(try_call(&client, "no_such_tool", json!({})).await);
+    assert_eq!(e.code, ErrorCode::INVALID_PARAMS);
+    assert!(e.message.contains("tool not found"), "{}", e.message);
+    let names = tool_names(&client).await;
+    assert!(!names.iter().any(|n| n == "ctx_edit" || n == "ctx_gain"), "{names:?}");
+    let e = protocol_error(try_call(&client, "ctx_edit", json!({"path": "lib.rs", "new_string": "x"})).await);
+    assert!(e.message.contains("disabled"), "{}", e.message);
+    // Arguments of the wrong type are invalid params, not a tool failure.
+    let e = protocol_error(try_call(&client, "ctx_read", json!({"path": 5})).await);
+    assert_eq!(e.code, ErrorCode::INVALID_PARAMS);
+    assert!(e.message.contains("invalid type"), "{}", e.message);
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_huge_argument_gets_a_clear_error_and_the_server_stays_up() {
+    let home = Home::new();
+    let root = project(&home);
+    let client = connect(&home, &root, ProtocolVersion::V_2025_11_25, &[("LEAN_CTX_NO_DAEMON", "1")]).await;
+    let huge = "x".repeat(20 << 20);
+    let e = protocol_error(
+        try_call(&client, "ctx_edit", json!({"path": "big.txt", "new_string": huge, "create": true})).await,
+    );
+    assert!(e.message.contains("20.0 MiB") && e.message.contains("limit"), "{}", e.message);
+    assert!(!root.join("big.txt").exists());
+    assert_eq!(tool_names(&client).await, STANDARD_TOOLS);
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_profile_comes_from_config_and_the_environment() {
+    let home = Home::new();
+    let root = project(&home);
+    let no_daemon = ("LEAN_CTX_NO_DAEMON", "1");
+    for (profile, expected) in [("minimal", 3), ("standard", STANDARD_TOOLS.len()), ("all", 8)] {
+        let client =
+            connect(&home, &root, ProtocolVersion::V_2025_11_25, &[no_daemon, ("LEAN_CTX_MCP_PROFILE", profile)]).await;
+        let names = tool_names(&client).await;
+        assert_eq!(names.len(), expected, "{profile}: {names:?}");
+        client.cancel().await.unwrap();
+    }
+    let config = home.dirs().config_file();
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(&config, "mcp_tools_profile = \"minimal\"\nmcp_disabled_tools = [\"ctx_expand\"]\n").unwrap();
+    let client = connect(&home, &root, ProtocolVersion::V_2025_11_25, &[no_daemon]).await;
+    assert_eq!(tool_names(&client).await, ["ctx_read", "ctx_shell"]);
+    client.cancel().await.unwrap();
+    let client =
+        connect(&home, &root, ProtocolVersion::V_2025_11_25, &[no_daemon, ("LEAN_CTX_MCP_PROFILE", "all")]).await;
+    assert_eq!(tool_names(&client).await.len(), 7, "the environment overrides the profile, the file disables one");
+    client.cancel().await.unwrap();
+}
+
+/// JSON-RPC by hand: one line out, lines in through a thread so that a
+/// missing answer fails the test instead of hanging it.
+struct Raw {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Raw {
+    fn spawn(mut cmd: std::process::Command) -> Raw {
+        let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("spawn");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Raw { stdin: child.stdin.take(), child, lines }
+    }
+
+    fn send_line(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(line.as_bytes()).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn recv(&self) -> Value {
+        let line = self.lines.recv_timeout(Duration::from_secs(30)).expect("an answer within 30 s");
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("stdout carries only JSON-RPC ({e}): {line}"))
+    }
+
+    /// Sends a request and returns its answer (skipping notifications).
+    fn request(&mut self, id: i64, method: &str, params: Value) -> Value {
+        self.send_line(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string());
+        loop {
+            let answer = self.recv();
+            if answer.get("id") == Some(&json!(id)) {
+                return answer;
+            }
+        }
+    }
+
+    fn initialize(&mut self, version: &str) -> Value {
+        let params =
+            json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": HOST, "version": "1"}});
+        let answer = self.request(0, "initialize", params);
+        self.send_line(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        answer
+    }
+
+    /// Closes stdin and waits for the exit.
+    fn close(mut self) -> std::process::ExitStatus {
+        drop(self.stdin.take());
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(start.elapsed() < Duration::from_secs(10), "still running 10 s after stdin closed");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Raw {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn malformed_lines_are_answered_and_stdin_eof_ends_the_process() {
+    let home = Home::new();
+    let root = project(&home);
+    let mut raw = Raw::spawn(mcp_command(&home, &root, &[("LEAN_CTX_NO_DAEMON", "1")]));
+    let init = raw.initialize("2024-11-05");
+    assert_eq!(init["result"]["protocolVersion"], "2024-11-05", "{init}");
+
+    raw.send_line("{this is not json");
+    let answer = raw.recv();
+    assert_eq!(answer["error"]["code"], -32700, "a parse error: {answer}");
+    let answer = raw.request(7, "tools/call", json!({"name": 5}));
+    assert_eq!(answer["error"]["code"], -32602, "invalid params: {answer}");
+    let answer = raw.request(8, "tools/call", json!({"name": "ctx_read", "arguments": {"path": "lib.rs"}}));
+    assert!(answer["result"]["content"][0]["text"].as_str().unwrap().contains("greet"), "{answer}");
+    let answer = raw.request(9, "tools/list", json!({}));
+    assert_eq!(answer["result"]["tools"].as_array().unwrap().len(), STANDARD_TOOLS.len());
+
+    let status = raw.close();
+    assert!(status.success(), "exits cleanly on EOF: {status}");
+}
+
+#[test]
+fn sigterm_ends_the_server_and_the_commands_it_runs_in_process() {
+    let home = Home::new();
+    let root = project(&home);
+    let mut raw = Raw::spawn(mcp_command(&home, &root, &[("LEAN_CTX_NO_DAEMON", "1")]));
+    raw.initialize("2025-06-18");
+    let call = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+                      "params": {"name": "ctx_shell", "arguments": {"command": "sleep 30"}}});
+    raw.send_line(&call.to_string());
+    assert!(
+        wait_until(Duration::from_secs(20), || !processes_in_home(&home, "sleep").is_empty()),
+        "{}",
+        shim_log(&home)
+    );
+    kill(raw.child.id(), libc::SIGTERM);
+    assert!(wait_until(Duration::from_secs(10), || raw.child.try_wait().unwrap().is_some()), "exits on SIGTERM");
+    assert!(
+        wait_until(Duration::from_secs(5), || processes_in_home(&home, "sleep").is_empty()),
+        "its command is killed"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Benchmark figures (release build; see the file header).
+
+/// The reference MCP server (lean-ctx 3.11.4), when available.
+fn reference_bin() -> Option<PathBuf> {
+    let path = std::env::var_os("LEAN_CTX_REFERENCE_BIN")
+        .map_or_else(|| PathBuf::from("/tmp/leanctx/x/thinkery_leanctx_engine/bin/lean-ctx"), PathBuf::from);
+    path.exists().then_some(path)
+}
+
+/// Starts the reference with its own HOME; `stop_reference` kills whatever
+/// it started there (it may spawn a daemon).
+fn reference_command(bin: &Path, home: &Path, dir: &Path, profile: Option<&str>) -> std::process::Command {
+    let mut cmd = std::process::Command::new(bin);
+    cmd.arg("mcp").current_dir(dir).env("HOME", home).stderr(Stdio::null());
+    if let Some(profile) = profile {
+        cmd.env("LEAN_CTX_TOOL_PROFILE", profile);
+    }
+    cmd
+}
+
+fn stop_reference(home: &Path) {
+    let needle = format!("HOME={}", home.display());
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else { continue };
+        let env = std::fs::read(entry.path().join("environ")).unwrap_or_default();
+        if env.split(|b| *b == 0).any(|kv| kv == needle.as_bytes()) {
+            kill(pid, libc::SIGKILL);
+        }
+    }
+}
+
+/// o200k tokens of what a host loads each turn: instructions + tools/list.
+fn per_turn_tokens(raw: &mut Raw) -> (usize, usize) {
+    let init = raw.initialize("2025-06-18");
+    let instructions = init["result"]["instructions"].as_str().unwrap_or_default().to_string();
+    let list = raw.request(1, "tools/list", json!({}));
+    let tools = list["result"]["tools"].as_array().map_or(0, Vec::len);
+    let bpe = bpe_openai::o200k_base();
+    (tools, bpe.count(&instructions) + bpe.count(&list["result"].to_string()))
+}
+
+fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// p50 and p99 of `n` ctx_read round trips (full, fresh) in milliseconds.
+fn read_latency(raw: &mut Raw, path: &str, n: usize) -> (f64, f64) {
+    let args = json!({"name": "ctx_read", "arguments": {"path": path, "mode": "full", "fresh": true}});
+    for id in 0..20 {
+        raw.request(1000 + id, "tools/call", args.clone());
+    }
+    let mut samples: Vec<f64> = (0..n)
+        .map(|i| {
+            let start = Instant::now();
+            let answer = raw.request(2000 + i as i64, "tools/call", args.clone());
+            assert!(answer.get("result").is_some(), "{answer}");
+            start.elapsed().as_secs_f64() * 1000.0
+        })
+        .collect();
+    samples.sort_by(f64::total_cmp);
+    (samples[n / 2], samples[n * 99 / 100])
+}
+
+#[test]
+#[ignore = "benchmark: run on a release build with --ignored --nocapture"]
+fn bench_token_cost_latency_and_memory() {
+    let home = Home::new();
+    let root = project(&home);
+    let source: String = (0..200).map(|i| format!("pub fn item_{i}(x: u32) -> u32 {{ x * {i} + 1 }}\n")).collect();
+    std::fs::write(root.join("bench.rs"), source).unwrap();
+    let reference = reference_bin();
+
+    println!("per-turn cost (instructions + tools/list, o200k tokens)");
+    for profile in ["minimal", "standard", "all"] {
+        let mut raw =
+            Raw::spawn(mcp_command(&home, &root, &[("LEAN_CTX_NO_DAEMON", "1"), ("LEAN_CTX_MCP_PROFILE", profile)]));
+        let (tools, tokens) = per_turn_tokens(&mut raw);
+        println!("  lctx-mcp  {profile:<9} {tools:>3} tools {tokens:>6} tokens");
+    }
+    if let Some(bin) = &reference {
+        for profile in [None, Some("minimal"), Some("standard"), Some("power")] {
+            let ref_home = tempfile::tempdir().unwrap();
+            let mut raw = Raw::spawn(reference_command(bin, ref_home.path(), &root, profile));
+            let (tools, tokens) = per_turn_tokens(&mut raw);
+            drop(raw);
+            stop_reference(ref_home.path());
+            println!("  lean-ctx  {:<9} {tools:>3} tools {tokens:>6} tokens", profile.unwrap_or("(default)"));
+        }
+    }
+
+    let _daemon = home.spawn_daemon(&[]);
+    let mut raw = Raw::spawn(mcp_command(&home, &root, &[]));
+    raw.initialize("2025-06-18");
+    let started_kib = rss_kib(raw.child.id());
+    let (p50, p99) = read_latency(&mut raw, "bench.rs", 1000);
+    println!("ctx_read round trip (200-line file, full, fresh; warm daemon; 1000 calls)");
+    println!("  lctx-mcp  p50 {p50:.3} ms  p99 {p99:.3} ms");
+    println!("RSS after start / after the reads (KiB)");
+    println!("  lctx-mcp  {started_kib} / {}", rss_kib(raw.child.id()));
+    if let Some(bin) = &reference {
+        let ref_home = tempfile::tempdir().unwrap();
+        let mut raw = Raw::spawn(reference_command(bin, ref_home.path(), &root, None));
+        raw.initialize("2025-06-18");
+        let started_kib = rss_kib(raw.child.id());
+        let (p50, p99) = read_latency(&mut raw, &root.join("bench.rs").display().to_string(), 1000);
+        let after_kib = rss_kib(raw.child.id());
+        drop(raw);
+        stop_reference(ref_home.path());
+        println!("  lean-ctx  p50 {p50:.3} ms  p99 {p99:.3} ms; RSS {started_kib} / {after_kib} KiB");
+    }
+}
