@@ -80,3 +80,14 @@ fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
+
+/// The local UTC offset in seconds, so "today" in a gain report is the
+/// user's day, not UTC's.
+pub fn utc_offset_secs() -> i32 {
+    // SAFETY: localtime_r only writes into the struct we pass.
+    unsafe {
+        let now = libc::time(std::ptr::null_mut());
+        let mut tm: libc::tm = std::mem::zeroed();
+        if libc::localtime_r(&now, &mut tm).is_null() { 0 } else { i32::try_from(tm.tm_gmtoff).unwrap_or(0) }
+    }
+}

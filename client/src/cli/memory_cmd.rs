@@ -115,16 +115,6 @@ pub async fn knowledge(cmd: KnowledgeCmd, opts: &ClientOptions) -> CmdResult {
     Ok(())
 }
 
-/// The local UTC offset, so `--today` means the user's day.
-fn utc_offset_secs() -> i32 {
-    // SAFETY: localtime_r only writes into the struct we pass.
-    unsafe {
-        let now = libc::time(std::ptr::null_mut());
-        let mut tm: libc::tm = std::mem::zeroed();
-        if libc::localtime_r(&now, &mut tm).is_null() { 0 } else { i32::try_from(tm.tm_gmtoff).unwrap_or(0) }
-    }
-}
-
 pub async fn gain(args: GainArgs, opts: &ClientOptions) -> CmdResult {
     let backend = backend(opts).await;
     let period = if args.today {
@@ -138,7 +128,7 @@ pub async fn gain(args: GainArgs, opts: &ClientOptions) -> CmdResult {
         ctx: Some(opts.context()),
         period: period.into(),
         group_by: args.by.unwrap_or_else(|| "none".into()),
-        utc_offset_secs: utc_offset_secs(),
+        utc_offset_secs: crate::options::utc_offset_secs(),
     };
     let out = backend.ledger().gain(tonic::Request::new(request)).await.map_err(message)?.into_inner();
     if args.json {

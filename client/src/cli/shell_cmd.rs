@@ -64,7 +64,9 @@ pub async fn run(args: RunArgs, opts: &ClientOptions) -> Result<i32, String> {
     let request = ExecRequest {
         ctx: Some(opts.context()),
         command: args.command.join(" "),
-        env: std::env::vars().collect(),
+        // Variables that are not UTF-8 cannot travel in the protocol; skip
+        // them rather than fail (std::env::vars would panic).
+        env: std::env::vars_os().filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?))).collect(),
         timeout_secs: args.timeout,
         raw: args.raw,
         background: args.bg,

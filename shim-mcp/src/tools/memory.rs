@@ -74,20 +74,8 @@ pub fn gain<'a>(backend: &'a Backend, call: Call<'a>) -> Reply<'a> {
             ctx: Some(call.ctx),
             period: args.period,
             group_by: args.group_by,
-            utc_offset_secs: utc_offset_secs(),
+            utc_offset_secs: lctx::options::utc_offset_secs(),
         };
         Ok(Output::ok(backend.ledger().gain(Request::new(request)).await?.into_inner().text))
     })
-}
-
-/// The local UTC offset, so "today" is the user's day.
-// TODO(join): the same as lctx's cli::memory_cmd::utc_offset_secs, which is
-// private; share it from lctx::options once this crate joins.
-fn utc_offset_secs() -> i32 {
-    // SAFETY: localtime_r only writes into the struct we pass.
-    unsafe {
-        let now = libc::time(std::ptr::null_mut());
-        let mut tm: libc::tm = std::mem::zeroed();
-        if libc::localtime_r(&now, &mut tm).is_null() { 0 } else { i32::try_from(tm.tm_gmtoff).unwrap_or(0) }
-    }
 }
