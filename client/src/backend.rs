@@ -73,8 +73,12 @@ impl Backend {
             context: FileContextClient::new(channel.clone())
                 .max_decoding_message_size(MAX_MESSAGE)
                 .max_encoding_message_size(MAX_MESSAGE),
-            memory: MemoryClient::new(channel.clone()),
-            ledger: LedgerClient::new(channel.clone()),
+            memory: MemoryClient::new(channel.clone())
+                .max_decoding_message_size(MAX_MESSAGE)
+                .max_encoding_message_size(MAX_MESSAGE),
+            ledger: LedgerClient::new(channel.clone())
+                .max_decoding_message_size(MAX_MESSAGE)
+                .max_encoding_message_size(MAX_MESSAGE),
             shell: ShellClient::new(channel.clone())
                 .max_decoding_message_size(MAX_MESSAGE)
                 .max_encoding_message_size(MAX_MESSAGE),

@@ -180,3 +180,24 @@ fn gain_reports_reads_by_mode() {
     let text = ok(lctx(&home, &root, false, &["gain", "--today", "--by", "tool"]));
     assert!(text.contains("read") && text.contains('█'), "{text}");
 }
+
+#[test]
+fn ledger_verify_names_the_first_tampered_record() {
+    let home = Home::new();
+    let root = project(&home);
+    for _ in 0..3 {
+        ok(lctx(&home, &root, true, &["read", "notes.md", "-m", "reference"]));
+    }
+    assert!(ok(lctx(&home, &root, true, &["ledger", "verify"])).contains("3 records"));
+    let db = home.dirs().data.join("state.db");
+    let tamper = std::process::Command::new("/usr/bin/python3")
+        .arg("-c")
+        .arg("import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('update ledger set raw_tokens=raw_tokens+1 where id=2'); c.commit()")
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(tamper.status.success(), "{}", describe(&tamper));
+    let out = lctx(&home, &root, true, &["ledger", "verify"]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("ledger broken at record 2"), "{}", describe(&out));
+}

@@ -190,18 +190,11 @@ impl Engine {
 
     /// (records, first broken record and why).
     pub fn verify_ledger(&self) -> EngineResult<(u64, Option<(i64, String)>)> {
-        match self.memory.with(|s| s.verify()) {
+        // One walk of the chain: a broken record is an answer, not an error.
+        match self.memory.with(|s| Ok(s.verify()))? {
             Ok(n) => Ok((n, None)),
-            Err(e) => {
-                let broken = self.memory.with(|s| match s.verify() {
-                    Err(lean_ctx_store::Error::LedgerBroken { id, reason }) => Ok(Some((id, reason.to_string()))),
-                    _ => Ok(None),
-                })?;
-                match broken {
-                    Some(b) => Ok((0, Some(b))),
-                    None => Err(e),
-                }
-            }
+            Err(lean_ctx_store::Error::LedgerBroken { id, reason }) => Ok((0, Some((id, reason.to_string())))),
+            Err(e) => Err(super::store_error(e)),
         }
     }
 }
