@@ -85,6 +85,12 @@ async fn probe(opts: &ClientOptions) -> Result<Probe, Problem> {
         Ok(Err(status)) if status.code() == tonic::Code::FailedPrecondition => {
             Ok(Probe::Incompatible(status.message().to_string()))
         }
+        // A daemon that is dying (killed, or stopping) can still accept for a
+        // moment and then break the connection: that is no daemon to use,
+        // and the caller starts one once the old one has released its lock.
+        Ok(Err(status)) if matches!(status.code(), tonic::Code::Unavailable | tonic::Code::Unknown) => {
+            Ok(Probe::Absent { stale_socket: false })
+        }
         Ok(Err(status)) => {
             Err(format!("the daemon on {} failed the handshake: {}", opts.socket.display(), status.message()))
         }
@@ -151,6 +157,9 @@ async fn start(opts: &ClientOptions) -> Result<Daemon, Problem> {
         "cannot find the lean-ctxd executable (not beside lctx, not on PATH); install it or set LEAN_CTX_DAEMON_BIN"
             .to_string()
     })?;
+    // A dying predecessor still holds the daemon lock for a moment; a new
+    // daemon started now would only refuse to run.
+    wait_released(&opts.dirs.daemon_lock(), Duration::from_secs(5)).await;
     let mut args = Vec::new();
     if opts.socket != opts.dirs.socket() {
         args.extend(["--socket".into(), opts.socket.clone().into_os_string()]);
