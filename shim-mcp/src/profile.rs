@@ -5,16 +5,15 @@
 //! every turn, so the profile is a token budget. Tools outside the profile
 //! still answer when called by name; disabled tools do not.
 //!
-//! Read from `config.toml` (`mcp_tools_profile`, `mcp_disabled_tools`) with
-//! toml_edit, so the shim needs no daemon code; `LEAN_CTX_MCP_PROFILE` and
-//! `LEAN_CTX_MCP_DISABLED` (comma-separated) override the file.
+//! Read from `config.toml` (`mcp_tools_profile`, `mcp_disabled_tools`) by
+//! the daemon's own parser, so the file means the same to both;
+//! `LEAN_CTX_MCP_PROFILE` and `LEAN_CTX_MCP_DISABLED` (comma-separated)
+//! override it.
 
 use std::path::Path;
 
-use toml_edit::DocumentMut;
+use lean_ctxd::engine::config;
 
-const PROFILE_KEY: &str = "mcp_tools_profile";
-const DISABLED_KEY: &str = "mcp_disabled_tools";
 const PROFILE_ENV: &str = "LEAN_CTX_MCP_PROFILE";
 const DISABLED_ENV: &str = "LEAN_CTX_MCP_DISABLED";
 
@@ -61,14 +60,10 @@ impl Selection {
     /// logged and fall back to the defaults: a broken config must not cost
     /// the agent its tools.
     pub fn load(config_file: &Path) -> Selection {
-        let mut selection = match std::fs::read_to_string(config_file) {
-            Ok(text) => Selection::from_toml(&text).unwrap_or_else(|e| {
-                tracing::warn!("{}: {e}; using the default tool profile", config_file.display());
-                Selection::default()
-            }),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Selection::default(),
+        let mut selection = match config::load(config_file) {
+            Ok(config) => Selection::from_config(&config),
             Err(e) => {
-                tracing::warn!("cannot read {}: {e}; using the default tool profile", config_file.display());
+                tracing::warn!("{e}; using the default tool profile");
                 Selection::default()
             }
         };
@@ -84,22 +79,12 @@ impl Selection {
         selection
     }
 
-    fn from_toml(text: &str) -> Result<Selection, String> {
-        let doc: DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| e.message().to_string())?;
-        let mut selection = Selection::default();
-        if let Some(item) = doc.get(PROFILE_KEY) {
-            let name = item.as_str().ok_or_else(|| format!("{PROFILE_KEY} must be a string"))?;
-            selection.profile = Profile::parse(name)
-                .ok_or_else(|| format!("{PROFILE_KEY} = {name:?} is not minimal, standard or all"))?;
+    /// The config checked the profile's name already.
+    fn from_config(config: &config::Config) -> Selection {
+        Selection {
+            profile: Profile::parse(&config.mcp_tools_profile).unwrap_or(Profile::DEFAULT),
+            disabled: config.mcp_disabled_tools.clone(),
         }
-        if let Some(item) = doc.get(DISABLED_KEY) {
-            let array = item.as_array().ok_or_else(|| format!("{DISABLED_KEY} must be an array of tool names"))?;
-            selection.disabled = array
-                .iter()
-                .map(|v| v.as_str().map(String::from).ok_or_else(|| format!("{DISABLED_KEY} holds a non-string")))
-                .collect::<Result<_, _>>()?;
-        }
-        Ok(selection)
     }
 
     pub fn is_disabled(&self, tool: &str) -> bool {
@@ -117,21 +102,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn reads_both_keys_and_keeps_defaults_otherwise() {
-        let s = Selection::from_toml(
+    fn reads_both_keys_and_falls_back_to_defaults_on_a_broken_file() {
+        let dir = std::env::temp_dir().join(format!("lctx-mcp-profile-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("config.toml");
+        std::fs::write(
+            &file,
             "idle_timeout_secs = 5\nmcp_tools_profile = \"all\"\nmcp_disabled_tools = [\"ctx_gain\"]\n",
         )
         .unwrap();
-        assert_eq!(s, Selection { profile: Profile::All, disabled: vec!["ctx_gain".into()] });
-        assert_eq!(Selection::from_toml("idle_timeout_secs = 5\n").unwrap(), Selection::default());
-    }
-
-    #[test]
-    fn wrong_values_are_explained() {
-        let e = Selection::from_toml("mcp_tools_profile = \"lean\"\n").unwrap_err();
-        assert!(e.contains("minimal, standard or all"), "{e}");
-        let e = Selection::from_toml("mcp_disabled_tools = \"ctx_gain\"\n").unwrap_err();
-        assert!(e.contains("array"), "{e}");
+        assert_eq!(Selection::load(&file), Selection { profile: Profile::All, disabled: vec!["ctx_gain".into()] });
+        std::fs::write(&file, "mcp_tools_profile = \"lean\"\n").unwrap();
+        assert_eq!(Selection::load(&file), Selection::default());
+        assert_eq!(Selection::load(&dir.join("absent.toml")), Selection::default());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

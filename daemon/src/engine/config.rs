@@ -43,6 +43,10 @@ pub struct Config {
     pub search_memory_bytes: u64,
     /// A project's index with no search for this long is closed.
     pub search_idle_close_secs: u64,
+    /// Which tools lctx-mcp advertises: minimal, standard or all.
+    pub mcp_tools_profile: String,
+    /// Tools lctx-mcp neither advertises nor answers.
+    pub mcp_disabled_tools: Vec<String>,
 }
 
 impl Default for Config {
@@ -58,6 +62,8 @@ impl Default for Config {
             archive_max_bytes: 512 << 20,
             search_memory_bytes: 512 << 20,
             search_idle_close_secs: 900,
+            mcp_tools_profile: "standard".into(),
+            mcp_disabled_tools: Vec::new(),
         }
     }
 }
@@ -72,8 +78,11 @@ pub struct Key {
 enum Kind {
     /// A whole number within `min..=max`.
     Number { min: u64, max: u64, get: fn(&Config) -> u64 },
-    /// A list of absolute paths, given to `set` comma-separated.
-    Paths { get: fn(&Config) -> &[String] },
+    /// One word out of `values`.
+    Choice { values: &'static [&'static str], get: fn(&Config) -> &str },
+    /// A list of words, given to `set` comma-separated; `absolute` demands
+    /// absolute paths.
+    List { absolute: bool, get: fn(&Config) -> &[String] },
 }
 
 const fn number(name: &'static str, help: &'static str, min: u64, max: u64, get: fn(&Config) -> u64) -> Key {
@@ -102,7 +111,7 @@ pub const KEYS: &[Key] = &[
     Key {
         name: "allow_paths",
         help: "absolute directories outside the project that reads and edits may reach (comma-separated)",
-        kind: Kind::Paths { get: |c| &c.allow_paths },
+        kind: Kind::List { absolute: true, get: |c| &c.allow_paths },
     },
     number("max_read_bytes", "largest file a read or edit loads, in bytes", 1 << 10, 1 << 30, |c| c.max_read_bytes),
     number("cache_bytes", "bound of the shared content and view cache, in bytes", 0, 16 << 30, |c| c.cache_bytes),
@@ -114,6 +123,26 @@ pub const KEYS: &[Key] = &[
         1 << 40,
         |c| c.archive_max_bytes,
     ),
+    number(
+        "search_memory_bytes",
+        "approximate memory all open search indexes may use, in bytes",
+        64 << 20,
+        64 << 30,
+        |c| c.search_memory_bytes,
+    ),
+    number("search_idle_close_secs", "a project's index unused this long is closed", 10, 30 * 24 * 3600, |c| {
+        c.search_idle_close_secs
+    }),
+    Key {
+        name: "mcp_tools_profile",
+        help: "which tools lctx-mcp advertises to the host each turn",
+        kind: Kind::Choice { values: &["minimal", "standard", "all"], get: |c| &c.mcp_tools_profile },
+    },
+    Key {
+        name: "mcp_disabled_tools",
+        help: "tools lctx-mcp neither lists nor answers (comma-separated names)",
+        kind: Kind::List { absolute: false, get: |c| &c.mcp_disabled_tools },
+    },
 ];
 
 impl Config {
@@ -121,7 +150,8 @@ impl Config {
     pub fn get(&self, key: &str) -> Result<String, ConfigError> {
         Ok(match &find_key(key)?.kind {
             Kind::Number { get, .. } => get(self).to_string(),
-            Kind::Paths { get } => toml_edit::Value::from_iter(get(self).iter().map(String::as_str)).to_string(),
+            Kind::Choice { get, .. } => toml_edit::Value::from(get(self)).to_string(),
+            Kind::List { get, .. } => toml_edit::Value::from_iter(get(self).iter().map(String::as_str)).to_string(),
         })
     }
 
@@ -134,11 +164,18 @@ impl Config {
                         return Err(format!("{} = {v} is out of range {min}..={max}", key.name));
                     }
                 }
-                Kind::Paths { get } => {
+                Kind::Choice { values, get } => {
+                    let v = get(self);
+                    if !values.contains(&v) {
+                        return Err(format!("{} = {v:?} is not one of {}", key.name, values.join(", ")));
+                    }
+                }
+                Kind::List { absolute: true, get } => {
                     if let Some(p) = get(self).iter().find(|p| !Path::new(p).is_absolute()) {
                         return Err(format!("{} holds `{p}`, which is not an absolute path", key.name));
                     }
                 }
+                Kind::List { absolute: false, .. } => {}
             }
         }
         Ok(())
@@ -354,7 +391,14 @@ fn parse_value(spec: &Key, value: &str) -> Result<toml_edit::Value, ConfigError>
             }
             Ok(toml_edit::Value::from(i64::try_from(number).unwrap_or(i64::MAX)))
         }
-        Kind::Paths { .. } => {
+        Kind::Choice { values, .. } => {
+            let word = value.trim();
+            if !values.contains(&word) {
+                return Err(ConfigError::plain(format!("{key} takes one of {}, got `{value}`", values.join(", "))));
+            }
+            Ok(toml_edit::Value::from(word))
+        }
+        Kind::List { .. } => {
             let items: Vec<&str> = value.split(',').map(str::trim).filter(|p| !p.is_empty()).collect();
             Ok(toml_edit::Value::from_iter(items))
         }
@@ -453,6 +497,28 @@ mod tests {
         assert!(e.message.contains("not an absolute path"), "{e}");
         assert!(set(&f, &lock, "drain_timeout_secs", "0").is_err());
         assert_eq!(load(&f).unwrap().drain_timeout_secs, 3, "failed sets change nothing");
+    }
+
+    #[test]
+    fn mcp_tool_selection_is_checked_like_any_key() {
+        let d = tempfile::tempdir().unwrap();
+        let f = write(d.path(), "mcp_tools_profile = \"all\"\nmcp_disabled_tools = [\"ctx_gain\"]\n");
+        let config = load(&f).unwrap();
+        assert_eq!(
+            (config.mcp_tools_profile.as_str(), config.mcp_disabled_tools.as_slice()),
+            ("all", &["ctx_gain".to_string()][..])
+        );
+        let lock = d.path().join("config.lock");
+        set(&f, &lock, "mcp_tools_profile", " minimal ").unwrap();
+        set(&f, &lock, "mcp_disabled_tools", "ctx_edit,ctx_tree").unwrap();
+        let config = load(&f).unwrap();
+        assert_eq!(config.get("mcp_tools_profile").unwrap(), "\"minimal\"");
+        assert_eq!(config.get("mcp_disabled_tools").unwrap(), r#"["ctx_edit", "ctx_tree"]"#);
+        let e = set(&f, &lock, "mcp_tools_profile", "lean").unwrap_err();
+        assert!(e.message.contains("minimal, standard, all"), "{e}");
+        let f = write(d.path(), "mcp_tools_profile = \"huge\"\n");
+        let e = load(&f).unwrap_err();
+        assert!(e.message.contains("not one of minimal, standard, all"), "{e}");
     }
 
     #[test]
