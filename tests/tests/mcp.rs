@@ -13,7 +13,7 @@ use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use lean_ctx_tests::{Home, bin, kill, process_alive, wait_until};
+use lean_ctx_tests::{Home, bin, describe, kill, process_alive, wait_until};
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, ClientRequest, ErrorCode,
     Implementation, ProtocolVersion,
@@ -24,8 +24,18 @@ use rmcp::{RoleClient, ServiceError, ServiceExt};
 use serde_json::{Value, json};
 
 const HOST: &str = "mcp-test-host";
-const STANDARD_TOOLS: &[&str] =
-    &["ctx_read", "ctx_shell", "ctx_expand", "ctx_edit", "ctx_session", "ctx_knowledge", "ctx_gain"];
+const STANDARD_TOOLS: &[&str] = &[
+    "ctx_read",
+    "ctx_shell",
+    "ctx_expand",
+    "ctx_search",
+    "ctx_glob",
+    "ctx_tree",
+    "ctx_edit",
+    "ctx_session",
+    "ctx_knowledge",
+    "ctx_gain",
+];
 
 /// A project (with `.git`) inside the home.
 fn project(home: &Home) -> PathBuf {
@@ -240,6 +250,29 @@ async fn every_tool_works_through_the_daemon() {
     }
     assert!(status.contains("exit 0") && status.contains("done-in-background"), "{status}");
 
+    // ctx_search (regex, bm25, symbol), ctx_glob, ctx_tree over the project's files.
+    std::fs::write(root.join("sub/util.py"), "def parse_config(path):\n    return open(path).read()\n").unwrap();
+    let regex = ok(&client, "ctx_search", json!({"pattern": "fn gr[e]et"})).await;
+    assert!(regex.contains("lib.rs") && regex.contains("pub fn greet"), "{regex}");
+    let only_py = ok(&client, "ctx_search", json!({"pattern": "parse|greet", "include": "*.py"})).await;
+    assert!(only_py.contains("sub/util.py") && !only_py.contains("lib.rs"), "{only_py}");
+    let ranked = ok(&client, "ctx_search", json!({"pattern": "parse config", "action": "bm25"})).await;
+    assert!(ranked.contains("sub/util.py"), "{ranked}");
+    let lean_ctx_words = ok(&client, "ctx_search", json!({"pattern": "parse config", "action": "semantic"})).await;
+    assert_eq!(lean_ctx_words, ranked, "lean-ctx's `semantic` is bm25 here");
+    let symbol = ok(&client, "ctx_search", json!({"pattern": "parse_con", "action": "symbol"})).await;
+    assert!(symbol.contains("sub/util.py") && symbol.contains("parse_config"), "{symbol}");
+    let (bad, is_error) = call(&client, "ctx_search", json!({"pattern": "fn (unclosed"})).await;
+    assert!(is_error && bad.contains("regex"), "a bad regex is a tool error that says so: {bad}");
+    let (bad, is_error) = call(&client, "ctx_search", json!({"pattern": "x", "action": "fuzzy"})).await;
+    assert!(is_error && bad.contains("regex, bm25, symbol"), "{bad}");
+    let globbed = ok(&client, "ctx_glob", json!({"pattern": "**/*.py"})).await;
+    assert!(globbed.contains("sub/util.py") && !globbed.contains("lib.rs"), "{globbed}");
+    let tree = ok(&client, "ctx_tree", json!({"depth": 2})).await;
+    assert!(tree.contains("sub/") && tree.contains("util.py") && tree.contains("lib.rs"), "{tree}");
+    let (outside, is_error) = call(&client, "ctx_tree", json!({"path": "/etc"})).await;
+    assert!(is_error && outside.contains("/etc"), "paths outside the project are refused: {outside}");
+
     // ctx_session and ctx_knowledge.
     let task = ok(&client, "ctx_session", json!({"action": "task", "value": "rename greet"})).await;
     assert!(task.contains("task set for mcp-"), "one session per connection: {task}");
@@ -320,6 +353,8 @@ async fn with_no_daemon_the_engine_answers_in_process() {
     let out = ok(&client, "ctx_shell", json!({"command": "echo in-process; exit 3"})).await;
     assert!(out.contains("in-process") && out.contains("[exit:3]"), "{out}");
     ok(&client, "ctx_knowledge", json!({"action": "remember", "key": "k", "value": "v"})).await;
+    let found = ok(&client, "ctx_search", json!({"pattern": "greet"})).await;
+    assert!(found.contains("lib.rs"), "{found}");
     assert!(home.daemon_pids().is_empty(), "no daemon was started");
     client.cancel().await.unwrap();
 }
@@ -364,7 +399,7 @@ async fn the_profile_comes_from_config_and_the_environment() {
     let home = Home::new();
     let root = project(&home);
     let no_daemon = ("LEAN_CTX_NO_DAEMON", "1");
-    for (profile, expected) in [("minimal", 3), ("standard", STANDARD_TOOLS.len()), ("all", 8)] {
+    for (profile, expected) in [("minimal", 4), ("standard", STANDARD_TOOLS.len()), ("all", STANDARD_TOOLS.len() + 1)] {
         let client =
             connect(&home, &root, ProtocolVersion::V_2025_11_25, &[no_daemon, ("LEAN_CTX_MCP_PROFILE", profile)]).await;
         let names = tool_names(&client).await;
@@ -375,11 +410,22 @@ async fn the_profile_comes_from_config_and_the_environment() {
     std::fs::create_dir_all(config.parent().unwrap()).unwrap();
     std::fs::write(&config, "mcp_tools_profile = \"minimal\"\nmcp_disabled_tools = [\"ctx_expand\"]\n").unwrap();
     let client = connect(&home, &root, ProtocolVersion::V_2025_11_25, &[no_daemon]).await;
-    assert_eq!(tool_names(&client).await, ["ctx_read", "ctx_shell"]);
+    assert_eq!(tool_names(&client).await, ["ctx_read", "ctx_shell", "ctx_search"]);
     client.cancel().await.unwrap();
+    // The daemon reads the same file: the keys are valid configuration to it.
+    let shown = home.lctx(&["config", "get", "mcp_tools_profile"]);
+    assert!(
+        shown.status.success() && String::from_utf8_lossy(&shown.stdout).contains("minimal"),
+        "{}",
+        describe(&shown)
+    );
     let client =
         connect(&home, &root, ProtocolVersion::V_2025_11_25, &[no_daemon, ("LEAN_CTX_MCP_PROFILE", "all")]).await;
-    assert_eq!(tool_names(&client).await.len(), 7, "the environment overrides the profile, the file disables one");
+    assert_eq!(
+        tool_names(&client).await.len(),
+        STANDARD_TOOLS.len(),
+        "the environment overrides the profile, the file disables one"
+    );
     client.cancel().await.unwrap();
 }
 

@@ -7,6 +7,7 @@
 
 mod memory;
 mod read;
+mod search;
 mod shell;
 pub mod table;
 

@@ -5,12 +5,12 @@
 //! nothing else.
 
 use super::Kind::{Bool, Int, List, Map, Num, OneOf, Str};
-use super::{Idempotent, Param, ToolSpec, memory, read, shell};
+use super::{Idempotent, Param, ToolSpec, memory, read, search, shell};
 use crate::profile::Profile::{All, Minimal, Standard};
 
 /// First lines of the server instructions; each advertised tool may add one.
-pub const INSTRUCTIONS: &str = "lean-ctx serves compact file reads and compressed command output, and remembers \
-what this session and project learned.";
+pub const INSTRUCTIONS: &str = "lean-ctx serves compact file reads, compressed command output and project \
+search, and remembers what this session and project learned.";
 
 const fn param(name: &'static str, kind: super::Kind, doc: &'static str) -> Param {
     Param { name, kind, doc, required: false }
@@ -76,6 +76,49 @@ pub const TOOLS: &[ToolSpec] = &[
         read_only: true,
         idempotent: Idempotent::Always,
         run: shell::expand,
+    },
+    ToolSpec {
+        name: "ctx_search",
+        description: "Search file contents: regex (default, exact), bm25 (ranked words) or symbol (definitions by name \
+                      prefix). Respects .gitignore.",
+        hint: "Search with ctx_search, ctx_glob and ctx_tree instead of grep, find or ls.",
+        params: &[
+            required("pattern", Str, ""),
+            param("action", OneOf(&["regex", "bm25", "symbol"]), ""),
+            param("path", Str, "file or directory"),
+            param("include", Str, "glob, e.g. *.rs"),
+            param("exclude", Str, "glob"),
+            param("max_results", Int, "default 50"),
+        ],
+        profile: Minimal,
+        read_only: true,
+        idempotent: Idempotent::Always,
+        run: search::search,
+    },
+    ToolSpec {
+        name: "ctx_glob",
+        description: "Files whose path matches a glob (e.g. **/*.ts). Respects .gitignore.",
+        hint: "",
+        params: &[required("pattern", Str, ""), param("path", Str, ""), param("max_results", Int, "")],
+        profile: Standard,
+        read_only: true,
+        idempotent: Idempotent::Always,
+        run: search::glob,
+    },
+    ToolSpec {
+        name: "ctx_tree",
+        description: "Directory tree with file counts per directory.",
+        hint: "",
+        params: &[
+            param("path", Str, ""),
+            param("depth", Int, "default 3"),
+            param("show_hidden", Bool, ""),
+            param("respect_gitignore", Bool, "default true"),
+        ],
+        profile: Standard,
+        read_only: true,
+        idempotent: Idempotent::Always,
+        run: search::tree,
     },
     ToolSpec {
         name: "ctx_edit",
