@@ -37,18 +37,28 @@ fn outline_extractor() -> SymbolExtractor {
     Arc::new(move |path: &Path, text: &str| match Language::from_path(path) {
         Some(Language::Markdown | Language::Json | Language::Yaml | Language::Toml) => Vec::new(),
         Some(language) => {
-            fn walk(defs: &[Definition], out: &mut Vec<Symbol>) {
+            fn walk(defs: &[Definition], lines: &[&str], out: &mut Vec<Symbol>) {
                 for d in defs {
-                    out.push(Symbol { name: d.name.clone(), kind: d.kind.label().to_string(), line: d.start_line });
-                    walk(&d.children, out);
+                    let line = name_line(d, lines);
+                    out.push(Symbol { name: d.name.clone(), kind: d.kind.label().to_string(), line });
+                    walk(&d.children, lines, out);
                 }
             }
+            let lines: Vec<&str> = text.lines().collect();
             let mut out = Vec::new();
-            walk(&outline(language, text).items, &mut out);
+            walk(&outline(language, text).items, &lines, &mut out);
             out
         }
         None => fallback(path, text),
     })
+}
+
+/// The line that names the definition: its span starts at any attributes,
+/// decorators or doc comments in front, which say nothing in a result list.
+fn name_line(d: &Definition, lines: &[&str]) -> u32 {
+    (d.start_line..=d.end_line)
+        .find(|&n| lines.get(n as usize - 1).is_some_and(|text| text.contains(d.name.as_str())))
+        .unwrap_or(d.start_line)
 }
 
 /// The search engine for this process. A short-lived in-process client does
@@ -148,5 +158,18 @@ impl Engine {
     pub fn build_index(&self, caller: &Caller<'_>) -> EngineResult<IndexStatus> {
         let scope = self.scope_of(caller)?;
         self.search.build(&scope.root, |_| {}).map_err(search_error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symbols_point_at_the_line_that_names_them() {
+        let text = "/// Docs.\n#[derive(Debug)]\npub struct Selection {\n    a: u8,\n}\n\n#[test]\nfn checks() {}\n";
+        let symbols = outline_extractor()(Path::new("lib.rs"), text);
+        let lines: Vec<_> = symbols.iter().map(|s| (s.name.as_str(), s.line)).collect();
+        assert_eq!(lines, [("Selection", 3), ("checks", 8)]);
     }
 }
