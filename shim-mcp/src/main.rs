@@ -3,9 +3,10 @@
 //! to lean-ctxd, started on demand, or to the same engine in-process when
 //! no daemon can run.
 //!
-//! stdout carries MCP messages only; logs go to stderr (filter:
-//! `LEAN_CTX_LOG`, default `warn`, rmcp's own at `error`). The process
-//! exits when stdin closes, or on SIGTERM.
+//! stdout carries MCP messages only; logs go to stderr, which hosts keep in
+//! their own MCP logs, and to daily `lctx-mcp.*.log` files beside the
+//! daemon's (filter: `LEAN_CTX_LOG`, default `warn`, rmcp's own at
+//! `error`). The process exits when stdin closes, or on SIGTERM.
 
 mod profile;
 mod retry;
@@ -14,6 +15,7 @@ mod session;
 mod stdio;
 mod tools;
 
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -21,16 +23,19 @@ use lctx::options::ClientOptions;
 use lean_ctx_proto::v1::ClientKind;
 use rmcp::ServiceExt as _;
 use tokio::signal::unix::{SignalKind, signal};
+use tracing_subscriber::layer::SubscriberExt as _;
+use tracing_subscriber::util::SubscriberInitExt as _;
+use tracing_subscriber::{EnvFilter, fmt};
 
 /// How long in-flight work may take to wind down once stdin has closed.
 const EXIT_GRACE: Duration = Duration::from_secs(2);
 
 fn main() -> ExitCode {
-    init_logging();
     let mut opts = match ClientOptions::from_env(ClientKind::Mcp, "lctx-mcp") {
         Ok(opts) => opts,
         Err(e) => return fail(&e),
     };
+    init_logging(&opts.dirs.log_dir());
     opts.session_id = session::new_session_id();
     // One thread: the shim only waits on pipes and sockets; engine work of
     // the in-process fallback runs on the blocking pool.
@@ -69,10 +74,34 @@ async fn serve(opts: ClientOptions) -> Result<(), String> {
     Ok(())
 }
 
-fn init_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_env("LEAN_CTX_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,rmcp=error"));
-    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_target(false).init();
+/// Keeps a week of daily files.
+const MAX_LOG_FILES: usize = 7;
+
+/// stderr always; the file too when the log directory can be written. A
+/// missing log file is said once on stderr and costs the agent nothing.
+fn init_logging(log_dir: &Path) {
+    let filter = EnvFilter::try_from_env("LEAN_CTX_LOG").unwrap_or_else(|_| EnvFilter::new("warn,rmcp=error"));
+    let file = std::fs::create_dir_all(log_dir).map_err(|e| e.to_string()).and_then(|()| {
+        tracing_appender::rolling::Builder::new()
+            .rotation(tracing_appender::rolling::Rotation::DAILY)
+            .filename_prefix("lctx-mcp")
+            .filename_suffix("log")
+            .max_log_files(MAX_LOG_FILES)
+            .build(log_dir)
+            .map_err(|e| e.to_string())
+    });
+    let (file_layer, problem) = match file {
+        Ok(appender) => (Some(fmt::layer().with_writer(appender).with_ansi(false)), None),
+        Err(e) => (None, Some(e)),
+    };
+    tracing_subscriber::registry()
+        .with(filter)
+        .with(fmt::layer().with_writer(std::io::stderr).with_target(false))
+        .with(file_layer)
+        .init();
+    if let Some(e) = problem {
+        tracing::warn!("logging to stderr only: cannot write logs in {}: {e}", log_dir.display());
+    }
 }
 
 fn fail(msg: &str) -> ExitCode {

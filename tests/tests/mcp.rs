@@ -525,6 +525,16 @@ fn malformed_lines_are_answered_and_stdin_eof_ends_the_process() {
 
     let status = raw.close();
     assert!(status.success(), "exits cleanly on EOF: {status}");
+
+    // The warning went to stderr and to the shim's log file, never to stdout.
+    assert!(shim_log(&home).contains("unreadable message"), "{}", shim_log(&home));
+    let logs: Vec<_> = std::fs::read_dir(home.dirs().log_dir())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("lctx-mcp"))
+        .map(|e| std::fs::read_to_string(e.path()).unwrap())
+        .collect();
+    assert!(logs.iter().any(|l| l.contains("unreadable message")), "{logs:?}");
 }
 
 #[test]
