@@ -80,6 +80,11 @@ pub(crate) fn tree(
         follow_links: config.follow_symlinks,
         max_depth: None,
     };
+    let label = if scope.base_rel.as_os_str().is_empty() { ".".to_string() } else { display(&scope.base_rel) };
+    // The tree of a file is the file itself, asked for by name.
+    if scope.base.is_file() {
+        return TreeResult { text: format!("{label}\n"), files: 1, dirs: 0, skipped: Skipped::default() };
+    }
     let mut root = Node::default();
     let mut skipped = Skipped::default();
     for entry in options.builder(&scope.base).build() {
@@ -100,7 +105,6 @@ pub(crate) fn tree(
         let components: Vec<String> = inner.iter().map(|c| c.to_string_lossy().into_owned()).collect();
         root.insert(&components, is_dir);
     }
-    let label = if scope.base_rel.as_os_str().is_empty() { ".".to_string() } else { display(&scope.base_rel) };
     let mut text = format!("{label}/ ({})\n", root.count);
     root.render(&mut text, 1, depth.max(1));
     if let Some(note) = skipped_note(&skipped) {
@@ -136,5 +140,16 @@ mod tests {
             "./ (5)\n  docs/ (1)\n    x.md\n  empty/ (0)\n  src/ (3)\n    a/ (2) …\n    lib.rs\n  Cargo.toml\n"
         );
         assert_eq!(tree_of(root, 1), "./ (5)\n  docs/ (1) …\n  empty/ (0)\n  src/ (3) …\n  Cargo.toml\n");
+    }
+
+    #[test]
+    fn the_tree_of_a_file_is_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir(dir.path().join("src")).unwrap();
+        fs::write(dir.path().join("src/lib.rs"), "x").unwrap();
+        let config = SearchConfig::new("/nonexistent");
+        let scope = crate::paths::resolve_scope(dir.path(), Some(Path::new("src/lib.rs"))).unwrap();
+        let result = tree(&scope, 3, false, true, &config);
+        assert_eq!((result.text.as_str(), result.files, result.dirs), ("src/lib.rs\n", 1, 0));
     }
 }
