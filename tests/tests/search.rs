@@ -66,6 +66,13 @@ fn the_index_follows_edits_deletions_and_branch_switches() {
     let _daemon = home.spawn_daemon(&[]);
     assert!(lctx(&home, &root, false, &["index"]).contains("ready"));
     assert_eq!(bm25(&home, &root, "start_engine").0, "index");
+    // The daemon's status names the open index, its phase and its size.
+    let status: serde_json::Value =
+        serde_json::from_str(&lctx(&home, &root, false, &["daemon", "status", "--json"])).unwrap();
+    let search = &status["components"]["search"];
+    assert_eq!(search["indexes"], "1", "{status}");
+    let index = search["index"].as_str().unwrap_or_default();
+    assert!(index.contains("/app ready files=2"), "{status}");
 
     std::fs::write(root.join("src/engine.rs"), "pub fn start_engine() {}\npub fn quasar_flux() {}\n").unwrap();
     assert!(

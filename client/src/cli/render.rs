@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use lean_ctx_proto::v1::{ServedBy, StatusResponse};
+use lean_ctx_proto::v1::{Figure, ServedBy, StatusResponse};
 use serde_json::json;
 
 fn served_by(status: &StatusResponse) -> ServedBy {
@@ -57,15 +57,8 @@ pub fn status_text(st: &StatusResponse) -> String {
 }
 
 pub fn status_json(st: &StatusResponse) -> String {
-    let components: serde_json::Map<String, serde_json::Value> = st
-        .components
-        .iter()
-        .map(|c| {
-            let figures: serde_json::Map<String, serde_json::Value> =
-                c.figures.iter().map(|f| (f.name.clone(), json!(f.value))).collect();
-            (c.name.clone(), serde_json::Value::Object(figures))
-        })
-        .collect();
+    let components: serde_json::Map<String, serde_json::Value> =
+        st.components.iter().map(|c| (c.name.clone(), serde_json::Value::Object(figures_json(&c.figures)))).collect();
     json!({
         "served_by": served_by_name(served_by(st)),
         "pid": st.pid,
@@ -83,9 +76,33 @@ pub fn status_json(st: &StatusResponse) -> String {
     .to_string()
 }
 
+/// A component's figures as one object; a name that repeats (one `index`
+/// per open project) holds an array of its values, in order.
+fn figures_json(figures: &[Figure]) -> serde_json::Map<String, serde_json::Value> {
+    let mut map = serde_json::Map::new();
+    for f in figures {
+        match map.get_mut(&f.name) {
+            None => {
+                map.insert(f.name.clone(), json!(f.value));
+            }
+            Some(serde_json::Value::Array(values)) => values.push(json!(f.value)),
+            Some(first) => *first = json!([first.take(), f.value]),
+        }
+    }
+    map
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn repeated_figures_become_arrays() {
+        let figure = |name: &str, value: &str| Figure { name: name.into(), value: value.into() };
+        let map =
+            figures_json(&[figure("indexes", "3"), figure("index", "a"), figure("index", "b"), figure("index", "c")]);
+        assert_eq!(serde_json::Value::Object(map), json!({"indexes": "3", "index": ["a", "b", "c"]}));
+    }
 
     #[test]
     fn durations_read_naturally() {
