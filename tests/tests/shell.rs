@@ -75,6 +75,41 @@ fn a_failing_command_keeps_its_errors_exit_code_and_archives_the_original() {
     assert!(gain.contains("shell") && gain.contains("expand"), "runs and expands are in the ledger: {gain}");
 }
 
+/// Base64 of 1.1 MB of random bytes: no compressor can store it in less
+/// than 1 MiB. Then a failure.
+const BIG_NOISE: &str = "head -c 1100000 /dev/urandom | base64; exit 3";
+
+#[test]
+fn retention_expires_old_outputs_and_the_newest_stays_expandable() {
+    let home = Home::new();
+    let root = project(&home);
+    let set = lctx(&home, &root, &["config", "set", "archive_max_bytes", "1048576"]);
+    assert!(set.status.success(), "{}", describe(&set));
+    // In-process runs: every new process sweeps at its first archive.
+    let run = |cmd: &str| {
+        home.command(bin("lctx"))
+            .current_dir(&root)
+            .env("LEAN_CTX_NO_DAEMON", "1")
+            .args(["run", "--", cmd])
+            .output()
+            .unwrap()
+    };
+    let big = run(BIG_NOISE);
+    assert_eq!(big.status.code(), Some(3), "{}", describe(&big));
+    let big_id = archive_id(&stdout(&big));
+    let alone = lctx(&home, &root, &["expand", &big_id, "--lines", "1-1"]);
+    assert!(alone.status.success(), "an output larger than the whole budget is still kept: {}", describe(&alone));
+
+    let next = run(NOISY_FAILURE);
+    let next_id = archive_id(&stdout(&next));
+    let expired = lctx(&home, &root, &["expand", &big_id]);
+    assert_eq!(expired.status.code(), Some(1), "{}", describe(&expired));
+    let message = String::from_utf8_lossy(&expired.stderr);
+    assert!(message.contains("expired") && message.contains("run the command again"), "{message}");
+    let kept = lctx(&home, &root, &["expand", &next_id, "--grep", "E0308"]);
+    assert!(stdout(&kept).contains("mismatched types"), "{}", describe(&kept));
+}
+
 #[test]
 fn raw_mode_and_small_output_pass_through_untouched() {
     let home = Home::new();

@@ -132,7 +132,9 @@ impl Engine {
             project,
             text: output,
         };
-        let id = self.memory.with(|s| s.archive_put(&dir, &entry))?;
+        // Sweep before the put: the output archived now must stay expandable
+        // even when it alone exceeds archive_max_bytes (a later sweep may
+        // expire it once it is the oldest).
         let now = now_ms();
         if self.archive_sweep.due(now) {
             let config = self.config.get();
@@ -145,7 +147,7 @@ impl Engine {
                 Err(e) => tracing::warn!("archive sweep failed: {e}"),
             }
         }
-        Ok(id)
+        self.memory.with(|s| s.archive_put(&dir, &entry))
     }
 }
 
