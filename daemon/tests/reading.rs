@@ -191,6 +191,20 @@ fn views_never_cost_more_than_the_file_and_are_byte_stable() {
 }
 
 #[test]
+fn a_file_without_definitions_is_never_answered_with_an_empty_view() {
+    let p = Project::new();
+    // A barrel of statements, large enough for auto to prefer an outline.
+    let calls: String = (0..400).map(|i| format!("console.log(\"starting step {i} of the setup\");\n")).collect();
+    p.write("setup.js", &calls);
+    let auto = p.read("", "setup.js", "auto", false);
+    assert!(!auto.content.trim().is_empty(), "{auto:?}");
+    assert!(auto.content.contains("starting step 0 of the setup"), "{}", auto.content);
+    assert!(auto.note.contains("no definitions found"), "{}", auto.note);
+    let map = p.read("", "setup.js", "map", true);
+    assert!(map.note.contains("no definitions found") && map.note.contains("mode=full"), "{map:?}");
+}
+
+#[test]
 fn bad_input_gets_a_clear_error() {
     let p = Project::new();
     p.write("ok.txt", "hello\n");

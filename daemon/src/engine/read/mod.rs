@@ -148,7 +148,22 @@ impl Reader {
             Rendered { text: views::stub(&name, file.lines), complete: true, stub: true, mode: mode.clone() }
         } else {
             let ctx = FileCtx { tokens, shown: &shown, file, had, raw_tokens, language, fresh };
-            self.render(&ctx, &mode, &mut note)?
+            let render = self.render(&ctx, &mode, &mut note)?;
+            if !render.is_empty_outline() {
+                render
+            } else if *asked == Mode::Auto {
+                // A file without definitions (a barrel of re-exports, a script
+                // of statements) has an empty map: auto treats it as text.
+                let (mode, _) = auto_mode(raw_tokens, false, file.lines);
+                note = format!("auto: no definitions found → {}", mode.name());
+                self.render(&ctx, &mode, &mut note)?
+            } else {
+                note = format!(
+                    "no definitions found in {shown} ({} lines): mode=full or lines:N-M shows the content",
+                    file.lines
+                );
+                render
+            }
         };
         let mut sent = tokens.count(&render.text);
         if !render.stub && sent > raw_tokens {
@@ -294,6 +309,11 @@ impl Rendered {
 
     fn lossy(text: String, mode: Mode) -> Self {
         Rendered { text, complete: false, stub: false, mode }
+    }
+
+    /// An outline view with nothing in it: it would hide the whole file.
+    fn is_empty_outline(&self) -> bool {
+        matches!(self.mode, Mode::Signatures | Mode::Map | Mode::Aggressive) && self.text.trim().is_empty()
     }
 }
 
