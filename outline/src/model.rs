@@ -32,6 +32,9 @@ pub enum Kind {
     Key,
     /// A TOML `[table]` or `[[array-of-tables]]` header.
     Table,
+    /// A JavaScript/TypeScript export list or re-export (`export { a } from './a'`, `export *`):
+    /// the module's API without a declaration of its own.
+    Export,
 }
 
 impl Kind {
@@ -56,6 +59,7 @@ impl Kind {
             Kind::Heading => "heading",
             Kind::Key => "key",
             Kind::Table => "table",
+            Kind::Export => "export",
         }
     }
 

@@ -30,7 +30,8 @@ pub fn render_signatures(outline: &Outline) -> String {
 ///   L41-43 method new
 /// ```
 ///
-/// Markdown headings, data keys and TOML tables print as written (`## Usage`, `name`, `[package]`).
+/// Markdown headings, data keys, TOML tables and re-exports print as written (`## Usage`, `name`,
+/// `[package]`, `export * from './a'`).
 pub fn render_map(outline: &Outline) -> String {
     let mut out = String::new();
     push_degraded(outline, &mut out);
@@ -46,7 +47,7 @@ pub fn render_map(outline: &Outline) -> String {
 
 fn map_head(definition: &Definition) -> Cow<'_, str> {
     match definition.kind {
-        Kind::Heading | Kind::Key | Kind::Table => Cow::Borrowed(&definition.signature),
+        Kind::Heading | Kind::Key | Kind::Table | Kind::Export => Cow::Borrowed(&definition.signature),
         kind => Cow::Owned(format!("{} {}", kind.label(), definition.name)),
     }
 }

@@ -93,6 +93,23 @@ fn javascript() {
 }
 
 #[test]
+fn typescript_barrel_shows_its_exports() {
+    check(
+        "typescript/index.ts",
+        Language::TypeScript,
+        &[
+            "{ Store, type Key }",
+            "{ BaseStore as Base, createStore }",
+            "*",
+            "* as levels",
+            "{ registry, internalReset as reset }",
+            "{ Options }",
+            "registry",
+        ],
+    );
+}
+
+#[test]
 fn typescript() {
     check(
         "typescript/store.ts",

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use lean_ctx_outline::{Definition, Language, outline};
+use lean_ctx_outline::{Definition, Kind, Language, outline};
 use lean_ctx_search::{
     Action, GlobResult, IndexStatus, SearchConfig, SearchEngine, SearchError, SearchRequest, SearchResult, Symbol,
     SymbolExtractor, TreeResult, default_extractor,
@@ -38,7 +38,8 @@ fn outline_extractor() -> SymbolExtractor {
         Some(Language::Markdown | Language::Json | Language::Yaml | Language::Toml) => Vec::new(),
         Some(language) => {
             fn walk(defs: &[Definition], lines: &[&str], out: &mut Vec<Symbol>) {
-                for d in defs {
+                // A re-export names what another file defines.
+                for d in defs.iter().filter(|d| d.kind != Kind::Export) {
                     let line = name_line(d, lines);
                     out.push(Symbol { name: d.name.clone(), kind: d.kind.label().to_string(), line });
                     walk(&d.children, lines, out);
@@ -171,5 +172,13 @@ mod tests {
         let symbols = outline_extractor()(Path::new("lib.rs"), text);
         let lines: Vec<_> = symbols.iter().map(|s| (s.name.as_str(), s.line)).collect();
         assert_eq!(lines, [("Selection", 3), ("checks", 8)]);
+    }
+
+    #[test]
+    fn re_exports_are_not_symbols() {
+        let symbols =
+            outline_extractor()(Path::new("index.ts"), "export { Store } from './store';\nexport function open() {}\n");
+        let names: Vec<_> = symbols.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["open"]);
     }
 }

@@ -24,6 +24,8 @@ pub(super) static SPEC: Spec = Spec {
         Rule::new("internal_module", Kind::Module).members("body"),
         Rule::new("module", Kind::Module).members("body"),
         Rule::classify("variable_declarator", declarator).head_end(&["value/body", "value"]),
+        // Without a declaration inside, `export` lists or re-exports names: a barrel file's API.
+        Rule::classify("export_statement", export_list).named(exported_names).whole(),
     ],
     wrappers: &[
         ("export_statement", Prefix::Full),
@@ -51,6 +53,26 @@ fn declarator(node: Node, source: &str) -> Option<Kind> {
     let keyword = node.parent()?.child(0)?;
     let named = node.child_by_field_name("name").is_some_and(|name| name.kind() == "identifier");
     (named && node_text(keyword, source) == "const").then_some(Kind::Const)
+}
+
+/// `export { a, b }`, `export { a } from './a'`, `export * from './b'`, `export default name`; not
+/// `export function …` (the declaration is the definition) nor `export default <expression>`.
+fn export_list(node: Node, _: &str) -> Option<Kind> {
+    let value = node.child_by_field_name("value");
+    let declares =
+        node.child_by_field_name("declaration").is_some() || value.is_some_and(|value| value.kind() != "identifier");
+    (!declares).then_some(Kind::Export)
+}
+
+/// The exported names as written (`{ a, b as c }`, `*`, `* as ns`, the default export's name).
+fn exported_names(node: Node, source: &str) -> Option<String> {
+    if let Some(value) = node.child_by_field_name("value") {
+        return Some(node_text(value, source).to_string());
+    }
+    let mut cursor = node.walk();
+    let names =
+        node.children(&mut cursor).find(|child| matches!(child.kind(), "export_clause" | "namespace_export" | "*"))?;
+    Some(node_text(names, source).to_string())
 }
 
 /// ES `import`s, and CommonJS declarations whose every value is a `require(…)` call.
