@@ -18,6 +18,9 @@ pub const MAX_TIMEOUT: Duration = Duration::from_secs(3600);
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
 /// Output kept in memory per command; beyond it only head and tail are kept.
 pub const CAPTURE_LIMIT: usize = 64 << 20;
+/// First and longest pause between looks at a running command.
+const FIRST_POLL: Duration = Duration::from_micros(100);
+const MAX_POLL: Duration = Duration::from_millis(5);
 
 #[derive(Debug, Clone)]
 pub struct ExecParams {
@@ -150,6 +153,11 @@ pub fn run(params: &ExecParams, cancel: &Cancel) -> EngineResult<ExecOutcome> {
     });
 
     let (mut timed_out, mut cancelled) = (false, false);
+    // Polling (portable, and cancellation needs a look now and then) with
+    // pauses that start short and double: a quick command is answered
+    // within a fraction of a millisecond, a long one costs ~200 wake-ups a
+    // second.
+    let mut pause = FIRST_POLL;
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break status,
@@ -165,7 +173,8 @@ pub fn run(params: &ExecParams, cancel: &Cancel) -> EngineResult<ExecOutcome> {
             kill_group(pgid);
             break child.wait().map_err(|e| EngineError::internal(format!("cannot reap the command: {e}")))?;
         }
-        std::thread::sleep(Duration::from_millis(5));
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(MAX_POLL);
     };
     // The shell exited; background grandchildren may still hold the pipe.
     // They belong to the group: end them so the output (and they) finish.
