@@ -237,25 +237,32 @@ impl Store {
     ///
     /// The query is plain words, sanitized like [`Store::recall`]: every run of letters and digits
     /// is a prefix term and the terms are OR-ed. Ranking is bm25 (a label match weighs double),
-    /// then newest first, then id. A query without any word lists the newest outputs.
-    pub fn archive_search(&self, dir: &Path, query: &str, limit: usize) -> Result<Vec<ArchiveHit>> {
+    /// then newest first, then id. A query without any word lists the newest outputs. `project`
+    /// keeps only the outputs last archived from that project.
+    pub fn archive_search(
+        &self,
+        dir: &Path,
+        query: &str,
+        project: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<ArchiveHit>> {
         let terms = search_terms(query);
         let limit = sql_limit(limit);
         let metas = match terms_expression(&terms) {
             None => {
                 let sql = format!(
-                    "SELECT {COLUMNS} FROM archive a WHERE a.expired_ms IS NULL
+                    "SELECT {COLUMNS} FROM archive a WHERE a.expired_ms IS NULL AND (?2 IS NULL OR a.project = ?2)
                      ORDER BY a.created_ms DESC, a.id LIMIT ?1"
                 );
-                query_metas(&self.conn, &sql, params![limit])?
+                query_metas(&self.conn, &sql, params![limit, project])?
             }
             Some(expression) => {
                 let sql = format!(
                     "SELECT {COLUMNS} FROM archive_fts f JOIN archive a ON a.id = printf('%016x', f.rowid)
-                     WHERE archive_fts MATCH ?1 AND a.expired_ms IS NULL
+                     WHERE archive_fts MATCH ?1 AND a.expired_ms IS NULL AND (?3 IS NULL OR a.project = ?3)
                      ORDER BY bm25(archive_fts, 2.0, 1.0), a.created_ms DESC, a.id LIMIT ?2"
                 );
-                query_metas(&self.conn, &sql, params![expression, limit])?
+                query_metas(&self.conn, &sql, params![expression, limit, project])?
             }
         };
         Ok(metas
@@ -713,7 +720,7 @@ mod tests {
         set_created(&store, &failing_id, 1_000);
         set_created(&store, &passing_id, 2_000);
 
-        let hits = store.archive_search(&archive, "FAILED", 10).unwrap();
+        let hits = store.archive_search(&archive, "FAILED", None, 10).unwrap();
         assert_eq!(hits.len(), 1);
         let hit = &hits[0];
         assert_eq!(
@@ -723,19 +730,23 @@ mod tests {
         assert_eq!((hit.kind.as_str(), hit.project.as_str(), hit.raw_lines), ("shell", "/repo", 5));
         assert_eq!(hit.snippet, "test parser::nested ... FAILED");
         // Prefix terms, the label, and OR-ed words.
-        assert_eq!(store.archive_search(&archive, "fail", 10).unwrap()[0].id, failing_id);
-        let by_label = store.archive_search(&archive, "lexer", 10).unwrap();
+        assert_eq!(store.archive_search(&archive, "fail", None, 10).unwrap()[0].id, failing_id);
+        let by_label = store.archive_search(&archive, "lexer", None, 10).unwrap();
         assert_eq!(by_label.iter().map(|hit| hit.id.as_str()).collect::<Vec<_>>(), [passing_id.as_str()]);
         assert_eq!(by_label[0].snippet, "running 2 tests", "only the label matched: the first line");
-        assert_eq!(store.archive_search(&archive, "tests", 10).unwrap().len(), 2);
-        assert_eq!(store.archive_search(&archive, "tests", 1).unwrap().len(), 1);
-        assert!(store.archive_search(&archive, "segfault", 10).unwrap().is_empty());
+        assert_eq!(store.archive_search(&archive, "tests", None, 10).unwrap().len(), 2);
+        assert_eq!(store.archive_search(&archive, "tests", None, 1).unwrap().len(), 1);
+        assert!(store.archive_search(&archive, "segfault", None, 10).unwrap().is_empty());
+        // Only one project's outputs.
+        assert_eq!(store.archive_search(&archive, "tests", Some("/repo"), 10).unwrap().len(), 2);
+        assert!(store.archive_search(&archive, "tests", Some("/elsewhere"), 10).unwrap().is_empty());
+        assert!(store.archive_search(&archive, "", Some("/elsewhere"), 10).unwrap().is_empty());
         // Without words: the newest first.
         let newest: Vec<_> =
-            store.archive_search(&archive, " ?! ", 10).unwrap().into_iter().map(|hit| hit.id).collect();
+            store.archive_search(&archive, " ?! ", None, 10).unwrap().into_iter().map(|hit| hit.id).collect();
         assert_eq!(newest, [passing_id.clone(), failing_id.clone()]);
         // The same query gives the same order every time.
-        let order = |store: &Store| store.archive_search(&archive, "test ok", 10).unwrap();
+        let order = |store: &Store| store.archive_search(&archive, "test ok", None, 10).unwrap();
         assert_eq!(order(&store), order(&store));
 
         for query in [
@@ -754,9 +765,9 @@ mod tests {
             "",
             "   ",
         ] {
-            store.archive_search(&archive, query, 10).unwrap_or_else(|e| panic!("query {query:?} failed: {e}"));
+            store.archive_search(&archive, query, None, 10).unwrap_or_else(|e| panic!("query {query:?} failed: {e}"));
         }
-        assert_eq!(store.archive_search(&archive, "body:FAILED", 10).unwrap()[0].id, failing_id);
+        assert_eq!(store.archive_search(&archive, "body:FAILED", None, 10).unwrap()[0].id, failing_id);
     }
 
     #[test]
@@ -827,8 +838,11 @@ mod tests {
             message.contains("expired at 1970-01-01 00:00:04 UTC") && message.contains("can no longer"),
             "{message}"
         );
-        assert!(store.archive_search(&archive, "line", 10).unwrap().is_empty(), "expired outputs leave the index");
-        assert!(store.archive_search(&archive, "", 10).unwrap().is_empty());
+        assert!(
+            store.archive_search(&archive, "line", None, 10).unwrap().is_empty(),
+            "expired outputs leave the index"
+        );
+        assert!(store.archive_search(&archive, "", None, 10).unwrap().is_empty());
 
         // Archiving an expired content again revives it as new.
         let revived = store.archive_put(&archive, &entry("make again", &texts[0])).unwrap();
@@ -837,7 +851,7 @@ mod tests {
         let meta = store.archive_meta(&revived).unwrap().unwrap();
         assert_eq!((meta.expired_ms, meta.label.as_str()), (None, "make again"));
         assert!(meta.created_ms > 1_000_000, "the revived output counts as new");
-        assert_eq!(store.archive_search(&archive, "line", 10).unwrap().len(), 1);
+        assert_eq!(store.archive_search(&archive, "line", None, 10).unwrap().len(), 1);
     }
 
     #[test]
@@ -852,7 +866,8 @@ mod tests {
         ids.sort();
         let keep = store.archive_meta(&ids[2]).unwrap().unwrap().stored_bytes;
         assert_eq!(store.archive_sweep(&archive, 10, 1_000, keep).unwrap().expired, 2);
-        let live: Vec<_> = store.archive_search(&archive, "", 10).unwrap().into_iter().map(|hit| hit.id).collect();
+        let live: Vec<_> =
+            store.archive_search(&archive, "", None, 10).unwrap().into_iter().map(|hit| hit.id).collect();
         assert_eq!(live, [ids[2].clone()]);
     }
 
@@ -905,7 +920,7 @@ mod tests {
         fs::remove_file(&path).unwrap();
         assert!(damaged(&store).contains("missing"));
         // Search still works and leaves the snippet empty.
-        let hits = store.archive_search(&archive, "line", 10).unwrap();
+        let hits = store.archive_search(&archive, "line", None, 10).unwrap();
         assert_eq!(hits.iter().find(|hit| hit.id == id).map(|hit| hit.snippet.as_str()), Some(""));
     }
 
@@ -980,6 +995,6 @@ mod tests {
                 assert_eq!(store.archive_get(&archive, &archive_id(&text)).unwrap().bytes, text);
             }
         }
-        assert_eq!(store.archive_search(&archive, "", usize::MAX).unwrap().len(), ROUNDS * 3);
+        assert_eq!(store.archive_search(&archive, "", None, usize::MAX).unwrap().len(), ROUNDS * 3);
     }
 }

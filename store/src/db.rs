@@ -300,7 +300,7 @@ mod tests {
             };
             let id = store.archive_put(&archive, &entry).unwrap();
             assert_eq!(store.archive_get(&archive, &id).unwrap().bytes, b"migrated\n");
-            assert_eq!(store.archive_search(&archive, "migrated", 10).unwrap().len(), 1);
+            assert_eq!(store.archive_search(&archive, "migrated", None, 10).unwrap().len(), 1);
         }
     }
 

@@ -326,7 +326,7 @@ fn bench_archive() {
     for _ in 0..200 {
         let query = format!("{} {:x}", rng.pick(&WORDS), rng.next() % 0x10_0000);
         let started = Instant::now();
-        store.archive_search(&archive, &query, 10).unwrap();
+        store.archive_search(&archive, &query, None, 10).unwrap();
         times.push(started.elapsed());
     }
     times.sort();

@@ -75,6 +75,24 @@ fn a_failing_command_keeps_its_errors_exit_code_and_archives_the_original() {
     assert!(gain.contains("shell") && gain.contains("expand"), "runs and expands are in the ledger: {gain}");
 }
 
+#[test]
+fn archive_search_stays_in_the_callers_project() {
+    let home = Home::new();
+    let alpha = project(&home);
+    let beta = home.path().join("beta");
+    std::fs::create_dir_all(beta.join(".git")).unwrap();
+    let in_alpha = archive_id(&stdout(&lctx(&home, &alpha, &["run", "--", NOISY_FAILURE])));
+    let beta_failure = NOISY_FAILURE.replace("src/parse.rs", "beta/lib.rs");
+    let in_beta = archive_id(&stdout(&lctx(&home, &beta, &["run", "--", &beta_failure])));
+    assert_ne!(in_alpha, in_beta);
+    let found = stdout(&lctx(&home, &alpha, &["expand", "--search", "mismatched"]));
+    assert!(found.contains(&in_alpha) && !found.contains(&in_beta), "{found}");
+    let found = stdout(&lctx(&home, &beta, &["expand", "--search", "mismatched"]));
+    assert!(found.contains(&in_beta) && !found.contains(&in_alpha), "{found}");
+    // An id still expands from anywhere.
+    assert!(lctx(&home, &beta, &["expand", &in_alpha, "--lines", "1-1"]).status.success());
+}
+
 /// Base64 of 1.1 MB of random bytes: no compressor can store it in less
 /// than 1 MiB. Then a failure.
 const BIG_NOISE: &str = "head -c 1100000 /dev/urandom | base64; exit 3";

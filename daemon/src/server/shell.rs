@@ -107,7 +107,9 @@ impl Shell for ShellService {
         let _guard = self.host.begin_request();
         let engine = self.engine.clone();
         if !req.search.trim().is_empty() {
-            let hits = blocking(move || engine.archive_search(&req.search)).await?.map_err(engine_status)?;
+            let ctx = req.ctx.ok_or_else(missing_context)?;
+            let hits =
+                blocking(move || engine.archive_search(&caller(&ctx), &req.search)).await?.map_err(engine_status)?;
             let text = hits
                 .iter()
                 .map(|h| format!("{} · {} · {}", h.id, h.label, h.snippet.replace('\n', " ")))

@@ -3,9 +3,9 @@
 use lean_ctx_store::{ArchiveHit, Event, Shape};
 use regex::Regex;
 
-use crate::engine::Engine;
 use crate::engine::error::{EngineError, EngineResult};
 use crate::engine::memory::now_ms;
+use crate::engine::{Caller, Engine};
 
 /// Lines returned at most by one expand, so a huge original cannot flood
 /// the agent by accident; ask for a window to see the rest.
@@ -80,11 +80,14 @@ impl Engine {
         Ok((out, total, project))
     }
 
-    pub fn archive_search(&self, query: &str) -> EngineResult<Vec<ArchiveHit>> {
+    /// Archived outputs of the caller's project that match `query`; other
+    /// projects' outputs are noise here (an id still expands anywhere).
+    pub fn archive_search(&self, caller: &Caller<'_>, query: &str) -> EngineResult<Vec<ArchiveHit>> {
         if query.trim().is_empty() {
             return Err(EngineError::invalid("search needs some words to look for"));
         }
+        let project = self.scope_of(caller)?.root.display().to_string();
         let dir = self.dirs.data.join("archive");
-        self.memory.with(|s| s.archive_search(&dir, query, 20))
+        self.memory.with(|s| s.archive_search(&dir, query, Some(&project), 20))
     }
 }
