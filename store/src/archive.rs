@@ -123,20 +123,25 @@ pub struct SweepReport {
 impl Store {
     /// Archives `entry.text` under `dir` and returns its id.
     ///
-    /// Content already archived and live keeps its row and blob (a missing blob is written again);
-    /// the same id comes back and nothing else changes. Content whose archive had expired is
+    /// Content already archived and live keeps its blob (a missing one is written again) and
+    /// description, and the same id comes back; its row takes the new session, project and the
+    /// current time, so an id just handed out is as young as a new one for retention and found by
+    /// a search of the project that produced it last. Content whose archive had expired is
     /// revived: its blob is written again, and the row takes the new entry's description and the
-    /// current time, so retention counts it as new.
+    /// current time.
     pub fn archive_put(&mut self, dir: &Path, entry: &ArchiveEntry<'_>) -> Result<String> {
         non_empty("archive kind", entry.kind)?;
         non_empty("project", entry.project)?;
         let raw_bytes = sql_count("archived output size", entry.text.len() as u64)?;
         let id = content_id(entry.text);
         let path = blob_path(dir, &id);
-        // Already archived: no compression, no write lock.
+        // Already archived: no compression; one small update.
         if let Some((None, stored)) = row_state(&self.conn, &id)?
             && file_size(&path) == Some(stored)
         {
+            let tx = self.write()?;
+            refresh_live(&tx, &id, entry, now_ms())?;
+            tx.commit()?;
             return Ok(id);
         }
         let compressed = compress(entry.text).map_err(|source| Error::Io {
@@ -152,11 +157,12 @@ impl Store {
         let tx = self.write()?;
         match row_state(&tx, &id)? {
             Some((None, stored)) => {
-                // Live: repair a missing or truncated blob, change nothing else.
+                // Live: repair a missing or truncated blob.
                 if file_size(&path) != Some(stored) {
                     write_blob(&path, &compressed)?;
                     tx.execute("UPDATE archive SET stored_bytes = ?2 WHERE id = ?1", params![id, stored_bytes])?;
                 }
+                refresh_live(&tx, &id, entry, now)?;
             }
             state => {
                 // New, or expired and revived. A blob of a new id may be left by a put that
@@ -281,7 +287,8 @@ impl Store {
 
     /// Applies retention to the archive in `dir`: expires every live output archived more than
     /// `max_age_ms` before `now_ms`, then the oldest remaining ones until their blobs total at most
-    /// `max_total_bytes`. Oldest first means by `created_ms`, then id.
+    /// `max_total_bytes`, sparing those archived at or after `now_ms`. Oldest first means by
+    /// `created_ms`, then id.
     ///
     /// An expired output keeps its row (so expanding it says it expired, and when) but loses its
     /// blob and its search entry. The sweep also deletes blob files that have no live row and
@@ -310,7 +317,9 @@ impl Store {
         let mut total: u64 = live.iter().map(|(_, _, stored)| stored).sum();
         let mut doomed = Vec::new();
         for (id, created_ms, stored) in live {
-            if created_ms >= cutoff && total <= max_total_bytes {
+            // An output archived at or after `now_ms` (by a put racing this sweep) is one whose
+            // id was just handed out: never expired here, whatever the size.
+            if created_ms >= now_ms || (created_ms >= cutoff && total <= max_total_bytes) {
                 break;
             }
             total = total.saturating_sub(stored);
@@ -363,6 +372,17 @@ fn fts_rowid(id: &str) -> i64 {
 
 fn blob_path(dir: &Path, id: &str) -> PathBuf {
     dir.join(&id[..2]).join(format!("{id}.zst"))
+}
+
+/// A live output archived again: it belongs to this session and project now, and its age
+/// starts over (it is expired only if the sweep has run since `row_state` looked).
+fn refresh_live(conn: &Connection, id: &str, entry: &ArchiveEntry<'_>, now_ms: i64) -> Result<()> {
+    conn.execute(
+        "UPDATE archive SET created_ms = MAX(created_ms, ?2), session = ?3, project = ?4
+         WHERE id = ?1 AND expired_ms IS NULL",
+        params![id, now_ms, entry.session, entry.project],
+    )?;
+    Ok(())
 }
 
 /// `(expired_ms, stored_bytes)` of the row of `id`, if there is one.
@@ -696,7 +716,8 @@ mod tests {
         assert_eq!(first, second);
         assert_eq!(blobs(&archive).len(), 1);
         let meta = store.archive_meta(&first).unwrap().unwrap();
-        assert_eq!((meta.label.as_str(), meta.exit_code, meta.created_ms), ("git status", Some(0), created));
+        assert_eq!((meta.label.as_str(), meta.exit_code), ("git status", Some(0)), "the description stays");
+        assert!(meta.created_ms >= created, "its age starts over");
         let rows: i64 = store.conn.query_row("SELECT count(*) FROM archive", [], |row| row.get(0)).unwrap();
         assert_eq!(rows, 1);
 
@@ -946,7 +967,25 @@ mod tests {
         assert!(unrelated.iter().all(|path| path.exists()));
         assert_eq!(store.archive_get(&archive, &id).unwrap().bytes, b"a\nb\n");
         // An archive directory that does not exist yet is empty.
-        assert_eq!(store.archive_sweep(&dir.path().join("none"), 0, 0, 0).unwrap().expired, 1);
+        assert_eq!(store.archive_sweep(&dir.path().join("none"), now_ms() + 1, 0, 0).unwrap().expired, 1);
+    }
+
+    #[test]
+    fn archiving_again_moves_the_output_to_the_new_project_and_a_racing_sweep_spares_it() {
+        let (dir, mut store) = temp_store();
+        let archive = dir.path().join("archive");
+        let id = store.archive_put(&archive, &entry("make", b"built\n")).unwrap();
+        set_created(&store, &id, 1_000);
+        let elsewhere = ArchiveEntry { project: "/other", ..entry("make", b"built\n") };
+        let started = now_ms();
+        assert_eq!(store.archive_put(&archive, &elsewhere).unwrap(), id);
+        let meta = store.archive_meta(&id).unwrap().unwrap();
+        assert!(meta.created_ms >= started, "age starts over: {}", meta.created_ms);
+        assert_eq!(store.archive_search(&archive, "built", Some("/other"), 10).unwrap().len(), 1);
+        assert!(store.archive_search(&archive, "built", Some("/repo"), 10).unwrap().is_empty());
+        // A sweep that began before that put (its `now` is older) leaves it alone, size or not.
+        assert_eq!(store.archive_sweep(&archive, started - 1, 0, 0).unwrap().expired, 0);
+        assert_eq!(store.archive_sweep(&archive, now_ms() + 1, i64::MAX, 0).unwrap().expired, 1);
     }
 
     #[test]
