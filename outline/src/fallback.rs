@@ -143,6 +143,7 @@ fn one_line(kind: Kind, name: &str, signature: String, line: u32) -> Definition 
         name: truncate(name.to_string(), MAX_SIGNATURE),
         signature,
         start_line: line,
+        head_line: line,
         end_line: line,
         children: Vec::new(),
     }

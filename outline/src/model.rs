@@ -79,6 +79,9 @@ pub struct Definition {
     pub signature: String,
     /// 1-based, inclusive. Includes decorators/annotations/`export`/`template<…>` in front of it.
     pub start_line: u32,
+    /// 1-based line where the declaration itself begins, after what `start_line` includes in
+    /// front of it: the line to point at.
+    pub head_line: u32,
     /// 1-based, inclusive; trailing blank lines are not counted.
     pub end_line: u32,
     /// Members, in source order (Go methods are placed under their receiver type).

@@ -14,8 +14,8 @@ use crate::symbols::{self, Symbol};
 use crate::tokenizer::{CODE_TOKENIZER, CodeTokenizer};
 use crate::walk::FileStamp;
 
-// 2: symbol lines point at the name, not at attributes in front of it.
-pub(crate) const SCHEMA_VERSION: u32 = 2;
+// 3: symbol lines point at the declaration, not at attributes or decorators in front of it.
+pub(crate) const SCHEMA_VERSION: u32 = 3;
 
 /// Symbol names, whole and lowercased, for exact and prefix lookups.
 const SYMBOL_NAME_TOKENIZER: &str = "symbol_name";

@@ -37,29 +37,21 @@ fn outline_extractor() -> SymbolExtractor {
     Arc::new(move |path: &Path, text: &str| match Language::from_path(path) {
         Some(Language::Markdown | Language::Json | Language::Yaml | Language::Toml) => Vec::new(),
         Some(language) => {
-            fn walk(defs: &[Definition], lines: &[&str], out: &mut Vec<Symbol>) {
+            fn walk(defs: &[Definition], out: &mut Vec<Symbol>) {
                 // A re-export names what another file defines.
                 for d in defs.iter().filter(|d| d.kind != Kind::Export) {
-                    let line = name_line(d, lines);
+                    // The declaration's own line, not the attributes or decorators in front.
+                    let line = d.head_line;
                     out.push(Symbol { name: d.name.clone(), kind: d.kind.label().to_string(), line });
-                    walk(&d.children, lines, out);
+                    walk(&d.children, out);
                 }
             }
-            let lines: Vec<&str> = text.lines().collect();
             let mut out = Vec::new();
-            walk(&outline(language, text).items, &lines, &mut out);
+            walk(&outline(language, text).items, &mut out);
             out
         }
         None => fallback(path, text),
     })
-}
-
-/// The line that names the definition: its span starts at any attributes,
-/// decorators or doc comments in front, which say nothing in a result list.
-fn name_line(d: &Definition, lines: &[&str]) -> u32 {
-    (d.start_line..=d.end_line)
-        .find(|&n| lines.get(n as usize - 1).is_some_and(|text| text.contains(d.name.as_str())))
-        .unwrap_or(d.start_line)
 }
 
 /// The search engine for this process. A short-lived in-process client does
@@ -172,6 +164,10 @@ mod tests {
         let symbols = outline_extractor()(Path::new("lib.rs"), text);
         let lines: Vec<_> = symbols.iter().map(|s| (s.name.as_str(), s.line)).collect();
         assert_eq!(lines, [("Selection", 3), ("checks", 8)]);
+        let python = "@property\ndef prop(self):\n    pass\n\n@app.get(\"/users\")\ndef users():\n    pass\n";
+        let symbols = outline_extractor()(Path::new("views.py"), python);
+        let lines: Vec<_> = symbols.iter().map(|s| (s.name.as_str(), s.line)).collect();
+        assert_eq!(lines, [("prop", 2), ("users", 6)]);
     }
 
     #[test]

@@ -66,6 +66,7 @@ fn entry(kind: Kind, signature: String, name: String, node: Node, source: &str) 
         name: truncate(name, MAX_SIGNATURE),
         signature: truncate(signature, MAX_SIGNATURE),
         start_line,
+        head_line: start_line,
         end_line,
         children: Vec::new(),
     }

@@ -89,6 +89,7 @@ fn build(headings: &[Heading], ends: &[u32], next: &mut usize, parent_level: usi
             name: heading.text.clone(),
             signature: truncate(format!("{} {}", "#".repeat(heading.level), heading.text), MAX_SIGNATURE),
             start_line: heading.line,
+            head_line: heading.line,
             end_line,
             children,
         });

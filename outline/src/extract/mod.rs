@@ -323,15 +323,15 @@ impl<'s> Walker<'s> {
         };
         let kind = if kind == Kind::Method && self.is_constructor(&name, owner) { Kind::Constructor } else { kind };
         let signature = self.signature(node, rule, kind, lead);
-        let (start_line, end_line) = node_lines(node, self.source);
+        let (head_line, end_line) = node_lines(node, self.source);
         // Attributes, decorators and `export` in front belong to the definition's span.
         let first = lead.attributes.first().copied().or_else(|| self.full_wrappers(lead.wrappers).next());
-        let start_line = first.map_or(start_line, |first| node_lines(first, self.source).0);
+        let start_line = first.map_or(head_line, |first| node_lines(first, self.source).0);
         let mut children = Vec::new();
         if let Some(body) = rule.members.and_then(|path| find_path(node, path)) {
             self.walk(body, Some(Owner { kind, name: &name }), &[], depth + 1, &mut children);
         }
-        Some(Definition { kind, name, signature, start_line, end_line, children })
+        Some(Definition { kind, name, signature, start_line, head_line, end_line, children })
     }
 
     fn full_wrappers<'w, 't>(&self, wrappers: &'w [Node<'t>]) -> impl Iterator<Item = Node<'t>> + 'w {
