@@ -202,6 +202,13 @@ fn a_file_without_definitions_is_never_answered_with_an_empty_view() {
     assert!(auto.note.contains("no definitions found"), "{}", auto.note);
     let map = p.read("", "setup.js", "map", true);
     assert!(map.note.contains("no definitions found") && map.note.contains("mode=full"), "{map:?}");
+    // Imports alone are no structure either: the script's code must not vanish behind them.
+    let script: String = std::iter::once("import os, sys\n".to_string())
+        .chain((0..400).map(|i| format!("print(\"configuring step {i} of the build\")\n")))
+        .collect();
+    p.write("setup.py", &script);
+    let auto = p.read("", "setup.py", "auto", false);
+    assert!(auto.content.contains("configuring step 399"), "{}", auto.note);
 }
 
 #[test]

@@ -20,7 +20,7 @@ mod text;
 
 pub use language::Language;
 pub use model::{Definition, Import, Kind, Outline};
-pub use render::{render_map, render_signatures};
+pub use render::{lists_definitions, render_map, render_signatures};
 
 use tree_sitter::Tree;
 

@@ -45,6 +45,12 @@ pub fn render_map(outline: &Outline) -> String {
     out
 }
 
+/// Whether a rendered signatures or map view lists any definition: every definition line starts
+/// at column 0 (top level) with its `L<n>` span; the `imports` and `!` lines do not.
+pub fn lists_definitions(view: &str) -> bool {
+    view.lines().any(|line| line.strip_prefix('L').is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit())))
+}
+
 fn map_head(definition: &Definition) -> Cow<'_, str> {
     match definition.kind {
         Kind::Heading | Kind::Key | Kind::Table | Kind::Export => Cow::Borrowed(&definition.signature),

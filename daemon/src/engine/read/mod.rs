@@ -154,8 +154,11 @@ impl Reader {
             } else if *asked == Mode::Auto {
                 // A file without definitions (a barrel of re-exports, a script
                 // of statements) has an empty map: auto treats it as text.
-                let (mode, _) = auto_mode(raw_tokens, false, file.lines);
-                note = format!("auto: no definitions found → {}", mode.name());
+                let (mode, text_note) = auto_mode(raw_tokens, false, file.lines);
+                note = match text_note.strip_prefix("auto: ") {
+                    Some(why) => format!("auto: no definitions found; {why}"),
+                    None => format!("auto: no definitions found → {}", mode.name()),
+                };
                 self.render(&ctx, &mode, &mut note)?
             } else {
                 note = format!(
@@ -311,9 +314,14 @@ impl Rendered {
         Rendered { text, complete: false, stub: false, mode }
     }
 
-    /// An outline view with nothing in it: it would hide the whole file.
+    /// An outline view without a definition (at most an imports line): it
+    /// would hide the whole file.
     fn is_empty_outline(&self) -> bool {
-        matches!(self.mode, Mode::Signatures | Mode::Map | Mode::Aggressive) && self.text.trim().is_empty()
+        match self.mode {
+            Mode::Signatures | Mode::Map => !lean_ctx_outline::lists_definitions(&self.text),
+            Mode::Aggressive => self.text.trim().is_empty(),
+            _ => false,
+        }
     }
 }
 
