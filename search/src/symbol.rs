@@ -30,7 +30,24 @@ pub(crate) fn needle(pattern: &str) -> Result<String, SearchError> {
 }
 
 fn matches_needle(symbol: &Symbol, needle: &str) -> bool {
-    symbol.name.to_lowercase().starts_with(needle)
+    lowercase_starts_with(&symbol.name, needle)
+}
+
+/// `name.to_lowercase().starts_with(needle)` without allocating when the
+/// part of `name` that counts is ASCII (nearly always: this runs for every
+/// symbol of every candidate file).
+fn lowercase_starts_with(name: &str, needle: &str) -> bool {
+    match name.get(..needle.len()) {
+        Some(head) if head.is_ascii() && needle.is_ascii() => head.eq_ignore_ascii_case(needle),
+        _ => name.to_lowercase().starts_with(needle),
+    }
+}
+
+fn is_exact(name: &str, needle: &str) -> bool {
+    if name.is_ascii() && needle.is_ascii() {
+        return name.eq_ignore_ascii_case(needle);
+    }
+    name.to_lowercase() == needle
 }
 
 pub(crate) fn search_index(
@@ -85,7 +102,7 @@ pub(crate) fn search_scan(
 /// Orders exact names before prefixes, then by path, line and name; shows
 /// each definition's source line (or `kind name` if the file is unreadable).
 fn finish(
-    mut hits: Vec<(PathBuf, Symbol)>,
+    hits: Vec<(PathBuf, Symbol)>,
     root: &Path,
     needle: &str,
     max_results: usize,
@@ -93,10 +110,11 @@ fn finish(
     files_searched: u64,
     skipped: Skipped,
 ) -> Found {
-    hits.sort_by(|(pa, a), (pb, b)| {
-        let inexact = |s: &Symbol| s.name.to_lowercase() != needle;
-        (inexact(a), pa, a.line, &a.name).cmp(&(inexact(b), pb, b.line, &b.name))
-    });
+    // Exactness once per hit, not per comparison.
+    let mut keyed: Vec<(bool, PathBuf, Symbol)> =
+        hits.into_iter().map(|(path, symbol)| (!is_exact(&symbol.name, needle), path, symbol)).collect();
+    keyed.sort_by(|(ia, pa, a), (ib, pb, b)| (ia, pa, a.line, &a.name).cmp(&(ib, pb, b.line, &b.name)));
+    let mut hits: Vec<(PathBuf, Symbol)> = keyed.into_iter().map(|(_, path, symbol)| (path, symbol)).collect();
     let total = hits.len() as u64;
     let files_with_matches = hits.iter().map(|(p, _)| p).collect::<HashSet<_>>().len() as u64;
     hits.truncate(max_results);
@@ -121,4 +139,19 @@ fn finish(
         })
         .collect::<Vec<_>>();
     Found { shown: matches.len() as u64, matches, total, files_with_matches, files_searched, skipped }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn case_folding_matches_the_lowercase_definition() {
+        let cases =
+            [("ParseConfig", "parse"), ("parse", "parseconfig"), ("Über", "über"), ("\u{212A}ey", "key"), ("ab", "b")];
+        for (name, needle) in cases {
+            assert_eq!(lowercase_starts_with(name, needle), name.to_lowercase().starts_with(needle), "{name} {needle}");
+            assert_eq!(is_exact(name, needle), name.to_lowercase() == needle, "{name} {needle}");
+        }
+    }
 }
