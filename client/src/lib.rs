@@ -6,10 +6,12 @@
 //! - [`backend`]: the daemon or the in-process engine behind one trait.
 //! - [`cli`]: the `lctx` command line.
 //! - [`setup`]: registering the lean-ctx MCP server in AI coding hosts' config files.
+//! - [`summary`]: result lines the CLI and the MCP tools share.
 
 pub mod backend;
 pub mod cli;
 pub mod daemon;
 pub mod options;
 pub mod setup;
+pub mod summary;
 pub mod transport;

@@ -127,17 +127,8 @@ pub async fn edit(args: EditArgs, opts: &ClientOptions) -> CmdResult {
                    "tokens_before": out.tokens_before, "tokens_after": out.tokens_after,
                    "content_hash": out.content_hash})
         );
-    } else if out.created {
-        println!("created {} ({} tokens)", out.path, out.tokens_after);
     } else {
-        println!(
-            "{}: {} replacement{} ({} → {} tokens)",
-            out.path,
-            out.replacements,
-            if out.replacements == 1 { "" } else { "s" },
-            out.tokens_before,
-            out.tokens_after
-        );
+        println!("{}", crate::summary::edit_line(&out));
     }
     Ok(())
 }

@@ -104,16 +104,7 @@ pub async fn jobs(cmd: Option<JobsCmd>, opts: &ClientOptions) -> CmdResult {
         println!("no background jobs");
     }
     for job in jobs {
-        let state = if job.running {
-            "running".to_string()
-        } else if job.cancelled {
-            "cancelled".to_string()
-        } else if job.timed_out {
-            "timed out".to_string()
-        } else {
-            format!("exit {}", job.exit_code)
-        };
-        println!("job {} · {state} · {:.1} s · {}", job.id, job.elapsed_ms as f64 / 1000.0, job.command);
+        println!("{}", crate::summary::job_line(&job));
         if action != "list"
             && let Some(output) = job.output
         {

@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 
 use lctx::backend::Backend;
+use lctx::summary::edit_line;
 use lean_ctx_proto::v1::{EditRequest, FileView, ReadRequest};
 use serde::Deserialize;
 use tonic::Request;
@@ -92,18 +93,7 @@ pub fn edit<'a>(backend: &'a Backend, call: Call<'a>) -> Reply<'a> {
             create: args.create,
         };
         let out = backend.context().edit(Request::new(request)).await?.into_inner();
-        Ok(Output::ok(if out.created {
-            format!("created {} ({} tokens)", out.path, out.tokens_after)
-        } else {
-            format!(
-                "{}: {} replacement{} ({} → {} tokens)",
-                out.path,
-                out.replacements,
-                if out.replacements == 1 { "" } else { "s" },
-                out.tokens_before,
-                out.tokens_after
-            )
-        }))
+        Ok(Output::ok(edit_line(&out)))
     })
 }
 

@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use lctx::backend::Backend;
+use lctx::summary::job_line;
 use lean_ctx_proto::v1::{ExecRequest, ExpandRequest, Job, JobsRequest};
 use serde::Deserialize;
 use serde_json::Value;
@@ -92,16 +93,8 @@ fn job_id(value: Option<&Value>) -> Result<u64, Failure> {
 }
 
 fn render_job(job: &Job) -> String {
-    let state = if job.running {
-        "running".to_string()
-    } else if job.cancelled {
-        "cancelled".to_string()
-    } else if job.timed_out {
-        "timed out".to_string()
-    } else {
-        format!("exit {}", job.exit_code)
-    };
-    let mut text = format!("job {} · {state} · {:.1} s · {}\n", job.id, job.elapsed_ms as f64 / 1000.0, job.command);
+    let mut text = job_line(job);
+    text.push('\n');
     if let Some(output) = &job.output {
         text.push_str(&output.text);
         if !output.text.ends_with('\n') {
