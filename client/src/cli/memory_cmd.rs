@@ -5,6 +5,7 @@ use lean_ctx_proto::v1::{GainRequest, KnowledgeRequest, SessionRequest, VerifyRe
 use serde_json::json;
 
 use super::CmdResult;
+use super::render::print_text;
 use crate::backend::Backend;
 use crate::options::ClientOptions;
 
@@ -142,10 +143,7 @@ pub async fn gain(args: GainArgs, opts: &ClientOptions) -> CmdResult {
             .collect();
         println!("{}", json!({"period": period, "rows": rows}));
     } else {
-        print!("{}", out.text);
-        if !out.text.ends_with('\n') {
-            println!();
-        }
+        print_text(&out.text);
     }
     Ok(())
 }

@@ -7,6 +7,7 @@ use lean_ctx_proto::v1::{EditRequest, ReadRequest};
 use serde_json::json;
 
 use super::CmdResult;
+use super::render::print_text;
 use crate::backend::Backend;
 use crate::options::ClientOptions;
 
@@ -95,10 +96,7 @@ pub async fn read(args: ReadArgs, opts: &ClientOptions) -> CmdResult {
             if several {
                 println!("==> {} ({}) <==", f.path, f.mode);
             }
-            print!("{}", f.content);
-            if !f.content.is_empty() && !f.content.ends_with('\n') {
-                println!();
-            }
+            print_text(&f.content);
             if !f.note.is_empty() {
                 eprintln!("lctx: {}: {}", f.path, f.note);
             }

@@ -18,6 +18,14 @@ fn served_by_name(by: ServedBy) -> &'static str {
 }
 
 /// `1h 02m 03s`, `2m 03s`, `4s`.
+/// Prints `text` as a whole number of lines (nothing for empty text).
+pub fn print_text(text: &str) {
+    print!("{text}");
+    if !text.is_empty() && !text.ends_with('\n') {
+        println!();
+    }
+}
+
 pub fn duration(secs: u64) -> String {
     let (h, m, s) = (secs / 3600, secs / 60 % 60, secs % 60);
     match (h, m) {

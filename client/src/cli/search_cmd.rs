@@ -7,6 +7,7 @@ use clap::Args;
 use lean_ctx_proto::v1::{GlobRequest, IndexRequest, IndexStatusRequest, SearchRequest, TreeRequest};
 
 use super::CmdResult;
+use super::render::print_text;
 use crate::backend::Backend;
 use crate::options::ClientOptions;
 
@@ -58,13 +59,6 @@ async fn backend(opts: &ClientOptions) -> Backend {
         eprintln!("lctx: no daemon available, searching in-process (no index): {reason}");
     }
     backend
-}
-
-fn print_text(text: &str) {
-    print!("{text}");
-    if !text.is_empty() && !text.ends_with('\n') {
-        println!();
-    }
 }
 
 pub async fn search(args: SearchArgs, opts: &ClientOptions) -> CmdResult {

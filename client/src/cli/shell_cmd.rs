@@ -4,6 +4,7 @@ use clap::{Args, Subcommand};
 use lean_ctx_proto::v1::{ExecRequest, ExpandRequest, JobsRequest};
 
 use super::CmdResult;
+use super::render::print_text;
 use crate::backend::Backend;
 use crate::options::ClientOptions;
 
@@ -78,10 +79,7 @@ pub async fn run(args: RunArgs, opts: &ClientOptions) -> Result<i32, String> {
         return Ok(0);
     }
     if let Some(shaped) = out.output {
-        print!("{}", shaped.text);
-        if !shaped.text.is_empty() && !shaped.text.ends_with('\n') {
-            println!();
-        }
+        print_text(&shaped.text);
     }
     if out.timed_out {
         eprintln!("lctx: the command timed out after {} s and was killed with everything it started", args.timeout);
@@ -108,10 +106,7 @@ pub async fn jobs(cmd: Option<JobsCmd>, opts: &ClientOptions) -> CmdResult {
         if action != "list"
             && let Some(output) = job.output
         {
-            print!("{}", output.text);
-            if !output.text.ends_with('\n') {
-                println!();
-            }
+            print_text(&output.text);
         }
     }
     Ok(())
@@ -147,9 +142,6 @@ pub async fn expand(args: ExpandArgs, opts: &ClientOptions) -> CmdResult {
     };
     let out = backend.shell().expand(tonic::Request::new(request)).await.map_err(|s| s.message().to_string())?;
     let out = out.into_inner();
-    print!("{}", out.text);
-    if !out.text.is_empty() && !out.text.ends_with('\n') {
-        println!();
-    }
+    print_text(&out.text);
     Ok(())
 }
