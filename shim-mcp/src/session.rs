@@ -28,7 +28,8 @@ pub fn request_context(opts: &ClientOptions, host: Option<&Implementation>) -> R
     if let Some(host) = host {
         ctx.client =
             Some(ClientInfo { kind: ClientKind::Mcp as i32, name: host.name.clone(), version: host.version.clone() });
-        ctx.agent_id = host.name.clone();
+        ctx.agent_id =
+            if host.version.is_empty() { host.name.clone() } else { format!("{} {}", host.name, host.version) };
     }
     ctx
 }

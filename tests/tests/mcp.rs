@@ -179,7 +179,10 @@ async fn both_protocol_eras_list_the_tools() {
     assert_eq!(tool_names(&client).await, STANDARD_TOOLS);
     ok(&client, "ctx_session", json!({"action": "task", "value": "try the modern era"})).await;
     let handoff = ok(&client, "ctx_session", json!({"action": "handoff"})).await;
-    assert!(handoff.contains(&format!("({HOST})")), "the host is the session's agent: {handoff}");
+    assert!(
+        handoff.contains(&format!("({HOST} 1.2.3)")),
+        "the host and its version are the session's agent: {handoff}"
+    );
     client.cancel().await.unwrap();
 }
 
@@ -279,7 +282,10 @@ async fn every_tool_works_through_the_daemon() {
     let status = ok(&client, "ctx_session", json!({"action": "status"})).await;
     assert!(status.contains("rename greet"), "{status}");
     let handoff = ok(&client, "ctx_session", json!({"action": "handoff"})).await;
-    assert!(handoff.contains(&format!("({HOST})")), "the host is the session's agent: {handoff}");
+    assert!(
+        handoff.contains(&format!("({HOST} 1.2.3)")),
+        "the host and its version are the session's agent: {handoff}"
+    );
     let (bad, is_error) = call(&client, "ctx_session", json!({"action": "dance"})).await;
     assert!(is_error && bad.contains("status"), "lists the valid actions: {bad}");
     let remembered =

@@ -10,7 +10,12 @@ pub fn caller(ctx: &RequestContext) -> Caller<'_> {
         cwd: &ctx.cwd,
         project_root: ctx.project_root.as_deref(),
         session: &ctx.session_id,
-        agent: ctx.client.as_ref().map_or("", |c| c.name.as_str()),
+        // The agent behind the client when the client names one.
+        agent: if ctx.agent_id.is_empty() {
+            ctx.client.as_ref().map_or("", |c| c.name.as_str())
+        } else {
+            &ctx.agent_id
+        },
     }
 }
 
@@ -18,4 +23,20 @@ pub fn caller(ctx: &RequestContext) -> Caller<'_> {
 /// talks to SQLite, none of which may stall the async workers.
 pub async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Result<T, Status> {
     tokio::task::spawn_blocking(work).await.map_err(|e| Status::internal(format!("the request's worker failed: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use lean_ctx_proto::v1::ClientInfo;
+
+    use super::*;
+
+    #[test]
+    fn the_agent_is_the_one_named_else_the_client() {
+        let client = ClientInfo { name: "lctx-shell".into(), ..ClientInfo::default() };
+        let mut ctx = RequestContext { client: Some(client), ..RequestContext::default() };
+        assert_eq!(caller(&ctx).agent, "lctx-shell");
+        ctx.agent_id = "claude-code".into();
+        assert_eq!(caller(&ctx).agent, "claude-code");
+    }
 }
