@@ -267,6 +267,8 @@ async fn every_tool_works_through_the_daemon() {
     assert!(symbol.contains("sub/util.py") && symbol.contains("parse_config"), "{symbol}");
     let (bad, is_error) = call(&client, "ctx_search", json!({"pattern": "fn (unclosed"})).await;
     assert!(is_error && bad.contains("regex"), "a bad regex is a tool error that says so: {bad}");
+    let (empty, is_error) = call(&client, "ctx_glob", json!({"pattern": ""})).await;
+    assert!(is_error && empty.contains("the glob is empty"), "{empty}");
     let (bad, is_error) = call(&client, "ctx_search", json!({"pattern": "x", "action": "fuzzy"})).await;
     assert!(is_error && bad.contains("regex, bm25, symbol"), "{bad}");
     let globbed = ok(&client, "ctx_glob", json!({"pattern": "**/*.py"})).await;

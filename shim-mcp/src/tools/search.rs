@@ -1,12 +1,12 @@
 //! ctx_search, ctx_glob and ctx_tree → the Search service, which renders
-//! the compact text itself; these only forward.
+//! the compact text and refuses empty patterns itself; these only forward.
 
 use lctx::backend::Backend;
 use lean_ctx_proto::v1::{GlobRequest, SearchRequest, TreeRequest};
 use serde::Deserialize;
 use tonic::Request;
 
-use super::{Call, Failure, Output, Reply};
+use super::{Call, Output, Reply};
 
 /// lean-ctx accepts one glob as a string; a list is accepted too.
 #[derive(Deserialize, Default)]
@@ -43,13 +43,6 @@ struct SearchArgs {
     action: String,
 }
 
-fn require_pattern(pattern: &str) -> Result<(), Failure> {
-    if pattern.is_empty() {
-        return Err(Failure::Params("give pattern".into()));
-    }
-    Ok(())
-}
-
 /// lean-ctx calls its ranked search `semantic`; here it is bm25.
 fn action(name: String) -> String {
     if name.trim() == "semantic" { "bm25".into() } else { name }
@@ -58,7 +51,6 @@ fn action(name: String) -> String {
 pub fn search<'a>(backend: &'a Backend, call: Call<'a>) -> Reply<'a> {
     Box::pin(async move {
         let args: SearchArgs = call.parse()?;
-        require_pattern(&args.pattern)?;
         let request = SearchRequest {
             ctx: Some(call.ctx),
             pattern: args.pattern,
@@ -84,7 +76,6 @@ struct GlobArgs {
 pub fn glob<'a>(backend: &'a Backend, call: Call<'a>) -> Reply<'a> {
     Box::pin(async move {
         let args: GlobArgs = call.parse()?;
-        require_pattern(&args.pattern)?;
         let request =
             GlobRequest { ctx: Some(call.ctx), pattern: args.pattern, path: args.path, max_results: args.max_results };
         Ok(Output::ok(backend.search().glob(Request::new(request)).await?.into_inner().text))
