@@ -110,7 +110,7 @@ pub fn run(bins: &Path) -> String {
         opts.dirs = dirs.clone();
         opts.socket = dirs.socket();
         opts.client = ClientInfo { kind: ClientKind::Cli as i32, name: "lctx-bench".into(), version: String::new() };
-        let backend = lctx::backend::Backend::connect(&opts).await;
+        let backend = lctx::backend::Backend::connect(&opts).await.unwrap();
         let mut ctx = opts.context();
         ctx.cwd = project.clone();
         let n = 2000;

@@ -10,11 +10,10 @@ use std::io;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use lean_ctx_common::{build_info, detach, runtime_dir, singleton};
 use lean_ctx_proto::v1::control_client::ControlClient;
 use lean_ctx_proto::v1::{HelloRequest, HelloResponse, ShutdownRequest};
 use lean_ctx_proto::{PROTOCOL_MAX, PROTOCOL_MIN};
-use lean_ctxd::build_info;
-use lean_ctxd::server::{detach, runtime_dir, singleton};
 use tonic::transport::Channel;
 
 use crate::options::ClientOptions;
@@ -22,7 +21,7 @@ use crate::transport;
 
 /// Clients trust their own daemon; the daemon enforces its own limits.
 pub const MAX_MESSAGE: usize = 1 << 30;
-const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(3);
+pub(crate) const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(3);
 /// How long a stopping daemon may drain before it is killed.
 const STOP_TIMEOUT: Duration = Duration::from_secs(15);
 const STARTUP_LOCK_TIMEOUT: Duration = Duration::from_secs(30);
@@ -73,15 +72,8 @@ async fn probe(opts: &ClientOptions) -> Result<Probe, Problem> {
     let mut control = ControlClient::new(channel.clone())
         .max_decoding_message_size(MAX_MESSAGE)
         .max_encoding_message_size(MAX_MESSAGE);
-    let hello = HelloRequest {
-        ctx: Some(opts.context()),
-        client_version: build_info::VERSION.to_string(),
-        protocol_min: PROTOCOL_MIN,
-        protocol_max: PROTOCOL_MAX,
-        executable_id: opts.expected_executable_id(),
-    };
-    match tokio::time::timeout(HANDSHAKE_TIMEOUT, control.hello(hello)).await {
-        Ok(Ok(resp)) => Ok(Probe::Ready(Box::new(Daemon { control, hello: resp.into_inner(), channel }))),
+    match hello(&mut control, opts).await {
+        Ok(Ok(hello)) => Ok(Probe::Ready(Box::new(Daemon { control, hello, channel }))),
         Ok(Err(status)) if status.code() == tonic::Code::FailedPrecondition => {
             Ok(Probe::Incompatible(status.message().to_string()))
         }
@@ -98,6 +90,31 @@ async fn probe(opts: &ClientOptions) -> Result<Probe, Problem> {
             "the daemon on {} did not answer the handshake within {HANDSHAKE_TIMEOUT:?}",
             opts.socket.display()
         )),
+    }
+}
+
+/// Hello within the handshake deadline.
+async fn hello(
+    control: &mut ControlClient<Channel>,
+    opts: &ClientOptions,
+) -> Result<Result<HelloResponse, tonic::Status>, tokio::time::error::Elapsed> {
+    let hello = HelloRequest {
+        ctx: Some(opts.context()),
+        client_version: build_info::VERSION.to_string(),
+        protocol_min: PROTOCOL_MIN,
+        protocol_max: PROTOCOL_MAX,
+        executable_id: opts.expected_executable_id(),
+    };
+    tokio::time::timeout(HANDSHAKE_TIMEOUT, control.hello(hello)).await.map(|r| r.map(tonic::Response::into_inner))
+}
+
+/// Hello to a peer that must answer (a fallback child); any failure is the
+/// end of the line, said in one message.
+pub async fn handshake(control: &mut ControlClient<Channel>, opts: &ClientOptions) -> Result<HelloResponse, Problem> {
+    match hello(control, opts).await {
+        Ok(Ok(hello)) => Ok(hello),
+        Ok(Err(status)) => Err(format!("failed the handshake: {}", status.message())),
+        Err(_) => Err(format!("did not answer the handshake within {HANDSHAKE_TIMEOUT:?}")),
     }
 }
 

@@ -3,12 +3,14 @@
 //! - [`options`]: where the daemon is and who this client is.
 //! - [`transport`]: dialing the local socket, gRPC over it.
 //! - [`daemon`]: probe, handshake, autostart, restart of another build, stop.
-//! - [`backend`]: the daemon or the in-process engine behind one trait.
+//! - [`backend`]: the daemon, or a `lean-ctxd --stdio` child, behind one set of clients.
+//! - [`child`]: starting that fallback child and explaining its failures.
 //! - [`cli`]: the `lctx` command line.
 //! - [`setup`]: registering the lean-ctx MCP server in AI coding hosts' config files.
 //! - [`summary`]: result lines the CLI and the MCP tools share.
 
 pub mod backend;
+pub mod child;
 pub mod cli;
 pub mod daemon;
 pub mod options;

@@ -3,15 +3,15 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use lean_ctx_common::build_info;
+use lean_ctx_common::paths::Dirs;
 use lean_ctx_proto::v1::{ClientInfo, ClientKind, RequestContext};
-use lean_ctxd::build_info;
-use lean_ctxd::engine::paths::Dirs;
 
 #[derive(Clone, Debug)]
 pub struct ClientOptions {
     pub dirs: Dirs,
     pub socket: PathBuf,
-    /// `LEAN_CTX_NO_DAEMON=1`: never connect or start; serve in-process.
+    /// `LEAN_CTX_NO_DAEMON=1`: never connect or start; use a fallback child.
     pub no_daemon: bool,
     /// The `lean-ctxd` this client starts; `None` when none can be found.
     pub daemon_bin: Option<PathBuf>,

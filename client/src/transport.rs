@@ -1,4 +1,8 @@
-//! Dialing the daemon's socket and running gRPC over the connection.
+//! Dialing the daemon's socket and running gRPC over a connection.
+//!
+//! Every channel pings its peer while a call is open: a daemon or fallback
+//! child that stops answering (frozen, hung) fails the call within
+//! [`KEEPALIVE`] × 2 instead of hanging the client.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -8,7 +12,11 @@ use hyper_util::rt::TokioIo;
 use interprocess::local_socket::tokio::Stream;
 use interprocess::local_socket::traits::tokio::Stream as _;
 use interprocess::local_socket::{GenericFilePath, ToFsName as _};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tonic::transport::{Channel, Endpoint, Uri};
+
+/// Interval of HTTP/2 pings during a call, and how long an answer may take.
+pub const KEEPALIVE: Duration = Duration::from_secs(10);
 
 /// Connects to the socket; NotFound and ConnectionRefused mean no daemon.
 pub async fn dial(socket: &Path, timeout: Duration) -> io::Result<Stream> {
@@ -22,12 +30,19 @@ pub async fn dial(socket: &Path, timeout: Duration) -> io::Result<Stream> {
     }
 }
 
+fn endpoint() -> Endpoint {
+    // The URI is required by the HTTP/2 layer but never resolved.
+    Endpoint::from_static("http://lean-ctxd.local")
+        .http2_keep_alive_interval(KEEPALIVE)
+        .keep_alive_timeout(KEEPALIVE)
+        .keep_alive_while_idle(false)
+}
+
 /// A gRPC channel over an already connected stream. Should the channel need
 /// to reconnect, it dials the socket again.
 pub async fn channel(stream: Stream, socket: PathBuf, timeout: Duration) -> Result<Channel, tonic::transport::Error> {
     let mut first = Some(stream);
-    // The URI is required by the HTTP/2 layer but never resolved.
-    Endpoint::from_static("http://lean-ctxd.local")
+    endpoint()
         .connect_with_connector(tower::service_fn(move |_: Uri| {
             let ready = first.take();
             let socket = socket.clone();
@@ -37,6 +52,25 @@ pub async fn channel(stream: Stream, socket: PathBuf, timeout: Duration) -> Resu
                     None => dial(&socket, timeout).await?,
                 };
                 Ok::<_, io::Error>(TokioIo::new(stream))
+            }
+        }))
+        .await
+}
+
+/// A gRPC channel over a connection that cannot be made again (the socket
+/// pair to a fallback child): a second connect fails with BrokenPipe.
+pub async fn channel_once<S>(stream: S) -> Result<Channel, tonic::transport::Error>
+where
+    S: AsyncRead + AsyncWrite + Send + Unpin + 'static,
+{
+    let mut only = Some(stream);
+    endpoint()
+        .connect_with_connector(tower::service_fn(move |_: Uri| {
+            let stream = only.take();
+            async move {
+                stream.map(TokioIo::new).ok_or_else(|| {
+                    io::Error::new(io::ErrorKind::BrokenPipe, "the fallback lean-ctxd has closed its connection")
+                })
             }
         }))
         .await

@@ -8,7 +8,8 @@
 //!
 //! docs/architecture.md is the map; LOCK_ORDERING.md lists every lock.
 
-pub mod build_info;
+/// Version and executable id (crate `lean-ctx-common`, shared with clients).
+pub use lean_ctx_common::build_info;
 pub mod engine;
 pub mod logging;
 

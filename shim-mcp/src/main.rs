@@ -1,6 +1,6 @@
 //! `lctx-mcp`: the MCP server an agent host (Claude Code, Cursor, Codex, …)
 //! launches on stdio. It serves the lean-ctx tools by forwarding each call
-//! to lean-ctxd, started on demand, or to the same engine in-process when
+//! to lean-ctxd, started on demand, or to the same engine in a `lean-ctxd --stdio` child when
 //! no daemon can run.
 //!
 //! stdout carries MCP messages only; logs go to stderr, which hosts keep in
@@ -37,8 +37,8 @@ fn main() -> ExitCode {
     };
     init_logging(&opts.dirs.log_dir());
     opts.session_id = session::new_session_id();
-    // One thread: the shim only waits on pipes and sockets; engine work of
-    // the in-process fallback runs on the blocking pool.
+    // One thread: the shim only waits on pipes and sockets; the engine
+    // works in the daemon or in a fallback child.
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => return fail(&format!("cannot start the async runtime: {e}")),
@@ -62,7 +62,7 @@ async fn serve(opts: ClientOptions) -> Result<(), String> {
         .map_err(|e| format!("MCP session failed to start: {e}"))?;
     // Hosts close stdin to stop a server, then send SIGTERM. Either way the
     // calls in flight are dropped, which stops their work in the daemon (or
-    // kills their commands, when served in-process).
+    // kills their commands; a fallback child exits when the shim does).
     let stop = service.cancellation_token();
     tokio::spawn(async move {
         if terminate.recv().await.is_some() {

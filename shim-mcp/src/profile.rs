@@ -12,7 +12,7 @@
 
 use std::path::Path;
 
-use lean_ctxd::engine::config;
+use lean_ctx_common::config;
 
 const PROFILE_ENV: &str = "LEAN_CTX_MCP_PROFILE";
 const DISABLED_ENV: &str = "LEAN_CTX_MCP_DISABLED";

@@ -2,12 +2,16 @@
 //!
 //! A daemon restart or upgrade between two calls must be invisible to the
 //! host. When a call fails at the transport, the backend is replaced
-//! (`Backend::connect` again, which starts a daemon or falls back to the
-//! in-process engine) and the call is repeated once, if that is safe: the
-//! request never reached a daemon, or the tool is idempotent. A command or
-//! an edit cut off mid-call is not repeated, since it may have taken effect.
-//! A connection that fell back to the in-process engine tries the daemon
-//! again now and then.
+//! (`Backend::connect` again, which starts a daemon or falls back to a
+//! `lean-ctxd --stdio` child) and the call is repeated once, if that is
+//! safe: the request never reached a daemon, or the tool is idempotent. A
+//! command or an edit cut off mid-call is not repeated, since it may have
+//! taken effect. A connection served by a fallback child keeps that one
+//! child for the session and tries the daemon again now and then; the child
+//! is replaced only when the daemon answers, or when the child breaks.
+//!
+//! When no engine can be had at all (no `lean-ctxd` installed), every call
+//! answers a tool error saying what is missing, and the next call tries again.
 
 use std::error::Error as _;
 use std::sync::Arc;
@@ -16,21 +20,24 @@ use std::time::{Duration, Instant};
 
 use lctx::backend::Backend;
 use lctx::options::ClientOptions;
-use lean_ctx_proto::v1::RequestContext;
+use lean_ctx_proto::v1::{RequestContext, ServedBy};
 use serde_json::Value;
 use tokio::sync::watch;
 
 use crate::tools::{Call, Failure, Output, ToolSpec};
 
-/// How long answers come from the in-process fallback before the daemon is
-/// tried again: it may have been restarting, or its binary replaced.
+/// How long answers come from a fallback child before the daemon is tried
+/// again: it may have been restarting, or its binary replaced.
 const RETRY_FALLBACK: Duration = Duration::from_secs(10);
+
+/// A backend, or why none could be had.
+type Slot = Result<Arc<Backend>, Arc<str>>;
 
 pub struct Backends {
     opts: ClientOptions,
     /// `None` until the first connect finishes. A watch channel rather than a
     /// lock: readers clone the `Arc` and never wait on a writer.
-    current: watch::Sender<Option<Arc<Backend>>>,
+    current: watch::Sender<Option<Slot>>,
     /// While a fallback serves: when to try the daemon again, in ms since
     /// `epoch`; `u64::MAX` while that attempt runs or when none is due.
     retry_at: AtomicU64,
@@ -58,59 +65,92 @@ impl Backends {
         });
     }
 
+    /// Replaces a fallback child by the daemon if the daemon can be had now;
+    /// otherwise the child goes on serving and the next try is scheduled.
+    fn retry_daemon_in_background(self: Arc<Self>) {
+        tokio::spawn(async move {
+            match lctx::daemon::ensure(&self.opts).await {
+                Ok(daemon) => {
+                    tracing::info!("the daemon is back; leaving the fallback child");
+                    self.install(Ok(Arc::new(Backend::remote(daemon.channel()))));
+                }
+                Err(why) => {
+                    tracing::debug!("the daemon is still unavailable: {why}");
+                    self.schedule_retry();
+                }
+            }
+        });
+    }
+
+    fn schedule_retry(&self) {
+        let at = self.now_ms().saturating_add(RETRY_FALLBACK.as_millis() as u64);
+        self.retry_at.store(at, Ordering::Release);
+    }
+
     fn now_ms(&self) -> u64 {
         u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX)
     }
 
-    fn install(&self, backend: Arc<Backend>) {
-        let retry_at = if backend.fallback_reason.is_some() {
-            self.now_ms().saturating_add(RETRY_FALLBACK.as_millis() as u64)
-        } else {
-            u64::MAX
-        };
-        self.retry_at.store(retry_at, Ordering::Release);
-        self.current.send_replace(Some(backend));
+    fn install(&self, slot: Slot) {
+        match &slot {
+            Ok(backend) if backend.fallback_reason.is_none() => self.retry_at.store(u64::MAX, Ordering::Release),
+            _ => self.schedule_retry(),
+        }
+        self.current.send_replace(Some(slot));
     }
 
-    /// The backend to call; a fallback that has served long enough starts
-    /// an attempt to reach the daemon again, without making this call wait.
-    async fn current(self: &Arc<Self>) -> Arc<Backend> {
+    /// The backend to call. A fallback that has served long enough starts
+    /// an attempt to reach the daemon again, without making this call wait;
+    /// after a failure to find any engine, the call itself tries again.
+    async fn current(self: &Arc<Self>) -> Result<Arc<Backend>, Failure> {
         let mut rx = self.current.subscribe();
         let ready = rx.wait_for(Option::is_some).await;
         // The sender lives in `self`, so the channel cannot close while we wait.
-        let backend = ready
+        let slot = ready
             .ok()
             .and_then(|b| b.clone())
             .unwrap_or_else(|| unreachable!("the backend sender outlives its readers"));
+        let backend = match slot {
+            Ok(backend) => backend,
+            Err(_) => {
+                let fresh = connect(&self.opts).await;
+                self.install(fresh.clone());
+                fresh.map_err(|why| Failure::Unavailable(why.to_string()))?
+            }
+        };
         let due = self.retry_at.load(Ordering::Acquire);
         if self.now_ms() >= due
             && self.retry_at.compare_exchange(due, u64::MAX, Ordering::AcqRel, Ordering::Relaxed).is_ok()
         {
-            self.clone().connect_in_background();
+            self.clone().retry_daemon_in_background();
         }
-        backend
+        Ok(backend)
     }
 
     /// A backend to replace `failed`; calls failing together reconnect once.
-    async fn reconnect(self: &Arc<Self>, failed: &Arc<Backend>) -> Arc<Backend> {
-        let current = self.current().await;
+    async fn reconnect(self: &Arc<Self>, failed: &Arc<Backend>) -> Result<Arc<Backend>, Failure> {
+        let current = self.current().await?;
         if !Arc::ptr_eq(&current, failed) {
-            return current;
+            return Ok(current);
         }
         let fresh = connect(&self.opts).await;
         self.install(fresh.clone());
-        fresh
+        fresh.map_err(|why| Failure::Unavailable(why.to_string()))
     }
 
     /// Runs `spec`'s handler, reconnecting and repeating it once after a
     /// transport failure when that is safe.
     pub async fn call(self: &Arc<Self>, spec: &ToolSpec, ctx: RequestContext, args: &Value) -> Result<Output, Failure> {
-        let backend = self.current().await;
+        let backend = self.current().await?;
         let first = (spec.run)(&backend, Call { ctx: ctx.clone(), args }).await;
         let Err(Failure::Status(status)) = &first else { return first };
         let Some(broken) = transport_failure(status) else { return first };
-        tracing::info!(tool = spec.name, "the daemon connection failed ({status:?}); reconnecting");
-        let fresh = self.reconnect(&backend).await;
+        if backend.served_by == ServedBy::Local {
+            tracing::warn!(tool = spec.name, "the fallback lean-ctxd broke: {}", backend.explain(status));
+        } else {
+            tracing::info!(tool = spec.name, "the daemon connection failed ({status:?}); reconnecting");
+        }
+        let fresh = self.reconnect(&backend).await?;
         if broken == Broken::BeforeSending || spec.idempotent.holds(args) {
             return (spec.run)(&fresh, Call { ctx, args }).await;
         }
@@ -126,12 +166,19 @@ impl Backends {
     }
 }
 
-async fn connect(opts: &ClientOptions) -> Arc<Backend> {
-    let backend = Backend::connect(opts).await;
-    if let Some(reason) = &backend.fallback_reason {
-        tracing::warn!("no daemon available, answering in-process: {reason}");
+async fn connect(opts: &ClientOptions) -> Slot {
+    match Backend::connect(opts).await {
+        Ok(backend) => {
+            if let Some(reason) = &backend.fallback_reason {
+                tracing::warn!("no daemon available, served by a lean-ctxd child of this session: {reason}");
+            }
+            Ok(Arc::new(backend))
+        }
+        Err(why) => {
+            tracing::error!("{why}");
+            Err(why.into())
+        }
     }
-    Arc::new(backend)
 }
 
 #[derive(Debug, PartialEq, Eq)]

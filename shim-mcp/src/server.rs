@@ -82,6 +82,7 @@ impl ServerHandler for Shim {
                 return Err(McpError::invalid_params(format!("{name}: {message}"), None));
             }
             Err(Failure::Status(status)) => Output { text: status.message().to_string(), is_error: true },
+            Err(Failure::Unavailable(why)) => Output { text: why, is_error: true },
         };
         let unknown = spec.unknown_params(&args);
         if !unknown.is_empty() {

@@ -14,12 +14,10 @@ use lean_ctx_proto::v1::{ClientKind, CompressRequest};
 /// worth a round trip, and none of it could be left out anyway.
 pub const SMALL: usize = 512;
 
-/// The whole exchange, daemon start-up or in-process fallback included. The
-/// in-process engine is built synchronously (about 0.15 s in a release
-/// build), so the deadline is checked around that step, not inside it.
+/// The whole exchange, daemon start-up or fallback child included.
 const DEADLINE: Duration = Duration::from_secs(5);
-/// A daemon slower to start than this is passed over for the in-process
-/// engine, which leaves time for that within [`DEADLINE`].
+/// A daemon slower to start than this is passed over for a fallback child,
+/// which leaves time for that within [`DEADLINE`].
 const START_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// The text to print instead of `output`, or `None` to print it raw.
@@ -45,7 +43,7 @@ pub fn shape(command: &str, output: &[u8], exit_code: i32) -> Option<String> {
 }
 
 async fn ask(opts: &ClientOptions, command: &str, output: &[u8], exit_code: i32) -> Option<String> {
-    let backend = Backend::connect(opts).await;
+    let backend = Backend::connect(opts).await.ok()?;
     let mut ctx = opts.context();
     ctx.agent_id = crate::detect::from_env().map(|v| v.agent.to_string()).unwrap_or_default();
     let request = CompressRequest {

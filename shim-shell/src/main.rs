@@ -30,7 +30,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use lean_ctxd::engine::paths::Dirs;
+use lean_ctx_common::paths::Dirs;
 
 #[derive(Parser, Debug)]
 #[command(

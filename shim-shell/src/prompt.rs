@@ -4,7 +4,7 @@
 
 use std::io::IsTerminal;
 
-use lean_ctxd::engine::paths::Dirs;
+use lean_ctx_common::paths::Dirs;
 
 use crate::{detect, toggle};
 

@@ -5,8 +5,8 @@ use std::io::IsTerminal;
 use std::time::Duration;
 
 use lctx::options::ClientOptions;
+use lean_ctx_common::runtime_dir;
 use lean_ctx_proto::v1::ClientKind;
-use lean_ctxd::server::runtime_dir;
 
 use crate::{detect, toggle};
 
@@ -52,11 +52,11 @@ fn daemon_state(opts: &ClientOptions) -> String {
         Ok(Ok(Some(d))) => format!("running (lean-ctxd {}, pid {})", d.hello.daemon_version, d.hello.pid),
         Ok(Ok(None)) if opts.daemon_bin.is_none() => {
             "not running, and no lean-ctxd found to start (beside lctx-shell, on PATH or LEAN_CTX_DAEMON_BIN): \
-             compression runs in-process"
+             compression runs in a fallback lean-ctxd"
                 .into()
         }
         Ok(Ok(None)) => "not running; the first compressed command starts it".into(),
-        Ok(Err(why)) => format!("unreachable, compression runs in-process: {why}"),
+        Ok(Err(why)) => format!("unreachable, compression runs in a fallback lean-ctxd: {why}"),
         Err(_) => format!("not answering within {} s", PROBE_DEADLINE.as_secs()),
     }
 }

@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use lean_ctxd::engine::paths::Dirs;
+use lean_ctx_common::paths::Dirs;
 
 /// Environment variable that overrides the flag file for one shell.
 pub const MODE_ENV: &str = "LEAN_CTX_SHELL";

@@ -119,19 +119,30 @@ impl Home {
         DaemonChild(child)
     }
 
-    /// Live (non-zombie) lean-ctxd processes serving this home.
+    /// Live (non-zombie) lean-ctxd daemons serving this home (fallback
+    /// children not counted).
     pub fn daemon_pids(&self) -> Vec<u32> {
+        self.lean_ctxd_pids(false)
+    }
+
+    /// Live `lean-ctxd --stdio` fallback children of clients of this home.
+    pub fn fallback_pids(&self) -> Vec<u32> {
+        self.lean_ctxd_pids(true)
+    }
+
+    fn lean_ctxd_pids(&self, stdio: bool) -> Vec<u32> {
         let needle = format!("LEAN_CTX_HOME={}", self.path().display());
         let mut pids = Vec::new();
         let Ok(entries) = std::fs::read_dir("/proc") else { return pids };
         for entry in entries.flatten() {
             let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else { continue };
             let proc_dir = entry.path();
-            let is_daemon = std::fs::read(proc_dir.join("cmdline")).is_ok_and(|c| {
-                let argv0 = c.split(|b| *b == 0).next().unwrap_or_default();
-                Path::new(OsStr::from_bytes(argv0)).file_name() == Some(OsStr::new("lean-ctxd"))
-            });
-            if !is_daemon || !process_alive(pid) {
+            let cmdline = std::fs::read(proc_dir.join("cmdline")).unwrap_or_default();
+            let mut argv = cmdline.split(|b| *b == 0);
+            let argv0 = argv.next().unwrap_or_default();
+            let is_lean_ctxd = Path::new(OsStr::from_bytes(argv0)).file_name() == Some(OsStr::new("lean-ctxd"));
+            let is_stdio = argv.any(|a| a == b"--stdio");
+            if !is_lean_ctxd || is_stdio != stdio || !process_alive(pid) {
                 continue;
             }
             let env = std::fs::read(proc_dir.join("environ")).unwrap_or_default();
@@ -234,4 +245,19 @@ pub fn client_options(home: &Home) -> lctx::options::ClientOptions {
         connect_timeout: Duration::from_millis(500),
         start_timeout: Duration::from_secs(10),
     }
+}
+
+/// `cargo metadata` of the workspace (dependencies resolved from
+/// Cargo.lock), for tests that check the shape of the crate graph.
+pub fn cargo_metadata() -> serde_json::Value {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").join("Cargo.toml");
+    let out = Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--locked", "--manifest-path"])
+        .arg(&manifest)
+        .stderr(Stdio::inherit())
+        .output()
+        .expect("run cargo metadata");
+    assert!(out.status.success(), "cargo metadata failed");
+    serde_json::from_slice(&out.stdout).expect("cargo metadata JSON")
 }

@@ -353,18 +353,58 @@ async fn a_daemon_killed_between_calls_goes_unnoticed() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn with_no_daemon_the_engine_answers_in_process() {
+async fn with_no_daemon_one_fallback_child_serves_the_whole_session() {
     let home = Home::new();
     let root = project(&home);
     let client = connect(&home, &root, ProtocolVersion::V_2025_03_26, &[("LEAN_CTX_NO_DAEMON", "1")]).await;
     assert!(ok(&client, "ctx_read", json!({"path": "lib.rs"})).await.contains("greet"));
+    let child = home.fallback_pids();
+    assert_eq!(child.len(), 1, "one lean-ctxd --stdio child serves the session");
     let out = ok(&client, "ctx_shell", json!({"command": "echo in-process; exit 3"})).await;
     assert!(out.contains("in-process") && out.contains("[exit:3]"), "{out}");
     ok(&client, "ctx_knowledge", json!({"action": "remember", "key": "k", "value": "v"})).await;
     let found = ok(&client, "ctx_search", json!({"pattern": "greet"})).await;
     assert!(found.contains("lib.rs"), "{found}");
+    let status = ok(&client, "ctx_gain", json!({})).await;
+    assert!(!status.is_empty());
+    assert_eq!(home.fallback_pids(), child, "the same child answered every call");
     assert!(home.daemon_pids().is_empty(), "no daemon was started");
     client.cancel().await.unwrap();
+    assert!(wait_until(Duration::from_secs(5), || home.fallback_pids().is_empty()), "the child exits with the shim");
+}
+
+#[test]
+fn a_killed_shim_takes_its_fallback_child_with_it() {
+    let home = Home::new();
+    let root = project(&home);
+    let mut raw = Raw::spawn(mcp_command(&home, &root, &[("LEAN_CTX_NO_DAEMON", "1")]));
+    raw.initialize("2025-06-18");
+    let answer = raw.request(1, "tools/call", json!({"name": "ctx_read", "arguments": {"path": "lib.rs"}}));
+    assert!(answer.to_string().contains("greet"), "{answer}");
+    let children = home.fallback_pids();
+    assert_eq!(children.len(), 1, "{children:?}");
+    kill(raw.child.id(), libc::SIGKILL);
+    assert!(
+        wait_until(Duration::from_secs(5), || home.fallback_pids().is_empty()),
+        "the child outlived its killed client: {:?}",
+        home.fallback_pids()
+    );
+}
+
+#[test]
+fn without_lean_ctxd_tool_calls_say_what_is_missing() {
+    let home = Home::new();
+    let root = project(&home);
+    let missing = home.path().join("no-such-lean-ctxd");
+    let missing = missing.to_str().unwrap();
+    let mut raw =
+        Raw::spawn(mcp_command(&home, &root, &[("LEAN_CTX_NO_DAEMON", "1"), ("LEAN_CTX_DAEMON_BIN", missing)]));
+    raw.initialize("2025-06-18");
+    let answer = raw.request(1, "tools/call", json!({"name": "ctx_read", "arguments": {"path": "lib.rs"}}));
+    assert_eq!(answer["result"]["isError"], json!(true), "{answer}");
+    let text = answer["result"]["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.contains("no-such-lean-ctxd") && text.contains("install"), "{text}");
+    assert!(raw.close().success());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

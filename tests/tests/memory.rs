@@ -49,7 +49,7 @@ fn acknowledged_writes_survive_kill_9_of_the_daemon() {
         });
         let acknowledged =
             tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-                let backend = lctx::backend::Backend::connect(&opts).await;
+                let backend = lctx::backend::Backend::connect(&opts).await.unwrap();
                 let mut acked = Vec::new();
                 for i in 0..100_000 {
                     let mut ctx = opts.context();

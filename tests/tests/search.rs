@@ -44,7 +44,7 @@ fn project(home: &Home, name: &str, files: &[(&str, &str)]) -> std::path::PathBu
 fn bm25(home: &Home, root: &Path, query: &str) -> (String, String) {
     let opts = client_options(home);
     tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-        let backend = lctx::backend::Backend::connect(&opts).await;
+        let backend = lctx::backend::Backend::connect(&opts).await.unwrap();
         let mut ctx = opts.context();
         ctx.cwd = root.display().to_string();
         let req = SearchRequest { ctx: Some(ctx), pattern: query.into(), action: "bm25".into(), ..Default::default() };

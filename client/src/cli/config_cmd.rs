@@ -2,7 +2,7 @@
 //! a running daemon notices the change through its mtime cache.
 
 use clap::Subcommand;
-use lean_ctxd::engine::config;
+use lean_ctx_common::config;
 
 use super::CmdResult;
 use crate::options::ClientOptions;

@@ -3,11 +3,10 @@
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
+use lean_ctx_common::detach;
 use lean_ctx_proto::v1::StatusRequest;
-use lean_ctxd::server::detach;
 
 use super::{CmdResult, render};
-use crate::backend::Backend;
 use crate::daemon;
 use crate::options::ClientOptions;
 
@@ -77,15 +76,12 @@ async fn stop(opts: &ClientOptions) -> CmdResult {
 }
 
 async fn status(opts: &ClientOptions, json: bool) -> CmdResult {
-    let backend = Backend::connect(opts).await;
-    if let Some(reason) = &backend.fallback_reason {
-        eprintln!("lctx: no daemon available, answering in-process: {reason}");
-    }
+    let backend = super::connect(opts).await?;
     let status = backend
         .control()
         .status(tonic::Request::new(StatusRequest { ctx: Some(opts.context()) }))
         .await
-        .map_err(|s| s.message().to_string())?
+        .map_err(|s| backend.explain(&s))?
         .into_inner();
     if json {
         println!("{}", render::status_json(&status));

@@ -2,8 +2,8 @@
 
 use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
 
-use lean_ctxd::engine::config;
-use lean_ctxd::server::runtime_dir;
+use lean_ctx_common::config;
+use lean_ctx_common::runtime_dir;
 use serde_json::json;
 
 use super::CmdResult;
@@ -88,7 +88,11 @@ fn check_socket(opts: &ClientOptions) -> Check {
 
 async fn check_daemon(opts: &ClientOptions) -> Check {
     if opts.no_daemon {
-        return ok("daemon", "disabled by LEAN_CTX_NO_DAEMON=1; requests are served in-process".into());
+        return ok(
+            "daemon",
+            "disabled by LEAN_CTX_NO_DAEMON=1; requests are served by a `lean-ctxd --stdio` child of each client"
+                .into(),
+        );
     }
     match daemon::ensure(opts).await {
         Ok(d) => ok(
@@ -98,7 +102,7 @@ async fn check_daemon(opts: &ClientOptions) -> Check {
         Err(e) => failed(
             "daemon",
             e,
-            "run `lctx daemon logs` to see why it does not start; requests are served in-process meanwhile",
+            "run `lctx daemon logs` to see why it does not start; requests are served by fallback children meanwhile",
         ),
     }
 }

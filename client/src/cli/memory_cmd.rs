@@ -6,7 +6,6 @@ use serde_json::json;
 
 use super::CmdResult;
 use super::render::print_text;
-use crate::backend::Backend;
 use crate::options::ClientOptions;
 
 #[derive(Args, Debug)]
@@ -68,33 +67,22 @@ pub enum LedgerCmd {
     Verify,
 }
 
-async fn backend(opts: &ClientOptions) -> Backend {
-    let backend = Backend::connect(opts).await;
-    if let Some(reason) = &backend.fallback_reason {
-        eprintln!("lctx: no daemon available, answering in-process: {reason}");
-    }
-    backend
-}
-
-fn message(s: tonic::Status) -> String {
-    s.message().to_string()
-}
-
 pub async fn session(args: SessionArgs, opts: &ClientOptions) -> CmdResult {
-    let backend = backend(opts).await;
+    let backend = super::connect(opts).await?;
     let request = SessionRequest {
         ctx: Some(opts.context()),
         action: args.action,
         value: args.value.unwrap_or_default(),
         session_id: String::new(),
     };
-    let out = backend.memory().session(tonic::Request::new(request)).await.map_err(message)?.into_inner();
+    let out =
+        backend.memory().session(tonic::Request::new(request)).await.map_err(|s| backend.explain(&s))?.into_inner();
     println!("{}", out.text);
     Ok(())
 }
 
 pub async fn knowledge(cmd: KnowledgeCmd, opts: &ClientOptions) -> CmdResult {
-    let backend = backend(opts).await;
+    let backend = super::connect(opts).await?;
     let mut request = KnowledgeRequest { ctx: Some(opts.context()), ..Default::default() };
     match cmd {
         KnowledgeCmd::Remember { key, value, category, confidence } => {
@@ -111,13 +99,14 @@ pub async fn knowledge(cmd: KnowledgeCmd, opts: &ClientOptions) -> CmdResult {
         }
         KnowledgeCmd::History { key } => (request.action, request.key) = ("history".into(), key),
     }
-    let out = backend.memory().knowledge(tonic::Request::new(request)).await.map_err(message)?.into_inner();
+    let out =
+        backend.memory().knowledge(tonic::Request::new(request)).await.map_err(|s| backend.explain(&s))?.into_inner();
     println!("{}", out.text);
     Ok(())
 }
 
 pub async fn gain(args: GainArgs, opts: &ClientOptions) -> CmdResult {
-    let backend = backend(opts).await;
+    let backend = super::connect(opts).await?;
     let period = if args.today {
         "today"
     } else if args.week {
@@ -131,7 +120,7 @@ pub async fn gain(args: GainArgs, opts: &ClientOptions) -> CmdResult {
         group_by: args.by.unwrap_or_else(|| "none".into()),
         utc_offset_secs: crate::options::utc_offset_secs(),
     };
-    let out = backend.ledger().gain(tonic::Request::new(request)).await.map_err(message)?.into_inner();
+    let out = backend.ledger().gain(tonic::Request::new(request)).await.map_err(|s| backend.explain(&s))?.into_inner();
     if args.json {
         let rows: Vec<_> = out
             .rows
@@ -150,12 +139,12 @@ pub async fn gain(args: GainArgs, opts: &ClientOptions) -> CmdResult {
 
 pub async fn ledger(cmd: LedgerCmd, opts: &ClientOptions) -> CmdResult {
     let LedgerCmd::Verify = cmd;
-    let backend = backend(opts).await;
+    let backend = super::connect(opts).await?;
     let out = backend
         .ledger()
         .verify(tonic::Request::new(VerifyRequest { ctx: Some(opts.context()) }))
         .await
-        .map_err(message)?
+        .map_err(|s| backend.explain(&s))?
         .into_inner();
     if out.ok {
         println!("ledger ok: {} records, chain intact", out.records);

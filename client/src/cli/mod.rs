@@ -16,6 +16,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use lean_ctx_proto::v1::ClientKind;
 
+use crate::backend::Backend;
 use crate::options::ClientOptions;
 
 #[derive(Parser, Debug)]
@@ -124,6 +125,16 @@ pub fn main() -> ExitCode {
         Ok(Some(code)) => ExitCode::from(u8::try_from(code.clamp(0, 255)).unwrap_or(1)),
         Err(e) => fail(&e),
     }
+}
+
+/// The backend for one command: the daemon, else a fallback child (said on
+/// stderr, with the reason), else an error that says what to install.
+async fn connect(opts: &ClientOptions) -> Result<Backend, String> {
+    let backend = Backend::connect(opts).await?;
+    if let Some(reason) = &backend.fallback_reason {
+        eprintln!("lctx: no daemon available, served by a lean-ctxd of this call alone: {reason}");
+    }
+    Ok(backend)
 }
 
 fn fail(msg: &str) -> ExitCode {

@@ -8,7 +8,6 @@ use serde_json::json;
 
 use super::CmdResult;
 use super::render::print_text;
-use crate::backend::Backend;
 use crate::options::ClientOptions;
 
 #[derive(Args, Debug)]
@@ -52,15 +51,8 @@ pub struct EditArgs {
     json: bool,
 }
 
-fn announce_fallback(backend: &Backend) {
-    if let Some(reason) = &backend.fallback_reason {
-        eprintln!("lctx: no daemon available, answering in-process: {reason}");
-    }
-}
-
 pub async fn read(args: ReadArgs, opts: &ClientOptions) -> CmdResult {
-    let backend = Backend::connect(opts).await;
-    announce_fallback(&backend);
+    let backend = super::connect(opts).await?;
     let request = ReadRequest {
         ctx: Some(opts.context()),
         paths: args.paths.iter().map(|p| p.display().to_string()).collect(),
@@ -70,7 +62,7 @@ pub async fn read(args: ReadArgs, opts: &ClientOptions) -> CmdResult {
         limit: args.limit,
     };
     let response =
-        backend.context().read(tonic::Request::new(request)).await.map_err(|s| s.message().to_string())?.into_inner();
+        backend.context().read(tonic::Request::new(request)).await.map_err(|s| backend.explain(&s))?.into_inner();
     let failed = response.files.iter().filter(|f| !f.error.is_empty()).count();
     if args.json {
         let files: Vec<_> = response
@@ -106,8 +98,7 @@ pub async fn read(args: ReadArgs, opts: &ClientOptions) -> CmdResult {
 }
 
 pub async fn edit(args: EditArgs, opts: &ClientOptions) -> CmdResult {
-    let backend = Backend::connect(opts).await;
-    announce_fallback(&backend);
+    let backend = super::connect(opts).await?;
     let request = EditRequest {
         ctx: Some(opts.context()),
         path: args.path.display().to_string(),
@@ -116,8 +107,7 @@ pub async fn edit(args: EditArgs, opts: &ClientOptions) -> CmdResult {
         replace_all: args.all,
         create: args.create,
     };
-    let out =
-        backend.context().edit(tonic::Request::new(request)).await.map_err(|s| s.message().to_string())?.into_inner();
+    let out = backend.context().edit(tonic::Request::new(request)).await.map_err(|s| backend.explain(&s))?.into_inner();
     if args.json {
         println!(
             "{}",

@@ -40,7 +40,7 @@ pub fn status_text(st: &StatusResponse) -> String {
     let by = served_by(st);
     let who = match by {
         ServedBy::Daemon => format!("served by the daemon (pid {})", st.pid),
-        _ => "served in-process (no daemon)".to_string(),
+        _ => "served by a fallback lean-ctxd of this client (no daemon)".to_string(),
     };
     let _ = writeln!(out, "lean-ctxd {} — {who} [{}]", st.version, served_by_name(by));
     if !st.socket_path.is_empty() {

@@ -8,7 +8,6 @@ use lean_ctx_proto::v1::{GlobRequest, IndexRequest, IndexStatusRequest, SearchRe
 
 use super::CmdResult;
 use super::render::print_text;
-use crate::backend::Backend;
 use crate::options::ClientOptions;
 
 #[derive(Args, Debug)]
@@ -53,16 +52,8 @@ pub struct TreeArgs {
     no_ignore: bool,
 }
 
-async fn backend(opts: &ClientOptions) -> Backend {
-    let backend = Backend::connect(opts).await;
-    if let Some(reason) = &backend.fallback_reason {
-        eprintln!("lctx: no daemon available, searching in-process (no index): {reason}");
-    }
-    backend
-}
-
 pub async fn search(args: SearchArgs, opts: &ClientOptions) -> CmdResult {
-    let backend = backend(opts).await;
+    let backend = super::connect(opts).await?;
     let request = SearchRequest {
         ctx: Some(opts.context()),
         pattern: args.pattern,
@@ -72,26 +63,26 @@ pub async fn search(args: SearchArgs, opts: &ClientOptions) -> CmdResult {
         max_results: args.max_results,
         action: args.action,
     };
-    let out = backend.search().search(tonic::Request::new(request)).await.map_err(|s| s.message().to_string())?;
+    let out = backend.search().search(tonic::Request::new(request)).await.map_err(|s| backend.explain(&s))?;
     print_text(&out.into_inner().text);
     Ok(())
 }
 
 pub async fn glob(args: GlobArgs, opts: &ClientOptions) -> CmdResult {
-    let backend = backend(opts).await;
+    let backend = super::connect(opts).await?;
     let request = GlobRequest {
         ctx: Some(opts.context()),
         pattern: args.pattern,
         path: args.path.unwrap_or_default(),
         max_results: args.max_results,
     };
-    let out = backend.search().glob(tonic::Request::new(request)).await.map_err(|s| s.message().to_string())?;
+    let out = backend.search().glob(tonic::Request::new(request)).await.map_err(|s| backend.explain(&s))?;
     print_text(&out.into_inner().text);
     Ok(())
 }
 
 pub async fn tree(args: TreeArgs, opts: &ClientOptions) -> CmdResult {
-    let backend = backend(opts).await;
+    let backend = super::connect(opts).await?;
     let request = TreeRequest {
         ctx: Some(opts.context()),
         path: args.path.unwrap_or_default(),
@@ -99,16 +90,17 @@ pub async fn tree(args: TreeArgs, opts: &ClientOptions) -> CmdResult {
         show_hidden: args.hidden,
         respect_gitignore: Some(!args.no_ignore),
     };
-    let out = backend.search().tree(tonic::Request::new(request)).await.map_err(|s| s.message().to_string())?;
+    let out = backend.search().tree(tonic::Request::new(request)).await.map_err(|s| backend.explain(&s))?;
     print_text(&out.into_inner().text);
     Ok(())
 }
 
 /// Builds the index, drawing a progress bar on a terminal while it runs.
 pub async fn index(path: Option<String>, opts: &ClientOptions) -> CmdResult {
-    let backend = backend(opts).await;
+    let backend = super::connect(opts).await?;
     let request = IndexRequest { ctx: Some(opts.context()), path: path.unwrap_or_default() };
-    let build = backend.search().index(tonic::Request::new(request));
+    let mut search = backend.search();
+    let build = search.index(tonic::Request::new(request));
     tokio::pin!(build);
     let tty = std::io::stderr().is_terminal();
     let result = loop {
@@ -133,7 +125,7 @@ pub async fn index(path: Option<String>, opts: &ClientOptions) -> CmdResult {
     if tty {
         eprint!("\r\x1b[K");
     }
-    let out = result.map_err(|s| s.message().to_string())?.into_inner();
+    let out = result.map_err(|s| backend.explain(&s))?.into_inner();
     for ix in out.indexes {
         println!(
             "{}: {} · {} files · {:.1} MiB on disk{}",

@@ -5,7 +5,6 @@ use lean_ctx_proto::v1::{ExecRequest, ExpandRequest, JobsRequest};
 
 use super::CmdResult;
 use super::render::print_text;
-use crate::backend::Backend;
 use crate::options::ClientOptions;
 
 #[derive(Args, Debug)]
@@ -51,17 +50,9 @@ pub struct ExpandArgs {
 /// Exit code for a command the timeout killed, as timeout(1) uses.
 const TIMED_OUT: i32 = 124;
 
-async fn backend(opts: &ClientOptions) -> Backend {
-    let backend = Backend::connect(opts).await;
-    if let Some(reason) = &backend.fallback_reason {
-        eprintln!("lctx: no daemon available, running in-process: {reason}");
-    }
-    backend
-}
-
 /// Runs the command; returns its exit code for lctx to exit with.
 pub async fn run(args: RunArgs, opts: &ClientOptions) -> Result<i32, String> {
-    let backend = backend(opts).await;
+    let backend = super::connect(opts).await?;
     let request = ExecRequest {
         ctx: Some(opts.context()),
         command: args.command.join(" "),
@@ -72,7 +63,7 @@ pub async fn run(args: RunArgs, opts: &ClientOptions) -> Result<i32, String> {
         raw: args.raw,
         background: args.bg,
     };
-    let out = backend.shell().exec(tonic::Request::new(request)).await.map_err(|s| s.message().to_string())?;
+    let out = backend.shell().exec(tonic::Request::new(request)).await.map_err(|s| backend.explain(&s))?;
     let out = out.into_inner();
     if args.bg {
         println!("job {} started; `lctx jobs status {}` shows it", out.job_id, out.job_id);
@@ -89,14 +80,14 @@ pub async fn run(args: RunArgs, opts: &ClientOptions) -> Result<i32, String> {
 }
 
 pub async fn jobs(cmd: Option<JobsCmd>, opts: &ClientOptions) -> CmdResult {
-    let backend = backend(opts).await;
+    let backend = super::connect(opts).await?;
     let (action, id) = match cmd {
         None => ("list", 0),
         Some(JobsCmd::Status { id }) => ("status", id),
         Some(JobsCmd::Cancel { id }) => ("cancel", id),
     };
     let request = JobsRequest { ctx: Some(opts.context()), action: action.into(), id };
-    let out = backend.shell().jobs(tonic::Request::new(request)).await.map_err(|s| s.message().to_string())?;
+    let out = backend.shell().jobs(tonic::Request::new(request)).await.map_err(|s| backend.explain(&s))?;
     let jobs = out.into_inner().jobs;
     if jobs.is_empty() {
         println!("no background jobs");
@@ -131,7 +122,7 @@ pub async fn expand(args: ExpandArgs, opts: &ClientOptions) -> CmdResult {
         }
         None => (None, None),
     };
-    let backend = backend(opts).await;
+    let backend = super::connect(opts).await?;
     let request = ExpandRequest {
         ctx: Some(opts.context()),
         id: args.id.unwrap_or_default(),
@@ -140,7 +131,7 @@ pub async fn expand(args: ExpandArgs, opts: &ClientOptions) -> CmdResult {
         grep: args.grep.unwrap_or_default(),
         search: args.search.unwrap_or_default(),
     };
-    let out = backend.shell().expand(tonic::Request::new(request)).await.map_err(|s| s.message().to_string())?;
+    let out = backend.shell().expand(tonic::Request::new(request)).await.map_err(|s| backend.explain(&s))?;
     let out = out.into_inner();
     print_text(&out.text);
     Ok(())

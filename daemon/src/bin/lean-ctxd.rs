@@ -2,7 +2,8 @@
 //!
 //! Without `--foreground` it starts a detached copy of itself and returns
 //! once that copy answers; service managers (systemd, launchd) run it with
-//! `--foreground`.
+//! `--foreground`. Clients that cannot use a daemon run it with `--stdio`:
+//! the same engine for them alone, over a socket given as standard input.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -11,7 +12,7 @@ use std::time::Duration;
 
 use clap::Parser;
 use lean_ctxd::engine::paths::Dirs;
-use lean_ctxd::server::{detach, lifecycle, singleton};
+use lean_ctxd::server::{detach, lifecycle, pipe, singleton};
 
 #[derive(Parser)]
 #[command(name = "lean-ctxd", version, about = "The lean-ctx context gateway daemon")]
@@ -26,11 +27,17 @@ struct Args {
     /// Listen on this socket instead of the one in the runtime directory.
     #[arg(long, value_name = "PATH")]
     socket: Option<PathBuf>,
+    /// Serve one client over the socket given as standard input, then exit
+    /// (how clients run the engine when no daemon can be used).
+    #[arg(long, conflicts_with_all = ["foreground", "idle_timeout", "socket"])]
+    stdio: bool,
 }
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    let result = if args.foreground {
+    let result = if args.stdio {
+        pipe::run()
+    } else if args.foreground {
         lifecycle::run(lifecycle::DaemonOptions {
             socket: args.socket,
             idle_timeout: args.idle_timeout.map(Duration::from_secs),

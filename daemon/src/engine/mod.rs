@@ -10,7 +10,8 @@ pub mod error;
 pub mod lru;
 pub mod memory;
 pub mod path_locks;
-pub mod paths;
+/// Where every file lives (crate `lean-ctx-common`, shared with clients).
+pub use lean_ctx_common::paths;
 pub mod project;
 pub mod read;
 pub mod search;

@@ -147,6 +147,11 @@ impl Drop for ConnectionGuard {
     fn drop(&mut self) {
         self.host.mark_activity();
         self.host.connections.fetch_sub(1, Ordering::SeqCst);
+        // A LOCAL host serves one client over a pipe (server::pipe): its
+        // connection's end is the end of the process's work.
+        if self.host.served_by == ServedBy::Local {
+            self.host.trigger_shutdown("the client closed the pipe");
+        }
     }
 }
 

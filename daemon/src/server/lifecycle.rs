@@ -18,6 +18,7 @@ use lean_ctx_proto::v1::memory_server::MemoryServer;
 use lean_ctx_proto::v1::search_server::SearchServer;
 use lean_ctx_proto::v1::shell_server::ShellServer;
 use tokio_stream::wrappers::ReceiverStream;
+use tonic::service::Routes;
 
 use super::context::ContextService;
 use super::control::ControlService;
@@ -93,25 +94,9 @@ async fn serve(dirs: Dirs, socket: PathBuf, idle_override: Option<Duration>) -> 
     tokio::spawn(watch_signals(host.clone()));
     tokio::spawn(watch_idle(host.clone(), engine.clone()));
 
-    let control = ControlServer::new(ControlService::new(engine.clone(), host.clone()))
-        .max_decoding_message_size(max_message)
-        .max_encoding_message_size(max_message);
-    let context = FileContextServer::new(ContextService::new(engine.clone(), host.clone()))
-        .max_decoding_message_size(max_message)
-        .max_encoding_message_size(max_message);
-    let memory = MemoryService::new(engine.clone(), host.clone());
     let server = tonic::transport::Server::builder()
         .layer(DrainLayer::new(host.clone()))
-        .add_service(control)
-        .add_service(context)
-        .add_service(MemoryServer::new(memory.clone()))
-        .add_service(LedgerServer::new(memory))
-        .add_service(SearchServer::new(SearchService::new(engine.clone(), host.clone())))
-        .add_service(
-            ShellServer::new(ShellService::new(engine.clone(), host.clone()))
-                .max_decoding_message_size(max_message)
-                .max_encoding_message_size(max_message),
-        )
+        .add_routes(routes(&engine, &host, max_message))
         .serve_with_incoming_shutdown(ReceiverStream::new(rx), host.shutdown_signal());
 
     let drain = async {
@@ -133,6 +118,43 @@ async fn serve(dirs: Dirs, socket: PathBuf, idle_override: Option<Duration>) -> 
     }
     // Stores are flushed here as components gain persistent state.
     Ok(())
+}
+
+/// Every service, as the daemon and the one-connection pipe server both
+/// serve them, each bounded by the configured `max_message_bytes`.
+pub(super) fn routes(engine: &Arc<Engine>, host: &Arc<Host>, max_message: usize) -> Routes {
+    let memory = MemoryService::new(engine.clone(), host.clone());
+    let mut routes = Routes::builder();
+    routes
+        .add_service(
+            ControlServer::new(ControlService::new(engine.clone(), host.clone()))
+                .max_decoding_message_size(max_message)
+                .max_encoding_message_size(max_message),
+        )
+        .add_service(
+            FileContextServer::new(ContextService::new(engine.clone(), host.clone()))
+                .max_decoding_message_size(max_message)
+                .max_encoding_message_size(max_message),
+        )
+        .add_service(
+            MemoryServer::new(memory.clone())
+                .max_decoding_message_size(max_message)
+                .max_encoding_message_size(max_message),
+        )
+        .add_service(
+            LedgerServer::new(memory).max_decoding_message_size(max_message).max_encoding_message_size(max_message),
+        )
+        .add_service(
+            SearchServer::new(SearchService::new(engine.clone(), host.clone()))
+                .max_decoding_message_size(max_message)
+                .max_encoding_message_size(max_message),
+        )
+        .add_service(
+            ShellServer::new(ShellService::new(engine.clone(), host.clone()))
+                .max_decoding_message_size(max_message)
+                .max_encoding_message_size(max_message),
+        );
+    routes.routes()
 }
 
 /// Ends the process if the orderly stop takes longer than `after`.

@@ -4,14 +4,15 @@
 pub mod blocking;
 pub mod context;
 pub mod control;
-pub mod detach;
 pub mod drain;
 pub mod host;
 pub mod lifecycle;
 pub mod memory;
-pub mod runtime_dir;
+pub mod pipe;
 pub mod search;
 pub mod shell;
-pub mod singleton;
 pub mod status;
 pub mod transport;
+
+/// Shared with the clients (crate `lean-ctx-common`).
+pub use lean_ctx_common::{detach, runtime_dir, singleton};

@@ -48,24 +48,31 @@ pub fn bind(path: &Path) -> io::Result<Listener> {
     Ok(listener)
 }
 
-/// One accepted, verified connection; counted as open until dropped.
-pub struct Conn {
-    stream: Stream,
+/// One accepted, verified connection (the socket's, or the pipe server's
+/// single one); counted as open until dropped.
+pub struct Conn<S = Stream> {
+    stream: S,
     _open: ConnectionGuard,
 }
 
-impl Connected for Conn {
+impl<S> Conn<S> {
+    pub fn new(stream: S, open: ConnectionGuard) -> Conn<S> {
+        Conn { stream, _open: open }
+    }
+}
+
+impl<S> Connected for Conn<S> {
     type ConnectInfo = ();
     fn connect_info(&self) -> Self::ConnectInfo {}
 }
 
-impl AsyncRead for Conn {
+impl<S: AsyncRead + Unpin> AsyncRead for Conn<S> {
     fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
         Pin::new(&mut self.get_mut().stream).poll_read(cx, buf)
     }
 }
 
-impl AsyncWrite for Conn {
+impl<S: AsyncWrite + Unpin> AsyncWrite for Conn<S> {
     fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
         Pin::new(&mut self.get_mut().stream).poll_write(cx, buf)
     }
@@ -114,7 +121,7 @@ pub async fn accept_loop(listener: Listener, host: Arc<Host>, tx: mpsc::Sender<i
                 continue;
             }
         }
-        let conn = Conn { stream, _open: host.connection_opened() };
+        let conn = Conn::new(stream, host.connection_opened());
         if tx.send(Ok(conn)).await.is_err() {
             break;
         }

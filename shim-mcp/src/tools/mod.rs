@@ -41,8 +41,10 @@ impl Output {
 pub enum Failure {
     /// The arguments do not fit the schema: a protocol error (invalid params).
     Params(String),
-    /// The daemon (or the in-process engine) refused or failed the call.
+    /// The daemon (or the fallback child) refused or failed the call.
     Status(tonic::Status),
+    /// No engine could be had (no `lean-ctxd` to run); says what is missing.
+    Unavailable(String),
 }
 
 impl From<tonic::Status> for Failure {

@@ -24,8 +24,8 @@ mod sh;
 
 use std::path::{Path, PathBuf};
 
-use lean_ctxd::engine::paths::Dirs;
-use lean_ctxd::server::runtime_dir;
+use lean_ctx_common::paths::Dirs;
+use lean_ctx_common::runtime_dir;
 
 use crate::detect::AGENT_VARS;
 use crate::toggle;

@@ -1,0 +1,431 @@
+//! `config.toml`: its keys, parsing and validation, and atomic writes under a
+//! file lock. The daemon and the clients share this module so the file means
+//! the same to both; the daemon's mtime-stamped cache of it is
+//! `lean_ctxd::engine::config::ConfigStore`.
+//!
+//! Readers never see a half-written file: writers take `config.lock`, write a
+//! temporary file beside the config, keep the previous version as
+//! `config.toml.bak`, and rename. A file that does not parse is reported with
+//! its path, line and column; the daemon keeps serving with the last good
+//! configuration it had (the defaults if it never had one).
+
+use std::fmt;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// The effective configuration. Every key is optional in the file.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Seconds without any connection or request before the daemon exits;
+    /// 0 keeps it running.
+    pub idle_timeout_secs: u64,
+    /// How long a stopping daemon waits for in-flight requests.
+    pub drain_timeout_secs: u64,
+    /// Largest gRPC message accepted or sent, in bytes.
+    pub max_message_bytes: u64,
+    /// Directories outside the project that reads and edits may reach.
+    pub allow_paths: Vec<String>,
+    /// Largest file a read or edit loads, in bytes.
+    pub max_read_bytes: u64,
+    /// Bound of the shared content and view cache, in bytes.
+    pub cache_bytes: u64,
+    /// Archived outputs older than this many days expire.
+    pub archive_max_age_days: u64,
+    /// Archived outputs beyond this total size expire, oldest first.
+    pub archive_max_bytes: u64,
+    /// Approximate memory all open search indexes may use.
+    pub search_memory_bytes: u64,
+    /// A project's index with no search for this long is closed.
+    pub search_idle_close_secs: u64,
+    /// Which tools lctx-mcp advertises: minimal, standard or all.
+    pub mcp_tools_profile: String,
+    /// Tools lctx-mcp neither advertises nor answers.
+    pub mcp_disabled_tools: Vec<String>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            idle_timeout_secs: 30 * 60,
+            drain_timeout_secs: 10,
+            max_message_bytes: 16 << 20,
+            allow_paths: Vec::new(),
+            max_read_bytes: 8 << 20,
+            cache_bytes: 64 << 20,
+            archive_max_age_days: 7,
+            archive_max_bytes: 512 << 20,
+            search_memory_bytes: 512 << 20,
+            search_idle_close_secs: 900,
+            mcp_tools_profile: "standard".into(),
+            mcp_disabled_tools: Vec::new(),
+        }
+    }
+}
+
+/// One settable key: its name, what it means, and its type.
+pub struct Key {
+    pub name: &'static str,
+    pub help: &'static str,
+    kind: Kind,
+}
+
+enum Kind {
+    /// A whole number within `min..=max`.
+    Number { min: u64, max: u64, get: fn(&Config) -> u64 },
+    /// One word out of `values`.
+    Choice { values: &'static [&'static str], get: fn(&Config) -> &str },
+    /// A list of words, given to `set` comma-separated; `absolute` demands
+    /// absolute paths.
+    List { absolute: bool, get: fn(&Config) -> &[String] },
+}
+
+const fn number(name: &'static str, help: &'static str, min: u64, max: u64, get: fn(&Config) -> u64) -> Key {
+    Key { name, help, kind: Kind::Number { min, max, get } }
+}
+
+/// Every key `lctx config set` accepts.
+pub const KEYS: &[Key] = &[
+    number(
+        "idle_timeout_secs",
+        "seconds with no connection and no request before the daemon exits (0 = never)",
+        0,
+        30 * 24 * 3600,
+        |c| c.idle_timeout_secs,
+    ),
+    number("drain_timeout_secs", "seconds a stopping daemon waits for in-flight requests", 1, 600, |c| {
+        c.drain_timeout_secs
+    }),
+    number(
+        "max_message_bytes",
+        "largest request or response message in bytes (takes effect at daemon start)",
+        64 << 10,
+        1 << 30,
+        |c| c.max_message_bytes,
+    ),
+    Key {
+        name: "allow_paths",
+        help: "absolute directories outside the project that reads and edits may reach (comma-separated)",
+        kind: Kind::List { absolute: true, get: |c| &c.allow_paths },
+    },
+    number("max_read_bytes", "largest file a read or edit loads, in bytes", 1 << 10, 1 << 30, |c| c.max_read_bytes),
+    number("cache_bytes", "bound of the shared content and view cache, in bytes", 0, 16 << 30, |c| c.cache_bytes),
+    number("archive_max_age_days", "archived outputs older than this expire", 1, 3650, |c| c.archive_max_age_days),
+    number(
+        "archive_max_bytes",
+        "archived outputs beyond this total size expire, oldest first",
+        1 << 20,
+        1 << 40,
+        |c| c.archive_max_bytes,
+    ),
+    number(
+        "search_memory_bytes",
+        "approximate memory all open search indexes may use, in bytes",
+        64 << 20,
+        64 << 30,
+        |c| c.search_memory_bytes,
+    ),
+    number("search_idle_close_secs", "a project's index unused this long is closed", 10, 30 * 24 * 3600, |c| {
+        c.search_idle_close_secs
+    }),
+    Key {
+        name: "mcp_tools_profile",
+        help: "which tools lctx-mcp advertises to the host each turn",
+        kind: Kind::Choice { values: &["minimal", "standard", "all"], get: |c| &c.mcp_tools_profile },
+    },
+    Key {
+        name: "mcp_disabled_tools",
+        help: "tools lctx-mcp neither lists nor answers (comma-separated names)",
+        kind: Kind::List { absolute: false, get: |c| &c.mcp_disabled_tools },
+    },
+];
+
+impl Config {
+    /// The value of `key` as it would be written in config.toml.
+    pub fn get(&self, key: &str) -> Result<String, ConfigError> {
+        Ok(match &find_key(key)?.kind {
+            Kind::Number { get, .. } => get(self).to_string(),
+            Kind::Choice { get, .. } => toml_edit::Value::from(get(self)).to_string(),
+            Kind::List { get, .. } => toml_edit::Value::from_iter(get(self).iter().map(String::as_str)).to_string(),
+        })
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        for key in KEYS {
+            match &key.kind {
+                Kind::Number { min, max, get } => {
+                    let v = get(self);
+                    if v < *min || v > *max {
+                        return Err(format!("{} = {v} is out of range {min}..={max}", key.name));
+                    }
+                }
+                Kind::Choice { values, get } => {
+                    let v = get(self);
+                    if !values.contains(&v) {
+                        return Err(format!("{} = {v:?} is not one of {}", key.name, values.join(", ")));
+                    }
+                }
+                Kind::List { absolute: true, get } => {
+                    if let Some(p) = get(self).iter().find(|p| !Path::new(p).is_absolute()) {
+                        return Err(format!("{} holds `{p}`, which is not an absolute path", key.name));
+                    }
+                }
+                Kind::List { absolute: false, .. } => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+fn find_key(name: &str) -> Result<&'static Key, ConfigError> {
+    KEYS.iter().find(|k| k.name == name).ok_or_else(|| {
+        let valid: Vec<_> = KEYS.iter().map(|k| k.name).collect();
+        ConfigError::plain(format!("unknown config key `{name}`; valid keys: {}", valid.join(", ")))
+    })
+}
+
+/// A configuration problem, located in its file where possible.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    pub file: Option<PathBuf>,
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    pub message: String,
+}
+
+impl ConfigError {
+    fn plain(message: String) -> Self {
+        ConfigError { file: None, line: None, column: None, message }
+    }
+
+    fn in_file(file: &Path, text: &str, span: Option<std::ops::Range<usize>>, message: &str) -> Self {
+        let (line, column) = match span {
+            Some(span) => {
+                let before = &text[..span.start.min(text.len())];
+                let line = before.matches('\n').count() + 1;
+                let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+                (Some(line), Some(column))
+            }
+            None => (None, None),
+        };
+        ConfigError { file: Some(file.to_path_buf()), line, column, message: message.trim().to_string() }
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(file) = &self.file {
+            write!(f, "{}", file.display())?;
+            if let Some(line) = self.line {
+                write!(f, ":{line}")?;
+                if let Some(col) = self.column {
+                    write!(f, ":{col}")?;
+                }
+            }
+            write!(f, ": ")?;
+        }
+        write!(f, "{}", self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// Parses config text; `file` only names the source in errors.
+pub fn parse(file: &Path, text: &str) -> Result<Config, ConfigError> {
+    let config: Config =
+        toml_edit::de::from_str(text).map_err(|e| ConfigError::in_file(file, text, e.span(), e.message()))?;
+    config.validate().map_err(|m| ConfigError::in_file(file, text, None, &m))?;
+    Ok(config)
+}
+
+/// Reads a config file; a missing file means all defaults.
+pub fn load(file: &Path) -> Result<Config, ConfigError> {
+    match fs::read_to_string(file) {
+        Ok(text) => parse(file, &text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
+        Err(e) => Err(ConfigError::in_file(file, "", None, &format!("cannot read: {e}"))),
+    }
+}
+
+/// Sets `key` to `value` in the config file, keeping the rest of the file
+/// (comments included) as it is. Takes `lock_file` for the whole
+/// read-modify-write so concurrent writers never lose each other's change.
+pub fn set(file: &Path, lock_file: &Path, key: &str, value: &str) -> Result<(), ConfigError> {
+    let new_value = parse_value(find_key(key)?, value)?;
+    let io_err = |what: &str, e: std::io::Error| ConfigError::in_file(file, "", None, &format!("{what}: {e}"));
+    let dir = file.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(dir).map_err(|e| io_err("cannot create the config directory", e))?;
+    let lock = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(lock_file)
+        .map_err(|e| io_err("cannot open the config lock", e))?;
+    lock.lock().map_err(|e| io_err("cannot lock the config", e))?;
+
+    let old = match fs::read_to_string(file) {
+        Ok(t) => Some(t),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(io_err("cannot read", e)),
+    };
+    let text = old.as_deref().unwrap_or("");
+    // Refuse to rewrite a file that does not parse: the user's text would be
+    // lost or misread.
+    parse(file, text)
+        .map_err(|e| ConfigError { message: format!("{}; fix the file before setting values", e.message), ..e })?;
+    let mut doc: toml_edit::DocumentMut =
+        text.parse().map_err(|e: toml_edit::TomlError| ConfigError::in_file(file, text, e.span(), e.message()))?;
+    doc[key] = toml_edit::Item::Value(new_value);
+    let new_text = doc.to_string();
+    parse(file, &new_text)?;
+
+    if let Some(old) = &old {
+        fs::write(file.with_extension("toml.bak"), old).map_err(|e| io_err("cannot write the backup", e))?;
+    }
+    let (tmp_path, mut tmp) = tempfile_in(dir).map_err(|e| io_err("cannot create a temporary file", e))?;
+    let written =
+        tmp.write_all(new_text.as_bytes()).and_then(|()| tmp.sync_all()).and_then(|()| fs::rename(&tmp_path, file));
+    if let Err(e) = written {
+        let _ = fs::remove_file(&tmp_path);
+        return Err(io_err("cannot replace the config file", e));
+    }
+    Ok(())
+}
+
+/// Turns the text given to `lctx config set` into the TOML value to store.
+fn parse_value(spec: &Key, value: &str) -> Result<toml_edit::Value, ConfigError> {
+    let key = spec.name;
+    match &spec.kind {
+        Kind::Number { min, max, .. } => {
+            let number: u64 = value.trim().parse().map_err(|_| {
+                ConfigError::plain(format!("{key} takes a whole number ({}), got `{value}`", spec.help))
+            })?;
+            if number < *min || number > *max {
+                return Err(ConfigError::plain(format!("{key} must be within {min}..={max}, got {number}")));
+            }
+            Ok(toml_edit::Value::from(i64::try_from(number).unwrap_or(i64::MAX)))
+        }
+        Kind::Choice { values, .. } => {
+            let word = value.trim();
+            if !values.contains(&word) {
+                return Err(ConfigError::plain(format!("{key} takes one of {}, got `{value}`", values.join(", "))));
+            }
+            Ok(toml_edit::Value::from(word))
+        }
+        Kind::List { .. } => {
+            let items: Vec<&str> = value.split(',').map(str::trim).filter(|p| !p.is_empty()).collect();
+            Ok(toml_edit::Value::from_iter(items))
+        }
+    }
+}
+
+/// A uniquely named file in `dir`, created exclusively.
+fn tempfile_in(dir: &Path) -> std::io::Result<(PathBuf, fs::File)> {
+    let pid = std::process::id();
+    for attempt in 0u32.. {
+        let path = dir.join(format!(".config.toml.{pid}.{attempt}.tmp"));
+        match fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+            Ok(f) => return Ok((path, f)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 100 => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    unreachable!("the loop returns")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, text: &str) -> PathBuf {
+        let f = dir.join("config.toml");
+        fs::write(&f, text).unwrap();
+        f
+    }
+
+    #[test]
+    fn missing_file_means_defaults() {
+        let d = tempfile::tempdir().unwrap();
+        assert_eq!(load(&d.path().join("none.toml")).unwrap(), Config::default());
+    }
+
+    #[test]
+    fn syntax_error_names_file_and_line() {
+        let d = tempfile::tempdir().unwrap();
+        let f = write(d.path(), "# comment\nidle_timeout_secs = 5\ndrain_timeout_secs = = 3\n");
+        let e = load(&f).unwrap_err();
+        assert_eq!(e.line, Some(3), "{e}");
+        assert!(e.to_string().starts_with(&format!("{}:3:", f.display())), "{e}");
+    }
+
+    #[test]
+    fn wrong_type_and_unknown_key_are_located() {
+        let d = tempfile::tempdir().unwrap();
+        let f = write(d.path(), "idle_timeout_secs = \"soon\"\n");
+        assert_eq!(load(&f).unwrap_err().line, Some(1));
+        let f = write(d.path(), "\n\nidle_timeout = 3\n");
+        let e = load(&f).unwrap_err();
+        assert_eq!(e.line, Some(3), "{e}");
+        assert!(e.message.contains("idle_timeout"), "{e}");
+    }
+
+    #[test]
+    fn set_keeps_comments_makes_backup_and_validates() {
+        let d = tempfile::tempdir().unwrap();
+        let f = write(d.path(), "# mine\nidle_timeout_secs = 5 # short\n");
+        let lock = d.path().join("config.lock");
+        set(&f, &lock, "drain_timeout_secs", "3").unwrap();
+        let text = fs::read_to_string(&f).unwrap();
+        assert!(text.contains("# mine") && text.contains("# short"), "{text}");
+        assert_eq!(load(&f).unwrap().drain_timeout_secs, 3);
+        assert_eq!(
+            fs::read_to_string(d.path().join("config.toml.bak")).unwrap(),
+            "# mine\nidle_timeout_secs = 5 # short\n"
+        );
+
+        let e = set(&f, &lock, "nope", "1").unwrap_err();
+        assert!(e.message.contains("valid keys: idle_timeout_secs"), "{e}");
+        assert!(set(&f, &lock, "drain_timeout_secs", "abc").is_err());
+        set(&f, &lock, "allow_paths", "/srv/shared, /opt/docs").unwrap();
+        assert_eq!(load(&f).unwrap().allow_paths, ["/srv/shared", "/opt/docs"]);
+        assert_eq!(load(&f).unwrap().get("allow_paths").unwrap(), r#"["/srv/shared", "/opt/docs"]"#);
+        let e = set(&f, &lock, "allow_paths", "relative/dir").unwrap_err();
+        assert!(e.message.contains("not an absolute path"), "{e}");
+        assert!(set(&f, &lock, "drain_timeout_secs", "0").is_err());
+        assert_eq!(load(&f).unwrap().drain_timeout_secs, 3, "failed sets change nothing");
+    }
+
+    #[test]
+    fn mcp_tool_selection_is_checked_like_any_key() {
+        let d = tempfile::tempdir().unwrap();
+        let f = write(d.path(), "mcp_tools_profile = \"all\"\nmcp_disabled_tools = [\"ctx_gain\"]\n");
+        let config = load(&f).unwrap();
+        assert_eq!(
+            (config.mcp_tools_profile.as_str(), config.mcp_disabled_tools.as_slice()),
+            ("all", &["ctx_gain".to_string()][..])
+        );
+        let lock = d.path().join("config.lock");
+        set(&f, &lock, "mcp_tools_profile", " minimal ").unwrap();
+        set(&f, &lock, "mcp_disabled_tools", "ctx_edit,ctx_tree").unwrap();
+        let config = load(&f).unwrap();
+        assert_eq!(config.get("mcp_tools_profile").unwrap(), "\"minimal\"");
+        assert_eq!(config.get("mcp_disabled_tools").unwrap(), r#"["ctx_edit", "ctx_tree"]"#);
+        let e = set(&f, &lock, "mcp_tools_profile", "lean").unwrap_err();
+        assert!(e.message.contains("minimal, standard, all"), "{e}");
+        let f = write(d.path(), "mcp_tools_profile = \"huge\"\n");
+        let e = load(&f).unwrap_err();
+        assert!(e.message.contains("not one of minimal, standard, all"), "{e}");
+    }
+
+    #[test]
+    fn set_refuses_to_rewrite_a_broken_file() {
+        let d = tempfile::tempdir().unwrap();
+        let f = write(d.path(), "idle_timeout_secs = [\n");
+        let e = set(&f, &d.path().join("l"), "idle_timeout_secs", "3").unwrap_err();
+        assert!(e.message.contains("fix the file"), "{e}");
+        assert_eq!(fs::read_to_string(&f).unwrap(), "idle_timeout_secs = [\n");
+    }
+}

@@ -1,0 +1,18 @@
+//! What the daemon and its thin clients share, and nothing of the engine:
+//! a client links this crate and `lean-ctx-proto`, never tree-sitter,
+//! tantivy, SQLite or the tokenizer (a test in `tests/` enforces it).
+//!
+//! - [`paths`]: where every file of an installation lives (`Dirs`).
+//! - [`build_info`]: version and executable id, compared in the handshake.
+//! - [`runtime_dir`]: creating and checking the private runtime directory.
+//! - [`singleton`]: the daemon lock and who holds it.
+//! - [`detach`]: starting a detached daemon and waiting for its socket.
+//! - [`config`]: the `config.toml` format, shared so the file means the
+//!   same to every program that reads it.
+
+pub mod build_info;
+pub mod config;
+pub mod detach;
+pub mod paths;
+pub mod runtime_dir;
+pub mod singleton;
