@@ -119,7 +119,7 @@ pub fn run(bins: &Path) -> String {
             let req = ReadRequest {
                 ctx: Some(ctx.clone()),
                 paths: vec!["a.md".into()],
-                mode: "reference".into(),
+                mode: lean_ctx_proto::v1::ReadMode::Reference as i32,
                 ..Default::default()
             };
             backend.context().read(tonic::Request::new(req)).await.unwrap();
@@ -129,7 +129,7 @@ pub fn run(bins: &Path) -> String {
         for i in 0..300 {
             let req = KnowledgeRequest {
                 ctx: Some(ctx.clone()),
-                action: "recall".into(),
+                action: lean_ctx_proto::v1::KnowledgeAction::Recall as i32,
                 query: format!("{} {}", WORDS[i % 20], WORDS[(i * 7) % 20]),
                 limit: 10,
                 ..Default::default()

@@ -5,15 +5,16 @@
 //! - [`daemon`]: probe, handshake, autostart, restart of another build, stop.
 //! - [`backend`]: the daemon, or a `lean-ctxd --stdio` child, behind one set of clients.
 //! - [`child`]: starting that fallback child and explaining its failures.
+//! - [`capability`]: each capability once — request building and rendering,
+//!   shared by `lctx` and `lctx-mcp`.
 //! - [`cli`]: the `lctx` command line.
 //! - [`setup`]: registering the lean-ctx MCP server in AI coding hosts' config files.
-//! - [`summary`]: result lines the CLI and the MCP tools share.
 
 pub mod backend;
+pub mod capability;
 pub mod child;
 pub mod cli;
 pub mod daemon;
 pub mod options;
 pub mod setup;
-pub mod summary;
 pub mod transport;

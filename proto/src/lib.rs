@@ -10,5 +10,8 @@ pub mod v1 {
 /// Protocol versions this build speaks, inclusive. Bump `PROTOCOL_MAX` when a
 /// message or call is added; bump `PROTOCOL_MIN` only when an old client can
 /// no longer be served.
-pub const PROTOCOL_MIN: u32 = 1;
-pub const PROTOCOL_MAX: u32 = 2;
+///
+/// 3: closed sets (actions, modes, periods, group-by, phases, sources,
+/// states) became enums at new field numbers; 1 and 2 sent them as strings.
+pub const PROTOCOL_MIN: u32 = 3;
+pub const PROTOCOL_MAX: u32 = 3;

@@ -19,12 +19,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use lctx::backend::Backend;
+use lctx::capability::Answer;
 use lctx::options::ClientOptions;
 use lean_ctx_proto::v1::{RequestContext, ServedBy};
 use serde_json::Value;
 use tokio::sync::watch;
 
-use crate::tools::{Call, Failure, Output, ToolSpec};
+use crate::tools::{Call, Failure, ToolSpec};
 
 /// How long answers come from a fallback child before the daemon is tried
 /// again: it may have been restarting, or its binary replaced.
@@ -115,7 +116,7 @@ impl Backends {
             Err(_) => {
                 let fresh = connect(&self.opts).await;
                 self.install(fresh.clone());
-                fresh.map_err(|why| Failure::Unavailable(why.to_string()))?
+                fresh.map_err(|why| Failure::Refused(why.to_string()))?
             }
         };
         let due = self.retry_at.load(Ordering::Acquire);
@@ -135,12 +136,12 @@ impl Backends {
         }
         let fresh = connect(&self.opts).await;
         self.install(fresh.clone());
-        fresh.map_err(|why| Failure::Unavailable(why.to_string()))
+        fresh.map_err(|why| Failure::Refused(why.to_string()))
     }
 
     /// Runs `spec`'s handler, reconnecting and repeating it once after a
     /// transport failure when that is safe.
-    pub async fn call(self: &Arc<Self>, spec: &ToolSpec, ctx: RequestContext, args: &Value) -> Result<Output, Failure> {
+    pub async fn call(self: &Arc<Self>, spec: &ToolSpec, ctx: RequestContext, args: &Value) -> Result<Answer, Failure> {
         let backend = self.current().await?;
         let first = (spec.run)(&backend, Call { ctx: ctx.clone(), args }).await;
         let Err(Failure::Status(status)) = &first else { return first };

@@ -18,7 +18,7 @@ use serde_json::Value;
 use crate::profile::Selection;
 use crate::retry::Backends;
 use crate::session;
-use crate::tools::{self, Failure, Output};
+use crate::tools::{self, Failure};
 
 pub struct Shim {
     opts: ClientOptions,
@@ -76,19 +76,28 @@ impl ServerHandler for Shim {
             outcome = self.backends.call(spec, ctx, &args) => outcome,
             () = context.ct.cancelled() => return Err(McpError::internal_error("cancelled", None)),
         };
-        let Output { mut text, is_error } = match outcome {
-            Ok(output) => output,
+        let (mut text, is_error, structured) = match outcome {
+            Ok(answer) => (answer.text, answer.is_error, exit_status(&answer.json)),
             Err(Failure::Params(message)) => {
                 return Err(McpError::invalid_params(format!("{name}: {message}"), None));
             }
-            Err(Failure::Status(status)) => Output { text: status.message().to_string(), is_error: true },
-            Err(Failure::Unavailable(why)) => Output { text: why, is_error: true },
+            Err(Failure::Status(status)) => (status.message().to_string(), true, None),
+            Err(Failure::Refused(why)) => (why, true, None),
         };
         let unknown = spec.unknown_params(&args);
         if !unknown.is_empty() {
             text.push_str(&format!("\n[{name} ignored unknown parameters: {}]", unknown.join(", ")));
         }
         let content = vec![ContentBlock::text(text)];
-        Ok(if is_error { CallToolResult::error(content) } else { CallToolResult::success(content) }.into())
+        let mut result = if is_error { CallToolResult::error(content) } else { CallToolResult::success(content) };
+        result.structured_content = structured;
+        Ok(result.into())
     }
+}
+
+/// A command's exit status as structured content, so a host or agent reads
+/// it without parsing `[exit:N]`; other answers carry none.
+fn exit_status(json: &Value) -> Option<Value> {
+    let exit_code = json.get("exit_code")?;
+    Some(serde_json::json!({"exit_code": exit_code, "timed_out": json.get("timed_out").cloned().unwrap_or_default()}))
 }

@@ -5,6 +5,8 @@
 //! The binaries must be built first (`cargo build --workspace --bins`, which
 //! the README's test command does).
 
+pub mod mcp;
+
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};

@@ -7,12 +7,11 @@
 //! run it on a release build:
 //! `cargo build --release --workspace --bins && cargo test --release -p lean-ctx-tests --test mcp -- --ignored --nocapture`
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Stdio};
-use std::sync::mpsc;
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use lean_ctx_tests::mcp::Raw;
 use lean_ctx_tests::{Home, bin, describe, kill, process_alive, wait_until};
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, ClientRequest, ErrorCode,
@@ -378,7 +377,7 @@ fn a_killed_shim_takes_its_fallback_child_with_it() {
     let home = Home::new();
     let root = project(&home);
     let mut raw = Raw::spawn(mcp_command(&home, &root, &[("LEAN_CTX_NO_DAEMON", "1")]));
-    raw.initialize("2025-06-18");
+    raw.initialize(HOST, "2025-06-18");
     let answer = raw.request(1, "tools/call", json!({"name": "ctx_read", "arguments": {"path": "lib.rs"}}));
     assert!(answer.to_string().contains("greet"), "{answer}");
     let children = home.fallback_pids();
@@ -399,7 +398,7 @@ fn without_lean_ctxd_tool_calls_say_what_is_missing() {
     let missing = missing.to_str().unwrap();
     let mut raw =
         Raw::spawn(mcp_command(&home, &root, &[("LEAN_CTX_NO_DAEMON", "1"), ("LEAN_CTX_DAEMON_BIN", missing)]));
-    raw.initialize("2025-06-18");
+    raw.initialize(HOST, "2025-06-18");
     let answer = raw.request(1, "tools/call", json!({"name": "ctx_read", "arguments": {"path": "lib.rs"}}));
     assert_eq!(answer["result"]["isError"], json!(true), "{answer}");
     let text = answer["result"]["content"][0]["text"].as_str().unwrap_or_default();
@@ -477,88 +476,12 @@ async fn the_profile_comes_from_config_and_the_environment() {
     client.cancel().await.unwrap();
 }
 
-/// JSON-RPC by hand: one line out, lines in through a thread so that a
-/// missing answer fails the test instead of hanging it.
-struct Raw {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: mpsc::Receiver<String>,
-}
-
-impl Raw {
-    fn spawn(mut cmd: std::process::Command) -> Raw {
-        let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("spawn");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Raw { stdin: child.stdin.take(), child, lines }
-    }
-
-    fn send_line(&mut self, line: &str) {
-        let stdin = self.stdin.as_mut().unwrap();
-        stdin.write_all(line.as_bytes()).unwrap();
-        stdin.write_all(b"\n").unwrap();
-        stdin.flush().unwrap();
-    }
-
-    fn recv(&self) -> Value {
-        let line = self.lines.recv_timeout(Duration::from_secs(30)).expect("an answer within 30 s");
-        serde_json::from_str(&line).unwrap_or_else(|e| panic!("stdout carries only JSON-RPC ({e}): {line}"))
-    }
-
-    /// Sends a request and returns its answer (skipping notifications).
-    fn request(&mut self, id: i64, method: &str, params: Value) -> Value {
-        self.send_line(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string());
-        loop {
-            let answer = self.recv();
-            if answer.get("id") == Some(&json!(id)) {
-                return answer;
-            }
-        }
-    }
-
-    fn initialize(&mut self, version: &str) -> Value {
-        let params =
-            json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": HOST, "version": "1"}});
-        let answer = self.request(0, "initialize", params);
-        self.send_line(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
-        answer
-    }
-
-    /// Closes stdin and waits for the exit.
-    fn close(mut self) -> std::process::ExitStatus {
-        drop(self.stdin.take());
-        let start = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status;
-            }
-            assert!(start.elapsed() < Duration::from_secs(10), "still running 10 s after stdin closed");
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
-
-impl Drop for Raw {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[test]
 fn malformed_lines_are_answered_and_stdin_eof_ends_the_process() {
     let home = Home::new();
     let root = project(&home);
     let mut raw = Raw::spawn(mcp_command(&home, &root, &[("LEAN_CTX_NO_DAEMON", "1")]));
-    let init = raw.initialize("2024-11-05");
+    let init = raw.initialize(HOST, "2024-11-05");
     assert_eq!(init["result"]["protocolVersion"], "2024-11-05", "{init}");
 
     raw.send_line("{this is not json");
@@ -590,7 +513,7 @@ fn sigterm_ends_the_server_and_the_commands_it_runs_in_process() {
     let home = Home::new();
     let root = project(&home);
     let mut raw = Raw::spawn(mcp_command(&home, &root, &[("LEAN_CTX_NO_DAEMON", "1")]));
-    raw.initialize("2025-06-18");
+    raw.initialize(HOST, "2025-06-18");
     let call = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
                       "params": {"name": "ctx_shell", "arguments": {"command": "sleep 30"}}});
     raw.send_line(&call.to_string());
@@ -641,7 +564,7 @@ fn stop_reference(home: &Path) {
 
 /// o200k tokens of what a host loads each turn: instructions + tools/list.
 fn per_turn_tokens(raw: &mut Raw) -> (usize, usize) {
-    let init = raw.initialize("2025-06-18");
+    let init = raw.initialize(HOST, "2025-06-18");
     let instructions = init["result"]["instructions"].as_str().unwrap_or_default().to_string();
     let list = raw.request(1, "tools/list", json!({}));
     let tools = list["result"]["tools"].as_array().map_or(0, Vec::len);
@@ -705,7 +628,7 @@ fn bench_token_cost_latency_and_memory() {
 
     let _daemon = home.spawn_daemon(&[]);
     let mut raw = Raw::spawn(mcp_command(&home, &root, &[]));
-    raw.initialize("2025-06-18");
+    raw.initialize(HOST, "2025-06-18");
     let started_kib = rss_kib(raw.child.id());
     let (p50, p99) = read_latency(&mut raw, "bench.rs", 1000);
     println!("ctx_read round trip (200-line file, full, fresh; warm daemon; 1000 calls)");
@@ -715,7 +638,7 @@ fn bench_token_cost_latency_and_memory() {
     if let Some(bin) = &reference {
         let ref_home = tempfile::tempdir().unwrap();
         let mut raw = Raw::spawn(reference_command(bin, ref_home.path(), &root, None));
-        raw.initialize("2025-06-18");
+        raw.initialize(HOST, "2025-06-18");
         let started_kib = rss_kib(raw.child.id());
         let (p50, p99) = read_latency(&mut raw, &root.join("bench.rs").display().to_string(), 1000);
         let after_kib = rss_kib(raw.child.id());

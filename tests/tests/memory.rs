@@ -57,7 +57,7 @@ fn acknowledged_writes_survive_kill_9_of_the_daemon() {
                     let key = format!("r{round}-k{i}");
                     let req = KnowledgeRequest {
                         ctx: Some(ctx),
-                        action: "remember".into(),
+                        action: lean_ctx_proto::v1::KnowledgeAction::Remember as i32,
                         key: key.clone(),
                         value: format!("value {i}"),
                         ..Default::default()

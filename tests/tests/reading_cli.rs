@@ -81,7 +81,9 @@ fn read_errors_exit_1_with_the_reason() {
     let out = lctx_in(&home, &root, false, &["read", "lib.rs", "missing.rs"]);
     assert_eq!(out.status.code(), Some(1), "one of two failed");
     assert!(String::from_utf8_lossy(&out.stdout).contains("==> lib.rs ("), "{}", describe(&out));
+    // A mode that does not exist is a usage error, caught before any call.
     let out = lctx_in(&home, &root, false, &["read", "lib.rs", "-m", "bogus"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("valid modes"));
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("unknown mode `bogus`") && stderr.contains("signatures"), "{stderr}");
 }

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use lean_ctx_proto::v1::SearchRequest;
+use lean_ctx_proto::v1::{SearchRequest, SearchSource};
 use lean_ctx_tests::{Home, bin, client_options, describe, wait_until};
 
 fn lctx(home: &Home, dir: &Path, no_daemon: bool, args: &[&str]) -> String {
@@ -41,15 +41,20 @@ fn project(home: &Home, name: &str, files: &[(&str, &str)]) -> std::path::PathBu
 }
 
 /// (source, text) of a bm25 search through the daemon.
-fn bm25(home: &Home, root: &Path, query: &str) -> (String, String) {
+fn bm25(home: &Home, root: &Path, query: &str) -> (SearchSource, String) {
     let opts = client_options(home);
     tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
         let backend = lctx::backend::Backend::connect(&opts).await.unwrap();
         let mut ctx = opts.context();
         ctx.cwd = root.display().to_string();
-        let req = SearchRequest { ctx: Some(ctx), pattern: query.into(), action: "bm25".into(), ..Default::default() };
+        let req = SearchRequest {
+            ctx: Some(ctx),
+            pattern: query.into(),
+            action: lean_ctx_proto::v1::SearchAction::Bm25 as i32,
+            ..Default::default()
+        };
         let out = backend.search().search(tonic::Request::new(req)).await.unwrap().into_inner();
-        (out.source, out.text)
+        (out.source(), out.text)
     })
 }
 
@@ -65,7 +70,7 @@ fn the_index_follows_edits_deletions_and_branch_switches() {
     git(&root, &["commit", "-qm", "one"]);
     let _daemon = home.spawn_daemon(&[]);
     assert!(lctx(&home, &root, false, &["index"]).contains("ready"));
-    assert_eq!(bm25(&home, &root, "start_engine").0, "index");
+    assert_eq!(bm25(&home, &root, "start_engine").0, SearchSource::Index);
     // The daemon's status names the open index, its phase and its size.
     let status: serde_json::Value =
         serde_json::from_str(&lctx(&home, &root, false, &["daemon", "status", "--json"])).unwrap();

@@ -1,11 +1,11 @@
-//! `lctx session`, `lctx knowledge`, `lctx gain`, `lctx ledger verify`.
+//! `lctx session`, `lctx knowledge`, `lctx gain`, `lctx ledger verify`:
+//! adapters over [`capability::memory`] and [`capability::gain`].
 
 use clap::{Args, Subcommand};
-use lean_ctx_proto::v1::{GainRequest, KnowledgeRequest, SessionRequest, VerifyRequest};
-use serde_json::json;
+use lean_ctx_proto::v1::{GainPeriod, KnowledgeAction};
 
-use super::CmdResult;
-use super::render::print_text;
+use super::{Exit, emit, failure};
+use crate::capability::{self, gain, memory};
 use crate::options::ClientOptions;
 
 #[derive(Args, Debug)]
@@ -20,43 +20,61 @@ pub struct SessionArgs {
 pub enum KnowledgeCmd {
     /// Store a fact; a new value for a key supersedes the old one (kept in history).
     Remember {
+        /// A short name for the fact, unique in the project.
         key: String,
+        /// The fact itself.
         value: String,
+        /// A group for the fact (build, style, …).
         #[arg(short, long, default_value = "general")]
         category: String,
+        /// How sure you are, 0 to 1.
         #[arg(long)]
         confidence: Option<f64>,
     },
     /// Find facts by free text, best first.
     Recall {
+        /// Words to look for.
         query: String,
+        /// Only facts of this category.
         #[arg(short, long)]
         category: Option<String>,
+        /// At most this many facts.
         #[arg(short = 'n', long, default_value_t = 20)]
         limit: u32,
     },
     /// Retire a fact (its history is kept).
-    Forget { key: String },
+    Forget {
+        /// The fact's key.
+        key: String,
+    },
     /// Current facts of this project.
     List {
+        /// Only facts of this category.
         #[arg(short, long)]
         category: Option<String>,
     },
     /// Every value a key has had.
-    History { key: String },
+    History {
+        /// The fact's key.
+        key: String,
+    },
 }
 
 #[derive(Args, Debug)]
 pub struct GainArgs {
+    /// Only today (your local day).
     #[arg(long, conflicts_with_all = ["week", "all"])]
     today: bool,
+    /// The last seven days.
     #[arg(long, conflicts_with = "all")]
     week: bool,
+    /// Everything recorded (the default).
     #[arg(long)]
     all: bool,
     /// tool | mode | family | project
     #[arg(long, value_name = "DIMENSION")]
     by: Option<String>,
+    /// Machine-readable output.
     #[arg(long)]
     json: bool,
 }
@@ -67,89 +85,60 @@ pub enum LedgerCmd {
     Verify,
 }
 
-pub async fn session(args: SessionArgs, opts: &ClientOptions) -> CmdResult {
+pub async fn session(args: SessionArgs, opts: &ClientOptions) -> Exit {
+    let action = memory::parse_session_action(&args.action).map_err(super::usage)?;
+    let session = memory::SessionArgs { action, value: args.value.unwrap_or_default(), session_id: String::new() };
     let backend = super::connect(opts).await?;
-    let request = SessionRequest {
-        ctx: Some(opts.context()),
-        action: args.action,
-        value: args.value.unwrap_or_default(),
-        session_id: String::new(),
-    };
-    let out =
-        backend.memory().session(tonic::Request::new(request)).await.map_err(|s| backend.explain(&s))?.into_inner();
-    println!("{}", out.text);
-    Ok(())
+    let answer = memory::session(&backend, opts.context(), session).await.map_err(|e| failure(&backend, e))?;
+    Ok(emit(&answer, false))
 }
 
-pub async fn knowledge(cmd: KnowledgeCmd, opts: &ClientOptions) -> CmdResult {
-    let backend = super::connect(opts).await?;
-    let mut request = KnowledgeRequest { ctx: Some(opts.context()), ..Default::default() };
+pub async fn knowledge(cmd: KnowledgeCmd, opts: &ClientOptions) -> Exit {
+    let mut args = memory::KnowledgeArgs {
+        action: KnowledgeAction::List,
+        category: String::new(),
+        key: String::new(),
+        value: String::new(),
+        query: String::new(),
+        confidence: None,
+        limit: 0,
+    };
     match cmd {
         KnowledgeCmd::Remember { key, value, category, confidence } => {
-            request.action = "remember".into();
-            (request.key, request.value, request.category, request.confidence) = (key, value, category, confidence);
+            args.action = KnowledgeAction::Remember;
+            (args.key, args.value, args.category, args.confidence) = (key, value, category, confidence);
         }
         KnowledgeCmd::Recall { query, category, limit } => {
-            request.action = "recall".into();
-            (request.query, request.category, request.limit) = (query, category.unwrap_or_default(), limit);
+            args.action = KnowledgeAction::Recall;
+            (args.query, args.category, args.limit) = (query, category.unwrap_or_default(), limit);
         }
-        KnowledgeCmd::Forget { key } => (request.action, request.key) = ("forget".into(), key),
-        KnowledgeCmd::List { category } => {
-            (request.action, request.category) = ("list".into(), category.unwrap_or_default())
-        }
-        KnowledgeCmd::History { key } => (request.action, request.key) = ("history".into(), key),
+        KnowledgeCmd::Forget { key } => (args.action, args.key) = (KnowledgeAction::Forget, key),
+        KnowledgeCmd::List { category } => args.category = category.unwrap_or_default(),
+        KnowledgeCmd::History { key } => (args.action, args.key) = (KnowledgeAction::History, key),
     }
-    let out =
-        backend.memory().knowledge(tonic::Request::new(request)).await.map_err(|s| backend.explain(&s))?.into_inner();
-    println!("{}", out.text);
-    Ok(())
-}
-
-pub async fn gain(args: GainArgs, opts: &ClientOptions) -> CmdResult {
     let backend = super::connect(opts).await?;
-    let period = if args.today {
-        "today"
-    } else if args.week {
-        "week"
-    } else {
-        "all"
-    };
-    let request = GainRequest {
-        ctx: Some(opts.context()),
-        period: period.into(),
-        group_by: args.by.unwrap_or_else(|| "none".into()),
-        utc_offset_secs: crate::options::utc_offset_secs(),
-    };
-    let out = backend.ledger().gain(tonic::Request::new(request)).await.map_err(|s| backend.explain(&s))?.into_inner();
-    if args.json {
-        let rows: Vec<_> = out
-            .rows
-            .iter()
-            .map(|r| {
-                json!({"key": r.key, "events": r.events, "raw_tokens": r.raw_tokens, "sent_tokens": r.sent_tokens,
-                       "saved_tokens": r.saved_tokens, "saved_pct": r.saved_pct})
-            })
-            .collect();
-        println!("{}", json!({"period": period, "rows": rows}));
-    } else {
-        print_text(&out.text);
-    }
-    Ok(())
+    let answer = memory::knowledge(&backend, opts.context(), args).await.map_err(|e| failure(&backend, e))?;
+    Ok(emit(&answer, false))
 }
 
-pub async fn ledger(cmd: LedgerCmd, opts: &ClientOptions) -> CmdResult {
+pub async fn gain(args: GainArgs, opts: &ClientOptions) -> Exit {
+    let period = if args.today {
+        GainPeriod::Today
+    } else if args.week {
+        GainPeriod::Week
+    } else {
+        GainPeriod::All
+    };
+    let group_by = gain::parse_group_by(args.by.as_deref().unwrap_or_default()).map_err(super::usage)?;
+    let backend = super::connect(opts).await?;
+    let answer =
+        capability::gain::gain(&backend, opts.context(), period, group_by).await.map_err(|e| failure(&backend, e))?;
+    Ok(emit(&answer, args.json))
+}
+
+pub async fn ledger(cmd: LedgerCmd, opts: &ClientOptions) -> Exit {
     let LedgerCmd::Verify = cmd;
     let backend = super::connect(opts).await?;
-    let out = backend
-        .ledger()
-        .verify(tonic::Request::new(VerifyRequest { ctx: Some(opts.context()) }))
-        .await
-        .map_err(|s| backend.explain(&s))?
-        .into_inner();
-    if out.ok {
-        println!("ledger ok: {} records, chain intact", out.records);
-        Ok(())
-    } else {
-        Err(format!("ledger broken at record {}: {}", out.broken_id, out.reason))
-    }
+    let answer = gain::verify(&backend, opts.context()).await.map_err(|e| failure(&backend, e))?;
+    Ok(emit(&answer, false))
 }

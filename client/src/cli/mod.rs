@@ -16,7 +16,10 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use lean_ctx_proto::v1::ClientKind;
 
+use render::print_text;
+
 use crate::backend::Backend;
+use crate::capability::{self, Answer};
 use crate::options::ClientOptions;
 
 #[derive(Parser, Debug)]
@@ -84,46 +87,92 @@ enum Command {
 /// A failure already explained to the user; maps to exit code 1.
 pub type CmdResult = Result<(), String>;
 
+/// Why a command could not give its answer.
+#[derive(Debug)]
+pub enum Failure {
+    /// The arguments make no request: exit code 2.
+    Usage(String),
+    /// The call failed: exit code 1.
+    Failed(String),
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Self {
+        Failure::Failed(message)
+    }
+}
+
+/// What a capability command ends with: the exit code of its answer.
+pub type Exit = Result<i32, Failure>;
+
+/// A capability's usage error, as the CLI reports it.
+fn usage(e: capability::Error) -> Failure {
+    match e {
+        capability::Error::Usage(message) => Failure::Usage(message),
+        capability::Error::Status(status) => Failure::Failed(status.message().to_string()),
+    }
+}
+
+/// A capability's error, with a broken fallback child explained.
+fn failure(backend: &Backend, e: capability::Error) -> Failure {
+    match e {
+        capability::Error::Usage(message) => Failure::Usage(message),
+        capability::Error::Status(status) => Failure::Failed(backend.explain(&status)),
+    }
+}
+
+/// Prints an answer — its text, or its JSON — and returns the exit code. An
+/// answer that is a failure as a whole goes to stderr, like other failures.
+fn emit(answer: &Answer, json: bool) -> i32 {
+    if json {
+        println!("{}", answer.json);
+    } else if answer.is_error {
+        eprintln!("lctx: {}", answer.text.trim_end());
+    } else {
+        print_text(&answer.text);
+    }
+    answer.exit_code
+}
+
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(rt) => rt,
-        Err(e) => return fail(&format!("cannot start the async runtime: {e}")),
+        Err(e) => return fail(&Failure::Failed(format!("cannot start the async runtime: {e}"))),
     };
     let mut opts = match ClientOptions::from_env(ClientKind::Cli, "lctx") {
         Ok(o) => o,
-        Err(e) => return fail(&e),
+        Err(e) => return fail(&Failure::Failed(e)),
     };
     if let Some(session) = cli.session {
         opts.session_id = session;
     }
+    let done = |r: CmdResult| r.map(|()| 0).map_err(Failure::Failed);
     let result = runtime.block_on(async {
         match cli.command {
-            // `lctx run` exits with the command's own exit code.
-            Command::Run(args) => shell_cmd::run(args, &opts).await.map(Some),
-            Command::Read(args) => read_cmd::read(args, &opts).await.map(|()| None),
-            Command::Search(args) => search_cmd::search(args, &opts).await.map(|()| None),
-            Command::Glob(args) => search_cmd::glob(args, &opts).await.map(|()| None),
-            Command::Tree(args) => search_cmd::tree(args, &opts).await.map(|()| None),
-            Command::Index { path } => search_cmd::index(path, &opts).await.map(|()| None),
-            Command::Jobs { cmd } => shell_cmd::jobs(cmd, &opts).await.map(|()| None),
-            Command::Expand(args) => shell_cmd::expand(args, &opts).await.map(|()| None),
-            Command::Session(args) => memory_cmd::session(args, &opts).await.map(|()| None),
-            Command::Knowledge(cmd) => memory_cmd::knowledge(cmd, &opts).await.map(|()| None),
-            Command::Gain(args) => memory_cmd::gain(args, &opts).await.map(|()| None),
-            Command::Ledger(cmd) => memory_cmd::ledger(cmd, &opts).await.map(|()| None),
-            Command::Edit(args) => read_cmd::edit(args, &opts).await.map(|()| None),
-            Command::Daemon(cmd) => daemon_cmd::run(cmd, &opts).await.map(|()| None),
-            Command::Service(cmd) => service::run(cmd, &opts).map(|()| None),
-            Command::Config(cmd) => config_cmd::run(cmd, &opts).map(|()| None),
-            Command::Setup(args) => setup_cmd::run(args).map(|()| None),
-            Command::Doctor { json } => doctor::run(json, &opts).await.map(|()| None),
+            Command::Run(args) => shell_cmd::run(args, &opts).await,
+            Command::Read(args) => read_cmd::read(args, &opts).await,
+            Command::Edit(args) => read_cmd::edit(args, &opts).await,
+            Command::Search(args) => search_cmd::search(args, &opts).await,
+            Command::Glob(args) => search_cmd::glob(args, &opts).await,
+            Command::Tree(args) => search_cmd::tree(args, &opts).await,
+            Command::Index { path } => search_cmd::index(path, &opts).await,
+            Command::Jobs { cmd } => shell_cmd::jobs(cmd, &opts).await,
+            Command::Expand(args) => shell_cmd::expand(args, &opts).await,
+            Command::Session(args) => memory_cmd::session(args, &opts).await,
+            Command::Knowledge(cmd) => memory_cmd::knowledge(cmd, &opts).await,
+            Command::Gain(args) => memory_cmd::gain(args, &opts).await,
+            Command::Ledger(cmd) => memory_cmd::ledger(cmd, &opts).await,
+            Command::Daemon(cmd) => done(daemon_cmd::run(cmd, &opts).await),
+            Command::Service(cmd) => done(service::run(cmd, &opts)),
+            Command::Config(cmd) => done(config_cmd::run(cmd, &opts)),
+            Command::Setup(args) => done(setup_cmd::run(args)),
+            Command::Doctor { json } => done(doctor::run(json, &opts).await),
         }
     });
     match result {
-        Ok(None) => ExitCode::SUCCESS,
-        Ok(Some(code)) => ExitCode::from(u8::try_from(code.clamp(0, 255)).unwrap_or(1)),
-        Err(e) => fail(&e),
+        Ok(code) => ExitCode::from(u8::try_from(code.clamp(0, 255)).unwrap_or(1)),
+        Err(failure) => fail(&failure),
     }
 }
 
@@ -137,9 +186,13 @@ async fn connect(opts: &ClientOptions) -> Result<Backend, String> {
     Ok(backend)
 }
 
-fn fail(msg: &str) -> ExitCode {
+fn fail(failure: &Failure) -> ExitCode {
+    let (msg, code) = match failure {
+        Failure::Usage(msg) => (msg, 2),
+        Failure::Failed(msg) => (msg, 1),
+    };
     if !msg.is_empty() {
         eprintln!("lctx: {msg}");
     }
-    ExitCode::FAILURE
+    ExitCode::from(code)
 }

@@ -1,13 +1,14 @@
-//! `lctx search`, `lctx glob`, `lctx tree`, `lctx index`.
+//! `lctx search`, `lctx glob`, `lctx tree`, `lctx index`: adapters over
+//! [`capability::search`].
 
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
 use clap::Args;
-use lean_ctx_proto::v1::{GlobRequest, IndexRequest, IndexStatusRequest, SearchRequest, TreeRequest};
+use lean_ctx_proto::v1::{IndexPhase, IndexStatusRequest};
 
-use super::CmdResult;
-use super::render::print_text;
+use super::{Exit, emit, failure};
+use crate::capability;
 use crate::options::ClientOptions;
 
 #[derive(Args, Debug)]
@@ -32,14 +33,18 @@ pub struct SearchArgs {
 
 #[derive(Args, Debug)]
 pub struct GlobArgs {
+    /// A glob such as `**/*.rs`.
     pattern: String,
+    /// The directory to search (default: the project).
     path: Option<String>,
+    /// At most this many paths.
     #[arg(short = 'n', long)]
     max_results: Option<u32>,
 }
 
 #[derive(Args, Debug)]
 pub struct TreeArgs {
+    /// The directory to show (default: the current one).
     path: Option<String>,
     /// Levels shown (default 3).
     #[arg(long, default_value_t = 3)]
@@ -52,10 +57,8 @@ pub struct TreeArgs {
     no_ignore: bool,
 }
 
-pub async fn search(args: SearchArgs, opts: &ClientOptions) -> CmdResult {
-    let backend = super::connect(opts).await?;
-    let request = SearchRequest {
-        ctx: Some(opts.context()),
+pub async fn search(args: SearchArgs, opts: &ClientOptions) -> Exit {
+    let search = capability::search::SearchArgs {
         pattern: args.pattern,
         path: args.path.unwrap_or_default(),
         include: args.include,
@@ -63,56 +66,46 @@ pub async fn search(args: SearchArgs, opts: &ClientOptions) -> CmdResult {
         max_results: args.max_results,
         action: args.action,
     };
-    let out = backend.search().search(tonic::Request::new(request)).await.map_err(|s| backend.explain(&s))?;
-    print_text(&out.into_inner().text);
-    Ok(())
+    let backend = super::connect(opts).await?;
+    let answer =
+        capability::search::search(&backend, opts.context(), search).await.map_err(|e| failure(&backend, e))?;
+    Ok(emit(&answer, false))
 }
 
-pub async fn glob(args: GlobArgs, opts: &ClientOptions) -> CmdResult {
+pub async fn glob(args: GlobArgs, opts: &ClientOptions) -> Exit {
     let backend = super::connect(opts).await?;
-    let request = GlobRequest {
-        ctx: Some(opts.context()),
-        pattern: args.pattern,
-        path: args.path.unwrap_or_default(),
-        max_results: args.max_results,
-    };
-    let out = backend.search().glob(tonic::Request::new(request)).await.map_err(|s| backend.explain(&s))?;
-    print_text(&out.into_inner().text);
-    Ok(())
+    let path = args.path.unwrap_or_default();
+    let answer = capability::search::glob(&backend, opts.context(), args.pattern, path, args.max_results)
+        .await
+        .map_err(|e| failure(&backend, e))?;
+    Ok(emit(&answer, false))
 }
 
-pub async fn tree(args: TreeArgs, opts: &ClientOptions) -> CmdResult {
-    let backend = super::connect(opts).await?;
-    let request = TreeRequest {
-        ctx: Some(opts.context()),
+pub async fn tree(args: TreeArgs, opts: &ClientOptions) -> Exit {
+    let tree = capability::search::TreeArgs {
         path: args.path.unwrap_or_default(),
         depth: args.depth,
         show_hidden: args.hidden,
         respect_gitignore: Some(!args.no_ignore),
     };
-    let out = backend.search().tree(tonic::Request::new(request)).await.map_err(|s| backend.explain(&s))?;
-    print_text(&out.into_inner().text);
-    Ok(())
+    let backend = super::connect(opts).await?;
+    let answer = capability::search::tree(&backend, opts.context(), tree).await.map_err(|e| failure(&backend, e))?;
+    Ok(emit(&answer, false))
 }
 
 /// Builds the index, drawing a progress bar on a terminal while it runs.
-pub async fn index(path: Option<String>, opts: &ClientOptions) -> CmdResult {
+pub async fn index(path: Option<String>, opts: &ClientOptions) -> Exit {
     let backend = super::connect(opts).await?;
-    let request = IndexRequest { ctx: Some(opts.context()), path: path.unwrap_or_default() };
-    let mut search = backend.search();
-    let build = search.index(tonic::Request::new(request));
+    let build = capability::search::index(&backend, opts.context(), path.unwrap_or_default());
     tokio::pin!(build);
     let tty = std::io::stderr().is_terminal();
     let result = loop {
         tokio::select! {
             result = &mut build => break result,
             () = tokio::time::sleep(Duration::from_millis(200)), if tty => {
-                let status = backend
-                    .search()
-                    .index_status(tonic::Request::new(IndexStatusRequest { ctx: Some(opts.context()) }))
-                    .await;
+                let status = backend.search().index_status(IndexStatusRequest { ctx: Some(opts.context()) }).await;
                 if let Ok(status) = status
-                    && let Some(ix) = status.into_inner().indexes.iter().find(|i| i.phase == "building")
+                    && let Some(ix) = status.into_inner().indexes.iter().find(|i| i.phase() == IndexPhase::Building)
                 {
                     let width = 30;
                     let filled = (ix.done * width).checked_div(ix.total).unwrap_or(0).min(width) as usize;
@@ -125,16 +118,6 @@ pub async fn index(path: Option<String>, opts: &ClientOptions) -> CmdResult {
     if tty {
         eprint!("\r\x1b[K");
     }
-    let out = result.map_err(|s| backend.explain(&s))?.into_inner();
-    for ix in out.indexes {
-        println!(
-            "{}: {} · {} files · {:.1} MiB on disk{}",
-            ix.root,
-            ix.phase,
-            ix.files,
-            ix.size_on_disk as f64 / (1 << 20) as f64,
-            if ix.note.is_empty() { String::new() } else { format!(" · {}", ix.note) }
-        );
-    }
-    Ok(())
+    let answer = result.map_err(|e| failure(&backend, e))?;
+    Ok(emit(&answer, false))
 }

@@ -1,10 +1,11 @@
-//! `lctx run`, `lctx jobs`, `lctx expand`.
+//! `lctx run`, `lctx jobs`, `lctx expand`: adapters over
+//! [`capability::shell`].
 
 use clap::{Args, Subcommand};
-use lean_ctx_proto::v1::{ExecRequest, ExpandRequest, JobsRequest};
+use lean_ctx_proto::v1::JobsAction;
 
-use super::CmdResult;
-use super::render::print_text;
+use super::{Exit, Failure, emit, failure};
+use crate::capability::{self, Surface};
 use crate::options::ClientOptions;
 
 #[derive(Args, Debug)]
@@ -26,9 +27,15 @@ pub struct RunArgs {
 #[derive(Subcommand, Debug)]
 pub enum JobsCmd {
     /// A job's state and, once finished, its output.
-    Status { id: u64 },
+    Status {
+        /// The id `lctx run --bg` printed.
+        id: u64,
+    },
     /// Kill a job and everything it started.
-    Cancel { id: u64 },
+    Cancel {
+        /// The id `lctx run --bg` printed.
+        id: u64,
+    },
 }
 
 #[derive(Args, Debug)]
@@ -47,64 +54,35 @@ pub struct ExpandArgs {
     search: Option<String>,
 }
 
-/// Exit code for a command the timeout killed, as timeout(1) uses.
-const TIMED_OUT: i32 = 124;
-
-/// Runs the command; returns its exit code for lctx to exit with.
-pub async fn run(args: RunArgs, opts: &ClientOptions) -> Result<i32, String> {
-    let backend = super::connect(opts).await?;
-    let request = ExecRequest {
-        ctx: Some(opts.context()),
+/// Runs the command; lctx exits with its exit code (124 after a timeout).
+pub async fn run(args: RunArgs, opts: &ClientOptions) -> Exit {
+    let run = capability::shell::RunArgs {
         command: args.command.join(" "),
-        // Variables that are not UTF-8 cannot travel in the protocol; skip
-        // them rather than fail (std::env::vars would panic).
-        env: std::env::vars_os().filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?))).collect(),
-        timeout_secs: args.timeout,
         raw: args.raw,
+        timeout_secs: args.timeout,
         background: args.bg,
+        ..Default::default()
     };
-    let out = backend.shell().exec(tonic::Request::new(request)).await.map_err(|s| backend.explain(&s))?;
-    let out = out.into_inner();
-    if args.bg {
-        println!("job {} started; `lctx jobs status {}` shows it", out.job_id, out.job_id);
-        return Ok(0);
-    }
-    if let Some(shaped) = out.output {
-        print_text(&shaped.text);
-    }
-    if out.timed_out {
-        eprintln!("lctx: the command timed out after {} s and was killed with everything it started", args.timeout);
-        return Ok(TIMED_OUT);
-    }
-    Ok(out.exit_code)
-}
-
-pub async fn jobs(cmd: Option<JobsCmd>, opts: &ClientOptions) -> CmdResult {
     let backend = super::connect(opts).await?;
-    let (action, id) = match cmd {
-        None => ("list", 0),
-        Some(JobsCmd::Status { id }) => ("status", id),
-        Some(JobsCmd::Cancel { id }) => ("cancel", id),
-    };
-    let request = JobsRequest { ctx: Some(opts.context()), action: action.into(), id };
-    let out = backend.shell().jobs(tonic::Request::new(request)).await.map_err(|s| backend.explain(&s))?;
-    let jobs = out.into_inner().jobs;
-    if jobs.is_empty() {
-        println!("no background jobs");
-    }
-    for job in jobs {
-        println!("{}", crate::summary::job_line(&job));
-        if action != "list"
-            && let Some(output) = job.output
-        {
-            print_text(&output.text);
-        }
-    }
-    Ok(())
+    let answer =
+        capability::shell::run(&backend, opts.context(), run, Surface::Cli).await.map_err(|e| failure(&backend, e))?;
+    Ok(emit(&answer, false))
 }
 
-fn parse_lines(spec: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("--lines takes N-M (1-based), got `{spec}`");
+pub async fn jobs(cmd: Option<JobsCmd>, opts: &ClientOptions) -> Exit {
+    let (action, id) = match cmd {
+        None => (JobsAction::List, 0),
+        Some(JobsCmd::Status { id }) => (JobsAction::Status, id),
+        Some(JobsCmd::Cancel { id }) => (JobsAction::Cancel, id),
+    };
+    let backend = super::connect(opts).await?;
+    let answer =
+        capability::shell::jobs(&backend, opts.context(), action, id).await.map_err(|e| failure(&backend, e))?;
+    Ok(emit(&answer, false))
+}
+
+fn parse_lines(spec: &str) -> Result<(u32, u32), Failure> {
+    let bad = || Failure::Usage(format!("--lines takes N-M (1-based), got `{spec}`"));
     let (a, b) = spec.split_once('-').ok_or_else(bad)?;
     let start = a.trim().parse().map_err(|_| bad())?;
     let end = b.trim().parse().map_err(|_| bad())?;
@@ -114,7 +92,7 @@ fn parse_lines(spec: &str) -> Result<(u32, u32), String> {
     Ok((start, end))
 }
 
-pub async fn expand(args: ExpandArgs, opts: &ClientOptions) -> CmdResult {
+pub async fn expand(args: ExpandArgs, opts: &ClientOptions) -> Exit {
     let (start_line, end_line) = match &args.lines {
         Some(spec) => {
             let (a, b) = parse_lines(spec)?;
@@ -122,17 +100,15 @@ pub async fn expand(args: ExpandArgs, opts: &ClientOptions) -> CmdResult {
         }
         None => (None, None),
     };
-    let backend = super::connect(opts).await?;
-    let request = ExpandRequest {
-        ctx: Some(opts.context()),
+    // One `search` field, as lean-ctx has it: a grep within an output when
+    // an id is given, a search of the archive otherwise.
+    let expand = capability::shell::ExpandArgs {
         id: args.id.unwrap_or_default(),
         start_line,
         end_line,
-        grep: args.grep.unwrap_or_default(),
-        search: args.search.unwrap_or_default(),
+        search: args.grep.or(args.search).unwrap_or_default(),
     };
-    let out = backend.shell().expand(tonic::Request::new(request)).await.map_err(|s| backend.explain(&s))?;
-    let out = out.into_inner();
-    print_text(&out.text);
-    Ok(())
+    let backend = super::connect(opts).await?;
+    let answer = capability::shell::expand(&backend, opts.context(), expand).await.map_err(|e| failure(&backend, e))?;
+    Ok(emit(&answer, false))
 }

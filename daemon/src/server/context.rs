@@ -9,6 +9,7 @@ use tonic::{Request, Response, Status};
 use super::blocking::{blocking, caller};
 use super::host::Host;
 use super::status::{engine_status, missing_context};
+use super::wire;
 use crate::engine::Engine;
 use crate::engine::edit::EditParams;
 use crate::engine::read::ReadParams;
@@ -34,7 +35,7 @@ impl FileContext for ContextService {
         self.engine.sessions.touch(&ctx.session_id);
         let params = ReadParams {
             paths: req.paths,
-            mode: req.mode,
+            mode: wire::mode_text(wire::known(req.mode, "mode")?, &req.ranges),
             fresh: req.fresh,
             start_line: req.start_line,
             limit: req.limit,
@@ -46,7 +47,8 @@ impl FileContext for ContextService {
             .map(|v| match v {
                 Ok(v) => FileView {
                     path: v.path,
-                    mode: v.mode,
+                    mode: wire::mode_of(&v.mode).0 as i32,
+                    ranges: wire::mode_of(&v.mode).1,
                     content: v.content,
                     raw_tokens: v.raw_tokens,
                     sent_tokens: v.sent_tokens,

@@ -13,6 +13,7 @@ use tonic::{Request, Response, Status};
 use super::blocking::{blocking, caller};
 use super::host::Host;
 use super::status::{engine_status, missing_context};
+use super::wire;
 use crate::engine::Engine;
 use crate::engine::memory::actions::KnowledgeParams;
 
@@ -37,7 +38,7 @@ fn fact(f: lean_ctx_store::Fact) -> Fact {
         source_session: f.source_session.unwrap_or_default(),
         created_ms: f.created_ms,
         confirmed_ms: f.confirmed_ms,
-        state: format!("{:?}", f.state).to_lowercase(),
+        state: wire::fact_state(f.state) as i32,
     }
 }
 
@@ -47,8 +48,9 @@ impl Memory for MemoryService {
         let req = request.into_inner();
         let ctx = req.ctx.ok_or_else(missing_context)?;
         let _guard = self.host.begin_request();
+        let action = wire::session_action(wire::known(req.action, "action")?);
         let engine = self.engine.clone();
-        let answer = blocking(move || engine.session_action(&caller(&ctx), &req.action, &req.value, &req.session_id))
+        let answer = blocking(move || engine.session_action(&caller(&ctx), action, &req.value, &req.session_id))
             .await?
             .map_err(engine_status)?;
         Ok(Response::new(SessionResponse {
@@ -63,7 +65,7 @@ impl Memory for MemoryService {
         let ctx = req.ctx.ok_or_else(missing_context)?;
         let _guard = self.host.begin_request();
         let params = KnowledgeParams {
-            action: req.action,
+            action: wire::knowledge_action(wire::known(req.action, "action")?).to_string(),
             category: req.category,
             key: req.key,
             value: req.value,
@@ -87,10 +89,11 @@ impl Ledger for MemoryService {
     async fn gain(&self, request: Request<GainRequest>) -> Result<Response<GainResponse>, Status> {
         let req = request.into_inner();
         let _guard = self.host.begin_request();
+        let period = wire::gain_period(wire::known(req.period, "period")?);
+        let group_by = wire::gain_group_by(wire::known(req.group_by, "group_by")?);
         let engine = self.engine.clone();
-        let (rows, text) = blocking(move || engine.gain(&req.period, &req.group_by, req.utc_offset_secs))
-            .await?
-            .map_err(engine_status)?;
+        let (rows, text) =
+            blocking(move || engine.gain(period, group_by, req.utc_offset_secs)).await?.map_err(engine_status)?;
         let rows = rows
             .into_iter()
             .map(|r| GainRow {

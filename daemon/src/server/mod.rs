@@ -13,6 +13,7 @@ pub mod search;
 pub mod shell;
 pub mod status;
 pub mod transport;
+pub mod wire;
 
 /// Shared with the clients (crate `lean-ctx-common`).
 pub use lean_ctx_common::{detach, runtime_dir, singleton};

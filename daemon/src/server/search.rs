@@ -7,12 +7,13 @@ use lean_ctx_proto::v1::{
     GlobRequest, GlobResponse, IndexRequest, IndexResponse, IndexStatusRequest, ProjectIndex, SearchMatch,
     SearchRequest, SearchResponse, TreeRequest, TreeResponse,
 };
-use lean_ctx_search::{IndexPhase, IndexStatus, Source};
+use lean_ctx_search::IndexStatus;
 use tonic::{Request, Response, Status};
 
 use super::blocking::{blocking, caller};
 use super::host::Host;
 use super::status::{engine_status, missing_context};
+use super::wire;
 use crate::engine::Engine;
 use crate::engine::search::SearchParams;
 
@@ -29,16 +30,10 @@ impl SearchService {
 }
 
 fn project_index(ix: IndexStatus) -> ProjectIndex {
-    let (phase, done, total, note) = match ix.phase {
-        IndexPhase::Opening => ("opening", 0, 0, String::new()),
-        IndexPhase::Building { done, total } => ("building", done, total, String::new()),
-        IndexPhase::Ready => ("ready", ix.files, ix.files, String::new()),
-        IndexPhase::Unavailable { reason } => ("unavailable", 0, 0, reason),
-        IndexPhase::Closed => ("closed", 0, 0, String::new()),
-    };
+    let (phase, done, total, note) = wire::index_phase(ix.phase, ix.files);
     ProjectIndex {
         root: ix.root.display().to_string(),
-        phase: phase.into(),
+        phase: phase as i32,
         done,
         total,
         files: ix.files,
@@ -60,7 +55,7 @@ impl Search for SearchService {
             include: req.include,
             exclude: req.exclude,
             max_results: req.max_results,
-            action: req.action,
+            action: wire::search_action(wire::known(req.action, "action")?).to_string(),
         };
         let engine = self.engine.clone();
         let r = blocking(move || engine.search(&caller(&ctx), &params)).await?.map_err(engine_status)?;
@@ -81,11 +76,7 @@ impl Search for SearchService {
             total: r.total,
             shown: r.shown,
             truncated: r.truncated,
-            source: match r.source {
-                Source::Scan => "scan",
-                Source::Index => "index",
-            }
-            .into(),
+            source: wire::search_source(r.source) as i32,
             note: r.note.unwrap_or_default(),
         }))
     }

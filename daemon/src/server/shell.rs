@@ -12,6 +12,7 @@ use tonic::{Request, Response, Status};
 use super::blocking::{blocking, caller};
 use super::host::Host;
 use super::status::{engine_status, missing_context};
+use super::wire;
 use crate::engine::Engine;
 use crate::engine::shell::exec::Cancel;
 use crate::engine::shell::expand::ExpandParams;
@@ -133,7 +134,8 @@ impl Shell for ShellService {
         let req = request.into_inner();
         let _guard = self.host.begin_request();
         let engine = self.engine.clone();
-        let views = blocking(move || engine.job_action(&req.action, req.id)).await?.map_err(engine_status)?;
+        let action = wire::jobs_action(wire::known(req.action, "action")?);
+        let views = blocking(move || engine.job_action(action, req.id)).await?.map_err(engine_status)?;
         let mut jobs = Vec::new();
         for v in views {
             let (exit_code, timed_out, cancelled) = match &v.info.outcome {

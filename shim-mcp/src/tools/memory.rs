@@ -1,12 +1,11 @@
-//! ctx_session and ctx_knowledge → the Memory service; ctx_gain → Ledger.
-//! The daemon checks actions and renders the text; these only forward.
+//! ctx_session, ctx_knowledge and ctx_gain: lean-ctx's parameters →
+//! [`lctx::capability::memory`] and [`lctx::capability::gain`].
 
 use lctx::backend::Backend;
-use lean_ctx_proto::v1::{GainRequest, KnowledgeRequest, SessionRequest};
+use lctx::capability::{gain, memory};
 use serde::Deserialize;
-use tonic::Request;
 
-use super::{Call, Output, Reply};
+use super::{Call, Reply};
 
 #[derive(Deserialize)]
 struct SessionArgs {
@@ -20,9 +19,12 @@ struct SessionArgs {
 pub fn session<'a>(backend: &'a Backend, call: Call<'a>) -> Reply<'a> {
     Box::pin(async move {
         let args: SessionArgs = call.parse()?;
-        let request =
-            SessionRequest { ctx: Some(call.ctx), action: args.action, value: args.value, session_id: args.session_id };
-        Ok(Output::ok(backend.memory().session(Request::new(request)).await?.into_inner().text))
+        let session = memory::SessionArgs {
+            action: memory::parse_session_action(&args.action)?,
+            value: args.value,
+            session_id: args.session_id,
+        };
+        Ok(memory::session(backend, call.ctx, session).await?)
     })
 }
 
@@ -45,9 +47,8 @@ struct KnowledgeArgs {
 pub fn knowledge<'a>(backend: &'a Backend, call: Call<'a>) -> Reply<'a> {
     Box::pin(async move {
         let a: KnowledgeArgs = call.parse()?;
-        let request = KnowledgeRequest {
-            ctx: Some(call.ctx),
-            action: a.action,
+        let knowledge = memory::KnowledgeArgs {
+            action: memory::parse_knowledge_action(&a.action)?,
             category: a.category,
             key: a.key,
             value: a.value,
@@ -55,7 +56,7 @@ pub fn knowledge<'a>(backend: &'a Backend, call: Call<'a>) -> Reply<'a> {
             confidence: a.confidence,
             limit: a.limit,
         };
-        Ok(Output::ok(backend.memory().knowledge(Request::new(request)).await?.into_inner().text))
+        Ok(memory::knowledge(backend, call.ctx, knowledge).await?)
     })
 }
 
@@ -70,12 +71,7 @@ struct GainArgs {
 pub fn gain<'a>(backend: &'a Backend, call: Call<'a>) -> Reply<'a> {
     Box::pin(async move {
         let args: GainArgs = call.parse()?;
-        let request = GainRequest {
-            ctx: Some(call.ctx),
-            period: args.period,
-            group_by: args.group_by,
-            utc_offset_secs: lctx::options::utc_offset_secs(),
-        };
-        Ok(Output::ok(backend.ledger().gain(Request::new(request)).await?.into_inner().text))
+        let (period, group_by) = (gain::parse_period(&args.period)?, gain::parse_group_by(&args.group_by)?);
+        Ok(gain::gain(backend, call.ctx, period, group_by).await?)
     })
 }

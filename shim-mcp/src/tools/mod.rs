@@ -1,6 +1,7 @@
 //! The MCP tools: one [`ToolSpec`] each in [`table::TOOLS`], with the
-//! handler that turns its arguments into a daemon call and the answer into
-//! text for the model.
+//! handler that turns lean-ctx's parameters into a capability's neutral
+//! arguments (`lctx::capability`), which builds the request and renders the
+//! answer exactly as `lctx` shows it.
 //!
 //! Adding a tool is one table entry plus a handler in the module of its
 //! service. Names and parameter names follow lean-ctx so users can switch.
@@ -16,25 +17,13 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use lctx::backend::Backend;
+use lctx::capability::{self, Answer};
 use lean_ctx_proto::v1::RequestContext;
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use crate::profile::{Profile, Selection};
-
-/// What a handler answers: text for the model, and whether it reports a
-/// failure of the tool (shown to the model as `isError`).
-pub struct Output {
-    pub text: String,
-    pub is_error: bool,
-}
-
-impl Output {
-    pub fn ok(text: impl Into<String>) -> Output {
-        Output { text: text.into(), is_error: false }
-    }
-}
 
 /// Why a call produced no [`Output`].
 #[derive(Debug)]
@@ -43,13 +32,17 @@ pub enum Failure {
     Params(String),
     /// The daemon (or the fallback child) refused or failed the call.
     Status(tonic::Status),
-    /// No engine could be had (no `lean-ctxd` to run); says what is missing.
-    Unavailable(String),
+    /// A tool error with this message: a value out of a closed set, or no
+    /// engine to be had (no `lean-ctxd` to run).
+    Refused(String),
 }
 
-impl From<tonic::Status> for Failure {
-    fn from(status: tonic::Status) -> Self {
-        Failure::Status(status)
+impl From<capability::Error> for Failure {
+    fn from(e: capability::Error) -> Self {
+        match e {
+            capability::Error::Usage(message) => Failure::Refused(message),
+            capability::Error::Status(status) => Failure::Status(status),
+        }
     }
 }
 
@@ -67,7 +60,7 @@ impl Call<'_> {
     }
 }
 
-pub type Reply<'a> = Pin<Box<dyn Future<Output = Result<Output, Failure>> + Send + 'a>>;
+pub type Reply<'a> = Pin<Box<dyn Future<Output = Result<Answer, Failure>> + Send + 'a>>;
 pub type Run = for<'a> fn(&'a Backend, Call<'a>) -> Reply<'a>;
 
 /// JSON type of a parameter, as the schema states it.

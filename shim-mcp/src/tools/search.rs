@@ -1,12 +1,11 @@
-//! ctx_search, ctx_glob and ctx_tree → the Search service, which renders
-//! the compact text and refuses empty patterns itself; these only forward.
+//! ctx_search, ctx_glob and ctx_tree: lean-ctx's parameters →
+//! [`lctx::capability::search`].
 
 use lctx::backend::Backend;
-use lean_ctx_proto::v1::{GlobRequest, SearchRequest, TreeRequest};
+use lctx::capability::search;
 use serde::Deserialize;
-use tonic::Request;
 
-use super::{Call, Output, Reply};
+use super::{Call, Reply};
 
 /// lean-ctx accepts one glob as a string; a list is accepted too.
 #[derive(Deserialize, Default)]
@@ -43,24 +42,18 @@ struct SearchArgs {
     action: String,
 }
 
-/// lean-ctx calls its ranked search `semantic`; here it is bm25.
-fn action(name: String) -> String {
-    if name.trim() == "semantic" { "bm25".into() } else { name }
-}
-
 pub fn search<'a>(backend: &'a Backend, call: Call<'a>) -> Reply<'a> {
     Box::pin(async move {
         let args: SearchArgs = call.parse()?;
-        let request = SearchRequest {
-            ctx: Some(call.ctx),
+        let search = search::SearchArgs {
             pattern: args.pattern,
             path: args.path,
             include: args.include.into_vec(),
             exclude: args.exclude.into_vec(),
             max_results: args.max_results,
-            action: action(args.action),
+            action: args.action,
         };
-        Ok(Output::ok(backend.search().search(Request::new(request)).await?.into_inner().text))
+        Ok(search::search(backend, call.ctx, search).await?)
     })
 }
 
@@ -76,9 +69,7 @@ struct GlobArgs {
 pub fn glob<'a>(backend: &'a Backend, call: Call<'a>) -> Reply<'a> {
     Box::pin(async move {
         let args: GlobArgs = call.parse()?;
-        let request =
-            GlobRequest { ctx: Some(call.ctx), pattern: args.pattern, path: args.path, max_results: args.max_results };
-        Ok(Output::ok(backend.search().glob(Request::new(request)).await?.into_inner().text))
+        Ok(search::glob(backend, call.ctx, args.pattern, args.path, args.max_results).await?)
     })
 }
 
@@ -96,14 +87,13 @@ struct TreeArgs {
 pub fn tree<'a>(backend: &'a Backend, call: Call<'a>) -> Reply<'a> {
     Box::pin(async move {
         let args: TreeArgs = call.parse()?;
-        let request = TreeRequest {
-            ctx: Some(call.ctx),
+        let tree = search::TreeArgs {
             path: args.path,
             depth: args.depth,
             show_hidden: args.show_hidden,
             respect_gitignore: args.respect_gitignore,
         };
-        Ok(Output::ok(backend.search().tree(Request::new(request)).await?.into_inner().text))
+        Ok(search::tree(backend, call.ctx, tree).await?)
     })
 }
 
@@ -121,11 +111,5 @@ mod tests {
         assert_eq!(many.include.into_vec(), vec!["*.rs", "*.py"]);
         let none: SearchArgs = serde_json::from_value(json!({"pattern": "x"})).unwrap();
         assert!(none.include.into_vec().is_empty());
-    }
-
-    #[test]
-    fn lean_ctx_semantic_action_is_bm25() {
-        assert_eq!(action("semantic".into()), "bm25");
-        assert_eq!(action("symbol".into()), "symbol");
     }
 }

@@ -1,0 +1,129 @@
+//! The capabilities, once: for each, the neutral arguments, the request they
+//! become, and the answer rendered as text (for an agent or a person) and as
+//! JSON (for programs). `lctx` and `lctx-mcp` are adapters over these: they
+//! parse their own argument syntax into the neutral arguments, call, and
+//! print — so the same request gives the same text through either.
+//!
+//! | module | capability | service |
+//! |---|---|---|
+//! | [`read`] | ctx_read | FileContext/Read |
+//! | [`edit`] | ctx_edit | FileContext/Edit |
+//! | [`shell`] | ctx_shell, jobs, ctx_expand | Shell/Exec, Jobs, Expand |
+//! | [`search`] | ctx_search, ctx_glob, ctx_tree, index | Search/* |
+//! | [`memory`] | ctx_session, ctx_knowledge | Memory/* |
+//! | [`gain`] | ctx_gain, ledger verify | Ledger/* |
+
+pub mod edit;
+pub mod gain;
+pub mod memory;
+pub mod read;
+pub mod search;
+pub mod shell;
+
+use lean_ctx_proto::v1::{RequestContext, ServedBy};
+use serde_json::Value;
+
+/// Where an answer is shown; only follow-up hints differ (`lctx jobs status
+/// 7` versus `ctx_shell background_action=status job_id=7`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Surface {
+    Cli,
+    Mcp,
+}
+
+/// A call's answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    /// What an agent or a person reads.
+    pub text: String,
+    /// The call failed as a whole (MCP `isError`).
+    pub is_error: bool,
+    /// What `lctx` exits with: 0, 1 when anything failed, or a command's own
+    /// exit code (124 after a timeout).
+    pub exit_code: i32,
+    /// The same answer for programs (`--json`, MCP structured content).
+    pub json: Value,
+}
+
+impl Answer {
+    fn ok(text: String, json: Value) -> Answer {
+        Answer { text, is_error: false, exit_code: 0, json }
+    }
+}
+
+/// Why a call produced no answer.
+#[derive(Debug)]
+pub enum Error {
+    /// The arguments make no request (a usage error: exit 2, MCP invalid
+    /// params); the message says what to give.
+    Usage(String),
+    /// The daemon or fallback child refused or failed the call.
+    Status(tonic::Status),
+}
+
+impl From<tonic::Status> for Error {
+    fn from(status: tonic::Status) -> Self {
+        Error::Status(status)
+    }
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// The engine's answer came from (for `--json`).
+pub fn served_by_name(by: ServedBy) -> &'static str {
+    match by {
+        ServedBy::Daemon => "DAEMON",
+        ServedBy::Local => "LOCAL",
+        ServedBy::Unspecified => "UNSPECIFIED",
+    }
+}
+
+/// Parses a name out of a closed set, or says which names are valid.
+fn parse_name<E: Copy>(what: &str, value: &str, names: &[(&str, E)]) -> Result<E> {
+    let value = value.trim();
+    names.iter().find(|(name, _)| *name == value).map(|(_, e)| *e).ok_or_else(|| {
+        let valid: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
+        Error::Usage(format!("unknown {what} `{value}`; valid: {}", valid.join(", ")))
+    })
+}
+
+/// The names of a closed set, in order (for schemas and help).
+pub const fn names<E, const N: usize>(table: &[(&'static str, E); N]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = table[i].0;
+        i += 1;
+    }
+    out
+}
+
+/// The context of one call: the client's own, with a session if given.
+pub fn context(base: RequestContext, session: Option<&str>) -> RequestContext {
+    match session {
+        Some(id) if !id.is_empty() => RequestContext { session_id: id.to_string(), ..base },
+        _ => base,
+    }
+}
+
+/// Joins views, outputs and notes so that each ends on a line of its own.
+fn push_block(text: &mut String, block: &str) {
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(block);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn closed_sets_name_their_valid_values() {
+        const TABLE: [(&str, u8); 2] = [("a", 1), ("b", 2)];
+        assert_eq!(parse_name("thing", " b ", &TABLE).unwrap(), 2);
+        let Err(Error::Usage(msg)) = parse_name("thing", "c", &TABLE) else { panic!("c is unknown") };
+        assert_eq!(msg, "unknown thing `c`; valid: a, b");
+        assert_eq!(names(&TABLE), ["a", "b"]);
+    }
+}

@@ -1,0 +1,187 @@
+//! ctx_shell (run, background jobs) and ctx_expand.
+//!
+//! Commands run with the caller's environment and working directory, as if
+//! the caller had run them itself.
+
+use std::collections::HashMap;
+
+use lean_ctx_proto::v1::{ExecRequest, ExpandRequest, Job, JobsAction, JobsRequest, RequestContext};
+use serde_json::json;
+
+use super::{Answer, Error, Result, Surface, push_block};
+use crate::backend::Backend;
+
+/// Exit code for a command the timeout killed, as timeout(1) uses.
+pub const TIMED_OUT: i32 = 124;
+
+#[derive(Debug, Clone, Default)]
+pub struct RunArgs {
+    /// Run by `sh -c`.
+    pub command: String,
+    /// Uncompressed output.
+    pub raw: bool,
+    /// 0 means the daemon's default (120 s); at most 3600.
+    pub timeout_secs: u32,
+    /// Working directory, relative to the context's cwd.
+    pub cwd: Option<String>,
+    /// Added to (and overriding) this process's environment.
+    pub env: HashMap<String, String>,
+    /// Start as a background job and answer with its id at once.
+    pub background: bool,
+}
+
+pub async fn run(backend: &Backend, mut ctx: RequestContext, args: RunArgs, surface: Surface) -> Result<Answer> {
+    if args.command.trim().is_empty() {
+        return Err(Error::Usage("give the command to run".into()));
+    }
+    if let Some(dir) = args.cwd {
+        ctx.cwd = std::path::Path::new(&ctx.cwd).join(dir).display().to_string();
+    }
+    // Variables that are not UTF-8 cannot travel in the protocol; skip them
+    // rather than fail (std::env::vars would panic).
+    let mut env: HashMap<String, String> =
+        std::env::vars_os().filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?))).collect();
+    env.extend(args.env);
+    let request = ExecRequest {
+        ctx: Some(ctx),
+        command: args.command,
+        env,
+        timeout_secs: args.timeout_secs,
+        raw: args.raw,
+        background: args.background,
+    };
+    let out = backend.shell().exec(request).await?.into_inner();
+    if args.background {
+        let hint = match surface {
+            Surface::Cli => format!("`lctx jobs status {}` shows it", out.job_id),
+            Surface::Mcp => format!("ctx_shell background_action=status job_id={} shows it", out.job_id),
+        };
+        return Ok(Answer::ok(format!("job {} started; {hint}", out.job_id), json!({"job_id": out.job_id})));
+    }
+    let shaped = out.output.unwrap_or_default();
+    let mut text = shaped.text.clone();
+    if out.timed_out {
+        push_block(
+            &mut text,
+            &format!(
+                "[timed out after {:.1} s: the command and everything it started were killed]",
+                out.duration_ms as f64 / 1000.0
+            ),
+        );
+    }
+    let exit_code = if out.timed_out { TIMED_OUT } else { out.exit_code };
+    let json = json!({
+        "exit_code": out.exit_code, "timed_out": out.timed_out, "duration_ms": out.duration_ms,
+        "family": shaped.family, "shortened": shaped.shortened, "archive_id": shaped.archive_id,
+        "raw_tokens": shaped.raw_tokens, "sent_tokens": shaped.sent_tokens, "output": shaped.text,
+    });
+    // A command that ran and failed is an answer, not a failed call: its exit
+    // code travels in the text (`[exit:N]`) and in the JSON.
+    Ok(Answer { text, is_error: false, exit_code, json })
+}
+
+/// Job actions by name.
+pub const JOB_ACTIONS: [(&str, JobsAction); 3] =
+    [("list", JobsAction::List), ("status", JobsAction::Status), ("cancel", JobsAction::Cancel)];
+
+/// The actions ctx_shell's `background_action` takes (list is lctx's).
+pub const BACKGROUND_ACTION_NAMES: [&str; 2] = ["status", "cancel"];
+
+pub fn parse_job_action(name: &str) -> Result<JobsAction> {
+    super::parse_name("background_action", name, &JOB_ACTIONS)
+}
+
+pub async fn jobs(backend: &Backend, ctx: RequestContext, action: JobsAction, id: u64) -> Result<Answer> {
+    let request = JobsRequest { ctx: Some(ctx), action: action as i32, id };
+    let jobs = backend.shell().jobs(request).await?.into_inner().jobs;
+    let mut text = String::new();
+    if jobs.is_empty() {
+        text.push_str("no background jobs");
+    }
+    for job in &jobs {
+        push_block(&mut text, &job_line(job));
+        if let Some(output) = &job.output {
+            push_block(&mut text, &output.text);
+        }
+    }
+    let json = json!({"jobs": jobs.iter().map(|j| json!({
+        "id": j.id, "command": j.command, "running": j.running, "exit_code": j.exit_code,
+        "elapsed_ms": j.elapsed_ms, "timed_out": j.timed_out, "cancelled": j.cancelled,
+        "output": j.output.as_ref().map(|o| o.text.clone()),
+    })).collect::<Vec<_>>()});
+    Ok(Answer::ok(text, json))
+}
+
+/// `job 7 · exit 0 · 1.2 s · cargo test`.
+fn job_line(job: &Job) -> String {
+    let state = if job.running {
+        "running".to_string()
+    } else if job.cancelled {
+        "cancelled".to_string()
+    } else if job.timed_out {
+        "timed out".to_string()
+    } else {
+        format!("exit {}", job.exit_code)
+    };
+    format!("job {} · {state} · {:.1} s · {}", job.id, job.elapsed_ms as f64 / 1000.0, job.command)
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct ExpandArgs {
+    /// The handle printed under shortened output.
+    pub id: String,
+    /// Inclusive 1-based window of the output.
+    pub start_line: Option<u32>,
+    pub end_line: Option<u32>,
+    /// With an id: only lines matching this regex. Without: find archived
+    /// outputs mentioning it (lean-ctx's `search`).
+    pub search: String,
+}
+
+pub async fn expand(backend: &Backend, ctx: RequestContext, args: ExpandArgs) -> Result<Answer> {
+    let id = args.id.trim().to_string();
+    let request = if !id.is_empty() {
+        ExpandRequest {
+            ctx: Some(ctx),
+            id,
+            start_line: args.start_line,
+            end_line: args.end_line,
+            grep: args.search,
+            search: String::new(),
+        }
+    } else if !args.search.trim().is_empty() {
+        ExpandRequest { ctx: Some(ctx), search: args.search, ..ExpandRequest::default() }
+    } else {
+        return Err(Error::Usage("give the id printed under shortened output, or search".into()));
+    };
+    let searching = !request.search.is_empty();
+    let out = backend.shell().expand(request).await?.into_inner();
+    let json = json!({
+        "text": out.text, "total_lines": out.total_lines,
+        "hits": out.hits.iter().map(|h| json!({"id": h.id, "label": h.label, "created_ms": h.created_ms,
+                                               "snippet": h.snippet})).collect::<Vec<_>>(),
+    });
+    if searching && out.hits.is_empty() {
+        return Ok(Answer::ok("no archived output matches".into(), json));
+    }
+    Ok(Answer::ok(out.text, json))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn job_lines_read_naturally() {
+        let job = Job { id: 7, command: "make".into(), elapsed_ms: 1250, exit_code: 2, ..Job::default() };
+        assert_eq!(job_line(&job), "job 7 · exit 2 · 1.2 s · make");
+        assert_eq!(job_line(&Job { running: true, ..job.clone() }), "job 7 · running · 1.2 s · make");
+        assert_eq!(job_line(&Job { cancelled: true, ..job }), "job 7 · cancelled · 1.2 s · make");
+    }
+
+    #[test]
+    fn job_actions_are_a_closed_set() {
+        assert_eq!(parse_job_action("cancel").unwrap(), JobsAction::Cancel);
+        assert!(matches!(parse_job_action("kill"), Err(Error::Usage(m)) if m.contains("status, cancel")));
+    }
+}
