@@ -109,11 +109,15 @@ fn ranked_items(session: &Session) -> Vec<Item> {
     ranked
 }
 
-/// The latest run of each distinct test command, newest first, with how it ended.
+/// The latest run of each distinct test command, newest first, with how it ended (as many as a
+/// handoff shows).
 fn test_runs(commands: &[CommandRun]) -> Vec<String> {
     let mut seen = Vec::new();
     let mut lines = Vec::new();
     for run in commands.iter().rev().filter(|run| run.kind == CommandKind::Test) {
+        if seen.len() == PER_SECTION {
+            break;
+        }
         if seen.contains(&run.command.as_str()) {
             continue;
         }
@@ -128,11 +132,15 @@ fn test_runs(commands: &[CommandRun]) -> Vec<String> {
     lines
 }
 
-/// Each file the session tried to edit, most recently edited first: how many edits were applied,
-/// how many failed, and whether the last attempt failed (the file may not be as intended).
+/// Each file the session tried to edit, most recently edited first (as many as a handoff shows):
+/// how many edits were applied, how many failed, and whether the last attempt failed (the file
+/// may not be as intended).
 fn edited_files(edits: &[EditRun]) -> Vec<String> {
     let mut order: Vec<&str> = Vec::new();
     for edit in edits.iter().rev() {
+        if order.len() == PER_SECTION {
+            break;
+        }
         if !order.contains(&edit.path.as_str()) {
             order.push(&edit.path);
         }
@@ -206,6 +214,15 @@ mod tests {
     fn fits_every_budget_and_grows_with_it() {
         let (_dir, mut store) = temp_store();
         busy_session(&mut store);
+        for i in 0..12 {
+            let result = if i % 4 == 0 { EditResult::Failed } else { EditResult::Applied };
+            store.record_edit("s1", &format!("src/edited{i}.rs"), result).unwrap();
+            store.record_command("s1", &format!("cargo test case_{i}"), Some(i % 2), CommandKind::Test).unwrap();
+        }
+        let everything = store.handoff("s1", 100_000, &words).unwrap();
+        assert_eq!(everything.matches("- cargo test case_").count(), PER_SECTION, "{everything}");
+        assert_eq!(everything.matches("- src/edited").count(), PER_SECTION, "{everything}");
+        assert!(everything.contains("- cargo test case_11: failed (exit 1)\n- cargo test case_10: passed"));
         let mut previous = String::new();
         for budget in 0..400 {
             let text = store.handoff("s1", budget, &words).unwrap();
