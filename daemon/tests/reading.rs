@@ -1,153 +1,328 @@
 //! The reading component through the engine API: the stub rule as a
-//! property over random operation sequences, concurrency with edits, and
-//! each bad input.
+//! property over random sequences of reads, writes and edits (applied and
+//! failed), what each view is booked at, concurrency with edits, and each
+//! bad input.
+
+mod common;
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use common::{Project, Rng, change_in_place, code};
 use lean_ctxd::engine::edit::EditParams;
 use lean_ctxd::engine::error::ErrorKind;
-use lean_ctxd::engine::paths::Dirs;
 use lean_ctxd::engine::read::{ReadParams, View};
-use lean_ctxd::engine::{Caller, Engine};
+use lean_ctxd::engine::tokens::count_uncached;
 
-struct Project {
-    _dir: tempfile::TempDir,
-    root: PathBuf,
-    engine: Engine,
+/// What the model says a session holds of a file: a content hash, whole or
+/// only as a diff base.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Holding {
+    hash: blake3::Hash,
+    whole: bool,
 }
 
-impl Project {
-    fn new() -> Project {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().join("proj").canonicalize().unwrap_or_else(|_| {
-            std::fs::create_dir_all(dir.path().join("proj/.git")).unwrap();
-            dir.path().join("proj").canonicalize().unwrap()
-        });
-        let engine = Engine::new(Dirs::under(&dir.path().join("home")));
-        Project { _dir: dir, root, engine }
+/// A read request of the property test: a mode string, or the
+/// `start_line`/`limit` window.
+#[derive(Clone, Copy, Debug)]
+enum Ask {
+    Mode(&'static str),
+    Window { start: u32, limit: u32 },
+}
+
+const ASKS: &[Ask] = &[
+    Ask::Mode("full"),
+    Ask::Mode("auto"),
+    Ask::Mode("diff"),
+    Ask::Mode("lines:1-3"),
+    Ask::Mode("lines:2-"),
+    Ask::Mode("lines:1-1000"),
+    Ask::Mode("lines:500-510"),
+    Ask::Window { start: 2, limit: 3 },
+    Ask::Window { start: 1, limit: 1000 },
+    Ask::Mode("signatures"),
+    Ask::Mode("map"),
+    Ask::Mode("reference"),
+];
+
+impl Ask {
+    fn params(self, path: &str, fresh: bool) -> ReadParams {
+        let mut params = ReadParams { paths: vec![path.into()], fresh, ..Default::default() };
+        match self {
+            Ask::Mode(mode) => params.mode = mode.into(),
+            Ask::Window { start, limit } => (params.start_line, params.limit) = (Some(start), Some(limit)),
+        }
+        params
     }
 
-    fn write(&self, name: &str, text: &str) -> PathBuf {
-        let p = self.root.join(name);
-        std::fs::write(&p, text).unwrap();
-        p
+    /// Only whole-file requests may be answered with a stub, never a range.
+    fn may_stub(self) -> bool {
+        matches!(self, Ask::Mode("full" | "auto" | "diff"))
     }
 
-    fn caller<'a>(&'a self, session: &'a str) -> Caller<'a> {
-        Caller { cwd: self.root.to_str().unwrap(), project_root: None, session, agent: "test" }
-    }
-
-    fn read(&self, session: &str, path: &str, mode: &str, fresh: bool) -> View {
-        self.try_read(session, path, mode, fresh).unwrap()
-    }
-
-    fn try_read(
-        &self,
-        session: &str,
-        path: &str,
-        mode: &str,
-        fresh: bool,
-    ) -> Result<View, lean_ctxd::engine::error::EngineError> {
-        let params = ReadParams { paths: vec![path.into()], mode: mode.into(), fresh, ..Default::default() };
-        let mut views = self.engine.read(&self.caller(session), &params)?;
-        views.remove(0)
+    /// The 1-based inclusive line range asked for, if any.
+    fn range(self) -> Option<(usize, usize)> {
+        match self {
+            Ask::Mode("lines:1-3") => Some((1, 3)),
+            Ask::Mode("lines:2-") => Some((2, usize::MAX)),
+            Ask::Mode("lines:1-1000") => Some((1, 1000)),
+            Ask::Mode("lines:500-510") => Some((500, 510)),
+            Ask::Window { start, limit } => Some((start as usize, (start + limit - 1) as usize)),
+            Ask::Mode(_) => None,
+        }
     }
 }
 
-/// A small deterministic generator, so a failing sequence can be replayed
-/// from its seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
+/// The lines `start..=end` of `text` as they stand in the file.
+fn plain_lines(text: &str, (start, end): (usize, usize)) -> String {
+    text.lines().skip(start - 1).take(end.saturating_sub(start - 1)).map(|l| format!("{l}\n")).collect()
 }
 
-fn code(version: usize, lines: usize) -> String {
-    (0..lines).map(|i| format!("fn item_{i}() -> u32 {{ {} }}\n", (i * 7 + version) % 1000)).collect()
+fn tokens(text: &str) -> u64 {
+    count_uncached(text) as u64
 }
 
-/// Changes one byte and restores the mtime: same size, same mtime,
-/// different content.
-fn change_in_place(path: &Path) {
-    let mtime = std::fs::metadata(path).unwrap().modified().unwrap();
-    let mut bytes = std::fs::read(path).unwrap();
-    let i = bytes.iter().position(u8::is_ascii_digit).unwrap();
-    bytes[i] = if bytes[i] == b'9' { b'0' } else { bytes[i] + 1 };
-    std::fs::write(path, &bytes).unwrap();
-    std::fs::File::options().write(true).open(path).unwrap().set_modified(mtime).unwrap();
+/// One read of the property test.
+struct Step<'a> {
+    session: &'a str,
+    file: &'a str,
+    ask: Ask,
+    fresh: bool,
+    /// Where in the sequence, for failure messages.
+    at: &'a str,
+}
+
+/// Performs `step`, checks it against the model and updates the model.
+fn check_read(p: &Project, step: &Step<'_>, holding: &mut Option<Holding>, texts: &HashMap<blake3::Hash, String>) {
+    let &Step { session, file, ask, fresh, at } = step;
+    let text = p.text(file);
+    let hash = blake3::hash(text.as_bytes());
+    let lines = text.lines().count();
+    let result = p.read_with(session, &ask.params(file, fresh));
+    if let Some((start, _)) = ask.range().filter(|(start, _)| *start > lines) {
+        let e = result.expect_err(at);
+        assert_eq!(e.kind, ErrorKind::InvalidArgument, "{at}: {e}");
+        assert!(e.message.contains(&format!("{file} has {lines} lines; line {start} is past the end")), "{at}: {e}");
+        return;
+    }
+    let view: View = result.unwrap_or_else(|e| panic!("{at}: {e}"));
+    assert_eq!(view.content_hash, hash.to_hex().as_str(), "{at}");
+    let expect_stub = !fresh && ask.may_stub() && *holding == Some(Holding { hash, whole: true });
+    assert_eq!(view.stub, expect_stub, "{at}: holding {holding:?} → {view:?}");
+    let no_change = format!("[no change in {file} since the version you have]\n");
+    if view.stub {
+        assert!(view.content.starts_with(&format!("[unchanged {file} {lines}L since you had it whole")), "{at}");
+        // Worth the view it stands for.
+        let stands_for = if matches!(ask, Ask::Mode("diff")) { tokens(&no_change) } else { tokens(&text) };
+        assert_eq!((view.raw_tokens, view.sent_tokens), (stands_for, tokens(&view.content)), "{at}");
+        return;
+    }
+    match ask {
+        Ask::Mode("full" | "auto" | "signatures" | "map") => assert_eq!(view.raw_tokens, tokens(&text), "{at}"),
+        Ask::Mode("reference") => assert_eq!(view.raw_tokens, view.sent_tokens, "{at}"),
+        Ask::Mode("diff") if !fresh && holding.is_none() => {
+            assert!(view.content.starts_with(&format!("[no diff of {file}:")), "{at}: {view:?}");
+            assert_eq!(view.content.lines().count(), 1, "{at}: one line, never the file after a note");
+            assert_eq!(view.raw_tokens, view.sent_tokens, "{at}: nothing saved");
+        }
+        Ask::Mode("diff") => assert_eq!(view.raw_tokens, tokens(&text), "{at}"),
+        _ => {
+            let range = ask.range().expect("a range");
+            assert_eq!(view.raw_tokens, tokens(&plain_lines(&text, range)), "{at}: a range's baseline is that range");
+        }
+    }
+    match view.mode.as_str() {
+        "full" => {
+            assert_eq!(view.content, text, "{at}: full means the exact bytes");
+            *holding = Some(Holding { hash, whole: true });
+        }
+        "diff" => {
+            let Some(had) = *holding else {
+                assert!(matches!(ask, Ask::Mode("diff")), "{at}");
+                return;
+            };
+            assert!(matches!(ask, Ask::Mode("diff")) || had.whole, "{at}: a full read diffs only a whole holding");
+            let base = &texts[&had.hash];
+            if *base == text {
+                assert!(view.content.ends_with(&no_change), "{at}: {view:?}");
+            }
+            for line in view.content.lines() {
+                if let Some(added) = line.strip_prefix('+').filter(|_| !line.starts_with("+++")) {
+                    assert!(text.lines().any(|l| l == added), "{at}: +{added} is not in the file");
+                }
+                if let Some(removed) = line.strip_prefix('-').filter(|_| !line.starts_with("---")) {
+                    assert!(base.lines().any(|l| l == removed), "{at}: -{removed} was not in the diff base");
+                }
+            }
+            *holding = Some(Holding { hash, whole: had.whole });
+        }
+        mode if mode.starts_with("lines:") => {
+            let (start, end) = ask.range().expect("a range");
+            if start == 1 && end >= lines {
+                *holding = Some(Holding { hash, whole: true });
+            }
+        }
+        _ => {}
+    }
 }
 
 #[test]
-fn stub_appears_exactly_when_the_session_has_the_current_content() {
-    const MODES: &[&str] = &["full", "auto", "lines:1-3", "lines:1-1000", "signatures", "map", "diff", "reference"];
+fn stub_appears_exactly_when_the_session_holds_the_current_content_whole() {
     for seed in 1..=40u64 {
         let p = Project::new();
         let files = ["a.rs", "b.rs"];
         let mut versions = [0usize; 2];
+        let mut texts: HashMap<blake3::Hash, String> = HashMap::new();
         for (i, f) in files.iter().enumerate() {
             p.write(f, &code(0, 30 + i * 40));
         }
-        // The model: per (session, file) the hash of the last complete content received.
-        let mut had: HashMap<(usize, usize), String> = HashMap::new();
+        let mut model: HashMap<(usize, usize), Holding> = HashMap::new();
         let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        for step in 0..120 {
+        for step in 0..150 {
             let f = rng.below(2);
-            match rng.below(10) {
+            let path = p.root.join(files[f]);
+            let session = rng.below(3);
+            let sid = format!("s{session}");
+            match rng.below(12) {
                 0 => {
                     versions[f] += 1;
                     p.write(files[f], &code(versions[f], 30 + f * 40));
                 }
-                1 => change_in_place(&p.root.join(files[f])),
-                _ => {
-                    let session = rng.below(3);
-                    let mode = MODES[rng.below(MODES.len())];
-                    let fresh = rng.below(5) == 0;
-                    let sid = format!("s{session}");
-                    let text = std::fs::read_to_string(p.root.join(files[f])).unwrap();
-                    let hash = blake3::hash(text.as_bytes()).to_hex().to_string();
-                    let view = p.read(&sid, files[f], mode, fresh);
-                    let stub_mode = matches!(mode, "full" | "auto" | "diff") || mode.starts_with("lines:");
-                    let expect_stub = !fresh && stub_mode && had.get(&(session, f)) == Some(&hash);
-                    assert_eq!(
-                        view.stub, expect_stub,
-                        "seed {seed} step {step}: session {sid} {mode} fresh={fresh} of {} → {view:?}",
-                        files[f]
-                    );
-                    assert_eq!(view.content_hash, hash);
-                    if view.stub {
-                        assert!(view.content.starts_with("[unchanged "), "{view:?}");
-                        continue;
-                    }
-                    let lines = text.lines().count();
-                    let complete = match view.mode.as_str() {
-                        "full" => {
-                            assert_eq!(view.content, text, "full means the exact bytes");
-                            true
-                        }
-                        "diff" => true,
-                        "lines:1-1000" => true,
-                        "lines:1-3" => lines <= 3,
-                        _ => false,
+                1 => change_in_place(&path),
+                2 | 3 => {
+                    let before = p.text(files[f]);
+                    let old = if rng.below(3) == 0 {
+                        "no such text".to_string()
+                    } else {
+                        before.lines().nth(rng.below(before.lines().count())).unwrap().to_string()
                     };
-                    if complete {
-                        had.insert((session, f), hash);
+                    let new = format!("{old} // edited at {step}");
+                    let held = model.get(&(session, f)).copied();
+                    match p.edit(&sid, files[f], &old, &new) {
+                        Ok(_) => {
+                            let after = p.text(files[f]);
+                            assert_eq!(after, before.replacen(&old, &new, 1), "seed {seed} step {step}");
+                            let hash = blake3::hash(after.as_bytes());
+                            let before_hash = blake3::hash(before.as_bytes());
+                            let whole = held == Some(Holding { hash: before_hash, whole: true });
+                            texts.insert(hash, after);
+                            model.insert((session, f), Holding { hash, whole });
+                        }
+                        Err(_) => {
+                            if let Some(held) = held {
+                                model.insert((session, f), Holding { whole: false, ..held });
+                            }
+                        }
+                    }
+                }
+                _ => {
+                    let ask = ASKS[rng.below(ASKS.len())];
+                    let fresh = rng.below(5) == 0;
+                    let at = format!("seed {seed} step {step}: {sid} {ask:?} fresh={fresh} of {}", files[f]);
+                    let text = p.text(files[f]);
+                    texts.insert(blake3::hash(text.as_bytes()), text);
+                    let mut holding = model.get(&(session, f)).copied();
+                    let read = Step { session: &sid, file: files[f], ask, fresh, at: &at };
+                    check_read(&p, &read, &mut holding, &texts);
+                    if let Some(h) = holding {
+                        model.insert((session, f), h);
                     }
                 }
             }
         }
     }
+}
+
+#[test]
+fn an_explicit_range_is_sent_even_when_unchanged_and_past_the_end_is_an_error() {
+    let p = Project::new();
+    let text = code(0, 10);
+    p.write("r.rs", &text);
+    assert_eq!(p.read("s", "r.rs", "full", false).content, text);
+    assert!(p.read("s", "r.rs", "full", false).stub, "the session has it whole");
+    let range = p.read("s", "r.rs", "lines:3-4", false);
+    assert!(!range.stub);
+    assert_eq!(range.content, format!("[lines 3-4 of 10]\n{}", plain_lines(&text, (3, 4))));
+    assert_eq!(range.raw_tokens, tokens(&plain_lines(&text, (3, 4))), "the baseline is the range, not the file");
+    let window = ReadParams { paths: vec!["r.rs".into()], start_line: Some(9), limit: Some(5), ..Default::default() };
+    let tail = p.read_with("s", &window).unwrap();
+    assert!(!tail.stub && tail.content.starts_with("[lines 9-10 of 10]\n"), "{tail:?}");
+    for past in ["lines:11-12", "lines:1-2,40-41"] {
+        let e = p.try_read("s", "r.rs", past, false).unwrap_err();
+        assert!(e.message.contains("r.rs has 10 lines; line"), "{past}: {e}");
+    }
+    let window = ReadParams { paths: vec!["r.rs".into()], start_line: Some(11), ..Default::default() };
+    assert!(p.read_with("s", &window).unwrap_err().message.contains("r.rs has 10 lines; line 11 is past the end"));
+    p.write("empty.txt", "");
+    let e = p.try_read("s", "empty.txt", "lines:1-5", false).unwrap_err();
+    assert!(e.message.contains("empty.txt has 0 lines; line 1 is past the end"), "{e}");
+}
+
+#[test]
+fn after_a_failed_edit_the_next_read_sends_the_content() {
+    let p = Project::new();
+    let text = code(0, 100);
+    p.write("f.rs", &text);
+    p.read("s", "f.rs", "full", false);
+    assert!(p.read("s", "f.rs", "full", false).stub);
+    let e = p.edit("s", "f.rs", "fn item_10() -> u32 { 99 }", "x").unwrap_err();
+    assert!(e.message.contains("read the file again"), "{e}");
+    let again = p.read("s", "f.rs", "full", false);
+    assert!(!again.stub && again.content == text, "the agent was told to read again: {again:?}");
+    assert!(p.read("s", "f.rs", "auto", false).stub, "once it has the content, stubs resume");
+    p.edit("s", "f.rs", "fn item_", "x").unwrap_err();
+    assert!(!p.read("s", "f.rs", "auto", false).stub, "a refused ambiguous edit counts as failed too");
+}
+
+#[test]
+fn a_session_that_held_the_file_whole_holds_what_it_wrote() {
+    let p = Project::new();
+    p.write("w.rs", &code(0, 100));
+    p.read("s", "w.rs", "full", false);
+    p.edit("s", "w.rs", "fn item_10() -> u32 { 70 }", "fn item_10() -> u32 { 71 }").unwrap();
+    let after = p.read("s", "w.rs", "full", false);
+    assert!(after.stub, "it wrote the change itself: {after:?}");
+    assert_eq!(after.content_hash, blake3::hash(p.text("w.rs").as_bytes()).to_hex().as_str());
+    // Someone else changes another line: the diff shows that change only.
+    let theirs = p.text("w.rs").replace("fn item_50() -> u32 { 350 }", "fn item_50() -> u32 { 0 }");
+    p.write("w.rs", &theirs);
+    let diff = p.read("s", "w.rs", "diff", false);
+    assert!(diff.content.contains("-fn item_50() -> u32 { 350 }\n+fn item_50() -> u32 { 0 }"), "{}", diff.content);
+    assert!(!diff.content.contains("item_10"), "its own edit is not news to it: {}", diff.content);
+    assert!(!p.read("other", "w.rs", "full", false).stub, "another session never gets a stub");
+}
+
+#[test]
+fn a_session_that_held_part_of_the_file_diffs_from_its_edit_but_reads_in_full() {
+    let p = Project::new();
+    p.write("q.rs", &code(0, 100));
+    p.read("s", "q.rs", "lines:8-12", false);
+    p.edit("s", "q.rs", "fn item_10() -> u32 { 70 }", "fn item_10() -> u32 { 71 }").unwrap();
+    let unchanged = p.read("s", "q.rs", "diff", false);
+    assert_eq!(unchanged.content, "[no change in q.rs since the version you have]\n");
+    let theirs = p.text("q.rs").replace("fn item_90() -> u32 { 630 }", "fn item_90() -> u32 { 1 }");
+    p.write("q.rs", &theirs);
+    let diff = p.read("s", "q.rs", "diff", false);
+    assert!(diff.content.contains("+fn item_90() -> u32 { 1 }") && !diff.content.contains("item_10"), "{diff:?}");
+    let full = p.read("s", "q.rs", "full", false);
+    assert!(!full.stub && full.mode == "full" && full.content == theirs, "it never had the rest: {full:?}");
+    assert!(p.read("s", "q.rs", "full", false).stub, "now it has it whole");
+}
+
+#[test]
+fn diff_without_a_base_says_so_in_one_line() {
+    let p = Project::new();
+    p.write("d.rs", &code(0, 300));
+    let v = p.read("s", "d.rs", "diff", false);
+    assert_eq!(
+        v.content,
+        "[no diff of d.rs: this session has not read it in full or edited it · mode=full or lines:N-M sends the \
+         content]\n"
+    );
+    assert_eq!((v.raw_tokens, v.sent_tokens), (tokens(&v.content), tokens(&v.content)), "nothing saved");
+    assert!(!p.read("s", "d.rs", "full", false).stub, "a note is not the content");
+    assert_eq!(p.read("s", "d.rs", "diff", true).content, code(0, 300), "fresh sends the file");
 }
 
 #[test]
@@ -175,7 +350,7 @@ fn views_never_cost_more_than_the_file_and_are_byte_stable() {
     p.write("tiny.rs", "fn a() {}\n");
     for mode in ["signatures", "map", "aggressive", "lines:1-1", "reference", "auto", "diff"] {
         let v = p.read("", "tiny.rs", mode, false);
-        assert!(v.sent_tokens <= v.raw_tokens, "{mode}: {v:?}");
+        assert!(tokens(&v.content) <= tokens("fn a() {}\n"), "{mode}: {v:?}");
     }
     let commented: String = code(3, 200).lines().map(|l| format!("// explains the next line\n{l}\n")).collect();
     p.write("big.rs", &commented);
@@ -241,58 +416,36 @@ fn bad_input_gets_a_clear_error() {
     assert_eq!(views[1].as_ref().unwrap_err().kind, ErrorKind::NotFound);
 }
 
-fn edit(
-    p: &Project,
-    path: &str,
-    old: &str,
-    new: &str,
-    all: bool,
-) -> Result<lean_ctxd::engine::edit::EditOutcome, lean_ctxd::engine::error::EngineError> {
-    let params = EditParams {
-        path: path.into(),
-        old_string: old.into(),
-        new_string: new.into(),
-        replace_all: all,
-        create: false,
-    };
-    p.engine.edit(&p.caller("s"), &params)
-}
-
 #[test]
 fn edits_are_exact_unique_and_refuse_what_they_must() {
     let p = Project::new();
     let f = p.write("e.rs", "let a = 1;\nlet b = 1;\n");
     std::os::unix::fs::PermissionsExt::set_mode(&mut std::fs::metadata(&f).unwrap().permissions(), 0o640);
     std::fs::set_permissions(&f, std::os::unix::fs::PermissionsExt::from_mode(0o640)).unwrap();
-    let e = edit(&p, "e.rs", "= 1;", "= 2;", false).unwrap_err();
+    let e = p.edit("s", "e.rs", "= 1;", "= 2;").unwrap_err();
     assert!(e.message.contains("matches 2 times") && e.message.contains("lines 1, 2"), "{e}");
-    assert_eq!(edit(&p, "e.rs", "= 3;", "x", false).unwrap_err().kind, ErrorKind::NotFound);
-    let out = edit(&p, "e.rs", "= 1;", "= 2;", true).unwrap();
+    assert_eq!(p.edit("s", "e.rs", "= 3;", "x").unwrap_err().kind, ErrorKind::NotFound);
+    let all = EditParams {
+        path: "e.rs".into(),
+        old_string: "= 1;".into(),
+        new_string: "= 2;".into(),
+        replace_all: true,
+        ..Default::default()
+    };
+    let out = p.engine.edit(&p.caller("s"), &all).unwrap();
     assert_eq!(out.replacements, 2);
     assert_eq!(std::fs::read_to_string(&f).unwrap(), "let a = 2;\nlet b = 2;\n");
     use std::os::unix::fs::PermissionsExt;
     assert_eq!(std::fs::metadata(&f).unwrap().permissions().mode() & 0o777, 0o640, "permissions kept");
 
     std::os::unix::fs::symlink(&f, p.root.join("link.rs")).unwrap();
-    assert_eq!(edit(&p, "link.rs", "a", "b", false).unwrap_err().kind, ErrorKind::PermissionDenied);
-    assert_eq!(edit(&p, "nope.rs", "a", "b", false).unwrap_err().kind, ErrorKind::NotFound);
+    assert_eq!(p.edit("s", "link.rs", "a", "b").unwrap_err().kind, ErrorKind::PermissionDenied);
+    assert_eq!(p.edit("s", "nope.rs", "a", "b").unwrap_err().kind, ErrorKind::NotFound);
 
     let create =
         EditParams { path: "new.rs".into(), new_string: "fn n() {}\n".into(), create: true, ..Default::default() };
     assert!(p.engine.edit(&p.caller("s"), &create).unwrap().created);
     assert_eq!(std::fs::read_to_string(p.root.join("new.rs")).unwrap(), "fn n() {}\n");
-}
-
-#[test]
-fn after_an_edit_the_next_read_is_never_a_stale_stub() {
-    let p = Project::new();
-    p.write("s.rs", &code(0, 100));
-    assert!(!p.read("s", "s.rs", "full", false).stub);
-    assert!(p.read("s", "s.rs", "full", false).stub);
-    edit(&p, "s.rs", "fn item_10() -> u32 { 70 }", "fn item_10() -> u32 { 71 }", false).unwrap();
-    let v = p.read("s", "s.rs", "full", false);
-    assert!(!v.stub);
-    assert!(v.mode == "diff" && v.content.contains("+fn item_10() -> u32 { 71 }"), "{v:?}");
 }
 
 #[test]
@@ -316,7 +469,7 @@ fn sixteen_threads_of_mixed_reads_and_edits_stay_correct() {
                     let n: u64 =
                         text.lines().next().unwrap()["counter = ".len()..].trim_end_matches(';').parse().unwrap();
                     // Concurrent editors race: losing means "not found", never a torn file.
-                    match edit(&p, f, &format!("counter = {n};"), &format!("counter = {};", n + 1), false) {
+                    match p.edit("s", f, &format!("counter = {n};"), &format!("counter = {};", n + 1)) {
                         Ok(out) => assert_eq!(out.replacements, 1),
                         Err(e) => assert!(matches!(e.kind, ErrorKind::NotFound | ErrorKind::FailedPrecondition), "{e}"),
                     }

@@ -18,7 +18,11 @@ pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Schema migrations in order; migration `i` brings the file to `PRAGMA user_version` `i + 1`.
 /// Never edit a released migration: add a new one.
-const MIGRATIONS: &[&str] = &[include_str!("migrations/0001_initial.sql"), include_str!("migrations/0002_archive.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("migrations/0001_initial.sql"),
+    include_str!("migrations/0002_archive.sql"),
+    include_str!("migrations/0003_session_work.sql"),
+];
 
 /// Files SQLite keeps beside the database; they belong to it and move with it.
 const SIDE_FILES: &[&str] = &["-wal", "-shm", "-journal"];
@@ -260,7 +264,7 @@ mod tests {
         let synchronous: i64 = conn.pragma_query_value(None, "synchronous", |row| row.get(0)).unwrap();
         assert_eq!(synchronous, 1);
         assert_eq!(user_version(conn).unwrap(), MIGRATIONS.len() as i64);
-        assert_eq!(MIGRATIONS.len(), 2, "version 2 added the output archive");
+        assert_eq!(MIGRATIONS.len(), 3, "version 2 added the output archive, 3 the edits and test runs of sessions");
     }
 
     #[test]
@@ -276,6 +280,11 @@ mod tests {
             [],
         )
         .unwrap();
+        conn.execute(
+            "INSERT INTO session_commands (session_id, command, exit_code, at_ms) VALUES ('s1', 'make', 0, 3)",
+            [],
+        )
+        .unwrap();
         let tables: i64 = conn
             .query_row("SELECT count(*) FROM sqlite_schema WHERE name LIKE 'archive%'", [], |row| row.get(0))
             .unwrap();
@@ -286,8 +295,11 @@ mod tests {
             let opened = Store::open(&path, check).unwrap();
             assert!(opened.warning.is_none());
             let mut store = opened.store;
-            assert_eq!(user_version(&store.conn).unwrap(), 2);
-            assert_eq!(store.session("s1").unwrap().unwrap().info.task.as_deref(), Some("t"));
+            assert_eq!(user_version(&store.conn).unwrap(), MIGRATIONS.len() as i64);
+            let session = store.session("s1").unwrap().unwrap();
+            assert_eq!(session.info.task.as_deref(), Some("t"));
+            let commands: Vec<_> = session.commands.iter().map(|c| (c.command.as_str(), c.kind)).collect();
+            assert_eq!(commands, [("make", crate::CommandKind::Other)], "older commands are not test runs");
             let archive = dir.path().join("archive");
             let entry = crate::ArchiveEntry {
                 kind: "shell",

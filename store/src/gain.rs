@@ -30,7 +30,8 @@ pub enum Period {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum GroupBy {
     Tool,
-    /// Read mode; events shaped by a shell family have no mode and form the row with key `None`.
+    /// Read mode without its parameters (`lines:1-20` and `lines:80-95` are both `lines`);
+    /// events shaped by a shell family have no mode and form the row with key `None`.
     Mode,
     /// Shell command family; events shaped by a read mode form the row with key `None`.
     Family,
@@ -44,7 +45,11 @@ impl GroupBy {
     fn key_sql(self) -> &'static str {
         match self {
             GroupBy::Tool => "tool",
-            GroupBy::Mode => "CASE shape_kind WHEN 'mode' THEN shape END",
+            // The daemon records modes without parameters; older records may carry them.
+            GroupBy::Mode => {
+                "CASE shape_kind WHEN 'mode' THEN \
+                 CASE instr(shape, ':') WHEN 0 THEN shape ELSE substr(shape, 1, instr(shape, ':') - 1) END END"
+            }
             GroupBy::Family => "CASE shape_kind WHEN 'family' THEN shape END",
             GroupBy::Project => "project",
             GroupBy::None => "NULL",
@@ -205,6 +210,21 @@ mod tests {
         let total = gain(GroupBy::None);
         assert_eq!(keyed(&total), [(None, 4, 3600, 1020, 2580)]);
         assert!((total[0].saved_pct - 2580.0 * 100.0 / 3600.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn modes_are_grouped_without_their_parameters() {
+        let (_dir, mut store) = temp_store();
+        store
+            .append_batch(&[
+                event(NOW, "/a", "read", Shape::Mode("lines:1-20"), 300, 310),
+                event(NOW, "/a", "read", Shape::Mode("lines:80-95,120-"), 200, 205),
+                event(NOW, "/a", "read", Shape::Mode("lines"), 100, 102),
+                event(NOW, "/a", "read", Shape::Mode("map"), 1000, 100),
+            ])
+            .unwrap();
+        let rows = store.gain(Period::All, GroupBy::Mode, NOW, 0).unwrap();
+        assert_eq!(keyed(&rows), [(Some("map"), 1, 1000, 100, 900), (Some("lines"), 3, 600, 617, -17)]);
     }
 
     #[test]

@@ -1,17 +1,19 @@
 //! Handoff: a compact summary of a session for the next agent, always within a token budget.
 //!
 //! The summary is built from items ranked by importance: the header, the task, then up to
-//! [`FIRST_TIER`] items of each list (next steps, decisions, findings, files), then the rest up
-//! to [`PER_SECTION`] each. The longest prefix of that ranking whose rendering fits the budget is
+//! [`FIRST_TIER`] items of each list (next steps, last test runs, files edited, decisions,
+//! findings, files read), then the rest up to [`PER_SECTION`] each. The longest prefix of that ranking whose rendering fits the budget is
 //! rendered, so the least important items are dropped first and the same session and budget
 //! always give the same text.
 //!
 //! Within a list, next steps keep the order they were recorded (a plan is a queue), findings and
-//! decisions are newest first (later knowledge refines earlier), files are most touched first.
+//! decisions are newest first (later knowledge refines earlier), test runs and edited files are
+//! newest first (the latest state is what the next agent inherits), files read are most touched
+//! first.
 
 use crate::Store;
 use crate::error::{Error, Result};
-use crate::session::{Note, Session};
+use crate::session::{CommandKind, CommandRun, EditResult, EditRun, Note, Session};
 
 /// Items of each list that rank before any second item of another list.
 const FIRST_TIER: usize = 3;
@@ -26,6 +28,8 @@ enum Section {
     Header,
     Task,
     NextSteps,
+    Tests,
+    Edited,
     Decisions,
     Findings,
     Files,
@@ -37,6 +41,8 @@ impl Section {
         match self {
             Section::Header | Section::Task => None,
             Section::NextSteps => Some("Next steps:"),
+            Section::Tests => Some("Last test runs:"),
+            Section::Edited => Some("Files edited:"),
             Section::Decisions => Some("Decisions:"),
             Section::Findings => Some("Findings:"),
             Section::Files => Some("Files most touched:"),
@@ -78,8 +84,10 @@ fn ranked_items(session: &Session) -> Vec<Item> {
         ranked.push(Item { section: Section::Task, line: format!("Task: {}", clip(task)) });
     }
     let newest_first = |notes: &[Note]| notes.iter().rev().map(|note| clip(&note.text)).collect::<Vec<_>>();
-    let lists: [(Section, Vec<String>); 4] = [
+    let lists: [(Section, Vec<String>); 6] = [
         (Section::NextSteps, session.next_steps.iter().map(|note| clip(&note.text)).collect()),
+        (Section::Tests, test_runs(&session.commands)),
+        (Section::Edited, edited_files(&session.edits)),
         (Section::Decisions, newest_first(&session.decisions)),
         (Section::Findings, newest_first(&session.findings)),
         (
@@ -99,6 +107,59 @@ fn ranked_items(session: &Session) -> Vec<Item> {
         }
     }
     ranked
+}
+
+/// The latest run of each distinct test command, newest first, with how it ended (as many as a
+/// handoff shows).
+fn test_runs(commands: &[CommandRun]) -> Vec<String> {
+    let mut seen = Vec::new();
+    let mut lines = Vec::new();
+    for run in commands.iter().rev().filter(|run| run.kind == CommandKind::Test) {
+        if seen.len() == PER_SECTION {
+            break;
+        }
+        if seen.contains(&run.command.as_str()) {
+            continue;
+        }
+        seen.push(run.command.as_str());
+        let outcome = match run.exit_code {
+            Some(0) => "passed".to_string(),
+            Some(code) => format!("failed (exit {code})"),
+            None => "did not finish".to_string(),
+        };
+        lines.push(format!("{}: {outcome}", clip(&run.command)));
+    }
+    lines
+}
+
+/// Each file the session tried to edit, most recently edited first (as many as a handoff shows):
+/// how many edits were applied, how many failed, and whether the last attempt failed (the file
+/// may not be as intended).
+fn edited_files(edits: &[EditRun]) -> Vec<String> {
+    let mut order: Vec<&str> = Vec::new();
+    for edit in edits.iter().rev() {
+        if order.len() == PER_SECTION {
+            break;
+        }
+        if !order.contains(&edit.path.as_str()) {
+            order.push(&edit.path);
+        }
+    }
+    order
+        .into_iter()
+        .map(|path| {
+            let mine: Vec<&EditRun> = edits.iter().filter(|edit| edit.path == path).collect();
+            let failed = mine.iter().filter(|edit| edit.result == EditResult::Failed).count();
+            let mut line = format!("{} ×{}", clip(path), mine.len() - failed);
+            if failed > 0 {
+                line.push_str(&format!(", {failed} failed"));
+            }
+            if mine.last().is_some_and(|edit| edit.result == EditResult::Failed) {
+                line.push_str(", the last attempt failed");
+            }
+            line
+        })
+        .collect()
 }
 
 /// Renders the kept items section by section, each list under its title.
@@ -153,6 +214,15 @@ mod tests {
     fn fits_every_budget_and_grows_with_it() {
         let (_dir, mut store) = temp_store();
         busy_session(&mut store);
+        for i in 0..12 {
+            let result = if i % 4 == 0 { EditResult::Failed } else { EditResult::Applied };
+            store.record_edit("s1", &format!("src/edited{i}.rs"), result).unwrap();
+            store.record_command("s1", &format!("cargo test case_{i}"), Some(i % 2), CommandKind::Test).unwrap();
+        }
+        let everything = store.handoff("s1", 100_000, &words).unwrap();
+        assert_eq!(everything.matches("- cargo test case_").count(), PER_SECTION, "{everything}");
+        assert_eq!(everything.matches("- src/edited").count(), PER_SECTION, "{everything}");
+        assert!(everything.contains("- cargo test case_11: failed (exit 1)\n- cargo test case_10: passed"));
         let mut previous = String::new();
         for budget in 0..400 {
             let text = store.handoff("s1", budget, &words).unwrap();
@@ -207,6 +277,32 @@ mod tests {
         let task = text.lines().nth(1).unwrap();
         assert!(task.starts_with("Task: line one line two x") && task.ends_with('…'), "{task}");
         assert_eq!(task.chars().count(), "Task: ".len() + MAX_ITEM_CHARS + 1);
+    }
+
+    #[test]
+    fn edits_and_test_runs_are_handed_over_newest_first() {
+        let (_dir, mut store) = temp_store();
+        store.touch_session("s1", "/repo", "claude").unwrap();
+        store.record_edit("s1", "src/a.rs", EditResult::Applied).unwrap();
+        store.record_edit("s1", "src/b.rs", EditResult::Failed).unwrap();
+        store.record_edit("s1", "src/a.rs", EditResult::Failed).unwrap();
+        store.record_edit("s1", "src/a.rs", EditResult::Applied).unwrap();
+        store.record_edit("s1", "src/c.rs", EditResult::Applied).unwrap();
+        store.record_edit("s1", "src/b.rs", EditResult::Failed).unwrap();
+        store.record_command("s1", "cargo test -p x", Some(101), CommandKind::Test).unwrap();
+        store.record_command("s1", "git status", Some(0), CommandKind::Other).unwrap();
+        store.record_command("s1", "pytest -q", None, CommandKind::Test).unwrap();
+        store.record_command("s1", "cargo test -p x", Some(0), CommandKind::Test).unwrap();
+        let text = store.handoff("s1", 10_000, &words).unwrap();
+        let expected = "Handoff of session s1 (claude) in /repo\n\
+                        Last test runs:\n\
+                        - cargo test -p x: passed\n\
+                        - pytest -q: did not finish\n\
+                        Files edited:\n\
+                        - src/b.rs ×0, 2 failed, the last attempt failed\n\
+                        - src/c.rs ×1\n\
+                        - src/a.rs ×2, 1 failed\n";
+        assert_eq!(text, expected);
     }
 
     #[test]

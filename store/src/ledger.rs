@@ -1,5 +1,6 @@
-//! The token ledger: one record per tool call, what it would have cost (`raw_tokens`) and what
-//! was actually sent (`sent_tokens`, including stubs, handles and footers, so savings are net).
+//! The token ledger: one record per tool call, what the agent would otherwise have read for that
+//! request (`raw_tokens`) and what was actually sent (`sent_tokens`, including stubs, handles and
+//! footers, so savings are net). docs/accounting.md states the rule per tool.
 //!
 //! Records form a hash chain, so an edited, inserted or deleted record (other than the very
 //! last) is detected by [`Store::verify`].
@@ -79,7 +80,7 @@ pub struct Event<'a> {
     pub session: Option<&'a str>,
     pub tool: &'a str,
     pub shape: Shape<'a>,
-    /// Tokens the content would have cost unshaped.
+    /// Tokens of what the agent would otherwise have read for this request.
     pub raw_tokens: u64,
     /// Tokens actually sent, stubs and footers included.
     pub sent_tokens: u64,

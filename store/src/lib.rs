@@ -55,7 +55,7 @@ pub use error::{Error, Result};
 pub use gain::{GainRow, GroupBy, Period};
 pub use knowledge::{Fact, FactState, NewFact, Remembered};
 pub use ledger::{Event, Shape};
-pub use session::{CommandRun, FileTouch, Note, NoteKind, Session, SessionInfo};
+pub use session::{CommandKind, CommandRun, EditResult, EditRun, FileTouch, Note, NoteKind, Session, SessionInfo};
 
 /// One connection to `state.db`. `Send`, not `Sync`: share it behind the caller's lock.
 pub struct Store {

@@ -1,4 +1,4 @@
-//! Sessions: what an agent did in a project (task, notes, files, commands), kept so that the
+//! Sessions: what an agent did in a project (task, notes, files read, edits, commands), kept so that the
 //! next session, or another agent, can pick the work up.
 //!
 //! Every change to a session bumps its `updated_ms`, which orders [`Store::sessions`] and decides
@@ -58,16 +58,41 @@ pub struct FileTouch {
     pub last_ms: i64,
 }
 
+/// What a command was run for, as far as a handoff cares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CommandKind {
+    /// It ran tests: the next agent wants to know how the last run ended.
+    Test,
+    Other,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct CommandRun {
     pub command: String,
     /// `None` when the command did not exit normally (killed by a signal, timed out).
     pub exit_code: Option<i32>,
+    pub kind: CommandKind,
     pub at_ms: i64,
 }
 
-/// A session with everything recorded in it. Notes and commands are in the order they were
-/// recorded; files are most touched first (count, then latest touch, then path).
+/// How an attempted edit ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EditResult {
+    Applied,
+    /// Refused (no match, several matches, the file changed meanwhile, ...): the file is as it was.
+    Failed,
+}
+
+/// One edit the session attempted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EditRun {
+    pub path: String,
+    pub result: EditResult,
+    pub at_ms: i64,
+}
+
+/// A session with everything recorded in it. Notes, edits and commands are in the order they were
+/// recorded; files (those read) are most touched first (count, then latest touch, then path).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Session {
     pub info: SessionInfo,
@@ -75,6 +100,7 @@ pub struct Session {
     pub decisions: Vec<Note>,
     pub next_steps: Vec<Note>,
     pub files: Vec<FileTouch>,
+    pub edits: Vec<EditRun>,
     pub commands: Vec<CommandRun>,
 }
 
@@ -152,15 +178,36 @@ impl Store {
         Ok(tx.commit()?)
     }
 
+    /// Records an edit the session attempted on `path`; returns its id.
+    pub fn record_edit(&mut self, id: &str, path: &str, result: EditResult) -> Result<i64> {
+        non_empty("path", path)?;
+        let now = now_ms();
+        let tx = self.write()?;
+        bump(&tx, id, now)?;
+        tx.execute(
+            "INSERT INTO session_edits (session_id, path, applied, at_ms) VALUES (?1, ?2, ?3, ?4)",
+            params![id, path, result == EditResult::Applied, now],
+        )?;
+        let edit = tx.last_insert_rowid();
+        tx.commit()?;
+        Ok(edit)
+    }
+
     /// Records a command the session ran; returns its id.
-    pub fn record_command(&mut self, id: &str, command: &str, exit_code: Option<i32>) -> Result<i64> {
+    pub fn record_command(
+        &mut self,
+        id: &str,
+        command: &str,
+        exit_code: Option<i32>,
+        kind: CommandKind,
+    ) -> Result<i64> {
         non_empty("command", command)?;
         let now = now_ms();
         let tx = self.write()?;
         bump(&tx, id, now)?;
         tx.execute(
-            "INSERT INTO session_commands (session_id, command, exit_code, at_ms) VALUES (?1, ?2, ?3, ?4)",
-            params![id, command, exit_code, now],
+            "INSERT INTO session_commands (session_id, command, exit_code, test, at_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![id, command, exit_code, kind == CommandKind::Test, now],
         )?;
         let run = tx.last_insert_rowid();
         tx.commit()?;
@@ -200,11 +247,30 @@ impl Store {
                 })
             })?
             .collect::<rusqlite::Result<_>>()?;
-        let commands = tx
-            .prepare("SELECT command, exit_code, at_ms FROM session_commands WHERE session_id = ?1 ORDER BY id")?
-            .query_map([id], |row| Ok(CommandRun { command: row.get(0)?, exit_code: row.get(1)?, at_ms: row.get(2)? }))?
+        let edits = tx
+            .prepare("SELECT path, applied, at_ms FROM session_edits WHERE session_id = ?1 ORDER BY id")?
+            .query_map([id], |row| {
+                let applied: bool = row.get(1)?;
+                Ok(EditRun {
+                    path: row.get(0)?,
+                    result: if applied { EditResult::Applied } else { EditResult::Failed },
+                    at_ms: row.get(2)?,
+                })
+            })?
             .collect::<rusqlite::Result<_>>()?;
-        Ok(Some(Session { info, findings, decisions, next_steps, files, commands }))
+        let commands = tx
+            .prepare("SELECT command, exit_code, test, at_ms FROM session_commands WHERE session_id = ?1 ORDER BY id")?
+            .query_map([id], |row| {
+                let test: bool = row.get(2)?;
+                Ok(CommandRun {
+                    command: row.get(0)?,
+                    exit_code: row.get(1)?,
+                    kind: if test { CommandKind::Test } else { CommandKind::Other },
+                    at_ms: row.get(3)?,
+                })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(Some(Session { info, findings, decisions, next_steps, files, edits, commands }))
     }
 
     /// The project's sessions, most recently updated first (ties by id), at most `limit`.
@@ -290,7 +356,8 @@ mod tests {
         let error = store.add_note("ghost", NoteKind::Finding, "x").unwrap_err();
         assert!(matches!(error, Error::SessionNotFound { .. }), "{error}");
         assert!(store.record_file("ghost", "a.rs", "full", 1).is_err());
-        assert!(store.record_command("ghost", "ls", Some(0)).is_err());
+        assert!(store.record_command("ghost", "ls", Some(0), CommandKind::Other).is_err());
+        assert!(store.record_edit("ghost", "a.rs", EditResult::Applied).is_err());
         assert!(store.set_task("ghost", "t").is_err());
         let orphans: i64 = store.conn.query_row("SELECT count(*) FROM session_notes", [], |row| row.get(0)).unwrap();
         assert_eq!(orphans, 0);
@@ -308,8 +375,10 @@ mod tests {
         store.record_file("s1", "src/lex.rs", "full", 900).unwrap();
         store.record_file("s1", "src/parse.rs", "map", 120).unwrap();
         store.record_file("s1", "src/lex.rs", "diff", 40).unwrap();
-        store.record_command("s1", "cargo test", Some(101)).unwrap();
-        store.record_command("s1", "sleep 100", None).unwrap();
+        store.record_edit("s1", "src/lex.rs", EditResult::Failed).unwrap();
+        store.record_edit("s1", "src/lex.rs", EditResult::Applied).unwrap();
+        store.record_command("s1", "cargo test", Some(101), CommandKind::Test).unwrap();
+        store.record_command("s1", "sleep 100", None, CommandKind::Other).unwrap();
 
         let session = store.session("s1").unwrap().unwrap();
         assert_eq!(session.info.task.as_deref(), Some("fix the parser"));
@@ -320,8 +389,10 @@ mod tests {
         let lex = &session.files[0];
         assert_eq!((lex.path.as_str(), lex.mode.as_str(), lex.tokens, lex.count), ("src/lex.rs", "diff", 940, 2));
         assert_eq!(session.files[1].path, "src/parse.rs");
-        let commands: Vec<_> = session.commands.iter().map(|c| (c.command.as_str(), c.exit_code)).collect();
-        assert_eq!(commands, [("cargo test", Some(101)), ("sleep 100", None)]);
+        let edits: Vec<_> = session.edits.iter().map(|e| (e.path.as_str(), e.result)).collect();
+        assert_eq!(edits, [("src/lex.rs", EditResult::Failed), ("src/lex.rs", EditResult::Applied)]);
+        let commands: Vec<_> = session.commands.iter().map(|c| (c.command.as_str(), c.exit_code, c.kind)).collect();
+        assert_eq!(commands, [("cargo test", Some(101), CommandKind::Test), ("sleep 100", None, CommandKind::Other)]);
     }
 
     #[test]

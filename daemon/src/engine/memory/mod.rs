@@ -11,8 +11,9 @@ pub mod render;
 
 use std::path::PathBuf;
 
-use lean_ctx_store::{Check, Event, Shape, Store};
+use lean_ctx_store::{Check, CommandKind, EditResult, Event, Shape, Store};
 
+use crate::engine::Caller;
 use crate::engine::error::{EngineError, EngineResult, ErrorKind};
 use crate::locks::{self, Mutex};
 
@@ -64,19 +65,43 @@ impl Memory {
     }
 }
 
+/// The session record: what the caller's session (if any) read, edited and
+/// ran. Like ledger events, failures are logged and never returned.
 impl Memory {
-    /// Notes in the caller's session (if any) that it received `path`;
-    /// like ledger events, failures are logged and never returned.
-    pub fn touched(&self, caller: &crate::engine::Caller<'_>, project: &str, path: &str, mode: &str, tokens: u64) {
+    /// The session received `path` in `mode`, costing `tokens`.
+    pub fn touched(&self, caller: &Caller<'_>, project: &str, path: &str, mode: &str, tokens: u64) {
+        self.in_session(caller, project, "a file", |s| s.record_file(caller.session, path, mode, tokens));
+    }
+
+    /// The session attempted an edit of `path`.
+    pub fn edited(&self, caller: &Caller<'_>, project: &str, path: &str, result: EditResult) {
+        self.in_session(caller, project, "an edit", |s| s.record_edit(caller.session, path, result).map(drop));
+    }
+
+    /// The session ran `command`, which exited with `exit_code`.
+    pub fn ran(&self, caller: &Caller<'_>, project: &str, command: &str, exit_code: i32, kind: CommandKind) {
+        self.in_session(caller, project, "a command", |s| {
+            s.record_command(caller.session, command, Some(exit_code), kind).map(drop)
+        });
+    }
+
+    /// Creates or bumps the caller's session, then records `what` in it.
+    fn in_session(
+        &self,
+        caller: &Caller<'_>,
+        project: &str,
+        what: &str,
+        record: impl FnOnce(&mut Store) -> lean_ctx_store::Result<()>,
+    ) {
         if caller.session.is_empty() {
             return;
         }
         let result = self.with(|s| {
             s.touch_session(caller.session, project, caller.agent)?;
-            s.record_file(caller.session, path, mode, tokens)
+            record(s)
         });
         if let Err(e) = result {
-            tracing::warn!("cannot record a file in session {}: {e}", caller.session);
+            tracing::warn!("cannot record {what} in session {}: {e}", caller.session);
         }
     }
 }
@@ -88,14 +113,16 @@ pub fn now_ms() -> i64 {
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
-/// A read's ledger event.
+/// A read's ledger event, booked under its mode without parameters
+/// (`lines:1-20` is `lines`): gain reports group modes, not ranges.
 pub fn read_event<'a>(project: &'a str, session: &'a str, mode: &'a str, raw: u64, sent: u64) -> Event<'a> {
+    let family = mode.split_once(':').map_or(mode, |(family, _)| family);
     Event {
         at_ms: now_ms(),
         project,
         session: (!session.is_empty()).then_some(session),
         tool: "read",
-        shape: Shape::Mode(mode),
+        shape: Shape::Mode(family),
         raw_tokens: raw,
         sent_tokens: sent,
     }

@@ -12,11 +12,12 @@ pub fn session_status(s: &Session) -> String {
     }
     let _ = write!(
         out,
-        "\nfindings {} · decisions {} · next {} · files {} · commands {}",
+        "\nfindings {} · decisions {} · next {} · files {} · edits {} · commands {}",
         s.findings.len(),
         s.decisions.len(),
         s.next_steps.len(),
         s.files.len(),
+        s.edits.len(),
         s.commands.len()
     );
     out

@@ -1,11 +1,18 @@
-//! What each session has really received: for every (session, canonical
-//! path), the hash of the last *complete* content delivered to it (full, a
-//! set of line ranges covering every line, or a diff applied to a complete
-//! earlier version).
+//! What each session holds of each file: for every (session, canonical
+//! path), the hash of the content it last received or wrote, and whether it
+//! holds that content whole.
 //!
-//! This is the only ground for an "[unchanged]" stub: a stub goes to a
-//! session only when its record equals the hash the file has right now.
-//! Partial and lossy views never create a record.
+//! A session holds a content *whole* when it received all of it (full, line
+//! ranges covering every line, a diff applied to a whole earlier version) or
+//! wrote it with its own edit of a content it held whole (or by creating the
+//! file). This is the only ground for an "[unchanged]" stub: a stub goes to a
+//! session only when it holds the file's current hash whole.
+//!
+//! A holding that is not whole is a diff base only: the session edited a
+//! file it had seen only in part (its next `diff` starts from what it
+//! wrote), or one of its edits of the file failed (its idea of the file may
+//! be wrong, so the next read sends the content). Partial ranges, outlines
+//! and references change nothing.
 
 use std::path::{Path, PathBuf};
 
@@ -16,8 +23,26 @@ use crate::locks::{self, Mutex};
 /// re-send, never a wrong stub).
 const MAX_RECORDS: usize = 100_000;
 
+/// A session's holding of one file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Held {
+    pub hash: blake3::Hash,
+    /// The session has all of this content; otherwise only a diff base.
+    pub whole: bool,
+}
+
+impl Held {
+    pub fn whole(hash: blake3::Hash) -> Held {
+        Held { hash, whole: true }
+    }
+
+    pub fn diff_base(hash: blake3::Hash) -> Held {
+        Held { hash, whole: false }
+    }
+}
+
 pub struct Deliveries {
-    records: Mutex<Lru<(String, PathBuf), blake3::Hash>>,
+    records: Mutex<Lru<(String, PathBuf), Held>>,
 }
 
 impl Default for Deliveries {
@@ -27,24 +52,92 @@ impl Default for Deliveries {
 }
 
 impl Deliveries {
-    /// The hash of the last complete content `session` received of `path`.
-    /// Requests without a session have no records.
-    pub fn complete(&self, session: &str, path: &Path) -> Option<blake3::Hash> {
+    /// What `session` holds of `path`. Requests without a session hold
+    /// nothing.
+    pub fn held(&self, session: &str, path: &Path) -> Option<Held> {
         if session.is_empty() {
             return None;
         }
-        self.records.lock().get(&(session.to_string(), path.to_path_buf()))
+        self.records.lock().get(&key(session, path))
     }
 
-    pub fn record_complete(&self, session: &str, path: &Path, hash: blake3::Hash) {
+    pub fn record(&self, session: &str, path: &Path, held: Held) {
         if session.is_empty() {
             return;
         }
-        self.records.lock().insert((session.to_string(), path.to_path_buf()), hash, 1);
+        self.records.lock().insert(key(session, path), held, 1);
+    }
+
+    /// `session` changed `path` from `before` (`None`: it created the file)
+    /// to `after` with its own successful edit: it wrote the change, so it
+    /// holds `after` whole if it held `before` whole, else as a diff base.
+    pub fn edited(&self, session: &str, path: &Path, before: Option<blake3::Hash>, after: blake3::Hash) {
+        if session.is_empty() {
+            return;
+        }
+        let mut records = self.records.lock();
+        let key = key(session, path);
+        let whole = match before {
+            None => true,
+            Some(before) => records.get(&key) == Some(Held::whole(before)),
+        };
+        records.insert(key, Held { hash: after, whole }, 1);
+    }
+
+    /// An edit of `path` by `session` failed: its next read sends the
+    /// content, never a stub. What it held stays its diff base.
+    pub fn edit_failed(&self, session: &str, path: &Path) {
+        if session.is_empty() {
+            return;
+        }
+        let mut records = self.records.lock();
+        let key = key(session, path);
+        if let Some(held) = records.get(&key) {
+            records.insert(key, Held::diff_base(held.hash), 1);
+        }
     }
 
     /// Records held, for Status.
     pub fn count(&self) -> usize {
         self.records.lock().len()
+    }
+}
+
+fn key(session: &str, path: &Path) -> (String, PathBuf) {
+    (session.to_string(), path.to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_edit_keeps_a_whole_holding_whole_and_anything_else_a_diff_base() {
+        let d = Deliveries::default();
+        let (v1, v2, v3) = (blake3::hash(b"1"), blake3::hash(b"2"), blake3::hash(b"3"));
+        let path = Path::new("/p/a.rs");
+        d.record("s", path, Held::whole(v1));
+        d.edited("s", path, Some(v1), v2);
+        assert_eq!(d.held("s", path), Some(Held::whole(v2)), "it wrote the change to what it had");
+        d.edited("s", path, Some(v1), v3);
+        assert_eq!(d.held("s", path), Some(Held::diff_base(v3)), "it held another version");
+        d.edited("other", path, Some(v3), v1);
+        assert_eq!(d.held("other", path), Some(Held::diff_base(v1)), "it held nothing");
+        d.edited("new", Path::new("/p/new.rs"), None, v1);
+        assert_eq!(d.held("new", Path::new("/p/new.rs")), Some(Held::whole(v1)), "it wrote all of it");
+        d.edited("", path, None, v1);
+        assert_eq!(d.held("", path), None, "no session, no record");
+    }
+
+    #[test]
+    fn a_failed_edit_keeps_the_diff_base_but_not_the_whole() {
+        let d = Deliveries::default();
+        let v1 = blake3::hash(b"1");
+        let path = Path::new("/p/a.rs");
+        d.edit_failed("s", path);
+        assert_eq!(d.held("s", path), None);
+        d.record("s", path, Held::whole(v1));
+        d.edit_failed("s", path);
+        assert_eq!(d.held("s", path), Some(Held::diff_base(v1)));
     }
 }

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 pub use cache::{Cache, Slot};
-pub use deliveries::Deliveries;
+pub use deliveries::{Deliveries, Held};
 pub use load::{Loaded, line_count, load};
 use mode::Mode;
 use outline_view::DegradedLog;
@@ -59,7 +59,7 @@ pub struct View {
     pub note: String,
 }
 
-/// Counters until the ledger (memory issue) records each read.
+/// Counters for Status (the ledger records each read too).
 #[derive(Default)]
 pub struct ReadStats {
     pub reads: AtomicU64,
@@ -122,7 +122,9 @@ impl Reader {
         Ok(views)
     }
 
-    /// Chooses and renders the view of one loaded file.
+    /// Chooses and renders the view of one loaded file, then sends the
+    /// "[unchanged]" stub instead when the session holds this very content
+    /// whole and the mode allows it.
     pub fn view(
         &self,
         tokens: &Tokens,
@@ -133,80 +135,116 @@ impl Reader {
         fresh: bool,
     ) -> EngineResult<View> {
         let shown = scope.display(&file.path);
-        let name = file.path.file_name().map_or_else(|| shown.clone(), |n| n.to_string_lossy().into_owned());
         let language = outline_view::language_of(&file.path);
-        let language_name = language.map_or("text", |l| l.name());
-        let raw_tokens = tokens.count(&file.text);
-        let had = self.deliveries.complete(session, &file.path);
+        let file_tokens = tokens.count(&file.text);
+        let held = self.deliveries.held(session, &file.path);
+        let ctx = FileCtx { tokens, shown: &shown, file, held, file_tokens, language, fresh };
 
-        let (mode, mut note) = match asked {
-            Mode::Auto => auto_mode(raw_tokens, language.is_some(), file.lines),
-            other => (other.clone(), String::new()),
-        };
-        let stub_allowed = matches!(asked, Mode::Full | Mode::Lines(_) | Mode::Diff | Mode::Auto);
-        let mut render = if !fresh && stub_allowed && had == Some(file.hash) {
-            Rendered { text: views::stub(&name, file.lines), complete: true, stub: true, mode: mode.clone() }
-        } else {
-            let ctx = FileCtx { tokens, shown: &shown, file, had, raw_tokens, language, fresh };
-            let render = self.render(&ctx, &mode, &mut note)?;
-            if !render.is_empty_outline() {
-                render
-            } else if *asked == Mode::Auto {
-                // A file without definitions (a barrel of re-exports, a script
-                // of statements) has an empty map: auto treats it as text.
-                let (mode, text_note) = auto_mode(raw_tokens, false, file.lines);
-                note = match text_note.strip_prefix("auto: ") {
-                    Some(why) => format!("auto: no definitions found; {why}"),
-                    None => format!("auto: no definitions found → {}", mode.name()),
-                };
-                self.render(&ctx, &mode, &mut note)?
-            } else {
-                note = format!(
-                    "no definitions found in {shown} ({} lines): mode=full or lines:N-M shows the content",
-                    file.lines
-                );
-                render
-            }
-        };
-        let mut sent = tokens.count(&render.text);
-        if !render.stub && sent > raw_tokens {
+        let (mut render, mut note) = self.answer(&ctx, asked)?;
+        let view_tokens = tokens.count(&render.text);
+        if view_tokens > file_tokens {
             // Never inflate: a view costing more than the file is the file.
             note = format!(
-                "{} would cost {sent} tokens, more than the file's {raw_tokens}: sent in full",
+                "{} would cost {view_tokens} tokens, more than the file's {file_tokens}: sent in full",
                 render.mode.name()
             );
-            render = Rendered::complete(file.text.to_string(), Mode::Full);
-            sent = raw_tokens;
+            render = Rendered { baseline: render.baseline, ..Rendered::whole(file) };
         }
-        if render.complete {
-            self.deliveries.record_complete(session, &file.path, file.hash);
-            self.cache.put(file.hash, Slot::Content, file.text.clone());
+        // The agent receives the note with the content.
+        let cost = |render: &Rendered, note: &str| {
+            tokens.count(&render.text) + if note.is_empty() { 0 } else { tokens.count(note) }
+        };
+        let stub = !fresh && asked.may_stub() && held == Some(Held::whole(file.hash));
+        if stub {
+            // Worth what it stands for: the view this request would have sent.
+            let name = file.path.file_name().map_or_else(|| shown.clone(), |n| n.to_string_lossy().into_owned());
+            render = Rendered {
+                text: views::stub(&name, file.lines),
+                holds: Holds::AsBefore,
+                baseline: Baseline::Tokens(cost(&render, &note)),
+                mode: render.mode,
+            };
+            note.clear();
+        }
+        let sent = cost(&render, &note);
+        let raw = match render.baseline {
+            Baseline::File => file_tokens,
+            Baseline::Tokens(n) => n,
+            Baseline::Sent => sent,
+        };
+        match render.holds {
+            Holds::Whole => self.keep(session, file, Held::whole(file.hash)),
+            Holds::DiffBase => self.keep(session, file, Held::diff_base(file.hash)),
+            Holds::AsBefore => {}
         }
         self.stats.reads.fetch_add(1, Ordering::Relaxed);
-        self.stats.stubs.fetch_add(u64::from(render.stub), Ordering::Relaxed);
-        self.stats.raw_tokens.fetch_add(raw_tokens as u64, Ordering::Relaxed);
+        self.stats.stubs.fetch_add(u64::from(stub), Ordering::Relaxed);
+        self.stats.raw_tokens.fetch_add(raw as u64, Ordering::Relaxed);
         self.stats.sent_tokens.fetch_add(sent as u64, Ordering::Relaxed);
         Ok(View {
             path: shown,
             mode: render.mode.name(),
             content: render.text,
-            raw_tokens: raw_tokens as u64,
+            raw_tokens: raw as u64,
             sent_tokens: sent as u64,
-            stub: render.stub,
-            language: language_name.to_string(),
+            stub,
+            language: language.map_or("text", |l| l.name()).to_string(),
             lines: file.lines,
             content_hash: file.hash.to_hex().to_string(),
             note,
         })
     }
 
+    /// Records what the session now holds, keeping the content as the base
+    /// of its next diff.
+    fn keep(&self, session: &str, file: &Loaded, held: Held) {
+        self.deliveries.record(session, &file.path, held);
+        self.cache.put(file.hash, Slot::Content, file.text.clone());
+    }
+
+    /// The view `asked` resolves to (auto picks one; an outline without
+    /// definitions does not stand in for the file) and a note saying why
+    /// it differs from the one asked for.
+    fn answer(&self, ctx: &FileCtx<'_>, asked: &Mode) -> EngineResult<(Rendered, String)> {
+        let FileCtx { shown, file, file_tokens, language, .. } = *ctx;
+        let (mode, mut note) = match asked {
+            Mode::Auto => auto_mode(file_tokens, language.is_some(), file.lines),
+            other => (other.clone(), String::new()),
+        };
+        let mut render = self.render(ctx, &mode, &mut note)?;
+        if render.is_empty_outline() {
+            if *asked == Mode::Auto {
+                // A file without definitions (a barrel of re-exports, a script
+                // of statements) has an empty map: auto treats it as text.
+                let (mode, text_note) = auto_mode(file_tokens, false, file.lines);
+                note = match text_note.strip_prefix("auto: ") {
+                    Some(why) => format!("auto: no definitions found; {why}"),
+                    None => format!("auto: no definitions found → {}", mode.name()),
+                };
+                render = self.render(ctx, &mode, &mut note)?;
+            } else {
+                note = format!(
+                    "no definitions found in {shown} ({} lines): mode=full or lines:N-M shows the content",
+                    file.lines
+                );
+                // It tells the agent to read again: nothing saved.
+                render.baseline = Baseline::Sent;
+            }
+        }
+        if *asked == Mode::Auto {
+            // Auto asks for the file, whichever view answers it.
+            render.baseline = Baseline::File;
+        }
+        Ok((render, note))
+    }
+
     /// Renders `mode` (not a stub); may set `note` to say why the view
     /// differs from the one asked for.
     fn render(&self, ctx: &FileCtx<'_>, mode: &Mode, note: &mut String) -> EngineResult<Rendered> {
-        let FileCtx { tokens, shown, file, had, raw_tokens, language, fresh } = *ctx;
-        let whole = || Rendered::complete(file.text.to_string(), Mode::Full);
+        let FileCtx { tokens, shown, file, held, file_tokens, language, fresh } = *ctx;
+        let whole = || Rendered::whole(file);
         Ok(match mode {
-            Mode::Full => match self.changed_as_diff(tokens, shown, file, had, raw_tokens, fresh) {
+            Mode::Full => match self.changed_as_diff(tokens, shown, file, held, file_tokens, fresh) {
                 Some(diff) => {
                     *note = "full re-read of a file changed since your last read: answered with a diff".into();
                     diff
@@ -214,20 +252,47 @@ impl Reader {
                 None => whole(),
             },
             Mode::Lines(ranges) => {
-                let (text, complete) = views::lines(&file.text, file.lines, ranges, shown)?;
-                Rendered { text, complete, stub: false, mode: mode.clone() }
+                let selection = views::lines(&file.text, file.lines, ranges, shown)?;
+                Rendered {
+                    holds: if selection.complete { Holds::Whole } else { Holds::AsBefore },
+                    baseline: Baseline::Tokens(tokens.count(&selection.plain)),
+                    text: selection.text,
+                    mode: mode.clone(),
+                }
             }
             Mode::Diff if fresh => whole(),
-            Mode::Diff => match self.base(had) {
-                Some(old) => Rendered::complete(views::diff(shown, &old, &file.text), Mode::Diff),
-                None => {
-                    *note = "no earlier complete read of this file in this session: sent in full".into();
-                    whole()
+            Mode::Diff => {
+                // The file as the session has it: no cache needed when unchanged.
+                let base = held.and_then(|h| {
+                    let old = if h.hash == file.hash { Some(file.text.clone()) } else { self.base(h.hash) };
+                    old.map(|old| (h, old))
+                });
+                match base {
+                    Some((h, old)) => Rendered {
+                        text: views::diff(shown, &old, &file.text),
+                        // Applied to a whole version it gives the whole file;
+                        // to a diff base, the base moves on.
+                        holds: if h.whole { Holds::Whole } else { Holds::DiffBase },
+                        baseline: Baseline::File,
+                        mode: Mode::Diff,
+                    },
+                    None => Rendered {
+                        text: views::no_diff_base(shown, held.is_some()),
+                        holds: Holds::AsBefore,
+                        baseline: Baseline::Sent,
+                        mode: Mode::Diff,
+                    },
                 }
-            },
+            }
             Mode::Reference => {
                 let language_name = language.map_or("text", |l| l.name());
-                Rendered::lossy(views::reference(shown, file.lines, raw_tokens, language_name), Mode::Reference)
+                Rendered {
+                    text: views::reference(shown, file.lines, file_tokens, language_name),
+                    holds: Holds::AsBefore,
+                    // Facts about the file, not a stand-in for it: no saving claimed.
+                    baseline: Baseline::Sent,
+                    mode: Mode::Reference,
+                }
             }
             Mode::Signatures | Mode::Map | Mode::Aggressive => {
                 let slot = match mode {
@@ -236,7 +301,12 @@ impl Reader {
                     _ => Slot::Aggressive,
                 };
                 match language {
-                    Some(lang) => Rendered::lossy(self.outline_text(slot, lang, file).to_string(), mode.clone()),
+                    Some(lang) => Rendered {
+                        text: self.outline_text(slot, lang, file).to_string(),
+                        holds: Holds::AsBefore,
+                        baseline: Baseline::File,
+                        mode: mode.clone(),
+                    },
                     None => {
                         *note = format!("no outline for {shown} (unknown language): sent in full");
                         whole()
@@ -247,31 +317,36 @@ impl Reader {
         })
     }
 
-    /// The complete content a session had, if it is still cached.
-    fn base(&self, had: Option<blake3::Hash>) -> Option<Arc<str>> {
-        self.cache.get(had?, Slot::Content)
+    /// The content of `hash`, if it is still cached.
+    fn base(&self, hash: blake3::Hash) -> Option<Arc<str>> {
+        self.cache.get(hash, Slot::Content)
     }
 
-    /// A full re-read of a file this session had in an older version is
-    /// answered with a diff when that costs less than half the file.
+    /// A full re-read of a file this session held whole in an older version
+    /// is answered with a diff when that costs less than half the file. A
+    /// session that holds only a diff base gets the file: it never had the
+    /// rest of it.
     fn changed_as_diff(
         &self,
         tokens: &Tokens,
         shown: &str,
         file: &Loaded,
-        had: Option<blake3::Hash>,
-        raw_tokens: usize,
+        held: Option<Held>,
+        file_tokens: usize,
         fresh: bool,
     ) -> Option<Rendered> {
-        if fresh || had == Some(file.hash) {
-            return None;
-        }
-        let old = self.base(had)?;
+        let held = held.filter(|h| h.whole && h.hash != file.hash && !fresh)?;
+        let old = self.base(held.hash)?;
         let text = format!(
             "[changed since your last read · diff below · fresh=true for the whole file]\n{}",
             views::diff(shown, &old, &file.text)
         );
-        (tokens.count(&text) * 2 < raw_tokens).then(|| Rendered::complete(text, Mode::Diff))
+        (tokens.count(&text) * 2 < file_tokens).then_some(Rendered {
+            text,
+            holds: Holds::Whole,
+            baseline: Baseline::File,
+            mode: Mode::Diff,
+        })
     }
 
     fn outline_text(&self, slot: Slot, language: lean_ctx_outline::Language, file: &Loaded) -> Arc<str> {
@@ -290,28 +365,48 @@ struct FileCtx<'a> {
     tokens: &'a Tokens,
     shown: &'a str,
     file: &'a Loaded,
-    had: Option<blake3::Hash>,
-    raw_tokens: usize,
+    held: Option<Held>,
+    file_tokens: usize,
     language: Option<lean_ctx_outline::Language>,
     fresh: bool,
 }
 
-/// A rendered view and what it implies for the session's record.
+/// A rendered view and what it implies for the session's record and the
+/// ledger.
 struct Rendered {
     text: String,
-    /// The session now holds the file's whole current content.
-    complete: bool,
-    stub: bool,
+    holds: Holds,
+    baseline: Baseline,
     mode: Mode,
 }
 
-impl Rendered {
-    fn complete(text: String, mode: Mode) -> Self {
-        Rendered { text, complete: true, stub: false, mode }
-    }
+/// What the session holds of the file once it has received a view.
+#[derive(Clone, Copy)]
+enum Holds {
+    /// The whole current content.
+    Whole,
+    /// The current content as the base of its next diff, not whole.
+    DiffBase,
+    /// Whatever it held before (a part, an outline, a stub).
+    AsBefore,
+}
 
-    fn lossy(text: String, mode: Mode) -> Self {
-        Rendered { text, complete: false, stub: false, mode }
+/// The ledger's "raw" for a read: what the agent would otherwise have read
+/// for that request (docs/accounting.md).
+#[derive(Clone, Copy)]
+enum Baseline {
+    /// The whole file.
+    File,
+    /// So many tokens: the lines asked for, or the view a stub stands for.
+    Tokens(usize),
+    /// What was sent: nothing saved.
+    Sent,
+}
+
+impl Rendered {
+    /// The file's exact content.
+    fn whole(file: &Loaded) -> Self {
+        Rendered { text: file.text.to_string(), holds: Holds::Whole, baseline: Baseline::File, mode: Mode::Full }
     }
 
     /// An outline view without a definition (at most an imports line): it

@@ -43,6 +43,15 @@ impl Mode {
         Ok(Mode::Lines(vec![(start_line, start_line.saturating_add(limit - 1))]))
     }
 
+    /// Whether the "[unchanged]" stub may answer this mode when the session
+    /// holds the file's current content whole. Never for an explicit range:
+    /// an agent asks for lines because it needs them in front of it (often
+    /// right before an edit). Outlines and the reference line are small
+    /// views asked for by name; they are always sent.
+    pub fn may_stub(&self) -> bool {
+        matches!(self, Mode::Full | Mode::Diff | Mode::Auto)
+    }
+
     pub fn name(&self) -> String {
         match self {
             Mode::Full => "full".into(),

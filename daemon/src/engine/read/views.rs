@@ -5,13 +5,15 @@ use crate::engine::error::{EngineError, EngineResult};
 use crate::engine::tokens::count_uncached;
 
 /// Most tokens a stub may cost.
-pub const STUB_MAX_TOKENS: usize = 20;
+pub const STUB_MAX_TOKENS: usize = 24;
 
-/// The stub sent instead of content the session already has. A long file
-/// name is shortened from the front (the end names the file best) so the
-/// stub stays within [`STUB_MAX_TOKENS`].
+/// The stub sent instead of content the session already has. It says when
+/// it is given (the file is as the session last had it whole) and what
+/// sends the content again. A long file name is shortened from the front
+/// (the end names the file best) so the stub stays within
+/// [`STUB_MAX_TOKENS`].
 pub fn stub(name: &str, lines: u32) -> String {
-    let render = |n: &str| format!("[unchanged {n} {lines}L · fresh=true to re-read]");
+    let render = |n: &str| format!("[unchanged {n} {lines}L since you had it whole · fresh=true or lines:N-M resend]");
     let full = render(name);
     if count_uncached(&full) <= STUB_MAX_TOKENS {
         return full;
@@ -23,29 +25,41 @@ pub fn stub(name: &str, lines: u32) -> String {
         .unwrap_or_else(|| render("…"))
 }
 
-/// The selected line ranges, each under a `[lines a-b of N]` header, and
-/// whether together they cover every line of the file.
-pub fn lines(text: &str, total: u32, ranges: &[(u32, u32)], shown: &str) -> EngineResult<(String, bool)> {
-    if total == 0 {
-        return Ok((String::new(), true));
-    }
+/// Line ranges of a file as sent and as they stand in the file.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Selection {
+    /// Each range under a `[lines a-b of N]` header.
+    pub text: String,
+    /// The same lines without headers: what reading just those lines costs.
+    pub plain: String,
+    /// The ranges together cover every line of the file.
+    pub complete: bool,
+}
+
+/// The selected line ranges. A range starting past the end (of an empty
+/// file, any range) is an error naming the file's length; an end past the
+/// end stops at the last line.
+pub fn lines(text: &str, total: u32, ranges: &[(u32, u32)], shown: &str) -> EngineResult<Selection> {
     let all: Vec<&str> = text.lines().collect();
     let mut covered = vec![false; all.len()];
-    let mut out = String::new();
+    let mut selection = Selection { text: String::new(), plain: String::new(), complete: false };
     for &(start, end) in ranges {
         if start > total {
             return Err(EngineError::invalid(format!("{shown} has {total} lines; line {start} is past the end")));
         }
         let end = end.min(total);
-        out.push_str(&format!("[lines {start}-{end} of {total}]\n"));
+        selection.text.push_str(&format!("[lines {start}-{end} of {total}]\n"));
         for n in start..=end {
             let i = (n - 1) as usize;
             covered[i] = true;
-            out.push_str(all[i]);
-            out.push('\n');
+            for out in [&mut selection.text, &mut selection.plain] {
+                out.push_str(all[i]);
+                out.push('\n');
+            }
         }
     }
-    Ok((out, covered.iter().all(|c| *c)))
+    selection.complete = covered.iter().all(|c| *c);
+    Ok(selection)
 }
 
 /// One line: size, cost and language of the file.
@@ -53,8 +67,12 @@ pub fn reference(shown: &str, lines: u32, tokens: usize, language: &str) -> Stri
     format!("{shown}: {lines} lines, {tokens} tokens, {language}\n")
 }
 
-/// A unified diff (2 lines of context) from what the session had to now.
+/// A unified diff (2 lines of context) from what the session had to now;
+/// one line saying so when nothing changed.
 pub fn diff(shown: &str, old: &str, new: &str) -> String {
+    if old == new {
+        return format!("[no change in {shown} since the version you have]\n");
+    }
     similar::TextDiff::from_lines(old, new)
         .unified_diff()
         .context_radius(2)
@@ -62,20 +80,34 @@ pub fn diff(shown: &str, old: &str, new: &str) -> String {
         .to_string()
 }
 
+/// The one-line answer to `diff` when the session has no version to diff
+/// against: said first and alone, not after a whole file.
+pub fn no_diff_base(shown: &str, evicted: bool) -> String {
+    let why = if evicted {
+        "the version you had is no longer cached"
+    } else {
+        "this session has not read it in full or edited it"
+    };
+    format!("[no diff of {shown}: {why} · mode=full or lines:N-M sends the content]\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn line_ranges_report_coverage() {
+    fn line_ranges_report_coverage_and_their_plain_text() {
         let text = "a\nb\nc\nd\n";
-        let (out, complete) = lines(text, 4, &[(2, 3)], "f").unwrap();
-        assert_eq!(out, "[lines 2-3 of 4]\nb\nc\n");
-        assert!(!complete);
-        let (_, complete) = lines(text, 4, &[(1, 2), (3, 99)], "f").unwrap();
-        assert!(complete, "ranges clamped to the end cover the file");
-        assert!(lines(text, 4, &[(5, 6)], "f").unwrap_err().message.contains("has 4 lines"));
-        assert_eq!(lines("", 0, &[(1, 3)], "f").unwrap(), (String::new(), true));
+        let part = lines(text, 4, &[(2, 3)], "f").unwrap();
+        assert_eq!(part.text, "[lines 2-3 of 4]\nb\nc\n");
+        assert_eq!(part.plain, "b\nc\n");
+        assert!(!part.complete);
+        let all = lines(text, 4, &[(1, 2), (3, 99)], "f").unwrap();
+        assert!(all.complete, "ranges clamped to the end cover the file");
+        assert_eq!(all.plain, text);
+        assert!(lines(text, 4, &[(1, 1), (5, 6)], "f").unwrap_err().message.contains("f has 4 lines; line 5"));
+        let empty = lines("", 0, &[(1, 3)], "f").unwrap_err();
+        assert!(empty.message.contains("f has 0 lines; line 1 is past the end"), "{empty}");
     }
 
     #[test]
@@ -86,11 +118,15 @@ mod tests {
         assert!(d.contains("-4\n+four\n"), "{d}");
         assert!(!d.contains(" 1\n"), "only 2 lines of context: {d}");
         assert!(d.starts_with("--- a/x.rs (your last read)"), "{d}");
+        assert_eq!(diff("x.rs", old, old), "[no change in x.rs since the version you have]\n");
     }
 
     #[test]
     fn stub_is_tiny_even_for_long_names() {
-        assert_eq!(stub("lib.rs", 120), "[unchanged lib.rs 120L · fresh=true to re-read]");
+        assert_eq!(
+            stub("lib.rs", 120),
+            "[unchanged lib.rs 120L since you had it whole · fresh=true or lines:N-M resend]"
+        );
         let s = stub("a_rather_long_file_name_for_testing_the_token_budget.rs", 12345);
         assert!(count_uncached(&s) <= STUB_MAX_TOKENS, "{s}");
         assert!(s.starts_with("[unchanged …") && s.contains(".rs 12345L"), "{s}");

@@ -4,7 +4,7 @@
 
 use std::sync::atomic::{AtomicI64, Ordering};
 
-use lean_ctx_store::{ArchiveEntry, Event, Shape};
+use lean_ctx_store::{ArchiveEntry, CommandKind, Event, Shape};
 
 use crate::engine::error::EngineResult;
 use crate::engine::memory::now_ms;
@@ -32,6 +32,17 @@ impl SweepClock {
         let last = self.0.load(Ordering::Relaxed);
         now - last >= SWEEP_EVERY_MS && self.0.compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed).is_ok()
     }
+}
+
+/// Output families of test runners (names from `lean-ctx-shell-compress`):
+/// a handoff names the last run of each test command and how it ended.
+const TEST_FAMILIES: &[&str] =
+    &["cargo-test", "cargo-nextest", "go-test", "jest", "js-test", "mocha", "pytest", "unittest", "vitest"];
+
+/// Whether a command whose output has `family` ran tests. Raw output has
+/// no family, so a raw test run counts as another command.
+fn command_kind(family: &str) -> CommandKind {
+    if TEST_FAMILIES.contains(&family) { CommandKind::Test } else { CommandKind::Other }
 }
 
 /// The line naming the archive handle under shortened output.
@@ -101,15 +112,7 @@ impl Engine {
             raw_tokens: shaped.raw_tokens,
             sent_tokens: shaped.sent_tokens,
         });
-        if !caller.session.is_empty() {
-            let recorded = self.memory.with(|s| {
-                s.touch_session(caller.session, project, caller.agent)?;
-                s.record_command(caller.session, command, Some(exit_code))
-            });
-            if let Err(e) = recorded {
-                tracing::warn!("cannot record a command in session {}: {e}", caller.session);
-            }
-        }
+        self.memory.ran(caller, project, command, exit_code, command_kind(&shaped.family));
         Ok(shaped)
     }
 
@@ -154,6 +157,17 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn test_runners_are_told_from_other_commands() {
+        let family = |command: &str| lean_ctx_shell_compress::compress(command, "ok\n", 0).family;
+        for command in ["cargo test -p x", "cargo nextest run", "go test ./...", "pytest -q", "npx jest", "npm test"] {
+            assert_eq!(command_kind(family(command)), CommandKind::Test, "{command} is {}", family(command));
+        }
+        for command in ["cargo build", "git status", "ls -la", "make"] {
+            assert_eq!(command_kind(family(command)), CommandKind::Other, "{command}");
+        }
+    }
 
     #[test]
     fn exit_line_only_on_failure() {

@@ -1,0 +1,165 @@
+//! The ledger and the session record through the engine API: a scripted
+//! session whose savings are counted by hand here must be exactly what the
+//! gain report says, and its handoff must name what it edited and how its
+//! tests ended.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use common::{Project, code};
+use lean_ctxd::engine::read::ReadParams;
+use lean_ctxd::engine::tokens::count_uncached;
+
+fn tokens(text: &str) -> u64 {
+    count_uncached(text) as u64
+}
+
+/// Lines `start..=end` (1-based) of `text` as they stand in the file.
+fn lines_of(text: &str, start: usize, end: usize) -> String {
+    text.lines().skip(start - 1).take(end + 1 - start).map(|l| format!("{l}\n")).collect()
+}
+
+/// Expected gain rows: key → (events, raw, sent).
+#[derive(Default)]
+struct Book(BTreeMap<Option<String>, (u64, u64, u64)>);
+
+impl Book {
+    /// One event.
+    fn add(&mut self, key: Option<&str>, raw: u64, sent: u64) {
+        self.sum(key, (1, raw, sent));
+    }
+
+    fn sum(&mut self, key: Option<&str>, (events, raw, sent): (u64, u64, u64)) {
+        let row = self.0.entry(key.map(str::to_string)).or_default();
+        *row = (row.0 + events, row.1 + raw, row.2 + sent);
+    }
+}
+
+fn gain(p: &Project, group_by: &str) -> BTreeMap<Option<String>, (u64, u64, u64)> {
+    let (rows, _) = p.engine.gain("all", group_by, 0).unwrap();
+    rows.into_iter()
+        .map(|r| {
+            assert_eq!(r.saved_tokens, r.raw_tokens as i64 - r.sent_tokens as i64);
+            (r.key, (r.events, r.raw_tokens, r.sent_tokens))
+        })
+        .collect()
+}
+
+#[test]
+fn a_scripted_session_books_exactly_the_savings_counted_by_hand() {
+    let p = Project::new();
+    let big = code(0, 300);
+    let small = code(0, 20);
+    p.write("big.rs", &big);
+    p.write("small.rs", &small);
+    let stub = |name: &str, lines: u32| {
+        format!("[unchanged {name} {lines}L since you had it whole · fresh=true or lines:N-M resend]")
+    };
+    let mut by_mode = Book::default();
+
+    // Another session's auto read of the large file: its map, worth the file.
+    let map = p.read("other", "big.rs", "auto", false);
+    assert_eq!(map.mode, "map");
+    let map_cost = tokens(&map.content) + tokens(&map.note);
+    assert_eq!((map.raw_tokens, map.sent_tokens), (tokens(&big), map_cost));
+    by_mode.add(Some("map"), tokens(&big), map_cost);
+
+    // Full, then the stub worth the file.
+    assert_eq!(p.read("s", "big.rs", "full", false).content, big);
+    by_mode.add(Some("full"), tokens(&big), tokens(&big));
+    assert!(p.read("s", "big.rs", "full", false).stub);
+    by_mode.add(Some("full"), tokens(&big), tokens(&stub("big.rs", 300)));
+
+    // Auto on a file the session has whole: a stub worth the map it stands for.
+    let again = p.read("s", "big.rs", "auto", false);
+    assert!(again.stub && again.mode == "map", "{again:?}");
+    by_mode.add(Some("map"), map_cost, tokens(&stub("big.rs", 300)));
+
+    // Ranges: worth the lines asked for, headers paid for; both in one `lines` row.
+    let range = lines_of(&big, 10, 12);
+    assert!(!p.read("s", "big.rs", "lines:10-12", false).stub);
+    by_mode.add(Some("lines"), tokens(&range), tokens(&format!("[lines 10-12 of 300]\n{range}")));
+    let window =
+        ReadParams { paths: vec!["big.rs".into()], start_line: Some(299), limit: Some(10), ..Default::default() };
+    p.read_with("s", &window).unwrap();
+    let tail = lines_of(&big, 299, 300);
+    by_mode.add(Some("lines"), tokens(&tail), tokens(&format!("[lines 299-300 of 300]\n{tail}")));
+
+    // Answers that spare the agent nothing are booked at cost.
+    let no_base = "[no diff of small.rs: this session has not read it in full or edited it · mode=full or lines:N-M sends the \
+         content]\n";
+    assert_eq!(p.read("s", "small.rs", "diff", false).content, no_base);
+    by_mode.add(Some("diff"), tokens(no_base), tokens(no_base));
+    let reference = format!("small.rs: 20 lines, {} tokens, rust\n", tokens(&small));
+    assert_eq!(p.read("s", "small.rs", "reference", false).content, reference);
+    by_mode.add(Some("reference"), tokens(&reference), tokens(&reference));
+
+    // Errors and refusals are not booked.
+    p.try_read("s", "missing.rs", "full", false).unwrap_err();
+    p.try_read("s", "big.rs", "lines:400-401", false).unwrap_err();
+
+    // Its own edit of a file it had whole: the next full read is a stub of the edited file.
+    p.edit("s", "big.rs", "fn item_10() -> u32 { 70 }", "fn item_10() -> u32 { 71 }").unwrap();
+    let edited = p.text("big.rs");
+    assert!(p.read("s", "big.rs", "full", false).stub);
+    by_mode.add(Some("full"), tokens(&edited), tokens(&stub("big.rs", 300)));
+    p.edit("s", "small.rs", "fn two", "fn three").unwrap_err();
+
+    // Shell output, small enough to be sent as it is (a failure ends with its exit code).
+    let project = p.project();
+    let caller = p.caller("s");
+    p.engine.shape_output(&caller, &project, "seq 1 3", b"1\n2\n3\n", 0, false).unwrap();
+    let failed = "test result: FAILED. 0 passed; 1 failed\n";
+    p.engine.shape_output(&caller, &project, "cargo test -p x", failed.as_bytes(), 101, false).unwrap();
+    let shell = [(tokens("1\n2\n3\n"), tokens("1\n2\n3\n")), (tokens(failed), tokens(&format!("{failed}[exit:101]")))];
+    for (raw, sent) in shell {
+        by_mode.add(None, raw, sent);
+    }
+
+    assert_eq!(gain(&p, "mode"), by_mode.0);
+    // The same events by tool and in total.
+    let mut by_tool = Book::default();
+    let mut total = Book::default();
+    for (key, &row) in &by_mode.0 {
+        by_tool.sum(Some(if key.is_some() { "read" } else { "shell" }), row);
+        total.sum(None, row);
+    }
+    assert_eq!(gain(&p, "tool"), by_tool.0);
+    assert_eq!(gain(&p, "none"), total.0);
+}
+
+#[test]
+fn the_handoff_names_files_edited_and_how_the_last_tests_ended() {
+    let p = Project::new();
+    p.write("lib.rs", &code(0, 20));
+    let caller = p.caller("s");
+    let project = p.project();
+    p.read("s", "lib.rs", "full", false);
+    p.edit("s", "lib.rs", "fn item_3() -> u32 { 21 }", "fn item_3() -> u32 { 22 }").unwrap();
+    p.edit("s", "lib.rs", "fn item_3() -> u32 { 21 }", "fn item_3() -> u32 { 23 }").unwrap_err();
+    p.edit("s", "lib.rs", "fn item_4() -> u32 { 28 }", "fn item_4() -> u32 { 29 }").unwrap();
+    p.edit("s", "lib.rs", "absent", "x").unwrap_err();
+    let create = lean_ctxd::engine::edit::EditParams {
+        path: "new.rs".into(),
+        new_string: "fn new() {}\n".into(),
+        create: true,
+        ..Default::default()
+    };
+    p.engine.edit(&caller, &create).unwrap();
+    assert!(p.read("s", "new.rs", "full", false).stub, "it wrote the whole file");
+    p.engine.shape_output(&caller, &project, "cargo test -p x", b"test result: FAILED\n", 101, false).unwrap();
+    p.engine.shape_output(&caller, &project, "git status", b"nothing to commit\n", 0, false).unwrap();
+    p.engine.shape_output(&caller, &project, "pytest -q", b"3 passed\n", 0, false).unwrap();
+
+    let status = p.engine.session_action(&caller, "status", "", "").unwrap().text;
+    assert!(status.contains("files 2 · edits 5 · commands 3"), "{status}");
+    let handoff = p.engine.session_action(&caller, "handoff", "", "").unwrap().text;
+    let expected = "Last test runs:\n\
+                    - pytest -q: passed\n\
+                    - cargo test -p x: failed (exit 101)\n\
+                    Files edited:\n\
+                    - new.rs ×1\n\
+                    - lib.rs ×2, 2 failed, the last attempt failed\n";
+    assert!(handoff.contains(expected), "{handoff}");
+}
