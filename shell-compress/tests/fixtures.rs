@@ -1,4 +1,5 @@
-//! Every fixture under `tests/fixtures/<family>/<name>.txt` is real (or, for `*.synthetic.txt`, documented-format)
+//! Every fixture under `tests/fixtures/<family>/<name>.txt` (the development part) or
+//! `tests/fixtures/heldout/<family>/<name>.txt` (the held-back part, see its README) is real (or, for `*.synthetic.txt`, documented-format)
 //! output of a command. Each file starts with a header:
 //!
 //! ```text
@@ -19,8 +20,28 @@ use std::sync::LazyLock;
 use lean_ctx_shell_compress::{Compressed, compress};
 use regex::Regex;
 
+/// Which part of the fixtures a file belongs to: the rules are developed on one and measured on both.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Part {
+    HeldOut,
+    Development,
+}
+
+impl Part {
+    fn label(self) -> &'static str {
+        match self {
+            Part::HeldOut => "held-back",
+            Part::Development => "developed-on",
+        }
+    }
+}
+
+/// The folder of the held-back part, inside the fixture root.
+const HELD_OUT_DIR: &str = "heldout";
+
 struct Fixture {
     path: PathBuf,
+    part: Part,
     family: String,
     command: String,
     exit: i32,
@@ -30,21 +51,34 @@ struct Fixture {
 
 fn fixtures() -> Vec<Fixture> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut found = load_part(&root, Part::Development);
+    found.extend(load_part(&root.join(HELD_OUT_DIR), Part::HeldOut));
+    let held_out = found.iter().filter(|f| f.part == Part::HeldOut).count();
+    assert!(found.len() - held_out >= 60, "expected at least 60 development fixtures, found {}", found.len() - held_out);
+    assert!(held_out >= 30, "expected at least 30 held-back fixtures, found {held_out}");
+    found
+}
+
+/// Loads `<root>/<family>/*.txt`, in name order.
+fn load_part(root: &Path, part: Part) -> Vec<Fixture> {
     let mut found = Vec::new();
-    let mut families: Vec<PathBuf> = std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut families: Vec<PathBuf> = std::fs::read_dir(root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir() && !p.ends_with(HELD_OUT_DIR))
+        .collect();
     families.sort();
     for dir in families {
         let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
         files.sort();
         for path in files.into_iter().filter(|p| p.extension().is_some_and(|e| e == "txt")) {
-            found.push(load(&path, dir.file_name().unwrap().to_str().unwrap()));
+            found.push(load(&path, dir.file_name().unwrap().to_str().unwrap(), part));
         }
     }
-    assert!(found.len() >= 60, "expected at least 60 fixtures, found {}", found.len());
     found
 }
 
-fn load(path: &Path, family: &str) -> Fixture {
+fn load(path: &Path, family: &str, part: Part) -> Fixture {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let (header, raw) = text.split_once("# ---\n").unwrap_or_else(|| panic!("{}: no header", path.display()));
     let field = |name: &str| {
@@ -63,6 +97,7 @@ fn load(path: &Path, family: &str) -> Fixture {
         .collect();
     Fixture {
         path: path.to_path_buf(),
+        part,
         family: family.to_string(),
         command: field("command"),
         exit: field("exit").parse().unwrap(),
