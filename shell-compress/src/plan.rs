@@ -58,6 +58,9 @@ pub(crate) struct Plan<'a> {
     pub(crate) cut: Cut,
     /// Whether runs that differ only in numbers fold (logs, process tables); off where numbers are the point.
     pub(crate) similar_folding: bool,
+    /// Output whose purpose is the list itself: while the rendered text stays within this many characters,
+    /// runs are not cut (a listing is compacted, not elided). `None` for ordinary output.
+    pub(crate) listing_chars: Option<usize>,
 }
 
 impl<'a> Plan<'a> {
@@ -71,6 +74,7 @@ impl<'a> Plan<'a> {
             max_line_chars: Some(400),
             cut: Cut::DEFAULT,
             similar_folding: false,
+            listing_chars: None,
         }
     }
 
@@ -143,6 +147,27 @@ impl<'a> Plan<'a> {
     /// Inserts a summary line before line `at` (`at == len()` appends).
     pub(crate) fn note(&mut self, at: usize, text: String) {
         self.notes.push((at, text));
+    }
+
+    /// Shows `text` (one or more lines) in place of the ordinary lines `indices`, where the first of them was.
+    /// Protected lines among `indices` stay where they are.
+    pub(crate) fn replace(&mut self, indices: &[usize], text: String) {
+        let Some(&first) = indices.first() else { return };
+        for &i in indices {
+            self.set(i, Mark::Drop);
+        }
+        self.note(first, text.trim_end_matches('\n').to_string());
+    }
+
+    /// Drops line `i` even when protected, because the caller shows an identical line elsewhere: a repeated
+    /// fact survives as its first copy.
+    pub(crate) fn drop_copy(&mut self, i: usize) {
+        self.marks[i] = Mark::Drop;
+    }
+
+    /// Whether line `i` will be shown (possibly folded or cut later).
+    pub(crate) fn visible(&self, i: usize) -> bool {
+        matches!(self.marks[i], Mark::Keep | Mark::Must)
     }
 
     /// After a failure: error lines, location lines and the closing lines must reach the agent verbatim.
@@ -235,16 +260,21 @@ impl<'a> Plan<'a> {
     }
 
     /// Shortens every run of ordinary lines (between protected lines, notes and omissions) longer than
-    /// `self.cut.max` to its head and tail.
+    /// `self.cut.max` to about its head and tail. A cut starts and ends at block boundaries (see
+    /// [`rules::boundary_before`]) so it lands between frames, hunks and paragraphs; a hunk without
+    /// boundaries is kept whole up to three times the limit. A listing within its budget is not cut at all.
     pub(crate) fn cut_runs(&mut self) {
-        let Cut { max, head, tail } = self.cut;
+        if self.listing_chars.is_some_and(|budget| self.render().chars().count() <= budget) {
+            return;
+        }
         let starts = self.note_starts();
         let mut run: Vec<usize> = Vec::new();
         for (i, &note_before) in starts.iter().enumerate() {
             let boundary = i == self.len() || note_before || matches!(self.marks[i], Mark::Omit | Mark::Must);
             if boundary {
-                if run.len() > max {
-                    for &j in &run[head..run.len() - tail] {
+                if run.len() > self.cut.max {
+                    let omitted = self.cut_range(&run);
+                    for &j in &run[omitted] {
                         self.marks[j] = Mark::Omit;
                     }
                 }
@@ -253,6 +283,24 @@ impl<'a> Plan<'a> {
             if i < self.len() && self.marks[i] == Mark::Keep {
                 run.push(i);
             }
+        }
+    }
+
+    /// Which part of a too-long `run` (indices into the lines) is omitted.
+    fn cut_range(&self, run: &[usize]) -> std::ops::Range<usize> {
+        let Cut { max, head, tail } = self.cut;
+        let is_boundary = |k: usize| rules::boundary_before(self.line(run[k - 1]), self.line(run[k]));
+        let start = (head..run.len()).find(|&k| is_boundary(k));
+        let end = (1..=run.len() - tail).rev().find(|&k| is_boundary(k));
+        if let (Some(start), Some(end)) = (start, end)
+            && start < end
+        {
+            return start..end;
+        }
+        if run.len() > 3 * max || !rules::is_patch(run.iter().map(|&j| self.line(j))) {
+            head..run.len() - tail
+        } else {
+            0..0
         }
     }
 
@@ -298,10 +346,6 @@ impl<'a> Plan<'a> {
             let _ = write!(out, " … (×{})", self.repeats[i]);
         }
         out.push('\n');
-    }
-
-    fn visible(&self, i: usize) -> bool {
-        matches!(self.marks[i], Mark::Keep | Mark::Must)
     }
 
     fn text(&self, i: usize) -> &str {
