@@ -242,6 +242,18 @@ mod tests {
     }
 
     #[test]
+    fn a_listing_is_whole_within_its_budget_and_counted_past_it() {
+        let raw: String = (0..300).map(|i| format!("pkg-{i:03}    1.{i}.0\n")).collect();
+        let whole = compress("pip list", &raw, 0);
+        assert!(whole.text.contains("pkg-000") && whole.text.contains("pkg-150") && whole.text.contains("pkg-299"));
+        assert!(!whole.text.contains("not shown"));
+        let small = compress_with("pip list", &raw, 0, &Options::with_listing_budget(200));
+        assert!(small.text.contains("pkg-000") && small.text.contains("pkg-299"), "{}", small.text);
+        assert!(small.text.contains(" of 300 rows not shown"), "{}", small.text);
+        assert!(small.text.len() < whole.text.len());
+    }
+
+    #[test]
     fn deterministic() {
         let raw = "x\n".repeat(100) + "y\n";
         assert_eq!(compress("cargo test", &raw, 101), compress("cargo test", &raw, 101));

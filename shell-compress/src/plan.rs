@@ -409,6 +409,49 @@ mod tests {
     }
 
     #[test]
+    fn cuts_fall_on_block_boundaries_not_inside_a_frame() {
+        // Ten frames of four lines, each opened by `  File "…"`: a cut may only start and end at a frame.
+        let lines: Vec<String> = (0..10)
+            .flat_map(|i| {
+                [
+                    format!("  File \"m{i}.py\", line {i}, in f{i}"),
+                    "    x = 1".into(),
+                    "    y = 2".into(),
+                    "    z()".into(),
+                ]
+            })
+            .collect();
+        let mut plan = Plan::new(&lines);
+        plan.cut = Cut { max: 10, head: 3, tail: 3 };
+        plan.cut_runs();
+        let text = plan.render();
+        assert!(text.starts_with("  File \"m0.py\", line 0, in f0\n    x = 1\n    y = 2\n    z()\n… "), "{text}");
+        assert!(text.contains(" lines omitted\n  File \"m9.py\""), "{text}");
+    }
+
+    #[test]
+    fn a_hunk_is_kept_whole_rather_than_cut_in_the_middle() {
+        let lines: Vec<String> =
+            (0..50).map(|i| if i % 5 == 0 { format!("+added {i}") } else { format!(" same {i}") }).collect();
+        let mut plan = Plan::new(&lines);
+        plan.cut = Cut { max: 40, head: 15, tail: 15 };
+        plan.cut_runs();
+        assert_eq!(plan.render(), lines.join("\n") + "\n");
+    }
+
+    #[test]
+    fn a_listing_within_its_budget_is_not_cut() {
+        let lines: Vec<String> = (0..100).map(|i| format!("entry {i}")).collect();
+        let mut plan = Plan::new(&lines);
+        plan.listing_chars = Some(10_000);
+        plan.cut_runs();
+        assert_eq!(plan.render(), lines.join("\n") + "\n");
+        plan.listing_chars = Some(100);
+        plan.cut_runs();
+        assert!(plan.render().contains("lines omitted"));
+    }
+
+    #[test]
     fn protected_lines_split_runs_and_survive_cuts() {
         let lines: Vec<String> = (1..=30).map(|i| format!("l{i}")).collect();
         let mut plan = Plan::new(&lines);
