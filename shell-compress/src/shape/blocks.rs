@@ -25,8 +25,12 @@ fn closes(line: &str) -> bool {
     line.starts_with("=====") || line == "failures:" || line.starts_with("Test Suites:")
 }
 
-/// A block's first block this long or shorter is protected whole, so no cut lands inside it.
+/// A first block of its kind this long or shorter is protected whole, so no cut lands inside it.
 const MAX_PROTECTED: usize = 120;
+
+/// At most this many blocks are kept whole as references: past them, blocks are only compared, so a log
+/// full of distinct tracebacks is still cut like any log (and comparing stays cheap).
+const MAX_KEPT: usize = 5;
 
 /// A later block is reduced when at least this many of its lines, and at least half, repeat a kept block.
 const MIN_SHARED: usize = 3;
@@ -59,7 +63,7 @@ pub(crate) fn fold_repeated(plan: &mut Plan) {
                 let note = format!("  … {shared} lines as in {} above", title(plan.line(header)));
                 plan.note(block.start + 1, note);
             }
-            _ if block.len() <= MAX_PROTECTED => {
+            _ if block.len() <= MAX_PROTECTED && kept.len() < MAX_KEPT => {
                 for i in block.clone() {
                     if plan.visible(i) {
                         plan.set(i, Mark::Must);
