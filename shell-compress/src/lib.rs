@@ -158,7 +158,9 @@ fn apply(family: Family, plan: &mut Plan, failed: bool) {
         TerraformPlan | TerraformApply => terraform::plan(plan),
         Ls => files::ls(plan),
         Grep => files::grep(plan),
-        Find | Tree | Du => files::listing(plan),
+        Tree | Du => files::listing(plan),
+        // Path lists are a structural shape: nothing is specific to find.
+        Find => {}
         Df => system::df(plan),
         Ps => system::ps(plan),
         Env => system::env(plan),
