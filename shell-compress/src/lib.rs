@@ -109,6 +109,7 @@ pub fn compress_with(command_line: &str, output: &str, exit_code: i32, options: 
     shape::apply(&mut plan, &context);
     plan.tidy_blanks();
     plan.fold_repeats();
+    plan.fold_scattered();
     if plan.similar_folding {
         plan.fold_similar();
     }

@@ -4,6 +4,7 @@
 //! rendering live here, once, so every family gets the same guarantees: a line marked [`Mark::Must`] is
 //! printed exactly as it was, and a removal for length is always announced.
 
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
 use crate::rules;
@@ -46,6 +47,10 @@ pub(crate) const FAILURE_TAIL: usize = 10;
 
 /// Runs of at least this many lines that differ only in numbers fold to first, count and last.
 const SIMILAR_RUN: usize = 4;
+
+/// Lines recurring apart fold when at least this long and this frequent.
+const SCATTERED_MIN_CHARS: usize = 20;
+const SCATTERED_MIN_COUNT: usize = 3;
 
 pub(crate) struct Plan<'a> {
     lines: &'a [String],
@@ -231,6 +236,40 @@ impl<'a> Plan<'a> {
         }
     }
 
+    /// Folds ordinary lines that recur apart from each other (a warning printed by every step, a retry
+    /// message) into their first occurrence, which then carries a `(×N)` count of all of them. Short lines
+    /// (braces, `ok`) and lines inside blocks (code, diff bodies, indented output) are left alone: there
+    /// position is meaning.
+    pub(crate) fn fold_scattered(&mut self) {
+        let mut first: HashMap<&str, usize> = HashMap::new();
+        let mut later: Vec<(usize, usize)> = Vec::new();
+        for i in 0..self.len() {
+            let text = self.text(i);
+            if self.marks[i] != Mark::Keep || text.chars().count() < SCATTERED_MIN_CHARS || rules::inside_block(text) {
+                continue;
+            }
+            match first.get(text) {
+                Some(&f) => later.push((f, i)),
+                None => {
+                    first.insert(text, i);
+                }
+            }
+        }
+        let mut copies: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for (f, i) in later {
+            copies.entry(f).or_default().push(i);
+        }
+        for (f, rest) in copies {
+            if rest.len() + 1 < SCATTERED_MIN_COUNT {
+                continue;
+            }
+            for i in rest {
+                self.repeats[f] += self.repeats[i];
+                self.marks[i] = Mark::Drop;
+            }
+        }
+    }
+
     /// Folds runs of ordinary lines that differ only in numbers (progress counters, pids, timestamps) to the
     /// first line, a count and the last line.
     pub(crate) fn fold_similar(&mut self) {
@@ -387,6 +426,15 @@ mod tests {
         let mut plan = Plan::new(&lines);
         plan.fold_repeats();
         assert_eq!(plan.render(), "start\nretry … (×3)\ndone\n");
+    }
+
+    #[test]
+    fn scattered_repeats_fold_into_the_first_with_a_count_of_all() {
+        let warn = "warning: config key `x` is deprecated";
+        let lines = owned(&["step 1", warn, "step 2", warn, "    indented code line here", warn, "step 3"]);
+        let mut plan = Plan::new(&lines);
+        plan.fold_scattered();
+        assert_eq!(plan.render(), format!("step 1\n{warn} … (×3)\nstep 2\n    indented code line here\nstep 3\n"));
     }
 
     #[test]
