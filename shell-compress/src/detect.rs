@@ -129,6 +129,41 @@ impl Family {
     }
 }
 
+impl Family {
+    /// Families whose output is the list the agent asked for: compacted up to the listing budget, not cut.
+    pub(crate) fn is_listing(self) -> bool {
+        use Family::*;
+        matches!(self, Ls | Find | Tree | Du | PipList | GitBranch | DockerPs | DockerImages | KubectlGet)
+    }
+}
+
+/// The pattern a grep-like command searches for (`-e PATTERN` or the first operand), used to trim long
+/// matched lines around the match. `None` for other commands.
+pub(crate) fn search_pattern(command_line: &str) -> Option<String> {
+    let commands = split_commands(command_line);
+    let (words, _) = commands.iter().find(|(words, _)| !is_setup(words))?;
+    let words = strip_wrappers(words);
+    let program = basename(words.first()?);
+    let git_grep = program == "git" && words.get(1).is_some_and(|w| w == "grep");
+    if !(git_grep || matches!(program, "grep" | "egrep" | "fgrep" | "rg" | "ag" | "ack")) {
+        return None;
+    }
+    const WITH_VALUE: &[&str] =
+        &["-A", "-B", "-C", "-m", "-f", "-g", "-t", "-T", "-j", "--glob", "--type", "--max-count"];
+    let mut args = words[1..].iter().skip_while(|w| *w == "grep");
+    while let Some(word) = args.next() {
+        if word == "-e" || word == "--regexp" {
+            return args.next().cloned();
+        }
+        if WITH_VALUE.contains(&word.as_str()) {
+            args.next();
+        } else if !word.starts_with('-') {
+            return Some(word.clone());
+        }
+    }
+    None
+}
+
 /// Detects the family of `command_line`.
 ///
 /// Leading setup commands of a chain (`cd x && cargo test`) are skipped because they print nothing. A pipeline
@@ -682,6 +717,14 @@ fn kubectl(args: &[String]) -> Family {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn search_patterns_of_grep_like_commands() {
+        assert_eq!(search_pattern("grep -rn 'fn new' src").as_deref(), Some("fn new"));
+        assert_eq!(search_pattern("cd x && rg -n -g '*.rs' -e unwrap src").as_deref(), Some("unwrap"));
+        assert_eq!(search_pattern("git grep -n TODO").as_deref(), Some("TODO"));
+        assert_eq!(search_pattern("cargo test"), None);
+    }
     use Family::*;
 
     #[test]

@@ -3,26 +3,15 @@
 //! git's own output is already terse; what costs tokens are advice lines, transfer progress, the four header
 //! lines of every file in a diff, three header lines per commit and whole lockfiles in diffs.
 
-use crate::files;
 use crate::plan::{Cut, Mark, Plan};
 use crate::rules;
 
-/// Drops `(use "git add <file>..." to …)` advice and groups untracked files that share a directory.
+/// Drops `(use "git add <file>..." to …)` advice; long untracked lists are path lists (structural).
 pub(crate) fn status(plan: &mut Plan) {
-    let mut untracked = Vec::new();
-    let mut in_untracked = false;
-    for i in 0..plan.len() {
-        let line = plan.line(i);
+    plan.set_where(Mark::Drop, |line| {
         let trimmed = line.trim();
-        if line.starts_with(char::is_whitespace) && trimmed.starts_with('(') && trimmed.ends_with(')') {
-            plan.set(i, Mark::Drop);
-        } else if !line.starts_with(char::is_whitespace) && !trimmed.is_empty() {
-            in_untracked = trimmed.starts_with("Untracked files:");
-        } else if in_untracked && line.starts_with('\t') {
-            untracked.push(i);
-        }
-    }
-    files::group_paths(plan, &untracked, |line| line.trim_start());
+        line.starts_with(char::is_whitespace) && trimmed.starts_with('(') && trimmed.ends_with(')')
+    });
 }
 
 /// `git log` and `git show`: each commit header becomes one line, embedded patches follow the diff rules.

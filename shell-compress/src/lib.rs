@@ -11,6 +11,11 @@
 //! 3. A non-zero exit code is reported on a final line of its own, `[exit:N]`.
 //! 4. The same input always gives the same bytes.
 //! 5. Warnings may be summarised (the first few in full plus a count by kind); errors never are.
+//! 6. A listing (ls, find, pip list, a table, a tree) is compacted, not cut, up to [`Options::listing_budget`];
+//!    past it the text says how many entries were left out.
+//!
+//! Family rules come first; structural rules chosen by the shape of the text (path lists, `file:line:`
+//! matches, tables, trees, repeated blocks, progress noise) then apply to any output.
 
 mod cargo;
 mod clean;
@@ -28,6 +33,7 @@ mod plan;
 mod python;
 mod rules;
 mod runner;
+mod shape;
 mod system;
 mod terraform;
 
@@ -50,8 +56,39 @@ pub struct Compressed {
 /// for the archive handle the caller appends and keeps the token count safely below the raw one.
 pub const MIN_SAVING: usize = 64;
 
-/// Compresses `output`, the interleaved stdout and stderr of `command_line`, which exited with `exit_code`.
+/// Settings of [`compress_with`]; [`compress`] uses the defaults.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Options {
+    /// About how many tokens a listing may take before it is cut (estimated as characters / [`CHARS_PER_TOKEN`]).
+    pub listing_budget: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { listing_budget: 2_000 }
+    }
+}
+
+impl Options {
+    /// The defaults with another listing budget, in tokens.
+    pub fn with_listing_budget(listing_budget: usize) -> Self {
+        Options { listing_budget }
+    }
+}
+
+/// Characters per token assumed for budgets: o200k averages about four on paths, tables and code, so three
+/// errs on the side of a listing that fits.
+pub const CHARS_PER_TOKEN: usize = 3;
+
+/// Compresses `output`, the interleaved stdout and stderr of `command_line`, which exited with `exit_code`,
+/// with the default [`Options`].
 pub fn compress(command_line: &str, output: &str, exit_code: i32) -> Compressed {
+    compress_with(command_line, output, exit_code, &Options::default())
+}
+
+/// [`compress`] with explicit [`Options`].
+pub fn compress_with(command_line: &str, output: &str, exit_code: i32, options: &Options) -> Compressed {
     let family = detect::detect(command_line);
     if family == Family::Passthrough {
         return unchanged(output, exit_code, family);
@@ -63,8 +100,16 @@ pub fn compress(command_line: &str, output: &str, exit_code: i32) -> Compressed 
     if failed {
         plan.protect_failure();
     }
+    let pattern = detect::search_pattern(command_line);
+    let context = shape::Context {
+        budget_chars: options.listing_budget * CHARS_PER_TOKEN,
+        listing: family.is_listing(),
+        pattern: pattern.as_deref(),
+    };
+    shape::apply(&mut plan, &context);
     plan.tidy_blanks();
     plan.fold_repeats();
+    plan.fold_scattered();
     if plan.similar_folding {
         plan.fold_similar();
     }
@@ -113,9 +158,10 @@ fn apply(family: Family, plan: &mut Plan, failed: bool) {
         KubectlDescribe => container::describe(plan),
         TerraformPlan | TerraformApply => terraform::plan(plan),
         Ls => files::ls(plan),
-        Find => files::find(plan),
         Grep => files::grep(plan),
         Tree | Du => files::listing(plan),
+        // Path lists are a structural shape: nothing is specific to find.
+        Find => {}
         Df => system::df(plan),
         Ps => system::ps(plan),
         Env => system::env(plan),
@@ -196,6 +242,18 @@ mod tests {
             assert!(out.text.contains(needle), "{needle}");
         }
         assert!(out.text.ends_with("[exit:3]\n"));
+    }
+
+    #[test]
+    fn a_listing_is_whole_within_its_budget_and_counted_past_it() {
+        let raw: String = (0..300).map(|i| format!("pkg-{i:03}    1.{i}.0\n")).collect();
+        let whole = compress("pip list", &raw, 0);
+        assert!(whole.text.contains("pkg-000") && whole.text.contains("pkg-150") && whole.text.contains("pkg-299"));
+        assert!(!whole.text.contains("not shown"));
+        let small = compress_with("pip list", &raw, 0, &Options::with_listing_budget(200));
+        assert!(small.text.contains("pkg-000") && small.text.contains("pkg-299"), "{}", small.text);
+        assert!(small.text.contains(" of 300 rows not shown"), "{}", small.text);
+        assert!(small.text.len() < whole.text.len());
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! rendering live here, once, so every family gets the same guarantees: a line marked [`Mark::Must`] is
 //! printed exactly as it was, and a removal for length is always announced.
 
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
 use crate::rules;
@@ -47,6 +48,10 @@ pub(crate) const FAILURE_TAIL: usize = 10;
 /// Runs of at least this many lines that differ only in numbers fold to first, count and last.
 const SIMILAR_RUN: usize = 4;
 
+/// Lines recurring apart fold when at least this long and this frequent.
+const SCATTERED_MIN_CHARS: usize = 20;
+const SCATTERED_MIN_COUNT: usize = 3;
+
 pub(crate) struct Plan<'a> {
     lines: &'a [String],
     marks: Vec<Mark>,
@@ -58,6 +63,9 @@ pub(crate) struct Plan<'a> {
     pub(crate) cut: Cut,
     /// Whether runs that differ only in numbers fold (logs, process tables); off where numbers are the point.
     pub(crate) similar_folding: bool,
+    /// Output whose purpose is the list itself: while the rendered text stays within this many characters,
+    /// runs are not cut (a listing is compacted, not elided). `None` for ordinary output.
+    pub(crate) listing_chars: Option<usize>,
 }
 
 impl<'a> Plan<'a> {
@@ -71,6 +79,7 @@ impl<'a> Plan<'a> {
             max_line_chars: Some(400),
             cut: Cut::DEFAULT,
             similar_folding: false,
+            listing_chars: None,
         }
     }
 
@@ -145,6 +154,27 @@ impl<'a> Plan<'a> {
         self.notes.push((at, text));
     }
 
+    /// Shows `text` (one or more lines) in place of the ordinary lines `indices`, where the first of them was.
+    /// Protected lines among `indices` stay where they are.
+    pub(crate) fn replace(&mut self, indices: &[usize], text: String) {
+        let Some(&first) = indices.first() else { return };
+        for &i in indices {
+            self.set(i, Mark::Drop);
+        }
+        self.note(first, text.trim_end_matches('\n').to_string());
+    }
+
+    /// Drops line `i` even when protected, because the caller shows an identical line elsewhere: a repeated
+    /// fact survives as its first copy.
+    pub(crate) fn drop_copy(&mut self, i: usize) {
+        self.marks[i] = Mark::Drop;
+    }
+
+    /// Whether line `i` will be shown (possibly folded or cut later).
+    pub(crate) fn visible(&self, i: usize) -> bool {
+        matches!(self.marks[i], Mark::Keep | Mark::Must)
+    }
+
     /// After a failure: error lines, location lines and the closing lines must reach the agent verbatim.
     pub(crate) fn protect_failure(&mut self) {
         for i in 0..self.len() {
@@ -206,6 +236,40 @@ impl<'a> Plan<'a> {
         }
     }
 
+    /// Folds ordinary lines that recur apart from each other (a warning printed by every step, a retry
+    /// message) into their first occurrence, which then carries a `(×N)` count of all of them. Short lines
+    /// (braces, `ok`) and lines inside blocks (code, diff bodies, indented output) are left alone: there
+    /// position is meaning.
+    pub(crate) fn fold_scattered(&mut self) {
+        let mut first: HashMap<&str, usize> = HashMap::new();
+        let mut later: Vec<(usize, usize)> = Vec::new();
+        for i in 0..self.len() {
+            let text = self.text(i);
+            if self.marks[i] != Mark::Keep || text.chars().count() < SCATTERED_MIN_CHARS || rules::inside_block(text) {
+                continue;
+            }
+            match first.get(text) {
+                Some(&f) => later.push((f, i)),
+                None => {
+                    first.insert(text, i);
+                }
+            }
+        }
+        let mut copies: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for (f, i) in later {
+            copies.entry(f).or_default().push(i);
+        }
+        for (f, rest) in copies {
+            if rest.len() + 1 < SCATTERED_MIN_COUNT {
+                continue;
+            }
+            for i in rest {
+                self.repeats[f] += self.repeats[i];
+                self.marks[i] = Mark::Drop;
+            }
+        }
+    }
+
     /// Folds runs of ordinary lines that differ only in numbers (progress counters, pids, timestamps) to the
     /// first line, a count and the last line.
     pub(crate) fn fold_similar(&mut self) {
@@ -235,16 +299,21 @@ impl<'a> Plan<'a> {
     }
 
     /// Shortens every run of ordinary lines (between protected lines, notes and omissions) longer than
-    /// `self.cut.max` to its head and tail.
+    /// `self.cut.max` to about its head and tail. A cut starts and ends at block boundaries (see
+    /// [`rules::boundary_before`]) so it lands between frames, hunks and paragraphs; a hunk without
+    /// boundaries is kept whole up to three times the limit. A listing within its budget is not cut at all.
     pub(crate) fn cut_runs(&mut self) {
-        let Cut { max, head, tail } = self.cut;
+        if self.listing_chars.is_some_and(|budget| self.render().chars().count() <= budget) {
+            return;
+        }
         let starts = self.note_starts();
         let mut run: Vec<usize> = Vec::new();
         for (i, &note_before) in starts.iter().enumerate() {
             let boundary = i == self.len() || note_before || matches!(self.marks[i], Mark::Omit | Mark::Must);
             if boundary {
-                if run.len() > max {
-                    for &j in &run[head..run.len() - tail] {
+                if run.len() > self.cut.max {
+                    let omitted = self.cut_range(&run);
+                    for &j in &run[omitted] {
                         self.marks[j] = Mark::Omit;
                     }
                 }
@@ -253,6 +322,24 @@ impl<'a> Plan<'a> {
             if i < self.len() && self.marks[i] == Mark::Keep {
                 run.push(i);
             }
+        }
+    }
+
+    /// Which part of a too-long `run` (indices into the lines) is omitted.
+    fn cut_range(&self, run: &[usize]) -> std::ops::Range<usize> {
+        let Cut { max, head, tail } = self.cut;
+        let is_boundary = |k: usize| rules::boundary_before(self.line(run[k - 1]), self.line(run[k]));
+        let start = (head..run.len()).find(|&k| is_boundary(k));
+        let end = (1..=run.len() - tail).rev().find(|&k| is_boundary(k));
+        if let (Some(start), Some(end)) = (start, end)
+            && start < end
+        {
+            return start..end;
+        }
+        if run.len() > 3 * max || !rules::is_patch(run.iter().map(|&j| self.line(j))) {
+            head..run.len() - tail
+        } else {
+            0..0
         }
     }
 
@@ -300,10 +387,6 @@ impl<'a> Plan<'a> {
         out.push('\n');
     }
 
-    fn visible(&self, i: usize) -> bool {
-        matches!(self.marks[i], Mark::Keep | Mark::Must)
-    }
-
     fn text(&self, i: usize) -> &str {
         self.rewrites[i].as_deref().unwrap_or(&self.lines[i])
     }
@@ -346,6 +429,15 @@ mod tests {
     }
 
     #[test]
+    fn scattered_repeats_fold_into_the_first_with_a_count_of_all() {
+        let warn = "warning: config key `x` is deprecated";
+        let lines = owned(&["step 1", warn, "step 2", warn, "    indented code line here", warn, "step 3"]);
+        let mut plan = Plan::new(&lines);
+        plan.fold_scattered();
+        assert_eq!(plan.render(), format!("step 1\n{warn} … (×3)\nstep 2\n    indented code line here\nstep 3\n"));
+    }
+
+    #[test]
     fn folding_keeps_protection_on_the_surviving_copy() {
         let lines = owned(&["x", "x"]);
         let mut plan = Plan::new(&lines);
@@ -362,6 +454,49 @@ mod tests {
         plan.cut = Cut { max: 10, head: 3, tail: 2 };
         plan.cut_runs();
         assert_eq!(plan.render(), "line 1\nline 2\nline 3\n… 95 lines omitted\nline 99\nline 100\n");
+    }
+
+    #[test]
+    fn cuts_fall_on_block_boundaries_not_inside_a_frame() {
+        // Ten frames of four lines, each opened by `  File "…"`: a cut may only start and end at a frame.
+        let lines: Vec<String> = (0..10)
+            .flat_map(|i| {
+                [
+                    format!("  File \"m{i}.py\", line {i}, in f{i}"),
+                    "    x = 1".into(),
+                    "    y = 2".into(),
+                    "    z()".into(),
+                ]
+            })
+            .collect();
+        let mut plan = Plan::new(&lines);
+        plan.cut = Cut { max: 10, head: 3, tail: 3 };
+        plan.cut_runs();
+        let text = plan.render();
+        assert!(text.starts_with("  File \"m0.py\", line 0, in f0\n    x = 1\n    y = 2\n    z()\n… "), "{text}");
+        assert!(text.contains(" lines omitted\n  File \"m9.py\""), "{text}");
+    }
+
+    #[test]
+    fn a_hunk_is_kept_whole_rather_than_cut_in_the_middle() {
+        let lines: Vec<String> =
+            (0..50).map(|i| if i % 5 == 0 { format!("+added {i}") } else { format!(" same {i}") }).collect();
+        let mut plan = Plan::new(&lines);
+        plan.cut = Cut { max: 40, head: 15, tail: 15 };
+        plan.cut_runs();
+        assert_eq!(plan.render(), lines.join("\n") + "\n");
+    }
+
+    #[test]
+    fn a_listing_within_its_budget_is_not_cut() {
+        let lines: Vec<String> = (0..100).map(|i| format!("entry {i}")).collect();
+        let mut plan = Plan::new(&lines);
+        plan.listing_chars = Some(10_000);
+        plan.cut_runs();
+        assert_eq!(plan.render(), lines.join("\n") + "\n");
+        plan.listing_chars = Some(100);
+        plan.cut_runs();
+        assert!(plan.render().contains("lines omitted"));
     }
 
     #[test]

@@ -53,6 +53,30 @@ pub(crate) fn shape(line: &str) -> String {
     DIGITS.replace_all(line, "#").into_owned()
 }
 
+/// Whether a cut may fall between `previous` and `line`: after a blank line, before a line that opens a block
+/// (diff file or hunk header, commit, traceback or frame), or where indentation returns to the margin.
+pub(crate) fn boundary_before(previous: &str, line: &str) -> bool {
+    const OPENERS: &[&str] = &["@@ ", "diff --git ", "commit ", "Traceback ", "  File \"", "____", "---- ", "=== "];
+    previous.trim().is_empty()
+        || starts_with_any(line, OPENERS)
+        || (!line.is_empty() && !inside_block(line) && inside_block(previous))
+}
+
+/// Whether `line` continues a block rather than standing alone: indented (code and stack frames) or a diff
+/// body line.
+pub(crate) fn inside_block(line: &str) -> bool {
+    line.starts_with(char::is_whitespace) || line.starts_with(['+', '-', '>']) || line.starts_with("E ")
+}
+
+/// Whether `lines` are the body of a diff hunk: context, added and removed lines with at least one change.
+pub(crate) fn is_patch<'a>(mut lines: impl Iterator<Item = &'a str>) -> bool {
+    let mut changed = false;
+    lines.all(|line| {
+        changed |= line.starts_with(['+', '-']);
+        line.is_empty() || line.starts_with([' ', '+', '-', '\\'])
+    }) && changed
+}
+
 /// Whether `line` starts with one of `prefixes`.
 pub(crate) fn starts_with_any(line: &str, prefixes: &[&str]) -> bool {
     prefixes.iter().any(|p| line.starts_with(p))

@@ -1,4 +1,5 @@
-//! Every fixture under `tests/fixtures/<family>/<name>.txt` is real (or, for `*.synthetic.txt`, documented-format)
+//! Every fixture under `tests/fixtures/<family>/<name>.txt` (the development part) or
+//! `tests/fixtures/heldout/<family>/<name>.txt` (the held-back part, see its README) is real (or, for `*.synthetic.txt`, documented-format)
 //! output of a command. Each file starts with a header:
 //!
 //! ```text
@@ -16,11 +17,31 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
-use lean_ctx_shell_compress::{Compressed, compress};
+use lean_ctx_shell_compress::{Compressed, Options, compress};
 use regex::Regex;
+
+/// Which part of the fixtures a file belongs to: the rules are developed on one and measured on both.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Part {
+    HeldOut,
+    Development,
+}
+
+impl Part {
+    fn label(self) -> &'static str {
+        match self {
+            Part::HeldOut => "held-back",
+            Part::Development => "developed-on",
+        }
+    }
+}
+
+/// The folder of the held-back part, inside the fixture root.
+const HELD_OUT_DIR: &str = "heldout";
 
 struct Fixture {
     path: PathBuf,
+    part: Part,
     family: String,
     command: String,
     exit: i32,
@@ -30,21 +51,38 @@ struct Fixture {
 
 fn fixtures() -> Vec<Fixture> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut found = load_part(&root, Part::Development);
+    found.extend(load_part(&root.join(HELD_OUT_DIR), Part::HeldOut));
+    let held_out = found.iter().filter(|f| f.part == Part::HeldOut).count();
+    assert!(
+        found.len() - held_out >= 60,
+        "expected at least 60 development fixtures, found {}",
+        found.len() - held_out
+    );
+    assert!(held_out >= 30, "expected at least 30 held-back fixtures, found {held_out}");
+    found
+}
+
+/// Loads `<root>/<family>/*.txt`, in name order.
+fn load_part(root: &Path, part: Part) -> Vec<Fixture> {
     let mut found = Vec::new();
-    let mut families: Vec<PathBuf> = std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut families: Vec<PathBuf> = std::fs::read_dir(root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir() && !p.ends_with(HELD_OUT_DIR))
+        .collect();
     families.sort();
     for dir in families {
         let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
         files.sort();
         for path in files.into_iter().filter(|p| p.extension().is_some_and(|e| e == "txt")) {
-            found.push(load(&path, dir.file_name().unwrap().to_str().unwrap()));
+            found.push(load(&path, dir.file_name().unwrap().to_str().unwrap(), part));
         }
     }
-    assert!(found.len() >= 60, "expected at least 60 fixtures, found {}", found.len());
     found
 }
 
-fn load(path: &Path, family: &str) -> Fixture {
+fn load(path: &Path, family: &str, part: Part) -> Fixture {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let (header, raw) = text.split_once("# ---\n").unwrap_or_else(|| panic!("{}: no header", path.display()));
     let field = |name: &str| {
@@ -63,6 +101,7 @@ fn load(path: &Path, family: &str) -> Fixture {
         .collect();
     Fixture {
         path: path.to_path_buf(),
+        part,
         family: family.to_string(),
         command: field("command"),
         exit: field("exit").parse().unwrap(),
@@ -120,15 +159,30 @@ fn has_line(text: &str, fact: &str) -> bool {
     text.lines().any(|l| l == fact || l.strip_prefix(fact).is_some_and(|rest| rest.starts_with(" … (×")))
 }
 
-fn check(f: &Fixture) -> Result<Compressed, String> {
-    let out = compress(&f.command, &f.raw, f.exit);
+/// What a fixture's compression kept of its `.must` facts.
+struct Outcome {
+    out: Compressed,
+    facts: usize,
+    /// Facts left out because the output is a listing past its budget, which says how many entries went.
+    facts_past_budget: usize,
+}
+
+/// `… 12 of 340 entries not shown`: the closing line of a listing cut at its budget.
+static PAST_BUDGET: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?m)^… \d+ of \d+ \w+ not shown$").unwrap());
+
+fn check(f: &Fixture) -> Result<Outcome, String> {
+    check_output(f, compress(&f.command, &f.raw, f.exit), compress(&f.command, &f.raw, f.exit))
+}
+
+/// Checks `out`, the compression of `f`, and `again`, a second one, against every invariant.
+fn check_output(f: &Fixture, out: Compressed, again: Compressed) -> Result<Outcome, String> {
     let name = f.path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap().display().to_string();
     let fail = |what: String| Err(format!("{name}: {what}"));
 
     if out.family != f.family {
         return fail(format!("family {} detected, directory says {}", out.family, f.family));
     }
-    if out != compress(&f.command, &f.raw, f.exit) {
+    if out != again {
         return fail("not deterministic".into());
     }
     let exit_line = format!("[exit:{}]\n", f.exit);
@@ -139,18 +193,17 @@ fn check(f: &Fixture) -> Result<Compressed, String> {
         (0, _) | (_, true) => {}
         (_, false) => return fail("missing [exit:N] line".into()),
     }
+    // The baseline is what the agent gets uncompressed, exit line included.
+    let (before, after) = (tokens(&unchanged(f)), tokens(&out.text));
+    if after > before {
+        return fail(format!("{after} tokens after compression, {before} before"));
+    }
     if out.shortened {
-        let (before, after) = (tokens(&f.raw), tokens(&out.text));
-        if after > before {
-            return fail(format!("{after} tokens after compression, {before} before"));
-        }
         if out.text.len() >= f.raw.len() {
             return fail("not smaller in bytes".into());
         }
-    } else {
-        if out.text != unchanged(f) {
-            return fail("not shortened, but text differs from the raw output".into());
-        }
+    } else if out.text != unchanged(f) {
+        return fail("not shortened, but text differs from the raw output".into());
     }
 
     let shown = if out.shortened { out.text.clone() } else { displayed_lines(&out.text).join("\n") };
@@ -167,18 +220,52 @@ fn check(f: &Fixture) -> Result<Compressed, String> {
             }
         }
     }
+    let past_budget = tokens(&f.raw) > Options::default().listing_budget && PAST_BUDGET.is_match(&shown);
+    let mut facts_past_budget = 0;
     for fact in &f.must {
-        if !shown.contains(fact.as_str()) {
+        if shown.contains(fact.as_str()) {
+            continue;
+        }
+        if past_budget {
+            facts_past_budget += 1;
+        } else {
             return fail(format!("required text missing: {fact:?}"));
         }
     }
-    Ok(out)
+    Ok(Outcome { out, facts: f.must.len(), facts_past_budget })
 }
 
 #[test]
 fn every_fixture_keeps_every_invariant() {
     let failures: Vec<String> = fixtures().iter().filter_map(|f| check(f).err()).collect();
     assert!(failures.is_empty(), "{} fixture(s) failed:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// The checks can fail: outputs that lose an error line, a closing line, a fact or the exit line, grow, or
+/// differ between runs are all rejected.
+#[test]
+fn the_invariant_checks_reject_broken_outputs() {
+    let all = fixtures();
+    let f = all.iter().find(|f| f.path.ends_with("heldout/pytest/pytest_twelve_tracebacks.txt")).unwrap();
+    let good = compress(&f.command, &f.raw, f.exit);
+    assert!(check_output(f, good.clone(), good.clone()).is_ok());
+    let with_text = |text: String| Compressed { text, ..good.clone() };
+    let without = |needle: &str| {
+        let kept: Vec<&str> = good.text.lines().filter(|l| !l.contains(needle)).collect();
+        with_text(kept.join("\n") + "\n")
+    };
+    let broken = [
+        ("an error line", without("ValueError: invalid literal for int() with base 10: '7t'")),
+        ("a failing test", without("test_import_row[mn-7t]")),
+        ("a location", without("shop/pricing.py:25: ValueError")),
+        ("the exit line", with_text(good.text.replace("[exit:1]\n", ""))),
+        ("the last lines", without("12 failed, 1 passed")),
+        ("size", with_text(f.raw.clone() + &f.raw + "[exit:1]\n")),
+    ];
+    for (what, out) in broken {
+        assert!(check_output(f, out.clone(), out).is_err(), "losing {what} went unnoticed");
+    }
+    assert!(check_output(f, good.clone(), with_text(good.text.replace("failed", "FAILED"))).is_err());
 }
 
 #[test]
@@ -188,44 +275,95 @@ fn every_family_directory_has_a_real_or_synthetic_fixture_and_sidecars() {
     }
 }
 
-/// `cargo test --test fixtures -- --ignored --nocapture report` prints the reduction table.
+/// Per-family sums of one part for the report.
+#[derive(Default)]
+struct Tally {
+    fixtures: usize,
+    raw: usize,
+    compressed: usize,
+    facts: usize,
+    facts_past_budget: usize,
+    /// Compressed text larger (in tokens) than the raw output plus its exit line: must stay 0.
+    larger_than_baseline: usize,
+    /// Compressed text larger (in tokens) than the raw output without the exit line.
+    larger_than_raw: usize,
+    worst: Option<(f64, String)>,
+}
+
+impl Tally {
+    fn add(&mut self, other: &Tally) {
+        self.fixtures += other.fixtures;
+        self.raw += other.raw;
+        self.compressed += other.compressed;
+        self.facts += other.facts;
+        self.facts_past_budget += other.facts_past_budget;
+        self.larger_than_baseline += other.larger_than_baseline;
+        self.larger_than_raw += other.larger_than_raw;
+    }
+
+    fn saved(&self) -> f64 {
+        if self.raw == 0 { 0.0 } else { 100.0 * (self.raw as f64 - self.compressed as f64) / self.raw as f64 }
+    }
+
+    fn row(&self, label: &str) -> String {
+        let worst = self.worst.as_ref().map_or(String::new(), |(saved, name)| format!("{saved:.1}% ({name})"));
+        format!(
+            "| {label} | {} | {} | {} | {:.1}% | {worst} | {}/{} | {} | {} |",
+            self.fixtures,
+            self.raw,
+            self.compressed,
+            self.saved(),
+            self.facts - self.facts_past_budget,
+            self.facts,
+            self.larger_than_baseline,
+            self.larger_than_raw,
+        )
+    }
+}
+
+/// `cargo test --test fixtures -- --ignored --nocapture report` prints, for the held-back and the
+/// developed-on part separately, tokens saved per family and in total, facts kept and outputs larger than raw.
 #[test]
 #[ignore]
 fn report() {
-    let mut by_family: BTreeMap<String, Vec<(f64, String)>> = BTreeMap::new();
-    let (mut raw_total, mut out_total) = (0, 0);
-    let (mut real, mut synthetic) = (0, 0);
+    let mut parts: BTreeMap<Part, BTreeMap<String, Tally>> = BTreeMap::new();
     for f in fixtures() {
-        let out = check(&f).unwrap_or_else(|e| panic!("{e}"));
-        // Baseline: what the agent would get uncompressed, which also carries the exit marker.
-        let (before, after) = (tokens(&unchanged(&f)), tokens(&out.text));
-        raw_total += before;
-        out_total += after;
-        if f.path.to_str().unwrap().ends_with(".synthetic.txt") {
-            synthetic += 1;
-        } else {
-            real += 1;
-        }
+        let outcome = check(&f).unwrap_or_else(|e| panic!("{e}"));
+        let (before, after) = (tokens(&unchanged(&f)), tokens(&outcome.out.text));
         let saved = if before == 0 { 0.0 } else { 100.0 * (before as f64 - after as f64) / before as f64 };
         let name = f.path.file_name().unwrap().to_str().unwrap().trim_end_matches(".txt").to_string();
-        by_family.entry(f.family.clone()).or_default().push((saved, name));
+        let tally = parts.entry(f.part).or_default().entry(f.family.clone()).or_default();
+        tally.add(&Tally {
+            fixtures: 1,
+            raw: before,
+            compressed: after,
+            facts: outcome.facts,
+            facts_past_budget: outcome.facts_past_budget,
+            larger_than_baseline: usize::from(after > before),
+            larger_than_raw: usize::from(after > tokens(&f.raw)),
+            worst: None,
+        });
+        if tally.worst.as_ref().is_none_or(|(worst, _)| saved < *worst) {
+            tally.worst = Some((saved, name));
+        }
     }
-    println!("| family | fixtures | median saved | worst saved (fixture) | best saved |");
-    println!("|---|---:|---:|---|---:|");
-    for (family, mut rows) in by_family {
-        rows.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let median = if rows.len() % 2 == 1 {
-            rows[rows.len() / 2].0
-        } else {
-            (rows[rows.len() / 2 - 1].0 + rows[rows.len() / 2].0) / 2.0
-        };
-        let (worst, worst_name) = &rows[0];
-        let best = rows.last().unwrap().0;
-        println!("| {family} | {} | {median:.1}% | {worst:.1}% ({worst_name}) | {best:.1}% |", rows.len());
+    for (part, families) in &parts {
+        println!("\n### {} part\n", part.label());
+        println!(
+            "| family | fixtures | raw tokens | compressed | saved | worst (fixture) | facts kept | larger than raw + exit line | larger than raw alone |"
+        );
+        println!("|---|---:|---:|---:|---:|---|---:|---:|---:|");
+        let mut total = Tally::default();
+        for (family, tally) in families {
+            println!("{}", tally.row(family));
+            total.add(tally);
+        }
+        println!("{}", total.row("**total**"));
     }
     println!(
-        "\n{real} real + {synthetic} synthetic fixtures; o200k tokens {raw_total} raw -> {out_total} compressed ({:.1}% saved)",
-        100.0 * (raw_total - out_total) as f64 / raw_total as f64
+        "\n(o200k tokens; baseline = raw output plus the exit line; facts = `.must` sidecar lines, those not kept \
+         were left out past the listing budget, which the output says; \"raw alone\" counts outputs that only \
+         the `[exit:N]` line of a failure makes larger)"
     );
 }
 

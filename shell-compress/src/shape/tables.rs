@@ -1,0 +1,252 @@
+//! Column tables (`ls -l`, `pip list`, `docker ps`, `kubectl get`, `dpkg -l`, `du`, `df`): padding squeezed
+//! and columns that hold the same value in every row stated once. Past the budget, a listing's table gives
+//! way to its names, sorted, which is what one searches a listing for.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::listing::{self, Group, Layout};
+use crate::plan::Plan;
+
+/// Fewer rows than this are left alone: a constant column says nothing in a short table.
+const MIN_ROWS: usize = 6;
+
+/// Cell separators of an aligned row: two or more spaces.
+static GAP: LazyLock<Regex> = LazyLock::new(|| Regex::new(r" {2,}").expect("gap pattern compiles"));
+
+/// The mode column that opens an `ls -l` row.
+static MODE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^[bcdlps-][rwxsStT-]{9}[.+@]?$").expect("mode pattern compiles"));
+
+/// Cells before the name in an `ls -l` row: mode, links, owner, group, size and a three-word date.
+const LONG_LISTING_CELLS: usize = 8;
+
+/// How the rows of one table split into cells.
+#[derive(Clone, PartialEq, Eq, Debug)]
+enum Columns {
+    /// `ls -l`: single-space separated cells, the name last (it may hold spaces and `-> target`).
+    LongListing,
+    /// Tab-separated, this many cells (du, wc).
+    Tabs(usize),
+    /// Aligned under the table's first row: the character positions where its cells start. Positions, not
+    /// gaps, because a value that fills its column (`charset-normalizer 3.5.3`) or an empty cell leaves no
+    /// gap.
+    Aligned(Vec<usize>),
+}
+
+impl Columns {
+    /// The columns of a table whose first row is `line`, if it can open one.
+    fn of(line: &str) -> Option<Columns> {
+        if line.starts_with(char::is_whitespace) || line.trim().is_empty() {
+            return None;
+        }
+        if is_long_listing(line) {
+            return Some(Columns::LongListing);
+        }
+        if line.contains('\t') {
+            let n = line.split('\t').count();
+            return (n >= 2).then_some(Columns::Tabs(n));
+        }
+        let mut starts = vec![0];
+        starts.extend(GAP.find_iter(line).map(|gap| line[..gap.end()].chars().count()));
+        (starts.len() >= 2).then_some(Columns::Aligned(starts))
+    }
+
+    /// Whether `line` is a row of a table with these columns: every cell boundary falls after a space.
+    fn fit(&self, line: &str) -> bool {
+        if line.starts_with(char::is_whitespace) || line.trim().is_empty() {
+            return false;
+        }
+        match self {
+            Columns::LongListing => is_long_listing(line),
+            Columns::Tabs(n) => line.split('\t').count() == *n,
+            Columns::Aligned(starts) => {
+                let chars: Vec<char> = line.chars().collect();
+                !is_long_listing(line)
+                    && !line.contains('\t')
+                    && chars.len() > starts[1]
+                    && starts[1..].iter().all(|&p| p >= chars.len() || chars[p - 1] == ' ')
+            }
+        }
+    }
+
+    fn cells<'a>(&self, line: &'a str) -> Vec<&'a str> {
+        match self {
+            Columns::Tabs(_) => line.split('\t').collect(),
+            Columns::LongListing => {
+                let mut cells = Vec::with_capacity(LONG_LISTING_CELLS + 1);
+                let mut rest = line;
+                for _ in 0..LONG_LISTING_CELLS {
+                    rest = rest.trim_start();
+                    let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+                    cells.push(&rest[..end]);
+                    rest = &rest[end..];
+                }
+                cells.push(rest.trim_start());
+                cells
+            }
+            Columns::Aligned(starts) => {
+                let byte_at = |p: usize| line.char_indices().nth(p).map_or(line.len(), |(b, _)| b);
+                let bounds: Vec<usize> = starts.iter().map(|&p| byte_at(p)).chain([line.len()]).collect();
+                bounds.windows(2).map(|w| line[w[0]..w[1]].trim()).collect()
+            }
+        }
+    }
+}
+
+fn is_long_listing(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    words.next().is_some_and(|w| MODE.is_match(w)) && words.count() >= LONG_LISTING_CELLS
+}
+
+/// Compacts every table; `is_listing(rows)` says whether output with `rows` more list-shaped lines is a
+/// listing, which may be cut to its names past the budget. Returns how many lines were rewritten.
+pub(crate) fn compact(plan: &mut Plan, budget: usize, is_listing: impl Fn(usize) -> bool) -> usize {
+    let mut rewritten = 0;
+    let row_like = |line: &str| !line.starts_with(char::is_whitespace) && !line.trim().is_empty();
+    for region in super::regions(plan, false, row_like) {
+        let mut start = 0;
+        while start < region.len() {
+            let Some(columns) = Columns::of(plan.line(region[start])) else {
+                start += 1;
+                continue;
+            };
+            let len = 1 + region[start + 1..].iter().take_while(|&&i| columns.fit(plan.line(i))).count();
+            let rows = &region[start..start + len];
+            start += len;
+            if rows.len() < MIN_ROWS {
+                continue;
+            }
+            let Some(text) = render(plan, rows, &columns, budget, &is_listing) else { continue };
+            if text.chars().count() < super::size(plan, rows) {
+                rewritten += rows.len();
+                plan.replace(rows, text);
+            }
+        }
+    }
+    rewritten
+}
+
+/// The compact form of one table, or `None` when it is over budget and not a listing (ordinary folding and
+/// cutting then apply).
+fn render(
+    plan: &Plan,
+    rows: &[usize],
+    columns: &Columns,
+    budget: usize,
+    is_listing: impl Fn(usize) -> bool,
+) -> Option<String> {
+    let long_listing = *columns == Columns::LongListing;
+    let table: Vec<Vec<&str>> = rows.iter().map(|&i| columns.cells(plan.line(i))).collect();
+    let width = table[0].len();
+    let has_header = !long_listing && !plan.line(rows[0]).contains(|c: char| c.is_ascii_digit());
+    let body = &table[usize::from(has_header)..];
+    // Never the last column: it is the name, the description or the command, the point of the row.
+    let constant: Vec<usize> = (0..width - 1).filter(|&c| body.iter().all(|row| row[c] == body[0][c])).collect();
+    let stated = if constant.is_empty() {
+        String::new()
+    } else {
+        let values: Vec<String> = constant
+            .iter()
+            .map(|&c| if has_header { format!("{}={}", table[0][c], body[0][c]) } else { body[0][c].to_string() })
+            .collect();
+        format!("(every row: {})\n", values.join(" "))
+    };
+    let mut out = stated.clone();
+    // A tab is as cheap as a two-space gap and keeps tab-separated output (du, wc) as it was.
+    let separator = match columns {
+        Columns::LongListing => " ",
+        Columns::Tabs(_) => "\t",
+        Columns::Aligned(_) => "  ",
+    };
+    let compact_row = |row: &Vec<&str>| {
+        (0..width).filter(|c| !constant.contains(c)).map(|c| row[c]).collect::<Vec<_>>().join(separator)
+    };
+    for row in &table {
+        out.push_str(&compact_row(row));
+        out.push('\n');
+    }
+    if out.chars().count() <= budget {
+        return Some(out);
+    }
+    if !is_listing(rows.len()) {
+        return None;
+    }
+    // Past the budget: sorted by name, which is the last column when it holds paths (ls -l, du) and the
+    // first that varies otherwise (pip, dpkg). An `ls -l` listing keeps only the names, which is what one
+    // searches it for; other tables keep whole rows (du's sizes are its point).
+    let paths_last =
+        body.iter().filter(|row| super::paths::is_path(name(row[width - 1], long_listing))).count() * 2 > body.len();
+    let key = if paths_last { width - 1 } else { (0..width).find(|c| !constant.contains(c)).unwrap_or(0) };
+    let mut sorted: Vec<&Vec<&str>> = body.iter().collect();
+    sorted.sort_by_key(|row| name(row[key], long_listing));
+    let (head, items, layout, what) = if long_listing {
+        let names = sorted.iter().map(|row| name(row[key], long_listing).to_string()).collect();
+        (format!("{} entries by name only, sorted:\n", body.len()), names, Layout::Inline, "entries")
+    } else {
+        let header = if has_header { compact_row(&table[0]) + "\n" } else { String::new() };
+        (header, sorted.iter().map(|row| compact_row(row)).collect(), Layout::Lines, "rows")
+    };
+    let head = stated + &head;
+    let group = Group { header: String::new(), items };
+    Some(head.clone() + &listing::render(&[group], layout, budget.saturating_sub(head.chars().count()), what))
+}
+
+/// The name in a key cell: for `ls -l`, a symlink's target is left out.
+fn name(cell: &str, long_listing: bool) -> &str {
+    if long_listing { cell.split(" -> ").next().unwrap_or(cell) } else { cell }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn compacted(lines: &[String], budget: usize, listing: bool) -> String {
+        let mut plan = Plan::new(lines);
+        compact(&mut plan, budget, |_| listing);
+        plan.render()
+    }
+
+    fn ls_rows() -> Vec<String> {
+        (0..8).map(|i| format!("-rw-r--r-- {} root root {:>5} Dec  1 07:11 file{i}.txt", i % 2 + 1, i * 100)).collect()
+    }
+
+    #[test]
+    fn constant_columns_are_stated_once() {
+        let text = compacted(&ls_rows(), 10_000, false);
+        assert!(text.starts_with("(every row: -rw-r--r-- root root Dec 1 07:11)\n"), "{text}");
+        assert!(text.contains("\n2 100 file1.txt\n"), "{text}");
+    }
+
+    #[test]
+    fn a_header_names_the_constant_values() {
+        let mut lines = vec!["Package    Location  Version".to_string()];
+        lines.extend((0..7).map(|i| format!("pkg{i}       /site     1.{i}.0")));
+        let text = compacted(&lines, 10_000, false);
+        assert!(text.starts_with("(every row: Location=/site)\nPackage  Version\npkg0  1.0.0\n"), "{text}");
+    }
+
+    #[test]
+    fn cells_follow_the_first_row_even_where_a_value_fills_its_column() {
+        let mut lines = vec!["Package            Location  Version".to_string()];
+        lines.extend((0..6).map(|i| format!("pkg{i}               /site     1.{i}.0")));
+        lines.push("charset-normalizer /site     3.5.3".into());
+        let text = compacted(&lines, 10_000, false);
+        assert!(text.ends_with("pkg5  1.5.0\ncharset-normalizer  3.5.3\n"), "{text}");
+    }
+
+    #[test]
+    fn a_listing_past_its_budget_keeps_its_names_sorted_and_counts_the_rest() {
+        let mut lines = ls_rows();
+        lines.reverse();
+        let text = compacted(&lines, 110, true);
+        assert!(
+            text.starts_with("(every row: -rw-r--r-- root root Dec 1 07:11)\n8 entries by name only, sorted:\n"),
+            "{text}"
+        );
+        assert!(text.contains("file0.txt file1.txt") && text.contains("file7.txt\n"), "{text}");
+        assert!(text.trim_end().ends_with("entries not shown"), "{text}");
+        assert_eq!(compacted(&lines, 110, false), lines.join("\n") + "\n");
+    }
+}
