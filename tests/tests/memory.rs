@@ -173,10 +173,22 @@ fn gain_reports_reads_by_mode() {
     let root = project(&home);
     ok(lctx(&home, &root, false, &["read", "notes.md", "-m", "full"]));
     ok(lctx(&home, &root, false, &["read", "notes.md", "-m", "reference"]));
+    ok(lctx(&home, &root, false, &["read", "notes.md", "-m", "map"]));
+    ok(lctx(&home, &root, false, &["read", "notes.md", "-m", "lines:1-2"]));
+    ok(lctx(&home, &root, false, &["read", "notes.md", "-m", "lines:3-4"]));
     let out = lctx(&home, &root, false, &["gain", "--by", "mode", "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&ok(out).into_bytes()).unwrap();
-    let modes: Vec<_> = v["rows"].as_array().unwrap().iter().map(|r| r["key"].as_str().unwrap().to_string()).collect();
-    assert!(modes.contains(&"full".to_string()) && modes.contains(&"reference".to_string()), "{v}");
+    let rows = v["rows"].as_array().unwrap();
+    let modes: Vec<_> = rows.iter().map(|r| r["key"].as_str().unwrap().to_string()).collect();
+    for mode in ["full", "reference", "map", "lines"] {
+        assert_eq!(modes.iter().filter(|m| *m == mode).count(), 1, "one row for {mode}: {v}");
+    }
+    // A full read and a range save nothing: what was sent is what was asked
+    // for (a range even costs its `[lines N-M of T]` header).
+    let saved = |mode: &str| rows.iter().find(|r| r["key"] == mode).unwrap()["saved_tokens"].as_i64().unwrap();
+    assert_eq!(saved("full"), 0, "{v}");
+    assert!(saved("lines") <= 0, "{v}");
+    assert!(saved("map") > 0, "{v}");
     let text = ok(lctx(&home, &root, false, &["gain", "--today", "--by", "tool"]));
     assert!(text.contains("read") && text.contains('█'), "{text}");
 }
