@@ -9,6 +9,7 @@ mod memory;
 mod reading;
 mod shell;
 mod stats;
+mod thin;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -16,7 +17,8 @@ use std::process::ExitCode;
 const USAGE: &str = "usage: lctx-bench foundation [--runs N]
        lctx-bench reading --corpus NAME:EXT=DIR… [--reference LEAN_CTX_BIN] [--max-files N] [--runs N]
        lctx-bench shell [--reference LEAN_CTX_BIN] [--runs N]   (from the repository root)
-       lctx-bench memory";
+       lctx-bench memory
+       lctx-bench thin [--runs N]   (from the repository root)";
 
 /// Directory holding the binaries under test: the one this harness runs from.
 fn bin_dir() -> PathBuf {
@@ -50,6 +52,10 @@ fn main() -> ExitCode {
             shell::run(&bin_dir(), &repo, reference.as_deref(), runs.unwrap_or(30))
         }
         Some("memory") => memory::run(&bin_dir()),
+        Some("thin") => {
+            let repo = std::env::current_dir().expect("cwd");
+            thin::run(&bin_dir(), &repo, runs.unwrap_or(50))
+        }
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);

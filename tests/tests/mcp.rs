@@ -121,6 +121,11 @@ fn protocol_error(result: Result<CallToolResult, ServiceError>) -> rmcp::ErrorDa
 }
 
 /// The archive id named by the handle line under shortened output.
+/// A search answer without its note on how it was served (index or scan).
+fn hits(text: &str) -> Vec<&str> {
+    text.lines().filter(|l| !l.ends_with("searched the files directly")).collect()
+}
+
 fn archive_id(text: &str) -> String {
     let at =
         text.find("ctx_expand id=").unwrap_or_else(|| panic!("no handle line in:\n{text}")) + "ctx_expand id=".len();
@@ -261,7 +266,9 @@ async fn every_tool_works_through_the_daemon() {
     let ranked = ok(&client, "ctx_search", json!({"pattern": "parse config", "action": "bm25"})).await;
     assert!(ranked.contains("sub/util.py"), "{ranked}");
     let lean_ctx_words = ok(&client, "ctx_search", json!({"pattern": "parse config", "action": "semantic"})).await;
-    assert_eq!(lean_ctx_words, ranked, "lean-ctx's `semantic` is bm25 here");
+    // The same ranked hits; the line saying whether the index or a scan
+    // answered depends on timing (the index may finish building in between).
+    assert_eq!(hits(&lean_ctx_words), hits(&ranked), "lean-ctx's `semantic` is bm25 here");
     let symbol = ok(&client, "ctx_search", json!({"pattern": "parse_con", "action": "symbol"})).await;
     assert!(symbol.contains("sub/util.py") && symbol.contains("parse_config"), "{symbol}");
     let (bad, is_error) = call(&client, "ctx_search", json!({"pattern": "fn (unclosed"})).await;

@@ -4,7 +4,9 @@
 //! what the tool does and what is not obvious from the parameter names, and
 //! nothing else.
 
-use super::Kind::{Bool, Int, List, Map, Num, OneOf, Str};
+use lctx::capability::{gain as gain_cap, memory as memory_cap, search as search_cap, shell as shell_cap};
+
+use super::Kind::{Bool, Int, List, Map, Matching, Num, OneOf, Str};
 use super::{Idempotent, Param, ToolSpec, memory, read, search, shell};
 use crate::profile::Profile::{All, Minimal, Standard};
 
@@ -20,20 +22,32 @@ const fn required(name: &'static str, kind: super::Kind, doc: &'static str) -> P
     Param { name, kind, doc, required: true }
 }
 
-const READ_MODES: &str = "auto (default) | full | signatures | map | diff | aggressive | reference | lines:N-M[,A-B]";
+/// A mode name or a line range; the schema states it exactly.
+const READ_MODE: &str =
+    r"^(auto|full|signatures|map|diff|aggressive|reference|lines:[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*)$";
 
 pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "ctx_read",
-        description: "Read files compactly. A re-read of an unchanged file returns a short stub; fresh=true forces \
-                      the content.",
+        description: "Read files compactly. Paths are relative to the working directory (inside the project or \
+                      allow_paths). Modes:\n\
+                      auto (default): full if small; a large code file → map, large text → its head\n\
+                      full: the whole file\n\
+                      signatures: every definition's signature, incl. struct fields and items inside macros\n\
+                      map: the outline, shorter than signatures (text files: their headings)\n\
+                      diff: what changed since this session last had the file\n\
+                      aggressive: the code without comments and blank lines\n\
+                      reference: one line: lines, tokens, language\n\
+                      lines:N-M[,A-B]: exactly those lines, e.g. before an edit\n\
+                      A full/auto/diff re-read of a file this session already has whole and unchanged returns a \
+                      one-line [unchanged] stub; fresh=true, a lines: range, or a change to the file sends content.",
         hint: "Read files with ctx_read instead of cat or a built-in Read.",
         params: &[
             param("path", Str, ""),
             param("paths", List, "several files at once"),
-            param("mode", Str, READ_MODES),
+            param("mode", Matching(READ_MODE), ""),
             param("fresh", Bool, ""),
-            param("start_line", Int, "1-based; with limit"),
+            param("start_line", Int, "1-based; with limit (like lines:)"),
             param("limit", Int, "max lines"),
         ],
         profile: Minimal,
@@ -43,17 +57,18 @@ pub const TOOLS: &[ToolSpec] = &[
     },
     ToolSpec {
         name: "ctx_shell",
-        description: "Run a shell command (sh -c) in the project. Output is compressed; errors and [exit:N] are kept, \
-                      the full original is archived for ctx_expand.",
+        description: "Run a shell command (sh -c) in the project. Output is compressed; errors, failing tests and \
+                      [exit:N] are kept, the full original is archived for ctx_expand. A non-zero exit is an answer \
+                      (exit_code in structured content), not a tool error.",
         hint: "Run commands with ctx_shell instead of a built-in shell.",
         params: &[
-            param("command", Str, ""),
+            param("command", Str, "required unless background_action"),
             param("raw", Bool, "uncompressed output"),
             param("timeout_ms", Int, "kill after this long (default 120000, max 3600000)"),
             param("cwd", Str, "working directory for this command"),
             param("env", Map, "extra environment variables"),
             param("run_in_background", Bool, "return a job_id at once"),
-            param("background_action", OneOf(&["status", "cancel"]), "for job_id"),
+            param("background_action", OneOf(&shell_cap::BACKGROUND_ACTION_NAMES), "for job_id"),
             param("job_id", Str, ""),
         ],
         profile: Minimal,
@@ -67,7 +82,7 @@ pub const TOOLS: &[ToolSpec] = &[
                       match search.",
         hint: "",
         params: &[
-            param("id", Str, ""),
+            param("id", Str, "the id ctx_shell printed; or give search"),
             param("start_line", Int, ""),
             param("end_line", Int, ""),
             param("search", Str, "with id: only lines matching this regex; without: find archived outputs"),
@@ -84,7 +99,7 @@ pub const TOOLS: &[ToolSpec] = &[
         hint: "Search with ctx_search, ctx_glob and ctx_tree instead of grep, find or ls.",
         params: &[
             required("pattern", Str, ""),
-            param("action", OneOf(&["regex", "bm25", "symbol"]), ""),
+            param("action", OneOf(&search_cap::ACTION_NAMES), "default regex"),
             param("path", Str, "file or directory"),
             param("include", Str, "glob, e.g. *.rs"),
             param("exclude", Str, "glob"),
@@ -142,7 +157,11 @@ pub const TOOLS: &[ToolSpec] = &[
         description: "This session's memory: status, task, finding, decision, next (value = text), handoff (summary \
                       for the next session), list, load (resume the previous one).",
         hint: "Record the task, findings and decisions with ctx_session as you go.",
-        params: &[required("action", Str, ""), param("value", Str, ""), param("session_id", Str, "default: this one")],
+        params: &[
+            required("action", OneOf(&memory_cap::SESSION_ACTION_NAMES), ""),
+            param("value", Str, "for task, finding, decision, next"),
+            param("session_id", Str, "default: this one"),
+        ],
         profile: Standard,
         read_only: false,
         idempotent: Idempotent::Actions(&["status", "handoff", "list", "load"]),
@@ -154,7 +173,7 @@ pub const TOOLS: &[ToolSpec] = &[
                       history (key).",
         hint: "Keep durable project facts with ctx_knowledge.",
         params: &[
-            required("action", Str, ""),
+            required("action", OneOf(&memory_cap::KNOWLEDGE_ACTION_NAMES), ""),
             param("key", Str, ""),
             param("value", Str, ""),
             param("category", Str, ""),
@@ -172,8 +191,8 @@ pub const TOOLS: &[ToolSpec] = &[
         description: "Tokens lean-ctx saved, from its ledger.",
         hint: "",
         params: &[
-            param("period", OneOf(&["today", "week", "all"]), ""),
-            param("group_by", OneOf(&["tool", "mode", "family", "project"]), ""),
+            param("period", OneOf(&gain_cap::PERIOD_NAMES), ""),
+            param("group_by", OneOf(&gain_cap::GROUP_NAMES), ""),
         ],
         profile: Standard,
         read_only: true,
