@@ -8,6 +8,7 @@
 //! - [`capability`]: each capability once — request building and rendering,
 //!   shared by `lctx` and `lctx-mcp`.
 //! - [`cli`]: the `lctx` command line.
+//! - [`pipe`]: stopping quietly when the reader of our output has gone.
 //! - [`setup`]: registering the lean-ctx MCP server in AI coding hosts' config files.
 
 pub mod backend;
@@ -16,5 +17,6 @@ pub mod child;
 pub mod cli;
 pub mod daemon;
 pub mod options;
+pub mod pipe;
 pub mod setup;
 pub mod transport;

@@ -15,6 +15,7 @@ mod session;
 mod stdio;
 mod tools;
 
+use std::io::IsTerminal as _;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -30,7 +31,39 @@ use tracing_subscriber::{EnvFilter, fmt};
 /// How long in-flight work may take to wind down once stdin has closed.
 const EXIT_GRACE: Duration = Duration::from_secs(2);
 
+const USAGE: &str = "lctx-mcp: the lean-ctx MCP server, on stdin/stdout.
+
+An MCP host (Claude Code, Cursor, Codex, …) starts it; `lctx setup HOST`
+registers it. It takes no arguments. Environment: LEAN_CTX_MCP_PROFILE
+(minimal|standard|all), LEAN_CTX_MCP_DISABLED (tools), LEAN_CTX_LOG,
+LEAN_CTX_HOME, LEAN_CTX_NO_DAEMON. See docs/mcp.md.";
+
+/// `--help` and `--version` answer and exit; anything else is a usage error.
+/// `None`: serve.
+fn answer_arguments() -> Option<ExitCode> {
+    let arg = std::env::args().nth(1)?;
+    lctx::pipe::stop_quietly_on_closed_pipe();
+    match arg.as_str() {
+        "-h" | "--help" => println!("{USAGE}"),
+        "-V" | "--version" => println!("lctx-mcp {}", env!("CARGO_PKG_VERSION")),
+        other => {
+            eprintln!("lctx-mcp: unexpected argument `{other}`; it takes none (try --help)");
+            return Some(ExitCode::from(2));
+        }
+    }
+    Some(ExitCode::SUCCESS)
+}
+
 fn main() -> ExitCode {
+    if let Some(code) = answer_arguments() {
+        return code;
+    }
+    if std::io::stdin().is_terminal() {
+        eprintln!(
+            "lctx-mcp: waiting for MCP messages (JSON-RPC) on stdin. It is meant to be started by an MCP host; \
+             `lctx setup HOST` registers it, --help says more. Ctrl-D ends it."
+        );
+    }
     let mut opts = match ClientOptions::from_env(ClientKind::Mcp, "lctx-mcp") {
         Ok(opts) => opts,
         Err(e) => return fail(&e),

@@ -80,6 +80,11 @@ fn environment_help() -> String {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // `run` prints what its command printed and must end as the command
+    // would; the other commands are plain tools whose output may be piped.
+    if !matches!(cli.command, Command::Run(_)) {
+        lctx::pipe::stop_quietly_on_closed_pipe();
+    }
     let result = match cli.command {
         Command::Run(args) => match run::run(args) {
             run::Ending::Exit(code) => return ExitCode::from(u8::try_from(code & 0xff).unwrap_or(1)),

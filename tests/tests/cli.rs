@@ -114,3 +114,44 @@ fn service_install_writes_a_systemd_unit_and_uninstall_removes_it() {
     assert!(remove.status.success(), "{}", describe(&remove));
     assert!(!unit.exists());
 }
+
+/// Runs `program args` with its stdout on a pipe whose reader is already
+/// gone, as `… | head -1` leaves it once head has its line.
+fn into_closed_pipe(home: &Home, program: &str, args: &[&str]) -> std::process::Output {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    home.command(bin(program)).args(args).stdout(writer).stderr(std::process::Stdio::piped()).output().unwrap()
+}
+
+#[test]
+fn no_command_crashes_on_a_closed_pipe() {
+    use std::os::unix::process::ExitStatusExt;
+    let home = Home::new();
+    for (program, args) in [
+        ("lctx", &["setup", "--list"][..]),
+        ("lctx", &["--help"][..]),
+        ("lctx", &["daemon", "status"][..]),
+        ("lctx", &["config", "get"][..]),
+        ("lctx-shell", &["status"][..]),
+        ("lctx-shell", &["init", "bash"][..]),
+        ("lctx-mcp", &["--help"][..]),
+    ] {
+        let out = into_closed_pipe(&home, program, args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked") && !stderr.contains("Broken pipe"), "{program} {args:?}: {stderr}");
+        let quiet = out.status.success() || out.status.signal() == Some(libc::SIGPIPE);
+        assert!(quiet, "{program} {args:?} ended with {:?}: {stderr}", out.status);
+    }
+}
+
+#[test]
+fn lctx_mcp_answers_help_and_version_instead_of_serving() {
+    let home = Home::new();
+    let help = home.command(bin("lctx-mcp")).arg("--help").output().unwrap();
+    assert!(help.status.success());
+    assert!(stdout(&help).contains("lctx setup HOST"), "{}", describe(&help));
+    let version = home.command(bin("lctx-mcp")).arg("--version").output().unwrap();
+    assert_eq!(stdout(&version).trim(), format!("lctx-mcp {}", env!("CARGO_PKG_VERSION")));
+    let bad = home.command(bin("lctx-mcp")).arg("--serve").output().unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+}

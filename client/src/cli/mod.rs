@@ -135,6 +135,7 @@ fn emit(answer: &Answer, json: bool) -> i32 {
 }
 
 pub fn main() -> ExitCode {
+    crate::pipe::stop_quietly_on_closed_pipe();
     let cli = Cli::parse();
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(rt) => rt,
