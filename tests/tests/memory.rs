@@ -213,3 +213,22 @@ fn ledger_verify_names_the_first_tampered_record() {
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains("ledger broken at record 2"), "{}", describe(&out));
 }
+
+#[test]
+fn listings_say_what_they_left_out_and_forgetting_nothing_fails() {
+    let home = Home::new();
+    let root = project(&home);
+    for i in 0..25 {
+        ok(lctx(&home, &root, false, &["knowledge", "remember", &format!("k{i:02}"), "v"]));
+    }
+    let list = ok(lctx(&home, &root, false, &["knowledge", "list"]));
+    assert_eq!(list.lines().filter(|l| l.contains(" = v")).count(), 20, "{list}");
+    assert!(list.contains("… 5 more facts not shown (of 25); a higher limit shows them"), "{list}");
+    let all = ok(lctx(&home, &root, false, &["knowledge", "list", "--limit", "30"]));
+    assert_eq!(all.lines().filter(|l| l.contains(" = v")).count(), 25);
+    assert!(!all.contains("not shown"), "{all}");
+
+    let out = lctx(&home, &root, false, &["knowledge", "forget", "no-such-key"]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no current fact `no-such-key`"), "{}", describe(&out));
+}

@@ -52,6 +52,9 @@ pub enum KnowledgeCmd {
         /// Only facts of this category.
         #[arg(short, long)]
         category: Option<String>,
+        /// At most this many facts (default 20); the answer says how many it left out.
+        #[arg(short = 'n', long)]
+        limit: Option<u32>,
     },
     /// Every value a key has had.
     History {
@@ -113,7 +116,9 @@ pub async fn knowledge(cmd: KnowledgeCmd, opts: &ClientOptions) -> Exit {
             (args.query, args.category, args.limit) = (query, category.unwrap_or_default(), limit);
         }
         KnowledgeCmd::Forget { key } => (args.action, args.key) = (KnowledgeAction::Forget, key),
-        KnowledgeCmd::List { category } => args.category = category.unwrap_or_default(),
+        KnowledgeCmd::List { category, limit } => {
+            (args.category, args.limit) = (category.unwrap_or_default(), limit.unwrap_or(0));
+        }
         KnowledgeCmd::History { key } => (args.action, args.key) = (KnowledgeAction::History, key),
     }
     let backend = super::connect(opts).await?;

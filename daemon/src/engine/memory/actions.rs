@@ -55,8 +55,12 @@ impl Engine {
         let id = if session_id.is_empty() { caller.session } else { session_id };
         let action = action.trim();
         if action == "list" {
-            let list = self.memory.with(|s| s.sessions(&project, 20))?;
-            return Ok(SessionAnswer { text: render::session_list(&list), session_id: id.to_string() });
+            let mut list = self.memory.with(|s| s.sessions(&project, usize::MAX))?;
+            let total = list.len();
+            list.truncate(DEFAULT_LIMIT);
+            let mut text = render::session_list(&list);
+            text.push_str(&render::left_out(total, list.len(), "sessions", false));
+            return Ok(SessionAnswer { text, session_id: id.to_string() });
         }
         if action == "load" {
             let previous = self.memory.with(|s| {
@@ -142,15 +146,20 @@ impl Engine {
             }
             "forget" => {
                 let key = require("key", &p.key, "forget")?;
-                let forgot = self.memory.with(|s| s.forget(&project, key))?;
-                let text =
-                    if forgot { format!("forgot {key} (history kept)") } else { format!("no current fact {key}") };
-                Ok((text, Vec::new()))
+                if !self.memory.with(|s| s.forget(&project, key))? {
+                    return Err(EngineError::not_found(format!(
+                        "no current fact `{key}` in this project; `list` shows the keys"
+                    )));
+                }
+                Ok((format!("forgot {key} (history kept)"), Vec::new()))
             }
             "list" => {
                 let mut facts = self.memory.with(|s| s.facts(&project, category))?;
+                let total = facts.len();
                 facts.truncate(limit);
-                Ok((render::facts(&facts, "no facts yet"), facts))
+                let mut text = render::facts(&facts, "no facts yet");
+                text.push_str(&render::left_out(total, facts.len(), "facts", true));
+                Ok((text, facts))
             }
             "history" => {
                 let key = require("key", &p.key, "history")?;

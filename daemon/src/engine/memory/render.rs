@@ -33,6 +33,16 @@ pub fn session_list(list: &[SessionInfo]) -> String {
         .join("\n")
 }
 
+/// The line saying what a listing left out, empty when it shows everything:
+/// `\n… 12 more facts not shown (of 32); a higher limit shows them`.
+pub fn left_out(total: usize, shown: usize, what: &str, limited: bool) -> String {
+    if total <= shown {
+        return String::new();
+    }
+    let how = if limited { "; a higher limit shows them" } else { "" };
+    format!("\n… {} more {what} not shown (of {total}){how}", total - shown)
+}
+
 pub fn facts(facts: &[Fact], empty: &str) -> String {
     if facts.is_empty() {
         return empty.to_string();
