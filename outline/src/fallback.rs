@@ -130,7 +130,7 @@ pub(crate) fn outline(language: Language, source: &str, reason: String) -> Outli
         Language::Java | Language::C | Language::Cpp | Language::CSharp => code(source, &C_FAMILY),
         Language::Ruby => code(source, &RUBY),
     };
-    Outline { language, imports, items, degraded: Some(reason) }
+    Outline { language, imports, items, degraded: Some(reason), unparsed: crate::unparsed::all_lines(source) }
 }
 
 fn numbered_lines(source: &str) -> impl Iterator<Item = (u32, &str)> {

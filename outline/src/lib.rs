@@ -17,6 +17,7 @@ mod model;
 mod parse;
 mod render;
 mod text;
+mod unparsed;
 
 pub use language::Language;
 pub use model::{Definition, Import, Kind, Outline};
@@ -48,6 +49,7 @@ fn outline_with(
             imports: Vec::new(),
             items: Vec::new(),
             degraded: Some(format!("{reason}; heuristic outline {fallback_failure}")),
+            unparsed: unparsed::all_lines(source),
         })
     })
 }
@@ -122,7 +124,11 @@ mod tests {
             let outline = outline_with(language, source, |_, _| panic!("injected parser panic"));
             assert_eq!(outline.degraded.as_deref(), Some("panicked: injected parser panic"), "{language:?}");
             let map = render_map(&outline);
-            assert!(map.starts_with("! heuristic outline (panicked: injected parser panic)\n"), "{map}");
+            let lines = source.lines().count();
+            let note = format!(
+                "[outline incomplete: lines 1-{lines} not parsed (panicked: injected parser panic); definitions found line by line]\n"
+            );
+            assert!(map.starts_with(&note), "{map}");
             for name in names {
                 assert!(outline.items.iter().any(|item| item.name == *name), "{language:?}: no `{name}` in\n{map}");
             }

@@ -26,6 +26,9 @@ pub enum Kind {
     Macro,
     /// A C# property.
     Property,
+    /// A field that is part of a type's API: a Go exported struct field, a Rust `pub` field, a
+    /// TypeScript interface or class member, a Java/C# public field.
+    Field,
     /// A Markdown heading.
     Heading,
     /// A top-level key of a JSON, YAML or TOML document.
@@ -56,6 +59,7 @@ impl Kind {
             Kind::Variable => "var",
             Kind::Macro => "macro",
             Kind::Property => "prop",
+            Kind::Field => "field",
             Kind::Heading => "heading",
             Kind::Key => "key",
             Kind::Table => "table",
@@ -74,8 +78,10 @@ impl Kind {
 pub struct Definition {
     pub kind: Kind,
     pub name: String,
-    /// The declaration head on one line: whitespace collapsed, body and comments removed, at most
-    /// 200 characters (longer ones end in `…`).
+    /// The declaration head on one line: whitespace collapsed, body and comments removed. It aims
+    /// at 200 characters: past that, attributes and decorators are shortened first (`#[cfg(…)]`,
+    /// `@click.option(…) ×6`), then what follows the parameters (return type, bounds, bases) ends
+    /// in `…`. The name and parameters are never cut below a hard cap of 1000 characters.
     pub signature: String,
     /// 1-based, inclusive. Includes decorators/annotations/`export`/`template<…>` in front of it.
     pub start_line: u32,
@@ -108,4 +114,8 @@ pub struct Outline {
     /// Set when the tree-sitter outline could not be produced (parser panic, time budget
     /// exhausted, input too large) and a line-based heuristic outline was used instead.
     pub degraded: Option<String>,
+    /// Line spans (1-based, inclusive, in order, disjoint) that were not outlined from a syntax
+    /// tree: where tree-sitter found syntax errors, or the whole file when [`Outline::degraded`].
+    /// Definitions there may be missing; the views say so on their first line.
+    pub unparsed: Vec<(u32, u32)>,
 }

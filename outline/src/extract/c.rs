@@ -31,6 +31,8 @@ pub(super) static SPEC: Spec = Spec {
     ],
     wrappers: &[("template_declaration", Prefix::Full)],
     attributes: &[],
+    decorations: &[],
+    reparse: None,
     transparent: &[
         "preproc_if",
         "preproc_ifdef",

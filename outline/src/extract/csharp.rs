@@ -1,7 +1,11 @@
-//! C#: namespaces (block and file-scoped), types, members including properties, with attributes.
+//! C#: namespaces (block and file-scoped), types, members including properties and public fields,
+//! with attributes.
+
+use tree_sitter::Node;
 
 use super::{Constructors, Rule, Spec, always};
 use crate::model::Kind;
+use crate::text::node_text;
 
 pub(super) static SPEC: Spec = Spec {
     rules: &[
@@ -18,12 +22,39 @@ pub(super) static SPEC: Spec = Spec {
         Rule::new("constructor_declaration", Kind::Constructor),
         Rule::new("destructor_declaration", Kind::Method),
         Rule::new("property_declaration", Kind::Property).head_end(&["accessors", "value"]),
+        Rule::classify("field_declaration", public_field)
+            .named(variable_names)
+            .head_end(&["variable_declaration/variable_declarator/="]),
     ],
     wrappers: &[],
     attributes: &[],
+    decorations: &["attribute_list"],
+    reparse: None,
     transparent: &[],
     imports: &["using_directive"],
     is_import: always,
     import_keywords: &["using "],
     constructors: Constructors::Declared,
 };
+
+fn public_field(node: Node, source: &str) -> Option<Kind> {
+    let mut cursor = node.walk();
+    let public = node
+        .named_children(&mut cursor)
+        .any(|child| child.kind() == "modifier" && node_text(child, source) == "public");
+    public.then_some(Kind::Field)
+}
+
+/// `X, Y` for `public int X, Y;`.
+fn variable_names(node: Node, source: &str) -> Option<String> {
+    let mut cursor = node.walk();
+    let declaration = node.named_children(&mut cursor).find(|child| child.kind() == "variable_declaration")?;
+    let mut cursor = declaration.walk();
+    let names: Vec<&str> = declaration
+        .named_children(&mut cursor)
+        .filter(|child| child.kind() == "variable_declarator")
+        .filter_map(|declarator| declarator.child_by_field_name("name"))
+        .map(|name| node_text(name, source))
+        .collect();
+    (!names.is_empty()).then(|| names.join(", "))
+}

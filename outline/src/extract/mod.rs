@@ -10,6 +10,7 @@ mod c;
 mod csharp;
 mod data;
 mod go;
+mod head;
 mod java;
 mod js;
 pub(crate) mod markup;
@@ -23,7 +24,9 @@ use tree_sitter::{Node, Tree};
 
 use crate::Language;
 use crate::model::{Definition, Import, Kind, Outline};
-use crate::text::{MAX_SIGNATURE, collapse, node_lines, node_text, signature_line, truncate};
+use crate::text::{MAX_SIGNATURE, collapse, node_lines, node_text, truncate};
+use crate::{parse, unparsed};
+use head::{Head, Role};
 
 /// How deep the walker follows containers and pass-through nodes. Real code nests a handful of
 /// levels; the cap keeps pathological inputs from exhausting the stack.
@@ -36,7 +39,12 @@ const SHORT_VALUE: usize = 60;
 /// Builds the outline of an already parsed file.
 pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline {
     let root = tree.root_node();
-    let code = |spec: &'static Spec| Walker::run(spec, language, root, source);
+    let mut unparsed = unparsed::error_lines(tree, source);
+    let mut code = |spec: &'static Spec| {
+        let (imports, items, failed_regions) = Walker::run(spec, language, root, source);
+        unparsed = unparsed::merge(std::mem::take(&mut unparsed).into_iter().chain(failed_regions).collect());
+        (imports, items)
+    };
     let (imports, items) = match language {
         Language::Rust => code(&rust::SPEC),
         Language::Python => code(&python::SPEC),
@@ -51,7 +59,7 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
         Language::Yaml => (Vec::new(), data::yaml(root, source)),
         Language::Toml => (Vec::new(), data::toml(root, source)),
     };
-    Outline { language, imports, items, degraded: None }
+    Outline { language, imports, items, degraded: None, unparsed }
 }
 
 /// What the walker needs to know about one grammar.
@@ -65,6 +73,12 @@ pub(crate) struct Spec {
     pub transparent: &'static [&'static str],
     /// Sibling kinds that belong to the definition after them (Rust attributes), like decorators.
     pub attributes: &'static [&'static str],
+    /// Kinds of attributes, decorators and annotations anywhere in a head: shortened first when a
+    /// signature is too long, and left out of field signatures.
+    pub decorations: &'static [&'static str],
+    /// The region of a node whose content the grammar leaves opaque but which usually holds
+    /// items (a Rust macro call's token tree): it is parsed again on its own and walked.
+    pub reparse: Option<fn(Node) -> Option<tree_sitter::Range>>,
     /// Kinds that may be imports; `is_import` decides (e.g. only `require` calls in Ruby).
     pub imports: &'static [&'static str],
     pub is_import: fn(Node, &str) -> bool,
@@ -224,21 +238,36 @@ struct Owner<'a> {
 
 struct Walker<'s> {
     spec: &'static Spec,
+    language: Language,
     comments: &'static [&'static str],
     source: &'s str,
     imports: Vec<Import>,
     /// Methods declared outside their type, with the type's name, attached after the walk.
     detached: Vec<(String, Definition)>,
+    /// Lines of regions that could not be parsed again (see [`Spec::reparse`]).
+    failed_regions: Vec<(u32, u32)>,
 }
 
 impl<'s> Walker<'s> {
-    fn run(spec: &'static Spec, language: Language, root: Node, source: &'s str) -> (Vec<Import>, Vec<Definition>) {
-        let mut walker =
-            Walker { spec, comments: language.lexical().comments, source, imports: Vec::new(), detached: Vec::new() };
+    fn run(
+        spec: &'static Spec,
+        language: Language,
+        root: Node,
+        source: &'s str,
+    ) -> (Vec<Import>, Vec<Definition>, Vec<(u32, u32)>) {
+        let mut walker = Walker {
+            spec,
+            language,
+            comments: language.lexical().comments,
+            source,
+            imports: Vec::new(),
+            detached: Vec::new(),
+            failed_regions: Vec::new(),
+        };
         let mut items = Vec::new();
         walker.walk(root, None, &[], 0, &mut items);
         attach_detached(&mut items, std::mem::take(&mut walker.detached));
-        (walker.imports, items)
+        (walker.imports, items, walker.failed_regions)
     }
 
     /// Collects the definitions among `parent`'s named children into `out`.
@@ -265,6 +294,10 @@ impl<'s> Walker<'s> {
                 self.push_import(child);
                 continue;
             }
+            if let Some(region) = self.spec.reparse.and_then(|region_of| region_of(child)) {
+                self.walk_region(child, region, owner, depth, out);
+                continue;
+            }
             let lead = Lead { attributes: &attributes, wrappers };
             if let Some(rule) = self.spec.rules.iter().find(|rule| rule.node == kind)
                 && let Some(definition) = self.define(child, rule, owner, &lead, depth)
@@ -282,6 +315,23 @@ impl<'s> Walker<'s> {
             } else if self.spec.transparent.contains(&kind) {
                 self.walk(child, owner, &[], depth + 1, out);
             }
+        }
+    }
+
+    /// Walks `region` of `node` parsed on its own, as if its items stood where `node` does. A
+    /// region without definitions (an expression-like macro call) adds nothing; syntax errors
+    /// in it are not reported, since macro input need not be Rust.
+    fn walk_region(
+        &mut self,
+        node: Node,
+        region: tree_sitter::Range,
+        owner: Option<Owner>,
+        depth: usize,
+        out: &mut Vec<Definition>,
+    ) {
+        match parse::parse_region(self.language, self.source, region) {
+            Ok(tree) => self.walk(tree.root_node(), owner, &[], depth + 1, out),
+            Err(_) => self.failed_regions.push(node_lines(node, self.source)),
         }
     }
 
@@ -348,20 +398,24 @@ impl<'s> Walker<'s> {
     }
 
     fn signature(&self, node: Node, rule: &Rule, kind: Kind, lead: &Lead) -> String {
-        let mut prefix = String::new();
-        for attribute in lead.attributes {
-            self.push_code(&mut prefix, *attribute, attribute.byte_range());
-            prefix.push(' ');
+        // A field is listed on one line with its siblings: its attributes are detail there.
+        let decorate = kind != Kind::Field;
+        let mut head = Head::default();
+        for attribute in lead.attributes.iter().filter(|_| decorate) {
+            self.push_code(&mut head, Role::Decoration, *attribute, attribute.byte_range());
+            head.push(Role::Core, " ");
         }
         let wrappers = lead.wrappers;
         for (i, wrapper) in wrappers.iter().enumerate() {
             let next = wrappers.get(i + 1).copied().unwrap_or(node);
             match prefix_of(self.spec, *wrapper) {
-                Some(Prefix::Full) => self.push_code(&mut prefix, *wrapper, wrapper.start_byte()..next.start_byte()),
+                Some(Prefix::Full) => {
+                    self.push_split(&mut head, Role::Core, *wrapper, wrapper.start_byte()..next.start_byte(), decorate);
+                }
                 Some(Prefix::Keyword) => {
                     if let Some(keyword) = wrapper.child(0).filter(|first| !first.is_named()) {
-                        prefix.push_str(node_text(keyword, self.source));
-                        prefix.push(' ');
+                        head.push(Role::Core, node_text(keyword, self.source));
+                        head.push(Role::Core, " ");
                     }
                 }
                 None => {}
@@ -369,44 +423,80 @@ impl<'s> Walker<'s> {
         }
         // Only a small node can collapse to a short line; a huge table is not even looked at.
         if matches!(kind, Kind::Const | Kind::Variable) && node.byte_range().len() <= 4 * SHORT_VALUE {
-            let mut whole = prefix.clone();
-            self.push_code(&mut whole, node, node.byte_range());
-            let whole = signature_line(&whole);
+            let mut whole = head.clone();
+            self.push_split(&mut whole, Role::Core, node, node.byte_range(), decorate);
+            let whole = whole.line();
             if whole.chars().count() <= SHORT_VALUE {
                 return whole;
             }
         }
         let body = rule.head_end.iter().find_map(|path| find_path(node, path));
-        let mut head = prefix;
-        self.push_code(&mut head, node, node.start_byte()..body.map_or(node.end_byte(), |b| b.start_byte()));
+        let head_end = body.map_or(node.end_byte(), |b| b.start_byte());
+        let core_end = core_end(node).unwrap_or(head_end).clamp(node.start_byte(), head_end);
+        self.push_split(&mut head, Role::Core, node, node.start_byte()..core_end, decorate);
+        self.push_split(&mut head, Role::Tail, node, core_end..head_end, decorate);
         if rule.keep_tail
             && let Some(body) = body
         {
-            head.push(' ');
-            self.push_code(&mut head, node, body.end_byte()..node.end_byte());
+            // C's `typedef struct {…} name`: the name comes after the body.
+            head.push(Role::Core, " ");
+            self.push_code(&mut head, Role::Core, node, body.end_byte()..node.end_byte());
         }
-        signature_line(&head)
+        head.line()
+    }
+
+    /// Appends the source in `range` (inside `within`) in `role`, its decorations in their own
+    /// role (or left out when not `decorate`).
+    fn push_split(&self, head: &mut Head, role: Role, within: Node, range: Range<usize>, decorate: bool) {
+        let mut position = range.start;
+        for decoration in nodes_in(within, &range, self.spec.decorations) {
+            self.push_code(head, role, within, position..decoration.start);
+            if decorate {
+                self.push_code(head, Role::Decoration, within, decoration.clone());
+            }
+            position = decoration.end;
+        }
+        self.push_code(head, role, within, position..range.end);
     }
 
     /// Appends the source in `range` (inside `within`) without the comments in it.
-    fn push_code(&self, out: &mut String, within: Node, range: Range<usize>) {
+    fn push_code(&self, head: &mut Head, role: Role, within: Node, range: Range<usize>) {
         let mut position = range.start;
-        for comment in comments_in(within, &range, self.comments) {
-            out.push_str(self.source.get(position..comment.start).unwrap_or(""));
-            out.push(' ');
+        for comment in nodes_in(within, &range, self.comments) {
+            head.push(role, self.source.get(position..comment.start).unwrap_or(""));
+            head.push(role, " ");
             position = comment.end;
         }
-        out.push_str(self.source.get(position..range.end).unwrap_or(""));
+        head.push(role, self.source.get(position..range.end).unwrap_or(""));
     }
+}
+
+/// Where a definition's uncuttable part ends: after its parameters (found through C declarators
+/// and the value of `const f = (…) =>`), else after its name.
+fn core_end(node: Node) -> Option<usize> {
+    let mut current = node;
+    for _ in 0..MAX_DEPTH {
+        if let Some(parameters) = current.child_by_field_name("parameters") {
+            return Some(parameters.end_byte());
+        }
+        match current.child_by_field_name("declarator").or_else(|| current.child_by_field_name("value")) {
+            Some(inner) => current = inner,
+            None => break,
+        }
+    }
+    node.child_by_field_name("name").map(|name| name.end_byte())
 }
 
 fn prefix_of(spec: &Spec, wrapper: Node) -> Option<Prefix> {
     spec.wrappers.iter().find(|(kind, _)| *kind == wrapper.kind()).map(|(_, prefix)| *prefix)
 }
 
-/// Byte ranges of comment nodes inside `range`, in order, clipped to it.
-fn comments_in(node: Node, range: &Range<usize>, kinds: &[&str]) -> Vec<Range<usize>> {
+/// Byte ranges of the outermost nodes of `kinds` inside `range`, in order, clipped to it.
+fn nodes_in(node: Node, range: &Range<usize>, kinds: &[&str]) -> Vec<Range<usize>> {
     let mut found = Vec::new();
+    if kinds.is_empty() {
+        return found;
+    }
     let mut stack = vec![node];
     while let Some(current) = stack.pop() {
         if current.end_byte() <= range.start || current.start_byte() >= range.end {

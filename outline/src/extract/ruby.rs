@@ -20,6 +20,8 @@ pub(super) static SPEC: Spec = Spec {
     ],
     wrappers: &[],
     attributes: &[],
+    decorations: &[],
+    reparse: None,
     transparent: &[],
     imports: &["call"],
     is_import: is_require,
