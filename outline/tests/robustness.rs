@@ -90,7 +90,7 @@ fn input_over_the_parse_limit_gets_the_heuristic_outline() {
     println!("{} bytes: heuristic outline in {:?}", source.len(), started.elapsed());
     assert!(outline.degraded.as_deref().is_some_and(|reason| reason.contains("parse limit")), "{:?}", outline.degraded);
     assert_eq!(outline.items.len(), 250_000);
-    assert!(render_map(&outline).starts_with("! heuristic outline (input is "));
+    assert!(render_map(&outline).starts_with("[outline incomplete: lines 1-750000 not parsed (input is "));
 }
 
 #[test]
@@ -180,14 +180,23 @@ fn languages_from_paths() {
 }
 
 #[test]
-fn long_signatures_are_truncated_on_a_character_boundary() {
+fn long_signatures_keep_name_and_parameters_and_cut_on_a_character_boundary() {
+    let parameters: Vec<String> = (0..4).map(|i| format!("argument_{i}: Vec<Option<String>>")).collect();
+    let tail = "Résultat<HashMap<String, Vec<Option<Box<dyn Fn(u8) -> u8>>>>, Erreur>".repeat(3);
+    let source = format!("fn große_funktion(π: f64,\n    {}) -> {tail} {{}}\n", parameters.join(",\n    "));
+    let signature = &outline(Language::Rust, &source).items[0].signature;
+    assert_eq!(signature.chars().count(), 200, "{signature}");
+    let core = format!("fn große_funktion(π: f64, {})", parameters.join(", "));
+    assert!(signature.starts_with(&format!("{core} -> Résultat<")), "{signature}");
+    assert!(signature.ends_with('…'));
+
+    // Parameters past any reasonable length are bounded all the same.
     let parameters: Vec<String> = (0..40).map(|i| format!("argument_{i}: Vec<Option<String>>")).collect();
     let source = format!("fn große_funktion(π: f64,\n    {}) -> Résultat {{}}\n", parameters.join(",\n    "));
-    let outline = outline(Language::Rust, &source);
-    let signature = &outline.items[0].signature;
-    assert_eq!(signature.chars().count(), 200, "{signature}");
+    let signature = &outline(Language::Rust, &source).items[0].signature;
     assert!(signature.starts_with("fn große_funktion(π: f64, argument_0: Vec<Option<String>>, argument_1"));
-    assert!(signature.ends_with('…'));
+    assert!(signature.contains("argument_20") && signature.ends_with('…'), "{signature}");
+    assert!(signature.chars().count() <= 1_000);
 }
 
 #[test]
