@@ -74,7 +74,12 @@ impl View {
     /// One line for a run of fields: their signatures, or their names.
     fn fields(self, fields: &[Definition]) -> String {
         match self {
-            View::Signatures => fields.iter().map(|field| field.signature.as_str()).collect::<Vec<_>>().join("; "),
+            View::Signatures => {
+                let mut signatures: Vec<&str> = fields.iter().map(|field| field.signature.as_str()).collect();
+                // Fields declared together (`Spec, Status string`) share one signature.
+                signatures.dedup();
+                signatures.join("; ")
+            }
             View::Map => {
                 let names: Vec<&str> = fields.iter().map(|field| field.name.as_str()).collect();
                 let label = if fields.len() > 1 { "fields" } else { "field" };
@@ -94,7 +99,8 @@ fn push_incomplete(outline: &Outline, out: &mut String) {
     if !outline.unparsed.is_empty() {
         let listed: Vec<String> =
             outline.unparsed.iter().take(LISTED_SPANS).map(|&(start, end)| span_text(start, end)).collect();
-        let _ = write!(out, "lines {}", listed.join(", "));
+        let one_line = matches!(outline.unparsed[..], [(start, end)] if start == end);
+        let _ = write!(out, "{} {}", if one_line { "line" } else { "lines" }, listed.join(", "));
         let more = outline.unparsed.len().saturating_sub(LISTED_SPANS);
         if more > 0 {
             let _ = write!(out, " and {more} more spans");

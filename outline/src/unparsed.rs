@@ -4,17 +4,27 @@ use tree_sitter::Tree;
 
 use crate::text::node_lines;
 
-/// Line spans of the outermost error nodes and of the tokens the parser had to assume (missing
-/// nodes), merged.
+/// Line spans the parser could not make sense of: the loose tokens directly inside error nodes
+/// and the tokens it had to assume (missing nodes), merged. Whole constructs it recognised inside
+/// an error node (a function before the unclosed brace) do not count: they are outlined.
 pub(crate) fn error_lines(tree: &Tree, source: &str) -> Vec<(u32, u32)> {
     let mut spans = Vec::new();
     let mut pending = vec![tree.root_node()];
     while let Some(node) = pending.pop() {
-        if node.is_error() || node.is_missing() {
+        if node.is_missing() {
             spans.push(node_lines(node, source));
-        } else if node.has_error() {
-            let mut cursor = node.walk();
-            pending.extend(node.children(&mut cursor));
+            continue;
+        }
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            if child.has_error() {
+                pending.push(child);
+            } else if node.is_error() && child.child_count() == 0 {
+                spans.push(node_lines(child, source));
+            }
+        }
+        if node.is_error() && node.child_count() == 0 {
+            spans.push(node_lines(node, source));
         }
     }
     merge(spans)

@@ -1,6 +1,8 @@
 //! C#: namespaces (block and file-scoped), types, members including properties and public fields,
 //! with attributes.
 
+use std::ops::Range;
+
 use tree_sitter::Node;
 
 use super::{Constructors, Rule, Spec, always};
@@ -22,9 +24,7 @@ pub(super) static SPEC: Spec = Spec {
         Rule::new("constructor_declaration", Kind::Constructor),
         Rule::new("destructor_declaration", Kind::Method),
         Rule::new("property_declaration", Kind::Property).head_end(&["accessors", "value"]),
-        Rule::classify("field_declaration", public_field)
-            .named(variable_names)
-            .head_end(&["variable_declaration/variable_declarator/="]),
+        Rule::classify("field_declaration", public_field).named(variable_names).whole().initializers(initializers),
     ],
     wrappers: &[],
     attributes: &[],
@@ -47,14 +47,26 @@ fn public_field(node: Node, source: &str) -> Option<Kind> {
 
 /// `X, Y` for `public int X, Y;`.
 fn variable_names(node: Node, source: &str) -> Option<String> {
+    let names: Vec<&str> = declarators(node).iter().map(|(name, _)| node_text(*name, source)).collect();
+    (!names.is_empty()).then(|| names.join(", "))
+}
+
+/// `= 5` of each declarator in `public int X = 5, Y;`.
+fn initializers(node: Node) -> Vec<Range<usize>> {
+    declarators(node).into_iter().map(|(name, declarator)| name.end_byte()..declarator.end_byte()).collect()
+}
+
+/// Each declared name with its declarator.
+fn declarators(node: Node) -> Vec<(Node, Node)> {
     let mut cursor = node.walk();
-    let declaration = node.named_children(&mut cursor).find(|child| child.kind() == "variable_declaration")?;
+    let Some(declaration) = node.named_children(&mut cursor).find(|child| child.kind() == "variable_declaration")
+    else {
+        return Vec::new();
+    };
     let mut cursor = declaration.walk();
-    let names: Vec<&str> = declaration
+    declaration
         .named_children(&mut cursor)
         .filter(|child| child.kind() == "variable_declarator")
-        .filter_map(|declarator| declarator.child_by_field_name("name"))
-        .map(|name| node_text(name, source))
-        .collect();
-    (!names.is_empty()).then(|| names.join(", "))
+        .filter_map(|declarator| Some((declarator.child_by_field_name("name")?, declarator)))
+        .collect()
 }

@@ -1,6 +1,8 @@
 //! Java: types (nested too), methods and their overloads, constructors, public fields, with
 //! annotations.
 
+use std::ops::Range;
+
 use tree_sitter::Node;
 
 use super::{Constructors, Rule, Spec, always, first_named_child_text};
@@ -18,9 +20,9 @@ pub(super) static SPEC: Spec = Spec {
         Rule::new("method_declaration", Kind::Function),
         Rule::new("constructor_declaration", Kind::Constructor),
         Rule::new("compact_constructor_declaration", Kind::Constructor),
-        Rule::classify("field_declaration", public_field).named(declarator_names).head_end(&["declarator/value"]),
+        Rule::classify("field_declaration", public_field).named(declarator_names).whole().initializers(initializers),
         // An interface's fields are public constants.
-        Rule::new("constant_declaration", Kind::Field).named(declarator_names).head_end(&["declarator/value"]),
+        Rule::new("constant_declaration", Kind::Field).named(declarator_names).whole().initializers(initializers),
     ],
     wrappers: &[],
     attributes: &[],
@@ -51,4 +53,12 @@ fn declarator_names(node: Node, source: &str) -> Option<String> {
         .map(|name| node_text(name, source))
         .collect();
     (!names.is_empty()).then(|| names.join(", "))
+}
+
+/// `= 0` of each declarator in `int MIN = 0, MAX = 9`.
+fn initializers(node: Node) -> Vec<Range<usize>> {
+    let mut cursor = node.walk();
+    node.children_by_field_name("declarator", &mut cursor)
+        .filter_map(|declarator| Some(declarator.child_by_field_name("name")?.end_byte()..declarator.end_byte()))
+        .collect()
 }

@@ -123,6 +123,9 @@ pub(crate) struct Rule {
     pub receiver: Option<fn(Node, &str) -> Option<String>>,
     /// A field the node must have to be a definition (`body` for C's `struct` specifiers).
     pub requires: Option<&'static str>,
+    /// The initial values in a field declaration (`= 3` of `public int a = 3, b;`), left out of
+    /// its signature.
+    pub initializers: Option<fn(Node) -> Vec<Range<usize>>>,
 }
 
 /// How a rule decides its [`Kind`].
@@ -153,6 +156,7 @@ impl Rule {
             keep_tail: false,
             receiver: None,
             requires: None,
+            initializers: None,
         }
     }
 
@@ -183,6 +187,10 @@ impl Rule {
 
     pub const fn requires(self, field: &'static str) -> Rule {
         Rule { requires: Some(field), ..self }
+    }
+
+    pub const fn initializers(self, initializers: fn(Node) -> Vec<Range<usize>>) -> Rule {
+        Rule { initializers: Some(initializers), ..self }
     }
 }
 
@@ -304,6 +312,7 @@ impl<'s> Walker<'s> {
             {
                 match rule.receiver.and_then(|receiver| receiver(child, self.source)) {
                     Some(receiver) if owner.is_none() => self.detached.push((receiver, definition)),
+                    _ if definition.kind == Kind::Field => out.extend(each_field(definition)),
                     _ => out.push(definition),
                 }
                 continue;
@@ -398,10 +407,17 @@ impl<'s> Walker<'s> {
     }
 
     fn signature(&self, node: Node, rule: &Rule, kind: Kind, lead: &Lead) -> String {
-        // A field is listed on one line with its siblings: its attributes are detail there.
-        let decorate = kind != Kind::Field;
+        let body = rule.head_end.iter().find_map(|path| find_path(node, path));
+        let head_end = body.map_or(node.end_byte(), |b| b.start_byte());
+        if kind == Kind::Field {
+            return self.field_signature(node, rule, head_end);
+        }
         let mut head = Head::default();
-        for attribute in lead.attributes.iter().filter(|_| decorate) {
+        // Decorators inside a wrapper (`@Component(…) export class`) come with its prefix.
+        let in_wrapper = |attribute: &Node| {
+            lead.wrappers.iter().any(|wrapper| wrapper.byte_range().contains(&attribute.start_byte()))
+        };
+        for attribute in lead.attributes.iter().filter(|attribute| !in_wrapper(attribute)) {
             self.push_code(&mut head, Role::Decoration, *attribute, attribute.byte_range());
             head.push(Role::Core, " ");
         }
@@ -410,7 +426,7 @@ impl<'s> Walker<'s> {
             let next = wrappers.get(i + 1).copied().unwrap_or(node);
             match prefix_of(self.spec, *wrapper) {
                 Some(Prefix::Full) => {
-                    self.push_split(&mut head, Role::Core, *wrapper, wrapper.start_byte()..next.start_byte(), decorate);
+                    self.push_split(&mut head, *wrapper, wrapper.start_byte()..next.start_byte());
                 }
                 Some(Prefix::Keyword) => {
                     if let Some(keyword) = wrapper.child(0).filter(|first| !first.is_named()) {
@@ -424,17 +440,19 @@ impl<'s> Walker<'s> {
         // Only a small node can collapse to a short line; a huge table is not even looked at.
         if matches!(kind, Kind::Const | Kind::Variable) && node.byte_range().len() <= 4 * SHORT_VALUE {
             let mut whole = head.clone();
-            self.push_split(&mut whole, Role::Core, node, node.byte_range(), decorate);
+            self.push_split(&mut whole, node, node.byte_range());
             let whole = whole.line();
             if whole.chars().count() <= SHORT_VALUE {
                 return whole;
             }
         }
-        let body = rule.head_end.iter().find_map(|path| find_path(node, path));
-        let head_end = body.map_or(node.end_byte(), |b| b.start_byte());
         let core_end = core_end(node).unwrap_or(head_end).clamp(node.start_byte(), head_end);
-        self.push_split(&mut head, Role::Core, node, node.start_byte()..core_end, decorate);
-        self.push_split(&mut head, Role::Tail, node, core_end..head_end, decorate);
+        // Decorations come before the name; those inside the parameters are part of them.
+        let named_at = node.child_by_field_name("name").map_or(core_end, |name| name.start_byte());
+        let named_at = named_at.clamp(node.start_byte(), core_end);
+        self.push_split(&mut head, node, node.start_byte()..named_at);
+        self.push_code(&mut head, Role::Core, node, named_at..core_end);
+        self.push_code(&mut head, Role::Tail, node, core_end..head_end);
         if rule.keep_tail
             && let Some(body) = body
         {
@@ -445,18 +463,34 @@ impl<'s> Walker<'s> {
         head.line()
     }
 
-    /// Appends the source in `range` (inside `within`) in `role`, its decorations in their own
-    /// role (or left out when not `decorate`).
-    fn push_split(&self, head: &mut Head, role: Role, within: Node, range: Range<usize>, decorate: bool) {
+    /// Appends the source in `range` (inside `within`) as core, its decorations as such.
+    fn push_split(&self, head: &mut Head, within: Node, range: Range<usize>) {
         let mut position = range.start;
         for decoration in nodes_in(within, &range, self.spec.decorations) {
-            self.push_code(head, role, within, position..decoration.start);
-            if decorate {
-                self.push_code(head, Role::Decoration, within, decoration.clone());
-            }
+            self.push_code(head, Role::Core, within, position..decoration.start);
+            self.push_code(head, Role::Decoration, within, decoration.clone());
             position = decoration.end;
         }
-        self.push_code(head, role, within, position..range.end);
+        self.push_code(head, Role::Core, within, position..range.end);
+    }
+
+    /// A field's declaration up to `head_end` without its decorations and initial values: it is
+    /// one entry on its type's line of fields.
+    fn field_signature(&self, node: Node, rule: &Rule, head_end: usize) -> String {
+        let range = node.start_byte()..head_end;
+        let mut dropped = nodes_in(node, &range, self.spec.decorations);
+        dropped.extend(rule.initializers.map_or_else(Vec::new, |initializers| initializers(node)));
+        dropped.sort_by_key(|drop| drop.start);
+        let mut head = Head::default();
+        let mut position = range.start;
+        for drop in dropped.into_iter().filter(|drop| drop.end <= range.end) {
+            if drop.start >= position {
+                self.push_code(&mut head, Role::Core, node, position..drop.start);
+                position = drop.end;
+            }
+        }
+        self.push_code(&mut head, Role::Core, node, position..range.end);
+        head.line()
     }
 
     /// Appends the source in `range` (inside `within`) without the comments in it.
@@ -485,6 +519,17 @@ fn core_end(node: Node) -> Option<usize> {
         }
     }
     node.child_by_field_name("name").map(|name| name.end_byte())
+}
+
+/// A declaration of several fields (`Spec, Status string`, named `Spec, Status` by its rule) as
+/// one definition per field, so each name can be searched; they share the declaration's
+/// signature, which the signatures view prints once.
+fn each_field(declaration: Definition) -> Vec<Definition> {
+    if !declaration.name.contains(", ") {
+        return vec![declaration];
+    }
+    let names: Vec<String> = declaration.name.split(", ").map(str::to_string).collect();
+    names.into_iter().map(|name| Definition { name, ..declaration.clone() }).collect()
 }
 
 fn prefix_of(spec: &Spec, wrapper: Node) -> Option<Prefix> {
