@@ -125,8 +125,11 @@ pub(crate) struct Rule {
     pub requires: Option<&'static str>,
     /// The initial values in a field declaration (`= 3` of `public int a = 3, b;`), left out of
     /// its signature.
-    pub initializers: Option<fn(Node) -> Vec<Range<usize>>>,
+    pub initializers: Option<Initializers>,
 }
+
+/// Byte ranges of the initial values in a field declaration.
+pub(crate) type Initializers = fn(Node) -> Vec<Range<usize>>;
 
 /// How a rule decides its [`Kind`].
 #[derive(Clone, Copy)]
@@ -189,7 +192,7 @@ impl Rule {
         Rule { requires: Some(field), ..self }
     }
 
-    pub const fn initializers(self, initializers: fn(Node) -> Vec<Range<usize>>) -> Rule {
+    pub const fn initializers(self, initializers: Initializers) -> Rule {
         Rule { initializers: Some(initializers), ..self }
     }
 }
