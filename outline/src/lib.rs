@@ -3,6 +3,8 @@
 //! [`outline`] parses a file with tree-sitter and extracts its definitions; [`render_signatures`]
 //! and [`render_map`] print them as a few lines an agent can read instead of the whole file, and
 //! [`aggressive`] prints the file itself without comments and redundant whitespace.
+//! [`render_text_outline`] is the outline of a text file that is not code: its headings, or its
+//! head with a note of what was left out.
 //!
 //! Nothing here panics or runs unbounded on any input: parsing has a size limit and a time budget
 //! (a backstop that normal inputs never reach, so output is byte-deterministic), extraction has a
@@ -15,12 +17,14 @@ mod fallback;
 mod language;
 mod model;
 mod parse;
+mod prose;
 mod render;
 mod text;
 mod unparsed;
 
 pub use language::Language;
 pub use model::{Definition, Import, Kind, Outline};
+pub use prose::{TextFormat, render_text_outline};
 pub use render::{lists_definitions, render_map, render_signatures};
 
 use tree_sitter::Tree;

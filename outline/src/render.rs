@@ -48,6 +48,13 @@ pub fn render_map(outline: &Outline) -> String {
     out
 }
 
+/// Definitions alone, as the map prints them (the heading outline of a text file).
+pub(crate) fn render_items(items: &[Definition]) -> String {
+    let mut out = String::new();
+    push_level(items, 0, View::Map, &mut out);
+    out
+}
+
 /// Whether a rendered signatures or map view lists any definition: every definition line starts
 /// at column 0 (top level) with its `L<n>` span; the `imports` and `[outline incomplete…]` lines
 /// do not.

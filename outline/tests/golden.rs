@@ -5,7 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-use lean_ctx_outline::{Definition, Kind, Language, outline, render_map, render_signatures};
+use lean_ctx_outline::{
+    Definition, Kind, Language, TextFormat, outline, render_map, render_signatures, render_text_outline,
+};
 
 fn fixture_path(relative: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(relative)
@@ -443,4 +445,41 @@ fn unparsed_lines_are_named_first() {
     check("typescript/broken.ts", Language::TypeScript, &["Job", "schedule", "Queue", "push", "MAX_ATTEMPTS"])
         .first_lines("[outline incomplete: line 7 not parsed]");
     check("go/broken.go", Language::Go, &["Job", "Retry"]).first_lines("[outline incomplete: lines 16, 19 not parsed]");
+}
+
+/// The outline of a text file under `tests/fixtures/text/`, compared with `<stem>.outline.txt`.
+fn check_text(name: &str, format: TextFormat) -> String {
+    let path = fixture_path(&format!("text/{name}"));
+    assert_eq!(TextFormat::from_path(&path), format, "format of {name}");
+    let view = render_text_outline(format, &std::fs::read_to_string(&path).unwrap());
+    let golden = path.with_file_name(format!("{}.outline.txt", path.file_stem().unwrap().to_str().unwrap()));
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&golden, &view).unwrap();
+    } else {
+        let expected = std::fs::read_to_string(&golden)
+            .unwrap_or_else(|e| panic!("{}: {e} (run with UPDATE_GOLDEN=1 to create it)", golden.display()));
+        assert!(expected == view, "{name}: outline differs from {}:\n{view}", golden.display());
+    }
+    view
+}
+
+#[test]
+fn text_files_outline_their_headings() {
+    let rst = check_text("index.rst", TextFormat::ReStructuredText);
+    for heading in
+        ["# requests-cache: the guide", "## Installation", "### From source", "### Sessions", "#### Expiration"]
+    {
+        assert!(rst.contains(heading), "`{heading}` missing:\n{rst}");
+    }
+    let asciidoc = check_text("manual.adoc", TextFormat::AsciiDoc);
+    assert!(asciidoc.contains("#### Margins") && !asciidoc.contains("not a heading"), "{asciidoc}");
+    let org = check_text("plan.org", TextFormat::Org);
+    assert!(org.contains("### Examples") && !org.contains("star line") && !org.contains("bold"), "{org}");
+}
+
+#[test]
+fn a_text_file_without_headings_shows_its_head_and_says_so() {
+    let view = check_text("NOTICE.txt", TextFormat::Plain);
+    assert!(view.starts_with("[no headings: lines 1-40 of 60 shown]\nLine 1 of"), "{view}");
+    assert_eq!(view.lines().count(), 41);
 }
