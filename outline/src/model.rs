@@ -26,8 +26,9 @@ pub enum Kind {
     Macro,
     /// A C# property.
     Property,
-    /// A field that is part of a type's API: a Go exported struct field, a Rust `pub` field, a
-    /// TypeScript interface or class member, a Java/C# public field.
+    /// A field that is part of a type's API: a Go exported struct field (or exported type
+    /// embedded in a struct or interface), a Rust `pub` field, a TypeScript interface property or
+    /// non-private class field, a Java/C# public field.
     Field,
     /// A Markdown heading.
     Heading,

@@ -295,6 +295,11 @@ fn rust_items_inside_macro_calls() {
             "CURRENT",
             "set_reuse_port",
             "bind_all",
+            "READABLE",
+            "MAX_PERMITS",
+            "Iter",
+            "Future",
+            "to_socket_addrs",
         ],
     );
     views.hides(&["io", "assert_impl_all"]);
@@ -359,6 +364,7 @@ fn go_exported_fields_and_interface_methods() {
             "Spec",
             "Status",
             "Store",
+            "Indexer",
             "Get",
             "List",
             "Key",

@@ -17,6 +17,8 @@ pub(super) static SPEC: Spec = Spec {
         Rule::new("method_elem", Kind::Method).whole(),
         // The struct tag is for encoders, not for a reader of the API.
         Rule::classify("field_declaration", exported_field).named(field_names).head_end(&["tag"]),
+        // An interface embedded in an interface (`io.Reader`) brings its methods.
+        Rule::classify("type_elem", exported_interface).named(embedded_interface).whole(),
         Rule::new("const_spec", Kind::Const).named(spec_names).head_end(&["value"]),
         Rule::new("var_spec", Kind::Variable).named(spec_names).head_end(&["value"]),
     ],
@@ -66,7 +68,15 @@ fn receiver_type(node: Node, source: &str) -> Option<String> {
 
 /// A struct field another package can use: an exported name, or an embedded exported type.
 fn exported_field(node: Node, source: &str) -> Option<Kind> {
-    field_names(node, source)?.starts_with(|c: char| c.is_uppercase()).then_some(Kind::Field)
+    exported(&field_names(node, source)?)
+}
+
+fn exported_interface(node: Node, source: &str) -> Option<Kind> {
+    exported(&embedded_interface(node, source)?)
+}
+
+fn exported(name: &str) -> Option<Kind> {
+    name.starts_with(|c: char| c.is_uppercase()).then_some(Kind::Field)
 }
 
 /// The exported names of a field declaration (`Host, Port`); an embedded field is named by its
@@ -84,8 +94,20 @@ fn field_names(node: Node, source: &str) -> Option<String> {
     if node.child_by_field_name("name").is_some() {
         return None;
     }
-    let embedded = node_text(node.child_by_field_name("type")?, source);
-    let name = embedded.rsplit(['.', '*']).next()?;
-    let name = name.split('[').next()?;
+    type_name(node_text(node.child_by_field_name("type")?, source))
+}
+
+/// `Reader` for `io.Reader`; `None` for a constraint such as `~int | ~float64`.
+fn embedded_interface(node: Node, source: &str) -> Option<String> {
+    let text = node_text(node, source);
+    if text.contains(['|', '~']) {
+        return None;
+    }
+    type_name(text)
+}
+
+/// The name an embedded type is known by: `Mutex` for `*sync.Mutex`, `List` for `List[T]`.
+fn type_name(text: &str) -> Option<String> {
+    let name = text.split('[').next()?.rsplit(['.', '*']).next()?;
     (!name.is_empty()).then(|| name.to_string())
 }

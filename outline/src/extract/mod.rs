@@ -370,9 +370,11 @@ impl<'s> Walker<'s> {
             Classify::Is(kind) => kind,
             Classify::By(classify) => classify(node, self.source)?,
         };
-        // Constants and statics are outline-worthy at file or module level; inside types and
-        // functions they are detail.
-        if matches!(kind, Kind::Const | Kind::Variable) && owner.is_some_and(|o| o.kind != Kind::Module) {
+        // Constants and statics are outline-worthy at file or module level, and as associated
+        // constants of a Rust impl or trait (`Interest::READABLE`); inside classes and functions
+        // they are detail.
+        let api_level = |owner: Owner| matches!(owner.kind, Kind::Module | Kind::Impl | Kind::Trait);
+        if matches!(kind, Kind::Const | Kind::Variable) && owner.is_some_and(|o| !api_level(o)) {
             return None;
         }
         let name = truncate(collapse(&(rule.name)(node, self.source)?), MAX_SIGNATURE);

@@ -19,6 +19,8 @@ pub(super) static SPEC: Spec = Spec {
         Rule::new("impl_item", Kind::Impl).named(impl_name).members("body"),
         Rule::new("mod_item", Kind::Module).members("body"),
         Rule::new("type_item", Kind::TypeAlias).whole(),
+        // `type Output;` of a trait.
+        Rule::new("associated_type", Kind::TypeAlias).whole(),
         Rule::new("const_item", Kind::Const).head_end(&["value"]),
         Rule::new("static_item", Kind::Variable).head_end(&["value"]),
         Rule::new("macro_definition", Kind::Macro).head_end(&["macro_rule"]),
