@@ -307,7 +307,8 @@ fn rust_items_inside_macro_calls() {
         "L19-23 pub struct TcpStream",
         "  L27-30 pub async fn connect<A: ToSocketAddrs>(addr: A) -> io::Result<TcpStream>",
         "  L56-58 pub fn split(&mut self)",
-        "#[cfg(…)] #[cfg_attr(…)] pub fn set_reuse_port(socket: &socket2::Socket, reuse: bool) -> io::Result<()>",
+        // The docs.rs-only `#[cfg_attr(docsrs, …)]` is left out.
+        "L66-70 #[cfg(…)] pub fn set_reuse_port(socket: &socket2::Socket, reuse: bool) -> io::Result<()>",
     ]);
 }
 

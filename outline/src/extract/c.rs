@@ -32,6 +32,7 @@ pub(super) static SPEC: Spec = Spec {
     wrappers: &[("template_declaration", Prefix::Full)],
     attributes: &[],
     decorations: &[],
+    unshown: &[],
     reparse: None,
     transparent: &[
         "preproc_if",

@@ -29,6 +29,7 @@ pub(super) static SPEC: Spec = Spec {
     wrappers: &[],
     attributes: &[],
     decorations: &["attribute_list"],
+    unshown: &[],
     reparse: None,
     transparent: &[],
     imports: &["using_directive"],

@@ -27,6 +27,7 @@ pub(super) static SPEC: Spec = Spec {
     wrappers: &[],
     attributes: &[],
     decorations: &["marker_annotation", "annotation"],
+    unshown: &["@SuppressWarnings"],
     reparse: None,
     // Methods of an enum follow its constants.
     transparent: &["enum_body_declarations"],

@@ -41,6 +41,7 @@ pub(super) static SPEC: Spec = Spec {
     // TypeScript puts a method's decorators before it in the class body.
     attributes: &["decorator"],
     decorations: &["decorator"],
+    unshown: &[],
     reparse: None,
     transparent: &["expression_statement"],
     imports: &["import_statement", "lexical_declaration", "variable_declaration"],

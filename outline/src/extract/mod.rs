@@ -76,6 +76,9 @@ pub(crate) struct Spec {
     /// Kinds of attributes, decorators and annotations anywhere in a head: shortened first when a
     /// signature is too long, and left out of field signatures.
     pub decorations: &'static [&'static str],
+    /// Starts of decorations that tell the compiler or the doc builder something and a reader of
+    /// the API nothing (`#[inline]`, `#[allow(…)]`): left out of signatures.
+    pub unshown: &'static [&'static str],
     /// The region of a node whose content the grammar leaves opaque but which usually holds
     /// items (a Rust macro call's token tree): it is parsed again on its own and walked.
     pub reparse: Option<fn(Node) -> Option<tree_sitter::Range>>,
@@ -423,8 +426,10 @@ impl<'s> Walker<'s> {
             lead.wrappers.iter().any(|wrapper| wrapper.byte_range().contains(&attribute.start_byte()))
         };
         for attribute in lead.attributes.iter().filter(|attribute| !in_wrapper(attribute)) {
-            self.push_code(&mut head, Role::Decoration, *attribute, attribute.byte_range());
-            head.push(Role::Core, " ");
+            if self.shown(attribute.byte_range()) {
+                self.push_code(&mut head, Role::Decoration, *attribute, attribute.byte_range());
+                head.push(Role::Core, " ");
+            }
         }
         let wrappers = lead.wrappers;
         for (i, wrapper) in wrappers.iter().enumerate() {
@@ -473,10 +478,17 @@ impl<'s> Walker<'s> {
         let mut position = range.start;
         for decoration in nodes_in(within, &range, self.spec.decorations) {
             self.push_code(head, Role::Core, within, position..decoration.start);
-            self.push_code(head, Role::Decoration, within, decoration.clone());
+            if self.shown(decoration.clone()) {
+                self.push_code(head, Role::Decoration, within, decoration.clone());
+            }
             position = decoration.end;
         }
         self.push_code(head, Role::Core, within, position..range.end);
+    }
+
+    fn shown(&self, decoration: Range<usize>) -> bool {
+        let text = self.source.get(decoration).unwrap_or("");
+        !self.spec.unshown.iter().any(|start| text.starts_with(start))
     }
 
     /// A field's declaration up to `head_end` without its decorations and initial values: it is

@@ -16,6 +16,7 @@ pub(super) static SPEC: Spec = Spec {
     wrappers: &[("decorated_definition", super::Prefix::Full)],
     attributes: &[],
     decorations: &["decorator"],
+    unshown: &[],
     reparse: None,
     // Definitions under `if TYPE_CHECKING:`, `try: … except ImportError:` and the like.
     transparent: &[

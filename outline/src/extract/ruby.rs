@@ -21,6 +21,7 @@ pub(super) static SPEC: Spec = Spec {
     wrappers: &[],
     attributes: &[],
     decorations: &[],
+    unshown: &[],
     reparse: None,
     transparent: &[],
     imports: &["call"],

@@ -28,6 +28,7 @@ pub(super) static SPEC: Spec = Spec {
     wrappers: &[],
     attributes: &["attribute_item"],
     decorations: &["attribute_item"],
+    unshown: &["#[inline", "#[track_caller]", "#[allow(", "#[expect(", "#[cfg_attr(docsrs", "#[rustfmt::"],
     reparse: Some(macro_items),
     // `thread_local!(…);` is a macro call in an expression statement.
     transparent: &["foreign_mod_item", "declaration_list", "expression_statement"],
