@@ -3,10 +3,12 @@
 use tree_sitter::Tree;
 
 use crate::text::node_lines;
+use crate::{Language, fallback};
 
 /// Line spans the parser could not make sense of: the loose tokens directly inside error nodes
 /// and the tokens it had to assume (missing nodes), merged. Whole constructs it recognised inside
-/// an error node (a function before the unclosed brace) do not count: they are outlined.
+/// an error node (a function before the unclosed brace) do not count: they are outlined; nor do
+/// comments, which hide no definition.
 pub(crate) fn error_lines(tree: &Tree, source: &str) -> Vec<(u32, u32)> {
     let mut spans = Vec::new();
     let mut pending = vec![tree.root_node()];
@@ -19,7 +21,7 @@ pub(crate) fn error_lines(tree: &Tree, source: &str) -> Vec<(u32, u32)> {
         for child in node.children(&mut cursor) {
             if child.has_error() {
                 pending.push(child);
-            } else if node.is_error() && child.child_count() == 0 {
+            } else if node.is_error() && child.child_count() == 0 && !child.is_extra() {
                 spans.push(node_lines(child, source));
             }
         }
@@ -28,6 +30,30 @@ pub(crate) fn error_lines(tree: &Tree, source: &str) -> Vec<(u32, u32)> {
         }
     }
     merge(spans)
+}
+
+/// The spans where a definition may be missing: not inside the declaration of a definition that
+/// was outlined all the same (C's `INLINE int f(…)`: the unknown macro is an error, `f` is
+/// found), and with a line that looks like a definition to the line heuristic (a statement the
+/// grammar tripped over inside a function body hides nothing).
+pub(crate) fn may_hide_definitions(
+    spans: Vec<(u32, u32)>,
+    heads: &[(u32, u32)],
+    language: Language,
+    source: &str,
+) -> Vec<(u32, u32)> {
+    if spans.is_empty() {
+        return spans;
+    }
+    let lines: Vec<&str> = source.lines().collect();
+    let in_head = |&(start, end): &(u32, u32)| heads.iter().any(|&(first, last)| first <= start && end <= last);
+    let defines = |&(start, end): &(u32, u32)| {
+        (start..=end).any(|line| {
+            let text = lines.get(line as usize - 1).copied().unwrap_or("");
+            fallback::looks_like_definition(language, text)
+        })
+    };
+    spans.into_iter().filter(|span| !in_head(span) && defines(span)).collect()
 }
 
 /// Sorts spans and joins those that overlap or touch.

@@ -209,3 +209,21 @@ fn crlf_line_endings() {
         "class A:\n    def f(self):\n        return 1\ndef g():\n    pass\n"
     );
 }
+
+#[test]
+fn syntax_errors_that_hide_no_definition_are_not_reported() {
+    // Unknown macros trip the C grammar: in front of a declaration (the function is still
+    // found) and as a statement without `;` inside a body.
+    let source = "INLINE uint32_t rotr32(uint32_t w, uint32_t c) {\n  return (w >> c) | (w << (32 - c));\n}\n\n\
+                  static void consume(lexer_t *self, bool skip) {\n  if (skip) {\n    LOG(\"skip\", self->lookahead)\n  } \
+                  else {\n    LOG(\"consume\", self->lookahead)\n  }\n}\n";
+    let found = outline(Language::C, source);
+    let signatures = render_signatures(&found);
+    assert!(signatures.contains("rotr32(uint32_t w, uint32_t c)") && signatures.contains("consume("), "{signatures}");
+    assert_eq!(found.unparsed, [], "{signatures}");
+    // A definition the same grammar loses is reported.
+    let source = "#if defined(_WIN32)\nstatic int WIN_CDECL cmp(void* ctx, const void* lp) {\n#else\n\
+                  static int cmp(const void *lp, void *ctx) {\n#endif\n  return 0;\n}\n";
+    let lost = outline(Language::C, source);
+    assert!(!lost.unparsed.is_empty(), "{}", render_signatures(&lost));
+}

@@ -24,7 +24,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::Language;
 use crate::model::{Definition, Import, Kind, Outline};
-use crate::text::{MAX_SIGNATURE, collapse, node_lines, node_text, truncate};
+use crate::text::{MAX_SIGNATURE, collapse, line_number, node_lines, node_text, truncate};
 use crate::{parse, unparsed};
 use head::{Head, Role};
 
@@ -39,13 +39,8 @@ const SHORT_VALUE: usize = 60;
 /// Builds the outline of an already parsed file.
 pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline {
     let root = tree.root_node();
-    let mut unparsed = unparsed::error_lines(tree, source);
-    let mut code = |spec: &'static Spec| {
-        let (imports, items, failed_regions) = Walker::run(spec, language, root, source);
-        unparsed = unparsed::merge(std::mem::take(&mut unparsed).into_iter().chain(failed_regions).collect());
-        (imports, items)
-    };
-    let (imports, items) = match language {
+    let code = |spec: &'static Spec| Walker::run(spec, language, root, source);
+    let walked = match language {
         Language::Rust => code(&rust::SPEC),
         Language::Python => code(&python::SPEC),
         Language::JavaScript | Language::TypeScript | Language::Tsx => code(&js::SPEC),
@@ -54,12 +49,33 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
         Language::C | Language::Cpp => code(&c::SPEC),
         Language::CSharp => code(&csharp::SPEC),
         Language::Ruby => code(&ruby::SPEC),
-        Language::Markdown => (Vec::new(), markup::headings(root, source)),
-        Language::Json => (Vec::new(), data::json(root, source)),
-        Language::Yaml => (Vec::new(), data::yaml(root, source)),
-        Language::Toml => (Vec::new(), data::toml(root, source)),
+        Language::Markdown => Walked::items(markup::headings(root, source)),
+        Language::Json => Walked::items(data::json(root, source)),
+        Language::Yaml => Walked::items(data::yaml(root, source)),
+        Language::Toml => Walked::items(data::toml(root, source)),
     };
-    Outline { language, imports, items, degraded: None, unparsed }
+    let errors = unparsed::error_lines(tree, source);
+    let hiding = unparsed::may_hide_definitions(errors, &walked.heads, language, source);
+    let unparsed = unparsed::merge(hiding.into_iter().chain(walked.failed_regions).collect());
+    Outline { language, imports: walked.imports, items: walked.items, degraded: None, unparsed }
+}
+
+/// What a walk found.
+#[derive(Default)]
+struct Walked {
+    imports: Vec<Import>,
+    items: Vec<Definition>,
+    /// The lines of each definition's declaration, from its first attribute to where its body
+    /// begins: a syntax error there did not keep it out of the outline.
+    heads: Vec<(u32, u32)>,
+    /// Lines of regions that could not be parsed again (see [`Spec::reparse`]).
+    failed_regions: Vec<(u32, u32)>,
+}
+
+impl Walked {
+    fn items(items: Vec<Definition>) -> Walked {
+        Walked { items, ..Walked::default() }
+    }
 }
 
 /// What the walker needs to know about one grammar.
@@ -258,17 +274,12 @@ struct Walker<'s> {
     imports: Vec<Import>,
     /// Methods declared outside their type, with the type's name, attached after the walk.
     detached: Vec<(String, Definition)>,
-    /// Lines of regions that could not be parsed again (see [`Spec::reparse`]).
+    heads: Vec<(u32, u32)>,
     failed_regions: Vec<(u32, u32)>,
 }
 
 impl<'s> Walker<'s> {
-    fn run(
-        spec: &'static Spec,
-        language: Language,
-        root: Node,
-        source: &'s str,
-    ) -> (Vec<Import>, Vec<Definition>, Vec<(u32, u32)>) {
+    fn run(spec: &'static Spec, language: Language, root: Node, source: &'s str) -> Walked {
         let mut walker = Walker {
             spec,
             language,
@@ -276,12 +287,13 @@ impl<'s> Walker<'s> {
             source,
             imports: Vec::new(),
             detached: Vec::new(),
+            heads: Vec::new(),
             failed_regions: Vec::new(),
         };
         let mut items = Vec::new();
         walker.walk(root, None, &[], 0, &mut items);
         attach_detached(&mut items, std::mem::take(&mut walker.detached));
-        (walker.imports, items, walker.failed_regions)
+        Walked { imports: walker.imports, items, heads: walker.heads, failed_regions: walker.failed_regions }
     }
 
     /// Collects the definitions among `parent`'s named children into `out`.
@@ -394,6 +406,9 @@ impl<'s> Walker<'s> {
         // Attributes, decorators and `export` in front belong to the definition's span.
         let first = lead.attributes.first().copied().or_else(|| self.full_wrappers(lead.wrappers).next());
         let start_line = first.map_or(head_line, |first| node_lines(first, self.source).0);
+        let body = rule.head_end.iter().find_map(|path| find_path(node, path));
+        let head_last = body.map_or(end_line, |body| line_number(body.start_position().row));
+        self.heads.push((start_line, head_last.max(start_line)));
         let mut children = Vec::new();
         if let Some(body) = rule.members.and_then(|path| find_path(node, path)) {
             self.walk(body, Some(Owner { kind, name: &name }), &[], depth + 1, &mut children);
