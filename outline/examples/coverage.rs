@@ -39,7 +39,9 @@ fn main() {
             let Ok(source) = std::fs::read_to_string(file) else { continue };
             totals.add(scanner.language, &source, (scanner.scan)(&source), file);
         }
-        totals.print(&name);
+        let tail: Vec<_> = dir.components().rev().take(2).collect();
+        let place = tail.iter().rev().map(|part| part.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+        totals.print(&format!("{name} ({place})"));
     }
 }
 

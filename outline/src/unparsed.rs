@@ -5,8 +5,9 @@ use tree_sitter::Tree;
 use crate::text::node_lines;
 use crate::{Language, fallback};
 
-/// Line spans the parser could not make sense of: the loose tokens directly inside error nodes
-/// and the tokens it had to assume (missing nodes), merged. Whole constructs it recognised inside
+/// Line spans the parser could not make sense of, one per token, unmerged (so each can be
+/// judged on its own): the loose tokens directly inside error nodes and the tokens it had to
+/// assume (missing nodes). Whole constructs it recognised inside
 /// an error node (a function before the unclosed brace) do not count: they are outlined; nor do
 /// comments, which hide no definition.
 pub(crate) fn error_lines(tree: &Tree, source: &str) -> Vec<(u32, u32)> {
@@ -29,7 +30,7 @@ pub(crate) fn error_lines(tree: &Tree, source: &str) -> Vec<(u32, u32)> {
             spans.push(node_lines(node, source));
         }
     }
-    merge(spans)
+    spans
 }
 
 /// The spans where a definition may be missing: not inside the declaration of a definition that
@@ -45,15 +46,28 @@ pub(crate) fn may_hide_definitions(
     if spans.is_empty() {
         return spans;
     }
+    // Per line (index 0 is line 1): inside a declaration head; looks like a definition (decided
+    // once, on first need: an error node has many tokens on the same line).
     let lines: Vec<&str> = source.lines().collect();
-    let in_head = |&(start, end): &(u32, u32)| heads.iter().any(|&(first, last)| first <= start && end <= last);
-    let defines = |&(start, end): &(u32, u32)| {
-        (start..=end).any(|line| {
-            let text = lines.get(line as usize - 1).copied().unwrap_or("");
-            fallback::looks_like_definition(language, text)
-        })
+    let mut in_head = vec![false; lines.len() + 1];
+    for &(first, last) in heads {
+        for line in first..=last.min(u32::try_from(lines.len()).unwrap_or(u32::MAX)) {
+            in_head[line as usize - 1] = true;
+        }
+    }
+    let mut defines: Vec<Option<bool>> = vec![None; lines.len() + 1];
+    let mut looks_like_definition = |line: u32| {
+        let index = (line as usize - 1).min(lines.len());
+        *defines[index]
+            .get_or_insert_with(|| fallback::looks_like_definition(language, lines.get(index).copied().unwrap_or("")))
     };
-    spans.into_iter().filter(|span| !in_head(span) && defines(span)).collect()
+    spans
+        .into_iter()
+        .filter(|&(start, end)| {
+            let inside_head = (start..=end).all(|line| in_head.get(line as usize - 1).copied().unwrap_or(false));
+            !inside_head && (start..=end).any(&mut looks_like_definition)
+        })
+        .collect()
 }
 
 /// Sorts spans and joins those that overlap or touch.

@@ -452,10 +452,14 @@ fn csharp_public_fields() {
 #[test]
 fn unparsed_lines_that_may_hide_definitions_are_named_first() {
     check("rust/broken.rs", Language::Rust, &["Cache", "entries", "get"])
-        .first_lines("[outline incomplete: lines 9, 14-15, 21, 26-28 not parsed]");
+        .first_lines("[outline incomplete: lines 9, 14, 21, 26 not parsed]");
     check("python/broken.py", Language::Python, &["Settings", "load", "default_path"])
         .first_lines("[outline incomplete: line 14 not parsed]");
     check("go/broken.go", Language::Go, &["Job", "Retry"]).first_lines("[outline incomplete: line 16 not parsed]");
+    // Inside macro calls: the function that custom syntax hides is named; those the parser
+    // recognised inside an error node are outlined, so their lines are not.
+    check("rust/ffi.rs", Language::Rust, &["hyper_body_free", "WorkerMetrics", "from_config"])
+        .first_lines("[outline incomplete: line 7 not parsed]");
     // The error is a statement inside a function body: every definition is outlined.
     check("typescript/broken.ts", Language::TypeScript, &["Job", "schedule", "Queue", "push", "MAX_ATTEMPTS"])
         .complete();

@@ -54,7 +54,8 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
         Language::Yaml => Walked::items(data::yaml(root, source)),
         Language::Toml => Walked::items(data::toml(root, source)),
     };
-    let errors = unparsed::error_lines(tree, source);
+    let mut errors = unparsed::error_lines(tree, source);
+    errors.extend(walked.region_errors);
     let hiding = unparsed::may_hide_definitions(errors, &walked.heads, language, source);
     let unparsed = unparsed::merge(hiding.into_iter().chain(walked.failed_regions).collect());
     Outline { language, imports: walked.imports, items: walked.items, degraded: None, unparsed }
@@ -68,7 +69,9 @@ struct Walked {
     /// The lines of each definition's declaration, from its first attribute to where its body
     /// begins: a syntax error there did not keep it out of the outline.
     heads: Vec<(u32, u32)>,
-    /// Lines of regions that could not be parsed again (see [`Spec::reparse`]).
+    /// Syntax errors in regions parsed again that held items (see [`Spec::reparse`]).
+    region_errors: Vec<(u32, u32)>,
+    /// Lines of regions that could not be parsed again.
     failed_regions: Vec<(u32, u32)>,
 }
 
@@ -275,6 +278,7 @@ struct Walker<'s> {
     /// Methods declared outside their type, with the type's name, attached after the walk.
     detached: Vec<(String, Definition)>,
     heads: Vec<(u32, u32)>,
+    region_errors: Vec<(u32, u32)>,
     failed_regions: Vec<(u32, u32)>,
 }
 
@@ -288,12 +292,19 @@ impl<'s> Walker<'s> {
             imports: Vec::new(),
             detached: Vec::new(),
             heads: Vec::new(),
+            region_errors: Vec::new(),
             failed_regions: Vec::new(),
         };
         let mut items = Vec::new();
         walker.walk(root, None, &[], 0, &mut items);
         attach_detached(&mut items, std::mem::take(&mut walker.detached));
-        Walked { imports: walker.imports, items, heads: walker.heads, failed_regions: walker.failed_regions }
+        Walked {
+            imports: walker.imports,
+            items,
+            heads: walker.heads,
+            region_errors: walker.region_errors,
+            failed_regions: walker.failed_regions,
+        }
     }
 
     /// Collects the definitions among `parent`'s named children into `out`.
@@ -339,15 +350,16 @@ impl<'s> Walker<'s> {
                 let mut inner = wrappers.to_vec();
                 inner.push(child);
                 self.walk(child, owner, &inner, depth + 1, out);
-            } else if self.spec.transparent.contains(&kind) {
+            } else if self.spec.transparent.contains(&kind) || child.is_error() {
+                // What the parser recognised inside an error is outlined like anything else.
                 self.walk(child, owner, &[], depth + 1, out);
             }
         }
     }
 
-    /// Walks `region` of `node` parsed on its own, as if its items stood where `node` does. A
-    /// region without definitions (an expression-like macro call) adds nothing; syntax errors
-    /// in it are not reported, since macro input need not be Rust.
+    /// Walks `region` of `node` parsed on its own, as if its items stood where `node` does. Macro
+    /// input need not be Rust, so its syntax errors are common; like the file's own, they are
+    /// named only where a definition may be hidden (`ffi_fn! { fn f() { … } ?= null }`).
     fn walk_region(
         &mut self,
         node: Node,
@@ -357,7 +369,10 @@ impl<'s> Walker<'s> {
         out: &mut Vec<Definition>,
     ) {
         match parse::parse_region(self.language, self.source, region) {
-            Ok(tree) => self.walk(tree.root_node(), owner, &[], depth + 1, out),
+            Ok(tree) => {
+                self.walk(tree.root_node(), owner, &[], depth + 1, out);
+                self.region_errors.extend(unparsed::error_lines(&tree, self.source));
+            }
             Err(_) => self.failed_regions.push(node_lines(node, self.source)),
         }
     }
