@@ -69,7 +69,7 @@ struct Walked {
     /// The lines of each definition's declaration, from its first attribute to where its body
     /// begins: a syntax error there did not keep it out of the outline.
     heads: Vec<(u32, u32)>,
-    /// Syntax errors in regions parsed again that held items (see [`Spec::reparse`]).
+    /// Syntax errors in regions parsed again (see [`Spec::reparse`]).
     region_errors: Vec<(u32, u32)>,
     /// Lines of regions that could not be parsed again.
     failed_regions: Vec<(u32, u32)>,
@@ -416,12 +416,13 @@ impl<'s> Walker<'s> {
             (kind, _) => kind,
         };
         let kind = if kind == Kind::Method && self.is_constructor(&name, owner) { Kind::Constructor } else { kind };
-        let signature = self.signature(node, rule, kind, lead);
+        // Where the head ends: the body, or what the rule names instead.
+        let body = rule.head_end.iter().find_map(|path| find_path(node, path));
+        let signature = self.signature(node, rule, body, kind, lead);
         let (head_line, end_line) = node_lines(node, self.source);
         // Attributes, decorators and `export` in front belong to the definition's span.
         let first = lead.attributes.first().copied().or_else(|| self.full_wrappers(lead.wrappers).next());
         let start_line = first.map_or(head_line, |first| node_lines(first, self.source).0);
-        let body = rule.head_end.iter().find_map(|path| find_path(node, path));
         let head_last = body.map_or(end_line, |body| line_number(body.start_position().row));
         self.heads.push((start_line, head_last.max(start_line)));
         let mut children = Vec::new();
@@ -444,8 +445,7 @@ impl<'s> Walker<'s> {
         }
     }
 
-    fn signature(&self, node: Node, rule: &Rule, kind: Kind, lead: &Lead) -> String {
-        let body = rule.head_end.iter().find_map(|path| find_path(node, path));
+    fn signature(&self, node: Node, rule: &Rule, body: Option<Node>, kind: Kind, lead: &Lead) -> String {
         let head_end = body.map_or(node.end_byte(), |b| b.start_byte());
         if kind == Kind::Field {
             return self.field_signature(node, rule, head_end);
