@@ -28,7 +28,8 @@ pub enum Kind {
     Property,
     /// A field that is part of a type's API: a Go exported struct field (or exported type
     /// embedded in a struct or interface), a Rust `pub` field, a TypeScript interface property or
-    /// non-private class field, a Java/C# public field.
+    /// non-private class field, a Java/C# public field. A declaration of several (`A, B int`)
+    /// gives one per name, sharing its signature.
     Field,
     /// A Markdown heading.
     Heading,
@@ -115,8 +116,10 @@ pub struct Outline {
     /// Set when the tree-sitter outline could not be produced (parser panic, time budget
     /// exhausted, input too large) and a line-based heuristic outline was used instead.
     pub degraded: Option<String>,
-    /// Line spans (1-based, inclusive, in order, disjoint) that were not outlined from a syntax
-    /// tree: where tree-sitter found syntax errors, or the whole file when [`Outline::degraded`].
-    /// Definitions there may be missing; the views say so on their first line.
+    /// Line spans (1-based, inclusive, in order, disjoint) where definitions may be missing: the
+    /// syntax errors tree-sitter found (in the file or in a macro body it read as items) on lines
+    /// that look like definitions and outside declarations that were outlined anyway, regions it
+    /// could not parse, or the whole file when [`Outline::degraded`]. The views say so on their
+    /// first line.
     pub unparsed: Vec<(u32, u32)>,
 }
