@@ -227,3 +227,19 @@ fn syntax_errors_that_hide_no_definition_are_not_reported() {
     let lost = outline(Language::C, source);
     assert!(!lost.unparsed.is_empty(), "{}", render_signatures(&lost));
 }
+
+#[test]
+fn nested_macro_calls_are_parsed_again_within_a_bound() {
+    // Each nesting level is parsed again on its own; past the bound the region is named.
+    let depth = 5_000;
+    let source = format!("{}pub fn deep() {{}}{}\n", "m! { ".repeat(depth), "}".repeat(depth));
+    let started = Instant::now();
+    let deep = outline(Language::Rust, &source);
+    println!("{depth} nested macro calls: {:?}", started.elapsed());
+    assert_eq!(deep.unparsed, [(1, 1)]);
+    assert!(render_map(&deep).starts_with("[outline incomplete: line 1 not parsed]\n"));
+    // Two or three levels, as real code nests them, are outlined.
+    let shallow =
+        outline(Language::Rust, "cfg_net! {\n    cfg_unix! {\n        cfg_io! { pub fn shallow() {} }\n    }\n}\n");
+    assert_eq!(render_map(&shallow), "L3 fn shallow\n");
+}

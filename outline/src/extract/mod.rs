@@ -32,6 +32,10 @@ use head::{Head, Role};
 /// levels; the cap keeps pathological inputs from exhausting the stack.
 pub(crate) const MAX_DEPTH: usize = 64;
 
+/// How many times its own size a file's macro bodies may be parsed again in all: real code nests
+/// item macros two or three deep (`cfg_net! { cfg_unix! { … } }`).
+const REPARSE_FACTOR: usize = 4;
+
 /// A constant or variable whose whole declaration fits in this many characters is shown with its
 /// value (`const MAX: u32 = 3`); longer ones stop before the value.
 const SHORT_VALUE: usize = 60;
@@ -280,6 +284,8 @@ struct Walker<'s> {
     heads: Vec<(u32, u32)>,
     region_errors: Vec<(u32, u32)>,
     failed_regions: Vec<(u32, u32)>,
+    /// Bytes that may still be parsed again (see [`Walker::walk_region`]).
+    reparse_budget: usize,
 }
 
 impl<'s> Walker<'s> {
@@ -294,6 +300,7 @@ impl<'s> Walker<'s> {
             heads: Vec::new(),
             region_errors: Vec::new(),
             failed_regions: Vec::new(),
+            reparse_budget: REPARSE_FACTOR * source.len(),
         };
         let mut items = Vec::new();
         walker.walk(root, None, &[], 0, &mut items);
@@ -360,6 +367,9 @@ impl<'s> Walker<'s> {
     /// Walks `region` of `node` parsed on its own, as if its items stood where `node` does. Macro
     /// input need not be Rust, so its syntax errors are common; like the file's own, they are
     /// named only where a definition may be hidden (`ffi_fn! { fn f() { … } ?= null }`).
+    ///
+    /// Nested calls are parsed once per level, so the bytes parsed again are capped at a few
+    /// times the file: past that, or past the nesting limit, the region is named as not parsed.
     fn walk_region(
         &mut self,
         node: Node,
@@ -368,6 +378,11 @@ impl<'s> Walker<'s> {
         depth: usize,
         out: &mut Vec<Definition>,
     ) {
+        self.reparse_budget = self.reparse_budget.checked_sub(region.end_byte - region.start_byte).unwrap_or_default();
+        if self.reparse_budget == 0 || depth >= MAX_DEPTH {
+            self.failed_regions.push(node_lines(node, self.source));
+            return;
+        }
         match parse::parse_region(self.language, self.source, region) {
             Ok(tree) => {
                 self.walk(tree.root_node(), owner, &[], depth + 1, out);
