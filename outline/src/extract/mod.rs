@@ -378,11 +378,12 @@ impl<'s> Walker<'s> {
         depth: usize,
         out: &mut Vec<Definition>,
     ) {
-        self.reparse_budget = self.reparse_budget.checked_sub(region.end_byte - region.start_byte).unwrap_or_default();
-        if self.reparse_budget == 0 || depth >= MAX_DEPTH {
+        let size = region.end_byte - region.start_byte;
+        if size > self.reparse_budget || depth >= MAX_DEPTH {
             self.failed_regions.push(node_lines(node, self.source));
             return;
         }
+        self.reparse_budget -= size;
         match parse::parse_region(self.language, self.source, region) {
             Ok(tree) => {
                 self.walk(tree.root_node(), owner, &[], depth + 1, out);
