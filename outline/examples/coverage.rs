@@ -231,13 +231,29 @@ mod scan {
         out
     }
 
+    /// Applies a line's braces: a `{` opens the block `next` announced (once; else an opaque one),
+    /// a `}` closes one, and a `;` ends a declaration that announced a block it did not open.
+    fn braces(code: &str, stack: &mut Vec<Block>, next: &mut Option<Block>) {
+        for c in code.chars() {
+            match c {
+                '{' => stack.push(next.take().unwrap_or(Block::Opaque)),
+                '}' => {
+                    stack.pop();
+                }
+                ';' => *next = None,
+                _ => {}
+            }
+        }
+    }
+
     fn identifier(text: &str) -> Option<&str> {
         let end = text.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(text.len());
         (end > 0 && !text.starts_with(|c: char| c.is_ascii_digit())).then(|| &text[..end])
     }
 
-    /// Words before a Rust item keyword.
-    const RUST_MODIFIERS: [&str; 6] = ["async", "const", "unsafe", "default", "extern", "\"C\""];
+    /// Words before a Rust item keyword (`extern "C"` is `extern ""` once [`code`] has emptied
+    /// its string).
+    const RUST_MODIFIERS: [&str; 6] = ["async", "const", "unsafe", "default", "extern", "\"\""];
     const RUST_ITEMS: [&str; 10] = ["fn", "struct", "enum", "trait", "type", "mod", "union", "const", "static", "impl"];
 
     /// `(keyword, name)` of a Rust item line such as `pub(crate) async unsafe fn name<T>(`.
@@ -332,16 +348,7 @@ mod scan {
                 }
                 Block::Opaque => {}
             }
-            for c in code.chars() {
-                match c {
-                    '{' => stack.push(pending.take().unwrap_or(Block::Opaque)),
-                    '}' => {
-                        stack.pop();
-                    }
-                    ';' if stack.last().copied() != Some(Block::Fields) => pending = None,
-                    _ => {}
-                }
-            }
+            braces(&code, &mut stack, &mut pending);
         }
         found
     }
@@ -460,16 +467,7 @@ mod scan {
                 }
                 _ => {}
             }
-            for c in code.chars() {
-                match c {
-                    '{' => stack.push(pending.take().unwrap_or(Block::Opaque)),
-                    '}' => {
-                        stack.pop();
-                    }
-                    ';' => pending = None,
-                    _ => {}
-                }
-            }
+            braces(&code, &mut stack, &mut pending);
         }
         found
     }
@@ -490,7 +488,7 @@ mod scan {
             }
             let code = code(line);
             let words: Vec<&str> = code.split_whitespace().collect();
-            let mut opens = Block::Opaque;
+            let mut opens = None;
             let type_spec = |words: &[&str]| -> Option<Block> {
                 Some(match *words.get(1)? {
                     "struct" | "struct{" | "struct{}" => Block::Fields,
@@ -516,14 +514,14 @@ mod scan {
                 (None, Some("type")) => {
                     if let Some(name) = words.get(1).and_then(|w| identifier(w)) {
                         push(name, false);
-                        opens = type_spec(&words[1..]).unwrap_or(Block::Opaque);
+                        opens = type_spec(&words[1..]);
                     }
                 }
                 (None, Some(")")) => in_type_group = false,
                 (None, Some(first)) if in_type_group && trimmed.len() < line.len() => {
                     if let Some(name) = identifier(first) {
                         push(name, false);
-                        opens = type_spec(&words).unwrap_or(Block::Opaque);
+                        opens = type_spec(&words);
                     }
                 }
                 (Some(Block::Fields), Some(first)) if stack.len() == 1 => {
@@ -549,15 +547,7 @@ mod scan {
                 }
                 _ => {}
             }
-            for c in code.chars() {
-                match c {
-                    '{' => stack.push(std::mem::replace(&mut opens, Block::Opaque)),
-                    '}' => {
-                        stack.pop();
-                    }
-                    _ => {}
-                }
-            }
+            braces(&code, &mut stack, &mut opens);
         }
         found
     }
