@@ -7,9 +7,9 @@ use crate::{Language, fallback};
 
 /// Line spans the parser could not make sense of, one per token, unmerged (so each can be
 /// judged on its own): the loose tokens directly inside error nodes and the tokens it had to
-/// assume (missing nodes). Whole constructs it recognised inside
-/// an error node (a function before the unclosed brace) do not count: they are outlined; nor do
-/// comments, which hide no definition.
+/// assume (missing nodes). Whole constructs it recognised inside an error node (a function
+/// before the unclosed brace) do not count, since the walker outlines them; nor do comments,
+/// which hide no definition.
 pub(crate) fn error_lines(tree: &Tree, source: &str) -> Vec<(u32, u32)> {
     let mut spans = Vec::new();
     let mut pending = vec![tree.root_node()];
