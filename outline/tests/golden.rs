@@ -501,3 +501,14 @@ fn a_text_file_without_headings_shows_its_head_and_says_so() {
     assert!(view.starts_with("[no headings: lines 1-40 of 60 shown]\nLine 1 of"), "{view}");
     assert_eq!(view.lines().count(), 41);
 }
+
+#[test]
+fn javascript_public_class_fields() {
+    let views = check(
+        "javascript/widget.js",
+        Language::JavaScript,
+        &["CounterWidget", "observedAttributes", "defaults", "count", "step", "render"],
+    );
+    views.hides(&["#shadow", "#clicks"]);
+    views.signature_lines_contain(&["  L5-8 static observedAttributes; static defaults; count; step"]);
+}
