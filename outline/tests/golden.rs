@@ -512,3 +512,11 @@ fn javascript_public_class_fields() {
     views.hides(&["#shadow", "#clicks"]);
     views.signature_lines_contain(&["  L5-8 static observedAttributes; static defaults; count; step"]);
 }
+
+#[test]
+fn cpp_long_template_heads_keep_the_name() {
+    let views = check("cpp/shapes.cpp", Language::Cpp, &["merge_maps"]);
+    views.signature_lines_contain(&[
+        "template <…> std::unordered_map<Key, Value, Hash, KeyEqual, Allocator> merge_maps(const std::unordered_map<",
+    ]);
+}

@@ -31,7 +31,8 @@ pub(super) static SPEC: Spec = Spec {
     ],
     wrappers: &[("template_declaration", Prefix::Full)],
     attributes: &[],
-    decorations: &[],
+    // `<typename T, …>` of a template: shortened to `<…>` when the line is too long.
+    decorations: &["template_parameter_list"],
     unshown: &[],
     reparse: None,
     transparent: &[

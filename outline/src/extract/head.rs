@@ -118,8 +118,12 @@ fn fits(line: &str) -> bool {
 }
 
 /// `#[cfg(any(unix, windows))]` → `#[cfg(…)]`, `@click.option("--n", default=1)` →
-/// `@click.option(…)`: every outermost argument list emptied to `…`, strings skipped over.
+/// `@click.option(…)`: every outermost argument list emptied to `…`, strings skipped over. A
+/// template's parameter list (`<typename T, …>`) becomes `<…>`.
 fn shorten_decoration(decoration: &str) -> String {
+    if decoration.starts_with('<') {
+        return "<…>".to_string();
+    }
     let mut out = String::new();
     let (mut depth, mut quote, mut escaped, mut inside) = (0usize, None, false, false);
     for c in collapse(decoration).chars() {
@@ -176,6 +180,7 @@ mod tests {
         assert_eq!(shorten_decoration("@pytest.fixture()"), "@pytest.fixture()");
         assert_eq!(shorten_decoration("@Override"), "@Override");
         assert_eq!(shorten_decoration("[Obsolete(\"x\"), Browsable(false)]"), "[Obsolete(…), Browsable(…)]");
+        assert_eq!(shorten_decoration("<typename T, typename = std::enable_if_t<(N > 0)>>"), "<…>");
     }
 
     #[test]
