@@ -315,6 +315,8 @@ fn rust_items_inside_macro_calls() {
         "  L56-58 pub fn split(&mut self)",
         // The docs.rs-only `#[cfg_attr(docsrs, …)]` is left out.
         "L66-70 #[cfg(…)] pub fn set_reuse_port(socket: &socket2::Socket, reuse: bool) -> io::Result<()>",
+        // Also when written over several lines; `#[inline]` is left out too.
+        "  L97-104 pub fn quickack(&self) -> io::Result<bool>",
     ]);
 }
 

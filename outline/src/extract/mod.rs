@@ -533,7 +533,8 @@ impl<'s> Walker<'s> {
     }
 
     fn shown(&self, decoration: Range<usize>) -> bool {
-        let text = self.source.get(decoration).unwrap_or("");
+        // Without whitespace, so `#[cfg_attr(\n    docsrs, …)]` matches `#[cfg_attr(docsrs`.
+        let text: String = self.source.get(decoration).unwrap_or("").split_whitespace().collect();
         !self.spec.unshown.iter().any(|start| text.starts_with(start))
     }
 
