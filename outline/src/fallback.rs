@@ -123,14 +123,28 @@ pub(crate) fn outline(language: Language, source: &str, reason: String) -> Outli
         Language::Json => (Vec::new(), json_keys(source)),
         Language::Yaml => (Vec::new(), yaml_keys(source)),
         Language::Toml => (Vec::new(), toml_keys(source)),
-        Language::Rust => code(source, &RUST),
-        Language::Python => code(source, &PYTHON),
-        Language::JavaScript | Language::TypeScript | Language::Tsx => code(source, &JS),
-        Language::Go => code(source, &GO),
-        Language::Java | Language::C | Language::Cpp | Language::CSharp => code(source, &C_FAMILY),
-        Language::Ruby => code(source, &RUBY),
+        _ => cues(language).map_or_else(Default::default, |cues| code(source, cues)),
     };
-    Outline { language, imports, items, degraded: Some(reason) }
+    Outline { language, imports, items, degraded: Some(reason), unparsed: crate::unparsed::all_lines(source) }
+}
+
+/// Whether `line` looks like the start of a definition (any line does in markup and data, where
+/// headings and keys have no keyword).
+pub(crate) fn looks_like_definition(language: Language, line: &str) -> bool {
+    cues(language)
+        .is_none_or(|cues| keyword_definition(line.trim(), cues).or_else(|| call_shaped(line, cues)).is_some())
+}
+
+fn cues(language: Language) -> Option<&'static Cues> {
+    Some(match language {
+        Language::Rust => &RUST,
+        Language::Python => &PYTHON,
+        Language::JavaScript | Language::TypeScript | Language::Tsx => &JS,
+        Language::Go => &GO,
+        Language::Java | Language::C | Language::Cpp | Language::CSharp => &C_FAMILY,
+        Language::Ruby => &RUBY,
+        Language::Markdown | Language::Json | Language::Yaml | Language::Toml => return None,
+    })
 }
 
 fn numbered_lines(source: &str) -> impl Iterator<Item = (u32, &str)> {

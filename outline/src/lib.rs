@@ -3,6 +3,8 @@
 //! [`outline`] parses a file with tree-sitter and extracts its definitions; [`render_signatures`]
 //! and [`render_map`] print them as a few lines an agent can read instead of the whole file, and
 //! [`aggressive`] prints the file itself without comments and redundant whitespace.
+//! [`render_text_outline`] is the outline of a text file that is not code: its headings, or its
+//! head with a note of what was left out.
 //!
 //! Nothing here panics or runs unbounded on any input: parsing has a size limit and a time budget
 //! (a backstop that normal inputs never reach, so output is byte-deterministic), extraction has a
@@ -15,11 +17,14 @@ mod fallback;
 mod language;
 mod model;
 mod parse;
+mod prose;
 mod render;
 mod text;
+mod unparsed;
 
 pub use language::Language;
 pub use model::{Definition, Import, Kind, Outline};
+pub use prose::{TextFormat, render_text_outline};
 pub use render::{lists_definitions, render_map, render_signatures};
 
 use tree_sitter::Tree;
@@ -48,6 +53,7 @@ fn outline_with(
             imports: Vec::new(),
             items: Vec::new(),
             degraded: Some(format!("{reason}; heuristic outline {fallback_failure}")),
+            unparsed: unparsed::all_lines(source),
         })
     })
 }
@@ -122,7 +128,11 @@ mod tests {
             let outline = outline_with(language, source, |_, _| panic!("injected parser panic"));
             assert_eq!(outline.degraded.as_deref(), Some("panicked: injected parser panic"), "{language:?}");
             let map = render_map(&outline);
-            assert!(map.starts_with("! heuristic outline (panicked: injected parser panic)\n"), "{map}");
+            let lines = source.lines().count();
+            let note = format!(
+                "[outline incomplete: lines 1-{lines} not parsed (panicked: injected parser panic); definitions found line by line]\n"
+            );
+            assert!(map.starts_with(&note), "{map}");
             for name in names {
                 assert!(outline.items.iter().any(|item| item.name == *name), "{language:?}: no `{name}` in\n{map}");
             }

@@ -26,6 +26,11 @@ pub enum Kind {
     Macro,
     /// A C# property.
     Property,
+    /// A field that is part of a type's API: a Go exported struct field (or exported type
+    /// embedded in a struct or interface), a Rust `pub` field, a TypeScript interface property or
+    /// non-private class field, a Java/C# public field. A declaration of several (`A, B int`)
+    /// gives one per name, sharing its signature.
+    Field,
     /// A Markdown heading.
     Heading,
     /// A top-level key of a JSON, YAML or TOML document.
@@ -56,6 +61,7 @@ impl Kind {
             Kind::Variable => "var",
             Kind::Macro => "macro",
             Kind::Property => "prop",
+            Kind::Field => "field",
             Kind::Heading => "heading",
             Kind::Key => "key",
             Kind::Table => "table",
@@ -74,8 +80,10 @@ impl Kind {
 pub struct Definition {
     pub kind: Kind,
     pub name: String,
-    /// The declaration head on one line: whitespace collapsed, body and comments removed, at most
-    /// 200 characters (longer ones end in `…`).
+    /// The declaration head on one line: whitespace collapsed, body and comments removed. It aims
+    /// at 200 characters: past that, attributes and decorators are shortened first (`#[cfg(…)]`,
+    /// `@click.option(…) ×6`), then what follows the parameters (return type, bounds, bases) ends
+    /// in `…`. The name and parameters are never cut below a hard cap of 1000 characters.
     pub signature: String,
     /// 1-based, inclusive. Includes decorators/annotations/`export`/`template<…>` in front of it.
     pub start_line: u32,
@@ -108,4 +116,10 @@ pub struct Outline {
     /// Set when the tree-sitter outline could not be produced (parser panic, time budget
     /// exhausted, input too large) and a line-based heuristic outline was used instead.
     pub degraded: Option<String>,
+    /// Line spans (1-based, inclusive, in order, disjoint) where definitions may be missing: the
+    /// syntax errors tree-sitter found (in the file or in a macro body it read as items) on lines
+    /// that look like definitions and outside declarations that were outlined anyway, regions it
+    /// could not parse, or the whole file when [`Outline::degraded`]. The views say so on their
+    /// first line.
+    pub unparsed: Vec<(u32, u32)>,
 }

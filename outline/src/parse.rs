@@ -5,7 +5,7 @@ use std::ops::ControlFlow;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
-use tree_sitter::{ParseOptions, ParseState, Parser, Tree};
+use tree_sitter::{ParseOptions, ParseState, Parser, Range, Tree};
 
 use crate::Language;
 
@@ -26,14 +26,27 @@ pub(crate) fn parse(language: Language, source: &str) -> Result<Tree, String> {
     if source.len() > MAX_PARSE_BYTES {
         return Err(format!("input is {} bytes, over the {MAX_PARSE_BYTES}-byte parse limit", source.len()));
     }
-    let mebibytes = u32::try_from(source.len() >> 20).unwrap_or(u32::MAX);
-    parse_before(language, source, Instant::now() + PARSE_TIME_BASE + PARSE_TIME_PER_MIB * mebibytes)
+    parse_before(language, source, None, deadline_for(source.len()))
 }
 
-/// Parses `source`, cancelling the parse once `deadline` has passed.
-fn parse_before(language: Language, source: &str, deadline: Instant) -> Result<Tree, String> {
+/// Parses only `region` of `source` as a file of its own (a Rust macro's token tree read as
+/// items). The tree's positions are those of `source`, so lines need no mapping back.
+pub(crate) fn parse_region(language: Language, source: &str, region: Range) -> Result<Tree, String> {
+    parse_before(language, source, Some(region), deadline_for(region.end_byte - region.start_byte))
+}
+
+fn deadline_for(bytes: usize) -> Instant {
+    let mebibytes = u32::try_from(bytes >> 20).unwrap_or(u32::MAX);
+    Instant::now() + PARSE_TIME_BASE + PARSE_TIME_PER_MIB * mebibytes
+}
+
+/// Parses `source` (or only `region` of it), cancelling the parse once `deadline` has passed.
+fn parse_before(language: Language, source: &str, region: Option<Range>, deadline: Instant) -> Result<Tree, String> {
     let mut parser = Parser::new();
     parser.set_language(&language.grammar()).map_err(|e| format!("grammar rejected: {e:?}"))?;
+    if let Some(region) = region {
+        parser.set_included_ranges(&[region]).map_err(|e| format!("region rejected: {e:?}"))?;
+    }
     // Called by tree-sitter every 100 parser operations.
     let mut progress =
         |_: &ParseState| if Instant::now() < deadline { ControlFlow::Continue(()) } else { ControlFlow::Break(()) };
@@ -66,9 +79,9 @@ mod tests {
     #[test]
     fn a_passed_deadline_cancels_the_parse() {
         let source = "fn f() {}\n".repeat(1_000);
-        assert!(parse_before(Language::Rust, &source, Instant::now() + Duration::from_secs(60)).is_ok());
+        assert!(parse_before(Language::Rust, &source, None, Instant::now() + Duration::from_secs(60)).is_ok());
         let past = Instant::now();
-        assert_eq!(parse_before(Language::Rust, &source, past).unwrap_err(), "parse exceeded its time budget");
+        assert_eq!(parse_before(Language::Rust, &source, None, past).unwrap_err(), "parse exceeded its time budget");
     }
 
     #[test]

@@ -41,9 +41,14 @@ pub(crate) fn collapse(text: &str) -> String {
     out
 }
 
-/// Turns a raw declaration head into a signature line: collapsed, without the token that opens
-/// the body (`{`, `:`, `=`, `=>`, `;`, and the `,` of a `where` clause), truncated to [`MAX_SIGNATURE`].
+/// Turns a raw declaration head into a signature line: [`head_line`] truncated to [`MAX_SIGNATURE`].
 pub(crate) fn signature_line(raw: &str) -> String {
+    truncate(head_line(raw), MAX_SIGNATURE)
+}
+
+/// A raw declaration head collapsed to one line without the token that opens the body (`{`, `:`,
+/// `=`, `=>`, `;`, and the `,` of a `where` clause).
+pub(crate) fn head_line(raw: &str) -> String {
     let mut line = collapse(raw);
     while let Some(rest) = HEAD_TERMINATORS.iter().find_map(|t| line.strip_suffix(t)) {
         let rest = rest.trim_end();
@@ -52,7 +57,7 @@ pub(crate) fn signature_line(raw: &str) -> String {
         }
         line.truncate(rest.len());
     }
-    truncate(line, MAX_SIGNATURE)
+    line
 }
 
 /// Cuts `text` to at most `max` characters, marking a cut with `…`.

@@ -5,7 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-use lean_ctx_outline::{Definition, Language, outline, render_map, render_signatures};
+use lean_ctx_outline::{
+    Definition, Kind, Language, TextFormat, outline, render_map, render_signatures, render_text_outline,
+};
 
 fn fixture_path(relative: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(relative)
@@ -20,7 +22,7 @@ fn all_names(items: &[Definition], names: &mut Vec<String>) {
 
 /// Renders both views of `relative`, checks them against the golden files, and checks that every
 /// planted name was found and appears in both views.
-fn check(relative: &str, language: Language, planted: &[&str]) {
+fn check(relative: &str, language: Language, planted: &[&str]) -> Views {
     let path = fixture_path(relative);
     assert_eq!(Language::from_path(&path), Some(language), "language of {relative}");
     let source = std::fs::read_to_string(&path).unwrap();
@@ -47,6 +49,43 @@ fn check(relative: &str, language: Language, planted: &[&str]) {
         let expected = std::fs::read_to_string(&golden)
             .unwrap_or_else(|e| panic!("{}: {e} (run with UPDATE_GOLDEN=1 to create it)", golden.display()));
         assert!(expected == *text, "{relative}: {view} view differs from {}:\n{text}", golden.display());
+    }
+    let [(_, signatures), (_, map)] = views;
+    Views { names, signatures, map }
+}
+
+/// What [`check`] found, for assertions beyond the golden files.
+struct Views {
+    /// Every definition's name, depth first.
+    names: Vec<String>,
+    signatures: String,
+    map: String,
+}
+
+impl Views {
+    /// Private members and the like that must not be listed.
+    fn hides(&self, names: &[&str]) {
+        for name in names {
+            assert!(!self.names.iter().any(|n| n == name), "`{name}` is not API but was outlined: {:?}", self.names);
+        }
+    }
+
+    fn signature_lines_contain(&self, lines: &[&str]) {
+        for line in lines {
+            assert!(self.signatures.lines().any(|l| l.contains(line)), "no line with `{line}` in\n{}", self.signatures);
+        }
+    }
+
+    fn complete(&self) {
+        for view in [&self.signatures, &self.map] {
+            assert!(!view.starts_with("[outline incomplete"), "{view}");
+        }
+    }
+
+    fn first_lines(&self, expected: &str) {
+        for view in [&self.signatures, &self.map] {
+            assert_eq!(view.lines().next(), Some(expected));
+        }
     }
 }
 
@@ -241,4 +280,245 @@ fn toml() {
         Language::Toml,
         &["name", "edition.workspace", "package", "dependencies", "profile.release", "bin"],
     );
+}
+
+#[test]
+fn rust_items_inside_macro_calls() {
+    let views = check(
+        "rust/net.rs",
+        Language::Rust,
+        &[
+            "cfg_net",
+            "TcpStream",
+            "peer",
+            "nodelay",
+            "connect",
+            "peer_addr",
+            "Runtime",
+            "unix",
+            "socketpair",
+            "split",
+            "CURRENT",
+            "set_reuse_port",
+            "bind_all",
+            "READABLE",
+            "MAX_PERMITS",
+            "Iter",
+            "Future",
+            "to_socket_addrs",
+        ],
+    );
+    views.hides(&["io", "assert_impl_all"]);
+    views.signature_lines_contain(&[
+        "L19-23 pub struct TcpStream",
+        "  L27-30 pub async fn connect<A: ToSocketAddrs>(addr: A) -> io::Result<TcpStream>",
+        "  L56-58 pub fn split(&mut self)",
+        // The docs.rs-only `#[cfg_attr(docsrs, …)]` is left out.
+        "L66-70 #[cfg(…)] pub fn set_reuse_port(socket: &socket2::Socket, reuse: bool) -> io::Result<()>",
+        // Also when written over several lines; `#[inline]` is left out too.
+        "  L97-104 pub fn quickack(&self) -> io::Result<bool>",
+    ]);
+}
+
+/// The daemon's symbol search walks the outline's definitions and points at `head_line`: an item
+/// declared inside a macro call is found at its real line.
+#[test]
+fn macro_wrapped_items_have_their_real_lines() {
+    let source = std::fs::read_to_string(fixture_path("rust/net.rs")).unwrap();
+    let outline = outline(Language::Rust, &source);
+    let find = |name: &str| {
+        let mut pending: Vec<&Definition> = outline.items.iter().collect();
+        while let Some(definition) = pending.pop() {
+            if definition.name == name && definition.kind != Kind::Impl {
+                return Some((definition.kind, definition.head_line, definition.end_line));
+            }
+            pending.extend(&definition.children);
+        }
+        None
+    };
+    assert_eq!(find("TcpStream"), Some((Kind::Struct, 19, 23)));
+    assert_eq!(find("connect"), Some((Kind::Method, 27, 30)));
+    assert_eq!(find("socketpair"), Some((Kind::Function, 43, 45)));
+    assert_eq!(find("split"), Some((Kind::Method, 56, 58)));
+    assert!(outline.unparsed.is_empty(), "{:?}", outline.unparsed);
+}
+
+#[test]
+fn python_names_survive_long_decorator_runs() {
+    let views =
+        check("python/cli.py", Language::Python, &["DEFAULT_TIMEOUT", "cli", "deploy", "Rollout", "fetch_status"]);
+    views.signature_lines_contain(&[
+        "@click.group(…) @click.version_option(…) @click.pass_context def cli(ctx: click.Context) -> None",
+        "@cli.command() @click.option(…) ×6 @click.pass_obj def deploy(config: Config, environment: str, version: str, \
+         replicas: int, dry_run: bool, timeout: float, verbose: bool) -> None",
+        "@staticmethod @functools.lru_cache(…) @retry(…) def fetch_status(deployment_name: str, namespace: str = \"default\", \
+         *, include_events: bool = False)",
+    ]);
+}
+
+#[test]
+fn go_exported_fields_and_interface_methods() {
+    let views = check(
+        "go/types.go",
+        Language::Go,
+        &[
+            "ObjectMeta",
+            "Name",
+            "Namespace",
+            "Labels",
+            "CreatedAt",
+            "Pod",
+            "TypeMeta",
+            "Mutex",
+            "Spec",
+            "Status",
+            "Store",
+            "Indexer",
+            "Get",
+            "List",
+            "Key",
+            "podList",
+        ],
+    );
+    views.hides(&["uid", "cache", "items"]);
+    views.signature_lines_contain(&["  L23-27 metav1.TypeMeta; ObjectMeta; *sync.Mutex; Spec, Status string"]);
+}
+
+#[test]
+fn typescript_interface_and_class_members() {
+    let views = check(
+        "typescript/models.ts",
+        Language::TypeScript,
+        &[
+            "User",
+            "id",
+            "email",
+            "roles",
+            "displayName",
+            "Page",
+            "UserCardComponent",
+            "user",
+            "compact",
+            "selected",
+            "DEFAULT_AVATAR",
+            "initials",
+            "onResize",
+        ],
+    );
+    views.hides(&["cache", "#renders"]);
+    views.signature_lines_contain(&["@Component(…) export class UserCardComponent implements OnChanges"]);
+}
+
+#[test]
+fn java_public_fields() {
+    let views = check(
+        "java/OrderController.java",
+        Language::Java,
+        &[
+            "OrderController",
+            "MAX_PAGE_SIZE",
+            "DEFAULT_PAGE_SIZE",
+            "orders",
+            "region",
+            "listItems",
+            "TOPIC",
+            "PARTITIONS",
+        ],
+    );
+    views.hides(&["retries", "clock"]);
+    views.signature_lines_contain(&["@GetMapping(…) @PreAuthorize(…) public ResponseEntity<List<OrderItemResponse>> \
+         listItems(@PathVariable(\"orderId\") long orderId, @RequestParam(defaultValue = \"50\") int size)"]);
+}
+
+#[test]
+fn csharp_public_fields() {
+    let views = check(
+        "csharp/Settings.cs",
+        Language::CSharp,
+        &[
+            "RetryPolicy",
+            "DefaultAttempts",
+            "MaxAttempts",
+            "Delay",
+            "MaxDelay",
+            "None",
+            "ExecuteAsync",
+            "Width",
+            "Height",
+        ],
+    );
+    views.hides(&["observed", "_logger", "dpi"]);
+    views.signature_lines_contain(&["[Obsolete(…)] [MethodImpl(…)] public async Task<TResult> ExecuteAsync<TResult>"]);
+}
+
+#[test]
+fn unparsed_lines_that_may_hide_definitions_are_named_first() {
+    check("rust/broken.rs", Language::Rust, &["Cache", "entries", "get"])
+        .first_lines("[outline incomplete: lines 9, 14, 21, 26 not parsed]");
+    check("python/broken.py", Language::Python, &["Settings", "load", "default_path"])
+        .first_lines("[outline incomplete: line 14 not parsed]");
+    check("go/broken.go", Language::Go, &["Job", "Retry"]).first_lines("[outline incomplete: line 16 not parsed]");
+    // Inside macro calls: the function that custom syntax hides is named; those the parser
+    // recognised inside an error node are outlined, so their lines are not.
+    check("rust/ffi.rs", Language::Rust, &["hyper_body_free", "WorkerMetrics", "from_config"])
+        .first_lines("[outline incomplete: line 7 not parsed]");
+    // The error is a statement inside a function body: every definition is outlined.
+    check("typescript/broken.ts", Language::TypeScript, &["Job", "schedule", "Queue", "push", "MAX_ATTEMPTS"])
+        .complete();
+}
+
+/// The outline of a text file under `tests/fixtures/text/`, compared with `<stem>.outline.txt`.
+fn check_text(name: &str, format: TextFormat) -> String {
+    let path = fixture_path(&format!("text/{name}"));
+    assert_eq!(TextFormat::from_path(&path), format, "format of {name}");
+    let view = render_text_outline(format, &std::fs::read_to_string(&path).unwrap());
+    let golden = path.with_file_name(format!("{}.outline.txt", path.file_stem().unwrap().to_str().unwrap()));
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&golden, &view).unwrap();
+    } else {
+        let expected = std::fs::read_to_string(&golden)
+            .unwrap_or_else(|e| panic!("{}: {e} (run with UPDATE_GOLDEN=1 to create it)", golden.display()));
+        assert!(expected == view, "{name}: outline differs from {}:\n{view}", golden.display());
+    }
+    view
+}
+
+#[test]
+fn text_files_outline_their_headings() {
+    let rst = check_text("index.rst", TextFormat::ReStructuredText);
+    for heading in
+        ["# requests-cache: the guide", "## Installation", "### From source", "### Sessions", "#### Expiration"]
+    {
+        assert!(rst.contains(heading), "`{heading}` missing:\n{rst}");
+    }
+    let asciidoc = check_text("manual.adoc", TextFormat::AsciiDoc);
+    assert!(asciidoc.contains("#### Margins") && !asciidoc.contains("not a heading"), "{asciidoc}");
+    let org = check_text("plan.org", TextFormat::Org);
+    assert!(org.contains("### Examples") && !org.contains("star line") && !org.contains("bold"), "{org}");
+}
+
+#[test]
+fn a_text_file_without_headings_shows_its_head_and_says_so() {
+    let view = check_text("NOTICE.txt", TextFormat::Plain);
+    assert!(view.starts_with("[no headings: lines 1-40 of 60 shown]\nLine 1 of"), "{view}");
+    assert_eq!(view.lines().count(), 41);
+}
+
+#[test]
+fn javascript_public_class_fields() {
+    let views = check(
+        "javascript/widget.js",
+        Language::JavaScript,
+        &["CounterWidget", "observedAttributes", "defaults", "count", "step", "render"],
+    );
+    views.hides(&["#shadow", "#clicks"]);
+    views.signature_lines_contain(&["  L5-8 static observedAttributes; static defaults; count; step"]);
+}
+
+#[test]
+fn cpp_long_template_heads_keep_the_name() {
+    let views = check("cpp/shapes.cpp", Language::Cpp, &["merge_maps"]);
+    views.signature_lines_contain(&[
+        "template <…> std::unordered_map<Key, Value, Hash, KeyEqual, Allocator> merge_maps(const std::unordered_map<",
+    ]);
 }

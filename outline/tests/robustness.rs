@@ -90,7 +90,7 @@ fn input_over_the_parse_limit_gets_the_heuristic_outline() {
     println!("{} bytes: heuristic outline in {:?}", source.len(), started.elapsed());
     assert!(outline.degraded.as_deref().is_some_and(|reason| reason.contains("parse limit")), "{:?}", outline.degraded);
     assert_eq!(outline.items.len(), 250_000);
-    assert!(render_map(&outline).starts_with("! heuristic outline (input is "));
+    assert!(render_map(&outline).starts_with("[outline incomplete: lines 1-750000 not parsed (input is "));
 }
 
 #[test]
@@ -180,14 +180,23 @@ fn languages_from_paths() {
 }
 
 #[test]
-fn long_signatures_are_truncated_on_a_character_boundary() {
+fn long_signatures_keep_name_and_parameters_and_cut_on_a_character_boundary() {
+    let parameters: Vec<String> = (0..4).map(|i| format!("argument_{i}: Vec<Option<String>>")).collect();
+    let tail = "Résultat<HashMap<String, Vec<Option<Box<dyn Fn(u8) -> u8>>>>, Erreur>".repeat(3);
+    let source = format!("fn große_funktion(π: f64,\n    {}) -> {tail} {{}}\n", parameters.join(",\n    "));
+    let signature = &outline(Language::Rust, &source).items[0].signature;
+    assert_eq!(signature.chars().count(), 200, "{signature}");
+    let core = format!("fn große_funktion(π: f64, {})", parameters.join(", "));
+    assert!(signature.starts_with(&format!("{core} -> Résultat<")), "{signature}");
+    assert!(signature.ends_with('…'));
+
+    // Parameters past any reasonable length are bounded all the same.
     let parameters: Vec<String> = (0..40).map(|i| format!("argument_{i}: Vec<Option<String>>")).collect();
     let source = format!("fn große_funktion(π: f64,\n    {}) -> Résultat {{}}\n", parameters.join(",\n    "));
-    let outline = outline(Language::Rust, &source);
-    let signature = &outline.items[0].signature;
-    assert_eq!(signature.chars().count(), 200, "{signature}");
+    let signature = &outline(Language::Rust, &source).items[0].signature;
     assert!(signature.starts_with("fn große_funktion(π: f64, argument_0: Vec<Option<String>>, argument_1"));
-    assert!(signature.ends_with('…'));
+    assert!(signature.contains("argument_20") && signature.ends_with('…'), "{signature}");
+    assert!(signature.chars().count() <= 1_000);
 }
 
 #[test]
@@ -199,4 +208,38 @@ fn crlf_line_endings() {
         aggressive(Language::Python, source),
         "class A:\n    def f(self):\n        return 1\ndef g():\n    pass\n"
     );
+}
+
+#[test]
+fn syntax_errors_that_hide_no_definition_are_not_reported() {
+    // Unknown macros trip the C grammar: in front of a declaration (the function is still
+    // found) and as a statement without `;` inside a body.
+    let source = "INLINE uint32_t rotr32(uint32_t w, uint32_t c) {\n  return (w >> c) | (w << (32 - c));\n}\n\n\
+                  static void consume(lexer_t *self, bool skip) {\n  if (skip) {\n    LOG(\"skip\", self->lookahead)\n  } \
+                  else {\n    LOG(\"consume\", self->lookahead)\n  }\n}\n";
+    let found = outline(Language::C, source);
+    let signatures = render_signatures(&found);
+    assert!(signatures.contains("rotr32(uint32_t w, uint32_t c)") && signatures.contains("consume("), "{signatures}");
+    assert_eq!(found.unparsed, [], "{signatures}");
+    // A definition the same grammar loses is reported.
+    let source = "#if defined(_WIN32)\nstatic int WIN_CDECL cmp(void* ctx, const void* lp) {\n#else\n\
+                  static int cmp(const void *lp, void *ctx) {\n#endif\n  return 0;\n}\n";
+    let lost = outline(Language::C, source);
+    assert!(!lost.unparsed.is_empty(), "{}", render_signatures(&lost));
+}
+
+#[test]
+fn nested_macro_calls_are_parsed_again_within_a_bound() {
+    // Each nesting level is parsed again on its own; past the bound the region is named.
+    let depth = 5_000;
+    let source = format!("{}pub fn deep() {{}}{}\n", "m! { ".repeat(depth), "}".repeat(depth));
+    let started = Instant::now();
+    let deep = outline(Language::Rust, &source);
+    println!("{depth} nested macro calls: {:?}", started.elapsed());
+    assert_eq!(deep.unparsed, [(1, 1)]);
+    assert!(render_map(&deep).starts_with("[outline incomplete: line 1 not parsed]\n"));
+    // Two or three levels, as real code nests them, are outlined.
+    let shallow =
+        outline(Language::Rust, "cfg_net! {\n    cfg_unix! {\n        cfg_io! { pub fn shallow() {} }\n    }\n}\n");
+    assert_eq!(render_map(&shallow), "L3 fn shallow\n");
 }

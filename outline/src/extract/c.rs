@@ -31,6 +31,10 @@ pub(super) static SPEC: Spec = Spec {
     ],
     wrappers: &[("template_declaration", Prefix::Full)],
     attributes: &[],
+    // `<typename T, …>` of a template: shortened to `<…>` when the line is too long.
+    decorations: &["template_parameter_list"],
+    unshown: &[],
+    reparse: None,
     transparent: &[
         "preproc_if",
         "preproc_ifdef",

@@ -1,7 +1,13 @@
-//! C#: namespaces (block and file-scoped), types, members including properties, with attributes.
+//! C#: namespaces (block and file-scoped), types, members including properties and public fields,
+//! with attributes.
+
+use std::ops::Range;
+
+use tree_sitter::Node;
 
 use super::{Constructors, Rule, Spec, always};
 use crate::model::Kind;
+use crate::text::node_text;
 
 pub(super) static SPEC: Spec = Spec {
     rules: &[
@@ -18,12 +24,50 @@ pub(super) static SPEC: Spec = Spec {
         Rule::new("constructor_declaration", Kind::Constructor),
         Rule::new("destructor_declaration", Kind::Method),
         Rule::new("property_declaration", Kind::Property).head_end(&["accessors", "value"]),
+        Rule::classify("field_declaration", public_field).named(variable_names).whole().initializers(initializers),
     ],
     wrappers: &[],
     attributes: &[],
+    decorations: &["attribute_list"],
+    unshown: &[],
+    reparse: None,
     transparent: &[],
     imports: &["using_directive"],
     is_import: always,
     import_keywords: &["using "],
     constructors: Constructors::Declared,
 };
+
+fn public_field(node: Node, source: &str) -> Option<Kind> {
+    let mut cursor = node.walk();
+    let public = node
+        .named_children(&mut cursor)
+        .any(|child| child.kind() == "modifier" && node_text(child, source) == "public");
+    public.then_some(Kind::Field)
+}
+
+/// `X, Y` for `public int X, Y;`.
+fn variable_names(node: Node, source: &str) -> Option<String> {
+    let names: Vec<&str> = declarators(node).iter().map(|(name, _)| node_text(*name, source)).collect();
+    (!names.is_empty()).then(|| names.join(", "))
+}
+
+/// `= 5` of each declarator in `public int X = 5, Y;`.
+fn initializers(node: Node) -> Vec<Range<usize>> {
+    declarators(node).into_iter().map(|(name, declarator)| name.end_byte()..declarator.end_byte()).collect()
+}
+
+/// Each declared name with its declarator.
+fn declarators(node: Node) -> Vec<(Node, Node)> {
+    let mut cursor = node.walk();
+    let Some(declaration) = node.named_children(&mut cursor).find(|child| child.kind() == "variable_declaration")
+    else {
+        return Vec::new();
+    };
+    let mut cursor = declaration.walk();
+    declaration
+        .named_children(&mut cursor)
+        .filter(|child| child.kind() == "variable_declarator")
+        .filter_map(|declarator| Some((declarator.child_by_field_name("name")?, declarator)))
+        .collect()
+}

@@ -1,4 +1,5 @@
-//! Go: functions, methods (attached to their receiver type), types, package-level const/var.
+//! Go: functions, methods (attached to their receiver type), types with their exported fields and
+//! interface methods, package-level const/var.
 
 use tree_sitter::Node;
 
@@ -14,6 +15,10 @@ pub(super) static SPEC: Spec = Spec {
         Rule::classify("type_spec", type_kind).head_end(&["type/field_declaration_list", "type/{"]).members("type"),
         Rule::new("type_alias", Kind::TypeAlias).whole(),
         Rule::new("method_elem", Kind::Method).whole(),
+        // The struct tag is for encoders, not for a reader of the API.
+        Rule::classify("field_declaration", exported_field).named(field_names).head_end(&["tag"]),
+        // An interface embedded in an interface (`io.Reader`) brings its methods.
+        Rule::classify("type_elem", exported_interface).named(embedded_interface).whole(),
         Rule::new("const_spec", Kind::Const).named(spec_names).head_end(&["value"]),
         Rule::new("var_spec", Kind::Variable).named(spec_names).head_end(&["value"]),
     ],
@@ -23,7 +28,10 @@ pub(super) static SPEC: Spec = Spec {
         ("var_declaration", Prefix::Keyword),
     ],
     attributes: &[],
-    transparent: &["import_declaration", "import_spec_list"],
+    decorations: &[],
+    unshown: &[],
+    reparse: None,
+    transparent: &["import_declaration", "import_spec_list", "field_declaration_list"],
     imports: &["import_spec"],
     is_import: always,
     import_keywords: &[],
@@ -57,4 +65,50 @@ fn receiver_type(node: Node, source: &str) -> Option<String> {
         pending.extend(children.into_iter().rev());
     }
     None
+}
+
+/// A struct field another package can use: an exported name, or an embedded exported type.
+fn exported_field(node: Node, source: &str) -> Option<Kind> {
+    exported(&field_names(node, source)?)
+}
+
+fn exported_interface(node: Node, source: &str) -> Option<Kind> {
+    exported(&embedded_interface(node, source)?)
+}
+
+fn exported(name: &str) -> Option<Kind> {
+    name.starts_with(|c: char| c.is_uppercase()).then_some(Kind::Field)
+}
+
+/// The exported names of a field declaration (`Host, Port`); an embedded field is named by its
+/// type (`Mutex` for `*sync.Mutex`).
+fn field_names(node: Node, source: &str) -> Option<String> {
+    let mut cursor = node.walk();
+    let names: Vec<&str> = node
+        .children_by_field_name("name", &mut cursor)
+        .map(|n| node_text(n, source))
+        .filter(|name| name.starts_with(|c: char| c.is_uppercase()))
+        .collect();
+    if !names.is_empty() {
+        return Some(names.join(", "));
+    }
+    if node.child_by_field_name("name").is_some() {
+        return None;
+    }
+    type_name(node_text(node.child_by_field_name("type")?, source))
+}
+
+/// `Reader` for `io.Reader`; `None` for a constraint such as `~int | ~float64`.
+fn embedded_interface(node: Node, source: &str) -> Option<String> {
+    let text = node_text(node, source);
+    if text.contains(['|', '~']) {
+        return None;
+    }
+    type_name(text)
+}
+
+/// The name an embedded type is known by: `Mutex` for `*sync.Mutex`, `List` for `List[T]`.
+fn type_name(text: &str) -> Option<String> {
+    let name = text.split('[').next()?.rsplit(['.', '*']).next()?;
+    (!name.is_empty()).then(|| name.to_string())
 }

@@ -1,7 +1,13 @@
-//! Java: types (nested too), methods and their overloads, constructors, with annotations.
+//! Java: types (nested too), methods and their overloads, constructors, public fields, with
+//! annotations.
+
+use std::ops::Range;
+
+use tree_sitter::Node;
 
 use super::{Constructors, Rule, Spec, always, first_named_child_text};
 use crate::model::Kind;
+use crate::text::node_text;
 
 pub(super) static SPEC: Spec = Spec {
     rules: &[
@@ -14,13 +20,46 @@ pub(super) static SPEC: Spec = Spec {
         Rule::new("method_declaration", Kind::Function),
         Rule::new("constructor_declaration", Kind::Constructor),
         Rule::new("compact_constructor_declaration", Kind::Constructor),
+        Rule::classify("field_declaration", public_field).named(declarator_names).whole().initializers(initializers),
+        // An interface's fields are public constants.
+        Rule::new("constant_declaration", Kind::Field).named(declarator_names).whole().initializers(initializers),
     ],
     wrappers: &[],
-    // Methods of an enum follow its constants.
     attributes: &[],
+    decorations: &["marker_annotation", "annotation"],
+    unshown: &["@SuppressWarnings"],
+    reparse: None,
+    // Methods of an enum follow its constants.
     transparent: &["enum_body_declarations"],
     imports: &["import_declaration"],
     is_import: always,
     import_keywords: &["import "],
     constructors: Constructors::Declared,
 };
+
+fn public_field(node: Node, source: &str) -> Option<Kind> {
+    let mut cursor = node.walk();
+    let modifiers = node.named_children(&mut cursor).find(|child| child.kind() == "modifiers")?;
+    let mut cursor = modifiers.walk();
+    let public = modifiers.children(&mut cursor).any(|modifier| node_text(modifier, source) == "public");
+    public.then_some(Kind::Field)
+}
+
+/// `MIN, MAX` for `public static final int MIN = 0, MAX = 9;`.
+fn declarator_names(node: Node, source: &str) -> Option<String> {
+    let mut cursor = node.walk();
+    let names: Vec<&str> = node
+        .children_by_field_name("declarator", &mut cursor)
+        .filter_map(|declarator| declarator.child_by_field_name("name"))
+        .map(|name| node_text(name, source))
+        .collect();
+    (!names.is_empty()).then(|| names.join(", "))
+}
+
+/// `= 0` of each declarator in `int MIN = 0, MAX = 9`.
+fn initializers(node: Node) -> Vec<Range<usize>> {
+    let mut cursor = node.walk();
+    node.children_by_field_name("declarator", &mut cursor)
+        .filter_map(|declarator| Some(declarator.child_by_field_name("name")?.end_byte()..declarator.end_byte()))
+        .collect()
+}

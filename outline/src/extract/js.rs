@@ -19,6 +19,11 @@ pub(super) static SPEC: Spec = Spec {
         Rule::new("method_signature", Kind::Method).whole(),
         Rule::new("abstract_method_signature", Kind::Method).whole(),
         Rule::new("interface_declaration", Kind::Interface).members("body"),
+        // Members other modules can use: interface properties, and class fields that are not
+        // `private` or `#private`.
+        Rule::classify("property_signature", visible_member).whole(),
+        Rule::classify("public_field_definition", visible_member).head_end(&["value"]),
+        Rule::classify("field_definition", visible_member).named(field_property).head_end(&["value"]),
         Rule::new("type_alias_declaration", Kind::TypeAlias).whole(),
         Rule::new("enum_declaration", Kind::Enum),
         Rule::new("internal_module", Kind::Module).members("body"),
@@ -33,7 +38,11 @@ pub(super) static SPEC: Spec = Spec {
         ("lexical_declaration", Prefix::Keyword),
         ("variable_declaration", Prefix::Keyword),
     ],
-    attributes: &[],
+    // TypeScript puts a method's decorators before it in the class body.
+    attributes: &["decorator"],
+    decorations: &["decorator"],
+    unshown: &[],
+    reparse: None,
     transparent: &["expression_statement"],
     imports: &["import_statement", "lexical_declaration", "variable_declaration"],
     is_import,
@@ -89,4 +98,18 @@ fn is_import(node: Node, source: &str) -> bool {
                     && value.child_by_field_name("function").is_some_and(|f| node_text(f, source) == "require")
             })
         })
+}
+
+fn visible_member(node: Node, source: &str) -> Option<Kind> {
+    let mut cursor = node.walk();
+    let private = node.children(&mut cursor).any(|child| {
+        child.kind() == "private_property_identifier"
+            || (child.kind() == "accessibility_modifier" && node_text(child, source) == "private")
+    });
+    (!private).then_some(Kind::Field)
+}
+
+/// JavaScript's `field_definition` names its field `property`.
+fn field_property(node: Node, source: &str) -> Option<String> {
+    super::field_text(node, "property", source)
 }

@@ -10,6 +10,7 @@ mod c;
 mod csharp;
 mod data;
 mod go;
+mod head;
 mod java;
 mod js;
 pub(crate) mod markup;
@@ -23,11 +24,17 @@ use tree_sitter::{Node, Tree};
 
 use crate::Language;
 use crate::model::{Definition, Import, Kind, Outline};
-use crate::text::{MAX_SIGNATURE, collapse, node_lines, node_text, signature_line, truncate};
+use crate::text::{MAX_SIGNATURE, collapse, line_number, node_lines, node_text, truncate};
+use crate::{parse, unparsed};
+use head::{Head, Role};
 
 /// How deep the walker follows containers and pass-through nodes. Real code nests a handful of
 /// levels; the cap keeps pathological inputs from exhausting the stack.
 pub(crate) const MAX_DEPTH: usize = 64;
+
+/// How many times its own size a file's macro bodies may be parsed again in all: real code nests
+/// item macros two or three deep (`cfg_net! { cfg_unix! { … } }`).
+const REPARSE_FACTOR: usize = 4;
 
 /// A constant or variable whose whole declaration fits in this many characters is shown with its
 /// value (`const MAX: u32 = 3`); longer ones stop before the value.
@@ -37,7 +44,7 @@ const SHORT_VALUE: usize = 60;
 pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline {
     let root = tree.root_node();
     let code = |spec: &'static Spec| Walker::run(spec, language, root, source);
-    let (imports, items) = match language {
+    let walked = match language {
         Language::Rust => code(&rust::SPEC),
         Language::Python => code(&python::SPEC),
         Language::JavaScript | Language::TypeScript | Language::Tsx => code(&js::SPEC),
@@ -46,12 +53,36 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
         Language::C | Language::Cpp => code(&c::SPEC),
         Language::CSharp => code(&csharp::SPEC),
         Language::Ruby => code(&ruby::SPEC),
-        Language::Markdown => (Vec::new(), markup::headings(root, source)),
-        Language::Json => (Vec::new(), data::json(root, source)),
-        Language::Yaml => (Vec::new(), data::yaml(root, source)),
-        Language::Toml => (Vec::new(), data::toml(root, source)),
+        Language::Markdown => Walked::items(markup::headings(root, source)),
+        Language::Json => Walked::items(data::json(root, source)),
+        Language::Yaml => Walked::items(data::yaml(root, source)),
+        Language::Toml => Walked::items(data::toml(root, source)),
     };
-    Outline { language, imports, items, degraded: None }
+    let mut errors = unparsed::error_lines(tree, source);
+    errors.extend(walked.region_errors);
+    let hiding = unparsed::may_hide_definitions(errors, &walked.heads, language, source);
+    let unparsed = unparsed::merge(hiding.into_iter().chain(walked.failed_regions).collect());
+    Outline { language, imports: walked.imports, items: walked.items, degraded: None, unparsed }
+}
+
+/// What a walk found.
+#[derive(Default)]
+struct Walked {
+    imports: Vec<Import>,
+    items: Vec<Definition>,
+    /// The lines of each definition's declaration, from its first attribute to where its body
+    /// begins: a syntax error there did not keep it out of the outline.
+    heads: Vec<(u32, u32)>,
+    /// Syntax errors in regions parsed again (see [`Spec::reparse`]).
+    region_errors: Vec<(u32, u32)>,
+    /// Lines of regions that could not be parsed again.
+    failed_regions: Vec<(u32, u32)>,
+}
+
+impl Walked {
+    fn items(items: Vec<Definition>) -> Walked {
+        Walked { items, ..Walked::default() }
+    }
 }
 
 /// What the walker needs to know about one grammar.
@@ -65,6 +96,15 @@ pub(crate) struct Spec {
     pub transparent: &'static [&'static str],
     /// Sibling kinds that belong to the definition after them (Rust attributes), like decorators.
     pub attributes: &'static [&'static str],
+    /// Kinds of attributes, decorators and annotations anywhere in a head: shortened first when a
+    /// signature is too long, and left out of field signatures.
+    pub decorations: &'static [&'static str],
+    /// Starts of decorations that tell the compiler or the doc builder something and a reader of
+    /// the API nothing (`#[inline]`, `#[allow(…)]`): left out of signatures.
+    pub unshown: &'static [&'static str],
+    /// The region of a node whose content the grammar leaves opaque but which usually holds
+    /// items (a Rust macro call's token tree): it is parsed again on its own and walked.
+    pub reparse: Option<fn(Node) -> Option<tree_sitter::Range>>,
     /// Kinds that may be imports; `is_import` decides (e.g. only `require` calls in Ruby).
     pub imports: &'static [&'static str],
     pub is_import: fn(Node, &str) -> bool,
@@ -109,7 +149,13 @@ pub(crate) struct Rule {
     pub receiver: Option<fn(Node, &str) -> Option<String>>,
     /// A field the node must have to be a definition (`body` for C's `struct` specifiers).
     pub requires: Option<&'static str>,
+    /// The initial values in a field declaration (`= 3` of `public int a = 3, b;`), left out of
+    /// its signature.
+    pub initializers: Option<Initializers>,
 }
+
+/// Byte ranges of the initial values in a field declaration.
+pub(crate) type Initializers = fn(Node) -> Vec<Range<usize>>;
 
 /// How a rule decides its [`Kind`].
 #[derive(Clone, Copy)]
@@ -139,6 +185,7 @@ impl Rule {
             keep_tail: false,
             receiver: None,
             requires: None,
+            initializers: None,
         }
     }
 
@@ -169,6 +216,10 @@ impl Rule {
 
     pub const fn requires(self, field: &'static str) -> Rule {
         Rule { requires: Some(field), ..self }
+    }
+
+    pub const fn initializers(self, initializers: Initializers) -> Rule {
+        Rule { initializers: Some(initializers), ..self }
     }
 }
 
@@ -224,21 +275,43 @@ struct Owner<'a> {
 
 struct Walker<'s> {
     spec: &'static Spec,
+    language: Language,
     comments: &'static [&'static str],
     source: &'s str,
     imports: Vec<Import>,
     /// Methods declared outside their type, with the type's name, attached after the walk.
     detached: Vec<(String, Definition)>,
+    heads: Vec<(u32, u32)>,
+    region_errors: Vec<(u32, u32)>,
+    failed_regions: Vec<(u32, u32)>,
+    /// Bytes that may still be parsed again (see [`Walker::walk_region`]).
+    reparse_budget: usize,
 }
 
 impl<'s> Walker<'s> {
-    fn run(spec: &'static Spec, language: Language, root: Node, source: &'s str) -> (Vec<Import>, Vec<Definition>) {
-        let mut walker =
-            Walker { spec, comments: language.lexical().comments, source, imports: Vec::new(), detached: Vec::new() };
+    fn run(spec: &'static Spec, language: Language, root: Node, source: &'s str) -> Walked {
+        let mut walker = Walker {
+            spec,
+            language,
+            comments: language.lexical().comments,
+            source,
+            imports: Vec::new(),
+            detached: Vec::new(),
+            heads: Vec::new(),
+            region_errors: Vec::new(),
+            failed_regions: Vec::new(),
+            reparse_budget: REPARSE_FACTOR * source.len(),
+        };
         let mut items = Vec::new();
         walker.walk(root, None, &[], 0, &mut items);
         attach_detached(&mut items, std::mem::take(&mut walker.detached));
-        (walker.imports, items)
+        Walked {
+            imports: walker.imports,
+            items,
+            heads: walker.heads,
+            region_errors: walker.region_errors,
+            failed_regions: walker.failed_regions,
+        }
     }
 
     /// Collects the definitions among `parent`'s named children into `out`.
@@ -265,12 +338,17 @@ impl<'s> Walker<'s> {
                 self.push_import(child);
                 continue;
             }
+            if let Some(region) = self.spec.reparse.and_then(|region_of| region_of(child)) {
+                self.walk_region(child, region, owner, depth, out);
+                continue;
+            }
             let lead = Lead { attributes: &attributes, wrappers };
             if let Some(rule) = self.spec.rules.iter().find(|rule| rule.node == kind)
                 && let Some(definition) = self.define(child, rule, owner, &lead, depth)
             {
                 match rule.receiver.and_then(|receiver| receiver(child, self.source)) {
                     Some(receiver) if owner.is_none() => self.detached.push((receiver, definition)),
+                    _ if definition.kind == Kind::Field => out.extend(each_field(definition)),
                     _ => out.push(definition),
                 }
                 continue;
@@ -279,9 +357,39 @@ impl<'s> Walker<'s> {
                 let mut inner = wrappers.to_vec();
                 inner.push(child);
                 self.walk(child, owner, &inner, depth + 1, out);
-            } else if self.spec.transparent.contains(&kind) {
+            } else if self.spec.transparent.contains(&kind) || child.is_error() {
+                // What the parser recognised inside an error is outlined like anything else.
                 self.walk(child, owner, &[], depth + 1, out);
             }
+        }
+    }
+
+    /// Walks `region` of `node` parsed on its own, as if its items stood where `node` does. Macro
+    /// input need not be Rust, so its syntax errors are common; like the file's own, they are
+    /// named only where a definition may be hidden (`ffi_fn! { fn f() { … } ?= null }`).
+    ///
+    /// Nested calls are parsed once per level, so the bytes parsed again are capped at a few
+    /// times the file: past that, or past the nesting limit, the region is named as not parsed.
+    fn walk_region(
+        &mut self,
+        node: Node,
+        region: tree_sitter::Range,
+        owner: Option<Owner>,
+        depth: usize,
+        out: &mut Vec<Definition>,
+    ) {
+        let size = region.end_byte - region.start_byte;
+        if size > self.reparse_budget || depth >= MAX_DEPTH {
+            self.failed_regions.push(node_lines(node, self.source));
+            return;
+        }
+        self.reparse_budget -= size;
+        match parse::parse_region(self.language, self.source, region) {
+            Ok(tree) => {
+                self.walk(tree.root_node(), owner, &[], depth + 1, out);
+                self.region_errors.extend(unparsed::error_lines(&tree, self.source));
+            }
+            Err(_) => self.failed_regions.push(node_lines(node, self.source)),
         }
     }
 
@@ -308,9 +416,11 @@ impl<'s> Walker<'s> {
             Classify::Is(kind) => kind,
             Classify::By(classify) => classify(node, self.source)?,
         };
-        // Constants and statics are outline-worthy at file or module level; inside types and
-        // functions they are detail.
-        if matches!(kind, Kind::Const | Kind::Variable) && owner.is_some_and(|o| o.kind != Kind::Module) {
+        // Constants and statics are outline-worthy at file or module level, and as associated
+        // constants of a Rust impl or trait (`Interest::READABLE`); inside classes and functions
+        // they are detail.
+        let api_level = |owner: Owner| matches!(owner.kind, Kind::Module | Kind::Impl | Kind::Trait);
+        if matches!(kind, Kind::Const | Kind::Variable) && owner.is_some_and(|o| !api_level(o)) {
             return None;
         }
         let name = truncate(collapse(&(rule.name)(node, self.source)?), MAX_SIGNATURE);
@@ -322,11 +432,15 @@ impl<'s> Walker<'s> {
             (kind, _) => kind,
         };
         let kind = if kind == Kind::Method && self.is_constructor(&name, owner) { Kind::Constructor } else { kind };
-        let signature = self.signature(node, rule, kind, lead);
+        // Where the head ends: the body, or what the rule names instead.
+        let body = rule.head_end.iter().find_map(|path| find_path(node, path));
+        let signature = self.signature(node, rule, body, kind, lead);
         let (head_line, end_line) = node_lines(node, self.source);
         // Attributes, decorators and `export` in front belong to the definition's span.
         let first = lead.attributes.first().copied().or_else(|| self.full_wrappers(lead.wrappers).next());
         let start_line = first.map_or(head_line, |first| node_lines(first, self.source).0);
+        let head_last = body.map_or(end_line, |body| line_number(body.start_position().row));
+        self.heads.push((start_line, head_last.max(start_line)));
         let mut children = Vec::new();
         if let Some(body) = rule.members.and_then(|path| find_path(node, path)) {
             self.walk(body, Some(Owner { kind, name: &name }), &[], depth + 1, &mut children);
@@ -347,21 +461,33 @@ impl<'s> Walker<'s> {
         }
     }
 
-    fn signature(&self, node: Node, rule: &Rule, kind: Kind, lead: &Lead) -> String {
-        let mut prefix = String::new();
-        for attribute in lead.attributes {
-            self.push_code(&mut prefix, *attribute, attribute.byte_range());
-            prefix.push(' ');
+    fn signature(&self, node: Node, rule: &Rule, body: Option<Node>, kind: Kind, lead: &Lead) -> String {
+        let head_end = body.map_or(node.end_byte(), |b| b.start_byte());
+        if kind == Kind::Field {
+            return self.field_signature(node, rule, head_end);
+        }
+        let mut head = Head::default();
+        // Decorators inside a wrapper (`@Component(…) export class`) come with its prefix.
+        let in_wrapper = |attribute: &Node| {
+            lead.wrappers.iter().any(|wrapper| wrapper.byte_range().contains(&attribute.start_byte()))
+        };
+        for attribute in lead.attributes.iter().filter(|attribute| !in_wrapper(attribute)) {
+            if self.shown(attribute.byte_range()) {
+                self.push_code(&mut head, Role::Decoration, *attribute, attribute.byte_range());
+                head.push(Role::Core, " ");
+            }
         }
         let wrappers = lead.wrappers;
         for (i, wrapper) in wrappers.iter().enumerate() {
             let next = wrappers.get(i + 1).copied().unwrap_or(node);
             match prefix_of(self.spec, *wrapper) {
-                Some(Prefix::Full) => self.push_code(&mut prefix, *wrapper, wrapper.start_byte()..next.start_byte()),
+                Some(Prefix::Full) => {
+                    self.push_split(&mut head, *wrapper, wrapper.start_byte()..next.start_byte());
+                }
                 Some(Prefix::Keyword) => {
                     if let Some(keyword) = wrapper.child(0).filter(|first| !first.is_named()) {
-                        prefix.push_str(node_text(keyword, self.source));
-                        prefix.push(' ');
+                        head.push(Role::Core, node_text(keyword, self.source));
+                        head.push(Role::Core, " ");
                     }
                 }
                 None => {}
@@ -369,44 +495,117 @@ impl<'s> Walker<'s> {
         }
         // Only a small node can collapse to a short line; a huge table is not even looked at.
         if matches!(kind, Kind::Const | Kind::Variable) && node.byte_range().len() <= 4 * SHORT_VALUE {
-            let mut whole = prefix.clone();
-            self.push_code(&mut whole, node, node.byte_range());
-            let whole = signature_line(&whole);
+            let mut whole = head.clone();
+            self.push_split(&mut whole, node, node.byte_range());
+            let whole = whole.line();
             if whole.chars().count() <= SHORT_VALUE {
                 return whole;
             }
         }
-        let body = rule.head_end.iter().find_map(|path| find_path(node, path));
-        let mut head = prefix;
-        self.push_code(&mut head, node, node.start_byte()..body.map_or(node.end_byte(), |b| b.start_byte()));
+        let core_end = core_end(node).unwrap_or(head_end).clamp(node.start_byte(), head_end);
+        // Decorations come before the name; those inside the parameters are part of them.
+        let named_at = node.child_by_field_name("name").map_or(core_end, |name| name.start_byte());
+        let named_at = named_at.clamp(node.start_byte(), core_end);
+        self.push_split(&mut head, node, node.start_byte()..named_at);
+        self.push_code(&mut head, Role::Core, node, named_at..core_end);
+        self.push_code(&mut head, Role::Tail, node, core_end..head_end);
         if rule.keep_tail
             && let Some(body) = body
         {
-            head.push(' ');
-            self.push_code(&mut head, node, body.end_byte()..node.end_byte());
+            // C's `typedef struct {…} name`: the name comes after the body.
+            head.push(Role::Core, " ");
+            self.push_code(&mut head, Role::Core, node, body.end_byte()..node.end_byte());
         }
-        signature_line(&head)
+        head.line()
+    }
+
+    /// Appends the source in `range` (inside `within`) as core, its decorations as such.
+    fn push_split(&self, head: &mut Head, within: Node, range: Range<usize>) {
+        let mut position = range.start;
+        for decoration in nodes_in(within, &range, self.spec.decorations) {
+            self.push_code(head, Role::Core, within, position..decoration.start);
+            if self.shown(decoration.clone()) {
+                self.push_code(head, Role::Decoration, within, decoration.clone());
+            }
+            position = decoration.end;
+        }
+        self.push_code(head, Role::Core, within, position..range.end);
+    }
+
+    fn shown(&self, decoration: Range<usize>) -> bool {
+        // Without whitespace, so `#[cfg_attr(\n    docsrs, …)]` matches `#[cfg_attr(docsrs`.
+        let text: String = self.source.get(decoration).unwrap_or("").split_whitespace().collect();
+        !self.spec.unshown.iter().any(|start| text.starts_with(start))
+    }
+
+    /// A field's declaration up to `head_end` without its decorations and initial values: it is
+    /// one entry on its type's line of fields.
+    fn field_signature(&self, node: Node, rule: &Rule, head_end: usize) -> String {
+        let range = node.start_byte()..head_end;
+        let mut dropped = nodes_in(node, &range, self.spec.decorations);
+        dropped.extend(rule.initializers.map_or_else(Vec::new, |initializers| initializers(node)));
+        dropped.sort_by_key(|drop| drop.start);
+        let mut head = Head::default();
+        let mut position = range.start;
+        for drop in dropped.into_iter().filter(|drop| drop.end <= range.end) {
+            if drop.start >= position {
+                self.push_code(&mut head, Role::Core, node, position..drop.start);
+                position = drop.end;
+            }
+        }
+        self.push_code(&mut head, Role::Core, node, position..range.end);
+        head.line()
     }
 
     /// Appends the source in `range` (inside `within`) without the comments in it.
-    fn push_code(&self, out: &mut String, within: Node, range: Range<usize>) {
+    fn push_code(&self, head: &mut Head, role: Role, within: Node, range: Range<usize>) {
         let mut position = range.start;
-        for comment in comments_in(within, &range, self.comments) {
-            out.push_str(self.source.get(position..comment.start).unwrap_or(""));
-            out.push(' ');
+        for comment in nodes_in(within, &range, self.comments) {
+            head.push(role, self.source.get(position..comment.start).unwrap_or(""));
+            head.push(role, " ");
             position = comment.end;
         }
-        out.push_str(self.source.get(position..range.end).unwrap_or(""));
+        head.push(role, self.source.get(position..range.end).unwrap_or(""));
     }
+}
+
+/// Where a definition's uncuttable part ends: after its parameters (found through C declarators
+/// and the value of `const f = (…) =>`), else after its name.
+fn core_end(node: Node) -> Option<usize> {
+    let mut current = node;
+    for _ in 0..MAX_DEPTH {
+        if let Some(parameters) = current.child_by_field_name("parameters") {
+            return Some(parameters.end_byte());
+        }
+        match current.child_by_field_name("declarator").or_else(|| current.child_by_field_name("value")) {
+            Some(inner) => current = inner,
+            None => break,
+        }
+    }
+    node.child_by_field_name("name").map(|name| name.end_byte())
+}
+
+/// A declaration of several fields (`Spec, Status string`, named `Spec, Status` by its rule) as
+/// one definition per field, so each name can be searched; they share the declaration's
+/// signature, which the signatures view prints once.
+fn each_field(declaration: Definition) -> Vec<Definition> {
+    if !declaration.name.contains(", ") {
+        return vec![declaration];
+    }
+    let names: Vec<String> = declaration.name.split(", ").map(str::to_string).collect();
+    names.into_iter().map(|name| Definition { name, ..declaration.clone() }).collect()
 }
 
 fn prefix_of(spec: &Spec, wrapper: Node) -> Option<Prefix> {
     spec.wrappers.iter().find(|(kind, _)| *kind == wrapper.kind()).map(|(_, prefix)| *prefix)
 }
 
-/// Byte ranges of comment nodes inside `range`, in order, clipped to it.
-fn comments_in(node: Node, range: &Range<usize>, kinds: &[&str]) -> Vec<Range<usize>> {
+/// Byte ranges of the outermost nodes of `kinds` inside `range`, in order, clipped to it.
+fn nodes_in(node: Node, range: &Range<usize>, kinds: &[&str]) -> Vec<Range<usize>> {
     let mut found = Vec::new();
+    if kinds.is_empty() {
+        return found;
+    }
     let mut stack = vec![node];
     while let Some(current) = stack.pop() {
         if current.end_byte() <= range.start || current.start_byte() >= range.end {

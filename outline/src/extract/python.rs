@@ -14,8 +14,11 @@ pub(super) static SPEC: Spec = Spec {
         Rule::new("type_alias_statement", Kind::TypeAlias).named(left_side).whole(),
     ],
     wrappers: &[("decorated_definition", super::Prefix::Full)],
-    // Definitions under `if TYPE_CHECKING:`, `try: … except ImportError:` and the like.
     attributes: &[],
+    decorations: &["decorator"],
+    unshown: &[],
+    reparse: None,
+    // Definitions under `if TYPE_CHECKING:`, `try: … except ImportError:` and the like.
     transparent: &[
         "expression_statement",
         "if_statement",

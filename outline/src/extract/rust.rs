@@ -1,6 +1,7 @@
-//! Rust: items, `impl` blocks with their methods, traits, modules, `macro_rules!`.
+//! Rust: items, `impl` blocks with their methods, traits, modules, `macro_rules!`, `pub` fields,
+//! and the items inside macro calls (`cfg_net! { … }`).
 
-use tree_sitter::Node;
+use tree_sitter::{Node, Range};
 
 use super::{Constructors, Rule, Spec, always, field_text};
 use crate::model::Kind;
@@ -10,20 +11,27 @@ pub(super) static SPEC: Spec = Spec {
         Rule::new("function_item", Kind::Function),
         Rule::new("function_signature_item", Kind::Function).whole(),
         // Cut at the braces only: a tuple struct's fields are its signature.
-        Rule::new("struct_item", Kind::Struct).head_end(&["field_declaration_list"]),
-        Rule::new("union_item", Kind::Struct),
+        Rule::new("struct_item", Kind::Struct).head_end(&["field_declaration_list"]).members("body"),
+        Rule::new("union_item", Kind::Struct).members("body"),
+        Rule::classify("field_declaration", public_field).whole(),
         Rule::new("enum_item", Kind::Enum),
         Rule::new("trait_item", Kind::Trait).members("body"),
         Rule::new("impl_item", Kind::Impl).named(impl_name).members("body"),
         Rule::new("mod_item", Kind::Module).members("body"),
         Rule::new("type_item", Kind::TypeAlias).whole(),
+        // `type Output;` of a trait.
+        Rule::new("associated_type", Kind::TypeAlias).whole(),
         Rule::new("const_item", Kind::Const).head_end(&["value"]),
         Rule::new("static_item", Kind::Variable).head_end(&["value"]),
         Rule::new("macro_definition", Kind::Macro).head_end(&["macro_rule"]),
     ],
     wrappers: &[],
     attributes: &["attribute_item"],
-    transparent: &["foreign_mod_item", "declaration_list"],
+    decorations: &["attribute_item"],
+    unshown: &["#[inline", "#[track_caller]", "#[allow(", "#[expect(", "#[cfg_attr(docsrs", "#[rustfmt::"],
+    reparse: Some(macro_items),
+    // `thread_local!(…);` is a macro call in an expression statement.
+    transparent: &["foreign_mod_item", "declaration_list", "expression_statement"],
     imports: &["use_declaration", "extern_crate_declaration"],
     is_import: always,
     import_keywords: &["use "],
@@ -36,5 +44,30 @@ fn impl_name(node: Node, source: &str) -> Option<String> {
     Some(match field_text(node, "trait", source) {
         Some(tr) => format!("{tr} for {target}"),
         None => target,
+    })
+}
+
+/// A field with any visibility (`pub`, `pub(crate)`): part of the type's API.
+fn public_field(node: Node, _: &str) -> Option<Kind> {
+    let mut cursor = node.walk();
+    let public = node.named_children(&mut cursor).any(|child| child.kind() == "visibility_modifier");
+    public.then_some(Kind::Field)
+}
+
+/// The inside of a macro call's token tree (`cfg_rt! { … }`, `thread_local!(…)`): crates wrap
+/// whole groups of items in such calls, and a grammar sees only tokens there.
+fn macro_items(node: Node) -> Option<Range> {
+    if node.kind() != "macro_invocation" {
+        return None;
+    }
+    let mut cursor = node.walk();
+    let tokens = node.named_children(&mut cursor).find(|child| child.kind() == "token_tree")?;
+    let open = tokens.child(0)?;
+    let close = tokens.child(u32::try_from(tokens.child_count().checked_sub(1)?).ok()?)?;
+    (open.end_byte() < close.start_byte()).then(|| Range {
+        start_byte: open.end_byte(),
+        end_byte: close.start_byte(),
+        start_point: open.end_position(),
+        end_point: close.start_position(),
     })
 }

@@ -1,0 +1,220 @@
+//! Signature lines that keep a definition's name and parameters whole.
+//!
+//! A declaration head is gathered as segments by role. When the line is longer than
+//! [`MAX_SIGNATURE`], decorations (attributes, decorators, annotations) are shortened first, then
+//! the tail after the parameters (return type, bounds, base classes) is cut. The core — modifiers,
+//! keyword, name, parameters — is only cut past [`HARD_MAX`], which real code does not reach.
+
+use crate::text::{MAX_SIGNATURE, collapse, head_line, truncate};
+
+/// The longest a signature can get when its name and parameters alone exceed [`MAX_SIGNATURE`]:
+/// a bound for generated or minified code, not a target.
+const HARD_MAX: usize = 1_000;
+
+/// The longest one shortened decoration may be (`#[doc = "…"]` has no argument list to drop).
+const MAX_DECORATION: usize = 40;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// An attribute, decorator or annotation: shortened first.
+    Decoration,
+    /// Modifiers, keyword, name and parameters: never cut below [`HARD_MAX`].
+    Core,
+    /// What follows the parameters (or the name): cut when decorations were not enough.
+    Tail,
+}
+
+#[derive(Clone)]
+struct Segment {
+    role: Role,
+    text: String,
+    /// How many identical decorations this one stands for (`@click.option(…) ×6`).
+    repeat: usize,
+}
+
+/// A declaration head being gathered, in source order.
+#[derive(Clone, Default)]
+pub(crate) struct Head {
+    segments: Vec<Segment>,
+}
+
+impl Head {
+    /// Appends source text in `role`; consecutive core or tail text joins one segment.
+    pub(crate) fn push(&mut self, role: Role, text: &str) {
+        match self.segments.last_mut() {
+            Some(last) if last.role == role && role != Role::Decoration => last.text.push_str(text),
+            _ => self.segments.push(Segment { role, text: text.to_string(), repeat: 1 }),
+        }
+    }
+
+    /// The head on one line, shortened as the module describes.
+    pub(crate) fn line(mut self) -> String {
+        let full = self.render();
+        if fits(&full) {
+            return full;
+        }
+        self.shorten_decorations();
+        let shortened = self.render();
+        if fits(&shortened) {
+            return shortened;
+        }
+        self.cut_tail();
+        truncate(self.render(), HARD_MAX)
+    }
+
+    fn render(&self) -> String {
+        let mut raw = String::new();
+        for segment in &self.segments {
+            raw.push_str(&segment.text);
+            if segment.repeat > 1 {
+                raw.push_str(&format!(" ×{}", segment.repeat));
+            }
+        }
+        head_line(&raw)
+    }
+
+    /// Drops each decoration's arguments and folds a run of equal ones into one with a count.
+    fn shorten_decorations(&mut self) {
+        let mut kept: Vec<Segment> = Vec::new();
+        // Index in `kept` of the last decoration, while only whitespace has followed it.
+        let mut run: Option<usize> = None;
+        for mut segment in std::mem::take(&mut self.segments) {
+            match segment.role {
+                Role::Decoration => {
+                    segment.text = shorten_decoration(&segment.text);
+                    if let Some(last) = run.filter(|&last| kept[last].text == segment.text) {
+                        kept.truncate(last + 1);
+                        kept[last].repeat += 1;
+                        continue;
+                    }
+                    run = Some(kept.len());
+                }
+                _ if segment.text.trim().is_empty() => {}
+                _ => run = None,
+            }
+            kept.push(segment);
+        }
+        self.segments = kept;
+    }
+
+    /// Cuts the tail to the room the rest leaves, down to a bare `…`.
+    fn cut_tail(&mut self) {
+        let mut tail = String::new();
+        for segment in self.segments.iter_mut().filter(|segment| segment.role == Role::Tail) {
+            tail.push_str(&std::mem::take(&mut segment.text));
+        }
+        let tail = head_line(&tail);
+        if tail.is_empty() {
+            return;
+        }
+        let room = MAX_SIGNATURE.saturating_sub(self.render().chars().count() + 1);
+        let cut = if room >= 2 { truncate(tail, room) } else { "…".to_string() };
+        self.push(Role::Tail, &format!(" {cut}"));
+    }
+}
+
+fn fits(line: &str) -> bool {
+    line.chars().count() <= MAX_SIGNATURE
+}
+
+/// `#[cfg(any(unix, windows))]` → `#[cfg(…)]`, `@click.option("--n", default=1)` →
+/// `@click.option(…)`: every outermost argument list emptied to `…`, strings skipped over. A
+/// template's parameter list (`<typename T, …>`) becomes `<…>`.
+fn shorten_decoration(decoration: &str) -> String {
+    if decoration.starts_with('<') {
+        return "<…>".to_string();
+    }
+    let mut out = String::new();
+    let (mut depth, mut quote, mut escaped, mut inside) = (0usize, None, false, false);
+    for c in collapse(decoration).chars() {
+        if depth == 0 {
+            out.push(c);
+            if c == '(' {
+                (depth, inside) = (1, false);
+            }
+            continue;
+        }
+        if let Some(open) = quote {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                _ if c == open => quote = None,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' => quote = Some(c),
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            _ => {}
+        }
+        if depth == 0 {
+            out.push_str(if inside { "…)" } else { ")" });
+        } else {
+            inside = true;
+        }
+    }
+    if depth > 0 {
+        out.push('…');
+    }
+    truncate(out, MAX_DECORATION)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn head(parts: &[(Role, &str)]) -> Head {
+        let mut head = Head::default();
+        for (role, text) in parts {
+            head.push(*role, text);
+        }
+        head
+    }
+
+    #[test]
+    fn decorations_lose_their_arguments() {
+        assert_eq!(shorten_decoration("#[cfg(any(feature = \"a)\", unix))]"), "#[cfg(…)]");
+        assert_eq!(shorten_decoration("@click.option('--name', help=\"it's\")"), "@click.option(…)");
+        assert_eq!(shorten_decoration("@pytest.fixture()"), "@pytest.fixture()");
+        assert_eq!(shorten_decoration("@Override"), "@Override");
+        assert_eq!(shorten_decoration("[Obsolete(\"x\"), Browsable(false)]"), "[Obsolete(…), Browsable(…)]");
+        assert_eq!(shorten_decoration("<typename T, typename = std::enable_if_t<(N > 0)>>"), "<…>");
+    }
+
+    #[test]
+    fn a_short_head_is_kept_as_written() {
+        let line =
+            head(&[(Role::Decoration, "#[inline]"), (Role::Core, "\npub fn f(a: u8)"), (Role::Tail, " -> u8 {")])
+                .line();
+        assert_eq!(line, "#[inline] pub fn f(a: u8) -> u8");
+    }
+
+    #[test]
+    fn repeated_decorations_fold_before_the_tail_is_cut() {
+        let option = "@click.option(\"--verbose\", is_flag=True, help=\"Print every step as it runs\")";
+        let mut parts: Vec<(Role, &str)> = Vec::new();
+        for _ in 0..6 {
+            parts.extend([(Role::Decoration, option), (Role::Core, "\n")]);
+        }
+        parts.extend([(Role::Core, "def deploy(ctx, verbose)"), (Role::Tail, " -> None:")]);
+        assert_eq!(head(&parts).line(), "@click.option(…) ×6 def deploy(ctx, verbose) -> None");
+    }
+
+    #[test]
+    fn the_tail_is_cut_and_the_parameters_are_not() {
+        let parameters = (0..6).map(|i| format!("argument_{i}: u32")).collect::<Vec<_>>().join(", ");
+        let core = format!("pub fn long_name({parameters})");
+        let tail = format!(" -> Result<{}>", "Vec<Option<String>>, ".repeat(8));
+        let decoration = "#[cfg(any(target_os = \"linux\", target_os = \"android\", target_os = \"freebsd\"))]";
+        let line =
+            head(&[(Role::Decoration, decoration), (Role::Core, " "), (Role::Core, &core), (Role::Tail, &tail)]).line();
+        assert!(line.starts_with(&format!("#[cfg(…)] {core} -> Result<Vec")), "{line}");
+        assert!(line.ends_with('…') && line.chars().count() == MAX_SIGNATURE, "{line}");
+        let huge = format!("fn f({})", "a: u8, ".repeat(300));
+        let line = head(&[(Role::Core, &huge), (Role::Tail, " -> u8")]).line();
+        assert!(line.starts_with("fn f(a: u8, a: u8,") && line.ends_with('…'), "{line}");
+        assert!((HARD_MAX - 2..=HARD_MAX).contains(&line.chars().count()));
+    }
+}

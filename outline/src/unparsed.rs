@@ -1,0 +1,102 @@
+//! Which lines a syntax tree could not parse, so a view can say where definitions may be missing.
+
+use tree_sitter::Tree;
+
+use crate::text::node_lines;
+use crate::{Language, fallback};
+
+/// Line spans the parser could not make sense of, one per token, unmerged (so each can be
+/// judged on its own): the loose tokens directly inside error nodes and the tokens it had to
+/// assume (missing nodes). Whole constructs it recognised inside an error node (a function
+/// before the unclosed brace) do not count, since the walker outlines them; nor do comments,
+/// which hide no definition.
+pub(crate) fn error_lines(tree: &Tree, source: &str) -> Vec<(u32, u32)> {
+    let mut spans = Vec::new();
+    let mut pending = vec![tree.root_node()];
+    while let Some(node) = pending.pop() {
+        if node.is_missing() {
+            spans.push(node_lines(node, source));
+            continue;
+        }
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            if child.has_error() {
+                pending.push(child);
+            } else if node.is_error() && child.child_count() == 0 && !child.is_extra() {
+                spans.push(node_lines(child, source));
+            }
+        }
+        if node.is_error() && node.child_count() == 0 {
+            spans.push(node_lines(node, source));
+        }
+    }
+    spans
+}
+
+/// The spans where a definition may be missing: not inside the declaration of a definition that
+/// was outlined all the same (C's `INLINE int f(…)`: the unknown macro is an error, `f` is
+/// found), and with a line that looks like a definition to the line heuristic (a statement the
+/// grammar tripped over inside a function body hides nothing).
+pub(crate) fn may_hide_definitions(
+    spans: Vec<(u32, u32)>,
+    heads: &[(u32, u32)],
+    language: Language,
+    source: &str,
+) -> Vec<(u32, u32)> {
+    if spans.is_empty() {
+        return spans;
+    }
+    // Per line (index 0 is line 1): inside a declaration head; looks like a definition (decided
+    // once, on first need: an error node has many tokens on the same line).
+    let lines: Vec<&str> = source.lines().collect();
+    let mut in_head = vec![false; lines.len() + 1];
+    for &(first, last) in heads {
+        for line in first..=last.min(u32::try_from(lines.len()).unwrap_or(u32::MAX)) {
+            in_head[line as usize - 1] = true;
+        }
+    }
+    let mut defines: Vec<Option<bool>> = vec![None; lines.len() + 1];
+    let mut looks_like_definition = |line: u32| {
+        let index = (line as usize - 1).min(lines.len());
+        *defines[index]
+            .get_or_insert_with(|| fallback::looks_like_definition(language, lines.get(index).copied().unwrap_or("")))
+    };
+    spans
+        .into_iter()
+        .filter(|&(start, end)| {
+            let inside_head = (start..=end).all(|line| in_head.get(line as usize - 1).copied().unwrap_or(false));
+            !inside_head && (start..=end).any(&mut looks_like_definition)
+        })
+        .collect()
+}
+
+/// Sorts spans and joins those that overlap or touch.
+pub(crate) fn merge(mut spans: Vec<(u32, u32)>) -> Vec<(u32, u32)> {
+    spans.sort_unstable();
+    let mut merged: Vec<(u32, u32)> = Vec::with_capacity(spans.len());
+    for (start, end) in spans {
+        match merged.last_mut() {
+            Some(last) if start <= last.1.saturating_add(1) => last.1 = last.1.max(end),
+            _ => merged.push((start, end)),
+        }
+    }
+    merged
+}
+
+/// The whole of `source` as one span, or none for an empty file.
+pub(crate) fn all_lines(source: &str) -> Vec<(u32, u32)> {
+    let lines = u32::try_from(source.lines().count()).unwrap_or(u32::MAX);
+    if lines == 0 { Vec::new() } else { vec![(1, lines)] }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans_merge_when_they_overlap_or_touch() {
+        assert_eq!(merge(vec![(9, 9), (1, 3), (4, 5), (2, 2), (7, 8)]), [(1, 5), (7, 9)]);
+        assert_eq!(all_lines(""), []);
+        assert_eq!(all_lines("a\nb\n"), [(1, 2)]);
+    }
+}
