@@ -91,3 +91,23 @@ fn read_errors_exit_1_with_the_reason() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("unknown mode `bogus`") && stderr.contains("signatures"), "{stderr}");
 }
+
+#[test]
+fn outlines_of_text_files_are_headings_or_a_head_that_says_so() {
+    let home = Home::new();
+    let root = project(&home);
+    let prose: String = (0..3000).map(|i| format!("line {i} of the release notes\n")).collect();
+    std::fs::write(root.join("NOTES.txt"), &prose).unwrap();
+    let rst =
+        format!("Guide\n=====\n\nIntro.\n\nInstall\n-------\n\n{}\nUsage\n-----\n\nRun it.\n", "step\n".repeat(400));
+    std::fs::write(root.join("guide.rst"), rst).unwrap();
+
+    let out = lctx_in(&home, &root, false, &["read", "NOTES.txt", "-m", "map"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("[no headings: lines 1-40 of 3000 shown]"), "{text}");
+    assert!(!text.contains("line 2999"), "never the whole of a large file silently");
+
+    let out = lctx_in(&home, &root, false, &["read", "guide.rst", "-m", "signatures"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Install") && text.contains("Usage") && !text.contains("step"), "{text}");
+}

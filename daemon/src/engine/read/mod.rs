@@ -307,6 +307,17 @@ impl Reader {
                         baseline: Baseline::File,
                         mode: mode.clone(),
                     },
+                    None if slot != Slot::Aggressive => {
+                        // Prose: its headings, or its head with a note that
+                        // says how much was left out; a small file whole.
+                        let format = lean_ctx_outline::TextFormat::from_path(std::path::Path::new(shown));
+                        Rendered {
+                            text: lean_ctx_outline::render_text_outline(format, &file.text),
+                            holds: Holds::AsBefore,
+                            baseline: Baseline::File,
+                            mode: mode.clone(),
+                        }
+                    }
                     None => {
                         *note = format!("no outline for {shown} (unknown language): sent in full");
                         whole()
