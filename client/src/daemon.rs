@@ -44,6 +44,30 @@ impl Daemon {
         self.hello.daemon_version == build_info::VERSION
             && (expected.is_empty() || self.hello.executable_id == expected)
     }
+
+    /// Whether this client uses the running daemon: one of its own build, or
+    /// a newer one that speaks its protocol (it answered Hello). Replacing a
+    /// newer daemon by an older build would start a restart war with the
+    /// newer build's clients; the newer build wins, once.
+    fn serves(&self, opts: &ClientOptions) -> bool {
+        self.same_build(opts)
+            || newer(
+                (&self.hello.daemon_version, &self.hello.executable_id),
+                (build_info::VERSION, &opts.expected_executable_id()),
+            )
+    }
+}
+
+/// Whether build `a` (version, executable id) is newer than build `b`: a
+/// higher version, or the same version in a binary written later.
+fn newer(a: (&str, &str), b: (&str, &str)) -> bool {
+    fn version(v: &str) -> Vec<u64> {
+        v.split(|c: char| !c.is_ascii_digit()).filter_map(|n| n.parse().ok()).collect()
+    }
+    match version(a.0).cmp(&version(b.0)) {
+        std::cmp::Ordering::Equal => build_info::written_at(a.1) > build_info::written_at(b.1),
+        order => order == std::cmp::Ordering::Greater,
+    }
 }
 
 /// Why no daemon could be used; shown to the user beside the LOCAL answer.
@@ -131,7 +155,7 @@ pub async fn find(opts: &ClientOptions) -> Result<Option<Daemon>, Problem> {
 /// now.
 pub async fn ensure(opts: &ClientOptions) -> Result<Daemon, Problem> {
     if let Probe::Ready(d) = probe(opts).await?
-        && d.same_build(opts)
+        && d.serves(opts)
     {
         return Ok(*d);
     }
@@ -139,7 +163,7 @@ pub async fn ensure(opts: &ClientOptions) -> Result<Daemon, Problem> {
     let _startup = lock_startup(&opts.dirs.startup_lock())?;
     // Another client may have started or replaced the daemon while we waited.
     match probe(opts).await? {
-        Probe::Ready(d) if d.same_build(opts) => return Ok(*d),
+        Probe::Ready(d) if d.serves(opts) => return Ok(*d),
         Probe::Ready(d) => {
             note(&format!(
                 "restarting lean-ctxd {} (pid {}) to run this build ({})",
@@ -150,18 +174,28 @@ pub async fn ensure(opts: &ClientOptions) -> Result<Daemon, Problem> {
             stop(opts, *d).await?;
         }
         Probe::Incompatible(why) => {
-            let pid = singleton::read_info(&opts.dirs.daemon_lock()).pid;
+            let holder = singleton::read_info(&opts.dirs.daemon_lock());
+            if newer((&holder.version, &holder.executable_id), (build_info::VERSION, &opts.expected_executable_id())) {
+                // Its clients would only replace ours again.
+                return Err(format!("{why}; it is a newer build, so this older client leaves it running"));
+            }
             note(&format!("restarting an incompatible lean-ctxd: {why}"));
-            kill_holder(opts, pid).await?;
+            kill_holder(opts, holder.pid).await?;
         }
         Probe::Absent { stale_socket } => {
-            if stale_socket && !singleton::is_held(&opts.dirs.daemon_lock()) {
-                // Left by a daemon that died; nothing listens on it.
+            if stale_socket && !singleton::is_held(&opts.dirs.daemon_lock()) && is_socket(&opts.socket) {
+                // Left by a daemon that died; nothing listens on it. Anything
+                // that is not a socket is not ours to delete.
                 let _ = std::fs::remove_file(&opts.socket);
             }
         }
     }
     start(opts).await
+}
+
+fn is_socket(path: &Path) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_socket())
 }
 
 /// Notes that a client prints on stderr; clients have no log of their own.
@@ -199,8 +233,11 @@ async fn start(opts: &ClientOptions) -> Result<Daemon, Problem> {
 pub async fn stop(opts: &ClientOptions, daemon: Daemon) -> Result<(), Problem> {
     let Daemon { mut control, hello, .. } = daemon;
     let request = ShutdownRequest { ctx: Some(opts.context()), reason: "requested by lctx".to_string() };
-    if let Err(status) = control.shutdown(request).await {
-        note(&format!("Shutdown call failed ({}); stopping by signal", status.message()));
+    // A frozen daemon never answers: give it the handshake's deadline.
+    let answered = tokio::time::timeout(HANDSHAKE_TIMEOUT, control.shutdown(request)).await;
+    if let Err(why) = answered.map_err(|_| "no answer".to_string()).and_then(|r| r.map_err(|s| s.message().to_string()))
+    {
+        note(&format!("Shutdown call failed ({why}); stopping by signal"));
         // SAFETY: kill has no memory-safety preconditions.
         unsafe { libc::kill(hello.pid as libc::pid_t, libc::SIGTERM) };
     }
@@ -262,5 +299,19 @@ fn lock_startup(path: &Path) -> Result<File, Problem> {
             }
             Err(TryLockError::Error(e)) => return Err(format!("cannot lock {}: {e}", path.display())),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_higher_version_or_a_later_binary_is_newer() {
+        assert!(newer(("0.2.0", ""), ("0.1.9", "")));
+        assert!(newer(("0.10.0", ""), ("0.9.0", "")), "numeric, not lexical");
+        assert!(!newer(("0.1.0", "1-2-64.0"), ("0.2.0", "1-2-10.0")));
+        assert!(newer(("0.1.0", "1-2-64.5"), ("0.1.0", "1-2-64.4")), "same version, written later");
+        assert!(!newer(("0.1.0", "1-2-64.4"), ("0.1.0", "1-2-64.4")), "the same build is not newer");
     }
 }

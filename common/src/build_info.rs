@@ -16,7 +16,30 @@ pub fn executable_id(path: &Path) -> std::io::Result<String> {
     Ok(format!("{:x}-{:x}-{:x}.{:x}", meta.ino(), meta.size(), meta.mtime(), meta.mtime_nsec()))
 }
 
+/// When the binary an executable id names was written (seconds, then
+/// nanoseconds); zero for an empty or foreign id.
+pub fn written_at(executable_id: &str) -> (u64, u64) {
+    let mtime = executable_id.rsplit('-').next().unwrap_or_default();
+    let (secs, nanos) = mtime.split_once('.').unwrap_or((mtime, "0"));
+    (u64::from_str_radix(secs, 16).unwrap_or(0), u64::from_str_radix(nanos, 16).unwrap_or(0))
+}
+
 /// Id of the running executable, empty when it cannot be determined.
 pub fn own_executable_id() -> String {
     std::env::current_exe().and_then(|p| executable_id(&p)).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_write_time_is_read_back_from_an_id() {
+        let dir = std::env::temp_dir();
+        let id = executable_id(&dir).unwrap();
+        let meta = std::fs::metadata(&dir).unwrap();
+        use std::os::unix::fs::MetadataExt;
+        assert_eq!(written_at(&id), (meta.mtime() as u64, meta.mtime_nsec() as u64));
+        assert_eq!(written_at(""), (0, 0));
+    }
 }

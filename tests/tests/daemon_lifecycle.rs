@@ -81,6 +81,14 @@ fn a_client_of_another_build_restarts_the_daemon_gracefully() {
     assert!(!process_alive(old_pid), "the old daemon exited");
     assert!(home.daemon_log().contains("shutdown requested reason=\"requested by lctx\""), "graceful, not killed");
     assert_eq!(home.daemon_pids(), vec![new_pid]);
+
+    // The newer build wins once: a client of the older one uses it rather
+    // than replacing it (two builds must not restart each other forever).
+    for _ in 0..3 {
+        let (again, stderr) = run(&a);
+        assert_eq!(again["pid"].as_u64().unwrap() as u32, new_pid, "no restart back: {stderr}");
+        assert!(!stderr.contains("restarting"), "{stderr}");
+    }
 }
 
 #[test]
@@ -227,4 +235,40 @@ fn a_second_daemon_refuses_to_start_naming_the_first() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("already serves this runtime directory"), "{stderr}");
+}
+
+#[test]
+fn a_regular_file_at_the_socket_path_is_never_deleted() {
+    let home = Home::new();
+    let socket = home.socket();
+    std::fs::create_dir_all(socket.parent().unwrap()).unwrap();
+    std::fs::set_permissions(socket.parent().unwrap(), std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
+    std::fs::write(&socket, "precious, not a socket").unwrap();
+    let out = home.command(bin("lctx")).args(["daemon", "status", "--json"]).output().unwrap();
+    assert!(out.status.success(), "a fallback child answers: {}", describe(&out));
+    let st: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(st["served_by"], "LOCAL");
+    assert_eq!(std::fs::read_to_string(&socket).unwrap(), "precious, not a socket");
+}
+
+#[test]
+fn a_daemon_whose_runtime_dir_was_deleted_leaves_and_spares_its_successor() {
+    let home = Home::new();
+    let mut first = home.spawn_daemon(&[]);
+    std::fs::remove_dir_all(home.dirs().runtime).unwrap();
+    // The next client starts a successor on the same home.
+    let out = home.command(bin("lctx")).args(["daemon", "status", "--json"]).output().unwrap();
+    assert!(out.status.success(), "{}", describe(&out));
+    let st: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(st["served_by"], "DAEMON");
+    let successor = st["pid"].as_u64().unwrap() as u32;
+    assert_ne!(successor, first.id());
+    // The first notices its socket is gone and stops, without removing the
+    // successor's socket.
+    assert!(wait_until(Duration::from_secs(10), || first.exited()), "the orphaned daemon exits");
+    assert!(home.socket().exists(), "the successor's socket is still there");
+    assert_eq!(home.daemon_pids(), vec![successor]);
+    let again = home.lctx_json(&["daemon", "status", "--json"]);
+    assert_eq!(again["pid"].as_u64().unwrap() as u32, successor, "and still answers");
+    assert!(home.lctx(&["daemon", "stop"]).status.success());
 }

@@ -33,6 +33,8 @@ use crate::engine::paths::{self, Dirs};
 
 /// Extra time the watchdog allows beyond the drain deadline for flushing.
 const WATCHDOG_GRACE: Duration = Duration::from_secs(5);
+/// How often the daemon checks that its socket is still there.
+const SOCKET_CHECK: Duration = Duration::from_secs(1);
 /// Time given to Unavailable answers to reach clients after the deadline.
 const FLUSH_ANSWERS: Duration = Duration::from_millis(500);
 
@@ -64,13 +66,9 @@ pub fn run(opts: DaemonOptions) -> Result<(), String> {
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
     let result = runtime.block_on(serve(dirs, socket.clone(), opts.idle_timeout));
-    // Requests still running past the drain deadline are dropped here.
+    // Requests still running past the drain deadline are dropped here; the
+    // accept loop has unlinked the socket if it was still this daemon's.
     runtime.shutdown_timeout(Duration::from_millis(200));
-    // The listener unlinks the socket when dropped; make sure even if the
-    // accept loop never ran.
-    if socket.exists() && result.is_err() {
-        let _ = std::fs::remove_file(&socket);
-    }
     drop(lock);
     tracing::info!("lean-ctxd stopped");
     result
@@ -81,7 +79,8 @@ async fn serve(dirs: Dirs, socket: PathBuf, idle_override: Option<Duration>) -> 
     let config = engine.config.get();
     let max_message = usize::try_from(config.max_message_bytes).unwrap_or(usize::MAX);
     let host = Arc::new(Host::new(ServedBy::Daemon, Some(socket.clone()), idle_override));
-    let listener = transport::bind(&socket).map_err(|e| format!("cannot listen on {}: {e}", socket.display()))?;
+    let (listener, socket_file) =
+        transport::bind(&socket).map_err(|e| format!("cannot listen on {}: {e}", socket.display()))?;
     tracing::info!(
         pid = std::process::id(),
         version = crate::build_info::VERSION,
@@ -90,7 +89,8 @@ async fn serve(dirs: Dirs, socket: PathBuf, idle_override: Option<Duration>) -> 
     );
 
     let (tx, rx) = tokio::sync::mpsc::channel(64);
-    tokio::spawn(transport::accept_loop(listener, host.clone(), tx));
+    tokio::spawn(transport::accept_loop(listener, transport::Unlink(socket.clone(), socket_file), host.clone(), tx));
+    tokio::spawn(watch_socket(host.clone(), socket.clone(), socket_file));
     tokio::spawn(watch_signals(host.clone()));
     tokio::spawn(watch_idle(host.clone(), engine.clone()));
 
@@ -175,6 +175,23 @@ async fn watch_signals(host: Arc<Host>) {
     tokio::select! {
         _ = term.recv() => host.trigger_shutdown("SIGTERM"),
         _ = int.recv() => host.trigger_shutdown("SIGINT"),
+    }
+}
+
+/// Stops the daemon when its socket is removed or replaced (its runtime dir
+/// deleted, another daemon bound in its place): no client can reach it any
+/// more, and it must not go on beside a successor on the same home.
+async fn watch_socket(host: Arc<Host>, path: PathBuf, file: transport::SocketFile) {
+    loop {
+        tokio::select! {
+            () = host.shutdown_signal() => return,
+            () = tokio::time::sleep(SOCKET_CHECK) => {}
+        }
+        if !file.is_at(&path) {
+            tracing::warn!(socket = %path.display(), "the socket was removed or replaced; stopping");
+            host.trigger_shutdown("socket gone");
+            return;
+        }
     }
 }
 

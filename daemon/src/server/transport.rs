@@ -22,9 +22,43 @@ use tonic::transport::server::Connected;
 
 use super::host::{ConnectionGuard, Host};
 
+/// The socket file this daemon created, by device and inode: what it may
+/// unlink, and how it notices that its socket was removed or replaced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SocketFile {
+    dev: u64,
+    ino: u64,
+}
+
+impl SocketFile {
+    fn at(path: &Path) -> io::Result<SocketFile> {
+        use std::os::unix::fs::MetadataExt;
+        let meta = std::fs::symlink_metadata(path)?;
+        Ok(SocketFile { dev: meta.dev(), ino: meta.ino() })
+    }
+
+    /// Whether `path` is still this socket.
+    pub fn is_at(&self, path: &Path) -> bool {
+        SocketFile::at(path).is_ok_and(|now| now == *self)
+    }
+}
+
+/// Unlinks the socket when dropped — also when the accept loop's task is
+/// dropped with the runtime — if it is still this daemon's: a daemon never
+/// deletes a socket another daemon bound after its own was removed.
+pub struct Unlink(pub std::path::PathBuf, pub SocketFile);
+
+impl Drop for Unlink {
+    fn drop(&mut self) {
+        if self.1.is_at(&self.0) {
+            let _ = std::fs::remove_file(&self.0);
+        }
+    }
+}
+
 /// Binds the socket with mode 0600. The caller holds the daemon lock, so any
-/// file already at `path` belongs to a dead daemon and is replaced.
-pub fn bind(path: &Path) -> io::Result<Listener> {
+/// socket already at `path` belongs to a dead daemon and is replaced.
+pub fn bind(path: &Path) -> io::Result<(Listener, SocketFile)> {
     match std::fs::symlink_metadata(path) {
         Ok(meta) => {
             use std::os::unix::fs::FileTypeExt;
@@ -40,12 +74,14 @@ pub fn bind(path: &Path) -> io::Result<Listener> {
         Err(e) => return Err(e),
     }
     let name = path.to_fs_name::<GenericFilePath>()?;
-    let listener = ListenerOptions::new().name(name).mode(0o600).reclaim_name(true).create_tokio()?;
+    // Unlinked by `Unlink`, which checks that it is still ours.
+    let listener = ListenerOptions::new().name(name).mode(0o600).reclaim_name(false).create_tokio()?;
     // Belt and braces: the directory is private already, and some platforms
     // ignore the creation mode of sockets.
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
-    Ok(listener)
+    let file = SocketFile::at(path)?;
+    Ok((listener, file))
 }
 
 /// One accepted, verified connection (the socket's, or the pipe server's
@@ -87,9 +123,9 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Conn<S> {
 }
 
 /// Accepts until shutdown, forwarding connections of this user to `tx`.
-/// Dropping the listener at the end unlinks the socket, so no new client can
+/// At the end the socket is unlinked (if still ours), so no new client can
 /// reach a daemon that is draining.
-pub async fn accept_loop(listener: Listener, host: Arc<Host>, tx: mpsc::Sender<io::Result<Conn>>) {
+pub async fn accept_loop(listener: Listener, socket: Unlink, host: Arc<Host>, tx: mpsc::Sender<io::Result<Conn>>) {
     // SAFETY: geteuid has no preconditions and cannot fail.
     let own_uid = unsafe { libc::geteuid() };
     loop {
@@ -127,4 +163,5 @@ pub async fn accept_loop(listener: Listener, host: Arc<Host>, tx: mpsc::Sender<i
         }
     }
     drop(listener);
+    drop(socket);
 }
