@@ -97,16 +97,11 @@ impl ConfigStore {
 mod tests {
     use super::*;
 
-    fn write(dir: &Path, text: &str) -> PathBuf {
-        let f = dir.join("config.toml");
-        fs::write(&f, text).unwrap();
-        f
-    }
-
     #[test]
     fn store_keeps_last_good_config_when_file_breaks() {
         let d = tempfile::tempdir().unwrap();
-        let f = write(d.path(), "idle_timeout_secs = 7\n");
+        let f = d.path().join("config.toml");
+        fs::write(&f, "idle_timeout_secs = 7\n").unwrap();
         let store = ConfigStore::open(f.clone());
         assert_eq!(store.get().idle_timeout_secs, 7);
         fs::write(&f, "idle_timeout_secs = [\n").unwrap();
