@@ -15,13 +15,15 @@ pub(crate) static DOCKER_PS: Family = Family::new("docker-ps", "docker ps -a", |
 pub(crate) static DOCKER_IMAGES: Family =
     Family::new("docker-images", "docker images", |plan, _| table(plan)).listing();
 pub(crate) static DOCKER_BUILD: Family =
-    Family::new("docker-build", "docker build -t x .", |plan, _| docker_build(plan));
-pub(crate) static DOCKER_LOGS: Family = Family::new("docker-logs", "docker logs api", |plan, _| logs(plan));
+    Family::new("docker-build", "docker build -t x .", |plan, _| docker_build(plan)).folding_similar();
+pub(crate) static DOCKER_LOGS: Family =
+    Family::new("docker-logs", "docker logs api", |plan, _| logs(plan)).folding_similar();
 pub(crate) static KUBECTL_GET: Family =
     Family::new("kubectl-get", "kubectl get pods -A", |plan, _| table(plan)).listing();
 pub(crate) static KUBECTL_DESCRIBE: Family =
     Family::new("kubectl-describe", "kubectl -n shop describe pod api-1", |plan, _| describe(plan));
-pub(crate) static KUBECTL_LOGS: Family = Family::new("kubectl-logs", "kubectl logs api-1", |plan, _| logs(plan));
+pub(crate) static KUBECTL_LOGS: Family =
+    Family::new("kubectl-logs", "kubectl logs api-1", |plan, _| logs(plan)).folding_similar();
 
 /// docker/podman, docker-compose and kubectl/oc, by subcommand.
 pub(crate) static FAMILIES: Families = Families {
@@ -187,7 +189,6 @@ fn docker_build(plan: &mut Plan) {
         plan.set(i, Mark::Drop);
     }
     plan.set_where(Mark::Drop, |line| line.trim().is_empty());
-    plan.similar_folding = true;
     if !dropped.is_empty() {
         plan.note(plan.len(), format!("… {} step output, timing and transfer lines not shown", dropped.len()));
     }
@@ -197,7 +198,6 @@ fn docker_build(plan: &mut Plan) {
 /// whatever the exit code; lines that differ only in numbers fold.
 fn logs(plan: &mut Plan) {
     plan.set_where(Mark::Must, rules::is_error);
-    plan.similar_folding = true;
 }
 
 /// Fields of `kubectl describe` that say what state an object is in and why.

@@ -20,6 +20,9 @@ pub(crate) struct Family {
     /// The output is the list the agent asked for (ls, pip list, …): compacted up to the listing budget,
     /// not cut.
     pub(crate) listing: bool,
+    /// Runs of lines that differ only in numbers fold to first, count and last (logs, process tables); off
+    /// where the numbers are the point.
+    similar_folding: bool,
 }
 
 /// What a family module exports: how it recognises its commands, and the families it defines.
@@ -35,7 +38,7 @@ pub(crate) struct Families {
 
 impl Family {
     pub(crate) const fn new(name: &'static str, example: &'static str, rules: fn(&mut Plan, bool)) -> Family {
-        Family { name, example, rules, listing: false }
+        Family { name, example, rules, listing: false, similar_folding: false }
     }
 
     /// This family with its output treated as a listing.
@@ -43,8 +46,14 @@ impl Family {
         Family { listing: true, ..self }
     }
 
+    /// This family with similar lines folded.
+    pub(crate) const fn folding_similar(self) -> Family {
+        Family { similar_folding: true, ..self }
+    }
+
     /// Runs the family's rules on `plan`. Rules only mark noise; protection, folding and cutting come after.
     pub(crate) fn apply(&self, plan: &mut Plan, failed: bool) {
+        plan.similar_folding |= self.similar_folding;
         (self.rules)(plan, failed);
     }
 }

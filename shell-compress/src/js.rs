@@ -115,7 +115,8 @@ fn script_command(line: &str) -> Option<&str> {
 }
 
 /// `npm run x`, `npm test`, `yarn x`…: the package manager's banners go, and the script's own output is
-/// compressed with the rules of the command the script runs (`> jest` gets the jest rules).
+/// compressed with the rules of the command the script runs (`> jest` gets the jest rules). A script with
+/// no rules of its own (or running another script) is treated as generic output that may hold TAP results.
 fn script(plan: &mut Plan, failed: bool) {
     let mut inner = None;
     for i in 0..plan.len() {
@@ -132,7 +133,7 @@ fn script(plan: &mut Plan, failed: bool) {
         Some(family) if ![&RUN, &TEST, &PASSTHROUGH, &GENERIC].contains(&family) => family.apply(plan, failed),
         _ => {
             runner::results(plan, runner::tap);
-            plan.similar_folding = true;
+            GENERIC.apply(plan, failed);
         }
     }
 }

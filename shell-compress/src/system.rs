@@ -9,7 +9,7 @@ use crate::plan::{Mark, NoteAt, Plan};
 use crate::rules;
 
 pub(crate) static DF: Family = Family::new("df", "df -h", |plan, _| df(plan));
-pub(crate) static PS: Family = Family::new("ps", "ps aux", |plan, _| ps(plan));
+pub(crate) static PS: Family = Family::new("ps", "ps aux", |plan, _| ps(plan)).folding_similar();
 pub(crate) static ENV: Family = Family::new("env", "printenv", |plan, _| env(plan));
 pub(crate) static CURL: Family = Family::new("curl", "curl -s https://x.invalid", |plan, _| transfer(plan));
 pub(crate) static WGET: Family = Family::new("wget", "wget https://x.invalid/f", |plan, _| transfer(plan));
@@ -42,7 +42,6 @@ fn df(plan: &mut Plan) {
 /// (workers differing only in pid and times) fold.
 fn ps(plan: &mut Plan) {
     plan.max_line_chars = Some(200);
-    plan.similar_folding = true;
     plan.drop_counted("kernel threads not shown", NoteAt::End, |line| {
         let command = line.split_whitespace().last().unwrap_or("");
         line.trim_end().ends_with(']')
