@@ -1,5 +1,5 @@
 //! What a command family is: a name, the rules that mark noise in its output, and how the shared passes
-//! treat that output. Each family is a `static` in the module that holds its rules; see `registry` for how
+//! treat that output. Each family is a `static` in the module that holds its rules; `registry` says how
 //! families are found from a command line and how to add one.
 
 use std::fmt;
@@ -7,7 +7,6 @@ use std::fmt;
 use crate::plan::Plan;
 
 /// A group of commands whose output shares one format and so one set of compression rules.
-#[derive(Clone, Copy)]
 pub(crate) struct Family {
     /// Reported as [`crate::Compressed::family`]; unique among the registered families.
     pub(crate) name: &'static str,

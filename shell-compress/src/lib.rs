@@ -16,6 +16,11 @@
 //!
 //! Family rules come first; structural rules chosen by the shape of the text (path lists, `file:line:`
 //! matches, tables, trees, repeated blocks, progress noise) then apply to any output.
+//!
+//! A family (`cargo-test`, `git-diff`, `pytest`, …) is detected from the command line alone. Each lives in
+//! one module together with its tool's other families: a descriptor with its name, an example command line,
+//! its rules and flags, and the module's detection of the programs it knows. The `registry` module lists
+//! the family modules in the order detection asks them and says how to add a family.
 
 mod cargo;
 mod clean;

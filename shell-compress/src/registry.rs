@@ -1,10 +1,17 @@
 //! Every command family, and the order in which their modules are asked to recognise a command.
 //!
 //! A family module holds everything about its families: a `static` [`Family`] for each (name, example
-//! command line, rules, flags) and one `static FAMILIES: Families` that says which programs and
-//! invocations are theirs. Adding a family means writing those in one file (a new one, or the module of
-//! the same tool) and, for a new module, adding it to [`MODULES`]. The registry test then checks that its
-//! name is unique and that its example command line is detected as it.
+//! command line, rules, flags) and one `static FAMILIES: Families` that says which programs and invocations
+//! are theirs. To add a family:
+//!
+//! 1. In the module of its tool, or a new one, write its rules and
+//!    `pub(crate) static NAME: Family = Family::new("name", "example command", rules)`, adding `.listing()`
+//!    or `.folding_similar()` where they fit.
+//! 2. Claim its command lines in that module's `FAMILIES.detect` and list it in `FAMILIES.members`.
+//! 3. Only for a new module: declare it in `lib.rs` and add its `FAMILIES` to [`MODULES`].
+//!
+//! The tests here then check that the name is unique and that the example is detected as the family; a
+//! fixture under `tests/fixtures/<name>/` shows what the rules do to real output.
 
 use crate::family::{Families, Family};
 use crate::generic::GENERIC;
