@@ -36,6 +36,8 @@ pub(crate) struct Families {
 }
 
 impl Family {
+    /// A family whose output is neither a listing nor folded by similarity; see [`Family::listing`] and
+    /// [`Family::folding_similar`].
     pub(crate) const fn new(name: &'static str, example: &'static str, rules: fn(&mut Plan, bool)) -> Family {
         Family { name, example, rules, listing: false, similar_folding: false }
     }

@@ -10,9 +10,9 @@ use crate::passthrough::PASSTHROUGH;
 use crate::plan::{Mark, NoteAt, Plan};
 use crate::rules;
 
-pub(crate) static PLAN: Family = Family::new("terraform-plan", "terraform plan", |output, _| plan(output));
+pub(crate) static PLAN: Family = Family::new("terraform-plan", "terraform plan", |plan, _| plan_or_apply(plan));
 pub(crate) static APPLY: Family =
-    Family::new("terraform-apply", "terraform -chdir=infra apply -auto-approve", |output, _| plan(output));
+    Family::new("terraform-apply", "terraform -chdir=infra apply -auto-approve", |plan, _| plan_or_apply(plan));
 
 /// terraform and OpenTofu, by subcommand.
 pub(crate) static FAMILIES: Families = Families {
@@ -48,7 +48,7 @@ const PARAGRAPHS: &[&str] = &[
     "Note: You didn't use the -out option",
 ];
 
-fn plan(plan: &mut Plan) {
+fn plan_or_apply(plan: &mut Plan) {
     let mut in_paragraph = false;
     for i in 0..plan.len() {
         let line = plan.line(i);
