@@ -9,8 +9,42 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::detect::skip_options;
 use crate::diag::{self, Severity};
+use crate::family::{Families, Family};
+use crate::generic::GENERIC;
+use crate::passthrough::PASSTHROUGH;
 use crate::plan::{Mark, Plan};
+
+pub(crate) static BUILD: Family = Family::new("cargo-build", "cargo build --release", plan);
+pub(crate) static TEST: Family = Family::new("cargo-test", "cargo test -p foo", plan);
+pub(crate) static NEXTEST: Family = Family::new("cargo-nextest", "cargo nextest run", plan);
+
+/// cargo's families, by subcommand; rustc alone prints what `cargo build` does.
+pub(crate) static FAMILIES: Families = Families {
+    detect: |program, args| match program {
+        "cargo" => Some(subcommand(args)),
+        "rustc" => Some(&BUILD),
+        _ => None,
+    },
+    members: &[&BUILD, &TEST, &NEXTEST],
+};
+
+fn subcommand(args: &[String]) -> &'static Family {
+    let after_toolchain = match args.first() {
+        Some(t) if t.starts_with('+') => &args[1..],
+        _ => args,
+    };
+    match skip_options(after_toolchain, &["--color", "-Z", "--config", "-C"]).first().map(String::as_str) {
+        Some("build" | "b" | "check" | "c" | "clippy" | "doc" | "d" | "rustc" | "fix" | "install" | "run" | "r") => {
+            &BUILD
+        }
+        Some("test" | "t" | "bench") => &TEST,
+        Some("nextest") => &NEXTEST,
+        Some("watch") => &PASSTHROUGH,
+        _ => &GENERIC,
+    }
+}
 
 static PROGRESS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
@@ -27,12 +61,12 @@ static HEADER: LazyLock<Regex> = LazyLock::new(|| {
 static LIBTEST: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^test .+ \.\.\. (ok|ignored|FAILED|bench:)").expect("libtest pattern compiles"));
 
-static NEXTEST: LazyLock<Regex> = LazyLock::new(|| {
+static NEXTEST_RESULT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^\s+(PASS|SKIP|FAIL|SIGSEGV|SIGABRT|TIMEOUT|LEAK|FLAKY|TRY \d+ \w+|SLOW) ")
         .expect("nextest pattern compiles")
 });
 
-pub(crate) fn plan(plan: &mut Plan, failed: bool) {
+fn plan(plan: &mut Plan, failed: bool) {
     progress(plan);
     warnings(plan, failed);
     tests(plan);
@@ -86,7 +120,7 @@ fn tests(plan: &mut Plan) {
         if let Some(caps) = LIBTEST.captures(line) {
             let mark = if &caps[1] == "FAILED" { Mark::Must } else { Mark::Drop };
             plan.set(i, mark);
-        } else if let Some(caps) = NEXTEST.captures(line) {
+        } else if let Some(caps) = NEXTEST_RESULT.captures(line) {
             let mark = if matches!(&caps[1], "PASS" | "SKIP") { Mark::Drop } else { Mark::Must };
             plan.set(i, mark);
         } else if (line.starts_with("test result: ") || line.trim_start().starts_with("Summary ["))

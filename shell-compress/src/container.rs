@@ -4,8 +4,88 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::detect::{has_flag, has_short, skip_options};
+use crate::family::{Families, Family};
+use crate::generic::GENERIC;
+use crate::passthrough::PASSTHROUGH;
 use crate::plan::{Cut, Mark, Plan};
 use crate::rules;
+
+pub(crate) static DOCKER_PS: Family = Family::new("docker-ps", "docker ps -a", |plan, _| table(plan)).listing();
+pub(crate) static DOCKER_IMAGES: Family =
+    Family::new("docker-images", "docker images", |plan, _| table(plan)).listing();
+pub(crate) static DOCKER_BUILD: Family =
+    Family::new("docker-build", "docker build -t x .", |plan, _| docker_build(plan)).folding_similar();
+pub(crate) static DOCKER_LOGS: Family =
+    Family::new("docker-logs", "docker logs api", |plan, _| logs(plan)).folding_similar();
+pub(crate) static KUBECTL_GET: Family =
+    Family::new("kubectl-get", "kubectl get pods -A", |plan, _| table(plan)).listing();
+pub(crate) static KUBECTL_DESCRIBE: Family =
+    Family::new("kubectl-describe", "kubectl -n shop describe pod api-1", |plan, _| describe(plan));
+pub(crate) static KUBECTL_LOGS: Family =
+    Family::new("kubectl-logs", "kubectl logs api-1", |plan, _| logs(plan)).folding_similar();
+
+/// docker/podman, docker-compose and kubectl/oc, by subcommand.
+pub(crate) static FAMILIES: Families = Families {
+    detect: |program, args| match program {
+        "docker" | "podman" => Some(docker(args)),
+        "docker-compose" => Some(compose(args)),
+        "kubectl" | "oc" => Some(kubectl(args)),
+        _ => None,
+    },
+    members: &[&DOCKER_PS, &DOCKER_IMAGES, &DOCKER_BUILD, &DOCKER_LOGS, &KUBECTL_GET, &KUBECTL_DESCRIBE, &KUBECTL_LOGS],
+};
+
+fn docker(args: &[String]) -> &'static Family {
+    let rest = skip_options(args, &["--context", "-c", "-H", "--host", "--log-level", "-l", "--config"]);
+    let Some(sub) = rest.first() else { return &GENERIC };
+    let sub_args = &rest[1..];
+    let follow = has_flag(sub_args, &["-f", "--follow"]);
+    match (sub.as_str(), sub_args.first().map(String::as_str)) {
+        ("ps", _) | ("container", Some("ls" | "list" | "ps")) => &DOCKER_PS,
+        ("images", _) | ("image", Some("ls" | "list")) => &DOCKER_IMAGES,
+        ("build", _) | ("image" | "buildx" | "builder", Some("build")) => &DOCKER_BUILD,
+        ("logs", _) | ("container", Some("logs")) if follow => &PASSTHROUGH,
+        ("logs", _) | ("container", Some("logs")) => &DOCKER_LOGS,
+        ("compose", _) => compose(sub_args),
+        ("run" | "exec", _) if has_flag(sub_args, &["--interactive", "--tty"]) || has_short(sub_args, 'i') => {
+            &PASSTHROUGH
+        }
+        ("attach" | "events", _) => &PASSTHROUGH,
+        ("stats", _) if !has_flag(sub_args, &["--no-stream"]) => &PASSTHROUGH,
+        _ => &GENERIC,
+    }
+}
+
+fn compose(args: &[String]) -> &'static Family {
+    let rest = skip_options(args, &["-f", "--file", "-p", "--project-name", "--profile", "--env-file"]);
+    let sub_args = rest.get(1..).unwrap_or_default();
+    match rest.first().map(String::as_str) {
+        Some("build") => &DOCKER_BUILD,
+        Some("ps") => &DOCKER_PS,
+        Some("images") => &DOCKER_IMAGES,
+        Some("logs") if has_flag(sub_args, &["-f", "--follow"]) => &PASSTHROUGH,
+        Some("logs") => &DOCKER_LOGS,
+        Some("up") if !has_flag(sub_args, &["-d", "--detach"]) => &PASSTHROUGH,
+        _ => &GENERIC,
+    }
+}
+
+fn kubectl(args: &[String]) -> &'static Family {
+    let rest = skip_options(args, &["-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s"]);
+    let Some(sub) = rest.first() else { return &GENERIC };
+    let sub_args = &rest[1..];
+    match sub.as_str() {
+        "get" if has_flag(sub_args, &["-w", "--watch", "--watch-only"]) => &PASSTHROUGH,
+        "get" => &KUBECTL_GET,
+        "describe" => &KUBECTL_DESCRIBE,
+        "logs" if has_flag(sub_args, &["-f", "--follow"]) => &PASSTHROUGH,
+        "logs" => &KUBECTL_LOGS,
+        "exec" | "run" if has_flag(sub_args, &["--stdin", "--tty"]) || has_short(sub_args, 'i') => &PASSTHROUGH,
+        "attach" | "port-forward" | "proxy" | "edit" => &PASSTHROUGH,
+        _ => &GENERIC,
+    }
+}
 
 /// Tables with more rows than this show only the rows that need attention.
 const HEALTHY_ROWS_SHOWN: usize = 15;
@@ -13,7 +93,7 @@ const HEALTHY_ROWS_SHOWN: usize = 15;
 /// `docker ps`, `docker images`, `kubectl get`: long tables keep their header and every row that needs
 /// attention; healthy rows (running/up and fully ready) and dangling images are counted. YAML output loses
 /// `managedFields` and the last-applied-configuration annotation, which repeat the object.
-pub(crate) fn table(plan: &mut Plan) {
+fn table(plan: &mut Plan) {
     if plan.len() > 0 && matches!(plan.line(0).split(':').next(), Some("apiVersion" | "kind" | "items")) {
         // A whole object: the spec is what was asked for, so only very long documents are cut.
         plan.cut = Cut { max: 150, head: 100, tail: 30 };
@@ -82,7 +162,7 @@ const LEGACY_NOISE: &[&str] =
 
 /// `docker build`: each BuildKit step keeps its header (`#5 [2/4] RUN …`); step output, timings, layer
 /// transfers and internal steps go — except in steps that failed, which stay (near-identical lines folded).
-pub(crate) fn docker_build(plan: &mut Plan) {
+fn docker_build(plan: &mut Plan) {
     let steps: Vec<Option<(&str, &str)>> = plan
         .lines()
         .iter()
@@ -109,7 +189,6 @@ pub(crate) fn docker_build(plan: &mut Plan) {
         plan.set(i, Mark::Drop);
     }
     plan.set_where(Mark::Drop, |line| line.trim().is_empty());
-    plan.similar_folding = true;
     if !dropped.is_empty() {
         plan.note(plan.len(), format!("… {} step output, timing and transfer lines not shown", dropped.len()));
     }
@@ -117,9 +196,8 @@ pub(crate) fn docker_build(plan: &mut Plan) {
 
 /// `docker logs`, `kubectl logs`: an application's log says whether it is healthy, so error lines are kept
 /// whatever the exit code; lines that differ only in numbers fold.
-pub(crate) fn logs(plan: &mut Plan) {
+fn logs(plan: &mut Plan) {
     plan.set_where(Mark::Must, rules::is_error);
-    plan.similar_folding = true;
 }
 
 /// Fields of `kubectl describe` that say what state an object is in and why.
@@ -138,7 +216,7 @@ const DESCRIBE_STATE: &[&str] = &[
 
 /// `kubectl describe`: the state fields and the Events table explain most failures, so they are never cut;
 /// volumes, tolerations and the like may be.
-pub(crate) fn describe(plan: &mut Plan) {
+fn describe(plan: &mut Plan) {
     plan.set_where(Mark::Must, |line| rules::starts_with_any(line.trim_start(), DESCRIBE_STATE));
     if let Some(events) = (0..plan.len()).find(|&i| plan.line(i).starts_with("Events:")) {
         plan.set_range(events..plan.len(), Mark::Must);

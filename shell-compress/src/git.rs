@@ -3,11 +3,61 @@
 //! git's own output is already terse; what costs tokens are advice lines, transfer progress, the four header
 //! lines of every file in a diff, three header lines per commit and whole lockfiles in diffs.
 
+use crate::detect::{has_flag, has_short, skip_options};
+use crate::family::{Families, Family};
+use crate::files::GREP;
+use crate::generic::GENERIC;
+use crate::passthrough::PASSTHROUGH;
 use crate::plan::{Cut, Mark, Plan};
 use crate::rules;
 
+pub(crate) static STATUS: Family = Family::new("git-status", "git status", |plan, _| status(plan));
+pub(crate) static LOG: Family = Family::new("git-log", "git log --oneline -n 5", |plan, _| history(plan));
+pub(crate) static SHOW: Family = Family::new("git-show", "git show HEAD~1", |plan, _| history(plan));
+pub(crate) static DIFF: Family = Family::new("git-diff", "git diff --cached", |plan, _| diff(plan));
+pub(crate) static BRANCH: Family = Family::new("git-branch", "git branch -a", |plan, _| branch(plan)).listing();
+pub(crate) static SYNC: Family = Family::new("git-sync", "git push origin main", transfer);
+pub(crate) static CLONE: Family = Family::new("git-clone", "git clone /srv/repo.git x", transfer);
+
+/// git's families, by subcommand.
+pub(crate) static FAMILIES: Families = Families {
+    detect: |program, args| (program == "git").then(|| subcommand(args)),
+    members: &[&STATUS, &LOG, &SHOW, &DIFF, &BRANCH, &SYNC, &CLONE],
+};
+
+fn subcommand(args: &[String]) -> &'static Family {
+    let rest = skip_options(args, &["-C", "-c", "--git-dir", "--work-tree", "--namespace"]);
+    let Some(sub) = rest.first() else { return &GENERIC };
+    let sub_args = &rest[1..];
+    match sub.as_str() {
+        "status" => &STATUS,
+        "log" | "reflog" | "shortlog" | "whatchanged" => &LOG,
+        "diff" => &DIFF,
+        "show" => &SHOW,
+        "branch" => &BRANCH,
+        "push" | "pull" | "fetch" => &SYNC,
+        "clone" => &CLONE,
+        "grep" => &GREP,
+        "add" if has_flag(sub_args, &["--patch", "--interactive", "--edit"]) || has_short(sub_args, 'p') => {
+            &PASSTHROUGH
+        }
+        "rebase" if has_flag(sub_args, &["--interactive"]) || has_short(sub_args, 'i') => &PASSTHROUGH,
+        "commit" if !commit_has_message(sub_args) => &PASSTHROUGH,
+        "mergetool" | "difftool" => &PASSTHROUGH,
+        _ => &GENERIC,
+    }
+}
+
+/// `git commit` without a message source opens an editor.
+fn commit_has_message(args: &[String]) -> bool {
+    has_flag(args, &["--message", "--file", "--no-edit", "--reuse-message", "--fixup"])
+        || has_short(args, 'm')
+        || has_short(args, 'F')
+        || has_short(args, 'C')
+}
+
 /// Drops `(use "git add <file>..." to …)` advice; long untracked lists are path lists (structural).
-pub(crate) fn status(plan: &mut Plan) {
+fn status(plan: &mut Plan) {
     plan.set_where(Mark::Drop, |line| {
         let trimmed = line.trim();
         line.starts_with(char::is_whitespace) && trimmed.starts_with('(') && trimmed.ends_with(')')
@@ -15,7 +65,7 @@ pub(crate) fn status(plan: &mut Plan) {
 }
 
 /// `git log` and `git show`: each commit header becomes one line, embedded patches follow the diff rules.
-pub(crate) fn history(plan: &mut Plan) {
+fn history(plan: &mut Plan) {
     for i in 0..plan.len() {
         let Some(rest) = plan.line(i).strip_prefix("commit ") else { continue };
         let Some(sha) = rest.split_whitespace().next().filter(|s| s.len() >= 40) else { continue };
@@ -60,7 +110,7 @@ const LOCKFILES: &[&str] = &[
 
 /// Drops per-file `index`/`---`/`+++` headers, replaces lockfile and deleted-file bodies by their line counts
 /// and keeps hunk headers so every kept change stays locatable.
-pub(crate) fn diff(plan: &mut Plan) {
+fn diff(plan: &mut Plan) {
     plan.cut = Cut { max: 60, head: 30, tail: 10 };
     let mut i = 0;
     while i < plan.len() {
@@ -128,7 +178,7 @@ fn is_body(line: &str) -> bool {
 }
 
 /// Drops the remote-HEAD alias, which repeats the default branch.
-pub(crate) fn branch(plan: &mut Plan) {
+fn branch(plan: &mut Plan) {
     plan.set_where(Mark::Drop, |line| line.trim_start().starts_with("remotes/") && line.contains("/HEAD -> "));
 }
 
@@ -150,7 +200,7 @@ const TRANSFER_PROGRESS: &[&str] = &[
 
 /// push, pull, fetch, clone: transfer progress goes; advice (`hint:`) goes unless the command failed, when it
 /// explains what to do next; refs that did not change are counted.
-pub(crate) fn transfer(plan: &mut Plan, failed: bool) {
+fn transfer(plan: &mut Plan, failed: bool) {
     let mut unchanged = Vec::new();
     for i in 0..plan.len() {
         let line = plan.line(i);

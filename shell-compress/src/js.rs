@@ -5,10 +5,86 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::detect::{self, Family};
+use crate::detect::{self, has_flag, skip_options};
 use crate::diag::{self, Severity};
+use crate::family::{Families, Family};
+use crate::generic::GENERIC;
+use crate::passthrough::PASSTHROUGH;
 use crate::plan::{Mark, Plan};
 use crate::runner::{self, Verdict};
+
+pub(crate) static INSTALL: Family = Family::new("js-install", "npm ci", |plan, _| install(plan));
+pub(crate) static RUN: Family = Family::new("js-run", "npm run build", script);
+pub(crate) static TEST: Family = Family::new("js-test", "npm test", script);
+pub(crate) static JEST: Family = Family::new("jest", "npx jest --ci", |plan, _| jest(plan));
+pub(crate) static VITEST: Family = Family::new("vitest", "vitest run", |plan, _| vitest(plan));
+pub(crate) static MOCHA: Family = Family::new("mocha", "mocha test", |plan, _| mocha(plan));
+pub(crate) static TSC: Family = Family::new("tsc", "tsc --noEmit", |plan, _| tsc(plan));
+pub(crate) static ESLINT: Family = Family::new("eslint", "eslint .", |plan, _| eslint(plan));
+pub(crate) static BIOME: Family = Family::new("biome", "biome check src", |plan, _| biome(plan));
+
+/// Package managers by verb and script name; the tools by program, unless they watch.
+pub(crate) static FAMILIES: Families = Families {
+    detect: |program, args| {
+        let watch = |flags: &[&str]| has_flag(args, flags);
+        Some(match program {
+            pm @ ("npm" | "pnpm" | "yarn" | "bun") => package_manager(pm, args),
+            "jest" if watch(&["--watch", "--watchAll"]) => &PASSTHROUGH,
+            "jest" => &JEST,
+            "vitest" if matches!(args.first().map(String::as_str), Some("watch" | "dev")) => &PASSTHROUGH,
+            "vitest" if watch(&["--watch", "-w"]) => &PASSTHROUGH,
+            "vitest" => &VITEST,
+            "mocha" if watch(&["--watch", "-w"]) => &PASSTHROUGH,
+            "mocha" => &MOCHA,
+            "tsc" | "vue-tsc" if watch(&["--watch", "-w"]) => &PASSTHROUGH,
+            "tsc" | "vue-tsc" => &TSC,
+            "eslint" => &ESLINT,
+            "biome" => &BIOME,
+            _ => return None,
+        })
+    },
+    members: &[&INSTALL, &RUN, &TEST, &JEST, &VITEST, &MOCHA, &TSC, &ESLINT, &BIOME],
+};
+
+fn package_manager(pm: &str, args: &[String]) -> &'static Family {
+    let rest = skip_options(args, &["--prefix", "-C", "--dir", "--filter", "--cwd", "-w", "--workspace"]);
+    let verb = rest.first().map(String::as_str);
+    let next = rest.get(1).map(String::as_str);
+    match (pm, verb) {
+        ("yarn", None) => &INSTALL,
+        (_, None) => &GENERIC,
+        (
+            _,
+            Some("install" | "i" | "ci" | "add" | "update" | "up" | "upgrade" | "remove" | "rm" | "uninstall" | "un"),
+        ) => &INSTALL,
+        (_, Some("test" | "t" | "tst")) => &TEST,
+        (_, Some("start")) => &PASSTHROUGH,
+        (_, Some("run" | "run-script")) => by_script_name(next),
+        ("npm", _) => &GENERIC,
+        (
+            _,
+            Some(
+                "list" | "ls" | "info" | "why" | "audit" | "outdated" | "global" | "cache" | "config" | "init"
+                | "publish" | "pack" | "link" | "store" | "workspaces" | "workspace",
+            ),
+        ) => &GENERIC,
+        (_, Some(file)) if file.contains('.') || file.contains('/') => &GENERIC,
+        (_, name) => by_script_name(name),
+    }
+}
+
+/// Family of a package.json script, judged by its conventional name.
+fn by_script_name(name: Option<&str>) -> &'static Family {
+    let Some(name) = name else { return &GENERIC };
+    let long_running = ["dev", "start", "serve", "watch", "preview", "storybook"];
+    if long_running.iter().any(|p| name == *p || name.starts_with(&format!("{p}:"))) {
+        &PASSTHROUGH
+    } else if name.contains("test") {
+        &TEST
+    } else {
+        &RUN
+    }
+}
 
 /// Installer progress and chatter, for npm, pnpm, yarn and bun.
 static INSTALL_NOISE: LazyLock<Regex> = LazyLock::new(|| {
@@ -26,7 +102,7 @@ static DEPRECATED: LazyLock<Regex> = LazyLock::new(|| {
 
 /// `npm install` and friends: progress and funding chatter go, deprecation warnings beyond the first few are
 /// counted.
-pub(crate) fn install(plan: &mut Plan) {
+fn install(plan: &mut Plan) {
     plan.set_where(Mark::Drop, |line| INSTALL_NOISE.is_match(line));
     diag::summarize_warning_lines(plan, |line| DEPRECATED.is_match(line), |_| "deprecated package".into());
 }
@@ -39,8 +115,9 @@ fn script_command(line: &str) -> Option<&str> {
 }
 
 /// `npm run x`, `npm test`, `yarn x`…: the package manager's banners go, and the script's own output is
-/// compressed with the rules of the command the script runs (`> jest` gets the jest rules).
-pub(crate) fn script(plan: &mut Plan, failed: bool) {
+/// compressed with the rules of the command the script runs (`> jest` gets the jest rules). A script with
+/// no rules of its own (or running another script) is treated as generic output that may hold TAP results.
+fn script(plan: &mut Plan, failed: bool) {
     let mut inner = None;
     for i in 0..plan.len() {
         let line = plan.line(i);
@@ -53,16 +130,16 @@ pub(crate) fn script(plan: &mut Plan, failed: bool) {
         }
     }
     match inner {
-        Some(Family::JsRun | Family::JsTest | Family::Passthrough | Family::Generic) | None => {
+        Some(family) if ![&RUN, &TEST, &PASSTHROUGH, &GENERIC].contains(&family) => family.apply(plan, failed),
+        _ => {
             runner::results(plan, runner::tap);
-            plan.similar_folding = true;
+            GENERIC.apply(plan, failed);
         }
-        Some(family) => crate::apply(family, plan, failed),
     }
 }
 
 /// jest: `PASS file` and `✓ test` lines go; `FAIL file`, `✕ test` and `● suite › test` headers stay.
-pub(crate) fn jest(plan: &mut Plan) {
+fn jest(plan: &mut Plan) {
     runner::results(plan, |line| {
         let t = line.trim_start();
         if t.starts_with("PASS ") || t.starts_with("✓ ") || t.starts_with("○ ") || t.starts_with("✎ ") {
@@ -77,7 +154,7 @@ pub(crate) fn jest(plan: &mut Plan) {
 }
 
 /// vitest: passing tests and files go; failing ones, the `FAIL` detail headers and the totals stay.
-pub(crate) fn vitest(plan: &mut Plan) {
+fn vitest(plan: &mut Plan) {
     runner::results(plan, |line| {
         let t = line.trim_start();
         let failed_file = t.starts_with("❯ ") && t.contains(" failed");
@@ -98,7 +175,7 @@ pub(crate) fn vitest(plan: &mut Plan) {
 static MOCHA_FAILURE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s+\d+\) \S").expect("mocha pattern compiles"));
 
 /// mocha: `✔ test` lines go; numbered failures and the passing/failing/pending counts stay.
-pub(crate) fn mocha(plan: &mut Plan) {
+fn mocha(plan: &mut Plan) {
     runner::results(plan, |line| {
         let t = line.trim_start();
         if t.starts_with("✔ ") || t.starts_with("✓ ") || t.starts_with("- ") {
@@ -119,7 +196,7 @@ static TSC_ERROR: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\S+(?:\(\d+,\d+\): | - | )error TS\d+").expect("tsc pattern compiles"));
 
 /// tsc: every error block (message, elaboration and code frame) stays whole and is never cut.
-pub(crate) fn tsc(plan: &mut Plan) {
+fn tsc(plan: &mut Plan) {
     let header = |line: &str| TSC_ERROR.is_match(line).then_some(Severity::Error);
     let ends = |line: &str| !line.starts_with(char::is_whitespace) && !line.starts_with(|c: char| c.is_ascii_digit());
     for block in diag::blocks(plan, header, |_| false, ends) {
@@ -133,7 +210,7 @@ static ESLINT_PROBLEM: LazyLock<Regex> =
 
 /// eslint (stylish format): errors stay; warnings beyond the first few are counted by rule. The file header
 /// lines stay so every kept problem is attributable.
-pub(crate) fn eslint(plan: &mut Plan) {
+fn eslint(plan: &mut Plan) {
     let is_warning = |line: &str| ESLINT_PROBLEM.captures(line).is_some_and(|c| &c[1] == "warning");
     let rule = |line: &str| ESLINT_PROBLEM.captures(line).map_or_else(String::new, |c| c[2].to_string());
     diag::summarize_warning_lines(plan, is_warning, rule);
@@ -144,7 +221,7 @@ static BIOME_HEADER: LazyLock<Regex> =
 
 /// biome: the first few findings in full, the rest shortened to their header (location and rule) and
 /// message line.
-pub(crate) fn biome(plan: &mut Plan) {
+fn biome(plan: &mut Plan) {
     let headers: Vec<usize> = (0..plan.len()).filter(|&i| BIOME_HEADER.is_match(plan.line(i))).collect();
     for (n, &start) in headers.iter().enumerate().skip(diag::WARNINGS_IN_FULL) {
         let end = headers.get(n + 1).copied().unwrap_or_else(|| {

@@ -1,8 +1,25 @@
 //! JVM builds: Gradle and Maven.
 
+use crate::detect::has_flag;
 use crate::diag;
+use crate::family::{Families, Family};
+use crate::passthrough::PASSTHROUGH;
 use crate::plan::{Mark, NoteAt, Plan};
 use crate::rules;
+
+pub(crate) static GRADLE: Family = Family::new("gradle", "./gradlew build", |plan, _| gradle(plan));
+pub(crate) static MAVEN: Family = Family::new("maven", "mvn -B test", |plan, _| maven(plan));
+
+/// Gradle (unless it watches with `--continuous`) and Maven, wrapper scripts included.
+pub(crate) static FAMILIES: Families = Families {
+    detect: |program, args| match program {
+        "gradle" | "gradlew" if has_flag(args, &["--continuous", "-t"]) => Some(&PASSTHROUGH),
+        "gradle" | "gradlew" => Some(&GRADLE),
+        "mvn" | "mvnw" => Some(&MAVEN),
+        _ => None,
+    },
+    members: &[&GRADLE, &MAVEN],
+};
 
 /// Gradle's advice blocks and console chatter that say nothing about this build.
 const GRADLE_NOISE: &[&str] = &[
@@ -16,7 +33,7 @@ const GRADLE_NOISE: &[&str] = &[
 
 /// Gradle: task lines (`> Task :x`, `:x UP-TO-DATE`) and the generic `* Try:` advice go; compiler output,
 /// `* What went wrong:` and the `BUILD …` verdict stay.
-pub(crate) fn gradle(plan: &mut Plan) {
+fn gradle(plan: &mut Plan) {
     plan.drop_counted("task lines not shown", NoteAt::First, is_task_line);
     let mut in_try = false;
     for i in 0..plan.len() {
@@ -43,7 +60,7 @@ fn is_task_line(line: &str) -> bool {
 
 /// Maven: download progress, blank `[INFO]` lines and rule lines go; `[WARNING]` lines beyond the first few
 /// are counted; `[ERROR]` and the reactor summary stay.
-pub(crate) fn maven(plan: &mut Plan) {
+fn maven(plan: &mut Plan) {
     plan.drop_counted("artifact downloads not shown", NoteAt::First, |line| {
         let body = info_body(line).unwrap_or(line);
         body.starts_with("Downloading from ") || body.starts_with("Downloaded from ") || body.starts_with("Progress (")

@@ -16,12 +16,18 @@
 //!
 //! Family rules come first; structural rules chosen by the shape of the text (path lists, `file:line:`
 //! matches, tables, trees, repeated blocks, progress noise) then apply to any output.
+//!
+//! A family (`cargo-test`, `git-diff`, `pytest`, …) is detected from the command line alone. Each lives in
+//! one module together with its tool's other families: a descriptor with its name, an example command line,
+//! its rules and flags, and the module's detection of the programs it knows. The `registry` module lists
+//! the family modules in the order detection asks them and says how to add a family.
 
 mod cargo;
 mod clean;
 mod container;
 mod detect;
 mod diag;
+mod family;
 mod files;
 mod generic;
 mod git;
@@ -29,15 +35,17 @@ mod go;
 mod js;
 mod jvm;
 mod native;
+mod passthrough;
 mod plan;
 mod python;
+mod registry;
 mod rules;
 mod runner;
 mod shape;
 mod system;
 mod terraform;
 
-use detect::Family;
+use family::Family;
 use plan::Plan;
 
 /// The result of [`compress`].
@@ -90,20 +98,20 @@ pub fn compress(command_line: &str, output: &str, exit_code: i32) -> Compressed 
 /// [`compress`] with explicit [`Options`].
 pub fn compress_with(command_line: &str, output: &str, exit_code: i32, options: &Options) -> Compressed {
     let family = detect::detect(command_line);
-    if family == Family::Passthrough {
+    if *family == passthrough::PASSTHROUGH {
         return unchanged(output, exit_code, family);
     }
     let lines = clean::lines(output);
     let failed = exit_code != 0;
     let mut plan = Plan::new(&lines);
-    apply(family, &mut plan, failed);
+    family.apply(&mut plan, failed);
     if failed {
         plan.protect_failure();
     }
     let pattern = detect::search_pattern(command_line);
     let context = shape::Context {
         budget_chars: options.listing_budget * CHARS_PER_TOKEN,
-        listing: family.is_listing(),
+        listing: family.listing,
         pattern: pattern.as_deref(),
     };
     shape::apply(&mut plan, &context);
@@ -117,64 +125,16 @@ pub fn compress_with(command_line: &str, output: &str, exit_code: i32, options: 
     let mut text = plan.render();
     push_exit(&mut text, exit_code);
     if text.len() + MIN_SAVING <= output.len() {
-        Compressed { text, family: family.name(), shortened: true }
+        Compressed { text, family: family.name, shortened: true }
     } else {
         unchanged(output, exit_code, family)
     }
 }
 
-/// Runs the family's rules on `plan`. Families only mark noise; protection, folding and cutting come after.
-fn apply(family: Family, plan: &mut Plan, failed: bool) {
-    use Family::*;
-    match family {
-        GitStatus => git::status(plan),
-        GitLog | GitShow => git::history(plan),
-        GitDiff => git::diff(plan),
-        GitBranch => git::branch(plan),
-        GitSync | GitClone => git::transfer(plan, failed),
-        CargoBuild | CargoTest | CargoNextest => cargo::plan(plan, failed),
-        JsInstall => js::install(plan),
-        JsRun | JsTest => js::script(plan, failed),
-        Jest => js::jest(plan),
-        Vitest => js::vitest(plan),
-        Mocha => js::mocha(plan),
-        Tsc => js::tsc(plan),
-        Eslint => js::eslint(plan),
-        Biome => js::biome(plan),
-        Pytest => python::pytest(plan),
-        Unittest => python::unittest(plan),
-        Ruff => python::ruff(plan),
-        Flake8 | Mypy | Pyright => python::checker(plan),
-        PipInstall => python::pip_install(plan),
-        PipList => python::pip_list(plan),
-        GoBuild | GoVet => go::build(plan),
-        GoTest => go::test(plan),
-        Make | Cmake | Ninja => native::build(plan, failed),
-        Gradle => jvm::gradle(plan),
-        Maven => jvm::maven(plan),
-        DockerPs | DockerImages | KubectlGet => container::table(plan),
-        DockerBuild => container::docker_build(plan),
-        DockerLogs | KubectlLogs => container::logs(plan),
-        KubectlDescribe => container::describe(plan),
-        TerraformPlan | TerraformApply => terraform::plan(plan),
-        Ls => files::ls(plan),
-        Grep => files::grep(plan),
-        Tree | Du => files::listing(plan),
-        // Path lists are a structural shape: nothing is specific to find.
-        Find => {}
-        Df => system::df(plan),
-        Ps => system::ps(plan),
-        Env => system::env(plan),
-        Curl | Wget => system::transfer(plan),
-        Generic => generic::plan(plan),
-        Passthrough => {}
-    }
-}
-
-fn unchanged(output: &str, exit_code: i32, family: Family) -> Compressed {
+fn unchanged(output: &str, exit_code: i32, family: &Family) -> Compressed {
     let mut text = output.to_string();
     push_exit(&mut text, exit_code);
-    Compressed { text, family: family.name(), shortened: false }
+    Compressed { text, family: family.name, shortened: false }
 }
 
 fn push_exit(text: &mut String, exit_code: i32) {

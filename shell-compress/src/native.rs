@@ -8,8 +8,24 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::diag::{self, Severity};
+use crate::family::{Families, Family};
 use crate::plan::{Mark, NoteAt, Plan};
 use crate::rules;
+
+pub(crate) static MAKE: Family = Family::new("make", "make -j8", build);
+pub(crate) static CMAKE: Family = Family::new("cmake", "cmake --build build", build);
+pub(crate) static NINJA: Family = Family::new("ninja", "ninja -C build", build);
+
+/// One family per build tool: their diagnostics are alike, but each is reported by its own name.
+pub(crate) static FAMILIES: Families = Families {
+    detect: |program, _| match program {
+        "make" | "gmake" => Some(&MAKE),
+        "cmake" => Some(&CMAKE),
+        "ninja" => Some(&NINJA),
+        _ => None,
+    },
+    members: &[&MAKE, &CMAKE, &NINJA],
+};
 
 static PROGRESS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
@@ -38,7 +54,7 @@ const CMAKE_PROBES: &[&str] = &[
     "-- Found ",
 ];
 
-pub(crate) fn build(plan: &mut Plan, failed: bool) {
+fn build(plan: &mut Plan, failed: bool) {
     plan.drop_counted("compiler invocations not shown", NoteAt::First, |line| COMPILER.is_match(line));
     plan.set_where(Mark::Drop, |line| PROGRESS.is_match(line) || rules::starts_with_any(line, CMAKE_PROBES));
     // ninja prints the failing command right after `FAILED:`; that one says what broke.

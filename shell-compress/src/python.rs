@@ -4,10 +4,73 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::detect::skip_options;
 use crate::diag::{self, Block, Severity};
+use crate::family::{Families, Family};
+use crate::generic::GENERIC;
+use crate::passthrough::PASSTHROUGH;
 use crate::plan::{Mark, Plan};
 use crate::rules;
 use crate::runner::{self, Verdict};
+
+pub(crate) static PYTEST: Family = Family::new("pytest", "python -m pytest -q", |plan, _| pytest(plan));
+pub(crate) static UNITTEST: Family = Family::new("unittest", "python -m unittest discover", |plan, _| unittest(plan));
+pub(crate) static RUFF: Family = Family::new("ruff", "ruff check .", |plan, _| ruff(plan));
+pub(crate) static FLAKE8: Family = Family::new("flake8", "flake8 src", |plan, _| checker(plan));
+pub(crate) static MYPY: Family = Family::new("mypy", "mypy pkg", |plan, _| checker(plan));
+pub(crate) static PYRIGHT: Family = Family::new("pyright", "pyright", |plan, _| checker(plan));
+pub(crate) static PIP_INSTALL: Family = Family::new("pip-install", "pip install requests", |plan, _| pip_install(plan));
+pub(crate) static PIP_LIST: Family = Family::new("pip-list", "pip3 list", |plan, _| pip_list(plan)).listing();
+
+/// The tools by program, also when run as `python -m tool`; pip by subcommand.
+pub(crate) static FAMILIES: Families = Families {
+    detect: |program, args| {
+        Some(match program {
+            "pytest" | "py.test" => &PYTEST,
+            "python" | "py" => interpreter(args),
+            "pip" => pip(args),
+            "ruff" => &RUFF,
+            "flake8" => &FLAKE8,
+            "mypy" | "dmypy" => &MYPY,
+            "pyright" | "basedpyright" => &PYRIGHT,
+            _ => return None,
+        })
+    },
+    members: &[&PYTEST, &UNITTEST, &RUFF, &FLAKE8, &MYPY, &PYRIGHT, &PIP_INSTALL, &PIP_LIST],
+};
+
+fn interpreter(args: &[String]) -> &'static Family {
+    let mut rest = args;
+    while let Some(first) = rest.first().filter(|w| w.starts_with('-') && !matches!(w.as_str(), "-m" | "-c" | "-i")) {
+        let step = if matches!(first.as_str(), "-X" | "-W") { 2 } else { 1 };
+        rest = &rest[step.min(rest.len())..];
+    }
+    match rest.first().map(String::as_str) {
+        None => &PASSTHROUGH,
+        Some("-m") => match rest.get(1).map(String::as_str) {
+            Some("pytest") => &PYTEST,
+            Some("unittest") => &UNITTEST,
+            Some("pip") => pip(&rest[2..]),
+            Some("mypy") => &MYPY,
+            Some("ruff") => &RUFF,
+            Some("flake8") => &FLAKE8,
+            Some("pyright") => &PYRIGHT,
+            Some("http.server" | "IPython" | "pdb" | "code") => &PASSTHROUGH,
+            _ => &GENERIC,
+        },
+        Some("-i") => &PASSTHROUGH,
+        Some(script) if script.ends_with("manage.py") && rest.get(1).is_some_and(|a| a == "runserver") => &PASSTHROUGH,
+        _ => &GENERIC,
+    }
+}
+
+fn pip(args: &[String]) -> &'static Family {
+    match skip_options(args, &[]).first().map(String::as_str) {
+        Some("install" | "download" | "uninstall") => &PIP_INSTALL,
+        Some("list" | "freeze") => &PIP_LIST,
+        _ => &GENERIC,
+    }
+}
 
 static PYTEST_PROGRESS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(?:\S+\.py )?[.sFExX]+\s*(?:\[\s*\d+%\])?$").expect("pytest progress pattern compiles")
@@ -22,7 +85,7 @@ const PYTEST_PREAMBLE: &[&str] = &["platform ", "cachedir: ", "rootdir: ", "conf
 
 /// pytest: session header, progress dots, passing verbose lines, caret underlines and frame separators go;
 /// failure sections, the short summary and the final tally stay. Warnings beyond the first few are counted.
-pub(crate) fn pytest(plan: &mut Plan) {
+fn pytest(plan: &mut Plan) {
     runner::results(plan, |line| {
         if let Some(caps) = PYTEST_VERBOSE.captures(line) {
             Some(if matches!(&caps[1], "FAILED" | "ERROR") { Verdict::Fail } else { Verdict::Pass })
@@ -71,7 +134,7 @@ fn pytest_warnings(plan: &mut Plan) {
 }
 
 /// unittest: `test_x (mod.Class.test_x) ... ok` lines go; `FAIL`/`ERROR` lines and the tracebacks stay.
-pub(crate) fn unittest(plan: &mut Plan) {
+fn unittest(plan: &mut Plan) {
     runner::results(plan, |line| {
         let (_, outcome) = line.rsplit_once(" ... ")?;
         if outcome == "ok" || outcome.starts_with("skipped") || outcome == "expected failure" {
@@ -88,7 +151,7 @@ static RUFF_HEADER: LazyLock<Regex> =
 
 /// ruff (full format): the first few findings in full, the rest shortened to message and location; the
 /// concise format is already one line per finding.
-pub(crate) fn ruff(plan: &mut Plan) {
+fn ruff(plan: &mut Plan) {
     let header = |line: &str| RUFF_HEADER.is_match(line).then_some(Severity::Error);
     let blocks = diag::blocks(plan, header, |_| false, |_| false);
     let located: Vec<&Block> = blocks.iter().filter(|b| b.lines.len() > 1).collect();
@@ -107,7 +170,7 @@ static CHECKER_WARNING: LazyLock<Regex> = LazyLock::new(|| {
 
 /// flake8, mypy, pyright: one line per finding. Warnings beyond the first few are counted by message; errors
 /// and notes stay.
-pub(crate) fn checker(plan: &mut Plan) {
+fn checker(plan: &mut Plan) {
     let kind = |line: &str| CHECKER_WARNING.captures(line).map_or_else(String::new, |c| diag::message_kind(&c[1]));
     diag::summarize_warning_lines(plan, |line| CHECKER_WARNING.is_match(line), kind);
 }
@@ -138,7 +201,7 @@ const PIP_NOISE: &[&str] = &[
 
 /// `pip install`: resolution and download lines go, counted; the outcome (`Successfully installed …`),
 /// warnings and errors stay.
-pub(crate) fn pip_install(plan: &mut Plan) {
+fn pip_install(plan: &mut Plan) {
     let mut first = None;
     let (mut collected, mut satisfied) = (0, 0);
     for i in 0..plan.len() {
@@ -157,7 +220,7 @@ pub(crate) fn pip_install(plan: &mut Plan) {
 }
 
 /// `pip list`/`pip freeze`: the table rule goes; long lists are cut like any listing.
-pub(crate) fn pip_list(plan: &mut Plan) {
+fn pip_list(plan: &mut Plan) {
     plan.set_where(Mark::Drop, |line| {
         line.starts_with("[notice] ") || (!line.is_empty() && line.chars().all(|c| c == '-' || c == ' '))
     });

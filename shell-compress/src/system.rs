@@ -4,14 +4,34 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::family::{Families, Family};
 use crate::plan::{Mark, NoteAt, Plan};
 use crate::rules;
+
+pub(crate) static DF: Family = Family::new("df", "df -h", |plan, _| df(plan));
+pub(crate) static PS: Family = Family::new("ps", "ps aux", |plan, _| ps(plan)).folding_similar();
+pub(crate) static ENV: Family = Family::new("env", "printenv", |plan, _| env(plan));
+pub(crate) static CURL: Family = Family::new("curl", "curl -s https://x.invalid", |plan, _| transfer(plan));
+pub(crate) static WGET: Family = Family::new("wget", "wget https://x.invalid/f", |plan, _| transfer(plan));
+
+/// One family per program.
+pub(crate) static FAMILIES: Families = Families {
+    detect: |program, _| match program {
+        "df" => Some(&DF),
+        "ps" => Some(&PS),
+        "env" | "printenv" => Some(&ENV),
+        "curl" => Some(&CURL),
+        "wget" => Some(&WGET),
+        _ => None,
+    },
+    members: &[&DF, &PS, &ENV, &CURL, &WGET],
+};
 
 /// Filesystems that are not storage an agent can fill.
 const PSEUDO_FS: &[&str] = &["tmpfs", "devtmpfs", "udev", "shm", "none", "efivarfs", "cgroup", "proc", "sysfs"];
 
 /// `df`: pseudo filesystems and snap loop devices are counted, real ones stay.
-pub(crate) fn df(plan: &mut Plan) {
+fn df(plan: &mut Plan) {
     plan.drop_counted("pseudo filesystems (tmpfs, loop, …) not shown", NoteAt::End, |line| {
         let device = line.split_whitespace().next().unwrap_or("");
         PSEUDO_FS.contains(&device) || device.starts_with("/dev/loop")
@@ -20,9 +40,8 @@ pub(crate) fn df(plan: &mut Plan) {
 
 /// `ps`: kernel threads are counted, long command lines shortened, and runs of near-identical processes
 /// (workers differing only in pid and times) fold.
-pub(crate) fn ps(plan: &mut Plan) {
+fn ps(plan: &mut Plan) {
     plan.max_line_chars = Some(200);
-    plan.similar_folding = true;
     plan.drop_counted("kernel threads not shown", NoteAt::End, |line| {
         let command = line.split_whitespace().last().unwrap_or("");
         line.trim_end().ends_with(']')
@@ -33,7 +52,7 @@ pub(crate) fn ps(plan: &mut Plan) {
 }
 
 /// `env`/`printenv`: values such as `LS_COLORS` run to thousands of characters; they are shortened.
-pub(crate) fn env(plan: &mut Plan) {
+fn env(plan: &mut Plan) {
     plan.max_line_chars = Some(160);
 }
 
@@ -73,7 +92,7 @@ const CURL_VERBOSE_NOISE: &[&str] = &[
 /// curl and wget: progress meters (but the final meter row, which gives the size), dot progress, DNS and TLS
 /// chatter go; request and response headers, the saved-file line and the body (cut when long) stay. The body
 /// is what was asked for, so long lines are kept much longer than elsewhere.
-pub(crate) fn transfer(plan: &mut Plan) {
+fn transfer(plan: &mut Plan) {
     plan.max_line_chars = Some(2000);
     let last_row = (0..plan.len()).rev().find(|&i| CURL_METER_ROW.is_match(plan.line(i)));
     let lines = plan.lines();

@@ -3,8 +3,29 @@
 //! Most of a plan is state refreshes, the legend and `(known after apply)` placeholders; the resource
 //! headers, real attribute changes, the `Plan:` line and any `Error:` block are what an agent needs.
 
+use crate::detect::skip_options;
+use crate::family::{Families, Family};
+use crate::generic::GENERIC;
+use crate::passthrough::PASSTHROUGH;
 use crate::plan::{Mark, NoteAt, Plan};
 use crate::rules;
+
+pub(crate) static PLAN: Family = Family::new("terraform-plan", "terraform plan", |plan, _| plan_or_apply(plan));
+pub(crate) static APPLY: Family =
+    Family::new("terraform-apply", "terraform -chdir=infra apply -auto-approve", |plan, _| plan_or_apply(plan));
+
+/// terraform and OpenTofu, by subcommand.
+pub(crate) static FAMILIES: Families = Families {
+    detect: |program, args| {
+        matches!(program, "terraform" | "tofu").then(|| match skip_options(args, &[]).first().map(String::as_str) {
+            Some("plan") => &PLAN,
+            Some("apply" | "destroy") => &APPLY,
+            Some("console") => &PASSTHROUGH,
+            _ => &GENERIC,
+        })
+    },
+    members: &[&PLAN, &APPLY],
+};
 
 /// Per-resource progress lines whose completion line says the same thing.
 const PROGRESS: &[&str] = &[
@@ -27,7 +48,7 @@ const PARAGRAPHS: &[&str] = &[
     "Note: You didn't use the -out option",
 ];
 
-pub(crate) fn plan(plan: &mut Plan) {
+fn plan_or_apply(plan: &mut Plan) {
     let mut in_paragraph = false;
     for i in 0..plan.len() {
         let line = plan.line(i);
