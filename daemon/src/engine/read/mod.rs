@@ -33,6 +33,10 @@ const AUTO_FULL_TOKENS: usize = 2_000;
 const AUTO_TEXT_TOKENS: usize = 8_000;
 /// Lines sent of a large file without an outline in `auto` mode.
 const AUTO_HEAD_LINES: u32 = 200;
+/// Paths one read request may name. Each costs a load, a view and a ledger
+/// record; a request naming a hundred thousand would hold a worker for
+/// many seconds, far past any agent's use.
+pub const MAX_READ_PATHS: usize = 1_000;
 
 /// What the caller asked for (the reference's ctx_read parameters).
 #[derive(Debug, Default, Clone)]
@@ -97,6 +101,13 @@ impl Reader {
     ) -> EngineResult<Vec<Result<View, EngineError>>> {
         if params.paths.is_empty() {
             return Err(EngineError::invalid("no path given; pass path or paths"));
+        }
+        if params.paths.len() > MAX_READ_PATHS {
+            return Err(EngineError::invalid(format!(
+                "{} paths in one read; at most {MAX_READ_PATHS} per request: split them into several reads, \
+                 or use search or tree to narrow them down",
+                params.paths.len()
+            )));
         }
         let mode = match (params.start_line, params.limit) {
             (Some(start), limit) => Mode::window(start, limit.unwrap_or(u32::MAX))?,
