@@ -106,6 +106,19 @@ pub fn validate(params: &ExecParams) -> EngineResult<()> {
     if params.command.contains('\0') {
         return Err(EngineError::invalid("the command contains a NUL byte"));
     }
+    for (name, value) in &params.env {
+        if name.is_empty() || name.contains(['=', '\0']) {
+            return Err(EngineError::invalid(format!(
+                "the environment variable name {name:?} is not valid: a name is not empty and holds no `=` \
+                 or NUL byte"
+            )));
+        }
+        if value.contains('\0') {
+            return Err(EngineError::invalid(format!(
+                "the value of the environment variable {name} contains a NUL byte, which no environment can hold"
+            )));
+        }
+    }
     if params.timeout.is_zero() || params.timeout > MAX_TIMEOUT {
         return Err(EngineError::invalid(format!("timeout must be between 1 s and {} s", MAX_TIMEOUT.as_secs())));
     }
@@ -264,5 +277,16 @@ mod tests {
         let mut p = params("true", 1000);
         p.cwd = PathBuf::from("/nonexistent/dir");
         assert!(run(&p, &Cancel::default()).unwrap_err().message.contains("does not exist"));
+    }
+
+    #[test]
+    fn a_nul_or_equals_sign_in_the_environment_is_a_bad_argument() {
+        for (name, value) in [("BAD\0NAME", "x"), ("A=B", "x"), ("", "x"), ("GOOD", "bad\0value")] {
+            let mut p = params("true", 1000);
+            p.env.push((name.into(), value.into()));
+            let e = run(&p, &Cancel::default()).unwrap_err();
+            assert_eq!(e.kind, crate::engine::error::ErrorKind::InvalidArgument, "{name:?}={value:?}: {e}");
+            assert!(e.message.contains("environment variable"), "{e}");
+        }
     }
 }
