@@ -40,8 +40,9 @@ impl Scope {
     }
 
     /// The directory `lctx index PATH` indexes: the request's project when
-    /// `input` is empty or inside it, else the project of `input` when that
-    /// lies within `allow_paths`, else `input` itself. Anything outside both
+    /// `input` is empty, else the project `input` lies in (the root a
+    /// request from there would have) when that may be reached, else
+    /// `input` itself. A directory outside the project and `allow_paths`
     /// is refused like a read.
     pub fn index_root(&self, input: &str) -> EngineResult<PathBuf> {
         if input.trim().is_empty() {
@@ -50,9 +51,6 @@ impl Scope {
         let dir = self.resolve_existing(input)?;
         if !dir.is_dir() {
             return Err(EngineError::invalid(format!("{input} is not a directory; index takes a project directory")));
-        }
-        if dir.starts_with(&self.root) {
-            return Ok(self.root.clone());
         }
         let project = project_of(&dir);
         Ok(if self.permitted(&project) { project } else { dir })
@@ -218,6 +216,11 @@ mod tests {
             assert_eq!(scope.index_root(outside).unwrap_err().kind, ErrorKind::PermissionDenied, "{outside}");
         }
         assert_eq!(scope.index_root("a.rs").unwrap_err().kind, ErrorKind::InvalidArgument);
+        // A directory without a repository of its own is its own project.
+        let plain = d.path().join("plain/dir");
+        std::fs::create_dir_all(&plain).unwrap();
+        let around = Scope::new(d.path().join("plain").to_str().unwrap(), None, &[]).unwrap();
+        assert_eq!(around.index_root("dir").unwrap(), plain.canonicalize().unwrap());
         let other = d.path().join("other/.git");
         std::fs::create_dir_all(&other).unwrap();
         std::fs::write(other.join("HEAD"), "ref: refs/heads/main\n").unwrap();
