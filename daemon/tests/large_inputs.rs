@@ -7,7 +7,7 @@ mod common;
 use common::Project;
 use lean_ctxd::engine::edit::EditParams;
 use lean_ctxd::engine::error::ErrorKind;
-use lean_ctxd::engine::read::{MAX_READ_PATHS, ReadParams};
+use lean_ctxd::engine::read::{MAX_READ_PATHS, READ_BUDGET_FILES, ReadParams};
 
 const MATCHES: usize = 60_000;
 
@@ -61,4 +61,29 @@ fn a_read_of_too_many_paths_is_refused_saying_how_to_split_it() {
     let views = p.engine.read(&p.caller("s"), &ReadParams { paths, ..Default::default() }).unwrap();
     assert_eq!(views.len(), MAX_READ_PATHS);
     assert!(views.iter().all(Result::is_ok));
+}
+
+#[test]
+fn a_read_stops_loading_files_past_its_byte_budget() {
+    let p = Project::new();
+    let config = p.engine.dirs.config_file();
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(&config, "max_read_bytes = 1024\n").unwrap();
+    let line = "x".repeat(999) + "\n";
+    let paths: Vec<String> = (0..2 * READ_BUDGET_FILES)
+        .map(|i| {
+            p.write(&format!("f{i}.txt"), &line);
+            format!("f{i}.txt")
+        })
+        .collect();
+    let views = p.engine.read(&p.caller("s"), &ReadParams { paths, ..Default::default() }).unwrap();
+    // Files load while less than the budget was spent: the one crossing it
+    // is still read, every later one is refused saying what to do.
+    let read = usize::try_from(READ_BUDGET_FILES * 1024 / 1000 + 1).unwrap();
+    assert!(views[..read].iter().all(Result::is_ok));
+    for refused in &views[read..] {
+        let e = refused.as_ref().unwrap_err();
+        assert_eq!(e.kind, ErrorKind::ResourceExhausted);
+        assert!(e.message.contains("another request"), "{e}");
+    }
 }

@@ -23,7 +23,7 @@ use mode::Mode;
 use outline_view::DegradedLog;
 
 use crate::engine::config::Config;
-use crate::engine::error::{EngineError, EngineResult};
+use crate::engine::error::{EngineError, EngineResult, ErrorKind};
 use crate::engine::project::Scope;
 use crate::engine::tokens::Tokens;
 
@@ -37,6 +37,10 @@ const AUTO_HEAD_LINES: u32 = 200;
 /// record; a request naming a hundred thousand would hold a worker for
 /// many seconds, far past any agent's use.
 pub const MAX_READ_PATHS: usize = 1_000;
+/// Bytes one read request may load, in files of the largest readable size
+/// (`max_read_bytes`): enough for any answer a message can carry, while a
+/// thousand large files cannot hold a worker for minutes.
+pub const READ_BUDGET_FILES: u64 = 32;
 
 /// What the caller asked for (the reference's ctx_read parameters).
 #[derive(Debug, Default, Clone)]
@@ -115,12 +119,24 @@ impl Reader {
             (None, None) => Mode::parse(&params.mode)?,
         };
         self.cache.set_budget(usize::try_from(config.cache_bytes).unwrap_or(usize::MAX));
+        let budget = config.max_read_bytes.saturating_mul(READ_BUDGET_FILES);
+        let mut spent = 0u64;
         let views: Vec<_> = params
             .paths
             .iter()
             .map(|p| {
                 let path = scope.resolve_existing(p)?;
+                if spent >= budget {
+                    return Err(EngineError::new(
+                        ErrorKind::ResourceExhausted,
+                        format!(
+                            "{p} was not read: this request already loaded {spent} bytes, the most one read may \
+                             ({READ_BUDGET_FILES} × max_read_bytes); read it in another request"
+                        ),
+                    ));
+                }
                 let loaded = load(&path, config.max_read_bytes)?;
+                spent += loaded.text.len() as u64;
                 self.view(tokens, scope, session, &loaded, &mode, params.fresh)
             })
             .collect();
