@@ -29,6 +29,11 @@ pub struct Config {
     pub max_message_bytes: u64,
     /// Directories outside the project that reads and edits may reach.
     pub allow_paths: Vec<String>,
+    /// Broad directories (`/`, the home directory or one above it) that
+    /// `lctx index` may nevertheless index as a project.
+    pub index_broad_roots: Vec<String>,
+    /// Whether edits may write inside a `.git` directory: refuse or allow.
+    pub git_dir_edits: String,
     /// Largest file a read or edit loads, in bytes.
     pub max_read_bytes: u64,
     /// Bound of the shared content and view cache, in bytes.
@@ -54,6 +59,8 @@ impl Default for Config {
             drain_timeout_secs: 10,
             max_message_bytes: 16 << 20,
             allow_paths: Vec::new(),
+            index_broad_roots: Vec::new(),
+            git_dir_edits: "refuse".into(),
             max_read_bytes: 8 << 20,
             cache_bytes: 64 << 20,
             archive_max_age_days: 7,
@@ -110,6 +117,17 @@ pub const KEYS: &[Key] = &[
         name: "allow_paths",
         help: "absolute directories outside the project that reads and edits may reach (comma-separated)",
         kind: Kind::List { absolute: true, get: |c| &c.allow_paths },
+    },
+    Key {
+        name: "index_broad_roots",
+        help: "directories `lctx index` may index although they are /, your home directory or above it \
+               (absolute, comma-separated)",
+        kind: Kind::List { absolute: true, get: |c| &c.index_broad_roots },
+    },
+    Key {
+        name: "git_dir_edits",
+        help: "whether edits may write inside a .git directory (hooks, config)",
+        kind: Kind::Choice { values: &["refuse", "allow"], get: |c| &c.git_dir_edits },
     },
     number("max_read_bytes", "largest file a read or edit loads, in bytes", 1 << 10, 1 << 30, |c| c.max_read_bytes),
     number("cache_bytes", "bound of the shared content and view cache, in bytes", 0, 16 << 30, |c| c.cache_bytes),

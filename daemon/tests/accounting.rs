@@ -109,9 +109,9 @@ fn a_scripted_session_books_exactly_the_savings_counted_by_hand() {
     // Shell output, small enough to be sent as it is (a failure ends with its exit code).
     let project = p.project();
     let caller = p.caller("s");
-    p.engine.shape_output(&caller, &project, "seq 1 3", b"1\n2\n3\n", 0, false).unwrap();
+    p.engine.shape_output(&caller, &project, "seq 1 3", b"1\n2\n3\n", 0, false);
     let failed = "test result: FAILED. 0 passed; 1 failed\n";
-    p.engine.shape_output(&caller, &project, "cargo test -p x", failed.as_bytes(), 101, false).unwrap();
+    p.engine.shape_output(&caller, &project, "cargo test -p x", failed.as_bytes(), 101, false);
     let shell = [(tokens("1\n2\n3\n"), tokens("1\n2\n3\n")), (tokens(failed), tokens(&format!("{failed}[exit:101]")))];
     for (raw, sent) in shell {
         by_mode.add(None, raw, sent);
@@ -148,9 +148,9 @@ fn the_handoff_names_files_edited_and_how_the_last_tests_ended() {
     };
     p.engine.edit(&caller, &create).unwrap();
     assert!(p.read("s", "new.rs", "full", false).stub, "it wrote the whole file");
-    p.engine.shape_output(&caller, &project, "cargo test -p x", b"test result: FAILED\n", 101, false).unwrap();
-    p.engine.shape_output(&caller, &project, "git status", b"nothing to commit\n", 0, false).unwrap();
-    p.engine.shape_output(&caller, &project, "pytest -q", b"3 passed\n", 0, false).unwrap();
+    p.engine.shape_output(&caller, &project, "cargo test -p x", b"test result: FAILED\n", 101, false);
+    p.engine.shape_output(&caller, &project, "git status", b"nothing to commit\n", 0, false);
+    p.engine.shape_output(&caller, &project, "pytest -q", b"3 passed\n", 0, false);
 
     let status = p.engine.session_action(&caller, "status", "", "").unwrap().text;
     assert!(status.contains("files 2 · edits 5 · commands 3"), "{status}");

@@ -40,9 +40,53 @@ pub struct EditOutcome {
     pub content_hash: String,
 }
 
-/// Line numbers (1-based) where each match of `needle` starts.
-fn match_lines(text: &str, needle: &str) -> Vec<usize> {
-    text.match_indices(needle).map(|(at, _)| text[..at].matches('\n').count() + 1).collect()
+/// Match lines listed when `old_string` is not unique; the search stops
+/// after one more, so a needle matching everywhere costs no more than this.
+const LISTED_MATCHES: usize = 10;
+
+/// Where `needle` first occurs in `text`, found in one left-to-right pass
+/// that stops after `limit` matches.
+#[derive(Debug, PartialEq, Eq)]
+struct Matches {
+    /// Byte offsets of the first `limit` matches at most.
+    starts: Vec<usize>,
+    /// Whether more matches follow the ones in `starts`.
+    more: bool,
+}
+
+fn find(text: &str, needle: &str, limit: usize) -> Matches {
+    let mut all = text.match_indices(needle).map(|(at, _)| at);
+    let starts: Vec<usize> = all.by_ref().take(limit).collect();
+    let more = all.next().is_some();
+    Matches { starts, more }
+}
+
+/// Line numbers (1-based) of ascending byte offsets, counting each newline
+/// once however many offsets there are.
+fn lines_of(text: &str, starts: &[usize]) -> Vec<usize> {
+    let (mut line, mut from) = (1, 0);
+    starts
+        .iter()
+        .map(|&at| {
+            line += text.as_bytes()[from..at].iter().filter(|&&b| b == b'\n').count();
+            from = at;
+            line
+        })
+        .collect()
+}
+
+/// `text` with every match of `needle` replaced, and how many there were:
+/// one pass, the result built once.
+fn replace_every(text: &str, needle: &str, with: &str) -> (String, usize) {
+    let (mut out, mut from, mut count) = (String::with_capacity(text.len()), 0, 0);
+    for (at, _) in text.match_indices(needle) {
+        out.push_str(&text[from..at]);
+        out.push_str(with);
+        from = at + needle.len();
+        count += 1;
+    }
+    out.push_str(&text[from..]);
+    (out, count)
 }
 
 impl Engine {
@@ -61,21 +105,25 @@ impl Engine {
                 params.path
             )));
         }
-        let (path, result) = if joined.exists() {
-            let path = scope.resolve_existing(&params.path)?;
-            let result = self.path_locks.with(&path, || self.replace(caller, &scope, &path, &config, params));
-            (path, result)
+        let existing = joined.exists();
+        let path = if existing {
+            scope.resolve_existing(&params.path)?
+        } else if params.create {
+            scope.resolve_new(&params.path)?
         } else {
-            if !params.create {
-                return Err(EngineError::not_found(format!(
-                    "no such file: {}; pass create=true (lctx edit --create) to create it",
-                    params.path
-                )));
-            }
-            let path = scope.resolve_new(&params.path)?;
-            let result = self.path_locks.with(&path, || self.create(caller, &scope, &path, params));
-            (path, result)
+            return Err(EngineError::not_found(format!(
+                "no such file: {}; pass create=true (lctx edit --create) to create it",
+                params.path
+            )));
         };
+        refuse_git_dir(&path, &params.path, &config)?;
+        let result = self.path_locks.with(&path, || {
+            if existing {
+                self.replace(caller, &scope, &path, &config, params)
+            } else {
+                self.create(caller, &scope, &path, params)
+            }
+        });
         let recorded = match &result {
             Ok(_) => EditResult::Applied,
             Err(_) => {
@@ -134,27 +182,22 @@ impl Engine {
             ));
         }
         let before = load(path, config.max_read_bytes)?;
-        let lines = match_lines(&before.text, &params.old_string);
-        if lines.is_empty() {
-            return Err(EngineError::not_found(format!(
-                "old_string was not found in {shown}; read the file again and copy the text exactly \
-                 (whitespace included)"
-            )));
-        }
-        if lines.len() > 1 && !params.replace_all {
-            let at: Vec<String> = lines.iter().take(10).map(usize::to_string).collect();
-            return Err(EngineError::invalid(format!(
-                "old_string matches {} times in {shown} (lines {}); include more context to make it unique, \
-                 or set replace_all",
-                lines.len(),
-                at.join(", ")
-            )));
-        }
-        let after = if params.replace_all {
-            before.text.replace(&params.old_string, &params.new_string)
+        let (after, replacements) = if params.replace_all {
+            replace_every(&before.text, &params.old_string, &params.new_string)
         } else {
-            before.text.replacen(&params.old_string, &params.new_string, 1)
+            let found = find(&before.text, &params.old_string, LISTED_MATCHES);
+            match found.starts[..] {
+                [] => (String::new(), 0),
+                [at] => {
+                    let end = at + params.old_string.len();
+                    ([&before.text[..at], params.new_string.as_str(), &before.text[end..]].concat(), 1)
+                }
+                _ => return Err(not_unique(&before.text, &found, &shown)),
+            }
         };
+        if replacements == 0 {
+            return Err(not_found(&shown));
+        }
         // Preimage check: another process may have written the file
         // since it was loaded; never overwrite what we did not read.
         let now = std::fs::read(path).map_err(|e| EngineError::internal(format!("cannot re-read {shown}: {e}")))?;
@@ -168,7 +211,7 @@ impl Engine {
         let after_hash = blake3::hash(after.as_bytes());
         let outcome = EditOutcome {
             path: shown,
-            replacements: u32::try_from(lines.len()).unwrap_or(u32::MAX),
+            replacements: u32::try_from(replacements).unwrap_or(u32::MAX),
             tokens_before: self.tokens.count(&before.text) as u64,
             tokens_after: self.tokens.count(&after) as u64,
             created: false,
@@ -181,6 +224,40 @@ impl Engine {
         self.reader.deliveries.edited(caller.session, path, Some(before.hash), after_hash);
         Ok(outcome)
     }
+}
+
+/// Refuses writes inside a `.git` directory (or to a worktree's `.git`
+/// file): a hook or `core.fsmonitor` there runs code at the next git
+/// command, so an agent's edit must not reach it unless configured.
+fn refuse_git_dir(path: &Path, shown: &str, config: &Config) -> EngineResult<()> {
+    if config.git_dir_edits == "allow" || !path.components().any(|c| c.as_os_str() == ".git") {
+        return Ok(());
+    }
+    Err(EngineError::denied(format!(
+        "{shown} is inside .git, where hooks and config run code at the next git command; edits there are \
+         refused. To allow them: lctx config set git_dir_edits allow"
+    )))
+}
+
+fn not_found(shown: &str) -> EngineError {
+    EngineError::not_found(format!(
+        "old_string was not found in {shown}; read the file again and copy the text exactly (whitespace included)"
+    ))
+}
+
+/// The refusal of a non-unique `old_string`, naming where it matches.
+fn not_unique(text: &str, found: &Matches, shown: &str) -> EngineError {
+    let lines: Vec<String> = lines_of(text, &found.starts).iter().map(usize::to_string).collect();
+    let (times, at) = if found.more {
+        (format!("more than {} times", found.starts.len()), "first at lines")
+    } else {
+        (format!("{} times", found.starts.len()), "lines")
+    };
+    EngineError::invalid(format!(
+        "old_string matches {times} in {shown} ({at} {}); include more context to make it unique, \
+         or set replace_all",
+        lines.join(", ")
+    ))
 }
 
 /// Writes `text` to a temporary file beside `path`, then renames it over
@@ -208,7 +285,23 @@ mod tests {
 
     #[test]
     fn match_lines_are_one_based() {
-        assert_eq!(match_lines("a x\nb\nx c\n", "x"), vec![1, 3]);
-        assert!(match_lines("abc", "z").is_empty());
+        let text = "a x\nb\nx c\n";
+        assert_eq!(lines_of(text, &find(text, "x", 10).starts), vec![1, 3]);
+        assert_eq!(find("abc", "z", 10), Matches { starts: vec![], more: false });
+    }
+
+    #[test]
+    fn the_search_stops_after_its_limit() {
+        let text = "x".repeat(1_000);
+        assert_eq!(find(&text, "x", 2), Matches { starts: vec![0, 1], more: true });
+        assert_eq!(find("x x", "x", 2), Matches { starts: vec![0, 2], more: false });
+        assert_eq!(find("xx", "xx", 2), Matches { starts: vec![0], more: false });
+    }
+
+    #[test]
+    fn replacing_every_match_counts_them() {
+        assert_eq!(replace_every("a-b-c", "-", "+="), ("a+=b+=c".to_string(), 2));
+        assert_eq!(replace_every("aaa", "aa", "b"), ("ba".to_string(), 1));
+        assert_eq!(replace_every("abc", "z", "y"), ("abc".to_string(), 0));
     }
 }

@@ -1,6 +1,7 @@
 //! Which files a request may touch: the project root of the request (never
 //! a global one) plus the configured `allow_paths`.
 
+use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
 use crate::engine::error::{EngineError, EngineResult};
@@ -15,7 +16,7 @@ pub struct Scope {
 
 impl Scope {
     /// `cwd` must be absolute. The root is `explicit` if given, else the
-    /// nearest ancestor of `cwd` holding `.git`, else `cwd`.
+    /// project of `cwd` (see [`project_of`]).
     pub fn new(cwd: &str, explicit_root: Option<&str>, allow_paths: &[String]) -> EngineResult<Scope> {
         let cwd = Path::new(cwd);
         if cwd.as_os_str().is_empty() || !cwd.is_absolute() {
@@ -32,10 +33,27 @@ impl Scope {
                 .join(r)
                 .canonicalize()
                 .map_err(|e| EngineError::not_found(format!("the project root {r} is not accessible: {e}")))?,
-            None => cwd.ancestors().find(|d| d.join(".git").exists()).unwrap_or(&cwd).to_path_buf(),
+            None => project_of(&cwd),
         };
         let allow = allow_paths.iter().filter_map(|p| Path::new(p).canonicalize().ok()).collect();
         Ok(Scope { cwd, root, allow })
+    }
+
+    /// The directory `lctx index PATH` indexes: the request's project when
+    /// `input` is empty, else the project `input` lies in (the root a
+    /// request from there would have) when that may be reached, else
+    /// `input` itself. A directory outside the project and `allow_paths`
+    /// is refused like a read.
+    pub fn index_root(&self, input: &str) -> EngineResult<PathBuf> {
+        if input.trim().is_empty() {
+            return Ok(self.root.clone());
+        }
+        let dir = self.resolve_existing(input)?;
+        if !dir.is_dir() {
+            return Err(EngineError::invalid(format!("{input} is not a directory; index takes a project directory")));
+        }
+        let project = project_of(&dir);
+        Ok(if self.permitted(&project) { project } else { dir })
     }
 
     fn permitted(&self, path: &Path) -> bool {
@@ -101,6 +119,28 @@ impl Scope {
     }
 }
 
+/// The project a directory belongs to: its nearest ancestor (itself
+/// included) that is a git repository, else the directory itself.
+pub fn project_of(dir: &Path) -> PathBuf {
+    dir.ancestors().find(|d| is_repository(d)).unwrap_or(dir).to_path_buf()
+}
+
+/// Whether `dir` is the top of a git repository: its `.git` is a directory
+/// holding `HEAD`, or a file pointing at one (`gitdir: …`, a worktree or
+/// submodule). An empty or stray `.git` left in some ancestor does not make
+/// that ancestor the project of everything below it.
+fn is_repository(dir: &Path) -> bool {
+    let git = dir.join(".git");
+    match std::fs::metadata(&git) {
+        Ok(m) if m.is_dir() => git.join("HEAD").is_file(),
+        Ok(m) if m.is_file() => {
+            let mut head = [0u8; 7];
+            std::fs::File::open(&git).and_then(|mut f| f.read_exact(&mut head)).is_ok() && &head == b"gitdir:"
+        }
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,6 +149,7 @@ mod tests {
     fn project() -> (tempfile::TempDir, Scope) {
         let d = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(d.path().join("repo/.git")).unwrap();
+        std::fs::write(d.path().join("repo/.git/HEAD"), "ref: refs/heads/main\n").unwrap();
         std::fs::create_dir_all(d.path().join("repo/src")).unwrap();
         std::fs::write(d.path().join("repo/src/a.rs"), "fn a() {}").unwrap();
         std::fs::write(d.path().join("secret.txt"), "no").unwrap();
@@ -145,5 +186,49 @@ mod tests {
         assert_eq!(scope.resolve_new("missing-dir/x.rs").unwrap_err().kind, ErrorKind::NotFound);
         assert!(scope.resolve_new("new.rs").unwrap().ends_with("repo/src/new.rs"));
         assert!(Scope::new("relative", None, &[]).is_err());
+    }
+
+    #[test]
+    fn only_a_real_repository_makes_an_ancestor_the_root() {
+        let (d, scope) = project();
+        // An empty `.git` above the repository changes nothing …
+        std::fs::create_dir_all(d.path().join(".git")).unwrap();
+        let outer = d.path().join("outer/inner");
+        std::fs::create_dir_all(&outer).unwrap();
+        let at = |dir: &Path| Scope::new(dir.to_str().unwrap(), None, &[]).unwrap().root;
+        assert_eq!(at(&scope.cwd), scope.root);
+        // … nor for a directory outside any repository: it is its own root.
+        assert_eq!(at(&outer), outer.canonicalize().unwrap());
+        // A stray `.git` file is no repository; a `gitdir:` file is one.
+        std::fs::write(d.path().join("outer/.git"), "junk").unwrap();
+        assert_eq!(at(&outer), outer.canonicalize().unwrap());
+        std::fs::write(d.path().join("outer/.git"), "gitdir: /elsewhere/.git/worktrees/w\n").unwrap();
+        assert_eq!(at(&outer), d.path().join("outer").canonicalize().unwrap());
+    }
+
+    #[test]
+    fn the_index_root_stays_inside_what_the_request_may_reach() {
+        let (d, scope) = project();
+        assert_eq!(scope.index_root("").unwrap(), scope.root);
+        assert_eq!(scope.index_root(".").unwrap(), scope.root);
+        assert_eq!(scope.index_root("..").unwrap(), scope.root);
+        for outside in ["../..", "/", "/etc"] {
+            assert_eq!(scope.index_root(outside).unwrap_err().kind, ErrorKind::PermissionDenied, "{outside}");
+        }
+        assert_eq!(scope.index_root("a.rs").unwrap_err().kind, ErrorKind::InvalidArgument);
+        // A directory without a repository of its own is its own project.
+        let plain = d.path().join("plain/dir");
+        std::fs::create_dir_all(&plain).unwrap();
+        let around = Scope::new(d.path().join("plain").to_str().unwrap(), None, &[]).unwrap();
+        assert_eq!(around.index_root("dir").unwrap(), plain.canonicalize().unwrap());
+        let other = d.path().join("other/.git");
+        std::fs::create_dir_all(&other).unwrap();
+        std::fs::write(other.join("HEAD"), "ref: refs/heads/main\n").unwrap();
+        std::fs::create_dir_all(d.path().join("other/deep")).unwrap();
+        let other = d.path().join("other").canonicalize().unwrap();
+        let allowed = Scope::new(scope.cwd.to_str().unwrap(), None, &[other.display().to_string()]).unwrap();
+        assert_eq!(allowed.index_root(other.join("deep").to_str().unwrap()).unwrap(), other);
+        let deep_only = Scope::new(scope.cwd.to_str().unwrap(), None, &[other.join("deep").display().to_string()]);
+        assert_eq!(deep_only.unwrap().index_root("../../other/deep").unwrap(), other.join("deep"));
     }
 }

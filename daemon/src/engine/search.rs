@@ -88,6 +88,31 @@ fn action(name: &str) -> EngineResult<Action> {
     }
 }
 
+/// Refuses to index `/`, the home directory or a directory above it (every
+/// file of the machine or of the user, a project of none) unless it is
+/// listed in `index_broad_roots`.
+fn refuse_broad_root(root: &Path, config: &Config) -> EngineResult<()> {
+    let home = std::env::home_dir().and_then(|h| h.canonicalize().ok());
+    let what = if root.parent().is_none() {
+        "the filesystem root"
+    } else if home.as_deref() == Some(root) {
+        "your home directory"
+    } else if home.as_deref().is_some_and(|h| h.starts_with(root)) {
+        "a directory above your home directory"
+    } else {
+        return Ok(());
+    };
+    if config.index_broad_roots.iter().any(|listed| Path::new(listed).canonicalize().is_ok_and(|l| l == root)) {
+        return Ok(());
+    }
+    Err(EngineError::denied(format!(
+        "{} is {what}, not a project: indexing it would read every file below it. Run the index from inside \
+         a project (a directory holding .git), or to index it anyway: lctx config set index_broad_roots {}",
+        root.display(),
+        root.display()
+    )))
+}
+
 impl Engine {
     /// `path` resolved against the caller like a read (inside the project
     /// or `allow_paths`), or the project root when empty.
@@ -147,10 +172,15 @@ impl Engine {
         self.search.tree(&root, within.as_deref(), depth, show_hidden, respect_gitignore).map_err(search_error)
     }
 
-    /// Builds the caller's project index and waits for it.
-    pub fn build_index(&self, caller: &Caller<'_>) -> EngineResult<IndexStatus> {
-        let scope = self.scope_of(caller)?;
-        self.search.build(&scope.root, |_| {}).map_err(search_error)
+    /// Builds the index of the project `path` names (the caller's project
+    /// when empty) and waits for it. Only what a read may reach is indexed,
+    /// and never a directory as broad as `/` or the home directory unless
+    /// the configuration names it.
+    pub fn build_index(&self, caller: &Caller<'_>, path: &str) -> EngineResult<IndexStatus> {
+        let config = self.config.get();
+        let root = self.scope(caller, &config)?.index_root(path)?;
+        refuse_broad_root(&root, &config)?;
+        self.search.build(&root, |_| {}).map_err(search_error)
     }
 }
 
@@ -168,6 +198,22 @@ mod tests {
         let symbols = outline_extractor()(Path::new("views.py"), python);
         let lines: Vec<_> = symbols.iter().map(|s| (s.name.as_str(), s.line)).collect();
         assert_eq!(lines, [("prop", 2), ("users", 6)]);
+    }
+
+    #[test]
+    fn broad_roots_are_indexed_only_when_listed() {
+        let config = Config::default();
+        let e = refuse_broad_root(Path::new("/"), &config).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::PermissionDenied);
+        assert!(e.message.contains("filesystem root") && e.message.contains("index_broad_roots /"), "{e}");
+        if let Some(home) = std::env::home_dir().and_then(|h| h.canonicalize().ok()) {
+            let e = refuse_broad_root(&home, &config).unwrap_err();
+            assert!(e.message.contains("your home directory"), "{e}");
+            let listed = Config { index_broad_roots: vec![home.display().to_string()], ..Config::default() };
+            assert!(refuse_broad_root(&home, &listed).is_ok());
+        }
+        let project = tempfile::tempdir().unwrap();
+        assert!(refuse_broad_root(&project.path().canonicalize().unwrap(), &config).is_ok());
     }
 
     #[test]

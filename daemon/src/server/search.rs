@@ -112,13 +112,10 @@ impl Search for SearchService {
 
     async fn index(&self, request: Request<IndexRequest>) -> Result<Response<IndexResponse>, Status> {
         let req = request.into_inner();
-        let mut ctx = req.ctx.ok_or_else(missing_context)?;
-        if !req.path.is_empty() {
-            ctx.cwd = std::path::Path::new(&ctx.cwd).join(&req.path).display().to_string();
-        }
+        let ctx = req.ctx.ok_or_else(missing_context)?;
         let _guard = self.host.begin_request();
         let engine = self.engine.clone();
-        let status = blocking(move || engine.build_index(&caller(&ctx))).await?.map_err(engine_status)?;
+        let status = blocking(move || engine.build_index(&caller(&ctx), &req.path)).await?.map_err(engine_status)?;
         Ok(Response::new(IndexResponse { meta: Some(self.host.meta()), indexes: vec![project_index(status)] }))
     }
 

@@ -96,7 +96,7 @@ impl Shell for ShellService {
             let caller = caller(&ctx);
             let scope = engine.scope_of(&caller)?;
             let project = scope.root.display().to_string();
-            engine.shape_output(&caller, &project, &req.command, &req.output, req.exit_code, req.raw)
+            Ok(engine.shape_output(&caller, &project, &req.command, &req.output, req.exit_code, req.raw))
         })
         .await?
         .map_err(engine_status)?;

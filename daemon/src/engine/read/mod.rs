@@ -23,7 +23,7 @@ use mode::Mode;
 use outline_view::DegradedLog;
 
 use crate::engine::config::Config;
-use crate::engine::error::{EngineError, EngineResult};
+use crate::engine::error::{EngineError, EngineResult, ErrorKind};
 use crate::engine::project::Scope;
 use crate::engine::tokens::Tokens;
 
@@ -33,6 +33,14 @@ const AUTO_FULL_TOKENS: usize = 2_000;
 const AUTO_TEXT_TOKENS: usize = 8_000;
 /// Lines sent of a large file without an outline in `auto` mode.
 const AUTO_HEAD_LINES: u32 = 200;
+/// Paths one read request may name. Each costs a load, a view and a ledger
+/// record; a request naming a hundred thousand would hold a worker for
+/// many seconds, far past any agent's use.
+pub const MAX_READ_PATHS: usize = 1_000;
+/// Bytes one read request may load, in files of the largest readable size
+/// (`max_read_bytes`): enough for any answer a message can carry, while a
+/// thousand large files cannot hold a worker for minutes.
+pub const READ_BUDGET_FILES: u64 = 32;
 
 /// What the caller asked for (the reference's ctx_read parameters).
 #[derive(Debug, Default, Clone)]
@@ -98,18 +106,37 @@ impl Reader {
         if params.paths.is_empty() {
             return Err(EngineError::invalid("no path given; pass path or paths"));
         }
+        if params.paths.len() > MAX_READ_PATHS {
+            return Err(EngineError::invalid(format!(
+                "{} paths in one read; at most {MAX_READ_PATHS} per request: split them into several reads, \
+                 or use search or tree to narrow them down",
+                params.paths.len()
+            )));
+        }
         let mode = match (params.start_line, params.limit) {
             (Some(start), limit) => Mode::window(start, limit.unwrap_or(u32::MAX))?,
             (None, Some(limit)) => Mode::window(1, limit)?,
             (None, None) => Mode::parse(&params.mode)?,
         };
         self.cache.set_budget(usize::try_from(config.cache_bytes).unwrap_or(usize::MAX));
+        let budget = config.max_read_bytes.saturating_mul(READ_BUDGET_FILES);
+        let mut spent = 0u64;
         let views: Vec<_> = params
             .paths
             .iter()
             .map(|p| {
                 let path = scope.resolve_existing(p)?;
+                if spent >= budget {
+                    return Err(EngineError::new(
+                        ErrorKind::ResourceExhausted,
+                        format!(
+                            "{p} was not read: this request already loaded {spent} bytes, the most one read may \
+                             ({READ_BUDGET_FILES} × max_read_bytes); read it in another request"
+                        ),
+                    ));
+                }
                 let loaded = load(&path, config.max_read_bytes)?;
+                spent += loaded.text.len() as u64;
                 self.view(tokens, scope, session, &loaded, &mode, params.fresh)
             })
             .collect();

@@ -1,9 +1,10 @@
 //! Running a shell command for an agent: `sh -c CMD` in the caller's
 //! directory and environment, in its own process group with stdin from
-//! /dev/null, stdout and stderr captured in their true order, and a timeout
-//! that kills the whole group — grandchildren included — and reaps the child.
+//! /dev/null, stdout and stderr captured in their true order. A timeout or
+//! cancel ends every descendant — detached ones included (see
+//! `descendants.rs`) — and reaps the child; the call returns once the
+//! command's own process ended, whoever still holds its output open.
 
-use std::io::Read;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -11,6 +12,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use super::capture::Capture;
+use super::descendants;
 use crate::engine::error::{EngineError, EngineResult};
 
 /// Longest timeout a caller may ask for.
@@ -21,6 +24,10 @@ pub const CAPTURE_LIMIT: usize = 64 << 20;
 /// First and longest pause between looks at a running command.
 const FIRST_POLL: Duration = Duration::from_micros(100);
 const MAX_POLL: Duration = Duration::from_millis(5);
+/// How long output is still read after the command's process ended. Its
+/// process group is gone by then; only a process it detached can still be
+/// writing, and the answer does not wait for that.
+const EXIT_GRACE: Duration = Duration::from_millis(500);
 
 #[derive(Debug, Clone)]
 pub struct ExecParams {
@@ -60,51 +67,25 @@ impl Cancel {
     }
 }
 
-/// Keeps the first and last `limit / 2` bytes of a stream.
-struct HeadTail {
-    head: Vec<u8>,
-    tail: std::collections::VecDeque<u8>,
-    half: usize,
-    dropped: u64,
-}
-
-impl HeadTail {
-    fn new(limit: usize) -> Self {
-        HeadTail { head: Vec::new(), tail: std::collections::VecDeque::new(), half: limit / 2, dropped: 0 }
-    }
-
-    fn push(&mut self, mut bytes: &[u8]) {
-        let room = self.half.saturating_sub(self.head.len());
-        let take = room.min(bytes.len());
-        self.head.extend_from_slice(&bytes[..take]);
-        bytes = &bytes[take..];
-        self.tail.extend(bytes);
-        let excess = self.tail.len().saturating_sub(self.half);
-        self.tail.drain(..excess);
-        self.dropped += excess as u64;
-    }
-
-    /// Head and tail, with a marker line between them when bytes were
-    /// dropped, so no reader mistakes the join for real output.
-    fn finish(mut self) -> (Vec<u8>, u64) {
-        if self.dropped > 0 {
-            if !self.head.ends_with(b"\n") {
-                self.head.push(b'\n');
-            }
-            let marker = format!("[… {} bytes of output not kept (over the capture limit) …]\n", self.dropped);
-            self.head.extend_from_slice(marker.as_bytes());
-        }
-        self.head.extend(self.tail);
-        (self.head, self.dropped)
-    }
-}
-
 pub fn validate(params: &ExecParams) -> EngineResult<()> {
     if params.command.trim().is_empty() {
         return Err(EngineError::invalid("empty command"));
     }
     if params.command.contains('\0') {
         return Err(EngineError::invalid("the command contains a NUL byte"));
+    }
+    for (name, value) in &params.env {
+        if name.is_empty() || name.contains(['=', '\0']) {
+            return Err(EngineError::invalid(format!(
+                "the environment variable name {name:?} is not valid: a name is not empty and holds no `=` \
+                 or NUL byte"
+            )));
+        }
+        if value.contains('\0') {
+            return Err(EngineError::invalid(format!(
+                "the value of the environment variable {name} contains a NUL byte, which no environment can hold"
+            )));
+        }
     }
     if params.timeout.is_zero() || params.timeout > MAX_TIMEOUT {
         return Err(EngineError::invalid(format!("timeout must be between 1 s and {} s", MAX_TIMEOUT.as_secs())));
@@ -119,8 +100,7 @@ pub fn validate(params: &ExecParams) -> EngineResult<()> {
 pub fn run(params: &ExecParams, cancel: &Cancel) -> EngineResult<ExecOutcome> {
     validate(params)?;
     let started = Instant::now();
-    let (mut reader, writer) =
-        std::io::pipe().map_err(|e| EngineError::internal(format!("cannot create a pipe: {e}")))?;
+    let (reader, writer) = std::io::pipe().map_err(|e| EngineError::internal(format!("cannot create a pipe: {e}")))?;
     let writer_err = writer.try_clone().map_err(|e| EngineError::internal(format!("cannot duplicate a pipe: {e}")))?;
     let mut cmd = Command::new("/bin/sh");
     cmd.arg("-c")
@@ -132,31 +112,21 @@ pub fn run(params: &ExecParams, cancel: &Cancel) -> EngineResult<ExecOutcome> {
         .stdout(writer)
         .stderr(writer_err)
         .process_group(0);
+    // SAFETY: the hook runs in the child between fork and exec and makes a
+    // single system call (async-signal-safe).
+    unsafe { cmd.pre_exec(descendants::become_subreaper) };
     let mut child = cmd.spawn().map_err(|e| EngineError::internal(format!("cannot start /bin/sh: {e}")))?;
-    // Our copies of the write end are gone with `cmd`; EOF comes when the
-    // whole process group has closed it.
+    // Our copies of the write end are gone with `cmd`; only the command's
+    // processes hold it now.
     drop(cmd);
-    let pgid = child.id() as libc::pid_t;
-    let capture_limit = params.capture_limit.min(CAPTURE_LIMIT);
-    let collector = std::thread::spawn(move || {
-        let mut kept = HeadTail::new(capture_limit);
-        let mut buf = [0u8; 64 * 1024];
-        loop {
-            match reader.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => kept.push(&buf[..n]),
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(_) => break,
-            }
-        }
-        kept.finish()
-    });
+    let leader = libc::pid_t::try_from(child.id()).map_err(|e| EngineError::internal(format!("bad pid: {e}")))?;
+    let mut capture = Capture::new(reader, params.capture_limit.min(CAPTURE_LIMIT));
 
     let (mut timed_out, mut cancelled) = (false, false);
-    // Polling (portable, and cancellation needs a look now and then) with
-    // pauses that start short and double: a quick command is answered
-    // within a fraction of a millisecond, a long one costs ~200 wake-ups a
-    // second.
+    // Looks at the command (portable, and cancellation needs a look now and
+    // then) between waits for output that start short and double: a quick
+    // command is answered within a fraction of a millisecond, a long silent
+    // one costs ~200 wake-ups a second.
     let mut pause = FIRST_POLL;
     let status = loop {
         match child.try_wait() {
@@ -170,16 +140,16 @@ pub fn run(params: &ExecParams, cancel: &Cancel) -> EngineResult<ExecOutcome> {
             cancelled = true;
         }
         if timed_out || cancelled {
-            kill_group(pgid);
+            descendants::kill_tree(leader);
             break child.wait().map_err(|e| EngineError::internal(format!("cannot reap the command: {e}")))?;
         }
-        std::thread::sleep(pause);
+        capture.read_for(pause);
         pause = (pause * 2).min(MAX_POLL);
     };
     // The shell exited; background grandchildren may still hold the pipe.
-    // They belong to the group: end them so the output (and they) finish.
-    kill_group(pgid);
-    let (output, dropped) = collector.join().unwrap_or_default();
+    // Those of its group end with it; one that detached is not waited for.
+    kill_group(leader);
+    let (output, dropped) = capture.finish(EXIT_GRACE);
     let exit_code = status.code().unwrap_or_else(|| 128 + status.signal().unwrap_or(0));
     Ok(ExecOutcome { output, dropped, exit_code, timed_out, cancelled, duration: started.elapsed() })
 }
@@ -231,6 +201,49 @@ mod tests {
         assert!(!marker.exists());
     }
 
+    /// Whether `pid` is gone: no such process, or one that ended and waits
+    /// to be reaped by whoever inherited it.
+    fn gone(pid: &str) -> bool {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .map_or(true, |stat| stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z')))
+    }
+
+    /// A command that starts a process in a session of its own (which then
+    /// prints its pid and runs `then`), waits until it has, and runs `after`.
+    fn detaching(name: &str, then: &str, after: &str) -> (String, PathBuf) {
+        let ready = std::env::temp_dir().join(format!("lctx-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_file(&ready);
+        let r = ready.display();
+        let cmd =
+            format!("setsid sh -c 'echo $$; touch {r}; {then}' & while [ ! -e {r} ]; do sleep 0.01; done; {after}");
+        (cmd, ready)
+    }
+
+    #[test]
+    fn timeout_ends_a_descendant_that_left_the_session() {
+        let (cmd, ready) = detaching("timeout", "exec sleep 30", "sleep 30");
+        let out = run(&params(&cmd, 3000), &Cancel::default()).unwrap();
+        assert!(out.timed_out);
+        let pid = String::from_utf8_lossy(&out.output).lines().next().unwrap_or_default().to_string();
+        assert!(!pid.is_empty() && gone(&pid), "the detached process {pid:?} still runs");
+        let _ = std::fs::remove_file(ready);
+    }
+
+    #[test]
+    fn a_detached_process_holding_the_output_does_not_hold_the_answer() {
+        let (cmd, ready) = detaching("exit", "exec sleep 30", "echo done");
+        let out = run(&params(&cmd, 20_000), &Cancel::default()).unwrap();
+        assert!(!out.timed_out, "the call waited for the detached process");
+        assert_eq!(out.exit_code, 0);
+        let text = String::from_utf8_lossy(&out.output).into_owned();
+        assert!(text.contains("done\n") && text.contains("[output no longer read"), "{text}");
+        // It detached on purpose: it keeps running, and this test ends it.
+        let pid: libc::pid_t = text.lines().find_map(|l| l.parse().ok()).unwrap();
+        // SAFETY: kill has no memory-safety preconditions.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+        let _ = std::fs::remove_file(ready);
+    }
+
     #[test]
     fn stdin_is_empty_and_cancel_stops_the_command() {
         let out = run(&params("cat; echo done", 5000), &Cancel::default()).unwrap();
@@ -246,23 +259,22 @@ mod tests {
     }
 
     #[test]
-    fn head_and_tail_survive_a_flood() {
-        let mut ht = HeadTail::new(10);
-        ht.push(b"0123456789abcdefghij");
-        let (kept, dropped) = ht.finish();
-        assert_eq!(
-            String::from_utf8_lossy(&kept),
-            "01234\n[… 10 bytes of output not kept (over the capture limit) …]\nfghij"
-        );
-        assert_eq!(dropped, 10);
-    }
-
-    #[test]
     fn bad_requests_are_refused() {
         assert!(run(&params("", 1000), &Cancel::default()).is_err());
         assert!(run(&params("true", 0), &Cancel::default()).is_err());
         let mut p = params("true", 1000);
         p.cwd = PathBuf::from("/nonexistent/dir");
         assert!(run(&p, &Cancel::default()).unwrap_err().message.contains("does not exist"));
+    }
+
+    #[test]
+    fn a_nul_or_equals_sign_in_the_environment_is_a_bad_argument() {
+        for (name, value) in [("BAD\0NAME", "x"), ("A=B", "x"), ("", "x"), ("GOOD", "bad\0value")] {
+            let mut p = params("true", 1000);
+            p.env.push((name.into(), value.into()));
+            let e = run(&p, &Cancel::default()).unwrap_err();
+            assert_eq!(e.kind, crate::engine::error::ErrorKind::InvalidArgument, "{name:?}={value:?}: {e}");
+            assert!(e.message.contains("environment variable"), "{e}");
+        }
     }
 }

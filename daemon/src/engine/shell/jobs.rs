@@ -23,7 +23,7 @@ const KEEP_FINISHED: Duration = Duration::from_secs(30 * 60);
 type Slot = Arc<OnceLock<Result<ExecOutcome, EngineError>>>;
 /// The outcome shaped for the agent, computed once on the first query
 /// after the job finished (so it is archived and counted once).
-pub type ShapedSlot = Arc<OnceLock<Result<Shaped, EngineError>>>;
+pub type ShapedSlot = Arc<OnceLock<Shaped>>;
 
 /// Who started a job: what shaping its output needs later.
 #[derive(Debug, Clone, Default)]

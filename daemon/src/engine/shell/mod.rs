@@ -2,6 +2,8 @@
 //! background), their output shaped by `lean-ctx-shell-compress`, and the
 //! archive of every original that was shortened.
 
+mod capture;
+mod descendants;
 pub mod exec;
 pub mod expand;
 pub mod jobs;

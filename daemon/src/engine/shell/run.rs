@@ -62,8 +62,7 @@ impl Engine {
         let scope = self.scope(caller, &self.config.get())?;
         let outcome = exec::run(&p.exec_params(scope.cwd.clone(), exec::CAPTURE_LIMIT), cancel)?;
         let project = scope.root.display().to_string();
-        let shaped =
-            self.shape_output(caller, &project, &p.command, &outcome.output, outcome.exit_code, p.wants_raw())?;
+        let shaped = self.shape_output(caller, &project, &p.command, &outcome.output, outcome.exit_code, p.wants_raw());
         Ok((outcome, shaped))
     }
 
@@ -93,15 +92,14 @@ impl Engine {
 
     fn job_view(&self, info: JobInfo) -> JobView {
         let shaped = match &info.outcome {
-            Some(Ok(outcome)) => Some(
-                info.shaped
-                    .get_or_init(|| {
-                        let o = &info.origin;
-                        let caller = Caller { cwd: "", project_root: None, session: &o.session, agent: &o.agent };
-                        self.shape_output(&caller, &o.project, &info.command, &outcome.output, outcome.exit_code, o.raw)
-                    })
-                    .clone(),
-            ),
+            Some(Ok(outcome)) => Some(Ok(info
+                .shaped
+                .get_or_init(|| {
+                    let o = &info.origin;
+                    let caller = Caller { cwd: "", project_root: None, session: &o.session, agent: &o.agent };
+                    self.shape_output(&caller, &o.project, &info.command, &outcome.output, outcome.exit_code, o.raw)
+                })
+                .clone())),
             Some(Err(e)) => Some(Err(e.clone())),
             None => None,
         };

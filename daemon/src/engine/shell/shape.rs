@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 
 use lean_ctx_store::{ArchiveEntry, CommandKind, Event, Shape};
 
-use crate::engine::error::EngineResult;
+use crate::engine::error::{EngineError, EngineResult};
 use crate::engine::memory::now_ms;
 use crate::engine::{Caller, Engine};
 
@@ -50,6 +50,13 @@ pub fn handle_line(id: &str) -> String {
     format!("[full output archived: ctx_expand id={id} · lctx expand {id}]")
 }
 
+/// The line under shortened output whose original could not be archived.
+fn not_archived_line(e: &EngineError) -> String {
+    format!(
+        "[full output not archived ({e}); what was left out is lost: rerun with raw=true (lctx run --raw) to see it]"
+    )
+}
+
 fn with_exit(text: &str, exit_code: i32) -> String {
     if exit_code == 0 {
         return text.to_string();
@@ -68,7 +75,7 @@ impl Engine {
         output: &[u8],
         exit_code: i32,
         raw: bool,
-    ) -> EngineResult<Shaped> {
+    ) -> Shaped {
         let text = String::from_utf8_lossy(output);
         let raw_tokens = self.tokens.count(&text) as u64;
         let shaped = if raw {
@@ -93,12 +100,22 @@ impl Engine {
                 sent_tokens: plain_tokens,
             };
             if compressed.shortened {
-                let id = self.archive(caller, project, command, compressed.family, exit_code, output)?;
-                let text = format!("{}\n{}", compressed.text.trim_end_matches('\n'), handle_line(&id));
+                // The command ran and its side effects happened: a full disk
+                // or a broken archive costs the handle, never the answer.
+                let archived = self.archive(caller, project, command, compressed.family, exit_code, output);
+                let last_line = match &archived {
+                    Ok(id) => handle_line(id),
+                    Err(e) => {
+                        tracing::warn!("output of `{command}` not archived: {e}");
+                        not_archived_line(e)
+                    }
+                };
+                let text = format!("{}\n{last_line}", compressed.text.trim_end_matches('\n'));
                 let tokens = self.tokens.count(&text) as u64;
-                // Never larger than what it replaces, handle line included.
+                // Never larger than what it replaces, last line included.
                 if tokens < plain_tokens {
-                    shaped = Shaped { text, shortened: true, archive_id: Some(id), sent_tokens: tokens, ..shaped };
+                    let archive_id = archived.ok();
+                    shaped = Shaped { text, shortened: true, archive_id, sent_tokens: tokens, ..shaped };
                 }
             }
             shaped
@@ -113,7 +130,7 @@ impl Engine {
             sent_tokens: shaped.sent_tokens,
         });
         self.memory.ran(caller, project, command, exit_code, command_kind(&shaped.family));
-        Ok(shaped)
+        shaped
     }
 
     fn archive(

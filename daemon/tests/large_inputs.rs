@@ -1,0 +1,89 @@
+//! Inputs an attacker or a runaway agent sends: edits with tens of
+//! thousands of matches and reads naming a hundred thousand paths. The
+//! answers must be right and bounded; none of these asserts a time.
+
+mod common;
+
+use common::Project;
+use lean_ctxd::engine::edit::EditParams;
+use lean_ctxd::engine::error::ErrorKind;
+use lean_ctxd::engine::read::{MAX_READ_PATHS, READ_BUDGET_FILES, ReadParams};
+
+const MATCHES: usize = 60_000;
+
+fn many_matches(p: &Project) -> String {
+    let text = "let x = 1;\n".repeat(MATCHES);
+    p.write("big.rs", &text);
+    text
+}
+
+#[test]
+fn replacing_sixty_thousand_matches_replaces_every_one() {
+    let p = Project::new();
+    let text = many_matches(&p);
+    let all = EditParams {
+        path: "big.rs".into(),
+        old_string: "= 1;".into(),
+        new_string: "= 22;".into(),
+        replace_all: true,
+        ..Default::default()
+    };
+    let out = p.engine.edit(&p.caller("s"), &all).unwrap();
+    assert_eq!(out.replacements as usize, MATCHES);
+    assert_eq!(p.text("big.rs"), text.replace("= 1;", "= 22;"));
+}
+
+#[test]
+fn a_needle_matching_everywhere_is_refused_naming_the_first_lines() {
+    let p = Project::new();
+    let text = many_matches(&p);
+    let e = p.edit("s", "big.rs", "x", "y").unwrap_err();
+    assert_eq!(e.kind, ErrorKind::InvalidArgument);
+    assert!(e.message.contains("more than 10 times") && e.message.contains("lines 1, 2, 3"), "{e}");
+    assert!(e.message.contains("replace_all"), "{e}");
+    assert_eq!(p.text("big.rs"), text, "a refused edit writes nothing");
+    // A unique needle at the very end is still found and replaced.
+    let last = format!("{text}let last = 0;\n");
+    p.write("big.rs", &last);
+    p.edit("s", "big.rs", "last = 0", "last = 9").unwrap();
+    assert!(p.text("big.rs").ends_with("let x = 1;\nlet last = 9;\n"));
+}
+
+#[test]
+fn a_read_of_too_many_paths_is_refused_saying_how_to_split_it() {
+    let p = Project::new();
+    p.write("a.txt", "a\n");
+    let paths = vec!["a.txt".to_string(); 100_000];
+    let e = p.read_with("s", &ReadParams { paths, ..Default::default() }).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::InvalidArgument);
+    assert!(e.message.contains("100000 paths") && e.message.contains("split"), "{e}");
+    let paths = vec!["a.txt".to_string(); MAX_READ_PATHS];
+    let views = p.engine.read(&p.caller("s"), &ReadParams { paths, ..Default::default() }).unwrap();
+    assert_eq!(views.len(), MAX_READ_PATHS);
+    assert!(views.iter().all(Result::is_ok));
+}
+
+#[test]
+fn a_read_stops_loading_files_past_its_byte_budget() {
+    let p = Project::new();
+    let config = p.engine.dirs.config_file();
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(&config, "max_read_bytes = 1024\n").unwrap();
+    let line = "x".repeat(999) + "\n";
+    let paths: Vec<String> = (0..2 * READ_BUDGET_FILES)
+        .map(|i| {
+            p.write(&format!("f{i}.txt"), &line);
+            format!("f{i}.txt")
+        })
+        .collect();
+    let views = p.engine.read(&p.caller("s"), &ReadParams { paths, ..Default::default() }).unwrap();
+    // Files load while less than the budget was spent: the one crossing it
+    // is still read, every later one is refused saying what to do.
+    let read = usize::try_from(READ_BUDGET_FILES * 1024 / 1000 + 1).unwrap();
+    assert!(views[..read].iter().all(Result::is_ok));
+    for refused in &views[read..] {
+        let e = refused.as_ref().unwrap_err();
+        assert_eq!(e.kind, ErrorKind::ResourceExhausted);
+        assert!(e.message.contains("another request"), "{e}");
+    }
+}
