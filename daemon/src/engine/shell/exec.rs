@@ -132,6 +132,19 @@ pub fn run(params: &ExecParams, cancel: &Cancel) -> EngineResult<ExecOutcome> {
         .stdout(writer)
         .stderr(writer_err)
         .process_group(0);
+    // lean-ctxd runs under umask 077 to keep its own files private; the
+    // user's command gets the user's umask back, or its build outputs would
+    // be private too.
+    if let Some(mask) = lean_ctx_common::privacy::user_umask() {
+        // SAFETY: umask is async-signal-safe and cannot fail, which is all
+        // pre_exec requires.
+        unsafe {
+            cmd.pre_exec(move || {
+                libc::umask(mask);
+                Ok(())
+            });
+        }
+    }
     let mut child = cmd.spawn().map_err(|e| EngineError::internal(format!("cannot start /bin/sh: {e}")))?;
     // Our copies of the write end are gone with `cmd`; EOF comes when the
     // whole process group has closed it.
