@@ -16,6 +16,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::privacy;
+
 /// The effective configuration. Every key is optional in the file.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -275,8 +277,9 @@ pub fn set(file: &Path, lock_file: &Path, key: &str, value: &str) -> Result<(), 
     let new_value = parse_value(find_key(key)?, value)?;
     let io_err = |what: &str, e: std::io::Error| ConfigError::in_file(file, "", None, &format!("{what}: {e}"));
     let dir = file.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(dir).map_err(|e| io_err("cannot create the config directory", e))?;
-    let lock = fs::OpenOptions::new()
+    // Written by clients, under the user's umask: private on purpose.
+    privacy::create_private_dir_all(dir).map_err(|e| io_err("cannot create the config directory", e))?;
+    let lock = privacy::private_file()
         .create(true)
         .truncate(false)
         .write(true)
@@ -301,7 +304,14 @@ pub fn set(file: &Path, lock_file: &Path, key: &str, value: &str) -> Result<(), 
     parse(file, &new_text)?;
 
     if let Some(old) = &old {
-        fs::write(file.with_extension("toml.bak"), old).map_err(|e| io_err("cannot write the backup", e))?;
+        let backup = file.with_extension("toml.bak");
+        privacy::private_file()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&backup)
+            .and_then(|mut f| f.write_all(old.as_bytes()))
+            .map_err(|e| io_err("cannot write the backup", e))?;
     }
     let (tmp_path, mut tmp) = tempfile_in(dir).map_err(|e| io_err("cannot create a temporary file", e))?;
     let written =
@@ -345,7 +355,7 @@ fn tempfile_in(dir: &Path) -> std::io::Result<(PathBuf, fs::File)> {
     let pid = std::process::id();
     for attempt in 0u32.. {
         let path = dir.join(format!(".config.toml.{pid}.{attempt}.tmp"));
-        match fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+        match privacy::private_file().write(true).create_new(true).open(&path) {
             Ok(f) => return Ok((path, f)),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 100 => continue,
             Err(e) => return Err(e),

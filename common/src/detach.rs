@@ -4,19 +4,21 @@
 //! shows when start-up fails.
 
 use std::ffi::OsString;
-use std::fs::OpenOptions;
 use std::io;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::privacy;
+
 /// Spawns `exe --foreground ARGS…` detached from the caller.
 pub fn spawn(exe: &Path, args: &[OsString], stderr_log: &Path) -> io::Result<Child> {
+    // The starter's umask applies here, not the daemon's private one.
     if let Some(dir) = stderr_log.parent() {
-        std::fs::create_dir_all(dir)?;
+        privacy::create_private_dir_all(dir)?;
     }
-    let log = OpenOptions::new().create(true).append(true).open(stderr_log)?;
+    let log = privacy::private_file().create(true).append(true).open(stderr_log)?;
     let mut cmd = Command::new(exe);
     cmd.arg("--foreground").args(args).stdin(Stdio::null()).stdout(Stdio::null()).stderr(log);
     // SAFETY: setsid is async-signal-safe, which is all pre_exec requires.

@@ -9,10 +9,13 @@
 //! - [`detach`]: starting a detached daemon and waiting for its socket.
 //! - [`config`]: the `config.toml` format, shared so the file means the
 //!   same to every program that reads it.
+//! - [`privacy`]: stored data private whatever the umask (the daemon's
+//!   umask, private creation, repairing what is not).
 
 pub mod build_info;
 pub mod config;
 pub mod detach;
 pub mod paths;
+pub mod privacy;
 pub mod runtime_dir;
 pub mod singleton;

@@ -1,8 +1,10 @@
 //! `lctx doctor`: one line per check, OK or FAIL with the fix.
 
+use std::io::Write as _;
 use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
 
 use lean_ctx_common::config;
+use lean_ctx_common::privacy;
 use lean_ctx_common::runtime_dir;
 use serde_json::json;
 
@@ -26,13 +28,11 @@ fn failed(name: &'static str, detail: String, fix: impl Into<String>) -> Check {
 }
 
 pub async fn run(json: bool, opts: &ClientOptions) -> CmdResult {
-    let checks = vec![
-        check_runtime_dir(opts),
-        check_socket(opts),
-        check_daemon(opts).await,
-        check_data_dir(opts),
-        check_config(opts),
-    ];
+    // Permissions before the daemon check: a daemon it starts would repair
+    // them silently (in its log), and doctor is where the user should see it.
+    let mut checks = vec![check_runtime_dir(opts), check_socket(opts)];
+    checks.extend(repair_permissions(opts));
+    checks.extend([check_daemon(opts).await, check_data_dir(opts), check_config(opts)]);
     let all_ok = checks.iter().all(|c| c.ok);
     if json {
         let list: Vec<_> =
@@ -107,11 +107,28 @@ async fn check_daemon(opts: &ClientOptions) -> Check {
     }
 }
 
+/// One OK line when config, data, cache and state were private already;
+/// else a line per path it made private, or failed to.
+fn repair_permissions(opts: &ClientOptions) -> Vec<Check> {
+    let repairs = privacy::repair_permissions(&opts.dirs);
+    if repairs.is_empty() {
+        return vec![ok("permissions", "config, data, cache and state private (no access for group or others)".into())];
+    }
+    repairs
+        .into_iter()
+        .map(|repair| match repair {
+            privacy::Repair::Fixed { .. } => ok("permissions", repair.to_string()),
+            privacy::Repair::Failed { .. } => failed("permissions", repair.to_string(), "see the message above"),
+        })
+        .collect()
+}
+
 fn check_data_dir(opts: &ClientOptions) -> Check {
     let dir = &opts.dirs.data;
     let probe = dir.join(format!(".doctor-{}", std::process::id()));
-    let result = std::fs::create_dir_all(dir)
-        .and_then(|()| std::fs::write(&probe, b"ok"))
+    let result = privacy::create_private_dir_all(dir)
+        .and_then(|()| privacy::private_file().write(true).create_new(true).open(&probe))
+        .and_then(|mut file| file.write_all(b"ok"))
         .and_then(|()| std::fs::remove_file(&probe));
     match result {
         Ok(()) => ok("data dir", format!("{} writable", dir.display())),

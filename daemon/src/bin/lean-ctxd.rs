@@ -11,6 +11,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
+use lean_ctx_common::privacy;
 use lean_ctxd::engine::paths::Dirs;
 use lean_ctxd::server::{detach, lifecycle, pipe, singleton};
 
@@ -35,6 +36,13 @@ struct Args {
 
 fn main() -> ExitCode {
     let args = Args::parse();
+    if args.stdio || args.foreground {
+        // Before any thread or file: everything this process creates is
+        // private, also what SQLite, tantivy and the log appender create.
+        // The detaching parent keeps the user's umask, so that the daemon
+        // it starts inherits it and gives it back to the user's commands.
+        privacy::private_umask();
+    }
     let result = if args.stdio {
         pipe::run()
     } else if args.foreground {

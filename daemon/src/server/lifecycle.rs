@@ -1,15 +1,16 @@
 //! The daemon's life: start-up checks, serving, idle exit, graceful stop.
 //!
-//! Start: private runtime dir → exclusive `lean-ctxd.lock` → bind the socket
-//! (0600) → serve. Stop (SIGTERM, SIGINT, Shutdown RPC or idleness): stop
-//! accepting and unlink the socket, let in-flight requests finish within the
-//! drain deadline, flush, release the lock. A watchdog thread ends the
-//! process if that sequence itself hangs.
+//! Start: private runtime dir → exclusive `lean-ctxd.lock` → stored data made
+//! private → bind the socket (0600) → serve. Stop (SIGTERM, SIGINT, Shutdown
+//! RPC or idleness): stop accepting and unlink the socket, let in-flight
+//! requests finish within the drain deadline, flush, release the lock. A
+//! watchdog thread ends the process if that sequence itself hangs.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use lean_ctx_common::privacy;
 use lean_ctx_proto::v1::ServedBy;
 use lean_ctx_proto::v1::control_server::ControlServer;
 use lean_ctx_proto::v1::file_context_server::FileContextServer;
@@ -57,6 +58,7 @@ pub fn run(opts: DaemonOptions) -> Result<(), String> {
     }
     crate::logging::init(&dirs.log_dir())?;
     let lock = singleton::acquire(&dirs.daemon_lock())?;
+    repair_permissions(&dirs);
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -72,6 +74,14 @@ pub fn run(opts: DaemonOptions) -> Result<(), String> {
     drop(lock);
     tracing::info!("lean-ctxd stopped");
     result
+}
+
+/// Makes what an earlier version or a lax umask left readable to others
+/// private again (the process umask keeps what is created from now on so).
+pub(super) fn repair_permissions(dirs: &Dirs) {
+    for repair in privacy::repair_permissions(dirs) {
+        tracing::warn!("{repair}");
+    }
 }
 
 async fn serve(dirs: Dirs, socket: PathBuf, idle_override: Option<Duration>) -> Result<(), String> {

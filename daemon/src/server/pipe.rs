@@ -37,6 +37,8 @@ pub fn run() -> Result<(), String> {
     if let Err(e) = crate::logging::init(&dirs.log_dir()) {
         eprintln!("lean-ctxd: {e}; serving without a log");
     }
+    // With LEAN_CTX_NO_DAEMON no daemon ever starts to do it.
+    super::lifecycle::repair_permissions(&dirs);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .max_blocking_threads(16)
         .thread_name("lean-ctxd-pipe")

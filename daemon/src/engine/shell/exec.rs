@@ -112,9 +112,21 @@ pub fn run(params: &ExecParams, cancel: &Cancel) -> EngineResult<ExecOutcome> {
         .stdout(writer)
         .stderr(writer_err)
         .process_group(0);
-    // SAFETY: the hook runs in the child between fork and exec and makes a
-    // single system call (async-signal-safe).
-    unsafe { cmd.pre_exec(descendants::become_subreaper) };
+    // In the child, between fork and exec: become a subreaper (so detached
+    // descendants stay below the command), and take back the user's umask —
+    // lean-ctxd runs under 077 to keep its own files private, and the user's
+    // build outputs must not become private too.
+    let user_umask = lean_ctx_common::privacy::user_umask();
+    // SAFETY: the hook makes only async-signal-safe system calls (prctl,
+    // umask) and allocates nothing, which is all pre_exec requires.
+    unsafe {
+        cmd.pre_exec(move || {
+            if let Some(mask) = user_umask {
+                libc::umask(mask);
+            }
+            descendants::become_subreaper()
+        });
+    }
     let mut child = cmd.spawn().map_err(|e| EngineError::internal(format!("cannot start /bin/sh: {e}")))?;
     // Our copies of the write end are gone with `cmd`; only the command's
     // processes hold it now.
