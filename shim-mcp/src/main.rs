@@ -114,7 +114,9 @@ const MAX_LOG_FILES: usize = 7;
 /// missing log file is said once on stderr and costs the agent nothing.
 fn init_logging(log_dir: &Path) {
     let filter = EnvFilter::try_from_env("LEAN_CTX_LOG").unwrap_or_else(|_| EnvFilter::new("warn,rmcp=error"));
-    let file = std::fs::create_dir_all(log_dir).map_err(|e| e.to_string()).and_then(|()| {
+    // The directory is created private; the daemon's start-up repair makes
+    // the files private too (the appender creates them with our umask).
+    let file = lean_ctx_common::privacy::create_private_dir_all(log_dir).map_err(|e| e.to_string()).and_then(|()| {
         tracing_appender::rolling::Builder::new()
             .rotation(tracing_appender::rolling::Rotation::DAILY)
             .filename_prefix("lctx-mcp")

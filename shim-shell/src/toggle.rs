@@ -89,10 +89,20 @@ pub fn set(flag: &Path, mode: Mode) -> Result<(), String> {
         };
     }
     if let Some(dir) = flag.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        lean_ctx_common::privacy::create_private_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
     let tmp = flag.with_extension(format!("tmp{}", std::process::id()));
-    std::fs::write(&tmp, format!("{}\n", mode.name())).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+    let write = |tmp: &Path| {
+        use std::io::Write as _;
+        lean_ctx_common::privacy::private_file()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(tmp)
+            .and_then(|mut f| f.write_all(format!("{}\n", mode.name()).as_bytes()))
+    };
+    write(&tmp).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
     std::fs::rename(&tmp, flag).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
         format!("cannot write {shown}: {e}")
