@@ -117,6 +117,31 @@ fn each_capability_answers_the_same_through_lctx_and_lctx_mcp() {
     assert!(list.contains("cargo build --workspace"), "{list}");
     s.same(&["knowledge", "recall", "cargo"], "ctx_knowledge", json!({"action": "recall", "query": "cargo"}));
     s.same(&["gain", "--by", "tool"], "ctx_gain", json!({"group_by": "tool"}));
+
+    // jobs: a background job's status, by the id either surface was given.
+    let (started, _) = s.cli(&["run", "--bg", "--", "echo from the background"]);
+    let id: u64 = started.split_whitespace().nth(1).and_then(|n| n.parse().ok()).expect("job N started");
+    let finished = || {
+        let out = s.home.command(bin("lctx")).current_dir(s.root).args(["jobs", "status", &id.to_string()]).output();
+        !String::from_utf8_lossy(&out.unwrap().stdout).contains("running")
+    };
+    assert!(lean_ctx_tests::wait_until(std::time::Duration::from_secs(20), finished), "job {id} finished");
+    let status = s.same(
+        &["jobs", "status", &id.to_string()],
+        "ctx_shell",
+        json!({"background_action": "status", "job_id": id.to_string()}),
+    );
+    assert!(status.contains("from the background"), "{status}");
+
+    // session: another session's record, named the same way on both.
+    let (_, code) = s.cli(&["--session", "parity-a", "session", "task", "compare the surfaces"]);
+    assert_eq!(code, 0);
+    let theirs = s.same(
+        &["--session", "parity-a", "session", "status"],
+        "ctx_session",
+        json!({"action": "status", "session_id": "parity-a"}),
+    );
+    assert!(theirs.contains("compare the surfaces"), "{theirs}");
     assert!(s.mcp.close().success());
 }
 
