@@ -7,7 +7,7 @@
 //! client drops its backend, exits, or is killed — so no child outlives its
 //! client. What it writes on standard error (warnings such as a quarantined
 //! database) is passed on to this client's standard error as it arrives, as
-//! the engine's own warnings were when it ran in-process, and the last few
+//! the engine's warnings reached the user before, and the last few
 //! kilobytes are kept to explain a child that crashed or hung.
 
 use std::io::{Read as _, Write as _};

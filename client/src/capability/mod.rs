@@ -20,7 +20,7 @@ pub mod read;
 pub mod search;
 pub mod shell;
 
-use lean_ctx_proto::v1::{RequestContext, ServedBy};
+use lean_ctx_proto::v1::ServedBy;
 use serde_json::Value;
 
 /// Where an answer is shown; only follow-up hints differ (`lctx jobs status
@@ -69,7 +69,7 @@ impl From<tonic::Status> for Error {
 
 pub type Result<T> = std::result::Result<T, Error>;
 
-/// The engine's answer came from (for `--json`).
+/// Who served an answer, as `--json` and `lctx daemon status` name it.
 pub fn served_by_name(by: ServedBy) -> &'static str {
     match by {
         ServedBy::Daemon => "DAEMON",
@@ -96,14 +96,6 @@ pub const fn names<E, const N: usize>(table: &[(&'static str, E); N]) -> [&'stat
         i += 1;
     }
     out
-}
-
-/// The context of one call: the client's own, with a session if given.
-pub fn context(base: RequestContext, session: Option<&str>) -> RequestContext {
-    match session {
-        Some(id) if !id.is_empty() => RequestContext { session_id: id.to_string(), ..base },
-        _ => base,
-    }
 }
 
 /// Joins views, outputs and notes so that each ends on a line of its own.

@@ -5,16 +5,10 @@ use std::fmt::Write as _;
 use lean_ctx_proto::v1::{Figure, ServedBy, StatusResponse};
 use serde_json::json;
 
+use crate::capability::served_by_name;
+
 fn served_by(status: &StatusResponse) -> ServedBy {
     status.meta.as_ref().map_or(ServedBy::Unspecified, |m| m.served_by())
-}
-
-fn served_by_name(by: ServedBy) -> &'static str {
-    match by {
-        ServedBy::Daemon => "DAEMON",
-        ServedBy::Local => "LOCAL",
-        ServedBy::Unspecified => "UNSPECIFIED",
-    }
 }
 
 /// `1h 02m 03s`, `2m 03s`, `4s`.
