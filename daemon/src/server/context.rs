@@ -45,20 +45,23 @@ impl FileContext for ContextService {
         let files = views
             .into_iter()
             .map(|v| match v {
-                Ok(v) => FileView {
-                    path: v.path,
-                    mode: wire::mode_of(&v.mode).0 as i32,
-                    ranges: wire::mode_of(&v.mode).1,
-                    content: v.content,
-                    raw_tokens: v.raw_tokens,
-                    sent_tokens: v.sent_tokens,
-                    stub: v.stub,
-                    language: v.language,
-                    lines: v.lines,
-                    content_hash: v.content_hash,
-                    note: v.note,
-                    error: String::new(),
-                },
+                Ok(v) => {
+                    let (mode, ranges) = wire::mode_of(&v.mode);
+                    FileView {
+                        path: v.path,
+                        mode: mode as i32,
+                        ranges,
+                        content: v.content,
+                        raw_tokens: v.raw_tokens,
+                        sent_tokens: v.sent_tokens,
+                        stub: v.stub,
+                        language: v.language,
+                        lines: v.lines,
+                        content_hash: v.content_hash,
+                        note: v.note,
+                        error: String::new(),
+                    }
+                }
                 Err(e) => FileView { error: e.message, ..FileView::default() },
             })
             .collect();

@@ -23,21 +23,20 @@ pub fn known<E: TryFrom<i32>>(value: i32, field: &str) -> Result<E, Status> {
     })
 }
 
-/// The engine's mode string for a requested mode and its ranges.
+/// The engine's mode string for a requested mode and its ranges (the
+/// engine validates the ranges when it parses it).
 pub fn mode_text(mode: ReadMode, ranges: &[LineRange]) -> String {
-    match mode {
-        ReadMode::Unspecified | ReadMode::Auto => "auto".into(),
-        ReadMode::Full => "full".into(),
-        ReadMode::Lines => {
-            let parts: Vec<String> = ranges.iter().map(|r| format!("{}-{}", r.start, r.end)).collect();
-            format!("lines:{}", parts.join(","))
-        }
-        ReadMode::Signatures => "signatures".into(),
-        ReadMode::Map => "map".into(),
-        ReadMode::Diff => "diff".into(),
-        ReadMode::Aggressive => "aggressive".into(),
-        ReadMode::Reference => "reference".into(),
-    }
+    let mode = match mode {
+        ReadMode::Unspecified | ReadMode::Auto => Mode::Auto,
+        ReadMode::Full => Mode::Full,
+        ReadMode::Lines => Mode::Lines(ranges.iter().map(|r| (r.start, r.end)).collect()),
+        ReadMode::Signatures => Mode::Signatures,
+        ReadMode::Map => Mode::Map,
+        ReadMode::Diff => Mode::Diff,
+        ReadMode::Aggressive => Mode::Aggressive,
+        ReadMode::Reference => Mode::Reference,
+    };
+    mode.name()
 }
 
 /// The enum and ranges of a mode the engine names in a view.
