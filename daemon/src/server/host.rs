@@ -14,8 +14,11 @@ use crate::build_info;
 pub struct Host {
     pub served_by: ServedBy,
     pub executable_id: String,
-    /// The socket a daemon listens on; `None` in-process.
+    /// The socket a daemon listens on; `None` for a fallback child.
     pub socket: Option<PathBuf>,
+    /// A fallback child serves one client over one connection: its end is
+    /// the end of the process's work.
+    ends_with_its_client: bool,
     /// Idle timeout given on the command line; overrides the config.
     pub idle_timeout_override: Option<Duration>,
     started: Instant,
@@ -30,11 +33,28 @@ pub struct Host {
 }
 
 impl Host {
-    pub fn new(served_by: ServedBy, socket: Option<PathBuf>, idle_timeout_override: Option<Duration>) -> Host {
+    /// The daemon's host: serves every client on `socket` until stopped.
+    pub fn daemon(socket: PathBuf, idle_timeout_override: Option<Duration>) -> Host {
+        Host::new(ServedBy::Daemon, Some(socket), idle_timeout_override, false)
+    }
+
+    /// A fallback child's host (`lean-ctxd --stdio`): shuts down when its one
+    /// connection ends.
+    pub fn one_client() -> Host {
+        Host::new(ServedBy::Local, None, None, true)
+    }
+
+    fn new(
+        served_by: ServedBy,
+        socket: Option<PathBuf>,
+        idle_timeout_override: Option<Duration>,
+        ends_with_its_client: bool,
+    ) -> Host {
         Host {
             served_by,
             executable_id: build_info::own_executable_id(),
             socket,
+            ends_with_its_client,
             idle_timeout_override,
             started: Instant::now(),
             connections: AtomicU32::new(0),
@@ -147,9 +167,7 @@ impl Drop for ConnectionGuard {
     fn drop(&mut self) {
         self.host.mark_activity();
         self.host.connections.fetch_sub(1, Ordering::SeqCst);
-        // A LOCAL host serves one client over a pipe (server::pipe): its
-        // connection's end is the end of the process's work.
-        if self.host.served_by == ServedBy::Local {
+        if self.host.ends_with_its_client {
             self.host.trigger_shutdown("the client closed the pipe");
         }
     }
@@ -171,7 +189,7 @@ mod tests {
 
     #[test]
     fn idle_is_zero_while_busy() {
-        let host = Arc::new(Host::new(ServedBy::Local, None, None));
+        let host = Arc::new(Host::one_client());
         let conn = host.connection_opened();
         assert_eq!(host.idle_for(), Duration::ZERO);
         drop(conn);

@@ -11,7 +11,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use lean_ctx_common::privacy;
-use lean_ctx_proto::v1::ServedBy;
 use lean_ctx_proto::v1::control_server::ControlServer;
 use lean_ctx_proto::v1::file_context_server::FileContextServer;
 use lean_ctx_proto::v1::ledger_server::LedgerServer;
@@ -88,7 +87,7 @@ async fn serve(dirs: Dirs, socket: PathBuf, idle_override: Option<Duration>) -> 
     let engine = Arc::new(Engine::daemon(dirs));
     let config = engine.config.get();
     let max_message = usize::try_from(config.max_message_bytes).unwrap_or(usize::MAX);
-    let host = Arc::new(Host::new(ServedBy::Daemon, Some(socket.clone()), idle_override));
+    let host = Arc::new(Host::daemon(socket.clone(), idle_override));
     let (listener, socket_file) =
         transport::bind(&socket).map_err(|e| format!("cannot listen on {}: {e}", socket.display()))?;
     tracing::info!(

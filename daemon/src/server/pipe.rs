@@ -18,7 +18,6 @@ use std::os::fd::{FromRawFd as _, OwnedFd};
 use std::sync::Arc;
 use std::time::Duration;
 
-use lean_ctx_proto::v1::ServedBy;
 use tokio::net::UnixStream;
 
 use super::drain::DrainLayer;
@@ -76,7 +75,7 @@ async fn serve(dirs: Dirs, stream: std::os::unix::net::UnixStream) -> Result<(),
     let stream = UnixStream::from_std(stream).map_err(|e| format!("cannot use standard input: {e}"))?;
     let engine = Arc::new(Engine::new(dirs));
     let max_message = usize::try_from(engine.config.get().max_message_bytes).unwrap_or(usize::MAX);
-    let host = Arc::new(Host::new(ServedBy::Local, None, None));
+    let host = Arc::new(Host::one_client());
     let conn = Conn::new(stream, host.connection_opened());
     // One connection, then nothing: the server stops when the host's
     // shutdown fires, which the connection's end triggers (Host).
