@@ -31,6 +31,9 @@ pub struct Daemon {
     pub control: ControlClient<Channel>,
     pub hello: HelloResponse,
     channel: Channel,
+    /// The executable id of the `lean-ctxd` this client would start, as sent
+    /// in the Hello (one `stat` per probe, not one per comparison).
+    expected_id: String,
 }
 
 impl Daemon {
@@ -39,22 +42,18 @@ impl Daemon {
         self.channel.clone()
     }
 
-    fn same_build(&self, opts: &ClientOptions) -> bool {
-        let expected = opts.expected_executable_id();
+    fn same_build(&self) -> bool {
         self.hello.daemon_version == build_info::VERSION
-            && (expected.is_empty() || self.hello.executable_id == expected)
+            && (self.expected_id.is_empty() || self.hello.executable_id == self.expected_id)
     }
 
     /// Whether this client uses the running daemon: one of its own build, or
     /// a newer one that speaks its protocol (it answered Hello). Replacing a
     /// newer daemon by an older build would start a restart war with the
     /// newer build's clients; the newer build wins, once.
-    fn serves(&self, opts: &ClientOptions) -> bool {
-        self.same_build(opts)
-            || newer(
-                (&self.hello.daemon_version, &self.hello.executable_id),
-                (build_info::VERSION, &opts.expected_executable_id()),
-            )
+    fn serves(&self) -> bool {
+        self.same_build()
+            || newer((&self.hello.daemon_version, &self.hello.executable_id), (build_info::VERSION, &self.expected_id))
     }
 }
 
@@ -96,8 +95,9 @@ async fn probe(opts: &ClientOptions) -> Result<Probe, Problem> {
     let mut control = ControlClient::new(channel.clone())
         .max_decoding_message_size(MAX_MESSAGE)
         .max_encoding_message_size(MAX_MESSAGE);
-    match hello(&mut control, opts).await {
-        Ok(Ok(hello)) => Ok(Probe::Ready(Box::new(Daemon { control, hello, channel }))),
+    let expected_id = opts.expected_executable_id();
+    match hello(&mut control, opts, &expected_id).await {
+        Ok(Ok(hello)) => Ok(Probe::Ready(Box::new(Daemon { control, hello, channel, expected_id }))),
         Ok(Err(status)) if status.code() == tonic::Code::FailedPrecondition => {
             Ok(Probe::Incompatible(status.message().to_string()))
         }
@@ -121,13 +121,14 @@ async fn probe(opts: &ClientOptions) -> Result<Probe, Problem> {
 async fn hello(
     control: &mut ControlClient<Channel>,
     opts: &ClientOptions,
+    expected_id: &str,
 ) -> Result<Result<HelloResponse, tonic::Status>, tokio::time::error::Elapsed> {
     let hello = HelloRequest {
         ctx: Some(opts.context()),
         client_version: build_info::VERSION.to_string(),
         protocol_min: PROTOCOL_MIN,
         protocol_max: PROTOCOL_MAX,
-        executable_id: opts.expected_executable_id(),
+        executable_id: expected_id.to_string(),
     };
     tokio::time::timeout(HANDSHAKE_TIMEOUT, control.hello(hello)).await.map(|r| r.map(tonic::Response::into_inner))
 }
@@ -135,7 +136,7 @@ async fn hello(
 /// Hello to a peer that must answer (a fallback child); any failure is the
 /// end of the line, said in one message.
 pub async fn handshake(control: &mut ControlClient<Channel>, opts: &ClientOptions) -> Result<HelloResponse, Problem> {
-    match hello(control, opts).await {
+    match hello(control, opts, &opts.expected_executable_id()).await {
         Ok(Ok(hello)) => Ok(hello),
         Ok(Err(status)) => Err(format!("failed the handshake: {}", status.message())),
         Err(_) => Err(format!("did not answer the handshake within {HANDSHAKE_TIMEOUT:?}")),
@@ -155,7 +156,7 @@ pub async fn find(opts: &ClientOptions) -> Result<Option<Daemon>, Problem> {
 /// now.
 pub async fn ensure(opts: &ClientOptions) -> Result<Daemon, Problem> {
     if let Probe::Ready(d) = probe(opts).await?
-        && d.serves(opts)
+        && d.serves()
     {
         return Ok(*d);
     }
@@ -163,7 +164,7 @@ pub async fn ensure(opts: &ClientOptions) -> Result<Daemon, Problem> {
     let _startup = lock_startup(&opts.dirs.startup_lock())?;
     // Another client may have started or replaced the daemon while we waited.
     match probe(opts).await? {
-        Probe::Ready(d) if d.serves(opts) => return Ok(*d),
+        Probe::Ready(d) if d.serves() => return Ok(*d),
         Probe::Ready(d) => {
             note(&format!(
                 "restarting lean-ctxd {} (pid {}) to run this build ({})",
