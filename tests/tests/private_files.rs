@@ -139,6 +139,22 @@ fn shared_files_left_behind_are_made_private_when_the_daemon_starts() {
 }
 
 #[test]
+fn a_fallback_child_makes_shared_files_private_once_per_build() {
+    let home = Home::new();
+    let root = project(&home);
+    let [shard, blob, log] = leave_shared_files(&home);
+    let out = lctx_022(&home, &root, true, &["knowledge", "list"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    assert_eq!((mode(&shard), mode(&blob), mode(&log)), (0o700, 0o600, 0o600));
+    // The walk is not repeated on every call: a file made shared after the
+    // first repair stays as it is until the daemon starts or doctor runs.
+    std::fs::set_permissions(&blob, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let out = lctx_022(&home, &root, true, &["knowledge", "list"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    assert_eq!(mode(&blob), 0o644);
+}
+
+#[test]
 fn doctor_makes_shared_files_private_and_names_each() {
     let home = Home::new();
     let [_, blob, log] = leave_shared_files(&home);

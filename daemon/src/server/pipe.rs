@@ -36,8 +36,7 @@ pub fn run() -> Result<(), String> {
     if let Err(e) = crate::logging::init(&dirs.log_dir()) {
         eprintln!("lean-ctxd: {e}; serving without a log");
     }
-    // With LEAN_CTX_NO_DAEMON no daemon ever starts to do it.
-    super::lifecycle::repair_permissions(&dirs);
+    repair_once_per_build(&dirs);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .max_blocking_threads(16)
         .thread_name("lean-ctxd-pipe")
@@ -49,6 +48,28 @@ pub fn run() -> Result<(), String> {
     // (if any) was killed when its future was dropped.
     runtime.shutdown_timeout(Duration::from_millis(200));
     result
+}
+
+/// Marker in the state dir: the build whose fallback child last walked the
+/// stored files to make them private.
+const PERMISSIONS_CHECKED: &str = "permissions-checked";
+
+/// With LEAN_CTX_NO_DAEMON no daemon ever starts to repair shared files left
+/// by older builds, so a child does it — once per build, not on every call:
+/// the walk grows with the archive and the indexes, and everything this
+/// build creates is private already (umask 077).
+fn repair_once_per_build(dirs: &Dirs) {
+    let marker = dirs.state.join(PERMISSIONS_CHECKED);
+    if std::fs::read_to_string(&marker).is_ok_and(|build| build == crate::build_info::VERSION) {
+        return;
+    }
+    super::lifecycle::repair_permissions(dirs);
+    let _ = lean_ctx_common::privacy::create_private_dir_all(&dirs.state).and_then(|()| {
+        use std::io::Write as _;
+        let mut file =
+            lean_ctx_common::privacy::private_file().write(true).create(true).truncate(true).open(&marker)?;
+        file.write_all(crate::build_info::VERSION.as_bytes())
+    });
 }
 
 /// Standard input as a Unix stream socket, or a message saying how this mode
