@@ -93,6 +93,19 @@ fn archive_search_stays_in_the_callers_project() {
     assert!(lctx(&home, &beta, &["expand", &in_alpha, "--lines", "1-1"]).status.success());
 }
 
+#[test]
+fn an_archive_search_says_how_many_matches_it_left_out() {
+    let home = Home::new();
+    let root = project(&home);
+    for i in 0..23 {
+        let out = lctx(&home, &root, &["run", "--", &format!("seq 1 3000; echo quasar run {i}")]);
+        assert!(stdout(&out).contains("ctx_expand id="), "archived");
+    }
+    let found = stdout(&lctx(&home, &root, &["expand", "--search", "quasar"]));
+    assert_eq!(found.lines().filter(|l| l.contains(" · ")).count(), 20, "{found}");
+    assert!(found.contains("… 3 more archived outputs not shown (of 23)"), "{found}");
+}
+
 /// Base64 of 1.1 MB of random bytes: no compressor can store it in less
 /// than 1 MiB. Then a failure.
 const BIG_NOISE: &str = "head -c 1100000 /dev/urandom | base64; exit 3";

@@ -60,4 +60,24 @@ impl Store {
             })
             .collect())
     }
+
+    /// How many live archived outputs [`Store::archive_search`] would find
+    /// for `query` without a limit, so a cut list can say what it left out.
+    pub fn archive_matches(&self, query: &str, project: Option<&str>) -> Result<u64> {
+        let terms = search_terms(query);
+        let count: i64 = match terms_expression(&terms) {
+            None => self.conn.query_row(
+                "SELECT count(*) FROM archive a WHERE a.expired_ms IS NULL AND (?1 IS NULL OR a.project = ?1)",
+                params![project],
+                |row| row.get(0),
+            )?,
+            Some(expression) => self.conn.query_row(
+                "SELECT count(*) FROM archive_fts f JOIN archive a ON a.id = printf('%016x', f.rowid)
+                 WHERE archive_fts MATCH ?1 AND a.expired_ms IS NULL AND (?2 IS NULL OR a.project = ?2)",
+                params![expression, project],
+                |row| row.get(0),
+            )?,
+        };
+        Ok(u64::try_from(count).unwrap_or(0))
+    }
 }

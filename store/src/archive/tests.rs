@@ -143,6 +143,9 @@ fn search_finds_outputs_by_their_words() {
     assert_eq!(by_label[0].snippet, "running 2 tests", "only the label matched: the first line");
     assert_eq!(store.archive_search(&archive, "tests", None, 10).unwrap().len(), 2);
     assert_eq!(store.archive_search(&archive, "tests", None, 1).unwrap().len(), 1);
+    assert_eq!(store.archive_matches("tests", None).unwrap(), 2, "the count ignores the limit");
+    assert_eq!(store.archive_matches("segfault", None).unwrap(), 0);
+    assert_eq!(store.archive_matches("tests", Some("/elsewhere")).unwrap(), 0);
     assert!(store.archive_search(&archive, "segfault", None, 10).unwrap().is_empty());
     // Only one project's outputs.
     assert_eq!(store.archive_search(&archive, "tests", Some("/repo"), 10).unwrap().len(), 2);

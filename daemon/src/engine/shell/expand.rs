@@ -7,6 +7,9 @@ use crate::engine::error::{EngineError, EngineResult};
 use crate::engine::memory::now_ms;
 use crate::engine::{Caller, Engine};
 
+/// Archived outputs an archive search shows; the answer says how many more match.
+pub const ARCHIVE_HITS: usize = 20;
+
 /// Lines returned at most by one expand, so a huge original cannot flood
 /// the agent by accident; ask for a window to see the rest.
 const MAX_LINES: usize = 2_000;
@@ -80,14 +83,19 @@ impl Engine {
         Ok((out, total, project))
     }
 
-    /// Archived outputs of the caller's project that match `query`; other
-    /// projects' outputs are noise here (an id still expands anywhere).
-    pub fn archive_search(&self, caller: &Caller<'_>, query: &str) -> EngineResult<Vec<ArchiveHit>> {
+    /// The best [`ARCHIVE_HITS`] archived outputs of the caller's project
+    /// that match `query`, and how many match in all; other projects'
+    /// outputs are noise here (an id still expands anywhere).
+    pub fn archive_search(&self, caller: &Caller<'_>, query: &str) -> EngineResult<(Vec<ArchiveHit>, u64)> {
         if query.trim().is_empty() {
             return Err(EngineError::invalid("search needs some words to look for"));
         }
         let project = self.scope_of(caller)?.root.display().to_string();
         let dir = self.dirs.data.join("archive");
-        self.memory.with(|s| s.archive_search(&dir, query, Some(&project), 20))
+        self.memory.with(|s| {
+            let hits = s.archive_search(&dir, query, Some(&project), ARCHIVE_HITS)?;
+            let total = s.archive_matches(query, Some(&project))?;
+            Ok((hits, total))
+        })
     }
 }
