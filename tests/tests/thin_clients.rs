@@ -3,6 +3,8 @@
 //! never outlives them, and explains itself when it breaks.
 
 use std::collections::{BTreeMap, VecDeque};
+use std::path::Path;
+use std::process::Output;
 use std::time::{Duration, Instant};
 
 use lean_ctx_tests::{Home, bin, cargo_metadata, describe, wait_until};
@@ -102,6 +104,16 @@ fn project(home: &Home) -> std::path::PathBuf {
     root
 }
 
+/// Runs `program args` with no daemon, the fallback child being `daemon_bin`.
+fn without_daemon(home: &Home, program: &str, daemon_bin: &Path, args: &[&str]) -> Output {
+    home.command(bin(program))
+        .env("LEAN_CTX_NO_DAEMON", "1")
+        .env("LEAN_CTX_DAEMON_BIN", daemon_bin)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn with_no_daemon_each_call_is_served_by_a_child_that_exits_with_it() {
     let home = Home::new();
@@ -125,13 +137,7 @@ fn with_no_daemon_each_call_is_served_by_a_child_that_exits_with_it() {
 fn a_crashing_child_is_reported_with_its_stderr() {
     let home = Home::new();
     let crash = script(&home, "crash-lean-ctxd", "echo 'engine exploded: bad magic' >&2\nexit 70");
-    let out = home
-        .command(bin("lctx"))
-        .env("LEAN_CTX_NO_DAEMON", "1")
-        .env("LEAN_CTX_DAEMON_BIN", &crash)
-        .args(["read", "README.md"])
-        .output()
-        .unwrap();
+    let out = without_daemon(&home, "lctx", &crash, &["read", "README.md"]);
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("engine exploded: bad magic"), "{stderr}");
@@ -147,13 +153,7 @@ fn a_hanging_child_fails_the_call_within_its_deadline_and_is_killed() {
         &format!("echo 'stuck on purpose' >&2\ntouch {}\nexec sleep 120", marker.display()),
     );
     let start = Instant::now();
-    let out = home
-        .command(bin("lctx"))
-        .env("LEAN_CTX_NO_DAEMON", "1")
-        .env("LEAN_CTX_DAEMON_BIN", &hang)
-        .args(["read", "README.md"])
-        .output()
-        .unwrap();
+    let out = without_daemon(&home, "lctx", &hang, &["read", "README.md"]);
     let took = start.elapsed();
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
     assert!(took < Duration::from_secs(20), "the client waited {took:?}");
@@ -169,26 +169,14 @@ fn a_hanging_child_fails_the_call_within_its_deadline_and_is_killed() {
 fn without_lean_ctxd_lctx_says_how_to_install_and_lctx_shell_runs_the_command() {
     let home = Home::new();
     let missing = home.path().join("nowhere/lean-ctxd");
-    let out = home
-        .command(bin("lctx"))
-        .env("LEAN_CTX_NO_DAEMON", "1")
-        .env("LEAN_CTX_DAEMON_BIN", &missing)
-        .args(["read", "README.md"])
-        .output()
-        .unwrap();
+    let out = without_daemon(&home, "lctx", &missing, &["read", "README.md"]);
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("install") && stderr.contains("LEAN_CTX_DAEMON_BIN"), "{stderr}");
 
     // Enough output to be worth compressing; the shim must still print it
     // all and keep the exit code.
-    let out = home
-        .command(bin("lctx-shell"))
-        .env("LEAN_CTX_NO_DAEMON", "1")
-        .env("LEAN_CTX_DAEMON_BIN", &missing)
-        .args(["run", "--", "sh", "-c", "seq 1 2000; exit 4"])
-        .output()
-        .unwrap();
+    let out = without_daemon(&home, "lctx-shell", &missing, &["run", "--", "sh", "-c", "seq 1 2000; exit 4"]);
     assert_eq!(out.status.code(), Some(4), "{}", describe(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(stdout.lines().count(), 2000, "the output went out untouched");
