@@ -654,3 +654,19 @@ fn bench_token_cost_latency_and_memory() {
         println!("  lean-ctx  p50 {p50:.3} ms  p99 {p99:.3} ms; RSS {started_kib} / {after_kib} KiB");
     }
 }
+
+#[test]
+fn a_command_that_fails_is_an_answer_with_its_exit_code_as_structured_content() {
+    let home = Home::new();
+    let root = project(&home);
+    let mut raw = Raw::spawn(mcp_command(&home, &root, &[]));
+    raw.initialize(HOST, "2025-06-18");
+    let answer =
+        raw.request(1, "tools/call", json!({"name": "ctx_shell", "arguments": {"command": "echo no; exit 3"}}));
+    let result = &answer["result"];
+    assert_ne!(result["isError"], json!(true), "a failing command is not a tool error: {answer}");
+    assert_eq!(result["structuredContent"], json!({"exit_code": 3, "timed_out": false}), "{answer}");
+    let read = raw.request(2, "tools/call", json!({"name": "ctx_read", "arguments": {"path": "lib.rs"}}));
+    assert!(read["result"].get("structuredContent").is_none(), "only command answers carry it: {read}");
+    assert!(raw.close().success());
+}
