@@ -42,10 +42,9 @@ LEAN_CTX_HOME, LEAN_CTX_NO_DAEMON. See docs/mcp.md.";
 /// `None`: serve.
 fn answer_arguments() -> Option<ExitCode> {
     let arg = std::env::args().nth(1)?;
-    lctx::pipe::stop_quietly_on_closed_pipe();
     match arg.as_str() {
-        "-h" | "--help" => println!("{USAGE}"),
-        "-V" | "--version" => println!("lctx-mcp {}", env!("CARGO_PKG_VERSION")),
+        "-h" | "--help" => lctx::outln!("{USAGE}"),
+        "-V" | "--version" => lctx::outln!("lctx-mcp {}", env!("CARGO_PKG_VERSION")),
         other => {
             eprintln!("lctx-mcp: unexpected argument `{other}`; it takes none (try --help)");
             return Some(ExitCode::from(2));

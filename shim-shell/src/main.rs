@@ -80,11 +80,6 @@ fn environment_help() -> String {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    // `run` prints what its command printed and must end as the command
-    // would; the other commands are plain tools whose output may be piped.
-    if !matches!(cli.command, Command::Run(_)) {
-        lctx::pipe::stop_quietly_on_closed_pipe();
-    }
     let result = match cli.command {
         Command::Run(args) => match run::run(args) {
             run::Ending::Exit(code) => return ExitCode::from(u8::try_from(code & 0xff).unwrap_or(1)),
@@ -94,14 +89,14 @@ fn main() -> ExitCode {
             for warning in warnings {
                 eprintln!("lctx-shell: {warning}");
             }
-            print!("{text}");
+            lctx::out!("{text}");
         }),
         Command::On => set_mode(toggle::Mode::On),
         Command::Off => set_mode(toggle::Mode::Off),
         Command::Auto => set_mode(toggle::Mode::Auto),
         Command::Status => status::print(),
         Command::Prompt => {
-            print!("{}", prompt::segment());
+            lctx::out!("{}", prompt::segment());
             Ok(())
         }
     };
@@ -123,6 +118,6 @@ fn set_mode(mode: toggle::Mode) -> Result<(), String> {
         toggle::Mode::Off => "no command is routed",
         toggle::Mode::Auto => "commands are routed while an AI agent runs the shell",
     };
-    println!("lctx-shell {}: {effect} (every shell; {}=on|off|auto overrides)", mode.name(), toggle::MODE_ENV);
+    lctx::outln!("lctx-shell {}: {effect} (every shell; {}=on|off|auto overrides)", mode.name(), toggle::MODE_ENV);
     Ok(())
 }

@@ -22,24 +22,24 @@ pub fn print() -> Result<(), String> {
     let stdin_is_terminal = std::io::stdin().is_terminal();
     let active = toggle::routes(mode, agent.is_some(), stdin_is_terminal);
 
-    println!("routing: {}", if active { "active in this shell" } else { "inactive in this shell" });
+    lctx::outln!("routing: {}", if active { "active in this shell" } else { "inactive in this shell" });
     let from = match source {
         toggle::Source::Env => format!("{}={}", toggle::MODE_ENV, env.unwrap_or_default()),
         toggle::Source::File => flag.display().to_string(),
         toggle::Source::Default => "default".to_string(),
     };
-    println!("mode:    {} ({from})", mode.name());
+    lctx::outln!("mode:    {} ({from})", mode.name());
     match agent {
-        Some(var) => println!("agent:   {} ({})", var.agent, var.name),
-        None => println!("agent:   none detected"),
+        Some(var) => lctx::outln!("agent:   {} ({})", var.agent, var.name),
+        None => lctx::outln!("agent:   none detected"),
     }
-    println!("stdin:   {}", if stdin_is_terminal { "a terminal" } else { "not a terminal" });
-    println!("daemon:  {}", daemon_state(&opts));
+    lctx::outln!("stdin:   {}", if stdin_is_terminal { "a terminal" } else { "not a terminal" });
+    lctx::outln!("daemon:  {}", daemon_state(&opts));
     let hook_dir = match runtime_dir::check_private_dir(&opts.dirs.runtime) {
         Ok(()) => "ok".to_string(),
         Err(why) => format!("unusable, so commands run unrouted: {why}"),
     };
-    println!("hook:    files in {}: {hook_dir}", opts.dirs.runtime.display());
+    lctx::outln!("hook:    files in {}: {hook_dir}", opts.dirs.runtime.display());
     Ok(())
 }
 

@@ -136,6 +136,9 @@ fn with_no_daemon_each_call_is_served_by_a_child_that_exits_with_it() {
 #[test]
 fn a_crashing_child_is_reported_with_its_stderr() {
     let home = Home::new();
+    // Under load the child may be gone before the client writes its request:
+    // that write must fail with EPIPE and be reported, not end the client by
+    // SIGPIPE (which it did while the clients restored SIGPIPE's default).
     let crash = script(&home, "crash-lean-ctxd", "echo 'engine exploded: bad magic' >&2\nexit 70");
     let out = without_daemon(&home, "lctx", &crash, &["read", "README.md"]);
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));

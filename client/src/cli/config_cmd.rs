@@ -20,22 +20,22 @@ pub enum ConfigCmd {
 pub fn run(cmd: ConfigCmd, opts: &ClientOptions) -> CmdResult {
     let file = opts.dirs.config_file();
     match cmd {
-        ConfigCmd::Path => println!("{}", file.display()),
+        ConfigCmd::Path => crate::outln!("{}", file.display()),
         ConfigCmd::Get { key } => {
             let cfg = config::load(&file).map_err(|e| e.to_string())?;
             match key {
-                Some(key) => println!("{}", cfg.get(&key).map_err(|e| e.to_string())?),
+                Some(key) => crate::outln!("{}", cfg.get(&key).map_err(|e| e.to_string())?),
                 None => {
                     for k in config::KEYS {
                         let value = cfg.get(k.name).map_err(|e| e.to_string())?;
-                        println!("{} = {value}  # {}", k.name, k.help);
+                        crate::outln!("{} = {value}  # {}", k.name, k.help);
                     }
                 }
             }
         }
         ConfigCmd::Set { key, value } => {
             config::set(&file, &opts.dirs.config_lock(), &key, &value).map_err(|e| e.to_string())?;
-            println!("{key} = {} in {}", value.trim(), file.display());
+            crate::outln!("{key} = {} in {}", value.trim(), file.display());
         }
     }
     Ok(())

@@ -55,7 +55,7 @@ fn refuse_if_disabled(opts: &ClientOptions) -> CmdResult {
 async fn start(opts: &ClientOptions) -> CmdResult {
     refuse_if_disabled(opts)?;
     let d = daemon::ensure(opts).await?;
-    println!("lean-ctxd {} running (pid {}) on {}", d.hello.daemon_version, d.hello.pid, opts.socket.display());
+    crate::outln!("lean-ctxd {} running (pid {}) on {}", d.hello.daemon_version, d.hello.pid, opts.socket.display());
     Ok(())
 }
 
@@ -63,13 +63,13 @@ async fn stop(opts: &ClientOptions) -> CmdResult {
     refuse_if_disabled(opts)?;
     match daemon::find(opts).await? {
         None => {
-            println!("no lean-ctxd is running");
+            crate::outln!("no lean-ctxd is running");
             Ok(())
         }
         Some(d) => {
             let pid = d.hello.pid;
             daemon::stop(opts, d).await?;
-            println!("lean-ctxd (pid {pid}) stopped");
+            crate::outln!("lean-ctxd (pid {pid}) stopped");
             Ok(())
         }
     }
@@ -84,9 +84,9 @@ async fn status(opts: &ClientOptions, json: bool) -> CmdResult {
         .map_err(|s| backend.explain(&s))?
         .into_inner();
     if json {
-        println!("{}", render::status_json(&status));
+        crate::outln!("{}", render::status_json(&status));
     } else {
-        print!("{}", render::status_text(&status));
+        crate::out!("{}", render::status_text(&status));
     }
     Ok(())
 }
@@ -99,13 +99,13 @@ fn logs(opts: &ClientOptions, lines: usize) -> CmdResult {
         return Err(format!("no daemon log yet in {}", dir.display()));
     }
     if let Some(path) = newest {
-        println!("==> {} <==", path.display());
-        println!("{}", detach::log_tail(&path, lines));
+        crate::outln!("==> {} <==", path.display());
+        crate::outln!("{}", detach::log_tail(&path, lines));
     }
     let early = detach::log_tail(&stderr_log, lines);
     if !early.trim().is_empty() {
-        println!("==> {} <==", stderr_log.display());
-        println!("{early}");
+        crate::outln!("==> {} <==", stderr_log.display());
+        crate::outln!("{early}");
     }
     Ok(())
 }

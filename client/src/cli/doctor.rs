@@ -37,13 +37,13 @@ pub async fn run(json: bool, opts: &ClientOptions) -> CmdResult {
     if json {
         let list: Vec<_> =
             checks.iter().map(|c| json!({"check": c.name, "ok": c.ok, "detail": c.detail, "fix": c.fix})).collect();
-        println!("{}", json!({"ok": all_ok, "checks": list}));
+        crate::outln!("{}", json!({"ok": all_ok, "checks": list}));
     } else {
         for c in &checks {
             if c.ok {
-                println!("OK   {:<12} {}", c.name, c.detail);
+                crate::outln!("OK   {:<12} {}", c.name, c.detail);
             } else {
-                println!("FAIL {:<12} {}\n     {:<12} fix: {}", c.name, c.detail, "", c.fix);
+                crate::outln!("FAIL {:<12} {}\n     {:<12} fix: {}", c.name, c.detail, "", c.fix);
             }
         }
     }

@@ -125,7 +125,7 @@ fn failure(backend: &Backend, e: capability::Error) -> Failure {
 /// answer that is a failure as a whole goes to stderr, like other failures.
 fn emit(answer: &Answer, json: bool) -> i32 {
     if json {
-        println!("{}", answer.json);
+        crate::outln!("{}", answer.json);
     } else if answer.is_error {
         eprintln!("lctx: {}", answer.text.trim_end());
     } else {
@@ -135,7 +135,6 @@ fn emit(answer: &Answer, json: bool) -> i32 {
 }
 
 pub fn main() -> ExitCode {
-    crate::pipe::stop_quietly_on_closed_pipe();
     let cli = Cli::parse();
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(rt) => rt,

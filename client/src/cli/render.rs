@@ -11,15 +11,15 @@ fn served_by(status: &StatusResponse) -> ServedBy {
     status.meta.as_ref().map_or(ServedBy::Unspecified, |m| m.served_by())
 }
 
-/// `1h 02m 03s`, `2m 03s`, `4s`.
 /// Prints `text` as a whole number of lines (nothing for empty text).
 pub fn print_text(text: &str) {
-    print!("{text}");
+    crate::out!("{text}");
     if !text.is_empty() && !text.ends_with('\n') {
-        println!();
+        crate::outln!();
     }
 }
 
+/// `1h 02m 03s`, `2m 03s`, `4s`.
 pub fn duration(secs: u64) -> String {
     let (h, m, s) = (secs / 3600, secs / 60 % 60, secs % 60);
     match (h, m) {

@@ -117,8 +117,8 @@ pub fn run(cmd: ServiceCmd, opts: &ClientOptions) -> CmdResult {
     let svc = service_for_platform(&daemon)?;
     match cmd {
         ServiceCmd::Install { dry_run: true } => {
-            println!("would write {}:\n{}", svc.file.display(), svc.contents);
-            println!("then enable it with: {}", svc.enable);
+            crate::outln!("would write {}:\n{}", svc.file.display(), svc.contents);
+            crate::outln!("then enable it with: {}", svc.enable);
         }
         ServiceCmd::Install { dry_run: false } => {
             if let Some(dir) = svc.file.parent() {
@@ -126,21 +126,21 @@ pub fn run(cmd: ServiceCmd, opts: &ClientOptions) -> CmdResult {
             }
             std::fs::write(&svc.file, &svc.contents)
                 .map_err(|e| format!("cannot write {}: {e}", svc.file.display()))?;
-            println!("wrote {}", svc.file.display());
-            println!("enable it with: {}", svc.enable);
+            crate::outln!("wrote {}", svc.file.display());
+            crate::outln!("enable it with: {}", svc.enable);
         }
         ServiceCmd::Uninstall { dry_run } => {
             if !svc.file.exists() {
-                println!("no service installed at {}", svc.file.display());
+                crate::outln!("no service installed at {}", svc.file.display());
                 return Ok(());
             }
             if dry_run {
-                println!("would remove {}", svc.file.display());
+                crate::outln!("would remove {}", svc.file.display());
             } else {
                 std::fs::remove_file(&svc.file).map_err(|e| format!("cannot remove {}: {e}", svc.file.display()))?;
-                println!("removed {}", svc.file.display());
+                crate::outln!("removed {}", svc.file.display());
             }
-            println!("if it was enabled, stop it with: {}", svc.disable);
+            crate::outln!("if it was enabled, stop it with: {}", svc.disable);
         }
     }
     Ok(())

@@ -48,27 +48,27 @@ pub fn run(args: SetupArgs) -> CmdResult {
     if args.dry_run {
         let plan = setup::plan(host, &env, action)?;
         match plan.after {
-            None => println!("{}", unchanged_message(host, action, &plan.file)),
-            Some(_) => println!("{}(dry run: nothing written)", plan.diff()),
+            None => crate::outln!("{}", unchanged_message(host, action, &plan.file)),
+            Some(_) => crate::outln!("{}(dry run: nothing written)", plan.diff()),
         }
         return Ok(());
     }
     let (plan, outcome) = setup::apply(host, &env, action)?;
     let file = plan.file.display();
     match outcome {
-        Outcome::Unchanged => println!("{}", unchanged_message(host, action, &plan.file)),
+        Outcome::Unchanged => crate::outln!("{}", unchanged_message(host, action, &plan.file)),
         Outcome::Written { backup } => {
             match action {
                 Action::Install(mcp) if plan.before.is_none() => {
-                    println!("{}: created {file} with lean-ctx → {}", host.name, mcp.display())
+                    crate::outln!("{}: created {file} with lean-ctx → {}", host.name, mcp.display())
                 }
-                Action::Install(mcp) => println!("{}: lean-ctx → {} written to {file}", host.name, mcp.display()),
-                Action::Remove => println!("{}: removed lean-ctx from {file}", host.name),
+                Action::Install(mcp) => crate::outln!("{}: lean-ctx → {} written to {file}", host.name, mcp.display()),
+                Action::Remove => crate::outln!("{}: removed lean-ctx from {file}", host.name),
             }
             if let Some(backup) = backup {
-                println!("previous version kept as {}", backup.display());
+                crate::outln!("previous version kept as {}", backup.display());
             }
-            println!("restart {} to pick up the change", host.name);
+            crate::outln!("restart {} to pick up the change", host.name);
         }
     }
     Ok(())
@@ -95,6 +95,6 @@ fn list(env: &Env) {
             }
             Err(e) => format!("unreadable: {e}"),
         };
-        println!("{:<15} {installed:<10} {configured}", host.id);
+        crate::outln!("{:<15} {installed:<10} {configured}", host.id);
     }
 }
