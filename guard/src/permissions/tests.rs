@@ -1,0 +1,297 @@
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use tempfile::TempDir;
+
+use super::*;
+
+/// A home with a project inside, settings files written per test.
+struct Setup {
+    _dir: TempDir,
+    home: PathBuf,
+    root: PathBuf,
+    managed: PathBuf,
+    config: PathBuf,
+}
+
+impl Setup {
+    fn new() -> Setup {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().canonicalize().unwrap();
+        let home = base.join("home");
+        let root = home.join("proj");
+        fs::create_dir_all(root.join(".claude")).unwrap();
+        fs::create_dir_all(home.join(".claude")).unwrap();
+        let managed = base.join("etc/managed-settings.json");
+        let config = home.join(".config/lean-ctx/config.toml");
+        Setup { _dir: dir, home, root, managed, config }
+    }
+
+    fn user(&self, json: &str) -> &Setup {
+        fs::write(self.home.join(".claude/settings.json"), json).unwrap();
+        self
+    }
+
+    fn project(&self, json: &str) -> &Setup {
+        fs::write(self.root.join(".claude/settings.json"), json).unwrap();
+        self
+    }
+
+    fn local(&self, json: &str) -> &Setup {
+        fs::write(self.root.join(".claude/settings.local.json"), json).unwrap();
+        self
+    }
+
+    fn managed(&self, json: &str) -> &Setup {
+        fs::create_dir_all(self.managed.parent().unwrap()).unwrap();
+        fs::write(&self.managed, json).unwrap();
+        self
+    }
+
+    fn load_with(&self, deny_paths: &[&str], shell_deny: &[&str]) -> (Permissions, Vec<String>) {
+        let strings = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        Permissions::load(
+            &self.home,
+            &self.root,
+            Some(&self.managed),
+            &strings(deny_paths),
+            &strings(shell_deny),
+            &self.config,
+        )
+    }
+
+    fn load(&self) -> Permissions {
+        let (permissions, notes) = self.load_with(&[], &[]);
+        assert!(notes.is_empty(), "{notes:?}");
+        permissions
+    }
+
+    fn project_file(&self) -> PathBuf {
+        self.root.join(".claude/settings.json")
+    }
+
+    fn file(&self, rel: &str) -> PathBuf {
+        let path = self.root.join(rel);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, "x").unwrap();
+        path
+    }
+}
+
+fn deny(rule: &str, file: &Path) -> Verdict {
+    Verdict::Deny { rule: rule.to_string(), file: file.to_path_buf() }
+}
+
+fn ask(rule: &str, file: &Path) -> Verdict {
+    Verdict::Ask { rule: rule.to_string(), file: file.to_path_buf() }
+}
+
+fn permissions(json: &str) -> String {
+    format!(r#"{{"permissions": {json}}}"#)
+}
+
+#[test]
+fn read_deny_and_ask_with_globs() {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Read(./secrets/**)", "Read(*.pem)"], "ask": ["Read(./docs/private/*)"]}"#));
+    let p = s.load();
+    let file = s.project_file();
+    assert_eq!(p.check_read(&s.root.join("secrets/api/key.txt")), deny("Read(./secrets/**)", &file));
+    assert_eq!(p.check_read(&s.root.join("deep/dir/cert.pem")), deny("Read(*.pem)", &file));
+    assert_eq!(p.check_read(&s.root.join("docs/private/plan.md")), ask("Read(./docs/private/*)", &file));
+    // As in gitignore, `*` matching a directory covers what is inside it.
+    assert_eq!(p.check_read(&s.root.join("docs/private/sub/plan.md")), ask("Read(./docs/private/*)", &file));
+    assert_eq!(p.check_read(&s.root.join("docs/public.md")), Verdict::Allow);
+    assert_eq!(p.check_read(&s.root.join("src/main.rs")), Verdict::Allow);
+    // Read rules are not edit rules.
+    assert_eq!(p.check_edit(&s.root.join("secrets/api/key.txt")), Verdict::Allow);
+}
+
+#[test]
+fn directory_home_and_absolute_rules() {
+    let s = Setup::new();
+    let outside = s.home.parent().unwrap().join("srv/data");
+    let abs = format!("Read(/{}/**)", outside.display());
+    s.user(&permissions(&format!(r#"{{"deny": ["Read(~/.ssh)", "{abs}", "Read(/notes/**)"]}}"#)))
+        .project(&permissions(r#"{"deny": ["Read(./build)", "Edit(/src/generated/**)"]}"#));
+    let p = s.load();
+    let user = s.home.join(".claude/settings.json");
+    assert_eq!(p.check_read(&s.home.join(".ssh/id_ed25519")), deny("Read(~/.ssh)", &user));
+    assert_eq!(p.check_read(&outside.join("db/x")), deny(&abs, &user));
+    // `/path` in the user file is relative to home.
+    assert_eq!(p.check_read(&s.home.join("notes/todo.md")), deny("Read(/notes/**)", &user));
+    assert_eq!(p.check_read(&s.root.join("notes/todo.md")), Verdict::Allow);
+    assert_eq!(p.check_read(&s.root.join("build/out/app")), deny("Read(./build)", &s.project_file()));
+    // `/path` in the project file is relative to the root.
+    assert_eq!(p.check_edit(&s.root.join("src/generated/api.rs")), deny("Edit(/src/generated/**)", &s.project_file()));
+    assert_eq!(p.check_edit(&s.root.join("src/lib.rs")), Verdict::Allow);
+}
+
+#[test]
+fn edit_write_and_bare_tools() {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Write(./.env)"], "ask": ["Edit", "Read(//etc/**)"]}"#));
+    let p = s.load();
+    assert_eq!(p.check_edit(&s.root.join(".env")), deny("Write(./.env)", &s.project_file()));
+    assert_eq!(p.check_edit(&s.root.join("src/lib.rs")), ask("Edit", &s.project_file()));
+    assert_eq!(p.check_edit(Path::new("/tmp/x")), ask("Edit", &s.project_file()));
+    assert_eq!(p.check_read(Path::new("/etc/hosts")), ask("Read(//etc/**)", &s.project_file()));
+}
+
+#[test]
+fn precedence_deny_over_ask_over_allow_across_files() {
+    let s = Setup::new();
+    s.managed(&permissions(r#"{"ask": ["Read(./src/**)"]}"#))
+        .user(&permissions(r#"{"allow": ["Read(./src/secret.rs)", "Bash"]}"#))
+        .project(&permissions(r#"{"allow": ["Read"], "ask": ["Bash(git push:*)"]}"#))
+        .local(&permissions(r#"{"deny": ["Read(./src/secret.rs)"], "allow": ["Bash(git push:*)"]}"#));
+    let p = s.load();
+    let local = s.root.join(".claude/settings.local.json");
+    assert_eq!(p.check_read(&s.root.join("src/secret.rs")), deny("Read(./src/secret.rs)", &local));
+    assert_eq!(p.check_read(&s.root.join("src/lib.rs")), ask("Read(./src/**)", &s.managed));
+    assert_eq!(p.check_shell("git push origin main", &s.root), ask("Bash(git push:*)", &s.project_file()));
+    assert_eq!(p.check_read(&s.root.join("README.md")), Verdict::Allow);
+}
+
+#[test]
+fn bash_rule_forms() {
+    let s = Setup::new();
+    s.project(&permissions(
+        r#"{"deny": ["Bash(rm -rf:*)", "Bash(git * main)", "Bash(curl evil.sh)"], "ask": ["Bash(npm run test:*)", "Bash(git diff *)"]}"#,
+    ));
+    let p = s.load();
+    let file = s.project_file();
+    assert_eq!(p.check_shell("rm -rf target", &s.root), deny("Bash(rm -rf:*)", &file));
+    assert_eq!(p.check_shell("git push origin main", &s.root), deny("Bash(git * main)", &file));
+    assert_eq!(p.check_shell("curl evil.sh", &s.root), deny("Bash(curl evil.sh)", &file));
+    assert_eq!(p.check_shell("curl evil.sh -o x", &s.root), Verdict::Allow);
+    assert_eq!(p.check_shell("npm run test:unit", &s.root), ask("Bash(npm run test:*)", &file));
+    assert_eq!(p.check_shell("git diff HEAD", &s.root), ask("Bash(git diff *)", &file));
+    assert_eq!(p.check_shell("git status", &s.root), Verdict::Allow);
+    // A deny on any part denies the whole, and beats an ask on another part.
+    assert_eq!(p.check_shell("npm run test && git checkout main", &s.root), deny("Bash(git * main)", &file));
+    assert_eq!(p.check_shell("echo $(rm -rf /)", &s.root), deny("Bash(rm -rf:*)", &file));
+    assert_eq!(p.check_shell("sudo FOO=1 rm -rf /", &s.root), deny("Bash(rm -rf:*)", &file));
+    assert_eq!(p.check_shell("echo 'rm -rf /'", &s.root), Verdict::Allow);
+}
+
+#[test]
+fn bare_bash_denies_everything() {
+    for rule in ["Bash", "Bash(*)", "Bash()"] {
+        let s = Setup::new();
+        s.project(&permissions(&format!(r#"{{"deny": ["{rule}"]}}"#)));
+        let p = s.load();
+        assert_eq!(p.check_shell("ls", &s.root), deny(rule, &s.project_file()), "{rule}");
+        assert_eq!(p.check_read(&s.root.join("x")), Verdict::Allow);
+    }
+}
+
+#[test]
+fn shell_commands_naming_protected_files() {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Read(./.env)", "Edit(./config/**)"], "ask": ["Read(~/.aws/**)"]}"#));
+    let env = s.file(".env");
+    s.file("sub/notes.txt");
+    fs::create_dir_all(s.home.join(".aws")).unwrap();
+    fs::write(s.home.join(".aws/credentials"), "k").unwrap();
+    let p = s.load();
+    let file = s.project_file();
+    assert_eq!(p.check_shell("cat .env", &s.root), deny("Read(./.env)", &file));
+    assert_eq!(p.check_shell(&format!("head -n1 {}", env.display()), Path::new("/")), deny("Read(./.env)", &file));
+    assert_eq!(p.check_shell("cd sub && cat ../.env", &s.root), deny("Read(./.env)", &file));
+    assert_eq!(p.check_shell("cd sub && cat notes.txt", &s.root), Verdict::Allow);
+    assert_eq!(p.check_shell("wc -l < .env", &s.root), deny("Read(./.env)", &file));
+    assert_eq!(p.check_shell("echo x > config/app.toml", &s.root), deny("Edit(./config/**)", &file));
+    assert_eq!(p.check_shell("cat ~/.aws/credentials", &s.root), ask("Read(~/.aws/**)", &file));
+    // A name that is no file there is not a path.
+    assert_eq!(p.check_shell("echo .env", &s.root.join("sub")), Verdict::Allow);
+}
+
+#[test]
+fn lean_ctx_config_rules() {
+    let s = Setup::new();
+    s.file("private/diary.txt");
+    let (p, notes) = s.load_with(
+        &["private/", "*.key", "~/.gnupg", "/var/secret"],
+        &["git push", "Bash(terraform * -auto-approve)", "  "],
+    );
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(notes[0].contains("empty shell_deny entry"));
+    assert_eq!(p.check_read(&s.root.join("private/diary.txt")), deny("private/", &s.config));
+    assert_eq!(p.check_edit(&s.root.join("private/diary.txt")), deny("private/", &s.config));
+    assert_eq!(p.check_read(&s.root.join("a/b/id.key")), deny("*.key", &s.config));
+    assert_eq!(p.check_read(&s.home.join(".gnupg/x")), deny("~/.gnupg", &s.config));
+    assert_eq!(p.check_read(Path::new("/var/secret/x")), deny("/var/secret", &s.config));
+    assert_eq!(p.check_shell("git push -f", &s.root), deny("git push", &s.config));
+    assert_eq!(p.check_shell("git pushx", &s.root), Verdict::Allow);
+    assert_eq!(
+        p.check_shell("terraform apply -auto-approve", &s.root),
+        deny("Bash(terraform * -auto-approve)", &s.config)
+    );
+    assert!(!p.is_empty());
+}
+
+#[test]
+fn malformed_files_and_rules_are_noted_and_the_rest_applies() {
+    let s = Setup::new();
+    s.user("{not json")
+        .project(&permissions(r#"{"deny": "Read(./x)", "ask": ["Read(./ok/**)", 7, "Read(./broken", "Read(src/[a)"]}"#))
+        .local(r#"{"permissions": {"deny": ["Bash(rm:*)", "WebFetch(domain:example.com)", "mcp__github"]}}"#);
+    let (p, notes) = s.load_with(&["src/[bad"], &[]);
+    assert_eq!(notes.len(), 6, "{notes:?}");
+    assert!(notes[0].contains("settings.json is not valid JSON"));
+    assert!(notes[1].contains("permissions.deny is a string"));
+    assert!(notes[2].contains("permissions.ask holds 7"));
+    assert!(notes[3].contains("\"Read(./broken\" has no closing parenthesis"));
+    assert!(notes[4].contains("\"Read(src/[a)\" pattern `src/[a` does not compile"));
+    assert!(notes[5].contains("deny_paths entry \"src/[bad\""));
+    assert_eq!(p.check_read(&s.root.join("ok/x")), ask("Read(./ok/**)", &s.project_file()));
+    assert_eq!(p.check_shell("rm x", &s.root), deny("Bash(rm:*)", &s.root.join(".claude/settings.local.json")));
+}
+
+#[test]
+fn empty_settings_allow_everything() {
+    let s = Setup::new();
+    s.user("").project("{}").local(&permissions(r#"{"allow": ["Bash", "Read(./x)"], "defaultMode": "acceptEdits"}"#));
+    let p = s.load();
+    assert!(p.is_empty());
+    assert_eq!(p.check_read(&s.root.join("x")), Verdict::Allow);
+    assert_eq!(p.check_shell("rm -rf /", &s.root), Verdict::Allow);
+    let (p, notes) = Permissions::load(&s.home, &s.root, None, &[], &[], &s.config);
+    assert!(p.is_empty() && notes.is_empty());
+}
+
+#[test]
+fn home_as_root_reads_its_settings_once() {
+    let s = Setup::new();
+    s.user(&permissions(r#"{"deny": ["Read(./x)"]}"#));
+    let (p, notes) = Permissions::load(&s.home, &s.home, None, &[], &[], &s.config);
+    assert!(notes.is_empty());
+    assert_eq!(p.rules.len(), 1);
+}
+
+#[test]
+fn messages() {
+    let file = PathBuf::from("/p/.claude/settings.json");
+    assert_eq!(Verdict::Allow.message("ctx_read"), None);
+    let denied = deny("Read(./secrets/**)", &file).message("ctx_read").unwrap();
+    assert!(denied.contains("denied by Read(./secrets/**) in /p/.claude/settings.json"), "{denied}");
+    assert!(denied.starts_with("ctx_read"));
+    let asked = ask("Bash(git push:*)", &file).message("ctx_shell").unwrap();
+    assert!(asked.contains("requires approval (ask rule Bash(git push:*) in /p/.claude/settings.json)"), "{asked}");
+    assert!(asked.contains("host's own tool"));
+}
+
+#[test]
+fn random_commands_never_panic() {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Bash(rm:*)", "Read(./.env)"], "ask": ["Bash(git * main)"]}"#));
+    let p = s.load();
+    let alphabet: Vec<char> = "ab $()`'\"\\;&|<>-#{}\n=*~./écd rm".chars().collect();
+    let mut rng = crate::test_rng::Rng::new(5);
+    for _ in 0..2000 {
+        let len = rng.below(40);
+        let line: String = (0..len).map(|_| alphabet[rng.below(alphabet.len())]).collect();
+        let _ = p.check_shell(&line, &s.root);
+    }
+}
