@@ -20,6 +20,7 @@
 //! bad input becomes a note, never a panic, and the daemon caches results.
 
 pub mod permissions;
+pub mod roots;
 pub mod rules;
 
 #[cfg(test)]
