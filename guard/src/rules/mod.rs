@@ -1,9 +1,9 @@
 //! Path-scoped instruction files: which of a project's rule files a host
 //! would put in front of the agent when it reads a given file.
 //!
-//! Each host has its own layout ([`claude`], [`codex`], [`cursor`],
-//! [`copilot`]); they share the reading in [`scan`], the front-matter
-//! parser in [`front_matter`] and the glob matching in [`globs`].
+//! Each host has its own layout (`claude`, `codex`, `cursor`, `copilot`
+//! modules); they share the reading in `scan`, the front-matter parser in
+//! `front_matter` and the glob matching in `globs`.
 
 mod claude;
 mod codex;

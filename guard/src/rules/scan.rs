@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use super::front_matter::{self, FrontMatter};
 use super::{Discovery, RuleFile};
 
-/// The most of a rule file delivered: hosts cap their own memory files at
-/// similar sizes, and more would crowd the file the agent asked for.
+/// The most of a rule file delivered: more would crowd out the file the
+/// agent asked for.
 pub(crate) const MAX_RULE_BYTES: usize = 64 * 1024;
 /// Bytes hashed at most: past this a file is hashed by its first part.
 const MAX_HASHED_BYTES: u64 = 16 * 1024 * 1024;
@@ -37,7 +37,7 @@ pub(crate) struct Scan {
 
 /// A rule file read and split: its front matter and trimmed body.
 pub(crate) struct RuleText {
-    pub(crate) rel: PathBuf,
+    rel: PathBuf,
     pub(crate) front: Option<FrontMatter>,
     body: String,
     hash: [u8; 32],

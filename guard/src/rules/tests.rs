@@ -390,3 +390,50 @@ fn a_root_given_through_a_symlink_works() {
     assert_eq!(discovery.rules[0].path, alias.join("src/CLAUDE.md"));
     assert_eq!(discovery.rules[0].shown, "src/CLAUDE.md");
 }
+
+/// Random bytes in every kind of rule file: discovery never panics, and
+/// whatever it delivers is within the size limit plus its marker line.
+#[test]
+fn random_rule_files_never_panic() {
+    let p = Project::new();
+    let places = [
+        "CLAUDE.md",
+        "a/CLAUDE.md",
+        "a/b/CLAUDE.local.md",
+        ".claude/rules/r.md",
+        "a/AGENTS.md",
+        ".cursor/rules/r.mdc",
+        "a/.cursor/rules/r.mdc",
+        ".github/instructions/r.instructions.md",
+        ".github/copilot-instructions.md",
+    ];
+    let pieces: [&[u8]; 12] = [
+        b"---\n",
+        b"paths: ",
+        b"globs: ",
+        b"applyTo: ",
+        b"alwaysApply: true\n",
+        b"**/*",
+        b"[",
+        b"{a,",
+        b"\n",
+        b"\xff",
+        b"'\"",
+        b"- ",
+    ];
+    let mut rng = crate::test_rng::Rng::new(19);
+    for _ in 0..150 {
+        for place in places {
+            let mut content = Vec::new();
+            for _ in 0..rng.below(12) {
+                content.extend_from_slice(pieces[rng.below(pieces.len())]);
+            }
+            p.write_bytes(place, &content);
+        }
+        for host in [Host::ClaudeCode, Host::Codex, Host::Cursor, Host::Copilot] {
+            for rule in discover(&p.root(), &p.root().join("a/b/c.rs"), host, true).rules {
+                assert!(rule.body.len() <= scan::MAX_RULE_BYTES + 100);
+            }
+        }
+    }
+}
