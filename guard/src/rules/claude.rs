@@ -18,7 +18,7 @@ pub(super) fn discover(scan: &mut Scan) {
         let at_root = level == 0;
         if !at_root || scan.include_session_start {
             for name in MEMORY_FILES {
-                let Some(text) = scan.read(&dir.join(name)) else { continue };
+                let Some(text) = scan.read_plain(&dir.join(name)) else { continue };
                 let why = if at_root {
                     format!("project {name}, loaded at session start")
                 } else {
@@ -36,7 +36,7 @@ pub(super) fn discover(scan: &mut Scan) {
 /// `.claude/rules/**/*.md` under the root, globs relative to the root.
 fn rules(scan: &mut Scan) {
     for rel in scan.list(Path::new(".claude/rules"), ".md") {
-        let Some(text) = scan.read(&rel) else { continue };
+        let Some(text) = scan.read_scoped(&rel) else { continue };
         let paths = text.front.as_ref().and_then(|front| front.list("paths")).unwrap_or_default();
         if paths.is_empty() {
             if scan.include_session_start {

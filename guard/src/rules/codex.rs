@@ -16,7 +16,7 @@ pub(super) fn discover(scan: &mut Scan) {
             return;
         }
         for name in NAMES {
-            let Some(text) = scan.read(&dir.join(name)) else { continue };
+            let Some(text) = scan.read_plain(&dir.join(name)) else { continue };
             if text.is_empty() {
                 continue;
             }

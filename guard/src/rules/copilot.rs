@@ -10,12 +10,12 @@ use super::scan::Scan;
 
 pub(super) fn discover(scan: &mut Scan) {
     if scan.include_session_start
-        && let Some(text) = scan.read(Path::new(".github/copilot-instructions.md"))
+        && let Some(text) = scan.read_plain(Path::new(".github/copilot-instructions.md"))
     {
         scan.push(text, "repository copilot-instructions.md, loaded at session start".to_string());
     }
     for rel in scan.list(Path::new(".github/instructions"), ".instructions.md") {
-        let Some(text) = scan.read(&rel) else { continue };
+        let Some(text) = scan.read_scoped(&rel) else { continue };
         let apply_to = text.front.as_ref().and_then(|front| front.list("applyTo")).unwrap_or_default();
         if apply_to.is_empty() {
             continue;

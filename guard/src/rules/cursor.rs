@@ -11,7 +11,7 @@ use super::scan::{Scan, shown};
 
 pub(super) fn discover(scan: &mut Scan) {
     if scan.include_session_start
-        && let Some(text) = scan.read(Path::new(".cursorrules"))
+        && let Some(text) = scan.read_plain(Path::new(".cursorrules"))
     {
         scan.push(text, "legacy .cursorrules, loaded at session start".to_string());
     }
@@ -19,7 +19,7 @@ pub(super) fn discover(scan: &mut Scan) {
     for (level, dir) in dirs.iter().enumerate() {
         let at_root = level == 0;
         for rel in scan.list(&dir.join(".cursor/rules"), ".mdc") {
-            let Some(text) = scan.read(&rel) else { continue };
+            let Some(text) = scan.read_scoped(&rel) else { continue };
             let (always, globs) = match &text.front {
                 Some(front) => (front.flag("alwaysApply"), front.list("globs").unwrap_or_default()),
                 None => (false, Vec::new()),

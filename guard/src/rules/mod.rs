@@ -76,7 +76,9 @@ pub struct RuleFile {
     pub path: PathBuf,
     /// The path relative to the project root, `/`-separated, for display.
     pub shown: String,
-    /// The content without front matter, trimmed; at most 64 KiB of the file,
+    /// The content, trimmed, without the front matter of a scoped rule file
+    /// (`.claude/rules`, `.mdc`, `.instructions.md`; memory files such as
+    /// CLAUDE.md and AGENTS.md are all instructions); at most 64 KiB of the file,
     /// cut at a line boundary and then ending in a
     /// `[… truncated: N more bytes in FILE]` line.
     pub body: String,

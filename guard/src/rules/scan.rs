@@ -93,9 +93,21 @@ impl Scan {
         self.notes.push(format!("{}: {what}", shown(rel)));
     }
 
-    /// Reads the rule file at `rel` (relative to the root). `None`, silently,
-    /// when there is none; `None` with a note when it cannot be used.
-    pub(crate) fn read(&mut self, rel: &Path) -> Option<RuleText> {
+    /// Reads the instruction file at `rel` (relative to the root) whose
+    /// whole text is instructions, such as `CLAUDE.md`: a leading `---` there
+    /// is a Markdown rule, not front matter. `None`, silently, when there is
+    /// none; `None` with a note when it cannot be used.
+    pub(crate) fn read_plain(&mut self, rel: &Path) -> Option<RuleText> {
+        self.read(rel, false)
+    }
+
+    /// Like [`Scan::read_plain`], for a scoped rule file whose front matter
+    /// says when it applies.
+    pub(crate) fn read_scoped(&mut self, rel: &Path) -> Option<RuleText> {
+        self.read(rel, true)
+    }
+
+    fn read(&mut self, rel: &Path, front_matter: bool) -> Option<RuleText> {
         let abs = self.root.join(rel);
         let meta = match fs::symlink_metadata(&abs) {
             Ok(meta) => meta,
@@ -138,15 +150,20 @@ impl Scan {
             }
         };
         let (text, more) = self.decode(rel, bytes, total);
-        let parsed = front_matter::parse(&text);
-        for problem in &parsed.problems {
-            self.note(rel, &format!("{problem}; fix the front matter"));
-        }
-        let mut body = parsed.body.trim().to_string();
+        let (front, body) = if front_matter {
+            let parsed = front_matter::parse(&text);
+            for problem in &parsed.problems {
+                self.note(rel, &format!("{problem}; fix the front matter"));
+            }
+            (parsed.front, parsed.body)
+        } else {
+            (None, text.as_str())
+        };
+        let mut body = body.trim().to_string();
         if more > 0 {
             body.push_str(&format!("\n[… truncated: {more} more bytes in {}]", shown(rel)));
         }
-        Some(RuleText { rel: rel.to_path_buf(), front: parsed.front, body, hash })
+        Some(RuleText { rel: rel.to_path_buf(), front, body, hash })
     }
 
     /// The kept bytes as text, cut to [`MAX_RULE_BYTES`] at a line boundary,

@@ -437,3 +437,12 @@ fn random_rule_files_never_panic() {
         }
     }
 }
+
+#[test]
+fn memory_files_have_no_front_matter() {
+    let p = Project::new();
+    p.write("src/CLAUDE.md", "---\n\nAll of this is instructions.\n\n---\nMore.");
+    let discovery = p.discover("src/lib.rs", Host::ClaudeCode, false);
+    assert!(discovery.notes.is_empty());
+    assert_eq!(discovery.rules[0].body, "---\n\nAll of this is instructions.\n\n---\nMore.");
+}
