@@ -188,8 +188,8 @@ fn damage_found_by_a_search_is_rebuilt_while_searches_scan() {
     let engine = fx.engine();
     build(&engine, fx.root());
     let dir = index_dir(fx.cache.path());
-    // The open index maps these files, so it reads the garbled bytes; tantivy panics on them.
-    for file in segment_files(&dir, "store") {
+    // The open index maps these files, so the next query reads the garbled postings.
+    for file in segment_files(&dir, "idx") {
         garble_middle(&file);
     }
     let first = search(&engine, fx.root(), Action::Bm25, &name(7));
