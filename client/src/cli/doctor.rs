@@ -153,7 +153,9 @@ async fn check_indexes(opts: &ClientOptions, daemon: Option<&daemon::Daemon>) ->
             _ => ok(NAME, format!("{}: {} · {}", ix.root, phase_name(ix.phase()), ix.note)),
         })
         .collect();
-    if checks.is_empty() {
+    if indexes.is_empty() {
+        checks.push(ok(NAME, "none open (a project's index opens on its first search)".into()));
+    } else if checks.is_empty() {
         checks.push(ok(NAME, format!("{} open, none damaged or unavailable", indexes.len())));
     }
     checks
