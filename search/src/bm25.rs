@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 
 use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::columnar::StrColumn;
@@ -76,15 +77,26 @@ pub(crate) fn search_index(
     }
     let (matches, shown) = finish(ranked, root, terms, max_results, config);
     let files_searched = view.searcher.num_docs();
-    Ok(Found { matches, total, shown, files_with_matches: total, files_searched, skipped: Skipped::default() })
+    Ok(Found {
+        matches,
+        total,
+        shown,
+        files_with_matches: total,
+        files_searched,
+        skipped: Skipped::default(),
+        cut_short: false,
+    })
 }
 
+/// The same ranking over a scan; stops reading files at `deadline` (the
+/// ranking then covers the files read).
 pub(crate) fn search_scan(
     scope: &Scope,
     filter: &PathFilter,
     terms: &[String],
     max_results: usize,
     config: &SearchConfig,
+    deadline: Option<Instant>,
 ) -> Found {
     let total_tokens = AtomicU64::new(0);
     let mut docs: Vec<(PathBuf, Vec<u32>, u64)> = Vec::new();
@@ -92,6 +104,7 @@ pub(crate) fn search_scan(
         scope,
         filter,
         config,
+        deadline,
         |_, bytes| {
             let mut freqs = vec![0u32; terms.len()];
             let mut length = 0u64;
@@ -132,6 +145,7 @@ pub(crate) fn search_scan(
         files_with_matches: total,
         files_searched: stats.files_searched,
         skipped: stats.skipped,
+        cut_short: stats.cut_short,
     }
 }
 

@@ -3,6 +3,7 @@
 
 use std::fmt;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use crate::symbols::{SymbolExtractor, default_extractor};
 
@@ -29,6 +30,11 @@ pub struct SearchConfig {
     pub max_file_bytes: u64,
     /// Follow symbolic links while walking (loops are detected and counted).
     pub follow_symlinks: bool,
+    /// A bm25 or symbol search that scans because the index is not ready
+    /// (building, rebuilding, unavailable) stops reading files after this
+    /// long and says its results are partial: on a large project a full
+    /// scan takes minutes, longer than an agent waits for an answer.
+    pub scan_budget: Duration,
     /// Start indexing a project on its first search. A short-lived in-process
     /// client turns this off: it would exit before the index is useful.
     pub build_on_search: bool,
@@ -49,6 +55,7 @@ impl SearchConfig {
             max_indexing_threads: 2,
             max_file_bytes: 1 << 20,
             follow_symlinks: false,
+            scan_budget: Duration::from_secs(10),
             build_on_search: true,
             extractor: default_extractor(),
         }
@@ -67,6 +74,7 @@ impl fmt::Debug for SearchConfig {
             .field("max_indexing_threads", &self.max_indexing_threads)
             .field("max_file_bytes", &self.max_file_bytes)
             .field("follow_symlinks", &self.follow_symlinks)
+            .field("scan_budget", &self.scan_budget)
             .field("build_on_search", &self.build_on_search)
             .finish_non_exhaustive()
     }

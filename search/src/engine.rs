@@ -2,14 +2,17 @@
 //! process; the daemon keeps one for its life, an in-process client creates
 //! one per command. All methods block and are meant for a blocking thread pool.
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 use std::sync::Arc;
+use std::time::Instant;
 
 use crate::config::SearchConfig;
 use crate::error::SearchError;
 use crate::filter::PathFilter;
+use crate::index::panic_message;
 use crate::model::{
-    Action, BuildProgress, Found, GlobResult, IndexPhase, IndexStatus, SearchRequest, SearchResult, Source, TreeResult,
+    Action, BuildProgress, Found, GlobResult, IndexStatus, SearchRequest, SearchResult, Source, TreeResult,
 };
 use crate::paths::{resolve_root, resolve_scope};
 use crate::project::{IndexView, Project};
@@ -32,7 +35,9 @@ impl SearchEngine {
 
     /// Searches one project. The first search of a project starts building
     /// its index in the background; until it is ready bm25 and symbol
-    /// searches scan the files and say so in `note` (`source: Scan`).
+    /// searches scan the files and say so in `note` (`source: Scan`). Such a
+    /// scan stops at the configured `scan_budget`, and the note says the
+    /// results are partial then.
     pub fn search(&self, request: &SearchRequest) -> Result<SearchResult, SearchError> {
         let scope = resolve_scope(&request.root, request.path.as_deref())?;
         let filter = Arc::new(PathFilter::new(&scope, &request.include, &request.exclude)?);
@@ -50,7 +55,7 @@ impl SearchEngine {
                 self.indexed_or_scan(
                     root,
                     |view| bm25::search_index(view, root, &filter, &terms, max, config),
-                    || bm25::search_scan(&scope, &filter, &terms, max, config),
+                    |deadline| bm25::search_scan(&scope, &filter, &terms, max, config, deadline),
                 )
             }
             Action::Symbol => {
@@ -58,7 +63,7 @@ impl SearchEngine {
                 self.indexed_or_scan(
                     root,
                     |view| symbol::search_index(view, root, &filter, &needle, max, config),
-                    || symbol::search_scan(&scope, &filter, &needle, max, config),
+                    |deadline| symbol::search_scan(&scope, &filter, &needle, max, config, deadline),
                 )
             }
         };
@@ -80,30 +85,40 @@ impl SearchEngine {
     }
 
     /// Answers from the index when it is ready, otherwise (or when the index
-    /// fails, which also schedules a rebuild) from a scan, with a note.
+    /// fails or panics, which also schedules a rebuild) from a scan bounded
+    /// by `scan_budget`, with a note. Without an index coming (build_on_search
+    /// off) the scan is the answer and runs to the end.
     fn indexed_or_scan(
         &self,
         root: &Path,
         from_index: impl FnOnce(&IndexView) -> tantivy::Result<Found>,
-        scan: impl FnOnce() -> Found,
+        scan: impl FnOnce(Option<Instant>) -> Found,
     ) -> (Source, Option<String>, Found) {
         let Some(project) = self.project_for_search(root) else {
             let note = "no index open for this project (build_on_search is off): searched the files directly";
-            return (Source::Scan, Some(note.to_string()), scan());
+            return (Source::Scan, Some(note.to_string()), scan(None));
         };
-        let note = match project.view().map(|view| from_index(&view)) {
-            Some(Ok(found)) => return (Source::Index, None, found),
-            Some(Err(err)) => {
-                project.request_rebuild(format!("a search failed: {err}"));
-                format!("the index failed ({err}) and is being rebuilt")
-            }
-            None => match project.phase() {
-                IndexPhase::Building { done, total } => format!("index building ({done}/{total} files)"),
-                IndexPhase::Unavailable { reason } => format!("index unavailable ({reason})"),
-                _ => "index opening".to_string(),
+        let reason = match project.view() {
+            Some(view) => match query(&view, from_index) {
+                Ok(found) => return (Source::Index, None, found),
+                Err(failure) => {
+                    let note = format!("the index failed ({failure}) and is being rebuilt");
+                    project.request_rebuild(view.generation, failure);
+                    note
+                }
             },
+            None => project.unready_reason(),
         };
-        (Source::Scan, Some(format!("{note}: searched the files directly")), scan())
+        let budget = self.config().scan_budget;
+        let found = scan(Some(Instant::now() + budget));
+        let mut note = format!("{reason}: searched the files directly");
+        if found.cut_short {
+            note.push_str(&format!(
+                "; the scan stopped at its {budget:?} budget after {} files, so the results are partial",
+                found.files_searched
+            ));
+        }
+        (Source::Scan, Some(note), found)
     }
 
     /// The project a search may use: opened (and built) on demand unless
@@ -167,6 +182,17 @@ impl SearchEngine {
     /// Closes a project (watcher stopped, readers dropped); false if it was not open.
     pub fn close(&self, root: &Path) -> Result<bool, SearchError> {
         Ok(self.registry.close(&resolve_root(root)?))
+    }
+}
+
+/// Runs a query on the index. tantivy answers some damage with an error and
+/// some with a panic (an index out of bounds in a garbled posting list);
+/// either is reported as the reason to rebuild, never passed to the caller.
+fn query(view: &IndexView, from_index: impl FnOnce(&IndexView) -> tantivy::Result<Found>) -> Result<Found, String> {
+    match catch_unwind(AssertUnwindSafe(|| from_index(view))) {
+        Ok(Ok(found)) => Ok(found),
+        Ok(Err(err)) => Err(format!("a search failed: {err}")),
+        Err(panic) => Err(format!("a search panicked: {}", panic_message(&*panic))),
     }
 }
 

@@ -6,8 +6,10 @@
 //!   daemon and an in-process client never write (or delete) it at once;
 //! - `schema-version` — [`SCHEMA_VERSION`] of `index/`, written after creation;
 //! - `root` — the project root, for humans looking at the cache;
-//! - `index/` — the tantivy files.
+//! - `index/` — the tantivy files;
+//! - `index.corrupt-<unix-secs>/` — damaged indexes moved aside (see [`quarantine`]).
 
+use std::any::Any;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{self, File, OpenOptions, TryLockError};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -20,6 +22,8 @@ use tantivy::{DocAddress, Index, IndexReader, IndexWriter, ReloadPolicy, Searche
 
 use crate::config::SearchConfig;
 use crate::error::SearchError;
+use crate::model::Discarded;
+use crate::quarantine;
 use crate::schema::{Fields, SCHEMA_VERSION, register_tokenizers, schema};
 use crate::walk::{FileStamp, SkipReason, Skipped, read_file, text_of};
 
@@ -95,13 +99,16 @@ pub(crate) struct IndexStore {
     pub manifest: Manifest,
     pub last_commit: Option<SystemTime>,
     /// Why the previous index was discarded, when it was.
-    pub rebuilt_because: Option<String>,
+    pub rebuilt_because: Option<Discarded>,
 }
 
 impl IndexStore {
     /// Takes the owner lock, then opens the index if it is of this schema
-    /// version and reads back cleanly; anything else is deleted and recreated.
-    pub(crate) fn open(dir: &Path, root: &Path) -> Result<IndexStore, SearchError> {
+    /// version and reads back cleanly; anything else is discarded (a damaged
+    /// index moved aside, an outdated one deleted) and recreated empty.
+    /// `damaged` says the index is known to be damaged already (the thread
+    /// that maintained it panicked), so it is not even opened.
+    pub(crate) fn open(dir: &Path, root: &Path, damaged: Option<String>) -> Result<IndexStore, SearchError> {
         fs::create_dir_all(dir).map_err(|e| SearchError::io(format!("cannot create {}", dir.display()), e))?;
         let lock_path = dir.join("owner.lock");
         let owner = OpenOptions::new()
@@ -122,12 +129,19 @@ impl IndexStore {
                 }
             }
         }
-        let (index, reader, manifest, rebuilt_because) = match open_existing(dir) {
+        let opened = match damaged {
+            Some(reason) => Err(Unusable::corrupt(reason)),
+            // tantivy panics on some damage instead of returning an error.
+            None => catch_unwind(|| open_existing(dir)).unwrap_or_else(|panic| {
+                Err(Unusable { reason: format!("opening it panicked: {}", panic_message(&*panic)), corrupt: true })
+            }),
+        };
+        let (index, reader, manifest, rebuilt_because) = match opened {
             Ok((index, reader, manifest)) => (index, reader, manifest, None),
-            Err(reason) => {
-                let existed = dir.join("index").exists();
+            Err(unusable) => {
+                let discarded = discard(dir, unusable);
                 let (index, reader) = recreate(dir, root)?;
-                (index, reader, Manifest::default(), existed.then_some(reason))
+                (index, reader, Manifest::default(), discarded)
             }
         };
         let fields = Fields::of(&index.schema()).map_err(|e| SearchError::index("index schema", e))?;
@@ -145,14 +159,19 @@ impl IndexStore {
         })
     }
 
-    /// Deletes the index and starts an empty one (after a corruption showed up in use).
+    /// Moves the damaged index aside and starts an empty one (after a
+    /// failure showed up in use: a search, a commit, a merge).
     pub(crate) fn reset(&mut self, root: &Path, reason: String) -> Result<(), SearchError> {
-        self.writer = None;
+        if let Some((writer, _)) = self.writer.take() {
+            // Merges still running would write their segments by path, into
+            // the new index. Their errors are expected here: the index is damaged.
+            let _ = writer.wait_merging_threads();
+        }
+        self.rebuilt_because = discard(&self.dir, Unusable::corrupt(reason));
         let (index, reader) = recreate(&self.dir, root)?;
         self.index = index;
         self.reader = reader;
         self.manifest = Manifest::default();
-        self.rebuilt_because = Some(reason);
         Ok(())
     }
 
@@ -282,22 +301,104 @@ impl IndexStore {
     }
 }
 
-/// Opens `dir/index` if the version file matches and every stored document
-/// reads back; the error string says why it cannot be trusted.
-fn open_existing(dir: &Path) -> Result<(Index, IndexReader, Manifest), String> {
-    let version = fs::read_to_string(dir.join("schema-version")).map_err(|e| format!("no schema version ({e})"))?;
-    if version.trim() != SCHEMA_VERSION.to_string() {
-        return Err(format!("schema version {} (expected {SCHEMA_VERSION})", version.trim()));
+/// Why an index on disk cannot be used.
+struct Unusable {
+    reason: String,
+    /// Damaged (kept aside for inspection) rather than outdated or half-created (deleted).
+    corrupt: bool,
+}
+
+impl Unusable {
+    fn corrupt(reason: String) -> Self {
+        Unusable { reason, corrupt: true }
     }
-    let index = Index::open_in_dir(dir.join("index")).map_err(|e| format!("cannot open: {e}"))?;
+
+    fn outdated(reason: String) -> Self {
+        Unusable { reason, corrupt: false }
+    }
+}
+
+/// Opens `dir/index` if the version file matches, every segment file matches
+/// its checksum and every stored document reads back.
+fn open_existing(dir: &Path) -> Result<(Index, IndexReader, Manifest), Unusable> {
+    let version = match fs::read(dir.join("schema-version")) {
+        Ok(bytes) => bytes,
+        // Written last when an index is created: without it the creation was interrupted.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(Unusable::outdated(format!("no schema version ({e})")));
+        }
+        Err(e) => return Err(Unusable::corrupt(format!("unreadable schema version ({e})"))),
+    };
+    let version = String::from_utf8_lossy(&version);
+    match version.trim().parse::<u32>() {
+        Ok(SCHEMA_VERSION) => {}
+        Ok(other) => return Err(Unusable::outdated(format!("schema version {other} (expected {SCHEMA_VERSION})"))),
+        Err(_) => return Err(Unusable::corrupt(format!("garbled schema version {:?}", version.trim()))),
+    }
+    let index = Index::open_in_dir(dir.join("index")).map_err(|e| Unusable::corrupt(format!("cannot open: {e}")))?;
     if index.schema() != schema() {
-        return Err("schema differs from this build's".to_string());
+        return Err(Unusable::outdated("schema differs from this build's".to_string()));
     }
     register_tokenizers(&index);
-    let reader = open_reader(&index).map_err(|e| format!("cannot read: {e}"))?;
-    let fields = Fields::of(&index.schema()).map_err(|e| e.to_string())?;
-    let manifest = read_manifest(&reader.searcher(), fields).map_err(|e| format!("unreadable documents: {e}"))?;
+    verify_checksums(&index, &dir.join("index")).map_err(Unusable::corrupt)?;
+    let reader = open_reader(&index).map_err(|e| Unusable::corrupt(format!("cannot read: {e}")))?;
+    let fields = Fields::of(&index.schema()).map_err(|e| Unusable::outdated(e.to_string()))?;
+    let manifest = read_manifest(&reader.searcher(), fields)
+        .map_err(|e| Unusable::corrupt(format!("unreadable documents: {e}")))?;
     Ok((index, reader, manifest))
+}
+
+/// Compares every file of every live segment with the checksum tantivy
+/// wrote in its footer. tantivy only checks that a footer is there when it
+/// opens a file, so damage inside one goes unnoticed until a query reads it,
+/// and then the query usually panics. Reading the files costs one pass over
+/// the index per open.
+fn verify_checksums(index: &Index, index_dir: &Path) -> Result<(), String> {
+    let segments = index.searchable_segment_metas().map_err(|e| format!("cannot list the segments: {e}"))?;
+    let ids: Vec<String> = segments.iter().map(|s| s.id().uuid_string()).collect();
+    let entries = fs::read_dir(index_dir).map_err(|e| format!("cannot list {}: {e}", index_dir.display()))?;
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|name| ids.iter().any(|id| name.starts_with(id.as_str())))
+        .collect();
+    names.sort();
+    for name in names {
+        match index.directory().validate_checksum(Path::new(&name)) {
+            Ok(true) => {}
+            Ok(false) => return Err(format!("checksum mismatch in {name}")),
+            Err(e) => return Err(format!("cannot verify {name}: {e}")),
+        }
+    }
+    Ok(())
+}
+
+/// Gets the unusable index out of the way: a damaged one is moved aside
+/// (deleted when that fails), an outdated one is left for [`recreate`] to
+/// delete. `None` when there was no index to discard.
+fn discard(dir: &Path, unusable: Unusable) -> Option<Discarded> {
+    let Unusable { mut reason, corrupt } = unusable;
+    if fs::symlink_metadata(dir.join("index")).is_err() {
+        return None;
+    }
+    let kept_at = if corrupt {
+        quarantine::move_aside(dir).unwrap_or_else(|e| {
+            reason.push_str(&format!("; could not move it aside ({e}), so it was deleted"));
+            None
+        })
+    } else {
+        None
+    };
+    Some(Discarded { reason, corrupt, kept_at })
+}
+
+/// The text of a panic payload (`panic!` with a literal or a format string).
+pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".to_string())
 }
 
 /// Every live document's path and stamp; reading them all doubles as the
@@ -320,7 +421,7 @@ fn open_reader(index: &Index) -> tantivy::Result<IndexReader> {
     index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()
 }
 
-/// Deletes whatever is in `dir/index` and creates an empty index of this schema.
+/// Deletes whatever is left in `dir/index` and creates an empty index of this schema.
 fn recreate(dir: &Path, root: &Path) -> Result<(Index, IndexReader), SearchError> {
     let index_dir = dir.join("index");
     let version_file = dir.join("schema-version");
@@ -330,10 +431,7 @@ fn recreate(dir: &Path, root: &Path) -> Result<(Index, IndexReader), SearchError
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io("remove the schema version", e)),
         _ => {}
     }
-    match fs::remove_dir_all(&index_dir) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io("remove the old index", e)),
-        _ => {}
-    }
+    quarantine::remove_any(&index_dir).map_err(|e| io("remove the old index", e))?;
     fs::create_dir_all(&index_dir).map_err(|e| io("create the index directory", e))?;
     let index =
         Index::create_in_dir(&index_dir, schema()).map_err(|e| SearchError::index("cannot create the index", e))?;

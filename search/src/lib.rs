@@ -21,6 +21,7 @@ mod language;
 mod model;
 mod paths;
 mod project;
+mod quarantine;
 mod regex_search;
 mod registry;
 mod render;
@@ -36,7 +37,7 @@ pub use config::SearchConfig;
 pub use engine::SearchEngine;
 pub use error::SearchError;
 pub use model::{
-    Action, BuildProgress, DEFAULT_MAX_RESULTS, GlobResult, IndexPhase, IndexStatus, Match, SearchRequest,
+    Action, BuildProgress, DEFAULT_MAX_RESULTS, Discarded, GlobResult, IndexPhase, IndexStatus, Match, SearchRequest,
     SearchResult, Source, TreeResult,
 };
 pub use symbols::{Symbol, SymbolExtractor, default_extractor};

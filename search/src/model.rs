@@ -160,8 +160,43 @@ pub struct IndexStatus {
     pub event_batches: u64,
     pub watch_error: Option<String>,
     pub last_error: Option<String>,
-    /// Why an existing index was discarded when it was opened (corrupt, other schema version).
-    pub rebuilt_because: Option<String>,
+    /// Why the index on disk was discarded and rebuilt (corrupt, other schema
+    /// version); set while the rebuild runs and kept once it is done.
+    pub rebuilt_because: Option<Discarded>,
+}
+
+/// Why an index on disk was discarded and rebuilt from the files.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Discarded {
+    /// What was wrong: a checksum mismatch, an unreadable file, a failed or
+    /// panicking search, another schema version.
+    pub reason: String,
+    /// Damaged rather than merely outdated.
+    pub corrupt: bool,
+    /// Where the damaged index was moved for inspection; `None` when it was
+    /// outdated (deleted) or could not be moved (deleted instead).
+    pub kept_at: Option<PathBuf>,
+}
+
+impl IndexStatus {
+    /// One line for Status and doctor when the index is not simply fine:
+    /// a rebuild after corruption (running or done), or why it is unusable.
+    pub fn note(&self) -> Option<String> {
+        let kept = |d: &Discarded| d.kept_at.as_ref().map(|p| format!("; the damaged copy is at {}", p.display()));
+        match (&self.phase, &self.rebuilt_because) {
+            (IndexPhase::Unavailable { reason }, _) => Some(format!("unavailable: {reason}; searches scan meanwhile")),
+            (IndexPhase::Building { .. } | IndexPhase::Opening, Some(d)) if d.corrupt => Some(format!(
+                "rebuilding after corruption ({}){}; searches scan meanwhile",
+                d.reason,
+                kept(d).unwrap_or_default()
+            )),
+            (IndexPhase::Ready, Some(d)) if d.corrupt => {
+                Some(format!("rebuilt after corruption ({}){}", d.reason, kept(d).unwrap_or_default()))
+            }
+            (IndexPhase::Building { .. }, Some(d)) => Some(format!("rebuilding: {}", d.reason)),
+            _ => None,
+        }
+    }
 }
 
 /// What a search module found, before the engine adds source, note and text.
@@ -173,4 +208,56 @@ pub(crate) struct Found {
     pub files_with_matches: u64,
     pub files_searched: u64,
     pub skipped: Skipped,
+    /// A fallback scan stopped at its time budget: only `files_searched` files were read.
+    pub cut_short: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn status(phase: IndexPhase, rebuilt_because: Option<Discarded>) -> IndexStatus {
+        IndexStatus {
+            root: PathBuf::from("/p"),
+            phase,
+            files: 0,
+            last_commit: None,
+            size_on_disk: 0,
+            approx_memory: 0,
+            skipped: Skipped::default(),
+            idle_secs: 0,
+            full_syncs: 0,
+            event_batches: 0,
+            watch_error: None,
+            last_error: None,
+            rebuilt_because,
+        }
+    }
+
+    #[test]
+    fn the_note_names_a_rebuild_after_corruption_and_where_the_copy_is() {
+        let corrupt = Discarded {
+            reason: "checksum mismatch in a.idx".into(),
+            corrupt: true,
+            kept_at: Some(PathBuf::from("/c/index.corrupt-7")),
+        };
+        let building = status(IndexPhase::Building { done: 1, total: 9 }, Some(corrupt.clone()));
+        assert_eq!(
+            building.note().unwrap(),
+            "rebuilding after corruption (checksum mismatch in a.idx); the damaged copy is at /c/index.corrupt-7; \
+             searches scan meanwhile"
+        );
+        let ready = status(IndexPhase::Ready, Some(corrupt));
+        assert_eq!(
+            ready.note().unwrap(),
+            "rebuilt after corruption (checksum mismatch in a.idx); the damaged copy is at /c/index.corrupt-7"
+        );
+        let outdated = Discarded { reason: "schema version 2 (expected 3)".into(), corrupt: false, kept_at: None };
+        assert_eq!(status(IndexPhase::Ready, Some(outdated.clone())).note(), None);
+        let rebuilding = status(IndexPhase::Building { done: 0, total: 0 }, Some(outdated));
+        assert_eq!(rebuilding.note().unwrap(), "rebuilding: schema version 2 (expected 3)");
+        let unavailable = status(IndexPhase::Unavailable { reason: "disk full".into() }, None);
+        assert_eq!(unavailable.note().unwrap(), "unavailable: disk full; searches scan meanwhile");
+        assert_eq!(status(IndexPhase::Building { done: 0, total: 0 }, None).note(), None);
+    }
 }

@@ -5,8 +5,13 @@
 //! The thread is the only writer of the index and of the manifest; searches
 //! only copy the published searcher out of [`Project::view`] and work on it
 //! without any lock held.
+//!
+//! A damaged index heals itself: a search that fails or panics on it, a
+//! failed commit, or a panic of the thread itself moves the index aside and
+//! rebuilds it from the files while searches scan.
 
 use std::collections::{BTreeSet, HashSet};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -18,8 +23,8 @@ use lean_ctx_locks::RwLock;
 use tantivy::Searcher;
 
 use crate::error::SearchError;
-use crate::index::{Changes, IndexStore, project_dir};
-use crate::model::{BuildProgress, IndexPhase, IndexStatus};
+use crate::index::{Changes, IndexStore, panic_message, project_dir};
+use crate::model::{BuildProgress, Discarded, IndexPhase, IndexStatus};
 use crate::registry::Context;
 use crate::schema::Fields;
 use crate::walk::{self, Skipped};
@@ -28,6 +33,10 @@ use lean_ctx_locks::ids;
 
 /// An unavailable index (another process owns it) is retried after this long.
 const UNAVAILABLE_RETRY: Duration = Duration::from_secs(30);
+/// Panics of a project's thread tolerated: each discards the index and
+/// rebuilds it; past this the project turns unavailable (and is retried
+/// after [`UNAVAILABLE_RETRY`]) instead of rebuilding in a loop.
+const MAX_PANICS: u32 = 3;
 /// Without working watches, the tree is rescanned this often.
 const DEGRADED_RESCAN: Duration = Duration::from_secs(30);
 
@@ -53,8 +62,15 @@ pub(crate) struct BuildDone(Receiver<Result<(), SearchError>>);
 
 pub(crate) enum Msg {
     Fs(notify::Result<notify::Event>),
-    Build { progress: ProgressFn, done: Sender<Result<(), SearchError>> },
-    Rebuild(String),
+    Build {
+        progress: ProgressFn,
+        done: Sender<Result<(), SearchError>>,
+    },
+    /// A search failed on the index of this generation.
+    Rebuild {
+        generation: u64,
+        reason: String,
+    },
     Close,
 }
 
@@ -63,6 +79,8 @@ pub(crate) enum Msg {
 pub(crate) struct IndexView {
     pub searcher: Searcher,
     pub fields: Fields,
+    /// Which index this searcher reads (see [`Project::request_rebuild`]).
+    pub generation: u64,
 }
 
 #[derive(Clone, Default)]
@@ -77,7 +95,7 @@ struct Published {
     event_batches: u64,
     watch_error: Option<String>,
     last_error: Option<String>,
-    rebuilt_because: Option<String>,
+    rebuilt_because: Option<Discarded>,
     busy: bool,
     retry_at: Option<Instant>,
 }
@@ -92,6 +110,9 @@ pub(crate) struct Project {
     approx_memory: AtomicU64,
     closing: AtomicBool,
     rebuild_requested: AtomicBool,
+    /// Bumped whenever the index is discarded, so failures reported by
+    /// searches of an older index do not discard the new one.
+    generation: AtomicU64,
 }
 
 impl Project {
@@ -112,6 +133,7 @@ impl Project {
             approx_memory: AtomicU64::new(0),
             closing: AtomicBool::new(false),
             rebuild_requested: AtomicBool::new(false),
+            generation: AtomicU64::new(0),
         });
         let thread_project = project.clone();
         let thread = std::thread::Builder::new()
@@ -139,6 +161,20 @@ impl Project {
         match published.phase {
             IndexPhase::Ready => published.view.clone(),
             _ => None,
+        }
+    }
+
+    /// Why searches cannot use the index now, for a scanned answer's note.
+    pub(crate) fn unready_reason(&self) -> String {
+        let published = self.published.read();
+        let corruption = published.rebuilt_because.as_ref().filter(|d| d.corrupt);
+        match (&published.phase, corruption) {
+            (IndexPhase::Building { done, total }, Some(d)) => {
+                format!("the index is being rebuilt after corruption ({}; {done}/{total} files)", d.reason)
+            }
+            (IndexPhase::Building { done, total }, None) => format!("index building ({done}/{total} files)"),
+            (IndexPhase::Unavailable { reason }, _) => format!("index unavailable ({reason})"),
+            _ => "index opening".to_string(),
         }
     }
 
@@ -181,11 +217,14 @@ impl Project {
         let _ = self.tx.send(Msg::Close);
     }
 
-    /// Asks the thread to discard and rebuild the index (a search hit an
-    /// index error); repeated requests before it acts are coalesced.
-    pub(crate) fn request_rebuild(&self, reason: String) {
-        if !self.rebuild_requested.swap(true, Ordering::Relaxed) {
-            let _ = self.tx.send(Msg::Rebuild(reason));
+    /// Asks the thread to discard and rebuild the index of `generation` (a
+    /// search failed on it); ignored when that index is gone already, and
+    /// repeated requests before the thread acts are coalesced.
+    pub(crate) fn request_rebuild(&self, generation: u64, reason: String) {
+        if generation == self.generation.load(Ordering::Relaxed)
+            && !self.rebuild_requested.swap(true, Ordering::Relaxed)
+        {
+            let _ = self.tx.send(Msg::Rebuild { generation, reason });
         }
     }
 
@@ -222,10 +261,52 @@ impl Project {
     }
 }
 
+/// The project's thread. A panic anywhere in it (tantivy on a damaged
+/// index, a bug) is caught: the index it was using is treated as damaged,
+/// moved aside and rebuilt by a fresh worker.
 fn run(project: &Arc<Project>, rx: Receiver<Msg>) {
+    let mut damaged = None;
+    let mut panics = 0;
+    loop {
+        let served = catch_unwind(AssertUnwindSafe(|| open_and_serve(project, &rx, damaged.take())));
+        let Err(panic) = served else { break };
+        panics += 1;
+        let reason = format!("the index thread panicked: {}", panic_message(&*panic));
+        project.rebuild_requested.store(false, Ordering::Relaxed);
+        project.generation.fetch_add(1, Ordering::Relaxed);
+        if panics >= MAX_PANICS {
+            project.publish(|p| {
+                p.phase = IndexPhase::Unavailable { reason: format!("{reason} ({panics} times)") };
+                p.retry_at = Some(Instant::now() + UNAVAILABLE_RETRY);
+            });
+            break;
+        }
+        if project.closing.load(Ordering::Relaxed) {
+            break;
+        }
+        project.publish(|p| {
+            p.phase = IndexPhase::Opening;
+            p.view = None;
+        });
+        damaged = Some(reason);
+    }
+    project.approx_memory.store(0, Ordering::Relaxed);
+    project.publish(|p| {
+        // A failed project stays unavailable until its retry time; otherwise it is closed.
+        if !matches!(p.phase, IndexPhase::Unavailable { .. }) {
+            p.phase = IndexPhase::Closed;
+        }
+        p.view = None;
+    });
+}
+
+/// Opens the index (discarding it first when `damaged` says why) and serves
+/// the project until it closes; an index that cannot be opened makes the
+/// project unavailable.
+fn open_and_serve(project: &Project, rx: &Receiver<Msg>, damaged: Option<String>) {
     let dir = project_dir(&project.ctx.config.cache_dir, &project.root);
     let events = project.tx.clone();
-    let opened = IndexStore::open(&dir, &project.root)
+    let opened = IndexStore::open(&dir, &project.root, damaged)
         .and_then(|store| Ok((store, DirWatcher::new(move |event| drop(events.send(Msg::Fs(event))))?)));
     match opened {
         Ok((store, watcher)) => {
@@ -237,7 +318,7 @@ fn run(project: &Arc<Project>, rx: Receiver<Msg>) {
                 walk_skipped: Skipped::default(),
                 batch_skipped: Skipped::default(),
             };
-            worker.serve(&rx);
+            worker.serve(rx);
         }
         Err(err) => {
             let busy = matches!(err, SearchError::IndexBusy { .. });
@@ -247,17 +328,8 @@ fn run(project: &Arc<Project>, rx: Receiver<Msg>) {
                 p.busy = busy;
                 p.retry_at = Some(Instant::now() + UNAVAILABLE_RETRY);
             });
-            return;
         }
     }
-    project.approx_memory.store(0, Ordering::Relaxed);
-    project.publish(|p| {
-        // A failed project stays unavailable until its retry time; otherwise it is closed.
-        if !matches!(p.phase, IndexPhase::Unavailable { .. }) {
-            p.phase = IndexPhase::Closed;
-        }
-        p.view = None;
-    });
 }
 
 struct Worker<'a> {
@@ -277,6 +349,7 @@ impl Worker<'_> {
         let idle_after = Duration::from_secs(config.idle_close_secs);
         let poll = (idle_after / 2).clamp(Duration::from_millis(50), Duration::from_secs(1));
         let mut last_full_sync = Instant::now();
+        self.publish_discarded();
         // An explicit build that started the project is the first message: the first sync answers it.
         let first_build = match rx.try_recv() {
             Ok(Msg::Build { progress, done }) => Some((progress, done)),
@@ -300,9 +373,11 @@ impl Worker<'_> {
                     ok = self.settle(result);
                     self.project.touch();
                 }
-                Ok(Msg::Rebuild(reason)) => {
+                Ok(Msg::Rebuild { generation, reason }) => {
                     self.project.rebuild_requested.store(false, Ordering::Relaxed);
-                    ok = self.rebuild(reason);
+                    if generation == self.project.generation.load(Ordering::Relaxed) {
+                        ok = self.rebuild(reason);
+                    }
                 }
                 Ok(Msg::Close) | Err(RecvTimeoutError::Disconnected) => break,
                 Err(RecvTimeoutError::Timeout) => {}
@@ -341,7 +416,7 @@ impl Worker<'_> {
     fn settle(&mut self, result: Result<(), SearchError>) -> bool {
         match result {
             Ok(()) => true,
-            Err(err @ SearchError::Index { .. }) => self.rebuild(err.to_string()),
+            Err(SearchError::Index { context, message }) => self.rebuild(format!("{context}: {message}")),
             Err(err) => {
                 let message = err.to_string();
                 self.project.publish(|p| p.last_error = Some(message));
@@ -350,8 +425,18 @@ impl Worker<'_> {
         }
     }
 
+    /// Moves the damaged index aside and builds a new one; searches scan
+    /// (and Status says why) until it is ready.
     fn rebuild(&mut self, reason: String) -> bool {
-        let result = self.store.reset(&self.project.root, reason).and_then(|()| self.sync_all(None));
+        self.project.generation.fetch_add(1, Ordering::Relaxed);
+        self.project.publish(|p| {
+            p.phase = IndexPhase::Building { done: 0, total: 0 };
+            p.view = None;
+        });
+        let result = self.store.reset(&self.project.root, reason).and_then(|()| {
+            self.publish_discarded();
+            self.sync_all(None)
+        });
         match result {
             Ok(()) => true,
             Err(err) => {
@@ -506,9 +591,15 @@ impl Worker<'_> {
         Ok(())
     }
 
+    fn publish_discarded(&self) {
+        let discarded = self.store.rebuilt_because.clone();
+        self.project.publish(|p| p.rebuilt_because = discarded);
+    }
+
     fn publish_ready(&self) {
         let batch_skipped = self.batch_skipped;
-        let view = IndexView { searcher: self.store.searcher(), fields: self.store.fields() };
+        let generation = self.project.generation.load(Ordering::Relaxed);
+        let view = IndexView { searcher: self.store.searcher(), fields: self.store.fields(), generation };
         let size_on_disk = self.store.size_on_disk();
         let manifest = &self.store.manifest;
         let binaries = manifest.files.values().filter(|k| !k.indexed).count() as u64;

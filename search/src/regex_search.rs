@@ -55,6 +55,7 @@ pub(crate) fn search(
         scope,
         filter,
         config,
+        None,
         |_, bytes| {
             let mut count = 0u64;
             let mut lines = Vec::new();
@@ -86,6 +87,7 @@ pub(crate) fn search(
         files_with_matches: files,
         files_searched: stats.files_searched,
         skipped: stats.skipped,
+        cut_short: false,
     }
 }
 

@@ -4,7 +4,9 @@
 //! extractor runs over a scan, which yields the same definitions.
 
 use std::collections::{BTreeMap, HashSet};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use tantivy::TantivyDocument;
 use tantivy::collector::DocSetCollector;
@@ -18,7 +20,7 @@ use crate::paths::{Scope, display};
 use crate::project::IndexView;
 use crate::render::truncate_line;
 use crate::symbols::Symbol;
-use crate::walk::{Skipped, read_file, scan_files, text_of};
+use crate::walk::{ScanStats, read_file, scan_files, text_of};
 
 /// The lowercased name prefix to look for.
 pub(crate) fn needle(pattern: &str) -> Result<String, SearchError> {
@@ -71,32 +73,37 @@ pub(crate) fn search_index(
             hits.push((path.clone(), symbol));
         }
     }
-    Ok(finish(hits, root, needle, max_results, config, view.searcher.num_docs(), Skipped::default()))
+    let stats = ScanStats { files_searched: view.searcher.num_docs(), ..ScanStats::default() };
+    Ok(finish(hits, root, needle, max_results, config, stats))
 }
 
+/// The same definitions from running the extractor over a scan; stops
+/// reading files at `deadline`.
 pub(crate) fn search_scan(
     scope: &Scope,
     filter: &PathFilter,
     needle: &str,
     max_results: usize,
     config: &SearchConfig,
+    deadline: Option<Instant>,
 ) -> Found {
     let mut hits = Vec::new();
     let stats = scan_files(
         scope,
         filter,
         config,
+        deadline,
         |rel, bytes| {
             let text = text_of(bytes);
-            let found: Vec<Symbol> = (config.extractor)(&scope.root.join(rel), &text)
-                .into_iter()
-                .filter(|s| matches_needle(s, needle))
-                .collect();
+            // As when indexing: a panicking extractor (a plug-in) costs that file its symbols.
+            let extracted = catch_unwind(AssertUnwindSafe(|| (config.extractor)(&scope.root.join(rel), &text)));
+            let found: Vec<Symbol> =
+                extracted.unwrap_or_default().into_iter().filter(|s| matches_needle(s, needle)).collect();
             (!found.is_empty()).then_some(found)
         },
         |rel, found| hits.extend(found.into_iter().map(|symbol| (rel.clone(), symbol))),
     );
-    finish(hits, &scope.root, needle, max_results, config, stats.files_searched, stats.skipped)
+    finish(hits, &scope.root, needle, max_results, config, stats)
 }
 
 /// Orders exact names before prefixes, then by path, line and name; shows
@@ -107,8 +114,7 @@ fn finish(
     needle: &str,
     max_results: usize,
     config: &SearchConfig,
-    files_searched: u64,
-    skipped: Skipped,
+    stats: ScanStats,
 ) -> Found {
     // Exactness once per hit, not per comparison.
     let mut keyed: Vec<(bool, PathBuf, Symbol)> =
@@ -138,7 +144,15 @@ fn finish(
             }
         })
         .collect::<Vec<_>>();
-    Found { shown: matches.len() as u64, matches, total, files_with_matches, files_searched, skipped }
+    Found {
+        shown: matches.len() as u64,
+        matches,
+        total,
+        files_with_matches,
+        files_searched: stats.files_searched,
+        skipped: stats.skipped,
+        cut_short: stats.cut_short,
+    }
 }
 
 #[cfg(test)]

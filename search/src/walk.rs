@@ -11,6 +11,7 @@ use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
+use std::time::Instant;
 
 use ignore::{DirEntry, WalkBuilder, WalkState};
 
@@ -169,18 +170,23 @@ pub(crate) fn text_of(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
 pub(crate) struct ScanStats {
     pub files_searched: u64,
     pub skipped: Skipped,
+    /// The deadline passed before the walk was done.
+    pub cut_short: bool,
 }
 
 /// Reads every admitted file under the scope on the walker's threads, calls
 /// `visit` with its root-relative path and bytes, and hands each `Some` result
 /// to `sink` on the calling thread (in no particular order: callers sort).
+/// Past `deadline` no further file is read and the stats say so.
 pub(crate) fn scan_files<T: Send>(
     scope: &Scope,
     filter: &PathFilter,
     config: &SearchConfig,
+    deadline: Option<Instant>,
     visit: impl Fn(&Path, &[u8]) -> Option<T> + Sync,
     mut sink: impl FnMut(PathBuf, T),
 ) -> ScanStats {
+    let cut_short = AtomicBool::new(false);
     let counters: [AtomicU64; 6] = Default::default();
     let bump = |i: usize| counters[i].fetch_add(1, Ordering::Relaxed);
     let skip_index = |reason: SkipReason| 1 + reason as usize;
@@ -190,8 +196,12 @@ pub(crate) fn scan_files<T: Send>(
         s.spawn(|| {
             walker.run(|| {
                 let tx = tx.clone();
-                let (visit, bump) = (&visit, &bump);
+                let (visit, bump, cut_short) = (&visit, &bump, &cut_short);
                 Box::new(move |entry| {
+                    if deadline.is_some_and(|at| Instant::now() >= at) {
+                        cut_short.store(true, Ordering::Relaxed);
+                        return WalkState::Quit;
+                    }
                     let entry = match entry {
                         Ok(entry) => entry,
                         Err(_) => {
@@ -241,6 +251,7 @@ pub(crate) fn scan_files<T: Send>(
             unreadable: get(skip_index(SkipReason::Unreadable)),
             walk_errors: get(skip_index(SkipReason::WalkError)),
         },
+        cut_short: cut_short.into_inner(),
     }
 }
 

@@ -76,7 +76,8 @@ fn index_of_another_schema_version_is_rebuilt() {
     build(&engine, fx.root());
     let status = engine.project_status(fx.root()).unwrap().unwrap();
     let expected = format!("schema version 0 (expected {})", current.trim());
-    assert_eq!(status.rebuilt_because.as_deref(), Some(expected.as_str()));
+    let discarded = status.rebuilt_because.unwrap();
+    assert_eq!((discarded.reason, discarded.corrupt, discarded.kept_at), (expected, false, None));
     assert_searchable(&engine, &fx);
 }
 

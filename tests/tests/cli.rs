@@ -69,12 +69,12 @@ fn doctor_reports_every_check_and_json() {
     let out = home.lctx(&["doctor"]);
     assert!(out.status.success(), "{}", describe(&out));
     let text = stdout(&out);
-    for check in ["runtime dir", "socket", "permissions", "daemon", "data dir", "config"] {
+    for check in ["runtime dir", "socket", "permissions", "daemon", "data dir", "config", "search index"] {
         assert!(text.contains(&format!("OK   {check}")), "{check}: {text}");
     }
     let json = home.lctx_json(&["doctor", "--json"]);
     assert_eq!(json["ok"], true);
-    assert_eq!(json["checks"].as_array().unwrap().len(), 6);
+    assert_eq!(json["checks"].as_array().unwrap().len(), 7);
 }
 
 #[test]

@@ -8,7 +8,11 @@ use lean_ctx_common::privacy;
 use lean_ctx_common::runtime_dir;
 use serde_json::json;
 
+use lean_ctx_proto::v1::{IndexPhase, IndexStatusRequest};
+
 use super::CmdResult;
+use crate::backend::Backend;
+use crate::capability::search::phase_name;
 use crate::daemon;
 use crate::options::ClientOptions;
 
@@ -32,7 +36,9 @@ pub async fn run(json: bool, opts: &ClientOptions) -> CmdResult {
     // them silently (in its log), and doctor is where the user should see it.
     let mut checks = vec![check_runtime_dir(opts), check_socket(opts)];
     checks.extend(repair_permissions(opts));
-    checks.extend([check_daemon(opts).await, check_data_dir(opts), check_config(opts)]);
+    let (daemon_check, daemon) = check_daemon(opts).await;
+    checks.extend([daemon_check, check_data_dir(opts), check_config(opts)]);
+    checks.extend(check_indexes(opts, daemon.as_ref()).await);
     let all_ok = checks.iter().all(|c| c.ok);
     if json {
         let list: Vec<_> =
@@ -86,25 +92,73 @@ fn check_socket(opts: &ClientOptions) -> Check {
     }
 }
 
-async fn check_daemon(opts: &ClientOptions) -> Check {
+/// The check, and the daemon when it is reachable (for the checks that ask it).
+async fn check_daemon(opts: &ClientOptions) -> (Check, Option<daemon::Daemon>) {
     if opts.no_daemon {
-        return ok(
-            "daemon",
-            "disabled by LEAN_CTX_NO_DAEMON=1; requests are served by a `lean-ctxd --stdio` child of each client"
-                .into(),
-        );
+        let detail =
+            "disabled by LEAN_CTX_NO_DAEMON=1; requests are served by a `lean-ctxd --stdio` child of each client";
+        return (ok("daemon", detail.into()), None);
     }
     match daemon::ensure(opts).await {
-        Ok(d) => ok(
-            "daemon",
-            format!("reachable, pid {}, version {}, same build as lctx", d.hello.pid, d.hello.daemon_version),
-        ),
-        Err(e) => failed(
-            "daemon",
-            e,
-            "run `lctx daemon logs` to see why it does not start; requests are served by fallback children meanwhile",
+        Ok(d) => {
+            let detail =
+                format!("reachable, pid {}, version {}, same build as lctx", d.hello.pid, d.hello.daemon_version);
+            (ok("daemon", detail), Some(d))
+        }
+        Err(e) => (
+            failed(
+                "daemon",
+                e,
+                "run `lctx daemon logs` to see why it does not start; requests are served by fallback children meanwhile",
+            ),
+            None,
         ),
     }
+}
+
+/// The daemon's open search indexes: an unavailable one fails (searches
+/// scan until it is fixed); one rebuilt or rebuilding after corruption is a
+/// notice, since it heals by itself. Nothing to ask without a daemon.
+async fn check_indexes(opts: &ClientOptions, daemon: Option<&daemon::Daemon>) -> Vec<Check> {
+    const NAME: &str = "search index";
+    let Some(daemon) = daemon else { return Vec::new() };
+    let request = IndexStatusRequest { ctx: Some(opts.context()) };
+    let indexes = match Backend::remote(daemon.channel()).search().index_status(request).await {
+        Ok(response) => response.into_inner().indexes,
+        Err(e) => {
+            return vec![failed(
+                NAME,
+                format!("the daemon did not report its indexes: {}", e.message()),
+                "run `lctx daemon logs`",
+            )];
+        }
+    };
+    let mut checks: Vec<Check> = indexes
+        .iter()
+        .filter(|ix| !ix.note.is_empty())
+        .map(|ix| match ix.phase() {
+            IndexPhase::Unavailable => failed(
+                NAME,
+                format!("{}: {}", ix.root, ix.note),
+                format!(
+                    "run `lctx index` in {} to retry now (the daemon retries every 30 s); if the note names a disk \
+                     error, free space or fix the permissions of the lean-ctx cache directory",
+                    ix.root
+                ),
+            ),
+            IndexPhase::Building => ok(
+                NAME,
+                format!("{}: building {}/{} files · {}; no action needed", ix.root, ix.done, ix.total, ix.note),
+            ),
+            _ => ok(NAME, format!("{}: {} · {}", ix.root, phase_name(ix.phase()), ix.note)),
+        })
+        .collect();
+    if indexes.is_empty() {
+        checks.push(ok(NAME, "none open (a project's index opens on its first search)".into()));
+    } else if checks.is_empty() {
+        checks.push(ok(NAME, format!("{} open, none damaged or unavailable", indexes.len())));
+    }
+    checks
 }
 
 /// One OK line when config, data, cache and state were private already;

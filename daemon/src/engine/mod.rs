@@ -158,12 +158,15 @@ impl Engine {
         for ix in &indexes {
             let phase = match &ix.phase {
                 lean_ctx_search::IndexPhase::Building { done, total } => format!("building {done}/{total}"),
+                lean_ctx_search::IndexPhase::Unavailable { .. } => "unavailable".to_string(),
                 other => format!("{other:?}").to_lowercase(),
             };
+            // A rebuild after corruption, or why the index is unavailable.
+            let note = ix.note().map(|note| format!(" ({note})")).unwrap_or_default();
             figures.push((
                 "index",
                 format!(
-                    "{} {phase} files={} disk={} mem={}",
+                    "{} {phase} files={} disk={} mem={}{note}",
                     ix.root.display(),
                     ix.files,
                     ix.size_on_disk,

@@ -29,8 +29,12 @@ impl SearchService {
     }
 }
 
+/// The wire form of one index; `note` says what a user should know: a
+/// rebuild after corruption (running or done, and where the damaged copy
+/// is), why it is unavailable, or the last error.
 fn project_index(ix: IndexStatus) -> ProjectIndex {
-    let (phase, done, total, note) = wire::index_phase(ix.phase, ix.files);
+    let notes: Vec<String> = ix.note().into_iter().chain(ix.last_error.map(|e| format!("last error: {e}"))).collect();
+    let (phase, done, total) = wire::index_phase(ix.phase, ix.files);
     ProjectIndex {
         root: ix.root.display().to_string(),
         phase: phase as i32,
@@ -39,7 +43,7 @@ fn project_index(ix: IndexStatus) -> ProjectIndex {
         files: ix.files,
         size_on_disk: ix.size_on_disk,
         approx_memory: ix.approx_memory,
-        note: ix.last_error.map_or(note, |e| format!("last error: {e}")),
+        note: notes.join("; "),
     }
 }
 

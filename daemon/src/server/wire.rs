@@ -127,16 +127,16 @@ pub fn fact_state(state: lean_ctx_store::FactState) -> FactState {
     }
 }
 
-/// The phase, with (done, total) while building and the reason when
-/// unavailable.
-pub fn index_phase(phase: lean_ctx_search::IndexPhase, files: u64) -> (IndexPhase, u64, u64, String) {
+/// The phase with its done/total figures; why an index is not ready is in
+/// the status's own note.
+pub fn index_phase(phase: lean_ctx_search::IndexPhase, files: u64) -> (IndexPhase, u64, u64) {
     use lean_ctx_search::IndexPhase as P;
     match phase {
-        P::Opening => (IndexPhase::Opening, 0, 0, String::new()),
-        P::Building { done, total } => (IndexPhase::Building, done, total, String::new()),
-        P::Ready => (IndexPhase::Ready, files, files, String::new()),
-        P::Unavailable { reason } => (IndexPhase::Unavailable, 0, 0, reason),
-        P::Closed => (IndexPhase::Closed, 0, 0, String::new()),
+        P::Opening => (IndexPhase::Opening, 0, 0),
+        P::Building { done, total } => (IndexPhase::Building, done, total),
+        P::Ready => (IndexPhase::Ready, files, files),
+        P::Unavailable { .. } => (IndexPhase::Unavailable, 0, 0),
+        P::Closed => (IndexPhase::Closed, 0, 0),
     }
 }
 
