@@ -108,10 +108,13 @@ const KEY_NOT_SECRET: &[&str] = &[
     "compound",
     "secondary",
     "search",
+    "result",
+    "s3",
+    "metadata",
 ];
 
-/// Words before `token` that make it a non-secret token (pagination,
-/// cancellation, tokenizer vocabularies).
+/// Words in a `…token` name that make it a non-secret token (pagination,
+/// cancellation, idempotency and concurrency tokens, tokenizer vocabularies).
 const TOKEN_NOT_SECRET: &[&str] = &[
     "next",
     "page",
@@ -147,6 +150,14 @@ const TOKEN_NOT_SECRET: &[&str] = &[
     "text",
     "input",
     "output",
+    "forward",
+    "backward",
+    "update",
+    "change",
+    "idempotency",
+    "request",
+    "purchase",
+    "verification",
 ];
 
 /// Single words that end in `key` and mean a secret one.
@@ -188,7 +199,7 @@ fn words(name: &[u8]) -> Vec<String> {
             _ if !b.is_ascii_alphanumeric() => true,
             Some(p) if p.is_ascii_lowercase() && b.is_ascii_uppercase() => true,
             Some(p) if p.is_ascii_uppercase() && b.is_ascii_uppercase() => next.is_some_and(|n| n.is_ascii_lowercase()),
-            Some(p) if p.is_ascii_digit() != b.is_ascii_digit() => true,
+            Some(p) if p.is_ascii_digit() && !b.is_ascii_digit() => true,
             _ => false,
         };
         if boundary && !current.is_empty() {
@@ -215,13 +226,14 @@ fn classify(name: &[u8]) -> Option<Class> {
     let (last, before) = words.split_last()?;
     let prev = before.last().map(String::as_str);
     let has = |w: &str| words.iter().any(|x| x == w);
-    let last = last.as_str();
+    // `apiKey2`, `TOKEN_V2`: a version on the last word does not change it.
+    let last = last.trim_end_matches(|c: char| c.is_ascii_digit());
     let is_password = matches!(last, "password" | "passwd" | "pwd" | "pass" | "passphrase")
         || last.ends_with("password")
         || last.ends_with("passwd");
     let is_secret = last == "secret" || last.ends_with("secret");
     let is_token = (last == "token" || (last.len() > 5 && last.ends_with("token")))
-        && !prev.is_some_and(|p| TOKEN_NOT_SECRET.contains(&p));
+        && !before.iter().any(|w| TOKEN_NOT_SECRET.contains(&w.as_str()));
     let is_key = (last == "key" && prev.is_some_and(|p| !KEY_NOT_SECRET.contains(&p)))
         || KEY_COMPOUNDS.contains(&last)
         || (has("secret") && matches!(last, "key" | "base"));
@@ -263,12 +275,14 @@ pub(crate) fn assignment(scan: &mut Scan, at: usize, anchor_end: usize) {
     // `self.token`, `--password`: the name proper is what follows dots and dashes.
     let name = &text[start..end];
     let Some(class) = classify(name) else { return };
+    let alias = |v: &[u8]| v.len() > name.len() && v[v.len() - name.len() - 1] == b'.' && v.ends_with(name);
     let Some(value_at) = operator(scan, start, end) else { return };
     match class {
         Class::Authorization => authorization(scan, value_at),
         Class::Value(kind, min_len) => {
             if let Some((vs, ve)) = value(scan, value_at)
                 && plain_value(&text[vs..ve])
+                && !alias(&text[vs..ve])
                 && secret_value(&text[vs..ve], min_len)
             {
                 let kind = match kind {
@@ -299,6 +313,7 @@ fn operator(scan: &Scan, start: usize, end: usize) -> Option<usize> {
     {
         i += 1;
     }
+    let quoted = i > end;
     i = skip_blanks(text, i);
     let after = |j: usize| text.get(j).copied();
     let value_at = match (after(i), after(i + 1)) {
@@ -307,7 +322,11 @@ fn operator(scan: &Scan, start: usize, end: usize) -> Option<usize> {
         (Some(b'='), _) => i + 1,
         (Some(b':'), Some(b'=')) => i + 2,
         (Some(b':'), Some(b':')) => return None,
-        (Some(b':'), _) => typed(text, i + 1).unwrap_or(i + 1),
+        // A bare `name:` is a key only when a blank or quote follows
+        // (YAML, objects); `arn:aws:…:secret:x` and `host:port` are not.
+        (Some(b':'), next) if quoted || matches!(next, Some(b' ' | b'\t' | b'"' | b'\'') | None) => {
+            typed(text, i + 1).unwrap_or(i + 1)
+        }
         _ => return None,
     };
     Some(skip_blanks(text, value_at))
@@ -367,20 +386,33 @@ fn plain_value(v: &[u8]) -> bool {
         return false;
     }
     let contains = |s: &[u8]| memchr::memmem::find(v, s).is_some();
-    if contains(b"${") || contains(b"{{") || contains(b"%(") || contains(b"://") || contains(b"[REDACTED:") {
+    // Templates, URLs (see url.rs), earlier redactions, AWS resource names.
+    if contains(b"${")
+        || contains(b"{{")
+        || contains(b"%(")
+        || contains(b"://")
+        || contains(b"[REDACTED:")
+        || v.starts_with(b"arn:")
+    {
+        return false;
+    }
+    // `{name}`/`{0}` placeholders of format strings.
+    if let Some(open) = memchr::memchr(b'{', v)
+        && v[open..].contains(&b'}')
+    {
         return false;
     }
     // Escapes, calls, and `crate::path` / `Class::CONST` paths are code.
     if v.contains(&b'\\') || v.ends_with(b"()") || contains(b"::") {
         return false;
     }
-    // `process.env.API_KEY`, `settings.SECRET`, `a.b.c`: dotted identifiers.
+    // `process.env.API_KEY`, `self.token`, `os.environ`: attribute paths.
     if v.contains(&b'.')
-        && v.split(|&b| b == b'.').all(|part| {
-            part.first().is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
-                && part.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        && v.first().is_some_and(|b| b.is_ascii_lowercase() || matches!(b, b'_' | b'$'))
+        && v.split(|&b| b == b'.').all(|seg| {
+            seg.first().is_some_and(|b| b.is_ascii_alphabetic() || matches!(b, b'_' | b'$'))
+                && seg.iter().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$'))
         })
-        && v.iter().filter(|b| b.is_ascii_digit()).count() <= 2
     {
         return false;
     }
@@ -414,11 +446,12 @@ fn is_path(v: &[u8]) -> bool {
             })
 }
 
+/// UUID-shaped: 8-4-4-4-12 (of hex, or of letters and digits as examples write them).
 fn is_uuid(v: &[u8]) -> bool {
     v.len() == 36
         && v.iter()
             .enumerate()
-            .all(|(i, &b)| if matches!(i, 8 | 13 | 18 | 23) { b == b'-' } else { b.is_ascii_hexdigit() })
+            .all(|(i, &b)| if matches!(i, 8 | 13 | 18 | 23) { b == b'-' } else { b.is_ascii_alphanumeric() })
 }
 
 /// `Authorization: Bearer <credential>` and the like: the credential after
@@ -451,10 +484,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn code_is_not_a_value() {
+        for v in [
+            "process.env.API_KEY",
+            "self._lib.NID_aes_256_cbc",
+            "os.environ",
+            "${API_KEY}",
+            "crate::Oid",
+            "{token}",
+            "arn:aws:kms:x",
+        ] {
+            assert!(!plain_value(v.as_bytes()), "{v}");
+        }
+        assert!(plain_value(b"Zk3mQ9vW2xR7tY4pL8nB"));
+    }
+
+    #[test]
     fn names_split_into_words() {
         assert_eq!(words(b"AWS_SECRET_ACCESS_KEY"), ["aws", "secret", "access", "key"]);
         assert_eq!(words(b"clientSecret"), ["client", "secret"]);
-        assert_eq!(words(b"HTTPApiKey2"), ["http", "api", "key"]);
+        assert_eq!(words(b"HTTPApiKey2"), ["http", "api", "key2"]);
+        assert_eq!(words(b"S3Key"), ["s3", "key"]);
         assert_eq!(words(b"spring.datasource.password"), ["spring", "datasource", "password"]);
         assert_eq!(words(b"--api-key"), ["api", "key"]);
     }

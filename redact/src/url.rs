@@ -88,7 +88,9 @@ pub(crate) fn userinfo(scan: &mut Scan, at: usize) {
 /// `postgres`, `changeme`): percent escapes must be well formed, and the
 /// rest is the named-value test with a minimum of 6 bytes.
 fn url_password(p: &[u8]) -> bool {
-    if p.iter().any(|b| matches!(b, b'$' | b'{' | b'}' | b'<' | b'>' | b'[' | b']' | b'*' | b'(' | b')')) {
+    // `:` and `,` mean the `@` closed something else (`host:1,user:x@host2`).
+    if p.iter().any(|b| matches!(b, b'$' | b'{' | b'}' | b'<' | b'>' | b'[' | b']' | b'*' | b'(' | b')' | b':' | b','))
+    {
         return false;
     }
     let escapes_ok = p
