@@ -1,0 +1,165 @@
+//! Secret redaction for what lean-ctxd shows an agent: every file view and
+//! shell output passes through [`Redactor::redact`], which replaces each
+//! secret with `[REDACTED:kind]`.
+//!
+//! # What is found
+//!
+//! - **Token formats**, by prefix and shape: AWS access key ids
+//!   (`aws_access_key_id`), Google API keys (`google_api_key`), GitHub
+//!   (`github_token`), GitLab (`gitlab_token`), Slack tokens and webhook URLs
+//!   (`slack_token`, `slack_webhook`), Stripe secret/restricted keys and
+//!   webhook secrets (`stripe_key`, `stripe_webhook_secret`), OpenAI-style
+//!   `sk-` keys (`openai_key`), Anthropic (`anthropic_key`), npm (`npm_token`),
+//!   PyPI (`pypi_token`), SendGrid (`sendgrid_key`), Twilio API key SIDs
+//!   (`twilio_key`), Discord and Telegram bot tokens (`discord_bot_token`,
+//!   `telegram_bot_token`). See `formats.rs`.
+//! - **Private-key blocks** (`private_key`), `-----BEGIN … PRIVATE KEY-----`
+//!   to the matching END line, replaced whole; with no END, to the end of the text.
+//! - **JWTs** (`jwt`).
+//! - **Passwords in URLs**: `postgres://app:[REDACTED:connection_password]@db/app`
+//!   for databases, caches and brokers, `url_password` for other schemes.
+//!   Only the password goes. See `url.rs`.
+//! - **Values under secret-looking names** in env files, shell output, YAML,
+//!   JSON, TOML/INI and source code: `API_KEY=[REDACTED:api_key]`. The kind
+//!   comes from the name's last word (`password`, `secret`, `token`,
+//!   `api_key`, `authorization`), or from a vendor the name pins
+//!   (`aws_secret_access_key`, `azure_storage_key`, `twilio_key`); only the
+//!   value goes, and only if it is random enough (entropy, character
+//!   classes, not a placeholder, not code). See `named.rs` and `entropy.rs`.
+//!
+//! # What is left alone
+//!
+//! Placeholders and dummies (`changeme`, `xxxx…`, `<your-key>`, anything
+//! saying `example`/`test`/`dummy`, AWS's documented `AKIAIOSFODNN7EXAMPLE`),
+//! templates and code (`${VAR}`, `$VAR`, `%(var)s`, `{{ var }}`,
+//! `os.environ["X"]`, `process.env.X`, calls), paths, UUIDs, numbers,
+//! short or low-entropy values, Stripe publishable keys (`pk_…`, public by
+//! design), and lockfile digests (`integrity`, `checksum` and the like are
+//! not secret names, and no format matches a hex or base64 digest).
+//!
+//! Knowingly not found: secrets with no format and no telling name (a
+//! random string in a bare function argument), passwords that read as
+//! words or contain spaces, values split across lines, names and values
+//! separated by more than an operator (`--password secret`, XML elements),
+//! and random values made only of letters with an English share of vowels.
+//!
+//! # Guarantees
+//!
+//! Deterministic; linear in the input (literal prefilters, then checks whose
+//! scans are cached so packed anchors never rescan a run); never panics;
+//! UTF-8 safe (every rule looks at ASCII syntax, so spans fall on character
+//! boundaries); idempotent (a marker is never taken for a secret).
+//!
+//! # Speed
+//!
+//! Text with no anchor literal costs one pass of four aho-corasick searchers
+//! and two regex prefilters, then is returned borrowed. See
+//! docs/benchmarks.md, "Secret redaction (issue 14)".
+
+mod anchors;
+mod entropy;
+mod formats;
+mod kind;
+mod named;
+mod scan;
+#[doc(hidden)]
+pub mod testing;
+mod url;
+
+use std::borrow::Cow;
+
+use crate::kind::Kind;
+use crate::scan::{Scan, Span};
+
+/// The start of every marker: `[REDACTED:`.
+pub const MARKER_PREFIX: &str = "[REDACTED:";
+
+/// Compiled once; Send + Sync; share it (e.g. in an Arc or a static).
+pub struct Redactor {
+    anchors: anchors::Anchors,
+}
+
+/// What [`Redactor::redact`] returns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Redacted<'a> {
+    /// Borrowed (no allocation) when nothing was found.
+    pub text: Cow<'a, str>,
+    /// How many secrets of each kind were replaced, sorted by kind name; empty when none.
+    pub found: Vec<(&'static str, usize)>,
+}
+
+impl Redacted<'_> {
+    /// Whether nothing was replaced.
+    pub fn is_clean(&self) -> bool {
+        self.found.is_empty()
+    }
+
+    /// How many secrets were replaced in all.
+    pub fn total(&self) -> usize {
+        self.found.iter().map(|(_, n)| n).sum()
+    }
+}
+
+impl Redactor {
+    pub fn new() -> Redactor {
+        Redactor { anchors: anchors::Anchors::new() }
+    }
+
+    /// `text` with every secret replaced by `[REDACTED:kind]`.
+    pub fn redact<'a>(&self, text: &'a str) -> Redacted<'a> {
+        let mut scan = Scan::new(text.as_bytes());
+        self.anchors.scan(&mut scan);
+        let spans = resolve(scan.spans);
+        if spans.is_empty() {
+            return Redacted { text: Cow::Borrowed(text), found: Vec::new() };
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut counts = [0usize; Kind::ALL.len()];
+        let mut last = 0;
+        for span in &spans {
+            out.push_str(&text[last..span.start]);
+            out.push_str(MARKER_PREFIX);
+            out.push_str(span.kind.name());
+            out.push(']');
+            counts[span.kind as usize] += 1;
+            last = span.end;
+        }
+        out.push_str(&text[last..]);
+        let mut found: Vec<(&'static str, usize)> =
+            Kind::ALL.iter().filter(|k| counts[**k as usize] > 0).map(|k| (k.name(), counts[*k as usize])).collect();
+        found.sort_unstable();
+        Redacted { text: Cow::Owned(out), found }
+    }
+}
+
+impl Default for Redactor {
+    fn default() -> Redactor {
+        Redactor::new()
+    }
+}
+
+/// Sorted, disjoint spans. Where two rules found the same bytes, the one
+/// that starts first wins, then the longer, then the more specific kind
+/// (formats are declared before named values); a span that sticks out of
+/// the one it overlaps extends it, so nothing found is left showing.
+fn resolve(mut spans: Vec<Span>) -> Vec<Span> {
+    spans.sort_unstable_by_key(|s| (s.start, std::cmp::Reverse(s.end), s.kind));
+    let mut out: Vec<Span> = Vec::with_capacity(spans.len());
+    for span in spans {
+        match out.last_mut() {
+            Some(last) if span.start < last.end => last.end = last.end.max(span.end),
+            _ => out.push(span),
+        }
+    }
+    out
+}
+
+/// Whether `text` contains a redaction marker (an edit whose old text holds
+/// one is refused): `[REDACTED:` followed by a snake_case kind and `]`.
+pub fn contains_marker(text: &str) -> bool {
+    memchr::memmem::find_iter(text.as_bytes(), MARKER_PREFIX.as_bytes()).any(|at| {
+        let rest = &text.as_bytes()[at + MARKER_PREFIX.len()..];
+        let kind = rest.iter().take_while(|&&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_').count();
+        kind > 0 && rest.get(kind) == Some(&b']')
+    })
+}
