@@ -78,6 +78,7 @@ pub fn run(bins: &Path, runs: usize) -> String {
             daemon_bin: Some(bins.join("lean-ctxd")),
             client: ClientInfo { kind: ClientKind::Cli as i32, name: "lctx-bench".into(), version: String::new() },
             session_id: String::new(),
+            host: String::new(),
             connect_timeout: Duration::from_secs(1),
             start_timeout: Duration::from_secs(10),
         };

@@ -159,7 +159,7 @@ pub fn run(corpora: &[Corpus], reference: Option<&Path>, max_files: usize) -> St
         for (i, file) in list.iter().enumerate() {
             let cwd = file.parent().unwrap().display().to_string();
             let root = corpus.root.display().to_string();
-            let caller = Caller { cwd: &cwd, project_root: Some(&root), session: "", agent: "bench" };
+            let caller = Caller { cwd: &cwd, project_root: Some(&root), agent: "bench", ..Caller::default() };
             let Ok(raw) = std::fs::read_to_string(file) else { continue };
             let defs = ctags_definitions(file);
             let mut views = BTreeMap::new();

@@ -17,6 +17,9 @@ pub struct ClientOptions {
     pub daemon_bin: Option<PathBuf>,
     pub client: ClientInfo,
     pub session_id: String,
+    /// The AI coding host whose instruction files apply (`--host`,
+    /// `$LEAN_CTX_HOST`); empty: the daemon's `rules_host` setting.
+    pub host: String,
     /// Connecting to a live socket is immediate; this only bounds a hung one.
     pub connect_timeout: Duration,
     /// How long a starting daemon may take to answer.
@@ -34,6 +37,7 @@ impl ClientOptions {
             daemon_bin: find_daemon_bin(),
             client: ClientInfo { kind: kind as i32, name: name.to_string(), version: build_info::VERSION.to_string() },
             session_id: std::env::var("LEAN_CTX_SESSION").unwrap_or_default(),
+            host: std::env::var("LEAN_CTX_HOST").unwrap_or_default(),
             connect_timeout: Duration::from_millis(500),
             start_timeout: Duration::from_secs(10),
             dirs,
@@ -48,6 +52,7 @@ impl ClientOptions {
             session_id: self.session_id.clone(),
             client: Some(self.client.clone()),
             agent_id: String::new(),
+            host: self.host.clone(),
         }
     }
 

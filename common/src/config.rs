@@ -52,6 +52,24 @@ pub struct Config {
     pub mcp_tools_profile: String,
     /// Tools lctx-mcp neither advertises nor answers.
     pub mcp_disabled_tools: Vec<String>,
+    /// Whether secrets in every text sent to an agent become
+    /// `[REDACTED:kind]` markers.
+    pub redaction: bool,
+    /// Paths (gitignore-style globs; relative ones against the project
+    /// root) no read, search or edit may reach, for users whose host has no
+    /// permission rules of its own.
+    pub deny_paths: Vec<String>,
+    /// Commands ctx_shell refuses (prefixes, or Claude Code `Bash(…)` forms).
+    pub shell_deny: Vec<String>,
+    /// Directories readable without `allow_paths` and never editable, on top
+    /// of the dependency and toolchain sources found automatically.
+    pub read_only_paths: Vec<String>,
+    /// Whose instruction files reads deliver: auto (the MCP host's, else
+    /// AGENTS.md), a host by name, or none.
+    pub rules_host: String,
+    /// Whether reads also deliver the rule files a host loads by itself at
+    /// session start (the root CLAUDE.md, AGENTS.md, always-apply rules).
+    pub rules_session_start: bool,
 }
 
 impl Default for Config {
@@ -71,6 +89,12 @@ impl Default for Config {
             search_idle_close_secs: 900,
             mcp_tools_profile: "standard".into(),
             mcp_disabled_tools: Vec::new(),
+            redaction: true,
+            deny_paths: Vec::new(),
+            shell_deny: Vec::new(),
+            read_only_paths: Vec::new(),
+            rules_host: "auto".into(),
+            rules_session_start: false,
         }
     }
 }
@@ -90,6 +114,8 @@ enum Kind {
     /// A list of words, given to `set` comma-separated; `absolute` demands
     /// absolute paths.
     List { absolute: bool, get: fn(&Config) -> &[String] },
+    /// true or false.
+    Switch { get: fn(&Config) -> bool },
 }
 
 const fn number(name: &'static str, help: &'static str, min: u64, max: u64, get: fn(&Config) -> u64) -> Key {
@@ -161,6 +187,42 @@ pub const KEYS: &[Key] = &[
         help: "tools lctx-mcp neither lists nor answers (comma-separated names)",
         kind: Kind::List { absolute: false, get: |c| &c.mcp_disabled_tools },
     },
+    Key {
+        name: "redaction",
+        help: "replace secrets (API keys, tokens, private keys, passwords) in everything sent to an agent \
+               with [REDACTED:kind]",
+        kind: Kind::Switch { get: |c| c.redaction },
+    },
+    Key {
+        name: "deny_paths",
+        help: "paths or gitignore-style globs (relative ones against the project root) that no read, search \
+               or edit may reach (comma-separated)",
+        kind: Kind::List { absolute: false, get: |c| &c.deny_paths },
+    },
+    Key {
+        name: "shell_deny",
+        help: "commands ctx_shell refuses: prefixes such as `git push` or Bash(…) patterns (comma-separated)",
+        kind: Kind::List { absolute: false, get: |c| &c.shell_deny },
+    },
+    Key {
+        name: "read_only_paths",
+        help: "absolute directories readable without allow_paths and never editable, besides the dependency \
+               and toolchain sources found automatically (comma-separated)",
+        kind: Kind::List { absolute: true, get: |c| &c.read_only_paths },
+    },
+    Key {
+        name: "rules_host",
+        help: "whose instruction files reads deliver: auto follows the MCP host (AGENTS.md otherwise)",
+        kind: Kind::Choice {
+            values: &["auto", "claude-code", "codex", "cursor", "copilot", "none"],
+            get: |c| &c.rules_host,
+        },
+    },
+    Key {
+        name: "rules_session_start",
+        help: "also deliver the rule files a host loads itself at session start (root CLAUDE.md, AGENTS.md)",
+        kind: Kind::Switch { get: |c| c.rules_session_start },
+    },
 ];
 
 impl Config {
@@ -170,6 +232,7 @@ impl Config {
             Kind::Number { get, .. } => get(self).to_string(),
             Kind::Choice { get, .. } => toml_edit::Value::from(get(self)).to_string(),
             Kind::List { get, .. } => toml_edit::Value::from_iter(get(self).iter().map(String::as_str)).to_string(),
+            Kind::Switch { get } => get(self).to_string(),
         })
     }
 
@@ -193,7 +256,7 @@ impl Config {
                         return Err(format!("{} holds `{p}`, which is not an absolute path", key.name));
                     }
                 }
-                Kind::List { absolute: false, .. } => {}
+                Kind::List { absolute: false, .. } | Kind::Switch { .. } => {}
             }
         }
         Ok(())
@@ -347,6 +410,11 @@ fn parse_value(spec: &Key, value: &str) -> Result<toml_edit::Value, ConfigError>
             let items: Vec<&str> = value.split(',').map(str::trim).filter(|p| !p.is_empty()).collect();
             Ok(toml_edit::Value::from_iter(items))
         }
+        Kind::Switch { .. } => match value.trim() {
+            "true" | "on" | "yes" => Ok(toml_edit::Value::from(true)),
+            "false" | "off" | "no" => Ok(toml_edit::Value::from(false)),
+            _ => Err(ConfigError::plain(format!("{key} takes true or false, got `{value}`"))),
+        },
     }
 }
 
@@ -372,6 +440,21 @@ mod tests {
         let f = dir.join("config.toml");
         fs::write(&f, text).unwrap();
         f
+    }
+
+    #[test]
+    fn switches_take_true_or_false() {
+        let d = tempfile::tempdir().unwrap();
+        let f = write(d.path(), "");
+        let lock = d.path().join("config.lock");
+        assert!(load(&f).unwrap().redaction, "on by default");
+        set(&f, &lock, "redaction", "off").unwrap();
+        assert!(!load(&f).unwrap().redaction);
+        assert_eq!(load(&f).unwrap().get("redaction").unwrap(), "false");
+        let e = set(&f, &lock, "redaction", "maybe").unwrap_err();
+        assert!(e.message.contains("true or false"), "{e}");
+        let f = write(d.path(), "rules_host = \"vim\"\n");
+        assert!(load(&f).unwrap_err().message.contains("rules_host"));
     }
 
     #[test]

@@ -46,6 +46,8 @@ declare_locks! {
     PATHS_FILE = (40, "paths.file", "daemon/src/engine/path_locks.rs");
     READ_DELIVERIES = (50, "read.deliveries", "daemon/src/engine/read/deliveries.rs");
     READ_CACHE = (60, "read.cache", "daemon/src/engine/read/cache.rs");
+    GUARD_RULES = (62, "guard.rules", "daemon/src/engine/guard/rules.rs");
+    GUARD_PERMISSIONS = (64, "guard.permissions", "daemon/src/engine/guard/permissions.rs");
     TOKENS_MEMO = (70, "tokens.memo", "daemon/src/engine/tokens.rs");
     SHELL_JOBS = (80, "shell.jobs", "daemon/src/engine/shell/jobs.rs");
     MEMORY_STORE = (90, "memory.store", "daemon/src/engine/memory/mod.rs");

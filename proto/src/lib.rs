@@ -13,5 +13,7 @@ pub mod v1 {
 ///
 /// 3: closed sets (actions, modes, periods, group-by, phases, sources,
 /// states) became enums at new field numbers; 1 and 2 sent them as strings.
+/// 4: guardrails — RequestContext.host, FileView.rules and .redacted, and
+/// FileContext/Rules.
 pub const PROTOCOL_MIN: u32 = 3;
-pub const PROTOCOL_MAX: u32 = 3;
+pub const PROTOCOL_MAX: u32 = 4;

@@ -40,5 +40,6 @@ pub use model::{
     Action, BuildProgress, DEFAULT_MAX_RESULTS, Discarded, GlobResult, IndexPhase, IndexStatus, Match, SearchRequest,
     SearchResult, Source, TreeResult,
 };
+pub use render::search_text;
 pub use symbols::{Symbol, SymbolExtractor, default_extractor};
 pub use walk::Skipped;

@@ -51,7 +51,9 @@ pub(crate) fn more_note(total: u64, shown: u64, max_results: usize, unit: &str) 
     )
 }
 
-pub(crate) fn search_text(result: &SearchResult, max_results: usize) -> String {
+/// The text of `result`; callers that change its matches (the daemon
+/// withholding denied files, masking secrets) render it again with this.
+pub fn search_text(result: &SearchResult, max_results: usize) -> String {
     let mut out = String::new();
     let mut previous: Option<&str> = None;
     for m in &result.matches {

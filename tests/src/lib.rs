@@ -244,6 +244,7 @@ pub fn client_options(home: &Home) -> lctx::options::ClientOptions {
             version: lean_ctxd::build_info::VERSION.into(),
         },
         session_id: "test-session".into(),
+        host: String::new(),
         connect_timeout: Duration::from_millis(500),
         start_timeout: Duration::from_secs(10),
     }

@@ -69,12 +69,16 @@ fn doctor_reports_every_check_and_json() {
     let out = home.lctx(&["doctor"]);
     assert!(out.status.success(), "{}", describe(&out));
     let text = stdout(&out);
-    for check in ["runtime dir", "socket", "permissions", "daemon", "data dir", "config", "search index"] {
+    for check in ["runtime dir", "socket", "permissions", "daemon", "data dir", "config", "guardrails", "search index"]
+    {
         assert!(text.contains(&format!("OK   {check}")), "{check}: {text}");
     }
     let json = home.lctx_json(&["doctor", "--json"]);
     assert_eq!(json["ok"], true);
-    assert_eq!(json["checks"].as_array().unwrap().len(), 7);
+    assert_eq!(json["checks"].as_array().unwrap().len(), 8);
+    assert!(text.contains("redaction on"), "{text}");
+    assert!(home.lctx(&["config", "set", "redaction", "false"]).status.success());
+    assert!(stdout(&home.lctx(&["doctor"])).contains("redaction OFF"));
 }
 
 #[test]

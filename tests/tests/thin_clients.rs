@@ -16,7 +16,9 @@ const CLIENTS: &[&str] = &["lctx", "lctx-mcp", "lctx-shell"];
 fn is_engine_crate(name: &str) -> bool {
     const ENGINE: &[&str] = &[
         "lean-ctxd",
+        "lean-ctx-guard",
         "lean-ctx-outline",
+        "lean-ctx-redact",
         "lean-ctx-search",
         "lean-ctx-store",
         "lean-ctx-shell-compress",

@@ -8,6 +8,7 @@
 //! |---|---|---|
 //! | [`read`] | ctx_read | FileContext/Read |
 //! | [`edit`] | ctx_edit | FileContext/Edit |
+//! | [`rules`] | ctx_rules | FileContext/Rules |
 //! | [`shell`] | ctx_shell, jobs, ctx_expand | Shell/Exec, Jobs, Expand |
 //! | [`search`] | ctx_search, ctx_glob, ctx_tree, index | Search/* |
 //! | [`memory`] | ctx_session, ctx_knowledge | Memory/* |
@@ -17,6 +18,7 @@ pub mod edit;
 pub mod gain;
 pub mod memory;
 pub mod read;
+pub mod rules;
 pub mod search;
 pub mod shell;
 

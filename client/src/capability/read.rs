@@ -1,6 +1,6 @@
 //! ctx_read: files in a compact mode.
 
-use lean_ctx_proto::v1::{FileView, LineRange, ReadMode, ReadRequest, RequestContext};
+use lean_ctx_proto::v1::{FileView, LineRange, ReadMode, ReadRequest, RequestContext, RuleText};
 use serde_json::json;
 
 use super::{Answer, Error, Result, push_block, served_by_name};
@@ -106,6 +106,9 @@ fn render(paths: &[String], files: &[FileView], served_by: &str) -> Answer {
             push_block(&mut text, &format!("==> {path} ({shown}) <==\n"));
         }
         if f.error.is_empty() {
+            for rule in &f.rules {
+                push_block(&mut text, &rule_block(rule));
+            }
             text.push_str(&f.content);
             if !f.note.is_empty() {
                 push_block(&mut text, &format!("[{}]", f.note));
@@ -116,7 +119,8 @@ fn render(paths: &[String], files: &[FileView], served_by: &str) -> Answer {
         json_files.push(json!({
             "path": path, "mode": label, "content": f.content, "raw_tokens": f.raw_tokens,
             "sent_tokens": f.sent_tokens, "stub": f.stub, "language": f.language, "lines": f.lines,
-            "content_hash": f.content_hash, "note": f.note, "error": f.error,
+            "content_hash": f.content_hash, "note": f.note, "error": f.error, "redacted": f.redacted,
+            "rules": f.rules.iter().map(|r| json!({"path": r.path, "why": r.why, "body": r.body})).collect::<Vec<_>>(),
         }));
     }
     let failed = files.iter().filter(|f| !f.error.is_empty()).count();
@@ -126,6 +130,15 @@ fn render(paths: &[String], files: &[FileView], served_by: &str) -> Answer {
         exit_code: i32::from(failed > 0),
         json: json!({"served_by": served_by, "files": json_files}),
     }
+}
+
+/// An instruction file delivered with a read, fenced so the agent can tell
+/// it from the file's content.
+fn rule_block(rule: &RuleText) -> String {
+    format!(
+        "[rules from {} ({}) — follow them for this file]\n{}\n[end of {}]\n",
+        rule.path, rule.why, rule.body, rule.path
+    )
 }
 
 #[cfg(test)]
@@ -165,6 +178,20 @@ mod tests {
         assert!(!out.is_error && out.exit_code == 0);
         v.note = "2 lines".into();
         assert_eq!(render(&["a.rs".into()], &[v], "DAEMON").text, "fn a() {}\n[2 lines]");
+    }
+
+    #[test]
+    fn rules_come_first_fenced_from_the_content() {
+        let mut v = view("src/a.rs", "fn a() {}\n", "");
+        v.rules =
+            vec![RuleText { path: "src/AGENTS.md".into(), why: "closest AGENTS.md".into(), body: "Use tabs.".into() }];
+        let out = render(&["src/a.rs".into()], &[v], "DAEMON");
+        assert_eq!(
+            out.text,
+            "[rules from src/AGENTS.md (closest AGENTS.md) — follow them for this file]\nUse tabs.\n\
+             [end of src/AGENTS.md]\nfn a() {}\n"
+        );
+        assert_eq!(out.json["files"][0]["rules"][0]["body"], "Use tabs.");
     }
 
     #[test]

@@ -30,12 +30,9 @@ pub struct RunArgs {
     pub background: bool,
 }
 
-pub async fn run(backend: &Backend, mut ctx: RequestContext, args: RunArgs, surface: Surface) -> Result<Answer> {
+pub async fn run(backend: &Backend, ctx: RequestContext, args: RunArgs, surface: Surface) -> Result<Answer> {
     if args.command.trim().is_empty() {
         return Err(Error::Usage("give the command to run".into()));
-    }
-    if let Some(dir) = args.cwd {
-        ctx.cwd = std::path::Path::new(&ctx.cwd).join(dir).display().to_string();
     }
     // Variables that are not UTF-8 cannot travel in the protocol; skip them
     // rather than fail (std::env::vars would panic).
@@ -49,6 +46,9 @@ pub async fn run(backend: &Backend, mut ctx: RequestContext, args: RunArgs, surf
         timeout_secs: args.timeout_secs,
         raw: args.raw,
         background: args.background,
+        // The project stays the one of ctx.cwd: the daemon checks that the
+        // directory lies inside it.
+        cwd: args.cwd.unwrap_or_default(),
     };
     let out = backend.shell().exec(request).await?.into_inner();
     if args.background {

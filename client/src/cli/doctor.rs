@@ -37,7 +37,7 @@ pub async fn run(json: bool, opts: &ClientOptions) -> CmdResult {
     let mut checks = vec![check_runtime_dir(opts), check_socket(opts)];
     checks.extend(repair_permissions(opts));
     let (daemon_check, daemon) = check_daemon(opts).await;
-    checks.extend([daemon_check, check_data_dir(opts), check_config(opts)]);
+    checks.extend([daemon_check, check_data_dir(opts), check_config(opts), check_guardrails(opts)]);
     checks.extend(check_indexes(opts, daemon.as_ref()).await);
     let all_ok = checks.iter().all(|c| c.ok);
     if json {
@@ -192,6 +192,28 @@ fn check_data_dir(opts: &ClientOptions) -> Check {
             format!("make it writable (`chmod u+rwx {}`) or set LEAN_CTX_HOME to a writable directory", dir.display()),
         ),
     }
+}
+
+/// The guardrails' settings: whether secrets are masked, whose rule files
+/// reads deliver, and the user's own deny lists.
+fn check_guardrails(opts: &ClientOptions) -> Check {
+    // A broken file is the config check's failure; the defaults apply.
+    let cfg = config::load(&opts.dirs.config_file()).unwrap_or_default();
+    let redaction = if cfg.redaction {
+        "redaction on (secrets shown as [REDACTED:kind])"
+    } else {
+        "redaction OFF: secrets in files and output reach the agent (lctx config set redaction true)"
+    };
+    ok(
+        "guardrails",
+        format!(
+            "{redaction}; rules_host {}; {} deny_paths, {} shell_deny, {} read_only_paths",
+            cfg.rules_host,
+            cfg.deny_paths.len(),
+            cfg.shell_deny.len(),
+            cfg.read_only_paths.len()
+        ),
+    )
 }
 
 fn check_config(opts: &ClientOptions) -> Check {

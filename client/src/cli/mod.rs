@@ -28,6 +28,10 @@ pub struct Cli {
     /// Session the request belongs to (default: $LEAN_CTX_SESSION).
     #[arg(long, global = true, value_name = "ID")]
     session: Option<String>,
+    /// Whose instruction files reads deliver: claude-code, codex, cursor,
+    /// copilot or none (default: $LEAN_CTX_HOST, else the rules_host setting).
+    #[arg(long = "host", id = "rules_host", global = true, value_name = "HOST")]
+    host: Option<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -38,6 +42,8 @@ enum Command {
     Read(read_cmd::ReadArgs),
     /// Replace exact text in a file, atomically (ctx_edit).
     Edit(read_cmd::EditArgs),
+    /// The host's instruction files that apply to a path (ctx_rules).
+    Rules(read_cmd::RulesArgs),
     /// Search the project: regex, bm25 or symbol (ctx_search).
     Search(search_cmd::SearchArgs),
     /// Files matching a glob, respecting ignore rules (ctx_glob).
@@ -147,12 +153,16 @@ pub fn main() -> ExitCode {
     if let Some(session) = cli.session {
         opts.session_id = session;
     }
+    if let Some(host) = cli.host {
+        opts.host = host;
+    }
     let done = |r: CmdResult| r.map(|()| 0).map_err(Failure::Failed);
     let result = runtime.block_on(async {
         match cli.command {
             Command::Run(args) => shell_cmd::run(args, &opts).await,
             Command::Read(args) => read_cmd::read(args, &opts).await,
             Command::Edit(args) => read_cmd::edit(args, &opts).await,
+            Command::Rules(args) => read_cmd::rules(args, &opts).await,
             Command::Search(args) => search_cmd::search(args, &opts).await,
             Command::Glob(args) => search_cmd::glob(args, &opts).await,
             Command::Tree(args) => search_cmd::tree(args, &opts).await,

@@ -1,5 +1,5 @@
-//! `lctx read` and `lctx edit`: adapters over [`capability::read`] and
-//! [`capability::edit`].
+//! `lctx read`, `lctx edit` and `lctx rules`: adapters over
+//! [`capability::read`], [`capability::edit`] and [`capability::rules`].
 
 use std::path::PathBuf;
 
@@ -35,9 +35,12 @@ pub struct ReadArgs {
 pub struct EditArgs {
     /// The file to change (relative to the current directory).
     path: PathBuf,
-    /// The exact text to replace (empty with --create).
+    /// The exact text to replace (empty with --create or --lines).
     #[arg(long, default_value = "")]
     old: String,
+    /// Replace these whole lines instead of --old: N or N-M (1-based).
+    #[arg(long, value_name = "N-M")]
+    lines: Option<String>,
     /// The replacement text.
     #[arg(long)]
     new: String,
@@ -47,6 +50,15 @@ pub struct EditArgs {
     /// Create the file if it does not exist.
     #[arg(long)]
     create: bool,
+    /// Machine-readable output.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct RulesArgs {
+    /// The file or directory (default: the current directory).
+    path: Option<PathBuf>,
     /// Machine-readable output.
     #[arg(long)]
     json: bool,
@@ -66,14 +78,23 @@ pub async fn read(args: ReadArgs, opts: &ClientOptions) -> Exit {
 }
 
 pub async fn edit(args: EditArgs, opts: &ClientOptions) -> Exit {
+    let lines = args.lines.as_deref().map(capability::edit::parse_lines).transpose().map_err(super::usage)?;
     let edit = Edit {
         path: args.path.display().to_string(),
         old: args.old,
         new: args.new,
         all: args.all,
         create: args.create,
+        lines,
     };
     let backend = super::connect(opts).await?;
     let answer = capability::edit::edit(&backend, opts.context(), edit).await.map_err(|e| failure(&backend, e))?;
+    Ok(emit(&answer, args.json))
+}
+
+pub async fn rules(args: RulesArgs, opts: &ClientOptions) -> Exit {
+    let path = args.path.map(|p| p.display().to_string()).unwrap_or_default();
+    let backend = super::connect(opts).await?;
+    let answer = capability::rules::rules(&backend, opts.context(), path).await.map_err(|e| failure(&backend, e))?;
     Ok(emit(&answer, args.json))
 }

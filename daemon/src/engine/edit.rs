@@ -17,6 +17,7 @@ use lean_ctx_store::EditResult;
 
 use crate::engine::config::Config;
 use crate::engine::error::{EngineError, EngineResult};
+use crate::engine::guard;
 use crate::engine::project::Scope;
 use crate::engine::read::{Slot, load};
 use crate::engine::{Caller, Engine};
@@ -28,6 +29,9 @@ pub struct EditParams {
     pub new_string: String,
     pub replace_all: bool,
     pub create: bool,
+    /// Replace these whole lines (1-based, inclusive) instead of old_string:
+    /// how a line holding a secret the agent saw masked is still edited.
+    pub lines: Option<(u32, u32)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -116,7 +120,17 @@ impl Engine {
                 params.path
             )));
         };
+        scope.check_writable(&path, &params.path)?;
         refuse_git_dir(&path, &params.path, &config)?;
+        guard::permissions::enforce(self.permission_rules(&scope, &config).permissions.check_edit(&path), "ctx_edit")?;
+        if lean_ctx_redact::contains_marker(&params.old_string) {
+            return Err(EngineError::invalid(format!(
+                "old_string contains a [REDACTED:…] marker: {} holds a secret there that you were never shown, so \
+                 it cannot be matched; replace the whole line by number instead (ctx_edit start_line/end_line, \
+                 lctx edit --lines N-M)",
+                params.path
+            )));
+        }
         let result = self.path_locks.with(&path, || {
             if existing {
                 self.replace(caller, &scope, &path, &config, params)
@@ -176,13 +190,18 @@ impl Engine {
         params: &EditParams,
     ) -> EngineResult<EditOutcome> {
         let shown = scope.display(path);
-        if params.old_string.is_empty() {
+        if params.lines.is_some() && !params.old_string.is_empty() {
+            return Err(EngineError::invalid("give old_string or a line range, not both"));
+        }
+        if params.old_string.is_empty() && params.lines.is_none() {
             return Err(EngineError::invalid(
                 "old_string is empty; give the exact text to replace (the file already exists)",
             ));
         }
         let before = load(path, config.max_read_bytes)?;
-        let (after, replacements) = if params.replace_all {
+        let (after, replacements) = if let Some((start, end)) = params.lines {
+            (replace_lines(&before.text, start, end, &params.new_string, &shown)?, 1)
+        } else if params.replace_all {
             replace_every(&before.text, &params.old_string, &params.new_string)
         } else {
             let found = find(&before.text, &params.old_string, LISTED_MATCHES);
@@ -224,6 +243,29 @@ impl Engine {
         self.reader.deliveries.edited(caller.session, path, Some(before.hash), after_hash);
         Ok(outcome)
     }
+}
+
+/// `text` with lines `start..=end` (1-based) replaced by `with`. The
+/// replaced lines' final newline stays when `with` does not end in one, so
+/// replacing one line by one line keeps the file's line structure.
+fn replace_lines(text: &str, start: u32, end: u32, with: &str, shown: &str) -> EngineResult<String> {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let (first, last) = (start as usize, end as usize);
+    if first == 0 || last < first || last > lines.len() {
+        return Err(EngineError::invalid(format!(
+            "lines {start}-{end} are not within {shown}, which has {} lines",
+            lines.len()
+        )));
+    }
+    let replaced_newline = lines[last - 1].ends_with('\n');
+    let mut out = String::with_capacity(text.len() + with.len());
+    out.extend(lines[..first - 1].iter().copied());
+    out.push_str(with);
+    if replaced_newline && !with.is_empty() && !with.ends_with('\n') {
+        out.push('\n');
+    }
+    out.extend(lines[last..].iter().copied());
+    Ok(out)
 }
 
 /// Refuses writes inside a `.git` directory (or to a worktree's `.git`
@@ -282,6 +324,18 @@ fn write_atomically(path: &Path, text: &str, mode: u32) -> EngineResult<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn whole_lines_are_replaced_by_number() {
+        let text = "a\nKEY=[REDACTED:x]\nc\n";
+        assert_eq!(replace_lines(text, 2, 2, "KEY=new", "f").unwrap(), "a\nKEY=new\nc\n");
+        assert_eq!(replace_lines(text, 1, 3, "", "f").unwrap(), "");
+        assert_eq!(replace_lines("a\nb", 2, 2, "z", "f").unwrap(), "a\nz");
+        assert_eq!(replace_lines(text, 1, 1, "x\ny\n", "f").unwrap(), "x\ny\nKEY=[REDACTED:x]\nc\n");
+        for (start, end) in [(0, 1), (2, 1), (3, 4)] {
+            assert!(replace_lines(text, start, end, "", "f").unwrap_err().message.contains("3 lines"));
+        }
+    }
 
     #[test]
     fn match_lines_are_one_based() {

@@ -7,6 +7,7 @@
 pub mod config;
 pub mod edit;
 pub mod error;
+pub mod guard;
 pub mod lru;
 pub mod memory;
 pub mod path_locks;
@@ -44,6 +45,9 @@ pub struct Caller<'a> {
     pub session: &'a str,
     /// The client program (recorded with a new session).
     pub agent: &'a str,
+    /// The host whose instruction files apply, as the client named it
+    /// (empty: the `rules_host` setting).
+    pub host: &'a str,
 }
 
 pub struct Engine {
@@ -56,6 +60,7 @@ pub struct Engine {
     pub jobs: Jobs,
     pub memory: Memory,
     pub search: lean_ctx_search::SearchEngine,
+    pub guard: guard::Guard,
     archive_sweep: shell::shape::SweepClock,
 }
 
@@ -86,12 +91,19 @@ impl Engine {
             jobs: Jobs::default(),
             memory,
             search,
+            guard: guard::Guard::new(),
             archive_sweep: Default::default(),
         }
     }
 
     fn scope(&self, caller: &Caller<'_>, config: &Config) -> EngineResult<Scope> {
-        Scope::new(caller.cwd, caller.project_root, &config.allow_paths)
+        Ok(Scope::new(caller.cwd, caller.project_root, &config.allow_paths)?
+            .with_read_only(self.guard.read_only_roots(config)))
+    }
+
+    /// The user's permission rules for the scope's project.
+    pub fn permission_rules(&self, scope: &Scope, config: &Config) -> std::sync::Arc<guard::permissions::Rules> {
+        self.guard.permissions.rules(self.guard.home(), &scope.root, config, self.config.file())
     }
 
     /// The caller's project and permitted paths.
@@ -104,7 +116,14 @@ impl Engine {
     pub fn read(&self, caller: &Caller<'_>, params: &ReadParams) -> EngineResult<Vec<Result<View, EngineError>>> {
         let config = self.config.get();
         let scope = self.scope(caller, &config)?;
-        let views = self.reader.read(&self.tokens, &config, &scope, caller.session, params)?;
+        let rules = self.permission_rules(&scope, &config);
+        let permit =
+            |path: &std::path::Path| guard::permissions::enforce(rules.permissions.check_read(path), "ctx_read");
+        let mut views = self.reader.read(&self.tokens, &config, &scope, caller.session, params, &permit)?;
+        let host = guard::rules::host_for(caller.host, &config, caller.agent)?;
+        for view in views.iter_mut().flatten() {
+            self.guard_view(caller, &config, &scope, host, view);
+        }
         let project = scope.root.display().to_string();
         for view in views.iter().flatten() {
             let event = memory::read_event(&project, caller.session, &view.mode, view.raw_tokens, view.sent_tokens);
@@ -112,6 +131,40 @@ impl Engine {
             self.memory.touched(caller, &project, &view.path, &view.mode, view.sent_tokens);
         }
         Ok(views)
+    }
+
+    /// What a view carries beyond the file: the rule files of `host` this
+    /// session does not have yet (sent and counted, no saving claimed), and
+    /// its secrets masked.
+    fn guard_view(
+        &self,
+        caller: &Caller<'_>,
+        config: &Config,
+        scope: &Scope,
+        host: Option<guard::rules::Host>,
+        view: &mut View,
+    ) {
+        let before = self.tokens.count(&view.content) as u64;
+        view.redacted = self.guard.redaction.apply_in_place(config, &mut view.content);
+        if view.redacted > 0 {
+            let after = self.tokens.count(&view.content) as u64;
+            view.sent_tokens = (view.sent_tokens + after).saturating_sub(before);
+            let note = guard::redaction::note(view.redacted);
+            view.note = if view.note.is_empty() { note } else { format!("{}; {note}", view.note) };
+        }
+        let Some(host) = host else { return };
+        let file = scope.root.join(&view.path);
+        let found = guard::rules::discover(&scope.root, &file, host, config);
+        for note in &found.notes {
+            tracing::info!(file = %view.path, "rule discovery: {note}");
+        }
+        for rule in self.guard.rules.take_new(caller.session, found.rules) {
+            let (body, _) = self.guard.redaction.apply(config, rule.body);
+            let cost = self.tokens.count(&body) as u64;
+            view.raw_tokens += cost;
+            view.sent_tokens += cost;
+            view.rules.push(read::RuleText { path: rule.shown, why: rule.why, body });
+        }
     }
 
     /// Per-component figures, sorted by component name.
@@ -140,6 +193,14 @@ impl Engine {
                 ],
             },
             self.search_figures(),
+            ComponentFigures {
+                name: "guard",
+                figures: vec![
+                    ("redaction", if config.redaction { "on" } else { "off" }.to_string()),
+                    ("rules_host", config.rules_host.clone()),
+                    ("read_only_roots", self.guard.read_only_roots(&config).len().to_string()),
+                ],
+            },
             {
                 let (running, kept) = self.jobs.counts();
                 ComponentFigures {

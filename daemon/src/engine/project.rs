@@ -1,5 +1,6 @@
 //! Which files a request may touch: the project root of the request (never
-//! a global one) plus the configured `allow_paths`.
+//! a global one) plus the configured `allow_paths`; reads also reach the
+//! read-only roots (dependency and toolchain sources), edits never do.
 
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
@@ -12,6 +13,7 @@ pub struct Scope {
     pub cwd: PathBuf,
     pub root: PathBuf,
     allow: Vec<PathBuf>,
+    read_only: Vec<PathBuf>,
 }
 
 impl Scope {
@@ -36,7 +38,12 @@ impl Scope {
             None => project_of(&cwd),
         };
         let allow = allow_paths.iter().filter_map(|p| Path::new(p).canonicalize().ok()).collect();
-        Ok(Scope { cwd, root, allow })
+        Ok(Scope { cwd, root, allow, read_only: Vec::new() })
+    }
+
+    /// The same scope, with directories reads may reach and edits may not.
+    pub fn with_read_only(self, read_only: Vec<PathBuf>) -> Scope {
+        Scope { read_only, ..self }
     }
 
     /// The directory `lctx index PATH` indexes: the request's project when
@@ -56,8 +63,25 @@ impl Scope {
         Ok(if self.permitted(&project) { project } else { dir })
     }
 
+    /// Inside the project or `allow_paths`: readable and writable.
     fn permitted(&self, path: &Path) -> bool {
         path.starts_with(&self.root) || self.allow.iter().any(|a| path.starts_with(a))
+    }
+
+    fn readable(&self, path: &Path) -> bool {
+        self.permitted(path) || self.read_only.iter().any(|r| path.starts_with(r))
+    }
+
+    /// Refuses a resolved path edits may not change: one reachable only as
+    /// a read-only root.
+    pub fn check_writable(&self, path: &Path, shown: &str) -> EngineResult<()> {
+        if self.permitted(path) {
+            return Ok(());
+        }
+        Err(EngineError::denied(format!(
+            "{shown} lies in a read-only root (dependency or toolchain sources, or read_only_paths): it can be \
+             read but not edited"
+        )))
     }
 
     fn outside(&self, shown: &str) -> EngineError {
@@ -69,7 +93,7 @@ impl Scope {
     }
 
     /// Resolves an existing path: relative to cwd, symlinks followed, then
-    /// checked against the project and `allow_paths`.
+    /// checked against the project, `allow_paths` and the read-only roots.
     pub fn resolve_existing(&self, input: &str) -> EngineResult<PathBuf> {
         let joined = self.join(input)?;
         let real = joined.canonicalize().map_err(|e| match e.kind() {
@@ -78,10 +102,26 @@ impl Scope {
             }
             _ => EngineError::denied(format!("cannot access {input}: {e}")),
         })?;
-        if !self.permitted(&real) {
+        if !self.readable(&real) {
             return Err(self.outside(input));
         }
         Ok(real)
+    }
+
+    /// A command's working directory: the request's cwd, or `input` (relative
+    /// to it) when that is a directory inside the project or `allow_paths`.
+    pub fn workdir(&self, input: &str) -> EngineResult<PathBuf> {
+        if input.is_empty() {
+            return Ok(self.cwd.clone());
+        }
+        let dir = self.resolve_existing(input)?;
+        if !dir.is_dir() {
+            return Err(EngineError::invalid(format!("cwd {input} is not a directory")));
+        }
+        if !self.permitted(&dir) {
+            return Err(self.outside(input));
+        }
+        Ok(dir)
     }
 
     /// Resolves a path that may not exist yet (a file to create): its
@@ -176,6 +216,39 @@ mod tests {
         assert_eq!(scope.resolve_existing("link.txt").unwrap_err().kind, ErrorKind::PermissionDenied);
         let allowed = Scope::new(scope.cwd.to_str().unwrap(), None, &[d.path().display().to_string()]).unwrap();
         assert!(allowed.resolve_existing("link.txt").is_ok());
+    }
+
+    #[test]
+    fn a_command_runs_only_in_a_directory_of_the_project() {
+        let (d, scope) = project();
+        assert_eq!(scope.workdir("").unwrap(), scope.cwd);
+        assert_eq!(scope.workdir("..").unwrap(), scope.root);
+        assert_eq!(scope.workdir("../..").unwrap_err().kind, ErrorKind::PermissionDenied);
+        assert_eq!(scope.workdir("/").unwrap_err().kind, ErrorKind::PermissionDenied);
+        assert_eq!(scope.workdir("a.rs").unwrap_err().kind, ErrorKind::InvalidArgument);
+        let allowed = Scope::new(scope.cwd.to_str().unwrap(), None, &[d.path().display().to_string()]).unwrap();
+        assert_eq!(allowed.workdir("../..").unwrap(), d.path().canonicalize().unwrap());
+    }
+
+    #[test]
+    fn read_only_roots_are_readable_but_not_writable() {
+        let (d, scope) = project();
+        let deps = d.path().join("deps");
+        std::fs::create_dir_all(&deps).unwrap();
+        std::fs::write(deps.join("lib.rs"), "pub fn dep() {}").unwrap();
+        let deps = deps.canonicalize().unwrap();
+        let file = deps.join("lib.rs");
+        assert_eq!(scope.resolve_existing(file.to_str().unwrap()).unwrap_err().kind, ErrorKind::PermissionDenied);
+        let scope = scope.with_read_only(vec![deps.clone()]);
+        assert_eq!(scope.resolve_existing(file.to_str().unwrap()).unwrap(), file);
+        let e = scope.check_writable(&file, "lib.rs").unwrap_err();
+        assert!(e.message.contains("read-only root"), "{e}");
+        assert_eq!(
+            scope.resolve_new(deps.join("new.rs").to_str().unwrap()).unwrap_err().kind,
+            ErrorKind::PermissionDenied
+        );
+        assert_eq!(scope.workdir(deps.to_str().unwrap()).unwrap_err().kind, ErrorKind::PermissionDenied);
+        assert!(scope.check_writable(&scope.root.join("src/a.rs"), "src/a.rs").is_ok());
     }
 
     #[test]

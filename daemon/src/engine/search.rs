@@ -131,7 +131,8 @@ impl Engine {
         if let Some(n) = p.max_results.filter(|n| *n > 0) {
             request.max_results = n as usize;
         }
-        let result = self.search.search(&request).map_err(search_error)?;
+        let mut result = self.search.search(&request).map_err(search_error)?;
+        self.guard_search(caller, &root, &mut result, request.max_results)?;
         let tokens = self.tokens.count(&result.text) as u64;
         let project = root.display().to_string();
         let mode = match request.action {
@@ -151,6 +152,49 @@ impl Engine {
             sent_tokens: tokens,
         });
         Ok(result)
+    }
+
+    /// Withholds matches in files the user's rules deny reading (saying how
+    /// many) and masks secrets in the shown lines.
+    fn guard_search(
+        &self,
+        caller: &Caller<'_>,
+        root: &Path,
+        result: &mut SearchResult,
+        max: usize,
+    ) -> EngineResult<()> {
+        let config = self.config.get();
+        let scope = self.scope(caller, &config)?;
+        let rules = self.permission_rules(&scope, &config);
+        let before = result.matches.len();
+        let mut denied_by = None;
+        result.matches.retain(|m| match rules.permissions.check_read(&root.join(&m.path)).message("ctx_search") {
+            None => true,
+            Some(why) => {
+                denied_by.get_or_insert(why);
+                false
+            }
+        });
+        let withheld = before - result.matches.len();
+        let mut masked = 0;
+        for m in &mut result.matches {
+            masked += self.guard.redaction.apply_in_place(&config, &mut m.text);
+        }
+        if withheld == 0 && masked == 0 {
+            return Ok(());
+        }
+        if let Some(why) = denied_by {
+            result.shown = result.shown.saturating_sub(withheld as u64);
+            result.total = result.total.saturating_sub(withheld as u64);
+            let note = format!("{withheld} shown result(s) withheld: {why}");
+            result.note = Some(result.note.take().map_or(note.clone(), |n| format!("{n}\n{note}")));
+        }
+        if masked > 0 {
+            let note = format!("{masked} secret(s) shown as [REDACTED:kind]");
+            result.note = Some(result.note.take().map_or(note.clone(), |n| format!("{n}\n{note}")));
+        }
+        result.text = lean_ctx_search::search_text(result, max);
+        Ok(())
     }
 
     pub fn glob(&self, caller: &Caller<'_>, pattern: &str, path: &str, max: Option<u32>) -> EngineResult<GlobResult> {

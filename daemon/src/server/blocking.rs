@@ -16,6 +16,7 @@ pub fn caller(ctx: &RequestContext) -> Caller<'_> {
         } else {
             &ctx.agent_id
         },
+        host: &ctx.host,
     }
 }
 

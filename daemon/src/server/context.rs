@@ -3,7 +3,9 @@
 use std::sync::Arc;
 
 use lean_ctx_proto::v1::file_context_server::FileContext;
-use lean_ctx_proto::v1::{EditRequest, EditResponse, FileView, ReadRequest, ReadResponse};
+use lean_ctx_proto::v1::{
+    EditRequest, EditResponse, FileView, ReadRequest, ReadResponse, RuleInfo, RuleText, RulesRequest, RulesResponse,
+};
 use tonic::{Request, Response, Status};
 
 use super::blocking::{blocking, caller};
@@ -60,6 +62,12 @@ impl FileContext for ContextService {
                         content_hash: v.content_hash,
                         note: v.note,
                         error: String::new(),
+                        rules: v
+                            .rules
+                            .into_iter()
+                            .map(|r| RuleText { path: r.path, why: r.why, body: r.body })
+                            .collect(),
+                        redacted: v.redacted,
                     }
                 }
                 Err(e) => FileView { error: e.message, ..FileView::default() },
@@ -79,6 +87,11 @@ impl FileContext for ContextService {
             new_string: req.new_string,
             replace_all: req.replace_all,
             create: req.create,
+            lines: match (req.start_line, req.end_line) {
+                (None, None) => None,
+                (Some(start), end) => Some((start, end.unwrap_or(start))),
+                (None, Some(_)) => return Err(Status::invalid_argument("end_line needs start_line")),
+            },
         };
         let engine = self.engine.clone();
         let out = blocking(move || engine.edit(&caller(&ctx), &params)).await?.map_err(engine_status)?;
@@ -90,6 +103,32 @@ impl FileContext for ContextService {
             tokens_after: out.tokens_after,
             created: out.created,
             content_hash: out.content_hash,
+        }))
+    }
+
+    async fn rules(&self, request: Request<RulesRequest>) -> Result<Response<RulesResponse>, Status> {
+        let req = request.into_inner();
+        let ctx = req.ctx.ok_or_else(missing_context)?;
+        let _guard = self.host.begin_request();
+        self.engine.sessions.touch(&ctx.session_id);
+        let engine = self.engine.clone();
+        let listing = blocking(move || engine.list_rules(&caller(&ctx), &req.path)).await?.map_err(engine_status)?;
+        Ok(Response::new(RulesResponse {
+            meta: Some(self.host.meta()),
+            host: listing.host,
+            path: listing.path,
+            rules: listing
+                .rules
+                .into_iter()
+                .map(|r| RuleInfo {
+                    path: r.path,
+                    why: r.why,
+                    delivered: r.delivered,
+                    session_start: r.session_start,
+                    tokens: r.tokens,
+                })
+                .collect(),
+            notes: listing.notes,
         }))
     }
 }

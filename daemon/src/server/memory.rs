@@ -50,9 +50,14 @@ impl Memory for MemoryService {
         let _guard = self.host.begin_request();
         let action = wire::session_action(wire::known(req.action, "action")?);
         let engine = self.engine.clone();
-        let answer = blocking(move || engine.session_action(&caller(&ctx), action, &req.value, &req.session_id))
-            .await?
-            .map_err(engine_status)?;
+        let answer = blocking(move || {
+            let mut answer = engine.session_action(&caller(&ctx), action, &req.value, &req.session_id)?;
+            // Findings and handoffs may quote what an agent pasted.
+            engine.guard.redaction.apply_in_place(&engine.config.get(), &mut answer.text);
+            Ok(answer)
+        })
+        .await?
+        .map_err(engine_status)?;
         Ok(Response::new(SessionResponse {
             meta: Some(self.host.meta()),
             text: answer.text,
@@ -74,8 +79,17 @@ impl Memory for MemoryService {
             limit: req.limit,
         };
         let engine = self.engine.clone();
-        let (text, facts) =
-            blocking(move || engine.knowledge_action(&caller(&ctx), &params)).await?.map_err(engine_status)?;
+        let (text, facts) = blocking(move || {
+            let (mut text, mut facts) = engine.knowledge_action(&caller(&ctx), &params)?;
+            let config = engine.config.get();
+            engine.guard.redaction.apply_in_place(&config, &mut text);
+            for fact in &mut facts {
+                engine.guard.redaction.apply_in_place(&config, &mut fact.value);
+            }
+            Ok((text, facts))
+        })
+        .await?
+        .map_err(engine_status)?;
         Ok(Response::new(KnowledgeResponse {
             meta: Some(self.host.meta()),
             text,

@@ -67,6 +67,7 @@ impl Shell for ShellService {
             env: req.env.into_iter().collect(),
             timeout_secs: req.timeout_secs,
             raw: req.raw,
+            workdir: req.cwd,
         };
         let engine = self.engine.clone();
         if req.background {

@@ -36,7 +36,7 @@ impl Project {
     }
 
     pub fn caller<'a>(&'a self, session: &'a str) -> Caller<'a> {
-        Caller { cwd: self.root.to_str().unwrap(), project_root: None, session, agent: "test" }
+        Caller { cwd: self.root.to_str().unwrap(), session, agent: "test", ..Caller::default() }
     }
 
     pub fn project(&self) -> String {
@@ -58,13 +58,8 @@ impl Project {
     }
 
     pub fn edit(&self, session: &str, path: &str, old: &str, new: &str) -> Result<EditOutcome, EngineError> {
-        let params = EditParams {
-            path: path.into(),
-            old_string: old.into(),
-            new_string: new.into(),
-            replace_all: false,
-            create: false,
-        };
+        let params =
+            EditParams { path: path.into(), old_string: old.into(), new_string: new.into(), ..EditParams::default() };
         self.engine.edit(&self.caller(session), &params)
     }
 }

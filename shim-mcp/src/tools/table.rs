@@ -146,6 +146,8 @@ pub const TOOLS: &[ToolSpec] = &[
             required("new_string", Str, ""),
             param("replace_all", Bool, ""),
             param("create", Bool, ""),
+            param("start_line", Int, "replace these whole lines instead of old_string"),
+            param("end_line", Int, ""),
         ],
         profile: Standard,
         read_only: false,
@@ -198,6 +200,17 @@ pub const TOOLS: &[ToolSpec] = &[
         read_only: true,
         idempotent: Idempotent::Always,
         run: memory::gain,
+    },
+    ToolSpec {
+        name: "ctx_rules",
+        description: "The host's instruction files (nested CLAUDE.md, AGENTS.md, Cursor and Copilot rules) that \
+                      apply to a path, and whether this session has them. ctx_read delivers each once anyway.",
+        hint: "",
+        params: &[param("path", Str, "file or directory; default: the working directory")],
+        profile: All,
+        read_only: true,
+        idempotent: Idempotent::Always,
+        run: read::rules,
     },
     ToolSpec {
         name: "shell",

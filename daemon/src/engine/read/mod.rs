@@ -65,6 +65,18 @@ pub struct View {
     pub lines: u32,
     pub content_hash: String,
     pub note: String,
+    /// Instruction files delivered with this view (see `engine::guard`).
+    pub rules: Vec<RuleText>,
+    /// Secrets masked in `content`.
+    pub redacted: u32,
+}
+
+/// An instruction file as delivered: where it is, why it applies, its text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleText {
+    pub path: String,
+    pub why: String,
+    pub body: String,
 }
 
 /// Counters for Status (the ledger records each read too).
@@ -93,8 +105,9 @@ impl Reader {
         }
     }
 
-    /// Reads every path of `params`. With several paths, a file that cannot
-    /// be read yields an error entry and the others are still served.
+    /// Reads every path of `params` that `permit` lets through. With several
+    /// paths, a file that cannot be read yields an error entry and the
+    /// others are still served.
     pub fn read(
         &self,
         tokens: &Tokens,
@@ -102,6 +115,7 @@ impl Reader {
         scope: &Scope,
         session: &str,
         params: &ReadParams,
+        permit: &dyn Fn(&std::path::Path) -> EngineResult<()>,
     ) -> EngineResult<Vec<Result<View, EngineError>>> {
         if params.paths.is_empty() {
             return Err(EngineError::invalid("no path given; pass path or paths"));
@@ -126,6 +140,7 @@ impl Reader {
             .iter()
             .map(|p| {
                 let path = scope.resolve_existing(p)?;
+                permit(&path)?;
                 if spent >= budget {
                     return Err(EngineError::new(
                         ErrorKind::ResourceExhausted,
@@ -219,6 +234,8 @@ impl Reader {
             lines: file.lines,
             content_hash: file.hash.to_hex().to_string(),
             note,
+            rules: Vec::new(),
+            redacted: 0,
         })
     }
 

@@ -27,6 +27,8 @@ impl Engine {
     /// expanding spends tokens to recover what shaping left out.
     pub fn expand(&self, p: &ExpandParams) -> EngineResult<(String, u64)> {
         let (text, total, project) = self.expand_text(p)?;
+        // Archives kept before redaction was on may still hold secrets.
+        let (text, _) = self.guard.redaction.apply(&self.config.get(), text);
         let tokens = self.tokens.count(&text) as u64;
         self.memory.record(&Event {
             at_ms: now_ms(),
@@ -92,10 +94,19 @@ impl Engine {
         }
         let project = self.scope_of(caller)?.root.display().to_string();
         let dir = self.dirs.data.join("archive");
-        self.memory.with(|s| {
-            let hits = s.archive_search(&dir, query, Some(&project), ARCHIVE_HITS)?;
-            let total = s.archive_matches(query, Some(&project))?;
-            Ok((hits, total))
-        })
+        self.memory
+            .with(|s| {
+                let hits = s.archive_search(&dir, query, Some(&project), ARCHIVE_HITS)?;
+                let total = s.archive_matches(query, Some(&project))?;
+                Ok((hits, total))
+            })
+            .map(|(hits, total)| {
+                let config = self.config.get();
+                let hits = hits
+                    .into_iter()
+                    .map(|hit| ArchiveHit { snippet: self.guard.redaction.apply(&config, hit.snippet).0, ..hit })
+                    .collect();
+                (hits, total)
+            })
     }
 }

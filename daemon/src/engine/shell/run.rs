@@ -8,6 +8,8 @@ use super::exec::{self, Cancel, ExecOutcome, ExecParams};
 use super::jobs::{JobInfo, Origin};
 use super::shape::Shaped;
 use crate::engine::error::{EngineError, EngineResult};
+use crate::engine::guard;
+use crate::engine::project::Scope;
 use crate::engine::{Caller, Engine};
 
 /// Output kept per background job (head and tail).
@@ -20,6 +22,8 @@ pub struct RunParams {
     /// 0 means the default (120 s).
     pub timeout_secs: u32,
     pub raw: bool,
+    /// The working directory, relative to the request's cwd; empty: that cwd.
+    pub workdir: String,
 }
 
 impl RunParams {
@@ -60,7 +64,8 @@ impl Engine {
         cancel: &Cancel,
     ) -> EngineResult<(ExecOutcome, Shaped)> {
         let scope = self.scope(caller, &self.config.get())?;
-        let outcome = exec::run(&p.exec_params(scope.cwd.clone(), exec::CAPTURE_LIMIT), cancel)?;
+        let workdir = self.permitted_workdir(&scope, p)?;
+        let outcome = exec::run(&p.exec_params(workdir, exec::CAPTURE_LIMIT), cancel)?;
         let project = scope.root.display().to_string();
         let shaped = self.shape_output(caller, &project, &p.command, &outcome.output, outcome.exit_code, p.wants_raw());
         Ok((outcome, shaped))
@@ -68,13 +73,23 @@ impl Engine {
 
     pub fn start_job(&self, caller: &Caller<'_>, p: &RunParams) -> EngineResult<u64> {
         let scope = self.scope(caller, &self.config.get())?;
+        let workdir = self.permitted_workdir(&scope, p)?;
         let origin = Origin {
             project: scope.root.display().to_string(),
             session: caller.session.to_string(),
             agent: caller.agent.to_string(),
             raw: p.wants_raw(),
         };
-        self.jobs.start(p.exec_params(scope.cwd, JOB_CAPTURE), origin)
+        self.jobs.start(p.exec_params(workdir, JOB_CAPTURE), origin)
+    }
+
+    /// The command's working directory, once the user's rules allow the
+    /// command there.
+    fn permitted_workdir(&self, scope: &Scope, p: &RunParams) -> EngineResult<std::path::PathBuf> {
+        let workdir = scope.workdir(&p.workdir)?;
+        let rules = self.permission_rules(scope, &self.config.get());
+        guard::permissions::enforce(rules.permissions.check_shell(&p.command, &workdir), "ctx_shell")?;
+        Ok(workdir)
     }
 
     /// status | cancel | list.
@@ -96,7 +111,7 @@ impl Engine {
                 .shaped
                 .get_or_init(|| {
                     let o = &info.origin;
-                    let caller = Caller { cwd: "", project_root: None, session: &o.session, agent: &o.agent };
+                    let caller = Caller { session: &o.session, agent: &o.agent, ..Caller::default() };
                     self.shape_output(&caller, &o.project, &info.command, &outcome.output, outcome.exit_code, o.raw)
                 })
                 .clone())),

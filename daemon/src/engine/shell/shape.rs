@@ -76,7 +76,13 @@ impl Engine {
         exit_code: i32,
         raw: bool,
     ) -> Shaped {
-        let text = String::from_utf8_lossy(output);
+        // Secrets are masked before anything else sees the output: the
+        // archive keeps what the agent was shown, never more, and the
+        // command line goes into session memory and logs without them.
+        let config = self.config.get();
+        let command = &self.guard.redaction.apply(&config, command.to_string()).0;
+        let (text, redacted) = self.guard.redaction.apply(&config, String::from_utf8_lossy(output).into_owned());
+        let output = if redacted > 0 { text.as_bytes() } else { output };
         let raw_tokens = self.tokens.count(&text) as u64;
         let shaped = if raw {
             Shaped {

@@ -1,0 +1,102 @@
+//! The user's permission rules, parsed once per project and re-read when a
+//! settings file or the config changes.
+
+use std::collections::HashMap;
+use std::os::unix::fs::MetadataExt as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use lean_ctx_guard::permissions::{Permissions, Verdict};
+
+use crate::engine::config::Config;
+use crate::engine::error::{EngineError, EngineResult};
+use crate::locks::{self, Mutex};
+
+/// Projects whose parsed rules are kept; more are forgotten all at once
+/// (re-parsing costs a few file reads).
+const MAX_PROJECTS: usize = 256;
+
+/// Where Claude Code's administrators put settings users cannot override.
+const MANAGED_SETTINGS: &str = "/etc/claude-code/managed-settings.json";
+
+/// The files a project's rules come from, and the config lists: when none
+/// changed, the parsed rules still hold.
+#[derive(Clone, PartialEq, Eq)]
+struct Sources {
+    stamps: Vec<Option<(SystemTime, u64, u64)>>,
+    deny_paths: Vec<String>,
+    shell_deny: Vec<String>,
+}
+
+struct Parsed {
+    sources: Sources,
+    rules: Arc<Rules>,
+}
+
+/// A project's rules and what could not be read of them.
+pub struct Rules {
+    pub permissions: Permissions,
+    pub notes: Vec<String>,
+}
+
+pub struct PermissionCache {
+    projects: Mutex<HashMap<PathBuf, Parsed>>,
+}
+
+impl Default for PermissionCache {
+    fn default() -> Self {
+        PermissionCache { projects: Mutex::new(locks::ids::GUARD_PERMISSIONS, HashMap::new()) }
+    }
+}
+
+fn settings_files(home: &Path, root: &Path) -> [PathBuf; 4] {
+    [
+        home.join(".claude/settings.json"),
+        root.join(".claude/settings.json"),
+        root.join(".claude/settings.local.json"),
+        PathBuf::from(MANAGED_SETTINGS),
+    ]
+}
+
+fn stamp(file: &Path) -> Option<(SystemTime, u64, u64)> {
+    let meta = std::fs::metadata(file).ok()?;
+    Some((meta.modified().ok()?, meta.len(), meta.ino()))
+}
+
+impl PermissionCache {
+    /// The rules that hold for `root`: four `stat`s when nothing changed.
+    pub fn rules(&self, home: &Path, root: &Path, config: &Config, config_file: &Path) -> Arc<Rules> {
+        let files = settings_files(home, root);
+        let sources = Sources {
+            stamps: files.iter().map(|f| stamp(f)).collect(),
+            deny_paths: config.deny_paths.clone(),
+            shell_deny: config.shell_deny.clone(),
+        };
+        if let Some(parsed) = self.projects.lock().get(root)
+            && parsed.sources == sources
+        {
+            return parsed.rules.clone();
+        }
+        // Parse without the lock; two requests racing store equal results.
+        let managed = Path::new(MANAGED_SETTINGS);
+        let (permissions, notes) =
+            Permissions::load(home, root, Some(managed), &config.deny_paths, &config.shell_deny, config_file);
+        let rules = Arc::new(Rules { permissions, notes });
+        let mut projects = self.projects.lock();
+        if projects.len() >= MAX_PROJECTS {
+            projects.clear();
+        }
+        projects.insert(root.to_path_buf(), Parsed { sources, rules: rules.clone() });
+        rules
+    }
+}
+
+/// A verdict as the engine's answer: allowed, or refused with the rule and
+/// its file named.
+pub fn enforce(verdict: Verdict, tool: &str) -> EngineResult<()> {
+    match verdict.message(tool) {
+        None => Ok(()),
+        Some(message) => Err(EngineError::denied(message)),
+    }
+}

@@ -1,0 +1,358 @@
+//! Guardrails end to end: the host's instruction files follow the agent
+//! into reads, the user's permission rules refuse what they deny or want to
+//! approve, dependency sources are readable but not editable, and secrets
+//! never leave the daemon — through the daemon, the fallback and lctx-mcp.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use lean_ctx_tests::mcp::Raw;
+use lean_ctx_tests::{Home, bin, describe};
+use serde_json::{Value, json};
+
+/// A project with a git marker and one source file per language used here.
+fn project(home: &Home) -> PathBuf {
+    let root = home.path().join("proj");
+    for dir in [".git", "src/deep", "web", "py"] {
+        std::fs::create_dir_all(root.join(dir)).unwrap();
+    }
+    std::fs::write(root.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+    for (file, text) in [
+        ("top.rs", "fn top() {}\n"),
+        ("src/a.rs", "fn a() {}\n"),
+        ("src/deep/b.rs", "fn b() {}\n"),
+        ("web/app.ts", "export const app = 1;\n"),
+        ("py/tool.py", "def tool():\n    pass\n"),
+    ] {
+        std::fs::write(root.join(file), text).unwrap();
+    }
+    std::fs::create_dir_all(home.path().join("user")).unwrap();
+    root
+}
+
+fn write(root: &Path, file: &str, text: &str) {
+    let path = root.join(file);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// lctx in `dir`, with this test's own user home (its ~/.claude).
+fn lctx_at(home: &Home, dir: &Path, no_daemon: bool, args: &[&str]) -> Output {
+    let mut cmd = home.command(bin("lctx"));
+    cmd.current_dir(dir).env("HOME", home.path().join("user")).args(args);
+    if no_daemon {
+        cmd.env("LEAN_CTX_NO_DAEMON", "1");
+    }
+    cmd.output().unwrap()
+}
+
+fn lctx(home: &Home, dir: &Path, args: &[&str]) -> Output {
+    lctx_at(home, dir, false, args)
+}
+
+/// `lctx read PATH --json` as `session` with `host`: the one file's view.
+fn read(home: &Home, root: &Path, session: &str, host: &str, path: &str) -> Value {
+    let out = lctx(home, root, &["--session", session, "--host", host, "read", path, "-m", "full", "--json"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    v["files"][0].clone()
+}
+
+/// The rule files a view delivered, by path.
+fn rule_paths(view: &Value) -> Vec<String> {
+    view["rules"].as_array().unwrap().iter().map(|r| r["path"].as_str().unwrap().to_string()).collect()
+}
+
+/// A token of `prefix` followed by `len` characters that look random, made
+/// here: never a real secret.
+fn fake_token(prefix: &str, len: usize, seed: u64) -> String {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let tail: String = (0..len)
+        .map(|_| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ALPHABET[(state >> 33) as usize % ALPHABET.len()] as char
+        })
+        .collect();
+    format!("{prefix}{tail}")
+}
+
+#[test]
+fn claude_code_rules_are_delivered_once_per_session_and_again_when_changed() {
+    let home = Home::new();
+    let root = project(&home);
+    write(&root, "CLAUDE.md", "Root rules: the host loads these itself.\n");
+    write(&root, "src/CLAUDE.md", "Use tabs in src.\n");
+    write(&root, ".claude/rules/rust.md", "---\npaths:\n  - \"src/**/*.rs\"\n---\nNo unwrap in library code.\n");
+    write(&root, ".claude/rules/web.md", "---\npaths: [\"web/**\"]\n---\nWeb rules.\n");
+
+    let first = read(&home, &root, "s1", "claude-code", "src/a.rs");
+    let mut delivered = rule_paths(&first);
+    delivered.sort();
+    assert_eq!(delivered, [".claude/rules/rust.md", "src/CLAUDE.md"], "{first}");
+    let bodies: Vec<_> = first["rules"].as_array().unwrap().iter().map(|r| r["body"].as_str().unwrap()).collect();
+    assert!(bodies.contains(&"Use tabs in src."), "{bodies:?}");
+    assert!(bodies.contains(&"No unwrap in library code."), "front matter stripped: {bodies:?}");
+    assert_eq!(first["content"], "fn a() {}\n", "the file's view itself is untouched");
+
+    // Same session, another file under the same rules: nothing new.
+    assert!(rule_paths(&read(&home, &root, "s1", "claude-code", "src/deep/b.rs")).is_empty());
+    // Another session gets its own copy.
+    assert_eq!(rule_paths(&read(&home, &root, "s2", "claude-code", "src/a.rs")).len(), 2);
+    // A changed rule file is delivered again, once.
+    write(&root, "src/CLAUDE.md", "Use spaces in src.\n");
+    let again = read(&home, &root, "s1", "claude-code", "src/a.rs");
+    assert_eq!(rule_paths(&again), ["src/CLAUDE.md"], "{again}");
+    assert_eq!(again["rules"][0]["body"], "Use spaces in src.");
+    assert!(rule_paths(&read(&home, &root, "s1", "claude-code", "src/a.rs")).is_empty());
+
+    // The text an agent sees: the rules fenced before the file.
+    let out = lctx(&home, &root, &["--session", "s3", "--host", "claude-code", "read", "src/a.rs", "-m", "full"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("[rules from "), "{text}");
+    assert!(text.contains("Use spaces in src.") && text.ends_with("fn a() {}\n"), "{text}");
+
+    // ctx_rules lists them, with what this session has.
+    let listed = lctx(&home, &root, &["--session", "s1", "--host", "claude-code", "rules", "src/a.rs", "--json"]);
+    assert!(listed.status.success(), "{}", describe(&listed));
+    let listed: Value = serde_json::from_slice(&listed.stdout).unwrap();
+    let by_path = |p: &str| listed["rules"].as_array().unwrap().iter().find(|r| r["path"] == p).cloned();
+    assert_eq!(by_path("src/CLAUDE.md").unwrap()["delivered"], true, "{listed}");
+    assert_eq!(by_path("CLAUDE.md").unwrap()["session_start"], true, "{listed}");
+    assert!(by_path(".claude/rules/web.md").is_none(), "its paths do not match: {listed}");
+}
+
+#[test]
+fn agents_md_closest_wins_and_is_the_default() {
+    let home = Home::new();
+    let root = project(&home);
+    write(&root, "AGENTS.md", "Root agents file.\n");
+    write(&root, "src/AGENTS.md", "Src agents file.\n");
+    // No --host and no MCP host: AGENTS.md, which most agents read.
+    let out = lctx(&home, &root, &["--session", "s", "read", "src/deep/b.rs", "-m", "full", "--json"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    let view: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(rule_paths(&view["files"][0]), ["src/AGENTS.md"], "{view}");
+    // The root file is the host's own at session start.
+    assert!(rule_paths(&read(&home, &root, "s", "codex", "top.rs")).is_empty());
+    // Unless configured.
+    let set = lctx(&home, &root, &["config", "set", "rules_session_start", "true"]);
+    assert!(set.status.success(), "{}", describe(&set));
+    assert_eq!(rule_paths(&read(&home, &root, "t", "codex", "top.rs")), ["AGENTS.md"]);
+    // And none at all on request.
+    assert!(rule_paths(&read(&home, &root, "u", "none", "src/a.rs")).is_empty());
+}
+
+#[test]
+fn cursor_and_copilot_rules_apply_by_their_globs() {
+    let home = Home::new();
+    let root = project(&home);
+    write(
+        &root,
+        ".cursor/rules/ts.mdc",
+        "---\ndescription: TypeScript\nglobs: \"**/*.ts\"\nalwaysApply: false\n---\nPrefer const.\n",
+    );
+    write(&root, ".github/instructions/py.instructions.md", "---\napplyTo: \"**/*.py\"\n---\nType hints everywhere.\n");
+    assert_eq!(rule_paths(&read(&home, &root, "c", "cursor", "web/app.ts")), [".cursor/rules/ts.mdc"]);
+    assert!(rule_paths(&read(&home, &root, "c", "cursor", "py/tool.py")).is_empty());
+    let view = read(&home, &root, "p", "copilot", "py/tool.py");
+    assert_eq!(rule_paths(&view), [".github/instructions/py.instructions.md"]);
+    assert_eq!(view["rules"][0]["body"], "Type hints everywhere.");
+    assert!(rule_paths(&read(&home, &root, "p", "copilot", "web/app.ts")).is_empty());
+}
+
+#[test]
+fn the_mcp_host_named_at_initialize_selects_its_rules() {
+    let home = Home::new();
+    let root = project(&home);
+    write(&root, "src/CLAUDE.md", "Claude's src rules.\n");
+    write(&root, "src/AGENTS.md", "Agents' src rules.\n");
+    let mut cmd = home.command(bin("lctx-mcp"));
+    cmd.current_dir(&root).env("HOME", home.path().join("user"));
+    let mut mcp = Raw::spawn(cmd);
+    mcp.initialize("claude-code", "2025-06-18");
+    let (text, is_error) = mcp.call_tool(1, "ctx_read", json!({"path": "src/a.rs", "mode": "full"}));
+    assert!(!is_error, "{text}");
+    assert!(text.contains("Claude's src rules.") && !text.contains("Agents' src rules."), "{text}");
+    let (again, _) = mcp.call_tool(2, "ctx_read", json!({"path": "src/deep/b.rs", "mode": "full"}));
+    assert!(!again.contains("Claude's src rules."), "once per session: {again}");
+    let (listed, is_error) = mcp.call_tool(3, "ctx_rules", json!({"path": "src/a.rs"}));
+    assert!(!is_error && listed.contains("src/CLAUDE.md") && listed.contains("delivered to this session"), "{listed}");
+}
+
+#[test]
+fn permission_rules_deny_and_ask_for_reads_edits_and_commands() {
+    let home = Home::new();
+    let root = project(&home);
+    write(&root, "secrets/prod.txt", "prod credentials live here\n");
+    write(&root, "ask/notes.md", "needs approval\n");
+    write(&root, "locked.txt", "do not touch\n");
+    write(
+        &root,
+        ".claude/settings.json",
+        r#"{"permissions": {
+            "allow": ["Read(./secrets/**)"],
+            "deny": ["Read(./secrets/**)", "Edit(./locked.txt)", "Bash(git push:*)"],
+            "ask": ["Read(./ask/*.md)", "Bash(rm *)"]
+        }}"#,
+    );
+    let settings = root.join(".claude/settings.json").canonicalize().unwrap();
+    let refused = |args: &[&str], rule: &str, word: &str| {
+        let out = lctx(&home, &root, args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", describe(&out));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(rule), "{args:?} names the rule {rule}: {stderr}");
+        assert!(stderr.contains(word), "{args:?}: {stderr}");
+        stderr.to_string()
+    };
+    let denied = refused(&["read", "secrets/prod.txt"], "Read(./secrets/**)", "denied");
+    assert!(denied.contains(&settings.display().to_string()), "names the file: {denied}");
+    refused(&["read", "ask/notes.md"], "Read(./ask/*.md)", "host's own");
+    refused(&["edit", "locked.txt", "--old", "do not", "--new", "may"], "Edit(./locked.txt)", "denied");
+    assert_eq!(std::fs::read_to_string(root.join("locked.txt")).unwrap(), "do not touch\n");
+    refused(&["run", "--", "git push origin main"], "Bash(git push:*)", "denied");
+    refused(&["run", "--", "echo ok && git push --force"], "Bash(git push:*)", "denied");
+    refused(&["run", "--", "rm -rf build"], "Bash(rm *)", "host's own");
+    // Everything else still works.
+    let ok = lctx(&home, &root, &["run", "--", "echo", "allowed"]);
+    assert!(ok.status.success() && String::from_utf8_lossy(&ok.stdout).contains("allowed"), "{}", describe(&ok));
+    // Search does not leak a denied file's lines, and says it withheld them.
+    let found = lctx(&home, &root, &["search", "credentials"]);
+    let text = String::from_utf8_lossy(&found.stdout);
+    assert!(!text.contains("prod credentials"), "{text}");
+    assert!(text.contains("withheld") && text.contains("Read(./secrets/**)"), "{text}");
+
+    // lean-ctx's own lists, for users whose host has no such rules.
+    let set = lctx(&home, &root, &["config", "set", "deny_paths", "*.pem"]);
+    assert!(set.status.success(), "{}", describe(&set));
+    write(&root, "keys/server.pem", "-----BEGIN CERTIFICATE-----\n");
+    refused(&["read", "keys/server.pem"], "*.pem", "denied");
+    let set = lctx(&home, &root, &["config", "set", "shell_deny", "curl"]);
+    assert!(set.status.success(), "{}", describe(&set));
+    refused(&["run", "--", "curl", "https://example.invalid"], "curl", "denied");
+}
+
+#[test]
+fn a_command_stays_in_the_project_and_read_only_roots_are_never_edited() {
+    let home = Home::new();
+    let root = project(&home);
+    let deps = home.path().join("deps/serde-1.0");
+    write(&deps, "src/lib.rs", "pub trait Serialize {}\n");
+    let lib = deps.join("src/lib.rs").canonicalize().unwrap();
+    let lib = lib.to_str().unwrap();
+    let out = lctx(&home, &root, &["read", lib]);
+    assert_eq!(out.status.code(), Some(1), "outside the project: {}", describe(&out));
+
+    let deps_root = home.path().join("deps").canonicalize().unwrap();
+    let set = lctx(&home, &root, &["config", "set", "read_only_paths", deps_root.to_str().unwrap()]);
+    assert!(set.status.success(), "{}", describe(&set));
+    let out = lctx(&home, &root, &["read", lib, "-m", "full"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("pub trait Serialize"));
+    let out = lctx(&home, &root, &["edit", lib, "--old", "Serialize", "--new", "Hacked"]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("read-only root"), "{}", describe(&out));
+    assert!(std::fs::read_to_string(lib).unwrap().contains("Serialize"));
+
+    // ctx_shell's cwd: inside the project only.
+    let mut mcp_cmd = home.command(bin("lctx-mcp"));
+    mcp_cmd.current_dir(&root).env("HOME", home.path().join("user"));
+    let mut mcp = Raw::spawn(mcp_cmd);
+    mcp.initialize("test-host", "2025-06-18");
+    let (text, is_error) = mcp.call_tool(1, "ctx_shell", json!({"command": "pwd", "cwd": "src"}));
+    assert!(!is_error && text.contains("/proj/src"), "{text}");
+    for outside in ["..", "/", deps_root.to_str().unwrap()] {
+        let (text, is_error) = mcp.call_tool(2, "ctx_shell", json!({"command": "pwd", "cwd": outside}));
+        assert!(is_error && text.contains("outside the project"), "{outside}: {text}");
+    }
+}
+
+#[test]
+fn secrets_are_masked_in_every_output_and_edits_still_reach_their_lines() {
+    let home = Home::new();
+    let root = project(&home);
+    let github = fake_token("ghp_", 36, 7);
+    let aws = fake_token("AKIA", 16, 9).to_uppercase();
+    write(&root, ".env", &format!("GITHUB_TOKEN={github}\nAWS_ACCESS_KEY_ID={aws}\nDEBUG=true\n"));
+    let leaks = |what: &str, text: &str| {
+        assert!(!text.contains(&github) && !text.contains(&aws), "{what} leaks a secret: {text}");
+        assert!(text.contains("[REDACTED:"), "{what} shows the marker: {text}");
+    };
+
+    // Read, through the daemon and the fallback alike.
+    for no_daemon in [false, true] {
+        let out = lctx_at(&home, &root, no_daemon, &["read", ".env", "-m", "full", "--json"]);
+        assert!(out.status.success(), "{}", describe(&out));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let file = &v["files"][0];
+        leaks("read", file["content"].as_str().unwrap());
+        assert!(file["content"].as_str().unwrap().contains("DEBUG=true"), "{file}");
+        assert_eq!(file["redacted"], 2, "{file}");
+        assert!(file["note"].as_str().unwrap().contains("REDACTED"), "{file}");
+    }
+    // Shell output, and its archived original.
+    let out = lctx(&home, &root, &["run", "--", "cat", ".env"]);
+    leaks("shell", &String::from_utf8_lossy(&out.stdout));
+    let noisy = format!("for i in $(seq 1 400); do echo \"line $i\"; done; echo \"token={github}\"; exit 3");
+    let out = lctx(&home, &root, &["run", "--", &noisy]);
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    leaks("long shell output", &text);
+    let id = text.split("ctx_expand id=").nth(1).unwrap_or_else(|| panic!("shortened and archived: {text}"));
+    let id: String = id.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-').collect();
+    let expanded = lctx(&home, &root, &["expand", &id]);
+    assert!(expanded.status.success(), "{}", describe(&expanded));
+    leaks("expand", &String::from_utf8_lossy(&expanded.stdout));
+    let archived = lctx(&home, &root, &["expand", "--search", "token"]);
+    assert!(!String::from_utf8_lossy(&archived.stdout).contains(&github), "{}", describe(&archived));
+    // Search lines (search skips hidden files such as .env).
+    write(&root, "src/ci.rs", &format!("const CI_TOKEN: &str = \"{github}\";\n"));
+    let found = lctx(&home, &root, &["search", "CI_TOKEN"]);
+    leaks("search", &String::from_utf8_lossy(&found.stdout));
+    // Memory.
+    let remembered = lctx(&home, &root, &["knowledge", "remember", "ci-token", &format!("the CI uses {github}")]);
+    assert!(remembered.status.success(), "{}", describe(&remembered));
+    let recalled = lctx(&home, &root, &["knowledge", "recall", "ci"]);
+    leaks("knowledge", &String::from_utf8_lossy(&recalled.stdout));
+
+    // An edit cannot match a marker; a line edit can replace it.
+    let shown = lctx(&home, &root, &["read", ".env", "-m", "full"]);
+    let first_line = String::from_utf8_lossy(&shown.stdout).lines().next().unwrap().to_string();
+    let out = lctx(&home, &root, &["edit", ".env", "--old", &first_line, "--new", "GITHUB_TOKEN=rotated"]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--lines"), "{}", describe(&out));
+    let out = lctx(&home, &root, &["edit", ".env", "--lines", "1", "--new", "GITHUB_TOKEN=rotated"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    assert_eq!(
+        std::fs::read_to_string(root.join(".env")).unwrap(),
+        format!("GITHUB_TOKEN=rotated\nAWS_ACCESS_KEY_ID={aws}\nDEBUG=true\n")
+    );
+
+    // Turned off, the file is shown as it is.
+    let set = lctx(&home, &root, &["config", "set", "redaction", "false"]);
+    assert!(set.status.success(), "{}", describe(&set));
+    let out = lctx(&home, &root, &["read", ".env", "-m", "full"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains(&aws), "{}", describe(&out));
+}
+
+#[test]
+fn broken_rule_and_settings_files_never_stop_a_read() {
+    let home = Home::new();
+    let root = project(&home);
+    write(&root, ".claude/settings.json", "{\"permissions\": {\"deny\": [\"Read(./x)\"");
+    write(&root, ".claude/rules/broken.md", "---\npaths: [\"src/**\"\nno closing fence\n");
+    write(&root, "src/CLAUDE.md", &"A very long rule line.\n".repeat(5_000));
+    let outside = home.path().join("outside.md");
+    std::fs::write(&outside, "Rules from outside the project.\n").unwrap();
+    std::fs::create_dir_all(root.join("src/deep")).unwrap();
+    std::os::unix::fs::symlink(&outside, root.join("src/deep/CLAUDE.md")).unwrap();
+    let view = read(&home, &root, "s", "claude-code", "src/deep/b.rs");
+    assert_eq!(view["content"], "fn b() {}\n", "{view}");
+    let all: String = view["rules"].as_array().unwrap().iter().map(|r| r["body"].as_str().unwrap()).collect();
+    assert!(!all.contains("Rules from outside the project."), "{view}");
+    assert!(all.len() < 100_000, "a huge rule file is cut: {} bytes", all.len());
+    assert!(all.contains("truncated"), "and says so");
+    let listed = lctx(&home, &root, &["--host", "claude-code", "rules", "src/deep/b.rs"]);
+    assert!(listed.status.success(), "{}", describe(&listed));
+    let text = String::from_utf8_lossy(&listed.stdout);
+    assert!(text.contains("note:"), "what could not be used is said: {text}");
+}
