@@ -5,20 +5,22 @@
 //! `cargo build --release --workspace --bins && ./target/release/lctx-bench foundation`
 
 mod foundation;
+mod guard;
 mod memory;
 mod reading;
 mod shell;
 mod stats;
 mod thin;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: lctx-bench foundation [--runs N]
        lctx-bench reading --corpus NAME:EXT=DIR… [--reference LEAN_CTX_BIN] [--max-files N] [--runs N]
        lctx-bench shell [--reference LEAN_CTX_BIN] [--runs N]   (from the repository root)
        lctx-bench memory
-       lctx-bench thin [--runs N]   (from the repository root)";
+       lctx-bench thin [--runs N]   (from the repository root)
+       lctx-bench guard DIR EXT [--runs N]   (a source tree to read, e.g. ~/.cargo/registry/src/…/tokio-1.x rs)";
 
 /// Directory holding the binaries under test: the one this harness runs from.
 fn bin_dir() -> PathBuf {
@@ -52,6 +54,13 @@ fn main() -> ExitCode {
             shell::run(&bin_dir(), &repo, reference.as_deref(), runs.unwrap_or(30))
         }
         Some("memory") => memory::run(&bin_dir()),
+        Some("guard") => match (args.get(1), args.get(2)) {
+            (Some(dir), Some(ext)) => guard::run(Path::new(dir), ext, runs.unwrap_or(5)),
+            _ => {
+                eprintln!("{USAGE}");
+                return ExitCode::from(2);
+            }
+        },
         Some("thin") => {
             let repo = std::env::current_dir().expect("cwd");
             thin::run(&bin_dir(), &repo, runs.unwrap_or(50))
