@@ -193,7 +193,7 @@ fn permission_rules_deny_and_ask_for_reads_edits_and_commands() {
         r#"{"permissions": {
             "allow": ["Read(./secrets/**)"],
             "deny": ["Read(./secrets/**)", "Edit(./locked.txt)", "Bash(git push:*)"],
-            "ask": ["Read(./ask/*.md)", "Bash(rm *)"]
+            "ask": ["Read(./ask/*.md)", "Edit(./ask/**)", "Bash(rm *)"]
         }}"#,
     );
     let settings = root.join(".claude/settings.json").canonicalize().unwrap();
@@ -210,6 +210,8 @@ fn permission_rules_deny_and_ask_for_reads_edits_and_commands() {
     refused(&["read", "ask/notes.md"], "Read(./ask/*.md)", "host's own");
     refused(&["edit", "locked.txt", "--old", "do not", "--new", "may"], "Edit(./locked.txt)", "denied");
     assert_eq!(std::fs::read_to_string(root.join("locked.txt")).unwrap(), "do not touch\n");
+    refused(&["edit", "ask/notes.md", "--old", "needs", "--new", "got"], "Edit(./ask/**)", "host's own");
+    assert_eq!(std::fs::read_to_string(root.join("ask/notes.md")).unwrap(), "needs approval\n");
     refused(&["run", "--", "git push origin main"], "Bash(git push:*)", "denied");
     refused(&["run", "--", "echo ok && git push --force"], "Bash(git push:*)", "denied");
     refused(&["run", "--", "rm -rf build"], "Bash(rm *)", "host's own");
