@@ -51,16 +51,25 @@ pub(crate) fn glob(
     let total = paths.len() as u64;
     let paths: Vec<String> = paths.iter().take(max_results).map(|p| display(p)).collect();
     let shown = paths.len() as u64;
+    let mut result = GlobResult { paths, total, shown, truncated: shown < total, skipped, text: String::new() };
+    result.text = glob_text(&result, max_results);
+    Ok(result)
+}
+
+/// The text of `result`; the daemon renders it again after withholding
+/// paths the user's rules deny.
+pub fn glob_text(result: &GlobResult, max_results: usize) -> String {
     let mut text = String::new();
-    for path in &paths {
+    for path in &result.paths {
         let _ = writeln!(text, "{path}");
     }
+    let (total, shown) = (result.total, result.shown);
     let _ = writeln!(text, "{}", if total == 0 { "no files match".to_string() } else { count(total, "file") });
     if shown < total {
         let _ = writeln!(text, "{}", more_note(total, shown, max_results, "file"));
     }
-    if let Some(note) = skipped_note(&skipped) {
+    if let Some(note) = skipped_note(&result.skipped) {
         let _ = writeln!(text, "{note}");
     }
-    Ok(GlobResult { paths, total, shown, truncated: shown < total, skipped, text })
+    text
 }

@@ -36,6 +36,7 @@ mod watcher;
 pub use config::SearchConfig;
 pub use engine::SearchEngine;
 pub use error::SearchError;
+pub use glob::glob_text;
 pub use model::{
     Action, BuildProgress, DEFAULT_MAX_RESULTS, Discarded, GlobResult, IndexPhase, IndexStatus, Match, SearchRequest,
     SearchResult, Source, TreeResult,

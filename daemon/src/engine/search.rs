@@ -200,7 +200,27 @@ impl Engine {
     pub fn glob(&self, caller: &Caller<'_>, pattern: &str, path: &str, max: Option<u32>) -> EngineResult<GlobResult> {
         let (root, within) = self.search_path(caller, path)?;
         let max = max.filter(|n| *n > 0).map_or(lean_ctx_search::DEFAULT_MAX_RESULTS, |n| n as usize);
-        self.search.glob(&root, pattern, within.as_deref(), max).map_err(search_error)
+        let mut result = self.search.glob(&root, pattern, within.as_deref(), max).map_err(search_error)?;
+        // Files the user's rules deny reading are not listed either.
+        let config = self.config.get();
+        let rules = self.permission_rules(&self.scope(caller, &config)?, &config);
+        let mut denied_by = None;
+        let before = result.paths.len();
+        result.paths.retain(|p| match rules.permissions.check_read(&root.join(p)).message("ctx_glob") {
+            None => true,
+            Some(why) => {
+                denied_by.get_or_insert(why);
+                false
+            }
+        });
+        if let Some(why) = denied_by {
+            let withheld = (before - result.paths.len()) as u64;
+            result.shown -= withheld;
+            result.total -= withheld;
+            result.text = lean_ctx_search::glob_text(&result, max);
+            result.text.push_str(&format!("{withheld} matching file(s) withheld: {why}\n"));
+        }
+        Ok(result)
     }
 
     pub fn tree(
