@@ -349,6 +349,12 @@ fn typed(text: &[u8], from: usize) -> Option<usize> {
 
 /// The value at `at`: inside matching quotes on the same line, or a bare run
 /// up to a delimiter. Bare values followed by `(` or `[` are calls and indexing, not values.
+/// Values longer than this are not taken for one secret: tokens, keys and
+/// passwords are far shorter (key blocks and JWTs have rules of their own),
+/// and judging a megabyte-long "value" once per name in it would make a
+/// hostile file cost quadratic time.
+const MAX_VALUE: usize = 1024;
+
 fn value(scan: &mut Scan, at: usize) -> Option<(usize, usize)> {
     let text = scan.text;
     let mut i = at;
@@ -361,7 +367,7 @@ fn value(scan: &mut Scan, at: usize) -> Option<(usize, usize)> {
     match text.get(i).copied()? {
         q @ (b'"' | b'\'' | b'`') => {
             let close = scan.find_byte(i + 1, q)?;
-            (close <= scan.line_end(i + 1)).then_some((i + 1, close))
+            (close <= scan.line_end(i + 1) && close - (i + 1) <= MAX_VALUE).then_some((i + 1, close))
         }
         _ => {
             let mut end = scan.run_end(at, RunClass::Value);
@@ -372,7 +378,7 @@ fn value(scan: &mut Scan, at: usize) -> Option<(usize, usize)> {
             while end > at && matches!(text[end - 1], b'.' | b':') {
                 end -= 1;
             }
-            Some((at, end))
+            (end - at <= MAX_VALUE).then_some((at, end))
         }
     }
 }
