@@ -8,6 +8,7 @@ mod foundation;
 mod guard;
 mod memory;
 mod reading;
+mod redact;
 mod shell;
 mod stats;
 mod thin;
@@ -20,7 +21,8 @@ const USAGE: &str = "usage: lctx-bench foundation [--runs N]
        lctx-bench shell [--reference LEAN_CTX_BIN] [--runs N]   (from the repository root)
        lctx-bench memory
        lctx-bench thin [--runs N]   (from the repository root)
-       lctx-bench guard DIR EXT [--runs N]   (a source tree to read, e.g. ~/.cargo/registry/src/…/tokio-1.x rs)";
+       lctx-bench guard DIR EXT [--runs N]   (a source tree to read, e.g. ~/.cargo/registry/src/…/tokio-1.x rs)
+       lctx-bench redact [--seed N] --set NAME=DIR[:a-m]…   (recall on planted secrets, hits on real trees)";
 
 /// Directory holding the binaries under test: the one this harness runs from.
 fn bin_dir() -> PathBuf {
@@ -61,6 +63,15 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
         },
+        Some("redact") => {
+            let sets: Vec<_> = args
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| *a == "--set")
+                .filter_map(|(i, _)| args.get(i + 1).and_then(|s| redact::parse_set(s)))
+                .collect();
+            redact::run(&sets, value("--seed").and_then(|s| s.parse().ok()).unwrap_or(14))
+        }
         Some("thin") => {
             let repo = std::env::current_dir().expect("cwd");
             thin::run(&bin_dir(), &repo, runs.unwrap_or(50))
