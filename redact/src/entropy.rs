@@ -121,10 +121,16 @@ pub(crate) fn is_identifier(v: &[u8]) -> bool {
 }
 
 fn is_name(v: &[u8]) -> Option<bool> {
-    if !v.iter().all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':')) {
+    // Marks around a name (`__private`, `__reactListeners$`, `prefix=`) do
+    // not make it random; `$`, `/` and `=` inside join names as the other
+    // separators do (`io.example/serverInfo`, `StrictHostKeyChecking=no`).
+    let edge = |b: &u8| matches!(b, b'_' | b'$' | b'=');
+    let v = &v[v.iter().take_while(|b| edge(b)).count()..];
+    let v = &v[..v.len() - v.iter().rev().take_while(|b| edge(b)).count()];
+    let split = |b: &u8| matches!(b, b'_' | b'-' | b'.' | b':' | b'$' | b'/' | b'=');
+    if !v.iter().all(|b| b.is_ascii_alphanumeric() || split(b)) {
         return Some(false);
     }
-    let split = |b: &u8| matches!(b, b'_' | b'-' | b'.' | b':');
     // With separators a single-case part may be any word with a vowel
     // (`pydantic-mypy`, `win32typing`): random strings with separators are
     // base64url, whose parts mix case.
@@ -191,7 +197,7 @@ const COMMON_PAIRS: &str = "th he in er an re on at en nd ti es or te of ed is i
 /// `TimeOfDay`, `userId`).
 const SHORT_WORDS: &[&[u8]] = &[
     b"in", b"of", b"to", b"is", b"by", b"on", b"at", b"id", b"ok", b"db", b"as", b"if", b"or", b"no", b"up", b"do",
-    b"go", b"io", b"os", b"my", b"an", b"be", b"it", b"me", b"we", b"ui", b"fs", b"vm", b"ip",
+    b"go", b"io", b"os", b"my", b"an", b"be", b"it", b"me", b"we", b"ui", b"fs", b"vm", b"ip", b"fn",
 ];
 
 fn common_pair(a: u8, b: u8) -> bool {
@@ -357,6 +363,11 @@ mod tests {
             "lambda:createdBy",
             "BatchedProviderA",
             "AWS_ACCESS_KEY_ID",
+            "_ListenerFnKeyType",
+            "__reactListeners$",
+            "resource_metadata=",
+            "StrictHostKeyChecking=no",
+            "io.modelcontextprotocol/serverInfo",
         ] {
             assert!(is_identifier(v.as_bytes()), "{v}");
         }

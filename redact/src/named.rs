@@ -348,7 +348,7 @@ fn typed(text: &[u8], from: usize) -> Option<usize> {
 }
 
 /// The value at `at`: inside matching quotes on the same line, or a bare run
-/// up to a delimiter. Bare values followed by `(` or `[` are calls and indexing, not values.
+/// up to a delimiter. Bare values that are code (calls, operands, fields) are none.
 /// Values longer than this are not taken for one secret: tokens, keys and
 /// passwords are far shorter (key blocks and JWTs have rules of their own),
 /// and judging a megabyte-long "value" once per name in it would make a
@@ -371,7 +371,18 @@ fn value(scan: &mut Scan, at: usize) -> Option<(usize, usize)> {
         }
         _ => {
             let mut end = scan.run_end(at, RunClass::Value);
-            if matches!(text.get(end), Some(b'(' | b'[')) {
+            // A call or an index (`f (x)`), or an expression that goes on in
+            // an argument list, object literal or field list (`key: Type,`,
+            // `f(token=name)`), or an operand of `&&`, `||`, `|` (`flag &&
+            // f()`, `A | B` types): code. A secret in code is a string literal.
+            let next = skip_blanks(text, end);
+            let operand = text[next..].starts_with(b"&&") || text[next..].starts_with(b"||");
+            // A query string goes on with `&`: only a spaced `|` is an operator.
+            if matches!(text.get(next), Some(b'(' | b'['))
+                || operand
+                || (next > end && text.get(next) == Some(&b'|'))
+                || matches!(text.get(end), Some(b',' | b')'))
+            {
                 return None;
             }
             // A sentence may end right after the value: `… token=abc123.`
@@ -387,7 +398,27 @@ fn value(scan: &mut Scan, at: usize) -> Option<(usize, usize)> {
 /// secret could be.
 fn plain_value(v: &[u8]) -> bool {
     let Some(&first) = v.first() else { return false };
-    if matches!(first, b'$' | b'%' | b'@' | b'&' | b'*' | b'!' | b':' | b'#' | b'<' | b'{' | b'[' | b'(') || is_path(v)
+    // A value starting with a closing or separating mark was taken from
+    // between two string literals (`"token =",next:"`), not from inside one.
+    if matches!(
+        first,
+        b'$' | b'%'
+            | b'@'
+            | b'&'
+            | b'*'
+            | b'!'
+            | b':'
+            | b'#'
+            | b'<'
+            | b'{'
+            | b'['
+            | b'('
+            | b','
+            | b';'
+            | b')'
+            | b']'
+            | b'}'
+    ) || is_path(v)
     {
         return false;
     }
@@ -408,22 +439,16 @@ fn plain_value(v: &[u8]) -> bool {
     {
         return false;
     }
-    // Escapes, calls, and `crate::path` / `Class::CONST` paths are code.
-    if v.contains(&b'\\') || v.ends_with(b"()") || contains(b"::") {
+    // Escapes, calls, `crate::path` / `Class::CONST` paths and optional
+    // chaining are code.
+    if v.contains(&b'\\') || v.ends_with(b"()") || contains(b"::") || contains(b"?.") {
         return false;
     }
-    // `process.env.API_KEY`, `self.token`, `os.environ`: attribute paths.
-    if v.contains(&b'.')
-        && v.first().is_some_and(|b| b.is_ascii_lowercase() || matches!(b, b'_' | b'$'))
-        && v.split(|&b| b == b'.').all(|seg| {
-            seg.first().is_some_and(|b| b.is_ascii_alphabetic() || matches!(b, b'_' | b'$'))
-                && seg.iter().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$'))
-        })
-    {
+    if starts_with_attribute_path(v) {
         return false;
     }
-    // Numbers, dates, versions, IP addresses.
-    if v.iter().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b':' | b'_' | b'+' | b'v')) {
+    // Numbers, dates, versions, IP addresses; integer literals of code.
+    if v.iter().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b':' | b'_' | b'+' | b'v')) || int_literal(v) {
         return false;
     }
     // Email addresses.
@@ -433,6 +458,64 @@ fn plain_value(v: &[u8]) -> bool {
         return false;
     }
     !is_uuid(v)
+}
+
+/// `process.env.API_KEY`, `self.token`, `NextBuildContext.key!`,
+/// `request.seen=new`, `this.type===m.num`: the value opens with an
+/// attribute path (identifiers joined by dots) that runs to its end or to
+/// an operator. Random secrets do not put a dot between two identifiers.
+fn starts_with_attribute_path(v: &[u8]) -> bool {
+    let ident = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$');
+    let path = v.iter().take_while(|b| ident(b) || **b == b'.').count();
+    let (head, rest) = v.split_at(path);
+    let segments_are_identifiers = head.split(|&b| b == b'.').all(|seg| {
+        seg.first().is_some_and(|b| b.is_ascii_alphabetic() || matches!(b, b'_' | b'$')) && seg.iter().all(ident)
+    });
+    head.contains(&b'.')
+        && segments_are_identifiers
+        && rest.first().is_none_or(|b| matches!(b, b'=' | b'!' | b'?' | b'+' | b'-' | b'*' | b'/' | b'%' | b':'))
+}
+
+/// `0x80310037`, `301990915u32`, `42L`: an integer literal of C, Rust, Java
+/// or JavaScript. Hex runs longer than 16 digits (64 bits) are not
+/// numbers but keys (`PRIVATE_KEY=0x4c08…`).
+fn int_literal(v: &[u8]) -> bool {
+    let digits = |s: &[u8], hex: bool| {
+        s.iter().take_while(|b| if hex { b.is_ascii_hexdigit() } else { b.is_ascii_digit() } || **b == b'_').count()
+    };
+    let (body, hex) = match v.strip_prefix(b"0x").or_else(|| v.strip_prefix(b"0X")) {
+        Some(hex) => (hex, true),
+        None => (v, false),
+    };
+    let n = digits(body, hex);
+    let suffix = &body[n..];
+    let known_suffix = [
+        &b""[..],
+        b"u8",
+        b"u16",
+        b"u32",
+        b"u64",
+        b"u128",
+        b"usize",
+        b"i8",
+        b"i16",
+        b"i32",
+        b"i64",
+        b"i128",
+        b"isize",
+        b"u",
+        b"U",
+        b"l",
+        b"L",
+        b"ul",
+        b"UL",
+        b"ll",
+        b"LL",
+        b"ull",
+        b"ULL",
+    ]
+    .contains(&suffix);
+    n > 0 && (!hex || n <= 16) && known_suffix
 }
 
 /// `/etc/app/key.pem`, `./secrets/token`, `~/.ssh/id_ed25519`, `C:\\keys`:
@@ -499,10 +582,24 @@ mod tests {
             "crate::Oid",
             "{token}",
             "arn:aws:kms:x",
+            "NextBuildContext.encryptionKey!",
+            "request.didWarnForKey=new",
+            "tree.segment===VALUE",
+            "loaderProps.config?.loader",
+            "options?.nodeTypeKey",
+            "0x80310037",
+            "301990915u32",
+            ",DuplicateBinding:",
         ] {
             assert!(!plain_value(v.as_bytes()), "{v}");
         }
-        assert!(plain_value(b"Zk3mQ9vW2xR7tY4pL8nB"));
+        for v in [
+            "Zk3mQ9vW2xR7tY4pL8nB",
+            "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318",
+            "aGVsbG8gd29ybGQ==",
+        ] {
+            assert!(plain_value(v.as_bytes()), "{v}");
+        }
     }
 
     #[test]
