@@ -11,9 +11,12 @@
 //!   same to every program that reads it.
 //! - [`privacy`]: stored data private whatever the umask (the daemon's
 //!   umask, private creation, repairing what is not).
+//! - [`confined`]: opening a file so that the path checked is the file read
+//!   (no symlink swapped in between); the engine crates read through it.
 
 pub mod build_info;
 pub mod config;
+pub mod confined;
 pub mod detach;
 pub mod paths;
 pub mod privacy;

@@ -165,7 +165,7 @@ fn finish(
     let mut matches = Vec::new();
     for (score, rel) in ranked {
         let path = display(&rel);
-        let lines = read_file(&root.join(&rel), config.max_file_bytes)
+        let lines = read_file(root, &root.join(&rel), config.max_file_bytes)
             .map(|(bytes, _)| picker.best_lines(&text_of(&bytes)))
             .unwrap_or_default();
         if lines.is_empty() {

@@ -238,7 +238,7 @@ impl IndexStore {
             }
             writer.delete_term(fields.path_term(rel));
             let path = root.join(rel);
-            match read_file(&path, config.max_file_bytes) {
+            match read_file(root, &path, config.max_file_bytes) {
                 Ok((bytes, stamp)) => {
                     let text = text_of(&bytes);
                     // A panicking extractor (a plug-in) costs that file its symbols, not the index.

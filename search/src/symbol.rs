@@ -127,7 +127,7 @@ fn finish(
     let mut texts: BTreeMap<&PathBuf, Option<String>> = BTreeMap::new();
     for (path, _) in &hits {
         texts.entry(path).or_insert_with(|| {
-            read_file(&root.join(path), config.max_file_bytes).ok().map(|(bytes, _)| text_of(&bytes).into_owned())
+            read_file(root, &root.join(path), config.max_file_bytes).ok().map(|(bytes, _)| text_of(&bytes).into_owned())
         });
     }
     let matches = hits

@@ -5,15 +5,16 @@
 //! never loads more than `max_file_bytes`, and skips binaries (a NUL byte).
 //! Every skipped file is counted, so results can say what was not searched.
 
-use std::fs::{File, Metadata, OpenOptions};
+use std::fs::{File, Metadata};
 use std::io::Read;
-use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
 use ignore::{DirEntry, WalkBuilder, WalkState};
+use lean_ctx_common::confined::open_confined;
 
 use crate::config::SearchConfig;
 use crate::filter::PathFilter;
@@ -137,11 +138,14 @@ pub(crate) fn classify(entry: &DirEntry, max_file_bytes: u64) -> EntryKind {
     }
 }
 
-/// Reads a regular text file of at most `max_bytes`, with the stamp of what was read.
-pub(crate) fn read_file(path: &Path, max_bytes: u64) -> Result<(Vec<u8>, FileStamp), SkipReason> {
-    // O_NONBLOCK: a FIFO swapped in after the walk must not hang the reader.
-    let file =
-        OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path).map_err(|_| SkipReason::Unreadable)?;
+/// Reads a regular text file of at most `max_bytes` under the canonical
+/// `root`, with the stamp of what was read. The file is opened without
+/// following a last-component symlink and its descriptor's real path must lie
+/// under `root` (`lean_ctx_common::confined`): a file or directory swapped
+/// for a symlink out of the project after the walk saw it is not read.
+pub(crate) fn read_file(root: &Path, path: &Path, max_bytes: u64) -> Result<(Vec<u8>, FileStamp), SkipReason> {
+    // Non-blocking: a FIFO swapped in after the walk must not hang the reader.
+    let (file, _) = open_confined(path, |real| real.starts_with(root)).map_err(|_| SkipReason::Unreadable)?;
     let meta = file.metadata().map_err(|_| SkipReason::Unreadable)?;
     if !meta.is_file() {
         return Err(SkipReason::Special);
@@ -215,7 +219,7 @@ pub(crate) fn scan_files<T: Send>(
                     };
                     match classify(&entry, config.max_file_bytes) {
                         EntryKind::File(_) if filter.admits(rel) => {
-                            match read_file(entry.path(), config.max_file_bytes) {
+                            match read_file(&scope.root, entry.path(), config.max_file_bytes) {
                                 Ok((bytes, _)) => {
                                     bump(0);
                                     if let Some(found) = visit(rel, &bytes) {
@@ -302,4 +306,34 @@ pub(crate) fn list(
         }
     }
     listing
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_read_after_the_walk_stays_inside_the_root() {
+        let d = tempfile::tempdir().unwrap();
+        let base = d.path().canonicalize().unwrap();
+        let (root, outside) = (base.join("root"), base.join("outside"));
+        fs_setup(&root, &outside);
+        let read = |rel: &str| read_file(&root, &root.join(rel), 1 << 20).map(|(bytes, _)| bytes);
+        assert_eq!(read("dir/a.txt").unwrap(), b"inside");
+        // Walked as a regular file, swapped for a link out of the root before the read.
+        std::fs::remove_file(root.join("dir/a.txt")).unwrap();
+        std::os::unix::fs::symlink(outside.join("a.txt"), root.join("dir/a.txt")).unwrap();
+        assert_eq!(read("dir/a.txt"), Err(SkipReason::Unreadable));
+        // Its directory swapped for a link out of the root.
+        std::fs::rename(root.join("dir"), root.join("moved")).unwrap();
+        std::os::unix::fs::symlink(&outside, root.join("dir")).unwrap();
+        assert_eq!(read("dir/a.txt"), Err(SkipReason::Unreadable));
+    }
+
+    fn fs_setup(root: &Path, outside: &Path) {
+        std::fs::create_dir_all(root.join("dir")).unwrap();
+        std::fs::create_dir_all(outside).unwrap();
+        std::fs::write(root.join("dir/a.txt"), "inside").unwrap();
+        std::fs::write(outside.join("a.txt"), "OUTSIDE").unwrap();
+    }
 }

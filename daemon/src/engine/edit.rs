@@ -198,7 +198,12 @@ impl Engine {
                 "old_string is empty; give the exact text to replace (the file already exists)",
             ));
         }
-        let before = load(path, config.max_read_bytes)?;
+        // The content is read from a descriptor checked to be inside what
+        // may be edited: a symlink swapped in since the path was resolved
+        // does not bring another file's text into this one.
+        let opened = scope.open_resolved(path, &shown)?;
+        scope.check_writable(&opened.real, &shown)?;
+        let before = load(opened.file, path, config.max_read_bytes)?;
         let (after, replacements) = if let Some((start, end)) = params.lines {
             (replace_lines(&before.text, start, end, &params.new_string, &shown)?, 1)
         } else if params.replace_all {

@@ -2,8 +2,11 @@
 //! a global one) plus the configured `allow_paths`; reads also reach the
 //! read-only roots (dependency and toolchain sources), edits never do.
 
+use std::fs::File;
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
+
+use lean_ctx_common::confined::{OpenError, open_confined};
 
 use crate::engine::error::{EngineError, EngineResult};
 
@@ -108,6 +111,43 @@ impl Scope {
         Ok(real)
     }
 
+    /// Opens an existing file for reading, resolved and checked like
+    /// [`Scope::resolve_existing`], so that the file read is the file
+    /// checked: the descriptor's real path is checked again (see
+    /// `lean_ctx_common::confined`). A path that becomes a symlink while it
+    /// is opened is resolved once more (a file swapped back and forth would
+    /// otherwise make reads fail at random), then refused.
+    pub fn open_existing(&self, input: &str) -> EngineResult<Opened> {
+        let mut path = self.resolve_existing(input)?;
+        let mut opened = open_confined(&path, |real| self.readable(real));
+        if matches!(opened, Err(OpenError::Raced)) {
+            path = self.resolve_existing(input)?;
+            opened = open_confined(&path, |real| self.readable(real));
+        }
+        self.opened(opened, path, input)
+    }
+
+    /// Opens the resolved `path` for reading like [`Scope::open_existing`],
+    /// without resolving it again; `shown` names it in errors.
+    pub fn open_resolved(&self, path: &Path, shown: &str) -> EngineResult<Opened> {
+        self.opened(open_confined(path, |real| self.readable(real)), path.to_path_buf(), shown)
+    }
+
+    fn opened(&self, result: Result<(File, PathBuf), OpenError>, path: PathBuf, shown: &str) -> EngineResult<Opened> {
+        match result {
+            Ok((file, real)) => Ok(Opened { file, path, real }),
+            Err(OpenError::Raced) => Err(EngineError::denied(format!(
+                "{shown} changed while it was opened (it became a symlink or was moved): not read; read it again \
+                 once it stays put"
+            ))),
+            Err(OpenError::Outside(_)) => Err(self.outside(shown)),
+            Err(OpenError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => {
+                Err(EngineError::not_found(format!("no such file: {shown} (it was removed while it was opened)")))
+            }
+            Err(OpenError::Io(e)) => Err(EngineError::denied(format!("cannot open {shown}: {e}"))),
+        }
+    }
+
     /// A command's working directory: the request's cwd, or `input` (relative
     /// to it) when that is a directory inside the project or `allow_paths`.
     pub fn workdir(&self, input: &str) -> EngineResult<PathBuf> {
@@ -157,6 +197,17 @@ impl Scope {
     pub fn display(&self, path: &Path) -> String {
         path.strip_prefix(&self.root).map_or_else(|_| path.display().to_string(), |p| p.display().to_string())
     }
+}
+
+/// A file opened by [`Scope::open_existing`].
+#[derive(Debug)]
+pub struct Opened {
+    pub file: File,
+    /// The path as resolved: the file's identity for sessions and display.
+    pub path: PathBuf,
+    /// Where the opened file really is; the same as `path` unless the file
+    /// was moved (inside what may be read) while it was opened.
+    pub real: PathBuf,
 }
 
 /// The project a directory belongs to: its nearest ancestor (itself
@@ -216,6 +267,54 @@ mod tests {
         assert_eq!(scope.resolve_existing("link.txt").unwrap_err().kind, ErrorKind::PermissionDenied);
         let allowed = Scope::new(scope.cwd.to_str().unwrap(), None, &[d.path().display().to_string()]).unwrap();
         assert!(allowed.resolve_existing("link.txt").is_ok());
+    }
+
+    fn content(opened: Opened) -> String {
+        let mut text = String::new();
+        let mut file = opened.file;
+        file.read_to_string(&mut text).unwrap();
+        text
+    }
+
+    #[test]
+    fn a_file_swapped_for_an_escaping_symlink_after_the_check_is_not_read() {
+        let (d, scope) = project();
+        let outside = d.path().join("secret.txt");
+        let checked = scope.resolve_existing("a.rs").unwrap();
+        // Between the check and the open, a.rs becomes a link out of the project.
+        let a = scope.cwd.join("a.rs");
+        std::fs::remove_file(&a).unwrap();
+        std::os::unix::fs::symlink(&outside, &a).unwrap();
+        let e = scope.open_resolved(&checked, "a.rs").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::PermissionDenied);
+        assert!(e.message.contains("changed while it was opened"), "{e}");
+        // Resolved again, it is where it leads now: outside, refused as such.
+        let e = scope.open_existing("a.rs").unwrap_err();
+        assert!(e.message.contains("allow_paths"), "{e}");
+        // A link that stays inside is followed and read.
+        std::fs::write(scope.root.join("b.rs"), "fn b() {}").unwrap();
+        std::fs::remove_file(&a).unwrap();
+        std::os::unix::fs::symlink(scope.root.join("b.rs"), &a).unwrap();
+        let opened = scope.open_existing("a.rs").unwrap();
+        assert_eq!((opened.path.clone(), opened.real.clone()), (scope.root.join("b.rs"), scope.root.join("b.rs")));
+        assert_eq!(content(opened), "fn b() {}");
+    }
+
+    #[test]
+    fn a_directory_swapped_for_an_escaping_symlink_after_the_check_is_not_read() {
+        let (d, scope) = project();
+        let checked = scope.resolve_existing("a.rs").unwrap();
+        let elsewhere = d.path().join("elsewhere");
+        std::fs::create_dir_all(&elsewhere).unwrap();
+        std::fs::write(elsewhere.join("a.rs"), "OUTSIDE").unwrap();
+        std::fs::rename(scope.root.join("src"), scope.root.join("moved")).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, scope.root.join("src")).unwrap();
+        let e = scope.open_resolved(&checked, "a.rs").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::PermissionDenied);
+        assert!(e.message.contains("outside the project"), "{e}");
+        // With the directory allowed, the same open reads it.
+        let allowed = Scope::new(scope.cwd.to_str().unwrap(), None, &[elsewhere.display().to_string()]).unwrap();
+        assert_eq!(content(allowed.open_resolved(&checked, "a.rs").unwrap()), "OUTSIDE");
     }
 
     #[test]

@@ -6,6 +6,8 @@ use std::fs::{self, File};
 use std::io::{ErrorKind, Read};
 use std::path::{Path, PathBuf};
 
+use lean_ctx_common::confined::{OpenError, open_confined};
+
 use super::front_matter::{self, FrontMatter};
 use super::{Discovery, RuleFile};
 
@@ -135,14 +137,28 @@ impl Scan {
             );
             return None;
         }
-        if !fs::metadata(&canon).is_ok_and(|m| m.is_file()) {
+        // Read from a descriptor whose real path is checked again: the file
+        // (or a directory above it) swapped for a link out of the project
+        // since the check above is not read (`lean_ctx_common::confined`).
+        let file = match open_confined(&canon, |real| real.starts_with(&self.canon_root)) {
+            Ok((file, _)) => file,
+            Err(OpenError::Io(e)) => {
+                self.note(rel, &format!("cannot be read ({e}); skipped, check its permissions"));
+                return None;
+            }
+            Err(e) => {
+                self.note(rel, &format!("changed while it was read ({e}); skipped this time"));
+                return None;
+            }
+        };
+        if !file.metadata().is_ok_and(|m| m.is_file()) {
             self.note(rel, "is not a regular file; skipped");
             return None;
         }
         if !self.seen.insert(canon.clone()) {
             return None;
         }
-        let (bytes, total, hash) = match read_capped(&canon) {
+        let (bytes, total, hash) = match read_capped(file) {
             Ok(read) => read,
             Err(e) => {
                 self.note(rel, &format!("cannot be read ({e}); skipped, check its permissions"));
@@ -276,10 +292,9 @@ pub(crate) fn shown(rel: &Path) -> String {
 }
 
 /// The first [`MAX_RULE_BYTES`] (plus one, to tell a longer file) of the
-/// file, its total size (counted up to [`MAX_HASHED_BYTES`]) and the hash of
+/// opened file, its total size (counted up to [`MAX_HASHED_BYTES`]) and the hash of
 /// what was read.
-fn read_capped(path: &Path) -> std::io::Result<(Vec<u8>, u64, [u8; 32])> {
-    let mut file = File::open(path)?;
+fn read_capped(mut file: File) -> std::io::Result<(Vec<u8>, u64, [u8; 32])> {
     let mut hasher = blake3::Hasher::new();
     let mut kept = Vec::new();
     let mut total = 0u64;

@@ -303,6 +303,39 @@ fn symlinks_outside_the_root_are_skipped_inside_ones_read() {
 }
 
 #[test]
+fn a_rule_file_swapped_for_an_escaping_symlink_while_read_is_never_delivered() {
+    let outside = tempfile::tempdir().unwrap();
+    fs::write(outside.path().join("secret.md"), "OUTSIDE-SECRET").unwrap();
+    let p = Project::new();
+    p.write("src/AGENTS.md", "inside");
+    let (root, stop) = (p.root().join("src"), std::sync::atomic::AtomicBool::new(false));
+    std::thread::scope(|s| {
+        // AGENTS.md flips between a regular file and a link out of the
+        // project, each state put in place atomically by a rename.
+        s.spawn(|| {
+            let (file, link) = (root.join(".AGENTS.file"), root.join(".AGENTS.link"));
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                fs::write(&file, "inside").unwrap();
+                fs::rename(&file, root.join("AGENTS.md")).unwrap();
+                let _ = fs::remove_file(&link);
+                symlink(outside.path().join("secret.md"), &link).unwrap();
+                fs::rename(&link, root.join("AGENTS.md")).unwrap();
+            }
+        });
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+        while std::time::Instant::now() < deadline {
+            let discovery = p.discover("src/x.rs", Host::Codex, false);
+            let leaked = discovery.rules.iter().find(|r| r.body.contains("OUTSIDE"));
+            if let Some(rule) = leaked {
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                panic!("delivered a file outside the project: {}", rule.body);
+            }
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+}
+
+#[test]
 fn a_symlink_loop_in_a_rules_directory_ends() {
     let p = Project::new();
     p.write(".claude/rules/a.md", "---\npaths: \"**\"\n---\nonce");

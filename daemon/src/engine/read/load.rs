@@ -1,8 +1,8 @@
 //! Loading a file for reading or editing: refuses directories, special
 //! files, oversized and binary files with a message that says what to do.
 
+use std::fs::File;
 use std::io::Read;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -22,15 +22,12 @@ pub fn line_count(text: &str) -> u32 {
     u32::try_from(text.lines().count()).unwrap_or(u32::MAX)
 }
 
-pub fn load(path: &Path, max_bytes: u64) -> EngineResult<Loaded> {
+/// Loads the opened `file` (see `Scope::open_existing`: the file checked is
+/// the file read), known as `path`.
+pub fn load(file: File, path: &Path, max_bytes: u64) -> EngineResult<Loaded> {
     let shown = path.display();
-    // O_NONBLOCK: opening a FIFO must not hang; the type is checked on the
-    // opened descriptor, so a file swapped after a path check cannot slip by.
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
-        .map_err(|e| EngineError::not_found(format!("cannot open {shown}: {e}")))?;
+    // The type is checked on the opened descriptor (opened non-blocking, so
+    // a FIFO does not hang), so a file swapped after a path check cannot slip by.
     let meta = file.metadata().map_err(|e| EngineError::internal(format!("cannot inspect {shown}: {e}")))?;
     if meta.is_dir() {
         return Err(EngineError::invalid(format!("{shown} is a directory; list it with ctx_tree or `lctx tree`")));
@@ -66,6 +63,11 @@ pub fn load(path: &Path, max_bytes: u64) -> EngineResult<Loaded> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn load(path: &Path, max_bytes: u64) -> EngineResult<Loaded> {
+        let (file, _) = lean_ctx_common::confined::open_confined(path, |_| true).unwrap();
+        super::load(file, path, max_bytes)
+    }
 
     #[test]
     fn refuses_what_it_cannot_show() {

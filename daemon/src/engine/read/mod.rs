@@ -139,8 +139,13 @@ impl Reader {
             .paths
             .iter()
             .map(|p| {
-                let path = scope.resolve_existing(p)?;
-                permit(&path)?;
+                let opened = scope.open_existing(p)?;
+                permit(&opened.path)?;
+                if opened.real != opened.path {
+                    // Moved inside the project while it was opened: the
+                    // user's rules apply to where it is now, too.
+                    permit(&opened.real)?;
+                }
                 if spent >= budget {
                     return Err(EngineError::new(
                         ErrorKind::ResourceExhausted,
@@ -150,7 +155,7 @@ impl Reader {
                         ),
                     ));
                 }
-                let loaded = load(&path, config.max_read_bytes)?;
+                let loaded = load(opened.file, &opened.path, config.max_read_bytes)?;
                 spent += loaded.text.len() as u64;
                 self.view(tokens, scope, session, &loaded, &mode, params.fresh)
             })
