@@ -151,9 +151,10 @@ impl SearchEngine {
         depth: usize,
         show_hidden: bool,
         respect_gitignore: bool,
+        withhold: &dyn Fn(&Path) -> Option<String>,
     ) -> Result<TreeResult, SearchError> {
         let scope = resolve_scope(root, path)?;
-        Ok(tree::tree(&scope, depth, show_hidden, respect_gitignore, self.config()))
+        Ok(tree::tree(&scope, depth, show_hidden, respect_gitignore, self.config(), withhold))
     }
 
     /// Builds or refreshes a project's index and waits for it; `progress` is

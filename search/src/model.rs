@@ -116,6 +116,8 @@ pub struct TreeResult {
     pub files: u64,
     pub dirs: u64,
     pub skipped: Skipped,
+    /// Files left out because the caller may not read them (not counted above).
+    pub withheld: u64,
 }
 
 /// Progress of an index build, reported every few hundred files.

@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
+use std::path::Path;
 
 use crate::config::SearchConfig;
 use crate::model::TreeResult;
@@ -67,12 +68,16 @@ impl Node {
     }
 }
 
+/// `withhold` names why a file may not be shown (the user's read rules),
+/// or `None`: such files are neither listed nor counted, and a last line
+/// says how many were left out and why.
 pub(crate) fn tree(
     scope: &Scope,
     depth: usize,
     show_hidden: bool,
     respect_gitignore: bool,
     config: &SearchConfig,
+    withhold: &dyn Fn(&Path) -> Option<String>,
 ) -> TreeResult {
     let options = WalkOptions {
         show_hidden,
@@ -82,8 +87,12 @@ pub(crate) fn tree(
     };
     let label = if scope.base_rel.as_os_str().is_empty() { ".".to_string() } else { display(&scope.base_rel) };
     // The tree of a file is the file itself, asked for by name.
+    let mut withheld = Withheld::default();
     if scope.base.is_file() {
-        return TreeResult { text: format!("{label}\n"), files: 1, dirs: 0, skipped: Skipped::default() };
+        if withheld.check(withhold, &scope.base) {
+            return TreeResult { text: withheld.note(), files: 0, dirs: 0, skipped: Skipped::default(), withheld: 1 };
+        }
+        return TreeResult { text: format!("{label}\n"), files: 1, dirs: 0, skipped: Skipped::default(), withheld: 0 };
     }
     let mut root = Node::default();
     let mut skipped = Skipped::default();
@@ -101,6 +110,9 @@ pub(crate) fn tree(
             }
             EntryKind::Ignored => continue,
         };
+        if !is_dir && withheld.check(withhold, entry.path()) {
+            continue;
+        }
         let Ok(inner) = entry.path().strip_prefix(&scope.base) else { continue };
         let components: Vec<String> = inner.iter().map(|c| c.to_string_lossy().into_owned()).collect();
         root.insert(&components, is_dir);
@@ -110,19 +122,42 @@ pub(crate) fn tree(
     if let Some(note) = skipped_note(&skipped) {
         let _ = writeln!(text, "{note}");
     }
-    TreeResult { text, files: root.count, dirs: root.dir_count(), skipped }
+    if withheld.count > 0 {
+        text.push_str(&withheld.note());
+    }
+    TreeResult { text, files: root.count, dirs: root.dir_count(), skipped, withheld: withheld.count }
+}
+
+/// Files left out of a tree, and the first reason given.
+#[derive(Default)]
+struct Withheld {
+    count: u64,
+    why: Option<String>,
+}
+
+impl Withheld {
+    /// Whether `path` is withheld; counts it if so.
+    fn check(&mut self, withhold: &dyn Fn(&Path) -> Option<String>, path: &Path) -> bool {
+        let Some(why) = withhold(path) else { return false };
+        self.count += 1;
+        self.why.get_or_insert(why);
+        true
+    }
+
+    fn note(&self) -> String {
+        format!("{} file(s) not listed: {}\n", self.count, self.why.as_deref().unwrap_or("not readable"))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::fs;
-    use std::path::Path;
 
     fn tree_of(dir: &Path, depth: usize) -> String {
         let config = SearchConfig::new("/nonexistent");
         let scope = crate::paths::resolve_scope(dir, None).unwrap();
-        tree(&scope, depth, false, true, &config).text
+        tree(&scope, depth, false, true, &config, &|_| None).text
     }
 
     #[test]
@@ -149,7 +184,28 @@ mod tests {
         fs::write(dir.path().join("src/lib.rs"), "x").unwrap();
         let config = SearchConfig::new("/nonexistent");
         let scope = crate::paths::resolve_scope(dir.path(), Some(Path::new("src/lib.rs"))).unwrap();
-        let result = tree(&scope, 3, false, true, &config);
+        let result = tree(&scope, 3, false, true, &config, &|_| None);
         assert_eq!((result.text.as_str(), result.files, result.dirs), ("src/lib.rs\n", 1, 0));
+    }
+
+    #[test]
+    fn withheld_files_are_neither_listed_nor_counted_and_the_tree_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        for file in ["src/lib.rs", "secrets/prod.env", "secrets/dev.env", ".env"] {
+            fs::create_dir_all(dir.path().join(file).parent().unwrap()).unwrap();
+            fs::write(dir.path().join(file), "x").unwrap();
+        }
+        let config = SearchConfig::new("/nonexistent");
+        let scope = crate::paths::resolve_scope(dir.path(), None).unwrap();
+        let deny =
+            |p: &Path| p.to_string_lossy().contains("secrets/").then(|| "denied by Read(./secrets/**)".to_string());
+        let result = tree(&scope, 3, true, true, &config, &deny);
+        assert!(!result.text.contains("prod.env") && !result.text.contains("dev.env"), "{}", result.text);
+        assert!(result.text.starts_with("./ (2)\n"), "{}", result.text);
+        assert!(result.text.ends_with("2 file(s) not listed: denied by Read(./secrets/**)\n"), "{}", result.text);
+        assert_eq!((result.files, result.withheld), (2, 2));
+        let scope = crate::paths::resolve_scope(dir.path(), Some(Path::new("secrets/prod.env"))).unwrap();
+        let result = tree(&scope, 3, true, true, &config, &deny);
+        assert_eq!((result.text.as_str(), result.files), ("1 file(s) not listed: denied by Read(./secrets/**)\n", 0));
     }
 }

@@ -175,15 +175,15 @@ fn tree_lists_counts_with_depth_hidden_and_ignore_switches() {
     fx.write("dist/bundle.js", "x");
     fx.write("src/deep/nested/mod.rs", "x");
     let engine = fx.engine();
-    let tree = engine.tree(fx.root(), None, 2, false, true).unwrap();
+    let tree = engine.tree(fx.root(), None, 2, false, true, &|_| None).unwrap();
     assert_eq!(
         tree.text,
         "./ (6)\n  lib/ (1)\n    util.py\n  src/ (3)\n    deep/ (1) …\n    config.rs\n    main.rs\n  web/ (1)\n    app.ts\n  README.md\n"
     );
     assert_eq!((tree.files, tree.dirs), (6, 5));
-    let tree = engine.tree(fx.root(), Some(Path::new("src")), 5, false, true).unwrap();
+    let tree = engine.tree(fx.root(), Some(Path::new("src")), 5, false, true, &|_| None).unwrap();
     assert_eq!(tree.text, "src/ (3)\n  deep/ (1)\n    nested/ (1)\n      mod.rs\n  config.rs\n  main.rs\n");
-    let tree = engine.tree(fx.root(), None, 1, true, false).unwrap();
+    let tree = engine.tree(fx.root(), None, 1, true, false, &|_| None).unwrap();
     assert_eq!(
         tree.text,
         "./ (8)\n  dist/ (1) …\n  lib/ (1) …\n  src/ (3) …\n  web/ (1) …\n  .gitignore\n  README.md\n"
@@ -206,7 +206,7 @@ fn bad_input_is_refused_with_a_clear_error() {
     }
     assert!(matches!(engine.glob(fx.root(), "*", Some(Path::new("/tmp")), 5), Err(SearchError::OutsideProject { .. })));
     assert!(matches!(
-        engine.tree(fx.root(), Some(Path::new("..")), 1, false, true),
+        engine.tree(fx.root(), Some(Path::new("..")), 1, false, true, &|_| None),
         Err(SearchError::OutsideProject { .. })
     ));
 
@@ -236,7 +236,9 @@ fn fifos_and_binaries_are_skipped_and_counted() {
     let status = engine.project_status(fx.root()).unwrap().unwrap();
     assert_eq!((status.files, status.skipped.special, status.skipped.binary), (5, 1, 1), "{status:?}");
     assert_eq!(engine.glob(fx.root(), "pipe.rs", None, 5).unwrap().skipped.special, 1);
-    assert!(engine.tree(fx.root(), None, 3, false, true).unwrap().text.contains("skipped 1 file: 1 special"));
+    assert!(
+        engine.tree(fx.root(), None, 3, false, true, &|_| None).unwrap().text.contains("skipped 1 file: 1 special")
+    );
 }
 
 #[test]

@@ -233,7 +233,17 @@ impl Engine {
     ) -> EngineResult<TreeResult> {
         let (root, within) = self.search_path(caller, path)?;
         let depth = if depth == 0 { DEFAULT_TREE_DEPTH } else { depth as usize };
-        self.search.tree(&root, within.as_deref(), depth, show_hidden, respect_gitignore).map_err(search_error)
+        // Files the user's rules deny reading are not listed either (as in
+        // glob); an ask rule guards a file's content, not its name.
+        let config = self.config.get();
+        let rules = self.permission_rules(&self.scope(caller, &config)?, &config);
+        let withhold = |file: &Path| match rules.permissions.check_read(file) {
+            deny @ lean_ctx_guard::permissions::Verdict::Deny { .. } => deny.message("ctx_tree"),
+            _ => None,
+        };
+        self.search
+            .tree(&root, within.as_deref(), depth, show_hidden, respect_gitignore, &withhold)
+            .map_err(search_error)
     }
 
     /// Builds the index of the project `path` names (the caller's project
