@@ -476,13 +476,14 @@ fn starts_with_attribute_path(v: &[u8]) -> bool {
         && rest.first().is_none_or(|b| matches!(b, b'=' | b'!' | b'?' | b'+' | b'-' | b'*' | b'/' | b'%' | b':'))
 }
 
-/// `0x80310037`, `301990915u32`, `42L`: an integer literal of C, Rust, Java
+/// `0x80310037`, `301990915u32`, `-42L`: an integer literal of C, Rust, Java
 /// or JavaScript. Hex runs longer than 16 digits (64 bits) are not
 /// numbers but keys (`PRIVATE_KEY=0x4c08…`).
 fn int_literal(v: &[u8]) -> bool {
     let digits = |s: &[u8], hex: bool| {
         s.iter().take_while(|b| if hex { b.is_ascii_hexdigit() } else { b.is_ascii_digit() } || **b == b'_').count()
     };
+    let v = v.strip_prefix(b"-").unwrap_or(v);
     let (body, hex) = match v.strip_prefix(b"0x").or_else(|| v.strip_prefix(b"0X")) {
         Some(hex) => (hex, true),
         None => (v, false),
@@ -589,6 +590,7 @@ mod tests {
             "options?.nodeTypeKey",
             "0x80310037",
             "301990915u32",
+            "-2147212282i32",
             ",DuplicateBinding:",
         ] {
             assert!(!plain_value(v.as_bytes()), "{v}");
