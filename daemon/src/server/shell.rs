@@ -52,6 +52,24 @@ impl Drop for CancelOnDrop {
     }
 }
 
+/// Output above this size leaves the allocator holding pages worth
+/// returning.
+const LARGE_OUTPUT: usize = 8 << 20;
+
+/// After a request that carried `bytes` of command output: glibc keeps the
+/// freed buffers (raw, redacted, shaped, archived copies) in its arenas, so
+/// one large output would stay resident for the daemon's whole life. Trim
+/// them off the request's path; small requests skip it.
+fn give_back_memory_after(bytes: usize) {
+    if bytes < LARGE_OUTPUT {
+        return;
+    }
+    // SAFETY: malloc_trim only releases free memory of the allocator's own
+    // arenas; it takes no pointers.
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    tokio::task::spawn_blocking(|| unsafe { libc::malloc_trim(0) });
+}
+
 fn millis(d: std::time::Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
@@ -78,14 +96,18 @@ impl Shell for ShellService {
         let _cancel_on_drop = CancelOnDrop(cancel.clone());
         let (outcome, out) =
             blocking(move || engine.run_command(&caller(&ctx), &params, &cancel)).await?.map_err(engine_status)?;
-        Ok(Response::new(ExecResponse {
+        let response = ExecResponse {
             meta: Some(self.host.meta()),
             output: Some(shaped(out)),
             exit_code: outcome.exit_code,
             timed_out: outcome.timed_out,
             duration_ms: millis(outcome.duration),
             job_id: 0,
-        }))
+        };
+        let captured = outcome.output.len();
+        drop(outcome);
+        give_back_memory_after(captured);
+        Ok(Response::new(response))
     }
 
     async fn compress(&self, request: Request<CompressRequest>) -> Result<Response<CompressResponse>, Status> {
@@ -93,6 +115,7 @@ impl Shell for ShellService {
         let ctx = req.ctx.ok_or_else(missing_context)?;
         let _guard = self.host.begin_request();
         let engine = self.engine.clone();
+        let received = req.output.len();
         let out = blocking(move || {
             let caller = caller(&ctx);
             let scope = engine.scope_of(&caller)?;
@@ -101,6 +124,7 @@ impl Shell for ShellService {
         })
         .await?
         .map_err(engine_status)?;
+        give_back_memory_after(received);
         Ok(Response::new(CompressResponse { meta: Some(self.host.meta()), output: Some(shaped(out)) }))
     }
 
