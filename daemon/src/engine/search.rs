@@ -206,7 +206,7 @@ impl Engine {
         let rules = self.permission_rules(&self.scope(caller, &config)?, &config);
         let mut denied_by = None;
         let before = result.paths.len();
-        result.paths.retain(|p| match rules.permissions.check_read(&root.join(p)).message("ctx_glob") {
+        result.paths.retain(|p| match name_withheld(&rules.permissions, &root.join(p), "ctx_glob") {
             None => true,
             Some(why) => {
                 denied_by.get_or_insert(why);
@@ -233,14 +233,10 @@ impl Engine {
     ) -> EngineResult<TreeResult> {
         let (root, within) = self.search_path(caller, path)?;
         let depth = if depth == 0 { DEFAULT_TREE_DEPTH } else { depth as usize };
-        // Files the user's rules deny reading are not listed either (as in
-        // glob); an ask rule guards a file's content, not its name.
+        // Files the user's rules deny reading are not listed either (as in glob).
         let config = self.config.get();
         let rules = self.permission_rules(&self.scope(caller, &config)?, &config);
-        let withhold = |file: &Path| match rules.permissions.check_read(file) {
-            deny @ lean_ctx_guard::permissions::Verdict::Deny { .. } => deny.message("ctx_tree"),
-            _ => None,
-        };
+        let withhold = |file: &Path| name_withheld(&rules.permissions, file, "ctx_tree");
         self.search
             .tree(&root, within.as_deref(), depth, show_hidden, respect_gitignore, &withhold)
             .map_err(search_error)
@@ -255,6 +251,16 @@ impl Engine {
         let root = self.scope(caller, &config)?.index_root(path)?;
         refuse_broad_root(&root, &config)?;
         self.search.build(&root, |_| {}).map_err(search_error)
+    }
+}
+
+/// Why a file's name may not be listed by `tool`: a deny rule for reading
+/// it. An ask rule guards the content, not the name, so it does not hide
+/// the file from a listing (search, which shows content, withholds both).
+fn name_withheld(permissions: &lean_ctx_guard::permissions::Permissions, file: &Path, tool: &str) -> Option<String> {
+    match permissions.check_read(file) {
+        deny @ lean_ctx_guard::permissions::Verdict::Deny { .. } => deny.message(tool),
+        _ => None,
     }
 }
 
