@@ -15,5 +15,7 @@ pub mod v1 {
 /// states) became enums at new field numbers; 1 and 2 sent them as strings.
 /// 4: guardrails — RequestContext.host, FileView.rules and .redacted, and
 /// FileContext/Rules.
+/// 5: Shell/Check, so lctx-shell applies the user's rules to the commands it
+/// runs itself.
 pub const PROTOCOL_MIN: u32 = 3;
-pub const PROTOCOL_MAX: u32 = 4;
+pub const PROTOCOL_MAX: u32 = 5;

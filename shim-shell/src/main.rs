@@ -11,15 +11,19 @@
 //! - [`toggle`]: on / off / auto, and the routing rule.
 //! - [`hooks`]: the bash, zsh and fish hook text, and its fail-open handshake.
 //! - [`run`]: running a routed command; [`passthrough`] decides when it steps
-//!   aside, [`capture`] collects output, [`signals`] keeps Ctrl-C working,
-//!   [`compress`] asks lean-ctxd.
+//!   aside, [`permission`] asks whether the user's rules allow the command,
+//!   [`capture`] collects output, [`signals`] keeps Ctrl-C working,
+//!   [`compress`] asks lean-ctxd to shape it; [`engine`] is the one way both
+//!   reach lean-ctxd.
 //! - [`status`], [`prompt`]: what a person asks about it.
 
 mod capture;
 mod compress;
 mod detect;
+mod engine;
 mod hooks;
 mod passthrough;
+mod permission;
 mod prompt;
 mod run;
 mod signals;

@@ -3,7 +3,10 @@
 //! and process group; captures its output; prints it compressed; ends with
 //! the command's own status.
 //!
-//! Nothing here may change what the command does. When capturing would (see
+//! Before anything runs, the user's permission rules are asked (see
+//! permission.rs): a refused command is not run and ends with status 126.
+//!
+//! Nothing else here may change what the command does. When capturing would (see
 //! passthrough.rs), or when anything fails before the command has started,
 //! lctx-shell execs the command in its own place, unchanged. Once the
 //! command has started, every failure falls back to printing its raw output.
@@ -17,7 +20,7 @@ use std::process::{Command, ExitStatus};
 use clap::Args;
 
 use crate::signals::{self, Blocked};
-use crate::{capture, compress, passthrough};
+use crate::{capture, compress, passthrough, permission};
 
 #[derive(Args, Debug)]
 pub struct RunArgs {
@@ -40,8 +43,19 @@ pub enum Ending {
     Signal(i32),
 }
 
+/// The status of a command the user's rules refused: it was found but not
+/// run, as a shell says of a command it cannot execute.
+const REFUSED: i32 = 126;
+
 pub fn run(args: RunArgs) -> Ending {
     let ack = args.ack.as_deref();
+    if let permission::Decision::Refuse(why) = permission::decide(&args.command) {
+        if !take_charge(ack) {
+            return Ending::Exit(1);
+        }
+        eprintln!("{why}");
+        return Ending::Exit(REFUSED);
+    }
     let stdin_is_terminal = io::stdin().is_terminal();
     if passthrough::needs_terminal(&args.command, stdin_is_terminal) || !passthrough::output_watched(args.shell_pid) {
         return exec_unchanged(&args.command, ack, None);

@@ -245,6 +245,77 @@ fn permission_rules_deny_and_ask_for_reads_edits_and_commands() {
     refused(&["run", "--", "curl", "https://example.invalid"], "curl", "denied");
 }
 
+/// `lctx-shell run -- ARGS…` in `dir` as an agent would reach it (the fake
+/// tools first on PATH), with `extra` environment.
+fn shell_run(home: &Home, dir: &Path, extra: &[(&str, &str)], args: &[&str]) -> Output {
+    let path = format!("{}:{}", home.path().join("fakebin").display(), std::env::var("PATH").unwrap_or_default());
+    let mut cmd = home.command(bin("lctx-shell"));
+    cmd.current_dir(dir).env("HOME", home.path().join("user")).env("PATH", path).arg("run").arg("--").args(args);
+    // Only the agent a case names runs this shell.
+    for var in ["LEAN_CTX_AGENT", "CLAUDECODE", "CODEX_SANDBOX", "CODEX_THREAD_ID", "GEMINI_CLI", "CURSOR_AGENT"] {
+        cmd.env_remove(var);
+    }
+    cmd.envs(extra.iter().copied()).output().unwrap()
+}
+
+#[test]
+fn lctx_shell_applies_the_rules_to_the_commands_it_runs() {
+    let home = Home::new();
+    let root = project(&home);
+    // A git that records each run, so a refused command is seen not to run.
+    let runs = home.path().join("git-runs.log");
+    let fake = home.path().join("fakebin/git");
+    write(home.path(), "fakebin/git", &format!("#!/bin/sh\necho \"$*\" >> '{}'\necho ran\n", runs.display()));
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    write(
+        &root,
+        ".claude/settings.json",
+        r#"{"permissions": {"deny": ["Bash(git push:*)", "Read(./secrets/**)"], "ask": ["Bash(git reset:*)"]}}"#,
+    );
+    write(&root, "secrets/prod.txt", "prod credentials\n");
+    let ran = || std::fs::read_to_string(&runs).unwrap_or_default();
+    let refused = |out: &Output, rule: &str, word: &str| {
+        assert_eq!(out.status.code(), Some(126), "{}", describe(out));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(rule) && stderr.contains(word), "names {rule}: {stderr}");
+        assert!(out.stdout.is_empty(), "{}", describe(out));
+    };
+
+    refused(&shell_run(&home, &root, &[], &["git", "push", "origin", "main"]), "Bash(git push:*)", "denied");
+    // The files a command names are checked like reads.
+    refused(
+        &shell_run(&home, &root.join("src"), &[], &["git", "add", "../secrets/prod.txt"]),
+        "Read(./secrets/**)",
+        "denied",
+    );
+    // Nobody can be asked in a plain agent shell; Claude Code's own shell
+    // tool has asked the user before the command got here.
+    refused(
+        &shell_run(&home, &root, &[("CODEX_SANDBOX", "seatbelt")], &["git", "reset", "--hard"]),
+        "Bash(git reset:*)",
+        "ask rule",
+    );
+    assert_eq!(ran(), "", "nothing refused ran");
+    let asked = shell_run(&home, &root, &[("CLAUDECODE", "1")], &["git", "reset", "--hard"]);
+    assert!(asked.status.success(), "{}", describe(&asked));
+    // A `;` inside an argument is not a second command.
+    let quoted = shell_run(&home, &root, &[], &["git", "commit", "-m", "fix; git push"]);
+    assert!(
+        quoted.status.success() && String::from_utf8_lossy(&quoted.stdout).contains("ran"),
+        "{}",
+        describe(&quoted)
+    );
+    assert_eq!(ran(), "reset --hard\ncommit -m fix; git push\n");
+
+    // The same answer from a fallback child, and lean-ctx's own list.
+    let fallback = shell_run(&home, &root, &[("LEAN_CTX_NO_DAEMON", "1")], &["git", "push", "--force"]);
+    refused(&fallback, "Bash(git push:*)", "denied");
+    let set = lctx(&home, &root, &["config", "set", "shell_deny", "git fetch"]);
+    assert!(set.status.success(), "{}", describe(&set));
+    refused(&shell_run(&home, &root, &[], &["git", "fetch", "origin"]), "git fetch", "denied");
+    assert_eq!(ran(), "reset --hard\ncommit -m fix; git push\n", "nothing refused ran");
+}
+
 #[test]
 fn a_command_stays_in_the_project_and_read_only_roots_are_never_edited() {
     let home = Home::new();

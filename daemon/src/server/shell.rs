@@ -2,10 +2,11 @@
 
 use std::sync::Arc;
 
+use lean_ctx_guard::permissions::Verdict;
 use lean_ctx_proto::v1::shell_server::Shell;
 use lean_ctx_proto::v1::{
-    ArchiveHit, CompressRequest, CompressResponse, ExecRequest, ExecResponse, ExpandRequest, ExpandResponse, Job,
-    JobsRequest, JobsResponse, Shaped,
+    ArchiveHit, CheckRequest, CheckResponse, CompressRequest, CompressResponse, ExecRequest, ExecResponse,
+    ExpandRequest, ExpandResponse, Job, JobsRequest, JobsResponse, Permission, Shaped,
 };
 use tonic::{Request, Response, Status};
 
@@ -14,6 +15,7 @@ use super::host::Host;
 use super::status::{engine_status, missing_context};
 use super::wire;
 use crate::engine::Engine;
+use crate::engine::guard::permissions::shell_refusal;
 use crate::engine::shell::exec::Cancel;
 use crate::engine::shell::expand::ExpandParams;
 use crate::engine::shell::run::RunParams;
@@ -187,5 +189,24 @@ impl Shell for ShellService {
             });
         }
         Ok(Response::new(JobsResponse { meta: Some(self.host.meta()), jobs }))
+    }
+
+    async fn check(&self, request: Request<CheckRequest>) -> Result<Response<CheckResponse>, Status> {
+        let req = request.into_inner();
+        let ctx = req.ctx.ok_or_else(missing_context)?;
+        let _guard = self.host.begin_request();
+        let engine = self.engine.clone();
+        let verdict =
+            blocking(move || engine.check_command(&caller(&ctx), &req.command)).await?.map_err(engine_status)?;
+        let permission = match verdict {
+            Verdict::Allow => Permission::Allow,
+            Verdict::Deny { .. } => Permission::Deny,
+            Verdict::Ask { .. } => Permission::Ask,
+        };
+        Ok(Response::new(CheckResponse {
+            meta: Some(self.host.meta()),
+            permission: permission.into(),
+            message: shell_refusal(&verdict).unwrap_or_default(),
+        }))
     }
 }

@@ -20,7 +20,7 @@
 //! charge: someone meant to stop it, so nothing is run.
 
 mod fish;
-mod sh;
+pub(crate) mod sh;
 
 use std::path::{Path, PathBuf};
 

@@ -97,7 +97,7 @@ pub fn render(dialect: &Dialect, hook: &Hook<'_>) -> String {
 }
 
 /// Single-quoted for sh: nothing inside is special except the quote itself.
-fn quote(text: &str) -> String {
+pub(crate) fn quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
 

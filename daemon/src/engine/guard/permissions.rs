@@ -100,3 +100,18 @@ pub fn enforce(verdict: Verdict, tool: &str) -> EngineResult<()> {
         Some(message) => Err(EngineError::denied(message)),
     }
 }
+
+/// What lctx-shell tells the agent when the rules refuse a command it was
+/// about to run itself; `None` for [`Verdict::Allow`]. Unlike ctx_shell it
+/// cannot send the agent to the host's own tool: it runs inside it.
+pub fn shell_refusal(verdict: &Verdict) -> Option<String> {
+    match verdict {
+        Verdict::Allow => None,
+        Verdict::Deny { .. } => verdict.message("lctx-shell"),
+        Verdict::Ask { rule, file } => Some(format!(
+            "lctx-shell: requires approval (ask rule {rule} in {}), and this shell cannot ask the user, so the \
+             command was not run; the user can run it or change the rule",
+            file.display()
+        )),
+    }
+}

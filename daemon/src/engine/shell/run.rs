@@ -4,6 +4,8 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use lean_ctx_guard::permissions::Verdict;
+
 use super::exec::{self, Cancel, ExecOutcome, ExecParams};
 use super::jobs::{JobInfo, Origin};
 use super::shape::Shaped;
@@ -81,6 +83,23 @@ impl Engine {
             raw: p.wants_raw(),
         };
         self.jobs.start(p.exec_params(workdir, JOB_CAPTURE), origin)
+    }
+
+    /// Whether the user's rules let `command` run in the caller's cwd when
+    /// the caller runs it itself (lctx-shell in an agent's shell). Ask rules
+    /// are Claude Code's (no other source has them): inside Claude Code's own
+    /// shell tool it has put them to the user already, so they do not refuse
+    /// there; elsewhere nobody can ask, so they refuse like a deny.
+    pub fn check_command(&self, caller: &Caller<'_>, command: &str) -> EngineResult<Verdict> {
+        let config = self.config.get();
+        let scope = self.scope(caller, &config)?;
+        let rules = self.permission_rules(&scope, &config);
+        let verdict = rules.permissions.check_shell(command, &scope.workdir("")?);
+        let asked_by_host = guard::rules::Host::from_agent(caller.agent) == Some(guard::rules::Host::ClaudeCode);
+        Ok(match verdict {
+            Verdict::Ask { .. } if asked_by_host => Verdict::Allow,
+            verdict => verdict,
+        })
     }
 
     /// The command's working directory, once the user's rules allow the
