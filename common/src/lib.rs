@@ -11,6 +11,8 @@
 //!   same to every program that reads it.
 //! - [`privacy`]: stored data private whatever the umask (the daemon's
 //!   umask, private creation, repairing what is not).
+//! - [`stamp`]: a file's identity and mtime, for answers a client may
+//!   reuse while the files they depend on are unchanged.
 //! - [`confined`]: opening a file so that the path checked is the file read
 //!   (no symlink swapped in between); the engine crates read through it.
 
@@ -22,3 +24,4 @@ pub mod paths;
 pub mod privacy;
 pub mod runtime_dir;
 pub mod singleton;
+pub mod stamp;

@@ -6,11 +6,25 @@
 //! Only commands the hook wraps reach lctx-shell, so only they are checked.
 //! Like the rest of lctx-shell this fails open: when lean-ctxd cannot be
 //! asked in time the command runs, with a note saying it was not checked.
+//!
+//! Most users have no rule at all. For a directory without any, lean-ctxd's
+//! answer comes with the stamps of every file it depends on (settings,
+//! config, the `.git` entries that decide the project); lctx-shell keeps them
+//! in the private runtime directory and, while every one is unchanged, runs
+//! commands there without asking — a few `stat`s instead of a round trip.
 
 use std::ffi::OsString;
+use std::fmt::Write as _;
+use std::hash::{Hash, Hasher};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use lean_ctx_proto::v1::{CheckRequest, Permission};
+use lean_ctx_common::build_info;
+use lean_ctx_common::paths::Dirs;
+use lean_ctx_common::privacy;
+use lean_ctx_common::stamp::Stamp;
+use lean_ctx_proto::v1::{CheckRequest, FileStamp, Permission};
 
 use crate::engine::{self, Failure};
 use crate::hooks::sh;
@@ -27,6 +41,13 @@ pub enum Decision {
 }
 
 pub fn decide(command: &[OsString]) -> Decision {
+    let cwd = std::env::current_dir().ok();
+    let cache = cwd.as_deref().and_then(|cwd| Dirs::from_env().ok().map(|dirs| cache_file(&dirs, cwd)));
+    if let (Some(cwd), Some(cache)) = (&cwd, &cache)
+        && still_allowed(cache, cwd)
+    {
+        return Decision::Run;
+    }
     let line = command_line(command);
     let answer = engine::exchange(DEADLINE, async |backend, ctx| {
         let request = CheckRequest { ctx: Some(ctx), command: line.clone() };
@@ -36,13 +57,70 @@ pub fn decide(command: &[OsString]) -> Decision {
     match answer {
         Ok(answer) => match answer.permission() {
             Permission::Deny | Permission::Ask => Decision::Refuse(answer.message),
-            Permission::Allow | Permission::Unspecified => Decision::Run,
+            Permission::Allow | Permission::Unspecified => {
+                if let (Some(cwd), Some(cache), false) = (&cwd, &cache, answer.allowed_while_unchanged.is_empty()) {
+                    remember(cache, cwd, &answer.allowed_while_unchanged);
+                }
+                Decision::Run
+            }
         },
         Err(Failure::NoEngine) => Decision::Run,
         Err(Failure::Failed(why)) => {
             eprintln!("lctx-shell: the permission rules were not checked ({why}); running the command anyway");
             Decision::Run
         }
+    }
+}
+
+/// Where lean-ctxd's "no rule here" answer for `cwd` is kept.
+fn cache_file(dirs: &Dirs, cwd: &Path) -> PathBuf {
+    let mut hasher = std::hash::DefaultHasher::new();
+    cwd.hash(&mut hasher);
+    dirs.runtime.join("shell-allowed").join(format!("{:016x}", hasher.finish()))
+}
+
+/// The first line of a cache file: which build wrote it (a new build may
+/// read rules from more places) and for which directory.
+fn header(cwd: &Path) -> String {
+    format!("lctx-shell {} {}\n", build_info::VERSION, cwd.display())
+}
+
+/// Whether `cache` holds a "no rule here" answer for `cwd` whose files all
+/// still have their stamps. Anything unreadable or odd is a no.
+fn still_allowed(cache: &Path, cwd: &Path) -> bool {
+    let Ok(text) = std::fs::read_to_string(cache) else { return false };
+    let Some(stamps) = text.strip_prefix(&header(cwd)) else { return false };
+    let mut lines = 0;
+    for line in stamps.lines() {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [exists, inode, size, mtime_ns, path] = fields[..] else { return false };
+        let (Ok(inode), Ok(size), Ok(mtime_ns)) = (inode.parse(), size.parse(), mtime_ns.parse()) else { return false };
+        if Stamp::of(Path::new(path)) != (Stamp { exists: exists == "1", inode, size, mtime_ns }) {
+            return false;
+        }
+        lines += 1;
+    }
+    lines > 0
+}
+
+/// Keeps the answer for `cwd` (tmp + rename, private). Best effort: a
+/// cache that cannot be written only means asking again next time.
+fn remember(cache: &Path, cwd: &Path, stamps: &[FileStamp]) {
+    if stamps.iter().any(|s| s.path.contains(['\t', '\n'])) {
+        return;
+    }
+    let mut text = header(cwd);
+    for s in stamps {
+        let _ = writeln!(text, "{}\t{}\t{}\t{}\t{}", u8::from(s.exists), s.inode, s.size, s.mtime_ns, s.path);
+    }
+    let Some(dir) = cache.parent() else { return };
+    let tmp = cache.with_extension(format!("tmp{}", std::process::id()));
+    let written = privacy::create_private_dir_all(dir)
+        .and_then(|()| privacy::private_file().write(true).create(true).truncate(true).open(&tmp))
+        .and_then(|mut file| file.write_all(text.as_bytes()))
+        .and_then(|()| std::fs::rename(&tmp, cache));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
     }
 }
 

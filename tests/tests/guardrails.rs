@@ -317,6 +317,53 @@ fn lctx_shell_applies_the_rules_to_the_commands_it_runs() {
 }
 
 #[test]
+fn lctx_shell_asks_again_as_soon_as_a_rule_could_apply() {
+    let home = Home::new();
+    let root = project(&home);
+    let sub = root.join("sub");
+    std::fs::create_dir_all(&sub).unwrap();
+    write(home.path(), "fakebin/git", "#!/bin/sh\necho ran\n");
+    std::fs::set_permissions(home.path().join("fakebin/git"), std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .unwrap();
+    let runs = |dir: &Path, extra: &[(&str, &str)], args: &[&str]| {
+        let out = shell_run(&home, dir, extra, args);
+        assert!(out.status.success() && out.stdout == b"ran\n", "{args:?}: {}", describe(&out));
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    let refused = |dir: &Path, args: &[&str], rule: &str| {
+        let out = shell_run(&home, dir, &[], args);
+        assert_eq!(out.status.code(), Some(126), "{args:?}: {}", describe(&out));
+        assert!(String::from_utf8_lossy(&out.stderr).contains(rule), "{args:?}: {}", describe(&out));
+    };
+    // No rule anywhere: the answer is kept, so with no engine to ask the
+    // command still runs without a "not checked" note.
+    runs(&root, &[], &["git", "status"]);
+    runs(&sub, &[], &["git", "status"]);
+    let no_engine = [("LEAN_CTX_NO_DAEMON", "1"), ("LEAN_CTX_DAEMON_BIN", "/nonexistent/lean-ctxd")];
+    assert_eq!(runs(&root, &no_engine, &["git", "status"]), "", "answered from the kept stamps");
+    // A directory never asked about has no kept answer.
+    let other = root.join("web");
+    assert!(runs(&other, &no_engine, &["git", "status"]).contains("not checked"));
+
+    // A settings file that appears, the config, a repository that appears
+    // in between: each is seen on the very next command.
+    write(&root, ".claude/settings.json", r#"{"permissions": {"deny": ["Bash(git push:*)"]}}"#);
+    refused(&root, &["git", "push"], "Bash(git push:*)");
+    std::fs::remove_file(root.join(".claude/settings.json")).unwrap();
+    runs(&root, &[], &["git", "push"]);
+    let set = lctx(&home, &root, &["config", "set", "shell_deny", "git fetch"]);
+    assert!(set.status.success(), "{}", describe(&set));
+    refused(&root, &["git", "fetch"], "git fetch");
+    refused(&sub, &["git", "fetch"], "git fetch");
+    let unset = lctx(&home, &root, &["config", "set", "shell_deny", ""]);
+    assert!(unset.status.success(), "{}", describe(&unset));
+    runs(&sub, &[], &["git", "tag", "v1"]);
+    write(&sub, ".git/HEAD", "ref: refs/heads/main\n");
+    write(&sub, ".claude/settings.json", r#"{"permissions": {"deny": ["Bash(git tag:*)"]}}"#);
+    refused(&sub, &["git", "tag", "v1"], "Bash(git tag:*)");
+}
+
+#[test]
 fn a_command_stays_in_the_project_and_read_only_roots_are_never_edited() {
     let home = Home::new();
     let root = project(&home);

@@ -216,6 +216,22 @@ pub fn project_of(dir: &Path) -> PathBuf {
     dir.ancestors().find(|d| is_repository(d)).unwrap_or(dir).to_path_buf()
 }
 
+/// The `.git` entries [`project_of`] looks at to find `root` from `dir`: one
+/// per directory from `dir` up to `root`, or up to `/` when `root` is no
+/// repository (none was found). While none of them changes, the project of
+/// `dir` stays `root`.
+pub fn root_markers(dir: &Path, root: &Path) -> Vec<PathBuf> {
+    let found = is_repository(root);
+    let mut markers = Vec::new();
+    for d in dir.ancestors() {
+        markers.push(d.join(".git"));
+        if found && d == root {
+            break;
+        }
+    }
+    markers
+}
+
 /// Whether `dir` is the top of a git repository: its `.git` is a directory
 /// holding `HEAD`, or a file pointing at one (`gitdir: …`, a worktree or
 /// submodule). An empty or stray `.git` left in some ancestor does not make

@@ -6,7 +6,7 @@ use lean_ctx_guard::permissions::Verdict;
 use lean_ctx_proto::v1::shell_server::Shell;
 use lean_ctx_proto::v1::{
     ArchiveHit, CheckRequest, CheckResponse, CompressRequest, CompressResponse, ExecRequest, ExecResponse,
-    ExpandRequest, ExpandResponse, Job, JobsRequest, JobsResponse, Permission, Shaped,
+    ExpandRequest, ExpandResponse, FileStamp, Job, JobsRequest, JobsResponse, Permission, Shaped,
 };
 use tonic::{Request, Response, Status};
 
@@ -196,17 +196,29 @@ impl Shell for ShellService {
         let ctx = req.ctx.ok_or_else(missing_context)?;
         let _guard = self.host.begin_request();
         let engine = self.engine.clone();
-        let verdict =
+        let check =
             blocking(move || engine.check_command(&caller(&ctx), &req.command)).await?.map_err(engine_status)?;
-        let permission = match verdict {
+        let permission = match check.verdict {
             Verdict::Allow => Permission::Allow,
             Verdict::Deny { .. } => Permission::Deny,
             Verdict::Ask { .. } => Permission::Ask,
         };
+        let allowed_while_unchanged = check
+            .allowed_while_unchanged
+            .into_iter()
+            .map(|(path, stamp)| FileStamp {
+                path: path.display().to_string(),
+                exists: stamp.exists,
+                inode: stamp.inode,
+                size: stamp.size,
+                mtime_ns: stamp.mtime_ns,
+            })
+            .collect();
         Ok(Response::new(CheckResponse {
             meta: Some(self.host.meta()),
             permission: permission.into(),
-            message: shell_refusal(&verdict).unwrap_or_default(),
+            message: shell_refusal(&check.verdict).unwrap_or_default(),
+            allowed_while_unchanged,
         }))
     }
 }

@@ -2,11 +2,10 @@
 //! settings file or the config changes.
 
 use std::collections::HashMap;
-use std::os::unix::fs::MetadataExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::SystemTime;
 
+use lean_ctx_common::stamp::Stamp;
 use lean_ctx_guard::permissions::{Permissions, Verdict};
 
 use crate::engine::config::Config;
@@ -24,7 +23,7 @@ const MANAGED_SETTINGS: &str = "/etc/claude-code/managed-settings.json";
 /// changed, the parsed rules still hold.
 #[derive(Clone, PartialEq, Eq)]
 struct Sources {
-    stamps: Vec<Option<(SystemTime, u64, u64)>>,
+    stamps: Vec<Stamp>,
     deny_paths: Vec<String>,
     shell_deny: Vec<String>,
 }
@@ -50,7 +49,8 @@ impl Default for PermissionCache {
     }
 }
 
-fn settings_files(home: &Path, root: &Path) -> [PathBuf; 4] {
+/// The settings files a project's rules are read from, present or not.
+pub fn settings_files(home: &Path, root: &Path) -> [PathBuf; 4] {
     [
         home.join(".claude/settings.json"),
         root.join(".claude/settings.json"),
@@ -59,17 +59,12 @@ fn settings_files(home: &Path, root: &Path) -> [PathBuf; 4] {
     ]
 }
 
-fn stamp(file: &Path) -> Option<(SystemTime, u64, u64)> {
-    let meta = std::fs::metadata(file).ok()?;
-    Some((meta.modified().ok()?, meta.len(), meta.ino()))
-}
-
 impl PermissionCache {
     /// The rules that hold for `root`: four `stat`s when nothing changed.
     pub fn rules(&self, home: &Path, root: &Path, config: &Config, config_file: &Path) -> Arc<Rules> {
         let files = settings_files(home, root);
         let sources = Sources {
-            stamps: files.iter().map(|f| stamp(f)).collect(),
+            stamps: files.iter().map(|f| Stamp::of(f)).collect(),
             deny_paths: config.deny_paths.clone(),
             shell_deny: config.shell_deny.clone(),
         };

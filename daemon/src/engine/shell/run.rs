@@ -2,8 +2,10 @@
 //! and job queries that shape a finished job's output once.
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::time::Duration;
 
+use lean_ctx_common::stamp::Stamp;
 use lean_ctx_guard::permissions::Verdict;
 
 use super::exec::{self, Cancel, ExecOutcome, ExecParams};
@@ -11,7 +13,7 @@ use super::jobs::{JobInfo, Origin};
 use super::shape::Shaped;
 use crate::engine::error::{EngineError, EngineResult};
 use crate::engine::guard;
-use crate::engine::project::Scope;
+use crate::engine::project::{Scope, root_markers};
 use crate::engine::{Caller, Engine};
 
 /// Output kept per background job (head and tail).
@@ -48,6 +50,15 @@ impl RunParams {
     fn wants_raw(&self) -> bool {
         self.raw || self.env.get("LEAN_CTX_RAW").is_some_and(|v| v == "1")
     }
+}
+
+/// The answer to [`Engine::check_command`].
+pub struct CommandCheck {
+    pub verdict: Verdict,
+    /// Set when no rule at all applies in the caller's cwd: every command
+    /// there is allowed while each file keeps the stamp it had before the
+    /// rules were read.
+    pub allowed_while_unchanged: Vec<(PathBuf, Stamp)>,
 }
 
 /// One job with its output shaped once it finished.
@@ -90,16 +101,41 @@ impl Engine {
     /// are Claude Code's (no other source has them): inside Claude Code's own
     /// shell tool it has put them to the user already, so they do not refuse
     /// there; elsewhere nobody can ask, so they refuse like a deny.
-    pub fn check_command(&self, caller: &Caller<'_>, command: &str) -> EngineResult<Verdict> {
+    pub fn check_command(&self, caller: &Caller<'_>, command: &str) -> EngineResult<CommandCheck> {
+        let first = self.scope(caller, &self.config.get())?;
+        let inputs = self.permission_inputs(&first);
+        // Stamped before the rules are read: a change after this is seen by
+        // the client as a changed stamp, never hidden behind the answer.
+        let stamps: Vec<Stamp> = inputs.iter().map(|p| Stamp::of(p)).collect();
         let config = self.config.get();
         let scope = self.scope(caller, &config)?;
         let rules = self.permission_rules(&scope, &config);
         let verdict = rules.permissions.check_shell(command, &scope.workdir("")?);
         let asked_by_host = guard::rules::Host::from_agent(caller.agent) == Some(guard::rules::Host::ClaudeCode);
-        Ok(match verdict {
+        let verdict = match verdict {
             Verdict::Ask { .. } if asked_by_host => Verdict::Allow,
             verdict => verdict,
-        })
+        };
+        // Only a request whose cwd needed no resolving names the directory
+        // the promise is about as the client will look it up, and only
+        // paths that go over the wire unchanged can be stamped again there.
+        let promise = rules.permissions.is_empty()
+            && caller.project_root.is_none()
+            && scope.cwd == std::path::Path::new(caller.cwd)
+            && inputs.iter().all(|p| p.to_str().is_some())
+            && self.permission_inputs(&scope) == inputs;
+        let allowed_while_unchanged = if promise { inputs.into_iter().zip(stamps).collect() } else { Vec::new() };
+        Ok(CommandCheck { verdict, allowed_while_unchanged })
+    }
+
+    /// Every file whose change could change the rules for commands in the
+    /// scope's cwd: the settings files, the config, and the `.git` entries
+    /// that decide the project.
+    fn permission_inputs(&self, scope: &Scope) -> Vec<PathBuf> {
+        let mut inputs = guard::permissions::settings_files(self.guard.home(), &scope.root).to_vec();
+        inputs.push(self.config.file().to_path_buf());
+        inputs.extend(root_markers(&scope.cwd, &scope.root));
+        inputs
     }
 
     /// The command's working directory, once the user's rules allow the
