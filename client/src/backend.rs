@@ -100,9 +100,24 @@ impl Backend {
         let broken = matches!(status.code(), tonic::Code::Unavailable | tonic::Code::Unknown | tonic::Code::Cancelled);
         match &self.child {
             Some(child) if broken => with_tail(child, status.message()),
+            // The transport's own errors ("http2 error", a keepalive that
+            // timed out) say nothing to a user; a draining daemon's answer
+            // says what happened and is passed on as it is.
+            None if broken && is_transport_error(status) => format!(
+                "lean-ctxd stopped answering during the call ({}); whatever it was doing may still be running \
+                 there: `lctx daemon status` shows whether it answers again, `lctx daemon stop` ends it",
+                status.message()
+            ),
             _ => status.message().to_string(),
         }
     }
+}
+
+/// Whether a failed call's status came from the connection rather than from
+/// the daemon's answer.
+fn is_transport_error(status: &tonic::Status) -> bool {
+    use std::error::Error as _;
+    status.source().is_some() || status.message().contains("transport error") || status.message().contains("http2")
 }
 
 /// `message`, then the end of a broken child's stderr (the child is killed).

@@ -24,6 +24,9 @@ pub const MAX_MESSAGE: usize = 1 << 30;
 pub(crate) const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(3);
 /// How long a stopping daemon may drain before it is killed.
 const STOP_TIMEOUT: Duration = Duration::from_secs(15);
+/// How long a daemon that did not answer the Shutdown call gets to act on
+/// SIGTERM before it is killed: it is frozen or hung, not draining.
+const UNANSWERED_GRACE: Duration = Duration::from_secs(2);
 const STARTUP_LOCK_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// A connected daemon that answered the handshake.
@@ -132,7 +135,7 @@ fn known_same_build(opts: &ClientOptions, expected_id: &str) -> Option<HelloResp
         return None;
     }
     let holder = singleton::read_info(&opts.dirs.daemon_lock());
-    if holder.version != build_info::VERSION || holder.executable_id != expected_id {
+    if holder.version != build_info::VERSION || holder.executable_id != expected_id || !holder.pid.is_some_and(runs) {
         return None;
     }
     Some(HelloResponse {
@@ -143,6 +146,17 @@ fn known_same_build(opts: &ClientOptions, expected_id: &str) -> Option<HelloResp
         executable_id: holder.executable_id,
         uptime_ms: 0,
     })
+}
+
+/// Whether process `pid` is running or waiting, rather than stopped
+/// (SIGSTOP), a zombie or gone: a stopped daemon still accepts connections
+/// into its backlog but answers nothing, and only the handshake's deadline
+/// notices that in time to fall back. Where /proc is missing, no.
+fn runs(pid: u32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return false };
+    // `pid (comm) S …`: the state follows the last `)`, as comm may hold one.
+    let state = stat.rsplit_once(')').and_then(|(_, rest)| rest.trim_start().chars().next());
+    matches!(state, Some('R' | 'S' | 'D' | 'I'))
 }
 
 /// Hello within the handshake deadline.
@@ -264,17 +278,38 @@ pub async fn stop(opts: &ClientOptions, daemon: Daemon) -> Result<(), Problem> {
     let request = ShutdownRequest { ctx: Some(opts.context()), reason: "requested by lctx".to_string() };
     // A frozen daemon never answers: give it the handshake's deadline.
     let answered = tokio::time::timeout(HANDSHAKE_TIMEOUT, control.shutdown(request)).await;
-    if let Err(why) = answered.map_err(|_| "no answer".to_string()).and_then(|r| r.map_err(|s| s.message().to_string()))
+    let grace = match answered.map_err(|_| "no answer".to_string()).and_then(|r| r.map_err(|s| s.message().to_string()))
     {
-        note(&format!("Shutdown call failed ({why}); stopping by signal"));
-        // SAFETY: kill has no memory-safety preconditions.
-        unsafe { libc::kill(hello.pid as libc::pid_t, libc::SIGTERM) };
-    }
+        Ok(_) => STOP_TIMEOUT,
+        Err(why) => {
+            note(&format!("Shutdown call failed ({why}); stopping by signal"));
+            terminate(hello.pid);
+            UNANSWERED_GRACE
+        }
+    };
     drop(control);
-    if wait_released(&opts.dirs.daemon_lock(), STOP_TIMEOUT).await {
+    if wait_released(&opts.dirs.daemon_lock(), grace).await {
         return Ok(());
     }
     kill_holder(opts, Some(hello.pid)).await
+}
+
+/// Stops the daemon that holds the lock but does not answer (frozen, hung):
+/// SIGTERM, then SIGKILL after a short grace. Its pid, or `None` when no
+/// daemon holds the lock.
+pub async fn stop_unanswering(opts: &ClientOptions) -> Result<Option<u32>, Problem> {
+    let lock = opts.dirs.daemon_lock();
+    let Some(pid) = singleton::read_info(&lock).pid.filter(|_| singleton::is_held(&lock)) else { return Ok(None) };
+    terminate(pid);
+    if !wait_released(&lock, UNANSWERED_GRACE).await {
+        kill_holder(opts, Some(pid)).await?;
+    }
+    Ok(Some(pid))
+}
+
+fn terminate(pid: u32) {
+    // SAFETY: kill has no memory-safety preconditions.
+    unsafe { libc::kill(pid as libc::pid_t, libc::SIGTERM) };
 }
 
 /// Kills the lock holder outright, if it is still `pid`, and waits for the

@@ -16,7 +16,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tonic::transport::{Channel, Endpoint, Uri};
 
 /// Interval of HTTP/2 pings during a call, and how long an answer may take.
-pub const KEEPALIVE: Duration = Duration::from_secs(10);
+pub const KEEPALIVE: Duration = Duration::from_secs(5);
 
 /// Connects to the socket; NotFound and ConnectionRefused mean no daemon.
 pub async fn dial(socket: &Path, timeout: Duration) -> io::Result<Stream> {

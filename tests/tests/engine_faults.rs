@@ -1,6 +1,6 @@
 //! Faults from the hardening issue, reproduced through `lctx run` as an
-//! agent would meet them: a command that detaches a process, and an archive
-//! that cannot be written (a full disk).
+//! agent would meet them: a command that detaches a process, an archive
+//! that cannot be written (a full disk), and a daemon frozen by SIGSTOP.
 
 use std::path::Path;
 use std::process::{Output, Stdio};
@@ -98,4 +98,56 @@ exit 101"#;
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("error[E0308]: mismatched types at src/parse.rs:88:17"), "{}", describe(&out));
     assert!(text.contains("[full output not archived"), "{}", describe(&out));
+}
+
+/// Takes a stopped process's SIGCONT and SIGKILL with it, should the test
+/// fail before it was ended, so no frozen daemon outlives the test.
+struct Frozen(u32);
+
+impl Drop for Frozen {
+    fn drop(&mut self) {
+        lean_ctx_tests::kill(self.0, libc::SIGKILL);
+    }
+}
+
+#[test]
+fn a_frozen_daemon_fails_calls_in_progress_new_calls_fall_back_and_stop_ends_it() {
+    let home = Home::new();
+    let root = project(&home);
+    std::fs::write(root.join("a.txt"), "alpha\n").unwrap();
+    let started = lctx(&home, &root, &["daemon", "start"]);
+    assert!(started.status.success(), "{}", describe(&started));
+    let pid = *home.daemon_pids().first().expect("a daemon runs");
+    let mut running = home
+        .command(bin("lctx"))
+        .current_dir(&root)
+        .args(["run", "--", "sleep 60; echo never"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    lean_ctx_tests::kill(pid, libc::SIGSTOP);
+    let _frozen = Frozen(pid);
+
+    // The call in progress notices the silence through its keepalive.
+    let started_wait = std::time::Instant::now();
+    assert!(wait_until(Duration::from_secs(30), || running.try_wait().unwrap().is_some()), "lctx run still waits");
+    let out = running.wait_with_output().unwrap();
+    assert!(started_wait.elapsed() < Duration::from_secs(20), "took {:?}", started_wait.elapsed());
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("never"), "{}", describe(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("stopped answering"), "{}", describe(&out));
+
+    // A new call does not wait on it: its own child serves it.
+    let read = lctx(&home, &root, &["read", "a.txt", "-m", "full", "--json"]);
+    assert!(read.status.success(), "{}", describe(&read));
+    let view: serde_json::Value = serde_json::from_slice(&read.stdout).unwrap();
+    assert_eq!(view["files"][0]["content"], "alpha\n", "{view}");
+    assert_eq!(view["served_by"], "LOCAL", "{view}");
+
+    // And stop ends it although it answers nothing.
+    let stop = lctx(&home, &root, &["daemon", "stop"]);
+    assert!(stop.status.success(), "{}", describe(&stop));
+    assert!(wait_until(Duration::from_secs(10), || !lean_ctx_tests::process_alive(pid)), "pid {pid} still runs");
 }

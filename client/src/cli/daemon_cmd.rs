@@ -61,17 +61,25 @@ async fn start(opts: &ClientOptions) -> CmdResult {
 
 async fn stop(opts: &ClientOptions) -> CmdResult {
     refuse_if_disabled(opts)?;
-    match daemon::find(opts).await? {
-        None => {
+    match daemon::find(opts).await {
+        Ok(None) => {
             crate::outln!("no lean-ctxd is running");
             Ok(())
         }
-        Some(d) => {
+        Ok(Some(d)) => {
             let pid = d.hello.pid;
             daemon::stop(opts, d).await?;
             crate::outln!("lean-ctxd (pid {pid}) stopped");
             Ok(())
         }
+        // A daemon that holds the lock but does not answer is ended anyway.
+        Err(why) => match daemon::stop_unanswering(opts).await? {
+            Some(pid) => {
+                crate::outln!("lean-ctxd (pid {pid}) did not answer ({why}); it was stopped by signal");
+                Ok(())
+            }
+            None => Err(why),
+        },
     }
 }
 
