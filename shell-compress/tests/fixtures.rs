@@ -486,3 +486,291 @@ fn dump() {
         std::fs::write(target, header + &out.text).unwrap();
     }
 }
+
+/// The reference lean-ctx binary, from `LEAN_CTX_REFERENCE`, for [`reference_report`].
+const REFERENCE_VAR: &str = "LEAN_CTX_REFERENCE";
+
+/// How a stored fixture is replayed through the reference: its command line as given to `lean-ctx -c`, and
+/// the programs that line starts, each replaced on PATH by a script that prints the stored output once and
+/// exits with the stored code.
+#[derive(Debug, PartialEq)]
+struct Replay {
+    command: String,
+    programs: Vec<String>,
+}
+
+/// Splits a shell command line into simple commands, each with whether it reads a pipe. Quotes, escapes,
+/// `$(…)` and redirections such as `2>&1` stay inside words.
+fn simple_commands(line: &str) -> Vec<(Vec<String>, bool)> {
+    let mut commands = Vec::new();
+    let (mut words, mut word, mut in_word, mut piped) = (Vec::new(), String::new(), false, false);
+    let mut chars = line.chars().peekable();
+    let end_word = |words: &mut Vec<String>, word: &mut String, in_word: &mut bool| {
+        if std::mem::take(in_word) {
+            words.push(std::mem::take(word));
+        }
+    };
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                in_word = true;
+                word.extend(chars.by_ref().take_while(|&c| c != '\''));
+            }
+            '"' => {
+                in_word = true;
+                while let Some(c) = chars.next() {
+                    match c {
+                        '"' => break,
+                        '\\' => word.extend(chars.next()),
+                        c => word.push(c),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                word.extend(chars.next());
+            }
+            '$' if chars.peek() == Some(&'(') => {
+                in_word = true;
+                word.push(c);
+                let mut depth = 0;
+                for c in chars.by_ref() {
+                    word.push(c);
+                    depth += i32::from(c == '(') - i32::from(c == ')');
+                    if depth == 0 {
+                        break;
+                    }
+                }
+            }
+            '&' if word.ends_with('>') || chars.peek() == Some(&'>') => {
+                in_word = true;
+                word.push(c);
+            }
+            '|' | '&' | ';' | '\n' => {
+                end_word(&mut words, &mut word, &mut in_word);
+                let pipe = c == '|' && chars.next_if_eq(&'|').is_none();
+                if c == '&' {
+                    chars.next_if_eq(&'&');
+                }
+                commands.push((std::mem::take(&mut words), piped));
+                piped = pipe;
+            }
+            c if c.is_whitespace() => end_word(&mut words, &mut word, &mut in_word),
+            c => {
+                in_word = true;
+                word.push(c);
+            }
+        }
+    }
+    end_word(&mut words, &mut word, &mut in_word);
+    commands.push((words, piped));
+    commands.retain(|(words, _)| !words.is_empty());
+    commands
+}
+
+/// How to replay `command`, or why it cannot be: the programs that start its commands (not those reading a
+/// pipe, which run for real on the replayed output) are faked; a program given by path is faked under its
+/// name, and the path in the command line becomes that name.
+fn replay(command: &str) -> Result<Replay, String> {
+    let mut replay = Replay { command: command.to_string(), programs: Vec::new() };
+    for (words, piped) in simple_commands(command) {
+        if piped {
+            continue;
+        }
+        let mut words = words.iter().skip_while(|w| w.contains('=') && !w.starts_with(['=', '-', '/']));
+        let Some(program) = words.next() else { continue };
+        match program.as_str() {
+            "cd" => match words.next() {
+                Some(dir) if Path::new(dir).is_dir() => {}
+                dir => return Err(format!("`cd {}`: the directory is gone", dir.map_or("", String::as_str))),
+            },
+            "for" | "while" | "until" | "if" | "case" | "{" | "(" | "echo" | "printf" | "exit" => {
+                return Err(format!("`{program}` is shell syntax or a builtin, not a program to fake"));
+            }
+            _ => {
+                let name = program.rsplit('/').next().unwrap_or(program).to_string();
+                if name != *program {
+                    replay.command = replay.command.replace(program.as_str(), &name);
+                }
+                if !replay.programs.contains(&name) {
+                    replay.programs.push(name);
+                }
+            }
+        }
+    }
+    if replay.programs.is_empty() {
+        return Err("no program to fake".into());
+    }
+    Ok(replay)
+}
+
+/// Runs `lean-ctx -c` on fixture `f` replayed as `how`, in a fresh directory with its own HOME, and returns
+/// what the agent sees: its stdout (the replayed command writes everything there; the reference's stderr holds
+/// its own timestamped log lines and is not counted), then `[exit:N]` when lean-ctx exits with the fixture's
+/// non-zero code (the same line the baseline and lean-ctxd carry; a different code gets none, which the exit
+/// check then reports).
+///
+/// Every run uses the same directory, emptied first, because the reference prints where it saved the full
+/// output, under HOME: a path that differed between runs would make its output differ.
+fn run_reference(reference: &Path, f: &Fixture, how: &Replay) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let root = std::env::temp_dir().join(format!("lctx-reference-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let (bin, home, work) = (root.join("bin"), root.join("home"), root.join("work"));
+    for dir in [&bin, &home, &work] {
+        std::fs::create_dir_all(dir).unwrap();
+    }
+    std::fs::write(root.join("raw"), &f.raw).unwrap();
+    for program in &how.programs {
+        // lean-ctx asks git for the project root before it runs the command; that probe is answered as
+        // "not a repository" unless the fixture's own command is that probe.
+        let probe = if program == "git" && !f.command.contains("rev-parse") {
+            "[ \"$*\" = 'rev-parse --show-toplevel' ] && exit 128\n"
+        } else {
+            ""
+        };
+        let script = format!(
+            "#!/bin/sh\n{probe}if mkdir '{root}/printed' 2>/dev/null; then cat '{root}/raw'; fi\nexit {}\n",
+            f.exit,
+            root = root.display(),
+        );
+        let path = bin.join(program);
+        std::fs::write(&path, script).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let mut child = std::process::Command::new(reference)
+        .arg("-c")
+        .arg(&how.command)
+        .current_dir(&work)
+        .env("PATH", path)
+        .env("HOME", &home)
+        // Its shell allowlist would refuse docker, kubectl, terraform and others outright; with the gate off
+        // it still compresses.
+        .env("LEAN_CTX_SHELL_SECURITY", "off")
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env("XDG_DATA_HOME", home.join(".local/share"))
+        .env("XDG_STATE_HOME", home.join(".local/state"))
+        .env("XDG_CACHE_HOME", home.join(".cache"))
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{}: {e}", reference.display()));
+    let (mut stdout, mut stderr) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
+    let err_reader = std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+    let mut out = Vec::new();
+    std::io::Read::read_to_end(&mut stdout, &mut out).unwrap();
+    err_reader.join().unwrap().unwrap();
+    let status = child.wait().unwrap();
+    let _ = std::fs::remove_dir_all(&root);
+    let mut text = String::from_utf8_lossy(&out).into_owned();
+    if f.exit != 0 && status.code() == Some(f.exit) {
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(&format!("[exit:{}]\n", f.exit));
+    }
+    text
+}
+
+#[test]
+fn replays_fake_the_programs_that_start_commands() {
+    let r = replay("RUST_BACKTRACE=1 cargo test 2>&1 | tee log").unwrap();
+    assert_eq!(
+        r,
+        Replay { command: "RUST_BACKTRACE=1 cargo test 2>&1 | tee log".into(), programs: vec!["cargo".into()] }
+    );
+    let r = replay("rm -rf node_modules && /opt/venv/bin/pip install 'a b'").unwrap();
+    assert_eq!(r.programs, ["rm", "pip"]);
+    assert_eq!(r.command, "rm -rf node_modules && pip install 'a b'");
+    assert_eq!(replay("cd /tmp && git status").unwrap().programs, ["git"]);
+    assert!(replay("cd /no/such/dir/lctx && git status").is_err());
+    assert!(replay("for i in $(seq 1 3); do echo $i; done").is_err());
+    assert_eq!(simple_commands("grep -rn \"a|b\" src | head -5").len(), 2);
+}
+
+/// `LEAN_CTX_REFERENCE=/path/to/lean-ctx cargo test --test fixtures -- --ignored --nocapture reference_report`
+/// replays every fixture through the reference lean-ctx (`lean-ctx -c "<command>"` with the command's programs
+/// faked on PATH to print the stored output) and prints, per part and family, tokens and facts of lean-ctxd and
+/// of the reference, judged by the same [`verify`].
+#[test]
+#[ignore]
+fn reference_report() {
+    let Some(reference) = std::env::var_os(REFERENCE_VAR).map(PathBuf::from) else {
+        println!("skipped: set {REFERENCE_VAR} to the reference lean-ctx binary to compare with it");
+        return;
+    };
+    assert!(reference.is_file(), "{REFERENCE_VAR}={} is not a file", reference.display());
+    type Pair = (Tally, Tally);
+    let mut parts: BTreeMap<Part, BTreeMap<String, Pair>> = BTreeMap::new();
+    let (mut skipped, mut broken) = (Vec::new(), Vec::new());
+    for f in &fixtures() {
+        let how = match replay(&f.command) {
+            Ok(how) => how,
+            Err(why) => {
+                skipped.push(format!("{}: {why}", name_of(f)));
+                continue;
+            }
+        };
+        let (ours, ours_again) = (compress(&f.command, &f.raw, f.exit), compress(&f.command, &f.raw, f.exit));
+        let ours_verdict = verify(f, &ours.text, &ours_again.text);
+        let theirs = run_reference(&reference, f, &how);
+        let theirs_again = run_reference(&reference, f, &how);
+        let theirs_verdict = verify(f, &theirs, &theirs_again);
+        for (who, verdict) in [("lean-ctxd", &ours_verdict), ("reference", &theirs_verdict)] {
+            if let Some(why) = &verdict.broken {
+                broken.push(format!("{who} {}: {why}", name_of(f)));
+            }
+        }
+        let pair = parts.entry(f.part).or_default().entry(f.family.clone()).or_default();
+        pair.0.count(f, &ours.text, &ours_verdict);
+        pair.1.count(f, &theirs, &theirs_verdict);
+    }
+    let row = |label: &str, (ours, theirs): &Pair| {
+        format!(
+            "| {label} | {} | {} | {} | {:.1}% | {} | {:.1}% | {}/{} | {}/{} | {} / {} | {} / {} |",
+            ours.fixtures,
+            ours.raw,
+            ours.compressed,
+            ours.saved(),
+            theirs.compressed,
+            theirs.saved(),
+            ours.facts_kept,
+            ours.facts,
+            theirs.facts_kept,
+            theirs.facts,
+            ours.larger_than_baseline,
+            theirs.larger_than_baseline,
+            ours.broken,
+            theirs.broken,
+        )
+    };
+    for (part, families) in &parts {
+        println!("\n### {} part: lean-ctxd and the reference\n", part.label());
+        println!(
+            "| family | fixtures | raw tokens | lean-ctxd | saved | reference | saved | facts kept, lean-ctxd | facts kept, reference | larger than raw + exit line (ours / ref) | invariant failures (ours / ref) |"
+        );
+        println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        let mut total = (Tally::default(), Tally::default());
+        for (family, pair) in families {
+            println!("{}", row(family, pair));
+            total.0.add(&pair.0);
+            total.1.add(&pair.1);
+        }
+        println!("{}", row("**total**", &total));
+    }
+    println!("\nnot replayed ({}):", skipped.len());
+    for line in &skipped {
+        println!("- {line}");
+    }
+    println!("\ninvariant failures ({}):", broken.len());
+    for line in &broken {
+        println!("- {line}");
+    }
+    println!(
+        "\n(o200k tokens; raw = the stored output plus the `[exit:N]` line of a failure; the reference's output is \
+         its stdout, plus that line when it exits with the fixture's code, its shell allowlist off; both judged by \
+         `verify`)"
+    );
+}
