@@ -69,7 +69,8 @@ pub(crate) fn condense(plan: &mut Plan, lines: Range<usize>, header: usize) {
     }
 }
 
-/// Shows the first [`WARNINGS_IN_FULL`] warning blocks in full and summarises the rest with a count by kind.
+/// Shows the first [`WARNINGS_IN_FULL`] warning blocks in full (their header and location lines protected, so
+/// a later cut of a long run cannot take them) and summarises the rest with a count by kind.
 ///
 /// After a failure the summarised warnings are condensed rather than removed, because their locations must
 /// survive; after success they are removed. `header_of` gives the line of a block that names it, `kind` maps
@@ -81,6 +82,15 @@ pub(crate) fn summarize_warnings(
     header_of: impl Fn(&Plan, &Block) -> usize,
     kind: impl Fn(&str) -> String,
 ) {
+    // The warnings shown in full keep their message and location even where a long run is cut later.
+    for block in blocks.iter().filter(|b| b.severity == Severity::Warning).take(WARNINGS_IN_FULL) {
+        let header = header_of(plan, block);
+        for i in block.lines.clone() {
+            if (i == header || rules::has_location(plan.line(i))) && plan.mark(i) == Mark::Keep {
+                plan.set(i, Mark::Must);
+            }
+        }
+    }
     let rest: Vec<&Block> = blocks.iter().filter(|b| b.severity == Severity::Warning).skip(WARNINGS_IN_FULL).collect();
     let Some(first) = rest.first() else { return };
     // kind -> (order of first appearance, count); sorted by first appearance below, so output is deterministic.
@@ -179,6 +189,30 @@ mod tests {
         assert!(text.contains("warning: unused `v2`"));
         assert!(!text.contains("v3"));
         assert!(text.contains("… 3 more warnings not shown: warning: unused `…` ×3"));
+    }
+
+    #[test]
+    fn warnings_shown_in_full_keep_header_and_location_through_a_cut() {
+        // Three long warnings: their code frames make one run far past the cut limit.
+        let lines: Vec<String> = (0..3)
+            .flat_map(|i| {
+                let mut block = vec![format!("warning: w{i}"), format!("  --> src/lib.rs:{i}:5")];
+                block.extend((0..30).map(|k| format!("   | frame {i}.{k}")));
+                block.push("help: try this".into());
+                block
+            })
+            .collect();
+        let mut plan = Plan::new(&lines);
+        let found = blocks(&plan, header, |_| false, |_| false);
+        assert_eq!(found.len(), 3);
+        summarize_warnings(&mut plan, &found, false, |_, b| b.lines.start, message_kind);
+        plan.cut = crate::plan::Cut { max: 20, head: 5, tail: 5 };
+        plan.cut_runs();
+        let text = plan.render();
+        for i in 0..3 {
+            assert!(text.contains(&format!("warning: w{i}\n  --> src/lib.rs:{i}:5\n")), "{text}");
+        }
+        assert!(text.contains("lines omitted"), "{text}");
     }
 
     #[test]

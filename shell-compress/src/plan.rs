@@ -328,7 +328,10 @@ impl<'a> Plan<'a> {
     /// Which part of a too-long `run` (indices into the lines) is omitted.
     fn cut_range(&self, run: &[usize]) -> std::ops::Range<usize> {
         let Cut { max, head, tail } = self.cut;
-        let is_boundary = |k: usize| rules::boundary_before(self.line(run[k - 1]), self.line(run[k]));
+        // Inside a diff hunk's body a blank line is an unchanged empty line, not a paragraph break.
+        let in_hunk = rules::hunk_bodies(self.lines);
+        let is_boundary =
+            |k: usize| !in_hunk[run[k]] && rules::boundary_before(self.line(run[k - 1]), self.line(run[k]));
         let start = (head..run.len()).find(|&k| is_boundary(k));
         let end = (1..=run.len() - tail).rev().find(|&k| is_boundary(k));
         if let (Some(start), Some(end)) = (start, end)
@@ -485,6 +488,35 @@ mod tests {
         plan.cut = Cut { max: 40, head: 15, tail: 15 };
         plan.cut_runs();
         assert_eq!(plan.render(), lines.join("\n") + "\n");
+    }
+
+    #[test]
+    fn a_cut_never_starts_at_a_blank_line_inside_a_hunk() {
+        // Three files of one hunk each (as `gofmt -d` prints them); the first hunk has an empty unchanged line
+        // (trimmed to "") past the head, which used to be taken for a paragraph break and opened the cut.
+        let file = |name: &str, context: usize, blank_at: Option<usize>| {
+            let mut lines = vec![
+                format!("diff {name}.orig {name}"),
+                format!("--- {name}.orig"),
+                format!("+++ {name}"),
+                format!("@@ -1,{0} +1,{0} @@", context + 1),
+            ];
+            for i in 0..context {
+                lines.push(if Some(i) == blank_at { String::new() } else { format!(" {name} line {i}") });
+            }
+            lines.extend([format!("-{name} old"), format!("+{name} new")]);
+            lines
+        };
+        let mut lines = file("a.go", 14, Some(10));
+        lines.extend(file("b.go", 6, None));
+        lines.extend(file("c.go", 4, None));
+        let mut plan = Plan::new(&lines);
+        plan.cut = Cut { max: 20, head: 12, tail: 4 };
+        plan.cut_runs();
+        let text = plan.render();
+        // The cut starts where the second file starts, after the first hunk, and ends where the third starts.
+        let first = file("a.go", 14, Some(10)).join("\n");
+        assert!(text.starts_with(&format!("{first}\n… 12 lines omitted\ndiff c.go.orig c.go\n")), "{text}");
     }
 
     #[test]

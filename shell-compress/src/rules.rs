@@ -54,9 +54,14 @@ pub(crate) fn shape(line: &str) -> String {
 }
 
 /// Whether a cut may fall between `previous` and `line`: after a blank line, before a line that opens a block
-/// (diff file or hunk header, commit, traceback or frame), or where indentation returns to the margin.
+/// (diff file or hunk header, commit, traceback or frame), or where indentation returns to the margin; never
+/// between a file's `+++` header and its first hunk.
 pub(crate) fn boundary_before(previous: &str, line: &str) -> bool {
     const OPENERS: &[&str] = &["@@ ", "diff --git ", "commit ", "Traceback ", "  File \"", "____", "---- ", "=== "];
+    if line.starts_with("@@ ") && previous.starts_with("+++ ") {
+        // A file's first hunk belongs with the file's header.
+        return false;
+    }
     previous.trim().is_empty()
         || starts_with_any(line, OPENERS)
         || (!line.is_empty() && !inside_block(line) && inside_block(previous))
@@ -77,6 +82,50 @@ pub(crate) fn is_patch<'a>(mut lines: impl Iterator<Item = &'a str>) -> bool {
     }) && changed
 }
 
+/// For each line, whether it is in the body of a unified diff hunk: after an `@@ -a,b +c,d @@` header and
+/// before the lines its counts announce are used up. The header itself is not in the body.
+pub(crate) fn hunk_bodies(lines: &[String]) -> Vec<bool> {
+    let mut inside = vec![false; lines.len()];
+    let (mut old, mut new) = (0usize, 0usize);
+    for (i, line) in lines.iter().enumerate() {
+        if old + new > 0 {
+            inside[i] = true;
+            match line.as_bytes().first() {
+                Some(b'-') => old = old.saturating_sub(1),
+                Some(b'+') => new = new.saturating_sub(1),
+                Some(b'\\') => {}
+                Some(b' ') | None => {
+                    old = old.saturating_sub(1);
+                    new = new.saturating_sub(1);
+                }
+                Some(_) => {
+                    // Not a body line: the counts were wrong (or the output was cut); the hunk ends here.
+                    inside[i] = false;
+                    (old, new) = (0, 0);
+                }
+            }
+        }
+        if !inside[i]
+            && let Some((o, n)) = hunk_counts(line)
+        {
+            (old, new) = (o, n);
+        }
+    }
+    inside
+}
+
+/// The old and new line counts of a hunk header `@@ -a[,b] +c[,d] @@`.
+fn hunk_counts(line: &str) -> Option<(usize, usize)> {
+    let rest = line.strip_prefix("@@ -")?;
+    let (ranges, _) = rest.split_once(" @@")?;
+    let (old, new) = ranges.split_once(" +")?;
+    let count = |range: &str| match range.split_once(',') {
+        Some((_, n)) => n.parse().ok(),
+        None => range.parse::<usize>().ok().map(|_| 1),
+    };
+    Some((count(old)?, count(new)?))
+}
+
 /// Whether `line` starts with one of `prefixes`.
 pub(crate) fn starts_with_any(line: &str, prefixes: &[&str]) -> bool {
     prefixes.iter().any(|p| line.starts_with(p))
@@ -85,6 +134,16 @@ pub(crate) fn starts_with_any(line: &str, prefixes: &[&str]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hunk_bodies_follow_the_header_counts() {
+        let lines: Vec<String> = ["x", "@@ -1,3 +1,2 @@", " a", "", "-b", "after", "@@ -5 +5 @@", "-c", "+d", "z"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let inside = hunk_bodies(&lines);
+        assert_eq!(inside, [false, false, true, true, true, false, false, true, true, false]);
+    }
 
     #[test]
     fn error_words_match_in_real_spellings_only() {
