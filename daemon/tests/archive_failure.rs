@@ -5,7 +5,7 @@
 mod common;
 
 use common::Project;
-use lean_ctxd::engine::shell::exec::Cancel;
+use lean_ctxd::engine::cancel::Cancel;
 use lean_ctxd::engine::shell::run::RunParams;
 
 const NOISY_FAILURE: &str = r#"for i in $(seq 1 400); do echo "compiling unit $i of 400 … ok"; done

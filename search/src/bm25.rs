@@ -6,7 +6,6 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
 
 use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::columnar::StrColumn;
@@ -22,7 +21,7 @@ use crate::paths::{Scope, display};
 use crate::project::IndexView;
 use crate::render::truncate_line;
 use crate::tokenizer::{for_each_token, query_terms};
-use crate::walk::{Skipped, read_file, scan_files, text_of};
+use crate::walk::{Skipped, Stop, read_file, scan_files, text_of};
 
 /// Definitions weigh more than mentions.
 const SYMBOL_BOOST: Score = 2.0;
@@ -96,7 +95,7 @@ pub(crate) fn search_scan(
     terms: &[String],
     max_results: usize,
     config: &SearchConfig,
-    deadline: Option<Instant>,
+    stop: &Stop<'_>,
 ) -> Found {
     let total_tokens = AtomicU64::new(0);
     let mut docs: Vec<(PathBuf, Vec<u32>, u64)> = Vec::new();
@@ -104,7 +103,7 @@ pub(crate) fn search_scan(
         scope,
         filter,
         config,
-        deadline,
+        stop,
         |_, bytes| {
             let mut freqs = vec![0u32; terms.len()];
             let mut length = 0u64;

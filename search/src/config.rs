@@ -35,6 +35,9 @@ pub struct SearchConfig {
     /// long and says its results are partial: on a large project a full
     /// scan takes minutes, longer than an agent waits for an answer.
     pub scan_budget: Duration,
+    /// A regex search reads every file (it is exact, no index serves it);
+    /// past this long it stops and says its results are partial.
+    pub regex_budget: Duration,
     /// Start indexing a project on its first search. A short-lived in-process
     /// client turns this off: it would exit before the index is useful.
     pub build_on_search: bool,
@@ -56,6 +59,7 @@ impl SearchConfig {
             max_file_bytes: 1 << 20,
             follow_symlinks: false,
             scan_budget: Duration::from_secs(10),
+            regex_budget: Duration::from_secs(60),
             build_on_search: true,
             extractor: default_extractor(),
         }
@@ -75,6 +79,7 @@ impl fmt::Debug for SearchConfig {
             .field("max_file_bytes", &self.max_file_bytes)
             .field("follow_symlinks", &self.follow_symlinks)
             .field("scan_budget", &self.scan_budget)
+            .field("regex_budget", &self.regex_budget)
             .field("build_on_search", &self.build_on_search)
             .finish_non_exhaustive()
     }

@@ -5,6 +5,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use crate::config::SearchConfig;
@@ -17,6 +18,7 @@ use crate::model::{
 use crate::paths::{resolve_root, resolve_scope};
 use crate::project::{IndexView, Project};
 use crate::registry::Registry;
+use crate::walk::Stop;
 use crate::{bm25, glob, regex_search, render, symbol, tree};
 
 pub struct SearchEngine {
@@ -44,18 +46,30 @@ impl SearchEngine {
         let config = self.config();
         let max = request.max_results;
         let root = scope.root.as_path();
+        let stop = |deadline| Stop { deadline, cancel: &request.cancel };
         let (source, note, found) = match request.action {
             Action::Regex => {
                 let matcher = regex_search::compile(&request.pattern)?;
                 self.project_for_search(root);
-                (Source::Scan, None, regex_search::search(&scope, &filter, &matcher, max, config))
+                let budget = config.regex_budget;
+                let stop = Stop { deadline: Some(Instant::now() + budget), cancel: &request.cancel };
+                let found = regex_search::search(&scope, &filter, &matcher, max, config, &stop);
+                let note = found.cut_short.then(|| match request.cancel.load(Ordering::Relaxed) {
+                    true => format!("the search was cancelled after {} files", found.files_searched),
+                    false => format!(
+                        "the search stopped at its {budget:?} budget after {} files, so the results are partial; \
+                         narrow it with `path` or `include`",
+                        found.files_searched
+                    ),
+                });
+                (Source::Scan, note, found)
             }
             Action::Bm25 => {
                 let terms = bm25::terms(&request.pattern)?;
                 self.indexed_or_scan(
                     root,
                     |view| bm25::search_index(view, root, &filter, &terms, max, config),
-                    |deadline| bm25::search_scan(&scope, &filter, &terms, max, config, deadline),
+                    |deadline| bm25::search_scan(&scope, &filter, &terms, max, config, &stop(deadline)),
                 )
             }
             Action::Symbol => {
@@ -63,7 +77,7 @@ impl SearchEngine {
                 self.indexed_or_scan(
                     root,
                     |view| symbol::search_index(view, root, &filter, &needle, max, config),
-                    |deadline| symbol::search_scan(&scope, &filter, &needle, max, config, deadline),
+                    |deadline| symbol::search_scan(&scope, &filter, &needle, max, config, &stop(deadline)),
                 )
             }
         };

@@ -2,6 +2,8 @@
 //! can map them to its protocol field by field.
 
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::SystemTime;
 
 use crate::symbols::Symbol;
@@ -41,6 +43,9 @@ pub struct SearchRequest {
     /// Regex: lines; bm25: files; symbol: definitions. 0 counts without showing.
     pub max_results: usize,
     pub action: Action,
+    /// Set by the caller once nobody waits for the answer (the client left):
+    /// a scan stops at the next file.
+    pub cancel: Arc<AtomicBool>,
 }
 
 /// Shown when the caller does not choose.
@@ -56,6 +61,7 @@ impl SearchRequest {
             exclude: Vec::new(),
             max_results: DEFAULT_MAX_RESULTS,
             action,
+            cancel: Arc::default(),
         }
     }
 }

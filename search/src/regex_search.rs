@@ -13,7 +13,7 @@ use crate::filter::PathFilter;
 use crate::model::Found;
 use crate::paths::Scope;
 use crate::render::{FirstLines, truncate_line};
-use crate::walk::scan_files;
+use crate::walk::{Stop, scan_files};
 
 /// Compiles a line regex; a syntax error names its 1-based column.
 pub(crate) fn compile(pattern: &str) -> Result<RegexMatcher, SearchError> {
@@ -48,6 +48,7 @@ pub(crate) fn search(
     matcher: &RegexMatcher,
     max_results: usize,
     config: &SearchConfig,
+    stop: &Stop<'_>,
 ) -> Found {
     let mut kept = FirstLines::new(max_results);
     let (mut total, mut files) = (0, 0);
@@ -55,7 +56,7 @@ pub(crate) fn search(
         scope,
         filter,
         config,
-        None,
+        stop,
         |_, bytes| {
             let mut count = 0u64;
             let mut lines = Vec::new();
@@ -87,7 +88,7 @@ pub(crate) fn search(
         files_with_matches: files,
         files_searched: stats.files_searched,
         skipped: stats.skipped,
-        cut_short: false,
+        cut_short: stats.cut_short,
     }
 }
 

@@ -6,7 +6,6 @@
 use std::collections::{BTreeMap, HashSet};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use tantivy::TantivyDocument;
 use tantivy::collector::DocSetCollector;
@@ -20,7 +19,7 @@ use crate::paths::{Scope, display};
 use crate::project::IndexView;
 use crate::render::truncate_line;
 use crate::symbols::Symbol;
-use crate::walk::{ScanStats, read_file, scan_files, text_of};
+use crate::walk::{ScanStats, Stop, read_file, scan_files, text_of};
 
 /// The lowercased name prefix to look for.
 pub(crate) fn needle(pattern: &str) -> Result<String, SearchError> {
@@ -85,14 +84,14 @@ pub(crate) fn search_scan(
     needle: &str,
     max_results: usize,
     config: &SearchConfig,
-    deadline: Option<Instant>,
+    stop: &Stop<'_>,
 ) -> Found {
     let mut hits = Vec::new();
     let stats = scan_files(
         scope,
         filter,
         config,
-        deadline,
+        stop,
         |rel, bytes| {
             let text = text_of(bytes);
             // As when indexing: a panicking extractor (a plug-in) costs that file its symbols.

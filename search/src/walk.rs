@@ -174,19 +174,32 @@ pub(crate) fn text_of(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
 pub(crate) struct ScanStats {
     pub files_searched: u64,
     pub skipped: Skipped,
-    /// The deadline passed before the walk was done.
+    /// The deadline passed, or the caller gave up, before the walk was done.
     pub cut_short: bool,
+}
+
+/// When a scan stops reading files: at its deadline, or as soon as its
+/// caller has given up on the answer (the client left).
+pub(crate) struct Stop<'a> {
+    pub deadline: Option<Instant>,
+    pub cancel: &'a AtomicBool,
+}
+
+impl Stop<'_> {
+    fn reached(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed) || self.deadline.is_some_and(|at| Instant::now() >= at)
+    }
 }
 
 /// Reads every admitted file under the scope on the walker's threads, calls
 /// `visit` with its root-relative path and bytes, and hands each `Some` result
 /// to `sink` on the calling thread (in no particular order: callers sort).
-/// Past `deadline` no further file is read and the stats say so.
+/// Once `stop` is reached no further file is read and the stats say so.
 pub(crate) fn scan_files<T: Send>(
     scope: &Scope,
     filter: &PathFilter,
     config: &SearchConfig,
-    deadline: Option<Instant>,
+    stop: &Stop<'_>,
     visit: impl Fn(&Path, &[u8]) -> Option<T> + Sync,
     mut sink: impl FnMut(PathBuf, T),
 ) -> ScanStats {
@@ -202,7 +215,7 @@ pub(crate) fn scan_files<T: Send>(
                 let tx = tx.clone();
                 let (visit, bump, cut_short) = (&visit, &bump, &cut_short);
                 Box::new(move |entry| {
-                    if deadline.is_some_and(|at| Instant::now() >= at) {
+                    if stop.reached() {
                         cut_short.store(true, Ordering::Relaxed);
                         return WalkState::Quit;
                     }

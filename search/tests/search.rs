@@ -261,3 +261,25 @@ fn symlink_loops_terminate_whether_or_not_links_are_followed() {
     build(&engine, fx.root());
     assert!(engine.glob(fx.root(), "*.rs", None, 100).unwrap().skipped.walk_errors >= 2);
 }
+
+#[test]
+fn a_regex_scan_stops_at_its_budget_or_when_cancelled_and_says_so() {
+    let fx = sample();
+    let mut config = fx.config();
+    config.regex_budget = Duration::ZERO;
+    let result = search(&SearchEngine::new(config), fx.root(), Action::Regex, "fn");
+    assert_eq!((result.total, result.files_searched), (0, 0));
+    let note = result.note.unwrap();
+    assert!(note.contains("stopped at its 0ns budget after 0 files, so the results are partial"), "{note}");
+    assert!(result.text.contains("partial"), "the agent sees it: {}", result.text);
+
+    // A caller that gave up (its client left) stops the scan at once.
+    let engine = fx.engine();
+    let request = SearchRequest::new(fx.root(), Action::Regex, "fn");
+    request.cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+    let result = engine.search(&request).unwrap();
+    assert_eq!(result.files_searched, 0);
+    assert!(result.note.unwrap().contains("cancelled"));
+    // And the same search, not cut, finds its lines.
+    assert!(search(&engine, fx.root(), Action::Regex, "fn").total > 0);
+}

@@ -4,6 +4,7 @@
 //! the clients' in-process fallback builds the very same engine, so the
 //! daemon and the fallback share one behaviour.
 
+pub mod cancel;
 pub mod config;
 pub mod edit;
 pub mod error;

@@ -13,6 +13,7 @@ use lean_ctx_search::{
 };
 use lean_ctx_store::{Event, Shape};
 
+use crate::engine::cancel::Cancel;
 use crate::engine::config::Config;
 use crate::engine::error::{EngineError, EngineResult, ErrorKind};
 use crate::engine::memory::now_ms;
@@ -122,9 +123,11 @@ impl Engine {
         Ok((scope.root, within))
     }
 
-    pub fn search(&self, caller: &Caller<'_>, p: &SearchParams) -> EngineResult<SearchResult> {
+    /// ctx_search; `cancel` stops a scan at the next file (the client left).
+    pub fn search(&self, caller: &Caller<'_>, p: &SearchParams, cancel: &Cancel) -> EngineResult<SearchResult> {
         let (root, path) = self.search_path(caller, &p.path)?;
         let mut request = SearchRequest::new(&root, action(&p.action)?, p.pattern.clone());
+        request.cancel = cancel.flag();
         request.path = path;
         request.include = p.include.clone();
         request.exclude = p.exclude.clone();

@@ -4,6 +4,7 @@ use lean_ctx_proto::v1::RequestContext;
 use tonic::Status;
 
 use crate::engine::Caller;
+use crate::engine::cancel::Cancel;
 
 pub fn caller(ctx: &RequestContext) -> Caller<'_> {
     Caller {
@@ -17,6 +18,17 @@ pub fn caller(ctx: &RequestContext) -> Caller<'_> {
             &ctx.agent_id
         },
         host: &ctx.host,
+    }
+}
+
+/// Cancels engine work when the call is dropped: a client that disconnects
+/// or cancels does not leave its command running or its scan reading files
+/// in the daemon.
+pub struct CancelOnDrop(pub Cancel);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
     }
 }
 

@@ -10,11 +10,12 @@ use lean_ctx_proto::v1::{
 use lean_ctx_search::IndexStatus;
 use tonic::{Request, Response, Status};
 
-use super::blocking::{blocking, caller};
+use super::blocking::{CancelOnDrop, blocking, caller};
 use super::host::Host;
 use super::status::{engine_status, missing_context};
 use super::wire;
 use crate::engine::Engine;
+use crate::engine::cancel::Cancel;
 use crate::engine::search::SearchParams;
 
 #[derive(Clone)]
@@ -62,7 +63,9 @@ impl Search for SearchService {
             action: wire::search_action(wire::known(req.action, "action")?).to_string(),
         };
         let engine = self.engine.clone();
-        let r = blocking(move || engine.search(&caller(&ctx), &params)).await?.map_err(engine_status)?;
+        let cancel = Cancel::default();
+        let _cancel_on_drop = CancelOnDrop(cancel.clone());
+        let r = blocking(move || engine.search(&caller(&ctx), &params, &cancel)).await?.map_err(engine_status)?;
         let matches = r
             .matches
             .into_iter()

@@ -10,13 +10,13 @@ use lean_ctx_proto::v1::{
 };
 use tonic::{Request, Response, Status};
 
-use super::blocking::{blocking, caller};
+use super::blocking::{CancelOnDrop, blocking, caller};
 use super::host::Host;
 use super::status::{engine_status, missing_context};
 use super::wire;
 use crate::engine::Engine;
+use crate::engine::cancel::Cancel;
 use crate::engine::guard::permissions::shell_refusal;
-use crate::engine::shell::exec::Cancel;
 use crate::engine::shell::expand::ExpandParams;
 use crate::engine::shell::run::RunParams;
 use crate::engine::shell::shape;
@@ -41,16 +41,6 @@ fn shaped(s: shape::Shaped) -> Shaped {
         archive_id: s.archive_id.unwrap_or_default(),
         raw_tokens: s.raw_tokens,
         sent_tokens: s.sent_tokens,
-    }
-}
-
-/// Kills the command when the call is dropped: a client that disconnects
-/// or cancels does not leave its command running in the daemon.
-struct CancelOnDrop(Cancel);
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        self.0.cancel();
     }
 }
 

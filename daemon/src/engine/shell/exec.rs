@@ -8,12 +8,11 @@
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::capture::Capture;
 use super::descendants;
+use crate::engine::cancel::Cancel;
 use crate::engine::error::{EngineError, EngineResult};
 
 /// Longest timeout a caller may ask for.
@@ -51,20 +50,6 @@ pub struct ExecOutcome {
     pub timed_out: bool,
     pub cancelled: bool,
     pub duration: Duration,
-}
-
-/// A kill switch for a running command (background jobs, cancelled calls).
-#[derive(Clone, Default)]
-pub struct Cancel(Arc<AtomicBool>);
-
-impl Cancel {
-    pub fn cancel(&self) {
-        self.0.store(true, Ordering::SeqCst);
-    }
-
-    fn is_cancelled(&self) -> bool {
-        self.0.load(Ordering::SeqCst)
-    }
 }
 
 pub fn validate(params: &ExecParams) -> EngineResult<()> {

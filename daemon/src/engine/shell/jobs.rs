@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant, SystemTime};
 
-use super::exec::{self, Cancel, ExecOutcome, ExecParams};
+use super::exec::{self, ExecOutcome, ExecParams};
 use super::shape::Shaped;
+use crate::engine::cancel::Cancel;
 use crate::engine::error::{EngineError, EngineResult, ErrorKind};
 use crate::locks::{self, Mutex};
 

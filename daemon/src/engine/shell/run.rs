@@ -8,9 +8,10 @@ use std::time::Duration;
 use lean_ctx_common::stamp::Stamp;
 use lean_ctx_guard::permissions::Verdict;
 
-use super::exec::{self, Cancel, ExecOutcome, ExecParams};
+use super::exec::{self, ExecOutcome, ExecParams};
 use super::jobs::{JobInfo, Origin};
 use super::shape::Shaped;
+use crate::engine::cancel::Cancel;
 use crate::engine::error::{EngineError, EngineResult};
 use crate::engine::guard;
 use crate::engine::project::{Scope, root_markers};
