@@ -12,9 +12,9 @@ use crate::plan::{Cut, Mark, Plan};
 use crate::rules;
 
 pub(crate) static STATUS: Family = Family::new("git-status", "git status", |plan, _| status(plan));
-pub(crate) static LOG: Family = Family::new("git-log", "git log --oneline -n 5", |plan, _| history(plan));
-pub(crate) static SHOW: Family = Family::new("git-show", "git show HEAD~1", |plan, _| history(plan));
-pub(crate) static DIFF: Family = Family::new("git-diff", "git diff --cached", |plan, _| diff(plan));
+pub(crate) static LOG: Family = Family::new("git-log", "git log --oneline -n 5", history);
+pub(crate) static SHOW: Family = Family::new("git-show", "git show HEAD~1", history);
+pub(crate) static DIFF: Family = Family::new("git-diff", "git diff --cached", diff);
 pub(crate) static BRANCH: Family = Family::new("git-branch", "git branch -a", |plan, _| branch(plan)).listing();
 pub(crate) static SYNC: Family = Family::new("git-sync", "git push origin main", transfer);
 pub(crate) static CLONE: Family = Family::new("git-clone", "git clone /srv/repo.git x", transfer);
@@ -65,7 +65,7 @@ fn status(plan: &mut Plan) {
 }
 
 /// `git log` and `git show`: each commit header becomes one line, embedded patches follow the diff rules.
-fn history(plan: &mut Plan) {
+fn history(plan: &mut Plan, failed: bool) {
     for i in 0..plan.len() {
         let Some(rest) = plan.line(i).strip_prefix("commit ") else { continue };
         let Some(sha) = rest.split_whitespace().next().filter(|s| s.len() >= 40) else { continue };
@@ -90,7 +90,7 @@ fn history(plan: &mut Plan) {
         }
         plan.rewrite(i, format!("commit {}{refs} · {author} · {date}", &sha[..12]));
     }
-    diff(plan);
+    diff(plan, failed);
 }
 
 /// Files whose diffs are machine-written and unreadable: only their size is worth showing.
@@ -108,10 +108,27 @@ const LOCKFILES: &[&str] = &[
     "composer.lock",
 ];
 
+/// A diff whose hunks would show more than this many characters (about 4,000 tokens) keeps whole hunks
+/// from its start and its end and names, per file, the hunks left out between them. A hunk is never cut
+/// inside beyond the usual long-run cut, and its original is archived like any shortened output.
+const DIFF_BUDGET_CHARS: usize = 12_000;
+/// Share of the budget for the hunks at the start; the rest goes to those at the end.
+const DIFF_HEAD_SHARE: usize = 3;
+const DIFF_SHARES: usize = 4;
+
+/// One hunk: its `@@` header line and the end of its body (exclusive), and the file it belongs to.
+struct Hunk {
+    header: usize,
+    end: usize,
+    file: Option<usize>,
+}
+
 /// Drops per-file `index`/`---`/`+++` headers, replaces lockfile and deleted-file bodies by their line counts
-/// and keeps hunk headers so every kept change stays locatable.
-fn diff(plan: &mut Plan) {
+/// and keeps hunk headers so every kept change stays locatable. Past [`DIFF_BUDGET_CHARS`] whole hunks in
+/// the middle go (not after a failure, whose every location line must stay).
+fn diff(plan: &mut Plan, failed: bool) {
     plan.cut = Cut { max: 60, head: 30, tail: 10 };
+    let mut hunks = Vec::new();
     let mut i = 0;
     while i < plan.len() {
         let Some(paths) = plan.line(i).strip_prefix("diff --git ") else {
@@ -141,13 +158,71 @@ fn diff(plan: &mut Plan) {
             plan.note(body_start, format!("… {what}: +{} -{} lines not shown", count('+'), count('-')));
             plan.set_range(body_start..j, Mark::Drop);
         } else {
-            for k in body_start..j {
-                if plan.line(k).starts_with("@@") {
-                    plan.set(k, Mark::Must);
-                }
-            }
+            hunks.extend(hunks_in(plan, body_start..j, Some(i)));
         }
         i = j;
+    }
+    if !failed {
+        budget_hunks(plan, &hunks);
+    }
+    for hunk in &hunks {
+        if plan.mark(hunk.header) == Mark::Keep {
+            plan.set(hunk.header, Mark::Must);
+        }
+    }
+}
+
+/// The hunks of one file's patch body `body`.
+fn hunks_in(plan: &Plan, body: std::ops::Range<usize>, file: Option<usize>) -> Vec<Hunk> {
+    let headers: Vec<usize> = body.clone().filter(|&k| plan.line(k).starts_with("@@")).collect();
+    let ends = headers.iter().skip(1).copied().chain(std::iter::once(body.end));
+    headers.iter().zip(ends).map(|(&header, end)| Hunk { header, end, file }).collect()
+}
+
+/// What a hunk shows: its header and at most the lines a long-run cut leaves of its body.
+fn hunk_cost(plan: &Plan, hunk: &Hunk) -> usize {
+    let Cut { max, head, tail } = plan.cut;
+    let body: Vec<usize> = (hunk.header + 1..hunk.end).collect();
+    let shown: Vec<usize> =
+        if body.len() <= max { body } else { body[..head].iter().chain(&body[body.len() - tail..]).copied().collect() };
+    std::iter::once(hunk.header).chain(shown).map(|k| plan.line(k).len() + 1).sum()
+}
+
+/// Keeps whole hunks from the start within the head share of the budget and from the end within the rest;
+/// the hunks between go, with one note per file saying how many of its hunks and lines were left out.
+fn budget_hunks(plan: &mut Plan, hunks: &[Hunk]) {
+    let costs: Vec<usize> = hunks.iter().map(|h| hunk_cost(plan, h)).collect();
+    if costs.iter().sum::<usize>() <= DIFF_BUDGET_CHARS {
+        return;
+    }
+    let fit = |budget: usize, order: &mut dyn Iterator<Item = usize>| {
+        let mut used = 0;
+        order
+            .take_while(|&k| {
+                used += costs[k];
+                used <= budget
+            })
+            .count()
+    };
+    let head = fit(DIFF_BUDGET_CHARS * DIFF_HEAD_SHARE / DIFF_SHARES, &mut (0..hunks.len()));
+    let tail = fit(DIFF_BUDGET_CHARS / DIFF_SHARES, &mut (head..hunks.len()).rev());
+    let dropped = &hunks[head..hunks.len() - tail];
+    let mut k = 0;
+    while k < dropped.len() {
+        // One note per file, where its first left-out hunk was.
+        let file = dropped[k].file;
+        let same_file = dropped[k..].iter().take_while(|h| h.file == file).count();
+        let (mut added, mut removed) = (0, 0);
+        for hunk in &dropped[k..k + same_file] {
+            for line in &plan.lines()[hunk.header + 1..hunk.end] {
+                added += usize::from(line.starts_with('+'));
+                removed += usize::from(line.starts_with('-'));
+            }
+            plan.set_range(hunk.header..hunk.end, Mark::Drop);
+        }
+        let name = file.and_then(|f| plan.line(f).rsplit(" b/").next()).unwrap_or("this file");
+        plan.note(dropped[k].header, format!("… {same_file} hunk(s) of {name} not shown (+{added} -{removed} lines)"));
+        k += same_file;
     }
 }
 
@@ -215,5 +290,62 @@ fn transfer(plan: &mut Plan, failed: bool) {
     }
     if let Some(&first) = unchanged.first() {
         plan.note(first, format!("… {} refs up to date", unchanged.len()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::compress;
+
+    /// `files` files of `hunks` hunks each, every hunk a header, 3 context lines and 4 changed ones.
+    fn long_diff(files: usize, hunks: usize) -> String {
+        let mut out = String::new();
+        for f in 0..files {
+            out += &format!("diff --git a/src/f{f}.rs b/src/f{f}.rs\nindex 1111111..2222222 100644\n");
+            out += &format!("--- a/src/f{f}.rs\n+++ b/src/f{f}.rs\n");
+            for h in 0..hunks {
+                let at = 10 + h * 20;
+                out += &format!("@@ -{at},5 +{at},5 @@ fn function_{f}_{h}() {{\n");
+                out += &format!("     let context = compute_something_{h}(input, {f});\n");
+                out += &format!("-    let old_value_{h} = previous_implementation(context);\n");
+                out += &format!("-    validate(old_value_{h}).expect(\"old\");\n");
+                out += &format!("+    let new_value_{h} = better_implementation(context, {f});\n");
+                out += &format!("+    validate(new_value_{h}).expect(\"new\");\n");
+                out += "     Ok(())\n     }\n";
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_long_diff_keeps_whole_hunks_at_both_ends_and_names_the_rest_per_file() {
+        let raw = long_diff(6, 30);
+        let out = compress("git diff", &raw, 0);
+        assert!(out.shortened);
+        assert!(out.text.len() < 16_000, "within the budget: {} chars", out.text.len());
+        // The first and the last hunk are whole.
+        assert!(out.text.contains("@@ -10,5 +10,5 @@ fn function_0_0() {\n     let context"), "{}", out.text);
+        assert!(out.text.contains("+    validate(new_value_29).expect(\"new\");\n     Ok(())\n     }\n"));
+        // Every file is named, and each left-out hunk is counted with its lines.
+        for f in 0..6 {
+            assert!(out.text.contains(&format!("src/f{f}.rs")), "f{f}: {}", out.text);
+        }
+        let noted: usize = out
+            .text
+            .lines()
+            .filter_map(|l| l.strip_prefix("… ")?.split(" hunk(s) of ").next()?.parse::<usize>().ok())
+            .sum();
+        let shown = out.text.lines().filter(|l| l.starts_with("@@ ")).count();
+        assert_eq!(noted + shown, 6 * 30, "every hunk shown or counted");
+        assert!(out.text.contains("(+60 -60 lines)"), "a whole file's count: {}", out.text);
+        assert_eq!(compress("git diff", &raw, 0).text, out.text, "deterministic");
+    }
+
+    #[test]
+    fn a_short_diff_or_a_failed_one_keeps_every_hunk() {
+        let short = compress("git diff", &long_diff(1, 5), 0);
+        assert_eq!(short.text.lines().filter(|l| l.starts_with("@@ ")).count(), 5);
+        let failed = compress("git diff --exit-code", &long_diff(6, 30), 1);
+        assert_eq!(failed.text.lines().filter(|l| l.starts_with("@@ ")).count(), 6 * 30);
     }
 }
