@@ -106,11 +106,36 @@ fn idle_timeout_stops_the_daemon_and_cleans_up() {
 fn idle_timer_waits_for_open_connections() {
     let home = Home::new();
     let mut child = home.spawn_daemon(&["--idle-timeout", "1"]);
-    let conn = std::os::unix::net::UnixStream::connect(home.socket()).unwrap();
+    let mut conn = std::os::unix::net::UnixStream::connect(home.socket()).unwrap();
+    // What every client sends first.
+    std::io::Write::write_all(&mut conn, b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n").unwrap();
     std::thread::sleep(Duration::from_millis(2500));
     assert!(!child.exited(), "an open connection keeps the daemon alive");
     drop(conn);
     assert!(wait_until(Duration::from_secs(10), || child.exited()));
+}
+
+#[test]
+fn a_connection_that_sends_nothing_neither_keeps_the_daemon_nor_stays() {
+    let home = Home::new();
+    let mut child = home.spawn_daemon(&["--idle-timeout", "1"]);
+    let silent = std::os::unix::net::UnixStream::connect(home.socket()).unwrap();
+    assert!(wait_until(Duration::from_secs(8), || child.exited()), "idle exit despite the silent connection");
+    assert!(child.wait_success());
+    drop(silent);
+    // With idle exit off, the daemon hangs up on it after its deadline.
+    let mut child = home.spawn_daemon(&["--idle-timeout", "0"]);
+    let mut silent = std::os::unix::net::UnixStream::connect(home.socket()).unwrap();
+    silent.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let started = std::time::Instant::now();
+    let mut sink = Vec::new();
+    // The server's own SETTINGS may arrive first; then the end of the stream.
+    let _ = std::io::Read::read_to_end(&mut silent, &mut sink);
+    let waited = started.elapsed();
+    assert!(waited >= Duration::from_secs(5) && waited < Duration::from_secs(18), "closed after {waited:?}");
+    assert!(home.daemon_log().contains("sent nothing"), "logged");
+    kill(child.id(), libc::SIGTERM);
+    assert!(wait_until(Duration::from_secs(12), || child.exited()));
 }
 
 #[test]

@@ -2,14 +2,18 @@
 //!
 //! Connections are accepted here rather than inside tonic so that every one
 //! is checked before a single byte is read from it: a peer running as
-//! another user is dropped and logged.
+//! another user is dropped and logged. A connection of the socket counts as
+//! open (keeping the daemon from its idle exit) only once it has sent
+//! something, and one that sends nothing within [`SILENT_DEADLINE`] is
+//! dropped: a client sends its HTTP/2 preface at once.
 
+use std::future::Future as _;
 use std::io;
 use std::path::Path;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use interprocess::local_socket::tokio::{Listener, Stream};
 use interprocess::local_socket::traits::StreamCommon as _;
@@ -84,16 +88,32 @@ pub fn bind(path: &Path) -> io::Result<(Listener, SocketFile)> {
     Ok((listener, file))
 }
 
+/// How long an accepted connection may stay silent before it is dropped.
+pub const SILENT_DEADLINE: Duration = Duration::from_secs(10);
+/// How often a silent connection looks whether the daemon is stopping (it
+/// would hold up the drain) or its deadline has passed.
+const SILENT_CHECK: Duration = Duration::from_millis(250);
+
 /// One accepted, verified connection (the socket's, or the pipe server's
 /// single one); counted as open until dropped.
 pub struct Conn<S = Stream> {
     stream: S,
-    _open: ConnectionGuard,
+    open: Option<ConnectionGuard>,
+    /// Until the first byte: whom to count the connection with then, when it
+    /// was accepted, and the timer of its next check.
+    silent: Option<(Arc<Host>, Instant, Pin<Box<tokio::time::Sleep>>)>,
 }
 
 impl<S> Conn<S> {
+    /// Counted as open from the start (the pipe's one connection).
     pub fn new(stream: S, open: ConnectionGuard) -> Conn<S> {
-        Conn { stream, _open: open }
+        Conn { stream, open: Some(open), silent: None }
+    }
+
+    /// Counted as open from its first byte; dropped if that does not come
+    /// within [`SILENT_DEADLINE`].
+    fn awaiting_first_byte(stream: S, host: Arc<Host>) -> Conn<S> {
+        Conn { stream, open: None, silent: Some((host, Instant::now(), Box::pin(tokio::time::sleep(SILENT_CHECK)))) }
     }
 }
 
@@ -104,7 +124,23 @@ impl<S> Connected for Conn<S> {
 
 impl<S: AsyncRead + Unpin> AsyncRead for Conn<S> {
     fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().stream).poll_read(cx, buf)
+        let this = self.get_mut();
+        let before = buf.filled().len();
+        let read = Pin::new(&mut this.stream).poll_read(cx, buf);
+        let Some((host, accepted, check)) = &mut this.silent else { return read };
+        if matches!(read, Poll::Ready(Ok(()))) && buf.filled().len() > before {
+            this.open = Some(host.connection_opened());
+            this.silent = None;
+            return read;
+        }
+        while read.is_pending() && check.as_mut().poll(cx).is_ready() {
+            if host.shutdown_requested() || accepted.elapsed() >= SILENT_DEADLINE {
+                tracing::warn!("dropped a connection that sent nothing within {:?}", accepted.elapsed());
+                return Poll::Ready(Err(io::Error::new(io::ErrorKind::TimedOut, "the client sent nothing")));
+            }
+            check.as_mut().reset(tokio::time::Instant::now() + SILENT_CHECK);
+        }
+        read
     }
 }
 
@@ -157,7 +193,7 @@ pub async fn accept_loop(listener: Listener, socket: Unlink, host: Arc<Host>, tx
                 continue;
             }
         }
-        let conn = Conn::new(stream, host.connection_opened());
+        let conn = Conn::awaiting_first_byte(stream, host.clone());
         if tx.send(Ok(conn)).await.is_err() {
             break;
         }
