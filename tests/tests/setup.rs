@@ -708,7 +708,6 @@ fn opencode() {
         evidence: "xdg/opencode/package.json",
         file: "xdg/opencode/opencode.json",
         original: r#"{
-  "$schema": "https://opencode.ai/config.json",
   "theme": "opencode",
   "mcp": {
     "everything": {
@@ -780,8 +779,8 @@ fn kiro() {
   "mcpServers": {
     "aws-docs": {
       "command": "uvx",
-      "args": ["awslabs.aws-documentation-mcp-server@latest"],
-      "env": { "FASTMCP_LOG_LEVEL": "ERROR" },
+      "args": ["docs-mcp-server"],
+      "env": { "LOG_LEVEL": "error" },
       "disabled": false,
       "autoApprove": []
     }
