@@ -662,6 +662,12 @@ fn project_scope_writes_beside_the_git_root() {
     ok(&sb.lctx(&["--remove", "cursor", "--scope", "project"]));
     assert_eq!(sb.read("project/.cursor/mcp.json"), "{}\n");
 
+    // A project file the team already keeps is evidence enough, whatever this machine has installed.
+    sb.write("project/.kiro/settings/mcp.json", "{\"mcpServers\": {}}\n");
+    ok(&sb.lctx(&["kiro", "--scope", "project"]));
+    assert!(sb.read("project/.kiro/settings/mcp.json").contains("\"lean-ctx\""));
+    assert_eq!(sb.lctx(&["roo-code", "--scope", "project"]).status.code(), Some(1), "no file, no Roo Code");
+
     // Outside any repository the working directory is the project.
     let loose = sb.path("loose");
     std::fs::create_dir_all(&loose).unwrap();

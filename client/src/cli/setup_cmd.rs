@@ -67,8 +67,7 @@ pub fn run(args: SetupArgs) -> CmdResult {
     let (host, action) = match (args.host, args.remove) {
         (_, Some(host)) => (host, Action::Remove),
         (Some(host), None) => {
-            setup::config_file(host, &env, scope)?;
-            setup::check_installed(host, &env, args.force)?;
+            setup::check_installed(host, &env, scope, args.force)?;
             mcp = setup::mcp_binary()?;
             (host, Action::Install(&mcp))
         }

@@ -17,8 +17,9 @@ pub struct Env {
     pub claude_config_dir: Option<PathBuf>,
     /// The directories of `$PATH`.
     pub path: Vec<PathBuf>,
-    /// The working directory, from which `--scope project` finds the project root.
-    pub cwd: PathBuf,
+    /// The working directory, from which `--scope project` finds the project
+    /// root, or why it cannot be read (which matters to that scope only).
+    pub cwd: Result<PathBuf, String>,
     pub macos: bool,
 }
 
@@ -31,7 +32,7 @@ impl Env {
             codex_home: var("CODEX_HOME"),
             claude_config_dir: var("CLAUDE_CONFIG_DIR"),
             path: std::env::var_os("PATH").map(|p| std::env::split_paths(&p).collect()).unwrap_or_default(),
-            cwd: std::env::current_dir().map_err(|e| format!("cannot read the working directory: {e}"))?,
+            cwd: std::env::current_dir().map_err(|e| format!("cannot read the working directory: {e}")),
             macos: cfg!(target_os = "macos"),
         })
     }
@@ -44,8 +45,9 @@ impl Env {
     /// The nearest ancestor of the working directory holding `.git` (a
     /// directory, or a file in worktrees and submodules), else the working
     /// directory itself: where project-scope files go.
-    pub fn project_root(&self) -> PathBuf {
-        self.cwd.ancestors().find(|dir| dir.join(".git").exists()).unwrap_or(&self.cwd).to_path_buf()
+    pub fn project_root(&self) -> Result<PathBuf, String> {
+        let cwd = self.cwd.as_ref().map_err(String::clone)?;
+        Ok(cwd.ancestors().find(|dir| dir.join(".git").exists()).unwrap_or(cwd).to_path_buf())
     }
 
     /// `~/.config` on macOS, the XDG config directory elsewhere: where
@@ -230,7 +232,7 @@ mod tests {
             codex_home: None,
             claude_config_dir: None,
             path: Vec::new(),
-            cwd: "/home/u/src/app/sub".into(),
+            cwd: Ok("/home/u/src/app/sub".into()),
             macos,
         }
     }
@@ -335,12 +337,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let sub = dir.path().join("repo/a/b");
         std::fs::create_dir_all(&sub).unwrap();
-        let e = Env { cwd: sub.clone(), ..env(false) };
-        assert_eq!(e.project_root(), sub, "no repository: the working directory");
+        let e = Env { cwd: Ok(sub.clone()), ..env(false) };
+        assert_eq!(e.project_root(), Ok(sub), "no repository: the working directory");
         std::fs::create_dir_all(dir.path().join("repo/.git")).unwrap();
-        assert_eq!(e.project_root(), dir.path().join("repo"));
+        assert_eq!(e.project_root(), Ok(dir.path().join("repo")));
         std::fs::write(dir.path().join("repo/a/.git"), "gitdir: ../.git/worktrees/a\n").unwrap();
-        assert_eq!(e.project_root(), dir.path().join("repo/a"), "a worktree's .git file counts");
+        assert_eq!(e.project_root(), Ok(dir.path().join("repo/a")), "a worktree's .git file counts");
     }
 
     #[test]

@@ -441,7 +441,7 @@ pub fn config_file(host: &Host, env: &Env, scope: Scope) -> Result<PathBuf, Stri
             host.name, host.id
         )),
         (Scope::User, Some(why), None) => Err(format!("{}: {why}", host.name)),
-        (Scope::Project, _, Some(relative)) => Ok(env.project_root().join(relative)),
+        (Scope::Project, _, Some(relative)) => Ok(env.project_root()?.join(relative)),
         (Scope::Project, _, None) => Err(format!(
             "{} documents no project-level MCP config; register it for the user instead (drop --scope project)",
             host.name
@@ -455,10 +455,12 @@ fn looks_installed(host: &Host, env: &Env) -> bool {
 
 /// Refuses to write for a host that shows no sign of being installed,
 /// unless `force`: registering it would only create its config directory,
-/// which later makes the host look installed.
-pub fn check_installed(host: &Host, env: &Env, force: bool) -> Result<(), String> {
+/// which later makes the host look installed. A project file that already
+/// exists is sign enough that the project uses the host.
+pub fn check_installed(host: &Host, env: &Env, scope: Scope, force: bool) -> Result<(), String> {
     let place = (host.locate)(env);
-    if force || looks_installed(host, env) {
+    let project_uses_it = scope == Scope::Project && config_file(host, env, scope)?.is_file();
+    if force || project_uses_it || looks_installed(host, env) {
         return Ok(());
     }
     let on_path = match host.binaries {
@@ -666,7 +668,7 @@ mod tests {
             codex_home: None,
             claude_config_dir: None,
             path: Vec::new(),
-            cwd: cwd.into(),
+            cwd: Ok(cwd.into()),
             macos: false,
         }
     }
