@@ -454,9 +454,9 @@ fn looks_installed(host: &Host, env: &Env) -> bool {
 }
 
 /// Refuses to write for a host that shows no sign of being installed,
-/// unless `force`: registering it would only create its config directory,
-/// which later makes the host look installed. A project file that already
-/// exists is sign enough that the project uses the host.
+/// unless `force`: a typo'd or stale choice would otherwise leave config
+/// directories behind for programs that are not there. A project file that
+/// already exists is sign enough that the project uses the host.
 pub fn check_installed(host: &Host, env: &Env, scope: Scope, force: bool) -> Result<(), String> {
     let place = (host.locate)(env);
     let project_uses_it = scope == Scope::Project && config_file(host, env, scope)?.is_file();
