@@ -1,6 +1,7 @@
 //! `lctx setup`: registering lean-ctx in each AI coding host's config file,
 //! with the real `lctx` run against files under a temporary HOME and
-//! XDG_CONFIG_HOME, and a dummy `lctx-mcp` named by LEAN_CTX_MCP_BIN.
+//! XDG_CONFIG_HOME, from inside a temporary git project, and a dummy
+//! `lctx-mcp` named by LEAN_CTX_MCP_BIN.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -16,7 +17,7 @@ struct Sandbox {
 impl Sandbox {
     fn new() -> Sandbox {
         let sandbox = Sandbox { home: Home::new() };
-        for dir in ["home", "xdg", "bin", "empty-path"] {
+        for dir in ["home", "xdg", "bin", "empty-path", "project/.git", "project/src"] {
             std::fs::create_dir_all(sandbox.root().join(dir)).unwrap();
         }
         std::fs::write(sandbox.mcp(), "#!/bin/sh\n").unwrap();
@@ -45,6 +46,7 @@ impl Sandbox {
             .env("PATH", self.path("empty-path"))
             .env_remove("CODEX_HOME")
             .env_remove("CLAUDE_CONFIG_DIR")
+            .current_dir(self.path("project/src"))
             .arg("setup");
         cmd
     }
@@ -61,6 +63,19 @@ impl Sandbox {
 
     fn read(&self, relative: &str) -> String {
         std::fs::read_to_string(self.path(relative)).unwrap()
+    }
+
+    /// Makes a host look installed: a file of its own in its config directory.
+    fn installed(&self, evidence: &str) {
+        self.write(evidence, "{}");
+    }
+
+    /// An executable script at `relative`.
+    fn executable(&self, relative: &str) -> PathBuf {
+        self.write(relative, "#!/bin/sh\n");
+        let path = self.path(relative);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
     }
 }
 
@@ -81,7 +96,11 @@ fn ok(out: &Output) -> String {
 /// fresh setup creates, and a broken variant.
 struct Case {
     host: &'static str,
-    /// Under the sandbox: `home/…` or `xdg/…`.
+    /// Extra arguments for every call (a scope).
+    args: &'static [&'static str],
+    /// A file the installed host keeps of its own, under the sandbox.
+    evidence: &'static str,
+    /// Under the sandbox: `home/…`, `xdg/…` or `project/…`.
     file: &'static str,
     original: &'static str,
     /// Our entry goes right after the (unique) text `anchor`…
@@ -109,10 +128,12 @@ fn check(case: &Case) {
     let file = sb.path(case.file);
     let backup = sb.path(&format!("{}.bak", case.file));
     let expected = case.configured(&sb.mcp());
+    sb.installed(case.evidence);
     sb.write(case.file, case.original);
+    let run = |args: &[&str]| sb.lctx(&[args, case.args].concat());
 
     // --dry-run: a diff on stdout, nothing written.
-    let dry = ok(&sb.lctx(&[case.host, "--dry-run"]));
+    let dry = ok(&run(&[case.host, "--dry-run"]));
     assert!(dry.contains(&format!("--- {}\n+++ {}\n", file.display(), file.display())), "{dry}");
     assert!(dry.contains("\"lean-ctx\"") || dry.contains("[mcp_servers.lean-ctx]"), "{dry}");
     assert!(dry.lines().any(|l| l.starts_with('+') && l.contains(&sb.mcp().display().to_string())), "{dry}");
@@ -121,51 +142,58 @@ fn check(case: &Case) {
     assert!(!backup.exists(), "{}: dry run made a backup", case.host);
 
     // setup: our entry added, everything else byte for byte, a backup of the original.
-    let first = ok(&sb.lctx(&[case.host]));
+    let first = ok(&run(&[case.host]));
     assert!(first.contains(&format!("written to {}", file.display())), "{first}");
     assert_eq!(sb.read(case.file), expected, "{}", case.host);
     assert_eq!(std::fs::read_to_string(&backup).unwrap(), case.original);
 
     // Again: nothing changes.
-    let again = ok(&sb.lctx(&[case.host]));
+    let again = ok(&run(&[case.host]));
     assert!(again.contains("already configured"), "{again}");
     assert_eq!(sb.read(case.file), expected);
-    let dry_again = ok(&sb.lctx(&[case.host, "--dry-run"]));
+    let dry_again = ok(&run(&[case.host, "--dry-run"]));
     assert!(dry_again.contains("already configured") && !dry_again.contains("+++"), "{dry_again}");
 
     // --list shows it, with the path.
-    let list = ok(&sb.lctx(&["--list"]));
+    let list = ok(&run(&["--list"]));
     let line = list.lines().find(|l| l.starts_with(&format!("{} ", case.host))).unwrap_or_else(|| panic!("{list}"));
-    assert!(line.contains("installed") && !line.contains("not found"), "{line}");
-    assert!(line.contains(&format!("lean-ctx → {} in {}", sb.mcp().display(), file.display())), "{line}");
+    assert!(line.contains(" installed ") && !line.contains("not installed"), "{line}");
+    assert!(line.contains(&format!("registered: lean-ctx → {} in {}", sb.mcp().display(), file.display())), "{line}");
+    assert!(!line.contains("BROKEN"), "{line}");
 
     // --remove: the original again, comments and all.
-    let removed = ok(&sb.lctx(&["--remove", case.host]));
+    let removed = ok(&run(&["--remove", case.host]));
     assert!(removed.contains(&format!("removed lean-ctx from {}", file.display())), "{removed}");
     assert_eq!(sb.read(case.file), case.original, "{}", case.host);
     assert_eq!(std::fs::read_to_string(&backup).unwrap(), expected);
-    let nothing = ok(&sb.lctx(&["--remove", case.host]));
+    let nothing = ok(&run(&["--remove", case.host]));
     assert!(nothing.contains("not configured") && nothing.contains("nothing to remove"), "{nothing}");
 
     // No file: created with just our entry, no backup.
     std::fs::remove_file(&file).unwrap();
     std::fs::remove_file(&backup).unwrap();
-    ok(&sb.lctx(&[case.host]));
-    assert_eq!(sb.read(case.file), case.fresh.replace("{MCP}", &sb.mcp().display().to_string()), "{}", case.host);
+    ok(&run(&[case.host]));
+    let fresh = case.fresh.replace("{MCP}", &sb.mcp().display().to_string());
+    assert_eq!(sb.read(case.file), fresh, "{}", case.host);
     assert!(!backup.exists());
     assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600, "new files are private");
+    // Removing it again leaves no empty server container behind.
+    ok(&run(&["--remove", case.host]));
+    let emptied = sb.read(case.file);
+    assert!(emptied == "{}\n" || emptied.is_empty(), "{}: {emptied:?}", case.host);
+    std::fs::remove_file(&backup).unwrap();
 
     // A broken file: refused with file:line, left alone.
     sb.write(case.file, case.broken);
     for args in [vec![case.host], vec![case.host, "--dry-run"], vec!["--remove", case.host]] {
-        let out = sb.lctx(&args);
+        let out = run(&args);
         assert_eq!(out.status.code(), Some(1), "{args:?}: {}", describe(&out));
         assert!(stderr(&out).contains(&format!("{}:{}:", file.display(), case.broken_line)), "{}", describe(&out));
         assert!(stderr(&out).contains("nothing was changed"), "{}", describe(&out));
     }
     assert_eq!(sb.read(case.file), case.broken);
     assert!(!backup.exists());
-    let list = ok(&sb.lctx(&["--list"]));
+    let list = ok(&run(&["--list"]));
     assert!(list.contains(&format!("unreadable: {}:{}:", file.display(), case.broken_line)), "{list}");
 }
 
@@ -173,6 +201,8 @@ fn check(case: &Case) {
 fn claude_code() {
     check(&Case {
         host: "claude-code",
+        args: &[],
+        evidence: "home/.claude/settings.json",
         file: "home/.claude.json",
         original: r#"{
   "numStartups": 12,
@@ -211,6 +241,8 @@ fn claude_code() {
 fn claude_desktop() {
     check(&Case {
         host: "claude-desktop",
+        args: &[],
+        evidence: "xdg/Claude/Preferences",
         file: "xdg/Claude/claude_desktop_config.json",
         original: r#"{
   "mcpServers": {
@@ -234,6 +266,8 @@ fn claude_desktop() {
 fn cursor() {
     check(&Case {
         host: "cursor",
+        args: &[],
+        evidence: "home/.cursor/argv.json",
         file: "home/.cursor/mcp.json",
         original: r#"{
   "mcpServers": {
@@ -259,6 +293,8 @@ fn cursor() {
 fn vscode() {
     check(&Case {
         host: "vscode",
+        args: &[],
+        evidence: "xdg/Code/User/settings.json",
         file: "xdg/Code/User/mcp.json",
         original: "// User MCP servers (see \"MCP: Open User Configuration\")\n{\n\t\"servers\": {\n\t\t\"memory\": {\n\t\t\t\"type\": \"stdio\",\n\t\t\t\"command\": \"npx\",\n\t\t\t\"args\": [\"-y\", \"@modelcontextprotocol/server-memory\"], // no key needed\n\t\t},\n\t\t/* \"old\": { \"command\": \"gone\" }, */\n\t},\n\t\"inputs\": [\n\t\t{ \"type\": \"promptString\", \"id\": \"api-key\", \"password\": true }\n\t]\n}\n",
         anchor: "/* \"old\": { \"command\": \"gone\" }, */",
@@ -273,6 +309,8 @@ fn vscode() {
 fn codex() {
     check(&Case {
         host: "codex",
+        args: &[],
+        evidence: "home/.codex/auth.json",
         file: "home/.codex/config.toml",
         original: r#"# ~/.codex/config.toml
 model = "gpt-5-codex"
@@ -301,6 +339,8 @@ trust_level = "trusted"
 fn windsurf() {
     check(&Case {
         host: "windsurf",
+        args: &[],
+        evidence: "home/.codeium/windsurf/installation_id",
         file: "home/.codeium/windsurf/mcp_config.json",
         original: r#"{
   "mcpServers": {
@@ -324,6 +364,8 @@ fn windsurf() {
 fn zed() {
     check(&Case {
         host: "zed",
+        args: &[],
+        evidence: "xdg/zed/keymap.json",
         file: "xdg/zed/settings.json",
         original: r#"// Zed settings
 //
@@ -354,6 +396,8 @@ fn zed() {
 fn gemini() {
     check(&Case {
         host: "gemini",
+        args: &[],
+        evidence: "home/.gemini/oauth_creds.json",
         file: "home/.gemini/settings.json",
         original: r#"{
   // Gemini CLI strips comments before parsing
@@ -380,6 +424,7 @@ fn strict_json_hosts_get_valid_json_with_every_other_entry_intact() {
     let sb = Sandbox::new();
     let original = r#"{"numStartups": 3, "mcpServers": {"a": {"command": "x", "args": ["1"]}}, "projects": {"/p": {"mcpServers": {}}}}"#;
     sb.write("home/.claude.json", original);
+    sb.installed("home/.claude/settings.json");
     ok(&sb.lctx(&["claude-code"]));
     let before: serde_json::Value = serde_json::from_str(original).unwrap();
     let mut after: serde_json::Value = serde_json::from_str(&sb.read("home/.claude.json")).unwrap();
@@ -397,7 +442,13 @@ fn a_changed_path_is_updated_and_permissions_are_kept() {
     let file = "home/.cursor/mcp.json";
     sb.write(file, "{\n  \"mcpServers\": {\n    \"lean-ctx\": {\n      \"command\": \"/old/lctx-mcp\",\n      \"args\": []\n    }\n  }\n}\n");
     std::fs::set_permissions(sb.path(file), std::fs::Permissions::from_mode(0o640)).unwrap();
-    ok(&sb.lctx(&["cursor"]));
+    sb.installed("home/.cursor/argv.json");
+    // What is being replaced is said before it goes, in a dry run too.
+    let dry = ok(&sb.lctx(&["cursor", "--dry-run"]));
+    assert!(dry.starts_with("Cursor: replacing lean-ctx → /old/lctx-mcp\n"), "{dry}");
+    let out = ok(&sb.lctx(&["cursor"]));
+    assert!(out.starts_with("Cursor: replacing lean-ctx → /old/lctx-mcp\n"), "{out}");
+    assert!(!ok(&sb.lctx(&["cursor"])).contains("replacing"), "nothing replaced when nothing changes");
     assert_eq!(
         sb.read(file),
         format!(
@@ -411,36 +462,225 @@ fn a_changed_path_is_updated_and_permissions_are_kept() {
 }
 
 #[test]
-fn list_reports_every_host_with_what_is_installed_and_configured() {
+fn list_reports_every_host_with_what_is_installed_and_registered() {
     let sb = Sandbox::new();
-    std::fs::create_dir_all(sb.path("home/.gemini")).unwrap();
-    let codex = sb.path("empty-path/codex");
-    std::fs::write(&codex, "#!/bin/sh\n").unwrap();
-    std::fs::set_permissions(&codex, std::fs::Permissions::from_mode(0o755)).unwrap();
+    sb.installed("home/.gemini/oauth_creds.json");
+    std::fs::create_dir_all(sb.path("xdg/zed")).unwrap();
+    sb.executable("empty-path/codex");
     sb.write("home/.cursor/mcp.json", r#"{"mcpServers": {"lean-ctx": {"command": "/elsewhere/lctx-mcp"}}}"#);
+    let other = sb.executable("bin/other-lctx-mcp");
+    sb.write(
+        "home/.gemini/settings.json",
+        &format!(r#"{{"mcpServers": {{"lean-ctx": {{"command": "{}", "args": ["-v"]}}}}}}"#, other.display()),
+    );
 
     let list = ok(&sb.lctx(&["--list"]));
     let lines: Vec<&str> = list.lines().collect();
     let ids: Vec<&str> = lines.iter().map(|l| l.split_whitespace().next().unwrap()).collect();
-    assert_eq!(ids, ["claude-code", "claude-desktop", "cursor", "vscode", "codex", "windsurf", "zed", "gemini"]);
+    assert_eq!(
+        ids,
+        [
+            "claude-code",
+            "claude-desktop",
+            "cursor",
+            "vscode",
+            "codex",
+            "windsurf",
+            "zed",
+            "gemini",
+            "opencode",
+            "cline",
+            "roo-code",
+            "kiro",
+            "continue",
+            "amp"
+        ]
+    );
     let line = |id: &str| *lines.iter().find(|l| l.starts_with(&format!("{id} "))).unwrap();
-    assert!(line("gemini").contains(" installed ") && line("gemini").contains("not configured"), "{list}");
-    assert!(line("codex").contains(" installed "), "on PATH: {list}");
-    assert!(line("zed").contains("not found"), "{list}");
+    assert!(line("gemini").contains(" installed "), "{list}");
     assert!(
-        line("cursor")
-            .contains(&format!("lean-ctx → /elsewhere/lctx-mcp in {}", sb.path("home/.cursor/mcp.json").display()))
-            && line("cursor").contains(&format!("this lctx would write {}", sb.mcp().display())),
+        line("gemini").contains(&format!(
+            "registered: lean-ctx → {} -v in {} — this lctx would write {}",
+            other.display(),
+            sb.path("home/.gemini/settings.json").display(),
+            sb.mcp().display()
+        )),
         "{list}"
     );
+    assert!(line("codex").contains(" installed "), "on PATH: {list}");
+    assert!(line("zed").contains("not installed"), "an empty config directory is no evidence: {list}");
+    assert!(
+        line("zed").contains(&format!("not registered ({})", sb.path("xdg/zed/settings.json").display())),
+        "{list}"
+    );
+    assert!(line("cursor").contains("not installed"), "our own file is no evidence: {list}");
+    assert_eq!(
+        line("cursor").split_once("registered: ").map(|(_, r)| r),
+        Some(
+            format!(
+                "lean-ctx → /elsewhere/lctx-mcp in {} — BROKEN: /elsewhere/lctx-mcp does not exist; run `lctx setup cursor` to point it at {}",
+                sb.path("home/.cursor/mcp.json").display(),
+                sb.mcp().display()
+            )
+            .as_str()
+        ),
+        "{list}"
+    );
+    assert!(line("continue").contains("no user-level file lctx can edit (see --scope project)"), "{list}");
     assert_eq!(ok(&sb.lctx(&["--list"])), list, "deterministic");
+}
+
+#[test]
+fn hosts_that_are_not_installed_are_refused_unless_forced() {
+    let sb = Sandbox::new();
+    for args in [vec!["cursor"], vec!["cursor", "--dry-run"]] {
+        let out = sb.lctx(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", describe(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains(&format!(
+                "Cursor does not look installed (no files of its own in {}, no `cursor` on PATH); install",
+                sb.path("home/.cursor").display()
+            )) && err.contains("--force"),
+            "{err}"
+        );
+    }
+    assert!(!sb.path("home/.cursor").exists(), "no directory created for a host that is not there");
+
+    let forced = ok(&sb.lctx(&["cursor", "--force"]));
+    assert!(forced.contains("created"), "{forced}");
+    let list = ok(&sb.lctx(&["--list"]));
+    let line = list.lines().find(|l| l.starts_with("cursor ")).unwrap();
+    assert!(line.contains("not installed") && line.contains("registered: lean-ctx →"), "{line}");
+    // Removing needs no evidence.
+    ok(&sb.lctx(&["--remove", "cursor"]));
+    assert_eq!(sb.read("home/.cursor/mcp.json"), "{}\n");
+
+    // A host's program on PATH is evidence enough.
+    sb.executable("empty-path/windsurf");
+    ok(&sb.lctx(&["windsurf"]));
+    let usage = sb.lctx(&["--list", "--force"]);
+    assert_eq!(usage.status.code(), Some(2), "{}", describe(&usage));
+}
+
+#[test]
+fn an_entry_whose_program_is_gone_or_not_executable_is_flagged() {
+    let sb = Sandbox::new();
+    sb.installed("home/.cursor/argv.json");
+    let old = sb.executable("old/lctx-mcp");
+    let out = sb.command().env("LEAN_CTX_MCP_BIN", &old).arg("cursor").output().unwrap();
+    assert!(out.status.success(), "{}", describe(&out));
+    let line = |sb: &Sandbox| ok(&sb.lctx(&["--list"])).lines().find(|l| l.starts_with("cursor ")).unwrap().to_string();
+    assert!(!line(&sb).contains("BROKEN"), "{}", line(&sb));
+
+    std::fs::set_permissions(&old, std::fs::Permissions::from_mode(0o644)).unwrap();
+    assert!(line(&sb).contains(&format!("BROKEN: {} is not an executable file", old.display())), "{}", line(&sb));
+    std::fs::remove_file(&old).unwrap();
+    assert!(
+        line(&sb).contains(&format!(
+            "BROKEN: {} does not exist; run `lctx setup cursor` to point it at {}",
+            old.display(),
+            sb.mcp().display()
+        )),
+        "{}",
+        line(&sb)
+    );
+    // The fix the line names works.
+    ok(&sb.lctx(&["cursor"]));
+    assert!(!line(&sb).contains("BROKEN"), "{}", line(&sb));
+}
+
+#[test]
+fn codex_inline_tables_are_edited_in_their_own_form() {
+    let sb = Sandbox::new();
+    sb.installed("home/.codex/auth.json");
+    let file = "home/.codex/config.toml";
+    let original = "model = \"gpt-5-codex\"\nmcp_servers = { docs = { command = \"npx\" } } # mine\n";
+    sb.write(file, original);
+    ok(&sb.lctx(&["codex"]));
+    let written = sb.read(file);
+    let mcp = sb.mcp().display().to_string();
+    assert!(written.contains(&format!("lean-ctx = {{ command = \"{mcp}\", args = [] }}")), "{written}");
+    assert!(written.starts_with("model = \"gpt-5-codex\"\nmcp_servers = { docs = { command = \"npx\" }"), "{written}");
+    assert!(written.trim_end().ends_with("# mine") && !written.contains("[mcp_servers"), "{written}");
+    ok(&sb.lctx(&["--remove", "codex"]));
+    assert_eq!(sb.read(file), original);
+
+    let under_header = "[mcp_servers]\nlean-ctx = { command = \"/old/lctx-mcp\" }\ndocs = { command = \"npx\" }\n";
+    sb.write(file, under_header);
+    let out = ok(&sb.lctx(&["codex"]));
+    assert!(out.contains("replacing lean-ctx → /old/lctx-mcp"), "{out}");
+    assert_eq!(
+        sb.read(file),
+        format!("[mcp_servers]\nlean-ctx = {{ command = \"{mcp}\", args = [] }}\ndocs = {{ command = \"npx\" }}\n")
+    );
+    ok(&sb.lctx(&["--remove", "codex"]));
+    assert_eq!(sb.read(file), "[mcp_servers]\ndocs = { command = \"npx\" }\n");
+    // The whole inline form, ours alone: removing it leaves no `mcp_servers = {}`.
+    sb.write(file, "model = \"m\"\nmcp_servers = { lean-ctx = { command = \"/x\" } }\n");
+    ok(&sb.lctx(&["--remove", "codex"]));
+    assert_eq!(sb.read(file), "model = \"m\"\n");
+}
+
+#[test]
+fn project_scope_writes_beside_the_git_root() {
+    let sb = Sandbox::new();
+    sb.installed("home/.claude/settings.json");
+    sb.installed("home/.cursor/argv.json");
+    sb.installed("xdg/Code/User/settings.json");
+    let mcp = sb.mcp().display().to_string();
+    for (host, file) in [("claude-code", ".mcp.json"), ("cursor", ".cursor/mcp.json"), ("vscode", ".vscode/mcp.json")] {
+        let out = ok(&sb.lctx(&[host, "--scope", "project"]));
+        let path = sb.path(&format!("project/{file}"));
+        assert!(out.contains(&format!("created {}", path.display())), "{out}");
+        let text = sb.read(&format!("project/{file}"));
+        assert!(text.contains(&format!("\"command\": \"{mcp}\"")), "{host}: {text}");
+    }
+    assert!(
+        sb.read("project/.vscode/mcp.json")
+            .starts_with("{\n  \"servers\": {\n    \"lean-ctx\": {\n      \"type\": \"stdio\"")
+    );
+    assert!(
+        !sb.path("home/.claude.json").exists() && !sb.path("home/.cursor/mcp.json").exists(),
+        "user files untouched"
+    );
+
+    let list = ok(&sb.lctx(&["--list", "--scope", "project"]));
+    let line = |id: &str| list.lines().find(|l| l.starts_with(&format!("{id} "))).unwrap().to_string();
+    assert!(
+        line("cursor")
+            .contains(&format!("registered: lean-ctx → {mcp} in {}", sb.path("project/.cursor/mcp.json").display())),
+        "{list}"
+    );
+    assert!(line("codex").contains("no project-level config"), "{list}");
+    assert!(ok(&sb.lctx(&["--list"])).lines().find(|l| l.starts_with("cursor ")).unwrap().contains("not registered"));
+
+    let out = sb.lctx(&["codex", "--scope", "project"]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert!(stderr(&out).contains("Codex documents no project-level MCP config"), "{}", describe(&out));
+
+    ok(&sb.lctx(&["--remove", "cursor", "--scope", "project"]));
+    assert_eq!(sb.read("project/.cursor/mcp.json"), "{}\n");
+
+    // A project file the team already keeps is evidence enough, whatever this machine has installed.
+    sb.write("project/.kiro/settings/mcp.json", "{\"mcpServers\": {}}\n");
+    ok(&sb.lctx(&["kiro", "--scope", "project"]));
+    assert!(sb.read("project/.kiro/settings/mcp.json").contains("\"lean-ctx\""));
+    assert_eq!(sb.lctx(&["roo-code", "--scope", "project"]).status.code(), Some(1), "no file, no Roo Code");
+
+    // Outside any repository the working directory is the project.
+    let loose = sb.path("loose");
+    std::fs::create_dir_all(&loose).unwrap();
+    let out = sb.command().current_dir(&loose).args(["cursor", "--scope", "project"]).output().unwrap();
+    assert!(out.status.success(), "{}", describe(&out));
+    assert!(loose.join(".cursor/mcp.json").is_file());
 }
 
 #[test]
 fn codex_home_moves_the_codex_config() {
     let sb = Sandbox::new();
     let codex_home = sb.path("codex-home");
-    std::fs::create_dir_all(&codex_home).unwrap();
+    sb.installed("codex-home/auth.json");
     let out = sb.command().env("CODEX_HOME", &codex_home).arg("codex").output().unwrap();
     assert!(out.status.success(), "{}", describe(&out));
     assert!(codex_home.join("config.toml").exists());
@@ -455,6 +695,8 @@ fn usage_errors_exit_2_and_a_missing_lctx_mcp_exits_1() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", describe(&out));
     }
     assert!(stderr(&sb.lctx(&["emacs"])).contains("claude-code, claude-desktop, cursor"), "lists the hosts");
+    sb.installed("home/.claude/settings.json");
+    sb.installed("home/.cursor/argv.json");
     assert!(ok(&sb.lctx(&["Claude"])).contains("Claude Code:"), "aliases are accepted");
 
     let missing = sb.root().join("nowhere/lctx-mcp");
@@ -462,4 +704,146 @@ fn usage_errors_exit_2_and_a_missing_lctx_mcp_exits_1() {
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
     assert!(stderr(&out).contains(&format!("lctx-mcp not found at {}", missing.display())), "{}", describe(&out));
     assert!(!sb.path("home/.cursor/mcp.json").exists());
+}
+
+#[test]
+fn opencode() {
+    check(&Case {
+        host: "opencode",
+        args: &[],
+        evidence: "xdg/opencode/package.json",
+        file: "xdg/opencode/opencode.json",
+        original: r#"{
+  "theme": "opencode",
+  "mcp": {
+    "everything": {
+      "type": "local",
+      "command": ["npx", "-y", "@modelcontextprotocol/server-everything"],
+      "enabled": true
+    }
+  }
+}
+"#,
+        anchor: "\"enabled\": true\n    }",
+        inserted: ",\n    \"lean-ctx\": {\n      \"type\": \"local\",\n      \"command\": [\"{MCP}\"],\n      \"enabled\": true\n    }",
+        fresh: "{\n  \"mcp\": {\n    \"lean-ctx\": {\n      \"type\": \"local\",\n      \"command\": [\"{MCP}\"],\n      \"enabled\": true\n    }\n  }\n}\n",
+        broken: "{\n  \"mcp\": {\n    \"x\": {\"type\": \"local\",}\n  },\n  \"theme\" \"dark\"\n}\n",
+        broken_line: 5,
+    });
+}
+
+#[test]
+fn cline() {
+    check(&Case {
+        host: "cline",
+        args: &[],
+        evidence: "home/.cline/data/globalState.json",
+        file: "home/.cline/data/settings/cline_mcp_settings.json",
+        original: r#"{
+  "mcpServers": {
+    "git": {
+      "command": "uvx",
+      "args": ["mcp-server-git"],
+      "disabled": false,
+      "autoApprove": []
+    }
+  }
+}
+"#,
+        anchor: "\"autoApprove\": []\n    }",
+        inserted: ",\n    \"lean-ctx\": {\n      \"command\": \"{MCP}\",\n      \"args\": []\n    }",
+        fresh: "{\n  \"mcpServers\": {\n    \"lean-ctx\": {\n      \"command\": \"{MCP}\",\n      \"args\": []\n    }\n  }\n}\n",
+        broken: "{\n  \"mcpServers\": {\n    \"git\": [\n  }\n}\n",
+        broken_line: 4,
+    });
+}
+
+#[test]
+fn roo_code() {
+    check(&Case {
+        host: "roo-code",
+        args: &[],
+        evidence: "xdg/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks/1/history.json",
+        file: "xdg/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json",
+        original: "{\n  \"mcpServers\": {\n    \"fs\": {\n      \"command\": \"npx\",\n      \"args\": [\"-y\", \"@modelcontextprotocol/server-filesystem\"],\n      \"alwaysAllow\": [\"read_file\"]\n    }\n  }\n}",
+        anchor: "\"alwaysAllow\": [\"read_file\"]\n    }",
+        inserted: ",\n    \"lean-ctx\": {\n      \"command\": \"{MCP}\",\n      \"args\": []\n    }",
+        fresh: "{\n  \"mcpServers\": {\n    \"lean-ctx\": {\n      \"command\": \"{MCP}\",\n      \"args\": []\n    }\n  }\n}\n",
+        broken: "{\n  \"mcpServers\": {\n    \"fs\": {\"command\": npx}\n  }\n}",
+        broken_line: 3,
+    });
+}
+
+#[test]
+fn kiro() {
+    check(&Case {
+        host: "kiro",
+        args: &[],
+        evidence: "home/.kiro/steering/product.md",
+        file: "home/.kiro/settings/mcp.json",
+        original: r#"{
+  "mcpServers": {
+    "aws-docs": {
+      "command": "uvx",
+      "args": ["docs-mcp-server"],
+      "env": { "LOG_LEVEL": "error" },
+      "disabled": false,
+      "autoApprove": []
+    }
+  }
+}
+"#,
+        anchor: "\"autoApprove\": []\n    }",
+        inserted: ",\n    \"lean-ctx\": {\n      \"command\": \"{MCP}\",\n      \"args\": []\n    }",
+        fresh: "{\n  \"mcpServers\": {\n    \"lean-ctx\": {\n      \"command\": \"{MCP}\",\n      \"args\": []\n    }\n  }\n}\n",
+        broken: "{\n  \"mcpServers\": {\n    \"aws-docs\": {\"disabled\": flase}\n  }\n}\n",
+        broken_line: 3,
+    });
+}
+
+#[test]
+fn amp() {
+    check(&Case {
+        host: "amp",
+        args: &[],
+        evidence: "xdg/amp/AGENTS.md",
+        file: "xdg/amp/settings.json",
+        original: r#"{
+  "amp.notifications.enabled": false,
+  "amp.mcpServers": {
+    "playwright": {
+      "command": "npx",
+      "args": ["-y", "@playwright/mcp@latest", "--headless"]
+    }
+  }
+}
+"#,
+        anchor: "\"--headless\"]\n    }",
+        inserted: ",\n    \"lean-ctx\": {\n      \"command\": \"{MCP}\",\n      \"args\": []\n    }",
+        fresh: "{\n  \"amp.mcpServers\": {\n    \"lean-ctx\": {\n      \"command\": \"{MCP}\",\n      \"args\": []\n    }\n  }\n}\n",
+        broken: "{\n  \"amp.mcpServers\": {},,\n}\n",
+        broken_line: 2,
+    });
+}
+
+#[test]
+fn continue_in_project_scope() {
+    check(&Case {
+        host: "continue",
+        args: &["--scope", "project"],
+        evidence: "home/.continue/config.yaml",
+        file: "project/.continue/mcpServers/lean-ctx.json",
+        // A file of ours in Continue's block directory; someone may have added a server to it.
+        original: "{\n  \"mcpServers\": {\n    \"mine\": {\n      \"command\": \"my-mcp\"\n    }\n  }\n}\n",
+        anchor: "\"command\": \"my-mcp\"\n    }",
+        inserted: ",\n    \"lean-ctx\": {\n      \"command\": \"{MCP}\",\n      \"args\": []\n    }",
+        fresh: "{\n  \"mcpServers\": {\n    \"lean-ctx\": {\n      \"command\": \"{MCP}\",\n      \"args\": []\n    }\n  }\n}\n",
+        broken: "{\n  \"mcpServers\": {\n    \"mine\": {\n",
+        broken_line: 3,
+    });
+    let sb = Sandbox::new();
+    sb.installed("home/.continue/config.yaml");
+    let out = sb.lctx(&["continue"]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert!(stderr(&out).contains("`lctx setup continue --scope project`"), "{}", describe(&out));
 }

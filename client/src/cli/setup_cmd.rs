@@ -1,26 +1,52 @@
-//! `lctx setup HOST | --list | --remove HOST [--dry-run]`: register the
-//! lean-ctx MCP server in an AI coding host's config (see `crate::setup`).
+//! `lctx setup HOST | --list | --remove HOST [--scope user|project]
+//! [--dry-run] [--force]`: register the lean-ctx MCP server in an AI coding
+//! host's config (see `crate::setup`).
 
-use clap::{ArgGroup, Args};
+use std::path::Path;
+
+use clap::{ArgGroup, Args, ValueEnum};
 
 use super::CmdResult;
-use crate::setup::{self, Action, Env, HOSTS, Host, Outcome};
+use crate::setup::{self, Action, Env, HOSTS, Host, Outcome, Registration, Scope};
 
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("what").required(true).args(["host", "list", "remove"])))]
 pub struct SetupArgs {
-    /// Host to register lean-ctx in: claude-code, claude-desktop, cursor, vscode, codex, windsurf, zed, gemini.
+    /// Host to register lean-ctx in: claude-code, claude-desktop, cursor, vscode (GitHub Copilot), codex,
+    /// windsurf, zed, gemini, opencode, cline, roo-code, kiro, continue, amp.
     #[arg(value_parser = parse_host)]
     host: Option<&'static Host>,
-    /// One line per host: whether it looks installed and whether lean-ctx is configured in it.
+    /// One line per host: installed or not, and whether lean-ctx is registered (and still runnable).
     #[arg(long)]
     list: bool,
     /// Remove lean-ctx from HOST's config; its other servers and comments stay.
     #[arg(long, value_name = "HOST", value_parser = parse_host)]
     remove: Option<&'static Host>,
+    /// Which config: the user's own (default) or the project's, in the nearest ancestor holding `.git`
+    /// (else the working directory).
+    #[arg(long, value_enum, default_value_t = ScopeArg::User)]
+    scope: ScopeArg,
     /// Print the change as a unified diff and write nothing.
     #[arg(long, conflicts_with = "list")]
     dry_run: bool,
+    /// Register lean-ctx even in a host that does not look installed.
+    #[arg(long, conflicts_with_all = ["list", "remove"])]
+    force: bool,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ScopeArg {
+    User,
+    Project,
+}
+
+impl From<ScopeArg> for Scope {
+    fn from(scope: ScopeArg) -> Scope {
+        match scope {
+            ScopeArg::User => Scope::User,
+            ScopeArg::Project => Scope::Project,
+        }
+    }
 }
 
 fn parse_host(name: &str) -> Result<&'static Host, String> {
@@ -32,32 +58,38 @@ fn parse_host(name: &str) -> Result<&'static Host, String> {
 
 pub fn run(args: SetupArgs) -> CmdResult {
     let env = Env::from_process()?;
+    let scope = Scope::from(args.scope);
     if args.list {
-        list(&env);
+        list(&env, scope);
         return Ok(());
     }
     let mcp;
     let (host, action) = match (args.host, args.remove) {
         (_, Some(host)) => (host, Action::Remove),
         (Some(host), None) => {
+            setup::check_installed(host, &env, scope, args.force)?;
             mcp = setup::mcp_binary()?;
             (host, Action::Install(&mcp))
         }
         (None, None) => unreachable!("clap requires a host, --list or --remove"),
     };
     if args.dry_run {
-        let plan = setup::plan(host, &env, action)?;
+        let plan = setup::plan(host, &env, scope, action)?;
         match plan.after {
             None => crate::outln!("{}", unchanged_message(host, action, &plan.file)),
-            Some(_) => crate::outln!("{}(dry run: nothing written)", plan.diff()),
+            Some(_) => {
+                print_replaced(host, action, plan.previous.as_ref());
+                crate::outln!("{}(dry run: nothing written)", plan.diff());
+            }
         }
         return Ok(());
     }
-    let (plan, outcome) = setup::apply(host, &env, action)?;
+    let (plan, outcome) = setup::apply(host, &env, scope, action)?;
     let file = plan.file.display();
     match outcome {
         Outcome::Unchanged => crate::outln!("{}", unchanged_message(host, action, &plan.file)),
         Outcome::Written { backup } => {
+            print_replaced(host, action, plan.previous.as_ref());
             match action {
                 Action::Install(mcp) if plan.before.is_none() => {
                     crate::outln!("{}: created {file} with lean-ctx → {}", host.name, mcp.display())
@@ -74,27 +106,54 @@ pub fn run(args: SetupArgs) -> CmdResult {
     Ok(())
 }
 
-fn unchanged_message(host: &Host, action: Action<'_>, file: &std::path::Path) -> String {
+/// Says what an install overwrites, so a hand-made entry is not lost unnoticed
+/// (the backup holds it too).
+fn print_replaced(host: &Host, action: Action<'_>, previous: Option<&serde_json::Value>) {
+    if let (Action::Install(_), Some(previous)) = (action, previous) {
+        crate::outln!("{}: replacing lean-ctx → {}", host.name, setup::describe_entry(previous));
+    }
+}
+
+fn unchanged_message(host: &Host, action: Action<'_>, file: &Path) -> String {
     match action {
         Action::Install(_) => format!("{}: lean-ctx is already configured in {}", host.name, file.display()),
         Action::Remove => format!("{}: lean-ctx is not configured in {}; nothing to remove", host.name, file.display()),
     }
 }
 
-fn list(env: &Env) {
+fn list(env: &Env, scope: Scope) {
     let current = setup::mcp_binary().ok();
+    let scope_flag = if scope == Scope::Project { " --scope project" } else { "" };
     for host in HOSTS {
-        let status = setup::status(host, env);
-        let installed = if status.installed { "installed" } else { "not found" };
-        let configured = match &status.configured {
-            Ok(None) => format!("not configured ({})", status.file.display()),
-            Ok(Some(command)) => {
-                let stale = current.as_ref().filter(|c| c.as_os_str() != command.as_str());
-                let note = stale.map_or(String::new(), |c| format!(" — this lctx would write {}", c.display()));
-                format!("lean-ctx → {command} in {}{note}", status.file.display())
+        let status = setup::status(host, env, scope);
+        let installed = if status.installed { "installed" } else { "not installed" };
+        let registered = match (&status.file, status.registered) {
+            (Err(_), _) if scope == Scope::User => "no user-level file lctx can edit (see --scope project)".to_string(),
+            (Err(_), _) => "no project-level config".to_string(),
+            (Ok(file), Ok(None)) => format!("not registered ({})", file.display()),
+            (Ok(file), Ok(Some(entry))) => {
+                let note =
+                    registration_note(&entry, current.as_deref(), &format!("lctx setup {}{scope_flag}", host.id));
+                format!("registered: lean-ctx → {} in {}{note}", entry.command_line, file.display())
             }
-            Err(e) => format!("unreadable: {e}"),
+            (Ok(_), Err(e)) => format!("unreadable: {e}"),
         };
-        crate::outln!("{:<15} {installed:<10} {configured}", host.id);
+        crate::outln!("{:<15} {installed:<13} {registered}", host.id);
+    }
+}
+
+/// What follows a registered entry on its `--list` line: how to repair it
+/// when the host cannot start its command, or that this lctx would write
+/// another `lctx-mcp`.
+fn registration_note(entry: &Registration, current: Option<&Path>, setup_command: &str) -> String {
+    match (&entry.problem, current) {
+        (Some(problem), Some(current)) => {
+            format!(" — BROKEN: {problem}; run `{setup_command}` to point it at {}", current.display())
+        }
+        (Some(problem), None) => format!(" — BROKEN: {problem}; install lctx-mcp, then run `{setup_command}`"),
+        (None, Some(current)) if entry.program.as_deref() != current.to_str() => {
+            format!(" — this lctx would write {}", current.display())
+        }
+        (None, _) => String::new(),
     }
 }

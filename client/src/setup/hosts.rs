@@ -17,6 +17,9 @@ pub struct Env {
     pub claude_config_dir: Option<PathBuf>,
     /// The directories of `$PATH`.
     pub path: Vec<PathBuf>,
+    /// The working directory, from which `--scope project` finds the project
+    /// root, or why it cannot be read (which matters to that scope only).
+    pub cwd: Result<PathBuf, String>,
     pub macos: bool,
 }
 
@@ -29,6 +32,7 @@ impl Env {
             codex_home: var("CODEX_HOME"),
             claude_config_dir: var("CLAUDE_CONFIG_DIR"),
             path: std::env::var_os("PATH").map(|p| std::env::split_paths(&p).collect()).unwrap_or_default(),
+            cwd: std::env::current_dir().map_err(|e| format!("cannot read the working directory: {e}")),
             macos: cfg!(target_os = "macos"),
         })
     }
@@ -36,6 +40,20 @@ impl Env {
     /// `$XDG_CONFIG_HOME`, else `~/.config`.
     fn xdg_config(&self) -> PathBuf {
         self.xdg_config_home.clone().unwrap_or_else(|| self.home.join(".config"))
+    }
+
+    /// The nearest ancestor of the working directory holding `.git` (a
+    /// directory, or a file in worktrees and submodules), else the working
+    /// directory itself: where project-scope files go.
+    pub fn project_root(&self) -> Result<PathBuf, String> {
+        let cwd = self.cwd.as_ref().map_err(String::clone)?;
+        Ok(cwd.ancestors().find(|dir| dir.join(".git").exists()).unwrap_or(cwd).to_path_buf())
+    }
+
+    /// `~/.config` on macOS, the XDG config directory elsewhere: where
+    /// command-line tools that use `~/.config` on every platform keep settings.
+    fn dot_config(&self) -> PathBuf {
+        if self.macos { self.home.join(".config") } else { self.xdg_config() }
     }
 
     /// Electron's `app.getPath('appData')`, where Electron apps (Claude
@@ -46,12 +64,14 @@ impl Env {
     }
 }
 
-/// Where a host's config lives.
+/// Where a host's user-level config lives.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Place {
     /// The file lctx edits.
     pub file: PathBuf,
-    /// A directory that exists once the host has run on this machine.
+    /// A directory the host fills with files of its own once it has run on
+    /// this machine. lctx may create it (to hold `file`), so only entries
+    /// other than `file`'s count as evidence: see [`looks_installed`].
     pub marker: PathBuf,
 }
 
@@ -101,8 +121,7 @@ pub fn windsurf(env: &Env) -> Place {
 /// `$XDG_CONFIG_HOME/zed/settings.json` on Linux; JSONC; MCP servers under
 /// `context_servers` (Zed MCP docs).
 pub fn zed(env: &Env) -> Place {
-    let config = if env.macos { env.home.join(".config") } else { env.xdg_config() };
-    in_dir(config.join("zed"), "settings.json")
+    in_dir(env.dot_config().join("zed"), "settings.json")
 }
 
 /// Gemini CLI configuration docs: the user settings file is
@@ -112,16 +131,89 @@ pub fn gemini(env: &Env) -> Place {
     in_dir(env.home.join(".gemini"), "settings.json")
 }
 
+/// OpenCode config docs: the global config is `~/.config/opencode/opencode.json`
+/// (`opencode.jsonc` is read too, so an existing one is edited instead);
+/// servers under `mcp`.
+pub fn opencode(env: &Env) -> Place {
+    let dir = env.dot_config().join("opencode");
+    let jsonc = dir.join("opencode.jsonc");
+    let file = if jsonc.is_file() && !dir.join("opencode.json").exists() { jsonc } else { dir.join("opencode.json") };
+    Place { file, marker: dir }
+}
+
+/// Cline CLI configuration docs: `~/.cline/data/settings/cline_mcp_settings.json`,
+/// `mcpServers`. (The VS Code extension's copy is opened from its MCP panel;
+/// its location is not documented.)
+pub fn cline(env: &Env) -> Place {
+    let dir = env.home.join(".cline");
+    Place { file: dir.join("data/settings/cline_mcp_settings.json"), marker: dir }
+}
+
+/// Roo Code MCP docs: the global `mcp_settings.json`, kept in the extension's
+/// VS Code settings storage (`globalStorage/<extension id>/settings`),
+/// `mcpServers`. The storage directory exists once the extension has run.
+pub fn roo_code(env: &Env) -> Place {
+    let dir = env.app_data().join("Code/User/globalStorage/rooveterinaryinc.roo-cline");
+    Place { file: dir.join("settings/mcp_settings.json"), marker: dir }
+}
+
+/// Kiro MCP configuration docs: user servers in `~/.kiro/settings/mcp.json`, `mcpServers`.
+pub fn kiro(env: &Env) -> Place {
+    let dir = env.home.join(".kiro");
+    Place { file: dir.join("settings/mcp.json"), marker: dir }
+}
+
+/// Continue MCP docs: user servers are a YAML list in `~/.continue/config.yaml`,
+/// which lctx does not edit (the host entry offers project scope only); the
+/// directory still tells whether Continue has run here.
+pub fn continue_dev(env: &Env) -> Place {
+    in_dir(env.home.join(".continue"), "config.yaml")
+}
+
+/// Amp manual: user settings in `~/.config/amp/settings.json`; servers under
+/// the literal key `amp.mcpServers`.
+pub fn amp(env: &Env) -> Place {
+    in_dir(env.dot_config().join("amp"), "settings.json")
+}
+
 fn in_dir(dir: PathBuf, file: &str) -> Place {
     Place { file: dir.join(file), marker: dir }
 }
 
-/// A host looks installed when it has left its config behind or one of its
-/// executables is on PATH.
-pub fn looks_installed(place: &Place, binaries: &[&str], env: &Env) -> bool {
-    place.marker.is_dir()
-        || place.file.is_file()
-        || env.path.iter().any(|dir| binaries.iter().any(|b| is_executable(&dir.join(b))))
+/// A host looks installed when one of its executables is on PATH, or when its
+/// marker directory holds something lctx did not put there. The marker alone
+/// is no evidence: `lctx setup --force` creates it to hold the config file.
+/// `lctx_writes_file`: whether lctx may have created `place.file`; when not
+/// (Continue's YAML), that file is as good evidence as any other.
+pub fn looks_installed(place: &Place, lctx_writes_file: bool, binaries: &[&str], env: &Env) -> bool {
+    let own = lctx_writes_file.then_some(place.file.as_path());
+    holds_foreign_entries(&place.marker, own) || on_path(binaries, env).is_some()
+}
+
+/// The first of `binaries` found executable on PATH.
+pub fn on_path(binaries: &[&str], env: &Env) -> Option<PathBuf> {
+    env.path.iter().flat_map(|dir| binaries.iter().map(move |b| dir.join(b))).find(|p| is_executable(p))
+}
+
+/// Whether `marker`, or a directory between it and `own` (the file lctx
+/// writes, when it lies below `marker`), holds an entry that is neither on
+/// the way to `own` nor one of lctx's own files beside it (`own` itself, its
+/// `.bak`, a leftover temporary file).
+fn holds_foreign_entries(marker: &Path, own: Option<&Path>) -> bool {
+    let entries = |dir: &Path| std::fs::read_dir(dir).into_iter().flatten().flatten().map(|e| e.file_name());
+    let Some(rest) = own.and_then(|own| own.strip_prefix(marker).ok()) else { return entries(marker).next().is_some() };
+    let name = rest.file_name().unwrap_or_default().to_string_lossy().into_owned();
+    let ours = |entry: &str| entry.starts_with(&name) || entry.starts_with(&format!(".{name}."));
+    let steps: Vec<_> = rest.components().map(|c| c.as_os_str().to_owned()).collect();
+    let mut dir = marker.to_path_buf();
+    for (i, step) in steps.iter().enumerate() {
+        let last = i + 1 == steps.len();
+        if entries(&dir).any(|entry| if last { !ours(&entry.to_string_lossy()) } else { &entry != step }) {
+            return true;
+        }
+        dir.push(step);
+    }
+    false
 }
 
 pub fn is_executable(path: &Path) -> bool {
@@ -140,6 +232,7 @@ mod tests {
             codex_home: None,
             claude_config_dir: None,
             path: Vec::new(),
+            cwd: Ok("/home/u/src/app/sub".into()),
             macos,
         }
     }
@@ -159,6 +252,14 @@ mod tests {
         assert_eq!(file(windsurf, &e), "/home/u/.codeium/windsurf/mcp_config.json");
         assert_eq!(file(zed, &e), "/home/u/.config/zed/settings.json");
         assert_eq!(file(gemini, &e), "/home/u/.gemini/settings.json");
+        assert_eq!(file(opencode, &e), "/home/u/.config/opencode/opencode.json");
+        assert_eq!(file(cline, &e), "/home/u/.cline/data/settings/cline_mcp_settings.json");
+        assert_eq!(
+            file(roo_code, &e),
+            "/home/u/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json"
+        );
+        assert_eq!(file(kiro, &e), "/home/u/.kiro/settings/mcp.json");
+        assert_eq!(file(amp, &e), "/home/u/.config/amp/settings.json");
     }
 
     #[test]
@@ -190,19 +291,70 @@ mod tests {
     }
 
     #[test]
-    fn installed_means_config_dir_or_executable_on_path() {
+    fn installed_means_an_executable_on_path() {
         let dir = tempfile::tempdir().unwrap();
         let e = Env { home: dir.path().into(), path: vec![dir.path().join("bin")], ..env(false) };
         let place = cursor(&e);
-        assert!(!looks_installed(&place, &["cursor"], &e));
+        assert!(!looks_installed(&place, true, &["cursor"], &e));
         std::fs::create_dir_all(dir.path().join("bin")).unwrap();
         let exe = dir.path().join("bin/cursor");
         std::fs::write(&exe, "#!/bin/sh\n").unwrap();
-        assert!(!looks_installed(&place, &["cursor"], &e), "not executable");
+        assert!(!looks_installed(&place, true, &["cursor"], &e), "not executable");
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
-        assert!(looks_installed(&place, &["cursor"], &e));
-        std::fs::create_dir_all(&place.marker).unwrap();
-        assert!(looks_installed(&place, &[], &e));
+        assert!(looks_installed(&place, true, &["cursor"], &e));
+    }
+
+    #[test]
+    fn installed_means_a_marker_holding_more_than_what_lctx_writes() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = Env { home: dir.path().into(), ..env(false) };
+        // What `setup --force` leaves behind is no evidence…
+        let vscode = vscode(&e);
+        std::fs::create_dir_all(vscode.file.parent().unwrap()).unwrap();
+        for own in ["mcp.json", "mcp.json.bak", ".mcp.json.lctx-1-0.tmp"] {
+            std::fs::write(vscode.file.with_file_name(own), "{}").unwrap();
+        }
+        assert!(!looks_installed(&vscode, true, &[], &e));
+        // …anything the host keeps beside it, at any level on the way, is.
+        std::fs::write(vscode.file.with_file_name("settings.json"), "{}").unwrap();
+        assert!(looks_installed(&vscode, true, &[], &e));
+        std::fs::remove_file(vscode.file.with_file_name("settings.json")).unwrap();
+        std::fs::create_dir_all(vscode.marker.join("Cache")).unwrap();
+        assert!(looks_installed(&vscode, true, &[], &e));
+
+        // A file outside its marker (Claude Code's ~/.claude.json): any entry of the marker counts.
+        let claude = claude_code(&e);
+        std::fs::write(&claude.file, "{}").unwrap();
+        std::fs::create_dir_all(&claude.marker).unwrap();
+        assert!(!looks_installed(&claude, true, &[], &e), "empty ~/.claude");
+        std::fs::write(claude.marker.join("settings.json"), "{}").unwrap();
+        assert!(looks_installed(&claude, true, &[], &e));
+    }
+
+    #[test]
+    fn the_project_root_is_the_nearest_ancestor_with_git() {
+        let dir = tempfile::tempdir().unwrap();
+        let sub = dir.path().join("repo/a/b");
+        std::fs::create_dir_all(&sub).unwrap();
+        let e = Env { cwd: Ok(sub.clone()), ..env(false) };
+        assert_eq!(e.project_root(), Ok(sub), "no repository: the working directory");
+        std::fs::create_dir_all(dir.path().join("repo/.git")).unwrap();
+        assert_eq!(e.project_root(), Ok(dir.path().join("repo")));
+        std::fs::write(dir.path().join("repo/a/.git"), "gitdir: ../.git/worktrees/a\n").unwrap();
+        assert_eq!(e.project_root(), Ok(dir.path().join("repo/a")), "a worktree's .git file counts");
+    }
+
+    #[test]
+    fn opencode_edits_an_existing_jsonc_config() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = Env { home: dir.path().into(), ..env(false) };
+        let config = dir.path().join(".config/opencode");
+        assert_eq!(opencode(&e).file, config.join("opencode.json"));
+        std::fs::create_dir_all(&config).unwrap();
+        std::fs::write(config.join("opencode.jsonc"), "{}").unwrap();
+        assert_eq!(opencode(&e).file, config.join("opencode.jsonc"));
+        std::fs::write(config.join("opencode.json"), "{}").unwrap();
+        assert_eq!(opencode(&e).file, config.join("opencode.json"), "with both, the .json stays the one edited");
     }
 }

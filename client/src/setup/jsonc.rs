@@ -503,6 +503,11 @@ pub fn upsert(text: &str, path: &[&str], members: &[(&str, Value)]) -> Result<Op
 
 /// Deletes the member at key path `path` (every copy of a duplicated key).
 /// `None`: there is none.
+///
+/// An object on the way that this leaves empty goes too (`"mcpServers": {}`
+/// would otherwise stay behind after `setup` created it and `--remove`
+/// took our entry out), up to but not including the top level. One that
+/// still holds a comment stays: the comment is the user's.
 pub fn remove(text: &str, path: &[&str]) -> Result<Option<String>, TextError> {
     let mut current = text.to_string();
     loop {
@@ -510,7 +515,19 @@ pub fn remove(text: &str, path: &[&str]) -> Result<Option<String>, TextError> {
         let Some((obj, Some(index))) = doc.find(path)? else { break };
         current = doc.delete(obj, index);
     }
-    Ok((current != text).then_some(current))
+    if current == text {
+        return Ok(None);
+    }
+    for depth in (1..path.len()).rev() {
+        let doc = parse(&current)?;
+        let Some((obj, Some(index))) = doc.find(&path[..depth])? else { break };
+        let Some(child) = obj.members[index].value.as_object() else { break };
+        if !child.members.is_empty() || !is_ws(&current[child.open + 1..child.close]) {
+            break;
+        }
+        current = doc.delete(obj, index);
+    }
+    Ok(Some(current))
 }
 
 fn json_string(s: &str) -> String {
@@ -622,7 +639,9 @@ mod tests {
         assert_eq!(upserted("// settings\n"), format!("// settings\n{nested}"));
         let servers = upserted("{\n  \"mcpServers\": {}\n}\n");
         assert_eq!(servers, nested);
-        assert_eq!(remove(&servers, PATH).unwrap().unwrap(), "{\n  \"mcpServers\": {}\n}\n");
+        // The emptied servers object goes with our entry.
+        assert_eq!(remove(&servers, PATH).unwrap().unwrap(), "{}\n");
+        assert_eq!(remove(nested, PATH).unwrap().unwrap(), "{}\n");
         let commented = upserted("{\n  \"mcpServers\": { // none yet\n  }\n}\n");
         assert!(commented.starts_with("{\n  \"mcpServers\": { // none yet\n    \"lean-ctx\": {\n"), "{commented}");
         assert_eq!(remove(&commented, PATH).unwrap().unwrap(), "{\n  \"mcpServers\": { // none yet\n  }\n}\n");
@@ -666,7 +685,9 @@ mod tests {
             ("{\"mcpServers\": {\"a\": 1, \"lean-ctx\": 1, \"b\": 2}}", "{\"mcpServers\": {\"a\": 1, \"b\": 2}}"),
             ("{\"mcpServers\": {\"a\": 1, \"lean-ctx\": 1}}", "{\"mcpServers\": {\"a\": 1}}"),
             ("{\"mcpServers\": {\"a\": 1, \"lean-ctx\": 1,}}", "{\"mcpServers\": {\"a\": 1,}}"),
-            ("{\"mcpServers\": {\"lean-ctx\": 1}}", "{\"mcpServers\": {}}"),
+            ("{\"mcpServers\": {\"lean-ctx\": 1}}", "{}"),
+            ("{\"a\": 1, \"mcpServers\": {\"lean-ctx\": 1}}", "{\"a\": 1}"),
+            ("{\"mcpServers\": {\"lean-ctx\": 1}, \"a\": 1}", "{\"a\": 1}"),
             ("{\"mcpServers\": {\"a\": 1, /* c */ \"lean-ctx\": 1}}", "{\"mcpServers\": {\"a\": 1 /* c */}}"),
             ("{\"mcpServers\": {\"lean-ctx\": 1, \"a\": 2, \"lean-ctx\": 3}}", "{\"mcpServers\": {\"a\": 2}}"),
         ];
@@ -675,6 +696,19 @@ mod tests {
         }
         assert_eq!(remove("{\"mcpServers\": {\"a\": 1}}", PATH).unwrap(), None);
         assert_eq!(remove("", PATH).unwrap(), None);
+    }
+
+    #[test]
+    fn removal_prunes_only_objects_it_emptied_up_to_the_top_level() {
+        let path = ["agent", "servers", "lean-ctx"];
+        let text = "{\n  \"theme\": 1,\n  \"agent\": {\n    \"servers\": {\n      \"lean-ctx\": {}\n    }\n  }\n}\n";
+        assert_eq!(remove(text, &path).unwrap().unwrap(), "{\n  \"theme\": 1\n}\n");
+        let kept = "{\"agent\": {\"x\": 1, \"servers\": {\"lean-ctx\": {}}}}";
+        assert_eq!(remove(kept, &path).unwrap().unwrap(), "{\"agent\": {\"x\": 1}}");
+        let commented = "{\"agent\": {\"servers\": {/* mine */ \"lean-ctx\": {}}}}";
+        assert_eq!(remove(commented, &path).unwrap().unwrap(), "{\"agent\": {\"servers\": {/* mine */}}}");
+        // Nothing of ours: an empty object elsewhere is not touched.
+        assert_eq!(remove("{\"agent\": {\"servers\": {}}}", &path).unwrap(), None);
     }
 
     #[test]

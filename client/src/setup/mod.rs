@@ -1,15 +1,17 @@
 //! `lctx setup`: register the lean-ctx MCP server (`lctx-mcp`) in the
-//! user-level config file of an AI coding host, report where it is
-//! registered, and take it out again.
+//! config file of an AI coding host — its user-level file, or with
+//! `--scope project` the project's own — report where it is registered, and
+//! take it out again.
 //!
-//! The host table ([`HOSTS`]) says, per host, where its file lives
+//! The host table ([`HOSTS`]) says, per host, where its files live
 //! ([`hosts`]), its format, the key path of the object holding its MCP
-//! servers and the fields of our entry. The files belong to the user and are
-//! often edited by hand, so every edit changes only our entry: JSON/JSONC
-//! files are edited as text by a comment-aware scanner ([`jsonc`]), Codex's
-//! TOML through toml_edit ([`toml_hosts`]), and the result replaces the file
-//! atomically with a backup ([`write`]). A file that does not parse is
-//! refused, unchanged, with its file:line.
+//! servers and the fields of our entry; a new host is one table entry. The
+//! files belong to the user and are often edited by hand, so every edit
+//! changes only our entry: JSON/JSONC files are edited as text by a
+//! comment-aware scanner ([`jsonc`]), Codex's TOML through toml_edit
+//! ([`toml_hosts`]), and the result replaces the file atomically with a
+//! backup ([`write`]). A file that does not parse is refused, unchanged,
+//! with its file:line.
 
 mod hosts;
 mod jsonc;
@@ -20,6 +22,7 @@ use std::path::{Path, PathBuf};
 
 pub use hosts::Env;
 use hosts::Place;
+use serde_json::Value;
 
 /// The name of our entry in every host's server list.
 pub const SERVER_NAME: &str = "lean-ctx";
@@ -40,12 +43,27 @@ pub struct Host {
     aliases: &'static [&'static str],
     /// Executables whose presence on PATH means the host is installed.
     binaries: &'static [&'static str],
+    /// The user-level file, and the directory that shows the host has run here.
     locate: fn(&Env) -> Place,
+    /// `Some(why)`: the user-level file is not one lctx can edit (only `--scope project` works).
+    no_user_scope: Option<&'static str>,
+    /// The project-scope file, relative to the project root, if the host reads one.
+    project_file: Option<&'static str>,
     format: Format,
     /// Key path of the object that maps server names to server entries.
     servers_key: &'static [&'static str],
     /// The fields of our entry, in the order they are written.
     fields: &'static [FieldKey],
+}
+
+/// Which of a host's config files `lctx setup` works on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Scope {
+    /// The user's own file, read in every project (the default).
+    #[default]
+    User,
+    /// The file in the project root (nearest ancestor with `.git`, else the working directory).
+    Project,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -58,30 +76,37 @@ enum Format {
 /// A field a host's stdio server entry can carry.
 #[derive(Debug, Clone, Copy)]
 enum FieldKey {
-    /// `"type": "stdio"` — required by VS Code, written by `claude mcp add`.
-    Type,
+    /// `"type": …` — `stdio` where required (VS Code) or written by the host's
+    /// own CLI (`claude mcp add`); OpenCode's local servers are `local`.
+    Type(&'static str),
     /// The absolute path of `lctx-mcp`.
     Command,
+    /// `command` as a whole command line, `[path]` (OpenCode has no `args`).
+    CommandLine,
     /// `[]`: lctx-mcp needs no arguments; hosts that require the key get it.
     Args,
     /// `{}`: written where the host's own examples carry it.
     Env,
+    /// `true`: written where the host's own examples carry it.
+    Enabled,
 }
 
 /// A field's value: the only shapes our entries need.
 #[derive(Debug, PartialEq)]
 enum Field {
     Text(String),
-    EmptyList,
+    List(Vec<String>),
     EmptyMap,
+    Bool(bool),
 }
 
 impl Field {
-    fn to_json(&self) -> serde_json::Value {
+    fn to_json(&self) -> Value {
         match self {
-            Field::Text(s) => serde_json::Value::String(s.clone()),
-            Field::EmptyList => serde_json::Value::Array(Vec::new()),
-            Field::EmptyMap => serde_json::Value::Object(serde_json::Map::new()),
+            Field::Text(s) => Value::String(s.clone()),
+            Field::List(items) => Value::Array(items.iter().cloned().map(Value::String).collect()),
+            Field::EmptyMap => Value::Object(serde_json::Map::new()),
+            Field::Bool(b) => Value::Bool(*b),
         }
     }
 }
@@ -89,8 +114,11 @@ impl Field {
 /// Our entry as ordered (key, value) pairs.
 type Entry = Vec<(&'static str, Field)>;
 
+/// The plain `command` + `args` entry most hosts take.
+const COMMAND_ARGS: &[FieldKey] = &[FieldKey::Command, FieldKey::Args];
+
 /// Every supported host. Paths and entry shapes are documented, with their
-/// sources, on the `hosts::*` location functions.
+/// sources, on the `hosts::*` location functions; project files here.
 pub const HOSTS: &[Host] = &[
     Host {
         id: "claude-code",
@@ -98,10 +126,13 @@ pub const HOSTS: &[Host] = &[
         aliases: &["claude", "claudecode"],
         binaries: &["claude"],
         locate: hosts::claude_code,
+        no_user_scope: None,
+        // Claude Code MCP docs, project scope: `.mcp.json` in the project root, same shape.
+        project_file: Some(".mcp.json"),
         format: Format::Json,
         servers_key: &["mcpServers"],
         // The shape `claude mcp add --scope user` writes (Claude Code MCP docs).
-        fields: &[FieldKey::Type, FieldKey::Command, FieldKey::Args, FieldKey::Env],
+        fields: &[FieldKey::Type("stdio"), FieldKey::Command, FieldKey::Args, FieldKey::Env],
     },
     Host {
         id: "claude-desktop",
@@ -109,9 +140,11 @@ pub const HOSTS: &[Host] = &[
         aliases: &["claude-app", "desktop"],
         binaries: &["claude-desktop"],
         locate: hosts::claude_desktop,
+        no_user_scope: None,
+        project_file: None,
         format: Format::Json,
         servers_key: &["mcpServers"],
-        fields: &[FieldKey::Command, FieldKey::Args],
+        fields: COMMAND_ARGS,
     },
     Host {
         id: "cursor",
@@ -119,20 +152,26 @@ pub const HOSTS: &[Host] = &[
         aliases: &[],
         binaries: &["cursor"],
         locate: hosts::cursor,
+        no_user_scope: None,
+        // Cursor MCP docs: project servers in `.cursor/mcp.json`, same shape.
+        project_file: Some(".cursor/mcp.json"),
         format: Format::Json,
         servers_key: &["mcpServers"],
-        fields: &[FieldKey::Command, FieldKey::Args],
+        fields: COMMAND_ARGS,
     },
     Host {
         id: "vscode",
         name: "VS Code",
-        aliases: &["code", "vs-code", "copilot"],
+        aliases: &["code", "vs-code", "copilot", "github-copilot"],
         binaries: &["code"],
         locate: hosts::vscode,
+        no_user_scope: None,
+        // VS Code MCP configuration reference: workspace servers in `.vscode/mcp.json`, same shape.
+        project_file: Some(".vscode/mcp.json"),
         format: Format::Json,
         // VS Code's mcp.json uses `servers`, and `type` is required (VS Code MCP configuration reference).
         servers_key: &["servers"],
-        fields: &[FieldKey::Type, FieldKey::Command, FieldKey::Args],
+        fields: &[FieldKey::Type("stdio"), FieldKey::Command, FieldKey::Args],
     },
     Host {
         id: "codex",
@@ -140,10 +179,12 @@ pub const HOSTS: &[Host] = &[
         aliases: &["codex-cli", "openai-codex"],
         binaries: &["codex"],
         locate: hosts::codex,
+        no_user_scope: None,
+        project_file: None,
         format: Format::Toml,
         // `[mcp_servers.NAME]` with `command` and `args` (Codex MCP docs).
         servers_key: &["mcp_servers"],
-        fields: &[FieldKey::Command, FieldKey::Args],
+        fields: COMMAND_ARGS,
     },
     Host {
         id: "windsurf",
@@ -151,9 +192,11 @@ pub const HOSTS: &[Host] = &[
         aliases: &["codeium"],
         binaries: &["windsurf"],
         locate: hosts::windsurf,
+        no_user_scope: None,
+        project_file: None,
         format: Format::Json,
         servers_key: &["mcpServers"],
-        fields: &[FieldKey::Command, FieldKey::Args],
+        fields: COMMAND_ARGS,
     },
     Host {
         id: "zed",
@@ -161,6 +204,8 @@ pub const HOSTS: &[Host] = &[
         aliases: &["zed-editor"],
         binaries: &["zed", "zeditor"],
         locate: hosts::zed,
+        no_user_scope: None,
+        project_file: None,
         format: Format::Json,
         // Custom servers: `command`, `args`, `env` under `context_servers` (Zed MCP docs). The older
         // `"source": "custom"` is left out: Zed's settings migration (m_2025_11_25) removes it.
@@ -173,9 +218,95 @@ pub const HOSTS: &[Host] = &[
         aliases: &["gemini-cli"],
         binaries: &["gemini"],
         locate: hosts::gemini,
+        no_user_scope: None,
+        // Gemini CLI configuration docs: project settings in `.gemini/settings.json`, same shape.
+        project_file: Some(".gemini/settings.json"),
         format: Format::Json,
         servers_key: &["mcpServers"],
-        fields: &[FieldKey::Command, FieldKey::Args],
+        fields: COMMAND_ARGS,
+    },
+    Host {
+        id: "opencode",
+        name: "OpenCode",
+        aliases: &["open-code"],
+        binaries: &["opencode"],
+        locate: hosts::opencode,
+        no_user_scope: None,
+        // OpenCode config docs: `opencode.json` in the project root.
+        project_file: Some("opencode.json"),
+        format: Format::Json,
+        // OpenCode MCP docs: `mcp.NAME = {type: "local", command: [argv…], enabled}`; no `args` key.
+        servers_key: &["mcp"],
+        fields: &[FieldKey::Type("local"), FieldKey::CommandLine, FieldKey::Enabled],
+    },
+    Host {
+        id: "cline",
+        name: "Cline",
+        aliases: &["cline-cli"],
+        binaries: &["cline"],
+        locate: hosts::cline,
+        no_user_scope: None,
+        project_file: None,
+        format: Format::Json,
+        // Cline MCP docs: `mcpServers` entries with `command`, `args`, `env`, `disabled`.
+        servers_key: &["mcpServers"],
+        fields: COMMAND_ARGS,
+    },
+    Host {
+        id: "roo-code",
+        name: "Roo Code",
+        aliases: &["roo", "roocode", "roo-cline"],
+        binaries: &[],
+        locate: hosts::roo_code,
+        no_user_scope: None,
+        // Roo Code MCP docs: project servers in `.roo/mcp.json`, same shape as the global file.
+        project_file: Some(".roo/mcp.json"),
+        format: Format::Json,
+        servers_key: &["mcpServers"],
+        fields: COMMAND_ARGS,
+    },
+    Host {
+        id: "kiro",
+        name: "Kiro",
+        aliases: &["kiro-cli"],
+        binaries: &["kiro", "kiro-cli"],
+        locate: hosts::kiro,
+        no_user_scope: None,
+        // Kiro MCP configuration docs: workspace servers in `.kiro/settings/mcp.json`, same shape.
+        project_file: Some(".kiro/settings/mcp.json"),
+        format: Format::Json,
+        servers_key: &["mcpServers"],
+        fields: COMMAND_ARGS,
+    },
+    Host {
+        id: "continue",
+        name: "Continue",
+        aliases: &["continue-dev", "continuedev"],
+        binaries: &["cn"],
+        locate: hosts::continue_dev,
+        no_user_scope: Some(
+            "its user-level servers are a YAML list in ~/.continue/config.yaml, which lctx does not edit",
+        ),
+        // Continue MCP docs: every file in `.continue/mcpServers/` is loaded, and JSON files in the
+        // `mcpServers` shape other hosts use are accepted; this one is lctx's own.
+        project_file: Some(".continue/mcpServers/lean-ctx.json"),
+        format: Format::Json,
+        servers_key: &["mcpServers"],
+        fields: COMMAND_ARGS,
+    },
+    Host {
+        id: "amp",
+        name: "Amp",
+        aliases: &["ampcode"],
+        binaries: &["amp"],
+        locate: hosts::amp,
+        no_user_scope: None,
+        // Amp manual: workspace settings in `.amp/settings.json` (Amp asks before running their servers).
+        project_file: Some(".amp/settings.json"),
+        format: Format::Json,
+        // One literal key with a dot in it, not a nested path (Amp manual).
+        servers_key: &["amp.mcpServers"],
+        fields: COMMAND_ARGS,
     },
 ];
 
@@ -223,6 +354,8 @@ pub struct Plan {
     pub before: Option<String>,
     /// `None`: nothing to change (already configured, or nothing to remove).
     pub after: Option<String>,
+    /// Our entry as it was before, when there was one.
+    pub previous: Option<Value>,
 }
 
 impl Plan {
@@ -277,10 +410,12 @@ fn entry(host: &Host, mcp: &Path) -> Result<Entry, String> {
         .fields
         .iter()
         .map(|key| match key {
-            FieldKey::Type => ("type", Field::Text("stdio".into())),
+            FieldKey::Type(kind) => ("type", Field::Text((*kind).into())),
             FieldKey::Command => ("command", Field::Text(command.into())),
-            FieldKey::Args => ("args", Field::EmptyList),
+            FieldKey::CommandLine => ("command", Field::List(vec![command.into()])),
+            FieldKey::Args => ("args", Field::List(Vec::new())),
             FieldKey::Env => ("env", Field::EmptyMap),
+            FieldKey::Enabled => ("enabled", Field::Bool(true)),
         })
         .collect())
 }
@@ -297,12 +432,61 @@ fn read_optional(file: &Path) -> Result<Option<String>, String> {
     }
 }
 
-/// Computes what `action` would do to `host`'s file, writing nothing.
-pub fn plan(host: &Host, env: &Env, action: Action<'_>) -> Result<Plan, String> {
-    let file = (host.locate)(env).file;
+/// The file that holds `host`'s servers in `scope`, or why there is none.
+pub fn config_file(host: &Host, env: &Env, scope: Scope) -> Result<PathBuf, String> {
+    match (scope, host.no_user_scope, host.project_file) {
+        (Scope::User, None, _) => Ok((host.locate)(env).file),
+        (Scope::User, Some(why), Some(_)) => Err(format!(
+            "{}: {why}; run `lctx setup {} --scope project` to register it in this project",
+            host.name, host.id
+        )),
+        (Scope::User, Some(why), None) => Err(format!("{}: {why}", host.name)),
+        (Scope::Project, _, Some(relative)) => Ok(env.project_root()?.join(relative)),
+        (Scope::Project, _, None) => Err(format!(
+            "{} documents no project-level MCP config; register it for the user instead (drop --scope project)",
+            host.name
+        )),
+    }
+}
+
+fn looks_installed(host: &Host, env: &Env) -> bool {
+    hosts::looks_installed(&(host.locate)(env), host.no_user_scope.is_none(), host.binaries, env)
+}
+
+/// Refuses to write for a host that shows no sign of being installed,
+/// unless `force`: a typo'd or stale choice would otherwise leave config
+/// directories behind for programs that are not there. A project file that
+/// already exists is sign enough that the project uses the host.
+pub fn check_installed(host: &Host, env: &Env, scope: Scope, force: bool) -> Result<(), String> {
+    let place = (host.locate)(env);
+    let project_uses_it = scope == Scope::Project && config_file(host, env, scope)?.is_file();
+    if force || project_uses_it || looks_installed(host, env) {
+        return Ok(());
+    }
+    let on_path = match host.binaries {
+        [] => String::new(),
+        names => format!(", no {} on PATH", names.iter().map(|b| format!("`{b}`")).collect::<Vec<_>>().join(" or ")),
+    };
+    Err(format!(
+        "{} does not look installed (no files of its own in {}{on_path}); install and start it once, \
+         or pass --force to register lean-ctx anyway",
+        host.name,
+        place.marker.display()
+    ))
+}
+
+/// Computes what `action` would do to `host`'s `scope` file, writing nothing.
+pub fn plan(host: &Host, env: &Env, scope: Scope, action: Action<'_>) -> Result<Plan, String> {
+    let file = config_file(host, env, scope)?;
     let before = read_optional(&file)?;
     let text = before.as_deref().unwrap_or("");
     let path = key_path(host);
+    let located = |e: TextError| format!("{}; fix the file and run again (nothing was changed)", e.locate(&file, text));
+    let previous = match host.format {
+        Format::Json => jsonc::get(text, &path),
+        Format::Toml => toml_hosts::get(text, &path),
+    }
+    .map_err(located)?;
     let after = match (host.format, action) {
         (Format::Json, Action::Install(mcp)) => {
             let members: Vec<_> = entry(host, mcp)?.iter().map(|(k, v)| (*k, v.to_json())).collect();
@@ -312,18 +496,18 @@ pub fn plan(host: &Host, env: &Env, action: Action<'_>) -> Result<Plan, String> 
         (Format::Toml, Action::Install(mcp)) => toml_hosts::upsert(text, &path, &entry(host, mcp)?),
         (Format::Toml, Action::Remove) => toml_hosts::remove(text, &path),
     }
-    .map_err(|e| format!("{}; fix the file and run again (nothing was changed)", e.locate(&file, text)))?;
-    Ok(Plan { file, before, after })
+    .map_err(located)?;
+    Ok(Plan { file, before, after, previous })
 }
 
 /// Carries out `action` on `host`'s file. Hosts rewrite their own files
 /// (Claude Code saves `~/.claude.json` often), so the file is replaced only
 /// if it still holds what the plan was made from; otherwise it is re-read
 /// and the plan made again.
-pub fn apply(host: &Host, env: &Env, action: Action<'_>) -> Result<(Plan, Outcome), String> {
+pub fn apply(host: &Host, env: &Env, scope: Scope, action: Action<'_>) -> Result<(Plan, Outcome), String> {
     const ATTEMPTS: usize = 3;
     for _ in 0..ATTEMPTS {
-        let plan = plan(host, env, action)?;
+        let plan = plan(host, env, scope, action)?;
         let Some(after) = &plan.after else { return Ok((plan, Outcome::Unchanged)) };
         match write::replace(&plan.file, plan.before.as_deref(), after) {
             Ok(backup) => return Ok((plan, Outcome::Written { backup })),
@@ -333,35 +517,100 @@ pub fn apply(host: &Host, env: &Env, action: Action<'_>) -> Result<(Plan, Outcom
     }
     Err(format!(
         "{} kept changing while lctx was editing it; quit {} and run this again",
-        (host.locate)(env).file.display(),
+        config_file(host, env, scope)?.display(),
         host.name
     ))
+}
+
+/// An entry as a command line: `command` (a string, or OpenCode's argv list) then `args`.
+pub fn describe_entry(entry: &Value) -> String {
+    let words = |v: Option<&Value>| -> Vec<String> {
+        match v {
+            Some(Value::String(s)) => vec![s.clone()],
+            Some(Value::Array(items)) => {
+                items.iter().map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_string)).collect()
+            }
+            _ => Vec::new(),
+        }
+    };
+    let command = words(entry.get("command"));
+    if command.is_empty() {
+        return "(no command)".to_string();
+    }
+    command.into_iter().chain(words(entry.get("args"))).collect::<Vec<_>>().join(" ")
+}
+
+/// The program an entry runs, if it names one.
+fn entry_program(entry: &Value) -> Option<&str> {
+    match entry.get("command")? {
+        Value::String(s) => Some(s),
+        Value::Array(items) => items.first()?.as_str(),
+        _ => None,
+    }
+}
+
+/// Why the host could not start `program`, if it could not: a path that is
+/// missing or not executable, or a bare name not found on PATH.
+fn program_problem(program: &str, env: &Env) -> Option<String> {
+    if !program.contains('/') {
+        return hosts::on_path(&[program], env).is_none().then(|| format!("`{program}` is not on PATH"));
+    }
+    let path = Path::new(program);
+    match std::fs::metadata(path) {
+        Err(_) => Some(format!("{program} does not exist")),
+        Ok(_) if !hosts::is_executable(path) => Some(format!("{program} is not an executable file")),
+        Ok(_) => None,
+    }
+}
+
+/// Our entry in a host's file, as `lctx setup --list` reports it.
+#[derive(Debug)]
+pub struct Registration {
+    /// The entry as a command line.
+    pub command_line: String,
+    /// The program it runs, when it names one.
+    pub program: Option<String>,
+    /// Why the host cannot start it (deleted, not executable), if so.
+    pub problem: Option<String>,
 }
 
 /// What `lctx setup --list` reports for one host.
 #[derive(Debug)]
 pub struct Status {
-    pub file: PathBuf,
-    /// Its config directory exists, or one of its executables is on PATH.
+    /// The file for the scope asked about, or why the host has none.
+    pub file: Result<PathBuf, String>,
+    /// Its config directory holds files of its own, or one of its executables is on PATH.
     pub installed: bool,
-    /// The command of our entry (`Ok(None)`: no entry), or why the file could not be read.
-    pub configured: Result<Option<String>, String>,
+    /// Our entry (`Ok(None)`: none), or why the file could not be read.
+    pub registered: Result<Option<Registration>, String>,
 }
 
-pub fn status(host: &Host, env: &Env) -> Status {
-    let place = (host.locate)(env);
-    let installed = hosts::looks_installed(&place, host.binaries, env);
-    let configured = read_optional(&place.file).and_then(|text| {
-        let text = text.unwrap_or_default();
-        let path = key_path(host);
-        let found = match host.format {
-            Format::Json => jsonc::get(&text, &path),
-            Format::Toml => toml_hosts::get(&text, &path),
+pub fn status(host: &Host, env: &Env, scope: Scope) -> Status {
+    let installed = looks_installed(host, env);
+    let file = config_file(host, env, scope);
+    let registered = match &file {
+        Ok(file) => registration(host, env, file),
+        Err(_) => Ok(None),
+    };
+    Status { file, installed, registered }
+}
+
+fn registration(host: &Host, env: &Env, file: &Path) -> Result<Option<Registration>, String> {
+    let text = read_optional(file)?.unwrap_or_default();
+    let path = key_path(host);
+    let found = match host.format {
+        Format::Json => jsonc::get(&text, &path),
+        Format::Toml => toml_hosts::get(&text, &path),
+    };
+    let entry = found.map_err(|e| e.locate(file, &text))?;
+    Ok(entry.map(|entry| {
+        let program = entry_program(&entry).map(str::to_string);
+        let problem = match &program {
+            Some(p) => program_problem(p, env),
+            None => Some("the entry names no command".to_string()),
         };
-        let entry = found.map_err(|e| e.locate(&place.file, &text))?;
-        Ok(entry.map(|e| e.get("command").and_then(|c| c.as_str()).unwrap_or("(no command)").to_string()))
-    });
-    Status { file: place.file, installed, configured }
+        Registration { command_line: describe_entry(&entry), program, problem }
+    }))
 }
 
 #[cfg(test)]
@@ -396,9 +645,84 @@ mod tests {
             vec![
                 ("type", Field::Text("stdio".into())),
                 ("command", Field::Text("/opt/lctx-mcp".into())),
-                ("args", Field::EmptyList)
+                ("args", Field::List(Vec::new()))
             ]
         );
+        let opencode = find_host("opencode").unwrap();
+        let e: Vec<_> =
+            entry(opencode, Path::new("/opt/lctx-mcp")).unwrap().iter().map(|(k, v)| (*k, v.to_json())).collect();
+        assert_eq!(
+            e,
+            vec![
+                ("type", serde_json::json!("local")),
+                ("command", serde_json::json!(["/opt/lctx-mcp"])),
+                ("enabled", serde_json::json!(true))
+            ]
+        );
+    }
+
+    fn env(cwd: &Path) -> Env {
+        Env {
+            home: "/home/u".into(),
+            xdg_config_home: None,
+            codex_home: None,
+            claude_config_dir: None,
+            path: Vec::new(),
+            cwd: Ok(cwd.into()),
+            macos: false,
+        }
+    }
+
+    #[test]
+    fn scopes_pick_the_user_or_the_project_file() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(".git")).unwrap();
+        std::fs::create_dir_all(dir.path().join("src/deep")).unwrap();
+        let e = env(&dir.path().join("src/deep"));
+        let file = |id: &str, scope| config_file(find_host(id).unwrap(), &e, scope);
+        assert_eq!(file("cursor", Scope::User).unwrap(), Path::new("/home/u/.cursor/mcp.json"));
+        assert_eq!(file("cursor", Scope::Project).unwrap(), dir.path().join(".cursor/mcp.json"));
+        assert_eq!(file("claude-code", Scope::Project).unwrap(), dir.path().join(".mcp.json"));
+        assert_eq!(file("vscode", Scope::Project).unwrap(), dir.path().join(".vscode/mcp.json"));
+        assert!(file("codex", Scope::Project).unwrap_err().contains("documents no project-level MCP config"));
+        let err = file("continue", Scope::User).unwrap_err();
+        assert!(err.contains("config.yaml") && err.contains("--scope project"), "{err}");
+        assert_eq!(file("continue", Scope::Project).unwrap(), dir.path().join(".continue/mcpServers/lean-ctx.json"));
+    }
+
+    #[test]
+    fn every_host_can_be_written_somewhere() {
+        let e = env(Path::new("/p"));
+        for host in HOSTS {
+            assert!(
+                config_file(host, &e, Scope::User).is_ok() || config_file(host, &e, Scope::Project).is_ok(),
+                "{}",
+                host.id
+            );
+        }
+    }
+
+    #[test]
+    fn entries_are_described_as_command_lines_and_checked() {
+        use serde_json::json;
+        assert_eq!(describe_entry(&json!({"command": "/a/b", "args": ["-x", "y"]})), "/a/b -x y");
+        assert_eq!(describe_entry(&json!({"type": "local", "command": ["/a/b", "--c"]})), "/a/b --c");
+        assert_eq!(describe_entry(&json!({"url": "http://x"})), "(no command)");
+        let dir = tempfile::tempdir().unwrap();
+        let e = Env { path: vec![dir.path().into()], ..env(dir.path()) };
+        let missing = dir.path().join("gone");
+        assert_eq!(
+            program_problem(missing.to_str().unwrap(), &e),
+            Some(format!("{} does not exist", missing.display()))
+        );
+        let plain = dir.path().join("plain");
+        std::fs::write(&plain, "").unwrap();
+        assert!(program_problem(plain.to_str().unwrap(), &e).unwrap().contains("not an executable"));
+        assert_eq!(program_problem("plain", &e), Some("`plain` is not on PATH".into()));
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&plain, std::fs::Permissions::from_mode(0o755)).unwrap();
+        assert_eq!(program_problem(plain.to_str().unwrap(), &e), None);
+        assert_eq!(program_problem("plain", &e), None);
     }
 
     #[test]
@@ -411,7 +735,7 @@ mod tests {
 
     #[test]
     fn a_plan_diff_names_dev_null_for_a_new_file() {
-        let plan = Plan { file: "/h/x.json".into(), before: None, after: Some("{}\n".into()) };
+        let plan = Plan { file: "/h/x.json".into(), before: None, after: Some("{}\n".into()), previous: None };
         let diff = plan.diff();
         assert!(diff.starts_with("--- /dev/null\n+++ /h/x.json\n"), "{diff}");
         assert!(diff.contains("+{}"), "{diff}");

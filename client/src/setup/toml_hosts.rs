@@ -16,6 +16,11 @@ pub fn get(text: &str, path: &[&str]) -> Result<Option<Value>, TextError> {
 
 /// Sets the table at key path `path` to `fields` (in that order), creating
 /// missing tables on the way. `None`: it already holds exactly these fields.
+///
+/// Inline tables are edited as such: Codex accepts
+/// `mcp_servers = { lean-ctx = { command = "…" } }` and `[mcp_servers]`
+/// with `lean-ctx = { … }` as well as `[mcp_servers.lean-ctx]`, and the
+/// user's choice of form is kept.
 pub fn upsert(text: &str, path: &[&str], fields: &[(&str, Field)]) -> Result<Option<String>, TextError> {
     let (name, parents) = path.split_last().expect("a non-empty key path");
     let wanted = Value::Object(fields.iter().map(|(k, v)| (k.to_string(), v.to_json())).collect());
@@ -23,29 +28,32 @@ pub fn upsert(text: &str, path: &[&str], fields: &[(&str, Field)]) -> Result<Opt
     if find(doc.as_item(), path).map(to_json).as_ref() == Some(&wanted) {
         return Ok(None);
     }
-    let mut table = doc.as_table_mut();
+    let mut item = doc.as_item_mut();
     for (depth, key) in parents.iter().enumerate() {
-        table = table
-            .entry(key)
-            .or_insert_with(|| {
-                // Implicit: no empty `[mcp_servers]` header, only `[mcp_servers.lean-ctx]`.
-                let mut t = Table::new();
-                t.set_implicit(true);
-                Item::Table(t)
-            })
-            .as_table_mut()
-            .ok_or_else(|| not_a_table(&path[..=depth]))?;
+        let inline = item.is_inline_table();
+        let table = item.as_table_like_mut().ok_or_else(|| not_a_table(&path[..depth]))?;
+        item = table.entry(key).or_insert_with(|| new_table(inline));
+        if item.as_table_like().is_none() {
+            return Err(not_a_table(&path[..=depth]));
+        }
     }
+    let inline = item.is_inline_table();
+    let table = item.as_table_like_mut().expect("checked on the way");
     if table.get(name).is_some_and(|item| item.as_table_like().is_none()) {
         return Err(not_a_table(path));
     }
     match table.get_mut(name).and_then(Item::as_table_like_mut) {
-        // Refilled rather than replaced: the table keeps its place and the comments above it.
+        // Refilled rather than replaced: the table keeps its place, its form and the comments above it.
         Some(existing) => {
             existing.clear();
             for (key, value) in fields {
                 existing.insert(key, Item::Value(to_toml(value)));
             }
+        }
+        None if inline => {
+            let mut fresh = InlineTable::new();
+            fresh.extend(fields.iter().map(|(k, v)| (*k, to_toml(v))));
+            table.insert(name, Item::Value(fresh.into()));
         }
         None => {
             let mut fresh = Table::new();
@@ -56,12 +64,48 @@ pub fn upsert(text: &str, path: &[&str], fields: &[(&str, Field)]) -> Result<Opt
     Ok(Some(doc.to_string()))
 }
 
+/// A table to create on the way: inline inside an inline table (a `[header]`
+/// cannot live there), else implicit, so that no empty `[mcp_servers]`
+/// header appears above `[mcp_servers.lean-ctx]`.
+fn new_table(inline: bool) -> Item {
+    if inline {
+        return Item::Value(InlineTable::new().into());
+    }
+    let mut t = Table::new();
+    t.set_implicit(true);
+    Item::Table(t)
+}
+
 /// Deletes the table (or value) at key path `path`. `None`: there is none.
+/// A table on the way that this leaves empty goes too (no `[mcp_servers]`
+/// or `mcp_servers = {}` stays behind), unless a comment sits on its header.
 pub fn remove(text: &str, path: &[&str]) -> Result<Option<String>, TextError> {
     let (name, parents) = path.split_last().expect("a non-empty key path");
     let mut doc = parse(text)?;
     let Some(parent) = find_mut(doc.as_item_mut(), parents).and_then(Item::as_table_like_mut) else { return Ok(None) };
-    Ok(parent.remove(name).map(|_| doc.to_string()))
+    if parent.remove(name).is_none() {
+        return Ok(None);
+    }
+    for depth in (1..=parents.len()).rev() {
+        let (key, above) = parents[..depth].split_last().expect("depth >= 1");
+        let Some(holder) = find_mut(doc.as_item_mut(), above).and_then(Item::as_table_like_mut) else { break };
+        if !holder.get(key).is_some_and(is_empty_and_uncommented) {
+            break;
+        }
+        holder.remove(key);
+    }
+    Ok(Some(doc.to_string()))
+}
+
+fn is_empty_and_uncommented(item: &Item) -> bool {
+    let commented = |decor: &toml_edit::Decor| {
+        [decor.prefix(), decor.suffix()].into_iter().flatten().any(|raw| raw.as_str().is_none_or(|s| s.contains('#')))
+    };
+    match item {
+        Item::Table(t) => t.is_empty() && !commented(t.decor()),
+        Item::Value(toml_edit::Value::InlineTable(t)) => t.is_empty() && !commented(t.decor()),
+        _ => false,
+    }
 }
 
 fn parse(text: &str) -> Result<DocumentMut, TextError> {
@@ -84,8 +128,9 @@ fn find_mut<'a>(item: &'a mut Item, path: &[&str]) -> Option<&'a mut Item> {
 fn to_toml(field: &Field) -> toml_edit::Value {
     match field {
         Field::Text(s) => s.as_str().into(),
-        Field::EmptyList => Array::new().into(),
+        Field::List(items) => items.iter().map(String::as_str).collect::<Array>().into(),
         Field::EmptyMap => InlineTable::new().into(),
+        Field::Bool(b) => (*b).into(),
     }
 }
 
@@ -122,7 +167,7 @@ mod tests {
     const PATH: &[&str] = &["mcp_servers", "lean-ctx"];
 
     fn fields(command: &str) -> Vec<(&'static str, Field)> {
-        vec![("command", Field::Text(command.into())), ("args", Field::EmptyList)]
+        vec![("command", Field::Text(command.into())), ("args", Field::List(Vec::new()))]
     }
 
     const CONFIG: &str = r#"# Codex settings
@@ -171,6 +216,41 @@ model = "gpt-4.1-mini"
         let inline = "[mcp_servers]\nlean-ctx = { command = \"/old\" }\n";
         let out = upsert(inline, PATH, &fields("/new")).unwrap().unwrap();
         assert_eq!(get(&out, PATH).unwrap(), Some(serde_json::json!({"command": "/new", "args": []})));
+    }
+
+    #[test]
+    fn inline_tables_are_accepted_and_stay_inline() {
+        let inline = "mcp_servers = { lean-ctx = { command = \"/old\" }, docs = { command = \"npx\" } }\n";
+        let out = upsert(inline, PATH, &fields("/new")).unwrap().unwrap();
+        assert_eq!(
+            out,
+            "mcp_servers = { lean-ctx = { command = \"/new\", args = [] }, docs = { command = \"npx\" } }\n"
+        );
+        assert_eq!(upsert(&out, PATH, &fields("/new")).unwrap(), None);
+
+        let others = "model = \"x\"\nmcp_servers = { docs = { command = \"npx\" } }\n";
+        let out = upsert(others, PATH, &fields("/b")).unwrap().unwrap();
+        assert_eq!(get(&out, PATH).unwrap(), Some(serde_json::json!({"command": "/b", "args": []})));
+        assert!(out.starts_with("model = \"x\"\nmcp_servers = { docs = { command = \"npx\" }"), "{out}");
+        assert!(!out.contains("[mcp_servers"), "no header inside an inline table: {out}");
+        assert_eq!(remove(&out, PATH).unwrap().as_deref(), Some(others));
+
+        let under_header = "[mcp_servers]\ndocs = { command = \"npx\" }\n";
+        let out = upsert(under_header, PATH, &fields("/b")).unwrap().unwrap();
+        assert_eq!(get(&out, PATH).unwrap(), Some(serde_json::json!({"command": "/b", "args": []})));
+        assert_eq!(remove(&out, PATH).unwrap().as_deref(), Some(under_header));
+    }
+
+    #[test]
+    fn removal_drops_server_tables_it_emptied() {
+        let only_ours = "model = \"x\"\nmcp_servers = { lean-ctx = { command = \"/b\" } }\n";
+        assert_eq!(remove(only_ours, PATH).unwrap().as_deref(), Some("model = \"x\"\n"));
+        let header = "model = \"x\"\n\n[mcp_servers]\nlean-ctx = { command = \"/b\" }\n";
+        assert_eq!(remove(header, PATH).unwrap().as_deref(), Some("model = \"x\"\n"));
+        let fresh = upsert("", PATH, &fields("/b")).unwrap().unwrap();
+        assert_eq!(remove(&fresh, PATH).unwrap().as_deref(), Some(""));
+        let commented = "# my servers\n[mcp_servers]\nlean-ctx = { command = \"/b\" }\n";
+        assert_eq!(remove(commented, PATH).unwrap().as_deref(), Some("# my servers\n[mcp_servers]\n"));
     }
 
     #[test]
