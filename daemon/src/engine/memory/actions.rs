@@ -173,6 +173,7 @@ impl Engine {
     }
 
     pub fn gain(&self, period: &str, group_by: &str, utc_offset_secs: i32) -> EngineResult<(Vec<GainRow>, String)> {
+        let period_name = period;
         let period = match period.trim() {
             "today" => Period::Today,
             "week" => Period::Week,
@@ -193,7 +194,10 @@ impl Engine {
         };
         let now = super::now_ms();
         let rows = self.memory.with(|s| s.gain(period, group, now, utc_offset_secs))?;
-        let text = render::gain(&rows);
+        let name = |given: &str, default: &'static str| {
+            if given.trim().is_empty() { default.to_string() } else { given.trim().to_string() }
+        };
+        let text = render::gain(&rows, &name(period_name, "all"), &name(group_by, "none"));
         Ok((rows, text))
     }
 

@@ -62,24 +62,53 @@ pub fn facts(facts: &[Fact], empty: &str) -> String {
 
 const BAR_WIDTH: usize = 24;
 
-/// A table with a bar per row showing the share of tokens saved.
-pub fn gain(rows: &[GainRow]) -> String {
+/// A table with a bar per row showing the share of tokens saved: the period
+/// first, then one row per group (events without one labelled `(no GROUP)`)
+/// and, when there are several, their total.
+pub fn gain(rows: &[GainRow], period: &str, group_by: &str) -> String {
+    let span = match period {
+        "today" => "today (the local calendar day)",
+        "week" => "week (the 7 local days ending today)",
+        _ => "all (every recorded event)",
+    };
+    let mut out = format!("tokens saved · period: {span}\n");
     if rows.is_empty() {
-        return "no events recorded yet".into();
+        out.push_str("no events recorded in this period");
+        return out;
     }
-    let mut out = String::new();
     let _ = writeln!(out, "{:<22} {:>8} {:>12} {:>12} {:>12} {:>7}", "", "events", "raw", "sent", "saved", "saved");
+    let no_group = format!("(no {group_by})");
     for r in rows {
-        let key = r.key.as_deref().unwrap_or("(all)");
-        let filled = ((r.saved_pct.clamp(0.0, 100.0) / 100.0) * BAR_WIDTH as f64).round() as usize;
-        let bar = format!("{}{}", "█".repeat(filled), "░".repeat(BAR_WIDTH - filled));
-        let _ = writeln!(
-            out,
-            "{key:<22} {:>8} {:>12} {:>12} {:>12} {:>6.1}% {bar}",
-            r.events, r.raw_tokens, r.sent_tokens, r.saved_tokens, r.saved_pct
-        );
+        let key = match (&r.key, group_by) {
+            (_, "none") => "total",
+            (Some(key), _) => key.as_str(),
+            (None, _) => no_group.as_str(),
+        };
+        gain_row(&mut out, key, r);
+    }
+    if rows.len() > 1 {
+        gain_row(&mut out, "total", &total(rows));
     }
     out
+}
+
+fn gain_row(out: &mut String, key: &str, r: &GainRow) {
+    let filled = ((r.saved_pct.clamp(0.0, 100.0) / 100.0) * BAR_WIDTH as f64).round() as usize;
+    let bar = format!("{}{}", "█".repeat(filled), "░".repeat(BAR_WIDTH - filled));
+    let _ = writeln!(
+        out,
+        "{key:<22} {:>8} {:>12} {:>12} {:>12} {:>6.1}% {bar}",
+        r.events, r.raw_tokens, r.sent_tokens, r.saved_tokens, r.saved_pct
+    );
+}
+
+/// The sum of `rows`, with the share computed over the sums.
+pub fn total(rows: &[GainRow]) -> GainRow {
+    let (events, raw_tokens, sent_tokens, saved_tokens) = rows.iter().fold((0, 0, 0, 0), |(e, r, s, v), row| {
+        (e + row.events, r + row.raw_tokens, s + row.sent_tokens, v + row.saved_tokens)
+    });
+    let saved_pct = if raw_tokens == 0 { 0.0 } else { saved_tokens as f64 * 100.0 / raw_tokens as f64 };
+    GainRow { key: None, events, raw_tokens, sent_tokens, saved_tokens, saved_pct }
 }
 
 #[cfg(test)]
@@ -87,18 +116,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn gain_table_has_a_bar_per_row() {
-        let rows = vec![GainRow {
-            key: Some("read".into()),
+    fn gain_table_names_its_period_and_totals_its_groups() {
+        let row = |key: Option<&str>, raw: u64, sent: u64| GainRow {
+            key: key.map(str::to_string),
             events: 2,
-            raw_tokens: 1000,
-            sent_tokens: 250,
-            saved_tokens: 750,
-            saved_pct: 75.0,
-        }];
-        let text = gain(&rows);
-        assert!(text.contains("read"));
-        assert!(text.contains(&"█".repeat(18)), "{text}");
-        assert_eq!(gain(&[]), "no events recorded yet");
+            raw_tokens: raw,
+            sent_tokens: sent,
+            saved_tokens: raw as i64 - sent as i64,
+            saved_pct: (raw - sent) as f64 * 100.0 / raw as f64,
+        };
+        let text = gain(&[row(Some("read"), 1000, 250), row(None, 1000, 750)], "week", "family");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "tokens saved · period: week (the 7 local days ending today)");
+        assert!(lines[2].starts_with("read ") && text.contains(&"█".repeat(18)), "{text}");
+        assert!(lines[3].starts_with("(no family) "), "{text}");
+        assert!(lines[4].starts_with("total ") && lines[4].contains(" 4 ") && lines[4].contains("50.0%"), "{text}");
+        let single = gain(&[row(None, 1000, 250)], "all", "none");
+        assert!(single.lines().nth(2).unwrap().starts_with("total "), "{single}");
+        assert_eq!(single.lines().count(), 3, "no separate total for one row: {single}");
+        assert_eq!(
+            gain(&[], "today", "none"),
+            "tokens saved · period: today (the local calendar day)\nno events recorded in this period"
+        );
     }
 }
