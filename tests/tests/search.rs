@@ -75,7 +75,7 @@ fn the_index_follows_edits_deletions_and_branch_switches() {
     let status: serde_json::Value =
         serde_json::from_str(&lctx(&home, &root, false, &["daemon", "status", "--json"])).unwrap();
     let search = &status["components"]["search"];
-    assert_eq!(search["indexes"], "1", "{status}");
+    assert_eq!(search["indexes"], 1, "a count is a number: {status}");
     let index = search["index"].as_str().unwrap_or_default();
     assert!(index.contains("/app ready files=2"), "{status}");
 

@@ -83,15 +83,34 @@ pub fn status_json(st: &StatusResponse) -> String {
 fn figures_json(figures: &[Figure]) -> serde_json::Map<String, serde_json::Value> {
     let mut map = serde_json::Map::new();
     for f in figures {
+        let value = typed(&f.value);
         match map.get_mut(&f.name) {
             None => {
-                map.insert(f.name.clone(), json!(f.value));
+                map.insert(f.name.clone(), value);
             }
-            Some(serde_json::Value::Array(values)) => values.push(json!(f.value)),
-            Some(first) => *first = json!([first.take(), f.value]),
+            Some(serde_json::Value::Array(values)) => values.push(value),
+            Some(first) => *first = json!([first.take(), value]),
         }
     }
     map
+}
+
+/// A figure as JSON: figures travel as text, but a count is a number and a
+/// flag a boolean to a program reading `--json`.
+fn typed(value: &str) -> serde_json::Value {
+    if let Ok(n) = value.parse::<u64>() {
+        json!(n)
+    } else if let Ok(n) = value.parse::<i64>() {
+        json!(n)
+    } else if let Some(x) = value.parse::<f64>().ok().filter(|x| x.is_finite() && value.contains('.')) {
+        json!(x)
+    } else {
+        match value {
+            "true" => json!(true),
+            "false" => json!(false),
+            _ => json!(value),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -103,7 +122,25 @@ mod tests {
         let figure = |name: &str, value: &str| Figure { name: name.into(), value: value.into() };
         let map =
             figures_json(&[figure("indexes", "3"), figure("index", "a"), figure("index", "b"), figure("index", "c")]);
-        assert_eq!(serde_json::Value::Object(map), json!({"indexes": "3", "index": ["a", "b", "c"]}));
+        assert_eq!(serde_json::Value::Object(map), json!({"indexes": 3, "index": ["a", "b", "c"]}));
+    }
+
+    #[test]
+    fn counts_and_flags_are_typed_and_the_rest_stays_text() {
+        let figure = |name: &str, value: &str| Figure { name: name.into(), value: value.into() };
+        let figures = [
+            figure("files", "120"),
+            figure("delta", "-3"),
+            figure("ratio", "0.25"),
+            figure("redaction", "true"),
+            figure("memory", "12.5 MiB"),
+            figure("phase", "ready"),
+            figure("nan", "NaN"),
+        ];
+        let map = figures_json(&figures);
+        let want = json!({"files": 120, "delta": -3, "ratio": 0.25, "redaction": true, "memory": "12.5 MiB",
+                          "phase": "ready", "nan": "NaN"});
+        assert_eq!(serde_json::Value::Object(map), want);
     }
 
     #[test]
