@@ -204,7 +204,8 @@ fn budget_hunks(plan: &mut Plan, hunks: &[Hunk]) {
             })
             .count()
     };
-    let head = fit(DIFF_BUDGET_CHARS * DIFF_HEAD_SHARE / DIFF_SHARES, &mut (0..hunks.len()));
+    // The first hunk is shown whatever its size (a long one is cut inside as any long run is).
+    let head = fit(DIFF_BUDGET_CHARS * DIFF_HEAD_SHARE / DIFF_SHARES, &mut (0..hunks.len())).max(1);
     let tail = fit(DIFF_BUDGET_CHARS / DIFF_SHARES, &mut (head..hunks.len()).rev());
     let dropped = &hunks[head..hunks.len() - tail];
     let mut k = 0;
@@ -339,6 +340,19 @@ mod tests {
         assert_eq!(noted + shown, 6 * 30, "every hunk shown or counted");
         assert!(out.text.contains("(+60 -60 lines)"), "a whole file's count: {}", out.text);
         assert_eq!(compress("git diff", &raw, 0).text, out.text, "deterministic");
+    }
+
+    #[test]
+    fn a_diff_of_one_huge_hunk_still_shows_it() {
+        let mut raw =
+            String::from("diff --git a/big.txt b/big.txt\n--- a/big.txt\n+++ b/big.txt\n@@ -1,900 +1,900 @@\n");
+        for i in 0..900 {
+            raw += &format!("-old line number {i} with some words to make it long enough\n");
+        }
+        let out = compress("git diff", &raw, 0);
+        assert!(out.text.contains("@@ -1,900 +1,900 @@\n-old line number 0 "), "{}", out.text);
+        assert!(out.text.contains("-old line number 899 "), "its end too: {}", out.text);
+        assert!(!out.text.contains("hunk(s) of"), "no hunk left out: {}", out.text);
     }
 
     #[test]
