@@ -35,6 +35,14 @@ fn index_refuses_what_lies_outside_the_project_and_broad_roots() {
     let ok = lctx_index(&home, &root, None);
     assert!(ok.status.success(), "{}", describe(&ok));
     assert!(String::from_utf8_lossy(&ok.stdout).contains("ready"), "{}", describe(&ok));
+    assert!(!String::from_utf8_lossy(&ok.stdout).contains("no git repository"), "{}", describe(&ok));
+    // A directory in no repository is indexed as it is, and the answer says so.
+    let loose = home.path().join("notes");
+    std::fs::create_dir_all(&loose).unwrap();
+    std::fs::write(loose.join("todo.md"), "# Todo\n").unwrap();
+    let out = lctx_index(&home, &loose, None);
+    assert!(out.status.success(), "{}", describe(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("is in no git repository"), "{}", describe(&out));
     // From the home directory, a project below it is what gets indexed.
     let below = lctx_index(&home, home.path(), Some("proj"));
     assert!(below.status.success(), "{}", describe(&below));

@@ -236,7 +236,7 @@ pub fn root_markers(dir: &Path, root: &Path) -> Vec<PathBuf> {
 /// holding `HEAD`, or a file pointing at one (`gitdir: …`, a worktree or
 /// submodule). An empty or stray `.git` left in some ancestor does not make
 /// that ancestor the project of everything below it.
-fn is_repository(dir: &Path) -> bool {
+pub fn is_repository(dir: &Path) -> bool {
     let git = dir.join(".git");
     match std::fs::metadata(&git) {
         Ok(m) if m.is_dir() => git.join("HEAD").is_file(),

@@ -249,11 +249,17 @@ impl Engine {
     /// when empty) and waits for it. Only what a read may reach is indexed,
     /// and never a directory as broad as `/` or the home directory unless
     /// the configuration names it.
-    pub fn build_index(&self, caller: &Caller<'_>, path: &str) -> EngineResult<IndexStatus> {
+    /// `lctx index`: builds the index of the project `path` lies in, with a
+    /// note when that is no git repository (the directory itself is then
+    /// the project, which a user may not expect).
+    pub fn build_index(&self, caller: &Caller<'_>, path: &str) -> EngineResult<(IndexStatus, Option<String>)> {
         let config = self.config.get();
         let root = self.scope(caller, &config)?.index_root(path)?;
         refuse_broad_root(&root, &config)?;
-        self.search.build(&root, |_| {}).map_err(search_error)
+        let status = self.search.build(&root, |_| {}).map_err(search_error)?;
+        let note = (!crate::engine::project::is_repository(&root))
+            .then(|| format!("{} is in no git repository, so it was indexed as a project of its own", root.display()));
+        Ok((status, note))
     }
 }
 

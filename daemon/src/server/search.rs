@@ -122,8 +122,13 @@ impl Search for SearchService {
         let ctx = req.ctx.ok_or_else(missing_context)?;
         let _guard = self.host.begin_request();
         let engine = self.engine.clone();
-        let status = blocking(move || engine.build_index(&caller(&ctx), &req.path)).await?.map_err(engine_status)?;
-        Ok(Response::new(IndexResponse { meta: Some(self.host.meta()), indexes: vec![project_index(status)] }))
+        let (status, note) =
+            blocking(move || engine.build_index(&caller(&ctx), &req.path)).await?.map_err(engine_status)?;
+        let mut index = project_index(status);
+        if let Some(note) = note {
+            index.note = if index.note.is_empty() { note } else { format!("{note}; {}", index.note) };
+        }
+        Ok(Response::new(IndexResponse { meta: Some(self.host.meta()), indexes: vec![index] }))
     }
 
     async fn index_status(&self, request: Request<IndexStatusRequest>) -> Result<Response<IndexResponse>, Status> {
