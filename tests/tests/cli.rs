@@ -63,22 +63,84 @@ fn a_broken_config_is_reported_with_file_and_line_and_the_daemon_keeps_the_last_
     assert!(String::from_utf8_lossy(&get.stderr).contains("config.toml:2:"));
 }
 
+/// lctx doctor with this test's own user home, so what the machine's user
+/// has installed (hosts, hook, service) plays no part.
+fn doctor(home: &Home, args: &[&str]) -> std::process::Output {
+    let user = home.path().join("user");
+    std::fs::create_dir_all(&user).unwrap();
+    home.command(bin("lctx"))
+        .env("HOME", &user)
+        .env_remove("XDG_CONFIG_HOME")
+        .arg("doctor")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn doctor_reports_every_check_and_json() {
     let home = Home::new();
-    let out = home.lctx(&["doctor"]);
+    let out = doctor(&home, &[]);
     assert!(out.status.success(), "{}", describe(&out));
     let text = stdout(&out);
-    for check in ["runtime dir", "socket", "permissions", "daemon", "data dir", "config", "guardrails", "search index"]
-    {
+    let checks = [
+        "runtime dir",
+        "socket",
+        "permissions",
+        "daemon",
+        "data dir",
+        "config",
+        "guardrails",
+        "search index",
+        "lctx-mcp",
+        "lctx-shell",
+        "mcp hosts",
+        "shell hook",
+        "service",
+    ];
+    for check in checks {
         assert!(text.contains(&format!("OK   {check}")), "{check}: {text}");
     }
-    let json = home.lctx_json(&["doctor", "--json"]);
+    // It says when it started the daemon itself, rather than "reachable".
+    assert!(text.contains("socket") && text.contains("absent"), "{text}");
+    assert!(text.contains("was not running; started it now"), "{text}");
+    assert!(text.contains("lctx-mcp") && text.contains("installed"), "{text}");
+    assert!(text.contains("registered in no host") && text.contains("not installed"), "{text}");
+    let out = doctor(&home, &["--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["ok"], true);
-    assert_eq!(json["checks"].as_array().unwrap().len(), 8);
+    assert_eq!(json["checks"].as_array().unwrap().len(), checks.len());
+    let daemon = json["checks"].as_array().unwrap().iter().find(|c| c["check"] == "daemon").unwrap().clone();
+    assert!(daemon["detail"].as_str().unwrap().starts_with("running: pid "), "{daemon}");
     assert!(text.contains("redaction on"), "{text}");
     assert!(home.lctx(&["config", "set", "redaction", "false"]).status.success());
-    assert!(stdout(&home.lctx(&["doctor"])).contains("redaction OFF"));
+    assert!(stdout(&doctor(&home, &[])).contains("redaction OFF"));
+}
+
+#[test]
+fn doctor_fails_on_a_broken_host_registration_or_service() {
+    let home = Home::new();
+    let user = home.path().join("user");
+    std::fs::create_dir_all(user.join(".config/systemd/user")).unwrap();
+    std::fs::write(
+        user.join(".claude.json"),
+        r#"{"mcpServers": {"lean-ctx": {"command": "/nonexistent/lctx-mcp", "args": []}}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        user.join(".config/systemd/user/lean-ctxd.service"),
+        "[Service]\nExecStart=\"/nonexistent/lean-ctxd\" --foreground --idle-timeout 0\n",
+    )
+    .unwrap();
+    let out = doctor(&home, &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let text = stdout(&out);
+    assert!(text.contains("FAIL mcp hosts") && text.contains("/nonexistent/lctx-mcp"), "{text}");
+    assert!(text.contains("lctx setup claude-code"), "the fix names the command: {text}");
+    assert!(text.contains("FAIL service") && text.contains("lctx service install"), "{text}");
+    // A hook in an rc file is seen.
+    std::fs::write(user.join(".bashrc"), "eval \"$(lctx-shell init bash)\"\n").unwrap();
+    assert!(stdout(&doctor(&home, &[])).contains("evaluated in ~/.bashrc"));
 }
 
 #[test]

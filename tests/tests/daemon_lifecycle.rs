@@ -197,7 +197,14 @@ fn no_daemon_mode_answers_locally_without_spawning() {
     assert!(home.daemon_pids().is_empty(), "no daemon was spawned");
     assert!(!home.socket().exists());
 
-    let doctor = home.command(bin("lctx")).env("LEAN_CTX_NO_DAEMON", "1").args(["doctor"]).output().unwrap();
+    // Its own user home: the machine user's hosts and service play no part.
+    let doctor = home
+        .command(bin("lctx"))
+        .env("LEAN_CTX_NO_DAEMON", "1")
+        .env("HOME", home.path())
+        .args(["doctor"])
+        .output()
+        .unwrap();
     assert!(doctor.status.success(), "{}", describe(&doctor));
     assert!(String::from_utf8_lossy(&doctor.stdout).contains("disabled by LEAN_CTX_NO_DAEMON=1"));
     assert!(home.daemon_pids().is_empty());

@@ -125,7 +125,13 @@ fn wait_for_index_answer(home: &Home, root: &Path) {
 
 /// The doctor line of the search index check.
 fn doctor_index_check(home: &Home, root: &Path) -> serde_json::Value {
-    let out = home.command(bin("lctx")).current_dir(root).args(["doctor", "--json"]).output().unwrap();
+    let out = home
+        .command(bin("lctx"))
+        .current_dir(root)
+        .env("HOME", home.path())
+        .args(["doctor", "--json"])
+        .output()
+        .unwrap();
     let report: serde_json::Value =
         serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", describe(&out)));
     let checks = report["checks"].as_array().unwrap();

@@ -40,10 +40,22 @@ fn home() -> Result<PathBuf, String> {
     std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from).ok_or_else(|| "HOME is not set".into())
 }
 
+/// Where `service install` writes the unit (systemd) or agent (launchd).
+pub fn service_file() -> Result<PathBuf, String> {
+    if cfg!(target_os = "macos") {
+        return Ok(home()?.join("Library/LaunchAgents").join(format!("{LAUNCHD_LABEL}.plist")));
+    }
+    let config = std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .map_or_else(|| home().map(|h| h.join(".config")), Ok)?;
+    Ok(config.join("systemd/user").join(SYSTEMD_UNIT))
+}
+
 fn service_for_platform(daemon: &Path) -> Result<Service, String> {
     let home_env = std::env::var_os("LEAN_CTX_HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
+    let file = service_file()?;
     if cfg!(target_os = "macos") {
-        let file = home()?.join("Library/LaunchAgents").join(format!("{LAUNCHD_LABEL}.plist"));
         Ok(Service {
             contents: launchd_plist(daemon, home_env.as_deref()),
             enable: format!("launchctl bootstrap gui/$(id -u) {}", file.display()),
@@ -51,12 +63,8 @@ fn service_for_platform(daemon: &Path) -> Result<Service, String> {
             file,
         })
     } else {
-        let config = std::env::var_os("XDG_CONFIG_HOME")
-            .filter(|d| !d.is_empty())
-            .map(PathBuf::from)
-            .map_or_else(|| home().map(|h| h.join(".config")), Ok)?;
         Ok(Service {
-            file: config.join("systemd/user").join(SYSTEMD_UNIT),
+            file,
             contents: systemd_unit(daemon, home_env.as_deref()),
             enable: format!("systemctl --user daemon-reload && systemctl --user enable --now {SYSTEMD_UNIT}"),
             disable: format!("systemctl --user disable --now {SYSTEMD_UNIT}"),

@@ -1,5 +1,7 @@
 //! `lctx doctor`: one line per check, OK or FAIL with the fix.
 
+mod install;
+
 use std::io::Write as _;
 use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
 
@@ -35,10 +37,14 @@ pub async fn run(json: bool, opts: &ClientOptions) -> CmdResult {
     // Permissions before the daemon check: a daemon it starts would repair
     // them silently (in its log), and doctor is where the user should see it.
     let mut checks = vec![check_runtime_dir(opts), check_socket(opts)];
+    let was_running = std::fs::symlink_metadata(&opts.socket).is_ok();
     checks.extend(repair_permissions(opts));
-    let (daemon_check, daemon) = check_daemon(opts).await;
+    let (daemon_check, daemon) = check_daemon(opts, was_running).await;
     checks.extend([daemon_check, check_data_dir(opts), check_config(opts), check_guardrails(opts)]);
     checks.extend(check_indexes(opts, daemon.as_ref()).await);
+    checks.extend(install::check_clients());
+    checks.extend(install::check_hosts());
+    checks.extend([install::check_hook(), install::check_service()]);
     let all_ok = checks.iter().all(|c| c.ok);
     if json {
         let list: Vec<_> =
@@ -92,8 +98,10 @@ fn check_socket(opts: &ClientOptions) -> Check {
     }
 }
 
-/// The check, and the daemon when it is reachable (for the checks that ask it).
-async fn check_daemon(opts: &ClientOptions) -> (Check, Option<daemon::Daemon>) {
+/// The check, and the daemon when it is reachable (for the checks that ask
+/// it). `was_running`: its socket was there before doctor looked, so a
+/// daemon found now was not started by doctor itself.
+async fn check_daemon(opts: &ClientOptions, was_running: bool) -> (Check, Option<daemon::Daemon>) {
     if opts.no_daemon {
         let detail =
             "disabled by LEAN_CTX_NO_DAEMON=1; requests are served by a `lean-ctxd --stdio` child of each client";
@@ -101,8 +109,8 @@ async fn check_daemon(opts: &ClientOptions) -> (Check, Option<daemon::Daemon>) {
     }
     match daemon::ensure(opts).await {
         Ok(d) => {
-            let detail =
-                format!("reachable, pid {}, version {}, same build as lctx", d.hello.pid, d.hello.daemon_version);
+            let how = if was_running { "running" } else { "was not running; started it now" };
+            let detail = format!("{how}: pid {}, version {}, same build as lctx", d.hello.pid, d.hello.daemon_version);
             (ok("daemon", detail), Some(d))
         }
         Err(e) => (
