@@ -10,9 +10,17 @@ use crate::options::ClientOptions;
 #[derive(Subcommand, Debug)]
 pub enum ConfigCmd {
     /// Print the effective value of KEY, or of every key.
-    Get { key: Option<String> },
+    Get {
+        /// A config key, e.g. idle_timeout_secs (every key when absent).
+        key: Option<String>,
+    },
     /// Set KEY to VALUE, keeping the file's comments; the old file is kept as config.toml.bak.
-    Set { key: String, value: String },
+    Set {
+        /// A config key, e.g. shell_deny.
+        key: String,
+        /// The new value; it is checked against what the key takes before anything is written.
+        value: String,
+    },
     /// Print the path of config.toml.
     Path,
 }

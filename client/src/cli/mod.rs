@@ -51,7 +51,10 @@ enum Command {
     /// A compact directory tree with file counts (ctx_tree).
     Tree(search_cmd::TreeArgs),
     /// Build the project's search index now (it is otherwise built on first search).
-    Index { path: Option<String> },
+    Index {
+        /// A directory: the project it lies in is indexed (default: the current project).
+        path: Option<String>,
+    },
     /// Run a command; print its output compressed, exit with its exit code (ctx_shell).
     Run(shell_cmd::RunArgs),
     /// Background jobs started with `lctx run --bg`: list, status ID, cancel ID.
