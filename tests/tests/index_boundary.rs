@@ -48,3 +48,39 @@ fn index_refuses_what_lies_outside_the_project_and_broad_roots() {
     assert!(below.status.success(), "{}", describe(&below));
     assert!(String::from_utf8_lossy(&below.stdout).contains("proj"), "{}", describe(&below));
 }
+
+#[test]
+fn indexes_on_disk_are_listed_and_removed_only_when_no_process_has_them_open() {
+    let home = Home::new();
+    let mut roots = Vec::new();
+    for name in ["alpha", "beta"] {
+        let root = home.path().join(name);
+        std::fs::create_dir_all(root.join(".git")).unwrap();
+        std::fs::write(root.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+        std::fs::write(root.join("lib.rs"), "pub fn one() -> u32 {\n    1\n}\n").unwrap();
+        let built = lctx_index(&home, &root, None);
+        assert!(built.status.success(), "{}", describe(&built));
+        roots.push(root.canonicalize().unwrap());
+    }
+    let run = |dir: &Path, args: &[&str]| home.command(bin("lctx")).current_dir(dir).args(args).output().unwrap();
+    let listed = run(&roots[0], &["index", "--list"]);
+    let text = String::from_utf8_lossy(&listed.stdout).to_string();
+    assert!(listed.status.success(), "{}", describe(&listed));
+    assert!(text.contains(&format!("{} · ", roots[0].display())) && text.contains("· open"), "{text}");
+    assert!(text.contains("2 index(es)"), "{text}");
+    // Open in the daemon: refused, and nothing is lost.
+    refused(&run(&roots[0].join(".git"), &["index", "--remove"]), "lctx daemon stop");
+    assert!(run(&roots[0], &["daemon", "stop"]).status.success());
+    // A project whose directory went away is said so.
+    std::fs::remove_dir_all(&roots[1]).unwrap();
+    let text = String::from_utf8_lossy(&run(home.path(), &["index", "--list"]).stdout).to_string();
+    assert!(text.contains("closed · its directory is gone"), "{text}");
+    let removed = run(home.path(), &["index", "--remove", roots[1].to_str().unwrap()]);
+    assert!(removed.status.success(), "{}", describe(&removed));
+    // From a subdirectory, the index of its project.
+    let removed = run(&roots[0].join(".git"), &["index", "--remove"]);
+    assert!(String::from_utf8_lossy(&removed.stdout).contains("removed the index of"), "{}", describe(&removed));
+    let text = String::from_utf8_lossy(&run(home.path(), &["index", "--list"]).stdout).to_string();
+    assert!(text.starts_with("no search index on disk"), "{text}");
+    refused(&run(home.path(), &["index", "--remove", "alpha"]), "no search index covers");
+}

@@ -3,6 +3,7 @@
 mod config_cmd;
 mod daemon_cmd;
 mod doctor;
+mod index_cmd;
 mod memory_cmd;
 mod read_cmd;
 mod render;
@@ -50,10 +51,16 @@ enum Command {
     Glob(search_cmd::GlobArgs),
     /// A compact directory tree with file counts (ctx_tree).
     Tree(search_cmd::TreeArgs),
-    /// Build the project's search index now (it is otherwise built on first search).
+    /// Build the project's search index now (it is otherwise built on first search); list or remove indexes.
     Index {
-        /// A directory: the project it lies in is indexed (default: the current project).
+        /// A directory: the project it lies in is indexed, or with --remove unindexed (default: the current project).
         path: Option<String>,
+        /// List every index on disk: project, size, whether a lean-ctx process has it open.
+        #[arg(long, conflicts_with_all = ["path", "remove"])]
+        list: bool,
+        /// Remove the index of the project PATH lies in (it must not be open in a lean-ctx process).
+        #[arg(long)]
+        remove: bool,
     },
     /// Run a command; print its output compressed, exit with its exit code (ctx_shell).
     Run(shell_cmd::RunArgs),
@@ -169,7 +176,9 @@ pub fn main() -> ExitCode {
             Command::Search(args) => search_cmd::search(args, &opts).await,
             Command::Glob(args) => search_cmd::glob(args, &opts).await,
             Command::Tree(args) => search_cmd::tree(args, &opts).await,
-            Command::Index { path } => search_cmd::index(path, &opts).await,
+            Command::Index { list: true, .. } => done(index_cmd::list(&opts)),
+            Command::Index { remove: true, path, .. } => done(index_cmd::remove(&opts, path.as_deref())),
+            Command::Index { path, .. } => search_cmd::index(path, &opts).await,
             Command::Jobs { cmd } => shell_cmd::jobs(cmd, &opts).await,
             Command::Expand(args) => shell_cmd::expand(args, &opts).await,
             Command::Session(args) => memory_cmd::session(args, &opts).await,

@@ -1,0 +1,107 @@
+//! `lctx index --list` and `lctx index --remove [PATH]`: the search indexes on
+//! disk, read by the layout the search crate keeps (`<cache>/search/<id>/`
+//! holding `root`, `owner.lock` and the index), so a user can see what they
+//! cost and reclaim them without asking the daemon. An index open in a
+//! lean-ctx process (its `owner.lock` is held) is never removed.
+
+use std::fs::{File, TryLockError};
+use std::path::{Path, PathBuf};
+
+use super::CmdResult;
+use crate::options::ClientOptions;
+
+/// One project index found on disk.
+struct OnDisk {
+    dir: PathBuf,
+    root: PathBuf,
+    bytes: u64,
+    /// A lean-ctx process holds its owner lock (it has the index open).
+    open: bool,
+}
+
+fn indexes(opts: &ClientOptions) -> Vec<OnDisk> {
+    let Ok(entries) = std::fs::read_dir(opts.dirs.cache.join("search")) else { return Vec::new() };
+    let mut found: Vec<OnDisk> = entries
+        .flatten()
+        .filter_map(|entry| {
+            let dir = entry.path();
+            let root = std::fs::read(dir.join("root")).ok()?;
+            let root = PathBuf::from(String::from_utf8_lossy(&root).into_owned());
+            Some(OnDisk { bytes: size_of(&dir), open: held(&dir.join("owner.lock")), root, dir })
+        })
+        .collect();
+    found.sort_by(|a, b| a.root.cmp(&b.root));
+    found
+}
+
+fn held(lock: &Path) -> bool {
+    File::open(lock).is_ok_and(|file| matches!(file.try_lock(), Err(TryLockError::WouldBlock)))
+}
+
+fn size_of(path: &Path) -> u64 {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_dir() => {
+            std::fs::read_dir(path).map_or(0, |entries| entries.flatten().map(|e| size_of(&e.path())).sum())
+        }
+        Ok(meta) => meta.len(),
+        Err(_) => 0,
+    }
+}
+
+fn mib(bytes: u64) -> String {
+    format!("{:.1} MiB", bytes as f64 / (1 << 20) as f64)
+}
+
+pub fn list(opts: &ClientOptions) -> CmdResult {
+    let found = indexes(opts);
+    if found.is_empty() {
+        crate::outln!("no search index on disk ({})", opts.dirs.cache.join("search").display());
+        return Ok(());
+    }
+    for ix in &found {
+        let state = match (ix.open, ix.root.is_dir()) {
+            (true, _) => "open",
+            (false, true) => "closed",
+            (false, false) => "closed · its directory is gone (lctx index --remove PATH reclaims it)",
+        };
+        crate::outln!("{} · {} · {state}", ix.root.display(), mib(ix.bytes));
+    }
+    let total: u64 = found.iter().map(|ix| ix.bytes).sum();
+    crate::outln!("{} index(es), {} in {}", found.len(), mib(total), opts.dirs.cache.join("search").display());
+    Ok(())
+}
+
+/// Removes the index of the project `path` lies in (the deepest indexed root
+/// at or above it; default the working directory).
+pub fn remove(opts: &ClientOptions, path: Option<&str>) -> CmdResult {
+    let cwd = std::env::current_dir().map_err(|e| format!("cannot read the working directory: {e}"))?;
+    let given = path.map_or(cwd.clone(), |p| cwd.join(p));
+    let target = given.canonicalize().unwrap_or(given);
+    let found = indexes(opts);
+    let ix = found
+        .iter()
+        .filter(|ix| target.starts_with(&ix.root))
+        .max_by_key(|ix| ix.root.as_os_str().len())
+        .ok_or_else(|| format!("no search index covers {}; `lctx index --list` shows them", target.display()))?;
+    if ix.open {
+        return Err(format!(
+            "the index of {} is open in a lean-ctx process (the daemon keeps it while the project is in use, \
+             and up to 15 idle minutes after); stop it with `lctx daemon stop`, then remove the index",
+            ix.root.display()
+        ));
+    }
+    // Held while removing, so no process opens the index half deleted.
+    let lock = File::open(ix.dir.join("owner.lock")).ok();
+    if let Some(lock) = &lock
+        && lock.try_lock().is_err()
+    {
+        return Err(format!("the index of {} was just opened; try again once it is closed", ix.root.display()));
+    }
+    std::fs::remove_dir_all(&ix.dir).map_err(|e| format!("cannot remove {}: {e}", ix.dir.display()))?;
+    crate::outln!(
+        "removed the index of {} ({}); it is built again on the next search",
+        ix.root.display(),
+        mib(ix.bytes)
+    );
+    Ok(())
+}
