@@ -221,3 +221,30 @@ fn lctx_mcp_answers_help_and_version_instead_of_serving() {
     let bad = home.command(bin("lctx-mcp")).arg("--serve").output().unwrap();
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn session_and_host_are_offered_only_where_they_change_the_answer() {
+    let home = Home::new();
+    let help = |args: &[&str]| stdout(&home.lctx(args));
+    assert!(help(&["read", "--help"]).contains("--session") && help(&["read", "--help"]).contains("--host"));
+    assert!(help(&["knowledge", "remember", "--help"]).contains("--session"));
+    for command in [&["config", "get", "--help"][..], &["daemon", "status", "--help"], &["doctor", "--help"]] {
+        let text = help(command);
+        assert!(!text.contains("--session") && !text.contains("--host"), "{command:?}: {text}");
+    }
+    assert!(!help(&["search", "--help"]).contains("--host"), "search delivers no instruction files");
+    // Given where it means nothing, it is a usage error, not silently ignored.
+    let out = home.lctx(&["--session", "s1", "config", "path"]);
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("does not depend on them"), "{}", describe(&out));
+    // Before or after the command's name, where it belongs.
+    std::fs::write(home.path().join("a.txt"), "alpha\n").unwrap();
+    let in_home = |args: &[&str]| home.command(bin("lctx")).current_dir(home.path()).args(args).output().unwrap();
+    let first = in_home(&["--session", "s1", "read", "a.txt", "-m", "full"]);
+    assert_eq!(stdout(&first), "alpha\n", "{}", describe(&first));
+    // The same session named after the command: it already has the file.
+    let again = in_home(&["read", "a.txt", "-m", "full", "--session", "s1"]);
+    assert!(stdout(&again).contains("unchanged"), "one session either way: {}", describe(&again));
+    let other = in_home(&["read", "a.txt", "-m", "full", "--session", "s2"]);
+    assert_eq!(stdout(&other), "alpha\n", "{}", describe(&other));
+}

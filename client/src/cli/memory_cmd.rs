@@ -14,6 +14,8 @@ pub struct SessionArgs {
     action: String,
     /// The text for task, finding, decision and next.
     value: Option<String>,
+    #[command(flatten)]
+    pub caller: super::SessionOpt,
 }
 
 #[derive(Subcommand, Debug)]

@@ -14,7 +14,7 @@ mod shell_cmd;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use lean_ctx_proto::v1::ClientKind;
 
 use render::print_text;
@@ -26,15 +26,41 @@ use crate::options::ClientOptions;
 #[derive(Parser, Debug)]
 #[command(name = "lctx", version, about = "Context gateway for AI coding agents (client of lean-ctxd)")]
 pub struct Cli {
-    /// Session the request belongs to (default: $LEAN_CTX_SESSION).
-    #[arg(long, global = true, value_name = "ID")]
+    /// Session of a read, edit, search, run or memory command (default: $LEAN_CTX_SESSION); also taken after
+    /// the command's name.
+    #[arg(long, value_name = "ID")]
     session: Option<String>,
-    /// Whose instruction files reads deliver: claude-code, codex, cursor,
-    /// copilot or none (default: $LEAN_CTX_HOST, else the rules_host setting).
-    #[arg(long = "host", id = "rules_host", global = true, value_name = "HOST")]
+    /// Whose instruction files `read` and `rules` deliver: claude-code, codex, cursor, copilot or none
+    /// (default: $LEAN_CTX_HOST, else the rules_host setting); also taken after the command's name.
+    #[arg(long = "host", id = "rules_host", value_name = "HOST")]
     host: Option<String>,
     #[command(subcommand)]
     command: Command,
+}
+
+/// `--session`, on the commands whose answer depends on the session.
+#[derive(Args, Debug, Default)]
+pub struct SessionOpt {
+    /// Session the request belongs to (default: $LEAN_CTX_SESSION).
+    #[arg(long, value_name = "ID")]
+    pub session: Option<String>,
+}
+
+/// `--session` for a command with subcommands, taken after any of them.
+#[derive(Args, Debug, Default)]
+pub struct SessionOptAll {
+    /// Session the request belongs to (default: $LEAN_CTX_SESSION).
+    #[arg(long, global = true, value_name = "ID")]
+    pub session: Option<String>,
+}
+
+/// `--host`, on the commands that deliver or list instruction files.
+#[derive(Args, Debug, Default)]
+pub struct HostOpt {
+    /// Whose instruction files are delivered: claude-code, codex, cursor, copilot or none (default:
+    /// $LEAN_CTX_HOST, else the rules_host setting).
+    #[arg(long = "host", id = "host_here", value_name = "HOST")]
+    pub host: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -66,6 +92,8 @@ enum Command {
     Run(shell_cmd::RunArgs),
     /// Background jobs started with `lctx run --bg`: list, status ID, cancel ID.
     Jobs {
+        #[command(flatten)]
+        caller: SessionOptAll,
         #[command(subcommand)]
         cmd: Option<shell_cmd::JobsCmd>,
     },
@@ -74,8 +102,12 @@ enum Command {
     /// Session memory: task, findings, decisions, next steps, handoff (ctx_session).
     Session(memory_cmd::SessionArgs),
     /// Project facts that outlive a chat (ctx_knowledge).
-    #[command(subcommand)]
-    Knowledge(memory_cmd::KnowledgeCmd),
+    Knowledge {
+        #[command(flatten)]
+        caller: SessionOptAll,
+        #[command(subcommand)]
+        cmd: memory_cmd::KnowledgeCmd,
+    },
     /// Tokens saved, from the ledger (ctx_gain).
     Gain(memory_cmd::GainArgs),
     /// The hash-chained token ledger.
@@ -98,6 +130,34 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+impl Command {
+    /// The `--session` and `--host` given after the command's name, or `None`
+    /// for a command whose answer depends on neither.
+    fn caller(&self) -> Option<(Option<&str>, Option<&str>)> {
+        fn session(s: &Option<String>) -> Option<&str> {
+            s.as_deref()
+        }
+        Some(match self {
+            Command::Read(a) => (session(&a.caller.session), a.rules_host.host.as_deref()),
+            Command::Rules(a) => (session(&a.caller.session), a.rules_host.host.as_deref()),
+            Command::Edit(a) => (session(&a.caller.session), None),
+            Command::Search(a) => (session(&a.caller.session), None),
+            Command::Glob(a) => (session(&a.caller.session), None),
+            Command::Tree(a) => (session(&a.caller.session), None),
+            Command::Run(a) => (session(&a.caller.session), None),
+            Command::Expand(a) => (session(&a.caller.session), None),
+            Command::Session(a) => (session(&a.caller.session), None),
+            Command::Jobs { caller, .. } | Command::Knowledge { caller, .. } => (session(&caller.session), None),
+            _ => return None,
+        })
+    }
+
+    /// Whether `--host` changes the answer: reads and rules only.
+    fn takes_host(&self) -> bool {
+        matches!(self, Command::Read(_) | Command::Rules(_))
+    }
 }
 
 /// A failure already explained to the user; maps to exit code 1.
@@ -160,15 +220,33 @@ pub fn main() -> ExitCode {
         Ok(o) => o,
         Err(e) => return fail(&Failure::Failed(e)),
     };
-    if let Some(session) = cli.session {
-        opts.session_id = session;
+    let Some((session, host)) = cli.command.caller() else {
+        if cli.session.is_some() || cli.host.is_some() {
+            return fail(&Failure::Usage(
+                "--session and --host belong to read, edit, rules, search, glob, tree, run, jobs, expand, session \
+                 and knowledge; this command does not depend on them"
+                    .into(),
+            ));
+        }
+        return dispatch(cli.command, runtime, opts);
+    };
+    if cli.host.is_some() && !cli.command.takes_host() {
+        return fail(&Failure::Usage("--host belongs to read and rules only".into()));
     }
-    if let Some(host) = cli.host {
-        opts.host = host;
+    if let Some(session) = session.or(cli.session.as_deref()) {
+        opts.session_id = session.to_string();
     }
+    if let Some(host) = host.or(cli.host.as_deref()) {
+        opts.host = host.to_string();
+    }
+    dispatch(cli.command, runtime, opts)
+}
+
+/// Runs the parsed command and turns its outcome into the exit code.
+fn dispatch(command: Command, runtime: tokio::runtime::Runtime, opts: ClientOptions) -> ExitCode {
     let done = |r: CmdResult| r.map(|()| 0).map_err(Failure::Failed);
     let result = runtime.block_on(async {
-        match cli.command {
+        match command {
             Command::Run(args) => shell_cmd::run(args, &opts).await,
             Command::Read(args) => read_cmd::read(args, &opts).await,
             Command::Edit(args) => read_cmd::edit(args, &opts).await,
@@ -179,10 +257,10 @@ pub fn main() -> ExitCode {
             Command::Index { list: true, .. } => done(index_cmd::list(&opts)),
             Command::Index { remove: true, path, .. } => done(index_cmd::remove(&opts, path.as_deref())),
             Command::Index { path, .. } => search_cmd::index(path, &opts).await,
-            Command::Jobs { cmd } => shell_cmd::jobs(cmd, &opts).await,
+            Command::Jobs { cmd, .. } => shell_cmd::jobs(cmd, &opts).await,
             Command::Expand(args) => shell_cmd::expand(args, &opts).await,
             Command::Session(args) => memory_cmd::session(args, &opts).await,
-            Command::Knowledge(cmd) => memory_cmd::knowledge(cmd, &opts).await,
+            Command::Knowledge { cmd, .. } => memory_cmd::knowledge(cmd, &opts).await,
             Command::Gain(args) => memory_cmd::gain(args, &opts).await,
             Command::Ledger(cmd) => memory_cmd::ledger(cmd, &opts).await,
             Command::Daemon(cmd) => done(daemon_cmd::run(cmd, &opts).await),

@@ -29,6 +29,10 @@ pub struct ReadArgs {
     /// Machine-readable output with token figures.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    pub caller: super::SessionOpt,
+    #[command(flatten)]
+    pub rules_host: super::HostOpt,
 }
 
 #[derive(Args, Debug)]
@@ -53,6 +57,8 @@ pub struct EditArgs {
     /// Machine-readable output.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    pub caller: super::SessionOpt,
 }
 
 #[derive(Args, Debug)]
@@ -62,6 +68,10 @@ pub struct RulesArgs {
     /// Machine-readable output.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    pub caller: super::SessionOpt,
+    #[command(flatten)]
+    pub rules_host: super::HostOpt,
 }
 
 pub async fn read(args: ReadArgs, opts: &ClientOptions) -> Exit {

@@ -29,6 +29,8 @@ pub struct SearchArgs {
     /// At most this many results (default 50).
     #[arg(short = 'n', long)]
     max_results: Option<u32>,
+    #[command(flatten)]
+    pub caller: super::SessionOpt,
 }
 
 #[derive(Args, Debug)]
@@ -40,6 +42,8 @@ pub struct GlobArgs {
     /// At most this many paths.
     #[arg(short = 'n', long)]
     max_results: Option<u32>,
+    #[command(flatten)]
+    pub caller: super::SessionOpt,
 }
 
 #[derive(Args, Debug)]
@@ -55,6 +59,8 @@ pub struct TreeArgs {
     /// Ignore .gitignore and .ignore rules.
     #[arg(long)]
     no_ignore: bool,
+    #[command(flatten)]
+    pub caller: super::SessionOpt,
 }
 
 pub async fn search(args: SearchArgs, opts: &ClientOptions) -> Exit {

@@ -22,6 +22,8 @@ pub struct RunArgs {
     /// The command line, run by `sh -c`.
     #[arg(last = true, required = true, num_args = 1..)]
     command: Vec<String>,
+    #[command(flatten)]
+    pub caller: super::SessionOpt,
 }
 
 #[derive(Subcommand, Debug)]
@@ -52,6 +54,8 @@ pub struct ExpandArgs {
     /// Find archived outputs mentioning these words.
     #[arg(long, value_name = "QUERY", conflicts_with_all = ["id", "lines", "grep"])]
     search: Option<String>,
+    #[command(flatten)]
+    pub caller: super::SessionOpt,
 }
 
 /// Runs the command; lctx exits with its exit code (124 after a timeout).
