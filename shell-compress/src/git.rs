@@ -179,12 +179,16 @@ fn hunks_in(plan: &Plan, body: std::ops::Range<usize>, file: Option<usize>) -> V
     headers.iter().zip(ends).map(|(&header, end)| Hunk { header, end, file }).collect()
 }
 
-/// What a hunk shows: its header and at most the lines a long-run cut leaves of its body.
+/// What a hunk shows: its header and its body, or what the long-run cut leaves of it (a hunk body, having no
+/// block boundary inside, is kept whole up to three times the cut's limit; see `Plan::cut_runs`).
 fn hunk_cost(plan: &Plan, hunk: &Hunk) -> usize {
     let Cut { max, head, tail } = plan.cut;
     let body: Vec<usize> = (hunk.header + 1..hunk.end).collect();
-    let shown: Vec<usize> =
-        if body.len() <= max { body } else { body[..head].iter().chain(&body[body.len() - tail..]).copied().collect() };
+    let shown: Vec<usize> = if body.len() <= 3 * max {
+        body
+    } else {
+        body[..head].iter().chain(&body[body.len() - tail..]).copied().collect()
+    };
     std::iter::once(hunk.header).chain(shown).map(|k| plan.line(k).len() + 1).sum()
 }
 
@@ -340,6 +344,21 @@ mod tests {
         assert_eq!(noted + shown, 6 * 30, "every hunk shown or counted");
         assert!(out.text.contains("(+60 -60 lines)"), "a whole file's count: {}", out.text);
         assert_eq!(compress("git diff", &raw, 0).text, out.text, "deterministic");
+    }
+
+    #[test]
+    fn hunks_kept_whole_by_the_cut_are_costed_whole() {
+        // 30 hunks of 150 body lines: each is kept whole by the long-run cut, so the budget must count it so.
+        let mut raw = String::from("diff --git a/big.txt b/big.txt\n--- a/big.txt\n+++ b/big.txt\n");
+        for h in 0..30 {
+            raw += &format!("@@ -{0},150 +{0},150 @@\n", 1 + h * 200);
+            for i in 0..150 {
+                raw += &format!("-line {h}.{i} of a long hunk body\n");
+            }
+        }
+        let out = compress("git diff", &raw, 0);
+        assert!(out.text.len() < 16_000, "near the budget: {} chars", out.text.len());
+        assert!(out.text.contains("hunk(s) of big.txt not shown"), "{}", out.text);
     }
 
     #[test]
