@@ -97,7 +97,12 @@ pub fn remove(opts: &ClientOptions, path: Option<&str>) -> CmdResult {
     {
         return Err(format!("the index of {} was just opened; try again once it is closed", ix.root.display()));
     }
-    std::fs::remove_dir_all(&ix.dir).map_err(|e| format!("cannot remove {}: {e}", ix.dir.display()))?;
+    // Moved aside first: a process that opens the project now finds no index
+    // there and builds a new one, rather than a directory half deleted.
+    let aside = ix.dir.with_extension(format!("removing-{}", std::process::id()));
+    std::fs::rename(&ix.dir, &aside).map_err(|e| format!("cannot remove {}: {e}", ix.dir.display()))?;
+    drop(lock);
+    std::fs::remove_dir_all(&aside).map_err(|e| format!("cannot remove {}: {e}", aside.display()))?;
     crate::outln!(
         "removed the index of {} ({}); it is built again on the next search",
         ix.root.display(),
