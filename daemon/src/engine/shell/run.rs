@@ -130,12 +130,15 @@ impl Engine {
     }
 
     /// Every file whose change could change the rules for commands in the
-    /// scope's cwd: the settings files, the config, and the `.git` entries
-    /// that decide the project.
+    /// scope's cwd: the settings files, the config, the `.git` entries that
+    /// decide the project, and this daemon's executable.
     fn permission_inputs(&self, scope: &Scope) -> Vec<PathBuf> {
         let mut inputs = guard::permissions::settings_files(self.guard.home(), &scope.root).to_vec();
         inputs.push(self.config.file().to_path_buf());
         inputs.extend(root_markers(&scope.cwd, &scope.root));
+        // A new build may read rules from more places: its binary's stamp
+        // retires answers an older one gave.
+        inputs.extend(std::env::current_exe().ok());
         inputs
     }
 
