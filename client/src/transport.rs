@@ -2,7 +2,7 @@
 //!
 //! Every channel pings its peer while a call is open: a daemon or fallback
 //! child that stops answering (frozen, hung) fails the call within
-//! [`KEEPALIVE`] × 2 instead of hanging the client.
+//! [`KEEPALIVE`] + [`KEEPALIVE_TIMEOUT`] instead of hanging the client.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -15,8 +15,11 @@ use interprocess::local_socket::{GenericFilePath, ToFsName as _};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tonic::transport::{Channel, Endpoint, Uri};
 
-/// Interval of HTTP/2 pings during a call, and how long an answer may take.
+/// Interval of HTTP/2 pings during a call.
 pub const KEEPALIVE: Duration = Duration::from_secs(5);
+/// How long a ping's answer may take: a daemon starved of CPU for a moment
+/// on a busy machine is not a frozen one.
+pub const KEEPALIVE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Connects to the socket; NotFound and ConnectionRefused mean no daemon.
 pub async fn dial(socket: &Path, timeout: Duration) -> io::Result<Stream> {
@@ -34,7 +37,7 @@ fn endpoint() -> Endpoint {
     // The URI is required by the HTTP/2 layer but never resolved.
     Endpoint::from_static("http://lean-ctxd.local")
         .http2_keep_alive_interval(KEEPALIVE)
-        .keep_alive_timeout(KEEPALIVE)
+        .keep_alive_timeout(KEEPALIVE_TIMEOUT)
         .keep_alive_while_idle(false)
 }
 

@@ -86,7 +86,8 @@ impl Host {
         self.requests.load(Ordering::Relaxed)
     }
 
-    fn mark_activity(&self) {
+    /// Counts as activity now (the idle timer starts over).
+    pub fn mark_activity(&self) {
         let now = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
         self.last_activity_ms.fetch_max(now, Ordering::Relaxed);
     }

@@ -113,6 +113,9 @@ impl<S> Conn<S> {
     /// Counted as open from its first byte; dropped if that does not come
     /// within [`SILENT_DEADLINE`].
     fn awaiting_first_byte(stream: S, host: Arc<Host>) -> Conn<S> {
+        // A client connecting just as the idle timer runs out is not dropped
+        // by the idle exit before its first byte arrives.
+        host.mark_activity();
         Conn { stream, open: None, silent: Some((host, Instant::now(), Box::pin(tokio::time::sleep(SILENT_CHECK)))) }
     }
 }
