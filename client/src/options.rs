@@ -81,7 +81,8 @@ fn find_daemon_bin() -> Option<PathBuf> {
     std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join("lean-ctxd")).find(|p| is_executable(p))
 }
 
-fn is_executable(path: &Path) -> bool {
+/// A regular file someone may execute: what a client can start.
+pub(crate) fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }

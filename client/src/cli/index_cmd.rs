@@ -4,8 +4,10 @@
 //! cost and reclaim them without asking the daemon. An index open in a
 //! lean-ctx process (its `owner.lock` is held) is never removed.
 
-use std::fs::{File, TryLockError};
+use std::fs::File;
 use std::path::{Path, PathBuf};
+
+use lean_ctx_common::singleton;
 
 use super::CmdResult;
 use crate::options::ClientOptions;
@@ -27,15 +29,11 @@ fn indexes(opts: &ClientOptions) -> Vec<OnDisk> {
             let dir = entry.path();
             let root = std::fs::read(dir.join("root")).ok()?;
             let root = PathBuf::from(String::from_utf8_lossy(&root).into_owned());
-            Some(OnDisk { bytes: size_of(&dir), open: held(&dir.join("owner.lock")), root, dir })
+            Some(OnDisk { bytes: size_of(&dir), open: singleton::is_held(&dir.join("owner.lock")), root, dir })
         })
         .collect();
     found.sort_by(|a, b| a.root.cmp(&b.root));
     found
-}
-
-fn held(lock: &Path) -> bool {
-    File::open(lock).is_ok_and(|file| matches!(file.try_lock(), Err(TryLockError::WouldBlock)))
 }
 
 fn size_of(path: &Path) -> u64 {

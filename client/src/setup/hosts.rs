@@ -5,6 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::options::is_executable;
+
 /// The parts of the environment that decide where hosts' files are.
 #[derive(Debug)]
 pub struct Env {
@@ -214,11 +216,6 @@ fn holds_foreign_entries(marker: &Path, own: Option<&Path>) -> bool {
         dir.push(step);
     }
     false
-}
-
-pub fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 #[cfg(test)]

@@ -328,7 +328,7 @@ pub fn mcp_binary() -> Result<PathBuf, String> {
         }
     };
     let bin = std::path::absolute(&bin).map_err(|e| format!("{}: {e}", bin.display()))?;
-    if !hosts::is_executable(&bin) {
+    if !crate::options::is_executable(&bin) {
         return Err(format!(
             "{MCP_BIN_NAME} not found at {} ({origin}); install it next to lctx or set {MCP_BIN_ENV} to its path",
             bin.display()
@@ -558,7 +558,7 @@ fn program_problem(program: &str, env: &Env) -> Option<String> {
     let path = Path::new(program);
     match std::fs::metadata(path) {
         Err(_) => Some(format!("{program} does not exist")),
-        Ok(_) if !hosts::is_executable(path) => Some(format!("{program} is not an executable file")),
+        Ok(_) if !crate::options::is_executable(path) => Some(format!("{program} is not an executable file")),
         Ok(_) => None,
     }
 }

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Check, failed, ok};
 use crate::cli::service;
+use crate::options::is_executable;
 use crate::setup::{self, Env, HOSTS, Scope};
 
 /// `lctx-mcp` and `lctx-shell`, looked for where `lctx setup` and the hook
@@ -117,11 +118,6 @@ fn daemon_of(text: &str) -> Option<String> {
     let after = text.split("<key>ProgramArguments</key>").nth(1)?;
     let start = after.find("<string>")? + "<string>".len();
     Some(after[start..].split("</string>").next()?.to_string())
-}
-
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 #[cfg(test)]
