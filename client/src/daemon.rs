@@ -134,13 +134,8 @@ fn known_same_build(opts: &ClientOptions, expected_id: &str) -> Option<HelloResp
     if expected_id.is_empty() || opts.socket != opts.dirs.socket() {
         return None;
     }
-    let lock = opts.dirs.daemon_lock();
-    let holder = singleton::read_info(&lock);
-    if holder.version != build_info::VERSION
-        || holder.executable_id != expected_id
-        || !holder.pid.is_some_and(runs)
-        || !singleton::is_held(&lock)
-    {
+    let holder = singleton::holder(&opts.dirs.daemon_lock())?;
+    if holder.version != build_info::VERSION || holder.executable_id != expected_id || !holder.pid.is_some_and(runs) {
         return None;
     }
     Some(HelloResponse {

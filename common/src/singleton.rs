@@ -56,8 +56,19 @@ pub fn acquire(path: &Path) -> Result<DaemonLock, String> {
 
 /// Reads the holder's details; empty when the file is missing or garbled.
 pub fn read_info(path: &Path) -> LockInfo {
+    File::open(path).ok().map(|mut file| info_of(&mut file)).unwrap_or_default()
+}
+
+/// The details of the process holding the lock right now, `None` when no
+/// live process holds it: one open for both questions.
+pub fn holder(path: &Path) -> Option<LockInfo> {
+    let mut file = File::open(path).ok()?;
+    held(&file).then(|| info_of(&mut file))
+}
+
+fn info_of(file: &mut File) -> LockInfo {
     let mut text = String::new();
-    if File::open(path).and_then(|mut f| f.read_to_string(&mut text)).is_err() {
+    if file.read_to_string(&mut text).is_err() {
         return LockInfo::default();
     }
     let mut info = LockInfo::default();
@@ -74,7 +85,10 @@ pub fn read_info(path: &Path) -> LockInfo {
 
 /// Whether a live process holds the lock right now.
 pub fn is_held(path: &Path) -> bool {
-    let Ok(file) = File::open(path) else { return false };
+    File::open(path).is_ok_and(|file| held(&file))
+}
+
+fn held(file: &File) -> bool {
     match file.try_lock_shared() {
         Ok(()) => {
             let _ = file.unlock();
@@ -98,8 +112,10 @@ mod tests {
         let e = acquire(&path).err().unwrap();
         assert!(e.contains(&format!("pid {}", std::process::id())), "{e}");
         assert_eq!(read_info(&path).pid, Some(std::process::id()));
+        assert_eq!(holder(&path).and_then(|h| h.pid), Some(std::process::id()));
         drop(lock);
         assert!(!is_held(&path));
+        assert!(holder(&path).is_none(), "a released lock has no holder");
         acquire(&path).unwrap();
     }
 }
