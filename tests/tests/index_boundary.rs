@@ -82,5 +82,9 @@ fn indexes_on_disk_are_listed_and_removed_only_when_no_process_has_them_open() {
     assert!(String::from_utf8_lossy(&removed.stdout).contains("removed the index of"), "{}", describe(&removed));
     let text = String::from_utf8_lossy(&run(home.path(), &["index", "--list"]).stdout).to_string();
     assert!(text.starts_with("no search index on disk"), "{text}");
+    // Anything else in the cache is named, not skipped.
+    std::fs::create_dir_all(home.dirs().cache.join("search/stray")).unwrap();
+    let text = String::from_utf8_lossy(&run(home.path(), &["index", "--list"]).stdout).to_string();
+    assert!(text.contains("stray · 0.0 MiB · not an index"), "{text}");
     refused(&run(home.path(), &["index", "--remove", "alpha"]), "no search index covers");
 }

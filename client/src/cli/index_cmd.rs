@@ -21,19 +21,28 @@ struct OnDisk {
     open: bool,
 }
 
-fn indexes(opts: &ClientOptions) -> Vec<OnDisk> {
-    let Ok(entries) = std::fs::read_dir(opts.dirs.cache.join("search")) else { return Vec::new() };
-    let mut found: Vec<OnDisk> = entries
-        .flatten()
-        .filter_map(|entry| {
-            let dir = entry.path();
-            let root = std::fs::read(dir.join("root")).ok()?;
-            let root = PathBuf::from(String::from_utf8_lossy(&root).into_owned());
-            Some(OnDisk { bytes: size_of(&dir), open: singleton::is_held(&dir.join("owner.lock")), root, dir })
-        })
-        .collect();
+/// The indexes on disk, and the entries of the search cache that are none
+/// (no readable `root`: left by a crash, moved aside, or not ours).
+fn indexes(opts: &ClientOptions) -> (Vec<OnDisk>, Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(opts.dirs.cache.join("search")) else { return (Vec::new(), Vec::new()) };
+    let (mut found, mut other) = (Vec::new(), Vec::new());
+    for dir in entries.flatten().map(|entry| entry.path()) {
+        match std::fs::read(dir.join("root")) {
+            Ok(root) => {
+                let root = PathBuf::from(String::from_utf8_lossy(&root).into_owned());
+                found.push(OnDisk {
+                    bytes: size_of(&dir),
+                    open: singleton::is_held(&dir.join("owner.lock")),
+                    root,
+                    dir,
+                });
+            }
+            Err(_) => other.push(dir),
+        }
+    }
     found.sort_by(|a, b| a.root.cmp(&b.root));
-    found
+    other.sort();
+    (found, other)
 }
 
 fn size_of(path: &Path) -> u64 {
@@ -51,10 +60,10 @@ fn mib(bytes: u64) -> String {
 }
 
 pub fn list(opts: &ClientOptions) -> CmdResult {
-    let found = indexes(opts);
+    let (found, other) = indexes(opts);
+    let cache = opts.dirs.cache.join("search");
     if found.is_empty() {
-        crate::outln!("no search index on disk ({})", opts.dirs.cache.join("search").display());
-        return Ok(());
+        crate::outln!("no search index on disk ({})", cache.display());
     }
     for ix in &found {
         let state = match (ix.open, ix.root.is_dir()) {
@@ -64,8 +73,14 @@ pub fn list(opts: &ClientOptions) -> CmdResult {
         };
         crate::outln!("{} · {} · {state}", ix.root.display(), mib(ix.bytes));
     }
-    let total: u64 = found.iter().map(|ix| ix.bytes).sum();
-    crate::outln!("{} index(es), {} in {}", found.len(), mib(total), opts.dirs.cache.join("search").display());
+    // Said, not skipped: whatever else takes room there.
+    for dir in &other {
+        crate::outln!("{} · {} · not an index (no readable root file)", dir.display(), mib(size_of(dir)));
+    }
+    if !found.is_empty() {
+        let total: u64 = found.iter().map(|ix| ix.bytes).sum();
+        crate::outln!("{} index(es), {} in {}", found.len(), mib(total), cache.display());
+    }
     Ok(())
 }
 
@@ -75,7 +90,7 @@ pub fn remove(opts: &ClientOptions, path: Option<&str>) -> CmdResult {
     let cwd = std::env::current_dir().map_err(|e| format!("cannot read the working directory: {e}"))?;
     let given = path.map_or(cwd.clone(), |p| cwd.join(p));
     let target = given.canonicalize().unwrap_or(given);
-    let found = indexes(opts);
+    let (found, _) = indexes(opts);
     let ix = found
         .iter()
         .filter(|ix| target.starts_with(&ix.root))

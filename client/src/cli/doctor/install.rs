@@ -31,7 +31,8 @@ pub fn check_clients() -> Vec<Check> {
         .collect()
 }
 
-/// Every host with lean-ctx registered in its user configuration; a
+/// Every host with lean-ctx registered in its user configuration (project
+/// files depend on where doctor runs: `lctx setup --list --scope project`); a
 /// registration whose command cannot start fails with the command to repair it.
 pub fn check_hosts() -> Vec<Check> {
     const NAME: &str = "mcp hosts";
@@ -62,7 +63,7 @@ pub fn check_hosts() -> Vec<Check> {
             "lean-ctx is registered in no host (optional: `lctx setup --list`, `lctx setup HOST`)".into(),
         ));
     } else if !registered.is_empty() {
-        checks.push(ok(NAME, format!("lean-ctx registered in {}", registered.join(", "))));
+        checks.push(ok(NAME, format!("lean-ctx registered in {} (user scope)", registered.join(", "))));
     }
     checks
 }
