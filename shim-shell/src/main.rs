@@ -15,9 +15,12 @@
 //!   [`capture`] collects output, [`signals`] keeps Ctrl-C working,
 //!   [`compress`] asks lean-ctxd to shape it; [`engine`] is the one way both
 //!   reach lean-ctxd.
+//! - [`claude_hook`]: Claude Code's PreToolUse hook, which routes its Bash
+//!   tool's commands, since that tool's shell reads no rc file.
 //! - [`status`], [`prompt`]: what a person asks about it.
 
 mod capture;
+mod claude_hook;
 mod compress;
 mod detect;
 mod engine;
@@ -51,7 +54,15 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Print the hook for your rc file: eval "$(lctx-shell init bash)" (or zsh); fish: lctx-shell init fish | source
-    Init { shell: hooks::Shell },
+    Init {
+        shell: hooks::Shell,
+        /// Print the file for non-interactive shells (BASH_ENV, ~/.zshenv) that `lctx init` installs: the hook,
+        /// defined only when an AI agent runs the shell.
+        #[arg(long)]
+        agent_env: bool,
+    },
+    /// Answer an AI host's pre-tool hook (JSON on stdin): route its shell tool's commands through `lctx-shell run`.
+    Hook { host: claude_hook::HookHost },
     /// Run a command; print its output compressed; exit with its status.
     Run(run::RunArgs),
     /// Also route commands run without a terminal on stdin when no agent is detected (every shell).
@@ -89,7 +100,11 @@ fn main() -> ExitCode {
             run::Ending::Exit(code) => return ExitCode::from(u8::try_from(code & 0xff).unwrap_or(1)),
             run::Ending::Signal(sig) => signals::die_like(sig),
         },
-        Command::Init { shell } => hooks::init(shell).map(|(text, warnings)| {
+        Command::Hook { host } => {
+            claude_hook::answer(host);
+            Ok(())
+        }
+        Command::Init { shell, agent_env } => hooks::init(shell, agent_env).map(|(text, warnings)| {
             for warning in warnings {
                 eprintln!("lctx-shell: {warning}");
             }

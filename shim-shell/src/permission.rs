@@ -40,7 +40,9 @@ pub enum Decision {
     Refuse(String),
 }
 
-pub fn decide(command: &[OsString]) -> Decision {
+/// `unasked`: the host's shell tool did not put this command to its user,
+/// so its ask rules count as for any other shell.
+pub fn decide(command: &[OsString], unasked: bool) -> Decision {
     let cwd = std::env::current_dir().ok();
     let cache = cwd.as_deref().and_then(|cwd| Dirs::from_env().ok().map(|dirs| cache_file(&dirs, cwd)));
     if let (Some(cwd), Some(cache)) = (&cwd, &cache)
@@ -49,7 +51,10 @@ pub fn decide(command: &[OsString]) -> Decision {
         return Decision::Run;
     }
     let line = command_line(command);
-    let answer = engine::exchange(DEADLINE, async |backend, ctx| {
+    let answer = engine::exchange(DEADLINE, async |backend, mut ctx| {
+        if unasked {
+            ctx.agent_id.clear();
+        }
         let request = CheckRequest { ctx: Some(ctx), command: line.clone() };
         let response = backend.shell().check(tonic::Request::new(request)).await.map_err(|s| backend.explain(&s))?;
         Ok(response.into_inner())

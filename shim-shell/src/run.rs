@@ -32,6 +32,11 @@ pub struct RunArgs {
     /// output going anywhere else is not compressed.
     #[arg(long, value_name = "PID")]
     shell_pid: Option<u32>,
+    /// Nobody was asked about this command (set by `lctx-shell hook`: the
+    /// host showed its user the rewritten command), so an ask rule refuses
+    /// it even inside the host's own shell tool.
+    #[arg(long)]
+    unasked: bool,
     /// The command and its arguments, run as given (no shell).
     #[arg(last = true, required = true, num_args = 1.., value_name = "COMMAND")]
     command: Vec<OsString>,
@@ -49,7 +54,7 @@ const REFUSED: i32 = 126;
 
 pub fn run(args: RunArgs) -> Ending {
     let ack = args.ack.as_deref();
-    if let permission::Decision::Refuse(why) = permission::decide(&args.command) {
+    if let permission::Decision::Refuse(why) = permission::decide(&args.command, args.unasked) {
         if !take_charge(ack) {
             return Ending::Exit(1);
         }

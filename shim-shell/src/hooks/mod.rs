@@ -96,7 +96,12 @@ fn wrappable(name: &str) -> bool {
 /// The hook for `shell`, and warnings for stderr: names that cannot be
 /// wrapped, or a hook directory that cannot be used (then every command runs
 /// unrouted, which is safe, but should be said).
-pub fn init(shell: Shell) -> Result<(String, Vec<String>), String> {
+pub fn init(shell: Shell, agent_env: bool) -> Result<(String, Vec<String>), String> {
+    if agent_env && shell == Shell::Fish {
+        return Err(
+            "--agent-env is for bash and zsh: fish reads its config.fish in every shell, interactive or not".into()
+        );
+    }
     let dirs = Dirs::from_env()?;
     let bin = own_path()?;
     let (commands, refused) = commands(std::env::var(COMMANDS_ENV).ok().as_deref());
@@ -114,7 +119,8 @@ pub fn init(shell: Shell) -> Result<(String, Vec<String>), String> {
         flag: path_text(&flag)?,
         commands: &commands,
     };
-    Ok((render(shell, &hook), warnings))
+    let text = render(shell, &hook);
+    Ok((if agent_env { sh::agent_env(&text) } else { text }, warnings))
 }
 
 /// This executable as the PATH entry that reaches it, when one does (a

@@ -96,6 +96,19 @@ pub fn render(dialect: &Dialect, hook: &Hook<'_>) -> String {
     text
 }
 
+/// The hook as a file that every non-interactive shell reads (`BASH_ENV`,
+/// `~/.zshenv`): it returns at once unless an agent runs the shell, so a
+/// person's shells and scripts stay exactly as they were, at the cost of one
+/// test. `return` ends a sourced file in bash and zsh alike.
+pub fn agent_env(hook: &str) -> String {
+    let agents: String = AGENT_VARS.iter().map(|v| format!("${{{}-}}", v.name)).collect();
+    format!(
+        "# Read by non-interactive shells (BASH_ENV, ~/.zshenv) through `lctx init`; `lctx uninstall` removes it.\n\
+         # Nothing below runs unless an AI agent runs this shell.\n\
+         [ -n \"{agents}\" ] || return 0\n{hook}"
+    )
+}
+
 /// Single-quoted for sh: nothing inside is special except the quote itself.
 pub(crate) fn quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
