@@ -9,6 +9,7 @@
 //!   shared by `lctx` and `lctx-mcp`.
 //! - [`cli`]: the `lctx` command line.
 //! - [`pipe`]: stopping quietly when the reader of our output has gone.
+//! - [`init`]: `lctx init` / `lctx uninstall`: everything set up in one step, and undone from its record.
 //! - [`setup`]: registering the lean-ctx MCP server in AI coding hosts' config files.
 
 pub mod backend;
@@ -16,6 +17,7 @@ pub mod capability;
 pub mod child;
 pub mod cli;
 pub mod daemon;
+pub mod init;
 pub mod options;
 pub mod pipe;
 pub mod setup;

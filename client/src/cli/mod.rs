@@ -4,6 +4,7 @@ mod config_cmd;
 mod daemon_cmd;
 mod doctor;
 mod index_cmd;
+mod init_cmd;
 mod memory_cmd;
 mod read_cmd;
 mod render;
@@ -124,6 +125,10 @@ enum Command {
     Config(config_cmd::ConfigCmd),
     /// Register the lean-ctx MCP server in an AI coding host (claude-code, cursor, vscode, codex, …).
     Setup(setup_cmd::SetupArgs),
+    /// Set up everything at once: MCP server in each installed host, shell integration, optionally the service.
+    Init(init_cmd::InitArgs),
+    /// Undo `lctx init`: every file it changed back byte for byte, what it created removed.
+    Uninstall(init_cmd::UninstallArgs),
     /// Check the installation; each line says OK or FAIL with the fix.
     Doctor {
         /// Machine-readable output.
@@ -267,6 +272,8 @@ fn dispatch(command: Command, runtime: tokio::runtime::Runtime, opts: ClientOpti
             Command::Service(cmd) => done(service::run(cmd, &opts)),
             Command::Config(cmd) => done(config_cmd::run(cmd, &opts)),
             Command::Setup(args) => done(setup_cmd::run(args)),
+            Command::Init(args) => init_cmd::init(args, &opts).await,
+            Command::Uninstall(args) => init_cmd::uninstall(args, &opts),
             Command::Doctor { json } => done(doctor::run(json, &opts).await),
         }
     });

@@ -35,7 +35,7 @@ pub struct SetupArgs {
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
-enum ScopeArg {
+pub(crate) enum ScopeArg {
     User,
     Project,
 }

@@ -14,9 +14,9 @@
 //! with its file:line.
 
 mod hosts;
-mod jsonc;
+pub(crate) mod jsonc;
 mod toml_hosts;
-mod write;
+pub(crate) mod write;
 
 use std::path::{Path, PathBuf};
 
@@ -383,7 +383,7 @@ pub enum Outcome {
 
 /// Where a parse or edit problem is, as a byte offset into the file's text.
 #[derive(Debug, PartialEq, Eq)]
-struct TextError {
+pub(crate) struct TextError {
     offset: Option<usize>,
     message: String,
 }
@@ -394,7 +394,7 @@ impl TextError {
     }
 
     /// `file:line:col: message`, for people and editors.
-    fn locate(&self, file: &Path, text: &str) -> String {
+    pub(crate) fn locate(&self, file: &Path, text: &str) -> String {
         let Some(offset) = self.offset else { return format!("{}: {}", file.display(), self.message) };
         let before = &text[..offset.min(text.len())];
         let line = before.matches('\n').count() + 1;

@@ -65,7 +65,7 @@ pub fn backup_path(file: &Path) -> PathBuf {
 }
 
 /// The file a symlink points to (followed to the end), or `file` itself.
-fn resolve_symlink(file: &Path) -> Result<PathBuf, Error> {
+pub(crate) fn resolve_symlink(file: &Path) -> Result<PathBuf, Error> {
     match fs::symlink_metadata(file) {
         Ok(meta) if meta.file_type().is_symlink() => {
             fs::canonicalize(file).map_err(|e| io(file, "cannot follow the symlink", e))
@@ -74,7 +74,7 @@ fn resolve_symlink(file: &Path) -> Result<PathBuf, Error> {
     }
 }
 
-fn write_atomically(path: &Path, text: &str, mode: u32) -> Result<(), Error> {
+pub(crate) fn write_atomically(path: &Path, text: &str, mode: u32) -> Result<(), Error> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let (tmp_path, mut tmp) = (0u32..100)

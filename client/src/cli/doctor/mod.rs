@@ -1,5 +1,6 @@
 //! `lctx doctor`: one line per check, OK or FAIL with the fix.
 
+mod agent_shell;
 mod install;
 
 use std::io::Write as _;
@@ -45,6 +46,7 @@ pub async fn run(json: bool, opts: &ClientOptions) -> CmdResult {
     checks.extend(install::check_clients());
     checks.extend(install::check_hosts());
     checks.extend([install::check_hook(), install::check_service()]);
+    checks.extend(agent_shell::check(opts));
     let all_ok = checks.iter().all(|c| c.ok);
     if json {
         let list: Vec<_> =

@@ -1,0 +1,196 @@
+//! The record of what `lctx init` changed, so that `lctx uninstall` can put
+//! every file back byte for byte.
+//!
+//! It lives in `<data>/init/`: `manifest.json` lists each file init wrote
+//! (its path, its mode before, whether it existed) and each directory it
+//! created; beside it, `N.before` holds a file's bytes before the first
+//! init that touched it and `N.after` the bytes init last wrote, which tell
+//! a file the user changed since from one init left as it was. The record is
+//! written before the file it describes (journal first), so an init that
+//! dies half-way still leaves a manifest that undoes what it did.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::setup::write;
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub struct Manifest {
+    pub files: Vec<FileRecord>,
+    /// Directories init created, outermost first.
+    pub dirs: Vec<PathBuf>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct FileRecord {
+    pub path: PathBuf,
+    /// Number of this file's `N.before` / `N.after` copies.
+    pub id: usize,
+    /// The file existed before init (its bytes are in `N.before`).
+    pub existed: bool,
+    /// Its permission bits before init (or the ones init created it with).
+    pub mode: u32,
+}
+
+/// Where the manifest and its copies are kept.
+pub struct Store {
+    dir: PathBuf,
+}
+
+impl Store {
+    pub fn new(data_dir: &Path) -> Store {
+        Store { dir: data_dir.join("init") }
+    }
+
+    pub fn manifest_file(&self) -> PathBuf {
+        self.dir.join("manifest.json")
+    }
+
+    /// The manifest, or `None` when init has not run (or was undone).
+    pub fn load(&self) -> Result<Option<Manifest>, String> {
+        let file = self.manifest_file();
+        match std::fs::read_to_string(&file) {
+            Ok(text) => serde_json::from_str(&text)
+                .map(Some)
+                .map_err(|e| format!("{} is damaged ({e}); nothing was changed", file.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(format!("cannot read {}: {e}", file.display())),
+        }
+    }
+
+    fn save(&self, manifest: &Manifest) -> Result<(), String> {
+        lean_ctx_common::privacy::create_private_dir_all(&self.dir)
+            .map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?;
+        let text = serde_json::to_string_pretty(manifest).map_err(|e| e.to_string())? + "\n";
+        self.write_copy(&self.manifest_file(), &text)
+    }
+
+    fn write_copy(&self, path: &Path, text: &str) -> Result<(), String> {
+        write::write_atomically(path, text, 0o600).map_err(describe)
+    }
+
+    fn copy(&self, id: usize, which: &str) -> PathBuf {
+        self.dir.join(format!("{id}.{which}"))
+    }
+
+    /// What init last wrote to a recorded file.
+    pub fn after(&self, record: &FileRecord) -> Result<String, String> {
+        read(&self.copy(record.id, "after")).and_then(|t| t.ok_or_else(|| self.missing(record, "after")))
+    }
+
+    /// The file's bytes before the first init, `None` when it did not exist.
+    pub fn before(&self, record: &FileRecord) -> Result<Option<String>, String> {
+        if !record.existed {
+            return Ok(None);
+        }
+        read(&self.copy(record.id, "before")).and_then(|t| t.ok_or_else(|| self.missing(record, "before")).map(Some))
+    }
+
+    fn missing(&self, record: &FileRecord, which: &str) -> String {
+        format!(
+            "{} is missing from {}: the record of {} is incomplete",
+            self.copy(record.id, which).display(),
+            self.dir.display(),
+            record.path.display()
+        )
+    }
+
+    /// Records that `file` (now holding `before`, mode `mode`) is about to
+    /// hold `after`, and the directories about to be created for it. Kept on
+    /// disk before the caller touches the file.
+    pub fn record(
+        &self,
+        manifest: &mut Manifest,
+        file: &Path,
+        before: Option<&str>,
+        mode: u32,
+        after: &str,
+    ) -> Result<(), String> {
+        for dir in missing_dirs(file) {
+            if !manifest.dirs.contains(&dir) {
+                manifest.dirs.push(dir);
+            }
+        }
+        let id = match manifest.files.iter().find(|r| r.path == file) {
+            // An earlier init's record keeps the bytes from before any init.
+            Some(record) => record.id,
+            None => {
+                let id = manifest.files.iter().map(|r| r.id + 1).max().unwrap_or(0);
+                if let Some(before) = before {
+                    lean_ctx_common::privacy::create_private_dir_all(&self.dir)
+                        .map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?;
+                    self.write_copy(&self.copy(id, "before"), before)?;
+                }
+                manifest.files.push(FileRecord { path: file.to_path_buf(), id, existed: before.is_some(), mode });
+                id
+            }
+        };
+        lean_ctx_common::privacy::create_private_dir_all(&self.dir)
+            .map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?;
+        self.write_copy(&self.copy(id, "after"), after)?;
+        self.save(manifest)
+    }
+
+    /// Forgets everything: after a complete uninstall.
+    pub fn remove(&self) -> Result<(), String> {
+        match std::fs::remove_dir_all(&self.dir) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                Err(format!("cannot remove {}: {e}", self.dir.display()))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The ancestors of `file` that do not exist yet, outermost first.
+fn missing_dirs(file: &Path) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> =
+        file.ancestors().skip(1).take_while(|d| std::fs::symlink_metadata(d).is_err()).map(Path::to_path_buf).collect();
+    dirs.reverse();
+    dirs
+}
+
+/// A file's text, `None` when it does not exist.
+pub fn read(path: &Path) -> Result<Option<String>, String> {
+    match std::fs::read(path) {
+        Ok(bytes) => String::from_utf8(bytes)
+            .map(Some)
+            .map_err(|_| format!("{} is not UTF-8 text; lctx does not edit it", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+    }
+}
+
+pub fn describe(e: write::Error) -> String {
+    match e {
+        write::Error::Changed => "the file changed while lctx was writing it".into(),
+        write::Error::Io(message) => message,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_before_is_kept_and_the_last_after_wins() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path());
+        let file = dir.path().join("home/new/deeper/f");
+        let mut manifest = Manifest::default();
+        store.record(&mut manifest, &file, None, 0o600, "one").unwrap();
+        store.record(&mut manifest, &file, Some("one"), 0o600, "two").unwrap();
+        let loaded = store.load().unwrap().unwrap();
+        assert_eq!(loaded.files.len(), 1);
+        assert!(!loaded.files[0].existed, "the file did not exist before the first init");
+        assert_eq!(store.after(&loaded.files[0]).unwrap(), "two");
+        assert_eq!(store.before(&loaded.files[0]).unwrap(), None);
+        assert_eq!(
+            loaded.dirs,
+            [dir.path().join("home"), dir.path().join("home/new"), dir.path().join("home/new/deeper")]
+        );
+        store.remove().unwrap();
+        assert!(store.load().unwrap().is_none());
+    }
+}

@@ -1,0 +1,263 @@
+//! `lctx init` and `lctx uninstall`: everything a user needs around lctx in
+//! one step, and the exact undo of it.
+//!
+//! [`plan`] works out every file change — the MCP server in each installed
+//! host ([`crate::setup`]), Claude Code's PreToolUse hook
+//! ([`claude_hook`]), the shell integration for non-interactive shells
+//! ([`shell_files`]) — as before/after texts, writing nothing. [`apply`]
+//! records each change in the [`manifest`] before making it; [`uninstall`]
+//! puts every recorded file back as it was.
+
+mod claude_hook;
+pub mod manifest;
+pub mod shell_files;
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+pub use claude_hook::registered as claude_hook_registered;
+pub use claude_hook::settings_file as claude_settings_file;
+use manifest::{Manifest, Store};
+
+use crate::setup::{self, Action, Env, HOSTS, Scope, write};
+
+/// One file `lctx init` would write.
+#[derive(Debug)]
+pub struct Change {
+    /// The file itself (a symlink's target: the link stays).
+    pub file: PathBuf,
+    pub before: Option<String>,
+    pub after: String,
+    /// What it is for, shown above its diff.
+    pub purpose: String,
+}
+
+impl Change {
+    pub fn diff(&self) -> String {
+        let file = self.file.display().to_string();
+        let old = if self.before.is_some() { file.as_str() } else { "/dev/null" };
+        similar::TextDiff::from_lines(self.before.as_deref().unwrap_or(""), &self.after)
+            .unified_diff()
+            .header(old, &file)
+            .to_string()
+    }
+}
+
+/// Everything `lctx init` would do.
+#[derive(Debug, Default)]
+pub struct Plan {
+    pub changes: Vec<Change>,
+    /// What it leaves out and why, and what is in place already.
+    pub notes: Vec<String>,
+}
+
+/// Mode of a file init creates: private, like `lctx setup`'s.
+const NEW_FILE_MODE: u32 = 0o600;
+
+/// Works out what init changes. `lctx_shell`: the lctx-shell to install, if
+/// there is one.
+pub fn plan(env: &Env, config_dir: &Path, scope: Scope, lctx_shell: Option<&Path>) -> Result<Plan, String> {
+    let mut plan = Plan::default();
+    plan_mcp(env, scope, &mut plan)?;
+    match lctx_shell {
+        Some(bin) => plan_shell(env, config_dir, scope, bin, &mut plan)?,
+        None => plan.notes.push(
+            "lctx-shell is not installed beside lctx: no shell integration (cargo install --locked --path shim-shell)"
+                .into(),
+        ),
+    }
+    Ok(plan)
+}
+
+fn plan_mcp(env: &Env, scope: Scope, plan: &mut Plan) -> Result<(), String> {
+    let mcp = match setup::mcp_binary() {
+        Ok(mcp) => mcp,
+        Err(why) => {
+            plan.notes.push(format!("no MCP registration: {why}"));
+            return Ok(());
+        }
+    };
+    let installed: Vec<_> = HOSTS.iter().filter(|h| setup::status(h, env, Scope::User).installed).collect();
+    if installed.is_empty() {
+        plan.notes.push("no MCP host found installed (`lctx setup --list` shows what was looked for)".into());
+    }
+    for host in installed {
+        match setup::plan(host, env, scope, Action::Install(&mcp)) {
+            Ok(p) => match p.after {
+                Some(after) => push(plan, &p.file, after, format!("{}: register the lean-ctx MCP server", host.name))?,
+                None => plan.notes.push(format!("{}: lean-ctx already registered in {}", host.name, p.file.display())),
+            },
+            Err(why) => plan.notes.push(format!("{}: skipped: {why}", host.name)),
+        }
+    }
+    Ok(())
+}
+
+fn plan_shell(env: &Env, config_dir: &Path, scope: Scope, bin: &Path, plan: &mut Plan) -> Result<(), String> {
+    let claude = setup::find_host("claude-code").expect("claude-code is in the host table");
+    if setup::status(claude, env, Scope::User).installed {
+        let file = claude_hook::settings_file(env, scope)?;
+        let before = manifest::read(&file)?;
+        match claude_hook::with_hook(&file, before.as_deref(), bin)? {
+            Some(after) => push(plan, &file, after, "Claude Code: PreToolUse hook routing its Bash tool".into())?,
+            None => plan.notes.push(format!("Claude Code: the lctx-shell hook is in {} already", file.display())),
+        }
+    }
+    let on_path = |name: &str| env.path.iter().any(|dir| crate::options::is_executable(&dir.join(name)));
+    let (bash, zsh) = (on_path("bash"), on_path("zsh"));
+    let bash_env = shell_files::agent_env_file(config_dir, "bash");
+    let zsh_env = shell_files::agent_env_file(config_dir, "zsh");
+    if bash {
+        push_if_changed(
+            plan,
+            &bash_env,
+            shell_files::agent_env_text(bin, "bash")?,
+            "bash agents: the hook BASH_ENV names",
+        )?;
+        let rc = shell_files::bashrc(env);
+        let before = manifest::read(&rc)?;
+        if let Some(after) = shell_files::with_block(before.as_deref(), &shell_files::bashrc_block(&bash_env)) {
+            push(plan, &rc, after, "bash: export BASH_ENV for the agents started from a terminal".into())?;
+        }
+    }
+    if zsh {
+        push_if_changed(
+            plan,
+            &zsh_env,
+            shell_files::agent_env_text(bin, "zsh")?,
+            "zsh agents: the hook ~/.zshenv reads",
+        )?;
+        let rc = shell_files::zshenv(env);
+        let before = manifest::read(&rc)?;
+        let block = shell_files::zshenv_block(bash.then_some(bash_env.as_path()), &zsh_env);
+        if let Some(after) = shell_files::with_block(before.as_deref(), &block) {
+            push(plan, &rc, after, "zsh: every zsh reads ~/.zshenv; agents' get the hook".into())?;
+        }
+    }
+    if !bash && !zsh {
+        plan.notes.push("neither bash nor zsh is on PATH: no shell integration".into());
+    }
+    if let Some(other) = std::env::var_os("BASH_ENV").filter(|v| !v.is_empty() && Path::new(v) != bash_env) {
+        plan.notes.push(format!(
+            "BASH_ENV is set to {} already; the integration leaves it alone, so bash agents are not wrapped",
+            Path::new(&other).display()
+        ));
+    }
+    Ok(())
+}
+
+fn push_if_changed(plan: &mut Plan, file: &Path, after: String, purpose: &str) -> Result<(), String> {
+    if manifest::read(file)?.as_deref() == Some(after.as_str()) {
+        return Ok(());
+    }
+    push(plan, file, after, purpose.into())
+}
+
+fn push(plan: &mut Plan, file: &Path, after: String, purpose: String) -> Result<(), String> {
+    let file = write::resolve_symlink(file).map_err(manifest::describe)?;
+    let before = manifest::read(&file)?;
+    plan.changes.push(Change { file, before, after, purpose });
+    Ok(())
+}
+
+/// Makes the planned changes, each recorded before it is made. A file that
+/// changed since the plan was made is not touched (the error names it).
+/// Directories created inside lean-ctx's own `config_dir` are private, like
+/// everything lean-ctx keeps.
+pub fn apply(plan: &Plan, data_dir: &Path, config_dir: &Path) -> Result<(), String> {
+    let store = Store::new(data_dir);
+    let mut manifest: Manifest = store.load()?.unwrap_or_default();
+    for change in &plan.changes {
+        let mode = mode_of(&change.file).unwrap_or(NEW_FILE_MODE);
+        store.record(&mut manifest, &change.file, change.before.as_deref(), mode, &change.after)?;
+        if let Some(dir) = change.file.parent() {
+            let created = if dir.starts_with(config_dir) {
+                lean_ctx_common::privacy::create_private_dir_all(dir)
+            } else {
+                std::fs::create_dir_all(dir)
+            };
+            created.map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        }
+        if manifest::read(&change.file)? != change.before {
+            return Err(format!("{} changed while lctx init ran; run it again", change.file.display()));
+        }
+        write::write_atomically(&change.file, &change.after, mode).map_err(manifest::describe)?;
+    }
+    Ok(())
+}
+
+fn mode_of(file: &Path) -> Option<u32> {
+    std::fs::metadata(file).ok().map(|m| m.permissions().mode() & 0o7777)
+}
+
+/// What `lctx uninstall` did.
+#[derive(Debug, Default)]
+pub struct Undone {
+    pub restored: Vec<PathBuf>,
+    pub removed: Vec<PathBuf>,
+    /// Files changed since init and overwritten under `--force`, with where their last version went.
+    pub kept: Vec<(PathBuf, PathBuf)>,
+    /// Directories init created that hold other files now, so they stay.
+    pub dirs_left: Vec<PathBuf>,
+}
+
+/// Puts back every file init recorded. Refuses, naming them, when files
+/// changed since init, unless `force` (their current version is kept as
+/// `FILE.lctx-uninstall.bak`). `Ok(None)`: no manifest, nothing to undo.
+pub fn uninstall(data_dir: &Path, force: bool) -> Result<Option<Undone>, String> {
+    let store = Store::new(data_dir);
+    let Some(manifest) = store.load()? else { return Ok(None) };
+    let mut changed = Vec::new();
+    let mut states = Vec::new();
+    for record in &manifest.files {
+        let current = manifest::read(&record.path)?;
+        let before = store.before(record)?;
+        let after = store.after(record)?;
+        let untouched = current.as_deref() == Some(after.as_str()) || current == before;
+        if !untouched {
+            changed.push(record.path.display().to_string());
+        }
+        states.push((record, current, before, untouched));
+    }
+    if !changed.is_empty() && !force {
+        return Err(format!(
+            "changed since `lctx init`: {}; restoring would lose those changes. Undo them, or run \
+             `lctx uninstall --force` to restore anyway (each current version is kept as FILE.lctx-uninstall.bak)",
+            changed.join(", ")
+        ));
+    }
+    let mut undone = Undone::default();
+    for (record, current, before, untouched) in states.into_iter().rev() {
+        if let (false, Some(current)) = (untouched, &current) {
+            let mut name = record.path.file_name().unwrap_or_default().to_os_string();
+            name.push(".lctx-uninstall.bak");
+            let kept = record.path.with_file_name(name);
+            let mode = mode_of(&record.path).unwrap_or(NEW_FILE_MODE);
+            write::write_atomically(&kept, current, mode).map_err(manifest::describe)?;
+            undone.kept.push((record.path.clone(), kept));
+        }
+        match before {
+            Some(before)
+                if current.as_deref() != Some(before.as_str()) || mode_of(&record.path) != Some(record.mode) =>
+            {
+                write::write_atomically(&record.path, &before, record.mode).map_err(manifest::describe)?;
+                undone.restored.push(record.path.clone());
+            }
+            Some(_) => {}
+            None => match std::fs::remove_file(&record.path) {
+                Ok(()) => undone.removed.push(record.path.clone()),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(format!("cannot remove {}: {e}", record.path.display())),
+            },
+        }
+    }
+    for dir in manifest.dirs.iter().rev() {
+        match std::fs::remove_dir(dir) {
+            Ok(()) => undone.removed.push(dir.clone()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(_) => undone.dirs_left.push(dir.clone()),
+        }
+    }
+    store.remove()?;
+    Ok(Some(undone))
+}

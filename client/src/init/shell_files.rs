@@ -1,0 +1,136 @@
+//! The shell integration `lctx init` installs where agents' shells read it.
+//!
+//! Agents run commands in non-interactive shells, which skip `~/.bashrc` (a
+//! stock Debian one returns at its top) and `~/.zshrc`. What they do read:
+//! bash the file named by `$BASH_ENV`, zsh `~/.zshenv`. So init writes
+//! `lctx-shell init SHELL --agent-env` into the lean-ctx config directory
+//! (the hook, defined only when an agent runs the shell), exports
+//! `BASH_ENV` from `~/.bashrc` and `~/.zshenv` (so agents started from a
+//! terminal inherit it), and sources the zsh file from `~/.zshenv`. Each
+//! rc addition is one marked block, replaced in place when init runs again.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::setup::Env;
+
+const BEGIN: &str = "# >>> lean-ctx shell integration (lctx init; `lctx uninstall` removes it) >>>";
+const END: &str = "# <<< lean-ctx shell integration <<<";
+
+/// The agent-env files, by shell.
+pub fn agent_env_file(config_dir: &Path, shell: &str) -> PathBuf {
+    config_dir.join("shell").join(format!("agent-env.{shell}"))
+}
+
+/// `~/.zshenv`, or `$ZDOTDIR/.zshenv`.
+pub fn zshenv(env: &Env) -> PathBuf {
+    let zdotdir = std::env::var_os("ZDOTDIR").filter(|d| !d.is_empty()).map(PathBuf::from);
+    zdotdir.unwrap_or_else(|| env.home.clone()).join(".zshenv")
+}
+
+pub fn bashrc(env: &Env) -> PathBuf {
+    env.home.join(".bashrc")
+}
+
+/// What `lctx-shell init SHELL --agent-env` prints.
+pub fn agent_env_text(lctx_shell: &Path, shell: &str) -> Result<String, String> {
+    let out = Command::new(lctx_shell)
+        .args(["init", shell, "--agent-env"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", lctx_shell.display()))?;
+    if !out.status.success() {
+        return Err(format!(
+            "`{} init {shell} --agent-env` failed: {}",
+            lctx_shell.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    String::from_utf8(out.stdout).map_err(|_| format!("{} printed a hook that is not UTF-8", lctx_shell.display()))
+}
+
+/// The `~/.bashrc` block: export `BASH_ENV` unless the user has one.
+pub fn bashrc_block(bash_env: &Path) -> String {
+    format!(
+        "# AI agents run commands in non-interactive shells, which read $BASH_ENV: that file routes\n\
+         # their commands through lctx-shell and returns at once for anyone else.\n\
+         {}\n",
+        export_bash_env(bash_env)
+    )
+}
+
+/// The `~/.zshenv` block (read by every zsh): the same export for the bash
+/// an agent may start, and the zsh file.
+pub fn zshenv_block(bash_env: Option<&Path>, zsh_env: &Path) -> String {
+    let mut block = String::from(
+        "# AI agents run commands in non-interactive shells; these lines route their commands\n\
+         # through lctx-shell and do nothing for anyone else.\n",
+    );
+    if let Some(bash_env) = bash_env {
+        block.push_str(&export_bash_env(bash_env));
+        block.push('\n');
+    }
+    let zsh_env = quote(zsh_env);
+    block.push_str(&format!("[ ! -r {zsh_env} ] || . {zsh_env}\n"));
+    block
+}
+
+fn export_bash_env(bash_env: &Path) -> String {
+    format!("[ -n \"${{BASH_ENV-}}\" ] || export BASH_ENV={}", quote(bash_env))
+}
+
+/// Single-quoted for sh.
+fn quote(path: &Path) -> String {
+    format!("'{}'", path.to_string_lossy().replace('\'', r"'\''"))
+}
+
+/// `text` with the marked block holding `body`: appended, or the existing
+/// block replaced. `None` when it is there already.
+pub fn with_block(text: Option<&str>, body: &str) -> Option<String> {
+    let text = text.unwrap_or("");
+    let block = format!("{BEGIN}\n{body}{END}\n");
+    if let Some(start) = text.find(BEGIN) {
+        let end = text[start..].find(END).map_or(text.len(), |i| {
+            let after = start + i + END.len();
+            after + usize::from(text[after..].starts_with('\n'))
+        });
+        let replaced = format!("{}{block}{}", &text[..start], &text[end..]);
+        return (replaced != text).then_some(replaced);
+    }
+    let sep = match text {
+        "" => "",
+        t if t.ends_with("\n\n") => "",
+        t if t.ends_with('\n') => "\n",
+        _ => "\n\n",
+    };
+    Some(format!("{text}{sep}{block}"))
+}
+
+/// Whether `file` holds the block (for doctor).
+pub fn has_block(file: &Path) -> bool {
+    std::fs::read_to_string(file).is_ok_and(|text| text.contains(BEGIN))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_block_is_appended_once_and_replaced_in_place() {
+        let first = with_block(Some("alias ll='ls -l'\n"), "x=1\n").unwrap();
+        assert_eq!(first, format!("alias ll='ls -l'\n\n{BEGIN}\nx=1\n{END}\n"));
+        assert_eq!(with_block(Some(&first), "x=1\n"), None, "idempotent");
+        let mine = format!("{first}echo mine\n");
+        let second = with_block(Some(&mine), "x=2\n").unwrap();
+        assert_eq!(second, format!("alias ll='ls -l'\n\n{BEGIN}\nx=2\n{END}\necho mine\n"));
+        assert_eq!(with_block(None, "x\n").unwrap(), format!("{BEGIN}\nx\n{END}\n"));
+    }
+
+    #[test]
+    fn blocks_export_bash_env_only_when_unset_and_quote_paths() {
+        let block = bashrc_block(Path::new("/h/it's/agent-env.bash"));
+        assert!(block.contains(r#"[ -n "${BASH_ENV-}" ] || export BASH_ENV='/h/it'\''s/agent-env.bash'"#), "{block}");
+        let zsh = zshenv_block(None, Path::new("/c/agent-env.zsh"));
+        assert!(zsh.ends_with("[ ! -r '/c/agent-env.zsh' ] || . '/c/agent-env.zsh'\n") && !zsh.contains("BASH_ENV"));
+    }
+}

@@ -1,0 +1,253 @@
+//! `lctx init` and `lctx uninstall` end to end, on a fresh HOME: the round
+//! trip leaves every file byte-identical, a plan nobody confirmed changes
+//! nothing, a file the user changed since init is not overwritten silently,
+//! and after init the shells an agent starts are wrapped while a person's
+//! interactive shell is not.
+//!
+//! PATH holds only what the test puts there: the shells, a few tools, a
+//! stand-in `claude` (so Claude Code counts as installed) and a stand-in
+//! `git` that says which program started it. zsh is optional here: the parts
+//! that need it say so and are skipped where it is missing (CI installs it).
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use lean_ctx_tests::{Home, bin, describe};
+
+const PROBE_GIT: &str = "#!/bin/sh\nparent=$(cat /proc/$PPID/comm 2>/dev/null || ps -o comm= -p $PPID)\n\
+                         echo \"started-by=${parent##*/}\"\n";
+
+const DEBIAN_BASHRC: &str = "# ~/.bashrc\n# If not running interactively, don't do anything\ncase $- in\n    *i*) ;;\n      *) \
+                             return;;\nesac\nalias ll='ls -l'\n";
+
+const CLAUDE_SETTINGS: &str = "{\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"PostToolUse\": [{\"matcher\": \"Edit\", \"hooks\": []}]\n  }\n}\n";
+
+struct Sandbox {
+    home: Home,
+}
+
+impl Sandbox {
+    fn new() -> Sandbox {
+        let sandbox = Sandbox { home: Home::new() };
+        let user = sandbox.user();
+        fs::create_dir_all(user.join(".claude")).unwrap();
+        fs::write(user.join(".bashrc"), DEBIAN_BASHRC).unwrap();
+        fs::write(user.join(".claude/settings.json"), CLAUDE_SETTINGS).unwrap();
+        fs::write(user.join(".claude.json"), "{\"numStartups\": 3}\n").unwrap();
+        let tools = sandbox.tools();
+        fs::create_dir_all(&tools).unwrap();
+        for tool in ["bash", "zsh", "sh", "cat", "ps", "rm", "env"] {
+            if let Some(found) = which(tool) {
+                std::os::unix::fs::symlink(found, tools.join(tool)).unwrap();
+            }
+        }
+        for (name, text) in [("claude", "#!/bin/sh\n"), ("git", PROBE_GIT)] {
+            fs::write(tools.join(name), text).unwrap();
+            fs::set_permissions(tools.join(name), fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        sandbox
+    }
+
+    fn user(&self) -> PathBuf {
+        self.home.path().join("user")
+    }
+
+    fn tools(&self) -> PathBuf {
+        self.home.path().join("tools")
+    }
+
+    fn has_zsh(&self) -> bool {
+        self.tools().join("zsh").exists()
+    }
+
+    /// A command as the user runs it: this HOME, this PATH, no agent marker.
+    fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
+        let mut cmd = self.home.command(program);
+        cmd.env("HOME", self.user())
+            .env("XDG_CONFIG_HOME", self.user().join(".config"))
+            .env("PATH", self.tools())
+            .env_remove("ZDOTDIR")
+            .env_remove("BASH_ENV")
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("LEAN_CTX_SHELL")
+            .env_remove("LEAN_CTX_SHELL_COMMANDS")
+            .current_dir(self.home.path());
+        for var in AGENT_VARS {
+            cmd.env_remove(var);
+        }
+        cmd
+    }
+
+    fn lctx(&self, args: &[&str]) -> Output {
+        self.command(bin("lctx")).args(args).output().expect("run lctx")
+    }
+
+    /// Every file under the user's HOME with its bytes, and every directory.
+    fn snapshot(&self) -> BTreeMap<PathBuf, Option<Vec<u8>>> {
+        let mut all = BTreeMap::new();
+        walk(&self.user(), &self.user(), &mut all);
+        all
+    }
+
+    /// What `git` run by `shell_args` reports as the program that started it:
+    /// `lctx-shell` when routed; otherwise the shell, or whoever the shell
+    /// exec'd itself away for.
+    fn started_by(&self, shell: &str, args: &[&str], agent: bool) -> String {
+        let mut cmd = self.command(shell);
+        cmd.args(args);
+        if agent {
+            cmd.env("CLAUDECODE", "1");
+        }
+        let out = cmd.output().expect("run the shell");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("started-by="))
+            .unwrap_or_else(|| panic!("{shell} {args:?} printed no probe line: {}", describe(&out)))
+            .trim()
+            .to_string()
+    }
+}
+
+/// Cleared in every command: the machine running the tests may itself be
+/// driven by an agent.
+const AGENT_VARS: &[&str] = &[
+    "LEAN_CTX_AGENT",
+    "CLAUDECODE",
+    "CODEX_SANDBOX",
+    "CODEX_SANDBOX_NETWORK_DISABLED",
+    "CODEX_THREAD_ID",
+    "GEMINI_CLI",
+    "CURSOR_AGENT",
+    "OPENCODE",
+    "GOOSE_TERMINAL",
+    "CLINE_ACTIVE",
+];
+
+fn which(tool: &str) -> Option<PathBuf> {
+    ["/usr/bin", "/bin", "/usr/local/bin"].iter().map(|d| Path::new(d).join(tool)).find(|p| p.exists())
+}
+
+fn walk(root: &Path, dir: &Path, all: &mut BTreeMap<PathBuf, Option<Vec<u8>>>) {
+    for entry in fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        let relative = path.strip_prefix(root).unwrap().to_path_buf();
+        if entry.file_type().unwrap().is_dir() {
+            all.insert(relative, None);
+            walk(root, &path, all);
+        } else {
+            all.insert(relative, Some(fs::read(&path).unwrap()));
+        }
+    }
+}
+
+fn text(out: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+}
+
+#[test]
+fn init_then_uninstall_leaves_every_file_as_it_was() {
+    let sandbox = Sandbox::new();
+    let before = sandbox.snapshot();
+
+    let init = sandbox.lctx(&["init", "--yes"]);
+    assert!(init.status.success(), "{}", describe(&init));
+    let shown = text(&init);
+    assert!(shown.contains("OK   agent shell  bash: an agent's `bash -c` runs wrapped commands"), "{shown}");
+    let user = sandbox.user();
+    let bashrc = fs::read_to_string(user.join(".bashrc")).unwrap();
+    assert!(bashrc.starts_with(DEBIAN_BASHRC) && bashrc.contains("export BASH_ENV="), "{bashrc}");
+    let settings: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(user.join(".claude/settings.json")).unwrap()).unwrap();
+    assert_eq!(settings["model"], "opus");
+    assert_eq!(settings["hooks"]["PostToolUse"][0]["matcher"], "Edit");
+    let hook = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"].as_str().unwrap();
+    assert!(hook.ends_with("lctx-shell hook claude-code"), "{hook}");
+    let claude: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(user.join(".claude.json")).unwrap()).unwrap();
+    assert_eq!(claude["numStartups"], 3);
+    assert!(claude["mcpServers"]["lean-ctx"]["command"].as_str().unwrap().ends_with("lctx-mcp"));
+    assert_eq!(sandbox.has_zsh(), user.join(".zshenv").exists(), "~/.zshenv is written exactly when zsh is there");
+
+    let again = sandbox.lctx(&["init", "--yes"]);
+    assert!(again.status.success(), "{}", describe(&again));
+    assert!(text(&again).contains("nothing to change"), "a second init changes nothing: {}", text(&again));
+
+    let undo = sandbox.lctx(&["uninstall"]);
+    assert!(undo.status.success(), "{}", describe(&undo));
+    assert_eq!(sandbox.snapshot(), before, "every file byte-identical, created files and directories gone");
+    assert!(!sandbox.home.dirs().data.join("init").exists(), "the record is gone with what it recorded");
+    let nothing = sandbox.lctx(&["uninstall"]);
+    assert!(nothing.status.success() && text(&nothing).contains("nothing to undo"), "{}", describe(&nothing));
+}
+
+#[test]
+fn without_a_terminal_or_yes_init_only_shows_the_plan() {
+    let sandbox = Sandbox::new();
+    let before = sandbox.snapshot();
+    let out = sandbox.lctx(&["init"]);
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("+++ ") && stdout.contains("export BASH_ENV="), "the plan is shown as a diff: {stdout}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("lctx init --yes"), "{}", describe(&out));
+    assert_eq!(sandbox.snapshot(), before, "nothing changed");
+    assert!(!sandbox.home.dirs().data.join("init").exists(), "nothing recorded");
+}
+
+#[test]
+fn uninstall_refuses_to_overwrite_a_file_changed_since_init_unless_forced() {
+    let sandbox = Sandbox::new();
+    let init = sandbox.lctx(&["init", "--yes"]);
+    assert!(init.status.success(), "{}", describe(&init));
+    let bashrc = sandbox.user().join(".bashrc");
+    let edited = format!("{}export EDITOR=vi\n", fs::read_to_string(&bashrc).unwrap());
+    fs::write(&bashrc, &edited).unwrap();
+    let settings_after_init = fs::read(sandbox.user().join(".claude/settings.json")).unwrap();
+
+    let refused = sandbox.lctx(&["uninstall"]);
+    assert_eq!(refused.status.code(), Some(1), "{}", describe(&refused));
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(message.contains(&bashrc.display().to_string()) && message.contains("--force"), "{message}");
+    assert_eq!(fs::read_to_string(&bashrc).unwrap(), edited, "nothing restored");
+    assert_eq!(fs::read(sandbox.user().join(".claude/settings.json")).unwrap(), settings_after_init, "all or nothing");
+
+    let forced = sandbox.lctx(&["uninstall", "--force"]);
+    assert!(forced.status.success(), "{}", describe(&forced));
+    assert_eq!(fs::read_to_string(&bashrc).unwrap(), DEBIAN_BASHRC);
+    assert_eq!(fs::read_to_string(sandbox.user().join(".bashrc.lctx-uninstall.bak")).unwrap(), edited, "kept");
+    assert_eq!(fs::read_to_string(sandbox.user().join(".claude/settings.json")).unwrap(), CLAUDE_SETTINGS);
+}
+
+#[test]
+fn after_init_agent_shells_are_wrapped_and_a_persons_shell_is_not() {
+    let sandbox = Sandbox::new();
+    let init = sandbox.lctx(&["init", "--yes"]);
+    assert!(init.status.success(), "{}", describe(&init));
+
+    // An agent started from a terminal runs `bash -c`: the interactive bash
+    // read ~/.bashrc (which returns early for non-interactive shells).
+    let agent = sandbox.started_by("bash", &["-i", "-c", "CLAUDECODE=1 bash -c git"], false);
+    assert_eq!(agent, "lctx-shell", "an agent's non-interactive bash routes git through lctx-shell");
+    // A login shell's /etc/profile sets PATH anew: the stand-in is put first again.
+    let login_command = format!("CLAUDECODE=1 bash -lc 'export PATH={}; git'", sandbox.tools().display());
+    let login = sandbox.started_by("bash", &["-i", "-c", &login_command], false);
+    assert_eq!(login, "lctx-shell", "so does a login `bash -lc`, as Codex runs commands");
+    let person = sandbox.started_by("bash", &["-i", "-c", "git"], false);
+    assert_ne!(person, "lctx-shell", "a person's interactive bash runs git itself");
+    let script = sandbox.started_by("bash", &["-i", "-c", "bash -c git"], false);
+    assert_ne!(script, "lctx-shell", "a person's scripts are untouched");
+    let kind = sandbox.command("bash").args(["-i", "-c", "type -t git"]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&kind.stdout).trim(), "file", "no function in a person's shell");
+
+    if !sandbox.has_zsh() {
+        eprintln!("zsh not installed: the zsh half of this test is skipped");
+        return;
+    }
+    assert_eq!(sandbox.started_by("zsh", &["-c", "git"], true), "lctx-shell", "an agent's zsh -c is wrapped");
+    assert_ne!(sandbox.started_by("zsh", &["-i", "-c", "git"], false), "lctx-shell", "a person's zsh is not");
+    let kind = sandbox.command("zsh").args(["-i", "-c", "whence -w git"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&kind.stdout).contains("git: command"), "{}", describe(&kind));
+}
