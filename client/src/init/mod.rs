@@ -108,31 +108,15 @@ fn plan_shell(env: &Env, config_dir: &Path, scope: Scope, bin: &Path, plan: &mut
     let bash_env = shell_files::agent_env_file(config_dir, "bash");
     let zsh_env = shell_files::agent_env_file(config_dir, "zsh");
     if bash {
-        push_if_changed(
-            plan,
-            &bash_env,
-            shell_files::agent_env_text(bin, "bash")?,
-            "bash agents: the hook BASH_ENV names",
-        )?;
-        let rc = shell_files::bashrc(env);
-        let before = manifest::read(&rc)?;
-        if let Some(after) = shell_files::with_block(before.as_deref(), &shell_files::bashrc_block(&bash_env)) {
-            push(plan, &rc, after, "bash: export BASH_ENV for the agents started from a terminal".into())?;
-        }
+        let block = shell_files::bashrc_block(&bash_env);
+        let purposes =
+            ["bash agents: the hook BASH_ENV names", "bash: export BASH_ENV for agents started from a terminal"];
+        plan_one_shell(plan, bin, "bash", &bash_env, &shell_files::bashrc(env), &block, purposes)?;
     }
     if zsh {
-        push_if_changed(
-            plan,
-            &zsh_env,
-            shell_files::agent_env_text(bin, "zsh")?,
-            "zsh agents: the hook ~/.zshenv reads",
-        )?;
-        let rc = shell_files::zshenv(env);
-        let before = manifest::read(&rc)?;
         let block = shell_files::zshenv_block(bash.then_some(bash_env.as_path()), &zsh_env);
-        if let Some(after) = shell_files::with_block(before.as_deref(), &block) {
-            push(plan, &rc, after, "zsh: every zsh reads ~/.zshenv; agents' get the hook".into())?;
-        }
+        let purposes = ["zsh agents: the hook ~/.zshenv reads", "zsh: every zsh reads ~/.zshenv; agents' get the hook"];
+        plan_one_shell(plan, bin, "zsh", &zsh_env, &shell_files::zshenv(env), &block, purposes)?;
     }
     if !bash && !zsh {
         plan.notes.push("neither bash nor zsh is on PATH: no shell integration".into());
@@ -142,6 +126,24 @@ fn plan_shell(env: &Env, config_dir: &Path, scope: Scope, bin: &Path, plan: &mut
             "BASH_ENV is set to {} already; the integration leaves it alone, so bash agents are not wrapped",
             Path::new(&other).display()
         ));
+    }
+    Ok(())
+}
+
+/// One shell's part: its agent-env file, and the rc file's block.
+fn plan_one_shell(
+    plan: &mut Plan,
+    bin: &Path,
+    shell: &str,
+    env_file: &Path,
+    rc: &Path,
+    block: &str,
+    [env_purpose, rc_purpose]: [&str; 2],
+) -> Result<(), String> {
+    push_if_changed(plan, env_file, shell_files::agent_env_text(bin, shell)?, env_purpose)?;
+    let before = manifest::read(rc)?;
+    if let Some(after) = shell_files::with_block(before.as_deref(), block) {
+        push(plan, rc, after, rc_purpose.into())?;
     }
     Ok(())
 }
