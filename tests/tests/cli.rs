@@ -97,6 +97,7 @@ fn doctor_reports_every_check_and_json() {
         "mcp hosts",
         "shell hook",
         "service",
+        "agent shell",
     ];
     for check in checks {
         assert!(text.contains(&format!("OK   {check}")), "{check}: {text}");
