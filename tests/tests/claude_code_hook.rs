@@ -106,3 +106,49 @@ fn malformed_input_fails_open() {
         assert!(out.stdout.is_empty(), "no rewrite for {input:?}: {}", describe(&out));
     }
 }
+
+#[test]
+fn the_rewritten_command_still_obeys_the_rules_of_the_original() {
+    let home = Home::new();
+    let root = home.path().join("proj");
+    fs::create_dir_all(root.join(".git")).unwrap();
+    fs::create_dir_all(home.path().join("user")).unwrap();
+    fs::write(root.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+    fs::create_dir_all(root.join(".claude")).unwrap();
+    fs::write(
+        root.join(".claude/settings.json"),
+        r#"{"permissions": {"deny": ["Bash(git push:*)"], "ask": ["Bash(git reset:*)"]}}"#,
+    )
+    .unwrap();
+    let runs = home.path().join("git-runs.log");
+    let fake = home.path().join("fakebin");
+    fs::create_dir_all(&fake).unwrap();
+    fs::write(fake.join("git"), format!("#!/bin/sh\necho \"$*\" >> '{}'\necho ran\n", runs.display())).unwrap();
+    fs::set_permissions(fake.join("git"), fs::Permissions::from_mode(0o755)).unwrap();
+    // What Claude Code would run for each command, in its shell tool (CLAUDECODE set).
+    let run = |command: &str| {
+        let answer: serde_json::Value = serde_json::from_slice(&hook(&home, &bash_call(command), &[]).stdout).unwrap();
+        let rewritten = answer["hookSpecificOutput"]["updatedInput"]["command"].as_str().unwrap().to_string();
+        home.command("bash")
+            .arg("-c")
+            .arg(rewritten)
+            .current_dir(&root)
+            .env("HOME", home.path().join("user"))
+            .env("PATH", format!("{}:/usr/bin:/bin", fake.display()))
+            .env("CLAUDECODE", "1")
+            .output()
+            .unwrap()
+    };
+    for (command, rule) in [("git push origin main", "Bash(git push:*)"), ("git reset --hard", "Bash(git reset:*)")] {
+        let out = run(command);
+        assert_eq!(out.status.code(), Some(126), "{command}: {}", describe(&out));
+        assert!(String::from_utf8_lossy(&out.stderr).contains(rule), "{command}: {}", describe(&out));
+    }
+    assert_eq!(fs::read_to_string(&runs).unwrap_or_default(), "", "nothing refused ran");
+    let allowed = run("git status");
+    assert!(
+        allowed.status.success() && String::from_utf8_lossy(&allowed.stdout).contains("ran"),
+        "{}",
+        describe(&allowed)
+    );
+}
