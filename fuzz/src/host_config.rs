@@ -44,23 +44,22 @@ pub fn run(data: &[u8]) {
     write(&file, content);
     let install = Action::Install(&world.mcp);
 
-    if let Ok(plan) = setup::plan(host, &world.env, scope, install) {
-        if let Some(after) = &plan.after {
-            write(&file, after.as_bytes());
-            let again = setup::plan(host, &world.env, scope, install).expect("an installed file does not parse");
-            assert!(again.after.is_none(), "{}: a second install changes the file again:\n{}", host.id, again.diff());
-            assert!(again.previous.is_some(), "{}: the installed entry is not found", host.id);
-        }
+    if let Ok(plan) = setup::plan(host, &world.env, scope, install)
+        && let Some(after) = &plan.after
+    {
+        write(&file, after.as_bytes());
+        let again = setup::plan(host, &world.env, scope, install).expect("an installed file does not parse");
+        assert!(again.after.is_none(), "{}: a second install changes the file again:\n{}", host.id, again.diff());
+        assert!(again.previous.is_some(), "{}: the installed entry is not found", host.id);
     }
     write(&file, content);
-    if let Ok(plan) = setup::plan(host, &world.env, scope, Action::Remove) {
-        if let Some(after) = &plan.after {
-            write(&file, after.as_bytes());
-            let again =
-                setup::plan(host, &world.env, scope, Action::Remove).expect("a file after removal does not parse");
-            assert!(again.after.is_none(), "{}: a second removal changes the file again:\n{}", host.id, again.diff());
-            assert!(again.previous.is_none(), "{}: the removed entry is still found", host.id);
-        }
+    if let Ok(plan) = setup::plan(host, &world.env, scope, Action::Remove)
+        && let Some(after) = &plan.after
+    {
+        write(&file, after.as_bytes());
+        let again = setup::plan(host, &world.env, scope, Action::Remove).expect("a file after removal does not parse");
+        assert!(again.after.is_none(), "{}: a second removal changes the file again:\n{}", host.id, again.diff());
+        assert!(again.previous.is_none(), "{}: the removed entry is still found", host.id);
     }
 }
 

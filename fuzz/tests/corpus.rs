@@ -20,37 +20,14 @@ fn replay(target: &str, run: fn(&[u8])) {
     }
 }
 
-#[test]
-fn mcp_stdio() {
-    replay("mcp_stdio", lean_ctx_fuzz::mcp_stdio::run);
+/// One test per target, named after it.
+macro_rules! replays {
+    ($($target:ident),*) => {
+        $(#[test]
+        fn $target() {
+            replay(stringify!($target), lean_ctx_fuzz::$target::run);
+        })*
+    };
 }
 
-#[test]
-fn daemon_requests() {
-    replay("daemon_requests", lean_ctx_fuzz::daemon_requests::run);
-}
-
-#[test]
-fn config() {
-    replay("config", lean_ctx_fuzz::config::run);
-}
-
-#[test]
-fn host_config() {
-    replay("host_config", lean_ctx_fuzz::host_config::run);
-}
-
-#[test]
-fn shell_compress() {
-    replay("shell_compress", lean_ctx_fuzz::shell_compress::run);
-}
-
-#[test]
-fn outline() {
-    replay("outline", lean_ctx_fuzz::outline::run);
-}
-
-#[test]
-fn paths() {
-    replay("paths", lean_ctx_fuzz::paths::run);
-}
+replays!(mcp_stdio, daemon_requests, config, host_config, shell_compress, outline, paths);
