@@ -8,19 +8,13 @@
 //! daemon's (filter: `LEAN_CTX_LOG`, default `warn`, rmcp's own at
 //! `error`). The process exits when stdin closes, or on SIGTERM.
 
-mod profile;
-mod retry;
-mod server;
-mod session;
-mod stdio;
-mod tools;
-
 use std::io::IsTerminal as _;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use lctx::options::ClientOptions;
+use lctx_mcp::{profile, server, session, stdio};
 use lean_ctx_proto::v1::ClientKind;
 use rmcp::ServiceExt as _;
 use tokio::signal::unix::{SignalKind, signal};

@@ -187,7 +187,11 @@ fn parse(line: &[u8]) -> Parsed {
         return Parsed::Skip;
     }
     let error = match serde_json::from_slice(line) {
-        Ok(message) => return misread(&message).unwrap_or_else(|| Parsed::Message(Box::new(message))),
+        Ok(message) => {
+            return misread(&message)
+                .or_else(|| unusable_id(&message, line))
+                .unwrap_or_else(|| Parsed::Message(Box::new(message)));
+        }
         Err(e) => e,
     };
     let Ok(value) = serde_json::from_slice::<Value>(line) else {
@@ -195,6 +199,9 @@ fn parse(line: &[u8]) -> Parsed {
     };
     let id = value.get("id").and_then(request_id);
     let method = value.get("method").and_then(Value::as_str);
+    if value.get("id").is_some() && id.is_none() {
+        return bad_id();
+    }
     match (id, method) {
         // A notification cannot be answered.
         (None, Some(method)) => {
@@ -229,6 +236,21 @@ fn misread(message: &RxJsonRpcMessage<RoleServer>) -> Option<Parsed> {
     };
     let why = why.unwrap_or_else(|| "params do not match the method".into());
     Some(Parsed::Error(Some(id.clone()), ErrorData::invalid_params(format!("malformed {method} request: {why}"), None)))
+}
+
+/// A message with an `id` that is no request id (null, a fraction, an
+/// array…) reads as a notification, which is never answered; its sender
+/// waits for an answer, so it gets an error without an id instead.
+fn unusable_id(message: &RxJsonRpcMessage<RoleServer>, line: &[u8]) -> Option<Parsed> {
+    if !matches!(message, JsonRpcMessage::Notification(_)) {
+        return None;
+    }
+    let value: Value = serde_json::from_slice(line).ok()?;
+    value.get("id").is_some().then(bad_id)
+}
+
+fn bad_id() -> Parsed {
+    Parsed::Error(None, ErrorData::invalid_request("the id must be a string or an integer", None))
 }
 
 fn request_id(value: &Value) -> Option<RequestId> {
@@ -375,5 +397,22 @@ mod tests {
         assert!(matches!(parse(b"  \r\n"), Parsed::Skip));
         assert!(matches!(parse(br#"{"jsonrpc":"2.0","method":"tools/call","params":5}"#), Parsed::Skip));
         assert!(matches!(parse(br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#), Parsed::Message(_)));
+    }
+
+    /// Found by the `mcp_stdio` fuzz target: a request whose id is null, a
+    /// fraction or an array was taken for a notification and never answered.
+    #[test]
+    fn a_request_with_an_unusable_id_is_answered_not_ignored() {
+        for line in [
+            br#"{"jsonrpc":"2.0","id":null,"method":"tools/list"}"#.as_slice(),
+            br#"{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}"#,
+            br#"{"jsonrpc":"2.0","id":[1],"method":"tools/call","params":{"name":"ctx_read"}}"#,
+        ] {
+            let Parsed::Error(None, e) = parse(line) else {
+                panic!("an error without id expected for {}", String::from_utf8_lossy(line))
+            };
+            assert_eq!(e.code, ErrorCode::INVALID_REQUEST, "{}", String::from_utf8_lossy(line));
+            assert!(e.message.contains("id must be a string or an integer"), "{}", e.message);
+        }
     }
 }

@@ -1,0 +1,24 @@
+//! `shell_compress`: `compress(command, output, exit)` on anything.
+//!
+//! Input: the command line, a newline, the exit code as text, a newline, the
+//! output (lossy UTF-8, as the daemon reads command output).
+
+use lean_ctx_shell_compress::compress;
+
+pub fn run(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let mut parts = text.splitn(3, '\n');
+    let command = parts.next().unwrap_or_default();
+    let exit: i32 = parts.next().unwrap_or_default().trim().parse().unwrap_or(0);
+    let output = parts.next().unwrap_or_default();
+
+    let out = compress(command, output, exit);
+    assert_eq!(out, compress(command, output, exit), "compression is not deterministic");
+    let trailer = if exit == 0 { String::new() } else { format!("[exit:{exit}]\n") };
+    assert!(out.text.ends_with(&trailer), "the exit code is not the last line: {:?}", out.text);
+    assert!(out.text.len() <= output.len() + trailer.len() + 1, "the output grew");
+    if !out.shortened {
+        // Unchanged output is the raw output and its exit line, nothing else.
+        assert!(out.text.starts_with(output), "an unshortened output was changed");
+    }
+}
