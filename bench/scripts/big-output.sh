@@ -7,9 +7,11 @@
 # resets the kernel's peak counter (clear_refs 5), runs one `lctx run` whose
 # output is MB megabytes of base64 (default 200), and prints the peak
 # (VmHWM) and what is still resident two seconds later. Linux only.
+# BIN_DIR=target/debug measures a debug build instead (slower; for a quick
+# look only: docs/benchmarks.md reports release figures).
 set -eu
 MB=${1:-200}
-BIN=$(cd "$(dirname "$0")/../.." && pwd)/target/release
+BIN=${BIN_DIR:-$(cd "$(dirname "$0")/../.." && pwd)/target/release}
 HOME_DIR=$(mktemp -d)
 PROJECT=$(mktemp -d)
 trap 'LEAN_CTX_HOME=$HOME_DIR "$BIN/lctx" daemon stop >/dev/null 2>&1 || true; rm -rf "$HOME_DIR" "$PROJECT"' EXIT

@@ -131,6 +131,13 @@ pub fn compress_with(command_line: &str, output: &str, exit_code: i32, options: 
     }
 }
 
+/// Whether compression would keep `line` of a failed command's output in every family: it reports an error,
+/// failure, panic or failed assertion, or names a `file:line` location. For a caller that can hand only part of
+/// a huge output to [`compress`] and must choose which lines of the rest to keep.
+pub fn must_keep(line: &str) -> bool {
+    rules::is_error(line) || rules::has_location(line)
+}
+
 fn unchanged(output: &str, exit_code: i32, family: &Family) -> Compressed {
     let mut text = output.to_string();
     push_exit(&mut text, exit_code);
@@ -149,6 +156,18 @@ fn push_exit(text: &mut String, exit_code: i32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn must_keep_names_the_lines_a_failure_keeps() {
+        for line in
+            ["error[E0308]: mismatched types", "test a::b ... FAILED", "  --> src/main.rs:4:9", "thread 'x' panicked"]
+        {
+            assert!(must_keep(line), "{line}");
+        }
+        for line in ["   Compiling foo v0.1.0", "test a::b ... ok", "0 errors", ""] {
+            assert!(!must_keep(line), "{line}");
+        }
+    }
 
     #[test]
     fn small_output_is_returned_unchanged() {

@@ -48,7 +48,10 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use rusqlite::{Connection, Transaction, TransactionBehavior};
 
-pub use archive::{ARCHIVE_ID_LEN, ArchiveEntry, ArchiveHit, ArchiveMeta, Archived, SweepReport, archive_id};
+pub use archive::{
+    ARCHIVE_ID_LEN, ArchiveEntry, ArchiveHit, ArchiveMeta, ArchiveReader, ArchiveWriter, Archived, SweepReport,
+    WrittenBlob, archive_id,
+};
 pub use db::{BUSY_TIMEOUT, Check, Opened};
 pub use delivery::Delivery;
 pub use error::{Error, Result};

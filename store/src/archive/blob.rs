@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 pub const ARCHIVE_ID_LEN: usize = 16;
 
 /// zstd level of the blobs: zstd's default, fast enough to archive on the response path.
-const LEVEL: i32 = 3;
+pub(super) const LEVEL: i32 = 3;
 
 /// The archive id of `bytes`: the first 16 hex characters of their BLAKE3 hash.
 pub fn archive_id(bytes: &[u8]) -> String {

@@ -41,8 +41,13 @@ pub(super) fn indexed_text(bytes: &[u8]) -> Cow<'_, str> {
         return String::from_utf8_lossy(bytes);
     }
     let half = INDEX_LIMIT / 2;
-    let mut text = String::from_utf8_lossy(&bytes[..half]).into_owned();
+    Cow::Owned(joined_index_text(&bytes[..half], &bytes[bytes.len() - half..]))
+}
+
+/// The indexed text of an output longer than [`INDEX_LIMIT`], from its first and last halves.
+pub(super) fn joined_index_text(head: &[u8], tail: &[u8]) -> String {
+    let mut text = String::from_utf8_lossy(head).into_owned();
     text.push('\n');
-    text.push_str(&String::from_utf8_lossy(&bytes[bytes.len() - half..]));
-    Cow::Owned(text)
+    text.push_str(&String::from_utf8_lossy(tail));
+    text
 }

@@ -8,7 +8,8 @@
 //! one `state.db`.
 //!
 //! The modules: `blob` (ids and blob files), `rows` (the `archive` table), `index` (the full-text
-//! index), `search` and `snippet` (finding outputs), `sweep` (retention).
+//! index), `stream` (archiving an output as it is produced, reading one back by lines), `search`
+//! and `snippet` (finding outputs), `sweep` (retention).
 //!
 //! # Writers
 //! A blob is written to a temporary file in its directory and renamed into place, while the
@@ -27,6 +28,9 @@ mod index;
 mod rows;
 mod search;
 mod snippet;
+mod stream;
+#[cfg(test)]
+mod stream_tests;
 mod sweep;
 #[cfg(test)]
 mod tests;
@@ -39,6 +43,7 @@ pub use blob::{ARCHIVE_ID_LEN, archive_id};
 use blob::{blob_path, compress, file_size, normalize_id, read_blob, write_blob};
 use index::{index, indexed_text};
 use rows::{COLUMNS, Sizes, insert_live, meta_from_row, refresh_live, row_state, set_stored_bytes};
+pub use stream::{ArchiveReader, ArchiveWriter, WrittenBlob};
 
 use crate::error::{Error, Result, non_empty, sql_count};
 use crate::{Store, now_ms};
@@ -144,33 +149,87 @@ impl Store {
             path: path.clone(),
             source,
         })?;
-        let stored_bytes = compressed.len() as u64;
-        let raw_lines = sql_count("line count", line_count(entry.text))?;
+        let sizes = Sizes {
+            raw_bytes,
+            raw_lines: sql_count("line count", line_count(entry.text))?,
+            stored_bytes: compressed.len() as u64,
+        };
         let body = indexed_text(entry.text);
-        let now = now_ms();
+        self.commit_put(&id, &path, entry, &sizes, &body, &mut |path| write_blob(path, &compressed))?;
+        Ok(id)
+    }
 
+    /// Archives the output `blob` streamed under `dir` (see [`ArchiveWriter`]), described by
+    /// `entry`, whose `text` must be empty: the blob holds the bytes. Otherwise as
+    /// [`Store::archive_put`]: the same content keeps one blob and one row, and a put from
+    /// several clones of one blob archives it once.
+    pub fn archive_put_written(&mut self, dir: &Path, entry: &ArchiveEntry<'_>, blob: &WrittenBlob) -> Result<String> {
+        non_empty("archive kind", entry.kind)?;
+        non_empty("project", entry.project)?;
+        if !entry.text.is_empty() {
+            return Err(Error::InvalidInput(
+                "a streamed output's bytes are in its blob; its entry must carry no text".to_owned(),
+            ));
+        }
+        let sizes = Sizes {
+            raw_bytes: sql_count("archived output size", blob.raw_bytes())?,
+            raw_lines: sql_count("line count", blob.raw_lines())?,
+            stored_bytes: blob.stored_bytes(),
+        };
+        let id = blob.id().to_owned();
+        let path = blob_path(dir, &id);
+        self.commit_put(&id, &path, entry, &sizes, blob.index_text(), &mut |path| blob.place(path))?;
+        Ok(id)
+    }
+
+    /// Records the output `id` whose blob belongs at `path`, calling `place` to put the blob
+    /// there only when the file is not already what the row describes; one write transaction,
+    /// which is what keeps a put and a sweep from interleaving between a blob and its row.
+    fn commit_put(
+        &mut self,
+        id: &str,
+        path: &Path,
+        entry: &ArchiveEntry<'_>,
+        sizes: &Sizes,
+        body: &str,
+        place: &mut dyn FnMut(&Path) -> Result<()>,
+    ) -> Result<()> {
+        let now = now_ms();
         let tx = self.write()?;
-        match row_state(&tx, &id)? {
+        match row_state(&tx, id)? {
             Some((None, stored)) => {
                 // Live: repair a missing or truncated blob.
-                if file_size(&path) != Some(stored) {
-                    write_blob(&path, &compressed)?;
-                    set_stored_bytes(&tx, &id, stored_bytes)?;
+                if file_size(path) != Some(stored) {
+                    place(path)?;
+                    set_stored_bytes(&tx, id, sizes.stored_bytes)?;
                 }
-                refresh_live(&tx, &id, entry, now)?;
+                refresh_live(&tx, id, entry, now)?;
             }
             state => {
                 // New, or expired and revived. A blob of a new id may be left by a put that
                 // crashed before its commit; one of an expired id was deleted by the sweep.
-                if state.is_some() || file_size(&path) != Some(stored_bytes) {
-                    write_blob(&path, &compressed)?;
+                if state.is_some() || file_size(path) != Some(sizes.stored_bytes) {
+                    place(path)?;
                 }
-                insert_live(&tx, &id, entry, &Sizes { raw_bytes, raw_lines, stored_bytes }, now)?;
-                index(&tx, &id, entry.label, &body)?;
+                insert_live(&tx, id, entry, sizes, now)?;
+                index(&tx, id, entry.label, body)?;
             }
         }
         tx.commit()?;
-        Ok(id)
+        Ok(())
+    }
+
+    /// The archived output `id` (any letter case) under `dir`, to read line by line without
+    /// holding it in memory; fails as [`Store::archive_get`] does. The blob's checksum is checked
+    /// only as far as it is read.
+    pub fn archive_open(&self, dir: &Path, id: &str) -> Result<(ArchiveMeta, ArchiveReader)> {
+        let id = normalize_id(id)?;
+        let meta = self.archive_meta(&id)?.ok_or_else(|| Error::ArchiveNotFound { id: id.clone() })?;
+        if let Some(expired_ms) = meta.expired_ms {
+            return Err(Error::ArchiveExpired { id, expired_ms });
+        }
+        let reader = ArchiveReader::open(blob_path(dir, &id), &id)?;
+        Ok((meta, reader))
     }
 
     /// The archived output `id` (any letter case) with its original bytes, read from `dir`.

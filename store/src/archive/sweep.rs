@@ -8,6 +8,7 @@ use rusqlite::{Connection, params};
 use super::SweepReport;
 use super::blob::{blob_id, blob_path, is_shard_name, is_temp_name, remove_file, sorted_entries};
 use super::index::unindex;
+use super::stream::{incoming_dir, is_stale_temp};
 use crate::Store;
 use crate::error::{Error, Result};
 
@@ -67,7 +68,8 @@ impl Store {
     }
 }
 
-/// Deletes blob files without a live row, and temporary files, from the archive in `dir`.
+/// Deletes blob files without a live row, temporary files of puts, and temporary files of streams
+/// no writer holds, from the archive in `dir`.
 ///
 /// Runs inside the sweep's write transaction: every put writes its files under the same lock, so
 /// no put is between writing a file and committing its row.
@@ -91,6 +93,12 @@ fn collect_orphans(conn: &Connection, dir: &Path, report: &mut SweepReport) -> R
             if orphan {
                 orphans.push(file);
             }
+        }
+    }
+    // Streams in progress hold their file's lock; one nobody holds was left by a crash.
+    for file in sorted_entries(&incoming_dir(dir))? {
+        if file.file_name().and_then(|name| name.to_str()).is_some_and(is_temp_name) && is_stale_temp(&file) {
+            orphans.push(file);
         }
     }
     for orphan in orphans {

@@ -1,67 +1,25 @@
-//! Reading a command's output pipe: the first and last bytes kept within a
-//! limit, read while the runner waits for the command, so the runner never
-//! blocks on the pipe — a process the command detached may hold it open
-//! long after the command itself ended.
+//! Reading a command's output pipe into its spool (`spool.rs`: kept whole,
+//! or archived as it arrives), read while the runner waits for the command,
+//! so the runner never blocks on the pipe — a process the command detached
+//! may hold it open long after the command itself ended.
 
-use std::collections::VecDeque;
 use std::io::{PipeReader, Read};
 use std::os::fd::AsRawFd;
 use std::time::{Duration, Instant};
 
-/// Keeps the first and last `limit / 2` bytes of a stream.
-struct HeadTail {
-    head: Vec<u8>,
-    tail: VecDeque<u8>,
-    half: usize,
-    dropped: u64,
-}
-
-impl HeadTail {
-    fn new(limit: usize) -> Self {
-        HeadTail { head: Vec::new(), tail: VecDeque::new(), half: limit / 2, dropped: 0 }
-    }
-
-    fn push(&mut self, mut bytes: &[u8]) {
-        let room = self.half.saturating_sub(self.head.len());
-        let take = room.min(bytes.len());
-        self.head.extend_from_slice(&bytes[..take]);
-        bytes = &bytes[take..];
-        self.tail.extend(bytes);
-        let excess = self.tail.len().saturating_sub(self.half);
-        self.tail.drain(..excess);
-        self.dropped += excess as u64;
-    }
-
-    /// Head and tail, with a marker line between them when bytes were
-    /// dropped, so no reader mistakes the join for real output.
-    fn finish(mut self) -> (Vec<u8>, u64) {
-        if self.dropped > 0 {
-            end_line(&mut self.head);
-            let marker = format!("[… {} bytes of output not kept (over the capture limit) …]\n", self.dropped);
-            self.head.extend_from_slice(marker.as_bytes());
-        }
-        self.head.extend(self.tail);
-        (self.head, self.dropped)
-    }
-}
-
-fn end_line(bytes: &mut Vec<u8>) {
-    if !bytes.is_empty() && !bytes.ends_with(b"\n") {
-        bytes.push(b'\n');
-    }
-}
+use super::spool::{Output, Spool};
 
 /// The read end of a command's output pipe and what was kept of it.
-pub struct Capture {
+pub struct Capture<'a> {
     reader: PipeReader,
-    kept: HeadTail,
+    spool: Spool<'a>,
     /// False once every writer closed the pipe (end of file) or it failed.
     open: bool,
 }
 
-impl Capture {
-    pub fn new(reader: PipeReader, limit: usize) -> Capture {
-        Capture { reader, kept: HeadTail::new(limit), open: true }
+impl<'a> Capture<'a> {
+    pub fn new(reader: PipeReader, spool: Spool<'a>) -> Capture<'a> {
+        Capture { reader, spool, open: true }
     }
 
     /// Reads whatever arrives during the next `wait`, returning early at
@@ -82,7 +40,7 @@ impl Capture {
     /// closed the pipe, but for at most `grace` — a process the command
     /// detached may keep it open indefinitely — and then say that reading
     /// stopped.
-    pub fn finish(mut self, grace: Duration) -> (Vec<u8>, u64) {
+    pub fn finish(mut self, grace: Duration) -> Output {
         let until = Instant::now() + grace;
         while self.open {
             let left = until.saturating_duration_since(Instant::now());
@@ -91,15 +49,10 @@ impl Capture {
             }
             self.read_once();
         }
-        let held_open = self.open;
-        let (mut output, dropped) = self.kept.finish();
-        if held_open {
-            end_line(&mut output);
-            output.extend_from_slice(
-                b"[output no longer read: the command ended, a process it left running keeps the output open]\n",
-            );
-        }
-        (output, dropped)
+        let note = self
+            .open
+            .then_some("[output no longer read: the command ended, a process it left running keeps the output open]");
+        self.spool.finish(note)
     }
 
     /// Whether the pipe has data or end of file within `wait`.
@@ -122,7 +75,7 @@ impl Capture {
         let mut buf = [0u8; 64 * 1024];
         match self.reader.read(&mut buf) {
             Ok(0) => self.open = false,
-            Ok(n) => self.kept.push(&buf[..n]),
+            Ok(n) => self.spool.push(&buf[..n]),
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(_) => self.open = false,
         }
@@ -132,27 +85,23 @@ impl Capture {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::shell::spool::test_spool;
 
-    #[test]
-    fn head_and_tail_survive_a_flood() {
-        let mut ht = HeadTail::new(10);
-        ht.push(b"0123456789abcdefghij");
-        let (kept, dropped) = ht.finish();
-        assert_eq!(
-            String::from_utf8_lossy(&kept),
-            "01234\n[… 10 bytes of output not kept (over the capture limit) …]\nfghij"
-        );
-        assert_eq!(dropped, 10);
+    fn text(output: Output) -> String {
+        match output {
+            Output::Whole(bytes) => String::from_utf8(bytes).unwrap(),
+            Output::Spilled(_) => panic!("spilled"),
+        }
     }
 
     #[test]
     fn a_writer_that_never_closes_does_not_hold_the_output() {
         let (reader, mut writer) = std::io::pipe().unwrap();
         std::io::Write::write_all(&mut writer, b"partial").unwrap();
-        let mut capture = Capture::new(reader, 1 << 20);
+        let dir = tempfile::tempdir().unwrap();
+        let mut capture = Capture::new(reader, test_spool(dir.path()));
         capture.read_for(Duration::from_millis(10));
-        let (output, _) = capture.finish(Duration::from_millis(50));
-        let text = String::from_utf8_lossy(&output);
+        let text = text(capture.finish(Duration::from_millis(50)));
         assert!(text.starts_with("partial\n[output no longer read"), "{text}");
         drop(writer);
     }
@@ -162,7 +111,8 @@ mod tests {
         let (reader, mut writer) = std::io::pipe().unwrap();
         std::io::Write::write_all(&mut writer, b"all of it\n").unwrap();
         drop(writer);
-        let (output, _) = Capture::new(reader, 1 << 20).finish(Duration::from_secs(30));
-        assert_eq!(output, b"all of it\n");
+        let dir = tempfile::tempdir().unwrap();
+        let output = Capture::new(reader, test_spool(dir.path())).finish(Duration::from_secs(30));
+        assert_eq!(text(output), "all of it\n");
     }
 }

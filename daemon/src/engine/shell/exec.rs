@@ -12,14 +12,13 @@ use std::time::{Duration, Instant};
 
 use super::capture::Capture;
 use super::descendants;
+use super::spool::{Output, Spool};
 use crate::engine::cancel::Cancel;
 use crate::engine::error::{EngineError, EngineResult};
 
 /// Longest timeout a caller may ask for.
 pub const MAX_TIMEOUT: Duration = Duration::from_secs(3600);
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
-/// Output kept in memory per command; beyond it only head and tail are kept.
-pub const CAPTURE_LIMIT: usize = 64 << 20;
 /// First and longest pause between looks at a running command.
 const FIRST_POLL: Duration = Duration::from_micros(100);
 const MAX_POLL: Duration = Duration::from_millis(5);
@@ -35,16 +34,12 @@ pub struct ExecParams {
     /// The caller's whole environment (the daemon's own is not inherited).
     pub env: Vec<(String, String)>,
     pub timeout: Duration,
-    /// Output bytes kept (head and tail); at most [`CAPTURE_LIMIT`].
-    pub capture_limit: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExecOutcome {
     /// stdout and stderr interleaved in the order they were written.
-    pub output: Vec<u8>,
-    /// Bytes dropped from the middle because output exceeded the limit.
-    pub dropped: u64,
+    pub output: Output,
     /// The exit code; 128 + signal when killed by a signal.
     pub exit_code: i32,
     pub timed_out: bool,
@@ -81,8 +76,9 @@ pub fn validate(params: &ExecParams) -> EngineResult<()> {
     Ok(())
 }
 
-/// Runs the command to completion (or timeout, or cancellation).
-pub fn run(params: &ExecParams, cancel: &Cancel) -> EngineResult<ExecOutcome> {
+/// Runs the command to completion (or timeout, or cancellation), its output
+/// going to `spool` as it arrives.
+pub fn run(params: &ExecParams, spool: Spool<'_>, cancel: &Cancel) -> EngineResult<ExecOutcome> {
     validate(params)?;
     let started = Instant::now();
     let (reader, writer) = std::io::pipe().map_err(|e| EngineError::internal(format!("cannot create a pipe: {e}")))?;
@@ -117,7 +113,7 @@ pub fn run(params: &ExecParams, cancel: &Cancel) -> EngineResult<ExecOutcome> {
     // processes hold it now.
     drop(cmd);
     let leader = libc::pid_t::try_from(child.id()).map_err(|e| EngineError::internal(format!("bad pid: {e}")))?;
-    let mut capture = Capture::new(reader, params.capture_limit.min(CAPTURE_LIMIT));
+    let mut capture = Capture::new(reader, spool);
 
     let (mut timed_out, mut cancelled) = (false, false);
     // Looks at the command (portable, and cancellation needs a look now and
@@ -146,9 +142,9 @@ pub fn run(params: &ExecParams, cancel: &Cancel) -> EngineResult<ExecOutcome> {
     // The shell exited; background grandchildren may still hold the pipe.
     // Those of its group end with it; one that detached is not waited for.
     kill_group(leader);
-    let (output, dropped) = capture.finish(EXIT_GRACE);
+    let output = capture.finish(EXIT_GRACE);
     let exit_code = status.code().unwrap_or_else(|| 128 + status.signal().unwrap_or(0));
-    Ok(ExecOutcome { output, dropped, exit_code, timed_out, cancelled, duration: started.elapsed() })
+    Ok(ExecOutcome { output, exit_code, timed_out, cancelled, duration: started.elapsed() })
 }
 
 fn kill_group(pgid: libc::pid_t) {
@@ -160,6 +156,20 @@ fn kill_group(pgid: libc::pid_t) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::shell::spool::test_spool;
+
+    /// [`run`] with a spool archiving into a directory of its own.
+    fn exec(params: &ExecParams, cancel: &Cancel) -> EngineResult<ExecOutcome> {
+        let dir = tempfile::tempdir().unwrap();
+        run(params, test_spool(dir.path()), cancel)
+    }
+
+    fn whole(out: &ExecOutcome) -> String {
+        match &out.output {
+            Output::Whole(bytes) => String::from_utf8_lossy(bytes).into_owned(),
+            Output::Spilled(_) => panic!("a small output was spilled"),
+        }
+    }
 
     fn params(cmd: &str, timeout_ms: u64) -> ExecParams {
         ExecParams {
@@ -167,22 +177,21 @@ mod tests {
             cwd: std::env::temp_dir(),
             env: vec![("PATH".into(), "/usr/bin:/bin".into()), ("GREETING".into(), "hi".into())],
             timeout: Duration::from_millis(timeout_ms),
-            capture_limit: CAPTURE_LIMIT,
         }
     }
 
     #[test]
     fn captures_both_streams_in_order_with_the_exit_code() {
-        let out = run(&params("echo one; echo two >&2; echo three; exit 3", 5000), &Cancel::default()).unwrap();
-        assert_eq!(String::from_utf8_lossy(&out.output), "one\ntwo\nthree\n");
+        let out = exec(&params("echo one; echo two >&2; echo three; exit 3", 5000), &Cancel::default()).unwrap();
+        assert_eq!(whole(&out), "one\ntwo\nthree\n");
         assert_eq!(out.exit_code, 3);
         assert!(!out.timed_out);
     }
 
     #[test]
     fn uses_the_callers_environment_and_directory_only() {
-        let out = run(&params("echo $GREETING; pwd; echo ${HOME:-nohome}", 5000), &Cancel::default()).unwrap();
-        let text = String::from_utf8_lossy(&out.output);
+        let out = exec(&params("echo $GREETING; pwd; echo ${HOME:-nohome}", 5000), &Cancel::default()).unwrap();
+        let text = whole(&out);
         assert!(text.starts_with("hi\n"), "{text}");
         assert!(text.ends_with("nohome\n"), "{text}");
     }
@@ -191,7 +200,7 @@ mod tests {
     fn timeout_kills_grandchildren_too() {
         let marker = std::env::temp_dir().join(format!("lctx-grandchild-{}", std::process::id()));
         let cmd = format!("(sleep 30; touch {}) & sleep 30", marker.display());
-        let out = run(&params(&cmd, 300), &Cancel::default()).unwrap();
+        let out = exec(&params(&cmd, 300), &Cancel::default()).unwrap();
         assert!(out.timed_out);
         assert!(out.duration < Duration::from_secs(5), "{:?}", out.duration);
         std::thread::sleep(Duration::from_millis(100));
@@ -219,9 +228,9 @@ mod tests {
     #[test]
     fn timeout_ends_a_descendant_that_left_the_session() {
         let (cmd, ready) = detaching("timeout", "exec sleep 30", "sleep 30");
-        let out = run(&params(&cmd, 3000), &Cancel::default()).unwrap();
+        let out = exec(&params(&cmd, 3000), &Cancel::default()).unwrap();
         assert!(out.timed_out);
-        let pid = String::from_utf8_lossy(&out.output).lines().next().unwrap_or_default().to_string();
+        let pid = whole(&out).lines().next().unwrap_or_default().to_string();
         assert!(!pid.is_empty() && gone(&pid), "the detached process {pid:?} still runs");
         let _ = std::fs::remove_file(ready);
     }
@@ -229,10 +238,10 @@ mod tests {
     #[test]
     fn a_detached_process_holding_the_output_does_not_hold_the_answer() {
         let (cmd, ready) = detaching("exit", "exec sleep 30", "echo done");
-        let out = run(&params(&cmd, 20_000), &Cancel::default()).unwrap();
+        let out = exec(&params(&cmd, 20_000), &Cancel::default()).unwrap();
         assert!(!out.timed_out, "the call waited for the detached process");
         assert_eq!(out.exit_code, 0);
-        let text = String::from_utf8_lossy(&out.output).into_owned();
+        let text = whole(&out);
         assert!(text.contains("done\n") && text.contains("[output no longer read"), "{text}");
         // It detached on purpose: it keeps running, and this test ends it.
         let pid: libc::pid_t = text.lines().find_map(|l| l.parse().ok()).unwrap();
@@ -243,25 +252,25 @@ mod tests {
 
     #[test]
     fn stdin_is_empty_and_cancel_stops_the_command() {
-        let out = run(&params("cat; echo done", 5000), &Cancel::default()).unwrap();
-        assert_eq!(String::from_utf8_lossy(&out.output), "done\n");
+        let out = exec(&params("cat; echo done", 5000), &Cancel::default()).unwrap();
+        assert_eq!(whole(&out), "done\n");
         let cancel = Cancel::default();
         let c2 = cancel.clone();
         std::thread::spawn(move || {
             std::thread::sleep(Duration::from_millis(200));
             c2.cancel();
         });
-        let out = run(&params("sleep 20", 20_000), &cancel).unwrap();
+        let out = exec(&params("sleep 20", 20_000), &cancel).unwrap();
         assert!(out.cancelled && out.exit_code == 128 + libc::SIGKILL);
     }
 
     #[test]
     fn bad_requests_are_refused() {
-        assert!(run(&params("", 1000), &Cancel::default()).is_err());
-        assert!(run(&params("true", 0), &Cancel::default()).is_err());
+        assert!(exec(&params("", 1000), &Cancel::default()).is_err());
+        assert!(exec(&params("true", 0), &Cancel::default()).is_err());
         let mut p = params("true", 1000);
         p.cwd = PathBuf::from("/nonexistent/dir");
-        assert!(run(&p, &Cancel::default()).unwrap_err().message.contains("does not exist"));
+        assert!(exec(&p, &Cancel::default()).unwrap_err().message.contains("does not exist"));
     }
 
     #[test]
@@ -269,7 +278,7 @@ mod tests {
         for (name, value) in [("BAD\0NAME", "x"), ("A=B", "x"), ("", "x"), ("GOOD", "bad\0value")] {
             let mut p = params("true", 1000);
             p.env.push((name.into(), value.into()));
-            let e = run(&p, &Cancel::default()).unwrap_err();
+            let e = exec(&p, &Cancel::default()).unwrap_err();
             assert_eq!(e.kind, crate::engine::error::ErrorKind::InvalidArgument, "{name:?}={value:?}: {e}");
             assert!(e.message.contains("environment variable"), "{e}");
         }

@@ -4,7 +4,7 @@ use lean_ctx_store::{ArchiveHit, Event, Shape};
 use regex::Regex;
 
 use crate::engine::error::{EngineError, EngineResult};
-use crate::engine::memory::now_ms;
+use crate::engine::memory::{now_ms, store_error};
 use crate::engine::{Caller, Engine};
 
 /// Archived outputs an archive search shows; the answer says how many more match.
@@ -13,6 +13,9 @@ pub const ARCHIVE_HITS: usize = 20;
 /// Lines returned at most by one expand, so a huge original cannot flood
 /// the agent by accident; ask for a window to see the rest.
 const MAX_LINES: usize = 2_000;
+/// Bytes returned at most by one expand: well under the 16 MiB message
+/// limit, and all the memory an expand of any output costs.
+const MAX_BYTES: usize = 8 << 20;
 
 #[derive(Debug, Default, Clone)]
 pub struct ExpandParams {
@@ -42,22 +45,23 @@ impl Engine {
         Ok((text, total))
     }
 
+    /// Reads the archived output a line at a time, keeping only the lines
+    /// it returns: an output of any size costs at most [`MAX_BYTES`] here.
     fn expand_text(&self, p: &ExpandParams) -> EngineResult<(String, u64, String)> {
-        let dir = self.dirs.data.join("archive");
-        let archived = self.memory.with(|s| s.archive_get(&dir, p.id.trim()))?;
-        let project = archived.meta.project.clone();
-        let text = String::from_utf8_lossy(&archived.bytes);
-        let lines: Vec<&str> = text.lines().collect();
-        let total = lines.len() as u64;
-        let start = p.start_line.unwrap_or(1).max(1) as usize;
-        let end = p.end_line.map_or(lines.len(), |e| (e as usize).min(lines.len()));
-        if start > end.max(1) && !lines.is_empty() {
+        let dir = self.archive_dir();
+        let (meta, mut reader) = self.memory.with(|s| s.archive_open(&dir, p.id.trim()))?;
+        let total = meta.raw_lines;
+        let start = u64::from(p.start_line.unwrap_or(1).max(1));
+        let end = p.end_line.map_or(total, |e| u64::from(e).min(total));
+        if start > end.max(1) && total > 0 {
             return Err(EngineError::invalid(format!("the output has {total} lines; line {start} is past the end")));
         }
         let whole = p.start_line.is_none() && p.end_line.is_none() && p.grep.is_empty();
-        if whole && lines.len() <= MAX_LINES {
+        if whole && total <= MAX_LINES as u64 && meta.raw_bytes <= MAX_BYTES as u64 {
             // The exact original bytes (as text).
-            return Ok((text.into_owned(), total, project));
+            let mut bytes = Vec::new();
+            while reader.read_line(&mut bytes).map_err(store_error)? > 0 {}
+            return Ok((String::from_utf8_lossy(&bytes).into_owned(), total, meta.project));
         }
         let pattern = if p.grep.is_empty() {
             None
@@ -66,23 +70,38 @@ impl Engine {
         };
         let mut out = String::new();
         let mut shown = 0usize;
-        for (i, line) in lines.iter().enumerate().take(end).skip(start - 1) {
+        let mut bytes = Vec::new();
+        for number in 1..=end {
+            bytes.clear();
+            if reader.read_line(&mut bytes).map_err(store_error)? == 0 {
+                break;
+            }
+            if number < start {
+                continue;
+            }
+            let text = String::from_utf8_lossy(&bytes);
+            // A line as `str::lines` gives it: without its `\n` or `\r\n`.
+            let line = text.strip_suffix('\n').map_or(&*text, |l| l.strip_suffix('\r').unwrap_or(l));
             if pattern.as_ref().is_some_and(|re| !re.is_match(line)) {
                 continue;
             }
-            if shown == MAX_LINES {
-                out.push_str(&format!("[… more lines; ask start_line={} for the rest]\n", i + 1));
+            let prefix = if pattern.is_some() { format!("{number}: ") } else { String::new() };
+            if shown == MAX_LINES || (shown > 0 && out.len() + prefix.len() + line.len() >= MAX_BYTES) {
+                out.push_str(&format!("[… more lines; ask start_line={number} for the rest]\n"));
                 break;
             }
-            if pattern.is_some() {
-                out.push_str(&format!("{}: {line}\n", i + 1));
+            out.push_str(&prefix);
+            if line.len() > MAX_BYTES {
+                let cut = (0..=MAX_BYTES).rev().find(|&i| line.is_char_boundary(i)).unwrap_or(0);
+                out.push_str(&line[..cut]);
+                out.push_str(&format!("\n[… line {number} is {} bytes; its first {cut} are shown]", line.len()));
             } else {
                 out.push_str(line);
-                out.push('\n');
             }
+            out.push('\n');
             shown += 1;
         }
-        Ok((out, total, project))
+        Ok((out, total, meta.project))
     }
 
     /// The best [`ARCHIVE_HITS`] archived outputs of the caller's project
@@ -93,7 +112,7 @@ impl Engine {
             return Err(EngineError::invalid("search needs some words to look for"));
         }
         let project = self.scope_of(caller)?.root.display().to_string();
-        let dir = self.dirs.data.join("archive");
+        let dir = self.archive_dir();
         self.memory
             .with(|s| {
                 let hits = s.archive_search(&dir, query, Some(&project), ARCHIVE_HITS)?;

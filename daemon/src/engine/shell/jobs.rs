@@ -1,6 +1,7 @@
 //! Background commands: started by one call, they run in the daemon and
 //! outlive the client that started them; later calls ask for their status,
-//! cancel them or list them. Bounded in number, in memory, and in how long
+//! cancel them or list them. Bounded in number, in memory (each output goes
+//! through a spool, as a foreground command's does), and in how long
 //! finished jobs are kept.
 
 use std::collections::BTreeMap;
@@ -9,6 +10,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use super::exec::{self, ExecOutcome, ExecParams};
 use super::shape::Shaped;
+use super::spool::Spool;
 use crate::engine::cancel::Cancel;
 use crate::engine::error::{EngineError, EngineResult, ErrorKind};
 use crate::locks::{self, Mutex};
@@ -70,8 +72,9 @@ impl Default for Jobs {
 }
 
 impl Jobs {
-    /// Starts `params` in the background and returns its id.
-    pub fn start(&self, params: ExecParams, origin: Origin) -> EngineResult<u64> {
+    /// Starts `params` in the background, its output going to `spool`, and
+    /// returns its id.
+    pub fn start(&self, params: ExecParams, spool: Spool<'static>, origin: Origin) -> EngineResult<u64> {
         exec::validate(&params)?;
         let mut table = self.table.lock();
         prune(&mut table.1);
@@ -100,7 +103,7 @@ impl Jobs {
         std::thread::Builder::new()
             .name(format!("lean-ctxd-job-{id}"))
             .spawn(move || {
-                let result = exec::run(&params, &cancel);
+                let result = exec::run(&params, spool, &cancel);
                 let _ = finished_at.set(Instant::now());
                 let _ = outcome.set(result);
             })
@@ -167,6 +170,7 @@ fn prune(jobs: &mut BTreeMap<u64, Job>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::shell::spool::{Output, test_spool};
 
     fn params(cmd: &str) -> ExecParams {
         ExecParams {
@@ -174,13 +178,13 @@ mod tests {
             cwd: std::env::temp_dir(),
             env: vec![("PATH".into(), "/usr/bin:/bin".into())],
             timeout: Duration::from_secs(30),
-            capture_limit: 1 << 20,
         }
     }
 
     impl Jobs {
         fn start_plain(&self, p: ExecParams) -> EngineResult<u64> {
-            self.start(p, Origin::default())
+            // Small outputs only: the archive directory is never created.
+            self.start(p, test_spool(&std::env::temp_dir().join("lctx-jobs-unused")), Origin::default())
         }
     }
 
@@ -200,7 +204,7 @@ mod tests {
         let id = jobs.start_plain(params("sleep 0.2; echo finished; exit 4")).unwrap();
         assert!(jobs.status(id).unwrap().outcome.is_none(), "still running");
         let out = wait_done(&jobs, id);
-        assert_eq!((out.exit_code, out.output.as_slice()), (4, b"finished\n".as_slice()));
+        assert_eq!((out.exit_code, out.output), (4, Output::Whole(b"finished\n".to_vec())));
         assert_eq!(jobs.list().len(), 1);
     }
 

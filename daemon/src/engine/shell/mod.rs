@@ -9,3 +9,4 @@ pub mod expand;
 pub mod jobs;
 pub mod run;
 pub mod shape;
+pub mod spool;

@@ -11,14 +11,12 @@ use lean_ctx_guard::permissions::Verdict;
 use super::exec::{self, ExecOutcome, ExecParams};
 use super::jobs::{JobInfo, Origin};
 use super::shape::Shaped;
+use super::spool::Spool;
 use crate::engine::cancel::Cancel;
 use crate::engine::error::{EngineError, EngineResult};
 use crate::engine::guard;
 use crate::engine::project::{Scope, root_markers};
 use crate::engine::{Caller, Engine};
-
-/// Output kept per background job (head and tail).
-const JOB_CAPTURE: usize = 4 << 20;
 
 #[derive(Debug, Clone, Default)]
 pub struct RunParams {
@@ -32,7 +30,7 @@ pub struct RunParams {
 }
 
 impl RunParams {
-    fn exec_params(&self, cwd: std::path::PathBuf, capture_limit: usize) -> ExecParams {
+    fn exec_params(&self, cwd: std::path::PathBuf) -> ExecParams {
         let timeout = if self.timeout_secs == 0 {
             exec::DEFAULT_TIMEOUT
         } else {
@@ -43,7 +41,6 @@ impl RunParams {
             cwd,
             env: self.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
             timeout,
-            capture_limit,
         }
     }
 
@@ -79,9 +76,12 @@ impl Engine {
     ) -> EngineResult<(ExecOutcome, Shaped)> {
         let scope = self.scope(caller, &self.config.get())?;
         let workdir = self.permitted_workdir(&scope, p)?;
-        let outcome = exec::run(&p.exec_params(workdir, exec::CAPTURE_LIMIT), cancel)?;
+        let config = self.config.get();
+        let spool = Spool::new(self.archive_dir(), Box::new(|text| self.guard.redaction.apply(&config, text)));
+        let outcome = exec::run(&p.exec_params(workdir), spool, cancel)?;
         let project = scope.root.display().to_string();
-        let shaped = self.shape_output(caller, &project, &p.command, &outcome.output, outcome.exit_code, p.wants_raw());
+        let shaped =
+            self.shape_outcome(caller, &project, &p.command, &outcome.output, outcome.exit_code, p.wants_raw());
         Ok((outcome, shaped))
     }
 
@@ -94,7 +94,11 @@ impl Engine {
             agent: caller.agent.to_string(),
             raw: p.wants_raw(),
         };
-        self.jobs.start(p.exec_params(workdir, JOB_CAPTURE), origin)
+        // The job outlives this call: it gets a redactor of its own (cheap to
+        // build) and the config as it is now.
+        let (redaction, config) = (guard::redaction::Redaction::default(), self.config.get());
+        let spool = Spool::new(self.archive_dir(), Box::new(move |text| redaction.apply(&config, text)));
+        self.jobs.start(p.exec_params(workdir), spool, origin)
     }
 
     /// Whether the user's rules let `command` run in the caller's cwd when
@@ -171,7 +175,7 @@ impl Engine {
                 .get_or_init(|| {
                     let o = &info.origin;
                     let caller = Caller { session: &o.session, agent: &o.agent, ..Caller::default() };
-                    self.shape_output(&caller, &o.project, &info.command, &outcome.output, outcome.exit_code, o.raw)
+                    self.shape_outcome(&caller, &o.project, &info.command, &outcome.output, outcome.exit_code, o.raw)
                 })
                 .clone())),
             Some(Err(e)) => Some(Err(e.clone())),

@@ -2,9 +2,12 @@
 //! family, never larger than the original, the original archived whenever
 //! anything was left out, and the run recorded in the ledger and session.
 
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicI64, Ordering};
 
-use lean_ctx_store::{ArchiveEntry, CommandKind, Event, Shape};
+use lean_ctx_store::{ArchiveEntry, CommandKind, Event, Shape, WrittenBlob};
+
+use super::spool::{Output, Spilled};
 
 use crate::engine::error::{EngineError, EngineResult};
 use crate::engine::memory::now_ms;
@@ -57,6 +60,23 @@ fn not_archived_line(e: &EngineError) -> String {
     )
 }
 
+/// The line under a spilled output saying what of it was shaped.
+fn spilled_line(spilled: &Spilled) -> String {
+    let (first, last) = spilled.middle;
+    format!(
+        "[output of {} bytes in {} lines, too large to shape whole: lines {first}–{last} are only in the archive, \
+         apart from their error and file:line lines shown above]",
+        spilled.bytes, spilled.lines
+    )
+}
+
+/// The original of a shortened output, as the archive takes it.
+enum Original<'a> {
+    Bytes(&'a [u8]),
+    /// Streamed into the archive's staging area while the command ran.
+    Written(&'a WrittenBlob),
+}
+
 fn with_exit(text: &str, exit_code: i32) -> String {
     if exit_code == 0 {
         return text.to_string();
@@ -66,6 +86,28 @@ fn with_exit(text: &str, exit_code: i32) -> String {
 }
 
 impl Engine {
+    /// Where archived outputs live.
+    pub(crate) fn archive_dir(&self) -> PathBuf {
+        self.dirs.data.join("archive")
+    }
+
+    /// Shapes a command's output as its spool left it: a whole output as
+    /// [`Engine::shape_output`] does, a spilled one from what was kept of it.
+    pub fn shape_outcome(
+        &self,
+        caller: &Caller<'_>,
+        project: &str,
+        command: &str,
+        output: &Output,
+        exit_code: i32,
+        raw: bool,
+    ) -> Shaped {
+        match output {
+            Output::Whole(bytes) => self.shape_output(caller, project, command, bytes, exit_code, raw),
+            Output::Spilled(spilled) => self.shape_spilled(caller, project, command, spilled, exit_code, raw),
+        }
+    }
+
     /// Shapes `output` of `command`. `raw` returns it untouched.
     pub fn shape_output(
         &self,
@@ -108,7 +150,8 @@ impl Engine {
             if compressed.shortened {
                 // The command ran and its side effects happened: a full disk
                 // or a broken archive costs the handle, never the answer.
-                let archived = self.archive(caller, project, command, compressed.family, exit_code, output);
+                let archived =
+                    self.archive(caller, project, command, compressed.family, exit_code, Original::Bytes(output));
                 let last_line = match &archived {
                     Ok(id) => handle_line(id),
                     Err(e) => {
@@ -126,6 +169,57 @@ impl Engine {
             }
             shaped
         };
+        self.account(caller, project, command, exit_code, &shaped);
+        shaped
+    }
+
+    /// Shapes an output too large to hold: its kept lines (redacted by the
+    /// spool already) are compressed, and the original streamed while the
+    /// command ran is archived; the answer always names the archive, since
+    /// the middle was left out whether or not compression shortened the rest.
+    fn shape_spilled(
+        &self,
+        caller: &Caller<'_>,
+        project: &str,
+        command: &str,
+        spilled: &Spilled,
+        exit_code: i32,
+        raw: bool,
+    ) -> Shaped {
+        let command = &self.guard.redaction.apply(&self.config.get(), command.to_string()).0;
+        let (body, family) = if raw {
+            (spilled.view.clone(), "raw")
+        } else {
+            let compressed = lean_ctx_shell_compress::compress(command, &spilled.view, exit_code);
+            (compressed.text, compressed.family)
+        };
+        let archived = match &spilled.blob {
+            Ok(blob) => self.archive(caller, project, command, family, exit_code, Original::Written(blob)),
+            Err(e) => Err(EngineError::internal(e.clone())),
+        };
+        let last_line = match &archived {
+            Ok(id) => handle_line(id),
+            Err(e) => {
+                tracing::warn!("output of `{command}` not archived: {e}");
+                format!("[full output not archived ({e}); the lines left out above are lost]")
+            }
+        };
+        let text = format!("{}\n{}\n{last_line}", body.trim_end_matches('\n'), spilled_line(spilled));
+        let sent_tokens = self.tokens.count(&text) as u64;
+        let shaped = Shaped {
+            text,
+            family: family.to_string(),
+            shortened: true,
+            archive_id: archived.ok(),
+            raw_tokens: spilled.raw_tokens,
+            sent_tokens,
+        };
+        self.account(caller, project, command, exit_code, &shaped);
+        shaped
+    }
+
+    /// Records a shaped run in the ledger and in the caller's session.
+    fn account(&self, caller: &Caller<'_>, project: &str, command: &str, exit_code: i32, shaped: &Shaped) {
         self.memory.record(&Event {
             at_ms: now_ms(),
             project,
@@ -136,7 +230,6 @@ impl Engine {
             sent_tokens: shaped.sent_tokens,
         });
         self.memory.ran(caller, project, command, exit_code, command_kind(&shaped.family));
-        shaped
     }
 
     fn archive(
@@ -146,9 +239,13 @@ impl Engine {
         command: &str,
         family: &str,
         exit_code: i32,
-        output: &[u8],
+        original: Original<'_>,
     ) -> EngineResult<String> {
-        let dir = self.dirs.data.join("archive");
+        let dir = self.archive_dir();
+        let text = match original {
+            Original::Bytes(bytes) => bytes,
+            Original::Written(_) => &[],
+        };
         let entry = ArchiveEntry {
             kind: "shell",
             label: command,
@@ -156,7 +253,7 @@ impl Engine {
             exit_code: Some(exit_code),
             session: (!caller.session.is_empty()).then_some(caller.session),
             project,
-            text: output,
+            text,
         };
         // Sweep before the put: the output archived now must stay expandable
         // even when it alone exceeds archive_max_bytes (a later sweep may
@@ -173,7 +270,10 @@ impl Engine {
                 Err(e) => tracing::warn!("archive sweep failed: {e}"),
             }
         }
-        self.memory.with(|s| s.archive_put(&dir, &entry))
+        self.memory.with(|s| match original {
+            Original::Bytes(_) => s.archive_put(&dir, &entry),
+            Original::Written(blob) => s.archive_put_written(&dir, &entry, blob),
+        })
     }
 }
 

@@ -1,0 +1,77 @@
+//! An output far larger than the daemon may hold (issue 17, item 5): the answer still shows the
+//! error line from its middle and the exit code, and `lctx expand` gives back every byte of it, a
+//! window at a time.
+
+use std::path::Path;
+
+use lean_ctx_tests::{Home, bin, describe};
+
+/// Bytes of each of the two runs of filler around the error line: over 100 MB in all, in lines
+/// of 64 KiB as `fold` cuts them.
+const RUN: usize = 52_000_000;
+const ERROR: &str = "error: disk quota exceeded at src/store.rs:42";
+
+fn command() -> String {
+    format!(
+        "head -c {RUN} /dev/zero | tr '\\0' a | fold -w 65536; echo; echo '{ERROR}'; \
+         head -c {RUN} /dev/zero | tr '\\0' b | fold -w 65536; echo; exit 3"
+    )
+}
+
+fn lctx(home: &Home, dir: &Path, args: &[&str]) -> std::process::Output {
+    home.command(bin("lctx")).current_dir(dir).args(args).output().unwrap()
+}
+
+/// The line an expand window ends with when more lines follow: the next line to ask for.
+fn next_start(window: &[u8]) -> Option<(usize, u32)> {
+    const MORE: &[u8] = b"[\xE2\x80\xA6 more lines; ask start_line=";
+    let at = window.windows(MORE.len()).rposition(|w| w == MORE)?;
+    let digits: String =
+        window[at + MORE.len()..].iter().take_while(|b| b.is_ascii_digit()).map(|&b| char::from(b)).collect();
+    Some((at, digits.parse().ok()?))
+}
+
+#[test]
+fn a_100_mb_output_shows_its_middle_error_and_expands_byte_for_byte() {
+    let home = Home::new();
+    let root = home.path().join("proj");
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+
+    let out = lctx(&home, &root, &["run", "--timeout", "900", "--", &command()]);
+    assert_eq!(out.status.code(), Some(3), "{}", describe(&out));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(text.len() < 4 << 20, "the answer is shaped, not the output: {} bytes", text.len());
+    for must in [ERROR, "[exit:3]", "only in the archive"] {
+        assert!(text.contains(must), "{must} missing from the answer's last lines:\n{}", tail(&text));
+    }
+    let at = text.find("ctx_expand id=").expect("a handle line") + "ctx_expand id=".len();
+    let id = text[at..at + 16].to_string();
+
+    let expected = home.command("/bin/sh").arg("-c").arg(command()).current_dir(&root).output().unwrap().stdout;
+    assert!(expected.len() > 100_000_000);
+    let mut expanded = Vec::with_capacity(expected.len());
+    let mut start = 1u32;
+    loop {
+        let window = lctx(&home, &root, &["expand", &id, "--lines", &format!("{start}-{}", u32::MAX)]);
+        assert!(window.status.success(), "{}", describe(&window));
+        match next_start(&window.stdout) {
+            Some((at, next)) => {
+                assert!(next > start, "expand moves on: {start} then {next}");
+                expanded.extend_from_slice(&window.stdout[..at]);
+                start = next;
+            }
+            None => {
+                expanded.extend_from_slice(&window.stdout);
+                break;
+            }
+        }
+    }
+    assert_eq!(expanded.len(), expected.len(), "every byte comes back");
+    assert!(expanded == expected, "expand returns the exact original");
+}
+
+fn tail(text: &str) -> &str {
+    let from = text.len().saturating_sub(2_000);
+    let from = (from..text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(text.len());
+    &text[from..]
+}
