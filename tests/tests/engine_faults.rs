@@ -100,6 +100,15 @@ exit 101"#;
     assert!(text.contains("[full output not archived"), "{}", describe(&out));
 }
 
+/// Whether any process has `pid` as its parent.
+fn has_children(pid: u32) -> bool {
+    std::fs::read_dir("/proc").unwrap().flatten().any(|entry| {
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        let parent = stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(1));
+        parent.and_then(|p| p.parse::<u32>().ok()) == Some(pid)
+    })
+}
+
 /// Takes a stopped process's SIGCONT and SIGKILL with it, should the test
 /// fail before it was ended, so no frozen daemon outlives the test.
 struct Frozen(u32);
@@ -126,7 +135,9 @@ fn a_frozen_daemon_fails_calls_in_progress_new_calls_fall_back_and_stop_ends_it(
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(500));
+    // Frozen only once the command runs in the daemon (its shell is the
+    // daemon's child): earlier, the call would not be in progress yet.
+    assert!(wait_until(HANG_GUARD, || has_children(pid)), "the command never started in the daemon");
     lean_ctx_tests::kill(pid, libc::SIGSTOP);
     let _frozen = Frozen(pid);
 
