@@ -88,7 +88,7 @@ fn operation(
             let action = if i % 2 == 0 { "regex" } else { "bm25" };
             cmd.args(["search", words[(c + i) % words.len()], "-a", action])
         }
-        "run" => cmd.args(["run", "--", "sh", "-c", "ls -la src; echo soak-err >&2; exit 0"]),
+        "run" => cmd.args(["run", "--", "ls -la src; echo soak-err >&2"]),
         "edit" => {
             let file = format!("scratch/c{c}.txt");
             cmd.args(["edit", &file, "--old", &format!("counter = {counter}\n"), "--new"]);

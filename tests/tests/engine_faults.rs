@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::{Output, Stdio};
 use std::time::Duration;
 
-use lean_ctx_tests::{Home, bin, describe, wait_until};
+use lean_ctx_tests::{Home, bin, children_of, describe, wait_until};
 
 /// Far beyond any answer here; only a hang reaches it.
 const HANG_GUARD: Duration = Duration::from_secs(90);
@@ -100,15 +100,6 @@ exit 101"#;
     assert!(text.contains("[full output not archived"), "{}", describe(&out));
 }
 
-/// Whether any process has `pid` as its parent.
-fn has_children(pid: u32) -> bool {
-    std::fs::read_dir("/proc").unwrap().flatten().any(|entry| {
-        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
-        let parent = stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(1));
-        parent.and_then(|p| p.parse::<u32>().ok()) == Some(pid)
-    })
-}
-
 /// Takes a stopped process's SIGCONT and SIGKILL with it, should the test
 /// fail before it was ended, so no frozen daemon outlives the test.
 struct Frozen(u32);
@@ -137,7 +128,7 @@ fn a_frozen_daemon_fails_calls_in_progress_new_calls_fall_back_and_stop_ends_it(
         .unwrap();
     // Frozen only once the command runs in the daemon (its shell is the
     // daemon's child): earlier, the call would not be in progress yet.
-    assert!(wait_until(HANG_GUARD, || has_children(pid)), "the command never started in the daemon");
+    assert!(wait_until(HANG_GUARD, || !children_of(pid).is_empty()), "the command never started in the daemon");
     lean_ctx_tests::kill(pid, libc::SIGSTOP);
     let _frozen = Frozen(pid);
 

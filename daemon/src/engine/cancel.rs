@@ -116,7 +116,8 @@ mod tests {
         assert_eq!(e.kind, ErrorKind::Cancelled);
         assert!(e.message.contains("the file was not written"), "{e}");
         assert!(stop.check("again").is_err());
-        let past = Stop::new(&Cancel::default(), Duration::ZERO, &stopped);
+        let staying = Cancel::default();
+        let past = Stop::new(&staying, Duration::ZERO, &stopped);
         let e = past.check("y").unwrap_err();
         assert!(past.check("z").is_err());
         assert_eq!(e.kind, ErrorKind::DeadlineExceeded);

@@ -124,7 +124,8 @@ impl Engine {
         let permit =
             |path: &std::path::Path| guard::permissions::enforce(rules.permissions.check_read(path), "ctx_read");
         let stop = cancel::Stop::new(&params.cancel, cancel::WORK_DEADLINE, &self.stopped);
-        let mut views = self.reader.read(&self.tokens, &config, &scope, caller.session, params, &permit, &stop)?;
+        let limits = read::Limits { permit: &permit, stop: &stop };
+        let mut views = self.reader.read(&self.tokens, &config, &scope, caller.session, params, &limits)?;
         let host = guard::rules::host_for(caller.host, &config, caller.agent)?;
         for view in views.iter_mut().flatten() {
             self.guard_view(caller, &config, &scope, host, view);

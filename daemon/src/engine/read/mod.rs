@@ -91,6 +91,14 @@ pub struct ReadStats {
     pub sent_tokens: AtomicU64,
 }
 
+/// What may refuse or stop a read: the user's rules for each path, and the
+/// caller leaving or the request's deadline passing.
+#[derive(Clone, Copy)]
+pub struct Limits<'a> {
+    pub permit: &'a dyn Fn(&std::path::Path) -> EngineResult<()>,
+    pub stop: &'a Stop<'a>,
+}
+
 pub struct Reader {
     pub cache: Cache,
     pub deliveries: Deliveries,
@@ -108,7 +116,7 @@ impl Reader {
         }
     }
 
-    /// Reads every path of `params` that `permit` lets through. With several
+    /// Reads every path of `params` that `limits.permit` lets through. With several
     /// paths, a file that cannot be read yields an error entry and the
     /// others are still served. `stop` is checked before each file: once the
     /// caller left the request fails (recording no delivery), once its
@@ -120,9 +128,9 @@ impl Reader {
         scope: &Scope,
         session: &str,
         params: &ReadParams,
-        permit: &dyn Fn(&std::path::Path) -> EngineResult<()>,
-        stop: &Stop<'_>,
+        limits: &Limits<'_>,
     ) -> EngineResult<Vec<Result<View, EngineError>>> {
+        let Limits { permit, stop } = *limits;
         if params.paths.is_empty() {
             return Err(EngineError::invalid("no path given; pass path or paths"));
         }
