@@ -85,7 +85,7 @@ fn operation(
     match op {
         "read" => cmd.args(["read", &files[(c * 7 + i) % files.len()], "-m", modes[i % modes.len()]]),
         "search" => {
-            let action = if i % 2 == 0 { "regex" } else { "bm25" };
+            let action = if i.is_multiple_of(2) { "regex" } else { "bm25" };
             cmd.args(["search", words[(c + i) % words.len()], "-a", action])
         }
         "run" => cmd.args(["run", "--", "ls -la src; echo soak-err >&2"]),
