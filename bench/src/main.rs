@@ -10,6 +10,7 @@ mod memory;
 mod reading;
 mod redact;
 mod shell;
+mod soak;
 mod stats;
 mod thin;
 
@@ -22,6 +23,7 @@ const USAGE: &str = "usage: lctx-bench foundation [--runs N]
        lctx-bench memory
        lctx-bench thin [--runs N]   (from the repository root)
        lctx-bench guard DIR EXT [--runs N]   (a source tree to read, e.g. ~/.cargo/registry/src/…/tokio-1.x rs)
+       lctx-bench soak [--seconds N]   (from the repository root; 32 clients, default 600 s)
        lctx-bench redact [--seed N] --set NAME=DIR[:a-m]…   (recall on planted secrets, hits on real trees)";
 
 /// Directory holding the binaries under test: the one this harness runs from.
@@ -71,6 +73,11 @@ fn main() -> ExitCode {
                 .filter_map(|(i, _)| args.get(i + 1).and_then(|s| redact::parse_set(s)))
                 .collect();
             redact::run(&sets, value("--seed").and_then(|s| s.parse().ok()).unwrap_or(14))
+        }
+        Some("soak") => {
+            let repo = std::env::current_dir().expect("cwd");
+            let seconds = value("--seconds").and_then(|s| s.parse().ok()).unwrap_or(600);
+            soak::run(&bin_dir(), &repo, std::time::Duration::from_secs(seconds))
         }
         Some("thin") => {
             let repo = std::env::current_dir().expect("cwd");

@@ -38,6 +38,9 @@ pub struct SearchConfig {
     /// A regex search reads every file (it is exact, no index serves it);
     /// past this long it stops and says its results are partial.
     pub regex_budget: Duration,
+    /// An explicit build (`lctx index`) waits at most this long, then answers
+    /// with its progress while the build goes on in the background.
+    pub build_wait: Duration,
     /// Start indexing a project on its first search. A short-lived in-process
     /// client turns this off: it would exit before the index is useful.
     pub build_on_search: bool,
@@ -60,6 +63,7 @@ impl SearchConfig {
             follow_symlinks: false,
             scan_budget: Duration::from_secs(10),
             regex_budget: Duration::from_secs(60),
+            build_wait: Duration::from_secs(300),
             build_on_search: true,
             extractor: default_extractor(),
         }
@@ -80,6 +84,7 @@ impl fmt::Debug for SearchConfig {
             .field("follow_symlinks", &self.follow_symlinks)
             .field("scan_budget", &self.scan_budget)
             .field("regex_budget", &self.regex_budget)
+            .field("build_wait", &self.build_wait)
             .field("build_on_search", &self.build_on_search)
             .finish_non_exhaustive()
     }

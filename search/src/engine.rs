@@ -5,7 +5,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::config::SearchConfig;
@@ -178,9 +178,29 @@ impl SearchEngine {
         root: &Path,
         progress: impl Fn(BuildProgress) + Send + Sync + 'static,
     ) -> Result<IndexStatus, SearchError> {
+        self.build_until(root, progress, &AtomicBool::new(false))
+    }
+
+    /// [`Self::build`] for a caller that may leave: once `cancel` is set the
+    /// wait ends with [`SearchError::Cancelled`], and a project this request
+    /// opened is closed, which stops its build (what was indexed is kept
+    /// for the next open). After `build_wait` the answer is the progress so
+    /// far (phase `Building`) while the build goes on in the background.
+    pub fn build_until(
+        &self,
+        root: &Path,
+        progress: impl Fn(BuildProgress) + Send + Sync + 'static,
+        cancel: &AtomicBool,
+    ) -> Result<IndexStatus, SearchError> {
         let root = resolve_root(root)?;
         let (request, done) = Project::build_request(Arc::new(progress));
-        self.registry.open_with(&root, Some(request)).wait_build(done)
+        let (project, opened_now) = self.registry.open_with(&root, Some(request));
+        let stop = Stop { deadline: Some(Instant::now() + self.config().build_wait), cancel };
+        let waited = project.wait_build(done, &stop);
+        if matches!(waited, Err(SearchError::Cancelled)) && opened_now {
+            self.registry.close(&root);
+        }
+        waited
     }
 
     /// Status of every open project, sorted by root.

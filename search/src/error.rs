@@ -25,6 +25,8 @@ pub enum SearchError {
     IndexBusy { root: PathBuf },
     /// The engine is shutting down or the project was closed mid-request.
     Closed,
+    /// The caller gave up on the request (its client left).
+    Cancelled,
     /// Reading or writing the cache directory failed.
     Io { context: String, source: std::io::Error },
     /// The index library reported an error (the index is rebuilt on the next open).
@@ -69,6 +71,7 @@ impl fmt::Display for SearchError {
                 root.display()
             ),
             SearchError::Closed => write!(f, "the search engine is shutting down; retry the request"),
+            SearchError::Cancelled => write!(f, "the request was cancelled by its caller"),
             SearchError::Io { context, source } => write!(f, "{context}: {source}"),
             SearchError::Index { context, message } => {
                 write!(f, "{context}: {message}; the index will be rebuilt, searches scan meanwhile")
@@ -106,6 +109,7 @@ impl Clone for SearchError {
             SearchError::EmptyQuery { what } => SearchError::EmptyQuery { what },
             SearchError::IndexBusy { root } => SearchError::IndexBusy { root: root.clone() },
             SearchError::Closed => SearchError::Closed,
+            SearchError::Cancelled => SearchError::Cancelled,
             SearchError::Io { context, source } => SearchError::Io {
                 context: context.clone(),
                 source: std::io::Error::new(source.kind(), source.to_string()),

@@ -27,7 +27,7 @@ use crate::index::{Changes, IndexStore, panic_message, project_dir};
 use crate::model::{BuildProgress, Discarded, IndexPhase, IndexStatus};
 use crate::registry::Context;
 use crate::schema::Fields;
-use crate::walk::{self, Skipped};
+use crate::walk::{self, Skipped, Stop};
 use crate::watcher::{DirWatcher, Pending};
 use lean_ctx_locks::ids;
 
@@ -37,6 +37,8 @@ const UNAVAILABLE_RETRY: Duration = Duration::from_secs(30);
 /// rebuilds it; past this the project turns unavailable (and is retried
 /// after [`UNAVAILABLE_RETRY`]) instead of rebuilding in a loop.
 const MAX_PANICS: u32 = 3;
+/// How often a waiting build request looks whether its caller left.
+const BUILD_POLL: Duration = Duration::from_millis(100);
 /// Without working watches, the tree is rescanned this often.
 const DEGRADED_RESCAN: Duration = Duration::from_secs(30);
 
@@ -239,9 +241,22 @@ impl Project {
         let _ = self.tx.send(msg);
     }
 
-    /// Waits for a build request sent with [`Self::send`] or [`Project::start`].
-    pub(crate) fn wait_build(&self, done: BuildDone) -> Result<IndexStatus, SearchError> {
-        match done.0.recv().ok() {
+    /// Waits for a build request sent with [`Self::send`] or [`Project::start`]
+    /// until `stop`: cancelled, the answer is [`SearchError::Cancelled`]; at
+    /// its deadline, the status so far (the build goes on).
+    pub(crate) fn wait_build(&self, done: BuildDone, stop: &Stop<'_>) -> Result<IndexStatus, SearchError> {
+        let answer = loop {
+            match done.0.recv_timeout(BUILD_POLL) {
+                Ok(answer) => break Some(answer),
+                Err(RecvTimeoutError::Disconnected) => break None,
+                Err(RecvTimeoutError::Timeout) if stop.cancel.load(Ordering::Relaxed) => {
+                    return Err(SearchError::Cancelled);
+                }
+                Err(RecvTimeoutError::Timeout) if stop.reached() => return Ok(self.status()),
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+        };
+        match answer {
             Some(Ok(())) => Ok(self.status()),
             Some(Err(err)) => Err(err),
             // The thread ended without answering: say why.

@@ -96,17 +96,20 @@ impl Registry {
     /// The open project of a canonical root, started (and its index built in
     /// the background) when there is none; marks it used.
     pub(crate) fn open(&self, root: &Path) -> Arc<Project> {
-        self.open_with(root, None)
+        self.open_with(root, None).0
     }
 
     /// Like [`Self::open`], and delivers `msg` to the project's thread: queued
-    /// ahead of everything when the project starts now, sent otherwise.
-    pub(crate) fn open_with(&self, root: &Path, mut msg: Option<Msg>) -> Arc<Project> {
+    /// ahead of everything when the project starts now, sent otherwise. Also
+    /// says whether this call started the project.
+    pub(crate) fn open_with(&self, root: &Path, mut msg: Option<Msg>) -> (Arc<Project>, bool) {
+        let mut started = false;
         let project = self.get(root).unwrap_or_else(|| {
             let mut projects = self.projects.write();
             if let Some(entry) = projects.open.get(root).filter(|e| e.project.is_live()) {
                 return entry.project.clone();
             }
+            started = true;
             let (project, thread) = Project::start(root.to_path_buf(), self.ctx.clone(), msg.take());
             if let Some(old) = projects.open.insert(root.to_path_buf(), Entry { project: project.clone(), thread }) {
                 projects.retired.push(old.thread);
@@ -119,7 +122,7 @@ impl Registry {
         }
         project.touch();
         self.enforce_budget(root);
-        project
+        (project, started)
     }
 
     /// The project of a canonical root if it is open.

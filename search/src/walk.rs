@@ -186,7 +186,7 @@ pub(crate) struct Stop<'a> {
 }
 
 impl Stop<'_> {
-    fn reached(&self) -> bool {
+    pub(crate) fn reached(&self) -> bool {
         self.cancel.load(Ordering::Relaxed) || self.deadline.is_some_and(|at| Instant::now() >= at)
     }
 }

@@ -8,7 +8,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use common::*;
-use lean_ctx_search::{Action, IndexPhase, SearchEngine, Source};
+use lean_ctx_search::{Action, IndexPhase, SearchEngine, SearchError, Source};
 
 fn project() -> Fixture {
     Fixture::new(&[("src/a.rs", "fn alphafunction() {}\n"), ("src/b.py", "def betafunction():\n    pass\n")])
@@ -178,4 +178,28 @@ fn engine_can_be_shared_across_threads() {
     for thread in threads {
         assert_eq!(thread.join().unwrap(), Some(1));
     }
+}
+
+#[test]
+fn a_build_whose_caller_leaves_stops_and_closes_the_project_it_opened() {
+    let files: Vec<(String, String)> = (0..50).map(|i| (format!("f{i}.txt"), format!("word{i}\n"))).collect();
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let fx = Fixture::new(&refs);
+    // The caller leaves while the first file is being indexed.
+    let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let seen = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let mut config = fx.config();
+    let (leave, count) = (cancel.clone(), seen.clone());
+    config.extractor = std::sync::Arc::new(move |_: &std::path::Path, _: &str| {
+        count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        leave.store(true, std::sync::atomic::Ordering::SeqCst);
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        Vec::new()
+    });
+    let engine = SearchEngine::new(config);
+    let result = engine.build_until(fx.root(), |_| {}, &cancel);
+    assert!(matches!(result, Err(SearchError::Cancelled)), "{result:?}");
+    assert!(engine.status().is_empty(), "the project it opened is closed: {:?}", engine.status());
+    drop(engine);
+    assert!(seen.load(std::sync::atomic::Ordering::SeqCst) < 50, "the build went on after its caller left");
 }

@@ -4,7 +4,7 @@ use std::ffi::OsString;
 use std::fs::{self, File};
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use rusqlite::{Connection, ErrorCode, TransactionBehavior};
 
@@ -92,7 +92,7 @@ impl Store {
                 source,
             })?;
         }
-        match connect(path, check) {
+        match connect_waiting(path, check) {
             Ok(conn) => return Ok(Opened { store: Store { conn }, warning: None }),
             Err(Refusal::Failed(error)) => return Err(error),
             Err(Refusal::Corrupt(_)) => {}
@@ -104,7 +104,7 @@ impl Store {
             source,
         })?;
         lock.lock().map_err(|source| Error::Io { action: "lock", path: lock_path, source })?;
-        let reason = match connect(path, check) {
+        let reason = match connect_waiting(path, check) {
             Ok(conn) => return Ok(Opened { store: Store { conn }, warning: None }),
             Err(Refusal::Failed(error)) => return Err(error),
             Err(Refusal::Corrupt(reason)) => reason,
@@ -125,6 +125,24 @@ impl Store {
             moved.display()
         );
         Ok(Opened { store: Store { conn }, warning: Some(warning) })
+    }
+}
+
+/// How long [`connect_waiting`] pauses before it tries a busy file again.
+const OPEN_RETRY: Duration = Duration::from_millis(25);
+
+/// [`connect`], tried again while the file is busy, for up to [`BUSY_TIMEOUT`]. Not every
+/// statement of opening waits through the busy timeout: switching a new file to WAL, or reading
+/// it while another process is creating or recovering it, can fail at once with `SQLITE_BUSY`.
+/// A process that opens `state.db` while another one is creating it (a daemon starting on demand
+/// beside fallback processes, all on a fresh home) then waits like any writer instead of failing.
+fn connect_waiting(path: &Path, check: Check) -> Result<Connection, Refusal> {
+    let deadline = Instant::now() + BUSY_TIMEOUT;
+    loop {
+        match connect(path, check) {
+            Err(Refusal::Failed(Error::Busy(_))) if Instant::now() < deadline => std::thread::sleep(OPEN_RETRY),
+            other => return other,
+        }
     }
 }
 

@@ -204,6 +204,21 @@ impl Drop for DaemonChild {
     }
 }
 
+/// Processes whose parent is `pid` (zombies included), with their state letter.
+pub fn children_of(pid: u32) -> Vec<(u32, String)> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(child) = entry.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else { continue };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{child}/stat")) else { continue };
+        let Some((_, rest)) = stat.rsplit_once(')') else { continue };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if fields.get(1).and_then(|p| p.parse::<u32>().ok()) == Some(pid) {
+            out.push((child, fields[0].to_string()));
+        }
+    }
+    out
+}
+
 /// True while the process exists and is not a zombie.
 pub fn process_alive(pid: u32) -> bool {
     let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return false };

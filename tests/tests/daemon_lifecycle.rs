@@ -43,7 +43,7 @@ fn after_kill_9_the_next_call_starts_a_new_daemon() {
     let home = Home::new();
     let first = status_pid(&home) as u32;
     kill(first, libc::SIGKILL);
-    assert!(wait_until(Duration::from_secs(5), || !process_alive(first)));
+    assert!(wait_until(Duration::from_secs(60), || !process_alive(first)));
     assert!(home.socket().exists(), "the dead daemon leaves its socket behind");
     let second = status_pid(&home) as u32;
     assert_ne!(first, second);
@@ -120,7 +120,7 @@ fn a_connection_that_sends_nothing_neither_keeps_the_daemon_nor_stays() {
     let home = Home::new();
     let mut child = home.spawn_daemon(&["--idle-timeout", "1"]);
     let silent = std::os::unix::net::UnixStream::connect(home.socket()).unwrap();
-    assert!(wait_until(Duration::from_secs(8), || child.exited()), "idle exit despite the silent connection");
+    assert!(wait_until(Duration::from_secs(60), || child.exited()), "idle exit despite the silent connection");
     assert!(child.wait_success());
     drop(silent);
     // With idle exit off, the daemon hangs up on it after its deadline.

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::{Output, Stdio};
 use std::time::Duration;
 
-use lean_ctx_tests::{Home, bin, describe, wait_until};
+use lean_ctx_tests::{Home, bin, children_of, describe, wait_until};
 
 /// Far beyond any answer here; only a hang reaches it.
 const HANG_GUARD: Duration = Duration::from_secs(90);
@@ -126,7 +126,9 @@ fn a_frozen_daemon_fails_calls_in_progress_new_calls_fall_back_and_stop_ends_it(
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(500));
+    // Frozen only once the command runs in the daemon (its shell is the
+    // daemon's child): earlier, the call would not be in progress yet.
+    assert!(wait_until(HANG_GUARD, || !children_of(pid).is_empty()), "the command never started in the daemon");
     lean_ctx_tests::kill(pid, libc::SIGSTOP);
     let _frozen = Frozen(pid);
 

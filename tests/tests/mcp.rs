@@ -247,8 +247,11 @@ async fn every_tool_works_through_the_daemon() {
     let started =
         ok(&client, "ctx_shell", json!({"command": "echo done-in-background", "run_in_background": true})).await;
     let job = started.split_whitespace().nth(1).unwrap().to_string();
+    // Polled until the job is done, however loaded the machine: the bound
+    // only catches a job that never ends.
     let mut status = String::new();
-    for _ in 0..200 {
+    let polling = std::time::Instant::now();
+    while polling.elapsed() < Duration::from_secs(120) {
         status = ok(&client, "ctx_shell", json!({"background_action": "status", "job_id": job})).await;
         if !status.contains("running") {
             break;
@@ -327,7 +330,7 @@ async fn cancelling_a_call_kills_its_command_and_the_server_goes_on() {
         );
         handle.cancel(Some("the user pressed escape".into())).await.unwrap();
         assert!(
-            wait_until(Duration::from_secs(5), || processes_in_home(&home, "sleep").is_empty()),
+            wait_until(Duration::from_secs(60), || processes_in_home(&home, "sleep").is_empty()),
             "the command is killed with the call ({env:?})"
         );
         assert_eq!(ok(&client, "ctx_shell", json!({"command": "echo still-here"})).await.trim(), "still-here");
@@ -349,7 +352,7 @@ async fn a_daemon_killed_between_calls_goes_unnoticed() {
         kill(before[0], libc::SIGKILL);
         // Dead means every thread gone: the lock is free and the socket refuses.
         let lock = home.dirs().daemon_lock();
-        assert!(wait_until(Duration::from_secs(5), || !lean_ctxd::server::singleton::is_held(&lock)));
+        assert!(wait_until(Duration::from_secs(60), || !lean_ctxd::server::singleton::is_held(&lock)));
         let text = ok(&client, next.0, next.1).await;
         assert!(text.contains("greet") || text.contains("alive"), "{text}");
         let after = home.daemon_pids();
@@ -376,7 +379,7 @@ async fn with_no_daemon_one_fallback_child_serves_the_whole_session() {
     assert_eq!(home.fallback_pids(), child, "the same child answered every call");
     assert!(home.daemon_pids().is_empty(), "no daemon was started");
     client.cancel().await.unwrap();
-    assert!(wait_until(Duration::from_secs(5), || home.fallback_pids().is_empty()), "the child exits with the shim");
+    assert!(wait_until(Duration::from_secs(60), || home.fallback_pids().is_empty()), "the child exits with the shim");
 }
 
 #[test]
@@ -391,7 +394,7 @@ fn a_killed_shim_takes_its_fallback_child_with_it() {
     assert_eq!(children.len(), 1, "{children:?}");
     kill(raw.child.id(), libc::SIGKILL);
     assert!(
-        wait_until(Duration::from_secs(5), || home.fallback_pids().is_empty()),
+        wait_until(Duration::from_secs(60), || home.fallback_pids().is_empty()),
         "the child outlived its killed client: {:?}",
         home.fallback_pids()
     );
@@ -532,7 +535,7 @@ fn sigterm_ends_the_server_and_the_commands_it_runs_in_process() {
     kill(raw.child.id(), libc::SIGTERM);
     assert!(wait_until(Duration::from_secs(10), || raw.child.try_wait().unwrap().is_some()), "exits on SIGTERM");
     assert!(
-        wait_until(Duration::from_secs(5), || processes_in_home(&home, "sleep").is_empty()),
+        wait_until(Duration::from_secs(60), || processes_in_home(&home, "sleep").is_empty()),
         "its command is killed"
     );
 }

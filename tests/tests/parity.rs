@@ -125,7 +125,7 @@ fn each_capability_answers_the_same_through_lctx_and_lctx_mcp() {
         let out = s.home.command(bin("lctx")).current_dir(s.root).args(["jobs", "status", &id.to_string()]).output();
         !String::from_utf8_lossy(&out.unwrap().stdout).contains("running")
     };
-    assert!(lean_ctx_tests::wait_until(std::time::Duration::from_secs(20), finished), "job {id} finished");
+    assert!(lean_ctx_tests::wait_until(std::time::Duration::from_secs(120), finished), "job {id} finished");
     let status = s.same(
         &["jobs", "status", &id.to_string()],
         "ctx_shell",

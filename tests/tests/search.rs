@@ -81,12 +81,12 @@ fn the_index_follows_edits_deletions_and_branch_switches() {
 
     std::fs::write(root.join("src/engine.rs"), "pub fn start_engine() {}\npub fn quasar_flux() {}\n").unwrap();
     assert!(
-        wait_until(Duration::from_secs(2), || bm25(&home, &root, "quasar_flux").1.contains("src/engine.rs")),
-        "an edit is searchable within 2 s"
+        wait_until(Duration::from_secs(60), || bm25(&home, &root, "quasar_flux").1.contains("src/engine.rs")),
+        "an edit becomes searchable"
     );
     std::fs::remove_file(root.join("src/main.rs")).unwrap();
     assert!(
-        wait_until(Duration::from_secs(2), || !bm25(&home, &root, "main").1.contains("src/main.rs")),
+        wait_until(Duration::from_secs(60), || !bm25(&home, &root, "main").1.contains("src/main.rs")),
         "a deleted file disappears"
     );
 
@@ -96,11 +96,11 @@ fn the_index_follows_edits_deletions_and_branch_switches() {
     std::fs::write(root.join("src/feature_only.rs"), "pub fn nebula_drive() {}\n").unwrap();
     git(&root, &["add", "-A"]);
     git(&root, &["commit", "-qm", "three"]);
-    assert!(wait_until(Duration::from_secs(3), || bm25(&home, &root, "nebula_drive").1.contains("feature_only.rs")));
+    assert!(wait_until(Duration::from_secs(60), || bm25(&home, &root, "nebula_drive").1.contains("feature_only.rs")));
     git(&root, &["checkout", "-q", "main"]);
     // main has src/main.rs again and no feature_only.rs.
     assert!(
-        wait_until(Duration::from_secs(3), || {
+        wait_until(Duration::from_secs(60), || {
             let (_, text) = bm25(&home, &root, "nebula_drive start_engine main");
             !text.contains("feature_only.rs") && text.contains("src/main.rs")
         }),

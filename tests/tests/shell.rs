@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use lean_ctx_tests::{Home, bin, describe, wait_until};
+use lean_ctx_tests::{Home, bin, children_of, describe, wait_until};
 
 fn project(home: &Home) -> std::path::PathBuf {
     let root = home.path().join("proj");
@@ -175,20 +175,6 @@ fn the_callers_directory_and_environment_are_used() {
         .unwrap();
     let text = stdout(&out);
     assert!(text.contains("/proj/sub\n") && text.contains("from-the-caller"), "{text}");
-}
-
-fn children_of(pid: u32) -> Vec<(u32, String)> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Some(child) = entry.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else { continue };
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{child}/stat")) else { continue };
-        let Some((_, rest)) = stat.rsplit_once(')') else { continue };
-        let fields: Vec<&str> = rest.split_whitespace().collect();
-        if fields.get(1).and_then(|p| p.parse::<u32>().ok()) == Some(pid) {
-            out.push((child, fields[0].to_string()));
-        }
-    }
-    out
 }
 
 #[test]

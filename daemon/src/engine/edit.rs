@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use lean_ctx_store::EditResult;
 
+use crate::engine::cancel::{Cancel, Stop, WORK_DEADLINE};
 use crate::engine::config::Config;
 use crate::engine::error::{EngineError, EngineResult};
 use crate::engine::guard;
@@ -32,6 +33,9 @@ pub struct EditParams {
     /// Replace these whole lines (1-based, inclusive) instead of old_string:
     /// how a line holding a secret the agent saw masked is still edited.
     pub lines: Option<(u32, u32)>,
+    /// Flipped when the caller leaves: the edit stops before its next step
+    /// and is not applied unless it was already written.
+    pub cancel: Cancel,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -131,9 +135,11 @@ impl Engine {
                 params.path
             )));
         }
+        let stop = Stop::new(&params.cancel, WORK_DEADLINE, &self.stopped);
         let result = self.path_locks.with(&path, || {
+            stop.check(&format!("{} was not edited", params.path))?;
             if existing {
-                self.replace(caller, &scope, &path, &config, params)
+                self.replace(caller, &scope, &path, &config, params, &stop)
             } else {
                 self.create(caller, &scope, &path, params)
             }
@@ -188,6 +194,7 @@ impl Engine {
         path: &Path,
         config: &Config,
         params: &EditParams,
+        stop: &Stop<'_>,
     ) -> EngineResult<EditOutcome> {
         let shown = scope.display(path);
         if params.lines.is_some() && !params.old_string.is_empty() {
@@ -204,6 +211,8 @@ impl Engine {
         let opened = scope.open_resolved(path, &shown)?;
         scope.check_writable(&opened.real, &shown)?;
         let before = load(opened.file, path, config.max_read_bytes)?;
+        let not_applied = format!("{shown} was not edited");
+        stop.check(&not_applied)?;
         let (after, replacements) = if let Some((start, end)) = params.lines {
             (replace_lines(&before.text, start, end, &params.new_string, &shown)?, 1)
         } else if params.replace_all {
@@ -222,6 +231,13 @@ impl Engine {
         if replacements == 0 {
             return Err(not_found(&shown));
         }
+        // Counted before the write (once written, the edit is recorded
+        // whatever happens to its caller), each count of a large file a step.
+        stop.check(&not_applied)?;
+        let tokens_before = self.tokens.count(&before.text) as u64;
+        stop.check(&not_applied)?;
+        let tokens_after = self.tokens.count(&after) as u64;
+        stop.check(&not_applied)?;
         // Preimage check: another process may have written the file
         // since it was loaded; never overwrite what we did not read.
         let now = std::fs::read(path).map_err(|e| EngineError::internal(format!("cannot re-read {shown}: {e}")))?;
@@ -236,8 +252,8 @@ impl Engine {
         let outcome = EditOutcome {
             path: shown,
             replacements: u32::try_from(replacements).unwrap_or(u32::MAX),
-            tokens_before: self.tokens.count(&before.text) as u64,
-            tokens_after: self.tokens.count(&after) as u64,
+            tokens_before,
+            tokens_after,
             created: false,
             content_hash: after_hash.to_hex().to_string(),
         };

@@ -12,6 +12,10 @@ pub enum ErrorKind {
     FailedPrecondition,
     /// Busy right now; retrying later may succeed.
     Unavailable,
+    /// The caller left (its call was dropped) before the work was done.
+    Cancelled,
+    /// The work reached its deadline before it was done.
+    DeadlineExceeded,
     Internal,
 }
 

@@ -62,6 +62,8 @@ pub struct Engine {
     pub memory: Memory,
     pub search: lean_ctx_search::SearchEngine,
     pub guard: guard::Guard,
+    /// Requests stopped early: their caller left, or their deadline passed.
+    pub stopped: cancel::Stopped,
     archive_sweep: shell::shape::SweepClock,
 }
 
@@ -93,6 +95,7 @@ impl Engine {
             memory,
             search,
             guard: guard::Guard::new(),
+            stopped: cancel::Stopped::default(),
             archive_sweep: Default::default(),
         }
     }
@@ -120,7 +123,9 @@ impl Engine {
         let rules = self.permission_rules(&scope, &config);
         let permit =
             |path: &std::path::Path| guard::permissions::enforce(rules.permissions.check_read(path), "ctx_read");
-        let mut views = self.reader.read(&self.tokens, &config, &scope, caller.session, params, &permit)?;
+        let stop = cancel::Stop::new(&params.cancel, cancel::WORK_DEADLINE, &self.stopped);
+        let limits = read::Limits { permit: &permit, stop: &stop };
+        let mut views = self.reader.read(&self.tokens, &config, &scope, caller.session, params, &limits)?;
         let host = guard::rules::host_for(caller.host, &config, caller.agent)?;
         for view in views.iter_mut().flatten() {
             self.guard_view(caller, &config, &scope, host, view);
@@ -194,6 +199,7 @@ impl Engine {
                 ],
             },
             self.search_figures(),
+            ComponentFigures { name: "stopped", figures: self.stopped.figures() },
             ComponentFigures {
                 name: "guard",
                 figures: vec![

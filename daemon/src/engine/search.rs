@@ -75,6 +75,7 @@ pub fn search_error(e: SearchError) -> EngineError {
         | SearchError::InvalidGlob { .. }
         | SearchError::EmptyQuery { .. } => ErrorKind::InvalidArgument,
         SearchError::IndexBusy { .. } | SearchError::Closed => ErrorKind::Unavailable,
+        SearchError::Cancelled => ErrorKind::Cancelled,
         _ => ErrorKind::Internal,
     };
     EngineError::new(kind, e.to_string())
@@ -135,6 +136,9 @@ impl Engine {
             request.max_results = n as usize;
         }
         let mut result = self.search.search(&request).map_err(search_error)?;
+        if cancel.is_cancelled() {
+            self.stopped.count_cancelled();
+        }
         self.guard_search(caller, &root, &mut result, request.max_results)?;
         let tokens = self.tokens.count(&result.text) as u64;
         let project = root.display().to_string();
@@ -245,21 +249,42 @@ impl Engine {
             .map_err(search_error)
     }
 
-    /// Builds the index of the project `path` names (the caller's project
-    /// when empty) and waits for it. Only what a read may reach is indexed,
-    /// and never a directory as broad as `/` or the home directory unless
-    /// the configuration names it.
-    /// `lctx index`: builds the index of the project `path` lies in, with a
-    /// note when that is no git repository (the directory itself is then
-    /// the project, which a user may not expect).
-    pub fn build_index(&self, caller: &Caller<'_>, path: &str) -> EngineResult<(IndexStatus, Option<String>)> {
+    /// `lctx index`: builds the index of the project `path` lies in (the
+    /// caller's project when empty) and waits for it. Only what a read may
+    /// reach is indexed, and never a directory as broad as `/` or the home
+    /// directory unless the configuration names it. The note says when the
+    /// directory is in no git repository (it is then the project, which a
+    /// user may not expect) and when the build goes on past the wait. Once
+    /// `cancel` is set (the caller left) the wait ends, and a build this
+    /// request started stops.
+    pub fn build_index(
+        &self,
+        caller: &Caller<'_>,
+        path: &str,
+        cancel: &Cancel,
+    ) -> EngineResult<(IndexStatus, Option<String>)> {
         let config = self.config.get();
         let root = self.scope(caller, &config)?.index_root(path)?;
         refuse_broad_root(&root, &config)?;
-        let status = self.search.build(&root, |_| {}).map_err(search_error)?;
-        let note = (!crate::engine::project::is_repository(&root))
-            .then(|| format!("{} is in no git repository, so it was indexed as a project of its own", root.display()));
-        Ok((status, note))
+        let built = self.search.build_until(&root, |_| {}, &cancel.flag());
+        if cancel.is_cancelled() {
+            self.stopped.count_cancelled();
+        }
+        let status = built.map_err(search_error)?;
+        let mut notes = Vec::new();
+        if let lean_ctx_search::IndexPhase::Building { done, total } = status.phase {
+            self.stopped.past_deadline.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            notes.push(format!(
+                "still building after {} s ({done}/{total} files); it goes on in the background, `lctx index \
+                 --list` shows its progress and searches scan meanwhile",
+                self.search.config().build_wait.as_secs()
+            ));
+        }
+        if !crate::engine::project::is_repository(&root) {
+            notes
+                .push(format!("{} is in no git repository, so it was indexed as a project of its own", root.display()));
+        }
+        Ok((status, (!notes.is_empty()).then(|| notes.join("; "))))
     }
 }
 

@@ -8,11 +8,12 @@ use lean_ctx_proto::v1::{
 };
 use tonic::{Request, Response, Status};
 
-use super::blocking::{blocking, caller};
+use super::blocking::{CancelOnDrop, blocking, caller};
 use super::host::Host;
 use super::status::{engine_status, missing_context};
 use super::wire;
 use crate::engine::Engine;
+use crate::engine::cancel::Cancel;
 use crate::engine::edit::EditParams;
 use crate::engine::read::ReadParams;
 
@@ -41,7 +42,9 @@ impl FileContext for ContextService {
             fresh: req.fresh,
             start_line: req.start_line,
             limit: req.limit,
+            cancel: Cancel::default(),
         };
+        let _cancel_on_drop = CancelOnDrop(params.cancel.clone());
         let engine = self.engine.clone();
         let views = blocking(move || engine.read(&caller(&ctx), &params)).await?.map_err(engine_status)?;
         let files = views
@@ -92,7 +95,9 @@ impl FileContext for ContextService {
                 (Some(start), end) => Some((start, end.unwrap_or(start))),
                 (None, Some(_)) => return Err(Status::invalid_argument("end_line needs start_line")),
             },
+            cancel: Cancel::default(),
         };
+        let _cancel_on_drop = CancelOnDrop(params.cancel.clone());
         let engine = self.engine.clone();
         let out = blocking(move || engine.edit(&caller(&ctx), &params)).await?.map_err(engine_status)?;
         Ok(Response::new(EditResponse {

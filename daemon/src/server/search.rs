@@ -122,8 +122,10 @@ impl Search for SearchService {
         let ctx = req.ctx.ok_or_else(missing_context)?;
         let _guard = self.host.begin_request();
         let engine = self.engine.clone();
+        let cancel = Cancel::default();
+        let _cancel_on_drop = CancelOnDrop(cancel.clone());
         let (status, note) =
-            blocking(move || engine.build_index(&caller(&ctx), &req.path)).await?.map_err(engine_status)?;
+            blocking(move || engine.build_index(&caller(&ctx), &req.path, &cancel)).await?.map_err(engine_status)?;
         let mut index = project_index(status);
         if let Some(note) = note {
             index.note = if index.note.is_empty() { note } else { format!("{note}; {}", index.note) };

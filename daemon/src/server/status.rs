@@ -12,6 +12,8 @@ pub fn engine_status(e: EngineError) -> Status {
         ErrorKind::ResourceExhausted => tonic::Code::ResourceExhausted,
         ErrorKind::FailedPrecondition => tonic::Code::FailedPrecondition,
         ErrorKind::Unavailable => tonic::Code::Unavailable,
+        ErrorKind::Cancelled => tonic::Code::Cancelled,
+        ErrorKind::DeadlineExceeded => tonic::Code::DeadlineExceeded,
         ErrorKind::Internal => tonic::Code::Internal,
     };
     Status::new(code, e.message)

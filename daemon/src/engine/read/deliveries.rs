@@ -84,6 +84,16 @@ impl Deliveries {
         records.insert(key, Held { hash: after, whole }, 1);
     }
 
+    /// `session` never received what was recorded for `path` (its call was
+    /// dropped): it holds nothing of it now, so its next read sends the
+    /// content, and no diff is made against a base it may not have.
+    pub fn forget(&self, session: &str, path: &Path) {
+        if session.is_empty() {
+            return;
+        }
+        self.records.lock().remove(&key(session, path));
+    }
+
     /// An edit of `path` by `session` failed: its next read sends the
     /// content, never a stub. What it held stays its diff base.
     pub fn edit_failed(&self, session: &str, path: &Path) {

@@ -22,6 +22,7 @@ pub use load::{Loaded, line_count, load};
 use mode::Mode;
 use outline_view::DegradedLog;
 
+use crate::engine::cancel::{Cancel, Stop};
 use crate::engine::config::Config;
 use crate::engine::error::{EngineError, EngineResult, ErrorKind};
 use crate::engine::project::Scope;
@@ -50,6 +51,8 @@ pub struct ReadParams {
     pub fresh: bool,
     pub start_line: Option<u32>,
     pub limit: Option<u32>,
+    /// Flipped when the caller leaves: the read stops before its next file.
+    pub cancel: Cancel,
 }
 
 /// One file's answer.
@@ -88,6 +91,14 @@ pub struct ReadStats {
     pub sent_tokens: AtomicU64,
 }
 
+/// What may refuse or stop a read: the user's rules for each path, and the
+/// caller leaving or the request's deadline passing.
+#[derive(Clone, Copy)]
+pub struct Limits<'a> {
+    pub permit: &'a dyn Fn(&std::path::Path) -> EngineResult<()>,
+    pub stop: &'a Stop<'a>,
+}
+
 pub struct Reader {
     pub cache: Cache,
     pub deliveries: Deliveries,
@@ -105,9 +116,11 @@ impl Reader {
         }
     }
 
-    /// Reads every path of `params` that `permit` lets through. With several
+    /// Reads every path of `params` that `limits.permit` lets through. With several
     /// paths, a file that cannot be read yields an error entry and the
-    /// others are still served.
+    /// others are still served. `stop` is checked before each file: once the
+    /// caller left the request fails (recording no delivery), once its
+    /// deadline passed the remaining files get an error entry.
     pub fn read(
         &self,
         tokens: &Tokens,
@@ -115,8 +128,9 @@ impl Reader {
         scope: &Scope,
         session: &str,
         params: &ReadParams,
-        permit: &dyn Fn(&std::path::Path) -> EngineResult<()>,
+        limits: &Limits<'_>,
     ) -> EngineResult<Vec<Result<View, EngineError>>> {
+        let Limits { permit, stop } = *limits;
         if params.paths.is_empty() {
             return Err(EngineError::invalid("no path given; pass path or paths"));
         }
@@ -135,31 +149,45 @@ impl Reader {
         self.cache.set_budget(usize::try_from(config.cache_bytes).unwrap_or(usize::MAX));
         let budget = config.max_read_bytes.saturating_mul(READ_BUDGET_FILES);
         let mut spent = 0u64;
-        let views: Vec<_> = params
-            .paths
-            .iter()
-            .map(|p| {
-                let opened = scope.open_existing(p)?;
-                permit(&opened.path)?;
-                if opened.real != opened.path {
-                    // Moved inside the project while it was opened: the
-                    // user's rules apply to where it is now, too.
-                    permit(&opened.real)?;
+        // The files this request recorded as delivered to the session.
+        let mut delivered = Vec::new();
+        let mut one = |p: &str| -> EngineResult<View> {
+            let opened = scope.open_existing(p)?;
+            permit(&opened.path)?;
+            if opened.real != opened.path {
+                // Moved inside the project while it was opened: the
+                // user's rules apply to where it is now, too.
+                permit(&opened.real)?;
+            }
+            if spent >= budget {
+                return Err(EngineError::new(
+                    ErrorKind::ResourceExhausted,
+                    format!(
+                        "{p} was not read: this request already loaded {spent} bytes, the most one read may \
+                         ({READ_BUDGET_FILES} × max_read_bytes); read it in another request"
+                    ),
+                ));
+            }
+            let loaded = load(opened.file, &opened.path, config.max_read_bytes)?;
+            spent += loaded.text.len() as u64;
+            delivered.push(opened.path);
+            self.view(tokens, scope, session, &loaded, &mode, params.fresh)
+        };
+        let mut views = Vec::with_capacity(params.paths.len());
+        for p in &params.paths {
+            match stop.check(&format!("{p} was not read; read it in another request")) {
+                Ok(()) => views.push(one(p)),
+                Err(e) if e.kind == ErrorKind::Cancelled => {
+                    // Nobody receives these views: the session holds none of them.
+                    for path in &delivered {
+                        self.deliveries.forget(session, path);
+                    }
+                    return Err(e);
                 }
-                if spent >= budget {
-                    return Err(EngineError::new(
-                        ErrorKind::ResourceExhausted,
-                        format!(
-                            "{p} was not read: this request already loaded {spent} bytes, the most one read may \
-                             ({READ_BUDGET_FILES} × max_read_bytes); read it in another request"
-                        ),
-                    ));
-                }
-                let loaded = load(opened.file, &opened.path, config.max_read_bytes)?;
-                spent += loaded.text.len() as u64;
-                self.view(tokens, scope, session, &loaded, &mode, params.fresh)
-            })
-            .collect();
+                // Past the deadline: this and every later file get an error entry.
+                Err(e) => views.push(Err(e)),
+            }
+        }
         if params.paths.len() == 1 {
             // A single path answers with its error as the status.
             if let Some(Err(e)) = views.first() {
