@@ -5,6 +5,9 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use std::sync::Arc;
+
+use crate::observer::IndexObserver;
 use crate::symbols::{SymbolExtractor, default_extractor};
 
 /// How a [`crate::SearchEngine`] indexes, watches and forgets projects.
@@ -43,6 +46,8 @@ pub struct SearchConfig {
     pub build_on_search: bool,
     /// Finds symbol definitions in a file; the daemon plugs in its tree-sitter outline.
     pub extractor: SymbolExtractor,
+    /// Told what each project's index applied; the daemon's code graph follows the index this way.
+    pub observer: Option<Arc<dyn IndexObserver>>,
 }
 
 impl SearchConfig {
@@ -62,6 +67,7 @@ impl SearchConfig {
             regex_budget: Duration::from_secs(60),
             build_on_search: true,
             extractor: default_extractor(),
+            observer: None,
         }
     }
 }
@@ -81,6 +87,7 @@ impl fmt::Debug for SearchConfig {
             .field("scan_budget", &self.scan_budget)
             .field("regex_budget", &self.regex_budget)
             .field("build_on_search", &self.build_on_search)
+            .field("observer", &self.observer.is_some())
             .finish_non_exhaustive()
     }
 }

@@ -25,6 +25,7 @@ use tantivy::Searcher;
 use crate::error::SearchError;
 use crate::index::{Changes, IndexStore, panic_message, project_dir};
 use crate::model::{BuildProgress, Discarded, IndexPhase, IndexStatus};
+use crate::observer::{IndexObserver, notify};
 use crate::registry::Context;
 use crate::schema::Fields;
 use crate::walk::{self, Skipped};
@@ -141,6 +142,10 @@ impl Project {
             .spawn(move || run(&thread_project, rx))
             .expect("spawning the index thread");
         (project, thread)
+    }
+
+    fn observer(&self) -> Option<&dyn IndexObserver> {
+        self.ctx.config.observer.as_deref()
     }
 
     pub(crate) fn touch(&self) {
@@ -291,6 +296,7 @@ fn run(project: &Arc<Project>, rx: Receiver<Msg>) {
         damaged = Some(reason);
     }
     project.approx_memory.store(0, Ordering::Relaxed);
+    notify(project.observer(), |o| o.closed(&project.root));
     project.publish(|p| {
         // A failed project stays unavailable until its retry time; otherwise it is closed.
         if !matches!(p.phase, IndexPhase::Unavailable { .. }) {
@@ -482,7 +488,10 @@ impl Worker<'_> {
         manifest.dirs = dirs;
         self.walk_skipped = listing.skipped;
         self.project.publish(|p| p.full_syncs += 1);
-        self.apply(&changes, progress)
+        self.apply(&changes, progress)?;
+        let files: Vec<PathBuf> = listing.files.into_iter().map(|(rel, _)| rel).collect();
+        notify(self.project.observer(), |o| o.synced_all(root, &files));
+        Ok(())
     }
 
     /// Applies one debounced batch of event paths: each parent directory is
@@ -506,7 +515,11 @@ impl Worker<'_> {
             self.relist(dir, &named, &mut changes);
         }
         self.project.publish(|p| p.event_batches += 1);
-        self.apply(&changes, None)
+        self.apply(&changes, None)?;
+        if !changes.is_empty() {
+            notify(self.project.observer(), |o| o.changed(&self.project.root, &changes.upserts, &changes.deletes));
+        }
+        Ok(())
     }
 
     fn relist(&mut self, dir: &Path, named: &HashSet<PathBuf>, changes: &mut Changes) {
