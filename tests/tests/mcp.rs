@@ -483,8 +483,8 @@ async fn the_profile_comes_from_config_and_the_environment() {
         connect(&home, &root, ProtocolVersion::V_2025_11_25, &[no_daemon, ("LEAN_CTX_MCP_PROFILE", "all")]).await;
     assert_eq!(
         tool_names(&client).await.len(),
-        STANDARD_TOOLS.len() + 1,
-        "the environment overrides the profile (standard + ctx_rules + shell), the file disables one"
+        STANDARD_TOOLS.len() + 2,
+        "the environment overrides the profile (standard + ctx_callgraph + ctx_rules + shell), the file disables one"
     );
     client.cancel().await.unwrap();
 }
