@@ -7,6 +7,7 @@
 use lean_ctx_proto::v1::ServedBy;
 use lean_ctx_proto::v1::control_client::ControlClient;
 use lean_ctx_proto::v1::file_context_client::FileContextClient;
+use lean_ctx_proto::v1::graph_client::GraphClient;
 use lean_ctx_proto::v1::ledger_client::LedgerClient;
 use lean_ctx_proto::v1::memory_client::MemoryClient;
 use lean_ctx_proto::v1::search_client::SearchClient;
@@ -92,6 +93,7 @@ impl Backend {
     service_client!(ledger, LedgerClient);
     service_client!(shell, ShellClient);
     service_client!(search, SearchClient);
+    service_client!(graph, GraphClient);
 
     /// The message to show for a failed call. A fallback child whose
     /// connection broke is ended, and the end of its standard error is

@@ -48,7 +48,7 @@ pub struct Config {
     pub search_memory_bytes: u64,
     /// A project's index with no search for this long is closed.
     pub search_idle_close_secs: u64,
-    /// Which tools lctx-mcp advertises: minimal, standard or all.
+    /// Which tools lctx-mcp advertises: minimal, standard, code or all.
     pub mcp_tools_profile: String,
     /// Tools lctx-mcp neither advertises nor answers.
     pub mcp_disabled_tools: Vec<String>,
@@ -180,7 +180,7 @@ pub const KEYS: &[Key] = &[
     Key {
         name: "mcp_tools_profile",
         help: "which tools lctx-mcp advertises to the host each turn",
-        kind: Kind::Choice { values: &["minimal", "standard", "all"], get: |c| &c.mcp_tools_profile },
+        kind: Kind::Choice { values: &["minimal", "standard", "code", "all"], get: |c| &c.mcp_tools_profile },
     },
     Key {
         name: "mcp_disabled_tools",
@@ -525,10 +525,10 @@ mod tests {
         assert_eq!(config.get("mcp_tools_profile").unwrap(), "\"minimal\"");
         assert_eq!(config.get("mcp_disabled_tools").unwrap(), r#"["ctx_edit", "ctx_tree"]"#);
         let e = set(&f, &lock, "mcp_tools_profile", "lean").unwrap_err();
-        assert!(e.message.contains("minimal, standard, all"), "{e}");
+        assert!(e.message.contains("minimal, standard, code, all"), "{e}");
         let f = write(d.path(), "mcp_tools_profile = \"huge\"\n");
         let e = load(&f).unwrap_err();
-        assert!(e.message.contains("not one of minimal, standard, all"), "{e}");
+        assert!(e.message.contains("not one of minimal, standard, code, all"), "{e}");
     }
 
     #[test]

@@ -53,6 +53,8 @@ declare_locks! {
     MEMORY_STORE = (90, "memory.store", "daemon/src/engine/memory/mod.rs");
     SEARCH_REGISTRY = (100, "search.registry", "search/src/registry.rs");
     SEARCH_PROJECT_STATE = (110, "search.project_state", "search/src/project.rs");
+    GRAPH_PROJECTS = (120, "graph.projects", "daemon/src/engine/graph/mod.rs");
+    GRAPH_PROJECT = (130, "graph.project", "daemon/src/engine/graph/mod.rs");
     SEARCH_PERMITS = (190, "search.permits", "search/src/registry.rs");
 }
 

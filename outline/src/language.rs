@@ -103,7 +103,8 @@ impl Language {
         }
     }
 
-    pub(crate) fn grammar(self) -> tree_sitter::Language {
+    /// The tree-sitter grammar, for queries over a tree from [`crate::outline_and_tree`].
+    pub fn grammar(self) -> tree_sitter::Language {
         match self {
             Language::Rust => tree_sitter_rust::LANGUAGE.into(),
             Language::Python => tree_sitter_python::LANGUAGE.into(),

@@ -26,6 +26,8 @@ pub use language::Language;
 pub use model::{Definition, Import, Kind, Outline};
 pub use prose::{TextFormat, render_text_outline};
 pub use render::{lists_definitions, render_map, render_signatures};
+/// The tree-sitter types a caller of [`outline_and_tree`] queries the tree with.
+pub use tree_sitter;
 
 use tree_sitter::Tree;
 
@@ -33,29 +35,39 @@ use tree_sitter::Tree;
 ///
 /// Syntax errors do not stop it: whatever parses is outlined.
 pub fn outline(language: Language, source: &str) -> Outline {
+    outline_with(language, source, parse::parse).0
+}
+
+/// [`outline`] and the syntax tree it was extracted from, for callers that query the same parse
+/// further (the code graph); the tree is `None` when the outline is the heuristic one.
+pub fn outline_and_tree(language: Language, source: &str) -> (Outline, Option<Tree>) {
     outline_with(language, source, parse::parse)
 }
 
-/// [`outline`] with the parse step injectable, so tests can make it panic or fail.
+/// [`outline_and_tree`] with the parse step injectable, so tests can make it panic or fail.
 fn outline_with(
     language: Language,
     source: &str,
     parse: impl FnOnce(Language, &str) -> Result<Tree, String>,
-) -> Outline {
+) -> (Outline, Option<Tree>) {
     let parsed = parse::contained(|| {
         let tree = parse(language, source)?;
-        Ok(extract::outline(language, source, &tree))
+        Ok((extract::outline(language, source, &tree), tree))
     });
-    parsed.unwrap_or_else(|reason| {
-        let heuristic = parse::contained(|| Ok(fallback::outline(language, source, reason.clone())));
-        heuristic.unwrap_or_else(|fallback_failure| Outline {
-            language,
-            imports: Vec::new(),
-            items: Vec::new(),
-            degraded: Some(format!("{reason}; heuristic outline {fallback_failure}")),
-            unparsed: unparsed::all_lines(source),
-        })
-    })
+    match parsed {
+        Ok((outline, tree)) => (outline, Some(tree)),
+        Err(reason) => {
+            let heuristic = parse::contained(|| Ok(fallback::outline(language, source, reason.clone())));
+            let outline = heuristic.unwrap_or_else(|fallback_failure| Outline {
+                language,
+                imports: Vec::new(),
+                items: Vec::new(),
+                degraded: Some(format!("{reason}; heuristic outline {fallback_failure}")),
+                unparsed: unparsed::all_lines(source),
+            });
+            (outline, None)
+        }
+    }
 }
 
 /// `source` without comments, blank lines (Markdown: runs of them squeezed to one), trailing
@@ -125,7 +137,7 @@ mod tests {
     #[test]
     fn a_panicking_parser_is_contained_and_the_heuristic_outline_is_used() {
         for (language, source, names) in FIXTURES {
-            let outline = outline_with(language, source, |_, _| panic!("injected parser panic"));
+            let outline = outline_with(language, source, |_, _| panic!("injected parser panic")).0;
             assert_eq!(outline.degraded.as_deref(), Some("panicked: injected parser panic"), "{language:?}");
             let map = render_map(&outline);
             let lines = source.lines().count();
@@ -142,7 +154,7 @@ mod tests {
     #[test]
     fn heuristic_imports_match_the_tree_sitter_form() {
         let imports = |language, source| {
-            let outline = outline_with(language, source, |_, _| Err("parse exceeded its time budget".into()));
+            let outline = outline_with(language, source, |_, _| Err("parse exceeded its time budget".into())).0;
             assert_eq!(outline.degraded.as_deref(), Some("parse exceeded its time budget"));
             outline.imports.into_iter().map(|import| import.text).collect::<Vec<_>>()
         };
@@ -158,7 +170,7 @@ mod tests {
     #[test]
     fn markdown_headings_nest_the_same_without_tree_sitter() {
         let source = FIXTURES[11].1;
-        let heuristic = outline_with(Language::Markdown, source, |_, _| Err("injected".into()));
+        let heuristic = outline_with(Language::Markdown, source, |_, _| Err("injected".into())).0;
         let parsed = outline(Language::Markdown, source);
         let heuristic_map = render_map(&heuristic);
         assert_eq!(heuristic_map.split_once('\n').map(|(_, rest)| rest), Some(render_map(&parsed).as_str()));

@@ -17,5 +17,6 @@ pub mod v1 {
 /// FileContext/Rules.
 /// 5: Shell/Check, so lctx-shell applies the user's rules to the commands it
 /// runs itself.
+/// 6: the Graph service (Graph/Callgraph, ctx_callgraph).
 pub const PROTOCOL_MIN: u32 = 3;
-pub const PROTOCOL_MAX: u32 = 5;
+pub const PROTOCOL_MAX: u32 = 6;

@@ -5,6 +5,9 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use std::sync::Arc;
+
+use crate::observer::IndexObserver;
 use crate::symbols::{SymbolExtractor, default_extractor};
 
 /// How a [`crate::SearchEngine`] indexes, watches and forgets projects.
@@ -46,6 +49,8 @@ pub struct SearchConfig {
     pub build_on_search: bool,
     /// Finds symbol definitions in a file; the daemon plugs in its tree-sitter outline.
     pub extractor: SymbolExtractor,
+    /// Told what each project's index applied; the daemon's code graph follows the index this way.
+    pub observer: Option<Arc<dyn IndexObserver>>,
 }
 
 impl SearchConfig {
@@ -66,6 +71,7 @@ impl SearchConfig {
             build_wait: Duration::from_secs(300),
             build_on_search: true,
             extractor: default_extractor(),
+            observer: None,
         }
     }
 }
@@ -86,6 +92,7 @@ impl fmt::Debug for SearchConfig {
             .field("regex_budget", &self.regex_budget)
             .field("build_wait", &self.build_wait)
             .field("build_on_search", &self.build_on_search)
+            .field("observer", &self.observer.is_some())
             .finish_non_exhaustive()
     }
 }

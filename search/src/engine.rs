@@ -145,6 +145,14 @@ impl SearchEngine {
         }
     }
 
+    /// Opens a project as a search would (its index built in the background
+    /// and kept fresh, its [`crate::IndexObserver`] told), without searching;
+    /// false when this engine builds no indexes (`build_on_search` off).
+    pub fn open(&self, root: &Path) -> Result<bool, SearchError> {
+        let root = resolve_root(root)?;
+        Ok(self.project_for_search(&root).is_some())
+    }
+
     /// Files under `path` (or the root) whose path matches `pattern`, sorted.
     pub fn glob(
         &self,

@@ -19,6 +19,7 @@ mod glob;
 mod index;
 mod language;
 mod model;
+mod observer;
 mod paths;
 mod project;
 mod quarantine;
@@ -41,6 +42,7 @@ pub use model::{
     Action, BuildProgress, DEFAULT_MAX_RESULTS, Discarded, GlobResult, IndexPhase, IndexStatus, Match, SearchRequest,
     SearchResult, Source, TreeResult,
 };
+pub use observer::IndexObserver;
 pub use render::search_text;
 pub use symbols::{Symbol, SymbolExtractor, default_extractor};
 pub use walk::Skipped;

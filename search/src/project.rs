@@ -25,6 +25,7 @@ use tantivy::Searcher;
 use crate::error::SearchError;
 use crate::index::{Changes, IndexStore, panic_message, project_dir};
 use crate::model::{BuildProgress, Discarded, IndexPhase, IndexStatus};
+use crate::observer::{IndexObserver, notify};
 use crate::registry::Context;
 use crate::schema::Fields;
 use crate::walk::{self, Skipped, Stop};
@@ -143,6 +144,10 @@ impl Project {
             .spawn(move || run(&thread_project, rx))
             .expect("spawning the index thread");
         (project, thread)
+    }
+
+    fn observer(&self) -> Option<&dyn IndexObserver> {
+        self.ctx.config.observer.as_deref()
     }
 
     pub(crate) fn touch(&self) {
@@ -306,6 +311,7 @@ fn run(project: &Arc<Project>, rx: Receiver<Msg>) {
         damaged = Some(reason);
     }
     project.approx_memory.store(0, Ordering::Relaxed);
+    notify(project.observer(), |o| o.closed(&project.root));
     project.publish(|p| {
         // A failed project stays unavailable until its retry time; otherwise it is closed.
         if !matches!(p.phase, IndexPhase::Unavailable { .. }) {
@@ -497,7 +503,10 @@ impl Worker<'_> {
         manifest.dirs = dirs;
         self.walk_skipped = listing.skipped;
         self.project.publish(|p| p.full_syncs += 1);
-        self.apply(&changes, progress)
+        self.apply(&changes, progress)?;
+        let files: Vec<PathBuf> = listing.files.into_iter().map(|(rel, _)| rel).collect();
+        notify(self.project.observer(), |o| o.synced_all(root, &files));
+        Ok(())
     }
 
     /// Applies one debounced batch of event paths: each parent directory is
@@ -521,7 +530,11 @@ impl Worker<'_> {
             self.relist(dir, &named, &mut changes);
         }
         self.project.publish(|p| p.event_batches += 1);
-        self.apply(&changes, None)
+        self.apply(&changes, None)?;
+        if !changes.is_empty() {
+            notify(self.project.observer(), |o| o.changed(&self.project.root, &changes.upserts, &changes.deletes));
+        }
+        Ok(())
     }
 
     fn relist(&mut self, dir: &Path, named: &HashSet<PathBuf>, changes: &mut Changes) {

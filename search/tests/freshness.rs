@@ -154,3 +154,51 @@ fn git_branch_switch_leaves_the_index_consistent() {
     assert_index_matches_tree(&engine, root, 602);
     assert!(matches!(engine.project_status(root).unwrap().unwrap().phase, IndexPhase::Ready));
 }
+
+/// Sends what an observer is told, in order, to the test.
+struct Recorder(std::sync::mpsc::Sender<String>);
+
+impl lean_ctx_search::IndexObserver for Recorder {
+    fn synced_all(&self, _: &Path, files: &[std::path::PathBuf]) {
+        let mut files: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+        files.sort();
+        let _ = self.0.send(format!("all {}", files.join(",")));
+    }
+    fn changed(&self, _: &Path, upserts: &[std::path::PathBuf], deletes: &[std::path::PathBuf]) {
+        let list = |p: &[std::path::PathBuf]| p.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(",");
+        let _ = self.0.send(format!("changed +{} -{}", list(upserts), list(deletes)));
+    }
+    fn closed(&self, _: &Path) {
+        let _ = self.0.send("closed".into());
+    }
+}
+
+#[test]
+fn an_observer_follows_the_walk_each_batch_and_the_close() {
+    let fx = Fixture::new(&[("src/lib.rs", "fn one() {}\n"), ("src/two.rs", "fn two() {}\n")]);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut config = fx.config();
+    config.observer = Some(std::sync::Arc::new(Recorder(tx)));
+    let engine = SearchEngine::new(config);
+    assert!(engine.open(fx.root()).unwrap());
+    let mut calls = Vec::new();
+    let seen = |calls: &mut Vec<String>| calls.extend(rx.try_iter());
+    wait_for(FRESH, "the first walk to be reported", || {
+        seen(&mut calls);
+        calls == ["all src/lib.rs,src/two.rs"]
+    });
+
+    fx.write("src/lib.rs", "fn one_changed() {}\n");
+    fs::remove_file(fx.root().join("src/two.rs")).unwrap();
+    wait_for(FRESH, "the batch to be reported", || {
+        seen(&mut calls);
+        let reported = calls[1..].join(" | ");
+        reported.contains("+src/lib.rs") && reported.contains("src/two.rs")
+    });
+
+    assert!(engine.close(fx.root()).unwrap());
+    wait_for(FRESH, "the close to be reported", || {
+        seen(&mut calls);
+        calls.last().is_some_and(|c| c == "closed")
+    });
+}

@@ -1,5 +1,5 @@
 //! Which tools this connection advertises: a profile (minimal, standard,
-//! all) and a list of disabled tools.
+//! code, all) and a list of disabled tools.
 //!
 //! A host loads every advertised tool's schema into the model's context on
 //! every turn, so the profile is a token budget. Tools outside the profile
@@ -22,17 +22,21 @@ const DISABLED_ENV: &str = "LEAN_CTX_MCP_DISABLED";
 pub enum Profile {
     Minimal,
     Standard,
+    /// Standard and the code-intelligence tools (ctx_callgraph), which the
+    /// default's per-turn budget has no room for.
+    Code,
     All,
 }
 
 impl Profile {
     pub const DEFAULT: Profile = Profile::Standard;
-    pub const EVERY: [Profile; 3] = [Profile::Minimal, Profile::Standard, Profile::All];
+    pub const EVERY: [Profile; 4] = [Profile::Minimal, Profile::Standard, Profile::Code, Profile::All];
 
     pub fn name(self) -> &'static str {
         match self {
             Profile::Minimal => "minimal",
             Profile::Standard => "standard",
+            Profile::Code => "code",
             Profile::All => "all",
         }
     }
@@ -70,7 +74,7 @@ impl Selection {
         if let Ok(name) = std::env::var(PROFILE_ENV) {
             match Profile::parse(&name) {
                 Some(profile) => selection.profile = profile,
-                None => tracing::warn!("{PROFILE_ENV}={name:?} is not minimal, standard or all; ignored"),
+                None => tracing::warn!("{PROFILE_ENV}={name:?} is not minimal, standard, code or all; ignored"),
             }
         }
         if let Ok(list) = std::env::var(DISABLED_ENV) {

@@ -456,7 +456,13 @@ async fn the_profile_comes_from_config_and_the_environment() {
     let home = Home::new();
     let root = project(&home);
     let no_daemon = ("LEAN_CTX_NO_DAEMON", "1");
-    for (profile, expected) in [("minimal", 4), ("standard", STANDARD_TOOLS.len()), ("all", STANDARD_TOOLS.len() + 2)] {
+    let profiles = [
+        ("minimal", 4),
+        ("standard", STANDARD_TOOLS.len()),
+        ("code", STANDARD_TOOLS.len() + 1),
+        ("all", STANDARD_TOOLS.len() + 3),
+    ];
+    for (profile, expected) in profiles {
         let client =
             connect(&home, &root, ProtocolVersion::V_2025_11_25, &[no_daemon, ("LEAN_CTX_MCP_PROFILE", profile)]).await;
         let names = tool_names(&client).await;
@@ -480,8 +486,8 @@ async fn the_profile_comes_from_config_and_the_environment() {
         connect(&home, &root, ProtocolVersion::V_2025_11_25, &[no_daemon, ("LEAN_CTX_MCP_PROFILE", "all")]).await;
     assert_eq!(
         tool_names(&client).await.len(),
-        STANDARD_TOOLS.len() + 1,
-        "the environment overrides the profile (standard + ctx_rules + shell), the file disables one"
+        STANDARD_TOOLS.len() + 2,
+        "the environment overrides the profile (standard + ctx_callgraph + ctx_rules + shell), the file disables one"
     );
     client.cancel().await.unwrap();
 }

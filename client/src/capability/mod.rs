@@ -11,11 +11,13 @@
 //! | [`rules`] | ctx_rules | FileContext/Rules |
 //! | [`shell`] | ctx_shell, jobs, ctx_expand | Shell/Exec, Jobs, Expand |
 //! | [`search`] | ctx_search, ctx_glob, ctx_tree, index | Search/* |
+//! | [`graph`] | ctx_callgraph | Graph/Callgraph |
 //! | [`memory`] | ctx_session, ctx_knowledge | Memory/* |
 //! | [`gain`] | ctx_gain, ledger verify | Ledger/* |
 
 pub mod edit;
 pub mod gain;
+pub mod graph;
 pub mod memory;
 pub mod read;
 pub mod rules;

@@ -3,6 +3,7 @@
 mod config_cmd;
 mod daemon_cmd;
 mod doctor;
+mod graph_cmd;
 mod index_cmd;
 mod init_cmd;
 mod memory_cmd;
@@ -78,6 +79,8 @@ enum Command {
     Glob(search_cmd::GlobArgs),
     /// A compact directory tree with file counts (ctx_tree).
     Tree(search_cmd::TreeArgs),
+    /// Who calls a symbol, what it calls, or a call path between two (ctx_callgraph).
+    Callgraph(graph_cmd::CallgraphArgs),
     /// Build the project's search index now (it is otherwise built on first search); list or remove indexes.
     Index {
         /// A directory: the project it lies in is indexed, or with --remove unindexed (default: the current project).
@@ -259,6 +262,7 @@ fn dispatch(command: Command, runtime: tokio::runtime::Runtime, opts: ClientOpti
             Command::Search(args) => search_cmd::search(args, &opts).await,
             Command::Glob(args) => search_cmd::glob(args, &opts).await,
             Command::Tree(args) => search_cmd::tree(args, &opts).await,
+            Command::Callgraph(args) => graph_cmd::callgraph(args, &opts).await,
             Command::Index { list: true, .. } => done(index_cmd::list(&opts)),
             Command::Index { remove: true, path, .. } => done(index_cmd::remove(&opts, path.as_deref())),
             Command::Index { path, .. } => search_cmd::index(path, &opts).await,

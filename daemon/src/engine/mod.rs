@@ -8,6 +8,7 @@ pub mod cancel;
 pub mod config;
 pub mod edit;
 pub mod error;
+pub mod graph;
 pub mod guard;
 pub mod lru;
 pub mod memory;
@@ -61,6 +62,7 @@ pub struct Engine {
     pub jobs: Jobs,
     pub memory: Memory,
     pub search: lean_ctx_search::SearchEngine,
+    pub graph: std::sync::Arc<graph::CodeGraph>,
     pub guard: guard::Guard,
     /// Requests stopped early: their caller left, or their deadline passed.
     pub stopped: cancel::Stopped,
@@ -81,7 +83,9 @@ impl Engine {
 
     fn build(dirs: Dirs, check: lean_ctx_store::Check, long_lived: bool) -> Engine {
         let config = ConfigStore::open(dirs.config_file());
-        let search = search::new_search_engine(&dirs.cache, &config.get(), long_lived);
+        let graph = std::sync::Arc::new(graph::CodeGraph::new(&dirs.cache));
+        let follower = std::sync::Arc::new(graph::Follower(graph.clone()));
+        let search = search::new_search_engine(&dirs.cache, &config.get(), long_lived, follower);
         let memory = Memory::new(dirs.data.join("state.db"), check);
         let cache_bytes = usize::try_from(config.get().cache_bytes).unwrap_or(usize::MAX);
         Engine {
@@ -94,6 +98,7 @@ impl Engine {
             jobs: Jobs::default(),
             memory,
             search,
+            graph,
             guard: guard::Guard::new(),
             stopped: cancel::Stopped::default(),
             archive_sweep: Default::default(),
@@ -200,6 +205,7 @@ impl Engine {
             },
             self.search_figures(),
             ComponentFigures { name: "stopped", figures: self.stopped.figures() },
+            self.graph.figures(),
             ComponentFigures {
                 name: "guard",
                 figures: vec![

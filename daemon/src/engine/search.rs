@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use lean_ctx_outline::{Definition, Kind, Language, outline};
 use lean_ctx_search::{
-    Action, GlobResult, IndexStatus, SearchConfig, SearchEngine, SearchError, SearchRequest, SearchResult, Symbol,
-    SymbolExtractor, TreeResult, default_extractor,
+    Action, GlobResult, IndexObserver, IndexStatus, SearchConfig, SearchEngine, SearchError, SearchRequest,
+    SearchResult, Symbol, SymbolExtractor, TreeResult, default_extractor,
 };
 use lean_ctx_store::{Event, Shape};
 
@@ -57,12 +57,18 @@ fn outline_extractor() -> SymbolExtractor {
 
 /// The search engine for this process. A short-lived in-process client does
 /// not start background indexing (it would exit before it helps).
-pub fn new_search_engine(cache_dir: &Path, config: &Config, long_lived: bool) -> SearchEngine {
+pub fn new_search_engine(
+    cache_dir: &Path,
+    config: &Config,
+    long_lived: bool,
+    observer: Arc<dyn IndexObserver>,
+) -> SearchEngine {
     let mut c = SearchConfig::new(cache_dir);
     c.memory_budget_bytes = config.search_memory_bytes;
     c.idle_close_secs = config.search_idle_close_secs;
     c.build_on_search = long_lived;
     c.extractor = outline_extractor();
+    c.observer = Some(observer);
     SearchEngine::new(c)
 }
 

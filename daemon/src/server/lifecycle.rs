@@ -13,6 +13,7 @@ use std::time::Duration;
 use lean_ctx_common::privacy;
 use lean_ctx_proto::v1::control_server::ControlServer;
 use lean_ctx_proto::v1::file_context_server::FileContextServer;
+use lean_ctx_proto::v1::graph_server::GraphServer;
 use lean_ctx_proto::v1::ledger_server::LedgerServer;
 use lean_ctx_proto::v1::memory_server::MemoryServer;
 use lean_ctx_proto::v1::search_server::SearchServer;
@@ -23,6 +24,7 @@ use tonic::service::Routes;
 use super::context::ContextService;
 use super::control::ControlService;
 use super::drain::DrainLayer;
+use super::graph::GraphService;
 use super::host::Host;
 use super::memory::MemoryService;
 use super::search::SearchService;
@@ -155,6 +157,11 @@ pub(super) fn routes(engine: &Arc<Engine>, host: &Arc<Host>, max_message: usize)
         )
         .add_service(
             SearchServer::new(SearchService::new(engine.clone(), host.clone()))
+                .max_decoding_message_size(max_message)
+                .max_encoding_message_size(max_message),
+        )
+        .add_service(
+            GraphServer::new(GraphService::new(engine.clone(), host.clone()))
                 .max_decoding_message_size(max_message)
                 .max_encoding_message_size(max_message),
         )

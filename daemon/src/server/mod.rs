@@ -5,6 +5,7 @@ pub mod blocking;
 pub mod context;
 pub mod control;
 pub mod drain;
+pub mod graph;
 pub mod host;
 pub mod lifecycle;
 pub mod memory;

@@ -6,6 +6,7 @@
 //! Adding a tool is one table entry plus a handler in the module of its
 //! service. Names and parameter names follow lean-ctx so users can switch.
 
+mod graph;
 mod memory;
 mod read;
 mod search;
@@ -206,8 +207,11 @@ mod tests {
     fn profiles_nest() {
         let names = |profile| listed(&Selection { profile, disabled: Vec::new() }).map(|t| t.name).collect::<Vec<_>>();
         let (minimal, standard, all) = (names(Profile::Minimal), names(Profile::Standard), names(Profile::All));
+        let code = names(Profile::Code);
         assert!(minimal.iter().all(|n| standard.contains(n)));
-        assert!(standard.iter().all(|n| all.contains(n)));
+        assert!(standard.iter().all(|n| code.contains(n)));
+        assert!(code.iter().all(|n| all.contains(n)));
+        assert!(code.contains(&"ctx_callgraph") && !standard.contains(&"ctx_callgraph"));
         assert_eq!(all.len(), table::TOOLS.len());
         assert!(minimal.contains(&"ctx_read") && minimal.contains(&"ctx_shell"));
     }

@@ -4,11 +4,13 @@
 //! what the tool does and what is not obvious from the parameter names, and
 //! nothing else.
 
-use lctx::capability::{gain as gain_cap, memory as memory_cap, search as search_cap, shell as shell_cap};
+use lctx::capability::{
+    gain as gain_cap, graph as graph_cap, memory as memory_cap, search as search_cap, shell as shell_cap,
+};
 
 use super::Kind::{Bool, Int, List, Map, Matching, Num, OneOf, Str};
-use super::{Idempotent, Param, ToolSpec, memory, read, search, shell};
-use crate::profile::Profile::{All, Minimal, Standard};
+use super::{Idempotent, Param, ToolSpec, graph, memory, read, search, shell};
+use crate::profile::Profile::{All, Code, Minimal, Standard};
 
 /// First lines of the server instructions; each advertised tool may add one.
 pub const INSTRUCTIONS: &str = "lean-ctx serves compact file reads, compressed command output and project \
@@ -200,6 +202,26 @@ pub const TOOLS: &[ToolSpec] = &[
         read_only: true,
         idempotent: Idempotent::Always,
         run: memory::gain,
+    },
+    ToolSpec {
+        name: "ctx_callgraph",
+        description: "Callers or callees of a function, method or type (symbol: name, Type::name), or a call path \
+                      (action=trace, from, to). Each call site is file:line with the calling function and how it \
+                      was resolved: exact (import, receiver or scope), likely (the only definition of the name), \
+                      ambiguous (candidates listed).",
+        hint: "",
+        params: &[
+            param("action", OneOf(&graph_cap::ACTION_NAMES), "default callers"),
+            param("symbol", Str, ""),
+            param("file", Str, "only definitions in this file"),
+            param("depth", Int, "1-5, default 1"),
+            param("from", Str, "trace start"),
+            param("to", Str, "trace end"),
+        ],
+        profile: Code,
+        read_only: true,
+        idempotent: Idempotent::Always,
+        run: graph::callgraph,
     },
     ToolSpec {
         name: "ctx_rules",

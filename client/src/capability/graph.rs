@@ -1,0 +1,265 @@
+//! ctx_callgraph: callers, callees or a call path of a symbol, each call site as `file:line`
+//! with the calling function and how the call was resolved (`exact`, `likely`, `ambiguous`).
+
+use std::fmt::Write as _;
+
+use lean_ctx_proto::v1::{
+    CallEdge, CallgraphAction, CallgraphRequest, CallgraphResponse, CodeDefinition, RequestContext,
+};
+use serde_json::{Value, json};
+
+use super::{Answer, Result, Surface};
+use crate::backend::Backend;
+
+pub const ACTIONS: [(&str, CallgraphAction); 3] =
+    [("callers", CallgraphAction::Callers), ("callees", CallgraphAction::Callees), ("trace", CallgraphAction::Trace)];
+
+pub const ACTION_NAMES: [&str; 3] = super::names(&ACTIONS);
+
+/// Deepest `depth` the daemon accepts.
+pub const MAX_DEPTH: u32 = 5;
+
+#[derive(Debug, Clone, Default)]
+pub struct CallgraphArgs {
+    /// A name of [`ACTIONS`]; empty means callers.
+    pub action: String,
+    pub symbol: String,
+    pub file: String,
+    /// 1–5; `None` means 1.
+    pub depth: Option<u32>,
+    pub from: String,
+    pub to: String,
+}
+
+pub async fn callgraph(
+    backend: &Backend,
+    ctx: RequestContext,
+    args: CallgraphArgs,
+    surface: Surface,
+) -> Result<Answer> {
+    let action = match args.action.trim() {
+        "" => CallgraphAction::Callers,
+        name => super::parse_name("action", name, &ACTIONS)?,
+    };
+    let depth = args.depth.unwrap_or(1);
+    if !(1..=MAX_DEPTH).contains(&depth) {
+        return Err(super::Error::Usage(format!("depth {depth} is out of range: use 1 to {MAX_DEPTH}")));
+    }
+    let request = CallgraphRequest {
+        ctx: Some(ctx),
+        action: action as i32,
+        symbol: args.symbol,
+        file: args.file,
+        depth,
+        from: args.from,
+        to: args.to,
+    };
+    let out = backend.graph().callgraph(request).await?.into_inner();
+    Ok(Answer::ok(render(&out, action, depth, surface), to_json(&out, action)))
+}
+
+/// `Store::new (src/store.rs:15)`.
+fn def_text(d: &CodeDefinition) -> String {
+    format!("{} ({}:{})", d.name, d.file, d.line)
+}
+
+fn label(edge: &CallEdge) -> &'static str {
+    match edge.resolution() {
+        lean_ctx_proto::v1::Resolution::Exact => "exact",
+        lean_ctx_proto::v1::Resolution::Likely => "likely",
+        lean_ctx_proto::v1::Resolution::Ambiguous => "ambiguous",
+        lean_ctx_proto::v1::Resolution::Unspecified => "unresolved",
+    }
+}
+
+/// The resolution, with every candidate of an ambiguous call.
+fn resolution_text(edge: &CallEdge) -> String {
+    match edge.candidates.as_slice() {
+        [] => format!("[{}]", label(edge)),
+        candidates => {
+            let listed: Vec<String> = candidates.iter().map(def_text).collect();
+            format!("[{}: one of {}]", label(edge), listed.join(", "))
+        }
+    }
+}
+
+fn caller_name(edge: &CallEdge) -> &str {
+    edge.caller.as_ref().map_or("<top level>", |c| c.name.as_str())
+}
+
+fn render(out: &CallgraphResponse, action: CallgraphAction, depth: u32, surface: Surface) -> String {
+    let mut text = String::new();
+    let choose = match surface {
+        Surface::Cli => "--file PATH or Type::name",
+        Surface::Mcp => "file=PATH or symbol=Type::name",
+    };
+    if !out.ambiguous.is_empty() {
+        let _ = writeln!(text, "the symbol names {} definitions; choose one with {choose}:", out.ambiguous.len());
+        for d in &out.ambiguous {
+            let _ = writeln!(text, "  {}:{} {} ({})", d.file, d.line, d.name, d.kind);
+        }
+    } else if let Some(first) = out.targets.first() {
+        let what = match out.targets.len() {
+            1 => def_text(first),
+            n => format!("{} and {} more", def_text(first), n - 1),
+        };
+        match action {
+            CallgraphAction::Trace => {
+                let to = out.to_targets.first().map_or(String::new(), def_text);
+                let _ = writeln!(text, "call path {what} -> {to}:");
+                for edge in &out.edges {
+                    let callee = edge.callee.as_ref().map_or("", |c| c.name.as_str());
+                    let _ = writeln!(
+                        text,
+                        "  {}. {}:{} {} -> {callee} {}",
+                        edge.depth,
+                        edge.file,
+                        edge.line,
+                        caller_name(edge),
+                        resolution_text(edge)
+                    );
+                }
+            }
+            CallgraphAction::Callees => {
+                let _ = writeln!(text, "callees of {what}, depth {depth}:");
+                render_levels(&mut text, &out.edges, depth, |edge| {
+                    let callee = edge.callee.as_ref().map_or(String::new(), def_text);
+                    format!("{}:{} {} -> {callee} {}", edge.file, edge.line, caller_name(edge), resolution_text(edge))
+                });
+                let _ = write!(text, "{} call(s) in the project", out.edges.len());
+                if out.external_calls > 0 {
+                    let _ = write!(
+                        text,
+                        "; {} call(s) to names it does not define (libraries, built-ins)",
+                        out.external_calls
+                    );
+                }
+                text.push('\n');
+            }
+            _ => {
+                let _ = writeln!(text, "callers of {what}, depth {depth}:");
+                render_levels(&mut text, &out.edges, depth, |edge| {
+                    let callee = match depth {
+                        1 => String::new(),
+                        _ => format!(" -> {}", edge.callee.as_ref().map_or("", |c| c.name.as_str())),
+                    };
+                    format!("{}:{} {}{callee} {}", edge.file, edge.line, caller_name(edge), resolution_text(edge))
+                });
+                let _ = writeln!(text, "{} call site(s)", out.edges.len());
+            }
+        }
+    }
+    if out.truncated {
+        let _ = writeln!(text, "[more call sites than shown; narrow with a lower depth or {choose}]");
+    }
+    if !out.note.is_empty() {
+        let _ = writeln!(text, "note: {}", out.note.replace('\n', "\nnote: "));
+    }
+    if text.is_empty() {
+        text.push_str("no answer yet\n");
+    }
+    text
+}
+
+/// Edges under a heading per depth when there is more than one level.
+fn render_levels(text: &mut String, edges: &[CallEdge], depth: u32, line: impl Fn(&CallEdge) -> String) {
+    for level in 1..=depth {
+        let at: Vec<&CallEdge> = edges.iter().filter(|e| e.depth == level).collect();
+        if depth > 1 && !at.is_empty() {
+            let _ = writeln!(text, " depth {level}:");
+        }
+        for edge in at {
+            let _ = writeln!(text, "  {}", line(edge));
+        }
+    }
+}
+
+fn def_json(d: &CodeDefinition) -> Value {
+    json!({"file": d.file, "line": d.line, "name": d.name, "kind": d.kind})
+}
+
+fn to_json(out: &CallgraphResponse, action: CallgraphAction) -> Value {
+    let action = ACTIONS.iter().find(|(_, a)| *a == action).map_or("callers", |(n, _)| n);
+    let edges: Vec<Value> = out
+        .edges
+        .iter()
+        .map(|e| {
+            json!({
+                "depth": e.depth, "file": e.file, "line": e.line,
+                "caller": e.caller.as_ref().map(def_json), "callee": e.callee.as_ref().map(def_json),
+                "resolution": label(e), "candidates": e.candidates.iter().map(def_json).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    json!({
+        "action": action, "root": out.root,
+        "targets": out.targets.iter().map(def_json).collect::<Vec<_>>(),
+        "to_targets": out.to_targets.iter().map(def_json).collect::<Vec<_>>(),
+        "ambiguous": out.ambiguous.iter().map(def_json).collect::<Vec<_>>(),
+        "edges": edges, "truncated": out.truncated, "external_calls": out.external_calls,
+        "complete": out.complete, "note": out.note,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lean_ctx_proto::v1::Resolution;
+
+    fn def(file: &str, line: u32, name: &str) -> CodeDefinition {
+        CodeDefinition { file: file.into(), line, name: name.into(), kind: "fn".into() }
+    }
+
+    #[test]
+    fn callers_show_each_site_with_its_caller_and_resolution() {
+        let out = CallgraphResponse {
+            targets: vec![def("src/util.rs", 1, "log")],
+            edges: vec![
+                CallEdge {
+                    depth: 1,
+                    file: "src/lib.rs".into(),
+                    line: 10,
+                    caller: Some(def("src/lib.rs", 8, "open")),
+                    callee: Some(def("src/util.rs", 1, "log")),
+                    resolution: Resolution::Exact as i32,
+                    candidates: vec![],
+                },
+                CallEdge {
+                    depth: 1,
+                    file: "src/main.rs".into(),
+                    line: 3,
+                    caller: None,
+                    callee: Some(def("src/util.rs", 1, "log")),
+                    resolution: Resolution::Ambiguous as i32,
+                    candidates: vec![def("src/util.rs", 1, "log"), def("src/other.rs", 4, "log")],
+                },
+            ],
+            complete: false,
+            note: "the project's graph is still being built (3/9 files parsed)".into(),
+            ..Default::default()
+        };
+        assert_eq!(
+            render(&out, CallgraphAction::Callers, 1, Surface::Cli),
+            "callers of log (src/util.rs:1), depth 1:\n  src/lib.rs:10 open [exact]\n  src/main.rs:3 <top level> \
+             [ambiguous: one of log (src/util.rs:1), log (src/other.rs:4)]\n2 call site(s)\nnote: the project's graph \
+             is still being built (3/9 files parsed)\n"
+        );
+        let json = to_json(&out, CallgraphAction::Callers);
+        assert_eq!(json["edges"][1]["resolution"], "ambiguous");
+        assert_eq!(json["complete"], false);
+    }
+
+    #[test]
+    fn an_ambiguous_symbol_lists_its_definitions_and_how_to_choose() {
+        let out = CallgraphResponse {
+            ambiguous: vec![def("a.py", 1, "load"), def("b.py", 7, "Store::load")],
+            ..Default::default()
+        };
+        let text = render(&out, CallgraphAction::Callers, 1, Surface::Mcp);
+        assert_eq!(
+            text,
+            "the symbol names 2 definitions; choose one with file=PATH or symbol=Type::name:\n  a.py:1 load (fn)\n  \
+             b.py:7 Store::load (fn)\n"
+        );
+    }
+}

@@ -1,0 +1,253 @@
+//! ctx_callgraph: callers, callees or a call path of a symbol, from the project's code graph.
+
+use std::path::Path;
+
+use lean_ctx_graph::{DefId, DefSummary, Edge, Graph, Lookup, MAX_DEPTH, SUPPORTED, has_queries};
+use lean_ctx_outline::Language;
+
+use super::{GraphView, Phase};
+use crate::engine::error::{EngineError, EngineResult};
+use crate::engine::project::Scope;
+use crate::engine::{Caller, Engine};
+
+/// Edges one answer shows at most.
+const MAX_EDGES: usize = 200;
+/// A code file pattern for the in-process engine's one-off walk (it keeps no index).
+const CODE_FILES: &str = "**/*.{rs,py,pyi,pyw,js,mjs,cjs,jsx,ts,mts,cts,tsx,go,java}";
+/// Files the in-process engine's one-off graph covers at most.
+const MAX_ONE_OFF_FILES: usize = 100_000;
+/// How long a question waits for a graph that is being built before it is answered with what
+/// is ready (and says so): a small project's first question gets a whole answer.
+const READY_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Callers,
+    Callees,
+    Trace,
+}
+
+impl Action {
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Callers => "callers",
+            Action::Callees => "callees",
+            Action::Trace => "trace",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct CallgraphParams {
+    pub action: Action,
+    pub symbol: String,
+    /// Only definitions in this file (relative to cwd, like reads).
+    pub file: String,
+    /// 1–5; 0 means 1.
+    pub depth: u32,
+    pub from: String,
+    pub to: String,
+}
+
+#[derive(Debug, Default)]
+pub struct CallgraphAnswer {
+    /// The definitions the symbol (or `from`) names.
+    pub targets: Vec<DefSummary>,
+    /// For a trace: the definitions `to` names.
+    pub to_targets: Vec<DefSummary>,
+    /// The symbol names several definitions in different places: the answer is this list.
+    pub ambiguous: Vec<DefSummary>,
+    pub edges: Vec<Edge>,
+    pub truncated: bool,
+    /// Calls to names the project does not define (callees).
+    pub external_calls: u64,
+    /// False while the graph is still being built: the answer covers the files parsed so far.
+    pub complete: bool,
+    pub note: Option<String>,
+}
+
+/// "rust, python, javascript, typescript, tsx, go, java".
+fn supported() -> String {
+    SUPPORTED.iter().map(|l| l.name()).collect::<Vec<_>>().join(", ")
+}
+
+impl Engine {
+    pub fn callgraph(&self, caller: &Caller<'_>, p: &CallgraphParams) -> EngineResult<CallgraphAnswer> {
+        let depth = match p.depth {
+            0 => 1,
+            d if d <= MAX_DEPTH => d,
+            d => return Err(EngineError::invalid(format!("depth {d} is out of range: use 1 to {MAX_DEPTH}"))),
+        };
+        let (first, second) = match p.action {
+            Action::Trace => (required(&p.from, "from", "trace")?, Some(required(&p.to, "to", "trace")?)),
+            action => (required(&p.symbol, "symbol", action.name())?, None),
+        };
+        let config = self.config.get();
+        let scope = self.scope(caller, &config)?;
+        let root = scope.root.clone();
+        let file = match p.file.trim() {
+            "" => None,
+            file => Some(self.graph_file(&scope, &root, file)?),
+        };
+        let project = self.project_graph(&root)?;
+        let mut answer = project.read(|view| answer(&view, p.action, first, second, file.as_deref(), depth))?;
+        let rules = self.permission_rules(&scope, &config);
+        let before = answer.edges.len();
+        let mut denied_by = None;
+        answer.edges.retain(|e| match rules.permissions.check_read(&root.join(&e.file)).message("ctx_callgraph") {
+            None => true,
+            Some(why) => {
+                denied_by.get_or_insert(why);
+                false
+            }
+        });
+        if let Some(why) = denied_by {
+            let note = format!("{} call site(s) withheld: {why}", before - answer.edges.len());
+            answer.note = Some(answer.note.map_or(note.clone(), |n| format!("{n}\n{note}")));
+        }
+        Ok(answer)
+    }
+
+    /// `file` resolved like a read (inside the project, permitted, of a language with queries),
+    /// as the graph names it.
+    fn graph_file(&self, scope: &Scope, root: &Path, file: &str) -> EngineResult<String> {
+        let path = scope.resolve_existing(file)?;
+        let config = self.config.get();
+        let rules = self.permission_rules(scope, &config);
+        crate::engine::guard::permissions::enforce(rules.permissions.check_read(&path), "ctx_callgraph")?;
+        let rel = path.strip_prefix(root).map_err(|_| {
+            EngineError::denied(format!(
+                "{file} is outside the project {}: the call graph covers the project's own files",
+                root.display()
+            ))
+        })?;
+        match Language::from_path(&path) {
+            Some(language) if has_queries(language) => Ok(rel.to_string_lossy().replace('\\', "/")),
+            Some(language) => Err(EngineError::invalid(format!(
+                "{file}: the call graph has no queries for {} files yet (it covers {})",
+                language.name(),
+                supported()
+            ))),
+            None => Err(EngineError::invalid(format!(
+                "{file}: not a source file the call graph reads (it covers {})",
+                supported()
+            ))),
+        }
+    }
+
+    /// The project's graph: the daemon's follows the search index (opened now if it is not);
+    /// the in-process engine, which keeps no index, loads the snapshot and brings it up to date
+    /// with one walk.
+    fn project_graph(&self, root: &Path) -> EngineResult<std::sync::Arc<super::ProjectGraph>> {
+        let followed = self.search.open(root).map_err(crate::engine::search::search_error)?;
+        let project = self.graph.project(root);
+        if followed {
+            let deadline = std::time::Instant::now() + READY_WAIT;
+            while project.read(|view| view.phase != Phase::Ready) && std::time::Instant::now() < deadline {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+        } else {
+            let listed = self.search.glob(root, CODE_FILES, None, MAX_ONE_OFF_FILES);
+            let files: Vec<std::path::PathBuf> =
+                listed.map_err(crate::engine::search::search_error)?.paths.into_iter().map(Into::into).collect();
+            self.graph.sync_all(root, &files);
+        }
+        Ok(project)
+    }
+}
+
+fn required<'a>(value: &'a str, name: &str, action: &str) -> EngineResult<&'a str> {
+    match value.trim() {
+        "" => Err(EngineError::invalid(format!("{action} needs `{name}`: a function, method or type name"))),
+        value => Ok(value),
+    }
+}
+
+/// Answers over one consistent view of the graph.
+fn answer(
+    view: &GraphView<'_>,
+    action: Action,
+    first: &str,
+    second: Option<&str>,
+    file: Option<&str>,
+    depth: u32,
+) -> EngineResult<CallgraphAnswer> {
+    let graph = view.graph;
+    let complete = view.phase == Phase::Ready;
+    let progress = match view.phase {
+        Phase::Ready => None,
+        Phase::Waiting => Some("the project's graph is not built yet (its index is still walking the files)".into()),
+        Phase::Building { done, total } => {
+            Some(format!("the project's graph is still being built ({done}/{total} files parsed)"))
+        }
+    };
+    let mut out = CallgraphAnswer { complete, note: progress.clone(), ..Default::default() };
+    let summaries = |ids: &[DefId]| ids.iter().filter_map(|id| graph.summary(id)).collect::<Vec<_>>();
+    // For a trace, `file` narrows `from`.
+    let targets = match resolve_symbol(graph, first, file, complete, &progress)? {
+        Resolved::One(ids) => ids,
+        Resolved::Several(ids) => {
+            out.ambiguous = summaries(&ids);
+            return Ok(out);
+        }
+        Resolved::NotYet => return Ok(out),
+    };
+    out.targets = summaries(&targets);
+    match (action, second) {
+        (Action::Trace, Some(to)) => {
+            let goal = match resolve_symbol(graph, to, None, complete, &progress)? {
+                Resolved::One(ids) | Resolved::Several(ids) => ids,
+                Resolved::NotYet => return Ok(out),
+            };
+            out.to_targets = summaries(&goal);
+            match graph.trace(&targets, &goal, depth) {
+                Some(path) => out.edges = path,
+                None => {
+                    let none = format!("no call path of at most {depth} call(s) from `{first}` to `{to}`");
+                    out.note = Some(progress.map_or(none.clone(), |p| format!("{none}; {p}")));
+                }
+            }
+        }
+        (Action::Callees, _) => fill(&mut out, graph.callees(&targets, depth, MAX_EDGES)),
+        _ => fill(&mut out, graph.callers(&targets, depth, MAX_EDGES)),
+    }
+    Ok(out)
+}
+
+fn fill(out: &mut CallgraphAnswer, walk: lean_ctx_graph::Walk) {
+    out.edges = walk.edges;
+    out.truncated = walk.truncated;
+    out.external_calls = walk.external_calls as u64;
+}
+
+enum Resolved {
+    One(Vec<DefId>),
+    Several(Vec<DefId>),
+    /// Not found while the graph is incomplete: the answer says so instead of failing.
+    NotYet,
+}
+
+fn resolve_symbol(
+    graph: &Graph,
+    symbol: &str,
+    file: Option<&str>,
+    complete: bool,
+    progress: &Option<String>,
+) -> EngineResult<Resolved> {
+    match graph.lookup(symbol, file) {
+        Lookup::Found(ids) => Ok(Resolved::One(ids)),
+        Lookup::Ambiguous(ids) => Ok(Resolved::Several(ids)),
+        Lookup::Unknown { .. } if !complete && progress.is_some() => Ok(Resolved::NotYet),
+        Lookup::Unknown { closest } => {
+            let place = file.map_or("the project".to_string(), |f| f.to_string());
+            let hint = match closest.as_slice() {
+                [] => String::new(),
+                names => format!("; closest: {}", names.join(", ")),
+            };
+            Err(EngineError::not_found(format!(
+                "no function, method or type named `{symbol}` in {place}{hint} (the call graph covers {} files)",
+                supported()
+            )))
+        }
+    }
+}

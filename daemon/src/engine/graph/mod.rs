@@ -1,0 +1,411 @@
+//! The code-graph component: one `lean_ctx_graph::Graph` per project, kept in step with the
+//! project's search index. The index thread tells it (as the index's `IndexObserver`) which
+//! files a full walk admitted and which files each batch changed; it parses only files whose
+//! stamp differs from what it holds. The graph is saved to `<cache>/graph/<blake3(root)[..16]>.graph`
+//! after each full walk, at most every [`SAVE_EVERY`] while edits come in, and when the project
+//! closes, so a restarted daemon loads it instead of parsing every file. A snapshot that does not
+//! load (damaged, another format) is moved aside or deleted and the graph built from the files.
+
+pub mod callgraph;
+
+use std::collections::{BTreeSet, HashMap};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use lean_ctx_graph::persist::{self, LoadError};
+use lean_ctx_graph::{FileEntry, Graph, Stamp, extract, has_queries};
+use lean_ctx_outline::Language;
+use lean_ctx_search::IndexObserver;
+
+use crate::engine::ComponentFigures;
+use crate::locks::{RwLock, ids};
+
+/// Files parsed between two publications while a graph is built, so queries see progress.
+const PUBLISH_EVERY_FILES: usize = 64;
+/// A graph changed by edits is saved at most this often (and always when its project closes).
+const SAVE_EVERY: Duration = Duration::from_secs(30);
+/// Larger files are not parsed (the search index skips them too).
+const MAX_FILE_BYTES: u64 = 1 << 20;
+
+/// How far a project's graph is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// No graph yet: the index has not finished its first walk.
+    Waiting,
+    /// Parsing the files of the first walk: `done` of `total`.
+    Building {
+        done: u64,
+        total: u64,
+    },
+    Ready,
+}
+
+/// Where a project's graph came from when it was opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// Loaded from its snapshot; only changed files were parsed again.
+    Snapshot,
+    /// Built from the files (no snapshot, or one that could not be used).
+    Files,
+}
+
+struct State {
+    graph: Graph,
+    phase: Phase,
+    origin: Origin,
+    /// Files parsed since the project was opened.
+    parsed: u64,
+    /// Why the snapshot was not used, when one existed.
+    discarded: Option<String>,
+    dirty: bool,
+    saved_at: Instant,
+}
+
+/// One project's graph and its state.
+pub struct ProjectGraph {
+    pub root: PathBuf,
+    state: RwLock<State>,
+}
+
+/// What a query sees of a project's graph, under its read lock.
+pub struct GraphView<'a> {
+    pub graph: &'a Graph,
+    pub phase: Phase,
+}
+
+impl ProjectGraph {
+    /// Runs `query` on the graph as it is now.
+    pub fn read<R>(&self, query: impl FnOnce(GraphView<'_>) -> R) -> R {
+        let state = self.state.read();
+        query(GraphView { graph: &state.graph, phase: state.phase })
+    }
+}
+
+pub struct CodeGraph {
+    cache_dir: PathBuf,
+    projects: RwLock<HashMap<PathBuf, Arc<ProjectGraph>>>,
+}
+
+impl CodeGraph {
+    pub fn new(cache_dir: &Path) -> CodeGraph {
+        CodeGraph { cache_dir: cache_dir.to_path_buf(), projects: RwLock::new(ids::GRAPH_PROJECTS, HashMap::new()) }
+    }
+
+    fn snapshot_path(&self, root: &Path) -> PathBuf {
+        let hash = blake3::hash(root.as_os_str().as_encoded_bytes()).to_hex();
+        self.cache_dir.join("graph").join(format!("{}.graph", &hash.as_str()[..16]))
+    }
+
+    pub fn get(&self, root: &Path) -> Option<Arc<ProjectGraph>> {
+        self.projects.read().get(root).cloned()
+    }
+
+    /// The project's graph, loaded from its snapshot when it is not open.
+    pub fn project(&self, root: &Path) -> Arc<ProjectGraph> {
+        if let Some(open) = self.get(root) {
+            return open;
+        }
+        let state = self.load(root);
+        let mut projects = self.projects.write();
+        projects
+            .entry(root.to_path_buf())
+            .or_insert_with(|| {
+                Arc::new(ProjectGraph { root: root.to_path_buf(), state: RwLock::new(ids::GRAPH_PROJECT, state) })
+            })
+            .clone()
+    }
+
+    /// Reads the snapshot; a damaged one is moved aside (`.corrupt`), one of another format deleted.
+    fn load(&self, root: &Path) -> State {
+        let path = self.snapshot_path(root);
+        let fresh = |discarded| State {
+            graph: Graph::new(),
+            phase: Phase::Waiting,
+            origin: Origin::Files,
+            parsed: 0,
+            discarded,
+            dirty: false,
+            saved_at: Instant::now(),
+        };
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return fresh(None),
+            Err(e) => return fresh(Some(format!("cannot read {}: {e}", path.display()))),
+        };
+        match persist::decode(&bytes) {
+            Ok(graph) => State { graph, phase: Phase::Ready, origin: Origin::Snapshot, ..fresh(None) },
+            Err(err) => {
+                let aside = match &err {
+                    LoadError::Corrupt(_) => {
+                        let aside = path.with_extension("graph.corrupt");
+                        std::fs::rename(&path, &aside).map(|()| format!("; the damaged file is {}", aside.display()))
+                    }
+                    LoadError::Outdated { .. } => std::fs::remove_file(&path).map(|()| String::new()),
+                };
+                let aside = aside.unwrap_or_else(|e| format!("; cannot move it aside: {e}"));
+                tracing::warn!(root = %root.display(), "graph snapshot not used: {err}{aside}");
+                fresh(Some(format!("rebuilt: {err}{aside}")))
+            }
+        }
+    }
+
+    /// Brings the graph in line with `files` (every file the index admits, root-relative): parses
+    /// what is new or changed, drops what is gone, then saves the snapshot.
+    pub fn sync_all(&self, root: &Path, files: &[PathBuf]) {
+        let project = self.project(root);
+        let wanted: Vec<(String, PathBuf, Language)> = files.iter().filter_map(|rel| code_file(root, rel)).collect();
+        let stamped: Vec<(String, PathBuf, Language, Stamp)> = wanted
+            .into_iter()
+            .filter_map(|(rel, abs, language)| stamp_of(&abs).map(|stamp| (rel, abs, language, stamp)))
+            .collect();
+        let (todo, gone) = {
+            let state = project.state.read();
+            let keep: BTreeSet<&str> = stamped.iter().map(|(rel, ..)| rel.as_str()).collect();
+            let todo: Vec<(String, PathBuf, Language, Stamp)> = stamped
+                .iter()
+                .filter(|(rel, _, _, stamp)| state.graph.file(rel).is_none_or(|f| f.stamp != *stamp))
+                .cloned()
+                .collect();
+            let gone: Vec<String> =
+                state.graph.files().keys().filter(|rel| !keep.contains(rel.as_str())).cloned().collect();
+            (todo, gone)
+        };
+        let total = todo.len() as u64;
+        {
+            let mut state = project.state.write();
+            for rel in &gone {
+                state.graph.remove(rel);
+            }
+            if state.phase != Phase::Ready {
+                state.phase = Phase::Building { done: 0, total };
+            }
+            state.dirty |= !gone.is_empty() || !todo.is_empty();
+        }
+        for chunk in todo.chunks(PUBLISH_EVERY_FILES) {
+            let parsed: Vec<(String, Option<FileEntry>)> =
+                chunk.iter().map(|(rel, abs, language, stamp)| (rel.clone(), parse(abs, *language, *stamp))).collect();
+            let mut state = project.state.write();
+            apply(&mut state, parsed);
+            if let Phase::Building { done, total } = state.phase {
+                state.phase = Phase::Building { done: done + chunk.len() as u64, total };
+            }
+        }
+        project.state.write().phase = Phase::Ready;
+        self.save(&project, true);
+    }
+
+    /// Applies one batch of the index: `upserts` parsed again, `deletes` dropped.
+    pub fn changed(&self, root: &Path, upserts: &[PathBuf], deletes: &[PathBuf]) {
+        // Before the first full walk there is nothing to update: that walk brings everything.
+        let Some(project) = self.get(root) else { return };
+        let parsed: Vec<(String, Option<FileEntry>)> = upserts
+            .iter()
+            .filter_map(|rel| code_file(root, rel))
+            .map(|(rel, abs, language)| {
+                let entry = stamp_of(&abs).and_then(|stamp| parse(&abs, language, stamp));
+                (rel, entry)
+            })
+            .chain(deletes.iter().map(|rel| (rel_string(rel), None)))
+            .collect();
+        if parsed.is_empty() {
+            return;
+        }
+        apply(&mut project.state.write(), parsed);
+        self.save(&project, false);
+    }
+
+    /// Forgets a closed project, saving its graph first when edits changed it.
+    pub fn closed(&self, root: &Path) {
+        let removed = self.projects.write().remove(root);
+        if let Some(project) = removed {
+            self.save(&project, true);
+        }
+    }
+
+    /// Writes the snapshot when the graph changed (`now`, or [`SAVE_EVERY`] after the last save):
+    /// encoded under the read lock, written (tmp + rename) after it is released.
+    fn save(&self, project: &ProjectGraph, now: bool) {
+        let bytes = {
+            let state = project.state.read();
+            if !state.dirty || (!now && state.saved_at.elapsed() < SAVE_EVERY) {
+                return;
+            }
+            persist::encode(&state.graph)
+        };
+        {
+            let mut state = project.state.write();
+            state.dirty = false;
+            state.saved_at = Instant::now();
+        }
+        let path = self.snapshot_path(&project.root);
+        if let Err(e) = write_atomically(&path, &bytes) {
+            tracing::warn!(root = %project.root.display(), "cannot save the graph to {}: {e}", path.display());
+            project.state.write().dirty = true;
+        }
+    }
+
+    pub fn figures(&self) -> ComponentFigures {
+        let mut projects: Vec<Arc<ProjectGraph>> = self.projects.read().values().cloned().collect();
+        projects.sort_by(|a, b| a.root.cmp(&b.root));
+        let mut figures = vec![("projects", projects.len().to_string())];
+        for project in projects {
+            let state = project.state.read();
+            let (defs, refs) = state.graph.counts();
+            let phase = match state.phase {
+                Phase::Waiting => "waiting for the index".to_string(),
+                Phase::Building { done, total } => format!("building {done}/{total}"),
+                Phase::Ready => "ready".to_string(),
+            };
+            let origin = match state.origin {
+                Origin::Snapshot => "snapshot",
+                Origin::Files => "files",
+            };
+            let note = state.discarded.as_ref().map(|d| format!(" ({d})")).unwrap_or_default();
+            figures.push((
+                "graph",
+                format!(
+                    "{} {phase} files={} defs={defs} refs={refs} from={origin} parsed={}{note}",
+                    project.root.display(),
+                    state.graph.files().len(),
+                    state.parsed
+                ),
+            ));
+        }
+        ComponentFigures { name: "graph", figures }
+    }
+}
+
+/// The index thread's reports, applied to the graph.
+pub struct Follower(pub Arc<CodeGraph>);
+
+impl IndexObserver for Follower {
+    fn synced_all(&self, root: &Path, files: &[PathBuf]) {
+        self.0.sync_all(root, files);
+    }
+
+    fn changed(&self, root: &Path, upserts: &[PathBuf], deletes: &[PathBuf]) {
+        self.0.changed(root, upserts, deletes);
+    }
+
+    fn closed(&self, root: &Path) {
+        self.0.closed(root);
+    }
+}
+
+/// Puts parsed files (or removals, `None`) into the graph.
+fn apply(state: &mut State, parsed: Vec<(String, Option<FileEntry>)>) {
+    for (rel, entry) in parsed {
+        match entry {
+            Some(entry) => {
+                state.graph.upsert(&rel, entry);
+                state.parsed += 1;
+            }
+            None => {
+                state.graph.remove(&rel);
+            }
+        }
+        state.dirty = true;
+    }
+}
+
+fn rel_string(rel: &Path) -> String {
+    rel.to_string_lossy().replace('\\', "/")
+}
+
+/// A file the graph reads: root-relative name, absolute path, language.
+fn code_file(root: &Path, rel: &Path) -> Option<(String, PathBuf, Language)> {
+    let language = Language::from_path(rel).filter(|l| has_queries(*l))?;
+    Some((rel_string(rel), root.join(rel), language))
+}
+
+fn stamp_of(path: &Path) -> Option<Stamp> {
+    let meta = std::fs::metadata(path).ok().filter(|m| m.is_file() && m.len() <= MAX_FILE_BYTES)?;
+    let mtime_ns = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos() as u64);
+    Some(Stamp { size: meta.len(), mtime_ns })
+}
+
+/// The facts of one file; `None` when it cannot be read (gone, unreadable) and leaves the graph.
+fn parse(path: &Path, language: Language, stamp: Stamp) -> Option<FileEntry> {
+    let bytes = std::fs::read(path).ok()?;
+    let text = String::from_utf8_lossy(&bytes);
+    Some(FileEntry { stamp, facts: extract(language, &text) })
+}
+
+fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
+    let mut file = std::fs::File::create(&tmp)?;
+    file.write_all(bytes)?;
+    file.sync_all()?;
+    std::fs::rename(&tmp, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn project_with(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for (rel, text) in files {
+            let path = dir.path().join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        dir
+    }
+
+    fn figure(graph: &CodeGraph) -> String {
+        graph.figures().figures.iter().find(|(name, _)| *name == "graph").map(|(_, v)| v.clone()).unwrap_or_default()
+    }
+
+    #[test]
+    fn a_snapshot_is_loaded_not_rebuilt_and_a_damaged_one_is_rebuilt() {
+        let project = project_with(&[("a.py", "def a():\n    b()\n\ndef b():\n    pass\n"), ("notes.txt", "x")]);
+        let cache = tempfile::tempdir().unwrap();
+        let files = [PathBuf::from("a.py"), PathBuf::from("notes.txt")];
+        let root = project.path();
+
+        let graph = CodeGraph::new(cache.path());
+        graph.sync_all(root, &files);
+        assert!(figure(&graph).contains("ready files=1 defs=2 refs=1 from=files parsed=1"), "{}", figure(&graph));
+        graph.closed(root);
+
+        let reopened = CodeGraph::new(cache.path());
+        reopened.sync_all(root, &files);
+        assert!(figure(&reopened).contains("from=snapshot parsed=0"), "{}", figure(&reopened));
+        reopened.closed(root);
+
+        let snapshot = reopened.snapshot_path(root);
+        let mut bytes = std::fs::read(&snapshot).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        std::fs::write(&snapshot, bytes).unwrap();
+        let healed = CodeGraph::new(cache.path());
+        healed.sync_all(root, &files);
+        let shown = figure(&healed);
+        assert!(shown.contains("from=files parsed=1 (rebuilt: corrupt graph file: checksum mismatch"), "{shown}");
+        assert!(snapshot.with_extension("graph.corrupt").exists());
+    }
+
+    #[test]
+    fn batches_parse_changed_files_and_drop_deleted_ones() {
+        let project =
+            project_with(&[("a.go", "package a\n\nfunc A() { B() }\n"), ("b.go", "package a\n\nfunc B() {}\n")]);
+        let cache = tempfile::tempdir().unwrap();
+        let graph = CodeGraph::new(cache.path());
+        let root = project.path();
+        graph.sync_all(root, &[PathBuf::from("a.go"), PathBuf::from("b.go")]);
+        std::fs::write(root.join("a.go"), "package a\n\nfunc A() {}\n").unwrap();
+        std::fs::remove_file(root.join("b.go")).unwrap();
+        graph.changed(root, &[PathBuf::from("a.go")], &[PathBuf::from("b.go")]);
+        let counts = graph.project(root).read(|view| (view.graph.files().len(), view.graph.counts()));
+        assert_eq!(counts, (1, (1, 0)));
+    }
+}

@@ -1,0 +1,90 @@
+//! The Graph service: Callgraph.
+
+use std::sync::Arc;
+
+use lean_ctx_graph::{DefSummary, Edge, Label};
+use lean_ctx_proto::v1::graph_server::Graph;
+use lean_ctx_proto::v1::{CallEdge, CallgraphAction, CallgraphRequest, CallgraphResponse, CodeDefinition, Resolution};
+use tonic::{Request, Response, Status};
+
+use super::blocking::{blocking, caller};
+use super::host::Host;
+use super::status::{engine_status, missing_context};
+use super::wire;
+use crate::engine::Engine;
+use crate::engine::graph::callgraph::{Action, CallgraphParams};
+
+#[derive(Clone)]
+pub struct GraphService {
+    engine: Arc<Engine>,
+    host: Arc<Host>,
+}
+
+impl GraphService {
+    pub fn new(engine: Arc<Engine>, host: Arc<Host>) -> Self {
+        GraphService { engine, host }
+    }
+}
+
+fn definition(d: DefSummary) -> CodeDefinition {
+    CodeDefinition { file: d.file, line: d.line, name: d.name, kind: d.kind }
+}
+
+fn edge(e: Edge) -> CallEdge {
+    let resolution = match e.label {
+        Label::Exact => Resolution::Exact,
+        Label::Likely => Resolution::Likely,
+        Label::Ambiguous => Resolution::Ambiguous,
+    };
+    CallEdge {
+        depth: e.depth,
+        file: e.file,
+        line: e.line,
+        caller: e.caller.map(definition),
+        callee: Some(definition(e.callee)),
+        resolution: resolution as i32,
+        candidates: e.candidates.into_iter().map(definition).collect(),
+    }
+}
+
+#[tonic::async_trait]
+impl Graph for GraphService {
+    async fn callgraph(&self, request: Request<CallgraphRequest>) -> Result<Response<CallgraphResponse>, Status> {
+        let req = request.into_inner();
+        let ctx = req.ctx.ok_or_else(missing_context)?;
+        let _guard = self.host.begin_request();
+        let action = match wire::known(req.action, "action")? {
+            CallgraphAction::Unspecified | CallgraphAction::Callers => Action::Callers,
+            CallgraphAction::Callees => Action::Callees,
+            CallgraphAction::Trace => Action::Trace,
+        };
+        let params = CallgraphParams {
+            action,
+            symbol: req.symbol,
+            file: req.file,
+            depth: req.depth,
+            from: req.from,
+            to: req.to,
+        };
+        let engine = self.engine.clone();
+        let (root, answer) = blocking(move || {
+            let caller = caller(&ctx);
+            let root = engine.scope_of(&caller).map(|scope| scope.root.display().to_string());
+            root.and_then(|root| Ok((root, engine.callgraph(&caller, &params)?)))
+        })
+        .await?
+        .map_err(engine_status)?;
+        Ok(Response::new(CallgraphResponse {
+            meta: Some(self.host.meta()),
+            targets: answer.targets.into_iter().map(definition).collect(),
+            to_targets: answer.to_targets.into_iter().map(definition).collect(),
+            ambiguous: answer.ambiguous.into_iter().map(definition).collect(),
+            edges: answer.edges.into_iter().map(edge).collect(),
+            truncated: answer.truncated,
+            external_calls: answer.external_calls,
+            complete: answer.complete,
+            note: answer.note.unwrap_or_default(),
+            root,
+        }))
+    }
+}

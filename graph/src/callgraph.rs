@@ -1,0 +1,321 @@
+//! Call-graph questions over a [`Graph`]: which definitions a symbol names, who calls them, what
+//! they call, and a call path from one to another. Answers are sorted, so they are deterministic.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use crate::facts::Def;
+use crate::graph::{DefId, Graph, Label, Resolution};
+
+/// Deepest level `callers`, `callees` and `trace` walk.
+pub const MAX_DEPTH: u32 = 5;
+
+/// A definition as an answer shows it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct DefSummary {
+    pub file: String,
+    pub line: u32,
+    /// `Type::name` for a member, `name` otherwise.
+    pub name: String,
+    pub kind: String,
+}
+
+/// One call site.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edge {
+    /// 1 for direct callers or callees, 2 for theirs, …
+    pub depth: u32,
+    pub file: String,
+    pub line: u32,
+    /// The function the call is in; `None` at a file's top level.
+    pub caller: Option<DefSummary>,
+    /// The called definition (for an ambiguous call: the one this answer is about, or the first).
+    pub callee: DefSummary,
+    pub label: Label,
+    /// Every candidate of an ambiguous call.
+    pub candidates: Vec<DefSummary>,
+}
+
+/// Edges found, and whether the limit cut them.
+#[derive(Debug, Default)]
+pub struct Walk {
+    pub edges: Vec<Edge>,
+    pub truncated: bool,
+    /// Calls (callees) to names the project does not define: library and built-in calls.
+    pub external_calls: usize,
+}
+
+/// What a symbol names.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Lookup {
+    /// One definition (or one scope's overloads).
+    Found(Vec<DefId>),
+    /// Several definitions in different places: pass a file or `Type::name` to choose.
+    Ambiguous(Vec<DefId>),
+    /// No definition; the closest defined names.
+    Unknown { closest: Vec<String> },
+}
+
+impl Graph {
+    pub fn summary(&self, id: &DefId) -> Option<DefSummary> {
+        let def = self.def(id)?;
+        Some(DefSummary { file: id.file.clone(), line: def.line, name: qualified(def), kind: def.kind.clone() })
+    }
+
+    /// The definitions `symbol` names: `name`, `Type::name` or `Type.name`, optionally only
+    /// those in `file`.
+    pub fn lookup(&self, symbol: &str, file: Option<&str>) -> Lookup {
+        let symbol = symbol.trim();
+        let (container, name) = match symbol.rsplit_once("::").or_else(|| symbol.rsplit_once('.')) {
+            Some((container, name)) => (Some(container.rsplit(['.', ':']).next().unwrap_or(container)), name),
+            None => (None, symbol),
+        };
+        let found: Vec<DefId> = self
+            .defs_named(name)
+            .filter(|id| file.is_none_or(|f| id.file == f))
+            .filter(|id| {
+                self.def(id).is_some_and(|d| {
+                    (d.is_callable() || d.is_type()) && container.is_none_or(|c| d.container.as_deref() == Some(c))
+                })
+            })
+            .cloned()
+            .collect();
+        let one_scope = |ids: &[DefId]| {
+            let scope = |id: &DefId| (id.file.clone(), self.def(id).and_then(|d| d.container.clone()));
+            ids.iter().all(|id| scope(id) == scope(&ids[0]))
+        };
+        // A class and its constructors are one symbol: `new Order()` resolves to the constructor.
+        let is_class_ctor = |id: &DefId| {
+            self.def(id).is_some_and(|d| {
+                d.kind == "ctor"
+                    && found
+                        .iter()
+                        .any(|o| o.file == id.file && self.def(o).is_some_and(|o| o.is_type() && o.name == d.name))
+            })
+        };
+        let (ctors, found): (Vec<DefId>, Vec<DefId>) = found.iter().cloned().partition(is_class_ctor);
+        match found.len() {
+            0 => Lookup::Unknown { closest: self.closest(name) },
+            1 => Lookup::Found([found, ctors].concat()),
+            _ if one_scope(&found) => Lookup::Found([found, ctors].concat()),
+            _ => Lookup::Ambiguous(found),
+        }
+    }
+
+    /// Up to five defined names nearest to `name` (edit distance, then names containing it).
+    pub fn closest(&self, name: &str) -> Vec<String> {
+        let lower = name.to_lowercase();
+        let budget = (name.chars().count() / 3).max(2);
+        let mut scored: Vec<(usize, &str)> = self
+            .defined_names()
+            .filter_map(|candidate| {
+                let distance = edit_distance(&lower, &candidate.to_lowercase());
+                let contains = lower.len() >= 3 && candidate.to_lowercase().contains(&lower);
+                (distance <= budget || contains).then_some((distance, candidate))
+            })
+            .collect();
+        scored.sort();
+        scored.into_iter().take(5).map(|(_, n)| n.to_string()).collect()
+    }
+
+    /// Call sites of `targets`, then of their callers, `depth` levels deep, at most `limit` edges.
+    pub fn callers(&self, targets: &[DefId], depth: u32, limit: usize) -> Walk {
+        let mut walk = Walk::default();
+        let mut seen: BTreeSet<DefId> = targets.iter().cloned().collect();
+        let mut frontier: Vec<DefId> = targets.to_vec();
+        for level in 1..=depth.clamp(1, MAX_DEPTH) {
+            let mut next = BTreeSet::new();
+            let mut edges = Vec::new();
+            for target in &frontier {
+                let Some(def) = self.def(target) else { continue };
+                let names = self.aliases(&def.name);
+                let sites: BTreeSet<&(String, u32)> = names.iter().flat_map(|n| self.refs_named(n)).collect();
+                for (file, index) in sites {
+                    let Some(r) = self.reference(file, *index).filter(|r| r.kind.is_call()) else { continue };
+                    let Some(resolution) = self.resolve(file, *index).filter(|res| res.targets.contains(target)) else {
+                        continue;
+                    };
+                    let caller = r.caller.map(|i| DefId { file: file.clone(), index: i });
+                    edges.push(self.edge(level, file, r.line, caller.as_ref(), target, &resolution));
+                    if let Some(caller) = caller.filter(|c| !seen.contains(c)) {
+                        next.insert(caller);
+                    }
+                }
+            }
+            if self.take(&mut walk, edges, limit) {
+                break;
+            }
+            seen.extend(next.iter().cloned());
+            frontier = next.into_iter().collect();
+        }
+        walk
+    }
+
+    /// Calls made by `targets`, then by what they call, `depth` levels deep. Only `exact` and
+    /// `likely` callees are followed further; an ambiguous call is shown with its candidates.
+    pub fn callees(&self, targets: &[DefId], depth: u32, limit: usize) -> Walk {
+        let mut walk = Walk::default();
+        let mut seen: BTreeSet<DefId> = targets.iter().cloned().collect();
+        let mut frontier: Vec<DefId> = targets.to_vec();
+        for level in 1..=depth.clamp(1, MAX_DEPTH) {
+            let mut next = BTreeSet::new();
+            let mut edges = Vec::new();
+            for caller in &frontier {
+                for (index, callee, resolution) in self.calls_in(caller, &mut walk.external_calls) {
+                    let Some(r) = self.reference(&caller.file, index) else { continue };
+                    edges.push(self.edge(level, &caller.file, r.line, Some(caller), &callee, &resolution));
+                    if resolution.label != Label::Ambiguous && !seen.contains(&callee) {
+                        next.insert(callee);
+                    }
+                }
+            }
+            if self.take(&mut walk, edges, limit) {
+                break;
+            }
+            seen.extend(next.iter().cloned());
+            frontier = next.into_iter().collect();
+        }
+        walk
+    }
+
+    /// A shortest call path from one of `from` to one of `to`, at most `depth` calls long,
+    /// following every candidate of ambiguous calls (the path says which edges were ambiguous).
+    pub fn trace(&self, from: &[DefId], to: &[DefId], depth: u32) -> Option<Vec<Edge>> {
+        let goal: BTreeSet<&DefId> = to.iter().collect();
+        let mut came_from: BTreeMap<DefId, (DefId, u32, Resolution)> = BTreeMap::new();
+        let mut queue: VecDeque<(DefId, u32)> = from.iter().map(|id| (id.clone(), 0)).collect();
+        let mut seen: BTreeSet<DefId> = from.iter().cloned().collect();
+        let mut ignored = 0;
+        while let Some((at, level)) = queue.pop_front() {
+            if goal.contains(&at) {
+                return Some(self.path(&came_from, at));
+            }
+            if level >= depth.clamp(1, MAX_DEPTH) {
+                continue;
+            }
+            for (index, callee, resolution) in self.calls_in(&at, &mut ignored) {
+                let candidates = resolution.targets.clone();
+                for next in candidates.into_iter().filter(|c| *c == callee || resolution.label == Label::Ambiguous) {
+                    if seen.insert(next.clone()) {
+                        came_from.insert(next.clone(), (at.clone(), index, resolution.clone()));
+                        queue.push_back((next, level + 1));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// The edges leading to `end` in a trace.
+    fn path(&self, came_from: &BTreeMap<DefId, (DefId, u32, Resolution)>, end: DefId) -> Vec<Edge> {
+        let mut edges = Vec::new();
+        let mut at = end;
+        while let Some((caller, index, resolution)) = came_from.get(&at) {
+            let line = self.reference(&caller.file, *index).map_or(0, |r| r.line);
+            edges.push(self.edge(0, &caller.file, line, Some(caller), &at, resolution));
+            at = caller.clone();
+        }
+        edges.reverse();
+        for (i, edge) in edges.iter_mut().enumerate() {
+            edge.depth = i as u32 + 1;
+        }
+        edges
+    }
+
+    /// The resolved calls inside `caller`'s body: (reference index, callee, resolution), one per
+    /// call (an ambiguous call once, with its first candidate); unresolved calls are counted.
+    fn calls_in(&self, caller: &DefId, external: &mut usize) -> Vec<(u32, DefId, Resolution)> {
+        let Some(entry) = self.file(&caller.file) else { return Vec::new() };
+        let mut calls = Vec::new();
+        for (index, r) in entry.facts.refs.iter().enumerate() {
+            if r.caller != Some(caller.index) || !r.kind.is_call() {
+                continue;
+            }
+            match self.resolve(&caller.file, index as u32) {
+                Some(resolution) => {
+                    let callee = resolution.targets[0].clone();
+                    calls.push((index as u32, callee, resolution));
+                }
+                None => *external += 1,
+            }
+        }
+        calls
+    }
+
+    fn edge(
+        &self,
+        depth: u32,
+        file: &str,
+        line: u32,
+        caller: Option<&DefId>,
+        callee: &DefId,
+        resolution: &Resolution,
+    ) -> Edge {
+        let summary = |id: &DefId| self.summary(id).unwrap_or_else(|| missing(id));
+        let candidates = match resolution.label {
+            Label::Ambiguous => resolution.targets.iter().map(summary).collect(),
+            _ => Vec::new(),
+        };
+        Edge {
+            depth,
+            file: file.to_string(),
+            line,
+            caller: caller.map(summary),
+            callee: summary(callee),
+            label: resolution.label,
+            candidates,
+        }
+    }
+
+    /// Adds one level's edges in order; true when the limit was reached.
+    fn take(&self, walk: &mut Walk, mut edges: Vec<Edge>, limit: usize) -> bool {
+        edges.sort_by(|a, b| (&a.file, a.line, &a.callee).cmp(&(&b.file, b.line, &b.callee)));
+        edges.dedup_by(|a, b| a.file == b.file && a.line == b.line && a.callee == b.callee);
+        let room = limit.saturating_sub(walk.edges.len());
+        walk.truncated |= edges.len() > room;
+        walk.edges.extend(edges.into_iter().take(room));
+        walk.truncated
+    }
+}
+
+/// A definition whose file changed between resolving and summarizing cannot happen under one
+/// read of the graph; shown plainly rather than panicking.
+fn missing(id: &DefId) -> DefSummary {
+    DefSummary { file: id.file.clone(), line: 0, name: format!("#{}", id.index), kind: String::new() }
+}
+
+/// `Type::name` for a member.
+fn qualified(def: &Def) -> String {
+    match &def.container {
+        Some(container) => format!("{container}::{}", def.name),
+        None => def.name.clone(),
+    }
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1).min(row[j] + 1).min(diagonal + usize::from(ca != *cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edit_distance_counts_single_character_edits() {
+        assert_eq!(edit_distance("load", "load"), 0);
+        assert_eq!(edit_distance("laod", "load"), 2);
+        assert_eq!(edit_distance("load_users", "load_user"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
+    }
+}

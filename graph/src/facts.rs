@@ -1,0 +1,213 @@
+//! What one file contributes to the graph: its definitions (from the outline), its references and
+//! call sites, and its imports. Extraction is a pure function of the file's path and text.
+
+use lean_ctx_outline::{Definition, Kind, Language, outline_and_tree};
+use serde::{Deserialize, Serialize};
+
+use crate::{imports, references};
+
+/// A definition a reference can point at.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Def {
+    pub name: String,
+    /// The outline's label: `fn`, `method`, `ctor`, `struct`, `class`, `trait`, …
+    pub kind: String,
+    /// The type (class, struct, trait, interface, Rust `impl` target) a member belongs to.
+    pub container: Option<String>,
+    /// The declaration's own line (after attributes and decorators), 1-based.
+    pub line: u32,
+    pub start_line: u32,
+    pub end_line: u32,
+    /// The name a method's body uses for its receiver when the language lets it be chosen (Go's
+    /// `func (s *Server)`), so `s.Start()` resolves like `self.start()`.
+    pub receiver_var: Option<String>,
+}
+
+impl Def {
+    /// Functions, methods and constructors: what has callees.
+    pub fn is_callable(&self) -> bool {
+        matches!(self.kind.as_str(), "fn" | "method" | "ctor")
+    }
+
+    /// Types a constructor use or a type annotation names.
+    pub fn is_type(&self) -> bool {
+        matches!(self.kind.as_str(), "struct" | "class" | "enum" | "trait" | "interface" | "type")
+    }
+}
+
+/// How a reference uses a name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RefKind {
+    /// `f()`, `Type::f()`, `pkg.F()` with a module or type written in front.
+    Call,
+    /// `x.f()`: a call on a value.
+    Method,
+    /// `new T()`, `T { … }`, `T{…}`: a constructor use.
+    New,
+    /// A type named in an annotation, a signature or an inheritance list.
+    Type,
+}
+
+impl RefKind {
+    /// Whether the reference is a call site (an edge of the call graph).
+    pub fn is_call(self) -> bool {
+        !matches!(self, RefKind::Type)
+    }
+}
+
+/// One use of a name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ref {
+    pub name: String,
+    pub kind: RefKind,
+    pub line: u32,
+    /// What is written in front of the name (`self`, `Config`, `crate::load`, `pkg`, `obj`), as
+    /// written; `None` for a bare name.
+    pub receiver: Option<String>,
+    /// Index in [`FileFacts::defs`] of the innermost definition enclosing the use (the caller).
+    pub caller: Option<u32>,
+}
+
+/// One imported name (or module) and where it comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Import {
+    /// The name the file uses (an alias when one is given); `*` for a wildcard.
+    pub local: String,
+    /// The imported item's own name; `None` when the import binds a module or package.
+    pub name: Option<String>,
+    /// The module it comes from, as written (`crate::config`, `..models`, `./store`, `net/http`,
+    /// `com.acme.orders`).
+    pub module: String,
+    pub line: u32,
+    /// A re-export (`pub use`, `export … from`): files importing from this one see the name too.
+    pub reexport: bool,
+}
+
+/// Everything the graph knows about one file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileFacts {
+    /// [`Language::name`] of the file.
+    pub language: String,
+    pub defs: Vec<Def>,
+    pub refs: Vec<Ref>,
+    pub imports: Vec<Import>,
+    /// Java's `package` declaration.
+    pub package: Option<String>,
+    /// Set when tree-sitter could not parse the file: definitions came from the heuristic outline
+    /// and no reference was extracted.
+    pub degraded: Option<String>,
+}
+
+/// The languages with reference queries.
+pub const SUPPORTED: [Language; 7] = [
+    Language::Rust,
+    Language::Python,
+    Language::JavaScript,
+    Language::TypeScript,
+    Language::Tsx,
+    Language::Go,
+    Language::Java,
+];
+
+/// Whether the graph extracts references for `language`.
+pub fn has_queries(language: Language) -> bool {
+    SUPPORTED.contains(&language)
+}
+
+/// The facts of one file of a supported language.
+pub fn extract(language: Language, source: &str) -> FileFacts {
+    let (outline, tree) = outline_and_tree(language, source);
+    let mut defs = Vec::new();
+    flatten(&outline.items, None, language, &mut defs);
+    let mut facts = FileFacts {
+        language: language.name().to_string(),
+        defs,
+        refs: Vec::new(),
+        imports: Vec::new(),
+        package: None,
+        degraded: outline.degraded.clone(),
+    };
+    if let Some(tree) = tree {
+        let root = tree.root_node();
+        facts.refs = references::extract(language, root, source, &facts.defs);
+        let (imports, package) = imports::extract(language, root, source);
+        facts.imports = imports;
+        facts.package = package;
+    }
+    facts
+}
+
+/// The outline's tree as a flat list: members carry their type's name as `container`; a Rust
+/// `impl` contributes its methods (under the implemented type), not a definition of its own.
+fn flatten(items: &[Definition], container: Option<&str>, language: Language, out: &mut Vec<Def>) {
+    for item in items {
+        let keep = matches!(
+            item.kind,
+            Kind::Function
+                | Kind::Method
+                | Kind::Constructor
+                | Kind::Struct
+                | Kind::Class
+                | Kind::Enum
+                | Kind::Trait
+                | Kind::Interface
+                | Kind::TypeAlias
+        );
+        if keep {
+            let receiver_var = (language == Language::Go && item.kind == Kind::Method)
+                .then(|| go_receiver_var(&item.signature))
+                .flatten();
+            out.push(Def {
+                name: item.name.clone(),
+                kind: item.kind.label().to_string(),
+                container: container.map(str::to_string),
+                line: item.head_line,
+                start_line: item.start_line,
+                end_line: item.end_line,
+                receiver_var,
+            });
+        }
+        let inner = match item.kind {
+            Kind::Impl => Some(impl_target(&item.name)),
+            Kind::Struct | Kind::Class | Kind::Enum | Kind::Trait | Kind::Interface => Some(item.name.clone()),
+            // A module's members are top-level names of their own (a Python function's nested
+            // functions keep the enclosing container).
+            _ => container.map(str::to_string),
+        };
+        flatten(&item.children, inner.as_deref(), language, out);
+    }
+}
+
+/// The type an `impl` block is for: `Store` for `impl<T> Codec for Store<T>`.
+fn impl_target(name: &str) -> String {
+    let target = name.rsplit_once(" for ").map_or(name, |(_, target)| target);
+    let target = target.split('<').next().unwrap_or(target).trim();
+    target.rsplit("::").next().unwrap_or(target).to_string()
+}
+
+/// `s` for `func (s *Server) Start()`; `None` for an unnamed receiver.
+fn go_receiver_var(signature: &str) -> Option<String> {
+    let inside = signature.split_once("func (")?.1;
+    let (var, rest) = inside.split_once(' ')?;
+    (!var.is_empty() && !rest.starts_with(')') && var.chars().all(|c| c.is_alphanumeric() || c == '_'))
+        .then(|| var.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn impl_targets_drop_traits_generics_and_paths() {
+        assert_eq!(impl_target("Store"), "Store");
+        assert_eq!(impl_target("Codec for Store<T>"), "Store");
+        assert_eq!(impl_target("fmt::Display for crate::model::Item<'a>"), "Item");
+    }
+
+    #[test]
+    fn go_receiver_variables_are_read_from_the_signature() {
+        assert_eq!(go_receiver_var("func (s *Server) Start() error").as_deref(), Some("s"));
+        assert_eq!(go_receiver_var("func (Server) Name() string"), None);
+        assert_eq!(go_receiver_var("func helper()"), None);
+    }
+}

@@ -1,0 +1,425 @@
+//! The per-project graph: every file's facts, indexes by name, and syntactic name resolution.
+//!
+//! A reference resolves, in this order, through what is written at the use: its receiver (`self`,
+//! `this`, a Go receiver variable → the enclosing type; an imported module or package → that
+//! module's files; a type name → that type's members), then the enclosing scopes of its file
+//! (the caller's own type, then the file's top level, then Go's package or Java's package),
+//! then the file's imports (following re-exports). Those are `exact`. Without such evidence, a
+//! name defined once in the project is `likely`, several times `ambiguous` (all listed). A name
+//! imported from outside the project, or defined nowhere in it, resolves to nothing.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use lean_ctx_outline::Language;
+use serde::{Deserialize, Serialize};
+
+use crate::facts::{Def, FileFacts, Import, Ref, RefKind};
+use crate::modules;
+
+/// How a reference was resolved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Label {
+    /// Through an import, a receiver or an enclosing scope.
+    Exact,
+    /// The only definition of the name in the project.
+    Likely,
+    /// One of several definitions of the name; the candidates are listed.
+    Ambiguous,
+}
+
+impl Label {
+    pub fn name(self) -> &'static str {
+        match self {
+            Label::Exact => "exact",
+            Label::Likely => "likely",
+            Label::Ambiguous => "ambiguous",
+        }
+    }
+}
+
+/// A definition: a file (root-relative, `/`) and its index in that file's definitions.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct DefId {
+    pub file: String,
+    pub index: u32,
+}
+
+/// What a reference points at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resolution {
+    pub label: Label,
+    /// One for `likely`; every candidate for `ambiguous`; for `exact`, the definitions of the
+    /// one scope that decided (several only for overloads).
+    pub targets: Vec<DefId>,
+}
+
+/// A stored file: its facts and the stamp they were read at.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileEntry {
+    pub stamp: Stamp,
+    pub facts: FileFacts,
+}
+
+/// Size and modification time of a file when it was parsed: unchanged means not parsed again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Stamp {
+    pub size: u64,
+    pub mtime_ns: u64,
+}
+
+/// How many re-exports an import is followed through.
+const MAX_REEXPORT_HOPS: usize = 4;
+
+#[derive(Debug, Default)]
+pub struct Graph {
+    files: BTreeMap<String, FileEntry>,
+    /// Definition name → where it is defined.
+    defs_by_name: HashMap<String, BTreeSet<DefId>>,
+    /// Name written → the references using it.
+    refs_by_name: HashMap<String, BTreeSet<(String, u32)>>,
+}
+
+impl Graph {
+    pub fn new() -> Graph {
+        Graph::default()
+    }
+
+    pub fn files(&self) -> &BTreeMap<String, FileEntry> {
+        &self.files
+    }
+
+    pub fn file(&self, path: &str) -> Option<&FileEntry> {
+        self.files.get(path)
+    }
+
+    pub fn def(&self, id: &DefId) -> Option<&Def> {
+        self.files.get(&id.file)?.facts.defs.get(id.index as usize)
+    }
+
+    pub fn reference(&self, file: &str, index: u32) -> Option<&Ref> {
+        self.files.get(file)?.facts.refs.get(index as usize)
+    }
+
+    /// Definitions and references held, for Status.
+    pub fn counts(&self) -> (usize, usize) {
+        let defs = self.files.values().map(|f| f.facts.defs.len()).sum();
+        let refs = self.files.values().map(|f| f.facts.refs.len()).sum();
+        (defs, refs)
+    }
+
+    /// Every name defined in the project.
+    pub fn defined_names(&self) -> impl Iterator<Item = &str> {
+        self.defs_by_name.keys().map(String::as_str)
+    }
+
+    /// Definitions of `name`, in path order.
+    pub fn defs_named(&self, name: &str) -> impl Iterator<Item = &DefId> {
+        self.defs_by_name.get(name).into_iter().flatten()
+    }
+
+    /// References written with `name` (see [`Graph::aliases`] for the other names of a definition).
+    pub fn refs_named(&self, name: &str) -> impl Iterator<Item = &(String, u32)> {
+        self.refs_by_name.get(name).into_iter().flatten()
+    }
+
+    /// Adds or replaces one file's facts.
+    pub fn upsert(&mut self, path: &str, entry: FileEntry) {
+        self.remove(path);
+        for (index, def) in entry.facts.defs.iter().enumerate() {
+            let id = DefId { file: path.to_string(), index: index as u32 };
+            self.defs_by_name.entry(def.name.clone()).or_default().insert(id);
+        }
+        for (index, r) in entry.facts.refs.iter().enumerate() {
+            self.refs_by_name.entry(r.name.clone()).or_default().insert((path.to_string(), index as u32));
+        }
+        self.files.insert(path.to_string(), entry);
+    }
+
+    /// Drops one file; false when it was not there.
+    pub fn remove(&mut self, path: &str) -> bool {
+        let Some(old) = self.files.remove(path) else { return false };
+        for (index, def) in old.facts.defs.iter().enumerate() {
+            let id = DefId { file: path.to_string(), index: index as u32 };
+            if let Some(set) = self.defs_by_name.get_mut(&def.name) {
+                set.remove(&id);
+                if set.is_empty() {
+                    self.defs_by_name.remove(&def.name);
+                }
+            }
+        }
+        for (index, r) in old.facts.refs.iter().enumerate() {
+            if let Some(set) = self.refs_by_name.get_mut(&r.name) {
+                set.remove(&(path.to_string(), index as u32));
+                if set.is_empty() {
+                    self.refs_by_name.remove(&r.name);
+                }
+            }
+        }
+        true
+    }
+
+    /// What reference `index` of `file` points at; `None` for a name the project does not define
+    /// (a standard library call) or imports from outside.
+    pub fn resolve(&self, file: &str, index: u32) -> Option<Resolution> {
+        let facts = &self.files.get(file)?.facts;
+        let r = facts.refs.get(index as usize)?;
+        let language = language_of(facts)?;
+        let caller = r.caller.and_then(|i| facts.defs.get(i as usize));
+        let fits = |def: &Def| fits(r.kind, def);
+        if let Some(receiver) = r.receiver.as_deref() {
+            return self.through_receiver(file, facts, language, r, receiver, caller);
+        }
+        // The caller's own type (Java calls its methods without `this`).
+        if language == Language::Java
+            && let Some(container) = caller.and_then(|c| c.container.as_deref())
+        {
+            let members = self.in_file(file, |d| d.name == r.name && d.container.as_deref() == Some(container));
+            if let Some(found) = exact(members) {
+                return Some(found);
+            }
+        }
+        // The file's own top level (and a function nested in the caller).
+        let local = self.in_file(file, |d| d.name == r.name && fits(d) && local_scope(d, caller));
+        if let Some(found) = exact(local) {
+            return Some(found);
+        }
+        if let Some(import) = facts.imports.iter().find(|i| i.local == r.name) {
+            // An import from outside the project resolves to nothing, whatever the project defines.
+            return self.through_import(file, language, &import.module, imported_name(import), &|d| fits(d), 0);
+        }
+        // The package: Go's directory, Java's package.
+        let same_package = self.all_named(&r.name, |id, d| {
+            fits(d) && d.container.is_none() && id.file != file && self.same_package(file, facts, &id.file)
+        });
+        if let Some(found) = exact(same_package) {
+            return Some(found);
+        }
+        for wildcard in facts.imports.iter().filter(|i| i.local == "*") {
+            let target = modules::target(language, file, &wildcard.module);
+            let found = self.all_named(&r.name, |id, d| fits(d) && d.container.is_none() && target.matches(&id.file));
+            if let Some(found) = exact(found) {
+                return Some(found);
+            }
+        }
+        self.by_name(&r.name, &|d| fits(d) && (r.kind != RefKind::Call || d.container.is_none() || is_ctor(d)))
+    }
+
+    /// `self.f()`, `s.f()` in a Go method of `s`, `Type::f()`, `pkg.F()`, `module.f()`, `obj.f()`.
+    fn through_receiver(
+        &self,
+        file: &str,
+        facts: &FileFacts,
+        language: Language,
+        r: &Ref,
+        receiver: &str,
+        caller: Option<&Def>,
+    ) -> Option<Resolution> {
+        let is_self = matches!(receiver, "self" | "this" | "cls" | "Self")
+            || caller.is_some_and(|c| c.receiver_var.as_deref() == Some(receiver));
+        let member_of =
+            |container: &str, d: &Def| d.name == r.name && d.container.as_deref() == Some(container) && fits(r.kind, d);
+        if is_self && let Some(container) = caller.and_then(|c| c.container.as_deref()) {
+            if let Some(found) = exact(self.in_file(file, |d| member_of(container, d))) {
+                return Some(found);
+            }
+            // A Rust type's methods may sit in impls of other files; a Go type's in its package.
+            let elsewhere = self.all_named(&r.name, |id, d| member_of(container, d) && self.near(file, &id.file));
+            if let Some(found) = exact(elsewhere) {
+                return Some(found);
+            }
+        }
+        // An imported module or package: `pkg.F()`, `models.load()`, `np.array()`.
+        let module = facts.imports.iter().filter(|i| i.local == receiver);
+        if let Some(target) = module.filter_map(|i| self.imported_module(file, language, i)).next() {
+            let found = self.all_named(&r.name, |id, d| d.container.is_none() && target.matches(&id.file));
+            return exact(found);
+        }
+        // A module path: `crate::config::load()`, `config::load()`, `super::util::f()`.
+        if language == Language::Rust
+            && (receiver.contains("::") || receiver.chars().next().is_some_and(char::is_lowercase))
+        {
+            let target = modules::target(language, file, receiver);
+            let found = self.all_named(&r.name, |id, d| d.container.is_none() && target.matches(&id.file));
+            if found.is_some() {
+                return exact(found);
+            }
+        }
+        // A type, maybe imported under another name: `Config::new()`, `Order.of()`, `Db::open()`.
+        let written = receiver.rsplit(['.', ':']).next().unwrap_or(receiver);
+        if written.chars().next().is_some_and(char::is_uppercase) {
+            let alias = facts.imports.iter().find(|i| i.local == written);
+            let type_name = alias.and_then(|i| i.name.as_deref()).unwrap_or(written);
+            // A type the project does not define (`HashMap::new()`, `Math.max()`) is no evidence
+            // for a member of the same name elsewhere.
+            let members = self.all_named(&r.name, |_, d| member_of(type_name, d))?;
+            let known = alias.is_some() || self.in_file(file, |d| d.name == type_name && d.is_type()).is_some();
+            return Some(match (known, members.len()) {
+                (true, 1) => Resolution { label: Label::Exact, targets: members },
+                (false, 1) => Resolution { label: Label::Likely, targets: members },
+                _ => Resolution { label: Label::Ambiguous, targets: members },
+            });
+        }
+        // A value of unknown type: any member of that name.
+        self.by_name(&r.name, &|d| d.container.is_some() && fits(r.kind, d))
+    }
+
+    /// Resolves `name` in `module` (imported by `file`), following re-exports.
+    fn through_import(
+        &self,
+        file: &str,
+        language: Language,
+        module: &str,
+        name: &str,
+        fits: &dyn Fn(&Def) -> bool,
+        hops: usize,
+    ) -> Option<Resolution> {
+        let target = modules::target(language, file, module);
+        let defined = self.all_named(name, |id, d| fits(d) && d.container.is_none() && target.matches(&id.file));
+        if let Some(found) = exact(defined) {
+            return Some(found);
+        }
+        if hops >= MAX_REEXPORT_HOPS {
+            return None;
+        }
+        // A module that re-exports the name (`pub use`, `export { x } from`, an `__init__.py`).
+        let modules: Vec<&String> = self.files.keys().filter(|f| target.matches(f)).collect();
+        for module_file in modules {
+            let facts = &self.files[module_file].facts;
+            for next in facts.imports.iter().filter(|i| i.local == name || i.local == "*") {
+                let next_name = if next.local == "*" { name } else { imported_name(next) };
+                if let Some(found) = self.through_import(module_file, language, &next.module, next_name, fits, hops + 1)
+                {
+                    return Some(found);
+                }
+            }
+        }
+        None
+    }
+
+    /// The files of a module an import binds (`import a.b as m`, `from . import models`, `use
+    /// crate::util::{self}`, `import * as ns`); `None` when it binds an item.
+    fn imported_module(&self, file: &str, language: Language, import: &Import) -> Option<modules::Target> {
+        let module = match import.name.as_deref() {
+            None => import.module.clone(),
+            Some(name) => match language {
+                Language::Python if import.module.ends_with('.') => format!("{}{name}", import.module),
+                Language::Python => format!("{}.{name}", import.module),
+                Language::Rust if import.module.is_empty() => name.to_string(),
+                Language::Rust => format!("{}::{name}", import.module),
+                _ => return None,
+            },
+        };
+        let target = modules::target(language, file, &module);
+        let names_files = import.name.is_none() || self.files.keys().any(|f| target.matches(f));
+        names_files.then_some(target)
+    }
+
+    /// Every name `def` is known by: its own and the aliases imports and re-exports give it
+    /// (`import { Store as Db }`, `pub use store::Store as Db`), transitively.
+    pub fn aliases(&self, name: &str) -> BTreeSet<String> {
+        let mut names = BTreeSet::from([name.to_string()]);
+        loop {
+            let before = names.len();
+            for entry in self.files.values() {
+                for import in &entry.facts.imports {
+                    if import.name.as_ref().is_some_and(|n| names.contains(n)) {
+                        names.insert(import.local.clone());
+                    }
+                }
+            }
+            if names.len() == before || names.len() > 64 {
+                return names;
+            }
+        }
+    }
+
+    /// Definitions of `file` that satisfy `keep`.
+    fn in_file(&self, file: &str, keep: impl Fn(&Def) -> bool) -> Option<Vec<DefId>> {
+        let facts = &self.files.get(file)?.facts;
+        let found: Vec<DefId> = facts
+            .defs
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| keep(d))
+            .map(|(i, _)| DefId { file: file.to_string(), index: i as u32 })
+            .collect();
+        (!found.is_empty()).then_some(found)
+    }
+
+    /// Definitions named `name` anywhere that satisfy `keep`.
+    fn all_named(&self, name: &str, keep: impl Fn(&DefId, &Def) -> bool) -> Option<Vec<DefId>> {
+        let found: Vec<DefId> =
+            self.defs_named(name).filter(|id| self.def(id).is_some_and(|d| keep(id, d))).cloned().collect();
+        (!found.is_empty()).then_some(found)
+    }
+
+    /// Without evidence: the name's one definition (`likely`) or all of them (`ambiguous`).
+    fn by_name(&self, name: &str, keep: &dyn Fn(&Def) -> bool) -> Option<Resolution> {
+        let found = self.all_named(name, |_, d| keep(d))?;
+        let label = if found.len() == 1 { Label::Likely } else { Label::Ambiguous };
+        Some(Resolution { label, targets: found })
+    }
+
+    /// Files of one package: Go's directory, Java's declared package.
+    fn same_package(&self, file: &str, facts: &FileFacts, other: &str) -> bool {
+        let dir = |p: &str| p.rsplit_once('/').map_or(String::new(), |(d, _)| d.to_string());
+        match facts.language.as_str() {
+            "go" => dir(file) == dir(other),
+            "java" => {
+                let theirs = self.files.get(other).and_then(|f| f.facts.package.as_deref());
+                facts.package.is_some() && facts.package.as_deref() == theirs
+            }
+            _ => false,
+        }
+    }
+
+    /// A file of the same crate or package as `file`, where a type's members may also live.
+    fn near(&self, file: &str, other: &str) -> bool {
+        let language = |p: &str| self.files.get(p).map(|f| f.facts.language.clone());
+        language(file) == language(other)
+    }
+}
+
+/// Whether a reference of `kind` can point at `def`.
+fn fits(kind: RefKind, def: &Def) -> bool {
+    match kind {
+        RefKind::Call => def.is_callable() || is_ctor(def),
+        RefKind::Method => def.is_callable(),
+        // A JSX element names a function component.
+        RefKind::New => def.is_type() || def.kind == "fn",
+        RefKind::Type => def.is_type(),
+    }
+}
+
+/// A class called like a function constructs it (Python, Rust tuple structs).
+fn is_ctor(def: &Def) -> bool {
+    matches!(def.kind.as_str(), "class" | "struct")
+}
+
+/// A definition a bare name in `caller` reaches: top level, or nested in the caller itself.
+fn local_scope(def: &Def, caller: Option<&Def>) -> bool {
+    match caller {
+        Some(c) if c.start_line < def.start_line && def.end_line <= c.end_line => true,
+        _ => def.container.is_none(),
+    }
+}
+
+/// A scope's definitions as one `exact` answer (several for overloads are listed, still exact:
+/// the scope decided).
+fn exact(found: Option<Vec<DefId>>) -> Option<Resolution> {
+    found.map(|targets| Resolution { label: Label::Exact, targets })
+}
+
+/// The language of a file's facts.
+fn language_of(facts: &FileFacts) -> Option<Language> {
+    crate::facts::SUPPORTED.into_iter().find(|l| l.name() == facts.language)
+}
+
+/// The name an import brings from its module: the item's own name, or the local name for a
+/// default import or a module.
+fn imported_name(import: &Import) -> &str {
+    match import.name.as_deref() {
+        Some("default") | None => &import.local,
+        Some(name) => name,
+    }
+}

@@ -1,0 +1,21 @@
+//! The code graph of a project for AI agents: definitions (from `lean-ctx-outline`), references
+//! and call sites (tree-sitter queries for Rust, Python, JavaScript/TypeScript, Go and Java) and
+//! imports, with names resolved syntactically and every answer labelled `exact`, `likely` or
+//! `ambiguous` (see [`graph`] for the rules).
+//!
+//! Pure functions and plain data: [`extract`] reads one file, a [`Graph`] holds a project's files
+//! and answers [`Graph::lookup`], [`Graph::callers`], [`Graph::callees`] and [`Graph::trace`];
+//! [`persist`] writes and reads its snapshot. The daemon keeps one graph per project beside the
+//! search index and feeds it the index's file changes.
+
+mod callgraph;
+mod facts;
+pub mod graph;
+mod imports;
+mod modules;
+pub mod persist;
+mod references;
+
+pub use callgraph::{DefSummary, Edge, Lookup, MAX_DEPTH, Walk};
+pub use facts::{Def, FileFacts, Import, Ref, RefKind, SUPPORTED, extract, has_queries};
+pub use graph::{DefId, FileEntry, Graph, Label, Resolution, Stamp};

@@ -1,0 +1,219 @@
+//! Which project files a module path names, per language. Paths are root-relative with `/`.
+//!
+//! The rules are syntactic: a module path is matched against file paths (Python `a.b` →
+//! `a/b.py` or `a/b/__init__.py`, a relative JavaScript specifier against the importing file's
+//! directory, a Go import path against package directories by suffix, Java packages against
+//! directories, Rust `crate::`/`self::`/`super::` paths against module files). A module that
+//! names no project file (a standard library, a dependency) matches nothing.
+
+use lean_ctx_outline::Language;
+
+/// `a/b/c` for `a/b/c.rs`.
+pub(crate) fn stem(path: &str) -> &str {
+    match path.rsplit_once('.') {
+        Some((stem, ext)) if !ext.contains('/') => stem,
+        _ => path,
+    }
+}
+
+fn parent(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(dir, _)| dir)
+}
+
+fn join(dir: &str, rest: &str) -> String {
+    match (dir.is_empty(), rest.is_empty()) {
+        (true, _) => rest.to_string(),
+        (_, true) => dir.to_string(),
+        _ => format!("{dir}/{rest}"),
+    }
+}
+
+/// `want` equals `have` or ends it after a `/`.
+fn suffix_of(have: &str, want: &str) -> bool {
+    !want.is_empty() && (have == want || have.ends_with(&format!("/{want}")))
+}
+
+/// `a/b/../c` → `a/c`; `None` when it climbs above the root.
+fn normalize(path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            other => parts.push(other),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// How a module path is matched against a file.
+pub(crate) enum Target {
+    /// Files whose stem (path without extension, `/index`, `/__init__`, `/mod` dropped) is this.
+    Exact(Vec<String>),
+    /// Files whose stem ends with one of these.
+    Suffix(Vec<String>),
+    /// Files directly in a directory whose path ends with this (a Java package).
+    Directory(String),
+    /// Files directly in a directory whose path ends this import path (a Go package: the
+    /// module's own path prefix is not in the project's paths).
+    ImportPath(String),
+    /// Any of these.
+    Any(Vec<Target>),
+    /// Nothing in the project.
+    None,
+}
+
+impl Target {
+    pub(crate) fn matches(&self, file: &str) -> bool {
+        let stem = module_stem(file);
+        match self {
+            Target::Exact(stems) => stems.iter().any(|s| *s == stem),
+            Target::Suffix(stems) => stems.iter().any(|s| suffix_of(stem, s)),
+            Target::Directory(dir) => suffix_of(parent(file), dir),
+            Target::ImportPath(path) => suffix_of(path, parent(file)),
+            Target::Any(targets) => targets.iter().any(|t| t.matches(file)),
+            Target::None => false,
+        }
+    }
+}
+
+/// The stem a module path names: `a/b` for `a/b.py`, `a/b/__init__.py`, `a/b/index.ts`,
+/// `a/b/mod.rs`.
+fn module_stem(file: &str) -> &str {
+    let stem = stem(file);
+    for index in ["/__init__", "/index", "/mod"] {
+        if let Some(dir) = stem.strip_suffix(index) {
+            return dir;
+        }
+    }
+    stem
+}
+
+/// The files `module`, imported by `from`, may be.
+pub(crate) fn target(language: Language, from: &str, module: &str) -> Target {
+    match language {
+        Language::Python => python(from, module),
+        Language::JavaScript | Language::TypeScript | Language::Tsx => javascript(from, module),
+        Language::Go => Target::ImportPath(module.to_string()),
+        Language::Java => Target::Directory(module.replace('.', "/")),
+        Language::Rust => rust(from, module),
+        _ => Target::None,
+    }
+}
+
+fn python(from: &str, module: &str) -> Target {
+    let dots = module.chars().take_while(|c| *c == '.').count();
+    let rest = module[dots..].replace('.', "/");
+    if dots == 0 {
+        return Target::Suffix(vec![rest]);
+    }
+    let mut base = parent(from).to_string();
+    for _ in 1..dots {
+        base = parent(&base).to_string();
+    }
+    Target::Exact(vec![join(&base, &rest)])
+}
+
+fn javascript(from: &str, module: &str) -> Target {
+    if !module.starts_with('.') {
+        // A package: node_modules, not the project.
+        return Target::None;
+    }
+    match normalize(&join(parent(from), module)) {
+        Some(path) => Target::Exact(vec![stem(&path).to_string(), path]),
+        None => Target::None,
+    }
+}
+
+/// The module directory of a Rust file: `src` for `src/lib.rs` or `src/a/mod.rs`'s parent module
+/// children, `src/a` for `src/a.rs`.
+fn rust_module_dir(file: &str) -> String {
+    let stem = stem(file);
+    let name = stem.rsplit('/').next().unwrap_or(stem);
+    match name {
+        "lib" | "main" | "mod" => parent(file).to_string(),
+        _ => stem.to_string(),
+    }
+}
+
+fn rust(from: &str, module: &str) -> Target {
+    let segments: Vec<&str> = module.split("::").filter(|s| !s.is_empty()).collect();
+    match segments.split_first() {
+        None => Target::Exact(vec![module_stem(from).to_string()]),
+        Some((&"self", rest)) => Target::Exact(vec![join(&rust_module_dir(from), &rest.join("/"))]),
+        Some((&"super", rest)) => {
+            let mut dir = parent(&rust_module_dir(from)).to_string();
+            let mut rest = rest;
+            while let Some((&"super", tail)) = rest.split_first() {
+                dir = parent(&dir).to_string();
+                rest = tail;
+            }
+            Target::Exact(vec![join(&dir, &rest.join("/"))])
+        }
+        Some((&"crate", [])) => Target::Suffix(vec!["lib".to_string(), "main".to_string()]),
+        Some((&"crate", rest)) => Target::Suffix(vec![rest.join("/")]),
+        // A child module declared in this module (`mod config;` then `use config::X`), or
+        // another crate: one of the workspace (`<crate>/src/…`) or a dependency, matching nothing.
+        Some((krate, rest)) => {
+            let child = Target::Exact(vec![join(&rust_module_dir(from), &segments.join("/"))]);
+            let path = if rest.is_empty() { "lib".to_string() } else { rest.join("/") };
+            let dashed = krate.replace('_', "-");
+            Target::Any(vec![
+                child,
+                Target::Suffix(vec![format!("{dashed}/src/{path}"), format!("{krate}/src/{path}")]),
+            ])
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn matches(language: Language, from: &str, module: &str, file: &str) -> bool {
+        target(language, from, module).matches(file)
+    }
+
+    #[test]
+    fn python_modules_absolute_and_relative() {
+        assert!(matches(Language::Python, "app/main.py", "app.models", "app/models.py"));
+        assert!(matches(Language::Python, "app/main.py", "app.models", "src/app/models/__init__.py"));
+        assert!(matches(Language::Python, "app/api/views.py", "..models", "app/models.py"));
+        assert!(matches(Language::Python, "app/api/views.py", ".", "app/api/__init__.py"));
+        assert!(!matches(Language::Python, "app/main.py", "os.path", "app/path.py"));
+    }
+
+    #[test]
+    fn javascript_specifiers_are_relative_or_packages() {
+        assert!(matches(Language::TypeScript, "src/ui/app.ts", "../store", "src/store.ts"));
+        assert!(matches(Language::TypeScript, "src/ui/app.ts", "../store", "src/store/index.ts"));
+        assert!(matches(Language::JavaScript, "src/a.js", "./b.js", "src/b.js"));
+        assert!(!matches(Language::TypeScript, "src/a.ts", "react", "src/react.ts"));
+    }
+
+    #[test]
+    fn rust_paths_from_crate_self_and_super() {
+        assert!(matches(Language::Rust, "src/main.rs", "crate::config", "src/config.rs"));
+        assert!(matches(Language::Rust, "src/main.rs", "crate::config", "src/config/mod.rs"));
+        assert!(matches(Language::Rust, "src/net/mod.rs", "self::tcp", "src/net/tcp.rs"));
+        assert!(matches(Language::Rust, "src/net/tcp.rs", "super::udp", "src/net/udp.rs"));
+        assert!(matches(Language::Rust, "src/net/tcp.rs", "super::super::config", "src/config.rs"));
+        assert!(matches(Language::Rust, "src/main.rs", "config", "src/config.rs"));
+        assert!(matches(
+            Language::Rust,
+            "daemon/src/main.rs",
+            "lean_ctx_graph::facts",
+            "graph/lean-ctx-graph/src/facts.rs"
+        ));
+        assert!(!matches(Language::Rust, "src/net/tcp.rs", "std::collections", "src/collections.rs"));
+    }
+
+    #[test]
+    fn go_and_java_packages_are_directories() {
+        assert!(matches(Language::Go, "cmd/main.go", "example.com/shop/internal/store", "internal/store/db.go"));
+        assert!(!matches(Language::Go, "cmd/main.go", "net/http", "internal/store/db.go"));
+        assert!(matches(Language::Java, "src/App.java", "com.acme.orders", "src/main/java/com/acme/orders/Order.java"));
+    }
+}

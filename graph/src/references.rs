@@ -1,0 +1,231 @@
+//! References and call sites: one tree-sitter query per language.
+//!
+//! Captures name what a match is: `@call` (a function named directly or behind a module or type
+//! path), `@method` (a call on a value), `@new` (a constructor use), `@type` (a type named), and
+//! `@recv` the text written in front of the name. A node matched by several patterns (a type
+//! identifier that is also a constructor's name) keeps the most specific kind.
+//!
+//! `@local` captures names bound inside a function (parameters, `let`, assignments, `:=`): a bare
+//! call of such a name calls the local value, not a definition of the same name elsewhere, so it
+//! is no reference. Java is left out: its methods and variables have separate namespaces.
+
+use std::collections::BTreeMap;
+
+use lean_ctx_outline::Language;
+use lean_ctx_outline::tree_sitter::{Node, Query, QueryCursor};
+use streaming_iterator::StreamingIterator;
+
+use crate::facts::{Def, Ref, RefKind};
+
+const RUST: &str = r#"
+(call_expression function: (identifier) @call)
+(call_expression function: (scoped_identifier path: (_) @recv name: (identifier) @call))
+(call_expression function: (field_expression value: (_) @recv field: (field_identifier) @method))
+(call_expression function: (generic_function function: (identifier) @call))
+(call_expression function: (generic_function function: (scoped_identifier path: (_) @recv name: (identifier) @call)))
+(call_expression function: (generic_function function: (field_expression value: (_) @recv field: (field_identifier) @method)))
+(struct_expression name: (type_identifier) @new)
+(struct_expression name: (scoped_type_identifier path: (_) @recv name: (type_identifier) @new))
+(type_identifier) @type
+(let_declaration pattern: (identifier) @local)
+(parameter pattern: (identifier) @local)
+(closure_parameters (identifier) @local)
+"#;
+
+const PYTHON: &str = r#"
+(call function: (identifier) @call)
+(call function: (attribute object: (_) @recv attribute: (identifier) @method))
+(class_definition superclasses: (argument_list (identifier) @type))
+(class_definition superclasses: (argument_list (attribute object: (_) @recv attribute: (identifier) @type)))
+(type (identifier) @type)
+(assignment left: (identifier) @local)
+(parameters (identifier) @local)
+(default_parameter name: (identifier) @local)
+(typed_parameter (identifier) @local)
+(typed_default_parameter name: (identifier) @local)
+"#;
+
+const JAVASCRIPT: &str = r#"
+(call_expression function: (identifier) @call)
+(call_expression function: (member_expression object: (_) @recv property: (property_identifier) @method))
+(new_expression constructor: (identifier) @new)
+(new_expression constructor: (member_expression object: (_) @recv property: (property_identifier) @new))
+(class_heritage (identifier) @type)
+(variable_declarator name: (identifier) @local)
+(formal_parameters (identifier) @local)
+"#;
+
+const JSX: &str = r#"
+(jsx_opening_element name: (identifier) @new)
+(jsx_self_closing_element name: (identifier) @new)
+"#;
+
+const TYPESCRIPT: &str = r#"
+(call_expression function: (identifier) @call)
+(call_expression function: (member_expression object: (_) @recv property: (property_identifier) @method))
+(new_expression constructor: (identifier) @new)
+(new_expression constructor: (member_expression object: (_) @recv property: (property_identifier) @new))
+(extends_clause value: (identifier) @type)
+(type_identifier) @type
+(variable_declarator name: (identifier) @local)
+(required_parameter pattern: (identifier) @local)
+(optional_parameter pattern: (identifier) @local)
+"#;
+
+const GO: &str = r#"
+(call_expression function: (identifier) @call)
+(call_expression function: (selector_expression operand: (_) @recv field: (field_identifier) @method))
+(composite_literal type: (type_identifier) @new)
+(composite_literal type: (qualified_type package: (package_identifier) @recv name: (type_identifier) @new))
+(qualified_type package: (package_identifier) @recv name: (type_identifier) @type)
+(type_identifier) @type
+(short_var_declaration left: (expression_list (identifier) @local))
+(parameter_declaration name: (identifier) @local)
+(var_spec name: (identifier) @local)
+"#;
+
+const JAVA: &str = r#"
+(method_invocation !object name: (identifier) @call)
+(method_invocation object: (_) @recv name: (identifier) @method)
+(object_creation_expression type: (type_identifier) @new)
+(object_creation_expression type: (generic_type (type_identifier) @new))
+(object_creation_expression type: (scoped_type_identifier (_) @recv (type_identifier) @new))
+(type_identifier) @type
+"#;
+
+/// The query text of a language; `None` for one without queries.
+fn query_source(language: Language) -> Option<String> {
+    Some(match language {
+        Language::Rust => RUST.to_string(),
+        Language::Python => PYTHON.to_string(),
+        Language::JavaScript => format!("{JAVASCRIPT}{JSX}"),
+        Language::TypeScript => TYPESCRIPT.to_string(),
+        Language::Tsx => format!("{TYPESCRIPT}{JSX}"),
+        Language::Go => GO.to_string(),
+        Language::Java => JAVA.to_string(),
+        _ => return None,
+    })
+}
+
+/// The compiled query of a language. Compiling costs far less than parsing a file, and a daemon
+/// holds no global state, so it is compiled per call.
+pub(crate) fn query(language: Language) -> Option<Query> {
+    let source = query_source(language)?;
+    // The queries are constants checked by this crate's tests for every language.
+    Query::new(&language.grammar(), &source).ok()
+}
+
+/// Every reference in the tree, in source order, each with the innermost definition enclosing it.
+pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]) -> Vec<Ref> {
+    let Some(query) = query(language) else { return Vec::new() };
+    let names = query.capture_names();
+    let mut found: BTreeMap<usize, (Node, RefKind, Option<Node>)> = BTreeMap::new();
+    let mut locals: Vec<(&str, u32)> = Vec::new();
+    let mut cursor = QueryCursor::new();
+    let mut matches = cursor.matches(&query, root, source.as_bytes());
+    while let Some(m) = matches.next() {
+        let mut target = None;
+        let mut receiver = None;
+        for capture in m.captures {
+            match names[capture.index as usize] {
+                "recv" => receiver = Some(capture.node),
+                "local" => {
+                    let name = capture.node.utf8_text(source.as_bytes()).unwrap_or_default();
+                    locals.push((name, capture.node.start_position().row as u32 + 1));
+                }
+                "call" => target = Some((capture.node, RefKind::Call)),
+                "method" => target = Some((capture.node, RefKind::Method)),
+                "new" => target = Some((capture.node, RefKind::New)),
+                _ => target = Some((capture.node, RefKind::Type)),
+            }
+        }
+        let Some((node, kind)) = target else { continue };
+        if kind == RefKind::Type && names_a_declaration(node) {
+            continue;
+        }
+        let entry = found.entry(node.start_byte()).or_insert((node, kind, receiver));
+        if rank(kind) > rank(entry.1) {
+            *entry = (node, kind, receiver);
+        }
+    }
+    let refs = found.into_values().map(|(node, kind, receiver)| {
+        let line = node.start_position().row as u32 + 1;
+        let receiver = receiver.and_then(|r| r.utf8_text(source.as_bytes()).ok()).map(compact);
+        Ref {
+            name: node.utf8_text(source.as_bytes()).unwrap_or_default().to_string(),
+            kind,
+            line,
+            receiver,
+            caller: enclosing(defs, line),
+        }
+    });
+    refs.filter(|r| !calls_a_local(r, &locals, defs)).collect()
+}
+
+/// A bare call of a name bound earlier in the same function (a parameter, a closure in a
+/// variable). A function's own name is no local of it (`const f = () => …` declares `f`).
+fn calls_a_local(r: &Ref, locals: &[(&str, u32)], defs: &[Def]) -> bool {
+    let Some(caller) = r.caller.and_then(|i| defs.get(i as usize)) else { return false };
+    r.kind == RefKind::Call
+        && r.receiver.is_none()
+        && r.name != caller.name
+        && locals.iter().any(|(name, line)| {
+            *name == r.name && caller.start_line <= *line && *line <= r.line && enclosing(defs, *line) == r.caller
+        })
+}
+
+/// The more specific kind wins when patterns overlap.
+fn rank(kind: RefKind) -> u8 {
+    match kind {
+        RefKind::Type => 0,
+        RefKind::Method => 1,
+        RefKind::Call => 2,
+        RefKind::New => 3,
+    }
+}
+
+/// A type identifier that is the name of its own declaration (`struct Foo`, `class Foo`).
+fn names_a_declaration(node: Node) -> bool {
+    let Some(parent) = node.parent() else { return false };
+    let declares = ["_item", "_declaration", "_definition", "_spec", "type_parameter"];
+    parent.child_by_field_name("name") == Some(node) && declares.iter().any(|suffix| parent.kind().ends_with(suffix))
+}
+
+/// A receiver on one line with inner whitespace collapsed, cut at 80 characters.
+fn compact(text: &str) -> String {
+    let one_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match one_line.char_indices().nth(80) {
+        Some((cut, _)) => format!("{}…", &one_line[..cut]),
+        None => one_line,
+    }
+}
+
+/// The innermost definition whose lines hold `line`: a callable if one does, else a type.
+fn enclosing(defs: &[Def], line: u32) -> Option<u32> {
+    let holds = |d: &&Def| d.start_line <= line && line <= d.end_line;
+    let innermost = |callable: bool| {
+        defs.iter()
+            .enumerate()
+            .filter(|(_, d)| holds(d) && d.is_callable() == callable)
+            .min_by_key(|(_, d)| d.end_line - d.start_line)
+            .map(|(i, _)| i as u32)
+    };
+    innermost(true).or_else(|| innermost(false))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::facts::SUPPORTED;
+
+    #[test]
+    fn every_query_compiles_against_its_grammar() {
+        for language in SUPPORTED {
+            let source = query_source(language).expect("a supported language has a query");
+            if let Err(err) = Query::new(&language.grammar(), &source) {
+                panic!("{language:?}: {err}");
+            }
+        }
+        assert!(query(Language::Ruby).is_none());
+    }
+}

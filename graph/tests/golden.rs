@@ -1,0 +1,217 @@
+//! Golden tests: every call site of a fixture project per language, with what it resolves to and
+//! how. Fixtures are shaped like real code: methods, traits and interfaces, re-exports, aliased
+//! imports, and locals that shadow a definition of the same name.
+//!
+//! `UPDATE_GOLDEN=1 cargo test -p lean-ctx-graph --test golden` rewrites the expected files;
+//! review the diff before committing it.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use lean_ctx_graph::{FileEntry, Graph, Label, Lookup, Stamp, extract};
+use lean_ctx_outline::Language;
+
+fn fixture_dir(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+}
+
+fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir).expect("fixture dir").map(|e| e.expect("entry").path()).collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            files_under(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+/// The graph of one fixture project.
+pub fn build(name: &str) -> Graph {
+    let root = fixture_dir(name);
+    let mut files = Vec::new();
+    files_under(&root, &mut files);
+    let mut graph = Graph::new();
+    for path in files {
+        let Some(language) = Language::from_path(&path).filter(|l| lean_ctx_graph::has_queries(*l)) else { continue };
+        let source = std::fs::read_to_string(&path).expect("fixture text");
+        let rel = path.strip_prefix(&root).expect("under root").to_string_lossy().replace('\\', "/");
+        graph.upsert(&rel, FileEntry { stamp: Stamp::default(), facts: extract(language, &source) });
+    }
+    graph
+}
+
+/// One line per call site: `file:line in caller: name -> target [label]`.
+fn render_calls(graph: &Graph) -> String {
+    let mut out = String::new();
+    for (file, entry) in graph.files() {
+        for (index, r) in entry.facts.refs.iter().enumerate().filter(|(_, r)| r.kind.is_call()) {
+            let caller = r.caller.and_then(|i| entry.facts.defs.get(i as usize)).map_or("<top>".to_string(), |d| {
+                d.container.as_ref().map_or(d.name.clone(), |c| format!("{c}::{}", d.name))
+            });
+            let written = r.receiver.as_ref().map_or(r.name.clone(), |recv| format!("{recv}.{}", r.name));
+            let target = match graph.resolve(file, index as u32) {
+                None => "(not in project)".to_string(),
+                Some(resolution) => {
+                    let targets: Vec<String> = resolution
+                        .targets
+                        .iter()
+                        .map(|id| {
+                            let s = graph.summary(id).expect("target exists");
+                            format!("{}:{} {}", s.file, s.line, s.name)
+                        })
+                        .collect();
+                    format!("{} [{}]", targets.join(" | "), resolution.label.name())
+                }
+            };
+            writeln!(out, "{file}:{} in {caller}: {written} -> {target}", r.line).unwrap();
+        }
+    }
+    out
+}
+
+fn check_golden(name: &str) -> Graph {
+    let graph = build(name);
+    let actual = render_calls(&graph);
+    let expected_path = fixture_dir(&format!("{name}.calls"));
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&expected_path, &actual).expect("write golden");
+    }
+    let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
+    assert_eq!(actual, expected, "{name}: call sites differ from {}", expected_path.display());
+    graph
+}
+
+/// The callers of a symbol as `file:line caller [label]`.
+fn callers(graph: &Graph, symbol: &str, file: Option<&str>) -> Vec<String> {
+    let Lookup::Found(targets) = graph.lookup(symbol, file) else { panic!("{symbol} not found uniquely") };
+    let walk = graph.callers(&targets, 1, 100);
+    walk.edges
+        .iter()
+        .map(|e| {
+            let caller = e.caller.as_ref().map_or("<top>", |c| c.name.as_str());
+            format!("{}:{} {caller} [{}]", e.file, e.line, e.label.name())
+        })
+        .collect()
+}
+
+#[test]
+fn rust_calls() {
+    let graph = check_golden("rust");
+    // Through the renamed re-export `pub use store::Store as Db`.
+    assert_eq!(callers(&graph, "Store::new", None), ["src/lib.rs:9 open [exact]"]);
+    // Through `use crate::util::{self, log as trace}` and the module path; the shadowing closure is not a caller.
+    assert_eq!(
+        callers(&graph, "log", Some("src/util.rs")),
+        ["src/lib.rs:10 open [exact]", "src/store.rs:16 Store::new [exact]", "src/store.rs:27 Store::get [exact]"]
+    );
+}
+
+#[test]
+fn python_calls() {
+    let graph = check_golden("python");
+    assert_eq!(
+        callers(&graph, "Order.empty", None),
+        ["app.py:9 main [exact]", "shop/models.py:26 Repository::find [exact]"]
+    );
+    // The parameter of format_total shadows it.
+    assert_eq!(callers(&graph, "apply_discount", None), ["shop/service.py:15 OrderService::place [exact]"]);
+    // Constructed under the alias `Repo`.
+    assert_eq!(callers(&graph, "Repository", None), ["shop/service.py:25 make_service [exact]"]);
+}
+
+#[test]
+fn typescript_calls() {
+    let graph = check_golden("typescript");
+    // `new Store()` through `export { MemoryStore as Store } from './memory'`.
+    assert_eq!(callers(&graph, "MemoryStore", None), ["src/app.ts:5 load [exact]"]);
+    // `decode as parse` through `export * from './codec'`.
+    assert_eq!(callers(&graph, "decode", None), ["src/app.ts:6 load [exact]"]);
+    // The arrow function in `run` shadows it.
+    assert_eq!(callers(&graph, "encode", None), ["src/store/memory.ts:16 MemoryStore::set [exact]"]);
+}
+
+#[test]
+fn javascript_calls() {
+    let graph = check_golden("javascript");
+    // A JSX element of a default-imported component.
+    assert_eq!(callers(&graph, "Button", None), ["src/App.jsx:6 App::render [exact]"]);
+    assert_eq!(callers(&graph, "save", None), ["src/App.jsx:6 App::render [exact]"]);
+}
+
+#[test]
+fn go_calls() {
+    let graph = check_golden("go");
+    // Same package, another file.
+    assert_eq!(callers(&graph, "normalize", None), ["internal/store/store.go:24 Memory::Put [exact]"]);
+    // Through the aliased import `st`.
+    assert_eq!(callers(&graph, "NewMemory", None), ["cmd/shop/main.go:25 main [exact]"]);
+    // Interface dispatch: both the interface method and the implementation are candidates.
+    let Lookup::Ambiguous(gets) = graph.lookup("Get", None) else { panic!("Get is defined twice") };
+    let walk = graph.callers(&gets[..1], 1, 10);
+    assert_eq!(walk.edges[0].label, Label::Ambiguous);
+    assert_eq!(walk.edges[0].candidates.len(), 2);
+}
+
+#[test]
+fn java_calls() {
+    let graph = check_golden("java");
+    assert_eq!(
+        callers(&graph, "Order.of", None),
+        ["src/main/java/com/acme/app/OrderService.java:11 OrderService::place [exact]"]
+    );
+    // Called without `this` from a lambda inside the class.
+    assert_eq!(
+        callers(&graph, "place", None),
+        ["src/main/java/com/acme/app/OrderService.java:17 OrderService::lookup [exact]"]
+    );
+    // The class and its constructor are one symbol.
+    assert_eq!(callers(&graph, "Order", None), ["src/main/java/com/acme/orders/Order.java:15 Order::of [exact]"]);
+    assert_eq!(
+        callers(&graph, "audit", None),
+        ["src/main/java/com/acme/orders/MemoryRepository.java:18 MemoryRepository::save [exact]"]
+    );
+}
+
+#[test]
+fn callees_trace_and_lookups() {
+    let graph = build("python");
+    let Lookup::Found(place) = graph.lookup("OrderService.place", None) else { panic!("place") };
+    let walk = graph.callees(&place, 1, 100);
+    let callees: Vec<String> =
+        walk.edges.iter().map(|e| format!("{}:{} {} [{}]", e.file, e.line, e.callee.name, e.label.name())).collect();
+    assert_eq!(
+        callees,
+        [
+            "shop/service.py:15 Order [exact]",
+            "shop/service.py:15 apply_discount [exact]",
+            "shop/service.py:16 Repository::save [likely]",
+            "shop/service.py:17 OrderService::notify [exact]",
+        ]
+    );
+    // The second level: Repository.save validates the order; notify calls only the library.
+    let deeper = graph.callees(&place, 2, 100);
+    let second: Vec<String> = deeper
+        .edges
+        .iter()
+        .filter(|e| e.depth == 2)
+        .map(|e| format!("{}:{} {}", e.file, e.line, e.callee.name))
+        .collect();
+    assert_eq!(second, ["shop/models.py:22 Order::validate"]);
+    assert!(deeper.external_calls > 0, "logging and built-in calls are counted, not shown");
+
+    let Lookup::Found(main) = graph.lookup("main", Some("app.py")) else { panic!("main") };
+    let Lookup::Found(discount) = graph.lookup("apply_discount", None) else { panic!("apply_discount") };
+    let path = graph.trace(&main, &discount, 5).expect("main reaches apply_discount");
+    let hops: Vec<String> =
+        path.iter().map(|e| format!("{} -> {}", e.caller.as_ref().expect("caller").name, e.callee.name)).collect();
+    assert_eq!(hops, ["main -> OrderService::place", "OrderService::place -> apply_discount"]);
+    assert!(graph.trace(&main, &discount, 1).is_none(), "one call is not enough");
+
+    assert_eq!(graph.lookup("aply_discount", None), Lookup::Unknown { closest: vec!["apply_discount".into()] });
+    let rust = build("rust");
+    let Lookup::Ambiguous(gets) = rust.lookup("get", None) else { panic!("get is a trait method and its impl") };
+    assert_eq!(gets.len(), 2);
+    assert!(matches!(rust.lookup("Store::get", None), Lookup::Found(ids) if ids.len() == 1));
+}

@@ -1,0 +1,30 @@
+//! [`IndexObserver`]: what another component learns from a project's index
+//! thread — the files a full walk admitted and the files each batch changed —
+//! so it can keep state of its own (the daemon's code graph) in step with the
+//! index without a second watcher or walk.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+
+/// Called on the project's index thread after the index applied a change.
+/// Paths are relative to the canonical `root`. A panic in a call is caught
+/// and logged to stderr; it never reaches the index.
+pub trait IndexObserver: Send + Sync {
+    /// A full walk was applied (the first build, a rescan, a burst such as a
+    /// branch switch): `files` are every file the index admits now.
+    fn synced_all(&self, root: &Path, files: &[PathBuf]);
+    /// A batch of watcher events was applied: `upserts` changed or appeared,
+    /// `deletes` are gone.
+    fn changed(&self, root: &Path, upserts: &[PathBuf], deletes: &[PathBuf]);
+    /// The project closed (idle, memory budget, shutdown).
+    fn closed(&self, root: &Path);
+}
+
+/// Runs one observer call, containing a panic so it cannot be taken for
+/// damage of the index.
+pub(crate) fn notify(observer: Option<&dyn IndexObserver>, call: impl FnOnce(&dyn IndexObserver)) {
+    let Some(observer) = observer else { return };
+    if let Err(panic) = catch_unwind(AssertUnwindSafe(|| call(observer))) {
+        eprintln!("lean-ctx-search: an index observer panicked: {}", crate::index::panic_message(&*panic));
+    }
+}

@@ -1,0 +1,195 @@
+//! The code graph end to end: ctx_callgraph follows edits and branch switches, keeps projects
+//! apart, answers the same through the fallback, and survives a daemon restart by loading its
+//! snapshot instead of parsing the project again.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use lean_ctx_tests::{Home, bin, describe, wait_until};
+use serde_json::Value;
+
+/// How long a change may take to reach the graph before a test gives up (the watcher debounces,
+/// then the index and the graph apply the batch).
+const FRESH: Duration = Duration::from_secs(10);
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .args(["-c", "user.email=t@example.invalid", "-c", "user.name=t", "-c", "init.defaultBranch=main"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", describe(&out));
+}
+
+fn project(home: &Home, name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let root = home.path().join(name);
+    std::fs::create_dir_all(&root).unwrap();
+    git(&root, &["init", "-q"]);
+    for (path, text) in files {
+        write(&root, path, text);
+    }
+    root
+}
+
+fn write(root: &Path, path: &str, text: &str) {
+    let p = root.join(path);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+fn lctx(home: &Home, dir: &Path, no_daemon: bool, args: &[&str]) -> std::process::Output {
+    let mut cmd = home.command(bin("lctx"));
+    cmd.current_dir(dir).args(args);
+    if no_daemon {
+        cmd.env("LEAN_CTX_NO_DAEMON", "1");
+    }
+    cmd.output().unwrap()
+}
+
+/// `callers` of `symbol` as the JSON answer.
+fn callers(home: &Home, dir: &Path, symbol: &str) -> Value {
+    let out = lctx(home, dir, false, &["callgraph", symbol, "--json"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// `file:line caller [resolution]` of each edge.
+fn sites(answer: &Value) -> Vec<String> {
+    let edges = answer["edges"].as_array().cloned().unwrap_or_default();
+    edges
+        .iter()
+        .map(|e| {
+            let caller = e["caller"]["name"].as_str().unwrap_or("<top level>");
+            format!("{}:{} {caller} [{}]", e["file"].as_str().unwrap(), e["line"], e["resolution"].as_str().unwrap())
+        })
+        .collect()
+}
+
+/// Waits until the callers of `symbol` are `expected`; fails naming the last answer.
+fn wait_for_callers(home: &Home, dir: &Path, symbol: &str, expected: &[&str]) {
+    let mut last = Vec::new();
+    let reached = wait_until(FRESH, || {
+        let answer = callers(home, dir, symbol);
+        last = sites(&answer);
+        answer["complete"] == true && last == expected
+    });
+    assert!(reached, "callers of {symbol}: expected {expected:?}, last answer {last:?}");
+}
+
+fn graph_figure(home: &Home, dir: &Path) -> String {
+    let out = lctx(home, dir, false, &["daemon", "status", "--json"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    let status: Value = serde_json::from_slice(&out.stdout).unwrap();
+    status["components"]["graph"]["graph"].as_str().unwrap_or_default().to_string()
+}
+
+const TARGET: &str = "def target(value):\n    return value * 2\n";
+const CALLER: &str = "from pricing import target\n\n\ndef first():\n    return target(1)\n";
+
+#[test]
+fn callers_follow_an_edited_call_site_and_a_branch_switch() {
+    let home = Home::new();
+    let root = project(&home, "app", &[("pricing.py", TARGET), ("orders.py", CALLER)]);
+    git(&root, &["add", "."]);
+    git(&root, &["commit", "-qm", "one"]);
+    let _daemon = home.spawn_daemon(&[]);
+    wait_for_callers(&home, &root, "target", &["orders.py:5 first [exact]"]);
+
+    // The call moves to a new function two lines further down.
+    write(
+        &root,
+        "orders.py",
+        "from pricing import target\n\n\ndef first():\n    return 1\n\n\ndef second():\n    return target(2)\n",
+    );
+    wait_for_callers(&home, &root, "target", &["orders.py:9 second [exact]"]);
+
+    // A branch where a second module calls it; back on main it is gone again.
+    git(&root, &["checkout", "-qb", "feature"]);
+    write(&root, "report.py", "import pricing\n\n\ndef total():\n    return pricing.target(3)\n");
+    git(&root, &["add", "."]);
+    git(&root, &["commit", "-qm", "feature"]);
+    wait_for_callers(&home, &root, "target", &["orders.py:9 second [exact]", "report.py:5 total [exact]"]);
+    git(&root, &["checkout", "-q", "main"]);
+    wait_for_callers(&home, &root, "target", &["orders.py:5 first [exact]"]);
+}
+
+#[test]
+fn projects_are_isolated_and_the_fallback_answers_alike() {
+    let home = Home::new();
+    let helper = "pub fn helper() -> u32 {\n    7\n}\n";
+    let one = project(
+        &home,
+        "one",
+        &[("src/lib.rs", helper), ("src/a.rs", "use crate::helper;\n\nfn alpha() -> u32 {\n    helper()\n}\n")],
+    );
+    let two =
+        project(&home, "two", &[("src/lib.rs", helper), ("src/b.rs", "fn beta() -> u32 {\n    crate::helper()\n}\n")]);
+    let _daemon = home.spawn_daemon(&[]);
+    wait_for_callers(&home, &one, "helper", &["src/a.rs:4 alpha [exact]"]);
+    wait_for_callers(&home, &two, "helper", &["src/b.rs:2 beta [exact]"]);
+
+    // The in-process engine builds the graph for the one question and says the same.
+    let daemon = lctx(&home, &two, false, &["callgraph", "helper"]);
+    let fallback = lctx(&home, &two, true, &["callgraph", "helper"]);
+    assert!(fallback.status.success(), "{}", describe(&fallback));
+    assert_eq!(String::from_utf8_lossy(&fallback.stdout), String::from_utf8_lossy(&daemon.stdout));
+}
+
+#[test]
+fn bad_input_gets_an_answer_that_says_what_to_do() {
+    let home = Home::new();
+    let root = project(
+        &home,
+        "app",
+        &[
+            ("a.py", "def load():\n    pass\n"),
+            ("b.py", "def load():\n    pass\n\n\ndef run():\n    load()\n"),
+            ("tool.rb", "def load; end\n"),
+        ],
+    );
+    let _daemon = home.spawn_daemon(&[]);
+    wait_for_callers(&home, &root, "run", &[]);
+
+    let unknown = lctx(&home, &root, false, &["callgraph", "laod"]);
+    assert_eq!(unknown.status.code(), Some(1), "{}", describe(&unknown));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("closest: load"), "{}", describe(&unknown));
+
+    let several = lctx(&home, &root, false, &["callgraph", "load"]);
+    let text = String::from_utf8_lossy(&several.stdout);
+    assert!(text.starts_with("the symbol names 2 definitions; choose one with --file PATH"), "{text}");
+    assert!(text.contains("a.py:1 load (fn)") && text.contains("b.py:1 load (fn)"), "{text}");
+    let chosen = lctx(&home, &root, false, &["callgraph", "load", "--file", "b.py"]);
+    assert!(String::from_utf8_lossy(&chosen.stdout).contains("b.py:6 run [exact]"), "{}", describe(&chosen));
+
+    let ruby = lctx(&home, &root, false, &["callgraph", "load", "--file", "tool.rb"]);
+    assert_eq!(ruby.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&ruby.stderr).contains("no queries for ruby files"), "{}", describe(&ruby));
+
+    let outside = home.path().join("elsewhere.py");
+    std::fs::write(&outside, "def load():\n    pass\n").unwrap();
+    let refused = lctx(&home, &root, false, &["callgraph", "load", "--file", outside.to_str().unwrap()]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("outside the project"), "{}", describe(&refused));
+
+    let deep = lctx(&home, &root, false, &["callgraph", "load", "--depth", "9"]);
+    assert_eq!(deep.status.code(), Some(2), "{}", describe(&deep));
+}
+
+#[test]
+fn a_restarted_daemon_loads_the_graph_instead_of_parsing_again() {
+    let home = Home::new();
+    let root = project(&home, "app", &[("pricing.py", TARGET), ("orders.py", CALLER)]);
+    {
+        let _daemon = home.spawn_daemon(&[]);
+        wait_for_callers(&home, &root, "target", &["orders.py:5 first [exact]"]);
+        let figure = graph_figure(&home, &root);
+        assert!(figure.contains("ready files=2") && figure.contains("from=files parsed=2"), "{figure}");
+        let stop = lctx(&home, &root, false, &["daemon", "stop"]);
+        assert!(stop.status.success(), "{}", describe(&stop));
+    }
+    let _daemon = home.spawn_daemon(&[]);
+    wait_for_callers(&home, &root, "target", &["orders.py:5 first [exact]"]);
+    let figure = graph_figure(&home, &root);
+    assert!(figure.contains("ready files=2") && figure.contains("from=snapshot parsed=0"), "{figure}");
+}
