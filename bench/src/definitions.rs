@@ -270,8 +270,7 @@ fn python_brackets(line: &str) -> isize {
 /// TypeScript: declarations at file level (exported or not), methods of classes and
 /// interfaces, and interface properties as fields.
 pub fn typescript(source: &str) -> Vec<Expected> {
-    const KEYWORDS: [&str; 8] =
-        ["function", "function*", "class", "interface", "type", "enum", "const", "namespace"];
+    const KEYWORDS: [&str; 8] = ["function", "function*", "class", "interface", "type", "enum", "const", "namespace"];
     const MODIFIERS: [&str; 5] = ["export", "default", "declare", "abstract", "async"];
     let mut found = Vec::new();
     let mut stack: Vec<Block> = Vec::new();
@@ -302,8 +301,7 @@ pub fn typescript(source: &str) -> Vec<Expected> {
                 });
             }
             (Block::Fields, false, Some(first)) => {
-                let member =
-                    if ["readonly", "public", "static"].contains(&first) { words.next() } else { Some(first) };
+                let member = if ["readonly", "public", "static"].contains(&first) { words.next() } else { Some(first) };
                 if let Some(name) = member.and_then(identifier) {
                     let after = member.unwrap_or("")[name.len()..].trim_start_matches('?');
                     let field = after.starts_with(':');

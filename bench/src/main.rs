@@ -66,8 +66,7 @@ fn main() -> ExitCode {
             };
             let max_files = value("--max-files").and_then(|m| m.parse().ok()).unwrap_or(300);
             let reference_files = value("--reference-files").and_then(|m| m.parse().ok()).unwrap_or(40);
-            let reference =
-                reference.as_deref().map(|bin| reading::Reference { bin, files: reference_files });
+            let reference = reference.as_deref().map(|bin| reading::Reference { bin, files: reference_files });
             let counts = reading::run(&corpora, reference.as_ref(), max_files);
             match runs {
                 Some(0) => counts,

@@ -31,9 +31,8 @@ pub struct Corpus {
 /// `go`); the corpus is named by its language and the directory's last two components.
 pub fn parse_corpus(spec: &str) -> Result<Corpus, String> {
     let (language, dir) = spec.split_once('=').ok_or_else(|| format!("`{spec}`: expected LANGUAGE=DIR"))?;
-    let scanner = definitions::for_language(language).ok_or_else(|| {
-        format!("`{spec}`: unknown language `{language}` (rust, python, typescript, javascript, go)")
-    })?;
+    let scanner = definitions::for_language(language)
+        .ok_or_else(|| format!("`{spec}`: unknown language `{language}` (rust, python, typescript, javascript, go)"))?;
     let root = PathBuf::from(dir);
     if !root.is_dir() {
         return Err(format!("`{spec}`: {dir} is not a directory"));
@@ -191,8 +190,11 @@ fn measure(corpus: &Corpus, home: &Path, reference: Option<&Reference<'_>>, max_
             continue;
         };
         tallies.theirs.add(&FileViews { views: &theirs, ..ours }, count);
-        let outlines =
-            views.iter().filter(|(mode, _)| OUTLINE_MODES.contains(mode)).map(|(mode, view)| (*mode, view.clone())).collect();
+        let outlines = views
+            .iter()
+            .filter(|(mode, _)| OUTLINE_MODES.contains(mode))
+            .map(|(mode, view)| (*mode, view.clone()))
+            .collect();
         tallies.ours_sampled.add(&FileViews { views: &outlines, ..ours }, count);
     }
     tallies
@@ -262,7 +264,8 @@ fn side_by_side(out: &mut String, name: &str, t: &CorpusTallies) {
         let (ours, theirs) = (ours.unwrap_or(0) as f64, theirs.unwrap_or(0).max(1) as f64);
         format!("{:+.0} %", (ours / theirs - 1.0) * 100.0)
     };
-    let failed = if t.reference_failed > 0 { format!(" ({} left out: no answer)", t.reference_failed) } else { String::new() };
+    let failed =
+        if t.reference_failed > 0 { format!(" ({} left out: no answer)", t.reference_failed) } else { String::new() };
     for (tool, tally, ours) in [("lean-ctxd", &t.ours_sampled, true), ("lean-ctx 3.11.4", &t.theirs, false)] {
         let _ = writeln!(
             out,
