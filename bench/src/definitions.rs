@@ -96,6 +96,15 @@ fn braces(code: &str, stack: &mut Vec<Block>, next: &mut Option<Block>) {
     }
 }
 
+/// Whether `line` is (part of) a `/* … */` comment, tracking one that spans lines in `open`.
+fn in_block_comment(line: &str, open: &mut bool) -> bool {
+    if *open || line.trim_start().starts_with("/*") {
+        *open = !line.contains("*/");
+        return true;
+    }
+    false
+}
+
 fn identifier(text: &str) -> Option<&str> {
     let end = text.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(text.len());
     (end > 0 && !text.starts_with(|c: char| c.is_ascii_digit())).then(|| &text[..end])
@@ -161,13 +170,12 @@ pub fn rust(source: &str) -> Vec<Expected> {
     let mut stack: Vec<Block> = Vec::new();
     // The block the next `{` opens, set by the declaration that precedes it.
     let mut pending: Option<Block> = None;
-    let mut in_block_comment = false;
+    let mut comment_open = false;
     for (number, line) in (1..).zip(source.lines()) {
-        let trimmed = line.trim_start();
-        if in_block_comment || trimmed.starts_with("/*") {
-            in_block_comment = !line.contains("*/");
+        if in_block_comment(line, &mut comment_open) {
             continue;
         }
+        let trimmed = line.trim_start();
         if trimmed.starts_with("//") || trimmed.starts_with('#') {
             continue;
         }
@@ -275,12 +283,10 @@ pub fn typescript(source: &str) -> Vec<Expected> {
     let mut found = Vec::new();
     let mut stack: Vec<Block> = Vec::new();
     let mut pending: Option<Block> = None;
-    let mut in_block_comment = false;
+    let mut comment_open = false;
     let mut parens = 0isize;
     for (number, line) in (1..).zip(source.lines()) {
-        let trimmed = line.trim_start();
-        if in_block_comment || trimmed.starts_with("/*") {
-            in_block_comment = !line.contains("*/");
+        if in_block_comment(line, &mut comment_open) {
             continue;
         }
         let code = code(line);
@@ -326,14 +332,13 @@ pub fn go(source: &str) -> Vec<Expected> {
     let mut found = Vec::new();
     let mut stack: Vec<Block> = Vec::new();
     let mut in_type_group = false;
-    let mut in_block_comment = false;
+    let mut comment_open = false;
     let exported = |name: &str| name.starts_with(|c: char| c.is_uppercase());
     for (number, line) in (1..).zip(source.lines()) {
-        let trimmed = line.trim_start();
-        if in_block_comment || trimmed.starts_with("/*") {
-            in_block_comment = !line.contains("*/");
+        if in_block_comment(line, &mut comment_open) {
             continue;
         }
+        let trimmed = line.trim_start();
         let code = code(line);
         let words: Vec<&str> = code.split_whitespace().collect();
         let mut opens = None;
