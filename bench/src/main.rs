@@ -4,6 +4,8 @@
 //! Run from the repository root after a release build, e.g.
 //! `cargo build --release --workspace --bins && ./target/release/lctx-bench foundation`
 
+mod coverage;
+mod definitions;
 mod foundation;
 mod guard;
 mod memory;
@@ -18,7 +20,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: lctx-bench foundation [--runs N]
-       lctx-bench reading --corpus NAME:EXT=DIR… [--reference LEAN_CTX_BIN] [--max-files N] [--runs N]
+       lctx-bench reading --corpus LANGUAGE=DIR… [--reference LEAN_CTX_BIN [--reference-files N]] [--max-files N] [--runs N]
+                          (--runs 0: counts only, no latency; allowed in a debug build)
        lctx-bench shell [--reference LEAN_CTX_BIN] [--runs N]   (from the repository root)
        lctx-bench memory
        lctx-bench thin [--runs N]   (from the repository root)
@@ -37,21 +40,40 @@ fn main() -> ExitCode {
     let value = |flag: &str| args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).cloned();
     let runs: Option<usize> = value("--runs").and_then(|r| r.parse().ok());
     let reference = value("--reference").map(PathBuf::from);
-    if cfg!(debug_assertions) {
+    // Token and coverage counts do not depend on the build; only timings do.
+    let counts_only = args.first().is_some_and(|a| a == "reading") && runs == Some(0);
+    if cfg!(debug_assertions) && !counts_only {
         eprintln!("lctx-bench: this is a debug build; figures are meaningless. Build with --release.");
         return ExitCode::FAILURE;
     }
     let report = match args.first().map(String::as_str) {
         Some("foundation") => foundation::run(&bin_dir(), runs.unwrap_or(50)),
         Some("reading") => {
-            let corpora: Vec<_> = args
+            let corpora: Result<Vec<_>, _> = args
                 .iter()
                 .enumerate()
                 .filter(|(_, a)| *a == "--corpus")
-                .filter_map(|(i, _)| args.get(i + 1).and_then(|c| reading::parse_corpus(c)))
+                .filter_map(|(i, _)| args.get(i + 1).map(|c| reading::parse_corpus(c)))
                 .collect();
+            let corpora = match corpora {
+                Ok(corpora) if !corpora.is_empty() => corpora,
+                Ok(_) => {
+                    eprintln!("lctx-bench reading: give at least one --corpus LANGUAGE=DIR\n{USAGE}");
+                    return ExitCode::from(2);
+                }
+                Err(why) => {
+                    eprintln!("lctx-bench reading: {why}");
+                    return ExitCode::from(2);
+                }
+            };
             let max_files = value("--max-files").and_then(|m| m.parse().ok()).unwrap_or(300);
-            reading::run(&corpora, reference.as_deref(), max_files) + &reading::latency(&bin_dir(), runs.unwrap_or(50))
+            let reference_files = value("--reference-files").and_then(|m| m.parse().ok()).unwrap_or(40);
+            let reference = reference.as_deref().map(|bin| reading::Reference { bin, files: reference_files });
+            let counts = reading::run(&corpora, reference.as_ref(), max_files);
+            match runs {
+                Some(0) => counts,
+                _ => counts + &reading::latency(&bin_dir(), runs.unwrap_or(50)),
+            }
         }
         Some("shell") => {
             let repo = std::env::current_dir().expect("cwd");

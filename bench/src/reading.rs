@@ -1,7 +1,7 @@
-//! Issue 3's figures: tokens per read mode against raw on public code, the
-//! share of top-level definitions (per Universal Ctags) that signatures and
-//! map keep, side by side with the reference lean-ctx when given; and the
-//! whole-process time of a warm `lctx read`.
+//! Issues 3 and 12's figures: tokens per read mode against raw on public code and the share of
+//! definitions (found by [`crate::definitions`], without tree-sitter) that signatures and map
+//! show, side by side with the reference lean-ctx on the same files and judged by the same check
+//! ([`crate::coverage`]); and the whole-process time of a warm `lctx read`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -14,42 +14,36 @@ use lean_ctxd::engine::read::ReadParams;
 use lean_ctxd::engine::tokens::count_uncached;
 use lean_ctxd::engine::{Caller, Engine};
 
+use crate::coverage::{FileViews, Tally, shown_cell};
+use crate::definitions::{self, Scanner};
 use crate::stats::{ms, summarize};
 
 const MODES: &[&str] = &["signatures", "map", "aggressive", "auto"];
-/// Ctags kinds that count as definitions an outline must keep.
-const DEFINITION_KINDS: &[&str] = &[
-    "function",
-    "class",
-    "struct",
-    "enum",
-    "interface",
-    "trait",
-    "typedef",
-    "type",
-    "alias",
-    "macro",
-    "namespace",
-    "module",
-    "union",
-    "method",
-];
-/// Files per corpus run through the (slow, one process per file) reference.
-const REFERENCE_FILES: usize = 40;
+const OUTLINE_MODES: &[&str] = &["signatures", "map"];
 
 pub struct Corpus {
     pub name: String,
     pub root: PathBuf,
-    pub extension: String,
+    pub scanner: Scanner,
 }
 
-/// `NAME:EXT=DIR` as given on the command line.
-pub fn parse_corpus(spec: &str) -> Option<Corpus> {
-    let (head, dir) = spec.split_once('=')?;
-    let (name, ext) = head.split_once(':')?;
-    Some(Corpus { name: name.into(), root: PathBuf::from(dir), extension: ext.into() })
+/// `LANGUAGE=DIR` as given on the command line (`rust`, `python`, `typescript`, `javascript`,
+/// `go`); the corpus is named by its language and the directory's last two components.
+pub fn parse_corpus(spec: &str) -> Result<Corpus, String> {
+    let (language, dir) = spec.split_once('=').ok_or_else(|| format!("`{spec}`: expected LANGUAGE=DIR"))?;
+    let scanner = definitions::for_language(language)
+        .ok_or_else(|| format!("`{spec}`: unknown language `{language}` (rust, python, typescript, javascript, go)"))?;
+    let root = PathBuf::from(dir);
+    if !root.is_dir() {
+        return Err(format!("`{spec}`: {dir} is not a directory"));
+    }
+    let tail: Vec<_> = root.components().rev().take(2).collect();
+    let place = tail.iter().rev().map(|part| part.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+    Ok(Corpus { name: format!("{language} ({place})"), root, scanner })
 }
 
+/// The corpus's source files in path order: tests (`_test.go`) and declaration files (`.d.ts`)
+/// left out, as are files under 200 bytes and from 200 kB (the daemon's own read limit is lower).
 fn files(corpus: &Corpus, max: usize) -> Vec<PathBuf> {
     fn walk(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
         let Ok(entries) = std::fs::read_dir(dir) else { return };
@@ -61,62 +55,49 @@ fn files(corpus: &Corpus, max: usize) -> Vec<PathBuf> {
                 if !name.starts_with('.') && name != "node_modules" {
                     walk(&p, ext, out);
                 }
-            } else if name.ends_with(&format!(".{ext}")) && !name.ends_with(".d.ts") {
+            } else if name.ends_with(ext) && !name.ends_with(".d.ts") && !name.ends_with("_test.go") {
                 out.push(p);
             }
         }
     }
     let mut out = Vec::new();
-    walk(&corpus.root, &corpus.extension, &mut out);
+    walk(&corpus.root, corpus.scanner.extension, &mut out);
     out.retain(|p| std::fs::metadata(p).is_ok_and(|m| m.len() > 200 && m.len() < 200_000));
     out.truncate(max);
     out
 }
 
-/// Top-level definition names of a file according to Universal Ctags.
-fn ctags_definitions(file: &Path) -> Vec<String> {
-    let Ok(out) = Command::new("ctags").args(["--output-format=json", "--fields=+K", "-f", "-"]).arg(file).output()
-    else {
-        return Vec::new();
-    };
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| {
-            let name = field(l, "name")?;
-            let kind = field(l, "kind")?;
-            (DEFINITION_KINDS.contains(&kind.as_str()) && !l.contains("\"scope\"")).then_some(name)
-        })
-        .collect()
+/// Every `step`-th index so that at most `max` of `n` files are picked, spread over the corpus.
+fn sampled(n: usize, max: usize) -> impl Fn(usize) -> bool {
+    let step = n.div_ceil(max.max(1)).max(1);
+    move |i| i % step == 0
 }
 
-/// A string field of a one-line JSON object (ctags emits flat objects).
-fn field(line: &str, key: &str) -> Option<String> {
-    let start = line.find(&format!("\"{key}\": \""))? + key.len() + 5;
-    let end = line[start..].find('"')? + start;
-    Some(line[start..end].to_string())
-}
-
-fn covered(defs: &[String], view: &str) -> usize {
-    defs.iter().filter(|d| view.contains(d.as_str())).count()
-}
-
-/// The reference's view with its own trailers (tips, hints) removed, as an
-/// MCP host would not see them.
-fn reference_view(bin: &Path, home: &Path, file: &Path, mode: &str) -> Option<String> {
-    // Run inside the file's directory: the reference refuses paths outside
-    // the project it detects from its working directory.
-    let out = Command::new(bin)
-        .args(["read"])
-        .arg(file.file_name()?)
-        .args(["-m", mode])
-        .current_dir(file.parent()?)
-        .env("HOME", home)
-        .stdin(Stdio::null())
-        .output()
-        .ok()?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    let kept: Vec<&str> = text.lines().filter(|l| !l.starts_with("[lean-ctx]") && !l.starts_with("--- tip")).collect();
-    Some(kept.join("\n").trim_end().to_string())
+/// The reference's view with its own trailers (tips, hints) removed, as an MCP host would not see
+/// them; `None` when it printed nothing twice (its daemon times out under load).
+fn reference_view(bin: &Path, home: &Path, root: &Path, file: &Path, mode: &str) -> Option<String> {
+    // Run from the corpus root with a relative path: the reference refuses paths outside the
+    // project it detects from its working directory.
+    let relative = file.strip_prefix(root).ok()?;
+    for _ in 0..2 {
+        let out = Command::new(bin)
+            .arg("read")
+            .arg(relative)
+            .args(["-m", mode])
+            .current_dir(root)
+            .env("HOME", home)
+            .stdin(Stdio::null())
+            .output()
+            .ok()?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        let kept: Vec<&str> =
+            text.lines().filter(|l| !l.starts_with("[lean-ctx]") && !l.starts_with("--- tip")).collect();
+        let view = kept.join("\n").trim_end().to_string();
+        if !view.is_empty() {
+            return Some(view);
+        }
+    }
+    None
 }
 
 /// Ends the background daemons the reference started under our temp HOMEs.
@@ -132,124 +113,172 @@ fn stop_reference_daemons(homes_under: &Path) {
     }
 }
 
+/// One corpus's tallies: ours on every file; ours and the reference's on the sampled files.
 #[derive(Default)]
-struct Totals {
-    files: usize,
-    raw: usize,
-    tokens: BTreeMap<&'static str, usize>,
-    defs: usize,
-    covered: BTreeMap<&'static str, usize>,
+struct CorpusTallies {
+    ours: Tally,
+    ours_sampled: Tally,
+    theirs: Tally,
+    /// Sampled files the reference printed nothing for (left out of both sides).
+    reference_failed: usize,
 }
 
-pub fn run(corpora: &[Corpus], reference: Option<&Path>, max_files: usize) -> String {
+/// The reference to run beside ours: its binary and how many files per corpus it reads.
+pub struct Reference<'a> {
+    pub bin: &'a Path,
+    pub files: usize,
+}
+
+pub fn run(corpora: &[Corpus], reference: Option<&Reference<'_>>, max_files: usize) -> String {
     let home = tempfile::tempdir().expect("temp");
-    let engine = Engine::new(Dirs::under(home.path()));
+    // One thread per corpus: the reference spends most of a call waiting on its daemon.
+    let results: Vec<_> = std::thread::scope(|scope| {
+        let threads: Vec<_> = corpora
+            .iter()
+            .enumerate()
+            .map(|(i, corpus)| {
+                let home = home.path().join(i.to_string());
+                scope.spawn(move || measure(corpus, &home, reference, max_files))
+            })
+            .collect();
+        corpora.iter().zip(threads).map(|(corpus, thread)| (corpus, thread.join().expect("corpus thread"))).collect()
+    });
+    stop_reference_daemons(home.path());
+    report(&results, max_files, reference)
+}
+
+/// One corpus: our views of every file through an engine of its own, and the reference's of the
+/// sampled ones under a HOME of their own (its background daemon keeps the project root of its
+/// first call for all later ones).
+fn measure(corpus: &Corpus, home: &Path, reference: Option<&Reference<'_>>, max_files: usize) -> CorpusTallies {
+    std::fs::create_dir_all(home).expect("corpus home");
+    let engine = Engine::new(Dirs::under(home));
+    let reference_home = home.join("reference");
+    let count = |text: &str| count_uncached(text);
+    let list = files(corpus, max_files);
+    let pick = sampled(list.len(), reference.map_or(0, |r| r.files));
+    let mut tallies = CorpusTallies::default();
+    for (i, file) in list.iter().enumerate() {
+        let cwd = file.parent().unwrap().display().to_string();
+        let root = corpus.root.display().to_string();
+        let caller = Caller { cwd: &cwd, project_root: Some(&root), agent: "bench", ..Caller::default() };
+        let Ok(raw) = std::fs::read_to_string(file) else { continue };
+        let mut views = BTreeMap::new();
+        for mode in MODES {
+            let params =
+                ReadParams { paths: vec![file.display().to_string()], mode: (*mode).into(), ..Default::default() };
+            if let Ok(mut v) = engine.read(&caller, &params)
+                && let Ok(v) = v.remove(0)
+            {
+                views.insert(*mode, v.content);
+            }
+        }
+        if views.len() != MODES.len() {
+            continue;
+        }
+        let expected = (corpus.scanner.scan)(&raw);
+        let raw_tokens = count(&raw);
+        let ours = FileViews { path: file, raw: &raw, raw_tokens, expected: &expected, views: &views };
+        tallies.ours.add(&ours, count);
+        let Some(reference) = reference.filter(|_| pick(i)) else { continue };
+        let theirs: Option<BTreeMap<_, _>> = OUTLINE_MODES
+            .iter()
+            .map(|mode| Some((*mode, reference_view(reference.bin, &reference_home, &corpus.root, file, mode)?)))
+            .collect();
+        let Some(theirs) = theirs else {
+            tallies.reference_failed += 1;
+            continue;
+        };
+        tallies.theirs.add(&FileViews { views: &theirs, ..ours }, count);
+        let outlines = views
+            .iter()
+            .filter(|(mode, _)| OUTLINE_MODES.contains(mode))
+            .map(|(mode, view)| (*mode, view.clone()))
+            .collect();
+        tallies.ours_sampled.add(&FileViews { views: &outlines, ..ours }, count);
+    }
+    tallies
+}
+
+fn report(results: &[(&Corpus, CorpusTallies)], max_files: usize, reference: Option<&Reference<'_>>) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "### Read modes on public code (≤ {max_files} files per corpus)\n");
     let _ = writeln!(
         out,
-        "| corpus | files | raw tokens | signatures | map | aggressive | auto | defs (ctags) | in signatures | in map |"
+        "| corpus | files | flagged incomplete | raw tokens | signatures | map | aggressive | auto | defs | \
+         in macro calls (shown) | fields (shown) | in signatures | in map |"
+    );
+    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    for (corpus, t) in results {
+        let o = &t.ours;
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            corpus.name,
+            o.files,
+            o.incomplete,
+            o.raw,
+            o.tokens_cell("signatures"),
+            o.tokens_cell("map"),
+            o.tokens_cell("aggressive"),
+            o.tokens_cell("auto"),
+            o.expected,
+            shown_cell(o.in_macro_shown, o.in_macro),
+            shown_cell(o.fields_shown, o.fields),
+            o.coverage_cell("signatures"),
+            o.coverage_cell("map"),
+        );
+    }
+    let Some(reference) = reference else { return out };
+    let _ = writeln!(
+        out,
+        "\nSide by side with the reference on the same files (at most {} per corpus, spread evenly), \
+         per corpus and per language:\n",
+        reference.files
+    );
+    let _ = writeln!(
+        out,
+        "| corpus | files | tool | signatures tokens | map tokens | signatures vs reference | map vs reference | \
+         defs | in signatures | in map |"
     );
     let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|");
-    let mut reference_rows = String::new();
-    for corpus in corpora {
-        let list = files(corpus, max_files);
-        let mut ours = Totals::default();
-        let (mut theirs, mut ours_subset) = (Totals::default(), Totals::default());
-        for (i, file) in list.iter().enumerate() {
-            let cwd = file.parent().unwrap().display().to_string();
-            let root = corpus.root.display().to_string();
-            let caller = Caller { cwd: &cwd, project_root: Some(&root), agent: "bench", ..Caller::default() };
-            let Ok(raw) = std::fs::read_to_string(file) else { continue };
-            let defs = ctags_definitions(file);
-            let mut views = BTreeMap::new();
-            for mode in MODES {
-                let params =
-                    ReadParams { paths: vec![file.display().to_string()], mode: (*mode).into(), ..Default::default() };
-                if let Ok(mut v) = engine.read(&caller, &params)
-                    && let Ok(v) = v.remove(0)
-                {
-                    views.insert(*mode, v.content);
-                }
-            }
-            if views.len() != MODES.len() {
-                continue;
-            }
-            let raw_tokens = count_uncached(&raw);
-            add(&mut ours, raw_tokens, &views, &defs);
-            if let Some(bin) = reference
-                && i < REFERENCE_FILES
-            {
-                let mut theirs_views = BTreeMap::new();
-                // One HOME per corpus: the reference's background daemon
-                // keeps the project root of its first call for all later ones.
-                let reference_home = home.path().join(format!("ref-{}", corpus.name));
-                for mode in ["signatures", "map"] {
-                    if let Some(v) = reference_view(bin, &reference_home, file, mode) {
-                        theirs_views.insert(mode, v);
-                    }
-                }
-                if theirs_views.len() == 2 {
-                    add(&mut theirs, raw_tokens, &theirs_views, &defs);
-                    add(&mut ours_subset, raw_tokens, &views, &defs);
-                }
-            }
-        }
-        let pct = |n: usize, of: usize| if of == 0 { 0.0 } else { n as f64 * 100.0 / of as f64 };
-        let cell = |t: &Totals, m: &str| {
-            let n = t.tokens.get(m).copied().unwrap_or(0);
-            format!("{n} ({:.1} %)", pct(n, t.raw))
-        };
-        let cov = |t: &Totals, m: &str| format!("{:.1} %", pct(t.covered.get(m).copied().unwrap_or(0), t.defs));
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            corpus.name,
-            ours.files,
-            ours.raw,
-            cell(&ours, "signatures"),
-            cell(&ours, "map"),
-            cell(&ours, "aggressive"),
-            cell(&ours, "auto"),
-            ours.defs,
-            cov(&ours, "signatures"),
-            cov(&ours, "map")
-        );
-        if theirs.files > 0 {
-            for (who, t) in [("lean-ctxd", &ours_subset), ("lean-ctx 3.11.4", &theirs)] {
-                let _ = writeln!(
-                    reference_rows,
-                    "| {} | {who} | {} | {} | {} | {} | {} |",
-                    corpus.name,
-                    t.files,
-                    cell(t, "signatures"),
-                    cell(t, "map"),
-                    cov(t, "signatures"),
-                    cov(t, "map")
-                );
-            }
-        }
+    let mut languages: BTreeMap<&str, CorpusTallies> = BTreeMap::new();
+    for (corpus, t) in results {
+        side_by_side(&mut out, &corpus.name, t);
+        let total = languages.entry(corpus.scanner.language).or_default();
+        total.ours_sampled.merge(&t.ours_sampled);
+        total.theirs.merge(&t.theirs);
+        total.reference_failed += t.reference_failed;
     }
-    stop_reference_daemons(home.path());
-    if !reference_rows.is_empty() {
-        let _ = writeln!(out, "\nSide by side on the first {REFERENCE_FILES} files of each corpus:\n");
-        let _ = writeln!(
-            out,
-            "| corpus | tool | files | signatures tokens | map tokens | defs in signatures | defs in map |"
-        );
-        let _ = writeln!(out, "|---|---|---|---|---|---|---|");
-        out.push_str(&reference_rows);
+    for (language, t) in &languages {
+        side_by_side(&mut out, &format!("**{language}, all corpora**"), t);
     }
     out
 }
 
-fn add(t: &mut Totals, raw: usize, views: &BTreeMap<&'static str, String>, defs: &[String]) {
-    t.files += 1;
-    t.raw += raw;
-    t.defs += defs.len();
-    for (mode, text) in views {
-        *t.tokens.entry(mode).or_default() += count_uncached(text);
-        *t.covered.entry(mode).or_default() += covered(defs, text);
+/// Our row and the reference's for one corpus (or language), ours with the token change against
+/// the reference.
+fn side_by_side(out: &mut String, name: &str, t: &CorpusTallies) {
+    let change = |mode: &str| {
+        let (ours, theirs) = (t.ours_sampled.tokens.get(mode).copied(), t.theirs.tokens.get(mode).copied());
+        let (ours, theirs) = (ours.unwrap_or(0) as f64, theirs.unwrap_or(0).max(1) as f64);
+        format!("{:+.0} %", (ours / theirs - 1.0) * 100.0)
+    };
+    let failed =
+        if t.reference_failed > 0 { format!(" ({} left out: no answer)", t.reference_failed) } else { String::new() };
+    for (tool, tally, ours) in [("lean-ctxd", &t.ours_sampled, true), ("lean-ctx 3.11.4", &t.theirs, false)] {
+        let _ = writeln!(
+            out,
+            "| {name} | {}{failed} | {tool} | {} | {} | {} | {} | {} | {} | {} |",
+            tally.files,
+            tally.tokens_cell("signatures"),
+            tally.tokens_cell("map"),
+            if ours { change("signatures") } else { String::new() },
+            if ours { change("map") } else { String::new() },
+            tally.expected,
+            tally.coverage_cell("signatures"),
+            tally.coverage_cell("map"),
+        );
     }
 }
 

@@ -1,11 +1,15 @@
 //! The two text views of an [`Outline`]. Both are plain, compact and byte-deterministic: one
 //! line per definition, `L<start>-<end>` spans (`L<n>` for one line), two spaces per nesting level.
-//! A type's consecutive fields share one line. When part of the file was not outlined from a
-//! syntax tree, the first line says which lines.
+//! A type's consecutive fields share one line, and so do a run of same-named functions (overloads,
+//! a property's getter and setter) and a run of re-exports from modules of one directory. When part of the file was not outlined from a syntax tree, the
+//! first line says which lines.
 
 use std::fmt::Write;
 
 use crate::model::{Definition, Kind, Outline};
+
+/// The shortest run of same-named functions shown as one line: a getter and setter pair stays two.
+const MIN_GROUP: usize = 3;
 
 /// How many unparsed spans the first line lists before it only counts the rest.
 const LISTED_SPANS: usize = 5;
@@ -18,6 +22,9 @@ const LISTED_SPANS: usize = 5;
 /// ```
 ///
 /// A run of fields prints their signatures on one line: `L15-17 pub name: String; pub port: u16`.
+/// A run of at least [`MIN_GROUP`] functions of one name prints the shortest of their signatures
+/// and how many more there are: `L63-110 function fromEvent<T>(target: any, name: string) (+11
+/// more)`.
 pub fn render_signatures(outline: &Outline) -> String {
     let mut out = String::new();
     push_incomplete(outline, &mut out);
@@ -25,6 +32,9 @@ pub fn render_signatures(outline: &Outline) -> String {
     out
 }
 
+/// Consecutive re-exports from modules of one directory share a line in both views:
+/// `L16-18 export { of, from, defer } from './internal/observable/*'`.
+///
 /// Structure: an `imports` line, then definitions by kind and name, nested by owner:
 ///
 /// ```text
@@ -78,6 +88,23 @@ impl View {
         }
     }
 
+    /// One line for a run of same-named functions: the shortest signature (the first of equals)
+    /// and the count of the others, or the name with the count.
+    fn group(self, functions: &[Definition]) -> String {
+        let more = functions.len() - 1;
+        match self {
+            View::Signatures => {
+                let shortest = functions
+                    .iter()
+                    .map(|function| function.signature.as_str())
+                    .min_by_key(|signature| signature.chars().count())
+                    .unwrap_or_default();
+                format!("{shortest} (+{more} more)")
+            }
+            View::Map => format!("{} ×{}", self.head(&functions[0]), functions.len()),
+        }
+    }
+
     /// One line for a run of fields: their signatures, or their names.
     fn fields(self, fields: &[Definition]) -> String {
         match self {
@@ -123,6 +150,11 @@ fn push_incomplete(outline: &Outline, out: &mut String) {
 fn push_level(definitions: &[Definition], depth: usize, view: View, out: &mut String) {
     let mut rest = definitions;
     while let Some(first) = rest.first() {
+        if let Some((run, line)) = re_exports_from_one_directory(rest) {
+            push_line(depth, span(first.start_line, rest[run - 1].end_line), &line, out);
+            rest = &rest[run..];
+            continue;
+        }
         let run = rest.iter().take_while(|definition| definition.kind == Kind::Field).count();
         if run > 0 {
             let (fields, after) = rest.split_at(run);
@@ -131,10 +163,65 @@ fn push_level(definitions: &[Definition], depth: usize, view: View, out: &mut St
             rest = after;
             continue;
         }
+        let group = same_named_functions(rest);
+        if group >= MIN_GROUP {
+            let (functions, after) = rest.split_at(group);
+            push_line(depth, span(first.start_line, functions[group - 1].end_line), &view.group(functions), out);
+            rest = after;
+            continue;
+        }
         push_line(depth, span(first.start_line, first.end_line), &view.head(first), out);
         push_level(&first.children, depth + 1, view, out);
         rest = &rest[1..];
     }
+}
+
+/// `export { a, b } from './dir/module'` as (`a, b`, `./dir/module`, `./dir`, the quote).
+fn re_export(definition: &Definition) -> Option<(&str, &str, &str, char)> {
+    if definition.kind != Kind::Export {
+        return None;
+    }
+    let (clause, module) = definition.signature.strip_prefix("export ")?.split_once(" from ")?;
+    let names = clause.strip_prefix('{')?.strip_suffix('}')?.trim();
+    let quote = module.chars().next().filter(|quote| ['\'', '"'].contains(quote))?;
+    let module = module.strip_prefix(quote)?.strip_suffix(quote)?;
+    let (directory, _) = module.rsplit_once('/')?;
+    Some((names, module, directory, quote))
+}
+
+/// The length of a run of at least two named re-exports from modules of one directory, and the
+/// line that stands for it: their names in one clause, `from` the module if they share it, else
+/// from the directory's `*`.
+fn re_exports_from_one_directory(definitions: &[Definition]) -> Option<(usize, String)> {
+    let (_, module, directory, quote) = re_export(definitions.first()?)?;
+    let run: Vec<(&str, &str)> = definitions
+        .iter()
+        .map_while(|definition| {
+            re_export(definition).filter(|(_, _, dir, _)| *dir == directory).map(|(names, module, ..)| (names, module))
+        })
+        .collect();
+    if run.len() < 2 {
+        return None;
+    }
+    let names: Vec<&str> = run.iter().map(|(names, _)| *names).collect();
+    let from =
+        if run.iter().all(|(_, other)| *other == module) { module.to_string() } else { format!("{directory}/*") };
+    Some((run.len(), format!("export {{ {} }} from {quote}{from}{quote}", names.join(", "))))
+}
+
+/// How many definitions from the first are functions of its kind and name with nothing nested.
+fn same_named_functions(definitions: &[Definition]) -> usize {
+    let Some(first) =
+        definitions.first().filter(|first| matches!(first.kind, Kind::Function | Kind::Method | Kind::Constructor))
+    else {
+        return 0;
+    };
+    definitions
+        .iter()
+        .take_while(|definition| {
+            definition.kind == first.kind && definition.name == first.name && definition.children.is_empty()
+        })
+        .count()
 }
 
 fn push_line(depth: usize, span: String, text: &str, out: &mut String) {

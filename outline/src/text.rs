@@ -41,6 +41,29 @@ pub(crate) fn collapse(text: &str) -> String {
     out
 }
 
+/// [`collapse`] for code: no space just inside parentheses and square brackets, and no trailing
+/// comma that ended a line before a closing one, so a parameter list written one per line reads
+/// `f(a, b)` as it would on one line, not `f( a, b, )`.
+pub(crate) fn collapse_code(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.trim();
+    while let Some(at) = rest.find(char::is_whitespace) {
+        out.push_str(&rest[..at]);
+        let next = rest[at..].trim_start();
+        let gap = &rest[at..rest.len() - next.len()];
+        if next.starts_with([')', ']']) {
+            if gap.contains('\n') && out.ends_with(',') {
+                out.pop();
+            }
+        } else if !out.ends_with(['(', '[']) {
+            out.push(' ');
+        }
+        rest = next;
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Turns a raw declaration head into a signature line: [`head_line`] truncated to [`MAX_SIGNATURE`].
 pub(crate) fn signature_line(raw: &str) -> String {
     truncate(head_line(raw), MAX_SIGNATURE)
@@ -49,7 +72,7 @@ pub(crate) fn signature_line(raw: &str) -> String {
 /// A raw declaration head collapsed to one line without the token that opens the body (`{`, `:`,
 /// `=`, `=>`, `;`, and the `,` of a `where` clause).
 pub(crate) fn head_line(raw: &str) -> String {
-    let mut line = collapse(raw);
+    let mut line = collapse_code(raw);
     while let Some(rest) = HEAD_TERMINATORS.iter().find_map(|t| line.strip_suffix(t)) {
         let rest = rest.trim_end();
         if rest.is_empty() {
@@ -88,6 +111,18 @@ mod tests {
         assert_eq!(signature_line("const f = (a) =>"), "const f = (a)");
         assert_eq!(signature_line("Shape() = default;"), "Shape() = default");
         assert_eq!(signature_line("{"), "{");
+    }
+
+    #[test]
+    fn a_head_over_several_lines_reads_as_one() {
+        let raw = "def connect(\n    self,\n    host: str,\n    port: int = 0,\n) -> Conn:";
+        assert_eq!(signature_line(raw), "def connect(self, host: str, port: int = 0) -> Conn");
+        assert_eq!(
+            signature_line("fn f(\n    a: [u8; 4],\n    b: (u8,),\n) -> u8 {"),
+            "fn f(a: [u8; 4], b: (u8,)) -> u8"
+        );
+        // A comma written before the bracket on the same line is kept: `(T,)` is a one-tuple.
+        assert_eq!(signature_line("fn g() -> ( u8, ) {"), "fn g() -> (u8,)");
     }
 
     #[test]

@@ -133,19 +133,13 @@ fn javascript() {
 
 #[test]
 fn typescript_barrel_shows_its_exports() {
-    check(
+    let views = check(
         "typescript/index.ts",
         Language::TypeScript,
-        &[
-            "{ Store, type Key }",
-            "{ BaseStore as Base, createStore }",
-            "*",
-            "* as levels",
-            "{ registry, internalReset as reset }",
-            "{ Options }",
-            "registry",
-        ],
+        &["*", "* as levels", "{ registry, internalReset as reset }", "{ Options }", "registry"],
     );
+    // Two re-exports of one module share a line.
+    views.signature_lines_contain(&["L5-6 export { Store, type Key, BaseStore as Base, createStore } from './store'"]);
 }
 
 #[test]
@@ -521,4 +515,42 @@ fn cpp_long_template_heads_keep_the_name() {
     views.signature_lines_contain(&[
         "template <…> std::unordered_map<Key, Value, Hash, KeyEqual, Allocator> merge_maps(const std::unordered_map<",
     ]);
+}
+
+#[test]
+fn overloads_share_one_line_and_accessor_pairs_do_not() {
+    let views = check("typescript/overloads.ts", Language::TypeScript, &["from", "timer", "Cache", "get", "size"]);
+    // Four `from` heads (three overloads and the implementation) are one line with the shortest.
+    views.signature_lines_contain(&["L5-13 export function from<T>(input: ArrayLike<T>): Observable<T> (+3 more)"]);
+    assert!(views.map.contains("L5-13 fn from ×4"), "{}", views.map);
+    // Two signatures are below the group size: `timer` and the getter/setter pair stay as written.
+    assert_eq!(views.signatures.matches("timer(").count(), 2, "{}", views.signatures);
+    assert_eq!(views.signatures.matches(" size(").count(), 2, "{}", views.signatures);
+    // A signature written over several lines reads as one, without a space inside its brackets.
+    assert!(!views.signatures.contains("( ") && !views.signatures.contains(", )"), "{}", views.signatures);
+
+    let python = check("python/typed.py", Language::Python, &["parse", "Window", "__init__", "width", "resize"]);
+    python.signature_lines_contain(&[
+        "L7-14 def parse(value, *, encoding=\"utf-8\") (+2 more)",
+        "def __init__(self, width: int, height: int, *, title: str | None = None) -> None",
+    ]);
+}
+
+#[test]
+fn re_exports_from_one_directory_share_one_line() {
+    let views = check("typescript/operators.ts", Language::TypeScript, &["*", "{ config }"]);
+    for view in [&views.signatures, &views.map] {
+        assert!(
+            view.contains(
+                "L2-5 export { audit, auditTime, buffer, BufferConfig, bufferCount } from './internal/operators/*'"
+            ),
+            "{view}"
+        );
+        // Re-exports of one module keep its path.
+        assert!(
+            view.contains("L8-9 export { merge, mergeAll, MergeAllConfig } from './internal/observable/merge'"),
+            "{view}"
+        );
+        assert!(view.contains("L11 export * from './internal/types'"), "{view}");
+    }
 }

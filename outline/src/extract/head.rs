@@ -2,8 +2,10 @@
 //!
 //! A declaration head is gathered as segments by role. When the line is longer than
 //! [`MAX_SIGNATURE`], decorations (attributes, decorators, annotations) are shortened first, then
-//! the tail after the parameters (return type, bounds, base classes) is cut. The core — modifiers,
-//! keyword, name, parameters — is only cut past [`HARD_MAX`], which real code does not reach.
+//! the tail after the parameters (return type, bounds, base classes) is cut, then the types and
+//! defaults inside the parameters lose what is nested in their own brackets
+//! (`fg: Optional[Union[int, str]] = None` → `fg: Optional[…] = None`). The modifiers, keyword,
+//! name and parameter names are only cut past [`HARD_MAX`], which real code does not reach.
 
 use crate::text::{MAX_SIGNATURE, collapse, head_line, truncate};
 
@@ -59,6 +61,13 @@ impl Head {
             return shortened;
         }
         self.cut_tail();
+        let cut = self.render();
+        if fits(&cut) {
+            return cut;
+        }
+        for segment in self.segments.iter_mut().filter(|segment| segment.role == Role::Core) {
+            segment.text = empty_nested_brackets(&segment.text);
+        }
         truncate(self.render(), HARD_MAX)
     }
 
@@ -115,6 +124,45 @@ impl Head {
 
 fn fits(line: &str) -> bool {
     line.chars().count() <= MAX_SIGNATURE
+}
+
+/// Empties every bracket pair nested inside another (`(a: Vec<Option<u8>>, b: [u8; 4])` →
+/// `(a: Vec<…>, b: [u8; 4])`): what stays is each outer list's own text, so names are kept and
+/// types keep their outermost part. Double-quoted and backquoted strings are skipped over (a
+/// single quote may be a Rust lifetime); the `>` of `->` and `=>` closes nothing.
+fn empty_nested_brackets(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let (mut depth, mut quote, mut escaped, mut previous) = (0usize, None, false, ' ');
+    for c in code.chars() {
+        let before = depth;
+        if let Some(open) = quote {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                _ if c == open => quote = None,
+                _ => {}
+            }
+        } else {
+            match c {
+                '"' | '`' => quote = Some(c),
+                '(' | '[' | '<' | '{' => depth += 1,
+                ')' | ']' | '}' => depth = depth.saturating_sub(1),
+                '>' if !matches!(previous, '-' | '=') => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        match (before, depth) {
+            (1, 2) => {
+                out.push(c);
+                out.push('…');
+            }
+            (2, 1) => out.push(c),
+            (before, depth) if before < 2 && depth < 2 => out.push(c),
+            _ => {}
+        }
+        previous = c;
+    }
+    out
 }
 
 /// `#[cfg(any(unix, windows))]` → `#[cfg(…)]`, `@click.option("--n", default=1)` →
@@ -200,6 +248,35 @@ mod tests {
         }
         parts.extend([(Role::Core, "def deploy(ctx, verbose)"), (Role::Tail, " -> None:")]);
         assert_eq!(head(&parts).line(), "@click.option(…) ×6 def deploy(ctx, verbose) -> None");
+    }
+
+    #[test]
+    fn nested_brackets_empty_and_names_stay() {
+        assert_eq!(
+            empty_nested_brackets("def style(fg: t.Optional[t.Union[int, str]] = None, sep: str = \"(\", *a)"),
+            "def style(fg: t.Optional[…] = None, sep: str = \"(\", *a)"
+        );
+        assert_eq!(
+            empty_nested_brackets("pub fn poll<'a>(cx: &mut Context<'a>, f: impl Fn(u8) -> Vec<u8>)"),
+            "pub fn poll<'a>(cx: &mut Context<…>, f: impl Fn(…) -> Vec<…>)"
+        );
+        assert_eq!(
+            empty_nested_brackets("function on(handler: (e: Event<T>) => void, o?: { once: boolean })"),
+            "function on(handler: (…) => void, o?: {…})"
+        );
+    }
+
+    #[test]
+    fn a_long_core_keeps_every_parameter_name() {
+        let parameters: Vec<String> = (0..8)
+            .map(|i| format!("option_{i}: t.Optional[t.Union[int, t.Tuple[int, int, int], str]] = None"))
+            .collect();
+        let core = format!("def style({})", parameters.join(", "));
+        let line = head(&[(Role::Core, &core), (Role::Tail, " -> str:")]).line();
+        for i in 0..8 {
+            assert!(line.contains(&format!("option_{i}: t.Optional[…] = None")), "{line}");
+        }
+        assert!(line.chars().count() < core.chars().count() / 2, "{line}");
     }
 
     #[test]

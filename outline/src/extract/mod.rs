@@ -24,7 +24,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::Language;
 use crate::model::{Definition, Import, Kind, Outline};
-use crate::text::{MAX_SIGNATURE, collapse, line_number, node_lines, node_text, truncate};
+use crate::text::{MAX_SIGNATURE, collapse, collapse_code, line_number, node_lines, node_text, truncate};
 use crate::{parse, unparsed};
 use head::{Head, Role};
 
@@ -394,7 +394,7 @@ impl<'s> Walker<'s> {
     }
 
     fn push_import(&mut self, node: Node) {
-        let text = collapse(node_text(node, self.source));
+        let text = collapse_code(node_text(node, self.source));
         let text = text.trim_end_matches(';').trim_end();
         let text = self.spec.import_keywords.iter().find_map(|keyword| text.strip_prefix(keyword)).unwrap_or(text);
         let line = node_lines(node, self.source).0;
