@@ -3,6 +3,7 @@
 mod config_cmd;
 mod daemon_cmd;
 mod doctor;
+pub mod generate;
 mod index_cmd;
 mod memory_cmd;
 mod read_cmd;
@@ -14,7 +15,7 @@ mod shell_cmd;
 
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use lean_ctx_proto::v1::ClientKind;
 
 use render::print_text;
@@ -130,6 +131,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    #[command(flatten)]
+    Generate(generate::Generate),
 }
 
 impl Command {
@@ -265,9 +268,10 @@ fn dispatch(command: Command, runtime: tokio::runtime::Runtime, opts: ClientOpti
             Command::Ledger(cmd) => memory_cmd::ledger(cmd, &opts).await,
             Command::Daemon(cmd) => done(daemon_cmd::run(cmd, &opts).await),
             Command::Service(cmd) => done(service::run(cmd, &opts)),
-            Command::Config(cmd) => done(config_cmd::run(cmd, &opts)),
+            Command::Config(cmd) => config_cmd::run(cmd, &opts).map(|()| 0),
             Command::Setup(args) => done(setup_cmd::run(args)),
             Command::Doctor { json } => done(doctor::run(json, &opts).await),
+            Command::Generate(what) => done(generate::print(Cli::command(), what)),
         }
     });
     match result {
