@@ -37,7 +37,7 @@ impl Book {
 }
 
 fn gain(p: &Project, group_by: &str) -> BTreeMap<Option<String>, (u64, u64, u64)> {
-    let (rows, _) = p.engine.gain("all", group_by, 0).unwrap();
+    let (rows, _) = p.engine.gain("all", group_by, 0, 0).unwrap();
     rows.into_iter()
         .map(|r| {
             assert_eq!(r.saved_tokens, r.raw_tokens as i64 - r.sent_tokens as i64);
@@ -152,9 +152,9 @@ fn the_handoff_names_files_edited_and_how_the_last_tests_ended() {
     p.engine.shape_output(&caller, &project, "git status", b"nothing to commit\n", 0, false);
     p.engine.shape_output(&caller, &project, "pytest -q", b"3 passed\n", 0, false);
 
-    let status = p.engine.session_action(&caller, "status", "", "").unwrap().text;
+    let status = p.engine.session_action(&caller, "status", "", "", 0).unwrap().text;
     assert!(status.contains("files 2 · edits 5 · commands 3"), "{status}");
-    let handoff = p.engine.session_action(&caller, "handoff", "", "").unwrap().text;
+    let handoff = p.engine.session_action(&caller, "handoff", "", "", 0).unwrap().text;
     let expected = "Last test runs:\n\
                     - pytest -q: passed\n\
                     - cargo test -p x: failed (exit 101)\n\

@@ -36,7 +36,7 @@ mod toggle;
 use std::io::Write;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use lean_ctx_common::paths::Dirs;
 
 #[derive(Parser, Debug)]
@@ -75,6 +75,8 @@ enum Command {
     Status,
     /// Prompt segment: `lctx` while this shell's commands are routed, else nothing.
     Prompt,
+    #[command(flatten)]
+    Generate(lctx::cli::generate::Generate),
 }
 
 fn environment_help() -> String {
@@ -118,6 +120,7 @@ fn main() -> ExitCode {
             lctx::out!("{}", prompt::segment());
             Ok(())
         }
+        Command::Generate(what) => lctx::cli::generate::print(Cli::command(), what),
     };
     let flushed = std::io::stdout().flush();
     match result.and_then(|()| flushed.map_err(|e| format!("cannot write the output: {e}"))) {

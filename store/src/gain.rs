@@ -101,12 +101,7 @@ impl Store {
     /// Sums the ledger over `period` (relative to `now_ms`, in a calendar `utc_offset_s` seconds
     /// east of UTC), grouped by `group_by`.
     pub fn gain(&self, period: Period, group_by: GroupBy, now_ms: i64, utc_offset_s: i32) -> Result<Vec<GainRow>> {
-        if !(0..=MAX_NOW_MS).contains(&now_ms) {
-            return Err(Error::InvalidInput(format!("now_ms {now_ms} is not between 1970 and 9999")));
-        }
-        if utc_offset_s.unsigned_abs() >= 86_400 {
-            return Err(Error::InvalidInput(format!("utc_offset_s {utc_offset_s} is not within ±24 hours")));
-        }
+        check_clock(now_ms, utc_offset_s)?;
         let Window { days, edges: [head, tail] } = Window::new(period, now_ms, utc_offset_s);
         let key = group_by.key_sql();
         let sql = format!(
@@ -121,19 +116,81 @@ impl Store {
         );
         let mut statement = self.conn.prepare_cached(&sql)?;
         let rows = statement.query_map(params![days.0, days.1, head.0, head.1, tail.0, tail.1], |row| {
-            let raw_tokens: u64 = row.get(2)?;
-            let saved_tokens: i64 = row.get(4)?;
-            Ok(GainRow {
-                key: row.get(0)?,
-                events: row.get(1)?,
-                raw_tokens,
-                sent_tokens: row.get(3)?,
-                saved_tokens,
-                saved_pct: if raw_tokens == 0 { 0.0 } else { saved_tokens as f64 * 100.0 / raw_tokens as f64 },
-            })
+            Ok(GainRow::new(row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
+
+    /// One row per local calendar day over the `days` days ending with the
+    /// one that contains `now_ms`, oldest first, keyed `YYYY-MM-DD`; a day
+    /// without events is a row of zeros, so a chart of it has no gaps.
+    ///
+    /// Read from the raw ledger through its time index: the rollup's UTC
+    /// days are not the caller's days unless the offset is zero.
+    pub fn gain_daily(&self, days: u32, now_ms: i64, utc_offset_s: i32) -> Result<Vec<GainRow>> {
+        check_clock(now_ms, utc_offset_s)?;
+        if !(1..=MAX_DAYS).contains(&days) {
+            return Err(Error::InvalidInput(format!("days {days} is not between 1 and {MAX_DAYS}")));
+        }
+        let offset_ms = i64::from(utc_offset_s) * 1000;
+        let today = (now_ms + offset_ms).div_euclid(DAY_MS);
+        let first = today - i64::from(days) + 1;
+        let mut statement = self.conn.prepare_cached(
+            "SELECT (at_ms + ?3) / ?4 AS day, count(*), sum(raw_tokens), sum(sent_tokens)
+             FROM ledger WHERE at_ms >= ?1 AND at_ms < ?2 GROUP BY day",
+        )?;
+        let (from, to) = (first * DAY_MS - offset_ms, (today + 1) * DAY_MS - offset_ms);
+        let mut sums = std::collections::HashMap::new();
+        let rows = statement.query_map(params![from, to, offset_ms, DAY_MS], |row| {
+            Ok((row.get::<_, i64>(0)?, (row.get::<_, u64>(1)?, row.get::<_, u64>(2)?, row.get::<_, u64>(3)?)))
+        })?;
+        for row in rows {
+            let (day, day_sums) = row?;
+            sums.insert(day, day_sums);
+        }
+        Ok((first..=today)
+            .map(|day| {
+                let (events, raw, sent) = sums.get(&day).copied().unwrap_or_default();
+                GainRow::new(Some(civil_date(day)), events, raw, sent)
+            })
+            .collect())
+    }
+}
+
+/// The longest daily report: a year.
+pub const MAX_DAYS: u32 = 366;
+
+impl GainRow {
+    fn new(key: Option<String>, events: u64, raw_tokens: u64, sent_tokens: u64) -> GainRow {
+        let saved_tokens = raw_tokens as i64 - sent_tokens as i64;
+        let saved_pct = if raw_tokens == 0 { 0.0 } else { saved_tokens as f64 * 100.0 / raw_tokens as f64 };
+        GainRow { key, events, raw_tokens, sent_tokens, saved_tokens, saved_pct }
+    }
+}
+
+fn check_clock(now_ms: i64, utc_offset_s: i32) -> Result<()> {
+    if !(0..=MAX_NOW_MS).contains(&now_ms) {
+        return Err(Error::InvalidInput(format!("now_ms {now_ms} is not between 1970 and 9999")));
+    }
+    if utc_offset_s.unsigned_abs() >= 86_400 {
+        return Err(Error::InvalidInput(format!("utc_offset_s {utc_offset_s} is not within ±24 hours")));
+    }
+    Ok(())
+}
+
+/// `YYYY-MM-DD` of a day counted from 1970-01-01 (proleptic Gregorian;
+/// Howard Hinnant's `civil_from_days`).
+fn civil_date(day: i64) -> String {
+    let z = day + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
 }
 
 #[cfg(test)]
@@ -225,6 +282,44 @@ mod tests {
             .unwrap();
         let rows = store.gain(Period::All, GroupBy::Mode, NOW, 0).unwrap();
         assert_eq!(keyed(&rows), [(Some("map"), 1, 1000, 100, 900), (Some("lines"), 3, 600, 617, -17)]);
+    }
+
+    #[test]
+    fn civil_dates_match_the_calendar() {
+        assert_eq!(civil_date(0), "1970-01-01");
+        assert_eq!(civil_date(20_098), "2025-01-10");
+        assert_eq!(civil_date(11_016), "2000-02-29");
+        assert_eq!(civil_date(11_017), "2000-03-01");
+        assert_eq!(civil_date(-1), "1969-12-31");
+        assert_eq!(civil_date(2_932_896), "9999-12-31");
+    }
+
+    #[test]
+    fn daily_rows_cover_every_local_day_oldest_first() {
+        let (_dir, mut store) = temp_store();
+        store
+            .append_batch(&[
+                event(NOW, "/a", "ctx_read", Shape::Mode("map"), 1000, 100),
+                event(NOW - 11 * HOUR, "/a", "ctx_read", Shape::Mode("map"), 400, 100),
+                event(NOW - 2 * DAY_MS, "/b", "ctx_shell", Shape::Family("git"), 300, 200),
+                event(NOW - 9 * DAY_MS, "/b", "ctx_shell", Shape::Family("git"), 999, 1),
+            ])
+            .unwrap();
+        let rows = store.gain_daily(4, NOW, 0).unwrap();
+        assert_eq!(
+            keyed(&rows),
+            [
+                (Some("2025-01-07"), 0, 0, 0, 0),
+                (Some("2025-01-08"), 1, 300, 200, 100),
+                (Some("2025-01-09"), 0, 0, 0, 0),
+                (Some("2025-01-10"), 2, 1400, 200, 1200),
+            ]
+        );
+        // Two hours west, NOW - 11 h (01:00 UTC) falls on the local 9th.
+        let west = store.gain_daily(2, NOW, -2 * 3600).unwrap();
+        assert_eq!(keyed(&west), [(Some("2025-01-09"), 1, 400, 100, 300), (Some("2025-01-10"), 1, 1000, 100, 900)]);
+        assert!(matches!(store.gain_daily(0, NOW, 0), Err(Error::InvalidInput(_))));
+        assert!(matches!(store.gain_daily(MAX_DAYS + 1, NOW, 0), Err(Error::InvalidInput(_))));
     }
 
     #[test]

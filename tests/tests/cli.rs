@@ -1,4 +1,4 @@
-//! The lctx command line: config, doctor, service, exit codes.
+//! The lctx command line: config, doctor, exit codes (service: service.rs).
 
 use lean_ctx_tests::{Home, bin, describe};
 
@@ -30,11 +30,14 @@ fn config_set_get_path_round_trip() {
     assert!(text.starts_with("# my settings\n"), "comments kept: {text}");
     assert!(home.dirs().config.join("config.toml.bak").exists(), "backup written");
 
+    // A bad key or value is a usage error (2); the file is not touched.
+    let before = std::fs::read(home.dirs().config_file()).unwrap();
     let bad = home.lctx(&["config", "set", "idle_timeout_secs", "soon"]);
-    assert_eq!(bad.status.code(), Some(1));
+    assert_eq!(bad.status.code(), Some(2), "{}", describe(&bad));
+    assert_eq!(std::fs::read(home.dirs().config_file()).unwrap(), before);
     assert!(String::from_utf8_lossy(&bad.stderr).contains("takes a whole number"), "{}", describe(&bad));
     let unknown = home.lctx(&["config", "get", "colour"]);
-    assert_eq!(unknown.status.code(), Some(1));
+    assert_eq!(unknown.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("valid keys"), "{}", describe(&unknown));
 }
 
@@ -155,31 +158,6 @@ fn doctor_fails_on_an_unusable_data_dir_with_the_fix() {
     assert!(text.contains("FAIL data dir") && text.contains("fix: "), "{text}");
     let json = home.lctx_json_status(&["doctor", "--json"], 1);
     assert_eq!(json["ok"], false);
-}
-
-#[test]
-fn service_install_writes_a_systemd_unit_and_uninstall_removes_it() {
-    let home = Home::new();
-    let xdg = home.path().join("xdg");
-    let run = |args: &[&str]| home.command(bin("lctx")).env("XDG_CONFIG_HOME", &xdg).args(args).output().unwrap();
-    let unit = xdg.join("systemd/user/lean-ctxd.service");
-
-    let dry = run(&["service", "install", "--dry-run"]);
-    assert!(dry.status.success(), "{}", describe(&dry));
-    assert!(stdout(&dry).contains("--foreground --idle-timeout 0"));
-    assert!(!unit.exists(), "dry run writes nothing");
-
-    let install = run(&["service", "install"]);
-    assert!(install.status.success(), "{}", describe(&install));
-    assert!(stdout(&install).contains("systemctl --user enable --now lean-ctxd.service"));
-    let text = std::fs::read_to_string(&unit).unwrap();
-    let daemon = std::fs::canonicalize(bin("lean-ctxd")).unwrap();
-    assert!(text.contains(&format!("ExecStart=\"{}\" --foreground", daemon.display())), "{text}");
-    assert!(text.contains(&format!("LEAN_CTX_HOME={}", home.path().display())), "{text}");
-
-    let remove = run(&["service", "uninstall"]);
-    assert!(remove.status.success(), "{}", describe(&remove));
-    assert!(!unit.exists());
 }
 
 /// Runs `program args` with its stdout on a pipe whose reader is already

@@ -218,7 +218,8 @@ async fn every_tool_works_through_the_daemon() {
     assert!(std::fs::read_to_string(root.join("lib.rs")).unwrap().contains("format!(\"hi {name}\")"));
     let (miss, is_error) =
         call(&client, "ctx_edit", json!({"path": "lib.rs", "old_string": "absent", "new_string": "x"})).await;
-    assert!(is_error && miss.contains("not found"), "{miss}");
+    // MCP names its own parameters; lctx edit names its flags (tests/tests/cli_usage.rs).
+    assert!(is_error && miss.contains("old_string was not found"), "{miss}");
     ok(&client, "ctx_edit", json!({"path": "new.txt", "new_string": "fresh file\n", "create": true})).await;
     assert_eq!(std::fs::read_to_string(root.join("new.txt")).unwrap(), "fresh file\n");
 

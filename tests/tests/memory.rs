@@ -229,6 +229,15 @@ fn listings_say_what_they_left_out_and_forgetting_nothing_fails() {
     assert_eq!(all.lines().filter(|l| l.contains(" = v")).count(), 25);
     assert!(!all.contains("not shown"), "{all}");
 
+    for session in ["s1", "s2", "s3"] {
+        ok(lctx(&home, &root, false, &["session", "task", &format!("task of {session}"), "--session", session]));
+    }
+    let sessions = ok(lctx(&home, &root, false, &["session", "list", "--limit", "2"]));
+    assert_eq!(sessions.lines().filter(|l| l.contains("task of")).count(), 2, "{sessions}");
+    assert!(sessions.contains("… 1 more sessions not shown (of 3); a higher limit shows them"), "{sessions}");
+    let out = lctx(&home, &root, false, &["session", "status", "--limit", "2"]);
+    assert_eq!(out.status.code(), Some(2), "--limit means nothing to status: {}", describe(&out));
+
     let out = lctx(&home, &root, false, &["knowledge", "forget", "no-such-key"]);
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no current fact `no-such-key`"), "{}", describe(&out));

@@ -30,24 +30,56 @@ pub fn parse_group_by(name: &str) -> Result<GainGroupBy> {
     if name.trim().is_empty() { Ok(GainGroupBy::None) } else { super::parse_name("group_by", name, &GROUPS) }
 }
 
-pub async fn gain(backend: &Backend, ctx: RequestContext, period: GainPeriod, group_by: GainGroupBy) -> Result<Answer> {
+/// What a gain report covers: a period grouped by one dimension, or the
+/// daily history of the last `days` days.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Report {
+    Period(GainPeriod, GainGroupBy),
+    Daily { days: u32 },
+}
+
+/// Days a daily history shows unless told otherwise.
+pub const DEFAULT_DAYS: u32 = 14;
+
+pub async fn gain(backend: &Backend, ctx: RequestContext, report: Report) -> Result<Answer> {
+    let (period, group_by, days) = match report {
+        Report::Period(period, group_by) => (period, group_by, 0),
+        Report::Daily { days } => (GainPeriod::Unspecified, GainGroupBy::Unspecified, days),
+    };
     let request = GainRequest {
         ctx: Some(ctx),
         period: period as i32,
         group_by: group_by as i32,
         utc_offset_secs: crate::options::utc_offset_secs(),
+        days,
     };
     let out = backend.ledger().gain(request).await?.into_inner();
+    let row_json = |key: &str, events: u64, raw: u64, sent: u64, saved: i64, pct: f64| {
+        json!({"key": key, "events": events, "raw_tokens": raw, "sent_tokens": sent, "saved_tokens": saved,
+               "saved_pct": pct})
+    };
     let rows: Vec<_> = out
         .rows
         .iter()
-        .map(|r| {
-            json!({"key": r.key, "events": r.events, "raw_tokens": r.raw_tokens, "sent_tokens": r.sent_tokens,
-                   "saved_tokens": r.saved_tokens, "saved_pct": r.saved_pct})
-        })
+        .map(|r| row_json(&r.key, r.events, r.raw_tokens, r.sent_tokens, r.saved_tokens, r.saved_pct))
         .collect();
-    let period_name = PERIODS.iter().find(|(_, p)| *p == period).map_or("all", |(n, _)| n);
-    Ok(Answer::ok(out.text, json!({"period": period_name, "rows": rows})))
+    let (events, raw, sent, saved) = out.rows.iter().fold((0, 0, 0, 0), |(e, r, s, v), row| {
+        (e + row.events, r + row.raw_tokens, s + row.sent_tokens, v + row.saved_tokens)
+    });
+    let pct = if raw == 0 { 0.0 } else { saved as f64 * 100.0 / raw as f64 };
+    let (period_name, group_name) = match report {
+        Report::Period(..) => {
+            (name_of(&PERIODS, period).unwrap_or("all"), name_of(&GROUPS, group_by).unwrap_or("none"))
+        }
+        Report::Daily { .. } => ("days", "day"),
+    };
+    let json = json!({"period": period_name, "days": days, "group_by": group_name, "rows": rows,
+                      "total": row_json("total", events, raw, sent, saved, pct)});
+    Ok(Answer::ok(out.text, json))
+}
+
+fn name_of<E: PartialEq + Copy>(table: &[(&'static str, E)], value: E) -> Option<&'static str> {
+    table.iter().find(|(_, v)| *v == value).map(|(n, _)| *n)
 }
 
 /// Walks the hash chain; an answer naming the first broken record fails.

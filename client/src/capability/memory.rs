@@ -31,11 +31,18 @@ pub struct SessionArgs {
     pub value: String,
     /// The session to act on; empty means the context's.
     pub session_id: String,
+    /// list: at most this many sessions; 0 means the daemon's default.
+    pub limit: u32,
 }
 
 pub async fn session(backend: &Backend, ctx: RequestContext, args: SessionArgs) -> Result<Answer> {
-    let request =
-        SessionRequest { ctx: Some(ctx), action: args.action as i32, value: args.value, session_id: args.session_id };
+    let request = SessionRequest {
+        ctx: Some(ctx),
+        action: args.action as i32,
+        value: args.value,
+        session_id: args.session_id,
+        limit: args.limit,
+    };
     let out = backend.memory().session(request).await?.into_inner();
     let json = json!({"session_id": out.session_id, "text": out.text});
     Ok(Answer::ok(out.text, json))

@@ -136,6 +136,8 @@ pub struct ExpandArgs {
     /// With an id: only lines matching this regex. Without: find archived
     /// outputs mentioning it (lean-ctx's `search`).
     pub search: String,
+    /// Searching: at most this many outputs; 0 means the daemon's default.
+    pub limit: u32,
 }
 
 pub async fn expand(backend: &Backend, ctx: RequestContext, args: ExpandArgs) -> Result<Answer> {
@@ -148,9 +150,10 @@ pub async fn expand(backend: &Backend, ctx: RequestContext, args: ExpandArgs) ->
             end_line: args.end_line,
             grep: args.search,
             search: String::new(),
+            limit: 0,
         }
     } else if !args.search.trim().is_empty() {
-        ExpandRequest { ctx: Some(ctx), search: args.search, ..ExpandRequest::default() }
+        ExpandRequest { ctx: Some(ctx), search: args.search, limit: args.limit, ..ExpandRequest::default() }
     } else {
         return Err(Error::Usage("give the id printed under shortened output, or search".into()));
     };

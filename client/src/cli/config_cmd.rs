@@ -4,8 +4,14 @@
 use clap::Subcommand;
 use lean_ctx_common::config;
 
-use super::CmdResult;
+use super::Failure;
 use crate::options::ClientOptions;
+
+/// An error about the key or value given (it names no file) is a usage
+/// error; one about the file or the disk is a failure.
+fn failure(e: config::ConfigError) -> Failure {
+    if e.file.is_none() { Failure::Usage(e.to_string()) } else { Failure::Failed(e.to_string()) }
+}
 
 #[derive(Subcommand, Debug)]
 pub enum ConfigCmd {
@@ -25,24 +31,24 @@ pub enum ConfigCmd {
     Path,
 }
 
-pub fn run(cmd: ConfigCmd, opts: &ClientOptions) -> CmdResult {
+pub fn run(cmd: ConfigCmd, opts: &ClientOptions) -> Result<(), Failure> {
     let file = opts.dirs.config_file();
     match cmd {
         ConfigCmd::Path => crate::outln!("{}", file.display()),
         ConfigCmd::Get { key } => {
-            let cfg = config::load(&file).map_err(|e| e.to_string())?;
+            let cfg = config::load(&file).map_err(failure)?;
             match key {
-                Some(key) => crate::outln!("{}", cfg.get(&key).map_err(|e| e.to_string())?),
+                Some(key) => crate::outln!("{}", cfg.get(&key).map_err(failure)?),
                 None => {
                     for k in config::KEYS {
-                        let value = cfg.get(k.name).map_err(|e| e.to_string())?;
+                        let value = cfg.get(k.name).map_err(failure)?;
                         crate::outln!("{} = {value}  # {}", k.name, k.help);
                     }
                 }
             }
         }
         ConfigCmd::Set { key, value } => {
-            config::set(&file, &opts.dirs.config_lock(), &key, &value).map_err(|e| e.to_string())?;
+            config::set(&file, &opts.dirs.config_lock(), &key, &value).map_err(failure)?;
             crate::outln!("{key} = {} in {}", value.trim(), file.display());
         }
     }

@@ -2,9 +2,9 @@
 //! adapters over [`capability::memory`] and [`capability::gain`].
 
 use clap::{Args, Subcommand};
-use lean_ctx_proto::v1::{GainPeriod, KnowledgeAction};
+use lean_ctx_proto::v1::{GainPeriod, KnowledgeAction, SessionAction};
 
-use super::{Exit, emit, failure};
+use super::{Exit, Failure, emit, failure};
 use crate::capability::{self, gain, memory};
 use crate::options::ClientOptions;
 
@@ -14,6 +14,9 @@ pub struct SessionArgs {
     action: String,
     /// The text for task, finding, decision and next.
     value: Option<String>,
+    /// With list: at most this many sessions, newest first (default 20); the answer says how many it left out.
+    #[arg(short = 'n', long)]
+    limit: Option<u32>,
     #[command(flatten)]
     pub caller: super::SessionOpt,
 }
@@ -30,7 +33,7 @@ pub enum KnowledgeCmd {
         #[arg(short, long, default_value = "general")]
         category: String,
         /// How sure you are, 0 to 1.
-        #[arg(long)]
+        #[arg(long, value_parser = confidence)]
         confidence: Option<f64>,
     },
     /// Find facts by free text, best first.
@@ -79,6 +82,12 @@ pub struct GainArgs {
     /// tool | mode | family | project
     #[arg(long, value_name = "DIMENSION")]
     by: Option<String>,
+    /// A bar chart of the saving of each of the last days (see --days).
+    #[arg(long, conflicts_with_all = ["today", "week", "all", "by"])]
+    daily: bool,
+    /// How many days --daily shows, ending today (default 14, at most 366).
+    #[arg(long, value_name = "N", requires = "daily", value_parser = clap::value_parser!(u32).range(1..=366))]
+    days: Option<u32>,
     /// Machine-readable output.
     #[arg(long)]
     json: bool,
@@ -90,9 +99,25 @@ pub enum LedgerCmd {
     Verify,
 }
 
+/// A confidence is a number from 0 to 1; anything else is a usage error.
+fn confidence(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!("`{text}` is not a confidence; give a number from 0 to 1")),
+    }
+}
+
 pub async fn session(args: SessionArgs, opts: &ClientOptions) -> Exit {
     let action = memory::parse_session_action(&args.action).map_err(super::usage)?;
-    let session = memory::SessionArgs { action, value: args.value.unwrap_or_default(), session_id: String::new() };
+    if args.limit.is_some() && action != SessionAction::List {
+        return Err(Failure::Usage("--limit belongs to `lctx session list`".into()));
+    }
+    let session = memory::SessionArgs {
+        action,
+        value: args.value.unwrap_or_default(),
+        session_id: String::new(),
+        limit: args.limit.unwrap_or(0),
+    };
     let backend = super::connect(opts).await?;
     let answer = memory::session(&backend, opts.context(), session).await.map_err(|e| failure(&backend, e))?;
     Ok(emit(&answer, false))
@@ -136,10 +161,15 @@ pub async fn gain(args: GainArgs, opts: &ClientOptions) -> Exit {
     } else {
         GainPeriod::All
     };
-    let group_by = gain::parse_group_by(args.by.as_deref().unwrap_or_default()).map_err(super::usage)?;
+    let report = if args.daily {
+        gain::Report::Daily { days: args.days.unwrap_or(gain::DEFAULT_DAYS) }
+    } else {
+        let group_by = gain::parse_group_by(args.by.as_deref().unwrap_or_default())
+            .map_err(|e| super::usage(e.spelled(&[("group_by", "--by")])))?;
+        gain::Report::Period(period, group_by)
+    };
     let backend = super::connect(opts).await?;
-    let answer =
-        capability::gain::gain(&backend, opts.context(), period, group_by).await.map_err(|e| failure(&backend, e))?;
+    let answer = capability::gain::gain(&backend, opts.context(), report).await.map_err(|e| failure(&backend, e))?;
     Ok(emit(&answer, args.json))
 }
 

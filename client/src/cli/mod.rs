@@ -3,6 +3,7 @@
 mod config_cmd;
 mod daemon_cmd;
 mod doctor;
+pub mod generate;
 mod graph_cmd;
 mod index_cmd;
 mod init_cmd;
@@ -16,7 +17,7 @@ mod shell_cmd;
 
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use lean_ctx_proto::v1::ClientKind;
 
 use render::print_text;
@@ -138,6 +139,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    #[command(flatten)]
+    Generate(generate::Generate),
 }
 
 impl Command {
@@ -274,11 +277,12 @@ fn dispatch(command: Command, runtime: tokio::runtime::Runtime, opts: ClientOpti
             Command::Ledger(cmd) => memory_cmd::ledger(cmd, &opts).await,
             Command::Daemon(cmd) => done(daemon_cmd::run(cmd, &opts).await),
             Command::Service(cmd) => done(service::run(cmd, &opts)),
-            Command::Config(cmd) => done(config_cmd::run(cmd, &opts)),
+            Command::Config(cmd) => config_cmd::run(cmd, &opts).map(|()| 0),
             Command::Setup(args) => done(setup_cmd::run(args)),
             Command::Init(args) => init_cmd::init(args, &opts).await,
             Command::Uninstall(args) => init_cmd::uninstall(args, &opts),
             Command::Doctor { json } => done(doctor::run(json, &opts).await),
+            Command::Generate(what) => done(generate::print(Cli::command(), what)),
         }
     });
     match result {

@@ -29,6 +29,9 @@ pub struct SearchArgs {
     /// At most this many results (default 50).
     #[arg(short = 'n', long)]
     max_results: Option<u32>,
+    /// Machine-readable output (docs/json.md).
+    #[arg(long)]
+    json: bool,
     #[command(flatten)]
     pub caller: super::SessionOpt,
 }
@@ -42,6 +45,9 @@ pub struct GlobArgs {
     /// At most this many paths.
     #[arg(short = 'n', long)]
     max_results: Option<u32>,
+    /// Machine-readable output (docs/json.md).
+    #[arg(long)]
+    json: bool,
     #[command(flatten)]
     pub caller: super::SessionOpt,
 }
@@ -75,7 +81,7 @@ pub async fn search(args: SearchArgs, opts: &ClientOptions) -> Exit {
     let backend = super::connect(opts).await?;
     let answer =
         capability::search::search(&backend, opts.context(), search).await.map_err(|e| failure(&backend, e))?;
-    Ok(emit(&answer, false))
+    Ok(emit(&answer, args.json))
 }
 
 pub async fn glob(args: GlobArgs, opts: &ClientOptions) -> Exit {
@@ -84,7 +90,7 @@ pub async fn glob(args: GlobArgs, opts: &ClientOptions) -> Exit {
     let answer = capability::search::glob(&backend, opts.context(), args.pattern, path, args.max_results)
         .await
         .map_err(|e| failure(&backend, e))?;
-    Ok(emit(&answer, false))
+    Ok(emit(&answer, args.json))
 }
 
 pub async fn tree(args: TreeArgs, opts: &ClientOptions) -> Exit {

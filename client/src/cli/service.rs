@@ -11,26 +11,32 @@ use crate::options::ClientOptions;
 
 #[derive(Subcommand, Debug)]
 pub enum ServiceCmd {
-    /// Write the service definition and print the command that enables it.
+    /// Write the service definition; with --now also enable and start it.
     Install {
-        /// Print what would be written without writing it.
+        /// Print what would be written and run, without doing it.
         #[arg(long)]
         dry_run: bool,
+        /// Enable and start the service now (systemctl --user enable --now; launchctl bootstrap).
+        #[arg(long)]
+        now: bool,
     },
-    /// Remove the service definition.
+    /// Stop and disable the service, then remove its definition.
     Uninstall {
-        /// Print what would be removed without removing it.
+        /// Print what would be run and removed, without doing it.
         #[arg(long)]
         dry_run: bool,
     },
 }
 
-/// Where the definition goes and how it is switched on and off.
+/// Where the definition goes and the service manager's commands that switch
+/// it on (install --now) and off (uninstall, before the file goes).
 struct Service {
     file: PathBuf,
     contents: String,
-    enable: String,
-    disable: String,
+    enable: Vec<Vec<String>>,
+    /// Run after the file is removed (systemd forgets the unit).
+    forget: Vec<Vec<String>>,
+    disable: Vec<Vec<String>>,
 }
 
 const SYSTEMD_UNIT: &str = "lean-ctxd.service";
@@ -52,38 +58,78 @@ pub fn service_file() -> Result<PathBuf, String> {
     Ok(config.join("systemd/user").join(SYSTEMD_UNIT))
 }
 
+fn argv(words: &[&str]) -> Vec<String> {
+    words.iter().map(ToString::to_string).collect()
+}
+
 fn service_for_platform(daemon: &Path) -> Result<Service, String> {
     let home_env = std::env::var_os("LEAN_CTX_HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
     let file = service_file()?;
     if cfg!(target_os = "macos") {
+        // SAFETY: getuid has no preconditions and cannot fail.
+        let domain = format!("gui/{}", unsafe { libc::getuid() });
+        let plist = file.display().to_string();
         Ok(Service {
             contents: launchd_plist(daemon, home_env.as_deref()),
-            enable: format!("launchctl bootstrap gui/$(id -u) {}", file.display()),
-            disable: format!("launchctl bootout gui/$(id -u)/{LAUNCHD_LABEL}"),
+            enable: vec![argv(&["launchctl", "bootstrap", &domain, &plist])],
+            forget: vec![],
+            disable: vec![argv(&["launchctl", "bootout", &format!("{domain}/{LAUNCHD_LABEL}")])],
             file,
         })
     } else {
         Ok(Service {
             file,
             contents: systemd_unit(daemon, home_env.as_deref()),
-            enable: format!("systemctl --user daemon-reload && systemctl --user enable --now {SYSTEMD_UNIT}"),
-            disable: format!("systemctl --user disable --now {SYSTEMD_UNIT}"),
+            enable: vec![
+                argv(&["systemctl", "--user", "daemon-reload"]),
+                argv(&["systemctl", "--user", "enable", "--now", SYSTEMD_UNIT]),
+            ],
+            forget: vec![argv(&["systemctl", "--user", "daemon-reload"])],
+            disable: vec![argv(&["systemctl", "--user", "disable", "--now", SYSTEMD_UNIT])],
         })
     }
 }
 
+/// The user unit. Each setting says why it is there; the hardening stops
+/// where the daemon's job begins: it reads the user's projects wherever they
+/// are and runs the user's builds and tests, which need /tmp, the network,
+/// the home directory and JIT-compiled runtimes as in a terminal.
 fn systemd_unit(daemon: &Path, lean_ctx_home: Option<&Path>) -> String {
     let env = lean_ctx_home.map_or(String::new(), |h| format!("Environment=\"LEAN_CTX_HOME={}\"\n", h.display()));
     format!(
         "[Unit]\n\
          Description=lean-ctxd context gateway for AI coding agents\n\
+         Documentation=man:lctx(1) man:lctx-service(1) man:lctx-daemon(1)\n\
+         # A daemon that keeps failing to start (a broken binary, a full disk) stops\n\
+         # being retried after 5 starts in 5 minutes; `systemctl --user reset-failed\n\
+         # lean-ctxd` then `start` tries again.\n\
+         StartLimitIntervalSec=300\n\
+         StartLimitBurst=5\n\
          \n\
          [Service]\n\
          Type=simple\n\
          ExecStart=\"{}\" --foreground --idle-timeout 0\n\
          {env}\
+         # Restarted after a crash only: `lctx daemon stop` exits 0, and so does a\n\
+         # daemon that finds another lean-ctxd already serving (it steps aside).\n\
          Restart=on-failure\n\
-         RestartSec=2\n\
+         RestartSec=5\n\
+         # Stopping drains requests (drain_timeout_secs, then a 5 s watchdog); the\n\
+         # default KillMode=control-group then ends any command still running.\n\
+         TimeoutStopSec=30\n\
+         # Commands an agent runs through lean-ctxd never gain privileges (a setuid\n\
+         # sudo fails); the user's own terminals are not affected.\n\
+         NoNewPrivileges=yes\n\
+         # Neither setuid/setgid files, realtime scheduling nor a changed execution\n\
+         # domain is anything a build or test needs.\n\
+         RestrictSUIDSGID=yes\n\
+         RestrictRealtime=yes\n\
+         LockPersonality=yes\n\
+         # Deliberately not set: PrivateTmp (commands share /tmp with the user's\n\
+         # other programs), ProtectHome and ProtectSystem (projects and build\n\
+         # outputs live anywhere), PrivateNetwork (package managers, git fetch),\n\
+         # MemoryDenyWriteExecute (node, the JVM and other JITs), SystemCallFilter\n\
+         # (arbitrary commands).\n\
          \n\
          [Install]\n\
          WantedBy=default.target\n",
@@ -95,6 +141,9 @@ fn xml_escape(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
+/// The launchd agent: started at login, restarted only after a failure
+/// (KeepAlive/SuccessfulExit = false: a stop or a step-aside exits 0), and
+/// at most every 10 s.
 fn launchd_plist(daemon: &Path, lean_ctx_home: Option<&Path>) -> String {
     let env = lean_ctx_home.map_or(String::new(), |h| {
         format!(
@@ -111,9 +160,26 @@ fn launchd_plist(daemon: &Path, lean_ctx_home: Option<&Path>) -> String {
          {env}\
          \x20 <key>RunAtLoad</key>\n  <true/>\n\
          \x20 <key>KeepAlive</key>\n  <dict>\n    <key>SuccessfulExit</key>\n    <false/>\n  </dict>\n\
+         \x20 <key>ThrottleInterval</key>\n  <integer>10</integer>\n\
+         \x20 <key>ProcessType</key>\n  <string>Background</string>\n\
          </dict>\n</plist>\n",
         xml_escape(&daemon.display().to_string())
     )
+}
+
+fn shown(commands: &[Vec<String>]) -> String {
+    commands.iter().map(|c| c.join(" ")).collect::<Vec<_>>().join(" && ")
+}
+
+/// Runs one service-manager command, its output passed through; a failure
+/// names the command and its exit status.
+fn run_command(command: &[String]) -> Result<(), String> {
+    let status = std::process::Command::new(&command[0])
+        .args(&command[1..])
+        .stdin(std::process::Stdio::null())
+        .status()
+        .map_err(|e| format!("cannot run `{}`: {e}", command.join(" ")))?;
+    if status.success() { Ok(()) } else { Err(format!("`{}` failed ({status})", command.join(" "))) }
 }
 
 pub fn run(cmd: ServiceCmd, opts: &ClientOptions) -> CmdResult {
@@ -124,18 +190,25 @@ pub fn run(cmd: ServiceCmd, opts: &ClientOptions) -> CmdResult {
     let daemon = std::fs::canonicalize(daemon).map_err(|e| format!("{}: {e}", daemon.display()))?;
     let svc = service_for_platform(&daemon)?;
     match cmd {
-        ServiceCmd::Install { dry_run: true } => {
+        ServiceCmd::Install { dry_run: true, now } => {
             crate::outln!("would write {}:\n{}", svc.file.display(), svc.contents);
-            crate::outln!("then enable it with: {}", svc.enable);
+            if now {
+                crate::outln!("then run: {}", shown(&svc.enable));
+            }
         }
-        ServiceCmd::Install { dry_run: false } => {
+        ServiceCmd::Install { dry_run: false, now } => {
             if let Some(dir) = svc.file.parent() {
                 std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
             }
             std::fs::write(&svc.file, &svc.contents)
                 .map_err(|e| format!("cannot write {}: {e}", svc.file.display()))?;
             crate::outln!("wrote {}", svc.file.display());
-            crate::outln!("enable it with: {}", svc.enable);
+            if now {
+                svc.enable.iter().try_for_each(|c| run_command(c))?;
+                crate::outln!("enabled and started: {}", shown(&svc.enable));
+            } else {
+                crate::outln!("enable and start it with: lctx service install --now (runs {})", shown(&svc.enable));
+            }
         }
         ServiceCmd::Uninstall { dry_run } => {
             if !svc.file.exists() {
@@ -143,12 +216,27 @@ pub fn run(cmd: ServiceCmd, opts: &ClientOptions) -> CmdResult {
                 return Ok(());
             }
             if dry_run {
+                crate::outln!("would run: {}", shown(&svc.disable));
                 crate::outln!("would remove {}", svc.file.display());
-            } else {
-                std::fs::remove_file(&svc.file).map_err(|e| format!("cannot remove {}: {e}", svc.file.display()))?;
-                crate::outln!("removed {}", svc.file.display());
+                return Ok(());
             }
-            crate::outln!("if it was enabled, stop it with: {}", svc.disable);
+            // Stopped and disabled first, so no enabled unit points at a
+            // missing file. A manager that is not running (no user session
+            // bus, a container) has nothing to stop: said, and the file goes.
+            let mut stopped = true;
+            for command in &svc.disable {
+                if let Err(e) = run_command(command) {
+                    eprintln!("lctx: {e}; a service daemon still running stops with `lctx daemon stop`");
+                    stopped = false;
+                }
+            }
+            std::fs::remove_file(&svc.file).map_err(|e| format!("cannot remove {}: {e}", svc.file.display()))?;
+            for command in &svc.forget {
+                // Only tidies the manager's view; the file is gone either way.
+                let _ = run_command(command);
+            }
+            let done = if stopped { "stopped, disabled and removed" } else { "removed" };
+            crate::outln!("{done} {}", svc.file.display());
         }
     }
     Ok(())
@@ -164,6 +252,12 @@ mod tests {
         assert!(unit.contains("ExecStart=\"/opt/lean ctx/lean-ctxd\" --foreground --idle-timeout 0\n"), "{unit}");
         assert!(unit.contains("Environment=\"LEAN_CTX_HOME=/h\"\n"), "{unit}");
         assert!(unit.contains("WantedBy=default.target"));
+        for setting in ["Documentation=man:lctx(1)", "StartLimitBurst=5", "Restart=on-failure\nRestartSec=5"] {
+            assert!(unit.contains(setting), "{setting}: {unit}");
+        }
+        assert!(unit.contains("NoNewPrivileges=yes"), "{unit}");
+        let settings: Vec<&str> = unit.lines().filter(|l| !l.starts_with('#')).collect();
+        assert!(!settings.iter().any(|l| l.starts_with("PrivateTmp") || l.starts_with("ProtectHome")), "{unit}");
     }
 
     #[test]
@@ -171,5 +265,6 @@ mod tests {
         let plist = launchd_plist(Path::new("/a&b/lean-ctxd"), None);
         assert!(plist.contains("<string>/a&amp;b/lean-ctxd</string>"), "{plist}");
         assert!(!plist.contains("LEAN_CTX_HOME"));
+        assert!(plist.contains("<key>ThrottleInterval</key>\n  <integer>10</integer>"), "{plist}");
     }
 }

@@ -54,6 +54,9 @@ pub struct ExpandArgs {
     /// Find archived outputs mentioning these words.
     #[arg(long, value_name = "QUERY", conflicts_with_all = ["id", "lines", "grep"])]
     search: Option<String>,
+    /// With --search: at most this many outputs, best first (default 20); the answer says how many more match.
+    #[arg(short = 'n', long)]
+    limit: Option<u32>,
     #[command(flatten)]
     pub caller: super::SessionOpt,
 }
@@ -97,6 +100,9 @@ fn parse_lines(spec: &str) -> Result<(u32, u32), Failure> {
 }
 
 pub async fn expand(args: ExpandArgs, opts: &ClientOptions) -> Exit {
+    if args.limit.is_some() && args.search.is_none() {
+        return Err(Failure::Usage("--limit belongs to `lctx expand --search`".into()));
+    }
     let (start_line, end_line) = match &args.lines {
         Some(spec) => {
             let (a, b) = parse_lines(spec)?;
@@ -111,6 +117,7 @@ pub async fn expand(args: ExpandArgs, opts: &ClientOptions) -> Exit {
         start_line,
         end_line,
         search: args.grep.or(args.search).unwrap_or_default(),
+        limit: args.limit.unwrap_or(0),
     };
     let backend = super::connect(opts).await?;
     let answer = capability::shell::expand(&backend, opts.context(), expand).await.map_err(|e| failure(&backend, e))?;

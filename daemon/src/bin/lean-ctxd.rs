@@ -55,11 +55,25 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // A service manager starting its daemon while an on-demand one serves
+        // (or two starts racing) is no failure: the other daemon serves, this
+        // one steps aside. Exiting 0 keeps systemd's Restart=on-failure and
+        // launchd's KeepAlive from restarting it in a loop.
+        Err(e) if args.foreground && another_daemon_serves() => {
+            eprintln!("lean-ctxd: {e}; leaving it to serve");
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("lean-ctxd: {e}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// Whether another live process holds the daemon lock right now.
+fn another_daemon_serves() -> bool {
+    let Ok(dirs) = Dirs::from_env() else { return false };
+    singleton::holder(&dirs.daemon_lock()).is_some_and(|holder| holder.pid != Some(std::process::id()))
 }
 
 fn start_detached(args: &Args) -> Result<(), String> {

@@ -120,7 +120,7 @@ impl Engine {
             scope.resolve_new(&params.path)?
         } else {
             return Err(EngineError::not_found(format!(
-                "no such file: {}; pass create=true (lctx edit --create) to create it",
+                "no such file: {}; pass create=true to create it",
                 params.path
             )));
         };
@@ -130,8 +130,7 @@ impl Engine {
         if lean_ctx_redact::contains_marker(&params.old_string) {
             return Err(EngineError::invalid(format!(
                 "old_string contains a [REDACTED:…] marker: {} holds a secret there that you were never shown, so \
-                 it cannot be matched; replace the whole line by number instead (ctx_edit start_line/end_line, \
-                 lctx edit --lines N-M)",
+                 it cannot be matched; replace the whole lines by number instead (start_line/end_line)",
                 params.path
             )));
         }

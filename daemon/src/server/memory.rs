@@ -51,7 +51,7 @@ impl Memory for MemoryService {
         let action = wire::session_action(wire::known(req.action, "action")?);
         let engine = self.engine.clone();
         let answer = blocking(move || {
-            let mut answer = engine.session_action(&caller(&ctx), action, &req.value, &req.session_id)?;
+            let mut answer = engine.session_action(&caller(&ctx), action, &req.value, &req.session_id, req.limit)?;
             // Findings and handoffs may quote what an agent pasted.
             engine.guard.redaction.apply_in_place(&engine.config.get(), &mut answer.text);
             Ok(answer)
@@ -106,8 +106,9 @@ impl Ledger for MemoryService {
         let period = wire::gain_period(wire::known(req.period, "period")?);
         let group_by = wire::gain_group_by(wire::known(req.group_by, "group_by")?);
         let engine = self.engine.clone();
-        let (rows, text) =
-            blocking(move || engine.gain(period, group_by, req.utc_offset_secs)).await?.map_err(engine_status)?;
+        let (rows, text) = blocking(move || engine.gain(period, group_by, req.days, req.utc_offset_secs))
+            .await?
+            .map_err(engine_status)?;
         let rows = rows
             .into_iter()
             .map(|r| GainRow {

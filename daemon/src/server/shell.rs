@@ -126,8 +126,9 @@ impl Shell for ShellService {
         let engine = self.engine.clone();
         if !req.search.trim().is_empty() {
             let ctx = req.ctx.ok_or_else(missing_context)?;
-            let (hits, total) =
-                blocking(move || engine.archive_search(&caller(&ctx), &req.search)).await?.map_err(engine_status)?;
+            let (hits, total) = blocking(move || engine.archive_search(&caller(&ctx), &req.search, req.limit))
+                .await?
+                .map_err(engine_status)?;
             let mut text = hits
                 .iter()
                 .map(|h| format!("{} · {} · {}", h.id, h.label, h.snippet.replace('\n', " ")))
@@ -135,7 +136,7 @@ impl Shell for ShellService {
                 .join("\n");
             let shown = hits.len();
             let total = usize::try_from(total).unwrap_or(usize::MAX);
-            text.push_str(&crate::engine::memory::render::left_out(total, shown, "archived outputs", false));
+            text.push_str(&crate::engine::memory::render::left_out(total, shown, "archived outputs", true));
             let hits = hits
                 .into_iter()
                 .map(|h| ArchiveHit { id: h.id, label: h.label, created_ms: h.created_ms, snippet: h.snippet })

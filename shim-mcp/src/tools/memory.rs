@@ -14,6 +14,8 @@ struct SessionArgs {
     value: String,
     #[serde(default)]
     session_id: String,
+    #[serde(default)]
+    limit: u32,
 }
 
 pub fn session<'a>(backend: &'a Backend, call: Call<'a>) -> Reply<'a> {
@@ -23,6 +25,7 @@ pub fn session<'a>(backend: &'a Backend, call: Call<'a>) -> Reply<'a> {
             action: memory::parse_session_action(&args.action)?,
             value: args.value,
             session_id: args.session_id,
+            limit: args.limit,
         };
         Ok(memory::session(backend, call.ctx, session).await?)
     })
@@ -72,6 +75,6 @@ pub fn gain<'a>(backend: &'a Backend, call: Call<'a>) -> Reply<'a> {
     Box::pin(async move {
         let args: GainArgs = call.parse()?;
         let (period, group_by) = (gain::parse_period(&args.period)?, gain::parse_group_by(&args.group_by)?);
-        Ok(gain::gain(backend, call.ctx, period, group_by).await?)
+        Ok(gain::gain(backend, call.ctx, gain::Report::Period(period, group_by)).await?)
     })
 }

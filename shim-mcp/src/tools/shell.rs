@@ -67,6 +67,8 @@ struct ExpandArgs {
     end_line: Option<u32>,
     #[serde(default)]
     search: String,
+    #[serde(default)]
+    limit: u32,
 }
 
 pub fn expand<'a>(backend: &'a Backend, call: Call<'a>) -> Reply<'a> {
@@ -77,6 +79,7 @@ pub fn expand<'a>(backend: &'a Backend, call: Call<'a>) -> Reply<'a> {
             start_line: args.start_line,
             end_line: args.end_line,
             search: args.search,
+            limit: args.limit,
         };
         Ok(shell::expand(backend, call.ctx, expand).await?)
     })

@@ -34,6 +34,11 @@ pub struct SessionAnswer {
     pub session_id: String,
 }
 
+/// A listing's `limit`: 0 means [`DEFAULT_LIMIT`].
+pub fn limit_or_default(limit: u32) -> usize {
+    if limit == 0 { DEFAULT_LIMIT } else { limit as usize }
+}
+
 fn require<'a>(what: &str, value: &'a str, action: &str) -> EngineResult<&'a str> {
     let v = value.trim();
     if v.is_empty() {
@@ -49,6 +54,7 @@ impl Engine {
         action: &str,
         value: &str,
         session_id: &str,
+        limit: u32,
     ) -> EngineResult<SessionAnswer> {
         let scope = self.scope_of(caller)?;
         let project = scope.root.display().to_string();
@@ -57,9 +63,9 @@ impl Engine {
         if action == "list" {
             let mut list = self.memory.with(|s| s.sessions(&project, usize::MAX))?;
             let total = list.len();
-            list.truncate(DEFAULT_LIMIT);
+            list.truncate(limit_or_default(limit));
             let mut text = render::session_list(&list);
-            text.push_str(&render::left_out(total, list.len(), "sessions", false));
+            text.push_str(&render::left_out(total, list.len(), "sessions", true));
             return Ok(SessionAnswer { text, session_id: id.to_string() });
         }
         if action == "load" {
@@ -115,7 +121,7 @@ impl Engine {
     pub fn knowledge_action(&self, caller: &Caller<'_>, p: &KnowledgeParams) -> EngineResult<(String, Vec<Fact>)> {
         let scope = self.scope_of(caller)?;
         let project = scope.root.display().to_string();
-        let limit = if p.limit == 0 { DEFAULT_LIMIT } else { p.limit as usize };
+        let limit = limit_or_default(p.limit);
         let category = (!p.category.trim().is_empty()).then(|| p.category.trim());
         match p.action.trim() {
             "remember" => {
@@ -172,7 +178,23 @@ impl Engine {
         }
     }
 
-    pub fn gain(&self, period: &str, group_by: &str, utc_offset_secs: i32) -> EngineResult<(Vec<GainRow>, String)> {
+    /// The gain report over `period` grouped by `group_by`, or with `days`
+    /// > 0 its daily history over that many days ending today.
+    pub fn gain(
+        &self,
+        period: &str,
+        group_by: &str,
+        days: u32,
+        utc_offset_secs: i32,
+    ) -> EngineResult<(Vec<GainRow>, String)> {
+        if days > 0 {
+            if !matches!(period.trim(), "" | "all") || !matches!(group_by.trim(), "" | "none") {
+                return Err(EngineError::invalid("days gives one row per day; it takes no period or group_by"));
+            }
+            let rows = self.memory.with(|s| s.gain_daily(days, super::now_ms(), utc_offset_secs))?;
+            let text = render::gain_daily(&rows);
+            return Ok((rows, text));
+        }
         let period_name = period;
         let period = match period.trim() {
             "today" => Period::Today,

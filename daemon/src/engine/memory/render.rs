@@ -102,6 +102,28 @@ fn gain_row(out: &mut String, key: &str, r: &GainRow) {
     );
 }
 
+/// The daily history as a bar chart, one line per day (oldest first): each
+/// bar is the day's net saving against the best day's, then the figures,
+/// then the total over the days.
+pub fn gain_daily(rows: &[GainRow]) -> String {
+    let mut out = format!("tokens saved per day · the {} local days ending today\n", rows.len());
+    let best = rows.iter().map(|r| r.saved_tokens).max().unwrap_or(0).max(1);
+    for r in rows {
+        let filled = ((r.saved_tokens.max(0) as f64 / best as f64) * BAR_WIDTH as f64).round() as usize;
+        let bar = format!("{}{}", "█".repeat(filled), "·".repeat(BAR_WIDTH - filled));
+        let day = r.key.as_deref().unwrap_or("");
+        let _ =
+            writeln!(out, "{day:<10} {bar} {:>12} saved {:>6.1}% {:>8} events", r.saved_tokens, r.saved_pct, r.events);
+    }
+    let sum = total(rows);
+    let _ = write!(
+        out,
+        "{:<10} {:BAR_WIDTH$} {:>12} saved {:>6.1}% {:>8} events",
+        "total", "", sum.saved_tokens, sum.saved_pct, sum.events
+    );
+    out
+}
+
 /// The sum of `rows`, with the share computed over the sums.
 pub fn total(rows: &[GainRow]) -> GainRow {
     let (events, raw_tokens, sent_tokens, saved_tokens) = rows.iter().fold((0, 0, 0, 0), |(e, r, s, v), row| {
@@ -114,6 +136,28 @@ pub fn total(rows: &[GainRow]) -> GainRow {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn daily_chart_scales_bars_to_the_best_day() {
+        let day = |key: &str, raw: u64, sent: u64, events: u64| GainRow {
+            key: Some(key.to_string()),
+            events,
+            raw_tokens: raw,
+            sent_tokens: sent,
+            saved_tokens: raw as i64 - sent as i64,
+            saved_pct: if raw == 0 { 0.0 } else { (raw as f64 - sent as f64) * 100.0 / raw as f64 },
+        };
+        let rows = [day("2025-01-08", 0, 0, 0), day("2025-01-09", 400, 200, 2), day("2025-01-10", 1000, 200, 3)];
+        let text = gain_daily(&rows);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "tokens saved per day · the 3 local days ending today");
+        assert!(lines[1].starts_with("2025-01-08 ") && !lines[1].contains('█'), "{text}");
+        assert_eq!(lines[2].matches('█').count(), BAR_WIDTH / 4, "200 of the best 800: {text}");
+        assert_eq!(lines[3].matches('█').count(), BAR_WIDTH, "{text}");
+        assert!(lines[3].contains("800 saved   80.0%") && lines[3].ends_with("3 events"), "{text}");
+        assert!(lines[4].starts_with("total ") && lines[4].contains("1000 saved   71.4%"), "{text}");
+        assert_eq!(gain_daily(&rows), text, "deterministic");
+    }
 
     #[test]
     fn gain_table_names_its_period_and_totals_its_groups() {

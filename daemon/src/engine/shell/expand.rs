@@ -4,11 +4,9 @@ use lean_ctx_store::{ArchiveHit, Event, Shape};
 use regex::Regex;
 
 use crate::engine::error::{EngineError, EngineResult};
+use crate::engine::memory::actions::limit_or_default;
 use crate::engine::memory::{now_ms, store_error};
 use crate::engine::{Caller, Engine};
-
-/// Archived outputs an archive search shows; the answer says how many more match.
-pub const ARCHIVE_HITS: usize = 20;
 
 /// Lines returned at most by one expand, so a huge original cannot flood
 /// the agent by accident; ask for a window to see the rest.
@@ -104,10 +102,10 @@ impl Engine {
         Ok((out, total, meta.project))
     }
 
-    /// The best [`ARCHIVE_HITS`] archived outputs of the caller's project
+    /// The best `limit` (0: 20) archived outputs of the caller's project
     /// that match `query`, and how many match in all; other projects'
     /// outputs are noise here (an id still expands anywhere).
-    pub fn archive_search(&self, caller: &Caller<'_>, query: &str) -> EngineResult<(Vec<ArchiveHit>, u64)> {
+    pub fn archive_search(&self, caller: &Caller<'_>, query: &str, limit: u32) -> EngineResult<(Vec<ArchiveHit>, u64)> {
         if query.trim().is_empty() {
             return Err(EngineError::invalid("search needs some words to look for"));
         }
@@ -115,7 +113,7 @@ impl Engine {
         let dir = self.archive_dir();
         self.memory
             .with(|s| {
-                let hits = s.archive_search(&dir, query, Some(&project), ARCHIVE_HITS)?;
+                let hits = s.archive_search(&dir, query, Some(&project), limit_or_default(limit))?;
                 let total = s.archive_matches(query, Some(&project))?;
                 Ok((hits, total))
             })

@@ -1,0 +1,105 @@
+//! What lctx says about bad input: usage errors exit 2, name the CLI's own
+//! flags (not MCP parameters), and change nothing.
+
+use std::path::{Path, PathBuf};
+
+use lean_ctx_tests::{Home, bin, describe};
+
+fn project(home: &Home) -> PathBuf {
+    let root = home.path().join("proj");
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    std::fs::write(root.join("notes.txt"), "alpha\nbeta\nalpha\n").unwrap();
+    root
+}
+
+fn lctx(home: &Home, dir: &Path, args: &[&str]) -> std::process::Output {
+    home.command(bin("lctx")).current_dir(dir).args(args).output().unwrap()
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn edit_errors_name_the_cli_flags() {
+    let home = Home::new();
+    let root = project(&home);
+    let missing = lctx(&home, &root, &["edit", "notes.txt", "--old", "gamma", "--new", "x"]);
+    assert_eq!(missing.status.code(), Some(1), "{}", describe(&missing));
+    assert!(stderr(&missing).contains("--old was not found in notes.txt"), "{}", describe(&missing));
+    let twice = lctx(&home, &root, &["edit", "notes.txt", "--old", "alpha", "--new", "x"]);
+    assert!(stderr(&twice).contains("--old matches"), "{}", describe(&twice));
+    assert!(stderr(&twice).contains("or set --all"), "{}", describe(&twice));
+    let absent = lctx(&home, &root, &["edit", "new.txt", "--old", "a", "--new", "b"]);
+    assert!(stderr(&absent).contains("pass --create to create it"), "{}", describe(&absent));
+    for out in [&missing, &twice, &absent] {
+        let text = stderr(out);
+        assert!(
+            !text.contains("old_string") && !text.contains("replace_all") && !text.contains("create=true"),
+            "{text}"
+        );
+    }
+    assert_eq!(std::fs::read_to_string(root.join("notes.txt")).unwrap(), "alpha\nbeta\nalpha\n", "nothing changed");
+}
+
+#[test]
+fn bad_free_form_values_are_usage_errors() {
+    let home = Home::new();
+    let root = project(&home);
+    let by = lctx(&home, &root, &["gain", "--by", "nonsense"]);
+    assert_eq!(by.status.code(), Some(2), "{}", describe(&by));
+    assert!(
+        stderr(&by).contains("unknown --by `nonsense`; valid: none, tool, mode, family, project"),
+        "{}",
+        describe(&by)
+    );
+    let confidence = lctx(&home, &root, &["knowledge", "remember", "k", "v", "--confidence", "7"]);
+    assert_eq!(confidence.status.code(), Some(2), "{}", describe(&confidence));
+    assert!(stderr(&confidence).contains("give a number from 0 to 1"), "{}", describe(&confidence));
+    let list = lctx(&home, &root, &["knowledge", "list"]);
+    assert!(!String::from_utf8_lossy(&list.stdout).contains("k = v"), "the refused fact was not stored");
+    for args in [
+        &["session", "bogus"][..],
+        &["read", "notes.txt", "-m", "bogus"],
+        &["edit", "notes.txt", "--lines", "0", "--new", "x"],
+        &["expand", "abc", "--lines", "9-3"],
+        &["config", "set", "no_such_key", "3"],
+        &["config", "set", "redaction", "perhaps"],
+        &["expand", "abc", "--limit", "3"],
+    ] {
+        let out = lctx(&home, &root, args);
+        assert_eq!(out.status.code(), Some(2), "lctx {args:?}: {}", describe(&out));
+        assert!(!stderr(&out).trim().is_empty(), "lctx {args:?} says why");
+    }
+}
+
+#[test]
+fn gain_daily_draws_one_bar_per_day_and_refuses_what_does_not_combine() {
+    let home = Home::new();
+    let root = project(&home);
+    let read = lctx(&home, &root, &["read", "notes.txt"]);
+    assert!(read.status.success(), "{}", describe(&read));
+    let chart = lctx(&home, &root, &["gain", "--daily", "--days", "3"]);
+    assert!(chart.status.success(), "{}", describe(&chart));
+    let text = String::from_utf8_lossy(&chart.stdout).into_owned();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "tokens saved per day · the 3 local days ending today", "{text}");
+    assert_eq!(lines.len(), 5, "a header, three days, a total: {text}");
+    for day in &lines[1..4] {
+        let date = day.split_whitespace().next().unwrap();
+        assert!(date.len() == 10 && date.as_bytes()[4] == b'-' && date.as_bytes()[7] == b'-', "{day}");
+    }
+    assert!(lines[1] < lines[2] && lines[2] < lines[3], "oldest first: {text}");
+    assert!(lines[3].ends_with(" 1 events"), "today holds the read: {text}");
+    assert!(lines[1].ends_with(" 0 events") && lines[2].ends_with(" 0 events"), "empty days are shown: {text}");
+    assert!(lines[4].starts_with("total "), "{text}");
+    let again = lctx(&home, &root, &["gain", "--daily", "--days", "3"]);
+    assert_eq!(String::from_utf8_lossy(&again.stdout), text, "the same ledger, the same chart");
+
+    for args in
+        [&["gain", "--days", "3"][..], &["gain", "--daily", "--days", "0"], &["gain", "--daily", "--by", "tool"]]
+    {
+        let out = lctx(&home, &root, args);
+        assert_eq!(out.status.code(), Some(2), "lctx {args:?}: {}", describe(&out));
+    }
+}

@@ -1,0 +1,120 @@
+//! `lctx service install|uninstall` on Linux: the systemd user unit, and the
+//! systemctl calls `--now` and uninstall make, recorded by a fake systemctl
+//! on PATH so no real service manager is touched.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::PathBuf;
+
+use lean_ctx_tests::{Home, bin, describe};
+
+struct Fixture {
+    home: Home,
+    xdg: PathBuf,
+    fake_bin: PathBuf,
+    calls: PathBuf,
+}
+
+impl Fixture {
+    /// A home whose PATH starts with a `systemctl` that records its
+    /// arguments and exits with `exit_code`.
+    fn new(exit_code: i32) -> Fixture {
+        let home = Home::new();
+        let xdg = home.path().join("xdg");
+        let fake_bin = home.path().join("fake-bin");
+        let calls = home.path().join("systemctl.calls");
+        std::fs::create_dir_all(&fake_bin).unwrap();
+        let script = fake_bin.join("systemctl");
+        std::fs::write(&script, format!("#!/bin/sh\necho \"$*\" >> '{}'\nexit {exit_code}\n", calls.display()))
+            .unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        Fixture { home, xdg, fake_bin, calls }
+    }
+
+    fn lctx(&self, args: &[&str]) -> std::process::Output {
+        let path = format!("{}:{}", self.fake_bin.display(), std::env::var("PATH").unwrap_or_default());
+        self.home.command(bin("lctx")).env("XDG_CONFIG_HOME", &self.xdg).env("PATH", path).args(args).output().unwrap()
+    }
+
+    fn unit(&self) -> PathBuf {
+        self.xdg.join("systemd/user/lean-ctxd.service")
+    }
+
+    fn calls(&self) -> Vec<String> {
+        std::fs::read_to_string(&self.calls).unwrap_or_default().lines().map(String::from).collect()
+    }
+}
+
+fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn install_writes_the_unit_and_now_enables_and_starts_it() {
+    let f = Fixture::new(0);
+    let dry = f.lctx(&["service", "install", "--dry-run", "--now"]);
+    assert!(dry.status.success(), "{}", describe(&dry));
+    assert!(stdout(&dry).contains("--foreground --idle-timeout 0"), "{}", describe(&dry));
+    assert!(
+        stdout(&dry)
+            .contains("then run: systemctl --user daemon-reload && systemctl --user enable --now lean-ctxd.service")
+    );
+    assert!(!f.unit().exists(), "a dry run writes nothing");
+    assert!(f.calls().is_empty(), "and runs nothing");
+
+    let plain = f.lctx(&["service", "install"]);
+    assert!(plain.status.success(), "{}", describe(&plain));
+    assert!(stdout(&plain).contains("lctx service install --now"), "{}", describe(&plain));
+    assert!(f.calls().is_empty(), "without --now nothing is enabled");
+    let text = std::fs::read_to_string(f.unit()).unwrap();
+    let daemon = std::fs::canonicalize(bin("lean-ctxd")).unwrap();
+    assert!(text.contains(&format!("ExecStart=\"{}\" --foreground --idle-timeout 0", daemon.display())), "{text}");
+    assert!(text.contains(&format!("LEAN_CTX_HOME={}", f.home.path().display())), "{text}");
+    for setting in [
+        "Documentation=man:lctx(1)",
+        "StartLimitIntervalSec=300",
+        "StartLimitBurst=5",
+        "Restart=on-failure",
+        "RestartSec=5",
+        "NoNewPrivileges=yes",
+    ] {
+        assert!(text.lines().any(|l| l.starts_with(setting)), "{setting} missing: {text}");
+    }
+
+    let now = f.lctx(&["service", "install", "--now"]);
+    assert!(now.status.success(), "{}", describe(&now));
+    assert_eq!(f.calls(), ["--user daemon-reload", "--user enable --now lean-ctxd.service"]);
+}
+
+#[test]
+fn uninstall_stops_and_disables_before_removing() {
+    let f = Fixture::new(0);
+    assert!(f.lctx(&["service", "install"]).status.success());
+    let dry = f.lctx(&["service", "uninstall", "--dry-run"]);
+    assert!(stdout(&dry).contains("would run: systemctl --user disable --now lean-ctxd.service"), "{}", describe(&dry));
+    assert!(f.unit().exists() && f.calls().is_empty(), "a dry run changes nothing");
+
+    let out = f.lctx(&["service", "uninstall"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    assert!(!f.unit().exists());
+    assert_eq!(f.calls(), ["--user disable --now lean-ctxd.service", "--user daemon-reload"]);
+    let again = f.lctx(&["service", "uninstall"]);
+    assert!(again.status.success() && stdout(&again).contains("no service installed"), "{}", describe(&again));
+}
+
+#[test]
+fn a_failing_service_manager_is_reported() {
+    let f = Fixture::new(1);
+    let now = f.lctx(&["service", "install", "--now"]);
+    assert_eq!(now.status.code(), Some(1), "{}", describe(&now));
+    assert!(
+        String::from_utf8_lossy(&now.stderr).contains("`systemctl --user daemon-reload` failed"),
+        "{}",
+        describe(&now)
+    );
+    assert!(f.unit().exists(), "the unit is written before it is enabled");
+    // Without a running manager there is nothing to stop: said, and the file still goes.
+    let out = f.lctx(&["service", "uninstall"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("lctx daemon stop"), "{}", describe(&out));
+    assert!(!f.unit().exists());
+}
