@@ -99,7 +99,9 @@ fn install_service(file: &std::path::Path, opts: &ClientOptions) -> Result<(), S
     let before = manifest::read(file)?;
     let mode = 0o644;
     store.record(&mut record, file, before.as_deref(), mode, "")?;
-    service::run(service::ServiceCmd::Install { dry_run: false }, opts)?;
+    // The unit is written, not enabled or started: uninstall then only has
+    // a file to restore, and `lctx service install --now` starts it.
+    service::run(service::ServiceCmd::Install { dry_run: false, now: false }, opts)?;
     let after = manifest::read(file)?.unwrap_or_default();
     store.record(&mut record, file, before.as_deref(), mode, &after)
 }
