@@ -158,6 +158,8 @@ fn bad_values_of_closed_sets_name_the_valid_ones_on_both_surfaces() {
     mcp.initialize("parity-host", "2025-06-18");
     let (text, is_error) = mcp.call_tool(1, "ctx_gain", json!({"group_by": "colour"}));
     assert!(is_error);
-    assert!(cli.contains(&text), "the same message: {cli:?} / {text:?}");
+    // One message, each surface naming the parameter as its user writes it.
+    assert!(cli.contains(&text.replace("group_by", "--by")), "the same message: {cli:?} / {text:?}");
+    assert!(text.contains("unknown group_by `colour`"), "{text}");
     assert!(text.contains("valid: none, tool, mode, family, project"), "{text}");
 }
