@@ -199,6 +199,7 @@ fn main() {
                 period: GainPeriod::All as i32,
                 group_by: GainGroupBy::Tool as i32,
                 utc_offset_secs: 3600,
+                days: 0,
             }
             .encode_to_vec(),
         ),
