@@ -236,6 +236,30 @@ pub fn is_root() -> bool {
     unsafe { libc::geteuid() == 0 }
 }
 
+/// Runs git in `dir` with a fixed identity and branch name; fails the test when git does.
+pub fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args(["-c", "user.email=t@example.invalid", "-c", "user.name=t", "-c", "init.defaultBranch=main"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", describe(&out));
+}
+
+/// A git repository `name` under the home holding `files` (path, text).
+pub fn git_project(home: &Home, name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let root = home.path().join(name);
+    std::fs::create_dir_all(&root).unwrap();
+    git(&root, &["init", "-q"]);
+    for (path, text) in files {
+        let p = root.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    root
+}
+
 /// Exit status, stdout and stderr of a finished process, for assertion messages.
 pub fn describe(out: &Output) -> String {
     format!(

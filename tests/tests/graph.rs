@@ -2,35 +2,15 @@
 //! apart, answers the same through the fallback, and survives a daemon restart by loading its
 //! snapshot instead of parsing the project again.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
-use lean_ctx_tests::{Home, bin, describe, wait_until};
+use lean_ctx_tests::{Home, bin, describe, git, git_project as project, wait_until};
 use serde_json::Value;
 
 /// How long a change may take to reach the graph before a test gives up (the watcher debounces,
 /// then the index and the graph apply the batch).
 const FRESH: Duration = Duration::from_secs(10);
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = std::process::Command::new("git")
-        .args(["-c", "user.email=t@example.invalid", "-c", "user.name=t", "-c", "init.defaultBranch=main"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", describe(&out));
-}
-
-fn project(home: &Home, name: &str, files: &[(&str, &str)]) -> PathBuf {
-    let root = home.path().join(name);
-    std::fs::create_dir_all(&root).unwrap();
-    git(&root, &["init", "-q"]);
-    for (path, text) in files {
-        write(&root, path, text);
-    }
-    root
-}
 
 fn write(root: &Path, path: &str, text: &str) {
     let p = root.join(path);

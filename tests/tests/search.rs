@@ -5,7 +5,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use lean_ctx_proto::v1::{SearchRequest, SearchSource};
-use lean_ctx_tests::{Home, bin, client_options, describe, wait_until};
+use lean_ctx_tests::{Home, bin, client_options, describe, git, git_project as project, wait_until};
 
 fn lctx(home: &Home, dir: &Path, no_daemon: bool, args: &[&str]) -> String {
     let mut cmd = home.command(bin("lctx"));
@@ -16,28 +16,6 @@ fn lctx(home: &Home, dir: &Path, no_daemon: bool, args: &[&str]) -> String {
     let out = cmd.output().unwrap();
     assert!(out.status.success(), "{}", describe(&out));
     String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = std::process::Command::new("git")
-        .args(["-c", "user.email=t@example.invalid", "-c", "user.name=t", "-c", "init.defaultBranch=main"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", describe(&out));
-}
-
-fn project(home: &Home, name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
-    let root = home.path().join(name);
-    std::fs::create_dir_all(&root).unwrap();
-    git(&root, &["init", "-q"]);
-    for (path, text) in files {
-        let p = root.join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-    root
 }
 
 /// (source, text) of a bm25 search through the daemon.
