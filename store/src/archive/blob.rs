@@ -89,14 +89,20 @@ pub(super) fn file_size(path: &Path) -> Option<u64> {
     fs::metadata(path).ok().filter(fs::Metadata::is_file).map(|metadata| metadata.len())
 }
 
-/// Writes `bytes` to `path` atomically: into a new temporary file beside it, then renamed.
-pub(super) fn write_blob(path: &Path, bytes: &[u8]) -> Result<()> {
+/// Creates the shard directory a blob at `path` goes into, and returns it.
+pub(super) fn create_parent(path: &Path) -> Result<&Path> {
     let parent = path.parent().expect("a blob path has a directory");
     fs::create_dir_all(parent).map_err(|source| Error::Io {
         action: "create the archive directory",
         path: parent.to_path_buf(),
         source,
     })?;
+    Ok(parent)
+}
+
+/// Writes `bytes` to `path` atomically: into a new temporary file beside it, then renamed.
+pub(super) fn write_blob(path: &Path, bytes: &[u8]) -> Result<()> {
+    let parent = create_parent(path)?;
     let name = path.file_name().expect("a blob path has a file name").to_string_lossy();
     let pid = std::process::id();
     let (temp, mut file) = (0u32..)

@@ -240,12 +240,7 @@ impl WrittenBlob {
                 reason: "its blob was archived once and is missing now".to_owned(),
             });
         }
-        let parent = path.parent().expect("a blob path has a directory");
-        fs::create_dir_all(parent).map_err(|source| Error::Io {
-            action: "create the archive directory",
-            path: parent.to_path_buf(),
-            source,
-        })?;
+        super::blob::create_parent(path)?;
         fs::rename(&temp.path, path).map_err(|source| Error::Io {
             action: "move the archive blob into place at",
             path: path.to_path_buf(),
