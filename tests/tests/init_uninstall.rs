@@ -157,6 +157,7 @@ fn init_then_uninstall_leaves_every_file_as_it_was() {
     assert!(init.status.success(), "{}", describe(&init));
     let shown = text(&init);
     assert!(shown.contains("OK   agent shell  bash: an agent's `bash -c` runs wrapped commands"), "{shown}");
+    assert!(shown.contains("shell hook   evaluated in ~/.bashrc"), "doctor sees the block init wrote: {shown}");
     let user = sandbox.user();
     let bashrc = fs::read_to_string(user.join(".bashrc")).unwrap();
     assert!(bashrc.starts_with(DEBIAN_BASHRC) && bashrc.contains("export BASH_ENV="), "{bashrc}");

@@ -68,7 +68,8 @@ pub fn check_hosts() -> Vec<Check> {
     checks
 }
 
-/// Whether a shell's rc file evaluates the hook (`lctx-shell init …`).
+/// Whether a shell's rc file evaluates the hook (`lctx-shell init …` by
+/// hand, or the block `lctx init` writes).
 pub fn check_hook() -> Check {
     const NAME: &str = "shell hook";
     let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from) else {
@@ -76,7 +77,11 @@ pub fn check_hook() -> Check {
     };
     let found: Vec<String> = [".bashrc", ".bash_profile", ".zshrc", ".zshenv", ".config/fish/config.fish"]
         .iter()
-        .filter(|rc| std::fs::read_to_string(home.join(rc)).is_ok_and(|text| text.contains("lctx-shell init")))
+        .filter(|rc| {
+            let file = home.join(rc);
+            crate::init::shell_files::has_block(&file)
+                || std::fs::read_to_string(&file).is_ok_and(|text| text.contains("lctx-shell init"))
+        })
         .map(|rc| format!("~/{rc}"))
         .collect();
     if found.is_empty() {
