@@ -46,7 +46,7 @@ fn shaped(s: shape::Shaped) -> Shaped {
 
 /// Output above this size leaves the allocator holding pages worth
 /// returning.
-const LARGE_OUTPUT: usize = 8 << 20;
+const LARGE_OUTPUT: usize = 1 << 20;
 
 /// After a request that carried `bytes` of command output: glibc keeps the
 /// freed buffers (raw, redacted, shaped, archived copies) in its arenas, so

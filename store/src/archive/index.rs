@@ -8,8 +8,10 @@ use rusqlite::{Connection, params};
 use crate::error::Result;
 
 /// Most bytes of one output the search index takes: its first and last half of this. Indexing
-/// costs about 40 ms per MB on the response path and grows `state.db` by about the compressed size.
-pub(super) const INDEX_LIMIT: usize = 8 * 1024 * 1024;
+/// costs about 40 ms per MB on the response path, grows `state.db` by about the compressed size,
+/// and holds every distinct term of the row in SQLite's memory until the insert ends (some 9 MiB
+/// per MiB of text without repeated words): this bound keeps one command's peak within its budget.
+pub(super) const INDEX_LIMIT: usize = 2 * 1024 * 1024;
 
 /// The rowid of an output in `archive_fts`: its id read as a 64-bit integer (bijective, so two ids
 /// never share a rowid, and `printf('%016x', rowid)` gives the id back).

@@ -63,9 +63,16 @@ impl IndexWindow {
                 self.head.extend_from_slice(bytes);
                 return;
             }
-            // Past the limit: the head keeps its first half, the rest starts the tail.
-            self.tail.extend(&self.head[half..]);
-            self.head.truncate(half);
+            // Past the limit: the head keeps the first half of the output, the rest starts the
+            // tail (the head may still be short of its half when one write crosses the limit).
+            if self.head.len() < half {
+                let (first, rest) = bytes.split_at(half - self.head.len());
+                self.head.extend_from_slice(first);
+                bytes = rest;
+            } else {
+                self.tail.extend(&self.head[half..]);
+                self.head.truncate(half);
+            }
         }
         if bytes.len() > half {
             self.tail.clear();

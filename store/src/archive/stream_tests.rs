@@ -84,6 +84,23 @@ fn a_streamed_output_is_archived_under_the_hash_of_its_bytes() {
     assert!(files(&incoming_dir(&archive)).is_empty(), "nothing left in incoming/");
 }
 
+/// The search index takes the same text of a streamed output as of the whole one, however the
+/// writes fall: many small ones, or one that crosses the limit from an empty or short head.
+#[test]
+fn the_index_takes_the_same_text_of_a_stream_as_of_the_whole_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = long_log();
+    let whole = super::index::indexed_text(&text);
+    for piece in [4_096, 65_537, 1 << 20, 3 << 20, text.len()] {
+        let blob = write_in_pieces(dir.path(), &text, piece);
+        assert!(blob.index_text() == whole, "pieces of {piece} bytes");
+    }
+    let mut writer = ArchiveWriter::create(dir.path()).unwrap();
+    writer.write(&text[..100]).unwrap();
+    writer.write(&text[100..]).unwrap();
+    assert!(writer.finish().unwrap().index_text() == whole, "a short head, then one write past the limit");
+}
+
 #[test]
 fn an_interrupted_write_leaves_no_partial_blob() {
     let (dir, store) = temp_store();
