@@ -32,6 +32,10 @@ struct Outcome {
 struct Sample {
     at: Duration,
     rss_kib: u64,
+    /// Of the RSS: heap and stacks, and pages of mapped files (index
+    /// segments, the database) that the kernel can drop at will.
+    anon_kib: u64,
+    file_kib: u64,
     fds: u64,
 }
 
@@ -116,12 +120,14 @@ fn operation(
     Outcome { op, took, error }
 }
 
-/// RSS and open descriptors of `pid`, from /proc.
-fn footprint(pid: u32) -> Option<(u64, u64)> {
+/// RSS (whole, anonymous, file-backed) and open descriptors of `pid`, from /proc.
+fn footprint(pid: u32, at: Duration) -> Option<Sample> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let rss = status.lines().find_map(|l| l.strip_prefix("VmRSS:"))?.split_whitespace().next()?.parse().ok()?;
+    let kib = |key: &str| -> Option<u64> {
+        status.lines().find_map(|l| l.strip_prefix(key))?.split_whitespace().next()?.parse().ok()
+    };
     let fds = std::fs::read_dir(format!("/proc/{pid}/fd")).ok()?.count() as u64;
-    Some((rss, fds))
+    Some(Sample { at, rss_kib: kib("VmRSS:")?, anon_kib: kib("RssAnon:")?, file_kib: kib("RssFile:")?, fds })
 }
 
 /// Zombie processes whose parent is `pid`.
@@ -182,17 +188,13 @@ pub fn run(bins: &Path, repo: &Path, duration: Duration) -> String {
     let mut samples = Vec::new();
     let mut loads = Vec::new();
     while begin.elapsed() < duration {
-        if let Some((rss_kib, fds)) = footprint(pid) {
-            samples.push(Sample { at: begin.elapsed(), rss_kib, fds });
-        }
+        samples.extend(footprint(pid, begin.elapsed()));
         loads.push(load_average());
         std::thread::sleep(SAMPLE_EVERY.min(duration.saturating_sub(begin.elapsed())));
     }
     stop.store(true, Ordering::Relaxed);
     let outcomes: Vec<Outcome> = clients.into_iter().flat_map(|t| t.join().expect("client thread")).collect();
-    if let Some((rss_kib, fds)) = footprint(pid) {
-        samples.push(Sample { at: begin.elapsed(), rss_kib, fds });
-    }
+    samples.extend(footprint(pid, begin.elapsed()));
     let zombies = zombies_of(pid);
     let stopped = Command::new(&lctx).args(["daemon", "stop"]).env("LEAN_CTX_HOME", home.path()).output();
     let stopped_ok = stopped.is_ok_and(|o| o.status.success());
@@ -231,10 +233,12 @@ fn report(
     for ((op, class), n) in &classes {
         let _ = writeln!(out, "- {op}: {n} × `{class}`");
     }
-    let _ = writeln!(out, "\n| at | daemon RSS | open fds |");
-    let _ = writeln!(out, "|---|---|---|");
+    let _ = writeln!(out, "\n| at | daemon RSS | anonymous | file-backed | open fds |");
+    let _ = writeln!(out, "|---|---|---|---|---|");
+    let mib = |kib: u64| kib as f64 / 1024.0;
     for s in samples {
-        let _ = writeln!(out, "| {} s | {:.1} MiB | {} |", s.at.as_secs(), s.rss_kib as f64 / 1024.0, s.fds);
+        let (at, rss, anon, file) = (s.at.as_secs(), mib(s.rss_kib), mib(s.anon_kib), mib(s.file_kib));
+        let _ = writeln!(out, "| {at} s | {rss:.1} MiB | {anon:.1} MiB | {file:.1} MiB | {} |", s.fds);
     }
     let after_first_minute: Vec<&Sample> = samples.iter().filter(|s| s.at >= Duration::from_secs(60)).collect();
     if let (Some(first), Some(last)) = (after_first_minute.first(), after_first_minute.last()) {
@@ -242,10 +246,13 @@ fn report(
         let max_fds = after_first_minute.iter().map(|s| s.fds).max().unwrap_or(0);
         let _ = writeln!(
             out,
-            "\nAfter the first minute: RSS {:.1} → {:.1} MiB (max {:.1}), fds {} → {} (max {max_fds}).",
-            first.rss_kib as f64 / 1024.0,
-            last.rss_kib as f64 / 1024.0,
-            max_rss as f64 / 1024.0,
+            "\nAfter the first minute: RSS {:.1} → {:.1} MiB (max {:.1}; anonymous {:.1} → {:.1} MiB), \
+             fds {} → {} (max {max_fds}).",
+            mib(first.rss_kib),
+            mib(last.rss_kib),
+            mib(max_rss),
+            mib(first.anon_kib),
+            mib(last.anon_kib),
             first.fds,
             last.fds
         );
