@@ -106,10 +106,14 @@ pub(super) fn scan<'a>(text: &'a str, key: &str) -> Result<Layout<'a>, TextError
         if marker("---") || marker("...") || rest.starts_with('%') {
             return refuse("more than one YAML document, or a directive; lctx edits a single plain document");
         }
-        seen_content = true;
         if is_item(rest) {
-            return refuse("the file is a YAML list, not a map of settings");
+            if !seen_content {
+                return refuse("the file is a YAML list, not a map of settings");
+            }
+            // The list of the key above, at that key's own indentation (as serde_yaml writes lists).
+            continue;
         }
+        seen_content = true;
         let (name, value) = split_key(rest).map_err(|m| TextError::at(line.start, m))?;
         if name != key {
             continue;
@@ -158,6 +162,9 @@ fn map_block<'a>(lines: &[Line<'a>], key_line: usize) -> Result<MapBlock<'a>, Te
     let mut scalar_of: Option<usize> = None;
     for (i, line) in lines.iter().enumerate().skip(key_line + 1) {
         if line.indent == 0 && line.is_content() {
+            if is_item(line.rest) {
+                return Err(TextError::at(line.start, "this key holds a list, not a map of entries"));
+            }
             break;
         }
         if line.is_blank() {
@@ -311,6 +318,8 @@ mod tests {
         assert_eq!(map.last_content, 17);
         assert_eq!(map.entries[1].value, " {cmd: x}");
         assert!(scan("a: 1\n", "extensions").unwrap().map.is_none());
+        let lists = scan("paths:\n- /usr/bin\nextensions:\n  a: {}\nmore:\n- x\n", "extensions").unwrap();
+        assert_eq!(lists.map.unwrap().entries.len(), 1, "top-level lists at column 0 belong to their keys");
     }
 
     #[test]
@@ -324,6 +333,8 @@ mod tests {
             ("extensions:\n  dev:\n    cmd: !!str x\n", 3, "anchors"),
             ("extensions: &e\n  dev: {}\n", 1, "anchors"),
             ("extensions:\n  - dev\n", 2, "list"),
+            ("extensions:\n- dev\n", 2, "list"),
+            ("extensions:\n  a: 1\n- dev\n", 3, "list"),
             ("- a\n", 1, "list"),
             ("a: 1\n---\nb: 2\n", 2, "document"),
             ("extensions:\n  a: 1\n  a: 2\n", 3, "twice"),
