@@ -34,12 +34,19 @@ pub struct Change {
     pub after: String,
     /// What it is for, shown above its diff.
     pub purpose: String,
+    /// For a generated file (completions), the command that prints it: the
+    /// plan names it and the size instead of listing thousands of lines.
+    pub generated_by: Option<String>,
 }
 
 impl Change {
     pub fn diff(&self) -> String {
         let file = self.file.display().to_string();
         let old = if self.before.is_some() { file.as_str() } else { "/dev/null" };
+        if let Some(command) = &self.generated_by {
+            let lines = self.after.lines().count();
+            return format!("--- {old}\n+++ {file}\n@@ {lines} lines, as `{command}` prints them @@\n");
+        }
         similar::TextDiff::from_lines(self.before.as_deref().unwrap_or(""), &self.after)
             .unified_diff()
             .header(old, &file)
@@ -102,7 +109,11 @@ fn plan_mcp(env: &Env, scope: Scope, plan: &mut Plan) -> Result<(), String> {
         }
         match setup::plan(host, env, scope, Action::Install(&mcp)) {
             Ok(p) => match p.after {
-                Some(after) => push(plan, &p.file, after, format!("{}: register the lean-ctx MCP server", host.name))?,
+                Some(after) => plan.changes.push(change(
+                    &p.file,
+                    after,
+                    format!("{}: register the lean-ctx MCP server", host.name),
+                )?),
                 None => plan.notes.push(format!("{}: lean-ctx already registered in {}", host.name, p.file.display())),
             },
             Err(why) => plan.notes.push(format!("{}: skipped: {why}", host.name)),
@@ -124,7 +135,9 @@ fn plan_shell(
         let file = claude_hook::settings_file(env, scope)?;
         let before = manifest::read(&file)?;
         match claude_hook::with_hook(&file, before.as_deref(), bin)? {
-            Some(after) => push(plan, &file, after, "Claude Code: PreToolUse hook routing its Bash tool".into())?,
+            Some(after) => {
+                plan.changes.push(change(&file, after, "Claude Code: PreToolUse hook routing its Bash tool".into())?)
+            }
             None => plan.notes.push(format!("Claude Code: the lctx-shell hook is in {} already", file.display())),
         }
     }
@@ -150,7 +163,8 @@ fn plan_shell(
     for (shell, found) in [(Shell::Bash, bash), (Shell::Zsh, zsh), (Shell::Fish, fish)] {
         if found {
             let purpose = format!("{}: completions for lctx", shell.name());
-            push_if_changed(plan, &completions::file(env, shell), completion(shell), &purpose)?;
+            let generated_by = Some(format!("lctx completions {}", shell.name()));
+            push_if_changed(plan, &completions::file(env, shell), completion(shell), purpose, generated_by)?;
         }
     }
     if let Some(other) = std::env::var_os("BASH_ENV").filter(|v| !v.is_empty() && Path::new(v) != bash_env) {
@@ -172,26 +186,31 @@ fn plan_one_shell(
     block: &str,
     [env_purpose, rc_purpose]: [&str; 2],
 ) -> Result<(), String> {
-    push_if_changed(plan, env_file, shell_files::agent_env_text(bin, shell)?, env_purpose)?;
+    push_if_changed(plan, env_file, shell_files::agent_env_text(bin, shell)?, env_purpose.into(), None)?;
     let before = manifest::read(rc)?;
     if let Some(after) = shell_files::with_block(before.as_deref(), block) {
-        push(plan, rc, after, rc_purpose.into())?;
+        plan.changes.push(change(rc, after, rc_purpose.into())?);
     }
     Ok(())
 }
 
-fn push_if_changed(plan: &mut Plan, file: &Path, after: String, purpose: &str) -> Result<(), String> {
-    if manifest::read(file)?.as_deref() == Some(after.as_str()) {
-        return Ok(());
+fn push_if_changed(
+    plan: &mut Plan,
+    file: &Path,
+    after: String,
+    purpose: String,
+    generated_by: Option<String>,
+) -> Result<(), String> {
+    if manifest::read(file)?.as_deref() != Some(after.as_str()) {
+        plan.changes.push(Change { generated_by, ..change(file, after, purpose)? });
     }
-    push(plan, file, after, purpose.into())
+    Ok(())
 }
 
-fn push(plan: &mut Plan, file: &Path, after: String, purpose: String) -> Result<(), String> {
+fn change(file: &Path, after: String, purpose: String) -> Result<Change, String> {
     let file = write::resolve_symlink(file).map_err(manifest::describe)?;
     let before = manifest::read(&file)?;
-    plan.changes.push(Change { file, before, after, purpose });
-    Ok(())
+    Ok(Change { file, before, after, purpose, generated_by: None })
 }
 
 /// Makes the planned changes, each recorded before it is made. A file that
