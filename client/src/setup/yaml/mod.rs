@@ -106,7 +106,9 @@ fn insert(text: &str, layout: &Layout<'_>, at: usize, lines: &[String]) -> Strin
     let body = lines.join(layout.eol);
     let unterminated = at == text.len() && !text.is_empty() && !text.ends_with('\n');
     if unterminated {
-        format!("{text}{}{body}", layout.eol)
+        // A final `\r` is half a `\r\n` break: complete it rather than add another.
+        let eol = if text.ends_with('\r') { "\n" } else { layout.eol };
+        format!("{text}{eol}{body}")
     } else {
         format!("{}{body}{}{}", &text[..at], layout.eol, &text[at..])
     }
@@ -210,6 +212,29 @@ mod tests {
         let added = upsert(text, PATH, &[("cmd", json!("/b"))]).unwrap().unwrap();
         assert_eq!(added, format!("{text}    lean-ctx:\n        cmd: /b\n"));
         assert_eq!(remove(&added, PATH).unwrap().as_deref(), Some(text));
+    }
+
+    #[test]
+    fn any_prefix_of_a_file_is_edited_or_refused_never_a_panic() {
+        let wanted = Value::Object(fields("/b").into_iter().map(|(k, v)| (k.to_string(), v)).collect());
+        let samples = [
+            CONFIG,
+            "\u{feff}é: ü\r\nextensions:\r\n  ö: 'ä''x'\r\n  lean-ctx: {cmd: \"\\u00e9\", args: [a, 'b']}\r\n",
+            "extensions:\n  a:\n    description: |\n      # x\n    args: [\"\\\"\", '']\n---\n",
+        ];
+        for sample in samples {
+            for end in (0..=sample.len()).filter(|&i| sample.is_char_boundary(i)) {
+                let text = &sample[..end];
+                let _ = get(text, PATH);
+                let _ = remove(text, PATH);
+                if let Ok(Some(out)) = upsert(text, PATH, &fields("/b")) {
+                    assert_eq!(
+                        get(&out, PATH).map_err(|e| format!("{text:?} → {out:?}: {e:?}")),
+                        Ok(Some(wanted.clone()))
+                    );
+                }
+            }
+        }
     }
 
     #[test]
