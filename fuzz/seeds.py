@@ -100,7 +100,18 @@ toml_files = {
     "codex-broken": "[mcp_servers\ncommand = 1\n",
     "codex-dotted": 'mcp_servers.lean-ctx.command = "x"\n',
 }
+yaml_files = {
+    "goose-empty": "",
+    "goose-others": "# goose\nGOOSE_PROVIDER: anthropic\nGOOSE_SEARCH_PATHS:\n- /usr/local/bin\nextensions:\n  developer:\n"
+                    "    enabled: true # on\n    type: builtin\n  github:\n    args:\n    - -y\n    cmd: npx\n"
+                    "    envs: {}\n    type: stdio\n# tools\nGOOSE_MODE: auto\n",
+    "goose-ours": "extensions:\n  lean-ctx: {cmd: /old/lctx-mcp, args: []}\n  dev:\n    description: |\n      # text\n",
+    "goose-flow": "extensions: {developer: {enabled: true}}\n",
+    "goose-anchor": "base: &b\n  timeout: 1\nextensions:\n  dev:\n    <<: *b\n",
+    "goose-crlf": "a: 1\r\nextensions:\r\n    dev:\r\n        enabled: true\r\n",
+}
 CODEX = 4  # index of codex in HOSTS (client/src/setup/mod.rs)
+GOOSE = 14  # index of goose in HOSTS
 for host in range(14):
     for name, text in json_files.items():
         if host != CODEX and (host + len(name)) % 4 == 0 or name in ("others", "ours"):
@@ -108,6 +119,8 @@ for host in range(14):
             write("host_config", f"{host}-{name}-project", bytes([host + 128]) + text.encode())
 for name, text in toml_files.items():
     write("host_config", name, bytes([CODEX]) + text.encode())
+for name, text in yaml_files.items():
+    write("host_config", name, bytes([GOOSE]) + text.encode())
 
 # paths: one byte (cwd: project, src, src/sub), then the path as a client sends it.
 clear("paths")

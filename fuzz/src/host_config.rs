@@ -1,6 +1,6 @@
-//! `host_config`: `lctx setup`'s edits of the hosts' JSONC and TOML files
-//! (`client/src/setup/jsonc.rs`, `toml_hosts.rs`), through the public
-//! `plan` on a file holding the fuzzer's text.
+//! `host_config`: `lctx setup`'s edits of the hosts' JSONC, TOML and YAML
+//! files (`client/src/setup/jsonc.rs`, `toml_hosts.rs`, `yaml/`), through
+//! the public `plan` on a file holding the fuzzer's text.
 //!
 //! Input: one byte choosing the host and scope, then the file's content.
 //!
@@ -26,8 +26,10 @@ static WORLD: LazyLock<World> = LazyLock::new(|| {
     let env = Env {
         home: dir.join("home"),
         xdg_config_home: None,
+        xdg_data_home: None,
         codex_home: None,
         claude_config_dir: None,
+        goose_path_root: None,
         path: Vec::new(),
         cwd: Ok(project),
         macos: false,

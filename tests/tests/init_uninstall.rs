@@ -1,6 +1,7 @@
 //! `lctx init` and `lctx uninstall` end to end, on a fresh HOME: the round
-//! trip leaves every file byte-identical, a plan nobody confirmed changes
-//! nothing, a file the user changed since init is not overwritten silently,
+//! trip leaves every file byte-identical (host configs in JSON and Goose's
+//! YAML, rc files, the completion files init adds), a plan nobody confirmed
+//! changes nothing, a file the user changed since init is not overwritten silently,
 //! and after init the shells an agent starts are wrapped while a person's
 //! interactive shell is not.
 //!
@@ -23,6 +24,9 @@ const PROBE_GIT: &str = "#!/bin/sh\nparent=$(cat /proc/$PPID/comm 2>/dev/null ||
 const DEBIAN_BASHRC: &str = "# ~/.bashrc\n# If not running interactively, don't do anything\ncase $- in\n    *i*) ;;\n      *) \
                              return;;\nesac\nalias ll='ls -l'\n";
 
+const GOOSE_CONFIG: &str = "# Goose\nGOOSE_PROVIDER: anthropic\nextensions:\n  developer:\n    enabled: true # mine\n    \
+                            name: developer\n    type: builtin\n# keep\nGOOSE_MODE: auto\n";
+
 const CLAUDE_SETTINGS: &str = "{\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"PostToolUse\": [{\"matcher\": \"Edit\", \"hooks\": []}]\n  }\n}\n";
 
 struct Sandbox {
@@ -37,9 +41,14 @@ impl Sandbox {
         fs::write(user.join(".bashrc"), DEBIAN_BASHRC).unwrap();
         fs::write(user.join(".claude/settings.json"), CLAUDE_SETTINGS).unwrap();
         fs::write(user.join(".claude.json"), "{\"numStartups\": 3}\n").unwrap();
+        // Goose has run here; so has a JetBrains IDE (configured by hand: a manual step).
+        fs::create_dir_all(user.join(".config/goose")).unwrap();
+        fs::write(user.join(".config/goose/config.yaml"), GOOSE_CONFIG).unwrap();
+        fs::write(user.join(".config/goose/permission.yaml"), "user: {}\n").unwrap();
+        fs::create_dir_all(user.join(".config/JetBrains/IntelliJIdea2025.2/options")).unwrap();
         let tools = sandbox.tools();
         fs::create_dir_all(&tools).unwrap();
-        for tool in ["bash", "zsh", "sh", "cat", "ps", "rm", "env"] {
+        for tool in ["bash", "zsh", "fish", "sh", "cat", "ps", "rm", "env"] {
             if let Some(found) = which(tool) {
                 std::os::unix::fs::symlink(found, tools.join(tool)).unwrap();
             }
@@ -70,6 +79,9 @@ impl Sandbox {
             .env("XDG_CONFIG_HOME", self.user().join(".config"))
             .env("PATH", self.tools())
             .env_remove("ZDOTDIR")
+            .env_remove("XDG_DATA_HOME")
+            .env_remove("BASH_COMPLETION_USER_DIR")
+            .env_remove("GOOSE_PATH_ROOT")
             .env_remove("BASH_ENV")
             .env_remove("CLAUDE_CONFIG_DIR")
             .env_remove("LEAN_CTX_SHELL")
@@ -172,6 +184,41 @@ fn init_then_uninstall_leaves_every_file_as_it_was() {
     assert_eq!(claude["numStartups"], 3);
     assert!(claude["mcpServers"]["lean-ctx"]["command"].as_str().unwrap().ends_with("lctx-mcp"));
     assert_eq!(sandbox.has_zsh(), user.join(".zshenv").exists(), "~/.zshenv is written exactly when zsh is there");
+    let goose = fs::read_to_string(user.join(".config/goose/config.yaml")).unwrap();
+    assert!(goose.starts_with(&GOOSE_CONFIG[..GOOSE_CONFIG.find("# keep").unwrap()]), "{goose}");
+    assert!(
+        goose.contains("  lean-ctx:\n    type: stdio\n") && goose.ends_with("# keep\nGOOSE_MODE: auto\n"),
+        "{goose}"
+    );
+    assert!(
+        shown.contains("note: JetBrains AI Assistant: manual step: run `lctx setup jetbrains` and paste the JSON"),
+        "{shown}"
+    );
+
+    // Completions, shown in the plan and loadable by each shell.
+    let bash_completion = user.join(".local/share/bash-completion/completions/lctx");
+    assert!(
+        shown.contains(&format!("# bash: completions for lctx\n--- /dev/null\n+++ {}\n@@ ", bash_completion.display()))
+            && shown.contains(" lines, as `lctx completions bash` prints them @@\n"),
+        "{shown}"
+    );
+    let source = format!("source {} && complete -p lctx", bash_completion.display());
+    let complete = sandbox.command("bash").args(["-c", &source]).output().unwrap();
+    assert!(String::from_utf8_lossy(&complete.stdout).trim_end().ends_with(" lctx"), "{}", describe(&complete));
+    if sandbox.has_zsh() {
+        let functions = user.join(".local/share/zsh/site-functions");
+        assert!(functions.join("_lctx").is_file());
+        let fpath = sandbox.command("zsh").args(["-c", "print -r -- $fpath[1]"]).output().unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&fpath.stdout).trim(),
+            functions.display().to_string(),
+            "~/.zshenv puts it first"
+        );
+        let compinit = "autoload -Uz compinit && compinit -u -D && whence -w _lctx";
+        let loaded = sandbox.command("zsh").args(["-c", compinit]).output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&loaded.stdout).trim(), "_lctx: function", "{}", describe(&loaded));
+    }
+    assert_eq!(sandbox.tools().join("fish").exists(), user.join(".config/fish/completions/lctx.fish").is_file());
 
     let again = sandbox.lctx(&["init", "--yes"]);
     assert!(again.status.success(), "{}", describe(&again));

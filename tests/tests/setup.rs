@@ -46,6 +46,7 @@ impl Sandbox {
             .env("PATH", self.path("empty-path"))
             .env_remove("CODEX_HOME")
             .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("GOOSE_PATH_ROOT")
             .current_dir(self.path("project/src"))
             .arg("setup");
         cmd
@@ -135,7 +136,10 @@ fn check(case: &Case) {
     // --dry-run: a diff on stdout, nothing written.
     let dry = ok(&run(&[case.host, "--dry-run"]));
     assert!(dry.contains(&format!("--- {}\n+++ {}\n", file.display(), file.display())), "{dry}");
-    assert!(dry.contains("\"lean-ctx\"") || dry.contains("[mcp_servers.lean-ctx]"), "{dry}");
+    assert!(
+        dry.contains("\"lean-ctx\"") || dry.contains("[mcp_servers.lean-ctx]") || dry.contains("+  lean-ctx:\n"),
+        "{dry}"
+    );
     assert!(dry.lines().any(|l| l.starts_with('+') && l.contains(&sb.mcp().display().to_string())), "{dry}");
     assert!(dry.ends_with("(dry run: nothing written)\n"), "{dry}");
     assert_eq!(sb.read(case.file), case.original, "{}: dry run wrote", case.host);
@@ -493,7 +497,9 @@ fn list_reports_every_host_with_what_is_installed_and_registered() {
             "roo-code",
             "kiro",
             "continue",
-            "amp"
+            "amp",
+            "goose",
+            "jetbrains"
         ]
     );
     let line = |id: &str| *lines.iter().find(|l| l.starts_with(&format!("{id} "))).unwrap();
@@ -527,6 +533,7 @@ fn list_reports_every_host_with_what_is_installed_and_registered() {
         "{list}"
     );
     assert!(line("continue").contains("no user-level file lctx can edit (see --scope project)"), "{list}");
+    assert!(line("jetbrains").contains("not installed manual: `lctx setup jetbrains` prints the JSON"), "{list}");
     assert_eq!(ok(&sb.lctx(&["--list"])), list, "deterministic");
 }
 
@@ -846,4 +853,129 @@ fn continue_in_project_scope() {
     let out = sb.lctx(&["continue"]);
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
     assert!(stderr(&out).contains("`lctx setup continue --scope project`"), "{}", describe(&out));
+}
+
+/// What Goose itself writes (serde_yaml: lists at their key's indentation,
+/// quoted `@`), with a person's comments and another stdio extension.
+const GOOSE_CONFIG: &str = "# Goose settings, see goose configure\nGOOSE_PROVIDER: anthropic\nGOOSE_MODEL: claude-sonnet-4-5\nGOOSE_SEARCH_PATHS:\n- /usr/local/bin\n- ~/bin\nextensions:\n  developer:\n    bundled: true\n    display_name: Developer\n    enabled: true # always\n    name: developer\n    timeout: 300\n    type: builtin\n  github:\n    args:\n    - -y\n    - '@modelcontextprotocol/server-github'\n    cmd: npx\n    enabled: false\n    env_keys:\n    - GITHUB_PERSONAL_ACCESS_TOKEN\n    envs: {}\n    name: github\n    timeout: 300\n    type: stdio\n\n# tools\nGOOSE_MODE: smart_approve\n";
+
+#[test]
+fn goose() {
+    check(&Case {
+        host: "goose",
+        args: &[],
+        evidence: "xdg/goose/permission.yaml",
+        file: "xdg/goose/config.yaml",
+        original: GOOSE_CONFIG,
+        anchor: "    type: stdio\n",
+        inserted: "  lean-ctx:\n    type: stdio\n    name: lean-ctx\n    enabled: true\n    cmd: {MCP}\n    args: []\n    envs: {}\n    env_keys: []\n    timeout: 300\n",
+        fresh: "extensions:\n  lean-ctx:\n    type: stdio\n    name: lean-ctx\n    enabled: true\n    cmd: {MCP}\n    args: []\n    envs: {}\n    env_keys: []\n    timeout: 300\n",
+        broken: "GOOSE_MODE: auto\nextensions: {developer: {enabled: true, type: builtin, name: developer}}\n",
+        broken_line: 2,
+    });
+}
+
+#[test]
+fn goose_updates_an_old_entry_saying_what_it_pointed_to() {
+    let sb = Sandbox::new();
+    sb.installed("xdg/goose/permission.yaml");
+    let file = "xdg/goose/config.yaml";
+    let old =
+        "  lean-ctx:\n    cmd: /old/lctx-mcp\n    args: []\n    enabled: true\n    name: lean-ctx\n    type: stdio\n";
+    let with_old = GOOSE_CONFIG.replace("  github:\n", &format!("{old}  github:\n"));
+    sb.write(file, &with_old);
+    let out = ok(&sb.lctx(&["goose"]));
+    assert!(out.starts_with("Goose: replacing lean-ctx → /old/lctx-mcp\n"), "{out}");
+    let mcp = sb.mcp().display().to_string();
+    let new = format!(
+        "  lean-ctx:\n    type: stdio\n    name: lean-ctx\n    enabled: true\n    cmd: {mcp}\n    args: []\n    envs: {{}}\n    env_keys: []\n    timeout: 300\n"
+    );
+    assert_eq!(sb.read(file), with_old.replace(old, &new), "updated in place, everything else as it was");
+    assert!(
+        ok(&sb.lctx(&["--list"])).contains(&format!("goose           installed     registered: lean-ctx → {mcp} in"))
+    );
+    ok(&sb.lctx(&["--remove", "goose"]));
+    assert_eq!(sb.read(file), GOOSE_CONFIG);
+}
+
+#[test]
+fn goose_files_a_line_edit_cannot_be_sure_of_are_refused_with_their_line() {
+    let sb = Sandbox::new();
+    sb.installed("xdg/goose/permission.yaml");
+    let file = sb.path("xdg/goose/config.yaml");
+    let cases = [
+        ("extensions:\n  developer:\n\tenabled: true\n", 3, "a tab in the indentation"),
+        ("base: &base\n  timeout: 300\nextensions:\n  developer:\n    <<: *base\n", 5, "anchors, aliases"),
+        ("extensions: &ext\n  developer: {}\n", 1, "anchors, aliases"),
+        ("extensions:\n- developer\n", 2, "holds a list"),
+        ("extensions: []\n", 1, "flow style"),
+    ];
+    for (text, line, says) in cases {
+        sb.write("xdg/goose/config.yaml", text);
+        let out = sb.lctx(&["goose"]);
+        assert_eq!(out.status.code(), Some(1), "{text:?}: {}", describe(&out));
+        let err = stderr(&out);
+        assert!(err.contains(&format!("{}:{line}:", file.display())) && err.contains(says), "{text:?}: {err}");
+        assert_eq!(sb.read("xdg/goose/config.yaml"), text, "untouched");
+    }
+    assert!(!sb.path("xdg/goose/config.yaml.bak").exists());
+}
+
+#[test]
+fn goose_follows_goose_path_root() {
+    let sb = Sandbox::new();
+    let root = sb.path("goose-root");
+    sb.installed("goose-root/config/permission.yaml");
+    let out = sb.command().env("GOOSE_PATH_ROOT", &root).arg("goose").output().unwrap();
+    assert!(out.status.success(), "{}", describe(&out));
+    assert!(std::fs::read_to_string(root.join("config/config.yaml")).unwrap().contains("  lean-ctx:\n"));
+    assert!(!sb.path("xdg/goose/config.yaml").exists());
+}
+
+/// Every file under the sandbox with its bytes.
+fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut all = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            all.push((path.clone(), Vec::new()));
+            all.extend(tree(&path));
+        } else {
+            all.push((path.clone(), std::fs::read(&path).unwrap()));
+        }
+    }
+    all.sort();
+    all
+}
+
+#[test]
+fn jetbrains_prints_the_json_to_paste_and_writes_nothing() {
+    let sb = Sandbox::new();
+    sb.installed("xdg/JetBrains/IntelliJIdea2025.2/options/other.xml");
+    let before = tree(sb.root());
+    for args in [vec!["jetbrains"], vec!["jetbrains", "--dry-run"], vec!["idea", "--scope", "project"]] {
+        let out = ok(&sb.lctx(&args));
+        assert!(
+            out.starts_with(
+                "JetBrains AI Assistant keeps its MCP servers in its settings, not in a file lctx can edit; add \
+                 lean-ctx there:\n  1. open Settings | Tools | AI Assistant | Model Context Protocol (MCP)"
+            ),
+            "{out}"
+        );
+        let snippet = format!(
+            "{{\n  \"mcpServers\": {{\n    \"lean-ctx\": {{\n      \"command\": \"{}\",\n      \"args\": []\n    }}\n  }}\n}}\n",
+            sb.mcp().display()
+        );
+        assert!(out.contains(&snippet), "{out}");
+        assert!(out.ends_with("(nothing was written)\n"), "{out}");
+    }
+    let removed = ok(&sb.lctx(&["--remove", "jetbrains"]));
+    assert!(removed.contains("removed by hand") && removed.contains("nothing was written"), "{removed}");
+    let list = ok(&sb.lctx(&["--list"]));
+    let line = list.lines().find(|l| l.starts_with("jetbrains ")).unwrap();
+    assert_eq!(
+        line,
+        "jetbrains       installed     manual: `lctx setup jetbrains` prints the JSON to paste into its settings"
+    );
+    assert_eq!(tree(sb.root()), before, "nothing written anywhere");
 }

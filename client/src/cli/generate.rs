@@ -14,6 +14,16 @@ pub enum Shell {
     Fish,
 }
 
+impl Shell {
+    pub fn name(self) -> &'static str {
+        match self {
+            Shell::Bash => "bash",
+            Shell::Zsh => "zsh",
+            Shell::Fish => "fish",
+        }
+    }
+}
+
 /// The completion script of `cmd` for `shell`.
 pub fn completions(mut cmd: clap::Command, shell: Shell) -> String {
     let name = cmd.get_name().to_string();

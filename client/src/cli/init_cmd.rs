@@ -4,10 +4,10 @@
 use std::io::{BufRead, IsTerminal};
 use std::path::PathBuf;
 
-use clap::Args;
+use clap::{Args, CommandFactory};
 
 use super::setup_cmd::ScopeArg;
-use super::{Exit, Failure, doctor, service};
+use super::{Exit, Failure, doctor, generate, service};
 use crate::init::{self, manifest};
 use crate::options::{ClientOptions, is_executable};
 use crate::setup::{Env, Scope};
@@ -35,7 +35,8 @@ pub struct UninstallArgs {
 pub async fn init(args: InitArgs, opts: &ClientOptions) -> Exit {
     let env = Env::from_process()?;
     let lctx_shell = beside_lctx("lctx-shell");
-    let plan = init::plan(&env, &opts.dirs.config, Scope::from(args.scope), lctx_shell.as_deref())?;
+    let completion = |shell| generate::completions(super::Cli::command(), shell);
+    let plan = init::plan(&env, &opts.dirs.config, Scope::from(args.scope), lctx_shell.as_deref(), completion)?;
     let service_file = if args.service { Some(service::service_file()?) } else { None };
     for change in &plan.changes {
         crate::outln!("# {}", change.purpose);

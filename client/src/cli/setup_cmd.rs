@@ -13,7 +13,8 @@ use crate::setup::{self, Action, Env, HOSTS, Host, Outcome, Registration, Scope}
 #[command(group(ArgGroup::new("what").required(true).args(["host", "list", "remove"])))]
 pub struct SetupArgs {
     /// Host to register lean-ctx in: claude-code, claude-desktop, cursor, vscode (GitHub Copilot), codex,
-    /// windsurf, zed, gemini, opencode, cline, roo-code, kiro, continue, amp.
+    /// windsurf, zed, gemini, opencode, cline, roo-code, kiro, continue, amp, goose; jetbrains (JetBrains AI
+    /// Assistant) prints the JSON to paste into its settings.
     #[arg(value_parser = parse_host)]
     host: Option<&'static Host>,
     /// One line per host: installed or not, and whether lean-ctx is registered (and still runnable).
@@ -63,6 +64,11 @@ pub fn run(args: SetupArgs) -> CmdResult {
         list(&env, scope);
         return Ok(());
     }
+    if let Some(host) = args.remove.or(args.host)
+        && let Some(settings) = host.manual
+    {
+        return print_manual(host, settings, args.remove.is_some());
+    }
     let mcp;
     let (host, action) = match (args.host, args.remove) {
         (_, Some(host)) => (host, Action::Remove),
@@ -106,6 +112,29 @@ pub fn run(args: SetupArgs) -> CmdResult {
     Ok(())
 }
 
+/// A host configured in its settings UI: what to do there. Nothing is
+/// written, so there is nothing to dry-run, force or scope.
+fn print_manual(host: &Host, settings: &str, remove: bool) -> CmdResult {
+    if remove {
+        crate::outln!(
+            "{}: lean-ctx is removed by hand: open {settings}, select lean-ctx and remove it (nothing was written)",
+            host.name
+        );
+        return Ok(());
+    }
+    let snippet = setup::manual_snippet(host, &setup::mcp_binary()?)?;
+    crate::outln!(
+        "{} keeps its MCP servers in its settings, not in a file lctx can edit; add lean-ctx there:",
+        host.name
+    );
+    crate::outln!("  1. open {settings} (global level: every project; project level: this one)");
+    crate::outln!("  2. click Add, choose to give the configuration as JSON, and paste:");
+    crate::out!("{snippet}");
+    crate::outln!("  3. click OK, then Apply");
+    crate::outln!("(nothing was written)");
+    Ok(())
+}
+
 /// Says what an install overwrites, so a hand-made entry is not lost unnoticed
 /// (the backup holds it too).
 fn print_replaced(host: &Host, action: Action<'_>, previous: Option<&serde_json::Value>) {
@@ -128,6 +157,9 @@ fn list(env: &Env, scope: Scope) {
         let status = setup::status(host, env, scope);
         let installed = if status.installed { "installed" } else { "not installed" };
         let registered = match (&status.file, status.registered) {
+            _ if host.manual.is_some() => {
+                format!("manual: `lctx setup {}` prints the JSON to paste into its settings", host.id)
+            }
             (Err(_), _) if scope == Scope::User => "no user-level file lctx can edit (see --scope project)".to_string(),
             (Err(_), _) => "no project-level config".to_string(),
             (Ok(file), Ok(None)) => format!("not registered ({})", file.display()),

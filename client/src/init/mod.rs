@@ -2,13 +2,16 @@
 //! one step, and the exact undo of it.
 //!
 //! [`plan`] works out every file change — the MCP server in each installed
-//! host ([`crate::setup`]), Claude Code's PreToolUse hook
-//! ([`claude_hook`]), the shell integration for non-interactive shells
-//! ([`shell_files`]) — as before/after texts, writing nothing. [`apply`]
+//! host ([`crate::setup`]; a host configured by hand is listed as a manual
+//! step), Claude Code's PreToolUse hook ([`claude_hook`]), the shell
+//! integration for non-interactive shells ([`shell_files`]) and lctx's
+//! completions for each shell on PATH ([`completions`]) — as before/after
+//! texts, writing nothing. [`apply`]
 //! records each change in the [`manifest`] before making it; [`uninstall`]
 //! puts every recorded file back as it was.
 
 mod claude_hook;
+mod completions;
 pub mod manifest;
 pub mod shell_files;
 
@@ -19,6 +22,7 @@ pub use claude_hook::registered as claude_hook_registered;
 pub use claude_hook::settings_file as claude_settings_file;
 use manifest::{Manifest, Store};
 
+use crate::cli::generate::Shell;
 use crate::setup::{self, Action, Env, HOSTS, Scope, write};
 
 /// One file `lctx init` would write.
@@ -30,12 +34,19 @@ pub struct Change {
     pub after: String,
     /// What it is for, shown above its diff.
     pub purpose: String,
+    /// For a generated file (completions), the command that prints it: the
+    /// plan names it and the size instead of listing thousands of lines.
+    pub generated_by: Option<String>,
 }
 
 impl Change {
     pub fn diff(&self) -> String {
         let file = self.file.display().to_string();
         let old = if self.before.is_some() { file.as_str() } else { "/dev/null" };
+        if let Some(command) = &self.generated_by {
+            let lines = self.after.lines().count();
+            return format!("--- {old}\n+++ {file}\n@@ {lines} lines, as `{command}` prints them @@\n");
+        }
         similar::TextDiff::from_lines(self.before.as_deref().unwrap_or(""), &self.after)
             .unified_diff()
             .header(old, &file)
@@ -55,14 +66,21 @@ pub struct Plan {
 const NEW_FILE_MODE: u32 = 0o600;
 
 /// Works out what init changes. `lctx_shell`: the lctx-shell to install, if
-/// there is one.
-pub fn plan(env: &Env, config_dir: &Path, scope: Scope, lctx_shell: Option<&Path>) -> Result<Plan, String> {
+/// there is one; `completion`: lctx's completion script for a shell.
+pub fn plan(
+    env: &Env,
+    config_dir: &Path,
+    scope: Scope,
+    lctx_shell: Option<&Path>,
+    completion: fn(Shell) -> String,
+) -> Result<Plan, String> {
     let mut plan = Plan::default();
     plan_mcp(env, scope, &mut plan)?;
     match lctx_shell {
-        Some(bin) => plan_shell(env, config_dir, scope, bin, &mut plan)?,
+        Some(bin) => plan_shell(env, config_dir, scope, bin, completion, &mut plan)?,
         None => plan.notes.push(
-            "lctx-shell is not installed beside lctx: no shell integration (cargo install --locked --path shim-shell)"
+            "lctx-shell is not installed beside lctx: no shell integration or completions (cargo install --locked \
+             --path shim-shell)"
                 .into(),
         ),
     }
@@ -82,9 +100,20 @@ fn plan_mcp(env: &Env, scope: Scope, plan: &mut Plan) -> Result<(), String> {
         plan.notes.push("no MCP host found installed (`lctx setup --list` shows what was looked for)".into());
     }
     for host in installed {
+        if let Some(settings) = host.manual {
+            plan.notes.push(format!(
+                "{}: manual step: run `lctx setup {}` and paste the JSON it prints into {settings}",
+                host.name, host.id
+            ));
+            continue;
+        }
         match setup::plan(host, env, scope, Action::Install(&mcp)) {
             Ok(p) => match p.after {
-                Some(after) => push(plan, &p.file, after, format!("{}: register the lean-ctx MCP server", host.name))?,
+                Some(after) => plan.changes.push(change(
+                    &p.file,
+                    after,
+                    format!("{}: register the lean-ctx MCP server", host.name),
+                )?),
                 None => plan.notes.push(format!("{}: lean-ctx already registered in {}", host.name, p.file.display())),
             },
             Err(why) => plan.notes.push(format!("{}: skipped: {why}", host.name)),
@@ -93,18 +122,27 @@ fn plan_mcp(env: &Env, scope: Scope, plan: &mut Plan) -> Result<(), String> {
     Ok(())
 }
 
-fn plan_shell(env: &Env, config_dir: &Path, scope: Scope, bin: &Path, plan: &mut Plan) -> Result<(), String> {
+fn plan_shell(
+    env: &Env,
+    config_dir: &Path,
+    scope: Scope,
+    bin: &Path,
+    completion: fn(Shell) -> String,
+    plan: &mut Plan,
+) -> Result<(), String> {
     let claude = setup::find_host("claude-code").expect("claude-code is in the host table");
     if setup::status(claude, env, Scope::User).installed {
         let file = claude_hook::settings_file(env, scope)?;
         let before = manifest::read(&file)?;
         match claude_hook::with_hook(&file, before.as_deref(), bin)? {
-            Some(after) => push(plan, &file, after, "Claude Code: PreToolUse hook routing its Bash tool".into())?,
+            Some(after) => {
+                plan.changes.push(change(&file, after, "Claude Code: PreToolUse hook routing its Bash tool".into())?)
+            }
             None => plan.notes.push(format!("Claude Code: the lctx-shell hook is in {} already", file.display())),
         }
     }
     let on_path = |name: &str| env.path.iter().any(|dir| crate::options::is_executable(&dir.join(name)));
-    let (bash, zsh) = (on_path("bash"), on_path("zsh"));
+    let (bash, zsh, fish) = (on_path("bash"), on_path("zsh"), on_path("fish"));
     let bash_env = shell_files::agent_env_file(config_dir, "bash");
     let zsh_env = shell_files::agent_env_file(config_dir, "zsh");
     if bash {
@@ -114,12 +152,20 @@ fn plan_shell(env: &Env, config_dir: &Path, scope: Scope, bin: &Path, plan: &mut
         plan_one_shell(plan, bin, "bash", &bash_env, &shell_files::bashrc(env), &block, purposes)?;
     }
     if zsh {
-        let block = shell_files::zshenv_block(bash.then_some(bash_env.as_path()), &zsh_env);
+        let fpath = completions::zsh_functions_dir(env);
+        let block = shell_files::zshenv_block(bash.then_some(bash_env.as_path()), &zsh_env, &fpath);
         let purposes = ["zsh agents: the hook ~/.zshenv reads", "zsh: every zsh reads ~/.zshenv; agents' get the hook"];
         plan_one_shell(plan, bin, "zsh", &zsh_env, &shell_files::zshenv(env), &block, purposes)?;
     }
     if !bash && !zsh {
         plan.notes.push("neither bash nor zsh is on PATH: no shell integration".into());
+    }
+    for (shell, found) in [(Shell::Bash, bash), (Shell::Zsh, zsh), (Shell::Fish, fish)] {
+        if found {
+            let purpose = format!("{}: completions for lctx", shell.name());
+            let generated_by = Some(format!("lctx completions {}", shell.name()));
+            push_if_changed(plan, &completions::file(env, shell), completion(shell), purpose, generated_by)?;
+        }
     }
     if let Some(other) = std::env::var_os("BASH_ENV").filter(|v| !v.is_empty() && Path::new(v) != bash_env) {
         plan.notes.push(format!(
@@ -140,26 +186,31 @@ fn plan_one_shell(
     block: &str,
     [env_purpose, rc_purpose]: [&str; 2],
 ) -> Result<(), String> {
-    push_if_changed(plan, env_file, shell_files::agent_env_text(bin, shell)?, env_purpose)?;
+    push_if_changed(plan, env_file, shell_files::agent_env_text(bin, shell)?, env_purpose.into(), None)?;
     let before = manifest::read(rc)?;
     if let Some(after) = shell_files::with_block(before.as_deref(), block) {
-        push(plan, rc, after, rc_purpose.into())?;
+        plan.changes.push(change(rc, after, rc_purpose.into())?);
     }
     Ok(())
 }
 
-fn push_if_changed(plan: &mut Plan, file: &Path, after: String, purpose: &str) -> Result<(), String> {
-    if manifest::read(file)?.as_deref() == Some(after.as_str()) {
-        return Ok(());
+fn push_if_changed(
+    plan: &mut Plan,
+    file: &Path,
+    after: String,
+    purpose: String,
+    generated_by: Option<String>,
+) -> Result<(), String> {
+    if manifest::read(file)?.as_deref() != Some(after.as_str()) {
+        plan.changes.push(Change { generated_by, ..change(file, after, purpose)? });
     }
-    push(plan, file, after, purpose.into())
+    Ok(())
 }
 
-fn push(plan: &mut Plan, file: &Path, after: String, purpose: String) -> Result<(), String> {
+fn change(file: &Path, after: String, purpose: String) -> Result<Change, String> {
     let file = write::resolve_symlink(file).map_err(manifest::describe)?;
     let before = manifest::read(&file)?;
-    plan.changes.push(Change { file, before, after, purpose });
-    Ok(())
+    Ok(Change { file, before, after, purpose, generated_by: None })
 }
 
 /// Makes the planned changes, each recorded before it is made. A file that

@@ -60,8 +60,9 @@ pub fn bashrc_block(bash_env: &Path) -> String {
 }
 
 /// The `~/.zshenv` block (read by every zsh): the same export for the bash
-/// an agent may start, and the zsh file.
-pub fn zshenv_block(bash_env: Option<&Path>, zsh_env: &Path) -> String {
+/// an agent may start, the zsh file, and the directory of lctx's
+/// completions on `fpath` (set here, before `~/.zshrc` runs `compinit`).
+pub fn zshenv_block(bash_env: Option<&Path>, zsh_env: &Path, functions: &Path) -> String {
     let mut block = String::from(
         "# AI agents run commands in non-interactive shells; these lines route their commands\n\
          # through lctx-shell and do nothing for anyone else.\n",
@@ -72,6 +73,9 @@ pub fn zshenv_block(bash_env: Option<&Path>, zsh_env: &Path) -> String {
     }
     let zsh_env = quote(zsh_env);
     block.push_str(&format!("[ ! -r {zsh_env} ] || . {zsh_env}\n"));
+    let functions = quote(functions);
+    // First on fpath, once however often the file is read.
+    block.push_str(&format!("fpath=({functions} ${{fpath:#{functions}}})\n"));
     block
 }
 
@@ -130,7 +134,8 @@ mod tests {
     fn blocks_export_bash_env_only_when_unset_and_quote_paths() {
         let block = bashrc_block(Path::new("/h/it's/agent-env.bash"));
         assert!(block.contains(r#"[ -n "${BASH_ENV-}" ] || export BASH_ENV='/h/it'\''s/agent-env.bash'"#), "{block}");
-        let zsh = zshenv_block(None, Path::new("/c/agent-env.zsh"));
-        assert!(zsh.ends_with("[ ! -r '/c/agent-env.zsh' ] || . '/c/agent-env.zsh'\n") && !zsh.contains("BASH_ENV"));
+        let zsh = zshenv_block(None, Path::new("/c/agent-env.zsh"), Path::new("/d/site-functions"));
+        assert!(zsh.contains("[ ! -r '/c/agent-env.zsh' ] || . '/c/agent-env.zsh'\n") && !zsh.contains("BASH_ENV"));
+        assert!(zsh.ends_with("fpath=('/d/site-functions' ${fpath:#'/d/site-functions'})\n"), "{zsh}");
     }
 }

@@ -13,10 +13,14 @@ pub struct Env {
     pub home: PathBuf,
     /// `$XDG_CONFIG_HOME` when set to an absolute path (the XDG spec ignores relative ones).
     pub xdg_config_home: Option<PathBuf>,
+    /// `$XDG_DATA_HOME`, likewise.
+    pub xdg_data_home: Option<PathBuf>,
     /// `$CODEX_HOME`: Codex's whole state directory.
     pub codex_home: Option<PathBuf>,
     /// `$CLAUDE_CONFIG_DIR`: Claude Code's whole config directory.
     pub claude_config_dir: Option<PathBuf>,
+    /// `$GOOSE_PATH_ROOT` when absolute (Goose ignores a relative one): all of Goose's directories.
+    pub goose_path_root: Option<PathBuf>,
     /// The directories of `$PATH`.
     pub path: Vec<PathBuf>,
     /// The working directory, from which `--scope project` finds the project
@@ -31,8 +35,10 @@ impl Env {
         Ok(Env {
             home: var("HOME").ok_or("HOME is not set")?,
             xdg_config_home: var("XDG_CONFIG_HOME").filter(|p| p.is_absolute()),
+            xdg_data_home: var("XDG_DATA_HOME").filter(|p| p.is_absolute()),
             codex_home: var("CODEX_HOME"),
             claude_config_dir: var("CLAUDE_CONFIG_DIR"),
+            goose_path_root: var("GOOSE_PATH_ROOT").filter(|p| p.is_absolute()),
             path: std::env::var_os("PATH").map(|p| std::env::split_paths(&p).collect()).unwrap_or_default(),
             cwd: std::env::current_dir().map_err(|e| format!("cannot read the working directory: {e}")),
             macos: cfg!(target_os = "macos"),
@@ -40,8 +46,13 @@ impl Env {
     }
 
     /// `$XDG_CONFIG_HOME`, else `~/.config`.
-    fn xdg_config(&self) -> PathBuf {
+    pub fn xdg_config(&self) -> PathBuf {
         self.xdg_config_home.clone().unwrap_or_else(|| self.home.join(".config"))
+    }
+
+    /// `$XDG_DATA_HOME`, else `~/.local/share`.
+    pub fn xdg_data(&self) -> PathBuf {
+        self.xdg_data_home.clone().unwrap_or_else(|| self.home.join(".local/share"))
     }
 
     /// The nearest ancestor of the working directory holding `.git` (a
@@ -178,6 +189,28 @@ pub fn amp(env: &Env) -> Place {
     in_dir(env.dot_config().join("amp"), "settings.json")
 }
 
+/// Goose config-files guide: `~/.config/goose/config.yaml` on Linux and
+/// macOS. Goose finds it with etcetera's `choose_app_strategy`, which is XDG
+/// on both (so `$XDG_CONFIG_HOME` moves it on macOS too), and
+/// `$GOOSE_PATH_ROOT/config` replaces that directory when set (Goose's
+/// `config::paths`).
+pub fn goose(env: &Env) -> Place {
+    let dir = match &env.goose_path_root {
+        Some(root) => root.join("config"),
+        None => env.xdg_config().join("goose"),
+    };
+    in_dir(dir, "config.yaml")
+}
+
+/// JetBrains IDEs keep their settings in `<appData>/JetBrains/<IDE><version>`;
+/// AI Assistant's MCP servers are among them, in no documented file, so
+/// lctx writes nothing here (the host is `manual`) and the directory only
+/// shows that an IDE has run.
+pub fn jetbrains(env: &Env) -> Place {
+    let dir = env.app_data().join("JetBrains");
+    Place { file: dir.clone(), marker: dir }
+}
+
 fn in_dir(dir: PathBuf, file: &str) -> Place {
     Place { file: dir.join(file), marker: dir }
 }
@@ -226,8 +259,10 @@ mod tests {
         Env {
             home: "/home/u".into(),
             xdg_config_home: None,
+            xdg_data_home: None,
             codex_home: None,
             claude_config_dir: None,
+            goose_path_root: None,
             path: Vec::new(),
             cwd: Ok("/home/u/src/app/sub".into()),
             macos,
@@ -257,6 +292,8 @@ mod tests {
         );
         assert_eq!(file(kiro, &e), "/home/u/.kiro/settings/mcp.json");
         assert_eq!(file(amp, &e), "/home/u/.config/amp/settings.json");
+        assert_eq!(file(goose, &e), "/home/u/.config/goose/config.yaml");
+        assert_eq!(jetbrains(&e).marker, Path::new("/home/u/.config/JetBrains"));
     }
 
     #[test]
@@ -267,6 +304,8 @@ mod tests {
         assert_eq!(file(vscode, &e), format!("{support}/Code/User/mcp.json"));
         assert_eq!(file(zed, &e), "/home/u/.config/zed/settings.json");
         assert_eq!(file(claude_code, &e), "/home/u/.claude.json");
+        assert_eq!(file(goose, &e), "/home/u/.config/goose/config.yaml");
+        assert_eq!(jetbrains(&e).marker, Path::new(&format!("{support}/JetBrains")));
     }
 
     #[test]
@@ -282,9 +321,13 @@ mod tests {
         assert_eq!(file(zed, &e), "/x/zed/settings.json");
         assert_eq!(file(codex, &e), "/c/config.toml");
         assert_eq!(claude_code(&e), Place { file: "/cc/.claude.json".into(), marker: "/cc".into() });
-        // macOS apps do not follow XDG.
+        assert_eq!(file(goose, &e), "/x/goose/config.yaml");
+        // macOS apps do not follow XDG; Goose does, everywhere.
         let mac = Env { macos: true, ..e };
         assert_eq!(file(zed, &mac), "/home/u/.config/zed/settings.json");
+        assert_eq!(file(goose, &mac), "/x/goose/config.yaml");
+        let rooted = Env { goose_path_root: Some("/g".into()), ..mac };
+        assert_eq!(file(goose, &rooted), "/g/config/config.yaml");
     }
 
     #[test]

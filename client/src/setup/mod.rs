@@ -9,14 +9,18 @@
 //! files belong to the user and are often edited by hand, so every edit
 //! changes only our entry: JSON/JSONC files are edited as text by a
 //! comment-aware scanner ([`jsonc`]), Codex's TOML through toml_edit
-//! ([`toml_hosts`]), and the result replaces the file atomically with a
-//! backup ([`write`]). A file that does not parse is refused, unchanged,
-//! with its file:line.
+//! ([`toml_hosts`]), Goose's YAML line by line ([`yaml`]), and the result
+//! replaces the file atomically with a backup ([`write`]). A file that does
+//! not parse, or that the YAML editor cannot be sure of, is refused,
+//! unchanged, with its file:line. A host that keeps its MCP servers in its
+//! settings UI rather than a file (JetBrains AI Assistant) is `manual`: lctx
+//! prints the JSON to paste there ([`manual_snippet`]) and writes nothing.
 
 mod hosts;
 pub(crate) mod jsonc;
 mod toml_hosts;
 pub(crate) mod write;
+mod yaml;
 
 use std::path::{Path, PathBuf};
 
@@ -47,6 +51,9 @@ pub struct Host {
     locate: fn(&Env) -> Place,
     /// `Some(why)`: the user-level file is not one lctx can edit (only `--scope project` works).
     no_user_scope: Option<&'static str>,
+    /// `Some(where)`: no config file at all; lean-ctx is added by pasting
+    /// JSON (the file a JSON host would get) into the settings page `where`.
+    pub manual: Option<&'static str>,
     /// The project-scope file, relative to the project root, if the host reads one.
     project_file: Option<&'static str>,
     format: Format,
@@ -71,6 +78,8 @@ enum Format {
     /// JSON, or JSONC (comments, trailing commas) where the host reads it.
     Json,
     Toml,
+    /// Block-style YAML, edited line by line.
+    Yaml,
 }
 
 /// A field a host's stdio server entry can carry.
@@ -89,6 +98,15 @@ enum FieldKey {
     Env,
     /// `true`: written where the host's own examples carry it.
     Enabled,
+    /// Goose's names: `cmd` for the program, `envs` for the environment map,
+    /// `env_keys` (`[]`) for variables taken from its secret store.
+    Cmd,
+    Envs,
+    EnvKeys,
+    /// `name: lean-ctx`, where the entry repeats its own name (Goose).
+    Name,
+    /// `timeout`: seconds the host waits for the server (Goose's default is 300).
+    Timeout(u64),
 }
 
 /// A field's value: the only shapes our entries need.
@@ -98,6 +116,7 @@ enum Field {
     List(Vec<String>),
     EmptyMap,
     Bool(bool),
+    Number(u64),
 }
 
 impl Field {
@@ -107,6 +126,7 @@ impl Field {
             Field::List(items) => Value::Array(items.iter().cloned().map(Value::String).collect()),
             Field::EmptyMap => Value::Object(serde_json::Map::new()),
             Field::Bool(b) => Value::Bool(*b),
+            Field::Number(n) => Value::from(*n),
         }
     }
 }
@@ -127,6 +147,7 @@ pub const HOSTS: &[Host] = &[
         binaries: &["claude"],
         locate: hosts::claude_code,
         no_user_scope: None,
+        manual: None,
         // Claude Code MCP docs, project scope: `.mcp.json` in the project root, same shape.
         project_file: Some(".mcp.json"),
         format: Format::Json,
@@ -141,6 +162,7 @@ pub const HOSTS: &[Host] = &[
         binaries: &["claude-desktop"],
         locate: hosts::claude_desktop,
         no_user_scope: None,
+        manual: None,
         project_file: None,
         format: Format::Json,
         servers_key: &["mcpServers"],
@@ -153,6 +175,7 @@ pub const HOSTS: &[Host] = &[
         binaries: &["cursor"],
         locate: hosts::cursor,
         no_user_scope: None,
+        manual: None,
         // Cursor MCP docs: project servers in `.cursor/mcp.json`, same shape.
         project_file: Some(".cursor/mcp.json"),
         format: Format::Json,
@@ -166,6 +189,7 @@ pub const HOSTS: &[Host] = &[
         binaries: &["code"],
         locate: hosts::vscode,
         no_user_scope: None,
+        manual: None,
         // VS Code MCP configuration reference: workspace servers in `.vscode/mcp.json`, same shape.
         project_file: Some(".vscode/mcp.json"),
         format: Format::Json,
@@ -180,6 +204,7 @@ pub const HOSTS: &[Host] = &[
         binaries: &["codex"],
         locate: hosts::codex,
         no_user_scope: None,
+        manual: None,
         project_file: None,
         format: Format::Toml,
         // `[mcp_servers.NAME]` with `command` and `args` (Codex MCP docs).
@@ -193,6 +218,7 @@ pub const HOSTS: &[Host] = &[
         binaries: &["windsurf"],
         locate: hosts::windsurf,
         no_user_scope: None,
+        manual: None,
         project_file: None,
         format: Format::Json,
         servers_key: &["mcpServers"],
@@ -205,6 +231,7 @@ pub const HOSTS: &[Host] = &[
         binaries: &["zed", "zeditor"],
         locate: hosts::zed,
         no_user_scope: None,
+        manual: None,
         project_file: None,
         format: Format::Json,
         // Custom servers: `command`, `args`, `env` under `context_servers` (Zed MCP docs). The older
@@ -219,6 +246,7 @@ pub const HOSTS: &[Host] = &[
         binaries: &["gemini"],
         locate: hosts::gemini,
         no_user_scope: None,
+        manual: None,
         // Gemini CLI configuration docs: project settings in `.gemini/settings.json`, same shape.
         project_file: Some(".gemini/settings.json"),
         format: Format::Json,
@@ -232,6 +260,7 @@ pub const HOSTS: &[Host] = &[
         binaries: &["opencode"],
         locate: hosts::opencode,
         no_user_scope: None,
+        manual: None,
         // OpenCode config docs: `opencode.json` in the project root.
         project_file: Some("opencode.json"),
         format: Format::Json,
@@ -246,6 +275,7 @@ pub const HOSTS: &[Host] = &[
         binaries: &["cline"],
         locate: hosts::cline,
         no_user_scope: None,
+        manual: None,
         project_file: None,
         format: Format::Json,
         // Cline MCP docs: `mcpServers` entries with `command`, `args`, `env`, `disabled`.
@@ -259,6 +289,7 @@ pub const HOSTS: &[Host] = &[
         binaries: &[],
         locate: hosts::roo_code,
         no_user_scope: None,
+        manual: None,
         // Roo Code MCP docs: project servers in `.roo/mcp.json`, same shape as the global file.
         project_file: Some(".roo/mcp.json"),
         format: Format::Json,
@@ -272,6 +303,7 @@ pub const HOSTS: &[Host] = &[
         binaries: &["kiro", "kiro-cli"],
         locate: hosts::kiro,
         no_user_scope: None,
+        manual: None,
         // Kiro MCP configuration docs: workspace servers in `.kiro/settings/mcp.json`, same shape.
         project_file: Some(".kiro/settings/mcp.json"),
         format: Format::Json,
@@ -287,6 +319,7 @@ pub const HOSTS: &[Host] = &[
         no_user_scope: Some(
             "its user-level servers are a YAML list in ~/.continue/config.yaml, which lctx does not edit",
         ),
+        manual: None,
         // Continue MCP docs: every file in `.continue/mcpServers/` is loaded, and JSON files in the
         // `mcpServers` shape other hosts use are accepted; this one is lctx's own.
         project_file: Some(".continue/mcpServers/lean-ctx.json"),
@@ -301,11 +334,66 @@ pub const HOSTS: &[Host] = &[
         binaries: &["amp"],
         locate: hosts::amp,
         no_user_scope: None,
+        manual: None,
         // Amp manual: workspace settings in `.amp/settings.json` (Amp asks before running their servers).
         project_file: Some(".amp/settings.json"),
         format: Format::Json,
         // One literal key with a dot in it, not a nested path (Amp manual).
         servers_key: &["amp.mcpServers"],
+        fields: COMMAND_ARGS,
+    },
+    Host {
+        id: "goose",
+        name: "Goose",
+        aliases: &["goose-cli", "block-goose"],
+        binaries: &["goose"],
+        locate: hosts::goose,
+        no_user_scope: None,
+        manual: None,
+        // Goose keeps extensions in its user config only.
+        project_file: None,
+        format: Format::Yaml,
+        // Goose config-files guide, "Extensions Configuration": a stdio extension is
+        // `extensions.NAME` with `type: stdio`, `name`, `enabled`, `cmd`, `args`, `env_keys`,
+        // `envs`, `timeout`. Goose's ExtensionConfig::Stdio requires `name`, `cmd` and `args`;
+        // the entry's `name` must match its key, by which Goose finds it.
+        servers_key: &["extensions"],
+        fields: &[
+            FieldKey::Type("stdio"),
+            FieldKey::Name,
+            FieldKey::Enabled,
+            FieldKey::Cmd,
+            FieldKey::Args,
+            FieldKey::Envs,
+            FieldKey::EnvKeys,
+            FieldKey::Timeout(300),
+        ],
+    },
+    Host {
+        id: "jetbrains",
+        name: "JetBrains AI Assistant",
+        aliases: &["jetbrains-ai", "ai-assistant", "intellij", "idea"],
+        // The launchers of the IDEs that bundle AI Assistant (JetBrains Toolbox puts them on PATH).
+        binaries: &[
+            "idea",
+            "pycharm",
+            "webstorm",
+            "goland",
+            "clion",
+            "rider",
+            "rustrover",
+            "phpstorm",
+            "rubymine",
+            "datagrip",
+        ],
+        locate: hosts::jetbrains,
+        no_user_scope: None,
+        // AI Assistant MCP docs: servers are added in the IDE's settings (global or project level),
+        // by fields or by pasting a `{"mcpServers": …}` JSON; no config file is documented.
+        manual: Some("Settings | Tools | AI Assistant | Model Context Protocol (MCP)"),
+        project_file: None,
+        format: Format::Json,
+        servers_key: &["mcpServers"],
         fields: COMMAND_ARGS,
     },
 ];
@@ -416,6 +504,11 @@ fn entry(host: &Host, mcp: &Path) -> Result<Entry, String> {
             FieldKey::Args => ("args", Field::List(Vec::new())),
             FieldKey::Env => ("env", Field::EmptyMap),
             FieldKey::Enabled => ("enabled", Field::Bool(true)),
+            FieldKey::Cmd => ("cmd", Field::Text(command.into())),
+            FieldKey::Envs => ("envs", Field::EmptyMap),
+            FieldKey::EnvKeys => ("env_keys", Field::List(Vec::new())),
+            FieldKey::Name => ("name", Field::Text(SERVER_NAME.into())),
+            FieldKey::Timeout(seconds) => ("timeout", Field::Number(*seconds)),
         })
         .collect())
 }
@@ -434,6 +527,13 @@ fn read_optional(file: &Path) -> Result<Option<String>, String> {
 
 /// The file that holds `host`'s servers in `scope`, or why there is none.
 pub fn config_file(host: &Host, env: &Env, scope: Scope) -> Result<PathBuf, String> {
+    if let Some(settings) = host.manual {
+        return Err(format!(
+            "{} keeps its MCP servers in {settings}, not in a file lctx can edit; `lctx setup {}` prints what to \
+             paste there",
+            host.name, host.id
+        ));
+    }
     match (scope, host.no_user_scope, host.project_file) {
         (Scope::User, None, _) => Ok((host.locate)(env).file),
         (Scope::User, Some(why), Some(_)) => Err(format!(
@@ -450,7 +550,25 @@ pub fn config_file(host: &Host, env: &Env, scope: Scope) -> Result<PathBuf, Stri
 }
 
 fn looks_installed(host: &Host, env: &Env) -> bool {
-    hosts::looks_installed(&(host.locate)(env), host.no_user_scope.is_none(), host.binaries, env)
+    let lctx_writes_file = host.no_user_scope.is_none() && host.manual.is_none();
+    hosts::looks_installed(&(host.locate)(env), lctx_writes_file, host.binaries, env)
+}
+
+/// What to paste into a `manual` host's settings: the file a JSON host with
+/// its key path and fields would get.
+pub fn manual_snippet(host: &Host, mcp: &Path) -> Result<String, String> {
+    let members: Vec<_> = entry(host, mcp)?.iter().map(|(k, v)| (*k, v.to_json())).collect();
+    let text = jsonc::upsert("", &key_path(host), &members).map_err(|e| e.locate(Path::new("snippet"), ""))?;
+    Ok(text.unwrap_or_default())
+}
+
+/// Our entry in `text`, whatever the host's format.
+fn find_entry(host: &Host, text: &str, path: &[&str]) -> Result<Option<Value>, TextError> {
+    match host.format {
+        Format::Json => jsonc::get(text, path),
+        Format::Toml => toml_hosts::get(text, path),
+        Format::Yaml => yaml::get(text, path),
+    }
 }
 
 /// Refuses to write for a host that shows no sign of being installed,
@@ -482,19 +600,19 @@ pub fn plan(host: &Host, env: &Env, scope: Scope, action: Action<'_>) -> Result<
     let text = before.as_deref().unwrap_or("");
     let path = key_path(host);
     let located = |e: TextError| format!("{}; fix the file and run again (nothing was changed)", e.locate(&file, text));
-    let previous = match host.format {
-        Format::Json => jsonc::get(text, &path),
-        Format::Toml => toml_hosts::get(text, &path),
-    }
-    .map_err(located)?;
+    let previous = find_entry(host, text, &path).map_err(located)?;
     let after = match (host.format, action) {
-        (Format::Json, Action::Install(mcp)) => {
+        (Format::Toml, Action::Install(mcp)) => toml_hosts::upsert(text, &path, &entry(host, mcp)?),
+        (format, Action::Install(mcp)) => {
             let members: Vec<_> = entry(host, mcp)?.iter().map(|(k, v)| (*k, v.to_json())).collect();
-            jsonc::upsert(text, &path, &members)
+            match format {
+                Format::Yaml => yaml::upsert(text, &path, &members),
+                _ => jsonc::upsert(text, &path, &members),
+            }
         }
         (Format::Json, Action::Remove) => jsonc::remove(text, &path),
-        (Format::Toml, Action::Install(mcp)) => toml_hosts::upsert(text, &path, &entry(host, mcp)?),
         (Format::Toml, Action::Remove) => toml_hosts::remove(text, &path),
+        (Format::Yaml, Action::Remove) => yaml::remove(text, &path),
     }
     .map_err(located)?;
     Ok(Plan { file, before, after, previous })
@@ -522,7 +640,12 @@ pub fn apply(host: &Host, env: &Env, scope: Scope, action: Action<'_>) -> Result
     ))
 }
 
-/// An entry as a command line: `command` (a string, or OpenCode's argv list) then `args`.
+/// The program of an entry: `command`, or Goose's `cmd`.
+fn program_field(entry: &Value) -> Option<&Value> {
+    entry.get("command").or_else(|| entry.get("cmd"))
+}
+
+/// An entry as a command line: `command` (a string, or OpenCode's argv list; Goose's `cmd`) then `args`.
 pub fn describe_entry(entry: &Value) -> String {
     let words = |v: Option<&Value>| -> Vec<String> {
         match v {
@@ -533,7 +656,7 @@ pub fn describe_entry(entry: &Value) -> String {
             _ => Vec::new(),
         }
     };
-    let command = words(entry.get("command"));
+    let command = words(program_field(entry));
     if command.is_empty() {
         return "(no command)".to_string();
     }
@@ -542,7 +665,7 @@ pub fn describe_entry(entry: &Value) -> String {
 
 /// The program an entry runs, if it names one.
 fn entry_program(entry: &Value) -> Option<&str> {
-    match entry.get("command")? {
+    match program_field(entry)? {
         Value::String(s) => Some(s),
         Value::Array(items) => items.first()?.as_str(),
         _ => None,
@@ -598,11 +721,7 @@ pub fn status(host: &Host, env: &Env, scope: Scope) -> Status {
 fn registration(host: &Host, env: &Env, file: &Path) -> Result<Option<Registration>, String> {
     let text = read_optional(file)?.unwrap_or_default();
     let path = key_path(host);
-    let found = match host.format {
-        Format::Json => jsonc::get(&text, &path),
-        Format::Toml => toml_hosts::get(&text, &path),
-    };
-    let entry = found.map_err(|e| e.locate(file, &text))?;
+    let entry = find_entry(host, &text, &path).map_err(|e| e.locate(file, &text))?;
     Ok(entry.map(|entry| {
         let program = entry_program(&entry).map(str::to_string);
         let problem = match &program {
@@ -665,8 +784,10 @@ mod tests {
         Env {
             home: "/home/u".into(),
             xdg_config_home: None,
+            xdg_data_home: None,
             codex_home: None,
             claude_config_dir: None,
+            goose_path_root: None,
             path: Vec::new(),
             cwd: Ok(cwd.into()),
             macos: false,
@@ -691,15 +812,44 @@ mod tests {
     }
 
     #[test]
-    fn every_host_can_be_written_somewhere() {
+    fn every_host_can_be_written_somewhere_or_is_manual() {
         let e = env(Path::new("/p"));
-        for host in HOSTS {
+        for host in HOSTS.iter().filter(|h| h.manual.is_none()) {
             assert!(
                 config_file(host, &e, Scope::User).is_ok() || config_file(host, &e, Scope::Project).is_ok(),
                 "{}",
                 host.id
             );
         }
+    }
+
+    #[test]
+    fn a_manual_host_gets_the_json_to_paste_and_no_file() {
+        let jetbrains = find_host("jetbrains").unwrap();
+        let snippet = manual_snippet(jetbrains, Path::new("/opt/lctx-mcp")).unwrap();
+        assert_eq!(
+            snippet,
+            "{\n  \"mcpServers\": {\n    \"lean-ctx\": {\n      \"command\": \"/opt/lctx-mcp\",\n      \"args\": []\n    }\n  }\n}\n"
+        );
+        let e = env(Path::new("/p"));
+        for scope in [Scope::User, Scope::Project] {
+            let err = config_file(jetbrains, &e, scope).unwrap_err();
+            assert!(err.contains("Settings | Tools | AI Assistant") && err.contains("lctx setup jetbrains"), "{err}");
+        }
+    }
+
+    #[test]
+    fn goose_entries_name_themselves_and_carry_goose_s_keys() {
+        let goose = find_host("goose").unwrap();
+        let e: Vec<_> =
+            entry(goose, Path::new("/opt/lctx-mcp")).unwrap().iter().map(|(k, v)| (*k, v.to_json())).collect();
+        let keys: Vec<_> = e.iter().map(|(k, _)| *k).collect();
+        assert_eq!(keys, ["type", "name", "enabled", "cmd", "args", "envs", "env_keys", "timeout"]);
+        let value = Value::Object(e.into_iter().map(|(k, v)| (k.to_string(), v)).collect());
+        assert_eq!(value["name"], SERVER_NAME);
+        assert_eq!(value["timeout"], 300);
+        assert_eq!(describe_entry(&value), "/opt/lctx-mcp");
+        assert_eq!(entry_program(&value), Some("/opt/lctx-mcp"));
     }
 
     #[test]

@@ -131,6 +131,7 @@ fn to_toml(field: &Field) -> toml_edit::Value {
         Field::List(items) => items.iter().map(String::as_str).collect::<Array>().into(),
         Field::EmptyMap => InlineTable::new().into(),
         Field::Bool(b) => (*b).into(),
+        Field::Number(n) => i64::try_from(*n).unwrap_or(i64::MAX).into(),
     }
 }
 
