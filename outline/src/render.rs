@@ -7,6 +7,7 @@
 use std::fmt::Write;
 
 use crate::model::{Definition, Kind, Outline};
+use crate::modules;
 
 /// The shortest run of same-named functions shown as one line: a getter and setter pair stays two.
 const MIN_GROUP: usize = 3;
@@ -35,7 +36,8 @@ pub fn render_signatures(outline: &Outline) -> String {
 /// Consecutive re-exports from modules of one directory share a line in both views:
 /// `L16-18 export { of, from, defer } from './internal/observable/*'`.
 ///
-/// Structure: an `imports` line, then definitions by kind and name, nested by owner:
+/// Structure: an `imports` line naming each module the file imports from once (the names taken
+/// are in the lines it spans), then definitions by kind and name, nested by owner:
 ///
 /// ```text
 /// imports L2-6: std::fmt; serde::Deserialize
@@ -51,8 +53,14 @@ pub fn render_map(outline: &Outline) -> String {
     let mut out = String::new();
     push_incomplete(outline, &mut out);
     if let (Some(first), Some(last)) = (outline.imports.first(), outline.imports.last()) {
-        let texts: Vec<&str> = outline.imports.iter().map(|import| import.text.as_str()).collect();
-        let _ = writeln!(out, "imports {}: {}", span(first.line, last.line), texts.join("; "));
+        let mut modules: Vec<String> = Vec::new();
+        for import in &outline.imports {
+            let module = modules::module(outline.language, &import.text);
+            if !modules.contains(&module) {
+                modules.push(module);
+            }
+        }
+        let _ = writeln!(out, "imports {}: {}", span(first.line, last.line), modules.join("; "));
     }
     push_level(&outline.items, 0, View::Map, &mut out);
     out
