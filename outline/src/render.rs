@@ -113,6 +113,32 @@ impl View {
         }
     }
 
+    /// One line for a run of functions whose signatures differ only in the name: the signature
+    /// once with the names in braces (`#[test] fn {parses_empty, parses_one}()`), or the label.
+    fn shaped(self, shape: &Shape, functions: &[Definition]) -> String {
+        let names: Vec<&str> = functions.iter().map(|function| function.name.as_str()).collect();
+        let names = format!("{{{}}}", names.join(", "));
+        match self {
+            View::Signatures => format!("{}{names}{}", shape.before, shape.after),
+            View::Map => format!("{} {names}", functions[0].kind.label()),
+        }
+    }
+
+    /// An impl of a trait on one line with its members: the trait fixes the methods' signatures,
+    /// so they are named (`fn` is understood); associated types and constants keep theirs in
+    /// the signatures view (`type Output = io::Result<()>` is what the impl decides).
+    fn trait_impl(self, implementation: &Definition) -> String {
+        let members: Vec<String> = implementation
+            .children
+            .iter()
+            .map(|member| match member.kind {
+                Kind::Method | Kind::Function | Kind::Constructor => member.name.clone(),
+                _ => self.head(member),
+            })
+            .collect();
+        format!("{} {{ {} }}", self.head(implementation), members.join("; "))
+    }
+
     /// One line for a run of fields: their signatures, or their names.
     fn fields(self, fields: &[Definition]) -> String {
         match self {
@@ -178,8 +204,18 @@ fn push_level(definitions: &[Definition], depth: usize, view: View, out: &mut St
             rest = after;
             continue;
         }
-        push_line(depth, span(first.start_line, first.end_line), &view.head(first), out);
-        push_level(&first.children, depth + 1, view, out);
+        if let Some((run, shape)) = same_shaped_functions(rest) {
+            let (functions, after) = rest.split_at(run);
+            push_line(depth, span(first.start_line, functions[run - 1].end_line), &view.shaped(&shape, functions), out);
+            rest = after;
+            continue;
+        }
+        if implements_trait(first) {
+            push_line(depth, span(first.start_line, first.end_line), &view.trait_impl(first), out);
+        } else {
+            push_line(depth, span(first.start_line, first.end_line), &view.head(first), out);
+            push_level(&first.children, depth + 1, view, out);
+        }
         rest = &rest[1..];
     }
 }
@@ -215,6 +251,50 @@ fn re_exports_from_one_directory(definitions: &[Definition]) -> Option<(usize, S
     let from =
         if run.iter().all(|(_, other)| *other == module) { module.to_string() } else { format!("{directory}/*") };
     Some((run.len(), format!("export {{ {} }} from {quote}{from}{quote}", names.join(", "))))
+}
+
+/// A function's signature around its name.
+#[derive(PartialEq, Eq)]
+struct Shape<'d> {
+    before: &'d str,
+    after: &'d str,
+}
+
+/// The signature of a function with nothing nested, split at the first whole-word occurrence of
+/// its name.
+fn shape(definition: &Definition) -> Option<Shape<'_>> {
+    if !matches!(definition.kind, Kind::Function | Kind::Method | Kind::Constructor) || !definition.children.is_empty()
+    {
+        return None;
+    }
+    let (signature, name) = (definition.signature.as_str(), definition.name.as_str());
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let (at, _) = signature
+        .match_indices(name)
+        .find(|(at, _)| !signature[..*at].ends_with(word) && !signature[at + name.len()..].starts_with(word))?;
+    Some(Shape { before: &signature[..at], after: &signature[at + name.len()..] })
+}
+
+/// A run of at least two differently named functions of one kind whose signatures are the same
+/// but for the name (tests, builder setters, getters): its length and shared shape.
+fn same_shaped_functions(definitions: &[Definition]) -> Option<(usize, Shape<'_>)> {
+    let first = definitions.first()?;
+    let first_shape = shape(first)?;
+    let run = 1 + definitions[1..]
+        .iter()
+        .take_while(|next| {
+            next.kind == first.kind && next.name != first.name && shape(next).as_ref() == Some(&first_shape)
+        })
+        .count();
+    (run >= 2).then_some((run, first_shape))
+}
+
+/// A Rust `impl Trait for Type` with members, none of which has members of its own.
+fn implements_trait(definition: &Definition) -> bool {
+    definition.kind == Kind::Impl
+        && definition.name.contains(" for ")
+        && !definition.children.is_empty()
+        && definition.children.iter().all(|member| member.children.is_empty())
 }
 
 /// How many definitions from the first are functions of its kind and name with nothing nested.
