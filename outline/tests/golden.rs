@@ -397,7 +397,13 @@ fn go_exported_fields_and_interface_methods() {
         ],
     );
     views.hides(&["uid", "cache", "items"]);
-    views.signature_lines_contain(&["  L23-27 metav1.TypeMeta; ObjectMeta; *sync.Mutex; Spec, Status string"]);
+    views.signature_lines_contain(&[
+        "  L23-27 metav1.TypeMeta; ObjectMeta; *sync.Mutex; Spec, Status string",
+        // Under its type a method is shown without the receiver the type line already names.
+        "  L43 func Key() string",
+    ]);
+    // In the map a type's methods are their bare names.
+    assert!(views.map.contains("\n  L43 Key\n"), "{}", views.map);
 }
 
 #[test]

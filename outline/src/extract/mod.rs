@@ -623,14 +623,18 @@ fn nodes_in(node: Node, range: &Range<usize>, kinds: &[&str]) -> Vec<Range<usize
 }
 
 /// Places methods declared outside their type (Go receivers) under that type when this file
-/// defines it, else keeps them at top level named `Type.method`.
+/// defines it, without the receiver (the type above says it), else keeps them at top level
+/// named `Type.method`.
 fn attach_detached(items: &mut Vec<Definition>, detached: Vec<(String, Definition)>) {
     if detached.is_empty() {
         return;
     }
     for (receiver, mut method) in detached {
         match items.iter_mut().find(|item| item.name == receiver && item.kind != Kind::Method) {
-            Some(owner) => owner.children.push(method),
+            Some(owner) => {
+                method.signature = without_receiver(&method.signature);
+                owner.children.push(method);
+            }
             None => {
                 method.name = format!("{receiver}.{}", method.name);
                 items.push(method);
@@ -641,4 +645,21 @@ fn attach_detached(items: &mut Vec<Definition>, detached: Vec<(String, Definitio
     for item in items.iter_mut() {
         item.children.sort_by_key(|child| child.start_line);
     }
+}
+
+/// `func (s *Server) Start(ctx context.Context) error` → `func Start(ctx context.Context) error`.
+fn without_receiver(signature: &str) -> String {
+    let Some(receiver) = signature.strip_prefix("func (") else {
+        return signature.to_string();
+    };
+    let mut depth = 1usize;
+    for (at, c) in receiver.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 1 => return format!("func {}", receiver[at + 1..].trim_start()),
+            ')' => depth -= 1,
+            _ => {}
+        }
+    }
+    signature.to_string()
 }
