@@ -44,7 +44,7 @@ pub fn render_signatures(outline: &Outline) -> String {
 /// L14-17 struct Config
 ///   L15-16 fields name, port
 /// L40-51 impl Config<'a, T>
-///   L41-43 method new
+///   L41-43 new
 /// ```
 ///
 /// Markdown headings, data keys, TOML tables and re-exports print as written (`## Usage`, `name`,
@@ -92,7 +92,16 @@ impl View {
             (View::Signatures, _) | (View::Map, Kind::Heading | Kind::Key | Kind::Table | Kind::Export) => {
                 definition.signature.clone()
             }
-            (View::Map, kind) => format!("{} {}", kind.label(), definition.name),
+            (View::Map, kind) => self.labelled(kind, &definition.name),
+        }
+    }
+
+    /// `fn connect`, `struct Config`; a method is its bare name, being what a type's members
+    /// are unless labelled otherwise (`ctor`, `type`, `const`, `fields`).
+    fn labelled(self, kind: Kind, name: &str) -> String {
+        match kind {
+            Kind::Method => name.to_string(),
+            kind => format!("{} {name}", kind.label()),
         }
     }
 
@@ -113,14 +122,14 @@ impl View {
         }
     }
 
-    /// One line for a run of functions whose signatures differ only in the name: the signature
+    /// One line for a run of definitions whose signatures differ only in the name: the signature
     /// once with the names in braces (`#[test] fn {parses_empty, parses_one}()`), or the label.
-    fn shaped(self, shape: &Shape, functions: &[Definition]) -> String {
-        let names: Vec<&str> = functions.iter().map(|function| function.name.as_str()).collect();
+    fn shaped(self, shape: &Shape, definitions: &[Definition]) -> String {
+        let names: Vec<&str> = definitions.iter().map(|definition| definition.name.as_str()).collect();
         let names = format!("{{{}}}", names.join(", "));
         match self {
             View::Signatures => format!("{}{names}{}", shape.before, shape.after),
-            View::Map => format!("{} {names}", functions[0].kind.label()),
+            View::Map => self.labelled(definitions[0].kind, &names),
         }
     }
 
@@ -204,9 +213,9 @@ fn push_level(definitions: &[Definition], depth: usize, view: View, out: &mut St
             rest = after;
             continue;
         }
-        if let Some((run, shape)) = same_shaped_functions(rest) {
-            let (functions, after) = rest.split_at(run);
-            push_line(depth, span(first.start_line, functions[run - 1].end_line), &view.shaped(&shape, functions), out);
+        if let Some((run, shape)) = same_shaped(rest) {
+            let (shaped, after) = rest.split_at(run);
+            push_line(depth, span(first.start_line, shaped[run - 1].end_line), &view.shaped(&shape, shaped), out);
             rest = after;
             continue;
         }
@@ -260,11 +269,13 @@ struct Shape<'d> {
     after: &'d str,
 }
 
-/// The signature of a function with nothing nested, split at the first whole-word occurrence of
+/// The signature of a definition with nothing nested, split at the first whole-word occurrence of
 /// its name.
 fn shape(definition: &Definition) -> Option<Shape<'_>> {
-    if !matches!(definition.kind, Kind::Function | Kind::Method | Kind::Constructor) || !definition.children.is_empty()
-    {
+    // Headings, keys and tables are text whose siblings differ by design; fields and exports have
+    // lines of their own.
+    let prose = matches!(definition.kind, Kind::Heading | Kind::Key | Kind::Table | Kind::Field | Kind::Export);
+    if prose || !definition.children.is_empty() {
         return None;
     }
     let (signature, name) = (definition.signature.as_str(), definition.name.as_str());
@@ -275,9 +286,10 @@ fn shape(definition: &Definition) -> Option<Shape<'_>> {
     Some(Shape { before: &signature[..at], after: &signature[at + name.len()..] })
 }
 
-/// A run of at least two differently named functions of one kind whose signatures are the same
-/// but for the name (tests, builder setters, getters): its length and shared shape.
-fn same_shaped_functions(definitions: &[Definition]) -> Option<(usize, Shape<'_>)> {
+/// A run of at least two differently named definitions of one kind whose signatures are the same
+/// but for the name (tests, builder setters, getters, `mod a;` declarations): its length and
+/// shared shape.
+fn same_shaped(definitions: &[Definition]) -> Option<(usize, Shape<'_>)> {
     let first = definitions.first()?;
     let first_shape = shape(first)?;
     let run = 1 + definitions[1..]
