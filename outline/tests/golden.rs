@@ -334,6 +334,25 @@ fn rust_trait_impls_and_same_shaped_functions_share_lines() {
     assert!(views.map.contains("L51-55 impl fmt::Debug for Builder { fmt }\n"), "{}", views.map);
 }
 
+/// A class member's default `public` is left out (a parameter's is kept: it declares a field), and a
+/// long field type keeps its outer part.
+#[test]
+fn typescript_members_without_implied_modifiers() {
+    let views = check(
+        "typescript/client.ts",
+        Language::TypeScript,
+        &["ResponseEnvelope", "status", "headers", "retry", "HttpClient", "baseUrl", "pending", "request", "create"],
+    );
+    views.hides(&["secret"]);
+    views.signature_lines_contain(&[
+        "  L6-9 readonly status: number; data?: TData; error?: TError; headers: Map<string, ReadonlyArray<…>>",
+        "  L14-17 readonly baseUrl: string; readonly transport: Transport<TransportOptions<…>>; timeoutMs; \
+         protected readonly pending: Map<number, Deferred<…>>",
+        "  L20-23 constructor(baseUrl: string, public context: TContext, private readonly logger?: Logger)",
+        "  L25-27 async request<TData>(path: string, init?: RequestInit): Promise<ResponseEnvelope<TData>>",
+    ]);
+}
+
 /// The daemon's symbol search walks the outline's definitions and points at `head_line`: an item
 /// declared inside a macro call is found at its real line.
 #[test]

@@ -138,7 +138,7 @@ fn fits(line: &str) -> bool {
 /// `(a: Vec<…>, b: [u8; 4])`): what stays is each outer list's own text, so names are kept and
 /// types keep their outermost part. Double-quoted and backquoted strings are skipped over (a
 /// single quote may be a Rust lifetime); the `>` of `->` and `=>` closes nothing.
-fn empty_nested_brackets(code: &str) -> String {
+pub(crate) fn empty_nested_brackets(code: &str) -> String {
     let mut out = String::with_capacity(code.len());
     let (mut depth, mut quote, mut escaped, mut previous) = (0usize, None, false, ' ');
     for c in code.chars() {

@@ -26,7 +26,7 @@ use crate::Language;
 use crate::model::{Definition, Import, Kind, Outline};
 use crate::text::{MAX_SIGNATURE, collapse, collapse_code, line_number, node_lines, node_text, truncate};
 use crate::{parse, unparsed};
-use head::{Head, Role};
+use head::{Head, Role, empty_nested_brackets};
 
 /// How deep the walker follows containers and pass-through nodes. Real code nests a handful of
 /// levels; the cap keeps pathological inputs from exhausting the stack.
@@ -35,6 +35,9 @@ pub(crate) const MAX_DEPTH: usize = 64;
 /// How many times its own size a file's macro bodies may be parsed again in all: real code nests
 /// item macros two or three deep (`cfg_net! { cfg_unix! { … } }`).
 const REPARSE_FACTOR: usize = 4;
+
+/// A field longer than this shows its type without what is nested in the type's own brackets.
+const MAX_FIELD: usize = 48;
 
 /// A constant or variable whose whole declaration fits in this many characters is shown with its
 /// value (`const MAX: u32 = 3`); longer ones stop before the value.
@@ -102,6 +105,10 @@ pub(crate) struct Spec {
     /// Starts of decorations that tell the compiler or the doc builder something and a reader of
     /// the API nothing (`#[inline]`, `#[allow(…)]`): left out of signatures.
     pub unshown: &'static [&'static str],
+    /// Modifiers (kind and text of a definition's own child) that say what is the default anyway
+    /// (TypeScript's `public`): left out of signatures. A parameter's are kept (`constructor(public
+    /// x)` declares a field).
+    pub implied: &'static [(&'static str, &'static str)],
     /// The region of a node whose content the grammar leaves opaque but which usually holds
     /// items (a Rust macro call's token tree): it is parsed again on its own and walked.
     pub reparse: Option<fn(Node) -> Option<tree_sitter::Range>>,
@@ -506,7 +513,12 @@ impl<'s> Walker<'s> {
         // Decorations come before the name; those inside the parameters are part of them.
         let named_at = node.child_by_field_name("name").map_or(core_end, |name| name.start_byte());
         let named_at = named_at.clamp(node.start_byte(), core_end);
-        self.push_split(&mut head, node, node.start_byte()..named_at);
+        let mut position = node.start_byte();
+        for implied in self.implied(node).into_iter().filter(|implied| implied.end <= named_at) {
+            self.push_split(&mut head, node, position..implied.start);
+            position = implied.end;
+        }
+        self.push_split(&mut head, node, position..named_at);
         self.push_code(&mut head, Role::Core, node, named_at..core_end);
         self.push_code(&mut head, Role::Tail, node, core_end..head_end);
         if rule.keep_tail
@@ -544,6 +556,7 @@ impl<'s> Walker<'s> {
         let range = node.start_byte()..head_end;
         let mut dropped = nodes_in(node, &range, self.spec.decorations);
         dropped.extend(rule.initializers.map_or_else(Vec::new, |initializers| initializers(node)));
+        dropped.extend(self.implied(node));
         dropped.sort_by_key(|drop| drop.start);
         let mut head = Head::default();
         let mut position = range.start;
@@ -554,7 +567,26 @@ impl<'s> Walker<'s> {
             }
         }
         self.push_code(&mut head, Role::Core, node, position..range.end);
-        head.line()
+        let line = head.line();
+        // A long type keeps its outer part: `shape: Maybe<inferErrorShape<…>>`.
+        if line.chars().count() > MAX_FIELD { empty_nested_brackets(&line) } else { line }
+    }
+
+    /// The byte ranges of `node`'s own [`Spec::implied`] modifiers, with the space after each.
+    fn implied(&self, node: Node) -> Vec<Range<usize>> {
+        let mut cursor = node.walk();
+        node.children(&mut cursor)
+            .filter(|child| {
+                self.spec
+                    .implied
+                    .iter()
+                    .any(|(kind, text)| child.kind() == *kind && node_text(*child, self.source) == *text)
+            })
+            .map(|child| {
+                let spaces = self.source[child.end_byte()..].len() - self.source[child.end_byte()..].trim_start().len();
+                child.start_byte()..child.end_byte() + spaces
+            })
+            .collect()
     }
 
     /// Appends the source in `range` (inside `within`) without the comments in it.

@@ -17,6 +17,7 @@ pub(super) static SPEC: Spec = Spec {
     attributes: &[],
     decorations: &["decorator"],
     unshown: &[],
+    implied: &[],
     reparse: None,
     // Definitions under `if TYPE_CHECKING:`, `try: … except ImportError:` and the like.
     transparent: &[

@@ -29,6 +29,7 @@ pub(super) static SPEC: Spec = Spec {
     attributes: &["attribute_item"],
     decorations: &["attribute_item"],
     unshown: &["#[inline", "#[track_caller]", "#[allow(", "#[expect(", "#[cfg_attr(docsrs", "#[rustfmt::"],
+    implied: &[],
     reparse: Some(macro_items),
     // `thread_local!(…);` is a macro call in an expression statement.
     transparent: &["foreign_mod_item", "declaration_list", "expression_statement"],
