@@ -2,7 +2,7 @@
 //!
 //! The map tells an agent what a file is built from; which names it takes from each module are
 //! in the file's head, whose lines the `imports` span gives. So the map names each module once:
-//! `./Subject`, `crate::runtime`, `click.core`. A statement that is itself API (Rust's `pub use`)
+//! `./Subject`, `crate::runtime`, `click.core`, `java.util`. A statement that is itself API (Rust's `pub use`)
 //! or whose module is only a relative marker (`from . import views`) stays as written.
 
 use crate::Language;
@@ -14,13 +14,15 @@ pub(crate) fn module(language: Language, import: &str) -> String {
         Language::Python => python(import),
         Language::JavaScript | Language::TypeScript | Language::Tsx => javascript(import),
         Language::Go => go(import),
+        Language::Java => java(import),
         _ => None,
     };
     named.unwrap_or_else(|| import.to_string())
 }
 
-/// `crate::runtime::{a, b}` → `crate::runtime`, `std::io::*` → `std::io`, `a::B as C` → `a::B`.
-/// A path to an item is kept whole: nothing tells its module from its last segment.
+/// `crate::runtime::{a, b}` → `crate::runtime`, `std::io::*` → `std::io`, `std::sync::Arc as A`
+/// → `std::sync`. A path ending in a lowercase name is kept whole: the name may be a module or a
+/// function, but a capitalised one is a type or trait (by Rust's naming convention).
 fn rust(import: &str) -> Option<String> {
     if import.starts_with("pub") {
         return None;
@@ -30,7 +32,20 @@ fn rust(import: &str) -> Option<String> {
         Some(group) => &path[..group],
         None => path.strip_suffix("::*").unwrap_or(path),
     };
-    Some(path.to_string())
+    Some(without_type(path, "::").to_string())
+}
+
+/// `a::b::Type` → `a::b` (`a.b.Type` → `a.b`): the module a capitalised last segment is in.
+fn without_type<'p>(path: &'p str, separator: &str) -> &'p str {
+    match path.rsplit_once(separator) {
+        Some((module, last)) if last.starts_with(char::is_uppercase) => module,
+        _ => path,
+    }
+}
+
+/// `java.util.List` → `java.util`; `static` and wildcard imports are kept.
+fn java(import: &str) -> Option<String> {
+    (!import.starts_with("static ")).then(|| without_type(import, ".").to_string())
 }
 
 /// `from a.b import c, d` → `a.b`, `a.b as c, d` → `a.b, d`; `from . import c` is kept.
@@ -68,7 +83,9 @@ mod tests {
         let cases = [
             (Language::Rust, "crate::runtime::{ blocking, driver, Callback, }", "crate::runtime"),
             (Language::Rust, "std::io::*", "std::io"),
-            (Language::Rust, "std::fmt::Write as _", "std::fmt::Write"),
+            (Language::Rust, "std::fmt::Write as _", "std::fmt"),
+            (Language::Rust, "crate::runtime::handle::Handle", "crate::runtime::handle"),
+            (Language::Rust, "crate::util::check_socket_for_blocking", "crate::util::check_socket_for_blocking"),
             (
                 Language::Rust,
                 "pub use self::tcp::{TcpListener, TcpStream}",
@@ -88,6 +105,8 @@ mod tests {
             (Language::JavaScript, "const { join } = require('path')", "path"),
             (Language::Go, "nethttp \"net/http\"", "net/http"),
             (Language::Java, "static org.junit.Assert.*", "static org.junit.Assert.*"),
+            (Language::Java, "java.util.List", "java.util"),
+            (Language::Java, "java.util.*", "java.util.*"),
         ];
         for (language, import, expected) in cases {
             assert_eq!(module(language, import), expected, "{language:?}: {import}");

@@ -40,7 +40,7 @@ pub fn render_signatures(outline: &Outline) -> String {
 /// are in the lines it spans), then definitions by kind and name, nested by owner:
 ///
 /// ```text
-/// imports L2-6: std::fmt; serde::Deserialize
+/// imports L2-6: std::fmt; serde
 /// L14-17 struct Config
 ///   L15-16 fields name, port
 /// L40-51 impl Config<'a, T>
