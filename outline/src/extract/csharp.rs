@@ -31,6 +31,7 @@ pub(super) static SPEC: Spec = Spec {
     decorations: &["attribute_list"],
     unshown: &[],
     implied: &[],
+    abridged: &[],
     reparse: None,
     transparent: &[],
     imports: &["using_directive"],

@@ -31,6 +31,7 @@ pub(super) static SPEC: Spec = Spec {
     decorations: &[],
     unshown: &[],
     implied: &[],
+    abridged: &[],
     reparse: None,
     transparent: &["import_declaration", "import_spec_list", "field_declaration_list"],
     imports: &["import_spec"],

@@ -29,6 +29,7 @@ pub(super) static SPEC: Spec = Spec {
     decorations: &["marker_annotation", "annotation"],
     unshown: &["@SuppressWarnings"],
     implied: &[],
+    abridged: &[],
     reparse: None,
     // Methods of an enum follow its constants.
     transparent: &["enum_body_declarations"],

@@ -44,6 +44,7 @@ pub(super) static SPEC: Spec = Spec {
     unshown: &[],
     // A class member is public unless it says otherwise.
     implied: &[("accessibility_modifier", "public")],
+    abridged: &[],
     reparse: None,
     transparent: &["expression_statement"],
     imports: &["import_statement", "lexical_declaration", "variable_declaration"],

@@ -36,6 +36,9 @@ pub(crate) const MAX_DEPTH: usize = 64;
 /// item macros two or three deep (`cfg_net! { cfg_unix! { … } }`).
 const REPARSE_FACTOR: usize = 4;
 
+/// The longest a clause of [`Spec::abridged`] is shown whole.
+const MAX_CLAUSE: usize = 40;
+
 /// A field longer than this shows its type without what is nested in the type's own brackets.
 const MAX_FIELD: usize = 48;
 
@@ -109,6 +112,9 @@ pub(crate) struct Spec {
     /// (TypeScript's `public`): left out of signatures. A parameter's are kept (`constructor(public
     /// x)` declares a field).
     pub implied: &'static [(&'static str, &'static str)],
+    /// Clauses shown as their keyword and `…` when longer than [`MAX_CLAUSE`] (Rust's `where`):
+    /// bounds a caller rarely needs to read to use the definition, often longer than all the rest.
+    pub abridged: &'static [&'static str],
     /// The region of a node whose content the grammar leaves opaque but which usually holds
     /// items (a Rust macro call's token tree): it is parsed again on its own and walked.
     pub reparse: Option<fn(Node) -> Option<tree_sitter::Range>>,
@@ -591,14 +597,35 @@ impl<'s> Walker<'s> {
 
     /// Appends the source in `range` (inside `within`) without the comments in it.
     fn push_code(&self, head: &mut Head, role: Role, within: Node, range: Range<usize>) {
+        // What is cut out, and what stands for it: a space for a comment, `where …` for a long
+        // clause.
+        let mut cuts: Vec<(Range<usize>, String)> =
+            nodes_in(within, &range, self.comments).into_iter().map(|comment| (comment, " ".to_string())).collect();
+        for clause in nodes_in(within, &range, self.spec.abridged) {
+            if let Some(short) = abridged(self.source.get(clause.clone()).unwrap_or("")) {
+                cuts.push((clause, short));
+            }
+        }
+        cuts.sort_by_key(|(cut, _)| cut.start);
         let mut position = range.start;
-        for comment in nodes_in(within, &range, self.comments) {
-            head.push(role, self.source.get(position..comment.start).unwrap_or(""));
-            head.push(role, " ");
-            position = comment.end;
+        for (cut, replacement) in cuts {
+            // A comment inside a clause already cut.
+            if cut.start < position {
+                continue;
+            }
+            head.push(role, self.source.get(position..cut.start).unwrap_or(""));
+            head.push(role, &replacement);
+            position = cut.end;
         }
         head.push(role, self.source.get(position..range.end).unwrap_or(""));
     }
+}
+
+/// A clause longer than [`MAX_CLAUSE`] as its keyword and `…` (`where …`), else `None`.
+fn abridged(clause: &str) -> Option<String> {
+    let clause = collapse(clause);
+    let keyword = clause.split_whitespace().next()?;
+    (clause.chars().count() > MAX_CLAUSE).then(|| format!("{keyword} …"))
 }
 
 /// Where a definition's uncuttable part ends: after its parameters (found through C declarators

@@ -18,6 +18,7 @@ pub(super) static SPEC: Spec = Spec {
     decorations: &["decorator"],
     unshown: &[],
     implied: &[],
+    abridged: &[],
     reparse: None,
     // Definitions under `if TYPE_CHECKING:`, `try: … except ImportError:` and the like.
     transparent: &[

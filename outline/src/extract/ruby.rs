@@ -23,6 +23,7 @@ pub(super) static SPEC: Spec = Spec {
     decorations: &[],
     unshown: &[],
     implied: &[],
+    abridged: &[],
     reparse: None,
     transparent: &[],
     imports: &["call"],
