@@ -29,7 +29,7 @@ const LISTED_SPANS: usize = 5;
 pub fn render_signatures(outline: &Outline) -> String {
     let mut out = String::new();
     push_incomplete(outline, &mut out);
-    push_level(&outline.items, 0, View::Signatures, &mut out);
+    push_level(&outline.items, &outline.items, 0, View::Signatures, &mut out);
     out
 }
 
@@ -62,14 +62,14 @@ pub fn render_map(outline: &Outline) -> String {
         }
         let _ = writeln!(out, "imports {}: {}", span(first.line, last.line), modules.join("; "));
     }
-    push_level(&outline.items, 0, View::Map, &mut out);
+    push_level(&outline.items, &outline.items, 0, View::Map, &mut out);
     out
 }
 
 /// Definitions alone, as the map prints them (the heading outline of a text file).
 pub(crate) fn render_items(items: &[Definition]) -> String {
     let mut out = String::new();
-    push_level(items, 0, View::Map, &mut out);
+    push_level(items, items, 0, View::Map, &mut out);
     out
 }
 
@@ -190,7 +190,9 @@ fn push_incomplete(outline: &Outline, out: &mut String) {
     out.push_str("]\n");
 }
 
-fn push_level(definitions: &[Definition], depth: usize, view: View, out: &mut String) {
+/// Prints `definitions` at `depth`; `file` is every top-level definition, to keep a shared line
+/// from spanning definitions printed elsewhere.
+fn push_level(file: &[Definition], definitions: &[Definition], depth: usize, view: View, out: &mut String) {
     let mut rest = definitions;
     while let Some(first) = rest.first() {
         if let Some((run, line)) = re_exports_from_one_directory(rest) {
@@ -213,7 +215,7 @@ fn push_level(definitions: &[Definition], depth: usize, view: View, out: &mut St
             rest = after;
             continue;
         }
-        if let Some((run, shape)) = same_shaped(rest) {
+        if let Some((run, shape)) = same_shaped(rest).filter(|(run, _)| !interleaved(file, &rest[..*run])) {
             let (shaped, after) = rest.split_at(run);
             push_line(depth, span(first.start_line, shaped[run - 1].end_line), &view.shaped(&shape, shaped), out);
             rest = after;
@@ -223,7 +225,7 @@ fn push_level(definitions: &[Definition], depth: usize, view: View, out: &mut St
             push_line(depth, span(first.start_line, first.end_line), &view.trait_impl(first), out);
         } else {
             push_line(depth, span(first.start_line, first.end_line), &view.head(first), out);
-            push_level(&first.children, depth + 1, view, out);
+            push_level(file, &first.children, depth + 1, view, out);
         }
         rest = &rest[1..];
     }
@@ -299,6 +301,27 @@ fn same_shaped(definitions: &[Definition]) -> Option<(usize, Shape<'_>)> {
         })
         .count();
     (run >= 2).then_some((run, first_shape))
+}
+
+/// Whether a definition outside `run` (nor nested in it, nor enclosing it) starts within the
+/// run's lines: a Go method printed under its type may sit between two functions of the file.
+/// One line for the run would span it, and a reader looking for that line would find the run's.
+fn interleaved(file: &[Definition], run: &[Definition]) -> bool {
+    let (Some(first), Some(last)) = (run.first(), run.last()) else { return false };
+    let (start, end) = (first.start_line, last.end_line);
+    let mut pending: Vec<&Definition> = file.iter().collect();
+    while let Some(definition) = pending.pop() {
+        if run.iter().any(|member| std::ptr::eq(member, definition)) {
+            continue;
+        }
+        let encloses = definition.start_line <= start && definition.end_line >= end;
+        if !encloses && (start..=end).contains(&definition.start_line) {
+            return true;
+        }
+        // Go methods lie outside their type's lines.
+        pending.extend(&definition.children);
+    }
+    false
 }
 
 /// A Rust `impl Trait for Type` with members, none of which has members of its own.

@@ -356,6 +356,20 @@ fn typescript_members_without_implied_modifiers() {
     ]);
 }
 
+/// Functions that differ only in their names share a line, but not across a method printed under
+/// its type: the shared line would span the method's lines.
+#[test]
+fn go_same_shaped_functions_around_a_method() {
+    let views =
+        check("go/handlers.go", Language::Go, &["Page", "Render", "ErrNotFound", "ErrGone", "healthz", "livez"]);
+    views.signature_lines_contain(&[
+        "  L19-22 func Render(w http.ResponseWriter) error",
+        "L16 var ErrNotFound",
+        "L25 var ErrGone",
+        "L27-37 func {healthz, readyz, livez}(w http.ResponseWriter, r *http.Request)",
+    ]);
+}
+
 /// The daemon's symbol search walks the outline's definitions and points at `head_line`: an item
 /// declared inside a macro call is found at its real line.
 #[test]
