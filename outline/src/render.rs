@@ -6,8 +6,10 @@
 
 use std::fmt::Write;
 
+use crate::extract::empty_nested_brackets;
 use crate::model::{Definition, Kind, Outline};
 use crate::modules;
+use crate::text::MAX_SIGNATURE;
 
 /// The shortest run of same-named functions shown as one line: a getter and setter pair stays two.
 const MIN_GROUP: usize = 3;
@@ -155,7 +157,15 @@ impl View {
                 let mut signatures: Vec<&str> = fields.iter().map(|field| field.signature.as_str()).collect();
                 // Fields declared together (`Spec, Status string`) share one signature.
                 signatures.dedup();
-                signatures.join("; ")
+                let line = signatures.join("; ");
+                // Past the bound every signature line keeps, each type keeps its outer part (each
+                // name stays): `protocol?: string | Array<…>; openObserver?: NextObserver<…>`.
+                // A long line of fields is a large type: its members' names are the outline.
+                if line.chars().count() > MAX_SIGNATURE {
+                    signatures.iter().map(|signature| empty_brackets(signature)).collect::<Vec<_>>().join("; ")
+                } else {
+                    line
+                }
             }
             View::Map => {
                 let names: Vec<&str> = fields.iter().map(|field| field.name.as_str()).collect();
@@ -164,6 +174,13 @@ impl View {
             }
         }
     }
+}
+
+/// `protocol?: string | Array<string>` → `protocol?: string | Array<…>`: every bracket pair
+/// emptied, as nested ones are inside a pair around the whole.
+fn empty_brackets(code: &str) -> String {
+    let emptied = empty_nested_brackets(&format!("({code})"));
+    emptied.strip_prefix('(').and_then(|inner| inner.strip_suffix(')')).unwrap_or(&emptied).to_string()
 }
 
 /// `[outline incomplete: lines 40-57, 90 not parsed]`, with the reason when the whole outline is

@@ -338,21 +338,37 @@ fn rust_trait_impls_and_same_shaped_functions_share_lines() {
 }
 
 /// A class member's default `public` is left out (a parameter's is kept: it declares a field), and a
-/// long field type keeps its outer part.
+/// long field type keeps its outer part; so does every type on a long line of fields.
 #[test]
 fn typescript_members_without_implied_modifiers() {
     let views = check(
         "typescript/client.ts",
         Language::TypeScript,
-        &["ResponseEnvelope", "status", "headers", "retry", "HttpClient", "baseUrl", "pending", "request", "create"],
+        &[
+            "ResponseEnvelope",
+            "status",
+            "headers",
+            "retry",
+            "RequestOptions",
+            "onProgress",
+            "cache",
+            "HttpClient",
+            "baseUrl",
+            "pending",
+            "request",
+            "create",
+        ],
     );
     views.hides(&["secret"]);
     views.signature_lines_contain(&[
         "  L6-9 readonly status: number; data?: TData; error?: TError; headers: Map<string, ReadonlyArray<…>>",
-        "  L14-17 readonly baseUrl: string; readonly transport: Transport<TransportOptions<…>>; timeoutMs; \
+        // A line of fields over 200 characters empties every bracket in their types.
+        "  L15-23 method?: 'GET' | 'POST' | 'PUT' | 'DELETE'; headers?: Record<…>; body?: TBody; signal?: AbortSignal; \
+         timeoutMs?: number; retries?: number; onProgress?: (…) => void; parse?: (…) => Promise<…>; cache?: Map<…>",
+        "  L27-30 readonly baseUrl: string; readonly transport: Transport<TransportOptions<…>>; timeoutMs; \
          protected readonly pending: Map<number, Deferred<…>>",
-        "  L20-23 constructor(baseUrl: string, public context: TContext, private readonly logger?: Logger)",
-        "  L25-27 async request<TData>(path: string, init?: RequestInit): Promise<ResponseEnvelope<TData>>",
+        "  L33-36 constructor(baseUrl: string, public context: TContext, private readonly logger?: Logger)",
+        "  L38-40 async request<TData>(path: string, init?: RequestInit): Promise<ResponseEnvelope<TData>>",
     ]);
 }
 

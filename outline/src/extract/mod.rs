@@ -26,7 +26,8 @@ use crate::Language;
 use crate::model::{Definition, Import, Kind, Outline};
 use crate::text::{MAX_SIGNATURE, collapse, collapse_code, line_number, node_lines, node_text, truncate};
 use crate::{parse, unparsed};
-use head::{Head, Role, empty_nested_brackets};
+pub(crate) use head::empty_nested_brackets;
+use head::{Head, Role};
 
 /// How deep the walker follows containers and pass-through nodes. Real code nests a handful of
 /// levels; the cap keeps pathological inputs from exhausting the stack.
