@@ -16,6 +16,7 @@ mod extract;
 mod fallback;
 mod language;
 mod model;
+mod modules;
 mod parse;
 mod prose;
 mod render;

@@ -6,7 +6,10 @@
 
 use std::fmt::Write;
 
+use crate::extract::empty_nested_brackets;
 use crate::model::{Definition, Kind, Outline};
+use crate::modules;
+use crate::text::MAX_SIGNATURE;
 
 /// The shortest run of same-named functions shown as one line: a getter and setter pair stays two.
 const MIN_GROUP: usize = 3;
@@ -28,21 +31,22 @@ const LISTED_SPANS: usize = 5;
 pub fn render_signatures(outline: &Outline) -> String {
     let mut out = String::new();
     push_incomplete(outline, &mut out);
-    push_level(&outline.items, 0, View::Signatures, &mut out);
+    push_level(&outline.items, &outline.items, 0, View::Signatures, &mut out);
     out
 }
 
 /// Consecutive re-exports from modules of one directory share a line in both views:
 /// `L16-18 export { of, from, defer } from './internal/observable/*'`.
 ///
-/// Structure: an `imports` line, then definitions by kind and name, nested by owner:
+/// Structure: an `imports` line naming each module the file imports from once (the names taken
+/// are in the lines it spans), then definitions by kind and name, nested by owner:
 ///
 /// ```text
-/// imports L2-6: std::fmt; serde::Deserialize
+/// imports L2-6: std::fmt; serde
 /// L14-17 struct Config
 ///   L15-16 fields name, port
 /// L40-51 impl Config<'a, T>
-///   L41-43 method new
+///   L41-43 new
 /// ```
 ///
 /// Markdown headings, data keys, TOML tables and re-exports print as written (`## Usage`, `name`,
@@ -51,17 +55,23 @@ pub fn render_map(outline: &Outline) -> String {
     let mut out = String::new();
     push_incomplete(outline, &mut out);
     if let (Some(first), Some(last)) = (outline.imports.first(), outline.imports.last()) {
-        let texts: Vec<&str> = outline.imports.iter().map(|import| import.text.as_str()).collect();
-        let _ = writeln!(out, "imports {}: {}", span(first.line, last.line), texts.join("; "));
+        let mut modules: Vec<String> = Vec::new();
+        for import in &outline.imports {
+            let module = modules::module(outline.language, &import.text);
+            if !modules.contains(&module) {
+                modules.push(module);
+            }
+        }
+        let _ = writeln!(out, "imports {}: {}", span(first.line, last.line), modules.join("; "));
     }
-    push_level(&outline.items, 0, View::Map, &mut out);
+    push_level(&outline.items, &outline.items, 0, View::Map, &mut out);
     out
 }
 
 /// Definitions alone, as the map prints them (the heading outline of a text file).
 pub(crate) fn render_items(items: &[Definition]) -> String {
     let mut out = String::new();
-    push_level(items, 0, View::Map, &mut out);
+    push_level(items, items, 0, View::Map, &mut out);
     out
 }
 
@@ -84,7 +94,16 @@ impl View {
             (View::Signatures, _) | (View::Map, Kind::Heading | Kind::Key | Kind::Table | Kind::Export) => {
                 definition.signature.clone()
             }
-            (View::Map, kind) => format!("{} {}", kind.label(), definition.name),
+            (View::Map, kind) => self.labelled(kind, &definition.name),
+        }
+    }
+
+    /// `fn connect`, `struct Config`; a method is its bare name, being what a type's members
+    /// are unless labelled otherwise (`ctor`, `type`, `const`, `fields`).
+    fn labelled(self, kind: Kind, name: &str) -> String {
+        match kind {
+            Kind::Method => name.to_string(),
+            kind => format!("{} {name}", kind.label()),
         }
     }
 
@@ -105,6 +124,32 @@ impl View {
         }
     }
 
+    /// One line for a run of definitions whose signatures differ only in the name: the signature
+    /// once with the names in braces (`#[test] fn {parses_empty, parses_one}()`), or the label.
+    fn shaped(self, shape: &Shape, definitions: &[Definition]) -> String {
+        let names: Vec<&str> = definitions.iter().map(|definition| definition.name.as_str()).collect();
+        let names = format!("{{{}}}", names.join(", "));
+        match self {
+            View::Signatures => format!("{}{names}{}", shape.before, shape.after),
+            View::Map => self.labelled(definitions[0].kind, &names),
+        }
+    }
+
+    /// An impl of a trait on one line with its members: the trait fixes the methods' signatures,
+    /// so they are named (`fn` is understood); associated types and constants keep theirs in
+    /// the signatures view (`type Output = io::Result<()>` is what the impl decides).
+    fn trait_impl(self, implementation: &Definition) -> String {
+        let members: Vec<String> = implementation
+            .children
+            .iter()
+            .map(|member| match member.kind {
+                Kind::Method | Kind::Function | Kind::Constructor => member.name.clone(),
+                _ => self.head(member),
+            })
+            .collect();
+        format!("{} {{ {} }}", self.head(implementation), members.join("; "))
+    }
+
     /// One line for a run of fields: their signatures, or their names.
     fn fields(self, fields: &[Definition]) -> String {
         match self {
@@ -112,7 +157,15 @@ impl View {
                 let mut signatures: Vec<&str> = fields.iter().map(|field| field.signature.as_str()).collect();
                 // Fields declared together (`Spec, Status string`) share one signature.
                 signatures.dedup();
-                signatures.join("; ")
+                let line = signatures.join("; ");
+                // Past the bound every signature line keeps, each type keeps its outer part (each
+                // name stays): `protocol?: string | Array<…>; openObserver?: NextObserver<…>`.
+                // A long line of fields is a large type: its members' names are the outline.
+                if line.chars().count() > MAX_SIGNATURE {
+                    signatures.iter().map(|signature| empty_brackets(signature)).collect::<Vec<_>>().join("; ")
+                } else {
+                    line
+                }
             }
             View::Map => {
                 let names: Vec<&str> = fields.iter().map(|field| field.name.as_str()).collect();
@@ -121,6 +174,13 @@ impl View {
             }
         }
     }
+}
+
+/// `protocol?: string | Array<string>` → `protocol?: string | Array<…>`: every bracket pair
+/// emptied, as nested ones are inside a pair around the whole.
+fn empty_brackets(code: &str) -> String {
+    let emptied = empty_nested_brackets(&format!("({code})"));
+    emptied.strip_prefix('(').and_then(|inner| inner.strip_suffix(')')).unwrap_or(&emptied).to_string()
 }
 
 /// `[outline incomplete: lines 40-57, 90 not parsed]`, with the reason when the whole outline is
@@ -147,7 +207,9 @@ fn push_incomplete(outline: &Outline, out: &mut String) {
     out.push_str("]\n");
 }
 
-fn push_level(definitions: &[Definition], depth: usize, view: View, out: &mut String) {
+/// Prints `definitions` at `depth`; `file` is every top-level definition, to keep a shared line
+/// from spanning definitions printed elsewhere.
+fn push_level(file: &[Definition], definitions: &[Definition], depth: usize, view: View, out: &mut String) {
     let mut rest = definitions;
     while let Some(first) = rest.first() {
         if let Some((run, line)) = re_exports_from_one_directory(rest) {
@@ -170,8 +232,18 @@ fn push_level(definitions: &[Definition], depth: usize, view: View, out: &mut St
             rest = after;
             continue;
         }
-        push_line(depth, span(first.start_line, first.end_line), &view.head(first), out);
-        push_level(&first.children, depth + 1, view, out);
+        if let Some((run, shape)) = same_shaped(rest).filter(|(run, _)| !interleaved(file, &rest[..*run])) {
+            let (shaped, after) = rest.split_at(run);
+            push_line(depth, span(first.start_line, shaped[run - 1].end_line), &view.shaped(&shape, shaped), out);
+            rest = after;
+            continue;
+        }
+        if implements_trait(first) {
+            push_line(depth, span(first.start_line, first.end_line), &view.trait_impl(first), out);
+        } else {
+            push_line(depth, span(first.start_line, first.end_line), &view.head(first), out);
+            push_level(file, &first.children, depth + 1, view, out);
+        }
         rest = &rest[1..];
     }
 }
@@ -207,6 +279,74 @@ fn re_exports_from_one_directory(definitions: &[Definition]) -> Option<(usize, S
     let from =
         if run.iter().all(|(_, other)| *other == module) { module.to_string() } else { format!("{directory}/*") };
     Some((run.len(), format!("export {{ {} }} from {quote}{from}{quote}", names.join(", "))))
+}
+
+/// A function's signature around its name.
+#[derive(PartialEq, Eq)]
+struct Shape<'d> {
+    before: &'d str,
+    after: &'d str,
+}
+
+/// The signature of a definition with nothing nested, split at the first whole-word occurrence of
+/// its name.
+fn shape(definition: &Definition) -> Option<Shape<'_>> {
+    // Headings, keys and tables are text whose siblings differ by design; fields and exports have
+    // lines of their own.
+    let prose = matches!(definition.kind, Kind::Heading | Kind::Key | Kind::Table | Kind::Field | Kind::Export);
+    if prose || !definition.children.is_empty() {
+        return None;
+    }
+    let (signature, name) = (definition.signature.as_str(), definition.name.as_str());
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let (at, _) = signature
+        .match_indices(name)
+        .find(|(at, _)| !signature[..*at].ends_with(word) && !signature[at + name.len()..].starts_with(word))?;
+    Some(Shape { before: &signature[..at], after: &signature[at + name.len()..] })
+}
+
+/// A run of at least two differently named definitions of one kind whose signatures are the same
+/// but for the name (tests, builder setters, getters, `mod a;` declarations): its length and
+/// shared shape.
+fn same_shaped(definitions: &[Definition]) -> Option<(usize, Shape<'_>)> {
+    let first = definitions.first()?;
+    let first_shape = shape(first)?;
+    let run = 1 + definitions[1..]
+        .iter()
+        .take_while(|next| {
+            next.kind == first.kind && next.name != first.name && shape(next).as_ref() == Some(&first_shape)
+        })
+        .count();
+    (run >= 2).then_some((run, first_shape))
+}
+
+/// Whether a definition outside `run` (nor nested in it, nor enclosing it) starts within the
+/// run's lines: a Go method printed under its type may sit between two functions of the file.
+/// One line for the run would span it, and a reader looking for that line would find the run's.
+fn interleaved(file: &[Definition], run: &[Definition]) -> bool {
+    let (Some(first), Some(last)) = (run.first(), run.last()) else { return false };
+    let (start, end) = (first.start_line, last.end_line);
+    let mut pending: Vec<&Definition> = file.iter().collect();
+    while let Some(definition) = pending.pop() {
+        if run.iter().any(|member| std::ptr::eq(member, definition)) {
+            continue;
+        }
+        let encloses = definition.start_line <= start && definition.end_line >= end;
+        if !encloses && (start..=end).contains(&definition.start_line) {
+            return true;
+        }
+        // Go methods lie outside their type's lines.
+        pending.extend(&definition.children);
+    }
+    false
+}
+
+/// A Rust `impl Trait for Type` with members, none of which has members of its own.
+fn implements_trait(definition: &Definition) -> bool {
+    definition.kind == Kind::Impl
+        && definition.name.contains(" for ")
+        && !definition.children.is_empty()
+        && definition.children.iter().all(|member| member.children.is_empty())
 }
 
 /// How many definitions from the first are functions of its kind and name with nothing nested.

@@ -314,6 +314,78 @@ fn rust_items_inside_macro_calls() {
     ]);
 }
 
+/// Compact forms that keep every name: an impl of a trait on one line with its members, a run of
+/// functions that differ only in their names on one line, a long attribute without its arguments.
+#[test]
+fn rust_trait_impls_and_same_shaped_functions_share_lines() {
+    let views = check(
+        "rust/builder.rs",
+        Language::Rust,
+        &["Builder", "worker_threads", "max_blocking_threads", "on_thread_start", "fmt", "Item", "size_hint"],
+    );
+    views.signature_lines_contain(&[
+        "  L24-33 pub fn {worker_threads, max_blocking_threads}(&mut self, val: usize) -> &mut Self",
+        // A where clause over 40 characters is abridged; a short one stays.
+        "  L36-43 #[cfg(…)] pub fn on_thread_start<F>(&mut self, f: F) -> &mut Self where …",
+        // `#[must_use]` and a doc alias say nothing about the API.
+        "  L46-53 pub fn build<T>(&mut self) -> io::Result<T> where T: Default",
+        "L62-72 impl Iterator for Builder { type Item = Duration; next; size_hint }",
+        "L74 impl Default for Builder",
+        "  L80-93 #[test] fn {builds_current_thread, sets_worker_threads, sets_blocking_threads}()",
+        "  L95-97 fn helper() -> Builder",
+    ]);
+    assert!(views.map.contains("L56-60 impl fmt::Debug for Builder { fmt }\n"), "{}", views.map);
+}
+
+/// A class member's default `public` is left out (a parameter's is kept: it declares a field), and a
+/// long field type keeps its outer part; so does every type on a long line of fields.
+#[test]
+fn typescript_members_without_implied_modifiers() {
+    let views = check(
+        "typescript/client.ts",
+        Language::TypeScript,
+        &[
+            "ResponseEnvelope",
+            "status",
+            "headers",
+            "retry",
+            "RequestOptions",
+            "onProgress",
+            "cache",
+            "HttpClient",
+            "baseUrl",
+            "pending",
+            "request",
+            "create",
+        ],
+    );
+    views.hides(&["secret"]);
+    views.signature_lines_contain(&[
+        "  L6-9 readonly status: number; data?: TData; error?: TError; headers: Map<string, ReadonlyArray<…>>",
+        // A line of fields over 200 characters empties every bracket in their types.
+        "  L15-23 method?: 'GET' | 'POST' | 'PUT' | 'DELETE'; headers?: Record<…>; body?: TBody; signal?: AbortSignal; \
+         timeoutMs?: number; retries?: number; onProgress?: (…) => void; parse?: (…) => Promise<…>; cache?: Map<…>",
+        "  L27-30 readonly baseUrl: string; readonly transport: Transport<TransportOptions<…>>; timeoutMs; \
+         protected readonly pending: Map<number, Deferred<…>>",
+        "  L33-36 constructor(baseUrl: string, public context: TContext, private readonly logger?: Logger)",
+        "  L38-40 async request<TData>(path: string, init?: RequestInit): Promise<ResponseEnvelope<TData>>",
+    ]);
+}
+
+/// Functions that differ only in their names share a line, but not across a method printed under
+/// its type: the shared line would span the method's lines.
+#[test]
+fn go_same_shaped_functions_around_a_method() {
+    let views =
+        check("go/handlers.go", Language::Go, &["Page", "Render", "ErrNotFound", "ErrGone", "healthz", "livez"]);
+    views.signature_lines_contain(&[
+        "  L19-22 func Render(w http.ResponseWriter) error",
+        "L16 var ErrNotFound",
+        "L25 var ErrGone",
+        "L27-37 func {healthz, readyz, livez}(w http.ResponseWriter, r *http.Request)",
+    ]);
+}
+
 /// The daemon's symbol search walks the outline's definitions and points at `head_line`: an item
 /// declared inside a macro call is found at its real line.
 #[test]
@@ -345,7 +417,9 @@ fn python_names_survive_long_decorator_runs() {
         "@click.group(…) @click.version_option(…) @click.pass_context def cli(ctx: click.Context) -> None",
         "@cli.command() @click.option(…) ×6 @click.pass_obj def deploy(config: Config, environment: str, version: str, \
          replicas: int, dry_run: bool, timeout: float, verbose: bool) -> None",
-        "@staticmethod @functools.lru_cache(…) @retry(…) def fetch_status(deployment_name: str, namespace: str = \"default\", \
+        // Decorations over 40 characters lose their arguments even when the line would fit.
+        "@staticmethod @functools.lru_cache(maxsize=None) @retry(…) def fetch_status(deployment_name: str, \
+         namespace: str = \"default\", \
          *, include_events: bool = False)",
     ]);
 }
@@ -375,7 +449,13 @@ fn go_exported_fields_and_interface_methods() {
         ],
     );
     views.hides(&["uid", "cache", "items"]);
-    views.signature_lines_contain(&["  L23-27 metav1.TypeMeta; ObjectMeta; *sync.Mutex; Spec, Status string"]);
+    views.signature_lines_contain(&[
+        "  L23-27 metav1.TypeMeta; ObjectMeta; *sync.Mutex; Spec, Status string",
+        // Under its type a method is shown without the receiver the type line already names.
+        "  L43 func Key() string",
+    ]);
+    // In the map a type's methods are their bare names.
+    assert!(views.map.contains("\n  L43 Key\n"), "{}", views.map);
 }
 
 #[test]

@@ -34,6 +34,8 @@ pub(super) static SPEC: Spec = Spec {
     // `<typename T, …>` of a template: shortened to `<…>` when the line is too long.
     decorations: &["template_parameter_list"],
     unshown: &[],
+    implied: &[],
+    abridged: &[],
     reparse: None,
     transparent: &[
         "preproc_if",

@@ -30,6 +30,8 @@ pub(super) static SPEC: Spec = Spec {
     attributes: &[],
     decorations: &["attribute_list"],
     unshown: &[],
+    implied: &[],
+    abridged: &[],
     reparse: None,
     transparent: &[],
     imports: &["using_directive"],

@@ -30,6 +30,8 @@ pub(super) static SPEC: Spec = Spec {
     attributes: &[],
     decorations: &[],
     unshown: &[],
+    implied: &[],
+    abridged: &[],
     reparse: None,
     transparent: &["import_declaration", "import_spec_list", "field_declaration_list"],
     imports: &["import_spec"],

@@ -1,7 +1,8 @@
 //! Signature lines that keep a definition's name and parameters whole.
 //!
-//! A declaration head is gathered as segments by role. When the line is longer than
-//! [`MAX_SIGNATURE`], decorations (attributes, decorators, annotations) are shortened first, then
+//! A declaration head is gathered as segments by role. A decoration (attribute, decorator,
+//! annotation) longer than [`MAX_DECORATION`] always loses its arguments. When the line is longer
+//! than [`MAX_SIGNATURE`], the other decorations are shortened first, then
 //! the tail after the parameters (return type, bounds, base classes) is cut, then the types and
 //! defaults inside the parameters lose what is nested in their own brackets
 //! (`fg: Optional[Union[int, str]] = None` → `fg: Optional[…] = None`). The modifiers, keyword,
@@ -13,7 +14,8 @@ use crate::text::{MAX_SIGNATURE, collapse, head_line, truncate};
 /// a bound for generated or minified code, not a target.
 const HARD_MAX: usize = 1_000;
 
-/// The longest one shortened decoration may be (`#[doc = "…"]` has no argument list to drop).
+/// The longest a decoration is shown with its arguments, and the longest one shortened decoration
+/// may be (`#[doc = "…"]` has no argument list to drop).
 const MAX_DECORATION: usize = 40;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -51,11 +53,12 @@ impl Head {
 
     /// The head on one line, shortened as the module describes.
     pub(crate) fn line(mut self) -> String {
+        self.shorten_decorations(false);
         let full = self.render();
         if fits(&full) {
             return full;
         }
-        self.shorten_decorations();
+        self.shorten_decorations(true);
         let shortened = self.render();
         if fits(&shortened) {
             return shortened;
@@ -82,18 +85,23 @@ impl Head {
         head_line(&raw)
     }
 
-    /// Drops each decoration's arguments and folds a run of equal ones into one with a count.
-    fn shorten_decorations(&mut self) {
+    /// Drops the arguments of every decoration, or (`all` false) of those longer than
+    /// [`MAX_DECORATION`] (a long condition or message, `#[cfg(all(unix, feature = "net", …))]`,
+    /// `@click.option("--name", help="…")`, costs more than it tells about the definition; its
+    /// name says what kind it is), and folds a run of equal ones into one with a count.
+    fn shorten_decorations(&mut self, all: bool) {
         let mut kept: Vec<Segment> = Vec::new();
         // Index in `kept` of the last decoration, while only whitespace has followed it.
         let mut run: Option<usize> = None;
         for mut segment in std::mem::take(&mut self.segments) {
             match segment.role {
                 Role::Decoration => {
-                    segment.text = shorten_decoration(&segment.text);
+                    if all || collapse(&segment.text).chars().count() > MAX_DECORATION {
+                        segment.text = shorten_decoration(&segment.text);
+                    }
                     if let Some(last) = run.filter(|&last| kept[last].text == segment.text) {
                         kept.truncate(last + 1);
-                        kept[last].repeat += 1;
+                        kept[last].repeat += segment.repeat;
                         continue;
                     }
                     run = Some(kept.len());
@@ -130,7 +138,7 @@ fn fits(line: &str) -> bool {
 /// `(a: Vec<…>, b: [u8; 4])`): what stays is each outer list's own text, so names are kept and
 /// types keep their outermost part. Double-quoted and backquoted strings are skipped over (a
 /// single quote may be a Rust lifetime); the `>` of `->` and `=>` closes nothing.
-fn empty_nested_brackets(code: &str) -> String {
+pub(crate) fn empty_nested_brackets(code: &str) -> String {
     let mut out = String::with_capacity(code.len());
     let (mut depth, mut quote, mut escaped, mut previous) = (0usize, None, false, ' ');
     for c in code.chars() {

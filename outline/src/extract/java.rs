@@ -28,6 +28,8 @@ pub(super) static SPEC: Spec = Spec {
     attributes: &[],
     decorations: &["marker_annotation", "annotation"],
     unshown: &["@SuppressWarnings"],
+    implied: &[],
+    abridged: &[],
     reparse: None,
     // Methods of an enum follow its constants.
     transparent: &["enum_body_declarations"],

@@ -42,6 +42,9 @@ pub(super) static SPEC: Spec = Spec {
     attributes: &["decorator"],
     decorations: &["decorator"],
     unshown: &[],
+    // A class member is public unless it says otherwise.
+    implied: &[("accessibility_modifier", "public")],
+    abridged: &[],
     reparse: None,
     transparent: &["expression_statement"],
     imports: &["import_statement", "lexical_declaration", "variable_declaration"],

@@ -26,6 +26,7 @@ use crate::Language;
 use crate::model::{Definition, Import, Kind, Outline};
 use crate::text::{MAX_SIGNATURE, collapse, collapse_code, line_number, node_lines, node_text, truncate};
 use crate::{parse, unparsed};
+pub(crate) use head::empty_nested_brackets;
 use head::{Head, Role};
 
 /// How deep the walker follows containers and pass-through nodes. Real code nests a handful of
@@ -35,6 +36,12 @@ pub(crate) const MAX_DEPTH: usize = 64;
 /// How many times its own size a file's macro bodies may be parsed again in all: real code nests
 /// item macros two or three deep (`cfg_net! { cfg_unix! { … } }`).
 const REPARSE_FACTOR: usize = 4;
+
+/// The longest a clause of [`Spec::abridged`] is shown whole.
+const MAX_CLAUSE: usize = 40;
+
+/// A field longer than this shows its type without what is nested in the type's own brackets.
+const MAX_FIELD: usize = 48;
 
 /// A constant or variable whose whole declaration fits in this many characters is shown with its
 /// value (`const MAX: u32 = 3`); longer ones stop before the value.
@@ -102,6 +109,13 @@ pub(crate) struct Spec {
     /// Starts of decorations that tell the compiler or the doc builder something and a reader of
     /// the API nothing (`#[inline]`, `#[allow(…)]`): left out of signatures.
     pub unshown: &'static [&'static str],
+    /// Modifiers (kind and text of a definition's own child) that say what is the default anyway
+    /// (TypeScript's `public`): left out of signatures. A parameter's are kept (`constructor(public
+    /// x)` declares a field).
+    pub implied: &'static [(&'static str, &'static str)],
+    /// Clauses shown as their keyword and `…` when longer than [`MAX_CLAUSE`] (Rust's `where`):
+    /// bounds a caller rarely needs to read to use the definition, often longer than all the rest.
+    pub abridged: &'static [&'static str],
     /// The region of a node whose content the grammar leaves opaque but which usually holds
     /// items (a Rust macro call's token tree): it is parsed again on its own and walked.
     pub reparse: Option<fn(Node) -> Option<tree_sitter::Range>>,
@@ -506,7 +520,12 @@ impl<'s> Walker<'s> {
         // Decorations come before the name; those inside the parameters are part of them.
         let named_at = node.child_by_field_name("name").map_or(core_end, |name| name.start_byte());
         let named_at = named_at.clamp(node.start_byte(), core_end);
-        self.push_split(&mut head, node, node.start_byte()..named_at);
+        let mut position = node.start_byte();
+        for implied in self.implied(node).into_iter().filter(|implied| implied.end <= named_at) {
+            self.push_split(&mut head, node, position..implied.start);
+            position = implied.end;
+        }
+        self.push_split(&mut head, node, position..named_at);
         self.push_code(&mut head, Role::Core, node, named_at..core_end);
         self.push_code(&mut head, Role::Tail, node, core_end..head_end);
         if rule.keep_tail
@@ -544,6 +563,7 @@ impl<'s> Walker<'s> {
         let range = node.start_byte()..head_end;
         let mut dropped = nodes_in(node, &range, self.spec.decorations);
         dropped.extend(rule.initializers.map_or_else(Vec::new, |initializers| initializers(node)));
+        dropped.extend(self.implied(node));
         dropped.sort_by_key(|drop| drop.start);
         let mut head = Head::default();
         let mut position = range.start;
@@ -554,19 +574,59 @@ impl<'s> Walker<'s> {
             }
         }
         self.push_code(&mut head, Role::Core, node, position..range.end);
-        head.line()
+        let line = head.line();
+        // A long type keeps its outer part: `shape: Maybe<inferErrorShape<…>>`.
+        if line.chars().count() > MAX_FIELD { empty_nested_brackets(&line) } else { line }
+    }
+
+    /// The byte ranges of `node`'s own [`Spec::implied`] modifiers, with the space after each.
+    fn implied(&self, node: Node) -> Vec<Range<usize>> {
+        let mut cursor = node.walk();
+        node.children(&mut cursor)
+            .filter(|child| {
+                self.spec
+                    .implied
+                    .iter()
+                    .any(|(kind, text)| child.kind() == *kind && node_text(*child, self.source) == *text)
+            })
+            .map(|child| {
+                let spaces = self.source[child.end_byte()..].len() - self.source[child.end_byte()..].trim_start().len();
+                child.start_byte()..child.end_byte() + spaces
+            })
+            .collect()
     }
 
     /// Appends the source in `range` (inside `within`) without the comments in it.
     fn push_code(&self, head: &mut Head, role: Role, within: Node, range: Range<usize>) {
+        // What is cut out, and what stands for it: a space for a comment, `where …` for a long
+        // clause.
+        let mut cuts: Vec<(Range<usize>, String)> =
+            nodes_in(within, &range, self.comments).into_iter().map(|comment| (comment, " ".to_string())).collect();
+        for clause in nodes_in(within, &range, self.spec.abridged) {
+            if let Some(short) = abridged(self.source.get(clause.clone()).unwrap_or("")) {
+                cuts.push((clause, short));
+            }
+        }
+        cuts.sort_by_key(|(cut, _)| cut.start);
         let mut position = range.start;
-        for comment in nodes_in(within, &range, self.comments) {
-            head.push(role, self.source.get(position..comment.start).unwrap_or(""));
-            head.push(role, " ");
-            position = comment.end;
+        for (cut, replacement) in cuts {
+            // A comment inside a clause already cut.
+            if cut.start < position {
+                continue;
+            }
+            head.push(role, self.source.get(position..cut.start).unwrap_or(""));
+            head.push(role, &replacement);
+            position = cut.end;
         }
         head.push(role, self.source.get(position..range.end).unwrap_or(""));
     }
+}
+
+/// A clause longer than [`MAX_CLAUSE`] as its keyword and `…` (`where …`), else `None`.
+fn abridged(clause: &str) -> Option<String> {
+    let clause = collapse(clause);
+    let keyword = clause.split_whitespace().next()?;
+    (clause.chars().count() > MAX_CLAUSE).then(|| format!("{keyword} …"))
 }
 
 /// Where a definition's uncuttable part ends: after its parameters (found through C declarators
@@ -623,14 +683,18 @@ fn nodes_in(node: Node, range: &Range<usize>, kinds: &[&str]) -> Vec<Range<usize
 }
 
 /// Places methods declared outside their type (Go receivers) under that type when this file
-/// defines it, else keeps them at top level named `Type.method`.
+/// defines it, without the receiver (the type above says it), else keeps them at top level
+/// named `Type.method`.
 fn attach_detached(items: &mut Vec<Definition>, detached: Vec<(String, Definition)>) {
     if detached.is_empty() {
         return;
     }
     for (receiver, mut method) in detached {
         match items.iter_mut().find(|item| item.name == receiver && item.kind != Kind::Method) {
-            Some(owner) => owner.children.push(method),
+            Some(owner) => {
+                method.signature = without_receiver(&method.signature);
+                owner.children.push(method);
+            }
             None => {
                 method.name = format!("{receiver}.{}", method.name);
                 items.push(method);
@@ -641,4 +705,21 @@ fn attach_detached(items: &mut Vec<Definition>, detached: Vec<(String, Definitio
     for item in items.iter_mut() {
         item.children.sort_by_key(|child| child.start_line);
     }
+}
+
+/// `func (s *Server) Start(ctx context.Context) error` → `func Start(ctx context.Context) error`.
+fn without_receiver(signature: &str) -> String {
+    let Some(receiver) = signature.strip_prefix("func (") else {
+        return signature.to_string();
+    };
+    let mut depth = 1usize;
+    for (at, c) in receiver.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 1 => return format!("func {}", receiver[at + 1..].trim_start()),
+            ')' => depth -= 1,
+            _ => {}
+        }
+    }
+    signature.to_string()
 }

@@ -17,6 +17,8 @@ pub(super) static SPEC: Spec = Spec {
     attributes: &[],
     decorations: &["decorator"],
     unshown: &[],
+    implied: &[],
+    abridged: &[],
     reparse: None,
     // Definitions under `if TYPE_CHECKING:`, `try: … except ImportError:` and the like.
     transparent: &[

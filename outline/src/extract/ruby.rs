@@ -22,6 +22,8 @@ pub(super) static SPEC: Spec = Spec {
     attributes: &[],
     decorations: &[],
     unshown: &[],
+    implied: &[],
+    abridged: &[],
     reparse: None,
     transparent: &[],
     imports: &["call"],

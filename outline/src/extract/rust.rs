@@ -28,7 +28,21 @@ pub(super) static SPEC: Spec = Spec {
     wrappers: &[],
     attributes: &["attribute_item"],
     decorations: &["attribute_item"],
-    unshown: &["#[inline", "#[track_caller]", "#[allow(", "#[expect(", "#[cfg_attr(docsrs", "#[rustfmt::"],
+    // Hints to the compiler, lints and documentation (`#[doc = include_str!(…)]`, an alias) tell a
+    // reader of the API nothing; `#[doc(hidden)]` does, and stays.
+    unshown: &[
+        "#[inline",
+        "#[track_caller]",
+        "#[allow(",
+        "#[expect(",
+        "#[must_use",
+        "#[cfg_attr(docsrs",
+        "#[rustfmt::",
+        "#[doc=",
+        "#[doc(alias",
+    ],
+    implied: &[],
+    abridged: &["where_clause"],
     reparse: Some(macro_items),
     // `thread_local!(…);` is a macro call in an expression statement.
     transparent: &["foreign_mod_item", "declaration_list", "expression_statement"],
