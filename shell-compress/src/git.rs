@@ -68,7 +68,12 @@ fn status(plan: &mut Plan) {
 fn history(plan: &mut Plan, failed: bool) {
     for i in 0..plan.len() {
         let Some(rest) = plan.line(i).strip_prefix("commit ") else { continue };
-        let Some(sha) = rest.split_whitespace().next().filter(|s| s.len() >= 40) else { continue };
+        // Only a hex object name is a commit header (and only ASCII can be cut at byte 12).
+        let Some(sha) =
+            rest.split_whitespace().next().filter(|s| s.len() >= 40 && s.bytes().all(|b| b.is_ascii_hexdigit()))
+        else {
+            continue;
+        };
         let refs = &rest[sha.len()..];
         let mut author = String::new();
         let mut date = String::new();

@@ -74,6 +74,15 @@ fn random_outputs_keep_the_guarantees() {
     }
 }
 
+/// Found by the `shell_compress` fuzz target: a `commit` line whose object name has a non-ASCII
+/// character where a hash is cut for the short form panicked. It is not a commit header.
+#[test]
+fn a_commit_line_with_a_non_hex_name_is_left_as_it_is() {
+    let output = "commit a7caac746d3\u{fffd}d416bc5b4a2b3cb9fc84a0f6b460\nAuthor: Dev <dev@example.com>\nDate:   Fri\n\n    msg\n";
+    let compressed = lean_ctx_shell_compress::compress("git log", output, 0);
+    assert!(compressed.text.contains("commit a7caac746d3\u{fffd}d416bc5b4a2b3cb9fc84a0f6b460"), "{}", compressed.text);
+}
+
 #[test]
 fn tiny_outputs_come_back_unchanged() {
     for (command, raw, exit) in [
