@@ -13,7 +13,7 @@ use std::time::Duration;
 use clap::Parser;
 use lean_ctx_common::privacy;
 use lean_ctxd::engine::paths::Dirs;
-use lean_ctxd::server::{detach, lifecycle, pipe, singleton};
+use lean_ctxd::server::{detach, heap, lifecycle, pipe, singleton};
 
 #[derive(Parser)]
 #[command(name = "lean-ctxd", version, about = "The lean-ctx context gateway daemon")]
@@ -42,6 +42,7 @@ fn main() -> ExitCode {
         // The detaching parent keeps the user's umask, so that the daemon
         // it starts inherits it and gives it back to the user's commands.
         privacy::private_umask();
+        heap::limit_arenas();
     }
     let result = if args.stdio {
         pipe::run()

@@ -11,6 +11,7 @@ use lean_ctx_proto::v1::{
 use tonic::{Request, Response, Status};
 
 use super::blocking::{CancelOnDrop, blocking, caller};
+use super::heap;
 use super::host::Host;
 use super::status::{engine_status, missing_context};
 use super::wire;
@@ -42,24 +43,6 @@ fn shaped(s: shape::Shaped) -> Shaped {
         raw_tokens: s.raw_tokens,
         sent_tokens: s.sent_tokens,
     }
-}
-
-/// Output above this size leaves the allocator holding pages worth
-/// returning.
-const LARGE_OUTPUT: usize = 1 << 20;
-
-/// After a request that carried `bytes` of command output: glibc keeps the
-/// freed buffers (raw, redacted, shaped, archived copies) in its arenas, so
-/// one large output would stay resident for the daemon's whole life. Trim
-/// them off the request's path; small requests skip it.
-fn give_back_memory_after(bytes: usize) {
-    if bytes < LARGE_OUTPUT {
-        return;
-    }
-    // SAFETY: malloc_trim only releases free memory of the allocator's own
-    // arenas; it takes no pointers.
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    tokio::task::spawn_blocking(|| unsafe { libc::malloc_trim(0) });
 }
 
 fn millis(d: std::time::Duration) -> u64 {
@@ -98,7 +81,7 @@ impl Shell for ShellService {
         };
         let captured = outcome.output.len();
         drop(outcome);
-        give_back_memory_after(captured);
+        heap::trim_after(captured);
         Ok(Response::new(response))
     }
 
@@ -116,7 +99,7 @@ impl Shell for ShellService {
         })
         .await?
         .map_err(engine_status)?;
-        give_back_memory_after(received);
+        heap::trim_after(received);
         Ok(Response::new(CompressResponse { meta: Some(self.host.meta()), output: Some(shaped(out)) }))
     }
 
