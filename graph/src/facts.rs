@@ -118,7 +118,8 @@ pub fn has_queries(language: Language) -> bool {
 pub fn extract(language: Language, source: &str) -> FileFacts {
     let (outline, tree) = outline_and_tree(language, source);
     let mut defs = Vec::new();
-    flatten(&outline.items, None, language, &mut defs);
+    let lines: Vec<&str> = source.lines().collect();
+    flatten(&outline.items, None, language, &lines, &mut defs);
     let mut facts = FileFacts {
         language: language.name().to_string(),
         defs,
@@ -139,7 +140,9 @@ pub fn extract(language: Language, source: &str) -> FileFacts {
 
 /// The outline's tree as a flat list: members carry their type's name as `container`; a Rust
 /// `impl` contributes its methods (under the implemented type), not a definition of its own.
-fn flatten(items: &[Definition], container: Option<&str>, language: Language, out: &mut Vec<Def>) {
+/// `lines` is the file's source: a Go receiver is read from the declaration as written, since the
+/// outline's signature of a method placed under its type leaves the receiver out.
+fn flatten(items: &[Definition], container: Option<&str>, language: Language, lines: &[&str], out: &mut Vec<Def>) {
     for item in items {
         let keep = matches!(
             item.kind,
@@ -154,9 +157,9 @@ fn flatten(items: &[Definition], container: Option<&str>, language: Language, ou
                 | Kind::TypeAlias
         );
         if keep {
-            let receiver_var = (language == Language::Go && item.kind == Kind::Method)
-                .then(|| go_receiver_var(&item.signature))
-                .flatten();
+            let head = lines.get((item.head_line as usize).saturating_sub(1)).copied().unwrap_or_default();
+            let receiver_var =
+                (language == Language::Go && item.kind == Kind::Method).then(|| go_receiver_var(head)).flatten();
             out.push(Def {
                 name: item.name.clone(),
                 kind: item.kind.label().to_string(),
@@ -174,7 +177,7 @@ fn flatten(items: &[Definition], container: Option<&str>, language: Language, ou
             // functions keep the enclosing container).
             _ => container.map(str::to_string),
         };
-        flatten(&item.children, inner.as_deref(), language, out);
+        flatten(&item.children, inner.as_deref(), language, lines, out);
     }
 }
 
@@ -185,9 +188,9 @@ fn impl_target(name: &str) -> String {
     target.rsplit("::").next().unwrap_or(target).to_string()
 }
 
-/// `s` for `func (s *Server) Start()`; `None` for an unnamed receiver.
-fn go_receiver_var(signature: &str) -> Option<String> {
-    let inside = signature.split_once("func (")?.1;
+/// `s` for `func (s *Server) Start() {`; `None` for an unnamed receiver.
+fn go_receiver_var(head: &str) -> Option<String> {
+    let inside = head.split_once("func (")?.1;
     let (var, rest) = inside.split_once(' ')?;
     (!var.is_empty() && !rest.starts_with(')') && var.chars().all(|c| c.is_alphanumeric() || c == '_'))
         .then(|| var.to_string())
