@@ -1,8 +1,11 @@
 //! Ranked word search. With the index ready tantivy scores content (and, at
 //! double weight, symbol names) by bm25; before that the same formula is
 //! computed over a scan of the content, so an agent gets a ranked answer
-//! either way. Each ranked file shows the lines holding the most query words.
+//! either way. Each ranked file shows the lines holding the most query words,
+//! a definition counting as one word more (the index stores each file's
+//! definitions; a scan runs the extractor over the files it shows).
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -71,7 +74,8 @@ pub(crate) fn search_index(
     for (_, (score, address)) in kept {
         let doc: TantivyDocument = view.searcher.doc(*address)?;
         if let Some(path) = fields.stored_path(&doc) {
-            ranked.push((*score, PathBuf::from(path)));
+            let definitions = fields.stored_symbols(&doc).iter().map(|s| u64::from(s.line)).collect();
+            ranked.push(Ranked { score: *score, rel: PathBuf::from(path), definitions: Some(definitions) });
         }
     }
     let (matches, shown) = finish(ranked, root, terms, max_results, config);
@@ -126,13 +130,13 @@ pub(crate) fn search_scan(
             (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
         })
         .collect();
-    let ranked: Vec<(f32, PathBuf)> = docs
+    let ranked: Vec<Ranked> = docs
         .into_iter()
         .map(|(rel, freqs, length)| {
             let norm = K1 * (1.0 - B + B * length as f32 / average_length);
             let score =
                 freqs.iter().zip(&idf).map(|(&tf, idf)| idf * tf as f32 * (K1 + 1.0) / (tf as f32 + norm)).sum();
-            (score, rel)
+            Ranked { score, rel, definitions: None }
         })
         .collect();
     let total = ranked.len() as u64;
@@ -148,24 +152,42 @@ pub(crate) fn search_scan(
     }
 }
 
+/// A file that matched, with its score.
+struct Ranked {
+    score: f32,
+    rel: PathBuf,
+    /// The lines its definitions start on, when the index stored them.
+    definitions: Option<Vec<u64>>,
+}
+
 /// Orders by score then path, cuts to `max_results` and reads the best
 /// lines of each file; returns the matches and the number of files shown.
 fn finish(
-    mut ranked: Vec<(f32, PathBuf)>,
+    mut ranked: Vec<Ranked>,
     root: &Path,
     terms: &[String],
     max_results: usize,
     config: &SearchConfig,
 ) -> (Vec<Match>, u64) {
-    ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.rel.cmp(&b.rel)));
     ranked.truncate(max_results);
     let shown = ranked.len() as u64;
     let picker = LinePicker::new(terms);
     let mut matches = Vec::new();
-    for (score, rel) in ranked {
+    for Ranked { score, rel, definitions } in ranked {
         let path = display(&rel);
-        let lines = read_file(root, &root.join(&rel), config.max_file_bytes)
-            .map(|(bytes, _)| picker.best_lines(&text_of(&bytes)))
+        let absolute = root.join(&rel);
+        let lines = read_file(root, &absolute, config.max_file_bytes)
+            .map(|(bytes, _)| {
+                let text = text_of(&bytes);
+                let mut definitions = definitions.unwrap_or_else(|| {
+                    // As when indexing: a panicking extractor (a plug-in) costs the file its definitions.
+                    let extracted = catch_unwind(AssertUnwindSafe(|| (config.extractor)(&absolute, &text)));
+                    extracted.unwrap_or_default().iter().map(|s| u64::from(s.line)).collect()
+                });
+                definitions.sort_unstable();
+                picker.best_lines(&text, &definitions)
+            })
             .unwrap_or_default();
         if lines.is_empty() {
             matches.push(Match { path, line: 0, text: String::new(), score: Some(score), symbol: None });
@@ -198,10 +220,14 @@ impl<'t> LinePicker<'t> {
         LinePicker { terms, finders }
     }
 
-    /// The [`LINES_PER_FILE`] lines holding the most distinct query words, in line order.
-    fn best_lines(&self, text: &str) -> Vec<(u64, String)> {
+    /// The [`LINES_PER_FILE`] lines holding the most distinct query words, a
+    /// line that starts a definition (`definitions`: sorted line numbers)
+    /// counting one more, in line order.
+    fn best_lines(&self, text: &str, definitions: &[u64]) -> Vec<(u64, String)> {
+        let best_possible = self.terms.len() as u32 + 1;
         let lowered = self.finders.as_ref().map(|_| text.to_ascii_lowercase());
-        let mut scored: Vec<(u32, u64, &str)> = Vec::new();
+        // (score, defines, line number, text)
+        let mut scored: Vec<(u32, bool, u64, &str)> = Vec::new();
         let mut complete = 0;
         let mut offset = 0;
         for (index, raw) in text.split_inclusive('\n').enumerate() {
@@ -220,20 +246,27 @@ impl<'t> LinePicker<'t> {
                 }
             });
             if present != 0 {
-                let count = present.count_ones();
-                scored.push((count, index as u64 + 1, line));
-                // Lines holding every term cannot be beaten by later ones
-                // (ties go to the earlier line): enough of them end the scan.
-                complete += usize::from(count as usize == self.terms.len());
+                let number = index as u64 + 1;
+                let defines = definitions.binary_search(&number).is_ok();
+                let score = present.count_ones() + u32::from(defines);
+                scored.push((score, defines, number, line));
+                // Lines of the best possible score cannot be beaten by later
+                // ones (ties go to the earlier line): enough of them end the
+                // scan. Without a definition left below, a line holding every
+                // term is the best possible.
+                let unbeatable = score == best_possible
+                    || (score + 1 == best_possible && definitions.last().is_none_or(|&last| last <= number));
+                complete += usize::from(unbeatable);
                 if complete == LINES_PER_FILE {
                     break;
                 }
             }
         }
-        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        // Equal scores: definitions first, then the earlier line.
+        scored.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
         scored.truncate(LINES_PER_FILE);
-        scored.sort_by_key(|s| s.1);
-        scored.into_iter().map(|(_, line, text)| (line, truncate_line(text))).collect()
+        scored.sort_by_key(|s| s.2);
+        scored.into_iter().map(|(_, _, line, text)| (line, truncate_line(text))).collect()
     }
 }
 
@@ -303,7 +336,7 @@ mod tests {
     fn best_lines_prefer_lines_with_more_query_words() {
         let text = "parse\nnothing\nparse config here\r\nconfig\nparseConfig()";
         let terms = query_terms("parse config");
-        let best = LinePicker::new(&terms).best_lines(text);
+        let best = LinePicker::new(&terms).best_lines(text, &[]);
         assert_eq!(best, [(1, "parse".into()), (3, "parse config here".into()), (5, "parseConfig()".into())]);
     }
 
@@ -315,7 +348,13 @@ mod tests {
             let terms = query_terms(query);
             let filtered = LinePicker::new(&terms);
             let every_line = LinePicker { terms: &terms, finders: None };
-            assert_eq!(filtered.best_lines(&text), every_line.best_lines(&text), "{query}");
+            for definitions in [&[][..], &[3, 9]] {
+                assert_eq!(
+                    filtered.best_lines(&text, definitions),
+                    every_line.best_lines(&text, definitions),
+                    "{query}"
+                );
+            }
         }
     }
 
@@ -323,7 +362,28 @@ mod tests {
     fn with_many_complete_lines_the_earliest_three_are_shown() {
         let text = "config\nparse config\nnoise\nparseConfig\nparse_config\nparse config again\n";
         let terms = query_terms("parse config");
-        let lines: Vec<u64> = LinePicker::new(&terms).best_lines(text).into_iter().map(|(l, _)| l).collect();
+        let lines: Vec<u64> = LinePicker::new(&terms).best_lines(text, &[]).into_iter().map(|(l, _)| l).collect();
         assert_eq!(lines, [2, 4, 5], "the first three complete lines (the scan stops there), not the later one");
+    }
+
+    #[test]
+    fn a_definition_counts_one_word_more() {
+        let text =
+            "use parse;\nlet parsed = parse(config);\nx.parse(config)\nparse config again\nfn parse(text: &str) {}\n";
+        let terms = query_terms("parse config");
+        let lines = |definitions: &[u64]| -> Vec<u64> {
+            LinePicker::new(&terms).best_lines(text, definitions).into_iter().map(|(l, _)| l).collect()
+        };
+        assert_eq!(lines(&[]), [2, 3, 4], "without definitions, the first lines with both words");
+        assert_eq!(lines(&[5]), [2, 3, 5], "the definition ties the lines with both words and goes first");
+        assert_eq!(lines(&[1]), [1, 2, 3], "a definition holding one word ties; the rest by line");
+    }
+
+    #[test]
+    fn a_definition_further_down_is_not_cut_off_by_complete_lines_above() {
+        let text = "parse config\nparse config\nparse config\nparse config\nfn parse_config() {}\n";
+        let terms = query_terms("parse config");
+        let lines: Vec<u64> = LinePicker::new(&terms).best_lines(text, &[5]).into_iter().map(|(l, _)| l).collect();
+        assert_eq!(lines, [1, 2, 5]);
     }
 }

@@ -48,8 +48,20 @@ pub struct SearchRequest {
     pub cancel: Arc<AtomicBool>,
 }
 
-/// Shown when the caller does not choose.
+/// Shown when the caller does not choose (glob: paths).
 pub const DEFAULT_MAX_RESULTS: usize = 50;
+
+impl Action {
+    /// Results shown when the caller does not choose: a ranked search's
+    /// answer is a reading list, and past the tenth file the ranks say
+    /// little; line and definition lists are cheap per result.
+    pub fn default_max_results(self) -> usize {
+        match self {
+            Action::Bm25 => 10,
+            Action::Regex | Action::Symbol => DEFAULT_MAX_RESULTS,
+        }
+    }
+}
 
 impl SearchRequest {
     pub fn new(root: impl Into<PathBuf>, action: Action, pattern: impl Into<String>) -> Self {
@@ -59,7 +71,7 @@ impl SearchRequest {
             path: None,
             include: Vec::new(),
             exclude: Vec::new(),
-            max_results: DEFAULT_MAX_RESULTS,
+            max_results: action.default_max_results(),
             action,
             cancel: Arc::default(),
         }

@@ -51,7 +51,7 @@ fn scan_and_index_give_the_same_answers() {
         let index = indexed.search(&request(Action::Symbol, pattern)).unwrap();
         let scan = scanning.search(&request(Action::Symbol, pattern)).unwrap();
         assert_eq!((index.source, scan.source), (Source::Index, Source::Scan));
-        assert_eq!(lines(&index), lines(&scan), "{pattern}");
+        assert_eq!(paths(&index), paths(&scan), "{pattern}");
         assert!(scan.note.as_deref().unwrap_or("").contains("searched the files directly"), "{:?}", scan.note);
     }
     for pattern in ["load config", "loader"] {
@@ -96,6 +96,26 @@ fn bm25_ranks_definitions_and_whole_identifiers_first() {
     assert!(result.matches[0].score.unwrap() > 0.0);
     // The split parts still find the other files.
     assert!(result.total >= 3, "{}", result.text);
+}
+
+#[test]
+fn bm25_shows_a_files_definition_of_the_words_and_ten_files_by_default() {
+    let uses = "let a = parse_config(x);\n".repeat(4);
+    let mut files = vec![("src/config.rs".to_string(), format!("{uses}pub fn parse_config(x: &str) {{}}\n"))];
+    for i in 0..11 {
+        files.push((format!("src/user{i:02}.rs"), format!("fn user{i}() {{ parse_config(\"{i}\"); }}\n")));
+    }
+    let fx = Fixture::new(&files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect::<Vec<_>>());
+    let indexed = fx.engine();
+    build(&indexed, fx.root());
+    let scanning = fx.engine();
+    for engine in [&indexed, &scanning] {
+        let result = search(engine, fx.root(), Action::Bm25, "parse config");
+        let shown: Vec<u64> = result.matches.iter().filter(|m| m.path == "src/config.rs").map(|m| m.line).collect();
+        assert_eq!(shown, [1, 2, 5], "the definition beats the later uses: {}", result.text);
+        assert_eq!((result.shown, result.total), (10, 12), "{}", result.text);
+        assert!(result.text.contains("2 files not shown"), "says what it left out: {}", result.text);
+    }
 }
 
 #[test]

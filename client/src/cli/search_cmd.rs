@@ -26,7 +26,8 @@ pub struct SearchArgs {
     /// Skip paths matching this glob (repeatable).
     #[arg(long)]
     exclude: Vec<String>,
-    /// At most this many results (default 50).
+    /// At most this many results: lines (regex), files (bm25, default 10) or
+    /// definitions (symbol); default 50.
     #[arg(short = 'n', long)]
     max_results: Option<u32>,
     /// Machine-readable output (docs/json.md).

@@ -321,6 +321,15 @@ mod tests {
     }
 
     #[test]
+    fn definitions_inside_macro_invocations_are_symbols() {
+        let text = "cfg_net! {\n    pub struct TcpStream {\n        io: u8,\n    }\n\n    impl TcpStream {\n        pub async fn connect() {}\n    }\n}\n";
+        let symbols = outline_extractor()(Path::new("tcp.rs"), text);
+        let lines: Vec<_> = symbols.iter().map(|s| (s.name.as_str(), s.line)).collect();
+        assert!(lines.contains(&("TcpStream", 2)), "{lines:?}");
+        assert!(lines.contains(&("connect", 7)), "{lines:?}");
+    }
+
+    #[test]
     fn broad_roots_are_indexed_only_when_listed() {
         let config = Config::default();
         let e = refuse_broad_root(Path::new("/"), &config).unwrap_err();

@@ -106,7 +106,7 @@ pub const TOOLS: &[ToolSpec] = &[
             param("path", Str, "file or directory"),
             param("include", Str, "glob, e.g. *.rs"),
             param("exclude", Str, "glob"),
-            param("max_results", Int, "default 50"),
+            param("max_results", Int, "default 50; bm25: 10 files"),
         ],
         profile: Minimal,
         read_only: true,
