@@ -385,6 +385,15 @@ fn a_file_without_definitions_is_never_answered_with_an_empty_view() {
     p.write("setup.py", &script);
     let auto = p.read("", "setup.py", "auto", false);
     assert!(auto.content.contains("configuring step 399"), "{}", auto.note);
+    // A file whose every definition a syntax error swallowed says which lines were not parsed.
+    let rest: String = (0..40).map(|i| format!("  check(step{i}, \"the setup's step {i}\")\n")).collect();
+    let signature = "<L extends (...a: Array<any>) => any, F extends (...a: Array<any>) => any>(f: F): L & F\n";
+    p.write("broken.ts", &format!("export const both: {{\n{signature}{signature}}} = function(f) {{\n{rest}}}\n"));
+    let signatures = p.read("", "broken.ts", "signatures", true);
+    assert!(
+        signatures.note.contains("no definitions could be outlined in broken.ts [outline incomplete: line"),
+        "{signatures:?}"
+    );
 }
 
 #[test]

@@ -15,6 +15,9 @@ struct Cues {
     /// Words skipped before the keyword (`pub`, `export`, `public static`, …).
     modifiers: &'static [&'static str],
     keywords: &'static [(&'static str, Kind)],
+    /// Keywords that start a definition only at the top level (unindented): JavaScript's
+    /// `const`, which in a body is a local.
+    top_level_keywords: &'static [(&'static str, Kind)],
     /// Line starts that make an import, and whether that start is dropped from the import text
     /// (as the tree-sitter outline drops `use `, `import `, …).
     imports: &'static [(&'static str, bool)],
@@ -37,6 +40,7 @@ const RUST: Cues = Cues {
         ("static", Kind::Variable),
         ("macro_rules!", Kind::Macro),
     ],
+    top_level_keywords: &[],
     imports: &[("use ", true)],
     call_shaped_functions: false,
 };
@@ -44,6 +48,7 @@ const RUST: Cues = Cues {
 const PYTHON: Cues = Cues {
     modifiers: &["async"],
     keywords: &[("def", Kind::Function), ("class", Kind::Class)],
+    top_level_keywords: &[],
     imports: &[("import ", true), ("from ", false)],
     call_shaped_functions: false,
 };
@@ -59,6 +64,7 @@ const JS: Cues = Cues {
         ("enum", Kind::Enum),
         ("namespace", Kind::Module),
     ],
+    top_level_keywords: &[("const", Kind::Const)],
     imports: &[("import ", true)],
     call_shaped_functions: false,
 };
@@ -66,6 +72,7 @@ const JS: Cues = Cues {
 const GO: Cues = Cues {
     modifiers: &[],
     keywords: &[("func", Kind::Function), ("type", Kind::TypeAlias), ("package", Kind::Module)],
+    top_level_keywords: &[],
     imports: &[("import ", true)],
     call_shaped_functions: false,
 };
@@ -100,6 +107,7 @@ const C_FAMILY: Cues = Cues {
         ("package", Kind::Module),
         ("#define", Kind::Macro),
     ],
+    top_level_keywords: &[],
     imports: &[("#include ", true), ("import ", true), ("using ", true)],
     call_shaped_functions: true,
 };
@@ -107,6 +115,7 @@ const C_FAMILY: Cues = Cues {
 const RUBY: Cues = Cues {
     modifiers: &[],
     keywords: &[("def", Kind::Function), ("class", Kind::Class), ("module", Kind::Module)],
+    top_level_keywords: &[],
     imports: &[("require ", true), ("require_relative ", false)],
     call_shaped_functions: false,
 };
@@ -131,8 +140,13 @@ pub(crate) fn outline(language: Language, source: &str, reason: String) -> Outli
 /// Whether `line` looks like the start of a definition (any line does in markup and data, where
 /// headings and keys have no keyword).
 pub(crate) fn looks_like_definition(language: Language, line: &str) -> bool {
-    cues(language)
-        .is_none_or(|cues| keyword_definition(line.trim(), cues).or_else(|| call_shaped(line, cues)).is_some())
+    cues(language).is_none_or(|cues| definition(line, cues).is_some())
+}
+
+/// The kind and name of the definition `line` (untrimmed) starts, by its first words.
+fn definition<'l>(line: &'l str, cues: &Cues) -> Option<(Kind, &'l str)> {
+    let top_level = !line.starts_with(char::is_whitespace);
+    keyword_definition(line.trim(), cues, top_level).or_else(|| call_shaped(line, cues))
 }
 
 fn cues(language: Language) -> Option<&'static Cues> {
@@ -182,7 +196,7 @@ fn code(source: &str, cues: &Cues) -> (Vec<Import>, Vec<Definition>) {
         } else if let Some(import) = import {
             let text = truncate(collapse(import.trim_end_matches(';')), MAX_SIGNATURE);
             imports.push(Import { text, line: line_number });
-        } else if let Some((kind, name)) = keyword_definition(trimmed, cues).or_else(|| call_shaped(line, cues)) {
+        } else if let Some((kind, name)) = definition(line, cues) {
             items.push(one_line(kind, name, signature_line(trimmed), line_number));
         }
     }
@@ -191,15 +205,17 @@ fn code(source: &str, cues: &Cues) -> (Vec<Import>, Vec<Definition>) {
 
 /// `pub async fn name(` → (Function, "name"). A keyword followed by another keyword is a modifier
 /// (`const fn`).
-fn keyword_definition<'l>(line: &'l str, cues: &Cues) -> Option<(Kind, &'l str)> {
+fn keyword_definition<'l>(line: &'l str, cues: &Cues, top_level: bool) -> Option<(Kind, &'l str)> {
+    let top_level_keywords = if top_level { cues.top_level_keywords } else { &[] };
+    let keywords = || cues.keywords.iter().chain(top_level_keywords);
     let mut words = line.split_whitespace().take(8).peekable();
     while let Some(word) = words.next() {
         if cues.modifiers.contains(&word) || word.starts_with("pub(") {
             continue;
         }
-        let (_, kind) = cues.keywords.iter().find(|(keyword, _)| *keyword == word)?;
+        let (_, kind) = keywords().find(|(keyword, _)| *keyword == word)?;
         let next = words.peek()?;
-        if cues.keywords.iter().any(|(keyword, _)| keyword == next) {
+        if keywords().any(|(keyword, _)| keyword == next) {
             continue;
         }
         // Go methods: `func (s *Server) Start(`.
@@ -394,7 +410,6 @@ mod tests {
 
     #[test]
     fn code_lines_by_their_first_words() {
-        let definition = |line, cues| keyword_definition(line, cues).or_else(|| call_shaped(line, cues));
         assert_eq!(definition("pub(crate) const fn new() -> Self {", &RUST), Some((Kind::Function, "new")));
         assert_eq!(definition("pub const MAX: u32 = 3;", &RUST), Some((Kind::Const, "MAX")));
         assert_eq!(
@@ -407,5 +422,7 @@ mod tests {
         assert_eq!(definition("    return parse(s);", &C_FAMILY), None);
         assert_eq!(definition("    if (x) {", &C_FAMILY), None);
         assert_eq!(definition("def self.parse(text)", &RUBY), Some((Kind::Function, "self.parse")));
+        assert_eq!(definition("export const dual: {", &JS), Some((Kind::Const, "dual")));
+        assert_eq!(definition("  const local = 1", &JS), None, "a local in a body");
     }
 }

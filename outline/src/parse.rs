@@ -26,7 +26,12 @@ pub(crate) fn parse(language: Language, source: &str) -> Result<Tree, String> {
     if source.len() > MAX_PARSE_BYTES {
         return Err(format!("input is {} bytes, over the {MAX_PARSE_BYTES}-byte parse limit", source.len()));
     }
-    parse_before(language, source, None, deadline_for(source.len()))
+    let deadline = deadline_for(source.len());
+    let tree = parse_before(language, source, None, deadline)?;
+    let second = crate::recover::reparse(language, source, &tree, |patched| {
+        parse_before(language, patched, None, deadline_for(patched.len()))
+    });
+    Ok(second.unwrap_or(tree))
 }
 
 /// Parses only `region` of `source` as a file of its own (a Rust macro's token tree read as

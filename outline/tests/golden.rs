@@ -536,6 +536,15 @@ fn unparsed_lines_that_may_hide_definitions_are_named_first() {
     // recognised inside an error node are outlined, so their lines are not.
     check("rust/ffi.rs", Language::Rust, &["hyper_body_free", "WorkerMetrics", "from_config"])
         .first_lines("[outline incomplete: line 7 not parsed]");
+    // Generic call signatures one per line: the grammar reads the second `<` as a comparison
+    // (the whole declaration and all after it used to vanish unflagged); a second parse with the
+    // members separated outlines everything.
+    check(
+        "typescript/pipeable.ts",
+        Language::TypeScript,
+        &["dataFirstOrLast", "Comparator", "compareBy", "PipeableTypeLambda", "constant", "flip"],
+    )
+    .complete();
     // The error is a statement inside a function body: every definition is outlined.
     check("typescript/broken.ts", Language::TypeScript, &["Job", "schedule", "Queue", "push", "MAX_ATTEMPTS"])
         .complete();

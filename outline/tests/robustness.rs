@@ -250,3 +250,16 @@ fn nested_macro_calls_are_parsed_again_within_a_bound() {
         outline(Language::Rust, "cfg_net! {\n    cfg_unix! {\n        cfg_io! { pub fn shallow() {} }\n    }\n}\n");
     assert_eq!(render_map(&shallow), "L3 fn shallow\n");
 }
+
+#[test]
+fn a_declaration_the_grammar_cannot_read_is_reported_with_its_lines() {
+    // Generic call signatures at the start of a line, unindented: the second parse that
+    // separates indented ones cannot help, so the lines are named instead of dropped silently.
+    let source = "export const both: {\n<A extends (...a: Array<any>) => any>(f: A): A\n\
+                  <A extends (...a: Array<any>) => any>(f: A, n: number): A\n} = pick\n\n\
+                  export function after(x: number): number {\n  return x\n}\n";
+    let found = outline(Language::TypeScript, source);
+    let signatures = render_signatures(&found);
+    assert!(!found.unparsed.is_empty(), "{signatures}");
+    assert!(signatures.starts_with("[outline incomplete: line"), "{signatures}");
+}

@@ -300,10 +300,13 @@ impl Reader {
                 };
                 render = self.render(ctx, &mode, &mut note)?;
             } else {
-                note = format!(
-                    "no definitions found in {shown} ({} lines): mode=full or lines:N-M shows the content",
-                    file.lines
-                );
+                // An outline that lost everything to a syntax error says where.
+                let unparsed = render.text.lines().next().filter(|line| line.starts_with("[outline incomplete"));
+                let found = match unparsed {
+                    Some(line) => format!("no definitions could be outlined in {shown} {line}"),
+                    None => format!("no definitions found in {shown}"),
+                };
+                note = format!("{found} ({} lines): mode=full or lines:N-M shows the content", file.lines);
                 // It tells the agent to read again: nothing saved.
                 render.baseline = Baseline::Sent;
             }

@@ -1,0 +1,81 @@
+//! Second parses that get past known gaps of a grammar, kept only when they parse better.
+//!
+//! tree-sitter-typescript cannot end an object type's member at a line break when the next
+//! member is a generic call signature: in
+//!
+//! ```ts
+//! export const dual: {
+//!   <A>(self: A, that: A): A
+//!   <A>(that: A): (self: A) => A
+//! } = function (arity, body) { … }
+//! ```
+//!
+//! the second `<` is read as a comparison and the whole declaration (often the rest of the file)
+//! becomes one error. TypeScript itself separates such members by the line break. A copy of the
+//! source with a `;` in place of the last indentation space before each such `<` parses as
+//! written; every byte offset and line stays where it was, so the tree of the copy describes the
+//! original text (node text is always read from the original). The copy's tree is used only when
+//! it has fewer unparsed tokens than the original's.
+
+use tree_sitter::Tree;
+
+use crate::Language;
+use crate::unparsed::error_lines;
+
+/// A better tree for `source` than `tree`, when a known gap of `language`'s grammar explains
+/// the errors in `tree` and working around it removes some.
+pub(crate) fn reparse(
+    language: Language,
+    source: &str,
+    tree: &Tree,
+    parse: impl FnOnce(&str) -> Result<Tree, String>,
+) -> Option<Tree> {
+    if language != Language::TypeScript || !tree.root_node().has_error() {
+        return None;
+    }
+    let patched = separate_generic_call_signatures(source)?;
+    let better = parse(&patched).ok()?;
+    (error_lines(&better, source).len() < error_lines(tree, source).len()).then_some(better)
+}
+
+/// `source` with `;` as the last indentation character of every line that starts with a type
+/// parameter list (`<` then a letter, `_`, `$` or the line's end), or `None` when there is no
+/// such line.
+fn separate_generic_call_signatures(source: &str) -> Option<String> {
+    let mut bytes = source.as_bytes().to_vec();
+    let mut changed = false;
+    let mut start = 0;
+    for line in source.split_inclusive('\n') {
+        let code = line.trim_start_matches([' ', '\t']);
+        let indent = line.len() - code.len();
+        let mut chars = code.chars();
+        // `<A, B>(…)`, or `<` alone with the parameters on the lines below.
+        let opens_type_parameters = chars.next() == Some('<')
+            && chars.next().is_none_or(|c| c.is_ascii_alphabetic() || matches!(c, '_' | '$' | '\n' | '\r'));
+        if indent > 0 && opens_type_parameters {
+            bytes[start + indent - 1] = b';';
+            changed = true;
+        }
+        start += line.len();
+    }
+    // Only ASCII whitespace was replaced by ASCII: still UTF-8.
+    changed.then(|| String::from_utf8(bytes).expect("an ASCII byte replaced by an ASCII byte"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_indented_lines_opening_type_parameters_get_a_separator() {
+        let source =
+            "const f: {\n  <A>(a: A): A\n\t<B>(b: B): B\n<C>(c: C): C\n  a << b\n  < 3\n  <\n    D\n  >(d: D): D\n}\n";
+        let patched = separate_generic_call_signatures(source).unwrap();
+        assert_eq!(
+            patched,
+            "const f: {\n ;<A>(a: A): A\n;<B>(b: B): B\n<C>(c: C): C\n  a << b\n  < 3\n ;<\n    D\n  >(d: D): D\n}\n"
+        );
+        assert_eq!(patched.len(), source.len());
+        assert_eq!(separate_generic_call_signatures("const a = 1 < 2\n  < 3\n"), None);
+    }
+}
