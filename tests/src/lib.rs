@@ -84,6 +84,17 @@ impl Home {
         self.command(bin("lctx")).args(args).output().expect("run lctx")
     }
 
+    /// Runs lctx in `dir`; with `no_daemon`, through the out-of-process
+    /// engine (`LEAN_CTX_NO_DAEMON=1`) instead of the daemon.
+    pub fn lctx_in(&self, dir: &Path, no_daemon: bool, args: &[&str]) -> Output {
+        let mut cmd = self.command(bin("lctx"));
+        cmd.current_dir(dir).args(args);
+        if no_daemon {
+            cmd.env("LEAN_CTX_NO_DAEMON", "1");
+        }
+        cmd.output().expect("run lctx")
+    }
+
     /// Runs lctx and returns its parsed `--json` stdout, asserting success.
     pub fn lctx_json(&self, args: &[&str]) -> serde_json::Value {
         let out = self.lctx(args);

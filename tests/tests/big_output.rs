@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use lean_ctx_tests::{Home, bin, describe};
+use lean_ctx_tests::{Home, describe};
 
 /// Bytes of each of the two runs of filler around the error line: 24 MB in all, six times what
 /// the daemon keeps whole before it spills to the archive and three expand windows, in lines of
@@ -20,7 +20,7 @@ fn command() -> String {
 }
 
 fn lctx(home: &Home, dir: &Path, args: &[&str]) -> std::process::Output {
-    home.command(bin("lctx")).current_dir(dir).args(args).output().unwrap()
+    home.lctx_in(dir, false, args)
 }
 
 /// The line an expand window ends with when more lines follow: the next line to ask for.

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use lean_ctx_tests::{Home, bin, describe};
+use lean_ctx_tests::{Home, describe};
 
 fn project(home: &Home) -> PathBuf {
     let root = home.path().join("proj");
@@ -13,7 +13,7 @@ fn project(home: &Home) -> PathBuf {
 }
 
 fn lctx(home: &Home, dir: &Path, args: &[&str]) -> std::process::Output {
-    home.command(bin("lctx")).current_dir(dir).args(args).output().unwrap()
+    home.lctx_in(dir, false, args)
 }
 
 fn stderr(out: &std::process::Output) -> String {

@@ -11,7 +11,7 @@ use std::process::{Command, Output};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use lean_ctx_tests::{Home, bin, describe};
+use lean_ctx_tests::{Home, describe};
 
 fn project(home: &Home) -> PathBuf {
     let root = home.path().join("proj");
@@ -21,7 +21,7 @@ fn project(home: &Home) -> PathBuf {
 }
 
 fn lctx(home: &Home, root: &Path, args: &[&str]) -> Output {
-    home.command(bin("lctx")).args(args).current_dir(root).output().unwrap()
+    home.lctx_in(root, false, args)
 }
 
 /// A tmpfs mounted for the test, unmounted (lazily, in case a process

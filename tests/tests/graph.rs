@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use lean_ctx_tests::{Home, bin, describe, git, git_project as project, wait_until};
+use lean_ctx_tests::{Home, describe, git, git_project as project, wait_until};
 use serde_json::Value;
 
 /// How long a change may take to reach the graph before a test gives up (the watcher debounces,
@@ -19,12 +19,7 @@ fn write(root: &Path, path: &str, text: &str) {
 }
 
 fn lctx(home: &Home, dir: &Path, no_daemon: bool, args: &[&str]) -> std::process::Output {
-    let mut cmd = home.command(bin("lctx"));
-    cmd.current_dir(dir).args(args);
-    if no_daemon {
-        cmd.env("LEAN_CTX_NO_DAEMON", "1");
-    }
-    cmd.output().unwrap()
+    home.lctx_in(dir, no_daemon, args)
 }
 
 /// `callers` of `symbol` as the JSON answer.

@@ -32,7 +32,7 @@ fn project(home: &Home) -> PathBuf {
 }
 
 fn lctx(home: &Home, dir: &Path, args: &[&str]) -> String {
-    let out = home.command(bin("lctx")).current_dir(dir).args(args).output().unwrap();
+    let out = home.lctx_in(dir, false, args);
     assert!(out.status.success(), "lctx {args:?}: {}", describe(&out));
     String::from_utf8_lossy(&out.stdout).into_owned()
 }

@@ -18,12 +18,7 @@ fn project(home: &Home) -> std::path::PathBuf {
 }
 
 fn lctx(home: &Home, dir: &Path, no_daemon: bool, args: &[&str]) -> std::process::Output {
-    let mut cmd = home.command(bin("lctx"));
-    cmd.current_dir(dir).args(args);
-    if no_daemon {
-        cmd.env("LEAN_CTX_NO_DAEMON", "1");
-    }
-    cmd.output().unwrap()
+    home.lctx_in(dir, no_daemon, args)
 }
 
 fn ok(out: std::process::Output) -> String {

@@ -1,7 +1,7 @@
 //! `lctx read` and `lctx edit` end to end: daemon and fallback agree, stubs
 //! follow the session across processes through the daemon.
 
-use lean_ctx_tests::{Home, bin, describe};
+use lean_ctx_tests::{Home, describe};
 
 fn project(home: &Home) -> std::path::PathBuf {
     let root = home.path().join("proj");
@@ -12,12 +12,7 @@ fn project(home: &Home) -> std::path::PathBuf {
 }
 
 fn lctx_in(home: &Home, dir: &std::path::Path, no_daemon: bool, args: &[&str]) -> std::process::Output {
-    let mut cmd = home.command(bin("lctx"));
-    cmd.current_dir(dir).args(args);
-    if no_daemon {
-        cmd.env("LEAN_CTX_NO_DAEMON", "1");
-    }
-    cmd.output().unwrap()
+    home.lctx_in(dir, no_daemon, args)
 }
 
 #[test]

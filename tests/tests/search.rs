@@ -8,12 +8,7 @@ use lean_ctx_proto::v1::{SearchRequest, SearchSource};
 use lean_ctx_tests::{Home, bin, client_options, describe, git, git_project as project, wait_until};
 
 fn lctx(home: &Home, dir: &Path, no_daemon: bool, args: &[&str]) -> String {
-    let mut cmd = home.command(bin("lctx"));
-    cmd.current_dir(dir).args(args);
-    if no_daemon {
-        cmd.env("LEAN_CTX_NO_DAEMON", "1");
-    }
-    let out = cmd.output().unwrap();
+    let out = home.lctx_in(dir, no_daemon, args);
     assert!(out.status.success(), "{}", describe(&out));
     String::from_utf8_lossy(&out.stdout).into_owned()
 }

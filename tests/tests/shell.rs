@@ -14,7 +14,7 @@ fn project(home: &Home) -> std::path::PathBuf {
 }
 
 fn lctx(home: &Home, dir: &Path, args: &[&str]) -> std::process::Output {
-    home.command(bin("lctx")).current_dir(dir).args(args).output().unwrap()
+    home.lctx_in(dir, false, args)
 }
 
 fn stdout(out: &std::process::Output) -> String {
