@@ -119,52 +119,57 @@ impl Graph {
 
     /// Call sites of `targets`, then of their callers, `depth` levels deep, at most `limit` edges.
     pub fn callers(&self, targets: &[DefId], depth: u32, limit: usize) -> Walk {
-        let mut walk = Walk::default();
-        let mut seen: BTreeSet<DefId> = targets.iter().cloned().collect();
-        let mut frontier: Vec<DefId> = targets.to_vec();
-        for level in 1..=depth.clamp(1, MAX_DEPTH) {
-            let mut next = BTreeSet::new();
-            let mut edges = Vec::new();
-            for target in &frontier {
-                let Some(def) = self.def(target) else { continue };
-                let names = self.aliases(&def.name);
-                let sites: BTreeSet<&(String, u32)> = names.iter().flat_map(|n| self.refs_named(n)).collect();
-                for (file, index) in sites {
-                    let Some(r) = self.reference(file, *index).filter(|r| r.kind.is_call()) else { continue };
-                    let Some(resolution) = self.resolve(file, *index).filter(|res| res.targets.contains(target)) else {
-                        continue;
-                    };
+        self.levels(targets, depth, limit, |target, level, _| {
+            let Some(def) = self.def(target) else { return Vec::new() };
+            let names = self.aliases(&def.name);
+            let sites: BTreeSet<&(String, u32)> = names.iter().flat_map(|n| self.refs_named(n)).collect();
+            sites
+                .into_iter()
+                .filter_map(|(file, index)| {
+                    let r = self.reference(file, *index).filter(|r| r.kind.is_call())?;
+                    let resolution = self.resolve(file, *index).filter(|res| res.targets.contains(target))?;
                     let caller = r.caller.map(|i| DefId { file: file.clone(), index: i });
-                    edges.push(self.edge(level, file, r.line, caller.as_ref(), target, &resolution));
-                    if let Some(caller) = caller.filter(|c| !seen.contains(c)) {
-                        next.insert(caller);
-                    }
-                }
-            }
-            if self.take(&mut walk, edges, limit) {
-                break;
-            }
-            seen.extend(next.iter().cloned());
-            frontier = next.into_iter().collect();
-        }
-        walk
+                    Some((self.edge(level, file, r.line, caller.as_ref(), target, &resolution), caller))
+                })
+                .collect()
+        })
     }
 
     /// Calls made by `targets`, then by what they call, `depth` levels deep. Only `exact` and
     /// `likely` callees are followed further; an ambiguous call is shown with its candidates.
     pub fn callees(&self, targets: &[DefId], depth: u32, limit: usize) -> Walk {
+        self.levels(targets, depth, limit, |caller, level, walk| {
+            self.calls_in(caller, &mut walk.external_calls)
+                .into_iter()
+                .filter_map(|(index, callee, resolution)| {
+                    let r = self.reference(&caller.file, index)?;
+                    let edge = self.edge(level, &caller.file, r.line, Some(caller), &callee, &resolution);
+                    Some((edge, (resolution.label != Label::Ambiguous).then_some(callee)))
+                })
+                .collect()
+        })
+    }
+
+    /// Breadth first from `start`, `depth` levels, at most `limit` edges: `expand` gives a
+    /// definition's edges at a level, each with the definition to follow from it, if any.
+    fn levels(
+        &self,
+        start: &[DefId],
+        depth: u32,
+        limit: usize,
+        mut expand: impl FnMut(&DefId, u32, &mut Walk) -> Vec<(Edge, Option<DefId>)>,
+    ) -> Walk {
         let mut walk = Walk::default();
-        let mut seen: BTreeSet<DefId> = targets.iter().cloned().collect();
-        let mut frontier: Vec<DefId> = targets.to_vec();
+        let mut seen: BTreeSet<DefId> = start.iter().cloned().collect();
+        let mut frontier: Vec<DefId> = start.to_vec();
         for level in 1..=depth.clamp(1, MAX_DEPTH) {
             let mut next = BTreeSet::new();
             let mut edges = Vec::new();
-            for caller in &frontier {
-                for (index, callee, resolution) in self.calls_in(caller, &mut walk.external_calls) {
-                    let Some(r) = self.reference(&caller.file, index) else { continue };
-                    edges.push(self.edge(level, &caller.file, r.line, Some(caller), &callee, &resolution));
-                    if resolution.label != Label::Ambiguous && !seen.contains(&callee) {
-                        next.insert(callee);
+            for def in &frontier {
+                for (edge, follow) in expand(def, level, &mut walk) {
+                    edges.push(edge);
+                    if let Some(follow) = follow.filter(|f| !seen.contains(f)) {
+                        next.insert(follow);
                     }
                 }
             }
