@@ -4,10 +4,12 @@
 //! Run from the repository root after a release build, e.g.
 //! `cargo build --release --workspace --bins && ./target/release/lctx-bench foundation`
 
+mod callers;
 mod coverage;
 mod definitions;
 mod foundation;
 mod guard;
+mod lsp;
 mod memory;
 mod reading;
 mod redact;
@@ -27,7 +29,10 @@ const USAGE: &str = "usage: lctx-bench foundation [--runs N]
        lctx-bench thin [--runs N]   (from the repository root)
        lctx-bench guard DIR EXT [--runs N]   (a source tree to read, e.g. ~/.cargo/registry/src/…/tokio-1.x rs)
        lctx-bench soak [--seconds N]   (from the repository root; 32 clients, default 600 s)
-       lctx-bench redact [--seed N] --set NAME=DIR[:a-m]…   (recall on planted secrets, hits on real trees)";
+       lctx-bench redact [--seed N] --set NAME=DIR[:a-m]…   (recall on planted secrets, hits on real trees)
+       lctx-bench callers DIR LANGUAGE_ID [--symbols N] -- SERVER ARGS…
+                          (callers against a language server's call hierarchy, e.g.
+                           `callers ~/src/rich python -- pyright-langserver --stdio`)";
 
 /// Directory holding the binaries under test: the one this harness runs from.
 fn bin_dir() -> PathBuf {
@@ -41,7 +46,8 @@ fn main() -> ExitCode {
     let runs: Option<usize> = value("--runs").and_then(|r| r.parse().ok());
     let reference = value("--reference").map(PathBuf::from);
     // Token and coverage counts do not depend on the build; only timings do.
-    let counts_only = args.first().is_some_and(|a| a == "reading") && runs == Some(0);
+    let counts_only = (args.first().is_some_and(|a| a == "reading") && runs == Some(0))
+        || (args.first().is_some_and(|a| a == "callers") && args.iter().any(|a| a == "--no-timing"));
     if cfg!(debug_assertions) && !counts_only {
         eprintln!("lctx-bench: this is a debug build; figures are meaningless. Build with --release.");
         return ExitCode::FAILURE;
@@ -100,6 +106,21 @@ fn main() -> ExitCode {
             let repo = std::env::current_dir().expect("cwd");
             let seconds = value("--seconds").and_then(|s| s.parse().ok()).unwrap_or(600);
             soak::run(&bin_dir(), &repo, std::time::Duration::from_secs(seconds))
+        }
+        Some("callers") => {
+            let server: Vec<String> =
+                args.iter().position(|a| a == "--").map(|i| args[i + 1..].to_vec()).unwrap_or_default();
+            let (Some(project), Some(language_id)) = (args.get(1), args.get(2)) else {
+                eprintln!("{USAGE}");
+                return ExitCode::from(2);
+            };
+            if server.is_empty() {
+                eprintln!("lctx-bench callers: give the language server's command after `--`\n{USAGE}");
+                return ExitCode::from(2);
+            }
+            let symbols = value("--symbols").and_then(|s| s.parse().ok()).unwrap_or(200);
+            let setup = callers::Setup { project: Path::new(project), server: &server, language_id, symbols };
+            callers::run(&bin_dir(), &setup)
         }
         Some("thin") => {
             let repo = std::env::current_dir().expect("cwd");
