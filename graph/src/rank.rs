@@ -5,7 +5,9 @@
 //! resolves to definition B is an edge A → B weighted by how it was resolved — `exact` 1.0,
 //! `likely` 0.8, `ambiguous` 1.0 split across its candidates (so is an exact overload set) — and
 //! damped by how common the name is (÷ √ its definitions: `new` defined forty times tells little
-//! about any one of them). A definition referencing itself adds nothing.
+//! about any one of them). A reference to a member also counts, with the same weight, for the
+//! type it belongs to. A definition referencing itself adds nothing; a one-letter type (`T`) is
+//! counted only when resolved `exact`, since it is nearly always a generic parameter.
 //!
 //! Personalisation gives half of the teleport mass to the nodes of a set of files (those a
 //! session touched), the rest uniformly: rank flows toward what those files reach. A touched
@@ -17,6 +19,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::facts::Def;
 use crate::graph::{DefId, Graph, Label};
 
 /// The probability of following a reference rather than jumping anywhere.
@@ -128,15 +131,42 @@ impl Graph {
                 };
                 let split = label_weight / resolution.targets.len() as f64;
                 for target in &resolution.targets {
-                    let Some(node) = nodes.def(target).filter(|node| *node != source) else { continue };
-                    let name = self.def(target).map_or("", |d| d.name.as_str());
-                    let common = self.defs_named(name).count().max(1) as f64;
-                    *edges[source].entry(node).or_insert(0.0) += split / common.sqrt();
+                    let Some(def) = self.def(target) else { continue };
+                    if resolution.label != Label::Exact && looks_generic(def) {
+                        continue;
+                    }
+                    let weight = split / (self.defs_named(&def.name).count().max(1) as f64).sqrt();
+                    let owners = self.owners(target, def, nodes);
+                    let targets = nodes
+                        .def(target)
+                        .map(|node| (node, weight))
+                        .into_iter()
+                        .chain(owners.iter().map(|owner| (*owner, weight / owners.len() as f64)));
+                    for (node, weight) in targets.filter(|(node, _)| *node != source) {
+                        *edges[source].entry(node).or_insert(0.0) += weight;
+                    }
                 }
             }
         }
         edges
     }
+
+    /// The node(s) of the type a member belongs to: in the member's file if defined there
+    /// (a Rust impl beside its struct), else every type of that name. A use of a member is a
+    /// use of its type, so a type whose methods are called everywhere ranks high.
+    fn owners(&self, id: &DefId, def: &Def, nodes: &Nodes) -> Vec<usize> {
+        let Some(container) = def.container.as_deref() else { return Vec::new() };
+        let types: Vec<&DefId> = self.defs_named(container).filter(|t| self.def(t).is_some_and(Def::is_type)).collect();
+        let local: Vec<&DefId> = types.iter().copied().filter(|t| t.file == id.file).collect();
+        let chosen = if local.is_empty() { types } else { local };
+        chosen.into_iter().filter_map(|t| nodes.def(t)).collect()
+    }
+}
+
+/// A one-letter type (`T`, `R`): nearly always a generic parameter, which syntactic resolution
+/// does not scope, so a reference to it is only counted when an import or scope decided it.
+fn looks_generic(def: &Def) -> bool {
+    def.is_type() && def.name.chars().count() == 1
 }
 
 /// PageRank with teleport vector `uniform + own[v]`; a node without out-edges gives its rank
@@ -224,18 +254,32 @@ mod tests {
     }
 
     #[test]
-    fn an_ambiguous_reference_is_split_across_its_candidates() {
+    fn an_ambiguous_reference_is_split_across_its_candidates_and_their_types() {
         let graph = graph(&[
-            ("a.py", "class A:\n    def load(self):\n        pass\n"),
-            ("b.py", "class B:\n    def load(self):\n        pass\n"),
+            ("a.py", "class Alpha:\n    def load(self):\n        pass\n"),
+            ("b.py", "class Beta:\n    def load(self):\n        pass\n"),
             ("any.py", "def any_load(x):\n    x.load()\n"),
         ]);
         let ranking = graph.rank(&BTreeSet::new());
         assert_eq!((ranking.exact, ranking.likely, ranking.ambiguous), (0, 0, 1));
-        let top: Vec<(&str, f64)> = ranking.defs[..3].iter().map(|r| (r.id.file.as_str(), r.score)).collect();
-        assert_eq!((top[0].0, top[1].0), ("a.py", "b.py"), "{top:?}");
-        assert_eq!(top[0].1, top[1].1);
-        assert!(top[1].1 > top[2].1, "{top:?}");
+        // Both methods, and with them their classes, get the same share; the caller gets none.
+        let scores: Vec<f64> = ranking.defs.iter().map(|r| r.score).collect();
+        assert_eq!(names(&graph, &ranking), ["Alpha", "load", "Beta", "load", "any_load"]);
+        assert!(scores[..4].iter().all(|score| *score == scores[0]), "{scores:?}");
+        assert!(scores[3] > scores[4], "{scores:?}");
+    }
+
+    #[test]
+    fn a_one_letter_type_counts_only_when_resolved_exactly() {
+        let guessed = graph(&[("t.py", "class T:\n    pass\n"), ("use.py", "def f(x: T):\n    pass\n")]);
+        let ranking = guessed.rank(&BTreeSet::new());
+        assert_eq!(ranking.likely, 1);
+        assert_eq!(ranking.defs[0].score, ranking.defs[1].score, "the guess adds nothing");
+        let imported =
+            graph(&[("t.py", "class T:\n    pass\n"), ("use.py", "from t import T\n\ndef f(x: T):\n    pass\n")]);
+        let ranking = imported.rank(&BTreeSet::new());
+        assert_eq!(names(&imported, &ranking), ["T", "f"]);
+        assert!(ranking.defs[0].score > ranking.defs[1].score);
     }
 
     #[test]
