@@ -143,7 +143,8 @@ impl Engine {
         answer.total_definitions = candidates.len() as u64;
         let place = if within.is_empty() { String::new() } else { format!(" of {within}") };
         let mut map = Map::new(&root, &candidates, &config, self);
-        let (shown, text) = map.fit(&answer, &place, &notes, p.surface, max_tokens as usize);
+        let words = Words { answer: &answer, place: &place, notes: &notes, surface: p.surface };
+        let (shown, text) = map.fit(&words, max_tokens as usize);
         answer.tokens = count_uncached(&text) as u32;
         answer.text = text;
         answer.files = map.files(shown);
@@ -238,6 +239,15 @@ struct Map<'a> {
     blocks: HashMap<(String, usize), String>,
 }
 
+/// What the text around the definitions says.
+struct Words<'b> {
+    answer: &'b RepomapAnswer,
+    /// ` of src/` when the map is restricted to a path.
+    place: &'b str,
+    notes: &'b [String],
+    surface: Surface,
+}
+
 /// How much of the frame around the definitions is shown; a small budget drops the header first.
 #[derive(Clone, Copy)]
 enum Frame {
@@ -251,32 +261,34 @@ impl<'a> Map<'a> {
         Map { root, candidates, config, engine, outlines: HashMap::new(), blocks: HashMap::new() }
     }
 
-    /// The largest number of top definitions whose text fits `budget`, and that text. The text
-    /// of 0 definitions fits in the smallest frame (the budget is at least [`MIN_MAX_TOKENS`]).
-    fn fit(
-        &mut self,
-        answer: &RepomapAnswer,
-        place: &str,
-        notes: &[String],
-        surface: Surface,
-        budget: usize,
-    ) -> (usize, String) {
+    /// The text with the most top definitions that fits `budget`, and how many it shows. The
+    /// header goes when it would leave no room for a single definition; the notes only when
+    /// nothing else fits (the budget is at least [`MIN_MAX_TOKENS`], which the closing line fits).
+    fn fit(&mut self, words: &Words<'_>, budget: usize) -> (usize, String) {
+        let empty = self.candidates.is_empty();
+        [Frame::Full, Frame::NotesOnly, Frame::ClosingOnly]
+            .into_iter()
+            .filter_map(|frame| self.largest(words, frame, budget))
+            .find(|(n, _)| *n > 0 || empty)
+            .or_else(|| self.largest(words, Frame::ClosingOnly, budget))
+            .unwrap_or_else(|| (0, self.text(words, Frame::ClosingOnly, 0)))
+    }
+
+    /// The most top definitions whose text in `frame` fits `budget` (doubling probes, then
+    /// bisection between the last that fit and the first that did not); `None` when not even
+    /// the frame alone fits.
+    fn largest(&mut self, words: &Words<'_>, frame: Frame, budget: usize) -> Option<(usize, String)> {
         let total = self.candidates.len();
-        let frames = [Frame::Full, Frame::NotesOnly, Frame::ClosingOnly];
-        let probe = |map: &mut Map<'_>, frame: Frame, n: usize| {
-            let text = map.text(answer, place, notes, surface, frame, n);
+        let mut probe = |n: usize| {
+            let text = self.text(words, frame, n);
             (count_uncached(&text) <= budget).then_some(text)
         };
-        let (frame, mut best) =
-            frames.into_iter().find_map(|frame| probe(self, frame, 0).map(|text| (frame, (0, text)))).unwrap_or_else(
-                || (Frame::ClosingOnly, (0, self.text(answer, place, notes, surface, Frame::ClosingOnly, 0))),
-            );
-        // Doubling probes, then bisection between the last that fit and the first that did not.
+        let mut best = (0, probe(0)?);
         let (mut fits, mut fails) = (0, None);
         let mut n = FIRST_PROBE;
         while fits < total && fails.is_none() {
             n = n.min(total);
-            match probe(self, frame, n) {
+            match probe(n) {
                 Some(text) => {
                     best = (n, text);
                     fits = n;
@@ -288,7 +300,7 @@ impl<'a> Map<'a> {
         if let Some(mut fails) = fails {
             while fails - fits > 1 {
                 let mid = (fits + fails) / 2;
-                match probe(self, frame, mid) {
+                match probe(mid) {
                     Some(text) => {
                         best = (mid, text);
                         fits = mid;
@@ -297,7 +309,7 @@ impl<'a> Map<'a> {
                 }
             }
         }
-        best
+        Some(best)
     }
 
     /// The top `n` candidates as files in order of their best rank, each with its definitions.
@@ -316,29 +328,21 @@ impl<'a> Map<'a> {
     }
 
     /// The answer's text with the top `n` definitions.
-    fn text(
-        &mut self,
-        answer: &RepomapAnswer,
-        place: &str,
-        notes: &[String],
-        surface: Surface,
-        frame: Frame,
-        n: usize,
-    ) -> String {
+    fn text(&mut self, words: &Words<'_>, frame: Frame, n: usize) -> String {
         let mut text = String::new();
         if matches!(frame, Frame::Full) && !self.candidates.is_empty() {
-            text.push_str(&header(answer, place, self.candidates));
+            text.push_str(&header(words.answer, words.place, self.candidates));
         }
         for (file, defs) in self.groups(n) {
             let _ = writeln!(text, "{file}:");
             text.push_str(&self.block(file, &defs));
         }
         if !matches!(frame, Frame::ClosingOnly) {
-            for note in notes {
+            for note in words.notes {
                 let _ = writeln!(text, "note: {note}");
             }
         }
-        text.push_str(&closing(self.candidates, n, place, surface));
+        text.push_str(&closing(self.candidates, n, words.place, words.surface));
         text
     }
 
