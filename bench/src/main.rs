@@ -13,6 +13,7 @@ mod lsp;
 mod memory;
 mod reading;
 mod redact;
+mod repomap;
 mod shell;
 mod soak;
 mod stats;
@@ -30,9 +31,12 @@ const USAGE: &str = "usage: lctx-bench foundation [--runs N]
        lctx-bench guard DIR EXT [--runs N]   (a source tree to read, e.g. ~/.cargo/registry/src/…/tokio-1.x rs)
        lctx-bench soak [--seconds N]   (from the repository root; 32 clients, default 600 s)
        lctx-bench redact [--seed N] --set NAME=DIR[:a-m]…   (recall on planted secrets, hits on real trees)
-       lctx-bench callers DIR LANGUAGE_ID [--symbols N] -- SERVER ARGS…
+       lctx-bench callers DIR LANGUAGE_ID [--symbols N] [--no-timing] -- SERVER ARGS…
                           (callers against a language server's call hierarchy, e.g.
-                           `callers ~/src/rich python -- pyright-langserver --stdio`)";
+                           `callers ~/src/rich python -- pyright-langserver --stdio`;
+                           --no-timing: precision and recall only, allowed in a debug build)
+       lctx-bench repomap DIR NAME,NAME… [--budgets N,N…]   (the map's tokens and the listed names it shows;
+                          counts only, allowed in a debug build)";
 
 /// Directory holding the binaries under test: the one this harness runs from.
 fn bin_dir() -> PathBuf {
@@ -46,7 +50,8 @@ fn main() -> ExitCode {
     let runs: Option<usize> = value("--runs").and_then(|r| r.parse().ok());
     let reference = value("--reference").map(PathBuf::from);
     // Token and coverage counts do not depend on the build; only timings do.
-    let counts_only = (args.first().is_some_and(|a| a == "reading") && runs == Some(0))
+    let counts_only = args.first().is_some_and(|a| a == "repomap")
+        || (args.first().is_some_and(|a| a == "reading") && runs == Some(0))
         || (args.first().is_some_and(|a| a == "callers") && args.iter().any(|a| a == "--no-timing"));
     if cfg!(debug_assertions) && !counts_only {
         eprintln!("lctx-bench: this is a debug build; figures are meaningless. Build with --release.");
@@ -102,6 +107,17 @@ fn main() -> ExitCode {
                 .collect();
             redact::run(&sets, value("--seed").and_then(|s| s.parse().ok()).unwrap_or(14))
         }
+        Some("repomap") => match (args.get(1), args.get(2)) {
+            (Some(dir), Some(names)) => {
+                let budgets = value("--budgets").unwrap_or_else(|| "1024,4096".into());
+                let budgets: Vec<u32> = budgets.split(',').filter_map(|b| b.trim().parse().ok()).collect();
+                repomap::run(Path::new(dir), &repomap::parse_names(names), &budgets)
+            }
+            _ => {
+                eprintln!("{USAGE}");
+                return ExitCode::from(2);
+            }
+        },
         Some("soak") => {
             let repo = std::env::current_dir().expect("cwd");
             let seconds = value("--seconds").and_then(|s| s.parse().ok()).unwrap_or(600);

@@ -4,8 +4,8 @@
 //! `ambiguous` (see [`graph`] for the rules).
 //!
 //! Pure functions and plain data: [`extract`] reads one file, a [`Graph`] holds a project's files
-//! and answers [`Graph::lookup`], [`Graph::callers`], [`Graph::callees`] and [`Graph::trace`];
-//! [`persist`] writes and reads its snapshot. The daemon keeps one graph per project beside the
+//! and answers [`Graph::lookup`], [`Graph::callers`], [`Graph::callees`], [`Graph::trace`] and
+//! [`Graph::rank`]; [`persist`] writes and reads its snapshot. The daemon keeps one graph per project beside the
 //! search index and feeds it the index's file changes.
 
 mod callgraph;
@@ -14,8 +14,10 @@ pub mod graph;
 mod imports;
 mod modules;
 pub mod persist;
+mod rank;
 mod references;
 
 pub use callgraph::{DefSummary, Edge, Lookup, MAX_DEPTH, Walk};
 pub use facts::{Def, FileFacts, Import, Ref, RefKind, SUPPORTED, extract, has_queries};
 pub use graph::{DefId, FileEntry, Graph, Label, Resolution, Stamp};
+pub use rank::{Ranked, Ranking};

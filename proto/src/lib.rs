@@ -18,5 +18,6 @@ pub mod v1 {
 /// 5: Shell/Check, so lctx-shell applies the user's rules to the commands it
 /// runs itself.
 /// 6: the Graph service (Graph/Callgraph, ctx_callgraph).
+/// 7: Graph/Repomap (ctx_repomap).
 pub const PROTOCOL_MIN: u32 = 3;
-pub const PROTOCOL_MAX: u32 = 6;
+pub const PROTOCOL_MAX: u32 = 7;

@@ -75,6 +75,7 @@ fn every_json_shape_is_documented_with_its_real_keys() {
             "lctx search PATTERN --json" => vec!["search", "greet", "--json"],
             "lctx glob PATTERN --json" => vec!["glob", "*.rs", "--json"],
             "lctx callgraph SYMBOL --json" => vec!["callgraph", "greet", "--json"],
+            "lctx map --json" => vec!["map", "--json"],
             "lctx gain --json" => vec!["gain", "--by", "tool", "--json"],
             "lctx gain --daily --json" => vec!["gain", "--daily", "--days", "3", "--json"],
             "lctx daemon status --json" => vec!["daemon", "status", "--json"],

@@ -453,6 +453,32 @@ async fn a_huge_argument_gets_a_clear_error_and_the_server_stays_up() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ctx_repomap_leans_toward_the_connection_s_reads_and_names_its_own_parameters() {
+    let home = Home::new();
+    let root = project(&home);
+    let many: String = (0..40).map(|i| format!("def step_{i}(value):\n    return value + {i}\n\n\n")).collect();
+    std::fs::write(root.join("steps.py"), many).unwrap();
+    let client = connect(&home, &root, ProtocolVersion::V_2025_11_25, &[("LEAN_CTX_NO_DAEMON", "1")]).await;
+
+    let plain = ok(&client, "ctx_repomap", json!({"max_tokens": 64})).await;
+    assert!(
+        plain.ends_with("; raise max_tokens, or ctx_read a file with mode=signatures]\n"),
+        "an agent is told the tool's own parameters:\n{plain}"
+    );
+    ok(&client, "ctx_read", json!({"path": "lib.rs"})).await;
+    let personal = ok(&client, "ctx_repomap", json!({"max_tokens": 200})).await;
+    let first = personal.lines().next().unwrap();
+    assert!(first.ends_with("personalised by the files this session touched: lib.rs"), "{personal}");
+    let only = ok(&client, "ctx_repomap", json!({"path": "lib.rs"})).await;
+    assert!(only.contains("lib.rs:\nL2-4 pub fn greet(name: &str) -> String\n"), "{only}");
+    assert!(!only.contains("steps.py"), "{only}");
+
+    let (zero, is_error) = call(&client, "ctx_repomap", json!({"max_tokens": 0})).await;
+    assert!(is_error && zero.contains("give 64 to 16384"), "{zero}");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_profile_comes_from_config_and_the_environment() {
     let home = Home::new();
     let root = project(&home);
@@ -460,8 +486,8 @@ async fn the_profile_comes_from_config_and_the_environment() {
     let profiles = [
         ("minimal", 4),
         ("standard", STANDARD_TOOLS.len()),
-        ("code", STANDARD_TOOLS.len() + 1),
-        ("all", STANDARD_TOOLS.len() + 3),
+        ("code", STANDARD_TOOLS.len() + 2),
+        ("all", STANDARD_TOOLS.len() + 4),
     ];
     for (profile, expected) in profiles {
         let client =
@@ -487,8 +513,9 @@ async fn the_profile_comes_from_config_and_the_environment() {
         connect(&home, &root, ProtocolVersion::V_2025_11_25, &[no_daemon, ("LEAN_CTX_MCP_PROFILE", "all")]).await;
     assert_eq!(
         tool_names(&client).await.len(),
-        STANDARD_TOOLS.len() + 2,
-        "the environment overrides the profile (standard + ctx_callgraph + ctx_rules + shell), the file disables one"
+        STANDARD_TOOLS.len() + 3,
+        "the environment overrides the profile (standard + ctx_callgraph + ctx_repomap + ctx_rules + shell), the file \
+         disables one"
     );
     client.cancel().await.unwrap();
 }

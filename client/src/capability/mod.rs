@@ -12,6 +12,7 @@
 //! | [`shell`] | ctx_shell, jobs, ctx_expand | Shell/Exec, Jobs, Expand |
 //! | [`search`] | ctx_search, ctx_glob, ctx_tree, index | Search/* |
 //! | [`graph`] | ctx_callgraph | Graph/Callgraph |
+//! | [`repomap`] | ctx_repomap | Graph/Repomap |
 //! | [`memory`] | ctx_session, ctx_knowledge | Memory/* |
 //! | [`gain`] | ctx_gain, ledger verify | Ledger/* |
 
@@ -20,6 +21,7 @@ pub mod gain;
 pub mod graph;
 pub mod memory;
 pub mod read;
+pub mod repomap;
 pub mod rules;
 pub mod search;
 pub mod shell;

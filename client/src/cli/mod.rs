@@ -7,6 +7,7 @@ pub mod generate;
 mod graph_cmd;
 mod index_cmd;
 mod init_cmd;
+mod map_cmd;
 mod memory_cmd;
 mod read_cmd;
 mod render;
@@ -29,8 +30,8 @@ use crate::options::ClientOptions;
 #[derive(Parser, Debug)]
 #[command(name = "lctx", version, about = "Context gateway for AI coding agents (client of lean-ctxd)")]
 pub struct Cli {
-    /// Session of a read, edit, search, run or memory command (default: $LEAN_CTX_SESSION); also taken after
-    /// the command's name.
+    /// Session of a read, edit, search, run, memory or map command (default: $LEAN_CTX_SESSION); also taken
+    /// after the command's name.
     #[arg(long, value_name = "ID")]
     session: Option<String>,
     /// Whose instruction files `read` and `rules` deliver: claude-code, codex, cursor, copilot or none
@@ -82,6 +83,8 @@ enum Command {
     Tree(search_cmd::TreeArgs),
     /// Who calls a symbol, what it calls, or a call path between two (ctx_callgraph).
     Callgraph(graph_cmd::CallgraphArgs),
+    /// The project's most central definitions as an outline within a token budget (ctx_repomap).
+    Map(map_cmd::MapArgs),
     /// Build the project's search index now (it is otherwise built on first search); list or remove indexes.
     Index {
         /// A directory: the project it lies in is indexed, or with --remove unindexed (default: the current project).
@@ -160,6 +163,7 @@ impl Command {
             Command::Run(a) => (session(&a.caller.session), None),
             Command::Expand(a) => (session(&a.caller.session), None),
             Command::Session(a) => (session(&a.caller.session), None),
+            Command::Map(a) => (session(&a.caller.session), None),
             Command::Jobs { caller, .. } | Command::Knowledge { caller, .. } => (session(&caller.session), None),
             _ => return None,
         })
@@ -234,8 +238,8 @@ pub fn main() -> ExitCode {
     let Some((session, host)) = cli.command.caller() else {
         if cli.session.is_some() || cli.host.is_some() {
             return fail(&Failure::Usage(
-                "--session and --host belong to read, edit, rules, search, glob, tree, run, jobs, expand, session \
-                 and knowledge; this command does not depend on them"
+                "--session and --host belong to read, edit, rules, search, glob, tree, run, jobs, expand, session, \
+                 knowledge and map; this command does not depend on them"
                     .into(),
             ));
         }
@@ -266,6 +270,7 @@ fn dispatch(command: Command, runtime: tokio::runtime::Runtime, opts: ClientOpti
             Command::Glob(args) => search_cmd::glob(args, &opts).await,
             Command::Tree(args) => search_cmd::tree(args, &opts).await,
             Command::Callgraph(args) => graph_cmd::callgraph(args, &opts).await,
+            Command::Map(args) => map_cmd::map(args, &opts).await,
             Command::Index { list: true, .. } => done(index_cmd::list(&opts)),
             Command::Index { remove: true, path, .. } => done(index_cmd::remove(&opts, path.as_deref())),
             Command::Index { path, .. } => search_cmd::index(path, &opts).await,

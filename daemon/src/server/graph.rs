@@ -1,10 +1,13 @@
-//! The Graph service: Callgraph.
+//! The Graph service: Callgraph, Repomap.
 
 use std::sync::Arc;
 
 use lean_ctx_graph::{DefSummary, Edge, Label};
 use lean_ctx_proto::v1::graph_server::Graph;
-use lean_ctx_proto::v1::{CallEdge, CallgraphAction, CallgraphRequest, CallgraphResponse, CodeDefinition, Resolution};
+use lean_ctx_proto::v1::{
+    CallEdge, CallgraphAction, CallgraphRequest, CallgraphResponse, ClientKind, CodeDefinition, MapDefinition, MapFile,
+    RepomapRequest, RepomapResponse, Resolution,
+};
 use tonic::{Request, Response, Status};
 
 use super::blocking::{blocking, caller};
@@ -13,6 +16,7 @@ use super::status::{engine_status, missing_context};
 use super::wire;
 use crate::engine::Engine;
 use crate::engine::graph::callgraph::{Action, CallgraphParams};
+use crate::engine::graph::repomap::{self, RepomapParams};
 
 #[derive(Clone)]
 pub struct GraphService {
@@ -85,6 +89,54 @@ impl Graph for GraphService {
             complete: answer.complete,
             note: answer.note.unwrap_or_default(),
             root,
+        }))
+    }
+
+    async fn repomap(&self, request: Request<RepomapRequest>) -> Result<Response<RepomapResponse>, Status> {
+        let req = request.into_inner();
+        let ctx = req.ctx.ok_or_else(missing_context)?;
+        let _guard = self.host.begin_request();
+        // Only the closing line's advice depends on who asks: an agent gets the tool's parameters.
+        let surface = match ctx.client.as_ref().map(|c| c.kind()) {
+            Some(ClientKind::Mcp) => repomap::Surface::Mcp,
+            _ => repomap::Surface::Cli,
+        };
+        let params = RepomapParams { max_tokens: req.max_tokens, path: req.path, surface };
+        let engine = self.engine.clone();
+        let (root, answer) = blocking(move || {
+            let caller = caller(&ctx);
+            let root = engine.scope_of(&caller).map(|scope| scope.root.display().to_string());
+            root.and_then(|root| Ok((root, engine.repomap(&caller, &params)?)))
+        })
+        .await?
+        .map_err(engine_status)?;
+        let file = |f: repomap::MapFile| MapFile {
+            path: f.path,
+            rank: f.rank,
+            definitions: f
+                .defs
+                .into_iter()
+                .map(|d| MapDefinition { definition: Some(definition(d.def)), rank: d.rank })
+                .collect(),
+            outline: f.outline,
+        };
+        Ok(Response::new(RepomapResponse {
+            meta: Some(self.host.meta()),
+            root,
+            text: answer.text,
+            tokens: answer.tokens,
+            max_tokens: answer.max_tokens,
+            files: answer.files.into_iter().map(file).collect(),
+            total_definitions: answer.total_definitions,
+            omitted_definitions: answer.omitted_definitions,
+            omitted_files: answer.omitted_files,
+            personalised_by: answer.personalised_by,
+            unpersonalised: answer.unpersonalised.unwrap_or_default(),
+            exact: answer.exact,
+            likely: answer.likely,
+            ambiguous: answer.ambiguous,
+            complete: answer.complete,
+            note: answer.note.unwrap_or_default(),
         }))
     }
 }

@@ -9,6 +9,7 @@
 mod graph;
 mod memory;
 mod read;
+mod repomap;
 mod search;
 mod shell;
 pub mod table;
@@ -212,6 +213,7 @@ mod tests {
         assert!(standard.iter().all(|n| code.contains(n)));
         assert!(code.iter().all(|n| all.contains(n)));
         assert!(code.contains(&"ctx_callgraph") && !standard.contains(&"ctx_callgraph"));
+        assert!(code.contains(&"ctx_repomap") && !standard.contains(&"ctx_repomap"));
         assert_eq!(all.len(), table::TOOLS.len());
         assert!(minimal.contains(&"ctx_read") && minimal.contains(&"ctx_shell"));
     }

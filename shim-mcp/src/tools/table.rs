@@ -9,7 +9,7 @@ use lctx::capability::{
 };
 
 use super::Kind::{Bool, Int, List, Map, Matching, Num, OneOf, Str};
-use super::{Idempotent, Param, ToolSpec, graph, memory, read, search, shell};
+use super::{Idempotent, Param, ToolSpec, graph, memory, read, repomap, search, shell};
 use crate::profile::Profile::{All, Code, Minimal, Standard};
 
 /// First lines of the server instructions; each advertised tool may add one.
@@ -224,6 +224,21 @@ pub const TOOLS: &[ToolSpec] = &[
         read_only: true,
         idempotent: Idempotent::Always,
         run: graph::callgraph,
+    },
+    ToolSpec {
+        name: "ctx_repomap",
+        description: "Where to start in a project: its most central definitions (PageRank over references, \
+                      weighted toward what this session's files use), grouped by file as signature lines with \
+                      line numbers, within max_tokens. Says what it left out.",
+        hint: "",
+        params: &[
+            param("max_tokens", Int, "64-16384, default 1024"),
+            param("path", Str, "only this directory or file"),
+        ],
+        profile: Code,
+        read_only: true,
+        idempotent: Idempotent::Always,
+        run: repomap::repomap,
     },
     ToolSpec {
         name: "ctx_rules",

@@ -67,7 +67,7 @@ pub struct CallgraphAnswer {
 }
 
 /// "rust, python, javascript, typescript, tsx, go, java".
-fn supported() -> String {
+pub(super) fn supported() -> String {
     SUPPORTED.iter().map(|l| l.name()).collect::<Vec<_>>().join(", ")
 }
 
@@ -138,7 +138,7 @@ impl Engine {
     /// The project's graph: the daemon's follows the search index (opened now if it is not);
     /// the in-process engine, which keeps no index, loads the snapshot and brings it up to date
     /// with one walk.
-    fn project_graph(&self, root: &Path) -> EngineResult<std::sync::Arc<super::ProjectGraph>> {
+    pub(super) fn project_graph(&self, root: &Path) -> EngineResult<std::sync::Arc<super::ProjectGraph>> {
         let followed = self.search.open(root).map_err(crate::engine::search::search_error)?;
         let project = self.graph.project(root);
         if followed {
@@ -174,13 +174,7 @@ fn answer(
 ) -> EngineResult<CallgraphAnswer> {
     let graph = view.graph;
     let complete = view.phase == Phase::Ready;
-    let progress = match view.phase {
-        Phase::Ready => None,
-        Phase::Waiting => Some("the project's graph is not built yet (its index is still walking the files)".into()),
-        Phase::Building { done, total } => {
-            Some(format!("the project's graph is still being built ({done}/{total} files parsed)"))
-        }
-    };
+    let progress = view.phase.progress();
     let mut out = CallgraphAnswer { complete, note: progress.clone(), ..Default::default() };
     let summaries = |ids: &[DefId]| ids.iter().filter_map(|id| graph.summary(id)).collect::<Vec<_>>();
     // For a trace, `file` narrows `from`.

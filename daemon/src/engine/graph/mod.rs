@@ -7,6 +7,7 @@
 //! load (damaged, another format) is moved aside or deleted and the graph built from the files.
 
 pub mod callgraph;
+pub mod repomap;
 
 use std::collections::{BTreeSet, HashMap};
 use std::io::Write as _;
@@ -40,6 +41,21 @@ pub enum Phase {
         total: u64,
     },
     Ready,
+}
+
+impl Phase {
+    /// What an answer over a graph still being built says about it; `None` once it is ready.
+    pub fn progress(self) -> Option<String> {
+        match self {
+            Phase::Ready => None,
+            Phase::Waiting => {
+                Some("the project's graph is not built yet (its index is still walking the files)".into())
+            }
+            Phase::Building { done, total } => {
+                Some(format!("the project's graph is still being built ({done}/{total} files parsed)"))
+            }
+        }
+    }
 }
 
 /// Where a project's graph came from when it was opened.

@@ -1,0 +1,505 @@
+//! ctx_repomap: the project's most central definitions (PageRank over the code graph's
+//! references, personalised by the files the session touched), as an outline that fits a token
+//! budget.
+//!
+//! The ranking is computed under one read of the graph; the chosen files are then read and
+//! outlined again (no lock held) so each definition is shown as `read -m signatures` shows it,
+//! inside its type or impl. The answer is the largest prefix of the ranking whose whole text —
+//! header, file blocks, notes and the closing line — counts at most `max_tokens` o200k tokens.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt::Write as _;
+use std::path::Path;
+
+use lean_ctx_graph::DefSummary;
+use lean_ctx_outline::{Definition, Language, Outline, outline, render_signatures};
+
+use crate::engine::config::Config;
+use crate::engine::error::{EngineError, EngineResult};
+use crate::engine::project::Scope;
+use crate::engine::tokens::count_uncached;
+use crate::engine::{Caller, Engine};
+
+pub const DEFAULT_MAX_TOKENS: u32 = 1024;
+pub const MIN_MAX_TOKENS: u32 = 64;
+pub const MAX_MAX_TOKENS: u32 = 16_384;
+/// Files the header names when it says which files personalised the map.
+const NAMED_TOUCHED: usize = 3;
+/// Definitions the first probe of the budget search shows; each further probe doubles it.
+const FIRST_PROBE: usize = 8;
+
+/// Who reads the answer: only the closing line's advice is spelled differently.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Surface {
+    Cli,
+    Mcp,
+}
+
+#[derive(Debug, Clone)]
+pub struct RepomapParams {
+    /// `None`: [`DEFAULT_MAX_TOKENS`]; 0 is refused; outside the range it is clamped with a note.
+    pub max_tokens: Option<u32>,
+    /// Only definitions in this directory or file (relative to cwd); empty: the whole project.
+    pub path: String,
+    pub surface: Surface,
+}
+
+/// One definition of the map.
+#[derive(Debug, Clone)]
+pub struct MapDef {
+    pub def: DefSummary,
+    pub rank: f64,
+}
+
+/// One file of the map: its definitions in rank order and the outline lines shown for them.
+#[derive(Debug, Clone)]
+pub struct MapFile {
+    pub path: String,
+    /// The best rank of its definitions.
+    pub rank: f64,
+    pub defs: Vec<MapDef>,
+    pub outline: String,
+}
+
+#[derive(Debug, Default)]
+pub struct RepomapAnswer {
+    /// The whole answer as shown; `tokens` counts it.
+    pub text: String,
+    pub tokens: u32,
+    /// The budget applied (after clamping).
+    pub max_tokens: u32,
+    pub files: Vec<MapFile>,
+    /// Definitions ranked (in `path`, readable).
+    pub total_definitions: u64,
+    pub omitted_definitions: u64,
+    /// Files with definitions none of which is shown.
+    pub omitted_files: u64,
+    /// The touched files the ranking was personalised by.
+    pub personalised_by: Vec<String>,
+    /// Why the ranking is not personalised, when it is not.
+    pub unpersonalised: Option<String>,
+    /// References the ranking followed, by resolution.
+    pub exact: u64,
+    pub likely: u64,
+    pub ambiguous: u64,
+    /// False while the graph is being built: the map covers the files parsed so far.
+    pub complete: bool,
+    pub note: Option<String>,
+}
+
+/// A ranked definition, copied out of the graph.
+struct Candidate {
+    def: DefSummary,
+    /// The name as the outline has it (`def.name` is `Type::name` for a member).
+    bare: String,
+    rank: f64,
+}
+
+impl Engine {
+    pub fn repomap(&self, caller: &Caller<'_>, p: &RepomapParams) -> EngineResult<RepomapAnswer> {
+        let (max_tokens, clamped) = budget(p.max_tokens)?;
+        let config = self.config.get();
+        let scope = self.scope(caller, &config)?;
+        let root = scope.root.clone();
+        let within = match p.path.trim() {
+            "" => String::new(),
+            path => within(&scope, &root, path)?,
+        };
+        let (touched, unpersonalised) = self.touched_files(caller, &root);
+        let project = self.project_graph(&root)?;
+        let (ranking, candidates, progress) = project.read(|view| {
+            let ranking = view.graph.rank(&touched);
+            let candidates: Vec<Candidate> = ranking
+                .defs
+                .iter()
+                .filter(|r| in_scope(&r.id.file, &within))
+                .filter_map(|r| {
+                    let def = view.graph.def(&r.id)?;
+                    Some(Candidate { def: view.graph.summary(&r.id)?, bare: def.name.clone(), rank: r.score })
+                })
+                .collect();
+            (ranking, candidates, view.phase.progress())
+        });
+        let mut answer = RepomapAnswer {
+            max_tokens,
+            exact: ranking.exact,
+            likely: ranking.likely,
+            ambiguous: ranking.ambiguous,
+            complete: progress.is_none(),
+            ..Default::default()
+        };
+        answer.unpersonalised = match (ranking.personal.is_empty(), unpersonalised) {
+            (false, _) => None,
+            (true, Some(why)) => Some(why),
+            (true, None) => Some(format!(
+                "none of the {} file(s) this session touched is a source file the graph covers",
+                touched.len()
+            )),
+        };
+        answer.personalised_by = ranking.personal;
+        let (candidates, withheld) = self.readable(&scope, &config, candidates);
+        let notes: Vec<String> = [clamped, progress, withheld].into_iter().flatten().collect();
+        answer.note = (!notes.is_empty()).then(|| notes.join("\n"));
+        answer.total_definitions = candidates.len() as u64;
+        let place = if within.is_empty() { String::new() } else { format!(" of {within}") };
+        let mut map = Map::new(&root, &candidates, &config, self);
+        let words = Words { answer: &answer, place: &place, notes: &notes, surface: p.surface };
+        let (shown, text) = map.fit(&words, max_tokens as usize);
+        answer.tokens = count_uncached(&text) as u32;
+        answer.text = text;
+        answer.files = map.files(shown);
+        let shown_files = answer.files.len();
+        let all_files = candidates.iter().map(|c| c.def.file.as_str()).collect::<BTreeSet<_>>().len();
+        answer.omitted_definitions = (candidates.len() - shown) as u64;
+        answer.omitted_files = (all_files - shown_files) as u64;
+        Ok(answer)
+    }
+
+    /// The files the caller's session read or edited in this project, or why there are none.
+    fn touched_files(&self, caller: &Caller<'_>, root: &Path) -> (BTreeSet<String>, Option<String>) {
+        if caller.session.is_empty() {
+            return (BTreeSet::new(), Some("no session".into()));
+        }
+        let session = match self.memory.with(|store| store.session(caller.session)) {
+            Ok(session) => session,
+            Err(e) => return (BTreeSet::new(), Some(format!("the session could not be read: {}", e.message))),
+        };
+        let Some(session) = session.filter(|s| Path::new(&s.info.project) == root) else {
+            return (BTreeSet::new(), Some("this session touched no file of the project yet".into()));
+        };
+        let files = session.files.into_iter().map(|f| f.path).chain(session.edits.into_iter().map(|e| e.path));
+        let touched: BTreeSet<String> = files.map(|path| path.replace('\\', "/")).collect();
+        let why = touched.is_empty().then(|| "this session touched no file of the project yet".to_string());
+        (touched, why)
+    }
+
+    /// The candidates in files the user's Read rules allow, and a note on those withheld.
+    fn readable(&self, scope: &Scope, config: &Config, candidates: Vec<Candidate>) -> (Vec<Candidate>, Option<String>) {
+        let rules = self.permission_rules(scope, config);
+        let mut verdicts: HashMap<String, Option<String>> = HashMap::new();
+        let mut kept = Vec::with_capacity(candidates.len());
+        for candidate in candidates {
+            let denied = verdicts.entry(candidate.def.file.clone()).or_insert_with(|| {
+                rules.permissions.check_read(&scope.root.join(&candidate.def.file)).message("ctx_repomap")
+            });
+            if denied.is_none() {
+                kept.push(candidate);
+            }
+        }
+        let mut denied: Vec<String> = verdicts.into_values().flatten().collect();
+        denied.sort();
+        let note = denied.first().map(|why| format!("{} file(s) withheld: {why}", denied.len()));
+        (kept, note)
+    }
+}
+
+/// The budget to apply, and a note when the asked one was clamped.
+fn budget(asked: Option<u32>) -> EngineResult<(u32, Option<String>)> {
+    match asked {
+        None => Ok((DEFAULT_MAX_TOKENS, None)),
+        Some(0) => Err(EngineError::invalid(format!(
+            "max_tokens 0 leaves no room for a map: give {MIN_MAX_TOKENS} to {MAX_MAX_TOKENS} (default \
+             {DEFAULT_MAX_TOKENS})"
+        ))),
+        Some(n) if n < MIN_MAX_TOKENS => {
+            Ok((MIN_MAX_TOKENS, Some(format!("max_tokens {n} raised to the minimum, {MIN_MAX_TOKENS}"))))
+        }
+        Some(n) if n > MAX_MAX_TOKENS => {
+            Ok((MAX_MAX_TOKENS, Some(format!("max_tokens {n} lowered to the maximum, {MAX_MAX_TOKENS}"))))
+        }
+        Some(n) => Ok((n, None)),
+    }
+}
+
+/// `path` as the graph names it: a directory or file inside the project (empty for the root).
+fn within(scope: &Scope, root: &Path, path: &str) -> EngineResult<String> {
+    let resolved = scope.resolve_existing(path)?;
+    let rel = resolved.strip_prefix(root).map_err(|_| {
+        EngineError::denied(format!(
+            "{path} is outside the project {}: the map covers the project's own files",
+            root.display()
+        ))
+    })?;
+    Ok(rel.to_string_lossy().replace('\\', "/"))
+}
+
+fn in_scope(file: &str, within: &str) -> bool {
+    within.is_empty() || file.strip_prefix(within).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
+/// The map being fitted: the candidates grouped by file, and each file's outline (read once).
+struct Map<'a> {
+    root: &'a Path,
+    candidates: &'a [Candidate],
+    config: &'a Config,
+    engine: &'a Engine,
+    /// File → its outline as read now (`None`: unreadable, or not code any more).
+    outlines: HashMap<String, Option<Outline>>,
+    /// (file, definitions shown) → the file's block.
+    blocks: HashMap<(String, usize), String>,
+}
+
+/// What the text around the definitions says.
+struct Words<'b> {
+    answer: &'b RepomapAnswer,
+    /// ` of src/` when the map is restricted to a path.
+    place: &'b str,
+    notes: &'b [String],
+    surface: Surface,
+}
+
+/// How much of the frame around the definitions is shown; a small budget drops the header first.
+#[derive(Clone, Copy)]
+enum Frame {
+    Full,
+    NotesOnly,
+    ClosingOnly,
+}
+
+impl<'a> Map<'a> {
+    fn new(root: &'a Path, candidates: &'a [Candidate], config: &'a Config, engine: &'a Engine) -> Map<'a> {
+        Map { root, candidates, config, engine, outlines: HashMap::new(), blocks: HashMap::new() }
+    }
+
+    /// The text with the most top definitions that fits `budget`, and how many it shows. The
+    /// header goes when it would leave no room for a single definition; the notes only when
+    /// nothing else fits (the budget is at least [`MIN_MAX_TOKENS`], which the closing line fits).
+    fn fit(&mut self, words: &Words<'_>, budget: usize) -> (usize, String) {
+        let empty = self.candidates.is_empty();
+        [Frame::Full, Frame::NotesOnly, Frame::ClosingOnly]
+            .into_iter()
+            .filter_map(|frame| self.largest(words, frame, budget))
+            .find(|(n, _)| *n > 0 || empty)
+            .or_else(|| self.largest(words, Frame::ClosingOnly, budget))
+            .unwrap_or_else(|| (0, self.text(words, Frame::ClosingOnly, 0)))
+    }
+
+    /// The most top definitions whose text in `frame` fits `budget` (doubling probes, then
+    /// bisection between the last that fit and the first that did not); `None` when not even
+    /// the frame alone fits.
+    fn largest(&mut self, words: &Words<'_>, frame: Frame, budget: usize) -> Option<(usize, String)> {
+        let total = self.candidates.len();
+        let mut probe = |n: usize| {
+            let text = self.text(words, frame, n);
+            (count_uncached(&text) <= budget).then_some(text)
+        };
+        let mut best = (0, probe(0)?);
+        let (mut fits, mut fails) = (0, None);
+        let mut n = FIRST_PROBE;
+        while fits < total && fails.is_none() {
+            n = n.min(total);
+            match probe(n) {
+                Some(text) => {
+                    best = (n, text);
+                    fits = n;
+                    n *= 2;
+                }
+                None => fails = Some(n),
+            }
+        }
+        if let Some(mut fails) = fails {
+            while fails - fits > 1 {
+                let mid = (fits + fails) / 2;
+                match probe(mid) {
+                    Some(text) => {
+                        best = (mid, text);
+                        fits = mid;
+                    }
+                    None => fails = mid,
+                }
+            }
+        }
+        Some(best)
+    }
+
+    /// The top `n` candidates as files in order of their best rank, each with its definitions.
+    fn groups(&self, n: usize) -> Vec<(&'a str, Vec<&'a Candidate>)> {
+        let mut order: Vec<&str> = Vec::new();
+        let mut by_file: BTreeMap<&str, Vec<&Candidate>> = BTreeMap::new();
+        for candidate in &self.candidates[..n] {
+            let file = candidate.def.file.as_str();
+            let defs = by_file.entry(file).or_default();
+            if defs.is_empty() {
+                order.push(file);
+            }
+            defs.push(candidate);
+        }
+        order.into_iter().map(|file| (file, by_file.remove(file).unwrap_or_default())).collect()
+    }
+
+    /// The answer's text with the top `n` definitions.
+    fn text(&mut self, words: &Words<'_>, frame: Frame, n: usize) -> String {
+        let mut text = String::new();
+        if matches!(frame, Frame::Full) && !self.candidates.is_empty() {
+            text.push_str(&header(words.answer, words.place, self.candidates));
+        }
+        for (file, defs) in self.groups(n) {
+            let _ = writeln!(text, "{file}:");
+            text.push_str(&self.block(file, &defs));
+        }
+        if !matches!(frame, Frame::ClosingOnly) {
+            for note in words.notes {
+                let _ = writeln!(text, "note: {note}");
+            }
+        }
+        text.push_str(&closing(self.candidates, n, words.place, words.surface));
+        text
+    }
+
+    /// The outline lines of `defs` (a prefix of the file's ranked definitions) in `file`.
+    fn block(&mut self, file: &str, defs: &[&Candidate]) -> String {
+        let key = (file.to_string(), defs.len());
+        if let Some(block) = self.blocks.get(&key) {
+            return block.clone();
+        }
+        let root = self.root;
+        let outline = self.outlines.entry(file.to_string()).or_insert_with(|| read_outline(root, file));
+        let wanted: BTreeSet<(&str, u32)> = defs.iter().map(|c| (c.bare.as_str(), c.def.line)).collect();
+        let mut found = BTreeSet::new();
+        let mut block = match outline {
+            Some(outline) => {
+                let items = pruned(&outline.items, &wanted, &mut found);
+                render_signatures(&Outline {
+                    language: outline.language,
+                    imports: Vec::new(),
+                    items,
+                    degraded: None,
+                    unparsed: Vec::new(),
+                })
+            }
+            None => String::new(),
+        };
+        // A definition the file no longer has where the graph saw it (changed since it was
+        // parsed): shown as the graph knows it rather than left out.
+        for c in defs.iter().filter(|c| !found.contains(&(c.bare.clone(), c.def.line))) {
+            let _ = writeln!(block, "L{} {} {}", c.def.line, c.def.kind, c.def.name);
+        }
+        let (block, _) = self.engine.guard.redaction.apply(self.config, block);
+        self.blocks.insert(key, block.clone());
+        block
+    }
+
+    /// The shown files with their definitions and outline lines.
+    fn files(&mut self, n: usize) -> Vec<MapFile> {
+        let groups = self.groups(n);
+        groups
+            .into_iter()
+            .map(|(file, defs)| MapFile {
+                path: file.to_string(),
+                rank: defs.first().map_or(0.0, |c| c.rank),
+                outline: self.block(file, &defs),
+                defs: defs.iter().map(|c| MapDef { def: c.def.clone(), rank: c.rank }).collect(),
+            })
+            .collect()
+    }
+}
+
+/// `repo map of src/: 340 definitions in 41 files, ranked by 1234 references (…); personalised
+/// by …`.
+fn header(answer: &RepomapAnswer, place: &str, candidates: &[Candidate]) -> String {
+    let files = candidates.iter().map(|c| c.def.file.as_str()).collect::<BTreeSet<_>>().len();
+    let references = answer.exact + answer.likely + answer.ambiguous;
+    let mut text = format!(
+        "repo map{place}: {} definitions in {files} files, ranked by {references} references ({} exact, {} likely, \
+         {} ambiguous); ",
+        candidates.len(),
+        answer.exact,
+        answer.likely,
+        answer.ambiguous
+    );
+    match &answer.unpersonalised {
+        Some(why) => {
+            let _ = write!(text, "not personalised: {why}");
+        }
+        None => {
+            let named: Vec<&str> = answer.personalised_by.iter().take(NAMED_TOUCHED).map(String::as_str).collect();
+            let _ = write!(text, "personalised by the files this session touched: {}", named.join(", "));
+            let more = answer.personalised_by.len().saturating_sub(NAMED_TOUCHED);
+            if more > 0 {
+                let _ = write!(text, " and {more} more");
+            }
+        }
+    }
+    text.push('\n');
+    text
+}
+
+/// The last line: what was left out and how to see more, or that nothing was.
+fn closing(candidates: &[Candidate], shown: usize, place: &str, surface: Surface) -> String {
+    if candidates.is_empty() {
+        let place = if place.is_empty() { " in the project".to_string() } else { place.replace(" of ", " in ") };
+        return format!("[no definitions to map{place}: the map covers {} files]\n", super::callgraph::supported());
+    }
+    let left = candidates.len() - shown;
+    if left == 0 {
+        return format!("[all {} definitions shown]\n", candidates.len());
+    }
+    let files: BTreeSet<&str> = candidates.iter().map(|c| c.def.file.as_str()).collect();
+    let shown_files: BTreeSet<&str> = candidates[..shown].iter().map(|c| c.def.file.as_str()).collect();
+    let how = match surface {
+        Surface::Cli => "raise --max-tokens, or `lctx read FILE -m signatures`",
+        Surface::Mcp => "raise max_tokens, or ctx_read a file with mode=signatures",
+    };
+    format!("[{left} definitions left out ({} files not shown); {how}]\n", files.len() - shown_files.len())
+}
+
+/// The definitions `wanted` (name, line) and the types and impls enclosing them.
+fn pruned(
+    items: &[Definition],
+    wanted: &BTreeSet<(&str, u32)>,
+    found: &mut BTreeSet<(String, u32)>,
+) -> Vec<Definition> {
+    let mut kept = Vec::new();
+    for item in items {
+        let children = pruned(&item.children, wanted, found);
+        let hit = wanted.contains(&(item.name.as_str(), item.head_line));
+        if hit {
+            found.insert((item.name.clone(), item.head_line));
+        }
+        if hit || !children.is_empty() {
+            kept.push(Definition {
+                kind: item.kind,
+                name: item.name.clone(),
+                signature: item.signature.clone(),
+                start_line: item.start_line,
+                head_line: item.head_line,
+                end_line: item.end_line,
+                children,
+            });
+        }
+    }
+    kept
+}
+
+/// The outline of a project file as it is now.
+fn read_outline(root: &Path, file: &str) -> Option<Outline> {
+    let path = root.join(file);
+    let language = Language::from_path(&path)?;
+    let bytes = std::fs::read(&path).ok()?;
+    Some(outline(language, &String::from_utf8_lossy(&bytes)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budgets_are_clamped_with_a_note_and_zero_is_refused() {
+        assert_eq!(budget(None).unwrap(), (DEFAULT_MAX_TOKENS, None));
+        assert_eq!(budget(Some(500)).unwrap(), (500, None));
+        let (low, note) = budget(Some(10)).unwrap();
+        assert_eq!((low, note.as_deref()), (64, Some("max_tokens 10 raised to the minimum, 64")));
+        let (high, note) = budget(Some(1_000_000)).unwrap();
+        assert_eq!((high, note.as_deref()), (16_384, Some("max_tokens 1000000 lowered to the maximum, 16384")));
+        let refused = budget(Some(0)).unwrap_err();
+        assert!(refused.message.contains("give 64 to 16384"), "{}", refused.message);
+    }
+
+    #[test]
+    fn a_path_restricts_to_itself_and_what_is_below_it() {
+        assert!(in_scope("src/a.rs", ""));
+        assert!(in_scope("src/a.rs", "src"));
+        assert!(in_scope("src/a.rs", "src/a.rs"));
+        assert!(!in_scope("srcx/a.rs", "src"));
+    }
+}

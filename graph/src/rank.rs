@@ -1,0 +1,321 @@
+//! Which definitions matter most: PageRank over the graph of resolved references.
+//!
+//! Nodes are the definitions, plus one node per file for what its top level references (a
+//! Python script's calls, a module-level constant's type). A reference inside definition A that
+//! resolves to definition B is an edge A → B weighted by how it was resolved — `exact` 1.0,
+//! `likely` 0.8, `ambiguous` 1.0 split across its candidates (so is an exact overload set) — and
+//! damped by how common the name is (÷ √ its definitions: `new` defined forty times tells little
+//! about any one of them). A reference to a member also counts, with the same weight, for the
+//! type it belongs to. A definition referencing itself adds nothing; a one-letter type (`T`) is
+//! counted only when resolved `exact`, since it is nearly always a generic parameter.
+//!
+//! Personalisation gives half of the teleport mass to the nodes of a set of files (those a
+//! session touched), the rest uniformly: rank flows toward what those files reach. A touched
+//! file's own definitions are scored without the mass they were given directly, so the answer is
+//! about what they connect to, not about the files the session already has.
+//!
+//! Deterministic: nodes are numbered in path order, edges summed in that order, and a fixed
+//! iteration bound with a tolerance ends the walk; ties are broken by path, then line.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::facts::Def;
+use crate::graph::{DefId, Graph, Label};
+
+/// The probability of following a reference rather than jumping anywhere.
+const DAMPING: f64 = 0.85;
+/// Share of the teleport mass that goes to the personal files' nodes.
+const PERSONAL_SHARE: f64 = 0.5;
+/// Iterations at most; the walk stops earlier once the ranks move less than [`TOLERANCE`].
+const MAX_ITERATIONS: usize = 100;
+const TOLERANCE: f64 = 1e-10;
+
+/// A definition and its score; scores are comparable within one ranking.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ranked {
+    pub id: DefId,
+    pub score: f64,
+}
+
+/// A ranking: every definition, most central first, and what it was computed from.
+#[derive(Debug, Default)]
+pub struct Ranking {
+    pub defs: Vec<Ranked>,
+    /// References that resolved to a definition, by label.
+    pub exact: u64,
+    pub likely: u64,
+    pub ambiguous: u64,
+    /// The personal files the graph holds, in path order.
+    pub personal: Vec<String>,
+}
+
+/// Node numbering: each file's top-level node, then its definitions, files in path order.
+struct Nodes {
+    /// File → the index of its top-level node (its definitions follow it).
+    base: BTreeMap<String, usize>,
+    count: usize,
+}
+
+impl Nodes {
+    fn new(graph: &Graph) -> Nodes {
+        let mut base = BTreeMap::new();
+        let mut count = 0;
+        for (path, entry) in graph.files() {
+            base.insert(path.clone(), count);
+            count += 1 + entry.facts.defs.len();
+        }
+        Nodes { base, count }
+    }
+
+    fn def(&self, id: &DefId) -> Option<usize> {
+        self.base.get(&id.file).map(|base| base + 1 + id.index as usize)
+    }
+}
+
+impl Graph {
+    /// Every definition ranked by PageRank over the references, personalised by `personal`
+    /// (root-relative paths; files the graph does not hold are ignored).
+    pub fn rank(&self, personal: &BTreeSet<String>) -> Ranking {
+        let nodes = Nodes::new(self);
+        let mut ranking = Ranking::default();
+        let edges = self.reference_edges(&nodes, &mut ranking);
+        let mut own = vec![0.0; nodes.count];
+        for (path, entry) in self.files().iter().filter(|(path, _)| personal.contains(*path)) {
+            ranking.personal.push(path.clone());
+            let base = nodes.base[path];
+            own[base..=base + entry.facts.defs.len()].fill(1.0);
+        }
+        let touched: f64 = own.iter().sum();
+        if touched > 0.0 {
+            own.iter_mut().for_each(|share| *share *= PERSONAL_SHARE / touched);
+        }
+        let uniform = if touched > 0.0 { 1.0 - PERSONAL_SHARE } else { 1.0 } / nodes.count.max(1) as f64;
+        let (rank, dangling) = pagerank(&edges, uniform, &own);
+        for (path, entry) in self.files() {
+            let base = nodes.base[path];
+            for index in 0..entry.facts.defs.len() {
+                let node = base + 1 + index;
+                // What a touched definition was given for being touched, taken back.
+                let score = rank[node] - (1.0 - DAMPING + DAMPING * dangling) * own[node];
+                ranking.defs.push(Ranked { id: DefId { file: path.clone(), index: index as u32 }, score });
+            }
+        }
+        let line = |r: &Ranked| self.def(&r.id).map_or(0, |d| d.line);
+        ranking.defs.sort_by(|a, b| {
+            b.score.total_cmp(&a.score).then_with(|| a.id.file.cmp(&b.id.file)).then_with(|| line(a).cmp(&line(b)))
+        });
+        ranking
+    }
+
+    /// Each node's weighted out-edges (target → weight, in target order), counting resolutions.
+    fn reference_edges(&self, nodes: &Nodes, ranking: &mut Ranking) -> Vec<BTreeMap<usize, f64>> {
+        let mut edges = vec![BTreeMap::new(); nodes.count];
+        for (path, entry) in self.files() {
+            let base = nodes.base[path];
+            for (index, r) in entry.facts.refs.iter().enumerate() {
+                let Some(resolution) = self.resolve(path, index as u32) else { continue };
+                let source = r.caller.map_or(base, |caller| base + 1 + caller as usize);
+                let label_weight = match resolution.label {
+                    Label::Exact => {
+                        ranking.exact += 1;
+                        1.0
+                    }
+                    Label::Likely => {
+                        ranking.likely += 1;
+                        0.8
+                    }
+                    Label::Ambiguous => {
+                        ranking.ambiguous += 1;
+                        1.0
+                    }
+                };
+                let split = label_weight / resolution.targets.len() as f64;
+                for target in &resolution.targets {
+                    let Some(def) = self.def(target) else { continue };
+                    if resolution.label != Label::Exact && looks_generic(def) {
+                        continue;
+                    }
+                    let weight = split / (self.defs_named(&def.name).count().max(1) as f64).sqrt();
+                    let owners = self.owners(target, def, nodes);
+                    let targets = nodes
+                        .def(target)
+                        .map(|node| (node, weight))
+                        .into_iter()
+                        .chain(owners.iter().map(|owner| (*owner, weight / owners.len() as f64)));
+                    for (node, weight) in targets.filter(|(node, _)| *node != source) {
+                        *edges[source].entry(node).or_insert(0.0) += weight;
+                    }
+                }
+            }
+        }
+        edges
+    }
+
+    /// The node(s) of the type a member belongs to: in the member's file if defined there
+    /// (a Rust impl beside its struct), else every type of that name. A use of a member is a
+    /// use of its type, so a type whose methods are called everywhere ranks high.
+    fn owners(&self, id: &DefId, def: &Def, nodes: &Nodes) -> Vec<usize> {
+        let Some(container) = def.container.as_deref() else { return Vec::new() };
+        let types: Vec<&DefId> = self.defs_named(container).filter(|t| self.def(t).is_some_and(Def::is_type)).collect();
+        let local: Vec<&DefId> = types.iter().copied().filter(|t| t.file == id.file).collect();
+        let chosen = if local.is_empty() { types } else { local };
+        chosen.into_iter().filter_map(|t| nodes.def(t)).collect()
+    }
+}
+
+/// A one-letter type (`T`, `R`): nearly always a generic parameter, which syntactic resolution
+/// does not scope, so a reference to it is only counted when an import or scope decided it.
+fn looks_generic(def: &Def) -> bool {
+    def.is_type() && def.name.chars().count() == 1
+}
+
+/// PageRank with teleport vector `uniform + own[v]`; a node without out-edges gives its rank
+/// back through the teleport vector. Returns the ranks and the last iteration's dangling mass.
+fn pagerank(edges: &[BTreeMap<usize, f64>], uniform: f64, own: &[f64]) -> (Vec<f64>, f64) {
+    let n = edges.len();
+    let out: Vec<f64> = edges.iter().map(|targets| targets.values().sum()).collect();
+    let mut rank = vec![1.0 / n.max(1) as f64; n];
+    let mut dangling = 0.0;
+    for _ in 0..MAX_ITERATIONS {
+        dangling = (0..n).filter(|u| out[*u] == 0.0).map(|u| rank[u]).sum();
+        let jump = 1.0 - DAMPING + DAMPING * dangling;
+        let mut next: Vec<f64> = own.iter().map(|own| jump * (uniform + own)).collect();
+        for (u, targets) in edges.iter().enumerate() {
+            if out[u] > 0.0 {
+                let share = DAMPING * rank[u] / out[u];
+                for (v, weight) in targets {
+                    next[*v] += share * weight;
+                }
+            }
+        }
+        let moved: f64 = next.iter().zip(&rank).map(|(a, b)| (a - b).abs()).sum();
+        rank = next;
+        if moved < TOLERANCE {
+            break;
+        }
+    }
+    (rank, dangling)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::{FileEntry, Stamp};
+    use lean_ctx_outline::Language;
+
+    fn graph(files: &[(&str, &str)]) -> Graph {
+        let mut graph = Graph::new();
+        for (path, source) in files {
+            let facts = crate::extract(Language::Python, source);
+            graph.upsert(path, FileEntry { stamp: Stamp::default(), facts });
+        }
+        graph
+    }
+
+    fn names(graph: &Graph, ranking: &Ranking) -> Vec<String> {
+        ranking.defs.iter().map(|r| graph.def(&r.id).unwrap().name.clone()).collect()
+    }
+
+    /// `core` is called from three places, `helper` from two (once by its unique name alone),
+    /// `leaf` from none.
+    const STAR: [(&str, &str); 4] = [
+        ("core.py", "def core():\n    pass\n"),
+        ("a.py", "from core import core\n\ndef alpha():\n    core()\n    helper()\n\ndef helper():\n    pass\n"),
+        ("b.py", "from core import core\n\ndef beta():\n    core()\n    helper()\n"),
+        ("c.py", "from core import core\n\ndef gamma():\n    core()\n\ndef leaf():\n    pass\n"),
+    ];
+
+    #[test]
+    fn the_most_referenced_definition_ranks_first_and_ties_go_by_path_then_line() {
+        let graph = graph(&STAR);
+        let ranking = graph.rank(&BTreeSet::new());
+        assert_eq!(names(&graph, &ranking), ["core", "helper", "alpha", "beta", "gamma", "leaf"]);
+        assert_eq!((ranking.exact, ranking.likely, ranking.ambiguous), (4, 1, 0));
+        assert!(ranking.defs[0].score > ranking.defs[1].score, "{:?}", ranking.defs);
+        assert!(ranking.defs[1].score > ranking.defs[2].score, "{:?}", ranking.defs);
+        // alpha, beta, gamma and leaf are referenced by nothing: equal scores, path then line.
+        assert_eq!(ranking.defs[2].score, ranking.defs[5].score);
+        assert!(ranking.personal.is_empty());
+    }
+
+    #[test]
+    fn a_common_name_counts_less_than_a_distinctive_one() {
+        let graph = graph(&[
+            ("a.py", "class A:\n    def load(self):\n        pass\n"),
+            ("b.py", "class B:\n    def load(self):\n        pass\n"),
+            ("c.py", "def parse():\n    pass\n"),
+            ("use.py", "from a import A\nfrom c import parse\n\ndef run():\n    A.load()\n    parse()\n"),
+        ]);
+        let ranking = graph.rank(&BTreeSet::new());
+        let score = |name: &str, file: &str| {
+            ranking.defs.iter().find(|r| r.id.file == file && graph.def(&r.id).unwrap().name == name).unwrap().score
+        };
+        assert!(score("parse", "c.py") > score("load", "a.py"), "{:?}", ranking.defs);
+    }
+
+    #[test]
+    fn an_ambiguous_reference_is_split_across_its_candidates_and_their_types() {
+        let graph = graph(&[
+            ("a.py", "class Alpha:\n    def load(self):\n        pass\n"),
+            ("b.py", "class Beta:\n    def load(self):\n        pass\n"),
+            ("any.py", "def any_load(x):\n    x.load()\n"),
+        ]);
+        let ranking = graph.rank(&BTreeSet::new());
+        assert_eq!((ranking.exact, ranking.likely, ranking.ambiguous), (0, 0, 1));
+        // Both methods, and with them their classes, get the same share; the caller gets none.
+        let scores: Vec<f64> = ranking.defs.iter().map(|r| r.score).collect();
+        assert_eq!(names(&graph, &ranking), ["Alpha", "load", "Beta", "load", "any_load"]);
+        assert!(scores[..4].iter().all(|score| *score == scores[0]), "{scores:?}");
+        assert!(scores[3] > scores[4], "{scores:?}");
+    }
+
+    #[test]
+    fn a_one_letter_type_counts_only_when_resolved_exactly() {
+        let guessed = graph(&[("t.py", "class T:\n    pass\n"), ("use.py", "def f(x: T):\n    pass\n")]);
+        let ranking = guessed.rank(&BTreeSet::new());
+        assert_eq!(ranking.likely, 1);
+        assert_eq!(ranking.defs[0].score, ranking.defs[1].score, "the guess adds nothing");
+        let imported =
+            graph(&[("t.py", "class T:\n    pass\n"), ("use.py", "from t import T\n\ndef f(x: T):\n    pass\n")]);
+        let ranking = imported.rank(&BTreeSet::new());
+        assert_eq!(names(&imported, &ranking), ["T", "f"]);
+        assert!(ranking.defs[0].score > ranking.defs[1].score);
+    }
+
+    #[test]
+    fn personalisation_moves_rank_toward_what_the_touched_files_reach() {
+        // Two clusters: x.py calls `near`, y.py calls `far` twice as often from two functions.
+        let files = [
+            ("far.py", "def far():\n    pass\n"),
+            ("near.py", "def near():\n    pass\n"),
+            ("x.py", "from near import near\n\ndef x():\n    near()\n"),
+            ("y.py", "from far import far\n\ndef y1():\n    far()\n\ndef y2():\n    far()\n"),
+        ];
+        let graph = graph(&files);
+        let plain = names(&graph, &graph.rank(&BTreeSet::new()));
+        assert_eq!(&plain[..2], ["far", "near"]);
+        let touched = BTreeSet::from(["x.py".to_string()]);
+        let personal = graph.rank(&touched);
+        assert_eq!(personal.personal, ["x.py"]);
+        assert_eq!(&names(&graph, &personal)[..2], ["near", "far"]);
+        // The touched file's own function is still listed, scored without its teleport bonus.
+        let x = personal.defs.iter().position(|r| r.id.file == "x.py").unwrap();
+        assert!(x > 1, "{:?}", personal.defs);
+        let unknown = BTreeSet::from(["gone.py".to_string()]);
+        assert!(graph.rank(&unknown).personal.is_empty());
+    }
+
+    #[test]
+    fn the_ranking_does_not_depend_on_the_order_files_arrived_in() {
+        let forward = graph(&STAR);
+        let mut reversed_files = STAR;
+        reversed_files.reverse();
+        let reversed = graph(&reversed_files);
+        let touched = BTreeSet::from(["b.py".to_string()]);
+        for personal in [BTreeSet::new(), touched] {
+            let (one, two) = (forward.rank(&personal), reversed.rank(&personal));
+            assert_eq!(one.defs, two.defs);
+            assert_eq!(one.defs, forward.rank(&personal).defs);
+        }
+    }
+}
