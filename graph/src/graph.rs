@@ -77,6 +77,8 @@ pub struct Graph {
     defs_by_name: HashMap<String, BTreeSet<DefId>>,
     /// Name written → the references using it.
     refs_by_name: HashMap<String, BTreeSet<(String, u32)>>,
+    /// The files by the path components module paths are matched on.
+    modules: modules::FileIndex,
 }
 
 impl Graph {
@@ -132,12 +134,14 @@ impl Graph {
         for (index, r) in entry.facts.refs.iter().enumerate() {
             self.refs_by_name.entry(r.name.clone()).or_default().insert((path.to_string(), index as u32));
         }
+        self.modules.insert(path);
         self.files.insert(path.to_string(), entry);
     }
 
     /// Drops one file; false when it was not there.
     pub fn remove(&mut self, path: &str) -> bool {
         let Some(old) = self.files.remove(path) else { return false };
+        self.modules.remove(path);
         for (index, def) in old.facts.defs.iter().enumerate() {
             let id = DefId { file: path.to_string(), index: index as u32 };
             if let Some(set) = self.defs_by_name.get_mut(&def.name) {
@@ -282,9 +286,9 @@ impl Graph {
             return None;
         }
         // A module that re-exports the name (`pub use`, `export { x } from`, an `__init__.py`).
-        let modules: Vec<&String> = self.files.keys().filter(|f| target.matches(f)).collect();
-        for module_file in modules {
-            let facts = &self.files[module_file].facts;
+        for module_file in self.modules.matching(&target) {
+            let Some(entry) = self.files.get(module_file) else { continue };
+            let facts = &entry.facts;
             for next in facts.imports.iter().filter(|i| i.local == name || i.local == "*") {
                 let next_name = if next.local == "*" { name } else { imported_name(next) };
                 if let Some(found) = self.through_import(module_file, language, &next.module, next_name, fits, hops + 1)
@@ -310,7 +314,7 @@ impl Graph {
             },
         };
         let target = modules::target(language, file, &module);
-        let names_files = import.name.is_none() || self.files.keys().any(|f| target.matches(f));
+        let names_files = import.name.is_none() || !self.modules.matching(&target).is_empty();
         names_files.then_some(target)
     }
 

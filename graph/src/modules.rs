@@ -6,6 +6,8 @@
 //! directories, Rust `crate::`/`self::`/`super::` paths against module files). A module that
 //! names no project file (a standard library, a dependency) matches nothing.
 
+use std::collections::{BTreeSet, HashMap};
+
 use lean_ctx_outline::Language;
 
 /// `a/b/c` for `a/b/c.rs`.
@@ -30,7 +32,16 @@ fn join(dir: &str, rest: &str) -> String {
 
 /// `want` equals `have` or ends it after a `/`.
 fn suffix_of(have: &str, want: &str) -> bool {
-    !want.is_empty() && (have == want || have.ends_with(&format!("/{want}")))
+    !want.is_empty()
+        && (have == want
+            || (have.len() > want.len()
+                && have.ends_with(want)
+                && have.as_bytes()[have.len() - want.len() - 1] == b'/'))
+}
+
+/// The last component of a `/`-separated path.
+fn last(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
 }
 
 /// `a/b/../c` → `a/c`; `None` when it climbs above the root.
@@ -89,6 +100,58 @@ fn module_stem(file: &str) -> &str {
         }
     }
     stem
+}
+
+/// The project's files by the last component of their module stem and of their directory:
+/// every rule of [`Target`] compares one of those last components, so the files a target can
+/// match are found without testing every file of the project.
+#[derive(Debug, Default)]
+pub(crate) struct FileIndex {
+    by_stem: HashMap<String, BTreeSet<String>>,
+    by_dir: HashMap<String, BTreeSet<String>>,
+}
+
+impl FileIndex {
+    pub(crate) fn insert(&mut self, file: &str) {
+        self.by_stem.entry(last(module_stem(file)).to_string()).or_default().insert(file.to_string());
+        self.by_dir.entry(last(parent(file)).to_string()).or_default().insert(file.to_string());
+    }
+
+    pub(crate) fn remove(&mut self, file: &str) {
+        for (index, key) in [(&mut self.by_stem, last(module_stem(file))), (&mut self.by_dir, last(parent(file)))] {
+            if let Some(files) = index.get_mut(key) {
+                files.remove(file);
+                if files.is_empty() {
+                    index.remove(key);
+                }
+            }
+        }
+    }
+
+    /// The files `target` matches, in path order.
+    pub(crate) fn matching(&self, target: &Target) -> BTreeSet<&str> {
+        let mut out = BTreeSet::new();
+        self.collect(target, &mut out);
+        out
+    }
+
+    fn collect<'a>(&'a self, part: &Target, out: &mut BTreeSet<&'a str>) {
+        let (index, keys): (_, Vec<&str>) = match part {
+            Target::Exact(stems) | Target::Suffix(stems) => (&self.by_stem, stems.iter().map(|s| last(s)).collect()),
+            Target::Directory(path) | Target::ImportPath(path) => (&self.by_dir, vec![last(path)]),
+            Target::Any(parts) => {
+                for part in parts {
+                    self.collect(part, out);
+                }
+                return;
+            }
+            Target::None => return,
+        };
+        for key in keys {
+            let files = index.get(key).into_iter().flatten();
+            out.extend(files.filter(|f| part.matches(f)).map(String::as_str));
+        }
+    }
 }
 
 /// The files `module`, imported by `from`, may be.
@@ -215,5 +278,60 @@ mod tests {
         assert!(matches(Language::Go, "cmd/main.go", "example.com/shop/internal/store", "internal/store/db.go"));
         assert!(!matches(Language::Go, "cmd/main.go", "net/http", "internal/store/db.go"));
         assert!(matches(Language::Java, "src/App.java", "com.acme.orders", "src/main/java/com/acme/orders/Order.java"));
+    }
+
+    #[test]
+    fn the_file_index_finds_what_testing_every_file_finds() {
+        let files = [
+            "app/main.py",
+            "app/models.py",
+            "src/app/models/__init__.py",
+            "app/api/views.py",
+            "app/api/__init__.py",
+            "src/ui/app.ts",
+            "src/store.ts",
+            "src/store/index.ts",
+            "src/a.js",
+            "src/b.js",
+            "src/main.rs",
+            "src/config.rs",
+            "src/config/mod.rs",
+            "src/net/mod.rs",
+            "src/net/tcp.rs",
+            "src/lib.rs",
+            "other-crate/src/lib.rs",
+            "other-crate/src/util.rs",
+            "cmd/server/main.go",
+            "internal/store/store.go",
+            "src/main/java/com/acme/orders/Order.java",
+            "top.py",
+        ];
+        let mut index = FileIndex::default();
+        for file in files {
+            index.insert(file);
+        }
+        index.insert("gone.py");
+        index.remove("gone.py");
+        let cases = [
+            (Language::Python, "app/main.py", "app.models"),
+            (Language::Python, "app/api/views.py", "..models"),
+            (Language::Python, "app/api/views.py", "."),
+            (Language::Python, "app/main.py", "top"),
+            (Language::Python, "app/main.py", "gone"),
+            (Language::TypeScript, "src/ui/app.ts", "../store"),
+            (Language::JavaScript, "src/a.js", "./b.js"),
+            (Language::Rust, "src/main.rs", "crate::config"),
+            (Language::Rust, "src/net/mod.rs", "self::tcp"),
+            (Language::Rust, "src/net/tcp.rs", "super"),
+            (Language::Rust, "src/main.rs", "crate"),
+            (Language::Rust, "src/main.rs", "other_crate::util"),
+            (Language::Go, "cmd/server/main.go", "example.com/x/internal/store"),
+            (Language::Java, "src/main/java/com/acme/App.java", "com.acme.orders"),
+        ];
+        for (language, from, module) in cases {
+            let target = target(language, from, module);
+            let tested: BTreeSet<&str> = files.iter().copied().filter(|f| target.matches(f)).collect();
+            assert_eq!(index.matching(&target), tested, "{module} from {from}");
+        }
     }
 }
