@@ -10,12 +10,13 @@
 //! is no reference. Java is left out: its methods and variables have separate namespaces.
 
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use lean_ctx_outline::Language;
 use lean_ctx_outline::tree_sitter::{Node, Query, QueryCursor};
 use streaming_iterator::StreamingIterator;
 
-use crate::facts::{Def, Ref, RefKind};
+use crate::facts::{Def, Ref, RefKind, SUPPORTED};
 
 const RUST: &str = r#"
 (call_expression function: (identifier) @call)
@@ -107,12 +108,14 @@ fn query_source(language: Language) -> Option<String> {
     })
 }
 
-/// The compiled query of a language. Compiling costs far less than parsing a file, and a daemon
-/// holds no global state, so it is compiled per call.
-pub(crate) fn query(language: Language) -> Option<Query> {
-    let source = query_source(language)?;
+/// The compiled query of a language, compiled once per process: tree-sitter's analysis of a
+/// query costs more than parsing a typical file (it was most of a graph build of tokio when it
+/// ran per file). A compiled query is immutable, so sharing it is safe.
+pub(crate) fn query(language: Language) -> Option<&'static Query> {
+    static COMPILED: [OnceLock<Option<Query>>; SUPPORTED.len()] = [const { OnceLock::new() }; SUPPORTED.len()];
+    let slot = SUPPORTED.iter().position(|supported| *supported == language)?;
     // The queries are constants checked by this crate's tests for every language.
-    Query::new(&language.grammar(), &source).ok()
+    COMPILED[slot].get_or_init(|| Query::new(&language.grammar(), &query_source(language)?).ok()).as_ref()
 }
 
 /// Every reference in the tree, in source order, each with the innermost definition enclosing it.
@@ -122,7 +125,7 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
     let mut found: BTreeMap<usize, (Node, RefKind, Option<Node>)> = BTreeMap::new();
     let mut locals: Vec<(&str, u32)> = Vec::new();
     let mut cursor = QueryCursor::new();
-    let mut matches = cursor.matches(&query, root, source.as_bytes());
+    let mut matches = cursor.matches(query, root, source.as_bytes());
     while let Some(m) = matches.next() {
         let mut target = None;
         let mut receiver = None;
