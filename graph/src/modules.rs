@@ -16,7 +16,7 @@ pub(crate) fn stem(path: &str) -> &str {
     }
 }
 
-fn parent(path: &str) -> &str {
+pub(crate) fn parent(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(dir, _)| dir)
 }
 
@@ -29,7 +29,7 @@ fn join(dir: &str, rest: &str) -> String {
 }
 
 /// `want` equals `have` or ends it after a `/`.
-fn suffix_of(have: &str, want: &str) -> bool {
+pub(crate) fn suffix_of(have: &str, want: &str) -> bool {
     !want.is_empty() && (have == want || have.ends_with(&format!("/{want}")))
 }
 
@@ -81,7 +81,7 @@ impl Target {
 
 /// The stem a module path names: `a/b` for `a/b.py`, `a/b/__init__.py`, `a/b/index.ts`,
 /// `a/b/mod.rs`.
-fn module_stem(file: &str) -> &str {
+pub(crate) fn module_stem(file: &str) -> &str {
     let stem = stem(file);
     for index in ["/__init__", "/index", "/mod"] {
         if let Some(dir) = stem.strip_suffix(index) {
