@@ -19,6 +19,7 @@ mod rank;
 mod references;
 mod related;
 mod tests_link;
+mod usages;
 
 pub use callgraph::{DefSummary, Edge, Lookup, MAX_DEPTH, Walk};
 pub use facts::{Def, FileFacts, Import, Ref, RefKind, SUPPORTED, extract, has_queries};
@@ -26,3 +27,4 @@ pub use graph::{DefId, FileEntry, Graph, Label, Resolution, Stamp};
 pub use rank::{Ranked, Ranking};
 pub use related::{Direction, FileGraph, MAX_NEIGHBOR_DEPTH, MAX_PATH_LENGTH, Reached, Step};
 pub use tests_link::{LinkHow, TestLinks, has_inline_tests, is_test_file};
+pub use usages::Use;

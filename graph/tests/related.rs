@@ -128,3 +128,19 @@ fn java_related() {
     assert!(files.path(from, "src/main/java/com/acme/orders/Repository.java", 1).is_some());
     assert!(files.path("src/main/java/com/acme/orders/Order.java", "no/such/File.java", 12).is_none());
 }
+
+#[test]
+fn uses_of_a_symbol_and_closest_files() {
+    let graph = build("python");
+    let lean_ctx_graph::Lookup::Found(targets) = graph.lookup("Repository", None) else { panic!("Repository") };
+    let uses: Vec<String> = graph
+        .uses(&targets)
+        .iter()
+        .map(|u| format!("{}:{} {} [{}]", u.file, u.line, u.kind.name(), u.label.name()))
+        .collect();
+    // Constructed under its alias, and named as a type in the service's signature.
+    assert!(uses.contains(&"shop/service.py:25 call [exact]".to_string()), "{uses:?}");
+    assert_eq!(graph.closest_files("shop/pricng.py"), ["shop/pricing.py"]);
+    assert_eq!(graph.closest_files("model.py"), ["shop/models.py"]);
+    assert!(graph.closest_files("zzz/nothing_like_it.go").is_empty());
+}
