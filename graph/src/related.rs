@@ -222,10 +222,11 @@ impl<'g> FileIndex<'g> {
                 let path = import.module.replace('.', "/");
                 let name = import.name.as_deref().unwrap_or(&import.local);
                 let own_file = self.matching(&Target::Suffix(vec![format!("{path}/{name}")]));
-                match own_file.is_empty() {
+                if own_file.is_empty() {
                     // A nested class or a static member: the file of the enclosing class.
-                    true => self.matching(&Target::Suffix(vec![path])),
-                    false => own_file,
+                    self.matching(&Target::Suffix(vec![path]))
+                } else {
+                    own_file
                 }
             }
             None => self.matching(&modules::target(language, file, &import.module)),

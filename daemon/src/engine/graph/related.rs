@@ -134,9 +134,10 @@ impl Engine {
                             answer.groups.push(Group::new("imports", imports, subject::GROUP_LIMIT));
                             answer.groups.push(Group::new("importers", importers, subject::GROUP_LIMIT));
                             let language = view.graph.file(&file).map(|e| e.facts.language.clone()).unwrap_or_default();
-                            let (name, linked) = match is_test_file(&file, &language) {
-                                true => ("tested sources", links.sources_of(&file).collect::<Vec<_>>()),
-                                false => ("tests", links.tests_of(&file).collect()),
+                            let (name, linked): (&str, Vec<_>) = if is_test_file(&file, &language) {
+                                ("tested sources", links.sources_of(&file).collect())
+                            } else {
+                                ("tests", links.tests_of(&file).collect())
                             };
                             let linked = linked
                                 .into_iter()
