@@ -486,8 +486,8 @@ async fn the_profile_comes_from_config_and_the_environment() {
     let profiles = [
         ("minimal", 4),
         ("standard", STANDARD_TOOLS.len()),
-        ("code", STANDARD_TOOLS.len() + 2),
-        ("all", STANDARD_TOOLS.len() + 4),
+        ("code", STANDARD_TOOLS.len() + 4),
+        ("all", STANDARD_TOOLS.len() + 6),
     ];
     for (profile, expected) in profiles {
         let client =
@@ -513,9 +513,9 @@ async fn the_profile_comes_from_config_and_the_environment() {
         connect(&home, &root, ProtocolVersion::V_2025_11_25, &[no_daemon, ("LEAN_CTX_MCP_PROFILE", "all")]).await;
     assert_eq!(
         tool_names(&client).await.len(),
-        STANDARD_TOOLS.len() + 3,
-        "the environment overrides the profile (standard + ctx_callgraph + ctx_repomap + ctx_rules + shell), the file \
-         disables one"
+        STANDARD_TOOLS.len() + 5,
+        "the environment overrides the profile (standard + ctx_callgraph, ctx_repomap, ctx_graph, ctx_impact + \
+         ctx_rules + shell), the file disables one"
     );
     client.cancel().await.unwrap();
 }
