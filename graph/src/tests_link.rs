@@ -148,6 +148,10 @@ fn nearest<'a>(test: &str, family: &str, candidates: &[&'a String]) -> Vec<&'a S
     if family == "go" {
         return candidates.iter().filter(|c| modules::parent(c) == test_dir).copied().collect();
     }
+    // A Rust integration test (`<crate>/tests/…`) can only test its own crate.
+    let krate = (family == "rust").then(|| rust_crate_of(test)).flatten();
+    let candidates: Vec<&'a String> =
+        candidates.iter().filter(|c| krate.as_ref().is_none_or(|k| c.starts_with(k.as_str()))).copied().collect();
     let plain = |dir: &str| -> Vec<String> {
         dir.split('/')
             .filter(|c| !c.is_empty() && !TEST_DIRS.contains(c) && !matches!(*c, "src" | "main" | "java" | "lib"))
@@ -162,6 +166,18 @@ fn nearest<'a>(test: &str, family: &str, candidates: &[&'a String]) -> Vec<&'a S
     };
     let Some(best) = candidates.iter().map(|c| score(c)).max() else { return Vec::new() };
     candidates.iter().filter(|c| score(c) == best).copied().collect()
+}
+
+/// `daemon/src/` for `daemon/tests/cli.rs`, `src/` for `tests/cli.rs`; `None` outside a `tests`
+/// directory.
+fn rust_crate_of(test: &str) -> Option<String> {
+    // The innermost `tests` directory: the workspace's `tests/tests/x.rs` is crate `tests`.
+    let at = match test.rfind("/tests/") {
+        Some(i) => i + 1,
+        None if test.starts_with("tests/") => 0,
+        None => return None,
+    };
+    Some(format!("{}src/", &test[..at]))
 }
 
 #[cfg(test)]
@@ -199,6 +215,12 @@ mod tests {
         let here = "pkg/a/store.go".to_string();
         let there = "pkg/b/store.go".to_string();
         assert_eq!(nearest("pkg/b/store_test.go", "go", &[&here, &there]), [&there]);
+        let own = "search/src/engine/search.rs".to_string();
+        let other = "daemon/src/engine/search.rs".to_string();
+        assert_eq!(nearest("search/tests/search.rs", "rust", &[&other, &own]), [&own]);
+        assert!(nearest("search/tests/search.rs", "rust", &[&other]).is_empty(), "another crate is not tested");
+        assert_eq!(nearest("tests/store.rs", "rust", &[&"src/store.rs".to_string()]).len(), 1);
+        assert_eq!(rust_crate_of("tests/tests/graph.rs").as_deref(), Some("tests/src/"));
     }
 
     #[test]
