@@ -219,3 +219,25 @@ fn bad_input_gets_an_answer_that_says_what_to_do() {
     assert_eq!(diff.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&diff.stderr).contains("not a git repository"), "{}", describe(&diff));
 }
+
+#[test]
+fn files_the_read_rules_deny_are_withheld_and_counted() {
+    let home = Home::new();
+    let root = shop(&home);
+    std::fs::create_dir_all(root.join(".claude")).unwrap();
+    std::fs::write(root.join(".claude/settings.json"), r#"{"permissions": {"deny": ["Read(./tests/**)"]}}"#).unwrap();
+    let _daemon = home.spawn_daemon(&[]);
+    wait_ready(&home, &root);
+
+    let related = lctx(&home, &root, false, &["graph", "shop/pricing.py"]);
+    let text = String::from_utf8_lossy(&related.stdout);
+    assert!(!text.contains("tests/test_pricing.py"), "{text}");
+    assert!(text.contains("importers (1):\n  shop/service.py\n  [1 withheld by Read rules]"), "{text}");
+    assert!(text.contains("file(s) withheld") && text.contains("Read(./tests/**)"), "{text}");
+
+    let impact = json(&home, &root, &["impact", "shop/pricing.py::apply_discount"]);
+    assert_eq!(files(&impact, "callers"), ["shop/service.py", "app.py"], "{impact}");
+    assert!(files(&impact, "tests to run").is_empty(), "{impact}");
+    let groups = impact["groups"].as_array().unwrap();
+    assert!(groups.iter().any(|g| g["name"] == "tests to run" && g["withheld"] == 2), "{impact}");
+}
