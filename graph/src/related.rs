@@ -213,10 +213,24 @@ impl<'g> FileIndex<'g> {
     /// The files one import names: the module it binds when that is a project module, else the
     /// module its item comes from (a Java class: its own file, else its package).
     fn import_files(&self, file: &str, language: Language, import: &Import) -> BTreeSet<String> {
+        let files = self.named_files(file, language, import);
+        let crate_path = import.module == "crate" || import.module.starts_with("crate::");
+        match language {
+            // A Go package's `_test.go` files are no part of what importing it brings.
+            Language::Go => files.into_iter().filter(|f| !f.ends_with("_test.go")).collect(),
+            // `crate::` is the importing file's own crate, not a namesake module of another crate
+            // of the workspace.
+            Language::Rust if crate_path => match rust_src_root(file) {
+                Some(root) => files.into_iter().filter(|f| f.starts_with(root)).collect(),
+                None => files,
+            },
+            _ => files,
+        }
+    }
+
+    fn named_files(&self, file: &str, language: Language, import: &Import) -> BTreeSet<String> {
         let bound = module_binding(language, import).map(|m| self.matching(&modules::target(language, file, &m)));
         match bound.filter(|f| !f.is_empty()) {
-            // A Go package's `_test.go` files are no part of what importing it brings.
-            Some(files) if language == Language::Go => files.into_iter().filter(|f| !f.ends_with("_test.go")).collect(),
             Some(files) => files,
             None if language == Language::Java && import.local != "*" => {
                 let path = import.module.replace('.', "/");
@@ -231,6 +245,14 @@ impl<'g> FileIndex<'g> {
             }
             None => self.matching(&modules::target(language, file, &import.module)),
         }
+    }
+}
+
+/// `graph/src/` for `graph/src/a/b.rs`, `src/` for `src/main.rs`; `None` outside a `src` directory.
+fn rust_src_root(file: &str) -> Option<&str> {
+    match file.find("/src/") {
+        Some(i) => Some(&file[..i + 5]),
+        None => file.starts_with("src/").then_some("src/"),
     }
 }
 

@@ -144,3 +144,18 @@ fn uses_of_a_symbol_and_closest_files() {
     assert_eq!(graph.closest_files("model.py"), ["shop/models.py"]);
     assert!(graph.closest_files("zzz/nothing_like_it.go").is_empty());
 }
+
+#[test]
+fn crate_paths_stay_in_their_own_crate() {
+    let mut graph = Graph::new();
+    let add = |graph: &mut Graph, path: &str, text: &str| {
+        let facts = lean_ctx_graph::extract(lean_ctx_outline::Language::Rust, text);
+        graph.upsert(path, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
+    };
+    add(&mut graph, "graph/src/graph.rs", "pub struct Graph;\n");
+    add(&mut graph, "graph/src/walk.rs", "use crate::graph::Graph;\n\npub fn walk(_: &Graph) {}\n");
+    add(&mut graph, "daemon/src/engine/graph/mod.rs", "pub struct CodeGraph;\n");
+    add(&mut graph, "tests/tests/graph.rs", "#[test]\nfn t() {}\n");
+    let files = graph.file_graph();
+    assert_eq!(files.imports_of("graph/src/walk.rs").collect::<Vec<_>>(), ["graph/src/graph.rs"]);
+}
