@@ -203,6 +203,10 @@ fn bad_input_gets_an_answer_that_says_what_to_do() {
     assert_eq!(option.status.code(), Some(1), "{}", describe(&option));
     assert!(!root.join("x").exists(), "a base is never read as an option of git");
 
+    let no_symbol = lctx(&home, &root, false, &["graph", "app.py", "--action", "symbol"]);
+    assert_eq!(no_symbol.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&no_symbol.stderr).contains("app.py::name"), "{}", describe(&no_symbol));
+
     let deep = lctx(&home, &root, false, &["graph", "app.py", "--action", "neighbors", "--depth", "4"]);
     assert_eq!(deep.status.code(), Some(1), "{}", describe(&deep));
     assert!(String::from_utf8_lossy(&deep.stderr).contains("use 1 to 3"), "{}", describe(&deep));

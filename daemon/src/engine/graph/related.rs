@@ -2,7 +2,11 @@
 //! a few import steps away (`neighbors`), a shortest import path between two files (`path`),
 //! and a definition with its uses grouped by file (`symbol`).
 
+use std::path::Path;
+
 use lean_ctx_graph::{DefSummary, MAX_NEIGHBOR_DEPTH, MAX_PATH_LENGTH, Step, Use, is_test_file};
+
+use lean_ctx_outline::Language;
 
 use super::callgraph::Resolved;
 use super::subject::{self, Group, Linked, add_note, file_facts, readable, split_subject, withhold};
@@ -84,6 +88,11 @@ impl Engine {
             GraphAction::Symbol => {
                 let (file, symbol) = match split_subject(path) {
                     (Some(file), Some(symbol)) => (Some(self.subject_file(&scope, &project, file, TOOL)?), symbol),
+                    (Some(file), None) if file.contains('/') || Language::from_path(Path::new(file)).is_some() => {
+                        return Err(EngineError::invalid(format!(
+                            "symbol needs `path` as FILE::SYMBOL (e.g. {file}::name) or a symbol name"
+                        )));
+                    }
                     (None, Some(symbol)) | (Some(symbol), None) => (None, symbol),
                     (None, None) => return Err(subject::missing_path("symbol", "`file::symbol`")),
                 };
@@ -178,10 +187,8 @@ impl Engine {
 
     /// What `related` adds beyond the graph: inline tests (read from the file) and the files
     /// changed together with it in git history.
-    fn add_related_extras(&self, root: &std::path::Path, answer: &mut GraphAnswer) {
-        let language = lean_ctx_outline::Language::from_path(std::path::Path::new(&answer.file))
-            .map(|l| l.name().to_string())
-            .unwrap_or_default();
+    fn add_related_extras(&self, root: &Path, answer: &mut GraphAnswer) {
+        let language = Language::from_path(Path::new(&answer.file)).map(|l| l.name().to_string()).unwrap_or_default();
         let inline = subject::inline_tests(root, &[(answer.file.clone(), language)]);
         if let Some(tests) = answer.groups.iter_mut().find(|g| g.name == "tests") {
             tests.files.splice(0..0, inline.into_iter().map(|l| Linked { file: l.file, depth: 1, why: l.why }));
