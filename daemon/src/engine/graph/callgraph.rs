@@ -124,12 +124,12 @@ impl Engine {
         match Language::from_path(&path) {
             Some(language) if has_queries(language) => Ok(rel.to_string_lossy().replace('\\', "/")),
             Some(language) => Err(EngineError::invalid(format!(
-                "{file}: the call graph has no queries for {} files yet (it covers {})",
+                "{file}: the code graph has no queries for {} files yet (it covers {})",
                 language.name(),
                 supported()
             ))),
             None => Err(EngineError::invalid(format!(
-                "{file}: not a source file the call graph reads (it covers {})",
+                "{file}: not a source file the code graph reads (it covers {})",
                 supported()
             ))),
         }

@@ -98,39 +98,26 @@ fn git_error(e: GitError, base: &str) -> EngineError {
     }
 }
 
-/// Reads `git diff -U0 --no-renames` output.
+/// Reads `git diff -U0 --no-renames` output. Each file is named by its `diff --git` header (so a
+/// binary file, which has no hunks, is listed too); a hunk's lines all start with `+`, `-`, ` ` or
+/// `\`, so a line starting otherwise is a header line.
 pub fn parse(diff: &str) -> Vec<FileChange> {
     let mut out: Vec<FileChange> = Vec::new();
-    let mut old_name: Option<String> = None;
-    // `---`/`+++` are file names only in a file's header: inside a hunk they are a removed
-    // `-- …` or an added `++ …` line.
-    let mut in_header = false;
     for line in diff.lines() {
-        if line.starts_with("diff --git ") {
-            old_name = None;
-            in_header = true;
-        } else if !in_header && !line.starts_with("@@ ") {
-            continue;
-        } else if let Some(name) = line.strip_prefix("--- ") {
-            old_name = name.strip_prefix("a/").map(str::to_string);
-        } else if let Some(name) = line.strip_prefix("+++ ") {
-            in_header = false;
-            let change = match (name.strip_prefix("b/"), old_name.take()) {
-                (Some(new), old) => FileChange {
-                    file: new.to_string(),
-                    status: if old.is_some() { Status::Modified } else { Status::Added },
-                    ranges: Vec::new(),
-                },
-                (None, Some(old)) => FileChange { file: old, status: Status::Deleted, ranges: Vec::new() },
-                (None, None) => continue,
-            };
-            out.push(change);
-        } else if let Some(hunk) = line.strip_prefix("@@ ")
-            && !in_header
-            && let Some(change) = out.last_mut()
-            && let Some(range) = new_side(hunk)
-        {
-            change.ranges.push(range);
+        if let Some(paths) = line.strip_prefix("diff --git a/") {
+            // Without renames both sides name the same file.
+            let file = paths.rsplit_once(" b/").map_or(paths, |(_, new)| new);
+            out.push(FileChange { file: file.to_string(), status: Status::Modified, ranges: Vec::new() });
+        } else if let Some(change) = out.last_mut() {
+            if line.starts_with("new file mode") {
+                change.status = Status::Added;
+            } else if line.starts_with("deleted file mode") {
+                change.status = Status::Deleted;
+            } else if let Some(hunk) = line.strip_prefix("@@ ")
+                && let Some(range) = new_side(hunk)
+            {
+                change.ranges.push(range);
+            }
         }
     }
     out
@@ -156,7 +143,7 @@ mod tests {
 
     #[test]
     fn hunks_give_new_side_ranges_per_file() {
-        let diff = "diff --git a/src/a.py b/src/a.py\nindex 1..2 100644\n--- a/src/a.py\n+++ b/src/a.py\n@@ -3 +3 @@ def f():\n-    return 1\n+    return 2\n--- a removed SQL comment\n@@ -10,2 +9,0 @@\n-x\n-y\ndiff --git a/new.py b/new.py\nnew file mode 100644\n--- /dev/null\n+++ b/new.py\n@@ -0,0 +1,4 @@\n+a\ndiff --git a/gone.py b/gone.py\ndeleted file mode 100644\n--- a/gone.py\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-a\n";
+        let diff = "diff --git a/src/a.py b/src/a.py\nindex 1..2 100644\n--- a/src/a.py\n+++ b/src/a.py\n@@ -3 +3 @@ def f():\n-    return 1\n+    return 2\n--- a removed SQL comment\n@@ -10,2 +9,0 @@\n-x\n-y\ndiff --git a/new.py b/new.py\nnew file mode 100644\n--- /dev/null\n+++ b/new.py\n@@ -0,0 +1,4 @@\n+a\ndiff --git a/gone.py b/gone.py\ndeleted file mode 100644\n--- a/gone.py\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-a\ndiff --git a/logo.png b/logo.png\nindex 1..2 100644\nBinary files a/logo.png and b/logo.png differ\n";
         let changes = parse(diff);
         assert_eq!(
             changes,
@@ -164,6 +151,7 @@ mod tests {
                 FileChange { file: "src/a.py".into(), status: Status::Modified, ranges: vec![(3, 3), (9, 10)] },
                 FileChange { file: "new.py".into(), status: Status::Added, ranges: vec![(1, 4)] },
                 FileChange { file: "gone.py".into(), status: Status::Deleted, ranges: vec![(1, 1)] },
+                FileChange { file: "logo.png".into(), status: Status::Modified, ranges: vec![] },
             ]
         );
     }
