@@ -288,6 +288,16 @@ async fn every_tool_works_through_the_daemon() {
     let (outside, is_error) = call(&client, "ctx_tree", json!({"path": "/etc"})).await;
     assert!(is_error && outside.contains("/etc"), "paths outside the project are refused: {outside}");
 
+    // ctx_graph (`file` is accepted for `path`) and ctx_impact answer by name in any profile.
+    let related = ok(&client, "ctx_graph", json!({"file": "lib.rs"})).await;
+    assert!(related.starts_with("lib.rs\nimports: none\n"), "{related}");
+    assert!(related.contains("note: co-change unavailable: the project is not a git repository"), "{related}");
+    let impact = ok(&client, "ctx_impact", json!({"path": "lib.rs::greet"})).await;
+    assert!(impact.starts_with("impact of greet (lib.rs:2), depth 2:\ncallers: none\n"), "{impact}");
+    assert!(impact.contains("tests to run: none"), "{impact}");
+    let (bad, is_error) = call(&client, "ctx_graph", json!({"path": "lib.rs", "action": "build"})).await;
+    assert!(is_error && bad.contains("related, neighbors, path, symbol"), "{bad}");
+
     // ctx_session and ctx_knowledge.
     let task = ok(&client, "ctx_session", json!({"action": "task", "value": "rename greet"})).await;
     assert!(task.contains("task set for mcp-"), "one session per connection: {task}");
