@@ -114,6 +114,8 @@ fn related_lists_importers_tests_and_co_changed_files() {
         .map(|s| format!("{} {} {}", s["from"], if s["imports"] == true { "->" } else { "<-" }, s["to"]))
         .collect();
     assert_eq!(steps.len(), 3, "{path}");
+    let same = lctx(&home, &root, false, &["graph", "app.py", "--action", "path", "--to", "./app.py"]);
+    assert_eq!(String::from_utf8_lossy(&same.stdout), "note: `path` and `to` are the same file: app.py\n");
 
     let symbol = lctx(&home, &root, false, &["graph", "shop/pricing.py::apply_discount", "--action", "symbol"]);
     let text = String::from_utf8_lossy(&symbol.stdout);

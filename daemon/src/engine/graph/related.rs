@@ -121,6 +121,9 @@ impl Engine {
                     };
                     let (files, links) = file_facts(view.graph);
                     match (action, to.as_deref()) {
+                        (GraphAction::Path, Some(to)) if to == file => {
+                            add_note(&mut answer.note, format!("`path` and `to` are the same file: {file}"));
+                        }
                         (GraphAction::Path, Some(to)) => match files.path(&file, to, depth) {
                             Some(steps) => answer.path = steps,
                             None => add_note(
