@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use lean_ctx_tests::{Home, bin, describe, git, git_project as project, wait_until};
+use lean_ctx_tests::{Home, describe, git, git_project as project, wait_until};
 use serde_json::Value;
 
 const READY: Duration = Duration::from_secs(10);
@@ -20,12 +20,7 @@ const TEST_SERVICE: &str =
     "from shop.service import checkout\n\n\ndef test_checkout():\n    assert checkout(10.0) == 9.0\n";
 
 fn lctx(home: &Home, dir: &Path, no_daemon: bool, args: &[&str]) -> std::process::Output {
-    let mut cmd = home.command(bin("lctx"));
-    cmd.current_dir(dir).args(args);
-    if no_daemon {
-        cmd.env("LEAN_CTX_NO_DAEMON", "1");
-    }
-    cmd.output().unwrap()
+    home.lctx_in(dir, no_daemon, args)
 }
 
 fn json(home: &Home, dir: &Path, args: &[&str]) -> Value {
