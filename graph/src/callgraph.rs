@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use crate::facts::Def;
+use crate::facts::{Def, Ref};
 use crate::graph::{DefId, Graph, Label, Resolution};
 
 /// Deepest level `callers`, `callees` and `trace` walk.
@@ -120,19 +120,30 @@ impl Graph {
     /// Call sites of `targets`, then of their callers, `depth` levels deep, at most `limit` edges.
     pub fn callers(&self, targets: &[DefId], depth: u32, limit: usize) -> Walk {
         self.levels(targets, depth, limit, |target, level, _| {
-            let Some(def) = self.def(target) else { return Vec::new() };
-            let names = self.aliases(&def.name);
-            let sites: BTreeSet<&(String, u32)> = names.iter().flat_map(|n| self.refs_named(n)).collect();
-            sites
-                .into_iter()
-                .filter_map(|(file, index)| {
-                    let r = self.reference(file, *index).filter(|r| r.kind.is_call())?;
-                    let resolution = self.resolve(file, *index).filter(|res| res.targets.contains(target))?;
-                    let caller = r.caller.map(|i| DefId { file: file.clone(), index: i });
-                    Some((self.edge(level, file, r.line, caller.as_ref(), target, &resolution), caller))
+            let calls = self.sites_of(target).into_iter().filter(|(_, r, _)| r.kind.is_call());
+            calls
+                .map(|(file, r, resolution)| {
+                    let caller = r.caller.map(|i| DefId { file: file.to_string(), index: i });
+                    (self.edge(level, file, r.line, caller.as_ref(), target, &resolution), caller)
                 })
                 .collect()
         })
+    }
+
+    /// Every reference resolved to `target`, written with any of its names: (file, reference,
+    /// resolution), in file and reference order.
+    pub(crate) fn sites_of(&self, target: &DefId) -> Vec<(&str, &Ref, Resolution)> {
+        let Some(def) = self.def(target) else { return Vec::new() };
+        let names = self.aliases(&def.name);
+        let sites: BTreeSet<&(String, u32)> = names.iter().flat_map(|n| self.refs_named(n)).collect();
+        sites
+            .into_iter()
+            .filter_map(|(file, index)| {
+                let r = self.reference(file, *index)?;
+                let resolution = self.resolve(file, *index).filter(|res| res.targets.contains(target))?;
+                Some((file.as_str(), r, resolution))
+            })
+            .collect()
     }
 
     /// Calls made by `targets`, then by what they call, `depth` levels deep. Only `exact` and
@@ -297,7 +308,7 @@ fn qualified(def: &Def) -> String {
 }
 
 /// Levenshtein distance over characters.
-fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {

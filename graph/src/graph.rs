@@ -300,20 +300,15 @@ impl Graph {
         None
     }
 
+    /// The project files `target` matches.
+    pub(crate) fn files_matching(&self, target: &modules::Target) -> BTreeSet<String> {
+        self.modules.matching(target).into_iter().map(str::to_string).collect()
+    }
+
     /// The files of a module an import binds (`import a.b as m`, `from . import models`, `use
     /// crate::util::{self}`, `import * as ns`); `None` when it binds an item.
     fn imported_module(&self, file: &str, language: Language, import: &Import) -> Option<modules::Target> {
-        let module = match import.name.as_deref() {
-            None => import.module.clone(),
-            Some(name) => match language {
-                Language::Python if import.module.ends_with('.') => format!("{}{name}", import.module),
-                Language::Python => format!("{}.{name}", import.module),
-                Language::Rust if import.module.is_empty() => name.to_string(),
-                Language::Rust => format!("{}::{name}", import.module),
-                _ => return None,
-            },
-        };
-        let target = modules::target(language, file, &module);
+        let target = modules::target(language, file, &module_binding(language, import)?);
         let names_files = import.name.is_none() || !self.modules.matching(&target).is_empty();
         names_files.then_some(target)
     }
@@ -414,8 +409,22 @@ fn exact(found: Option<Vec<DefId>>) -> Option<Resolution> {
     found.map(|targets| Resolution { label: Label::Exact, targets })
 }
 
+/// The module path an import would bind if it names a module rather than an item: the module
+/// itself, or (Python, Rust) the module joined with the imported name (`from . import models`,
+/// `use crate::util::{self}`); `None` where an imported name is always an item.
+pub(crate) fn module_binding(language: Language, import: &Import) -> Option<String> {
+    let Some(name) = import.name.as_deref() else { return Some(import.module.clone()) };
+    match language {
+        Language::Python if import.module.ends_with('.') => Some(format!("{}{name}", import.module)),
+        Language::Python => Some(format!("{}.{name}", import.module)),
+        Language::Rust if import.module.is_empty() => Some(name.to_string()),
+        Language::Rust => Some(format!("{}::{name}", import.module)),
+        _ => None,
+    }
+}
+
 /// The language of a file's facts.
-fn language_of(facts: &FileFacts) -> Option<Language> {
+pub(crate) fn language_of(facts: &FileFacts) -> Option<Language> {
     crate::facts::SUPPORTED.into_iter().find(|l| l.name() == facts.language)
 }
 

@@ -5,8 +5,9 @@
 //!
 //! Pure functions and plain data: [`extract`] reads one file, a [`Graph`] holds a project's files
 //! and answers [`Graph::lookup`], [`Graph::callers`], [`Graph::callees`], [`Graph::trace`] and
-//! [`Graph::rank`]; [`persist`] writes and reads its snapshot. The daemon keeps one graph per project beside the
-//! search index and feeds it the index's file changes.
+//! [`Graph::rank`]; [`persist`] writes and reads its snapshot. [`Graph::file_graph`] gives the
+//! file-level import edges and [`Graph::test_links`] the test ↔ source links. The daemon keeps one
+//! graph per project beside the search index and feeds it the index's file changes.
 
 mod callgraph;
 mod facts;
@@ -16,8 +17,14 @@ mod modules;
 pub mod persist;
 mod rank;
 mod references;
+mod related;
+mod tests_link;
+mod usages;
 
 pub use callgraph::{DefSummary, Edge, Lookup, MAX_DEPTH, Walk};
 pub use facts::{Def, FileFacts, Import, Ref, RefKind, SUPPORTED, extract, has_queries};
 pub use graph::{DefId, FileEntry, Graph, Label, Resolution, Stamp};
 pub use rank::{Ranked, Ranking};
+pub use related::{Direction, FileGraph, MAX_NEIGHBOR_DEPTH, MAX_PATH_LENGTH, Reached, Step};
+pub use tests_link::{LinkHow, TestLinks, has_inline_tests, is_test_file};
+pub use usages::Use;

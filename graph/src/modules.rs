@@ -18,7 +18,7 @@ pub(crate) fn stem(path: &str) -> &str {
     }
 }
 
-fn parent(path: &str) -> &str {
+pub(crate) fn parent(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(dir, _)| dir)
 }
 
@@ -31,7 +31,7 @@ fn join(dir: &str, rest: &str) -> String {
 }
 
 /// `want` equals `have` or ends it after a `/`.
-fn suffix_of(have: &str, want: &str) -> bool {
+pub(crate) fn suffix_of(have: &str, want: &str) -> bool {
     !want.is_empty()
         && (have == want
             || (have.len() > want.len()
@@ -92,7 +92,7 @@ impl Target {
 
 /// The stem a module path names: `a/b` for `a/b.py`, `a/b/__init__.py`, `a/b/index.ts`,
 /// `a/b/mod.rs`.
-fn module_stem(file: &str) -> &str {
+pub(crate) fn module_stem(file: &str) -> &str {
     let stem = stem(file);
     for index in ["/__init__", "/index", "/mod"] {
         if let Some(dir) = stem.strip_suffix(index) {

@@ -5,42 +5,12 @@
 //! `UPDATE_GOLDEN=1 cargo test -p lean-ctx-graph --test golden` rewrites the expected files;
 //! review the diff before committing it.
 
+use lean_ctx_graph::{Graph, Label, Lookup};
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
 
-use lean_ctx_graph::{FileEntry, Graph, Label, Lookup, Stamp, extract};
-use lean_ctx_outline::Language;
+mod fixture;
 
-fn fixture_dir(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
-}
-
-fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir).expect("fixture dir").map(|e| e.expect("entry").path()).collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            files_under(&path, out);
-        } else {
-            out.push(path);
-        }
-    }
-}
-
-/// The graph of one fixture project.
-pub fn build(name: &str) -> Graph {
-    let root = fixture_dir(name);
-    let mut files = Vec::new();
-    files_under(&root, &mut files);
-    let mut graph = Graph::new();
-    for path in files {
-        let Some(language) = Language::from_path(&path).filter(|l| lean_ctx_graph::has_queries(*l)) else { continue };
-        let source = std::fs::read_to_string(&path).expect("fixture text");
-        let rel = path.strip_prefix(&root).expect("under root").to_string_lossy().replace('\\', "/");
-        graph.upsert(&rel, FileEntry { stamp: Stamp::default(), facts: extract(language, &source) });
-    }
-    graph
-}
+use fixture::{build, fixture_dir};
 
 /// One line per call site: `file:line in caller: name -> target [label]`.
 fn render_calls(graph: &Graph) -> String {
@@ -116,7 +86,13 @@ fn python_calls() {
         ["app.py:9 main [exact]", "shop/models.py:26 Repository::find [exact]"]
     );
     // The parameter of format_total shadows it.
-    assert_eq!(callers(&graph, "apply_discount", None), ["shop/service.py:15 OrderService::place [exact]"]);
+    assert_eq!(
+        callers(&graph, "apply_discount", None),
+        [
+            "shop/service.py:15 OrderService::place [exact]",
+            "tests/test_pricing.py:5 test_discount_rounds_to_cents [exact]"
+        ]
+    );
     // Constructed under the alias `Repo`.
     assert_eq!(callers(&graph, "Repository", None), ["shop/service.py:25 make_service [exact]"]);
 }
@@ -127,9 +103,15 @@ fn typescript_calls() {
     // `new Store()` through `export { MemoryStore as Store } from './memory'`.
     assert_eq!(callers(&graph, "MemoryStore", None), ["src/app.ts:5 load [exact]"]);
     // `decode as parse` through `export * from './codec'`.
-    assert_eq!(callers(&graph, "decode", None), ["src/app.ts:6 load [exact]"]);
+    assert_eq!(
+        callers(&graph, "decode", None),
+        ["src/app.ts:6 load [exact]", "src/store/codec.test.ts:5 <top> [exact]"]
+    );
     // The arrow function in `run` shadows it.
-    assert_eq!(callers(&graph, "encode", None), ["src/store/memory.ts:16 MemoryStore::set [exact]"]);
+    assert_eq!(
+        callers(&graph, "encode", None),
+        ["src/store/codec.test.ts:5 <top> [exact]", "src/store/memory.ts:16 MemoryStore::set [exact]"]
+    );
 }
 
 #[test]
@@ -145,8 +127,11 @@ fn go_calls() {
     let graph = check_golden("go");
     // Same package, another file.
     assert_eq!(callers(&graph, "normalize", None), ["internal/store/store.go:24 Memory::Put [exact]"]);
-    // Through the aliased import `st`.
-    assert_eq!(callers(&graph, "NewMemory", None), ["cmd/shop/main.go:25 main [exact]"]);
+    // Through the aliased import `st`, and from the package's own test.
+    assert_eq!(
+        callers(&graph, "NewMemory", None),
+        ["cmd/shop/main.go:25 main [exact]", "internal/store/store_test.go:6 TestMemoryPutGet [exact]"]
+    );
     // Interface dispatch: both the interface method and the implementation are candidates.
     let Lookup::Ambiguous(gets) = graph.lookup("Get", None) else { panic!("Get is defined twice") };
     let walk = graph.callers(&gets[..1], 1, 10);
@@ -159,7 +144,11 @@ fn java_calls() {
     let graph = check_golden("java");
     assert_eq!(
         callers(&graph, "Order.of", None),
-        ["src/main/java/com/acme/app/OrderService.java:11 OrderService::place [exact]"]
+        [
+            "src/main/java/com/acme/app/OrderService.java:11 OrderService::place [exact]",
+            // The same package needs no import: the one `Order` of the project, not proven.
+            "src/test/java/com/acme/orders/OrderTest.java:10 OrderTest::ofKeepsTheId [likely]"
+        ]
     );
     // Called without `this` from a lambda inside the class.
     assert_eq!(

@@ -55,6 +55,7 @@ declare_locks! {
     SEARCH_PROJECT_STATE = (110, "search.project_state", "search/src/project.rs");
     GRAPH_PROJECTS = (120, "graph.projects", "daemon/src/engine/graph/mod.rs");
     GRAPH_PROJECT = (130, "graph.project", "daemon/src/engine/graph/mod.rs");
+    GRAPH_COCHANGE = (136, "graph.cochange", "daemon/src/engine/graph/cochange.rs");
     SEARCH_PERMITS = (190, "search.permits", "search/src/registry.rs");
 }
 

@@ -19,5 +19,6 @@ pub mod v1 {
 /// runs itself.
 /// 6: the Graph service (Graph/Callgraph, ctx_callgraph).
 /// 7: Graph/Repomap (ctx_repomap).
+/// 8: Graph/Related (ctx_graph) and Graph/Impact (ctx_impact).
 pub const PROTOCOL_MIN: u32 = 3;
-pub const PROTOCOL_MAX: u32 = 7;
+pub const PROTOCOL_MAX: u32 = 8;

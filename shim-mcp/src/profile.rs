@@ -22,7 +22,7 @@ const DISABLED_ENV: &str = "LEAN_CTX_MCP_DISABLED";
 pub enum Profile {
     Minimal,
     Standard,
-    /// Standard and the code-intelligence tools (ctx_callgraph, ctx_repomap), which the
+    /// Standard and the code-intelligence tools (ctx_callgraph, ctx_repomap, ctx_graph, ctx_impact), which the
     /// default's per-turn budget has no room for.
     Code,
     All,

@@ -76,6 +76,8 @@ fn every_json_shape_is_documented_with_its_real_keys() {
             "lctx glob PATTERN --json" => vec!["glob", "*.rs", "--json"],
             "lctx callgraph SYMBOL --json" => vec!["callgraph", "greet", "--json"],
             "lctx map --json" => vec!["map", "--json"],
+            "lctx graph FILE --json" => vec!["graph", "lib.rs", "--json"],
+            "lctx impact FILE --json" => vec!["impact", "lib.rs", "--json"],
             "lctx gain --json" => vec!["gain", "--by", "tool", "--json"],
             "lctx gain --daily --json" => vec!["gain", "--daily", "--days", "3", "--json"],
             "lctx daemon status --json" => vec!["daemon", "status", "--json"],

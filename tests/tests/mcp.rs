@@ -288,6 +288,16 @@ async fn every_tool_works_through_the_daemon() {
     let (outside, is_error) = call(&client, "ctx_tree", json!({"path": "/etc"})).await;
     assert!(is_error && outside.contains("/etc"), "paths outside the project are refused: {outside}");
 
+    // ctx_graph (`file` is accepted for `path`) and ctx_impact answer by name in any profile.
+    let related = ok(&client, "ctx_graph", json!({"file": "lib.rs"})).await;
+    assert!(related.starts_with("lib.rs\nimports: none\n"), "{related}");
+    assert!(related.contains("note: co-change unavailable: the project is not a git repository"), "{related}");
+    let impact = ok(&client, "ctx_impact", json!({"path": "lib.rs::greet"})).await;
+    assert!(impact.starts_with("impact of greet (lib.rs:2), depth 2:\ncallers: none\n"), "{impact}");
+    assert!(impact.contains("tests to run: none"), "{impact}");
+    let (bad, is_error) = call(&client, "ctx_graph", json!({"path": "lib.rs", "action": "build"})).await;
+    assert!(is_error && bad.contains("related, neighbors, path, symbol"), "{bad}");
+
     // ctx_session and ctx_knowledge.
     let task = ok(&client, "ctx_session", json!({"action": "task", "value": "rename greet"})).await;
     assert!(task.contains("task set for mcp-"), "one session per connection: {task}");
@@ -486,8 +496,8 @@ async fn the_profile_comes_from_config_and_the_environment() {
     let profiles = [
         ("minimal", 4),
         ("standard", STANDARD_TOOLS.len()),
-        ("code", STANDARD_TOOLS.len() + 2),
-        ("all", STANDARD_TOOLS.len() + 4),
+        ("code", STANDARD_TOOLS.len() + 4),
+        ("all", STANDARD_TOOLS.len() + 6),
     ];
     for (profile, expected) in profiles {
         let client =
@@ -513,9 +523,9 @@ async fn the_profile_comes_from_config_and_the_environment() {
         connect(&home, &root, ProtocolVersion::V_2025_11_25, &[no_daemon, ("LEAN_CTX_MCP_PROFILE", "all")]).await;
     assert_eq!(
         tool_names(&client).await.len(),
-        STANDARD_TOOLS.len() + 3,
-        "the environment overrides the profile (standard + ctx_callgraph + ctx_repomap + ctx_rules + shell), the file \
-         disables one"
+        STANDARD_TOOLS.len() + 5,
+        "the environment overrides the profile (standard + ctx_callgraph, ctx_repomap, ctx_graph, ctx_impact + \
+         ctx_rules + shell), the file disables one"
     );
     client.cancel().await.unwrap();
 }

@@ -13,14 +13,18 @@
 //! | [`search`] | ctx_search, ctx_glob, ctx_tree, index | Search/* |
 //! | [`graph`] | ctx_callgraph | Graph/Callgraph |
 //! | [`repomap`] | ctx_repomap | Graph/Repomap |
+//! | [`related`] | ctx_graph | Graph/Related |
+//! | [`impact`] | ctx_impact | Graph/Impact |
 //! | [`memory`] | ctx_session, ctx_knowledge | Memory/* |
 //! | [`gain`] | ctx_gain, ledger verify | Ledger/* |
 
 pub mod edit;
 pub mod gain;
 pub mod graph;
+pub mod impact;
 pub mod memory;
 pub mod read;
+pub mod related;
 pub mod repomap;
 pub mod rules;
 pub mod search;

@@ -5,11 +5,13 @@ mod daemon_cmd;
 mod doctor;
 pub mod generate;
 mod graph_cmd;
+mod impact_cmd;
 mod index_cmd;
 mod init_cmd;
 mod map_cmd;
 mod memory_cmd;
 mod read_cmd;
+mod related_cmd;
 mod render;
 mod search_cmd;
 mod service;
@@ -85,6 +87,10 @@ enum Command {
     Callgraph(graph_cmd::CallgraphArgs),
     /// The project's most central definitions as an outline within a token budget (ctx_repomap).
     Map(map_cmd::MapArgs),
+    /// A file's imports, importers, tests and co-changed files; neighbours; an import path; a symbol's uses (ctx_graph).
+    Graph(related_cmd::GraphArgs),
+    /// What a change reaches: dependents, callers and the tests to run, for a file, a symbol or a git diff (ctx_impact).
+    Impact(impact_cmd::ImpactArgs),
     /// Build the project's search index now (it is otherwise built on first search); list or remove indexes.
     Index {
         /// A directory: the project it lies in is indexed, or with --remove unindexed (default: the current project).
@@ -271,6 +277,8 @@ fn dispatch(command: Command, runtime: tokio::runtime::Runtime, opts: ClientOpti
             Command::Tree(args) => search_cmd::tree(args, &opts).await,
             Command::Callgraph(args) => graph_cmd::callgraph(args, &opts).await,
             Command::Map(args) => map_cmd::map(args, &opts).await,
+            Command::Graph(args) => related_cmd::graph(args, &opts).await,
+            Command::Impact(args) => impact_cmd::impact(args, &opts).await,
             Command::Index { list: true, .. } => done(index_cmd::list(&opts)),
             Command::Index { remove: true, path, .. } => done(index_cmd::remove(&opts, path.as_deref())),
             Command::Index { path, .. } => search_cmd::index(path, &opts).await,

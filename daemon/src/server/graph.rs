@@ -1,12 +1,13 @@
-//! The Graph service: Callgraph, Repomap.
+//! The Graph service: Callgraph, Repomap (Related and Impact in `graph_files.rs`).
 
 use std::sync::Arc;
 
 use lean_ctx_graph::{DefSummary, Edge, Label};
 use lean_ctx_proto::v1::graph_server::Graph;
 use lean_ctx_proto::v1::{
-    CallEdge, CallgraphAction, CallgraphRequest, CallgraphResponse, ClientKind, CodeDefinition, MapDefinition, MapFile,
-    RepomapRequest, RepomapResponse, Resolution,
+    CallEdge, CallgraphAction, CallgraphRequest, CallgraphResponse, ClientKind, CodeDefinition, ImpactRequest,
+    ImpactResponse, MapDefinition, MapFile, RelatedRequest, RelatedResponse, RepomapRequest, RepomapResponse,
+    Resolution,
 };
 use tonic::{Request, Response, Status};
 
@@ -20,8 +21,8 @@ use crate::engine::graph::repomap::{self, RepomapParams};
 
 #[derive(Clone)]
 pub struct GraphService {
-    engine: Arc<Engine>,
-    host: Arc<Host>,
+    pub(super) engine: Arc<Engine>,
+    pub(super) host: Arc<Host>,
 }
 
 impl GraphService {
@@ -30,16 +31,20 @@ impl GraphService {
     }
 }
 
-fn definition(d: DefSummary) -> CodeDefinition {
+pub(super) fn definition(d: DefSummary) -> CodeDefinition {
     CodeDefinition { file: d.file, line: d.line, name: d.name, kind: d.kind }
 }
 
-fn edge(e: Edge) -> CallEdge {
-    let resolution = match e.label {
+pub(super) fn resolution(label: Label) -> Resolution {
+    match label {
         Label::Exact => Resolution::Exact,
         Label::Likely => Resolution::Likely,
         Label::Ambiguous => Resolution::Ambiguous,
-    };
+    }
+}
+
+fn edge(e: Edge) -> CallEdge {
+    let resolution = resolution(e.label);
     CallEdge {
         depth: e.depth,
         file: e.file,
@@ -138,5 +143,13 @@ impl Graph for GraphService {
             complete: answer.complete,
             note: answer.note.unwrap_or_default(),
         }))
+    }
+
+    async fn related(&self, request: Request<RelatedRequest>) -> Result<Response<RelatedResponse>, Status> {
+        self.serve_related(request).await
+    }
+
+    async fn impact(&self, request: Request<ImpactRequest>) -> Result<Response<ImpactResponse>, Status> {
+        self.serve_impact(request).await
     }
 }

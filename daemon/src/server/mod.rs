@@ -6,6 +6,7 @@ pub mod context;
 pub mod control;
 pub mod drain;
 pub mod graph;
+mod graph_files;
 pub mod heap;
 pub mod host;
 pub mod lifecycle;

@@ -7,6 +7,7 @@
 //! service. Names and parameter names follow lean-ctx so users can switch.
 
 mod graph;
+mod impact;
 mod memory;
 mod read;
 mod repomap;
@@ -212,8 +213,9 @@ mod tests {
         assert!(minimal.iter().all(|n| standard.contains(n)));
         assert!(standard.iter().all(|n| code.contains(n)));
         assert!(code.iter().all(|n| all.contains(n)));
-        assert!(code.contains(&"ctx_callgraph") && !standard.contains(&"ctx_callgraph"));
-        assert!(code.contains(&"ctx_repomap") && !standard.contains(&"ctx_repomap"));
+        for tool in ["ctx_callgraph", "ctx_repomap", "ctx_graph", "ctx_impact"] {
+            assert!(code.contains(&tool) && !standard.contains(&tool), "{tool} is a code tool");
+        }
         assert_eq!(all.len(), table::TOOLS.len());
         assert!(minimal.contains(&"ctx_read") && minimal.contains(&"ctx_shell"));
     }

@@ -5,11 +5,12 @@
 //! nothing else.
 
 use lctx::capability::{
-    gain as gain_cap, graph as graph_cap, memory as memory_cap, search as search_cap, shell as shell_cap,
+    gain as gain_cap, graph as graph_cap, impact as impact_cap, memory as memory_cap, related as related_cap,
+    search as search_cap, shell as shell_cap,
 };
 
 use super::Kind::{Bool, Int, List, Map, Matching, Num, OneOf, Str};
-use super::{Idempotent, Param, ToolSpec, graph, memory, read, repomap, search, shell};
+use super::{Idempotent, Param, ToolSpec, graph, impact, memory, read, repomap, search, shell};
 use crate::profile::Profile::{All, Code, Minimal, Standard};
 
 /// First lines of the server instructions; each advertised tool may add one.
@@ -239,6 +240,41 @@ pub const TOOLS: &[ToolSpec] = &[
         read_only: true,
         idempotent: Idempotent::Always,
         run: repomap::repomap,
+    },
+    ToolSpec {
+        name: "ctx_graph",
+        description: "Files around a file: related (imports, importers, tests, files changed with it in git), \
+                      neighbors (import steps either way, depth 1-3), path (shortest import path to `to`), symbol \
+                      (path=file::symbol: definition, uses by file with exact/likely/ambiguous).",
+        hint: "",
+        params: &[
+            param("action", OneOf(&related_cap::ACTION_NAMES), "default related"),
+            param("path", Str, "file, or file::symbol"),
+            param("file", Str, "same as path"),
+            param("to", Str, "path: end file"),
+            param("depth", Int, "neighbors 1-3"),
+        ],
+        profile: Code,
+        read_only: true,
+        idempotent: Idempotent::Always,
+        run: impact::graph,
+    },
+    ToolSpec {
+        name: "ctx_impact",
+        description: "What a change reaches, ending with the tests to run. analyze: a file's dependents or a \
+                      symbol's callers (path=file::symbol). diff: changed files and definitions against base (a ref \
+                      or A..B; default the working tree incl. untracked), their callers and dependents.",
+        hint: "",
+        params: &[
+            param("action", OneOf(&impact_cap::ACTION_NAMES), "default analyze"),
+            param("path", Str, "file, or file::symbol"),
+            param("depth", Int, "1-5, default 2"),
+            param("base", Str, "diff: git ref or range"),
+        ],
+        profile: Code,
+        read_only: true,
+        idempotent: Idempotent::Always,
+        run: impact::impact,
     },
     ToolSpec {
         name: "ctx_rules",

@@ -87,7 +87,7 @@ impl Engine {
         let root = scope.root.clone();
         let file = match p.file.trim() {
             "" => None,
-            file => Some(self.graph_file(&scope, &root, file)?),
+            file => Some(self.graph_file(&scope, &root, file, "ctx_callgraph")?),
         };
         let project = self.project_graph(&root)?;
         let mut answer = project.read(|view| answer(&view, p.action, first, second, file.as_deref(), depth))?;
@@ -109,27 +109,27 @@ impl Engine {
     }
 
     /// `file` resolved like a read (inside the project, permitted, of a language with queries),
-    /// as the graph names it.
-    fn graph_file(&self, scope: &Scope, root: &Path, file: &str) -> EngineResult<String> {
+    /// as the graph names it; `tool` names the asking tool in a refusal.
+    pub(super) fn graph_file(&self, scope: &Scope, root: &Path, file: &str, tool: &str) -> EngineResult<String> {
         let path = scope.resolve_existing(file)?;
         let config = self.config.get();
         let rules = self.permission_rules(scope, &config);
-        crate::engine::guard::permissions::enforce(rules.permissions.check_read(&path), "ctx_callgraph")?;
+        crate::engine::guard::permissions::enforce(rules.permissions.check_read(&path), tool)?;
         let rel = path.strip_prefix(root).map_err(|_| {
             EngineError::denied(format!(
-                "{file} is outside the project {}: the call graph covers the project's own files",
+                "{file} is outside the project {}: the code graph covers the project's own files",
                 root.display()
             ))
         })?;
         match Language::from_path(&path) {
             Some(language) if has_queries(language) => Ok(rel.to_string_lossy().replace('\\', "/")),
             Some(language) => Err(EngineError::invalid(format!(
-                "{file}: the call graph has no queries for {} files yet (it covers {})",
+                "{file}: the code graph has no queries for {} files yet (it covers {})",
                 language.name(),
                 supported()
             ))),
             None => Err(EngineError::invalid(format!(
-                "{file}: not a source file the call graph reads (it covers {})",
+                "{file}: not a source file the code graph reads (it covers {})",
                 supported()
             ))),
         }
@@ -214,14 +214,14 @@ fn fill(out: &mut CallgraphAnswer, walk: lean_ctx_graph::Walk) {
     out.external_calls = walk.external_calls as u64;
 }
 
-enum Resolved {
+pub(super) enum Resolved {
     One(Vec<DefId>),
     Several(Vec<DefId>),
     /// Not found while the graph is incomplete: the answer says so instead of failing.
     NotYet,
 }
 
-fn resolve_symbol(
+pub(super) fn resolve_symbol(
     graph: &Graph,
     symbol: &str,
     file: Option<&str>,

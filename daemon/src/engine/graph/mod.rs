@@ -7,7 +7,13 @@
 //! load (damaged, another format) is moved aside or deleted and the graph built from the files.
 
 pub mod callgraph;
+pub mod cochange;
+pub mod diff;
+mod git;
+pub mod impact;
+pub mod related;
 pub mod repomap;
+pub mod subject;
 
 use std::collections::{BTreeSet, HashMap};
 use std::io::Write as _;
@@ -102,11 +108,17 @@ impl ProjectGraph {
 pub struct CodeGraph {
     cache_dir: PathBuf,
     projects: RwLock<HashMap<PathBuf, Arc<ProjectGraph>>>,
+    /// Files changed together, per project, read from git on demand.
+    pub cochange: cochange::CoChangeCache,
 }
 
 impl CodeGraph {
     pub fn new(cache_dir: &Path) -> CodeGraph {
-        CodeGraph { cache_dir: cache_dir.to_path_buf(), projects: RwLock::new(ids::GRAPH_PROJECTS, HashMap::new()) }
+        CodeGraph {
+            cache_dir: cache_dir.to_path_buf(),
+            projects: RwLock::new(ids::GRAPH_PROJECTS, HashMap::new()),
+            cochange: cochange::CoChangeCache::default(),
+        }
     }
 
     fn snapshot_path(&self, root: &Path) -> PathBuf {

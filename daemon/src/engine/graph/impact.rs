@@ -1,0 +1,274 @@
+//! ctx_impact: what a change reaches. `analyze` takes a file (its dependents: the files
+//! importing it, to a depth) or a symbol (its callers, to a depth); `diff` takes what git says
+//! changed (a ref range, or the working tree with staged and untracked files), finds the
+//! definitions whose lines a hunk touches, and follows their callers and the changed files'
+//! dependents. Both end with the tests to run: the tests linked to any file reached, and those
+//! files that are tests themselves.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use lean_ctx_graph::{DefId, DefSummary, FileGraph, Graph, MAX_DEPTH, TestLinks};
+
+use super::callgraph::Resolved;
+use super::diff::{self, FileChange};
+use super::subject::{self, Group, Linked, add_note, file_facts, readable, split_subject, withhold};
+use crate::engine::error::{EngineError, EngineResult};
+use crate::engine::{Caller, Engine};
+
+const TOOL: &str = "ctx_impact";
+/// Call sites followed at most.
+const MAX_EDGES: usize = 500;
+/// Changed files and changed definitions an answer lists at most.
+const MAX_CHANGED: usize = 200;
+/// Tests to run an answer lists at most.
+const TESTS_LIMIT: usize = 100;
+const DEFAULT_DEPTH: u32 = 2;
+/// The last group of every answer.
+const TESTS: &str = "tests to run";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImpactAction {
+    Analyze,
+    Diff,
+}
+
+#[derive(Debug, Clone)]
+pub struct ImpactParams {
+    pub action: ImpactAction,
+    /// `analyze`: a file (relative to cwd) or `file::symbol`.
+    pub path: String,
+    /// 1–5; 0 means 2.
+    pub depth: u32,
+    /// `diff`: a ref or range; empty means the working tree against HEAD.
+    pub base: String,
+}
+
+#[derive(Debug, Default)]
+pub struct ImpactAnswer {
+    /// `analyze`: the file asked about.
+    pub file: String,
+    /// `analyze` of a symbol: its definitions.
+    pub targets: Vec<DefSummary>,
+    /// The symbol names several definitions in different places; choose with `file::symbol`.
+    pub ambiguous: Vec<DefSummary>,
+    /// `diff`: the changed files.
+    pub changed: Vec<FileChange>,
+    /// `diff`: the definitions a hunk touches (the innermost ones).
+    pub changed_symbols: Vec<DefSummary>,
+    /// `callers`, `dependents`, then `tests to run`.
+    pub groups: Vec<Group>,
+    pub complete: bool,
+    pub note: Option<String>,
+}
+
+impl Engine {
+    pub fn impact(&self, caller: &Caller<'_>, p: &ImpactParams) -> EngineResult<ImpactAnswer> {
+        let depth = match p.depth {
+            0 => DEFAULT_DEPTH,
+            d if d <= MAX_DEPTH => d,
+            d => return Err(EngineError::invalid(format!("depth {d} is out of range: use 1 to {MAX_DEPTH}"))),
+        };
+        let config = self.config.get();
+        let scope = self.scope(caller, &config)?;
+        let rules = self.permission_rules(&scope, &config);
+        let (mut answer, impacted) = match p.action {
+            ImpactAction::Analyze => {
+                let (file, symbol) = match split_subject(&p.path) {
+                    (Some(""), None) | (None, None) => {
+                        return Err(subject::missing_path("analyze", "a file or `file::symbol`"));
+                    }
+                    (file, symbol) => (file, symbol),
+                };
+                let project = self.project_graph(&scope.root)?;
+                let file = file.map(|f| self.subject_file(&scope, &project, f, TOOL)).transpose()?;
+                project.read(|view| analyze(&view, file.as_deref(), symbol, depth))?
+            }
+            ImpactAction::Diff => {
+                let (changed, cut) = diff::changes(&scope.root, &p.base)?;
+                let project = self.project_graph(&scope.root)?;
+                let mut out = project.read(|view| changes(&view, changed, depth));
+                if cut {
+                    add_note(&mut out.0.note, "the diff was too long to read whole: only its start was used".into());
+                }
+                if p.base.contains("..") {
+                    add_note(
+                        &mut out.0.note,
+                        "changed definitions are found by their lines in the working tree's version of each file"
+                            .into(),
+                    );
+                }
+                out
+            }
+        };
+        let root = scope.root.clone();
+        // Inline tests are read from the files, after the graph's lock is released.
+        let inline = subject::inline_tests(&root, &impacted);
+        if let Some(tests) = answer.groups.iter_mut().find(|g| g.name == TESTS) {
+            let mut all = std::mem::take(&mut tests.files);
+            let known: BTreeSet<String> = all.iter().map(|l| l.file.clone()).collect();
+            all.extend(inline.into_iter().filter(|l| !known.contains(&l.file)));
+            all.sort_by(|a, b| a.file.cmp(&b.file));
+            *tests = Group::new(TESTS, all, TESTS_LIMIT);
+        }
+        let before = answer.changed.len();
+        answer.changed.retain(|c| readable(&rules, &root, &c.file, TOOL));
+        let hidden = before - answer.changed.len();
+        answer.changed_symbols.retain(|d| readable(&rules, &root, &d.file, TOOL));
+        let reason = withhold(&rules, &root, &mut answer.groups, TOOL);
+        let withheld: usize = answer.groups.iter().map(|g| g.withheld).sum::<usize>() + hidden;
+        if withheld > 0 {
+            let why = reason.unwrap_or_else(|| "your Read rules deny them".into());
+            add_note(&mut answer.note, format!("{withheld} file(s) withheld: {why}"));
+        }
+        Ok(answer)
+    }
+}
+
+/// The files reached, with their languages (for inline tests).
+type Impacted = Vec<(String, String)>;
+
+fn base_answer(view: &super::GraphView<'_>) -> ImpactAnswer {
+    ImpactAnswer { complete: view.phase == super::Phase::Ready, note: view.phase.progress(), ..Default::default() }
+}
+
+fn analyze(
+    view: &super::GraphView<'_>,
+    file: Option<&str>,
+    symbol: Option<&str>,
+    depth: u32,
+) -> EngineResult<(ImpactAnswer, Impacted)> {
+    let graph = view.graph;
+    let mut answer = ImpactAnswer { file: file.unwrap_or_default().to_string(), ..base_answer(view) };
+    let (files, links) = file_facts(graph);
+    let mut reached = Reached::default();
+    match symbol {
+        Some(symbol) => {
+            let ids = match subject::definitions(view, symbol, file)? {
+                Resolved::One(ids) => ids,
+                Resolved::Several(ids) => {
+                    answer.ambiguous = ids.iter().filter_map(|id| graph.summary(id)).collect();
+                    return Ok((answer, Vec::new()));
+                }
+                Resolved::NotYet => return Ok((answer, Vec::new())),
+            };
+            answer.targets = ids.iter().filter_map(|id| graph.summary(id)).collect();
+            for target in &answer.targets {
+                reached.add(&target.file, 0, format!("defines {}", target.name));
+            }
+            callers_group(graph, &ids, depth, &mut answer, &mut reached);
+        }
+        None => {
+            let file = answer.file.clone();
+            reached.add(&file, 0, "the file itself".into());
+            dependents_group(&files, &[file], depth, &mut answer, &mut reached);
+        }
+    }
+    Ok(finish(graph, &links, answer, reached))
+}
+
+fn changes(view: &super::GraphView<'_>, changed: Vec<FileChange>, depth: u32) -> (ImpactAnswer, Impacted) {
+    let graph = view.graph;
+    let mut answer = base_answer(view);
+    let (files, links) = file_facts(graph);
+    let mut reached = Reached::default();
+    let mut ids = Vec::new();
+    for change in &changed {
+        reached.add(&change.file, 0, change.status.name().to_string());
+        ids.extend(touched(graph, change));
+    }
+    answer.changed_symbols = ids.iter().filter_map(|id| graph.summary(id)).collect();
+    if answer.changed_symbols.len() > MAX_CHANGED {
+        let more = answer.changed_symbols.len() - MAX_CHANGED;
+        answer.changed_symbols.truncate(MAX_CHANGED);
+        add_note(&mut answer.note, format!("{more} more changed definition(s) not listed (all were followed)"));
+    }
+    callers_group(graph, &ids, depth, &mut answer, &mut reached);
+    let in_graph: Vec<String> = changed.iter().map(|c| c.file.clone()).filter(|f| graph.file(f).is_some()).collect();
+    dependents_group(&files, &in_graph, depth, &mut answer, &mut reached);
+    if changed.len() > MAX_CHANGED {
+        add_note(&mut answer.note, format!("{} more changed file(s) not listed", changed.len() - MAX_CHANGED));
+    }
+    answer.changed = changed.into_iter().take(MAX_CHANGED).collect();
+    finish(graph, &links, answer, reached)
+}
+
+/// The definitions of a changed file whose lines a hunk touches: for each hunk, the innermost
+/// ones (a changed method, not the class around it).
+fn touched(graph: &Graph, change: &FileChange) -> Vec<DefId> {
+    let Some(entry) = graph.file(&change.file) else { return Vec::new() };
+    let defs = &entry.facts.defs;
+    let mut out = BTreeSet::new();
+    for &(from, to) in &change.ranges {
+        let hit: Vec<usize> =
+            (0..defs.len()).filter(|&i| defs[i].start_line <= to && from <= defs[i].end_line).collect();
+        // `j` lies within `i` (of two with the same lines, the later one counts as inner).
+        let inside = |j: usize, i: usize| {
+            let (a, b) = (&defs[j], &defs[i]);
+            let within = a.start_line >= b.start_line && a.end_line <= b.end_line;
+            let smaller = a.end_line - a.start_line < b.end_line - b.start_line;
+            j != i && within && (smaller || j > i)
+        };
+        out.extend(hit.iter().copied().filter(|&i| !hit.iter().any(|&j| inside(j, i))));
+    }
+    out.into_iter().map(|i| DefId { file: change.file.clone(), index: i as u32 }).collect()
+}
+
+/// Files reached so far: the smallest depth each was reached at, and why.
+#[derive(Default)]
+struct Reached(BTreeMap<String, (u32, String)>);
+
+impl Reached {
+    fn add(&mut self, file: &str, depth: u32, why: String) {
+        self.0.entry(file.to_string()).or_insert((depth, why));
+    }
+}
+
+/// The files holding call sites of `ids`, to `depth`, one line each with what they call.
+fn callers_group(graph: &Graph, ids: &[DefId], depth: u32, answer: &mut ImpactAnswer, reached: &mut Reached) {
+    if ids.is_empty() {
+        return;
+    }
+    let walk = graph.callers(ids, depth, MAX_EDGES);
+    let mut by_file: BTreeMap<String, (u32, BTreeSet<String>)> = BTreeMap::new();
+    for edge in &walk.edges {
+        let slot = by_file.entry(edge.file.clone()).or_insert((edge.depth, BTreeSet::new()));
+        slot.0 = slot.0.min(edge.depth);
+        slot.1.insert(format!("{} [{}]", edge.callee.name, edge.label.name()));
+    }
+    let mut linked: Vec<Linked> = by_file
+        .into_iter()
+        .map(|(file, (depth, callees))| {
+            let why = format!("calls {}", callees.into_iter().collect::<Vec<_>>().join(", "));
+            reached.add(&file, depth, why.clone());
+            Linked { file, depth, why }
+        })
+        .collect();
+    linked.sort_by(|a, b| (a.depth, &a.file).cmp(&(b.depth, &b.file)));
+    answer.groups.push(Group::new("callers", linked, subject::GROUP_LIMIT));
+    if walk.truncated {
+        add_note(&mut answer.note, format!("more than {MAX_EDGES} call sites: the callers are cut there"));
+    }
+}
+
+/// The files importing `files`, to `depth`.
+fn dependents_group(files: &FileGraph, start: &[String], depth: u32, answer: &mut ImpactAnswer, reached: &mut Reached) {
+    let linked: Vec<Linked> = files
+        .dependents(start, depth)
+        .into_iter()
+        .map(|r| {
+            let why = format!("imports it{}", if r.depth > 1 { " indirectly" } else { "" });
+            reached.add(&r.file, r.depth, why.clone());
+            Linked { file: r.file, depth: r.depth, why }
+        })
+        .collect();
+    answer.groups.push(Group::new("dependents", linked, subject::GROUP_LIMIT));
+}
+
+/// Adds the tests to run for every file reached.
+fn finish(graph: &Graph, links: &TestLinks, mut answer: ImpactAnswer, reached: Reached) -> (ImpactAnswer, Impacted) {
+    let why: BTreeMap<String, String> = reached.0.iter().map(|(f, (_, why))| (f.clone(), why.clone())).collect();
+    let tests = subject::tests_for(graph, links, &why);
+    answer.groups.push(Group::new(TESTS, tests, usize::MAX));
+    let impacted = subject::languages(graph, reached.0.into_keys());
+    (answer, impacted)
+}

@@ -1,0 +1,189 @@
+//! What ctx_graph and ctx_impact share: the subject (`file` or `file::symbol`) resolved against
+//! the project, file groups cut to a size with the rest counted, the tests linked to a set of
+//! files, and Read-denied files withheld with a count.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use lean_ctx_graph::{FileGraph, Graph, TestLinks, has_inline_tests, is_test_file};
+
+use super::callgraph::{Resolved, resolve_symbol};
+use super::{GraphView, Phase, ProjectGraph};
+use crate::engine::Engine;
+use crate::engine::error::{EngineError, EngineResult, ErrorKind};
+use crate::engine::guard::permissions::Rules;
+use crate::engine::project::Scope;
+
+/// Files one group of an answer lists at most; the rest are counted.
+pub(super) const GROUP_LIMIT: usize = 30;
+/// Source files whose text is read to find inline tests (Rust `#[cfg(test)]`) at most.
+const MAX_INLINE_CHECKS: usize = 500;
+
+/// One file of an answer and why it is there.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Linked {
+    pub file: String,
+    /// Steps from the subject (1 for direct); 0 where steps do not apply.
+    pub depth: u32,
+    /// `imports`, `name+import`, `7 commits`, `calls load`, …
+    pub why: String,
+}
+
+/// A labelled list of files, with how many were left out.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Group {
+    pub name: String,
+    pub files: Vec<Linked>,
+    /// Files past [`GROUP_LIMIT`].
+    pub omitted: usize,
+    /// Files withheld by the user's Read rules.
+    pub withheld: usize,
+}
+
+impl Group {
+    /// A group of `files` in the given order, cut at `limit`.
+    pub fn new(name: &str, files: Vec<Linked>, limit: usize) -> Group {
+        let omitted = files.len().saturating_sub(limit);
+        Group { name: name.to_string(), files: files.into_iter().take(limit).collect(), omitted, withheld: 0 }
+    }
+}
+
+/// `src/a.rs::Store::new` → (`src/a.rs`, `Store::new`); a path without a symbol, or a bare
+/// `Type::name` (whose left side names no file), keeps its whole text on the side it belongs to.
+pub(super) fn split_subject(subject: &str) -> (Option<&str>, Option<&str>) {
+    let subject = subject.trim();
+    match subject.split_once("::") {
+        Some((file, symbol)) if file.contains(['.', '/']) => (Some(file.trim()), Some(symbol.trim())),
+        Some(_) => (None, Some(subject)),
+        None => (Some(subject), None),
+    }
+}
+
+impl Engine {
+    /// `file` as the graph names it, for `tool`; a file that does not exist gets the project's
+    /// nearest file names in its error.
+    pub(super) fn subject_file(
+        &self,
+        scope: &Scope,
+        project: &ProjectGraph,
+        file: &str,
+        tool: &str,
+    ) -> EngineResult<String> {
+        self.graph_file(scope, &project.root, file, tool).map_err(|mut e| {
+            if e.kind == ErrorKind::NotFound {
+                let closest = project.read(|view| view.graph.closest_files(file));
+                if !closest.is_empty() {
+                    e.message = format!("{}; closest files in the project: {}", e.message, closest.join(", "));
+                }
+            }
+            e
+        })
+    }
+}
+
+/// The definitions `symbol` names in `file` (all of the project's for no file): one, several
+/// (ambiguous: the caller lists them), or none yet while the graph is incomplete.
+pub(super) fn definitions(view: &GraphView<'_>, symbol: &str, file: Option<&str>) -> EngineResult<Resolved> {
+    resolve_symbol(view.graph, symbol, file, view.phase == Phase::Ready, &view.phase.progress())
+}
+
+/// The tests to run for `files` (each with why it is impacted): the tests linked to them, and
+/// those of them that are tests themselves. Sorted by path; `why` names what linked each.
+pub(super) fn tests_for(graph: &Graph, links: &TestLinks, files: &BTreeMap<String, String>) -> Vec<Linked> {
+    let mut tests: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (file, why) in files {
+        let language = graph.file(file).map(|e| e.facts.language.as_str()).unwrap_or_default();
+        if is_test_file(file, language) {
+            tests.entry(file.clone()).or_default().insert(why.clone());
+        }
+        for (test, how) in links.tests_of(file) {
+            let how: Vec<&str> = how.iter().map(|h| h.name()).collect();
+            tests.entry(test.clone()).or_default().insert(format!("tests {file} ({})", how.join("+")));
+        }
+    }
+    tests
+        .into_iter()
+        .map(|(file, why)| Linked { file, depth: 0, why: why.into_iter().collect::<Vec<_>>().join("; ") })
+        .collect()
+}
+
+/// Of `files`, the Rust sources that hold their own tests (read now: the graph keeps no text).
+pub(super) fn inline_tests(root: &Path, graph_files: &[(String, String)]) -> Vec<Linked> {
+    graph_files
+        .iter()
+        .filter(|(_, language)| language == "rust")
+        .take(MAX_INLINE_CHECKS)
+        .filter(|(file, language)| {
+            std::fs::read_to_string(root.join(file)).is_ok_and(|text| has_inline_tests(language, &text))
+        })
+        .map(|(file, _)| Linked { file: file.clone(), depth: 0, why: "inline #[cfg(test)] tests".into() })
+        .collect()
+}
+
+/// The file graph and test links of a project, computed under one read of its graph.
+pub(super) fn file_facts(graph: &Graph) -> (FileGraph, TestLinks) {
+    let files = graph.file_graph();
+    let links = graph.test_links(&files);
+    (files, links)
+}
+
+/// The language the graph gives each of `files` (for [`inline_tests`]).
+pub(super) fn languages(graph: &Graph, files: impl IntoIterator<Item = String>) -> Vec<(String, String)> {
+    files.into_iter().filter_map(|f| graph.file(&f).map(|e| e.facts.language.clone()).map(|l| (f, l))).collect()
+}
+
+/// Drops the files the user's Read rules deny from every group, counting them; returns the
+/// first reason, for the answer's note.
+pub(super) fn withhold(rules: &Rules, root: &Path, groups: &mut [Group], tool: &str) -> Option<String> {
+    let mut reason = None;
+    for group in groups {
+        group.files.retain(|linked| match rules.permissions.check_read(&root.join(&linked.file)).message(tool) {
+            None => true,
+            Some(why) => {
+                reason.get_or_insert(why);
+                group.withheld += 1;
+                false
+            }
+        });
+    }
+    reason
+}
+
+/// Whether the user's Read rules let `file` be shown.
+pub(super) fn readable(rules: &Rules, root: &Path, file: &str, tool: &str) -> bool {
+    rules.permissions.check_read(&root.join(file)).message(tool).is_none()
+}
+
+/// `a` then `b` on separate lines.
+pub(super) fn add_note(note: &mut Option<String>, more: String) {
+    *note = Some(match note.take() {
+        Some(before) => format!("{before}\n{more}"),
+        None => more,
+    });
+}
+
+/// The error for a subject that is missing.
+pub(super) fn missing_path(action: &str, what: &str) -> EngineError {
+    EngineError::invalid(format!("{action} needs `path`: {what}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subjects_split_into_file_and_symbol() {
+        assert_eq!(split_subject("src/store.rs::Store::new"), (Some("src/store.rs"), Some("Store::new")));
+        assert_eq!(split_subject("app.py"), (Some("app.py"), None));
+        assert_eq!(split_subject("Store::new"), (None, Some("Store::new")));
+        assert_eq!(split_subject(" shop/models.py :: Order "), (Some("shop/models.py"), Some("Order")));
+    }
+
+    #[test]
+    fn groups_count_what_they_leave_out() {
+        let files: Vec<Linked> =
+            (0..5).map(|i| Linked { file: format!("f{i}.py"), depth: 1, why: String::new() }).collect();
+        let group = Group::new("importers", files, 3);
+        assert_eq!((group.files.len(), group.omitted), (3, 2));
+    }
+}

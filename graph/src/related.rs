@@ -1,0 +1,222 @@
+//! File-level edges: which project files each file imports, resolved with the same module rules
+//! name resolution uses ([`crate::modules`]), and the questions asked of them: importers,
+//! neighbours to a depth, dependents (the reverse closure), and a shortest import path.
+//!
+//! An import that names no project file (a standard library, a dependency) is no edge. A Go
+//! import names its package: every non-test file of the package directory. Rust `mod x;` declarations and
+//! same-package uses in Go and Java need no import and are not edges here.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+
+use lean_ctx_outline::Language;
+
+use crate::facts::Import;
+use crate::graph::{Graph, language_of, module_binding};
+use crate::modules::{self, Target};
+
+/// Deepest level `neighbors` follows.
+pub const MAX_NEIGHBOR_DEPTH: u32 = 3;
+/// Longest import path `path` looks for.
+pub const MAX_PATH_LENGTH: u32 = 12;
+
+/// The project's import edges, both ways.
+#[derive(Debug, Default, Clone)]
+pub struct FileGraph {
+    imports: BTreeMap<String, BTreeSet<String>>,
+    importers: BTreeMap<String, BTreeSet<String>>,
+}
+
+/// Which way an import step goes, seen from where a walk started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Direction {
+    /// The file imports the next one.
+    Imports,
+    /// The next file imports this one.
+    ImportedBy,
+}
+
+impl Direction {
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::Imports => "imports",
+            Direction::ImportedBy => "imported by",
+        }
+    }
+}
+
+/// A file found by a walk: how many steps away, and the direction of the first step that
+/// reached it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Reached {
+    pub file: String,
+    pub depth: u32,
+    pub direction: Direction,
+}
+
+/// One step of an import path: `from` imports `to`, or is imported by it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    pub from: String,
+    pub to: String,
+    pub direction: Direction,
+}
+
+impl Graph {
+    /// Every file's imports resolved to project files.
+    pub fn file_graph(&self) -> FileGraph {
+        let mut out = FileGraph::default();
+        for (file, entry) in self.files() {
+            let Some(language) = language_of(&entry.facts) else { continue };
+            for import in &entry.facts.imports {
+                for target in self.import_files(file, language, import) {
+                    if target != *file {
+                        out.imports.entry(file.clone()).or_default().insert(target.clone());
+                        out.importers.entry(target).or_default().insert(file.clone());
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+impl FileGraph {
+    /// Project files `file` imports, in path order.
+    pub fn imports_of(&self, file: &str) -> impl Iterator<Item = &String> {
+        self.imports.get(file).into_iter().flatten()
+    }
+
+    /// Project files importing `file`, in path order.
+    pub fn importers_of(&self, file: &str) -> impl Iterator<Item = &String> {
+        self.importers.get(file).into_iter().flatten()
+    }
+
+    /// Files up to `depth` import steps away in either direction (1 to [`MAX_NEIGHBOR_DEPTH`]),
+    /// nearest first, then by path.
+    pub fn neighbors(&self, file: &str, depth: u32) -> Vec<Reached> {
+        let depth = depth.clamp(1, MAX_NEIGHBOR_DEPTH);
+        self.walk(&[file.to_string()], depth, |at| {
+            let out = self.imports_of(at).map(|f| (f, Direction::Imports));
+            out.chain(self.importers_of(at).map(|f| (f, Direction::ImportedBy))).collect()
+        })
+    }
+
+    /// Files that import one of `files`, then files importing those, `depth` levels deep.
+    pub fn dependents(&self, files: &[String], depth: u32) -> Vec<Reached> {
+        self.walk(files, depth, |at| self.importers_of(at).map(|f| (f, Direction::ImportedBy)).collect())
+    }
+
+    /// Breadth-first from `start`, each file once at its smallest depth.
+    fn walk<'a>(
+        &'a self,
+        start: &[String],
+        depth: u32,
+        next: impl Fn(&str) -> Vec<(&'a String, Direction)>,
+    ) -> Vec<Reached> {
+        let mut seen: BTreeSet<&str> = start.iter().map(String::as_str).collect();
+        let mut frontier: Vec<&str> = seen.iter().copied().collect();
+        let mut out = Vec::new();
+        for level in 1..=depth {
+            let mut found: BTreeMap<&str, Direction> = BTreeMap::new();
+            for at in &frontier {
+                for (file, direction) in next(at) {
+                    if !seen.contains(file.as_str()) {
+                        // Either way counts; `imports` wins a tie so the answer does not depend
+                        // on visiting order.
+                        let slot = found.entry(file.as_str()).or_insert(direction);
+                        *slot = (*slot).min(direction);
+                    }
+                }
+            }
+            seen.extend(found.keys().copied());
+            frontier = found.keys().copied().collect();
+            out.extend(found.into_iter().map(|(file, direction)| Reached {
+                file: file.to_string(),
+                depth: level,
+                direction,
+            }));
+            if frontier.is_empty() {
+                break;
+            }
+        }
+        out
+    }
+
+    /// A shortest chain of imports connecting `from` and `to`, each step taken in either
+    /// direction; `None` when none is at most `max` steps long.
+    pub fn path(&self, from: &str, to: &str, max: u32) -> Option<Vec<Step>> {
+        let mut came_from: HashMap<&str, (&str, Direction)> = HashMap::new();
+        let mut queue: VecDeque<(&str, u32)> = VecDeque::from([(from, 0)]);
+        let mut seen: BTreeSet<&str> = BTreeSet::from([from]);
+        while let Some((at, length)) = queue.pop_front() {
+            if at == to {
+                let mut steps = Vec::new();
+                let mut here = at;
+                while let Some((prev, direction)) = came_from.get(here) {
+                    steps.push(Step { from: prev.to_string(), to: here.to_string(), direction: *direction });
+                    here = prev;
+                }
+                steps.reverse();
+                return Some(steps);
+            }
+            if length >= max.min(MAX_PATH_LENGTH) {
+                continue;
+            }
+            let out = self.imports_of(at).map(|f| (f, Direction::Imports));
+            for (next, direction) in out.chain(self.importers_of(at).map(|f| (f, Direction::ImportedBy))) {
+                if seen.insert(next.as_str()) {
+                    came_from.insert(next.as_str(), (at, direction));
+                    queue.push_back((next.as_str(), length + 1));
+                }
+            }
+        }
+        None
+    }
+}
+
+impl Graph {
+    /// The files one import names: the module it binds when that is a project module, else the
+    /// module its item comes from (a Java class: its own file, else its package).
+    fn import_files(&self, file: &str, language: Language, import: &Import) -> BTreeSet<String> {
+        let files = self.named_files(file, language, import);
+        let crate_path = import.module == "crate" || import.module.starts_with("crate::");
+        match language {
+            // A Go package's `_test.go` files are no part of what importing it brings.
+            Language::Go => files.into_iter().filter(|f| !f.ends_with("_test.go")).collect(),
+            // `crate::` is the importing file's own crate, not a namesake module of another crate
+            // of the workspace.
+            Language::Rust if crate_path => match rust_src_root(file) {
+                Some(root) => files.into_iter().filter(|f| f.starts_with(root)).collect(),
+                None => files,
+            },
+            _ => files,
+        }
+    }
+
+    fn named_files(&self, file: &str, language: Language, import: &Import) -> BTreeSet<String> {
+        let bound = module_binding(language, import).map(|m| self.files_matching(&modules::target(language, file, &m)));
+        match bound.filter(|f| !f.is_empty()) {
+            Some(files) => files,
+            None if language == Language::Java && import.local != "*" => {
+                let path = import.module.replace('.', "/");
+                let name = import.name.as_deref().unwrap_or(&import.local);
+                let own_file = self.files_matching(&Target::Suffix(vec![format!("{path}/{name}")]));
+                if own_file.is_empty() {
+                    // A nested class or a static member: the file of the enclosing class.
+                    self.files_matching(&Target::Suffix(vec![path]))
+                } else {
+                    own_file
+                }
+            }
+            None => self.files_matching(&modules::target(language, file, &import.module)),
+        }
+    }
+}
+
+/// `graph/src/` for `graph/src/a/b.rs`, `src/` for `src/main.rs`; `None` outside a `src` directory.
+fn rust_src_root(file: &str) -> Option<&str> {
+    match file.find("/src/") {
+        Some(i) => Some(&file[..i + 5]),
+        None => file.starts_with("src/").then_some("src/"),
+    }
+}

@@ -1,0 +1,232 @@
+//! Test ↔ source links. A file is a test by its language's convention (Rust `tests/`,
+//! `*_test.rs`, `tests.rs`; Python `test_*.py`, `*_test.py`, `tests/`; Go `*_test.go`; JS/TS
+//! `*.test.*`, `*.spec.*`, `__tests__/`; Java `src/test/…`, `*Test.java`, `*Tests.java`,
+//! `*IT.java`). It is linked to a source file by name (the test's name with the test marks
+//! taken off, the nearest such source when several have that name; Go: in the same directory) and
+//! by import (every non-test project file it imports).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use crate::graph::Graph;
+use crate::modules;
+use crate::related::FileGraph;
+
+/// Why a test is linked to a source file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum LinkHow {
+    /// The test's name is the source's with a test mark (`test_models.py` → `models.py`).
+    Name,
+    /// The test imports the source.
+    Import,
+}
+
+impl LinkHow {
+    pub fn name(self) -> &'static str {
+        match self {
+            LinkHow::Name => "name",
+            LinkHow::Import => "import",
+        }
+    }
+}
+
+/// Every link of a project, both ways, each with how it was made.
+#[derive(Debug, Default, Clone)]
+pub struct TestLinks {
+    tests_of: BTreeMap<String, BTreeMap<String, BTreeSet<LinkHow>>>,
+    sources_of: BTreeMap<String, BTreeMap<String, BTreeSet<LinkHow>>>,
+}
+
+impl TestLinks {
+    /// The tests linked to a source file, in path order.
+    pub fn tests_of(&self, source: &str) -> impl Iterator<Item = (&String, &BTreeSet<LinkHow>)> {
+        self.tests_of.get(source).into_iter().flatten()
+    }
+
+    /// The source files a test is linked to, in path order.
+    pub fn sources_of(&self, test: &str) -> impl Iterator<Item = (&String, &BTreeSet<LinkHow>)> {
+        self.sources_of.get(test).into_iter().flatten()
+    }
+
+    fn add(&mut self, test: &str, source: &str, how: LinkHow) {
+        self.tests_of.entry(source.to_string()).or_default().entry(test.to_string()).or_default().insert(how);
+        self.sources_of.entry(test.to_string()).or_default().entry(source.to_string()).or_default().insert(how);
+    }
+}
+
+impl Graph {
+    /// The test links of every test file of the project.
+    pub fn test_links(&self, files: &FileGraph) -> TestLinks {
+        let mut sources: HashMap<(&str, &str), Vec<&String>> = HashMap::new();
+        let mut tests = Vec::new();
+        for (file, entry) in self.files() {
+            let family = family(&entry.facts.language);
+            match tested_name(file, &entry.facts.language) {
+                Some(name) => tests.push((file, family, name)),
+                None => sources.entry((family, source_name(file))).or_default().push(file),
+            }
+        }
+        let mut links = TestLinks::default();
+        for (test, family, name) in tests {
+            let candidates = sources.get(&(family, name.as_str())).map(Vec::as_slice).unwrap_or_default();
+            for source in nearest(test, family, candidates) {
+                links.add(test, source, LinkHow::Name);
+            }
+            for source in files.imports_of(test) {
+                let is_test = self.file(source).is_some_and(|e| tested_name(source, &e.facts.language).is_some());
+                if !is_test {
+                    links.add(test, source, LinkHow::Import);
+                }
+            }
+        }
+        links
+    }
+}
+
+/// Whether `path` is a test file by its language's convention (`language` as the graph names it).
+pub fn is_test_file(path: &str, language: &str) -> bool {
+    tested_name(path, language).is_some()
+}
+
+/// Whether a source file holds its own tests: a Rust `#[cfg(test)]` module or `#[test]`
+/// function (read from its text, which the graph does not keep).
+pub fn has_inline_tests(language: &str, source: &str) -> bool {
+    language == "rust" && (source.contains("#[cfg(test)]") || source.contains("#[test]"))
+}
+
+/// JavaScript, TypeScript and TSX test each other's files.
+fn family(language: &str) -> &str {
+    match language {
+        "javascript" | "typescript" | "tsx" => "js",
+        other => other,
+    }
+}
+
+/// The name a source file is tested under: its module's last segment (`models` for
+/// `shop/models.py`, `store` for `src/store/mod.rs` or `src/store/index.ts`).
+fn source_name(path: &str) -> &str {
+    leaf(modules::module_stem(path))
+}
+
+fn leaf(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// Directories that hold tests, not code.
+const TEST_DIRS: [&str; 3] = ["tests", "test", "__tests__"];
+
+/// For a test file, the name of what it tests (`models` for `tests/test_models.py`); `None` for a
+/// file that is no test.
+fn tested_name(path: &str, language: &str) -> Option<String> {
+    let stem = modules::stem(path);
+    let name = leaf(stem);
+    let dir = modules::parent(path);
+    let in_test_dir = dir.split('/').any(|c| TEST_DIRS.contains(&c));
+    let strip = |marks: &[&str], prefix: bool| -> Option<String> {
+        marks.iter().find_map(|mark| {
+            let rest = if prefix { name.strip_prefix(mark) } else { name.strip_suffix(mark) };
+            rest.filter(|r| !r.is_empty()).map(str::to_string)
+        })
+    };
+    let marked = match family(language) {
+        "go" => return strip(&["_test"], false),
+        "rust" if name == "tests" || name == "test" => Some(leaf(dir).to_string()),
+        "rust" => strip(&["_tests", "_test"], false),
+        "python" => strip(&["test_"], true).or_else(|| strip(&["_test"], false)),
+        "js" => strip(&[".test", ".spec"], false),
+        "java" => strip(&["Tests", "Test", "IT"], false),
+        _ => None,
+    };
+    marked.or_else(|| in_test_dir.then(|| name.to_string()))
+}
+
+/// Of the sources named like `test`, the ones whose directories are nearest to its own once
+/// test and layout directories are set aside (`tests/shop/test_models.py` → `shop/models.py`,
+/// `src/test/java/a/FooTest.java` → `src/main/java/a/Foo.java`); Go tests only their own
+/// directory.
+fn nearest<'a>(test: &str, family: &str, candidates: &[&'a String]) -> Vec<&'a String> {
+    let test_dir = modules::parent(test);
+    if family == "go" {
+        return candidates.iter().filter(|c| modules::parent(c) == test_dir).copied().collect();
+    }
+    // A Rust integration test (`<crate>/tests/…`) can only test its own crate.
+    let krate = (family == "rust").then(|| rust_crate_of(test)).flatten();
+    let candidates: Vec<&'a String> =
+        candidates.iter().filter(|c| krate.as_ref().is_none_or(|k| c.starts_with(k.as_str()))).copied().collect();
+    let plain = |dir: &str| -> Vec<String> {
+        dir.split('/')
+            .filter(|c| !c.is_empty() && !TEST_DIRS.contains(c) && !matches!(*c, "src" | "main" | "java" | "lib"))
+            .map(str::to_string)
+            .collect()
+    };
+    let mine = plain(test_dir);
+    let score = |candidate: &str| {
+        let theirs = plain(modules::parent(candidate));
+        let common = mine.iter().rev().zip(theirs.iter().rev()).take_while(|(a, b)| a == b).count();
+        (common, mine == theirs)
+    };
+    let Some(best) = candidates.iter().map(|c| score(c)).max() else { return Vec::new() };
+    candidates.iter().filter(|c| score(c) == best).copied().collect()
+}
+
+/// `daemon/src/` for `daemon/tests/cli.rs`, `src/` for `tests/cli.rs`; `None` outside a `tests`
+/// directory.
+fn rust_crate_of(test: &str) -> Option<String> {
+    // The innermost `tests` directory: the workspace's `tests/tests/x.rs` is crate `tests`.
+    let at = match test.rfind("/tests/") {
+        Some(i) => i + 1,
+        None if test.starts_with("tests/") => 0,
+        None => return None,
+    };
+    Some(format!("{}src/", &test[..at]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_files_by_language_convention() {
+        let tested = |path: &str, language: &str| tested_name(path, language);
+        assert_eq!(tested("tests/test_models.py", "python").as_deref(), Some("models"));
+        assert_eq!(tested("shop/models_test.py", "python").as_deref(), Some("models"));
+        assert_eq!(tested("shop/models.py", "python"), None);
+        assert_eq!(tested("internal/store/store_test.go", "go").as_deref(), Some("store"));
+        // A Go package named `test` holds code, not tests.
+        assert_eq!(tested("internal/test/helpers.go", "go"), None);
+        assert_eq!(tested("src/store.test.ts", "typescript").as_deref(), Some("store"));
+        assert_eq!(tested("src/ui/Button.spec.jsx", "javascript").as_deref(), Some("Button"));
+        assert_eq!(tested("src/__tests__/codec.ts", "typescript").as_deref(), Some("codec"));
+        assert_eq!(tested("src/test/java/com/acme/OrderTest.java", "java").as_deref(), Some("Order"));
+        assert_eq!(tested("src/main/java/com/acme/Order.java", "java"), None);
+        assert_eq!(tested("tests/store.rs", "rust").as_deref(), Some("store"));
+        assert_eq!(tested("src/store/tests.rs", "rust").as_deref(), Some("store"));
+        assert_eq!(tested("src/store_test.rs", "rust").as_deref(), Some("store"));
+        assert_eq!(tested("src/store.rs", "rust"), None);
+    }
+
+    #[test]
+    fn the_nearest_namesake_is_the_tested_source() {
+        let a = "shop/models.py".to_string();
+        let b = "legacy/models.py".to_string();
+        assert_eq!(nearest("tests/shop/test_models.py", "python", &[&a, &b]), [&a]);
+        let main = "src/main/java/com/acme/Order.java".to_string();
+        let other = "src/main/java/com/other/Order.java".to_string();
+        assert_eq!(nearest("src/test/java/com/acme/OrderTest.java", "java", &[&main, &other]), [&main]);
+        let here = "pkg/a/store.go".to_string();
+        let there = "pkg/b/store.go".to_string();
+        assert_eq!(nearest("pkg/b/store_test.go", "go", &[&here, &there]), [&there]);
+        let own = "search/src/engine/search.rs".to_string();
+        let other = "daemon/src/engine/search.rs".to_string();
+        assert_eq!(nearest("search/tests/search.rs", "rust", &[&other, &own]), [&own]);
+        assert!(nearest("search/tests/search.rs", "rust", &[&other]).is_empty(), "another crate is not tested");
+        assert_eq!(nearest("tests/store.rs", "rust", &[&"src/store.rs".to_string()]).len(), 1);
+        assert_eq!(rust_crate_of("tests/tests/graph.rs").as_deref(), Some("tests/src/"));
+    }
+
+    #[test]
+    fn inline_tests_are_a_rust_thing() {
+        assert!(has_inline_tests("rust", "fn a() {}\n#[cfg(test)]\nmod tests {}\n"));
+        assert!(!has_inline_tests("rust", "fn a() {}\n"));
+        assert!(!has_inline_tests("python", "#[test]"));
+    }
+}

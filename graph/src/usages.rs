@@ -1,0 +1,78 @@
+//! Every use of a definition (calls, constructor uses, type uses), and the project files nearest
+//! to a path that names none.
+
+use crate::callgraph::{DefSummary, edit_distance};
+use crate::facts::RefKind;
+use crate::graph::{DefId, Graph, Label};
+
+/// One use of a definition.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Use {
+    pub file: String,
+    pub line: u32,
+    pub kind: RefKind,
+    /// The function the use is in; `None` at a file's top level.
+    pub caller: Option<DefSummary>,
+    pub label: Label,
+    /// Every candidate when the use is ambiguous.
+    pub candidates: Vec<DefSummary>,
+}
+
+impl Graph {
+    /// The uses of `targets`, in file and line order, one per place and kind.
+    pub fn uses(&self, targets: &[DefId]) -> Vec<Use> {
+        let summary = |id: &DefId| self.summary(id);
+        let mut out: Vec<Use> = targets
+            .iter()
+            .flat_map(|target| self.sites_of(target))
+            .map(|(file, r, resolution)| Use {
+                file: file.to_string(),
+                line: r.line,
+                kind: r.kind,
+                caller: r.caller.and_then(|i| summary(&DefId { file: file.to_string(), index: i })),
+                label: resolution.label,
+                candidates: match resolution.label {
+                    Label::Ambiguous => resolution.targets.iter().filter_map(summary).collect(),
+                    _ => Vec::new(),
+                },
+            })
+            .collect();
+        out.sort_by(|a, b| (&a.file, a.line, a.kind as u8).cmp(&(&b.file, b.line, b.kind as u8)));
+        out.dedup_by(|a, b| a.file == b.file && a.line == b.line && a.kind == b.kind);
+        out
+    }
+
+    /// Up to five project files whose path is nearest to `path` (a typo, a wrong directory):
+    /// by the edit distance of the file names, then of the whole paths.
+    pub fn closest_files(&self, path: &str) -> Vec<String> {
+        let wanted = path.trim_start_matches("./").to_lowercase();
+        let name = wanted.rsplit('/').next().unwrap_or(&wanted).to_string();
+        let budget = (name.chars().count() / 3).max(2);
+        let mut scored: Vec<(usize, usize, &String)> = self
+            .files()
+            .keys()
+            .filter_map(|file| {
+                let lower = file.to_lowercase();
+                let leaf = lower.rsplit('/').next().unwrap_or(&lower);
+                let distance = edit_distance(&name, leaf);
+                let stem = name.split('.').next().unwrap_or(&name);
+                let contains = stem.len() >= 3 && leaf.contains(stem);
+                (distance <= budget || contains).then(|| (distance, edit_distance(&wanted, &lower), file))
+            })
+            .collect();
+        scored.sort();
+        scored.into_iter().take(5).map(|(_, _, f)| f.clone()).collect()
+    }
+}
+
+impl RefKind {
+    /// How a use reads in an answer.
+    pub fn name(self) -> &'static str {
+        match self {
+            RefKind::Call => "call",
+            RefKind::Method => "method call",
+            RefKind::New => "construction",
+            RefKind::Type => "type use",
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! Golden tests of the file-level graph per language: every fixture file's project imports,
+//! importers and linked tests (with how each test was linked), plus neighbours, dependents and
+//! import paths on real-shaped projects.
+//!
+//! `UPDATE_GOLDEN=1 cargo test -p lean-ctx-graph --test related` rewrites the expected files;
+//! review the diff before committing it.
+
+use std::fmt::Write as _;
+
+use lean_ctx_graph::{Direction, Graph, is_test_file};
+
+mod fixture;
+
+use fixture::{build, fixture_dir};
+
+/// One block per file: what it imports, what imports it, its tests or (for a test) what it tests.
+fn render_related(graph: &Graph) -> String {
+    let files = graph.file_graph();
+    let links = graph.test_links(&files);
+    let mut out = String::new();
+    for (file, entry) in graph.files() {
+        let list = |items: Vec<String>| if items.is_empty() { "-".to_string() } else { items.join(", ") };
+        let imports = list(files.imports_of(file).cloned().collect());
+        let importers = list(files.importers_of(file).cloned().collect());
+        let linked = |(f, how): (&String, &std::collections::BTreeSet<lean_ctx_graph::LinkHow>)| {
+            let how: Vec<&str> = how.iter().map(|h| h.name()).collect();
+            format!("{f} ({})", how.join("+"))
+        };
+        writeln!(out, "{file}\n  imports: {imports}\n  importers: {importers}").unwrap();
+        if is_test_file(file, &entry.facts.language) {
+            writeln!(out, "  tests: {}", list(links.sources_of(file).map(linked).collect())).unwrap();
+        } else {
+            writeln!(out, "  tested by: {}", list(links.tests_of(file).map(linked).collect())).unwrap();
+        }
+    }
+    out
+}
+
+fn check_golden(name: &str) -> Graph {
+    let graph = build(name);
+    let actual = render_related(&graph);
+    let expected_path = fixture_dir(&format!("{name}.related"));
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&expected_path, &actual).expect("write golden");
+    }
+    let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
+    assert_eq!(actual, expected, "{name}: file links differ from {}", expected_path.display());
+    graph
+}
+
+fn tests_of(graph: &Graph, file: &str) -> Vec<String> {
+    let files = graph.file_graph();
+    graph.test_links(&files).tests_of(file).map(|(t, _)| t.clone()).collect()
+}
+
+#[test]
+fn rust_related() {
+    let graph = check_golden("rust");
+    let files = graph.file_graph();
+    // `use crate::util::{self, …}` and `pub use store::Store as Db`.
+    assert_eq!(files.importers_of("src/util.rs").collect::<Vec<_>>(), ["src/store.rs"]);
+    assert_eq!(tests_of(&graph, "src/store.rs"), ["tests/store.rs"]);
+}
+
+#[test]
+fn python_related() {
+    let graph = check_golden("python");
+    assert_eq!(tests_of(&graph, "shop/pricing.py"), ["tests/test_pricing.py"]);
+    // Linked by import only: it tests the service through `make_service`.
+    assert_eq!(tests_of(&graph, "shop/service.py"), ["tests/test_service.py"]);
+    let files = graph.file_graph();
+    let path = files.path("app.py", "shop/pricing.py", 5).expect("app reaches pricing");
+    let steps: Vec<String> = path.iter().map(|s| format!("{} {} {}", s.from, s.direction.name(), s.to)).collect();
+    assert_eq!(steps.len(), 2, "{steps:?}");
+    assert_eq!(steps.last().map(String::as_str), Some("shop/service.py imports shop/pricing.py"));
+    // Dependents of pricing: the service imports it, then the package, the app and the tests.
+    let dependents: Vec<(String, u32)> =
+        files.dependents(&["shop/pricing.py".to_string()], 2).into_iter().map(|r| (r.file, r.depth)).collect();
+    assert!(dependents.contains(&("shop/service.py".to_string(), 1)), "{dependents:?}");
+    assert!(dependents.contains(&("tests/test_pricing.py".to_string(), 1)), "{dependents:?}");
+    assert!(dependents.contains(&("app.py".to_string(), 2)), "{dependents:?}");
+}
+
+#[test]
+fn typescript_related() {
+    let graph = check_golden("typescript");
+    assert_eq!(tests_of(&graph, "src/store/codec.ts"), ["src/store/codec.test.ts"]);
+    let files = graph.file_graph();
+    let near = files.neighbors("src/store/index.ts", 1);
+    let shown: Vec<String> = near.iter().map(|r| format!("{} {}", r.direction.name(), r.file)).collect();
+    assert_eq!(
+        shown,
+        ["imported by src/app.ts", "imports src/store/codec.ts", "imports src/store/memory.ts"],
+        "one step either way"
+    );
+    let two = files.neighbors("src/app.ts", 2);
+    assert!(two.iter().any(|r| r.file == "src/store/codec.ts" && r.depth == 2 && r.direction == Direction::Imports));
+}
+
+#[test]
+fn javascript_related() {
+    let graph = check_golden("javascript");
+    assert_eq!(tests_of(&graph, "src/App.jsx"), ["src/__tests__/App.test.jsx"]);
+}
+
+#[test]
+fn go_related() {
+    let graph = check_golden("go");
+    // By name in the same package; the package's other file is tested through it only by name.
+    assert_eq!(tests_of(&graph, "internal/store/store.go"), ["internal/store/store_test.go"]);
+    // An import names the whole package.
+    let files = graph.file_graph();
+    let imported: Vec<&String> = files.imports_of("cmd/shop/main.go").collect();
+    assert!(imported.iter().any(|f| f.ends_with("normalize.go")), "{imported:?}");
+    assert!(imported.iter().any(|f| f.ends_with("store/store.go")), "{imported:?}");
+}
+
+#[test]
+fn java_related() {
+    let graph = check_golden("java");
+    assert_eq!(
+        tests_of(&graph, "src/main/java/com/acme/orders/Order.java"),
+        ["src/test/java/com/acme/orders/OrderTest.java"]
+    );
+    let files = graph.file_graph();
+    let from = "src/main/java/com/acme/app/OrderService.java";
+    assert!(files.imports_of(from).any(|f| f == "src/main/java/com/acme/orders/Order.java"));
+    assert!(files.path(from, "src/main/java/com/acme/orders/Repository.java", 1).is_some());
+    assert!(files.path("src/main/java/com/acme/orders/Order.java", "no/such/File.java", 12).is_none());
+}
+
+#[test]
+fn uses_of_a_symbol_and_closest_files() {
+    let graph = build("python");
+    let lean_ctx_graph::Lookup::Found(targets) = graph.lookup("Repository", None) else { panic!("Repository") };
+    let uses: Vec<String> = graph
+        .uses(&targets)
+        .iter()
+        .map(|u| format!("{}:{} {} [{}]", u.file, u.line, u.kind.name(), u.label.name()))
+        .collect();
+    // Constructed under its alias, and named as a type in the service's signature.
+    assert!(uses.contains(&"shop/service.py:25 call [exact]".to_string()), "{uses:?}");
+    assert_eq!(graph.closest_files("shop/pricng.py"), ["shop/pricing.py"]);
+    assert_eq!(graph.closest_files("model.py"), ["shop/models.py"]);
+    assert!(graph.closest_files("zzz/nothing_like_it.go").is_empty());
+}
+
+#[test]
+fn crate_paths_stay_in_their_own_crate() {
+    let mut graph = Graph::new();
+    let add = |graph: &mut Graph, path: &str, text: &str| {
+        let facts = lean_ctx_graph::extract(lean_ctx_outline::Language::Rust, text);
+        graph.upsert(path, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
+    };
+    add(&mut graph, "graph/src/graph.rs", "pub struct Graph;\n");
+    add(&mut graph, "graph/src/walk.rs", "use crate::graph::Graph;\n\npub fn walk(_: &Graph) {}\n");
+    add(&mut graph, "daemon/src/engine/graph/mod.rs", "pub struct CodeGraph;\n");
+    add(&mut graph, "tests/tests/graph.rs", "#[test]\nfn t() {}\n");
+    let files = graph.file_graph();
+    assert_eq!(files.imports_of("graph/src/walk.rs").collect::<Vec<_>>(), ["graph/src/graph.rs"]);
+}

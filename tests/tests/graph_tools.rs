@@ -1,0 +1,244 @@
+//! ctx_graph and ctx_impact end to end, on a real git repository: a file's importers, tests and
+//! co-changed files; the impact of an edited function (its callers' files and the tests to
+//! run); the in-process fallback answering alike; and bad input answered with what to do.
+
+use std::path::Path;
+use std::time::Duration;
+
+use lean_ctx_tests::{Home, describe, git, git_project as project, wait_until};
+use serde_json::Value;
+
+const READY: Duration = Duration::from_secs(10);
+
+const PRICING: &str = "def apply_discount(total):\n    return round(total * 0.9, 2)\n\n\ndef unused():\n    return 0\n";
+const SERVICE: &str =
+    "from shop.pricing import apply_discount\n\n\ndef checkout(total):\n    return apply_discount(total)\n";
+const APP: &str = "from shop.service import checkout\n\n\ndef main():\n    return checkout(10.0)\n";
+const TEST_PRICING: &str =
+    "from shop.pricing import apply_discount\n\n\ndef test_discount():\n    assert apply_discount(10.0) == 9.0\n";
+const TEST_SERVICE: &str =
+    "from shop.service import checkout\n\n\ndef test_checkout():\n    assert checkout(10.0) == 9.0\n";
+
+fn lctx(home: &Home, dir: &Path, no_daemon: bool, args: &[&str]) -> std::process::Output {
+    home.lctx_in(dir, no_daemon, args)
+}
+
+fn json(home: &Home, dir: &Path, args: &[&str]) -> Value {
+    let out = lctx(home, dir, false, &[args, &["--json"]].concat());
+    assert!(out.status.success(), "{}", describe(&out));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The files of the group named `name`, each as `file (why)`.
+fn group(answer: &Value, name: &str) -> Vec<String> {
+    let groups = answer["groups"].as_array().cloned().unwrap_or_default();
+    let found = groups.iter().find(|g| g["name"] == name).unwrap_or_else(|| panic!("no group {name}: {answer}"));
+    found["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| format!("{} ({})", f["file"].as_str().unwrap(), f["why"].as_str().unwrap()))
+        .collect()
+}
+
+fn files(answer: &Value, name: &str) -> Vec<String> {
+    group(answer, name).into_iter().map(|f| f.split(" (").next().unwrap().to_string()).collect()
+}
+
+/// A shop whose pricing module changed together with its test twice, and once with the service.
+fn shop(home: &Home) -> std::path::PathBuf {
+    let root = project(
+        home,
+        "shop",
+        &[
+            ("shop/__init__.py", ""),
+            ("shop/pricing.py", PRICING),
+            ("shop/service.py", SERVICE),
+            ("app.py", APP),
+            ("tests/test_pricing.py", TEST_PRICING),
+            ("tests/test_service.py", TEST_SERVICE),
+        ],
+    );
+    git(&root, &["add", "."]);
+    git(&root, &["commit", "-qm", "shop"]);
+    for (n, also) in [(1, "tests/test_pricing.py"), (2, "tests/test_pricing.py"), (3, "shop/service.py")] {
+        for file in ["shop/pricing.py", also] {
+            let text = std::fs::read_to_string(root.join(file)).unwrap();
+            std::fs::write(root.join(file), format!("{text}# revision {n}\n")).unwrap();
+        }
+        git(&root, &["commit", "-qam", &format!("revision {n}")]);
+    }
+    root
+}
+
+/// Waits until the graph answers completely for `root`.
+fn wait_ready(home: &Home, root: &Path) {
+    let ready = wait_until(READY, || json(home, root, &["graph", "app.py"])["complete"] == true);
+    assert!(ready, "the graph of {} was not ready within {READY:?}", root.display());
+}
+
+#[test]
+fn related_lists_importers_tests_and_co_changed_files() {
+    let home = Home::new();
+    let root = shop(&home);
+    let _daemon = home.spawn_daemon(&[]);
+    wait_ready(&home, &root);
+
+    let related = json(&home, &root, &["graph", "shop/pricing.py"]);
+    assert_eq!(files(&related, "importers"), ["shop/service.py", "tests/test_pricing.py"], "{related}");
+    assert_eq!(group(&related, "tests"), ["tests/test_pricing.py (name+import)"]);
+    assert_eq!(
+        group(&related, "co-changed"),
+        ["tests/test_pricing.py (3 commit(s))", "shop/service.py (2 commit(s))", "app.py (1 commit(s))"]
+            .into_iter()
+            .chain(["shop/__init__.py (1 commit(s))", "tests/test_service.py (1 commit(s))"])
+            .collect::<Vec<_>>(),
+        "{related}"
+    );
+
+    let near = json(&home, &root, &["graph", "app.py", "--action", "neighbors", "--depth", "2"]);
+    assert_eq!(
+        group(&near, "neighbors"),
+        ["shop/service.py (imports)", "shop/pricing.py (imports)", "tests/test_service.py (imported by)"]
+    );
+    let path = json(&home, &root, &["graph", "app.py", "--action", "path", "--to", "tests/test_pricing.py"]);
+    let steps: Vec<String> = path["path"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| format!("{} {} {}", s["from"], if s["imports"] == true { "->" } else { "<-" }, s["to"]))
+        .collect();
+    assert_eq!(steps.len(), 3, "{path}");
+    let same = lctx(&home, &root, false, &["graph", "app.py", "--action", "path", "--to", "./app.py"]);
+    assert_eq!(String::from_utf8_lossy(&same.stdout), "note: `path` and `to` are the same file: app.py\n");
+
+    let symbol = lctx(&home, &root, false, &["graph", "shop/pricing.py::apply_discount", "--action", "symbol"]);
+    let text = String::from_utf8_lossy(&symbol.stdout);
+    assert!(
+        text.starts_with("apply_discount (shop/pricing.py:1) (fn)\nuses of apply_discount (2) in 2 file(s):"),
+        "{text}"
+    );
+    assert!(text.contains(" shop/service.py:\n  5 call in checkout [exact]"), "{text}");
+
+    // The in-process engine (no daemon) answers alike, co-change included.
+    let daemon = lctx(&home, &root, false, &["graph", "shop/pricing.py"]);
+    let fallback = lctx(&home, &root, true, &["graph", "shop/pricing.py"]);
+    assert!(fallback.status.success(), "{}", describe(&fallback));
+    assert_eq!(String::from_utf8_lossy(&fallback.stdout), String::from_utf8_lossy(&daemon.stdout));
+}
+
+#[test]
+fn impact_of_an_edited_function_names_it_its_callers_and_the_tests_to_run() {
+    let home = Home::new();
+    let root = shop(&home);
+    let _daemon = home.spawn_daemon(&[]);
+    wait_ready(&home, &root);
+
+    let pricing = std::fs::read_to_string(root.join("shop/pricing.py")).unwrap();
+    std::fs::write(root.join("shop/pricing.py"), pricing.replace("0.9", "0.8")).unwrap();
+    let changed = |answer: &Value| -> Vec<String> {
+        answer["changed_symbols"].as_array().unwrap().iter().map(|d| d["name"].as_str().unwrap().to_string()).collect()
+    };
+    let mut diff = Value::Null;
+    let seen = wait_until(READY, || {
+        diff = json(&home, &root, &["impact", "--action", "diff"]);
+        changed(&diff) == ["apply_discount"]
+    });
+    assert!(seen, "the edited function is not named: {diff}");
+    assert_eq!(diff["changed"][0]["file"], "shop/pricing.py");
+    assert_eq!(diff["changed"][0]["status"], "modified");
+    assert_eq!(
+        group(&diff, "callers"),
+        [
+            "shop/service.py (calls apply_discount [exact])",
+            "tests/test_pricing.py (calls apply_discount [exact])",
+            "app.py (calls checkout [exact])",
+            "tests/test_service.py (calls checkout [exact])",
+        ]
+    );
+    assert_eq!(files(&diff, "tests to run"), ["tests/test_pricing.py", "tests/test_service.py"]);
+
+    // A committed range: the same change, once committed, against the commit before it.
+    git(&root, &["commit", "-qam", "deeper discount"]);
+    let range = json(&home, &root, &["impact", "--action", "diff", "--base", "HEAD~1..HEAD"]);
+    assert_eq!(changed(&range), ["apply_discount"], "{range}");
+
+    let analyze = json(&home, &root, &["impact", "shop/service.py", "--depth", "1"]);
+    assert_eq!(files(&analyze, "dependents"), ["app.py", "tests/test_service.py"]);
+    assert_eq!(files(&analyze, "tests to run"), ["tests/test_service.py"]);
+
+    let daemon = lctx(&home, &root, false, &["impact", "shop/pricing.py::apply_discount"]);
+    let fallback = lctx(&home, &root, true, &["impact", "shop/pricing.py::apply_discount"]);
+    assert!(fallback.status.success(), "{}", describe(&fallback));
+    assert_eq!(String::from_utf8_lossy(&fallback.stdout), String::from_utf8_lossy(&daemon.stdout));
+}
+
+#[test]
+fn bad_input_gets_an_answer_that_says_what_to_do() {
+    let home = Home::new();
+    let root = shop(&home);
+    let _daemon = home.spawn_daemon(&[]);
+    wait_ready(&home, &root);
+
+    let typo = lctx(&home, &root, false, &["graph", "shop/pricng.py"]);
+    assert_eq!(typo.status.code(), Some(1), "{}", describe(&typo));
+    let said = String::from_utf8_lossy(&typo.stderr);
+    assert!(said.contains("closest files in the project: shop/pricing.py"), "{said}");
+
+    let outside = home.path().join("elsewhere.py");
+    std::fs::write(&outside, "def f():\n    pass\n").unwrap();
+    let refused = lctx(&home, &root, false, &["impact", outside.to_str().unwrap()]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("outside the project"), "{}", describe(&refused));
+
+    let bad_ref = lctx(&home, &root, false, &["impact", "--action", "diff", "--base", "nosuch..HEAD"]);
+    assert_eq!(bad_ref.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&bad_ref.stderr);
+    assert!(said.contains("unknown git ref `nosuch` in base `nosuch..HEAD`"), "{said}");
+
+    let option = lctx(&home, &root, false, &["impact", "--action", "diff", "--base=--output=x"]);
+    assert_eq!(option.status.code(), Some(1), "{}", describe(&option));
+    assert!(!root.join("x").exists(), "a base is never read as an option of git");
+
+    let no_symbol = lctx(&home, &root, false, &["graph", "app.py", "--action", "symbol"]);
+    assert_eq!(no_symbol.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&no_symbol.stderr).contains("app.py::name"), "{}", describe(&no_symbol));
+
+    let deep = lctx(&home, &root, false, &["graph", "app.py", "--action", "neighbors", "--depth", "4"]);
+    assert_eq!(deep.status.code(), Some(1), "{}", describe(&deep));
+    assert!(String::from_utf8_lossy(&deep.stderr).contains("use 1 to 3"), "{}", describe(&deep));
+
+    // Not a git repository: related says co-change is unavailable; diff says why it cannot run.
+    let plain = home.path().join("plain");
+    std::fs::create_dir_all(&plain).unwrap();
+    std::fs::write(plain.join("a.py"), "def a():\n    pass\n").unwrap();
+    let related = lctx(&home, &plain, false, &["graph", "a.py"]);
+    assert!(related.status.success(), "{}", describe(&related));
+    let text = String::from_utf8_lossy(&related.stdout);
+    assert!(text.contains("note: co-change unavailable: the project is not a git repository"), "{text}");
+    let diff = lctx(&home, &plain, false, &["impact", "--action", "diff"]);
+    assert_eq!(diff.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&diff.stderr).contains("not a git repository"), "{}", describe(&diff));
+}
+
+#[test]
+fn files_the_read_rules_deny_are_withheld_and_counted() {
+    let home = Home::new();
+    let root = shop(&home);
+    std::fs::create_dir_all(root.join(".claude")).unwrap();
+    std::fs::write(root.join(".claude/settings.json"), r#"{"permissions": {"deny": ["Read(./tests/**)"]}}"#).unwrap();
+    let _daemon = home.spawn_daemon(&[]);
+    wait_ready(&home, &root);
+
+    let related = lctx(&home, &root, false, &["graph", "shop/pricing.py"]);
+    let text = String::from_utf8_lossy(&related.stdout);
+    assert!(!text.contains("tests/test_pricing.py"), "{text}");
+    assert!(text.contains("importers (1):\n  shop/service.py\n  [1 withheld by Read rules]"), "{text}");
+    assert!(text.contains("file(s) withheld") && text.contains("Read(./tests/**)"), "{text}");
+
+    let impact = json(&home, &root, &["impact", "shop/pricing.py::apply_discount"]);
+    assert_eq!(files(&impact, "callers"), ["shop/service.py", "app.py"], "{impact}");
+    assert!(files(&impact, "tests to run").is_empty(), "{impact}");
+    let groups = impact["groups"].as_array().unwrap();
+    assert!(groups.iter().any(|g| g["name"] == "tests to run" && g["withheld"] == 2), "{impact}");
+}
