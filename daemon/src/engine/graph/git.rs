@@ -42,6 +42,11 @@ pub struct Output {
 
 /// Runs `git args…` in `root` (no pager, no prompts, no optional locks, paths unquoted).
 pub fn run(root: &Path, args: &[&str]) -> Result<Output, GitError> {
+    run_bounded(root, args, MAX_OUTPUT)
+}
+
+/// [`run`], keeping at most `max` bytes of its output.
+fn run_bounded(root: &Path, args: &[&str], max: usize) -> Result<Output, GitError> {
     let mut child = Command::new("git")
         .args(["-c", "core.quotepath=off", "--no-pager"])
         .args(args)
@@ -54,10 +59,13 @@ pub fn run(root: &Path, args: &[&str]) -> Result<Output, GitError> {
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| GitError::Unavailable(e.to_string()))?;
-    let stdout = child.stdout.take().map(|out| {
+    let stdout = child.stdout.take().map(|mut out| {
         std::thread::spawn(move || {
             let mut bytes = Vec::new();
-            let read = out.take(MAX_OUTPUT as u64 + 1).read_to_end(&mut bytes);
+            let read = (&mut out).take(max as u64 + 1).read_to_end(&mut bytes);
+            // The rest is drained, not left in the pipe: closing it early would kill git with
+            // SIGPIPE and turn a long answer into a failure.
+            let _ = std::io::copy(&mut out, &mut std::io::sink());
             (bytes, read.is_ok())
         })
     });
@@ -91,8 +99,8 @@ pub fn run(root: &Path, args: &[&str]) -> Result<Output, GitError> {
         let first = err.lines().find(|l| !l.trim().is_empty()).unwrap_or("no message").trim();
         return Err(GitError::Failed(first.to_string()));
     }
-    let cut = bytes.len() > MAX_OUTPUT;
-    bytes.truncate(MAX_OUTPUT);
+    let cut = bytes.len() > max;
+    bytes.truncate(max);
     Ok(Output { text: String::from_utf8_lossy(&bytes).into_owned(), cut })
 }
 
@@ -100,4 +108,34 @@ pub fn run(root: &Path, args: &[&str]) -> Result<Output, GitError> {
 /// without commits.
 pub fn head(root: &Path) -> Result<String, GitError> {
     Ok(run(root, &["rev-parse", "--verify", "HEAD"])?.text.trim().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_output_over_the_cap_is_cut_not_failed() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let git = |args: &[&str]| {
+            let status = Command::new("git")
+                .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+                .args(args)
+                .current_dir(root)
+                .stdout(Stdio::null())
+                .status()
+                .unwrap();
+            assert!(status.success(), "git {args:?}");
+        };
+        git(&["init", "-q"]);
+        // Far more than a pipe holds, so git is still writing when the cap is reached.
+        std::fs::write(root.join("big.txt"), "a line of the file\n".repeat(20_000)).unwrap();
+        git(&["add", "big.txt"]);
+        git(&["commit", "-q", "-m", "big"]);
+        let out = run_bounded(root, &["show", "HEAD"], 100).unwrap();
+        assert!(out.cut);
+        assert_eq!(out.text.len(), 100);
+        assert!(matches!(run(&root.join("missing"), &["log"]), Err(GitError::Unavailable(_))));
+    }
 }
