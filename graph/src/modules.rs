@@ -94,8 +94,13 @@ impl Target {
 /// `a/b/mod.rs`.
 pub(crate) fn module_stem(file: &str) -> &str {
     let stem = stem(file);
-    for index in ["/__init__", "/index", "/mod"] {
-        if let Some(dir) = stem.strip_suffix(index) {
+    for index in ["__init__", "index", "mod"] {
+        // At the root, the module is the root itself (`from . import x` in a package checked
+        // out as the project).
+        if stem == index {
+            return "";
+        }
+        if let Some(dir) = stem.strip_suffix(index).and_then(|dir| dir.strip_suffix('/')) {
             return dir;
         }
     }
@@ -246,6 +251,9 @@ mod tests {
         assert!(matches(Language::Python, "app/api/views.py", "..models", "app/models.py"));
         assert!(matches(Language::Python, "app/api/views.py", ".", "app/api/__init__.py"));
         assert!(!matches(Language::Python, "app/main.py", "os.path", "app/path.py"));
+        // A package checked out as the project: its `__init__.py` is at the root.
+        assert!(matches(Language::Python, "jupyter.py", ".", "__init__.py"));
+        assert!(!matches(Language::Python, "jupyter.py", ".", "console.py"));
     }
 
     #[test]
