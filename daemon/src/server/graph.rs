@@ -7,7 +7,7 @@ use lean_ctx_proto::v1::graph_server::Graph;
 use lean_ctx_proto::v1::{
     CallEdge, CallgraphAction, CallgraphRequest, CallgraphResponse, ClientKind, CodeDefinition, ImpactRequest,
     ImpactResponse, MapDefinition, MapFile, RelatedRequest, RelatedResponse, RepomapRequest, RepomapResponse,
-    Resolution,
+    RequestContext, Resolution,
 };
 use tonic::{Request, Response, Status};
 
@@ -15,9 +15,10 @@ use super::blocking::{blocking, caller};
 use super::host::Host;
 use super::status::{engine_status, missing_context};
 use super::wire;
-use crate::engine::Engine;
+use crate::engine::error::EngineResult;
 use crate::engine::graph::callgraph::{Action, CallgraphParams};
 use crate::engine::graph::repomap::{self, RepomapParams};
+use crate::engine::{Caller, Engine};
 
 #[derive(Clone)]
 pub struct GraphService {
@@ -28,6 +29,23 @@ pub struct GraphService {
 impl GraphService {
     pub fn new(engine: Arc<Engine>, host: Arc<Host>) -> Self {
         GraphService { engine, host }
+    }
+
+    /// Runs `query` for the request's caller on the blocking pool, with the root of the
+    /// project it answers for.
+    pub(super) async fn in_project<T: Send + 'static>(
+        &self,
+        ctx: RequestContext,
+        query: impl FnOnce(&Engine, &Caller<'_>) -> EngineResult<T> + Send + 'static,
+    ) -> Result<(String, T), Status> {
+        let engine = self.engine.clone();
+        blocking(move || {
+            let caller = caller(&ctx);
+            let root = engine.scope_of(&caller).map(|scope| scope.root.display().to_string());
+            root.and_then(|root| Ok((root, query(&engine, &caller)?)))
+        })
+        .await?
+        .map_err(engine_status)
     }
 }
 
@@ -75,14 +93,7 @@ impl Graph for GraphService {
             from: req.from,
             to: req.to,
         };
-        let engine = self.engine.clone();
-        let (root, answer) = blocking(move || {
-            let caller = caller(&ctx);
-            let root = engine.scope_of(&caller).map(|scope| scope.root.display().to_string());
-            root.and_then(|root| Ok((root, engine.callgraph(&caller, &params)?)))
-        })
-        .await?
-        .map_err(engine_status)?;
+        let (root, answer) = self.in_project(ctx, move |engine, caller| engine.callgraph(caller, &params)).await?;
         Ok(Response::new(CallgraphResponse {
             meta: Some(self.host.meta()),
             targets: answer.targets.into_iter().map(definition).collect(),
@@ -107,14 +118,7 @@ impl Graph for GraphService {
             _ => repomap::Surface::Cli,
         };
         let params = RepomapParams { max_tokens: req.max_tokens, path: req.path, surface };
-        let engine = self.engine.clone();
-        let (root, answer) = blocking(move || {
-            let caller = caller(&ctx);
-            let root = engine.scope_of(&caller).map(|scope| scope.root.display().to_string());
-            root.and_then(|root| Ok((root, engine.repomap(&caller, &params)?)))
-        })
-        .await?
-        .map_err(engine_status)?;
+        let (root, answer) = self.in_project(ctx, move |engine, caller| engine.repomap(caller, &params)).await?;
         let file = |f: repomap::MapFile| MapFile {
             path: f.path,
             rank: f.rank,

@@ -8,9 +8,8 @@ use lean_ctx_proto::v1::{
 };
 use tonic::{Request, Response, Status};
 
-use super::blocking::{blocking, caller};
 use super::graph::{GraphService, definition, resolution};
-use super::status::{engine_status, missing_context};
+use super::status::missing_context;
 use super::wire;
 use crate::engine::graph::impact::{ImpactAction as EngineImpact, ImpactParams};
 use crate::engine::graph::related::{GraphAction, GraphParams};
@@ -51,14 +50,7 @@ impl GraphService {
             RelatedAction::Symbol => GraphAction::Symbol,
         };
         let params = GraphParams { action, path: req.path, to: req.to, depth: req.depth };
-        let engine = self.engine.clone();
-        let (root, answer) = blocking(move || {
-            let caller = caller(&ctx);
-            let root = engine.scope_of(&caller).map(|scope| scope.root.display().to_string());
-            root.and_then(|root| Ok((root, engine.graph_query(&caller, &params)?)))
-        })
-        .await?
-        .map_err(engine_status)?;
+        let (root, answer) = self.in_project(ctx, move |engine, caller| engine.graph_query(caller, &params)).await?;
         Ok(Response::new(RelatedResponse {
             meta: Some(self.host.meta()),
             root,
@@ -92,14 +84,7 @@ impl GraphService {
             ImpactAction::Diff => EngineImpact::Diff,
         };
         let params = ImpactParams { action, path: req.path, depth: req.depth, base: req.base };
-        let engine = self.engine.clone();
-        let (root, answer) = blocking(move || {
-            let caller = caller(&ctx);
-            let root = engine.scope_of(&caller).map(|scope| scope.root.display().to_string());
-            root.and_then(|root| Ok((root, engine.impact(&caller, &params)?)))
-        })
-        .await?
-        .map_err(engine_status)?;
+        let (root, answer) = self.in_project(ctx, move |engine, caller| engine.impact(caller, &params)).await?;
         Ok(Response::new(ImpactResponse {
             meta: Some(self.host.meta()),
             root,
