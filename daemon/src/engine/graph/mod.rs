@@ -16,11 +16,12 @@ pub mod repomap;
 pub mod subject;
 
 use std::collections::{BTreeSet, HashMap};
-use std::io::Write as _;
+use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use lean_ctx_common::confined::open_confined;
 use lean_ctx_graph::persist::{self, LoadError};
 use lean_ctx_graph::{FileEntry, Graph, Stamp, extract, has_queries};
 use lean_ctx_outline::Language;
@@ -212,8 +213,10 @@ impl CodeGraph {
             state.dirty |= !gone.is_empty() || !todo.is_empty();
         }
         for chunk in todo.chunks(PUBLISH_EVERY_FILES) {
-            let parsed: Vec<(String, Option<FileEntry>)> =
-                chunk.iter().map(|(rel, abs, language, stamp)| (rel.clone(), parse(abs, *language, *stamp))).collect();
+            let parsed: Vec<(String, Option<FileEntry>)> = chunk
+                .iter()
+                .map(|(rel, abs, language, stamp)| (rel.clone(), parse(root, abs, *language, *stamp)))
+                .collect();
             let mut state = project.state.write();
             apply(&mut state, parsed);
             if let Phase::Building { done, total } = state.phase {
@@ -232,7 +235,7 @@ impl CodeGraph {
             .iter()
             .filter_map(|rel| code_file(root, rel))
             .map(|(rel, abs, language)| {
-                let entry = stamp_of(&abs).and_then(|stamp| parse(&abs, language, stamp));
+                let entry = stamp_of(&abs).and_then(|stamp| parse(root, &abs, language, stamp));
                 (rel, entry)
             })
             .chain(deletes.iter().map(|rel| (rel_string(rel), None)))
@@ -358,11 +361,21 @@ fn stamp_of(path: &Path) -> Option<Stamp> {
     Some(Stamp { size: meta.len(), mtime_ns })
 }
 
-/// The facts of one file; `None` when it cannot be read (gone, unreadable) and leaves the graph.
-fn parse(path: &Path, language: Language, stamp: Stamp) -> Option<FileEntry> {
-    let bytes = std::fs::read(path).ok()?;
-    let text = String::from_utf8_lossy(&bytes);
+/// The facts of one file; `None` when it cannot be read (gone, unreadable, swapped for a link
+/// out of the project) and leaves the graph.
+fn parse(root: &Path, path: &Path, language: Language, stamp: Stamp) -> Option<FileEntry> {
+    let text = read_project_file(root, path)?;
     Some(FileEntry { stamp, facts: extract(language, &text) })
+}
+
+/// The text of a file of the project at `root` as it is now, at most [`MAX_FILE_BYTES`]. Opened
+/// so that what is read is what was checked (`lean_ctx_common::confined`): a file swapped for a
+/// symlink to outside the project is not read, as the search index does not read it.
+pub(super) fn read_project_file(root: &Path, path: &Path) -> Option<String> {
+    let (file, _) = open_confined(path, |real| real.starts_with(root)).ok()?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).ok()?;
+    (bytes.len() as u64 <= MAX_FILE_BYTES).then(|| String::from_utf8_lossy(&bytes).into_owned())
 }
 
 fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
@@ -378,6 +391,21 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn project_files_are_read_only_inside_the_project_and_within_the_size_bound() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().canonicalize().unwrap();
+        let root = base.join("project");
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::write(base.join("outside.rs"), "pub fn secret() {}\n").unwrap();
+        std::fs::write(root.join("lib.rs"), "pub fn inside() {}\n").unwrap();
+        std::os::unix::fs::symlink(base.join("outside.rs"), root.join("link.rs")).unwrap();
+        std::fs::write(root.join("big.rs"), vec![b'a'; MAX_FILE_BYTES as usize + 1]).unwrap();
+        assert_eq!(read_project_file(&root, &root.join("lib.rs")).as_deref(), Some("pub fn inside() {}\n"));
+        assert_eq!(read_project_file(&root, &root.join("link.rs")), None, "a link out of the project");
+        assert_eq!(read_project_file(&root, &root.join("big.rs")), None, "over the bound");
+    }
 
     fn project_with(files: &[(&str, &str)]) -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();

@@ -475,8 +475,7 @@ fn pruned(
 fn read_outline(root: &Path, file: &str) -> Option<Outline> {
     let path = root.join(file);
     let language = Language::from_path(&path)?;
-    let bytes = std::fs::read(&path).ok()?;
-    Some(outline(language, &String::from_utf8_lossy(&bytes)))
+    Some(outline(language, &super::read_project_file(root, &path)?))
 }
 
 #[cfg(test)]
