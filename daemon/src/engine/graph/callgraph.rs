@@ -94,7 +94,7 @@ impl Engine {
         let rules = self.permission_rules(&scope, &config);
         let before = answer.edges.len();
         let mut denied_by = None;
-        answer.edges.retain(|e| match rules.permissions.check_read(&root.join(&e.file)).message("ctx_callgraph") {
+        answer.edges.retain(|e| match super::subject::read_denied(&rules, &root, &e.file, "ctx_callgraph") {
             None => true,
             Some(why) => {
                 denied_by.get_or_insert(why);

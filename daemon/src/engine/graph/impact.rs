@@ -102,7 +102,13 @@ impl Engine {
         };
         let root = scope.root.clone();
         // Inline tests are read from the files, after the graph's lock is released.
-        let inline = subject::inline_tests(&root, &impacted);
+        let (inline, unchecked) = subject::inline_tests(&root, &impacted);
+        if unchecked > 0 {
+            add_note(
+                &mut answer.note,
+                format!("{unchecked} impacted Rust file(s) not read for inline #[cfg(test)] tests (too many)"),
+            );
+        }
         if let Some(tests) = answer.groups.iter_mut().find(|g| g.name == TESTS) {
             let mut all = std::mem::take(&mut tests.files);
             let known: BTreeSet<String> = all.iter().map(|l| l.file.clone()).collect();

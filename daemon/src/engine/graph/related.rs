@@ -192,7 +192,8 @@ impl Engine {
     /// changed together with it in git history.
     fn add_related_extras(&self, root: &Path, answer: &mut GraphAnswer) {
         let language = Language::from_path(Path::new(&answer.file)).map(|l| l.name().to_string()).unwrap_or_default();
-        let inline = subject::inline_tests(root, &[(answer.file.clone(), language)]);
+        // One file: never past the bound.
+        let (inline, _) = subject::inline_tests(root, &[(answer.file.clone(), language)]);
         if let Some(tests) = answer.groups.iter_mut().find(|g| g.name == "tests") {
             tests.files.splice(0..0, inline.into_iter().map(|l| Linked { file: l.file, depth: 1, why: l.why }));
         }

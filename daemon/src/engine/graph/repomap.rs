@@ -180,7 +180,7 @@ impl Engine {
         let mut kept = Vec::with_capacity(candidates.len());
         for candidate in candidates {
             let denied = verdicts.entry(candidate.def.file.clone()).or_insert_with(|| {
-                rules.permissions.check_read(&scope.root.join(&candidate.def.file)).message("ctx_repomap")
+                super::subject::read_denied(&rules, &scope.root, &candidate.def.file, "ctx_repomap")
             });
             if denied.is_none() {
                 kept.push(candidate);

@@ -107,17 +107,20 @@ pub(super) fn tests_for(graph: &Graph, links: &TestLinks, files: &BTreeMap<Strin
         .collect()
 }
 
-/// Of `files`, the Rust sources that hold their own tests (read now: the graph keeps no text).
-pub(super) fn inline_tests(root: &Path, graph_files: &[(String, String)]) -> Vec<Linked> {
-    graph_files
+/// Of `files`, the Rust sources that hold their own tests (read now: the graph keeps no text),
+/// and how many were not read for it (past [`MAX_INLINE_CHECKS`]).
+pub(super) fn inline_tests(root: &Path, graph_files: &[(String, String)]) -> (Vec<Linked>, usize) {
+    let rust: Vec<&String> =
+        graph_files.iter().filter(|(_, language)| language == "rust").map(|(file, _)| file).collect();
+    let found = rust
         .iter()
-        .filter(|(_, language)| language == "rust")
         .take(MAX_INLINE_CHECKS)
-        .filter(|(file, language)| {
-            std::fs::read_to_string(root.join(file)).is_ok_and(|text| has_inline_tests(language, &text))
+        .filter(|file| {
+            super::read_project_file(root, &root.join(file)).is_some_and(|text| has_inline_tests("rust", &text))
         })
-        .map(|(file, _)| Linked { file: file.clone(), depth: 0, why: "inline #[cfg(test)] tests".into() })
-        .collect()
+        .map(|file| Linked { file: (*file).clone(), depth: 0, why: "inline #[cfg(test)] tests".into() })
+        .collect();
+    (found, rust.len().saturating_sub(MAX_INLINE_CHECKS))
 }
 
 /// The file graph and test links of a project, computed under one read of its graph.
@@ -137,7 +140,7 @@ pub(super) fn languages(graph: &Graph, files: impl IntoIterator<Item = String>) 
 pub(super) fn withhold(rules: &Rules, root: &Path, groups: &mut [Group], tool: &str) -> Option<String> {
     let mut reason = None;
     for group in groups {
-        group.files.retain(|linked| match rules.permissions.check_read(&root.join(&linked.file)).message(tool) {
+        group.files.retain(|linked| match read_denied(rules, root, &linked.file, tool) {
             None => true,
             Some(why) => {
                 reason.get_or_insert(why);
@@ -151,7 +154,12 @@ pub(super) fn withhold(rules: &Rules, root: &Path, groups: &mut [Group], tool: &
 
 /// Whether the user's Read rules let `file` be shown.
 pub(super) fn readable(rules: &Rules, root: &Path, file: &str, tool: &str) -> bool {
-    rules.permissions.check_read(&root.join(file)).message(tool).is_none()
+    read_denied(rules, root, file, tool).is_none()
+}
+
+/// Why the user's Read rules deny showing `file` (root-relative) through `tool`, if they do.
+pub(super) fn read_denied(rules: &Rules, root: &Path, file: &str, tool: &str) -> Option<String> {
+    rules.permissions.check_read(&root.join(file)).message(tool)
 }
 
 /// `a` then `b` on separate lines.
