@@ -40,9 +40,6 @@ impl Server {
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             while let Some(message) = read_message(&mut reader) {
-                if std::env::var_os("LSP_TRACE").is_some() {
-                    eprintln!("<- {}", message.to_string().chars().take(300).collect::<String>());
-                }
                 if sender.send(message).is_err() {
                     break;
                 }
