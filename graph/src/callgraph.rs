@@ -117,6 +117,24 @@ impl Graph {
         scored.into_iter().take(5).map(|(_, n)| n.to_string()).collect()
     }
 
+    /// What a callers answer for `targets` leaves out by rule: calls on values of unknown type of a
+    /// method whose name the language's built-in types also have (see [`crate::builtin_method`]).
+    pub fn unclaimed_calls(&self, targets: &[DefId]) -> Option<String> {
+        let names: BTreeSet<&str> = targets
+            .iter()
+            .filter_map(|id| Some((self.def(id)?, self.file(&id.file)?)))
+            .filter(|(def, entry)| {
+                def.container.is_some()
+                    && crate::graph::language_of(&entry.facts).is_some_and(|l| crate::builtin_method(l, &def.name))
+            })
+            .map(|(def, _)| def.name.as_str())
+            .collect();
+        let name = names.into_iter().next()?;
+        Some(format!(
+            "calls of `.{name}()` on values of unknown type are not listed: built-in types have a `{name}` too"
+        ))
+    }
+
     /// Call sites of `targets`, then of their callers, `depth` levels deep, at most `limit` edges.
     pub fn callers(&self, targets: &[DefId], depth: u32, limit: usize) -> Walk {
         self.levels(targets, depth, limit, |target, level, _| {

@@ -4,6 +4,7 @@
 use lean_ctx_outline::{Definition, Kind, Language, outline_and_tree};
 use serde::{Deserialize, Serialize};
 
+use crate::bindings::Binding;
 use crate::{imports, references};
 
 /// A definition a reference can point at.
@@ -91,6 +92,8 @@ pub struct FileFacts {
     pub defs: Vec<Def>,
     pub refs: Vec<Ref>,
     pub imports: Vec<Import>,
+    /// Names bound with the types their bindings write (Python so far).
+    pub bindings: Vec<Binding>,
     /// Java's `package` declaration.
     pub package: Option<String>,
     /// Set when tree-sitter could not parse the file: definitions came from the heuristic outline
@@ -125,12 +128,13 @@ pub fn extract(language: Language, source: &str) -> FileFacts {
         defs,
         refs: Vec::new(),
         imports: Vec::new(),
+        bindings: Vec::new(),
         package: None,
         degraded: outline.degraded.clone(),
     };
     if let Some(tree) = tree {
         let root = tree.root_node();
-        facts.refs = references::extract(language, root, source, &facts.defs);
+        (facts.refs, facts.bindings) = references::extract(language, root, source, &facts.defs);
         let (imports, package) = imports::extract(language, root, source);
         facts.imports = imports;
         facts.package = package;

@@ -4,15 +4,21 @@
 //! `this`, a Go receiver variable → the enclosing type; an imported module or package → that
 //! module's files; a type name → that type's members), then the enclosing scopes of its file
 //! (the caller's own type, then the file's top level, then Go's package or Java's package),
-//! then the file's imports (following re-exports). Those are `exact`. Without such evidence, a
-//! name defined once in the project is `likely`, several times `ambiguous` (all listed). A name
-//! imported from outside the project, or defined nowhere in it, resolves to nothing.
+//! then the file's imports (following re-exports). Those are `exact`. A receiver whose type its
+//! binding writes (`x = Order()`, `x: Order`, `self.repo = repo` of a typed parameter; see
+//! [`crate::bindings`]) resolves to that type's member, `exact`, or to nothing when the type is
+//! not the project's (a literal, `sep: str`, `sys.stdout`). Without such evidence, a name defined
+//! once in the project is `likely`, several times `ambiguous` (all listed). A name imported from
+//! outside the project, or defined nowhere in it, resolves to nothing; so does a Python bare name
+//! its file neither defines nor imports (a built-in), and a Python method called on a value of
+//! unknown type when the built-in types have a method of that name (`x.pop()`).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use lean_ctx_outline::Language;
 use serde::{Deserialize, Serialize};
 
+use crate::bindings::{self, Bound};
 use crate::facts::{Def, FileFacts, Import, Ref, RefKind};
 use crate::modules;
 
@@ -205,6 +211,11 @@ impl Graph {
                 return Some(found);
             }
         }
+        // A Python name is local, global in its module, imported or built in: one that none of
+        // these scopes defines is a built-in (`print`, `len`), whatever other modules define.
+        if language == Language::Python {
+            return None;
+        }
         self.by_name(&r.name, &|d| fits(d) && (r.kind != RefKind::Call || d.container.is_none() || is_ctor(d)))
     }
 
@@ -263,7 +274,35 @@ impl Graph {
                 _ => Resolution { label: Label::Ambiguous, targets: members },
             });
         }
-        // A value of unknown type: any member of that name.
+        // A literal, or a value whose binding names its type: a member of that type, or nothing in
+        // the project when the type is not the project's (`[].pop()`, `sep: str`, `x = Path(…)`).
+        if bindings::is_literal(receiver) || receiver.ends_with(".__dict__") {
+            return None;
+        }
+        // A value reached through a module from outside the project: `sys.stdout.write()`.
+        if let Some((head, _)) = receiver.split_once('.')
+            && let Some(import) = facts.imports.iter().find(|i| i.local == head && i.name.is_none())
+            && self.modules.matching(&modules::target(language, file, &import.module)).is_empty()
+        {
+            return None;
+        }
+        if let Some(Bound::Type(written)) = bindings::receiver_type(&facts.bindings, &facts.defs, r, receiver) {
+            let alias = facts.imports.iter().find(|i| i.local == written);
+            let type_name = alias.and_then(|i| i.name.as_deref()).unwrap_or(written);
+            let is_project_type = self.all_named(type_name, |_, d| d.is_type()).is_some();
+            if !is_project_type {
+                return None;
+            }
+            if let Some(members) = self.all_named(&r.name, |_, d| member_of(type_name, d)) {
+                let label = if members.len() == 1 { Label::Exact } else { Label::Ambiguous };
+                return Some(Resolution { label, targets: members });
+            }
+            // Not the type's own member: inherited from a base class, of unknown type.
+        }
+        // A value of unknown type: any member of that name, unless built-in types have the name too.
+        if bindings::builtin_method(language, &r.name) {
+            return None;
+        }
         self.by_name(&r.name, &|d| d.container.is_some() && fits(r.kind, d))
     }
 

@@ -9,6 +9,7 @@
 //! file-level import edges and [`Graph::test_links`] the test ↔ source links. The daemon keeps one
 //! graph per project beside the search index and feeds it the index's file changes.
 
+mod bindings;
 mod callgraph;
 mod facts;
 pub mod graph;
@@ -21,6 +22,7 @@ mod related;
 mod tests_link;
 mod usages;
 
+pub use bindings::{Binding, builtin_method};
 pub use callgraph::{DefSummary, Edge, Lookup, MAX_DEPTH, Walk};
 pub use facts::{Def, FileFacts, Import, Ref, RefKind, SUPPORTED, extract, has_queries};
 pub use graph::{DefId, FileEntry, Graph, Label, Resolution, Stamp};

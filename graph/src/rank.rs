@@ -204,9 +204,13 @@ mod tests {
     use lean_ctx_outline::Language;
 
     fn graph(files: &[(&str, &str)]) -> Graph {
+        graph_in(Language::Python, files)
+    }
+
+    fn graph_in(language: Language, files: &[(&str, &str)]) -> Graph {
         let mut graph = Graph::new();
         for (path, source) in files {
-            let facts = crate::extract(Language::Python, source);
+            let facts = crate::extract(language, source);
             graph.upsert(path, FileEntry { stamp: Stamp::default(), facts });
         }
         graph
@@ -216,8 +220,8 @@ mod tests {
         ranking.defs.iter().map(|r| graph.def(&r.id).unwrap().name.clone()).collect()
     }
 
-    /// `core` is called from three places, `helper` from two (once by its unique name alone),
-    /// `leaf` from none.
+    /// `core` is called from three places, `helper` from one (b.py neither defines nor imports it:
+    /// in Python that bare name is a built-in's, no reference), `leaf` from none.
     const STAR: [(&str, &str); 4] = [
         ("core.py", "def core():\n    pass\n"),
         ("a.py", "from core import core\n\ndef alpha():\n    core()\n    helper()\n\ndef helper():\n    pass\n"),
@@ -230,7 +234,7 @@ mod tests {
         let graph = graph(&STAR);
         let ranking = graph.rank(&BTreeSet::new());
         assert_eq!(names(&graph, &ranking), ["core", "helper", "alpha", "beta", "gamma", "leaf"]);
-        assert_eq!((ranking.exact, ranking.likely, ranking.ambiguous), (4, 1, 0));
+        assert_eq!((ranking.exact, ranking.likely, ranking.ambiguous), (4, 0, 0));
         assert!(ranking.defs[0].score > ranking.defs[1].score, "{:?}", ranking.defs);
         assert!(ranking.defs[1].score > ranking.defs[2].score, "{:?}", ranking.defs);
         // alpha, beta, gamma and leaf are referenced by nothing: equal scores, path then line.
@@ -271,7 +275,8 @@ mod tests {
 
     #[test]
     fn a_one_letter_type_counts_only_when_resolved_exactly() {
-        let guessed = graph(&[("t.py", "class T:\n    pass\n"), ("use.py", "def f(x: T):\n    pass\n")]);
+        // TypeScript: a type named without an import may still be a global declaration.
+        let guessed = graph_in(Language::TypeScript, &[("t.ts", "class T {}\n"), ("use.ts", "function f(x: T) {}\n")]);
         let ranking = guessed.rank(&BTreeSet::new());
         assert_eq!(ranking.likely, 1);
         assert_eq!(ranking.defs[0].score, ranking.defs[1].score, "the guess adds nothing");

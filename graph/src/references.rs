@@ -16,6 +16,7 @@ use lean_ctx_outline::Language;
 use lean_ctx_outline::tree_sitter::{Node, Query, QueryCursor};
 use streaming_iterator::StreamingIterator;
 
+use crate::bindings::{self, Binding};
 use crate::facts::{Def, Ref, RefKind, SUPPORTED};
 
 const RUST: &str = r#"
@@ -44,6 +45,22 @@ const PYTHON: &str = r#"
 (default_parameter name: (identifier) @local)
 (typed_parameter (identifier) @local)
 (typed_default_parameter name: (identifier) @local)
+(assignment left: [(identifier) (attribute)] @bind.name)
+(assignment left: [(identifier) (attribute)] @bind.name type: (type) @bind.type)
+(assignment left: [(identifier) (attribute)] @bind.name
+  right: (call function: [(identifier) (attribute attribute: (identifier))] @bind.call))
+(assignment left: [(identifier) (attribute)] @bind.name
+  right: [(string) (concatenated_string) (list) (list_comprehension) (dictionary) (dictionary_comprehension)
+          (set) (set_comprehension) (integer) (float)] @bind.literal)
+(assignment left: [(identifier) (attribute)] @bind.name right: (identifier) @bind.copy)
+(parameters (identifier) @bind.name)
+(parameters [(list_splat_pattern (identifier) @bind.name) (dictionary_splat_pattern (identifier) @bind.name)] @bind.literal)
+(default_parameter name: (identifier) @bind.name)
+(typed_parameter (identifier) @bind.name type: (type) @bind.type)
+(typed_default_parameter name: (identifier) @bind.name type: (type) @bind.type)
+(as_pattern (call function: [(identifier) (attribute attribute: (identifier))] @bind.call)
+  alias: (as_pattern_target) @bind.name)
+(for_statement left: (identifier) @bind.name)
 "#;
 
 const JAVASCRIPT: &str = r#"
@@ -118,19 +135,34 @@ pub(crate) fn query(language: Language) -> Option<&'static Query> {
     COMPILED[slot].get_or_init(|| Query::new(&language.grammar(), &query_source(language)?).ok()).as_ref()
 }
 
-/// Every reference in the tree, in source order, each with the innermost definition enclosing it.
-pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]) -> Vec<Ref> {
-    let Some(query) = query(language) else { return Vec::new() };
+/// Every reference in the tree, in source order, each with the innermost definition enclosing it,
+/// and the names bound with what their bindings say about their types (see [`crate::bindings`]).
+pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]) -> (Vec<Ref>, Vec<Binding>) {
+    let Some(query) = query(language) else { return (Vec::new(), Vec::new()) };
     let names = query.capture_names();
+    let text = |node: Node| node.utf8_text(source.as_bytes()).unwrap_or_default();
     let mut found: BTreeMap<usize, (Node, RefKind, Option<Node>)> = BTreeMap::new();
     let mut locals: Vec<(&str, u32)> = Vec::new();
+    // By the bound name's position: a name several patterns match keeps the one that says most.
+    let mut bound: BTreeMap<usize, Binding> = BTreeMap::new();
     let mut cursor = QueryCursor::new();
     let mut matches = cursor.matches(query, root, source.as_bytes());
     while let Some(m) = matches.next() {
         let mut target = None;
         let mut receiver = None;
+        let mut binding: Option<Node> = None;
+        let mut bound_type = None;
+        let mut copied = None;
         for capture in m.captures {
             match names[capture.index as usize] {
+                "bind.name" => binding = Some(capture.node),
+                "bind.type" => bound_type = bindings::type_name(text(capture.node)),
+                "bind.call" => {
+                    let callee = text(capture.node).rsplit('.').next().unwrap_or_default();
+                    bound_type = bindings::constructs(callee).map(str::to_string);
+                }
+                "bind.literal" => bound_type = bindings::literal_type(capture.node.kind()).map(str::to_string),
+                "bind.copy" => copied = Some(text(capture.node)),
                 "recv" => receiver = Some(capture.node),
                 "local" => {
                     let name = capture.node.utf8_text(source.as_bytes()).unwrap_or_default();
@@ -141,6 +173,17 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
                 "new" => target = Some((capture.node, RefKind::New)),
                 _ => target = Some((capture.node, RefKind::Type)),
             }
+        }
+        if let Some(node) = binding {
+            // `self.repo = repo`: the type of `repo` where it was bound before, in the same scope.
+            let bound_type = bound_type.or_else(|| {
+                let line = node.start_position().row as u32 + 1;
+                let scope = enclosing(defs, line);
+                let mut earlier = bound.values().filter(|b| Some(b.name.as_str()) == copied && b.scope == scope);
+                earlier.rfind(|b| b.line <= line).and_then(|b| b.type_name.clone())
+            });
+            record_binding(&mut bound, node, text(node), bound_type, defs);
+            continue;
         }
         let Some((node, kind)) = target else { continue };
         if kind == RefKind::Type && names_a_declaration(node) {
@@ -162,7 +205,28 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
             caller: enclosing(defs, line),
         }
     });
-    refs.filter(|r| !calls_a_local(r, &locals, defs)).collect()
+    (refs.filter(|r| !calls_a_local(r, &locals, defs)).collect(), bound.into_values().collect())
+}
+
+/// Keeps a binding of a plain name or a `self.` attribute; of several matches of one name, the
+/// one that names a type.
+fn record_binding(
+    bound: &mut BTreeMap<usize, Binding>,
+    node: Node,
+    name: &str,
+    type_name: Option<String>,
+    defs: &[Def],
+) {
+    let plain = |n: &str| !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_');
+    if !(plain(name) || name.strip_prefix("self.").is_some_and(plain)) {
+        return;
+    }
+    let line = node.start_position().row as u32 + 1;
+    let binding = Binding { name: name.to_string(), type_name, line, scope: enclosing(defs, line) };
+    let entry = bound.entry(node.start_byte()).or_insert_with(|| binding.clone());
+    if entry.type_name.is_none() {
+        *entry = binding;
+    }
 }
 
 /// A bare call of a name bound earlier in the same function (a parameter, a closure in a

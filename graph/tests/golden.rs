@@ -93,8 +93,23 @@ fn python_calls() {
             "tests/test_pricing.py:5 test_discount_rounds_to_cents [exact]"
         ]
     );
+    // `lines = Lines()`; `names = []` is a list, whose `pop` is no caller.
+    assert_eq!(callers(&graph, "Lines.pop", None), ["shop/report.py:17 summary [exact]"]);
+    // `with Lines() as held`; `", ".join(…)` and `sep: str` are strings. `sep` in `Lines.join`
+    // has no written type, and strings have a `join`: not claimed.
+    assert_eq!(callers(&graph, "Lines.join", None), ["shop/report.py:21 summary [exact]"]);
+    let Lookup::Found(join) = graph.lookup("Lines.join", None) else { panic!("Lines.join") };
+    assert_eq!(
+        graph.unclaimed_calls(&join).as_deref(),
+        Some("calls of `.join()` on values of unknown type are not listed: built-in types have a `join` too")
+    );
+    let Lookup::Found(save) = graph.lookup("Repository.save", None) else { panic!("Repository.save") };
+    assert_eq!(graph.unclaimed_calls(&save), None);
     // Constructed under the alias `Repo`.
-    assert_eq!(callers(&graph, "Repository", None), ["shop/service.py:25 make_service [exact]"]);
+    assert_eq!(
+        callers(&graph, "Repository", None),
+        ["shop/report.py:27 reload [exact]", "shop/service.py:25 make_service [exact]"]
+    );
 }
 
 #[test]
@@ -175,7 +190,8 @@ fn callees_trace_and_lookups() {
         [
             "shop/service.py:15 Order [exact]",
             "shop/service.py:15 apply_discount [exact]",
-            "shop/service.py:16 Repository::save [likely]",
+            // `self.repo = repo`, and `repo: Repo` is `Repository` imported under another name.
+            "shop/service.py:16 Repository::save [exact]",
             "shop/service.py:17 OrderService::notify [exact]",
         ]
     );

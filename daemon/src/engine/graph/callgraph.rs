@@ -203,7 +203,12 @@ fn answer(
             }
         }
         (Action::Callees, _) => fill(&mut out, graph.callees(&targets, depth, MAX_EDGES)),
-        _ => fill(&mut out, graph.callers(&targets, depth, MAX_EDGES)),
+        _ => {
+            fill(&mut out, graph.callers(&targets, depth, MAX_EDGES));
+            if let Some(unclaimed) = graph.unclaimed_calls(&targets) {
+                out.note = Some(out.note.map_or(unclaimed.clone(), |n| format!("{n}; {unclaimed}")));
+            }
+        }
     }
     Ok(out)
 }
