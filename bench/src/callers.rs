@@ -28,9 +28,9 @@ pub struct Setup<'a> {
 }
 
 /// A function or method to ask about.
-struct Asked {
-    file: String,
-    symbol: String,
+pub(crate) struct Asked {
+    pub(crate) file: String,
+    pub(crate) symbol: String,
     line: u32,
     column: u32,
 }
@@ -143,7 +143,7 @@ fn compare(tally: &mut Tally, answer: &Value, theirs: &[Site], asked: &Asked) {
 }
 
 /// Every `symbols`-th callable definition (not a constructor) of the project's code files.
-fn sample(root: &Path, symbols: usize) -> Vec<Asked> {
+pub(crate) fn sample(root: &Path, symbols: usize) -> Vec<Asked> {
     let mut files = Vec::new();
     collect(root, root, &mut files);
     files.sort();

@@ -8,6 +8,7 @@ mod callers;
 mod coverage;
 mod definitions;
 mod foundation;
+mod graph_build;
 mod guard;
 mod lsp;
 mod memory;
@@ -35,6 +36,8 @@ const USAGE: &str = "usage: lctx-bench foundation [--runs N]
                           (callers against a language server's call hierarchy, e.g.
                            `callers ~/src/rich python -- pyright-langserver --stdio`;
                            --no-timing: precision and recall only, allowed in a debug build)
+       lctx-bench graph DIR [--symbols N] [--rounds N]   (index build, then the graph's, memory, restart,
+                          warm `lctx callgraph` latency; default 100 symbols × 3)
        lctx-bench repomap DIR NAME,NAME… [--budgets N,N…]   (the map's tokens and the listed names it shows;
                           counts only, allowed in a debug build)";
 
@@ -123,6 +126,17 @@ fn main() -> ExitCode {
             let seconds = value("--seconds").and_then(|s| s.parse().ok()).unwrap_or(600);
             soak::run(&bin_dir(), &repo, std::time::Duration::from_secs(seconds))
         }
+        Some("graph") => match args.get(1) {
+            Some(dir) if !dir.starts_with("--") => {
+                let symbols = value("--symbols").and_then(|s| s.parse().ok()).unwrap_or(100);
+                let rounds = value("--rounds").and_then(|s| s.parse().ok()).unwrap_or(3);
+                graph_build::run(&bin_dir(), Path::new(dir), symbols, rounds)
+            }
+            _ => {
+                eprintln!("{USAGE}");
+                return ExitCode::from(2);
+            }
+        },
         Some("callers") => {
             let server: Vec<String> =
                 args.iter().position(|a| a == "--").map(|i| args[i + 1..].to_vec()).unwrap_or_default();
