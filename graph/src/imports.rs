@@ -50,6 +50,14 @@ impl Reader<'_> {
 
     // Rust: `use a::b::{c, d as e, f::*};`, `pub use` re-exports.
     fn rust_item(&mut self, node: Node) {
+        // `mod store;` makes the file `store.rs` (or `store/mod.rs`) a module of this one.
+        if node.kind() == "mod_item" && node.child_by_field_name("body").is_none() {
+            if let Some(name) = node.child_by_field_name("name") {
+                let name = self.text(name);
+                self.push(node, &name, None, &format!("self::{name}"), false);
+            }
+            return;
+        }
         if node.kind() != "use_declaration" {
             return;
         }

@@ -57,8 +57,10 @@ fn tests_of(graph: &Graph, file: &str) -> Vec<String> {
 fn rust_related() {
     let graph = check_golden("rust");
     let files = graph.file_graph();
-    // `use crate::util::{self, …}` and `pub use store::Store as Db`.
-    assert_eq!(files.importers_of("src/util.rs").collect::<Vec<_>>(), ["src/store.rs"]);
+    // `mod util;` in lib.rs and `use crate::util::{self, …}` in store.rs.
+    assert_eq!(files.importers_of("src/util.rs").collect::<Vec<_>>(), ["src/lib.rs", "src/store.rs"]);
+    // `pub mod store;` and `pub use store::Store as Db`.
+    assert_eq!(files.imports_of("src/lib.rs").collect::<Vec<_>>(), ["src/store.rs", "src/util.rs"]);
     assert_eq!(tests_of(&graph, "src/store.rs"), ["tests/store.rs"]);
 }
 
