@@ -1,27 +1,30 @@
-//! Receiver types where the code writes them: `x = Order(…)`, `x: Order`, `def f(x: Order)`,
-//! `with Lock() as x`, `self.repo = Repository()`, a literal (`x = []`, `sep = ", "`). A call on
-//! such a receiver is a call on that type, so `items.pop()` on a list is not a call of a project
-//! method that happens to be named `pop`.
-//!
-//! Only Python binds names this way so far: its calls on values of unknown type were most of the
-//! callers that a language server did not confirm (docs/benchmarks.md, "Callers against a
-//! language server").
-
-use serde::{Deserialize, Serialize};
+//! Receiver types where the code writes them: `x = Order(…)`, `const x = new Order()`,
+//! `x: Order`, typed parameters and fields, `with Lock() as x`, `self.repo = repo`, a literal
+//! (`x = []`, `sep = ", "`), or an expression whose type [`crate::types`] works out
+//! (`x = make()`, `this.cache = client.getCache()`). A call on such a receiver is a call on that
+//! type, so `items.pop()` on a list is not a call of a project method that happens to be named
+//! `pop`. Python, JavaScript and TypeScript bind names this way: their calls on values of unknown
+//! type were most of the callers a language server did not confirm (docs/benchmarks.md,
+//! "Callers against a language server").
 
 use lean_ctx_outline::Language;
+use serde::{Deserialize, Serialize};
 
 use crate::facts::{Def, Ref};
 
 /// A name bound in a scope, with its type when the binding writes one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Binding {
-    /// `x`, or `self.x` for an attribute assigned in a method.
+    /// `x`, or `self.x` / `this.x` for an attribute assigned in a method.
     pub name: String,
-    /// The type's own name (`Order` for `models.Order(…)`, `Optional["Order"]`, `Order | None`),
-    /// a literal's built-in type (`str`, `list`, `dict`), or `None` when nothing says
-    /// (`x = make()`): the name is bound here, to something unknown.
+    /// The type's own name (`Order` for `models.Order(…)`, `new Order()`, `Optional["Order"]`,
+    /// `Order | None`), or a literal's built-in type (`str`, `list`, `string`).
     pub type_name: Option<String>,
+    /// Without a written type: the expression the name is bound to when its type can be worked
+    /// out from the project (`make()`, `self.client.session()`, `a.b`), arguments left out.
+    /// Neither set: bound here, to something unknown.
+    #[serde(default)]
+    pub value: Option<String>,
     pub line: u32,
     /// Index in [`crate::FileFacts::defs`] of the innermost definition holding the binding; `None`
     /// at the module's top level.
@@ -33,12 +36,159 @@ pub struct Binding {
 pub enum Bound<'a> {
     /// The type is named: a project type, or a type from elsewhere (built-in, library).
     Type(&'a str),
-    /// Bound, type unknown (or bound to different types): no evidence either way.
+    /// The value of an expression whose type may be worked out.
+    Value(&'a str),
+    /// Bound, type unknown (or bound to different things): no evidence either way.
     Unknown,
 }
 
+/// One step of a receiver chain: `client` and `session()` in `client.session()`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Segment<'a> {
+    pub name: &'a str,
+    pub call: bool,
+}
+
+/// `a.b().c` as its steps; `None` for what is not such a chain (an index, an operator, a
+/// literal, a call of a call).
+pub(crate) fn segments(expr: &str) -> Option<Vec<Segment<'_>>> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut start = 0;
+    let mut open = None;
+    for (i, c) in expr.char_indices() {
+        match c {
+            // One call per step: `f()()` calls what a call returns.
+            '(' if depth == 0 && open.is_some() => return None,
+            '(' if depth == 0 => {
+                open = Some(i);
+                depth += 1;
+            }
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth = depth.checked_sub(1)?,
+            '.' if depth == 0 => {
+                out.push(segment(&expr[start..i], open.map(|o| o - start))?);
+                start = i + 1;
+                open = None;
+            }
+            _ if depth == 0 && open.is_some() => return None,
+            _ => {}
+        }
+    }
+    out.push(segment(&expr[start..], open.map(|o| o - start))?);
+    Some(out)
+}
+
+fn segment(text: &str, open: Option<usize>) -> Option<Segment<'_>> {
+    let name = open.map_or(text, |o| &text[..o]).trim();
+    let word = |c: char| c.is_alphanumeric() || matches!(c, '_' | '#' | '$');
+    (!name.is_empty() && name.chars().all(word)).then_some(Segment { name, call: open.is_some() })
+}
+
+/// The type a function's signature says it returns, as [`type_name`] reads it: Python's and
+/// Rust's `-> T`, TypeScript's `): T`. `None` when it writes none or the signature was shortened.
+pub fn return_type(language: Language, signature: &str) -> Option<String> {
+    if signature.contains('…') {
+        return None;
+    }
+    let written = match language {
+        Language::Python | Language::Rust => {
+            let (_, tail) = signature.rsplit_once("->")?;
+            let tail = tail.split(" where ").next().unwrap_or(tail);
+            tail.trim().trim_end_matches(['{', ':']).trim()
+        }
+        Language::TypeScript | Language::Tsx | Language::JavaScript => {
+            let close = closing_paren(signature)?;
+            let tail = signature[close + 1..].trim_start().strip_prefix(':')?;
+            tail.trim().trim_end_matches(['{', ';']).trim()
+        }
+        _ => return None,
+    };
+    type_name(written)
+}
+
+/// The `)` closing a signature's parameter list (after any `<…>` type parameters).
+fn closing_paren(signature: &str) -> Option<usize> {
+    let open = signature.find('(')?;
+    let mut depth = 0usize;
+    for (i, c) in signature[open..].char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 && c == ')' {
+                    return Some(open + i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether `name` is a built-in type of `language` (never a project type).
+pub(crate) fn builtin_type(language: Language, name: &str) -> bool {
+    match language {
+        Language::Python => matches!(
+            name,
+            "str"
+                | "int"
+                | "float"
+                | "bool"
+                | "bytes"
+                | "bytearray"
+                | "list"
+                | "dict"
+                | "set"
+                | "frozenset"
+                | "tuple"
+                | "object"
+                | "type"
+                | "IO"
+                | "List"
+                | "Dict"
+                | "Set"
+                | "Tuple"
+        ),
+        Language::TypeScript | Language::Tsx | Language::JavaScript => matches!(
+            name,
+            "string"
+                | "number"
+                | "boolean"
+                | "bigint"
+                | "symbol"
+                | "object"
+                | "void"
+                | "Array"
+                | "ReadonlyArray"
+                | "Promise"
+                | "Map"
+                | "Set"
+                | "WeakMap"
+                | "WeakSet"
+                | "Record"
+                | "Date"
+                | "RegExp"
+                | "Error"
+                | "Function"
+                | "String"
+                | "Number"
+                | "Boolean"
+        ),
+        _ => false,
+    }
+}
+
 /// The built-in type a literal's node kind stands for.
-pub(crate) fn literal_type(kind: &str) -> Option<&'static str> {
+pub(crate) fn literal_type(language: Language, kind: &str) -> Option<&'static str> {
+    if language != Language::Python {
+        return Some(match kind {
+            "string" | "template_string" => "string",
+            "array" => "Array",
+            "number" => "number",
+            _ => return None,
+        });
+    }
     Some(match kind {
         "string" | "concatenated_string" => "str",
         "list" | "list_comprehension" => "list",
@@ -56,22 +206,27 @@ pub(crate) fn literal_type(kind: &str) -> Option<&'static str> {
 /// single type: `Order`, `models.Order`, `"Order"`, `Optional[Order]`, `Order | None` → `Order`;
 /// `List[str]` → `List`; `Order | Item` → `None`.
 pub(crate) fn type_name(written: &str) -> Option<String> {
-    let text = written.trim().trim_matches(['"', '\'']).trim();
+    let text = written.trim().trim_start_matches(':').trim().trim_matches(['"', '\'']).trim();
     let text = match text.strip_prefix("Optional[").or_else(|| text.strip_prefix("typing.Optional[")) {
         Some(inner) => inner.strip_suffix(']')?.trim(),
         None => text,
     };
-    let parts: Vec<&str> = text.split('|').map(str::trim).filter(|p| *p != "None").collect();
+    let absent = |p: &&str| matches!(*p, "None" | "null" | "undefined");
+    let parts: Vec<&str> = text.split('|').map(str::trim).filter(|p| !p.is_empty() && !absent(p)).collect();
     let [one] = parts.as_slice() else { return None };
-    let head = one.split('[').next().unwrap_or(one).trim().trim_matches(['"', '\'']);
+    let head = one.split(['[', '<']).next().unwrap_or(one).trim().trim_matches(['"', '\'']);
     let name = head.rsplit('.').next().unwrap_or(head);
     (!name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_')).then(|| name.to_string())
 }
 
-/// The type of a value a call of `callee` makes: a class by Python's naming convention, a
+/// The type of a value a call of `callee` makes in Python: a class by its naming convention, a
 /// built-in type (`dict()`, `list()`) or a built-in function's result (`open()` → a file). A
 /// lower-case function's result is unknown.
-pub(crate) fn constructs(callee: &str) -> Option<&str> {
+pub(crate) fn constructs(language: Language, callee: &str) -> Option<&str> {
+    if language != Language::Python {
+        // JavaScript constructs with `new`; an upper-case call is a factory like any other.
+        return None;
+    }
     if callee.chars().next().is_some_and(char::is_uppercase) {
         return Some(callee);
     }
@@ -150,37 +305,42 @@ pub(crate) fn is_literal(receiver: &str) -> bool {
     string || receiver.starts_with(['"', '\'', '`', '[', '{']) || receiver.starts_with(|c: char| c.is_ascii_digit())
 }
 
-/// What `r`'s receiver is bound to where `r` is written: the caller's own binding of that name
-/// before the call, else (for a plain name) the module's; for `self.x`, an assignment to
-/// `self.x` in any method of the caller's type or an annotation `x: T` in its body.
-pub(crate) fn receiver_type<'a>(bindings: &'a [Binding], defs: &[Def], r: &Ref, receiver: &str) -> Option<Bound<'a>> {
-    if let Some(attribute) = receiver.strip_prefix("self.").filter(|a| !a.contains(['.', '(', '['])) {
-        let container = r.caller.and_then(|i| defs.get(i as usize)).and_then(|c| c.container.as_deref())?;
-        let in_type = |b: &&Binding| {
-            let scope = b.scope.and_then(|i| defs.get(i as usize));
-            (b.name == receiver && scope.is_some_and(|d| d.container.as_deref() == Some(container)))
-                || (b.name == attribute && scope.is_some_and(|d| d.is_type() && d.name == container))
-        };
-        return agreed(bindings.iter().filter(in_type));
-    }
-    if !receiver.chars().all(|c| c.is_alphanumeric() || c == '_') {
-        return None;
-    }
+/// What `name` is bound to where `r` is written: the caller's own binding of it before `r`, else
+/// the module's.
+pub(crate) fn name_type<'a>(bindings: &'a [Binding], r: &Ref, name: &str) -> Option<Bound<'a>> {
     let named = |scope: Option<u32>| {
         let found: Vec<&Binding> =
-            bindings.iter().filter(|b| b.name == receiver && b.scope == scope && b.line <= r.line).collect();
+            bindings.iter().filter(|b| b.name == name && b.scope == scope && b.line <= r.line).collect();
         (!found.is_empty()).then_some(found)
     };
     let in_caller = r.caller.and_then(|caller| named(Some(caller)));
     agreed(in_caller.or_else(|| named(None))?.into_iter())
 }
 
-/// The one type a set of bindings agrees on, or [`Bound::Unknown`].
-fn agreed<'a>(mut found: impl Iterator<Item = &'a Binding>) -> Option<Bound<'a>> {
+/// The bindings of one file for attribute `attribute` of type `container`: assignments to
+/// `self.x` / `this.x` in its methods, or a field `x: T` in its body.
+pub(crate) fn attribute_bindings<'a>(
+    bindings: &'a [Binding],
+    defs: &[Def],
+    container: &str,
+    attribute: &str,
+) -> Vec<&'a Binding> {
+    let in_type = |b: &&Binding| {
+        let scope = b.scope.and_then(|i| defs.get(i as usize));
+        let assigned = b.name.strip_prefix("self.").or_else(|| b.name.strip_prefix("this.")) == Some(attribute);
+        (assigned && scope.is_some_and(|d| d.container.as_deref() == Some(container)))
+            || (b.name == attribute && scope.is_some_and(|d| d.is_type() && d.name == container))
+    };
+    bindings.iter().filter(in_type).collect()
+}
+
+/// The one type or expression a set of bindings agrees on, or [`Bound::Unknown`].
+pub(crate) fn agreed<'a>(mut found: impl Iterator<Item = &'a Binding>) -> Option<Bound<'a>> {
     let first = found.next()?;
-    let same = found.all(|b| b.type_name == first.type_name);
-    Some(match (&first.type_name, same) {
-        (Some(name), true) => Bound::Type(name),
+    let same = found.all(|b| b.type_name == first.type_name && b.value == first.value);
+    Some(match (&first.type_name, &first.value, same) {
+        (Some(name), _, true) => Bound::Type(name),
+        (None, Some(value), true) => Bound::Value(value),
         _ => Bound::Unknown,
     })
 }
@@ -207,6 +367,36 @@ mod tests {
         assert!(builtin_method(Language::Python, "add") && builtin_method(Language::Python, "writelines"));
         assert!(builtin_method(Language::Python, "setdefault"));
         assert!(!builtin_method(Language::Python, "render") && !builtin_method(Language::TypeScript, "pop"));
+    }
+
+    #[test]
+    fn chains_split_into_names_and_calls() {
+        let steps = |e| {
+            segments(e)
+                .map(|s| s.iter().map(|s| format!("{}{}", s.name, if s.call { "()" } else { "" })).collect::<Vec<_>>())
+        };
+        assert_eq!(steps("client.getCache(a.b, [1]).find").unwrap(), ["client", "getCache()", "find"]);
+        assert_eq!(steps("this.#cache").unwrap(), ["this", "#cache"]);
+        assert_eq!(steps("make()").unwrap(), ["make()"]);
+        assert_eq!(steps("items[0]"), None);
+        assert_eq!(steps("f()()"), None);
+        assert_eq!(steps("a + b"), None);
+    }
+
+    #[test]
+    fn return_types_are_read_from_signatures() {
+        let py = |s| return_type(Language::Python, s);
+        let ts = |s| return_type(Language::TypeScript, s);
+        assert_eq!(py("def session(self, x: int = 1) -> Session").as_deref(), Some("Session"));
+        assert_eq!(py("@property def url(self) -> \"URL | None\"").as_deref(), Some("URL"));
+        assert_eq!(py("def close(self) -> None"), None);
+        assert_eq!(py("def f(self)"), None);
+        assert_eq!(ts("getQueryCache(): QueryCache").as_deref(), Some("QueryCache"));
+        assert_eq!(ts("build<T>(options: Opts<T> = {}): Query<T> | undefined").as_deref(), Some("Query"));
+        assert_eq!(ts("function make(a: (x: number) => void): Client {").as_deref(), Some("Client"));
+        assert_eq!(ts("constructor(config: Config)"), None);
+        assert_eq!(ts("fetch(options: FetchQueryOptions<…>) …"), None);
+        assert_eq!(return_type(Language::Rust, "pub fn new(path: &str) -> Self").as_deref(), Some("Self"));
     }
 
     #[test]

@@ -22,6 +22,9 @@ pub struct Def {
     /// The name a method's body uses for its receiver when the language lets it be chosen (Go's
     /// `func (s *Server)`), so `s.Start()` resolves like `self.start()`.
     pub receiver_var: Option<String>,
+    /// The type a function's signature says it returns (see [`crate::bindings::return_type`]).
+    #[serde(default)]
+    pub returns: Option<String>,
 }
 
 impl Def {
@@ -92,7 +95,7 @@ pub struct FileFacts {
     pub defs: Vec<Def>,
     pub refs: Vec<Ref>,
     pub imports: Vec<Import>,
-    /// Names bound with the types their bindings write (Python so far).
+    /// Names bound with the types or values their bindings write (Python, JavaScript, TypeScript).
     pub bindings: Vec<Binding>,
     /// Java's `package` declaration.
     pub package: Option<String>,
@@ -172,6 +175,9 @@ fn flatten(items: &[Definition], container: Option<&str>, language: Language, li
                 start_line: item.start_line,
                 end_line: item.end_line,
                 receiver_var,
+                returns: matches!(item.kind, Kind::Function | Kind::Method)
+                    .then(|| crate::bindings::return_type(language, &item.signature))
+                    .flatten(),
             });
         }
         let inner = match item.kind {

@@ -4,10 +4,11 @@
 //! `this`, a Go receiver variable → the enclosing type; an imported module or package → that
 //! module's files; a type name → that type's members), then the enclosing scopes of its file
 //! (the caller's own type, then the file's top level, then Go's package or Java's package),
-//! then the file's imports (following re-exports). Those are `exact`. A receiver whose type its
-//! binding writes (`x = Order()`, `x: Order`, `self.repo = repo` of a typed parameter; see
-//! [`crate::bindings`]) resolves to that type's member, `exact`, or to nothing when the type is
-//! not the project's (a literal, `sep: str`, `sys.stdout`). Without such evidence, a name defined
+//! then the file's imports (following re-exports). Those are `exact`. A receiver whose type the
+//! code writes (`x = Order()`, `x: Order`, `self.repo = repo` of a typed parameter, a function's
+//! return type, `client.getCache()`; see [`crate::bindings`] and [`crate::types`]) resolves to
+//! that type's member, `exact`, or to nothing when the type is not the project's (a literal,
+//! `sep: str`, `sys.stdout`, `new Map()`). Without such evidence, a name defined
 //! once in the project is `likely`, several times `ambiguous` (all listed). A name imported from
 //! outside the project, or defined nowhere in it, resolves to nothing; so does a Python bare name
 //! its file neither defines nor imports (a built-in), and a Python method called on a value of
@@ -18,9 +19,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use lean_ctx_outline::Language;
 use serde::{Deserialize, Serialize};
 
-use crate::bindings::{self, Bound};
+use crate::bindings;
 use crate::facts::{Def, FileFacts, Import, Ref, RefKind};
 use crate::modules;
+use crate::types::{Known, MAX_STEPS};
 
 /// How a reference was resolved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -274,30 +276,20 @@ impl Graph {
                 _ => Resolution { label: Label::Ambiguous, targets: members },
             });
         }
-        // A literal, or a value whose binding names its type: a member of that type, or nothing in
-        // the project when the type is not the project's (`[].pop()`, `sep: str`, `x = Path(…)`).
-        if bindings::is_literal(receiver) || receiver.ends_with(".__dict__") {
-            return None;
-        }
-        // A value reached through a module from outside the project: `sys.stdout.write()`.
-        if let Some((head, _)) = receiver.split_once('.')
-            && let Some(import) = facts.imports.iter().find(|i| i.local == head && i.name.is_none())
-            && self.modules.matching(&modules::target(language, file, &import.module)).is_empty()
-        {
-            return None;
-        }
-        if let Some(Bound::Type(written)) = bindings::receiver_type(&facts.bindings, &facts.defs, r, receiver) {
-            let alias = facts.imports.iter().find(|i| i.local == written);
-            let type_name = alias.and_then(|i| i.name.as_deref()).unwrap_or(written);
-            let is_project_type = self.all_named(type_name, |_, d| d.is_type()).is_some();
-            if !is_project_type {
-                return None;
+        // A receiver whose type the code writes (a binding, a return type, a literal): that type's
+        // member, or nothing in the project when the type is not the project's (`[].pop()`,
+        // `sep: str`, `sys.stdout.write()`).
+        match self.type_of(file, facts, r, receiver, MAX_STEPS) {
+            Some(Known::Foreign) => return None,
+            Some(Known::Project(type_name)) => {
+                if let Some(members) = self.all_named(&r.name, |_, d| member_of(&type_name, d)) {
+                    let one_place = members.iter().all(|m| m.file == members[0].file);
+                    let label = if one_place { Label::Exact } else { Label::Ambiguous };
+                    return Some(Resolution { label, targets: members });
+                }
+                // Not the type's own member: inherited from a base class, of unknown type.
             }
-            if let Some(members) = self.all_named(&r.name, |_, d| member_of(type_name, d)) {
-                let label = if members.len() == 1 { Label::Exact } else { Label::Ambiguous };
-                return Some(Resolution { label, targets: members });
-            }
-            // Not the type's own member: inherited from a base class, of unknown type.
+            None => {}
         }
         // A value of unknown type: any member of that name, unless built-in types have the name too.
         if bindings::builtin_method(language, &r.name) {
@@ -307,7 +299,7 @@ impl Graph {
     }
 
     /// Resolves `name` in `module` (imported by `file`), following re-exports.
-    fn through_import(
+    pub(crate) fn through_import(
         &self,
         file: &str,
         language: Language,
@@ -344,6 +336,11 @@ impl Graph {
         self.modules.matching(target).into_iter().map(str::to_string).collect()
     }
 
+    /// An import from outside the project: its module names no project file.
+    pub(crate) fn is_foreign_import(&self, file: &str, language: Language, import: &Import) -> bool {
+        self.modules.matching(&modules::target(language, file, &import.module)).is_empty()
+    }
+
     /// The files of a module an import binds (`import a.b as m`, `from . import models`, `use
     /// crate::util::{self}`, `import * as ns`); `None` when it binds an item.
     fn imported_module(&self, file: &str, language: Language, import: &Import) -> Option<modules::Target> {
@@ -372,7 +369,7 @@ impl Graph {
     }
 
     /// Definitions of `file` that satisfy `keep`.
-    fn in_file(&self, file: &str, keep: impl Fn(&Def) -> bool) -> Option<Vec<DefId>> {
+    pub(crate) fn in_file(&self, file: &str, keep: impl Fn(&Def) -> bool) -> Option<Vec<DefId>> {
         let facts = &self.files.get(file)?.facts;
         let found: Vec<DefId> = facts
             .defs
@@ -385,7 +382,7 @@ impl Graph {
     }
 
     /// Definitions named `name` anywhere that satisfy `keep`.
-    fn all_named(&self, name: &str, keep: impl Fn(&DefId, &Def) -> bool) -> Option<Vec<DefId>> {
+    pub(crate) fn all_named(&self, name: &str, keep: impl Fn(&DefId, &Def) -> bool) -> Option<Vec<DefId>> {
         let found: Vec<DefId> =
             self.defs_named(name).filter(|id| self.def(id).is_some_and(|d| keep(id, d))).cloned().collect();
         (!found.is_empty()).then_some(found)
@@ -469,7 +466,7 @@ pub(crate) fn language_of(facts: &FileFacts) -> Option<Language> {
 
 /// The name an import brings from its module: the item's own name, or the local name for a
 /// default import or a module.
-fn imported_name(import: &Import) -> &str {
+pub(crate) fn imported_name(import: &Import) -> &str {
     match import.name.as_deref() {
         Some("default") | None => &import.local,
         Some(name) => name,

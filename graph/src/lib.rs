@@ -20,6 +20,7 @@ mod rank;
 mod references;
 mod related;
 mod tests_link;
+mod types;
 mod usages;
 
 pub use bindings::{Binding, builtin_method};

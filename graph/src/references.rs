@@ -53,6 +53,7 @@ const PYTHON: &str = r#"
   right: [(string) (concatenated_string) (list) (list_comprehension) (dictionary) (dictionary_comprehension)
           (set) (set_comprehension) (integer) (float)] @bind.literal)
 (assignment left: [(identifier) (attribute)] @bind.name right: (identifier) @bind.copy)
+(assignment left: [(identifier) (attribute)] @bind.name right: (attribute) @bind.value)
 (parameters (identifier) @bind.name)
 (parameters [(list_splat_pattern (identifier) @bind.name) (dictionary_splat_pattern (identifier) @bind.name)] @bind.literal)
 (default_parameter name: (identifier) @bind.name)
@@ -71,6 +72,36 @@ const JAVASCRIPT: &str = r#"
 (class_heritage (identifier) @type)
 (variable_declarator name: (identifier) @local)
 (formal_parameters (identifier) @local)
+"#;
+
+/// Bindings of JavaScript and TypeScript (see [`crate::bindings`]).
+const JS_BINDINGS: &str = r#"
+(variable_declarator name: (identifier) @bind.name)
+(variable_declarator name: (identifier) @bind.name value: (new_expression constructor: (identifier) @bind.new))
+(variable_declarator name: (identifier) @bind.name
+  value: (call_expression function: [(identifier) (member_expression)] @bind.call))
+(variable_declarator name: (identifier) @bind.name value: (member_expression) @bind.value)
+(variable_declarator name: (identifier) @bind.name value: [(string) (template_string) (array) (number)] @bind.literal)
+(variable_declarator name: (identifier) @bind.name value: (identifier) @bind.copy)
+(assignment_expression left: (member_expression object: (this)) @bind.name
+  right: (new_expression constructor: (identifier) @bind.new))
+(assignment_expression left: (member_expression object: (this)) @bind.name
+  right: (call_expression function: [(identifier) (member_expression)] @bind.call))
+(assignment_expression left: (member_expression object: (this)) @bind.name right: (identifier) @bind.copy)
+"#;
+
+/// TypeScript's written types: annotated variables, parameters and fields, parameter properties.
+const TS_BINDINGS: &str = r#"
+(variable_declarator name: (identifier) @bind.name type: (type_annotation) @bind.type)
+(required_parameter pattern: (identifier) @bind.name)
+(optional_parameter pattern: (identifier) @bind.name)
+(required_parameter pattern: (identifier) @bind.name type: (type_annotation) @bind.type)
+(optional_parameter pattern: (identifier) @bind.name type: (type_annotation) @bind.type)
+(required_parameter (accessibility_modifier) pattern: (identifier) @bind.field type: (type_annotation) @bind.type)
+(public_field_definition name: [(property_identifier) (private_property_identifier)] @bind.name
+  type: (type_annotation) @bind.type)
+(public_field_definition name: [(property_identifier) (private_property_identifier)] @bind.name
+  value: (new_expression constructor: (identifier) @bind.new))
 "#;
 
 const JSX: &str = r#"
@@ -116,9 +147,9 @@ fn query_source(language: Language) -> Option<String> {
     Some(match language {
         Language::Rust => RUST.to_string(),
         Language::Python => PYTHON.to_string(),
-        Language::JavaScript => format!("{JAVASCRIPT}{JSX}"),
-        Language::TypeScript => TYPESCRIPT.to_string(),
-        Language::Tsx => format!("{TYPESCRIPT}{JSX}"),
+        Language::JavaScript => format!("{JAVASCRIPT}{JS_BINDINGS}{JSX}"),
+        Language::TypeScript => format!("{TYPESCRIPT}{JS_BINDINGS}{TS_BINDINGS}"),
+        Language::Tsx => format!("{TYPESCRIPT}{JS_BINDINGS}{TS_BINDINGS}{JSX}"),
         Language::Go => GO.to_string(),
         Language::Java => JAVA.to_string(),
         _ => return None,
@@ -150,18 +181,29 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
     while let Some(m) = matches.next() {
         let mut target = None;
         let mut receiver = None;
-        let mut binding: Option<Node> = None;
+        // The bound name's node, and the prefix it takes (`this.` for a parameter property).
+        let mut binding: Option<(Node, Option<&str>)> = None;
         let mut bound_type = None;
+        let mut value = None;
         let mut copied = None;
         for capture in m.captures {
             match names[capture.index as usize] {
-                "bind.name" => binding = Some(capture.node),
+                "bind.name" => binding = Some((capture.node, None)),
+                "bind.field" => binding = Some((capture.node, Some("this."))),
                 "bind.type" => bound_type = bindings::type_name(text(capture.node)),
+                "bind.new" => bound_type = Some(text(capture.node).to_string()),
                 "bind.call" => {
-                    let callee = text(capture.node).rsplit('.').next().unwrap_or_default();
-                    bound_type = bindings::constructs(callee).map(str::to_string);
+                    let function = text(capture.node);
+                    let callee = function.rsplit('.').next().unwrap_or_default();
+                    match bindings::constructs(language, callee) {
+                        Some(type_name) => bound_type = Some(type_name.to_string()),
+                        None => value = Some(format!("{}()", compact(function))),
+                    }
                 }
-                "bind.literal" => bound_type = bindings::literal_type(capture.node.kind()).map(str::to_string),
+                "bind.value" => value = Some(compact(text(capture.node))),
+                "bind.literal" => {
+                    bound_type = bindings::literal_type(language, capture.node.kind()).map(str::to_string)
+                }
                 "bind.copy" => copied = Some(text(capture.node)),
                 "recv" => receiver = Some(capture.node),
                 "local" => {
@@ -174,15 +216,18 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
                 _ => target = Some((capture.node, RefKind::Type)),
             }
         }
-        if let Some(node) = binding {
-            // `self.repo = repo`: the type of `repo` where it was bound before, in the same scope.
-            let bound_type = bound_type.or_else(|| {
+        if let Some((node, prefix)) = binding {
+            // `self.repo = repo`: what `repo` was bound to before, in the same scope.
+            if let Some(copied) = copied {
                 let line = node.start_position().row as u32 + 1;
                 let scope = enclosing(defs, line);
-                let mut earlier = bound.values().filter(|b| Some(b.name.as_str()) == copied && b.scope == scope);
-                earlier.rfind(|b| b.line <= line).and_then(|b| b.type_name.clone())
-            });
-            record_binding(&mut bound, node, text(node), bound_type, defs);
+                let mut earlier = bound.values().filter(|b| b.name == copied && b.scope == scope);
+                if let Some(earlier) = earlier.rfind(|b| b.line <= line) {
+                    (bound_type, value) = (earlier.type_name.clone(), earlier.value.clone());
+                }
+            }
+            let name = format!("{}{}", prefix.unwrap_or_default(), text(node));
+            record_binding(&mut bound, node, &name, bound_type, value, defs);
             continue;
         }
         let Some((node, kind)) = target else { continue };
@@ -215,16 +260,18 @@ fn record_binding(
     node: Node,
     name: &str,
     type_name: Option<String>,
+    value: Option<String>,
     defs: &[Def],
 ) {
-    let plain = |n: &str| !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_');
-    if !(plain(name) || name.strip_prefix("self.").is_some_and(plain)) {
+    let plain = |n: &str| !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '#' | '$'));
+    let attribute = name.strip_prefix("self.").or_else(|| name.strip_prefix("this."));
+    if !(plain(name) || attribute.is_some_and(plain)) {
         return;
     }
     let line = node.start_position().row as u32 + 1;
-    let binding = Binding { name: name.to_string(), type_name, line, scope: enclosing(defs, line) };
+    let binding = Binding { name: name.to_string(), type_name, value, line, scope: enclosing(defs, line) };
     let entry = bound.entry(node.start_byte()).or_insert_with(|| binding.clone());
-    if entry.type_name.is_none() {
+    if entry.type_name.is_none() && entry.value.is_none() {
         *entry = binding;
     }
 }
