@@ -9,7 +9,6 @@ mod coverage;
 mod definitions;
 mod foundation;
 mod guard;
-mod lsp;
 mod memory;
 mod reading;
 mod redact;
