@@ -218,9 +218,13 @@ impl Server {
     pub fn kill(&self) {
         // The group's id is the leader's pid, which is not reused before the leader is reaped
         // (in Drop), so this never reaches another process.
-        let group = self.child.id() as libc::pid_t;
+        let pid = self.child.id() as libc::pid_t;
+        // The leader too, in case it left its group (setsid): Drop waits for it.
         // SAFETY: kill has no memory-safety preconditions.
-        unsafe { libc::kill(-group, libc::SIGKILL) };
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+            libc::kill(pid, libc::SIGKILL);
+        }
     }
 
     fn notify(&self, method: &str, params: Value) -> Result<(), Error> {
@@ -318,5 +322,49 @@ impl Reader {
             }
             _ => json!({"error": {"code": -32601, "message": format!("{method} is not supported")}}),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn alive(pid: u32) -> bool {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|s| s.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().next().map(str::to_string)))
+            .is_some_and(|state| state != "Z")
+    }
+
+    #[test]
+    fn a_server_that_never_initialises_times_out_and_takes_what_it_started_with_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("grandchild");
+        // A "server" that starts a process of its own and never answers.
+        let script = format!("sleep 30 & echo $! > {}; exec cat > /dev/null", pid_file.display());
+        let command = ["sh".to_string(), "-c".to_string(), script];
+        let started = Instant::now();
+        let result = Server::start(&command, dir.path(), started + Duration::from_millis(300));
+        assert_eq!(result.err(), Some(Error::Timeout("initialize".into())));
+        assert!(started.elapsed() < Duration::from_secs(5));
+        let grandchild: u32 = std::fs::read_to_string(&pid_file).unwrap().trim().parse().unwrap();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while alive(grandchild) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(!alive(grandchild), "the server's own child {grandchild} outlived it");
+    }
+
+    #[test]
+    fn a_missing_program_is_named_and_an_early_exit_is_noticed() {
+        let dir = tempfile::tempdir().unwrap();
+        let until = Instant::now() + Duration::from_secs(5);
+        let missing = Server::start(&["lean-ctx-no-such-server".to_string()], dir.path(), until).err();
+        assert_eq!(
+            missing.as_ref().map(ToString::to_string).as_deref(),
+            Some("lean-ctx-no-such-server is not installed (not found on PATH)")
+        );
+        let exits = Server::start(&["true".to_string()], dir.path(), until).err();
+        assert_eq!(exits, Some(Error::Exited));
     }
 }
