@@ -72,14 +72,15 @@ fn callgraph(home: &Home, root: &Path, no_daemon: bool, args: &[&str]) -> (Strin
     (String::from_utf8(out.stdout).unwrap(), took)
 }
 
-/// Waits until the code graph knows `target`'s caller, so a fallback has its answer to give.
+/// Waits until the code graph is built, so the question has a definition to ask about and a
+/// fallback has its answer to give.
 fn wait_for_graph(home: &Home, root: &Path) {
     let ready = wait_until(Duration::from_secs(15), || {
         let out = home.lctx_in(root, false, &["callgraph", "target", "--json"]);
         let answer: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
-        answer["complete"] == true && answer["edges"].as_array().is_some_and(|e| e.len() == 1)
+        answer["complete"] == true && answer["targets"].as_array().is_some_and(|t| t.len() == 1)
     });
-    assert!(ready, "the code graph never found target's caller");
+    assert!(ready, "the code graph never found target");
 }
 
 /// The pids of the fake servers started so far, in start order.
@@ -222,4 +223,19 @@ fn the_fallback_child_answers_precisely_and_takes_its_server_with_it() {
     let pid = server_pids(&home)[0];
     assert!(wait_until(Duration::from_secs(5), || !process_alive(pid)), "server {pid} outlived its fallback child");
     assert!(home.daemon_pids().is_empty());
+}
+
+#[test]
+fn precise_call_sites_in_denied_files_are_withheld_like_the_graphs() {
+    let home = Home::new();
+    let root = setup(&home, json!({}), "deny_paths = [\"orders.py\"]\n");
+    let _daemon = home.spawn_daemon(&[]);
+    wait_for_graph(&home, &root);
+    let (text, _) = callgraph(&home, &root, false, &["target", "--precise"]);
+    assert!(
+        text.starts_with("callers of target (pricing.py:1), depth 1, precise (fake-lsp):\n0 call site(s)\n"),
+        "{text}"
+    );
+    assert!(text.contains("note: 1 call site(s) withheld"), "{text}");
+    assert!(!text.contains("orders.py:5"), "{text}");
 }
