@@ -136,7 +136,7 @@ fn ask(
 }
 
 /// The fallback's reason for a server's failure.
-pub(crate) fn why(e: &Error, name: &str, deadline: Duration) -> String {
+fn why(e: &Error, name: &str, deadline: Duration) -> String {
     match e {
         Error::Timeout(_) => format!("no answer from {name} within {}s", deadline.as_secs()),
         Error::Exited => format!("{name} exited before answering; it is started again on the next question"),
