@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 use lean_ctx_outline::Language;
 use serde_json::Value;
 
-use crate::lsp::{Server, Site};
 use crate::stats::{ms, summarize};
+use lean_ctx_lsp::Server;
 
 pub struct Setup<'a> {
     pub project: &'a Path,
@@ -82,7 +82,8 @@ pub fn run(bins: &Path, setup: &Setup<'_>) -> String {
     }
     let graph_ready = ready.elapsed();
 
-    let mut server = Server::start(setup.server, &root).unwrap_or_else(|e| panic!("{e}"));
+    let server =
+        Server::start(setup.server, &root, Instant::now() + Duration::from_secs(60)).unwrap_or_else(|e| panic!("{e}"));
     let mut tally = Tally::default();
     let mut opened = BTreeSet::new();
     for (n, a) in asked.iter().enumerate() {
@@ -95,11 +96,12 @@ pub fn run(bins: &Path, setup: &Setup<'_>) -> String {
         }
         let file = root.join(&a.file);
         if opened.insert(a.file.clone()) {
-            server.open(&file, setup.language_id).unwrap_or_else(|e| panic!("{e}"));
+            let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            server.open(&file, setup.language_id, &text).unwrap_or_else(|e| panic!("{e}"));
         }
         // The first question waits for the server's analysis of the project.
         let deadline = Duration::from_secs(if n == 0 { 300 } else { 60 });
-        let theirs = match server.incoming_calls(&root, &file, a.line - 1, a.column, deadline) {
+        let theirs = match incoming_sites(&server, &root, &file, a.line - 1, a.column, deadline) {
             Ok(Some(sites)) => sites,
             Ok(None) => {
                 tally.no_server_item += 1;
@@ -112,6 +114,35 @@ pub fn run(bins: &Path, setup: &Setup<'_>) -> String {
     drop(server);
     let _ = Command::new(&lctx).args(["daemon", "stop"]).env("LEAN_CTX_HOME", home.path()).output();
     report(setup, &tally, asked.len(), graph_ready)
+}
+
+/// One call site: the file (relative to the root) and its 1-based line.
+type Site = (String, u32);
+
+/// The call sites of the function whose name is at `line`/`column` (0-based) of `file`, as the
+/// server's call hierarchy gives them; `None` when it finds no function there.
+fn incoming_sites(
+    server: &Server,
+    root: &Path,
+    file: &Path,
+    line: u32,
+    column: u32,
+    deadline: Duration,
+) -> Result<Option<Vec<Site>>, lean_ctx_lsp::Error> {
+    let until = Instant::now() + deadline;
+    let Some(item) = server.prepare_call_hierarchy(file, line, column, until)?.into_iter().next() else {
+        return Ok(None);
+    };
+    let mut sites = Vec::new();
+    for call in server.incoming_calls(&item, until)? {
+        let Some(relative) = call.item.path.as_deref().and_then(|p| p.strip_prefix(root).ok()) else { continue };
+        for line in call.lines {
+            sites.push((relative.to_string_lossy().into_owned(), line + 1));
+        }
+    }
+    sites.sort();
+    sites.dedup();
+    Ok(Some(sites))
 }
 
 fn compare(tally: &mut Tally, answer: &Value, theirs: &[Site], asked: &Asked) {

@@ -10,7 +10,6 @@ mod definitions;
 mod foundation;
 mod graph_build;
 mod guard;
-mod lsp;
 mod memory;
 mod reading;
 mod redact;

@@ -70,6 +70,18 @@ pub struct Config {
     /// Whether reads also deliver the rule files a host loads by itself at
     /// session start (the root CLAUDE.md, AGENTS.md, always-apply rules).
     pub rules_session_start: bool,
+    /// How long a precise callgraph question waits for its language server
+    /// (starting it included) before answering from the code graph.
+    pub lsp_deadline_secs: u64,
+    /// A language server unused this long is stopped.
+    pub lsp_idle_stop_secs: u64,
+    /// Language server commands (program and arguments) of precise mode;
+    /// an empty list turns precise mode off for the language.
+    pub lsp_rust: Vec<String>,
+    pub lsp_python: Vec<String>,
+    /// TypeScript, TSX and JavaScript.
+    pub lsp_typescript: Vec<String>,
+    pub lsp_go: Vec<String>,
 }
 
 impl Default for Config {
@@ -95,6 +107,12 @@ impl Default for Config {
             read_only_paths: Vec::new(),
             rules_host: "auto".into(),
             rules_session_start: false,
+            lsp_deadline_secs: 5,
+            lsp_idle_stop_secs: 300,
+            lsp_rust: vec!["rust-analyzer".into()],
+            lsp_python: vec!["pyright-langserver".into(), "--stdio".into()],
+            lsp_typescript: vec!["typescript-language-server".into(), "--stdio".into()],
+            lsp_go: vec!["gopls".into()],
         }
     }
 }
@@ -223,7 +241,31 @@ pub const KEYS: &[Key] = &[
         help: "also deliver the rule files a host loads itself at session start (root CLAUDE.md, AGENTS.md)",
         kind: Kind::Switch { get: |c| c.rules_session_start },
     },
+    number(
+        "lsp_deadline_secs",
+        "seconds a precise callgraph question waits for its language server before answering from the code graph",
+        1,
+        120,
+        |c| c.lsp_deadline_secs,
+    ),
+    number("lsp_idle_stop_secs", "a language server unused this long is stopped", 1, 24 * 3600, |c| {
+        c.lsp_idle_stop_secs
+    }),
+    lsp_command("lsp_rust", |c| &c.lsp_rust),
+    lsp_command("lsp_python", |c| &c.lsp_python),
+    lsp_command("lsp_typescript", |c| &c.lsp_typescript),
+    lsp_command("lsp_go", |c| &c.lsp_go),
 ];
+
+/// A precise-mode server command key (`lsp_python`: `pyright-langserver,--stdio`).
+const fn lsp_command(name: &'static str, get: fn(&Config) -> &[String]) -> Key {
+    Key {
+        name,
+        help: "the language server precise callgraph questions start: program and arguments, comma-separated \
+               (empty: none)",
+        kind: Kind::List { absolute: false, get },
+    }
+}
 
 impl Config {
     /// The value of `key` as it would be written in config.toml.

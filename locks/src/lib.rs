@@ -56,6 +56,9 @@ declare_locks! {
     GRAPH_PROJECTS = (120, "graph.projects", "daemon/src/engine/graph/mod.rs");
     GRAPH_PROJECT = (130, "graph.project", "daemon/src/engine/graph/mod.rs");
     GRAPH_COCHANGE = (136, "graph.cochange", "daemon/src/engine/graph/cochange.rs");
+    LSP_POOL = (140, "lsp.pool", "daemon/src/engine/lsp_pool.rs");
+    LSP_DOCUMENTS = (150, "lsp.documents", "lsp/src/lib.rs");
+    LSP_PENDING = (160, "lsp.pending", "lsp/src/lib.rs");
     SEARCH_PERMITS = (190, "search.permits", "search/src/registry.rs");
 }
 

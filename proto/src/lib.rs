@@ -20,5 +20,7 @@ pub mod v1 {
 /// 6: the Graph service (Graph/Callgraph, ctx_callgraph).
 /// 7: Graph/Repomap (ctx_repomap).
 /// 8: Graph/Related (ctx_graph) and Graph/Impact (ctx_impact).
+/// 9: precise mode of Graph/Callgraph (CallgraphRequest.precise, RESOLUTION_PRECISE and the
+/// answer's source).
 pub const PROTOCOL_MIN: u32 = 3;
-pub const PROTOCOL_MAX: u32 = 8;
+pub const PROTOCOL_MAX: u32 = 9;

@@ -17,6 +17,7 @@ fn is_engine_crate(name: &str) -> bool {
     const ENGINE: &[&str] = &[
         "lean-ctxd",
         "lean-ctx-guard",
+        "lean-ctx-lsp",
         "lean-ctx-outline",
         "lean-ctx-redact",
         "lean-ctx-search",

@@ -1,5 +1,6 @@
 //! ctx_callgraph: callers, callees or a call path of a symbol, each call site as `file:line`
-//! with the calling function and how the call was resolved (`exact`, `likely`, `ambiguous`).
+//! with the calling function and how the call was resolved (`exact`, `likely`, `ambiguous`, or
+//! `precise`: confirmed by a language server in precise mode).
 
 use std::fmt::Write as _;
 
@@ -29,6 +30,8 @@ pub struct CallgraphArgs {
     pub depth: Option<u32>,
     pub from: String,
     pub to: String,
+    /// Ask the project's language server; the answer says whether it or the code graph answered.
+    pub precise: bool,
 }
 
 pub async fn callgraph(
@@ -53,9 +56,11 @@ pub async fn callgraph(
         depth,
         from: args.from,
         to: args.to,
+        precise: args.precise,
     };
     let out = backend.graph().callgraph(request).await?.into_inner();
-    Ok(Answer::ok(render(&out, action, depth, surface), to_json(&out, action)))
+    let source = args.precise.then(|| source(&out));
+    Ok(Answer::ok(render(&out, action, depth, source.as_deref(), surface), to_json(&out, action)))
 }
 
 /// `Store::new (src/store.rs:15)`.
@@ -64,12 +69,7 @@ fn def_text(d: &CodeDefinition) -> String {
 }
 
 fn label(edge: &CallEdge) -> &'static str {
-    match edge.resolution() {
-        lean_ctx_proto::v1::Resolution::Exact => "exact",
-        lean_ctx_proto::v1::Resolution::Likely => "likely",
-        lean_ctx_proto::v1::Resolution::Ambiguous => "ambiguous",
-        lean_ctx_proto::v1::Resolution::Unspecified => "unresolved",
-    }
+    super::related::resolution_name(edge.resolution())
 }
 
 /// The resolution, with every candidate of an ambiguous call.
@@ -83,12 +83,26 @@ fn resolution_text(edge: &CallEdge) -> String {
     }
 }
 
+/// Which source answered a precise question: `precise (pyright-langserver)` or
+/// `syntactic (why the server did not answer)`.
+fn source(out: &CallgraphResponse) -> String {
+    if out.precise { format!("precise ({})", out.language_server) } else { format!("syntactic ({})", out.fallback) }
+}
+
 fn caller_name(edge: &CallEdge) -> &str {
     edge.caller.as_ref().map_or("<top level>", |c| c.name.as_str())
 }
 
-fn render(out: &CallgraphResponse, action: CallgraphAction, depth: u32, surface: Surface) -> String {
+/// `source` is set when precise mode was asked: the heading says which source answered.
+fn render(
+    out: &CallgraphResponse,
+    action: CallgraphAction,
+    depth: u32,
+    source: Option<&str>,
+    surface: Surface,
+) -> String {
     let mut text = String::new();
+    let source = source.map_or(String::new(), |s| format!(", {s}"));
     let choose = match surface {
         Surface::Cli => "--file PATH or Type::name",
         Surface::Mcp => "file=PATH or symbol=Type::name",
@@ -106,7 +120,7 @@ fn render(out: &CallgraphResponse, action: CallgraphAction, depth: u32, surface:
         match action {
             CallgraphAction::Trace => {
                 let to = out.to_targets.first().map_or(String::new(), def_text);
-                let _ = writeln!(text, "call path {what} -> {to}:");
+                let _ = writeln!(text, "call path {what} -> {to}{source}:");
                 for edge in &out.edges {
                     let callee = edge.callee.as_ref().map_or("", |c| c.name.as_str());
                     let _ = writeln!(
@@ -121,7 +135,7 @@ fn render(out: &CallgraphResponse, action: CallgraphAction, depth: u32, surface:
                 }
             }
             CallgraphAction::Callees => {
-                let _ = writeln!(text, "callees of {what}, depth {depth}:");
+                let _ = writeln!(text, "callees of {what}, depth {depth}{source}:");
                 render_levels(&mut text, &out.edges, depth, |edge| {
                     let callee = edge.callee.as_ref().map_or(String::new(), def_text);
                     format!("{}:{} {} -> {callee} {}", edge.file, edge.line, caller_name(edge), resolution_text(edge))
@@ -137,7 +151,7 @@ fn render(out: &CallgraphResponse, action: CallgraphAction, depth: u32, surface:
                 text.push('\n');
             }
             _ => {
-                let _ = writeln!(text, "callers of {what}, depth {depth}:");
+                let _ = writeln!(text, "callers of {what}, depth {depth}{source}:");
                 render_levels(&mut text, &out.edges, depth, |edge| {
                     let callee = match depth {
                         1 => String::new(),
@@ -198,6 +212,7 @@ fn to_json(out: &CallgraphResponse, action: CallgraphAction) -> Value {
         "ambiguous": out.ambiguous.iter().map(def_json).collect::<Vec<_>>(),
         "edges": edges, "truncated": out.truncated, "external_calls": out.external_calls,
         "complete": out.complete, "note": out.note,
+        "precise": out.precise, "language_server": out.language_server, "fallback": out.fallback,
     })
 }
 
@@ -239,7 +254,7 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            render(&out, CallgraphAction::Callers, 1, Surface::Cli),
+            render(&out, CallgraphAction::Callers, 1, None, Surface::Cli),
             "callers of log (src/util.rs:1), depth 1:\n  src/lib.rs:10 open [exact]\n  src/main.rs:3 <top level> \
              [ambiguous: one of log (src/util.rs:1), log (src/other.rs:4)]\n2 call site(s)\nnote: the project's graph \
              is still being built (3/9 files parsed)\n"
@@ -255,11 +270,50 @@ mod tests {
             ambiguous: vec![def("a.py", 1, "load"), def("b.py", 7, "Store::load")],
             ..Default::default()
         };
-        let text = render(&out, CallgraphAction::Callers, 1, Surface::Mcp);
+        let text = render(&out, CallgraphAction::Callers, 1, None, Surface::Mcp);
         assert_eq!(
             text,
             "the symbol names 2 definitions; choose one with file=PATH or symbol=Type::name:\n  a.py:1 load (fn)\n  \
              b.py:7 Store::load (fn)\n"
+        );
+    }
+
+    #[test]
+    fn a_precise_answer_names_its_server_and_a_fallback_its_reason() {
+        let edge = CallEdge {
+            depth: 1,
+            file: "orders.py".into(),
+            line: 5,
+            caller: Some(def("orders.py", 4, "first")),
+            callee: Some(def("pricing.py", 1, "target")),
+            resolution: Resolution::Precise as i32,
+            candidates: vec![],
+        };
+        let precise = CallgraphResponse {
+            targets: vec![def("pricing.py", 1, "target")],
+            edges: vec![edge],
+            precise: true,
+            language_server: "pyright-langserver".into(),
+            ..Default::default()
+        };
+        let source = source(&precise);
+        assert_eq!(
+            render(&precise, CallgraphAction::Callers, 1, Some(&source), Surface::Cli),
+            "callers of target (pricing.py:1), depth 1, precise (pyright-langserver):\n  orders.py:5 first [precise]\n1 \
+             call site(s)\n"
+        );
+        assert_eq!(to_json(&precise, CallgraphAction::Callers)["edges"][0]["resolution"], "precise");
+        let fallback = CallgraphResponse {
+            targets: vec![def("pricing.py", 1, "target")],
+            language_server: "gopls".into(),
+            fallback: "gopls is not installed".into(),
+            ..Default::default()
+        };
+        let source = super::source(&fallback);
+        let text = render(&fallback, CallgraphAction::Callees, 1, Some(&source), Surface::Mcp);
+        assert_eq!(
+            text.lines().next(),
+            Some("callees of target (pricing.py:1), depth 1, syntactic (gopls is not installed):")
         );
     }
 }

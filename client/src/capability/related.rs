@@ -118,6 +118,7 @@ pub(crate) fn resolution_name(resolution: lean_ctx_proto::v1::Resolution) -> &'s
         lean_ctx_proto::v1::Resolution::Exact => "exact",
         lean_ctx_proto::v1::Resolution::Likely => "likely",
         lean_ctx_proto::v1::Resolution::Ambiguous => "ambiguous",
+        lean_ctx_proto::v1::Resolution::Precise => "precise",
         lean_ctx_proto::v1::Resolution::Unspecified => "unresolved",
     }
 }

@@ -25,6 +25,9 @@ pub struct CallgraphArgs {
     /// trace: where the call path ends.
     #[arg(long, value_name = "SYMBOL")]
     to: Option<String>,
+    /// Ask the project's language server (callers, callees); falls back to the code graph and says why.
+    #[arg(long)]
+    precise: bool,
     /// Machine-readable output.
     #[arg(long)]
     json: bool,
@@ -38,6 +41,7 @@ pub async fn callgraph(args: CallgraphArgs, opts: &ClientOptions) -> Exit {
         depth: Some(args.depth),
         from: args.from.unwrap_or_default(),
         to: args.to.unwrap_or_default(),
+        precise: args.precise,
     };
     let backend = super::connect(opts).await?;
     let answer = capability::graph::callgraph(&backend, opts.context(), request, Surface::Cli)

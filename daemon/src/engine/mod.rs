@@ -11,6 +11,7 @@ pub mod error;
 pub mod graph;
 pub mod guard;
 pub mod lru;
+pub mod lsp_pool;
 pub mod memory;
 pub mod path_locks;
 /// Where every file lives (crate `lean-ctx-common`, shared with clients).
@@ -64,6 +65,8 @@ pub struct Engine {
     pub search: lean_ctx_search::SearchEngine,
     pub graph: std::sync::Arc<graph::CodeGraph>,
     pub guard: guard::Guard,
+    /// Language servers of precise callgraph questions, started on demand.
+    pub lsp: lsp_pool::LspPool,
     /// Requests stopped early: their caller left, or their deadline passed.
     pub stopped: cancel::Stopped,
     archive_sweep: shell::shape::SweepClock,
@@ -100,6 +103,7 @@ impl Engine {
             search,
             graph,
             guard: guard::Guard::new(),
+            lsp: lsp_pool::LspPool::default(),
             stopped: cancel::Stopped::default(),
             archive_sweep: Default::default(),
         }

@@ -61,8 +61,9 @@ pub(super) fn resolution(label: Label) -> Resolution {
     }
 }
 
-fn edge(e: Edge) -> CallEdge {
-    let resolution = resolution(e.label);
+/// A precise answer's edges are the language server's, whatever their graph label.
+fn edge(e: Edge, precise: bool) -> CallEdge {
+    let resolution = if precise { Resolution::Precise } else { resolution(e.label) };
     CallEdge {
         depth: e.depth,
         file: e.file,
@@ -92,19 +93,25 @@ impl Graph for GraphService {
             depth: req.depth,
             from: req.from,
             to: req.to,
+            precise: req.precise,
         };
         let (root, answer) = self.in_project(ctx, move |engine, caller| engine.callgraph(caller, &params)).await?;
+        let source = answer.source.unwrap_or_default();
+        let precise = req.precise && source.fallback.is_none();
         Ok(Response::new(CallgraphResponse {
             meta: Some(self.host.meta()),
             targets: answer.targets.into_iter().map(definition).collect(),
             to_targets: answer.to_targets.into_iter().map(definition).collect(),
             ambiguous: answer.ambiguous.into_iter().map(definition).collect(),
-            edges: answer.edges.into_iter().map(edge).collect(),
+            edges: answer.edges.into_iter().map(|e| edge(e, precise)).collect(),
             truncated: answer.truncated,
             external_calls: answer.external_calls,
             complete: answer.complete,
             note: answer.note.unwrap_or_default(),
             root,
+            precise,
+            language_server: source.server,
+            fallback: source.fallback.unwrap_or_default(),
         }))
     }
 

@@ -118,17 +118,20 @@ async fn serve(dirs: Dirs, socket: PathBuf, idle_override: Option<Duration>) -> 
         deadline
     };
     tokio::pin!(server);
-    tokio::select! {
-        served = &mut server => served.map_err(|e| format!("server failed: {e}"))?,
+    let stopped = tokio::select! {
+        served = &mut server => served.map_err(|e| format!("server failed: {e}")),
         deadline = drain => {
             tracing::warn!("requests still running after the {deadline:?} drain deadline; answering them Unavailable");
             host.expire_drain();
             // Let those answers reach their clients before the runtime stops.
             let _ = tokio::time::timeout(FLUSH_ANSWERS, server).await;
+            Ok(())
         }
-    }
+    };
+    // Language servers stop with the daemon, however it stops.
+    engine.lsp.stop_all();
     // Stores are flushed here as components gain persistent state.
-    Ok(())
+    stopped
 }
 
 /// Every service, as the daemon and the one-connection pipe server both

@@ -102,10 +102,13 @@ async fn serve(dirs: Dirs, stream: std::os::unix::net::UnixStream) -> Result<(),
     // shutdown fires, which the connection's end triggers (Host).
     let incoming =
         tokio_stream::StreamExt::chain(tokio_stream::once(Ok::<_, std::io::Error>(conn)), tokio_stream::pending());
-    tonic::transport::Server::builder()
+    let served = tonic::transport::Server::builder()
         .layer(DrainLayer::new(host.clone()))
         .add_routes(routes(&engine, &host, max_message))
         .serve_with_incoming_shutdown(incoming, host.shutdown_signal())
         .await
-        .map_err(|e| format!("server failed: {e}"))
+        .map_err(|e| format!("server failed: {e}"));
+    // A precise question's language server ends with the one client it served.
+    engine.lsp.stop_all();
+    served
 }

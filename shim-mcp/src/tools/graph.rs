@@ -19,6 +19,8 @@ struct CallgraphArgs {
     from: String,
     #[serde(default)]
     to: String,
+    #[serde(default)]
+    precise: bool,
 }
 
 pub fn callgraph<'a>(backend: &'a Backend, call: Call<'a>) -> Reply<'a> {
@@ -31,6 +33,7 @@ pub fn callgraph<'a>(backend: &'a Backend, call: Call<'a>) -> Reply<'a> {
             depth: args.depth,
             from: args.from,
             to: args.to,
+            precise: args.precise,
         };
         Ok(graph::callgraph(backend, call.ctx, request, Surface::Mcp).await?)
     })

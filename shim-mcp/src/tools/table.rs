@@ -220,6 +220,11 @@ pub const TOOLS: &[ToolSpec] = &[
             param("depth", Int, "1-5, default 1"),
             param("from", Str, "trace start"),
             param("to", Str, "trace end"),
+            param(
+                "precise",
+                Bool,
+                "ask the language server (callers, callees); first call may take seconds; falls back",
+            ),
         ],
         profile: Code,
         read_only: true,

@@ -11,7 +11,7 @@ use crate::engine::project::Scope;
 use crate::engine::{Caller, Engine};
 
 /// Edges one answer shows at most.
-const MAX_EDGES: usize = 200;
+pub(super) const MAX_EDGES: usize = 200;
 /// A code file pattern for the in-process engine's one-off walk (it keeps no index).
 const CODE_FILES: &str = "**/*.{rs,py,pyi,pyw,js,mjs,cjs,jsx,ts,mts,cts,tsx,go,java}";
 /// Files the in-process engine's one-off graph covers at most.
@@ -47,6 +47,8 @@ pub struct CallgraphParams {
     pub depth: u32,
     pub from: String,
     pub to: String,
+    /// Ask the project's language server (callers, callees); the code graph answers otherwise.
+    pub precise: bool,
 }
 
 #[derive(Debug, Default)]
@@ -64,6 +66,8 @@ pub struct CallgraphAnswer {
     /// False while the graph is still being built: the answer covers the files parsed so far.
     pub complete: bool,
     pub note: Option<String>,
+    /// Precise mode was asked: which source answered.
+    pub source: Option<super::precise::Source>,
 }
 
 /// "rust, python, javascript, typescript, tsx, go, java".
@@ -91,6 +95,9 @@ impl Engine {
         };
         let project = self.project_graph(&root)?;
         let mut answer = project.read(|view| answer(&view, p.action, first, second, file.as_deref(), depth))?;
+        if p.precise {
+            super::precise::apply(self, &config, &root, p.action, depth, &mut answer);
+        }
         let rules = self.permission_rules(&scope, &config);
         let before = answer.edges.len();
         let mut denied_by = None;

@@ -11,6 +11,7 @@ pub mod cochange;
 pub mod diff;
 mod git;
 pub mod impact;
+pub mod precise;
 pub mod related;
 pub mod repomap;
 pub mod subject;
