@@ -263,7 +263,8 @@ impl Graph {
         }
         // A type, maybe imported under another name: `Config::new()`, `Order.of()`, `Db::open()`.
         let written = receiver.rsplit(['.', ':']).next().unwrap_or(receiver);
-        if written.chars().next().is_some_and(char::is_uppercase) {
+        let names_a_type = written.chars().all(|c| c.is_alphanumeric() || c == '_');
+        if names_a_type && written.chars().next().is_some_and(char::is_uppercase) {
             let alias = facts.imports.iter().find(|i| i.local == written);
             let type_name = alias.and_then(|i| i.name.as_deref()).unwrap_or(written);
             // A type the project does not define (`HashMap::new()`, `Math.max()`) is no evidence

@@ -93,8 +93,11 @@ fn python_calls() {
             "tests/test_pricing.py:5 test_discount_rounds_to_cents [exact]"
         ]
     );
-    // `lines = Lines()`; `names = []` is a list, whose `pop` is no caller.
-    assert_eq!(callers(&graph, "Lines.pop", None), ["shop/report.py:17 summary [exact]"]);
+    // `lines = Lines()` and `Lines().pop()`; `names = []` is a list, whose `pop` is no caller.
+    assert_eq!(
+        callers(&graph, "Lines.pop", None),
+        ["shop/report.py:17 summary [exact]", "shop/report.py:32 fresh_pop [exact]"]
+    );
     // `with Lines() as held`; `", ".join(…)` and `sep: str` are strings. `sep` in `Lines.join`
     // has no written type, and strings have a `join`: not claimed.
     assert_eq!(callers(&graph, "Lines.join", None), ["shop/report.py:21 summary [exact]"]);

@@ -168,3 +168,17 @@ fn a_restarted_daemon_loads_the_graph_instead_of_parsing_again() {
     let figure = graph_figure(&home, &root);
     assert!(figure.contains("ready files=2") && figure.contains("from=snapshot parsed=0"), "{figure}");
 }
+
+#[test]
+fn callers_of_a_method_named_like_a_builtin_say_what_they_leave_out() {
+    let home = Home::new();
+    let lines = "class Lines:\n    def pop(self):\n        return None\n";
+    let user = "from lines import Lines\n\n\ndef use(options):\n    Lines().pop()\n    options.pop(\"x\")\n";
+    let dir = project(&home, "shop", &[("lines.py", lines), ("use.py", user)]);
+    let _daemon = home.spawn_daemon(&[]);
+    // The constructed `Lines()` is a Lines; `options` could be a dict as well as anything else.
+    wait_for_callers(&home, &dir, "Lines.pop", &["use.py:5 use [exact]"]);
+    let answer = callers(&home, &dir, "Lines.pop");
+    let note = answer["note"].as_str().unwrap_or_default();
+    assert!(note.contains("calls of `.pop()` on values of unknown type are not listed"), "{answer}");
+}

@@ -68,6 +68,9 @@ pub struct CallgraphAnswer {
     pub note: Option<String>,
     /// Precise mode was asked: which source answered.
     pub source: Option<super::precise::Source>,
+    /// What the code graph's callers leave out by rule (see `Graph::unclaimed_calls`); joins
+    /// `note` unless a language server answered instead.
+    unclaimed: Option<String>,
 }
 
 /// "rust, python, javascript, typescript, tsx, go, java".
@@ -97,6 +100,10 @@ impl Engine {
         let mut answer = project.read(|view| answer(&view, p.action, first, second, file.as_deref(), depth))?;
         if p.precise {
             super::precise::apply(self, &config, &root, p.action, depth, &mut answer);
+        }
+        let syntactic = answer.source.as_ref().is_none_or(|s| s.fallback.is_some());
+        if let Some(unclaimed) = answer.unclaimed.take().filter(|_| syntactic) {
+            answer.note = Some(answer.note.map_or(unclaimed.clone(), |n| format!("{n}; {unclaimed}")));
         }
         let rules = self.permission_rules(&scope, &config);
         let before = answer.edges.len();
@@ -212,9 +219,7 @@ fn answer(
         (Action::Callees, _) => fill(&mut out, graph.callees(&targets, depth, MAX_EDGES)),
         _ => {
             fill(&mut out, graph.callers(&targets, depth, MAX_EDGES));
-            if let Some(unclaimed) = graph.unclaimed_calls(&targets) {
-                out.note = Some(out.note.map_or(unclaimed.clone(), |n| format!("{n}; {unclaimed}")));
-            }
+            out.unclaimed = graph.unclaimed_calls(&targets);
         }
     }
     Ok(out)
