@@ -37,6 +37,7 @@ pub(super) static SPEC: Spec = Spec {
     implied: &[],
     abridged: &[],
     reparse: None,
+    overloads: None,
     transparent: &[
         "preproc_if",
         "preproc_ifdef",

@@ -33,6 +33,7 @@ pub(super) static SPEC: Spec = Spec {
     implied: &[],
     abridged: &[],
     reparse: None,
+    overloads: None,
     transparent: &[],
     imports: &["using_directive"],
     is_import: always,

@@ -33,6 +33,7 @@ pub(super) static SPEC: Spec = Spec {
     implied: &[],
     abridged: &[],
     reparse: None,
+    overloads: None,
     transparent: &["import_declaration", "import_spec_list", "field_declaration_list"],
     imports: &["import_spec"],
     is_import: always,

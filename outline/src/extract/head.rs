@@ -173,6 +173,31 @@ pub(crate) fn empty_nested_brackets(code: &str) -> String {
     out
 }
 
+/// `type Def<T = unknown> = Partial<Union<T>> & { id: string }` → `type Def<T = unknown> =
+/// Partial<…> & {…}`: after the first ` = ` outside brackets (the alias's value), every bracket
+/// pair is emptied; a line without one is returned as it is.
+pub(crate) fn empty_value_brackets(line: &str) -> String {
+    let (mut depth, mut quote, mut previous) = (0usize, None, ' ');
+    for (at, c) in line.char_indices() {
+        match (quote, c) {
+            (Some(open), _) if c == open => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'' | '`') => quote = Some(c),
+            (None, '(' | '[' | '<' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth = depth.saturating_sub(1),
+            (None, '>') if !matches!(previous, '-' | '=') => depth = depth.saturating_sub(1),
+            (None, '=') if depth == 0 && line[at..].starts_with("= ") && previous == ' ' => {
+                let value = empty_nested_brackets(&format!("({})", &line[at + 2..]));
+                let value = value.strip_prefix('(').and_then(|inner| inner.strip_suffix(')')).unwrap_or(&value);
+                return format!("{}{value}", &line[..at + 2]);
+            }
+            _ => {}
+        }
+        previous = c;
+    }
+    line.to_string()
+}
+
 /// `#[cfg(any(unix, windows))]` → `#[cfg(…)]`, `@click.option("--n", default=1)` →
 /// `@click.option(…)`: every outermost argument list emptied to `…`, strings skipped over. A
 /// template's parameter list (`<typename T, …>`) becomes `<…>`.
@@ -271,6 +296,20 @@ mod tests {
         assert_eq!(
             empty_nested_brackets("function on(handler: (e: Event<T>) => void, o?: { once: boolean })"),
             "function on(handler: (…) => void, o?: {…})"
+        );
+    }
+
+    #[test]
+    fn an_alias_value_loses_what_its_brackets_hold_and_its_parameters_stay() {
+        assert_eq!(
+            empty_value_brackets(
+                "export type Def<T, V = unknown> = Partial<Union<Def<T, V>>> & { id?: string } | \"a=(b\""
+            ),
+            "export type Def<T, V = unknown> = Partial<…> & {…} | \"a=(b\""
+        );
+        assert_eq!(
+            empty_value_brackets("type Handler func(w Writer, r *Request)"),
+            "type Handler func(w Writer, r *Request)"
         );
     }
 

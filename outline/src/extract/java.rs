@@ -31,6 +31,7 @@ pub(super) static SPEC: Spec = Spec {
     implied: &[],
     abridged: &[],
     reparse: None,
+    overloads: None,
     // Methods of an enum follow its constants.
     transparent: &["enum_body_declarations"],
     imports: &["import_declaration"],

@@ -25,6 +25,7 @@ pub(super) static SPEC: Spec = Spec {
     implied: &[],
     abridged: &[],
     reparse: None,
+    overloads: None,
     transparent: &[],
     imports: &["call"],
     is_import: is_require,
