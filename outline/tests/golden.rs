@@ -361,15 +361,14 @@ fn typescript_members_without_implied_modifiers() {
     );
     views.hides(&["secret"]);
     views.signature_lines_contain(&[
-        "L5-11 export interface ResponseEnvelope<TData, TError = Error> { readonly status: number; data?: TData; \
+        "L5-11 export interface ResponseEnvelope<TData, TError> { readonly status: number; data?: TData; \
          error?: TError; headers: Map<string, ReadonlyArray<…>> }",
         "  L10 retry(delayMs: number): Promise<ResponseEnvelope<TData, TError>>",
         // Fields over 100 characters with their types are a large type: their names, optional
         // ones marked, on the type's line when it has nothing else.
-        "L14-24 export interface RequestOptions<TBody = unknown> { method?, headers?, body?, signal?, timeoutMs?, \
+        "L14-24 export interface RequestOptions<TBody> { method?, headers?, body?, signal?, timeoutMs?, \
          retries?, onProgress?, parse?, cache? }",
-        "L26-49 export class HttpClient<TContext extends Record<string, unknown>> extends EventEmitter { baseUrl, \
-         transport, timeoutMs, pending }",
+        "L26-49 export class HttpClient<TContext> extends EventEmitter { baseUrl, transport, timeoutMs, pending }",
         "  L33-36 constructor(baseUrl: string, public context: TContext, private readonly logger?: Logger)",
         "  L38-40 async request<TData>(path: string, init?: RequestInit): Promise<ResponseEnvelope<TData>>",
     ]);
@@ -505,8 +504,10 @@ fn java_public_fields() {
         ],
     );
     views.hides(&["retries", "clock"]);
-    views.signature_lines_contain(&["@GetMapping(…) @PreAuthorize(…) public ResponseEntity<List<OrderItemResponse>> \
-         listItems(@PathVariable(\"orderId\") long orderId, @RequestParam(defaultValue = \"50\") int size)"]);
+    // Over 120 characters, what the parameters' types and annotations nest is left out; every
+    // parameter name stays.
+    views.signature_lines_contain(&["@GetMapping(…) @PreAuthorize(…) public ResponseEntity<List<…>> \
+         listItems(@PathVariable(…) long orderId, @RequestParam(…) int size)"]);
 }
 
 #[test]
@@ -677,9 +678,10 @@ fn typescript_large_types_keep_every_name_and_shed_their_detail() {
          pageCount?, rowCount?, getPaginationRowModel? }",
         "L43-49 export class PaginationError extends Error { readonly pageIndex: number }",
         // A long alias keeps its name and parameters; its value loses what its brackets hold.
-        "L15 export type PageRange<TData extends RowData, TIndex = number> = Partial<…> & {…}",
+        "L15 export type PageRange<TData, TIndex> = Partial<…> & {…}",
         // A long list of parents is named by its keyword; a short one stays.
-        "L30-41 export interface PaginationInstance<TData extends RowData> extends … { setPageIndex,",
+        // Type parameters without their bounds and defaults.
+        "L30-41 export interface PaginationInstance<TData> extends … { setPageIndex,",
         "L43-49 export class PaginationError extends Error",
         // A function value declared with overloaded call signatures shows the shortest.
         "L54-59 export const clampPage: (pageIndex: number, pageCount: number): number (+1 more)",

@@ -32,6 +32,7 @@ pub(super) static SPEC: Spec = Spec {
     unshown: &[],
     implied: &[],
     abridged: &[],
+    elided: &[],
     reparse: None,
     overloads: None,
     transparent: &[],

@@ -32,6 +32,7 @@ pub(super) static SPEC: Spec = Spec {
     unshown: &[],
     implied: &[],
     abridged: &[],
+    elided: &[],
     reparse: None,
     overloads: None,
     transparent: &["import_declaration", "import_spec_list", "field_declaration_list"],

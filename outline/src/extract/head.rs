@@ -2,17 +2,23 @@
 //!
 //! A declaration head is gathered as segments by role. A decoration (attribute, decorator,
 //! annotation) longer than [`MAX_DECORATION`] always loses its arguments. When the line is longer
-//! than [`MAX_SIGNATURE`], the other decorations are shortened first, then
-//! the tail after the parameters (return type, bounds, base classes) is cut, then the types and
-//! defaults inside the parameters lose what is nested in their own brackets
-//! (`fg: Optional[Union[int, str]] = None` → `fg: Optional[…] = None`). The modifiers, keyword,
-//! name and parameter names are only cut past [`HARD_MAX`], which real code does not reach.
+//! than [`MAX_DETAILED`], the types and defaults inside the parameters and after them lose what is
+//! nested in their own brackets (`fg: Optional[Union[int, str]] = None` → `fg: Optional[…] =
+//! None`). When it is still longer than [`MAX_SIGNATURE`], the other decorations are shortened,
+//! then the tail after the parameters (return type, bounds, base classes) is cut. The modifiers,
+//! keyword, name and parameter names are only cut past [`HARD_MAX`], which real code does not
+//! reach.
 
 use crate::text::{MAX_SIGNATURE, collapse, head_line, truncate};
 
 /// The longest a signature can get when its name and parameters alone exceed [`MAX_SIGNATURE`]:
 /// a bound for generated or minified code, not a target.
 const HARD_MAX: usize = 1_000;
+
+/// The longest a head is shown with every type whole; past it the types inside parameters and
+/// return types lose what is nested in their own brackets (`options: Options<…>`), which the
+/// file says and a caller rarely needs to choose the function.
+const MAX_DETAILED: usize = 120;
 
 /// The longest a decoration is shown with its arguments, and the longest one shortened decoration
 /// may be (`#[doc = "…"]` has no argument list to drop).
@@ -55,6 +61,13 @@ impl Head {
     pub(crate) fn line(mut self) -> String {
         self.shorten_decorations(false);
         let full = self.render();
+        if full.chars().count() <= MAX_DETAILED {
+            return full;
+        }
+        for segment in self.segments.iter_mut().filter(|segment| segment.role != Role::Decoration) {
+            segment.text = empty_nested_brackets(&segment.text);
+        }
+        let full = self.render();
         if fits(&full) {
             return full;
         }
@@ -67,9 +80,6 @@ impl Head {
         let cut = self.render();
         if fits(&cut) {
             return cut;
-        }
-        for segment in self.segments.iter_mut().filter(|segment| segment.role == Role::Core) {
-            segment.text = empty_nested_brackets(&segment.text);
         }
         truncate(self.render(), HARD_MAX)
     }

@@ -30,6 +30,7 @@ pub(super) static SPEC: Spec = Spec {
     unshown: &["@SuppressWarnings"],
     implied: &[],
     abridged: &[],
+    elided: &[],
     reparse: None,
     overloads: None,
     // Methods of an enum follow its constants.

@@ -47,6 +47,8 @@ pub(super) static SPEC: Spec = Spec {
     // A long list of what an interface extends or a class implements is the parents' API, not
     // this type's: `interface Table<TData> extends …`.
     abridged: &["extends_type_clause", "extends_clause", "implements_clause"],
+    // `<TData extends RowData = any>` reads `<TData>`: the parameter is what a reader writes.
+    elided: &["constraint", "default_type"],
     reparse: None,
     overloads: Some(overloaded_type),
     transparent: &["expression_statement"],

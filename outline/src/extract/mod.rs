@@ -125,6 +125,8 @@ pub(crate) struct Spec {
     /// Clauses shown as their keyword and `…` when longer than [`MAX_CLAUSE`] (Rust's `where`):
     /// bounds a caller rarely needs to read to use the definition, often longer than all the rest.
     pub abridged: &'static [&'static str],
+    /// Parts of a head the signatures leave out, with the space before them.
+    pub elided: &'static [&'static str],
     /// The region of a node whose content the grammar leaves opaque but which usually holds
     /// items (a Rust macro call's token tree): it is parsed again on its own and walked.
     pub reparse: Option<fn(Node) -> Option<tree_sitter::Range>>,
@@ -632,6 +634,10 @@ impl<'s> Walker<'s> {
         // clause.
         let mut cuts: Vec<(Range<usize>, String)> =
             nodes_in(within, &range, self.comments).into_iter().map(|comment| (comment, " ".to_string())).collect();
+        for elided in nodes_in(within, &range, self.spec.elided) {
+            let before = self.source[..elided.start].trim_end().len().max(range.start);
+            cuts.push((before..elided.end, String::new()));
+        }
         for clause in nodes_in(within, &range, self.spec.abridged) {
             if let Some(short) = abridged(self.source.get(clause.clone()).unwrap_or("")) {
                 cuts.push((clause, short));

@@ -43,6 +43,7 @@ pub(super) static SPEC: Spec = Spec {
     ],
     implied: &[],
     abridged: &["where_clause"],
+    elided: &[],
     reparse: Some(macro_items),
     overloads: None,
     // `thread_local!(…);` is a macro call in an expression statement.
