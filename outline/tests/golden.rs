@@ -683,6 +683,9 @@ fn typescript_large_types_keep_every_name_and_shed_their_detail() {
         // Type parameters without their bounds and defaults.
         "L30-41 export interface PaginationInstance<TData> extends … { setPageIndex,",
         "L43-49 export class PaginationError extends Error",
+        // A type's head keeps the members a type literal in it declares whole up to 200 characters.
+        "L64-68 export interface PageChange extends PaginationEvent<'pagechange', { readonly previousIndex: number \
+         readonly nextIndex: number readonly table: Table<unknown> }>",
         // A function value declared with overloaded call signatures shows the shortest.
         "L54-59 export const clampPage: (pageIndex: number, pageCount: number): number (+1 more)",
     ]);

@@ -46,9 +46,17 @@ struct Segment {
 #[derive(Clone, Default)]
 pub(crate) struct Head {
     segments: Vec<Segment>,
+    /// A type's head: what its brackets hold may declare members (`interface Read extends Op<Tag,
+    /// { readonly upstream: E }>`), so they are only emptied past [`MAX_SIGNATURE`].
+    declares_members: bool,
 }
 
 impl Head {
+    /// A head for a type, whose brackets may declare members.
+    pub(crate) fn for_type() -> Head {
+        Head { declares_members: true, ..Head::default() }
+    }
+
     /// Appends source text in `role`; consecutive core or tail text joins one segment.
     pub(crate) fn push(&mut self, role: Role, text: &str) {
         match self.segments.last_mut() {
@@ -64,8 +72,8 @@ impl Head {
         if full.chars().count() <= MAX_DETAILED {
             return full;
         }
-        for segment in self.segments.iter_mut().filter(|segment| segment.role != Role::Decoration) {
-            segment.text = empty_nested_brackets(&segment.text);
+        if !self.declares_members {
+            self.empty_types();
         }
         let full = self.render();
         if fits(&full) {
@@ -81,7 +89,15 @@ impl Head {
         if fits(&cut) {
             return cut;
         }
+        self.empty_types();
         truncate(self.render(), HARD_MAX)
+    }
+
+    /// Empties what the types in the core and the tail nest in their own brackets.
+    fn empty_types(&mut self) {
+        for segment in self.segments.iter_mut().filter(|segment| segment.role != Role::Decoration) {
+            segment.text = empty_nested_brackets(&segment.text);
+        }
     }
 
     fn render(&self) -> String {

@@ -495,7 +495,8 @@ impl<'s> Walker<'s> {
         if kind == Kind::Field {
             return self.field_signature(node, rule, head_end);
         }
-        let mut head = Head::default();
+        let declares_members = matches!(kind, Kind::Interface | Kind::Class | Kind::Struct | Kind::Trait);
+        let mut head = if declares_members { Head::for_type() } else { Head::default() };
         // Decorators inside a wrapper (`@Component(…) export class`) come with its prefix.
         let in_wrapper = |attribute: &Node| {
             lead.wrappers.iter().any(|wrapper| wrapper.byte_range().contains(&attribute.start_byte()))
