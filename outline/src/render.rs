@@ -6,13 +6,14 @@
 
 use std::fmt::Write;
 
-use crate::extract::empty_nested_brackets;
 use crate::model::{Definition, Kind, Outline};
 use crate::modules;
-use crate::text::MAX_SIGNATURE;
 
 /// The shortest run of same-named functions shown as one line: a getter and setter pair stays two.
 const MIN_GROUP: usize = 3;
+
+/// The longest run of fields the signatures view prints with their types.
+const MAX_TYPED_FIELDS: usize = 100;
 
 /// How many unparsed spans the first line lists before it only counts the rest.
 const LISTED_SPANS: usize = 5;
@@ -150,37 +151,48 @@ impl View {
         format!("{} {{ {} }}", self.head(implementation), members.join("; "))
     }
 
-    /// One line for a run of fields: their signatures, or their names.
+    /// One line for a run of fields: their signatures, or their names after `fields`.
     fn fields(self, fields: &[Definition]) -> String {
-        match self {
-            View::Signatures => {
-                let mut signatures: Vec<&str> = fields.iter().map(|field| field.signature.as_str()).collect();
-                // Fields declared together (`Spec, Status string`) share one signature.
-                signatures.dedup();
-                let line = signatures.join("; ");
-                // Past the bound every signature line keeps, each type keeps its outer part (each
-                // name stays): `protocol?: string | Array<…>; openObserver?: NextObserver<…>`.
-                // A long line of fields is a large type: its members' names are the outline.
-                if line.chars().count() > MAX_SIGNATURE {
-                    signatures.iter().map(|signature| empty_brackets(signature)).collect::<Vec<_>>().join("; ")
-                } else {
-                    line
-                }
-            }
-            View::Map => {
-                let names: Vec<&str> = fields.iter().map(|field| field.name.as_str()).collect();
-                let label = if fields.len() > 1 { "fields" } else { "field" };
-                format!("{label} {}", names.join(", "))
-            }
+        match self.field_list(fields) {
+            (list, true) => list,
+            (list, false) => format!("{} {list}", if fields.len() > 1 { "fields" } else { "field" }),
         }
+    }
+
+    /// A type on one line with the fields its members start with, in braces: `struct Config {
+    /// pub name: String; pub port: u16 }`, `interface Options { timeout?, retries?, … }`.
+    fn with_fields(self, owner: &Definition, fields: &[Definition]) -> String {
+        format!("{} {{ {} }}", self.head(owner), self.field_list(fields).0)
+    }
+
+    /// The fields' signatures (true) or their names (false). Signatures while they fit a short
+    /// line; a longer run is a large type (an options bag, a table's API), whose members' names
+    /// are its outline, with TypeScript's optional mark, which says how the type is used.
+    fn field_list(self, fields: &[Definition]) -> (String, bool) {
+        if let View::Signatures = self {
+            let mut signatures: Vec<&str> = fields.iter().map(|field| field.signature.as_str()).collect();
+            // Fields declared together (`Spec, Status string`) share one signature.
+            signatures.dedup();
+            let line = signatures.join("; ");
+            if line.chars().count() <= MAX_TYPED_FIELDS {
+                return (line, true);
+            }
+            let names: Vec<String> = fields.iter().map(optional_name).collect();
+            return (names.join(", "), false);
+        }
+        let names: Vec<&str> = fields.iter().map(|field| field.name.as_str()).collect();
+        (names.join(", "), false)
     }
 }
 
-/// `protocol?: string | Array<string>` → `protocol?: string | Array<…>`: every bracket pair
-/// emptied, as nested ones are inside a pair around the whole.
-fn empty_brackets(code: &str) -> String {
-    let emptied = empty_nested_brackets(&format!("({code})"));
-    emptied.strip_prefix('(').and_then(|inner| inner.strip_suffix(')')).unwrap_or(&emptied).to_string()
+/// A field's name, with `?` when its signature declares it optional (`timeout?: number`).
+fn optional_name(field: &Definition) -> String {
+    let optional = field.signature.match_indices(field.name.as_str()).any(|(at, name)| {
+        let before = field.signature[..at].chars().next_back();
+        !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$')
+            && field.signature[at + name.len()..].starts_with('?')
+    });
+    if optional { format!("{}?", field.name) } else { field.name.clone() }
 }
 
 /// `[outline incomplete: lines 40-57, 90 not parsed]`, with the reason when the whole outline is
@@ -240,6 +252,10 @@ fn push_level(file: &[Definition], definitions: &[Definition], depth: usize, vie
         }
         if implements_trait(first) {
             push_line(depth, span(first.start_line, first.end_line), &view.trait_impl(first), out);
+        } else if let Some(run) = leading_fields(first) {
+            let (fields, members) = first.children.split_at(run);
+            push_line(depth, span(first.start_line, first.end_line), &view.with_fields(first, fields), out);
+            push_level(file, members, depth + 1, view, out);
         } else {
             push_line(depth, span(first.start_line, first.end_line), &view.head(first), out);
             push_level(file, &first.children, depth + 1, view, out);
@@ -347,6 +363,16 @@ fn implements_trait(definition: &Definition) -> bool {
         && definition.name.contains(" for ")
         && !definition.children.is_empty()
         && definition.children.iter().all(|member| member.children.is_empty())
+}
+
+/// How many fields a type's members start with, if any: they are cheaper on the type's line
+/// than on a line of their own below it.
+fn leading_fields(definition: &Definition) -> Option<usize> {
+    if !matches!(definition.kind, Kind::Struct | Kind::Class | Kind::Interface) {
+        return None;
+    }
+    let run = definition.children.iter().take_while(|member| member.kind == Kind::Field).count();
+    (run > 0).then_some(run)
 }
 
 /// How many definitions from the first are functions of its kind and name with nothing nested.

@@ -361,12 +361,14 @@ fn typescript_members_without_implied_modifiers() {
     );
     views.hides(&["secret"]);
     views.signature_lines_contain(&[
-        "  L6-9 readonly status: number; data?: TData; error?: TError; headers: Map<string, ReadonlyArray<…>>",
-        // A line of fields over 200 characters empties every bracket in their types.
-        "  L15-23 method?: 'GET' | 'POST' | 'PUT' | 'DELETE'; headers?: Record<…>; body?: TBody; signal?: AbortSignal; \
-         timeoutMs?: number; retries?: number; onProgress?: (…) => void; parse?: (…) => Promise<…>; cache?: Map<…>",
-        "  L27-30 readonly baseUrl: string; readonly transport: Transport<TransportOptions<…>>; timeoutMs; \
-         protected readonly pending: Map<number, Deferred<…>>",
+        "L5-11 export interface ResponseEnvelope<TData, TError> { readonly status: number; data?: TData; \
+         error?: TError; headers: Map<string, ReadonlyArray<…>> }",
+        "  L10 retry(delayMs: number): Promise<ResponseEnvelope<TData, TError>>",
+        // Fields over 100 characters with their types are a large type: their names, optional
+        // ones marked, on the type's line when it has nothing else.
+        "L14-24 export interface RequestOptions<TBody> { method?, headers?, body?, signal?, timeoutMs?, \
+         retries?, onProgress?, parse?, cache? }",
+        "L26-49 export class HttpClient<TContext> extends EventEmitter { baseUrl, transport, timeoutMs, pending }",
         "  L33-36 constructor(baseUrl: string, public context: TContext, private readonly logger?: Logger)",
         "  L38-40 async request<TData>(path: string, init?: RequestInit): Promise<ResponseEnvelope<TData>>",
     ]);
@@ -379,7 +381,7 @@ fn go_same_shaped_functions_around_a_method() {
     let views =
         check("go/handlers.go", Language::Go, &["Page", "Render", "ErrNotFound", "ErrGone", "healthz", "livez"]);
     views.signature_lines_contain(&[
-        "  L19-22 func Render(w http.ResponseWriter) error",
+        "  L19-22 Render(w http.ResponseWriter) error",
         "L16 var ErrNotFound",
         "L25 var ErrGone",
         "L27-37 func {healthz, readyz, livez}(w http.ResponseWriter, r *http.Request)",
@@ -450,9 +452,11 @@ fn go_exported_fields_and_interface_methods() {
     );
     views.hides(&["uid", "cache", "items"]);
     views.signature_lines_contain(&[
-        "  L23-27 metav1.TypeMeta; ObjectMeta; *sync.Mutex; Spec, Status string",
-        // Under its type a method is shown without the receiver the type line already names.
-        "  L43 func Key() string",
+        // The fields a type starts with are on its line.
+        "L22-29 type Pod struct { metav1.TypeMeta; ObjectMeta; *sync.Mutex; Spec, Status string }",
+        // Under its type a method is shown without the receiver the type line already names, and
+        // without `func`, as the interface methods are.
+        "  L43 Key() string",
     ]);
     // In the map a type's methods are their bare names.
     assert!(views.map.contains("\n  L43 Key\n"), "{}", views.map);
@@ -500,8 +504,10 @@ fn java_public_fields() {
         ],
     );
     views.hides(&["retries", "clock"]);
-    views.signature_lines_contain(&["@GetMapping(…) @PreAuthorize(…) public ResponseEntity<List<OrderItemResponse>> \
-         listItems(@PathVariable(\"orderId\") long orderId, @RequestParam(defaultValue = \"50\") int size)"]);
+    // Over 120 characters, what the parameters' types and annotations nest is left out; every
+    // parameter name stays.
+    views.signature_lines_contain(&["@GetMapping(…) @PreAuthorize(…) public ResponseEntity<List<…>> \
+         listItems(@PathVariable(…) long orderId, @RequestParam(…) int size)"]);
 }
 
 #[test]
@@ -595,7 +601,9 @@ fn javascript_public_class_fields() {
         &["CounterWidget", "observedAttributes", "defaults", "count", "step", "render"],
     );
     views.hides(&["#shadow", "#clicks"]);
-    views.signature_lines_contain(&["  L5-8 static observedAttributes; static defaults; count; step"]);
+    views.signature_lines_contain(&[
+        "L4-29 export class CounterWidget extends HTMLElement { static observedAttributes; static defaults; count; step }",
+    ]);
 }
 
 #[test]
@@ -642,4 +650,43 @@ fn re_exports_from_one_directory_share_one_line() {
         );
         assert!(view.contains("L11 export * from './internal/types'"), "{view}");
     }
+}
+
+/// A library's large types: every member named at a fraction of the tokens of their types.
+#[test]
+fn typescript_large_types_keep_every_name_and_shed_their_detail() {
+    let views = check(
+        "typescript/features.ts",
+        Language::TypeScript,
+        &[
+            "PaginationDefaults",
+            "PageRange",
+            "manualPagination",
+            "getPaginationRowModel",
+            "PaginationInstance",
+            "getPageCount",
+            "PaginationError",
+            "clampPage",
+        ],
+    );
+    views.signature_lines_contain(&[
+        // A type of fields and nothing else has them on its line, with their types when they are short.
+        "L5-8 export interface PaginationState { pageIndex: number; pageSize: number }",
+        // Longer ones (over 100 characters with their types) are the members' names, optional ones
+        // marked.
+        "L17-28 export interface PaginationOptions { manualPagination?, onPaginationChange?, autoResetPageIndex?, \
+         pageCount?, rowCount?, getPaginationRowModel? }",
+        "L43-49 export class PaginationError extends Error { readonly pageIndex: number }",
+        // A long alias keeps its name and parameters; its value loses what its brackets hold.
+        "L15 export type PageRange<TData, TIndex> = Partial<…> & {…}",
+        // A long list of parents is named by its keyword; a short one stays.
+        // Type parameters without their bounds and defaults.
+        "L30-41 export interface PaginationInstance<TData> extends … { setPageIndex,",
+        "L43-49 export class PaginationError extends Error",
+        // A type's head keeps the members a type literal in it declares whole up to 200 characters.
+        "L64-68 export interface PageChange extends PaginationEvent<'pagechange', { readonly previousIndex: number \
+         readonly nextIndex: number readonly table: Table<unknown> }>",
+        // A function value declared with overloaded call signatures shows the shortest.
+        "L54-59 export const clampPage: (pageIndex: number, pageCount: number): number (+1 more)",
+    ]);
 }

@@ -36,7 +36,9 @@ pub(super) static SPEC: Spec = Spec {
     unshown: &[],
     implied: &[],
     abridged: &[],
+    elided: &[],
     reparse: None,
+    overloads: None,
     transparent: &[
         "preproc_if",
         "preproc_ifdef",

@@ -2,17 +2,23 @@
 //!
 //! A declaration head is gathered as segments by role. A decoration (attribute, decorator,
 //! annotation) longer than [`MAX_DECORATION`] always loses its arguments. When the line is longer
-//! than [`MAX_SIGNATURE`], the other decorations are shortened first, then
-//! the tail after the parameters (return type, bounds, base classes) is cut, then the types and
-//! defaults inside the parameters lose what is nested in their own brackets
-//! (`fg: Optional[Union[int, str]] = None` → `fg: Optional[…] = None`). The modifiers, keyword,
-//! name and parameter names are only cut past [`HARD_MAX`], which real code does not reach.
+//! than [`MAX_DETAILED`], the types and defaults inside the parameters and after them lose what is
+//! nested in their own brackets (`fg: Optional[Union[int, str]] = None` → `fg: Optional[…] =
+//! None`). When it is still longer than [`MAX_SIGNATURE`], the other decorations are shortened,
+//! then the tail after the parameters (return type, bounds, base classes) is cut. The modifiers,
+//! keyword, name and parameter names are only cut past [`HARD_MAX`], which real code does not
+//! reach.
 
 use crate::text::{MAX_SIGNATURE, collapse, head_line, truncate};
 
 /// The longest a signature can get when its name and parameters alone exceed [`MAX_SIGNATURE`]:
 /// a bound for generated or minified code, not a target.
 const HARD_MAX: usize = 1_000;
+
+/// The longest a head is shown with every type whole; past it the types inside parameters and
+/// return types lose what is nested in their own brackets (`options: Options<…>`), which the
+/// file says and a caller rarely needs to choose the function.
+const MAX_DETAILED: usize = 120;
 
 /// The longest a decoration is shown with its arguments, and the longest one shortened decoration
 /// may be (`#[doc = "…"]` has no argument list to drop).
@@ -40,9 +46,17 @@ struct Segment {
 #[derive(Clone, Default)]
 pub(crate) struct Head {
     segments: Vec<Segment>,
+    /// A type's head: what its brackets hold may declare members (`interface Read extends Op<Tag,
+    /// { readonly upstream: E }>`), so they are only emptied past [`MAX_SIGNATURE`].
+    declares_members: bool,
 }
 
 impl Head {
+    /// A head for a type, whose brackets may declare members.
+    pub(crate) fn for_type() -> Head {
+        Head { declares_members: true, ..Head::default() }
+    }
+
     /// Appends source text in `role`; consecutive core or tail text joins one segment.
     pub(crate) fn push(&mut self, role: Role, text: &str) {
         match self.segments.last_mut() {
@@ -54,6 +68,13 @@ impl Head {
     /// The head on one line, shortened as the module describes.
     pub(crate) fn line(mut self) -> String {
         self.shorten_decorations(false);
+        let full = self.render();
+        if full.chars().count() <= MAX_DETAILED {
+            return full;
+        }
+        if !self.declares_members {
+            self.empty_types();
+        }
         let full = self.render();
         if fits(&full) {
             return full;
@@ -68,10 +89,15 @@ impl Head {
         if fits(&cut) {
             return cut;
         }
-        for segment in self.segments.iter_mut().filter(|segment| segment.role == Role::Core) {
+        self.empty_types();
+        truncate(self.render(), HARD_MAX)
+    }
+
+    /// Empties what the types in the core and the tail nest in their own brackets.
+    fn empty_types(&mut self) {
+        for segment in self.segments.iter_mut().filter(|segment| segment.role != Role::Decoration) {
             segment.text = empty_nested_brackets(&segment.text);
         }
-        truncate(self.render(), HARD_MAX)
     }
 
     fn render(&self) -> String {
@@ -173,6 +199,31 @@ pub(crate) fn empty_nested_brackets(code: &str) -> String {
     out
 }
 
+/// `type Def<T = unknown> = Partial<Union<T>> & { id: string }` → `type Def<T = unknown> =
+/// Partial<…> & {…}`: after the first ` = ` outside brackets (the alias's value), every bracket
+/// pair is emptied; a line without one is returned as it is.
+pub(crate) fn empty_value_brackets(line: &str) -> String {
+    let (mut depth, mut quote, mut previous) = (0usize, None, ' ');
+    for (at, c) in line.char_indices() {
+        match (quote, c) {
+            (Some(open), _) if c == open => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'' | '`') => quote = Some(c),
+            (None, '(' | '[' | '<' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth = depth.saturating_sub(1),
+            (None, '>') if !matches!(previous, '-' | '=') => depth = depth.saturating_sub(1),
+            (None, '=') if depth == 0 && line[at..].starts_with("= ") && previous == ' ' => {
+                let value = empty_nested_brackets(&format!("({})", &line[at + 2..]));
+                let value = value.strip_prefix('(').and_then(|inner| inner.strip_suffix(')')).unwrap_or(&value);
+                return format!("{}{value}", &line[..at + 2]);
+            }
+            _ => {}
+        }
+        previous = c;
+    }
+    line.to_string()
+}
+
 /// `#[cfg(any(unix, windows))]` → `#[cfg(…)]`, `@click.option("--n", default=1)` →
 /// `@click.option(…)`: every outermost argument list emptied to `…`, strings skipped over. A
 /// template's parameter list (`<typename T, …>`) becomes `<…>`.
@@ -271,6 +322,20 @@ mod tests {
         assert_eq!(
             empty_nested_brackets("function on(handler: (e: Event<T>) => void, o?: { once: boolean })"),
             "function on(handler: (…) => void, o?: {…})"
+        );
+    }
+
+    #[test]
+    fn an_alias_value_loses_what_its_brackets_hold_and_its_parameters_stay() {
+        assert_eq!(
+            empty_value_brackets(
+                "export type Def<T, V = unknown> = Partial<Union<Def<T, V>>> & { id?: string } | \"a=(b\""
+            ),
+            "export type Def<T, V = unknown> = Partial<…> & {…} | \"a=(b\""
+        );
+        assert_eq!(
+            empty_value_brackets("type Handler func(w Writer, r *Request)"),
+            "type Handler func(w Writer, r *Request)"
         );
     }
 

@@ -30,7 +30,9 @@ pub(super) static SPEC: Spec = Spec {
     unshown: &["@SuppressWarnings"],
     implied: &[],
     abridged: &[],
+    elided: &[],
     reparse: None,
+    overloads: None,
     // Methods of an enum follow its constants.
     transparent: &["enum_body_declarations"],
     imports: &["import_declaration"],

@@ -44,8 +44,13 @@ pub(super) static SPEC: Spec = Spec {
     unshown: &[],
     // A class member is public unless it says otherwise.
     implied: &[("accessibility_modifier", "public")],
-    abridged: &[],
+    // A long list of what an interface extends or a class implements is the parents' API, not
+    // this type's: `interface Table<TData> extends …`.
+    abridged: &["extends_type_clause", "extends_clause", "implements_clause"],
+    // `<TData extends RowData = any>` reads `<TData>`: the parameter is what a reader writes.
+    elided: &["constraint", "default_type"],
     reparse: None,
+    overloads: Some(overloaded_type),
     transparent: &["expression_statement"],
     imports: &["import_statement", "lexical_declaration", "variable_declaration"],
     is_import,
@@ -115,4 +120,15 @@ fn visible_member(node: Node, source: &str) -> Option<Kind> {
 /// JavaScript's `field_definition` names its field `property`.
 fn field_property(node: Node, source: &str) -> Option<String> {
     super::field_text(node, "property", source)
+}
+
+/// The call signatures of `const f: { <A>(self: A): A; (): void }`, when the declared type is such
+/// a list of two or more and nothing else.
+fn overloaded_type(node: Node) -> Option<Vec<Node>> {
+    let annotation = node.child_by_field_name("type")?;
+    let list = annotation.named_child(0).filter(|list| list.kind() == "object_type")?;
+    let mut cursor = list.walk();
+    let members: Vec<Node> = list.named_children(&mut cursor).filter(|member| member.kind() != "comment").collect();
+    let only_calls = members.iter().all(|member| member.kind() == "call_signature");
+    (only_calls && members.len() >= 2).then_some(members)
 }

@@ -27,11 +27,15 @@ use crate::model::{Definition, Import, Kind, Outline};
 use crate::text::{MAX_SIGNATURE, collapse, collapse_code, line_number, node_lines, node_text, truncate};
 use crate::{parse, unparsed};
 pub(crate) use head::empty_nested_brackets;
+use head::empty_value_brackets;
 use head::{Head, Role};
 
 /// How deep the walker follows containers and pass-through nodes. Real code nests a handful of
 /// levels; the cap keeps pathological inputs from exhausting the stack.
 pub(crate) const MAX_DEPTH: usize = 64;
+
+/// Finds the call signatures a declaration's type lists ([`Spec::overloads`]).
+type Overloads = for<'t> fn(Node<'t>) -> Option<Vec<Node<'t>>>;
 
 /// How many times its own size a file's macro bodies may be parsed again in all: real code nests
 /// item macros two or three deep (`cfg_net! { cfg_unix! { … } }`).
@@ -42,6 +46,11 @@ const MAX_CLAUSE: usize = 40;
 
 /// A field longer than this shows its type without what is nested in the type's own brackets.
 const MAX_FIELD: usize = 48;
+
+/// A type alias longer than this shows its value without what is nested in the value's own
+/// brackets: `type ColumnDefResolved<TData, TValue = unknown> = Partial<…> & {…}`. The name and
+/// parameters are what other code writes; a long value is read in the file.
+const MAX_TYPE_ALIAS: usize = 80;
 
 /// A constant or variable whose whole declaration fits in this many characters is shown with its
 /// value (`const MAX: u32 = 3`); longer ones stop before the value.
@@ -116,9 +125,15 @@ pub(crate) struct Spec {
     /// Clauses shown as their keyword and `…` when longer than [`MAX_CLAUSE`] (Rust's `where`):
     /// bounds a caller rarely needs to read to use the definition, often longer than all the rest.
     pub abridged: &'static [&'static str],
+    /// Parts of a head the signatures leave out, with the space before them.
+    pub elided: &'static [&'static str],
     /// The region of a node whose content the grammar leaves opaque but which usually holds
     /// items (a Rust macro call's token tree): it is parsed again on its own and walked.
     pub reparse: Option<fn(Node) -> Option<tree_sitter::Range>>,
+    /// A declaration's type that is a list of call signatures (TypeScript's `const f: { (a: A):
+    /// B; (b: B): C }`, how a function value declares overloads): its signatures, at least two.
+    /// The head shows the shortest and counts the others, as a run of overloads is shown.
+    pub overloads: Option<Overloads>,
     /// Kinds that may be imports; `is_import` decides (e.g. only `require` calls in Ruby).
     pub imports: &'static [&'static str],
     pub is_import: fn(Node, &str) -> bool,
@@ -480,7 +495,8 @@ impl<'s> Walker<'s> {
         if kind == Kind::Field {
             return self.field_signature(node, rule, head_end);
         }
-        let mut head = Head::default();
+        let declares_members = matches!(kind, Kind::Interface | Kind::Class | Kind::Struct | Kind::Trait);
+        let mut head = if declares_members { Head::for_type() } else { Head::default() };
         // Decorators inside a wrapper (`@Component(…) export class`) come with its prefix.
         let in_wrapper = |attribute: &Node| {
             lead.wrappers.iter().any(|wrapper| wrapper.byte_range().contains(&attribute.start_byte()))
@@ -527,7 +543,19 @@ impl<'s> Walker<'s> {
         }
         self.push_split(&mut head, node, position..named_at);
         self.push_code(&mut head, Role::Core, node, named_at..core_end);
-        self.push_code(&mut head, Role::Tail, node, core_end..head_end);
+        // Only a list after the parameters: `const f: {…} = function(a, b) {…}` has its own.
+        let overloads = self.spec.overloads.and_then(|overloads| overloads(node)).unwrap_or_default();
+        let list = overloads.first().and_then(|first| first.parent()).filter(|list| list.start_byte() >= core_end);
+        let shortest = overloads.iter().min_by_key(|signature| collapse(node_text(**signature, self.source)).len());
+        match (list, shortest) {
+            (Some(list), Some(shortest)) => {
+                // The list's braces are where the shortest signature goes.
+                self.push_code(&mut head, Role::Tail, node, core_end..list.start_byte());
+                self.push_code(&mut head, Role::Tail, node, shortest.byte_range());
+                head.push(Role::Tail, &format!(" (+{} more)", overloads.len() - 1));
+            }
+            _ => self.push_code(&mut head, Role::Tail, node, core_end..head_end),
+        }
         if rule.keep_tail
             && let Some(body) = body
         {
@@ -535,7 +563,12 @@ impl<'s> Walker<'s> {
             head.push(Role::Core, " ");
             self.push_code(&mut head, Role::Core, node, body.end_byte()..node.end_byte());
         }
-        head.line()
+        let line = head.line();
+        if kind == Kind::TypeAlias && line.chars().count() > MAX_TYPE_ALIAS {
+            empty_value_brackets(&line)
+        } else {
+            line
+        }
     }
 
     /// Appends the source in `range` (inside `within`) as core, its decorations as such.
@@ -602,6 +635,10 @@ impl<'s> Walker<'s> {
         // clause.
         let mut cuts: Vec<(Range<usize>, String)> =
             nodes_in(within, &range, self.comments).into_iter().map(|comment| (comment, " ".to_string())).collect();
+        for elided in nodes_in(within, &range, self.spec.elided) {
+            let before = self.source[..elided.start].trim_end().len().max(range.start);
+            cuts.push((before..elided.end, String::new()));
+        }
         for clause in nodes_in(within, &range, self.spec.abridged) {
             if let Some(short) = abridged(self.source.get(clause.clone()).unwrap_or("")) {
                 cuts.push((clause, short));
@@ -622,11 +659,12 @@ impl<'s> Walker<'s> {
     }
 }
 
-/// A clause longer than [`MAX_CLAUSE`] as its keyword and `…` (`where …`), else `None`.
+/// A clause longer than [`MAX_CLAUSE`] as its keyword and `…` (`where …`), else `None`. Not one
+/// with braces: a type literal there declares members (`extends Op<Tag, { readonly upstream: E }>`).
 fn abridged(clause: &str) -> Option<String> {
     let clause = collapse(clause);
     let keyword = clause.split_whitespace().next()?;
-    (clause.chars().count() > MAX_CLAUSE).then(|| format!("{keyword} …"))
+    (clause.chars().count() > MAX_CLAUSE && !clause.contains('{')).then(|| format!("{keyword} …"))
 }
 
 /// Where a definition's uncuttable part ends: after its parameters (found through C declarators
@@ -683,8 +721,8 @@ fn nodes_in(node: Node, range: &Range<usize>, kinds: &[&str]) -> Vec<Range<usize
 }
 
 /// Places methods declared outside their type (Go receivers) under that type when this file
-/// defines it, without the receiver (the type above says it), else keeps them at top level
-/// named `Type.method`.
+/// defines it, without the receiver and `func` (the type above says both, and its interface
+/// methods read the same way), else keeps them at top level named `Type.method`.
 fn attach_detached(items: &mut Vec<Definition>, detached: Vec<(String, Definition)>) {
     if detached.is_empty() {
         return;
@@ -707,7 +745,7 @@ fn attach_detached(items: &mut Vec<Definition>, detached: Vec<(String, Definitio
     }
 }
 
-/// `func (s *Server) Start(ctx context.Context) error` → `func Start(ctx context.Context) error`.
+/// `func (s *Server) Start(ctx context.Context) error` → `Start(ctx context.Context) error`.
 fn without_receiver(signature: &str) -> String {
     let Some(receiver) = signature.strip_prefix("func (") else {
         return signature.to_string();
@@ -716,7 +754,7 @@ fn without_receiver(signature: &str) -> String {
     for (at, c) in receiver.char_indices() {
         match c {
             '(' => depth += 1,
-            ')' if depth == 1 => return format!("func {}", receiver[at + 1..].trim_start()),
+            ')' if depth == 1 => return receiver[at + 1..].trim_start().to_string(),
             ')' => depth -= 1,
             _ => {}
         }

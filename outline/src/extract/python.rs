@@ -19,7 +19,9 @@ pub(super) static SPEC: Spec = Spec {
     unshown: &[],
     implied: &[],
     abridged: &[],
+    elided: &[],
     reparse: None,
+    overloads: None,
     // Definitions under `if TYPE_CHECKING:`, `try: … except ImportError:` and the like.
     transparent: &[
         "expression_statement",

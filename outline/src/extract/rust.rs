@@ -43,7 +43,9 @@ pub(super) static SPEC: Spec = Spec {
     ],
     implied: &[],
     abridged: &["where_clause"],
+    elided: &[],
     reparse: Some(macro_items),
+    overloads: None,
     // `thread_local!(…);` is a macro call in an expression statement.
     transparent: &["foreign_mod_item", "declaration_list", "expression_statement"],
     imports: &["use_declaration", "extern_crate_declaration"],
