@@ -86,11 +86,9 @@ fn segment(text: &str, open: Option<usize>) -> Option<Segment<'_>> {
 }
 
 /// The type a function's signature says it returns, as [`type_name`] reads it: Python's and
-/// Rust's `-> T`, TypeScript's `): T`. `None` when it writes none or the signature was shortened.
+/// Rust's `-> T`, TypeScript's `): T`. `None` when it writes none or the outline's shortening
+/// cut it (`Query<…>` still names `Query`; `Prom…` names nothing).
 pub fn return_type(language: Language, signature: &str) -> Option<String> {
-    if signature.contains('…') {
-        return None;
-    }
     let written = match language {
         Language::Python | Language::Rust => {
             let (_, tail) = signature.rsplit_once("->")?;
@@ -396,6 +394,8 @@ mod tests {
         assert_eq!(ts("function make(a: (x: number) => void): Client {").as_deref(), Some("Client"));
         assert_eq!(ts("constructor(config: Config)"), None);
         assert_eq!(ts("fetch(options: FetchQueryOptions<…>) …"), None);
+        assert_eq!(ts("fetch(options: Options<…>): Promise…"), None);
+        assert_eq!(ts("build(options: Options<…>): Query<…>").as_deref(), Some("Query"));
         assert_eq!(return_type(Language::Rust, "pub fn new(path: &str) -> Self").as_deref(), Some("Self"));
     }
 
