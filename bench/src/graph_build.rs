@@ -48,9 +48,6 @@ pub fn run(bins: &Path, project: &Path, symbols: usize, rounds: usize) -> String
     assert!(lctx(&["daemon", "start"]).status.success(), "the daemon did not start");
     let rss_idle = rss(&status());
     let first = build(&lctx, &status);
-    let snapshot_bytes: u64 = std::fs::read_dir(home.path().join("cache/graph"))
-        .map(|dir| dir.flatten().filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum())
-        .unwrap_or(0);
 
     // Warm callgraph calls: each sampled symbol asked `rounds` times, every call timed.
     let asked = sample(&project, symbols);
@@ -64,8 +61,12 @@ pub fn run(bins: &Path, project: &Path, symbols: usize, rounds: usize) -> String
         }
     }
 
-    // A restarted daemon: the index reopens, the graph loads its snapshot.
+    // A restarted daemon: the index reopens, the graph loads its snapshot (written by the stop at
+    // the latest).
     let _ = lctx(&["daemon", "stop"]);
+    let snapshot_bytes: u64 = std::fs::read_dir(home.path().join("cache/graph"))
+        .map(|dir| dir.flatten().filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum())
+        .unwrap_or(0);
     assert!(lctx(&["daemon", "start"]).status.success(), "the daemon did not restart");
     let again = build(&lctx, &status);
     let _ = lctx(&["daemon", "stop"]);

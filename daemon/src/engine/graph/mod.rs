@@ -214,10 +214,7 @@ impl CodeGraph {
             state.dirty |= !gone.is_empty() || !todo.is_empty();
         }
         for chunk in todo.chunks(PUBLISH_EVERY_FILES) {
-            let parsed: Vec<(String, Option<FileEntry>)> = chunk
-                .iter()
-                .map(|(rel, abs, language, stamp)| (rel.clone(), parse(root, abs, *language, *stamp)))
-                .collect();
+            let parsed = parse_all(root, chunk);
             let mut state = project.state.write();
             apply(&mut state, parsed);
             if let Phase::Building { done, total } = state.phase {
@@ -364,6 +361,28 @@ fn stamp_of(path: &Path) -> Option<Stamp> {
 
 /// The facts of one file; `None` when it cannot be read (gone, unreadable, swapped for a link
 /// out of the project) and leaves the graph.
+/// Parses `files` on as many threads as the machine has cores, results in `files`' order: parsing
+/// is a pure function of a file and nearly all of a graph's build, which runs after the index's
+/// walk and would otherwise leave the other cores idle.
+fn parse_all(root: &Path, files: &[(String, PathBuf, Language, Stamp)]) -> Vec<(String, Option<FileEntry>)> {
+    let parse_part = |part: &[(String, PathBuf, Language, Stamp)]| -> Vec<(String, Option<FileEntry>)> {
+        part.iter().map(|(rel, abs, language, stamp)| (rel.clone(), parse(root, abs, *language, *stamp))).collect()
+    };
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len());
+    if workers <= 1 {
+        return parse_part(files);
+    }
+    std::thread::scope(|scope| {
+        let parts: Vec<_> =
+            files.chunks(files.len().div_ceil(workers)).map(|part| scope.spawn(|| parse_part(part))).collect();
+        // A panic in a parser is the build's, as it would be on one thread.
+        parts
+            .into_iter()
+            .flat_map(|part| part.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+            .collect()
+    })
+}
+
 fn parse(root: &Path, path: &Path, language: Language, stamp: Stamp) -> Option<FileEntry> {
     let text = read_project_file(root, path)?;
     Some(FileEntry { stamp, facts: extract(language, &text) })
