@@ -236,12 +236,70 @@ pub(crate) fn constructs(language: Language, callee: &str) -> Option<&str> {
     })
 }
 
-/// Method names Python's built-in types (str, bytes, list, dict, set, files) have: a call of one
-/// on a value of unknown type is far more often the built-in's than a project method's, so it is
-/// not claimed as a call of the project's method of that name.
+/// Method names the language's built-in types have (Python's str, bytes, list, dict, set and
+/// files; JavaScript's arrays, strings, maps, sets and promises): a call of one on a value of
+/// unknown type is far more often the built-in's than a project method's, so it is not claimed
+/// as a call of the project's method of that name.
 pub fn builtin_method(language: Language, name: &str) -> bool {
-    language == Language::Python && PYTHON_BUILTIN_METHODS.binary_search(&name).is_ok()
+    let names = match language {
+        Language::Python => PYTHON_BUILTIN_METHODS,
+        Language::JavaScript | Language::TypeScript | Language::Tsx => JS_BUILTIN_METHODS,
+        _ => return false,
+    };
+    names.binary_search(&name).is_ok()
 }
+
+/// Sorted, for [`builtin_method`]: methods of JavaScript's arrays, strings, maps, sets, promises,
+/// functions, regular expressions and iterators.
+const JS_BUILTIN_METHODS: &[&str] = &[
+    "add",
+    "apply",
+    "bind",
+    "call",
+    "catch",
+    "clear",
+    "concat",
+    "delete",
+    "endsWith",
+    "entries",
+    "every",
+    "exec",
+    "filter",
+    "finally",
+    "find",
+    "findIndex",
+    "forEach",
+    "get",
+    "has",
+    "includes",
+    "indexOf",
+    "join",
+    "keys",
+    "map",
+    "match",
+    "next",
+    "pop",
+    "push",
+    "reduce",
+    "replace",
+    "reverse",
+    "set",
+    "shift",
+    "slice",
+    "some",
+    "sort",
+    "splice",
+    "split",
+    "startsWith",
+    "test",
+    "then",
+    "toLowerCase",
+    "toString",
+    "toUpperCase",
+    "trim",
+    "unshift",
+    "values",
+];
 
 /// Sorted, for [`builtin_method`]'s binary search.
 const PYTHON_BUILTIN_METHODS: &[&str] = &[
@@ -362,9 +420,12 @@ mod tests {
     #[test]
     fn the_builtin_method_names_are_sorted_for_the_search() {
         assert!(PYTHON_BUILTIN_METHODS.windows(2).all(|pair| pair[0] < pair[1]));
+        assert!(JS_BUILTIN_METHODS.windows(2).all(|pair| pair[0] < pair[1]));
+        assert!(builtin_method(Language::TypeScript, "then") && builtin_method(Language::Tsx, "values"));
         assert!(builtin_method(Language::Python, "add") && builtin_method(Language::Python, "writelines"));
         assert!(builtin_method(Language::Python, "setdefault"));
-        assert!(!builtin_method(Language::Python, "render") && !builtin_method(Language::TypeScript, "pop"));
+        assert!(!builtin_method(Language::Python, "render") && !builtin_method(Language::TypeScript, "render"));
+        assert!(!builtin_method(Language::Go, "pop"));
     }
 
     #[test]
