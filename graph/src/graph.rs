@@ -11,8 +11,9 @@
 //! `sep: str`, `sys.stdout`, `new Map()`). Without such evidence, a name defined
 //! once in the project is `likely`, several times `ambiguous` (all listed). A name imported from
 //! outside the project, or defined nowhere in it, resolves to nothing; so does a Python bare name
-//! its file neither defines nor imports (a built-in), and a Python method called on a value of
-//! unknown type when the built-in types have a method of that name (`x.pop()`).
+//! its file neither defines nor imports (a built-in), and a Python, JavaScript or TypeScript
+//! method called on a value of unknown type when the built-in types have a method of that name
+//! (`x.pop()`, `p.then()`).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
