@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use crate::bindings;
 use crate::facts::{Def, FileFacts, Import, Ref, RefKind};
 use crate::modules;
-use crate::types::{Known, MAX_STEPS};
+use crate::types::{Known, MAX_BASES, MAX_STEPS};
 
 /// How a reference was resolved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -246,6 +246,12 @@ impl Graph {
                 return Some(found);
             }
         }
+        // `super().f()`, `super.f()`: the method the caller's type inherits.
+        if matches!(receiver, "super()" | "super")
+            && let Some(container) = caller.and_then(|c| c.container.as_deref())
+        {
+            return exact(self.inherited(container, &r.name, &|d| fits(r.kind, d), MAX_BASES));
+        }
         // An imported module or package: `pkg.F()`, `models.load()`, `np.array()`.
         let module = facts.imports.iter().filter(|i| i.local == receiver);
         if let Some(target) = module.filter_map(|i| self.imported_module(file, language, i)).next() {
@@ -284,12 +290,15 @@ impl Graph {
         match self.type_of(file, facts, r, receiver, MAX_STEPS) {
             Some(Known::Foreign) => return None,
             Some(Known::Project(type_name)) => {
-                if let Some(members) = self.all_named(&r.name, |_, d| member_of(&type_name, d)) {
+                let own = self.all_named(&r.name, |_, d| member_of(&type_name, d));
+                if let Some(members) =
+                    own.or_else(|| self.inherited(&type_name, &r.name, &|d| fits(r.kind, d), MAX_BASES))
+                {
                     let one_place = members.iter().all(|m| m.file == members[0].file);
                     let label = if one_place { Label::Exact } else { Label::Ambiguous };
                     return Some(Resolution { label, targets: members });
                 }
-                // Not the type's own member: inherited from a base class, of unknown type.
+                // Neither the type's own member nor one it inherits from the project's classes.
             }
             None => {}
         }

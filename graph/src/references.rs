@@ -222,8 +222,10 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
                 let line = node.start_position().row as u32 + 1;
                 let scope = enclosing(defs, line);
                 let mut earlier = bound.values().filter(|b| b.name == copied && b.scope == scope);
-                if let Some(earlier) = earlier.rfind(|b| b.line <= line) {
-                    (bound_type, value) = (earlier.type_name.clone(), earlier.value.clone());
+                match earlier.rfind(|b| b.line <= line) {
+                    Some(earlier) => (bound_type, value) = (earlier.type_name.clone(), earlier.value.clone()),
+                    // Not bound here: a global, an import, a class (`_Segment = Segment`).
+                    None => value = Some(copied.to_string()),
                 }
             }
             let name = format!("{}{}", prefix.unwrap_or_default(), text(node));

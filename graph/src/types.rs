@@ -10,10 +10,12 @@ use lean_ctx_outline::Language;
 
 use crate::bindings::{self, Binding, Bound, Segment};
 use crate::facts::{Def, FileFacts, Ref, RefKind};
-use crate::graph::{Graph, imported_name, language_of};
+use crate::graph::{DefId, Graph, imported_name, language_of};
 
 /// How many bindings and return types one receiver's evaluation follows at most.
 pub(crate) const MAX_STEPS: u8 = 8;
+/// How many levels of base classes a member is looked up through.
+pub(crate) const MAX_BASES: u8 = 4;
 
 /// What a receiver is known to be.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,7 +97,9 @@ impl Graph {
         if step.name == "__dict__" {
             return Some(Known::Foreign);
         }
-        let members = self.all_named(step.name, |_, d| d.container.as_deref() == Some(type_name) && d.is_callable());
+        let members = self
+            .all_named(step.name, |_, d| d.container.as_deref() == Some(type_name) && d.is_callable())
+            .or_else(|| self.inherited(type_name, step.name, &Def::is_callable, MAX_BASES));
         if step.call {
             return self.agreed_return(&members?, Some(type_name));
         }
@@ -104,6 +108,39 @@ impl Graph {
         }
         // A property: a method read as an attribute.
         self.agreed_return(&members?, Some(type_name))
+    }
+
+    /// Members named `name` that `type_name` inherits: its bases' own, then theirs, depth first in
+    /// the order the class head names them (Python's method resolution order for single
+    /// inheritance; a first approximation for several bases).
+    pub(crate) fn inherited(
+        &self,
+        type_name: &str,
+        name: &str,
+        fits: &dyn Fn(&Def) -> bool,
+        depth: u8,
+    ) -> Option<Vec<DefId>> {
+        if depth == 0 {
+            return None;
+        }
+        for class in self.all_named(type_name, |_, d| d.is_type())? {
+            let Some(entry) = self.file(&class.file) else { continue };
+            let Some(def) = entry.facts.defs.get(class.index as usize) else { continue };
+            // The types the class's head line names: its bases (`class A(B)`, `extends B`).
+            let bases = entry.facts.refs.iter().filter(|r| {
+                r.kind == RefKind::Type && r.caller == Some(class.index) && r.line == def.line && r.name != def.name
+            });
+            for base in bases {
+                let Some(Known::Project(base)) = self.named_type(&class.file, &entry.facts, &base.name, None) else {
+                    continue;
+                };
+                let own = self.all_named(name, |_, d| d.container.as_deref() == Some(base.as_str()) && fits(d));
+                if let Some(found) = own.or_else(|| self.inherited(&base, name, fits, depth - 1)) {
+                    return Some(found);
+                }
+            }
+        }
+        None
     }
 
     /// Attribute `name` of `type_name` from the bindings of the files that define the type.
@@ -135,7 +172,7 @@ impl Graph {
 
     /// The return type the given functions agree on, read in their own files; `Self`/`this` is
     /// `container`.
-    fn agreed_return(&self, functions: &[crate::graph::DefId], container: Option<&str>) -> Option<Known> {
+    fn agreed_return(&self, functions: &[DefId], container: Option<&str>) -> Option<Known> {
         let mut agreed: Option<Known> = None;
         for id in functions {
             let def: &Def = self.def(id)?;

@@ -94,13 +94,21 @@ fn python_calls() {
         ]
     );
     // `lines = Lines()` and `Lines().pop()`; `names = []` is a list, whose `pop` is no caller.
+    // …and `super().pop()` in the subclass.
     assert_eq!(
         callers(&graph, "Lines.pop", None),
-        ["shop/report.py:17 summary [exact]", "shop/report.py:32 fresh_pop [exact]"]
+        [
+            "shop/report.py:17 summary [exact]",
+            "shop/report.py:32 fresh_pop [exact]",
+            "shop/report.py:37 Report::pop [exact]"
+        ]
     );
     // `with Lines() as held`; `", ".join(…)` and `sep: str` are strings. `sep` in `Lines.join`
-    // has no written type, and strings have a `join`: not claimed.
-    assert_eq!(callers(&graph, "Lines.join", None), ["shop/report.py:21 summary [exact]"]);
+    // has no written type, and strings have a `join`: not claimed. `Report` inherits `join`.
+    assert_eq!(
+        callers(&graph, "Lines.join", None),
+        ["shop/report.py:21 summary [exact]", "shop/report.py:40 Report::drain [exact]"]
+    );
     let Lookup::Found(join) = graph.lookup("Lines.join", None) else { panic!("Lines.join") };
     assert_eq!(
         graph.unclaimed_calls(&join).as_deref(),
