@@ -86,7 +86,7 @@ fn segment(text: &str, open: Option<usize>) -> Option<Segment<'_>> {
 }
 
 /// The type a function's signature says it returns, as [`type_name`] reads it: Python's and
-/// Rust's `-> T`, TypeScript's `): T`. `None` when it writes none or the outline's shortening
+/// Rust's `-> T`, TypeScript's `): T`, Go's `) T` or the first of `) (T, error)`. `None` when it writes none or the outline's shortening
 /// cut it (`Query<…>` still names `Query`; `Prom…` names nothing).
 pub fn return_type(language: Language, signature: &str) -> Option<String> {
     let written = match language {
@@ -99,6 +99,20 @@ pub fn return_type(language: Language, signature: &str) -> Option<String> {
             let close = closing_paren(signature)?;
             let tail = signature[close + 1..].trim_start().strip_prefix(':')?;
             tail.trim().trim_end_matches(['{', ';']).trim()
+        }
+        Language::Go => {
+            let head = signature.trim_start().trim_start_matches("func").trim_start();
+            // A method's receiver comes first: `(s *Server) Start() error`.
+            let head = match head.starts_with('(') {
+                true => &head[closing_paren(head)? + 1..],
+                false => head,
+            };
+            let close = closing_paren(head)?;
+            let tail = head[close + 1..].trim().trim_end_matches('{').trim();
+            match tail.strip_prefix('(') {
+                Some(results) => results.split([',', ')']).next()?.trim(),
+                None => tail,
+            }
         }
         _ => return None,
     };
@@ -147,6 +161,35 @@ pub(crate) fn builtin_type(language: Language, name: &str) -> bool {
                 | "Dict"
                 | "Set"
                 | "Tuple"
+        ),
+        Language::Go => matches!(
+            name,
+            "string"
+                | "bool"
+                | "byte"
+                | "rune"
+                | "int"
+                | "int8"
+                | "int16"
+                | "int32"
+                | "int64"
+                | "uint"
+                | "uint8"
+                | "uint16"
+                | "uint32"
+                | "uint64"
+                | "uintptr"
+                | "float32"
+                | "float64"
+                | "complex64"
+                | "complex128"
+                | "error"
+                | "any"
+                | "slice"
+                | "array"
+                | "map"
+                | "chan"
+                | "func"
         ),
         Language::TypeScript | Language::Tsx | Language::JavaScript => matches!(
             name,
@@ -212,9 +255,18 @@ pub(crate) fn type_name(written: &str) -> Option<String> {
     let absent = |p: &&str| matches!(*p, "None" | "null" | "undefined");
     let parts: Vec<&str> = text.split('|').map(str::trim).filter(|p| !p.is_empty() && !absent(p)).collect();
     let [one] = parts.as_slice() else { return None };
+    // Go: a pointer is its type; slices, maps, channels and function types are built in.
+    let one = one.trim_start_matches(['*', '&']).trim();
+    for (prefix, builtin) in [("[]", "slice"), ("[", "array"), ("map[", "map"), ("chan ", "chan"), ("func(", "func")] {
+        if one.starts_with(prefix) {
+            return Some(builtin.to_string());
+        }
+    }
     let head = one.split(['[', '<']).next().unwrap_or(one).trim().trim_matches(['"', '\'']);
-    let name = head.rsplit('.').next().unwrap_or(head);
-    (!name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_')).then(|| name.to_string())
+    // The name as written, with its module (`models.Order`, `pathlib.Path`): the module decides
+    // whether it is the project's.
+    let word = |part: &str| !part.is_empty() && part.chars().all(|c| c.is_alphanumeric() || c == '_');
+    head.split('.').all(word).then(|| head.to_string())
 }
 
 /// The type of a value a call of `callee` makes in Python: a class by its naming convention, a
@@ -408,7 +460,10 @@ mod tests {
     #[test]
     fn type_names_are_read_through_optional_unions_quotes_and_modules() {
         assert_eq!(type_name("Order").as_deref(), Some("Order"));
-        assert_eq!(type_name("models.Order").as_deref(), Some("Order"));
+        assert_eq!(type_name("models.Order").as_deref(), Some("models.Order"));
+        assert_eq!(type_name("*Flag").as_deref(), Some("Flag"));
+        assert_eq!(type_name("[]*Flag").as_deref(), Some("slice"));
+        assert_eq!(type_name("map[string]*Flag").as_deref(), Some("map"));
         assert_eq!(type_name("\"Order\"").as_deref(), Some("Order"));
         assert_eq!(type_name("Optional[\"Order\"]").as_deref(), Some("Order"));
         assert_eq!(type_name("Order | None").as_deref(), Some("Order"));
@@ -458,6 +513,11 @@ mod tests {
         assert_eq!(ts("fetch(options: Options<…>): Promise…"), None);
         assert_eq!(ts("build(options: Options<…>): Query<…>").as_deref(), Some("Query"));
         assert_eq!(return_type(Language::Rust, "pub fn new(path: &str) -> Self").as_deref(), Some("Self"));
+        let go = |s| return_type(Language::Go, s);
+        assert_eq!(go("func (f *FlagSet) Lookup(name string) *Flag").as_deref(), Some("Flag"));
+        assert_eq!(go("func NewFlagSet(name string) (*FlagSet, error)").as_deref(), Some("FlagSet"));
+        assert_eq!(go("Lookup(name string) *Flag").as_deref(), Some("Flag"));
+        assert_eq!(go("func (f *FlagSet) Parse(arguments []string)"), None);
     }
 
     #[test]

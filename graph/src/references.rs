@@ -133,6 +133,23 @@ const GO: &str = r#"
 (var_spec name: (identifier) @local)
 "#;
 
+/// Go's bindings: typed parameters, fields and `var`s, `x := T{…}` / `&T{…}`, `x := f()`.
+const GO_BINDINGS: &str = r#"
+(parameter_declaration name: (identifier) @bind.name type: (_) @bind.type)
+(field_declaration name: (field_identifier) @bind.name type: (_) @bind.type)
+(var_spec name: (identifier) @bind.name type: (_) @bind.type)
+(var_spec name: (identifier) @bind.name !type
+  value: (expression_list . (call_expression function: [(identifier) (selector_expression)] @bind.call)))
+(short_var_declaration left: (expression_list (identifier) @bind.name))
+(short_var_declaration left: (expression_list . (identifier) @bind.name)
+  right: (expression_list . (call_expression function: [(identifier) (selector_expression)] @bind.call)))
+(short_var_declaration left: (expression_list . (identifier) @bind.name)
+  right: (expression_list . [(composite_literal type: (_) @bind.type)
+                             (unary_expression operand: (composite_literal type: (_) @bind.type))]))
+(short_var_declaration left: (expression_list . (identifier) @bind.name)
+  right: (expression_list . (selector_expression) @bind.value))
+"#;
+
 const JAVA: &str = r#"
 (method_invocation !object name: (identifier) @call)
 (method_invocation object: (_) @recv name: (identifier) @method)
@@ -150,7 +167,7 @@ fn query_source(language: Language) -> Option<String> {
         Language::JavaScript => format!("{JAVASCRIPT}{JS_BINDINGS}{JSX}"),
         Language::TypeScript => format!("{TYPESCRIPT}{JS_BINDINGS}{TS_BINDINGS}"),
         Language::Tsx => format!("{TYPESCRIPT}{JS_BINDINGS}{TS_BINDINGS}{JSX}"),
-        Language::Go => GO.to_string(),
+        Language::Go => format!("{GO}{GO_BINDINGS}"),
         Language::Java => JAVA.to_string(),
         _ => return None,
     })

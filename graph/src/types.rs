@@ -196,6 +196,16 @@ impl Graph {
             return container.map(|c| Known::Project(c.to_string()));
         }
         let language = language_of(facts)?;
+        // A qualified name: its module decides (`pathlib.Path` is a library's, `models.Order` or
+        // Go's `pkg.Type` from a project module is the type of that name).
+        if let Some((module, name)) = written.rsplit_once('.') {
+            let head = module.split('.').next().unwrap_or(module);
+            let import = facts.imports.iter().find(|i| i.local == head);
+            if import.is_some_and(|i| self.is_foreign_import(file, language, i)) {
+                return Some(Known::Foreign);
+            }
+            return self.all_named(name, |_, d| d.is_type()).map(|_| Known::Project(name.to_string()));
+        }
         let import = facts.imports.iter().find(|i| i.local == written);
         if import.is_some_and(|i| self.is_foreign_import(file, language, i)) {
             return Some(Known::Foreign);

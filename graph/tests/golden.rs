@@ -158,11 +158,10 @@ fn go_calls() {
         callers(&graph, "NewMemory", None),
         ["cmd/shop/main.go:25 main [exact]", "internal/store/store_test.go:6 TestMemoryPutGet [exact]"]
     );
-    // Interface dispatch: both the interface method and the implementation are candidates.
-    let Lookup::Ambiguous(gets) = graph.lookup("Get", None) else { panic!("Get is defined twice") };
-    let walk = graph.callers(&gets[..1], 1, 10);
-    assert_eq!(walk.edges[0].label, Label::Ambiguous);
-    assert_eq!(walk.edges[0].candidates.len(), 2);
+    // Through the field's written type: `s.db` is a `st.Store`, the interface.
+    assert_eq!(callers(&graph, "Store.Get", None), ["cmd/shop/main.go:14 server::handle [exact]"]);
+    // `m := NewMemory()`, which returns a `*Memory`.
+    assert_eq!(callers(&graph, "Memory.Get", None), ["internal/store/store_test.go:8 TestMemoryPutGet [exact]"]);
 }
 
 #[test]
@@ -187,6 +186,12 @@ fn java_calls() {
         callers(&graph, "audit", None),
         ["src/main/java/com/acme/orders/MemoryRepository.java:18 MemoryRepository::save [exact]"]
     );
+    // Interface dispatch (Java's field types are not read yet): both the interface method and
+    // the implementation are candidates, and the edge says so.
+    let Lookup::Ambiguous(saves) = graph.lookup("save", None) else { panic!("save is defined twice") };
+    let walk = graph.callers(&saves[..1], 1, 10);
+    assert_eq!(walk.edges[0].label, Label::Ambiguous);
+    assert_eq!(walk.edges[0].candidates.len(), 2);
 }
 
 #[test]
