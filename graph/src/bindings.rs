@@ -100,6 +100,7 @@ pub fn return_type(language: Language, signature: &str) -> Option<String> {
             let tail = signature[close + 1..].trim_start().strip_prefix(':')?;
             tail.trim().trim_end_matches(['{', ';']).trim()
         }
+        Language::Java => java_return(signature)?,
         Language::Go => {
             let head = signature.trim_start().trim_start_matches("func").trim_start();
             // A method's receiver comes first: `(s *Server) Start() error`.
@@ -117,6 +118,32 @@ pub fn return_type(language: Language, signature: &str) -> Option<String> {
         _ => return None,
     };
     type_name(written)
+}
+
+/// The type written before a Java method's name: `Optional<Order>` in
+/// `public Optional<Order> find(String id)`; `None` for a constructor.
+fn java_return(signature: &str) -> Option<&str> {
+    let before = signature[..signature.find('(')?].trim_end();
+    let name_at = before.rfind(|c: char| c.is_whitespace() || c == '>')? + 1;
+    let rest = before[..name_at].trim_end();
+    let start = if rest.ends_with('>') {
+        // Back to the `<` that opens the type arguments, then to the start of the type's name.
+        let mut depth = 0usize;
+        let open = rest.char_indices().rev().find(|(_, c)| {
+            match c {
+                '>' => depth += 1,
+                '<' => depth -= 1,
+                _ => {}
+            }
+            depth == 0
+        })?;
+        rest[..open.0].rfind(char::is_whitespace).map_or(0, |i| i + 1)
+    } else {
+        rest.rfind(char::is_whitespace).map_or(0, |i| i + 1)
+    };
+    let written = &rest[start..];
+    let modifier = ["public", "private", "protected", "static", "final", "abstract", "synchronized", "default"];
+    (!written.is_empty() && !modifier.contains(&written) && written != "void").then_some(written)
 }
 
 /// The `)` closing a signature's parameter list (after any `<…>` type parameters).
@@ -161,6 +188,31 @@ pub(crate) fn builtin_type(language: Language, name: &str) -> bool {
                 | "Dict"
                 | "Set"
                 | "Tuple"
+        ),
+        Language::Java => matches!(
+            name,
+            "String"
+                | "Object"
+                | "Integer"
+                | "Long"
+                | "Double"
+                | "Boolean"
+                | "int"
+                | "long"
+                | "double"
+                | "boolean"
+                | "char"
+                | "byte"
+                | "short"
+                | "float"
+                | "List"
+                | "Map"
+                | "Set"
+                | "Optional"
+                | "Collection"
+                | "Iterable"
+                | "Stream"
+                | "StringBuilder"
         ),
         Language::Go => matches!(
             name,
@@ -513,6 +565,12 @@ mod tests {
         assert_eq!(ts("fetch(options: Options<…>): Promise…"), None);
         assert_eq!(ts("build(options: Options<…>): Query<…>").as_deref(), Some("Query"));
         assert_eq!(return_type(Language::Rust, "pub fn new(path: &str) -> Self").as_deref(), Some("Self"));
+        let java = |s| return_type(Language::Java, s);
+        assert_eq!(java("public Optional<Order> find(String id)").as_deref(), Some("Optional"));
+        assert_eq!(java("public static Order of(long id)").as_deref(), Some("Order"));
+        assert_eq!(java("Map<String, List<Order>> index()").as_deref(), Some("Map"));
+        assert_eq!(java("public void save(Order order)"), None);
+        assert_eq!(java("public OrderService(Repository repository)"), None);
         let go = |s| return_type(Language::Go, s);
         assert_eq!(go("func (f *FlagSet) Lookup(name string) *Flag").as_deref(), Some("Flag"));
         assert_eq!(go("func NewFlagSet(name string) (*FlagSet, error)").as_deref(), Some("FlagSet"));

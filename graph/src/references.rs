@@ -159,6 +159,16 @@ const JAVA: &str = r#"
 (type_identifier) @type
 "#;
 
+/// Java's bindings: typed locals, parameters and fields; `var x = new T()`.
+const JAVA_BINDINGS: &str = r#"
+(local_variable_declaration type: (_) @bind.type (#not-eq? @bind.type "var")
+  declarator: (variable_declarator name: (identifier) @bind.name))
+(local_variable_declaration type: (type_identifier) @bind.var (#eq? @bind.var "var")
+  declarator: (variable_declarator name: (identifier) @bind.name value: (object_creation_expression type: (_) @bind.new)))
+(formal_parameter type: (_) @bind.type name: (identifier) @bind.name)
+(field_declaration type: (_) @bind.type declarator: (variable_declarator name: (identifier) @bind.name))
+"#;
+
 /// The query text of a language; `None` for one without queries.
 fn query_source(language: Language) -> Option<String> {
     Some(match language {
@@ -168,7 +178,7 @@ fn query_source(language: Language) -> Option<String> {
         Language::TypeScript => format!("{TYPESCRIPT}{JS_BINDINGS}{TS_BINDINGS}"),
         Language::Tsx => format!("{TYPESCRIPT}{JS_BINDINGS}{TS_BINDINGS}{JSX}"),
         Language::Go => format!("{GO}{GO_BINDINGS}"),
-        Language::Java => JAVA.to_string(),
+        Language::Java => format!("{JAVA}{JAVA_BINDINGS}"),
         _ => return None,
     })
 }
@@ -222,6 +232,8 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
                     bound_type = bindings::literal_type(language, capture.node.kind()).map(str::to_string)
                 }
                 "bind.copy" => copied = Some(text(capture.node)),
+                // Only a pattern's condition (Java's `var`).
+                "bind.var" => {}
                 "recv" => receiver = Some(capture.node),
                 "local" => {
                     let name = capture.node.utf8_text(source.as_bytes()).unwrap_or_default();

@@ -61,6 +61,13 @@ impl Graph {
             Some(Bound::Value(value)) => self.type_of(file, facts, r, value, budget - 1),
             Some(Bound::Unknown) => None,
             None if head.call => self.call_type(file, facts, language, head.name),
+            // Java reads a field of the caller's own type without `this.`.
+            None if language == Language::Java && caller.and_then(|c| c.container.as_deref()).is_some() => {
+                let container = caller.and_then(|c| c.container.as_deref())?;
+                self.attribute(container, head.name, budget).or_else(|| {
+                    self.named_type(file, facts, head.name, None).filter(|k| matches!(k, Known::Project(_)))
+                })
+            }
             None => self.named_type(file, facts, head.name, None).filter(|known| match known {
                 // A bare project type is its own receiver (`Order.of()`); a value of it is not.
                 Known::Project(_) => true,
