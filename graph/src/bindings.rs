@@ -81,7 +81,8 @@ pub(crate) fn segments(expr: &str) -> Option<Vec<Segment<'_>>> {
 
 fn segment(text: &str, open: Option<usize>) -> Option<Segment<'_>> {
     let name = open.map_or(text, |o| &text[..o]).trim();
-    let word = |c: char| c.is_alphanumeric() || matches!(c, '_' | '#' | '$');
+    // `:` for a Rust path (`Store::open()`).
+    let word = |c: char| c.is_alphanumeric() || matches!(c, '_' | '#' | '$' | ':');
     (!name.is_empty() && name.chars().all(word)).then_some(Segment { name, call: open.is_some() })
 }
 
@@ -188,6 +189,41 @@ pub(crate) fn builtin_type(language: Language, name: &str) -> bool {
                 | "Dict"
                 | "Set"
                 | "Tuple"
+        ),
+        Language::Rust => matches!(
+            name,
+            "String"
+                | "str"
+                | "Vec"
+                | "VecDeque"
+                | "HashMap"
+                | "HashSet"
+                | "BTreeMap"
+                | "BTreeSet"
+                | "Option"
+                | "Result"
+                | "usize"
+                | "isize"
+                | "u8"
+                | "u16"
+                | "u32"
+                | "u64"
+                | "u128"
+                | "i8"
+                | "i16"
+                | "i32"
+                | "i64"
+                | "i128"
+                | "f32"
+                | "f64"
+                | "bool"
+                | "char"
+                | "PathBuf"
+                | "Path"
+                | "Duration"
+                | "Instant"
+                | "slice"
+                | "array"
         ),
         Language::Java => matches!(
             name,
@@ -307,8 +343,18 @@ pub(crate) fn type_name(written: &str) -> Option<String> {
     let absent = |p: &&str| matches!(*p, "None" | "null" | "undefined");
     let parts: Vec<&str> = text.split('|').map(str::trim).filter(|p| !p.is_empty() && !absent(p)).collect();
     let [one] = parts.as_slice() else { return None };
-    // Go: a pointer is its type; slices, maps, channels and function types are built in.
-    let one = one.trim_start_matches(['*', '&']).trim();
+    // Go's and Rust's pointers and references are their type; slices, maps, channels and
+    // function types are built in.
+    let mut one = one.trim_start_matches(['*', '&']).trim();
+    for prefix in ["mut ", "dyn ", "impl "] {
+        one = one.strip_prefix(prefix).unwrap_or(one).trim();
+    }
+    // Rust's smart pointers call their content's methods.
+    for pointer in ["Arc<", "Rc<", "Box<"] {
+        if let Some(inner) = one.strip_prefix(pointer).and_then(|i| i.strip_suffix('>')) {
+            return type_name(inner);
+        }
+    }
     for (prefix, builtin) in [("[]", "slice"), ("[", "array"), ("map[", "map"), ("chan ", "chan"), ("func(", "func")] {
         if one.starts_with(prefix) {
             return Some(builtin.to_string());
@@ -516,6 +562,9 @@ mod tests {
         assert_eq!(type_name("*Flag").as_deref(), Some("Flag"));
         assert_eq!(type_name("[]*Flag").as_deref(), Some("slice"));
         assert_eq!(type_name("map[string]*Flag").as_deref(), Some("map"));
+        assert_eq!(type_name("&mut Store").as_deref(), Some("Store"));
+        assert_eq!(type_name("Arc<dyn Backend>").as_deref(), Some("Backend"));
+        assert_eq!(type_name("HashMap<String, String>").as_deref(), Some("HashMap"));
         assert_eq!(type_name("\"Order\"").as_deref(), Some("Order"));
         assert_eq!(type_name("Optional[\"Order\"]").as_deref(), Some("Order"));
         assert_eq!(type_name("Order | None").as_deref(), Some("Order"));
@@ -544,6 +593,7 @@ mod tests {
         assert_eq!(steps("client.getCache(a.b, [1]).find").unwrap(), ["client", "getCache()", "find"]);
         assert_eq!(steps("this.#cache").unwrap(), ["this", "#cache"]);
         assert_eq!(steps("make()").unwrap(), ["make()"]);
+        assert_eq!(steps("Store::open(path)").unwrap(), ["Store::open()"]);
         assert_eq!(steps("items[0]"), None);
         assert_eq!(steps("f()()"), None);
         assert_eq!(steps("a + b"), None);

@@ -133,6 +133,17 @@ const GO: &str = r#"
 (var_spec name: (identifier) @local)
 "#;
 
+/// Rust's bindings: typed `let`s, parameters and fields, `let x = T { … }`, `let x = f()`.
+const RUST_BINDINGS: &str = r#"
+(let_declaration pattern: (identifier) @bind.name)
+(let_declaration pattern: (identifier) @bind.name type: (_) @bind.type)
+(let_declaration pattern: (identifier) @bind.name !type
+  value: (call_expression function: [(identifier) (scoped_identifier) (field_expression)] @bind.call))
+(let_declaration pattern: (identifier) @bind.name !type value: (struct_expression name: (_) @bind.type))
+(parameter pattern: (identifier) @bind.name type: (_) @bind.type)
+(field_declaration name: (field_identifier) @bind.name type: (_) @bind.type)
+"#;
+
 /// Go's bindings: typed parameters, fields and `var`s, `x := T{…}` / `&T{…}`, `x := f()`.
 const GO_BINDINGS: &str = r#"
 (parameter_declaration name: (identifier) @bind.name type: (_) @bind.type)
@@ -172,7 +183,7 @@ const JAVA_BINDINGS: &str = r#"
 /// The query text of a language; `None` for one without queries.
 fn query_source(language: Language) -> Option<String> {
     Some(match language {
-        Language::Rust => RUST.to_string(),
+        Language::Rust => format!("{RUST}{RUST_BINDINGS}"),
         Language::Python => PYTHON.to_string(),
         Language::JavaScript => format!("{JAVASCRIPT}{JS_BINDINGS}{JSX}"),
         Language::TypeScript => format!("{TYPESCRIPT}{JS_BINDINGS}{TS_BINDINGS}"),

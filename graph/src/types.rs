@@ -55,6 +55,13 @@ impl Graph {
         if is_self && !head.call {
             return caller.and_then(|c| c.container.clone()).map(Known::Project);
         }
+        // A Rust path: `Store::open()` makes what `Store`'s `open` returns.
+        if let Some((path, function)) = head.name.rsplit_once("::") {
+            let type_name = path.rsplit("::").next().unwrap_or(path);
+            let Some(Known::Project(type_name)) = self.named_type(file, facts, type_name, None) else { return None };
+            let functions = self.all_named(function, |_, d| d.container.as_deref() == Some(type_name.as_str()))?;
+            return head.call.then(|| self.agreed_return(&functions, Some(&type_name))).flatten();
+        }
         match bindings::name_type(&facts.bindings, r, head.name) {
             Some(_) if head.call => None,
             Some(Bound::Type(written)) => self.named_type(file, facts, written, None),

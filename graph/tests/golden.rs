@@ -69,7 +69,7 @@ fn callers(graph: &Graph, symbol: &str, file: Option<&str>) -> Vec<String> {
 #[test]
 fn rust_calls() {
     let graph = check_golden("rust");
-    // A receiver of unwritten type (Rust's field types are not read yet): both project methods
+    // A receiver of a generic type bound by a trait: both project methods
     // named `get` are candidates, and the edge says so.
     let Lookup::Ambiguous(gets) = graph.lookup("get", None) else { panic!("get is defined twice") };
     let walk = graph.callers(&gets[..1], 1, 10);
