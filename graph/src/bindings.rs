@@ -3,9 +3,9 @@
 //! (`x = []`, `sep = ", "`), or an expression whose type [`crate::types`] works out
 //! (`x = make()`, `this.cache = client.getCache()`). A call on such a receiver is a call on that
 //! type, so `items.pop()` on a list is not a call of a project method that happens to be named
-//! `pop`. Python, JavaScript and TypeScript bind names this way: their calls on values of unknown
-//! type were most of the callers a language server did not confirm (docs/benchmarks.md,
-//! "Callers against a language server").
+//! `pop`. Every language with reference queries binds names this way (each query's bindings are
+//! in `references.rs`): calls on values of unknown type were most of the callers a language
+//! server did not confirm (docs/benchmarks.md, "Callers against a language server").
 
 use lean_ctx_outline::Language;
 use serde::{Deserialize, Serialize};

@@ -95,7 +95,7 @@ pub struct FileFacts {
     pub defs: Vec<Def>,
     pub refs: Vec<Ref>,
     pub imports: Vec<Import>,
-    /// Names bound with the types or values their bindings write (Python, JavaScript, TypeScript).
+    /// Names bound with the types or values their bindings write.
     pub bindings: Vec<Binding>,
     /// Java's `package` declaration.
     pub package: Option<String>,
