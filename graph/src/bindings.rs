@@ -386,6 +386,14 @@ pub(crate) fn constructs(language: Language, callee: &str) -> Option<&str> {
     })
 }
 
+/// Whether a method's signature makes it a property: a `@property` / `@cached_property`
+/// decorator, or `get` right before the name (a getter).
+pub fn is_property(signature: &str, name: &str) -> bool {
+    let Some(at) = signature.find(&format!("{name}(")) else { return false };
+    let before = &signature[..at];
+    before.contains("@property") || before.contains("cached_property") || before.trim_end().ends_with("get")
+}
+
 /// Method names the language's built-in types have (Python's str, bytes, list, dict, set and
 /// files; JavaScript's arrays, strings, maps, sets and promises): a call of one on a value of
 /// unknown type is far more often the built-in's than a project method's, so it is not claimed
@@ -626,6 +634,17 @@ mod tests {
         assert_eq!(go("func NewFlagSet(name string) (*FlagSet, error)").as_deref(), Some("FlagSet"));
         assert_eq!(go("Lookup(name string) *Flag").as_deref(), Some("Flag"));
         assert_eq!(go("func (f *FlagSet) Parse(arguments []string)"), None);
+    }
+
+    #[test]
+    fn properties_are_read_from_decorators_and_getters() {
+        assert!(is_property("@property def url(self) -> URL", "url"));
+        assert!(is_property("@functools.cached_property def size(self) -> int", "size"));
+        assert!(is_property("get isFetching(): boolean", "isFetching"));
+        assert!(is_property("static get instance(): Store", "instance"));
+        assert!(!is_property("def get(self, key)", "get"));
+        assert!(!is_property("getValue(): number", "getValue"));
+        assert!(!is_property("@url.setter def url(self, value)", "url"));
     }
 
     #[test]

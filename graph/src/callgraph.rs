@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use crate::facts::{Def, Ref};
+use crate::facts::{Def, Ref, RefKind};
 use crate::graph::{DefId, Graph, Label, Resolution};
 
 /// Deepest level `callers`, `callees` and `trace` walk.
@@ -269,6 +269,8 @@ impl Graph {
                     let callee = resolution.targets[0].clone();
                     calls.push((index as u32, callee, resolution));
                 }
+                // An attribute read that is no property is no call at all.
+                None if r.kind == RefKind::Read => {}
                 None => *external += 1,
             }
         }

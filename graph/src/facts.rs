@@ -25,6 +25,9 @@ pub struct Def {
     /// The type a function's signature says it returns (see [`crate::bindings::return_type`]).
     #[serde(default)]
     pub returns: Option<String>,
+    /// A method read as an attribute: Python's `@property`, a TypeScript/JavaScript getter.
+    #[serde(default)]
+    pub property: bool,
 }
 
 impl Def {
@@ -50,6 +53,8 @@ pub enum RefKind {
     New,
     /// A type named in an annotation, a signature or an inheritance list.
     Type,
+    /// `x.name` not called: a call of a getter when `name` is a property.
+    Read,
 }
 
 impl RefKind {
@@ -178,6 +183,7 @@ fn flatten(items: &[Definition], container: Option<&str>, language: Language, li
                 returns: matches!(item.kind, Kind::Function | Kind::Method)
                     .then(|| crate::bindings::return_type(language, &item.signature))
                     .flatten(),
+                property: item.kind == Kind::Method && crate::bindings::is_property(&item.signature, &item.name),
             });
         }
         let inner = match item.kind {

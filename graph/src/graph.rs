@@ -253,13 +253,15 @@ impl Graph {
             return exact(self.inherited(container, &r.name, &|d| fits(r.kind, d), MAX_BASES));
         }
         // An imported module or package: `pkg.F()`, `models.load()`, `np.array()`.
-        let module = facts.imports.iter().filter(|i| i.local == receiver);
+        // (A module has no properties: a read of one of its names is no call.)
+        let module = facts.imports.iter().filter(|i| i.local == receiver && r.kind != RefKind::Read);
         if let Some(target) = module.filter_map(|i| self.imported_module(file, language, i)).next() {
             let found = self.all_named(&r.name, |id, d| d.container.is_none() && target.matches(&id.file));
             return exact(found);
         }
         // A module path: `crate::config::load()`, `config::load()`, `super::util::f()`.
         if language == Language::Rust
+            && r.kind != RefKind::Read
             && (receiver.contains("::") || receiver.chars().next().is_some_and(char::is_lowercase))
         {
             let target = modules::target(language, file, receiver);
@@ -303,7 +305,8 @@ impl Graph {
             None => {}
         }
         // A value of unknown type: any member of that name, unless built-in types have the name too.
-        if bindings::builtin_method(language, &r.name) {
+        // An attribute read is claimed only through a known type: most reads are plain fields.
+        if r.kind == RefKind::Read || bindings::builtin_method(language, &r.name) {
             return None;
         }
         self.by_name(&r.name, &|d| d.container.is_some() && fits(r.kind, d))
@@ -434,6 +437,7 @@ fn fits(kind: RefKind, def: &Def) -> bool {
         // A JSX element names a function component.
         RefKind::New => def.is_type() || def.kind == "fn",
         RefKind::Type => def.is_type(),
+        RefKind::Read => def.property,
     }
 }
 

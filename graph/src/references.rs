@@ -37,6 +37,7 @@ const RUST: &str = r#"
 const PYTHON: &str = r#"
 (call function: (identifier) @call)
 (call function: (attribute object: (_) @recv attribute: (identifier) @method))
+(attribute object: (_) @recv attribute: (identifier) @read)
 (class_definition superclasses: (argument_list (identifier) @type))
 (class_definition superclasses: (argument_list (attribute object: (_) @recv attribute: (identifier) @type)))
 (type (identifier) @type)
@@ -112,6 +113,7 @@ const JSX: &str = r#"
 const TYPESCRIPT: &str = r#"
 (call_expression function: (identifier) @call)
 (call_expression function: (member_expression object: (_) @recv property: (property_identifier) @method))
+(member_expression object: (_) @recv property: (property_identifier) @read)
 (new_expression constructor: (identifier) @new)
 (new_expression constructor: (member_expression object: (_) @recv property: (property_identifier) @new))
 (extends_clause value: (identifier) @type)
@@ -253,6 +255,7 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
                 "call" => target = Some((capture.node, RefKind::Call)),
                 "method" => target = Some((capture.node, RefKind::Method)),
                 "new" => target = Some((capture.node, RefKind::New)),
+                "read" => target = Some((capture.node, RefKind::Read)),
                 _ => target = Some((capture.node, RefKind::Type)),
             }
         }
@@ -334,9 +337,10 @@ fn calls_a_local(r: &Ref, locals: &[(&str, u32)], defs: &[Def]) -> bool {
 fn rank(kind: RefKind) -> u8 {
     match kind {
         RefKind::Type => 0,
-        RefKind::Method => 1,
-        RefKind::Call => 2,
-        RefKind::New => 3,
+        RefKind::Read => 1,
+        RefKind::Method => 2,
+        RefKind::Call => 3,
+        RefKind::New => 4,
     }
 }
 

@@ -73,6 +73,7 @@ impl RefKind {
             RefKind::Method => "method call",
             RefKind::New => "construction",
             RefKind::Type => "type use",
+            RefKind::Read => "property read",
         }
     }
 }

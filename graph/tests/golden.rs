@@ -5,18 +5,22 @@
 //! `UPDATE_GOLDEN=1 cargo test -p lean-ctx-graph --test golden` rewrites the expected files;
 //! review the diff before committing it.
 
-use lean_ctx_graph::{Graph, Label, Lookup};
+use lean_ctx_graph::{Graph, Label, Lookup, RefKind};
 use std::fmt::Write as _;
 
 mod fixture;
 
 use fixture::{build, fixture_dir};
 
-/// One line per call site: `file:line in caller: name -> target [label]`.
+/// One line per call site: `file:line in caller: name -> target [label]`. An attribute read is a
+/// call only when it reaches a property.
 fn render_calls(graph: &Graph) -> String {
     let mut out = String::new();
     for (file, entry) in graph.files() {
         for (index, r) in entry.facts.refs.iter().enumerate().filter(|(_, r)| r.kind.is_call()) {
+            if r.kind == RefKind::Read && graph.resolve(file, index as u32).is_none() {
+                continue;
+            }
             let caller = r.caller.and_then(|i| entry.facts.defs.get(i as usize)).map_or("<top>".to_string(), |d| {
                 d.container.as_ref().map_or(d.name.clone(), |c| format!("{c}::{}", d.name))
             });
@@ -122,6 +126,8 @@ fn python_calls() {
     );
     let Lookup::Found(save) = graph.lookup("Repository.save", None) else { panic!("Repository.save") };
     assert_eq!(graph.unclaimed_calls(&save), None);
+    // A property read is a call of its getter.
+    assert_eq!(callers(&graph, "Receipt.total", None), ["shop/report.py:50 print_receipt [exact]"]);
     // Constructed under the alias `Repo`.
     assert_eq!(
         callers(&graph, "Repository", None),
