@@ -118,21 +118,37 @@ impl Graph {
     }
 
     /// What a callers answer for `targets` leaves out by rule: calls on values of unknown type of a
-    /// method whose name the language's built-in types also have (see [`crate::builtin_method`]).
+    /// method whose name the language's built-in types also have (see [`crate::builtin_method`]),
+    /// and reads of a property on values of unknown type (a read is claimed only through a known
+    /// type: most reads are plain fields).
     pub fn unclaimed_calls(&self, targets: &[DefId]) -> Option<String> {
-        let names: BTreeSet<&str> = targets
+        let members: Vec<(&Def, &crate::FileEntry)> = targets
             .iter()
             .filter_map(|id| Some((self.def(id)?, self.file(&id.file)?)))
-            .filter(|(def, entry)| {
-                def.container.is_some()
-                    && crate::graph::language_of(&entry.facts).is_some_and(|l| crate::builtin_method(l, &def.name))
-            })
-            .map(|(def, _)| def.name.as_str())
+            .filter(|(def, _)| def.container.is_some())
             .collect();
-        let name = names.into_iter().next()?;
-        Some(format!(
-            "calls of `.{name}()` on values of unknown type are not listed: built-in types have a `{name}` too"
-        ))
+        let builtin = members.iter().find(|(def, entry)| {
+            crate::graph::language_of(&entry.facts).is_some_and(|l| crate::builtin_method(l, &def.name))
+        });
+        let property = members.iter().find(|(def, _)| def.property);
+        let notes: Vec<String> = [
+            builtin.map(|(def, _)| {
+                let name = &def.name;
+                format!(
+                    "calls of `.{name}()` on values of unknown type are not listed: built-in types have a `{name}` too"
+                )
+            }),
+            property.map(|(def, _)| {
+                format!(
+                    "reads of `.{}` on values of unknown type are not listed: only reads through a known type are",
+                    def.name
+                )
+            }),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        (!notes.is_empty()).then(|| notes.join("; "))
     }
 
     /// Call sites of `targets`, then of their callers, `depth` levels deep, at most `limit` edges.
@@ -158,6 +174,10 @@ impl Graph {
             .into_iter()
             .filter_map(|(file, index)| {
                 let r = self.reference(file, *index)?;
+                // A read reaches only a property: the many field reads of the name are not resolved.
+                if r.kind == RefKind::Read && !def.property {
+                    return None;
+                }
                 let resolution = self.resolve(file, *index).filter(|res| res.targets.contains(target))?;
                 Some((file.as_str(), r, resolution))
             })

@@ -128,6 +128,11 @@ fn python_calls() {
     assert_eq!(graph.unclaimed_calls(&save), None);
     // A property read is a call of its getter.
     assert_eq!(callers(&graph, "Receipt.total", None), ["shop/report.py:50 print_receipt [exact]"]);
+    let Lookup::Found(total) = graph.lookup("Receipt.total", None) else { panic!("Receipt.total") };
+    assert_eq!(
+        graph.unclaimed_calls(&total).as_deref(),
+        Some("reads of `.total` on values of unknown type are not listed: only reads through a known type are")
+    );
     // Constructed under the alias `Repo`.
     assert_eq!(
         callers(&graph, "Repository", None),
