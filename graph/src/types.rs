@@ -69,11 +69,12 @@ impl Graph {
             Some(Bound::Unknown) => None,
             None if head.call => self.call_type(file, facts, language, head.name),
             // Java reads a field of the caller's own type without `this.`.
-            None if language == Language::Java && caller.and_then(|c| c.container.as_deref()).is_some() => {
-                let container = caller.and_then(|c| c.container.as_deref())?;
-                self.attribute(container, head.name, budget).or_else(|| {
-                    self.named_type(file, facts, head.name, None).filter(|k| matches!(k, Known::Project(_)))
-                })
+            None if let Some(field) = caller
+                .and_then(|c| c.container.as_deref())
+                .filter(|_| language == Language::Java)
+                .and_then(|container| self.attribute(container, head.name, budget)) =>
+            {
+                Some(field)
             }
             None => self.named_type(file, facts, head.name, None).filter(|known| match known {
                 // A bare project type is its own receiver (`Order.of()`); a value of it is not.
