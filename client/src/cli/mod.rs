@@ -44,7 +44,9 @@ pub struct Cli {
     command: Command,
 }
 
-/// `--session`, on the commands whose answer depends on the session.
+// `--session`, on the commands whose answer depends on the session. (Plain
+// comments on these flattened option groups: a doc comment would become the
+// `about` of each command they are flattened into, once it is built.)
 #[derive(Args, Debug, Default)]
 pub struct SessionOpt {
     /// Session the request belongs to (default: $LEAN_CTX_SESSION).
@@ -52,7 +54,7 @@ pub struct SessionOpt {
     pub session: Option<String>,
 }
 
-/// `--session` for a command with subcommands, taken after any of them.
+// `--session` for a command with subcommands, taken after any of them.
 #[derive(Args, Debug, Default)]
 pub struct SessionOptAll {
     /// Session the request belongs to (default: $LEAN_CTX_SESSION).
@@ -60,7 +62,7 @@ pub struct SessionOptAll {
     pub session: Option<String>,
 }
 
-/// `--host`, on the commands that deliver or list instruction files.
+// `--host`, on the commands that deliver or list instruction files.
 #[derive(Args, Debug, Default)]
 pub struct HostOpt {
     /// Whose instruction files are delivered: claude-code, codex, cursor, copilot or none (default:
@@ -69,7 +71,12 @@ pub struct HostOpt {
     pub host: Option<String>,
 }
 
+// Each command's arguments are built only when that command is parsed (or
+// when help, completions or man pages need them all): building all of them on
+// every call doubled the heap `lctx daemon status` touches (203 KB at its
+// peak, 117 KB deferred) and cost a fifth of its instructions.
 #[derive(Subcommand, Debug)]
+#[command(defer = true)]
 enum Command {
     /// Read files in a compact mode (ctx_read).
     Read(read_cmd::ReadArgs),
@@ -104,24 +111,14 @@ enum Command {
     },
     /// Run a command; print its output compressed, exit with its exit code (ctx_shell).
     Run(shell_cmd::RunArgs),
-    /// Background jobs started with `lctx run --bg`: list, status ID, cancel ID.
-    Jobs {
-        #[command(flatten)]
-        caller: SessionOptAll,
-        #[command(subcommand)]
-        cmd: Option<shell_cmd::JobsCmd>,
-    },
+    #[command(flatten)]
+    Jobs(Jobs),
     /// The full original of shortened output (ctx_expand).
     Expand(shell_cmd::ExpandArgs),
     /// Session memory: task, findings, decisions, next steps, handoff (ctx_session).
     Session(memory_cmd::SessionArgs),
-    /// Project facts that outlive a chat (ctx_knowledge).
-    Knowledge {
-        #[command(flatten)]
-        caller: SessionOptAll,
-        #[command(subcommand)]
-        cmd: memory_cmd::KnowledgeCmd,
-    },
+    #[command(flatten)]
+    Knowledge(Knowledge),
     /// Tokens saved, from the ledger (ctx_gain).
     Gain(memory_cmd::GainArgs),
     /// The hash-chained token ledger.
@@ -152,6 +149,32 @@ enum Command {
     Generate(generate::Generate),
 }
 
+// `jobs` and `knowledge` are registered eagerly, each flattened from an enum
+// of its own: clap copies every command's subcommands under `help` before it
+// builds deferred commands, so deferred, their subcommands would be missing
+// from `lctx help jobs …` completions.
+#[derive(Subcommand, Debug)]
+enum Jobs {
+    /// Background jobs started with `lctx run --bg`: list, status ID, cancel ID.
+    Jobs {
+        #[command(flatten)]
+        caller: SessionOptAll,
+        #[command(subcommand)]
+        cmd: Option<shell_cmd::JobsCmd>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum Knowledge {
+    /// Project facts that outlive a chat (ctx_knowledge).
+    Knowledge {
+        #[command(flatten)]
+        caller: SessionOptAll,
+        #[command(subcommand)]
+        cmd: memory_cmd::KnowledgeCmd,
+    },
+}
+
 impl Command {
     /// The `--session` and `--host` given after the command's name, or `None`
     /// for a command whose answer depends on neither.
@@ -170,7 +193,9 @@ impl Command {
             Command::Expand(a) => (session(&a.caller.session), None),
             Command::Session(a) => (session(&a.caller.session), None),
             Command::Map(a) => (session(&a.caller.session), None),
-            Command::Jobs { caller, .. } | Command::Knowledge { caller, .. } => (session(&caller.session), None),
+            Command::Jobs(Jobs::Jobs { caller, .. }) | Command::Knowledge(Knowledge::Knowledge { caller, .. }) => {
+                (session(&caller.session), None)
+            }
             _ => return None,
         })
     }
@@ -282,10 +307,10 @@ fn dispatch(command: Command, runtime: tokio::runtime::Runtime, opts: ClientOpti
             Command::Index { list: true, .. } => done(index_cmd::list(&opts)),
             Command::Index { remove: true, path, .. } => done(index_cmd::remove(&opts, path.as_deref())),
             Command::Index { path, .. } => search_cmd::index(path, &opts).await,
-            Command::Jobs { cmd, .. } => shell_cmd::jobs(cmd, &opts).await,
+            Command::Jobs(Jobs::Jobs { cmd, .. }) => shell_cmd::jobs(cmd, &opts).await,
             Command::Expand(args) => shell_cmd::expand(args, &opts).await,
             Command::Session(args) => memory_cmd::session(args, &opts).await,
-            Command::Knowledge { cmd, .. } => memory_cmd::knowledge(cmd, &opts).await,
+            Command::Knowledge(Knowledge::Knowledge { cmd, .. }) => memory_cmd::knowledge(cmd, &opts).await,
             Command::Gain(args) => memory_cmd::gain(args, &opts).await,
             Command::Ledger(cmd) => memory_cmd::ledger(cmd, &opts).await,
             Command::Daemon(cmd) => done(daemon_cmd::run(cmd, &opts).await),
