@@ -654,6 +654,18 @@ fn re_exports_from_one_directory_share_one_line() {
 
 /// A library's large types: every member named at a fraction of the tokens of their types.
 #[test]
+fn typescript_heads_written_over_lines_read_as_one() {
+    let views =
+        check("typescript/queries.ts", Language::TypeScript, &["QueryObserverResult", "QueryState", "groupQueries"]);
+    views.signature_lines_contain(&[
+        // A type parameter per line reads as a list written on one line.
+        "export type QueryObserverResult<TData, TError> =",
+        // A long head empties what its types nest; a pair that holds nothing stays as written.
+        "keys: QueryKey[], hash: (…) => string = hashKey,",
+    ]);
+}
+
+#[test]
 fn typescript_large_types_keep_every_name_and_shed_their_detail() {
     let views = check(
         "typescript/features.ts",

@@ -162,11 +162,14 @@ fn fits(line: &str) -> bool {
 
 /// Empties every bracket pair nested inside another (`(a: Vec<Option<u8>>, b: [u8; 4])` →
 /// `(a: Vec<…>, b: [u8; 4])`): what stays is each outer list's own text, so names are kept and
-/// types keep their outermost part. Double-quoted and backquoted strings are skipped over (a
-/// single quote may be a Rust lifetime); the `>` of `->` and `=>` closes nothing.
+/// types keep their outermost part. A pair that held nothing stays as written (`string[]`, not
+/// `string[…]`). Double-quoted and backquoted strings are skipped over (a single quote may be a
+/// Rust lifetime); the `>` of `->` and `=>` closes nothing.
 pub(crate) fn empty_nested_brackets(code: &str) -> String {
     let mut out = String::with_capacity(code.len());
     let (mut depth, mut quote, mut escaped, mut previous) = (0usize, None, false, ' ');
+    // Whether the nested pair being emptied held anything.
+    let mut held = false;
     for c in code.chars() {
         let before = depth;
         if let Some(open) = quote {
@@ -188,11 +191,16 @@ pub(crate) fn empty_nested_brackets(code: &str) -> String {
         match (before, depth) {
             (1, 2) => {
                 out.push(c);
-                out.push('…');
+                held = false;
             }
-            (2, 1) => out.push(c),
+            (2, 1) => {
+                if held {
+                    out.push('…');
+                }
+                out.push(c);
+            }
             (before, depth) if before < 2 && depth < 2 => out.push(c),
-            _ => {}
+            _ => held = true,
         }
         previous = c;
     }
@@ -322,6 +330,10 @@ mod tests {
         assert_eq!(
             empty_nested_brackets("function on(handler: (e: Event<T>) => void, o?: { once: boolean })"),
             "function on(handler: (…) => void, o?: {…})"
+        );
+        assert_eq!(
+            empty_nested_brackets("function flatten<T>(rows: T[][], next: () => Map<K, V[]>)"),
+            "function flatten<T>(rows: T[][], next: () => Map<…>)"
         );
     }
 
