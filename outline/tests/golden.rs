@@ -191,6 +191,28 @@ fn go() {
 }
 
 #[test]
+fn go_constants_of_a_run_share_a_line() {
+    let views = check(
+        "go/consts.go",
+        Language::Go,
+        &["VersionTLS10", "recordTypeAlert", "magicGNU, versionGNU", "maxSessionTicketLifetime", "errUnknownType"],
+    );
+    views.signature_lines_contain(&[
+        // Values while the line stays short.
+        "L8-10 const VersionTLS10 = 0x0301; VersionTLS11 = 0x0302; VersionTLS12 = 0x0303",
+        // Else the names alone, across blocks: the lines the span gives hold them.
+        "L22-31 const recordTypeChangeCipherSpec, recordTypeAlert, recordTypeHandshake, recordTypeApplicationData, \
+         magicGNU, versionGNU, magicUSTAR, versionUSTAR",
+        // The specs of a `var ( … )` block, under its keyword.
+        "L35-36 var errShortRecord = errorf(\"short record\"); errUnknownType = errorf(\"unknown record type\")",
+        // Alone, a constant keeps its line.
+        "L43 const maxSessionTicketLifetime = 7 * 24 * time.Hour",
+    ]);
+    // A type and its method between two runs keep them apart: a shared span would cover their lines.
+    assert!(views.signatures.contains("L13 type recordType uint8\n  L16-18 String() string\n"), "{}", views.signatures);
+}
+
+#[test]
 fn java() {
     check(
         "java/OrderService.java",

@@ -26,6 +26,7 @@ pub(super) static SPEC: Spec = Spec {
         ("type_declaration", Prefix::Keyword),
         ("const_declaration", Prefix::Keyword),
         ("var_declaration", Prefix::Keyword),
+        ("var_spec_list", Prefix::Nothing),
     ],
     attributes: &[],
     decorations: &[],
@@ -50,10 +51,14 @@ fn type_kind(node: Node, _: &str) -> Option<Kind> {
     })
 }
 
-/// `a, b` for `const a, b = 1, 2`.
+/// `a, b` for `const a, b = 1, 2` (the grammar's `name` field also yields the commas between).
 fn spec_names(node: Node, source: &str) -> Option<String> {
     let mut cursor = node.walk();
-    let names: Vec<&str> = node.children_by_field_name("name", &mut cursor).map(|n| node_text(n, source)).collect();
+    let names: Vec<&str> = node
+        .children_by_field_name("name", &mut cursor)
+        .filter(|name| name.is_named())
+        .map(|n| node_text(n, source))
+        .collect();
     (!names.is_empty()).then(|| names.join(", "))
 }
 

@@ -149,6 +149,9 @@ pub(crate) enum Prefix {
     Full,
     /// Only the wrapper's leading keyword (`const` of `const a = …, b = …`, `type` of Go's `type ( … )`).
     Keyword,
+    /// Nothing: a list inside a wrapper (the specs of Go's `var ( … )`), which the wrapper's
+    /// keyword still heads.
+    Nothing,
 }
 
 /// How a method is recognised as a constructor.
@@ -520,7 +523,7 @@ impl<'s> Walker<'s> {
                         head.push(Role::Core, " ");
                     }
                 }
-                None => {}
+                Some(Prefix::Nothing) | None => {}
             }
         }
         // Only a small node can collapse to a short line; a huge table is not even looked at.
