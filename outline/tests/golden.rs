@@ -677,13 +677,21 @@ fn re_exports_from_one_directory_share_one_line() {
 /// A library's large types: every member named at a fraction of the tokens of their types.
 #[test]
 fn typescript_heads_written_over_lines_read_as_one() {
-    let views =
-        check("typescript/queries.ts", Language::TypeScript, &["QueryObserverResult", "QueryState", "groupQueries"]);
+    let views = check(
+        "typescript/queries.ts",
+        Language::TypeScript,
+        &["QueryObserverResult", "QueryState", "groupQueries", "DeepKeys", "QueryObserver", "getOptimisticResult"],
+    );
     views.signature_lines_contain(&[
         // A type parameter per line reads as a list written on one line.
         "export type QueryObserverResult<TData, TError> =",
         // A long head empties what its types nest; a pair that holds nothing stays as written.
         "keys: QueryKey[], hash: (…) => string = hashKey,",
+        // An alias whose value is still long without what its brackets hold shows no value.
+        "L34-38 export type DeepKeys<T, TDepth> = …",
+        // A long list of type parameters is its first; two stay.
+        "L40-49 export class QueryObserver<TQueryFnData, …> extends …",
+        "getOptimisticResult<TResult, TKey>(key: TKey)",
     ]);
 }
 

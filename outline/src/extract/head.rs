@@ -207,10 +207,22 @@ pub(crate) fn empty_nested_brackets(code: &str) -> String {
     out
 }
 
-/// `type Def<T = unknown> = Partial<Union<T>> & { id: string }` → `type Def<T = unknown> =
-/// Partial<…> & {…}`: after the first ` = ` outside brackets (the alias's value), every bracket
-/// pair is emptied; a line without one is returned as it is.
-pub(crate) fn empty_value_brackets(line: &str) -> String {
+/// A type alias's line shortened to `max` characters where it can be: its value without what the
+/// value's brackets hold (`type Def<T = unknown> = Partial<…> & {…}`), else no value at all
+/// (`type DeepKeys<T> = …`). A long value is a type computation, read in the file; the name and
+/// parameters are what other code writes. A line without a value (` = ` outside brackets) is
+/// returned as it is.
+pub(crate) fn shorten_alias(line: &str, max: usize) -> String {
+    let Some(at) = alias_value(line) else { return line.to_string() };
+    let (head, value) = line.split_at(at);
+    let emptied = empty_nested_brackets(&format!("({value})"));
+    let emptied = emptied.strip_prefix('(').and_then(|inner| inner.strip_suffix(')')).unwrap_or(&emptied);
+    let shorter = format!("{head}{emptied}");
+    if shorter.chars().count() <= max { shorter } else { format!("{head}…") }
+}
+
+/// Where the value of `type Name<…> = value` starts: after the first ` = ` outside brackets.
+fn alias_value(line: &str) -> Option<usize> {
     let (mut depth, mut quote, mut previous) = (0usize, None, ' ');
     for (at, c) in line.char_indices() {
         match (quote, c) {
@@ -220,16 +232,12 @@ pub(crate) fn empty_value_brackets(line: &str) -> String {
             (None, '(' | '[' | '<' | '{') => depth += 1,
             (None, ')' | ']' | '}') => depth = depth.saturating_sub(1),
             (None, '>') if !matches!(previous, '-' | '=') => depth = depth.saturating_sub(1),
-            (None, '=') if depth == 0 && line[at..].starts_with("= ") && previous == ' ' => {
-                let value = empty_nested_brackets(&format!("({})", &line[at + 2..]));
-                let value = value.strip_prefix('(').and_then(|inner| inner.strip_suffix(')')).unwrap_or(&value);
-                return format!("{}{value}", &line[..at + 2]);
-            }
+            (None, '=') if depth == 0 && line[at..].starts_with("= ") && previous == ' ' => return Some(at + 2),
             _ => {}
         }
         previous = c;
     }
-    line.to_string()
+    None
 }
 
 /// `#[cfg(any(unix, windows))]` → `#[cfg(…)]`, `@click.option("--n", default=1)` →
@@ -340,15 +348,20 @@ mod tests {
     #[test]
     fn an_alias_value_loses_what_its_brackets_hold_and_its_parameters_stay() {
         assert_eq!(
-            empty_value_brackets(
-                "export type Def<T, V = unknown> = Partial<Union<Def<T, V>>> & { id?: string } | \"a=(b\""
+            shorten_alias(
+                "export type Def<T, V = unknown> = Partial<Union<Def<T, V>>> & { id?: string } | \"a=(b\"",
+                80
             ),
             "export type Def<T, V = unknown> = Partial<…> & {…} | \"a=(b\""
         );
         assert_eq!(
-            empty_value_brackets("type Handler func(w Writer, r *Request)"),
+            shorten_alias("type Handler func(w Writer, r *Request)", 10),
             "type Handler func(w Writer, r *Request)"
         );
+        // Still too long: the value goes.
+        let conditional = "export type DeepValue<T, TProp> = T extends Record<string, any> ? TProp extends \
+                           `${infer TBranch}.${infer TDeepProp}` ? DeepValue<T[TBranch], TDeepProp> : T[TProp] : never";
+        assert_eq!(shorten_alias(conditional, 80), "export type DeepValue<T, TProp> = …");
     }
 
     #[test]

@@ -45,8 +45,9 @@ pub(super) static SPEC: Spec = Spec {
     // A class member is public unless it says otherwise.
     implied: &[("accessibility_modifier", "public")],
     // A long list of what an interface extends or a class implements is the parents' API, not
-    // this type's: `interface Table<TData> extends …`.
-    abridged: &["extends_type_clause", "extends_clause", "implements_clause"],
+    // this type's: `interface Table<TData> extends …`. A long list of type parameters reads
+    // `<TQueryFnData, …>`.
+    abridged: &["extends_type_clause", "extends_clause", "implements_clause", "type_parameters"],
     // `<TData extends RowData = any>` reads `<TData>`: the parameter is what a reader writes.
     elided: &["constraint", "default_type"],
     reparse: None,

@@ -27,7 +27,7 @@ use crate::model::{Definition, Import, Kind, Outline};
 use crate::text::{MAX_SIGNATURE, collapse, collapse_code, line_number, node_lines, node_text, truncate};
 use crate::{parse, unparsed};
 pub(crate) use head::empty_nested_brackets;
-use head::empty_value_brackets;
+use head::shorten_alias;
 use head::{Head, Role};
 
 /// How deep the walker follows containers and pass-through nodes. Real code nests a handful of
@@ -44,12 +44,18 @@ const REPARSE_FACTOR: usize = 4;
 /// The longest a clause of [`Spec::abridged`] is shown whole.
 const MAX_CLAUSE: usize = 40;
 
+/// The most type parameters a list of [`Spec::abridged`] shows whole, and how long their names
+/// may be together when there are more.
+const MAX_TYPE_PARAMETERS: usize = 2;
+const MAX_TYPE_PARAMETER_NAMES: usize = 24;
+
 /// A field longer than this shows its type without what is nested in the type's own brackets.
 const MAX_FIELD: usize = 48;
 
 /// A type alias longer than this shows its value without what is nested in the value's own
-/// brackets: `type ColumnDefResolved<TData, TValue = unknown> = Partial<…> & {…}`. The name and
-/// parameters are what other code writes; a long value is read in the file.
+/// brackets (`type ColumnDefResolved<TData, TValue = unknown> = Partial<…> & {…}`), and without
+/// its value when that is still longer. The name and parameters are what other code writes; a
+/// long value is read in the file.
 const MAX_TYPE_ALIAS: usize = 80;
 
 /// A constant or variable whose whole declaration fits in this many characters is shown with its
@@ -568,7 +574,7 @@ impl<'s> Walker<'s> {
         }
         let line = head.line();
         if kind == Kind::TypeAlias && line.chars().count() > MAX_TYPE_ALIAS {
-            empty_value_brackets(&line)
+            shorten_alias(&line, MAX_TYPE_ALIAS)
         } else {
             line
         }
@@ -664,10 +670,45 @@ impl<'s> Walker<'s> {
 
 /// A clause longer than [`MAX_CLAUSE`] as its keyword and `…` (`where …`), else `None`. Not one
 /// with braces: a type literal there declares members (`extends Op<Tag, { readonly upstream: E }>`).
+/// A type parameter list of more than [`MAX_TYPE_PARAMETERS`] as its first and `…`.
 fn abridged(clause: &str) -> Option<String> {
     let clause = collapse(clause);
+    if let Some(list) = clause.strip_prefix('<') {
+        return abridged_type_parameters(list);
+    }
     let keyword = clause.split_whitespace().next()?;
     (clause.chars().count() > MAX_CLAUSE && !clause.contains('{')).then(|| format!("{keyword} …"))
+}
+
+/// `<TQueryFnData, …>` for `<TQueryFnData, TError = Error, TData = TQueryFnData, TQueryKey>`:
+/// generic code repeats long lists of parameters on every head, which callers rarely write (they
+/// are inferred) and the file states; the first says the definition is generic. Lists of at most
+/// [`MAX_TYPE_PARAMETERS`], or whose names fit [`MAX_TYPE_PARAMETER_NAMES`] characters (`<A, B,
+/// C>`), stay.
+fn abridged_type_parameters(list: &str) -> Option<String> {
+    let mut depth = 0usize;
+    let mut start = 0;
+    let mut names = Vec::new();
+    for (at, c) in list.char_indices() {
+        match c {
+            '<' | '(' | '[' | '{' => depth += 1,
+            '>' if depth == 0 => names.push(&list[start..at]),
+            '>' | ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                names.push(&list[start..at]);
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    // Each parameter's name, without its modifiers, bound and default; a trailing comma separates
+    // nothing.
+    let names: Vec<&str> = names
+        .iter()
+        .filter_map(|parameter| parameter.split_whitespace().find(|word| !matches!(*word, "const" | "in" | "out")))
+        .collect();
+    let length = names.iter().map(|name| name.chars().count() + 2).sum::<usize>();
+    (names.len() > MAX_TYPE_PARAMETERS && length > MAX_TYPE_PARAMETER_NAMES).then(|| format!("<{}, …>", names[0]))
 }
 
 /// Where a definition's uncuttable part ends: after its parameters (found through C declarators
