@@ -680,17 +680,33 @@ fn typescript_heads_written_over_lines_read_as_one() {
     let views = check(
         "typescript/queries.ts",
         Language::TypeScript,
-        &["QueryObserverResult", "QueryState", "groupQueries", "DeepKeys", "QueryObserver", "getOptimisticResult"],
+        &[
+            "QueryObserverResult",
+            "QueryState",
+            "group",
+            "groupQueries",
+            "setQueryData",
+            "DeepKeys",
+            "QueryObserver",
+            "getOptimisticResult",
+            "build",
+        ],
     );
     views.signature_lines_contain(&[
         // A type parameter per line reads as a list written on one line.
         "export type QueryObserverResult<TData, TError> =",
         // A long head empties what its types nest; a pair that holds nothing stays as written.
-        "keys: QueryKey[], hash: (…) => string = hashKey,",
+        "L20-25 export function group<TData, TError>(rows: Array<…>, keys: Key[]): Map<string, QueryState<…>[]>",
+        // Still long: the parameters are named without their types; the return type stays.
+        "L31-39 export function groupQueries<TQueryFnData, TError>(queries, keys, hash, onGroup?): Map<",
+        // So are those of a function type that is a constant's signature.
+        "L42-45 export const setQueryData: (client, queryKey, updater, options?): void (+1 more)",
+        // A long list of type arguments is its first, like a list of type parameters.
+        "L64-66 build(client: QueryClient): Query<TQueryFnData, …>",
         // An alias whose value is still long without what its brackets hold shows no value.
-        "L34-38 export type DeepKeys<T, TDepth> = …",
+        "L48-52 export type DeepKeys<T, TDepth> = …",
         // A long list of type parameters is its first; two stay.
-        "L40-49 export class QueryObserver<TQueryFnData, …> extends …",
+        "L54-67 export class QueryObserver<TQueryFnData, …> extends …",
         "getOptimisticResult<TResult, TKey>(key: TKey)",
     ]);
 }

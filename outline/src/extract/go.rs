@@ -34,6 +34,7 @@ pub(super) static SPEC: Spec = Spec {
     implied: &[],
     abridged: &[],
     elided: &[],
+    untyped_past: None,
     reparse: None,
     overloads: None,
     transparent: &["import_declaration", "import_spec_list", "field_declaration_list"],

@@ -4,7 +4,10 @@
 //! annotation) longer than [`MAX_DECORATION`] always loses its arguments. When the line is longer
 //! than [`MAX_DETAILED`], the types and defaults inside the parameters and after them lose what is
 //! nested in their own brackets (`fg: Optional[Union[int, str]] = None` → `fg: Optional[…] =
-//! None`). When it is still longer than [`MAX_SIGNATURE`], the other decorations are shortened,
+//! None`). Where the language says so (TypeScript, see `Spec::untyped_past`), a function's head
+//! still longer than its limit then names its parameters without their types (`groupQueries(queries,
+//! keys, hash, onGroup?): Map<…>`). When it is still longer than [`MAX_SIGNATURE`], the other
+//! decorations are shortened,
 //! then the tail after the parameters (return type, bounds, base classes) is cut. The modifiers,
 //! keyword, name and parameter names are only cut past [`HARD_MAX`], which real code does not
 //! reach.
@@ -49,12 +52,21 @@ pub(crate) struct Head {
     /// A type's head: what its brackets hold may declare members (`interface Read extends Op<Tag,
     /// { readonly upstream: E }>`), so they are only emptied past [`MAX_SIGNATURE`].
     declares_members: bool,
+    /// Past this length, once its types were emptied, the parameters lose their types.
+    untyped_past: Option<usize>,
 }
 
 impl Head {
     /// A head for a type, whose brackets may declare members.
     pub(crate) fn for_type() -> Head {
         Head { declares_members: true, ..Head::default() }
+    }
+
+    /// A head whose parameters lose their types past `max` characters (see [`Spec::untyped_past`]).
+    ///
+    /// [`Spec::untyped_past`]: super::Spec::untyped_past
+    pub(crate) fn untyped_past(max: Option<usize>) -> Head {
+        Head { untyped_past: max, ..Head::default() }
     }
 
     /// Appends source text in `role`; consecutive core or tail text joins one segment.
@@ -75,7 +87,11 @@ impl Head {
         if !self.declares_members {
             self.empty_types();
         }
-        let full = self.render();
+        let mut full = self.render();
+        if self.untyped_past.is_some_and(|max| full.chars().count() > max) {
+            self.untype_parameters();
+            full = self.render();
+        }
         if fits(&full) {
             return full;
         }
@@ -97,6 +113,31 @@ impl Head {
     fn empty_types(&mut self) {
         for segment in self.segments.iter_mut().filter(|segment| segment.role != Role::Decoration) {
             segment.text = empty_nested_brackets(&segment.text);
+        }
+    }
+
+    /// Drops the types and defaults of the function's parameters: those the core ends with
+    /// (`function f(a: A, b?: B)`), else those of a function type the tail starts with (`const f:
+    /// (a: A) => B`, the type being the function's signature).
+    fn untype_parameters(&mut self) {
+        let core = self.segments.iter().rposition(|segment| segment.role == Role::Core);
+        if let Some(core) = core.filter(|&core| self.segments[core].text.trim_end().ends_with(')')) {
+            let text = &self.segments[core].text;
+            if let Some(open) = opening(text, text.trim_end().len() - 1) {
+                self.segments[core].text = untyped(text, open);
+            }
+            return;
+        }
+        let Some(tail) = core.and_then(|core| self.segments.get_mut(core + 1)).filter(|next| next.role == Role::Tail)
+        else {
+            return;
+        };
+        let signature = tail.text.trim_start().strip_prefix(':').map(str::trim_start);
+        if let Some(signature) = signature.filter(|signature| signature.starts_with(['(', '<'])) {
+            let at = tail.text.len() - signature.len();
+            if let Some(open) = tail.text[at..].find('(').map(|open| at + open) {
+                tail.text = untyped(&tail.text, open);
+            }
         }
     }
 
@@ -205,6 +246,50 @@ pub(crate) fn empty_nested_brackets(code: &str) -> String {
         previous = c;
     }
     out
+}
+
+/// Where the bracket closed at `close` opens.
+fn opening(text: &str, close: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (at, c) in text[..=close].char_indices().rev() {
+        match c {
+            ')' | ']' | '}' => depth += 1,
+            '(' | '[' | '{' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(at);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `f(a: A, b?: B = x, ...rest: C[])` → `f(a, b?, ...rest)` for the list opened at `open`: each
+/// parameter up to its `:` or `=` outside brackets (a destructured `{ a, b }` stays whole).
+fn untyped(text: &str, open: usize) -> String {
+    let mut out = text[..=open].to_string();
+    let (mut depth, mut previous, mut keep) = (0usize, '(', true);
+    for (at, c) in text[open + 1..].char_indices() {
+        match c {
+            '(' | '[' | '{' | '<' => depth += 1,
+            ')' | ']' | '}' if depth == 0 => {
+                out.push_str(&text[open + 1 + at..]);
+                return out;
+            }
+            ')' | ']' | '}' => depth -= 1,
+            '>' if !matches!(previous, '=' | '-') => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => keep = true,
+            ':' | '=' if depth == 0 => keep = false,
+            _ => {}
+        }
+        if keep {
+            out.push(c);
+        }
+        previous = c;
+    }
+    text.to_string()
 }
 
 /// A type alias's line shortened to `max` characters where it can be: its value without what the

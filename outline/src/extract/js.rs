@@ -45,11 +45,14 @@ pub(super) static SPEC: Spec = Spec {
     // A class member is public unless it says otherwise.
     implied: &[("accessibility_modifier", "public")],
     // A long list of what an interface extends or a class implements is the parents' API, not
-    // this type's: `interface Table<TData> extends …`. A long list of type parameters reads
-    // `<TQueryFnData, …>`.
-    abridged: &["extends_type_clause", "extends_clause", "implements_clause", "type_parameters"],
+    // this type's: `interface Table<TData> extends …`. A long list of type parameters or
+    // arguments reads `<TQueryFnData, …>`.
+    abridged: &["extends_type_clause", "extends_clause", "implements_clause", "type_parameters", "type_arguments"],
     // `<TData extends RowData = any>` reads `<TData>`: the parameter is what a reader writes.
     elided: &["constraint", "default_type"],
+    // Generic TypeScript heads run long on parameter types (`options: QueryObserverOptions<…>`);
+    // past 100 characters the names and the return type stay.
+    untyped_past: Some(100),
     reparse: None,
     overloads: Some(overloaded_type),
     transparent: &["expression_statement"],

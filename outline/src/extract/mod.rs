@@ -133,6 +133,10 @@ pub(crate) struct Spec {
     pub abridged: &'static [&'static str],
     /// Parts of a head the signatures leave out, with the space before them.
     pub elided: &'static [&'static str],
+    /// A function's head still longer than this after its types were emptied names its
+    /// parameters without their types (TypeScript writes `name: Type`, so the names are plain to
+    /// cut out); `None` keeps them.
+    pub untyped_past: Option<usize>,
     /// The region of a node whose content the grammar leaves opaque but which usually holds
     /// items (a Rust macro call's token tree): it is parsed again on its own and walked.
     pub reparse: Option<fn(Node) -> Option<tree_sitter::Range>>,
@@ -505,7 +509,7 @@ impl<'s> Walker<'s> {
             return self.field_signature(node, rule, head_end);
         }
         let declares_members = matches!(kind, Kind::Interface | Kind::Class | Kind::Struct | Kind::Trait);
-        let mut head = if declares_members { Head::for_type() } else { Head::default() };
+        let mut head = if declares_members { Head::for_type() } else { Head::untyped_past(self.spec.untyped_past) };
         // Decorators inside a wrapper (`@Component(…) export class`) come with its prefix.
         let in_wrapper = |attribute: &Node| {
             lead.wrappers.iter().any(|wrapper| wrapper.byte_range().contains(&attribute.start_byte()))
@@ -680,35 +684,45 @@ fn abridged(clause: &str) -> Option<String> {
     (clause.chars().count() > MAX_CLAUSE && !clause.contains('{')).then(|| format!("{keyword} …"))
 }
 
-/// `<TQueryFnData, …>` for `<TQueryFnData, TError = Error, TData = TQueryFnData, TQueryKey>`:
-/// generic code repeats long lists of parameters on every head, which callers rarely write (they
-/// are inferred) and the file states; the first says the definition is generic. Lists of at most
-/// [`MAX_TYPE_PARAMETERS`], or whose names fit [`MAX_TYPE_PARAMETER_NAMES`] characters (`<A, B,
-/// C>`), stay.
+/// `<TQueryFnData, …>` for `<TQueryFnData, TError = Error, TData = TQueryFnData, TQueryKey>`, and
+/// `Query<TQueryFnData, …>` for `Query<TQueryFnData, TError, TData, TQueryKey>`: generic code
+/// repeats long lists of type parameters and arguments on every head, which callers rarely write
+/// (they are inferred) and the file states; the first says the definition is generic. Lists of
+/// at most [`MAX_TYPE_PARAMETERS`], or whose entries fit [`MAX_TYPE_PARAMETER_NAMES`] characters
+/// (`<A, B, C>`), stay.
 fn abridged_type_parameters(list: &str) -> Option<String> {
     let mut depth = 0usize;
     let mut start = 0;
-    let mut names = Vec::new();
+    let mut entries = Vec::new();
+    let mut previous = ' ';
     for (at, c) in list.char_indices() {
         match c {
             '<' | '(' | '[' | '{' => depth += 1,
-            '>' if depth == 0 => names.push(&list[start..at]),
+            '>' if depth == 0 => entries.push(&list[start..at]),
+            '>' if matches!(previous, '=' | '-') => {}
             '>' | ')' | ']' | '}' => depth = depth.saturating_sub(1),
             ',' if depth == 0 => {
-                names.push(&list[start..at]);
+                entries.push(&list[start..at]);
                 start = at + 1;
             }
             _ => {}
         }
+        previous = c;
     }
-    // Each parameter's name, without its modifiers, bound and default; a trailing comma separates
-    // nothing.
-    let names: Vec<&str> = names
+    // A parameter without its modifiers, bound and default; a trailing comma separates nothing.
+    let entries: Vec<&str> = entries
         .iter()
-        .filter_map(|parameter| parameter.split_whitespace().find(|word| !matches!(*word, "const" | "in" | "out")))
+        .map(|entry| {
+            let entry = entry.trim();
+            let entry = ["const ", "in ", "out "]
+                .iter()
+                .fold(entry, |entry, modifier| entry.strip_prefix(modifier).unwrap_or(entry).trim_start());
+            [" extends ", " = "].iter().fold(entry, |entry, bound| entry.split(bound).next().unwrap_or(entry))
+        })
+        .filter(|entry| !entry.is_empty())
         .collect();
-    let length = names.iter().map(|name| name.chars().count() + 2).sum::<usize>();
-    (names.len() > MAX_TYPE_PARAMETERS && length > MAX_TYPE_PARAMETER_NAMES).then(|| format!("<{}, …>", names[0]))
+    let length = entries.iter().map(|entry| entry.chars().count() + 2).sum::<usize>();
+    (entries.len() > MAX_TYPE_PARAMETERS && length > MAX_TYPE_PARAMETER_NAMES).then(|| format!("<{}, …>", entries[0]))
 }
 
 /// Where a definition's uncuttable part ends: after its parameters (found through C declarators
