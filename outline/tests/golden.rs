@@ -213,6 +213,21 @@ fn go_constants_of_a_run_share_a_line() {
 }
 
 #[test]
+fn go_long_heads_name_their_parameters() {
+    let views = check(
+        "go/params.go",
+        Language::Go,
+        &["mutualVersion", "isSupportedSignatureAlgorithm", "Config", "writeKeyLog"],
+    );
+    views.signature_lines_contain(&[
+        "L5-7 func mutualVersion(isClient bool, peerVersions []uint16) (uint16, bool)",
+        "L10-12 func isSupportedSignatureAlgorithm(sigAlg, supportedSignatureAlgorithms) bool",
+        // Names declared together are each named; a function type's own parameters go with it.
+        "L19-21 writeKeyLog(label, clientRandom, secret, handlers) error",
+    ]);
+}
+
+#[test]
 fn java() {
     check(
         "java/OrderService.java",

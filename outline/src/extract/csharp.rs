@@ -33,7 +33,7 @@ pub(super) static SPEC: Spec = Spec {
     implied: &[],
     abridged: &[],
     elided: &[],
-    untyped_past: None,
+    untyped: None,
     reparse: None,
     overloads: None,
     transparent: &[],

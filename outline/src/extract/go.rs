@@ -3,7 +3,7 @@
 
 use tree_sitter::Node;
 
-use super::{Constructors, Prefix, Rule, Spec, always, first_named_child_text};
+use super::{Constructors, Names, Prefix, Rule, Spec, Untyped, always, first_named_child_text};
 use crate::model::Kind;
 use crate::text::node_text;
 
@@ -34,7 +34,9 @@ pub(super) static SPEC: Spec = Spec {
     implied: &[],
     abridged: &[],
     elided: &[],
-    untyped_past: None,
+    // `func isSupportedSignatureAlgorithm(sigAlg, supportedSignatureAlgorithms) bool` past 100
+    // characters.
+    untyped: Some(Untyped { past: 100, names: Names::FirstWord }),
     reparse: None,
     overloads: None,
     transparent: &["import_declaration", "import_spec_list", "field_declaration_list"],

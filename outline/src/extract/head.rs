@@ -4,13 +4,12 @@
 //! annotation) longer than [`MAX_DECORATION`] always loses its arguments. When the line is longer
 //! than [`MAX_DETAILED`], the types and defaults inside the parameters and after them lose what is
 //! nested in their own brackets (`fg: Optional[Union[int, str]] = None` → `fg: Optional[…] =
-//! None`). Where the language says so (TypeScript, see `Spec::untyped_past`), a function's head
-//! still longer than its limit then names its parameters without their types (`groupQueries(queries,
+//! None`). Where the language says so ([`Untyped`]: TypeScript, Go), a function's head still
+//! longer than its limit then names its parameters without their types (`groupQueries(queries,
 //! keys, hash, onGroup?): Map<…>`). When it is still longer than [`MAX_SIGNATURE`], the other
-//! decorations are shortened,
-//! then the tail after the parameters (return type, bounds, base classes) is cut. The modifiers,
-//! keyword, name and parameter names are only cut past [`HARD_MAX`], which real code does not
-//! reach.
+//! decorations are shortened, then the tail after the parameters (return type, bounds, base
+//! classes) is cut. The modifiers, keyword, name and parameter names are only cut past
+//! [`HARD_MAX`], which real code does not reach.
 
 use crate::text::{MAX_SIGNATURE, collapse, head_line, truncate};
 
@@ -52,8 +51,27 @@ pub(crate) struct Head {
     /// A type's head: what its brackets hold may declare members (`interface Read extends Op<Tag,
     /// { readonly upstream: E }>`), so they are only emptied past [`MAX_SIGNATURE`].
     declares_members: bool,
-    /// Past this length, once its types were emptied, the parameters lose their types.
-    untyped_past: Option<usize>,
+    /// When the parameters lose their types.
+    untyped: Option<Untyped>,
+}
+
+/// A language's rule for heads that stay long once their types were emptied: past `past`
+/// characters a function's parameters are named without their types. Generic TypeScript and
+/// Go's long parameter lists spend most of a head on types (`options: QueryObserverOptions<…>`,
+/// `sigAlg SignatureScheme`); the names and the return type say what to pass and what comes back.
+#[derive(Clone, Copy)]
+pub(crate) struct Untyped {
+    pub past: usize,
+    pub names: Names,
+}
+
+/// Where a parameter's name ends.
+#[derive(Clone, Copy)]
+pub(crate) enum Names {
+    /// At its `:` or default (`name?: Type = x`, TypeScript).
+    BeforeColon,
+    /// At its first space (`name Type`, Go; `a, b int` names both).
+    FirstWord,
 }
 
 impl Head {
@@ -62,11 +80,9 @@ impl Head {
         Head { declares_members: true, ..Head::default() }
     }
 
-    /// A head whose parameters lose their types past `max` characters (see [`Spec::untyped_past`]).
-    ///
-    /// [`Spec::untyped_past`]: super::Spec::untyped_past
-    pub(crate) fn untyped_past(max: Option<usize>) -> Head {
-        Head { untyped_past: max, ..Head::default() }
+    /// A head whose parameters lose their types as `untyped` says.
+    pub(crate) fn untyped(untyped: Option<Untyped>) -> Head {
+        Head { untyped, ..Head::default() }
     }
 
     /// Appends source text in `role`; consecutive core or tail text joins one segment.
@@ -80,16 +96,13 @@ impl Head {
     /// The head on one line, shortened as the module describes.
     pub(crate) fn line(mut self) -> String {
         self.shorten_decorations(false);
-        let full = self.render();
-        if full.chars().count() <= MAX_DETAILED {
-            return full;
-        }
-        if !self.declares_members {
-            self.empty_types();
-        }
         let mut full = self.render();
-        if self.untyped_past.is_some_and(|max| full.chars().count() > max) {
-            self.untype_parameters();
+        if full.chars().count() > MAX_DETAILED && !self.declares_members {
+            self.empty_types();
+            full = self.render();
+        }
+        if let Some(untyped) = self.untyped.filter(|untyped| full.chars().count() > untyped.past) {
+            self.untype_parameters(untyped.names);
             full = self.render();
         }
         if fits(&full) {
@@ -119,12 +132,12 @@ impl Head {
     /// Drops the types and defaults of the function's parameters: those the core ends with
     /// (`function f(a: A, b?: B)`), else those of a function type the tail starts with (`const f:
     /// (a: A) => B`, the type being the function's signature).
-    fn untype_parameters(&mut self) {
+    fn untype_parameters(&mut self, names: Names) {
         let core = self.segments.iter().rposition(|segment| segment.role == Role::Core);
         if let Some(core) = core.filter(|&core| self.segments[core].text.trim_end().ends_with(')')) {
             let text = &self.segments[core].text;
             if let Some(open) = opening(text, text.trim_end().len() - 1) {
-                self.segments[core].text = untyped(text, open);
+                self.segments[core].text = untyped(text, open, names);
             }
             return;
         }
@@ -136,7 +149,7 @@ impl Head {
         if let Some(signature) = signature.filter(|signature| signature.starts_with(['(', '<'])) {
             let at = tail.text.len() - signature.len();
             if let Some(open) = tail.text[at..].find('(').map(|open| at + open) {
-                tail.text = untyped(&tail.text, open);
+                tail.text = untyped(&tail.text, open, names);
             }
         }
     }
@@ -267,11 +280,13 @@ fn opening(text: &str, close: usize) -> Option<usize> {
 }
 
 /// `f(a: A, b?: B = x, ...rest: C[])` → `f(a, b?, ...rest)` for the list opened at `open`: each
-/// parameter up to its `:` or `=` outside brackets (a destructured `{ a, b }` stays whole).
-fn untyped(text: &str, open: usize) -> String {
+/// parameter up to where [`Names`] says its name ends, outside brackets (a destructured `{ a, b }`
+/// stays whole).
+fn untyped(text: &str, open: usize, names: Names) -> String {
     let mut out = text[..=open].to_string();
     let (mut depth, mut previous, mut keep) = (0usize, '(', true);
     for (at, c) in text[open + 1..].char_indices() {
+        let named = !matches!(previous, '(' | ',' | ' ');
         match c {
             '(' | '[' | '{' | '<' => depth += 1,
             ')' | ']' | '}' if depth == 0 => {
@@ -281,7 +296,8 @@ fn untyped(text: &str, open: usize) -> String {
             ')' | ']' | '}' => depth -= 1,
             '>' if !matches!(previous, '=' | '-') => depth = depth.saturating_sub(1),
             ',' if depth == 0 => keep = true,
-            ':' | '=' if depth == 0 => keep = false,
+            ':' | '=' if depth == 0 && matches!(names, Names::BeforeColon) => keep = false,
+            ' ' if depth == 0 && named && matches!(names, Names::FirstWord) => keep = false,
             _ => {}
         }
         if keep {

@@ -3,7 +3,7 @@
 
 use tree_sitter::Node;
 
-use super::{Constructors, Prefix, Rule, Spec};
+use super::{Constructors, Names, Prefix, Rule, Spec, Untyped};
 use crate::model::Kind;
 use crate::text::node_text;
 
@@ -52,7 +52,7 @@ pub(super) static SPEC: Spec = Spec {
     elided: &["constraint", "default_type"],
     // Generic TypeScript heads run long on parameter types (`options: QueryObserverOptions<…>`);
     // past 100 characters the names and the return type stay.
-    untyped_past: Some(100),
+    untyped: Some(Untyped { past: 100, names: Names::BeforeColon }),
     reparse: None,
     overloads: Some(overloaded_type),
     transparent: &["expression_statement"],

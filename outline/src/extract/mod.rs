@@ -29,6 +29,7 @@ use crate::{parse, unparsed};
 pub(crate) use head::empty_nested_brackets;
 use head::shorten_alias;
 use head::{Head, Role};
+pub(crate) use head::{Names, Untyped};
 
 /// How deep the walker follows containers and pass-through nodes. Real code nests a handful of
 /// levels; the cap keeps pathological inputs from exhausting the stack.
@@ -133,10 +134,8 @@ pub(crate) struct Spec {
     pub abridged: &'static [&'static str],
     /// Parts of a head the signatures leave out, with the space before them.
     pub elided: &'static [&'static str],
-    /// A function's head still longer than this after its types were emptied names its
-    /// parameters without their types (TypeScript writes `name: Type`, so the names are plain to
-    /// cut out); `None` keeps them.
-    pub untyped_past: Option<usize>,
+    /// When a function's head names its parameters without their types; `None` keeps them.
+    pub untyped: Option<Untyped>,
     /// The region of a node whose content the grammar leaves opaque but which usually holds
     /// items (a Rust macro call's token tree): it is parsed again on its own and walked.
     pub reparse: Option<fn(Node) -> Option<tree_sitter::Range>>,
@@ -509,7 +508,7 @@ impl<'s> Walker<'s> {
             return self.field_signature(node, rule, head_end);
         }
         let declares_members = matches!(kind, Kind::Interface | Kind::Class | Kind::Struct | Kind::Trait);
-        let mut head = if declares_members { Head::for_type() } else { Head::untyped_past(self.spec.untyped_past) };
+        let mut head = if declares_members { Head::for_type() } else { Head::untyped(self.spec.untyped) };
         // Decorators inside a wrapper (`@Component(…) export class`) come with its prefix.
         let in_wrapper = |attribute: &Node| {
             lead.wrappers.iter().any(|wrapper| wrapper.byte_range().contains(&attribute.start_byte()))
