@@ -59,8 +59,11 @@ pub(crate) fn collapse_code(text: &str) -> String {
             if broken && out.ends_with(',') {
                 out.pop();
             }
-        } else if !out.ends_with(['(', '[']) && !(broken && out.ends_with('<')) {
-            out.push(' ');
+        } else {
+            let opens = out.ends_with(['(', '[']) || (broken && out.ends_with('<'));
+            if !opens {
+                out.push(' ');
+            }
         }
         rest = next;
     }
