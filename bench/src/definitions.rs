@@ -332,18 +332,19 @@ pub fn typescript(source: &str) -> Vec<Expected> {
 
 /// How many type argument lists a line of TypeScript opens, less those it closes: a `<` right
 /// after a name (`Record<`), a `>` that is not part of `=>`, `>=` or a spaced comparison
-/// (`a > b`), so an expression in an initializer does not count.
+/// (`a > b`; a `>` that starts a line, `  > {`, closes), so an expression in an initializer
+/// does not count.
 fn type_angles(code: &str) -> isize {
     let chars: Vec<char> = code.chars().collect();
     let mut depth = 0isize;
     for (i, &c) in chars.iter().enumerate() {
         let before = i.checked_sub(1).map(|j| chars[j]);
         let after = chars.get(i + 1).copied();
+        let starts_line = chars[..i].iter().all(|c| c.is_whitespace());
+        let compares = before == Some(' ') && after == Some(' ') && !starts_line;
         match c {
             '<' if before.is_some_and(|b| b.is_alphanumeric() || b == '_' || b == '$') => depth += 1,
-            '>' if before != Some('=') && after != Some('=') && !(before == Some(' ') && after == Some(' ')) => {
-                depth -= 1
-            }
+            '>' if before != Some('=') && after != Some('=') && !compares => depth -= 1,
             _ => {}
         }
     }
@@ -443,6 +444,10 @@ mod tests {
                       ReturnType<S>,\n    NonFunctionGuard<S>\n  >\n  stop(): void\n  \
                       check: (a: number) => boolean\n  ready?: Promise<Map<string, S>>\n}\n";
         assert_eq!(names(&typescript(source)), ["ListenerApi", "startListening", "stop", "check", "ready"]);
+        // A list of parents written over lines closes with a `>` that starts its line.
+        let source = "export interface Options<\n  TData,\n> extends WithRequired<\n    Base<TData>,\n    \
+                      'queryKey'\n  > {\n  enabled?: boolean\n}\n";
+        assert_eq!(names(&typescript(source)), ["Options", "enabled"]);
     }
 
     #[test]
