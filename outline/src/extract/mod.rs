@@ -697,8 +697,12 @@ fn abridged_type_parameters(list: &str) -> Option<String> {
     for (at, c) in list.char_indices() {
         match c {
             '<' | '(' | '[' | '{' => depth += 1,
-            '>' if depth == 0 => entries.push(&list[start..at]),
+            // The arrow of a function type closes nothing.
             '>' if matches!(previous, '=' | '-') => {}
+            '>' if depth == 0 => {
+                entries.push(&list[start..at]);
+                break;
+            }
             '>' | ')' | ']' | '}' => depth = depth.saturating_sub(1),
             ',' if depth == 0 => {
                 entries.push(&list[start..at]);
@@ -817,4 +821,24 @@ fn without_receiver(signature: &str) -> String {
         }
     }
     signature.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::abridged;
+
+    #[test]
+    fn long_type_lists_read_as_their_first() {
+        assert_eq!(
+            abridged("<TQueryFnData = unknown, TError = Error, TData extends object = TQueryFnData>").as_deref(),
+            Some("<TQueryFnData, …>")
+        );
+        // A function type's arrow closes nothing; the list's own `>` does.
+        assert_eq!(
+            abridged("<Handler extends (event: Event) => void, TContext, TOptions>").as_deref(),
+            Some("<Handler, …>")
+        );
+        assert_eq!(abridged("<A, B, C>"), None);
+        assert_eq!(abridged("<TQueryFnData, TError>"), None);
+    }
 }
