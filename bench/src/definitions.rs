@@ -285,14 +285,18 @@ pub fn typescript(source: &str) -> Vec<Expected> {
     let mut pending: Option<Block> = None;
     let mut comment_open = false;
     let mut parens = 0isize;
+    let mut angles = 0isize;
     for (number, line) in (1..).zip(source.lines()) {
         if in_block_comment(line, &mut comment_open) {
             continue;
         }
         let code = code(line);
-        // Lines inside parentheses continue a signature (one parameter a line).
-        let continued = parens > 0;
+        // Lines inside parentheses continue a signature (one parameter a line), and lines inside
+        // a type's angle brackets continue a type written over lines (`listener: Typed<\n
+        // ReturnType<…>,\n>`): the names there are references, not members.
+        let continued = parens > 0 || angles > 0;
         parens = (parens + code.matches('(').count() as isize - code.matches(')').count() as isize).max(0);
+        angles = (angles + type_angles(&code)).max(0);
         let context = stack.last().copied().unwrap_or(Block::Items { in_macro: false });
         let mut words = code.split_whitespace().skip_while(|word| MODIFIERS.contains(word) || continued);
         match (context, stack.is_empty(), words.next()) {
@@ -324,6 +328,27 @@ pub fn typescript(source: &str) -> Vec<Expected> {
         braces(&code, &mut stack, &mut pending);
     }
     found
+}
+
+/// How many type argument lists a line of TypeScript opens, less those it closes: a `<` right
+/// after a name (`Record<`), a `>` that is not part of `=>`, `>=` or a spaced comparison
+/// (`a > b`; a `>` that starts a line, `  > {`, closes), so an expression in an initializer
+/// does not count.
+fn type_angles(code: &str) -> isize {
+    let chars: Vec<char> = code.chars().collect();
+    let mut depth = 0isize;
+    for (i, &c) in chars.iter().enumerate() {
+        let before = i.checked_sub(1).map(|j| chars[j]);
+        let after = chars.get(i + 1).copied();
+        let starts_line = chars[..i].iter().all(|c| c.is_whitespace());
+        let compares = before == Some(' ') && after == Some(' ') && !starts_line;
+        match c {
+            '<' if before.is_some_and(|b| b.is_alphanumeric() || b == '_' || b == '$') => depth += 1,
+            '>' if before != Some('=') && after != Some('=') && !compares => depth -= 1,
+            _ => {}
+        }
+    }
+    depth
 }
 
 /// Go: functions, methods and types at file level, exported struct fields (also embedded
@@ -403,4 +428,32 @@ pub fn go(source: &str) -> Vec<Expected> {
         braces(&code, &mut stack, &mut opens);
     }
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(found: &[Expected]) -> Vec<&str> {
+        found.iter().map(|expected| expected.name.as_str()).collect()
+    }
+
+    #[test]
+    fn a_field_type_over_several_lines_holds_no_members() {
+        let source = "export interface ListenerApi<S> {\n  startListening: TypedStartListening<\n    \
+                      ReturnType<S>,\n    NonFunctionGuard<S>\n  >\n  stop(): void\n  \
+                      check: (a: number) => boolean\n  ready?: Promise<Map<string, S>>\n}\n";
+        assert_eq!(names(&typescript(source)), ["ListenerApi", "startListening", "stop", "check", "ready"]);
+        // A list of parents written over lines closes with a `>` that starts its line.
+        let source = "export interface Options<\n  TData,\n> extends WithRequired<\n    Base<TData>,\n    \
+                      'queryKey'\n  > {\n  enabled?: boolean\n}\n";
+        assert_eq!(names(&typescript(source)), ["Options", "enabled"]);
+    }
+
+    #[test]
+    fn a_comparison_in_an_initializer_opens_nothing() {
+        let source = "export class Pager {\n  small = count < limit\n  pageSize: number\n  \
+                      large = count > limit\n  next(): void {}\n}\n";
+        assert_eq!(names(&typescript(source)), ["Pager", "pageSize", "next"]);
+    }
 }

@@ -1,8 +1,9 @@
 //! The two text views of an [`Outline`]. Both are plain, compact and byte-deterministic: one
 //! line per definition, `L<start>-<end>` spans (`L<n>` for one line), two spaces per nesting level.
 //! A type's consecutive fields share one line, and so do a run of same-named functions (overloads,
-//! a property's getter and setter) and a run of re-exports from modules of one directory. When part of the file was not outlined from a syntax tree, the
-//! first line says which lines.
+//! a property's getter and setter), a run of constants (or variables) declared alike, and a run of
+//! re-exports from modules of one directory. When part of the file was not outlined from a syntax
+//! tree, the first line says which lines.
 
 use std::fmt::Write;
 
@@ -12,8 +13,8 @@ use crate::modules;
 /// The shortest run of same-named functions shown as one line: a getter and setter pair stays two.
 const MIN_GROUP: usize = 3;
 
-/// The longest run of fields the signatures view prints with their types.
-const MAX_TYPED_FIELDS: usize = 100;
+/// The longest run of fields or constants the signatures view prints with their types and values.
+const MAX_TYPED_LIST: usize = 100;
 
 /// How many unparsed spans the first line lists before it only counts the rest.
 const LISTED_SPANS: usize = 5;
@@ -159,6 +160,27 @@ impl View {
         }
     }
 
+    /// One line for a run of constants (or of variables) declared alike: the declaration's
+    /// keywords once, then each name with its type and value while that fits a short line
+    /// (`const VersionTLS10 = 0x0301; VersionTLS11 = 0x0302`), else their names (`const
+    /// extensionServerName, extensionStatusRequest, …`).
+    fn constants(self, shape: &Shape, constants: &[Definition]) -> String {
+        let names: Vec<&str> = constants.iter().map(|constant| constant.name.as_str()).collect();
+        if let View::Signatures = self {
+            let typed: Vec<String> = constants
+                .iter()
+                .filter_map(|constant| shape_of(constant).map(|own| format!("{}{}", constant.name, own.after)))
+                .collect();
+            let line = format!("{}{}", shape.before, typed.join("; "));
+            let valued = constants.iter().any(|constant| shape_of(constant).is_some_and(|own| !own.after.is_empty()));
+            if valued && line.chars().count() <= MAX_TYPED_LIST {
+                return line;
+            }
+            return format!("{}{}", shape.before, names.join(", "));
+        }
+        self.labelled(constants[0].kind, &names.join(", "))
+    }
+
     /// A type on one line with the fields its members start with, in braces: `struct Config {
     /// pub name: String; pub port: u16 }`, `interface Options { timeout?, retries?, … }`.
     fn with_fields(self, owner: &Definition, fields: &[Definition]) -> String {
@@ -174,7 +196,7 @@ impl View {
             // Fields declared together (`Spec, Status string`) share one signature.
             signatures.dedup();
             let line = signatures.join("; ");
-            if line.chars().count() <= MAX_TYPED_FIELDS {
+            if line.chars().count() <= MAX_TYPED_LIST {
                 return (line, true);
             }
             let names: Vec<String> = fields.iter().map(optional_name).collect();
@@ -234,6 +256,13 @@ fn push_level(file: &[Definition], definitions: &[Definition], depth: usize, vie
             let (fields, after) = rest.split_at(run);
             let last = &fields[run - 1];
             push_line(depth, span(first.start_line, last.end_line), &view.fields(fields), out);
+            rest = after;
+            continue;
+        }
+        if let Some((run, shape)) = constant_run(rest).filter(|(run, _)| !interleaved(file, &rest[..*run])) {
+            let (constants, after) = rest.split_at(run);
+            let line = view.constants(&shape, constants);
+            push_line(depth, span(first.start_line, constants[run - 1].end_line), &line, out);
             rest = after;
             continue;
         }
@@ -306,7 +335,7 @@ struct Shape<'d> {
 
 /// The signature of a definition with nothing nested, split at the first whole-word occurrence of
 /// its name.
-fn shape(definition: &Definition) -> Option<Shape<'_>> {
+fn shape_of(definition: &Definition) -> Option<Shape<'_>> {
     // Headings, keys and tables are text whose siblings differ by design; fields and exports have
     // lines of their own.
     let prose = matches!(definition.kind, Kind::Heading | Kind::Key | Kind::Table | Kind::Field | Kind::Export);
@@ -326,14 +355,38 @@ fn shape(definition: &Definition) -> Option<Shape<'_>> {
 /// shared shape.
 fn same_shaped(definitions: &[Definition]) -> Option<(usize, Shape<'_>)> {
     let first = definitions.first()?;
-    let first_shape = shape(first)?;
+    let first_shape = shape_of(first)?;
     let run = 1 + definitions[1..]
         .iter()
         .take_while(|next| {
-            next.kind == first.kind && next.name != first.name && shape(next).as_ref() == Some(&first_shape)
+            next.kind == first.kind && next.name != first.name && shape_of(next).as_ref() == Some(&first_shape)
         })
         .count();
     (run >= 2).then_some((run, first_shape))
+}
+
+/// A run of at least two constants, or of variables, whose signatures start alike up to the name
+/// (`const `, `export const `, `pub const `), none of them a function: its length and the first's
+/// shape. A constant typed as a function (`export const get: (url: string) => Request`) is an
+/// API whose signature is what a reader needs, so it stays on a line of its own.
+fn constant_run(definitions: &[Definition]) -> Option<(usize, Shape<'_>)> {
+    let first = definitions.first().filter(|first| matches!(first.kind, Kind::Const | Kind::Variable))?;
+    let first_shape = shape_of(first).filter(|shape| !is_function(shape))?;
+    let run = 1 + definitions[1..]
+        .iter()
+        .take_while(|next| {
+            next.kind == first.kind
+                && shape_of(next).is_some_and(|shape| shape.before == first_shape.before && !is_function(&shape))
+        })
+        .count();
+    (run >= 2).then_some((run, first_shape))
+}
+
+/// Whether what follows a constant's name declares a function: an arrow, or a type that is a
+/// call signature (`: (url: string)`, `: <A>(a: A)`).
+fn is_function(shape: &Shape) -> bool {
+    let after = shape.after.trim_start();
+    after.contains("=>") || after.strip_prefix(':').is_some_and(|tail| tail.trim_start().starts_with(['(', '<', '{']))
 }
 
 /// Whether a definition outside `run` (nor nested in it, nor enclosing it) starts within the

@@ -43,7 +43,9 @@ pub(crate) fn collapse(text: &str) -> String {
 
 /// [`collapse`] for code: no space just inside parentheses and square brackets, and no trailing
 /// comma that ended a line before a closing one, so a parameter list written one per line reads
-/// `f(a, b)` as it would on one line, not `f( a, b, )`.
+/// `f(a, b)` as it would on one line, not `f( a, b, )`. Angle brackets get the same only where a
+/// line break says they enclose a list (`Query<\n  TData,\n>` reads `Query<TData>`): on one line
+/// `a < b` may be a comparison.
 pub(crate) fn collapse_code(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text.trim();
@@ -51,12 +53,17 @@ pub(crate) fn collapse_code(text: &str) -> String {
         out.push_str(&rest[..at]);
         let next = rest[at..].trim_start();
         let gap = &rest[at..rest.len() - next.len()];
-        if next.starts_with([')', ']']) {
-            if gap.contains('\n') && out.ends_with(',') {
+        let broken = gap.contains('\n');
+        let closes = next.starts_with([')', ']']) || (broken && next.starts_with('>'));
+        if closes {
+            if broken && out.ends_with(',') {
                 out.pop();
             }
-        } else if !out.ends_with(['(', '[']) {
-            out.push(' ');
+        } else {
+            let opens = out.ends_with(['(', '[']) || (broken && out.ends_with('<'));
+            if !opens {
+                out.push(' ');
+            }
         }
         rest = next;
     }
@@ -123,6 +130,12 @@ mod tests {
         );
         // A comma written before the bracket on the same line is kept: `(T,)` is a one-tuple.
         assert_eq!(signature_line("fn g() -> ( u8, ) {"), "fn g() -> (u8,)");
+        assert_eq!(
+            signature_line("export type Trigger<\n  ResultType,\n  QueryArg,\n> = (arg: QueryArg) =>"),
+            "export type Trigger<ResultType, QueryArg> = (arg: QueryArg)"
+        );
+        // Without a line break `<` and `>` may compare.
+        assert_eq!(signature_line("const SMALL = a < b"), "const SMALL = a < b");
     }
 
     #[test]

@@ -191,6 +191,43 @@ fn go() {
 }
 
 #[test]
+fn go_constants_of_a_run_share_a_line() {
+    let views = check(
+        "go/consts.go",
+        Language::Go,
+        &["VersionTLS10", "recordTypeAlert", "magicGNU, versionGNU", "maxSessionTicketLifetime", "errUnknownType"],
+    );
+    views.signature_lines_contain(&[
+        // Values while the line stays short.
+        "L8-10 const VersionTLS10 = 0x0301; VersionTLS11 = 0x0302; VersionTLS12 = 0x0303",
+        // Else the names alone, across blocks: the lines the span gives hold them.
+        "L22-31 const recordTypeChangeCipherSpec, recordTypeAlert, recordTypeHandshake, recordTypeApplicationData, \
+         magicGNU, versionGNU, magicUSTAR, versionUSTAR",
+        // The specs of a `var ( … )` block, under its keyword.
+        "L35-36 var errShortRecord = errorf(\"short record\"); errUnknownType = errorf(\"unknown record type\")",
+        // Alone, a constant keeps its line.
+        "L43 const maxSessionTicketLifetime = 7 * 24 * time.Hour",
+    ]);
+    // A type and its method between two runs keep them apart: a shared span would cover their lines.
+    assert!(views.signatures.contains("L13 type recordType uint8\n  L16-18 String() string\n"), "{}", views.signatures);
+}
+
+#[test]
+fn go_long_heads_name_their_parameters() {
+    let views = check(
+        "go/params.go",
+        Language::Go,
+        &["mutualVersion", "isSupportedSignatureAlgorithm", "Config", "writeKeyLog"],
+    );
+    views.signature_lines_contain(&[
+        "L5-7 func mutualVersion(isClient bool, peerVersions []uint16) (uint16, bool)",
+        "L10-12 func isSupportedSignatureAlgorithm(sigAlg, supportedSignatureAlgorithms) bool",
+        // Names declared together are each named; a function type's own parameters go with it.
+        "L19-21 writeKeyLog(label, clientRandom, secret, handlers) error",
+    ]);
+}
+
+#[test]
 fn java() {
     check(
         "java/OrderService.java",
@@ -653,6 +690,42 @@ fn re_exports_from_one_directory_share_one_line() {
 }
 
 /// A library's large types: every member named at a fraction of the tokens of their types.
+#[test]
+fn typescript_heads_written_over_lines_read_as_one() {
+    let views = check(
+        "typescript/queries.ts",
+        Language::TypeScript,
+        &[
+            "QueryObserverResult",
+            "QueryState",
+            "group",
+            "groupQueries",
+            "setQueryData",
+            "DeepKeys",
+            "QueryObserver",
+            "getOptimisticResult",
+            "build",
+        ],
+    );
+    views.signature_lines_contain(&[
+        // A type parameter per line reads as a list written on one line.
+        "export type QueryObserverResult<TData, TError> =",
+        // A long head empties what its types nest; a pair that holds nothing stays as written.
+        "L20-25 export function group<TData, TError>(rows: Array<…>, keys: Key[]): Map<string, QueryState<…>[]>",
+        // Still long: the parameters are named without their types; the return type stays.
+        "L31-39 export function groupQueries<TQueryFnData, TError>(queries, keys, hash, onGroup?): Map<",
+        // So are those of a function type that is a constant's signature.
+        "L42-45 export const setQueryData: (client, queryKey, updater, options?): void (+1 more)",
+        // A long list of type arguments is its first, like a list of type parameters.
+        "L64-66 build(client: QueryClient): Query<TQueryFnData, …>",
+        // An alias whose value is still long without what its brackets hold shows no value.
+        "L48-52 export type DeepKeys<T, TDepth> = …",
+        // A long list of type parameters is its first; two stay.
+        "L54-67 export class QueryObserver<TQueryFnData, …> extends …",
+        "getOptimisticResult<TResult, TKey>(key: TKey)",
+    ]);
+}
+
 #[test]
 fn typescript_large_types_keep_every_name_and_shed_their_detail() {
     let views = check(

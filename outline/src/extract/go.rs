@@ -3,7 +3,7 @@
 
 use tree_sitter::Node;
 
-use super::{Constructors, Prefix, Rule, Spec, always, first_named_child_text};
+use super::{Constructors, Names, Prefix, Rule, Spec, Untyped, always, first_named_child_text};
 use crate::model::Kind;
 use crate::text::node_text;
 
@@ -26,6 +26,7 @@ pub(super) static SPEC: Spec = Spec {
         ("type_declaration", Prefix::Keyword),
         ("const_declaration", Prefix::Keyword),
         ("var_declaration", Prefix::Keyword),
+        ("var_spec_list", Prefix::Nothing),
     ],
     attributes: &[],
     decorations: &[],
@@ -33,6 +34,9 @@ pub(super) static SPEC: Spec = Spec {
     implied: &[],
     abridged: &[],
     elided: &[],
+    // `func isSupportedSignatureAlgorithm(sigAlg, supportedSignatureAlgorithms) bool` past 100
+    // characters.
+    untyped: Some(Untyped { past: 100, names: Names::FirstWord }),
     reparse: None,
     overloads: None,
     transparent: &["import_declaration", "import_spec_list", "field_declaration_list"],
@@ -50,10 +54,14 @@ fn type_kind(node: Node, _: &str) -> Option<Kind> {
     })
 }
 
-/// `a, b` for `const a, b = 1, 2`.
+/// `a, b` for `const a, b = 1, 2` (the grammar's `name` field also yields the commas between).
 fn spec_names(node: Node, source: &str) -> Option<String> {
     let mut cursor = node.walk();
-    let names: Vec<&str> = node.children_by_field_name("name", &mut cursor).map(|n| node_text(n, source)).collect();
+    let names: Vec<&str> = node
+        .children_by_field_name("name", &mut cursor)
+        .filter(|name| name.is_named())
+        .map(|n| node_text(n, source))
+        .collect();
     (!names.is_empty()).then(|| names.join(", "))
 }
 

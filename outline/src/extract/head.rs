@@ -4,10 +4,12 @@
 //! annotation) longer than [`MAX_DECORATION`] always loses its arguments. When the line is longer
 //! than [`MAX_DETAILED`], the types and defaults inside the parameters and after them lose what is
 //! nested in their own brackets (`fg: Optional[Union[int, str]] = None` → `fg: Optional[…] =
-//! None`). When it is still longer than [`MAX_SIGNATURE`], the other decorations are shortened,
-//! then the tail after the parameters (return type, bounds, base classes) is cut. The modifiers,
-//! keyword, name and parameter names are only cut past [`HARD_MAX`], which real code does not
-//! reach.
+//! None`). Where the language says so ([`Untyped`]: TypeScript, Go), a function's head still
+//! longer than its limit then names its parameters without their types (`groupQueries(queries,
+//! keys, hash, onGroup?): Map<…>`). When it is still longer than [`MAX_SIGNATURE`], the other
+//! decorations are shortened, then the tail after the parameters (return type, bounds, base
+//! classes) is cut. The modifiers, keyword, name and parameter names are only cut past
+//! [`HARD_MAX`], which real code does not reach.
 
 use crate::text::{MAX_SIGNATURE, collapse, head_line, truncate};
 
@@ -49,12 +51,38 @@ pub(crate) struct Head {
     /// A type's head: what its brackets hold may declare members (`interface Read extends Op<Tag,
     /// { readonly upstream: E }>`), so they are only emptied past [`MAX_SIGNATURE`].
     declares_members: bool,
+    /// When the parameters lose their types.
+    untyped: Option<Untyped>,
+}
+
+/// A language's rule for heads that stay long once their types were emptied: past `past`
+/// characters a function's parameters are named without their types. Generic TypeScript and
+/// Go's long parameter lists spend most of a head on types (`options: QueryObserverOptions<…>`,
+/// `sigAlg SignatureScheme`); the names and the return type say what to pass and what comes back.
+#[derive(Clone, Copy)]
+pub(crate) struct Untyped {
+    pub past: usize,
+    pub names: Names,
+}
+
+/// Where a parameter's name ends.
+#[derive(Clone, Copy)]
+pub(crate) enum Names {
+    /// At its `:` or default (`name?: Type = x`, TypeScript).
+    BeforeColon,
+    /// At its first space (`name Type`, Go; `a, b int` names both).
+    FirstWord,
 }
 
 impl Head {
     /// A head for a type, whose brackets may declare members.
     pub(crate) fn for_type() -> Head {
         Head { declares_members: true, ..Head::default() }
+    }
+
+    /// A head whose parameters lose their types as `untyped` says.
+    pub(crate) fn untyped(untyped: Option<Untyped>) -> Head {
+        Head { untyped, ..Head::default() }
     }
 
     /// Appends source text in `role`; consecutive core or tail text joins one segment.
@@ -68,14 +96,15 @@ impl Head {
     /// The head on one line, shortened as the module describes.
     pub(crate) fn line(mut self) -> String {
         self.shorten_decorations(false);
-        let full = self.render();
-        if full.chars().count() <= MAX_DETAILED {
-            return full;
-        }
-        if !self.declares_members {
+        let mut full = self.render();
+        if full.chars().count() > MAX_DETAILED && !self.declares_members {
             self.empty_types();
+            full = self.render();
         }
-        let full = self.render();
+        if let Some(untyped) = self.untyped.filter(|untyped| full.chars().count() > untyped.past) {
+            self.untype_parameters(untyped.names);
+            full = self.render();
+        }
         if fits(&full) {
             return full;
         }
@@ -97,6 +126,31 @@ impl Head {
     fn empty_types(&mut self) {
         for segment in self.segments.iter_mut().filter(|segment| segment.role != Role::Decoration) {
             segment.text = empty_nested_brackets(&segment.text);
+        }
+    }
+
+    /// Drops the types and defaults of the function's parameters: those the core ends with
+    /// (`function f(a: A, b?: B)`), else those of a function type the tail starts with (`const f:
+    /// (a: A) => B`, the type being the function's signature).
+    fn untype_parameters(&mut self, names: Names) {
+        let core = self.segments.iter().rposition(|segment| segment.role == Role::Core);
+        if let Some(core) = core.filter(|&core| self.segments[core].text.trim_end().ends_with(')')) {
+            let text = &self.segments[core].text;
+            if let Some(open) = opening(text, text.trim_end().len() - 1) {
+                self.segments[core].text = untyped(text, open, names);
+            }
+            return;
+        }
+        let Some(tail) = core.and_then(|core| self.segments.get_mut(core + 1)).filter(|next| next.role == Role::Tail)
+        else {
+            return;
+        };
+        let signature = tail.text.trim_start().strip_prefix(':').map(str::trim_start);
+        if let Some(signature) = signature.filter(|signature| signature.starts_with(['(', '<'])) {
+            let at = tail.text.len() - signature.len();
+            if let Some(open) = tail.text[at..].find('(').map(|open| at + open) {
+                tail.text = untyped(&tail.text, open, names);
+            }
         }
     }
 
@@ -162,11 +216,14 @@ fn fits(line: &str) -> bool {
 
 /// Empties every bracket pair nested inside another (`(a: Vec<Option<u8>>, b: [u8; 4])` →
 /// `(a: Vec<…>, b: [u8; 4])`): what stays is each outer list's own text, so names are kept and
-/// types keep their outermost part. Double-quoted and backquoted strings are skipped over (a
-/// single quote may be a Rust lifetime); the `>` of `->` and `=>` closes nothing.
+/// types keep their outermost part. A pair that held nothing stays as written (`string[]`, not
+/// `string[…]`). Double-quoted and backquoted strings are skipped over (a single quote may be a
+/// Rust lifetime); the `>` of `->` and `=>` closes nothing.
 pub(crate) fn empty_nested_brackets(code: &str) -> String {
     let mut out = String::with_capacity(code.len());
     let (mut depth, mut quote, mut escaped, mut previous) = (0usize, None, false, ' ');
+    // Whether the nested pair being emptied held anything.
+    let mut held = false;
     for c in code.chars() {
         let before = depth;
         if let Some(open) = quote {
@@ -188,21 +245,85 @@ pub(crate) fn empty_nested_brackets(code: &str) -> String {
         match (before, depth) {
             (1, 2) => {
                 out.push(c);
-                out.push('…');
+                held = false;
             }
-            (2, 1) => out.push(c),
+            (2, 1) => {
+                if held {
+                    out.push('…');
+                }
+                out.push(c);
+            }
             (before, depth) if before < 2 && depth < 2 => out.push(c),
-            _ => {}
+            _ => held = true,
         }
         previous = c;
     }
     out
 }
 
-/// `type Def<T = unknown> = Partial<Union<T>> & { id: string }` → `type Def<T = unknown> =
-/// Partial<…> & {…}`: after the first ` = ` outside brackets (the alias's value), every bracket
-/// pair is emptied; a line without one is returned as it is.
-pub(crate) fn empty_value_brackets(line: &str) -> String {
+/// Where the bracket closed at `close` opens.
+fn opening(text: &str, close: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (at, c) in text[..=close].char_indices().rev() {
+        match c {
+            ')' | ']' | '}' => depth += 1,
+            '(' | '[' | '{' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(at);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `f(a: A, b?: B = x, ...rest: C[])` → `f(a, b?, ...rest)` for the list opened at `open`: each
+/// parameter up to where [`Names`] says its name ends, outside brackets (a destructured `{ a, b }`
+/// stays whole).
+fn untyped(text: &str, open: usize, names: Names) -> String {
+    let mut out = text[..=open].to_string();
+    let (mut depth, mut previous, mut keep) = (0usize, '(', true);
+    for (at, c) in text[open + 1..].char_indices() {
+        let named = !matches!(previous, '(' | ',' | ' ');
+        match c {
+            '(' | '[' | '{' | '<' => depth += 1,
+            ')' | ']' | '}' if depth == 0 => {
+                out.push_str(&text[open + 1 + at..]);
+                return out;
+            }
+            ')' | ']' | '}' => depth -= 1,
+            '>' if !matches!(previous, '=' | '-') => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => keep = true,
+            ':' | '=' if depth == 0 && matches!(names, Names::BeforeColon) => keep = false,
+            ' ' if depth == 0 && named && matches!(names, Names::FirstWord) => keep = false,
+            _ => {}
+        }
+        if keep {
+            out.push(c);
+        }
+        previous = c;
+    }
+    text.to_string()
+}
+
+/// A type alias's line shortened to `max` characters where it can be: its value without what the
+/// value's brackets hold (`type Def<T = unknown> = Partial<…> & {…}`), else no value at all
+/// (`type DeepKeys<T> = …`). A long value is a type computation, read in the file; the name and
+/// parameters are what other code writes. A line without a value (` = ` outside brackets) is
+/// returned as it is.
+pub(crate) fn shorten_alias(line: &str, max: usize) -> String {
+    let Some(at) = alias_value(line) else { return line.to_string() };
+    let (head, value) = line.split_at(at);
+    let emptied = empty_nested_brackets(&format!("({value})"));
+    let emptied = emptied.strip_prefix('(').and_then(|inner| inner.strip_suffix(')')).unwrap_or(&emptied);
+    let shorter = format!("{head}{emptied}");
+    if shorter.chars().count() <= max { shorter } else { format!("{head}…") }
+}
+
+/// Where the value of `type Name<…> = value` starts: after the first ` = ` outside brackets.
+fn alias_value(line: &str) -> Option<usize> {
     let (mut depth, mut quote, mut previous) = (0usize, None, ' ');
     for (at, c) in line.char_indices() {
         match (quote, c) {
@@ -212,16 +333,12 @@ pub(crate) fn empty_value_brackets(line: &str) -> String {
             (None, '(' | '[' | '<' | '{') => depth += 1,
             (None, ')' | ']' | '}') => depth = depth.saturating_sub(1),
             (None, '>') if !matches!(previous, '-' | '=') => depth = depth.saturating_sub(1),
-            (None, '=') if depth == 0 && line[at..].starts_with("= ") && previous == ' ' => {
-                let value = empty_nested_brackets(&format!("({})", &line[at + 2..]));
-                let value = value.strip_prefix('(').and_then(|inner| inner.strip_suffix(')')).unwrap_or(&value);
-                return format!("{}{value}", &line[..at + 2]);
-            }
+            (None, '=') if depth == 0 && line[at..].starts_with("= ") && previous == ' ' => return Some(at + 2),
             _ => {}
         }
         previous = c;
     }
-    line.to_string()
+    None
 }
 
 /// `#[cfg(any(unix, windows))]` → `#[cfg(…)]`, `@click.option("--n", default=1)` →
@@ -323,20 +440,29 @@ mod tests {
             empty_nested_brackets("function on(handler: (e: Event<T>) => void, o?: { once: boolean })"),
             "function on(handler: (…) => void, o?: {…})"
         );
+        assert_eq!(
+            empty_nested_brackets("function flatten<T>(rows: T[][], next: () => Map<K, V[]>)"),
+            "function flatten<T>(rows: T[][], next: () => Map<…>)"
+        );
     }
 
     #[test]
     fn an_alias_value_loses_what_its_brackets_hold_and_its_parameters_stay() {
         assert_eq!(
-            empty_value_brackets(
-                "export type Def<T, V = unknown> = Partial<Union<Def<T, V>>> & { id?: string } | \"a=(b\""
+            shorten_alias(
+                "export type Def<T, V = unknown> = Partial<Union<Def<T, V>>> & { id?: string } | \"a=(b\"",
+                80
             ),
             "export type Def<T, V = unknown> = Partial<…> & {…} | \"a=(b\""
         );
         assert_eq!(
-            empty_value_brackets("type Handler func(w Writer, r *Request)"),
+            shorten_alias("type Handler func(w Writer, r *Request)", 10),
             "type Handler func(w Writer, r *Request)"
         );
+        // Still too long: the value goes.
+        let conditional = "export type DeepValue<T, TProp> = T extends Record<string, any> ? TProp extends \
+                           `${infer TBranch}.${infer TDeepProp}` ? DeepValue<T[TBranch], TDeepProp> : T[TProp] : never";
+        assert_eq!(shorten_alias(conditional, 80), "export type DeepValue<T, TProp> = …");
     }
 
     #[test]

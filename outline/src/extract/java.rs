@@ -31,6 +31,7 @@ pub(super) static SPEC: Spec = Spec {
     implied: &[],
     abridged: &[],
     elided: &[],
+    untyped: None,
     reparse: None,
     overloads: None,
     // Methods of an enum follow its constants.

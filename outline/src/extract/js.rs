@@ -3,7 +3,7 @@
 
 use tree_sitter::Node;
 
-use super::{Constructors, Prefix, Rule, Spec};
+use super::{Constructors, Names, Prefix, Rule, Spec, Untyped};
 use crate::model::Kind;
 use crate::text::node_text;
 
@@ -45,10 +45,14 @@ pub(super) static SPEC: Spec = Spec {
     // A class member is public unless it says otherwise.
     implied: &[("accessibility_modifier", "public")],
     // A long list of what an interface extends or a class implements is the parents' API, not
-    // this type's: `interface Table<TData> extends …`.
-    abridged: &["extends_type_clause", "extends_clause", "implements_clause"],
+    // this type's: `interface Table<TData> extends …`. A long list of type parameters or
+    // arguments reads `<TQueryFnData, …>`.
+    abridged: &["extends_type_clause", "extends_clause", "implements_clause", "type_parameters", "type_arguments"],
     // `<TData extends RowData = any>` reads `<TData>`: the parameter is what a reader writes.
     elided: &["constraint", "default_type"],
+    // Generic TypeScript heads run long on parameter types (`options: QueryObserverOptions<…>`);
+    // past 100 characters the names and the return type stay.
+    untyped: Some(Untyped { past: 100, names: Names::BeforeColon }),
     reparse: None,
     overloads: Some(overloaded_type),
     transparent: &["expression_statement"],

@@ -27,8 +27,9 @@ use crate::model::{Definition, Import, Kind, Outline};
 use crate::text::{MAX_SIGNATURE, collapse, collapse_code, line_number, node_lines, node_text, truncate};
 use crate::{parse, unparsed};
 pub(crate) use head::empty_nested_brackets;
-use head::empty_value_brackets;
+use head::shorten_alias;
 use head::{Head, Role};
+pub(crate) use head::{Names, Untyped};
 
 /// How deep the walker follows containers and pass-through nodes. Real code nests a handful of
 /// levels; the cap keeps pathological inputs from exhausting the stack.
@@ -44,12 +45,18 @@ const REPARSE_FACTOR: usize = 4;
 /// The longest a clause of [`Spec::abridged`] is shown whole.
 const MAX_CLAUSE: usize = 40;
 
+/// The most type parameters a list of [`Spec::abridged`] shows whole, and how long their names
+/// may be together when there are more.
+const MAX_TYPE_PARAMETERS: usize = 2;
+const MAX_TYPE_PARAMETER_NAMES: usize = 24;
+
 /// A field longer than this shows its type without what is nested in the type's own brackets.
 const MAX_FIELD: usize = 48;
 
 /// A type alias longer than this shows its value without what is nested in the value's own
-/// brackets: `type ColumnDefResolved<TData, TValue = unknown> = Partial<…> & {…}`. The name and
-/// parameters are what other code writes; a long value is read in the file.
+/// brackets (`type ColumnDefResolved<TData, TValue = unknown> = Partial<…> & {…}`), and without
+/// its value when that is still longer. The name and parameters are what other code writes; a
+/// long value is read in the file.
 const MAX_TYPE_ALIAS: usize = 80;
 
 /// A constant or variable whose whole declaration fits in this many characters is shown with its
@@ -127,6 +134,8 @@ pub(crate) struct Spec {
     pub abridged: &'static [&'static str],
     /// Parts of a head the signatures leave out, with the space before them.
     pub elided: &'static [&'static str],
+    /// When a function's head names its parameters without their types; `None` keeps them.
+    pub untyped: Option<Untyped>,
     /// The region of a node whose content the grammar leaves opaque but which usually holds
     /// items (a Rust macro call's token tree): it is parsed again on its own and walked.
     pub reparse: Option<fn(Node) -> Option<tree_sitter::Range>>,
@@ -149,6 +158,9 @@ pub(crate) enum Prefix {
     Full,
     /// Only the wrapper's leading keyword (`const` of `const a = …, b = …`, `type` of Go's `type ( … )`).
     Keyword,
+    /// Nothing: a list inside a wrapper (the specs of Go's `var ( … )`), which the wrapper's
+    /// keyword still heads.
+    Nothing,
 }
 
 /// How a method is recognised as a constructor.
@@ -496,7 +508,7 @@ impl<'s> Walker<'s> {
             return self.field_signature(node, rule, head_end);
         }
         let declares_members = matches!(kind, Kind::Interface | Kind::Class | Kind::Struct | Kind::Trait);
-        let mut head = if declares_members { Head::for_type() } else { Head::default() };
+        let mut head = if declares_members { Head::for_type() } else { Head::untyped(self.spec.untyped) };
         // Decorators inside a wrapper (`@Component(…) export class`) come with its prefix.
         let in_wrapper = |attribute: &Node| {
             lead.wrappers.iter().any(|wrapper| wrapper.byte_range().contains(&attribute.start_byte()))
@@ -520,7 +532,7 @@ impl<'s> Walker<'s> {
                         head.push(Role::Core, " ");
                     }
                 }
-                None => {}
+                Some(Prefix::Nothing) | None => {}
             }
         }
         // Only a small node can collapse to a short line; a huge table is not even looked at.
@@ -565,7 +577,7 @@ impl<'s> Walker<'s> {
         }
         let line = head.line();
         if kind == Kind::TypeAlias && line.chars().count() > MAX_TYPE_ALIAS {
-            empty_value_brackets(&line)
+            shorten_alias(&line, MAX_TYPE_ALIAS)
         } else {
             line
         }
@@ -661,10 +673,59 @@ impl<'s> Walker<'s> {
 
 /// A clause longer than [`MAX_CLAUSE`] as its keyword and `…` (`where …`), else `None`. Not one
 /// with braces: a type literal there declares members (`extends Op<Tag, { readonly upstream: E }>`).
+/// A type parameter list of more than [`MAX_TYPE_PARAMETERS`] as its first and `…`.
 fn abridged(clause: &str) -> Option<String> {
     let clause = collapse(clause);
+    if let Some(list) = clause.strip_prefix('<') {
+        return abridged_type_parameters(list);
+    }
     let keyword = clause.split_whitespace().next()?;
     (clause.chars().count() > MAX_CLAUSE && !clause.contains('{')).then(|| format!("{keyword} …"))
+}
+
+/// `<TQueryFnData, …>` for `<TQueryFnData, TError = Error, TData = TQueryFnData, TQueryKey>`, and
+/// `Query<TQueryFnData, …>` for `Query<TQueryFnData, TError, TData, TQueryKey>`: generic code
+/// repeats long lists of type parameters and arguments on every head, which callers rarely write
+/// (they are inferred) and the file states; the first says the definition is generic. Lists of
+/// at most [`MAX_TYPE_PARAMETERS`], or whose entries fit [`MAX_TYPE_PARAMETER_NAMES`] characters
+/// (`<A, B, C>`), stay.
+fn abridged_type_parameters(list: &str) -> Option<String> {
+    let mut depth = 0usize;
+    let mut start = 0;
+    let mut entries = Vec::new();
+    let mut previous = ' ';
+    for (at, c) in list.char_indices() {
+        match c {
+            '<' | '(' | '[' | '{' => depth += 1,
+            // The arrow of a function type closes nothing.
+            '>' if matches!(previous, '=' | '-') => {}
+            '>' if depth == 0 => {
+                entries.push(&list[start..at]);
+                break;
+            }
+            '>' | ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                entries.push(&list[start..at]);
+                start = at + 1;
+            }
+            _ => {}
+        }
+        previous = c;
+    }
+    // A parameter without its modifiers, bound and default; a trailing comma separates nothing.
+    let entries: Vec<&str> = entries
+        .iter()
+        .map(|entry| {
+            let entry = entry.trim();
+            let entry = ["const ", "in ", "out "]
+                .iter()
+                .fold(entry, |entry, modifier| entry.strip_prefix(modifier).unwrap_or(entry).trim_start());
+            [" extends ", " = "].iter().fold(entry, |entry, bound| entry.split(bound).next().unwrap_or(entry))
+        })
+        .filter(|entry| !entry.is_empty())
+        .collect();
+    let length = entries.iter().map(|entry| entry.chars().count() + 2).sum::<usize>();
+    (entries.len() > MAX_TYPE_PARAMETERS && length > MAX_TYPE_PARAMETER_NAMES).then(|| format!("<{}, …>", entries[0]))
 }
 
 /// Where a definition's uncuttable part ends: after its parameters (found through C declarators
@@ -760,4 +821,24 @@ fn without_receiver(signature: &str) -> String {
         }
     }
     signature.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::abridged;
+
+    #[test]
+    fn long_type_lists_read_as_their_first() {
+        assert_eq!(
+            abridged("<TQueryFnData = unknown, TError = Error, TData extends object = TQueryFnData>").as_deref(),
+            Some("<TQueryFnData, …>")
+        );
+        // A function type's arrow closes nothing; the list's own `>` does.
+        assert_eq!(
+            abridged("<Handler extends (event: Event) => void, TContext, TOptions>").as_deref(),
+            Some("<Handler, …>")
+        );
+        assert_eq!(abridged("<A, B, C>"), None);
+        assert_eq!(abridged("<TQueryFnData, TError>"), None);
+    }
 }

@@ -20,6 +20,7 @@ pub(super) static SPEC: Spec = Spec {
     implied: &[],
     abridged: &[],
     elided: &[],
+    untyped: None,
     reparse: None,
     overloads: None,
     // Definitions under `if TYPE_CHECKING:`, `try: … except ImportError:` and the like.

@@ -25,6 +25,7 @@ pub(super) static SPEC: Spec = Spec {
     implied: &[],
     abridged: &[],
     elided: &[],
+    untyped: None,
     reparse: None,
     overloads: None,
     transparent: &[],

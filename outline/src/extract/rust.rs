@@ -44,6 +44,7 @@ pub(super) static SPEC: Spec = Spec {
     implied: &[],
     abridged: &["where_clause"],
     elided: &[],
+    untyped: None,
     reparse: Some(macro_items),
     overloads: None,
     // `thread_local!(…);` is a macro call in an expression statement.
