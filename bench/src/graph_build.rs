@@ -4,8 +4,9 @@
 //! snapshot), and the latency of warm `lctx callgraph` calls (whole processes, as a user or an
 //! agent's shell runs them).
 //!
-//! The daemon builds the graph after the index's first walk, on the index's thread, so the two
-//! phases are read off `lctx daemon status` one after the other. Status is polled every
+//! The daemon builds the graph after the index's first walk, on the index's thread, from the
+//! facts the index's extractor made while reading the files, so the two phases are read off
+//! `lctx daemon status` one after the other, and most of the graph's work is inside the first. Status is polled every
 //! [`POLL`]: each phase's time is that coarse.
 
 use std::path::Path;

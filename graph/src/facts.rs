@@ -1,7 +1,8 @@
 //! What one file contributes to the graph: its definitions (from the outline), its references and
 //! call sites, and its imports. Extraction is a pure function of the file's path and text.
 
-use lean_ctx_outline::{Definition, Kind, Language, outline_and_tree};
+use lean_ctx_outline::tree_sitter::Tree;
+use lean_ctx_outline::{Definition, Kind, Language, Outline, outline_and_tree};
 use serde::{Deserialize, Serialize};
 
 use crate::bindings::Binding;
@@ -128,6 +129,12 @@ pub fn has_queries(language: Language) -> bool {
 /// The facts of one file of a supported language.
 pub fn extract(language: Language, source: &str) -> FileFacts {
     let (outline, tree) = outline_and_tree(language, source);
+    extract_from(language, source, &outline, tree.as_ref())
+}
+
+/// [`extract`] from an outline and tree the caller already has (`outline_and_tree` of `source`),
+/// so a file parsed for another purpose, such as the search index's symbols, is not parsed again.
+pub fn extract_from(language: Language, source: &str, outline: &Outline, tree: Option<&Tree>) -> FileFacts {
     let mut defs = Vec::new();
     let lines: Vec<&str> = source.lines().collect();
     flatten(&outline.items, None, language, &lines, &mut defs);

@@ -25,7 +25,7 @@ mod usages;
 
 pub use bindings::{Binding, builtin_method};
 pub use callgraph::{DefSummary, Edge, Lookup, MAX_DEPTH, Walk};
-pub use facts::{Def, FileFacts, Import, Ref, RefKind, SUPPORTED, extract, has_queries};
+pub use facts::{Def, FileFacts, Import, Ref, RefKind, SUPPORTED, extract, extract_from, has_queries};
 pub use graph::{DefId, FileEntry, Graph, Label, Resolution, Stamp};
 pub use rank::{Ranked, Ranking};
 pub use related::{Direction, FileGraph, MAX_NEIGHBOR_DEPTH, MAX_PATH_LENGTH, Reached, Step};

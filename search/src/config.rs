@@ -8,7 +8,7 @@ use std::time::Duration;
 use std::sync::Arc;
 
 use crate::observer::IndexObserver;
-use crate::symbols::{SymbolExtractor, default_extractor};
+use crate::symbols::{IndexExtractor, SymbolExtractor, default_extractor};
 
 /// How a [`crate::SearchEngine`] indexes, watches and forgets projects.
 #[derive(Clone)]
@@ -49,6 +49,9 @@ pub struct SearchConfig {
     pub build_on_search: bool,
     /// Finds symbol definitions in a file; the daemon plugs in its tree-sitter outline.
     pub extractor: SymbolExtractor,
+    /// Used instead of `extractor` while indexing (not by scans), for an extraction that also
+    /// produces something for the observer.
+    pub index_extractor: Option<IndexExtractor>,
     /// Told what each project's index applied; the daemon's code graph follows the index this way.
     pub observer: Option<Arc<dyn IndexObserver>>,
 }
@@ -71,6 +74,7 @@ impl SearchConfig {
             build_wait: Duration::from_secs(300),
             build_on_search: true,
             extractor: default_extractor(),
+            index_extractor: None,
             observer: None,
         }
     }
@@ -92,6 +96,7 @@ impl fmt::Debug for SearchConfig {
             .field("regex_budget", &self.regex_budget)
             .field("build_wait", &self.build_wait)
             .field("build_on_search", &self.build_on_search)
+            .field("index_extractor", &self.index_extractor.is_some())
             .field("observer", &self.observer.is_some())
             .finish_non_exhaustive()
     }

@@ -23,13 +23,19 @@ use tantivy::{DocAddress, Index, IndexReader, IndexWriter, ReloadPolicy, Searche
 use crate::config::SearchConfig;
 use crate::error::SearchError;
 use crate::model::Discarded;
+use crate::observer::{Extra, Extras};
 use crate::quarantine;
 use crate::schema::{Fields, SCHEMA_VERSION, register_tokenizers, schema};
+use crate::symbols::{Extraction, Symbol};
 use crate::walk::{FileStamp, SkipReason, Skipped, read_file, text_of};
 
 /// Commit at least this often during a large build so an interrupted build
 /// resumes from a diff instead of starting over.
 const COMMIT_EVERY_FILES: usize = 10_000;
+/// Files read and extracted together, spread over the cores, before they are
+/// added to the writer in order: extraction (a tree-sitter parse per code file)
+/// is most of a build, and one thread would leave the other cores idle.
+const PREPARE_CHUNK_FILES: usize = 128;
 /// tantivy refuses a smaller writer heap.
 const MIN_WRITER_HEAP: usize = 15_000_000;
 /// How long to wait for `owner.lock` before reporting the index busy.
@@ -198,6 +204,10 @@ impl IndexStore {
     /// tens of kilobytes is hundreds of megabytes; a commit is the only way
     /// to wait for that queue to drain. Stops early (after
     /// committing what is done) when `cancel` is set.
+    ///
+    /// Files are read and extracted [`PREPARE_CHUNK_FILES`] at a time on every
+    /// core, then added in their order. Returns what was skipped and what the
+    /// index extractor left for the observer.
     pub(crate) fn apply(
         &mut self,
         root: &Path,
@@ -205,10 +215,10 @@ impl IndexStore {
         config: &SearchConfig,
         cancel: &AtomicBool,
         progress: &mut dyn FnMut(u64, u64),
-    ) -> Result<Skipped, SearchError> {
+    ) -> Result<(Skipped, Extras), SearchError> {
         let mut skipped = Skipped::default();
         if changes.is_empty() {
-            return Ok(skipped);
+            return Ok((skipped, Extras::new()));
         }
         // Taken out for the batch; an error drops it, and the next batch opens a fresh one.
         let mut writer = match self.writer.take() {
@@ -232,49 +242,53 @@ impl IndexStore {
         let total = changes.upserts.len() as u64;
         let max_in_flight = config.writer_heap_bytes.max(MIN_WRITER_HEAP);
         let (mut in_flight_bytes, mut in_flight_files) = (0, 0);
-        for (done, rel) in changes.upserts.iter().enumerate() {
-            if cancel.load(Ordering::Relaxed) {
-                break;
-            }
-            writer.delete_term(fields.path_term(rel));
-            let path = root.join(rel);
-            match read_file(root, &path, config.max_file_bytes) {
-                Ok((bytes, stamp)) => {
-                    let text = text_of(&bytes);
-                    // A panicking extractor (a plug-in) costs that file its symbols, not the index.
-                    let symbols =
-                        catch_unwind(AssertUnwindSafe(|| (config.extractor)(&path, &text))).unwrap_or_default();
-                    writer
-                        .add_document(fields.document(rel, stamp, &text, &symbols))
-                        .map_err(|e| SearchError::index("cannot add a document", e))?;
-                    self.manifest.files.insert(rel.clone(), Known { stamp, indexed: true });
-                    in_flight_bytes += bytes.len();
-                    in_flight_files += 1;
+        let mut extras = Extras::new();
+        let mut done = 0;
+        'chunks: for chunk in changes.upserts.chunks(PREPARE_CHUNK_FILES) {
+            for (rel, prepared) in chunk.iter().zip(prepare_all(root, chunk, config, cancel)) {
+                // Cancelled: what was prepared after this file is dropped, the next build does it.
+                let Some(prepared) = prepared else { break 'chunks };
+                writer.delete_term(fields.path_term(rel));
+                match prepared {
+                    Ok(file) => {
+                        writer
+                            .add_document(fields.document(rel, file.stamp, &file.text, &file.symbols))
+                            .map_err(|e| SearchError::index("cannot add a document", e))?;
+                        self.manifest.files.insert(rel.clone(), Known { stamp: file.stamp, indexed: true });
+                        if let Some(value) = file.extra {
+                            extras.insert(rel.clone(), Extra { stamp: file.stamp, value });
+                        }
+                        in_flight_bytes += file.text.len();
+                        in_flight_files += 1;
+                    }
+                    Err(reason @ (SkipReason::Binary | SkipReason::TooLarge | SkipReason::Special)) => {
+                        skipped.count(reason);
+                        let path = root.join(rel);
+                        let stamp = fs::metadata(&path)
+                            .map(|m| FileStamp::of(&m))
+                            .unwrap_or(FileStamp { size: 0, mtime_ns: 0 });
+                        self.manifest.files.insert(rel.clone(), Known { stamp, indexed: false });
+                    }
+                    Err(reason) => {
+                        // Unreadable or vanished: forget it so the next rescan tries again.
+                        skipped.count(reason);
+                        self.manifest.files.remove(rel);
+                    }
                 }
-                Err(reason @ (SkipReason::Binary | SkipReason::TooLarge | SkipReason::Special)) => {
-                    skipped.count(reason);
-                    let stamp =
-                        fs::metadata(&path).map(|m| FileStamp::of(&m)).unwrap_or(FileStamp { size: 0, mtime_ns: 0 });
-                    self.manifest.files.insert(rel.clone(), Known { stamp, indexed: false });
+                if in_flight_bytes >= max_in_flight || in_flight_files >= COMMIT_EVERY_FILES {
+                    self.commit(&mut writer)?;
+                    (in_flight_bytes, in_flight_files) = (0, 0);
                 }
-                Err(reason) => {
-                    // Unreadable or vanished: forget it so the next rescan tries again.
-                    skipped.count(reason);
-                    self.manifest.files.remove(rel);
+                done += 1;
+                if done % 256 == 0 {
+                    progress(done, total);
                 }
-            }
-            if in_flight_bytes >= max_in_flight || in_flight_files >= COMMIT_EVERY_FILES {
-                self.commit(&mut writer)?;
-                (in_flight_bytes, in_flight_files) = (0, 0);
-            }
-            if (done + 1) % 256 == 0 {
-                progress(done as u64 + 1, total);
             }
         }
         self.commit(&mut writer)?;
         progress(total, total);
         self.writer = Some((writer, Instant::now()));
-        Ok(skipped)
+        Ok((skipped, extras))
     }
 
     /// True when the writer has been open without a batch for [`WRITER_IDLE`].
@@ -299,6 +313,53 @@ impl IndexStore {
         self.last_commit = Some(SystemTime::now());
         Ok(())
     }
+}
+
+/// A file read and extracted, ready for the writer.
+struct Prepared {
+    stamp: FileStamp,
+    text: String,
+    symbols: Vec<Symbol>,
+    extra: Option<Box<dyn Any + Send>>,
+}
+
+/// Reads and extracts `rels` on as many threads as there are cores; results in `rels`' order.
+/// A file is `None` when `cancel` was set before it was started: each thread stops at its next file.
+fn prepare_all(
+    root: &Path,
+    rels: &[PathBuf],
+    config: &SearchConfig,
+    cancel: &AtomicBool,
+) -> Vec<Option<Result<Prepared, SkipReason>>> {
+    let prepare_part = |part: &[PathBuf]| {
+        part.iter().map(|rel| (!cancel.load(Ordering::Relaxed)).then(|| prepare(root, rel, config))).collect::<Vec<_>>()
+    };
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(rels.len());
+    if workers <= 1 {
+        return prepare_part(rels);
+    }
+    std::thread::scope(|scope| {
+        let parts: Vec<_> =
+            rels.chunks(rels.len().div_ceil(workers)).map(|part| scope.spawn(|| prepare_part(part))).collect();
+        // `prepare` contains the extractor's panics; any other is a bug of this crate, kept as one.
+        parts
+            .into_iter()
+            .flat_map(|part| part.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+            .collect()
+    })
+}
+
+fn prepare(root: &Path, rel: &Path, config: &SearchConfig) -> Result<Prepared, SkipReason> {
+    let path = root.join(rel);
+    let (bytes, stamp) = read_file(root, &path, config.max_file_bytes)?;
+    let text = text_of(&bytes).into_owned();
+    // A panicking extractor (a plug-in) costs that file its symbols, not the index.
+    let extracted = catch_unwind(AssertUnwindSafe(|| match &config.index_extractor {
+        Some(extract) => extract(&path, &text),
+        None => Extraction { symbols: (config.extractor)(&path, &text), extra: None },
+    }));
+    let Extraction { symbols, extra } = extracted.unwrap_or(Extraction { symbols: Vec::new(), extra: None });
+    Ok(Prepared { stamp, text, symbols, extra })
 }
 
 /// Why an index on disk cannot be used.

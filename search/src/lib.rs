@@ -42,7 +42,7 @@ pub use model::{
     Action, BuildProgress, DEFAULT_MAX_RESULTS, Discarded, GlobResult, IndexPhase, IndexStatus, Match, SearchRequest,
     SearchResult, Source, TreeResult,
 };
-pub use observer::IndexObserver;
+pub use observer::{Extra, Extras, IndexObserver};
 pub use render::search_text;
-pub use symbols::{Symbol, SymbolExtractor, default_extractor};
-pub use walk::Skipped;
+pub use symbols::{Extraction, IndexExtractor, Symbol, SymbolExtractor, default_extractor};
+pub use walk::{FileStamp, Skipped};

@@ -25,7 +25,7 @@ use tantivy::Searcher;
 use crate::error::SearchError;
 use crate::index::{Changes, IndexStore, panic_message, project_dir};
 use crate::model::{BuildProgress, Discarded, IndexPhase, IndexStatus};
-use crate::observer::{IndexObserver, notify};
+use crate::observer::{Extras, IndexObserver, notify};
 use crate::registry::Context;
 use crate::schema::Fields;
 use crate::walk::{self, Skipped, Stop};
@@ -503,9 +503,9 @@ impl Worker<'_> {
         manifest.dirs = dirs;
         self.walk_skipped = listing.skipped;
         self.project.publish(|p| p.full_syncs += 1);
-        self.apply(&changes, progress)?;
+        let extras = self.apply(&changes, progress)?;
         let files: Vec<PathBuf> = listing.files.into_iter().map(|(rel, _)| rel).collect();
-        notify(self.project.observer(), |o| o.synced_all(root, &files));
+        notify(self.project.observer(), |o| o.synced_all(root, &files, extras));
         Ok(())
     }
 
@@ -530,9 +530,11 @@ impl Worker<'_> {
             self.relist(dir, &named, &mut changes);
         }
         self.project.publish(|p| p.event_batches += 1);
-        self.apply(&changes, None)?;
+        let extras = self.apply(&changes, None)?;
         if !changes.is_empty() {
-            notify(self.project.observer(), |o| o.changed(&self.project.root, &changes.upserts, &changes.deletes));
+            notify(self.project.observer(), |o| {
+                o.changed(&self.project.root, &changes.upserts, &changes.deletes, extras)
+            });
         }
         Ok(())
     }
@@ -596,8 +598,8 @@ impl Worker<'_> {
     }
 
     /// Indexes `changes`, publishing progress while the first build runs and
-    /// the new searcher as soon as the batch is committed.
-    fn apply(&mut self, changes: &Changes, progress: Option<&ProgressFn>) -> Result<(), SearchError> {
+    /// the new searcher as soon as the batch is committed. Returns what the index extractor left for the observer.
+    fn apply(&mut self, changes: &Changes, progress: Option<&ProgressFn>) -> Result<Extras, SearchError> {
         let project = self.project;
         let building = !matches!(project.phase(), IndexPhase::Ready);
         let total = changes.upserts.len() as u64;
@@ -610,13 +612,14 @@ impl Worker<'_> {
             }
         };
         report(0, total);
-        let skipped = self.store.apply(&project.root, changes, &project.ctx.config, &project.closing, &mut report)?;
+        let (skipped, extras) =
+            self.store.apply(&project.root, changes, &project.ctx.config, &project.closing, &mut report)?;
         self.batch_skipped = skipped;
         self.publish_ready();
         if changes.upserts.len() >= LARGE_BATCH_FILES {
             release_freed_memory();
         }
-        Ok(())
+        Ok(extras)
     }
 
     fn publish_discarded(&self) {

@@ -4,6 +4,7 @@
 //! here is a line regex for the common definition keywords so the crate is
 //! useful on its own.
 
+use std::any::Any;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -19,6 +20,17 @@ pub struct Symbol {
 
 /// Finds the definitions in one file, given its path and text.
 pub type SymbolExtractor = Arc<dyn Fn(&Path, &str) -> Vec<Symbol> + Send + Sync>;
+
+/// What one pass of the index's extractor over a file found: its definitions, and whatever else
+/// the same pass produced for the index's observer ([`crate::IndexObserver`]), which receives it
+/// with the batch. The daemon's code graph takes its facts this way, so a file is parsed once.
+pub struct Extraction {
+    pub symbols: Vec<Symbol>,
+    pub extra: Option<Box<dyn Any + Send>>,
+}
+
+/// The extractor used while indexing when one is configured; called on several threads at once.
+pub type IndexExtractor = Arc<dyn Fn(&Path, &str) -> Extraction + Send + Sync>;
 
 /// A regex over lines for `fn|def|class|struct|interface|func|type …` and
 /// their usual modifiers. Language-agnostic on purpose: it misses some

@@ -95,7 +95,7 @@ impl WalkOptions {
 
 /// Size and modification time: what decides whether an indexed file changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct FileStamp {
+pub struct FileStamp {
     pub size: u64,
     pub mtime_ns: u64,
 }

@@ -155,22 +155,69 @@ fn git_branch_switch_leaves_the_index_consistent() {
     assert!(matches!(engine.project_status(root).unwrap().unwrap().phase, IndexPhase::Ready));
 }
 
-/// Sends what an observer is told, in order, to the test.
+/// Sends what an observer is told, in order, to the test; extras as `path:value/size` where the
+/// value is the `usize` a test's index extractor left and the size is the extra's stamp's.
 struct Recorder(std::sync::mpsc::Sender<String>);
 
+fn list_extras(extras: &lean_ctx_search::Extras) -> String {
+    let mut shown: Vec<String> = extras
+        .iter()
+        .map(|(path, extra)| {
+            format!("{}:{:?}/{}", path.display(), extra.value.downcast_ref::<usize>(), extra.stamp.size)
+        })
+        .collect();
+    shown.sort();
+    if shown.is_empty() { String::new() } else { format!(" extras {}", shown.join(",")) }
+}
+
 impl lean_ctx_search::IndexObserver for Recorder {
-    fn synced_all(&self, _: &Path, files: &[std::path::PathBuf]) {
+    fn synced_all(&self, _: &Path, files: &[std::path::PathBuf], extras: lean_ctx_search::Extras) {
         let mut files: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
         files.sort();
-        let _ = self.0.send(format!("all {}", files.join(",")));
+        let _ = self.0.send(format!("all {}{}", files.join(","), list_extras(&extras)));
     }
-    fn changed(&self, _: &Path, upserts: &[std::path::PathBuf], deletes: &[std::path::PathBuf]) {
+    fn changed(
+        &self,
+        _: &Path,
+        upserts: &[std::path::PathBuf],
+        deletes: &[std::path::PathBuf],
+        extras: lean_ctx_search::Extras,
+    ) {
         let list = |p: &[std::path::PathBuf]| p.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(",");
-        let _ = self.0.send(format!("changed +{} -{}", list(upserts), list(deletes)));
+        let _ = self.0.send(format!("changed +{} -{}{}", list(upserts), list(deletes), list_extras(&extras)));
     }
     fn closed(&self, _: &Path) {
         let _ = self.0.send("closed".into());
     }
+}
+
+#[test]
+fn the_index_extractor_serves_symbol_search_and_hands_its_extras_to_the_observer() {
+    let fx = Fixture::new(&[("src/lib.rs", "fn one() {}\n"), ("src/two.rs", "fn two() {}\n"), ("notes.md", "hi\n")]);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut config = fx.config();
+    config.observer = Some(std::sync::Arc::new(Recorder(tx)));
+    // Names every file's length as its one symbol, and leaves the length for the observer on `.rs` files.
+    config.index_extractor = Some(std::sync::Arc::new(|path: &Path, text: &str| lean_ctx_search::Extraction {
+        symbols: vec![lean_ctx_search::Symbol { name: format!("len{}", text.len()), kind: "x".into(), line: 1 }],
+        extra: (path.extension().is_some_and(|e| e == "rs")).then(|| Box::new(text.len()) as Box<_>),
+    }));
+    let engine = SearchEngine::new(config);
+    assert!(engine.open(fx.root()).unwrap());
+    let mut calls = Vec::new();
+    wait_for(FRESH, "the first walk to be reported", || {
+        calls.extend(rx.try_iter());
+        !calls.is_empty()
+    });
+    assert_eq!(calls, ["all notes.md,src/lib.rs,src/two.rs extras src/lib.rs:Some(12)/12,src/two.rs:Some(12)/12"]);
+    assert_eq!(found(&engine, fx.root(), Action::Symbol, "len3"), ["notes.md"]);
+
+    fx.write("src/lib.rs", "fn one_changed() {}\n");
+    wait_for(FRESH, "the batch to be reported", || {
+        calls.extend(rx.try_iter());
+        calls.len() > 1
+    });
+    assert_eq!(calls[1], "changed +src/lib.rs - extras src/lib.rs:Some(20)/20");
 }
 
 #[test]

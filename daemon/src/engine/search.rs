@@ -3,13 +3,15 @@
 //! project, kept fresh by a watcher). Symbols come from the tree-sitter
 //! outlines the reading component uses.
 
+use std::any::Any;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use lean_ctx_outline::{Definition, Kind, Language, outline};
+use lean_ctx_graph::{extract_from, has_queries};
+use lean_ctx_outline::{Definition, Kind, Language, outline_and_tree};
 use lean_ctx_search::{
-    Action, GlobResult, IndexObserver, IndexStatus, SearchConfig, SearchEngine, SearchError, SearchRequest,
-    SearchResult, Symbol, SymbolExtractor, TreeResult, default_extractor,
+    Action, Extraction, GlobResult, IndexExtractor, IndexObserver, IndexStatus, SearchConfig, SearchEngine,
+    SearchError, SearchRequest, SearchResult, Symbol, SymbolExtractor, TreeResult, default_extractor,
 };
 use lean_ctx_store::{Event, Shape};
 
@@ -31,28 +33,48 @@ pub struct SearchParams {
     pub action: String,
 }
 
-/// Symbols of code files from their tree-sitter outline; the crate's
-/// regex extractor for files without a grammar.
+/// What one pass over a file finds: the symbols of code files from their tree-sitter outline (the
+/// crate's regex extractor for files without a grammar) and, with `graph_facts`, for a language the
+/// code graph reads, the graph's facts from the same parse.
+fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, graph_facts: bool) -> Extraction {
+    let language = match Language::from_path(path) {
+        Some(Language::Markdown | Language::Json | Language::Yaml | Language::Toml) => {
+            return Extraction { symbols: Vec::new(), extra: None };
+        }
+        Some(language) => language,
+        None => return Extraction { symbols: fallback(path, text), extra: None },
+    };
+    fn walk(defs: &[Definition], out: &mut Vec<Symbol>) {
+        // A re-export names what another file defines.
+        for d in defs.iter().filter(|d| d.kind != Kind::Export) {
+            // The declaration's own line, not the attributes or decorators in front.
+            let line = d.head_line;
+            out.push(Symbol { name: d.name.clone(), kind: d.kind.label().to_string(), line });
+            walk(&d.children, out);
+        }
+    }
+    let (outline, tree) = outline_and_tree(language, text);
+    let mut symbols = Vec::new();
+    walk(&outline.items, &mut symbols);
+    let extra = (graph_facts && has_queries(language)).then(|| {
+        let facts: Box<dyn Any + Send> = Box::new(extract_from(language, text, &outline, tree.as_ref()));
+        facts
+    });
+    Extraction { symbols, extra }
+}
+
+/// Symbols for scans (a search without the index).
 fn outline_extractor() -> SymbolExtractor {
     let fallback = default_extractor();
-    Arc::new(move |path: &Path, text: &str| match Language::from_path(path) {
-        Some(Language::Markdown | Language::Json | Language::Yaml | Language::Toml) => Vec::new(),
-        Some(language) => {
-            fn walk(defs: &[Definition], out: &mut Vec<Symbol>) {
-                // A re-export names what another file defines.
-                for d in defs.iter().filter(|d| d.kind != Kind::Export) {
-                    // The declaration's own line, not the attributes or decorators in front.
-                    let line = d.head_line;
-                    out.push(Symbol { name: d.name.clone(), kind: d.kind.label().to_string(), line });
-                    walk(&d.children, out);
-                }
-            }
-            let mut out = Vec::new();
-            walk(&outline(language, text).items, &mut out);
-            out
-        }
-        None => fallback(path, text),
-    })
+    Arc::new(move |path: &Path, text: &str| extraction(path, text, &fallback, false).symbols)
+}
+
+/// The index's extractor: the one parse of a file that gives its symbols also gives the code
+/// graph its facts, handed to the graph with the index's batch so the graph does not parse the
+/// file again.
+fn index_extractor() -> IndexExtractor {
+    let fallback = default_extractor();
+    Arc::new(move |path: &Path, text: &str| extraction(path, text, &fallback, true))
 }
 
 /// The search engine for this process. A short-lived in-process client does
@@ -68,6 +90,7 @@ pub fn new_search_engine(
     c.idle_close_secs = config.search_idle_close_secs;
     c.build_on_search = long_lived;
     c.extractor = outline_extractor();
+    c.index_extractor = Some(index_extractor());
     c.observer = Some(observer);
     SearchEngine::new(c)
 }

@@ -164,7 +164,7 @@ impl Engine {
             let listed = self.search.glob(root, CODE_FILES, None, MAX_ONE_OFF_FILES);
             let files: Vec<std::path::PathBuf> =
                 listed.map_err(crate::engine::search::search_error)?.paths.into_iter().map(Into::into).collect();
-            self.graph.sync_all(root, &files);
+            self.graph.sync_all(root, &files, lean_ctx_search::Extras::new());
         }
         Ok(project)
     }

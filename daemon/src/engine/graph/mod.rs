@@ -1,7 +1,8 @@
 //! The code-graph component: one `lean_ctx_graph::Graph` per project, kept in step with the
 //! project's search index. The index thread tells it (as the index's `IndexObserver`) which
-//! files a full walk admitted and which files each batch changed; it parses only files whose
-//! stamp differs from what it holds. The graph is saved to `<cache>/graph/<blake3(root)[..16]>.graph`
+//! files a full walk admitted and which files each batch changed, with the facts the index's
+//! extractor made of the files it read (one parse gives a file's symbols and its facts). Of the
+//! files whose stamp differs from what it holds, it parses only those without such facts. The graph is saved to `<cache>/graph/<blake3(root)[..16]>.graph`
 //! after each full walk, at most every [`SAVE_EVERY`] while edits come in, and when the project
 //! closes, so a restarted daemon loads it instead of parsing every file. A snapshot that does not
 //! load (damaged, another format) is moved aside or deleted and the graph built from the files.
@@ -24,9 +25,9 @@ use std::time::{Duration, Instant};
 
 use lean_ctx_common::confined::open_confined;
 use lean_ctx_graph::persist::{self, LoadError};
-use lean_ctx_graph::{FileEntry, Graph, Stamp, extract, has_queries};
+use lean_ctx_graph::{FileEntry, FileFacts, Graph, Stamp, extract, has_queries};
 use lean_ctx_outline::Language;
-use lean_ctx_search::IndexObserver;
+use lean_ctx_search::{Extras, IndexObserver};
 
 use crate::engine::ComponentFigures;
 use crate::locks::{RwLock, ids};
@@ -181,25 +182,28 @@ impl CodeGraph {
         }
     }
 
-    /// Brings the graph in line with `files` (every file the index admits, root-relative): parses
-    /// what is new or changed, drops what is gone, then saves the snapshot.
-    pub fn sync_all(&self, root: &Path, files: &[PathBuf]) {
+    /// Brings the graph in line with `files` (every file the index admits, root-relative): takes
+    /// the facts the index's pass left in `extras` for files still as that pass read them, parses
+    /// the other new or changed files, drops what is gone, then saves the snapshot.
+    pub fn sync_all(&self, root: &Path, files: &[PathBuf], mut extras: Extras) {
         let project = self.project(root);
-        let wanted: Vec<(String, PathBuf, Language)> = files.iter().filter_map(|rel| code_file(root, rel)).collect();
-        let stamped: Vec<(String, PathBuf, Language, Stamp)> = wanted
-            .into_iter()
-            .filter_map(|(rel, abs, language)| stamp_of(&abs).map(|stamp| (rel, abs, language, stamp)))
+        let stamped: Vec<Pending> = files
+            .iter()
+            .filter_map(|rel| {
+                let file = code_file(root, rel)?;
+                let stamp = stamp_of(&file.abs)?;
+                Some(Pending { facts: given_facts(&mut extras, rel, stamp), file, stamp })
+            })
             .collect();
-        let (todo, gone) = {
+        let (mut todo, gone) = {
             let state = project.state.read();
-            let keep: BTreeSet<&str> = stamped.iter().map(|(rel, ..)| rel.as_str()).collect();
-            let todo: Vec<(String, PathBuf, Language, Stamp)> = stamped
-                .iter()
-                .filter(|(rel, _, _, stamp)| state.graph.file(rel).is_none_or(|f| f.stamp != *stamp))
-                .cloned()
-                .collect();
+            let keep: BTreeSet<&str> = stamped.iter().map(|p| p.file.rel.as_str()).collect();
             let gone: Vec<String> =
                 state.graph.files().keys().filter(|rel| !keep.contains(rel.as_str())).cloned().collect();
+            let todo: Vec<Pending> = stamped
+                .into_iter()
+                .filter(|p| state.graph.file(&p.file.rel).is_none_or(|f| f.stamp != p.stamp))
+                .collect();
             (todo, gone)
         };
         let total = todo.len() as u64;
@@ -213,7 +217,7 @@ impl CodeGraph {
             }
             state.dirty |= !gone.is_empty() || !todo.is_empty();
         }
-        for chunk in todo.chunks(PUBLISH_EVERY_FILES) {
+        for chunk in todo.chunks_mut(PUBLISH_EVERY_FILES) {
             let parsed = parse_all(root, chunk);
             let mut state = project.state.write();
             apply(&mut state, parsed);
@@ -225,16 +229,20 @@ impl CodeGraph {
         self.save(&project, true);
     }
 
-    /// Applies one batch of the index: `upserts` parsed again, `deletes` dropped.
-    pub fn changed(&self, root: &Path, upserts: &[PathBuf], deletes: &[PathBuf]) {
+    /// Applies one batch of the index: `upserts` taken from `extras` or parsed again, `deletes`
+    /// dropped.
+    pub fn changed(&self, root: &Path, upserts: &[PathBuf], deletes: &[PathBuf], mut extras: Extras) {
         // Before the first full walk there is nothing to update: that walk brings everything.
         let Some(project) = self.get(root) else { return };
         let parsed: Vec<(String, Option<FileEntry>)> = upserts
             .iter()
-            .filter_map(|rel| code_file(root, rel))
-            .map(|(rel, abs, language)| {
-                let entry = stamp_of(&abs).and_then(|stamp| parse(root, &abs, language, stamp));
-                (rel, entry)
+            .filter_map(|rel| Some((rel, code_file(root, rel)?)))
+            .map(|(rel, file)| match stamp_of(&file.abs) {
+                Some(stamp) => {
+                    let mut pending = Pending { facts: given_facts(&mut extras, rel, stamp), file, stamp };
+                    (pending.file.rel.clone(), entry_of(root, &mut pending))
+                }
+                None => (file.rel, None),
             })
             .chain(deletes.iter().map(|rel| (rel_string(rel), None)))
             .collect();
@@ -310,12 +318,12 @@ impl CodeGraph {
 pub struct Follower(pub Arc<CodeGraph>);
 
 impl IndexObserver for Follower {
-    fn synced_all(&self, root: &Path, files: &[PathBuf]) {
-        self.0.sync_all(root, files);
+    fn synced_all(&self, root: &Path, files: &[PathBuf], extras: Extras) {
+        self.0.sync_all(root, files, extras);
     }
 
-    fn changed(&self, root: &Path, upserts: &[PathBuf], deletes: &[PathBuf]) {
-        self.0.changed(root, upserts, deletes);
+    fn changed(&self, root: &Path, upserts: &[PathBuf], deletes: &[PathBuf], extras: Extras) {
+        self.0.changed(root, upserts, deletes, extras);
     }
 
     fn closed(&self, root: &Path) {
@@ -343,10 +351,32 @@ fn rel_string(rel: &Path) -> String {
     rel.to_string_lossy().replace('\\', "/")
 }
 
-/// A file the graph reads: root-relative name, absolute path, language.
-fn code_file(root: &Path, rel: &Path) -> Option<(String, PathBuf, Language)> {
+/// A file the graph reads.
+struct CodeFile {
+    /// Root-relative, `/`-separated: the graph's name for it.
+    rel: String,
+    abs: PathBuf,
+    language: Language,
+}
+
+fn code_file(root: &Path, rel: &Path) -> Option<CodeFile> {
     let language = Language::from_path(rel).filter(|l| has_queries(*l))?;
-    Some((rel_string(rel), root.join(rel), language))
+    Some(CodeFile { rel: rel_string(rel), abs: root.join(rel), language })
+}
+
+/// A file to put into the graph, with its facts when the index's pass already made them.
+struct Pending {
+    file: CodeFile,
+    stamp: Stamp,
+    facts: Option<FileFacts>,
+}
+
+/// The facts the index's extractor made of `rel`, when they were made from the file as it is
+/// now (same size and modification time); otherwise the file changed since and is parsed again.
+fn given_facts(extras: &mut Extras, rel: &Path, stamp: Stamp) -> Option<FileFacts> {
+    let extra = extras.remove(rel)?;
+    let current = extra.stamp.size == stamp.size && extra.stamp.mtime_ns == stamp.mtime_ns;
+    current.then(|| extra.value.downcast::<FileFacts>().ok()).flatten().map(|facts| *facts)
 }
 
 fn stamp_of(path: &Path) -> Option<Stamp> {
@@ -359,22 +389,22 @@ fn stamp_of(path: &Path) -> Option<Stamp> {
     Some(Stamp { size: meta.len(), mtime_ns })
 }
 
-/// The facts of one file; `None` when it cannot be read (gone, unreadable, swapped for a link
-/// out of the project) and leaves the graph.
-/// Parses `files` on as many threads as the machine has cores, results in `files`' order: parsing
-/// is a pure function of a file and nearly all of a graph's build, which runs after the index's
-/// walk and would otherwise leave the other cores idle.
-fn parse_all(root: &Path, files: &[(String, PathBuf, Language, Stamp)]) -> Vec<(String, Option<FileEntry>)> {
-    let parse_part = |part: &[(String, PathBuf, Language, Stamp)]| -> Vec<(String, Option<FileEntry>)> {
-        part.iter().map(|(rel, abs, language, stamp)| (rel.clone(), parse(root, abs, *language, *stamp))).collect()
+/// The entries of `files`, in their order: given facts taken as they are, the other files parsed
+/// on as many threads as the machine has cores (parsing is a pure function of a file and nearly
+/// all of a graph's build when the index did not hand the facts over).
+fn parse_all(root: &Path, files: &mut [Pending]) -> Vec<(String, Option<FileEntry>)> {
+    let parse_part = |part: &mut [Pending]| -> Vec<(String, Option<FileEntry>)> {
+        part.iter_mut().map(|pending| (pending.file.rel.clone(), entry_of(root, pending))).collect()
     };
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len());
+    let unparsed = files.iter().filter(|p| p.facts.is_none()).count();
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(unparsed);
     if workers <= 1 {
         return parse_part(files);
     }
+    let per_part = files.len().div_ceil(workers);
     std::thread::scope(|scope| {
-        let parts: Vec<_> =
-            files.chunks(files.len().div_ceil(workers)).map(|part| scope.spawn(|| parse_part(part))).collect();
+        let parse_part = &parse_part;
+        let parts: Vec<_> = files.chunks_mut(per_part).map(|part| scope.spawn(move || parse_part(part))).collect();
         // A panic in a parser is the build's, as it would be on one thread.
         parts
             .into_iter()
@@ -383,9 +413,14 @@ fn parse_all(root: &Path, files: &[(String, PathBuf, Language, Stamp)]) -> Vec<(
     })
 }
 
-fn parse(root: &Path, path: &Path, language: Language, stamp: Stamp) -> Option<FileEntry> {
-    let text = read_project_file(root, path)?;
-    Some(FileEntry { stamp, facts: extract(language, &text) })
+/// A pending file's entry: its given facts, or its facts parsed now; `None` when it cannot be
+/// read (gone, unreadable, swapped for a link out of the project) and leaves the graph.
+fn entry_of(root: &Path, pending: &mut Pending) -> Option<FileEntry> {
+    let facts = match pending.facts.take() {
+        Some(facts) => facts,
+        None => extract(pending.file.language, &read_project_file(root, &pending.file.abs)?),
+    };
+    Some(FileEntry { stamp: pending.stamp, facts })
 }
 
 /// The text of a file of the project at `root` as it is now, at most [`MAX_FILE_BYTES`]. Opened
@@ -410,6 +445,8 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 #[cfg(test)]
 mod tests {
+    use lean_ctx_search::{Extra, FileStamp};
+
     use super::*;
 
     #[test]
@@ -449,12 +486,12 @@ mod tests {
         let root = project.path();
 
         let graph = CodeGraph::new(cache.path());
-        graph.sync_all(root, &files);
+        graph.sync_all(root, &files, Extras::new());
         assert!(figure(&graph).contains("ready files=1 defs=2 refs=1 from=files parsed=1"), "{}", figure(&graph));
         graph.closed(root);
 
         let reopened = CodeGraph::new(cache.path());
-        reopened.sync_all(root, &files);
+        reopened.sync_all(root, &files, Extras::new());
         assert!(figure(&reopened).contains("from=snapshot parsed=0"), "{}", figure(&reopened));
         reopened.closed(root);
 
@@ -464,7 +501,7 @@ mod tests {
         bytes[last] ^= 1;
         std::fs::write(&snapshot, bytes).unwrap();
         let healed = CodeGraph::new(cache.path());
-        healed.sync_all(root, &files);
+        healed.sync_all(root, &files, Extras::new());
         let shown = figure(&healed);
         assert!(shown.contains("from=files parsed=1 (rebuilt: corrupt graph file: checksum mismatch"), "{shown}");
         assert!(snapshot.with_extension("graph.corrupt").exists());
@@ -477,11 +514,38 @@ mod tests {
         let cache = tempfile::tempdir().unwrap();
         let graph = CodeGraph::new(cache.path());
         let root = project.path();
-        graph.sync_all(root, &[PathBuf::from("a.go"), PathBuf::from("b.go")]);
+        graph.sync_all(root, &[PathBuf::from("a.go"), PathBuf::from("b.go")], Extras::new());
         std::fs::write(root.join("a.go"), "package a\n\nfunc A() {}\n").unwrap();
         std::fs::remove_file(root.join("b.go")).unwrap();
-        graph.changed(root, &[PathBuf::from("a.go")], &[PathBuf::from("b.go")]);
+        graph.changed(root, &[PathBuf::from("a.go")], &[PathBuf::from("b.go")], Extras::new());
         let counts = graph.project(root).read(|view| (view.graph.files().len(), view.graph.counts()));
         assert_eq!(counts, (1, (1, 0)));
+    }
+
+    #[test]
+    fn facts_handed_over_by_the_index_are_used_only_for_the_content_they_were_made_from() {
+        let project = project_with(&[("a.py", "def a():\n    pass\n"), ("b.py", "def b():\n    pass\n")]);
+        let root = project.path();
+        let stamp = |rel: &str| stamp_of(&root.join(rel)).unwrap();
+        // Facts of other text than the file's, so the graph shows which it took.
+        let handed = |text: &str, stamp: Stamp| Extra {
+            stamp: FileStamp { size: stamp.size, mtime_ns: stamp.mtime_ns },
+            value: Box::new(extract(Language::Python, text)),
+        };
+        let mut extras = Extras::new();
+        extras.insert("a.py".into(), handed("def a():\n    pass\n\ndef c():\n    pass\n", stamp("a.py")));
+        let stale = Stamp { mtime_ns: stamp("b.py").mtime_ns + 1, ..stamp("b.py") };
+        extras.insert("b.py".into(), handed("def x():\n    pass\n", stale));
+
+        let cache = tempfile::tempdir().unwrap();
+        let graph = CodeGraph::new(cache.path());
+        graph.sync_all(root, &[PathBuf::from("a.py"), PathBuf::from("b.py")], extras);
+        let names = graph.project(root).read(|view| {
+            let mut names: Vec<String> =
+                view.graph.files().values().flat_map(|f| f.facts.defs.iter().map(|d| d.name.clone())).collect();
+            names.sort();
+            names
+        });
+        assert_eq!(names, ["a", "b", "c"], "a.py's current facts taken, b.py's stale ones replaced by a parse");
     }
 }
