@@ -25,6 +25,18 @@ pub struct Binding {
     /// Neither set: bound here, to something unknown.
     #[serde(default)]
     pub value: Option<String>,
+    /// A written collection type (`list[Order]`, `Order[]`, `[]*Order`, `map[string]*Order`), as
+    /// written: its elements' type is read from it ([`pick_all`]).
+    #[serde(default)]
+    pub collection: Option<String>,
+    /// A loop variable: one element of this iterated expression (`for x in self.orders`,
+    /// `for (const x of xs)`, `xs.forEach((x) => …)`, `for _, x := range xs`), as written.
+    #[serde(default)]
+    pub each: Option<String>,
+    /// One of several names `value` is unpacked into (`a, b = f()`, `x, err := f()`): its
+    /// position among them.
+    #[serde(default)]
+    pub position: Option<u32>,
     pub line: u32,
     /// Index in [`crate::FileFacts::defs`] of the innermost definition holding the binding; `None`
     /// at the module's top level.
@@ -34,63 +46,117 @@ pub struct Binding {
 /// What a binding says about its value's type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Bound<'a> {
-    /// The type is named: a project type, or a type from elsewhere (built-in, library).
-    Type(&'a str),
+    /// The type is named: a project type, or a type from elsewhere (built-in, library); with the
+    /// collection type as written when it is one.
+    Type(&'a str, Option<&'a str>),
     /// The value of an expression whose type may be worked out.
     Value(&'a str),
+    /// One element of an expression whose element type may be worked out.
+    Each(&'a str),
+    /// The item at this position of an expression unpacked into several names.
+    Unpacked(&'a str, usize),
     /// Bound, type unknown (or bound to different things): no evidence either way.
     Unknown,
 }
 
-/// One step of a receiver chain: `client` and `session()` in `client.session()`.
+/// One step of a receiver chain: `client`, `session()` and `routes[0]` in
+/// `client.session().routes[0]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Segment<'a> {
     pub name: &'a str,
     pub call: bool,
+    /// What the call's parentheses hold, as written (empty without a call).
+    pub arguments: &'a str,
+    /// Subscripted after the name (and the call): one part of the collection it gives.
+    pub index: bool,
 }
 
-/// `a.b().c` as its steps; `None` for what is not such a chain (an index, an operator, a
-/// literal, a call of a call).
+impl Segment<'_> {
+    /// The step without its subscript: the collection itself.
+    pub(crate) fn collection(self) -> Self {
+        Segment { index: false, ..self }
+    }
+}
+
+/// `a.b().c[k]` as its steps; `None` for what is not such a chain (an operator, a literal, a
+/// call of a call, a subscript of a subscript).
 pub(crate) fn segments(expr: &str) -> Option<Vec<Segment<'_>>> {
     let mut out = Vec::new();
     let mut depth = 0usize;
     let mut start = 0;
-    let mut open = None;
+    // Where the current step's name ends: at its call's `(` or its subscript's `[`.
+    let mut name_end = None;
+    let (mut call, mut index) = (false, false);
+    let mut arguments = (0, 0);
     for (i, c) in expr.char_indices() {
         match c {
-            // One call per step: `f()()` calls what a call returns.
-            '(' if depth == 0 && open.is_some() => return None,
-            '(' if depth == 0 => {
-                open = Some(i);
+            '(' | '[' if depth == 0 => {
+                // One call, then one subscript, per step: `f()()`, `a[0][1]`, `a[0]()` are not
+                // followed.
+                if index || (c == '(' && call) {
+                    return None;
+                }
+                if c == '(' {
+                    call = true;
+                    arguments = (i + 1, i + 1);
+                } else {
+                    index = true;
+                }
+                name_end.get_or_insert(i);
                 depth += 1;
             }
             '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => depth = depth.checked_sub(1)?,
-            '.' if depth == 0 => {
-                out.push(segment(&expr[start..i], open.map(|o| o - start))?);
-                start = i + 1;
-                open = None;
+            ')' | ']' | '}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 && c == ')' && call && !index {
+                    arguments.1 = i;
+                }
             }
-            _ if depth == 0 && open.is_some() => return None,
+            '.' if depth == 0 => {
+                let name = &expr[start..name_end.unwrap_or(i)];
+                out.push(segment(name, call, &expr[arguments.0..arguments.1], index)?);
+                start = i + 1;
+                (name_end, call, index, arguments) = (None, false, false, (0, 0));
+            }
+            _ if depth == 0 && name_end.is_some() => return None,
             _ => {}
         }
     }
-    out.push(segment(&expr[start..], open.map(|o| o - start))?);
+    let name = &expr[start..name_end.unwrap_or(expr.len())];
+    out.push(segment(name, call, &expr[arguments.0..arguments.1], index)?);
     Some(out)
 }
 
-fn segment(text: &str, open: Option<usize>) -> Option<Segment<'_>> {
-    let name = open.map_or(text, |o| &text[..o]).trim();
+fn segment<'a>(name: &'a str, call: bool, arguments: &'a str, index: bool) -> Option<Segment<'a>> {
+    let name = name.trim();
     // `:` for a Rust path (`Store::open()`).
     let word = |c: char| c.is_alphanumeric() || matches!(c, '_' | '#' | '$' | ':');
-    (!name.is_empty() && name.chars().all(word)).then_some(Segment { name, call: open.is_some() })
+    (!name.is_empty() && name.chars().all(word)).then_some(Segment { name, call, arguments, index })
 }
 
 /// The type a function's signature says it returns, as [`type_name`] reads it: Python's and
 /// Rust's `-> T`, TypeScript's `): T`, Go's `) T` or the first of `) (T, error)`. `None` when it writes none or the outline's shortening
 /// cut it (`Query<…>` still names `Query`; `Prom…` names nothing).
 pub fn return_type(language: Language, signature: &str) -> Option<String> {
-    let written = match language {
+    let written = written_return(language, signature)?;
+    match collection(written) {
+        // Go's results: a call's value is the first.
+        Some(Collection::Tuple(items)) if written.starts_with('(') => type_name(items.first()?),
+        _ => type_name(written),
+    }
+}
+
+/// The collection type a function's signature says it returns, as written (`-> list[Order]`,
+/// `): Order[]`, `) []*Order`, Go's several results `(*FlagSet, error)`); `None` when it returns
+/// no collection [`pick_all`] reads.
+pub fn return_collection(language: Language, signature: &str) -> Option<String> {
+    let written = written_return(language, signature)?;
+    is_collection(written).then(|| written.to_string())
+}
+
+/// The return type as a signature writes it, without the syntax around it.
+fn written_return(language: Language, signature: &str) -> Option<&str> {
+    Some(match language {
         Language::Python | Language::Rust => {
             let (_, tail) = signature.rsplit_once("->")?;
             let tail = tail.split(" where ").next().unwrap_or(tail);
@@ -110,15 +176,10 @@ pub fn return_type(language: Language, signature: &str) -> Option<String> {
                 false => head,
             };
             let close = closing_paren(head)?;
-            let tail = head[close + 1..].trim().trim_end_matches('{').trim();
-            match tail.strip_prefix('(') {
-                Some(results) => results.split([',', ')']).next()?.trim(),
-                None => tail,
-            }
+            head[close + 1..].trim().trim_end_matches('{').trim()
         }
         _ => return None,
-    };
-    type_name(written)
+    })
 }
 
 /// The type written before a Java method's name: `Optional<Order>` in
@@ -278,6 +339,8 @@ pub(crate) fn builtin_type(language: Language, name: &str) -> bool {
                 | "map"
                 | "chan"
                 | "func"
+                | "interface"
+                | "struct"
         ),
         Language::TypeScript | Language::Tsx | Language::JavaScript => matches!(
             name,
@@ -335,24 +398,20 @@ pub(crate) fn literal_type(language: Language, kind: &str) -> Option<&'static st
 /// single type: `Order`, `models.Order`, `"Order"`, `Optional[Order]`, `Order | None` → `Order`;
 /// `List[str]` → `List`; `Order | Item` → `None`.
 pub(crate) fn type_name(written: &str) -> Option<String> {
-    let text = written.trim().trim_start_matches(':').trim().trim_matches(['"', '\'']).trim();
-    let text = match text.strip_prefix("Optional[").or_else(|| text.strip_prefix("typing.Optional[")) {
-        Some(inner) => inner.strip_suffix(']')?.trim(),
-        None => text,
-    };
-    let absent = |p: &&str| matches!(*p, "None" | "null" | "undefined");
-    let parts: Vec<&str> = text.split('|').map(str::trim).filter(|p| !p.is_empty() && !absent(p)).collect();
-    let [one] = parts.as_slice() else { return None };
-    // Go's and Rust's pointers and references are their type; slices, maps, channels and
-    // function types are built in.
-    let mut one = one.trim_start_matches(['*', '&']).trim();
-    for prefix in ["mut ", "dyn ", "impl "] {
-        one = one.strip_prefix(prefix).unwrap_or(one).trim();
-    }
+    let one = single_type(written)?;
     // Rust's smart pointers call their content's methods.
     for pointer in ["Arc<", "Rc<", "Box<"] {
         if let Some(inner) = one.strip_prefix(pointer).and_then(|i| i.strip_suffix('>')) {
             return type_name(inner);
+        }
+    }
+    if one.ends_with("[]") {
+        return Some("Array".to_string());
+    }
+    // Go's anonymous types: no project type's methods are called through one.
+    for anonymous in ["interface", "struct"] {
+        if one.strip_prefix(anonymous).is_some_and(|rest| rest.trim_start().starts_with('{')) {
+            return Some(anonymous.to_string());
         }
     }
     for (prefix, builtin) in [("[]", "slice"), ("[", "array"), ("map[", "map"), ("chan ", "chan"), ("func(", "func")] {
@@ -365,6 +424,213 @@ pub(crate) fn type_name(written: &str) -> Option<String> {
     // whether it is the project's.
     let word = |part: &str| !part.is_empty() && part.chars().all(|c| c.is_alphanumeric() || c == '_');
     head.split('.').all(word).then(|| head.to_string())
+}
+
+/// The one type an annotation writes, without quotes, `Optional[…]`, absent alternatives
+/// (`| None`), pointers and references; `None` for a union of several types.
+fn single_type(written: &str) -> Option<&str> {
+    let text = written.trim().trim_start_matches(':').trim().trim_matches(['"', '\'']).trim();
+    let text = match text.strip_prefix("Optional[").or_else(|| text.strip_prefix("typing.Optional[")) {
+        Some(inner) => inner.strip_suffix(']')?.trim(),
+        None => text,
+    };
+    let absent = |p: &&str| matches!(*p, "None" | "null" | "undefined");
+    // Alternatives at the top level only: `Callable[[A], B | None]` is one type.
+    let parts: Vec<&str> = split_top(text, '|').into_iter().filter(|p| !p.is_empty() && !absent(p)).collect();
+    let [one] = parts.as_slice() else { return None };
+    // Go's and Rust's pointers and references are their type; slices, maps, channels and
+    // function types are built in.
+    let mut one = one.trim_start_matches(['*', '&']).trim();
+    for prefix in ["mut ", "dyn ", "impl "] {
+        one = one.strip_prefix(prefix).unwrap_or(one).trim();
+    }
+    Some(one)
+}
+
+/// `text` split at `separator` outside brackets, each part trimmed.
+fn split_top(text: &str, separator: char) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0usize, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' | '[' | '{' | '<' => depth += 1,
+            // `=>` in a function type closes nothing.
+            '>' if text[..i].ends_with('=') => {}
+            ')' | ']' | '}' | '>' => depth = depth.saturating_sub(1),
+            _ if c == separator && depth == 0 => {
+                parts.push(text[start..i].trim());
+                start = i + c.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    parts.push(text[start..].trim());
+    parts
+}
+
+/// Which part of a collection an expression takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Pick {
+    /// One element, as the language's `for` loop yields it (Go's `range` for its second
+    /// variable): a sequence's or set's element, a Python dict's key, a Go map's value.
+    Each,
+    /// A subscript (`xs[i]`, `by_name[key]`): a sequence's element, a mapping's value.
+    Index,
+    /// One of several names a value is unpacked into (`a, b = f()`, Go's `x, err := f()`), by
+    /// position: that item of a tuple, any element of a sequence.
+    Nth(usize),
+}
+
+impl Pick {
+    /// This part of the written collection type `written`, as written.
+    fn written(self, written: &str) -> Option<&str> {
+        Some(match (collection(written)?, self) {
+            // Go's results: a call's value, unless unpacked, is the first.
+            (Collection::Tuple(items), Pick::Each | Pick::Index) if written.trim_start().starts_with('(') => {
+                self.written(items.first()?)?
+            }
+            (Collection::Sequence(element), _) => element,
+            (Collection::Set(element), Pick::Each | Pick::Nth(_)) => element,
+            (Collection::Mapping(key, _), Pick::Each | Pick::Nth(_)) => key,
+            (Collection::Mapping(_, value) | Collection::GoMap(value), Pick::Index) => value,
+            (Collection::GoMap(value), _) => value,
+            (Collection::Tuple(items), Pick::Nth(n)) => items.get(n).copied()?,
+            (Collection::Set(_), Pick::Index) | (Collection::Tuple(_), _) => return None,
+        })
+    }
+}
+
+/// The type name of the part of the written collection type `written` that `picks` take one after
+/// the other: with `[Each]`, `list[Order]`, `Sequence["Order"]`, `Iterable[Order]`,
+/// `tuple[Order, ...]`, `dict[Order, int]`, `Order[]`, `Array<Order>`, `Set<Order>`, `[]*Order`,
+/// `map[string]*Order`, `List<Order>` all give `Order`; with `[Index]`, `dict[str, Order]` and
+/// `Record<string, Order>` do too; with `[Nth(1), Index]`, `tuple[str, dict[str, Order]]`.
+/// `None` when a step meets no such collection or a part that is not one type.
+pub(crate) fn pick_all(written: &str, picks: &[Pick]) -> Option<String> {
+    let part = picks.iter().try_fold(written, |written, pick| pick.written(written))?;
+    type_name(part)
+}
+
+/// A written collection type by what its parts are.
+enum Collection<'a> {
+    /// Iterated and indexed by position: Python's lists and `tuple[T, ...]`, arrays, slices,
+    /// Rust's vectors (iterables that cannot be indexed are counted here too: indexing one does
+    /// not compile).
+    Sequence(&'a str),
+    /// Iterated, not indexed: sets.
+    Set(&'a str),
+    /// Iterated by key (Python), indexed by key to a value: dicts, records, maps.
+    Mapping(&'a str, &'a str),
+    /// Go's map: `range` and an index both give the value.
+    GoMap(&'a str),
+    /// Items of their own types by position: Python's `tuple[A, B]`, TypeScript's `[A, B]`,
+    /// Go's results `(A, error)`.
+    Tuple(Vec<&'a str>),
+}
+
+/// Whether `written` names a collection whose parts [`pick_all`] reads.
+pub(crate) fn is_collection(written: &str) -> bool {
+    collection(written).is_some()
+}
+
+fn collection(written: &str) -> Option<Collection<'_>> {
+    // Go's results, each maybe named: `(*FlagSet, error)`, `(n int, err error)`.
+    if let Some(results) = written.trim().strip_prefix('(').and_then(|w| w.strip_suffix(')')) {
+        return Some(Collection::Tuple(split_top(results, ',').into_iter().map(unnamed).collect()));
+    }
+    let one = single_type(written)?;
+    // Go: `[]T`, `[N]T`, `map[K]V`.
+    if let Some(map) = one.strip_prefix("map")
+        && map.starts_with('[')
+    {
+        return Some(Collection::GoMap(after_brackets(map)?));
+    }
+    if let Some(inside) = one.strip_prefix('[') {
+        return Some(match after_brackets(one)? {
+            // TypeScript's `[A, B]`.
+            "" => Collection::Tuple(split_top(inside.strip_suffix(']')?, ',')),
+            element => Collection::Sequence(element),
+        });
+    }
+    if let Some(inner) = one.strip_suffix("[]") {
+        return Some(Collection::Sequence(inner.trim_start_matches('(').trim_end_matches(')')));
+    }
+    let open = one.find(['[', '<'])?;
+    let close = if one[open..].starts_with('[') { ']' } else { '>' };
+    let args = split_top(one[open + 1..].strip_suffix(close)?, ',');
+    let head = one[..open].trim();
+    Some(match (head.rsplit('.').next().unwrap_or(head), args.as_slice()) {
+        (
+            "list" | "List" | "Sequence" | "MutableSequence" | "deque" | "Deque" | "Iterable" | "Iterator"
+            | "Collection" | "Generator" | "AsyncIterable" | "AsyncIterator" | "AsyncGenerator" | "Array"
+            | "ReadonlyArray" | "IterableIterator" | "Vec" | "VecDeque",
+            [element, ..],
+        ) => Collection::Sequence(element),
+        ("tuple" | "Tuple", [element, "..."]) => Collection::Sequence(element),
+        ("tuple" | "Tuple", items) => Collection::Tuple(items.to_vec()),
+        (
+            "set" | "Set" | "frozenset" | "FrozenSet" | "AbstractSet" | "MutableSet" | "ReadonlySet" | "HashSet"
+            | "BTreeSet",
+            [element],
+        ) => Collection::Set(element),
+        (
+            "dict" | "Dict" | "Mapping" | "MutableMapping" | "OrderedDict" | "defaultdict" | "Record" | "HashMap"
+            | "BTreeMap",
+            [key, value],
+        ) => Collection::Mapping(key, value),
+        _ => return None,
+    })
+}
+
+/// A Go result or parameter without its name: `error` for `err error`, `[]*Flag` for `[]*Flag`.
+fn unnamed(written: &str) -> &str {
+    let written = written.trim();
+    match written.split_once(' ') {
+        Some((name, rest))
+            if name.chars().all(|c| c.is_alphanumeric() || c == '_') && !matches!(name, "func" | "chan" | "map") =>
+        {
+            rest.trim()
+        }
+        _ => written,
+    }
+}
+
+/// The expression a loop iterates, as written, without what does not change its elements:
+/// `self.routes or []` is `self.routes`, `sorted(orders, key=…)` and `reversed(orders)` are
+/// `orders`.
+pub(crate) fn iterated(language: Language, expr: &str) -> &str {
+    let mut expr = expr.trim();
+    if language == Language::Python {
+        for empty in [" or []", " or ()", " or {}"] {
+            expr = expr.strip_suffix(empty).unwrap_or(expr).trim();
+        }
+        for wrapper in ["sorted(", "reversed(", "list(", "tuple(", "iter("] {
+            if let Some(inner) = expr.strip_prefix(wrapper).and_then(|e| e.strip_suffix(')')) {
+                let argument = split_top(inner, ',');
+                return argument.first().map_or(expr, |first| iterated(language, first));
+            }
+        }
+    }
+    expr
+}
+
+/// What follows the bracketed part a Go collection type starts with: `*Order` in `[]*Order`,
+/// `map[string]*Order` read from its `[`.
+fn after_brackets(open: &str) -> Option<&str> {
+    let mut depth = 0usize;
+    for (i, c) in open.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(&open[i + 1..]);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The type of a value a call of `callee` makes in Python: a class by its naming convention, a
@@ -519,16 +785,39 @@ pub(crate) fn is_literal(receiver: &str) -> bool {
     string || receiver.starts_with(['"', '\'', '`', '[', '{']) || receiver.starts_with(|c: char| c.is_ascii_digit())
 }
 
-/// What `name` is bound to where `r` is written: the caller's own binding of it before `r`, else
-/// the module's.
-pub(crate) fn name_type<'a>(bindings: &'a [Binding], r: &Ref, name: &str) -> Option<Bound<'a>> {
-    let named = |scope: Option<u32>| {
+/// The bindings of `name` that reach `r`: the caller's own before `r`, else the module's (all of
+/// them from inside a function, which runs after the module is loaded; those before `r` at the
+/// top level); `None` when the name is bound in neither. Several are all kept: the name is known when they agree on
+/// its type, which may be written differently (`for x in self.items` and
+/// `self.all().forEach((x) => …)`).
+pub(crate) fn name_bindings<'a>(bindings: &'a [Binding], r: &Ref, name: &str) -> Option<Vec<&'a Binding>> {
+    let named = |scope: Option<u32>, before: bool| {
         let found: Vec<&Binding> =
-            bindings.iter().filter(|b| b.name == name && b.scope == scope && b.line <= r.line).collect();
+            bindings.iter().filter(|b| b.name == name && b.scope == scope && (!before || b.line <= r.line)).collect();
         (!found.is_empty()).then_some(found)
     };
-    let in_caller = r.caller.and_then(|caller| named(Some(caller)));
-    agreed(in_caller.or_else(|| named(None))?.into_iter())
+    r.caller.and_then(|caller| named(Some(caller), true)).or_else(|| named(None, r.caller.is_none()))
+}
+
+/// A receiver written in parentheses: `x` for `(x)` and Go's `(*x)`, and for a Go conversion
+/// (`(*T)(x)`, `T(x)` is a call) the type it converts to, as `(T, true)`.
+pub(crate) fn parenthesized(expr: &str) -> Option<(&str, bool)> {
+    let rest = expr.strip_prefix('(')?;
+    let mut depth = 1usize;
+    let close = rest.char_indices().find_map(|(i, c)| {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            _ => {}
+        }
+        (depth == 0).then_some(i)
+    })?;
+    let inner = rest[..close].trim().trim_start_matches('*').trim();
+    match rest[close + 1..].trim() {
+        "" => Some((inner, false)),
+        after if after.starts_with('(') && after.ends_with(')') && !after[1..].contains('(') => Some((inner, true)),
+        _ => None,
+    }
 }
 
 /// The bindings of one file for attribute `attribute` of type `container`: assignments to
@@ -548,15 +837,19 @@ pub(crate) fn attribute_bindings<'a>(
     bindings.iter().filter(in_type).collect()
 }
 
-/// The one type or expression a set of bindings agrees on, or [`Bound::Unknown`].
-pub(crate) fn agreed<'a>(mut found: impl Iterator<Item = &'a Binding>) -> Option<Bound<'a>> {
-    let first = found.next()?;
-    let same = found.all(|b| b.type_name == first.type_name && b.value == first.value);
-    Some(match (&first.type_name, &first.value, same) {
-        (Some(name), _, true) => Bound::Type(name),
-        (None, Some(value), true) => Bound::Value(value),
-        _ => Bound::Unknown,
-    })
+impl Binding {
+    /// What the binding says about its value's type.
+    pub(crate) fn bound(&self) -> Bound<'_> {
+        match (&self.type_name, &self.value, &self.each) {
+            (Some(name), _, _) => Bound::Type(name, self.collection.as_deref()),
+            (None, Some(value), _) => match self.position {
+                Some(position) => Bound::Unpacked(value, position as usize),
+                None => Bound::Value(value),
+            },
+            (None, None, Some(each)) => Bound::Each(each),
+            _ => Bound::Unknown,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -577,8 +870,73 @@ mod tests {
         assert_eq!(type_name("Optional[\"Order\"]").as_deref(), Some("Order"));
         assert_eq!(type_name("Order | None").as_deref(), Some("Order"));
         assert_eq!(type_name("List[str]").as_deref(), Some("List"));
+        assert_eq!(type_name("Order[]").as_deref(), Some("Array"));
+        assert_eq!(type_name("interface{ Usage() string }").as_deref(), Some("interface"));
         assert_eq!(type_name("Order | Item"), None);
         assert_eq!(type_name("Callable[[int], str]").as_deref(), Some("Callable"));
+        assert_eq!(type_name("Callable[[int], str | None]").as_deref(), Some("Callable"));
+    }
+
+    #[test]
+    fn elements_and_subscripts_are_read_from_written_collections() {
+        let each = |written| pick_all(written, &[Pick::Each]);
+        let index = |written| pick_all(written, &[Pick::Index]);
+        for written in [
+            "list[Order]",
+            "typing.List[\"Order\"]",
+            "Sequence[models.Order]",
+            "Optional[Iterable[Order]]",
+            "tuple[Order, ...]",
+            "dict[Order, int]",
+            "Order[]",
+            "Array<Order>",
+            "ReadonlyArray<Order> | undefined",
+            "[]*Order",
+            "[4]Order",
+            "map[string]*Order",
+            "map[Key[int]]Order",
+            "List<Order>",
+        ] {
+            let expected = if written.contains("models.") { "models.Order" } else { "Order" };
+            assert_eq!(each(written).as_deref(), Some(expected), "{written}");
+        }
+        assert_eq!(each("[]string").as_deref(), Some("string"));
+        for none in [
+            "Order",
+            "tuple[Order, Item]",
+            "list[Order | Item]",
+            "Map<string, Order>",
+            "list",
+            "Callable[[Order], int]",
+        ] {
+            assert_eq!(each(none), None, "{none}");
+        }
+        // A subscript of a mapping is its value; of a sequence, its element; of a set, nothing.
+        assert_eq!(index("dict[str, Convertor[Any]]").as_deref(), Some("Convertor"));
+        assert_eq!(index("Record<string, Order>").as_deref(), Some("Order"));
+        assert_eq!(index("map[string]*Order").as_deref(), Some("Order"));
+        assert_eq!(index("list[Order]").as_deref(), Some("Order"));
+        assert_eq!(index("set[Order]"), None);
+        assert_eq!(each("dict[str, Order]").as_deref(), Some("str"));
+    }
+
+    #[test]
+    fn parenthesized_receivers_are_read_through() {
+        assert_eq!(parenthesized("(*maskFlag)"), Some(("maskFlag", false)));
+        assert_eq!(parenthesized("(*time.Duration)(d)"), Some(("time.Duration", true)));
+        assert_eq!(parenthesized("(a or b)"), Some(("a or b", false)));
+        assert_eq!(parenthesized("(a)(b)(c)"), None);
+        assert_eq!(parenthesized("(a).b"), None);
+        assert_eq!(parenthesized("a"), None);
+    }
+
+    #[test]
+    fn loops_iterate_through_fallbacks_and_order_wrappers() {
+        assert_eq!(iterated(Language::Python, "self.routes or []"), "self.routes");
+        assert_eq!(iterated(Language::Python, "sorted(self.items, key=lambda i: i.name)"), "self.items");
+        assert_eq!(iterated(Language::Python, "reversed(list(stack))"), "stack");
+        assert_eq!(iterated(Language::Python, "enumerate(rows)"), "enumerate(rows)");
+        assert_eq!(iterated(Language::TypeScript, "sorted(xs)"), "sorted(xs)");
     }
 
     #[test]
@@ -595,14 +953,23 @@ mod tests {
     #[test]
     fn chains_split_into_names_and_calls() {
         let steps = |e| {
-            segments(e)
-                .map(|s| s.iter().map(|s| format!("{}{}", s.name, if s.call { "()" } else { "" })).collect::<Vec<_>>())
+            segments(e).map(|s| {
+                let step =
+                    |s: &Segment| format!("{}{}{}", s.name, ["", "()"][s.call as usize], ["", "[]"][s.index as usize]);
+                s.iter().map(step).collect::<Vec<_>>()
+            })
         };
         assert_eq!(steps("client.getCache(a.b, [1]).find").unwrap(), ["client", "getCache()", "find"]);
         assert_eq!(steps("this.#cache").unwrap(), ["this", "#cache"]);
         assert_eq!(steps("make()").unwrap(), ["make()"]);
         assert_eq!(steps("Store::open(path)").unwrap(), ["Store::open()"]);
-        assert_eq!(steps("items[0]"), None);
+        assert_eq!(steps("self.by_name[key].convert").unwrap(), ["self", "by_name[]", "convert"]);
+        assert_eq!(steps("rows()[0]").unwrap(), ["rows()[]"]);
+        let arguments: Vec<&str> =
+            segments("new(Route).Host(\"a\")[0].x").unwrap().iter().map(|s| s.arguments).collect();
+        assert_eq!(arguments, ["Route", "\"a\"", ""]);
+        assert_eq!(steps("items[0][1]"), None);
+        assert_eq!(steps("items[0]()"), None);
         assert_eq!(steps("f()()"), None);
         assert_eq!(steps("a + b"), None);
     }
@@ -634,6 +1001,24 @@ mod tests {
         assert_eq!(go("func NewFlagSet(name string) (*FlagSet, error)").as_deref(), Some("FlagSet"));
         assert_eq!(go("Lookup(name string) *Flag").as_deref(), Some("Flag"));
         assert_eq!(go("func (f *FlagSet) Parse(arguments []string)"), None);
+        let collection = |language, signature| return_collection(language, signature);
+        let all = collection(Language::Go, "func (f *FlagSet) All() ([]*Flag, err error)");
+        assert_eq!(all.as_deref(), Some("([]*Flag, err error)"));
+        assert_eq!(pick_all(&all.unwrap(), &[Pick::Each]).as_deref(), Some("Flag"));
+        let lookup = collection(Language::Go, "func (f *FlagSet) Lookup(name string) (*Flag, bool)").unwrap();
+        assert_eq!(
+            [0, 1].map(|n| pick_all(&lookup, &[Pick::Nth(n)])),
+            [Some("Flag".to_string()), Some("bool".to_string())]
+        );
+        let py =
+            collection(Language::Python, "def compile_path(path: str) -> tuple[Pattern, str, dict[str, Convertor]]");
+        let py = py.unwrap();
+        assert_eq!(pick_all(&py, &[Pick::Nth(2)]).as_deref(), Some("dict"));
+        assert_eq!(pick_all(&py, &[Pick::Nth(2), Pick::Index]).as_deref(), Some("Convertor"));
+        assert_eq!(pick_all("[string, Order]", &[Pick::Nth(1)]).as_deref(), Some("Order"));
+        assert_eq!(collection(Language::Python, "def orders(self) -> list[Order]").as_deref(), Some("list[Order]"));
+        assert_eq!(collection(Language::TypeScript, "items(): Item[]").as_deref(), Some("Item[]"));
+        assert_eq!(collection(Language::TypeScript, "item(): Item"), None);
     }
 
     #[test]

@@ -26,6 +26,9 @@ pub struct Def {
     /// The type a function's signature says it returns (see [`crate::bindings::return_type`]).
     #[serde(default)]
     pub returns: Option<String>,
+    /// The collection type it returns, as written (see [`crate::bindings::return_collection`]).
+    #[serde(default)]
+    pub returns_collection: Option<String>,
     /// A method read as an attribute: Python's `@property`, a TypeScript/JavaScript getter.
     #[serde(default)]
     pub property: bool,
@@ -179,18 +182,28 @@ fn flatten(items: &[Definition], container: Option<&str>, language: Language, li
             let head = lines.get((item.head_line as usize).saturating_sub(1)).copied().unwrap_or_default();
             let receiver_var =
                 (language == Language::Go && item.kind == Kind::Method).then(|| go_receiver_var(head)).flatten();
+            let function = matches!(item.kind, Kind::Function | Kind::Method);
+            // A Go method declared in another file than its type's is outlined at the top level
+            // as `Type.name`; its receiver names the type it belongs to.
+            let (name, container) = match (container, item.name.split_once('.')) {
+                (None, Some((_, name))) if language == Language::Go && item.kind == Kind::Method => {
+                    (name, go_receiver_type(head))
+                }
+                _ => (item.name.as_str(), container.map(str::to_string)),
+            };
             out.push(Def {
-                name: item.name.clone(),
+                name: name.to_string(),
                 kind: item.kind.label().to_string(),
-                container: container.map(str::to_string),
+                container,
                 line: item.head_line,
                 start_line: item.start_line,
                 end_line: item.end_line,
                 receiver_var,
-                returns: matches!(item.kind, Kind::Function | Kind::Method)
-                    .then(|| crate::bindings::return_type(language, &item.signature))
+                returns: function.then(|| crate::bindings::return_type(language, &item.signature)).flatten(),
+                returns_collection: function
+                    .then(|| crate::bindings::return_collection(language, &item.signature))
                     .flatten(),
-                property: item.kind == Kind::Method && crate::bindings::is_property(&item.signature, &item.name),
+                property: item.kind == Kind::Method && crate::bindings::is_property(&item.signature, name),
             });
         }
         let inner = match item.kind {
@@ -209,6 +222,15 @@ fn impl_target(name: &str) -> String {
     let target = name.rsplit_once(" for ").map_or(name, |(_, target)| target);
     let target = target.split('<').next().unwrap_or(target).trim();
     target.rsplit("::").next().unwrap_or(target).to_string()
+}
+
+/// `Server` for `func (s *Server) Start() {`, `func (Server) Name()` and
+/// `func (l *List[T]) Len()`.
+fn go_receiver_type(head: &str) -> Option<String> {
+    let inside = head.split_once("func (")?.1.split_once(')')?.0;
+    let written = inside.rsplit(' ').next()?.trim_start_matches('*');
+    let name = written.split('[').next().unwrap_or(written);
+    (!name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_')).then(|| name.to_string())
 }
 
 /// `s` for `func (s *Server) Start() {`; `None` for an unnamed receiver.
@@ -235,5 +257,9 @@ mod tests {
         assert_eq!(go_receiver_var("func (s *Server) Start() error").as_deref(), Some("s"));
         assert_eq!(go_receiver_var("func (Server) Name() string"), None);
         assert_eq!(go_receiver_var("func helper()"), None);
+        assert_eq!(go_receiver_type("func (s *Server) Start() error").as_deref(), Some("Server"));
+        assert_eq!(go_receiver_type("func (Server) Name() string").as_deref(), Some("Server"));
+        assert_eq!(go_receiver_type("func (l *List[T]) Len() int").as_deref(), Some("List"));
+        assert_eq!(go_receiver_type("func helper()"), None);
     }
 }

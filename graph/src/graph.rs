@@ -278,13 +278,21 @@ impl Graph {
             let type_name = alias.and_then(|i| i.name.as_deref()).unwrap_or(written);
             // A type the project does not define (`HashMap::new()`, `Math.max()`) is no evidence
             // for a member of the same name elsewhere.
-            let members = self.all_named(&r.name, |_, d| member_of(type_name, d))?;
+            let members = self.all_named(&r.name, |_, d| member_of(type_name, d));
             let known = alias.is_some() || self.in_file(file, |d| d.name == type_name && d.is_type()).is_some();
-            return Some(match (known, members.len()) {
-                (true, 1) => Resolution { label: Label::Exact, targets: members },
-                (false, 1) => Resolution { label: Label::Likely, targets: members },
-                _ => Resolution { label: Label::Ambiguous, targets: members },
-            });
+            match members {
+                Some(members) => {
+                    return Some(match (known, members.len()) {
+                        (true, 1) => Resolution { label: Label::Exact, targets: members },
+                        (false, 1) => Resolution { label: Label::Likely, targets: members },
+                        _ => Resolution { label: Label::Ambiguous, targets: members },
+                    });
+                }
+                // In Go a capital names anything exported, most often a package variable
+                // (`CommandLine.Parse()`): its type is worked out below.
+                None if language == Language::Go => {}
+                None => return None,
+            }
         }
         // A receiver whose type the code writes (a binding, a return type, a literal): that type's
         // member, or nothing in the project when the type is not the project's (`[].pop()`,
@@ -357,7 +365,7 @@ impl Graph {
 
     /// The files of a module an import binds (`import a.b as m`, `from . import models`, `use
     /// crate::util::{self}`, `import * as ns`); `None` when it binds an item.
-    fn imported_module(&self, file: &str, language: Language, import: &Import) -> Option<modules::Target> {
+    pub(crate) fn imported_module(&self, file: &str, language: Language, import: &Import) -> Option<modules::Target> {
         let target = modules::target(language, file, &module_binding(language, import)?);
         let names_files = import.name.is_none() || !self.modules.matching(&target).is_empty();
         names_files.then_some(target)
@@ -423,6 +431,16 @@ impl Graph {
     }
 
     /// A file of the same crate or package as `file`, where a type's members may also live.
+    /// The files of `file`'s Go package (its directory), `file` left out.
+    pub(crate) fn package_files<'a>(&'a self, file: &'a str) -> impl Iterator<Item = (&'a str, &'a FileEntry)> + 'a {
+        let dir = file.rfind('/').map_or("", |i| &file[..=i]);
+        self.files
+            .range::<str, _>((std::ops::Bound::Included(dir), std::ops::Bound::Unbounded))
+            .take_while(move |(path, _)| path.starts_with(dir))
+            .filter(move |(path, _)| path.as_str() != file && !path[dir.len()..].contains('/'))
+            .map(|(path, entry)| (path.as_str(), entry))
+    }
+
     fn near(&self, file: &str, other: &str) -> bool {
         let language = |p: &str| self.files.get(p).map(|f| f.facts.language.clone());
         language(file) == language(other)

@@ -54,7 +54,7 @@ const PYTHON: &str = r#"
   right: [(string) (concatenated_string) (list) (list_comprehension) (dictionary) (dictionary_comprehension)
           (set) (set_comprehension) (integer) (float)] @bind.literal)
 (assignment left: [(identifier) (attribute)] @bind.name right: (identifier) @bind.copy)
-(assignment left: [(identifier) (attribute)] @bind.name right: (attribute) @bind.value)
+(assignment left: [(identifier) (attribute)] @bind.name right: [(attribute) (subscript)] @bind.value)
 (parameters (identifier) @bind.name)
 (parameters [(list_splat_pattern (identifier) @bind.name) (dictionary_splat_pattern (identifier) @bind.name)] @bind.literal)
 (default_parameter name: (identifier) @bind.name)
@@ -62,7 +62,10 @@ const PYTHON: &str = r#"
 (typed_default_parameter name: (identifier) @bind.name type: (type) @bind.type)
 (as_pattern (call function: [(identifier) (attribute attribute: (identifier))] @bind.call)
   alias: (as_pattern_target) @bind.name)
-(for_statement left: (identifier) @bind.name)
+(assignment left: (pattern_list [(identifier) (attribute)] @bind.name)
+  right: (call function: [(identifier) (attribute attribute: (identifier))] @bind.unpack))
+(for_statement left: (identifier) @bind.name right: (_) @bind.each)
+(for_in_clause left: (identifier) @bind.name right: (_) @bind.each)
 "#;
 
 const JAVASCRIPT: &str = r#"
@@ -81,7 +84,7 @@ const JS_BINDINGS: &str = r#"
 (variable_declarator name: (identifier) @bind.name value: (new_expression constructor: (identifier) @bind.new))
 (variable_declarator name: (identifier) @bind.name
   value: (call_expression function: [(identifier) (member_expression)] @bind.call))
-(variable_declarator name: (identifier) @bind.name value: (member_expression) @bind.value)
+(variable_declarator name: (identifier) @bind.name value: [(member_expression) (subscript_expression)] @bind.value)
 (variable_declarator name: (identifier) @bind.name value: [(string) (template_string) (array) (number)] @bind.literal)
 (variable_declarator name: (identifier) @bind.name value: (identifier) @bind.copy)
 (assignment_expression left: (member_expression object: (this)) @bind.name
@@ -89,6 +92,11 @@ const JS_BINDINGS: &str = r#"
 (assignment_expression left: (member_expression object: (this)) @bind.name
   right: (call_expression function: [(identifier) (member_expression)] @bind.call))
 (assignment_expression left: (member_expression object: (this)) @bind.name right: (identifier) @bind.copy)
+(for_in_statement left: (identifier) @bind.name operator: "of" right: (_) @bind.each)
+(call_expression
+  function: (member_expression object: (_) @bind.each property: (property_identifier) @bind.iter)
+  arguments: (arguments . (arrow_function parameter: (identifier) @bind.name))
+  (#match? @bind.iter "^(forEach|map|flatMap|filter|find|findLast|some|every)$"))
 "#;
 
 /// TypeScript's written types: annotated variables, parameters and fields, parameter properties.
@@ -103,6 +111,10 @@ const TS_BINDINGS: &str = r#"
   type: (type_annotation) @bind.type)
 (public_field_definition name: [(property_identifier) (private_property_identifier)] @bind.name
   value: (new_expression constructor: (identifier) @bind.new))
+(call_expression
+  function: (member_expression object: (_) @bind.each property: (property_identifier) @bind.iter)
+  arguments: (arguments . (arrow_function parameters: (formal_parameters . (required_parameter pattern: (identifier) @bind.name))))
+  (#match? @bind.iter "^(forEach|map|flatMap|filter|find|findLast|some|every)$"))
 "#;
 
 const JSX: &str = r#"
@@ -153,6 +165,9 @@ const GO_BINDINGS: &str = r#"
 (var_spec name: (identifier) @bind.name type: (_) @bind.type)
 (var_spec name: (identifier) @bind.name !type
   value: (expression_list . (call_expression function: [(identifier) (selector_expression)] @bind.call)))
+(var_spec name: (identifier) @bind.name !type
+  value: (expression_list . [(composite_literal type: (_) @bind.type)
+                             (unary_expression operand: (composite_literal type: (_) @bind.type))]))
 (short_var_declaration left: (expression_list (identifier) @bind.name))
 (short_var_declaration left: (expression_list . (identifier) @bind.name)
   right: (expression_list . (call_expression function: [(identifier) (selector_expression)] @bind.call)))
@@ -160,7 +175,13 @@ const GO_BINDINGS: &str = r#"
   right: (expression_list . [(composite_literal type: (_) @bind.type)
                              (unary_expression operand: (composite_literal type: (_) @bind.type))]))
 (short_var_declaration left: (expression_list . (identifier) @bind.name)
-  right: (expression_list . (selector_expression) @bind.value))
+  right: (expression_list . [(selector_expression) (index_expression)] @bind.value))
+(short_var_declaration left: (expression_list . (identifier) @bind.name)
+  right: (expression_list . (type_assertion_expression type: (_) @bind.type)))
+(short_var_declaration left: (expression_list (_) (identifier) @bind.name)
+  right: (expression_list . (call_expression function: [(identifier) (selector_expression)] @bind.unpack) .))
+(range_clause left: (expression_list . (identifier) @bind.name))
+(range_clause left: (expression_list . (_) . (identifier) @bind.name) right: (_) @bind.each)
 "#;
 
 const JAVA: &str = r#"
@@ -180,6 +201,7 @@ const JAVA_BINDINGS: &str = r#"
   declarator: (variable_declarator name: (identifier) @bind.name value: (object_creation_expression type: (_) @bind.new)))
 (formal_parameter type: (_) @bind.type name: (identifier) @bind.name)
 (field_declaration type: (_) @bind.type declarator: (variable_declarator name: (identifier) @bind.name))
+(enhanced_for_statement type: (_) @bind.type (#not-eq? @bind.type "var") name: (identifier) @bind.name)
 "#;
 
 /// The query text of a language; `None` for one without queries.
@@ -224,13 +246,21 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
         // The bound name's node, and the prefix it takes (`this.` for a parameter property).
         let mut binding: Option<(Node, Option<&str>)> = None;
         let mut bound_type = None;
+        let mut collection = None;
         let mut value = None;
+        let mut each = None;
+        let mut position = None;
+        let mut unpacked = false;
         let mut copied = None;
         for capture in m.captures {
             match names[capture.index as usize] {
                 "bind.name" => binding = Some((capture.node, None)),
                 "bind.field" => binding = Some((capture.node, Some("this."))),
-                "bind.type" => bound_type = bindings::type_name(text(capture.node)),
+                "bind.type" => {
+                    bound_type = bindings::type_name(text(capture.node));
+                    let written = text(capture.node).trim_start_matches(':').trim();
+                    collection = bindings::is_collection(written).then(|| written.to_string());
+                }
                 "bind.new" => bound_type = Some(text(capture.node).to_string()),
                 "bind.call" => {
                     let function = text(capture.node);
@@ -245,8 +275,13 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
                     bound_type = bindings::literal_type(language, capture.node.kind()).map(str::to_string)
                 }
                 "bind.copy" => copied = Some(text(capture.node)),
-                // Only a pattern's condition (Java's `var`).
-                "bind.var" => {}
+                "bind.unpack" => {
+                    value = Some(format!("{}()", compact(text(capture.node))));
+                    unpacked = true;
+                }
+                "bind.each" => each = Some(compact(bindings::iterated(language, text(capture.node)))),
+                // Only a pattern's condition (Java's `var`, the array method a callback is for).
+                "bind.var" | "bind.iter" => {}
                 "recv" => receiver = Some(capture.node),
                 "local" => {
                     let name = capture.node.utf8_text(source.as_bytes()).unwrap_or_default();
@@ -260,19 +295,29 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
             }
         }
         if let Some((node, prefix)) = binding {
+            // Its place among the names a value is unpacked into (`a, b = f()`).
+            if unpacked {
+                position = Some(position_among_siblings(node));
+            }
             // `self.repo = repo`: what `repo` was bound to before, in the same scope.
             if let Some(copied) = copied {
                 let line = node.start_position().row as u32 + 1;
                 let scope = enclosing(defs, line);
                 let mut earlier = bound.values().filter(|b| b.name == copied && b.scope == scope);
                 match earlier.rfind(|b| b.line <= line) {
-                    Some(earlier) => (bound_type, value) = (earlier.type_name.clone(), earlier.value.clone()),
+                    Some(earlier) => {
+                        (bound_type, collection) = (earlier.type_name.clone(), earlier.collection.clone());
+                        (value, each, position) = (earlier.value.clone(), earlier.each.clone(), earlier.position);
+                    }
                     // Not bound here: a global, an import, a class (`_Segment = Segment`).
                     None => value = Some(copied.to_string()),
                 }
             }
             let name = format!("{}{}", prefix.unwrap_or_default(), text(node));
-            record_binding(&mut bound, node, &name, bound_type, value, defs);
+            let line = node.start_position().row as u32 + 1;
+            let scope = enclosing(defs, line);
+            let binding = Binding { name, type_name: bound_type, value, collection, each, position, line, scope };
+            record_binding(&mut bound, node, binding);
             continue;
         }
         let Some((node, kind)) = target else { continue };
@@ -298,25 +343,34 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
     (refs.filter(|r| !calls_a_local(r, &locals, defs)).collect(), bound.into_values().collect())
 }
 
+/// How many named nodes come before `node` under its parent.
+fn position_among_siblings(node: Node) -> u32 {
+    let mut position = 0;
+    let mut previous = node.prev_named_sibling();
+    while let Some(sibling) = previous {
+        position += 1;
+        previous = sibling.prev_named_sibling();
+    }
+    position
+}
+
 /// Keeps a binding of a plain name or a `self.` attribute; of several matches of one name, the
-/// one that names a type.
-fn record_binding(
-    bound: &mut BTreeMap<usize, Binding>,
-    node: Node,
-    name: &str,
-    type_name: Option<String>,
-    value: Option<String>,
-    defs: &[Def],
-) {
+/// one that says most: a written type, else an expression to evaluate.
+fn record_binding(bound: &mut BTreeMap<usize, Binding>, node: Node, binding: Binding) {
     let plain = |n: &str| !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '#' | '$'));
+    let name = binding.name.as_str();
     let attribute = name.strip_prefix("self.").or_else(|| name.strip_prefix("this."));
     if !(plain(name) || attribute.is_some_and(plain)) {
         return;
     }
-    let line = node.start_position().row as u32 + 1;
-    let binding = Binding { name: name.to_string(), type_name, value, line, scope: enclosing(defs, line) };
+    let says = |b: &Binding| match (&b.type_name, &b.value, &b.each) {
+        (Some(_), _, _) if b.collection.is_some() => 3,
+        (Some(_), _, _) => 2,
+        (None, Some(_), _) | (None, None, Some(_)) => 1,
+        _ => 0,
+    };
     let entry = bound.entry(node.start_byte()).or_insert_with(|| binding.clone());
-    if entry.type_name.is_none() && entry.value.is_none() {
+    if says(&binding) > says(entry) {
         *entry = binding;
     }
 }

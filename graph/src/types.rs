@@ -1,6 +1,7 @@
 //! The type of a receiver, worked out from what the code writes: a name's binding
 //! ([`crate::bindings`]), `self`/`this`, an attribute assigned in the type's methods or declared
-//! in its body, and the return types signatures write. `client.getCache().find()` is a call of
+//! in its body, the return types signatures write, and a loop variable's collection (one element
+//! of `orders: list[Order]` is an `Order`). `client.getCache().find()` is a call of
 //! `find` on whatever `getCache` of `client`'s type returns.
 //!
 //! Nothing is guessed: a step that cannot be worked out (no binding, an unwritten return type,
@@ -8,7 +9,7 @@
 
 use lean_ctx_outline::Language;
 
-use crate::bindings::{self, Binding, Bound, Segment};
+use crate::bindings::{self, Binding, Bound, Pick, Segment, pick_all};
 use crate::facts::{Def, FileFacts, Ref, RefKind};
 use crate::graph::{DefId, Graph, imported_name, language_of};
 
@@ -16,6 +17,10 @@ use crate::graph::{DefId, Graph, imported_name, language_of};
 pub(crate) const MAX_STEPS: u8 = 8;
 /// How many levels of base classes a member is looked up through.
 pub(crate) const MAX_BASES: u8 = 4;
+
+/// Bindings, each with a reference standing where it was bound (where a bound expression is
+/// evaluated).
+type BoundAt<'a> = Vec<(Ref, Bound<'a>)>;
 
 /// What a receiver is known to be.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,14 +40,123 @@ impl Graph {
         if bindings::is_literal(expr) {
             return Some(Known::Foreign);
         }
+        match bindings::parenthesized(expr) {
+            Some((inner, false)) => return self.type_of(file, facts, r, inner, budget - 1),
+            Some((converted_to, true)) if language_of(facts) == Some(Language::Go) => {
+                return self.named_type(file, facts, &bindings::type_name(converted_to)?, None);
+            }
+            Some(_) => return None,
+            None => {}
+        }
         let steps = bindings::segments(expr)?;
+        self.chain_type(file, facts, r, &steps, budget)
+    }
+
+    /// The type of one part of `expr` (a collection as written: a loop's iterable, what is
+    /// subscripted or unpacked) where `r` is, in `file`: the part `picks` take one after the other
+    /// of the collection type a binding, an attribute or a signature writes for it
+    /// (`orders: list[Order]`, `-> list[Order]`, `items: Item[]`, `[]*Flag`,
+    /// `dict[str, Convertor]`, `-> tuple[Pattern, dict[str, Convertor]]`); `None` when unknown.
+    pub(crate) fn part_of(
+        &self,
+        file: &str,
+        facts: &FileFacts,
+        r: &Ref,
+        expr: &str,
+        picks: &[Pick],
+        budget: u8,
+    ) -> Option<Known> {
+        if budget == 0 || bindings::is_literal(expr) {
+            return None;
+        }
+        let steps = bindings::segments(expr)?;
+        let (last, init) = steps.split_last()?;
+        // A part of a subscript (`for x in groups[k]`): the subscript's part first.
+        let subscripted;
+        let (last, picks) = match last.index {
+            true => {
+                subscripted = [&[Pick::Index], picks].concat();
+                (last.collection(), subscripted.as_slice())
+            }
+            false => (*last, picks),
+        };
+        if init.is_empty() {
+            return self.head_part(file, facts, r, last, picks, budget);
+        }
+        if let [module] = init
+            && let Some(functions) = self.module_function(file, facts, *module, last)
+        {
+            return self.agreed_part(&functions, None, picks);
+        }
+        // A member of a library's or a built-in value: what it holds is no project value either
+        // way, but its collection type is not written anywhere the graph reads.
+        let Known::Project(type_name) = self.chain_type(file, facts, r, init, budget)? else { return None };
+        self.member_part(&type_name, last, picks, budget - 1)
+    }
+
+    /// The type a chain of steps evaluates to, step by step from its head; a subscripted step is
+    /// the part of its collection the subscript takes.
+    fn chain_type(&self, file: &str, facts: &FileFacts, r: &Ref, steps: &[Segment<'_>], budget: u8) -> Option<Known> {
         let (head, rest) = steps.split_first()?;
-        let mut known = self.head_type(file, facts, r, *head, budget)?;
+        let (mut known, rest) = match (head.index, rest) {
+            // `pkg.F()`, `models.make()`: what the project module's function returns.
+            (false, [call, rest @ ..]) if let Some(functions) = self.module_function(file, facts, *head, *call) => {
+                let known = match call.index {
+                    true => self.agreed_part(&functions, None, &[Pick::Index])?,
+                    false => self.agreed_return(&functions, None)?,
+                };
+                (known, rest)
+            }
+            (true, _) => (self.head_part(file, facts, r, head.collection(), &[Pick::Index], budget)?, rest),
+            (false, _) => (self.head_type(file, facts, r, *head, budget)?, rest),
+        };
         for step in rest {
             let Known::Project(type_name) = known else { return Some(Known::Foreign) };
-            known = self.member_type(&type_name, *step, budget - 1)?;
+            known = match step.index {
+                true => self.member_part(&type_name, step.collection(), &[Pick::Index], budget - 1)?,
+                false => self.member_type(&type_name, *step, budget - 1)?,
+            };
         }
         Some(known)
+    }
+
+    /// A part of a chain's first step as a collection: of a bound name's written collection type,
+    /// or of what a called function's signature says it returns.
+    fn head_part(
+        &self,
+        file: &str,
+        facts: &FileFacts,
+        r: &Ref,
+        head: Segment<'_>,
+        picks: &[Pick],
+        budget: u8,
+    ) -> Option<Known> {
+        match bindings::name_bindings(&facts.bindings, r, head.name) {
+            Some(_) if head.call => None,
+            Some(found) => agree(found.iter().map(|b| self.bound_part(file, facts, r, b.bound(), picks, budget))),
+            None if head.call => self.agreed_part(&self.functions_named(file, head.name)?, None, picks),
+            None if language_of(facts) == Some(Language::Go) => {
+                let (other, facts, found) = self.package_bindings(file, head.name)?;
+                agree(found.iter().map(|(at, bound)| self.bound_part(other, facts, at, *bound, picks, budget)))
+            }
+            None => None,
+        }
+    }
+
+    /// A part of a member step of `type_name` as a collection: of an attribute's written
+    /// collection type, or of what a method's (or property's) signature says it returns.
+    fn member_part(&self, type_name: &str, step: Segment<'_>, picks: &[Pick], budget: u8) -> Option<Known> {
+        if budget == 0 {
+            return None;
+        }
+        if !step.call
+            && let Some((home, found)) = self.attribute_bindings(type_name, step.name)
+        {
+            let facts = &self.file(&home)?.facts;
+            let part = |(at, bound): (Ref, Bound<'_>)| self.bound_part(&home, facts, &at, bound, picks, budget);
+            return agree(found.into_iter().map(part));
+        }
+        self.agreed_part(&self.members(type_name, step.name)?, Some(type_name), picks)
     }
 
     /// The first step of a chain: `self`, a bound name, a called function or class, an imported
@@ -62,11 +176,13 @@ impl Graph {
             let functions = self.all_named(function, |_, d| d.container.as_deref() == Some(type_name.as_str()))?;
             return head.call.then(|| self.agreed_return(&functions, Some(&type_name))).flatten();
         }
-        match bindings::name_type(&facts.bindings, r, head.name) {
+        match bindings::name_bindings(&facts.bindings, r, head.name) {
             Some(_) if head.call => None,
-            Some(Bound::Type(written)) => self.named_type(file, facts, written, None),
-            Some(Bound::Value(value)) => self.type_of(file, facts, r, value, budget - 1),
-            Some(Bound::Unknown) => None,
+            Some(found) => agree(found.iter().map(|b| self.bound_type(file, facts, r, b.bound(), None, budget))),
+            // Go's built-in `new(T)` makes a `*T`.
+            None if head.call && head.name == "new" && language == Language::Go => {
+                self.named_type(file, facts, &bindings::type_name(head.arguments)?, None)
+            }
             None if head.call => self.call_type(file, facts, language, head.name),
             // Java reads a field of the caller's own type without `this.`.
             None if let Some(field) = caller
@@ -76,12 +192,40 @@ impl Graph {
             {
                 Some(field)
             }
+            // A Go package variable declared in another file of the package.
+            None if language == Language::Go
+                && let Some((other, facts, found)) = self.package_bindings(file, head.name) =>
+            {
+                agree(found.iter().map(|(at, bound)| self.bound_type(other, facts, at, *bound, None, budget)))
+            }
             None => self.named_type(file, facts, head.name, None).filter(|known| match known {
                 // A bare project type is its own receiver (`Order.of()`); a value of it is not.
                 Known::Project(_) => true,
                 Known::Foreign => facts.imports.iter().any(|i| i.local == head.name),
             }),
         }
+    }
+
+    /// The top-level bindings of Go package variable `name` in another file of `file`'s package,
+    /// with that file and a reference standing where each was bound.
+    fn package_bindings<'a>(&'a self, file: &'a str, name: &str) -> Option<(&'a str, &'a FileFacts, BoundAt<'a>)> {
+        self.package_files(file).find_map(|(other, entry)| {
+            let facts = &entry.facts;
+            let at = |b: &Binding| Ref {
+                name: String::new(),
+                kind: RefKind::Method,
+                line: b.line,
+                receiver: None,
+                caller: None,
+            };
+            let found: Vec<(Ref, Bound<'_>)> = facts
+                .bindings
+                .iter()
+                .filter(|b| b.name == name && b.scope.is_none())
+                .map(|b| (at(b), b.bound()))
+                .collect();
+            (!found.is_empty()).then_some((other, facts, found))
+        })
     }
 
     /// What a call of the bare name `callee` makes: an instance of a Python class, or what a
@@ -91,8 +235,7 @@ impl Graph {
         if is_class && language == Language::Python {
             return Some(Known::Project(callee.to_string()));
         }
-        let local = self.in_file(file, |d| d.name == callee && d.container.is_none() && d.is_callable());
-        let functions = local.or_else(|| self.all_named(callee, |_, d| d.container.is_none() && d.is_callable()))?;
+        let functions = self.functions_named(file, callee)?;
         self.agreed_return(&functions, None).or_else(|| {
             // A library function: its result is no project value.
             facts
@@ -112,9 +255,7 @@ impl Graph {
         if step.name == "__dict__" {
             return Some(Known::Foreign);
         }
-        let members = self
-            .all_named(step.name, |_, d| d.container.as_deref() == Some(type_name) && d.is_callable())
-            .or_else(|| self.inherited(type_name, step.name, &Def::is_callable, MAX_BASES));
+        let members = self.members(type_name, step.name);
         if step.call {
             return self.agreed_return(&members?, Some(type_name));
         }
@@ -123,6 +264,36 @@ impl Graph {
         }
         // A property: a method read as an attribute.
         self.agreed_return(&members?, Some(type_name))
+    }
+
+    /// The functions `module.call()` calls when `module` is a module or package of the project
+    /// that `file` imports.
+    fn module_function(
+        &self,
+        file: &str,
+        facts: &FileFacts,
+        module: Segment<'_>,
+        call: Segment<'_>,
+    ) -> Option<Vec<DefId>> {
+        if module.call || module.index || !call.call {
+            return None;
+        }
+        let language = language_of(facts)?;
+        let import = facts.imports.iter().find(|i| i.local == module.name)?;
+        let target = self.imported_module(file, language, import)?;
+        self.all_named(call.name, |id, d| d.container.is_none() && d.is_callable() && target.matches(&id.file))
+    }
+
+    /// The functions a bare call of `callee` in `file` calls: the file's own, else the project's.
+    fn functions_named(&self, file: &str, callee: &str) -> Option<Vec<DefId>> {
+        let local = self.in_file(file, |d| d.name == callee && d.container.is_none() && d.is_callable());
+        local.or_else(|| self.all_named(callee, |_, d| d.container.is_none() && d.is_callable()))
+    }
+
+    /// The methods named `name` of `type_name`, its own or else inherited.
+    fn members(&self, type_name: &str, name: &str) -> Option<Vec<DefId>> {
+        self.all_named(name, |_, d| d.container.as_deref() == Some(type_name) && d.is_callable())
+            .or_else(|| self.inherited(type_name, name, &Def::is_callable, MAX_BASES))
     }
 
     /// Members named `name` that `type_name` inherits: its bases' own, then theirs, depth first in
@@ -160,41 +331,105 @@ impl Graph {
 
     /// Attribute `name` of `type_name` from the bindings of the files that define the type.
     fn attribute(&self, type_name: &str, name: &str, budget: u8) -> Option<Known> {
-        let homes = self.all_named(type_name, |_, d| d.is_type())?;
-        for home in homes {
+        let (home, found) = self.attribute_bindings(type_name, name)?;
+        let facts = &self.file(&home)?.facts;
+        agree(found.into_iter().map(|(at, bound)| self.bound_type(&home, facts, &at, bound, Some(type_name), budget)))
+    }
+
+    /// The bindings of attribute `name` of `type_name` in the first file defining the type that
+    /// binds it, each with a reference standing where it was bound (in the method that assigned
+    /// it), where a bound expression is evaluated.
+    fn attribute_bindings(&self, type_name: &str, name: &str) -> Option<(String, BoundAt<'_>)> {
+        for home in self.all_named(type_name, |_, d| d.is_type())? {
             let Some(entry) = self.file(&home.file) else { continue };
             let facts = &entry.facts;
-            let found: Vec<&Binding> = bindings::attribute_bindings(&facts.bindings, &facts.defs, type_name, name);
-            let Some(first) = found.first() else { continue };
-            return match bindings::agreed(found.iter().copied())? {
-                Bound::Type(written) => self.named_type(&home.file, facts, written, Some(type_name)),
-                Bound::Value(value) => {
-                    // Evaluated where it was bound: in the method that assigned it.
-                    let at = Ref {
-                        name: String::new(),
-                        kind: RefKind::Method,
-                        line: first.line,
-                        receiver: None,
-                        caller: first.scope,
-                    };
-                    self.type_of(&home.file, facts, &at, value, budget - 1)
-                }
-                Bound::Unknown => None,
+            let found = bindings::attribute_bindings(&facts.bindings, &facts.defs, type_name, name);
+            if found.is_empty() {
+                continue;
+            }
+            let at = |b: &Binding| Ref {
+                name: String::new(),
+                kind: RefKind::Method,
+                line: b.line,
+                receiver: None,
+                caller: b.scope,
             };
+            return Some((home.file, found.into_iter().map(|b| (at(b), b.bound())).collect()));
         }
         None
+    }
+
+    /// The type of the value a binding at `at` in `file` holds; `container` is the type whose
+    /// attribute it binds.
+    fn bound_type(
+        &self,
+        file: &str,
+        facts: &FileFacts,
+        at: &Ref,
+        bound: Bound<'_>,
+        container: Option<&str>,
+        budget: u8,
+    ) -> Option<Known> {
+        match bound {
+            Bound::Type(written, _) => self.named_type(file, facts, written, container),
+            Bound::Value(value) => self.type_of(file, facts, at, value, budget - 1),
+            Bound::Unpacked(value, position) => {
+                self.part_of(file, facts, at, value, &[Pick::Nth(position)], budget - 1)
+            }
+            Bound::Each(iterable) => self.part_of(file, facts, at, iterable, &[Pick::Each], budget - 1),
+            Bound::Unknown => None,
+        }
+    }
+
+    /// The type of the part `picks` take of the collection a binding at `at` in `file` holds (an
+    /// element written `Self` is left unknown).
+    fn bound_part(
+        &self,
+        file: &str,
+        facts: &FileFacts,
+        at: &Ref,
+        bound: Bound<'_>,
+        picks: &[Pick],
+        budget: u8,
+    ) -> Option<Known> {
+        match bound {
+            Bound::Type(_, collection) => self.named_type(file, facts, &pick_all(collection?, picks)?, None),
+            Bound::Value(value) => self.part_of(file, facts, at, value, picks, budget - 1),
+            Bound::Each(iterable) => {
+                self.part_of(file, facts, at, iterable, &[&[Pick::Each], picks].concat(), budget - 1)
+            }
+            Bound::Unpacked(value, position) => {
+                self.part_of(file, facts, at, value, &[&[Pick::Nth(position)], picks].concat(), budget - 1)
+            }
+            Bound::Unknown => None,
+        }
     }
 
     /// The return type the given functions agree on, read in their own files; `Self`/`this` is
     /// `container`.
     fn agreed_return(&self, functions: &[DefId], container: Option<&str>) -> Option<Known> {
+        self.agreed_signature(functions, container, |d| d.returns.clone())
+    }
+
+    /// The part `picks` take of the collections the given functions agree they return.
+    fn agreed_part(&self, functions: &[DefId], container: Option<&str>, picks: &[Pick]) -> Option<Known> {
+        self.agreed_signature(functions, container, |d| pick_all(d.returns_collection.as_deref()?, picks))
+    }
+
+    /// The type the given functions' signatures agree on, as `written` reads it from each.
+    fn agreed_signature(
+        &self,
+        functions: &[DefId],
+        container: Option<&str>,
+        written: impl Fn(&Def) -> Option<String>,
+    ) -> Option<Known> {
         let mut agreed: Option<Known> = None;
         for id in functions {
             let def: &Def = self.def(id)?;
-            let written = def.returns.as_deref()?;
-            let known = match written {
+            let written = written(def)?;
+            let known = match written.as_str() {
                 "Self" | "this" => Known::Project(def.container.clone().or(container.map(str::to_string))?),
-                _ => self.named_type(&id.file, &self.file(&id.file)?.facts, written, container)?,
+                written => self.named_type(&id.file, &self.file(&id.file)?.facts, written, container)?,
             };
             match &agreed {
                 Some(previous) if *previous != known => return None,
@@ -237,4 +472,10 @@ impl Graph {
         let type_name = written;
         bindings::builtin_type(language, type_name).then_some(Known::Foreign)
     }
+}
+
+/// The one type all evaluations agree on; `None` when one is unknown or two differ.
+fn agree(mut types: impl Iterator<Item = Option<Known>>) -> Option<Known> {
+    let first = types.next()??;
+    types.all(|t| t.as_ref() == Some(&first)).then_some(first)
 }

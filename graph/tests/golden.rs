@@ -115,10 +115,32 @@ fn python_calls() {
     );
     // `with Lines() as held`; `", ".join(…)` and `sep: str` are strings. `sep` in `Lines.join`
     // has no written type, and strings have a `join`: not claimed. `Report` inherits `join`.
+    // `for sheet in reversed(self.sheets or [])` where `self.sheets: list[Lines]`.
     assert_eq!(
         callers(&graph, "Lines.join", None),
-        ["shop/report.py:21 summary [exact]", "shop/report.py:40 Report::drain [exact]"]
+        [
+            "shop/batch.py:20 Batch::check [exact]",
+            "shop/report.py:21 summary [exact]",
+            "shop/report.py:40 Report::drain [exact]"
+        ]
     );
+    // Loop and comprehension variables over `list[Order]` attributes and a method returning one,
+    // a subscript of a `dict[int, Order]`, and subscripts of the items `split` returns in a
+    // tuple, unpacked; `for row in rows` (no written type) is only the name's one definition.
+    assert_eq!(
+        callers(&graph, "Order.validate", None)
+            .into_iter()
+            .filter(|c| c.starts_with("shop/batch.py"))
+            .collect::<Vec<_>>(),
+        [
+            "shop/batch.py:16 Batch::pending [exact]",
+            "shop/batch.py:21 Batch::check [exact]",
+            "shop/batch.py:24 Batch::recheck [exact]",
+            "shop/batch.py:31 check_all [likely]",
+            "shop/batch.py:41 first_valid [exact]"
+        ]
+    );
+    assert_eq!(callers(&graph, "Batch.check", None), ["shop/batch.py:29 check_all [exact]"]);
     let Lookup::Found(join) = graph.lookup("Lines.join", None) else { panic!("Lines.join") };
     assert_eq!(
         graph.unclaimed_calls(&join).as_deref(),
@@ -150,6 +172,17 @@ fn typescript_calls() {
         callers(&graph, "decode", None),
         ["src/app.ts:6 load [exact]", "src/store/codec.test.ts:5 <top> [exact]"]
     );
+    // `for (const store of this.stores)` over a `MemoryStore[]` field, and callbacks of
+    // `forEach` on what a method typed `Array<MemoryStore>` returns; maps have `set` and `get`
+    // too, so without the element type these would not be claimed.
+    assert_eq!(
+        callers(&graph, "MemoryStore.set", None),
+        ["src/app.ts:6 load [exact]", "src/queue.ts:6 flush [exact]", "src/store/batch.ts:16 Batch::clear [exact]"]
+    );
+    assert_eq!(
+        callers(&graph, "MemoryStore.get", None),
+        ["src/store/batch.ts:18 Batch::clear [exact]", "src/store/batch.ts:19 Batch::clear [exact]"]
+    );
     // The arrow function in `run` shadows it.
     assert_eq!(
         callers(&graph, "encode", None),
@@ -173,12 +206,54 @@ fn go_calls() {
     // Through the aliased import `st`, and from the package's own test.
     assert_eq!(
         callers(&graph, "NewMemory", None),
-        ["cmd/shop/main.go:25 main [exact]", "internal/store/store_test.go:6 TestMemoryPutGet [exact]"]
+        [
+            "cmd/shop/main.go:25 main [exact]",
+            "internal/store/batch.go:34 <top> [exact]",
+            "internal/store/len.go:18 <top> [exact]",
+            "internal/store/open.go:14 Open [exact]",
+            "internal/store/store_test.go:6 TestMemoryPutGet [exact]"
+        ]
     );
     // Through the field's written type: `s.db` is a `st.Store`, the interface.
     assert_eq!(callers(&graph, "Store.Get", None), ["cmd/shop/main.go:14 server::handle [exact]"]);
-    // `m := NewMemory()`, which returns a `*Memory`.
-    assert_eq!(callers(&graph, "Memory.Get", None), ["internal/store/store_test.go:8 TestMemoryPutGet [exact]"]);
+    // `range` over a `[]*Memory` field, a `map[string]Store` and a package `var` of a slice
+    // literal, a type assertion, and `Default`, a package variable of another file (a capital
+    // names no type in Go); in `seed`, the first result of `st.Open()`, a function of the
+    // imported package.
+    assert_eq!(
+        callers(&graph, "Memory.Put", None),
+        [
+            "cmd/shop/main.go:35 seed [exact]",
+            "internal/store/batch.go:15 Batch::PutAll [exact]",
+            "internal/store/batch.go:29 Flush [exact]",
+            "internal/store/batch.go:39 Reset [exact]",
+            "internal/store/batch.go:42 Reset [exact]",
+            "internal/store/open.go:23 Reopen [exact]",
+            "internal/store/store_test.go:7 TestMemoryPutGet [exact]"
+        ]
+    );
+    assert_eq!(callers(&graph, "Store.Put", None), ["internal/store/batch.go:18 Batch::PutAll [exact]"]);
+    // A method declared in another file than its type belongs to the type.
+    // `Total` calls it on `(*Default)`, a package variable declared below it, and ranges over
+    // `defaults`, a package variable of another file.
+    assert_eq!(
+        callers(&graph, "Memory.Len", None),
+        [
+            "internal/store/batch.go:49 Batch::Len [exact]",
+            "internal/store/len.go:10 Total [exact]",
+            "internal/store/len.go:12 Total [exact]"
+        ]
+    );
+    // `m, err := Open()`: `m` is the first result, a `*Memory` (open.go:23, above); `err` the
+    // second, the built-in `error`, whose `Error` is not the project's `NotFound.Error`.
+    assert_eq!(callers(&graph, "NotFound.Error", None), Vec::<String>::new());
+    // Go's built-in `new(T)`.
+    assert_eq!(callers(&graph, "Batch.PutAll", None), ["internal/store/batch.go:41 Reset [exact]"]);
+    // `m := NewMemory()`, which returns a `*Memory`; `b.stores[i]`, an element of a `[]*Memory`.
+    assert_eq!(
+        callers(&graph, "Memory.Get", None),
+        ["internal/store/batch.go:21 Batch::PutAll [exact]", "internal/store/store_test.go:8 TestMemoryPutGet [exact]"]
+    );
 }
 
 #[test]
