@@ -441,7 +441,7 @@ fn single_type(written: &str) -> Option<&str> {
     // Go's and Rust's pointers and references are their type; slices, maps, channels and
     // function types are built in.
     let mut one = one.trim_start_matches(['*', '&']).trim();
-    for prefix in ["mut ", "dyn ", "impl "] {
+    for prefix in ["mut ", "dyn ", "impl ", "readonly "] {
         one = one.strip_prefix(prefix).unwrap_or(one).trim();
     }
     Some(one)
@@ -871,6 +871,7 @@ mod tests {
         assert_eq!(type_name("Order | None").as_deref(), Some("Order"));
         assert_eq!(type_name("List[str]").as_deref(), Some("List"));
         assert_eq!(type_name("Order[]").as_deref(), Some("Array"));
+        assert_eq!(pick_all("readonly Order[]", &[Pick::Index]).as_deref(), Some("Order"));
         assert_eq!(type_name("interface{ Usage() string }").as_deref(), Some("interface"));
         assert_eq!(type_name("Order | Item"), None);
         assert_eq!(type_name("Callable[[int], str]").as_deref(), Some("Callable"));

@@ -107,6 +107,7 @@ const TS_BINDINGS: &str = r#"
 (required_parameter pattern: (identifier) @bind.name type: (type_annotation) @bind.type)
 (optional_parameter pattern: (identifier) @bind.name type: (type_annotation) @bind.type)
 (required_parameter (accessibility_modifier) pattern: (identifier) @bind.field type: (type_annotation) @bind.type)
+(required_parameter "readonly" pattern: (identifier) @bind.field type: (type_annotation) @bind.type)
 (public_field_definition name: [(property_identifier) (private_property_identifier)] @bind.name
   type: (type_annotation) @bind.type)
 (public_field_definition name: [(property_identifier) (private_property_identifier)] @bind.name
@@ -236,8 +237,9 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
     let text = |node: Node| node.utf8_text(source.as_bytes()).unwrap_or_default();
     let mut found: BTreeMap<usize, (Node, RefKind, Option<Node>)> = BTreeMap::new();
     let mut locals: Vec<(&str, u32)> = Vec::new();
-    // By the bound name's position: a name several patterns match keeps the one that says most.
-    let mut bound: BTreeMap<usize, Binding> = BTreeMap::new();
+    // By the bound name's position and the name bound there (a parameter property binds both `x`
+    // and `this.x`): a name several patterns match keeps the one that says most.
+    let mut bound: BTreeMap<(usize, String), Binding> = BTreeMap::new();
     let mut cursor = QueryCursor::new();
     let mut matches = cursor.matches(query, root, source.as_bytes());
     while let Some(m) = matches.next() {
@@ -356,7 +358,7 @@ fn position_among_siblings(node: Node) -> u32 {
 
 /// Keeps a binding of a plain name or a `self.` attribute; of several matches of one name, the
 /// one that says most: a written type, else an expression to evaluate.
-fn record_binding(bound: &mut BTreeMap<usize, Binding>, node: Node, binding: Binding) {
+fn record_binding(bound: &mut BTreeMap<(usize, String), Binding>, node: Node, binding: Binding) {
     let plain = |n: &str| !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '#' | '$'));
     let name = binding.name.as_str();
     let attribute = name.strip_prefix("self.").or_else(|| name.strip_prefix("this."));
@@ -369,7 +371,7 @@ fn record_binding(bound: &mut BTreeMap<usize, Binding>, node: Node, binding: Bin
         (None, Some(_), _) | (None, None, Some(_)) => 1,
         _ => 0,
     };
-    let entry = bound.entry(node.start_byte()).or_insert_with(|| binding.clone());
+    let entry = bound.entry((node.start_byte(), binding.name.clone())).or_insert_with(|| binding.clone());
     if says(&binding) > says(entry) {
         *entry = binding;
     }

@@ -174,14 +174,19 @@ fn typescript_calls() {
     );
     // `for (const store of this.stores)` over a `MemoryStore[]` field, and callbacks of
     // `forEach` on what a method typed `Array<MemoryStore>` returns; maps have `set` and `get`
-    // too, so without the element type these would not be claimed.
+    // too, so without the element type these would not be claimed. `readonly stores: readonly
+    // MemoryStore[]` is a parameter property.
     assert_eq!(
         callers(&graph, "MemoryStore.set", None),
         ["src/app.ts:6 load [exact]", "src/queue.ts:6 flush [exact]", "src/store/batch.ts:16 Batch::clear [exact]"]
     );
     assert_eq!(
         callers(&graph, "MemoryStore.get", None),
-        ["src/store/batch.ts:18 Batch::clear [exact]", "src/store/batch.ts:19 Batch::clear [exact]"]
+        [
+            "src/store/batch.ts:18 Batch::clear [exact]",
+            "src/store/batch.ts:19 Batch::clear [exact]",
+            "src/store/batch.ts:27 Snapshot::first [exact]"
+        ]
     );
     // The arrow function in `run` shadows it.
     assert_eq!(
