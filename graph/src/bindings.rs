@@ -661,13 +661,15 @@ pub fn is_property(signature: &str, name: &str) -> bool {
 }
 
 /// Method names the language's built-in types have (Python's str, bytes, list, dict, set and
-/// files; JavaScript's arrays, strings, maps, sets and promises): a call of one on a value of
-/// unknown type is far more often the built-in's than a project method's, so it is not claimed
-/// as a call of the project's method of that name.
+/// files; JavaScript's arrays, strings, maps, sets and promises; Go's `error` and the
+/// `fmt.Stringer` every standard type implements): a call of one on a value of unknown type is
+/// far more often the built-in's than a project method's, so it is not claimed as a call of the
+/// project's method of that name.
 pub fn builtin_method(language: Language, name: &str) -> bool {
     let names = match language {
         Language::Python => PYTHON_BUILTIN_METHODS,
         Language::JavaScript | Language::TypeScript | Language::Tsx => JS_BUILTIN_METHODS,
+        Language::Go => &["Error", "String"],
         _ => return false,
     };
     names.binary_search(&name).is_ok()
@@ -949,6 +951,7 @@ mod tests {
         assert!(builtin_method(Language::Python, "setdefault"));
         assert!(!builtin_method(Language::Python, "render") && !builtin_method(Language::TypeScript, "render"));
         assert!(!builtin_method(Language::Go, "pop"));
+        assert!(builtin_method(Language::Go, "Error") && builtin_method(Language::Go, "String"));
     }
 
     #[test]

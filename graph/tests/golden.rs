@@ -250,7 +250,8 @@ fn go_calls() {
         ]
     );
     // `m, err := Open()`: `m` is the first result, a `*Memory` (open.go:23, above); `err` the
-    // second, the built-in `error`, whose `Error` is not the project's `NotFound.Error`.
+    // second, the built-in `error`, whose `Error` is not the project's `NotFound.Error`; nor is
+    // `Error` called on a value of unknown type (`problems[0]` in `Describe`): Go's errors have it.
     assert_eq!(callers(&graph, "NotFound.Error", None), Vec::<String>::new());
     // Go's built-in `new(T)`.
     assert_eq!(callers(&graph, "Batch.PutAll", None), ["internal/store/batch.go:41 Reset [exact]"]);
