@@ -211,18 +211,11 @@ impl Graph {
     fn package_bindings<'a>(&'a self, file: &'a str, name: &str) -> Option<(&'a str, &'a FileFacts, BoundAt<'a>)> {
         self.package_files(file).find_map(|(other, entry)| {
             let facts = &entry.facts;
-            let at = |b: &Binding| Ref {
-                name: String::new(),
-                kind: RefKind::Method,
-                line: b.line,
-                receiver: None,
-                caller: None,
-            };
-            let found: Vec<(Ref, Bound<'_>)> = facts
+            let found: BoundAt<'_> = facts
                 .bindings
                 .iter()
                 .filter(|b| b.name == name && b.scope.is_none())
-                .map(|b| (at(b), b.bound()))
+                .map(|b| (site(b), b.bound()))
                 .collect();
             (!found.is_empty()).then_some((other, facts, found))
         })
@@ -347,14 +340,7 @@ impl Graph {
             if found.is_empty() {
                 continue;
             }
-            let at = |b: &Binding| Ref {
-                name: String::new(),
-                kind: RefKind::Method,
-                line: b.line,
-                receiver: None,
-                caller: b.scope,
-            };
-            return Some((home.file, found.into_iter().map(|b| (at(b), b.bound())).collect()));
+            return Some((home.file, found.into_iter().map(|b| (site(b), b.bound())).collect()));
         }
         None
     }
@@ -373,10 +359,8 @@ impl Graph {
         match bound {
             Bound::Type(written, _) => self.named_type(file, facts, written, container),
             Bound::Value(value) => self.type_of(file, facts, at, value, budget - 1),
-            Bound::Unpacked(value, position) => {
-                self.part_of(file, facts, at, value, &[Pick::Nth(position)], budget - 1)
-            }
-            Bound::Each(iterable) => self.part_of(file, facts, at, iterable, &[Pick::Each], budget - 1),
+            // The whole of one part of a collection.
+            Bound::Unpacked(..) | Bound::Each(_) => self.bound_part(file, facts, at, bound, &[], budget),
             Bound::Unknown => None,
         }
     }
@@ -478,4 +462,10 @@ impl Graph {
 fn agree(mut types: impl Iterator<Item = Option<Known>>) -> Option<Known> {
     let first = types.next()??;
     types.all(|t| t.as_ref() == Some(&first)).then_some(first)
+}
+
+/// A reference standing where `binding` was bound (in the function that bound it, or at the top
+/// level): where the expression it binds is evaluated.
+fn site(binding: &Binding) -> Ref {
+    Ref { name: String::new(), kind: RefKind::Method, line: binding.line, receiver: None, caller: binding.scope }
 }
