@@ -153,6 +153,8 @@ fn compare(tally: &mut Tally, answer: &Value, theirs: &[Site], asked: &Asked) {
         ours.insert((file.to_string(), line as u32), label);
     }
     let theirs: BTreeSet<&Site> = theirs.iter().collect();
+    // The report lists a few sites each side has alone; `CALLERS_ALL=1` lists every one.
+    let shown = if std::env::var_os("CALLERS_ALL").is_some() { usize::MAX } else { 8 };
     tally.compared += 1;
     tally.ours += ours.len();
     tally.theirs += theirs.len();
@@ -162,12 +164,12 @@ fn compare(tally: &mut Tally, answer: &Value, theirs: &[Site], asked: &Asked) {
         let entry = tally.by_label.entry(label.clone()).or_default();
         entry.0 += 1;
         entry.1 += usize::from(agreed);
-        if !agreed && tally.only_ours.len() < 8 {
+        if !agreed && tally.only_ours.len() < shown {
             tally.only_ours.push(format!("{}:{} → {} [{label}]", site.0, site.1, asked.symbol));
         }
     }
     for site in theirs.iter().filter(|site| !ours.contains_key(site)) {
-        if tally.only_theirs.len() < 8 {
+        if tally.only_theirs.len() < shown {
             tally.only_theirs.push(format!("{}:{} → {}", site.0, site.1, asked.symbol));
         }
     }
@@ -259,9 +261,7 @@ fn report(setup: &Setup<'_>, tally: &Tally, asked: usize, graph_ready: Duration)
     for (label, (ours, agreed)) in &tally.by_label {
         out.push_str(&format!("| {label} | {ours} | {agreed} | {} |\n", percent(*agreed, *ours)));
     }
-    for (title, sites) in
-        [("Only ours (first 8)", &tally.only_ours), ("Only the server's (first 8)", &tally.only_theirs)]
-    {
+    for (title, sites) in [("Only ours", &tally.only_ours), ("Only the server's", &tally.only_theirs)] {
         out.push_str(&format!("\n{title}:\n"));
         for site in sites {
             out.push_str(&format!("- `{site}`\n"));
