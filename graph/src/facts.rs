@@ -183,6 +183,8 @@ fn flatten(items: &[Definition], container: Option<&str>, language: Language, li
             let receiver_var =
                 (language == Language::Go && item.kind == Kind::Method).then(|| go_receiver_var(head)).flatten();
             let function = matches!(item.kind, Kind::Function | Kind::Method);
+            // Types are read from the head as written, not from the view's shortened line.
+            let head_text = item.uncut.as_deref().unwrap_or(&item.signature);
             // A Go method declared in another file than its type's is outlined at the top level
             // as `Type.name`; its receiver names the type it belongs to.
             let (name, container) = match (container, item.name.split_once('.')) {
@@ -199,11 +201,9 @@ fn flatten(items: &[Definition], container: Option<&str>, language: Language, li
                 start_line: item.start_line,
                 end_line: item.end_line,
                 receiver_var,
-                returns: function.then(|| crate::bindings::return_type(language, &item.signature)).flatten(),
-                returns_collection: function
-                    .then(|| crate::bindings::return_collection(language, &item.signature))
-                    .flatten(),
-                property: item.kind == Kind::Method && crate::bindings::is_property(&item.signature, name),
+                returns: function.then(|| crate::bindings::return_type(language, head_text)).flatten(),
+                returns_collection: function.then(|| crate::bindings::return_collection(language, head_text)).flatten(),
+                property: item.kind == Kind::Method && crate::bindings::is_property(head_text, name),
             });
         }
         let inner = match item.kind {

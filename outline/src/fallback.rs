@@ -170,6 +170,7 @@ fn one_line(kind: Kind, name: &str, signature: String, line: u32) -> Definition 
         kind,
         name: truncate(name.to_string(), MAX_SIGNATURE),
         signature,
+        uncut: None,
         start_line: line,
         head_line: line,
         end_line: line,

@@ -85,6 +85,11 @@ pub struct Definition {
     /// `@click.option(…) ×6`), then what follows the parameters (return type, bounds, bases) ends
     /// in `…`. The name and parameters are never cut below a hard cap of 1000 characters.
     pub signature: String,
+    /// The head on one line as written (whitespace collapsed, long decorations shortened) when
+    /// `signature` shortened it further: its types emptied, its parameters untyped or its tail
+    /// cut. What reads types from a head (the code graph's return types) needs it whole; `None`
+    /// when `signature` is the whole head.
+    pub uncut: Option<String>,
     /// 1-based, inclusive. Includes decorators/annotations/`export`/`template<…>` in front of it.
     pub start_line: u32,
     /// 1-based line where the declaration itself begins, after what `start_line` includes in

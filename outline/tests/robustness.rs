@@ -265,3 +265,17 @@ fn a_declaration_the_grammar_cannot_read_is_reported_with_its_lines() {
     assert!(!found.unparsed.is_empty(), "{signatures}");
     assert!(signatures.starts_with("[outline incomplete: line"), "{signatures}");
 }
+
+#[test]
+fn a_shortened_head_keeps_its_whole_text_for_tools_that_read_types() {
+    let source = "class Client:\n    def _init_transport(\n        self,\n        verify: VerifyTypes = True,\n        cert: CertTypes | None = None,\n        http1: bool = True,\n        http2: bool = False,\n        limits: Limits = DEFAULT_LIMITS,\n        transport: BaseTransport | None = None,\n        app: typing.Callable[..., typing.Any] | None = None,\n        trust_env: bool = True,\n    ) -> BaseTransport:\n        return transport\n\n    def close(self) -> None:\n        pass\n";
+    let outline = outline(Language::Python, source);
+    let methods = &outline.items[0].children;
+    let long = &methods[0];
+    assert!(long.signature.ends_with('…'), "the view cuts the return type: {}", long.signature);
+    let uncut = long.uncut.as_deref().expect("the whole head is kept");
+    assert!(uncut.ends_with(") -> BaseTransport"), "{uncut}");
+    assert!(uncut.contains("typing.Callable[..., typing.Any]"), "{uncut}");
+    assert_eq!(methods[1].signature, "def close(self) -> None");
+    assert_eq!(methods[1].uncut, None, "a head shown whole is not stored twice");
+}

@@ -65,6 +65,7 @@ fn entry(kind: Kind, signature: String, name: String, node: Node, source: &str) 
         kind,
         name: truncate(name, MAX_SIGNATURE),
         signature: truncate(signature, MAX_SIGNATURE),
+        uncut: None,
         start_line,
         head_line: start_line,
         end_line,

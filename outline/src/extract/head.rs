@@ -94,8 +94,19 @@ impl Head {
     }
 
     /// The head on one line, shortened as the module describes.
-    pub(crate) fn line(mut self) -> String {
+    pub(crate) fn line(self) -> String {
+        self.lines().0
+    }
+
+    /// The head on one line shortened as the module describes, and before anything but long
+    /// decorations was shortened (at most [`HARD_MAX`] characters).
+    pub(crate) fn lines(mut self) -> (String, String) {
         self.shorten_decorations(false);
+        let whole = truncate(self.render(), HARD_MAX);
+        (self.shortened(), whole)
+    }
+
+    fn shortened(&mut self) -> String {
         let mut full = self.render();
         if full.chars().count() > MAX_DETAILED && !self.declares_members {
             self.empty_types();

@@ -88,6 +88,7 @@ fn build(headings: &[Heading], ends: &[u32], next: &mut usize, parent_level: usi
             kind: Kind::Heading,
             name: heading.text.clone(),
             signature: truncate(format!("{} {}", "#".repeat(heading.level), heading.text), MAX_SIGNATURE),
+            uncut: None,
             start_line: heading.line,
             head_line: heading.line,
             end_line,

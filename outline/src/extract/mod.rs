@@ -475,7 +475,7 @@ impl<'s> Walker<'s> {
         let kind = if kind == Kind::Method && self.is_constructor(&name, owner) { Kind::Constructor } else { kind };
         // Where the head ends: the body, or what the rule names instead.
         let body = rule.head_end.iter().find_map(|path| find_path(node, path));
-        let signature = self.signature(node, rule, body, kind, lead);
+        let (signature, uncut) = self.signature(node, rule, body, kind, lead);
         let (head_line, end_line) = node_lines(node, self.source);
         // Attributes, decorators and `export` in front belong to the definition's span.
         let first = lead.attributes.first().copied().or_else(|| self.full_wrappers(lead.wrappers).next());
@@ -486,7 +486,7 @@ impl<'s> Walker<'s> {
         if let Some(body) = rule.members.and_then(|path| find_path(node, path)) {
             self.walk(body, Some(Owner { kind, name: &name }), &[], depth + 1, &mut children);
         }
-        Some(Definition { kind, name, signature, start_line, head_line, end_line, children })
+        Some(Definition { kind, name, signature, uncut, start_line, head_line, end_line, children })
     }
 
     fn full_wrappers<'w, 't>(&self, wrappers: &'w [Node<'t>]) -> impl Iterator<Item = Node<'t>> + 'w {
@@ -502,10 +502,18 @@ impl<'s> Walker<'s> {
         }
     }
 
-    fn signature(&self, node: Node, rule: &Rule, body: Option<Node>, kind: Kind, lead: &Lead) -> String {
+    /// The definition's signature line, and its whole head when the signature shortened it.
+    fn signature(
+        &self,
+        node: Node,
+        rule: &Rule,
+        body: Option<Node>,
+        kind: Kind,
+        lead: &Lead,
+    ) -> (String, Option<String>) {
         let head_end = body.map_or(node.end_byte(), |b| b.start_byte());
         if kind == Kind::Field {
-            return self.field_signature(node, rule, head_end);
+            return (self.field_signature(node, rule, head_end), None);
         }
         let declares_members = matches!(kind, Kind::Interface | Kind::Class | Kind::Struct | Kind::Trait);
         let mut head = if declares_members { Head::for_type() } else { Head::untyped(self.spec.untyped) };
@@ -541,7 +549,7 @@ impl<'s> Walker<'s> {
             self.push_split(&mut whole, node, node.byte_range());
             let whole = whole.line();
             if whole.chars().count() <= SHORT_VALUE {
-                return whole;
+                return (whole, None);
             }
         }
         let core_end = core_end(node).unwrap_or(head_end).clamp(node.start_byte(), head_end);
@@ -575,12 +583,14 @@ impl<'s> Walker<'s> {
             head.push(Role::Core, " ");
             self.push_code(&mut head, Role::Core, node, body.end_byte()..node.end_byte());
         }
-        let line = head.line();
-        if kind == Kind::TypeAlias && line.chars().count() > MAX_TYPE_ALIAS {
+        let (line, whole) = head.lines();
+        let line = if kind == Kind::TypeAlias && line.chars().count() > MAX_TYPE_ALIAS {
             shorten_alias(&line, MAX_TYPE_ALIAS)
         } else {
             line
-        }
+        };
+        let uncut = (whole != line).then_some(whole);
+        (line, uncut)
     }
 
     /// Appends the source in `range` (inside `within`) as core, its decorations as such.

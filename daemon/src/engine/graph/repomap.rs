@@ -461,6 +461,7 @@ fn pruned(
                 kind: item.kind,
                 name: item.name.clone(),
                 signature: item.signature.clone(),
+                uncut: item.uncut.clone(),
                 start_line: item.start_line,
                 head_line: item.head_line,
                 end_line: item.end_line,
