@@ -17,9 +17,14 @@ use crate::facts::{Def, Ref};
 pub struct Binding {
     /// `x`, or `self.x` / `this.x` for an attribute assigned in a method.
     pub name: String,
-    /// The type's own name (`Order` for `models.Order(…)`, `new Order()`, `Optional["Order"]`,
-    /// `Order | None`), or a literal's built-in type (`str`, `list`, `string`).
+    /// The type's name (`Order` for `new Order()`, `Optional["Order"]`, `Order | None`; with its
+    /// module for a Python class called through one, `models.Order` for `models.Order(…)`), or a
+    /// literal's built-in type (`str`, `list`, `string`).
     pub type_name: Option<String>,
+    /// The type is written with the name (`x: Order`, `orders: Order[]`), not worked out from a
+    /// value: it governs the name's other bindings.
+    #[serde(default)]
+    pub declared: bool,
     /// Without a written type: the expression the name is bound to when its type can be worked
     /// out from the project (`make()`, `self.client.session()`, `a.b`), arguments left out.
     /// Neither set: bound here, to something unknown.
@@ -41,6 +46,10 @@ pub struct Binding {
     /// Index in [`crate::FileFacts::defs`] of the innermost definition holding the binding; `None`
     /// at the module's top level.
     pub scope: Option<u32>,
+    /// The lines of the anonymous function the name is bound in (a callback's parameter, a local
+    /// of its body), inside its scope: outside them the name is another.
+    #[serde(default)]
+    pub closure: Option<(u32, u32)>,
 }
 
 /// What a binding says about its value's type.
@@ -430,13 +439,14 @@ pub(crate) fn type_name(written: &str) -> Option<String> {
 /// (`| None`), pointers and references; `None` for a union of several types.
 fn single_type(written: &str) -> Option<&str> {
     let text = written.trim().trim_start_matches(':').trim().trim_matches(['"', '\'']).trim();
-    let text = match text.strip_prefix("Optional[").or_else(|| text.strip_prefix("typing.Optional[")) {
-        Some(inner) => inner.strip_suffix(']')?.trim(),
-        None => text,
-    };
     let absent = |p: &&str| matches!(*p, "None" | "null" | "undefined");
+    // `Optional[T]` and `Union[A, B]` under any module alias (`typing.`, `t.`).
+    let (text, separator) = match python_alternatives(text) {
+        Some((inner, separator)) => (inner, separator),
+        None => (text, '|'),
+    };
     // Alternatives at the top level only: `Callable[[A], B | None]` is one type.
-    let parts: Vec<&str> = split_top(text, '|').into_iter().filter(|p| !p.is_empty() && !absent(p)).collect();
+    let parts: Vec<&str> = split_top(text, separator).into_iter().filter(|p| !p.is_empty() && !absent(p)).collect();
     let [one] = parts.as_slice() else { return None };
     // Go's and Rust's pointers and references are their type; slices, maps, channels and
     // function types are built in.
@@ -445,6 +455,44 @@ fn single_type(written: &str) -> Option<&str> {
         one = one.strip_prefix(prefix).unwrap_or(one).trim();
     }
     Some(one)
+}
+
+/// A union of several named types as a binding records it (`Call | Filter` for `Union[Call,
+/// Filter]`, `Call | Filter | None`, `t.Union["Call", "Filter"]`); `None` for one type or
+/// anything else (`Callable[…] | str` names no type in one of its parts).
+pub(crate) fn union_type(written: &str) -> Option<String> {
+    if single_type(written).is_some() {
+        return None;
+    }
+    let text = written.trim().trim_start_matches(':').trim();
+    let (text, separator) = python_alternatives(text).unwrap_or((text, '|'));
+    let names = split_top(text, separator)
+        .into_iter()
+        .filter(|p| !p.is_empty() && !matches!(*p, "None" | "null" | "undefined"))
+        .map(type_name)
+        .collect::<Option<Vec<String>>>()?;
+    (names.len() > 1).then(|| names.join(UNION))
+}
+
+/// How [`union_type`] joins its alternatives.
+const UNION: &str = " | ";
+
+/// The alternatives of a union [`union_type`] recorded.
+pub(crate) fn union_alternatives(recorded: &str) -> Option<impl Iterator<Item = &str>> {
+    recorded.contains(UNION).then(|| recorded.split(UNION))
+}
+
+/// What Python's `Optional[…]` and `Union[…]` hold (`typing.Optional[T]`, `t.Union[A, None]`),
+/// with what separates the alternatives there.
+fn python_alternatives(text: &str) -> Option<(&str, char)> {
+    let (generic, inner) = text.strip_suffix(']')?.split_once('[')?;
+    let (module, name) = generic.rsplit_once('.').unwrap_or(("", generic));
+    let is_module = module.split('.').all(|part| part.chars().all(|c| c.is_alphanumeric() || c == '_'));
+    match name {
+        "Optional" if is_module => Some((inner.trim(), '|')),
+        "Union" if is_module => Some((inner.trim(), ',')),
+        _ => None,
+    }
 }
 
 /// `text` split at `separator` outside brackets, each part trimmed.
@@ -506,6 +554,22 @@ impl Pick {
 /// `map[string]*Order`, `List<Order>` all give `Order`; with `[Index]`, `dict[str, Order]` and
 /// `Record<string, Order>` do too; with `[Nth(1), Index]`, `tuple[str, dict[str, Order]]`.
 /// `None` when a step meets no such collection or a part that is not one type.
+/// A Python dict's view iterated (`for x in d.values()`, `for k in d.keys()`): the dict, and the
+/// picks that take the same part of it.
+pub(crate) fn dict_view<'a>(expr: &'a str, picks: &[Pick]) -> Option<(&'a str, Vec<Pick>)> {
+    let (first, rest) = picks.split_first()?;
+    if *first != Pick::Each {
+        return None;
+    }
+    let (mapping, view) = expr.strip_suffix("()")?.rsplit_once('.')?;
+    let pick = match view {
+        "values" => Pick::Index,
+        "keys" => Pick::Each,
+        _ => return None,
+    };
+    Some((mapping, [&[pick], rest].concat()))
+}
+
 pub(crate) fn pick_all(written: &str, picks: &[Pick]) -> Option<String> {
     let part = picks.iter().try_fold(written, |written, pick| pick.written(written))?;
     type_name(part)
@@ -791,12 +855,32 @@ pub(crate) fn is_literal(receiver: &str) -> bool {
 /// them from inside a function, which runs after the module is loaded; those before `r` at the
 /// top level); `None` when the name is bound in neither. Several are all kept: the name is known when they agree on
 /// its type, which may be written differently (`for x in self.items` and
-/// `self.all().forEach((x) => …)`).
-pub(crate) fn name_bindings<'a>(bindings: &'a [Binding], r: &Ref, name: &str) -> Option<Vec<&'a Binding>> {
+/// `self.all().forEach((x) => …)`). In Python, whose only anonymous functions take no written
+/// types, a type written for the name governs the assignments; elsewhere a closure's typed
+/// parameter shares its function's scope here (`func(w http.ResponseWriter, r *http.Request)`
+/// beside `r := NewRouter()`), so none does.
+pub(crate) fn name_bindings<'a>(
+    language: Language,
+    bindings: &'a [Binding],
+    r: &Ref,
+    name: &str,
+) -> Option<Vec<&'a Binding>> {
+    // `url = url.copy_with(…)`: the `url` its value reads is bound before, not by itself.
+    let rebinds_itself = |b: &Binding| {
+        let read = b.value.as_deref().or(b.each.as_deref()).unwrap_or_default();
+        b.line == r.line && read.strip_prefix(name).is_some_and(|rest| rest.starts_with(['.', '(', '[']))
+    };
     let named = |scope: Option<u32>, before: bool| {
-        let found: Vec<&Binding> =
-            bindings.iter().filter(|b| b.name == name && b.scope == scope && (!before || b.line <= r.line)).collect();
-        (!found.is_empty()).then_some(found)
+        let found: Vec<&Binding> = bindings
+            .iter()
+            .filter(|b| b.name == name && b.scope == scope && (!before || b.line <= r.line) && !rebinds_itself(b))
+            .filter(|b| b.closure.is_none_or(|(from, to)| from <= r.line && r.line <= to))
+            .collect();
+        match language {
+            _ if found.is_empty() => None,
+            Language::Python => Some(deciding(found)),
+            _ => Some(found),
+        }
     };
     r.caller.and_then(|caller| named(Some(caller), true)).or_else(|| named(None, r.caller.is_none()))
 }
@@ -836,7 +920,17 @@ pub(crate) fn attribute_bindings<'a>(
         (assigned && scope.is_some_and(|d| d.container.as_deref() == Some(container)))
             || (b.name == attribute && scope.is_some_and(|d| d.is_type() && d.name == container))
     };
-    bindings.iter().filter(in_type).collect()
+    deciding(bindings.iter().filter(in_type).collect())
+}
+
+/// The bindings that decide a name's type: those that write it where any does (a declared type
+/// governs what is assigned: `self.thread: Optional[Thread] = None`, then `self.thread =
+/// start()`), else all of them.
+fn deciding(found: Vec<&Binding>) -> Vec<&Binding> {
+    match found.iter().any(|b| b.declared) {
+        true => found.into_iter().filter(|b| b.declared).collect(),
+        false => found,
+    }
 }
 
 impl Binding {
@@ -871,6 +965,9 @@ mod tests {
         assert_eq!(type_name("\"Order\"").as_deref(), Some("Order"));
         assert_eq!(type_name("Optional[\"Order\"]").as_deref(), Some("Order"));
         assert_eq!(type_name("Order | None").as_deref(), Some("Order"));
+        assert_eq!(type_name("t.Optional[EvalContext]").as_deref(), Some("EvalContext"));
+        assert_eq!(type_name("typing.Union[\"Order\", None]").as_deref(), Some("Order"));
+        assert_eq!(type_name("Union[Order, Invoice]"), None);
         assert_eq!(type_name("List[str]").as_deref(), Some("List"));
         assert_eq!(type_name("Order[]").as_deref(), Some("Array"));
         assert_eq!(pick_all("readonly Order[]", &[Pick::Index]).as_deref(), Some("Order"));

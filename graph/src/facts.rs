@@ -32,6 +32,10 @@ pub struct Def {
     /// A method read as an attribute: Python's `@property`, a TypeScript/JavaScript getter.
     #[serde(default)]
     pub property: bool,
+    /// The bases a type's head names, as written (`B` and `models.Model` for `class
+    /// A(B, models.Model)`, `extends B implements C`), in source order.
+    #[serde(default)]
+    pub bases: Vec<String>,
 }
 
 impl Def {
@@ -152,7 +156,11 @@ pub fn extract_from(language: Language, source: &str, outline: &Outline, tree: O
     };
     if let Some(tree) = tree {
         let root = tree.root_node();
-        (facts.refs, facts.bindings) = references::extract(language, root, source, &facts.defs);
+        let extracted = references::extract(language, root, source, &facts.defs);
+        (facts.refs, facts.bindings) = (extracted.refs, extracted.bindings);
+        for (class, base) in extracted.bases {
+            facts.defs[class as usize].bases.push(base);
+        }
         let (imports, package) = imports::extract(language, root, source);
         facts.imports = imports;
         facts.package = package;
@@ -204,6 +212,7 @@ fn flatten(items: &[Definition], container: Option<&str>, language: Language, li
                 returns: function.then(|| crate::bindings::return_type(language, head_text)).flatten(),
                 returns_collection: function.then(|| crate::bindings::return_collection(language, head_text)).flatten(),
                 property: item.kind == Kind::Method && crate::bindings::is_property(head_text, name),
+                bases: Vec::new(),
             });
         }
         let inner = match item.kind {

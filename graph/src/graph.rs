@@ -246,8 +246,8 @@ impl Graph {
                 return Some(found);
             }
         }
-        // `super().f()`, `super.f()`: the method the caller's type inherits.
-        if matches!(receiver, "super()" | "super")
+        // `super().f()`, `super.f()`, `super(Type, self).f()`: the method the caller's type inherits.
+        if (matches!(receiver, "super()" | "super") || receiver.starts_with("super("))
             && let Some(container) = caller.and_then(|c| c.container.as_deref())
         {
             return exact(self.inherited(container, &r.name, &|d| fits(r.kind, d), MAX_BASES));
@@ -300,15 +300,21 @@ impl Graph {
         match self.type_of(file, facts, r, receiver, MAX_STEPS) {
             Some(Known::Foreign) => return None,
             Some(Known::Project(type_name)) => {
-                let own = self.all_named(&r.name, |_, d| member_of(&type_name, d));
-                if let Some(members) =
-                    own.or_else(|| self.inherited(&type_name, &r.name, &|d| fits(r.kind, d), MAX_BASES))
-                {
-                    let one_place = members.iter().all(|m| m.file == members[0].file);
-                    let label = if one_place { Label::Exact } else { Label::Ambiguous };
-                    return Some(Resolution { label, targets: members });
+                if let Some(decided) = self.member_of_type(&type_name, r, language) {
+                    return decided;
                 }
-                // Neither the type's own member nor one it inherits from the project's classes.
+            }
+            // One of several types (`node: Union[Call, Filter]`): the member each has.
+            Some(Known::Union(types)) => {
+                let each: Option<Vec<Option<Resolution>>> =
+                    types.iter().map(|t| self.member_of_type(t, r, language)).collect();
+                if let Some(each) = each {
+                    let mut targets: Vec<DefId> = each.into_iter().flatten().flat_map(|found| found.targets).collect();
+                    targets.sort();
+                    targets.dedup();
+                    let label = if targets.len() == 1 { Label::Exact } else { Label::Ambiguous };
+                    return (!targets.is_empty()).then_some(Resolution { label, targets });
+                }
             }
             None => {}
         }
@@ -318,6 +324,33 @@ impl Graph {
             return None;
         }
         self.by_name(&r.name, &|d| d.container.is_some() && fits(r.kind, d))
+    }
+
+    /// Member `r` of values of project type `type_name`: its own or inherited, `exact` (several
+    /// files' for Rust impls and Go packages, `ambiguous`); `Some(None)` when the type decides
+    /// that no project method is called; `None` when it cannot say.
+    fn member_of_type(&self, type_name: &str, r: &Ref, language: Language) -> Option<Option<Resolution>> {
+        let member_of = |d: &Def| d.name == r.name && d.container.as_deref() == Some(type_name) && fits(r.kind, d);
+        let own = self.all_named(&r.name, |_, d| member_of(d));
+        if let Some(members) = own.or_else(|| self.inherited(type_name, &r.name, &|d| fits(r.kind, d), MAX_BASES)) {
+            let one_place = members.iter().all(|m| m.file == members[0].file);
+            let label = if one_place { Label::Exact } else { Label::Ambiguous };
+            return Some(Some(Resolution { label, targets: members }));
+        }
+        // Neither the type's own member nor one it inherits from the project's classes. Where a
+        // class names its bases in its head, that leaves the methods of the classes derived from
+        // it (an abstract call, a mixin's host) — or none at all: the name is an attribute
+        // holding a callable (`self.send = send`), or a library base class's method. (An
+        // interface's or a type alias's members are not all definitions: `revoke_: () => void`.)
+        let classes = self.all_named(type_name, |_, d| d.is_type());
+        let only_classes =
+            classes.is_some_and(|ids| ids.iter().all(|id| self.def(id).is_some_and(|d| d.kind == "class")));
+        if !derives_in_head(language) || !only_classes {
+            return None;
+        }
+        let derived = self.derived_members(type_name, &r.name, &|d| fits(r.kind, d), MAX_BASES);
+        let label = if derived.len() == 1 { Label::Likely } else { Label::Ambiguous };
+        Some((!derived.is_empty()).then(|| Resolution { label, targets: derived.into_iter().collect() }))
     }
 
     /// Resolves `name` in `module` (imported by `file`), following re-exports.
@@ -448,6 +481,13 @@ impl Graph {
 }
 
 /// Whether a reference of `kind` can point at `def`.
+/// Languages whose classes name every base they inherit members from in their head (`class
+/// A(B)`, `extends B`), so a type's members are known from its classes alone. Not Go (embedded
+/// fields) nor Rust (trait methods).
+fn derives_in_head(language: Language) -> bool {
+    matches!(language, Language::Python | Language::JavaScript | Language::TypeScript | Language::Tsx | Language::Java)
+}
+
 fn fits(kind: RefKind, def: &Def) -> bool {
     match kind {
         RefKind::Call => def.is_callable() || is_ctor(def),

@@ -38,8 +38,10 @@ const PYTHON: &str = r#"
 (call function: (identifier) @call)
 (call function: (attribute object: (_) @recv attribute: (identifier) @method))
 (attribute object: (_) @recv attribute: (identifier) @read)
-(class_definition superclasses: (argument_list (identifier) @type))
-(class_definition superclasses: (argument_list (attribute object: (_) @recv attribute: (identifier) @type)))
+(class_definition superclasses: (argument_list (identifier) @base))
+(class_definition superclasses: (argument_list (attribute object: (_) @recv attribute: (identifier) @base)))
+(class_definition superclasses: (argument_list (subscript value: (identifier) @base)))
+(class_definition superclasses: (argument_list (subscript value: (attribute object: (_) @recv attribute: (identifier) @base))))
 (type (identifier) @type)
 (assignment left: (identifier) @local)
 (parameters (identifier) @local)
@@ -73,7 +75,7 @@ const JAVASCRIPT: &str = r#"
 (call_expression function: (member_expression object: (_) @recv property: (property_identifier) @method))
 (new_expression constructor: (identifier) @new)
 (new_expression constructor: (member_expression object: (_) @recv property: (property_identifier) @new))
-(class_heritage (identifier) @type)
+(class_heritage (identifier) @base)
 (variable_declarator name: (identifier) @local)
 (formal_parameters (identifier) @local)
 "#;
@@ -129,7 +131,9 @@ const TYPESCRIPT: &str = r#"
 (member_expression object: (_) @recv property: (property_identifier) @read)
 (new_expression constructor: (identifier) @new)
 (new_expression constructor: (member_expression object: (_) @recv property: (property_identifier) @new))
-(extends_clause value: (identifier) @type)
+(extends_clause value: (identifier) @base)
+(implements_clause [(type_identifier) @base (generic_type name: (type_identifier) @base)])
+(extends_type_clause [(type_identifier) @base (generic_type name: (type_identifier) @base)])
 (type_identifier) @type
 (variable_declarator name: (identifier) @local)
 (required_parameter pattern: (identifier) @local)
@@ -191,6 +195,9 @@ const JAVA: &str = r#"
 (object_creation_expression type: (type_identifier) @new)
 (object_creation_expression type: (generic_type (type_identifier) @new))
 (object_creation_expression type: (scoped_type_identifier (_) @recv (type_identifier) @new))
+(superclass [(type_identifier) @base (generic_type (type_identifier) @base)])
+(super_interfaces (type_list [(type_identifier) @base (generic_type (type_identifier) @base)]))
+(extends_interfaces (type_list [(type_identifier) @base (generic_type (type_identifier) @base)]))
 (type_identifier) @type
 "#;
 
@@ -229,10 +236,20 @@ pub(crate) fn query(language: Language) -> Option<&'static Query> {
     COMPILED[slot].get_or_init(|| Query::new(&language.grammar(), &query_source(language)?).ok()).as_ref()
 }
 
-/// Every reference in the tree, in source order, each with the innermost definition enclosing it,
-/// and the names bound with what their bindings say about their types (see [`crate::bindings`]).
-pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]) -> (Vec<Ref>, Vec<Binding>) {
-    let Some(query) = query(language) else { return (Vec::new(), Vec::new()) };
+/// What the queries find in one file.
+#[derive(Default)]
+pub(crate) struct Extracted {
+    /// Every reference, in source order, each with the innermost definition enclosing it.
+    pub refs: Vec<Ref>,
+    /// The names bound, with what their bindings say about their types (see [`crate::bindings`]).
+    pub bindings: Vec<Binding>,
+    /// The bases each type's head names (`class A(B)`, `extends B implements C`): the index of
+    /// the type in the definitions, and the base as written.
+    pub bases: Vec<(u32, String)>,
+}
+
+pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]) -> Extracted {
+    let Some(query) = query(language) else { return Extracted::default() };
     let names = query.capture_names();
     let text = |node: Node| node.utf8_text(source.as_bytes()).unwrap_or_default();
     let mut found: BTreeMap<usize, (Node, RefKind, Option<Node>)> = BTreeMap::new();
@@ -240,6 +257,8 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
     // By the bound name's position and the name bound there (a parameter property binds both `x`
     // and `this.x`): a name several patterns match keeps the one that says most.
     let mut bound: BTreeMap<(usize, String), Binding> = BTreeMap::new();
+    // In the order the heads name them: a class's bases are searched in that order.
+    let mut bases: Vec<(u32, String)> = Vec::new();
     let mut cursor = QueryCursor::new();
     let mut matches = cursor.matches(query, root, source.as_bytes());
     while let Some(m) = matches.next() {
@@ -247,8 +266,10 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
         let mut receiver = None;
         // The bound name's node, and the prefix it takes (`this.` for a parameter property).
         let mut binding: Option<(Node, Option<&str>)> = None;
+        let mut base = None;
         let mut bound_type = None;
         let mut collection = None;
+        let mut declared = false;
         let mut value = None;
         let mut each = None;
         let mut position = None;
@@ -259,8 +280,10 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
                 "bind.name" => binding = Some((capture.node, None)),
                 "bind.field" => binding = Some((capture.node, Some("this."))),
                 "bind.type" => {
-                    bound_type = bindings::type_name(text(capture.node));
-                    let written = text(capture.node).trim_start_matches(':').trim();
+                    declared = true;
+                    let written = text(capture.node);
+                    bound_type = bindings::type_name(written).or_else(|| bindings::union_type(written));
+                    let written = written.trim_start_matches(':').trim();
                     collection = bindings::is_collection(written).then(|| written.to_string());
                 }
                 "bind.new" => bound_type = Some(text(capture.node).to_string()),
@@ -268,6 +291,8 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
                     let function = text(capture.node);
                     let callee = function.rsplit('.').next().unwrap_or_default();
                     match bindings::constructs(language, callee) {
+                        // A class with its module (`httpcore.ConnectionPool(…)` is a library's).
+                        Some(type_name) if type_name == callee => bound_type = Some(compact(function)),
                         Some(type_name) => bound_type = Some(type_name.to_string()),
                         None => value = Some(format!("{}()", compact(function))),
                     }
@@ -293,10 +318,18 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
                 "method" => target = Some((capture.node, RefKind::Method)),
                 "new" => target = Some((capture.node, RefKind::New)),
                 "read" => target = Some((capture.node, RefKind::Read)),
+                "base" => {
+                    target = Some((capture.node, RefKind::Type));
+                    base = Some(capture.node);
+                }
                 _ => target = Some((capture.node, RefKind::Type)),
             }
         }
         if let Some((node, prefix)) = binding {
+            // `x = None`, `this.x = null`: an optional's empty case says nothing of its type.
+            if assigns_nothing(node) {
+                continue;
+            }
             // Its place among the names a value is unpacked into (`a, b = f()`).
             if unpacked {
                 position = Some(position_among_siblings(node));
@@ -318,9 +351,32 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
             let name = format!("{}{}", prefix.unwrap_or_default(), text(node));
             let line = node.start_position().row as u32 + 1;
             let scope = enclosing(defs, line);
-            let binding = Binding { name, type_name: bound_type, value, collection, each, position, line, scope };
+            let closure = enclosing_closure(node);
+            let binding = Binding {
+                name,
+                type_name: bound_type,
+                declared,
+                value,
+                collection,
+                each,
+                position,
+                line,
+                scope,
+                closure,
+            };
             record_binding(&mut bound, node, binding);
             continue;
+        }
+        if let Some(base) = base
+            && let Some(class) = declaring_type(base, defs)
+        {
+            let written = match receiver {
+                Some(module) => format!("{}.{}", text(module), text(base)),
+                None => text(base).to_string(),
+            };
+            if !bases.iter().any(|(c, b)| *c == class && *b == written) {
+                bases.push((class, written));
+            }
         }
         let Some((node, kind)) = target else { continue };
         if kind == RefKind::Type && names_a_declaration(node) {
@@ -342,7 +398,54 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
             caller: enclosing(defs, line),
         }
     });
-    (refs.filter(|r| !calls_a_local(r, &locals, defs)).collect(), bound.into_values().collect())
+    Extracted {
+        refs: refs.filter(|r| !calls_a_local(r, &locals, defs)).collect(),
+        bindings: bound.into_values().collect(),
+        bases,
+    }
+}
+
+/// The lines of the innermost anonymous function holding `node` (a callback's parameter or a
+/// local of its body), which the outline does not list as a definition of its own.
+fn enclosing_closure(node: Node) -> Option<(u32, u32)> {
+    let mut current = node.parent();
+    while let Some(ancestor) = current {
+        let anonymous = matches!(
+            ancestor.kind(),
+            "func_literal"
+                | "arrow_function"
+                | "function_expression"
+                | "function"
+                | "generator_function"
+                | "lambda"
+                | "lambda_expression"
+                | "closure_expression"
+        );
+        if anonymous {
+            let line = |row: usize| row as u32 + 1;
+            return Some((line(ancestor.start_position().row), line(ancestor.end_position().row)));
+        }
+        current = ancestor.parent();
+    }
+    None
+}
+
+/// The type definition whose head holds `base` (a base class or interface it names).
+fn declaring_type(base: Node, defs: &[Def]) -> Option<u32> {
+    let mut node = base.parent();
+    while let Some(current) = node {
+        let declares = matches!(
+            current.kind(),
+            "class_definition" | "class_declaration" | "abstract_class_declaration" | "class" | "interface_declaration"
+        );
+        if declares {
+            let line = current.start_position().row as u32 + 1;
+            let index = defs.iter().position(|d| d.line == line && d.is_type())?;
+            return Some(index as u32);
+        }
+        node = current.parent();
+    }
+    None
 }
 
 /// How many named nodes come before `node` under its parent.
@@ -358,6 +461,15 @@ fn position_among_siblings(node: Node) -> u32 {
 
 /// Keeps a binding of a plain name or a `self.` attribute; of several matches of one name, the
 /// one that says most: a written type, else an expression to evaluate.
+/// Whether the name `node` is assigned `None`, `null`, `undefined` or `nil`, and no type is
+/// written with it.
+fn assigns_nothing(node: Node) -> bool {
+    let Some(assignment) = node.parent() else { return false };
+    let value = assignment.child_by_field_name("right").or_else(|| assignment.child_by_field_name("value"));
+    let typed = assignment.child_by_field_name("type").is_some();
+    !typed && value.is_some_and(|value| matches!(value.kind(), "none" | "null" | "undefined" | "nil"))
+}
+
 fn record_binding(bound: &mut BTreeMap<(usize, String), Binding>, node: Node, binding: Binding) {
     let plain = |n: &str| !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '#' | '$'));
     let name = binding.name.as_str();

@@ -7,6 +7,8 @@
 //! Nothing is guessed: a step that cannot be worked out (no binding, an unwritten return type,
 //! a type parameter) makes the whole receiver unknown, and resolution falls back to the name.
 
+use std::collections::BTreeSet;
+
 use lean_ctx_outline::Language;
 
 use crate::bindings::{self, Binding, Bound, Pick, Segment, pick_all};
@@ -29,6 +31,41 @@ pub(crate) enum Known {
     Project(String),
     /// A built-in or library type: nothing the project defines is called on it.
     Foreign,
+    /// One of several project types, by name, sorted (`Union[Call, Filter]`, `Call | Filter`):
+    /// a member is each one's, a step what they agree it gives.
+    Union(Vec<String>),
+}
+
+impl Known {
+    /// What `step` gives for this type: for a union, what it gives for each alternative, where
+    /// they agree (or a union of what they give); a library's value stays one.
+    fn step(self, step: impl Fn(&str) -> Option<Known>) -> Option<Known> {
+        match self {
+            Known::Foreign => Some(Known::Foreign),
+            Known::Project(type_name) => step(&type_name),
+            Known::Union(types) => union(types.iter().map(|t| step(t)).collect::<Option<Vec<_>>>()?),
+        }
+    }
+}
+
+/// The type values of these types have together: the one they agree on, a union of project
+/// types, or unknown when a library's type is among several.
+fn union(types: Vec<Known>) -> Option<Known> {
+    let first = types.first()?.clone();
+    if types.iter().all(|t| *t == first) {
+        return Some(first);
+    }
+    let mut names = Vec::new();
+    for known in types {
+        match known {
+            Known::Project(name) => names.push(name),
+            Known::Union(more) => names.extend(more),
+            Known::Foreign => return None,
+        }
+    }
+    names.sort();
+    names.dedup();
+    Some(Known::Union(names))
 }
 
 impl Graph {
@@ -69,6 +106,14 @@ impl Graph {
         if budget == 0 || bindings::is_literal(expr) {
             return None;
         }
+        // A dict's view is read from the dict's written type; a project type's own `values()`
+        // from its signature, below.
+        if language_of(facts) == Some(Language::Python)
+            && let Some((mapping, view_picks)) = bindings::dict_view(expr, picks)
+            && let Some(found) = self.part_of(file, facts, r, mapping, &view_picks, budget - 1)
+        {
+            return Some(found);
+        }
         let steps = bindings::segments(expr)?;
         let (last, init) = steps.split_last()?;
         // A part of a subscript (`for x in groups[k]`): the subscript's part first.
@@ -90,8 +135,10 @@ impl Graph {
         }
         // A member of a library's or a built-in value: what it holds is no project value either
         // way, but its collection type is not written anywhere the graph reads.
-        let Known::Project(type_name) = self.chain_type(file, facts, r, init, budget)? else { return None };
-        self.member_part(&type_name, last, picks, budget - 1)
+        match self.chain_type(file, facts, r, init, budget)? {
+            Known::Foreign => None,
+            known => known.step(|type_name| self.member_part(type_name, last, picks, budget - 1)),
+        }
     }
 
     /// The type a chain of steps evaluates to, step by step from its head; a subscripted step is
@@ -111,11 +158,10 @@ impl Graph {
             (false, _) => (self.head_type(file, facts, r, *head, budget)?, rest),
         };
         for step in rest {
-            let Known::Project(type_name) = known else { return Some(Known::Foreign) };
-            known = match step.index {
-                true => self.member_part(&type_name, step.collection(), &[Pick::Index], budget - 1)?,
-                false => self.member_type(&type_name, *step, budget - 1)?,
-            };
+            known = known.step(|type_name| match step.index {
+                true => self.member_part(type_name, step.collection(), &[Pick::Index], budget - 1),
+                false => self.member_type(type_name, *step, budget - 1),
+            })?;
         }
         Some(known)
     }
@@ -131,11 +177,14 @@ impl Graph {
         picks: &[Pick],
         budget: u8,
     ) -> Option<Known> {
-        match bindings::name_bindings(&facts.bindings, r, head.name) {
+        let language = language_of(facts)?;
+        match bindings::name_bindings(language, &facts.bindings, r, head.name) {
             Some(_) if head.call => None,
-            Some(found) => agree(found.iter().map(|b| self.bound_part(file, facts, r, b.bound(), picks, budget))),
+            Some(found) => {
+                agree(found.iter().map(|b| self.bound_part(file, facts, &site(b), b.bound(), picks, budget)))
+            }
             None if head.call => self.agreed_part(&self.functions_named(file, head.name)?, None, picks),
-            None if language_of(facts) == Some(Language::Go) => {
+            None if language == Language::Go => {
                 let (other, facts, found) = self.package_bindings(file, head.name)?;
                 agree(found.iter().map(|(at, bound)| self.bound_part(other, facts, at, *bound, picks, budget)))
             }
@@ -166,8 +215,12 @@ impl Graph {
         let caller = r.caller.and_then(|i| facts.defs.get(i as usize));
         let is_self = matches!(head.name, "self" | "this" | "cls" | "Self")
             || caller.is_some_and(|c| c.receiver_var.as_deref() == Some(head.name));
-        if is_self && !head.call {
-            return caller.and_then(|c| c.container.clone()).map(Known::Project);
+        // (Outside a type, `self` is a parameter like any other: `def wrapper(self: Scaffold)`.)
+        if is_self
+            && !head.call
+            && let Some(container) = caller.and_then(|c| c.container.clone())
+        {
+            return Some(Known::Project(container));
         }
         // A Rust path: `Store::open()` makes what `Store`'s `open` returns.
         if let Some((path, function)) = head.name.rsplit_once("::") {
@@ -176,9 +229,11 @@ impl Graph {
             let functions = self.all_named(function, |_, d| d.container.as_deref() == Some(type_name.as_str()))?;
             return head.call.then(|| self.agreed_return(&functions, Some(&type_name))).flatten();
         }
-        match bindings::name_bindings(&facts.bindings, r, head.name) {
+        match bindings::name_bindings(language, &facts.bindings, r, head.name) {
             Some(_) if head.call => None,
-            Some(found) => agree(found.iter().map(|b| self.bound_type(file, facts, r, b.bound(), None, budget))),
+            // Each binding's value is evaluated where it was bound (`url = url.copy_with()` reads
+            // the `url` bound before it).
+            Some(found) => agree(found.iter().map(|b| self.bound_type(file, facts, &site(b), b.bound(), None, budget))),
             // Go's built-in `new(T)` makes a `*T`.
             None if head.call && head.name == "new" && language == Language::Go => {
                 self.named_type(file, facts, &bindings::type_name(head.arguments)?, None)
@@ -200,8 +255,13 @@ impl Graph {
             }
             None => self.named_type(file, facts, head.name, None).filter(|known| match known {
                 // A bare project type is its own receiver (`Order.of()`); a value of it is not.
-                Known::Project(_) => true,
-                Known::Foreign => facts.imports.iter().any(|i| i.local == head.name),
+                Known::Project(_) | Known::Union(_) => true,
+                // So is an imported library name, and Python's unbound built-in type names
+                // (`dict.__repr__(self)`, `int.__new__(cls, value)`).
+                Known::Foreign => {
+                    facts.imports.iter().any(|i| i.local == head.name)
+                        || (language == Language::Python && bindings::builtin_type(language, head.name))
+                }
             }),
         }
     }
@@ -302,24 +362,61 @@ impl Graph {
         if depth == 0 {
             return None;
         }
-        for class in self.all_named(type_name, |_, d| d.is_type())? {
+        self.bases(type_name).into_iter().find_map(|base| {
+            let own = self.all_named(name, |_, d| d.container.as_deref() == Some(base.as_str()) && fits(d));
+            own.or_else(|| self.inherited(&base, name, fits, depth - 1))
+        })
+    }
+
+    /// The project types the classes named `type_name` name as their bases (`class A(B)`,
+    /// `extends B`), in the order written.
+    fn bases(&self, type_name: &str) -> Vec<String> {
+        let mut bases = Vec::new();
+        for class in self.all_named(type_name, |_, d| d.is_type()).into_iter().flatten() {
             let Some(entry) = self.file(&class.file) else { continue };
             let Some(def) = entry.facts.defs.get(class.index as usize) else { continue };
-            // The types the class's head line names: its bases (`class A(B)`, `extends B`).
-            let bases = entry.facts.refs.iter().filter(|r| {
-                r.kind == RefKind::Type && r.caller == Some(class.index) && r.line == def.line && r.name != def.name
-            });
-            for base in bases {
-                let Some(Known::Project(base)) = self.named_type(&class.file, &entry.facts, &base.name, None) else {
-                    continue;
-                };
-                let own = self.all_named(name, |_, d| d.container.as_deref() == Some(base.as_str()) && fits(d));
-                if let Some(found) = own.or_else(|| self.inherited(&base, name, fits, depth - 1)) {
-                    return Some(found);
+            for base in def.bases.iter().filter(|base| **base != def.name) {
+                if let Some(Known::Project(base)) = self.named_type(&class.file, &entry.facts, base, None) {
+                    bases.push(base);
                 }
             }
         }
-        None
+        bases
+    }
+
+    /// Members named `name` of the project's classes derived from `type_name` (their own, or what
+    /// they inherit from another of their bases), and of the classes derived from those, to
+    /// `depth` levels: where a call through a value of `type_name` that has no such member goes.
+    pub(crate) fn derived_members(
+        &self,
+        type_name: &str,
+        name: &str,
+        fits: &dyn Fn(&Def) -> bool,
+        depth: u8,
+    ) -> BTreeSet<DefId> {
+        let mut found = BTreeSet::new();
+        if depth == 0 {
+            return found;
+        }
+        // The files that name `type_name`, where the classes naming it as a base are.
+        let files: BTreeSet<&String> = self.refs_named(type_name).map(|(file, _)| file).collect();
+        let project_type = Some(Known::Project(type_name.to_string()));
+        for file in files {
+            let Some(entry) = self.file(file) else { continue };
+            let derives = |class: &&Def| {
+                class.name != type_name
+                    && class.bases.iter().any(|base| {
+                        base.rsplit('.').next() == Some(type_name)
+                            && self.named_type(file, &entry.facts, base, None) == project_type
+                    })
+            };
+            for class in entry.facts.defs.iter().filter(derives) {
+                let own = self.all_named(name, |_, d| d.container.as_deref() == Some(class.name.as_str()) && fits(d));
+                found.extend(own.or_else(|| self.inherited(&class.name, name, fits, MAX_BASES)).into_iter().flatten());
+                found.extend(self.derived_members(&class.name, name, fits, depth - 1));
+            }
+        }
+        found
     }
 
     /// Attribute `name` of `type_name` from the bindings of the files that define the type.
@@ -331,8 +428,16 @@ impl Graph {
 
     /// The bindings of attribute `name` of `type_name` in the first file defining the type that
     /// binds it, each with a reference standing where it was bound (in the method that assigned
-    /// it), where a bound expression is evaluated.
+    /// it), where a bound expression is evaluated; else those of the first of its bases that
+    /// binds it (`left: Expr` declared in `BinExpr`, read in its subclass `And`).
     fn attribute_bindings(&self, type_name: &str, name: &str) -> Option<(String, BoundAt<'_>)> {
+        self.attribute_bindings_within(type_name, name, MAX_BASES)
+    }
+
+    fn attribute_bindings_within(&self, type_name: &str, name: &str, depth: u8) -> Option<(String, BoundAt<'_>)> {
+        if depth == 0 {
+            return None;
+        }
         for home in self.all_named(type_name, |_, d| d.is_type())? {
             let Some(entry) = self.file(&home.file) else { continue };
             let facts = &entry.facts;
@@ -342,7 +447,7 @@ impl Graph {
             }
             return Some((home.file, found.into_iter().map(|b| (site(b), b.bound())).collect()));
         }
-        None
+        self.bases(type_name).into_iter().find_map(|base| self.attribute_bindings_within(&base, name, depth - 1))
     }
 
     /// The type of the value a binding at `at` in `file` holds; `container` is the type whose
@@ -428,6 +533,10 @@ impl Graph {
     fn named_type(&self, file: &str, facts: &FileFacts, written: &str, container: Option<&str>) -> Option<Known> {
         if matches!(written, "Self" | "this") {
             return container.map(|c| Known::Project(c.to_string()));
+        }
+        if let Some(alternatives) = bindings::union_alternatives(written) {
+            let each = alternatives.map(|alternative| self.named_type(file, facts, alternative, container));
+            return union(each.collect::<Option<Vec<_>>>()?);
         }
         let language = language_of(facts)?;
         // A qualified name: its module decides (`pathlib.Path` is a library's, `models.Order` or
