@@ -174,8 +174,10 @@ impl Graph {
             .into_iter()
             .filter_map(|(file, index)| {
                 let r = self.reference(file, *index)?;
-                // A read reaches only a property: the many field reads of the name are not resolved.
-                if r.kind == RefKind::Read && !def.property {
+                // A read reaches a property, or a method handed on as a value through a known type
+                // (`self.on_end` as a callback); the many field reads of other names are not
+                // resolved.
+                if r.kind == RefKind::Read && !def.property && !matches!(def.kind.as_str(), "fn" | "method") {
                     return None;
                 }
                 let resolution = self.resolve(file, *index).filter(|res| res.targets.contains(target))?;

@@ -234,8 +234,9 @@ impl Graph {
     ) -> Option<Resolution> {
         let is_self = matches!(receiver, "self" | "this" | "cls" | "Self")
             || caller.is_some_and(|c| c.receiver_var.as_deref() == Some(receiver));
-        let member_of =
-            |container: &str, d: &Def| d.name == r.name && d.container.as_deref() == Some(container) && fits(r.kind, d);
+        let member_of = |container: &str, d: &Def| {
+            d.name == r.name && d.container.as_deref() == Some(container) && fits_member(r.kind, d)
+        };
         if is_self && let Some(container) = caller.and_then(|c| c.container.as_deref()) {
             if let Some(found) = exact(self.in_file(file, |d| member_of(container, d))) {
                 return Some(found);
@@ -250,7 +251,7 @@ impl Graph {
         if (matches!(receiver, "super()" | "super") || receiver.starts_with("super("))
             && let Some(container) = caller.and_then(|c| c.container.as_deref())
         {
-            return exact(self.inherited(container, &r.name, &|d| fits(r.kind, d), MAX_BASES));
+            return exact(self.inherited(container, &r.name, &|d| fits_member(r.kind, d), MAX_BASES));
         }
         // An imported module or package: `pkg.F()`, `models.load()`, `np.array()`.
         // (A module has no properties: a read of one of its names is no call.)
@@ -330,9 +331,12 @@ impl Graph {
     /// files' for Rust impls and Go packages, `ambiguous`); `Some(None)` when the type decides
     /// that no project method is called; `None` when it cannot say.
     fn member_of_type(&self, type_name: &str, r: &Ref, language: Language) -> Option<Option<Resolution>> {
-        let member_of = |d: &Def| d.name == r.name && d.container.as_deref() == Some(type_name) && fits(r.kind, d);
+        let member_of =
+            |d: &Def| d.name == r.name && d.container.as_deref() == Some(type_name) && fits_member(r.kind, d);
         let own = self.all_named(&r.name, |_, d| member_of(d));
-        if let Some(members) = own.or_else(|| self.inherited(type_name, &r.name, &|d| fits(r.kind, d), MAX_BASES)) {
+        if let Some(members) =
+            own.or_else(|| self.inherited(type_name, &r.name, &|d| fits_member(r.kind, d), MAX_BASES))
+        {
             let one_place = members.iter().all(|m| m.file == members[0].file);
             let label = if one_place { Label::Exact } else { Label::Ambiguous };
             return Some(Some(Resolution { label, targets: members }));
@@ -348,7 +352,11 @@ impl Graph {
         if !derives_in_head(language) || !only_classes {
             return None;
         }
-        let derived = self.derived_members(type_name, &r.name, &|d| fits(r.kind, d), MAX_BASES);
+        // An attribute the class does not have is a plain field, not a subclass's method.
+        if r.kind == RefKind::Read {
+            return Some(None);
+        }
+        let derived = self.derived_members(type_name, &r.name, &|d| fits_member(r.kind, d), MAX_BASES);
         let label = if derived.len() == 1 { Label::Likely } else { Label::Ambiguous };
         Some((!derived.is_empty()).then(|| Resolution { label, targets: derived.into_iter().collect() }))
     }
@@ -486,6 +494,12 @@ impl Graph {
 /// fields) nor Rust (trait methods).
 fn derives_in_head(language: Language) -> bool {
     matches!(language, Language::Python | Language::JavaScript | Language::TypeScript | Language::Tsx | Language::Java)
+}
+
+/// A member reached through a value of a known type: what [`fits`] takes, and for a read a
+/// method too — `self.on_end` handed on as a callback is that method, bound.
+fn fits_member(kind: RefKind, def: &Def) -> bool {
+    fits(kind, def) || (kind == RefKind::Read && matches!(def.kind.as_str(), "fn" | "method"))
 }
 
 fn fits(kind: RefKind, def: &Def) -> bool {

@@ -143,32 +143,36 @@ fn python_calls() {
     assert_eq!(callers(&graph, "Batch.check", None), ["shop/batch.py:29 check_all [exact]"]);
     // `self.send = send` holds a callable, not a method; `Transport.send` is reached through the
     // return type of a head too long for the views (`open`).
-    assert_eq!(callers(&graph, "Transport.send", None), ["shop/dispatch.py:73 Middleware::relay [exact]"]);
+    assert_eq!(callers(&graph, "Transport.send", None), ["shop/dispatch.py:74 Middleware::relay [exact]"]);
     // A base's call of a method only its subclasses define goes to one of theirs; so does a call
     // through a union of them.
     assert_eq!(
         callers(&graph, "Streamed.flush", None),
-        ["shop/dispatch.py:14 Transport::send [ambiguous]", "shop/dispatch.py:95 configure [ambiguous]"]
+        ["shop/dispatch.py:14 Transport::send [ambiguous]", "shop/dispatch.py:96 configure [ambiguous]"]
     );
     // A library's pool (`httpcore.ConnectionPool(…)`) has its own `drain`; `Outbox(Queue[str])`
     // inherits the project's.
-    assert_eq!(callers(&graph, "Queue.drain", None), ["shop/dispatch.py:74 Middleware::relay [exact]"]);
+    assert_eq!(callers(&graph, "Queue.drain", None), ["shop/dispatch.py:75 Middleware::relay [exact]"]);
     // Through a dict's values, a declared attribute (also read in a subclass) that is cleared
     // with `None`, `Optional[…]` under a module alias, and a name rebound from itself.
     assert_eq!(
         callers(&graph, "Transport.close", None),
         [
-            "shop/dispatch.py:76 Middleware::relay [exact]",
-            "shop/dispatch.py:80 Middleware::stop [exact]",
-            "shop/dispatch.py:90 Logged::relay [exact]",
-            "shop/dispatch.py:94 configure [exact]",
-            "shop/dispatch.py:97 configure [exact]",
-            "shop/dispatch.py:100 configure [exact]"
+            "shop/dispatch.py:77 Middleware::relay [exact]",
+            "shop/dispatch.py:81 Middleware::stop [exact]",
+            "shop/dispatch.py:91 Logged::relay [exact]",
+            "shop/dispatch.py:95 configure [exact]",
+            "shop/dispatch.py:98 configure [exact]",
+            "shop/dispatch.py:101 configure [exact]"
         ]
     );
     // `super(Logged, self)`, and `self` typed in a decorator's wrapper.
-    assert_eq!(callers(&graph, "Middleware.relay", None), ["shop/dispatch.py:89 Logged::relay [exact]"]);
-    assert_eq!(callers(&graph, "Middleware.stop", None), ["shop/dispatch.py:105 traced [exact]"]);
+    assert_eq!(callers(&graph, "Middleware.relay", None), ["shop/dispatch.py:90 Logged::relay [exact]"]);
+    // …and `self.on_close = self.stop`, the method handed on as a value.
+    assert_eq!(
+        callers(&graph, "Middleware.stop", None),
+        ["shop/dispatch.py:54 Middleware::__init__ [exact]", "shop/dispatch.py:106 traced [exact]"]
+    );
     let Lookup::Found(join) = graph.lookup("Lines.join", None) else { panic!("Lines.join") };
     assert_eq!(
         graph.unclaimed_calls(&join).as_deref(),
