@@ -39,6 +39,10 @@ pub struct Edge {
 #[derive(Debug, Default)]
 pub struct Walk {
     pub edges: Vec<Edge>,
+    /// Callers only: call sites that reach a target by its name alone among several definitions
+    /// of it (a method called on a value of unknown type). Kept apart from `edges`: most are
+    /// calls of another method of that name, and an answer that lists them says so in a line.
+    pub guessed: Vec<Edge>,
     pub truncated: bool,
     /// Calls (callees) to names the project does not define: library and built-in calls.
     pub external_calls: usize,
@@ -153,14 +157,17 @@ impl Graph {
 
     /// Call sites of `targets`, then of their callers, `depth` levels deep, at most `limit` edges.
     pub fn callers(&self, targets: &[DefId], depth: u32, limit: usize) -> Walk {
-        self.levels(targets, depth, limit, |target, level, _| {
-            let calls = self.sites_of(target).into_iter().filter(|(_, r, _)| r.kind.is_call());
-            calls
-                .map(|(file, r, resolution)| {
-                    let caller = r.caller.map(|i| DefId { file: file.to_string(), index: i });
-                    (self.edge(level, file, r.line, caller.as_ref(), target, &resolution), caller)
-                })
-                .collect()
+        self.levels(targets, depth, limit, |target, level, walk| {
+            let mut edges = Vec::new();
+            for (file, r, resolution) in self.sites_of(target).into_iter().filter(|(_, r, _)| r.kind.is_call()) {
+                let caller = r.caller.map(|i| DefId { file: file.to_string(), index: i });
+                let edge = self.edge(level, file, r.line, caller.as_ref(), target, &resolution);
+                match resolution.by_name && resolution.label == Label::Ambiguous {
+                    true => walk.guessed.push(edge),
+                    false => edges.push((edge, caller)),
+                }
+            }
+            edges
         })
     }
 

@@ -60,6 +60,9 @@ pub struct Resolution {
     /// One for `likely`; every candidate for `ambiguous`; for `exact`, the definitions of the
     /// one scope that decided (several only for overloads).
     pub targets: Vec<DefId>,
+    /// The name alone decided: no import, scope or receiver type said which definition, so the
+    /// targets are every one of that name (a method called on a value of unknown type).
+    pub by_name: bool,
 }
 
 /// A stored file: its facts and the stamp they were read at.
@@ -284,9 +287,9 @@ impl Graph {
             match members {
                 Some(members) => {
                     return Some(match (known, members.len()) {
-                        (true, 1) => Resolution { label: Label::Exact, targets: members },
-                        (false, 1) => Resolution { label: Label::Likely, targets: members },
-                        _ => Resolution { label: Label::Ambiguous, targets: members },
+                        (true, 1) => Resolution { label: Label::Exact, targets: members, by_name: false },
+                        (false, 1) => Resolution { label: Label::Likely, targets: members, by_name: false },
+                        _ => Resolution { label: Label::Ambiguous, targets: members, by_name: false },
                     });
                 }
                 // In Go a capital names anything exported, most often a package variable
@@ -314,7 +317,7 @@ impl Graph {
                     targets.sort();
                     targets.dedup();
                     let label = if targets.len() == 1 { Label::Exact } else { Label::Ambiguous };
-                    return (!targets.is_empty()).then_some(Resolution { label, targets });
+                    return (!targets.is_empty()).then_some(Resolution { label, targets, by_name: false });
                 }
             }
             None => {}
@@ -339,7 +342,7 @@ impl Graph {
         {
             let one_place = members.iter().all(|m| m.file == members[0].file);
             let label = if one_place { Label::Exact } else { Label::Ambiguous };
-            return Some(Some(Resolution { label, targets: members }));
+            return Some(Some(Resolution { label, targets: members, by_name: false }));
         }
         // Neither the type's own member nor one it inherits from the project's classes. Where a
         // class names its bases in its head, that leaves the methods of the classes derived from
@@ -358,7 +361,11 @@ impl Graph {
         }
         let derived = self.derived_members(type_name, &r.name, &|d| fits_member(r.kind, d), MAX_BASES);
         let label = if derived.len() == 1 { Label::Likely } else { Label::Ambiguous };
-        Some((!derived.is_empty()).then(|| Resolution { label, targets: derived.into_iter().collect() }))
+        Some((!derived.is_empty()).then(|| Resolution {
+            label,
+            targets: derived.into_iter().collect(),
+            by_name: false,
+        }))
     }
 
     /// Resolves `name` in `module` (imported by `file`), following re-exports.
@@ -455,7 +462,7 @@ impl Graph {
     fn by_name(&self, name: &str, keep: &dyn Fn(&Def) -> bool) -> Option<Resolution> {
         let found = self.all_named(name, |_, d| keep(d))?;
         let label = if found.len() == 1 { Label::Likely } else { Label::Ambiguous };
-        Some(Resolution { label, targets: found })
+        Some(Resolution { label, targets: found, by_name: true })
     }
 
     /// Files of one package: Go's directory, Java's declared package.
@@ -529,7 +536,7 @@ fn local_scope(def: &Def, caller: Option<&Def>) -> bool {
 /// A scope's definitions as one `exact` answer (several for overloads are listed, still exact:
 /// the scope decided).
 fn exact(found: Option<Vec<DefId>>) -> Option<Resolution> {
-    found.map(|targets| Resolution { label: Label::Exact, targets })
+    found.map(|targets| Resolution { label: Label::Exact, targets, by_name: false })
 }
 
 /// The module path an import would bind if it names a module rather than an item: the module

@@ -182,3 +182,26 @@ fn callers_of_a_method_named_like_a_builtin_say_what_they_leave_out() {
     let note = answer["note"].as_str().unwrap_or_default();
     assert!(note.contains("calls of `.pop()` on values of unknown type are not listed"), "{answer}");
 }
+
+#[test]
+fn callers_count_the_calls_only_a_name_links_and_list_the_rest() {
+    let home = Home::new();
+    let transports = "class Mail:\n    def send(self, body):\n        return body\n\n\nclass Sms:\n    def send(self, body):\n        return body\n";
+    let user =
+        "from transports import Mail\n\n\ndef notify(channel):\n    Mail().send(\"hi\")\n    channel.send(\"hi\")\n";
+    let dir = project(&home, "notify", &[("transports.py", transports), ("notify.py", user)]);
+    let _daemon = home.spawn_daemon(&[]);
+    // `Mail()` is a Mail; `channel` has no written type, so only the name links its call to
+    // either `send`: it is counted, not listed.
+    wait_for_callers(&home, &dir, "Mail.send", &["notify.py:5 notify [exact]"]);
+    let answer = callers(&home, &dir, "Mail.send");
+    let note = answer["note"].as_str().unwrap_or_default();
+    assert!(
+        note.contains("1 call(s) of `send` on values of unknown type are not listed")
+            && note.contains("the 2 definitions named `send`")
+            && note.contains("search for `send(`"),
+        "{answer}"
+    );
+    let sms = callers(&home, &dir, "Sms.send");
+    assert_eq!(sms["edges"].as_array().map(Vec::len), Some(0), "{sms}");
+}

@@ -1,5 +1,6 @@
 //! ctx_callgraph: callers, callees or a call path of a symbol, from the project's code graph.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use lean_ctx_graph::{DefId, DefSummary, Edge, Graph, Lookup, MAX_DEPTH, SUPPORTED, has_queries};
@@ -218,11 +219,36 @@ fn answer(
         }
         (Action::Callees, _) => fill(&mut out, graph.callees(&targets, depth, MAX_EDGES)),
         _ => {
-            fill(&mut out, graph.callers(&targets, depth, MAX_EDGES));
-            out.unclaimed = graph.unclaimed_calls(&targets);
+            let walk = graph.callers(&targets, depth, MAX_EDGES);
+            let guessed = guessed_note(&walk.guessed);
+            fill(&mut out, walk);
+            let notes: Vec<String> = [graph.unclaimed_calls(&targets), guessed].into_iter().flatten().collect();
+            out.unclaimed = (!notes.is_empty()).then(|| notes.join("; "));
         }
     }
     Ok(out)
+}
+
+/// What a callers answer leaves out as guesses, one clause per name: call sites that reach a
+/// target by its name alone, among several definitions of it.
+fn guessed_note(guessed: &[Edge]) -> Option<String> {
+    let mut by_name: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for edge in guessed {
+        let name = edge.callee.name.rsplit("::").next().unwrap_or(&edge.callee.name);
+        let slot = by_name.entry(name).or_default();
+        slot.0 += 1;
+        slot.1 = slot.1.max(edge.candidates.len());
+    }
+    let clauses: Vec<String> = by_name
+        .into_iter()
+        .map(|(name, (sites, definitions))| {
+            format!(
+                "{sites} call(s) of `{name}` on values of unknown type are not listed: nothing written says which of \
+                 the {definitions} definitions named `{name}` they reach (search for `{name}(` to see them)"
+            )
+        })
+        .collect();
+    (!clauses.is_empty()).then(|| clauses.join("; "))
 }
 
 fn fill(out: &mut CallgraphAnswer, walk: lean_ctx_graph::Walk) {

@@ -236,7 +236,8 @@ fn callers_group(graph: &Graph, ids: &[DefId], depth: u32, answer: &mut ImpactAn
     }
     let walk = graph.callers(ids, depth, MAX_EDGES);
     let mut by_file: BTreeMap<String, (u32, BTreeSet<String>)> = BTreeMap::new();
-    for edge in &walk.edges {
+    // A possible dependent counts: a call reaching `ids` by name alone is one too.
+    for edge in walk.edges.iter().chain(&walk.guessed) {
         let slot = by_file.entry(edge.file.clone()).or_insert((edge.depth, BTreeSet::new()));
         slot.0 = slot.0.min(edge.depth);
         slot.1.insert(format!("{} [{}]", edge.callee.name, edge.label.name()));
