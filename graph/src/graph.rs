@@ -8,8 +8,11 @@
 //! code writes (`x = Order()`, `x: Order`, `self.repo = repo` of a typed parameter, a function's
 //! return type, `client.getCache()`; see [`crate::bindings`] and [`crate::types`]) resolves to
 //! that type's member, `exact`, or to nothing when the type is not the project's (a literal,
-//! `sep: str`, `sys.stdout`, `new Map()`). Without such evidence, a name defined
-//! once in the project is `likely`, several times `ambiguous` (all listed). A name imported from
+//! `sep: str`, `sys.stdout`, `new Map()`); where a class of a language whose classes name all
+//! their bases lacks the member, to its subclasses' members or to nothing. Without such
+//! evidence, a name defined once in the project is `likely`, several times `ambiguous` (all
+//! listed, and marked [`Resolution::by_name`]: callers count such sites rather than list
+//! them). A name imported from
 //! outside the project, or defined nowhere in it, resolves to nothing; so does a Python bare name
 //! its file neither defines nor imports (a built-in), and a Python, JavaScript or TypeScript
 //! method called on a value of unknown type when the built-in types have a method of that name
