@@ -38,6 +38,10 @@ pub struct Binding {
     /// `for (const x of xs)`, `xs.forEach((x) => …)`, `for _, x := range xs`), as written.
     #[serde(default)]
     pub each: Option<String>,
+    /// A built-in collection made from an iterable (`list(rows)`, `sorted(rows, key=…)`): the
+    /// iterable, as written, whose elements it holds.
+    #[serde(default)]
+    pub elements_of: Option<String>,
     /// One of several names `value` is unpacked into (`a, b = f()`, `x, err := f()`): its
     /// position among them.
     #[serde(default)]
@@ -64,6 +68,8 @@ pub enum Bound<'a> {
     Each(&'a str),
     /// The item at this position of an expression unpacked into several names.
     Unpacked(&'a str, usize),
+    /// A built-in collection holding the elements of this iterable.
+    Elements(&'a str),
     /// Bound, type unknown (or bound to different things): no evidence either way.
     Unknown,
 }
@@ -572,7 +578,7 @@ pub(crate) fn dict_view<'a>(expr: &'a str, picks: &[Pick]) -> Option<(&'a str, V
 
 pub(crate) fn pick_all(written: &str, picks: &[Pick]) -> Option<String> {
     let part = picks.iter().try_fold(written, |written, pick| pick.written(written))?;
-    type_name(part)
+    type_name(part).or_else(|| union_type(part))
 }
 
 /// A written collection type by what its parts are.
@@ -714,6 +720,12 @@ pub(crate) fn constructs(language: Language, callee: &str) -> Option<&str> {
         "open" => "IO",
         _ => return None,
     })
+}
+
+/// Whether a Python call of `callee` makes a built-in collection of its first argument's
+/// elements.
+pub(crate) fn copies_elements(callee: &str) -> bool {
+    matches!(callee, "list" | "tuple" | "set" | "frozenset" | "sorted")
 }
 
 /// Whether a method's signature makes it a property: a `@property` / `@cached_property`
@@ -937,6 +949,7 @@ impl Binding {
     /// What the binding says about its value's type.
     pub(crate) fn bound(&self) -> Bound<'_> {
         match (&self.type_name, &self.value, &self.each) {
+            (Some(_), _, _) if let Some(iterable) = &self.elements_of => Bound::Elements(iterable),
             (Some(name), _, _) => Bound::Type(name, self.collection.as_deref()),
             (None, Some(value), _) => match self.position {
                 Some(position) => Bound::Unpacked(value, position as usize),
@@ -1001,14 +1014,9 @@ mod tests {
             assert_eq!(each(written).as_deref(), Some(expected), "{written}");
         }
         assert_eq!(each("[]string").as_deref(), Some("string"));
-        for none in [
-            "Order",
-            "tuple[Order, Item]",
-            "list[Order | Item]",
-            "Map<string, Order>",
-            "list",
-            "Callable[[Order], int]",
-        ] {
+        // Elements of several types are one of them each ([`union_type`]).
+        assert_eq!(each("list[Order | Item]").as_deref(), Some("Order | Item"));
+        for none in ["Order", "tuple[Order, Item]", "Map<string, Order>", "list", "Callable[[Order], int]"] {
             assert_eq!(each(none), None, "{none}");
         }
         // A subscript of a mapping is its value; of a sequence, its element; of a set, nothing.

@@ -272,6 +272,7 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
         let mut declared = false;
         let mut value = None;
         let mut each = None;
+        let mut elements_of = None;
         let mut position = None;
         let mut unpacked = false;
         let mut copied = None;
@@ -292,8 +293,17 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
                     let callee = function.rsplit('.').next().unwrap_or_default();
                     match bindings::constructs(language, callee) {
                         // A class with its module (`httpcore.ConnectionPool(…)` is a library's).
-                        Some(type_name) if type_name == callee => bound_type = Some(compact(function)),
-                        Some(type_name) => bound_type = Some(type_name.to_string()),
+                        Some(type_name) if type_name == callee && function.contains('.') => {
+                            bound_type = Some(compact(function));
+                        }
+                        Some(type_name) => {
+                            bound_type = Some(type_name.to_string());
+                            // `list(rows)`, `sorted(rows, key=…)`: the elements are the iterable's.
+                            elements_of = bindings::copies_elements(callee)
+                                .then(|| first_argument(capture.node, source))
+                                .flatten()
+                                .map(|iterable| compact(bindings::iterated(language, iterable)));
+                        }
                         None => value = Some(format!("{}()", compact(function))),
                     }
                 }
@@ -343,6 +353,7 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
                     Some(earlier) => {
                         (bound_type, collection) = (earlier.type_name.clone(), earlier.collection.clone());
                         (value, each, position) = (earlier.value.clone(), earlier.each.clone(), earlier.position);
+                        elements_of = earlier.elements_of.clone();
                     }
                     // Not bound here: a global, an import, a class (`_Segment = Segment`).
                     None => value = Some(copied.to_string()),
@@ -359,6 +370,7 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
                 value,
                 collection,
                 each,
+                elements_of,
                 position,
                 line,
                 scope,
@@ -403,6 +415,13 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
         bindings: bound.into_values().collect(),
         bases,
     }
+}
+
+/// The first positional argument of the call whose function is `function`, as written.
+fn first_argument<'s>(function: Node, source: &'s str) -> Option<&'s str> {
+    let arguments = function.parent()?.child_by_field_name("arguments")?;
+    let first = arguments.named_child(0).filter(|a| !matches!(a.kind(), "keyword_argument" | "comment"))?;
+    first.utf8_text(source.as_bytes()).ok()
 }
 
 /// The lines of the innermost anonymous function holding `node` (a callback's parameter or a
@@ -478,7 +497,7 @@ fn record_binding(bound: &mut BTreeMap<(usize, String), Binding>, node: Node, bi
         return;
     }
     let says = |b: &Binding| match (&b.type_name, &b.value, &b.each) {
-        (Some(_), _, _) if b.collection.is_some() => 3,
+        (Some(_), _, _) if b.collection.is_some() || b.elements_of.is_some() => 3,
         (Some(_), _, _) => 2,
         (None, Some(_), _) | (None, None, Some(_)) => 1,
         _ => 0,

@@ -466,6 +466,8 @@ impl Graph {
             Bound::Value(value) => self.type_of(file, facts, at, value, budget - 1),
             // The whole of one part of a collection.
             Bound::Unpacked(..) | Bound::Each(_) => self.bound_part(file, facts, at, bound, &[], budget),
+            // A list, tuple or set: a built-in's methods.
+            Bound::Elements(_) => Some(Known::Foreign),
             Bound::Unknown => None,
         }
     }
@@ -489,6 +491,11 @@ impl Graph {
             }
             Bound::Unpacked(value, position) => {
                 self.part_of(file, facts, at, value, &[&[Pick::Nth(position)], picks].concat(), budget - 1)
+            }
+            // Any element of the copy is one of the iterable's.
+            Bound::Elements(iterable) => {
+                let (_, rest) = picks.split_first()?;
+                self.part_of(file, facts, at, iterable, &[&[Pick::Each], rest].concat(), budget - 1)
             }
             Bound::Unknown => None,
         }
