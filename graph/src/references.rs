@@ -143,6 +143,7 @@ const TYPESCRIPT: &str = r#"
 const GO: &str = r#"
 (call_expression function: (identifier) @call)
 (call_expression function: (selector_expression operand: (_) @recv field: (field_identifier) @method))
+(selector_expression operand: (_) @recv field: (field_identifier) @read)
 (composite_literal type: (type_identifier) @new)
 (composite_literal type: (qualified_type package: (package_identifier) @recv name: (type_identifier) @new))
 (qualified_type package: (package_identifier) @recv name: (type_identifier) @type)

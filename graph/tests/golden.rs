@@ -250,6 +250,11 @@ fn go_calls() {
     let graph = check_golden("go");
     // Same package, another file.
     assert_eq!(callers(&graph, "normalize", None), ["internal/store/store.go:24 Memory::Put [exact]"]);
+    // Method values handed on (`return l.lexValue`, `l.state = l.lexKey`); field reads are none.
+    assert_eq!(
+        callers(&graph, "lexer.lexKey", None),
+        ["internal/store/lexer.go:19 lexer::lexValue [exact]", "internal/store/lexer.go:23 lexer::run [exact]"]
+    );
     // Through the aliased import `st`, and from the package's own test.
     assert_eq!(
         callers(&graph, "NewMemory", None),
