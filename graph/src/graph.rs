@@ -238,6 +238,11 @@ impl Graph {
         receiver: &str,
         caller: Option<&Def>,
     ) -> Option<Resolution> {
+        // Most reads are of fields: a name no method or property has reaches nothing, and is not
+        // typed at all (the repo map resolves every reference).
+        if r.kind == RefKind::Read && self.all_named(&r.name, |_, d| fits_member(r.kind, d)).is_none() {
+            return None;
+        }
         let is_self = matches!(receiver, "self" | "this" | "cls" | "Self")
             || caller.is_some_and(|c| c.receiver_var.as_deref() == Some(receiver));
         let member_of = |container: &str, d: &Def| {
@@ -259,10 +264,13 @@ impl Graph {
         {
             return exact(self.inherited(container, &r.name, &|d| fits_member(r.kind, d), MAX_BASES));
         }
-        // An imported module or package: `pkg.F()`, `models.load()`, `np.array()`.
-        // (A module has no properties: a read of one of its names is no call.)
-        let module = facts.imports.iter().filter(|i| i.local == receiver && r.kind != RefKind::Read);
+        // An imported module or package: `pkg.F()`, `models.load()`, `np.array()`. A module has
+        // no properties: a read of one of its names (`syscall.EINVAL`, `time.Second`) is no call.
+        let module = facts.imports.iter().filter(|i| i.local == receiver);
         if let Some(target) = module.filter_map(|i| self.imported_module(file, language, i)).next() {
+            if r.kind == RefKind::Read {
+                return None;
+            }
             let found = self.all_named(&r.name, |id, d| d.container.is_none() && target.matches(&id.file));
             return exact(found);
         }
