@@ -444,16 +444,7 @@ pub(crate) fn type_name(written: &str) -> Option<String> {
 /// The one type an annotation writes, without quotes, `Optional[…]`, absent alternatives
 /// (`| None`), pointers and references; `None` for a union of several types.
 fn single_type(written: &str) -> Option<&str> {
-    let text = written.trim().trim_start_matches(':').trim().trim_matches(['"', '\'']).trim();
-    let absent = |p: &&str| matches!(*p, "None" | "null" | "undefined");
-    // `Optional[T]` and `Union[A, B]` under any module alias (`typing.`, `t.`).
-    let (text, separator) = match python_alternatives(text) {
-        Some((inner, separator)) => (inner, separator),
-        None => (text, '|'),
-    };
-    // Alternatives at the top level only: `Callable[[A], B | None]` is one type.
-    let parts: Vec<&str> = split_top(text, separator).into_iter().filter(|p| !p.is_empty() && !absent(p)).collect();
-    let [one] = parts.as_slice() else { return None };
+    let [one] = alternatives(written)[..] else { return None };
     // Go's and Rust's pointers and references are their type; slices, maps, channels and
     // function types are built in.
     let mut one = one.trim_start_matches(['*', '&']).trim();
@@ -467,17 +458,18 @@ fn single_type(written: &str) -> Option<&str> {
 /// Filter]`, `Call | Filter | None`, `t.Union["Call", "Filter"]`); `None` for one type or
 /// anything else (`Callable[…] | str` names no type in one of its parts).
 pub(crate) fn union_type(written: &str) -> Option<String> {
-    if single_type(written).is_some() {
-        return None;
-    }
-    let text = written.trim().trim_start_matches(':').trim();
-    let (text, separator) = python_alternatives(text).unwrap_or((text, '|'));
-    let names = split_top(text, separator)
-        .into_iter()
-        .filter(|p| !p.is_empty() && !matches!(*p, "None" | "null" | "undefined"))
-        .map(type_name)
-        .collect::<Option<Vec<String>>>()?;
+    let names = alternatives(written).into_iter().map(type_name).collect::<Option<Vec<String>>>()?;
     (names.len() > 1).then(|| names.join(UNION))
+}
+
+/// The types an annotation writes as alternatives, without quotes and absent ones (`None`,
+/// `null`, `undefined`): at the top level only (`Callable[[A], B | None]` is one type), and
+/// inside Python's `Optional[…]` and `Union[…]` under any module alias (`typing.`, `t.`).
+fn alternatives(written: &str) -> Vec<&str> {
+    let text = written.trim().trim_start_matches(':').trim().trim_matches(['"', '\'']).trim();
+    let (text, separator) = python_alternatives(text).unwrap_or((text, '|'));
+    let absent = |p: &&str| matches!(*p, "None" | "null" | "undefined");
+    split_top(text, separator).into_iter().filter(|p| !p.is_empty() && !absent(p)).collect()
 }
 
 /// How [`union_type`] joins its alternatives.
@@ -554,12 +546,6 @@ impl Pick {
     }
 }
 
-/// The type name of the part of the written collection type `written` that `picks` take one after
-/// the other: with `[Each]`, `list[Order]`, `Sequence["Order"]`, `Iterable[Order]`,
-/// `tuple[Order, ...]`, `dict[Order, int]`, `Order[]`, `Array<Order>`, `Set<Order>`, `[]*Order`,
-/// `map[string]*Order`, `List<Order>` all give `Order`; with `[Index]`, `dict[str, Order]` and
-/// `Record<string, Order>` do too; with `[Nth(1), Index]`, `tuple[str, dict[str, Order]]`.
-/// `None` when a step meets no such collection or a part that is not one type.
 /// A Python dict's view iterated (`for x in d.values()`, `for k in d.keys()`): the dict, and the
 /// picks that take the same part of it.
 pub(crate) fn dict_view<'a>(expr: &'a str, picks: &[Pick]) -> Option<(&'a str, Vec<Pick>)> {
@@ -576,6 +562,13 @@ pub(crate) fn dict_view<'a>(expr: &'a str, picks: &[Pick]) -> Option<(&'a str, V
     Some((mapping, [&[pick], rest].concat()))
 }
 
+/// The type name of the part of the written collection type `written` that `picks` take one after
+/// the other: with `[Each]`, `list[Order]`, `Sequence["Order"]`, `Iterable[Order]`,
+/// `tuple[Order, ...]`, `dict[Order, int]`, `Order[]`, `Array<Order>`, `Set<Order>`, `[]*Order`,
+/// `map[string]*Order`, `List<Order>` all give `Order`; with `[Index]`, `dict[str, Order]` and
+/// `Record<string, Order>` do too; with `[Nth(1), Index]`, `tuple[str, dict[str, Order]]`.
+/// `None` when a step meets no such collection or a part that is not one type or a union of named
+/// types ([`union_type`]).
 pub(crate) fn pick_all(written: &str, picks: &[Pick]) -> Option<String> {
     let part = picks.iter().try_fold(written, |written, pick| pick.written(written))?;
     type_name(part).or_else(|| union_type(part))

@@ -240,7 +240,9 @@ impl Graph {
     ) -> Option<Resolution> {
         // Most reads are of fields: a name no method or property has reaches nothing, and is not
         // typed at all (the repo map resolves every reference).
-        if r.kind == RefKind::Read && self.all_named(&r.name, |_, d| fits_member(r.kind, d)).is_none() {
+        if r.kind == RefKind::Read
+            && !self.defs_named(&r.name).any(|id| self.def(id).is_some_and(|d| fits_member(r.kind, d)))
+        {
             return None;
         }
         let is_self = matches!(receiver, "self" | "this" | "cls" | "Self")

@@ -479,8 +479,6 @@ fn position_among_siblings(node: Node) -> u32 {
     position
 }
 
-/// Keeps a binding of a plain name or a `self.` attribute; of several matches of one name, the
-/// one that says most: a written type, else an expression to evaluate.
 /// Whether the name `node` is assigned `None`, `null`, `undefined` or `nil`, and no type is
 /// written with it.
 fn assigns_nothing(node: Node) -> bool {
@@ -490,6 +488,8 @@ fn assigns_nothing(node: Node) -> bool {
     !typed && value.is_some_and(|value| matches!(value.kind(), "none" | "null" | "undefined" | "nil"))
 }
 
+/// Keeps a binding of a plain name or a `self.` attribute; of several matches of one name, the
+/// one that says most: a written type, else an expression to evaluate.
 fn record_binding(bound: &mut BTreeMap<(usize, String), Binding>, node: Node, binding: Binding) {
     let plain = |n: &str| !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '#' | '$'));
     let name = binding.name.as_str();
