@@ -94,20 +94,23 @@ impl Head {
     }
 
     /// The head on one line, shortened as the module describes.
-    pub(crate) fn line(self) -> String {
-        self.lines().0
+    pub(crate) fn line(mut self) -> String {
+        self.shorten_decorations(false);
+        let full = self.render();
+        self.shortened(full)
     }
 
     /// The head on one line shortened as the module describes, and before anything but long
     /// decorations was shortened (at most [`HARD_MAX`] characters).
     pub(crate) fn lines(mut self) -> (String, String) {
         self.shorten_decorations(false);
-        let whole = truncate(self.render(), HARD_MAX);
-        (self.shortened(), whole)
+        let whole = self.render();
+        let line = self.shortened(whole.clone());
+        (line, truncate(whole, HARD_MAX))
     }
 
-    fn shortened(&mut self) -> String {
-        let mut full = self.render();
+    /// `full`, this head rendered with its long decorations shortened, or shorter renderings.
+    fn shortened(&mut self, mut full: String) -> String {
         if full.chars().count() > MAX_DETAILED && !self.declares_members {
             self.empty_types();
             full = self.render();
