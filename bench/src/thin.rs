@@ -68,14 +68,28 @@ fn mib(bytes: u64) -> String {
     format!("{:.2} MiB", bytes as f64 / (1 << 20) as f64)
 }
 
+/// How an ELF executable is linked, from its header's `e_type`: at a fixed
+/// address (`ET_EXEC`) or position-independent (`ET_DYN`), whose start pays
+/// for relocations. Not ELF (or unreadable): "-".
+fn linking(path: &Path) -> &'static str {
+    let mut header = [0u8; 18];
+    let read = std::fs::File::open(path).and_then(|mut f| std::io::Read::read_exact(&mut f, &mut header));
+    match (read, &header[..4], u16::from_le_bytes([header[16], header[17]])) {
+        (Ok(()), b"\x7fELF", 2) => "fixed address",
+        (Ok(()), b"\x7fELF", 3) => "position-independent",
+        _ => "-",
+    }
+}
+
 pub fn run(bins: &Path, repo: &Path, runs: usize) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "### Thin clients ({runs} runs each)\n");
-    let _ = writeln!(out, "| binary | on disk |");
-    let _ = writeln!(out, "|---|---|");
+    let _ = writeln!(out, "| binary | on disk | linked |");
+    let _ = writeln!(out, "|---|---|---|");
     for name in ["lctx", "lctx-mcp", "lctx-shell", "lean-ctxd"] {
-        let size = std::fs::metadata(bins.join(name)).map(|m| m.len()).unwrap_or(0);
-        let _ = writeln!(out, "| `{name}` | {} |", mib(size));
+        let path = bins.join(name);
+        let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        let _ = writeln!(out, "| `{name}` | {} | {} |", mib(size), linking(&path));
     }
 
     let home = tempfile::Builder::new().prefix("lctxt").tempdir_in("/tmp").expect("temp home");
