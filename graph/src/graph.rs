@@ -25,6 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bindings;
 use crate::facts::{Def, FileFacts, Import, Ref, RefKind};
+use crate::js_modules::JsModules;
 use crate::modules;
 use crate::types::{Known, MAX_BASES, MAX_STEPS};
 
@@ -94,6 +95,8 @@ pub struct Graph {
     refs_by_name: HashMap<String, BTreeSet<(String, u32)>>,
     /// The files by the path components module paths are matched on.
     modules: modules::FileIndex,
+    /// The bare specifiers the project's JavaScript/TypeScript configs map into it.
+    js_modules: JsModules,
 }
 
 impl Graph {
@@ -137,6 +140,30 @@ impl Graph {
     /// References written with `name` (see [`Graph::aliases`] for the other names of a definition).
     pub fn refs_named(&self, name: &str) -> impl Iterator<Item = &(String, u32)> {
         self.refs_by_name.get(name).into_iter().flatten()
+    }
+
+    /// The project's JavaScript/TypeScript module mappings, as last set.
+    pub fn js_modules(&self) -> &JsModules {
+        &self.js_modules
+    }
+
+    /// Replaces the module mappings (read from the project's configs when they change).
+    pub fn set_js_modules(&mut self, js_modules: JsModules) {
+        self.js_modules = js_modules;
+    }
+
+    /// The files `module`, imported by `file`, may be: for a bare JavaScript/TypeScript specifier
+    /// the project maps (tsconfig `paths`, its own package names), those files; otherwise as
+    /// [`modules::target`] says.
+    pub(crate) fn module_target(&self, language: Language, file: &str, module: &str) -> modules::Target {
+        let javascript = matches!(language, Language::JavaScript | Language::TypeScript | Language::Tsx);
+        if javascript
+            && !module.starts_with('.')
+            && let Some(stems) = self.js_modules.stems(file, module)
+        {
+            return modules::Target::Exact(stems);
+        }
+        modules::target(language, file, module)
     }
 
     /// Adds or replaces one file's facts.
@@ -214,7 +241,7 @@ impl Graph {
             return Some(found);
         }
         for wildcard in facts.imports.iter().filter(|i| i.local == "*") {
-            let target = modules::target(language, file, &wildcard.module);
+            let target = self.module_target(language, file, &wildcard.module);
             let found = self.all_named(&r.name, |id, d| fits(d) && d.container.is_none() && target.matches(&id.file));
             if let Some(found) = exact(found) {
                 return Some(found);
@@ -281,7 +308,7 @@ impl Graph {
             && r.kind != RefKind::Read
             && (receiver.contains("::") || receiver.chars().next().is_some_and(char::is_lowercase))
         {
-            let target = modules::target(language, file, receiver);
+            let target = self.module_target(language, file, receiver);
             let found = self.all_named(&r.name, |id, d| d.container.is_none() && target.matches(&id.file));
             if found.is_some() {
                 return exact(found);
@@ -391,7 +418,7 @@ impl Graph {
         fits: &dyn Fn(&Def) -> bool,
         hops: usize,
     ) -> Option<Resolution> {
-        let target = modules::target(language, file, module);
+        let target = self.module_target(language, file, module);
         let defined = self.all_named(name, |id, d| fits(d) && d.container.is_none() && target.matches(&id.file));
         if let Some(found) = exact(defined) {
             return Some(found);
@@ -421,13 +448,13 @@ impl Graph {
 
     /// An import from outside the project: its module names no project file.
     pub(crate) fn is_foreign_import(&self, file: &str, language: Language, import: &Import) -> bool {
-        self.modules.matching(&modules::target(language, file, &import.module)).is_empty()
+        self.modules.matching(&self.module_target(language, file, &import.module)).is_empty()
     }
 
     /// The files of a module an import binds (`import a.b as m`, `from . import models`, `use
     /// crate::util::{self}`, `import * as ns`); `None` when it binds an item.
     pub(crate) fn imported_module(&self, file: &str, language: Language, import: &Import) -> Option<modules::Target> {
-        let target = modules::target(language, file, &module_binding(language, import)?);
+        let target = self.module_target(language, file, &module_binding(language, import)?);
         let names_files = import.name.is_none() || !self.modules.matching(&target).is_empty();
         names_files.then_some(target)
     }

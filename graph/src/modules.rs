@@ -22,7 +22,7 @@ pub(crate) fn parent(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(dir, _)| dir)
 }
 
-fn join(dir: &str, rest: &str) -> String {
+pub(crate) fn join(dir: &str, rest: &str) -> String {
     match (dir.is_empty(), rest.is_empty()) {
         (true, _) => rest.to_string(),
         (_, true) => dir.to_string(),
@@ -40,12 +40,12 @@ pub(crate) fn suffix_of(have: &str, want: &str) -> bool {
 }
 
 /// The last component of a `/`-separated path.
-fn last(path: &str) -> &str {
+pub(crate) fn last(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
 }
 
 /// `a/b/../c` → `a/c`; `None` when it climbs above the root.
-fn normalize(path: &str) -> Option<String> {
+pub(crate) fn normalize(path: &str) -> Option<String> {
     let mut parts: Vec<&str> = Vec::new();
     for part in path.split('/') {
         match part {

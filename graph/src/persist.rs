@@ -2,17 +2,21 @@
 //! daemon restart loads the graph instead of parsing every file again.
 //!
 //! Layout: `LCTXGRAPH` magic, the format version (u32 little-endian), the BLAKE3 of the body, and
-//! the body (zstd-compressed JSON of the files). Name indexes are rebuilt on load.
+//! the body (zstd-compressed JSON of the files and the JavaScript/TypeScript module mappings).
+//! Name indexes are rebuilt on load.
 
 use std::collections::BTreeMap;
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
 use crate::graph::{FileEntry, Graph};
+use crate::js_modules::JsModules;
 
 const MAGIC: &[u8] = b"LCTXGRAPH";
 /// Bump when the facts' meaning or shape changes: an older snapshot is then discarded and the
 /// graph rebuilt from the files.
-pub const FORMAT_VERSION: u32 = 4;
+pub const FORMAT_VERSION: u32 = 5;
 const HEADER: usize = MAGIC.len() + 4 + 32;
 
 /// Why a snapshot was not loaded.
@@ -37,7 +41,8 @@ impl fmt::Display for LoadError {
 
 pub fn encode(graph: &Graph) -> Vec<u8> {
     // Serializing plain owned data into memory cannot fail.
-    let json = serde_json::to_vec(graph.files()).unwrap_or_default();
+    let snapshot = Snapshot { files: graph.files(), js_modules: graph.js_modules() };
+    let json = serde_json::to_vec(&snapshot).unwrap_or_default();
     let body = zstd::bulk::compress(&json, 3).unwrap_or_default();
     let mut out = Vec::with_capacity(HEADER + body.len());
     out.extend_from_slice(MAGIC);
@@ -48,6 +53,21 @@ pub fn encode(graph: &Graph) -> Vec<u8> {
 }
 
 /// Largest JSON body a snapshot may inflate to (a corrupt length field must not exhaust memory).
+/// What a snapshot holds: every file's facts, and the module mappings read from the project's
+/// configs (which are not among the graph's files).
+#[derive(Serialize)]
+struct Snapshot<'a> {
+    files: &'a BTreeMap<String, FileEntry>,
+    js_modules: &'a JsModules,
+}
+
+/// A [`Snapshot`] read back.
+#[derive(Deserialize)]
+struct Loaded {
+    files: BTreeMap<String, FileEntry>,
+    js_modules: JsModules,
+}
+
 const MAX_BODY: usize = 1 << 30;
 
 pub fn decode(bytes: &[u8]) -> Result<Graph, LoadError> {
@@ -64,12 +84,12 @@ pub fn decode(bytes: &[u8]) -> Result<Graph, LoadError> {
         return Err(corrupt("checksum mismatch"));
     }
     let json = zstd::bulk::decompress(body, MAX_BODY).map_err(|e| LoadError::Corrupt(e.to_string()))?;
-    let files: BTreeMap<String, FileEntry> =
-        serde_json::from_slice(&json).map_err(|e| LoadError::Corrupt(e.to_string()))?;
+    let snapshot: Loaded = serde_json::from_slice(&json).map_err(|e| LoadError::Corrupt(e.to_string()))?;
     let mut graph = Graph::new();
-    for (path, entry) in files {
+    for (path, entry) in snapshot.files {
         graph.upsert(&path, entry);
     }
+    graph.set_js_modules(snapshot.js_modules);
     Ok(graph)
 }
 

@@ -12,7 +12,7 @@ use lean_ctx_outline::Language;
 
 use crate::facts::Import;
 use crate::graph::{Graph, language_of, module_binding};
-use crate::modules::{self, Target};
+use crate::modules::Target;
 
 /// Deepest level `neighbors` follows.
 pub const MAX_NEIGHBOR_DEPTH: u32 = 3;
@@ -194,7 +194,8 @@ impl Graph {
     }
 
     fn named_files(&self, file: &str, language: Language, import: &Import) -> BTreeSet<String> {
-        let bound = module_binding(language, import).map(|m| self.files_matching(&modules::target(language, file, &m)));
+        let bound =
+            module_binding(language, import).map(|m| self.files_matching(&self.module_target(language, file, &m)));
         match bound.filter(|f| !f.is_empty()) {
             Some(files) => files,
             None if language == Language::Java && import.local != "*" => {
@@ -208,7 +209,7 @@ impl Graph {
                     own_file
                 }
             }
-            None => self.files_matching(&modules::target(language, file, &import.module)),
+            None => self.files_matching(&self.module_target(language, file, &import.module)),
         }
     }
 }

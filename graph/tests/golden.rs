@@ -204,8 +204,15 @@ fn python_calls() {
 #[test]
 fn typescript_calls() {
     let graph = check_golden("typescript");
-    // `new Store()` through `export { MemoryStore as Store } from './memory'`.
-    assert_eq!(callers(&graph, "MemoryStore", None), ["src/app.ts:5 load [exact]"]);
+    // `new Store()` through `export { MemoryStore as Store } from './memory'`; the test imports
+    // it through the tsconfig's `"@store/*": ["src/store/*"]`.
+    assert_eq!(
+        callers(&graph, "MemoryStore", None),
+        ["src/app.ts:5 load [exact]", "tests/app.test.ts:4 <top> [exact]"]
+    );
+    // The test imports `load` by the project's own package name (`package.json`), which maps to
+    // `src/index.ts` and its re-export.
+    assert_eq!(callers(&graph, "load", None), ["src/app.ts:13 run [exact]", "tests/app.test.ts:6 <top> [exact]"]);
     // Inherited through a head over several lines, past a callback's parameter of the same name.
     assert_eq!(callers(&graph, "Observer.refetch", None), ["src/observer.ts:27 watch [exact]"]);
     assert_eq!(callers(&graph, "PagedObserver.notifyAll", None), ["src/observer.ts:9 Observer::refetch [likely]"]);
@@ -227,7 +234,8 @@ fn typescript_calls() {
         [
             "src/store/batch.ts:18 Batch::clear [exact]",
             "src/store/batch.ts:19 Batch::clear [exact]",
-            "src/store/batch.ts:27 Snapshot::first [exact]"
+            "src/store/batch.ts:27 Snapshot::first [exact]",
+            "tests/app.test.ts:5 <top> [exact]"
         ]
     );
     // The arrow function in `run` shadows it.

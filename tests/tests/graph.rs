@@ -213,3 +213,35 @@ fn callers_count_the_calls_only_a_name_links_and_list_the_rest() {
     assert_eq!(files[0]["file"], "notify.py", "{impact}");
     assert_eq!(files[0]["why"], "calls Sms::send [ambiguous]", "{impact}");
 }
+
+#[test]
+fn callers_follow_the_module_aliases_of_a_tsconfig_as_it_changes() {
+    let home = Home::new();
+    let config = |dir: &str| {
+        format!("{{\n  // aliases\n  \"compilerOptions\": {{ \"paths\": {{ \"@/*\": [\"./{dir}/*\"], }} }}\n}}\n")
+    };
+    let root = project(
+        &home,
+        "web",
+        &[
+            ("tsconfig.json", &config("src")),
+            ("src/price.ts", "export function target(value: number): number {\n  return value * 2;\n}\n"),
+            ("app/main.ts", "import { target } from '@/price';\nexport function first() { return target(1); }\n"),
+        ],
+    );
+    let _daemon = home.spawn_daemon(&[]);
+    wait_for_callers(&home, &root, "target", &["app/main.ts:2 first [exact]"]);
+
+    // The alias now points where no such module is: the import is of something outside the
+    // project, and the call is not listed as the project's.
+    write(&root, "tsconfig.json", &config("lib"));
+    wait_for_callers(&home, &root, "target", &[]);
+    write(&root, "tsconfig.json", &config("src"));
+    wait_for_callers(&home, &root, "target", &["app/main.ts:2 first [exact]"]);
+
+    // The in-process engine reads the same configs and says the same.
+    let daemon = lctx(&home, &root, false, &["callgraph", "target"]);
+    let fallback = lctx(&home, &root, true, &["callgraph", "target"]);
+    assert!(fallback.status.success(), "{}", describe(&fallback));
+    assert_eq!(String::from_utf8_lossy(&fallback.stdout), String::from_utf8_lossy(&daemon.stdout));
+}

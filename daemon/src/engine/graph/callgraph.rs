@@ -13,8 +13,9 @@ use crate::engine::{Caller, Engine};
 
 /// Edges one answer shows at most.
 pub(super) const MAX_EDGES: usize = 200;
-/// A code file pattern for the in-process engine's one-off walk (it keeps no index).
-const CODE_FILES: &str = "**/*.{rs,py,pyi,pyw,js,mjs,cjs,jsx,ts,mts,cts,tsx,go,java}";
+/// The files the in-process engine's one-off walk gives the graph (it keeps no index): code, and
+/// the JavaScript/TypeScript configs its module mappings are read from.
+const CODE_FILES: &str = "**/{*.rs,*.py,*.pyi,*.pyw,*.js,*.mjs,*.cjs,*.jsx,*.ts,*.mts,*.cts,*.tsx,*.go,*.java,package.json,jsconfig.json,tsconfig*.json}";
 /// Files the in-process engine's one-off graph covers at most.
 const MAX_ONE_OFF_FILES: usize = 100_000;
 /// How long a question waits for a graph that is being built before it is answered with what

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use lean_ctx_common::confined::open_confined;
 use lean_ctx_graph::persist::{self, LoadError};
-use lean_ctx_graph::{FileEntry, FileFacts, Graph, Stamp, extract, has_queries};
+use lean_ctx_graph::{FileEntry, FileFacts, Graph, JsModules, Stamp, extract, has_queries, is_js_config};
 use lean_ctx_outline::Language;
 use lean_ctx_search::{Extras, IndexObserver};
 
@@ -86,6 +86,9 @@ struct State {
     discarded: Option<String>,
     dirty: bool,
     saved_at: Instant,
+    /// The project's JavaScript/TypeScript configs (`tsconfig.json`, `package.json`, …),
+    /// root-relative: the graph's module mappings are read from them again when one changes.
+    js_configs: BTreeSet<String>,
 }
 
 /// One project's graph and its state.
@@ -159,6 +162,7 @@ impl CodeGraph {
             discarded,
             dirty: false,
             saved_at: Instant::now(),
+            js_configs: BTreeSet::new(),
         };
         let bytes = match std::fs::read(&path) {
             Ok(bytes) => bytes,
@@ -207,8 +211,12 @@ impl CodeGraph {
             (todo, gone)
         };
         let total = todo.len() as u64;
+        let js_configs: BTreeSet<String> =
+            files.iter().map(|rel| rel_string(rel)).filter(|rel| is_js_config(rel)).collect();
+        let js_modules = read_js_modules(root, &js_configs);
         {
             let mut state = project.state.write();
+            set_js_modules(&mut state, js_configs, js_modules);
             for rel in &gone {
                 state.graph.remove(rel);
             }
@@ -234,6 +242,24 @@ impl CodeGraph {
     pub fn changed(&self, root: &Path, upserts: &[PathBuf], deletes: &[PathBuf], mut extras: Extras) {
         // Before the first full walk there is nothing to update: that walk brings everything.
         let Some(project) = self.get(root) else { return };
+        let touched: Vec<(String, bool)> = upserts
+            .iter()
+            .map(|rel| (rel_string(rel), true))
+            .chain(deletes.iter().map(|rel| (rel_string(rel), false)))
+            .filter(|(rel, _)| is_js_config(rel))
+            .collect();
+        if !touched.is_empty() {
+            let mut js_configs = project.state.read().js_configs.clone();
+            for (rel, present) in touched {
+                if present {
+                    js_configs.insert(rel);
+                } else {
+                    js_configs.remove(&rel);
+                }
+            }
+            let js_modules = read_js_modules(root, &js_configs);
+            set_js_modules(&mut project.state.write(), js_configs, js_modules);
+        }
         let parsed: Vec<(String, Option<FileEntry>)> = upserts
             .iter()
             .filter_map(|rel| Some((rel, code_file(root, rel)?)))
@@ -328,6 +354,21 @@ impl IndexObserver for Follower {
 
     fn closed(&self, root: &Path) {
         self.0.closed(root);
+    }
+}
+
+/// The module mappings the project's JavaScript/TypeScript configs write (read as the graph
+/// reads files: confined to the project, at most [`MAX_FILE_BYTES`]).
+fn read_js_modules(root: &Path, configs: &BTreeSet<String>) -> JsModules {
+    JsModules::read(configs.iter().map(String::as_str), |rel| read_project_file(root, &root.join(rel)))
+}
+
+/// Records the configs and, when they map differently than before, the graph's new mappings.
+fn set_js_modules(state: &mut State, js_configs: BTreeSet<String>, js_modules: JsModules) {
+    state.js_configs = js_configs;
+    if *state.graph.js_modules() != js_modules {
+        state.graph.set_js_modules(js_modules);
+        state.dirty = true;
     }
 }
 

@@ -1,0 +1,309 @@
+//! Bare module specifiers a JavaScript/TypeScript project maps into itself: the `paths` of its
+//! `tsconfig.json` / `jsconfig.json` (`"@internal/*": ["src/*"]`, `"@/*": ["./app/*"]`) and the
+//! names of its own packages (`package.json` `name`: a test importing `@scope/lib`, or one package
+//! of a monorepo importing another). Without these such imports look like dependencies, and
+//! every call through them resolves by name alone.
+//!
+//! The rules follow the TypeScript compiler's where they matter for finding project files: a file
+//! is governed by the nearest config above it; `paths` are relative to `baseUrl`, else to the
+//! config that writes them; `extends` of a project file is followed and its options are
+//! overridden by the extending config's; the pattern with the longest prefix before its `*` wins.
+//! A package name maps to the package's `src/` or its directory (projects keep their sources
+//! there; the built files a `main` field names are usually not in the project).
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::modules::{join, last, module_stem, normalize, parent};
+
+/// How many configs an `extends` chain is followed through.
+const MAX_EXTENDS: usize = 8;
+
+/// The project's own mappings of bare specifiers (see the module documentation).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JsModules {
+    /// Every `tsconfig.json` / `jsconfig.json`, deepest directory first: a file's nearest config
+    /// is the first whose directory holds it.
+    configs: Vec<PathsConfig>,
+    /// The project's packages, longest name first.
+    packages: Vec<Package>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct PathsConfig {
+    /// Root-relative directory of the config.
+    dir: String,
+    rules: Vec<PathRule>,
+}
+
+/// One `paths` entry: a pattern (at most one `*`) and where it points, root-relative.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct PathRule {
+    pattern: String,
+    targets: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Package {
+    name: String,
+    dir: String,
+}
+
+/// Whether `rel` (root-relative) is a file [`JsModules::read`] reads: a change to it changes the
+/// mappings.
+pub fn is_js_config(rel: &str) -> bool {
+    let name = last(rel);
+    name == "package.json" || name == "jsconfig.json" || (name.starts_with("tsconfig") && name.ends_with(".json"))
+}
+
+impl JsModules {
+    /// The mappings the config files among `files` (root-relative) write; `read` gives a
+    /// root-relative file's text, or `None` when it cannot be read. A config that does not parse
+    /// maps nothing.
+    pub fn read<'a>(files: impl IntoIterator<Item = &'a str>, read: impl Fn(&str) -> Option<String>) -> JsModules {
+        let mut modules = JsModules::default();
+        for rel in files {
+            match last(rel) {
+                "package.json" => {
+                    let name = read(rel).and_then(|text| parse(&text)).and_then(|json| match json.get("name") {
+                        Some(Value::String(name)) if !name.is_empty() => Some(name.clone()),
+                        _ => None,
+                    });
+                    if let Some(name) = name {
+                        modules.packages.push(Package { name, dir: parent(rel).to_string() });
+                    }
+                }
+                "tsconfig.json" | "jsconfig.json" => {
+                    let options = compiler_options(rel, &read, 0);
+                    modules.configs.push(PathsConfig { dir: parent(rel).to_string(), rules: options.rules() });
+                }
+                _ => {}
+            }
+        }
+        let depth = |dir: &str| if dir.is_empty() { 0 } else { dir.matches('/').count() + 1 };
+        modules.configs.sort_by(|a, b| depth(&b.dir).cmp(&depth(&a.dir)).then_with(|| a.dir.cmp(&b.dir)));
+        modules.packages.sort_by(|a, b| b.name.len().cmp(&a.name.len()).then_with(|| a.name.cmp(&b.name)));
+        modules
+    }
+
+    /// The module stems (as [`module_stem`] gives them) `module`, imported by `from`, names in
+    /// the project; `None` when the project maps no such specifier.
+    pub(crate) fn stems(&self, from: &str, module: &str) -> Option<Vec<String>> {
+        let config = self.configs.iter().find(|c| c.dir.is_empty() || from.starts_with(&format!("{}/", c.dir)));
+        if let Some(targets) = config.and_then(|c| c.resolve(module)) {
+            return Some(targets.iter().filter_map(|t| Some(module_stem(&normalize(t)?).to_string())).collect());
+        }
+        let package = self.packages.iter().find(|p| {
+            module.strip_prefix(p.name.as_str()).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        })?;
+        let rest = module[package.name.len()..].trim_start_matches('/');
+        let stems = [join(&package.dir, &join("src", rest)), join(&package.dir, rest)];
+        Some(stems.iter().map(|s| module_stem(s).to_string()).collect())
+    }
+}
+
+impl PathsConfig {
+    /// Where `module` points by the rule TypeScript picks: an exact pattern, else the wildcard
+    /// pattern with the longest prefix.
+    fn resolve(&self, module: &str) -> Option<Vec<String>> {
+        if let Some(rule) = self.rules.iter().find(|r| r.pattern == module) {
+            return Some(rule.targets.clone());
+        }
+        let (rule, star) = self
+            .rules
+            .iter()
+            .filter_map(|rule| {
+                let (prefix, suffix) = rule.pattern.split_once('*')?;
+                let middle = module.strip_prefix(prefix)?.strip_suffix(suffix)?;
+                Some((rule, prefix.len(), middle))
+            })
+            .max_by_key(|(_, prefix, _)| *prefix)
+            .map(|(rule, _, middle)| (rule, middle))?;
+        Some(rule.targets.iter().map(|t| t.replacen('*', star, 1)).collect())
+    }
+}
+
+/// A config's `baseUrl` and `paths` after its `extends` chain, each root-relative where it was
+/// written.
+#[derive(Default)]
+struct Options {
+    /// `baseUrl`, root-relative.
+    base_url: Option<String>,
+    /// `paths` and the directory of the config that wrote them.
+    paths: Option<(Map<String, Value>, String)>,
+}
+
+impl Options {
+    fn rules(&self) -> Vec<PathRule> {
+        let Some((paths, written_in)) = &self.paths else { return Vec::new() };
+        let base = self.base_url.as_deref().unwrap_or(written_in);
+        paths
+            .iter()
+            .filter_map(|(pattern, targets)| {
+                let targets: Vec<String> =
+                    targets.as_array()?.iter().filter_map(|t| Some(join(base, t.as_str()?))).collect();
+                (pattern.matches('*').count() <= 1 && !targets.is_empty())
+                    .then(|| PathRule { pattern: pattern.clone(), targets })
+            })
+            .collect()
+    }
+}
+
+/// The options of the config at `rel`, with what its `extends` chain gives where it says nothing.
+fn compiler_options(rel: &str, read: &impl Fn(&str) -> Option<String>, depth: usize) -> Options {
+    let Some(json) = read(rel).and_then(|text| parse(&text)) else { return Options::default() };
+    let dir = parent(rel);
+    let mut options = Options::default();
+    if depth < MAX_EXTENDS {
+        let bases = match json.get("extends") {
+            Some(Value::String(one)) => vec![one.as_str()],
+            Some(Value::Array(many)) => many.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        // Of several, a later one overrides an earlier one.
+        for base in bases.into_iter().filter_map(|b| extended(dir, b)) {
+            let inherited = compiler_options(&base, read, depth + 1);
+            options.base_url = inherited.base_url.or(options.base_url);
+            options.paths = inherited.paths.or(options.paths);
+        }
+    }
+    let own = json.get("compilerOptions");
+    if let Some(Value::String(base_url)) = own.and_then(|o| o.get("baseUrl")) {
+        options.base_url = normalize(&join(dir, base_url));
+    }
+    if let Some(Value::Object(paths)) = own.and_then(|o| o.get("paths")) {
+        options.paths = Some((paths.clone(), dir.to_string()));
+    }
+    options
+}
+
+/// The project file an `extends` names, root-relative; `None` for a package's config (not in the
+/// project) or a path above the root.
+fn extended(dir: &str, base: &str) -> Option<String> {
+    if !base.starts_with('.') {
+        return None;
+    }
+    let path = normalize(&join(dir, base))?;
+    Some(if path.ends_with(".json") { path } else { format!("{path}.json") })
+}
+
+/// A JSON document that may hold comments and trailing commas, as tsconfig files do.
+fn parse(text: &str) -> Option<Value> {
+    serde_json::from_str(&strip_jsonc(text)).ok()
+}
+
+/// `text` without `//` and `/* */` comments and without commas before a closing bracket; strings
+/// are kept as written.
+fn strip_jsonc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                out.push(c);
+                while let Some(c) = chars.next() {
+                    out.push(c);
+                    match c {
+                        '\\' => out.extend(chars.next()),
+                        '"' => break,
+                        _ => {}
+                    }
+                }
+            }
+            '/' if chars.peek() == Some(&'/') => while chars.next_if(|c| *c != '\n').is_some() {},
+            '/' if chars.peek() == Some(&'*') => {
+                chars.next();
+                let mut previous = ' ';
+                for c in chars.by_ref() {
+                    if previous == '*' && c == '/' {
+                        break;
+                    }
+                    previous = c;
+                }
+                out.push(' ');
+            }
+            ']' | '}' => {
+                let kept = out.trim_end().len();
+                if out[..kept].ends_with(',') {
+                    out.truncate(kept - 1);
+                }
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+
+    fn modules(files: &[(&str, &str)]) -> JsModules {
+        let texts: HashMap<&str, &str> = files.iter().copied().collect();
+        JsModules::read(files.iter().map(|(rel, _)| *rel), |rel| texts.get(rel).map(|t| t.to_string()))
+    }
+
+    #[test]
+    fn comments_and_trailing_commas_are_dropped_but_not_inside_strings() {
+        let text = "{\n  // a comment\n  \"a\": \"http://x/*y*/\", /* b */\n  \"c\": [1, 2,],\n}";
+        assert_eq!(parse(text), Some(serde_json::json!({"a": "http://x/*y*/", "c": [1, 2]})));
+    }
+
+    #[test]
+    fn paths_are_relative_to_base_url_and_the_longest_prefix_wins() {
+        let m = modules(&[(
+            "web/tsconfig.json",
+            r#"{ "compilerOptions": { "baseUrl": "./src", "paths": {
+                "@/*": ["./*"], "@/ui/*": ["components/*", "legacy/*"], "config": ["conf/index.ts"] } } }"#,
+        )]);
+        assert_eq!(m.stems("web/src/app.ts", "@/store/cart"), Some(vec!["web/src/store/cart".to_string()]));
+        assert_eq!(
+            m.stems("web/src/app.ts", "@/ui/button"),
+            Some(vec!["web/src/components/button".to_string(), "web/src/legacy/button".to_string()])
+        );
+        assert_eq!(m.stems("web/src/app.ts", "config"), Some(vec!["web/src/conf".to_string()]));
+        assert_eq!(m.stems("web/src/app.ts", "react"), None);
+        // A file outside the config's directory is not governed by it.
+        assert_eq!(m.stems("other/app.ts", "@/store/cart"), None);
+    }
+
+    #[test]
+    fn extends_gives_paths_relative_to_the_config_that_wrote_them_and_the_nearest_config_governs() {
+        let m = modules(&[
+            ("tsconfig.base.json", r#"{ "compilerOptions": { "paths": { "@lib/*": ["packages/lib/src/*"] } } }"#),
+            ("packages/app/tsconfig.json", r#"{ "extends": "../../tsconfig.base", "compilerOptions": {} }"#),
+            ("packages/solo/tsconfig.json", r#"{ "compilerOptions": { "strict": true } }"#),
+        ]);
+        assert_eq!(m.stems("packages/app/src/main.ts", "@lib/parse"), Some(vec!["packages/lib/src/parse".to_string()]));
+        // Its own config maps nothing, so the specifier is left to the packages (none here).
+        assert_eq!(m.stems("packages/solo/main.ts", "@lib/parse"), None);
+    }
+
+    #[test]
+    fn the_project_s_own_package_names_map_to_its_sources() {
+        let m = modules(&[
+            ("package.json", r#"{ "name": "@acme/toolkit", "main": "dist/index.js" }"#),
+            ("packages/query/package.json", r#"{ "name": "@acme/toolkit-query" }"#),
+        ]);
+        assert_eq!(m.stems("tests/a.test.ts", "@acme/toolkit"), Some(vec!["src".to_string(), String::new()]));
+        assert_eq!(
+            m.stems("tests/a.test.ts", "@acme/toolkit/react"),
+            Some(vec!["src/react".to_string(), "react".to_string()])
+        );
+        assert_eq!(
+            m.stems("src/a.ts", "@acme/toolkit-query"),
+            Some(vec!["packages/query/src".to_string(), "packages/query".to_string()])
+        );
+        assert_eq!(m.stems("src/a.ts", "@acme/toolkitx"), None);
+    }
+
+    #[test]
+    fn a_broken_config_maps_nothing() {
+        let m = modules(&[("tsconfig.json", "{ \"compilerOptions\": "), ("package.json", "[]")]);
+        assert_eq!(m.stems("a.ts", "@/x"), None);
+        assert!(is_js_config("a/tsconfig.build.json") && is_js_config("package.json") && !is_js_config("a/b.json"));
+    }
+}
