@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use crate::facts::{Def, Ref, RefKind};
 use crate::graph::{DefId, Graph, Label, Resolution};
+use crate::types::MAX_BASES;
 
 /// Deepest level `callers`, `callees` and `trace` walk.
 pub const MAX_DEPTH: u32 = 5;
@@ -46,6 +47,8 @@ pub struct Walk {
     pub truncated: bool,
     /// Calls (callees) to names the project does not define: library and built-in calls.
     pub external_calls: usize,
+    /// Callers only: the methods overriding or implementing a target whose calls are listed too.
+    pub overriders: BTreeSet<DefId>,
 }
 
 /// What a symbol names.
@@ -155,20 +158,61 @@ impl Graph {
         (!notes.is_empty()).then(|| notes.join("; "))
     }
 
-    /// Call sites of `targets`, then of their callers, `depth` levels deep, at most `limit` edges.
+    /// Call sites of `targets` and of the methods that override or implement them, then of their
+    /// callers, `depth` levels deep, at most `limit` edges. A call of an override runs in place of
+    /// the method asked about (a call through the base type may reach either), so it is listed,
+    /// with the override as its callee; [`Walk::overriders`] names them.
     pub fn callers(&self, targets: &[DefId], depth: u32, limit: usize) -> Walk {
-        self.levels(targets, depth, limit, |target, level, walk| {
+        let overriders = self.overriders(targets);
+        let mut walk = self.levels(targets, depth, limit, |target, level, walk| {
             let mut edges = Vec::new();
-            for (file, r, resolution) in self.sites_of(target).into_iter().filter(|(_, r, _)| r.kind.is_call()) {
-                let caller = r.caller.map(|i| DefId { file: file.to_string(), index: i });
-                let edge = self.edge(level, file, r.line, caller.as_ref(), target, &resolution);
-                match resolution.by_name && resolution.label == Label::Ambiguous {
-                    true => walk.guessed.push(edge),
-                    false => edges.push((edge, caller)),
+            let family = match level {
+                1 => overriders.get(target).into_iter().flatten().collect(),
+                _ => Vec::new(),
+            };
+            for callee in std::iter::once(target).chain(family) {
+                for (file, r, resolution) in self.sites_of(callee).into_iter().filter(|(_, r, _)| r.kind.is_call()) {
+                    let caller = r.caller.map(|i| DefId { file: file.to_string(), index: i });
+                    let edge = self.edge(level, file, r.line, caller.as_ref(), callee, &resolution);
+                    match resolution.by_name && resolution.label == Label::Ambiguous {
+                        true => walk.guessed.push(edge),
+                        false => edges.push((edge, caller)),
+                    }
                 }
             }
             edges
-        })
+        });
+        // A site guessed for a method and for its override is one site.
+        walk.guessed.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
+        walk.guessed.dedup_by(|a, b| a.file == b.file && a.line == b.line);
+        walk.overriders = overriders.into_values().flatten().collect();
+        walk
+    }
+
+    /// For each method among `targets`, the methods of the same name in the types that derive
+    /// from or implement its type, transitively (not those a target's own type inherits).
+    fn overriders(&self, targets: &[DefId]) -> BTreeMap<DefId, Vec<DefId>> {
+        let mut found = BTreeMap::new();
+        for id in targets {
+            let Some(def) = self.def(id) else { continue };
+            let Some(container) = def.container.as_deref() else { continue };
+            if !matches!(def.kind.as_str(), "fn" | "method") {
+                continue;
+            }
+            let same = |d: &Def| d.name == def.name && matches!(d.kind.as_str(), "fn" | "method");
+            let derived: Vec<DefId> = self
+                .derived_members(container, &def.name, &same, MAX_BASES)
+                .into_iter()
+                .filter(|other| {
+                    !targets.contains(other)
+                        && self.def(other).is_some_and(|d| d.container.as_deref() != Some(container))
+                })
+                .collect();
+            if !derived.is_empty() {
+                found.insert(id.clone(), derived);
+            }
+        }
+        found
     }
 
     /// Every reference resolved to `target`, written with any of its names: (file, reference,

@@ -238,6 +238,21 @@ fn typescript_calls() {
             "tests/app.test.ts:5 <top> [exact]"
         ]
     );
+    // An interface method's callers include the calls of the methods implementing it: a call
+    // through `Backend` may reach `MemoryStore.get`, and a call of that runs in its place.
+    let Lookup::Found(backend_get) = graph.lookup("Backend.get", None) else { panic!("Backend.get") };
+    let walk = graph.callers(&backend_get, 1, 100);
+    let names: Vec<String> = walk.overriders.iter().map(|id| graph.summary(id).unwrap().name).collect();
+    assert_eq!(names, ["MemoryStore::get"]);
+    assert_eq!(
+        callers(&graph, "Backend.get", None),
+        [
+            "src/store/batch.ts:18 Batch::clear [exact]",
+            "src/store/batch.ts:19 Batch::clear [exact]",
+            "src/store/batch.ts:27 Snapshot::first [exact]",
+            "tests/app.test.ts:5 <top> [exact]"
+        ]
+    );
     // The arrow function in `run` shadows it.
     assert_eq!(
         callers(&graph, "encode", None),

@@ -245,3 +245,22 @@ fn callers_follow_the_module_aliases_of_a_tsconfig_as_it_changes() {
     assert!(fallback.status.success(), "{}", describe(&fallback));
     assert_eq!(String::from_utf8_lossy(&fallback.stdout), String::from_utf8_lossy(&daemon.stdout));
 }
+
+#[test]
+fn callers_of_an_interface_method_list_the_calls_of_its_implementations_and_say_so() {
+    let home = Home::new();
+    let store = "export interface Backend {\n  get(key: string): string;\n}\n\n\
+                 export class Memory implements Backend {\n  get(key: string): string {\n    return key;\n  }\n}\n";
+    let user = "import { Memory } from './store';\n\nexport function read(): string {\n  const memory = new Memory();\n  return memory.get('k');\n}\n";
+    let root = project(&home, "web", &[("src/store.ts", store), ("src/use.ts", user)]);
+    let _daemon = home.spawn_daemon(&[]);
+    wait_for_callers(&home, &root, "Memory.get", &["src/use.ts:5 read [exact]"]);
+    let out = lctx(&home, &root, false, &["callgraph", "Backend.get"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("src/use.ts:5 read -> Memory::get [exact]"), "{text}");
+    assert!(
+        text.contains("overriding or implementing it are listed too, each with its callee: `Memory::get`"),
+        "{text}"
+    );
+}

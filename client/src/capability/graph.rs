@@ -153,9 +153,12 @@ fn render(
             _ => {
                 let _ = writeln!(text, "callers of {what}, depth {depth}{source}:");
                 render_levels(&mut text, &out.edges, depth, |edge| {
-                    let callee = match depth {
-                        1 => String::new(),
-                        _ => format!(" -> {}", edge.callee.as_ref().map_or("", |c| c.name.as_str())),
+                    // One level deep the callee is the symbol asked about, unless the call is of a
+                    // method overriding or implementing it.
+                    let asked = edge.callee.as_ref().is_some_and(|c| out.targets.contains(c));
+                    let callee = match depth == 1 && asked {
+                        true => String::new(),
+                        false => format!(" -> {}", edge.callee.as_ref().map_or("", |c| c.name.as_str())),
                     };
                     format!("{}:{} {}{callee} {}", edge.file, edge.line, caller_name(edge), resolution_text(edge))
                 });

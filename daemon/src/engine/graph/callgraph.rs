@@ -1,6 +1,6 @@
 //! ctx_callgraph: callers, callees or a call path of a symbol, from the project's code graph.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use lean_ctx_graph::{DefId, DefSummary, Edge, Graph, Lookup, MAX_DEPTH, SUPPORTED, has_queries};
@@ -222,12 +222,28 @@ fn answer(
         _ => {
             let walk = graph.callers(&targets, depth, MAX_EDGES);
             let guessed = guessed_note(&walk.guessed);
+            if let Some(listed) = overriders_note(graph, &walk.overriders) {
+                out.note = Some(out.note.take().map_or(listed.clone(), |note| format!("{note}; {listed}")));
+            }
             fill(&mut out, walk);
             let notes: Vec<String> = [graph.unclaimed_calls(&targets), guessed].into_iter().flatten().collect();
             out.unclaimed = (!notes.is_empty()).then(|| notes.join("; "));
         }
     }
     Ok(out)
+}
+
+/// What a callers answer adds for the methods overriding or implementing the one asked about.
+fn overriders_note(graph: &lean_ctx_graph::Graph, overriders: &BTreeSet<DefId>) -> Option<String> {
+    let names: Vec<String> =
+        overriders.iter().filter_map(|id| graph.summary(id)).map(|s| format!("`{}`", s.name)).collect();
+    (!names.is_empty()).then(|| {
+        format!(
+            "calls of the method(s) overriding or implementing it are listed too, each with its callee: {} (a call \
+             through the base type may reach them)",
+            names.join(", ")
+        )
+    })
 }
 
 /// What a callers answer leaves out as guesses, one clause per name: call sites that reach a
