@@ -364,10 +364,14 @@ impl Graph {
         }
         // A value of unknown type: any member of that name, unless built-in types have the name too.
         // An attribute read is claimed only through a known type: most reads are plain fields.
+        // Nor is a call (`pos.node()`) claimed for a property (`get node()`): a property is read,
+        // and the method called is most likely a library's of the same name.
         if r.kind == RefKind::Read || bindings::builtin_method(language, &r.name) {
             return None;
         }
-        self.by_name(&r.name, &|d| d.container.is_some() && fits(r.kind, d))
+        self.by_name(&r.name, &|d| {
+            d.container.is_some() && fits(r.kind, d) && !(r.kind == RefKind::Method && d.property)
+        })
     }
 
     /// Member `r` of values of project type `type_name`: its own or inherited, `exact` (several

@@ -256,7 +256,7 @@ fn typescript_calls() {
     // The arrow function in `run` shadows it.
     assert_eq!(
         callers(&graph, "encode", None),
-        ["src/store/codec.test.ts:5 <top> [exact]", "src/store/memory.ts:16 MemoryStore::set [exact]"]
+        ["src/store/codec.test.ts:5 <top> [exact]", "src/store/memory.ts:20 MemoryStore::set [exact]"]
     );
 }
 
