@@ -4,7 +4,9 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use crate::facts::{Def, Ref, RefKind};
-use crate::graph::{DefId, Graph, Label, Resolution};
+use lean_ctx_outline::Language;
+
+use crate::graph::{DefId, Graph, Label, Resolution, language_of};
 use crate::types::MAX_BASES;
 
 /// Deepest level `callers`, `callees` and `trace` walk.
@@ -47,8 +49,9 @@ pub struct Walk {
     pub truncated: bool,
     /// Calls (callees) to names the project does not define: library and built-in calls.
     pub external_calls: usize,
-    /// Callers only: the methods overriding or implementing a target whose calls are listed too.
-    pub overriders: BTreeSet<DefId>,
+    /// Callers only: the methods a target overrides or implements and those overriding or
+    /// implementing it, whose calls are listed too.
+    pub overrides: BTreeSet<DefId>,
 }
 
 /// What a symbol names.
@@ -158,16 +161,17 @@ impl Graph {
         (!notes.is_empty()).then(|| notes.join("; "))
     }
 
-    /// Call sites of `targets` and of the methods that override or implement them, then of their
-    /// callers, `depth` levels deep, at most `limit` edges. A call of an override runs in place of
-    /// the method asked about (a call through the base type may reach either), so it is listed,
-    /// with the override as its callee; [`Walk::overriders`] names them.
+    /// Call sites of `targets` and of the methods in an override relation with them, then of
+    /// their callers, `depth` levels deep, at most `limit` edges. A call of an override runs in
+    /// place of the method asked about, and a call of the method it overrides or implements,
+    /// through the base type, may dispatch to it: both are listed, each with its own callee;
+    /// [`Walk::overrides`] names those methods.
     pub fn callers(&self, targets: &[DefId], depth: u32, limit: usize) -> Walk {
-        let overriders = self.overriders(targets);
+        let overrides = self.overrides(targets);
         let mut walk = self.levels(targets, depth, limit, |target, level, walk| {
             let mut edges = Vec::new();
             let family = match level {
-                1 => overriders.get(target).into_iter().flatten().collect(),
+                1 => overrides.get(target).into_iter().flatten().collect(),
                 _ => Vec::new(),
             };
             for callee in std::iter::once(target).chain(family) {
@@ -185,31 +189,45 @@ impl Graph {
         // A site guessed for a method and for its override is one site.
         walk.guessed.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
         walk.guessed.dedup_by(|a, b| a.file == b.file && a.line == b.line);
-        walk.overriders = overriders.into_values().flatten().collect();
+        walk.overrides = overrides.into_values().flatten().collect();
         walk
     }
 
-    /// For each method among `targets`, the methods of the same name in the types that derive
-    /// from or implement its type, transitively (not those a target's own type inherits).
-    fn overriders(&self, targets: &[DefId]) -> BTreeMap<DefId, Vec<DefId>> {
+    /// For each method among `targets`, the methods of the same name it overrides or implements
+    /// (up its type's bases) and those overriding or implementing it (in the types deriving from
+    /// or implementing its type), transitively. JavaScript, TypeScript and Java only: their
+    /// tools treat a method and its overrides as one family (TypeScript's server lists the
+    /// family's calls under each member), while Python's list a method's own calls, and an
+    /// answer should mean what the language's own tools mean by callers.
+    fn overrides(&self, targets: &[DefId]) -> BTreeMap<DefId, Vec<DefId>> {
         let mut found = BTreeMap::new();
         for id in targets {
             let Some(def) = self.def(id) else { continue };
             let Some(container) = def.container.as_deref() else { continue };
-            if !matches!(def.kind.as_str(), "fn" | "method") {
+            let family_language = self.file(&id.file).and_then(|f| language_of(&f.facts)).is_some_and(|l| {
+                matches!(l, Language::JavaScript | Language::TypeScript | Language::Tsx | Language::Java)
+            });
+            if !family_language || !matches!(def.kind.as_str(), "fn" | "method") {
                 continue;
             }
             let same = |d: &Def| d.name == def.name && matches!(d.kind.as_str(), "fn" | "method");
-            let derived: Vec<DefId> = self
-                .derived_members(container, &def.name, &same, MAX_BASES)
+            let mut family = self.derived_members(container, &def.name, &same, MAX_BASES);
+            let mut owner = container.to_string();
+            for _ in 0..MAX_BASES {
+                let Some(up) = self.inherited(&owner, &def.name, &same, MAX_BASES) else { break };
+                let Some(next) = up.first().and_then(|first| self.def(first)?.container.clone()) else { break };
+                family.extend(up);
+                owner = next;
+            }
+            let family: Vec<DefId> = family
                 .into_iter()
                 .filter(|other| {
                     !targets.contains(other)
                         && self.def(other).is_some_and(|d| d.container.as_deref() != Some(container))
                 })
                 .collect();
-            if !derived.is_empty() {
-                found.insert(id.clone(), derived);
+            if !family.is_empty() {
+                found.insert(id.clone(), family);
             }
         }
         found

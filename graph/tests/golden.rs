@@ -6,6 +6,7 @@
 //! review the diff before committing it.
 
 use lean_ctx_graph::{Graph, Label, Lookup, RefKind};
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 mod fixture;
@@ -146,6 +147,11 @@ fn python_calls() {
     // `self.send = send` holds a callable, not a method; `Transport.send` is reached through the
     // return type of a head too long for the views (`open`).
     assert_eq!(callers(&graph, "Transport.send", None), ["shop/dispatch.py:74 Middleware::relay [exact]"]);
+    // Python's callers of a method are its own calls, as pyright's: the call of the base's
+    // `relay` through `super()` is not listed under the override, nor would a call of the
+    // override be under the base.
+    assert_eq!(callers(&graph, "Middleware.relay", None), ["shop/dispatch.py:90 Logged::relay [exact]"]);
+    assert!(callers(&graph, "Logged.relay", None).is_empty());
     // A base's call of a method only its subclasses define goes to one of theirs; so does a call
     // through a union of them, also one read from a list made of what a function yields.
     assert_eq!(
@@ -229,29 +235,33 @@ fn typescript_calls() {
         callers(&graph, "MemoryStore.set", None),
         ["src/app.ts:6 load [exact]", "src/queue.ts:6 flush [exact]", "src/store/batch.ts:16 Batch::clear [exact]"]
     );
+    // A method's callers include the calls of the method it implements (`backend.get` in
+    // `peek`, through the `Backend` interface, may dispatch to it), and an interface method's
+    // callers the calls of its implementations (a call of one runs in its place). Each edge
+    // keeps its own callee; the walk names the related methods.
+    let both_ways = [
+        "src/queue.ts:17 peek [exact]",
+        "src/store/batch.ts:18 Batch::clear [exact]",
+        "src/store/batch.ts:19 Batch::clear [exact]",
+        "src/store/batch.ts:27 Snapshot::first [exact]",
+        "tests/app.test.ts:5 <top> [exact]",
+    ];
+    assert_eq!(callers(&graph, "MemoryStore.get", None), both_ways);
+    assert_eq!(callers(&graph, "Backend.get", None), both_ways);
+    let related = |symbol: &str| {
+        let Lookup::Found(targets) = graph.lookup(symbol, None) else { panic!("{symbol}") };
+        let walk = graph.callers(&targets, 1, 100);
+        let callees: BTreeSet<String> = walk.edges.iter().map(|e| e.callee.name.clone()).collect();
+        let named: Vec<String> = walk.overrides.iter().map(|id| graph.summary(id).unwrap().name).collect();
+        (named, callees.into_iter().collect::<Vec<_>>())
+    };
     assert_eq!(
-        callers(&graph, "MemoryStore.get", None),
-        [
-            "src/store/batch.ts:18 Batch::clear [exact]",
-            "src/store/batch.ts:19 Batch::clear [exact]",
-            "src/store/batch.ts:27 Snapshot::first [exact]",
-            "tests/app.test.ts:5 <top> [exact]"
-        ]
+        related("Backend.get"),
+        (vec!["MemoryStore::get".into()], vec!["Backend::get".into(), "MemoryStore::get".into()])
     );
-    // An interface method's callers include the calls of the methods implementing it: a call
-    // through `Backend` may reach `MemoryStore.get`, and a call of that runs in its place.
-    let Lookup::Found(backend_get) = graph.lookup("Backend.get", None) else { panic!("Backend.get") };
-    let walk = graph.callers(&backend_get, 1, 100);
-    let names: Vec<String> = walk.overriders.iter().map(|id| graph.summary(id).unwrap().name).collect();
-    assert_eq!(names, ["MemoryStore::get"]);
     assert_eq!(
-        callers(&graph, "Backend.get", None),
-        [
-            "src/store/batch.ts:18 Batch::clear [exact]",
-            "src/store/batch.ts:19 Batch::clear [exact]",
-            "src/store/batch.ts:27 Snapshot::first [exact]",
-            "tests/app.test.ts:5 <top> [exact]"
-        ]
+        related("MemoryStore.get"),
+        (vec!["Backend::get".into()], vec!["Backend::get".into(), "MemoryStore::get".into()])
     );
     // The arrow function in `run` shadows it.
     assert_eq!(

@@ -260,7 +260,7 @@ fn callers_of_an_interface_method_list_the_calls_of_its_implementations_and_say_
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("src/use.ts:5 read -> Memory::get [exact]"), "{text}");
     assert!(
-        text.contains("overriding or implementing it are listed too, each with its callee: `Memory::get`"),
+        text.contains("or that override or implement it, are listed too, each with its callee: `Memory::get`"),
         "{text}"
     );
 }

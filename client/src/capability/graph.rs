@@ -154,7 +154,7 @@ fn render(
                 let _ = writeln!(text, "callers of {what}, depth {depth}{source}:");
                 render_levels(&mut text, &out.edges, depth, |edge| {
                     // One level deep the callee is the symbol asked about, unless the call is of a
-                    // method overriding or implementing it.
+                    // method in an override relation with it.
                     let asked = edge.callee.as_ref().is_some_and(|c| out.targets.contains(c));
                     let callee = match depth == 1 && asked {
                         true => String::new(),

@@ -222,7 +222,7 @@ fn answer(
         _ => {
             let walk = graph.callers(&targets, depth, MAX_EDGES);
             let guessed = guessed_note(&walk.guessed);
-            if let Some(listed) = overriders_note(graph, &walk.overriders) {
+            if let Some(listed) = overrides_note(graph, &walk.overrides) {
                 out.note = Some(out.note.take().map_or(listed.clone(), |note| format!("{note}; {listed}")));
             }
             fill(&mut out, walk);
@@ -233,14 +233,14 @@ fn answer(
     Ok(out)
 }
 
-/// What a callers answer adds for the methods overriding or implementing the one asked about.
-fn overriders_note(graph: &lean_ctx_graph::Graph, overriders: &BTreeSet<DefId>) -> Option<String> {
+/// What a callers answer adds for the methods in an override relation with the one asked about.
+fn overrides_note(graph: &lean_ctx_graph::Graph, overrides: &BTreeSet<DefId>) -> Option<String> {
     let names: Vec<String> =
-        overriders.iter().filter_map(|id| graph.summary(id)).map(|s| format!("`{}`", s.name)).collect();
+        overrides.iter().filter_map(|id| graph.summary(id)).map(|s| format!("`{}`", s.name)).collect();
     (!names.is_empty()).then(|| {
         format!(
-            "calls of the method(s) overriding or implementing it are listed too, each with its callee: {} (a call \
-             through the base type may reach them)",
+            "calls of the methods it overrides or implements, or that override or implement it, are listed too, \
+             each with its callee: {} (a call through a base type may dispatch to any of them)",
             names.join(", ")
         )
     })
