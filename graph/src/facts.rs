@@ -174,8 +174,17 @@ pub fn extract_from(language: Language, source: &str, outline: &Outline, tree: O
 /// outline's signature of a method placed under its type leaves the receiver out.
 fn flatten(items: &[Definition], container: Option<&str>, language: Language, lines: &[&str], out: &mut Vec<Def>) {
     for item in items {
+        // A JavaScript/TypeScript member typed as a function (`map: (pos: number) => number` in an
+        // interface) is called like a method: one, with the head a method of that type would have.
+        let as_method = match item.kind {
+            Kind::Field if matches!(language, Language::JavaScript | Language::TypeScript | Language::Tsx) => {
+                function_member_head(&item.name, item.uncut.as_deref().unwrap_or(&item.signature))
+            }
+            _ => None,
+        };
+        let kind = if as_method.is_some() { Kind::Method } else { item.kind };
         let keep = matches!(
-            item.kind,
+            kind,
             Kind::Function
                 | Kind::Method
                 | Kind::Constructor
@@ -190,9 +199,9 @@ fn flatten(items: &[Definition], container: Option<&str>, language: Language, li
             let head = lines.get((item.head_line as usize).saturating_sub(1)).copied().unwrap_or_default();
             let receiver_var =
                 (language == Language::Go && item.kind == Kind::Method).then(|| go_receiver_var(head)).flatten();
-            let function = matches!(item.kind, Kind::Function | Kind::Method);
+            let function = matches!(kind, Kind::Function | Kind::Method);
             // Types are read from the head as written, not from the view's shortened line.
-            let head_text = item.uncut.as_deref().unwrap_or(&item.signature);
+            let head_text = as_method.as_deref().unwrap_or(item.uncut.as_deref().unwrap_or(&item.signature));
             // A Go method declared in another file than its type's is outlined at the top level
             // as `Type.name`; its receiver names the type it belongs to.
             let (name, container) = match (container, item.name.split_once('.')) {
@@ -203,7 +212,7 @@ fn flatten(items: &[Definition], container: Option<&str>, language: Language, li
             };
             out.push(Def {
                 name: name.to_string(),
-                kind: item.kind.label().to_string(),
+                kind: kind.label().to_string(),
                 container,
                 line: item.head_line,
                 start_line: item.start_line,
@@ -224,6 +233,44 @@ fn flatten(items: &[Definition], container: Option<&str>, language: Language, li
         };
         flatten(&item.children, inner.as_deref(), language, lines, out);
     }
+}
+
+/// `map(pos: number): number` for the member `map: (pos: number) => number` or `map?: <T>(pos: T)
+/// => T`: the head of the method a member typed as a function amounts to; `None` for any other
+/// member.
+fn function_member_head(name: &str, signature: &str) -> Option<String> {
+    let rest = signature.trim_start_matches("readonly ").strip_prefix(name)?;
+    let rest = rest.trim_start_matches('?').trim_start().strip_prefix(':')?.trim_start();
+    if !rest.starts_with(['(', '<']) {
+        return None;
+    }
+    // Type parameters, then the parameter list, each closed by its matching bracket (the `>` of
+    // an arrow inside a parameter's type closes nothing).
+    let mut depth = 0i32;
+    let mut params_start = None;
+    let mut previous = ' ';
+    for (at, c) in rest.char_indices() {
+        match c {
+            '(' if depth == 0 => {
+                params_start = Some(at);
+                depth += 1;
+            }
+            '<' | '(' | '[' | '{' => depth += 1,
+            '>' if previous == '=' => {}
+            '>' | ']' | '}' => depth -= 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    let start = params_start?;
+                    let ret = rest[at + 1..].trim_start().strip_prefix("=>")?.trim();
+                    return (!ret.is_empty()).then(|| format!("{name}{}: {ret}", &rest[start..=at]));
+                }
+            }
+            _ => {}
+        }
+        previous = c;
+    }
+    None
 }
 
 /// The type an `impl` block is for: `Store` for `impl<T> Codec for Store<T>`.
@@ -253,6 +300,19 @@ fn go_receiver_var(head: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn members_typed_as_functions_read_as_method_heads() {
+        let head = |sig: &str| function_member_head("map", sig);
+        assert_eq!(
+            head("map: (pos: number, assoc?: number) => number").as_deref(),
+            Some("map(pos: number, assoc?: number): number")
+        );
+        assert_eq!(head("map?: <T>(f: (x: T) => T) => Result<T>").as_deref(), Some("map(f: (x: T) => T): Result<T>"));
+        assert_eq!(head("readonly map: () => void").as_deref(), Some("map(): void"));
+        assert_eq!(head("map: Map<string, number>"), None);
+        assert_eq!(head("map: (string | number)[]"), None);
+    }
 
     #[test]
     fn impl_targets_drop_traits_generics_and_paths() {
