@@ -32,6 +32,11 @@ pub struct Def {
     /// A method read as an attribute: Python's `@property`, a TypeScript/JavaScript getter.
     #[serde(default)]
     pub property: bool,
+    /// A JavaScript/TypeScript member typed as a function (`map: (pos: number) => number`):
+    /// called like a method, but claimed only through a known type, since most are callbacks of
+    /// an options object and a call of the name on a value of unknown type is another's.
+    #[serde(default)]
+    pub typed_member: bool,
     /// The bases a type's head names, as written (`B` and `models.Model` for `class
     /// A(B, models.Model)`, `extends B implements C`), in source order.
     #[serde(default)]
@@ -221,6 +226,7 @@ fn flatten(items: &[Definition], container: Option<&str>, language: Language, li
                 returns: function.then(|| crate::bindings::return_type(language, head_text)).flatten(),
                 returns_collection: function.then(|| crate::bindings::return_collection(language, head_text)).flatten(),
                 property: item.kind == Kind::Method && crate::bindings::is_property(head_text, name),
+                typed_member: as_method.is_some(),
                 bases: Vec::new(),
             });
         }

@@ -365,12 +365,13 @@ impl Graph {
         // A value of unknown type: any member of that name, unless built-in types have the name too.
         // An attribute read is claimed only through a known type: most reads are plain fields.
         // Nor is a call (`pos.node()`) claimed for a property (`get node()`): a property is read,
-        // and the method called is most likely a library's of the same name.
+        // and the method called is most likely a library's of the same name; nor for a member
+        // typed as a function (see `Def::typed_member`).
         if r.kind == RefKind::Read || bindings::builtin_method(language, &r.name) {
             return None;
         }
         self.by_name(&r.name, &|d| {
-            d.container.is_some() && fits(r.kind, d) && !(r.kind == RefKind::Method && d.property)
+            d.container.is_some() && fits(r.kind, d) && !(r.kind == RefKind::Method && (d.property || d.typed_member))
         })
     }
 
