@@ -89,7 +89,10 @@ impl JsModules {
     /// The module stems (as [`module_stem`] gives them) `module`, imported by `from`, names in
     /// the project; `None` when the project maps no such specifier.
     pub(crate) fn stems(&self, from: &str, module: &str) -> Option<Vec<String>> {
-        let config = self.configs.iter().find(|c| c.dir.is_empty() || from.starts_with(&format!("{}/", c.dir)));
+        let config = self
+            .configs
+            .iter()
+            .find(|c| c.dir.is_empty() || from.strip_prefix(c.dir.as_str()).is_some_and(|rest| rest.starts_with('/')));
         if let Some(targets) = config.and_then(|c| c.resolve(module)) {
             return Some(targets.iter().filter_map(|t| Some(module_stem(&normalize(t)?).to_string())).collect());
         }
