@@ -224,7 +224,7 @@ fn java_return(signature: &str) -> Option<&str> {
 }
 
 /// The `)` closing a signature's parameter list (after any `<…>` type parameters).
-fn closing_paren(signature: &str) -> Option<usize> {
+pub(crate) fn closing_paren(signature: &str) -> Option<usize> {
     let open = signature.find('(')?;
     let mut depth = 0usize;
     for (i, c) in signature[open..].char_indices() {

@@ -250,33 +250,10 @@ fn function_member_head(name: &str, signature: &str) -> Option<String> {
     if !rest.starts_with(['(', '<']) {
         return None;
     }
-    // Type parameters, then the parameter list, each closed by its matching bracket (the `>` of
-    // an arrow inside a parameter's type closes nothing).
-    let mut depth = 0i32;
-    let mut params_start = None;
-    let mut previous = ' ';
-    for (at, c) in rest.char_indices() {
-        match c {
-            '(' if depth == 0 => {
-                params_start = Some(at);
-                depth += 1;
-            }
-            '<' | '(' | '[' | '{' => depth += 1,
-            '>' if previous == '=' => {}
-            '>' | ']' | '}' => depth -= 1,
-            ')' => {
-                depth -= 1;
-                if depth == 0 {
-                    let start = params_start?;
-                    let ret = rest[at + 1..].trim_start().strip_prefix("=>")?.trim();
-                    return (!ret.is_empty()).then(|| format!("{name}{}: {ret}", &rest[start..=at]));
-                }
-            }
-            _ => {}
-        }
-        previous = c;
-    }
-    None
+    let close = crate::bindings::closing_paren(rest)?;
+    let open = rest.find('(')?;
+    let ret = rest[close + 1..].trim_start().strip_prefix("=>")?.trim();
+    (!ret.is_empty()).then(|| format!("{name}{}: {ret}", &rest[open..=close]))
 }
 
 /// The type an `impl` block is for: `Store` for `impl<T> Codec for Store<T>`.

@@ -52,7 +52,6 @@ pub fn encode(graph: &Graph) -> Vec<u8> {
     out
 }
 
-/// Largest JSON body a snapshot may inflate to (a corrupt length field must not exhaust memory).
 /// What a snapshot holds: every file's facts, and the module mappings read from the project's
 /// configs (which are not among the graph's files).
 #[derive(Serialize)]
@@ -68,6 +67,7 @@ struct Loaded {
     js_modules: JsModules,
 }
 
+/// Largest JSON body a snapshot may inflate to (a corrupt length field must not exhaust memory).
 const MAX_BODY: usize = 1 << 30;
 
 pub fn decode(bytes: &[u8]) -> Result<Graph, LoadError> {
