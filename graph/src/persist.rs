@@ -117,6 +117,16 @@ mod tests {
     }
 
     #[test]
+    fn a_snapshot_keeps_the_module_mappings() {
+        let mut graph = sample();
+        let config = r#"{ "compilerOptions": { "paths": { "@/*": ["src/*"] } } }"#;
+        graph.set_js_modules(JsModules::read(["tsconfig.json"], |_| Some(config.to_string())));
+        assert_ne!(*graph.js_modules(), JsModules::default());
+        let loaded = decode(&encode(&graph)).expect("loads");
+        assert_eq!(loaded.js_modules(), graph.js_modules());
+    }
+
+    #[test]
     fn damage_and_other_versions_are_refused() {
         let bytes = encode(&sample());
         let mut flipped = bytes.clone();

@@ -240,7 +240,8 @@ fn overrides_note(graph: &lean_ctx_graph::Graph, overrides: &BTreeSet<DefId>) ->
     (!names.is_empty()).then(|| {
         format!(
             "calls of the methods it overrides or implements, or that override or implement it, are listed too, \
-             each with its callee: {} (a call through a base type may dispatch to any of them)",
+             each with its callee: {} (a call through a base type may dispatch to any of them; deeper levels follow \
+             the callers found, not their override families)",
             names.join(", ")
         )
     })
