@@ -195,30 +195,28 @@ impl Graph {
 
     /// For each method among `targets`, the methods of the same name it overrides or implements
     /// (up its type's bases) and those overriding or implementing it (in the types deriving from
-    /// or implementing its type), transitively. JavaScript, TypeScript and Java only: their
-    /// tools treat a method and its overrides as one family (TypeScript's server lists the
-    /// family's calls under each member), while Python's list a method's own calls, and an
-    /// answer should mean what the language's own tools mean by callers.
+    /// or implementing its type), transitively; in Go, the interfaces' methods it implements or
+    /// the implementations of an interface's method (see [`crate::method_sets`]). JavaScript,
+    /// TypeScript, Java and Go only: their tools treat a method and its overrides as one family
+    /// (TypeScript's server and gopls list the family's calls under each member), while
+    /// Python's list a method's own calls, and an answer should mean what the language's own
+    /// tools mean by callers.
     fn overrides(&self, targets: &[DefId]) -> BTreeMap<DefId, Vec<DefId>> {
         let mut found = BTreeMap::new();
         for id in targets {
             let Some(def) = self.def(id) else { continue };
             let Some(container) = def.container.as_deref() else { continue };
-            let family_language = self.file(&id.file).and_then(|f| language_of(&f.facts)).is_some_and(|l| {
-                matches!(l, Language::JavaScript | Language::TypeScript | Language::Tsx | Language::Java)
-            });
-            if !family_language || !matches!(def.kind.as_str(), "fn" | "method") {
+            let language = self.file(&id.file).and_then(|f| language_of(&f.facts));
+            if !matches!(def.kind.as_str(), "fn" | "method") {
                 continue;
             }
-            let same = |d: &Def| d.name == def.name && matches!(d.kind.as_str(), "fn" | "method");
-            let mut family = self.derived_members(container, &def.name, &same, MAX_BASES);
-            let mut owner = container.to_string();
-            for _ in 0..MAX_BASES {
-                let Some(up) = self.inherited(&owner, &def.name, &same, MAX_BASES) else { break };
-                let Some(next) = up.first().and_then(|first| self.def(first)?.container.clone()) else { break };
-                family.extend(up);
-                owner = next;
-            }
+            let family = match language {
+                Some(Language::JavaScript | Language::TypeScript | Language::Tsx | Language::Java) => {
+                    self.class_family(def, container)
+                }
+                Some(Language::Go) => self.interface_family(def, container),
+                _ => continue,
+            };
             let family: Vec<DefId> = family
                 .into_iter()
                 .filter(|other| {
@@ -231,6 +229,21 @@ impl Graph {
             }
         }
         found
+    }
+
+    /// The methods named like `def` up the bases of `container` and in the classes deriving
+    /// from it.
+    fn class_family(&self, def: &Def, container: &str) -> BTreeSet<DefId> {
+        let same = |d: &Def| d.name == def.name && matches!(d.kind.as_str(), "fn" | "method");
+        let mut family = self.derived_members(container, &def.name, &same, MAX_BASES);
+        let mut owner = container.to_string();
+        for _ in 0..MAX_BASES {
+            let Some(up) = self.inherited(&owner, &def.name, &same, MAX_BASES) else { break };
+            let Some(next) = up.first().and_then(|first| self.def(first)?.container.clone()) else { break };
+            family.extend(up);
+            owner = next;
+        }
+        family
     }
 
     /// Every reference resolved to `target`, written with any of its names: (file, reference,

@@ -315,8 +315,11 @@ impl Graph {
             }
         }
         // A type, maybe imported under another name: `Config::new()`, `Order.of()`, `Db::open()`.
+        // Go has no static methods: a dotted receiver (`f.Value`, `pkg.Default`) is a field or a
+        // package's variable, whose type is worked out below.
         let written = receiver.rsplit(['.', ':']).next().unwrap_or(receiver);
-        let names_a_type = written.chars().all(|c| c.is_alphanumeric() || c == '_');
+        let names_a_type = written.chars().all(|c| c.is_alphanumeric() || c == '_')
+            && !(language == Language::Go && receiver.contains('.'));
         if names_a_type && written.chars().next().is_some_and(char::is_uppercase) {
             let alias = facts.imports.iter().find(|i| i.local == written);
             let type_name = alias.and_then(|i| i.name.as_deref()).unwrap_or(written);

@@ -15,6 +15,7 @@ mod facts;
 pub mod graph;
 mod imports;
 mod js_modules;
+mod method_sets;
 mod modules;
 pub mod persist;
 mod rank;

@@ -151,6 +151,11 @@ const GO: &str = r#"
 (short_var_declaration left: (expression_list (identifier) @local))
 (parameter_declaration name: (identifier) @local)
 (var_spec name: (identifier) @local)
+(type_elem (type_identifier) @base)
+(type_elem (qualified_type package: (package_identifier) @recv name: (type_identifier) @base))
+(field_declaration !name type: [(type_identifier) @base (pointer_type (type_identifier) @base)])
+(field_declaration !name type: [(qualified_type package: (package_identifier) @recv name: (type_identifier) @base)
+  (pointer_type (qualified_type package: (package_identifier) @recv name: (type_identifier) @base))])
 "#;
 
 /// Rust's bindings: typed `let`s, parameters and fields, `let x = T { … }`, `let x = f()`.
@@ -450,13 +455,19 @@ fn enclosing_closure(node: Node) -> Option<(u32, u32)> {
     None
 }
 
-/// The type definition whose head holds `base` (a base class or interface it names).
+/// The type definition whose head holds `base` (a base class or interface it names), or, in Go,
+/// whose body embeds it.
 fn declaring_type(base: Node, defs: &[Def]) -> Option<u32> {
     let mut node = base.parent();
     while let Some(current) = node {
         let declares = matches!(
             current.kind(),
-            "class_definition" | "class_declaration" | "abstract_class_declaration" | "class" | "interface_declaration"
+            "class_definition"
+                | "class_declaration"
+                | "abstract_class_declaration"
+                | "class"
+                | "interface_declaration"
+                | "type_spec"
         );
         if declares {
             let line = current.start_position().row as u32 + 1;

@@ -370,7 +370,7 @@ impl Graph {
 
     /// The project types the classes named `type_name` name as their bases (`class A(B)`,
     /// `extends B`), in the order written.
-    fn bases(&self, type_name: &str) -> Vec<String> {
+    pub(crate) fn bases(&self, type_name: &str) -> Vec<String> {
         let mut bases = Vec::new();
         for class in self.all_named(type_name, |_, d| d.is_type()).into_iter().flatten() {
             let Some(entry) = self.file(&class.file) else { continue };

@@ -233,16 +233,23 @@ fn answer(
     Ok(out)
 }
 
+/// How many members of an override family the note names; each edge names its own callee, and a
+/// Go interface may have dozens of implementations.
+const FAMILY_NAMED: usize = 8;
+
 /// What a callers answer adds for the methods in an override relation with the one asked about.
 fn overrides_note(graph: &lean_ctx_graph::Graph, overrides: &BTreeSet<DefId>) -> Option<String> {
     let names: Vec<String> =
         overrides.iter().filter_map(|id| graph.summary(id)).map(|s| format!("`{}`", s.name)).collect();
     (!names.is_empty()).then(|| {
+        let mut listed = names.iter().take(FAMILY_NAMED).cloned().collect::<Vec<_>>().join(", ");
+        if names.len() > FAMILY_NAMED {
+            listed.push_str(&format!(" and {} more", names.len() - FAMILY_NAMED));
+        }
         format!(
             "calls of the methods it overrides or implements, or that override or implement it, are listed too, \
-             each with its callee: {} (a call through a base type may dispatch to any of them; deeper levels follow \
-             the callers found, not their override families)",
-            names.join(", ")
+             each with its callee: {listed} (a call through a base type or an interface may run any of them; deeper \
+             levels follow the callers found, not their override families)"
         )
     })
 }
