@@ -54,6 +54,12 @@ pub struct Binding {
     /// of its body), inside its scope: outside them the name is another.
     #[serde(default)]
     pub closure: Option<(u32, u32)>,
+    /// A parameter of a callback passed to a function (`operate((source, subscriber) => …)`):
+    /// the function as written, the callback's position among the arguments and the
+    /// parameter's among the callback's; its type is the one the function's signature gives
+    /// that parameter ([`callback_params`]), as the checker's contextual typing does.
+    #[serde(default)]
+    pub callback: Option<(String, u32, u32)>,
 }
 
 /// What a binding says about its value's type.
@@ -70,6 +76,8 @@ pub enum Bound<'a> {
     Unpacked(&'a str, usize),
     /// A built-in collection holding the elements of this iterable.
     Elements(&'a str),
+    /// Parameter `.2` of the callback passed as argument `.1` to function `.0`.
+    Callback(&'a str, u32, u32),
     /// Bound, type unknown (or bound to different things): no evidence either way.
     Unknown,
 }
@@ -221,6 +229,31 @@ fn java_return(signature: &str) -> Option<&str> {
     let written = &rest[start..];
     let modifier = ["public", "private", "protected", "static", "final", "abstract", "synchronized", "default"];
     (!written.is_empty() && !modifier.contains(&written) && written != "void").then_some(written)
+}
+
+/// For each parameter of a JavaScript/TypeScript function's head typed as a function (`init:
+/// (source: Observable<T>, subscriber: Subscriber<R>) => void`): its position, and the type
+/// named for each parameter of that function type (`Observable`, `Subscriber`). A callback
+/// passed there gets those types for its parameters ([`Binding::callback`]).
+pub fn callback_params(language: Language, signature: &str) -> Vec<(u32, Vec<Option<String>>)> {
+    if !matches!(language, Language::JavaScript | Language::TypeScript | Language::Tsx) {
+        return Vec::new();
+    }
+    let (Some(open), Some(close)) = (signature.find('('), closing_paren(signature)) else { return Vec::new() };
+    let parameters = split_top(&signature[open + 1..close], ',');
+    let typed = parameters.into_iter().enumerate().filter_map(|(position, parameter)| {
+        let (_, written) = parameter.split_once(':')?;
+        let function_type = written.trim();
+        let inner_close = function_type.starts_with('(').then(|| closing_paren(function_type)).flatten()?;
+        function_type[inner_close + 1..].trim_start().starts_with("=>").then_some(())?;
+        let types = split_top(&function_type[1..inner_close], ',')
+            .into_iter()
+            .filter(|p| !p.is_empty())
+            .map(|p| p.split_once(':').and_then(|(_, t)| type_name(t.trim())))
+            .collect();
+        Some((position as u32, types))
+    });
+    typed.collect()
 }
 
 /// The `)` closing a signature's parameter list (after any `<…>` type parameters).
@@ -949,7 +982,10 @@ impl Binding {
                 None => Bound::Value(value),
             },
             (None, None, Some(each)) => Bound::Each(each),
-            _ => Bound::Unknown,
+            _ => match &self.callback {
+                Some((function, argument, parameter)) => Bound::Callback(function, *argument, *parameter),
+                None => Bound::Unknown,
+            },
         }
     }
 }
@@ -957,6 +993,17 @@ impl Binding {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn callback_parameters_are_read_from_function_typed_parameters() {
+        let head = "operate<T, R>(init: (liftedSource: Observable<T>, subscriber: Subscriber<R>) => (() => void) | void): OperatorFunction<T, R>";
+        let found = callback_params(Language::TypeScript, head);
+        assert_eq!(found, [(0, vec![Some("Observable".to_string()), Some("Subscriber".to_string())])]);
+        // Only function-typed parameters, at their positions; an untyped one has no type.
+        let head = "on(name: string, handler: (event, target: Node) => void, options?: Options)";
+        assert_eq!(callback_params(Language::TypeScript, head), [(1, vec![None, Some("Node".to_string())])]);
+        assert!(callback_params(Language::Python, "def on(handler: Callable[[Node], None])").is_empty());
+    }
 
     #[test]
     fn type_names_are_read_through_optional_unions_quotes_and_modules() {

@@ -41,6 +41,10 @@ pub struct Def {
     /// A(B, models.Model)`, `extends B implements C`), in source order.
     #[serde(default)]
     pub bases: Vec<String>,
+    /// A JavaScript/TypeScript function's parameters typed as functions, with the types of
+    /// their own parameters (see [`crate::bindings::callback_params`]).
+    #[serde(default)]
+    pub callback_params: Vec<(u32, Vec<Option<String>>)>,
 }
 
 impl Def {
@@ -228,6 +232,10 @@ fn flatten(items: &[Definition], container: Option<&str>, language: Language, li
                 property: item.kind == Kind::Method && crate::bindings::is_property(head_text, name),
                 typed_member: as_method.is_some(),
                 bases: Vec::new(),
+                callback_params: match function {
+                    true => crate::bindings::callback_params(language, head_text),
+                    false => Vec::new(),
+                },
             });
         }
         let inner = match item.kind {

@@ -118,6 +118,9 @@ const TS_BINDINGS: &str = r#"
   function: (member_expression object: (_) @bind.each property: (property_identifier) @bind.iter)
   arguments: (arguments . (arrow_function parameters: (formal_parameters . (required_parameter pattern: (identifier) @bind.name))))
   (#match? @bind.iter "^(forEach|map|flatMap|filter|find|findLast|some|every)$"))
+(call_expression function: (identifier) @bind.callee
+  arguments: (arguments (arrow_function parameters: (formal_parameters (required_parameter pattern: (identifier) @bind.name)))))
+(call_expression function: (identifier) @bind.callee arguments: (arguments (arrow_function parameter: (identifier) @bind.name)))
 "#;
 
 const JSX: &str = r#"
@@ -282,6 +285,7 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
         let mut position = None;
         let mut unpacked = false;
         let mut copied = None;
+        let mut callee = None;
         for capture in m.captures {
             match names[capture.index as usize] {
                 "bind.name" => binding = Some((capture.node, None)),
@@ -318,6 +322,7 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
                     bound_type = bindings::literal_type(language, capture.node.kind()).map(str::to_string)
                 }
                 "bind.copy" => copied = Some(text(capture.node)),
+                "bind.callee" => callee = Some(text(capture.node)),
                 "bind.unpack" => {
                     value = Some(format!("{}()", compact(text(capture.node))));
                     unpacked = true;
@@ -369,6 +374,7 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
             let line = node.start_position().row as u32 + 1;
             let scope = enclosing(defs, line);
             let closure = enclosing_closure(node);
+            let callback = callee.and_then(|callee| callback_position(node).map(|(a, p)| (callee.to_string(), a, p)));
             let binding = Binding {
                 name,
                 type_name: bound_type,
@@ -381,6 +387,7 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
                 line,
                 scope,
                 closure,
+                callback,
             };
             record_binding(&mut bound, node, binding);
             continue;
@@ -480,6 +487,17 @@ fn declaring_type(base: Node, defs: &[Def]) -> Option<u32> {
 }
 
 /// How many named nodes come before `node` under its parent.
+/// For the name of a callback's parameter: the callback's position among the call's arguments and
+/// the parameter's among the callback's (`f(a, (x, y) => …)`: 1 and 1 for `y`).
+fn callback_position(name: Node) -> Option<(u32, u32)> {
+    let parent = name.parent()?;
+    let (function, parameter) = match parent.kind() {
+        "required_parameter" => (parent.parent()?.parent()?, position_among_siblings(parent)),
+        _ => (parent, 0),
+    };
+    Some((position_among_siblings(function), parameter))
+}
+
 fn position_among_siblings(node: Node) -> u32 {
     let mut position = 0;
     let mut previous = node.prev_named_sibling();
@@ -512,6 +530,7 @@ fn record_binding(bound: &mut BTreeMap<(usize, String), Binding>, node: Node, bi
         (Some(_), _, _) if b.collection.is_some() || b.elements_of.is_some() => 3,
         (Some(_), _, _) => 2,
         (None, Some(_), _) | (None, None, Some(_)) => 1,
+        _ if b.callback.is_some() => 1,
         _ => 0,
     };
     let entry = bound.entry((node.start_byte(), binding.name.clone())).or_insert_with(|| binding.clone());

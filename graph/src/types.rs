@@ -468,6 +468,13 @@ impl Graph {
             Bound::Unpacked(..) | Bound::Each(_) => self.bound_part(file, facts, at, bound, &[], budget),
             // A list, tuple or set: a built-in's methods.
             Bound::Elements(_) => Some(Known::Foreign),
+            Bound::Callback(function, argument, parameter) => {
+                let functions = self.functions_named(file, function)?;
+                self.agreed_signature(&functions, None, |d| {
+                    let (_, types) = d.callback_params.iter().find(|(position, _)| *position == argument)?;
+                    types.get(parameter as usize)?.clone()
+                })
+            }
             Bound::Unknown => None,
         }
     }
@@ -497,7 +504,8 @@ impl Graph {
                 let (_, rest) = picks.split_first()?;
                 self.part_of(file, facts, at, iterable, &[&[Pick::Each], rest].concat(), budget - 1)
             }
-            Bound::Unknown => None,
+            // A function type's parameter is read as a type name, not as a collection.
+            Bound::Callback(..) | Bound::Unknown => None,
         }
     }
 

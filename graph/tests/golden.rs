@@ -230,10 +230,17 @@ fn typescript_calls() {
     // `for (const store of this.stores)` over a `MemoryStore[]` field, and callbacks of
     // `forEach` on what a method typed `Array<MemoryStore>` returns; maps have `set` and `get`
     // too, so without the element type these would not be claimed. `readonly stores: readonly
-    // MemoryStore[]` is a parameter property.
+    // MemoryStore[]` is a parameter property. In `touch`, callbacks passed to `withStore`, whose
+    // parameter `init` is typed `(store: MemoryStore, key: string) => R`.
     assert_eq!(
         callers(&graph, "MemoryStore.set", None),
-        ["src/app.ts:6 load [exact]", "src/queue.ts:6 flush [exact]", "src/store/batch.ts:16 Batch::clear [exact]"]
+        [
+            "src/app.ts:6 load [exact]",
+            "src/queue.ts:6 flush [exact]",
+            "src/queue.ts:43 touch [exact]",
+            "src/queue.ts:44 touch [exact]",
+            "src/store/batch.ts:16 Batch::clear [exact]"
+        ]
     );
     // A method's callers include the calls of the method it implements (`backend.get` in
     // `peek`, through the `Backend` interface, may dispatch to it), and an interface method's
