@@ -408,8 +408,15 @@ impl Graph {
 
     /// Adds one level's edges in order; true when the limit was reached.
     fn take(&self, walk: &mut Walk, mut edges: Vec<Edge>, limit: usize) -> bool {
-        edges.sort_by(|a, b| (&a.file, a.line, &a.callee).cmp(&(&b.file, b.line, &b.callee)));
-        edges.dedup_by(|a, b| a.file == b.file && a.line == b.line && a.callee == b.callee);
+        // One edge per call site and callee: the overloads of a method (TypeScript's signatures
+        // before its body) are one method, and a site is reached through each of them.
+        fn key(e: &Edge) -> (&str, u32, &str, &str, u32) {
+            (&e.file, e.line, &e.callee.file, &e.callee.name, e.callee.line)
+        }
+        edges.sort_by(|a, b| key(a).cmp(&key(b)));
+        edges.dedup_by(|a, b| {
+            (&a.file, a.line, &a.callee.file, &a.callee.name) == (&b.file, b.line, &b.callee.file, &b.callee.name)
+        });
         let room = limit.saturating_sub(walk.edges.len());
         walk.truncated |= edges.len() > room;
         walk.edges.extend(edges.into_iter().take(room));

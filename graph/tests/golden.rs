@@ -253,6 +253,7 @@ fn typescript_calls() {
         "src/store/batch.ts:27 Snapshot::first [exact]",
         "tests/app.test.ts:5 <top> [exact]",
     ];
+    assert_eq!(callers(&graph, "pick", None), ["src/queue.ts:55 pickBoth [exact]"]);
     assert_eq!(callers(&graph, "MemoryStore.get", None), both_ways);
     assert_eq!(callers(&graph, "Backend.get", None), both_ways);
     let related = |symbol: &str| {
