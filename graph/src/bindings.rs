@@ -240,8 +240,9 @@ pub fn callback_params(language: Language, signature: &str) -> Vec<(u32, Vec<Opt
         return Vec::new();
     }
     let (Some(open), Some(close)) = (signature.find('('), closing_paren(signature)) else { return Vec::new() };
-    let parameters = split_top(&signature[open + 1..close], ',');
-    let typed = parameters.into_iter().enumerate().filter_map(|(position, parameter)| {
+    // TypeScript's `this:` parameter types `this`; callers pass no argument for it.
+    let parameters = split_top(&signature[open + 1..close], ',').into_iter().filter(|p| !p.starts_with("this:"));
+    let typed = parameters.enumerate().filter_map(|(position, parameter)| {
         let (_, written) = parameter.split_once(':')?;
         let function_type = written.trim();
         let inner_close = function_type.starts_with('(').then(|| closing_paren(function_type)).flatten()?;
@@ -1002,6 +1003,9 @@ mod tests {
         // Only function-typed parameters, at their positions; an untyped one has no type.
         let head = "on(name: string, handler: (event, target: Node) => void, options?: Options)";
         assert_eq!(callback_params(Language::TypeScript, head), [(1, vec![None, Some("Node".to_string())])]);
+        // `this:` takes no argument.
+        let head = "each(this: Set<Node>, visit: (node: Node) => void)";
+        assert_eq!(callback_params(Language::TypeScript, head), [(0, vec![Some("Node".to_string())])]);
         assert!(callback_params(Language::Python, "def on(handler: Callable[[Node], None])").is_empty());
     }
 

@@ -214,16 +214,10 @@ impl Graph {
                 Some(Language::JavaScript | Language::TypeScript | Language::Tsx | Language::Java) => {
                     self.class_family(def, container)
                 }
-                Some(Language::Go) => self.interface_family(def, container),
+                Some(Language::Go) => self.interface_family(id, def, container),
                 _ => continue,
             };
-            let family: Vec<DefId> = family
-                .into_iter()
-                .filter(|other| {
-                    !targets.contains(other)
-                        && self.def(other).is_some_and(|d| d.container.as_deref() != Some(container))
-                })
-                .collect();
+            let family: Vec<DefId> = family.into_iter().filter(|other| !targets.contains(other)).collect();
             if !family.is_empty() {
                 found.insert(id.clone(), family);
             }
@@ -243,6 +237,8 @@ impl Graph {
             family.extend(up);
             owner = next;
         }
+        // Same-named classes are one container here: their methods are the method itself.
+        family.retain(|other| self.def(other).is_some_and(|d| d.container.as_deref() != Some(container)));
         family
     }
 

@@ -41,8 +41,8 @@ pub struct Def {
     /// A(B, models.Model)`, `extends B implements C`), in source order.
     #[serde(default)]
     pub bases: Vec<String>,
-    /// A JavaScript/TypeScript function's parameters typed as functions, with the types of
-    /// their own parameters (see [`crate::bindings::callback_params`]).
+    /// A TypeScript function's parameters typed as functions, with the types of their own
+    /// parameters (see [`crate::bindings::callback_params`]); empty for methods.
     #[serde(default)]
     pub callback_params: Vec<(u32, Vec<Option<String>>)>,
 }
@@ -232,9 +232,10 @@ fn flatten(items: &[Definition], container: Option<&str>, language: Language, li
                 property: item.kind == Kind::Method && crate::bindings::is_property(head_text, name),
                 typed_member: as_method.is_some(),
                 bases: Vec::new(),
-                callback_params: match function {
-                    true => crate::bindings::callback_params(language, head_text),
-                    false => Vec::new(),
+                // Looked up for calls of a named function only (not of a method).
+                callback_params: match kind {
+                    Kind::Function => crate::bindings::callback_params(language, head_text),
+                    _ => Vec::new(),
                 },
             });
         }

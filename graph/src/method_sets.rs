@@ -4,8 +4,10 @@
 //! callers of each; these are the relations the callers answer follows. Method sets are read
 //! syntactically, by name: own methods and those promoted through embedded types (the embedded
 //! names are the type's `bases`); receiver kinds (`T` or `*T`) and signatures are not compared.
+//! A type is named with its package (its directory): another package's type of the same name is
+//! another type.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use lean_ctx_outline::Language;
 
@@ -13,70 +15,83 @@ use crate::facts::Def;
 use crate::graph::{DefId, Graph, language_of};
 use crate::types::MAX_BASES;
 
+/// For each method name, the types declaring a method of that name, by package and by name alone.
+#[derive(Default)]
+struct Owners<'a> {
+    in_package: BTreeMap<&'a str, BTreeSet<(&'a str, &'a str)>>,
+    anywhere: BTreeMap<&'a str, BTreeSet<&'a str>>,
+}
+
 impl Graph {
-    /// For Go method `def` of type `container`: the methods of the same name it may be called
-    /// through or may run in place of — for a concrete type's method, those of the interfaces
-    /// the type implements; for an interface's method, those of the types implementing the
-    /// interface and of the interfaces it implements.
-    pub(crate) fn interface_family(&self, def: &Def, container: &str) -> BTreeSet<DefId> {
-        let Some(own) = self.interface_methods(container) else {
+    /// For Go method `def` (`id`) of type `container`: the methods of the same name it may be
+    /// called through or may run in place of — for a concrete type's method, those of the
+    /// interfaces the type implements; for an interface's method, those of the types
+    /// implementing the interface, and of the interfaces whose method lists contain or are
+    /// contained in its own.
+    pub(crate) fn interface_family(&self, id: &DefId, def: &Def, container: &str) -> BTreeSet<DefId> {
+        let package = package_of(&id.file);
+        let itself = |member: &DefId, owner: &str| owner == container && package_of(&member.file) == package;
+        let members = self.go_members(&def.name).filter(|(member, owner)| !itself(member, owner));
+        let Some(own) = self.interface_methods(container, Some(package), MAX_BASES) else {
             // A concrete type: the interfaces declaring the method whose lists it covers.
-            return self
-                .go_members(&def.name, |owner| owner != container && self.is_interface(owner))
-                .filter(|(_, owner)| self.covers(container, owner))
-                .map(|(id, _)| id)
+            return members
+                .filter(|(member, owner)| {
+                    let listed = self.interface_methods(owner, Some(package_of(&member.file)), MAX_BASES);
+                    listed.is_some_and(|names| {
+                        names.iter().filter(|name| **name != def.name).all(|name| {
+                            let owners = self.method_owners(std::slice::from_ref(name));
+                            owners.has(self, container, package, name, MAX_BASES)
+                        })
+                    })
+                })
+                .map(|(member, _)| member.clone())
                 .collect();
         };
-        self.go_members(&def.name, |owner| owner != container)
-            .filter(|(_, owner)| match self.interface_methods(owner) {
-                // An interface listing fewer methods is implemented by this one.
-                Some(theirs) => theirs.is_subset(&own) || own.is_subset(&theirs),
-                None => own.iter().all(|name| self.has_method(owner, name, MAX_BASES)),
+        // Every member declares `def.name`; the rest of the list is looked up once per name.
+        let others: Vec<String> = own.iter().filter(|name| **name != def.name).cloned().collect();
+        let owners = self.method_owners(&others);
+        members
+            .filter(|(member, owner)| {
+                let owner_package = package_of(&member.file);
+                match self.interface_methods(owner, Some(owner_package), MAX_BASES) {
+                    Some(theirs) => theirs.is_subset(&own) || own.is_subset(&theirs),
+                    None => others.iter().all(|name| owners.has(self, owner, owner_package, name, MAX_BASES)),
+                }
             })
-            .map(|(id, _)| id)
+            .map(|(member, _)| member.clone())
             .collect()
     }
 
-    /// Go methods named `name` declared by a type `keep` accepts, with that type.
-    fn go_members<'a>(
-        &'a self,
-        name: &'a str,
-        keep: impl Fn(&str) -> bool + 'a,
-    ) -> impl Iterator<Item = (DefId, &'a str)> + 'a {
+    /// The Go methods named `name`, each with the type declaring it.
+    fn go_members<'a>(&'a self, name: &'a str) -> impl Iterator<Item = (&'a DefId, &'a str)> + 'a {
         self.defs_named(name).filter_map(move |id| {
-            let def = self.def(id).filter(|d| d.is_callable())?;
-            let owner = def.container.as_deref()?;
-            (self.is_go(&id.file) && keep(owner)).then(|| (id.clone(), owner))
+            let owner = self.def(id).filter(|d| d.is_callable())?.container.as_deref()?;
+            self.is_go(&id.file).then_some((id, owner))
         })
     }
 
-    /// Whether `type_name`'s methods include every one interface `interface` lists.
-    fn covers(&self, type_name: &str, interface: &str) -> bool {
-        self.interface_methods(interface)
-            .is_some_and(|names| names.iter().all(|name| self.has_method(type_name, name, MAX_BASES)))
-    }
-
-    /// Whether Go type `type_name` has a method `name`, its own or promoted from a type it
-    /// embeds.
-    fn has_method(&self, type_name: &str, name: &str, depth: u8) -> bool {
-        let own = self.go_members(name, |owner| owner == type_name).next().is_some();
-        own || (depth > 0 && self.bases(type_name).iter().any(|base| self.has_method(base, name, depth - 1)))
-    }
-
-    fn is_interface(&self, type_name: &str) -> bool {
-        self.defs_named(type_name).any(|id| self.is_go(&id.file) && self.def(id).is_some_and(|d| d.kind == "interface"))
+    /// Who declares methods of each of `names`, read in one pass over each name's definitions.
+    fn method_owners<'a>(&'a self, names: &'a [String]) -> Owners<'a> {
+        let mut owners = Owners::default();
+        for name in names {
+            for (member, owner) in self.go_members(name) {
+                owners.in_package.entry(name).or_default().insert((package_of(&member.file), owner));
+                owners.anywhere.entry(name).or_default().insert(owner);
+            }
+        }
+        owners
     }
 
     /// The names of the methods Go interface `type_name` lists, its own and its embedded
-    /// interfaces'; `None` when no Go interface of the project has that name.
-    fn interface_methods(&self, type_name: &str) -> Option<BTreeSet<String>> {
-        self.interface_methods_within(type_name, MAX_BASES)
-    }
-
-    fn interface_methods_within(&self, type_name: &str, depth: u8) -> Option<BTreeSet<String>> {
+    /// interfaces'; `None` when the package (any package, for `None`) declares no interface of
+    /// that name. An embedded interface is looked for in the same package first.
+    fn interface_methods(&self, type_name: &str, package: Option<&str>, depth: u8) -> Option<BTreeSet<String>> {
         let mut names = BTreeSet::new();
         let mut found = false;
         for id in self.defs_named(type_name) {
+            if package.is_some_and(|p| package_of(&id.file) != p) {
+                continue;
+            }
             let Some(entry) = self.file(&id.file).filter(|f| language_of(&f.facts) == Some(Language::Go)) else {
                 continue;
             };
@@ -88,9 +103,12 @@ impl Graph {
                 entry.facts.defs.iter().filter(|d| d.container.as_deref() == Some(type_name) && d.is_callable());
             names.extend(listed.map(|d| d.name.clone()));
         }
-        if depth > 0 {
+        if found && depth > 0 {
             for base in self.bases(type_name) {
-                names.extend(self.interface_methods_within(&base, depth - 1).into_iter().flatten());
+                let embedded = self
+                    .interface_methods(&base, package, depth - 1)
+                    .or_else(|| self.interface_methods(&base, None, depth - 1));
+                names.extend(embedded.into_iter().flatten());
             }
         }
         found.then_some(names)
@@ -98,5 +116,67 @@ impl Graph {
 
     fn is_go(&self, file: &str) -> bool {
         self.file(file).and_then(|f| language_of(&f.facts)) == Some(Language::Go)
+    }
+}
+
+impl Owners<'_> {
+    /// Whether `type_name` of `package` has a method `name`: its own, or promoted from a type it
+    /// embeds (an embedded type's package is not known here: any type of that name counts).
+    fn has(&self, graph: &Graph, type_name: &str, package: &str, name: &str, depth: u8) -> bool {
+        if self.in_package.get(name).is_some_and(|owners| owners.contains(&(package, type_name))) {
+            return true;
+        }
+        depth > 0 && graph.bases(type_name).iter().any(|base| self.promotes(graph, base, name, depth - 1))
+    }
+
+    fn promotes(&self, graph: &Graph, type_name: &str, name: &str, depth: u8) -> bool {
+        if self.anywhere.get(name).is_some_and(|owners| owners.contains(type_name)) {
+            return true;
+        }
+        depth > 0 && graph.bases(type_name).iter().any(|base| self.promotes(graph, base, name, depth - 1))
+    }
+}
+
+/// A Go file's package: its directory.
+fn package_of(file: &str) -> &str {
+    file.rsplit_once('/').map_or("", |(dir, _)| dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::callgraph::Lookup;
+    use crate::facts::extract;
+    use crate::graph::{FileEntry, Graph, Stamp};
+    use lean_ctx_outline::Language;
+
+    fn graph(files: &[(&str, &str)]) -> Graph {
+        let mut graph = Graph::new();
+        for (path, source) in files {
+            graph.upsert(path, FileEntry { stamp: Stamp::default(), facts: extract(Language::Go, source) });
+        }
+        graph
+    }
+
+    /// The methods named with the answer for `symbol` in `file`, as `file Type::name`.
+    fn family(graph: &Graph, symbol: &str, file: &str) -> Vec<String> {
+        let Lookup::Found(targets) = graph.lookup(symbol, Some(file)) else { panic!("{symbol} in {file}") };
+        let walk = graph.callers(&targets, 1, 100);
+        walk.overrides.iter().map(|id| format!("{} {}", id.file, graph.summary(id).unwrap().name)).collect()
+    }
+
+    #[test]
+    fn another_package_type_of_an_interface_name_is_no_interface() {
+        let store = "package store\n\ntype Value interface {\n\tSet(string) error\n}\n\ntype count int\n\n\
+                     func (c *count) Set(s string) error { return nil }\n";
+        let cli = "package main\n\ntype Value struct{}\n\nfunc (v *Value) Set(s string) error { return nil }\n";
+        let graph = graph(&[("store/store.go", store), ("cmd/main.go", cli)]);
+        // `count` implements `store.Value`; `main.Value` is a struct, so not an interface `count`
+        // could be called through, and it implements `store.Value` itself.
+        assert_eq!(family(&graph, "count.Set", "store/store.go"), ["store/store.go Value::Set"]);
+        assert_eq!(
+            family(&graph, "Value.Set", "store/store.go"),
+            ["cmd/main.go Value::Set", "store/store.go count::Set"]
+        );
+        assert_eq!(family(&graph, "Value.Set", "cmd/main.go"), ["store/store.go Value::Set"]);
     }
 }

@@ -154,11 +154,10 @@ const GO: &str = r#"
 (short_var_declaration left: (expression_list (identifier) @local))
 (parameter_declaration name: (identifier) @local)
 (var_spec name: (identifier) @local)
-(type_elem (type_identifier) @base)
-(type_elem (qualified_type package: (package_identifier) @recv name: (type_identifier) @base))
-(field_declaration !name type: [(type_identifier) @base (pointer_type (type_identifier) @base)])
-(field_declaration !name type: [(qualified_type package: (package_identifier) @recv name: (type_identifier) @base)
-  (pointer_type (qualified_type package: (package_identifier) @recv name: (type_identifier) @base))])
+(interface_type (type_elem (type_identifier) @base))
+(interface_type (type_elem (qualified_type package: (package_identifier) @recv name: (type_identifier) @base)))
+(field_declaration !name type: (type_identifier) @base)
+(field_declaration !name type: (qualified_type package: (package_identifier) @recv name: (type_identifier) @base))
 "#;
 
 /// Rust's bindings: typed `let`s, parameters and fields, `let x = T { … }`, `let x = f()`.
@@ -486,7 +485,6 @@ fn declaring_type(base: Node, defs: &[Def]) -> Option<u32> {
     None
 }
 
-/// How many named nodes come before `node` under its parent.
 /// For the name of a callback's parameter: the callback's position among the call's arguments and
 /// the parameter's among the callback's (`f(a, (x, y) => …)`: 1 and 1 for `y`).
 fn callback_position(name: Node) -> Option<(u32, u32)> {
@@ -498,11 +496,12 @@ fn callback_position(name: Node) -> Option<(u32, u32)> {
     Some((position_among_siblings(function), parameter))
 }
 
+/// How many named nodes come before `node` under its parent, comments not counted.
 fn position_among_siblings(node: Node) -> u32 {
     let mut position = 0;
     let mut previous = node.prev_named_sibling();
     while let Some(sibling) = previous {
-        position += 1;
+        position += u32::from(!sibling.is_extra());
         previous = sibling.prev_named_sibling();
     }
     position

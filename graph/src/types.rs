@@ -369,14 +369,19 @@ impl Graph {
     }
 
     /// The project types the classes named `type_name` name as their bases (`class A(B)`,
-    /// `extends B`), in the order written.
+    /// `extends B`, a Go type's embedded ones), in the order written, each once. A base of the
+    /// type's own name (`type Config struct { base.Config }`) is left out: same-named types are
+    /// one container here, so it would only send the walk round again.
     pub(crate) fn bases(&self, type_name: &str) -> Vec<String> {
-        let mut bases = Vec::new();
+        let mut bases: Vec<String> = Vec::new();
         for class in self.all_named(type_name, |_, d| d.is_type()).into_iter().flatten() {
             let Some(entry) = self.file(&class.file) else { continue };
             let Some(def) = entry.facts.defs.get(class.index as usize) else { continue };
             for base in def.bases.iter().filter(|base| **base != def.name) {
-                if let Some(Known::Project(base)) = self.named_type(&class.file, &entry.facts, base, None) {
+                if let Some(Known::Project(base)) = self.named_type(&class.file, &entry.facts, base, None)
+                    && base != type_name
+                    && !bases.contains(&base)
+                {
                     bases.push(base);
                 }
             }
@@ -469,6 +474,11 @@ impl Graph {
             // A list, tuple or set: a built-in's methods.
             Bound::Elements(_) => Some(Known::Foreign),
             Bound::Callback(function, argument, parameter) => {
+                // A library's function of the same name as a project one types nothing here.
+                let language = language_of(facts)?;
+                if facts.imports.iter().any(|i| i.local == function && self.is_foreign_import(file, language, i)) {
+                    return None;
+                }
                 let functions = self.functions_named(file, function)?;
                 self.agreed_signature(&functions, None, |d| {
                     let (_, types) = d.callback_params.iter().find(|(position, _)| *position == argument)?;
