@@ -515,9 +515,8 @@ impl Graph {
 
     /// Files of one package: Go's directory, Java's declared package.
     fn same_package(&self, file: &str, facts: &FileFacts, other: &str) -> bool {
-        let dir = |p: &str| p.rsplit_once('/').map_or(String::new(), |(d, _)| d.to_string());
         match facts.language.as_str() {
-            "go" => dir(file) == dir(other),
+            "go" => crate::method_sets::package_of(file) == crate::method_sets::package_of(other),
             "java" => {
                 let theirs = self.files.get(other).and_then(|f| f.facts.package.as_deref());
                 facts.package.is_some() && facts.package.as_deref() == theirs

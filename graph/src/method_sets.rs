@@ -38,10 +38,9 @@ impl Graph {
                 .filter(|(member, owner)| {
                     let listed = self.interface_methods(owner, Some(package_of(&member.file)), MAX_BASES);
                     listed.is_some_and(|names| {
-                        names.iter().filter(|name| **name != def.name).all(|name| {
-                            let owners = self.method_owners(std::slice::from_ref(name));
-                            owners.has(self, container, package, name, MAX_BASES)
-                        })
+                        let others: Vec<String> = names.into_iter().filter(|name| *name != def.name).collect();
+                        let owners = self.method_owners(&others);
+                        others.iter().all(|name| owners.has(self, container, package, name, MAX_BASES))
                     })
                 })
                 .map(|(member, _)| member.clone())
@@ -89,12 +88,10 @@ impl Graph {
         let mut names = BTreeSet::new();
         let mut found = false;
         for id in self.defs_named(type_name) {
-            if package.is_some_and(|p| package_of(&id.file) != p) {
+            if package.is_some_and(|p| package_of(&id.file) != p) || !self.is_go(&id.file) {
                 continue;
             }
-            let Some(entry) = self.file(&id.file).filter(|f| language_of(&f.facts) == Some(Language::Go)) else {
-                continue;
-            };
+            let Some(entry) = self.file(&id.file) else { continue };
             if self.def(id).is_none_or(|d| d.kind != "interface") {
                 continue;
             }
@@ -138,7 +135,7 @@ impl Owners<'_> {
 }
 
 /// A Go file's package: its directory.
-fn package_of(file: &str) -> &str {
+pub(crate) fn package_of(file: &str) -> &str {
     file.rsplit_once('/').map_or("", |(dir, _)| dir)
 }
 
