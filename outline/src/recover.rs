@@ -14,8 +14,20 @@
 //! becomes one error. TypeScript itself separates such members by the line break. A copy of the
 //! source with a `;` in place of the last indentation space before each such `<` parses as
 //! written; every byte offset and line stays where it was, so the tree of the copy describes the
-//! original text (node text is always read from the original). The copy's tree is used only when
-//! it has fewer unparsed tokens than the original's.
+//! original text (node text is always read from the original).
+//!
+//! Nor does it read escape sequences in a template literal type: after
+//!
+//! ```ts
+//! type Hint<P extends string> = `use \`class Self extends Class<Self>()(${P})\``
+//! ```
+//!
+//! the escaped backtick ends the type, and what follows it (hundreds of lines in effect's
+//! `VariantSchema.ts`) is parsed as a block no outline looks into. The copy writes `__` for each
+//! escaped backtick: the same length, and a backtick escaped anywhere (a string, a regular
+//! expression, a comment) was never where a literal ends.
+//!
+//! The copy's tree is used only when it has fewer unparsed tokens than the original's.
 
 use tree_sitter::Tree;
 
@@ -33,7 +45,9 @@ pub(crate) fn reparse(
     if language != Language::TypeScript || !tree.root_node().has_error() {
         return None;
     }
-    let patched = separate_generic_call_signatures(source)?;
+    let unescaped = unescape_backticks(source);
+    let separated = separate_generic_call_signatures(unescaped.as_deref().unwrap_or(source));
+    let patched = separated.or(unescaped)?;
     let better = parse(&patched).ok()?;
     (error_lines(&better, source).len() < error_lines(tree, source).len()).then_some(better)
 }
@@ -62,6 +76,27 @@ fn separate_generic_call_signatures(source: &str) -> Option<String> {
     changed.then(|| String::from_utf8(bytes).expect("an ASCII byte replaced by an ASCII byte"))
 }
 
+/// `source` with `__` for every escaped backtick (`\``, not `\\``), or `None` when there is none.
+fn unescape_backticks(source: &str) -> Option<String> {
+    let mut bytes = source.as_bytes().to_vec();
+    let mut changed = false;
+    let mut backslashes = 0;
+    for i in 0..bytes.len() {
+        match bytes[i] {
+            b'\\' => backslashes += 1,
+            b'`' if backslashes % 2 == 1 => {
+                bytes[i - 1] = b'_';
+                bytes[i] = b'_';
+                changed = true;
+                backslashes = 0;
+            }
+            _ => backslashes = 0,
+        }
+    }
+    // ASCII replaced by ASCII: still UTF-8.
+    changed.then(|| String::from_utf8(bytes).expect("ASCII bytes replaced by ASCII bytes"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -77,5 +112,14 @@ mod tests {
         );
         assert_eq!(patched.len(), source.len());
         assert_eq!(separate_generic_call_signatures("const a = 1 < 2\n  < 3\n"), None);
+    }
+
+    #[test]
+    fn escaped_backticks_become_two_plain_characters() {
+        let source = "type H = `use \\`x\\``\nconst path = `C:\\\\`\n";
+        let patched = unescape_backticks(source).unwrap();
+        assert_eq!(patched, "type H = `use __x__`\nconst path = `C:\\\\`\n");
+        assert_eq!(patched.len(), source.len());
+        assert_eq!(unescape_backticks("const a = `plain ${b}`\n"), None);
     }
 }

@@ -727,6 +727,44 @@ fn typescript_heads_written_over_lines_read_as_one() {
 }
 
 #[test]
+fn typescript_members_declared_in_a_base_type_literal_are_listed() {
+    let views = check(
+        "typescript/errors.ts",
+        Language::TypeScript,
+        &[
+            "RequestError",
+            "request",
+            "reason",
+            "cause",
+            "description",
+            "WatchBackend",
+            "register",
+            "close",
+            "new",
+            // After a template literal type with escaped backticks, which the grammar cannot read.
+            "Variants",
+            "members",
+            "variants",
+        ],
+    );
+    views.signature_lines_contain(&[
+        // The literal reads `{…}` in the head; its members are the type's, listed like its fields.
+        "export class RequestError extends TypeIdError(TypeId, \"RequestError\")<{…}> { request, reason, cause?, \
+         description? }",
+        "export class QuitException extends TypeIdError(TypeId, \"QuitException\")<{}>",
+        "<WatchBackend, {…}>() { register, close }",
+        // Not the literal inside a member's own type.
+        "export class Counter extends Component<{…}> { readonly initial: number; label?: string; count }",
+        "new(_: never): {}",
+        // A mapped type names no members: it stays as written.
+        "export interface Variants<Members> extends Union<{ readonly [K in keyof Members]: Members[K] }> { readonly \
+         members: Members }",
+    ]);
+    views.complete();
+    assert!(!views.names.iter().any(|name| name == "path" || name == "onEvent"), "{:?}", views.names);
+}
+
+#[test]
 fn typescript_large_types_keep_every_name_and_shed_their_detail() {
     let views = check(
         "typescript/features.ts",
@@ -756,9 +794,9 @@ fn typescript_large_types_keep_every_name_and_shed_their_detail() {
         // Type parameters without their bounds and defaults.
         "L30-41 export interface PaginationInstance<TData> extends … { setPageIndex,",
         "L43-49 export class PaginationError extends Error",
-        // A type's head keeps the members a type literal in it declares whole up to 200 characters.
-        "L64-68 export interface PageChange extends PaginationEvent<'pagechange', { readonly previousIndex: number \
-         readonly nextIndex: number readonly table: Table<unknown> }>",
+        // The members a type literal in a type's head declares are listed as its members.
+        "L64-68 export interface PageChange extends PaginationEvent<'pagechange', {…}> { readonly previousIndex: \
+         number; readonly nextIndex: number; readonly table: Table<unknown> }",
         // A function value declared with overloaded call signatures shows the shortest.
         "L54-59 export const clampPage: (pageIndex: number, pageCount: number): number (+1 more)",
     ]);

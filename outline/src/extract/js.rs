@@ -13,12 +13,14 @@ pub(super) static SPEC: Spec = Spec {
         Rule::new("generator_function_declaration", Kind::Function),
         // Overload signatures and `declare function`.
         Rule::new("function_signature", Kind::Function).whole(),
-        Rule::new("class_declaration", Kind::Class).members("body"),
-        Rule::new("abstract_class_declaration", Kind::Class).members("body"),
+        Rule::new("class_declaration", Kind::Class).members("body").head_members(base_type_literals),
+        Rule::new("abstract_class_declaration", Kind::Class).members("body").head_members(base_type_literals),
         Rule::new("method_definition", Kind::Method),
         Rule::new("method_signature", Kind::Method).whole(),
         Rule::new("abstract_method_signature", Kind::Method).whole(),
-        Rule::new("interface_declaration", Kind::Interface).members("body"),
+        // An interface's `new (…): T`: what `new` on a value of the type takes and gives.
+        Rule::new("construct_signature", Kind::Method).named(|_, _| Some("new".to_string())).whole(),
+        Rule::new("interface_declaration", Kind::Interface).members("body").head_members(base_type_literals),
         // Members other modules can use: interface properties, and class fields that are not
         // `private` or `#private`.
         Rule::classify("property_signature", visible_member).whole(),
@@ -61,6 +63,9 @@ pub(super) static SPEC: Spec = Spec {
     import_keywords: &["import "],
     constructors: Constructors::Named(&["constructor"]),
 };
+
+/// What a type literal lists that the outline shows as a member.
+const MEMBERS: [&str; 3] = ["property_signature", "method_signature", "construct_signature"];
 
 const FUNCTION_VALUES: [&str; 4] = ["arrow_function", "function_expression", "function", "generator_function"];
 
@@ -135,4 +140,41 @@ fn overloaded_type(node: Node) -> Option<Vec<Node>> {
     let members: Vec<Node> = list.named_children(&mut cursor).filter(|member| member.kind() != "comment").collect();
     let only_calls = members.iter().all(|member| member.kind() == "call_signature");
     (only_calls && members.len() >= 2).then_some(members)
+}
+
+/// The type literals a class's or interface's base is given as type arguments (`extends
+/// TypeIdError(Id, "RequestError")<{ readonly reason: Reason }>`, `extends Context.Tag("Api")<Api,
+/// { readonly run: … }>()`): the shape of the error's fields or of the service, which code using
+/// the type reads. Literals nested deeper (in a function type's parameters) are the base's
+/// business.
+fn base_type_literals(declaration: Node) -> Vec<Node> {
+    let mut cursor = declaration.walk();
+    let bases = declaration
+        .children(&mut cursor)
+        .find(|child| matches!(child.kind(), "class_heritage" | "extends_type_clause"));
+    let Some(heritage) = bases else {
+        return Vec::new();
+    };
+    let mut literals = Vec::new();
+    let mut pending = vec![heritage];
+    while let Some(node) = pending.pop() {
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            match child.kind() {
+                // `<{}>` and a mapped type (`{ [K in keyof T]: … }`) name no members and stay as
+                // written.
+                "object_type" if node.kind() == "type_arguments" => {
+                    let mut cursor = child.walk();
+                    if child.named_children(&mut cursor).any(|member| MEMBERS.contains(&member.kind())) {
+                        literals.push(child);
+                    }
+                }
+                // Types and bodies inside the base: not the class's own shape.
+                "object_type" | "function_type" | "arrow_function" | "function_expression" | "class" => {}
+                _ => pending.push(child),
+            }
+        }
+    }
+    literals.sort_by_key(|literal| literal.start_byte());
+    literals
 }

@@ -38,6 +38,9 @@ pub(crate) const MAX_DEPTH: usize = 64;
 /// Finds the call signatures a declaration's type lists ([`Spec::overloads`]).
 type Overloads = for<'t> fn(Node<'t>) -> Option<Vec<Node<'t>>>;
 
+/// Finds the member lists a definition writes in its head ([`Rule::head_members`]).
+type HeadMembers = for<'t> fn(Node<'t>) -> Vec<Node<'t>>;
+
 /// How many times its own size a file's macro bodies may be parsed again in all: real code nests
 /// item macros two or three deep (`cfg_net! { cfg_unix! { … } }`).
 const REPARSE_FACTOR: usize = 4;
@@ -184,6 +187,10 @@ pub(crate) struct Rule {
     pub head_end: &'static [&'static str],
     /// Path to the node whose children are this definition's members.
     pub members: Option<&'static str>,
+    /// Member lists written in the head rather than the body (a TypeScript class's base given a
+    /// type literal: `extends TaggedError("E")<{ reason: string }>`): walked as members before
+    /// the body's, and shown as `{…}` in the head, which would otherwise run them together.
+    pub head_members: Option<HeadMembers>,
     /// Also keep the text after the body (C's `typedef struct {…} name`).
     pub keep_tail: bool,
     /// Names the type a method belongs to when it is declared outside it (Go receivers).
@@ -223,6 +230,7 @@ impl Rule {
             name: name_field,
             head_end: &["body"],
             members: None,
+            head_members: None,
             keep_tail: false,
             receiver: None,
             requires: None,
@@ -245,6 +253,10 @@ impl Rule {
 
     pub const fn members(self, path: &'static str) -> Rule {
         Rule { members: Some(path), ..self }
+    }
+
+    pub const fn head_members(self, head_members: HeadMembers) -> Rule {
+        Rule { head_members: Some(head_members), ..self }
     }
 
     pub const fn keep_tail(self) -> Rule {
@@ -327,6 +339,8 @@ struct Walker<'s> {
     failed_regions: Vec<(u32, u32)>,
     /// Bytes that may still be parsed again (see [`Walker::walk_region`]).
     reparse_budget: usize,
+    /// The member lists in the head being written ([`Rule::head_members`]), shown as `{…}`.
+    head_members: Vec<Range<usize>>,
 }
 
 impl<'s> Walker<'s> {
@@ -342,6 +356,7 @@ impl<'s> Walker<'s> {
             region_errors: Vec::new(),
             failed_regions: Vec::new(),
             reparse_budget: REPARSE_FACTOR * source.len(),
+            head_members: Vec::new(),
         };
         let mut items = Vec::new();
         walker.walk(root, None, &[], 0, &mut items);
@@ -475,7 +490,10 @@ impl<'s> Walker<'s> {
         let kind = if kind == Kind::Method && self.is_constructor(&name, owner) { Kind::Constructor } else { kind };
         // Where the head ends: the body, or what the rule names instead.
         let body = rule.head_end.iter().find_map(|path| find_path(node, path));
+        let head_members = rule.head_members.map_or_else(Vec::new, |lists| lists(node));
+        self.head_members = head_members.iter().map(Node::byte_range).collect();
         let (signature, uncut) = self.signature(node, rule, body, kind, lead);
+        self.head_members.clear();
         let (head_line, end_line) = node_lines(node, self.source);
         // Attributes, decorators and `export` in front belong to the definition's span.
         let first = lead.attributes.first().copied().or_else(|| self.full_wrappers(lead.wrappers).next());
@@ -483,7 +501,8 @@ impl<'s> Walker<'s> {
         let head_last = body.map_or(end_line, |body| line_number(body.start_position().row));
         self.heads.push((start_line, head_last.max(start_line)));
         let mut children = Vec::new();
-        if let Some(body) = rule.members.and_then(|path| find_path(node, path)) {
+        let bodies = head_members.into_iter().chain(rule.members.and_then(|path| find_path(node, path)));
+        for body in bodies {
             self.walk(body, Some(Owner { kind, name: &name }), &[], depth + 1, &mut children);
         }
         Some(Definition { kind, name, signature, uncut, start_line, head_line, end_line, children })
@@ -666,6 +685,8 @@ impl<'s> Walker<'s> {
                 cuts.push((clause, short));
             }
         }
+        let listed = self.head_members.iter().filter(|list| range.start <= list.start && list.end <= range.end);
+        cuts.extend(listed.map(|list| (list.clone(), "{…}".to_string())));
         cuts.sort_by_key(|(cut, _)| cut.start);
         let mut position = range.start;
         for (cut, replacement) in cuts {
