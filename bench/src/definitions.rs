@@ -106,7 +106,16 @@ fn in_block_comment(line: &str, open: &mut bool) -> bool {
 }
 
 fn identifier(text: &str) -> Option<&str> {
-    let end = text.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(text.len());
+    identifier_of(text, |c| c.is_alphanumeric() || c == '_')
+}
+
+/// A JavaScript/TypeScript name, which may hold `$` (`Void$`, `$ref`).
+fn js_identifier(text: &str) -> Option<&str> {
+    identifier_of(text, |c| c.is_alphanumeric() || c == '_' || c == '$')
+}
+
+fn identifier_of(text: &str, part: fn(char) -> bool) -> Option<&str> {
+    let end = text.find(|c: char| !part(c)).unwrap_or(text.len());
     (end > 0 && !text.starts_with(|c: char| c.is_ascii_digit())).then(|| &text[..end])
 }
 
@@ -285,23 +294,27 @@ pub fn typescript(source: &str) -> Vec<Expected> {
     let mut pending: Option<Block> = None;
     let mut comment_open = false;
     let mut parens = 0isize;
+    let mut squares = 0isize;
     let mut angles = 0isize;
+    let mut lexer = JsLines::default();
     for (number, line) in (1..).zip(source.lines()) {
-        if in_block_comment(line, &mut comment_open) {
+        if !lexer.in_template() && in_block_comment(line, &mut comment_open) {
             continue;
         }
-        let code = code(line);
-        // Lines inside parentheses continue a signature (one parameter a line), and lines inside
-        // a type's angle brackets continue a type written over lines (`listener: Typed<\n
-        // ReturnType<…>,\n>`): the names there are references, not members.
-        let continued = parens > 0 || angles > 0;
+        let code = lexer.code(line);
+        // Lines inside parentheses continue a signature (one parameter a line), lines inside
+        // square brackets a tuple type (`compile: () => readonly [\n  sql: string,\n]`), and
+        // lines inside a type's angle brackets a type written over lines (`listener: Typed<\n
+        // ReturnType<…>,\n>`): the names there are references or labels, not members.
+        let continued = parens > 0 || squares > 0 || angles > 0;
         parens = (parens + code.matches('(').count() as isize - code.matches(')').count() as isize).max(0);
+        squares = (squares + code.matches('[').count() as isize - code.matches(']').count() as isize).max(0);
         angles = (angles + type_angles(&code)).max(0);
         let context = stack.last().copied().unwrap_or(Block::Items { in_macro: false });
         let mut words = code.split_whitespace().skip_while(|word| MODIFIERS.contains(word) || continued);
         match (context, stack.is_empty(), words.next()) {
             (_, true, Some(keyword)) if KEYWORDS.contains(&keyword) => {
-                if let Some(name) = words.next().and_then(identifier) {
+                if let Some(name) = words.next().and_then(js_identifier) {
                     found.push(Expected { name: name.to_string(), line: number, in_macro: false, field: false });
                 }
                 pending = Some(match keyword {
@@ -312,7 +325,7 @@ pub fn typescript(source: &str) -> Vec<Expected> {
             }
             (Block::Fields, false, Some(first)) => {
                 let member = if ["readonly", "public", "static"].contains(&first) { words.next() } else { Some(first) };
-                if let Some(name) = member.and_then(identifier) {
+                if let Some(name) = member.and_then(js_identifier) {
                     let after = member.unwrap_or("")[name.len()..].trim_start_matches('?');
                     let field = after.starts_with(':');
                     let method = after.starts_with('(') || after.starts_with('<');
@@ -330,8 +343,90 @@ pub fn typescript(source: &str) -> Vec<Expected> {
     found
 }
 
+/// The code of JavaScript or TypeScript lines, read in order: without `//` comments and the
+/// contents of strings, and without template literals, which may span lines and hold `${ … }`
+/// expressions (`sql\`INSERT INTO ${\n  table\n}\``), whose braces are not blocks.
+#[derive(Default)]
+struct JsLines {
+    /// Open template literals and, above each, whether a `${` expression inside it is open
+    /// (with the depth of braces inside that expression).
+    open: Vec<Nesting>,
+}
+
+#[derive(Clone, Copy)]
+enum Nesting {
+    Template,
+    Expression { braces: usize },
+}
+
+impl JsLines {
+    fn in_template(&self) -> bool {
+        !self.open.is_empty()
+    }
+
+    fn code(&mut self, line: &str) -> String {
+        let chars: Vec<char> = line.chars().collect();
+        let mut out = String::new();
+        let mut quote: Option<char> = None;
+        let mut i = 0;
+        while i < chars.len() {
+            let c = chars[i];
+            let next = chars.get(i + 1).copied();
+            match (quote, self.open.last_mut()) {
+                (Some(_), _) if c == '\\' => i += 1,
+                (Some(q), _) if c == q => {
+                    quote = None;
+                    out.push(c);
+                }
+                (Some(_), _) => {}
+                (None, Some(Nesting::Template)) => match c {
+                    '\\' => i += 1,
+                    '`' => {
+                        self.open.pop();
+                        out.push(c);
+                    }
+                    '$' if next == Some('{') => {
+                        self.open.push(Nesting::Expression { braces: 0 });
+                        i += 1;
+                    }
+                    _ => {}
+                },
+                (None, top) => {
+                    let in_expression = top.is_some();
+                    match c {
+                        '/' if next == Some('/') && !in_expression => break,
+                        '"' | '\'' => {
+                            quote = Some(c);
+                            out.push(c);
+                        }
+                        '`' => {
+                            self.open.push(Nesting::Template);
+                            out.push(c);
+                        }
+                        '{' | '}' if in_expression => {
+                            if let Some(Nesting::Expression { braces }) = self.open.last_mut() {
+                                if c == '{' {
+                                    *braces += 1;
+                                } else if *braces == 0 {
+                                    self.open.pop();
+                                } else {
+                                    *braces -= 1;
+                                }
+                            }
+                        }
+                        _ => out.push(c),
+                    }
+                }
+            }
+            i += 1;
+        }
+        out
+    }
+}
+
 /// How many type argument lists a line of TypeScript opens, less those it closes: a `<` right
-/// after a name (`Record<`), a `>` that is not part of `=>`, `>=` or a spaced comparison
+/// after a name (`Record<`) or ending the line (a generic function's parameters written one a
+/// line: `export const group = <`), a `>` that is not part of `=>`, `>=` or a spaced comparison
 /// (`a > b`; a `>` that starts a line, `  > {`, closes), so an expression in an initializer
 /// does not count.
 fn type_angles(code: &str) -> isize {
@@ -344,6 +439,7 @@ fn type_angles(code: &str) -> isize {
         let compares = before == Some(' ') && after == Some(' ') && !starts_line;
         match c {
             '<' if before.is_some_and(|b| b.is_alphanumeric() || b == '_' || b == '$') => depth += 1,
+            '<' if chars[i + 1..].iter().all(|c| c.is_whitespace()) => depth += 1,
             '>' if before != Some('=') && after != Some('=') && !compares => depth -= 1,
             _ => {}
         }
@@ -455,5 +551,34 @@ mod tests {
         let source = "export class Pager {\n  small = count < limit\n  pageSize: number\n  \
                       large = count > limit\n  next(): void {}\n}\n";
         assert_eq!(names(&typescript(source)), ["Pager", "pageSize", "next"]);
+    }
+
+    #[test]
+    fn type_parameters_written_one_a_line_declare_nothing() {
+        // TypeScript 5's `const` type parameters are not constants.
+        let source = "export const group = <\n  Groups extends Any,\n  const Name extends string,\n  Return\n>(\n  \
+                      api: Api<Groups>,\n  name: Name\n): Return => run(api, name)\nexport const after = 1\n";
+        assert_eq!(names(&typescript(source)), ["group", "after"]);
+    }
+
+    #[test]
+    fn a_typescript_name_may_hold_a_dollar() {
+        let source = "type Void$ = typeof Schema.Void\nexport interface Ref {\n  $ref: string\n}\n";
+        assert_eq!(names(&typescript(source)), ["Void$", "Ref", "$ref"]);
+    }
+
+    #[test]
+    fn template_literals_over_lines_hold_no_blocks() {
+        let source = "export const make = () => {\n  const insert = sql`INSERT INTO ${\n    table\n  } (a, b)`\n  \
+                      const latest = sql`SELECT ${`${x}`} FROM t`\n  return { insert, latest }\n}\n\
+                      export const after = '{'\nexport function last() {}\n";
+        assert_eq!(names(&typescript(source)), ["make", "after", "last"]);
+    }
+
+    #[test]
+    fn a_tuple_type_over_lines_labels_no_members() {
+        let source = "export interface Statement {\n  readonly compile: () => readonly [\n    sql: string,\n    \
+                      params: ReadonlyArray<unknown>\n  ]\n  readonly raw: string\n}\n";
+        assert_eq!(names(&typescript(source)), ["Statement", "compile", "raw"]);
     }
 }
