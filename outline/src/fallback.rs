@@ -143,6 +143,12 @@ pub(crate) fn looks_like_definition(language: Language, line: &str) -> bool {
     cues(language).is_none_or(|cues| definition(line, cues).is_some())
 }
 
+/// Whether `line` starts a definition at file level (unindented) by its first words; never for
+/// a language without such cues (markup and data).
+pub(crate) fn starts_top_level_definition(language: Language, line: &str) -> bool {
+    !line.starts_with(char::is_whitespace) && cues(language).is_some_and(|cues| definition(line, cues).is_some())
+}
+
 /// The kind and name of the definition `line` (untrimmed) starts, by its first words.
 fn definition<'l>(line: &'l str, cues: &Cues) -> Option<(Kind, &'l str)> {
     let top_level = !line.starts_with(char::is_whitespace);

@@ -70,6 +70,28 @@ pub(crate) fn may_hide_definitions(
         .collect()
 }
 
+/// In a file with syntax errors, the unindented lines that start a definition by their first
+/// words (the line heuristic's cues) but lie outside every outlined definition: an error can
+/// make the parser put the rest of a file in a block no outline looks into, with no error node
+/// there to flag (after a TypeScript template literal type its grammar cannot read, 230 lines of
+/// effect's `VariantSchema.ts` became one block). `outlined` is each definition's span.
+pub(crate) fn unoutlined_definitions(
+    tree: &Tree,
+    outlined: &[(u32, u32)],
+    language: Language,
+    source: &str,
+) -> Vec<(u32, u32)> {
+    if !tree.root_node().has_error() {
+        return Vec::new();
+    }
+    let covered = |line: u32| outlined.iter().any(|&(start, end)| (start..=end).contains(&line));
+    (1..)
+        .zip(source.lines())
+        .filter(|&(number, line)| !covered(number) && fallback::starts_top_level_definition(language, line))
+        .map(|(number, _)| (number, number))
+        .collect()
+}
+
 /// Sorts spans and joins those that overlap or touch.
 pub(crate) fn merge(mut spans: Vec<(u32, u32)>) -> Vec<(u32, u32)> {
     spans.sort_unstable();
@@ -98,5 +120,30 @@ mod tests {
         assert_eq!(merge(vec![(9, 9), (1, 3), (4, 5), (2, 2), (7, 8)]), [(1, 5), (7, 9)]);
         assert_eq!(all_lines(""), []);
         assert_eq!(all_lines("a\nb\n"), [(1, 2)]);
+    }
+
+    fn tree(language: Language, source: &str) -> Tree {
+        let mut parser = tree_sitter::Parser::new();
+        parser.set_language(&language.grammar()).unwrap();
+        parser.parse(source, None).unwrap()
+    }
+
+    #[test]
+    fn definitions_outside_every_outlined_one_are_named_only_in_a_file_with_errors() {
+        let source = "export const broken = ;\nexport interface Union<M> {\n  readonly members: M\n}\n\
+                      export function make(a: number): number {\n  function inner() {}\n  return a\n}\n";
+        let broken = tree(Language::TypeScript, source);
+        assert!(broken.root_node().has_error());
+        // As if an error had put both in a block the walker does not look into: the unindented
+        // heads are named, the nested function (inside `make`'s lines) is not.
+        assert_eq!(unoutlined_definitions(&broken, &[(1, 1)], Language::TypeScript, source), [(2, 2), (5, 5)]);
+        // Outlined (the walker's spans cover them): nothing to name.
+        assert_eq!(unoutlined_definitions(&broken, &[(1, 1), (2, 4), (5, 8)], Language::TypeScript, source), []);
+        // A file that parsed cleanly has nothing hidden this way.
+        let clean = source.replacen("broken = ;", "broken = 1", 1);
+        assert_eq!(unoutlined_definitions(&tree(Language::TypeScript, &clean), &[], Language::TypeScript, &clean), []);
+        // Nor does a format without definitions by first words.
+        let markdown = "# Title\n[broken\n";
+        assert_eq!(unoutlined_definitions(&tree(Language::Markdown, markdown), &[], Language::Markdown, markdown), []);
     }
 }

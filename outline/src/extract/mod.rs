@@ -87,7 +87,15 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
     let mut errors = unparsed::error_lines(tree, source);
     errors.extend(walked.region_errors);
     let hiding = unparsed::may_hide_definitions(errors, &walked.heads, language, source);
-    let unparsed = unparsed::merge(hiding.into_iter().chain(walked.failed_regions).collect());
+    // Every definition's own span: a Go method declared away from its type is its type's child.
+    let mut spans = Vec::new();
+    let mut pending: Vec<&Definition> = walked.items.iter().collect();
+    while let Some(definition) = pending.pop() {
+        spans.push((definition.start_line, definition.end_line));
+        pending.extend(&definition.children);
+    }
+    let unoutlined = unparsed::unoutlined_definitions(tree, &spans, language, source);
+    let unparsed = unparsed::merge(hiding.into_iter().chain(walked.failed_regions).chain(unoutlined).collect());
     Outline { language, imports: walked.imports, items: walked.items, degraded: None, unparsed }
 }
 
