@@ -70,26 +70,45 @@ pub(crate) fn may_hide_definitions(
         .collect()
 }
 
-/// In a file with syntax errors, the unindented lines that start a definition by their first
-/// words (the line heuristic's cues) but lie outside every outlined definition: an error can
-/// make the parser put the rest of a file in a block no outline looks into, with no error node
-/// there to flag (after a TypeScript template literal type its grammar cannot read, 230 lines of
-/// effect's `VariantSchema.ts` became one block). `outlined` is each definition's span.
+/// In a JavaScript or TypeScript file, the unindented lines of a file-level statement holding a
+/// syntax error that start a definition by their first words (the line heuristic's cues) and
+/// that neither an outlined definition nor an import covers, comments aside. Error recovery can
+/// fold the rest of a file into one construct the outline does not look into, with no error
+/// node there to flag: after a template literal type its grammar could not read, 220 lines of
+/// effect's `VariantSchema.ts` became one template string. `outlined` is each definition's and
+/// import's span.
 pub(crate) fn unoutlined_definitions(
     tree: &Tree,
     outlined: &[(u32, u32)],
     language: Language,
     source: &str,
 ) -> Vec<(u32, u32)> {
-    if !tree.root_node().has_error() {
+    let root = tree.root_node();
+    if !root.has_error() || !matches!(language, Language::JavaScript | Language::TypeScript | Language::Tsx) {
         return Vec::new();
     }
+    let mut starts = Vec::with_capacity(source.len() / 32);
+    let mut offset = 0;
+    for line in source.split_inclusive('\n') {
+        starts.push(offset);
+        offset += line.len();
+    }
     let covered = |line: u32| outlined.iter().any(|&(start, end)| (start..=end).contains(&line));
-    (1..)
-        .zip(source.lines())
-        .filter(|&(number, line)| !covered(number) && fallback::starts_top_level_definition(language, line))
-        .map(|(number, _)| (number, number))
-        .collect()
+    let in_comment = |line: u32| {
+        let at = starts[line as usize - 1];
+        root.descendant_for_byte_range(at, at).is_some_and(|node| node.kind() == "comment")
+    };
+    let mut found = Vec::new();
+    let mut cursor = root.walk();
+    for statement in root.named_children(&mut cursor).filter(|statement| statement.has_error()) {
+        let (first, last) = node_lines(statement, source);
+        for (number, text) in (first..=last).zip(source.lines().skip(first as usize - 1)) {
+            if fallback::starts_top_level_definition(language, text) && !covered(number) && !in_comment(number) {
+                found.push((number, number));
+            }
+        }
+    }
+    found
 }
 
 /// Sorts spans and joins those that overlap or touch.
@@ -129,21 +148,28 @@ mod tests {
     }
 
     #[test]
-    fn definitions_outside_every_outlined_one_are_named_only_in_a_file_with_errors() {
-        let source = "export const broken = ;\nexport interface Union<M> {\n  readonly members: M\n}\n\
-                      export function make(a: number): number {\n  function inner() {}\n  return a\n}\n";
+    fn definitions_folded_into_a_statement_with_an_error_are_named() {
+        // As error recovery can leave it: what follows folded into one statement with an error.
+        let source = "export const hint = wrap(`\nexport interface Union<M> {\n  readonly members: M\n}\n\
+                      /* function commented() {} */\nfunction make(a: number): number {\n  function inner() {}\n  \
+                      return a\n}\n`, ;\nexport const after = 1\n";
         let broken = tree(Language::TypeScript, source);
         assert!(broken.root_node().has_error());
-        // As if an error had put both in a block the walker does not look into: the unindented
-        // heads are named, the nested function (inside `make`'s lines) is not.
-        assert_eq!(unoutlined_definitions(&broken, &[(1, 1)], Language::TypeScript, source), [(2, 2), (5, 5)]);
-        // Outlined (the walker's spans cover them): nothing to name.
-        assert_eq!(unoutlined_definitions(&broken, &[(1, 1), (2, 4), (5, 8)], Language::TypeScript, source), []);
+        // The unindented heads are named; the nested function (indented) and the comment are not.
+        assert_eq!(unoutlined_definitions(&broken, &[], Language::TypeScript, source), [(1, 1), (2, 2), (6, 6)]);
+        // Outlined (some spans cover them): nothing to name.
+        assert_eq!(unoutlined_definitions(&broken, &[(1, 10)], Language::TypeScript, source), []);
         // A file that parsed cleanly has nothing hidden this way.
-        let clean = source.replacen("broken = ;", "broken = 1", 1);
+        let clean = source.replacen("`, ;", "`)", 1);
         assert_eq!(unoutlined_definitions(&tree(Language::TypeScript, &clean), &[], Language::TypeScript, &clean), []);
-        // Nor does a format without definitions by first words.
-        let markdown = "# Title\n[broken\n";
-        assert_eq!(unoutlined_definitions(&tree(Language::Markdown, markdown), &[], Language::Markdown, markdown), []);
+        // Statements without an error were walked: an IIFE's functions are not named for an
+        // error elsewhere.
+        let wrapped = "(function () {\nfunction local() {}\n})()\nconst x = ;\n";
+        let wrapped_tree = tree(Language::JavaScript, wrapped);
+        assert!(wrapped_tree.root_node().has_error());
+        assert_eq!(unoutlined_definitions(&wrapped_tree, &[], Language::JavaScript, wrapped), [(4, 4)]);
+        // Other languages are not read this way.
+        let c = "#define FOO_H\nstruct device;\nint broken( {\n";
+        assert_eq!(unoutlined_definitions(&tree(Language::C, c), &[], Language::C, c), []);
     }
 }

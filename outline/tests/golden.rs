@@ -754,14 +754,19 @@ fn typescript_members_declared_in_a_base_type_literal_are_listed() {
         "export class QuitException extends TypeIdError(TypeId, \"QuitException\")<{}>",
         "<WatchBackend, {…}>() { register, close }",
         // Not the literal inside a member's own type.
-        "export class Counter extends Component<{…}> { readonly initial: number; label?: string; count }",
+        "export class Counter extends Component<{…}, {…}> { readonly initial: number; label?: string; open: boolean; count }",
+        // Not a literal in a call's arguments or in what a class implements, nor one with a call
+        // signature (which `{…}` would hide).
+        "export class Registry extends Mixin(Base, make<{ hidden: boolean }>()) implements Resolve<{ user: User }>",
+        "export interface Formatter extends Base<{ (value: number): string; readonly tag: \"format\" }>",
         "new(_: never): {}",
         // A mapped type names no members: it stays as written.
         "export interface Variants<Members> extends Union<{ readonly [K in keyof Members]: Members[K] }> { readonly \
          members: Members }",
     ]);
     views.complete();
-    assert!(!views.names.iter().any(|name| name == "path" || name == "onEvent"), "{:?}", views.names);
+    let not_members = ["path", "onEvent", "hidden", "user", "id", "tag"];
+    assert!(!views.names.iter().any(|name| not_members.contains(&name.as_str())), "{:?}", views.names);
 }
 
 #[test]

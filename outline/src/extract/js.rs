@@ -145,36 +145,58 @@ fn overloaded_type(node: Node) -> Option<Vec<Node>> {
 /// The type literals a class's or interface's base is given as type arguments (`extends
 /// TypeIdError(Id, "RequestError")<{ readonly reason: Reason }>`, `extends Context.Tag("Api")<Api,
 /// { readonly run: … }>()`): the shape of the error's fields or of the service, which code using
-/// the type reads. Literals nested deeper (in a function type's parameters) are the base's
-/// business.
+/// the type reads. Only the base's own arguments count: not a literal nested in another type
+/// (`Map<K, { … }>`), in a call's arguments, or in what a class implements.
 fn base_type_literals(declaration: Node) -> Vec<Node> {
+    let mut arguments = Vec::new();
     let mut cursor = declaration.walk();
-    let bases = declaration
-        .children(&mut cursor)
-        .find(|child| matches!(child.kind(), "class_heritage" | "extends_type_clause"));
-    let Some(heritage) = bases else {
-        return Vec::new();
-    };
-    let mut literals = Vec::new();
-    let mut pending = vec![heritage];
-    while let Some(node) = pending.pop() {
-        let mut cursor = node.walk();
-        for child in node.named_children(&mut cursor) {
-            match child.kind() {
-                // `<{}>` and a mapped type (`{ [K in keyof T]: … }`) name no members and stay as
-                // written.
-                "object_type" if node.kind() == "type_arguments" => {
-                    let mut cursor = child.walk();
-                    if child.named_children(&mut cursor).any(|member| MEMBERS.contains(&member.kind())) {
-                        literals.push(child);
-                    }
+    for clause in declaration.children(&mut cursor) {
+        let mut cursor = clause.walk();
+        match clause.kind() {
+            // `class_heritage` holds the `extends_clause` (and `implements_clause`, skipped).
+            "class_heritage" => {
+                let extends = clause.children(&mut cursor).find(|child| child.kind() == "extends_clause");
+                if let Some(extends) = extends {
+                    arguments.extend(called_type_arguments(extends));
                 }
-                // Types and bodies inside the base: not the class's own shape.
-                "object_type" | "function_type" | "arrow_function" | "function_expression" | "class" => {}
-                _ => pending.push(child),
             }
+            "extends_type_clause" => {
+                let bases = clause.children_by_field_name("type", &mut cursor);
+                arguments.extend(bases.filter_map(|base| base.child_by_field_name("type_arguments")));
+            }
+            _ => {}
         }
     }
+    let mut literals: Vec<Node> = arguments
+        .iter()
+        .flat_map(|list| {
+            let mut cursor = list.walk();
+            list.named_children(&mut cursor).filter(|argument| lists_members(*argument)).collect::<Vec<_>>()
+        })
+        .collect();
     literals.sort_by_key(|literal| literal.start_byte());
     literals
+}
+
+/// The type argument lists of an `extends` clause: its own (`extends Base<{ … }>`) and those of
+/// each call along its base expression (`TaggedError<Self>()("E", …)`, `Tag("Api")<Api, { … }>()`).
+fn called_type_arguments(extends: Node) -> Vec<Node> {
+    let mut lists = Vec::new();
+    let mut cursor = extends.walk();
+    lists.extend(extends.children_by_field_name("type_arguments", &mut cursor));
+    let mut base = extends.child_by_field_name("value");
+    while let Some(call) = base.filter(|node| node.kind() == "call_expression") {
+        lists.extend(call.child_by_field_name("type_arguments"));
+        base = call.child_by_field_name("function");
+    }
+    lists
+}
+
+/// A type literal whose every entry is a member the outline lists: not `{}`, nor a mapped type
+/// (`{ [K in keyof T]: … }`) or one with call or index signatures, which would vanish behind the
+/// head's `{…}`.
+fn lists_members(literal: Node) -> bool {
+    let mut cursor = literal.walk();
+    let mut entries = literal.named_children(&mut cursor).filter(|entry| entry.kind() != "comment").peekable();
+    literal.kind() == "object_type" && entries.peek().is_some() && entries.all(|entry| MEMBERS.contains(&entry.kind()))
 }

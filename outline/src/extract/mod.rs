@@ -87,8 +87,9 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
     let mut errors = unparsed::error_lines(tree, source);
     errors.extend(walked.region_errors);
     let hiding = unparsed::may_hide_definitions(errors, &walked.heads, language, source);
-    // Every definition's own span: a Go method declared away from its type is its type's child.
-    let mut spans = Vec::new();
+    // Every definition's own span (a Go method declared away from its type is its type's child),
+    // and the imports' lines.
+    let mut spans: Vec<(u32, u32)> = walked.imports.iter().map(|import| (import.line, import.line)).collect();
     let mut pending: Vec<&Definition> = walked.items.iter().collect();
     while let Some(definition) = pending.pop() {
         spans.push((definition.start_line, definition.end_line));
