@@ -49,36 +49,111 @@ enum Block {
 }
 
 /// The code of a line without its `//` comment and the contents of string and char literals,
-/// so braces in them are not counted.
+/// so braces in them are not counted (Rust and Go: a `'` opens a char literal, not a lifetime).
 fn code(line: &str) -> String {
-    let chars: Vec<char> = line.chars().collect();
-    let mut out = String::new();
-    let mut quote: Option<char> = None;
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        match quote {
-            Some(_) if c == '\\' => i += 1,
-            Some(q) if c == q => {
-                quote = None;
-                out.push(c);
-            }
-            Some(_) => {}
-            None if c == '/' && chars.get(i + 1) == Some(&'/') => break,
-            None if c == '"' || c == '`' => {
-                quote = Some(c);
-                out.push(c);
-            }
-            // A char literal (`'{'`, `'\''`), not a lifetime (`'a`).
-            None if c == '\'' && (chars.get(i + 2) == Some(&'\'') || chars.get(i + 1) == Some(&'\\')) => {
-                quote = Some(c);
-                out.push(c);
-            }
-            None => out.push(c),
-        }
-        i += 1;
+    Lexer::default().code(line)
+}
+
+/// Reads lines of code in order, keeping what they are inside of from one line to the next.
+#[derive(Default)]
+struct Lexer {
+    /// JavaScript/TypeScript: `'` quotes strings, `/` may start a regular expression, and template
+    /// literals span lines (`sql\`INSERT INTO ${\n  table\n}\``) with `${ … }` expressions
+    /// whose braces are not blocks.
+    js: bool,
+    /// Open template literals and, above each, an open `${` expression with the braces inside it.
+    open: Vec<Nesting>,
+}
+
+#[derive(Clone, Copy)]
+enum Nesting {
+    Template,
+    Expression { braces: usize },
+}
+
+impl Lexer {
+    fn js() -> Lexer {
+        Lexer { js: true, open: Vec::new() }
     }
-    out
+
+    fn in_template(&self) -> bool {
+        !self.open.is_empty()
+    }
+
+    /// The code of `line`: quotes kept, what they hold dropped; template contents dropped.
+    fn code(&mut self, line: &str) -> String {
+        let chars: Vec<char> = line.chars().collect();
+        let mut out = String::new();
+        let mut quote: Option<char> = None;
+        let mut i = 0;
+        while i < chars.len() {
+            let c = chars[i];
+            let next = chars.get(i + 1).copied();
+            let top = self.open.last().copied();
+            match (quote, top) {
+                (Some(_), _) if c == '\\' => i += 1,
+                (Some(q), _) if c == q => {
+                    quote = None;
+                    out.push(c);
+                }
+                (Some(_), _) => {}
+                (None, Some(Nesting::Template)) => self.in_template_text(c, next, &mut i, &mut out),
+                (None, _) if c == '/' && next == Some('/') && top.is_none() => break,
+                (None, _) if self.opens_quote(c, &chars, i, &out) => {
+                    quote = Some(c);
+                    out.push(c);
+                }
+                (None, _) if self.js && c == '`' => {
+                    self.open.push(Nesting::Template);
+                    out.push(c);
+                }
+                (None, Some(Nesting::Expression { braces })) if matches!(c, '{' | '}') => {
+                    self.open.pop();
+                    match (c, braces) {
+                        ('{', _) => self.open.push(Nesting::Expression { braces: braces + 1 }),
+                        (_, 0) => {}
+                        _ => self.open.push(Nesting::Expression { braces: braces - 1 }),
+                    }
+                }
+                (None, _) => out.push(c),
+            }
+            i += 1;
+        }
+        out
+    }
+
+    /// One character of a template literal's text: its end, an escape, or a `${` expression.
+    fn in_template_text(&mut self, c: char, next: Option<char>, i: &mut usize, out: &mut String) {
+        match c {
+            '\\' => *i += 1,
+            '`' => {
+                self.open.pop();
+                out.push(c);
+            }
+            '$' if next == Some('{') => {
+                self.open.push(Nesting::Expression { braces: 0 });
+                *i += 1;
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether `chars[i]` opens a string: `"` always, `` ` `` outside JavaScript (Go's raw
+    /// strings on one line); `'` in JavaScript, else a char literal (`'{'`, `'\''`), not a
+    /// lifetime (`'a`); in JavaScript a `/` where an expression starts (`split(/`/)`, `= /\[/`).
+    fn opens_quote(&self, c: char, chars: &[char], i: usize, out: &str) -> bool {
+        match c {
+            '"' => true,
+            '`' => !self.js,
+            '\'' if self.js => true,
+            '\'' => chars.get(i + 2) == Some(&'\'') || chars.get(i + 1) == Some(&'\\'),
+            '/' if self.js => {
+                let before = out.trim_end().chars().next_back();
+                before.is_none_or(|b| "(,=:[!&|?{};".contains(b))
+            }
+            _ => false,
+        }
+    }
 }
 
 /// Applies a line's braces: a `{` opens the block `next` announced (once; else an opaque one),
@@ -296,10 +371,18 @@ pub fn typescript(source: &str) -> Vec<Expected> {
     let mut parens = 0isize;
     let mut squares = 0isize;
     let mut angles = 0isize;
-    let mut lexer = JsLines::default();
+    let mut lexer = Lexer::js();
     for (number, line) in (1..).zip(source.lines()) {
         if !lexer.in_template() && in_block_comment(line, &mut comment_open) {
             continue;
+        }
+        // An unindented declaration starts afresh: a bracket a line left open by a guess (a
+        // comparison's `<` ending a line) does not reach past it.
+        let first = line.split_whitespace().next().unwrap_or("");
+        let declares =
+            !line.starts_with(char::is_whitespace) && (KEYWORDS.contains(&first) || MODIFIERS.contains(&first));
+        if declares && !lexer.in_template() {
+            (parens, squares, angles) = (0, 0, 0);
         }
         let code = lexer.code(line);
         // Lines inside parentheses continue a signature (one parameter a line), lines inside
@@ -341,87 +424,6 @@ pub fn typescript(source: &str) -> Vec<Expected> {
         braces(&code, &mut stack, &mut pending);
     }
     found
-}
-
-/// The code of JavaScript or TypeScript lines, read in order: without `//` comments and the
-/// contents of strings, and without template literals, which may span lines and hold `${ … }`
-/// expressions (`sql\`INSERT INTO ${\n  table\n}\``), whose braces are not blocks.
-#[derive(Default)]
-struct JsLines {
-    /// Open template literals and, above each, whether a `${` expression inside it is open
-    /// (with the depth of braces inside that expression).
-    open: Vec<Nesting>,
-}
-
-#[derive(Clone, Copy)]
-enum Nesting {
-    Template,
-    Expression { braces: usize },
-}
-
-impl JsLines {
-    fn in_template(&self) -> bool {
-        !self.open.is_empty()
-    }
-
-    fn code(&mut self, line: &str) -> String {
-        let chars: Vec<char> = line.chars().collect();
-        let mut out = String::new();
-        let mut quote: Option<char> = None;
-        let mut i = 0;
-        while i < chars.len() {
-            let c = chars[i];
-            let next = chars.get(i + 1).copied();
-            match (quote, self.open.last_mut()) {
-                (Some(_), _) if c == '\\' => i += 1,
-                (Some(q), _) if c == q => {
-                    quote = None;
-                    out.push(c);
-                }
-                (Some(_), _) => {}
-                (None, Some(Nesting::Template)) => match c {
-                    '\\' => i += 1,
-                    '`' => {
-                        self.open.pop();
-                        out.push(c);
-                    }
-                    '$' if next == Some('{') => {
-                        self.open.push(Nesting::Expression { braces: 0 });
-                        i += 1;
-                    }
-                    _ => {}
-                },
-                (None, top) => {
-                    let in_expression = top.is_some();
-                    match c {
-                        '/' if next == Some('/') && !in_expression => break,
-                        '"' | '\'' => {
-                            quote = Some(c);
-                            out.push(c);
-                        }
-                        '`' => {
-                            self.open.push(Nesting::Template);
-                            out.push(c);
-                        }
-                        '{' | '}' if in_expression => {
-                            if let Some(Nesting::Expression { braces }) = self.open.last_mut() {
-                                if c == '{' {
-                                    *braces += 1;
-                                } else if *braces == 0 {
-                                    self.open.pop();
-                                } else {
-                                    *braces -= 1;
-                                }
-                            }
-                        }
-                        _ => out.push(c),
-                    }
-                }
-            }
-            i += 1;
-        }
-        out
-    }
 }
 
 /// How many type argument lists a line of TypeScript opens, less those it closes: a `<` right
@@ -580,5 +582,14 @@ mod tests {
         let source = "export interface Statement {\n  readonly compile: () => readonly [\n    sql: string,\n    \
                       params: ReadonlyArray<unknown>\n  ]\n  readonly raw: string\n}\n";
         assert_eq!(names(&typescript(source)), ["Statement", "compile", "raw"]);
+    }
+
+    #[test]
+    fn a_wrong_guess_does_not_outlast_the_next_declaration() {
+        // A backtick or a bracket in a regular expression, a comparison's `<` ending a line.
+        let source = "export const parts = (s: string) => s.split(/`/)\nexport const open = /\\[/\n\
+                      export const shorter = (a: string, b: string) =>\n  a.length <\n  b.length\n\
+                      export interface Next {\n  value: number\n}\n";
+        assert_eq!(names(&typescript(source)), ["parts", "open", "shorter", "Next", "value"]);
     }
 }
