@@ -804,5 +804,8 @@ fn typescript_large_types_keep_every_name_and_shed_their_detail() {
          number; readonly nextIndex: number; readonly table: Table<unknown> }",
         // A function value declared with overloaded call signatures shows the shortest.
         "L54-59 export const clampPage: (pageIndex: number, pageCount: number): number (+1 more)",
+        // Members written one a line are separated on the head's one line.
+        "L71-74 export type PagePosition = { pageIndex: number; isLast: boolean }",
+        "L76-79 export const pageOf = (at: { row: number; size: number }): number",
     ]);
 }

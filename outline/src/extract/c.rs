@@ -52,6 +52,7 @@ pub(super) static SPEC: Spec = Spec {
         // Anonymous namespaces have no name, so their rule declines them.
         "namespace_definition",
     ],
+    member_lists: &[],
     imports: &["preproc_include", "using_declaration"],
     is_import: always,
     import_keywords: &["#include ", "using "],

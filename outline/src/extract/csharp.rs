@@ -37,6 +37,7 @@ pub(super) static SPEC: Spec = Spec {
     reparse: None,
     overloads: None,
     transparent: &[],
+    member_lists: &[],
     imports: &["using_directive"],
     is_import: always,
     import_keywords: &["using "],

@@ -40,6 +40,7 @@ pub(super) static SPEC: Spec = Spec {
     reparse: None,
     overloads: None,
     transparent: &["import_declaration", "import_spec_list", "field_declaration_list"],
+    member_lists: &[],
     imports: &["import_spec"],
     is_import: always,
     import_keywords: &[],

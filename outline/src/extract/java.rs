@@ -36,6 +36,7 @@ pub(super) static SPEC: Spec = Spec {
     overloads: None,
     // Methods of an enum follow its constants.
     transparent: &["enum_body_declarations"],
+    member_lists: &[],
     imports: &["import_declaration"],
     is_import: always,
     import_keywords: &["import "],

@@ -58,6 +58,7 @@ pub(super) static SPEC: Spec = Spec {
     reparse: None,
     overloads: Some(overloaded_type),
     transparent: &["expression_statement"],
+    member_lists: &["object_type"],
     imports: &["import_statement", "lexical_declaration", "variable_declaration"],
     is_import,
     import_keywords: &["import "],

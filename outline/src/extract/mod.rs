@@ -129,6 +129,10 @@ pub(crate) struct Spec {
     /// Kinds searched through for definitions without being one (`#ifdef` blocks, `if` at module
     /// level, `extern "C" { … }`).
     pub transparent: &'static [&'static str],
+    /// Kinds of type literal whose members a line break alone may separate (TypeScript's
+    /// `{\n  width: number\n  height: number\n}`): on a head's one line they get the `;` the
+    /// language allows there, so `{ width: number; height: number }` does not read as one member.
+    pub member_lists: &'static [&'static str],
     /// Sibling kinds that belong to the definition after them (Rust attributes), like decorators.
     pub attributes: &'static [&'static str],
     /// Kinds of attributes, decorators and annotations anywhere in a head: shortened first when a
@@ -696,6 +700,8 @@ impl<'s> Walker<'s> {
         }
         let listed = self.head_members.iter().filter(|list| range.start <= list.start && list.end <= range.end);
         cuts.extend(listed.map(|list| (list.clone(), "{…}".to_string())));
+        let breaks = line_separated_members(within, &range, self.spec.member_lists, self.source);
+        cuts.extend(breaks.into_iter().map(|at| (at..at, ";".to_string())));
         cuts.sort_by_key(|(cut, _)| cut.start);
         let mut position = range.start;
         for (cut, replacement) in cuts {
@@ -816,6 +822,42 @@ fn nodes_in(node: Node, range: &Range<usize>, kinds: &[&str]) -> Vec<Range<usize
         }
         let mut cursor = current.walk();
         let children: Vec<Node> = current.children(&mut cursor).collect();
+        stack.extend(children.into_iter().rev());
+    }
+    found
+}
+
+/// Where a `;` goes after a member of a `kinds` list inside `range` that only a line break
+/// separates from the next (see [`Spec::member_lists`]), comments aside.
+fn line_separated_members(node: Node, range: &Range<usize>, kinds: &[&str], source: &str) -> Vec<usize> {
+    let mut found = Vec::new();
+    if kinds.is_empty() {
+        return found;
+    }
+    let mut stack = vec![node];
+    while let Some(current) = stack.pop() {
+        if current.end_byte() <= range.start || current.start_byte() >= range.end {
+            continue;
+        }
+        let mut cursor = current.walk();
+        let children: Vec<Node> = current.children(&mut cursor).collect();
+        if kinds.contains(&current.kind()) {
+            let mut previous: Option<Node> = None;
+            for child in children.iter().filter(|child| child.is_named() && child.kind() != "comment") {
+                if let Some(before) = previous {
+                    let gap = &source[before.end_byte()..child.start_byte()];
+                    let separated = children.iter().any(|token| {
+                        !token.is_named()
+                            && matches!(token.kind(), ";" | ",")
+                            && (before.end_byte()..child.start_byte()).contains(&token.start_byte())
+                    });
+                    if !separated && gap.contains('\n') && range.contains(&before.end_byte()) {
+                        found.push(before.end_byte());
+                    }
+                }
+                previous = Some(*child);
+            }
+        }
         stack.extend(children.into_iter().rev());
     }
     found

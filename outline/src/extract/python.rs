@@ -35,6 +35,7 @@ pub(super) static SPEC: Spec = Spec {
         "with_statement",
         "block",
     ],
+    member_lists: &[],
     imports: &["import_statement", "import_from_statement", "future_import_statement"],
     is_import: always,
     import_keywords: &["import "],

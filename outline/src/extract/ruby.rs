@@ -29,6 +29,7 @@ pub(super) static SPEC: Spec = Spec {
     reparse: None,
     overloads: None,
     transparent: &[],
+    member_lists: &[],
     imports: &["call"],
     is_import: is_require,
     import_keywords: &["require "],

@@ -49,6 +49,7 @@ pub(super) static SPEC: Spec = Spec {
     overloads: None,
     // `thread_local!(…);` is a macro call in an expression statement.
     transparent: &["foreign_mod_item", "declaration_list", "expression_statement"],
+    member_lists: &[],
     imports: &["use_declaration", "extern_crate_declaration"],
     is_import: always,
     import_keywords: &["use "],
