@@ -808,21 +808,14 @@ fn prefix_of(spec: &Spec, wrapper: Node) -> Option<Prefix> {
 /// Byte ranges of the outermost nodes of `kinds` inside `range`, in order, clipped to it.
 fn nodes_in(node: Node, range: &Range<usize>, kinds: &[&str]) -> Vec<Range<usize>> {
     let mut found = Vec::new();
-    if kinds.is_empty() {
-        return found;
-    }
-    let mut stack = vec![node];
-    while let Some(current) = stack.pop() {
-        if current.end_byte() <= range.start || current.start_byte() >= range.end {
-            continue;
-        }
-        if kinds.contains(&current.kind()) {
-            found.push(current.start_byte().max(range.start)..current.end_byte().min(range.end));
-            continue;
-        }
-        let mut cursor = current.walk();
-        let children: Vec<Node> = current.children(&mut cursor).collect();
-        stack.extend(children.into_iter().rev());
+    if !kinds.is_empty() {
+        visit_in(node, range, |current| {
+            let matches = kinds.contains(&current.kind());
+            if matches {
+                found.push(current.start_byte().max(range.start)..current.end_byte().min(range.end));
+            }
+            !matches
+        });
     }
     found
 }
@@ -834,33 +827,42 @@ fn line_separated_members(node: Node, range: &Range<usize>, kinds: &[&str], sour
     if kinds.is_empty() {
         return found;
     }
+    visit_in(node, range, |list| {
+        if !kinds.contains(&list.kind()) {
+            return true;
+        }
+        let mut cursor = list.walk();
+        let children: Vec<Node> = list.children(&mut cursor).collect();
+        let mut previous: Option<Node> = None;
+        for child in children.iter().filter(|child| child.is_named() && child.kind() != "comment") {
+            if let Some(before) = previous {
+                let between = before.end_byte()..child.start_byte();
+                let separated = children.iter().any(|token| {
+                    !token.is_named() && matches!(token.kind(), ";" | ",") && between.contains(&token.start_byte())
+                });
+                if !separated && source[between].contains('\n') && range.contains(&before.end_byte()) {
+                    found.push(before.end_byte());
+                }
+            }
+            previous = Some(*child);
+        }
+        true
+    });
+    found
+}
+
+/// Visits `node` and its descendants that overlap `range`, in order; `visit` says whether to
+/// look inside the node it was given.
+fn visit_in<'t>(node: Node<'t>, range: &Range<usize>, mut visit: impl FnMut(Node<'t>) -> bool) {
     let mut stack = vec![node];
     while let Some(current) = stack.pop() {
-        if current.end_byte() <= range.start || current.start_byte() >= range.end {
+        if current.end_byte() <= range.start || current.start_byte() >= range.end || !visit(current) {
             continue;
         }
         let mut cursor = current.walk();
         let children: Vec<Node> = current.children(&mut cursor).collect();
-        if kinds.contains(&current.kind()) {
-            let mut previous: Option<Node> = None;
-            for child in children.iter().filter(|child| child.is_named() && child.kind() != "comment") {
-                if let Some(before) = previous {
-                    let gap = &source[before.end_byte()..child.start_byte()];
-                    let separated = children.iter().any(|token| {
-                        !token.is_named()
-                            && matches!(token.kind(), ";" | ",")
-                            && (before.end_byte()..child.start_byte()).contains(&token.start_byte())
-                    });
-                    if !separated && gap.contains('\n') && range.contains(&before.end_byte()) {
-                        found.push(before.end_byte());
-                    }
-                }
-                previous = Some(*child);
-            }
-        }
         stack.extend(children.into_iter().rev());
     }
-    found
 }
 
 /// Places methods declared outside their type (Go receivers) under that type when this file
