@@ -87,17 +87,26 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
     let mut errors = unparsed::error_lines(tree, source);
     errors.extend(walked.region_errors);
     let hiding = unparsed::may_hide_definitions(errors, &walked.heads, language, source);
-    // Every definition's own span (a Go method declared away from its type is its type's child),
-    // and the imports' lines.
-    let mut spans: Vec<(u32, u32)> = walked.imports.iter().map(|import| (import.line, import.line)).collect();
-    let mut pending: Vec<&Definition> = walked.items.iter().collect();
+    // Only a tree with errors can hide definitions that way; a clean file skips the spans.
+    let unoutlined = if tree.root_node().has_error() {
+        unparsed::unoutlined_definitions(tree, &outlined_spans(&walked.items, &walked.imports), language, source)
+    } else {
+        Vec::new()
+    };
+    let unparsed = unparsed::merge(hiding.into_iter().chain(walked.failed_regions).chain(unoutlined).collect());
+    Outline { language, imports: walked.imports, items: walked.items, degraded: None, unparsed }
+}
+
+/// Every definition's own span (a Go method declared away from its type is its type's child),
+/// and the imports' lines.
+fn outlined_spans(items: &[Definition], imports: &[Import]) -> Vec<(u32, u32)> {
+    let mut spans: Vec<(u32, u32)> = imports.iter().map(|import| (import.line, import.line)).collect();
+    let mut pending: Vec<&Definition> = items.iter().collect();
     while let Some(definition) = pending.pop() {
         spans.push((definition.start_line, definition.end_line));
         pending.extend(&definition.children);
     }
-    let unoutlined = unparsed::unoutlined_definitions(tree, &spans, language, source);
-    let unparsed = unparsed::merge(hiding.into_iter().chain(walked.failed_regions).chain(unoutlined).collect());
-    Outline { language, imports: walked.imports, items: walked.items, degraded: None, unparsed }
+    spans
 }
 
 /// What a walk found.
