@@ -15,13 +15,18 @@
 //!   reuse while the files they depend on are unchanged.
 //! - [`confined`]: opening a file so that the path checked is the file read
 //!   (no symlink swapped in between); the engine crates read through it.
+//! - [`jsonc`]: JSON with comments and trailing commas, read and edited in
+//!   place (hosts' settings for `lctx setup`, tsconfig files for the graph),
+//!   with [`text_error`] saying where a file is wrong.
 
 pub mod build_info;
 pub mod config;
 pub mod confined;
 pub mod detach;
+pub mod jsonc;
 pub mod paths;
 pub mod privacy;
 pub mod runtime_dir;
 pub mod singleton;
 pub mod stamp;
+pub mod text_error;

@@ -1,5 +1,5 @@
 //! `host_config`: `lctx setup`'s edits of the hosts' JSONC, TOML and YAML
-//! files (`client/src/setup/jsonc.rs`, `toml_hosts.rs`, `yaml/`), through
+//! files (`common/src/jsonc.rs`, `client/src/setup/toml_hosts.rs`, `yaml/`), through
 //! the public `plan` on a file holding the fuzzer's text.
 //!
 //! Input: one byte choosing the host and scope, then the file's content.

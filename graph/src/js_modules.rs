@@ -11,6 +11,9 @@
 //! A package name maps to the package's `src/` or its directory (projects keep their sources
 //! there; the built files a `main` field names are usually not in the project).
 
+use std::collections::BTreeMap;
+
+use lean_ctx_common::jsonc;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -27,6 +30,26 @@ pub struct JsModules {
     configs: Vec<PathsConfig>,
     /// The project's packages, longest name first.
     packages: Vec<Package>,
+    /// Configs that could not be read or parsed, by path: what they write is not applied.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    broken: Vec<BrokenConfig>,
+}
+
+/// A config file whose mappings are not applied, and why (a syntax error and its line, or that
+/// it cannot be read), so answers that depend on them can say so instead of resolving quietly
+/// by name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BrokenConfig {
+    /// Root-relative path of the config.
+    pub path: String,
+    /// `line 3: expected `,` or `}``, or `cannot be read`.
+    pub problem: String,
+}
+
+impl std::fmt::Display for BrokenConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{}` ({})", self.path, self.problem)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,13 +82,14 @@ pub fn is_js_config(rel: &str) -> bool {
 impl JsModules {
     /// The mappings the config files among `files` (root-relative) write; `read` gives a
     /// root-relative file's text, or `None` when it cannot be read. A config that does not parse
-    /// maps nothing.
+    /// maps nothing and is listed in [`JsModules::broken`].
     pub fn read<'a>(files: impl IntoIterator<Item = &'a str>, read: impl Fn(&str) -> Option<String>) -> JsModules {
         let mut modules = JsModules::default();
+        let mut broken = BTreeMap::new();
         for rel in files {
             match last(rel) {
                 "package.json" => {
-                    let name = read(rel).and_then(|text| parse(&text)).and_then(|json| match json.get("name") {
+                    let name = load(rel, &read, &mut broken).and_then(|json| match json.get("name") {
                         Some(Value::String(name)) if !name.is_empty() => Some(name.clone()),
                         _ => None,
                     });
@@ -74,16 +98,22 @@ impl JsModules {
                     }
                 }
                 "tsconfig.json" | "jsconfig.json" => {
-                    let options = compiler_options(rel, &read, 0);
+                    let options = compiler_options(rel, &read, &mut broken, 0);
                     modules.configs.push(PathsConfig { dir: parent(rel).to_string(), rules: options.rules() });
                 }
                 _ => {}
             }
         }
+        modules.broken = broken.into_iter().map(|(path, problem)| BrokenConfig { path, problem }).collect();
         let depth = |dir: &str| if dir.is_empty() { 0 } else { dir.matches('/').count() + 1 };
         modules.configs.sort_by(|a, b| depth(&b.dir).cmp(&depth(&a.dir)).then_with(|| a.dir.cmp(&b.dir)));
         modules.packages.sort_by(|a, b| b.name.len().cmp(&a.name.len()).then_with(|| a.name.cmp(&b.name)));
         modules
+    }
+
+    /// The configs read that could not be parsed or read, by path.
+    pub fn broken(&self) -> &[BrokenConfig] {
+        &self.broken
     }
 
     /// The module stems (as [`module_stem`] gives them) `module`, imported by `from`, names in
@@ -152,9 +182,15 @@ impl Options {
     }
 }
 
-/// The options of the config at `rel`, with what its `extends` chain gives where it says nothing.
-fn compiler_options(rel: &str, read: &impl Fn(&str) -> Option<String>, depth: usize) -> Options {
-    let Some(json) = read(rel).and_then(|text| parse(&text)) else { return Options::default() };
+/// The options of the config at `rel`, with what its `extends` chain gives where it says nothing;
+/// a config of the chain that cannot be read or parsed goes into `broken`.
+fn compiler_options(
+    rel: &str,
+    read: &impl Fn(&str) -> Option<String>,
+    broken: &mut BTreeMap<String, String>,
+    depth: usize,
+) -> Options {
+    let Some(json) = load(rel, read, broken) else { return Options::default() };
     let dir = parent(rel);
     let mut options = Options::default();
     if depth < MAX_EXTENDS {
@@ -165,7 +201,7 @@ fn compiler_options(rel: &str, read: &impl Fn(&str) -> Option<String>, depth: us
         };
         // Of several, a later one overrides an earlier one.
         for base in bases.into_iter().filter_map(|b| extended(dir, b)) {
-            let inherited = compiler_options(&base, read, depth + 1);
+            let inherited = compiler_options(&base, read, broken, depth + 1);
             options.base_url = inherited.base_url.or(options.base_url);
             options.paths = inherited.paths.or(options.paths);
         }
@@ -190,52 +226,29 @@ fn extended(dir: &str, base: &str) -> Option<String> {
     Some(if path.ends_with(".json") { path } else { format!("{path}.json") })
 }
 
-/// A JSON document that may hold comments and trailing commas, as tsconfig files do.
-fn parse(text: &str) -> Option<Value> {
-    serde_json::from_str(&strip_jsonc(text)).ok()
-}
-
-/// `text` without `//` and `/* */` comments and without commas before a closing bracket; strings
-/// are kept as written.
-fn strip_jsonc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => {
-                out.push(c);
-                while let Some(c) = chars.next() {
-                    out.push(c);
-                    match c {
-                        '\\' => out.extend(chars.next()),
-                        '"' => break,
-                        _ => {}
-                    }
-                }
-            }
-            '/' if chars.peek() == Some(&'/') => while chars.next_if(|c| *c != '\n').is_some() {},
-            '/' if chars.peek() == Some(&'*') => {
-                chars.next();
-                let mut previous = ' ';
-                for c in chars.by_ref() {
-                    if previous == '*' && c == '/' {
-                        break;
-                    }
-                    previous = c;
-                }
-                out.push(' ');
-            }
-            ']' | '}' => {
-                let kept = out.trim_end().len();
-                if out[..kept].ends_with(',') {
-                    out.truncate(kept - 1);
-                }
-                out.push(c);
-            }
-            _ => out.push(c),
+/// The config at `rel`, parsed; `None`, with the problem recorded in `broken`, when it cannot be
+/// read or parsed.
+fn load(rel: &str, read: &impl Fn(&str) -> Option<String>, broken: &mut BTreeMap<String, String>) -> Option<Value> {
+    match read(rel).ok_or_else(|| "cannot be read".to_string()).and_then(|text| parse(&text)) {
+        Ok(json) => Some(json),
+        Err(problem) => {
+            broken.insert(rel.to_string(), problem);
+            None
         }
     }
-    out
+}
+
+/// A JSON document that may hold comments and trailing commas, as tsconfig files do; an error
+/// says its line and what was wrong there.
+fn parse(text: &str) -> Result<Value, String> {
+    match jsonc::value(text) {
+        Ok(Some(json)) => Ok(json),
+        Ok(None) => Err("holds no value".into()),
+        Err(e) => Err(match e.position(text) {
+            Some((line, _)) => format!("line {line}: {}", e.message),
+            None => e.message,
+        }),
+    }
 }
 
 #[cfg(test)]
@@ -252,7 +265,7 @@ mod tests {
     #[test]
     fn comments_and_trailing_commas_are_dropped_but_not_inside_strings() {
         let text = "{\n  // a comment\n  \"a\": \"http://x/*y*/\", /* b */\n  \"c\": [1, 2,],\n}";
-        assert_eq!(parse(text), Some(serde_json::json!({"a": "http://x/*y*/", "c": [1, 2]})));
+        assert_eq!(parse(text), Ok(serde_json::json!({"a": "http://x/*y*/", "c": [1, 2]})));
     }
 
     #[test]
@@ -304,9 +317,29 @@ mod tests {
     }
 
     #[test]
-    fn a_broken_config_maps_nothing() {
-        let m = modules(&[("tsconfig.json", "{ \"compilerOptions\": "), ("package.json", "[]")]);
+    fn a_broken_config_maps_nothing_and_is_named_with_the_line_of_its_error() {
+        let m = modules(&[
+            // The error's line counts the lines of a block comment.
+            (
+                "tsconfig.json",
+                "{\n  /* aliases\n  */\n  \"compilerOptions\": {\n    \"paths\": {}\n    \"strict\": true\n  }\n}\n",
+            ),
+            ("app/tsconfig.json", r#"{ "extends": "../base/tsconfig.json" }"#),
+            ("package.json", "[]"),
+            ("lib/package.json", "{ \"name\": "),
+        ]);
         assert_eq!(m.stems("a.ts", "@/x"), None);
+        let broken: Vec<String> = m.broken().iter().map(ToString::to_string).collect();
+        assert_eq!(
+            broken,
+            [
+                "`base/tsconfig.json` (cannot be read)",
+                "`lib/package.json` (line 1: unexpected end of file; expected a value)",
+                "`tsconfig.json` (line 6: expected `,` or `}`)",
+            ]
+        );
+        // A config that parses, even one that maps nothing, is not broken.
+        assert!(modules(&[("package.json", "[]")]).broken().is_empty());
         assert!(is_js_config("a/tsconfig.build.json") && is_js_config("package.json") && !is_js_config("a/b.json"));
     }
 }

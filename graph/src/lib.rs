@@ -29,7 +29,7 @@ pub use bindings::{Binding, builtin_method};
 pub use callgraph::{DefSummary, Edge, Lookup, MAX_DEPTH, Walk};
 pub use facts::{Def, FileFacts, Import, Ref, RefKind, SUPPORTED, extract, extract_from, has_queries};
 pub use graph::{DefId, FileEntry, Graph, Label, Resolution, Stamp};
-pub use js_modules::{JsModules, is_js_config};
+pub use js_modules::{BrokenConfig, JsModules, is_js_config};
 pub use rank::{Ranked, Ranking};
 pub use related::{Direction, FileGraph, MAX_NEIGHBOR_DEPTH, MAX_PATH_LENGTH, Reached, Step};
 pub use tests_link::{LinkHow, TestLinks, has_inline_tests, is_test_file};

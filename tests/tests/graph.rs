@@ -239,6 +239,21 @@ fn callers_follow_the_module_aliases_of_a_tsconfig_as_it_changes() {
     write(&root, "tsconfig.json", &config("src"));
     wait_for_callers(&home, &root, "target", &["app/main.ts:2 first [exact]"]);
 
+    // A config that does not parse maps nothing, and every answer says which and where.
+    let broken = config("src").replacen("\n}", "\n  \"strict\": true\n}", 1);
+    write(&root, "tsconfig.json", &broken);
+    let said = "`tsconfig.json` (line 4: expected `,` or `}`) is not applied: imports through its module mappings \
+                resolve by name only";
+    let mut last = Value::Null;
+    let reached = wait_until(FRESH, || {
+        last = callers(&home, &root, "target");
+        sites(&last).is_empty() && last["note"] == said
+    });
+    assert!(reached, "a broken tsconfig.json: {last}");
+    write(&root, "tsconfig.json", &config("src"));
+    wait_for_callers(&home, &root, "target", &["app/main.ts:2 first [exact]"]);
+    assert_eq!(callers(&home, &root, "target")["note"], "", "the mended config is applied again");
+
     // The in-process engine reads the same configs and says the same.
     let daemon = lctx(&home, &root, false, &["callgraph", "target"]);
     let fallback = lctx(&home, &root, true, &["callgraph", "target"]);

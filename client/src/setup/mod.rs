@@ -17,7 +17,8 @@
 //! prints the JSON to paste there ([`manual_snippet`]) and writes nothing.
 
 mod hosts;
-pub(crate) mod jsonc;
+pub(crate) use lean_ctx_common::jsonc;
+pub(crate) use lean_ctx_common::text_error::TextError;
 mod toml_hosts;
 pub(crate) mod write;
 mod yaml;
@@ -469,28 +470,6 @@ pub enum Outcome {
     },
 }
 
-/// Where a parse or edit problem is, as a byte offset into the file's text.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) struct TextError {
-    offset: Option<usize>,
-    message: String,
-}
-
-impl TextError {
-    fn at(offset: usize, message: impl Into<String>) -> Self {
-        TextError { offset: Some(offset), message: message.into() }
-    }
-
-    /// `file:line:col: message`, for people and editors.
-    pub(crate) fn locate(&self, file: &Path, text: &str) -> String {
-        let Some(offset) = self.offset else { return format!("{}: {}", file.display(), self.message) };
-        let before = &text[..offset.min(text.len())];
-        let line = before.matches('\n').count() + 1;
-        let column = before[before.rfind('\n').map_or(0, |i| i + 1)..].chars().count() + 1;
-        format!("{}:{line}:{column}: {}", file.display(), self.message)
-    }
-}
-
 fn entry(host: &Host, mcp: &Path) -> Result<Entry, String> {
     let command =
         mcp.to_str().ok_or_else(|| format!("the path of {MCP_BIN_NAME} is not valid UTF-8: {}", mcp.display()))?;
@@ -873,14 +852,6 @@ mod tests {
         std::fs::set_permissions(&plain, std::fs::Permissions::from_mode(0o755)).unwrap();
         assert_eq!(program_problem(plain.to_str().unwrap(), &e), None);
         assert_eq!(program_problem("plain", &e), None);
-    }
-
-    #[test]
-    fn errors_name_file_line_and_column() {
-        let err = TextError::at(9, "expected `,`");
-        assert_eq!(err.locate(Path::new("/f.json"), "{\n  \"a\": 1\n"), "/f.json:2:8: expected `,`");
-        let whole = TextError { offset: None, message: "bad".into() };
-        assert_eq!(whole.locate(Path::new("/f"), ""), "/f: bad");
     }
 
     #[test]

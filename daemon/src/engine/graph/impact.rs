@@ -134,7 +134,7 @@ impl Engine {
 type Impacted = Vec<(String, String)>;
 
 fn base_answer(view: &super::GraphView<'_>) -> ImpactAnswer {
-    ImpactAnswer { complete: view.phase == super::Phase::Ready, note: view.phase.progress(), ..Default::default() }
+    ImpactAnswer { complete: view.phase == super::Phase::Ready, note: view.notice(), ..Default::default() }
 }
 
 fn analyze(

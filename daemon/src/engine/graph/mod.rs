@@ -103,6 +103,30 @@ pub struct GraphView<'a> {
     pub phase: Phase,
 }
 
+/// How many unparsable configs a note names; the rest are counted.
+const BROKEN_CONFIGS_NAMED: usize = 3;
+
+impl GraphView<'_> {
+    /// What every answer from this graph says first, when anything: that the graph is still
+    /// being built, and which JavaScript/TypeScript configs do not parse — their module paths
+    /// are not applied, so imports through them resolve by name only.
+    pub fn notice(&self) -> Option<String> {
+        let broken = self.graph.js_modules().broken();
+        let configs = (!broken.is_empty()).then(|| {
+            let named: Vec<String> = broken.iter().take(BROKEN_CONFIGS_NAMED).map(ToString::to_string).collect();
+            let more = broken.len().saturating_sub(BROKEN_CONFIGS_NAMED);
+            let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+            let (verb, their) = if broken.len() == 1 { ("is", "its") } else { ("are", "their") };
+            format!(
+                "{}{more} {verb} not applied: imports through {their} module mappings resolve by name only",
+                named.join(", ")
+            )
+        });
+        let notes: Vec<String> = [self.phase.progress(), configs].into_iter().flatten().collect();
+        (!notes.is_empty()).then(|| notes.join("; "))
+    }
+}
+
 impl ProjectGraph {
     /// Runs `query` on the graph as it is now.
     pub fn read<R>(&self, query: impl FnOnce(GraphView<'_>) -> R) -> R {

@@ -118,7 +118,7 @@ impl Engine {
                     Some(Candidate { def: view.graph.summary(&r.id)?, bare: def.name.clone(), rank: r.score })
                 })
                 .collect();
-            (ranking, candidates, view.phase.progress())
+            (ranking, candidates, view.notice())
         });
         let mut answer = RepomapAnswer {
             max_tokens,

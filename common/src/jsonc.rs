@@ -1,4 +1,4 @@
-//! Editing one member of a JSON or JSONC file as text.
+//! Reading a JSON or JSONC file, and editing one of its members as text.
 //!
 //! A round trip through serde would drop the user's comments, reorder keys
 //! and reformat the whole file. Instead the file is scanned once into a tree
@@ -14,7 +14,7 @@ use std::ops::Range;
 
 use serde_json::Value;
 
-use super::TextError;
+use crate::text_error::TextError;
 
 /// Deeper nesting than this is refused rather than risking the stack.
 const MAX_DEPTH: usize = 128;
@@ -461,6 +461,12 @@ impl Fragment {
             }
         }
     }
+}
+
+/// The whole document as a value; `None` when it holds none (empty, or comments only).
+pub fn value(text: &str) -> Result<Option<Value>, TextError> {
+    let doc = parse(text)?;
+    Ok(doc.root.as_ref().map(|root| doc.value(root)))
 }
 
 /// The value at key path `path`, if every object on the way exists.
