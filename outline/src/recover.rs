@@ -22,8 +22,8 @@
 //! type Hint<P extends string> = `use \`class Self extends Class<Self>()(${P})\``
 //! ```
 //!
-//! the escaped backtick ends the type, and what follows it (hundreds of lines in effect's
-//! `VariantSchema.ts`) is parsed as a block no outline looks into. The copy writes `__` for each
+//! the escaped backtick ends the type, and what follows it (220 lines in effect's
+//! `VariantSchema.ts`) is parsed as one template string, which no outline looks into. The copy writes `__` for each
 //! escaped backtick: the same length, and a backtick escaped anywhere (a string, a regular
 //! expression, a comment) was never where a literal ends.
 //!
