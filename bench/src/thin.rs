@@ -133,7 +133,12 @@ pub fn run(bins: &Path, repo: &Path, runs: usize) -> String {
         let s = &m.time;
         let _ = writeln!(out, "| {} | {} | {} | {} | {} |", m.name, ms(s.p50), ms(s.p99), ms(s.min), m.faults);
     }
-    let over = |pair: &[Measured]| ms(pair[1].time.p50.saturating_sub(pair[0].time.p50));
+    // Signed: a client's p50 below its floor's (load moved during the run) reads negative
+    // rather than as a zero that looks like a result.
+    let over = |pair: &[Measured]| {
+        let (floor, client) = (pair[0].time.p50, pair[1].time.p50);
+        if client >= floor { ms(client - floor) } else { format!("-{}", ms(floor - client)) }
+    };
     let _ = writeln!(
         out,
         "\n`lctx daemon status` over the empty binary: **{}** p50 (goal ≤ 1.0 ms); `lctx-shell run -- true` over \
