@@ -103,3 +103,28 @@ fn gain_daily_draws_one_bar_per_day_and_refuses_what_does_not_combine() {
         assert_eq!(out.status.code(), Some(2), "lctx {args:?}: {}", describe(&out));
     }
 }
+
+#[test]
+fn a_mode_given_where_a_file_goes_says_where_it_belongs() {
+    let home = Home::new();
+    let root = project(&home);
+    for (args, said) in [
+        (
+            &["read", "notes.txt", "lines:2-3"][..],
+            "`lines:2-3` is a mode, not a file: write `lctx read notes.txt -m lines:2-3`",
+        ),
+        (
+            &["read", "signatures", "notes.txt"][..],
+            "`signatures` is a mode, not a file: write `lctx read notes.txt -m signatures`",
+        ),
+    ] {
+        let out = lctx(&home, &root, args);
+        assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+        assert!(stderr(&out).contains(said), "{}", describe(&out));
+    }
+    // A file that is really named like a mode is read.
+    std::fs::write(root.join("map"), "a map of the land\n").unwrap();
+    let out = lctx(&home, &root, &["read", "map", "-m", "full"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("a map of the land"), "{}", describe(&out));
+}

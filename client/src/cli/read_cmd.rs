@@ -75,6 +75,21 @@ pub struct RulesArgs {
 }
 
 pub async fn read(args: ReadArgs, opts: &ClientOptions) -> Exit {
+    // The reference and ctx_read take the mode as a parameter of its own; `lctx read FILE
+    // lines:3-9` would otherwise ask for a file named `lines:3-9`.
+    let is_mode = |p: &PathBuf| {
+        let word = p.to_string_lossy();
+        (word.starts_with("lines:") || capability::read::MODES.iter().any(|(name, _)| *name == word)) && !p.exists()
+    };
+    if let Some(mode) = args.paths.iter().find(|p| is_mode(p)) {
+        let files: Vec<String> = args.paths.iter().filter(|p| !is_mode(p)).map(|p| p.display().to_string()).collect();
+        return Err(super::Failure::Usage(format!(
+            "`{}` is a mode, not a file: write `lctx read {} -m {}`",
+            mode.display(),
+            if files.is_empty() { "FILE".to_string() } else { files.join(" ") },
+            mode.display()
+        )));
+    }
     let read = Read {
         paths: args.paths.iter().map(|p| p.display().to_string()).collect(),
         mode: args.mode,
