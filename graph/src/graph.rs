@@ -19,6 +19,7 @@
 //! (`x.pop()`, `p.then()`).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::OnceLock;
 
 use lean_ctx_outline::Language;
 use serde::{Deserialize, Serialize};
@@ -27,6 +28,7 @@ use crate::bindings;
 use crate::facts::{Def, FileFacts, Import, Ref, RefKind};
 use crate::js_modules::JsModules;
 use crate::modules;
+use crate::rank::RankEdges;
 use crate::types::{Known, MAX_BASES, MAX_STEPS};
 
 /// How a reference was resolved.
@@ -97,6 +99,8 @@ pub struct Graph {
     modules: modules::FileIndex,
     /// The bare specifiers the project's JavaScript/TypeScript configs map into it.
     js_modules: JsModules,
+    /// The reference edges ranking walks, resolved on first need; every change drops them.
+    rank_edges: OnceLock<RankEdges>,
 }
 
 impl Graph {
@@ -142,6 +146,11 @@ impl Graph {
         self.refs_by_name.get(name).into_iter().flatten()
     }
 
+    /// The reference edges ranking walks: resolved on first need after a change, then shared.
+    pub(crate) fn rank_edges(&self) -> &RankEdges {
+        self.rank_edges.get_or_init(|| self.reference_edges())
+    }
+
     /// The project's JavaScript/TypeScript module mappings, as last set.
     pub fn js_modules(&self) -> &JsModules {
         &self.js_modules
@@ -150,6 +159,7 @@ impl Graph {
     /// Replaces the module mappings (read from the project's configs when they change).
     pub fn set_js_modules(&mut self, js_modules: JsModules) {
         self.js_modules = js_modules;
+        self.rank_edges = OnceLock::new();
     }
 
     /// The files `module`, imported by `file`, may be: for a bare JavaScript/TypeScript specifier
@@ -169,6 +179,7 @@ impl Graph {
     /// Adds or replaces one file's facts.
     pub fn upsert(&mut self, path: &str, entry: FileEntry) {
         self.remove(path);
+        self.rank_edges = OnceLock::new();
         for (index, def) in entry.facts.defs.iter().enumerate() {
             let id = DefId { file: path.to_string(), index: index as u32 };
             self.defs_by_name.entry(def.name.clone()).or_default().insert(id);
@@ -183,6 +194,7 @@ impl Graph {
     /// Drops one file; false when it was not there.
     pub fn remove(&mut self, path: &str) -> bool {
         let Some(old) = self.files.remove(path) else { return false };
+        self.rank_edges = OnceLock::new();
         self.modules.remove(path);
         for (index, def) in old.facts.defs.iter().enumerate() {
             let id = DefId { file: path.to_string(), index: index as u32 };
