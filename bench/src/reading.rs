@@ -7,7 +7,6 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -143,27 +142,27 @@ fn corpora_at_once() -> usize {
 pub fn run(corpora: &[Corpus], reference: Option<&Reference<'_>>, max_files: usize) -> String {
     let home = tempfile::tempdir().expect("temp");
     let next = AtomicUsize::new(0);
-    let tallies: Vec<Mutex<Option<CorpusTallies>>> = corpora.iter().map(|_| Mutex::new(None)).collect();
-    std::thread::scope(|scope| {
-        for _ in 0..corpora_at_once().min(corpora.len()) {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(corpus) = corpora.get(i) else { break };
-                    let corpus_home = home.path().join(i.to_string());
-                    let measured = measure(corpus, &corpus_home, reference, max_files);
-                    // Its reference daemon is idle from here on.
-                    stop_reference_daemons(&corpus_home.join("reference"));
-                    *tallies[i].lock().expect("tallies") = Some(measured);
-                }
-            });
-        }
+    // Each worker takes the next corpus until none is left, and hands back what it measured.
+    let mut measured: Vec<(usize, CorpusTallies)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..corpora_at_once().min(corpora.len()))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(corpus) = corpora.get(i) else { break done };
+                        let corpus_home = home.path().join(i.to_string());
+                        done.push((i, measure(corpus, &corpus_home, reference, max_files)));
+                        // Its reference daemon is idle from here on.
+                        stop_reference_daemons(&corpus_home.join("reference"));
+                    }
+                })
+            })
+            .collect();
+        workers.into_iter().flat_map(|worker| worker.join().expect("corpus worker")).collect()
     });
-    let results: Vec<_> = corpora
-        .iter()
-        .zip(tallies)
-        .map(|(corpus, t)| (corpus, t.into_inner().expect("tallies").expect("every corpus measured")))
-        .collect();
+    measured.sort_by_key(|(i, _)| *i);
+    let results: Vec<_> = measured.into_iter().map(|(i, tallies)| (&corpora[i], tallies)).collect();
     report(&results, max_files, reference)
 }
 
