@@ -243,7 +243,8 @@ fn load(rel: &str, read: &impl Fn(&str) -> Option<String>, broken: &mut BTreeMap
 fn parse(text: &str) -> Result<Value, String> {
     match jsonc::value(text) {
         Ok(Some(json)) => Ok(json),
-        Ok(None) => Err("holds no value".into()),
+        // An empty config (or one of comments only) configures nothing, as for TypeScript.
+        Ok(None) => Ok(Value::Object(Map::new())),
         Err(e) => Err(match e.position(text) {
             Some((line, _)) => format!("line {line}: {}", e.message),
             None => e.message,
@@ -338,8 +339,16 @@ mod tests {
                 "`tsconfig.json` (line 6: expected `,` or `}`)",
             ]
         );
-        // A config that parses, even one that maps nothing, is not broken.
-        assert!(modules(&[("package.json", "[]")]).broken().is_empty());
+        // A config that parses, even one that maps nothing (or is empty, or starts with a byte
+        // order mark), is not broken.
+        let quiet = modules(&[
+            ("package.json", "[]"),
+            ("a/tsconfig.json", ""),
+            ("b/tsconfig.json", "// nothing yet\n"),
+            ("c/tsconfig.json", "\u{feff}{ \"compilerOptions\": { \"paths\": { \"@c/*\": [\"./src/*\"] } } }"),
+        ]);
+        assert!(quiet.broken().is_empty(), "{:?}", quiet.broken());
+        assert_eq!(quiet.stems("c/main.ts", "@c/x"), Some(vec!["c/src/x".to_string()]));
         assert!(is_js_config("a/tsconfig.build.json") && is_js_config("package.json") && !is_js_config("a/b.json"));
     }
 }

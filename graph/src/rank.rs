@@ -292,6 +292,22 @@ mod tests {
     }
 
     #[test]
+    fn new_module_mappings_are_ranked_afresh() {
+        let mut graph = graph_in(
+            Language::TypeScript,
+            &[
+                ("src/price.ts", "export function target(value: number): number {\n  return value;\n}\n"),
+                ("app/main.ts", "import { target } from '@/price';\nexport function first() { return target(1); }\n"),
+            ],
+        );
+        // Unmapped, `@/price` is a dependency's module: the call is not the project's.
+        assert_eq!(graph.rank(&BTreeSet::new()).exact, 0);
+        let config = r#"{ "compilerOptions": { "paths": { "@/*": ["./src/*"] } } }"#;
+        graph.set_js_modules(crate::JsModules::read(["tsconfig.json"], |_| Some(config.to_string())));
+        assert!(graph.rank(&BTreeSet::new()).exact > 0, "the mapped import resolves the call");
+    }
+
+    #[test]
     fn a_common_name_counts_less_than_a_distinctive_one() {
         let graph = graph(&[
             ("a.py", "class A:\n    def load(self):\n        pass\n"),

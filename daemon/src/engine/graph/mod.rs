@@ -529,6 +529,34 @@ mod tests {
         assert_eq!(read_project_file(&root, &root.join("big.rs")), None, "over the bound");
     }
 
+    #[test]
+    fn the_notice_names_unparsable_configs_and_counts_the_rest() {
+        let notice = |broken: usize, phase: Phase| {
+            let names: Vec<String> = (0..broken).map(|i| format!("p{i}/tsconfig.json")).collect();
+            let mut graph = Graph::new();
+            graph.set_js_modules(JsModules::read(names.iter().map(String::as_str), |_| Some("{ x".to_string())));
+            GraphView { graph: &graph, phase }.notice()
+        };
+        assert_eq!(notice(0, Phase::Ready), None);
+        assert_eq!(
+            notice(1, Phase::Ready).unwrap(),
+            "`p0/tsconfig.json` (line 1: expected a key in double quotes or `}`) is not applied: imports through \
+             its module mappings resolve by name only"
+        );
+        let five = notice(5, Phase::Building { done: 2, total: 9 }).unwrap();
+        assert!(
+            five.starts_with("the project's graph is still being built (2/9 files parsed); `p0/tsconfig.json` ("),
+            "{five}"
+        );
+        assert!(
+            five.ends_with(
+                "`p2/tsconfig.json` (line 1: expected a key in double quotes or `}`) and 2 more are not \
+                            applied: imports through their module mappings resolve by name only"
+            ),
+            "{five}"
+        );
+    }
+
     fn project_with(files: &[(&str, &str)]) -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
         for (rel, text) in files {

@@ -107,7 +107,7 @@ impl Engine {
         };
         let (touched, unpersonalised) = self.touched_files(caller, &root);
         let project = self.project_graph(&root)?;
-        let (ranking, candidates, progress) = project.read(|view| {
+        let (ranking, candidates, complete, notice) = project.read(|view| {
             let ranking = view.graph.rank(&touched);
             let candidates: Vec<Candidate> = ranking
                 .defs
@@ -118,14 +118,14 @@ impl Engine {
                     Some(Candidate { def: view.graph.summary(&r.id)?, bare: def.name.clone(), rank: r.score })
                 })
                 .collect();
-            (ranking, candidates, view.notice())
+            (ranking, candidates, view.phase == super::Phase::Ready, view.notice())
         });
         let mut answer = RepomapAnswer {
             max_tokens,
             exact: ranking.exact,
             likely: ranking.likely,
             ambiguous: ranking.ambiguous,
-            complete: progress.is_none(),
+            complete,
             ..Default::default()
         };
         answer.unpersonalised = match (ranking.personal.is_empty(), unpersonalised) {
@@ -138,7 +138,7 @@ impl Engine {
         };
         answer.personalised_by = ranking.personal;
         let (candidates, withheld) = self.readable(&scope, &config, candidates);
-        let notes: Vec<String> = [clamped, progress, withheld].into_iter().flatten().collect();
+        let notes: Vec<String> = [clamped, notice, withheld].into_iter().flatten().collect();
         answer.note = (!notes.is_empty()).then(|| notes.join("\n"));
         answer.total_definitions = candidates.len() as u64;
         let place = if within.is_empty() { String::new() } else { format!(" of {within}") };
