@@ -117,6 +117,10 @@ fn a_mode_given_where_a_file_goes_says_where_it_belongs() {
             &["read", "signatures", "notes.txt"][..],
             "`signatures` is a mode, not a file: write `lctx read notes.txt -m signatures`",
         ),
+        (
+            &["read", "notes.txt", "lines"][..],
+            "`lines` is a mode, not a file: write `lctx read notes.txt -m lines:N-M`",
+        ),
     ] {
         let out = lctx(&home, &root, args);
         assert_eq!(out.status.code(), Some(2), "{}", describe(&out));

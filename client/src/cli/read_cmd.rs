@@ -76,18 +76,21 @@ pub struct RulesArgs {
 
 pub async fn read(args: ReadArgs, opts: &ClientOptions) -> Exit {
     // The reference and ctx_read take the mode as a parameter of its own; `lctx read FILE
-    // lines:3-9` would otherwise ask for a file named `lines:3-9`.
+    // lines:3-9` would otherwise ask for a file named `lines:3-9`. (`symlink_metadata`: a
+    // dangling link named like a mode is still a path.)
     let is_mode = |p: &PathBuf| {
         let word = p.to_string_lossy();
-        (word.starts_with("lines:") || capability::read::MODES.iter().any(|(name, _)| *name == word)) && !p.exists()
+        (word.starts_with("lines:") || capability::read::MODES.iter().any(|(name, _)| *name == word))
+            && std::fs::symlink_metadata(p).is_err()
     };
     if let Some(mode) = args.paths.iter().find(|p| is_mode(p)) {
         let files: Vec<String> = args.paths.iter().filter(|p| !is_mode(p)).map(|p| p.display().to_string()).collect();
+        let word = mode.to_string_lossy();
+        // A bare `lines` is no mode by itself: it takes its ranges.
+        let written = if word == "lines" { "lines:N-M".into() } else { word.clone() };
         return Err(super::Failure::Usage(format!(
-            "`{}` is a mode, not a file: write `lctx read {} -m {}`",
-            mode.display(),
+            "`{word}` is a mode, not a file: write `lctx read {} -m {written}`",
             if files.is_empty() { "FILE".to_string() } else { files.join(" ") },
-            mode.display()
         )));
     }
     let read = Read {
