@@ -101,6 +101,12 @@ fn outlines_of_text_files_are_headings_or_a_head_that_says_so() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("[no headings: lines 1-40 of 3000 shown]"), "{text}");
     assert!(!text.contains("line 2999"), "never the whole of a large file silently");
+    // The head says what it is; no note claims that nothing was shown.
+    assert!(text.ends_with("line 39 of the release notes\n"), "{text}");
+    // A small file without headings is its own map, with nothing to add.
+    std::fs::write(root.join("todo.txt"), "fix the parser\nship it\n").unwrap();
+    let out = lctx_in(&home, &root, false, &["read", "todo.txt", "-m", "map"]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "fix the parser\nship it\n", "{}", describe(&out));
 
     let out = lctx_in(&home, &root, false, &["read", "guide.rst", "-m", "signatures"]);
     let text = String::from_utf8_lossy(&out.stdout);

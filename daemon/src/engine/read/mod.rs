@@ -299,6 +299,10 @@ impl Reader {
                     None => format!("auto: no definitions found → {}", mode.name()),
                 };
                 render = self.render(ctx, &mode, &mut note)?;
+            } else if language.is_none() {
+                // A text file without headings: its view is its head, which says so on its first
+                // line, or the whole of a small file. Nothing to add; nothing saved.
+                render.baseline = Baseline::Sent;
             } else {
                 // An outline that lost everything to a syntax error says where.
                 let unparsed = render.text.lines().next().filter(|line| line.starts_with("[outline incomplete"));
