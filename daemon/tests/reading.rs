@@ -367,6 +367,32 @@ fn views_never_cost_more_than_the_file_and_are_byte_stable() {
 }
 
 #[test]
+fn auto_never_sends_the_whole_of_a_large_file_of_long_lines() {
+    let p = Project::new();
+    // A minified bundle: one line, no definitions the outline lists.
+    let bundle = format!("var a=[{}];\n", (0..60_000).map(|i| i.to_string()).collect::<Vec<_>>().join(","));
+    p.write("bundle.min.js", &bundle);
+    let auto = p.read("", "bundle.min.js", "auto", false);
+    assert!(
+        auto.content.starts_with("[no headings: lines 1-1 of 1 shown, line 1 cut]\nvar a=[0,1,2,"),
+        "{}",
+        auto.note
+    );
+    assert!(auto.content.len() < 5_000, "{} bytes of a {}-byte file", auto.content.len(), bundle.len());
+    assert!(
+        auto.note.contains("first line alone too long to show") && auto.note.contains("mode=full"),
+        "{}",
+        auto.note
+    );
+    // A log of long lines: as many whole lines as fit the head's bound, not 200 of them.
+    let log: String = (0..300).map(|i| format!("{i:04} {}\n", "x".repeat(1_000))).collect();
+    p.write("long.log", &log);
+    let auto = p.read("", "long.log", "auto", false);
+    assert!(auto.note.contains("first 31 lines"), "{}", auto.note);
+    assert!(auto.content.contains("\n0030 x") && !auto.content.contains("\n0031 x"), "{}", auto.note);
+}
+
+#[test]
 fn a_file_without_definitions_is_never_answered_with_an_empty_view() {
     let p = Project::new();
     // A barrel of statements, large enough for auto to prefer an outline.

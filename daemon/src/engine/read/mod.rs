@@ -34,6 +34,9 @@ const AUTO_FULL_TOKENS: usize = 2_000;
 const AUTO_TEXT_TOKENS: usize = 8_000;
 /// Lines sent of a large file without an outline in `auto` mode.
 const AUTO_HEAD_LINES: u32 = 200;
+/// Bytes of those lines sent at most (about [`AUTO_TEXT_TOKENS`] tokens): the head of a file of
+/// long lines (a minified bundle, a JSON document on one line) must not be the whole file.
+const AUTO_HEAD_BYTES: usize = 32_000;
 /// Paths one read request may name. Each costs a load, a view and a ledger
 /// record; a request naming a hundred thousand would hold a worker for
 /// many seconds, far past any agent's use.
@@ -285,7 +288,7 @@ impl Reader {
     fn answer(&self, ctx: &FileCtx<'_>, asked: &Mode) -> EngineResult<(Rendered, String)> {
         let FileCtx { shown, file, file_tokens, language, .. } = *ctx;
         let (mode, mut note) = match asked {
-            Mode::Auto => auto_mode(file_tokens, language.is_some(), file.lines),
+            Mode::Auto => auto_mode(&file.text, file_tokens, language.is_some()),
             other => (other.clone(), String::new()),
         };
         let mut render = self.render(ctx, &mode, &mut note)?;
@@ -293,12 +296,12 @@ impl Reader {
             if *asked == Mode::Auto {
                 // A file without definitions (a barrel of re-exports, a script
                 // of statements) has an empty map: auto treats it as text.
-                let (mode, text_note) = auto_mode(file_tokens, false, file.lines);
+                let (mode, text_note) = auto_mode(&file.text, file_tokens, false);
                 note = match text_note.strip_prefix("auto: ") {
                     Some(why) => format!("auto: no definitions found; {why}"),
                     None => format!("auto: no definitions found → {}", mode.name()),
                 };
-                render = self.render(ctx, &mode, &mut note)?;
+                render = self.render(&FileCtx { language: None, ..*ctx }, &mode, &mut note)?;
             } else if language.is_none() {
                 // A text file without headings: its view is its head, which says so on its first
                 // line, or the whole of a small file. Nothing to add; nothing saved.
@@ -516,8 +519,10 @@ impl Rendered {
 }
 
 /// `auto`: small files whole; larger code as its map; larger text whole up
-/// to a bound, then its head.
-fn auto_mode(raw_tokens: usize, has_outline: bool, lines: u32) -> (Mode, String) {
+/// to a bound, then its head: the first lines within [`AUTO_HEAD_BYTES`], or
+/// when the first line alone is longer, the start of it (the text map, which
+/// says where it cut).
+fn auto_mode(text: &str, raw_tokens: usize, has_outline: bool) -> (Mode, String) {
     if raw_tokens <= AUTO_FULL_TOKENS {
         (Mode::Full, String::new())
     } else if has_outline {
@@ -525,10 +530,31 @@ fn auto_mode(raw_tokens: usize, has_outline: bool, lines: u32) -> (Mode, String)
     } else if raw_tokens <= AUTO_TEXT_TOKENS {
         (Mode::Full, String::new())
     } else {
-        let end = AUTO_HEAD_LINES.min(lines.max(1));
-        (
-            Mode::Lines(vec![(1, end)]),
-            format!("auto: {raw_tokens} tokens of text → first {end} lines; ask lines:N-M for more"),
-        )
+        match head_lines(text) {
+            0 => (
+                Mode::Map,
+                format!(
+                    "auto: {raw_tokens} tokens of text, its first line alone too long to show → its start; ask mode=full for all of it"
+                ),
+            ),
+            end => (
+                Mode::Lines(vec![(1, end)]),
+                format!("auto: {raw_tokens} tokens of text → first {end} lines; ask lines:N-M for more"),
+            ),
+        }
     }
+}
+
+/// How many of the first [`AUTO_HEAD_LINES`] lines of `text` fit in [`AUTO_HEAD_BYTES`].
+fn head_lines(text: &str) -> u32 {
+    let mut bytes = 0;
+    let mut fit = 0;
+    for line in text.split_inclusive('\n').take(AUTO_HEAD_LINES as usize) {
+        bytes += line.len();
+        if bytes > AUTO_HEAD_BYTES {
+            break;
+        }
+        fit += 1;
+    }
+    fit
 }
