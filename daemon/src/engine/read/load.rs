@@ -1,5 +1,6 @@
 //! Loading a file for reading or editing: refuses directories, special
-//! files, oversized and binary files with a message that says what to do.
+//! files, oversized, binary and non-UTF-8 files with a message that says
+//! what to do.
 
 use std::fs::File;
 use std::io::Read;
@@ -55,7 +56,18 @@ pub fn load(file: File, path: &Path, max_bytes: u64) -> EngineResult<Loaded> {
     if bytes[..size.min(BINARY_SNIFF)].contains(&0) {
         return Err(binary());
     }
-    let text = String::from_utf8(bytes).map_err(|_| binary())?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        // No NUL, but not UTF-8: text in another encoding (Latin-1, Windows-1252, …).
+        let at = e.utf8_error().valid_up_to();
+        let before = &e.as_bytes()[..at];
+        let line = before.iter().filter(|b| **b == b'\n').count() + 1;
+        let column = at - before.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1) + 1;
+        EngineError::invalid(format!(
+            "{shown} is not UTF-8 text (byte 0x{:02X} at line {line}, column {column}); it is not shown. Its text \
+             converted can be read with ctx_shell, for example `iconv -f LATIN1 -t UTF-8 {shown}`",
+            e.as_bytes()[at]
+        ))
+    })?;
     let lines = line_count(&text);
     Ok(Loaded { path: path.to_path_buf(), text: Arc::from(text), hash, lines })
 }
@@ -77,8 +89,10 @@ mod tests {
         std::fs::write(&bin, [1u8, 0, 2]).unwrap();
         assert!(load(&bin, 1 << 20).err().unwrap().message.contains("binary"));
         let latin1 = d.path().join("l.txt");
-        std::fs::write(&latin1, [b'a', 0xe9, b'b']).unwrap();
-        assert!(load(&latin1, 1 << 20).err().unwrap().message.contains("binary"));
+        std::fs::write(&latin1, b"caf\xe9\nna\xefve\n").unwrap();
+        let message = load(&latin1, 1 << 20).err().unwrap().message;
+        assert!(message.contains("l.txt is not UTF-8 text (byte 0xE9 at line 1, column 4)"), "{message}");
+        assert!(message.contains("iconv -f LATIN1 -t UTF-8"), "{message}");
         let big = d.path().join("big.txt");
         std::fs::write(&big, "x".repeat(2000)).unwrap();
         let e = load(&big, 1000).err().unwrap();
