@@ -367,6 +367,18 @@ fn views_never_cost_more_than_the_file_and_are_byte_stable() {
 }
 
 #[test]
+fn an_empty_file_is_said_to_be_empty_in_every_view() {
+    let p = Project::new();
+    p.write("__init__.py", "");
+    for mode in ["auto", "full", "signatures", "map", "aggressive"] {
+        let view = p.read("", "__init__.py", mode, true);
+        assert_eq!((view.content.as_str(), view.note.as_str()), ("", "empty file"), "{mode}");
+        assert_eq!(view.raw_tokens, 0, "{mode}");
+        assert!(view.sent_tokens <= 5, "{mode}: the note's own tokens, {}", view.sent_tokens);
+    }
+}
+
+#[test]
 fn auto_never_sends_the_whole_of_a_large_file_of_long_lines() {
     let p = Project::new();
     // A minified bundle: one line, no definitions the outline lists.

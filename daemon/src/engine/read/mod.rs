@@ -287,6 +287,13 @@ impl Reader {
     /// it differs from the one asked for.
     fn answer(&self, ctx: &FileCtx<'_>, asked: &Mode) -> EngineResult<(Rendered, String)> {
         let FileCtx { shown, file, file_tokens, language, .. } = *ctx;
+        if file.text.is_empty()
+            && matches!(asked, Mode::Auto | Mode::Full | Mode::Signatures | Mode::Map | Mode::Aggressive)
+        {
+            // An empty answer reads like a failure; three tokens say it is not one. A range or a
+            // diff keeps its own rules.
+            return Ok((Rendered::whole(file), "empty file".to_string()));
+        }
         let (mode, mut note) = match asked {
             Mode::Auto => auto_mode(&file.text, file_tokens, language.is_some()),
             other => (other.clone(), String::new()),
