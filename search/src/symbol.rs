@@ -1,5 +1,7 @@
 //! Symbol search: definitions whose name equals the pattern or starts with
-//! it, case-insensitively. Exact names come first, then by path and line.
+//! it, case-insensitively. Closest names come first: exact before prefix,
+//! the pattern's own case before another case, shorter before longer; then
+//! by path and line.
 //! The index answers from its lowercased name terms; before it is ready the
 //! extractor runs over a scan, which yields the same definitions.
 
@@ -21,17 +23,18 @@ use crate::render::truncate_line;
 use crate::symbols::Symbol;
 use crate::walk::{ScanStats, Stop, read_file, scan_files, text_of};
 
-/// The lowercased name prefix to look for.
-pub(crate) fn needle(pattern: &str) -> Result<String, SearchError> {
-    let needle = pattern.trim().to_lowercase();
-    if needle.is_empty() {
-        return Err(SearchError::EmptyQuery { what: "the symbol name is empty; pass a name or its beginning" });
-    }
-    Ok(needle)
+/// The name prefix to look for: as typed (for ordering), and lowercased (for matching).
+pub(crate) struct Needle {
+    typed: String,
+    lower: String,
 }
 
-fn matches_needle(symbol: &Symbol, needle: &str) -> bool {
-    lowercase_starts_with(&symbol.name, needle)
+pub(crate) fn needle(pattern: &str) -> Result<Needle, SearchError> {
+    let typed = pattern.trim().to_string();
+    if typed.is_empty() {
+        return Err(SearchError::EmptyQuery { what: "the symbol name is empty; pass a name or its beginning" });
+    }
+    Ok(Needle { lower: typed.to_lowercase(), typed })
 }
 
 /// `name.to_lowercase().starts_with(needle)` without allocating when the
@@ -42,6 +45,12 @@ fn lowercase_starts_with(name: &str, needle: &str) -> bool {
         Some(head) if head.is_ascii() && needle.is_ascii() => head.eq_ignore_ascii_case(needle),
         _ => name.to_lowercase().starts_with(needle),
     }
+}
+
+/// A sort key, smaller for a name closer to what was typed: the same name (in any case), then
+/// the pattern's own case, then the shorter name.
+fn closeness(name: &str, needle: &Needle) -> (bool, bool, usize) {
+    (!is_exact(name, &needle.lower), !name.starts_with(&needle.typed), name.chars().count())
 }
 
 fn is_exact(name: &str, needle: &str) -> bool {
@@ -55,12 +64,12 @@ pub(crate) fn search_index(
     view: &IndexView,
     root: &Path,
     filter: &PathFilter,
-    needle: &str,
+    needle: &Needle,
     max_results: usize,
     config: &SearchConfig,
 ) -> tantivy::Result<Found> {
     let fields = view.fields;
-    let query = RegexQuery::from_pattern(&format!("{}.*", regex_syntax::escape(needle)), fields.symbol_names)?;
+    let query = RegexQuery::from_pattern(&format!("{}.*", regex_syntax::escape(&needle.lower)), fields.symbol_names)?;
     let mut hits = Vec::new();
     for address in view.searcher.search(&query, &DocSetCollector)? {
         let doc: TantivyDocument = view.searcher.doc(address)?;
@@ -68,7 +77,8 @@ pub(crate) fn search_index(
         if !filter.admits(&path) {
             continue;
         }
-        for symbol in fields.stored_symbols(&doc).into_iter().filter(|s| matches_needle(s, needle)) {
+        for symbol in fields.stored_symbols(&doc).into_iter().filter(|s| lowercase_starts_with(&s.name, &needle.lower))
+        {
             hits.push((path.clone(), symbol));
         }
     }
@@ -81,7 +91,7 @@ pub(crate) fn search_index(
 pub(crate) fn search_scan(
     scope: &Scope,
     filter: &PathFilter,
-    needle: &str,
+    needle: &Needle,
     max_results: usize,
     config: &SearchConfig,
     stop: &Stop<'_>,
@@ -96,8 +106,11 @@ pub(crate) fn search_scan(
             let text = text_of(bytes);
             // As when indexing: a panicking extractor (a plug-in) costs that file its symbols.
             let extracted = catch_unwind(AssertUnwindSafe(|| (config.extractor)(&scope.root.join(rel), &text)));
-            let found: Vec<Symbol> =
-                extracted.unwrap_or_default().into_iter().filter(|s| matches_needle(s, needle)).collect();
+            let found: Vec<Symbol> = extracted
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|s| lowercase_starts_with(&s.name, &needle.lower))
+                .collect();
             (!found.is_empty()).then_some(found)
         },
         |rel, found| hits.extend(found.into_iter().map(|symbol| (rel.clone(), symbol))),
@@ -105,20 +118,22 @@ pub(crate) fn search_scan(
     finish(hits, &scope.root, needle, max_results, config, stats)
 }
 
-/// Orders exact names before prefixes, then by path, line and name; shows
-/// each definition's source line (or `kind name` if the file is unreadable).
+/// Orders the closest names first (see the module documentation), then by
+/// path, line and name: with `Regist`, `Registry` before the thirty methods
+/// named `register`; shows each definition's source line (or `kind name` if
+/// the file is unreadable).
 fn finish(
     hits: Vec<(PathBuf, Symbol)>,
     root: &Path,
-    needle: &str,
+    needle: &Needle,
     max_results: usize,
     config: &SearchConfig,
     stats: ScanStats,
 ) -> Found {
-    // Exactness once per hit, not per comparison.
-    let mut keyed: Vec<(bool, PathBuf, Symbol)> =
-        hits.into_iter().map(|(path, symbol)| (!is_exact(&symbol.name, needle), path, symbol)).collect();
-    keyed.sort_by(|(ia, pa, a), (ib, pb, b)| (ia, pa, a.line, &a.name).cmp(&(ib, pb, b.line, &b.name)));
+    // How close each name is, once per hit rather than per comparison.
+    let mut keyed: Vec<((bool, bool, usize), PathBuf, Symbol)> =
+        hits.into_iter().map(|(path, symbol)| (closeness(&symbol.name, needle), path, symbol)).collect();
+    keyed.sort_by(|(ka, pa, a), (kb, pb, b)| (ka, pa, a.line, &a.name).cmp(&(kb, pb, b.line, &b.name)));
     let mut hits: Vec<(PathBuf, Symbol)> = keyed.into_iter().map(|(_, path, symbol)| (path, symbol)).collect();
     let total = hits.len() as u64;
     let files_with_matches = hits.iter().map(|(p, _)| p).collect::<HashSet<_>>().len() as u64;
@@ -157,6 +172,14 @@ fn finish(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_closest_names_come_first() {
+        let needle = needle(" Regist ").unwrap();
+        let mut names = ["register", "RegistrationRecord", "registry", "Registry", "Regist", "REGIST"];
+        names.sort_by_key(|name| closeness(name, &needle));
+        assert_eq!(names, ["Regist", "REGIST", "Registry", "RegistrationRecord", "register", "registry"]);
+    }
 
     #[test]
     fn case_folding_matches_the_lowercase_definition() {
