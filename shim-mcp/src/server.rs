@@ -86,7 +86,8 @@ impl ServerHandler for Shim {
         };
         let unknown = spec.unknown_params(&args);
         if !unknown.is_empty() {
-            text.push_str(&format!("\n[{name} ignored unknown parameters: {}]", unknown.join(", ")));
+            let named: Vec<String> = unknown.iter().map(|u| spec.unknown_with_hint(u)).collect();
+            text.push_str(&format!("\n[{name} ignored unknown parameters: {}]", named.join(", ")));
         }
         let content = vec![ContentBlock::text(text)];
         let mut result = if is_error { CallToolResult::error(content) } else { CallToolResult::success(content) };

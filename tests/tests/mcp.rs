@@ -211,6 +211,8 @@ async fn every_tool_works_through_the_daemon() {
     assert!(is_error && missing.contains("nope.rs"), "{missing}");
     let noted = ok(&client, "ctx_read", json!({"path": "lib.rs", "fresh": true, "offset": 3})).await;
     assert!(noted.contains("ignored unknown parameters: offset"), "{noted}");
+    let guessed = ok(&client, "ctx_read", json!({"path": "lib.rs", "fresh": true, "startLine": 2})).await;
+    assert!(guessed.contains("ignored unknown parameters: startLine (did you mean start_line?)"), "{guessed}");
 
     // ctx_edit: a real change on disk; a miss is a tool error that says what to do.
     let edited = ok(&client, "ctx_edit", json!({"path": "lib.rs", "old_string": "hello", "new_string": "hi"})).await;

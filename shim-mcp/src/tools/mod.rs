@@ -166,6 +166,27 @@ impl ToolSpec {
         let Some(object) = args.as_object() else { return Vec::new() };
         object.keys().map(String::as_str).filter(|k| !self.params.iter().any(|p| p.name == *k)).collect()
     }
+
+    /// The unknown argument `name` as the answer names it, with the parameters it may have
+    /// meant: those whose name holds it or is held by it (`timeout` → `timeout_ms`), so a
+    /// model that guessed a name learns the right one instead of believing it took effect.
+    pub fn unknown_with_hint(&self, name: &str) -> String {
+        let folded = |s: &str| s.to_ascii_lowercase().replace(['_', '-'], "");
+        let asked = folded(name);
+        let meant: Vec<&str> = self
+            .params
+            .iter()
+            .map(|p| p.name)
+            .filter(|known| {
+                let known = folded(known);
+                asked.len() >= 3 && (known.contains(&asked) || asked.contains(&known))
+            })
+            .collect();
+        match meant.as_slice() {
+            [] => name.to_string(),
+            _ => format!("{name} (did you mean {}?)", meant.join(" or ")),
+        }
+    }
 }
 
 pub fn find(name: &str) -> Option<&'static ToolSpec> {
@@ -224,6 +245,11 @@ mod tests {
     fn unknown_arguments_are_named() {
         let spec = find("ctx_read").unwrap();
         assert_eq!(spec.unknown_params(&json!({"path": "a", "offset": 3})), vec!["offset"]);
+        assert_eq!(spec.unknown_with_hint("offset"), "offset");
+        assert_eq!(spec.unknown_with_hint("startLine"), "startLine (did you mean start_line?)");
+        let shell = find("ctx_shell").unwrap();
+        assert_eq!(shell.unknown_with_hint("timeout"), "timeout (did you mean timeout_ms?)");
+        assert_eq!(shell.unknown_with_hint("id"), "id", "too short to guess from");
     }
 
     #[test]
