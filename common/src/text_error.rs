@@ -17,10 +17,7 @@ impl TextError {
 
     /// The 1-based line and column (in characters) of the problem in `text`.
     pub fn position(&self, text: &str) -> Option<(usize, usize)> {
-        let before = &text[..self.offset?.min(text.len())];
-        let line = before.matches('\n').count() + 1;
-        let column = before[before.rfind('\n').map_or(0, |i| i + 1)..].chars().count() + 1;
-        Some((line, column))
+        Some(line_and_column(text, self.offset?))
     }
 
     /// `file:line:col: message`, for people and editors.
@@ -30,6 +27,19 @@ impl TextError {
             None => format!("{}: {}", file.display(), self.message),
         }
     }
+}
+
+/// The 1-based line and column (in characters) of byte `offset` of `text` (its end when past it,
+/// or the start of the character it falls inside).
+pub fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let column = before[before.rfind('\n').map_or(0, |i| i + 1)..].chars().count() + 1;
+    (line, column)
 }
 
 #[cfg(test)]
@@ -42,5 +52,9 @@ mod tests {
         assert_eq!(err.locate(Path::new("/f.json"), "{\n  \"a\": 1\n"), "/f.json:2:8: expected `,`");
         let whole = TextError { offset: None, message: "bad".into() };
         assert_eq!(whole.locate(Path::new("/f"), ""), "/f: bad");
+        // Columns count characters; an offset inside one, or past the end, does not panic.
+        assert_eq!(line_and_column("é\néa", 5), (2, 2));
+        assert_eq!(line_and_column("é", 1), (1, 1));
+        assert_eq!(line_and_column("ab", 9), (1, 3));
     }
 }

@@ -57,11 +57,11 @@ pub fn load(file: File, path: &Path, max_bytes: u64) -> EngineResult<Loaded> {
         return Err(binary());
     }
     let text = String::from_utf8(bytes).map_err(|e| {
-        // No NUL, but not UTF-8: text in another encoding (Latin-1, Windows-1252, …).
+        // No NUL, but not UTF-8: text in another encoding (Latin-1, Windows-1252, …). Everything
+        // before the first invalid byte is valid text, so its end is that byte's position.
         let at = e.utf8_error().valid_up_to();
-        let before = &e.as_bytes()[..at];
-        let line = before.iter().filter(|b| **b == b'\n').count() + 1;
-        let column = at - before.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1) + 1;
+        let valid = std::str::from_utf8(&e.as_bytes()[..at]).unwrap_or_default();
+        let (line, column) = lean_ctx_common::text_error::line_and_column(valid, at);
         EngineError::invalid(format!(
             "{shown} is not UTF-8 text (byte 0x{:02X} at line {line}, column {column}); it is not shown. Its text \
              converted can be read with ctx_shell, for example `iconv -f LATIN1 -t UTF-8 {shown}`",
