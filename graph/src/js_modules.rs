@@ -93,7 +93,7 @@ impl JsModules {
                     // Not listed when broken: JavaScript tooling keeps deliberately broken
                     // package.json files among its test fixtures, and a project's own broken one
                     // already fails npm loudly.
-                    let name = load(rel, &read, &mut BTreeMap::new()).and_then(|json| match json.get("name") {
+                    let name = load(rel, &read).ok().and_then(|json| match json.get("name") {
                         Some(Value::String(name)) if !name.is_empty() => Some(name.clone()),
                         _ => None,
                     });
@@ -194,7 +194,13 @@ fn compiler_options(
     broken: &mut BTreeMap<String, String>,
     depth: usize,
 ) -> Options {
-    let Some(json) = load(rel, read, broken) else { return Options::default() };
+    let json = match load(rel, read) {
+        Ok(json) => json,
+        Err(problem) => {
+            broken.insert(rel.to_string(), problem);
+            return Options::default();
+        }
+    };
     let dir = parent(rel);
     let mut options = Options::default();
     if depth < MAX_EXTENDS {
@@ -230,16 +236,9 @@ fn extended(dir: &str, base: &str) -> Option<String> {
     Some(if path.ends_with(".json") { path } else { format!("{path}.json") })
 }
 
-/// The config at `rel`, parsed; `None`, with the problem recorded in `broken`, when it cannot be
-/// read or parsed.
-fn load(rel: &str, read: &impl Fn(&str) -> Option<String>, broken: &mut BTreeMap<String, String>) -> Option<Value> {
-    match read(rel).ok_or_else(|| "cannot be read".to_string()).and_then(|text| parse(&text)) {
-        Ok(json) => Some(json),
-        Err(problem) => {
-            broken.insert(rel.to_string(), problem);
-            None
-        }
-    }
+/// The config at `rel`, parsed, or what is wrong with it.
+fn load(rel: &str, read: &impl Fn(&str) -> Option<String>) -> Result<Value, String> {
+    read(rel).ok_or_else(|| "cannot be read".to_string()).and_then(|text| parse(&text))
 }
 
 /// A JSON document that may hold comments and trailing commas, as tsconfig files do; an error
