@@ -29,6 +29,13 @@ pub(crate) struct Needle {
     lower: String,
 }
 
+impl Needle {
+    /// Whether `symbol`'s name starts with the needle, in any case.
+    fn matches(&self, symbol: &Symbol) -> bool {
+        lowercase_starts_with(&symbol.name, &self.lower)
+    }
+}
+
 pub(crate) fn needle(pattern: &str) -> Result<Needle, SearchError> {
     let typed = pattern.trim().to_string();
     if typed.is_empty() {
@@ -77,8 +84,7 @@ pub(crate) fn search_index(
         if !filter.admits(&path) {
             continue;
         }
-        for symbol in fields.stored_symbols(&doc).into_iter().filter(|s| lowercase_starts_with(&s.name, &needle.lower))
-        {
+        for symbol in fields.stored_symbols(&doc).into_iter().filter(|s| needle.matches(s)) {
             hits.push((path.clone(), symbol));
         }
     }
@@ -106,11 +112,7 @@ pub(crate) fn search_scan(
             let text = text_of(bytes);
             // As when indexing: a panicking extractor (a plug-in) costs that file its symbols.
             let extracted = catch_unwind(AssertUnwindSafe(|| (config.extractor)(&scope.root.join(rel), &text)));
-            let found: Vec<Symbol> = extracted
-                .unwrap_or_default()
-                .into_iter()
-                .filter(|s| lowercase_starts_with(&s.name, &needle.lower))
-                .collect();
+            let found: Vec<Symbol> = extracted.unwrap_or_default().into_iter().filter(|s| needle.matches(s)).collect();
             (!found.is_empty()).then_some(found)
         },
         |rel, found| hits.extend(found.into_iter().map(|symbol| (rel.clone(), symbol))),
