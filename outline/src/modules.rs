@@ -4,6 +4,10 @@
 //! in the file's head, whose lines the `imports` span gives. So the map names each module once:
 //! `./Subject`, `crate::runtime`, `click.core`, `java.util`. A statement that is itself API (Rust's `pub use`)
 //! or whose module is only a relative marker (`from . import views`) stays as written.
+//!
+//! Modules of one parent share their path once (`effect/{Context, Effect, Layer}`,
+//! `std::{fmt, io}`): a file often imports a dozen siblings, and the repeated parent was a
+//! quarter of a TypeScript map's tokens.
 
 use crate::Language;
 
@@ -18,6 +22,77 @@ pub(crate) fn module(language: Language, import: &str) -> String {
         _ => None,
     };
     named.unwrap_or_else(|| import.to_string())
+}
+
+/// `modules` (each named once, in the file's order) with the modules of one parent written once
+/// as `parent/{a, b}`, at the place of the first of them. In JavaScript the extension every one of
+/// them ends with goes after the braces (`./{Cookies, Headers}.js`). A module written with spaces
+/// or braces (a statement kept as written), a relative marker or a wildcard stays alone.
+pub(crate) fn grouped(language: Language, modules: &[String]) -> Vec<String> {
+    let Some(separator) = parent_separator(language) else { return modules.to_vec() };
+    // (parent, leaves) in the order of each parent's first module; a module without a parent
+    // is a group of its own with an empty parent.
+    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+    for module in modules {
+        match parent_and_leaf(module, separator) {
+            Some((parent, leaf)) => match groups.iter_mut().find(|(p, leaves)| *p == parent && !leaves.is_empty()) {
+                Some((_, leaves)) => leaves.push(leaf),
+                None => groups.push((parent, vec![leaf])),
+            },
+            None => groups.push((module, Vec::new())),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(parent, leaves)| match leaves.as_slice() {
+            [] => parent.to_string(),
+            [leaf] => format!("{parent}{separator}{leaf}"),
+            _ => {
+                let extension = common_extension(language, &leaves);
+                let names: Vec<&str> = leaves.iter().map(|leaf| &leaf[..leaf.len() - extension.len()]).collect();
+                format!("{parent}{separator}{{{}}}{extension}", names.join(", "))
+            }
+        })
+        .collect()
+}
+
+/// What separates a module from its parent in `language`'s import paths, where modules share
+/// parents often enough to group.
+fn parent_separator(language: Language) -> Option<&'static str> {
+    match language {
+        Language::Rust => Some("::"),
+        Language::Python | Language::Java | Language::CSharp => Some("."),
+        Language::JavaScript | Language::TypeScript | Language::Tsx | Language::Go => Some("/"),
+        _ => None,
+    }
+}
+
+/// `effect/Context` → (`effect`, `Context`); `None` for a module to keep alone.
+fn parent_and_leaf<'m>(module: &'m str, separator: &str) -> Option<(&'m str, &'m str)> {
+    if module.contains([' ', '{', '}', '*']) {
+        return None;
+    }
+    let (parent, leaf) = module.rsplit_once(separator)?;
+    let dots = |part: &str| part.chars().all(|c| c == '.');
+    // `./` and `../` are parents in a path; Python's `..` is a relative marker, not a module.
+    let parent_named = !parent.is_empty() && (separator != "." || !dots(parent));
+    (parent_named && !dots(leaf)).then_some((parent, leaf))
+}
+
+/// The `.js`-like extension every leaf ends with (JavaScript only), or `""`.
+fn common_extension<'l>(language: Language, leaves: &[&'l str]) -> &'l str {
+    if !matches!(language, Language::JavaScript | Language::TypeScript | Language::Tsx) {
+        return "";
+    }
+    let extension = |leaf: &'l str| {
+        leaf.rfind('.')
+            .map(|dot| &leaf[dot..])
+            .filter(|ext| ext.len() > 1 && ext[1..].chars().all(|c| c.is_ascii_alphabetic()))
+    };
+    match extension(leaves[0]) {
+        Some(first) if leaves.iter().all(|leaf| extension(leaf) == Some(first) && leaf.len() > first.len()) => first,
+        _ => "",
+    }
 }
 
 /// `crate::runtime::{a, b}` → `crate::runtime`, `std::io::*` → `std::io`, `std::sync::Arc as A`
@@ -110,6 +185,36 @@ mod tests {
         ];
         for (language, import, expected) in cases {
             assert_eq!(module(language, import), expected, "{language:?}: {import}");
+        }
+    }
+
+    #[test]
+    fn modules_of_one_parent_share_it() {
+        let cases: [(Language, &[&str], &[&str]); 6] = [
+            (
+                Language::TypeScript,
+                &["effect/Context", "./Cookies.js", "effect/Effect", "./internal/client.js", "./Headers.js", "react"],
+                &["effect/{Context, Effect}", "./{Cookies, Headers}.js", "./internal/client.js", "react"],
+            ),
+            // Extensions that differ stay on their leaves.
+            (Language::TypeScript, &["./a.js", "./b.mjs", "./c"], &["./{a.js, b.mjs, c}"]),
+            (
+                Language::Rust,
+                &["std::fmt", "crate::runtime", "std::io", "serde", "pub use self::a::{B, C}"],
+                &["std::{fmt, io}", "crate::runtime", "serde", "pub use self::a::{B, C}"],
+            ),
+            // Relative markers and statements kept as written are never merged.
+            (
+                Language::Python,
+                &[".config", ".utils", "os.path", "os.sys", "os.path, sys"],
+                &[".config", ".utils", "os.{path, sys}", "os.path, sys"],
+            ),
+            (Language::Go, &["crypto", "crypto/rsa", "fmt", "crypto/x509"], &["crypto", "crypto/{rsa, x509}", "fmt"]),
+            (Language::C, &["<a/b.h>", "<a/c.h>"], &["<a/b.h>", "<a/c.h>"]),
+        ];
+        for (language, modules, expected) in cases {
+            let modules: Vec<String> = modules.iter().map(|m| m.to_string()).collect();
+            assert_eq!(grouped(language, &modules), expected, "{language:?}: {modules:?}");
         }
     }
 }

@@ -44,7 +44,7 @@ pub fn render_signatures(outline: &Outline) -> String {
 /// are in the lines it spans), then definitions by kind and name, nested by owner:
 ///
 /// ```text
-/// imports L2-6: std::fmt; serde
+/// imports L2-6: std::{fmt, io}; serde
 /// L14-17 struct Config
 ///   L15-16 fields name, port
 /// L40-51 impl Config<'a, T>
@@ -64,6 +64,7 @@ pub fn render_map(outline: &Outline) -> String {
                 modules.push(module);
             }
         }
+        let modules = modules::grouped(outline.language, &modules);
         let _ = writeln!(out, "imports {}: {}", span(first.line, last.line), modules.join("; "));
     }
     push_level(&outline.items, &outline.items, 0, View::Map, &mut out);
