@@ -214,13 +214,16 @@ impl Head {
         for segment in self.segments.iter_mut().filter(|segment| segment.role == Role::Tail) {
             tail.push_str(&std::mem::take(&mut segment.text));
         }
+        // A tail that starts the line's next word keeps its space; one that goes on the name
+        // (`type Request<E extends Any> = …`) stays attached.
+        let gap = if tail.starts_with(char::is_whitespace) { " " } else { "" };
         let tail = head_line(&tail);
         if tail.is_empty() {
             return;
         }
-        let room = MAX_SIGNATURE.saturating_sub(self.render().chars().count() + 1);
+        let room = MAX_SIGNATURE.saturating_sub(self.render().chars().count() + gap.len());
         let cut = if room >= 2 { truncate(tail, room) } else { "…".to_string() };
-        self.push(Role::Tail, &format!(" {cut}"));
+        self.push(Role::Tail, &format!("{gap}{cut}"));
     }
 }
 
