@@ -59,11 +59,14 @@ pub(crate) fn reparse(
 
 /// `source` with `;` as the last indentation character of every line that starts with a type
 /// parameter list (`<` then a letter, `_`, `$` or the line's end), or `None` when there is no
-/// such line.
+/// such line. A line that goes on a list the line before leaves open (ending in `<` or `,`: the
+/// type arguments of `dual<\n  <A>(a: A) => A,\n  <A>() => A\n>(…)`) is an entry of it, not a
+/// member.
 fn separate_generic_call_signatures(source: &str) -> Option<String> {
     let mut bytes = source.as_bytes().to_vec();
     let mut changed = false;
     let mut start = 0;
+    let mut previous_end = None;
     for line in source.split_inclusive('\n') {
         let code = line.trim_start_matches([' ', '\t']);
         let indent = line.len() - code.len();
@@ -71,10 +74,12 @@ fn separate_generic_call_signatures(source: &str) -> Option<String> {
         // `<A, B>(…)`, or `<` alone with the parameters on the lines below.
         let opens_type_parameters = chars.next() == Some('<')
             && chars.next().is_none_or(|c| c.is_ascii_alphabetic() || matches!(c, '_' | '$' | '\n' | '\r'));
-        if indent > 0 && opens_type_parameters {
+        let continues_a_list = matches!(previous_end, Some('<' | ','));
+        if indent > 0 && opens_type_parameters && !continues_a_list {
             bytes[start + indent - 1] = b';';
             changed = true;
         }
+        previous_end = code.trim_end().chars().last().or(previous_end);
         start += line.len();
     }
     // Only ASCII whitespace was replaced by ASCII: still UTF-8.
@@ -117,6 +122,8 @@ mod tests {
         );
         assert_eq!(patched.len(), source.len());
         assert_eq!(separate_generic_call_signatures("const a = 1 < 2\n  < 3\n"), None);
+        // Type arguments one per line are not members.
+        assert_eq!(separate_generic_call_signatures("} = dual<\n  <A>(a: A) => A,\n  <A>() => A\n>(2, f)\n"), None);
     }
 
     #[test]

@@ -585,7 +585,7 @@ fn unparsed_lines_that_may_hide_definitions_are_named_first() {
     check(
         "typescript/pipeable.ts",
         Language::TypeScript,
-        &["dataFirstOrLast", "Comparator", "compareBy", "PipeableTypeLambda", "constant", "flip", "Request"],
+        &["dataFirstOrLast", "Comparator", "compareBy", "member", "PipeableTypeLambda", "constant", "flip", "Request"],
     )
     .complete();
     // The error is a statement inside a function body: every definition is outlined.
@@ -597,7 +597,7 @@ fn unparsed_lines_that_may_hide_definitions_are_named_first() {
 #[test]
 fn typescript_long_type_alias_keeps_its_name_whole() {
     check("typescript/pipeable.ts", Language::TypeScript, &["Endpoint", "Request"])
-        .signature_lines_contain(&["  L61-77 export type Request<Ep> = …"]);
+        .signature_lines_contain(&["  L69-85 export type Request<Ep> = …"]);
 }
 
 /// The outline of a text file under `tests/fixtures/text/`, compared with `<stem>.outline.txt`.

@@ -846,8 +846,13 @@ fn line_separated_members(node: Node, range: &Range<usize>, kinds: &[&str], sour
         for child in children.iter().filter(|child| child.is_named() && child.kind() != "comment") {
             if let Some(before) = previous {
                 let between = before.end_byte()..child.start_byte();
+                // Read from the source: a tree from a patched copy (`recover`) has `;` tokens
+                // where the file has only a line break.
                 let separated = children.iter().any(|token| {
-                    !token.is_named() && matches!(token.kind(), ";" | ",") && between.contains(&token.start_byte())
+                    !token.is_named()
+                        && matches!(token.kind(), ";" | ",")
+                        && between.contains(&token.start_byte())
+                        && source.get(token.byte_range()) == Some(token.kind())
                 });
                 if !separated && source[between].contains('\n') && range.contains(&before.end_byte()) {
                     found.push(before.end_byte());
