@@ -190,7 +190,7 @@ fn answer(
 ) -> EngineResult<CallgraphAnswer> {
     let graph = view.graph;
     let complete = view.phase == Phase::Ready;
-    let progress = view.notice();
+    let progress = view.notice_about(file);
     let mut out = CallgraphAnswer { complete, note: progress.clone(), ..Default::default() };
     let summaries = |ids: &[DefId]| ids.iter().filter_map(|id| graph.summary(id)).collect::<Vec<_>>();
     // For a trace, `file` narrows `from`.

@@ -133,8 +133,8 @@ impl Engine {
 /// The files reached, with their languages (for inline tests).
 type Impacted = Vec<(String, String)>;
 
-fn base_answer(view: &super::GraphView<'_>) -> ImpactAnswer {
-    ImpactAnswer { complete: view.phase == super::Phase::Ready, note: view.notice(), ..Default::default() }
+fn base_answer(view: &super::GraphView<'_>, file: Option<&str>) -> ImpactAnswer {
+    ImpactAnswer { complete: view.phase == super::Phase::Ready, note: view.notice_about(file), ..Default::default() }
 }
 
 fn analyze(
@@ -144,7 +144,7 @@ fn analyze(
     depth: u32,
 ) -> EngineResult<(ImpactAnswer, Impacted)> {
     let graph = view.graph;
-    let mut answer = ImpactAnswer { file: file.unwrap_or_default().to_string(), ..base_answer(view) };
+    let mut answer = ImpactAnswer { file: file.unwrap_or_default().to_string(), ..base_answer(view, file) };
     let (files, links) = file_facts(graph);
     let mut reached = Reached::default();
     match symbol {
@@ -174,7 +174,7 @@ fn analyze(
 
 fn changes(view: &super::GraphView<'_>, changed: Vec<FileChange>, depth: u32) -> (ImpactAnswer, Impacted) {
     let graph = view.graph;
-    let mut answer = base_answer(view);
+    let mut answer = base_answer(view, None);
     let (files, links) = file_facts(graph);
     let mut reached = Reached::default();
     let mut ids = Vec::new();

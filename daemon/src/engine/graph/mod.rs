@@ -111,7 +111,16 @@ impl GraphView<'_> {
     /// being built, and which JavaScript/TypeScript configs do not parse — their module paths
     /// are not applied, so imports through them resolve by name only.
     pub fn notice(&self) -> Option<String> {
-        let broken = self.graph.js_modules().broken();
+        self.notice_about(None)
+    }
+
+    /// [`Self::notice`] for an answer about `file`: a broken JavaScript/TypeScript config is
+    /// not named in answers about a file of another language, which it does not affect.
+    pub fn notice_about(&self, file: Option<&str>) -> Option<String> {
+        let other_language = file
+            .and_then(|file| Language::from_path(Path::new(file)))
+            .is_some_and(|language| !matches!(language, Language::JavaScript | Language::TypeScript | Language::Tsx));
+        let broken = if other_language { &[][..] } else { self.graph.js_modules().broken() };
         let configs = (!broken.is_empty()).then(|| {
             let named: Vec<String> = broken.iter().take(BROKEN_CONFIGS_NAMED).map(ToString::to_string).collect();
             let more = broken.len().saturating_sub(BROKEN_CONFIGS_NAMED);
@@ -555,6 +564,20 @@ mod tests {
             ),
             "{five}"
         );
+    }
+
+    #[test]
+    fn a_broken_js_config_is_not_named_in_answers_about_other_languages() {
+        let mut graph = Graph::new();
+        graph.set_js_modules(JsModules::read(["tsconfig.json"], |_| Some("{ x".to_string())));
+        let view = GraphView { graph: &graph, phase: Phase::Ready };
+        assert_eq!(view.notice_about(Some("tools/build.py")), None);
+        assert_eq!(view.notice_about(Some("src/lib.rs")), None);
+        for file in [Some("src/app.ts"), Some("web/view.jsx"), Some("README"), None] {
+            assert!(view.notice_about(file).is_some_and(|note| note.contains("tsconfig.json")), "{file:?}");
+        }
+        let building = GraphView { graph: &graph, phase: Phase::Building { done: 1, total: 2 } };
+        assert!(building.notice_about(Some("tools/build.py")).unwrap().contains("still being built"));
     }
 
     fn project_with(files: &[(&str, &str)]) -> tempfile::TempDir {

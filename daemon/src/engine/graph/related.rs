@@ -116,7 +116,7 @@ impl Engine {
                     let mut answer = GraphAnswer {
                         file: file.clone(),
                         complete: view.phase == super::Phase::Ready,
-                        note: view.notice(),
+                        note: view.notice_about(Some(&file)),
                         ..Default::default()
                     };
                     let (files, links) = file_facts(view.graph);
@@ -238,7 +238,7 @@ fn symbol_answer(view: &super::GraphView<'_>, symbol: &str, file: Option<&str>) 
     let mut answer = GraphAnswer {
         file: file.unwrap_or_default().to_string(),
         complete: view.phase == super::Phase::Ready,
-        note: view.notice(),
+        note: view.notice_about(file),
         ..Default::default()
     };
     let summaries = |ids: &[lean_ctx_graph::DefId]| ids.iter().filter_map(|id| graph.summary(id)).collect::<Vec<_>>();

@@ -84,7 +84,7 @@ impl Engine {
 /// The definitions `symbol` names in `file` (all of the project's for no file): one, several
 /// (ambiguous: the caller lists them), or none yet while the graph is incomplete.
 pub(super) fn definitions(view: &GraphView<'_>, symbol: &str, file: Option<&str>) -> EngineResult<Resolved> {
-    resolve_symbol(view.graph, symbol, file, view.phase == Phase::Ready, &view.notice())
+    resolve_symbol(view.graph, symbol, file, view.phase == Phase::Ready, &view.notice_about(file))
 }
 
 /// The tests to run for `files` (each with why it is impacted): the tests linked to them, and
