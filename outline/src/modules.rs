@@ -11,17 +11,18 @@
 
 use crate::Language;
 
-/// The module `import` (an [`crate::Import::text`]) names in `language`.
-pub(crate) fn module(language: Language, import: &str) -> String {
+/// The modules `import` (an [`crate::Import::text`]) names in `language`: one, or each module
+/// of a Rust group (`std::{fmt, io::Read}` → `std::fmt`, `std::io`).
+pub(crate) fn modules(language: Language, import: &str) -> Vec<String> {
     let named = match language {
-        Language::Rust => rust(import),
+        Language::Rust => return rust(import).unwrap_or_else(|| vec![import.to_string()]),
         Language::Python => python(import),
         Language::JavaScript | Language::TypeScript | Language::Tsx => javascript(import),
         Language::Go => go(import),
         Language::Java => java(import),
         _ => None,
     };
-    named.unwrap_or_else(|| import.to_string())
+    vec![named.unwrap_or_else(|| import.to_string())]
 }
 
 /// `modules` (each named once, in the file's order) with the modules of one parent written once
@@ -42,6 +43,9 @@ pub(crate) fn grouped(language: Language, modules: &[String]) -> Vec<String> {
             None => groups.push((module, Vec::new())),
         }
     }
+    if language == Language::Rust {
+        fold_parents_as_self(&mut groups, separator);
+    }
     groups
         .into_iter()
         .map(|(parent, leaves)| match leaves.as_slice() {
@@ -54,6 +58,39 @@ pub(crate) fn grouped(language: Language, modules: &[String]) -> Vec<String> {
             }
         })
         .collect()
+}
+
+/// Rust's `a::{self, b}`: a module that is also the parent of a group (`crate::runtime` beside
+/// `crate::runtime::{blocking, driver}`, `crate` beside `crate::{event, sys}`) goes into that
+/// group as `self`, first.
+fn fold_parents_as_self(groups: &mut Vec<(&str, Vec<&str>)>, separator: &str) {
+    let parents: Vec<String> =
+        groups.iter().filter(|(_, leaves)| !leaves.is_empty()).map(|(parent, _)| parent.to_string()).collect();
+    let mut folded: Vec<String> = Vec::new();
+    groups.retain_mut(|(parent, leaves)| {
+        if leaves.is_empty() {
+            // A module without a parent of its own (`crate`, `serde`).
+            let fold = parents.iter().any(|known| known == parent);
+            if fold {
+                folded.push(parent.to_string());
+            }
+            return !fold;
+        }
+        leaves.retain(|leaf| {
+            let module = format!("{parent}{separator}{leaf}");
+            let fold = parents.contains(&module);
+            if fold {
+                folded.push(module);
+            }
+            !fold
+        });
+        !leaves.is_empty()
+    });
+    for (parent, leaves) in groups.iter_mut() {
+        if !leaves.is_empty() && folded.iter().any(|module| module == parent) {
+            leaves.insert(0, "self");
+        }
+    }
 }
 
 /// What separates a module from its parent in `language`'s import paths, where modules share
@@ -95,19 +132,63 @@ fn common_extension<'l>(language: Language, leaves: &[&'l str]) -> &'l str {
     }
 }
 
-/// `crate::runtime::{a, b}` → `crate::runtime`, `std::io::*` → `std::io`, `std::sync::Arc as A`
-/// → `std::sync`. A path ending in a lowercase name is kept whole: the name may be a module or a
-/// function, but a capitalised one is a type or trait (by Rust's naming convention).
-fn rust(import: &str) -> Option<String> {
+/// `crate::runtime::Handle` → `crate::runtime`, `std::io::*` → `std::io`, `std::sync::Arc as A`
+/// → `std::sync`, and a group each of its members' modules: `crate::{event, sys::Waker, Token}`
+/// → `crate::event`, `crate::sys`, `crate`. A path ending in a lowercase name is kept whole: the
+/// name may be a module or a function, but a capitalised one is a type or trait (by Rust's naming
+/// convention).
+fn rust(import: &str) -> Option<Vec<String>> {
     if import.starts_with("pub") {
         return None;
     }
-    let path = import.split(" as ").next()?;
-    let path = match path.find("::{") {
-        Some(group) => &path[..group],
-        None => path.strip_suffix("::*").unwrap_or(path),
+    let mut out = Vec::new();
+    rust_paths(import, &mut out);
+    (!out.is_empty()).then_some(out)
+}
+
+/// Appends the modules of `path` (a `use` tree) to `out`, each once.
+fn rust_paths(path: &str, out: &mut Vec<String>) {
+    let path = path.trim();
+    let Some(group) = path.find("::{") else {
+        let path = path.split(" as ").next().unwrap_or(path);
+        let path = path.strip_suffix("::*").unwrap_or(path);
+        let path = path.strip_suffix("::self").unwrap_or(path);
+        push_once(out, without_type(path, "::"));
+        return;
     };
-    Some(without_type(path, "::").to_string())
+    let parent = &path[..group];
+    let inner = path[group + 3..].trim_end().strip_suffix('}').unwrap_or(&path[group + 3..]);
+    for member in top_level_items(inner) {
+        match member {
+            "self" | "*" => push_once(out, parent),
+            member => rust_paths(&format!("{parent}::{member}"), out),
+        }
+    }
+}
+
+fn push_once(out: &mut Vec<String>, module: &str) {
+    if !module.is_empty() && !out.iter().any(|known| known == module) {
+        out.push(module.to_string());
+    }
+}
+
+/// The comma-separated items of a `use` group's inside, nested groups kept whole.
+fn top_level_items(inner: &str) -> Vec<&str> {
+    let (mut items, mut depth, mut start) = (Vec::new(), 0usize, 0);
+    for (at, c) in inner.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                items.push(inner[start..at].trim());
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(inner[start..].trim());
+    items.retain(|item| !item.is_empty());
+    items
 }
 
 /// `a::b::Type` → `a::b` (`a.b.Type` → `a.b`): the module a capitalised last segment is in.
@@ -156,7 +237,6 @@ mod tests {
     #[test]
     fn each_language_names_the_module() {
         let cases = [
-            (Language::Rust, "crate::runtime::{ blocking, driver, Callback, }", "crate::runtime"),
             (Language::Rust, "std::io::*", "std::io"),
             (Language::Rust, "std::fmt::Write as _", "std::fmt"),
             (Language::Rust, "crate::runtime::handle::Handle", "crate::runtime::handle"),
@@ -184,13 +264,19 @@ mod tests {
             (Language::Java, "java.util.*", "java.util.*"),
         ];
         for (language, import, expected) in cases {
-            assert_eq!(module(language, import), expected, "{language:?}: {import}");
+            assert_eq!(modules(language, import), [expected], "{language:?}: {import}");
         }
+        // A Rust group names each member's module.
+        assert_eq!(
+            modules(Language::Rust, "crate::{event, sys::{self, Waker}, Token, io::Read as _, }"),
+            ["crate::event", "crate::sys", "crate", "crate::io"]
+        );
+        assert_eq!(modules(Language::Rust, "std::{fmt, io}"), ["std::fmt", "std::io"]);
     }
 
     #[test]
     fn modules_of_one_parent_share_it() {
-        let cases: [(Language, &[&str], &[&str]); 6] = [
+        let cases: [(Language, &[&str], &[&str]); 7] = [
             (
                 Language::TypeScript,
                 &["effect/Context", "./Cookies.js", "effect/Effect", "./internal/client.js", "./Headers.js", "react"],
@@ -202,6 +288,12 @@ mod tests {
                 Language::Rust,
                 &["std::fmt", "crate::runtime", "std::io", "serde", "pub use self::a::{B, C}"],
                 &["std::{fmt, io}", "crate::runtime", "serde", "pub use self::a::{B, C}"],
+            ),
+            // A module that is also a group's parent is that group's `self`.
+            (
+                Language::Rust,
+                &["crate::runtime", "crate::runtime::blocking", "crate", "crate::util", "crate::runtime::driver"],
+                &["crate::{self, util}", "crate::runtime::{self, blocking, driver}"],
             ),
             // Relative markers and statements kept as written are never merged.
             (

@@ -59,9 +59,10 @@ pub fn render_map(outline: &Outline) -> String {
     if let (Some(first), Some(last)) = (outline.imports.first(), outline.imports.last()) {
         let mut modules: Vec<String> = Vec::new();
         for import in &outline.imports {
-            let module = modules::module(outline.language, &import.text);
-            if !modules.contains(&module) {
-                modules.push(module);
+            for module in modules::modules(outline.language, &import.text) {
+                if !modules.contains(&module) {
+                    modules.push(module);
+                }
             }
         }
         let modules = modules::grouped(outline.language, &modules);
