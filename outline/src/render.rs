@@ -354,14 +354,27 @@ fn shape_of(definition: &Definition) -> Option<Shape<'_>> {
 
 /// A run of at least two differently named definitions of one kind whose signatures are the same
 /// but for the name (tests, builder setters, getters, `mod a;` declarations): its length and
-/// shared shape.
+/// shared shape. A type or module with a body of its own is not shared: listed without its
+/// members (a budgeted repository map), two classes on one line would hide where the second
+/// starts (`L160-1157 class {Context, BaseCommand}`).
 fn same_shaped(definitions: &[Definition]) -> Option<(usize, Shape<'_>)> {
     let first = definitions.first()?;
+    let container = matches!(
+        first.kind,
+        Kind::Struct | Kind::Class | Kind::Enum | Kind::Trait | Kind::Interface | Kind::Impl | Kind::Module
+    );
+    let bodiless = |definition: &Definition| !container || definition.end_line == definition.start_line;
+    if !bodiless(first) {
+        return None;
+    }
     let first_shape = shape_of(first)?;
     let run = 1 + definitions[1..]
         .iter()
         .take_while(|next| {
-            next.kind == first.kind && next.name != first.name && shape_of(next).as_ref() == Some(&first_shape)
+            next.kind == first.kind
+                && next.name != first.name
+                && bodiless(next)
+                && shape_of(next).as_ref() == Some(&first_shape)
         })
         .count();
     (run >= 2).then_some((run, first_shape))

@@ -593,6 +593,22 @@ fn unparsed_lines_that_may_hide_definitions_are_named_first() {
         .complete();
 }
 
+/// Classes listed without their members (as a budgeted repository map lists them) keep a line
+/// each: one shared line would hide where the second starts.
+#[test]
+fn classes_without_their_members_keep_their_own_lines() {
+    let source =
+        "class Context:\n    def a(self):\n        pass\n\n\nclass BaseCommand:\n    def b(self):\n        pass\n";
+    let mut classes = outline(Language::Python, source);
+    for item in &mut classes.items {
+        item.children.clear();
+    }
+    assert_eq!(render_signatures(&classes), "L1-3 class Context\nL6-8 class BaseCommand\n");
+    // One-line declarations still share one.
+    let modules = outline(Language::Rust, "mod a;\nmod b;\n");
+    assert_eq!(render_signatures(&modules), "L1-2 mod {a, b}\n");
+}
+
 /// A type alias too long for one line loses its value, never the join of its name and parameters.
 #[test]
 fn typescript_long_type_alias_keeps_its_name_whole() {
