@@ -95,11 +95,24 @@ impl Scope {
         ))
     }
 
-    /// Resolves an existing path: relative to cwd, symlinks followed, then
-    /// checked against the project, `allow_paths` and the read-only roots.
+    /// Resolves an existing path: relative to cwd, else (from a directory
+    /// below the root) relative to the project root, the way every answer
+    /// shows paths — so a path a search printed reads back from anywhere in
+    /// the project. Symlinks followed, then checked against the project,
+    /// `allow_paths` and the read-only roots.
     pub fn resolve_existing(&self, input: &str) -> EngineResult<PathBuf> {
         let joined = self.join(input)?;
-        let real = joined.canonicalize().map_err(|e| match e.kind() {
+        let from_root = || (self.cwd != self.root && Path::new(input).is_relative()).then(|| self.root.join(input));
+        let real = joined.canonicalize().or_else(|e| match from_root() {
+            Some(shown) if e.kind() == std::io::ErrorKind::NotFound => shown.canonicalize(),
+            _ => Err(e),
+        });
+        let real = real.map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound if from_root().is_some() => EngineError::not_found(format!(
+                "no such file: {input} (resolved against {} and the project root {})",
+                self.cwd.display(),
+                self.root.display()
+            )),
             std::io::ErrorKind::NotFound => {
                 EngineError::not_found(format!("no such file: {input} (resolved against {})", self.cwd.display()))
             }
@@ -271,6 +284,22 @@ mod tests {
         assert_eq!(scope.root, d.path().join("repo").canonicalize().unwrap());
         let a = scope.resolve_existing("a.rs").unwrap();
         assert_eq!(scope.display(&a), "src/a.rs");
+    }
+
+    #[test]
+    fn from_a_subdirectory_paths_as_answers_show_them_resolve_against_the_root() {
+        let (_d, scope) = project();
+        // The cwd is repo/src: `src/a.rs` is what a search there prints.
+        assert_eq!(scope.resolve_existing("src/a.rs").unwrap(), scope.root.join("src/a.rs"));
+        // A path under the cwd wins when both exist.
+        std::fs::create_dir_all(scope.cwd.join("src")).unwrap();
+        std::fs::write(scope.cwd.join("src/a.rs"), "fn inner() {}").unwrap();
+        assert_eq!(scope.resolve_existing("src/a.rs").unwrap(), scope.cwd.join("src/a.rs"));
+        let e = scope.resolve_existing("src/none.rs").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::NotFound);
+        assert!(e.message.contains("and the project root"), "{e}");
+        // The root's own escape checks still hold.
+        assert_eq!(scope.resolve_existing("../secret.txt").unwrap_err().kind, ErrorKind::PermissionDenied);
     }
 
     #[test]
