@@ -145,8 +145,10 @@ impl Store {
         Ok(tx.commit()?)
     }
 
-    /// Adds a finding, decision or next step; returns its id.
-    pub fn add_note(&mut self, id: &str, kind: NoteKind, text: &str) -> Result<i64> {
+    /// Adds a finding, decision or next step; returns its number among the session's notes of its
+    /// kind (1 for the session's first finding), the count [`Store::session`] then shows. Notes
+    /// are addressed by no number, so the row id, shared by every session, is not handed out.
+    pub fn add_note(&mut self, id: &str, kind: NoteKind, text: &str) -> Result<u64> {
         non_empty("note text", text)?;
         let now = now_ms();
         let tx = self.write()?;
@@ -155,9 +157,13 @@ impl Store {
             "INSERT INTO session_notes (session_id, kind, text, at_ms) VALUES (?1, ?2, ?3, ?4)",
             params![id, kind.as_str(), text, now],
         )?;
-        let note = tx.last_insert_rowid();
+        let number: u64 = tx.query_row(
+            "SELECT count(*) FROM session_notes WHERE session_id = ?1 AND kind = ?2",
+            params![id, kind.as_str()],
+            |row| row.get(0),
+        )?;
         tx.commit()?;
-        Ok(note)
+        Ok(number)
     }
 
     /// Records that the session touched `path` in `mode`, sending `tokens` for it.
@@ -271,6 +277,11 @@ impl Store {
             })?
             .collect::<rusqlite::Result<_>>()?;
         Ok(Some(Session { info, findings, decisions, next_steps, files, edits, commands }))
+    }
+
+    /// The session without its lists, or `None` if it does not exist.
+    pub fn session_info(&self, id: &str) -> Result<Option<SessionInfo>> {
+        info(&self.conn, id)
     }
 
     /// The project's sessions, most recently updated first (ties by id), at most `limit`.
@@ -414,6 +425,20 @@ mod tests {
         assert_eq!(loaded.findings.len(), 1);
         assert!(store.load("/nothing").unwrap().is_none());
         assert!(store.session("nope").unwrap().is_none());
+    }
+
+    #[test]
+    fn notes_are_numbered_per_session_and_kind() {
+        let (_dir, mut store) = temp_store();
+        store.touch_session("a", "/repo", "agent").unwrap();
+        store.touch_session("b", "/repo", "agent").unwrap();
+        for i in 0..3 {
+            store.add_note("a", NoteKind::Finding, &format!("a{i}")).unwrap();
+        }
+        assert_eq!(store.add_note("a", NoteKind::Decision, "d").unwrap(), 1);
+        assert_eq!(store.add_note("b", NoteKind::Finding, "first of b").unwrap(), 1, "b's first finding is its #1");
+        assert_eq!(store.add_note("a", NoteKind::Finding, "a3").unwrap(), 4);
+        assert_eq!(store.session("a").unwrap().unwrap().findings.len(), 4);
     }
 
     #[test]

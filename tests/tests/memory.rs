@@ -237,3 +237,85 @@ fn listings_say_what_they_left_out_and_forgetting_nothing_fails() {
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no current fact `no-such-key`"), "{}", describe(&out));
 }
+
+/// The ids `session list` shows, newest first.
+fn listed_sessions(home: &Home, root: &Path) -> Vec<String> {
+    let list = ok(lctx(home, root, false, &["session", "list", "--limit", "100"]));
+    list.lines().filter_map(|l| l.split(" · ").next()).map(str::to_string).collect()
+}
+
+#[test]
+fn session_load_status_and_handoff_show_the_session_named_and_create_none() {
+    let home = Home::new();
+    let root = project(&home);
+    ok(lctx(&home, &root, false, &["--session", "older", "session", "task", "port the parser"]));
+    let first = ok(lctx(&home, &root, false, &["--session", "older", "session", "finding", "the lexer drops CR"]));
+    assert!(first.contains("finding #1 recorded in older"), "{first}");
+    ok(lctx(&home, &root, false, &["--session", "newer", "session", "task", "write the docs"]));
+    let again = ok(lctx(&home, &root, false, &["--session", "newer", "session", "finding", "docs lag the code"]));
+    assert!(again.contains("finding #1 recorded in newer"), "a session's first finding is its #1: {again}");
+
+    // Named, the older session is the one shown, though another is newer.
+    let loaded = ok(lctx(&home, &root, false, &["session", "load", "older"]));
+    assert!(loaded.contains("Handoff of session older") && loaded.contains("port the parser"), "{loaded}");
+    assert!(!loaded.contains("write the docs"), "{loaded}");
+    let status = ok(lctx(&home, &root, false, &["session", "status", "older"]));
+    assert!(status.contains("session older") && status.contains("findings 1"), "{status}");
+
+    // An unknown id is an error that says how to list the sessions, and creates nothing.
+    for action in ["load", "status", "handoff"] {
+        let out = lctx(&home, &root, false, &["session", action, "nonexistent-session"]);
+        assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("no session `nonexistent-session`"), "{action}: {stderr}");
+        assert!(stderr.contains("lctx session list"), "{action}: {stderr}");
+        assert!(out.stdout.is_empty(), "{}", describe(&out));
+    }
+    // The caller's own session before its first record: status answers, creating nothing.
+    let own = ok(lctx(&home, &root, false, &["--session", "fresh", "session", "status"]));
+    assert!(own.contains("session fresh") && own.contains("nothing recorded yet"), "{own}");
+    assert_eq!(listed_sessions(&home, &root), ["newer", "older"]);
+
+    // Without an id, load resumes the latest session other than the caller's.
+    let resumed = ok(lctx(&home, &root, false, &["--session", "fresh", "session", "load"]));
+    assert!(resumed.contains("Handoff of session newer"), "{resumed}");
+    let mine = ok(lctx(&home, &root, false, &["--session", "fresh", "session", "decision", "keep the API"]));
+    assert!(mine.contains("decision #1 recorded in fresh"), "{mine}");
+    assert_eq!(listed_sessions(&home, &root), ["fresh", "newer", "older"]);
+}
+
+#[test]
+fn ctx_session_loads_the_session_id_given_and_creates_none_by_reading() {
+    use lean_ctx_tests::mcp::Raw;
+    use serde_json::json;
+
+    let home = Home::new();
+    let root = project(&home);
+    ok(lctx(&home, &root, false, &["--session", "older", "session", "task", "port the parser"]));
+    ok(lctx(&home, &root, false, &["--session", "newer", "session", "task", "write the docs"]));
+    let mut cmd = home.command(bin("lctx-mcp"));
+    cmd.current_dir(&root);
+    let mut mcp = Raw::spawn(cmd);
+    mcp.initialize("trial-host", "2025-06-18");
+
+    // The connection's own session works from its first call, a read-only one.
+    let (status, is_error) = mcp.call_tool(1, "ctx_session", json!({"action": "status"}));
+    assert!(!is_error && status.contains("nothing recorded yet"), "{status}");
+    let (loaded, is_error) = mcp.call_tool(2, "ctx_session", json!({"action": "load", "session_id": "older"}));
+    assert!(!is_error, "{loaded}");
+    assert!(loaded.contains("Handoff of session older") && loaded.contains("port the parser"), "{loaded}");
+    for (id, action) in [(3, "load"), (4, "status"), (5, "handoff")] {
+        let (text, is_error) =
+            mcp.call_tool(id, "ctx_session", json!({"action": action, "session_id": "totally-bogus"}));
+        assert!(is_error, "{action}: {text}");
+        assert!(text.contains("no session `totally-bogus`") && text.contains("ctx_session action list"), "{text}");
+    }
+    let (list, _) = mcp.call_tool(6, "ctx_session", json!({"action": "list"}));
+    assert!(!list.contains("totally-bogus") && !list.contains("mcp-"), "reading created no session: {list}");
+
+    let (finding, is_error) = mcp.call_tool(7, "ctx_session", json!({"action": "finding", "value": "first"}));
+    assert!(!is_error && finding.contains("finding #1 recorded in mcp-"), "{finding}");
+    let (resumed, _) = mcp.call_tool(8, "ctx_session", json!({"action": "load"}));
+    assert!(resumed.contains("Handoff of session newer"), "the latest other session: {resumed}");
+    assert!(mcp.close().success());
+}

@@ -12,7 +12,8 @@ use crate::options::ClientOptions;
 pub struct SessionArgs {
     /// status | task | finding | decision | next | list | load | handoff
     action: String,
-    /// The text for task, finding, decision and next.
+    /// The text for task, finding, decision and next; for status, load and handoff, the session to
+    /// show (default: yours for status and handoff, the latest other one for load).
     value: Option<String>,
     /// With list: at most this many sessions, newest first (default 20); the answer says how many it left out.
     #[arg(short = 'n', long)]
@@ -112,12 +113,13 @@ pub async fn session(args: SessionArgs, opts: &ClientOptions) -> Exit {
     if args.limit.is_some() && action != SessionAction::List {
         return Err(Failure::Usage("--limit belongs to `lctx session list`".into()));
     }
-    let session = memory::SessionArgs {
-        action,
-        value: args.value.unwrap_or_default(),
-        session_id: String::new(),
-        limit: args.limit.unwrap_or(0),
+    let value = args.value.unwrap_or_default();
+    // status, load and handoff take no text: their VALUE names the session to show.
+    let (value, session_id) = match action {
+        SessionAction::Status | SessionAction::Load | SessionAction::Handoff => (String::new(), value),
+        _ => (value, String::new()),
     };
+    let session = memory::SessionArgs { action, value, session_id, limit: args.limit.unwrap_or(0) };
     let backend = super::connect(opts).await?;
     let answer = memory::session(&backend, opts.context(), session).await.map_err(|e| failure(&backend, e))?;
     Ok(emit(&answer, false))

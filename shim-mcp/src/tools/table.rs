@@ -161,7 +161,7 @@ pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "ctx_session",
         description: "This session's memory: status, task, finding, decision, next (value = text), handoff (summary \
-                      for the next session), list, load (resume the previous one).",
+                      for the next session), list, load (session_id's handoff, else the previous session's).",
         hint: "Record the task, findings and decisions with ctx_session as you go.",
         params: &[
             required("action", OneOf(&memory_cap::SESSION_ACTION_NAMES), ""),

@@ -48,6 +48,16 @@ fn require<'a>(what: &str, value: &'a str, action: &str) -> EngineResult<&'a str
 }
 
 impl Engine {
+    /// One ctx_session action on `session_id`, or, when that is empty, on
+    /// the caller's own session.
+    ///
+    /// Only the writing actions (task, finding, decision, next) create a
+    /// session. status, handoff and load of a session that does not exist
+    /// answer that it does not exist (`NotFound`, with how to list them),
+    /// except for the caller's own session, which exists from its first
+    /// record on: before that, status and handoff say nothing is recorded
+    /// yet. `load` without `session_id` resumes the project's latest
+    /// session other than the caller's.
     pub fn session_action(
         &self,
         caller: &Caller<'_>,
@@ -58,44 +68,63 @@ impl Engine {
     ) -> EngineResult<SessionAnswer> {
         let scope = self.scope_of(caller)?;
         let project = scope.root.display().to_string();
-        let id = if session_id.is_empty() { caller.session } else { session_id };
+        let named = session_id.trim();
+        let id = if named.is_empty() { caller.session } else { named };
+        let own = id == caller.session;
         let action = action.trim();
-        if action == "list" {
-            let mut list = self.memory.with(|s| s.sessions(&project, usize::MAX))?;
-            let total = list.len();
-            list.truncate(limit_or_default(limit));
-            let mut text = render::session_list(&list);
-            text.push_str(&render::left_out(total, list.len(), "sessions", true));
-            return Ok(SessionAnswer { text, session_id: id.to_string() });
-        }
-        if action == "load" {
-            let previous = self.memory.with(|s| {
-                let recent = s.sessions(&project, 2)?;
-                match recent.into_iter().find(|info| info.id != id) {
-                    Some(info) => s.session(&info.id),
-                    None => Ok(None),
-                }
-            })?;
-            return Ok(match previous {
-                Some(session) => {
-                    let text = self.memory.with(|s| s.handoff(&session.info.id, HANDOFF_TOKENS, &count_uncached))?;
-                    SessionAnswer { text, session_id: session.info.id }
-                }
-                None => SessionAnswer { text: format!("no earlier session in {project}"), session_id: id.to_string() },
-            });
+        let answer = |text: String| Ok(SessionAnswer { text, session_id: id.to_string() });
+        match action {
+            "list" => {
+                let mut list = self.memory.with(|s| s.sessions(&project, usize::MAX))?;
+                let total = list.len();
+                list.truncate(limit_or_default(limit));
+                let mut text = render::session_list(&list);
+                text.push_str(&render::left_out(total, list.len(), "sessions", true));
+                return answer(text);
+            }
+            "load" if named.is_empty() => {
+                let previous = self.memory.with(|s| {
+                    let recent = s.sessions(&project, 2)?;
+                    Ok(recent.into_iter().find(|info| info.id != caller.session))
+                })?;
+                return match previous {
+                    Some(info) => {
+                        let text = self.memory.with(|s| s.handoff(&info.id, HANDOFF_TOKENS, &count_uncached))?;
+                        Ok(SessionAnswer { text, session_id: info.id })
+                    }
+                    None => answer(format!("no earlier session in {project}")),
+                };
+            }
+            _ => {}
         }
         if id.is_empty() {
             return Err(EngineError::invalid("no session: pass session_id (lctx --session ID, or LEAN_CTX_SESSION)"));
         }
-        self.memory.with(|s| s.touch_session(id, &project, caller.agent))?;
         let text = match action {
-            "status" | "" => {
-                let session = self.memory.with(|s| s.session(id))?;
-                session.map_or_else(|| format!("no session {id}"), |s| render::session_status(&s))
+            "status" | "" | "load" | "handoff" => {
+                if self.memory.with(|s| s.session_info(id))?.is_none() {
+                    return if own && action != "load" {
+                        answer(render::session_not_started(id, &project))
+                    } else {
+                        Err(EngineError::not_found(format!(
+                            "no session `{id}`; `lctx session list` (MCP: ctx_session action list) shows this \
+                             project's sessions"
+                        )))
+                    };
+                }
+                if matches!(action, "status" | "") {
+                    let session = self.memory.with(|s| s.session(id))?;
+                    session.map_or_else(|| format!("no session {id}"), |s| render::session_status(&s))
+                } else {
+                    self.memory.with(|s| s.handoff(id, HANDOFF_TOKENS, &count_uncached))?
+                }
             }
             "task" => {
                 let task = require("value (the task)", value, "task")?;
-                self.memory.with(|s| s.set_task(id, task))?;
+                self.memory.with(|s| {
+                    s.touch_session(id, &project, caller.agent)?;
+                    s.set_task(id, task)
+                })?;
                 format!("task set for {id}")
             }
             "finding" | "decision" | "next" => {
@@ -105,17 +134,20 @@ impl Engine {
                     _ => NoteKind::NextStep,
                 };
                 let text = require("value", value, action)?;
-                let n = self.memory.with(|s| s.add_note(id, kind, text))?;
-                format!("{action} #{n} recorded in {id}")
+                let n = self.memory.with(|s| {
+                    s.touch_session(id, &project, caller.agent)?;
+                    s.add_note(id, kind, text)
+                })?;
+                let what = if action == "next" { "next step" } else { action };
+                format!("{what} #{n} recorded in {id}")
             }
-            "handoff" => self.memory.with(|s| s.handoff(id, HANDOFF_TOKENS, &count_uncached))?,
             other => {
                 return Err(EngineError::invalid(format!(
                     "unknown session action `{other}`; valid: {SESSION_ACTIONS}"
                 )));
             }
         };
-        Ok(SessionAnswer { text, session_id: id.to_string() })
+        answer(text)
     }
 
     pub fn knowledge_action(&self, caller: &Caller<'_>, p: &KnowledgeParams) -> EngineResult<(String, Vec<Fact>)> {

@@ -23,6 +23,14 @@ pub fn session_status(s: &Session) -> String {
     out
 }
 
+/// status and handoff of the caller's own session before anything was
+/// recorded in it: it is created by its first read, edit, command or note.
+pub fn session_not_started(id: &str, project: &str) -> String {
+    format!(
+        "session {id} · {project}\nnothing recorded yet: the session starts with its first read, edit, command or note"
+    )
+}
+
 pub fn session_list(list: &[SessionInfo]) -> String {
     if list.is_empty() {
         return "no sessions in this project yet".into();
