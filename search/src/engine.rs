@@ -6,7 +6,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::config::SearchConfig;
 use crate::error::SearchError;
@@ -19,6 +19,7 @@ use crate::paths::{resolve_root, resolve_scope};
 use crate::project::{IndexView, Project};
 use crate::registry::Registry;
 use crate::walk::Stop;
+use crate::watcher::MAX_DELAY_WINDOWS;
 use crate::{bm25, glob, regex_search, render, symbol, tree};
 
 pub struct SearchEngine {
@@ -112,9 +113,19 @@ impl SearchEngine {
             let note = "no index open for this project (build_on_search is off): searched the files directly";
             return (Source::Scan, Some(note.to_string()), scan(None));
         };
+        // A search right after an edit waits for the index to have it; past the wait the index
+        // answers, saying it lags.
+        let lagging = project.view().is_some() && !project.wait_fresh(self.fresh_wait());
         let reason = match project.view() {
             Some(view) => match query(&view, from_index) {
-                Ok(found) => return (Source::Index, None, found),
+                Ok(found) => {
+                    let note = lagging.then(|| {
+                        "recent file changes are not in the index yet (it is catching up); action regex reads \
+                         the files themselves"
+                            .to_string()
+                    });
+                    return (Source::Index, note, found);
+                }
                 Err(failure) => {
                     let note = format!("the index failed ({failure}) and is being rebuilt");
                     project.request_rebuild(view.generation, failure);
@@ -133,6 +144,22 @@ impl SearchEngine {
             ));
         }
         (Source::Scan, Some(note), found)
+    }
+
+    /// How long a question waits for the index to take the file events seen before it: a batch
+    /// is applied within MAX_DELAY_WINDOWS debounce windows of its first event, one more covers
+    /// applying it.
+    fn fresh_wait(&self) -> Duration {
+        Duration::from_millis(self.config().debounce_ms) * (MAX_DELAY_WINDOWS + 1)
+    }
+
+    /// Waits (a bounded time) until the open index of `root`, and what its
+    /// [`crate::IndexObserver`] was told, reflects every file change the
+    /// watcher has seen: the code graph asked right after an edit. False when
+    /// it still lags; true when no index is open.
+    pub fn wait_fresh(&self, root: &Path) -> bool {
+        let Ok(root) = resolve_root(root) else { return true };
+        self.registry.get(&root).is_none_or(|project| project.wait_fresh(self.fresh_wait()))
     }
 
     /// The project a search may use: opened (and built) on demand unless

@@ -40,6 +40,9 @@ const UNAVAILABLE_RETRY: Duration = Duration::from_secs(30);
 const MAX_PANICS: u32 = 3;
 /// How often a waiting build request looks whether its caller left.
 const BUILD_POLL: Duration = Duration::from_millis(100);
+
+/// How often a search waiting for a fresh index looks again.
+const FRESH_POLL: Duration = Duration::from_millis(5);
 /// Without working watches, the tree is rescanned this often.
 const DEGRADED_RESCAN: Duration = Duration::from_secs(30);
 
@@ -116,6 +119,14 @@ pub(crate) struct Project {
     /// Bumped whenever the index is discarded, so failures reported by
     /// searches of an older index do not discard the new one.
     generation: AtomicU64,
+    /// File events the watcher has passed to the thread, and how many of
+    /// them the published index (and the observer) reflect: a search right
+    /// after an edit waits for the edit's event (see [`Project::wait_fresh`]).
+    events_seen: Arc<AtomicU64>,
+    /// Written by the project's thread only: events it took from the channel
+    /// (kept across reopenings, which share the channel).
+    events_received: AtomicU64,
+    events_applied: AtomicU64,
 }
 
 impl Project {
@@ -137,6 +148,9 @@ impl Project {
             closing: AtomicBool::new(false),
             rebuild_requested: AtomicBool::new(false),
             generation: AtomicU64::new(0),
+            events_seen: Arc::new(AtomicU64::new(0)),
+            events_received: AtomicU64::new(0),
+            events_applied: AtomicU64::new(0),
         });
         let thread_project = project.clone();
         let thread = std::thread::Builder::new()
@@ -160,6 +174,20 @@ impl Project {
 
     pub(crate) fn approx_memory(&self) -> u64 {
         self.approx_memory.load(Ordering::Relaxed)
+    }
+
+    /// Waits until the index reflects every file event seen so far (a file
+    /// the agent just edited), at most `bound`; false when it still lags.
+    pub(crate) fn wait_fresh(&self, bound: Duration) -> bool {
+        let seen = self.events_seen.load(Ordering::Acquire);
+        let deadline = Instant::now() + bound;
+        while self.events_applied.load(Ordering::Acquire) < seen {
+            if Instant::now() >= deadline || self.closing.load(Ordering::Relaxed) {
+                return false;
+            }
+            std::thread::sleep(FRESH_POLL);
+        }
+        true
     }
 
     /// The searcher, once the index is ready.
@@ -326,9 +354,14 @@ fn run(project: &Arc<Project>, rx: Receiver<Msg>) {
 /// project unavailable.
 fn open_and_serve(project: &Project, rx: &Receiver<Msg>, damaged: Option<String>) {
     let dir = project_dir(&project.ctx.config.cache_dir, &project.root);
-    let events = project.tx.clone();
-    let opened = IndexStore::open(&dir, &project.root, damaged)
-        .and_then(|store| Ok((store, DirWatcher::new(move |event| drop(events.send(Msg::Fs(event))))?)));
+    let (events, seen) = (project.tx.clone(), project.events_seen.clone());
+    let on_event = move |event| {
+        // Counted before it is sent, so a waiting search never misses it.
+        seen.fetch_add(1, Ordering::AcqRel);
+        drop(events.send(Msg::Fs(event)));
+    };
+    let opened =
+        IndexStore::open(&dir, &project.root, damaged).and_then(|store| Ok((store, DirWatcher::new(on_event)?)));
     match opened {
         Ok((store, watcher)) => {
             let worker = Worker {
@@ -385,7 +418,10 @@ impl Worker<'_> {
         while ok && !self.project.closing.load(Ordering::Relaxed) {
             let wait = self.pending.due_at(debounce).map_or(poll, |at| at.saturating_duration_since(Instant::now()));
             match rx.recv_timeout(wait) {
-                Ok(Msg::Fs(event)) => self.pending.add(event, Instant::now()),
+                Ok(Msg::Fs(event)) => {
+                    self.project.events_received.fetch_add(1, Ordering::AcqRel);
+                    self.pending.add(event, Instant::now());
+                }
                 Ok(Msg::Build { progress, done }) => {
                     self.pending.take();
                     let result = self.sync_all(Some(&progress));
@@ -412,6 +448,11 @@ impl Worker<'_> {
                     self.sync_paths(&batch.paths)
                 };
                 ok = ok && self.settle(result);
+            }
+            // Every event taken is applied once none waits in `pending`.
+            if self.pending.due_at(debounce).is_none() {
+                let received = self.project.events_received.load(Ordering::Acquire);
+                self.project.events_applied.store(received, Ordering::Release);
             }
             if self.watcher.error.is_some() && last_full_sync.elapsed() > DEGRADED_RESCAN {
                 last_full_sync = Instant::now();

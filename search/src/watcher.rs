@@ -66,7 +66,7 @@ pub(crate) struct Pending {
 
 /// A continuous stream of events still commits at least this many debounce
 /// windows after its first event.
-const MAX_DELAY_WINDOWS: u32 = 5;
+pub(crate) const MAX_DELAY_WINDOWS: u32 = 5;
 
 impl Pending {
     pub(crate) fn add(&mut self, event: notify::Result<notify::Event>, now: Instant) {

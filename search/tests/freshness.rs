@@ -38,6 +38,24 @@ fn edited_file_is_found_by_new_content_and_deleted_file_disappears() {
     assert_eq!(found(&engine, fx.root(), Action::Bm25, "keep"), ["src/other.rs"]);
 }
 
+/// An agent searches right after its own edit: the answer waits for the index to take the
+/// edit (its batch is due only after the debounce) instead of answering from before it.
+#[test]
+fn a_search_right_after_an_edit_sees_the_edit() {
+    let fx = Fixture::new(&[("src/lib.rs", "fn wake() {}\n")]);
+    let mut config = fx.config();
+    config.debounce_ms = 400;
+    let engine = SearchEngine::new(config);
+    build(&engine, fx.root());
+    assert_eq!(found(&engine, fx.root(), Action::Symbol, "wake"), ["src/lib.rs"]);
+    fx.write("src/lib.rs", "fn wake_renamed() {}\n");
+    // Long enough for the watcher to see the write, well short of the debounce.
+    std::thread::sleep(Duration::from_millis(100));
+    let result = search(&engine, fx.root(), Action::Symbol, "wake_renamed");
+    assert_eq!(indexed_paths(&result), ["src/lib.rs"], "{:?}", result.note);
+    assert_eq!(result.note, None);
+}
+
 #[test]
 fn new_directories_and_renames_are_followed() {
     let fx = Fixture::new(&[("a/one.rs", "fn firstmarker() {}\n")]);
