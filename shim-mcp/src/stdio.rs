@@ -7,7 +7,10 @@
 //! limit also bounds the memory one message can take.
 //!
 //! Everything written to stdout goes through one writer task, so messages
-//! never interleave and stdout carries nothing but MCP messages.
+//! never interleave and stdout carries nothing but MCP messages. Errors are
+//! written as JSON-RPC 2.0 has them where rmcp differs: `"id": null` when the
+//! request's id could not be read (rmcp leaves the member out), and "method
+//! not found: M" where rmcp says only the method's name.
 
 use std::io;
 
@@ -18,7 +21,7 @@ use rmcp::model::{
 };
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
-use serde::Deserialize as _;
+use serde::{Deserialize as _, Serialize};
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
@@ -50,7 +53,7 @@ impl<R: AsyncRead + Unpin + Send> Stdio<R> {
     }
 
     fn queue(&self, message: &TxJsonRpcMessage<RoleServer>) -> io::Result<()> {
-        let mut bytes = serde_json::to_vec(message).map_err(io::Error::other)?;
+        let mut bytes = encode(message).map_err(io::Error::other)?;
         bytes.push(b'\n');
         let out = self.out.as_ref().ok_or_else(|| io::Error::new(io::ErrorKind::NotConnected, "stdout is closed"))?;
         out.send(bytes).map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "stdout is gone"))
@@ -173,6 +176,27 @@ async fn write_lines<W: AsyncWrite + Unpin>(mut write: W, mut queue: mpsc::Unbou
     }
 }
 
+/// An error response as JSON-RPC 2.0 writes it: `id` is always present.
+#[derive(Serialize)]
+struct ErrorLine<'a> {
+    jsonrpc: &'static str,
+    id: Option<&'a RequestId>,
+    error: &'a ErrorData,
+}
+
+/// The message's line, without its newline. An error gets `"id": null`
+/// when its request's id could not be determined (JSON-RPC 2.0, section 5),
+/// and an unknown method is named as such, not by its bare name.
+fn encode(message: &TxJsonRpcMessage<RoleServer>) -> serde_json::Result<Vec<u8>> {
+    let JsonRpcMessage::Error(e) = message else { return serde_json::to_vec(message) };
+    let mut error = e.error.clone();
+    // rmcp's message for a method it does not serve is the method alone.
+    if error.code == ErrorCode::METHOD_NOT_FOUND && !error.message.contains(char::is_whitespace) {
+        error.message = format!("method not found: {}", error.message).into();
+    }
+    serde_json::to_vec(&ErrorLine { jsonrpc: "2.0", id: e.id.as_ref(), error: &error })
+}
+
 enum Parsed {
     Message(Box<RxJsonRpcMessage<RoleServer>>),
     Skip,
@@ -197,21 +221,44 @@ fn parse(line: &[u8]) -> Parsed {
     let Ok(value) = serde_json::from_slice::<Value>(line) else {
         return Parsed::Error(None, ErrorData::new(ErrorCode::PARSE_ERROR, format!("not JSON: {error}"), None));
     };
-    let id = value.get("id").and_then(request_id);
-    let method = value.get("method").and_then(Value::as_str);
-    if value.get("id").is_some() && id.is_none() {
-        return bad_id();
-    }
-    match (id, method) {
+    let Some(object) = value.as_object() else {
+        let why = "a JSON-RPC message must be an object (batches are not served)";
+        return Parsed::Error(None, ErrorData::invalid_request(why, None));
+    };
+    let id = match object.get("id").map(request_id) {
+        Some(None) => return bad_id(),
+        Some(id) => id,
+        None => None,
+    };
+    let method = object.get("method");
+    let invalid = envelope_problem(object).or_else(|| match method {
+        Some(Value::String(_)) => None,
+        Some(other) => Some(format!(r#""method" must be a string, not {other}"#)),
+        None if object.contains_key("result") || object.contains_key("error") => None,
+        None => Some(r#""method" is missing"#.into()),
+    });
+    match (id, method.and_then(Value::as_str), invalid) {
         // A notification cannot be answered.
-        (None, Some(method)) => {
-            tracing::warn!("ignoring a malformed {method} notification: {error}");
+        (None, Some(method), why) => {
+            tracing::warn!("ignoring a malformed {method} notification: {}", why.unwrap_or_else(|| error.to_string()));
             Parsed::Skip
         }
-        (id, Some(method)) => {
+        (id, _, Some(why)) => Parsed::Error(id, ErrorData::invalid_request(why, None)),
+        (id, Some(method), None) => {
             Parsed::Error(id, ErrorData::invalid_params(format!("malformed {method} request: {error}"), None))
         }
-        (id, None) => Parsed::Error(id, ErrorData::invalid_request(format!("not a JSON-RPC message: {error}"), None)),
+        (id, None, None) => {
+            Parsed::Error(id, ErrorData::invalid_request(format!("not a JSON-RPC message: {error}"), None))
+        }
+    }
+}
+
+/// What is wrong with the `jsonrpc` member, which must be "2.0".
+fn envelope_problem(object: &serde_json::Map<String, Value>) -> Option<String> {
+    match object.get("jsonrpc") {
+        Some(Value::String(version)) if version == "2.0" => None,
+        Some(other) => Some(format!(r#""jsonrpc" must be "2.0", not {other}"#)),
+        None => Some(r#""jsonrpc" must be "2.0" and is missing"#.into()),
     }
 }
 
@@ -397,6 +444,71 @@ mod tests {
         assert!(matches!(parse(b"  \r\n"), Parsed::Skip));
         assert!(matches!(parse(br#"{"jsonrpc":"2.0","method":"tools/call","params":5}"#), Parsed::Skip));
         assert!(matches!(parse(br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#), Parsed::Message(_)));
+    }
+
+    /// A request that is not JSON-RPC 2.0 is an invalid request that says
+    /// what is wrong, answered with its id; not invalid params.
+    #[test]
+    fn a_request_that_is_not_json_rpc_2_0_is_an_invalid_request_with_its_id() {
+        let cases: [(&[u8], Option<RequestId>, &str); 6] = [
+            (
+                br#"{"jsonrpc":"1.0","id":10,"method":"tools/list"}"#,
+                Some(NumberOrString::Number(10)),
+                r#""jsonrpc" must be "2.0", not "1.0""#,
+            ),
+            (
+                br#"{"id":11,"method":"ping"}"#,
+                Some(NumberOrString::Number(11)),
+                r#""jsonrpc" must be "2.0" and is missing"#,
+            ),
+            (
+                br#"{"jsonrpc":2,"id":"a","method":"ping"}"#,
+                Some(NumberOrString::String("a".into())),
+                r#""jsonrpc" must be "2.0", not 2"#,
+            ),
+            (
+                br#"{"jsonrpc":"2.0","id":12,"method":7}"#,
+                Some(NumberOrString::Number(12)),
+                r#""method" must be a string, not 7"#,
+            ),
+            (br#"{"jsonrpc":"2.0","id":13}"#, Some(NumberOrString::Number(13)), r#""method" is missing"#),
+            (b"[1,2]", None, "must be an object"),
+        ];
+        for (line, want_id, want) in cases {
+            let text = String::from_utf8_lossy(line);
+            let Parsed::Error(id, e) = parse(line) else { panic!("an error expected for {text}") };
+            assert_eq!((id, e.code), (want_id, ErrorCode::INVALID_REQUEST), "{text}");
+            assert!(e.message.contains(want), "{text}: {}", e.message);
+        }
+        // A notification cannot be answered, however malformed.
+        assert!(matches!(parse(br#"{"jsonrpc":"1.0","method":"notifications/initialized"}"#), Parsed::Skip));
+    }
+
+    fn written(message: &TxJsonRpcMessage<RoleServer>) -> Value {
+        serde_json::from_slice(&encode(message).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn an_error_without_a_known_id_has_a_null_id() {
+        let error = ErrorData::new(ErrorCode::PARSE_ERROR, "not JSON", None);
+        let line = written(&TxJsonRpcMessage::<RoleServer>::error(error.clone(), None));
+        assert_eq!(
+            line,
+            serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "not JSON"}})
+        );
+        let line = written(&TxJsonRpcMessage::<RoleServer>::error(error, Some(NumberOrString::Number(4))));
+        assert_eq!(line["id"], 4);
+    }
+
+    #[test]
+    fn an_unknown_method_is_named_as_such() {
+        let error = ErrorData::new(ErrorCode::METHOD_NOT_FOUND, "nosuch/method", None);
+        let line = written(&TxJsonRpcMessage::<RoleServer>::error(error, Some(NumberOrString::Number(1))));
+        assert_eq!(line["error"]["code"], -32601);
+        assert_eq!(line["error"]["message"], "method not found: nosuch/method");
+        let said = ErrorData::new(ErrorCode::METHOD_NOT_FOUND, "method not found: x", None);
+        let line = written(&TxJsonRpcMessage::<RoleServer>::error(said, Some(NumberOrString::Number(1))));
+        assert_eq!(line["error"]["message"], "method not found: x", "said once");
     }
 
     /// Found by the `mcp_stdio` fuzz target: a request whose id is null, a

@@ -564,6 +564,45 @@ fn malformed_lines_are_answered_and_stdin_eof_ends_the_process() {
     assert!(logs.iter().any(|l| l.contains("unreadable message")), "{logs:?}");
 }
 
+/// Error responses as JSON-RPC 2.0 has them: `"id": null` when the id could
+/// not be read, -32600 with the reason for a message that is not JSON-RPC
+/// 2.0 (its id kept), and -32601 that says the method is not found.
+#[test]
+fn protocol_errors_carry_an_id_and_say_what_is_wrong() {
+    let home = Home::new();
+    let root = project(&home);
+    let mut raw = Raw::spawn(mcp_command(&home, &root, &[("LEAN_CTX_NO_DAEMON", "1")]));
+    raw.initialize(HOST, "2025-06-18");
+
+    for line in ["{this is not json", r#"{"jsonrpc":"2.0","id":null,"method":"tools/list"}"#, "[1,2]"] {
+        raw.send_line(line);
+        let answer = raw.recv();
+        let object = answer.as_object().unwrap();
+        assert_eq!(object.get("id"), Some(&Value::Null), "{line}: the id member is there, null: {answer}");
+        assert!(answer["error"]["code"].is_i64(), "{line}: {answer}");
+    }
+
+    raw.send_line(r#"{"jsonrpc":"1.0","id":10,"method":"tools/list"}"#);
+    let answer = raw.recv();
+    assert_eq!((&answer["id"], &answer["error"]["code"]), (&json!(10), &json!(-32600)), "{answer}");
+    assert!(answer["error"]["message"].as_str().unwrap().contains(r#""jsonrpc" must be "2.0""#), "{answer}");
+    raw.send_line(r#"{"id":11,"method":"ping"}"#);
+    let answer = raw.recv();
+    assert_eq!((&answer["id"], &answer["error"]["code"]), (&json!(11), &json!(-32600)), "{answer}");
+    assert!(answer["error"]["message"].as_str().unwrap().contains(r#""jsonrpc" must be "2.0""#), "{answer}");
+
+    let answer = raw.request(12, "nosuch/method", json!({}));
+    assert_eq!(answer["error"]["code"], -32601, "{answer}");
+    assert_eq!(answer["error"]["message"], "method not found: nosuch/method", "{answer}");
+    let answer = raw.request(13, "resources/list", json!({}));
+    assert_eq!(answer["error"]["message"], "method not found: resources/list", "{answer}");
+
+    // The session goes on.
+    let answer = raw.request(14, "tools/list", json!({}));
+    assert_eq!(answer["result"]["tools"].as_array().unwrap().len(), STANDARD_TOOLS.len(), "{answer}");
+    assert!(raw.close().success());
+}
+
 #[test]
 fn sigterm_ends_the_server_and_the_commands_it_runs_in_process() {
     let home = Home::new();
