@@ -603,6 +603,32 @@ fn protocol_errors_carry_an_id_and_say_what_is_wrong() {
     assert!(raw.close().success());
 }
 
+/// docs/mcp.md: a tool failure is a result with isError; only arguments of
+/// the wrong type are invalid params. An empty command, an empty path and a
+/// tree depth of 0 are values of the right type the tool cannot use.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unusable_argument_values_are_tool_errors_alike() {
+    let home = Home::new();
+    let root = project(&home);
+    let client = connect(&home, &root, ProtocolVersion::V_2025_11_25, &[("LEAN_CTX_NO_DAEMON", "1")]).await;
+    let (text, is_error) = call(&client, "ctx_shell", json!({"command": ""})).await;
+    assert!(is_error && text.contains("give command"), "{text}");
+    let (text, is_error) = call(&client, "ctx_shell", json!({"command": "  ", "background_action": "status"})).await;
+    assert!(is_error && text.contains("job_id"), "{text}");
+    let (text, is_error) = call(&client, "ctx_read", json!({"path": ""})).await;
+    assert!(is_error && text.contains("empty path"), "{text}");
+    // ctx_tree's depth 0 is refused naming the range, never replaced by the default.
+    let (text, is_error) = call(&client, "ctx_tree", json!({"depth": 0})).await;
+    assert!(is_error && text.contains("depth 0 is out of range: use 1 or more"), "{text}");
+    let one = ok(&client, "ctx_tree", json!({"depth": 1})).await;
+    assert!(one.contains("lib.rs"), "{one}");
+    assert_eq!(ok(&client, "ctx_tree", json!({"depth": null})).await, ok(&client, "ctx_tree", json!({})).await);
+    // A wrong type is still invalid params.
+    let e = protocol_error(try_call(&client, "ctx_shell", json!({"command": 5})).await);
+    assert_eq!(e.code, ErrorCode::INVALID_PARAMS, "{}", e.message);
+    client.cancel().await.unwrap();
+}
+
 #[test]
 fn sigterm_ends_the_server_and_the_commands_it_runs_in_process() {
     let home = Home::new();

@@ -123,3 +123,20 @@ fn bad_search_input_is_explained() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("outside the project"), "{}", describe(&out));
 }
+
+/// `--depth 0` is refused naming the range, never replaced by the default.
+#[test]
+fn tree_depth_zero_is_refused_not_replaced() {
+    let home = Home::new();
+    let root = project(&home, "deep", &[("a/b/c/d.rs", "fn d() {}\n"), ("top.rs", "fn t() {}\n")]);
+    let out = home.lctx_in(&root, true, &["tree", "--depth", "0"]);
+    assert!(!out.status.success(), "{}", describe(&out));
+    assert!(out.stdout.is_empty(), "{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("depth 0 is out of range: use 1 or more"),
+        "{}",
+        describe(&out)
+    );
+    let one = lctx(&home, &root, true, &["tree", "--depth", "1"]);
+    assert!(one.contains("a/") && !one.contains("b/"), "{one}");
+}

@@ -77,18 +77,22 @@ pub async fn glob(
 #[derive(Debug, Clone, Default)]
 pub struct TreeArgs {
     pub path: String,
-    /// Levels shown; 0 means the default (3).
-    pub depth: u32,
+    /// Levels shown, 1 or more; `None` is the daemon's default (3).
+    pub depth: Option<u32>,
     pub show_hidden: bool,
     /// Default true.
     pub respect_gitignore: Option<bool>,
 }
 
 pub async fn tree(backend: &Backend, ctx: RequestContext, args: TreeArgs) -> Result<Answer> {
+    // On the wire 0 means the default: a 0 asked for is refused, not replaced.
+    if args.depth == Some(0) {
+        return Err(super::Error::Usage("depth 0 is out of range: use 1 or more (default 3)".into()));
+    }
     let request = TreeRequest {
         ctx: Some(ctx),
         path: args.path,
-        depth: args.depth,
+        depth: args.depth.unwrap_or(0),
         show_hidden: args.show_hidden,
         respect_gitignore: args.respect_gitignore,
     };

@@ -57,7 +57,7 @@ pub struct GlobArgs {
 pub struct TreeArgs {
     /// The directory to show (default: the current one).
     path: Option<String>,
-    /// Levels shown (default 3).
+    /// Levels shown, 1 or more (default 3).
     #[arg(long, default_value_t = 3)]
     depth: u32,
     /// Include hidden files and directories.
@@ -97,7 +97,7 @@ pub async fn glob(args: GlobArgs, opts: &ClientOptions) -> Exit {
 pub async fn tree(args: TreeArgs, opts: &ClientOptions) -> Exit {
     let tree = capability::search::TreeArgs {
         path: args.path.unwrap_or_default(),
-        depth: args.depth,
+        depth: Some(args.depth),
         show_hidden: args.hidden,
         respect_gitignore: Some(!args.no_ignore),
     };

@@ -77,8 +77,7 @@ pub fn glob<'a>(backend: &'a Backend, call: Call<'a>) -> Reply<'a> {
 struct TreeArgs {
     #[serde(default)]
     path: String,
-    #[serde(default)]
-    depth: u32,
+    depth: Option<u32>,
     #[serde(default)]
     show_hidden: bool,
     respect_gitignore: Option<bool>,

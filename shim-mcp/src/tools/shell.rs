@@ -35,8 +35,10 @@ pub fn shell<'a>(backend: &'a Backend, call: Call<'a>) -> Reply<'a> {
             let id = job_id(args.job_id.as_ref())?;
             return Ok(shell::jobs(backend, call.ctx, action, id).await?);
         }
+        // A value the schema allows but the tool cannot use is a tool error
+        // (docs/mcp.md): only a wrong type is invalid params.
         if args.command.trim().is_empty() {
-            return Err(Failure::Params("give command (or background_action with job_id)".into()));
+            return Err(Failure::Refused("give command (or background_action with job_id)".into()));
         }
         let run = shell::RunArgs {
             command: args.command,
@@ -56,7 +58,7 @@ fn job_id(value: Option<&Value>) -> Result<u64, Failure> {
         Some(Value::String(s)) => s.trim().parse().ok(),
         _ => None,
     };
-    id.ok_or_else(|| Failure::Params("background_action needs the job_id that run_in_background returned".into()))
+    id.ok_or_else(|| Failure::Refused("background_action needs the job_id that run_in_background returned".into()))
 }
 
 #[derive(Deserialize)]
@@ -95,7 +97,7 @@ mod tests {
     fn job_ids_come_as_strings_or_numbers() {
         assert_eq!(job_id(Some(&json!("7"))).unwrap(), 7);
         assert_eq!(job_id(Some(&json!(7))).unwrap(), 7);
-        assert!(matches!(job_id(Some(&json!("x"))), Err(Failure::Params(_))));
-        assert!(matches!(job_id(None), Err(Failure::Params(_))));
+        assert!(matches!(job_id(Some(&json!("x"))), Err(Failure::Refused(_))));
+        assert!(matches!(job_id(None), Err(Failure::Refused(_))));
     }
 }
