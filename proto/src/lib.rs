@@ -22,5 +22,7 @@ pub mod v1 {
 /// 8: Graph/Related (ctx_graph) and Graph/Impact (ctx_impact).
 /// 9: precise mode of Graph/Callgraph (CallgraphRequest.precise, RESOLUTION_PRECISE and the
 /// answer's source).
+/// 10: ExecRequest.timeout_ms (timeouts to the millisecond) and ExpandRequest.limit with an id
+/// (at most that many lines).
 pub const PROTOCOL_MIN: u32 = 3;
-pub const PROTOCOL_MAX: u32 = 9;
+pub const PROTOCOL_MAX: u32 = 10;

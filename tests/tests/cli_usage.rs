@@ -65,7 +65,7 @@ fn bad_free_form_values_are_usage_errors() {
         &["expand", "abc", "--lines", "9-3"],
         &["config", "set", "no_such_key", "3"],
         &["config", "set", "redaction", "perhaps"],
-        &["expand", "abc", "--limit", "3"],
+        &["expand", "abc", "--limit", "0"],
     ] {
         let out = lctx(&home, &root, args);
         assert_eq!(out.status.code(), Some(2), "lctx {args:?}: {}", describe(&out));

@@ -784,3 +784,31 @@ fn a_command_that_fails_is_an_answer_with_its_exit_code_as_structured_content() 
     assert!(read["result"].get("structuredContent").is_none(), "only command answers carry it: {read}");
     assert!(raw.close().success());
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn ctx_shell_timeouts_are_exact_and_ctx_expand_ranges_limits_and_misses_are_plain() {
+    let home = Home::new();
+    let root = project(&home);
+    let client = connect(&home, &root, ProtocolVersion::V_2025_06_18, &[]).await;
+
+    let started = Instant::now();
+    let out = ok(&client, "ctx_shell", json!({"command": "sleep 5", "timeout_ms": 300})).await;
+    assert!(started.elapsed() < Duration::from_millis(2500), "{out}");
+    let said = out.split("[timed out after ").nth(1).and_then(|t| t.split(" ms:").next()).unwrap_or_default();
+    let said: u64 = said.parse().unwrap_or_else(|_| panic!("the answer names the time in ms: {out}"));
+    assert!((300..900).contains(&said), "killed at 300 ms, not rounded up to a second: {out}");
+    for bad in [0, 3_600_001] {
+        let (text, is_error) = call(&client, "ctx_shell", json!({"command": "echo ran", "timeout_ms": bad})).await;
+        assert!(is_error && text.contains("timeout_ms must be between 1 and 3600000"), "{bad}: {text}");
+    }
+
+    let id = archive_id(&ok(&client, "ctx_shell", json!({"command": "seq 1 3000"})).await);
+    let (text, is_error) = call(&client, "ctx_expand", json!({"id": id, "start_line": 10, "end_line": 5})).await;
+    assert!(is_error && text.contains("start_line 10 is after end_line 5: the range is reversed"), "{text}");
+    let first = ok(&client, "ctx_expand", json!({"id": id, "limit": 3})).await;
+    assert_eq!(first, "1\n2\n3\n[… more lines; ask start_line=4 for the rest]\n");
+    let none = ok(&client, "ctx_expand", json!({"id": id, "search": "^300", "start_line": 1, "end_line": 2})).await;
+    assert_eq!(none, "[no line matches `^300` in lines 1-2 of 3000]\n");
+    let nowhere = ok(&client, "ctx_expand", json!({"id": id, "search": "^x"})).await;
+    assert_eq!(nowhere, "[no line matches `^x` in its 3000 lines]\n");
+}

@@ -225,3 +225,72 @@ fn a_background_job_outlives_its_client_and_can_be_cancelled() {
     assert_eq!(missing.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no job 99"));
 }
+
+/// Several words after `--` are the command and its arguments, each passed
+/// as given (quoted for sh where needed); one word stays a command line.
+#[test]
+fn run_passes_the_words_after_the_separator_as_given() {
+    let home = Home::new();
+    let root = project(&home);
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(root.join("src/poll.rs"), "pub fn new() -> Poll {}\nfn newer() {}\n").unwrap();
+    let ok = |args: &[&str]| {
+        let out = lctx(&home, &root, args);
+        assert!(out.status.success(), "lctx {args:?}: {}", describe(&out));
+        stdout(&out)
+    };
+    assert_eq!(ok(&["run", "--", "grep", "-c", "pub fn new", "src/poll.rs"]), "1\n");
+    assert_eq!(
+        ok(&["run", "--", "printf", r"[%s]\n", "a b", "$HOME", "it's", "", "*", "~", "a;b", "--x=1"]),
+        "[a b]\n[$HOME]\n[it's]\n[]\n[*]\n[~]\n[a;b]\n[--x=1]\n"
+    );
+    assert_eq!(ok(&["run", "--", "sh", "-c", "for i in 1 2 3; do echo $i; done"]), "1\n2\n3\n");
+    // A first word is a program, never an assignment or sh's own syntax.
+    let out = lctx(&home, &root, &["run", "--", "A=1", "true"]);
+    assert_eq!(out.status.code(), Some(127), "`A=1` is looked up as a command: {}", describe(&out));
+    // One word: a command line, as documented.
+    assert_eq!(ok(&["run", "--", "echo one && echo $((1 + 1))"]), "one\n2\n");
+}
+
+#[test]
+fn run_timeouts_are_honoured_to_the_millisecond_and_zero_is_refused() {
+    let home = Home::new();
+    let root = project(&home);
+    let _daemon = home.spawn_daemon(&[]);
+    let started = std::time::Instant::now();
+    let out = lctx(&home, &root, &["run", "--timeout", "0.3", "--", "sleep 5"]);
+    let took = started.elapsed();
+    assert_eq!(out.status.code(), Some(124), "{}", describe(&out));
+    let text = stdout(&out);
+    let said = text.split("[timed out after ").nth(1).and_then(|t| t.split(" ms:").next()).unwrap_or_default();
+    let said: u64 = said.parse().unwrap_or_else(|_| panic!("the answer names the time in ms: {text}"));
+    assert!((300..900).contains(&said), "killed at 0.3 s, not rounded up to a second: {text}");
+    assert!(took < Duration::from_millis(2500), "{took:?}");
+
+    for bad in ["0", "0.0", "3601", "1.2345", "soon"] {
+        let out = lctx(&home, &root, &["run", "--timeout", bad, "--", "echo ran"]);
+        assert_eq!(out.status.code(), Some(2), "--timeout {bad}: {}", describe(&out));
+        assert!(!stdout(&out).contains("ran"), "--timeout {bad} runs nothing");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--timeout"), "{}", describe(&out));
+    }
+}
+
+#[test]
+fn expand_says_when_a_range_is_reversed_honours_limit_and_says_when_nothing_matches() {
+    let home = Home::new();
+    let root = project(&home);
+    let id = archive_id(&stdout(&lctx(&home, &root, &["run", "--", "seq 1 3000"])));
+
+    let reversed = lctx(&home, &root, &["expand", &id, "--lines", "10-5"]);
+    assert_eq!(reversed.status.code(), Some(2), "{}", describe(&reversed));
+    assert!(String::from_utf8_lossy(&reversed.stderr).contains("reversed"), "{}", describe(&reversed));
+
+    let first = stdout(&lctx(&home, &root, &["expand", &id, "--limit", "3"]));
+    assert_eq!(first, "1\n2\n3\n[… more lines; ask start_line=4 for the rest]\n");
+    let matching = stdout(&lctx(&home, &root, &["expand", &id, "--grep", "^29", "-n", "2"]));
+    assert_eq!(matching, "29: 29\n290: 290\n[… more lines; ask start_line=291 for the rest]\n");
+
+    let none = lctx(&home, &root, &["expand", &id, "--grep", "^300", "--lines", "1-2"]);
+    assert!(none.status.success(), "{}", describe(&none));
+    assert_eq!(stdout(&none), "[no line matches `^300` in lines 1-2 of 3000]\n");
+}

@@ -14,14 +14,18 @@ use crate::backend::Backend;
 /// Exit code for a command the timeout killed, as timeout(1) uses.
 pub const TIMED_OUT: i32 = 124;
 
+/// Longest timeout, in milliseconds (the daemon's limit).
+pub const MAX_TIMEOUT_MS: u64 = 3_600_000;
+
 #[derive(Debug, Clone, Default)]
 pub struct RunArgs {
     /// Run by `sh -c`.
     pub command: String,
     /// Uncompressed output.
     pub raw: bool,
-    /// 0 means the daemon's default (120 s); at most 3600.
-    pub timeout_secs: u32,
+    /// Milliseconds, honoured as given; None means the daemon's default
+    /// (120 s). 1 to [`MAX_TIMEOUT_MS`].
+    pub timeout_ms: Option<u64>,
     /// Working directory, relative to the context's cwd.
     pub cwd: Option<String>,
     /// Added to (and overriding) this process's environment.
@@ -34,6 +38,14 @@ pub async fn run(backend: &Backend, ctx: RequestContext, args: RunArgs, surface:
     if args.command.trim().is_empty() {
         return Err(Error::Usage("give the command to run".into()));
     }
+    if let Some(ms) = args.timeout_ms
+        && !(1..=MAX_TIMEOUT_MS).contains(&ms)
+    {
+        return Err(Error::Usage(format!(
+            "timeout_ms must be between 1 and {MAX_TIMEOUT_MS} (an hour), got {ms}; leave it out for the default of \
+             120000"
+        )));
+    }
     // Variables that are not UTF-8 cannot travel in the protocol; skip them
     // rather than fail (std::env::vars would panic).
     let mut env: HashMap<String, String> =
@@ -43,7 +55,9 @@ pub async fn run(backend: &Backend, ctx: RequestContext, args: RunArgs, surface:
         ctx: Some(ctx),
         command: args.command,
         env,
-        timeout_secs: args.timeout_secs,
+        timeout_ms: args.timeout_ms.unwrap_or(0),
+        // For a daemon of protocol 9 or older, which knows only whole seconds.
+        timeout_secs: args.timeout_ms.map_or(0, |ms| u32::try_from(ms.div_ceil(1000)).unwrap_or(u32::MAX)),
         raw: args.raw,
         background: args.background,
         // The project stays the one of ctx.cwd: the daemon checks that the
@@ -64,8 +78,8 @@ pub async fn run(backend: &Backend, ctx: RequestContext, args: RunArgs, surface:
         push_block(
             &mut text,
             &format!(
-                "[timed out after {:.1} s: the command and everything it started were killed]",
-                out.duration_ms as f64 / 1000.0
+                "[timed out after {}: the command and everything it started were killed]",
+                duration(out.duration_ms)
             ),
         );
     }
@@ -78,6 +92,12 @@ pub async fn run(backend: &Backend, ctx: RequestContext, args: RunArgs, surface:
     // A command that ran and failed is an answer, not a failed call: its exit
     // code travels in the text (`[exit:N]`) and in the JSON.
     Ok(Answer { text, is_error: false, exit_code, json })
+}
+
+/// `350 ms` under a second (a short timeout reads as what it was), else
+/// `2.5 s`.
+fn duration(ms: u64) -> String {
+    if ms < 1000 { format!("{ms} ms") } else { format!("{:.1} s", ms as f64 / 1000.0) }
 }
 
 /// Job actions by name.
@@ -136,13 +156,21 @@ pub struct ExpandArgs {
     /// With an id: only lines matching this regex. Without: find archived
     /// outputs mentioning it (lean-ctx's `search`).
     pub search: String,
-    /// Searching: at most this many outputs; 0 means the daemon's default.
+    /// Searching: at most this many outputs; with an id: at most this many
+    /// lines (matching lines with `search`). 0 means the daemon's default.
     pub limit: u32,
 }
 
 pub async fn expand(backend: &Backend, ctx: RequestContext, args: ExpandArgs) -> Result<Answer> {
     let id = args.id.trim().to_string();
     let request = if !id.is_empty() {
+        if let (Some(first), Some(last)) = (args.start_line, args.end_line)
+            && last < first
+        {
+            return Err(Error::Usage(format!(
+                "start_line {first} is after end_line {last}: the range is reversed (give start_line <= end_line)"
+            )));
+        }
         ExpandRequest {
             ctx: Some(ctx),
             id,
@@ -150,7 +178,7 @@ pub async fn expand(backend: &Backend, ctx: RequestContext, args: ExpandArgs) ->
             end_line: args.end_line,
             grep: args.search,
             search: String::new(),
-            limit: 0,
+            limit: args.limit,
         }
     } else if !args.search.trim().is_empty() {
         ExpandRequest { ctx: Some(ctx), search: args.search, limit: args.limit, ..ExpandRequest::default() }
@@ -180,6 +208,13 @@ mod tests {
         assert_eq!(job_line(&job), "job 7 · exit 2 · 1.2 s · make");
         assert_eq!(job_line(&Job { running: true, ..job.clone() }), "job 7 · running · 1.2 s · make");
         assert_eq!(job_line(&Job { cancelled: true, ..job }), "job 7 · cancelled · 1.2 s · make");
+    }
+
+    #[test]
+    fn durations_read_in_the_unit_that_shows_them() {
+        assert_eq!(duration(100), "100 ms");
+        assert_eq!(duration(999), "999 ms");
+        assert_eq!(duration(2504), "2.5 s");
     }
 
     #[test]

@@ -13,13 +13,14 @@ pub struct RunArgs {
     /// Print the output uncompressed.
     #[arg(long)]
     raw: bool,
-    /// Seconds before the command (and everything it started) is killed; at most 3600.
-    #[arg(long, value_name = "S", default_value_t = 120)]
-    timeout: u32,
+    /// Seconds before the command (and everything it started) is killed, to the millisecond (0.5, 2.5);
+    /// more than 0, at most 3600.
+    #[arg(long, value_name = "S", default_value = "120", value_parser = parse_timeout)]
+    timeout: u64,
     /// Start in the background and print the job id.
     #[arg(long)]
     bg: bool,
-    /// The command line, run by `sh -c`.
+    /// One argument: a command line, run by `sh -c`. Several: the command and its arguments, each passed as given.
     #[arg(last = true, required = true, num_args = 1..)]
     command: Vec<String>,
     #[command(flatten)]
@@ -54,6 +55,7 @@ pub struct ExpandArgs {
     /// Find archived outputs mentioning these words.
     #[arg(long, value_name = "QUERY", conflicts_with_all = ["id", "lines", "grep"])]
     search: Option<String>,
+    /// With an id: at most this many lines (matching lines with --grep); the answer says where the rest starts.
     /// With --search: at most this many outputs, best first (default 20); the answer says how many more match.
     #[arg(short = 'n', long)]
     limit: Option<u32>,
@@ -61,12 +63,64 @@ pub struct ExpandArgs {
     pub caller: super::SessionOpt,
 }
 
+/// `--timeout S` in milliseconds: seconds with up to three decimals, more
+/// than 0 and at most an hour.
+fn parse_timeout(text: &str) -> Result<u64, String> {
+    let bad = || format!("`{text}` is not a number of seconds (like 30 or 2.5)");
+    let (whole, fraction) = text.trim().split_once('.').unwrap_or((text.trim(), ""));
+    if (whole.is_empty() && fraction.is_empty()) || !(whole.bytes().chain(fraction.bytes()).all(|b| b.is_ascii_digit()))
+    {
+        return Err(bad());
+    }
+    if fraction.len() > 3 {
+        return Err(format!("`{text}`: the timeout counts milliseconds, at most three decimals"));
+    }
+    let seconds: u64 = if whole.is_empty() { 0 } else { whole.parse().map_err(|_| bad())? };
+    let millis: u64 = if fraction.is_empty() { 0 } else { format!("{fraction:0<3}").parse().map_err(|_| bad())? };
+    let ms = seconds.checked_mul(1000).and_then(|s| s.checked_add(millis)).unwrap_or(u64::MAX);
+    if ms == 0 {
+        return Err("the timeout must be more than 0 (leave --timeout out for the default of 120 s)".into());
+    }
+    if ms > capability::shell::MAX_TIMEOUT_MS {
+        return Err(format!("`{text}` is more than the longest timeout, 3600 s"));
+    }
+    Ok(ms)
+}
+
+/// The command line `sh -c` runs for the words after `--`: one word is a
+/// command line already (`lctx run -- 'make && make test'`); several are a
+/// command and its arguments, each quoted for sh where it needs it so the
+/// shell sees exactly these words (`lctx run -- grep -c "pub fn" f.rs`).
+fn command_line(words: &[String]) -> String {
+    match words {
+        [line] => line.clone(),
+        _ => words.iter().enumerate().map(|(i, w)| sh_word(w, i == 0)).collect::<Vec<_>>().join(" "),
+    }
+}
+
+/// Words sh reads as its own syntax when they come first.
+const RESERVED: [&str; 13] =
+    ["if", "then", "else", "elif", "fi", "do", "done", "case", "esac", "while", "until", "for", "in"];
+
+/// `word` as sh reads it back: bare when nothing in it is special to sh,
+/// else single-quoted (a `'` inside as `'\''`). A first word is quoted also
+/// where sh would take it for an assignment or a reserved word.
+fn sh_word(word: &str, first: bool) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-+=.,:/@%".contains(c);
+    let syntax = first && (word.contains('=') || RESERVED.contains(&word));
+    if !word.is_empty() && word.chars().all(plain) && !syntax {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
 /// Runs the command; lctx exits with its exit code (124 after a timeout).
 pub async fn run(args: RunArgs, opts: &ClientOptions) -> Exit {
     let run = capability::shell::RunArgs {
-        command: args.command.join(" "),
+        command: command_line(&args.command),
         raw: args.raw,
-        timeout_secs: args.timeout,
+        timeout_ms: Some(args.timeout),
         background: args.bg,
         ..Default::default()
     };
@@ -93,15 +147,18 @@ fn parse_lines(spec: &str) -> Result<(u32, u32), Failure> {
     let (a, b) = spec.split_once('-').ok_or_else(bad)?;
     let start = a.trim().parse().map_err(|_| bad())?;
     let end = b.trim().parse().map_err(|_| bad())?;
-    if start == 0 || end < start {
+    if start == 0 {
         return Err(bad());
+    }
+    if end < start {
+        return Err(Failure::Usage(format!("--lines {spec} is reversed: N-M runs from N up to M (N <= M)")));
     }
     Ok((start, end))
 }
 
 pub async fn expand(args: ExpandArgs, opts: &ClientOptions) -> Exit {
-    if args.limit.is_some() && args.search.is_none() {
-        return Err(Failure::Usage("--limit belongs to `lctx expand --search`".into()));
+    if args.limit == Some(0) {
+        return Err(Failure::Usage("--limit must be at least 1".into()));
     }
     let (start_line, end_line) = match &args.lines {
         Some(spec) => {
@@ -122,4 +179,57 @@ pub async fn expand(args: ExpandArgs, opts: &ClientOptions) -> Exit {
     let backend = super::connect(opts).await?;
     let answer = capability::shell::expand(&backend, opts.context(), expand).await.map_err(|e| failure(&backend, e))?;
     Ok(emit(&answer, false))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `sh -c LINE` passes to a program: its words, each ended by NUL.
+    fn words_sh_sees(line: &str) -> Vec<String> {
+        let out = std::process::Command::new("/bin/sh")
+            .arg("-c")
+            .arg(format!("for w in {line}; do printf '%s\\0' \"$w\"; done"))
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        text.split_terminator('\0').map(String::from).collect()
+    }
+
+    #[test]
+    fn several_words_reach_sh_exactly_as_given() {
+        let words: Vec<String> =
+            ["grep", "-c", "pub fn new", "$HOME", "it's", "", "*", "~", "a;b", "\\n", "x\ny", "--x=1"]
+                .map(String::from)
+                .to_vec();
+        let line = command_line(&words);
+        assert_eq!(words_sh_sees(&line), words, "{line}");
+        assert_eq!(command_line(&["cargo".into(), "test".into(), "-p".into(), "lctx".into()]), "cargo test -p lctx");
+        assert_eq!(command_line(&["A=1".into(), "make".into()]), "'A=1' make");
+        assert_eq!(command_line(&["for".into(), "x".into()]), "'for' x");
+    }
+
+    #[test]
+    fn one_word_stays_a_command_line() {
+        assert_eq!(command_line(&["make && make test".into()]), "make && make test");
+    }
+
+    #[test]
+    fn timeouts_count_milliseconds() {
+        assert_eq!(parse_timeout("120"), Ok(120_000));
+        assert_eq!(parse_timeout("2.5"), Ok(2_500));
+        assert_eq!(parse_timeout("0.001"), Ok(1));
+        assert_eq!(parse_timeout(".25"), Ok(250));
+        assert_eq!(parse_timeout("3600"), Ok(3_600_000));
+        for bad in ["0", "0.000", "3600.001", "1.2345", "", ".", "-1", "1e3", "soon", "99999999999999999999"] {
+            assert!(parse_timeout(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_reversed_range_is_named_as_such() {
+        assert_eq!(parse_lines("2-4").unwrap(), (2, 4));
+        assert!(matches!(parse_lines("10-5"), Err(Failure::Usage(m)) if m.contains("reversed")));
+        assert!(matches!(parse_lines("0-5"), Err(Failure::Usage(m)) if m.contains("N-M")));
+    }
 }

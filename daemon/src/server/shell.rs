@@ -58,7 +58,8 @@ impl Shell for ShellService {
         let params = RunParams {
             command: req.command,
             env: req.env.into_iter().collect(),
-            timeout_secs: req.timeout_secs,
+            // timeout_ms (protocol 10) to the millisecond; whole seconds from older clients.
+            timeout_ms: if req.timeout_ms > 0 { req.timeout_ms } else { u64::from(req.timeout_secs) * 1000 },
             raw: req.raw,
             workdir: req.cwd,
         };
@@ -129,7 +130,13 @@ impl Shell for ShellService {
         if req.id.trim().is_empty() {
             return Err(Status::invalid_argument("give the id printed under the shortened output, or a search"));
         }
-        let params = ExpandParams { id: req.id, start_line: req.start_line, end_line: req.end_line, grep: req.grep };
+        let params = ExpandParams {
+            id: req.id,
+            start_line: req.start_line,
+            end_line: req.end_line,
+            grep: req.grep,
+            limit: req.limit,
+        };
         let (text, total_lines) = blocking(move || engine.expand(&params)).await?.map_err(engine_status)?;
         Ok(Response::new(ExpandResponse { meta: Some(self.host.meta()), text, total_lines, hits: Vec::new() }))
     }

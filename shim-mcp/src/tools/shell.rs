@@ -43,7 +43,7 @@ pub fn shell<'a>(backend: &'a Backend, call: Call<'a>) -> Reply<'a> {
         let run = shell::RunArgs {
             command: args.command,
             raw: args.raw,
-            timeout_secs: args.timeout_ms.map_or(0, |ms| u32::try_from(ms.div_ceil(1000)).unwrap_or(u32::MAX)),
+            timeout_ms: args.timeout_ms,
             cwd: args.cwd,
             env: args.env,
             background: args.run_in_background,

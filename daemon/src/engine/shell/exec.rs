@@ -68,7 +68,11 @@ pub fn validate(params: &ExecParams) -> EngineResult<()> {
         }
     }
     if params.timeout.is_zero() || params.timeout > MAX_TIMEOUT {
-        return Err(EngineError::invalid(format!("timeout must be between 1 s and {} s", MAX_TIMEOUT.as_secs())));
+        return Err(EngineError::invalid(format!(
+            "timeout must be between 1 ms and {} ms ({} s)",
+            MAX_TIMEOUT.as_millis(),
+            MAX_TIMEOUT.as_secs()
+        )));
     }
     if !params.cwd.is_dir() {
         return Err(EngineError::not_found(format!("the working directory {} does not exist", params.cwd.display())));

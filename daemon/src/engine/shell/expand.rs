@@ -21,6 +21,8 @@ pub struct ExpandParams {
     pub start_line: Option<u32>,
     pub end_line: Option<u32>,
     pub grep: String,
+    /// At most this many lines (matching lines with grep); 0: [`MAX_LINES`].
+    pub limit: u32,
 }
 
 impl Engine {
@@ -49,12 +51,23 @@ impl Engine {
         let dir = self.archive_dir();
         let (meta, mut reader) = self.memory.with(|s| s.archive_open(&dir, p.id.trim()))?;
         let total = meta.raw_lines;
+        if let (Some(first), Some(last)) = (p.start_line, p.end_line)
+            && last < first
+        {
+            return Err(EngineError::invalid(format!(
+                "start_line {first} is after end_line {last}: the range is reversed (lines are 1-based, inclusive)"
+            )));
+        }
         let start = u64::from(p.start_line.unwrap_or(1).max(1));
         let end = p.end_line.map_or(total, |e| u64::from(e).min(total));
         if start > end.max(1) && total > 0 {
             return Err(EngineError::invalid(format!("the output has {total} lines; line {start} is past the end")));
         }
-        let whole = p.start_line.is_none() && p.end_line.is_none() && p.grep.is_empty();
+        let max_lines = match usize::try_from(p.limit) {
+            Ok(0) | Err(_) => MAX_LINES,
+            Ok(limit) => limit.min(MAX_LINES),
+        };
+        let whole = p.start_line.is_none() && p.end_line.is_none() && p.grep.is_empty() && p.limit == 0;
         if whole && total <= MAX_LINES as u64 && meta.raw_bytes <= MAX_BYTES as u64 {
             // The exact original bytes (as text).
             let mut bytes = Vec::new();
@@ -84,7 +97,7 @@ impl Engine {
                 continue;
             }
             let prefix = if pattern.is_some() { format!("{number}: ") } else { String::new() };
-            if shown == MAX_LINES || (shown > 0 && out.len() + prefix.len() + line.len() >= MAX_BYTES) {
+            if shown == max_lines || (shown > 0 && out.len() + prefix.len() + line.len() >= MAX_BYTES) {
                 out.push_str(&format!("[… more lines; ask start_line={number} for the rest]\n"));
                 break;
             }
@@ -98,6 +111,17 @@ impl Engine {
             }
             out.push('\n');
             shown += 1;
+        }
+        if shown == 0
+            && let Some(re) = &pattern
+        {
+            // An empty answer would read as an empty output.
+            let window = if p.start_line.is_some() || p.end_line.is_some() {
+                format!(" in lines {start}-{end} of {total}")
+            } else {
+                format!(" in its {total} lines")
+            };
+            out = format!("[no line matches `{}`{window}]\n", re.as_str());
         }
         Ok((out, total, meta.project))
     }

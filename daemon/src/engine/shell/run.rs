@@ -22,8 +22,8 @@ use crate::engine::{Caller, Engine};
 pub struct RunParams {
     pub command: String,
     pub env: BTreeMap<String, String>,
-    /// 0 means the default (120 s).
-    pub timeout_secs: u32,
+    /// Milliseconds; 0 means the default (120 s).
+    pub timeout_ms: u64,
     pub raw: bool,
     /// The working directory, relative to the request's cwd; empty: that cwd.
     pub workdir: String,
@@ -31,11 +31,7 @@ pub struct RunParams {
 
 impl RunParams {
     fn exec_params(&self, cwd: std::path::PathBuf) -> ExecParams {
-        let timeout = if self.timeout_secs == 0 {
-            exec::DEFAULT_TIMEOUT
-        } else {
-            Duration::from_secs(u64::from(self.timeout_secs))
-        };
+        let timeout = if self.timeout_ms == 0 { exec::DEFAULT_TIMEOUT } else { Duration::from_millis(self.timeout_ms) };
         ExecParams {
             command: self.command.clone(),
             cwd,
