@@ -609,6 +609,17 @@ fn classes_without_their_members_keep_their_own_lines() {
     assert_eq!(render_signatures(&modules), "L1-2 mod {a, b}\n");
 }
 
+/// Types a function declares in its body are its members; its helpers and locals are not.
+#[test]
+fn typescript_types_declared_inside_a_function() {
+    check(
+        "typescript/plugin.ts",
+        Language::TypeScript,
+        &["enableMapDrafts", "DraftMap", "get", "DraftOptions", "deep", "helper"],
+    )
+    .hides(&["proxyMap", "seen", "inner"]);
+}
+
 /// A type alias too long for one line loses its value, never the join of its name and parameters.
 #[test]
 fn typescript_long_type_alias_keeps_its_name_whole() {

@@ -9,8 +9,10 @@ use crate::text::node_text;
 
 pub(super) static SPEC: Spec = Spec {
     rules: &[
-        Rule::new("function_declaration", Kind::Function),
-        Rule::new("generator_function_declaration", Kind::Function),
+        // A function's body is walked for the types it declares (immer's `enableMapSet()` holds
+        // its `DraftMap` and `DraftSet` classes); its other locals are not outlined.
+        Rule::new("function_declaration", Kind::Function).members("body"),
+        Rule::new("generator_function_declaration", Kind::Function).members("body"),
         // Overload signatures and `declare function`.
         Rule::new("function_signature", Kind::Function).whole(),
         Rule::new("class_declaration", Kind::Class).members("body").head_members(base_type_literals),

@@ -501,6 +501,11 @@ impl<'s> Walker<'s> {
         if matches!(kind, Kind::Const | Kind::Variable) && owner.is_some_and(|o| !api_level(o)) {
             return None;
         }
+        // Inside a function only the types it declares are outlined; its helpers are detail.
+        let declares_type = matches!(kind, Kind::Class | Kind::Interface | Kind::Enum | Kind::Struct | Kind::TypeAlias);
+        if owner.is_some_and(|o| o.kind == Kind::Function) && !declares_type {
+            return None;
+        }
         let name = truncate(collapse(&(rule.name)(node, self.source)?), MAX_SIGNATURE);
         if name.is_empty() {
             return None;
