@@ -28,6 +28,12 @@ use crate::walk::{Skipped, Stop, read_file, scan_files, text_of};
 
 /// Definitions weigh more than mentions.
 const SYMBOL_BOOST: Score = 2.0;
+
+/// What a scanned answer says of its order: the scan counts words only (finding each file's
+/// definitions would parse it), so the index, which also weighs [`SYMBOL_BOOST`], can order the
+/// same files differently.
+pub(crate) const SCAN_RANKING: &str = "ranked by word counts alone (the index also weighs the files that define the words), so the order can \
+     differ once the index is ready";
 /// Lines shown per ranked file.
 const LINES_PER_FILE: usize = 3;
 /// bm25 parameters, tantivy's defaults.

@@ -71,6 +71,7 @@ impl SearchEngine {
                     root,
                     |view| bm25::search_index(view, root, &filter, &terms, max, config),
                     |deadline| bm25::search_scan(&scope, &filter, &terms, max, config, &stop(deadline)),
+                    Some(bm25::SCAN_RANKING),
                 )
             }
             Action::Symbol => {
@@ -79,6 +80,7 @@ impl SearchEngine {
                     root,
                     |view| symbol::search_index(view, root, &filter, &needle, max, config),
                     |deadline| symbol::search_scan(&scope, &filter, &needle, max, config, &stop(deadline)),
+                    None,
                 )
             }
         };
@@ -102,16 +104,22 @@ impl SearchEngine {
     /// Answers from the index when it is ready, otherwise (or when the index
     /// fails or panics, which also schedules a rebuild) from a scan bounded
     /// by `scan_budget`, with a note. Without an index coming (build_on_search
-    /// off) the scan is the answer and runs to the end.
+    /// off) the scan is the answer and runs to the end. `differs` is what a
+    /// scanned answer's note adds when the scan does not rank as the index does.
     fn indexed_or_scan(
         &self,
         root: &Path,
         from_index: impl FnOnce(&IndexView) -> tantivy::Result<Found>,
         scan: impl FnOnce(Option<Instant>) -> Found,
+        differs: Option<&str>,
     ) -> (Source, Option<String>, Found) {
         let Some(project) = self.project_for_search(root) else {
-            let note = "no index open for this project (build_on_search is off): searched the files directly";
-            return (Source::Scan, Some(note.to_string()), scan(None));
+            let mut note =
+                "no index open for this project (build_on_search is off): searched the files directly".to_string();
+            if let Some(differs) = differs {
+                note.push_str(&format!("; {differs}"));
+            }
+            return (Source::Scan, Some(note), scan(None));
         };
         // A search right after an edit waits for the index to have it; past the wait the index
         // answers, saying it lags.
@@ -137,6 +145,9 @@ impl SearchEngine {
         let budget = self.config().scan_budget;
         let found = scan(Some(Instant::now() + budget));
         let mut note = format!("{reason}: searched the files directly");
+        if let Some(differs) = differs {
+            note.push_str(&format!("; {differs}"));
+        }
         if found.cut_short {
             note.push_str(&format!(
                 "; the scan stopped at its {budget:?} budget after {} files, so the results are partial",

@@ -123,7 +123,7 @@ fn protocol_error(result: Result<CallToolResult, ServiceError>) -> rmcp::ErrorDa
 /// The archive id named by the handle line under shortened output.
 /// A search answer without its note on how it was served (index or scan).
 fn hits(text: &str) -> Vec<&str> {
-    text.lines().filter(|l| !l.ends_with("searched the files directly")).collect()
+    text.lines().filter(|l| !l.contains("searched the files directly")).collect()
 }
 
 fn archive_id(text: &str) -> String {
