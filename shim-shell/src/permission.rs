@@ -27,7 +27,6 @@ use lean_ctx_common::stamp::Stamp;
 use lean_ctx_proto::v1::{CheckRequest, FileStamp, Permission};
 
 use crate::engine::{self, Failure};
-use crate::hooks::sh;
 
 /// The whole check, daemon start-up or fallback child included.
 const DEADLINE: Duration = Duration::from_secs(3);
@@ -133,13 +132,8 @@ fn remember(cache: &Path, cwd: &Path, stamps: &[FileStamp]) {
 /// special are single-quoted, so a `;` inside an argument is not taken for
 /// a second command.
 fn command_line(command: &[OsString]) -> String {
-    let plain = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_alphanumeric() || b"_-./:=@%+,^".contains(&b));
-    command
-        .iter()
-        .map(|word| word.to_string_lossy())
-        .map(|word| if plain(&word) { word.into_owned() } else { sh::quote(&word) })
-        .collect::<Vec<_>>()
-        .join(" ")
+    let words: Vec<String> = command.iter().map(|word| word.to_string_lossy().into_owned()).collect();
+    lctx::capability::shell::sh_words(&words)
 }
 
 #[cfg(test)]

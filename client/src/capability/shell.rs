@@ -198,6 +198,29 @@ pub async fn expand(backend: &Backend, ctx: RequestContext, args: ExpandArgs) ->
     Ok(Answer::ok(out.text, json))
 }
 
+/// Words sh reads as its own syntax when they come first.
+const RESERVED: [&str; 13] =
+    ["if", "then", "else", "elif", "fi", "do", "done", "case", "esac", "while", "until", "for", "in"];
+
+/// `words` (a program and its arguments) as one line `sh -c` reads back as
+/// exactly these words: each bare when nothing in it is special to sh, else
+/// single-quoted (a `'` inside as `'\''`); the first also where sh would
+/// take it for an assignment or a reserved word. `lctx run` and
+/// `lctx-shell run` send commands this way, and permission rules and output
+/// compression read them.
+pub fn sh_words(words: &[impl AsRef<str>]) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-+=.,:/@%".contains(c);
+    let word = |(i, word): (usize, &str)| {
+        let syntax = i == 0 && (word.contains('=') || RESERVED.contains(&word));
+        if !word.is_empty() && word.chars().all(plain) && !syntax {
+            word.to_string()
+        } else {
+            format!("'{}'", word.replace('\'', r"'\''"))
+        }
+    };
+    words.iter().map(AsRef::as_ref).enumerate().map(word).collect::<Vec<_>>().join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

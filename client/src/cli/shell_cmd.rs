@@ -89,29 +89,12 @@ fn parse_timeout(text: &str) -> Result<u64, String> {
 
 /// The command line `sh -c` runs for the words after `--`: one word is a
 /// command line already (`lctx run -- 'make && make test'`); several are a
-/// command and its arguments, each quoted for sh where it needs it so the
-/// shell sees exactly these words (`lctx run -- grep -c "pub fn" f.rs`).
+/// command and its arguments, quoted so the shell sees exactly these words
+/// (`lctx run -- grep -c "pub fn" f.rs`).
 fn command_line(words: &[String]) -> String {
     match words {
         [line] => line.clone(),
-        _ => words.iter().enumerate().map(|(i, w)| sh_word(w, i == 0)).collect::<Vec<_>>().join(" "),
-    }
-}
-
-/// Words sh reads as its own syntax when they come first.
-const RESERVED: [&str; 13] =
-    ["if", "then", "else", "elif", "fi", "do", "done", "case", "esac", "while", "until", "for", "in"];
-
-/// `word` as sh reads it back: bare when nothing in it is special to sh,
-/// else single-quoted (a `'` inside as `'\''`). A first word is quoted also
-/// where sh would take it for an assignment or a reserved word.
-fn sh_word(word: &str, first: bool) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "_-+=.,:/@%".contains(c);
-    let syntax = first && (word.contains('=') || RESERVED.contains(&word));
-    if !word.is_empty() && word.chars().all(plain) && !syntax {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
+        _ => capability::shell::sh_words(words),
     }
 }
 
