@@ -74,6 +74,35 @@ fn bad_free_form_values_are_usage_errors() {
 }
 
 #[test]
+fn a_flag_value_out_of_its_range_is_a_usage_error() {
+    let home = Home::new();
+    let root = project(&home);
+    for (args, said) in [
+        (&["map", "--max-tokens", "0"][..], "0 leaves no room for a map: give 64 to 16384"),
+        (&["graph", "notes.txt", "-a", "neighbors", "-d", "7"], "depth 7 is out of range for neighbors: use 1 to 3"),
+        (&["graph", "notes.txt", "-a", "neighbors", "-d", "0"], "depth 0 is out of range for neighbors: use 1 to 3"),
+        (&["--host", "bogus", "rules", "notes.txt"], "unknown --host `bogus`; valid: claude-code, codex"),
+        (&["read", "notes.txt", "--host", "bogus"], "unknown --host `bogus`"),
+        (&["read", "notes.txt", "--start-line", "0"], "--start-line"),
+        (&["read", "notes.txt", "--start-line", "1", "--limit", "0"], "--limit"),
+        (&["callgraph", "x", "-d", "9"], "depth 9 is out of range: use 1 to 5"),
+        (&["impact", "notes.txt", "-d", "0"], "depth 0 is out of range: use 1 to 5"),
+        (&["run", "--timeout", "99999", "--", "true"], "3600"),
+    ] {
+        let out = lctx(&home, &root, args);
+        assert_eq!(out.status.code(), Some(2), "lctx {args:?}: {}", describe(&out));
+        assert!(stderr(&out).contains(said), "lctx {args:?}: {}", describe(&out));
+    }
+    // Values inside the range still answer, and a file that is not there is a failure, not a usage error.
+    let host = lctx(&home, &root, &["rules", "notes.txt", "--host", "Claude"]);
+    assert!(host.status.success(), "{}", describe(&host));
+    let window = lctx(&home, &root, &["read", "notes.txt", "--start-line", "2", "--limit", "1"]);
+    assert!(String::from_utf8_lossy(&window.stdout).contains("beta"), "{}", describe(&window));
+    let missing = lctx(&home, &root, &["read", "missing.txt"]);
+    assert_eq!(missing.status.code(), Some(1), "{}", describe(&missing));
+}
+
+#[test]
 fn gain_daily_draws_one_bar_per_day_and_refuses_what_does_not_combine() {
     let home = Home::new();
     let root = project(&home);

@@ -205,7 +205,7 @@ fn bad_input_gets_an_answer_that_says_what_to_do() {
     assert!(String::from_utf8_lossy(&no_symbol.stderr).contains("app.py::name"), "{}", describe(&no_symbol));
 
     let deep = lctx(&home, &root, false, &["graph", "app.py", "--action", "neighbors", "--depth", "4"]);
-    assert_eq!(deep.status.code(), Some(1), "{}", describe(&deep));
+    assert_eq!(deep.status.code(), Some(2), "a bad --depth is a usage error: {}", describe(&deep));
     assert!(String::from_utf8_lossy(&deep.stderr).contains("use 1 to 3"), "{}", describe(&deep));
 
     // Not a git repository: related says co-change is unavailable; diff says why it cannot run.

@@ -157,7 +157,7 @@ fn bad_input_gets_a_clear_answer() {
     let no_daemon = [("LEAN_CTX_NO_DAEMON", "1")];
 
     let zero = lctx(&home, &root, &no_daemon, &["map", "--max-tokens", "0"]);
-    assert_eq!(zero.status.code(), Some(1), "{}", describe(&zero));
+    assert_eq!(zero.status.code(), Some(2), "a usage error: {}", describe(&zero));
     assert!(String::from_utf8_lossy(&zero.stderr).contains("give 64 to 16384"), "{}", describe(&zero));
 
     let small = map_json(&home, &root, &no_daemon, &["--max-tokens", "10"]);

@@ -21,6 +21,9 @@ pub const ACTIONS: [(&str, RelatedAction); 4] = [
 
 pub const ACTION_NAMES: [&str; 4] = super::names(&ACTIONS);
 
+/// The most import steps `neighbors` follows (the graph's own limit, which the daemon checks too).
+pub const MAX_NEIGHBOR_DEPTH: u32 = 3;
+
 #[derive(Debug, Clone, Default)]
 pub struct GraphArgs {
     /// A name of [`ACTIONS`]; empty means related.
@@ -44,6 +47,13 @@ pub async fn graph(backend: &Backend, ctx: RequestContext, args: GraphArgs, surf
             _ => "a file of the project",
         };
         return Err(super::Error::Usage(format!("{} needs `path`: {what}", action_name(action))));
+    }
+    if action == RelatedAction::Neighbors
+        && let Some(depth) = args.depth.filter(|d| !(1..=MAX_NEIGHBOR_DEPTH).contains(d))
+    {
+        return Err(super::Error::Usage(format!(
+            "depth {depth} is out of range for neighbors: use 1 to {MAX_NEIGHBOR_DEPTH}"
+        )));
     }
     let request = RelatedRequest {
         ctx: Some(ctx),

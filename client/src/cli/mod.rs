@@ -206,6 +206,35 @@ impl Command {
     }
 }
 
+/// The names `--host` takes, as the daemon reads them (lean_ctx_guard's `Host::parse`, any case,
+/// plus `none` and `auto`); the first five are the ones to show.
+const HOST_NAMES: [&str; 12] = [
+    "claude-code",
+    "codex",
+    "cursor",
+    "copilot",
+    "none",
+    "auto",
+    "claude",
+    "claude_code",
+    "claudecode",
+    "agents",
+    "agents.md",
+    "github-copilot",
+];
+
+/// `--host HOST` is a usage error when the daemon would not know the host. (An unknown
+/// `$LEAN_CTX_HOST` or `rules_host` setting is the daemon's to refuse: no flag was given.)
+fn check_host(host: &str) -> Result<(), String> {
+    let name = host.trim();
+    let known = |n: &str| if matches!(n, "none" | "auto") { n == name } else { n.eq_ignore_ascii_case(name) };
+    if HOST_NAMES.iter().any(|n| known(n)) {
+        Ok(())
+    } else {
+        Err(format!("unknown --host `{name}`; valid: {}", HOST_NAMES[..5].join(", ")))
+    }
+}
+
 /// A failure already explained to the user; maps to exit code 1.
 pub type CmdResult = Result<(), String>;
 
@@ -283,6 +312,9 @@ pub fn main() -> ExitCode {
         opts.session_id = session.to_string();
     }
     if let Some(host) = host.or(cli.host.as_deref()) {
+        if let Err(message) = check_host(host) {
+            return fail(&Failure::Usage(message));
+        }
         opts.host = host.to_string();
     }
     dispatch(cli.command, runtime, opts)
@@ -348,4 +380,27 @@ fn fail(failure: &Failure) -> ExitCode {
         eprintln!("lctx: {msg}");
     }
     ExitCode::from(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use lean_ctx_guard::rules::Host;
+
+    use super::*;
+
+    #[test]
+    fn host_names_are_those_the_daemon_reads() {
+        for name in HOST_NAMES.iter().filter(|n| !matches!(**n, "none" | "auto")) {
+            assert!(Host::parse(name).is_some(), "{name}");
+            assert!(check_host(&name.to_ascii_uppercase()).is_ok(), "{name}");
+        }
+        for host in [Host::ClaudeCode, Host::Codex, Host::Cursor, Host::Copilot] {
+            assert!(HOST_NAMES[..4].contains(&host.name()), "{host:?}");
+        }
+        assert_eq!(
+            check_host("bogus"),
+            Err("unknown --host `bogus`; valid: claude-code, codex, cursor, copilot, none".into())
+        );
+        assert!(check_host("NONE").is_err(), "the daemon reads `none` as written");
+    }
 }

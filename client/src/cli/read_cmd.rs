@@ -20,11 +20,11 @@ pub struct ReadArgs {
     /// Send content even when this session already has it.
     #[arg(long)]
     fresh: bool,
-    /// First line of a window (with --limit).
-    #[arg(long, value_name = "N")]
+    /// First line of a window (with --limit), from 1.
+    #[arg(long, value_name = "N", value_parser = from_one)]
     start_line: Option<u32>,
-    /// Number of lines of the window.
-    #[arg(long, value_name = "N")]
+    /// Number of lines of the window, 1 or more.
+    #[arg(long, value_name = "N", value_parser = from_one)]
     limit: Option<u32>,
     /// Machine-readable output with token figures.
     #[arg(long)]
@@ -72,6 +72,14 @@ pub struct RulesArgs {
     pub caller: super::SessionOpt,
     #[command(flatten)]
     pub rules_host: super::HostOpt,
+}
+
+/// `--start-line` and `--limit`: lines count from 1.
+fn from_one(text: &str) -> Result<u32, String> {
+    match text.trim().parse::<u32>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("`{text}`: give 1 or more (lines count from 1)")),
+    }
 }
 
 pub async fn read(args: ReadArgs, opts: &ClientOptions) -> Exit {
