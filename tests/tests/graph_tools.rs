@@ -162,6 +162,14 @@ fn impact_of_an_edited_function_names_it_its_callers_and_the_tests_to_run() {
     git(&root, &["commit", "-qam", "deeper discount"]);
     let range = json(&home, &root, &["impact", "--action", "diff", "--base", "HEAD~1..HEAD"]);
     assert_eq!(changed(&range), ["apply_discount"], "{range}");
+    // The heading says what was compared: a ref with the working tree, a range as written.
+    let heading = |base: &str| {
+        let out = lctx(&home, &root, false, &["impact", "--action", "diff", "--base", base]);
+        assert!(out.status.success(), "{}", describe(&out));
+        String::from_utf8_lossy(&out.stdout).lines().next().unwrap_or_default().to_string()
+    };
+    assert_eq!(heading("HEAD~1"), "changes in the working tree against HEAD~1, depth 2:");
+    assert_eq!(heading("HEAD~1..HEAD"), "changes in HEAD~1..HEAD, depth 2:");
 
     let analyze = json(&home, &root, &["impact", "shop/service.py", "--depth", "1"]);
     assert_eq!(files(&analyze, "dependents"), ["app.py", "tests/test_service.py"]);

@@ -419,7 +419,11 @@ fn secrets_are_masked_in_every_output_and_edits_still_reach_their_lines() {
         leaks("read", file["content"].as_str().unwrap());
         assert!(file["content"].as_str().unwrap().contains("DEBUG=true"), "{file}");
         assert_eq!(file["redacted"], 2, "{file}");
-        assert!(file["note"].as_str().unwrap().contains("REDACTED"), "{file}");
+        let note = file["note"].as_str().unwrap();
+        assert!(note.contains("REDACTED"), "{file}");
+        // lctx names its own flag for the way around a marker, not ctx_edit's parameters.
+        assert!(note.contains("(lctx edit --lines N-M)") && note.contains("whose --old holds"), "{note}");
+        assert!(!note.contains("start_line") && !note.contains("old_string"), "{note}");
     }
     // Shell output, and its archived original.
     let out = lctx(&home, &root, &["run", "--", "cat", ".env"]);

@@ -190,6 +190,17 @@ fn gain_reports_reads_by_mode() {
 }
 
 #[test]
+fn gain_by_family_names_the_events_without_a_family_for_what_they_are() {
+    let home = Home::new();
+    let root = project(&home);
+    ok(lctx(&home, &root, false, &["search", "parser", "-a", "regex"]));
+    let text = ok(lctx(&home, &root, false, &["gain", "--by", "family"]));
+    let row = text.lines().nth(2).unwrap_or_default();
+    assert!(row.starts_with("(not shell commands) "), "a search is no read: {text}");
+    assert!(!text.contains("(reads)"), "{text}");
+}
+
+#[test]
 fn ledger_verify_names_the_first_tampered_record() {
     let home = Home::new();
     let root = project(&home);

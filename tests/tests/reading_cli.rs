@@ -112,3 +112,31 @@ fn outlines_of_text_files_are_headings_or_a_head_that_says_so() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("Install") && text.contains("Usage") && !text.contains("step"), "{text}");
 }
+
+#[test]
+fn auto_shows_large_markdown_as_its_headings_and_large_plain_text_as_its_head() {
+    let home = Home::new();
+    let root = project(&home);
+    let release = |i: usize| format!("## Release {i}\n\n- fixed widget {i} so that it frobnicates under load\n\n");
+    let changelog: String = (0..600).map(release).collect();
+    std::fs::write(root.join("CHANGELOG.md"), format!("# Changelog\n\n{changelog}")).unwrap();
+    std::fs::write(root.join("CHANGELOG.txt"), changelog.replace('#', "=")).unwrap();
+
+    let json = |file: &str| {
+        let out = lctx_in(&home, &root, false, &["read", file, "--json"]);
+        assert!(out.status.success(), "{}", describe(&out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["files"][0].clone()
+    };
+    let md = json("CHANGELOG.md");
+    assert!(md["raw_tokens"].as_u64().unwrap() > 8_000, "a file past the text bound: {md}");
+    assert_eq!(md["mode"], "map", "{md}");
+    assert!(md["content"].as_str().unwrap().contains("## Release 599"), "its headings: {md}");
+    let note = md["note"].as_str().unwrap();
+    assert!(note.starts_with("auto: ") && note.contains("→ map"), "{note}");
+    assert!(!note.contains("for code"), "a Markdown file is not code: {note}");
+
+    let txt = json("CHANGELOG.txt");
+    assert_eq!(txt["mode"], "lines:1-200", "{txt}");
+    assert!(txt["note"].as_str().unwrap().contains("first 200 lines"), "{txt}");
+}

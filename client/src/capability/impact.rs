@@ -60,7 +60,13 @@ fn render(out: &ImpactResponse, action: ImpactAction, depth: u32, base: &str, su
     }
     match action {
         ImpactAction::Diff => {
-            let against = if base.is_empty() { "the working tree against HEAD" } else { base };
+            // A ref is compared with the working tree (as `git diff REF` does); a range is its own.
+            let base = base.trim();
+            let against = match base {
+                "" => "the working tree against HEAD".to_string(),
+                range if range.contains("..") => range.to_string(),
+                commit => format!("the working tree against {commit}"),
+            };
             let _ = writeln!(text, "changes in {against}, depth {depth}:");
             if out.changed.is_empty() {
                 let _ = writeln!(text, "changed files: none");
@@ -154,6 +160,10 @@ mod tests {
              shop/service.py (depth 1, calls apply_discount [exact])\ntests to run (1):\n  tests/test_pricing.py \
              (tests shop/pricing.py (name+import))\n"
         );
+        let heading =
+            |base: &str| render(&out, ImpactAction::Diff, 2, base, Surface::Cli).lines().next().unwrap().to_string();
+        assert_eq!(heading("HEAD~2"), "changes in the working tree against HEAD~2, depth 2:");
+        assert_eq!(heading("main..HEAD"), "changes in main..HEAD, depth 2:");
         let json = to_json(&out, ImpactAction::Diff, 2, "");
         assert_eq!(json["groups"][1]["files"][0]["file"], "tests/test_pricing.py");
         assert_eq!(json["changed"][0]["hunks"], 1);

@@ -73,8 +73,9 @@ const BAR_WIDTH: usize = 24;
 /// A table with a bar per row showing the share of tokens saved: the period
 /// first, then one row per group and, when there are several, their total.
 /// Events without a group are labelled by what they are: an event has either a
-/// read mode or a shell family, so by mode the rest are shell commands and by
-/// family the rest are reads; otherwise `(no GROUP)`.
+/// mode (reads, searches and expands: `full`, `bm25`, `window`, …) or a shell
+/// family (shell commands only), so by mode the rest are shell commands and by
+/// family the rest are not shell commands; otherwise `(no GROUP)`.
 pub fn gain(rows: &[GainRow], period: &str, group_by: &str) -> String {
     let span = match period {
         "today" => "today (the local calendar day)",
@@ -89,7 +90,7 @@ pub fn gain(rows: &[GainRow], period: &str, group_by: &str) -> String {
     let _ = writeln!(out, "{:<22} {:>8} {:>12} {:>12} {:>12} {:>7}", "", "events", "raw", "sent", "saved", "saved");
     let no_group = match group_by {
         "mode" => "(shell commands)".to_string(),
-        "family" => "(reads)".to_string(),
+        "family" => "(not shell commands)".to_string(),
         _ => format!("(no {group_by})"),
     };
     for r in rows {
@@ -187,7 +188,7 @@ mod tests {
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "tokens saved · period: week (the 7 local days ending today)");
         assert!(lines[2].starts_with("read ") && text.contains(&"█".repeat(18)), "{text}");
-        assert!(lines[3].starts_with("(reads) "), "{text}");
+        assert!(lines[3].starts_with("(not shell commands) "), "{text}");
         let by_mode = gain(&[row(Some("map"), 1000, 250), row(None, 1000, 750)], "week", "mode");
         assert!(by_mode.lines().nth(3).unwrap().starts_with("(shell commands) "), "{by_mode}");
         let by_project = gain(&[row(Some("/p"), 1000, 250), row(None, 1000, 750)], "week", "project");

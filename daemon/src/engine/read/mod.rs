@@ -525,15 +525,16 @@ impl Rendered {
     }
 }
 
-/// `auto`: small files whole; larger code as its map; larger text whole up
-/// to a bound, then its head: the first lines within [`AUTO_HEAD_BYTES`], or
-/// when the first line alone is longer, the start of it (the text map, which
-/// says where it cut).
+/// `auto`: small files whole; larger files of an outlined language (code, and
+/// Markdown, JSON, YAML, TOML: [`outline_view::language_of`]) as their map;
+/// larger text whole up to a bound, then its head: the first lines within
+/// [`AUTO_HEAD_BYTES`], or when the first line alone is longer, the start of it
+/// (the text map, which says where it cut).
 fn auto_mode(text: &str, raw_tokens: usize, has_outline: bool) -> (Mode, String) {
     if raw_tokens <= AUTO_FULL_TOKENS {
         (Mode::Full, String::new())
     } else if has_outline {
-        (Mode::Map, format!("auto: {raw_tokens} tokens → map; ask mode=full or lines:N-M for code"))
+        (Mode::Map, format!("auto: {raw_tokens} tokens → map; ask mode=full or lines:N-M for the content"))
     } else if raw_tokens <= AUTO_TEXT_TOKENS {
         (Mode::Full, String::new())
     } else {
