@@ -24,5 +24,7 @@ pub mod v1 {
 /// answer's source).
 /// 10: ExecRequest.timeout_ms (timeouts to the millisecond) and ExpandRequest.limit with an id
 /// (at most that many lines).
+/// 11: jobs are per session — JobsRequest.all_sessions, Job.session and Job.cancelling; CANCEL
+/// answers once the job has stopped (or says it is still stopping).
 pub const PROTOCOL_MIN: u32 = 3;
-pub const PROTOCOL_MAX: u32 = 10;
+pub const PROTOCOL_MAX: u32 = 11;

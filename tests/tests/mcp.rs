@@ -395,6 +395,37 @@ async fn with_no_daemon_one_fallback_child_serves_the_whole_session() {
     assert!(wait_until(Duration::from_secs(60), || home.fallback_pids().is_empty()), "the child exits with the shim");
 }
 
+/// One MCP connection is one session: another connection can neither see
+/// nor cancel its background jobs; its own cancel answers once the job has
+/// stopped, and says so.
+#[test]
+fn a_connection_sees_and_cancels_only_its_own_background_jobs() {
+    let home = Home::new();
+    let root = project(&home);
+    let _daemon = home.spawn_daemon(&[]);
+    let mut first = Raw::spawn(mcp_command(&home, &root, &[]));
+    first.initialize("first-host", "2025-06-18");
+    let mut second = Raw::spawn(mcp_command(&home, &root, &[]));
+    second.initialize("second-host", "2025-06-18");
+    let (started, _) = first.call_tool(1, "ctx_shell", json!({"command": "sleep 60", "run_in_background": true}));
+    let job = started.split_whitespace().nth(1).unwrap().to_string();
+
+    for (id, action) in [(10, "status"), (11, "cancel")] {
+        let (text, is_error) = second.call_tool(id, "ctx_shell", json!({"background_action": action, "job_id": job}));
+        assert!(is_error && text.contains(&format!("job {job} belongs to another session")), "{action}: {text}");
+    }
+    let (theirs, _) = second.call_tool(12, "ctx_shell", json!({"background_action": "list"}));
+    assert_eq!(theirs, "no background jobs in this session");
+    let (own, _) = first.call_tool(2, "ctx_shell", json!({"background_action": "list"}));
+    assert!(own.starts_with(&format!("job {job} · running · ")), "the other's cancel did nothing: {own}");
+
+    let (cancel, is_error) = first.call_tool(3, "ctx_shell", json!({"background_action": "cancel", "job_id": job}));
+    assert!(!is_error && cancel.starts_with(&format!("job {job} · cancelled · ")), "{cancel}");
+    assert!(cancel.contains("[cancelled: the command and everything it started were killed]"), "{cancel}");
+    let (status, _) = first.call_tool(4, "ctx_shell", json!({"background_action": "status", "job_id": job}));
+    assert!(status.starts_with(&format!("job {job} · cancelled · ")), "{status}");
+}
+
 #[test]
 fn a_killed_shim_takes_its_fallback_child_with_it() {
     let home = Home::new();

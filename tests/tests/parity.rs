@@ -118,16 +118,20 @@ fn each_capability_answers_the_same_through_lctx_and_lctx_mcp() {
     s.same(&["knowledge", "recall", "cargo"], "ctx_knowledge", json!({"action": "recall", "query": "cargo"}));
     s.same(&["gain", "--by", "tool"], "ctx_gain", json!({"group_by": "tool"}));
 
-    // jobs: a background job's status, by the id either surface was given.
-    let (started, _) = s.cli(&["run", "--bg", "--", "echo from the background"]);
+    // jobs: a background job's status, asked by the session that started it
+    // (the MCP connection's; lctx names it with --session).
+    let (started, _) = s.mcp("ctx_shell", json!({"command": "echo from the background", "run_in_background": true}));
     let id: u64 = started.split_whitespace().nth(1).and_then(|n| n.parse().ok()).expect("job N started");
+    let (all, _) = s.cli(&["jobs", "--all"]);
+    let session = all.lines().find_map(|l| l.split(" · session ").nth(1)).expect("the job's session").to_string();
     let finished = || {
-        let out = s.home.command(bin("lctx")).current_dir(s.root).args(["jobs", "status", &id.to_string()]).output();
+        let mut lctx = s.home.command(bin("lctx"));
+        let out = lctx.current_dir(s.root).args(["--session", &session, "jobs", "status", &id.to_string()]).output();
         !String::from_utf8_lossy(&out.unwrap().stdout).contains("running")
     };
     assert!(lean_ctx_tests::wait_until(std::time::Duration::from_secs(120), finished), "job {id} finished");
     let status = s.same(
-        &["jobs", "status", &id.to_string()],
+        &["--session", &session, "jobs", "status", &id.to_string()],
         "ctx_shell",
         json!({"background_action": "status", "job_id": id.to_string()}),
     );

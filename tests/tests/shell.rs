@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use lean_ctx_tests::{Home, bin, children_of, describe, wait_until};
+use lean_ctx_tests::{Home, bin, children_of, describe, process_alive, wait_until};
 
 fn project(home: &Home) -> std::path::PathBuf {
     let root = home.path().join("proj");
@@ -215,15 +215,83 @@ fn a_background_job_outlives_its_client_and_can_be_cancelled() {
         .contains("exit 0")));
     assert!(stdout(&lctx(&home, &root, &["jobs", "status", "1"])).contains("finished-in-background"));
 
-    let out = lctx(&home, &root, &["run", "--bg", "--", "sleep 60"]);
+    // A cancel answers once the job has stopped, its whole tree killed, and
+    // says so; the status right after agrees.
+    let out = lctx(&home, &root, &["run", "--bg", "--", "sleep 60 & echo $! > sleeper.pid; wait"]);
     assert!(stdout(&out).contains("job 2 started"));
+    let pid_file = root.join("sleeper.pid");
+    assert!(wait_until(Duration::from_secs(10), || std::fs::read_to_string(&pid_file)
+        .is_ok_and(|s| s.trim().parse::<u32>().is_ok())));
+    let sleeper: u32 = std::fs::read_to_string(&pid_file).unwrap().trim().parse().unwrap();
     assert!(stdout(&lctx(&home, &root, &["jobs"])).contains("job 2 · running"));
-    lctx(&home, &root, &["jobs", "cancel", "2"]);
-    assert!(wait_until(Duration::from_secs(10), || stdout(&lctx(&home, &root, &["jobs", "status", "2"]))
-        .contains("cancelled")));
+    let cancel = lctx(&home, &root, &["jobs", "cancel", "2"]);
+    assert_eq!(cancel.status.code(), Some(0), "{}", describe(&cancel));
+    let text = stdout(&cancel);
+    assert!(text.starts_with("job 2 · cancelled · "), "{text}");
+    assert!(text.contains("[cancelled: the command and everything it started were killed]"), "{text}");
+    assert!(!process_alive(sleeper), "the job's child was killed before the answer");
+    assert!(stdout(&lctx(&home, &root, &["jobs", "status", "2"])).starts_with("job 2 · cancelled · "));
+    // Cancelling a job that already ended says so rather than pretending.
+    let again = stdout(&lctx(&home, &root, &["jobs", "cancel", "1"]));
+    assert!(again.contains("job 1 · exit 0") && again.contains("had already ended; nothing was cancelled"), "{again}");
     let missing = lctx(&home, &root, &["jobs", "status", "99"]);
     assert_eq!(missing.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no job 99"));
+}
+
+/// A session sees and controls only the jobs it started; `--all` lists
+/// every session's, naming each one's session, without their output.
+#[test]
+fn jobs_belong_to_the_session_that_started_them() {
+    let home = Home::new();
+    let root = project(&home);
+    let _daemon = home.spawn_daemon(&[]);
+    let started = stdout(&lctx(&home, &root, &["--session", "alpha", "run", "--bg", "--", "sleep 60"]));
+    assert!(started.contains("job 1 started"), "{started}");
+    lctx(&home, &root, &["--session", "alpha", "run", "--bg", "--", "echo alpha-output-$((40 + 2))"]);
+    assert!(wait_until(Duration::from_secs(10), || stdout(&lctx(
+        &home,
+        &root,
+        &["--session", "alpha", "jobs", "status", "2"]
+    ))
+    .contains("exit 0")));
+
+    // Another session (and no session at all) sees none of them…
+    assert_eq!(stdout(&lctx(&home, &root, &["jobs"])).trim(), "no background jobs in this session");
+    assert_eq!(
+        stdout(&lctx(&home, &root, &["jobs", "--session", "beta"])).trim(),
+        "no background jobs in this session"
+    );
+    // …and can neither read nor cancel them.
+    for action in ["status", "cancel"] {
+        let out = lctx(&home, &root, &["--session", "beta", "jobs", action, "1"]);
+        assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("job 1 belongs to another session"),
+            "{}",
+            describe(&out)
+        );
+    }
+    let own = stdout(&lctx(&home, &root, &["--session", "alpha", "jobs"]));
+    assert!(own.contains("job 1 · running") && own.contains("alpha-output-42"), "{own}");
+
+    // Every session's jobs, read-only: states and sessions, not outputs.
+    lctx(&home, &root, &["--session", "beta", "run", "--bg", "--", "echo beta-output"]);
+    assert!(wait_until(Duration::from_secs(10), || stdout(&lctx(
+        &home,
+        &root,
+        &["--session", "beta", "jobs", "status", "3"]
+    ))
+    .contains("exit 0")));
+    let all = stdout(&lctx(&home, &root, &["--session", "beta", "jobs", "--all"]));
+    assert!(all.contains("job 1 · running · ") && all.contains(" · sleep 60 · session alpha\n"), "{all}");
+    assert!(all.contains(" · session beta (this one)") && all.contains("beta-output"), "{all}");
+    assert!(!all.contains("alpha-output-42"), "another session's output is not shown: {all}");
+    let usage = lctx(&home, &root, &["jobs", "--all", "cancel", "1"]);
+    assert_eq!(usage.status.code(), Some(2), "{}", describe(&usage));
+
+    let cancel = stdout(&lctx(&home, &root, &["--session", "alpha", "jobs", "cancel", "1"]));
+    assert!(cancel.starts_with("job 1 · cancelled"), "{cancel}");
 }
 
 /// Several words after `--` are the command and its arguments, each passed

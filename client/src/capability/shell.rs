@@ -104,37 +104,58 @@ fn duration(ms: u64) -> String {
 pub const JOB_ACTIONS: [(&str, JobsAction); 3] =
     [("list", JobsAction::List), ("status", JobsAction::Status), ("cancel", JobsAction::Cancel)];
 
-/// The actions ctx_shell's `background_action` takes (list is lctx's).
-pub const BACKGROUND_ACTION_NAMES: [&str; 2] = ["status", "cancel"];
+/// The actions ctx_shell's `background_action` takes.
+pub const BACKGROUND_ACTION_NAMES: [&str; 3] = ["status", "cancel", "list"];
 
 pub fn parse_job_action(name: &str) -> Result<JobsAction> {
     super::parse_name("background_action", name, &JOB_ACTIONS)
 }
 
-pub async fn jobs(backend: &Backend, ctx: RequestContext, action: JobsAction, id: u64) -> Result<Answer> {
-    let request = JobsRequest { ctx: Some(ctx), action: action as i32, id };
+/// One question about background jobs. Jobs are the session's own (the
+/// context's session id): status and cancel of another session's job are
+/// refused; `all_sessions` lists every session's, read-only.
+#[derive(Debug, Clone, Copy)]
+pub struct JobsQuery {
+    pub action: JobsAction,
+    /// The job, for status and cancel.
+    pub id: u64,
+    pub all_sessions: bool,
+}
+
+pub async fn jobs(backend: &Backend, ctx: RequestContext, q: JobsQuery, surface: Surface) -> Result<Answer> {
+    let session = ctx.session_id.clone();
+    let request = JobsRequest { ctx: Some(ctx), action: q.action as i32, id: q.id, all_sessions: q.all_sessions };
     let jobs = backend.shell().jobs(request).await?.into_inner().jobs;
     let mut text = String::new();
     if jobs.is_empty() {
-        text.push_str("no background jobs");
+        text.push_str(if q.all_sessions { "no background jobs" } else { "no background jobs in this session" });
     }
     for job in &jobs {
-        push_block(&mut text, &job_line(job));
+        let mut line = job_line(job);
+        if q.all_sessions {
+            line.push_str(&session_tag(&job.session, &session));
+        }
+        push_block(&mut text, &line);
+        if q.action == JobsAction::Cancel {
+            push_block(&mut text, &cancel_note(job, surface));
+        }
         if let Some(output) = &job.output {
             push_block(&mut text, &output.text);
         }
     }
     let json = json!({"jobs": jobs.iter().map(|j| json!({
-        "id": j.id, "command": j.command, "running": j.running, "exit_code": j.exit_code,
-        "elapsed_ms": j.elapsed_ms, "timed_out": j.timed_out, "cancelled": j.cancelled,
-        "output": j.output.as_ref().map(|o| o.text.clone()),
+        "id": j.id, "command": j.command, "running": j.running, "cancelling": j.cancelling,
+        "exit_code": j.exit_code, "elapsed_ms": j.elapsed_ms, "timed_out": j.timed_out, "cancelled": j.cancelled,
+        "session": j.session, "output": j.output.as_ref().map(|o| o.text.clone()),
     })).collect::<Vec<_>>()});
     Ok(Answer::ok(text, json))
 }
 
 /// `job 7 · exit 0 · 1.2 s · cargo test`.
 fn job_line(job: &Job) -> String {
-    let state = if job.running {
+    let state = if job.running && job.cancelling {
+        "cancelling".to_string()
+    } else if job.running {
         "running".to_string()
     } else if job.cancelled {
         "cancelled".to_string()
@@ -144,6 +165,31 @@ fn job_line(job: &Job) -> String {
         format!("exit {}", job.exit_code)
     };
     format!("job {} · {state} · {:.1} s · {}", job.id, job.elapsed_ms as f64 / 1000.0, job.command)
+}
+
+/// ` · session ID` in a listing of every session's jobs.
+fn session_tag(job_session: &str, own: &str) -> String {
+    let name = if job_session.is_empty() { "no session".to_string() } else { format!("session {job_session}") };
+    if job_session == own { format!(" · {name} (this one)") } else { format!(" · {name}") }
+}
+
+/// What a cancel did, said plainly: the job was stopped, is still being
+/// stopped, or had ended before it.
+fn cancel_note(job: &Job, surface: Surface) -> String {
+    if job.running {
+        let hint = match surface {
+            Surface::Cli => format!("`lctx jobs status {}`", job.id),
+            Surface::Mcp => format!("background_action=status job_id={}", job.id),
+        };
+        format!(
+            "[cancel in progress: the job and everything it started were sent a kill but have not ended yet; {hint} \
+             shows when they have]"
+        )
+    } else if job.cancelled {
+        "[cancelled: the command and everything it started were killed]".to_string()
+    } else {
+        format!("[job {} had already ended; nothing was cancelled]", job.id)
+    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -230,7 +276,14 @@ mod tests {
         let job = Job { id: 7, command: "make".into(), elapsed_ms: 1250, exit_code: 2, ..Job::default() };
         assert_eq!(job_line(&job), "job 7 · exit 2 · 1.2 s · make");
         assert_eq!(job_line(&Job { running: true, ..job.clone() }), "job 7 · running · 1.2 s · make");
-        assert_eq!(job_line(&Job { cancelled: true, ..job }), "job 7 · cancelled · 1.2 s · make");
+        assert_eq!(job_line(&Job { cancelled: true, ..job.clone() }), "job 7 · cancelled · 1.2 s · make");
+        let stopping = Job { running: true, cancelling: true, ..job.clone() };
+        assert_eq!(job_line(&stopping), "job 7 · cancelling · 1.2 s · make");
+        assert!(cancel_note(&stopping, Surface::Cli).starts_with("[cancel in progress"));
+        assert!(cancel_note(&Job { cancelled: true, ..job.clone() }, Surface::Mcp).starts_with("[cancelled"));
+        assert!(cancel_note(&job, Surface::Cli).contains("already ended"));
+        assert_eq!(session_tag("", "s1"), " · no session");
+        assert_eq!(session_tag("s1", "s1"), " · session s1 (this one)");
     }
 
     #[test]
@@ -244,5 +297,8 @@ mod tests {
     fn job_actions_are_a_closed_set() {
         assert_eq!(parse_job_action("cancel").unwrap(), JobsAction::Cancel);
         assert!(matches!(parse_job_action("kill"), Err(Error::Usage(m)) if m.contains("status, cancel")));
+        for name in BACKGROUND_ACTION_NAMES {
+            parse_job_action(name).unwrap();
+        }
     }
 }

@@ -155,10 +155,13 @@ enum Command {
 // from `lctx help jobs …` completions.
 #[derive(Subcommand, Debug)]
 enum Jobs {
-    /// Background jobs started with `lctx run --bg`: list, status ID, cancel ID.
+    /// This session's background jobs (started with `lctx run --bg`): list, status ID, cancel ID.
     Jobs {
         #[command(flatten)]
         caller: SessionOptAll,
+        /// List every session's jobs, each with its session (the others' without their output).
+        #[arg(long)]
+        all: bool,
         #[command(subcommand)]
         cmd: Option<shell_cmd::JobsCmd>,
     },
@@ -339,7 +342,7 @@ fn dispatch(command: Command, runtime: tokio::runtime::Runtime, opts: ClientOpti
             Command::Index { list: true, .. } => done(index_cmd::list(&opts)),
             Command::Index { remove: true, path, .. } => done(index_cmd::remove(&opts, path.as_deref())),
             Command::Index { path, .. } => search_cmd::index(path, &opts).await,
-            Command::Jobs(Jobs::Jobs { cmd, .. }) => shell_cmd::jobs(cmd, &opts).await,
+            Command::Jobs(Jobs::Jobs { cmd, all, .. }) => shell_cmd::jobs(cmd, all, &opts).await,
             Command::Expand(args) => shell_cmd::expand(args, &opts).await,
             Command::Session(args) => memory_cmd::session(args, &opts).await,
             Command::Knowledge(Knowledge::Knowledge { cmd, .. }) => memory_cmd::knowledge(cmd, &opts).await,

@@ -113,15 +113,22 @@ pub async fn run(args: RunArgs, opts: &ClientOptions) -> Exit {
     Ok(emit(&answer, false))
 }
 
-pub async fn jobs(cmd: Option<JobsCmd>, opts: &ClientOptions) -> Exit {
+pub async fn jobs(cmd: Option<JobsCmd>, all: bool, opts: &ClientOptions) -> Exit {
     let (action, id) = match cmd {
         None => (JobsAction::List, 0),
         Some(JobsCmd::Status { id }) => (JobsAction::Status, id),
         Some(JobsCmd::Cancel { id }) => (JobsAction::Cancel, id),
     };
+    if all && action != JobsAction::List {
+        return Err(Failure::Usage(
+            "--all lists every session's jobs; status and cancel take a job of your session (--session ID)".into(),
+        ));
+    }
     let backend = super::connect(opts).await?;
-    let answer =
-        capability::shell::jobs(&backend, opts.context(), action, id).await.map_err(|e| failure(&backend, e))?;
+    let query = capability::shell::JobsQuery { action, id, all_sessions: all };
+    let answer = capability::shell::jobs(&backend, opts.context(), query, Surface::Cli)
+        .await
+        .map_err(|e| failure(&backend, e))?;
     Ok(emit(&answer, false))
 }
 

@@ -143,10 +143,14 @@ impl Shell for ShellService {
 
     async fn jobs(&self, request: Request<JobsRequest>) -> Result<Response<JobsResponse>, Status> {
         let req = request.into_inner();
+        let ctx = req.ctx.ok_or_else(missing_context)?;
         let _guard = self.host.begin_request();
         let engine = self.engine.clone();
         let action = wire::jobs_action(wire::known(req.action, "action")?);
-        let views = blocking(move || engine.job_action(action, req.id)).await?.map_err(engine_status)?;
+        let (id, all_sessions) = (req.id, req.all_sessions);
+        let views = blocking(move || engine.job_action(&caller(&ctx), action, id, all_sessions))
+            .await?
+            .map_err(engine_status)?;
         let mut jobs = Vec::new();
         for v in views {
             let (exit_code, timed_out, cancelled) = match &v.info.outcome {
@@ -162,6 +166,8 @@ impl Shell for ShellService {
                 id: v.info.id,
                 command: v.info.command,
                 running: v.info.outcome.is_none(),
+                cancelling: v.info.outcome.is_none() && v.info.cancel_requested,
+                session: v.info.origin.session,
                 exit_code,
                 elapsed_ms: millis(v.info.elapsed),
                 timed_out,

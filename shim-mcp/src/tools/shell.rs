@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use lctx::backend::Backend;
 use lctx::capability::{Surface, shell};
+use lean_ctx_proto::v1::JobsAction;
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -31,9 +32,12 @@ pub fn shell<'a>(backend: &'a Backend, call: Call<'a>) -> Reply<'a> {
     Box::pin(async move {
         let args: ShellArgs = call.parse()?;
         if let Some(action) = args.background_action {
+            // The connection's own jobs only: one MCP connection is one
+            // session, and another session's jobs are not its to see or stop.
             let action = shell::parse_job_action(&action)?;
-            let id = job_id(args.job_id.as_ref())?;
-            return Ok(shell::jobs(backend, call.ctx, action, id).await?);
+            let id = if action == JobsAction::List { 0 } else { job_id(args.job_id.as_ref())? };
+            let query = shell::JobsQuery { action, id, all_sessions: false };
+            return Ok(shell::jobs(backend, call.ctx, query, Surface::Mcp).await?);
         }
         // A value the schema allows but the tool cannot use is a tool error
         // (docs/mcp.md): only a wrong type is invalid params.

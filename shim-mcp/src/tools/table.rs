@@ -71,7 +71,7 @@ pub const TOOLS: &[ToolSpec] = &[
             param("cwd", Str, "working directory for this command"),
             param("env", Map, "extra environment variables"),
             param("run_in_background", Bool, "return a job_id at once"),
-            param("background_action", OneOf(&shell_cap::BACKGROUND_ACTION_NAMES), "for job_id"),
+            param("background_action", OneOf(&shell_cap::BACKGROUND_ACTION_NAMES), ""),
             param("job_id", Str, ""),
         ],
         profile: Minimal,

@@ -1,8 +1,11 @@
 //! Background commands: started by one call, they run in the daemon and
 //! outlive the client that started them; later calls ask for their status,
-//! cancel them or list them. Bounded in number, in memory (each output goes
-//! through a spool, as a foreground command's does), and in how long
-//! finished jobs are kept.
+//! cancel them or list them. A job belongs to the session that started it:
+//! only that session may ask for its status or cancel it, and its listing
+//! holds only its own jobs (a listing of every session's is read-only). Ids
+//! are unique across sessions, so an id never names two jobs. Bounded in
+//! number, in memory (each output goes through a spool, as a foreground
+//! command's does), and in how long finished jobs are kept.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
@@ -21,6 +24,10 @@ pub const MAX_RUNNING: usize = 8;
 const MAX_FINISHED: usize = 32;
 /// How long a finished job stays queryable.
 const KEEP_FINISHED: Duration = Duration::from_secs(30 * 60);
+/// How long a cancel waits for the job to end before answering that it is
+/// still being stopped. Killing a command's tree takes milliseconds; only a
+/// process stuck in the kernel (uninterruptible sleep) holds it longer.
+pub const CANCEL_WAIT: Duration = Duration::from_secs(5);
 
 /// Outcome of a job, set once by its thread.
 type Slot = Arc<OnceLock<Result<ExecOutcome, EngineError>>>;
@@ -37,6 +44,7 @@ pub struct Origin {
     pub raw: bool,
 }
 
+#[derive(Clone)]
 struct Job {
     command: String,
     started: SystemTime,
@@ -57,17 +65,21 @@ pub struct JobInfo {
     pub elapsed: Duration,
     /// `None` while running.
     pub outcome: Option<Result<ExecOutcome, EngineError>>,
+    /// A cancel was asked for (the job may still be stopping).
+    pub cancel_requested: bool,
     pub origin: Origin,
     pub shaped: ShapedSlot,
 }
 
 pub struct Jobs {
     table: Mutex<(u64, BTreeMap<u64, Job>)>,
+    /// [`CANCEL_WAIT`]; shorter in tests.
+    cancel_wait: Duration,
 }
 
 impl Default for Jobs {
     fn default() -> Self {
-        Jobs { table: Mutex::new(locks::ids::SHELL_JOBS, (0, BTreeMap::new())) }
+        Jobs { table: Mutex::new(locks::ids::SHELL_JOBS, (0, BTreeMap::new())), cancel_wait: CANCEL_WAIT }
     }
 }
 
@@ -111,25 +123,47 @@ impl Jobs {
         Ok(id)
     }
 
-    pub fn status(&self, id: u64) -> EngineResult<JobInfo> {
+    /// Job `id`, if `session` started it.
+    pub fn status(&self, id: u64, session: &str) -> EngineResult<JobInfo> {
         let table = self.table.lock();
-        let job = table.1.get(&id).ok_or_else(|| unknown(id))?;
+        let job = own(&table.1, id, session)?;
         Ok(info(id, job))
     }
 
-    /// Kills the job's process group; its status then reports it cancelled.
-    pub fn cancel(&self, id: u64) -> EngineResult<JobInfo> {
-        let table = self.table.lock();
-        let job = table.1.get(&id).ok_or_else(|| unknown(id))?;
-        job.cancel.cancel();
-        Ok(info(id, job))
+    /// Kills job `id` (if `session` started it) with everything it started,
+    /// and answers once it has ended — or, after [`CANCEL_WAIT`], with it
+    /// still running and `cancel_requested` set. A job that had finished
+    /// already is answered as it ended.
+    pub fn cancel(&self, id: u64, session: &str) -> EngineResult<JobInfo> {
+        let job = {
+            let table = self.table.lock();
+            let job = own(&table.1, id, session)?;
+            job.cancel.cancel();
+            job.clone()
+        };
+        // Waited for without the lock: the job's thread never takes it, and
+        // other calls must not wait for this one. Answered from the copy, so
+        // a job pruned meanwhile is still answered as cancelled.
+        let deadline = Instant::now() + self.cancel_wait;
+        let mut pause = Duration::from_millis(1);
+        while job.outcome.get().is_none() && Instant::now() < deadline {
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(20));
+        }
+        Ok(info(id, &job))
     }
 
-    /// Every kept job, oldest first.
-    pub fn list(&self) -> Vec<JobInfo> {
+    /// `session`'s kept jobs (every session's with `all_sessions`), oldest
+    /// first.
+    pub fn list(&self, session: &str, all_sessions: bool) -> Vec<JobInfo> {
         let mut table = self.table.lock();
         prune(&mut table.1);
-        table.1.iter().map(|(id, job)| info(*id, job)).collect()
+        table
+            .1
+            .iter()
+            .filter(|(_, job)| all_sessions || job.origin.session == session)
+            .map(|(id, job)| info(*id, job))
+            .collect()
     }
 
     /// (running, kept) for Status.
@@ -139,10 +173,19 @@ impl Jobs {
     }
 }
 
-fn unknown(id: u64) -> EngineError {
-    EngineError::not_found(format!(
-        "no job {id}: it never existed or finished more than 30 minutes ago (list them with `lctx jobs`)"
-    ))
+/// Job `id` when `session` started it; another session's job is refused
+/// as not this session's, never shown or cancelled.
+fn own<'t>(jobs: &'t BTreeMap<u64, Job>, id: u64, session: &str) -> EngineResult<&'t Job> {
+    match jobs.get(&id) {
+        Some(job) if job.origin.session == session => Ok(job),
+        Some(_) => Err(EngineError::new(
+            ErrorKind::PermissionDenied,
+            format!("job {id} belongs to another session: a session sees and cancels only the jobs it started"),
+        )),
+        None => Err(EngineError::not_found(format!(
+            "no job {id}: it never existed or finished more than 30 minutes ago (list them with `lctx jobs`)"
+        ))),
+    }
 }
 
 fn info(id: u64, job: &Job) -> JobInfo {
@@ -153,6 +196,7 @@ fn info(id: u64, job: &Job) -> JobInfo {
         started: job.started,
         elapsed,
         outcome: job.outcome.get().cloned(),
+        cancel_requested: job.cancel.is_cancelled(),
         origin: job.origin.clone(),
         shaped: job.shaped.clone(),
     }
@@ -190,7 +234,7 @@ mod tests {
 
     fn wait_done(jobs: &Jobs, id: u64) -> ExecOutcome {
         for _ in 0..1000 {
-            if let Some(outcome) = jobs.status(id).unwrap().outcome {
+            if let Some(outcome) = jobs.status(id, "").unwrap().outcome {
                 return outcome.unwrap();
             }
             std::thread::sleep(Duration::from_millis(10));
@@ -202,19 +246,55 @@ mod tests {
     fn runs_in_the_background_and_reports_its_outcome() {
         let jobs = Jobs::default();
         let id = jobs.start_plain(params("sleep 0.2; echo finished; exit 4")).unwrap();
-        assert!(jobs.status(id).unwrap().outcome.is_none(), "still running");
+        assert!(jobs.status(id, "").unwrap().outcome.is_none(), "still running");
         let out = wait_done(&jobs, id);
         assert_eq!((out.exit_code, out.output), (4, Output::Whole(b"finished\n".to_vec())));
-        assert_eq!(jobs.list().len(), 1);
+        assert_eq!(jobs.list("", false).len(), 1);
     }
 
     #[test]
-    fn cancel_kills_and_unknown_ids_are_explained() {
+    fn cancel_answers_once_the_job_has_ended_and_unknown_ids_are_explained() {
         let jobs = Jobs::default();
         let id = jobs.start_plain(params("sleep 30")).unwrap();
-        jobs.cancel(id).unwrap();
+        let info = jobs.cancel(id, "").unwrap();
+        let outcome = info.outcome.expect("cancel waits for the job to end").unwrap();
+        assert!(outcome.cancelled && info.cancel_requested);
+        assert!(jobs.status(id, "").unwrap().outcome.unwrap().unwrap().cancelled);
+        assert!(jobs.status(999, "").unwrap_err().message.contains("no job 999"));
+    }
+
+    #[test]
+    fn a_cancel_that_outlasts_its_wait_says_the_job_is_still_stopping() {
+        let jobs = Jobs { cancel_wait: Duration::ZERO, ..Jobs::default() };
+        // With no wait the answer nearly always comes before the job's
+        // thread has seen the switch; either way it says a cancel was asked.
+        let id = jobs.start_plain(params("sleep 30")).unwrap();
+        let info = jobs.cancel(id, "").unwrap();
+        assert!(info.cancel_requested);
+        assert!(jobs.status(id, "").unwrap().cancel_requested, "status says it is being stopped");
         assert!(wait_done(&jobs, id).cancelled);
-        assert!(jobs.status(999).unwrap_err().message.contains("no job 999"));
+    }
+
+    #[test]
+    fn a_session_sees_and_cancels_only_its_own_jobs() {
+        let jobs = Jobs::default();
+        let start = |session: &str| {
+            let origin = Origin { session: session.into(), ..Origin::default() };
+            jobs.start(params("sleep 30"), test_spool(&std::env::temp_dir().join("lctx-jobs-unused")), origin).unwrap()
+        };
+        let (a, b) = (start("a"), start("b"));
+        assert_ne!(a, b, "ids are unique across sessions");
+        let refused = jobs.cancel(a, "b").unwrap_err();
+        assert_eq!(refused.kind, ErrorKind::PermissionDenied);
+        assert!(refused.message.contains("another session"), "{}", refused.message);
+        assert_eq!(jobs.status(a, "").unwrap_err().kind, ErrorKind::PermissionDenied);
+        assert!(jobs.status(a, "a").unwrap().outcome.is_none(), "another session's cancel did nothing");
+        let ids = |list: Vec<JobInfo>| list.into_iter().map(|j| j.id).collect::<Vec<_>>();
+        assert_eq!(ids(jobs.list("a", false)), [a]);
+        assert_eq!(ids(jobs.list("", false)), Vec::<u64>::new());
+        assert_eq!(ids(jobs.list("", true)), [a, b]);
+        jobs.cancel(a, "a").unwrap();
+        jobs.cancel(b, "b").unwrap();
     }
 
     #[test]
@@ -223,7 +303,7 @@ mod tests {
         let ids: Vec<_> = (0..MAX_RUNNING).map(|_| jobs.start_plain(params("sleep 30")).unwrap()).collect();
         assert_eq!(jobs.start_plain(params("true")).unwrap_err().kind, ErrorKind::ResourceExhausted);
         for id in ids {
-            jobs.cancel(id).unwrap();
+            jobs.cancel(id, "").unwrap();
         }
     }
 }

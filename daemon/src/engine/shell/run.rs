@@ -151,17 +151,32 @@ impl Engine {
         Ok(workdir)
     }
 
-    /// status | cancel | list.
-    pub fn job_action(&self, action: &str, id: u64) -> EngineResult<Vec<JobView>> {
+    /// status | cancel | list, of the caller's session's jobs; `all_sessions`
+    /// lists every session's, the others' without their output.
+    pub fn job_action(
+        &self,
+        caller: &Caller<'_>,
+        action: &str,
+        id: u64,
+        all_sessions: bool,
+    ) -> EngineResult<Vec<JobView>> {
+        let session = caller.session;
         let infos = match action.trim() {
-            "status" | "" => vec![self.jobs.status(id)?],
-            "cancel" => vec![self.jobs.cancel(id)?],
-            "list" => self.jobs.list(),
+            "status" | "" => vec![self.jobs.status(id, session)?],
+            "cancel" => vec![self.jobs.cancel(id, session)?],
+            "list" => self.jobs.list(session, all_sessions),
             other => {
                 return Err(EngineError::invalid(format!("unknown job action `{other}`; valid: status, cancel, list")));
             }
         };
-        Ok(infos.into_iter().map(|info| self.job_view(info)).collect())
+        Ok(infos
+            .into_iter()
+            .map(
+                |info| {
+                    if info.origin.session == session { self.job_view(info) } else { JobView { info, shaped: None } }
+                },
+            )
+            .collect())
     }
 
     fn job_view(&self, info: JobInfo) -> JobView {
