@@ -316,8 +316,16 @@ fn main() {
             18,
             ExpandRequest { ctx: c(), search: "FAILED".into(), ..Default::default() }.encode_to_vec(),
         ),
-        ("jobs", 19, JobsRequest { ctx: c(), action: JobsAction::List as i32, id: 0 }.encode_to_vec()),
-        ("jobs-cancel", 19, JobsRequest { ctx: c(), action: JobsAction::Cancel as i32, id: 1 }.encode_to_vec()),
+        (
+            "jobs",
+            19,
+            JobsRequest { ctx: c(), action: JobsAction::List as i32, id: 0, all_sessions: false }.encode_to_vec(),
+        ),
+        (
+            "jobs-cancel",
+            19,
+            JobsRequest { ctx: c(), action: JobsAction::Cancel as i32, id: 1, all_sessions: false }.encode_to_vec(),
+        ),
         (
             "check",
             20,
