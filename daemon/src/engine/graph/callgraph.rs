@@ -163,8 +163,9 @@ impl Engine {
                 std::thread::sleep(std::time::Duration::from_millis(20));
             }
             // A question right after an edit (rename, then callers) sees the edit: the graph
-            // learns of it from the index's batch. Past the bounded wait it answers as it is.
-            self.search.wait_fresh(root);
+            // learns of it from the index's batch. Past the bounded wait it answers as it is,
+            // and says so.
+            project.set_lagging(!self.search.wait_fresh(root));
         } else {
             let listed = self.search.glob(root, CODE_FILES, None, MAX_ONE_OFF_FILES);
             let files: Vec<std::path::PathBuf> =

@@ -21,6 +21,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use lean_ctx_common::confined::open_confined;
@@ -95,12 +96,17 @@ struct State {
 pub struct ProjectGraph {
     pub root: PathBuf,
     state: RwLock<State>,
+    /// The last question's bounded wait for the index's latest batch ran out: file changes the
+    /// watcher saw are not in the graph yet (see [`ProjectGraph::set_lagging`]).
+    lagging: AtomicBool,
 }
 
 /// What a query sees of a project's graph, under its read lock.
 pub struct GraphView<'a> {
     pub graph: &'a Graph,
     pub phase: Phase,
+    /// Recent file changes are not in the graph yet.
+    pub lagging: bool,
 }
 
 /// How many unparsable configs a note names; the rest are counted.
@@ -131,16 +137,24 @@ impl GraphView<'_> {
                 named.join(", ")
             )
         });
-        let notes: Vec<String> = [self.phase.progress(), configs].into_iter().flatten().collect();
+        let lagging =
+            self.lagging.then(|| "recent file changes are not in the graph yet (it is catching up)".to_string());
+        let notes: Vec<String> = [self.phase.progress(), lagging, configs].into_iter().flatten().collect();
         (!notes.is_empty()).then(|| notes.join("; "))
     }
 }
 
 impl ProjectGraph {
+    /// Records whether the graph reflects the file changes seen before the question being
+    /// answered; its answers say so while it does not.
+    pub fn set_lagging(&self, lagging: bool) {
+        self.lagging.store(lagging, Ordering::Relaxed);
+    }
+
     /// Runs `query` on the graph as it is now.
     pub fn read<R>(&self, query: impl FnOnce(GraphView<'_>) -> R) -> R {
         let state = self.state.read();
-        query(GraphView { graph: &state.graph, phase: state.phase })
+        query(GraphView { graph: &state.graph, phase: state.phase, lagging: self.lagging.load(Ordering::Relaxed) })
     }
 }
 
@@ -179,7 +193,11 @@ impl CodeGraph {
         projects
             .entry(root.to_path_buf())
             .or_insert_with(|| {
-                Arc::new(ProjectGraph { root: root.to_path_buf(), state: RwLock::new(ids::GRAPH_PROJECT, state) })
+                Arc::new(ProjectGraph {
+                    root: root.to_path_buf(),
+                    state: RwLock::new(ids::GRAPH_PROJECT, state),
+                    lagging: AtomicBool::new(false),
+                })
             })
             .clone()
     }
@@ -544,7 +562,7 @@ mod tests {
             let names: Vec<String> = (0..broken).map(|i| format!("p{i}/tsconfig.json")).collect();
             let mut graph = Graph::new();
             graph.set_js_modules(JsModules::read(names.iter().map(String::as_str), |_| Some("{ x".to_string())));
-            GraphView { graph: &graph, phase }.notice()
+            GraphView { graph: &graph, phase, lagging: false }.notice()
         };
         assert_eq!(notice(0, Phase::Ready), None);
         assert_eq!(
@@ -570,14 +588,16 @@ mod tests {
     fn a_broken_js_config_is_not_named_in_answers_about_other_languages() {
         let mut graph = Graph::new();
         graph.set_js_modules(JsModules::read(["tsconfig.json"], |_| Some("{ x".to_string())));
-        let view = GraphView { graph: &graph, phase: Phase::Ready };
+        let view = GraphView { graph: &graph, phase: Phase::Ready, lagging: false };
         assert_eq!(view.notice_about(Some("tools/build.py")), None);
         assert_eq!(view.notice_about(Some("src/lib.rs")), None);
         for file in [Some("src/app.ts"), Some("web/view.jsx"), Some("README"), None] {
             assert!(view.notice_about(file).is_some_and(|note| note.contains("tsconfig.json")), "{file:?}");
         }
-        let building = GraphView { graph: &graph, phase: Phase::Building { done: 1, total: 2 } };
+        let building = GraphView { graph: &graph, phase: Phase::Building { done: 1, total: 2 }, lagging: false };
         assert!(building.notice_about(Some("tools/build.py")).unwrap().contains("still being built"));
+        let lagging = GraphView { graph: &graph, phase: Phase::Ready, lagging: true };
+        assert!(lagging.notice_about(Some("tools/build.py")).unwrap().contains("not in the graph yet"));
     }
 
     fn project_with(files: &[(&str, &str)]) -> tempfile::TempDir {
