@@ -279,11 +279,6 @@ impl Store {
         Ok(Some(Session { info, findings, decisions, next_steps, files, edits, commands }))
     }
 
-    /// The session without its lists, or `None` if it does not exist.
-    pub fn session_info(&self, id: &str) -> Result<Option<SessionInfo>> {
-        info(&self.conn, id)
-    }
-
     /// The project's sessions, most recently updated first (ties by id), at most `limit`.
     pub fn sessions(&self, project: &str, limit: usize) -> Result<Vec<SessionInfo>> {
         let sql =

@@ -102,7 +102,7 @@ impl Engine {
         }
         let text = match action {
             "status" | "" | "load" | "handoff" => {
-                if self.memory.with(|s| s.session_info(id))?.is_none() {
+                let Some(session) = self.memory.with(|s| s.session(id))? else {
                     return if own && action != "load" {
                         answer(render::session_not_started(id, &project))
                     } else {
@@ -111,10 +111,17 @@ impl Engine {
                              project's sessions"
                         )))
                     };
+                };
+                // A session belongs to one project, as its writes already insist.
+                if session.info.project != project {
+                    return Err(super::store_error(lean_ctx_store::Error::SessionProjectMismatch {
+                        id: id.to_string(),
+                        existing: session.info.project,
+                        requested: project,
+                    }));
                 }
                 if matches!(action, "status" | "") {
-                    let session = self.memory.with(|s| s.session(id))?;
-                    session.map_or_else(|| format!("no session {id}"), |s| render::session_status(&s))
+                    render::session_status(&session)
                 } else {
                     self.memory.with(|s| s.handoff(id, HANDOFF_TOKENS, &count_uncached))?
                 }
