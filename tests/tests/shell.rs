@@ -267,7 +267,8 @@ fn jobs_belong_to_the_session_that_started_them() {
         let out = lctx(&home, &root, &["--session", "beta", "jobs", action, "1"]);
         assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
         assert!(
-            String::from_utf8_lossy(&out.stderr).contains("job 1 belongs to another session"),
+            String::from_utf8_lossy(&out.stderr).contains("job 1 belongs to another session (session alpha)")
+                && String::from_utf8_lossy(&out.stderr).contains("`lctx --session alpha jobs cancel 1`"),
             "{}",
             describe(&out)
         );

@@ -178,10 +178,20 @@ impl Jobs {
 fn own<'t>(jobs: &'t BTreeMap<u64, Job>, id: u64, session: &str) -> EngineResult<&'t Job> {
     match jobs.get(&id) {
         Some(job) if job.origin.session == session => Ok(job),
-        Some(_) => Err(EngineError::new(
-            ErrorKind::PermissionDenied,
-            format!("job {id} belongs to another session: a session sees and cancels only the jobs it started"),
-        )),
+        // Name the way back: an agent whose MCP connection restarted has a new session.
+        Some(job) => {
+            let (whose, way) = match job.origin.session.as_str() {
+                "" => ("no session".to_string(), format!("`lctx jobs cancel {id}` without --session")),
+                owner => (format!("session {owner}"), format!("`lctx --session {owner} jobs cancel {id}`")),
+            };
+            Err(EngineError::new(
+                ErrorKind::PermissionDenied,
+                format!(
+                    "job {id} belongs to another session ({whose}): a session sees and cancels only the jobs it \
+                     started; {way} acts as its owner"
+                ),
+            ))
+        }
         None => Err(EngineError::not_found(format!(
             "no job {id}: it never existed or finished more than 30 minutes ago (list them with `lctx jobs`)"
         ))),
