@@ -165,7 +165,9 @@ fn print_output(command: &[OsString], captured: &capture::Captured, status: Opti
         return;
     }
     let exit_code = status.map_or(1, |s| code_of(*s));
-    let line = command.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" ");
+    // The line `lctx run` would send for these words, so compression reads it alike.
+    let words: Vec<String> = command.iter().map(|a| a.to_string_lossy().into_owned()).collect();
+    let line = lctx::capability::shell::sh_words(&words);
     let shaped = compress::shape(&line, &captured.bytes, exit_code);
     let mut out = io::stdout().lock();
     let written = match shaped {
