@@ -210,13 +210,6 @@ pub struct ExpandArgs {
 pub async fn expand(backend: &Backend, ctx: RequestContext, args: ExpandArgs) -> Result<Answer> {
     let id = args.id.trim().to_string();
     let request = if !id.is_empty() {
-        if let (Some(first), Some(last)) = (args.start_line, args.end_line)
-            && last < first
-        {
-            return Err(Error::Usage(format!(
-                "start_line {first} is after end_line {last}: the range is reversed (give start_line <= end_line)"
-            )));
-        }
         ExpandRequest {
             ctx: Some(ctx),
             id,

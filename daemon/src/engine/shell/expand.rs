@@ -48,9 +48,7 @@ impl Engine {
     /// Reads the archived output a line at a time, keeping only the lines
     /// it returns: an output of any size costs at most [`MAX_BYTES`] here.
     fn expand_text(&self, p: &ExpandParams) -> EngineResult<(String, u64, String)> {
-        let dir = self.archive_dir();
-        let (meta, mut reader) = self.memory.with(|s| s.archive_open(&dir, p.id.trim()))?;
-        let total = meta.raw_lines;
+        // Checked before the archive is opened: no lock or I/O for a request that cannot be met.
         if let (Some(first), Some(last)) = (p.start_line, p.end_line)
             && last < first
         {
@@ -58,6 +56,9 @@ impl Engine {
                 "start_line {first} is after end_line {last}: the range is reversed (lines are 1-based, inclusive)"
             )));
         }
+        let dir = self.archive_dir();
+        let (meta, mut reader) = self.memory.with(|s| s.archive_open(&dir, p.id.trim()))?;
+        let total = meta.raw_lines;
         let start = u64::from(p.start_line.unwrap_or(1).max(1));
         let end = p.end_line.map_or(total, |e| u64::from(e).min(total));
         if start > end.max(1) && total > 0 {
