@@ -105,7 +105,7 @@ pub const JOB_ACTIONS: [(&str, JobsAction); 3] =
     [("list", JobsAction::List), ("status", JobsAction::Status), ("cancel", JobsAction::Cancel)];
 
 /// The actions ctx_shell's `background_action` takes.
-pub const BACKGROUND_ACTION_NAMES: [&str; 3] = ["status", "cancel", "list"];
+pub const BACKGROUND_ACTION_NAMES: [&str; 3] = super::names(&JOB_ACTIONS);
 
 pub fn parse_job_action(name: &str) -> Result<JobsAction> {
     super::parse_name("background_action", name, &JOB_ACTIONS)
@@ -164,7 +164,7 @@ fn job_line(job: &Job) -> String {
     } else {
         format!("exit {}", job.exit_code)
     };
-    format!("job {} · {state} · {:.1} s · {}", job.id, job.elapsed_ms as f64 / 1000.0, job.command)
+    format!("job {} · {state} · {} · {}", job.id, duration(job.elapsed_ms), job.command)
 }
 
 /// ` · session ID` in a listing of every session's jobs.
