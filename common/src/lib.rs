@@ -23,6 +23,7 @@ pub mod build_info;
 pub mod config;
 pub mod confined;
 pub mod detach;
+pub mod hosts;
 pub mod jsonc;
 pub mod paths;
 pub mod privacy;

@@ -47,15 +47,11 @@ impl Host {
     }
 
     /// From a user-facing name: "claude", "claude-code", "codex", "agents",
-    /// "cursor", "copilot" (any case, surrounding spaces ignored).
+    /// "cursor", "copilot" (any case, surrounding spaces ignored); the names are
+    /// `lean_ctx_common::hosts`', which clients check `--host` against.
     pub fn parse(name: &str) -> Option<Host> {
-        match name.trim().to_ascii_lowercase().as_str() {
-            "claude" | "claude-code" | "claude_code" | "claudecode" => Some(Host::ClaudeCode),
-            "codex" | "agents" | "agents.md" => Some(Host::Codex),
-            "cursor" => Some(Host::Cursor),
-            "copilot" | "github-copilot" => Some(Host::Copilot),
-            _ => None,
-        }
+        let canonical = lean_ctx_common::hosts::canonical(name)?;
+        [Host::ClaudeCode, Host::Codex, Host::Cursor, Host::Copilot].into_iter().find(|host| host.name() == canonical)
     }
 
     /// The canonical user-facing name; [`Host::parse`] reads it back.

@@ -70,6 +70,10 @@ fn host_names() {
     for host in [Host::ClaudeCode, Host::Codex, Host::Cursor, Host::Copilot] {
         assert_eq!(Host::parse(host.name()), Some(host));
     }
+    // Every host the shared name table knows is one of these.
+    for name in lean_ctx_common::hosts::CANONICAL {
+        assert_eq!(Host::parse(name).map(Host::name), Some(name));
+    }
 }
 
 #[test]
