@@ -114,11 +114,7 @@ impl SearchEngine {
         differs: Option<&str>,
     ) -> (Source, Option<String>, Found) {
         let Some(project) = self.project_for_search(root) else {
-            let mut note =
-                "no index open for this project (build_on_search is off): searched the files directly".to_string();
-            if let Some(differs) = differs {
-                note.push_str(&format!("; {differs}"));
-            }
+            let note = scanned_note("no index open for this project (build_on_search is off)", differs);
             return (Source::Scan, Some(note), scan(None));
         };
         // A search right after an edit waits for the index to have it; past the wait the index
@@ -144,10 +140,7 @@ impl SearchEngine {
         };
         let budget = self.config().scan_budget;
         let found = scan(Some(Instant::now() + budget));
-        let mut note = format!("{reason}: searched the files directly");
-        if let Some(differs) = differs {
-            note.push_str(&format!("; {differs}"));
-        }
+        let mut note = scanned_note(&reason, differs);
         if found.cut_short {
             note.push_str(&format!(
                 "; the scan stopped at its {budget:?} budget after {} files, so the results are partial",
@@ -269,6 +262,14 @@ impl SearchEngine {
 /// Runs a query on the index. tantivy answers some damage with an error and
 /// some with a panic (an index out of bounds in a garbled posting list);
 /// either is reported as the reason to rebuild, never passed to the caller.
+/// The note of an answer scanned from the files: why, and how its ranking differs from the index's.
+fn scanned_note(reason: &str, differs: Option<&str>) -> String {
+    match differs {
+        Some(differs) => format!("{reason}: searched the files directly; {differs}"),
+        None => format!("{reason}: searched the files directly"),
+    }
+}
+
 fn query(view: &IndexView, from_index: impl FnOnce(&IndexView) -> tantivy::Result<Found>) -> Result<Found, String> {
     match catch_unwind(AssertUnwindSafe(|| from_index(view))) {
         Ok(Ok(found)) => Ok(found),
