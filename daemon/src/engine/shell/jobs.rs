@@ -138,7 +138,10 @@ impl Jobs {
         let job = {
             let table = self.table.lock();
             let job = own(&table.1, id, session)?;
-            job.cancel.cancel();
+            // A job that has ended is answered as it ended, not marked as being cancelled.
+            if job.outcome.get().is_none() {
+                job.cancel.cancel();
+            }
             job.clone()
         };
         // Waited for without the lock: the job's thread never takes it, and
@@ -271,6 +274,17 @@ mod tests {
         assert!(outcome.cancelled && info.cancel_requested);
         assert!(jobs.status(id, "").unwrap().outcome.unwrap().unwrap().cancelled);
         assert!(jobs.status(999, "").unwrap_err().message.contains("no job 999"));
+    }
+
+    #[test]
+    fn cancelling_a_finished_job_answers_it_as_it_ended() {
+        let jobs = Jobs::default();
+        let id = jobs.start_plain(params("exit 3")).unwrap();
+        wait_done(&jobs, id);
+        let info = jobs.cancel(id, "").unwrap();
+        let outcome = info.outcome.expect("it had ended").unwrap();
+        assert_eq!((outcome.exit_code, outcome.cancelled, info.cancel_requested), (3, false, false));
+        assert!(!jobs.status(id, "").unwrap().cancel_requested);
     }
 
     #[test]
