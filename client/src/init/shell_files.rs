@@ -83,9 +83,9 @@ fn export_bash_env(bash_env: &Path) -> String {
     format!("[ -n \"${{BASH_ENV-}}\" ] || export BASH_ENV={}", quote(bash_env))
 }
 
-/// Single-quoted for sh.
+/// `path` as one sh word.
 fn quote(path: &Path) -> String {
-    format!("'{}'", path.to_string_lossy().replace('\'', r"'\''"))
+    crate::capability::shell::sh_quote(&path.to_string_lossy())
 }
 
 /// `text` with the marked block holding `body`: appended, or the existing

@@ -7,6 +7,8 @@
 //! ack file is written with `>|`, and functions are declared as
 //! `function NAME { … }`, whose name is never alias-expanded.
 
+use lctx::capability::shell::sh_quote;
+
 use super::{AGENT_VARS, Hook, preamble};
 
 /// What differs between bash and zsh.
@@ -82,11 +84,11 @@ pub fn render(dialect: &Dialect, hook: &Hook<'_>) -> String {
         &TEMPLATE
             .replace("@KEEP_STATUS@", &dialect.keep_status.replace("CALL", CALL))
             .replace("@AGENTS@", &agents)
-            .replace("@FLAG@", &quote(hook.flag))
-            .replace("@BIN@", &quote(hook.bin))
+            .replace("@FLAG@", &sh_quote(hook.flag))
+            .replace("@BIN@", &sh_quote(hook.bin))
             .replace("@OWN_PID@", dialect.own_pid)
             .replace("@DEPTH@", dialect.depth_var)
-            .replace("@ACK_DIR@", &quote(hook.ack_dir)),
+            .replace("@ACK_DIR@", &sh_quote(hook.ack_dir)),
     );
     for name in hook.commands {
         let exists = dialect.has_function.replace("NAME", name);
@@ -109,19 +111,9 @@ pub fn agent_env(hook: &str) -> String {
     )
 }
 
-/// Single-quoted for sh: nothing inside is special except the quote itself.
-pub(crate) fn quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn quoting_survives_quotes_and_spaces() {
-        assert_eq!(quote("/a b/it's"), r"'/a b/it'\''s'");
-    }
 
     #[test]
     fn dialects_differ_only_where_declared() {
