@@ -131,6 +131,15 @@ pub fn served_by_name(by: ServedBy) -> &'static str {
     }
 }
 
+/// Refuses an asked-for 0 of a count whose 0 on the wire means "the default": the 0 is refused,
+/// not silently replaced by the default.
+fn at_least_one(name: &str, value: Option<u32>, default: &str) -> Result<()> {
+    match value {
+        Some(0) => Err(Error::Usage(format!("{name} 0 is out of range: use 1 or more (default {default})"))),
+        _ => Ok(()),
+    }
+}
+
 /// Parses a name out of a closed set, or says which names are valid.
 fn parse_name<E: Copy>(what: &str, value: &str, names: &[(&str, E)]) -> Result<E> {
     let value = value.trim();

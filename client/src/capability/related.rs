@@ -24,6 +24,9 @@ pub const ACTION_NAMES: [&str; 4] = super::names(&ACTIONS);
 /// The most import steps `neighbors` follows (the graph's own limit, which the daemon checks too).
 pub const MAX_NEIGHBOR_DEPTH: u32 = 3;
 
+/// The longest import path `path` tries (the graph's own limit, which the daemon checks too).
+pub const MAX_PATH_LENGTH: u32 = 12;
+
 #[derive(Debug, Clone, Default)]
 pub struct GraphArgs {
     /// A name of [`ACTIONS`]; empty means related.
@@ -48,11 +51,17 @@ pub async fn graph(backend: &Backend, ctx: RequestContext, args: GraphArgs, surf
         };
         return Err(super::Error::Usage(format!("{} needs `path`: {what}", action_name(action))));
     }
-    if action == RelatedAction::Neighbors
-        && let Some(depth) = args.depth.filter(|d| !(1..=MAX_NEIGHBOR_DEPTH).contains(d))
+    let most = match action {
+        RelatedAction::Neighbors => Some(MAX_NEIGHBOR_DEPTH),
+        RelatedAction::Path => Some(MAX_PATH_LENGTH),
+        _ => None,
+    };
+    if let Some(most) = most
+        && let Some(depth) = args.depth.filter(|d| !(1..=most).contains(d))
     {
         return Err(super::Error::Usage(format!(
-            "depth {depth} is out of range for neighbors: use 1 to {MAX_NEIGHBOR_DEPTH}"
+            "depth {depth} is out of range for {}: use 1 to {most}",
+            action_name(action)
         )));
     }
     let request = RelatedRequest {

@@ -38,6 +38,7 @@ pub struct SearchArgs {
 
 pub async fn search(backend: &Backend, ctx: RequestContext, args: SearchArgs) -> Result<Answer> {
     let action = parse_action(&args.action)?;
+    super::at_least_one("max_results", args.max_results, "50; bm25: 10 files")?;
     let request = SearchRequest {
         ctx: Some(ctx),
         pattern: args.pattern,
@@ -68,6 +69,7 @@ pub async fn glob(
     path: String,
     max_results: Option<u32>,
 ) -> Result<Answer> {
+    super::at_least_one("max_results", max_results, "50")?;
     let request = GlobRequest { ctx: Some(ctx), pattern, path, max_results };
     let out = backend.search().glob(request).await?.into_inner();
     let json = json!({"paths": out.paths, "total": out.total, "truncated": out.truncated});
@@ -85,10 +87,7 @@ pub struct TreeArgs {
 }
 
 pub async fn tree(backend: &Backend, ctx: RequestContext, args: TreeArgs) -> Result<Answer> {
-    // On the wire 0 means the default: a 0 asked for is refused, not replaced.
-    if args.depth == Some(0) {
-        return Err(super::Error::Usage("depth 0 is out of range: use 1 or more (default 3)".into()));
-    }
+    super::at_least_one("depth", args.depth, "3")?;
     let request = TreeRequest {
         ctx: Some(ctx),
         path: args.path,

@@ -16,7 +16,7 @@ pub struct SessionArgs {
     /// show (default: yours for status and handoff, the latest other one for load).
     value: Option<String>,
     /// With list: at most this many sessions, newest first (default 20); the answer says how many it left out.
-    #[arg(short = 'n', long)]
+    #[arg(short = 'n', long, value_parser = clap::value_parser!(u32).range(1..))]
     limit: Option<u32>,
     #[command(flatten)]
     pub caller: super::SessionOpt,
@@ -45,7 +45,7 @@ pub enum KnowledgeCmd {
         #[arg(short, long)]
         category: Option<String>,
         /// At most this many facts.
-        #[arg(short = 'n', long, default_value_t = 20)]
+        #[arg(short = 'n', long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
         limit: u32,
     },
     /// Retire a fact (its history is kept).
@@ -59,7 +59,7 @@ pub enum KnowledgeCmd {
         #[arg(short, long)]
         category: Option<String>,
         /// At most this many facts (default 20); the answer says how many it left out.
-        #[arg(short = 'n', long)]
+        #[arg(short = 'n', long, value_parser = clap::value_parser!(u32).range(1..))]
         limit: Option<u32>,
     },
     /// Every value a key has had.

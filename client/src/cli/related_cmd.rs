@@ -16,7 +16,7 @@ pub struct GraphArgs {
     /// path: the file the import path ends at.
     #[arg(long, value_name = "FILE")]
     to: Option<String>,
-    /// neighbors: import steps to follow, 1 to 3 (default 1); path: the longest path tried.
+    /// neighbors: import steps to follow, 1 to 3 (default 1); path: the longest path tried, 1 to 12 (default 12).
     #[arg(short, long)]
     depth: Option<u32>,
     /// Machine-readable output.

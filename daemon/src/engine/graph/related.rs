@@ -69,7 +69,12 @@ impl Engine {
                 )));
             }
             (GraphAction::Path, 0) => MAX_PATH_LENGTH,
-            (_, d) => d.min(MAX_PATH_LENGTH),
+            (GraphAction::Path, d) if d > MAX_PATH_LENGTH => {
+                return Err(EngineError::invalid(format!(
+                    "depth {d} is out of range for path: use 1 to {MAX_PATH_LENGTH}"
+                )));
+            }
+            (_, d) => d,
         };
         let path = p.path.trim();
         if path.is_empty() {
