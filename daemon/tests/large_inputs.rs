@@ -87,3 +87,24 @@ fn a_read_stops_loading_files_past_its_byte_budget() {
         assert!(e.message.contains("another request"), "{e}");
     }
 }
+
+#[test]
+fn an_edit_whose_result_could_not_be_read_back_writes_nothing() {
+    let p = Project::new();
+    let config = p.engine.dirs.config_file();
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(&config, "max_read_bytes = 1024\n").unwrap();
+    let big = "y".repeat(1025);
+    let create = EditParams { path: "new.txt".into(), new_string: big.clone(), create: true, ..Default::default() };
+    let e = p.engine.edit(&p.caller("s"), &create).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::ResourceExhausted);
+    assert!(e.message.contains("1025 bytes") && e.message.contains("max_read_bytes"), "{e}");
+    assert!(!p.root.join("new.txt").exists(), "nothing was created");
+    // Growing a file past the limit is refused the same way; an edit that stays within it lands.
+    p.write("small.txt", "x\n");
+    let e = p.edit("s", "small.txt", "x", &big).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::ResourceExhausted);
+    assert_eq!(p.text("small.txt"), "x\n");
+    p.edit("s", "small.txt", "x", "z").unwrap();
+    assert_eq!(p.text("small.txt"), "z\n");
+}

@@ -17,7 +17,7 @@ use lean_ctx_store::EditResult;
 
 use crate::engine::cancel::{Cancel, Stop, WORK_DEADLINE};
 use crate::engine::config::Config;
-use crate::engine::error::{EngineError, EngineResult};
+use crate::engine::error::{EngineError, EngineResult, ErrorKind};
 use crate::engine::guard;
 use crate::engine::project::Scope;
 use crate::engine::read::{Slot, load};
@@ -140,7 +140,7 @@ impl Engine {
             if existing {
                 self.replace(caller, &scope, &path, &config, params, &stop)
             } else {
-                self.create(caller, &scope, &path, params)
+                self.create(caller, &scope, &path, &config, params)
             }
         });
         let recorded = match &result {
@@ -161,11 +161,13 @@ impl Engine {
         caller: &Caller<'_>,
         scope: &Scope,
         path: &Path,
+        config: &Config,
         params: &EditParams,
     ) -> EngineResult<EditOutcome> {
         if !params.old_string.is_empty() {
             return Err(EngineError::invalid("creating a file: leave old_string empty"));
         }
+        readable_after(&params.new_string, config, &params.path)?;
         if path.exists() {
             return Err(EngineError::precondition(format!("{} was created meanwhile", params.path)));
         }
@@ -230,6 +232,7 @@ impl Engine {
         if replacements == 0 {
             return Err(not_found(&shown));
         }
+        readable_after(&after, config, &shown)?;
         // Counted before the write (once written, the edit is recorded
         // whatever happens to its caller), each count of a large file a step.
         stop.check(&not_applied)?;
@@ -263,6 +266,24 @@ impl Engine {
         self.reader.deliveries.edited(caller.session, path, Some(before.hash), after_hash);
         Ok(outcome)
     }
+}
+
+/// Refuses a write whose result ctx_read and ctx_edit would refuse next (over `max_read_bytes`):
+/// the agent could not see or correct what it wrote.
+fn readable_after(text: &str, config: &Config, shown: &str) -> EngineResult<()> {
+    if text.len() as u64 <= config.max_read_bytes {
+        return Ok(());
+    }
+    Err(EngineError::new(
+        ErrorKind::ResourceExhausted,
+        format!(
+            "{shown} was not written: it would be {} bytes, over the {}-byte read limit, so it could not be read \
+             or edited again here; write it in smaller files, or raise the limit with `lctx config set \
+             max_read_bytes N`",
+            text.len(),
+            config.max_read_bytes
+        ),
+    ))
 }
 
 /// `text` with lines `start..=end` (1-based) replaced by `with`. The
