@@ -161,9 +161,9 @@ pub(crate) struct Spec {
     pub elided: &'static [&'static str],
     /// When a function's head names its parameters without their types; `None` keeps them.
     pub untyped: Option<Untyped>,
-    /// The region of a node whose content the grammar leaves opaque but which usually holds
-    /// items (a Rust macro call's token tree): it is parsed again on its own and walked.
-    pub reparse: Option<fn(Node) -> Option<tree_sitter::Range>>,
+    /// Regions whose content the grammar leaves opaque but which usually hold items (a Rust
+    /// macro call's token tree): parsed again on their own and walked.
+    pub reparse: Option<Reparse>,
     /// A declaration's type that is a list of call signatures (TypeScript's `const f: { (a: A):
     /// B; (b: B): C }`, how a function value declares overloads): its signatures, at least two.
     /// The head shows the shortest and counts the others, as a run of overloads is shown.
@@ -174,6 +174,33 @@ pub(crate) struct Spec {
     /// Leading keywords dropped from import text because every import has them (`use `, `import `).
     pub import_keywords: &'static [&'static str],
     pub constructors: Constructors,
+}
+
+/// How a node's opaque content is read as items (see [`Spec::reparse`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Reparse {
+    /// The whole region, parsed first.
+    pub region: fn(Node) -> Option<tree_sitter::Range>,
+    /// The region cut where its items would end; when the whole did not parse cleanly and there
+    /// are several, each is parsed on its own, so one item's custom syntax (`fn f() { … } ?=
+    /// null`) does not take its neighbours, or itself, down with it.
+    pub parts: fn(Node) -> Vec<Part>,
+}
+
+/// One part of a region (see [`Reparse::parts`]).
+pub(crate) struct Part {
+    pub range: tree_sitter::Range,
+    /// The insides of its `{ … }` groups, read as items when the part itself does not parse
+    /// (`stable: { fn f() … }`: a macro's own labels around items).
+    pub blocks: Vec<tree_sitter::Range>,
+}
+
+/// What a region that did not parse cleanly is read as instead.
+enum Split {
+    /// Its parts, as the spec cuts the node's region.
+    Parts(fn(Node) -> Vec<Part>),
+    /// The blocks of a part (none: the region's own tree, errors and all).
+    Blocks(Vec<tree_sitter::Range>),
 }
 
 /// How much of a wrapper goes into the signature of the definition inside it.
@@ -416,8 +443,10 @@ impl<'s> Walker<'s> {
                 self.push_import(child);
                 continue;
             }
-            if let Some(region) = self.spec.reparse.and_then(|region_of| region_of(child)) {
-                self.walk_region(child, region, owner, depth, out);
+            if let Some(reparse) = self.spec.reparse
+                && let Some(region) = (reparse.region)(child)
+            {
+                self.walk_region(child, region, Split::Parts(reparse.parts), owner, depth, out);
                 continue;
             }
             let lead = Lead { attributes: &attributes, wrappers };
@@ -448,10 +477,14 @@ impl<'s> Walker<'s> {
     ///
     /// Nested calls are parsed once per level, so the bytes parsed again are capped at a few
     /// times the file: past that, or past the nesting limit, the region is named as not parsed.
+    ///
+    /// When the region has errors and `split` cuts it in several parts, each part is parsed and
+    /// walked on its own instead; a part with errors gives way to its blocks.
     fn walk_region(
         &mut self,
         node: Node,
         region: tree_sitter::Range,
+        split: Split,
         owner: Option<Owner>,
         depth: usize,
         out: &mut Vec<Definition>,
@@ -464,6 +497,36 @@ impl<'s> Walker<'s> {
         self.reparse_budget -= size;
         match parse::parse_region(self.language, self.source, region) {
             Ok(tree) => {
+                if tree.root_node().has_error() {
+                    match split {
+                        Split::Parts(parts_of) => {
+                            let parts = parts_of(node);
+                            if parts.len() > 1 {
+                                for part in parts {
+                                    self.walk_region(node, part.range, Split::Blocks(part.blocks), owner, depth, out);
+                                }
+                                return;
+                            }
+                        }
+                        Split::Blocks(blocks) if !blocks.is_empty() => {
+                            // The blocks' items, read cleanly, come first (`stable: { pub fn f() … }`
+                            // keeps its `pub`); a part whose blocks hold none is read as the parser
+                            // recovered it (proptest's `fn f(x in 0..9) { … }` is still a function).
+                            let marks = (self.region_errors.len(), self.failed_regions.len());
+                            let mut found = Vec::new();
+                            for block in blocks {
+                                self.walk_region(node, block, Split::Blocks(Vec::new()), owner, depth, &mut found);
+                            }
+                            if !found.is_empty() {
+                                out.append(&mut found);
+                                return;
+                            }
+                            self.region_errors.truncate(marks.0);
+                            self.failed_regions.truncate(marks.1);
+                        }
+                        Split::Blocks(_) => {}
+                    }
+                }
                 self.walk(tree.root_node(), owner, &[], depth + 1, out);
                 self.region_errors.extend(unparsed::error_lines(&tree, self.source));
             }

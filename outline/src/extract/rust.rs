@@ -3,7 +3,7 @@
 
 use tree_sitter::{Node, Range};
 
-use super::{Constructors, Rule, Spec, always, field_text};
+use super::{Constructors, Part, Reparse, Rule, Spec, always, field_text};
 use crate::model::Kind;
 
 pub(super) static SPEC: Spec = Spec {
@@ -45,7 +45,7 @@ pub(super) static SPEC: Spec = Spec {
     abridged: &["where_clause"],
     elided: &[],
     untyped: None,
-    reparse: Some(macro_items),
+    reparse: Some(Reparse { region: macro_items, parts: macro_item_parts }),
     overloads: None,
     // `thread_local!(…);` is a macro call in an expression statement.
     transparent: &["foreign_mod_item", "declaration_list", "expression_statement"],
@@ -75,17 +75,58 @@ fn public_field(node: Node, _: &str) -> Option<Kind> {
 /// The inside of a macro call's token tree (`cfg_rt! { … }`, `thread_local!(…)`): crates wrap
 /// whole groups of items in such calls, and a grammar sees only tokens there.
 fn macro_items(node: Node) -> Option<Range> {
+    let mut cursor = node.walk();
+    let tree = (node.kind() == "macro_invocation")
+        .then(|| node.named_children(&mut cursor).find(|child| child.kind() == "token_tree"))??;
+    group_inside(tree)
+}
+
+/// A macro call's tokens cut where items end: after a `;`, or after a `{ … }` group that no `;`
+/// follows (`fn f() { … }`, `impl T { … }`, but `const C: S = S { … };` runs on to its `;`).
+fn macro_item_parts(node: Node) -> Vec<Part> {
+    let Some(tokens) = macro_tokens(node) else { return Vec::new() };
+    let inner = tokens.get(1..tokens.len().saturating_sub(1)).unwrap_or_default();
+    let braces = |token: &Node| token.kind() == "token_tree" && token.child(0).is_some_and(|open| open.kind() == "{");
+    let mut parts = Vec::new();
+    let mut start: Option<Node> = None;
+    let mut blocks = Vec::new();
+    for (i, token) in inner.iter().enumerate() {
+        let first = *start.get_or_insert(*token);
+        if braces(token) {
+            blocks.extend(group_inside(*token));
+        }
+        let next = inner.get(i + 1);
+        let ends = token.kind() == ";" || (braces(token) && next.is_none_or(|n| n.kind() != ";"));
+        if ends || next.is_none() {
+            let range = between(first.start_byte(), first.start_position(), *token, false);
+            parts.push(Part { range, blocks: std::mem::take(&mut blocks) });
+            start = None;
+        }
+    }
+    parts
+}
+
+/// The inside of a `{ … }` token group, without its braces; `None` when empty.
+fn group_inside(group: Node) -> Option<Range> {
+    let open = group.child(0)?;
+    let close = group.child(u32::try_from(group.child_count().checked_sub(1)?).ok()?)?;
+    (open.end_byte() < close.start_byte()).then(|| between(open.end_byte(), open.end_position(), close, true))
+}
+
+/// Every token of a macro call's token tree, its delimiters included.
+fn macro_tokens(node: Node) -> Option<Vec<Node>> {
     if node.kind() != "macro_invocation" {
         return None;
     }
     let mut cursor = node.walk();
-    let tokens = node.named_children(&mut cursor).find(|child| child.kind() == "token_tree")?;
-    let open = tokens.child(0)?;
-    let close = tokens.child(u32::try_from(tokens.child_count().checked_sub(1)?).ok()?)?;
-    (open.end_byte() < close.start_byte()).then(|| Range {
-        start_byte: open.end_byte(),
-        end_byte: close.start_byte(),
-        start_point: open.end_position(),
-        end_point: close.start_position(),
-    })
+    let tree = node.named_children(&mut cursor).find(|child| child.kind() == "token_tree")?;
+    let mut cursor = tree.walk();
+    Some(tree.children(&mut cursor).collect())
+}
+
+/// The range from a start to `last` (up to its start when `before`, else through its end).
+fn between(start_byte: usize, start_point: tree_sitter::Point, last: Node, before: bool) -> Range {
+    let (end_byte, end_point) =
+        if before { (last.start_byte(), last.start_position()) } else { (last.end_byte(), last.end_position()) };
+    Range { start_byte, end_byte, start_point, end_point }
 }
