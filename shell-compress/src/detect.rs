@@ -65,6 +65,19 @@ enum Op {
     Then,
 }
 
+/// The simple commands of a command line: each one's words (redirections removed) and whether it reads a
+/// pipe (`grep x src | head`: `head` does).
+pub fn simple_commands(line: &str) -> Vec<(Vec<String>, bool)> {
+    let mut piped = false;
+    split_commands(line)
+        .into_iter()
+        .map(|(words, op)| {
+            let reads_pipe = std::mem::replace(&mut piped, op == Some(Op::Pipe));
+            (words, reads_pipe)
+        })
+        .collect()
+}
+
 /// Splits a command line into simple commands (words with redirections removed) and the operator after each.
 fn split_commands(line: &str) -> Vec<(Vec<String>, Option<Op>)> {
     let mut commands = Vec::new();
@@ -97,6 +110,19 @@ fn split_commands(line: &str) -> Vec<(Vec<String>, Option<Op>)> {
             '\\' => {
                 in_word = true;
                 word.extend(chars.next());
+            }
+            // A command substitution is one word, whatever pipes and chains it holds.
+            '$' if chars.peek() == Some(&'(') => {
+                in_word = true;
+                word.push(c);
+                let mut depth = 0;
+                for c in chars.by_ref() {
+                    word.push(c);
+                    depth += i32::from(c == '(') - i32::from(c == ')');
+                    if depth == 0 {
+                        break;
+                    }
+                }
             }
             '#' if !in_word => break,
             '|' | ';' | '\n' => {
@@ -288,6 +314,21 @@ mod tests {
         assert_eq!(search_pattern("cd x && rg -n -g '*.rs' -e unwrap src").as_deref(), Some("unwrap"));
         assert_eq!(search_pattern("git grep -n TODO").as_deref(), Some("TODO"));
         assert_eq!(search_pattern("cargo test"), None);
+    }
+
+    #[test]
+    fn simple_commands_keep_substitutions_and_quotes_whole_and_say_which_read_a_pipe() {
+        let words = |line| simple_commands(line).into_iter().map(|(w, piped)| (w.join(" "), piped)).collect::<Vec<_>>();
+        assert_eq!(
+            words("grep -rn \"a|b\" src 2>&1 | head -5"),
+            [("grep -rn a|b src".to_string(), false), ("head -5".to_string(), true)]
+        );
+        assert_eq!(
+            words("echo $(git log | head -1) && cargo test # done"),
+            [("echo $(git log | head -1)".to_string(), false), ("cargo test".to_string(), false)]
+        );
+        // The family of a line whose substitution holds a pipe is its first command's.
+        assert_eq!(detect("cargo test --features $(cat feats | tr -d ' ')").name, "cargo-test");
     }
 
     #[test]

@@ -89,6 +89,8 @@ impl Options {
 /// errs on the side of a listing that fits.
 pub const CHARS_PER_TOKEN: usize = 3;
 
+pub use detect::simple_commands;
+
 /// Compresses `output`, the interleaved stdout and stderr of `command_line`, which exited with `exit_code`,
 /// with the default [`Options`].
 pub fn compress(command_line: &str, output: &str, exit_code: i32) -> Compressed {

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
-use lean_ctx_shell_compress::{Compressed, Options, compress};
+use lean_ctx_shell_compress::{Compressed, Options, compress, simple_commands};
 use regex::Regex;
 
 /// Which part of the fixtures a file belongs to: the rules are developed on one and measured on both.
@@ -497,75 +497,6 @@ const REFERENCE_VAR: &str = "LEAN_CTX_REFERENCE";
 struct Replay {
     command: String,
     programs: Vec<String>,
-}
-
-/// Splits a shell command line into simple commands, each with whether it reads a pipe. Quotes, escapes,
-/// `$(…)` and redirections such as `2>&1` stay inside words.
-fn simple_commands(line: &str) -> Vec<(Vec<String>, bool)> {
-    let mut commands = Vec::new();
-    let (mut words, mut word, mut in_word, mut piped) = (Vec::new(), String::new(), false, false);
-    let mut chars = line.chars().peekable();
-    let end_word = |words: &mut Vec<String>, word: &mut String, in_word: &mut bool| {
-        if std::mem::take(in_word) {
-            words.push(std::mem::take(word));
-        }
-    };
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' => {
-                in_word = true;
-                word.extend(chars.by_ref().take_while(|&c| c != '\''));
-            }
-            '"' => {
-                in_word = true;
-                while let Some(c) = chars.next() {
-                    match c {
-                        '"' => break,
-                        '\\' => word.extend(chars.next()),
-                        c => word.push(c),
-                    }
-                }
-            }
-            '\\' => {
-                in_word = true;
-                word.extend(chars.next());
-            }
-            '$' if chars.peek() == Some(&'(') => {
-                in_word = true;
-                word.push(c);
-                let mut depth = 0;
-                for c in chars.by_ref() {
-                    word.push(c);
-                    depth += i32::from(c == '(') - i32::from(c == ')');
-                    if depth == 0 {
-                        break;
-                    }
-                }
-            }
-            '&' if word.ends_with('>') || chars.peek() == Some(&'>') => {
-                in_word = true;
-                word.push(c);
-            }
-            '|' | '&' | ';' | '\n' => {
-                end_word(&mut words, &mut word, &mut in_word);
-                let pipe = c == '|' && chars.next_if_eq(&'|').is_none();
-                if c == '&' {
-                    chars.next_if_eq(&'&');
-                }
-                commands.push((std::mem::take(&mut words), piped));
-                piped = pipe;
-            }
-            c if c.is_whitespace() => end_word(&mut words, &mut word, &mut in_word),
-            c => {
-                in_word = true;
-                word.push(c);
-            }
-        }
-    }
-    end_word(&mut words, &mut word, &mut in_word);
-    commands.push((words, piped));
-    commands.retain(|(words, _)| !words.is_empty());
-    commands
 }
 
 /// How to replay `command`, or why it cannot be: the programs that start its commands (not those reading a
