@@ -87,32 +87,47 @@ pub fn gain(rows: &[GainRow], period: &str, group_by: &str) -> String {
         out.push_str("no events recorded in this period");
         return out;
     }
-    let _ = writeln!(out, "{:<22} {:>8} {:>12} {:>12} {:>12} {:>7}", "", "events", "raw", "sent", "saved", "saved");
     let no_group = match group_by {
         "mode" => "(shell commands)".to_string(),
         "family" => "(not shell commands)".to_string(),
         _ => format!("(no {group_by})"),
     };
-    for r in rows {
-        let key = match (&r.key, group_by) {
+    let keys: Vec<&str> = rows
+        .iter()
+        .map(|r| match (&r.key, group_by) {
             (_, "none") => "total",
             (Some(key), _) => key.as_str(),
             (None, _) => no_group.as_str(),
-        };
-        gain_row(&mut out, key, r);
+        })
+        .collect();
+    let width = keys.iter().map(|k| k.chars().count()).max().unwrap_or(0).clamp(MIN_KEY_WIDTH, MAX_KEY_WIDTH);
+    let _ = writeln!(out, "{:<width$} {:>8} {:>12} {:>12} {:>12} {:>7}", "", "events", "raw", "sent", "saved", "saved");
+    for (key, r) in keys.iter().zip(rows) {
+        gain_row(&mut out, key, r, width);
     }
     if rows.len() > 1 {
-        gain_row(&mut out, "total", &total(rows));
+        gain_row(&mut out, "total", &total(rows), width);
     }
     out
 }
 
-fn gain_row(out: &mut String, key: &str, r: &GainRow) {
+/// The key column's width: the longest key's, within these bounds.
+const MIN_KEY_WIDTH: usize = 22;
+const MAX_KEY_WIDTH: usize = 48;
+
+fn gain_row(out: &mut String, key: &str, r: &GainRow, width: usize) {
     let filled = ((r.saved_pct.clamp(0.0, 100.0) / 100.0) * BAR_WIDTH as f64).round() as usize;
     let bar = format!("{}{}", "█".repeat(filled), "░".repeat(BAR_WIDTH - filled));
+    // A longer key (a deep project path) keeps its end, the part that tells projects apart.
+    let count = key.chars().count();
+    let key = if count > width {
+        format!("…{}", key.chars().skip(count - width + 1).collect::<String>())
+    } else {
+        key.to_string()
+    };
     let _ = writeln!(
         out,
-        "{key:<22} {:>8} {:>12} {:>12} {:>12} {:>6.1}% {bar}",
+        "{key:<width$} {:>8} {:>12} {:>12} {:>12} {:>6.1}% {bar}",
         r.events, r.raw_tokens, r.sent_tokens, r.saved_tokens, r.saved_pct
     );
 }
@@ -194,6 +209,20 @@ mod tests {
         let by_project = gain(&[row(Some("/p"), 1000, 250), row(None, 1000, 750)], "week", "project");
         assert!(by_project.lines().nth(3).unwrap().starts_with("(no project) "), "{by_project}");
         assert!(lines[4].starts_with("total ") && lines[4].contains(" 4 ") && lines[4].contains("50.0%"), "{text}");
+        // Longer keys widen the column, so the figures stay in their columns; past its bound a key
+        // keeps its end.
+        let long = "/home/someone/src/a-project-with-a-long-name";
+        let deep = format!("/srv/{}/tail-of-the-path", "x".repeat(60));
+        let wide = gain(&[row(Some(long), 1000, 250), row(Some(&deep), 1000, 750)], "all", "project");
+        let column = |line: &str| {
+            let at = ["25.0%", "75.0%", "50.0%"].iter().find_map(|pct| line.find(pct))?;
+            Some(line[..at].chars().count())
+        };
+        let lines: Vec<&str> = wide.lines().skip(2).collect();
+        assert!(lines[0].starts_with(long) && lines[1].starts_with('…'), "{wide}");
+        assert!(lines[1].contains("x/tail-of-the-path "), "{wide}");
+        assert!(column(lines[0]).is_some() && column(lines[0]) == column(lines[1]), "{wide}");
+        assert_eq!(column(lines[1]), column(lines[2]), "the total too: {wide}");
         let single = gain(&[row(None, 1000, 250)], "all", "none");
         assert!(single.lines().nth(2).unwrap().starts_with("total "), "{single}");
         assert_eq!(single.lines().count(), 3, "no separate total for one row: {single}");
