@@ -843,12 +843,30 @@ fn abridged_type_parameters(list: &str) -> Option<String> {
             let entry = ["const ", "in ", "out "]
                 .iter()
                 .fold(entry, |entry, modifier| entry.strip_prefix(modifier).unwrap_or(entry).trim_start());
-            [" extends ", " = "].iter().fold(entry, |entry, bound| entry.split(bound).next().unwrap_or(entry))
+            [" extends ", " = "].iter().fold(entry, |entry, bound| before_top_level(entry, bound))
         })
         .filter(|entry| !entry.is_empty())
         .collect();
     let length = entries.iter().map(|entry| entry.chars().count() + 2).sum::<usize>();
     (entries.len() > MAX_TYPE_PARAMETERS && length > MAX_TYPE_PARAMETER_NAMES).then(|| format!("<{}, …>", entries[0]))
+}
+
+/// `entry` up to the first `separator` outside its brackets: a type argument's own `extends` (in
+/// `{ [K in keyof A]: K extends keyof B ? … }`) is part of it, not a bound.
+fn before_top_level<'e>(entry: &'e str, separator: &str) -> &'e str {
+    let mut depth = 0usize;
+    let mut previous = ' ';
+    for (at, c) in entry.char_indices() {
+        match c {
+            '<' | '(' | '[' | '{' => depth += 1,
+            '>' if matches!(previous, '=' | '-') => {}
+            '>' | ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            _ if depth == 0 && entry[at..].starts_with(separator) => return &entry[..at],
+            _ => {}
+        }
+        previous = c;
+    }
+    entry
 }
 
 /// Where a definition's uncuttable part ends: after its parameters (found through C declarators
@@ -1003,6 +1021,13 @@ mod tests {
         assert_eq!(
             abridged("<Handler extends (event: Event) => void, TContext, TOptions>").as_deref(),
             Some("<Handler, …>")
+        );
+        // An object type's own conditional (`K extends … ? … : …`) is not a bound: the first
+        // argument stays whole, its braces closed.
+        assert_eq!(
+            abridged("<{ [K in keyof A | keyof S]: K extends keyof A ? A[K] : never }, E1 | Error, R1 | Context>")
+                .as_deref(),
+            Some("<{ [K in keyof A | keyof S]: K extends keyof A ? A[K] : never }, …>")
         );
         assert_eq!(abridged("<A, B, C>"), None);
         assert_eq!(abridged("<TQueryFnData, TError>"), None);
