@@ -848,3 +848,21 @@ fn typescript_large_types_keep_every_name_and_shed_their_detail() {
         "L76-79 export const pageOf = (at: { row: number; size: number }): number",
     ]);
 }
+
+/// A type parameter list with a comment on each parameter reads as one line without the
+/// comments, and a long union's members are emptied whole, not shown up to a cut.
+#[test]
+fn commented_type_parameters_and_long_alias_values_read_cleanly() {
+    let source = "export type DeepValue<\n  // The object we're reading from\n  TValue,\n  // The path we're following\n  \
+                  TAccessor,\n  TNullable extends boolean = IsNullable<TValue>,\n> = unknown extends TValue\n  ? TValue\n  : \
+                  TValue extends ReadonlyArray<any>\n    ? DeepValue<TValue[number], TAccessor, TNullable>\n    : \
+                  TValue[TAccessor & keyof TValue]\n\nexport type Event =\n  | { type: \"action\"; name: string; object: \
+                  unknown; arguments: unknown[] }\n  | { type: \"scheduled-reaction\"; name: string }\n  | { type: \
+                  \"reaction\"; name: string }\n  | { type: \"error\"; name: string; message: string; error: string }\n  \
+                  | { type: \"report-end\"; spyReportEnd: true; time?: number }\n";
+    let text = render_signatures(&outline(Language::TypeScript, source));
+    assert_eq!(
+        text,
+        "L1-11 export type DeepValue<TValue, …> = …\nL13-18 export type Event = | {…} | {…} | {…} | {…} | {…}\n"
+    );
+}

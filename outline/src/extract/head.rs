@@ -334,9 +334,50 @@ pub(crate) fn shorten_alias(line: &str, max: usize) -> String {
     let Some(at) = alias_value(line) else { return line.to_string() };
     let (head, value) = line.split_at(at);
     let emptied = empty_nested_brackets(&format!("({value})"));
-    let emptied = emptied.strip_prefix('(').and_then(|inner| inner.strip_suffix(')')).unwrap_or(&emptied);
-    let shorter = format!("{head}{emptied}");
-    if shorter.chars().count() <= max { shorter } else { format!("{head}…") }
+    // A value whose brackets do not close (cut at the hard limit) is not shown in part.
+    match emptied.strip_prefix('(').and_then(|inner| inner.strip_suffix(')')) {
+        Some(emptied) if balanced(emptied) && format!("{head}{emptied}").chars().count() <= max => {
+            format!("{head}{emptied}")
+        }
+        _ => format!("{head}…"),
+    }
+}
+
+/// Whether every bracket in `code` closes in order (strings skipped; the `>` of `=>` and `->`
+/// closes nothing).
+fn balanced(code: &str) -> bool {
+    let mut open = Vec::new();
+    let (mut quote, mut escaped, mut previous) = (None, false, ' ');
+    for c in code.chars() {
+        if let Some(q) = quote {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                _ if c == q => quote = None,
+                _ => {}
+            }
+        } else {
+            match c {
+                '"' | '`' => quote = Some(c),
+                '(' | '[' | '{' | '<' => open.push(c),
+                '>' if matches!(previous, '=' | '-') => {}
+                ')' | ']' | '}' | '>' => {
+                    let opener = match c {
+                        ')' => '(',
+                        ']' => '[',
+                        '}' => '{',
+                        _ => '<',
+                    };
+                    if open.pop() != Some(opener) {
+                        return false;
+                    }
+                }
+                _ => {}
+            }
+        }
+        previous = c;
+    }
+    open.is_empty() && quote.is_none()
 }
 
 /// Where the value of `type Name<…> = value` starts: after the first ` = ` outside brackets.
@@ -480,6 +521,8 @@ mod tests {
         let conditional = "export type DeepValue<T, TProp> = T extends Record<string, any> ? TProp extends \
                            `${infer TBranch}.${infer TDeepProp}` ? DeepValue<T[TBranch], TDeepProp> : T[TProp] : never";
         assert_eq!(shorten_alias(conditional, 80), "export type DeepValue<T, TProp> = …");
+        // A value cut inside its brackets is not shown in part.
+        assert_eq!(shorten_alias("type Event = | { type: \"a\" } | { type: \"b\"; na…", 80), "type Event = …");
     }
 
     #[test]

@@ -693,10 +693,12 @@ impl<'s> Walker<'s> {
             self.push_code(&mut head, Role::Core, node, body.end_byte()..node.end_byte());
         }
         let (line, whole) = head.lines();
-        let line = if kind == Kind::TypeAlias && line.chars().count() > MAX_TYPE_ALIAS {
-            shorten_alias(&line, MAX_TYPE_ALIAS)
-        } else {
-            line
+        // Shortened from the whole line: the line may already be cut inside the value's brackets.
+        let line = match kind == Kind::TypeAlias && line.chars().count() > MAX_TYPE_ALIAS {
+            true => Some(shorten_alias(&whole, MAX_TYPE_ALIAS))
+                .filter(|short| short.chars().count() < line.chars().count())
+                .unwrap_or(line),
+            false => line,
         };
         let uncut = (whole != line).then_some(whole);
         (line, uncut)
@@ -764,14 +766,25 @@ impl<'s> Walker<'s> {
     fn push_code(&self, head: &mut Head, role: Role, within: Node, range: Range<usize>) {
         // What is cut out, and what stands for it: a space for a comment, `where …` for a long
         // clause.
+        let comments = nodes_in(within, &range, self.comments);
         let mut cuts: Vec<(Range<usize>, String)> =
-            nodes_in(within, &range, self.comments).into_iter().map(|comment| (comment, " ".to_string())).collect();
+            comments.iter().map(|comment| (comment.clone(), " ".to_string())).collect();
         for elided in nodes_in(within, &range, self.spec.elided) {
             let before = self.source[..elided.start].trim_end().len().max(range.start);
             cuts.push((before..elided.end, String::new()));
         }
         for clause in nodes_in(within, &range, self.spec.abridged) {
-            if let Some(short) = abridged(self.source.get(clause.clone()).unwrap_or("")) {
+            // The clause is judged and shortened without its comments (a commented type
+            // parameter list would otherwise carry `// …` into the one-line head).
+            let mut text = String::new();
+            let mut position = clause.start;
+            for comment in comments.iter().filter(|c| clause.start <= c.start && c.end <= clause.end) {
+                text.push_str(self.source.get(position..comment.start).unwrap_or(""));
+                text.push(' ');
+                position = comment.end;
+            }
+            text.push_str(self.source.get(position..clause.end).unwrap_or(""));
+            if let Some(short) = abridged(&text) {
                 cuts.push((clause, short));
             }
         }
