@@ -408,9 +408,24 @@ fn shorten_decoration(decoration: &str) -> String {
     }
     let mut out = String::new();
     let (mut depth, mut quote, mut escaped, mut inside) = (0usize, None, false, false);
+    // A string outside any argument list (`#[doc = "…"]`, `#[body = "…"]`) is emptied the same way.
+    let mut top_string = false;
     for c in collapse(decoration).chars() {
+        if top_string {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => {
+                    out.push_str("…\"");
+                    top_string = false;
+                }
+                _ => {}
+            }
+            continue;
+        }
         if depth == 0 {
             out.push(c);
+            top_string = c == '"';
             if c == '(' {
                 (depth, inside) = (1, false);
             }
@@ -437,7 +452,7 @@ fn shorten_decoration(decoration: &str) -> String {
             inside = true;
         }
     }
-    if depth > 0 {
+    if depth > 0 || top_string {
         out.push('…');
     }
     truncate(out, MAX_DECORATION)
@@ -461,6 +476,10 @@ mod tests {
         assert_eq!(shorten_decoration("@click.option('--name', help=\"it's\")"), "@click.option(…)");
         assert_eq!(shorten_decoration("@pytest.fixture()"), "@pytest.fixture()");
         assert_eq!(shorten_decoration("@Override"), "@Override");
+        assert_eq!(
+            shorten_decoration("#[body = \"Failed to deserialize the \\\"JSON\\\" body into the target type\"]"),
+            "#[body = \"…\"]"
+        );
         assert_eq!(shorten_decoration("[Obsolete(\"x\"), Browsable(false)]"), "[Obsolete(…), Browsable(…)]");
         assert_eq!(shorten_decoration("<typename T, typename = std::enable_if_t<(N > 0)>>"), "<…>");
     }
