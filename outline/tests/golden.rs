@@ -866,3 +866,15 @@ fn commented_type_parameters_and_long_alias_values_read_cleanly() {
         "L1-11 export type DeepValue<TValue, …> = …\nL13-18 export type Event = | {…} | {…} | {…} | {…} | {…}\n"
     );
 }
+
+/// A decorator with a comment among its arguments is shortened as one decorator.
+#[test]
+fn a_decorator_with_a_comment_inside_is_shortened_whole() {
+    let body: String = (0..40).map(|i| format!("    value_{i} = {i} * 2\n")).collect();
+    let source = format!(
+        "@pytest.mark.parametrize(\n    \"name,expected\",\n    (\n        (\"a\", 1),\n        # an edge case\n        \
+         (\"b\", 2),\n        (\"c\", 3),\n    ),\n)\ndef test_values(name, expected):\n{body}"
+    );
+    let text = render_signatures(&outline(Language::Python, &source));
+    assert_eq!(text, "L1-50 @pytest.mark.parametrize(…) def test_values(name, expected)\n");
+}

@@ -793,17 +793,21 @@ impl<'s> Walker<'s> {
         let breaks = line_separated_members(within, &range, self.spec.member_lists, self.source);
         cuts.extend(breaks.into_iter().map(|at| (at..at, ";".to_string())));
         cuts.sort_by_key(|(cut, _)| cut.start);
+        // Gathered first and pushed once: a decoration with a comment inside stays one
+        // decoration (decorations do not join in the head, so each piece would be shortened alone).
+        let mut text = String::with_capacity(range.len());
         let mut position = range.start;
         for (cut, replacement) in cuts {
             // A comment inside a clause already cut.
             if cut.start < position {
                 continue;
             }
-            head.push(role, self.source.get(position..cut.start).unwrap_or(""));
-            head.push(role, &replacement);
+            text.push_str(self.source.get(position..cut.start).unwrap_or(""));
+            text.push_str(&replacement);
             position = cut.end;
         }
-        head.push(role, self.source.get(position..range.end).unwrap_or(""));
+        text.push_str(self.source.get(position..range.end).unwrap_or(""));
+        head.push(role, &text);
     }
 }
 
