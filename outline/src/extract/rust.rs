@@ -75,16 +75,15 @@ fn public_field(node: Node, _: &str) -> Option<Kind> {
 /// The inside of a macro call's token tree (`cfg_rt! { … }`, `thread_local!(…)`): crates wrap
 /// whole groups of items in such calls, and a grammar sees only tokens there.
 fn macro_items(node: Node) -> Option<Range> {
-    let mut cursor = node.walk();
-    let tree = (node.kind() == "macro_invocation")
-        .then(|| node.named_children(&mut cursor).find(|child| child.kind() == "token_tree"))??;
-    group_inside(tree)
+    group_inside(macro_token_tree(node)?)
 }
 
 /// A macro call's tokens cut where items end: after a `;`, or after a `{ … }` group that no `;`
 /// follows (`fn f() { … }`, `impl T { … }`, but `const C: S = S { … };` runs on to its `;`).
 fn macro_item_parts(node: Node) -> Vec<Part> {
-    let Some(tokens) = macro_tokens(node) else { return Vec::new() };
+    let Some(tree) = macro_token_tree(node) else { return Vec::new() };
+    let mut cursor = tree.walk();
+    let tokens: Vec<Node> = tree.children(&mut cursor).collect();
     let inner = tokens.get(1..tokens.len().saturating_sub(1)).unwrap_or_default();
     let braces = |token: &Node| token.kind() == "token_tree" && token.child(0).is_some_and(|open| open.kind() == "{");
     let mut parts = Vec::new();
@@ -106,22 +105,20 @@ fn macro_item_parts(node: Node) -> Vec<Part> {
     parts
 }
 
-/// The inside of a `{ … }` token group, without its braces; `None` when empty.
+/// The inside of a token group (`{ … }`, `( … )`), without its delimiters; `None` when empty.
 fn group_inside(group: Node) -> Option<Range> {
     let open = group.child(0)?;
     let close = group.child(u32::try_from(group.child_count().checked_sub(1)?).ok()?)?;
     (open.end_byte() < close.start_byte()).then(|| between(open.end_byte(), open.end_position(), close, true))
 }
 
-/// Every token of a macro call's token tree, its delimiters included.
-fn macro_tokens(node: Node) -> Option<Vec<Node>> {
+/// A macro call's token tree (its tokens, delimiters included).
+fn macro_token_tree(node: Node) -> Option<Node> {
     if node.kind() != "macro_invocation" {
         return None;
     }
     let mut cursor = node.walk();
-    let tree = node.named_children(&mut cursor).find(|child| child.kind() == "token_tree")?;
-    let mut cursor = tree.walk();
-    Some(tree.children(&mut cursor).collect())
+    node.named_children(&mut cursor).find(|child| child.kind() == "token_tree")
 }
 
 /// The range from a start to `last` (up to its start when `before`, else through its end).
