@@ -6,7 +6,7 @@ use tree_sitter::Node;
 pub(crate) const MAX_SIGNATURE: usize = 200;
 
 /// Trailing tokens that open a body or a value rather than belong to the declaration head.
-const HEAD_TERMINATORS: [&str; 6] = ["{", "=>", "=", ":", ";", ","];
+const HEAD_TERMINATORS: [&str; 7] = ["{", "(", "=>", "=", ":", ";", ","];
 
 /// The source text of `node`, or "" if its range is not on character boundaries (it always is
 /// for tree-sitter's UTF-8 input; the fallback keeps this infallible).
@@ -76,8 +76,8 @@ pub(crate) fn signature_line(raw: &str) -> String {
     truncate(head_line(raw), MAX_SIGNATURE)
 }
 
-/// A raw declaration head collapsed to one line without the token that opens the body (`{`, `:`,
-/// `=`, `=>`, `;`, and the `,` of a `where` clause).
+/// A raw declaration head collapsed to one line without the token that opens the body (`{`, the
+/// `(` of `macro_rules! m (`, `:`, `=`, `=>`, `;`, and the `,` of a `where` clause).
 pub(crate) fn head_line(raw: &str) -> String {
     let mut line = collapse_code(raw);
     while let Some(rest) = HEAD_TERMINATORS.iter().find_map(|t| line.strip_suffix(t)) {
@@ -118,6 +118,8 @@ mod tests {
         assert_eq!(signature_line("const f = (a) =>"), "const f = (a)");
         assert_eq!(signature_line("Shape() = default;"), "Shape() = default");
         assert_eq!(signature_line("{"), "{");
+        // A macro whose rules are in parentheses.
+        assert_eq!(signature_line("macro_rules! byte ("), "macro_rules! byte");
     }
 
     #[test]
