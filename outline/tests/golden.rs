@@ -863,7 +863,7 @@ fn commented_type_parameters_and_long_alias_values_read_cleanly() {
     let text = render_signatures(&outline(Language::TypeScript, source));
     assert_eq!(
         text,
-        "L1-11 export type DeepValue<TValue, …> = …\nL13-18 export type Event = | {…} | {…} | {…} | {…} | {…}\n"
+        "L1-11 export type DeepValue<TValue, …> = …\nL13-18 export type Event = {…} | {…} | {…} | {…} | {…}\n"
     );
 }
 

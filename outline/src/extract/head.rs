@@ -343,6 +343,15 @@ pub(crate) fn shorten_alias(line: &str, max: usize) -> String {
     }
 }
 
+/// `type T = | A | B` as `type T = A | B`: the `|` that starts a union written one member a line
+/// says nothing once the union is on one line.
+pub(crate) fn without_leading_bar(line: String) -> String {
+    match alias_value(&line) {
+        Some(at) if line[at..].starts_with("| ") => format!("{}{}", &line[..at], &line[at + 2..]),
+        _ => line,
+    }
+}
+
 /// Whether every bracket in `code` closes in order (strings skipped; the `>` of `=>` and `->`
 /// closes nothing).
 fn balanced(code: &str) -> bool {
@@ -540,6 +549,8 @@ mod tests {
         let conditional = "export type DeepValue<T, TProp> = T extends Record<string, any> ? TProp extends \
                            `${infer TBranch}.${infer TDeepProp}` ? DeepValue<T[TBranch], TDeepProp> : T[TProp] : never";
         assert_eq!(shorten_alias(conditional, 80), "export type DeepValue<T, TProp> = …");
+        assert_eq!(without_leading_bar("type Mode = | \"a\" | \"b\"".into()), "type Mode = \"a\" | \"b\"");
+        assert_eq!(without_leading_bar("type Mode = \"a\" | \"b\"".into()), "type Mode = \"a\" | \"b\"");
         // A value cut inside its brackets is not shown in part.
         assert_eq!(shorten_alias("type Event = | { type: \"a\" } | { type: \"b\"; na…", 80), "type Event = …");
     }

@@ -27,8 +27,7 @@ use crate::model::{Definition, Import, Kind, Outline};
 use crate::text::{MAX_SIGNATURE, collapse, collapse_code, line_number, node_lines, node_text, truncate};
 use crate::{parse, unparsed};
 pub(crate) use head::empty_nested_brackets;
-use head::shorten_alias;
-use head::{Head, Role};
+use head::{Head, Role, shorten_alias, without_leading_bar};
 pub(crate) use head::{Names, Untyped};
 
 /// How deep the walker follows containers and pass-through nodes. Real code nests a handful of
@@ -693,6 +692,10 @@ impl<'s> Walker<'s> {
             self.push_code(&mut head, Role::Core, node, body.end_byte()..node.end_byte());
         }
         let (line, whole) = head.lines();
+        let (line, whole) = match kind {
+            Kind::TypeAlias => (without_leading_bar(line), without_leading_bar(whole)),
+            _ => (line, whole),
+        };
         // Shortened from the whole line: the line may already be cut inside the value's brackets.
         let line = match kind == Kind::TypeAlias && line.chars().count() > MAX_TYPE_ALIAS {
             true => Some(shorten_alias(&whole, MAX_TYPE_ALIAS))
