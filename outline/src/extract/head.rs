@@ -231,6 +231,41 @@ fn fits(line: &str) -> bool {
     line.chars().count() <= MAX_SIGNATURE
 }
 
+/// Whether the characters of a head, read in order, are inside a double-quoted or backquoted
+/// string (a single quote may be a Rust lifetime): scanners for brackets skip strings.
+#[derive(Default)]
+struct Strings {
+    quote: Option<char>,
+    escaped: bool,
+}
+
+impl Strings {
+    /// Whether `c` belongs to a string, its quotes included.
+    fn skip(&mut self, c: char) -> bool {
+        match self.quote {
+            Some(open) => {
+                match c {
+                    _ if self.escaped => self.escaped = false,
+                    '\\' => self.escaped = true,
+                    _ if c == open => self.quote = None,
+                    _ => {}
+                }
+                true
+            }
+            None if matches!(c, '"' | '`') => {
+                self.quote = Some(c);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// A string was opened and not closed.
+    fn open(&self) -> bool {
+        self.quote.is_some()
+    }
+}
+
 /// Empties every bracket pair nested inside another (`(a: Vec<Option<u8>>, b: [u8; 4])` →
 /// `(a: Vec<…>, b: [u8; 4])`): what stays is each outer list's own text, so names are kept and
 /// types keep their outermost part. A pair that held nothing stays as written (`string[]`, not
@@ -238,21 +273,13 @@ fn fits(line: &str) -> bool {
 /// Rust lifetime); the `>` of `->` and `=>` closes nothing.
 pub(crate) fn empty_nested_brackets(code: &str) -> String {
     let mut out = String::with_capacity(code.len());
-    let (mut depth, mut quote, mut escaped, mut previous) = (0usize, None, false, ' ');
+    let (mut depth, mut strings, mut previous) = (0usize, Strings::default(), ' ');
     // Whether the nested pair being emptied held anything.
     let mut held = false;
     for c in code.chars() {
         let before = depth;
-        if let Some(open) = quote {
+        if !strings.skip(c) {
             match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                _ if c == open => quote = None,
-                _ => {}
-            }
-        } else {
-            match c {
-                '"' | '`' => quote = Some(c),
                 '(' | '[' | '<' | '{' => depth += 1,
                 ')' | ']' | '}' => depth = depth.saturating_sub(1),
                 '>' if !matches!(previous, '-' | '=') => depth = depth.saturating_sub(1),
@@ -356,18 +383,10 @@ pub(crate) fn without_leading_bar(line: String) -> String {
 /// closes nothing).
 fn balanced(code: &str) -> bool {
     let mut open = Vec::new();
-    let (mut quote, mut escaped, mut previous) = (None, false, ' ');
+    let (mut strings, mut previous) = (Strings::default(), ' ');
     for c in code.chars() {
-        if let Some(q) = quote {
+        if !strings.skip(c) {
             match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                _ if c == q => quote = None,
-                _ => {}
-            }
-        } else {
-            match c {
-                '"' | '`' => quote = Some(c),
                 '(' | '[' | '{' | '<' => open.push(c),
                 '>' if matches!(previous, '=' | '-') => {}
                 ')' | ']' | '}' | '>' => {
@@ -386,7 +405,7 @@ fn balanced(code: &str) -> bool {
         }
         previous = c;
     }
-    open.is_empty() && quote.is_none()
+    open.is_empty() && !strings.open()
 }
 
 /// Where the value of `type Name<…> = value` starts: after the first ` = ` outside brackets.
