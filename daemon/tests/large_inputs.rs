@@ -63,12 +63,17 @@ fn a_read_of_too_many_paths_is_refused_saying_how_to_split_it() {
     assert!(views.iter().all(Result::is_ok));
 }
 
-#[test]
-fn a_read_stops_loading_files_past_its_byte_budget() {
-    let p = Project::new();
+/// Sets `max_read_bytes` to 1024 in the project's config.
+fn limit_reads_to_1024_bytes(p: &Project) {
     let config = p.engine.dirs.config_file();
     std::fs::create_dir_all(config.parent().unwrap()).unwrap();
     std::fs::write(&config, "max_read_bytes = 1024\n").unwrap();
+}
+
+#[test]
+fn a_read_stops_loading_files_past_its_byte_budget() {
+    let p = Project::new();
+    limit_reads_to_1024_bytes(&p);
     let line = "x".repeat(999) + "\n";
     let paths: Vec<String> = (0..2 * READ_BUDGET_FILES)
         .map(|i| {
@@ -91,9 +96,7 @@ fn a_read_stops_loading_files_past_its_byte_budget() {
 #[test]
 fn an_edit_whose_result_could_not_be_read_back_writes_nothing() {
     let p = Project::new();
-    let config = p.engine.dirs.config_file();
-    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
-    std::fs::write(&config, "max_read_bytes = 1024\n").unwrap();
+    limit_reads_to_1024_bytes(&p);
     let big = "y".repeat(1025);
     let create = EditParams { path: "new.txt".into(), new_string: big.clone(), create: true, ..Default::default() };
     let e = p.engine.edit(&p.caller("s"), &create).unwrap_err();
