@@ -878,3 +878,16 @@ fn a_decorator_with_a_comment_inside_is_shortened_whole() {
     let text = render_signatures(&outline(Language::Python, &source));
     assert_eq!(text, "L1-50 @pytest.mark.parametrize(…) def test_values(name, expected)\n");
 }
+
+/// A variable whose value is a call keeps its arguments as written, or leaves them out; they are
+/// not read as parameters named by their first words (`testingKey(\` -----BEGIN)`).
+#[test]
+fn a_call_in_a_value_is_not_read_as_parameters() {
+    let source = "package x\n\nvar key = testingKey(`\n-----BEGIN TESTING KEY-----\nMC4CAQAwBQYDK2VwBCIEINifzf07d9qx3d44\
+                  e0FSbV4mC/xQxT644RRbpgNpin7I\n-----END TESTING KEY-----`)\n\nfunc testingKey(s string) string { return \
+                  s }\n";
+    let text = render_signatures(&outline(Language::Go, source));
+    assert!(!text.contains("testingKey(` -----BEGIN)"), "{text}");
+    assert!(text.contains("L3-6 var key\n"), "{text}");
+    assert!(text.contains("func testingKey(s string) string"), "{text}");
+}

@@ -150,7 +150,7 @@ impl Head {
         let core = self.segments.iter().rposition(|segment| segment.role == Role::Core);
         if let Some(core) = core.filter(|&core| self.segments[core].text.trim_end().ends_with(')')) {
             let text = &self.segments[core].text;
-            if let Some(open) = opening(text, text.trim_end().len() - 1) {
+            if let Some(open) = opening(text, text.trim_end().len() - 1).filter(|&open| !is_call(text, open)) {
                 self.segments[core].text = untyped(text, open, names);
             }
             return;
@@ -303,6 +303,13 @@ pub(crate) fn empty_nested_brackets(code: &str) -> String {
         previous = c;
     }
     out
+}
+
+/// Whether the `(` at `open` is a call in an assigned value (`var key = testingKey(…)`): its
+/// arguments are not parameters, and their first words are no names.
+fn is_call(text: &str, open: usize) -> bool {
+    let before = &text[..open];
+    before.ends_with(|c: char| c.is_alphanumeric() || c == '_') && before.contains(" = ")
 }
 
 /// Where the bracket closed at `close` opens.
