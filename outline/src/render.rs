@@ -301,7 +301,8 @@ fn re_export(definition: &Definition) -> Option<(&str, &str, &str, char)> {
         return None;
     }
     let (clause, module) = definition.signature.strip_prefix("export ")?.split_once(" from ")?;
-    let names = clause.strip_prefix('{')?.strip_suffix('}')?.trim();
+    // Without the trailing comma of a list written one name a line: runs are joined with `, `.
+    let names = clause.strip_prefix('{')?.strip_suffix('}')?.trim().trim_end_matches(',').trim_end();
     let quote = module.chars().next().filter(|quote| ['\'', '"'].contains(quote))?;
     let module = module.strip_prefix(quote)?.strip_suffix(quote)?;
     let (directory, _) = module.rsplit_once('/')?;

@@ -59,6 +59,12 @@ pub(crate) fn collapse_code(text: &str) -> String {
             if broken && out.ends_with(',') {
                 out.pop();
             }
+        } else if broken && next.starts_with('}') {
+            // `{ a, b,\n}` reads `{ a, b }`: braces keep their inner spaces.
+            if out.ends_with(',') {
+                out.pop();
+            }
+            out.push(' ');
         } else {
             let opens = out.ends_with(['(', '[']) || (broken && out.ends_with('<'));
             if !opens {
@@ -132,6 +138,8 @@ mod tests {
         );
         // A comma written before the bracket on the same line is kept: `(T,)` is a one-tuple.
         assert_eq!(signature_line("fn g() -> ( u8, ) {"), "fn g() -> (u8,)");
+        // A brace list written one entry a line loses its trailing comma and keeps its spaces.
+        assert_eq!(collapse_code("export {\n  a as b,\n  c,\n} from \"./x\""), "export { a as b, c } from \"./x\"");
         assert_eq!(
             signature_line("export type Trigger<\n  ResultType,\n  QueryArg,\n> = (arg: QueryArg) =>"),
             "export type Trigger<ResultType, QueryArg> = (arg: QueryArg)"

@@ -891,3 +891,16 @@ fn a_call_in_a_value_is_not_read_as_parameters() {
     assert!(text.contains("L3-6 var key\n"), "{text}");
     assert!(text.contains("func testingKey(s string) string"), "{text}");
 }
+
+/// Re-exports written one name a line join into one clause without doubled or trailing commas.
+#[test]
+fn re_exports_one_name_a_line_join_cleanly() {
+    let source = "export {\n  DeferredData as UNSAFE_DeferredData,\n  decodePath as UNSAFE_decodePath,\n} from \"./utils\";\n\n\
+                  export {\n  invariant as UNSAFE_invariant,\n  warning as UNSAFE_warning,\n} from \"./history\";\n";
+    let text = render_signatures(&outline(Language::TypeScript, source));
+    assert_eq!(
+        text,
+        "L1-9 export { DeferredData as UNSAFE_DeferredData, decodePath as UNSAFE_decodePath, invariant as \
+         UNSAFE_invariant, warning as UNSAFE_warning } from \"./*\"\n"
+    );
+}
