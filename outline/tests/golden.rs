@@ -904,3 +904,17 @@ fn re_exports_one_name_a_line_join_cleanly() {
          UNSAFE_invariant, warning as UNSAFE_warning } from \"./*\"\n"
     );
 }
+
+/// A class whose heritage is a long expression keeps all of it, emptied, rather than its first
+/// 200 characters.
+#[test]
+fn a_long_class_heritage_is_emptied_not_cut() {
+    let source = "export class Lowercase extends transform(\n  String$.annotations({ description: \"a string that will be \
+                  converted to lowercase\" }),\n  Lowercased,\n  { strict: true, decode: (s) => s.toLowerCase(), encode: \
+                  identity }\n).annotations({ identifier: \"Lowercase\", description: \"a lowercase string\" }) {}\n";
+    let text = render_signatures(&outline(Language::TypeScript, source));
+    assert_eq!(
+        text,
+        "L1-5 export class Lowercase extends transform(String$.annotations(…), Lowercased, {…}).annotations({…})\n"
+    );
+}

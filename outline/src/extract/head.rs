@@ -127,6 +127,17 @@ impl Head {
         if fits(&shortened) {
             return shortened;
         }
+        if self.declares_members {
+            // Past the limit a type's head is emptied before it is cut: the whole heritage stays
+            // (`extends transform(String$.annotations(…), Lowercased, {…})`), where a cut keeps
+            // only its start.
+            let mut emptied = self.clone();
+            emptied.empty_types();
+            let text = emptied.render();
+            if fits(&text) {
+                return text;
+            }
+        }
         self.cut_tail();
         let cut = self.render();
         if fits(&cut) {
