@@ -501,6 +501,13 @@ fn shorten_decoration(decoration: &str) -> String {
     if depth > 0 || top_string {
         out.push('…');
     }
+    // Still too long, a `name = value` attribute keeps its name (`#[project_replace = …]`).
+    if out.chars().count() > MAX_DECORATION
+        && let Some(at) = out.find(" = ")
+    {
+        let close = if out.ends_with(']') { "]" } else { "" };
+        out = format!("{} = …{close}", &out[..at]);
+    }
     truncate(out, MAX_DECORATION)
 }
 
@@ -522,6 +529,10 @@ mod tests {
         assert_eq!(shorten_decoration("@click.option('--name', help=\"it's\")"), "@click.option(…)");
         assert_eq!(shorten_decoration("@pytest.fixture()"), "@pytest.fixture()");
         assert_eq!(shorten_decoration("@Override"), "@Override");
+        assert_eq!(
+            shorten_decoration("#[project_replace = UnfoldStateProjectionReplacement]"),
+            "#[project_replace = …]"
+        );
         assert_eq!(
             shorten_decoration("#[body = \"Failed to deserialize the \\\"JSON\\\" body into the target type\"]"),
             "#[body = \"…\"]"
