@@ -454,16 +454,17 @@ fn shorten_decoration(decoration: &str) -> String {
     }
     let mut out = String::new();
     let (mut depth, mut quote, mut escaped, mut inside) = (0usize, None, false, false);
-    // A string outside any argument list (`#[doc = "…"]`, `#[body = "…"]`) is emptied the same way.
-    let mut top_string = false;
     for c in collapse(decoration).chars() {
-        if top_string {
+        if let Some(open) = quote {
             match c {
                 _ if escaped => escaped = false,
                 '\\' => escaped = true,
-                '"' => {
-                    out.push_str("…\"");
-                    top_string = false;
+                _ if c == open => {
+                    quote = None;
+                    // A string outside any argument list (`#[body = "…"]`) is emptied too.
+                    if depth == 0 {
+                        out.push_str("…\"");
+                    }
                 }
                 _ => {}
             }
@@ -471,17 +472,10 @@ fn shorten_decoration(decoration: &str) -> String {
         }
         if depth == 0 {
             out.push(c);
-            top_string = c == '"';
-            if c == '(' {
-                (depth, inside) = (1, false);
-            }
-            continue;
-        }
-        if let Some(open) = quote {
             match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                _ if c == open => quote = None,
+                // At this level a `'` is a Rust lifetime, not a quote.
+                '"' => quote = Some(c),
+                '(' => (depth, inside) = (1, false),
                 _ => {}
             }
             continue;
@@ -498,7 +492,7 @@ fn shorten_decoration(decoration: &str) -> String {
             inside = true;
         }
     }
-    if depth > 0 || top_string {
+    if depth > 0 || quote.is_some() {
         out.push('…');
     }
     // Still too long, a `name = value` attribute keeps its name (`#[project_replace = …]`).
