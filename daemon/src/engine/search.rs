@@ -110,6 +110,14 @@ pub fn search_error(e: SearchError) -> EngineError {
     EngineError::new(kind, e.to_string())
 }
 
+/// An asked-for result count: unset is the default, 0 is refused rather than read as the default.
+fn max_results(asked: Option<u32>) -> EngineResult<Option<usize>> {
+    match asked {
+        Some(0) => Err(EngineError::invalid("max_results 0 is out of range: use 1 or more, or leave it out")),
+        n => Ok(n.map(|n| n as usize)),
+    }
+}
+
 fn action(name: &str) -> EngineResult<Action> {
     match name.trim() {
         "" | "regex" => Ok(Action::Regex),
@@ -161,8 +169,8 @@ impl Engine {
         request.path = path;
         request.include = p.include.clone();
         request.exclude = p.exclude.clone();
-        if let Some(n) = p.max_results.filter(|n| *n > 0) {
-            request.max_results = n as usize;
+        if let Some(n) = max_results(p.max_results)? {
+            request.max_results = n;
         }
         let mut result = self.search.search(&request).map_err(search_error)?;
         if cancel.is_cancelled() {
@@ -235,7 +243,7 @@ impl Engine {
 
     pub fn glob(&self, caller: &Caller<'_>, pattern: &str, path: &str, max: Option<u32>) -> EngineResult<GlobResult> {
         let (root, within) = self.search_path(caller, path)?;
-        let max = max.filter(|n| *n > 0).map_or(lean_ctx_search::DEFAULT_MAX_RESULTS, |n| n as usize);
+        let max = max_results(max)?.unwrap_or(lean_ctx_search::DEFAULT_MAX_RESULTS);
         let mut result = self.search.glob(&root, pattern, within.as_deref(), max).map_err(search_error)?;
         // Files the user's rules deny reading are not listed either.
         let config = self.config.get();
@@ -366,6 +374,15 @@ mod tests {
         }
         let project = tempfile::tempdir().unwrap();
         assert!(refuse_broad_root(&project.path().canonicalize().unwrap(), &config).is_ok());
+    }
+
+    #[test]
+    fn an_asked_for_zero_results_is_refused_and_unset_is_the_default() {
+        assert_eq!(max_results(None).unwrap(), None);
+        assert_eq!(max_results(Some(7)).unwrap(), Some(7));
+        let e = max_results(Some(0)).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::InvalidArgument);
+        assert!(e.message.contains("max_results 0"), "{e}");
     }
 
     #[test]
