@@ -917,4 +917,15 @@ fn a_long_class_heritage_is_emptied_not_cut() {
         text,
         "L1-5 export class Lowercase extends transform(String$.annotations(…), Lowercased, {…}).annotations({…})\n"
     );
+    // Still too long once emptied: what is cut is the emptied head.
+    let names: Vec<String> = (0..12).map(|i| format!("'option_name_{i}'")).collect();
+    let source = format!(
+        "export interface RootOptions extends Omit<RouteOptions<TRegister, {{}}, RootRouteId>, {}>, Extensions {{}}\n",
+        names.join(" | ")
+    );
+    let text = render_signatures(&outline(Language::TypeScript, &source));
+    assert!(
+        text.starts_with("L1 export interface RootOptions extends Omit<RouteOptions<…>, 'option_name_0' |"),
+        "{text}"
+    );
 }

@@ -129,13 +129,12 @@ impl Head {
         }
         if self.declares_members {
             // Past the limit a type's head is emptied before it is cut: the whole heritage stays
-            // (`extends transform(String$.annotations(…), Lowercased, {…})`), where a cut keeps
-            // only its start.
-            let mut emptied = self.clone();
-            emptied.empty_types();
-            let text = emptied.render();
-            if fits(&text) {
-                return text;
+            // (`extends transform(String$.annotations(…), Lowercased, {…})`), or more of it, where
+            // a cut keeps only its start.
+            self.empty_types();
+            let emptied = self.render();
+            if fits(&emptied) {
+                return emptied;
             }
         }
         self.cut_tail();
