@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use lean_ctx_outline::{
-    Definition, Kind, Language, TextFormat, outline, render_map, render_signatures, render_text_outline,
+    Definition, Kind, Language, Outline, TextFormat, outline, render_map, render_signatures, render_text_outline,
 };
 
 fn fixture_path(relative: &str) -> PathBuf {
@@ -429,23 +429,44 @@ fn go_same_shaped_functions_around_a_method() {
 /// declared inside a macro call is found at its real line.
 #[test]
 fn macro_wrapped_items_have_their_real_lines() {
-    let source = std::fs::read_to_string(fixture_path("rust/net.rs")).unwrap();
-    let outline = outline(Language::Rust, &source);
-    let find = |name: &str| {
-        let mut pending: Vec<&Definition> = outline.items.iter().collect();
-        while let Some(definition) = pending.pop() {
-            if definition.name == name && definition.kind != Kind::Impl {
-                return Some((definition.kind, definition.head_line, definition.end_line));
-            }
-            pending.extend(&definition.children);
-        }
-        None
-    };
+    let outline = rust_outline("rust/net.rs");
+    let find = |name| lines_of(&outline, name);
     assert_eq!(find("TcpStream"), Some((Kind::Struct, 19, 23)));
     assert_eq!(find("connect"), Some((Kind::Method, 27, 30)));
     assert_eq!(find("socketpair"), Some((Kind::Function, 43, 45)));
     assert_eq!(find("split"), Some((Kind::Method, 56, 58)));
     assert!(outline.unparsed.is_empty(), "{:?}", outline.unparsed);
+}
+
+/// A flag under an attribute is found at its own line, as an item under `#[cfg(…)]` is.
+#[test]
+fn items_in_a_macros_own_syntax_have_their_real_lines() {
+    let outline = rust_outline("rust/macro_syntax.rs");
+    let find = |name| lines_of(&outline, name);
+    assert_eq!(find("OpenFlags"), Some((Kind::Struct, 11, 22)));
+    assert_eq!(find("DIRECT"), Some((Kind::Field, 18, 18)));
+    assert_eq!(find("SPLICE_F_MORE"), Some((Kind::Field, 38, 38)));
+    assert_eq!(find("HourBase"), Some((Kind::Enum, 49, 53)));
+    assert_eq!(find("refill_wide"), Some((Kind::Function, 62, 64)));
+    assert_eq!(find("GraphBase"), Some((Kind::Trait, 70, 74)));
+    assert!(outline.unparsed.is_empty(), "{:?}", outline.unparsed);
+}
+
+fn rust_outline(relative: &str) -> Outline {
+    outline(Language::Rust, &std::fs::read_to_string(fixture_path(relative)).unwrap())
+}
+
+/// A definition's (kind, head line, end line) by name at any depth (impl blocks left out: they
+/// share their type's name).
+fn lines_of(outline: &Outline, name: &str) -> Option<(Kind, u32, u32)> {
+    let mut pending: Vec<&Definition> = outline.items.iter().collect();
+    while let Some(definition) = pending.pop() {
+        if definition.name == name && definition.kind != Kind::Impl {
+            return Some((definition.kind, definition.head_line, definition.end_line));
+        }
+        pending.extend(&definition.children);
+    }
+    None
 }
 
 #[test]
@@ -928,4 +949,43 @@ fn a_long_class_heritage_is_emptied_not_cut() {
         text.starts_with("L1 export interface RootOptions extends Omit<RouteOptions<…>, 'option_name_0' |"),
         "{text}"
     );
+}
+
+/// bitflags' `pub struct Flags: u32 { const A = …; }` is not Rust: read from the macro call's
+/// tokens, the type is listed with its flags, and the view is not flagged incomplete for it. So
+/// is an enum with a head of the macro's own, a function after the macro's arguments, and a trait
+/// with the macro's markers in its body.
+#[test]
+fn rust_items_in_a_macros_own_syntax() {
+    let views = check(
+        "rust/macro_syntax.rs",
+        Language::Rust,
+        &[
+            "OpenFlags",
+            "READ",
+            "WRITE",
+            "READ_WRITE",
+            "DIRECT",
+            "WatchMask",
+            "ACCESS",
+            "MODIFY",
+            "SpliceFlags",
+            "SPLICE_F_MOVE",
+            "SPLICE_F_MORE",
+            "HourBase",
+            "SignBehavior",
+            "refill_wide",
+            "GraphBase",
+            "writable",
+            "open",
+        ],
+    );
+    views.hides(&["_", "Twelve", "EPERM"]);
+    views.complete();
+    views.signature_lines_contain(&[
+        "L9-22 #[repr(transparent)] #[derive(…)] pub struct OpenFlags: u32 { const READ; const WRITE; const READ_WRITE; const DIRECT }",
+        "L25-29 #[derive(…)] pub(crate) struct WatchMask: libc::c_uint { const ACCESS; const MODIFY }",
+        "L34-39 pub struct SpliceFlags: c_uint { SPLICE_F_MOVE; SPLICE_F_NONBLOCK; SPLICE_F_MORE }",
+    ]);
+    assert!(views.map.contains("L9-22 struct OpenFlags { READ, WRITE, READ_WRITE, DIRECT }\n"), "{}", views.map);
 }

@@ -13,6 +13,7 @@ mod go;
 mod head;
 mod java;
 mod js;
+mod macro_types;
 pub(crate) mod markup;
 mod python;
 mod ruby;
@@ -184,6 +185,9 @@ pub(crate) struct Reparse {
     /// are several, each is parsed on its own, so one item's custom syntax (`fn f() { … } ?=
     /// null`) does not take its neighbours, or itself, down with it.
     pub parts: fn(Node) -> Vec<Part>,
+    /// A region that does not parse but declares one type in a macro's own syntax (see
+    /// [`macro_types`]).
+    pub macro_type: for<'t> fn(Node<'t>, &tree_sitter::Range, &str) -> Option<macro_types::MacroType<'t>>,
 }
 
 /// One part of a region (see [`Reparse::parts`]).
@@ -477,8 +481,10 @@ impl<'s> Walker<'s> {
     /// Nested calls are parsed once per level, so the bytes parsed again are capped at a few
     /// times the file: past that, or past the nesting limit, the region is named as not parsed.
     ///
-    /// When the region has errors and `split` cuts it in several parts, each part is parsed and
-    /// walked on its own instead; a part with errors gives way to its blocks.
+    /// When the region has errors: a type declared in a macro's own syntax is read from its tokens
+    /// ([`macro_types`]); else when `split` cuts it in several parts, each part is parsed and
+    /// walked on its own instead; a part with errors (or a region of one part) gives way to its
+    /// blocks.
     fn walk_region(
         &mut self,
         node: Node,
@@ -497,39 +503,107 @@ impl<'s> Walker<'s> {
         match parse::parse_region(self.language, self.source, region) {
             Ok(tree) => {
                 if tree.root_node().has_error() {
-                    match split {
+                    if let Some(reparse) = self.spec.reparse
+                        && let Some(declared) = (reparse.macro_type)(node, &region, self.source)
+                    {
+                        let definition = self.macro_type_definition(node, &declared);
+                        out.push(definition);
+                        return;
+                    }
+                    let split = match split {
                         Split::Parts(parts_of) => {
-                            let parts = parts_of(node);
+                            let mut parts = parts_of(node);
                             if parts.len() > 1 {
                                 for part in parts {
                                     self.walk_region(node, part.range, Split::Blocks(part.blocks), owner, depth, out);
                                 }
                                 return;
                             }
+                            // One part is the region itself: `dispatch!(m, Mach, { fn f() … })`.
+                            Split::Blocks(parts.pop().map(|part| part.blocks).unwrap_or_default())
                         }
-                        Split::Blocks(blocks) if !blocks.is_empty() => {
-                            // The blocks' items, read cleanly, come first (`stable: { pub fn f() … }`
-                            // keeps its `pub`); a part whose blocks hold none is read as the parser
-                            // recovered it (proptest's `fn f(x in 0..9) { … }` is still a function).
-                            let marks = (self.region_errors.len(), self.failed_regions.len());
-                            let mut found = Vec::new();
-                            for block in blocks {
-                                self.walk_region(node, block, Split::Blocks(Vec::new()), owner, depth, &mut found);
-                            }
-                            if !found.is_empty() {
-                                out.append(&mut found);
-                                return;
-                            }
-                            self.region_errors.truncate(marks.0);
-                            self.failed_regions.truncate(marks.1);
+                        blocks => blocks,
+                    };
+                    if let Split::Blocks(blocks) = split
+                        && !blocks.is_empty()
+                        && !self.defines_around(tree.root_node(), &blocks)
+                    {
+                        // The blocks' items, read cleanly, come first (`stable: { pub fn f() … }`
+                        // keeps its `pub`); a part whose blocks hold none is read as the parser
+                        // recovered it (proptest's `fn f(x in 0..9) { … }` is still a function).
+                        let marks = (self.region_errors.len(), self.failed_regions.len());
+                        let mut found = Vec::new();
+                        for block in blocks {
+                            self.walk_region(node, block, Split::Blocks(Vec::new()), owner, depth, &mut found);
                         }
-                        Split::Blocks(_) => {}
+                        if !found.is_empty() {
+                            out.append(&mut found);
+                            return;
+                        }
+                        self.region_errors.truncate(marks.0);
+                        self.failed_regions.truncate(marks.1);
                     }
                 }
                 self.walk(tree.root_node(), owner, &[], depth + 1, out);
                 self.region_errors.extend(unparsed::error_lines(&tree, self.source));
             }
             Err(_) => self.failed_regions.push(node_lines(node, self.source)),
+        }
+    }
+
+    /// Whether the parser, recovering from errors, still read a definition around every block
+    /// (petgraph's `trait_template! { pub trait GraphBase { @escape [type NodeId] … } }` is a
+    /// trait whose body holds markers of the macro's own): the blocks' items alone would lose it.
+    fn defines_around(&self, root: Node, blocks: &[tree_sitter::Range]) -> bool {
+        blocks.iter().all(|block| {
+            let mut node = root.descendant_for_byte_range(block.start_byte, block.end_byte);
+            while let Some(current) = node {
+                if self.spec.rules.iter().any(|rule| rule.node == current.kind()) {
+                    return true;
+                }
+                node = current.parent();
+            }
+            false
+        })
+    }
+
+    /// A type declared in a macro's syntax; a flags type's flags are its fields: `pub struct Flags:
+    /// u32 { const A; const B }`, or their names when they are many.
+    fn macro_type_definition(&mut self, within: Node, declared: &macro_types::MacroType) -> Definition {
+        let mut head = Head::for_type();
+        for attribute in declared.attributes.iter().filter(|attribute| self.shown((*attribute).clone())) {
+            self.push_code(&mut head, Role::Decoration, within, attribute.clone());
+            head.push(Role::Core, " ");
+        }
+        self.push_code(&mut head, Role::Core, within, declared.head.clone());
+        let (line, whole) = head.lines();
+        let start_line = node_lines(declared.first, self.source).0;
+        let head_line = node_lines(declared.head_start, self.source).0;
+        let (body_line, end_line) = node_lines(declared.body, self.source);
+        self.heads.push((start_line, body_line));
+        let children = declared
+            .flags
+            .iter()
+            .map(|flag| Definition {
+                kind: Kind::Field,
+                name: flag.name.clone(),
+                signature: if flag.constant { format!("const {}", flag.name) } else { flag.name.clone() },
+                uncut: None,
+                start_line: node_lines(flag.first, self.source).0,
+                head_line: node_lines(flag.head, self.source).0,
+                end_line: node_lines(flag.last, self.source).1,
+                children: Vec::new(),
+            })
+            .collect();
+        Definition {
+            kind: declared.kind,
+            name: declared.name.clone(),
+            uncut: (whole != line).then_some(whole),
+            signature: line,
+            start_line,
+            head_line,
+            end_line,
+            children,
         }
     }
 

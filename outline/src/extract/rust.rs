@@ -3,6 +3,7 @@
 
 use tree_sitter::{Node, Range};
 
+use super::macro_types::macro_type;
 use super::{Constructors, Part, Reparse, Rule, Spec, always, field_text};
 use crate::model::Kind;
 
@@ -45,7 +46,7 @@ pub(super) static SPEC: Spec = Spec {
     abridged: &["where_clause"],
     elided: &[],
     untyped: None,
-    reparse: Some(Reparse { region: macro_items, parts: macro_item_parts }),
+    reparse: Some(Reparse { region: macro_items, parts: macro_item_parts, macro_type }),
     overloads: None,
     // `thread_local!(…);` is a macro call in an expression statement.
     transparent: &["foreign_mod_item", "declaration_list", "expression_statement"],
