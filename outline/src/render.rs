@@ -5,6 +5,7 @@
 //! re-exports from modules of one directory. When part of the file was not outlined from a syntax
 //! tree, the first line says which lines.
 
+use std::collections::HashSet;
 use std::fmt::Write;
 
 use crate::model::{Definition, Kind, Outline};
@@ -167,7 +168,10 @@ impl View {
     /// (`const VersionTLS10 = 0x0301; VersionTLS11 = 0x0302`), else their names (`const
     /// extensionServerName, extensionStatusRequest, …`).
     fn constants(self, shape: &Shape, constants: &[Definition]) -> String {
-        let names: Vec<&str> = constants.iter().map(|constant| constant.name.as_str()).collect();
+        // A name assigned again in the run (Python's `try: X = … except …: X = …`) is named once.
+        let mut seen = HashSet::new();
+        let names: Vec<&str> =
+            constants.iter().map(|constant| constant.name.as_str()).filter(|name| seen.insert(*name)).collect();
         if let View::Signatures = self {
             let typed: Vec<String> = constants
                 .iter()

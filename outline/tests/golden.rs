@@ -115,11 +115,24 @@ fn rust() {
 
 #[test]
 fn python() {
-    check(
+    let views = check(
         "python/service.py",
         Language::Python,
-        &["DEFAULT_TIMEOUT", "User", "display", "Repository", "NotFound", "__init__", "empty", "load_users", "main"],
+        &[
+            "DEFAULT_TIMEOUT",
+            "STDIN_FILENO",
+            "User",
+            "display",
+            "Repository",
+            "NotFound",
+            "__init__",
+            "empty",
+            "load_users",
+            "main",
+        ],
     );
+    // A name assigned in both branches of a `try` is named once.
+    assert!(views.map.contains("L11-16 const DEFAULT_TIMEOUT, STDIN_FILENO\n"), "{}", views.map);
 }
 
 #[test]
