@@ -18,6 +18,8 @@
 //! - [`jsonc`]: JSON with comments and trailing commas, read and edited in
 //!   place (hosts' settings for `lctx setup`, tsconfig files for the graph),
 //!   with [`text_error`] saying where a file is wrong.
+//! - [`limits`]: request limits the clients check before sending and the
+//!   engine enforces (a graph walk's depth).
 
 pub mod build_info;
 pub mod config;
@@ -25,6 +27,7 @@ pub mod confined;
 pub mod detach;
 pub mod hosts;
 pub mod jsonc;
+pub mod limits;
 pub mod paths;
 pub mod privacy;
 pub mod runtime_dir;

@@ -14,10 +14,7 @@ use crate::facts::Import;
 use crate::graph::{Graph, language_of, module_binding};
 use crate::modules::Target;
 
-/// Deepest level `neighbors` follows.
-pub const MAX_NEIGHBOR_DEPTH: u32 = 3;
-/// Longest import path `path` looks for.
-pub const MAX_PATH_LENGTH: u32 = 12;
+pub use lean_ctx_common::limits::{MAX_NEIGHBOR_DEPTH, MAX_PATH_LENGTH};
 
 /// The project's import edges, both ways.
 #[derive(Debug, Default, Clone)]

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use lean_ctx_proto::v1::{
     CodeDefinition, RelatedAction, RelatedGroup, RelatedRequest, RelatedResponse, RequestContext, SymbolUse,
 };
+use lean_ctx_common::limits::{MAX_NEIGHBOR_DEPTH, MAX_PATH_LENGTH};
 use serde_json::{Value, json};
 
 use super::{Answer, Result, Surface};
@@ -21,11 +22,6 @@ pub const ACTIONS: [(&str, RelatedAction); 4] = [
 
 pub const ACTION_NAMES: [&str; 4] = super::names(&ACTIONS);
 
-/// The most import steps `neighbors` follows (the graph's own limit, which the daemon checks too).
-pub const MAX_NEIGHBOR_DEPTH: u32 = 3;
-
-/// The longest import path `path` tries (the graph's own limit, which the daemon checks too).
-pub const MAX_PATH_LENGTH: u32 = 12;
 
 #[derive(Debug, Clone, Default)]
 pub struct GraphArgs {
