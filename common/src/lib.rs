@@ -19,7 +19,7 @@
 //!   place (hosts' settings for `lctx setup`, tsconfig files for the graph),
 //!   with [`text_error`] saying where a file is wrong.
 //! - [`limits`]: request limits the clients check before sending and the
-//!   engine enforces (a graph walk's depth).
+//!   engine enforces (a graph walk's depth, a command's timeout).
 
 pub mod build_info;
 pub mod config;

@@ -4,10 +4,10 @@
 
 use std::fmt::Write as _;
 
+use lean_ctx_common::limits::{MAX_NEIGHBOR_DEPTH, MAX_PATH_LENGTH};
 use lean_ctx_proto::v1::{
     CodeDefinition, RelatedAction, RelatedGroup, RelatedRequest, RelatedResponse, RequestContext, SymbolUse,
 };
-use lean_ctx_common::limits::{MAX_NEIGHBOR_DEPTH, MAX_PATH_LENGTH};
 use serde_json::{Value, json};
 
 use super::{Answer, Result, Surface};
@@ -21,7 +21,6 @@ pub const ACTIONS: [(&str, RelatedAction); 4] = [
 ];
 
 pub const ACTION_NAMES: [&str; 4] = super::names(&ACTIONS);
-
 
 #[derive(Debug, Clone, Default)]
 pub struct GraphArgs {

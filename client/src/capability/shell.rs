@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 
+use lean_ctx_common::limits::MAX_COMMAND_TIMEOUT_MS;
 use lean_ctx_proto::v1::{ExecRequest, ExpandRequest, Job, JobsAction, JobsRequest, RequestContext};
 use serde_json::json;
 
@@ -14,9 +15,6 @@ use crate::backend::Backend;
 /// Exit code for a command the timeout killed, as timeout(1) uses.
 pub const TIMED_OUT: i32 = 124;
 
-/// Longest timeout, in milliseconds (the daemon's limit).
-pub const MAX_TIMEOUT_MS: u64 = 3_600_000;
-
 #[derive(Debug, Clone, Default)]
 pub struct RunArgs {
     /// Run by `sh -c`.
@@ -24,7 +22,7 @@ pub struct RunArgs {
     /// Uncompressed output.
     pub raw: bool,
     /// Milliseconds, honoured as given; None means the daemon's default
-    /// (120 s). 1 to [`MAX_TIMEOUT_MS`].
+    /// (120 s). 1 to [`MAX_COMMAND_TIMEOUT_MS`].
     pub timeout_ms: Option<u64>,
     /// Working directory, relative to the context's cwd.
     pub cwd: Option<String>,
@@ -39,10 +37,10 @@ pub async fn run(backend: &Backend, ctx: RequestContext, args: RunArgs, surface:
         return Err(Error::Usage("give the command to run".into()));
     }
     if let Some(ms) = args.timeout_ms
-        && !(1..=MAX_TIMEOUT_MS).contains(&ms)
+        && !(1..=MAX_COMMAND_TIMEOUT_MS).contains(&ms)
     {
         return Err(Error::Usage(format!(
-            "timeout_ms must be between 1 and {MAX_TIMEOUT_MS} (an hour), got {ms}; leave it out for the default of \
+            "timeout_ms must be between 1 and {MAX_COMMAND_TIMEOUT_MS} (an hour), got {ms}; leave it out for the default of \
              120000"
         )));
     }

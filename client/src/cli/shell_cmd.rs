@@ -81,7 +81,7 @@ fn parse_timeout(text: &str) -> Result<u64, String> {
     if ms == 0 {
         return Err("the timeout must be more than 0 (leave --timeout out for the default of 120 s)".into());
     }
-    if ms > capability::shell::MAX_TIMEOUT_MS {
+    if ms > lean_ctx_common::limits::MAX_COMMAND_TIMEOUT_MS {
         return Err(format!("`{text}` is more than the longest timeout, 3600 s"));
     }
     Ok(ms)

@@ -17,7 +17,7 @@ use crate::engine::cancel::Cancel;
 use crate::engine::error::{EngineError, EngineResult};
 
 /// Longest timeout a caller may ask for.
-pub const MAX_TIMEOUT: Duration = Duration::from_secs(3600);
+pub const MAX_TIMEOUT: Duration = Duration::from_millis(lean_ctx_common::limits::MAX_COMMAND_TIMEOUT_MS);
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
 /// First and longest pause between looks at a running command.
 const FIRST_POLL: Duration = Duration::from_micros(100);
