@@ -385,6 +385,12 @@ fn rust_trait_impls_and_same_shaped_functions_share_lines() {
         "  L95-97 fn helper() -> Builder",
     ]);
     assert!(views.map.contains("L56-60 impl fmt::Debug for Builder { fmt }\n"), "{}", views.map);
+    // A conditional attribute that only inlines or documents says nothing either; one that derives
+    // a trait is kept.
+    views.signature_lines_contain(&[
+        "  L102-106 pub fn event_interval(&mut self, ticks: u32) -> &mut Self",
+        "  L108-112 #[cfg_attr(…)] pub fn enable_time(&mut self) -> &mut Self",
+    ]);
 }
 
 /// A class member's default `public` is left out (a parameter's is kept: it declares a field), and a

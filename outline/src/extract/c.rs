@@ -34,6 +34,7 @@ pub(super) static SPEC: Spec = Spec {
     // `<typename T, …>` of a template: shortened to `<…>` when the line is too long.
     decorations: &["template_parameter_list"],
     unshown: &[],
+    conditional: None,
     implied: &[],
     abridged: &[],
     elided: &[],

@@ -30,6 +30,7 @@ pub(super) static SPEC: Spec = Spec {
     attributes: &[],
     decorations: &["attribute_list"],
     unshown: &[],
+    conditional: None,
     implied: &[],
     abridged: &[],
     elided: &[],

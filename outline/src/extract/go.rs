@@ -31,6 +31,7 @@ pub(super) static SPEC: Spec = Spec {
     attributes: &[],
     decorations: &[],
     unshown: &[],
+    conditional: None,
     implied: &[],
     abridged: &[],
     elided: &[],

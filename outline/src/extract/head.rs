@@ -276,6 +276,27 @@ impl Strings {
     }
 }
 
+/// `code` cut at its top-level commas (outside brackets and strings), each piece trimmed.
+pub(crate) fn top_level_items(code: &str) -> Vec<&str> {
+    let (mut items, mut start, mut depth, mut strings) = (Vec::new(), 0, 0usize, Strings::default());
+    for (at, c) in code.char_indices() {
+        if strings.skip(c) {
+            continue;
+        }
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                items.push(code[start..at].trim());
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(code[start..].trim());
+    items
+}
+
 /// Empties every bracket pair nested inside another (`(a: Vec<Option<u8>>, b: [u8; 4])` →
 /// `(a: Vec<…>, b: [u8; 4])`): what stays is each outer list's own text, so names are kept and
 /// types keep their outermost part. A pair that held nothing stays as written (`string[]`, not
@@ -506,6 +527,14 @@ fn shorten_decoration(decoration: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn top_level_items_split_outside_brackets_and_strings() {
+        assert_eq!(
+            top_level_items(r#"feature = "a, b", inline, doc(cfg(x, y))"#),
+            [r#"feature = "a, b""#, "inline", "doc(cfg(x, y))"]
+        );
+    }
+
     use super::*;
 
     fn head(parts: &[(Role, &str)]) -> Head {

@@ -28,6 +28,7 @@ pub(super) static SPEC: Spec = Spec {
     attributes: &[],
     decorations: &["marker_annotation", "annotation"],
     unshown: &["@SuppressWarnings"],
+    conditional: None,
     implied: &[],
     abridged: &[],
     elided: &[],

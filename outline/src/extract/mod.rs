@@ -28,7 +28,7 @@ use crate::model::{Definition, Import, Kind, Outline};
 use crate::text::{MAX_SIGNATURE, collapse, collapse_code, line_number, node_lines, node_text, truncate};
 use crate::{parse, unparsed};
 pub(crate) use head::empty_nested_brackets;
-use head::{Head, Role, shorten_alias, without_leading_bar};
+use head::{Head, Role, shorten_alias, top_level_items, without_leading_bar};
 pub(crate) use head::{Names, Untyped};
 
 /// How deep the walker follows containers and pass-through nodes. Real code nests a handful of
@@ -150,6 +150,9 @@ pub(crate) struct Spec {
     /// Starts of decorations that tell the compiler or the doc builder something and a reader of
     /// the API nothing (`#[inline]`, `#[allow(…)]`): left out of signatures.
     pub unshown: &'static [&'static str],
+    /// The start of a decoration that applies others under a condition (Rust's `#[cfg_attr(cond,
+    /// inline)]`, whitespace removed): left out when every decoration it applies is.
+    pub conditional: Option<&'static str>,
     /// Modifiers (kind and text of a definition's own child) that say what is the default anyway
     /// (TypeScript's `public`): left out of signatures. A parameter's are kept (`constructor(public
     /// x)` declares a field).
@@ -797,7 +800,23 @@ impl<'s> Walker<'s> {
     fn shown(&self, decoration: Range<usize>) -> bool {
         // Without whitespace, so `#[cfg_attr(\n    docsrs, …)]` matches `#[cfg_attr(docsrs`.
         let text: String = self.source.get(decoration).unwrap_or("").split_whitespace().collect();
-        !self.spec.unshown.iter().any(|start| text.starts_with(start))
+        self.shown_text(&text)
+    }
+
+    fn shown_text(&self, text: &str) -> bool {
+        if self.spec.unshown.iter().any(|start| text.starts_with(start)) {
+            return false;
+        }
+        if let Some(inside) = self.spec.conditional.and_then(|start| text.strip_prefix(start)?.strip_suffix(")]")) {
+            // The condition, then what it applies: `feature="inline-more",inline` says nothing more
+            // than `#[inline]`.
+            let applied = top_level_items(inside).into_iter().skip(1).filter(|item| !item.is_empty());
+            let mut applied = applied.peekable();
+            if applied.peek().is_some() {
+                return applied.any(|item| self.shown_text(&format!("#[{item}]")));
+            }
+        }
+        true
     }
 
     /// A field's declaration up to `head_end` without its decorations and initial values: it is

@@ -17,6 +17,7 @@ pub(super) static SPEC: Spec = Spec {
     attributes: &[],
     decorations: &["decorator"],
     unshown: &[],
+    conditional: None,
     implied: &[],
     abridged: &[],
     elided: &[],
