@@ -448,31 +448,40 @@ fn go_same_shaped_functions_around_a_method() {
 /// declared inside a macro call is found at its real line.
 #[test]
 fn macro_wrapped_items_have_their_real_lines() {
-    let outline = rust_outline("rust/net.rs");
-    let find = |name| lines_of(&outline, name);
-    assert_eq!(find("TcpStream"), Some((Kind::Struct, 19, 23)));
-    assert_eq!(find("connect"), Some((Kind::Method, 27, 30)));
-    assert_eq!(find("socketpair"), Some((Kind::Function, 43, 45)));
-    assert_eq!(find("split"), Some((Kind::Method, 56, 58)));
-    assert!(outline.unparsed.is_empty(), "{:?}", outline.unparsed);
+    assert_real_lines(
+        "rust/net.rs",
+        &[
+            ("TcpStream", Kind::Struct, 19, 23),
+            ("connect", Kind::Method, 27, 30),
+            ("socketpair", Kind::Function, 43, 45),
+            ("split", Kind::Method, 56, 58),
+        ],
+    );
 }
 
 /// A flag under an attribute is found at its own line, as an item under `#[cfg(…)]` is.
 #[test]
 fn items_in_a_macros_own_syntax_have_their_real_lines() {
-    let outline = rust_outline("rust/macro_syntax.rs");
-    let find = |name| lines_of(&outline, name);
-    assert_eq!(find("OpenFlags"), Some((Kind::Struct, 11, 22)));
-    assert_eq!(find("DIRECT"), Some((Kind::Field, 18, 18)));
-    assert_eq!(find("SPLICE_F_MORE"), Some((Kind::Field, 38, 38)));
-    assert_eq!(find("HourBase"), Some((Kind::Enum, 49, 53)));
-    assert_eq!(find("refill_wide"), Some((Kind::Function, 62, 64)));
-    assert_eq!(find("GraphBase"), Some((Kind::Trait, 70, 74)));
-    assert!(outline.unparsed.is_empty(), "{:?}", outline.unparsed);
+    assert_real_lines(
+        "rust/macro_syntax.rs",
+        &[
+            ("OpenFlags", Kind::Struct, 11, 22),
+            ("DIRECT", Kind::Field, 18, 18),
+            ("SPLICE_F_MORE", Kind::Field, 38, 38),
+            ("HourBase", Kind::Enum, 49, 53),
+            ("refill_wide", Kind::Function, 62, 64),
+            ("GraphBase", Kind::Trait, 70, 74),
+        ],
+    );
 }
 
-fn rust_outline(relative: &str) -> Outline {
-    outline(Language::Rust, &std::fs::read_to_string(fixture_path(relative)).unwrap())
+/// Each (name, kind, head line, end line) of a Rust fixture's outline, which has no unparsed lines.
+fn assert_real_lines(relative: &str, expected: &[(&str, Kind, u32, u32)]) {
+    let outline = outline(Language::Rust, &std::fs::read_to_string(fixture_path(relative)).unwrap());
+    for &(name, kind, head_line, end_line) in expected {
+        assert_eq!(lines_of(&outline, name), Some((kind, head_line, end_line)), "{name} in {relative}");
+    }
+    assert!(outline.unparsed.is_empty(), "{:?}", outline.unparsed);
 }
 
 /// A definition's (kind, head line, end line) by name at any depth (impl blocks left out: they
