@@ -471,6 +471,7 @@ fn items_in_a_macros_own_syntax_have_their_real_lines() {
             ("HourBase", Kind::Enum, 49, 53),
             ("refill_wide", Kind::Function, 62, 64),
             ("GraphBase", Kind::Trait, 70, 74),
+            ("FILE", Kind::TypeAlias, 92, 92),
         ],
     );
 }
@@ -981,8 +982,8 @@ fn a_long_class_heritage_is_emptied_not_cut() {
 
 /// bitflags' `pub struct Flags: u32 { const A = …; }` is not Rust: read from the macro call's
 /// tokens, the type is listed with its flags, and the view is not flagged incomplete for it. So
-/// is an enum with a head of the macro's own, a function after the macro's arguments, and a trait
-/// with the macro's markers in its body.
+/// is an enum with a head of the macro's own, an opaque type declared by name alone, a function
+/// after the macro's arguments, and a trait with the macro's markers in its body.
 #[test]
 fn rust_items_in_a_macros_own_syntax() {
     let views = check(
@@ -1006,6 +1007,8 @@ fn rust_items_in_a_macros_own_syntax() {
             "GraphBase",
             "writable",
             "open",
+            "DIR",
+            "FILE",
         ],
     );
     views.hides(&["_", "Twelve", "EPERM"]);

@@ -1,9 +1,10 @@
 //! Types that a macro call declares in its own syntax, which is not Rust: bitflags' `bitflags! {
 //! #[derive(…)] pub struct Flags: u32 { const A = 1; … } }` (with the `O_APPEND;` entries of
 //! crates' own variants of it, such as nix's `libc_bitflags!`), the most common item syntax of
-//! macro calls that a grammar reads as errors, and enums with a head of the macro's own
-//! (`modifier! { enum HourBase(bool) { … } }`). Without this the type, and its flags, would be
-//! lost; they are read here from the macro call's tokens.
+//! macro calls that a grammar reads as errors; enums with a head of the macro's own
+//! (`modifier! { enum HourBase(bool) { … } }`); and opaque types declared by name alone (libc's
+//! `extern_ty! { pub type DIR; }`). Without this the type, and its flags, would be lost; they are
+//! read here from the macro call's tokens.
 
 use std::ops::Range;
 
@@ -11,18 +12,20 @@ use tree_sitter::Node;
 
 use crate::model::Kind;
 
-/// `[attributes] [visibility] struct Name: Bits { flags }`, or `… enum Name … { … }`.
+/// `[attributes] [visibility] struct Name: Bits { flags }`, `… enum Name … { … }` or `… type
+/// Name;`.
 pub(crate) struct MacroType<'t> {
-    /// Struct (a flags type) or enum.
+    /// Struct (a flags type), enum or type.
     pub kind: Kind,
     /// Its attributes, `#` to `]`, in order (doc comments are not among them).
     pub attributes: Vec<Range<usize>>,
     /// From the visibility (or keyword) to the body: `pub struct Flags: u32`.
     pub head: Range<usize>,
-    /// Where the declaration starts (its first attribute or its head) and its `{ … }`.
+    /// Where the declaration starts (its first attribute or its head), and its last token (the
+    /// `{ … }`, or the `;` of a type).
     pub first: Node<'t>,
     pub head_start: Node<'t>,
-    pub body: Node<'t>,
+    pub last: Node<'t>,
     pub name: String,
     /// A flags type's flags; none for an enum (variants are not outlined).
     pub flags: Vec<Flag<'t>>,
@@ -53,16 +56,19 @@ pub(crate) fn macro_type<'t>(macro_call: Node<'t>, region: &tree_sitter::Range, 
     let (attributes, rest) = leading_attributes(&tokens);
     let (&head_start, _) = rest.split_first()?;
     let rest = skip_visibility(rest, source);
-    let [keyword, name, between @ .., body] = rest else { return None };
+    let [keyword, name, between @ .., last] = rest else { return None };
     let text = |token: &Node| source.get(token.byte_range()).unwrap_or("");
-    // What stands between the name and the body is a few tokens (`: u32`, `(bool)`); a `{ … }` or
+    // What stands between the name and the end is a few tokens (`: u32`, `(bool)`); a `{ … }` or
     // `;` among them means the region holds more than one declaration.
-    if name.kind() != "identifier" || !is_braces(*body) || between.iter().any(|t| is_braces(*t) || t.kind() == ";") {
+    if name.kind() != "identifier" || between.iter().any(|t| is_braces(*t) || t.kind() == ";") {
         return None;
     }
-    let (kind, flags) = match text(keyword) {
-        "struct" if between.first().is_some_and(|colon| colon.kind() == ":") => (Kind::Struct, flags(*body, source)?),
-        "enum" => (Kind::Enum, Vec::new()),
+    let (kind, flags) = match (text(keyword), is_braces(*last)) {
+        ("struct", true) if between.first().is_some_and(|colon| colon.kind() == ":") => {
+            (Kind::Struct, flags(*last, source)?)
+        }
+        ("enum", true) => (Kind::Enum, Vec::new()),
+        ("type", false) if between.is_empty() && last.kind() == ";" => (Kind::TypeAlias, Vec::new()),
         _ => return None,
     };
     let head_end = between.last().unwrap_or(name).end_byte();
@@ -72,7 +78,7 @@ pub(crate) fn macro_type<'t>(macro_call: Node<'t>, region: &tree_sitter::Range, 
         head: head_start.start_byte()..head_end,
         first: attributes.first().map_or(head_start, |(start, _)| *start),
         head_start,
-        body: *body,
+        last: *last,
         name: text(name).to_string(),
         flags,
     })

@@ -582,7 +582,7 @@ impl<'s> Walker<'s> {
         let (line, whole) = head.lines();
         let start_line = node_lines(declared.first, self.source).0;
         let head_line = node_lines(declared.head_start, self.source).0;
-        let (body_line, end_line) = node_lines(declared.body, self.source);
+        let (body_line, end_line) = node_lines(declared.last, self.source);
         self.heads.push((start_line, body_line));
         let children = declared
             .flags
