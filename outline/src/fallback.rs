@@ -23,6 +23,10 @@ struct Cues {
     imports: &'static [(&'static str, bool)],
     /// C-family: a line like `int main(int argc)` with a name before `(` is a function.
     call_shaped_functions: bool,
+    /// The keywords another keyword may follow in a definition (Rust's `const fn`); after any
+    /// other, a keyword stands where a name should and the line is none (serde's `struct enum
+    /// identifier`, a list of words). `None`: any keyword may be followed by one.
+    chained: Option<&'static [&'static str]>,
 }
 
 const RUST: Cues = Cues {
@@ -43,6 +47,7 @@ const RUST: Cues = Cues {
     top_level_keywords: &[],
     imports: &[("use ", true)],
     call_shaped_functions: false,
+    chained: Some(&["const"]),
 };
 
 const PYTHON: Cues = Cues {
@@ -51,6 +56,7 @@ const PYTHON: Cues = Cues {
     top_level_keywords: &[],
     imports: &[("import ", true), ("from ", false)],
     call_shaped_functions: false,
+    chained: None,
 };
 
 const JS: Cues = Cues {
@@ -67,6 +73,7 @@ const JS: Cues = Cues {
     top_level_keywords: &[("const", Kind::Const)],
     imports: &[("import ", true)],
     call_shaped_functions: false,
+    chained: None,
 };
 
 const GO: Cues = Cues {
@@ -75,6 +82,7 @@ const GO: Cues = Cues {
     top_level_keywords: &[],
     imports: &[("import ", true)],
     call_shaped_functions: false,
+    chained: None,
 };
 
 const C_FAMILY: Cues = Cues {
@@ -110,6 +118,7 @@ const C_FAMILY: Cues = Cues {
     top_level_keywords: &[],
     imports: &[("#include ", true), ("import ", true), ("using ", true)],
     call_shaped_functions: true,
+    chained: None,
 };
 
 const RUBY: Cues = Cues {
@@ -118,6 +127,7 @@ const RUBY: Cues = Cues {
     top_level_keywords: &[],
     imports: &[("require ", true), ("require_relative ", false)],
     call_shaped_functions: false,
+    chained: None,
 };
 
 /// Words that start statements, not function definitions, in C-like languages.
@@ -223,6 +233,9 @@ fn keyword_definition<'l>(line: &'l str, cues: &Cues, top_level: bool) -> Option
         let (_, kind) = keywords().find(|(keyword, _)| *keyword == word)?;
         let next = words.peek()?;
         if keywords().any(|(keyword, _)| keyword == next) {
+            if cues.chained.is_some_and(|chained| !chained.contains(&word)) {
+                return None;
+            }
             continue;
         }
         // Go methods: `func (s *Server) Start(`.
@@ -419,6 +432,8 @@ mod tests {
     fn code_lines_by_their_first_words() {
         assert_eq!(definition("pub(crate) const fn new() -> Self {", &RUST), Some((Kind::Function, "new")));
         assert_eq!(definition("pub const MAX: u32 = 3;", &RUST), Some((Kind::Const, "MAX")));
+        // A keyword where a name should be: a list of words (serde's `forward_to_deserialize_any!`).
+        assert_eq!(definition("        struct enum identifier ignored_any", &RUST), None);
         assert_eq!(
             definition("func (s *Server) Start(ctx context.Context) error {", &GO),
             Some((Kind::Function, "Start"))
