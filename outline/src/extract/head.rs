@@ -149,7 +149,7 @@ impl Head {
     /// Empties what the types in the core and the tail nest in their own brackets.
     fn empty_types(&mut self) {
         for segment in self.segments.iter_mut().filter(|segment| segment.role != Role::Decoration) {
-            segment.text = empty_nested_brackets(&segment.text);
+            segment.text = empty_nested_brackets(&unannotated(&segment.text));
         }
     }
 
@@ -295,6 +295,64 @@ pub(crate) fn top_level_items(code: &str) -> Vec<&str> {
     }
     items.push(code[start..].trim());
     items
+}
+
+/// Python's `Annotated[T, metadata…]` as `T`, at any depth: the metadata (FastAPI's `Query(…)`,
+/// a `Doc("…")`) is what a long head cannot afford, and once nested brackets are emptied the type
+/// says more than `Annotated[…]` would.
+fn unannotated(code: &str) -> String {
+    const OPEN: &str = "Annotated[";
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    while let Some(at) = rest.find(OPEN) {
+        let before = &rest[..at];
+        let inside = at + OPEN.len();
+        let whole_word = !before.ends_with(|c: char| c.is_alphanumeric() || c == '_');
+        let Some((first_end, close)) = whole_word.then(|| closing(rest, inside - 1)).flatten() else {
+            out.push_str(&rest[..inside]);
+            rest = &rest[inside..];
+            continue;
+        };
+        // `t.Annotated[…]`, `typing.Annotated[…]`: the module goes with it.
+        let start = before.trim_end_matches(|c: char| c.is_alphanumeric() || c == '_' || c == '.').len();
+        out.push_str(&rest[..start]);
+        out.push_str(&unannotated(rest[inside..first_end].trim()));
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Where the bracket opened at `open` closes, and where its first item ends (its first comma
+/// of its own, else the close); Python's strings, either quote, skipped over.
+fn closing(code: &str, open: usize) -> Option<(usize, usize)> {
+    let (mut depth, mut quote, mut escaped, mut first_end) = (0usize, None, false, None);
+    for (at, c) in code.char_indices().skip_while(|(at, _)| *at < open) {
+        if let Some(open_quote) = quote {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                _ if c == open_quote => quote = None,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' => quote = Some(c),
+            '(' | '[' | '{' => depth += 1,
+            ',' if depth == 1 => {
+                first_end.get_or_insert(at);
+            }
+            ')' | ']' | '}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some((first_end.unwrap_or(at), at));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Empties every bracket pair nested inside another (`(a: Vec<Option<u8>>, b: [u8; 4])` →
@@ -527,6 +585,23 @@ fn shorten_decoration(decoration: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn annotated_types_keep_their_type() {
+        assert_eq!(
+            unannotated(
+                r#"def f(q: Annotated[Optional[str], Query(max_length=50, regex="^[a]")] = None, x: t.Annotated[int, Doc('n]')])"#
+            ),
+            "def f(q: Optional[str] = None, x: int)"
+        );
+        assert_eq!(
+            unannotated("x: MyAnnotated[int, 1], y: Annotated[Annotated[int, a], b]"),
+            "x: MyAnnotated[int, 1], y: int"
+        );
+        assert_eq!(unannotated("x: Annotated[Literal['a, b'], c]"), "x: Literal['a, b']");
+        // Unclosed: left as it is.
+        assert_eq!(unannotated("x: Annotated[int, "), "x: Annotated[int, ");
+    }
+
     #[test]
     fn top_level_items_split_outside_brackets_and_strings() {
         assert_eq!(
