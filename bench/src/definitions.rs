@@ -394,6 +394,13 @@ pub fn typescript(source: &str) -> Vec<Expected> {
         squares = (squares + code.matches('[').count() as isize - code.matches(']').count() as isize).max(0);
         angles = (angles + type_angles(&code)).max(0);
         let context = stack.last().copied().unwrap_or(Block::Items { in_macro: false });
+        if stack.is_empty()
+            && !continued
+            && !line.starts_with(char::is_whitespace)
+            && let Some(name) = assigned_function(&code)
+        {
+            found.push(Expected { name: name.to_string(), line: number, in_macro: false, field: false });
+        }
         let mut words = code.split_whitespace().skip_while(|word| MODIFIERS.contains(word) || continued);
         match (context, stack.is_empty(), words.next()) {
             (_, true, Some(keyword)) if KEYWORDS.contains(&keyword) => {
@@ -424,6 +431,19 @@ pub fn typescript(source: &str) -> Vec<Expected> {
         braces(&code, &mut stack, &mut pending);
     }
     found
+}
+
+/// The property a function or class is assigned to (`res.send = function send(body) {`,
+/// `exports.parse = (text) => …`, `Router.prototype.route = function (path) {`): CommonJS and
+/// prototype APIs.
+fn assigned_function(code: &str) -> Option<&str> {
+    let (target, value) = code.split_once(" = ")?;
+    let (_, property) = target.trim().rsplit_once('.')?;
+    let value = value.trim_start();
+    let function = ["function", "async function", "async (", "class"].iter().any(|start| value.starts_with(start))
+        || (value.starts_with('(') && value.contains("=>"));
+    let path = target.trim().split('.').all(|part| js_identifier(part) == Some(part));
+    (function && path).then_some(property)
 }
 
 /// How many type argument lists a line of TypeScript opens, less those it closes: a `<` right
@@ -561,6 +581,13 @@ mod tests {
         let source = "export const group = <\n  Groups extends Any,\n  const Name extends string,\n  Return\n>(\n  \
                       api: Api<Groups>,\n  name: Name\n): Return => run(api, name)\nexport const after = 1\n";
         assert_eq!(names(&typescript(source)), ["group", "after"]);
+    }
+
+    #[test]
+    fn functions_assigned_to_properties_are_definitions() {
+        let source = "res.send = function send(body) {\n  x.y = function () {};\n};\nexports.parse = (s) => s;\n\
+                      Router.prototype.route = function (path) {}\nlet z = a.b = 1;\nmodule.exports = app;\n";
+        assert_eq!(names(&typescript(source)), ["send", "parse", "route"]);
     }
 
     #[test]

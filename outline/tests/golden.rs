@@ -144,6 +144,37 @@ fn javascript() {
     );
 }
 
+/// Functions and classes assigned to properties at file level are the API of CommonJS code and of
+/// prototypes: listed as written, a prototype's as methods. Other assigned values, and what a
+/// function assigns inside, are not.
+#[test]
+fn javascript_functions_assigned_to_properties() {
+    let views = check(
+        "javascript/response.js",
+        Language::JavaScript,
+        &[
+            "res.status",
+            "res.send",
+            "res.contentType",
+            "exports.parseRange",
+            "Route",
+            "Route.prototype.dispatch",
+            "Route.prototype.all",
+            "exports.Router",
+            "route",
+        ],
+    );
+    views.hides(&["res.lastChunk", "res.locals", "res.charset"]);
+    views.signature_lines_contain(&[
+        "L16-19 res.status = function status(code)",
+        "L32-35 res.contentType = res.type = function contentType(type)",
+        "L37-39 exports.parseRange = (size, header, options)",
+        "L54-58 exports.Router = class Router",
+        "  L55-57 route(path)",
+    ]);
+    assert!(views.map.contains("L46-48 Route.prototype.dispatch\n"), "{}", views.map);
+}
+
 #[test]
 fn typescript_barrel_shows_its_exports() {
     let views = check(

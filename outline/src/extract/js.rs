@@ -33,6 +33,13 @@ pub(super) static SPEC: Spec = Spec {
         Rule::new("internal_module", Kind::Module).members("body"),
         Rule::new("module", Kind::Module).members("body"),
         Rule::classify("variable_declarator", declarator).head_end(&["value/body", "value"]),
+        // CommonJS and prototype APIs: `res.send = function send(body) {…}`, `exports.parse =
+        // (text) => …`, `Router.prototype.route = function (path) {…}`, and an alias assigned
+        // with it (`res.contentType = res.type = function contentType(type) {…}`).
+        Rule::classify("assignment_expression", assigned_function)
+            .named(|node, source| Some(node_text(node.child_by_field_name("left")?, source).to_string()))
+            .head_end(&["right/body", "right/right/body"])
+            .members("right/body"),
         // Without a declaration inside, `export` lists or re-exports names: a barrel file's API.
         Rule::classify("export_statement", export_list).named(exported_names).whole(),
     ],
@@ -83,6 +90,25 @@ fn declarator(node: Node, source: &str) -> Option<Kind> {
     let keyword = node.parent()?.child(0)?;
     let named = node.child_by_field_name("name").is_some_and(|name| name.kind() == "identifier");
     (named && node_text(keyword, source) == "const").then_some(Kind::Const)
+}
+
+/// A function or class assigned to a property at file level: a method when it goes on a
+/// prototype, else a function (or class).
+fn assigned_function(node: Node, source: &str) -> Option<Kind> {
+    let left = node.child_by_field_name("left").filter(|left| left.kind() == "member_expression")?;
+    let file_level = node.parent().and_then(|statement| statement.parent()).is_some_and(|p| p.kind() == "program");
+    let mut value = node.child_by_field_name("right")?;
+    if value.kind() == "assignment_expression" {
+        value = value.child_by_field_name("right")?;
+    }
+    let value = value.kind();
+    match value {
+        _ if !file_level => None,
+        "class" => Some(Kind::Class),
+        _ if FUNCTION_VALUES.contains(&value) && node_text(left, source).contains(".prototype.") => Some(Kind::Method),
+        _ if FUNCTION_VALUES.contains(&value) => Some(Kind::Function),
+        _ => None,
+    }
 }
 
 /// `export { a, b }`, `export { a } from './a'`, `export * from './b'`, `export default name`; not
