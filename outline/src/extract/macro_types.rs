@@ -19,7 +19,7 @@ pub(crate) struct MacroType<'t> {
     pub kind: Kind,
     /// Its attributes, `#` to `]`, in order (doc comments are not among them).
     pub attributes: Vec<Range<usize>>,
-    /// From the visibility (or keyword) to the body: `pub struct Flags: u32`.
+    /// From the visibility (or keyword) to the body or the `;`: `pub struct Flags: u32`.
     pub head: Range<usize>,
     /// Where the declaration starts (its first attribute or its head), and its last token (the
     /// `{ … }`, or the `;` of a type).
