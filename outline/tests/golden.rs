@@ -144,6 +144,19 @@ fn javascript() {
     );
 }
 
+/// A module wrapped in a function called at once (`(function () { … }.call(this))`, `!function
+/// () { … }()`) is outlined as the file's own; a function's inner helpers and a callback's stay
+/// detail.
+#[test]
+fn javascript_immediately_invoked_module_bodies() {
+    let views = check("javascript/legacy.js", Language::JavaScript, &["debounce", "throttle", "ready"]);
+    views.hides(&["later", "start", "fixture"]);
+    views.signature_lines_contain(&[
+        "L10-31 function {debounce, throttle}(fn, wait)",
+        "L37-39 function ready(callback)",
+    ]);
+}
+
 /// Functions and classes assigned to properties at file level are the API of CommonJS code and of
 /// prototypes: listed as written, a prototype's as methods. Other assigned values, and what a
 /// function assigns inside, are not.

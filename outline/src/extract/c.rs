@@ -40,6 +40,7 @@ pub(super) static SPEC: Spec = Spec {
     elided: &[],
     untyped: None,
     reparse: None,
+    invoked_body: None,
     overloads: None,
     transparent: &[
         "preproc_if",

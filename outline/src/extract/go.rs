@@ -39,6 +39,7 @@ pub(super) static SPEC: Spec = Spec {
     // characters.
     untyped: Some(Untyped { past: 100, names: Names::FirstWord }),
     reparse: None,
+    invoked_body: None,
     overloads: None,
     transparent: &["import_declaration", "import_spec_list", "field_declaration_list"],
     member_lists: &[],

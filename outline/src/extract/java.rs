@@ -34,6 +34,7 @@ pub(super) static SPEC: Spec = Spec {
     elided: &[],
     untyped: None,
     reparse: None,
+    invoked_body: None,
     overloads: None,
     // Methods of an enum follow its constants.
     transparent: &["enum_body_declarations"],

@@ -66,6 +66,7 @@ pub(super) static SPEC: Spec = Spec {
     // past 100 characters the names and the return type stay.
     untyped: Some(Untyped { past: 100, names: Names::BeforeColon }),
     reparse: None,
+    invoked_body: Some(invoked_body),
     overloads: Some(overloaded_type),
     transparent: &["expression_statement"],
     member_lists: &["object_type"],
@@ -108,6 +109,34 @@ fn assigned_function(node: Node, source: &str) -> Option<Kind> {
         _ if FUNCTION_VALUES.contains(&value) && node_text(left, source).contains(".prototype.") => Some(Kind::Method),
         _ if FUNCTION_VALUES.contains(&value) => Some(Kind::Function),
         _ => None,
+    }
+}
+
+/// The body of a function a file-level statement calls at once: `(function () { … }).call(this)`,
+/// `(() => { … })()`, `!function () { … }()`. Older libraries (lodash's 17,000 lines) wrap a
+/// whole module in one; its functions are the file's.
+fn invoked_body(statement: Node) -> Option<Node> {
+    if statement.kind() != "expression_statement" {
+        return None;
+    }
+    let mut node = statement.named_child(0)?;
+    loop {
+        node = match node.kind() {
+            "parenthesized_expression" => node.named_child(0)?,
+            "unary_expression" => node.child_by_field_name("argument")?,
+            "call_expression" => {
+                let callee = node.child_by_field_name("function")?;
+                match callee.kind() {
+                    // `.call(this)`, `.apply(this, arguments)` on the function.
+                    "member_expression" => callee.child_by_field_name("object")?,
+                    _ => callee,
+                }
+            }
+            kind if FUNCTION_VALUES.contains(&kind) => {
+                return node.child_by_field_name("body").filter(|body| body.kind() == "statement_block");
+            }
+            _ => return None,
+        };
     }
 }
 

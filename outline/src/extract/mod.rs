@@ -167,6 +167,9 @@ pub(crate) struct Spec {
     /// Regions whose content the grammar leaves opaque but which usually hold items (a Rust
     /// macro call's token tree): parsed again on their own and walked.
     pub reparse: Option<Reparse>,
+    /// At file level, the body of a function a statement calls at once (JavaScript's `(function
+    /// () { … })()`): walked as the file's own.
+    pub invoked_body: Option<for<'t> fn(Node<'t>) -> Option<Node<'t>>>,
     /// A declaration's type that is a list of call signatures (TypeScript's `const f: { (a: A):
     /// B; (b: B): C }`, how a function value declares overloads): its signatures, at least two.
     /// The head shows the shortest and counts the others, as a run of overloads is shown.
@@ -447,6 +450,12 @@ impl<'s> Walker<'s> {
             let attributes = std::mem::take(&mut attributes);
             if owner.is_none() && self.spec.imports.contains(&kind) && (self.spec.is_import)(child, self.source) {
                 self.push_import(child);
+                continue;
+            }
+            if owner.is_none()
+                && let Some(body) = self.spec.invoked_body.and_then(|invoked_body| invoked_body(child))
+            {
+                self.walk(body, owner, &[], depth + 1, out);
                 continue;
             }
             if let Some(reparse) = self.spec.reparse

@@ -23,6 +23,7 @@ pub(super) static SPEC: Spec = Spec {
     elided: &[],
     untyped: None,
     reparse: None,
+    invoked_body: None,
     overloads: None,
     // Definitions under `if TYPE_CHECKING:`, `try: … except ImportError:` and the like.
     transparent: &[

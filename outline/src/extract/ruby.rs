@@ -28,6 +28,7 @@ pub(super) static SPEC: Spec = Spec {
     elided: &[],
     untyped: None,
     reparse: None,
+    invoked_body: None,
     overloads: None,
     transparent: &[],
     member_lists: &[],
