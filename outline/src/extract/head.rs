@@ -585,31 +585,6 @@ fn shorten_decoration(decoration: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn annotated_types_keep_their_type() {
-        assert_eq!(
-            unannotated(
-                r#"def f(q: Annotated[Optional[str], Query(max_length=50, regex="^[a]")] = None, x: t.Annotated[int, Doc('n]')])"#
-            ),
-            "def f(q: Optional[str] = None, x: int)"
-        );
-        assert_eq!(
-            unannotated("x: MyAnnotated[int, 1], y: Annotated[Annotated[int, a], b]"),
-            "x: MyAnnotated[int, 1], y: int"
-        );
-        assert_eq!(unannotated("x: Annotated[Literal['a, b'], c]"), "x: Literal['a, b']");
-        // Unclosed: left as it is.
-        assert_eq!(unannotated("x: Annotated[int, "), "x: Annotated[int, ");
-    }
-
-    #[test]
-    fn top_level_items_split_outside_brackets_and_strings() {
-        assert_eq!(
-            top_level_items(r#"feature = "a, b", inline, doc(cfg(x, y))"#),
-            [r#"feature = "a, b""#, "inline", "doc(cfg(x, y))"]
-        );
-    }
-
     use super::*;
 
     fn head(parts: &[(Role, &str)]) -> Head {
@@ -727,5 +702,30 @@ mod tests {
         let line = head(&[(Role::Core, &huge), (Role::Tail, " -> u8")]).line();
         assert!(line.starts_with("fn f(a: u8, a: u8,") && line.ends_with('…'), "{line}");
         assert!((HARD_MAX - 2..=HARD_MAX).contains(&line.chars().count()));
+    }
+
+    #[test]
+    fn annotated_types_keep_their_type() {
+        assert_eq!(
+            unannotated(
+                r#"def f(q: Annotated[Optional[str], Query(max_length=50, regex="^[a]")] = None, x: t.Annotated[int, Doc('n]')])"#
+            ),
+            "def f(q: Optional[str] = None, x: int)"
+        );
+        assert_eq!(
+            unannotated("x: MyAnnotated[int, 1], y: Annotated[Annotated[int, a], b]"),
+            "x: MyAnnotated[int, 1], y: int"
+        );
+        assert_eq!(unannotated("x: Annotated[Literal['a, b'], c]"), "x: Literal['a, b']");
+        // Unclosed: left as it is.
+        assert_eq!(unannotated("x: Annotated[int, "), "x: Annotated[int, ");
+    }
+
+    #[test]
+    fn top_level_items_split_outside_brackets_and_strings() {
+        assert_eq!(
+            top_level_items(r#"feature = "a, b", inline, doc(cfg(x, y))"#),
+            [r#"feature = "a, b""#, "inline", "doc(cfg(x, y))"]
+        );
     }
 }
