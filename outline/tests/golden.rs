@@ -137,11 +137,13 @@ fn python() {
 
 #[test]
 fn javascript() {
-    check(
+    let views = check(
         "javascript/server.js",
         Language::JavaScript,
         &["PORT", "NOT_A_COMMENT", "handle", "lines", "middleware", "shutdown", "Server", "create", "Client"],
     );
+    // CommonJS's export list, as `export { … }` is shown.
+    views.signature_lines_contain(&["L59 module.exports = { Server, handle }"]);
 }
 
 /// A module wrapped in a function called at once (`(function () { … }.call(this))`, `!function
@@ -186,6 +188,7 @@ fn javascript_functions_assigned_to_properties() {
         "  L55-57 route(path)",
     ]);
     assert!(views.map.contains("L46-48 Route.prototype.dispatch\n"), "{}", views.map);
+    assert!(!views.signatures.contains("module.exports"), "{}", views.signatures);
 }
 
 #[test]

@@ -35,9 +35,10 @@ pub(super) static SPEC: Spec = Spec {
         Rule::classify("variable_declarator", declarator).head_end(&["value/body", "value"]),
         // CommonJS and prototype APIs: `res.send = function send(body) {…}`, `exports.parse =
         // (text) => …`, `Router.prototype.route = function (path) {…}`, and an alias assigned
-        // with it (`res.contentType = res.type = function contentType(type) {…}`).
+        // with it (`res.contentType = res.type = function contentType(type) {…}`); and CommonJS's
+        // export list, `module.exports = { parse, stringify }`.
         Rule::classify("assignment_expression", assigned_function)
-            .named(|node, source| Some(node_text(node.child_by_field_name("left")?, source).to_string()))
+            .named(assigned_name)
             .head_end(&["right/body", "right/right/body"])
             .members("right/body"),
         // Without a declaration inside, `export` lists or re-exports names: a barrel file's API.
@@ -94,7 +95,7 @@ fn declarator(node: Node, source: &str) -> Option<Kind> {
 }
 
 /// A function or class assigned to a property at file level: a method when it goes on a
-/// prototype, else a function (or class).
+/// prototype, else a function (or class); or names listed as `module.exports`.
 fn assigned_function(node: Node, source: &str) -> Option<Kind> {
     let left = node.child_by_field_name("left").filter(|left| left.kind() == "member_expression")?;
     let file_level = node.parent().and_then(|statement| statement.parent()).is_some_and(|p| p.kind() == "program");
@@ -102,9 +103,11 @@ fn assigned_function(node: Node, source: &str) -> Option<Kind> {
     if value.kind() == "assignment_expression" {
         value = value.child_by_field_name("right")?;
     }
+    let export_list = node_text(left, source) == "module.exports" && names_only(value);
     let value = value.kind();
     match value {
         _ if !file_level => None,
+        _ if export_list => Some(Kind::Export),
         "class" => Some(Kind::Class),
         _ if FUNCTION_VALUES.contains(&value) && node_text(left, source).contains(".prototype.") => Some(Kind::Method),
         _ if FUNCTION_VALUES.contains(&value) => Some(Kind::Function),
@@ -138,6 +141,29 @@ fn invoked_body(statement: Node) -> Option<Node> {
             _ => return None,
         };
     }
+}
+
+/// The target of an assignment (`res.send`), or the names of an export list (`{ parse, stringify }`).
+fn assigned_name(node: Node, source: &str) -> Option<String> {
+    let right = node.child_by_field_name("right")?;
+    let named = if right.kind() == "object" { right } else { node.child_by_field_name("left")? };
+    Some(node_text(named, source).to_string())
+}
+
+/// An object literal that only names values (`{ parse, stringify, Parser: parser.Parser }`): an
+/// export list, not an object written out.
+fn names_only(value: Node) -> bool {
+    let mut cursor = value.walk();
+    let mut entries = value.named_children(&mut cursor).filter(|entry| entry.kind() != "comment").peekable();
+    value.kind() == "object"
+        && entries.peek().is_some()
+        && entries.all(|entry| match entry.kind() {
+            "shorthand_property_identifier" => true,
+            "pair" => entry
+                .child_by_field_name("value")
+                .is_some_and(|value| matches!(value.kind(), "identifier" | "member_expression")),
+            _ => false,
+        })
 }
 
 /// `export { a, b }`, `export { a } from './a'`, `export * from './b'`, `export default name`; not
