@@ -242,14 +242,21 @@ fn fits(line: &str) -> bool {
 }
 
 /// Whether the characters of a head, read in order, are inside a double-quoted or backquoted
-/// string (a single quote may be a Rust lifetime): scanners for brackets skip strings.
+/// string (a single quote may be a Rust lifetime, unless [`Strings::single_quoted`]): scanners
+/// for brackets skip strings.
 #[derive(Default)]
 struct Strings {
     quote: Option<char>,
     escaped: bool,
+    single_quotes: bool,
 }
 
 impl Strings {
+    /// Also `'…'` strings, as Python writes them.
+    fn single_quoted() -> Strings {
+        Strings { single_quotes: true, ..Strings::default() }
+    }
+
     /// Whether `c` belongs to a string, its quotes included.
     fn skip(&mut self, c: char) -> bool {
         match self.quote {
@@ -262,7 +269,7 @@ impl Strings {
                 }
                 true
             }
-            None if matches!(c, '"' | '`') => {
+            None if matches!(c, '"' | '`') || (c == '\'' && self.single_quotes) => {
                 self.quote = Some(c);
                 true
             }
@@ -326,19 +333,12 @@ fn unannotated(code: &str) -> String {
 /// Where the bracket opened at `open` closes, and where its first item ends (its first comma
 /// of its own, else the close); Python's strings, either quote, skipped over.
 fn closing(code: &str, open: usize) -> Option<(usize, usize)> {
-    let (mut depth, mut quote, mut escaped, mut first_end) = (0usize, None, false, None);
+    let (mut depth, mut strings, mut first_end) = (0usize, Strings::single_quoted(), None);
     for (at, c) in code.char_indices().skip_while(|(at, _)| *at < open) {
-        if let Some(open_quote) = quote {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                _ if c == open_quote => quote = None,
-                _ => {}
-            }
+        if strings.skip(c) {
             continue;
         }
         match c {
-            '"' | '\'' => quote = Some(c),
             '(' | '[' | '{' => depth += 1,
             ',' if depth == 1 => {
                 first_end.get_or_insert(at);
