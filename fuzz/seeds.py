@@ -37,7 +37,7 @@ clear("outline")
 fixtures = ROOT / "outline" / "tests" / "fixtures"
 for lang_dir in sorted(fixtures.iterdir()):
     sources = sorted(f for f in lang_dir.iterdir() if not f.name.endswith((".map.txt", ".signatures.txt", ".outline.txt")))
-    for f in sources[:3]:
+    for f in sources:
         if lang_dir.name in LANGUAGES:
             choice = LANGUAGES.index(lang_dir.name)
         else:

@@ -10,6 +10,10 @@ from typing import Generic, Optional, TypeVar
 T = TypeVar("T")
 DEFAULT_TIMEOUT = 30  # seconds
 _cache = {}
+try:
+    STDIN_FILENO = sys.stdin.fileno()
+except (AttributeError, OSError):
+    STDIN_FILENO = 0
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,9 @@ export default function App(): JSX.Element {
   );
 }
 
+// The grammar reads no escaped backtick in a template literal type (see recover.rs).
+type Usage<P extends string> = `Missing \`Self\` - use \`class Self extends Counter<Self>()(${P}{ ... })\``
+
 class Legacy extends React.Component<Props> {
   render() {
     return <div>{this.props.title}</div>;

@@ -1,0 +1,79 @@
+import type { Table, Row, RowData, Updater, OnChangeFn } from './types'
+import { dual } from './function'
+
+/** Pagination state kept by the table. */
+export interface PaginationState {
+  pageIndex: number
+  pageSize: number
+}
+
+export type PaginationDefaults = Pick<
+  PaginationOptions,
+  'onPaginationChange' | 'autoResetPageIndex' | 'pageCount'
+>
+
+export type PageRange<TData extends RowData, TIndex = number> = Partial<Record<keyof PaginationState, Array<Row<TData>>>> & { first?: TIndex }
+
+export interface PaginationOptions {
+  /**
+   * Enables manual pagination: the rows passed in are the page.
+   */
+  manualPagination?: boolean
+  /** Called with an updater when the pagination state changes. */
+  onPaginationChange?: OnChangeFn<PaginationState>
+  autoResetPageIndex?: boolean
+  pageCount?: number
+  rowCount?: number
+  getPaginationRowModel?: (table: Table<any>) => () => Array<Row<any>>
+}
+
+export interface PaginationInstance<TData extends RowData>
+  extends PaginationOptions, PaginationDefaultsInstance<TData>, Record<string, unknown> {
+  /** Sets the page index from an updater. */
+  setPageIndex: (updater: Updater<number>) => void
+  setPageSize: (updater: Updater<number>) => void
+  resetPageIndex: (defaultState?: boolean) => void
+  getCanPreviousPage: () => boolean
+  getCanNextPage: () => boolean
+  previousPage: () => void
+  nextPage: () => void
+  getPageCount: () => number
+}
+
+export class PaginationError extends Error {
+  readonly pageIndex: number
+  constructor(pageIndex: number) {
+    super(`page ${pageIndex} out of range`)
+    this.pageIndex = pageIndex
+  }
+}
+
+/**
+ * Clamps a page index to the pages there are.
+ */
+export const clampPage: {
+  /** Data-last. */
+  (pageCount: number): (pageIndex: number) => number
+  (pageIndex: number, pageCount: number): number
+} = dual(2, (pageIndex: number, pageCount: number): number =>
+  Math.max(0, Math.min(pageIndex, pageCount - 1)))
+
+export const firstPage: (state: PaginationState) => PaginationState = (state) => ({ ...state, pageIndex: 0 })
+
+/** Sent when the page changes; the event's payload type declares its members. */
+export interface PageChange extends PaginationEvent<'pagechange', {
+  readonly previousIndex: number
+  readonly nextIndex: number
+  readonly table: Table<unknown>
+}> {}
+
+/** Where a page sits, written one member a line. */
+export type PagePosition = {
+  pageIndex: number
+  isLast: boolean // no rows after it, so: the end
+}
+
+export const pageOf = (at: {
+  row: number
+  size: number
+}): number => Math.floor(at.row / at.size)
