@@ -159,6 +159,23 @@ fn javascript_immediately_invoked_module_bodies() {
     ]);
 }
 
+/// A function whose body declares functions by the dozen is a module built by a call (lodash's
+/// `runInContext`): its functions are listed under it. A function with a few helpers, and what
+/// the factory's functions declare inside, stay detail.
+#[test]
+fn javascript_module_factory_functions() {
+    let views = check(
+        "javascript/factory.js",
+        Language::JavaScript,
+        &["runInContext", "chunk", "debounce", "memoize", "uniq", "now", "lodash", "install"],
+    );
+    views.hides(&["invokeFunc", "trailingEdge", "debounced", "define", "alias"]);
+    views.signature_lines_contain(&[
+        "L16-118 var runInContext = (function runInContext(context)",
+        "  L35-51 function debounce(func, wait, options)",
+    ]);
+}
+
 /// Functions and classes assigned to properties at file level are the API of CommonJS code and of
 /// prototypes: listed as written, a prototype's as methods. Other assigned values, and what a
 /// function assigns inside, are not.

@@ -11,18 +11,18 @@ pub(super) static SPEC: Spec = Spec {
     rules: &[
         // A function's body is walked for the types it declares (immer's `enableMapSet()` holds
         // its `DraftMap` and `DraftSet` classes); its other locals are not outlined.
-        Rule::new("function_declaration", Kind::Function).members("body"),
-        Rule::new("generator_function_declaration", Kind::Function).members("body"),
+        Rule::new("function_declaration", Kind::Function).members(&["body"]),
+        Rule::new("generator_function_declaration", Kind::Function).members(&["body"]),
         // Overload signatures and `declare function`.
         Rule::new("function_signature", Kind::Function).whole(),
-        Rule::new("class_declaration", Kind::Class).members("body").head_members(base_type_literals),
-        Rule::new("abstract_class_declaration", Kind::Class).members("body").head_members(base_type_literals),
+        Rule::new("class_declaration", Kind::Class).members(&["body"]).head_members(base_type_literals),
+        Rule::new("abstract_class_declaration", Kind::Class).members(&["body"]).head_members(base_type_literals),
         Rule::new("method_definition", Kind::Method),
         Rule::new("method_signature", Kind::Method).whole(),
         Rule::new("abstract_method_signature", Kind::Method).whole(),
         // An interface's `new (…): T`: what `new` on a value of the type takes and gives.
         Rule::new("construct_signature", Kind::Method).named(|_, _| Some("new".to_string())).whole(),
-        Rule::new("interface_declaration", Kind::Interface).members("body").head_members(base_type_literals),
+        Rule::new("interface_declaration", Kind::Interface).members(&["body"]).head_members(base_type_literals),
         // Members other modules can use: interface properties, and class fields that are not
         // `private` or `#private`.
         Rule::classify("property_signature", visible_member).whole(),
@@ -30,9 +30,13 @@ pub(super) static SPEC: Spec = Spec {
         Rule::classify("field_definition", visible_member).named(field_property).head_end(&["value"]),
         Rule::new("type_alias_declaration", Kind::TypeAlias).whole(),
         Rule::new("enum_declaration", Kind::Enum),
-        Rule::new("internal_module", Kind::Module).members("body"),
-        Rule::new("module", Kind::Module).members("body"),
-        Rule::classify("variable_declarator", declarator).head_end(&["value/body", "value"]),
+        Rule::new("internal_module", Kind::Module).members(&["body"]),
+        Rule::new("module", Kind::Module).members(&["body"]),
+        // A function value's body is walked as a declared function's is; lodash binds its
+        // factory in parentheses (`var runInContext = (function runInContext(context) { … })`).
+        Rule::classify("variable_declarator", declarator)
+            .head_end(&["value/body", "value/function_expression/body", "value"])
+            .members(&["value/body", "value/function_expression/body"]),
         // CommonJS and prototype APIs: `res.send = function send(body) {…}`, `exports.parse =
         // (text) => …`, `Router.prototype.route = function (path) {…}`, and an alias assigned
         // with it (`res.contentType = res.type = function contentType(type) {…}`); and CommonJS's
@@ -40,7 +44,7 @@ pub(super) static SPEC: Spec = Spec {
         Rule::classify("assignment_expression", assigned_function)
             .named(assigned_name)
             .head_end(&["right/body", "right/right/body"])
-            .members("right/body"),
+            .members(&["right/body"]),
         // Without a declaration inside, `export` lists or re-exports names: a barrel file's API.
         Rule::classify("export_statement", export_list).named(exported_names).whole(),
     ],
@@ -84,7 +88,7 @@ const FUNCTION_VALUES: [&str; 4] = ["arrow_function", "function_expression", "fu
 
 /// `const f = (…) => …` is a function; another `const` is a constant; `let`/`var` are not outlined.
 fn declarator(node: Node, source: &str) -> Option<Kind> {
-    let value = node.child_by_field_name("value");
+    let value = node.child_by_field_name("value").map(unparenthesized);
     if value.is_some_and(|value| FUNCTION_VALUES.contains(&value.kind())) {
         return Some(Kind::Function);
     }
@@ -92,6 +96,16 @@ fn declarator(node: Node, source: &str) -> Option<Kind> {
     let keyword = node.parent()?.child(0)?;
     let named = node.child_by_field_name("name").is_some_and(|name| name.kind() == "identifier");
     (named && node_text(keyword, source) == "const").then_some(Kind::Const)
+}
+
+/// What a parenthesized expression holds, however many parentheses deep.
+fn unparenthesized(mut node: Node) -> Node {
+    while node.kind() == "parenthesized_expression"
+        && let Some(inner) = node.named_child(0)
+    {
+        node = inner;
+    }
+    node
 }
 
 /// A function or class assigned to a property at file level: a method when it goes on a

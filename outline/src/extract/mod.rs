@@ -62,6 +62,11 @@ const MAX_FIELD: usize = 48;
 /// long value is read in the file.
 const MAX_TYPE_ALIAS: usize = 80;
 
+/// How many function declarations a function's body holds, at its own level, for it to be a
+/// module factory whose functions are listed (see [`Owner::factory`]). Helpers a function keeps
+/// for itself come one to a few at a time; a factory's API comes by the dozen.
+const FACTORY_FUNCTIONS: usize = 10;
+
 /// A constant or variable whose whole declaration fits in this many characters is shown with its
 /// value (`const MAX: u32 = 3`); longer ones stop before the value.
 const SHORT_VALUE: usize = 60;
@@ -243,8 +248,9 @@ pub(crate) struct Rule {
     /// Paths (`field` or child kind, `/`-separated) to the node where the head ends, tried in order;
     /// none found means the whole node is the head.
     pub head_end: &'static [&'static str],
-    /// Path to the node whose children are this definition's members.
-    pub members: Option<&'static str>,
+    /// Paths to the node whose children are this definition's members, tried in order (like
+    /// `head_end`); none found, or none given, means it has none.
+    pub members: &'static [&'static str],
     /// Member lists written in the head rather than the body (a TypeScript class's base given a
     /// type literal: `extends TaggedError("E")<{ reason: string }>`): walked as members before
     /// the body's, and shown as `{…}` in the head, which would otherwise run them together.
@@ -287,7 +293,7 @@ impl Rule {
             kind,
             name: name_field,
             head_end: &["body"],
-            members: None,
+            members: &[],
             head_members: None,
             keep_tail: false,
             receiver: None,
@@ -309,8 +315,8 @@ impl Rule {
         self.head_end(&[])
     }
 
-    pub const fn members(self, path: &'static str) -> Rule {
-        Rule { members: Some(path), ..self }
+    pub const fn members(self, paths: &'static [&'static str]) -> Rule {
+        Rule { members: paths, ..self }
     }
 
     pub const fn head_members(self, head_members: HeadMembers) -> Rule {
@@ -382,6 +388,9 @@ struct Lead<'a, 't> {
 struct Owner<'a> {
     kind: Kind,
     name: &'a str,
+    /// A function whose body declares at least [`FACTORY_FUNCTIONS`] functions: a module built by
+    /// a call (lodash's `runInContext`), whose declared functions are its API.
+    factory: bool,
 }
 
 struct Walker<'s> {
@@ -649,9 +658,11 @@ impl<'s> Walker<'s> {
         if matches!(kind, Kind::Const | Kind::Variable) && owner.is_some_and(|o| !api_level(o)) {
             return None;
         }
-        // Inside a function only the types it declares are outlined; its helpers are detail.
+        // Inside a function only the types it declares are outlined, and a factory's function
+        // declarations; its other helpers are detail.
         let declares_type = matches!(kind, Kind::Class | Kind::Interface | Kind::Enum | Kind::Struct | Kind::TypeAlias);
-        if owner.is_some_and(|o| o.kind == Kind::Function) && !declares_type {
+        let factory_function = owner.is_some_and(|o| o.factory) && self.declares_function(node);
+        if owner.is_some_and(|o| o.kind == Kind::Function) && !declares_type && !factory_function {
             return None;
         }
         let name = truncate(collapse(&(rule.name)(node, self.source)?), MAX_SIGNATURE);
@@ -676,11 +687,24 @@ impl<'s> Walker<'s> {
         let head_last = body.map_or(end_line, |body| line_number(body.start_position().row));
         self.heads.push((start_line, head_last.max(start_line)));
         let mut children = Vec::new();
-        let bodies = head_members.into_iter().chain(rule.members.and_then(|path| find_path(node, path)));
+        let bodies = head_members.into_iter().chain(rule.members.iter().find_map(|path| find_path(node, path)));
         for body in bodies {
-            self.walk(body, Some(Owner { kind, name: &name }), &[], depth + 1, &mut children);
+            let factory = kind == Kind::Function && self.function_declarations(body) >= FACTORY_FUNCTIONS;
+            self.walk(body, Some(Owner { kind, name: &name, factory }), &[], depth + 1, &mut children);
         }
         Some(Definition { kind, name, signature, uncut, start_line, head_line, end_line, children })
+    }
+
+    /// Whether `node` is a function declaration statement (not a function value bound to a name,
+    /// which inside a function is usually a callback or a handler).
+    fn declares_function(&self, node: Node) -> bool {
+        self.spec.rules.iter().any(|rule| rule.node == node.kind() && matches!(rule.kind, Classify::Is(Kind::Function)))
+    }
+
+    /// How many function declarations `body` holds at its own level.
+    fn function_declarations(&self, body: Node) -> usize {
+        let mut cursor = body.walk();
+        body.named_children(&mut cursor).filter(|child| self.declares_function(*child)).count()
     }
 
     fn full_wrappers<'w, 't>(&self, wrappers: &'w [Node<'t>]) -> impl Iterator<Item = Node<'t>> + 'w {
