@@ -35,9 +35,11 @@ mod tests {
 
     #[test]
     fn the_write_time_is_read_back_from_an_id() {
-        let dir = std::env::temp_dir();
-        let id = executable_id(&dir).unwrap();
-        let meta = std::fs::metadata(&dir).unwrap();
+        // The test's own executable: nothing writes it while the test runs (the temporary
+        // directory, used before, changed between the two reads whenever another test wrote there).
+        let file = std::env::current_exe().unwrap();
+        let id = executable_id(&file).unwrap();
+        let meta = std::fs::metadata(&file).unwrap();
         use std::os::unix::fs::MetadataExt;
         assert_eq!(written_at(&id), (meta.mtime() as u64, meta.mtime_nsec() as u64));
         assert_eq!(written_at(""), (0, 0));
