@@ -159,6 +159,30 @@ fn javascript_immediately_invoked_module_bodies() {
     ]);
 }
 
+/// A universal module (`(function (root, factory) { … })(this, function () { … })`): the module
+/// is the factory passed to the wrapper, outlined as the file's own, as is an AMD module's
+/// (`define([…], function (…) { … })`); the wrapper's glue, and another callback's helpers, are
+/// detail.
+#[test]
+fn javascript_universal_module_factories() {
+    let views = check(
+        "javascript/umd.js",
+        Language::JavaScript,
+        &[
+            "hooks",
+            "isObject",
+            "createLocal",
+            "Moment",
+            "Moment.prototype.format",
+            "isArrayLike",
+            "jQuery",
+            "adoptValue",
+        ],
+    );
+    views.hides(&["noConflict", "later"]);
+    views.signature_lines_contain(&["L19-21 function isObject(input)", "L48-50 function isArrayLike(obj)"]);
+}
+
 /// A function whose body declares functions by the dozen is a module built by a call (lodash's
 /// `runInContext`): its functions are listed under it. A function with a few helpers, and what
 /// the factory's functions declare inside, stay detail.

@@ -112,7 +112,7 @@ fn unparenthesized(mut node: Node) -> Node {
 /// prototype, else a function (or class); or names listed as `module.exports`.
 fn assigned_function(node: Node, source: &str) -> Option<Kind> {
     let left = node.child_by_field_name("left").filter(|left| left.kind() == "member_expression")?;
-    let file_level = node.parent().and_then(|statement| statement.parent()).is_some_and(|p| p.kind() == "program");
+    let file_level = node.parent().is_some_and(|statement| module_level(statement, source));
     let mut value = node.child_by_field_name("right")?;
     if value.kind() == "assignment_expression" {
         value = value.child_by_field_name("right")?;
@@ -131,8 +131,10 @@ fn assigned_function(node: Node, source: &str) -> Option<Kind> {
 
 /// The body of a function a file-level statement calls at once: `(function () { … }).call(this)`,
 /// `(() => { … })()`, `!function () { … }()`. Older libraries (lodash's 17,000 lines) wrap a
-/// whole module in one; its functions are the file's.
-fn invoked_body(statement: Node) -> Option<Node> {
+/// whole module in one; its functions are the file's. A universal module (moment, jQuery) calls
+/// a wrapper that only decides how to export, passing it the module as a function: `(function
+/// (root, factory) { … })(this, function () { … })`; then that function's body is the module.
+fn invoked_body<'t>(statement: Node<'t>, source: &str) -> Option<Node<'t>> {
     if statement.kind() != "expression_statement" {
         return None;
     }
@@ -146,6 +148,11 @@ fn invoked_body(statement: Node) -> Option<Node> {
                 match callee.kind() {
                     // `.call(this)`, `.apply(this, arguments)` on the function.
                     "member_expression" => callee.child_by_field_name("object")?,
+                    _ if FUNCTION_VALUES.contains(&unparenthesized(callee).kind()) => {
+                        function_argument(node).unwrap_or(callee)
+                    }
+                    // An AMD module: `define(["./core"], function (jQuery) { … })`.
+                    "identifier" if node_text(callee, source) == "define" => function_argument(node)?,
                     _ => callee,
                 }
             }
@@ -155,6 +162,32 @@ fn invoked_body(statement: Node) -> Option<Node> {
             _ => return None,
         };
     }
+}
+
+/// Whether `statement` is at the module's own level: the file's, or that of a module wrapped in a
+/// function called at once (see [`invoked_body`]), however deep such wrappers nest.
+fn module_level(statement: Node, source: &str) -> bool {
+    let Some(parent) = statement.parent() else {
+        return false;
+    };
+    if parent.kind() == "program" {
+        return true;
+    }
+    let mut wrapper = parent.parent();
+    while let Some(node) = wrapper.filter(|node| node.kind() != "expression_statement") {
+        wrapper = node.parent();
+    }
+    wrapper.is_some_and(|wrapper| invoked_body(wrapper, source) == Some(parent) && module_level(wrapper, source))
+}
+
+/// The first function a call passes (a universal module's factory), out of its parentheses.
+fn function_argument(call: Node) -> Option<Node> {
+    let arguments = call.child_by_field_name("arguments")?;
+    let mut cursor = arguments.walk();
+    arguments
+        .named_children(&mut cursor)
+        .map(unparenthesized)
+        .find(|argument| FUNCTION_VALUES.contains(&argument.kind()))
 }
 
 /// The target of an assignment (`res.send`), or the names of an export list (`{ parse, stringify }`).

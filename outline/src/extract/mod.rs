@@ -174,7 +174,7 @@ pub(crate) struct Spec {
     pub reparse: Option<Reparse>,
     /// At file level, the body of a function a statement calls at once (JavaScript's `(function
     /// () { … })()`): walked as the file's own.
-    pub invoked_body: Option<for<'t> fn(Node<'t>) -> Option<Node<'t>>>,
+    pub invoked_body: Option<for<'t> fn(Node<'t>, &str) -> Option<Node<'t>>>,
     /// A declaration's type that is a list of call signatures (TypeScript's `const f: { (a: A):
     /// B; (b: B): C }`, how a function value declares overloads): its signatures, at least two.
     /// The head shows the shortest and counts the others, as a run of overloads is shown.
@@ -462,7 +462,7 @@ impl<'s> Walker<'s> {
                 continue;
             }
             if owner.is_none()
-                && let Some(body) = self.spec.invoked_body.and_then(|invoked_body| invoked_body(child))
+                && let Some(body) = self.spec.invoked_body.and_then(|invoked_body| invoked_body(child, self.source))
             {
                 self.walk(body, owner, &[], depth + 1, out);
                 continue;
