@@ -6,7 +6,9 @@
 //! Counted: items at item level (also inside macro calls such as `cfg_net! { … }`, which
 //! Universal Ctags does not see), methods of impls, traits, classes and interfaces, and fields
 //! that are API (Rust fields with a visibility, Go exported and embedded exported struct fields,
-//! TypeScript interface properties and public class fields).
+//! TypeScript interface properties and public class fields); in JavaScript, also what a module
+//! wrapped in a function declares (`(function () { … })()`, universal and AMD modules), functions
+//! bound with `var`/`let`, and the functions a function declares by the dozen (a module factory).
 
 /// One definition a view should show.
 pub struct Expected {
@@ -46,7 +48,16 @@ enum Block {
     Fields,
     /// `macro_rules!`, a function body, an enum, an expression: nothing counted inside.
     Opaque,
+    /// JavaScript: the body of a function that wraps a module (called at once, a universal
+    /// module's factory, an AMD `define`'s): counted as the file's own level.
+    Module,
+    /// JavaScript: the body of a function declared at the module's level, whose function
+    /// declarations count when there are [`FACTORY_FUNCTIONS`] of them (a module factory).
+    Body,
 }
+
+/// How many function declarations make a JavaScript function body a module factory.
+const FACTORY_FUNCTIONS: usize = 10;
 
 /// The code of a line without its `//` comment and the contents of string and char literals,
 /// so braces in them are not counted (Rust and Go: a `'` opens a char literal, not a lifetime).
@@ -158,17 +169,21 @@ impl Lexer {
 
 /// Applies a line's braces: a `{` opens the block `next` announced (once; else an opaque one),
 /// a `}` closes one, and a `;` ends a declaration that announced a block it did not open.
-fn braces(code: &str, stack: &mut Vec<Block>, next: &mut Option<Block>) {
+/// Returns the lowest depth the line reached: the blocks above it were opened on this line.
+fn braces(code: &str, stack: &mut Vec<Block>, next: &mut Option<Block>) -> usize {
+    let mut lowest = stack.len();
     for c in code.chars() {
         match c {
             '{' => stack.push(next.take().unwrap_or(Block::Opaque)),
             '}' => {
                 stack.pop();
+                lowest = lowest.min(stack.len());
             }
             ';' => *next = None,
             _ => {}
         }
     }
+    lowest
 }
 
 /// Whether `line` is (part of) a `/* … */` comment, tracking one that spans lines in `open`.
@@ -288,7 +303,7 @@ pub fn rust(source: &str) -> Vec<Expected> {
                     found.push(Expected { name: name.to_string(), line: number, in_macro, field: true });
                 }
             }
-            Block::Opaque => {}
+            Block::Opaque | Block::Module | Block::Body => {}
         }
         braces(&code, &mut stack, &mut pending);
     }
@@ -372,6 +387,8 @@ pub fn typescript(source: &str) -> Vec<Expected> {
     let mut squares = 0isize;
     let mut angles = 0isize;
     let mut lexer = Lexer::js();
+    let mut bodies: Vec<Body> = Vec::new();
+    let mut amd_pending = false;
     for (number, line) in (1..).zip(source.lines()) {
         if !lexer.in_template() && in_block_comment(line, &mut comment_open) {
             continue;
@@ -394,15 +411,36 @@ pub fn typescript(source: &str) -> Vec<Expected> {
         squares = (squares + code.matches('[').count() as isize - code.matches(']').count() as isize).max(0);
         angles = (angles + type_angles(&code)).max(0);
         let context = stack.last().copied().unwrap_or(Block::Items { in_macro: false });
-        if stack.is_empty()
+        // The file's own level, or a module wrapper's (whose body may be indented or not).
+        let module_level = stack.iter().all(|block| *block == Block::Module);
+        let unindented = !line.starts_with(char::is_whitespace) || !stack.is_empty();
+        if module_level
             && !continued
-            && !line.starts_with(char::is_whitespace)
+            && unindented
             && let Some(name) = assigned_function(&code)
         {
             found.push(Expected { name: name.to_string(), line: number, in_macro: false, field: false });
         }
+        // An AMD module's dependencies may take lines before its function: `define( [\n "./core",
+        // \n], function( jQuery ) {`.
+        let amd_function = amd_pending && code.contains("function") && opens_block(&code);
+        let wraps_module = amd_function || (module_level && unindented && !continued && opens_module(&code));
+        amd_pending =
+            !wraps_module && (amd_pending || (module_level && unindented && code.trim_start().starts_with("define(")));
+        if wraps_module {
+            // The wrapper's parentheses stay open to the module's end; its lines are not inside
+            // a signature.
+            (parens, squares, angles) = (0, 0, 0);
+        }
+        if context == Block::Body
+            && let Some(body) = bodies.last_mut().filter(|body| body.depth == stack.len())
+            && let Some(name) = declared_function(&code)
+        {
+            body.declared.push(Expected { name: name.to_string(), line: number, in_macro: false, field: false });
+        }
+        let mut bound = None;
         let mut words = code.split_whitespace().skip_while(|word| MODIFIERS.contains(word) || continued);
-        match (context, stack.is_empty(), words.next()) {
+        match (context, module_level, words.next()) {
             (_, true, Some(keyword)) if KEYWORDS.contains(&keyword) => {
                 if let Some(name) = words.next().and_then(js_identifier) {
                     found.push(Expected { name: name.to_string(), line: number, in_macro: false, field: false });
@@ -410,8 +448,15 @@ pub fn typescript(source: &str) -> Vec<Expected> {
                 pending = Some(match keyword {
                     "class" | "interface" => Block::Fields,
                     "namespace" => Block::Items { in_macro: false },
+                    "function" | "function*" => Block::Body,
                     _ => Block::Opaque,
                 });
+            }
+            (_, true, Some("var" | "let")) => {
+                if let Some(name) = bound_function(&code) {
+                    bound = Some(Expected { name: name.to_string(), line: number, in_macro: false, field: false });
+                    pending = Some(Block::Body);
+                }
             }
             (Block::Fields, false, Some(first)) => {
                 let member = if ["readonly", "public", "static"].contains(&first) { words.next() } else { Some(first) };
@@ -428,9 +473,94 @@ pub fn typescript(source: &str) -> Vec<Expected> {
             }
             _ => {}
         }
-        braces(&code, &mut stack, &mut pending);
+        let lowest = braces(&code, &mut stack, &mut pending);
+        // The first block the line opened (a leading `;` would have cancelled an announcement).
+        if wraps_module && let Some(block) = stack.get_mut(lowest) {
+            *block = Block::Module;
+        }
+        // Bodies closed on this line: a factory's declared functions count, and the name a
+        // function is bound to unless the function is called where it closes (`var x =
+        // (function () { … }())` binds what it returns).
+        let called = ["}(", "})("].iter().any(|close| code.trim_start().starts_with(close));
+        while let Some(body) = bodies.pop_if(|body| body.depth > lowest) {
+            found.extend(body.bound.filter(|_| !called));
+            if body.declared.len() >= FACTORY_FUNCTIONS {
+                found.extend(body.declared);
+            }
+        }
+        if stack.get(lowest) == Some(&Block::Body) {
+            bodies.push(Body { depth: lowest + 1, bound: bound.take(), declared: Vec::new() });
+        }
+        // A function bound on one line: `let f = (a) => a + 1`, `var g = function () { … };`.
+        found.extend(bound.filter(|_| !code.contains("}(")));
     }
     found
+}
+
+/// A JavaScript function body opened at the module's level.
+struct Body {
+    /// The depth of the blocks directly inside it.
+    depth: usize,
+    /// The name a `var` or `let` binds the function to, counted when the body closes.
+    bound: Option<Expected>,
+    /// The functions it declares at its own level.
+    declared: Vec<Expected>,
+}
+
+/// Whether a line at the module's level opens a function that wraps a module: one called at
+/// once (`;(function () {`, `!function () {`), a universal module's wrapper or factory
+/// (`(function (global, factory) {`, `}(this, (function () {`), or an AMD module
+/// (`define(["./core"], function (jQuery) {`).
+fn opens_module(code: &str) -> bool {
+    let start = code.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, ';' | '!' | '(' | ')' | '}'));
+    let called = (start.starts_with("function") || start.starts_with("=>"))
+        && code.trim_start().starts_with([';', '!', '(', '}']);
+    let factory = code.trim_start().starts_with('}') && code.contains("function");
+    let amd = start.starts_with("define(") && code.contains("function");
+    (called || factory || amd) && opens_block(code)
+}
+
+/// Whether a line leaves a block open at its end (its last brace is a `{`).
+fn opens_block(code: &str) -> bool {
+    code.rfind('{') > code.rfind('}')
+}
+
+/// The name of a function a line declares: `function name(`, `async function name(`.
+fn declared_function(code: &str) -> Option<&str> {
+    let rest = code.trim_start();
+    let rest = rest.strip_prefix("async ").unwrap_or(rest);
+    let rest = rest.strip_prefix("function*").or_else(|| rest.strip_prefix("function "))?;
+    js_identifier(rest.trim_start())
+}
+
+/// The name a `var`/`let` binds to a function value: `var f = function`, `let g = (a) => …`,
+/// `var h = (function h(x) {`.
+fn bound_function(code: &str) -> Option<&str> {
+    let rest = code.trim_start().strip_prefix("var ").or_else(|| code.trim_start().strip_prefix("let "))?;
+    let (name, value) = rest.split_once('=')?;
+    let name = name.trim();
+    (js_identifier(name) == Some(name) && !value.starts_with(['=', '>']) && function_value(value.trim_start()))
+        .then_some(name)
+}
+
+/// Whether an expression starts a function: `function`, `async function`, `async (`, an arrow
+/// function, or one of those in parentheses.
+fn function_value(value: &str) -> bool {
+    let value = value.trim_start_matches('(');
+    let arrow = value.split_once("=>").is_some_and(|(before, _)| {
+        let before = before.trim();
+        js_identifier(before) == Some(before) || before.ends_with(')')
+    });
+    starts_with_word(value, &["function", "async function", "async"]) || arrow
+}
+
+/// Whether `text` starts with one of `words` as a whole word (`function (`, `function*`, not
+/// `functions`).
+fn starts_with_word(text: &str, words: &[&str]) -> bool {
+    words.iter().any(|word| {
+        text.strip_prefix(word)
+            .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$'))
+    })
 }
 
 /// The property a function or class is assigned to (`res.send = function send(body) {`,
@@ -440,7 +570,7 @@ fn assigned_function(code: &str) -> Option<&str> {
     let (target, value) = code.split_once(" = ")?;
     let (_, property) = target.trim().rsplit_once('.')?;
     let value = value.trim_start();
-    let function = ["function", "async function", "async (", "class"].iter().any(|start| value.starts_with(start))
+    let function = starts_with_word(value, &["function", "async function", "async", "class"])
         || (value.starts_with('(') && value.contains("=>"));
     let path = target.trim().split('.').all(|part| js_identifier(part) == Some(part));
     (function && path).then_some(property)
@@ -588,6 +718,36 @@ mod tests {
         let source = "res.send = function send(body) {\n  x.y = function () {};\n};\nexports.parse = (s) => s;\n\
                       Router.prototype.route = function (path) {}\nlet z = a.b = 1;\nmodule.exports = app;\n";
         assert_eq!(names(&typescript(source)), ["send", "parse", "route"]);
+    }
+
+    #[test]
+    fn a_module_wrapped_in_a_function_is_read_as_the_file() {
+        // A universal module's factory, and the glue around it.
+        let source = ";(function (global, factory) {\n  module.exports = factory()\n}(this, (function () { 'use strict';\n\
+                      function hooks() {}\n  var local = function (a) {\n    return a;\n  };\n\
+                      Moment.prototype.format = function format(p) {};\n})));\n";
+        assert_eq!(names(&typescript(source)), ["hooks", "local", "format"]);
+        // An AMD module whose dependencies take lines; a function called inside an expression is
+        // no module, and `module.exports = functions` assigns no function.
+        let source = "define( [\n\t\"./core\"\n], function( jQuery ) {\nfunction adopt( v ) {\n}\n} );\n\
+                      export default ok ?\n  (function standardEnv() {\n    const inner = 1;\n  })() : 2;\n\
+                      module.exports = functions;\n";
+        assert_eq!(names(&typescript(source)), ["adopt"]);
+    }
+
+    #[test]
+    fn a_function_declaring_functions_by_the_dozen_is_a_module_factory() {
+        let declared: String =
+            (0..10).map(|i| format!("  function f{i}() {{\n    function inner{i}() {{}}\n  }}\n")).collect();
+        let source = format!(
+            "var make = (function make(context) {{\n{declared}  return f0;\n}});\n\
+                              function few() {{\n  function helper() {{}}\n}}\n\
+                              var made = (function () {{\n  function g() {{}}\n}}());\n"
+        );
+        // A bound function counts when its body closes, uncalled; a factory's functions with it.
+        let expected: Vec<String> =
+            std::iter::once("make".to_string()).chain((0..10).map(|i| format!("f{i}"))).chain(["few".into()]).collect();
+        assert_eq!(names(&typescript(&source)), expected);
     }
 
     #[test]
