@@ -441,8 +441,10 @@ pub fn typescript(source: &str) -> Vec<Expected> {
         let mut bound = None;
         let mut words = code.split_whitespace().skip_while(|word| MODIFIERS.contains(word) || continued);
         match (context, module_level, words.next()) {
-            (_, true, Some(keyword)) if KEYWORDS.contains(&keyword) => {
-                if let Some(name) = words.next().and_then(js_identifier) {
+            (_, true, Some(keyword)) if KEYWORDS.contains(&keyword) && unindented => {
+                // `const fs = require("fs")` is an import, which the views show as one.
+                let import = code.contains("= require(");
+                if let Some(name) = words.next().and_then(js_identifier).filter(|_| !import) {
                     found.push(Expected { name: name.to_string(), line: number, in_macro: false, field: false });
                 }
                 pending = Some(match keyword {
@@ -748,6 +750,17 @@ mod tests {
         let expected: Vec<String> =
             std::iter::once("make".to_string()).chain((0..10).map(|i| format!("f{i}"))).chain(["few".into()]).collect();
         assert_eq!(names(&typescript(&source)), expected);
+    }
+
+    #[test]
+    fn imports_and_expressions_at_file_level_declare_nothing() {
+        // A `require` binding is an import; a function written as an arrow's value, and the
+        // type parameters of a function returned by a function, are expressions, however indented.
+        let source = "const fs = require('node:fs')\nexport const build = (m: M): Get<M> =>\n  \
+                      function get(options) {\n    return m\n  }\nexport const Tag = <Self>(): <\n  \
+                      const Name extends string,\n  const Options extends {\n    readonly optional?: boolean\n  \
+                      }\n>() => Self\n";
+        assert_eq!(names(&typescript(source)), ["build", "Tag"]);
     }
 
     #[test]
