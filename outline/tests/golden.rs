@@ -183,6 +183,23 @@ fn javascript_universal_module_factories() {
     views.signature_lines_contain(&["L19-21 function isObject(input)", "L48-50 function isArrayLike(obj)"]);
 }
 
+/// Methods mixed into a prototype or an object at module level (`_.extend(Model.prototype, {
+/// toJSON: function … })`, `jQuery.fn.extend({ … })`) are that type's API: listed as its methods.
+/// A merge of values, and a mixin inside a function, are not.
+#[test]
+fn javascript_methods_mixed_into_prototypes() {
+    let views = check(
+        "javascript/mixins.js",
+        Language::JavaScript,
+        &["Model", "initialize", "toJSON", "get", "set", "fetch", "jQuery.fn", "css", "show", "setup"],
+    );
+    views.hides(&["idAttribute", "version", "timeout", "helper", "Store", "settings"]);
+    views.signature_lines_contain(&[
+        "L10-32 _.extend(Model.prototype, Events, {…})",
+        "  L16-18 toJSON: function (options)",
+    ]);
+}
+
 /// A function whose body declares functions by the dozen is a module built by a call (lodash's
 /// `runInContext`): its functions are listed under it. A function with a few helpers, and what
 /// the factory's functions declare inside, stay detail.

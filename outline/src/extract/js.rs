@@ -45,6 +45,13 @@ pub(super) static SPEC: Spec = Spec {
             .named(assigned_name)
             .head_end(&["right/body", "right/right/body"])
             .members(&["right/body"]),
+        // Methods mixed into an object at module level, how code written before classes gives a
+        // type its API: `_.extend(Model.prototype, Events, { save: function (…) {…} })`,
+        // `jQuery.fn.extend({ … })`, `Object.assign(Store.prototype, { … })`. The call is the
+        // head, its object read `{…}`; the object's functions are the members.
+        Rule::classify("call_expression", mixin).named(mixin_target).whole().head_members(mixed_in),
+        // A function-valued property of such an object (`save: function (key, val) {…}`).
+        Rule::classify("pair", function_property).named(property_key).head_end(&["value/body"]),
         // Without a declaration inside, `export` lists or re-exports names: a barrel file's API.
         Rule::classify("export_statement", export_list).named(exported_names).whole(),
     ],
@@ -178,6 +185,61 @@ fn module_level(statement: Node, source: &str) -> bool {
         wrapper = node.parent();
     }
     wrapper.is_some_and(|wrapper| invoked_body(wrapper, source) == Some(parent) && module_level(wrapper, source))
+}
+
+/// The calls that mix methods into an object ([`mixin`]), by the name of the function called.
+const MIXINS: [&str; 3] = ["extend", "assign", "mixin"];
+
+/// A call at module level of `….extend`, `Object.assign` or `….mixin` given an object literal
+/// that holds functions: the object's functions are methods of what it extends.
+fn mixin(call: Node, source: &str) -> Option<Kind> {
+    let statement = call.parent().filter(|parent| parent.kind() == "expression_statement")?;
+    let callee = call.child_by_field_name("function").filter(|callee| callee.kind() == "member_expression")?;
+    let method = node_text(callee.child_by_field_name("property")?, source);
+    (MIXINS.contains(&method) && !mixed_in(call).is_empty() && module_level(statement, source)).then_some(Kind::Impl)
+}
+
+/// The object literal a [`mixin`] call passes, when it holds a function.
+fn mixed_in(call: Node) -> Vec<Node> {
+    let Some(arguments) = call.child_by_field_name("arguments") else {
+        return Vec::new();
+    };
+    let mut cursor = arguments.walk();
+    let object = arguments.named_children(&mut cursor).find(|argument| argument.kind() == "object");
+    object.filter(|object| holds_function(*object)).into_iter().collect()
+}
+
+fn holds_function(object: Node) -> bool {
+    let mut cursor = object.walk();
+    object.named_children(&mut cursor).any(|entry| match entry.kind() {
+        "method_definition" => true,
+        "pair" => function_property(entry, "").is_some(),
+        _ => false,
+    })
+}
+
+/// What a [`mixin`] extends: its first argument when that is not the object (`Model` for
+/// `_.extend(Model.prototype, …)`), else what `extend` is called on (`jQuery.fn`).
+fn mixin_target(call: Node, source: &str) -> Option<String> {
+    let first = call.child_by_field_name("arguments")?.named_child(0)?;
+    let target = match first.kind() {
+        "object" => call.child_by_field_name("function")?.child_by_field_name("object")?,
+        _ => first,
+    };
+    let text = node_text(target, source);
+    Some(text.strip_suffix(".prototype").unwrap_or(text).to_string())
+}
+
+/// A property whose value is a function: a method of the object.
+fn function_property(pair: Node, _: &str) -> Option<Kind> {
+    let value = unparenthesized(pair.child_by_field_name("value")?);
+    FUNCTION_VALUES.contains(&value.kind()).then_some(Kind::Function)
+}
+
+/// A property's key as it is called (`'save'` is `save`).
+fn property_key(pair: Node, source: &str) -> Option<String> {
+    let key = node_text(pair.child_by_field_name("key")?, source);
+    Some(key.trim_matches(['\'', '"']).to_string())
 }
 
 /// The first function a call passes (a universal module's factory), out of its parentheses.

@@ -1,0 +1,50 @@
+// Types written before classes, in Backbone's and jQuery's style: a constructor, then its methods
+// mixed into its prototype by a call.
+var Events = {};
+
+var Model = function (attributes, options) {
+  this.attributes = {};
+  this.set(attributes, options);
+};
+
+_.extend(Model.prototype, Events, {
+  idAttribute: 'id',
+
+  initialize: function () {},
+
+  /** The attributes, copied, for JSON.stringify. */
+  toJSON: function (options) {
+    return _.clone(this.attributes);
+  },
+
+  'get': function (attr) {
+    return this.attributes[attr];
+  },
+
+  set(key, val, options) {
+    this.attributes[key] = val;
+    return this;
+  },
+
+  fetch: async (options) => {
+    return options;
+  }
+});
+
+jQuery.fn.extend({
+  css: function (name, value) {
+    return access(this, name, value);
+  },
+  show: function () {
+    return showHide(this, true);
+  }
+});
+
+// Values merged, not methods: no type's API.
+Object.assign(Store.prototype, { version: 3 });
+$.extend(settings, { timeout: 100 });
+
+function setup(local) {
+  // Inside a function, a mixin is the function's detail.
+  _.extend(local, { helper: function () {} });
+}
