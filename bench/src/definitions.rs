@@ -8,7 +8,8 @@
 //! that are API (Rust fields with a visibility, Go exported and embedded exported struct fields,
 //! TypeScript interface properties and public class fields); in JavaScript, also what a module
 //! wrapped in a function declares (`(function () { … })()`, universal and AMD modules), functions
-//! bound with `var`/`let`, and the functions a function declares by the dozen (a module factory).
+//! bound with `var`/`let`, the functions a function declares by the dozen (a module factory), and
+//! the methods of an object mixed into a type (`_.extend(Model.prototype, { save: function … })`).
 
 /// One definition a view should show.
 pub struct Expected {
@@ -54,6 +55,9 @@ enum Block {
     /// JavaScript: the body of a function declared at the module's level, whose function
     /// declarations count when there are [`FACTORY_FUNCTIONS`] of them (a module factory).
     Body,
+    /// JavaScript: an object of methods mixed into a type at the module's level
+    /// (`_.extend(Model.prototype, {`): its function-valued properties count.
+    Mixin,
 }
 
 /// How many function declarations make a JavaScript function body a module factory.
@@ -303,7 +307,7 @@ pub fn rust(source: &str) -> Vec<Expected> {
                     found.push(Expected { name: name.to_string(), line: number, in_macro, field: true });
                 }
             }
-            Block::Opaque | Block::Module | Block::Body => {}
+            Block::Opaque | Block::Module | Block::Body | Block::Mixin => {}
         }
         braces(&code, &mut stack, &mut pending);
     }
@@ -427,10 +431,17 @@ pub fn typescript(source: &str) -> Vec<Expected> {
         let wraps_module = amd_function || (module_level && unindented && !continued && opens_module(&code));
         amd_pending =
             !wraps_module && (amd_pending || (module_level && unindented && code.trim_start().starts_with("define(")));
-        if wraps_module {
-            // The wrapper's parentheses stay open to the module's end; its lines are not inside
-            // a signature.
+        let mixes_in = module_level && !continued && opens_mixin(&code);
+        if wraps_module || mixes_in {
+            // The call's parentheses stay open to the block's end; its lines are not inside a
+            // signature.
             (parens, squares, angles) = (0, 0, 0);
+        }
+        if context == Block::Mixin
+            && !continued
+            && let Some(name) = mixin_member(line)
+        {
+            found.push(Expected { name: name.to_string(), line: number, in_macro: false, field: false });
         }
         if context == Block::Body
             && let Some(body) = bodies.last_mut().filter(|body| body.depth == stack.len())
@@ -477,8 +488,12 @@ pub fn typescript(source: &str) -> Vec<Expected> {
         }
         let lowest = braces(&code, &mut stack, &mut pending);
         // The first block the line opened (a leading `;` would have cancelled an announcement).
-        if wraps_module && let Some(block) = stack.get_mut(lowest) {
-            *block = Block::Module;
+        if let Some(block) = stack.get_mut(lowest) {
+            if wraps_module {
+                *block = Block::Module;
+            } else if mixes_in {
+                *block = Block::Mixin;
+            }
         }
         // Bodies closed on this line: a factory's declared functions count, and the name a
         // function is bound to unless the function is called where it closes (`var x =
@@ -520,6 +535,39 @@ fn opens_module(code: &str) -> bool {
     let factory = code.trim_start().starts_with('}') && code.contains("function");
     let amd = start.starts_with("define(") && code.contains("function");
     (called || factory || amd) && opens_block(code)
+}
+
+/// Whether a line at the module's level starts a call that mixes an object's methods into a
+/// type, the object left open: `_.extend(Model.prototype, Events, {`, `jQuery.fn.extend( {`,
+/// `Object.assign(Store.prototype, {`.
+fn opens_mixin(code: &str) -> bool {
+    let Some((callee, _)) = code.trim_start().split_once('(') else {
+        return false;
+    };
+    let path = callee.trim_end();
+    let mixin =
+        ["extend", "assign", "mixin"].iter().any(|method| path.rsplit_once('.').is_some_and(|(_, m)| m == *method));
+    mixin && path.split('.').all(|part| js_identifier(part) == Some(part)) && opens_block(code)
+}
+
+/// The name of a function-valued property on a line of a mixed-in object: `save: function (`,
+/// `'get': function (`, `fetch: async (options) =>`, `set(key, val) {`.
+fn mixin_member(line: &str) -> Option<&str> {
+    let rest = line.trim_start();
+    let rest = rest.strip_prefix("async ").unwrap_or(rest);
+    let (name, after) = match rest.chars().next()? {
+        quote @ ('\'' | '"') => {
+            let end = rest[1..].find(quote)? + 1;
+            (&rest[1..end], &rest[end + 1..])
+        }
+        _ => {
+            let name = js_identifier(rest)?;
+            (name, &rest[name.len()..])
+        }
+    };
+    let after = after.trim_start();
+    let valued = after.strip_prefix(':').is_some_and(|value| function_value(value.trim_start()));
+    (valued || after.starts_with('(')).then_some(name)
 }
 
 /// Whether a line leaves a block open at its end (its last brace is a `{`).
@@ -761,6 +809,15 @@ mod tests {
                       const Name extends string,\n  const Options extends {\n    readonly optional?: boolean\n  \
                       }\n>() => Self\n";
         assert_eq!(names(&typescript(source)), ["build", "Tag"]);
+    }
+
+    #[test]
+    fn methods_mixed_into_a_prototype_are_definitions() {
+        let source = "_.extend(Model.prototype, Events, {\n  idAttribute: 'id',\n  toJSON: function(options) {\n    \
+                      return { nested: function() {} };\n  },\n  'get': function(attr) {},\n  set(key) {\n  },\n  \
+                      fetch: async (options) => {\n  }\n});\nObject.assign(Store.prototype, { save: function() {} });\n\
+                      jQuery.fn.extend( {\n\tcss: function( name ) {\n\t}\n} );\n";
+        assert_eq!(names(&typescript(source)), ["toJSON", "get", "set", "fetch", "css"]);
     }
 
     #[test]
