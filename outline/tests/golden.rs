@@ -161,8 +161,9 @@ fn javascript_immediately_invoked_module_bodies() {
 
 /// A universal module (`(function (root, factory) { … })(this, function () { … })`): the module
 /// is the factory passed to the wrapper, outlined as the file's own, as is an AMD module's
-/// (`define([…], function (…) { … })`); the wrapper's glue, and another callback's helpers, are
-/// detail.
+/// (`define([…], function (…) { … })`) and a module nested in one; the wrapper's glue, and
+/// another callback's helpers, are detail. A wrapper that does not call the function it is
+/// passed is the module itself.
 #[test]
 fn javascript_universal_module_factories() {
     let views = check(
@@ -174,13 +175,15 @@ fn javascript_universal_module_factories() {
             "createLocal",
             "Moment",
             "Moment.prototype.format",
+            "hooks.locale",
             "isArrayLike",
             "jQuery",
             "adoptValue",
+            "api",
         ],
     );
-    views.hides(&["noConflict", "later"]);
-    views.signature_lines_contain(&["L19-21 function isObject(input)", "L48-50 function isArrayLike(obj)"]);
+    views.hides(&["noConflict", "later", "finished"]);
+    views.signature_lines_contain(&["L19-21 function isObject(input)", "L55-57 function isArrayLike(obj)"]);
 }
 
 /// Methods mixed into a prototype or an object at module level (`_.extend(Model.prototype, {
@@ -200,20 +203,34 @@ fn javascript_methods_mixed_into_prototypes() {
     ]);
 }
 
-/// A function whose body declares functions by the dozen is a module built by a call (lodash's
-/// `runInContext`): its functions are listed under it. A function with a few helpers, and what
-/// the factory's functions declare inside, stay detail.
+/// A function whose body declares ten functions or more is a module built by a call (lodash's
+/// `runInContext`): its function declarations are listed under it. A function with fewer (nine),
+/// a function value the factory binds, and what its functions declare inside, stay detail.
 #[test]
 fn javascript_module_factory_functions() {
     let views = check(
         "javascript/factory.js",
         Language::JavaScript,
-        &["runInContext", "chunk", "debounce", "memoize", "uniq", "now", "lodash", "install"],
+        &[
+            "runInContext",
+            "chunk",
+            "debounce",
+            "memoize",
+            "uniq",
+            "now",
+            "lodash",
+            "install",
+            "ten",
+            "t1",
+            "t10",
+            "nine",
+        ],
     );
-    views.hides(&["invokeFunc", "trailingEdge", "debounced", "define", "alias"]);
+    // A function value bound to a name is a factory's local, like its variables.
+    views.hides(&["invokeFunc", "trailingEdge", "debounced", "define", "alias", "isArray", "n1", "n9"]);
     views.signature_lines_contain(&[
-        "L16-118 var runInContext = (function runInContext(context)",
-        "  L35-51 function debounce(func, wait, options)",
+        "L16-121 var runInContext = (function runInContext(context)",
+        "  L38-54 function debounce(func, wait, options)",
     ]);
 }
 

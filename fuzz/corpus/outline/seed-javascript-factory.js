@@ -17,6 +17,9 @@
     context = context == null ? root : context;
     var Date = context.Date,
         nativeMax = context.Math.max;
+    var isArray = function (value) {
+      return Array.isArray(value);
+    };
 
     /** Splits `array` into groups of `size`. */
     function chunk(array, size) {
@@ -132,4 +135,15 @@
   var _ = runInContext();
   install(_);
   root._ = _;
+
+  /** Ten declared functions make a factory; nine do not. */
+  function ten() {
+    function t1() {} function t2() {} function t3() {} function t4() {} function t5() {}
+    function t6() {} function t7() {} function t8() {} function t9() {} function t10() {}
+  }
+
+  function nine() {
+    function n1() {} function n2() {} function n3() {} function n4() {} function n5() {}
+    function n6() {} function n7() {} function n8() {} function n9() {}
+  }
 }.call(this));

@@ -35,6 +35,13 @@
 
   hooks.version = '2.30.1';
   hooks.isObject = isObject;
+
+  // A module inside the module: what it assigns is at module level too.
+  (function () {
+    hooks.locale = function locale(key) {
+      return key;
+    };
+  })();
   return hooks;
 })));
 
@@ -69,3 +76,11 @@ ready( function() {
   function later() {}
   later();
 } );
+
+// A function called at once with a callback it does not call by name: the module is its own body.
+(function (done) {
+  function api() {}
+  setTimeout(api, 0, done);
+})(function () {
+  function finished() {}
+});

@@ -10,7 +10,8 @@ use crate::text::node_text;
 pub(super) static SPEC: Spec = Spec {
     rules: &[
         // A function's body is walked for the types it declares (immer's `enableMapSet()` holds
-        // its `DraftMap` and `DraftSet` classes); its other locals are not outlined.
+        // its `DraftMap` and `DraftSet` classes) and, in a module factory, its function
+        // declarations (see `Owner::factory`); its other locals are not outlined.
         Rule::new("function_declaration", Kind::Function).members(&["body"]),
         Rule::new("generator_function_declaration", Kind::Function).members(&["body"]),
         // Overload signatures and `declare function`.
@@ -35,16 +36,22 @@ pub(super) static SPEC: Spec = Spec {
         // A function value's body is walked as a declared function's is; lodash binds its
         // factory in parentheses (`var runInContext = (function runInContext(context) { … })`).
         Rule::classify("variable_declarator", declarator)
-            .head_end(&["value/body", "value/function_expression/body", "value"])
-            .members(&["value/body", "value/function_expression/body"]),
+            .head_end(&[
+                "value/body",
+                "value/function_expression/body",
+                "value/arrow_function/body",
+                "value/generator_function/body",
+                "value",
+            ])
+            .members(&FUNCTION_VALUE_BODIES),
         // CommonJS and prototype APIs: `res.send = function send(body) {…}`, `exports.parse =
         // (text) => …`, `Router.prototype.route = function (path) {…}`, and an alias assigned
         // with it (`res.contentType = res.type = function contentType(type) {…}`); and CommonJS's
         // export list, `module.exports = { parse, stringify }`.
         Rule::classify("assignment_expression", assigned_function)
             .named(assigned_name)
-            .head_end(&["right/body", "right/right/body"])
-            .members(&["right/body"]),
+            .head_end(&ASSIGNED_BODIES)
+            .members(&ASSIGNED_BODIES),
         // Methods mixed into an object at module level, how code written before classes gives a
         // type its API: `_.extend(Model.prototype, Events, { save: function (…) {…} })`,
         // `jQuery.fn.extend({ … })`, `Object.assign(Store.prototype, { … })`. The call is the
@@ -93,7 +100,16 @@ const MEMBERS: [&str; 3] = ["property_signature", "method_signature", "construct
 
 const FUNCTION_VALUES: [&str; 4] = ["arrow_function", "function_expression", "function", "generator_function"];
 
-/// `const f = (…) => …` is a function; another `const` is a constant; `let`/`var` are not outlined.
+/// Where a declarator's function value has its body, written bare or in one pair of parentheses.
+const FUNCTION_VALUE_BODIES: [&str; 4] =
+    ["value/body", "value/function_expression/body", "value/arrow_function/body", "value/generator_function/body"];
+
+/// Where an assigned function has its body: bare, after an alias, or in one pair of parentheses.
+const ASSIGNED_BODIES: [&str; 4] =
+    ["right/body", "right/right/body", "right/function_expression/body", "right/arrow_function/body"];
+
+/// `const f = (…) => …` (with any keyword) is a function; another `const` is a constant; a
+/// `let`/`var` of another value is not outlined.
 fn declarator(node: Node, source: &str) -> Option<Kind> {
     let value = node.child_by_field_name("value").map(unparenthesized);
     if value.is_some_and(|value| FUNCTION_VALUES.contains(&value.kind())) {
@@ -124,6 +140,7 @@ fn assigned_function(node: Node, source: &str) -> Option<Kind> {
     if value.kind() == "assignment_expression" {
         value = value.child_by_field_name("right")?;
     }
+    let value = unparenthesized(value);
     let export_list = node_text(left, source) == "module.exports" && names_only(value);
     let value = value.kind();
     match value {
@@ -156,10 +173,10 @@ fn invoked_body<'t>(statement: Node<'t>, source: &str) -> Option<Node<'t>> {
                     // `.call(this)`, `.apply(this, arguments)` on the function.
                     "member_expression" => callee.child_by_field_name("object")?,
                     _ if FUNCTION_VALUES.contains(&unparenthesized(callee).kind()) => {
-                        function_argument(node).unwrap_or(callee)
+                        factory_argument(node, unparenthesized(callee), source).unwrap_or(callee)
                     }
                     // An AMD module: `define(["./core"], function (jQuery) { … })`.
-                    "identifier" if node_text(callee, source) == "define" => function_argument(node)?,
+                    "identifier" if node_text(callee, source) == "define" => function_argument(node)?.1,
                     _ => callee,
                 }
             }
@@ -242,14 +259,26 @@ fn property_key(pair: Node, source: &str) -> Option<String> {
     Some(key.trim_matches(['\'', '"']).to_string())
 }
 
-/// The first function a call passes (a universal module's factory), out of its parentheses.
-fn function_argument(call: Node) -> Option<Node> {
+/// The first function a call passes, out of its parentheses, with its position.
+fn function_argument(call: Node) -> Option<(usize, Node)> {
     let arguments = call.child_by_field_name("arguments")?;
     let mut cursor = arguments.walk();
     arguments
         .named_children(&mut cursor)
         .map(unparenthesized)
-        .find(|argument| FUNCTION_VALUES.contains(&argument.kind()))
+        .enumerate()
+        .find(|(_, argument)| FUNCTION_VALUES.contains(&argument.kind()))
+}
+
+/// A universal module's factory: the function `call` passes to `wrapper` when the wrapper calls
+/// the parameter that receives it (`(function (root, factory) { … factory() … })(this, function
+/// () { … })`). A wrapper that only takes a callback is the module itself.
+fn factory_argument<'t>(call: Node<'t>, wrapper: Node<'t>, source: &str) -> Option<Node<'t>> {
+    let (position, factory) = function_argument(call)?;
+    let parameters = wrapper.child_by_field_name("parameters")?;
+    let parameter = node_text(parameters.named_child(u32::try_from(position).ok()?)?, source);
+    let body = node_text(wrapper.child_by_field_name("body")?, source);
+    body.contains(&format!("{parameter}(")).then_some(factory)
 }
 
 /// The target of an assignment (`res.send`), or the names of an export list (`{ parse, stringify }`).

@@ -172,8 +172,8 @@ pub(crate) struct Spec {
     /// Regions whose content the grammar leaves opaque but which usually hold items (a Rust
     /// macro call's token tree): parsed again on their own and walked.
     pub reparse: Option<Reparse>,
-    /// At file level, the body of a function a statement calls at once (JavaScript's `(function
-    /// () { … })()`): walked as the file's own.
+    /// At file level, the body of a function that holds a module (JavaScript's `(function () { …
+    /// })()`, a universal module's factory, an AMD `define`'s function): walked as the file's own.
     pub invoked_body: Option<for<'t> fn(Node<'t>, &str) -> Option<Node<'t>>>,
     /// A declaration's type that is a list of call signatures (TypeScript's `const f: { (a: A):
     /// B; (b: B): C }`, how a function value declares overloads): its signatures, at least two.
@@ -661,7 +661,7 @@ impl<'s> Walker<'s> {
         // Inside a function only the types it declares are outlined, and a factory's function
         // declarations; its other helpers are detail.
         let declares_type = matches!(kind, Kind::Class | Kind::Interface | Kind::Enum | Kind::Struct | Kind::TypeAlias);
-        let factory_function = owner.is_some_and(|o| o.factory) && self.declares_function(node);
+        let factory_function = owner.is_some_and(|o| o.factory) && self.is_function_declaration(node);
         if owner.is_some_and(|o| o.kind == Kind::Function) && !declares_type && !factory_function {
             return None;
         }
@@ -696,15 +696,18 @@ impl<'s> Walker<'s> {
     }
 
     /// Whether `node` is a function declaration statement (not a function value bound to a name,
-    /// which inside a function is usually a callback or a handler).
-    fn declares_function(&self, node: Node) -> bool {
+    /// which inside a function is usually a callback or a handler): a node whose rule makes it a
+    /// function unconditionally (JavaScript's `function f() {…}`, TypeScript's overload heads).
+    fn is_function_declaration(&self, node: Node) -> bool {
         self.spec.rules.iter().any(|rule| rule.node == node.kind() && matches!(rule.kind, Classify::Is(Kind::Function)))
     }
 
-    /// How many function declarations `body` holds at its own level.
+    /// How many function declarations `body` holds at its own level. Those the parser left inside
+    /// an error are not counted, though the walk still lists them: a broken factory may fall
+    /// below the threshold and read as an ordinary function.
     fn function_declarations(&self, body: Node) -> usize {
         let mut cursor = body.walk();
-        body.named_children(&mut cursor).filter(|child| self.declares_function(*child)).count()
+        body.named_children(&mut cursor).filter(|child| self.is_function_declaration(*child)).count()
     }
 
     fn full_wrappers<'w, 't>(&self, wrappers: &'w [Node<'t>]) -> impl Iterator<Item = Node<'t>> + 'w {
