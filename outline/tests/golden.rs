@@ -198,6 +198,7 @@ fn javascript_methods_mixed_into_prototypes() {
     );
     views.hides(&["idAttribute", "version", "timeout", "helper", "Store", "settings"]);
     views.signature_lines_contain(&[
+        "L5-8 var Model = Backbone.Model = function (attributes, options)",
         "L10-32 _.extend(Model.prototype, Events, {…})",
         "  L16-18 toJSON: function (options)",
     ]);
@@ -786,15 +787,31 @@ fn classes_without_their_members_keep_their_own_lines() {
     assert_eq!(render_signatures(&modules), "L1-2 mod {a, b}\n");
 }
 
-/// Types a function declares in its body are its members; its helpers and locals are not.
+/// Types a function declares in its body are its members, whether it is declared or bound to a
+/// name; its helpers and locals are not.
 #[test]
 fn typescript_types_declared_inside_a_function() {
-    check(
+    let views = check(
         "typescript/plugin.ts",
         Language::TypeScript,
-        &["enableMapDrafts", "DraftMap", "get", "DraftOptions", "deep", "helper"],
-    )
-    .hides(&["proxyMap", "seen", "inner"]);
+        &[
+            "enableMapDrafts",
+            "DraftMap",
+            "get",
+            "DraftOptions",
+            "deep",
+            "helper",
+            "TaggedError",
+            "Base",
+            "join",
+            "firstOf",
+        ],
+    );
+    views.hides(&["proxyMap", "seen", "inner"]);
+    views.signature_lines_contain(&[
+        "L48-49 export const join = <A, E>(self: Handle<A, E>): Effect<void, E>",
+        "L52 export const firstOf: <A>(items: ReadonlyArray<A>) => A | undefined",
+    ]);
 }
 
 /// A type alias too long for one line loses its value, never the join of its name and parameters.

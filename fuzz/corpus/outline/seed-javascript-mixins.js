@@ -2,7 +2,7 @@
 // mixed into its prototype by a call.
 var Events = {};
 
-var Model = function (attributes, options) {
+var Model = Backbone.Model = function (attributes, options) {
   this.attributes = {};
   this.set(attributes, options);
 };

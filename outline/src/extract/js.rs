@@ -35,23 +35,15 @@ pub(super) static SPEC: Spec = Spec {
         Rule::new("module", Kind::Module).members(&["body"]),
         // A function value's body is walked as a declared function's is; lodash binds its
         // factory in parentheses (`var runInContext = (function runInContext(context) { … })`).
-        Rule::classify("variable_declarator", declarator)
-            .head_end(&[
-                "value/body",
-                "value/function_expression/body",
-                "value/arrow_function/body",
-                "value/generator_function/body",
-                "value",
-            ])
-            .members(&FUNCTION_VALUE_BODIES),
+        Rule::classify("variable_declarator", declarator).head_end(&["value"]).body(function_value_body),
         // CommonJS and prototype APIs: `res.send = function send(body) {…}`, `exports.parse =
         // (text) => …`, `Router.prototype.route = function (path) {…}`, and an alias assigned
         // with it (`res.contentType = res.type = function contentType(type) {…}`); and CommonJS's
         // export list, `module.exports = { parse, stringify }`.
         Rule::classify("assignment_expression", assigned_function)
             .named(assigned_name)
-            .head_end(&ASSIGNED_BODIES)
-            .members(&ASSIGNED_BODIES),
+            .head_end(&[])
+            .body(assigned_function_body),
         // Methods mixed into an object at module level, how code written before classes gives a
         // type its API: `_.extend(Model.prototype, Events, { save: function (…) {…} })`,
         // `jQuery.fn.extend({ … })`, `Object.assign(Store.prototype, { … })`. The call is the
@@ -100,18 +92,33 @@ const MEMBERS: [&str; 3] = ["property_signature", "method_signature", "construct
 
 const FUNCTION_VALUES: [&str; 4] = ["arrow_function", "function_expression", "function", "generator_function"];
 
-/// Where a declarator's function value has its body, written bare or in one pair of parentheses.
-const FUNCTION_VALUE_BODIES: [&str; 4] =
-    ["value/body", "value/function_expression/body", "value/arrow_function/body", "value/generator_function/body"];
+/// The body of a declarator's function or class value, however written (see [`assigned_value`]).
+/// A declaration typed as a function (`const f: <A>(a: A) => A = …`) has its signature in the
+/// type: its head ends before the value, whose parameters would only repeat the type's, and its
+/// value is not walked. (A list of call signatures is often shortened to `{ <…>(…): … }`, and
+/// the value's parameters then name what the type no longer shows.)
+fn function_value_body(declarator: Node) -> Option<Node> {
+    let typed = declarator.child_by_field_name("type").and_then(|annotation| annotation.named_child(0));
+    if typed.is_some_and(|written| written.kind() == "function_type") {
+        return None;
+    }
+    value_body(declarator.child_by_field_name("value")?)
+}
 
-/// Where an assigned function has its body: bare, after an alias, or in one pair of parentheses.
-const ASSIGNED_BODIES: [&str; 4] =
-    ["right/body", "right/right/body", "right/function_expression/body", "right/arrow_function/body"];
+/// The body of an assigned function or class, however written (see [`assigned_value`]).
+fn assigned_function_body(assignment: Node) -> Option<Node> {
+    value_body(assignment.child_by_field_name("right")?)
+}
+
+fn value_body(value: Node) -> Option<Node> {
+    let value = assigned_value(value);
+    (FUNCTION_VALUES.contains(&value.kind()) || value.kind() == "class").then(|| value.child_by_field_name("body"))?
+}
 
 /// `const f = (…) => …` (with any keyword) is a function; another `const` is a constant; a
 /// `let`/`var` of another value is not outlined.
 fn declarator(node: Node, source: &str) -> Option<Kind> {
-    let value = node.child_by_field_name("value").map(unparenthesized);
+    let value = node.child_by_field_name("value").map(assigned_value);
     if value.is_some_and(|value| FUNCTION_VALUES.contains(&value.kind())) {
         return Some(Kind::Function);
     }
@@ -119,6 +126,26 @@ fn declarator(node: Node, source: &str) -> Option<Kind> {
     let keyword = node.parent()?.child(0)?;
     let named = node.child_by_field_name("name").is_some_and(|name| name.kind() == "identifier");
     (named && node_text(keyword, source) == "const").then_some(Kind::Const)
+}
+
+/// The value an expression comes to through aliases assigned with it, parentheses and type
+/// assertions: the function of `var Model = Backbone.Model = function (attributes) {…}`, of
+/// `(() => {…}) as Handler`, and of `<A>(self: A) => …`, which TypeScript's grammar may read as a
+/// `<A>` assertion on an arrow function.
+fn assigned_value(mut value: Node) -> Node {
+    loop {
+        value = unparenthesized(value);
+        let inner = match value.kind() {
+            "assignment_expression" => value.child_by_field_name("right"),
+            "as_expression" | "satisfies_expression" => value.named_child(0),
+            "type_assertion" => value.named_child(value.named_child_count().saturating_sub(1) as u32),
+            _ => None,
+        };
+        match inner {
+            Some(inner) => value = inner,
+            None => return value,
+        }
+    }
 }
 
 /// What a parenthesized expression holds, however many parentheses deep.
@@ -136,11 +163,7 @@ fn unparenthesized(mut node: Node) -> Node {
 fn assigned_function(node: Node, source: &str) -> Option<Kind> {
     let left = node.child_by_field_name("left").filter(|left| left.kind() == "member_expression")?;
     let file_level = node.parent().is_some_and(|statement| module_level(statement, source));
-    let mut value = node.child_by_field_name("right")?;
-    if value.kind() == "assignment_expression" {
-        value = value.child_by_field_name("right")?;
-    }
-    let value = unparenthesized(value);
+    let value = assigned_value(node.child_by_field_name("right")?);
     let export_list = node_text(left, source) == "module.exports" && names_only(value);
     let value = value.kind();
     match value {

@@ -41,6 +41,9 @@ type Overloads = for<'t> fn(Node<'t>) -> Option<Vec<Node<'t>>>;
 /// Finds the member lists a definition writes in its head ([`Rule::head_members`]).
 type HeadMembers = for<'t> fn(Node<'t>) -> Vec<Node<'t>>;
 
+/// Finds a definition's body ([`Rule::body`]).
+type Body = for<'t> fn(Node<'t>) -> Option<Node<'t>>;
+
 /// How many times its own size a file's macro bodies may be parsed again in all: real code nests
 /// item macros two or three deep (`cfg_net! { cfg_unix! { … } }`).
 const REPARSE_FACTOR: usize = 4;
@@ -251,6 +254,10 @@ pub(crate) struct Rule {
     /// Paths to the node whose children are this definition's members, tried in order (like
     /// `head_end`); none found, or none given, means it has none.
     pub members: &'static [&'static str],
+    /// Finds the body where paths cannot say which it is (a JavaScript function value in
+    /// parentheses or after an alias: `var f = (function () {…})`): tried before `head_end` for
+    /// where the head ends, and before `members` for the members.
+    pub body: Option<Body>,
     /// Member lists written in the head rather than the body (a TypeScript class's base given a
     /// type literal: `extends TaggedError("E")<{ reason: string }>`): walked as members before
     /// the body's, and shown as `{…}` in the head, which would otherwise run them together.
@@ -294,6 +301,7 @@ impl Rule {
             name: name_field,
             head_end: &["body"],
             members: &[],
+            body: None,
             head_members: None,
             keep_tail: false,
             receiver: None,
@@ -317,6 +325,10 @@ impl Rule {
 
     pub const fn members(self, paths: &'static [&'static str]) -> Rule {
         Rule { members: paths, ..self }
+    }
+
+    pub const fn body(self, body: Body) -> Rule {
+        Rule { body: Some(body), ..self }
     }
 
     pub const fn head_members(self, head_members: HeadMembers) -> Rule {
@@ -675,7 +687,8 @@ impl<'s> Walker<'s> {
         };
         let kind = if kind == Kind::Method && self.is_constructor(&name, owner) { Kind::Constructor } else { kind };
         // Where the head ends: the body, or what the rule names instead.
-        let body = rule.head_end.iter().find_map(|path| find_path(node, path));
+        let own_body = rule.body.and_then(|body| body(node));
+        let body = own_body.or_else(|| rule.head_end.iter().find_map(|path| find_path(node, path)));
         let head_members = rule.head_members.map_or_else(Vec::new, |lists| lists(node));
         self.head_members = head_members.iter().map(Node::byte_range).collect();
         let (signature, uncut) = self.signature(node, rule, body, kind, lead);
@@ -687,7 +700,8 @@ impl<'s> Walker<'s> {
         let head_last = body.map_or(end_line, |body| line_number(body.start_position().row));
         self.heads.push((start_line, head_last.max(start_line)));
         let mut children = Vec::new();
-        let bodies = head_members.into_iter().chain(rule.members.iter().find_map(|path| find_path(node, path)));
+        let members = own_body.or_else(|| rule.members.iter().find_map(|path| find_path(node, path)));
+        let bodies = head_members.into_iter().chain(members);
         for body in bodies {
             let factory = kind == Kind::Function && self.function_declarations(body) >= FACTORY_FUNCTIONS;
             self.walk(body, Some(Owner { kind, name: &name, factory }), &[], depth + 1, &mut children);
