@@ -40,6 +40,8 @@ pub fn for_language(name: &str) -> Option<Scanner> {
     Some(Scanner { language, extension, scan })
 }
 
+mod javascript;
+
 /// What a `{` opened.
 #[derive(Clone, Copy, PartialEq)]
 enum Block {
@@ -47,21 +49,19 @@ enum Block {
     Items { in_macro: bool },
     /// A struct or interface body: holds fields (and, for interfaces, methods).
     Fields,
-    /// `macro_rules!`, a function body, an enum, an expression: nothing counted inside.
+    /// `macro_rules!`, a function body (but for JavaScript's [`Block::Body`]), an enum, an
+    /// expression: nothing counted inside.
     Opaque,
     /// JavaScript: the body of a function that wraps a module (called at once, a universal
     /// module's factory, an AMD `define`'s): counted as the file's own level.
     Module,
-    /// JavaScript: the body of a function declared at the module's level, whose function
-    /// declarations count when there are [`FACTORY_FUNCTIONS`] of them (a module factory).
+    /// JavaScript: the body of a function declared or bound at the module's level, whose function
+    /// declarations count when there are `FACTORY_FUNCTIONS` of them (a module factory).
     Body,
     /// JavaScript: an object of methods mixed into a type at the module's level
     /// (`_.extend(Model.prototype, {`): its function-valued properties count.
     Mixin,
 }
-
-/// How many function declarations make a JavaScript function body a module factory.
-const FACTORY_FUNCTIONS: usize = 10;
 
 /// The code of a line without its `//` comment and the contents of string and char literals,
 /// so braces in them are not counted (Rust and Go: a `'` opens a char literal, not a lifetime).
@@ -378,8 +378,11 @@ fn python_brackets(line: &str) -> isize {
     change
 }
 
-/// TypeScript: declarations at file level (exported or not), methods of classes and
-/// interfaces, and interface properties as fields.
+/// TypeScript and JavaScript: declarations at file level (exported or not), methods of classes
+/// and interfaces, and interface properties as fields; and JavaScript's module forms (see
+/// [`javascript`]): a module wrapped in a function read as the file's level, functions bound
+/// with `var`/`let` or assigned to properties, a module factory's function declarations, and
+/// the methods of an object mixed into a type.
 pub fn typescript(source: &str) -> Vec<Expected> {
     const KEYWORDS: [&str; 8] = ["function", "function*", "class", "interface", "type", "enum", "const", "namespace"];
     const MODIFIERS: [&str; 5] = ["export", "default", "declare", "abstract", "async"];
@@ -392,16 +395,30 @@ pub fn typescript(source: &str) -> Vec<Expected> {
     let mut angles = 0isize;
     let mut lexer = Lexer::js();
     let mut bodies: Vec<Body> = Vec::new();
+    let mut modules: Vec<Module> = Vec::new();
     let mut amd_pending = false;
     for (number, line) in (1..).zip(source.lines()) {
         if !lexer.in_template() && in_block_comment(line, &mut comment_open) {
             continue;
         }
-        // An unindented declaration starts afresh: a bracket a line left open by a guess (a
+        let expected = |name: &str| Expected { name: name.to_string(), line: number, in_macro: false, field: false };
+        // A declaration at its level's indentation (unindented at file level, a wrapped module's
+        // own indentation inside it) starts afresh: a bracket a line left open by a guess (a
         // comparison's `<` ending a line) does not reach past it.
+        let indent = line.len() - line.trim_start().len();
+        let module = modules.last_mut().filter(|module| module.depth == stack.len());
+        if let Some(module) = module
+            && module.indent.is_none()
+            && !line.trim().is_empty()
+        {
+            module.indent = Some(indent);
+        }
+        let at_level_indent = match modules.last().filter(|module| module.depth == stack.len()) {
+            Some(module) => module.indent.is_none_or(|own| indent <= own),
+            None => indent == 0,
+        };
         let first = line.split_whitespace().next().unwrap_or("");
-        let declares =
-            !line.starts_with(char::is_whitespace) && (KEYWORDS.contains(&first) || MODIFIERS.contains(&first));
+        let declares = at_level_indent && (KEYWORDS.contains(&first) || MODIFIERS.contains(&first));
         if declares && !lexer.in_template() {
             (parens, squares, angles) = (0, 0, 0);
         }
@@ -415,23 +432,18 @@ pub fn typescript(source: &str) -> Vec<Expected> {
         squares = (squares + code.matches('[').count() as isize - code.matches(']').count() as isize).max(0);
         angles = (angles + type_angles(&code)).max(0);
         let context = stack.last().copied().unwrap_or(Block::Items { in_macro: false });
-        // The file's own level, or a module wrapper's (whose body may be indented or not).
+        // The file's own level, or a wrapped module's (whose body may be indented or not); a
+        // statement there starts unindented at file level, anywhere in a wrapped module.
         let module_level = stack.iter().all(|block| *block == Block::Module);
-        let unindented = !line.starts_with(char::is_whitespace) || !stack.is_empty();
-        if module_level
-            && !continued
-            && unindented
-            && let Some(name) = assigned_function(&code)
-        {
-            found.push(Expected { name: name.to_string(), line: number, in_macro: false, field: false });
-        }
+        let starts_statement = module_level && !continued && (indent == 0 || !stack.is_empty());
         // An AMD module's dependencies may take lines before its function: `define( [\n "./core",
         // \n], function( jQuery ) {`.
-        let amd_function = amd_pending && code.contains("function") && opens_block(&code);
-        let wraps_module = amd_function || (module_level && unindented && !continued && opens_module(&code));
-        amd_pending =
-            !wraps_module && (amd_pending || (module_level && unindented && code.trim_start().starts_with("define(")));
-        let mixes_in = module_level && !continued && opens_mixin(&code);
+        let amd_function = amd_pending && code.contains("function") && javascript::opens_block(&code);
+        let wraps_module = amd_function || (starts_statement && javascript::opens_module(&code));
+        amd_pending = !wraps_module
+            && parens > 0
+            && (amd_pending || (starts_statement && code.trim_start().starts_with("define(")));
+        let mixes_in = starts_statement && javascript::opens_mixin(&code);
         if wraps_module || mixes_in {
             // The call's parentheses stay open to the block's end; its lines are not inside a
             // signature.
@@ -439,36 +451,46 @@ pub fn typescript(source: &str) -> Vec<Expected> {
         }
         if context == Block::Mixin
             && !continued
-            && let Some(name) = mixin_member(line)
+            && let Some(name) = javascript::mixin_member(line)
         {
-            found.push(Expected { name: name.to_string(), line: number, in_macro: false, field: false });
+            found.push(expected(name));
         }
         if context == Block::Body
             && let Some(body) = bodies.last_mut().filter(|body| body.depth == stack.len())
-            && let Some(name) = declared_function(&code)
+            && let Some(name) = javascript::declared_function(&code)
         {
-            body.declared.push(Expected { name: name.to_string(), line: number, in_macro: false, field: false });
+            body.declared.push(expected(name));
         }
-        let mut bound = None;
+        // A function bound to a name: counted when its body closes (or on this line, if it has
+        // no body here), unless it is called where it closes.
+        let mut bound: Option<(Option<Expected>, &str)> = None;
+        if starts_statement && let Some((name, value)) = javascript::assigned_function(&code) {
+            bound = Some((Some(expected(name)), value));
+        }
         let mut words = code.split_whitespace().skip_while(|word| MODIFIERS.contains(word) || continued);
         match (context, module_level, words.next()) {
-            (_, true, Some(keyword)) if KEYWORDS.contains(&keyword) && unindented => {
+            (_, true, Some(keyword)) if KEYWORDS.contains(&keyword) && starts_statement => {
+                let name = words.next().and_then(js_identifier);
                 // `const fs = require("fs")` is an import, which the views show as one.
-                let import = code.contains("= require(");
-                if let Some(name) = words.next().and_then(js_identifier).filter(|_| !import) {
-                    found.push(Expected { name: name.to_string(), line: number, in_macro: false, field: false });
+                if let Some(name) = name.filter(|_| !javascript::requires(&code)) {
+                    found.push(expected(name));
                 }
+                let value =
+                    code.split_once(" = ").map(|(_, value)| value).filter(|value| javascript::function_value(value));
                 pending = Some(match keyword {
                     "class" | "interface" => Block::Fields,
                     "namespace" => Block::Items { in_macro: false },
-                    "function" | "function*" => Block::Body,
+                    // An anonymous function (`export default function () {`) is not outlined.
+                    "function" | "function*" if name.is_some() => Block::Body,
                     _ => Block::Opaque,
                 });
+                if let Some(value) = value {
+                    bound = Some((None, value));
+                }
             }
-            (_, true, Some("var" | "let")) => {
-                if let Some(name) = bound_function(&code) {
-                    bound = Some(Expected { name: name.to_string(), line: number, in_macro: false, field: false });
-                    pending = Some(Block::Body);
+            (_, true, Some("var" | "let")) if starts_statement => {
+                if let Some((name, value)) = javascript::bound_function(&code) {
+                    bound = Some((Some(expected(name)), value));
                 }
             }
             (Block::Fields, false, Some(first)) => {
@@ -486,144 +508,73 @@ pub fn typescript(source: &str) -> Vec<Expected> {
             }
             _ => {}
         }
+        // A bound function's body is announced when it has one to come: a `function` (whose
+        // parameters may take lines) or an arrow whose `{` is on this line.
+        if let Some((_, value)) = bound
+            && (javascript::starts_with_word(value.trim_start_matches('('), &["function", "async function"])
+                || javascript::opens_block(&code))
+        {
+            pending = Some(Block::Body);
+        }
         let lowest = braces(&code, &mut stack, &mut pending);
+        // Blocks closed on this line. A wrapper that passes a function on as it closes (`}(this,
+        // function () {`) was a universal module's glue: what it declared is not the module's.
+        let passes_factory = wraps_module && code.trim_start().starts_with('}');
+        while let Some(module) = modules.pop_if(|module| module.depth > lowest) {
+            if passes_factory {
+                found.truncate(module.found);
+            }
+        }
+        let called = code.trim_start().strip_prefix('}').is_some_and(javascript::calls_after);
+        while let Some(body) = bodies.pop_if(|body| body.depth > lowest) {
+            if !called {
+                found.extend(body.bound);
+                if body.declared.len() >= javascript::FACTORY_FUNCTIONS {
+                    found.extend(body.declared);
+                }
+            }
+        }
         // The first block the line opened (a leading `;` would have cancelled an announcement).
         if let Some(block) = stack.get_mut(lowest) {
             if wraps_module {
                 *block = Block::Module;
+                modules.push(Module { depth: lowest + 1, found: found.len(), indent: None });
             } else if mixes_in {
                 *block = Block::Mixin;
             }
         }
-        // Bodies closed on this line: a factory's declared functions count, and the name a
-        // function is bound to unless the function is called where it closes (`var x =
-        // (function () { … }())` binds what it returns).
-        let called = ["}(", "})("].iter().any(|close| code.trim_start().starts_with(close));
-        while let Some(body) = bodies.pop_if(|body| body.depth > lowest) {
-            found.extend(body.bound.filter(|_| !called));
-            if body.declared.len() >= FACTORY_FUNCTIONS {
-                found.extend(body.declared);
+        match (stack.get(lowest), bound) {
+            (Some(Block::Body), Some((name, _))) => {
+                bodies.push(Body { depth: lowest + 1, bound: name, declared: Vec::new() })
             }
+            (Some(Block::Body), None) => bodies.push(Body { depth: lowest + 1, bound: None, declared: Vec::new() }),
+            // A function written whole on this line.
+            (_, Some((name, _))) => found.extend(name.filter(|_| !javascript::called_on_its_line(&code))),
+            _ => {}
         }
-        if stack.get(lowest) == Some(&Block::Body) {
-            bodies.push(Body { depth: lowest + 1, bound: bound.take(), declared: Vec::new() });
-        }
-        // A function bound on one line: `let f = (a) => a + 1`, `var g = function () { … };`.
-        found.extend(bound.filter(|_| !code.contains("}(")));
     }
     found
 }
 
 /// A JavaScript function body opened at the module's level.
 struct Body {
-    /// The depth of the blocks directly inside it.
+    /// The stack depth of the lines directly inside it.
     depth: usize,
-    /// The name a `var` or `let` binds the function to, counted when the body closes.
+    /// The name a `var`, `let` or assignment binds the function to, counted when the body
+    /// closes unless it is called there.
     bound: Option<Expected>,
     /// The functions it declares at its own level.
     declared: Vec<Expected>,
 }
 
-/// Whether a line at the module's level opens a function that wraps a module: one called at
-/// once (`;(function () {`, `!function () {`), a universal module's wrapper or factory
-/// (`(function (global, factory) {`, `}(this, (function () {`), or an AMD module
-/// (`define(["./core"], function (jQuery) {`).
-fn opens_module(code: &str) -> bool {
-    let start = code.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, ';' | '!' | '(' | ')' | '}'));
-    let called = (start.starts_with("function") || start.starts_with("=>"))
-        && code.trim_start().starts_with([';', '!', '(', '}']);
-    let factory = code.trim_start().starts_with('}') && code.contains("function");
-    let amd = start.starts_with("define(") && code.contains("function");
-    (called || factory || amd) && opens_block(code)
-}
-
-/// Whether a line at the module's level starts a call that mixes an object's methods into a
-/// type, the object left open: `_.extend(Model.prototype, Events, {`, `jQuery.fn.extend( {`,
-/// `Object.assign(Store.prototype, {`.
-fn opens_mixin(code: &str) -> bool {
-    let Some((callee, _)) = code.trim_start().split_once('(') else {
-        return false;
-    };
-    let path = callee.trim_end();
-    let mixin =
-        ["extend", "assign", "mixin"].iter().any(|method| path.rsplit_once('.').is_some_and(|(_, m)| m == *method));
-    mixin && path.split('.').all(|part| js_identifier(part) == Some(part)) && opens_block(code)
-}
-
-/// The name of a function-valued property on a line of a mixed-in object: `save: function (`,
-/// `'get': function (`, `fetch: async (options) =>`, `set(key, val) {`.
-fn mixin_member(line: &str) -> Option<&str> {
-    let rest = line.trim_start();
-    let rest = rest.strip_prefix("async ").unwrap_or(rest);
-    let (name, after) = match rest.chars().next()? {
-        quote @ ('\'' | '"') => {
-            let end = rest[1..].find(quote)? + 1;
-            (&rest[1..end], &rest[end + 1..])
-        }
-        _ => {
-            let name = js_identifier(rest)?;
-            (name, &rest[name.len()..])
-        }
-    };
-    let after = after.trim_start();
-    let valued = after.strip_prefix(':').is_some_and(|value| function_value(value.trim_start()));
-    (valued || after.starts_with('(')).then_some(name)
-}
-
-/// Whether a line leaves a block open at its end (its last brace is a `{`).
-fn opens_block(code: &str) -> bool {
-    code.rfind('{') > code.rfind('}')
-}
-
-/// The name of a function a line declares: `function name(`, `async function name(`.
-fn declared_function(code: &str) -> Option<&str> {
-    let rest = code.trim_start();
-    let rest = rest.strip_prefix("async ").unwrap_or(rest);
-    let rest = rest.strip_prefix("function*").or_else(|| rest.strip_prefix("function "))?;
-    js_identifier(rest.trim_start())
-}
-
-/// The name a `var`/`let` binds to a function value: `var f = function`, `let g = (a) => …`,
-/// `var h = (function h(x) {`.
-fn bound_function(code: &str) -> Option<&str> {
-    let rest = code.trim_start().strip_prefix("var ").or_else(|| code.trim_start().strip_prefix("let "))?;
-    let (name, value) = rest.split_once('=')?;
-    let name = name.trim();
-    (js_identifier(name) == Some(name) && !value.starts_with(['=', '>']) && function_value(value.trim_start()))
-        .then_some(name)
-}
-
-/// Whether an expression starts a function: `function`, `async function`, `async (`, an arrow
-/// function, or one of those in parentheses.
-fn function_value(value: &str) -> bool {
-    let value = value.trim_start_matches('(');
-    let arrow = value.split_once("=>").is_some_and(|(before, _)| {
-        let before = before.trim();
-        js_identifier(before) == Some(before) || before.ends_with(')')
-    });
-    starts_with_word(value, &["function", "async function", "async"]) || arrow
-}
-
-/// Whether `text` starts with one of `words` as a whole word (`function (`, `function*`, not
-/// `functions`).
-fn starts_with_word(text: &str, words: &[&str]) -> bool {
-    words.iter().any(|word| {
-        text.strip_prefix(word)
-            .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$'))
-    })
-}
-
-/// The property a function or class is assigned to (`res.send = function send(body) {`,
-/// `exports.parse = (text) => …`, `Router.prototype.route = function (path) {`): CommonJS and
-/// prototype APIs.
-fn assigned_function(code: &str) -> Option<&str> {
-    let (target, value) = code.split_once(" = ")?;
-    let (_, property) = target.trim().rsplit_once('.')?;
-    let value = value.trim_start();
-    let function = starts_with_word(value, &["function", "async function", "async", "class"])
-        || (value.starts_with('(') && value.contains("=>"));
-    let path = target.trim().split('.').all(|part| js_identifier(part) == Some(part));
-    (function && path).then_some(property)
+/// A JavaScript module wrapped in a function, being read.
+struct Module {
+    /// The stack depth of the lines directly inside it.
+    depth: usize,
+    /// How many definitions had been found when it opened.
+    found: usize,
+    /// The indentation of its first line, its statements' own.
+    indent: Option<usize>,
 }
 
 /// How many type argument lists a line of TypeScript opens, less those it closes: a `<` right
@@ -809,6 +760,56 @@ mod tests {
                       const Name extends string,\n  const Options extends {\n    readonly optional?: boolean\n  \
                       }\n>() => Self\n";
         assert_eq!(names(&typescript(source)), ["build", "Tag"]);
+    }
+
+    /// `count` one-line function declarations named `prefix0…`, indented for a body.
+    fn declarations(prefix: &str, count: usize) -> String {
+        (0..count).map(|i| format!("  function {prefix}{i}() {{}}\n")).collect()
+    }
+
+    #[test]
+    fn a_function_called_where_it_closes_binds_no_function_and_is_no_factory() {
+        let ten = declarations("r", 10);
+        let source = format!(
+            "var Mod = (function () {{\n{ten}}})();\nvar Alt = (function () {{\n{ten}}}).call(this);\n\
+             var a = (function () {{ return 1; }})();\nvar c = (() => 1)();\n\
+             let result = items.map((x) => x * 2);\nvar server = http.createServer((req, res) => {{\n}});\n"
+        );
+        assert!(typescript(&source).is_empty(), "{:?}", names(&typescript(&source)));
+    }
+
+    #[test]
+    fn factories_bound_by_const_or_assigned_count_their_functions() {
+        let ten = declarations("f", 10);
+        let source = format!("const make = function () {{\n{ten}}};\nmodule.exports = function (app) {{\n{ten}}};\n");
+        let found = names(&typescript(&source)).len();
+        assert_eq!(found, 1 + 10 + 1 + 10, "{:?}", names(&typescript(&source)));
+    }
+
+    #[test]
+    fn a_universal_wrapper_s_own_functions_are_glue() {
+        let source = "(function (global, factory) {\n  function noConflict() {}\n  module.exports = factory();\n\
+                      }(this, function () {\n  function hooks() {}\n}));\n(async () => {\n  function main() {}\n})();\n";
+        assert_eq!(names(&typescript(source)), ["hooks", "main"]);
+    }
+
+    #[test]
+    fn an_amd_call_without_its_function_opens_no_module() {
+        let source = "define(['dep'], factory);\nfunction factory(dep) {\n  function helper() {}\n}\n";
+        assert_eq!(names(&typescript(source)), ["factory"]);
+    }
+
+    #[test]
+    fn a_wrapped_module_s_declarations_close_a_bracket_left_open() {
+        let source = ";(function () {\n  var big = a <\n    b;\n  function after() {}\n  function later() {}\n}());\n";
+        assert_eq!(names(&typescript(source)), ["after", "later"]);
+    }
+
+    #[test]
+    fn only_a_named_function_s_body_is_read_for_a_factory() {
+        let ten = declarations("g", 10);
+        let source = format!("let f = (a) => a + 1\nif (x) {{\n{ten}}}\nexport default function () {{\n{ten}}}\n");
+        assert_eq!(names(&typescript(&source)), ["f"]);
     }
 
     #[test]

@@ -1,0 +1,242 @@
+//! Line tests of the JavaScript forms the scan counts beyond declarations: modules wrapped in a
+//! function, functions bound to names or assigned to properties, and objects of methods mixed
+//! into a type. Each reads one line of code (strings emptied, comments dropped) or, where a
+//! quoted name matters, the line as written.
+
+use super::js_identifier;
+
+/// How many function declarations make a function body a module factory, as the outline's
+/// `FACTORY_FUNCTIONS` (outline/src/extract/mod.rs) has it: kept apart so the scan stays an
+/// independent check, and equal so the two count the same factories.
+pub(super) const FACTORY_FUNCTIONS: usize = 10;
+
+/// Whether a line at the module's level opens a function that wraps a module: one called at
+/// once (`;(function () {`, `!function () {`, `(async () => {`), a universal module's wrapper or
+/// factory (`(function (global, factory) {`, `}(this, (function () {`), or an AMD module
+/// (`define(["./core"], function (jQuery) {`).
+pub(super) fn opens_module(code: &str) -> bool {
+    let punctuation = |c: char| c.is_whitespace() || matches!(c, ';' | '!' | '(' | ')' | '}');
+    let start = code.trim_start_matches(punctuation);
+    let start = match start.strip_prefix("async") {
+        Some(rest) if rest.starts_with([' ', '(']) => rest.trim_start_matches(punctuation),
+        _ => start,
+    };
+    let called = (start.starts_with("function") || start.starts_with("=>"))
+        && code.trim_start().starts_with([';', '!', '(', '}']);
+    let factory = code.trim_start().starts_with('}') && code.contains("function");
+    let amd = start.starts_with("define(") && code.contains("function");
+    (called || factory || amd) && opens_block(code)
+}
+
+/// Whether a line at the module's level starts a call that mixes an object's methods into a
+/// type, the object left open: `_.extend(Model.prototype, Events, {`, `jQuery.fn.extend( {`,
+/// `Object.assign(Store.prototype, {`.
+pub(super) fn opens_mixin(code: &str) -> bool {
+    let Some((callee, _)) = code.trim_start().split_once('(') else {
+        return false;
+    };
+    let path = callee.trim_end();
+    let method = path.rsplit_once('.').map(|(_, method)| method);
+    let mixin = method.is_some_and(|method| ["extend", "assign", "mixin"].contains(&method));
+    mixin && path.split('.').all(|part| js_identifier(part) == Some(part)) && opens_block(code)
+}
+
+/// The name of a function-valued property on a line of a mixed-in object: `save: function (`,
+/// `'get': function (`, `fetch: async (options) =>`, `set(key, val) {`.
+pub(super) fn mixin_member(line: &str) -> Option<&str> {
+    let rest = line.trim_start();
+    let rest = rest.strip_prefix("async ").unwrap_or(rest);
+    let (name, after) = match rest.chars().next()? {
+        quote @ ('\'' | '"') => {
+            let end = rest[1..].find(quote)? + 1;
+            (&rest[1..end], &rest[end + 1..])
+        }
+        _ => {
+            let name = js_identifier(rest)?;
+            (name, &rest[name.len()..])
+        }
+    };
+    let after = after.trim_start();
+    let valued = after.strip_prefix(':').is_some_and(function_value);
+    (valued || after.starts_with('(')).then_some(name)
+}
+
+/// Whether a line leaves a block open at its end (its last brace is a `{`).
+pub(super) fn opens_block(code: &str) -> bool {
+    code.rfind('{') > code.rfind('}')
+}
+
+/// The name of a function a line declares: `function name(`, `async function name(`,
+/// `function* name(`.
+pub(super) fn declared_function(code: &str) -> Option<&str> {
+    let rest = code.trim_start();
+    let rest = rest.strip_prefix("async ").unwrap_or(rest);
+    let rest = rest.strip_prefix("function*").or_else(|| rest.strip_prefix("function "))?;
+    js_identifier(rest.trim_start().trim_start_matches('*').trim_start())
+}
+
+/// The name a `var` or `let` binds to a function value, and the value: `var f = function`,
+/// `export let g = (a) => …`, `let h: Handler = async () => {`, `var i = (function i(x) {`.
+pub(super) fn bound_function(code: &str) -> Option<(&str, &str)> {
+    let rest = code.trim_start().trim_start_matches("export ").trim_start_matches("declare ");
+    let rest = rest.strip_prefix("var ").or_else(|| rest.strip_prefix("let "))?.trim_start();
+    let name = js_identifier(rest)?;
+    let after = rest[name.len()..].trim_start();
+    // A type annotation runs to the ` = ` (an arrow type's `=>` is no assignment).
+    let value = match after.strip_prefix(':') {
+        Some(typed) => typed.split_once(" = ")?.1,
+        None => after.strip_prefix('=').filter(|value| !value.starts_with(['=', '>']))?,
+    };
+    // An alias assigned with it: `var Model = Backbone.Model = function (attributes) {`.
+    let mut value = value.trim_start();
+    while let Some((target, rest)) = value.split_once(" = ")
+        && target.split('.').all(|part| js_identifier(part) == Some(part))
+    {
+        value = rest.trim_start();
+    }
+    function_value(value).then_some((name, value))
+}
+
+/// The property a function or class is assigned to, and the value: `res.send = function
+/// send(body) {`, `exports.parse = (text) => …`, `Router.prototype.route = function (path) {`,
+/// `exports.Parser = class {`. CommonJS and prototype APIs.
+pub(super) fn assigned_function(code: &str) -> Option<(&str, &str)> {
+    let (target, value) = code.split_once(" = ")?;
+    let (_, property) = target.trim().rsplit_once('.')?;
+    let value = value.trim_start();
+    let path = target.trim().split('.').all(|part| js_identifier(part) == Some(part));
+    (path && (function_value(value) || starts_with_word(value, &["class"]))).then_some((property, value))
+}
+
+/// Whether an expression is a function: `function (`, `async function`, an arrow function (`x =>`,
+/// `(a, b) =>`, `async (a) =>`, `(a): T =>`), or one of those in parentheses. A call that takes
+/// an arrow function (`items.map((x) => x)`) is none.
+pub(super) fn function_value(value: &str) -> bool {
+    let mut value = value.trim_start();
+    loop {
+        if starts_with_word(value, &["function", "async function"]) || arrow_function(value) {
+            return true;
+        }
+        match value.strip_prefix('(') {
+            Some(inner) => value = inner.trim_start(),
+            None => return false,
+        }
+    }
+}
+
+/// Whether `value` starts with an arrow function's parameters and its `=>`.
+fn arrow_function(value: &str) -> bool {
+    let value = match value.strip_prefix("async") {
+        Some(rest) if rest.starts_with([' ', '(']) => rest.trim_start(),
+        _ => value,
+    };
+    let rest = match js_identifier(value) {
+        Some(name) => &value[name.len()..],
+        None if value.starts_with('(') => match after_parentheses(value) {
+            Some(rest) => rest,
+            None => return false,
+        },
+        None => return false,
+    };
+    let rest = rest.trim_start();
+    rest.starts_with("=>") || (rest.starts_with(':') && rest.contains("=>"))
+}
+
+/// What follows the parenthesis that closes the one `text` starts with, on this line.
+fn after_parentheses(text: &str) -> Option<&str> {
+    let mut depth = 0usize;
+    for (at, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(&text[at + 1..]);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether what follows a function's closing `}` calls it (`}())`, `})(x)`, `}).call(this)`,
+/// `}.apply(…)`): a name it is bound to holds what it returns.
+pub(super) fn calls_after(close: &str) -> bool {
+    let rest = close.trim_start_matches([')', ' ']);
+    rest.starts_with('(') || rest.starts_with(".call(") || rest.starts_with(".apply(")
+}
+
+/// Whether a function written whole on one line is called there (`var a = (function () { … })();`,
+/// `var c = (() => 1)();`).
+pub(super) fn called_on_its_line(code: &str) -> bool {
+    match code.rfind('}') {
+        Some(close) => calls_after(&code[close + 1..]),
+        None => code.contains(")("),
+    }
+}
+
+/// Whether a declaration's value is a bare `require(…)` call, which the views show as an import
+/// (`const fs = require('fs')`; not `const debug = require('debug')('app')`).
+pub(super) fn requires(code: &str) -> bool {
+    let Some(at) = code.find("= require(") else {
+        return false;
+    };
+    let call = &code[at + "= require".len()..];
+    after_parentheses(call).is_some_and(|rest| rest.trim().trim_end_matches(';').is_empty())
+}
+
+/// Whether `text` starts with one of `words` as a whole word (`function (`, `function*`, not
+/// `functions`).
+pub(super) fn starts_with_word(text: &str, words: &[&str]) -> bool {
+    words.iter().any(|word| {
+        text.strip_prefix(word)
+            .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$'))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn function_values_are_told_from_calls_that_take_one() {
+        for value in
+            ["function (a) {", "async function () {", "x => x", "async (a) => {", "(a, b): T => a", "(function f() {"]
+        {
+            assert!(function_value(value), "{value}");
+        }
+        for value in
+            ["items.map((x) => x * 2);", "http.createServer((req, res) => {", "async;", "functions;", "(a + b)"]
+        {
+            assert!(!function_value(value), "{value}");
+        }
+    }
+
+    #[test]
+    fn a_call_after_the_closing_brace_binds_what_the_function_returns() {
+        for close in ["());", ")();", ").call(this);", ".apply(this, arguments)", "(Object.create(null));"] {
+            assert!(calls_after(close), "{close}");
+        }
+        assert!(!calls_after(");") && !calls_after(""));
+        assert!(called_on_its_line("var a = (function () { return 1; })();"));
+        assert!(called_on_its_line("var c = (() => 1)();"));
+        assert!(!called_on_its_line("let f = (a) => a + 1"));
+    }
+
+    #[test]
+    fn only_a_bare_require_is_an_import() {
+        assert!(requires("const fs = require('')") && requires("const fs = require('');"));
+        assert!(!requires("const debug = require('')('')") && !requires("const b = require('').b"));
+    }
+
+    #[test]
+    fn bindings_name_their_function() {
+        assert_eq!(bound_function("export let g = (a) => a"), Some(("g", "(a) => a")));
+        assert_eq!(bound_function("let h: Handler = async () => {").map(|(name, _)| name), Some("h"));
+        assert_eq!(bound_function("var result = items.map((x) => x)"), None);
+        assert_eq!(bound_function("var Model = Backbone.Model = function(a) {").map(|(name, _)| name), Some("Model"));
+        assert_eq!(assigned_function("module.exports = functions;"), None);
+        assert_eq!(assigned_function("exports.Parser = class {").map(|(name, _)| name), Some("Parser"));
+    }
+}
