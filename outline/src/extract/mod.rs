@@ -67,7 +67,8 @@ const MAX_TYPE_ALIAS: usize = 80;
 
 /// How many function declarations a function's body holds, at its own level, for it to be a
 /// module factory whose functions are listed (see [`Owner::factory`]). Helpers a function keeps
-/// for itself come one to a few at a time; a factory's API comes by the dozen.
+/// for itself come one to a few at a time; a factory's API comes by the dozen. The benchmark's
+/// tree-sitter-free scan has its own copy (bench/src/definitions/javascript.rs): keep them equal.
 const FACTORY_FUNCTIONS: usize = 10;
 
 /// A constant or variable whose whole declaration fits in this many characters is shown with its
