@@ -187,16 +187,31 @@ fn javascript_universal_module_factories() {
 }
 
 /// Methods mixed into a prototype or an object at module level (`_.extend(Model.prototype, {
-/// toJSON: function … })`, `jQuery.fn.extend({ … })`) are that type's API: listed as its methods.
-/// A merge of values, and a mixin inside a function, are not.
+/// toJSON: function … })`, `jQuery.fn.extend({ … })`), or given to one in an object
+/// (`Store.prototype = { get: function … }`, `module.exports = { parse(text) {…} }`), are that
+/// type's API: listed as its methods. A merge of values, and a mixin inside a function, are not.
 #[test]
 fn javascript_methods_mixed_into_prototypes() {
     let views = check(
         "javascript/mixins.js",
         Language::JavaScript,
-        &["Model", "initialize", "toJSON", "get", "set", "fetch", "jQuery.fn", "css", "show", "setup"],
+        &[
+            "Model",
+            "initialize",
+            "toJSON",
+            "get",
+            "set",
+            "fetch",
+            "jQuery.fn",
+            "css",
+            "show",
+            "setup",
+            "Store.fn",
+            "clear",
+            "parse",
+        ],
     );
-    views.hides(&["idAttribute", "version", "timeout", "helper", "Store", "settings"]);
+    views.hides(&["idAttribute", "version", "timeout", "helper", "settings", "constructor", "VERSION"]);
     views.signature_lines_contain(&[
         "L5-8 var Model = Backbone.Model = function (attributes, options)",
         "L10-32 _.extend(Model.prototype, Events, {…})",

@@ -48,3 +48,24 @@ function setup(local) {
   // Inside a function, a mixin is the function's detail.
   _.extend(local, { helper: function () {} });
 }
+
+// An object of methods given to a prototype, with an alias (jQuery's `jQuery.fn = jQuery.prototype
+// = { … }`), or to a CommonJS export.
+function Store(options) {
+  this.options = options;
+}
+
+Store.fn = Store.prototype = {
+  constructor: Store,
+  get: function (key) {
+    return this.options[key];
+  },
+  clear() {}
+};
+
+module.exports = {
+  parse(text) {
+    return JSON.parse(text);
+  },
+  VERSION: '1.0.0'
+};

@@ -38,12 +38,15 @@ pub(super) static SPEC: Spec = Spec {
         Rule::classify("variable_declarator", declarator).head_end(&["value"]).body(function_value_body),
         // CommonJS and prototype APIs: `res.send = function send(body) {…}`, `exports.parse =
         // (text) => …`, `Router.prototype.route = function (path) {…}`, and an alias assigned
-        // with it (`res.contentType = res.type = function contentType(type) {…}`); and CommonJS's
-        // export list, `module.exports = { parse, stringify }`.
+        // with it (`res.contentType = res.type = function contentType(type) {…}`); CommonJS's
+        // export list, `module.exports = { parse, stringify }`; and an object of methods given
+        // to a prototype or an export (`Store.prototype = { get: function (key) {…} }`), read as
+        // a mixin below is.
         Rule::classify("assignment_expression", assigned_function)
             .named(assigned_name)
             .head_end(&[])
-            .body(assigned_function_body),
+            .body(assigned_function_body)
+            .head_members(assigned_methods),
         // Methods mixed into an object at module level, how code written before classes gives a
         // type its API: `_.extend(Model.prototype, Events, { save: function (…) {…} })`,
         // `jQuery.fn.extend({ … })`, `Object.assign(Store.prototype, { … })`. The call is the
@@ -165,10 +168,12 @@ fn assigned_function(node: Node, source: &str) -> Option<Kind> {
     let file_level = node.parent().is_some_and(|statement| module_level(statement, source));
     let value = assigned_value(node.child_by_field_name("right")?);
     let export_list = node_text(left, source) == "module.exports" && names_only(value);
+    let methods = !assigned_methods(node).is_empty();
     let value = value.kind();
     match value {
         _ if !file_level => None,
         _ if export_list => Some(Kind::Export),
+        _ if methods => Some(Kind::Impl),
         "class" => Some(Kind::Class),
         _ if FUNCTION_VALUES.contains(&value) && node_text(left, source).contains(".prototype.") => Some(Kind::Method),
         _ if FUNCTION_VALUES.contains(&value) => Some(Kind::Function),
@@ -307,8 +312,23 @@ fn factory_argument<'t>(call: Node<'t>, wrapper: Node<'t>, source: &str) -> Opti
 /// The target of an assignment (`res.send`), or the names of an export list (`{ parse, stringify }`).
 fn assigned_name(node: Node, source: &str) -> Option<String> {
     let right = node.child_by_field_name("right")?;
-    let named = if right.kind() == "object" { right } else { node.child_by_field_name("left")? };
-    Some(node_text(named, source).to_string())
+    let left = node_text(node.child_by_field_name("left")?, source);
+    Some(match right.kind() {
+        "object" if names_only(right) => node_text(right, source).to_string(),
+        // An object of methods: they belong to what it is given to (`Store` for `Store.prototype`).
+        _ if !assigned_methods(node).is_empty() => left.strip_suffix(".prototype").unwrap_or(left).to_string(),
+        _ => left.to_string(),
+    })
+}
+
+/// The object literal of methods an assignment gives (`Store.prototype = { get: function … }`,
+/// `jQuery.fn = jQuery.prototype = { … }`), when it holds a function and is not an export list.
+fn assigned_methods(assignment: Node) -> Vec<Node> {
+    let value = assignment.child_by_field_name("right").map(assigned_value);
+    value
+        .filter(|value| value.kind() == "object" && !names_only(*value) && holds_function(*value))
+        .into_iter()
+        .collect()
 }
 
 /// An object literal that only names values (`{ parse, stringify, Parser: parser.Parser }`): an
