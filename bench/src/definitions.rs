@@ -817,8 +817,10 @@ mod tests {
         let source = "_.extend(Model.prototype, Events, {\n  idAttribute: 'id',\n  toJSON: function(options) {\n    \
                       return { nested: function() {} };\n  },\n  'get': function(attr) {},\n  set(key) {\n  },\n  \
                       fetch: async (options) => {\n  }\n});\nObject.assign(Store.prototype, { save: function() {} });\n\
-                      jQuery.fn.extend( {\n\tcss: function( name ) {\n\t}\n} );\n";
-        assert_eq!(names(&typescript(source)), ["toJSON", "get", "set", "fetch", "css"]);
+                      jQuery.fn.extend( {\n\tcss: function( name ) {\n\t}\n} );\n\
+                      Store.fn = Store.prototype = {\n  constructor: Store,\n  clear() {}\n};\n\
+                      module.exports = {\n  parse(text) {\n  },\n  VERSION: '1'\n};\nvar local = {\n  helper() {}\n};\n";
+        assert_eq!(names(&typescript(source)), ["toJSON", "get", "set", "fetch", "css", "clear", "parse"]);
     }
 
     #[test]

@@ -28,17 +28,39 @@ pub(super) fn opens_module(code: &str) -> bool {
     (called || factory || amd) && opens_block(code)
 }
 
-/// Whether a line at the module's level starts a call that mixes an object's methods into a
-/// type, the object left open: `_.extend(Model.prototype, Events, {`, `jQuery.fn.extend( {`,
-/// `Object.assign(Store.prototype, {`.
+/// Whether a line at the module's level gives a type an object of methods, the object left open:
+/// by a call (`_.extend(Model.prototype, Events, {`, `jQuery.fn.extend( {`,
+/// `Object.assign(Store.prototype, {`) or by assigning it (`Store.fn = Store.prototype = {`,
+/// `module.exports = {`).
 pub(super) fn opens_mixin(code: &str) -> bool {
+    opens_block(code) && (mixes_in_by_call(code) || gives_object(code))
+}
+
+fn mixes_in_by_call(code: &str) -> bool {
     let Some((callee, _)) = code.trim_start().split_once('(') else {
         return false;
     };
     let path = callee.trim_end();
     let method = path.rsplit_once('.').map(|(_, method)| method);
-    let mixin = method.is_some_and(|method| ["extend", "assign", "mixin"].contains(&method));
-    mixin && path.split('.').all(|part| js_identifier(part) == Some(part)) && opens_block(code)
+    method.is_some_and(|method| ["extend", "assign", "mixin"].contains(&method)) && is_path(path)
+}
+
+fn gives_object(code: &str) -> bool {
+    let mut rest = code.trim_start();
+    let mut properties = 0;
+    while let Some((target, value)) = rest.split_once(" = ") {
+        if !is_path(target) || !target.contains('.') {
+            return false;
+        }
+        properties += 1;
+        rest = value.trim_start();
+    }
+    properties > 0 && rest.starts_with('{')
+}
+
+/// Whether `text` is a dotted path of names (`Store.prototype`, `jQuery.fn.extend`).
+fn is_path(text: &str) -> bool {
+    text.split('.').all(|part| js_identifier(part) == Some(part))
 }
 
 /// The name of a function-valued property on a line of a mixed-in object: `save: function (`,
@@ -104,7 +126,7 @@ pub(super) fn assigned_function(code: &str) -> Option<(&str, &str)> {
     let (target, value) = code.split_once(" = ")?;
     let (_, property) = target.trim().rsplit_once('.')?;
     let value = value.trim_start();
-    let path = target.trim().split('.').all(|part| js_identifier(part) == Some(part));
+    let path = is_path(target.trim());
     (path && (function_value(value) || starts_with_word(value, &["class"]))).then_some((property, value))
 }
 
