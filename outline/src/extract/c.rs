@@ -18,12 +18,12 @@ pub(super) static SPEC: Spec = Spec {
         // Method declarations in a class; data members are skipped but searched for nested types.
         Rule::classify("field_declaration", method_declaration).named(declarator_name).whole(),
         // Only with a body: `struct foo *p` is a use, `struct foo;` a forward declaration.
-        Rule::new("struct_specifier", Kind::Struct).requires("body").members(&["body"]),
-        Rule::new("union_specifier", Kind::Struct).requires("body").members(&["body"]),
-        Rule::new("class_specifier", Kind::Class).requires("body").members(&["body"]),
+        Rule::new("struct_specifier", Kind::Struct).requires("body").members("body"),
+        Rule::new("union_specifier", Kind::Struct).requires("body").members("body"),
+        Rule::new("class_specifier", Kind::Class).requires("body").members("body"),
         Rule::new("enum_specifier", Kind::Enum).requires("body"),
         Rule::classify("type_definition", typedef).named(declarator_name).head_end(&["type/body"]).keep_tail(),
-        Rule::new("namespace_definition", Kind::Module).members(&["body"]),
+        Rule::new("namespace_definition", Kind::Module).members("body"),
         Rule::new("alias_declaration", Kind::TypeAlias).whole(),
         Rule::new("preproc_function_def", Kind::Macro).head_end(&["value"]),
         // `#define NAME value`; include guards (`#define NAME`) have no value and are skipped.

@@ -12,7 +12,7 @@ pub(super) static SPEC: Spec = Spec {
         Rule::new("package_clause", Kind::Module).named(first_named_child_text).whole(),
         Rule::new("function_declaration", Kind::Function),
         Rule::new("method_declaration", Kind::Method).receiver(receiver_type),
-        Rule::classify("type_spec", type_kind).head_end(&["type/field_declaration_list", "type/{"]).members(&["type"]),
+        Rule::classify("type_spec", type_kind).head_end(&["type/field_declaration_list", "type/{"]).members("type"),
         Rule::new("type_alias", Kind::TypeAlias).whole(),
         Rule::new("method_elem", Kind::Method).whole(),
         // The struct tag is for encoders, not for a reader of the API.

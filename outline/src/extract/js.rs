@@ -12,18 +12,18 @@ pub(super) static SPEC: Spec = Spec {
         // A function's body is walked for the types it declares (immer's `enableMapSet()` holds
         // its `DraftMap` and `DraftSet` classes) and, in a module factory, its function
         // declarations (see `Owner::factory`); its other locals are not outlined.
-        Rule::new("function_declaration", Kind::Function).members(&["body"]),
-        Rule::new("generator_function_declaration", Kind::Function).members(&["body"]),
+        Rule::new("function_declaration", Kind::Function).members("body"),
+        Rule::new("generator_function_declaration", Kind::Function).members("body"),
         // Overload signatures and `declare function`.
         Rule::new("function_signature", Kind::Function).whole(),
-        Rule::new("class_declaration", Kind::Class).members(&["body"]).head_members(base_type_literals),
-        Rule::new("abstract_class_declaration", Kind::Class).members(&["body"]).head_members(base_type_literals),
+        Rule::new("class_declaration", Kind::Class).members("body").head_members(base_type_literals),
+        Rule::new("abstract_class_declaration", Kind::Class).members("body").head_members(base_type_literals),
         Rule::new("method_definition", Kind::Method),
         Rule::new("method_signature", Kind::Method).whole(),
         Rule::new("abstract_method_signature", Kind::Method).whole(),
         // An interface's `new (…): T`: what `new` on a value of the type takes and gives.
         Rule::new("construct_signature", Kind::Method).named(|_, _| Some("new".to_string())).whole(),
-        Rule::new("interface_declaration", Kind::Interface).members(&["body"]).head_members(base_type_literals),
+        Rule::new("interface_declaration", Kind::Interface).members("body").head_members(base_type_literals),
         // Members other modules can use: interface properties, and class fields that are not
         // `private` or `#private`.
         Rule::classify("property_signature", visible_member).whole(),
@@ -31,8 +31,8 @@ pub(super) static SPEC: Spec = Spec {
         Rule::classify("field_definition", visible_member).named(field_property).head_end(&["value"]),
         Rule::new("type_alias_declaration", Kind::TypeAlias).whole(),
         Rule::new("enum_declaration", Kind::Enum),
-        Rule::new("internal_module", Kind::Module).members(&["body"]),
-        Rule::new("module", Kind::Module).members(&["body"]),
+        Rule::new("internal_module", Kind::Module).members("body"),
+        Rule::new("module", Kind::Module).members("body"),
         // A function value's body is walked as a declared function's is; lodash binds its
         // factory in parentheses (`var runInContext = (function runInContext(context) { … })`).
         Rule::classify("variable_declarator", declarator).head_end(&["value"]).body(function_value_body),

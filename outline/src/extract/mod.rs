@@ -252,9 +252,8 @@ pub(crate) struct Rule {
     /// Paths (`field` or child kind, `/`-separated) to the node where the head ends, tried in order;
     /// none found means the whole node is the head.
     pub head_end: &'static [&'static str],
-    /// Paths to the node whose children are this definition's members, tried in order (like
-    /// `head_end`); none found, or none given, means it has none.
-    pub members: &'static [&'static str],
+    /// Path to the node whose children are this definition's members.
+    pub members: Option<&'static str>,
     /// Finds the body where paths cannot say which it is (a JavaScript function value in
     /// parentheses or after an alias: `var f = (function () {…})`): tried before `head_end` for
     /// where the head ends, and before `members` for the members.
@@ -301,7 +300,7 @@ impl Rule {
             kind,
             name: name_field,
             head_end: &["body"],
-            members: &[],
+            members: None,
             body: None,
             head_members: None,
             keep_tail: false,
@@ -324,8 +323,8 @@ impl Rule {
         self.head_end(&[])
     }
 
-    pub const fn members(self, paths: &'static [&'static str]) -> Rule {
-        Rule { members: paths, ..self }
+    pub const fn members(self, path: &'static str) -> Rule {
+        Rule { members: Some(path), ..self }
     }
 
     pub const fn body(self, body: Body) -> Rule {
@@ -701,7 +700,7 @@ impl<'s> Walker<'s> {
         let head_last = body.map_or(end_line, |body| line_number(body.start_position().row));
         self.heads.push((start_line, head_last.max(start_line)));
         let mut children = Vec::new();
-        let members = own_body.or_else(|| rule.members.iter().find_map(|path| find_path(node, path)));
+        let members = own_body.or_else(|| rule.members.and_then(|path| find_path(node, path)));
         let bodies = head_members.into_iter().chain(members);
         for body in bodies {
             let factory = kind == Kind::Function && self.function_declarations(body) >= FACTORY_FUNCTIONS;

@@ -9,7 +9,7 @@ use crate::text::node_text;
 pub(super) static SPEC: Spec = Spec {
     rules: &[
         Rule::new("function_definition", Kind::Function),
-        Rule::new("class_definition", Kind::Class).members(&["body"]),
+        Rule::new("class_definition", Kind::Class).members("body"),
         Rule::classify("assignment", constant).named(left_side).head_end(&["right"]),
         Rule::new("type_alias_statement", Kind::TypeAlias).named(left_side).whole(),
     ],

@@ -11,9 +11,9 @@ const HEAD_END: &[&str] = &["body", "end"];
 
 pub(super) static SPEC: Spec = Spec {
     rules: &[
-        Rule::new("module", Kind::Module).head_end(HEAD_END).members(&["body"]),
-        Rule::new("class", Kind::Class).head_end(HEAD_END).members(&["body"]),
-        Rule::new("singleton_class", Kind::Class).named(singleton_class_name).head_end(HEAD_END).members(&["body"]),
+        Rule::new("module", Kind::Module).head_end(HEAD_END).members("body"),
+        Rule::new("class", Kind::Class).head_end(HEAD_END).members("body"),
+        Rule::new("singleton_class", Kind::Class).named(singleton_class_name).head_end(HEAD_END).members("body"),
         Rule::new("method", Kind::Function).head_end(HEAD_END),
         Rule::new("singleton_method", Kind::Function).named(singleton_method_name).head_end(HEAD_END),
         Rule::classify("assignment", constant).named(left_side).head_end(&["right"]),

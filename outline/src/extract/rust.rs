@@ -12,13 +12,13 @@ pub(super) static SPEC: Spec = Spec {
         Rule::new("function_item", Kind::Function),
         Rule::new("function_signature_item", Kind::Function).whole(),
         // Cut at the braces only: a tuple struct's fields are its signature.
-        Rule::new("struct_item", Kind::Struct).head_end(&["field_declaration_list"]).members(&["body"]),
-        Rule::new("union_item", Kind::Struct).members(&["body"]),
+        Rule::new("struct_item", Kind::Struct).head_end(&["field_declaration_list"]).members("body"),
+        Rule::new("union_item", Kind::Struct).members("body"),
         Rule::classify("field_declaration", public_field).whole(),
         Rule::new("enum_item", Kind::Enum),
-        Rule::new("trait_item", Kind::Trait).members(&["body"]),
-        Rule::new("impl_item", Kind::Impl).named(impl_name).members(&["body"]),
-        Rule::new("mod_item", Kind::Module).members(&["body"]),
+        Rule::new("trait_item", Kind::Trait).members("body"),
+        Rule::new("impl_item", Kind::Impl).named(impl_name).members("body"),
+        Rule::new("mod_item", Kind::Module).members("body"),
         Rule::new("type_item", Kind::TypeAlias).whole(),
         // `type Output;` of a trait.
         Rule::new("associated_type", Kind::TypeAlias).whole(),
