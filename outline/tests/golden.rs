@@ -261,7 +261,8 @@ fn javascript_functions_assigned_to_properties() {
         &[
             "res.status",
             "res.send",
-            "res.contentType",
+            "res.contentType = res.type",
+            "Q[\"try\"] = Q.fcall",
             "exports.parseRange",
             "Route",
             "Route.prototype.dispatch",
@@ -279,6 +280,8 @@ fn javascript_functions_assigned_to_properties() {
         "  L55-57 route(path)",
     ]);
     assert!(views.map.contains("L46-48 Route.prototype.dispatch\n"), "{}", views.map);
+    // An alias assigned with a function is named in the map too.
+    assert!(views.map.contains("L32-35 fn res.contentType = res.type\n"), "{}", views.map);
     assert!(!views.signatures.contains("module.exports"), "{}", views.signatures);
 }
 

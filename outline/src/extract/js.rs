@@ -164,7 +164,7 @@ fn unparenthesized(mut node: Node) -> Node {
 /// A function or class assigned to a property at file level: a method when it goes on a
 /// prototype, else a function (or class); or names listed as `module.exports`.
 fn assigned_function(node: Node, source: &str) -> Option<Kind> {
-    let left = node.child_by_field_name("left").filter(|left| left.kind() == "member_expression")?;
+    let left = node.child_by_field_name("left").filter(|left| is_property(*left))?;
     let file_level = node.parent().is_some_and(|statement| module_level(statement, source));
     let value = assigned_value(node.child_by_field_name("right")?);
     let export_list = node_text(left, source) == "module.exports" && names_only(value);
@@ -309,16 +309,32 @@ fn factory_argument<'t>(call: Node<'t>, wrapper: Node<'t>, source: &str) -> Opti
     body.contains(&format!("{parameter}(")).then_some(factory)
 }
 
-/// The target of an assignment (`res.send`), or the names of an export list (`{ parse, stringify }`).
+/// A property as an assignment's target: `res.send`, `Q["try"]`.
+fn is_property(target: Node) -> bool {
+    matches!(target.kind(), "member_expression" | "subscript_expression")
+}
+
+/// The targets of an assignment, an alias assigned with it named too (`res.send`, `res.contentType
+/// = res.type`), or the names of an export list (`{ parse, stringify }`).
 fn assigned_name(node: Node, source: &str) -> Option<String> {
-    let right = node.child_by_field_name("right")?;
+    let value = assigned_value(node.child_by_field_name("right")?);
     let left = node_text(node.child_by_field_name("left")?, source);
-    Some(match right.kind() {
-        "object" if names_only(right) => node_text(right, source).to_string(),
-        // An object of methods: they belong to what it is given to (`Store` for `Store.prototype`).
-        _ if !assigned_methods(node).is_empty() => left.strip_suffix(".prototype").unwrap_or(left).to_string(),
-        _ => left.to_string(),
-    })
+    if value.kind() == "object" && names_only(value) {
+        return Some(node_text(value, source).to_string());
+    }
+    // An object of methods: they belong to what it is given to (`Store` for `Store.prototype`).
+    if !assigned_methods(node).is_empty() {
+        return Some(left.strip_suffix(".prototype").unwrap_or(left).to_string());
+    }
+    let mut targets = vec![left];
+    let mut right = node.child_by_field_name("right");
+    while let Some(alias) = right.filter(|right| right.kind() == "assignment_expression") {
+        targets.extend(
+            alias.child_by_field_name("left").filter(|left| is_property(*left)).map(|left| node_text(left, source)),
+        );
+        right = alias.child_by_field_name("right");
+    }
+    Some(targets.join(" = "))
 }
 
 /// The object literal of methods an assignment gives (`Store.prototype = { get: function … }`,
