@@ -180,6 +180,7 @@ fn javascript_universal_module_factories() {
             "jQuery",
             "adoptValue",
             "api",
+            "insertHelpers",
         ],
     );
     views.hides(&["noConflict", "later", "finished"]);

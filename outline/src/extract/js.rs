@@ -300,13 +300,16 @@ fn function_argument(call: Node) -> Option<(usize, Node)> {
 
 /// A universal module's factory: the function `call` passes to `wrapper` when the wrapper calls
 /// the parameter that receives it (`(function (root, factory) { … factory() … })(this, function
-/// () { … })`). A wrapper that only takes a callback is the module itself.
+/// () { … })`) and it is the larger of the two, the wrapper being glue. A wrapper that only takes
+/// a callback, or is given a small stub (`(function (require) { … })(function () { return … })`),
+/// is the module itself.
 fn factory_argument<'t>(call: Node<'t>, wrapper: Node<'t>, source: &str) -> Option<Node<'t>> {
     let (position, factory) = function_argument(call)?;
     let parameters = wrapper.child_by_field_name("parameters")?;
     let parameter = node_text(parameters.named_child(u32::try_from(position).ok()?)?, source);
-    let body = node_text(wrapper.child_by_field_name("body")?, source);
-    body.contains(&format!("{parameter}(")).then_some(factory)
+    let glue = wrapper.child_by_field_name("body")?;
+    let larger = factory.child_by_field_name("body")?.byte_range().len() > glue.byte_range().len();
+    (larger && node_text(glue, source).contains(&format!("{parameter}("))).then_some(factory)
 }
 
 /// A property as an assignment's target: `res.send`, `Q["try"]`.
