@@ -406,15 +406,13 @@ pub fn typescript(source: &str) -> Vec<Expected> {
         // own indentation inside it) starts afresh: a bracket a line left open by a guess (a
         // comparison's `<` ending a line) does not reach past it.
         let indent = line.len() - line.trim_start().len();
-        let module = modules.last_mut().filter(|module| module.depth == stack.len());
-        if let Some(module) = module
-            && module.indent.is_none()
-            && !line.trim().is_empty()
-        {
-            module.indent = Some(indent);
-        }
-        let at_level_indent = match modules.last().filter(|module| module.depth == stack.len()) {
-            Some(module) => module.indent.is_none_or(|own| indent <= own),
+        let at_level_indent = match modules.last_mut().filter(|module| module.depth == stack.len()) {
+            Some(module) => {
+                if module.indent.is_none() && !line.trim().is_empty() {
+                    module.indent = Some(indent);
+                }
+                module.indent.is_none_or(|own| indent <= own)
+            }
             None => indent == 0,
         };
         let first = line.split_whitespace().next().unwrap_or("");
@@ -543,14 +541,12 @@ pub fn typescript(source: &str) -> Vec<Expected> {
                 *block = Block::Mixin;
             }
         }
-        match (stack.get(lowest), bound) {
-            (Some(Block::Body), Some((name, _))) => {
-                bodies.push(Body { depth: lowest + 1, bound: name, declared: Vec::new() })
-            }
-            (Some(Block::Body), None) => bodies.push(Body { depth: lowest + 1, bound: None, declared: Vec::new() }),
+        let bound = bound.and_then(|(name, _)| name);
+        if stack.get(lowest) == Some(&Block::Body) {
+            bodies.push(Body { depth: lowest + 1, bound, declared: Vec::new() });
+        } else {
             // A function written whole on this line.
-            (_, Some((name, _))) => found.extend(name.filter(|_| !javascript::called_on_its_line(&code))),
-            _ => {}
+            found.extend(bound.filter(|_| !javascript::called_on_its_line(&code)));
         }
     }
     found
