@@ -165,13 +165,14 @@ fn unparenthesized(mut node: Node) -> Node {
 /// prototype, else a function (or class); or names listed as `module.exports`.
 fn assigned_function(node: Node, source: &str) -> Option<Kind> {
     let left = node.child_by_field_name("left").filter(|left| is_property(*left))?;
-    let file_level = node.parent().is_some_and(|statement| module_level(statement, source));
+    if !node.parent().is_some_and(|statement| module_level(statement, source)) {
+        return None;
+    }
     let value = assigned_value(node.child_by_field_name("right")?);
     let export_list = node_text(left, source) == "module.exports" && names_only(value);
     let methods = !assigned_methods(node).is_empty();
     let value = value.kind();
     match value {
-        _ if !file_level => None,
         _ if export_list => Some(Kind::Export),
         _ if methods => Some(Kind::Impl),
         "class" => Some(Kind::Class),
@@ -271,8 +272,12 @@ fn mixin_target(call: Node, source: &str) -> Option<String> {
         "object" => call.child_by_field_name("function")?.child_by_field_name("object")?,
         _ => first,
     };
-    let text = node_text(target, source);
-    Some(text.strip_suffix(".prototype").unwrap_or(text).to_string())
+    Some(owner_of(node_text(target, source)).to_string())
+}
+
+/// Whose methods an object given to `target` holds: `Store` for `Store.prototype`.
+fn owner_of(target: &str) -> &str {
+    target.strip_suffix(".prototype").unwrap_or(target)
 }
 
 /// A property whose value is a function: a method of the object.
@@ -327,7 +332,7 @@ fn assigned_name(node: Node, source: &str) -> Option<String> {
     }
     // An object of methods: they belong to what it is given to (`Store` for `Store.prototype`).
     if !assigned_methods(node).is_empty() {
-        return Some(left.strip_suffix(".prototype").unwrap_or(left).to_string());
+        return Some(owner_of(left).to_string());
     }
     let mut targets = vec![left];
     let mut right = node.child_by_field_name("right");
