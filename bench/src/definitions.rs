@@ -393,6 +393,8 @@ pub fn typescript(source: &str) -> Vec<Expected> {
     let mut parens = 0isize;
     let mut squares = 0isize;
     let mut angles = 0isize;
+    // The last line of code ended with a type operator (`&`, `|`): the next one continues it.
+    let mut operand_pending = false;
     let mut lexer = Lexer::js();
     let mut bodies: Vec<Body> = Vec::new();
     let mut modules: Vec<Module> = Vec::new();
@@ -424,8 +426,12 @@ pub fn typescript(source: &str) -> Vec<Expected> {
         // Lines inside parentheses continue a signature (one parameter a line), lines inside
         // square brackets a tuple type (`compile: () => readonly [\n  sql: string,\n]`), and
         // lines inside a type's angle brackets a type written over lines (`listener: Typed<\n
-        // ReturnType<…>,\n>`): the names there are references or labels, not members.
-        let continued = parens > 0 || squares > 0 || angles > 0;
+        // ReturnType<…>,\n>`): the names there are references or labels, not members. So are the
+        // lines after a type operator (`startListening: Overloads<…> &\n  Typed<…>`).
+        let continued = parens > 0 || squares > 0 || angles > 0 || operand_pending;
+        if !code.trim().is_empty() {
+            operand_pending = code.trim_end().ends_with(['&', '|']);
+        }
         parens = (parens + code.matches('(').count() as isize - code.matches(')').count() as isize).max(0);
         squares = (squares + code.matches('[').count() as isize - code.matches(']').count() as isize).max(0);
         angles = (angles + type_angles(&code)).max(0);
@@ -817,6 +823,13 @@ mod tests {
                       Store.fn = Store.prototype = {\n  constructor: Store,\n  clear() {}\n};\n\
                       module.exports = {\n  parse(text) {\n  },\n  VERSION: '1'\n};\nvar local = {\n  helper() {}\n};\n";
         assert_eq!(names(&typescript(source)), ["toJSON", "get", "set", "fetch", "css", "clear", "parse"]);
+    }
+
+    #[test]
+    fn a_type_continued_after_an_operator_names_no_member() {
+        let source = "export interface Instance {\n  start: Overloads<\n    State\n  > &\n    Typed<State>\n  \
+                      stop: Remove<State> |\n    Other<State>\n  clear: () => void\n}\n";
+        assert_eq!(names(&typescript(source)), ["Instance", "start", "stop", "clear"]);
     }
 
     #[test]
