@@ -9,7 +9,8 @@
 //! TypeScript interface properties and public class fields); in JavaScript, also what a module
 //! wrapped in a function declares (`(function () { … })()`, universal and AMD modules), functions
 //! bound with `var`/`let`, the functions a function declares by the dozen (a module factory), and
-//! the methods of an object mixed into a type (`_.extend(Model.prototype, { save: function … })`).
+//! the methods of an object mixed into a type (`_.extend(Model.prototype, { save: function … })`)
+//! or bound to a name (`export const api = { get(path) { … } }`).
 
 /// One definition a view should show.
 pub struct Expected {
@@ -58,8 +59,8 @@ enum Block {
     /// JavaScript: the body of a function declared or bound at the module's level, whose function
     /// declarations count when there are `FACTORY_FUNCTIONS` of them (a module factory).
     Body,
-    /// JavaScript: an object of methods mixed into a type at the module's level
-    /// (`_.extend(Model.prototype, {`): its function-valued properties count.
+    /// JavaScript: an object of methods mixed into a type or bound to a name at the module's level
+    /// (`_.extend(Model.prototype, {`, `var Utils = {`): its function-valued properties count.
     Mixin,
 }
 
@@ -382,7 +383,7 @@ fn python_brackets(line: &str) -> isize {
 /// and interfaces, and interface properties as fields; and JavaScript's module forms (see
 /// [`javascript`]): a module wrapped in a function read as the file's level, functions bound
 /// with `var`/`let` or assigned to properties, a module factory's function declarations, and
-/// the methods of an object mixed into a type.
+/// the methods of an object mixed into a type or bound to a name.
 pub fn typescript(source: &str) -> Vec<Expected> {
     const KEYWORDS: [&str; 8] = ["function", "function*", "class", "interface", "type", "enum", "const", "namespace"];
     const MODIFIERS: [&str; 5] = ["export", "default", "declare", "abstract", "async"];
@@ -821,8 +822,20 @@ mod tests {
                       fetch: async (options) => {\n  }\n});\nObject.assign(Store.prototype, { save: function() {} });\n\
                       jQuery.fn.extend( {\n\tcss: function( name ) {\n\t}\n} );\n\
                       Store.fn = Store.prototype = {\n  constructor: Store,\n  clear() {}\n};\n\
-                      module.exports = {\n  parse(text) {\n  },\n  VERSION: '1'\n};\nvar local = {\n  helper() {}\n};\n";
+                      module.exports = {\n  parse(text) {\n  },\n  VERSION: '1'\n};\n";
         assert_eq!(names(&typescript(source)), ["toJSON", "get", "set", "fetch", "css", "clear", "parse"]);
+    }
+
+    #[test]
+    fn methods_of_an_object_bound_to_a_name_are_definitions() {
+        let source = "export const api = {\n  get(path) {\n  },\n  post: (path, body) => {\n  },\n  base: '/'\n};\n\
+                      const Filtering: Feature<any> = {\n  createColumn: <T>(column: T): void => {\n  },\n};\n\
+                      var Utils = {\n  trim: function (s) {\n    return { inner: function () {} };\n  }\n};\n\
+                      const data = {\n  a: 1,\n};\nfunction f() {\n  const local = {\n    helper() {}\n  };\n}\n";
+        assert_eq!(
+            names(&typescript(source)),
+            ["api", "get", "post", "Filtering", "createColumn", "trim", "data", "f"]
+        );
     }
 
     #[test]

@@ -244,6 +244,8 @@ fn flatten(items: &[Definition], container: Option<&str>, language: Language, li
             Kind::Struct | Kind::Class | Kind::Enum | Kind::Trait | Kind::Interface => Some(item.name.clone()),
             // A Go type defined on another (`type intValue int`) has methods like a struct's.
             Kind::TypeAlias if language == Language::Go => Some(item.name.clone()),
+            // An object of methods bound to a name (`var Text = { trim(s) {…} }`): `Text.trim`.
+            Kind::Const | Kind::Variable if !item.children.is_empty() => Some(item.name.clone()),
             // A module's members are top-level names of their own (a Python function's nested
             // functions keep the enclosing container).
             _ => container.map(str::to_string),

@@ -284,6 +284,9 @@ fn javascript_calls() {
     // A JSX element of a default-imported component.
     assert_eq!(callers(&graph, "Button", None), ["src/App.jsx:6 App::render [exact]"]);
     assert_eq!(callers(&graph, "save", None), ["src/App.jsx:6 App::render [exact]"]);
+    // The functions of an object bound to a name are its methods (`Text.trim`), not free functions.
+    assert_eq!(callers(&graph, "Text.trim", None), ["src/text.js:6 Text::shout [likely]"]);
+    assert_eq!(callers(&graph, "Text.shout", None), ["src/text.js:11 label [likely]"]);
 }
 
 #[test]

@@ -69,9 +69,26 @@ impl Kind {
         }
     }
 
-    /// Whether functions declared directly inside this kind are its methods.
+    /// Whether this is a function of some sort: a free function, a method or a constructor.
+    pub(crate) fn is_function(self) -> bool {
+        matches!(self, Kind::Function | Kind::Method | Kind::Constructor)
+    }
+
+    /// Whether functions declared directly inside this kind are its methods. A constant or
+    /// variable has functions inside only as an object of methods bound to it (JavaScript's `var
+    /// Utils = { trim: function (s) {…} }`), called as `Utils.trim`.
     pub(crate) fn owns_methods(self) -> bool {
-        matches!(self, Kind::Class | Kind::Struct | Kind::Enum | Kind::Trait | Kind::Interface | Kind::Impl)
+        matches!(
+            self,
+            Kind::Class
+                | Kind::Struct
+                | Kind::Enum
+                | Kind::Trait
+                | Kind::Interface
+                | Kind::Impl
+                | Kind::Const
+                | Kind::Variable
+        )
     }
 }
 

@@ -2,8 +2,9 @@
 //! line per definition, `L<start>-<end>` spans (`L<n>` for one line), two spaces per nesting level.
 //! A type's consecutive fields share one line, and so do a run of same-named functions (overloads,
 //! a property's getter and setter), a run of constants (or variables) declared alike, and a run of
-//! re-exports from modules of one directory. When part of the file was not outlined from a syntax
-//! tree, the first line says which lines.
+//! re-exports from modules of one directory; a trait impl, and a JavaScript/TypeScript object of
+//! methods bound to a name, name their members on their own line. When part of the file was not
+//! outlined from a syntax tree, the first line says which lines.
 
 use std::collections::HashSet;
 use std::fmt::Write;
@@ -140,19 +141,23 @@ impl View {
         }
     }
 
-    /// An impl of a trait on one line with its members: the trait fixes the methods' signatures,
-    /// so they are named (`fn` is understood); associated types and constants keep theirs in
-    /// the signatures view (`type Output = io::Result<()>` is what the impl decides).
-    fn trait_impl(self, implementation: &Definition) -> String {
-        let members: Vec<String> = implementation
+    /// A definition on one line with its members (see [`names_members`]). An impl's trait fixes
+    /// the methods' signatures, so they are named (`fn` is understood); associated types and
+    /// constants keep theirs in the signatures view (`type Output = io::Result<()>` is what the
+    /// impl decides). An object's methods are named too: their lines are the object's.
+    fn named_members(self, owner: &Definition) -> String {
+        let mut members: Vec<String> = owner
             .children
             .iter()
-            .map(|member| match member.kind {
-                Kind::Method | Kind::Function | Kind::Constructor => member.name.clone(),
-                _ => self.head(member),
-            })
+            .map(|member| if member.kind.is_function() { member.name.clone() } else { self.head(member) })
             .collect();
-        format!("{} {{ {} }}", self.head(implementation), members.join("; "))
+        // An object's methods read as a list (`{ createColumn, createTable }`), like a type's
+        // fields, a getter and its setter named once; an impl's members may be signatures.
+        let separator = if owner.kind == Kind::Impl { "; " } else { ", " };
+        if owner.kind != Kind::Impl {
+            members.dedup();
+        }
+        format!("{} {{ {} }}", self.head(owner), members.join(separator))
     }
 
     /// One line for a run of fields: their signatures, or their names after `fields`.
@@ -285,8 +290,8 @@ fn push_level(file: &[Definition], definitions: &[Definition], depth: usize, vie
             rest = after;
             continue;
         }
-        if implements_trait(first) {
-            push_line(depth, span(first.start_line, first.end_line), &view.trait_impl(first), out);
+        if names_members(first) {
+            push_line(depth, span(first.start_line, first.end_line), &view.named_members(first), out);
         } else if let Some(run) = leading_fields(first) {
             let (fields, members) = first.children.split_at(run);
             push_line(depth, span(first.start_line, first.end_line), &view.with_fields(first, fields), out);
@@ -391,12 +396,12 @@ fn same_shaped(definitions: &[Definition]) -> Option<(usize, Shape<'_>)> {
 /// API whose signature is what a reader needs, so it stays on a line of its own.
 fn constant_run(definitions: &[Definition]) -> Option<(usize, Shape<'_>)> {
     let first = definitions.first().filter(|first| matches!(first.kind, Kind::Const | Kind::Variable))?;
-    let first_shape = shape_of(first).filter(|shape| !is_function(shape))?;
+    let first_shape = shape_of(first).filter(|shape| !declares_function(shape))?;
     let run = 1 + definitions[1..]
         .iter()
         .take_while(|next| {
             next.kind == first.kind
-                && shape_of(next).is_some_and(|shape| shape.before == first_shape.before && !is_function(&shape))
+                && shape_of(next).is_some_and(|shape| shape.before == first_shape.before && !declares_function(&shape))
         })
         .count();
     (run >= 2).then_some((run, first_shape))
@@ -404,7 +409,7 @@ fn constant_run(definitions: &[Definition]) -> Option<(usize, Shape<'_>)> {
 
 /// Whether what follows a constant's name declares a function: an arrow, or a type that is a
 /// call signature (`: (url: string)`, `: <A>(a: A)`).
-fn is_function(shape: &Shape) -> bool {
+fn declares_function(shape: &Shape) -> bool {
     let after = shape.after.trim_start();
     after.contains("=>") || after.strip_prefix(':').is_some_and(|tail| tail.trim_start().starts_with(['(', '<', '{']))
 }
@@ -430,10 +435,14 @@ fn interleaved(file: &[Definition], run: &[Definition]) -> bool {
     false
 }
 
-/// A Rust `impl Trait for Type` with members, none of which has members of its own.
-fn implements_trait(definition: &Definition) -> bool {
-    definition.kind == Kind::Impl
-        && definition.name.contains(" for ")
+/// Whether a definition's members are named on its own line: those of a Rust `impl Trait for
+/// Type`, and the methods of an object bound to a constant or variable in JavaScript or
+/// TypeScript (`export const ColumnFiltering: TableFeature = { createColumn: …, … }`, often a
+/// type's implementation too), when none has members of its own. Only such an object gives a
+/// constant or variable members; no other language's rules nest anything under one.
+fn names_members(definition: &Definition) -> bool {
+    let trait_impl = definition.kind == Kind::Impl && definition.name.contains(" for ");
+    (trait_impl || matches!(definition.kind, Kind::Const | Kind::Variable))
         && !definition.children.is_empty()
         && definition.children.iter().all(|member| member.children.is_empty())
 }
@@ -450,9 +459,7 @@ fn leading_fields(definition: &Definition) -> Option<usize> {
 
 /// How many definitions from the first are functions of its kind and name with nothing nested.
 fn same_named_functions(definitions: &[Definition]) -> usize {
-    let Some(first) =
-        definitions.first().filter(|first| matches!(first.kind, Kind::Function | Kind::Method | Kind::Constructor))
-    else {
+    let Some(first) = definitions.first().filter(|first| first.kind.is_function()) else {
         return 0;
     };
     definitions

@@ -190,7 +190,9 @@ fn javascript_universal_module_factories() {
 /// Methods mixed into a prototype or an object at module level (`_.extend(Model.prototype, {
 /// toJSON: function … })`, `jQuery.fn.extend({ … })`), or given to one in an object
 /// (`Store.prototype = { get: function … }`, `module.exports = { parse(text) {…} }`), are that
-/// type's API: listed as its methods. A merge of values, and a mixin inside a function, are not.
+/// type's API: listed as its methods. So are the functions of an object bound to a name (a
+/// namespace, `var Utils = { trim: function … }`), named on its line. A merge of values, a mixin
+/// inside a function and an object without functions are not.
 #[test]
 fn javascript_methods_mixed_into_prototypes() {
     let views = check(
@@ -210,9 +212,25 @@ fn javascript_methods_mixed_into_prototypes() {
             "Store.fn",
             "clear",
             "parse",
+            "Utils",
+            "trim",
+            "pad",
+            "width",
         ],
     );
-    views.hides(&["idAttribute", "version", "timeout", "helper", "settings", "constructor", "VERSION"]);
+    views.hides(&[
+        "idAttribute",
+        "version",
+        "timeout",
+        "helper",
+        "settings",
+        "constructor",
+        "VERSION",
+        "separator",
+        "defaults",
+    ]);
+    // A getter and its setter are one name.
+    views.signature_lines_contain(&["L75-89 var Utils { trim, pad, width }"]);
     views.signature_lines_contain(&[
         "L5-8 var Model = Backbone.Model = function (attributes, options)",
         "L10-32 _.extend(Model.prototype, Events, {…})",
@@ -1033,6 +1051,10 @@ fn typescript_large_types_keep_every_name_and_shed_their_detail() {
             "getPageCount",
             "PaginationError",
             "clampPage",
+            "Pagination",
+            "getInitialState",
+            "createTable",
+            "getDefaultOptions",
         ],
     );
     views.signature_lines_contain(&[
@@ -1057,7 +1079,11 @@ fn typescript_large_types_keep_every_name_and_shed_their_detail() {
         // Members written one a line are separated on the head's one line.
         "L71-74 export type PagePosition = { pageIndex: number; isLast: boolean }",
         "L76-79 export const pageOf = (at: { row: number; size: number }): number",
+        // An object of methods (a table feature's hooks) names them on its line; its data is
+        // not listed.
+        "L82-96 export const Pagination: TableFeature { getInitialState, createTable, getDefaultOptions }",
     ]);
+    views.hides(&["defaults"]);
 }
 
 /// A type parameter list with a comment on each parameter reads as one line without the

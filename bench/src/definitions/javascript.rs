@@ -1,6 +1,6 @@
 //! Line tests of the JavaScript forms the scan counts beyond declarations: modules wrapped in a
 //! function, functions bound to names or assigned to properties, and objects of methods mixed
-//! into a type. Each reads one line of code (strings emptied, comments dropped) or, where a
+//! into a type or bound to a name. Each reads one line of code (strings emptied, comments dropped) or, where a
 //! quoted name matters, the line as written.
 
 use super::js_identifier;
@@ -28,12 +28,12 @@ pub(super) fn opens_module(code: &str) -> bool {
     (called || factory || amd) && opens_block(code)
 }
 
-/// Whether a line at the module's level gives a type an object of methods, the object left open:
-/// by a call (`_.extend(Model.prototype, Events, {`, `jQuery.fn.extend( {`,
-/// `Object.assign(Store.prototype, {`) or by assigning it (`Store.fn = Store.prototype = {`,
-/// `module.exports = {`).
+/// Whether a line at the module's level gives a type or a name an object of methods, the object
+/// left open: by a call (`_.extend(Model.prototype, Events, {`, `jQuery.fn.extend( {`,
+/// `Object.assign(Store.prototype, {`), by assigning it (`Store.fn = Store.prototype = {`,
+/// `module.exports = {`) or by binding it (`export const api = {`).
 pub(super) fn opens_mixin(code: &str) -> bool {
-    opens_block(code) && (mixes_in_by_call(code) || gives_object(code))
+    opens_block(code) && (mixes_in_by_call(code) || gives_object(code) || binds_object(code))
 }
 
 fn mixes_in_by_call(code: &str) -> bool {
@@ -100,8 +100,23 @@ pub(super) fn declared_function(code: &str) -> Option<&str> {
 /// The name a `var` or `let` binds to a function value, and the value: `var f = function`,
 /// `export let g = (a) => …`, `let h: Handler = async () => {`, `var i = (function i(x) {`.
 pub(super) fn bound_function(code: &str) -> Option<(&str, &str)> {
+    let (keyword, name, value) = binding(code)?;
+    (keyword != "const" && function_value(value)).then_some((name, value))
+}
+
+/// Whether a line binds a name to an object literal left open, whose function-valued
+/// properties are its methods: `export const api = {`, `var Utils = {`, `const ColumnFiltering:
+/// TableFeature = {`.
+fn binds_object(code: &str) -> bool {
+    binding(code).is_some_and(|(_, _, value)| value.trim_end() == "{")
+}
+
+/// A `const`, `let` or `var` binding of one name: its keyword, name and value, past a type
+/// annotation and any alias assigned with it (`var Model = Backbone.Model = function (a) {`).
+fn binding(code: &str) -> Option<(&str, &str, &str)> {
     let rest = code.trim_start().trim_start_matches("export ").trim_start_matches("declare ");
-    let rest = rest.strip_prefix("var ").or_else(|| rest.strip_prefix("let "))?.trim_start();
+    let keyword = ["const", "let", "var"].into_iter().find(|keyword| starts_with_word(rest, &[keyword]))?;
+    let rest = rest[keyword.len()..].trim_start();
     let name = js_identifier(rest)?;
     let after = rest[name.len()..].trim_start();
     // A type annotation runs to the ` = ` (an arrow type's `=>` is no assignment).
@@ -109,14 +124,13 @@ pub(super) fn bound_function(code: &str) -> Option<(&str, &str)> {
         Some(typed) => typed.split_once(" = ")?.1,
         None => after.strip_prefix('=').filter(|value| !value.starts_with(['=', '>']))?,
     };
-    // An alias assigned with it: `var Model = Backbone.Model = function (attributes) {`.
     let mut value = value.trim_start();
     while let Some((target, rest)) = value.split_once(" = ")
-        && target.split('.').all(|part| js_identifier(part) == Some(part))
+        && is_path(target)
     {
         value = rest.trim_start();
     }
-    function_value(value).then_some((name, value))
+    Some((keyword, name, value))
 }
 
 /// The property a function or class is assigned to, and the value: `res.send = function
@@ -146,15 +160,23 @@ pub(super) fn function_value(value: &str) -> bool {
     }
 }
 
-/// Whether `value` starts with an arrow function's parameters and its `=>`.
+/// Whether `value` starts with an arrow function's parameters and its `=>`, after TypeScript's
+/// type parameters if any (`<T>(column: T): void => {`).
 fn arrow_function(value: &str) -> bool {
     let value = match value.strip_prefix("async") {
         Some(rest) if rest.starts_with([' ', '(']) => rest.trim_start(),
         _ => value,
     };
+    let value = match value.strip_prefix('<') {
+        Some(_) => match after_closing(value, '<', '>') {
+            Some(rest) => rest.trim_start(),
+            None => return false,
+        },
+        None => value,
+    };
     let rest = match js_identifier(value) {
         Some(name) => &value[name.len()..],
-        None if value.starts_with('(') => match after_parentheses(value) {
+        None if value.starts_with('(') => match after_closing(value, '(', ')') {
             Some(rest) => rest,
             None => return false,
         },
@@ -164,13 +186,15 @@ fn arrow_function(value: &str) -> bool {
     rest.starts_with("=>") || (rest.starts_with(':') && rest.contains("=>"))
 }
 
-/// What follows the parenthesis that closes the one `text` starts with, on this line.
-fn after_parentheses(text: &str) -> Option<&str> {
+/// What follows the bracket (`open`) that closes the one `text` starts with, on this line. The
+/// `>` of an arrow (`<T extends () => void>`) closes nothing.
+fn after_closing(text: &str, open: char, close: char) -> Option<&str> {
     let mut depth = 0usize;
     for (at, c) in text.char_indices() {
         match c {
-            '(' => depth += 1,
-            ')' => {
+            _ if c == open => depth += 1,
+            '>' if text[..at].ends_with('=') => {}
+            _ if c == close => {
                 depth -= 1;
                 if depth == 0 {
                     return Some(&text[at + 1..]);
@@ -205,7 +229,7 @@ pub(super) fn requires(code: &str) -> bool {
         return false;
     };
     let call = &code[at + "= require".len()..];
-    after_parentheses(call).is_some_and(|rest| rest.trim().trim_end_matches(';').is_empty())
+    after_closing(call, '(', ')').is_some_and(|rest| rest.trim().trim_end_matches(';').is_empty())
 }
 
 /// Whether `text` starts with one of `words` as a whole word (`function (`, `function*`, not
@@ -223,9 +247,15 @@ mod tests {
 
     #[test]
     fn function_values_are_told_from_calls_that_take_one() {
-        for value in
-            ["function (a) {", "async function () {", "x => x", "async (a) => {", "(a, b): T => a", "(function f() {"]
-        {
+        for value in [
+            "function (a) {",
+            "async function () {",
+            "x => x",
+            "async (a) => {",
+            "(a, b): T => a",
+            "(function f() {",
+            "<T>(a: T): void => {",
+        ] {
             assert!(function_value(value), "{value}");
         }
         for value in

@@ -69,3 +69,23 @@ module.exports = {
   },
   VERSION: '1.0.0'
 };
+
+// A namespace: an object of functions bound to a name. Its data is not listed, nor an object
+// without functions.
+var Utils = {
+  trim: function (text) {
+    return text.replace(/^\s+|\s+$/g, '');
+  },
+  pad(text, width) {
+    return text + ' '.repeat(width - text.length);
+  },
+  get width() {
+    return this._width;
+  },
+  set width(value) {
+    this._width = value;
+  },
+  separator: ','
+};
+
+var defaults = { retries: 3 };

@@ -77,3 +77,22 @@ export const pageOf = (at: {
   row: number
   size: number
 }): number => Math.floor(at.row / at.size)
+
+/** The pagination feature: hooks the table calls as it builds its columns and itself. */
+export const Pagination: TableFeature = {
+  getInitialState: (state): PaginationState => {
+    return { pageIndex: 0, pageSize: 10, ...state }
+  },
+
+  createTable: <TData extends RowData>(table: Table<TData>): void => {
+    table.setPageIndex = updater => table.setState(old => ({ ...old, pageIndex: updater }))
+  },
+
+  getDefaultOptions(table) {
+    return { onPaginationChange: makeStateUpdater('pagination', table) }
+  },
+
+  defaults: { pageSize: 10 },
+}
+
+export const defaultPageSizes = { small: 10, large: 50 }

@@ -35,7 +35,12 @@ pub(super) static SPEC: Spec = Spec {
         Rule::new("module", Kind::Module).members("body"),
         // A function value's body is walked as a declared function's is; lodash binds its
         // factory in parentheses (`var runInContext = (function runInContext(context) { … })`).
-        Rule::classify("variable_declarator", declarator).head_end(&["value"]).body(function_value_body),
+        // An object of methods bound to a name (`export const api = { get(path) {…} }`, `var
+        // Utils = { trim: function (s) {…} }`) has them as its members.
+        Rule::classify("variable_declarator", declarator)
+            .head_end(&["value"])
+            .body(function_value_body)
+            .head_members(bound_methods),
         // CommonJS and prototype APIs: `res.send = function send(body) {…}`, `exports.parse =
         // (text) => …`, `Router.prototype.route = function (path) {…}`, and an alias assigned
         // with it (`res.contentType = res.type = function contentType(type) {…}`); CommonJS's
@@ -119,16 +124,25 @@ fn value_body(value: Node) -> Option<Node> {
 }
 
 /// `const f = (…) => …` (with any keyword) is a function; another `const` is a constant; a
-/// `let`/`var` of another value is not outlined.
+/// `let`/`var` of an object of methods is a variable (a namespace: `var Utils = { … }`), and of
+/// another value is not outlined.
 fn declarator(node: Node, source: &str) -> Option<Kind> {
     let value = node.child_by_field_name("value").map(assigned_value);
     if value.is_some_and(|value| FUNCTION_VALUES.contains(&value.kind())) {
         return Some(Kind::Function);
     }
     // Destructuring (`const { a, b } = obj`) binds several names: not one outline entry.
-    let keyword = node.parent()?.child(0)?;
-    let named = node.child_by_field_name("name").is_some_and(|name| name.kind() == "identifier");
-    (named && node_text(keyword, source) == "const").then_some(Kind::Const)
+    node.child_by_field_name("name").filter(|name| name.kind() == "identifier")?;
+    match node_text(node.parent()?.child(0)?, source) {
+        "const" => Some(Kind::Const),
+        _ => (!bound_methods(node).is_empty()).then_some(Kind::Variable),
+    }
+}
+
+/// The object literal of methods a declarator binds (`const api = { get(path) {…} }`), when it
+/// holds a function and is not a list of names.
+fn bound_methods(declarator: Node) -> Vec<Node> {
+    object_of_methods(declarator.child_by_field_name("value")).into_iter().collect()
 }
 
 /// The value an expression comes to through aliases assigned with it, parentheses and type
@@ -348,11 +362,12 @@ fn assigned_name(node: Node, source: &str) -> Option<String> {
 /// The object literal of methods an assignment gives (`Store.prototype = { get: function … }`,
 /// `jQuery.fn = jQuery.prototype = { … }`), when it holds a function and is not an export list.
 fn assigned_methods(assignment: Node) -> Vec<Node> {
-    let value = assignment.child_by_field_name("right").map(assigned_value);
-    value
-        .filter(|value| value.kind() == "object" && !names_only(*value) && holds_function(*value))
-        .into_iter()
-        .collect()
+    object_of_methods(assignment.child_by_field_name("right")).into_iter().collect()
+}
+
+/// The object literal `value` comes to, when it holds a function and is not a list of names.
+fn object_of_methods(value: Option<Node>) -> Option<Node> {
+    value.map(assigned_value).filter(|value| value.kind() == "object" && !names_only(*value) && holds_function(*value))
 }
 
 /// An object literal that only names values (`{ parse, stringify, Parser: parser.Parser }`): an

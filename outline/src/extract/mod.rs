@@ -258,9 +258,10 @@ pub(crate) struct Rule {
     /// parentheses or after an alias: `var f = (function () {…})`): tried before `head_end` for
     /// where the head ends, and before `members` for the members.
     pub body: Option<Body>,
-    /// Member lists written in the head rather than the body (a TypeScript class's base given a
-    /// type literal: `extends TaggedError("E")<{ reason: string }>`): walked as members before
-    /// the body's, and shown as `{…}` in the head, which would otherwise run them together.
+    /// Member lists found outside the body: written in the head (a TypeScript class's base given a
+    /// type literal: `extends TaggedError("E")<{ reason: string }>`), shown there as `{…}`,
+    /// which would otherwise run them together; or given as the value (an object of methods bound
+    /// to a name, after the head). Walked as members before the body's.
     pub head_members: Option<HeadMembers>,
     /// Also keep the text after the body (C's `typedef struct {…} name`).
     pub keep_tail: bool,
@@ -778,8 +779,10 @@ impl<'s> Walker<'s> {
                 Some(Prefix::Nothing) | None => {}
             }
         }
-        // Only a small node can collapse to a short line; a huge table is not even looked at.
-        if matches!(kind, Kind::Const | Kind::Variable) && node.byte_range().len() <= 4 * SHORT_VALUE {
+        // Only a small node can collapse to a short line; a huge table is not even looked at. An
+        // object of methods is not a value to show: its methods are listed as its members.
+        let valued = matches!(kind, Kind::Const | Kind::Variable) && self.head_members.is_empty();
+        if valued && node.byte_range().len() <= 4 * SHORT_VALUE {
             let mut whole = head.clone();
             self.push_split(&mut whole, node, node.byte_range());
             let whole = whole.line();
