@@ -264,7 +264,8 @@ fn javascript_module_factory_functions() {
     // A function value bound to a name is a factory's local, like its variables.
     views.hides(&["invokeFunc", "trailingEdge", "debounced", "define", "alias", "isArray", "n1", "n9"]);
     views.signature_lines_contain(&[
-        "L16-121 var runInContext = (function runInContext(context)",
+        // Without the parentheses the function is wrapped in, which close after its body.
+        "L16-121 var runInContext = function runInContext(context)",
         "  L38-54 function debounce(func, wait, options)",
     ]);
 }

@@ -812,7 +812,13 @@ impl<'s> Walker<'s> {
                 self.push_code(&mut head, Role::Tail, node, shortest.byte_range());
                 head.push(Role::Tail, &format!(" (+{} more)", overloads.len() - 1));
             }
-            _ => self.push_code(&mut head, Role::Tail, node, core_end..head_end),
+            _ => {
+                // The parentheses a value is wrapped in open in the head and close after the body
+                // (`var runInContext = (function runInContext(context) {…})`): left out.
+                let wrapper = wrapper_parentheses(self.source, core_end..head_end);
+                self.push_code(&mut head, Role::Tail, node, core_end..wrapper.start);
+                self.push_code(&mut head, Role::Tail, node, wrapper.end..head_end);
+            }
         }
         if rule.keep_tail
             && let Some(body) = body
@@ -1173,9 +1179,32 @@ fn without_receiver(signature: &str) -> String {
     signature.to_string()
 }
 
+/// The opening parentheses in `range` of `source` that wrap an assigned value, when the range
+/// leaves them open: the `(` of ` = (function f(a) ` or ` = ((`, with the spaces after them. An
+/// empty range at the end when there are none.
+fn wrapper_parentheses(source: &str, range: Range<usize>) -> Range<usize> {
+    let none = range.end..range.end;
+    let Some(text) = source.get(range.clone()) else { return none };
+    let unclosed = text.matches('(').count().saturating_sub(text.matches(')').count());
+    let Some(assigned) = text.find('=').filter(|_| unclosed > 0) else { return none };
+    let value = &text[assigned + 1..];
+    let start = assigned + 1 + (value.len() - value.trim_start().len());
+    let mut end = start;
+    let mut opened = 0;
+    for c in text[start..].chars() {
+        match c {
+            '(' if opened < unclosed => opened += 1,
+            c if c.is_whitespace() && opened > 0 => {}
+            _ => break,
+        }
+        end += c.len_utf8();
+    }
+    if opened == 0 { none } else { range.start + start..range.start + end }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::abridged;
+    use super::{abridged, wrapper_parentheses};
 
     #[test]
     fn long_type_lists_read_as_their_first() {
@@ -1197,5 +1226,18 @@ mod tests {
         );
         assert_eq!(abridged("<A, B, C>"), None);
         assert_eq!(abridged("<TQueryFnData, TError>"), None);
+    }
+
+    #[test]
+    fn parentheses_wrapping_a_value_are_found_only_when_left_open() {
+        let wrapped = |head: &str| {
+            let range = wrapper_parentheses(head, 0..head.len());
+            (head[..range.start].to_string() + &head[range.end..]).trim_end().to_string()
+        };
+        assert_eq!(wrapped("f = (function f(a) "), "f = function f(a)");
+        assert_eq!(wrapped("struct: S = ( (<A>(self: A) "), "struct: S = <A>(self: A)");
+        assert_eq!(wrapped("f = function (a = \"(\") "), "f = function (a = \"(\")");
+        assert_eq!(wrapped("g = (a) => "), "g = (a) =>");
+        assert_eq!(wrapped("render(props) "), "render(props)");
     }
 }
