@@ -475,7 +475,8 @@ pub fn typescript(source: &str) -> Vec<Expected> {
         let mut words = code.split_whitespace().skip_while(|word| MODIFIERS.contains(word) || continued);
         match (context, module_level, words.next()) {
             (_, true, Some(keyword)) if KEYWORDS.contains(&keyword) && starts_statement => {
-                let name = words.next().and_then(js_identifier);
+                // A generator may be written `function *gen()`.
+                let name = words.next().and_then(|word| js_identifier(word.trim_start_matches('*')));
                 // `const fs = require("fs")` is an import, which the views show as one.
                 if let Some(name) = name.filter(|_| !javascript::requires(&code)) {
                     found.push(expected(name));
@@ -824,6 +825,13 @@ mod tests {
                       Store.fn = Store.prototype = {\n  constructor: Store,\n  clear() {}\n};\n\
                       module.exports = {\n  parse(text) {\n  },\n  VERSION: '1'\n};\n";
         assert_eq!(names(&typescript(source)), ["toJSON", "get", "set", "fetch", "css", "clear", "parse"]);
+    }
+
+    #[test]
+    fn generators_and_accessors_are_definitions() {
+        let source = "function *gen() {\n}\nexport const o = {\n  get size() {\n  },\n  set size(v) {\n  },\n  \
+                      *items() {\n  },\n  async *more() {\n  },\n  getter() {\n  },\n};\n";
+        assert_eq!(names(&typescript(source)), ["gen", "o", "size", "size", "items", "more", "getter"]);
     }
 
     #[test]

@@ -216,6 +216,7 @@ fn javascript_methods_mixed_into_prototypes() {
             "trim",
             "pad",
             "width",
+            "escape",
         ],
     );
     views.hides(&[
@@ -229,8 +230,8 @@ fn javascript_methods_mixed_into_prototypes() {
         "separator",
         "defaults",
     ]);
-    // A getter and its setter are one name.
-    views.signature_lines_contain(&["L75-89 var Utils { trim, pad, width }"]);
+    // A getter and its setter are one name; a quoted name is the name.
+    views.signature_lines_contain(&["L75-92 var Utils { trim, pad, width, escape }"]);
     views.signature_lines_contain(&[
         "L5-8 var Model = Backbone.Model = function (attributes, options)",
         "L10-32 _.extend(Model.prototype, Events, {…})",

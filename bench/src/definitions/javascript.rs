@@ -64,10 +64,14 @@ fn is_path(text: &str) -> bool {
 }
 
 /// The name of a function-valued property on a line of a mixed-in object: `save: function (`,
-/// `'get': function (`, `fetch: async (options) =>`, `set(key, val) {`.
+/// `'get': function (`, `fetch: async (options) =>`, `set(key, val) {`, and of an accessor or a
+/// generator: `get size() {`, `*items() {`, `async *more() {`.
 pub(super) fn mixin_member(line: &str) -> Option<&str> {
     let rest = line.trim_start();
     let rest = rest.strip_prefix("async ").unwrap_or(rest);
+    let rest = rest.strip_prefix('*').unwrap_or(rest).trim_start();
+    let accessor = ["get ", "set "].iter().find_map(|keyword| rest.strip_prefix(keyword));
+    let rest = accessor.filter(|name| js_identifier(name).is_some()).unwrap_or(rest);
     let (name, after) = match rest.chars().next()? {
         quote @ ('\'' | '"') => {
             let end = rest[1..].find(quote)? + 1;

@@ -85,6 +85,9 @@ var Utils = {
   set width(value) {
     this._width = value;
   },
+  'escape'(text) {
+    return text.replace(/[<>&]/g, '');
+  },
   separator: ','
 };
 

@@ -18,7 +18,7 @@ pub(super) static SPEC: Spec = Spec {
         Rule::new("function_signature", Kind::Function).whole(),
         Rule::new("class_declaration", Kind::Class).members("body").head_members(base_type_literals),
         Rule::new("abstract_class_declaration", Kind::Class).members("body").head_members(base_type_literals),
-        Rule::new("method_definition", Kind::Method),
+        Rule::new("method_definition", Kind::Method).named(method_name),
         Rule::new("method_signature", Kind::Method).whole(),
         Rule::new("abstract_method_signature", Kind::Method).whole(),
         // An interface's `new (…): T`: what `new` on a value of the type takes and gives.
@@ -302,8 +302,16 @@ fn function_property(pair: Node, _: &str) -> Option<Kind> {
 
 /// A property's key as it is called (`'save'` is `save`).
 fn property_key(pair: Node, source: &str) -> Option<String> {
-    let key = node_text(pair.child_by_field_name("key")?, source);
-    Some(key.trim_matches(['\'', '"']).to_string())
+    Some(unquoted(node_text(pair.child_by_field_name("key")?, source)))
+}
+
+/// A method's name as it is called (`'get'(key) {…}` is `get`).
+fn method_name(method: Node, source: &str) -> Option<String> {
+    Some(unquoted(node_text(method.child_by_field_name("name")?, source)))
+}
+
+fn unquoted(name: &str) -> String {
+    name.trim_matches(['\'', '"']).to_string()
 }
 
 /// The first function a call passes, out of its parentheses, with its position.
