@@ -115,6 +115,16 @@ impl Lexer {
                 (Some(_), _) => {}
                 (None, Some(Nesting::Template)) => self.in_template_text(c, next, &mut i, &mut out),
                 (None, _) if c == '/' && next == Some('/') && top.is_none() => break,
+                // In JavaScript, a comment inside the line (`var A = /** @class */ (function () {`)
+                // is dropped, not read as a regular expression; one that runs on past it ends the
+                // line's code.
+                (None, _) if self.js && c == '/' && next == Some('*') && top.is_none() => {
+                    let rest: String = chars[i + 2..].iter().collect();
+                    match rest.find("*/") {
+                        Some(end) => i += 2 + rest[..end].chars().count() + 1,
+                        None => break,
+                    }
+                }
                 (None, _) if self.opens_quote(c, &chars, i, &out) => {
                     quote = Some(c);
                     out.push(c);
@@ -400,7 +410,8 @@ pub fn typescript(source: &str) -> Vec<Expected> {
     let mut bodies: Vec<Body> = Vec::new();
     let mut modules: Vec<Module> = Vec::new();
     let mut amd_pending = false;
-    for (number, line) in (1..).zip(source.lines()) {
+    let lines: Vec<&str> = source.lines().collect();
+    for (number, line) in (1..).zip(lines.iter().copied()) {
         if !lexer.in_template() && in_block_comment(line, &mut comment_open) {
             continue;
         }
@@ -444,7 +455,14 @@ pub fn typescript(source: &str) -> Vec<Expected> {
         // An AMD module's dependencies may take lines before its function: `define( [\n "./core",
         // \n], function( jQuery ) {`.
         let amd_function = amd_pending && code.contains("function") && javascript::opens_block(&code);
-        let wraps_module = amd_function || (starts_statement && javascript::opens_module(&code));
+        // A class compiled to ES5 (`var Subscriber = (function (_super) {`) is read as a module
+        // whose functions are the file's, kept when it declares a function of the bound name.
+        let compiled_class = starts_statement
+            .then(|| javascript::binds_called_function(&code))
+            .flatten()
+            .filter(|name| javascript::compiled_class(lines.get(number as usize..).unwrap_or_default(), indent, name));
+        let wraps_module =
+            amd_function || compiled_class.is_some() || (starts_statement && javascript::opens_module(&code));
         amd_pending = !wraps_module
             && parens > 0
             && (amd_pending || (starts_statement && code.trim_start().starts_with("define(")));
@@ -474,7 +492,7 @@ pub fn typescript(source: &str) -> Vec<Expected> {
         }
         let mut words = code.split_whitespace().skip_while(|word| MODIFIERS.contains(word) || continued);
         match (context, module_level, words.next()) {
-            (_, true, Some(keyword)) if KEYWORDS.contains(&keyword) && starts_statement => {
+            (_, true, Some(keyword)) if KEYWORDS.contains(&keyword) && starts_statement && compiled_class.is_none() => {
                 // A generator may be written `function *gen()`.
                 let name = words.next().and_then(|word| js_identifier(word.trim_start_matches('*')));
                 // `const fs = require("fs")` is an import, which the views show as one.
@@ -494,7 +512,7 @@ pub fn typescript(source: &str) -> Vec<Expected> {
                     bound = Some((None, value));
                 }
             }
-            (_, true, Some("var" | "let")) if starts_statement => {
+            (_, true, Some("var" | "let")) if starts_statement && compiled_class.is_none() => {
                 if let Some((name, value)) = javascript::bound_function(&code) {
                     bound = Some((Some(expected(name)), value));
                 }
@@ -527,7 +545,8 @@ pub fn typescript(source: &str) -> Vec<Expected> {
         // function () {`) was a universal module's glue: what it declared is not the module's.
         let passes_factory = wraps_module && code.trim_start().starts_with('}');
         while let Some(module) = modules.pop_if(|module| module.depth > lowest) {
-            if passes_factory {
+            let declared = |name: &str| found[module.found..].iter().any(|expected| expected.name == name);
+            if passes_factory || module.declares.as_deref().is_some_and(|name| !declared(name)) {
                 found.truncate(module.found);
             }
         }
@@ -544,7 +563,8 @@ pub fn typescript(source: &str) -> Vec<Expected> {
         if let Some(block) = stack.get_mut(lowest) {
             if wraps_module {
                 *block = Block::Module;
-                modules.push(Module { depth: lowest + 1, found: found.len(), indent: None });
+                let declares = compiled_class.map(str::to_string);
+                modules.push(Module { depth: lowest + 1, found: found.len(), indent: None, declares });
             } else if mixes_in {
                 *block = Block::Mixin;
             }
@@ -579,6 +599,8 @@ struct Module {
     found: usize,
     /// The indentation of its first line, its statements' own.
     indent: Option<usize>,
+    /// The name a compiled class's function must declare for its definitions to count.
+    declares: Option<String>,
 }
 
 /// How many type argument lists a line of TypeScript opens, less those it closes: a `<` right
@@ -825,6 +847,15 @@ mod tests {
                       Store.fn = Store.prototype = {\n  constructor: Store,\n  clear() {}\n};\n\
                       module.exports = {\n  parse(text) {\n  },\n  VERSION: '1'\n};\n";
         assert_eq!(names(&typescript(source)), ["toJSON", "get", "set", "fetch", "css", "clear", "parse"]);
+    }
+
+    #[test]
+    fn a_class_compiled_to_es5_is_read_as_a_module() {
+        let source = "var Subscriber = /** @class */ (function (_super) {\n    __extends(Subscriber, _super);\n    \
+                      function Subscriber(destination) {\n    }\n    Subscriber.prototype.next = function (value) {\n    \
+                      };\n    return Subscriber;\n}(Subscription));\nexport { Subscriber };\n\
+                      var baseCreate = (function () {\n  function object() {}\n  return function (proto) {\n  };\n}());\n";
+        assert_eq!(names(&typescript(source)), ["Subscriber", "next"]);
     }
 
     #[test]

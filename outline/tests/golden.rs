@@ -239,6 +239,30 @@ fn javascript_methods_mixed_into_prototypes() {
     ]);
 }
 
+/// A class compiled to ES5 (`var Subscriber = (function (_super) { function Subscriber(…) {…}
+/// Subscriber.prototype.next = function … }(Subscription))`) lists its constructor and methods;
+/// a closure bound to a name that declares no function of that name keeps its helpers private.
+#[test]
+fn javascript_classes_compiled_to_es5() {
+    let views = check(
+        "javascript/compiled.js",
+        Language::JavaScript,
+        &["Subscriber", "Subscriber.create", "Subscriber.prototype.next", "Subscriber.prototype.unsubscribe"],
+    );
+    views.hides(&["object", "_this", "result"]);
+    views.signature_lines_contain(&[
+        "L8-12 function Subscriber(destination)",
+        "L16-18 Subscriber.prototype.next = function (value)",
+    ]);
+    // A binding with a type keeps its line; an untyped one is the function it declares.
+    let views = check("typescript/compiled.ts", Language::TypeScript, &["Structural", "createThunk"]);
+    views.signature_lines_contain(&[
+        "export const Structural: new <A>(args: Types.Simplify<A>) => {}",
+        "function createThunk<Returned, Arg>(typePrefix: string, payloadCreator: (arg: Arg) => Returned)",
+    ]);
+    views.hides(&["args"]);
+}
+
 /// A function whose body declares ten functions or more is a module built by a call (lodash's
 /// `runInContext`): its function declarations are listed under it. A function with fewer (nine),
 /// a function value the factory binds, and what its functions declare inside, stay detail.

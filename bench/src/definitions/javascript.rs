@@ -108,6 +108,28 @@ pub(super) fn bound_function(code: &str) -> Option<(&str, &str)> {
     (keyword != "const" && function_value(value)).then_some((name, value))
 }
 
+/// The name a line binds, without a type, to what a function it opens returns when called at
+/// once, the function left open: `var Subscriber = (function (_super) {` (a class compiled to
+/// ES5, called where it closes: `}(Subscription));`), `const make = (() => {`.
+pub(super) fn binds_called_function(code: &str) -> Option<&str> {
+    let (_, name, value) = binding(code)?;
+    let typed = code.split_once(name).is_some_and(|(_, after)| after.trim_start().starts_with(':'));
+    (!typed && value.starts_with('(') && function_value(value) && opens_block(code)).then_some(name)
+}
+
+/// Whether the function a [`binds_called_function`] line at `indent` opens is a class compiled to
+/// ES5: it declares a function of the bound name, and its closing line, the next at that
+/// indentation, calls it (`}(Subscription));`). `after` is the lines after the opening one.
+pub(super) fn compiled_class(after: &[&str], indent: usize, name: &str) -> bool {
+    let indent_of = |line: &str| line.len() - line.trim_start().len();
+    let Some(close) = after.iter().position(|line| !line.trim().is_empty() && indent_of(line) <= indent) else {
+        return false;
+    };
+    let declares = after[..close].iter().any(|line| declared_function(line) == Some(name));
+    let closing = after[close].trim_start();
+    declares && closing.strip_prefix('}').is_some_and(calls_after)
+}
+
 /// Whether a line binds a name to an object literal left open, whose function-valued
 /// properties are its methods: `export const api = {`, `var Utils = {`, `const ColumnFiltering:
 /// TableFeature = {`.
@@ -284,6 +306,20 @@ mod tests {
     fn only_a_bare_require_is_an_import() {
         assert!(requires("const fs = require('')") && requires("const fs = require('');"));
         assert!(!requires("const debug = require('')('')") && !requires("const b = require('').b"));
+    }
+
+    #[test]
+    fn a_class_compiled_to_es5_is_told_from_a_bound_factory() {
+        let open = "var Subscriber =  (function (_super) {";
+        assert_eq!(binds_called_function(open), Some("Subscriber"));
+        assert_eq!(binds_called_function("var f = function (a) {"), None);
+        assert_eq!(binds_called_function("export const make =  (() => {"), Some("make"));
+        assert_eq!(binds_called_function("export const S: new () => {} = (function () {"), None);
+        let body = ["    function Subscriber(d) {", "    }", "    return Subscriber;", "}(Subscription));"];
+        assert!(compiled_class(&body, 0, "Subscriber"));
+        assert!(!compiled_class(&body, 0, "Other"));
+        let factory = ["    function Subscriber(d) {", "    }", "});"];
+        assert!(!compiled_class(&factory, 0, "Subscriber"));
     }
 
     #[test]

@@ -201,11 +201,43 @@ fn assigned_function(node: Node, source: &str) -> Option<Kind> {
 /// whole module in one; its functions are the file's. A universal module (moment, jQuery) calls
 /// a wrapper that only decides how to export, passing it the module as a function: `(function
 /// (root, factory) { … })(this, function () { … })`; then that function's body is the module.
+/// So is that of a function called at once to build what a name is bound to, when it declares a
+/// function of that name: a class compiled to ES5 (`var Subscriber = (function (_super) {
+/// function Subscriber(destination) {…} Subscriber.prototype.next = function (value) {…}; return
+/// Subscriber; }(Subscription))`), whose constructor and methods would otherwise not be seen.
 fn invoked_body<'t>(statement: Node<'t>, source: &str) -> Option<Node<'t>> {
-    if statement.kind() != "expression_statement" {
+    match statement.kind() {
+        "expression_statement" => called_body(statement.named_child(0)?, source),
+        "variable_declaration" | "lexical_declaration" => compiled_class_body(statement, source),
+        _ => None,
+    }
+}
+
+/// The body of the function `(function (_super) { function Name(…) {…} … }(Base))` a one-name
+/// declaration binds `Name` to the result of (see [`invoked_body`]). A binding with a type has
+/// its API there (`export const Structural: new <A>(args: …) => {} = (function () {…})()`): it
+/// is outlined as written.
+fn compiled_class_body<'t>(declaration: Node<'t>, source: &str) -> Option<Node<'t>> {
+    let mut cursor = declaration.walk();
+    let mut declarators = declaration.named_children(&mut cursor).filter(|child| child.kind() == "variable_declarator");
+    let declarator = declarators.next().filter(|_| declarators.next().is_none())?;
+    if declarator.child_by_field_name("type").is_some() {
         return None;
     }
-    let mut node = statement.named_child(0)?;
+    let name = node_text(declarator.child_by_field_name("name")?, source);
+    let value = unparenthesized(declarator.child_by_field_name("value")?);
+    let body = called_body(value, source).filter(|_| value.kind() == "call_expression")?;
+    let mut cursor = body.walk();
+    let declares_name = body.named_children(&mut cursor).any(|statement| {
+        statement.kind() == "function_declaration"
+            && statement.child_by_field_name("name").is_some_and(|declared| node_text(declared, source) == name)
+    });
+    declares_name.then_some(body)
+}
+
+/// The body of the function `expression` calls at once, if it does (see [`invoked_body`]).
+fn called_body<'t>(expression: Node<'t>, source: &str) -> Option<Node<'t>> {
+    let mut node = expression;
     loop {
         node = match node.kind() {
             "parenthesized_expression" => node.named_child(0)?,
@@ -237,11 +269,12 @@ fn module_level(statement: Node, source: &str) -> bool {
     let Some(parent) = statement.parent() else {
         return false;
     };
-    if parent.kind() == "program" {
+    if parent.kind() == "program" || (parent.kind() == "export_statement" && module_level(parent, source)) {
         return true;
     }
+    let statement_kinds = ["expression_statement", "variable_declaration", "lexical_declaration"];
     let mut wrapper = parent.parent();
-    while let Some(node) = wrapper.filter(|node| node.kind() != "expression_statement") {
+    while let Some(node) = wrapper.filter(|node| !statement_kinds.contains(&node.kind())) {
         wrapper = node.parent();
     }
     wrapper.is_some_and(|wrapper| invoked_body(wrapper, source) == Some(parent) && module_level(wrapper, source))
