@@ -116,14 +116,13 @@ impl Lexer {
                 (None, Some(Nesting::Template)) => self.in_template_text(c, next, &mut i, &mut out),
                 (None, _) if c == '/' && next == Some('/') && top.is_none() => break,
                 // In JavaScript, a comment inside the line (`var A = /** @class */ (function () {`)
-                // is dropped, not read as a regular expression; one that runs on past it ends the
-                // line's code.
-                (None, _) if self.js && c == '/' && next == Some('*') && top.is_none() => {
+                // is dropped, not read as a regular expression. Without its `*/` on the line, the
+                // `/*` may be a regular expression's (`/^\/*$/`): read as before.
+                (None, _)
+                    if self.js && c == '/' && next == Some('*') && top.is_none() && closes_comment(&chars[i + 2..]) =>
+                {
                     let rest: String = chars[i + 2..].iter().collect();
-                    match rest.find("*/") {
-                        Some(end) => i += 2 + rest[..end].chars().count() + 1,
-                        None => break,
-                    }
+                    i += 2 + rest.find("*/").map_or(0, |end| rest[..end].chars().count()) + 1;
                 }
                 (None, _) if self.opens_quote(c, &chars, i, &out) => {
                     quote = Some(c);
@@ -180,6 +179,11 @@ impl Lexer {
             _ => false,
         }
     }
+}
+
+/// Whether `rest`, the line after a `/*`, closes the comment.
+fn closes_comment(rest: &[char]) -> bool {
+    rest.windows(2).any(|pair| pair == ['*', '/'])
 }
 
 /// Applies a line's braces: a `{` opens the block `next` announced (once; else an opaque one),
@@ -457,10 +461,12 @@ pub fn typescript(source: &str) -> Vec<Expected> {
         let amd_function = amd_pending && code.contains("function") && javascript::opens_block(&code);
         // A class compiled to ES5 (`var Subscriber = (function (_super) {`) is read as a module
         // whose functions are the file's, kept when it declares a function of the bound name.
+        let after = lines.get(number as usize..).unwrap_or_default();
         let compiled_class = starts_statement
             .then(|| javascript::binds_called_function(&code))
             .flatten()
-            .filter(|name| javascript::compiled_class(lines.get(number as usize..).unwrap_or_default(), indent, name));
+            .filter(|(name, wrapped)| javascript::compiled_class(after, indent, name, *wrapped))
+            .map(|(name, _)| name);
         let wraps_module =
             amd_function || compiled_class.is_some() || (starts_statement && javascript::opens_module(&code));
         amd_pending = !wraps_module
@@ -545,8 +551,7 @@ pub fn typescript(source: &str) -> Vec<Expected> {
         // function () {`) was a universal module's glue: what it declared is not the module's.
         let passes_factory = wraps_module && code.trim_start().starts_with('}');
         while let Some(module) = modules.pop_if(|module| module.depth > lowest) {
-            let declared = |name: &str| found[module.found..].iter().any(|expected| expected.name == name);
-            if passes_factory || module.declares.as_deref().is_some_and(|name| !declared(name)) {
+            if passes_factory {
                 found.truncate(module.found);
             }
         }
@@ -563,8 +568,7 @@ pub fn typescript(source: &str) -> Vec<Expected> {
         if let Some(block) = stack.get_mut(lowest) {
             if wraps_module {
                 *block = Block::Module;
-                let declares = compiled_class.map(str::to_string);
-                modules.push(Module { depth: lowest + 1, found: found.len(), indent: None, declares });
+                modules.push(Module { depth: lowest + 1, found: found.len(), indent: None });
             } else if mixes_in {
                 *block = Block::Mixin;
             }
@@ -599,8 +603,6 @@ struct Module {
     found: usize,
     /// The indentation of its first line, its statements' own.
     indent: Option<usize>,
-    /// The name a compiled class's function must declare for its definitions to count.
-    declares: Option<String>,
 }
 
 /// How many type argument lists a line of TypeScript opens, less those it closes: a `<` right
@@ -856,6 +858,13 @@ mod tests {
                       };\n    return Subscriber;\n}(Subscription));\nexport { Subscriber };\n\
                       var baseCreate = (function () {\n  function object() {}\n  return function (proto) {\n  };\n}());\n";
         assert_eq!(names(&typescript(source)), ["Subscriber", "next"]);
+    }
+
+    #[test]
+    fn a_regular_expression_holding_a_comment_opener_keeps_the_line() {
+        let source = "function check(p) { return /^\\/*$/.test(p) ? {a:1} : null; }\nexport function after() {}\n\
+                      var Layout = {\n  area: base\n    * scale(2),\n};\n";
+        assert_eq!(names(&typescript(source)), ["check", "after"]);
     }
 
     #[test]

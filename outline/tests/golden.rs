@@ -1112,6 +1112,23 @@ fn typescript_large_types_keep_every_name_and_shed_their_detail() {
     views.hides(&["defaults"]);
 }
 
+/// A parenthesis in a comment is not a parenthesis of the head: the ones a head leaves out are
+/// those wrapping a value around its body (`var f = (function f(a) {…})`), read from the tree.
+#[test]
+fn a_commented_parenthesis_leaves_the_head_whole() {
+    let rust = "pub fn pairs<I>(i: I) -> u8\nwhere\n    I: Iterator<Item = (u8, u8)>, // see (notes\n{\n    0\n}\n\
+                pub struct Wrapper<T = (u8, u8)> // wraps (things\n{\n    pub inner: T,\n}\n";
+    let text = render_signatures(&outline(Language::Rust, rust));
+    assert!(text.contains("where I: Iterator<Item = (u8, u8)>"), "{text}");
+    assert!(text.contains("pub struct Wrapper<T = (u8, u8)>"), "{text}");
+    let python = "class Foo(Base,  # (see\n          metaclass=(Meta)):\n    pass\n";
+    let text = render_signatures(&outline(Language::Python, python));
+    assert!(text.contains("metaclass=(Meta))"), "{text}");
+    let javascript = "exports.f = (function f(a) {\n  return a;\n});\nvar g = /* c */ ((function g(b) {\n}));\n";
+    let text = render_signatures(&outline(Language::JavaScript, javascript));
+    assert!(text.contains("exports.f = function f(a)") && text.contains("var g = function g(b)"), "{text}");
+}
+
 /// A type parameter list with a comment on each parameter reads as one line without the
 /// comments, and a long union's members are emptied whole, not shown up to a cut.
 #[test]

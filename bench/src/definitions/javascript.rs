@@ -69,9 +69,12 @@ fn is_path(text: &str) -> bool {
 pub(super) fn mixin_member(line: &str) -> Option<&str> {
     let rest = line.trim_start();
     let rest = rest.strip_prefix("async ").unwrap_or(rest);
-    let rest = rest.strip_prefix('*').unwrap_or(rest).trim_start();
+    // A generator or an accessor opens its body on its line; a line continuing an expression
+    // (`  * scale(2),`) does not.
+    let generator = rest.strip_prefix('*').map(str::trim_start).filter(|_| opens_block(line));
+    let rest = generator.unwrap_or(rest);
     let accessor = ["get ", "set "].iter().find_map(|keyword| rest.strip_prefix(keyword));
-    let rest = accessor.filter(|name| js_identifier(name).is_some()).unwrap_or(rest);
+    let rest = accessor.filter(|name| js_identifier(name).is_some() && opens_block(line)).unwrap_or(rest);
     let (name, after) = match rest.chars().next()? {
         quote @ ('\'' | '"') => {
             let end = rest[1..].find(quote)? + 1;
@@ -104,42 +107,73 @@ pub(super) fn declared_function(code: &str) -> Option<&str> {
 /// The name a `var` or `let` binds to a function value, and the value: `var f = function`,
 /// `export let g = (a) => …`, `let h: Handler = async () => {`, `var i = (function i(x) {`.
 pub(super) fn bound_function(code: &str) -> Option<(&str, &str)> {
-    let (keyword, name, value) = binding(code)?;
-    (keyword != "const" && function_value(value)).then_some((name, value))
+    let binding = binding(code)?;
+    (binding.keyword != "const" && function_value(binding.value)).then_some((binding.name, binding.value))
 }
 
 /// The name a line binds, without a type, to what a function it opens returns when called at
 /// once, the function left open: `var Subscriber = (function (_super) {` (a class compiled to
 /// ES5, called where it closes: `}(Subscription));`), `const make = (() => {`.
-pub(super) fn binds_called_function(code: &str) -> Option<&str> {
-    let (_, name, value) = binding(code)?;
-    let typed = code.split_once(name).is_some_and(|(_, after)| after.trim_start().starts_with(':'));
-    (!typed && value.starts_with('(') && function_value(value) && opens_block(code)).then_some(name)
+pub(super) fn binds_called_function(code: &str) -> Option<(&str, usize)> {
+    let binding = binding(code)?;
+    let wrapped = wrapping_parentheses(binding.value)?;
+    (!binding.typed && opens_block(code)).then_some((binding.name, wrapped))
 }
 
-/// Whether the function a [`binds_called_function`] line at `indent` opens is a class compiled to
-/// ES5: it declares a function of the bound name, and its closing line, the next at that
-/// indentation, calls it (`}(Subscription));`). `after` is the lines after the opening one.
-pub(super) fn compiled_class(after: &[&str], indent: usize, name: &str) -> bool {
+/// Whether the function a [`binds_called_function`] line at `indent` opens, inside `wrapped`
+/// parentheses, is a class compiled to ES5: a line at its body's own indentation declares a
+/// function of the bound name, and its closing line (the next at `indent` or less) calls it and
+/// ends the statement (`}(Subscription));`, `})();`). `after` is the lines after the opening one.
+pub(super) fn compiled_class(after: &[&str], indent: usize, name: &str, wrapped: usize) -> bool {
     let indent_of = |line: &str| line.len() - line.trim_start().len();
-    let Some(close) = after.iter().position(|line| !line.trim().is_empty() && indent_of(line) <= indent) else {
+    let written = |line: &str| !line.trim().is_empty();
+    let Some(close) = after.iter().position(|line| written(line) && indent_of(line) <= indent) else {
         return false;
     };
-    let declares = after[..close].iter().any(|line| declared_function(line) == Some(name));
+    let Some(own) = after[..close].iter().find(|line| written(line)).map(|line| indent_of(line)) else {
+        return false;
+    };
+    let declares = after[..close].iter().any(|line| indent_of(line) == own && declared_function(line) == Some(name));
     let closing = after[close].trim_start();
-    declares && closing.strip_prefix('}').is_some_and(calls_after)
+    declares && closing.strip_prefix('}').is_some_and(|rest| closes_with_call(rest, wrapped))
+}
+
+/// Whether what follows a function's closing `}` calls it, closes the `wrapped` parentheses it
+/// was written in, and ends the statement: `(Subscription));`, `)();`, `();`.
+fn closes_with_call(rest: &str, wrapped: usize) -> bool {
+    // The line as written: a comment may follow (`}()); // End of stack`).
+    let rest = rest.split("//").next().unwrap_or(rest);
+    let rest = rest.trim_end().trim_end_matches(';').trim_end();
+    let Some(call) = rest.find('(') else {
+        return false;
+    };
+    let Some(after) = after_closing(&rest[call..], '(', ')') else {
+        return false;
+    };
+    let (before, after) = (&rest[..call], after.trim());
+    let closing = |text: &str| text.chars().all(|c| c == ')');
+    closing(before) && closing(after) && before.len() + after.len() == wrapped
 }
 
 /// Whether a line binds a name to an object literal left open, whose function-valued
 /// properties are its methods: `export const api = {`, `var Utils = {`, `const ColumnFiltering:
 /// TableFeature = {`.
 fn binds_object(code: &str) -> bool {
-    binding(code).is_some_and(|(_, _, value)| value.trim_end() == "{")
+    binding(code).is_some_and(|binding| binding.value.trim_end() == "{")
 }
 
-/// A `const`, `let` or `var` binding of one name: its keyword, name and value, past a type
-/// annotation and any alias assigned with it (`var Model = Backbone.Model = function (a) {`).
-fn binding(code: &str) -> Option<(&str, &str, &str)> {
+/// A `const`, `let` or `var` binding of one name (see [`binding`]).
+struct Binding<'a> {
+    keyword: &'a str,
+    name: &'a str,
+    /// Past a type annotation and any alias assigned with it.
+    value: &'a str,
+    typed: bool,
+}
+
+/// The binding a line starts, if any: `var Model = Backbone.Model = function (a) {` binds `Model`
+/// to `function (a) {`.
+fn binding(code: &str) -> Option<Binding<'_>> {
     let rest = code.trim_start().trim_start_matches("export ").trim_start_matches("declare ");
     let keyword = ["const", "let", "var"].into_iter().find(|keyword| starts_with_word(rest, &[keyword]))?;
     let rest = rest[keyword.len()..].trim_start();
@@ -156,7 +190,7 @@ fn binding(code: &str) -> Option<(&str, &str, &str)> {
     {
         value = rest.trim_start();
     }
-    Some((keyword, name, value))
+    Some(Binding { keyword, name, value, typed: after.starts_with(':') })
 }
 
 /// The property a function or class is assigned to, and the value: `res.send = function
@@ -174,15 +208,20 @@ pub(super) fn assigned_function(code: &str) -> Option<(&str, &str)> {
 /// `(a, b) =>`, `async (a) =>`, `(a): T =>`), or one of those in parentheses. A call that takes
 /// an arrow function (`items.map((x) => x)`) is none.
 pub(super) fn function_value(value: &str) -> bool {
+    wrapping_parentheses(value).is_some()
+}
+
+/// How many parentheses the function `value` starts with is written in (`((function () {` is in
+/// two, `(() => {` in one); `None` when it is no function.
+fn wrapping_parentheses(value: &str) -> Option<usize> {
     let mut value = value.trim_start();
+    let mut wrapped = 0;
     loop {
         if starts_with_word(value, &["function", "async function"]) || arrow_function(value) {
-            return true;
+            return Some(wrapped);
         }
-        match value.strip_prefix('(') {
-            Some(inner) => value = inner.trim_start(),
-            None => return false,
-        }
+        value = value.strip_prefix('(')?.trim_start();
+        wrapped += 1;
     }
 }
 
@@ -281,6 +320,7 @@ mod tests {
             "(a, b): T => a",
             "(function f() {",
             "<T>(a: T): void => {",
+            "<F extends () => void>(f: F) => {",
         ] {
             assert!(function_value(value), "{value}");
         }
@@ -311,15 +351,27 @@ mod tests {
     #[test]
     fn a_class_compiled_to_es5_is_told_from_a_bound_factory() {
         let open = "var Subscriber =  (function (_super) {";
-        assert_eq!(binds_called_function(open), Some("Subscriber"));
-        assert_eq!(binds_called_function("var f = function (a) {"), None);
-        assert_eq!(binds_called_function("export const make =  (() => {"), Some("make"));
+        assert_eq!(binds_called_function(open), Some(("Subscriber", 1)));
+        assert_eq!(binds_called_function("var Foo = function () {"), Some(("Foo", 0)));
+        assert_eq!(binds_called_function("export const make =  (() => {"), Some(("make", 1)));
         assert_eq!(binds_called_function("export const S: new () => {} = (function () {"), None);
         let body = ["    function Subscriber(d) {", "    }", "    return Subscriber;", "}(Subscription));"];
-        assert!(compiled_class(&body, 0, "Subscriber"));
-        assert!(!compiled_class(&body, 0, "Other"));
+        assert!(compiled_class(&body, 0, "Subscriber", 1));
+        let commented = ["    function Stack() {", "    }", "}()); // End of stack"];
+        assert!(compiled_class(&commented, 0, "Stack", 1));
+        assert!(!compiled_class(&body, 0, "Other", 1));
+        // A factory bound in parentheses is not called where it closes.
         let factory = ["    function Subscriber(d) {", "    }", "});"];
-        assert!(!compiled_class(&factory, 0, "Subscriber"));
+        assert!(!compiled_class(&factory, 0, "Subscriber", 1));
+        // What the call gives must be the whole value.
+        for close in ["}()), other = 1;", "})() || Subscriber;", "}(Base);"] {
+            let lines = ["    function Subscriber(d) {", "    }", close];
+            assert!(!compiled_class(&lines, 0, "Subscriber", 1), "{close}");
+        }
+        // Babel's, without parentheses; a function of that name declared deeper does not count.
+        assert!(compiled_class(&["  function Foo() {}", "}();"], 0, "Foo", 0));
+        let deeper = ["  function helper() {", "    function Foo() {}", "  }", "}());"];
+        assert!(!compiled_class(&deeper, 0, "Foo", 1));
     }
 
     #[test]

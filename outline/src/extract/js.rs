@@ -343,8 +343,13 @@ fn method_name(method: Node, source: &str) -> Option<String> {
     Some(unquoted(node_text(method.child_by_field_name("name")?, source)))
 }
 
+/// A name without the quotes it is written in, if any (`'get'` is `get`; `"'"` is `'`).
 fn unquoted(name: &str) -> String {
-    name.trim_matches(['\'', '"']).to_string()
+    let quoted = |quote: char| name.len() >= 2 && name.starts_with(quote) && name.ends_with(quote);
+    match ['\'', '"'].into_iter().any(quoted) {
+        true => name[1..name.len() - 1].to_string(),
+        false => name.to_string(),
+    }
 }
 
 /// The first function a call passes, out of its parentheses, with its position.

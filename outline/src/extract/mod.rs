@@ -799,8 +799,15 @@ impl<'s> Walker<'s> {
             self.push_split(&mut head, node, position..implied.start);
             position = implied.end;
         }
-        self.push_split(&mut head, node, position..named_at);
-        self.push_code(&mut head, Role::Core, node, named_at..core_end);
+        // The parentheses a value is wrapped in open in the head and close after the body
+        // (`var runInContext = (function runInContext(context) {…})`): left out.
+        let wrappers = wrapper_parentheses(node, body, position..head_end);
+        for part in unwrapped(position..named_at, &wrappers) {
+            self.push_split(&mut head, node, part);
+        }
+        for part in unwrapped(named_at..core_end, &wrappers) {
+            self.push_code(&mut head, Role::Core, node, part);
+        }
         // Only a list after the parameters: `const f: {…} = function(a, b) {…}` has its own.
         let overloads = self.spec.overloads.and_then(|overloads| overloads(node)).unwrap_or_default();
         let list = overloads.first().and_then(|first| first.parent()).filter(|list| list.start_byte() >= core_end);
@@ -813,11 +820,9 @@ impl<'s> Walker<'s> {
                 head.push(Role::Tail, &format!(" (+{} more)", overloads.len() - 1));
             }
             _ => {
-                // The parentheses a value is wrapped in open in the head and close after the body
-                // (`var runInContext = (function runInContext(context) {…})`): left out.
-                let wrapper = wrapper_parentheses(self.source, core_end..head_end);
-                self.push_code(&mut head, Role::Tail, node, core_end..wrapper.start);
-                self.push_code(&mut head, Role::Tail, node, wrapper.end..head_end);
+                for part in unwrapped(core_end..head_end, &wrappers) {
+                    self.push_code(&mut head, Role::Tail, node, part);
+                }
             }
         }
         if rule.keep_tail
@@ -1179,32 +1184,37 @@ fn without_receiver(signature: &str) -> String {
     signature.to_string()
 }
 
-/// The opening parentheses in `range` of `source` that wrap an assigned value, when the range
-/// leaves them open: the `(` of ` = (function f(a) ` or ` = ((`, with the spaces after them. An
-/// empty range at the end when there are none.
-fn wrapper_parentheses(source: &str, range: Range<usize>) -> Range<usize> {
-    let none = range.end..range.end;
-    let Some(text) = source.get(range.clone()) else { return none };
-    let unclosed = text.matches('(').count().saturating_sub(text.matches(')').count());
-    let Some(assigned) = text.find('=').filter(|_| unclosed > 0) else { return none };
-    let value = &text[assigned + 1..];
-    let start = assigned + 1 + (value.len() - value.trim_start().len());
-    let mut end = start;
-    let mut opened = 0;
-    for c in text[start..].chars() {
-        match c {
-            '(' if opened < unclosed => opened += 1,
-            c if c.is_whitespace() && opened > 0 => {}
-            _ => break,
-        }
-        end += c.len_utf8();
+/// `range` in parts around the parentheses that open at `wrappers` (see [`wrapper_parentheses`]).
+fn unwrapped(range: Range<usize>, wrappers: &[usize]) -> Vec<Range<usize>> {
+    let mut parts = Vec::new();
+    let mut position = range.start;
+    for &open in wrappers.iter().filter(|open| range.contains(open)) {
+        parts.push(position..open);
+        position = open + 1;
     }
-    if opened == 0 { none } else { range.start + start..range.start + end }
+    parts.push(position..range.end);
+    parts
+}
+
+/// Where the parentheses that hold `body` and open inside `head` start, in order: those of a
+/// value written `(function f(a) {…})`, which close after the body. Read from the tree, so a
+/// parenthesis in a comment or a string is never one.
+fn wrapper_parentheses(node: Node, body: Option<Node>, head: Range<usize>) -> Vec<usize> {
+    let mut opens = Vec::new();
+    let mut current = body.and_then(|body| body.parent());
+    while let Some(enclosing) = current.filter(|enclosing| enclosing.id() != node.id()) {
+        if enclosing.kind() == "parenthesized_expression" && head.contains(&enclosing.start_byte()) {
+            opens.push(enclosing.start_byte());
+        }
+        current = enclosing.parent();
+    }
+    opens.reverse();
+    opens
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{abridged, wrapper_parentheses};
+    use super::abridged;
 
     #[test]
     fn long_type_lists_read_as_their_first() {
@@ -1226,18 +1236,5 @@ mod tests {
         );
         assert_eq!(abridged("<A, B, C>"), None);
         assert_eq!(abridged("<TQueryFnData, TError>"), None);
-    }
-
-    #[test]
-    fn parentheses_wrapping_a_value_are_found_only_when_left_open() {
-        let wrapped = |head: &str| {
-            let range = wrapper_parentheses(head, 0..head.len());
-            (head[..range.start].to_string() + &head[range.end..]).trim_end().to_string()
-        };
-        assert_eq!(wrapped("f = (function f(a) "), "f = function f(a)");
-        assert_eq!(wrapped("struct: S = ( (<A>(self: A) "), "struct: S = <A>(self: A)");
-        assert_eq!(wrapped("f = function (a = \"(\") "), "f = function (a = \"(\")");
-        assert_eq!(wrapped("g = (a) => "), "g = (a) =>");
-        assert_eq!(wrapped("render(props) "), "render(props)");
     }
 }
