@@ -119,10 +119,14 @@ impl Lexer {
                 // is dropped, not read as a regular expression. Without its `*/` on the line, the
                 // `/*` may be a regular expression's (`/^\/*$/`): read as before.
                 (None, _)
-                    if self.js && c == '/' && next == Some('*') && top.is_none() && closes_comment(&chars[i + 2..]) =>
+                    if self.js
+                        && c == '/'
+                        && next == Some('*')
+                        && top.is_none()
+                        && comment_length(&chars[i + 2..]).is_some() =>
                 {
-                    let rest: String = chars[i + 2..].iter().collect();
-                    i += 2 + rest.find("*/").map_or(0, |end| rest[..end].chars().count()) + 1;
+                    // To the comment's closing `/` (the loop steps past it).
+                    i += 2 + comment_length(&chars[i + 2..]).unwrap_or(0) + 1;
                 }
                 (None, _) if self.opens_quote(c, &chars, i, &out) => {
                     quote = Some(c);
@@ -181,9 +185,9 @@ impl Lexer {
     }
 }
 
-/// Whether `rest`, the line after a `/*`, closes the comment.
-fn closes_comment(rest: &[char]) -> bool {
-    rest.windows(2).any(|pair| pair == ['*', '/'])
+/// How many characters of `rest`, the line after a `/*`, the comment holds before its `*/`.
+fn comment_length(rest: &[char]) -> Option<usize> {
+    rest.windows(2).position(|pair| pair == ['*', '/'])
 }
 
 /// Applies a line's braces: a `{` opens the block `next` announced (once; else an opaque one),

@@ -151,13 +151,13 @@ impl View {
             .iter()
             .map(|member| if member.kind.is_function() { member.name.clone() } else { self.head(member) })
             .collect();
-        // An object's methods read as a list (`{ createColumn, createTable }`), like a type's
-        // fields, a getter and its setter named once; an impl's members may be signatures.
-        let separator = if owner.kind == Kind::Impl { "; " } else { ", " };
-        if owner.kind != Kind::Impl {
-            members.dedup();
+        // An impl's members may be signatures; an object's methods read as a list (`{
+        // createColumn, createTable }`), like a type's fields, a getter and its setter named once.
+        if owner.kind == Kind::Impl {
+            return format!("{} {{ {} }}", self.head(owner), members.join("; "));
         }
-        format!("{} {{ {} }}", self.head(owner), members.join(separator))
+        members.dedup();
+        format!("{} {{ {} }}", self.head(owner), members.join(", "))
     }
 
     /// One line for a run of fields: their signatures, or their names after `fields`.

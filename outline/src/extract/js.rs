@@ -140,7 +140,7 @@ fn declarator(node: Node, source: &str) -> Option<Kind> {
 }
 
 /// The object literal of methods a declarator binds (`const api = { get(path) {…} }`), when it
-/// holds a function and is not a list of names.
+/// holds a function.
 fn bound_methods(declarator: Node) -> Vec<Node> {
     object_of_methods(declarator.child_by_field_name("value")).into_iter().collect()
 }
@@ -225,8 +225,9 @@ fn compiled_class_body<'t>(declaration: Node<'t>, source: &str) -> Option<Node<'
         return None;
     }
     let name = node_text(declarator.child_by_field_name("name")?, source);
-    let value = unparenthesized(declarator.child_by_field_name("value")?);
-    let body = called_body(value, source).filter(|_| value.kind() == "call_expression")?;
+    let value = declarator.child_by_field_name("value").map(unparenthesized);
+    let value = value.filter(|value| value.kind() == "call_expression")?;
+    let body = called_body(value, source)?;
     let mut cursor = body.walk();
     let declares_name = body.named_children(&mut cursor).any(|statement| {
         statement.kind() == "function_declaration"
@@ -406,14 +407,15 @@ fn assigned_name(node: Node, source: &str) -> Option<String> {
 }
 
 /// The object literal of methods an assignment gives (`Store.prototype = { get: function … }`,
-/// `jQuery.fn = jQuery.prototype = { … }`), when it holds a function and is not an export list.
+/// `jQuery.fn = jQuery.prototype = { … }`), when it holds a function.
 fn assigned_methods(assignment: Node) -> Vec<Node> {
     object_of_methods(assignment.child_by_field_name("right")).into_iter().collect()
 }
 
-/// The object literal `value` comes to, when it holds a function and is not a list of names.
+/// The object literal `value` comes to, when it holds a function (an export list of names holds
+/// none).
 fn object_of_methods(value: Option<Node>) -> Option<Node> {
-    value.map(assigned_value).filter(|value| value.kind() == "object" && !names_only(*value) && holds_function(*value))
+    value.map(assigned_value).filter(|value| value.kind() == "object" && holds_function(*value))
 }
 
 /// An object literal that only names values (`{ parse, stringify, Parser: parser.Parser }`): an
