@@ -488,6 +488,9 @@ pub fn typescript(source: &str) -> Vec<Expected> {
         {
             found.push(expected(name));
         }
+        if context == Block::Mixin && !continued && javascript::opens_nested_object(&code) {
+            pending = Some(Block::Mixin);
+        }
         if context == Block::Body
             && let Some(body) = bodies.last_mut().filter(|body| body.depth == stack.len())
             && let Some(name) = javascript::declared_function(&code)
@@ -853,6 +856,15 @@ mod tests {
                       Store.fn = Store.prototype = {\n  constructor: Store,\n  clear() {}\n};\n\
                       module.exports = {\n  parse(text) {\n  },\n  VERSION: '1'\n};\n";
         assert_eq!(names(&typescript(source)), ["toJSON", "get", "set", "fetch", "css", "clear", "parse"]);
+    }
+
+    #[test]
+    fn a_default_export_of_methods_and_the_objects_it_nests_are_definitions() {
+        let source = "export default {\n  name: 'Modal',\n  props: {\n    size: {\n      type: String,\n      \
+                      default() {\n      },\n    },\n  },\n  data() {\n  },\n  'computed': {\n    label() {\n    \
+                      },\n  },\n  methods: {\n    close: function () {\n      return { later() {} };\n    },\n  \
+                      },\n  items: [\n    { render() {} },\n  ],\n};\nexport default {\n  name: 'plain',\n};\n";
+        assert_eq!(names(&typescript(source)), ["default", "data", "label", "close"]);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Which lines a syntax tree could not parse, so a view can say where definitions may be missing.
 
-use tree_sitter::Tree;
+use tree_sitter::{Node, Tree};
 
 use crate::text::node_lines;
 use crate::{Language, fallback};
@@ -100,15 +100,28 @@ pub(crate) fn unoutlined_definitions(
     };
     let mut found = Vec::new();
     let mut cursor = root.walk();
-    for statement in root.named_children(&mut cursor).filter(|statement| statement.has_error()) {
+    // When recovery gave up on the file as a whole, the root is the error, and the tokens it
+    // could not place (a broken statement's `export default {`) are in no statement.
+    let broken: Vec<Node> = match root.is_error() {
+        true => vec![root],
+        false => root.named_children(&mut cursor).filter(|statement| statement.has_error()).collect(),
+    };
+    for statement in broken {
         let (first, last) = node_lines(statement, source);
         for (number, text) in (first..=last).zip(source.lines().skip(first as usize - 1)) {
-            if fallback::starts_top_level_definition(language, text) && !covered(number) && !in_comment(number) {
+            let starts = fallback::starts_top_level_definition(language, text) || exports_object(text);
+            if starts && !covered(number) && !in_comment(number) {
                 found.push((number, number));
             }
         }
     }
     found
+}
+
+/// Whether a line opens the object a module exports (`export default {`, `module.exports = {`),
+/// whose methods the outline lists when the statement parses: a Vue component's whole API.
+fn exports_object(line: &str) -> bool {
+    matches!(line.trim_end(), "export default {" | "module.exports = {")
 }
 
 /// Sorts spans and joins those that overlap or touch.
@@ -168,6 +181,18 @@ mod tests {
         let wrapped_tree = tree(Language::JavaScript, wrapped);
         assert!(wrapped_tree.root_node().has_error());
         assert_eq!(unoutlined_definitions(&wrapped_tree, &[], Language::JavaScript, wrapped), [(4, 4)]);
+        // An exported object whose statement broke (a JSX construct the grammar trips over in
+        // a Vue component's `render`) may hold every method of the file.
+        let component = "export default {\n  render(h) {\n    return (];\n  },\n};\n";
+        let component_tree = tree(Language::JavaScript, component);
+        assert!(component_tree.root_node().has_error());
+        assert_eq!(unoutlined_definitions(&component_tree, &[], Language::JavaScript, component), [(1, 1)]);
+        // Recovery may give up on the whole file: the root is the error, and the head it could
+        // not place is in no statement.
+        let lost = "export default {\n  const row = (this.row || []).map(item => {\n";
+        let lost_tree = tree(Language::JavaScript, lost);
+        assert!(lost_tree.root_node().is_error());
+        assert_eq!(unoutlined_definitions(&lost_tree, &[], Language::JavaScript, lost), [(1, 1)]);
         // Other languages are not read this way.
         let c = "#define FOO_H\nstruct device;\nint broken( {\n";
         assert_eq!(unoutlined_definitions(&tree(Language::C, c), &[], Language::C, c), []);

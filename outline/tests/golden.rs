@@ -263,6 +263,24 @@ fn javascript_classes_compiled_to_es5() {
     views.hides(&["args"]);
 }
 
+/// A component or plugin written as an object of methods exported by default (Vue's options API)
+/// lists its methods, and those of the objects it holds (`methods: { … }`, `computed: { … }`);
+/// data properties and what a method's body builds stay detail.
+#[test]
+fn javascript_default_export_of_methods() {
+    let views = check(
+        "javascript/component.js",
+        Language::JavaScript,
+        &["default", "data", "isActive", "id", "handleFocus", "handleHeaderClick", "handleEnterClick", "mounted"],
+    );
+    views.hides(&["componentName", "contentHeight", "inject", "title"]);
+    views.signature_lines_contain(&[
+        "L6-78 export default {…}",
+        "  L50-69 methods: {…}",
+        "    L66-68 handleEnterClick: function ()",
+    ]);
+}
+
 /// A function whose body declares ten functions or more is a module built by a call (lodash's
 /// `runInContext`): its function declarations are listed under it. A function with fewer (nine),
 /// a function value the factory binds, and what its functions declare inside, stay detail.

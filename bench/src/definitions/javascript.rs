@@ -31,9 +31,22 @@ pub(super) fn opens_module(code: &str) -> bool {
 /// Whether a line at the module's level gives a type or a name an object of methods, the object
 /// left open: by a call (`_.extend(Model.prototype, Events, {`, `jQuery.fn.extend( {`,
 /// `Object.assign(Store.prototype, {`), by assigning it (`Store.fn = Store.prototype = {`,
-/// `module.exports = {`) or by binding it (`export const api = {`).
+/// `module.exports = {`), by binding it (`export const api = {`) or by exporting it (`export
+/// default {`).
 pub(super) fn opens_mixin(code: &str) -> bool {
-    opens_block(code) && (mixes_in_by_call(code) || gives_object(code) || binds_object(code))
+    let exports_object = code.trim_start().strip_prefix("export default").is_some_and(|rest| rest.trim() == "{");
+    opens_block(code) && (mixes_in_by_call(code) || gives_object(code) || binds_object(code) || exports_object)
+}
+
+/// Whether a line of such an object opens an object held under a key, whose functions count as
+/// the outer object's do: `methods: {`, `'computed': {`.
+pub(super) fn opens_nested_object(code: &str) -> bool {
+    let rest = code.trim_start();
+    let key = match rest.chars().next() {
+        Some(quote @ ('\'' | '"')) => rest[1..].find(quote).map(|end| &rest[end + 2..]),
+        _ => js_identifier(rest).map(|name| &rest[name.len()..]),
+    };
+    key.and_then(|after| after.trim_start().strip_prefix(':')).is_some_and(|value| value.trim() == "{")
 }
 
 fn mixes_in_by_call(code: &str) -> bool {

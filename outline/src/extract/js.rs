@@ -57,10 +57,16 @@ pub(super) static SPEC: Spec = Spec {
         // `jQuery.fn.extend({ … })`, `Object.assign(Store.prototype, { … })`. The call is the
         // head, its object read `{…}`; the object's functions are the members.
         Rule::classify("call_expression", mixin).named(mixin_target).whole().head_members(mixed_in),
-        // A function-valued property of such an object (`save: function (key, val) {…}`).
-        Rule::classify("pair", function_property).named(property_key).head_end(&["value/body"]),
+        // A function-valued property of such an object (`save: function (key, val) {…}`), and an
+        // object of methods nested in one (a Vue component's `methods: { toggle() {…} }`).
+        Rule::classify("pair", function_property)
+            .named(property_key)
+            .head_end(&["value/body"])
+            .head_members(property_methods),
         // Without a declaration inside, `export` lists or re-exports names: a barrel file's API.
-        Rule::classify("export_statement", export_list).named(exported_names).whole(),
+        // A default export of an object of methods (a Vue component or plugin, an ESLint plugin:
+        // `export default { install(app) {…} }`) has them as its members, as `module.exports`.
+        Rule::classify("export_statement", export_list).named(exported_names).whole().head_members(default_methods),
     ],
     wrappers: &[
         ("export_statement", Prefix::Full),
@@ -303,6 +309,8 @@ fn mixed_in(call: Node) -> Vec<Node> {
     object.filter(|object| holds_function(*object)).into_iter().collect()
 }
 
+/// Whether an object literal holds a function, directly or in an object it holds (a Vue
+/// component's `methods: { … }`): either is listed (see [`function_property`]).
 fn holds_function(object: Node) -> bool {
     let mut cursor = object.walk();
     object.named_children(&mut cursor).any(|entry| match entry.kind() {
@@ -328,10 +336,24 @@ fn owner_of(target: &str) -> &str {
     target.strip_suffix(".prototype").unwrap_or(target)
 }
 
-/// A property whose value is a function: a method of the object.
+/// A property whose value is a function: a method of the object; or an object of methods, whose
+/// own methods are its members.
 fn function_property(pair: Node, _: &str) -> Option<Kind> {
     let value = unparenthesized(pair.child_by_field_name("value")?);
-    FUNCTION_VALUES.contains(&value.kind()).then_some(Kind::Function)
+    match FUNCTION_VALUES.contains(&value.kind()) {
+        true => Some(Kind::Function),
+        false => (!property_methods(pair).is_empty()).then_some(Kind::Impl),
+    }
+}
+
+/// The object of methods a property's value is (`methods: { toggle() {…} }`). Not under a
+/// computed key: effect's `[TypeId]: { _A: (_: never) => _ }` marks a type's variance, no API.
+fn property_methods(pair: Node) -> Vec<Node> {
+    let computed = pair.child_by_field_name("key").is_some_and(|key| key.kind() == "computed_property_name");
+    match computed {
+        true => Vec::new(),
+        false => object_of_methods(pair.child_by_field_name("value")).into_iter().collect(),
+    }
 }
 
 /// A property's key as it is called (`'save'` is `save`).
@@ -435,16 +457,29 @@ fn names_only(value: Node) -> bool {
 }
 
 /// `export { a, b }`, `export { a } from './a'`, `export * from './b'`, `export default name`; not
-/// `export function …` (the declaration is the definition) nor `export default <expression>`.
+/// `export function …` (the declaration is the definition) nor `export default <expression>`,
+/// unless that is an object of methods (see [`default_methods`]).
 fn export_list(node: Node, _: &str) -> Option<Kind> {
+    if !default_methods(node).is_empty() {
+        return Some(Kind::Impl);
+    }
     let value = node.child_by_field_name("value");
     let declares =
         node.child_by_field_name("declaration").is_some() || value.is_some_and(|value| value.kind() != "identifier");
     (!declares).then_some(Kind::Export)
 }
 
-/// The exported names as written (`{ a, b as c }`, `*`, `* as ns`, the default export's name).
+/// The object of methods a default export is (`export default { name: 'Modal', methods: {…} }`).
+fn default_methods(export: Node) -> Vec<Node> {
+    object_of_methods(export.child_by_field_name("value")).into_iter().collect()
+}
+
+/// The exported names as written (`{ a, b as c }`, `*`, `* as ns`, the default export's name;
+/// `default` for an object of methods, whose text is its members).
 fn exported_names(node: Node, source: &str) -> Option<String> {
+    if !default_methods(node).is_empty() {
+        return Some("default".to_string());
+    }
     if let Some(value) = node.child_by_field_name("value") {
         return Some(node_text(value, source).to_string());
     }
