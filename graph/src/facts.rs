@@ -165,6 +165,8 @@ pub fn extract_from(language: Language, source: &str, outline: &Outline, tree: O
     };
     if let Some(tree) = tree {
         let root = tree.root_node();
+        // The grammar the tree is in: a Flow-annotated JavaScript file is parsed as TypeScript.
+        let language = outline.language;
         let extracted = references::extract(language, root, source, &facts.defs);
         (facts.refs, facts.bindings) = (extracted.refs, extracted.bindings);
         for (class, base) in extracted.bases {
@@ -308,6 +310,19 @@ mod tests {
         assert_eq!(head("readonly map: () => void").as_deref(), Some("map(): void"));
         assert_eq!(head("map: Map<string, number>"), None);
         assert_eq!(head("map: (string | number)[]"), None);
+    }
+
+    /// A Flow-annotated JavaScript file is parsed with TypeScript's grammar; its references are
+    /// queried in that grammar, and the file stays JavaScript.
+    #[test]
+    fn flow_javascript_is_queried_in_the_grammar_it_was_parsed_with() {
+        let source = "// @flow\nimport { clean } from './path'\nexport function hash(base: ?string): string {\n  \
+                      return clean(base || '')\n}\nfunction push(path: string) {\n  hash(path)\n}\n";
+        let facts = extract(Language::JavaScript, source);
+        assert_eq!(facts.language, "javascript");
+        let calls: Vec<(&str, u32)> = facts.refs.iter().map(|r| (r.name.as_str(), r.line)).collect();
+        assert!(calls.contains(&("clean", 4)) && calls.contains(&("hash", 7)), "{calls:?}");
+        assert!(facts.imports.iter().any(|import| import.local == "clean"), "{:?}", facts.imports);
     }
 
     #[test]

@@ -41,7 +41,9 @@ pub fn outline(language: Language, source: &str) -> Outline {
 }
 
 /// [`outline`] and the syntax tree it was extracted from, for callers that query the same parse
-/// further (the code graph); the tree is `None` when the outline is the heuristic one.
+/// further (the code graph); the tree is `None` when the outline is the heuristic one. The tree
+/// is in the grammar of the outline's `language`, which may not be the one asked for (JavaScript
+/// with type annotations is read as TypeScript): queries over it use that one.
 pub fn outline_and_tree(language: Language, source: &str) -> (Outline, Option<Tree>) {
     outline_with(language, source, parse::parse)
 }
@@ -50,10 +52,10 @@ pub fn outline_and_tree(language: Language, source: &str) -> (Outline, Option<Tr
 fn outline_with(
     language: Language,
     source: &str,
-    parse: impl FnOnce(Language, &str) -> Result<Tree, String>,
+    parse: impl Fn(Language, &str) -> Result<Tree, String>,
 ) -> (Outline, Option<Tree>) {
     let parsed = parse::contained(|| {
-        let tree = parse(language, source)?;
+        let (language, tree) = parse::as_written(language, source, parse)?;
         Ok((extract::outline(language, source, &tree), tree))
     });
     match parsed {
@@ -79,8 +81,11 @@ fn outline_with(
 /// (see [`Outline::degraded`]) it is returned unchanged: without a tree nothing can be removed
 /// safely.
 pub fn aggressive(language: Language, source: &str) -> String {
-    parse::contained(|| Ok(aggressive::aggressive(language, source, &parse::parse(language, source)?)))
-        .unwrap_or_else(|_| source.to_string())
+    parse::contained(|| {
+        let (language, tree) = parse::as_written(language, source, parse::parse)?;
+        Ok(aggressive::aggressive(language, source, &tree))
+    })
+    .unwrap_or_else(|_| source.to_string())
 }
 
 #[cfg(test)]

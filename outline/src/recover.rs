@@ -27,7 +27,13 @@
 //! escaped backtick: the same length, and a backtick escaped anywhere (a string, a regular
 //! expression, a comment) was never where a literal ends.
 //!
-//! The same gap is in the TSX grammar, where the copy makes only this change.
+//! The same gap is in the TSX grammar; the copy for TSX makes this change, not the one above.
+//!
+//! JavaScript annotated for Flow is parsed with the TypeScript grammar (see
+//! [`crate::parse::as_written`]), which reads most of Flow's types but not its object marks: an
+//! exact object `{| a: T |}` and an inexact one `{ a: T, ... }`, `{...}`. The copy writes spaces
+//! for the bars and for the `...` before a `}`; neither is valid TypeScript, so no TypeScript
+//! that parsed is changed by it.
 //!
 //! The copy's tree is used only when it has fewer unparsed tokens than the original's.
 
@@ -51,8 +57,10 @@ pub(crate) fn reparse(
     // In TSX a `<` starting a line is as likely an element as type parameters.
     let separated = (language == Language::TypeScript)
         .then(|| separate_generic_call_signatures(unescaped.as_deref().unwrap_or(source)))
-        .flatten();
-    let patched = separated.or(unescaped)?;
+        .flatten()
+        .or(unescaped);
+    let unmarked = flow_object_marks(separated.as_deref().unwrap_or(source));
+    let patched = unmarked.or(separated)?;
     let better = parse(&patched).ok()?;
     (error_lines(&better, source).len() < error_lines(tree, source).len()).then_some(better)
 }
@@ -84,6 +92,30 @@ fn separate_generic_call_signatures(source: &str) -> Option<String> {
     }
     // Only ASCII whitespace was replaced by ASCII: still UTF-8.
     changed.then(|| String::from_utf8(bytes).expect("an ASCII byte replaced by an ASCII byte"))
+}
+
+/// `source` with spaces for Flow's exact-object bars (`{|`, `|}`) and for an inexact object's
+/// `...` (followed, past any whitespace, by `}`), or `None` when there is none.
+fn flow_object_marks(source: &str) -> Option<String> {
+    let mut bytes = source.as_bytes().to_vec();
+    let mut changed = false;
+    for i in 0..bytes.len() {
+        let exact = (bytes[i] == b'{' && bytes.get(i + 1) == Some(&b'|'))
+            || (bytes[i] == b'|' && bytes.get(i + 1) == Some(&b'}'));
+        if exact {
+            let bar = if bytes[i] == b'|' { i } else { i + 1 };
+            bytes[bar] = b' ';
+            changed = true;
+        }
+        let inexact =
+            bytes[i..].starts_with(b"...") && bytes[i + 3..].iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'}');
+        if inexact {
+            bytes[i..i + 3].copy_from_slice(b"   ");
+            changed = true;
+        }
+    }
+    // ASCII replaced by ASCII: still UTF-8.
+    changed.then(|| String::from_utf8(bytes).expect("ASCII bytes replaced by ASCII bytes"))
 }
 
 /// `source` with `__` for every escaped backtick (`\``, not `\\``), or `None` when there is none.
@@ -124,6 +156,20 @@ mod tests {
         assert_eq!(separate_generic_call_signatures("const a = 1 < 2\n  < 3\n"), None);
         // Type arguments one per line are not members.
         assert_eq!(separate_generic_call_signatures("} = dual<\n  <A>(a: A) => A,\n  <A>() => A\n>(2, f)\n"), None);
+    }
+
+    #[test]
+    fn flow_object_marks_become_spaces() {
+        let source =
+            "type P = {| +a: T |};\nclass Q {\n  m: {[key: string]: (void) => {...}, ...};\n  n: {\n    ...\n  };\n}\n";
+        let patched = flow_object_marks(source).unwrap();
+        assert_eq!(
+            patched,
+            "type P = {  +a: T  };\nclass Q {\n  m: {[key: string]: (void) => {   },    };\n  n: {\n       \n  };\n}\n"
+        );
+        assert_eq!(patched.len(), source.len());
+        // A spread, a rest parameter and a logical or are not marks.
+        assert_eq!(flow_object_marks("const a = { ...b, c };\nf(...args)\nx = y || z\n"), None);
     }
 
     #[test]

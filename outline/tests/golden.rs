@@ -281,6 +281,20 @@ fn javascript_default_export_of_methods() {
     ]);
 }
 
+/// JavaScript annotated for Flow is read with TypeScript's grammar, which parses it whole: its
+/// types, annotated functions and class members are listed, and nothing is flagged, where
+/// JavaScript's grammar failed on every annotation.
+#[test]
+fn javascript_annotated_for_flow() {
+    let views = check(
+        "javascript/flow.js",
+        Language::JavaScript,
+        &["RouteRecord", "NavigationGuard", "HashHistory", "setupListeners", "push", "checkFallback", "getHash"],
+    );
+    views.complete();
+    views.signature_lines_contain(&["L53-59 function checkFallback (base: string): ?boolean"]);
+}
+
 /// A function whose body declares ten functions or more is a module built by a call (lodash's
 /// `runInContext`): its function declarations are listed under it. A function with fewer (nine),
 /// a function value the factory binds, and what its functions declare inside, stay detail.
