@@ -72,11 +72,11 @@ pub(crate) fn may_hide_definitions(
 
 /// In a JavaScript or TypeScript file, the unindented lines of a file-level statement holding a
 /// syntax error that start a definition by their first words (the line heuristic's cues) and
-/// that neither an outlined definition nor an import covers, comments aside. Error recovery can
-/// fold the rest of a file into one construct the outline does not look into, with no error
-/// node there to flag: after a template literal type its grammar could not read, 220 lines of
-/// effect's `VariantSchema.ts` became one template string. `outlined` is each definition's and
-/// import's span.
+/// where no outlined definition or import starts, comments aside. Error recovery can fold the
+/// rest of a file into one construct the outline does not look into, with no error node there
+/// to flag: after a template literal type its grammar could not read, 220 lines of effect's
+/// `VariantSchema.ts` became one template string. `outlined` is where each definition starts
+/// (its attributes to its declaration's first line) and each import's lines.
 pub(crate) fn unoutlined_definitions(
     tree: &Tree,
     outlined: &[(u32, u32)],
@@ -106,6 +106,7 @@ pub(crate) fn unoutlined_definitions(
         true => vec![root],
         false => root.named_children(&mut cursor).filter(|statement| statement.has_error()).collect(),
     };
+    let lines: Vec<&str> = source.lines().collect();
     for statement in broken {
         let (first, last) = node_lines(statement, source);
         for (number, text) in (first..=last).zip(source.lines().skip(first as usize - 1)) {
@@ -114,8 +115,38 @@ pub(crate) fn unoutlined_definitions(
                 found.push((number, number));
             }
         }
+        found.extend(cut_body(statement, &lines, source));
     }
     found
+}
+
+/// The kinds of a declaration whose body lists members.
+const TYPE_DECLARATIONS: [&str; 3] = ["class_declaration", "abstract_class_declaration", "interface_declaration"];
+
+/// The lines of a class or interface body that recovery closed early, when `statement` is such a
+/// declaration (or exports one) holding an error: the lines after its end that are indented
+/// deeper than its head, up to the first that is not (its real closing brace). They held its
+/// members: React Native's `class MessageQueue` ended at its first field, whose Flow type the
+/// grammar could not read, and its other 29 members were neither listed nor flagged.
+fn cut_body(statement: Node, lines: &[&str], source: &str) -> Option<(u32, u32)> {
+    let declaration = match statement.kind() {
+        "export_statement" => statement.child_by_field_name("declaration")?,
+        _ => statement,
+    };
+    if !TYPE_DECLARATIONS.contains(&declaration.kind()) || !declaration.has_error() {
+        return None;
+    }
+    let (head, end) = node_lines(declaration, source);
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let head_indent = indent(lines.get(head as usize - 1)?);
+    let mut written = (end as usize..lines.len()).filter(|&i| !lines[i].trim().is_empty());
+    let next = written.next()?;
+    if indent(lines[next]) <= head_indent {
+        return None;
+    }
+    let closing = written.find(|&i| indent(lines[i]) <= head_indent).unwrap_or(lines.len());
+    let line = |index: usize| u32::try_from(index + 1).unwrap_or(u32::MAX);
+    Some((line(next), line(closing - 1)))
 }
 
 /// Whether a line opens the object a module exports (`export default {`, `module.exports = {`),
@@ -170,7 +201,7 @@ mod tests {
         assert!(broken.root_node().has_error());
         // The unindented heads are named; the nested function (indented) and the comment are not.
         assert_eq!(unoutlined_definitions(&broken, &[], Language::TypeScript, source), [(1, 1), (2, 2), (6, 6)]);
-        // Outlined (some spans cover them): nothing to name.
+        // Outlined (a definition starts on each line): nothing to name.
         assert_eq!(unoutlined_definitions(&broken, &[(1, 10)], Language::TypeScript, source), []);
         // A file that parsed cleanly has nothing hidden this way.
         let clean = source.replacen("`, ;", "`)", 1);
@@ -181,6 +212,14 @@ mod tests {
         let wrapped_tree = tree(Language::JavaScript, wrapped);
         assert!(wrapped_tree.root_node().has_error());
         assert_eq!(unoutlined_definitions(&wrapped_tree, &[], Language::JavaScript, wrapped), [(4, 4)]);
+        // Recovery stretched `hint` over both: a definition covers only the lines it starts on.
+        assert_eq!(crate::outline(Language::TypeScript, source).unparsed, [(2, 2), (6, 6)]);
+        // A class body closed early by recovery: the lines it left behind held members.
+        let cut = "export class Queue {\n  _lazy: {[key: string]: (void) => {...}, ...};\n  _queue: number[];\n\n  \
+                   constructor() {\n    this._queue = [];\n  }\n}\n\nexport const after = 1;\n";
+        let cut_tree = tree(Language::TypeScript, cut);
+        assert_eq!(node_lines(cut_tree.root_node().named_child(0).unwrap(), cut).1, 2);
+        assert_eq!(unoutlined_definitions(&cut_tree, &[(1, 1), (2, 2)], Language::TypeScript, cut), [(3, 7)]);
         // An exported object whose statement broke (a JSX construct the grammar trips over in
         // a Vue component's `render`) may hold every method of the file.
         let component = "export default {\n  render(h) {\n    return (];\n  },\n};\n";

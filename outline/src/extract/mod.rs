@@ -98,7 +98,7 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
     let hiding = unparsed::may_hide_definitions(errors, &walked.heads, language, source);
     // Only a tree with errors can hide definitions that way; a clean file skips the spans.
     let unoutlined = if tree.root_node().has_error() {
-        unparsed::unoutlined_definitions(tree, &outlined_spans(&walked.items, &walked.imports), language, source)
+        unparsed::unoutlined_definitions(tree, &outlined_starts(&walked.items, &walked.imports), language, source)
     } else {
         Vec::new()
     };
@@ -106,13 +106,15 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
     Outline { language, imports: walked.imports, items: walked.items, degraded: None, unparsed }
 }
 
-/// Every definition's own span (a Go method declared away from its type is its type's child),
-/// and the imports' lines.
-fn outlined_spans(items: &[Definition], imports: &[Import]) -> Vec<(u32, u32)> {
+/// Where each outlined definition starts (its attributes to its declaration's first line; a Go
+/// method declared away from its type is its type's child), and the imports' lines. Not a
+/// definition's whole span: error recovery can stretch one over what follows (React Native's
+/// `export type Props = …` over the 600 lines of the function declared after it).
+fn outlined_starts(items: &[Definition], imports: &[Import]) -> Vec<(u32, u32)> {
     let mut spans: Vec<(u32, u32)> = imports.iter().map(|import| (import.line, import.line)).collect();
     let mut pending: Vec<&Definition> = items.iter().collect();
     while let Some(definition) = pending.pop() {
-        spans.push((definition.start_line, definition.end_line));
+        spans.push((definition.start_line, definition.head_line));
         pending.extend(&definition.children);
     }
     spans
