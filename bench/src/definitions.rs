@@ -488,7 +488,10 @@ pub fn typescript(source: &str) -> Vec<Expected> {
         {
             found.push(expected(name));
         }
-        if context == Block::Mixin && !continued && javascript::opens_nested_object(&code) {
+        // One level deep, as the views list them: a component's `methods: {`, not its props'
+        // `size: {` inside `props: {`.
+        let nested = stack.len() >= 2 && stack[stack.len() - 2] == Block::Mixin;
+        if context == Block::Mixin && !nested && !continued && javascript::opens_nested_object(&code) {
             pending = Some(Block::Mixin);
         }
         if context == Block::Body
@@ -864,7 +867,7 @@ mod tests {
                       default() {\n      },\n    },\n  },\n  data() {\n  },\n  'computed': {\n    label() {\n    \
                       },\n  },\n  methods: {\n    close: function () {\n      return { later() {} };\n    },\n  \
                       },\n  items: [\n    { render() {} },\n  ],\n};\nexport default {\n  name: 'plain',\n};\n";
-        assert_eq!(names(&typescript(source)), ["default", "data", "label", "close"]);
+        assert_eq!(names(&typescript(source)), ["data", "label", "close"]);
     }
 
     #[test]

@@ -49,11 +49,23 @@ pub(crate) fn as_written(
     if language != Language::JavaScript || !tree.root_node().has_error() {
         return Ok((language, tree));
     }
-    let typed = if source.contains("</") || source.contains("/>") { Language::Tsx } else { Language::TypeScript };
-    match parse(typed, source) {
-        Ok(better) if error_lines(&better, source).len() < error_lines(&tree, source).len() => Ok((typed, better)),
-        _ => Ok((language, tree)),
+    // TSX reads a generic arrow function (`<T>(x: T) => x`) as an element, so TypeScript is tried
+    // too when TSX leaves errors.
+    let jsx = source.contains("</") || source.contains("/>");
+    let typed: &[Language] = if jsx { &[Language::Tsx, Language::TypeScript] } else { &[Language::TypeScript] };
+    let mut best = (error_lines(&tree, source).len(), language, tree);
+    for &candidate in typed {
+        if best.0 == 0 {
+            break;
+        }
+        if let Ok(tree) = parse(candidate, source) {
+            let errors = error_lines(&tree, source).len();
+            if errors < best.0 {
+                best = (errors, candidate, tree);
+            }
+        }
     }
+    Ok((best.1, best.2))
 }
 
 /// Parses only `region` of `source` as a file of its own (a Rust macro's token tree read as
@@ -113,6 +125,9 @@ mod tests {
         );
         assert_eq!(read("const Toast = {\n  show: function (message: string): void {},\n};\n"), Language::TypeScript);
         assert_eq!(read("// @flow\nconst view = (to: string) => <Link to={to} />;\n"), Language::Tsx);
+        // TSX is tried first when the text holds `/>` (here in a comment), TypeScript after it:
+        // only TypeScript reads a `<T>a` assertion.
+        assert_eq!(read("// see <br/>\nfunction f<T>(a: T): T { return <T>a; }\n"), Language::TypeScript);
         // JavaScript that parses stays JavaScript; so does an error TypeScript reads no better.
         assert_eq!(read("const view = <Link to={to} />;\nfunction f(a) {}\n"), Language::JavaScript);
         assert_eq!(read("function f( {\n"), Language::JavaScript);

@@ -2,7 +2,7 @@
 
 use tree_sitter::{Node, Tree};
 
-use crate::text::node_lines;
+use crate::text::{node_lines, node_text};
 use crate::{Language, fallback};
 
 /// Line spans the parser could not make sense of, one per token, unmerged (so each can be
@@ -93,7 +93,12 @@ pub(crate) fn unoutlined_definitions(
         starts.push(offset);
         offset += line.len();
     }
-    let covered = |line: u32| outlined.iter().any(|&(start, end)| (start..=end).contains(&line));
+    // A definition covers the lines it starts on; a declaration that parsed whole inside another
+    // (`function helper() {}` written unindented in a function) is that one's detail.
+    let covered = |line: u32| {
+        outlined.iter().any(|&(start, end)| (start..=end).contains(&line))
+            || parsed_whole(root, starts[line as usize - 1])
+    };
     let in_comment = |line: u32| {
         let at = starts[line as usize - 1];
         root.descendant_for_byte_range(at, at).is_some_and(|node| node.kind() == "comment")
@@ -109,8 +114,10 @@ pub(crate) fn unoutlined_definitions(
     let lines: Vec<&str> = source.lines().collect();
     for statement in broken {
         let (first, last) = node_lines(statement, source);
+        let holds_functions = holds_functions(node_text(statement, source));
         for (number, text) in (first..=last).zip(source.lines().skip(first as usize - 1)) {
-            let starts = fallback::starts_top_level_definition(language, text) || exports_object(text);
+            let starts =
+                fallback::starts_top_level_definition(language, text) || (holds_functions && exports_object(text));
             if starts && !covered(number) && !in_comment(number) {
                 found.push((number, number));
             }
@@ -153,6 +160,23 @@ fn cut_body(statement: Node, lines: &[&str], source: &str) -> Option<(u32, u32)>
 /// whose methods the outline lists when the statement parses: a Vue component's whole API.
 fn exports_object(line: &str) -> bool {
     matches!(line.trim_end(), "export default {" | "module.exports = {")
+}
+
+/// Whether a statement's text may hold a function (`function`, `=>`, a method's `) {`): a broken
+/// exported object without one (a configuration's data) would not be listed if it parsed.
+fn holds_functions(text: &str) -> bool {
+    text.contains("function") || text.contains("=>") || text.contains(") {")
+}
+
+/// Whether the largest node starting at byte `at` (a line's start) parsed without an error.
+fn parsed_whole(root: Node, at: usize) -> bool {
+    let Some(mut node) = root.descendant_for_byte_range(at, at) else {
+        return false;
+    };
+    while let Some(parent) = node.parent().filter(|parent| parent.start_byte() == at && *parent != root) {
+        node = parent;
+    }
+    node.start_byte() == at && node.is_named() && !node.has_error() && !node.is_missing()
 }
 
 /// Sorts spans and joins those that overlap or touch.
@@ -214,6 +238,15 @@ mod tests {
         assert_eq!(unoutlined_definitions(&wrapped_tree, &[], Language::JavaScript, wrapped), [(4, 4)]);
         // Recovery stretched `hint` over both: a definition covers only the lines it starts on.
         assert_eq!(crate::outline(Language::TypeScript, source).unparsed, [(2, 2), (6, 6)]);
+        // A declaration that parsed whole inside an outlined one is its detail, though an error
+        // follows it in the same statement.
+        let helper = "function wrap() {\nfunction helper() {}\nreturn 1 +;\n}\n";
+        assert_eq!(crate::outline(Language::JavaScript, helper).unparsed, []);
+        // A broken exported object of data only would not be listed if it parsed.
+        let data = "module.exports = {\n  root: true,\n  rules: {\n    'no-console': 'off'\n    'semi': 2,\n  },\n};\n";
+        let data_tree = tree(Language::JavaScript, data);
+        assert!(data_tree.root_node().has_error());
+        assert_eq!(unoutlined_definitions(&data_tree, &[], Language::JavaScript, data), []);
         // A class body closed early by recovery: the lines it left behind held members.
         let cut = "export class Queue {\n  _lazy: {[key: string]: (void) => {...}, ...};\n  _queue: number[];\n\n  \
                    constructor() {\n    this._queue = [];\n  }\n}\n\nexport const after = 1;\n";

@@ -265,7 +265,8 @@ fn javascript_classes_compiled_to_es5() {
 
 /// A component or plugin written as an object of methods exported by default (Vue's options API)
 /// lists its methods, and those of the objects it holds (`methods: { … }`, `computed: { … }`);
-/// data properties and what a method's body builds stay detail.
+/// data properties, functions two objects deep (a prop's `default()`) and what a method's body
+/// builds stay detail.
 #[test]
 fn javascript_default_export_of_methods() {
     let views = check(

@@ -102,6 +102,11 @@ fn deep_nesting_does_not_overflow() {
         (Language::Rust, format!("fn f() {{{}{}}}\n", "{".repeat(depth / 2), "}".repeat(depth / 2))),
         (Language::Rust, format!("{}{}\n", "mod m { ".repeat(depth / 10), "}".repeat(depth / 10))),
         (Language::Markdown, "> ".repeat(depth / 10) + "# deep\n"),
+        // Objects of methods nest under keys; how deep is looked into is bounded.
+        (
+            Language::JavaScript,
+            format!("module.exports = {{\n{}f() {{}}{}\n}};\n", "a: {".repeat(depth / 5), "}".repeat(depth / 5)),
+        ),
     ];
     for (language, source) in cases {
         let outline = outline(language, &source);

@@ -39,7 +39,7 @@ pub(super) fn opens_mixin(code: &str) -> bool {
 }
 
 /// Whether a line of such an object opens an object held under a key, whose functions count as
-/// the outer object's do: `methods: {`, `'computed': {`.
+/// the outer object's do: `methods: {`, `'computed': {` (one level deep: see its caller).
 pub(super) fn opens_nested_object(code: &str) -> bool {
     let rest = code.trim_start();
     let key = match rest.chars().next() {

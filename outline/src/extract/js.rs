@@ -309,13 +309,23 @@ fn mixed_in(call: Node) -> Vec<Node> {
     object.filter(|object| holds_function(*object)).into_iter().collect()
 }
 
-/// Whether an object literal holds a function, directly or in an object it holds (a Vue
-/// component's `methods: { … }`): either is listed (see [`function_property`]).
+/// Whether an object literal holds a function, directly or in an object it holds directly (a
+/// Vue component's `methods: { … }`): either is listed (see [`function_property`]).
 fn holds_function(object: Node) -> bool {
     let mut cursor = object.walk();
     object.named_children(&mut cursor).any(|entry| match entry.kind() {
         "method_definition" => true,
-        "pair" => function_property(entry, "").is_some(),
+        "pair" => is_function_value(entry) || nested_methods(entry).is_some(),
+        _ => false,
+    })
+}
+
+/// Whether an object literal holds a function itself.
+fn holds_own_function(object: Node) -> bool {
+    let mut cursor = object.walk();
+    object.named_children(&mut cursor).any(|entry| match entry.kind() {
+        "method_definition" => true,
+        "pair" => is_function_value(entry),
         _ => false,
     })
 }
@@ -339,21 +349,35 @@ fn owner_of(target: &str) -> &str {
 /// A property whose value is a function: a method of the object; or an object of methods, whose
 /// own methods are its members.
 fn function_property(pair: Node, _: &str) -> Option<Kind> {
-    let value = unparenthesized(pair.child_by_field_name("value")?);
-    match FUNCTION_VALUES.contains(&value.kind()) {
+    match is_function_value(pair) {
         true => Some(Kind::Function),
         false => (!property_methods(pair).is_empty()).then_some(Kind::Impl),
     }
 }
 
-/// The object of methods a property's value is (`methods: { toggle() {…} }`). Not under a
-/// computed key: effect's `[TypeId]: { _A: (_: never) => _ }` marks a type's variance, no API.
+fn is_function_value(pair: Node) -> bool {
+    pair.child_by_field_name("value").is_some_and(|value| FUNCTION_VALUES.contains(&unparenthesized(value).kind()))
+}
+
+/// The object of methods a property's value is (see [`nested_methods`]), when the property is
+/// in an object that is not itself held by one: one level of nesting is listed, so a component's
+/// `methods` are, and its props' `default()` functions (`props: { size: { default() {…} } }`)
+/// and a configuration's deep handlers are its detail.
 fn property_methods(pair: Node) -> Vec<Node> {
-    let computed = pair.child_by_field_name("key").is_some_and(|key| key.kind() == "computed_property_name");
-    match computed {
+    let nested = pair.parent().and_then(|object| object.parent()).is_some_and(|holder| holder.kind() == "pair");
+    match nested {
         true => Vec::new(),
-        false => object_of_methods(pair.child_by_field_name("value")).into_iter().collect(),
+        false => nested_methods(pair).into_iter().collect(),
     }
+}
+
+/// The object a property's value is, when it holds a function itself (`methods: { toggle() {…}
+/// }`). Not under a computed key: effect's `[TypeId]: { _A: (_: never) => _ }` marks a type's
+/// variance, no API.
+fn nested_methods(pair: Node) -> Option<Node> {
+    let computed = pair.child_by_field_name("key").is_some_and(|key| key.kind() == "computed_property_name");
+    let value = unparenthesized(pair.child_by_field_name("value")?);
+    (!computed && value.kind() == "object" && holds_own_function(value)).then_some(value)
 }
 
 /// A property's key as it is called (`'save'` is `save`).
