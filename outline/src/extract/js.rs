@@ -312,20 +312,15 @@ fn mixed_in(call: Node) -> Vec<Node> {
 /// Whether an object literal holds a function, directly or in an object it holds directly (a
 /// Vue component's `methods: { … }`): either is listed (see [`function_property`]).
 fn holds_function(object: Node) -> bool {
-    let mut cursor = object.walk();
-    object.named_children(&mut cursor).any(|entry| match entry.kind() {
-        "method_definition" => true,
-        "pair" => is_function_value(entry) || nested_methods(entry).is_some(),
-        _ => false,
-    })
+    holds_function_within(object, true)
 }
 
-/// Whether an object literal holds a function itself.
-fn holds_own_function(object: Node) -> bool {
+/// Whether an object literal holds a function itself, or (`nested`) in an object it holds.
+fn holds_function_within(object: Node, nested: bool) -> bool {
     let mut cursor = object.walk();
     object.named_children(&mut cursor).any(|entry| match entry.kind() {
         "method_definition" => true,
-        "pair" => is_function_value(entry),
+        "pair" => is_function_value(entry) || (nested && nested_methods(entry).is_some()),
         _ => false,
     })
 }
@@ -377,7 +372,7 @@ fn property_methods(pair: Node) -> Vec<Node> {
 fn nested_methods(pair: Node) -> Option<Node> {
     let computed = pair.child_by_field_name("key").is_some_and(|key| key.kind() == "computed_property_name");
     let value = unparenthesized(pair.child_by_field_name("value")?);
-    (!computed && value.kind() == "object" && holds_own_function(value)).then_some(value)
+    (!computed && value.kind() == "object" && holds_function_within(value, false)).then_some(value)
 }
 
 /// A property's key as it is called (`'save'` is `save`).
