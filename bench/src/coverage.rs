@@ -1,6 +1,7 @@
 //! Whether a view shows the definitions [`crate::definitions`] expects, judged the same way for
 //! every tool: a definition counts as shown when the innermost view line whose line span covers
-//! the definition's line names it as a whole word. Both span notations are read — ours (`L12-30
+//! the definition's line names it as a whole word (or, for definitions sharing a line, another
+//! view line starting there does). Both span notations are read — ours (`L12-30
 //! fn name(…)` at the start of a line) and the reference's (`fn name(…) @L12-30` at the end).
 
 use std::collections::BTreeMap;
@@ -33,10 +34,14 @@ fn parse_span(span: &str) -> Option<(u32, u32)> {
     Some((start.parse().ok()?, end.parse().ok()?))
 }
 
-/// Whether the innermost view line covering the definition's line names it.
+/// Whether the innermost view line covering the definition's line names it, or another view
+/// line starting on that line does: a minified file's definitions share one line, each listed on
+/// a view line of its own (`L13 function p(a)`, `L13 function fa(a,b)`).
 pub fn shows(lines: &[Span<'_>], expected: &Expected) -> bool {
-    let covering = lines.iter().rev().find(|(start, end, _)| (*start..=*end).contains(&expected.line));
-    covering.is_some_and(|(_, _, text)| names(text, &expected.name))
+    let covers = |(start, end, _): &&Span<'_>| (*start..=*end).contains(&expected.line);
+    let innermost = lines.iter().rev().find(covers);
+    let same_line = lines.iter().filter(|(start, _, _)| *start == expected.line);
+    innermost.into_iter().chain(same_line).any(|(_, _, text)| names(text, &expected.name))
 }
 
 /// `name` as a whole word of `text`.
@@ -166,6 +171,16 @@ mod tests {
             assert!(!shows(&lines, &expected("write", 12)));
             assert!(!shows(&lines, &expected("read", 25)));
         }
+    }
+
+    #[test]
+    fn definitions_sharing_a_line_are_each_found_on_theirs() {
+        let lines = view_lines("L13 function p(a)\nL13 function fa(a,b)\nL14-20 class C\n  L15 m()\n");
+        assert!(shows(&lines, &expected("p", 13)));
+        assert!(shows(&lines, &expected("fa", 13)));
+        // Inside a span, the innermost line still decides: `class C` does not show `n`.
+        assert!(!shows(&lines, &expected("n", 16)));
+        assert!(!shows(&lines, &expected("q", 13)));
     }
 
     #[test]
