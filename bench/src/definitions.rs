@@ -447,10 +447,11 @@ pub fn typescript(source: &str) -> Vec<Expected> {
         // square brackets a tuple type (`compile: () => readonly [\n  sql: string,\n]`), and
         // lines inside a type's angle brackets a type written over lines (`listener: Typed<\n
         // ReturnType<…>,\n>`): the names there are references or labels, not members. So are the
-        // lines after a type operator (`startListening: Overloads<…> &\n  Typed<…>`).
+        // lines after a type operator (`startListening: Overloads<…> &\n  Typed<…>`) or an arrow
+        // (`middleware: (gDM) =>\n  gDM().prepend(…)`: the arrow's body, not a method).
         let continued = parens > 0 || squares > 0 || angles > 0 || operand_pending;
         if !code.trim().is_empty() {
-            operand_pending = code.trim_end().ends_with(['&', '|']);
+            operand_pending = code.trim_end().ends_with(['&', '|']) || code.trim_end().ends_with("=>");
         }
         parens = (parens + code.matches('(').count() as isize - code.matches(')').count() as isize).max(0);
         squares = (squares + code.matches('[').count() as isize - code.matches(']').count() as isize).max(0);
@@ -866,8 +867,14 @@ mod tests {
         let source = "export default {\n  name: 'Modal',\n  props: {\n    size: {\n      type: String,\n      \
                       default() {\n      },\n    },\n  },\n  data() {\n  },\n  'computed': {\n    label() {\n    \
                       },\n  },\n  methods: {\n    close: function () {\n      return { later() {} };\n    },\n  \
-                      },\n  items: [\n    { render() {} },\n  ],\n};\nexport default {\n  name: 'plain',\n};\n";
-        assert_eq!(names(&typescript(source)), ["data", "label", "close"]);
+                      },\n  items: [\n    { render() {} },\n  ],\n};\nexport default {\n  name: 'plain',\n};\n\
+                      export const useCart = defineStore('cart', {\n  actions: {\n    add(item) {\n    },\n  },\n});\n\
+                      export default defineComponent({\n  setup(props) {\n  },\n});\nconst routes = createRouter({\n\
+                      \x20 routes: [],\n  middleware: (gDM) =>\n    gDM().concat(logger),\n});\n";
+        assert_eq!(
+            names(&typescript(source)),
+            ["data", "label", "close", "useCart", "add", "setup", "routes", "middleware"]
+        );
     }
 
     #[test]

@@ -282,6 +282,21 @@ fn javascript_default_export_of_methods() {
     ]);
 }
 
+/// A component or store built by a call from an object of options (`export default
+/// defineComponent({ setup() {…}, render() {…} })`, `export const useNotifications =
+/// defineStore('notifications', { actions: { … } })`) lists the object's methods as an object
+/// bound or exported whole does; an object of data given to a call stays a constant.
+#[test]
+fn typescript_objects_of_methods_given_to_a_call() {
+    let views = check(
+        "typescript/component.ts",
+        Language::TypeScript,
+        &["badgeProps", "default", "setup", "render", "useNotifications", "count", "latest", "push", "clear"],
+    );
+    views.hides(&["shown", "handleClick", "items", "emits"]);
+    views.signature_lines_contain(&["L12-30 export default defineComponent({…})", "    L41-43 push(message: string)"]);
+}
+
 /// JavaScript annotated for Flow is read with TypeScript's grammar, which parses it whole: its
 /// types, annotated functions and class members are listed, and nothing is flagged, where
 /// JavaScript's grammar failed on every annotation.

@@ -34,8 +34,21 @@ pub(super) fn opens_module(code: &str) -> bool {
 /// `module.exports = {`), by binding it (`export const api = {`) or by exporting it (`export
 /// default {`).
 pub(super) fn opens_mixin(code: &str) -> bool {
-    let exports_object = code.trim_start().strip_prefix("export default").is_some_and(|rest| rest.trim() == "{");
+    let exports_object = code.trim_start().strip_prefix("export default").is_some_and(|rest| opens_object(rest.trim()));
     opens_block(code) && (mixes_in_by_call(code) || gives_object(code) || binds_object(code) || exports_object)
+}
+
+/// Whether a value opens an object literal at its line's end: the value itself (`{`) or the last
+/// argument of a call (`defineComponent({`, `defineStore('cart', {`).
+fn opens_object(value: &str) -> bool {
+    let value = value.trim_end();
+    if value == "{" {
+        return true;
+    }
+    let Some((callee, _)) = value.split_once('(') else {
+        return false;
+    };
+    is_path(callee.trim_end()) && (value.ends_with("({") || value.ends_with(", {"))
 }
 
 /// Whether a line of such an object opens an object held under a key, whose functions count as
@@ -168,11 +181,11 @@ fn closes_with_call(rest: &str, wrapped: usize) -> bool {
     closing(before) && closing(after) && before.len() + after.len() == wrapped
 }
 
-/// Whether a line binds a name to an object literal left open, whose function-valued
-/// properties are its methods: `export const api = {`, `var Utils = {`, `const ColumnFiltering:
-/// TableFeature = {`.
+/// Whether a line binds a name to an object literal left open, or to what a call given one
+/// returns, whose function-valued properties are its methods: `export const api = {`, `var Utils
+/// = {`, `const ColumnFiltering: TableFeature = {`, `export const useCart = defineStore('cart', {`.
 fn binds_object(code: &str) -> bool {
-    binding(code).is_some_and(|binding| binding.value.trim_end() == "{")
+    binding(code).is_some_and(|binding| opens_object(binding.value))
 }
 
 /// A `const`, `let` or `var` binding of one name (see [`binding`]).

@@ -145,10 +145,25 @@ fn declarator(node: Node, source: &str) -> Option<Kind> {
     }
 }
 
-/// The object literal of methods a declarator binds (`const api = { get(path) {…} }`), when it
-/// holds a function.
+/// The object literal of methods a declarator binds (`const api = { get(path) {…} }`), or gives
+/// the call it binds the result of (see [`defined_object`]), when it holds a function.
 fn bound_methods(declarator: Node) -> Vec<Node> {
-    object_of_methods(declarator.child_by_field_name("value")).into_iter().collect()
+    defined_object(declarator.child_by_field_name("value")).into_iter().collect()
+}
+
+/// The object of methods a value is, or the first one a call it makes is given: a component or
+/// store built from its options (`defineComponent({ setup(props) {…}, render() {…} })`,
+/// `defineStore('cart', { actions: { add(item) {…} } })`, `Vue.extend({ … })`), whose methods
+/// are its API.
+fn defined_object(value: Option<Node>) -> Option<Node> {
+    let value = value.map(assigned_value)?;
+    if value.kind() != "call_expression" {
+        return object_of_methods(Some(value));
+    }
+    let arguments = value.child_by_field_name("arguments")?;
+    let mut cursor = arguments.walk();
+    let mut objects = arguments.named_children(&mut cursor).filter(|argument| argument.kind() == "object");
+    objects.find(|object| holds_function(*object))
 }
 
 /// The value an expression comes to through aliases assigned with it, parentheses and type
@@ -488,9 +503,10 @@ fn export_list(node: Node, _: &str) -> Option<Kind> {
     (!declares).then_some(Kind::Export)
 }
 
-/// The object of methods a default export is (`export default { name: 'Modal', methods: {…} }`).
+/// The object of methods a default export is (`export default { name: 'Modal', methods: {…} }`)
+/// or gives the call it exports the result of (`export default defineComponent({ … })`).
 fn default_methods(export: Node) -> Vec<Node> {
-    object_of_methods(export.child_by_field_name("value")).into_iter().collect()
+    defined_object(export.child_by_field_name("value")).into_iter().collect()
 }
 
 /// The exported names as written (`{ a, b as c }`, `*`, `* as ns`, the default export's name;
