@@ -35,13 +35,14 @@ fn parse_span(span: &str) -> Option<(u32, u32)> {
 }
 
 /// Whether the innermost view line covering the definition's line names it, or another view
-/// line starting on that line does: a minified file's definitions share one line, each listed on
-/// a view line of its own (`L13 function p(a)`, `L13 function fa(a,b)`).
+/// line starting on that line does before its parameters: a minified file's definitions share
+/// one line, each listed on a view line of its own (`L13 function p(a)`, `L13 function fa(a,b)`;
+/// `fa`'s line does not show a `b`).
 pub fn shows(lines: &[Span<'_>], expected: &Expected) -> bool {
     let covers = |(start, end, _): &&Span<'_>| (*start..=*end).contains(&expected.line);
-    let innermost = lines.iter().rev().find(covers);
-    let same_line = lines.iter().filter(|(start, _, _)| *start == expected.line);
-    innermost.into_iter().chain(same_line).any(|(_, _, text)| names(text, &expected.name))
+    let innermost = lines.iter().rev().find(covers).is_some_and(|(_, _, text)| names(text, &expected.name));
+    let mut same_line = lines.iter().filter(|(start, _, _)| *start == expected.line);
+    innermost || same_line.any(|(_, _, text)| names(text.split('(').next().unwrap_or(text), &expected.name))
 }
 
 /// `name` as a whole word of `text`.
@@ -181,6 +182,9 @@ mod tests {
         // Inside a span, the innermost line still decides: `class C` does not show `n`.
         assert!(!shows(&lines, &expected("n", 16)));
         assert!(!shows(&lines, &expected("q", 13)));
+        // Named only as a parameter of another definition on the line: not shown.
+        let lines = view_lines("L13 function fa(p,b)\nL13 function q()\n");
+        assert!(!shows(&lines, &expected("p", 13)));
     }
 
     #[test]

@@ -449,7 +449,7 @@ pub fn typescript(source: &str) -> Vec<Expected> {
         // ReturnType<…>,\n>`): the names there are references or labels, not members. So are the
         // lines after a type operator (`startListening: Overloads<…> &\n  Typed<…>`) or an arrow
         // (`middleware: (gDM) =>\n  gDM().prepend(…)`: the arrow's body, not a method).
-        let continued = parens > 0 || squares > 0 || angles > 0 || operand_pending;
+        let continued = parens > 0 || squares > 0 || angles > 0 || (operand_pending && !declares);
         if !code.trim().is_empty() {
             operand_pending = code.trim_end().ends_with(['&', '|']) || code.trim_end().ends_with("=>");
         }
@@ -477,7 +477,7 @@ pub fn typescript(source: &str) -> Vec<Expected> {
         amd_pending = !wraps_module
             && parens > 0
             && (amd_pending || (starts_statement && code.trim_start().starts_with("define(")));
-        let mixes_in = starts_statement && javascript::opens_mixin(&code);
+        let mixes_in = starts_statement && javascript::opens_mixin(&code, after, indent);
         if wraps_module || mixes_in {
             // The call's parentheses stay open to the block's end; its lines are not inside a
             // signature.
@@ -870,11 +870,26 @@ mod tests {
                       },\n  items: [\n    { render() {} },\n  ],\n};\nexport default {\n  name: 'plain',\n};\n\
                       export const useCart = defineStore('cart', {\n  actions: {\n    add(item) {\n    },\n  },\n});\n\
                       export default defineComponent({\n  setup(props) {\n  },\n});\nconst routes = createRouter({\n\
-                      \x20 routes: [],\n  middleware: (gDM) =>\n    gDM().concat(logger),\n});\n";
-        assert_eq!(
-            names(&typescript(source)),
-            ["data", "label", "close", "useCart", "add", "setup", "routes", "middleware"]
-        );
+                      \x20 routes: [],\n  middleware: (gDM) =>\n    gDM().concat(logger),\n});\n\
+                      export const useBear = create((set) => ({\n  reset() {},\n}));\n\
+                      export default connect(mapState, {\n  onClick: () => 1,\n})(Button);\n\
+                      export const useStore = defineStore('s', {\n  add() {},\n}).with(plugin);\n\
+                      const isJson = (h) =>\n  /* json */ /json/.test(h)\n\nexport type Err = { a: 1 }\n";
+        let expected = [
+            "data",
+            "label",
+            "close",
+            "useCart",
+            "add",
+            "setup",
+            "routes",
+            "middleware",
+            "useBear",
+            "useStore",
+            "isJson",
+            "Err",
+        ];
+        assert_eq!(names(&typescript(source)), expected);
     }
 
     #[test]

@@ -31,24 +31,46 @@ pub(super) fn opens_module(code: &str) -> bool {
 /// Whether a line at the module's level gives a type or a name an object of methods, the object
 /// left open: by a call (`_.extend(Model.prototype, Events, {`, `jQuery.fn.extend( {`,
 /// `Object.assign(Store.prototype, {`), by assigning it (`Store.fn = Store.prototype = {`,
-/// `module.exports = {`), by binding it (`export const api = {`) or by exporting it (`export
-/// default {`).
-pub(super) fn opens_mixin(code: &str) -> bool {
-    let exports_object = code.trim_start().strip_prefix("export default").is_some_and(|rest| opens_object(rest.trim()));
-    opens_block(code) && (mixes_in_by_call(code) || gives_object(code) || binds_object(code) || exports_object)
+/// `module.exports = {`), by binding it or exporting it (`export const api = {`, `export default
+/// {`), or by binding or exporting what a call given it returns (`export const useCart =
+/// defineStore('cart', {`, `export default defineComponent({`).
+/// `after` is the lines after this one, `indent` this one's indentation: an object given to a
+/// call counts only when the call is the whole value (see [`call_closes`]).
+pub(super) fn opens_mixin(code: &str, after: &[&str], indent: usize) -> bool {
+    let exports = code.trim_start().strip_prefix("export default").map(str::trim);
+    let binds = binding(code).map(|binding| binding.value.trim_end());
+    let given = exports.or(binds).filter(|value| *value == "{" || (given_to_call(value) && call_closes(after, indent)));
+    opens_block(code) && (mixes_in_by_call(code) || gives_object(code) || given.is_some())
 }
 
-/// Whether a value opens an object literal at its line's end: the value itself (`{`) or the last
-/// argument of a call (`defineComponent({`, `defineStore('cart', {`).
-fn opens_object(value: &str) -> bool {
-    let value = value.trim_end();
-    if value == "{" {
-        return true;
-    }
-    let Some((callee, _)) = value.split_once('(') else {
+/// Whether a value opens an object literal as a direct argument of a call it makes, at its line's
+/// end: `defineComponent({`, `defineStore('cart', {`; not one an argument builds (`create((set)
+/// => ({`).
+fn given_to_call(value: &str) -> bool {
+    let Some((callee, arguments)) = value.split_once('(') else {
         return false;
     };
-    is_path(callee.trim_end()) && (value.ends_with("({") || value.ends_with(", {"))
+    let Some(before) = arguments.strip_suffix('{') else {
+        return false;
+    };
+    let balanced = |open: char, close: char| before.matches(open).count() == before.matches(close).count();
+    let separated = before.trim_end().is_empty() || before.trim_end().ends_with(',');
+    is_path(callee.trim_end()) && separated && balanced('(', ')') && balanced('[', ']') && balanced('{', '}')
+}
+
+/// Whether the object a call is given closes the call and the value with it: the block's closing
+/// line (the next at `indent` or less) is `})`, then at most `;`, `,`, `as …` or `satisfies …`;
+/// not a curried or chained call (`})(Component)`, `}).with(plugin)`).
+fn call_closes(after: &[&str], indent: usize) -> bool {
+    let indent_of = |line: &str| line.len() - line.trim_start().len();
+    let Some(closing) = after.iter().find(|line| !line.trim().is_empty() && indent_of(line) <= indent) else {
+        return false;
+    };
+    let Some(rest) = closing.trim().strip_prefix("})") else {
+        return false;
+    };
+    let rest = rest.trim_end_matches([';', ',']).trim();
+    rest.is_empty() || rest.starts_with("as ") || rest.starts_with("satisfies ")
 }
 
 /// Whether a line of such an object opens an object held under a key, whose functions count as
@@ -179,13 +201,6 @@ fn closes_with_call(rest: &str, wrapped: usize) -> bool {
     let (before, after) = (&rest[..call], after.trim());
     let closing = |text: &str| text.chars().all(|c| c == ')');
     closing(before) && closing(after) && before.len() + after.len() == wrapped
-}
-
-/// Whether a line binds a name to an object literal left open, or to what a call given one
-/// returns, whose function-valued properties are its methods: `export const api = {`, `var Utils
-/// = {`, `const ColumnFiltering: TableFeature = {`, `export const useCart = defineStore('cart', {`.
-fn binds_object(code: &str) -> bool {
-    binding(code).is_some_and(|binding| opens_object(binding.value))
 }
 
 /// A `const`, `let` or `var` binding of one name (see [`binding`]).

@@ -130,8 +130,9 @@ fn value_body(value: Node) -> Option<Node> {
 }
 
 /// `const f = (…) => …` (with any keyword) is a function; another `const` is a constant; a
-/// `let`/`var` of an object of methods is a variable (a namespace: `var Utils = { … }`), and of
-/// another value is not outlined.
+/// `let`/`var` of an object of methods, or of what a call given one returns (see
+/// [`defined_object`]), is a variable (a namespace: `var Utils = { … }`), and of another value
+/// is not outlined.
 fn declarator(node: Node, source: &str) -> Option<Kind> {
     let value = node.child_by_field_name("value").map(assigned_value);
     if value.is_some_and(|value| FUNCTION_VALUES.contains(&value.kind())) {
