@@ -2,7 +2,7 @@
 # Fetches the corpora of the reading benchmark's rounds (docs/benchmarks.md, from
 # "## Reading (issue 3)" on) and prints each set's `--corpus` arguments.
 #
-#   bench/scripts/corpora.sh DIR [SET…]        # SET: ts-dev, ts-h1 … py-h5 (default: all)
+#   bench/scripts/corpora.sh DIR [SET…]        # SET: ts-dev, ts-h1 … js-12flow (default: all)
 #   ./target/debug/lctx-bench reading --runs 0 --max-files 1000 $(bench/scripts/corpora.sh DIR go-h1)
 #
 # npm packages, PyPI sdists and crates go into DIR/ts, DIR/py and DIR/rs; Go comes from
@@ -18,7 +18,7 @@ shopt -s inherit_errexit
 # shows; sdists: the whole sdist unless named) or, for Debian, under /usr/share/gocode/src.
 # `-` as VERSION: the docs name none, so none is checked.
 SET_NAMES=(ts-dev ts-h1 ts-h2 ts-h3 ts-h4 ts-h5 go-dev go-h1 go-h2 go-h3 go-h4 go-h5
-           rs-dev rs-h1 rs-h2 rs-h5 py-dev py-h1 py-h5)
+           rs-dev rs-h1 rs-h2 rs-h5 py-dev py-h1 py-h5 js-12dev js-12blind js-12flow)
 declare -A SETS=(
   # zod 3.23.8 was in issue 3's run but holds only `.d.ts`; later rounds dropped it.
   [ts-dev]="npm rxjs 7.8.1 package
@@ -75,6 +75,19 @@ declare -A SETS=(
   # Rust and Python had no third or fourth set; their fresh set was measured beside the fifth.
   [rs-h5]="crate bytes 1.12.2 src ; crate mio 1.2.5 src ; crate indexmap 2.14.2 src
            crate regex-syntax 0.8.12 src ; crate nom 7.1.3 src"
+  # The twelfth session's JavaScript (benchmarks.md, "Twelfth session"): developed on, blind,
+  # and the Flow sources held back. npm packages, unpacked like the TypeScript ones.
+  [js-12dev]="npm vue-router 3.6.5 package/src
+              npm element-ui 2.15.14 package/packages
+              npm element-ui 2.15.14 package/src
+              npm eslint-plugin-vue 9.28.0 package/lib"
+  [js-12blind]="npm ajv 8.17.1 package ; npm axios 1.7.7 package ; npm backbone 1.6.0 package
+                npm dayjs 1.11.13 package ; npm express 4.21.0 package ; npm jquery 3.7.1 package
+                npm knex 3.1.0 package ; npm lodash 4.17.21 package ; npm moment 2.30.1 package
+                npm qs 6.13.0 package ; npm react-dom 18.3.1 package ; npm underscore 1.13.7 package
+                npm vue 3.4.38 package ; npm webpack 5.94.0 package"
+  [js-12flow]="npm vue 2.6.14 package/src
+               npm react-native 0.72.17 package/Libraries"
   [py-dev]="pypi click 8.1.7 ; pypi rich 13.7.1 ; pypi flask 3.0.3"
   [py-h1]="pypi httpx 0.27.0 ; pypi starlette 0.37.2 ; pypi jinja2 3.1.4"
   # The docs name no root for these; the round's files and definitions (62 files, 1,206)
@@ -83,7 +96,7 @@ declare -A SETS=(
            pypi pluggy 1.5.0 src/pluggy ; pypi itsdangerous 2.2.0 src/itsdangerous
            pypi typer 0.12.3 typer"
 )
-declare -A LANGUAGE=([ts]=typescript [go]=go [rs]=rust [py]=python)
+declare -A LANGUAGE=([ts]=typescript [js]=javascript [go]=go [rs]=rust [py]=python)
 GO_SRC=/usr/share/go-1.19/src
 GOCODE=/usr/share/gocode/src
 
