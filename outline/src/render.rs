@@ -133,7 +133,7 @@ impl View {
     /// One line for a run of definitions whose signatures differ only in the name: the signature
     /// once with the names in braces (`#[test] fn {parses_empty, parses_one}()`), or the label.
     fn shaped(self, shape: &Shape, definitions: &[Definition]) -> String {
-        let names: Vec<&str> = definitions.iter().map(|definition| definition.name.as_str()).collect();
+        let names: Vec<String> = definitions.iter().map(|definition| shape.quoted(&definition.name)).collect();
         let names = format!("{{{}}}", names.join(", "));
         match self {
             View::Signatures => format!("{}{names}{}", shape.before, shape.after),
@@ -175,12 +175,17 @@ impl View {
     fn constants(self, shape: &Shape, constants: &[Definition]) -> String {
         // A name assigned again in the run (Python's `try: X = … except …: X = …`) is named once.
         let mut seen = HashSet::new();
-        let names: Vec<&str> =
-            constants.iter().map(|constant| constant.name.as_str()).filter(|name| seen.insert(*name)).collect();
+        let names: Vec<String> = constants
+            .iter()
+            .filter(|constant| seen.insert(constant.name.as_str()))
+            .map(|constant| shape.quoted(&constant.name))
+            .collect();
         if let View::Signatures = self {
             let typed: Vec<String> = constants
                 .iter()
-                .filter_map(|constant| shape_of(constant).map(|own| format!("{}{}", constant.name, own.after)))
+                .filter_map(|constant| {
+                    shape_of(constant).map(|own| format!("{}{}", own.quoted(&constant.name), own.after))
+                })
                 .collect();
             let line = format!("{}{}", shape.before, typed.join("; "));
             let valued = constants.iter().any(|constant| shape_of(constant).is_some_and(|own| !own.after.is_empty()));
@@ -338,11 +343,23 @@ fn re_exports_from_one_directory(definitions: &[Definition]) -> Option<(usize, S
     Some((run.len(), format!("export {{ {} }} from {quote}{from}{quote}", names.join(", "))))
 }
 
-/// A function's signature around its name.
+/// A function's signature around its name, and the quotes the name is written in (a quoted key:
+/// `'cache/PackFileCache': () => …`), which a run's names keep each (`{'cache/A', 'cache/B'}: ()`).
 #[derive(PartialEq, Eq)]
 struct Shape<'d> {
     before: &'d str,
     after: &'d str,
+    quote: Option<char>,
+}
+
+impl Shape<'_> {
+    /// `name` in the quotes the shape's name was written in, if any.
+    fn quoted(&self, name: &str) -> String {
+        match self.quote {
+            Some(quote) => format!("{quote}{name}{quote}"),
+            None => name.to_string(),
+        }
+    }
 }
 
 /// The signature of a definition with nothing nested, split at the first whole-word occurrence of
@@ -359,7 +376,12 @@ fn shape_of(definition: &Definition) -> Option<Shape<'_>> {
     let (at, _) = signature
         .match_indices(name)
         .find(|(at, _)| !signature[..*at].ends_with(word) && !signature[at + name.len()..].starts_with(word))?;
-    Some(Shape { before: &signature[..at], after: &signature[at + name.len()..] })
+    let (before, after) = (&signature[..at], &signature[at + name.len()..]);
+    let quote = before.chars().last().filter(|quote| matches!(quote, '\'' | '"') && after.starts_with(*quote));
+    Some(match quote {
+        Some(quote) => Shape { before: &before[..at - 1], after: &after[1..], quote: Some(quote) },
+        None => Shape { before, after, quote: None },
+    })
 }
 
 /// A run of at least two differently named definitions of one kind whose signatures are the same

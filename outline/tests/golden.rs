@@ -231,7 +231,9 @@ fn javascript_methods_mixed_into_prototypes() {
         "defaults",
     ]);
     // A getter and its setter are one name; a quoted name is the name.
-    views.signature_lines_contain(&["L75-92 var Utils { trim, pad, width, escape }"]);
+    views.signature_lines_contain(&["L78-95 var Utils { trim, pad, width, escape }"]);
+    // A run of quoted keys keeps each name's quotes.
+    views.signature_lines_contain(&["  L71-72 {'cache/PackFileCache', 'cache/MemoryCache'}: ()"]);
     views.signature_lines_contain(&[
         "L5-8 var Model = Backbone.Model = function (attributes, options)",
         "L10-32 _.extend(Model.prototype, Events, {…})",

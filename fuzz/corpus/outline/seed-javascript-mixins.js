@@ -67,6 +67,9 @@ module.exports = {
   parse(text) {
     return JSON.parse(text);
   },
+  // Loaded on first use, under the paths they are serialized by.
+  'cache/PackFileCache': () => require('./cache/PackFileCache'),
+  'cache/MemoryCache': () => require('./cache/MemoryCache'),
   VERSION: '1.0.0'
 };
 
