@@ -115,7 +115,7 @@ pub(crate) fn unoutlined_definitions(
     for statement in broken {
         let (first, last) = node_lines(statement, source);
         let holds_functions = holds_functions(node_text(statement, source));
-        for (number, text) in (first..=last).zip(source.lines().skip(first as usize - 1)) {
+        for (number, text) in (first..=last).zip(lines.iter().skip(first as usize - 1)) {
             let starts =
                 fallback::starts_top_level_definition(language, text) || (holds_functions && exports_object(text));
             if starts && !covered(number) && !in_comment(number) {

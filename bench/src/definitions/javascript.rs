@@ -62,11 +62,10 @@ fn given_to_call(value: &str) -> bool {
 /// line (the next at `indent` or less) is `})`, then at most `;`, `,`, `as …` or `satisfies …`;
 /// not a curried or chained call (`})(Component)`, `}).with(plugin)`).
 fn call_closes(after: &[&str], indent: usize) -> bool {
-    let indent_of = |line: &str| line.len() - line.trim_start().len();
-    let Some(closing) = after.iter().find(|line| !line.trim().is_empty() && indent_of(line) <= indent) else {
+    let Some(close) = closing_line(after, indent) else {
         return false;
     };
-    let Some(rest) = closing.trim().strip_prefix("})") else {
+    let Some(rest) = after[close].trim().strip_prefix("})") else {
         return false;
     };
     let rest = rest.trim_end_matches([';', ',']).trim();
@@ -173,17 +172,25 @@ pub(super) fn binds_called_function(code: &str) -> Option<(&str, usize)> {
 /// function of the bound name, and its closing line (the next at `indent` or less) calls it and
 /// ends the statement (`}(Subscription));`, `})();`). `after` is the lines after the opening one.
 pub(super) fn compiled_class(after: &[&str], indent: usize, name: &str, wrapped: usize) -> bool {
-    let indent_of = |line: &str| line.len() - line.trim_start().len();
-    let written = |line: &str| !line.trim().is_empty();
-    let Some(close) = after.iter().position(|line| written(line) && indent_of(line) <= indent) else {
+    let Some(close) = closing_line(after, indent) else {
         return false;
     };
-    let Some(own) = after[..close].iter().find(|line| written(line)).map(|line| indent_of(line)) else {
+    let Some(own) = after[..close].iter().find(|line| !line.trim().is_empty()).map(|line| indent_of(line)) else {
         return false;
     };
     let declares = after[..close].iter().any(|line| indent_of(line) == own && declared_function(line) == Some(name));
     let closing = after[close].trim_start();
     declares && closing.strip_prefix('}').is_some_and(|rest| closes_with_call(rest, wrapped))
+}
+
+/// Where in `after` (the lines after one at `indent` that opens a block) that block closes: the
+/// first written line at `indent` or less.
+fn closing_line(after: &[&str], indent: usize) -> Option<usize> {
+    after.iter().position(|line| !line.trim().is_empty() && indent_of(line) <= indent)
+}
+
+fn indent_of(line: &str) -> usize {
+    line.len() - line.trim_start().len()
 }
 
 /// Whether what follows a function's closing `}` calls it, closes the `wrapped` parentheses it
