@@ -8,13 +8,16 @@
 //! client. What it writes on standard error (warnings such as a quarantined
 //! database) is passed on to this client's standard error as it arrives, as
 //! the engine's warnings reached the user before, and the last few
-//! kilobytes are kept to explain a child that crashed or hung.
+//! kilobytes are kept to explain a child that crashed or hung. A client
+//! calls [`await_stderr`] before it exits, so a warning the child wrote
+//! before its answer is not lost to a client that exits first.
 
 use std::io::{Read as _, Write as _};
 use std::os::unix::net::UnixStream;
 use std::os::unix::process::CommandExt as _;
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -22,6 +25,19 @@ use std::time::{Duration, Instant};
 const STDERR_TAIL_BYTES: usize = 4096;
 /// How long a report waits for the killed child's last words.
 const TAIL_WAIT: Duration = Duration::from_secs(1);
+/// Children of this process whose standard error is still being passed on.
+static FORWARDING: AtomicUsize = AtomicUsize::new(0);
+
+/// Waits (at most [`TAIL_WAIT`]) until every fallback child of this process
+/// has closed its standard error and all it wrote has been passed on. Call it
+/// once the connections are closed (the runtime dropped): a child exits when
+/// its connection closes.
+pub fn await_stderr() {
+    let start = Instant::now();
+    while FORWARDING.load(Ordering::Acquire) > 0 && start.elapsed() < TAIL_WAIT {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
 
 /// A running `lean-ctxd --stdio`.
 pub struct LocalChild {
@@ -54,6 +70,7 @@ impl LocalChild {
         let stderr_tail = Arc::new(OnceLock::new());
         if let Some(mut stderr) = child.stderr.take() {
             let tail = stderr_tail.clone();
+            FORWARDING.fetch_add(1, Ordering::AcqRel);
             std::thread::spawn(move || {
                 let mut kept = Vec::new();
                 let mut buf = [0u8; 4096];
@@ -69,6 +86,7 @@ impl LocalChild {
                 }
                 let start = kept.len().saturating_sub(STDERR_TAIL_BYTES);
                 let _ = tail.set(String::from_utf8_lossy(&kept[start..]).trim_end().to_string());
+                FORWARDING.fetch_sub(1, Ordering::AcqRel);
                 // Reap: the child has closed its standard error, so it is
                 // exiting (or exited).
                 let _ = child.wait();

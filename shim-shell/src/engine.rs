@@ -49,6 +49,7 @@ pub fn exchange<T>(
         });
         // Never wait for a blocking task the deadline abandoned.
         runtime.shutdown_background();
+        lctx::child::await_stderr();
         answer.unwrap_or_else(|_| Err(Failure::Failed(format!("lean-ctxd did not answer within {deadline:?}"))))
     }));
     answer.unwrap_or_else(|_| Err(Failure::Failed("lctx-shell panicked while asking lean-ctxd".to_string())))

@@ -341,6 +341,10 @@ fn dispatch(command: Command, runtime: tokio::runtime::Runtime, opts: ClientOpti
             Command::Generate(what) => done(generate::print(Cli::command(), what)),
         }
     });
+    // Dropping the runtime closes a fallback child's connection; it exits,
+    // and what it wrote on stderr is passed on before this process exits.
+    drop(runtime);
+    crate::child::await_stderr();
     match result {
         Ok(code) => ExitCode::from(u8::try_from(code.clamp(0, 255)).unwrap_or(1)),
         Err(failure) => fail(&failure),
