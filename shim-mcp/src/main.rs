@@ -71,6 +71,7 @@ fn main() -> ExitCode {
     };
     let result = runtime.block_on(serve(opts));
     runtime.shutdown_timeout(EXIT_GRACE);
+    lctx::child::await_stderr();
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(&e),
