@@ -314,24 +314,11 @@ impl Reader {
                 // line, or the whole of a small file. Nothing to add; nothing saved.
                 render.baseline = Baseline::Sent;
             } else {
-                // An outline that lost everything to a syntax error says where,
-                // once: its flag line moves into the note, the view is empty.
-                let unparsed = render
-                    .text
-                    .lines()
-                    .next()
-                    .and_then(|line| line.strip_prefix("[outline incomplete: "))
-                    .and_then(|rest| rest.strip_suffix(']'))
-                    .map(str::to_string);
-                let lines = file.lines;
-                note = match unparsed {
-                    Some(which) => {
-                        render.text.clear();
-                        format!("no definitions could be outlined in {shown} ({lines} lines; {which})")
-                    }
-                    None => format!("no definitions found in {shown} ({lines} lines)"),
-                };
-                note.push_str(": mode=full or lines:N-M shows the content");
+                // An outline that lost everything to a syntax error: its flag line (the view)
+                // says where, the note that nothing could be outlined.
+                let unparsed = render.text.starts_with("[outline incomplete");
+                let found = if unparsed { "no definitions could be outlined" } else { "no definitions found" };
+                note = format!("{found} in {shown} ({} lines): mode=full or lines:N-M shows the content", file.lines);
                 // It tells the agent to read again: nothing saved.
                 render.baseline = Baseline::Sent;
             }
