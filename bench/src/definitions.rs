@@ -893,6 +893,18 @@ mod tests {
     }
 
     #[test]
+    fn objects_of_methods_given_to_new_or_registered_are_definitions() {
+        let source = "export default new Vuex.Store({\n  mutations: {\n    add(state) {\n    },\n  },\n});\n\
+                      const bus = new Vue({\n  notify(m) {\n  },\n});\n\
+                      Vue.component('todo-item', {\n  methods: {\n    toggle() {\n    },\n  },\n});\n\
+                      Vue.directive('autofocus', {\n  inserted(el) {\n  },\n});\n\
+                      new Vue({\n  render: h => h(App),\n});\n\
+                      new Vue({\n  created() {},\n}).$mount('#app');\n\
+                      new Plugin(options);\n";
+        assert_eq!(names(&typescript(source)), ["add", "bus", "notify", "toggle", "inserted", "render"]);
+    }
+
+    #[test]
     fn a_class_compiled_to_es5_is_read_as_a_module() {
         let source = "var Subscriber = /** @class */ (function (_super) {\n    __extends(Subscriber, _super);\n    \
                       function Subscriber(destination) {\n    }\n    Subscriber.prototype.next = function (value) {\n    \

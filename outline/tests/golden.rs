@@ -299,6 +299,25 @@ fn typescript_objects_of_methods_given_to_a_call() {
     views.signature_lines_contain(&["L12-30 export default defineComponent({…})", "    L41-43 push(message: string)"]);
 }
 
+/// Vue 2's way of building the same from an options object: a store or an instance constructed
+/// with `new` (`export default new Vuex.Store({ mutations: {…} })`, `const bus = new Vue({…})`)
+/// and a component or directive registered at module level (`Vue.component('todo-item', {…})`)
+/// list the object's methods; an instance of data and arrow functions alone lists only those.
+#[test]
+fn javascript_objects_of_methods_given_to_new_and_registrations() {
+    let views = check(
+        "javascript/store.js",
+        Language::JavaScript,
+        &["default", "remaining", "add", "toggle", "load", "bus", "notify", "todo-item", "autofocus", "inserted"],
+    );
+    views.hides(&["strict", "todos", "filter", "props", "template"]);
+    views.signature_lines_contain(&[
+        "export default new Vuex.Store({…})",
+        "    L22-27 {add, toggle}(state, todo)",
+        "Vue.component('todo-item', {…})",
+    ]);
+}
+
 /// JavaScript annotated for Flow is read with TypeScript's grammar, which parses it whole: its
 /// types, annotated functions and class members are listed, and nothing is flagged, where
 /// JavaScript's grammar failed on every annotation.

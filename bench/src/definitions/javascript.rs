@@ -32,15 +32,18 @@ pub(super) fn opens_module(code: &str) -> bool {
 /// left open: by a call (`_.extend(Model.prototype, Events, {`, `jQuery.fn.extend( {`,
 /// `Object.assign(Store.prototype, {`), by assigning it (`Store.fn = Store.prototype = {`,
 /// `module.exports = {`), by binding it or exporting it (`export const api = {`, `export default
-/// {`), or by binding or exporting what a call given it returns (`export const useCart =
-/// defineStore('cart', {`, `export default defineComponent({`).
+/// {`), by binding or exporting what a call or `new` given it returns (`export const useCart =
+/// defineStore('cart', {`, `export default defineComponent({`, `export default new
+/// Vuex.Store({`), or by a statement constructing with it (`new Vue({`).
 /// `after` is the lines after this one, `indent` this one's indentation: an object given to a
 /// call counts only when the call is the whole value (see [`call_closes`]).
 pub(super) fn opens_mixin(code: &str, after: &[&str], indent: usize) -> bool {
     let exports = code.trim_start().strip_prefix("export default").map(str::trim);
     let binds = binding(code).map(|binding| binding.value.trim_end());
-    let given = exports.or(binds).filter(|value| *value == "{" || (given_to_call(value) && call_closes(after, indent)));
-    opens_block(code) && (mixes_in_by_call(code) || gives_object(code) || given.is_some())
+    let constructs = code.trim_start().starts_with("new ").then(|| code.trim());
+    let given = exports.or(binds).filter(|value| *value == "{").is_some()
+        || exports.or(binds).or(constructs).is_some_and(|value| given_to_call(value) && call_closes(after, indent));
+    opens_block(code) && (mixes_in_by_call(code) || gives_object(code) || given)
 }
 
 /// Whether a value opens an object literal as a direct argument of a call it makes, at its line's
@@ -50,6 +53,7 @@ fn given_to_call(value: &str) -> bool {
     let Some((callee, arguments)) = value.split_once('(') else {
         return false;
     };
+    let callee = callee.strip_prefix("new ").unwrap_or(callee);
     let Some(before) = arguments.strip_suffix('{') else {
         return false;
     };
@@ -89,7 +93,8 @@ fn mixes_in_by_call(code: &str) -> bool {
     };
     let path = callee.trim_end();
     let method = path.rsplit_once('.').map(|(_, method)| method);
-    method.is_some_and(|method| ["extend", "assign", "mixin"].contains(&method)) && is_path(path)
+    let mixes = ["extend", "assign", "mixin", "component", "directive"];
+    method.is_some_and(|method| mixes.contains(&method)) && is_path(path)
 }
 
 fn gives_object(code: &str) -> bool {

@@ -57,6 +57,9 @@ pub(super) static SPEC: Spec = Spec {
         // `jQuery.fn.extend({ … })`, `Object.assign(Store.prototype, { … })`. The call is the
         // head, its object read `{…}`; the object's functions are the members.
         Rule::classify("call_expression", mixin).named(mixin_target).whole().head_members(mixed_in),
+        // A Vue 2 root instance or store made at module level from an object of methods (`new
+        // Vue({ methods: { … } })`), read as the same call's object is.
+        Rule::classify("new_expression", constructed).named(constructor_name).whole().head_members(mixed_in),
         // A function-valued property of such an object (`save: function (key, val) {…}`), and an
         // object of methods nested in one (a Vue component's `methods: { toggle() {…} }`).
         Rule::classify("pair", function_property)
@@ -158,7 +161,7 @@ fn bound_methods(declarator: Node) -> Vec<Node> {
 /// are its API.
 fn defined_object(value: Option<Node>) -> Option<Node> {
     let value = value.map(assigned_value)?;
-    if value.kind() != "call_expression" {
+    if !matches!(value.kind(), "call_expression" | "new_expression") {
         return object_of_methods(Some(value));
     }
     let arguments = value.child_by_field_name("arguments")?;
@@ -303,16 +306,35 @@ fn module_level(statement: Node, source: &str) -> bool {
     wrapper.is_some_and(|wrapper| invoked_body(wrapper, source) == Some(parent) && module_level(wrapper, source))
 }
 
-/// The calls that mix methods into an object ([`mixin`]), by the name of the function called.
-const MIXINS: [&str; 3] = ["extend", "assign", "mixin"];
+/// The calls that mix methods into an object ([`mixin`]), or register a Vue 2 component or
+/// directive made of them, by the name of the function called.
+const MIXINS: [&str; 5] = ["extend", "assign", "mixin", "component", "directive"];
 
-/// A call at module level of `….extend`, `Object.assign` or `….mixin` given an object literal
-/// that holds functions: the object's functions are methods of what it extends.
+/// A call at module level of `….extend`, `Object.assign`, `….mixin`, `Vue.component` or
+/// `Vue.directive` given an object literal that holds functions: the object's functions are
+/// methods of what it extends or registers.
 fn mixin(call: Node, source: &str) -> Option<Kind> {
-    let statement = call.parent().filter(|parent| parent.kind() == "expression_statement")?;
     let callee = call.child_by_field_name("function").filter(|callee| callee.kind() == "member_expression")?;
     let method = node_text(callee.child_by_field_name("property")?, source);
-    (MIXINS.contains(&method) && !mixed_in(call).is_empty() && module_level(statement, source)).then_some(Kind::Impl)
+    (MIXINS.contains(&method) && given_at_module_level(call, source)).then_some(Kind::Impl)
+}
+
+/// `new Vue({ … })` as a statement at module level, given an object literal that holds functions.
+fn constructed(new: Node, source: &str) -> Option<Kind> {
+    given_at_module_level(new, source).then_some(Kind::Impl)
+}
+
+/// Whether a call (or `new`) is a statement of its own at module level and is given an object
+/// of methods (see [`mixed_in`]).
+fn given_at_module_level(call: Node, source: &str) -> bool {
+    call.parent()
+        .filter(|parent| parent.kind() == "expression_statement")
+        .is_some_and(|statement| !mixed_in(call).is_empty() && module_level(statement, source))
+}
+
+/// What a [`constructed`] instance is made with: `Vue` for `new Vue({ … })`.
+fn constructor_name(new: Node, source: &str) -> Option<String> {
+    Some(node_text(new.child_by_field_name("constructor")?, source).to_string())
 }
 
 /// The object literal a [`mixin`] call passes, when it holds a function.
@@ -342,11 +364,13 @@ fn holds_function_within(object: Node, nested: bool) -> bool {
 }
 
 /// What a [`mixin`] extends: its first argument when that is not the object (`Model` for
-/// `_.extend(Model.prototype, …)`), else what `extend` is called on (`jQuery.fn`).
+/// `_.extend(Model.prototype, …)`; `todo-item` for `Vue.component('todo-item', …)`), else what
+/// `extend` is called on (`jQuery.fn`).
 fn mixin_target(call: Node, source: &str) -> Option<String> {
     let first = call.child_by_field_name("arguments")?.named_child(0)?;
     let target = match first.kind() {
         "object" => call.child_by_field_name("function")?.child_by_field_name("object")?,
+        "string" => return Some(node_text(first, source).trim_matches(['\'', '"']).to_string()),
         _ => first,
     };
     Some(owner_of(node_text(target, source)).to_string())
