@@ -465,15 +465,18 @@ pub fn typescript(source: &str) -> Vec<Expected> {
         // \n], function( jQuery ) {`.
         let amd_function = amd_pending && code.contains("function") && javascript::opens_block(&code);
         // A class compiled to ES5 (`var Subscriber = (function (_super) {`) is read as a module
-        // whose functions are the file's, kept when it declares a function of the bound name.
+        // whose functions are the file's, kept when it declares a function of the bound name; so
+        // is a module that returns its API (`var Cart = (function () {`), whose name counts too.
         let after = lines.get(number as usize..).unwrap_or_default();
-        let compiled_class = starts_statement
-            .then(|| javascript::binds_called_function(&code))
-            .flatten()
-            .filter(|(name, wrapped)| javascript::compiled_class(after, indent, name, *wrapped))
-            .map(|(name, _)| name);
+        let called = starts_statement.then(|| javascript::binds_called_function(&code)).flatten();
+        let compiled_class = called.filter(|(name, wrapped)| javascript::compiled_class(after, indent, name, *wrapped));
+        let revealing = called.filter(|(_, wrapped)| javascript::revealing_module(after, indent, *wrapped));
+        let bound_module = compiled_class.or(revealing).map(|(name, _)| name);
+        if let (None, Some((name, _))) = (compiled_class, revealing) {
+            found.push(expected(name));
+        }
         let wraps_module =
-            amd_function || compiled_class.is_some() || (starts_statement && javascript::opens_module(&code));
+            amd_function || bound_module.is_some() || (starts_statement && javascript::opens_module(&code));
         amd_pending = !wraps_module
             && parens > 0
             && (amd_pending || (starts_statement && code.trim_start().starts_with("define(")));
@@ -509,7 +512,7 @@ pub fn typescript(source: &str) -> Vec<Expected> {
         }
         let mut words = code.split_whitespace().skip_while(|word| MODIFIERS.contains(word) || continued);
         match (context, module_level, words.next()) {
-            (_, true, Some(keyword)) if KEYWORDS.contains(&keyword) && starts_statement && compiled_class.is_none() => {
+            (_, true, Some(keyword)) if KEYWORDS.contains(&keyword) && starts_statement && bound_module.is_none() => {
                 // A generator may be written `function *gen()`.
                 let name = words.next().and_then(|word| js_identifier(word.trim_start_matches('*')));
                 // `const fs = require("fs")` is an import, which the views show as one.
@@ -529,7 +532,7 @@ pub fn typescript(source: &str) -> Vec<Expected> {
                     bound = Some((None, value));
                 }
             }
-            (_, true, Some("var" | "let")) if starts_statement && compiled_class.is_none() => {
+            (_, true, Some("var" | "let")) if starts_statement && bound_module.is_none() => {
                 if let Some((name, value)) = javascript::bound_function(&code) {
                     bound = Some((Some(expected(name)), value));
                 }
@@ -902,6 +905,15 @@ mod tests {
                       new Vue({\n  created() {},\n}).$mount('#app');\n\
                       new Plugin(options);\n";
         assert_eq!(names(&typescript(source)), ["add", "bus", "notify", "toggle", "inserted", "render"]);
+    }
+
+    #[test]
+    fn a_module_returning_its_api_is_read_as_a_module() {
+        let source = "var Cart = (function () {\n  var items = [];\n  function add(sku) {\n    items.push(sku);\n  }\n  \
+                      // API\n  return {\n    add: add\n  };\n})();\n\
+                      const Log = (() => {\n  function log(m) {}\n  return { log };\n})();\n\
+                      var now = (function () {\n  function twice(x) {}\n  return Date.now();\n})();\n";
+        assert_eq!(names(&typescript(source)), ["Cart", "add", "Log", "log"]);
     }
 
     #[test]

@@ -318,6 +318,23 @@ fn javascript_objects_of_methods_given_to_new_and_registrations() {
     ]);
 }
 
+/// A module written as a function called at once that returns its API as an object (the
+/// revealing-module pattern) lists what it declares and the returned object's functions under
+/// the bound name; a function called at once for a value is not a module.
+#[test]
+fn javascript_revealing_modules() {
+    let views = check(
+        "javascript/revealing.js",
+        Language::JavaScript,
+        &["ShoppingCart", "findIndex", "add", "remove", "total", "Logger", "log"],
+    );
+    views.hides(&["items", "TAX_RATE", "prefix", "startedAt"]);
+    views.signature_lines_contain(&[
+        "L5-42 var ShoppingCart { findIndex, add, remove, total }",
+        "L44-50 const Logger { log }",
+    ]);
+}
+
 /// JavaScript annotated for Flow is read with TypeScript's grammar, which parses it whole: its
 /// types, annotated functions and class members are listed, and nothing is flagged, where
 /// JavaScript's grammar failed on every annotation.

@@ -188,6 +188,28 @@ pub(super) fn compiled_class(after: &[&str], indent: usize, name: &str, wrapped:
     declares && closing.strip_prefix('}').is_some_and(|rest| closes_with_call(rest, wrapped))
 }
 
+/// Whether the function a [`binds_called_function`] line at `indent` opens, inside `wrapped`
+/// parentheses, is a module that returns its API (`var Cart = (function () { function add() {…}
+/// return { add: add }; })();`): the last statement at its body's own indentation returns an
+/// object, and its closing line calls it and ends the statement.
+pub(super) fn revealing_module(after: &[&str], indent: usize, wrapped: usize) -> bool {
+    let Some(close) = closing_line(after, indent) else {
+        return false;
+    };
+    let body = &after[..close];
+    let Some(own) = body.iter().find(|line| !line.trim().is_empty()).map(|line| indent_of(line)) else {
+        return false;
+    };
+    let statement = |line: &&&str| {
+        let code = line.trim_start();
+        indent_of(line) == own && !code.is_empty() && !code.starts_with(['}', ')', ']']) && !code.starts_with("//")
+    };
+    let last = body.iter().rev().find(statement).map(|line| line.trim_start());
+    let returns_object =
+        last.and_then(|line| line.strip_prefix("return")).is_some_and(|rest| rest.trim_start().starts_with('{'));
+    returns_object && after[close].trim_start().strip_prefix('}').is_some_and(|rest| closes_with_call(rest, wrapped))
+}
+
 /// Where in `after` (the lines after one at `indent` that opens a block) that block closes: the
 /// first written line at `indent` or less.
 fn closing_line(after: &[&str], indent: usize) -> Option<usize> {

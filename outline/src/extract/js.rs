@@ -150,9 +150,30 @@ fn declarator(node: Node, source: &str) -> Option<Kind> {
 }
 
 /// The object literal of methods a declarator binds (`const api = { get(path) {…} }`), or gives
-/// the call it binds the result of (see [`defined_object`]), when it holds a function.
+/// the call it binds the result of (see [`defined_object`]), when it holds a function; or the
+/// body and returned object of a module it binds (see [`revealing_module`]).
 fn bound_methods(declarator: Node) -> Vec<Node> {
-    defined_object(declarator.child_by_field_name("value")).into_iter().collect()
+    let value = declarator.child_by_field_name("value");
+    match defined_object(value) {
+        Some(object) => vec![object],
+        None => value.and_then(revealing_module).map_or_else(Vec::new, |(body, returned)| vec![body, returned]),
+    }
+}
+
+/// The body of a function called at once that returns an object as its last statement, and that
+/// object: a module written before ES modules (the revealing-module pattern: `var Counter =
+/// (function () { function increment(step) {…} return { increment: increment, reset: function ()
+/// {…} }; })()`). What the body declares and the object's functions are the bound name's, as a
+/// namespace's members are; like a module wrapped in a function, its private helpers are listed.
+fn revealing_module(value: Node) -> Option<(Node, Node)> {
+    let call = unparenthesized(value);
+    let callee = call.child_by_field_name("function").filter(|_| call.kind() == "call_expression")?;
+    let function = Some(unparenthesized(callee)).filter(|callee| FUNCTION_VALUES.contains(&callee.kind()))?;
+    let body = function.child_by_field_name("body").filter(|body| body.kind() == "statement_block")?;
+    let mut cursor = body.walk();
+    let last = body.named_children(&mut cursor).filter(|statement| statement.kind() != "comment").last()?;
+    let returned = last.named_child(0).filter(|_| last.kind() == "return_statement").map(unparenthesized)?;
+    (returned.kind() == "object").then_some((body, returned))
 }
 
 /// The object of methods a value is, or the first one a call it makes is given: a component or

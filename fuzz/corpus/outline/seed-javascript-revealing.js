@@ -1,0 +1,57 @@
+/**
+ * Modules written before ES modules: each is a function called at once that keeps its state in
+ * its closure and returns its API as an object.
+ */
+var ShoppingCart = (function () {
+  'use strict';
+
+  var items = [];
+  var TAX_RATE = 0.2;
+
+  function findIndex(sku) {
+    for (var i = 0; i < items.length; i++) {
+      if (items[i].sku === sku) return i;
+    }
+    return -1;
+  }
+
+  function add(sku, quantity) {
+    var at = findIndex(sku);
+    if (at >= 0) {
+      items[at].quantity += quantity;
+    } else {
+      items.push({ sku: sku, quantity: quantity });
+    }
+  }
+
+  function remove(sku) {
+    var at = findIndex(sku);
+    if (at >= 0) items.splice(at, 1);
+  }
+
+  // The public API.
+  return {
+    add: add,
+    remove: remove,
+    total: function (prices) {
+      return items.reduce(function (sum, item) {
+        return sum + prices[item.sku] * item.quantity;
+      }, 0) * (1 + TAX_RATE);
+    }
+  };
+})();
+
+const Logger = (() => {
+  const prefix = '[app]';
+  function log(message) {
+    console.log(prefix, message);
+  }
+  return { log };
+})();
+
+// A function called at once for a value is not a module.
+var startedAt = (function () {
+  return Date.now();
+})();
+
+module.exports = { ShoppingCart, Logger, startedAt };
