@@ -903,8 +903,12 @@ mod tests {
                       Vue.directive('autofocus', {\n  inserted(el) {\n  },\n});\n\
                       new Vue({\n  render: h => h(App),\n});\n\
                       new Vue({\n  created() {},\n}).$mount('#app');\n\
-                      new Plugin(options);\n";
-        assert_eq!(names(&typescript(source)), ["add", "bus", "notify", "toggle", "inserted", "render"]);
+                      new Plugin(options);\n\
+                      Vue.directive('color', function (el, binding) {\n  if (binding.value) {\n  }\n  update(el);\n});\n\
+                      new Proxy(target, {\n  get(obj, key) {},\n});\n\
+                      const watched = new Proxy({}, {\n  set(obj, key) {},\n});\n";
+        let expected = ["add", "bus", "notify", "toggle", "inserted", "render", "watched"];
+        assert_eq!(names(&typescript(source)), expected);
     }
 
     #[test]

@@ -310,7 +310,7 @@ fn javascript_objects_of_methods_given_to_new_and_registrations() {
         Language::JavaScript,
         &["default", "remaining", "add", "toggle", "load", "bus", "notify", "todo-item", "autofocus", "inserted"],
     );
-    views.hides(&["strict", "todos", "filter", "props", "template"]);
+    views.hides(&["strict", "todos", "filter", "props", "template", "set"]);
     views.signature_lines_contain(&[
         "export default new Vuex.Store({…})",
         "    L22-27 {add, toggle}(state, todo)",

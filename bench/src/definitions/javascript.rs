@@ -43,7 +43,8 @@ pub(super) fn opens_mixin(code: &str, after: &[&str], indent: usize) -> bool {
     let constructs = code.trim_start().starts_with("new ").then(|| code.trim());
     let given = exports.or(binds).filter(|value| *value == "{").is_some()
         || exports.or(binds).or(constructs).is_some_and(|value| given_to_call(value) && call_closes(after, indent));
-    opens_block(code) && (mixes_in_by_call(code) || gives_object(code) || given)
+    let mixes_in = mixes_in_by_call(code) && given_to_call(code.trim());
+    opens_block(code) && (mixes_in || gives_object(code) || given)
 }
 
 /// Whether a value opens an object literal as a direct argument of a call it makes, at its line's
@@ -53,12 +54,17 @@ fn given_to_call(value: &str) -> bool {
     let Some((callee, arguments)) = value.split_once('(') else {
         return false;
     };
-    let callee = callee.strip_prefix("new ").unwrap_or(callee);
+    // A constructor's methods come in an options object given first (`new Vuex.Store({`), not
+    // in the handler given after its subject (`new Proxy(target, {`).
+    let (callee, first_only) = match callee.strip_prefix("new ") {
+        Some(constructor) => (constructor, true),
+        None => (callee, false),
+    };
     let Some(before) = arguments.strip_suffix('{') else {
         return false;
     };
     let balanced = |open: char, close: char| before.matches(open).count() == before.matches(close).count();
-    let separated = before.trim_end().is_empty() || before.trim_end().ends_with(',');
+    let separated = before.trim_end().is_empty() || (!first_only && before.trim_end().ends_with(','));
     is_path(callee.trim_end()) && separated && balanced('(', ')') && balanced('[', ']') && balanced('{', '}')
 }
 

@@ -62,3 +62,11 @@ new Vue({
   el: '#app',
   render: h => h('todo-list')
 });
+
+// A handler given to a constructor after its subject is not the instance's methods.
+export const settings = new Proxy({}, {
+  set(target, key, value) {
+    target[key] = value;
+    return true;
+  }
+});

@@ -57,8 +57,8 @@ pub(super) static SPEC: Spec = Spec {
         // `jQuery.fn.extend({ … })`, `Object.assign(Store.prototype, { … })`. The call is the
         // head, its object read `{…}`; the object's functions are the members.
         Rule::classify("call_expression", mixin).named(mixin_target).whole().head_members(mixed_in),
-        // A Vue 2 root instance or store made at module level from an object of methods (`new
-        // Vue({ methods: { … } })`), read as the same call's object is.
+        // An instance made by a statement at module level from an options object of methods (a
+        // Vue 2 root instance: `new Vue({ methods: { … } })`), read as a mixin's object is.
         Rule::classify("new_expression", constructed).named(constructor_name).whole().head_members(mixed_in),
         // A function-valued property of such an object (`save: function (key, val) {…}`), and an
         // object of methods nested in one (a Vue component's `methods: { toggle() {…} }`).
@@ -182,13 +182,24 @@ fn revealing_module(value: Node) -> Option<(Node, Node)> {
 /// are its API.
 fn defined_object(value: Option<Node>) -> Option<Node> {
     let value = value.map(assigned_value)?;
-    if !matches!(value.kind(), "call_expression" | "new_expression") {
-        return object_of_methods(Some(value));
+    match value.kind() {
+        "call_expression" | "new_expression" => given_object(value),
+        _ => object_of_methods(Some(value)),
     }
-    let arguments = value.child_by_field_name("arguments")?;
+}
+
+/// The object of methods a call is given: the first object argument that holds a function
+/// (`defineStore('cart', { actions: {…} })`); for `new`, only an options object given first
+/// (`new Vuex.Store({ mutations: {…} })`), not the callbacks or handler a constructor is given
+/// after its subject (`new Proxy(target, { get() {…} })`), which are not the instance's methods.
+fn given_object(call: Node) -> Option<Node> {
+    let arguments = call.child_by_field_name("arguments")?;
     let mut cursor = arguments.walk();
-    let mut objects = arguments.named_children(&mut cursor).filter(|argument| argument.kind() == "object");
-    objects.find(|object| holds_function(*object))
+    let mut candidates = arguments.named_children(&mut cursor).filter(|argument| argument.kind() != "comment");
+    match call.kind() {
+        "new_expression" => candidates.next().filter(|first| first.kind() == "object" && holds_function(*first)),
+        _ => candidates.find(|argument| argument.kind() == "object" && holds_function(*argument)),
+    }
 }
 
 /// The value an expression comes to through aliases assigned with it, parentheses and type
@@ -358,14 +369,10 @@ fn constructor_name(new: Node, source: &str) -> Option<String> {
     Some(node_text(new.child_by_field_name("constructor")?, source).to_string())
 }
 
-/// The object literal a [`mixin`] call passes, when it holds a function.
+/// The object of methods a [`mixin`] call or a [`constructed`] instance is given (see
+/// [`given_object`]).
 fn mixed_in(call: Node) -> Vec<Node> {
-    let Some(arguments) = call.child_by_field_name("arguments") else {
-        return Vec::new();
-    };
-    let mut cursor = arguments.walk();
-    let object = arguments.named_children(&mut cursor).find(|argument| argument.kind() == "object");
-    object.filter(|object| holds_function(*object)).into_iter().collect()
+    given_object(call).into_iter().collect()
 }
 
 /// Whether an object literal holds a function, directly or in an object it holds directly (a
@@ -391,7 +398,9 @@ fn mixin_target(call: Node, source: &str) -> Option<String> {
     let first = call.child_by_field_name("arguments")?.named_child(0)?;
     let target = match first.kind() {
         "object" => call.child_by_field_name("function")?.child_by_field_name("object")?,
-        "string" => return Some(node_text(first, source).trim_matches(['\'', '"']).to_string()),
+        "string" | "template_string" => {
+            return Some(node_text(first, source).trim_matches(['\'', '"', '`']).to_string());
+        }
         _ => first,
     };
     Some(owner_of(node_text(target, source)).to_string())
