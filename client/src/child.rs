@@ -10,33 +10,51 @@
 //! the engine's warnings reached the user before, and the last few
 //! kilobytes are kept to explain a child that crashed or hung. A client
 //! calls [`await_stderr`] before it exits, so a warning the child wrote
-//! before its answer is not lost to a client that exits first.
+//! before its answer is not lost to a client that exits first, or
+//! [`abandon_children`] when it gave up on a call, so a hung child does not
+//! outlive the deadline it missed.
 
 use std::io::{Read as _, Write as _};
+use std::os::fd::AsRawFd as _;
 use std::os::unix::net::UnixStream;
 use std::os::unix::process::CommandExt as _;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 /// How much of the child's standard error is kept for a report.
 const STDERR_TAIL_BYTES: usize = 4096;
-/// How long a report waits for the killed child's last words.
+/// How long a report waits for a killed child's last words, and a client
+/// for its children's.
 const TAIL_WAIT: Duration = Duration::from_secs(1);
+/// How often a reader thread waiting on a quiet child looks at [`ABANDONED`].
+const ABANDON_POLL_MS: i32 = 20;
 /// Children of this process whose standard error is still being passed on.
 static FORWARDING: AtomicUsize = AtomicUsize::new(0);
+/// Set by [`abandon_children`]: each reader thread kills its child.
+static ABANDONED: AtomicBool = AtomicBool::new(false);
 
 /// Waits (at most [`TAIL_WAIT`]) until every fallback child of this process
 /// has closed its standard error and all it wrote has been passed on. Call it
 /// once the connections are closed (the runtime dropped): a child exits when
-/// its connection closes.
+/// its connection closes. A child still running after that is left to finish
+/// on its own, as it would have been before.
 pub fn await_stderr() {
     let start = Instant::now();
     while FORWARDING.load(Ordering::Acquire) > 0 && start.elapsed() < TAIL_WAIT {
         std::thread::sleep(Duration::from_millis(5));
     }
+}
+
+/// Kills every fallback child of this process that is still running (with
+/// anything it started), then waits as [`await_stderr`] does for what they
+/// wrote. For a client that abandoned a call at its deadline: the child
+/// serving it may be hung, and no one is left to read its answer.
+pub fn abandon_children() {
+    ABANDONED.store(true, Ordering::Release);
+    await_stderr();
 }
 
 /// A running `lean-ctxd --stdio`.
@@ -68,22 +86,11 @@ impl LocalChild {
             })?;
         let pid = child.id();
         let stderr_tail = Arc::new(OnceLock::new());
-        if let Some(mut stderr) = child.stderr.take() {
+        if let Some(stderr) = child.stderr.take() {
             let tail = stderr_tail.clone();
             FORWARDING.fetch_add(1, Ordering::AcqRel);
             std::thread::spawn(move || {
-                let mut kept = Vec::new();
-                let mut buf = [0u8; 4096];
-                while let Ok(n) = stderr.read(&mut buf) {
-                    if n == 0 {
-                        break;
-                    }
-                    let _ = std::io::stderr().write_all(&buf[..n]);
-                    kept.extend_from_slice(&buf[..n]);
-                    if kept.len() > 2 * STDERR_TAIL_BYTES {
-                        kept.drain(..kept.len() - STDERR_TAIL_BYTES);
-                    }
-                }
+                let kept = forward(stderr, pid);
                 let start = kept.len().saturating_sub(STDERR_TAIL_BYTES);
                 let _ = tail.set(String::from_utf8_lossy(&kept[start..]).trim_end().to_string());
                 FORWARDING.fetch_sub(1, Ordering::AcqRel);
@@ -101,9 +108,7 @@ impl LocalChild {
     /// of what it wrote on standard error, empty if it wrote nothing.
     pub fn kill_and_tail(&self) -> String {
         if self.stderr_tail.get().is_none() {
-            // SAFETY: kill has no memory-safety preconditions; the pid is our
-            // own unreaped child, so its group id cannot have been reused.
-            unsafe { libc::kill(-(self.pid as libc::pid_t), libc::SIGKILL) };
+            kill_group(self.pid);
         }
         let start = Instant::now();
         while self.stderr_tail.get().is_none() && start.elapsed() < TAIL_WAIT {
@@ -111,4 +116,49 @@ impl LocalChild {
         }
         self.stderr_tail.get().cloned().unwrap_or_default()
     }
+}
+
+/// Kills the process group of the child `pid` (started as its leader).
+fn kill_group(pid: u32) {
+    // SAFETY: kill has no memory-safety preconditions; the pid is our own
+    // child, not reaped until its standard error has closed (after which
+    // no one calls this), so its group id cannot have been reused.
+    unsafe { libc::kill(-(pid as libc::pid_t), libc::SIGKILL) };
+}
+
+/// Passes the child's standard error on to ours until it closes, and
+/// returns the last part of it. Waits in short polls rather than one
+/// blocking read, so the child `pid` is killed as soon as the client
+/// abandons its children ([`abandon_children`]).
+fn forward(mut stderr: std::process::ChildStderr, pid: u32) -> Vec<u8> {
+    let mut kept = Vec::new();
+    let mut buf = [0u8; 4096];
+    let mut killed = false;
+    loop {
+        let mut ready = libc::pollfd { fd: stderr.as_raw_fd(), events: libc::POLLIN, revents: 0 };
+        // SAFETY: one valid pollfd, borrowed for the call; the fd stays open
+        // while `stderr` lives.
+        let polled = unsafe { libc::poll(&mut ready, 1, ABANDON_POLL_MS) };
+        if !killed && ABANDONED.load(Ordering::Acquire) {
+            kill_group(pid);
+            killed = true;
+        }
+        match polled {
+            0 => continue,
+            n if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted => continue,
+            n if n < 0 => break,
+            _ => {}
+        }
+        match stderr.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => {
+                let _ = std::io::stderr().write_all(&buf[..n]);
+                kept.extend_from_slice(&buf[..n]);
+                if kept.len() > 2 * STDERR_TAIL_BYTES {
+                    kept.drain(..kept.len() - STDERR_TAIL_BYTES);
+                }
+            }
+        }
+    }
+    kept
 }

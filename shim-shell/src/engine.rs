@@ -47,10 +47,19 @@ pub fn exchange<T>(
             })
             .await
         });
-        // Never wait for a blocking task the deadline abandoned.
+        // Never wait for a blocking task the deadline abandoned, nor for a
+        // fallback child that missed it.
         runtime.shutdown_background();
-        lctx::child::await_stderr();
-        answer.unwrap_or_else(|_| Err(Failure::Failed(format!("lean-ctxd did not answer within {deadline:?}"))))
+        match answer {
+            Ok(answer) => {
+                lctx::child::await_stderr();
+                answer
+            }
+            Err(_) => {
+                lctx::child::abandon_children();
+                Err(Failure::Failed(format!("lean-ctxd did not answer within {deadline:?}")))
+            }
+        }
     }));
     answer.unwrap_or_else(|_| Err(Failure::Failed("lctx-shell panicked while asking lean-ctxd".to_string())))
 }

@@ -172,6 +172,22 @@ fn a_hanging_child_fails_the_call_within_its_deadline_and_is_killed() {
 }
 
 #[test]
+fn lctx_shell_runs_the_command_past_a_hanging_child_and_kills_it() {
+    let home = Home::new();
+    let hang = script(&home, "hang-lean-ctxd", "exec sleep 120");
+    let start = Instant::now();
+    let out = without_daemon(&home, "lctx-shell", &hang, &["run", "--", "sh", "-c", "echo ran; exit 3"]);
+    let took = start.elapsed();
+    assert_eq!(out.status.code(), Some(3), "{}", describe(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "ran\n");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("did not answer"), "{}", describe(&out));
+    assert!(took < Duration::from_secs(20), "the shim waited {took:?}");
+    // The child that missed the shim's deadline was killed, not left behind.
+    let sleepers = processes_with_env(&home, "sleep");
+    assert!(sleepers.is_empty(), "left behind: {sleepers:?}");
+}
+
+#[test]
 fn without_lean_ctxd_lctx_says_how_to_install_and_lctx_shell_runs_the_command() {
     let home = Home::new();
     let missing = home.path().join("nowhere/lean-ctxd");
