@@ -916,8 +916,10 @@ mod tests {
         let source = "var Cart = (function () {\n  var items = [];\n  function add(sku) {\n    items.push(sku);\n  }\n  \
                       // API\n  return {\n    add: add\n  };\n})();\n\
                       const Log = (() => {\n  function log(m) {}\n  return { log };\n})();\n\
-                      var now = (function () {\n  function twice(x) {}\n  return Date.now();\n})();\n";
-        assert_eq!(names(&typescript(source)), ["Cart", "add", "Log", "log"]);
+                      var now = (function () {\n  function twice(x) {}\n  return Date.now();\n})();\n\
+                      var Codec = (function () {\n  function lookup(c) {}\n  return Codec;\n})();\n\
+                      var here = (function () {\n  var at = location;\n  return at;\n})();\n";
+        assert_eq!(names(&typescript(source)), ["Cart", "add", "Log", "log", "Codec", "lookup"]);
     }
 
     #[test]

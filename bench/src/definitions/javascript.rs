@@ -197,7 +197,8 @@ pub(super) fn compiled_class(after: &[&str], indent: usize, name: &str, wrapped:
 /// Whether the function a [`binds_called_function`] line at `indent` opens, inside `wrapped`
 /// parentheses, is a module that returns its API (`var Cart = (function () { function add() {…}
 /// return { add: add }; })();`): the last statement at its body's own indentation returns an
-/// object, and its closing line calls it and ends the statement.
+/// object, or a name when the body declares a function, and its closing line calls it and ends
+/// the statement.
 pub(super) fn revealing_module(after: &[&str], indent: usize, wrapped: usize) -> bool {
     let Some(close) = closing_line(after, indent) else {
         return false;
@@ -211,9 +212,11 @@ pub(super) fn revealing_module(after: &[&str], indent: usize, wrapped: usize) ->
         indent_of(line) == own && !code.is_empty() && !code.starts_with(['}', ')', ']']) && !code.starts_with("//")
     };
     let last = body.iter().rev().find(statement).map(|line| line.trim_start());
-    let returns_object =
-        last.and_then(|line| line.strip_prefix("return")).is_some_and(|rest| rest.trim_start().starts_with('{'));
-    returns_object && after[close].trim_start().strip_prefix('}').is_some_and(|rest| closes_with_call(rest, wrapped))
+    let returned = last.and_then(|line| line.strip_prefix("return ")).map(|rest| rest.trim().trim_end_matches(';'));
+    let declares = || body.iter().any(|line| indent_of(line) == own && declared_function(line).is_some());
+    let returns_api =
+        returned.is_some_and(|value| value.starts_with('{') || (js_identifier(value) == Some(value) && declares()));
+    returns_api && after[close].trim_start().strip_prefix('}').is_some_and(|rest| closes_with_call(rest, wrapped))
 }
 
 /// Where in `after` (the lines after one at `indent` that opens a block) that block closes: the

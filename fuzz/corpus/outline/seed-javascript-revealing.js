@@ -49,9 +49,37 @@ const Logger = (() => {
   return { log };
 })();
 
+// Or it builds its API under a name and returns that (lz-string's shape).
+var Codec = (function () {
+  var cache = {};
+
+  function lookup(alphabet, character) {
+    if (!cache[alphabet]) {
+      cache[alphabet] = alphabet.split('');
+    }
+    return cache[alphabet].indexOf(character);
+  }
+
+  var Codec = {
+    encode: function (input) {
+      return input.split('').map(function (c) { return lookup('abc', c); }).join(',');
+    },
+    decode: function (input) {
+      return input.split(',').map(Number);
+    }
+  };
+  return Codec;
+})();
+
 // A function called at once for a value is not a module.
 var startedAt = (function () {
   return Date.now();
 })();
 
-module.exports = { ShoppingCart, Logger, startedAt };
+// Nor is one that declares nothing and returns a name.
+var origin = (function () {
+  var here = window.location;
+  return here;
+})();
+
+module.exports = { ShoppingCart, Logger, Codec, startedAt, origin };

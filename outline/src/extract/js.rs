@@ -143,6 +143,9 @@ fn declarator(node: Node, source: &str) -> Option<Kind> {
     }
     // Destructuring (`const { a, b } = obj`) binds several names: not one outline entry.
     node.child_by_field_name("name").filter(|name| name.kind() == "identifier")?;
+    if node.child_by_field_name("value").and_then(revealing_module).is_some() {
+        return Some(Kind::Module);
+    }
     match node_text(node.parent()?.child(0)?, source) {
         "const" => Some(Kind::Const),
         _ => (!bound_methods(node).is_empty()).then_some(Kind::Variable),
@@ -160,20 +163,43 @@ fn bound_methods(declarator: Node) -> Vec<Node> {
     }
 }
 
-/// The body of a function called at once that returns an object as its last statement, and that
-/// object: a module written before ES modules (the revealing-module pattern: `var Counter =
-/// (function () { function increment(step) {…} return { increment: increment, reset: function ()
-/// {…} }; })()`). What the body declares and the object's functions are the bound name's, as a
-/// namespace's members are; like a module wrapped in a function, its private helpers are listed.
+/// The body of a function called at once that returns an object or a name as its last
+/// statement, and what it returns: a module written before ES modules (the revealing-module
+/// pattern: `var Counter = (function () { function increment(step) {…} return { increment:
+/// increment, reset: function () {…} }; })()`, or lz-string's `var LZString = (function () {
+/// function getBaseValue(…) {…} var LZString = { compress: function (input) {…} }; return
+/// LZString; })()`). What the body declares and the returned object's functions are the bound
+/// name's, as a namespace's members are; like a module wrapped in a function, its private
+/// helpers are listed. One that neither declares a function, a class or an object of methods nor
+/// returns functions computes a value: it is not a module.
 fn revealing_module(value: Node) -> Option<(Node, Node)> {
     let call = unparenthesized(value);
     let callee = call.child_by_field_name("function").filter(|_| call.kind() == "call_expression")?;
     let function = Some(unparenthesized(callee)).filter(|callee| FUNCTION_VALUES.contains(&callee.kind()))?;
     let body = function.child_by_field_name("body").filter(|body| body.kind() == "statement_block")?;
     let mut cursor = body.walk();
-    let last = body.named_children(&mut cursor).filter(|statement| statement.kind() != "comment").last()?;
+    let statements: Vec<Node> = body.named_children(&mut cursor).filter(|child| child.kind() != "comment").collect();
+    let last = statements.last()?;
     let returned = last.named_child(0).filter(|_| last.kind() == "return_statement").map(unparenthesized)?;
-    (returned.kind() == "object").then_some((body, returned))
+    let returns_functions = returned.kind() == "object" && holds_function(returned);
+    let declares_api = statements.iter().any(|statement| declares_api(*statement));
+    (matches!(returned.kind(), "object" | "identifier") && (returns_functions || declares_api))
+        .then_some((body, returned))
+}
+
+/// Whether a statement declares a function, a class or a name bound to an object of methods.
+fn declares_api(statement: Node) -> bool {
+    match statement.kind() {
+        "function_declaration" | "generator_function_declaration" | "class_declaration" => true,
+        "variable_declaration" | "lexical_declaration" => {
+            let mut cursor = statement.walk();
+            statement.named_children(&mut cursor).any(|declarator| {
+                declarator.kind() == "variable_declarator"
+                    && object_of_methods(declarator.child_by_field_name("value")).is_some()
+            })
+        }
+        _ => false,
+    }
 }
 
 /// The object of methods a value is, or the first one a call it makes is given: a component or
