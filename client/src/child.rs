@@ -20,7 +20,7 @@ use std::os::unix::net::UnixStream;
 use std::os::unix::process::CommandExt as _;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -29,12 +29,15 @@ const STDERR_TAIL_BYTES: usize = 4096;
 /// How long a report waits for a killed child's last words, and a client
 /// for its children's.
 const TAIL_WAIT: Duration = Duration::from_secs(1);
-/// How often a reader thread waiting on a quiet child looks at [`ABANDONED`].
+/// How often a reader thread waiting on a quiet child looks at [`ABANDONS`].
 const ABANDON_POLL_MS: i32 = 20;
 /// Children of this process whose standard error is still being passed on.
 static FORWARDING: AtomicUsize = AtomicUsize::new(0);
-/// Set by [`abandon_children`]: each reader thread kills its child.
-static ABANDONED: AtomicBool = AtomicBool::new(false);
+/// How many times [`abandon_children`] was called: a reader thread kills its
+/// child when this grows past what it was when the child started, so a
+/// child started after the call (a later exchange) is not killed with the
+/// ones abandoned.
+static ABANDONS: AtomicUsize = AtomicUsize::new(0);
 
 /// Waits (at most [`TAIL_WAIT`]) until every fallback child of this process
 /// has closed its standard error and all it wrote has been passed on. Call it
@@ -53,7 +56,7 @@ pub fn await_stderr() {
 /// wrote. For a client that abandoned a call at its deadline: the child
 /// serving it may be hung, and no one is left to read its answer.
 pub fn abandon_children() {
-    ABANDONED.store(true, Ordering::Release);
+    ABANDONS.fetch_add(1, Ordering::AcqRel);
     await_stderr();
 }
 
@@ -85,12 +88,13 @@ impl LocalChild {
                 )
             })?;
         let pid = child.id();
+        let born = ABANDONS.load(Ordering::Acquire);
         let stderr_tail = Arc::new(OnceLock::new());
         if let Some(stderr) = child.stderr.take() {
             let tail = stderr_tail.clone();
             FORWARDING.fetch_add(1, Ordering::AcqRel);
             std::thread::spawn(move || {
-                let kept = forward(stderr, pid);
+                let kept = forward(stderr, pid, born);
                 let start = kept.len().saturating_sub(STDERR_TAIL_BYTES);
                 let _ = tail.set(String::from_utf8_lossy(&kept[start..]).trim_end().to_string());
                 FORWARDING.fetch_sub(1, Ordering::AcqRel);
@@ -120,17 +124,20 @@ impl LocalChild {
 
 /// Kills the process group of the child `pid` (started as its leader).
 fn kill_group(pid: u32) {
-    // SAFETY: kill has no memory-safety preconditions; the pid is our own
-    // child, not reaped until its standard error has closed (after which
-    // no one calls this), so its group id cannot have been reused.
+    // SAFETY: kill has no memory-safety preconditions. The pid is our own
+    // child, reaped only after its standard error closed: the reader thread
+    // kills before it reaps, and `kill_and_tail` only while the tail is
+    // unset, which leaves a narrow window in which the child was reaped
+    // between its check and this call (as any kill-by-pid has).
     unsafe { libc::kill(-(pid as libc::pid_t), libc::SIGKILL) };
 }
 
 /// Passes the child's standard error on to ours until it closes, and
 /// returns the last part of it. Waits in short polls rather than one
 /// blocking read, so the child `pid` is killed as soon as the client
-/// abandons its children ([`abandon_children`]).
-fn forward(mut stderr: std::process::ChildStderr, pid: u32) -> Vec<u8> {
+/// abandons its children ([`abandon_children`]) after `born`, the count of
+/// abandons when it started.
+fn forward(mut stderr: std::process::ChildStderr, pid: u32, born: usize) -> Vec<u8> {
     let mut kept = Vec::new();
     let mut buf = [0u8; 4096];
     let mut killed = false;
@@ -139,7 +146,7 @@ fn forward(mut stderr: std::process::ChildStderr, pid: u32) -> Vec<u8> {
         // SAFETY: one valid pollfd, borrowed for the call; the fd stays open
         // while `stderr` lives.
         let polled = unsafe { libc::poll(&mut ready, 1, ABANDON_POLL_MS) };
-        if !killed && ABANDONED.load(Ordering::Acquire) {
+        if !killed && ABANDONS.load(Ordering::Acquire) > born {
             kill_group(pid);
             killed = true;
         }
@@ -161,4 +168,48 @@ fn forward(mut stderr: std::process::ChildStderr, pid: u32) -> Vec<u8> {
         }
     }
     kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn alive(pid: u32) -> bool {
+        // A killed child is reaped by its reader thread; until then it is a
+        // zombie, which is not alive either.
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .is_ok_and(|stat| stat.rsplit_once(')').is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z')))
+    }
+
+    fn wait_for(what: impl Fn() -> bool) -> bool {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(5) {
+            if what() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        false
+    }
+
+    #[test]
+    fn abandoning_kills_the_children_started_before_it_and_not_those_after() {
+        let dir = tempfile::tempdir().unwrap();
+        let hang = dir.path().join("hang-lean-ctxd");
+        std::fs::write(&hang, "#!/bin/sh\nexec sleep 30\n").unwrap();
+        std::fs::set_permissions(&hang, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let start = || runtime.block_on(async { LocalChild::start(&hang) }).unwrap();
+
+        let (before, _connection) = start();
+        assert!(alive(before.pid));
+        abandon_children();
+        assert!(wait_for(|| !alive(before.pid)), "the abandoned child was killed");
+
+        let (after, _connection) = start();
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(alive(after.pid), "a child started after the abandon lives on");
+        assert_eq!(after.kill_and_tail(), "");
+        assert!(wait_for(|| !alive(after.pid)));
+    }
 }
