@@ -470,7 +470,7 @@ pub fn typescript(source: &str) -> Vec<Expected> {
         let after = lines.get(number as usize..).unwrap_or_default();
         let called = starts_statement.then(|| javascript::binds_called_function(&code)).flatten();
         let compiled_class = called.filter(|(name, wrapped)| javascript::compiled_class(after, indent, name, *wrapped));
-        let revealing = called.filter(|(_, wrapped)| javascript::revealing_module(after, indent, *wrapped));
+        let revealing = called.filter(|(_, wrapped)| javascript::revealing_module(&code, after, indent, *wrapped));
         let bound_module = compiled_class.or(revealing).map(|(name, _)| name);
         if let (None, Some((name, _))) = (compiled_class, revealing) {
             found.push(expected(name));
@@ -917,9 +917,17 @@ mod tests {
                       // API\n  return {\n    add: add\n  };\n})();\n\
                       const Log = (() => {\n  function log(m) {}\n  return { log };\n})();\n\
                       var now = (function () {\n  function twice(x) {}\n  return Date.now();\n})();\n\
-                      var Codec = (function () {\n  function lookup(c) {}\n  return Codec;\n})();\n\
-                      var here = (function () {\n  var at = location;\n  return at;\n})();\n";
-        assert_eq!(names(&typescript(source)), ["Cart", "add", "Log", "log", "Codec", "lookup"]);
+                      var Codec = (function () {\n  var Codec = {\n    encode: function (s) {},\n  };\n  return Codec;\n})();\n\
+                      var Store = (function () {\n  var read = function (k) {};\n  var api = {};\n  \
+                      api.set = function (k, v) {};\n  return api;\n})();\n\
+                      var Vue = (function (exports) {\n  function h(tag) {}\n  return exports;\n})({});\n\
+                      var here = (function () {\n  var at = location;\n  return at;\n})();\n\
+                      var lone = (function () {\n  function inner(c) {}\n  return lone;\n})();\n\
+                      const theme = (() => {\n  function px(n) {}\n  return { small: px(1) };\n})();\n\
+                      const ready = (async () => {\n  function wait(ms) {}\n  return { wait };\n})();\n";
+        let expected =
+            ["Cart", "add", "Log", "log", "Codec", "encode", "Store", "read", "set", "Vue", "h", "theme", "ready"];
+        assert_eq!(names(&typescript(source)), expected);
     }
 
     #[test]

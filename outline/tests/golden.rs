@@ -319,9 +319,10 @@ fn javascript_objects_of_methods_given_to_new_and_registrations() {
 }
 
 /// A module written as a function called at once that returns its API as an object (the
-/// revealing-module pattern), or the name it built its API under (lz-string), is a module: what
-/// it declares and the returned object's functions are listed under the bound name. A function
-/// called at once for a value, or one that declares nothing, is not a module.
+/// revealing-module pattern), the name it built its API under (lz-string) or an object it filled
+/// in, is a module: what it declares and the returned object's functions are listed under the
+/// bound name. A function called at once for a value (computed, data, a promise) is not a
+/// module, whatever helpers it declares.
 #[test]
 fn javascript_revealing_modules() {
     let views = check(
@@ -339,14 +340,19 @@ fn javascript_revealing_modules() {
             "lookup",
             "encode",
             "decode",
+            "Store",
+            "read",
+            "api.set",
+            "supported",
         ],
     );
-    views.hides(&["items", "TAX_RATE", "cache", "startedAt", "here", "origin"]);
+    views.hides(&["items", "TAX_RATE", "cache", "startedAt", "here", "origin", "probe", "ok", "px", "wait"]);
     views.signature_lines_contain(&[
         "L5-42 var ShoppingCart",
         "  L18-25 function add(sku, quantity)",
         "  L36-40 total: function (prices)",
         "  L63-70 var Codec { encode, decode }",
+        "  L82-84 api.set = function (key, value)",
     ]);
 }
 

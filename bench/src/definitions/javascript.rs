@@ -194,12 +194,13 @@ pub(super) fn compiled_class(after: &[&str], indent: usize, name: &str, wrapped:
     declares && closing.strip_prefix('}').is_some_and(|rest| closes_with_call(rest, wrapped))
 }
 
-/// Whether the function a [`binds_called_function`] line at `indent` opens, inside `wrapped`
-/// parentheses, is a module that returns its API (`var Cart = (function () { function add() {…}
-/// return { add: add }; })();`): the last statement at its body's own indentation returns an
-/// object, or a name when the body declares a function, and its closing line calls it and ends
-/// the statement.
-pub(super) fn revealing_module(after: &[&str], indent: usize, wrapped: usize) -> bool {
+/// Whether the function a [`binds_called_function`] line (`code`, at `indent`) opens, inside
+/// `wrapped` parentheses, is a module that returns its API (`var Cart = (function () { function
+/// add() {…} return { add: add }; })();`): not `async`; its last statement at its body's own
+/// indentation returns an object that holds a function or names one its body declares (or an
+/// object it binds), or returns a name its body binds to an object or the function takes as a
+/// parameter; and its closing line calls it and ends the statement.
+pub(super) fn revealing_module(code: &str, after: &[&str], indent: usize, wrapped: usize) -> bool {
     let Some(close) = closing_line(after, indent) else {
         return false;
     };
@@ -207,16 +208,65 @@ pub(super) fn revealing_module(after: &[&str], indent: usize, wrapped: usize) ->
     let Some(own) = body.iter().find(|line| !line.trim().is_empty()).map(|line| indent_of(line)) else {
         return false;
     };
-    let statement = |line: &&&str| {
+    let statement = |line: &&str| {
         let code = line.trim_start();
         indent_of(line) == own && !code.is_empty() && !code.starts_with(['}', ')', ']']) && !code.starts_with("//")
     };
-    let last = body.iter().rev().find(statement).map(|line| line.trim_start());
-    let returned = last.and_then(|line| line.strip_prefix("return ")).map(|rest| rest.trim().trim_end_matches(';'));
-    let declares = || body.iter().any(|line| indent_of(line) == own && declared_function(line).is_some());
-    let returns_api =
-        returned.is_some_and(|value| value.starts_with('{') || (js_identifier(value) == Some(value) && declares()));
-    returns_api && after[close].trim_start().strip_prefix('}').is_some_and(|rest| closes_with_call(rest, wrapped))
+    let Some(last) = body.iter().rposition(statement) else {
+        return false;
+    };
+    let Some(returned) = body[last].trim_start().strip_prefix("return ").map(|rest| rest.trim().trim_end_matches(';'))
+    else {
+        return false;
+    };
+    // Names the body declares at its own level: functions, and bindings of functions or objects.
+    let mut callables = Vec::new();
+    let mut objects = Vec::new();
+    for line in body.iter().filter(|line| indent_of(line) == own) {
+        if let Some(name) = declared_function(line) {
+            callables.push(name);
+        } else if let Some(binding) = binding(line) {
+            if function_value(binding.value) {
+                callables.push(binding.name);
+            } else if binding.value.trim_start().starts_with('{') {
+                objects.push(binding.name);
+            }
+        }
+    }
+    let returns_api = if returned.starts_with('{') {
+        let returned_lines = &body[last..];
+        let entries = returned_lines.join(" ");
+        let names = entries.split([',', '{', '}', ';']).filter_map(|entry| {
+            let value = entry.rsplit_once(':').map_or(entry, |(_, value)| value).trim();
+            js_identifier(value).filter(|name| *name == value)
+        });
+        let mut names = names.filter(|name| *name != "return");
+        returned_lines.iter().any(|line| mixin_member(line).is_some())
+            || names.any(|name| callables.contains(&name) || objects.contains(&name))
+    } else {
+        js_identifier(returned) == Some(returned) && (objects.contains(&returned) || takes_parameter(code, returned))
+    };
+    let is_async =
+        code.split_once(" = ").is_some_and(|(_, value)| value.trim_start_matches(['(', ' ']).starts_with("async"));
+    !is_async
+        && returns_api
+        && after[close].trim_start().strip_prefix('}').is_some_and(|rest| closes_with_call(rest, wrapped))
+}
+
+/// Whether the function a line opens takes a parameter called `name`: `(function (exports) {`,
+/// `((root, api) => {`.
+fn takes_parameter(code: &str, name: &str) -> bool {
+    let Some(open) = code.rfind('{') else {
+        return false;
+    };
+    let head = &code[..open];
+    let Some(close) = head.rfind(')') else {
+        return false;
+    };
+    let Some(start) = head[..close].rfind('(') else {
+        return false;
+    };
+    head[start + 1..close].split(',').any(|parameter| parameter.trim() == name)
 }
 
 /// Where in `after` (the lines after one at `indent` that opens a block) that block closes: the

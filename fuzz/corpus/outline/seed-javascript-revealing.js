@@ -71,7 +71,44 @@ var Codec = (function () {
   return Codec;
 })();
 
-// A function called at once for a value is not a module.
+// Its functions may be bound to names, and its API built up on an object it returns.
+var Store = (function () {
+  var state = {};
+  var read = function (key) {
+    return state[key];
+  };
+  var api = {};
+  api.get = read;
+  api.set = function (key, value) {
+    state[key] = value;
+  };
+  return api;
+})();
+
+// A function called at once for a value is not a module, even with helpers inside: it returns
+// what it computed, an object of data, or a promise.
+export const supported = (() => {
+  function probe(name) {
+    return typeof globalThis[name] === 'function';
+  }
+  const ok = probe('fetch');
+  return ok;
+})();
+
+const theme = (() => {
+  function px(n) {
+    return n * 4 + 'px';
+  }
+  return { small: px(1), large: px(4) };
+})();
+
+const ready = (async () => {
+  function wait(ms) {
+    return new Promise((resolve) => setTimeout(resolve, ms));
+  }
+  return { waited: await wait(10) };
+})();
+
 var startedAt = (function () {
   return Date.now();
 })();
@@ -82,4 +119,4 @@ var origin = (function () {
   return here;
 })();
 
-module.exports = { ShoppingCart, Logger, Codec, startedAt, origin };
+module.exports = { ShoppingCart, Logger, Codec, Store, theme, ready, startedAt, origin };

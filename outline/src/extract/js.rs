@@ -143,63 +143,112 @@ fn declarator(node: Node, source: &str) -> Option<Kind> {
     }
     // Destructuring (`const { a, b } = obj`) binds several names: not one outline entry.
     node.child_by_field_name("name").filter(|name| name.kind() == "identifier")?;
-    if node.child_by_field_name("value").and_then(revealing_module).is_some() {
+    if bound_module(node, source).is_some() {
         return Some(Kind::Module);
     }
     match node_text(node.parent()?.child(0)?, source) {
         "const" => Some(Kind::Const),
-        _ => (!bound_methods(node).is_empty()).then_some(Kind::Variable),
+        _ => (!bound_methods(node, source).is_empty()).then_some(Kind::Variable),
     }
 }
 
 /// The object literal of methods a declarator binds (`const api = { get(path) {…} }`), or gives
 /// the call it binds the result of (see [`defined_object`]), when it holds a function; or the
-/// body and returned object of a module it binds (see [`revealing_module`]).
-fn bound_methods(declarator: Node) -> Vec<Node> {
-    let value = declarator.child_by_field_name("value");
-    match defined_object(value) {
+/// body and returned value of a module it binds (see [`bound_module`]).
+fn bound_methods<'t>(declarator: Node<'t>, source: &str) -> Vec<Node<'t>> {
+    match defined_object(declarator.child_by_field_name("value")) {
         Some(object) => vec![object],
-        None => value.and_then(revealing_module).map_or_else(Vec::new, |(body, returned)| vec![body, returned]),
+        None => bound_module(declarator, source).map_or_else(Vec::new, |(body, returned)| vec![body, returned]),
     }
 }
 
-/// The body of a function called at once that returns an object or a name as its last
-/// statement, and what it returns: a module written before ES modules (the revealing-module
-/// pattern: `var Counter = (function () { function increment(step) {…} return { increment:
-/// increment, reset: function () {…} }; })()`, or lz-string's `var LZString = (function () {
-/// function getBaseValue(…) {…} var LZString = { compress: function (input) {…} }; return
-/// LZString; })()`). What the body declares and the returned object's functions are the bound
-/// name's, as a namespace's members are; like a module wrapped in a function, its private
-/// helpers are listed. One that neither declares a function, a class or an object of methods nor
-/// returns functions computes a value: it is not a module.
-fn revealing_module(value: Node) -> Option<(Node, Node)> {
-    let call = unparenthesized(value);
+/// The body of the function a declarator binds the result of calling at once, and what it
+/// returns, when that is a module written before ES modules: the revealing-module pattern (`var
+/// Counter = (function () { function increment(step) {…} return { increment: increment, reset:
+/// function () {…} }; })()`), an API built under a name (lz-string's `var LZString = { compress:
+/// function (input) {…} }; return LZString;`) or in a parameter (Rollup's `var Vue = (function
+/// (exports) { … return exports; })({})`). What the body declares and the returned object's
+/// functions are the bound name's; like a module wrapped in a function, its private helpers are
+/// listed. A function that returns a value computed, a function or a class of its own, or that
+/// is `async` or a generator, is not a module; nor is a binding with a type (its API is there).
+fn bound_module<'t>(declarator: Node<'t>, source: &str) -> Option<(Node<'t>, Node<'t>)> {
+    if declarator.child_by_field_name("type").is_some() {
+        return None;
+    }
+    let call = unparenthesized(declarator.child_by_field_name("value")?);
     let callee = call.child_by_field_name("function").filter(|_| call.kind() == "call_expression")?;
-    let function = Some(unparenthesized(callee)).filter(|callee| FUNCTION_VALUES.contains(&callee.kind()))?;
+    let function = unparenthesized(callee);
+    let is_async = function.child(0).is_some_and(|first| first.kind() == "async");
+    if !matches!(function.kind(), "function_expression" | "function" | "arrow_function") || is_async {
+        return None;
+    }
     let body = function.child_by_field_name("body").filter(|body| body.kind() == "statement_block")?;
     let mut cursor = body.walk();
     let statements: Vec<Node> = body.named_children(&mut cursor).filter(|child| child.kind() != "comment").collect();
     let last = statements.last()?;
     let returned = last.named_child(0).filter(|_| last.kind() == "return_statement").map(unparenthesized)?;
-    let returns_functions = returned.kind() == "object" && holds_function(returned);
-    let declares_api = statements.iter().any(|statement| declares_api(*statement));
-    (matches!(returned.kind(), "object" | "identifier") && (returns_functions || declares_api))
-        .then_some((body, returned))
+    let declared = |name: &str, objects_only: bool| {
+        statements.iter().any(|statement| declares_api(*statement, name, objects_only, source))
+    };
+    let module = match returned.kind() {
+        "object" => holds_function(returned) || names_declared(returned, source, |name| declared(name, false)),
+        "identifier" => {
+            let name = node_text(returned, source);
+            declared(name, true) || is_parameter(function, name, source)
+        }
+        _ => false,
+    };
+    module.then_some((body, returned))
 }
 
-/// Whether a statement declares a function, a class or a name bound to an object of methods.
-fn declares_api(statement: Node) -> bool {
+/// Whether `statement` declares `name` as a function or a class (unless `objects_only`) or binds
+/// it to an object literal.
+fn declares_api(statement: Node, name: &str, objects_only: bool, source: &str) -> bool {
+    let named = |node: Node| node.child_by_field_name("name").is_some_and(|n| node_text(n, source) == name);
     match statement.kind() {
-        "function_declaration" | "generator_function_declaration" | "class_declaration" => true,
+        "function_declaration" | "generator_function_declaration" | "class_declaration" => {
+            !objects_only && named(statement)
+        }
         "variable_declaration" | "lexical_declaration" => {
             let mut cursor = statement.walk();
             statement.named_children(&mut cursor).any(|declarator| {
-                declarator.kind() == "variable_declarator"
-                    && object_of_methods(declarator.child_by_field_name("value")).is_some()
+                let value = declarator.child_by_field_name("value").map(assigned_value);
+                let api = value.is_some_and(|value| {
+                    value.kind() == "object" || (!objects_only && FUNCTION_VALUES.contains(&value.kind()))
+                });
+                declarator.kind() == "variable_declarator" && api && named(declarator)
             })
         }
         _ => false,
     }
+}
+
+/// Whether an object literal names, as a value, something `declared` says is API: `{ add }`,
+/// `{ add: add }`.
+fn names_declared(object: Node, source: &str, declared: impl Fn(&str) -> bool) -> bool {
+    let mut cursor = object.walk();
+    object.named_children(&mut cursor).any(|entry| match entry.kind() {
+        "shorthand_property_identifier" => declared(node_text(entry, source)),
+        "pair" => entry
+            .child_by_field_name("value")
+            .is_some_and(|value| value.kind() == "identifier" && declared(node_text(value, source))),
+        _ => false,
+    })
+}
+
+/// Whether `function` takes a parameter called `name`.
+fn is_parameter(function: Node, name: &str, source: &str) -> bool {
+    let parameters = function.child_by_field_name("parameters").or_else(|| function.child_by_field_name("parameter"));
+    parameters.is_some_and(|parameters| match parameters.kind() {
+        "identifier" => node_text(parameters, source) == name,
+        _ => {
+            let mut cursor = parameters.walk();
+            parameters.named_children(&mut cursor).any(|parameter| {
+                let parameter = parameter.child_by_field_name("pattern").unwrap_or(parameter);
+                parameter.kind() == "identifier" && node_text(parameter, source) == name
+            })
+        }
+    })
 }
 
 /// The object of methods a value is, or the first one a call it makes is given: a component or
@@ -267,7 +316,7 @@ fn assigned_function(node: Node, source: &str) -> Option<Kind> {
     }
     let value = assigned_value(node.child_by_field_name("right")?);
     let export_list = node_text(left, source) == "module.exports" && names_only(value);
-    let methods = !assigned_methods(node).is_empty();
+    let methods = !assigned_methods(node, source).is_empty();
     let value = value.kind();
     match value {
         _ if export_list => Some(Kind::Export),
@@ -348,7 +397,8 @@ fn called_body<'t>(expression: Node<'t>, source: &str) -> Option<Node<'t>> {
 }
 
 /// Whether `statement` is at the module's own level: the file's, or that of a module wrapped in a
-/// function called at once (see [`invoked_body`]), however deep such wrappers nest.
+/// function called at once (see [`invoked_body`]) or bound as one (see [`bound_module`]), however
+/// deep such wrappers nest.
 fn module_level(statement: Node, source: &str) -> bool {
     let Some(parent) = statement.parent() else {
         return false;
@@ -361,7 +411,18 @@ fn module_level(statement: Node, source: &str) -> bool {
     while let Some(node) = wrapper.filter(|node| !statement_kinds.contains(&node.kind())) {
         wrapper = node.parent();
     }
-    wrapper.is_some_and(|wrapper| invoked_body(wrapper, source) == Some(parent) && module_level(wrapper, source))
+    wrapper.is_some_and(|wrapper| {
+        let body = invoked_body(wrapper, source).or_else(|| module_body(wrapper, source));
+        body == Some(parent) && module_level(wrapper, source)
+    })
+}
+
+/// The body of the module a one-name declaration binds (see [`bound_module`]).
+fn module_body<'t>(declaration: Node<'t>, source: &str) -> Option<Node<'t>> {
+    let mut cursor = declaration.walk();
+    let mut declarators = declaration.named_children(&mut cursor).filter(|child| child.kind() == "variable_declarator");
+    let declarator = declarators.next().filter(|_| declarators.next().is_none())?;
+    bound_module(declarator, source).map(|(body, _)| body)
 }
 
 /// The calls that mix methods into an object ([`mixin`]), or register a Vue 2 component or
@@ -387,7 +448,7 @@ fn constructed(new: Node, source: &str) -> Option<Kind> {
 fn given_at_module_level(call: Node, source: &str) -> bool {
     call.parent()
         .filter(|parent| parent.kind() == "expression_statement")
-        .is_some_and(|statement| !mixed_in(call).is_empty() && module_level(statement, source))
+        .is_some_and(|statement| !mixed_in(call, source).is_empty() && module_level(statement, source))
 }
 
 /// What a [`constructed`] instance is made with: `Vue` for `new Vue({ … })`.
@@ -397,7 +458,7 @@ fn constructor_name(new: Node, source: &str) -> Option<String> {
 
 /// The object of methods a [`mixin`] call or a [`constructed`] instance is given (see
 /// [`given_object`]).
-fn mixed_in(call: Node) -> Vec<Node> {
+fn mixed_in<'t>(call: Node<'t>, _: &str) -> Vec<Node<'t>> {
     given_object(call).into_iter().collect()
 }
 
@@ -439,10 +500,10 @@ fn owner_of(target: &str) -> &str {
 
 /// A property whose value is a function: a method of the object; or an object of methods, whose
 /// own methods are its members.
-fn function_property(pair: Node, _: &str) -> Option<Kind> {
+fn function_property(pair: Node, source: &str) -> Option<Kind> {
     match is_function_value(pair) {
         true => Some(Kind::Function),
-        false => (!property_methods(pair).is_empty()).then_some(Kind::Impl),
+        false => (!property_methods(pair, source).is_empty()).then_some(Kind::Impl),
     }
 }
 
@@ -454,7 +515,7 @@ fn is_function_value(pair: Node) -> bool {
 /// in an object that is not itself held by one: one level of nesting is listed, so a component's
 /// `methods` are, and its props' `default()` functions (`props: { size: { default() {…} } }`)
 /// and a configuration's deep handlers are its detail.
-fn property_methods(pair: Node) -> Vec<Node> {
+fn property_methods<'t>(pair: Node<'t>, _: &str) -> Vec<Node<'t>> {
     let nested = pair.parent().and_then(|object| object.parent()).is_some_and(|holder| holder.kind() == "pair");
     match nested {
         true => Vec::new(),
@@ -529,7 +590,7 @@ fn assigned_name(node: Node, source: &str) -> Option<String> {
         return Some(node_text(value, source).to_string());
     }
     // An object of methods: they belong to what it is given to (`Store` for `Store.prototype`).
-    if !assigned_methods(node).is_empty() {
+    if !assigned_methods(node, source).is_empty() {
         return Some(owner_of(left).to_string());
     }
     let mut targets = vec![left];
@@ -545,7 +606,7 @@ fn assigned_name(node: Node, source: &str) -> Option<String> {
 
 /// The object literal of methods an assignment gives (`Store.prototype = { get: function … }`,
 /// `jQuery.fn = jQuery.prototype = { … }`), when it holds a function.
-fn assigned_methods(assignment: Node) -> Vec<Node> {
+fn assigned_methods<'t>(assignment: Node<'t>, _: &str) -> Vec<Node<'t>> {
     object_of_methods(assignment.child_by_field_name("right")).into_iter().collect()
 }
 
@@ -574,8 +635,8 @@ fn names_only(value: Node) -> bool {
 /// `export { a, b }`, `export { a } from './a'`, `export * from './b'`, `export default name`; not
 /// `export function …` (the declaration is the definition) nor `export default <expression>`,
 /// unless that is an object of methods (see [`default_methods`]).
-fn export_list(node: Node, _: &str) -> Option<Kind> {
-    if !default_methods(node).is_empty() {
+fn export_list(node: Node, source: &str) -> Option<Kind> {
+    if !default_methods(node, source).is_empty() {
         return Some(Kind::Impl);
     }
     let value = node.child_by_field_name("value");
@@ -586,14 +647,14 @@ fn export_list(node: Node, _: &str) -> Option<Kind> {
 
 /// The object of methods a default export is (`export default { name: 'Modal', methods: {…} }`)
 /// or gives the call it exports the result of (`export default defineComponent({ … })`).
-fn default_methods(export: Node) -> Vec<Node> {
+fn default_methods<'t>(export: Node<'t>, _: &str) -> Vec<Node<'t>> {
     defined_object(export.child_by_field_name("value")).into_iter().collect()
 }
 
 /// The exported names as written (`{ a, b as c }`, `*`, `* as ns`, the default export's name;
 /// `default` for an object of methods, whose text is its members).
 fn exported_names(node: Node, source: &str) -> Option<String> {
-    if !default_methods(node).is_empty() {
+    if !default_methods(node, source).is_empty() {
         return Some("default".to_string());
     }
     if let Some(value) = node.child_by_field_name("value") {
@@ -651,7 +712,7 @@ fn overloaded_type(node: Node) -> Option<Vec<Node>> {
 /// { readonly run: … }>()`): the shape of the error's fields or of the service, which code using
 /// the type reads. Only the base's own arguments count: not a literal nested in another type
 /// (`Map<K, { … }>`), in a call's arguments, or in what a class implements.
-fn base_type_literals(declaration: Node) -> Vec<Node> {
+fn base_type_literals<'t>(declaration: Node<'t>, _: &str) -> Vec<Node<'t>> {
     let mut arguments = Vec::new();
     let mut cursor = declaration.walk();
     for clause in declaration.children(&mut cursor) {

@@ -39,7 +39,7 @@ pub(crate) const MAX_DEPTH: usize = 64;
 type Overloads = for<'t> fn(Node<'t>) -> Option<Vec<Node<'t>>>;
 
 /// Finds the member lists a definition writes in its head ([`Rule::head_members`]).
-type HeadMembers = for<'t> fn(Node<'t>) -> Vec<Node<'t>>;
+type HeadMembers = for<'t> fn(Node<'t>, &str) -> Vec<Node<'t>>;
 
 /// Finds a definition's body ([`Rule::body`]).
 type Body = for<'t> fn(Node<'t>) -> Option<Node<'t>>;
@@ -692,7 +692,7 @@ impl<'s> Walker<'s> {
         // Where the head ends: the body, or what the rule names instead.
         let own_body = rule.body.and_then(|body| body(node));
         let body = own_body.or_else(|| rule.head_end.iter().find_map(|path| find_path(node, path)));
-        let head_members = rule.head_members.map_or_else(Vec::new, |lists| lists(node));
+        let head_members = rule.head_members.map_or_else(Vec::new, |lists| lists(node, self.source));
         self.head_members = head_members.iter().map(Node::byte_range).collect();
         let (signature, uncut) = self.signature(node, rule, body, kind, lead);
         self.head_members.clear();
