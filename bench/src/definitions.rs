@@ -924,9 +924,21 @@ mod tests {
                       var here = (function () {\n  var at = location;\n  return at;\n})();\n\
                       var lone = (function () {\n  function inner(c) {}\n  return lone;\n})();\n\
                       const theme = (() => {\n  function px(n) {}\n  return { small: px(1) };\n})();\n\
-                      const ready = (async () => {\n  function wait(ms) {}\n  return { wait };\n})();\n";
-        let expected =
-            ["Cart", "add", "Log", "log", "Codec", "encode", "Store", "read", "set", "Vue", "h", "theme", "ready"];
+                      const ready = (async () => {\n  function wait(ms) {}\n  return { wait };\n})();\n\
+                      var Env = (function () {\n  var isNode = (function () {\n    return true;\n  })();\n  \
+                      return { isNode: isNode };\n})();\n\
+                      var clock = (function () {\n  function perfNow() {}\n  function dateNow() {}\n  \
+                      return { now: hasPerf ? perfNow : dateNow };\n})();\n\
+                      const sizes = (() => {\n  function base() {}\n  return {\n    small: Math.max(\n      \
+                      round(base),\n      2\n    ),\n  };\n})();\n\
+                      var gen = (function* () {\n  function step() {}\n  return { step: step };\n})();\n\
+                      const config = (() => {\n  function env(k) {}\n  const config = {\n    port: env(''),\n  \
+                      };\n  return config;\n})();\n";
+        // Rollup's `(function (exports) { … })({})` is left to the outline: the scan cannot see
+        // what the call is given for the parameter.
+        let expected = [
+            "Cart", "add", "Log", "log", "Codec", "encode", "Store", "read", "set", "theme", "ready", "sizes", "config",
+        ];
         assert_eq!(names(&typescript(source)), expected);
     }
 

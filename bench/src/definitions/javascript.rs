@@ -196,10 +196,12 @@ pub(super) fn compiled_class(after: &[&str], indent: usize, name: &str, wrapped:
 
 /// Whether the function a [`binds_called_function`] line (`code`, at `indent`) opens, inside
 /// `wrapped` parentheses, is a module that returns its API (`var Cart = (function () { function
-/// add() {…} return { add: add }; })();`): not `async`; its last statement at its body's own
-/// indentation returns an object that holds a function or names one its body declares (or an
-/// object it binds), or returns a name its body binds to an object or the function takes as a
-/// parameter; and its closing line calls it and ends the statement.
+/// add() {…} return { add: add }; })();`): a plain function (not `async`, not a generator) whose
+/// last statement at its body's own indentation returns an object that holds a function or names
+/// one its body declares (or an object of methods it binds), or returns a name its body binds to
+/// an object of methods or an empty one; and whose closing line calls it and ends the statement.
+/// Where it cannot tell, it counts nothing: a module returning the object it is given (Rollup's
+/// IIFE builds) is left to the outline.
 pub(super) fn revealing_module(code: &str, after: &[&str], indent: usize, wrapped: usize) -> bool {
     let Some(close) = closing_line(after, indent) else {
         return false;
@@ -219,16 +221,20 @@ pub(super) fn revealing_module(code: &str, after: &[&str], indent: usize, wrappe
     else {
         return false;
     };
-    // Names the body declares at its own level: functions, and bindings of functions or objects.
+    // Names the body declares at its own level: functions (not values a function called at once
+    // computes), and bindings of objects of methods or of an empty object.
     let mut callables = Vec::new();
     let mut objects = Vec::new();
-    for line in body.iter().filter(|line| indent_of(line) == own) {
+    for (at, line) in body.iter().enumerate().filter(|(_, line)| indent_of(line) == own) {
         if let Some(name) = declared_function(line) {
             callables.push(name);
         } else if let Some(binding) = binding(line) {
-            if function_value(binding.value) {
+            let value = binding.value.trim();
+            if function_value(value) && !value.starts_with('(') {
                 callables.push(binding.name);
-            } else if binding.value.trim_start().starts_with('{') {
+            } else if value.trim_end_matches(';') == "{}"
+                || (value == "{" && object_holds_function(&body[at + 1..], own))
+            {
                 objects.push(binding.name);
             }
         }
@@ -237,36 +243,33 @@ pub(super) fn revealing_module(code: &str, after: &[&str], indent: usize, wrappe
         let returned_lines = &body[last..];
         let entries = returned_lines.join(" ");
         let names = entries.split([',', '{', '}', ';']).filter_map(|entry| {
-            let value = entry.rsplit_once(':').map_or(entry, |(_, value)| value).trim();
-            js_identifier(value).filter(|name| *name == value)
+            let value = entry.split_once(':').map_or(entry, |(_, value)| value).trim();
+            js_identifier(value).filter(|name| *name == value && *name != "return")
         });
-        let mut names = names.filter(|name| *name != "return");
-        returned_lines.iter().any(|line| mixin_member(line).is_some())
+        let mut names = names.collect::<Vec<_>>().into_iter();
+        object_holds_function(&returned_lines[1..], own)
             || names.any(|name| callables.contains(&name) || objects.contains(&name))
     } else {
-        js_identifier(returned) == Some(returned) && (objects.contains(&returned) || takes_parameter(code, returned))
+        js_identifier(returned) == Some(returned) && objects.contains(&returned)
     };
-    let is_async =
-        code.split_once(" = ").is_some_and(|(_, value)| value.trim_start_matches(['(', ' ']).starts_with("async"));
-    !is_async
+    let function = code.split_once(" = ").map_or("", |(_, value)| value.trim_start_matches(['(', ' ']));
+    let plain =
+        !function.starts_with("async") && !function.starts_with("function*") && !function.starts_with("function *");
+    plain
         && returns_api
         && after[close].trim_start().strip_prefix('}').is_some_and(|rest| closes_with_call(rest, wrapped))
 }
 
-/// Whether the function a line opens takes a parameter called `name`: `(function (exports) {`,
-/// `((root, api) => {`.
-fn takes_parameter(code: &str, name: &str) -> bool {
-    let Some(open) = code.rfind('{') else {
+/// Whether the object a line opened (its lines `after`, closing at `indent`) has a function-valued
+/// entry at its own level: `total: function (prices) {`, `reset() {`; not a line of an argument
+/// list deeper in (`  round(base),`).
+fn object_holds_function(after: &[&str], indent: usize) -> bool {
+    let entries = after.iter().take_while(|line| line.trim().is_empty() || indent_of(line) > indent);
+    let Some(own) = after.iter().find(|line| !line.trim().is_empty()).map(|line| indent_of(line)) else {
         return false;
     };
-    let head = &code[..open];
-    let Some(close) = head.rfind(')') else {
-        return false;
-    };
-    let Some(start) = head[..close].rfind('(') else {
-        return false;
-    };
-    head[start + 1..close].split(',').any(|parameter| parameter.trim() == name)
+    let mut entries = entries.filter(|line| indent_of(line) == own);
+    own > indent && entries.any(|line| mixin_member(line).is_some())
 }
 
 /// Where in `after` (the lines after one at `indent` that opens a block) that block closes: the

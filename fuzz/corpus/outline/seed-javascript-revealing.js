@@ -85,6 +85,15 @@ var Store = (function () {
   return api;
 })();
 
+// A bundle's module fills in the object it is given (Rollup's IIFE output).
+var Lib = (function (exports) {
+  function h(tag, props) {
+    return { tag: tag, props: props };
+  }
+  exports.h = h;
+  return exports;
+})({});
+
 // A function called at once for a value is not a module, even with helpers inside: it returns
 // what it computed, an object of data, or a promise.
 export const supported = (() => {
@@ -113,10 +122,27 @@ var startedAt = (function () {
   return Date.now();
 })();
 
+// Nor is one that returns data it built, or what it was given when that is not an object.
+const config = (() => {
+  function env(key) {
+    return process.env[key];
+  }
+  const config = { port: env('PORT') };
+  return config;
+})();
+
+var doubled = (function (n) {
+  function twice(x) {
+    return x * 2;
+  }
+  n = twice(n);
+  return n;
+})(21);
+
 // Nor is one that declares nothing and returns a name.
 var origin = (function () {
   var here = window.location;
   return here;
 })();
 
-module.exports = { ShoppingCart, Logger, Codec, Store, theme, ready, startedAt, origin };
+module.exports = { ShoppingCart, Logger, Codec, Store, Lib, theme, ready, config, doubled, startedAt, origin };

@@ -166,12 +166,39 @@ fn bound_methods<'t>(declarator: Node<'t>, source: &str) -> Vec<Node<'t>> {
 /// returns, when that is a module written before ES modules: the revealing-module pattern (`var
 /// Counter = (function () { function increment(step) {…} return { increment: increment, reset:
 /// function () {…} }; })()`), an API built under a name (lz-string's `var LZString = { compress:
-/// function (input) {…} }; return LZString;`) or in a parameter (Rollup's `var Vue = (function
-/// (exports) { … return exports; })({})`). What the body declares and the returned object's
-/// functions are the bound name's; like a module wrapped in a function, its private helpers are
-/// listed. A function that returns a value computed, a function or a class of its own, or that
-/// is `async` or a generator, is not a module; nor is a binding with a type (its API is there).
+/// function (input) {…} }; return LZString;`) or in an object it is given (Rollup's `var Vue =
+/// (function (exports) { function h(…) {…} … return exports; })({})`). What the body declares
+/// and the returned object's functions are the bound name's; like a module wrapped in a
+/// function, its private helpers are listed. A function that returns a value computed, data, a
+/// function or a class of its own, or that is `async` or a generator, is not a module; nor is a
+/// binding with a type (its API is there).
 fn bound_module<'t>(declarator: Node<'t>, source: &str) -> Option<(Node<'t>, Node<'t>)> {
+    let (call, function, body) = called_function(declarator)?;
+    let mut cursor = body.walk();
+    let statements: Vec<Node> = body.named_children(&mut cursor).filter(|child| child.kind() != "comment").collect();
+    let last = statements.last()?;
+    let returned = last.named_child(0).filter(|_| last.kind() == "return_statement").map(unparenthesized)?;
+    // One pass over the body: what it declares that is API (functions and classes, names bound
+    // to functions, and to objects of methods or an empty object filled in later).
+    let mut callables = std::collections::HashSet::new();
+    let mut objects = std::collections::HashSet::new();
+    for statement in &statements {
+        declared_api(*statement, source, &mut callables, &mut objects);
+    }
+    let module = match returned.kind() {
+        "object" => holds_function(returned) || names_declared(returned, source, &callables, &objects),
+        "identifier" => {
+            let name = node_text(returned, source);
+            objects.contains(name) || (!callables.is_empty() && given_object_as(call, function, name, source))
+        }
+        _ => false,
+    };
+    module.then_some((body, returned))
+}
+
+/// The call, the function it calls at once and that function's body, when a declarator without
+/// a type binds what a plain (not `async`, not generator) function called at once returns.
+fn called_function<'t>(declarator: Node<'t>) -> Option<(Node<'t>, Node<'t>, Node<'t>)> {
     if declarator.child_by_field_name("type").is_some() {
         return None;
     }
@@ -183,72 +210,71 @@ fn bound_module<'t>(declarator: Node<'t>, source: &str) -> Option<(Node<'t>, Nod
         return None;
     }
     let body = function.child_by_field_name("body").filter(|body| body.kind() == "statement_block")?;
-    let mut cursor = body.walk();
-    let statements: Vec<Node> = body.named_children(&mut cursor).filter(|child| child.kind() != "comment").collect();
-    let last = statements.last()?;
-    let returned = last.named_child(0).filter(|_| last.kind() == "return_statement").map(unparenthesized)?;
-    let declared = |name: &str, objects_only: bool| {
-        statements.iter().any(|statement| declares_api(*statement, name, objects_only, source))
-    };
-    let module = match returned.kind() {
-        "object" => holds_function(returned) || names_declared(returned, source, |name| declared(name, false)),
-        "identifier" => {
-            let name = node_text(returned, source);
-            declared(name, true) || is_parameter(function, name, source)
-        }
-        _ => false,
-    };
-    module.then_some((body, returned))
+    Some((call, function, body))
 }
 
-/// Whether `statement` declares `name` as a function or a class (unless `objects_only`) or binds
-/// it to an object literal.
-fn declares_api(statement: Node, name: &str, objects_only: bool, source: &str) -> bool {
-    let named = |node: Node| node.child_by_field_name("name").is_some_and(|n| node_text(n, source) == name);
+/// Adds what `statement` declares that is API: function and class names to `callables`, with
+/// names bound to function values; names bound to an object of methods or to an empty object
+/// (filled in later: `var api = {}; api.get = function …`) to `objects`.
+fn declared_api<'s>(
+    statement: Node,
+    source: &'s str,
+    callables: &mut std::collections::HashSet<&'s str>,
+    objects: &mut std::collections::HashSet<&'s str>,
+) {
+    let name = |node: Node| node.child_by_field_name("name").map(|name| node_text(name, source));
     match statement.kind() {
-        "function_declaration" | "generator_function_declaration" | "class_declaration" => {
-            !objects_only && named(statement)
-        }
+        "function_declaration" | "class_declaration" => callables.extend(name(statement)),
         "variable_declaration" | "lexical_declaration" => {
             let mut cursor = statement.walk();
-            statement.named_children(&mut cursor).any(|declarator| {
-                let value = declarator.child_by_field_name("value").map(assigned_value);
-                let api = value.is_some_and(|value| {
-                    value.kind() == "object" || (!objects_only && FUNCTION_VALUES.contains(&value.kind()))
-                });
-                declarator.kind() == "variable_declarator" && api && named(declarator)
-            })
+            for declarator in statement.named_children(&mut cursor).filter(|d| d.kind() == "variable_declarator") {
+                let Some(value) = declarator.child_by_field_name("value").map(assigned_value) else { continue };
+                if FUNCTION_VALUES.contains(&value.kind()) {
+                    callables.extend(name(declarator));
+                } else if value.kind() == "object" && (value.named_child_count() == 0 || holds_function(value)) {
+                    objects.extend(name(declarator));
+                }
+            }
         }
-        _ => false,
+        _ => {}
     }
 }
 
-/// Whether an object literal names, as a value, something `declared` says is API: `{ add }`,
-/// `{ add: add }`.
-fn names_declared(object: Node, source: &str, declared: impl Fn(&str) -> bool) -> bool {
+/// Whether an object literal names, as a value, a function or object the body declared: `{ add
+/// }`, `{ add: add }`.
+fn names_declared(
+    object: Node,
+    source: &str,
+    callables: &std::collections::HashSet<&str>,
+    objects: &std::collections::HashSet<&str>,
+) -> bool {
+    let declared = |node: Node| {
+        let name = node_text(node, source);
+        callables.contains(name) || objects.contains(name)
+    };
     let mut cursor = object.walk();
     object.named_children(&mut cursor).any(|entry| match entry.kind() {
-        "shorthand_property_identifier" => declared(node_text(entry, source)),
-        "pair" => entry
-            .child_by_field_name("value")
-            .is_some_and(|value| value.kind() == "identifier" && declared(node_text(value, source))),
+        "shorthand_property_identifier" => declared(entry),
+        "pair" => {
+            entry.child_by_field_name("value").is_some_and(|value| value.kind() == "identifier" && declared(value))
+        }
         _ => false,
     })
 }
 
-/// Whether `function` takes a parameter called `name`.
-fn is_parameter(function: Node, name: &str, source: &str) -> bool {
-    let parameters = function.child_by_field_name("parameters").or_else(|| function.child_by_field_name("parameter"));
-    parameters.is_some_and(|parameters| match parameters.kind() {
-        "identifier" => node_text(parameters, source) == name,
-        _ => {
-            let mut cursor = parameters.walk();
-            parameters.named_children(&mut cursor).any(|parameter| {
-                let parameter = parameter.child_by_field_name("pattern").unwrap_or(parameter);
-                parameter.kind() == "identifier" && node_text(parameter, source) == name
-            })
-        }
-    })
+/// Whether `function` takes a parameter called `name` that `call` gives an object for (Rollup's
+/// `(function (exports) { … return exports; })({})`, or `(this.Lib = this.Lib || {})`).
+fn given_object_as(call: Node, function: Node, name: &str, source: &str) -> bool {
+    let Some(parameters) = function.child_by_field_name("parameters") else {
+        return false;
+    };
+    let mut cursor = parameters.walk();
+    let position = parameters.named_children(&mut cursor).position(|parameter| {
+        let parameter = parameter.child_by_field_name("pattern").unwrap_or(parameter);
+        parameter.kind() == "identifier" && node_text(parameter, source) == name
+    });
+    let argument = position.and_then(|at| call.child_by_field_name("arguments")?.named_child(at as u32));
+    argument.is_some_and(|argument| argument.kind() == "object" || node_text(argument, source).ends_with("{}"))
 }
 
 /// The object of methods a value is, or the first one a call it makes is given: a component or
@@ -412,17 +438,20 @@ fn module_level(statement: Node, source: &str) -> bool {
         wrapper = node.parent();
     }
     wrapper.is_some_and(|wrapper| {
-        let body = invoked_body(wrapper, source).or_else(|| module_body(wrapper, source));
+        // The cheap structural look first: a compiled class's body is found by it too.
+        let body = called_body_of(wrapper).filter(|body| *body == parent).or_else(|| invoked_body(wrapper, source));
         body == Some(parent) && module_level(wrapper, source)
     })
 }
 
-/// The body of the module a one-name declaration binds (see [`bound_module`]).
-fn module_body<'t>(declaration: Node<'t>, source: &str) -> Option<Node<'t>> {
+/// The body of the function a one-name declaration binds the result of calling at once. Only a
+/// [`bound_module`]'s body is ever walked, so this is enough to tell that a statement there is
+/// at the module's level, and cheap: it is asked for every statement.
+fn called_body_of(declaration: Node) -> Option<Node> {
     let mut cursor = declaration.walk();
     let mut declarators = declaration.named_children(&mut cursor).filter(|child| child.kind() == "variable_declarator");
     let declarator = declarators.next().filter(|_| declarators.next().is_none())?;
-    bound_module(declarator, source).map(|(body, _)| body)
+    called_function(declarator).map(|(_, _, body)| body)
 }
 
 /// The calls that mix methods into an object ([`mixin`]), or register a Vue 2 component or
