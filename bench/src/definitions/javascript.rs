@@ -186,7 +186,7 @@ pub(super) fn compiled_class(after: &[&str], indent: usize, name: &str, wrapped:
     let Some(close) = closing_line(after, indent) else {
         return false;
     };
-    let Some(own) = after[..close].iter().find(|line| !line.trim().is_empty()).map(|line| indent_of(line)) else {
+    let Some(own) = first_indent(&after[..close]) else {
         return false;
     };
     let declares = after[..close].iter().any(|line| indent_of(line) == own && declared_function(line) == Some(name));
@@ -207,7 +207,7 @@ pub(super) fn revealing_module(code: &str, after: &[&str], indent: usize, wrappe
         return false;
     };
     let body = &after[..close];
-    let Some(own) = body.iter().find(|line| !line.trim().is_empty()).map(|line| indent_of(line)) else {
+    let Some(own) = first_indent(body) else {
         return false;
     };
     let statement = |line: &&str| {
@@ -242,11 +242,10 @@ pub(super) fn revealing_module(code: &str, after: &[&str], indent: usize, wrappe
     let returns_api = if returned.starts_with('{') {
         let returned_lines = &body[last..];
         let entries = returned_lines.join(" ");
-        let names = entries.split([',', '{', '}', ';']).filter_map(|entry| {
+        let mut names = entries.split([',', '{', '}', ';']).filter_map(|entry| {
             let value = entry.split_once(':').map_or(entry, |(_, value)| value).trim();
             js_identifier(value).filter(|name| *name == value && *name != "return")
         });
-        let mut names = names.collect::<Vec<_>>().into_iter();
         object_holds_function(&returned_lines[1..], own)
             || names.any(|name| callables.contains(&name) || objects.contains(&name))
     } else {
@@ -265,7 +264,7 @@ pub(super) fn revealing_module(code: &str, after: &[&str], indent: usize, wrappe
 /// list deeper in (`  round(base),`).
 fn object_holds_function(after: &[&str], indent: usize) -> bool {
     let entries = after.iter().take_while(|line| line.trim().is_empty() || indent_of(line) > indent);
-    let Some(own) = after.iter().find(|line| !line.trim().is_empty()).map(|line| indent_of(line)) else {
+    let Some(own) = first_indent(after) else {
         return false;
     };
     let mut entries = entries.filter(|line| indent_of(line) == own);
@@ -276,6 +275,11 @@ fn object_holds_function(after: &[&str], indent: usize) -> bool {
 /// first written line at `indent` or less.
 fn closing_line(after: &[&str], indent: usize) -> Option<usize> {
     after.iter().position(|line| !line.trim().is_empty() && indent_of(line) <= indent)
+}
+
+/// The indentation of the first written line of `lines`: a block's own.
+fn first_indent(lines: &[&str]) -> Option<usize> {
+    lines.iter().find(|line| !line.trim().is_empty()).map(|line| indent_of(line))
 }
 
 fn indent_of(line: &str) -> usize {

@@ -376,9 +376,7 @@ fn invoked_body<'t>(statement: Node<'t>, source: &str) -> Option<Node<'t>> {
 /// its API there (`export const Structural: new <A>(args: …) => {} = (function () {…})()`): it
 /// is outlined as written.
 fn compiled_class_body<'t>(declaration: Node<'t>, source: &str) -> Option<Node<'t>> {
-    let mut cursor = declaration.walk();
-    let mut declarators = declaration.named_children(&mut cursor).filter(|child| child.kind() == "variable_declarator");
-    let declarator = declarators.next().filter(|_| declarators.next().is_none())?;
+    let declarator = sole_declarator(declaration)?;
     if declarator.child_by_field_name("type").is_some() {
         return None;
     }
@@ -448,10 +446,14 @@ fn module_level(statement: Node, source: &str) -> bool {
 /// [`bound_module`]'s body is ever walked, so this is enough to tell that a statement there is
 /// at the module's level, and cheap: it is asked for every statement.
 fn called_body_of(declaration: Node) -> Option<Node> {
+    called_function(sole_declarator(declaration)?).map(|(_, _, body)| body)
+}
+
+/// The declarator of a declaration that binds one name.
+fn sole_declarator(declaration: Node) -> Option<Node> {
     let mut cursor = declaration.walk();
     let mut declarators = declaration.named_children(&mut cursor).filter(|child| child.kind() == "variable_declarator");
-    let declarator = declarators.next().filter(|_| declarators.next().is_none())?;
-    called_function(declarator).map(|(_, _, body)| body)
+    declarators.next().filter(|_| declarators.next().is_none())
 }
 
 /// The calls that mix methods into an object ([`mixin`]), or register a Vue 2 component or
