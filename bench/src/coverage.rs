@@ -1,7 +1,7 @@
 //! Whether a view shows the definitions [`crate::definitions`] expects, judged the same way for
 //! every tool: a definition counts as shown when the innermost view line whose line span covers
 //! the definition's line names it as a whole word (or, for definitions sharing a line, another
-//! view line starting there does). Both span notations are read — ours (`L12-30
+//! view line starting there does). Both span notations are read — ours (`12-30
 //! fn name(…)` at the start of a line) and the reference's (`fn name(…) @L12-30` at the end).
 
 use std::collections::BTreeMap;
@@ -16,7 +16,7 @@ pub fn view_lines(view: &str) -> Vec<Span<'_>> {
     view.lines()
         .filter_map(|line| {
             let trimmed = line.trim_start();
-            if let Some((span, text)) = trimmed.strip_prefix('L').and_then(|rest| rest.split_once(' '))
+            if let Some((span, text)) = trimmed.split_once(' ')
                 && let Some((start, end)) = parse_span(span)
             {
                 return Some((start, end, text));
@@ -36,7 +36,7 @@ fn parse_span(span: &str) -> Option<(u32, u32)> {
 
 /// Whether the innermost view line covering the definition's line names it, or another view
 /// line starting on that line does before its parameters: a minified file's definitions share
-/// one line, each listed on a view line of its own (`L13 function p(a)`, `L13 function fa(a,b)`;
+/// one line, each listed on a view line of its own (`13 function p(a)`, `13 function fa(a,b)`;
 /// `fa`'s line does not show a `b`).
 pub fn shows(lines: &[Span<'_>], expected: &Expected) -> bool {
     let covers = |(start, end, _): &&Span<'_>| (*start..=*end).contains(&expected.line);
@@ -161,7 +161,7 @@ mod tests {
 
     #[test]
     fn both_span_notations_are_read() {
-        let ours = "[outline incomplete: lines 9 not parsed]\nL3-20 impl Conn\n  L5-8 pub fn read(&self)\n";
+        let ours = "[outline incomplete: lines 9 not parsed]\n3-20 impl Conn\n  5-8 pub fn read(&self)\n";
         let theirs = "conn.rs 20L\nimpl Conn @L3-20\n  fn pub read(&self) @L5-8\n";
         for view in [ours, theirs] {
             let lines = view_lines(view);
@@ -176,21 +176,21 @@ mod tests {
 
     #[test]
     fn definitions_sharing_a_line_are_each_found_on_theirs() {
-        let lines = view_lines("L13 function p(a)\nL13 function fa(a,b)\nL14-20 class C\n  L15 m()\n");
+        let lines = view_lines("13 function p(a)\n13 function fa(a,b)\n14-20 class C\n  15 m()\n");
         assert!(shows(&lines, &expected("p", 13)));
         assert!(shows(&lines, &expected("fa", 13)));
         // Inside a span, the innermost line still decides: `class C` does not show `n`.
         assert!(!shows(&lines, &expected("n", 16)));
         assert!(!shows(&lines, &expected("q", 13)));
         // Named only as a parameter of another definition on the line: not shown.
-        let lines = view_lines("L13 function fa(p,b)\nL13 function q()\n");
+        let lines = view_lines("13 function fa(p,b)\n13 function q()\n");
         assert!(!shows(&lines, &expected("p", 13)));
     }
 
     #[test]
     fn a_name_counts_only_as_a_whole_word() {
-        let lines = view_lines("L1-4 fn reader()");
+        let lines = view_lines("1-4 fn reader()");
         assert!(!shows(&lines, &expected("read", 2)));
-        assert!(shows(&view_lines("L1-4 fn read_all(), read()"), &expected("read", 2)));
+        assert!(shows(&view_lines("1-4 fn read_all(), read()"), &expected("read", 2)));
     }
 }

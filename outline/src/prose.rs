@@ -45,8 +45,8 @@ impl TextFormat {
 /// line per heading, nested by level and written with Markdown's `#`s whatever the format:
 ///
 /// ```text
-/// L1-40 # Guide
-///   L5-22 ## Install
+/// 1-40 # Guide
+///   5-22 ## Install
 /// ```
 ///
 /// A file without headings is shown from its start; when some of it is left out, the first line
@@ -187,7 +187,7 @@ mod tests {
                       ===== =====\nA     B\n===== =====\n\n----\n\nToo long title\n---\n";
         assert_eq!(
             render_text_outline(TextFormat::ReStructuredText, source),
-            "L2-23 # Title\n  L7-11 ## Install\n    L10-11 ### From pip\n  L13-23 ## Usage\n"
+            "2-23 # Title\n  7-11 ## Install\n    10-11 ### From pip\n  13-23 ## Usage\n"
         );
     }
 
@@ -196,10 +196,10 @@ mod tests {
         let asciidoc = "= Guide\n\n== Install\n\n----\n== not a heading\n----\n\n=== Linux\n\n== Usage\n";
         assert_eq!(
             render_text_outline(TextFormat::AsciiDoc, asciidoc),
-            "L1-11 # Guide\n  L3-9 ## Install\n    L9 ### Linux\n  L11 ## Usage\n"
+            "1-11 # Guide\n  3-9 ## Install\n    9 ### Linux\n  11 ## Usage\n"
         );
         let org = "* Tasks\n** TODO Write\n#+BEGIN_SRC sh\n* not a heading\n#+END_SRC\n*bold* text\n* Notes\n";
-        assert_eq!(render_text_outline(TextFormat::Org, org), "L1-6 # Tasks\n  L2-6 ## TODO Write\nL7 # Notes\n");
+        assert_eq!(render_text_outline(TextFormat::Org, org), "1-6 # Tasks\n  2-6 ## TODO Write\n7 # Notes\n");
     }
 
     #[test]
@@ -220,6 +220,6 @@ mod tests {
     #[test]
     fn markdown_uses_its_grammar() {
         let source = "# Title\n\ntext\n\n## Part\n\n```\n# not a heading\n```\n";
-        assert_eq!(render_text_outline(TextFormat::Markdown, source), "L1-9 # Title\n  L5-9 ## Part\n");
+        assert_eq!(render_text_outline(TextFormat::Markdown, source), "1-9 # Title\n  5-9 ## Part\n");
     }
 }

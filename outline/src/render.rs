@@ -1,5 +1,6 @@
 //! The two text views of an [`Outline`]. Both are plain, compact and byte-deterministic: one
-//! line per definition, `L<start>-<end>` spans (`L<n>` for one line), two spaces per nesting level.
+//! line per definition, starting with its lines (`<start>-<end>`, `<n>` for one line; a bare number
+//! costs one token less than an `L`-prefixed one on every line), two spaces per nesting level.
 //! A type's consecutive fields share one line, and so do a run of same-named functions (overloads,
 //! a property's getter and setter), a run of constants (or variables) declared alike, and a run of
 //! re-exports from modules of one directory; a trait impl, and a JavaScript/TypeScript object of
@@ -24,13 +25,13 @@ const LISTED_SPANS: usize = 5;
 /// One line per definition with its span and signature, nested by owner:
 ///
 /// ```text
-/// L40-51 impl<'a, T: Clone> Config<'a, T>
-///   L41-43 pub fn new(name: &'a str) -> Self
+/// 40-51 impl<'a, T: Clone> Config<'a, T>
+///   41-43 pub fn new(name: &'a str) -> Self
 /// ```
 ///
-/// A run of fields prints their signatures on one line: `L15-17 pub name: String; pub port: u16`.
+/// A run of fields prints their signatures on one line: `15-17 pub name: String; pub port: u16`.
 /// A run of at least [`MIN_GROUP`] functions of one name prints the shortest of their signatures
-/// and how many more there are: `L63-110 function fromEvent<T>(target: any, name: string) (+11
+/// and how many more there are: `63-110 function fromEvent<T>(target: any, name: string) (+11
 /// more)`.
 pub fn render_signatures(outline: &Outline) -> String {
     let mut out = String::new();
@@ -40,17 +41,17 @@ pub fn render_signatures(outline: &Outline) -> String {
 }
 
 /// Consecutive re-exports from modules of one directory share a line in both views:
-/// `L16-18 export { of, from, defer } from './internal/observable/*'`.
+/// `16-18 export { of, from, defer } from './internal/observable/*'`.
 ///
 /// Structure: an `imports` line naming each module the file imports from once (the names taken
 /// are in the lines it spans), then definitions by kind and name, nested by owner:
 ///
 /// ```text
-/// imports L2-6: std::{fmt, io}; serde
-/// L14-17 struct Config
-///   L15-16 fields name, port
-/// L40-51 impl Config<'a, T>
-///   L41-43 new
+/// imports 2-6: std::{fmt, io}; serde
+/// 14-17 struct Config
+///   15-16 fields name, port
+/// 40-51 impl Config<'a, T>
+///   41-43 new
 /// ```
 ///
 /// Markdown headings, data keys, TOML tables and re-exports print as written (`## Usage`, `name`,
@@ -82,10 +83,10 @@ pub(crate) fn render_items(items: &[Definition]) -> String {
 }
 
 /// Whether a rendered signatures or map view lists any definition: every definition line starts
-/// at column 0 (top level) with its `L<n>` span; the `imports` and `[outline incomplete…]` lines
-/// do not.
+/// at column 0 (top level) with its span, a digit; the `imports` and `[outline incomplete…]`
+/// lines do not.
 pub fn lists_definitions(view: &str) -> bool {
-    view.lines().any(|line| line.strip_prefix('L').is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit())))
+    view.lines().any(|line| line.starts_with(|c: char| c.is_ascii_digit()))
 }
 
 #[derive(Clone, Copy)]
@@ -242,7 +243,7 @@ fn push_incomplete(outline: &Outline, out: &mut String) {
     out.push_str("[outline incomplete: ");
     if !outline.unparsed.is_empty() {
         let listed: Vec<String> =
-            outline.unparsed.iter().take(LISTED_SPANS).map(|&(start, end)| span_text(start, end)).collect();
+            outline.unparsed.iter().take(LISTED_SPANS).map(|&(start, end)| span(start, end)).collect();
         let one_line = matches!(outline.unparsed[..], [(start, end)] if start == end);
         let _ = write!(out, "{} {}", if one_line { "line" } else { "lines" }, listed.join(", "));
         let more = outline.unparsed.len().saturating_sub(LISTED_SPANS);
@@ -388,7 +389,7 @@ fn shape_of(definition: &Definition) -> Option<Shape<'_>> {
 /// but for the name (tests, builder setters, getters, `mod a;` declarations): its length and
 /// shared shape. A type or module with a body of its own is not shared: listed without its
 /// members (a budgeted repository map), two classes on one line would hide where the second
-/// starts (`L160-1157 class {Context, BaseCommand}`).
+/// starts (`160-1157 class {Context, BaseCommand}`).
 fn same_shaped(definitions: &[Definition]) -> Option<(usize, Shape<'_>)> {
     let first = definitions.first()?;
     let container = matches!(
@@ -497,9 +498,5 @@ fn push_line(depth: usize, span: String, text: &str, out: &mut String) {
 }
 
 fn span(start: u32, end: u32) -> String {
-    format!("L{}", span_text(start, end))
-}
-
-fn span_text(start: u32, end: u32) -> String {
     if end > start { format!("{start}-{end}") } else { format!("{start}") }
 }

@@ -132,7 +132,7 @@ fn python() {
         ],
     );
     // A name assigned in both branches of a `try` is named once.
-    assert!(views.map.contains("L11-16 const DEFAULT_TIMEOUT, STDIN_FILENO\n"), "{}", views.map);
+    assert!(views.map.contains("11-16 const DEFAULT_TIMEOUT, STDIN_FILENO\n"), "{}", views.map);
 }
 
 #[test]
@@ -143,7 +143,7 @@ fn javascript() {
         &["PORT", "NOT_A_COMMENT", "handle", "lines", "middleware", "shutdown", "Server", "create", "Client"],
     );
     // CommonJS's export list, as `export { … }` is shown.
-    views.signature_lines_contain(&["L59 module.exports = { Server, handle }"]);
+    views.signature_lines_contain(&["59 module.exports = { Server, handle }"]);
 }
 
 /// A module wrapped in a function called at once (`(function () { … }.call(this))`, `!function
@@ -153,10 +153,7 @@ fn javascript() {
 fn javascript_immediately_invoked_module_bodies() {
     let views = check("javascript/legacy.js", Language::JavaScript, &["debounce", "throttle", "ready"]);
     views.hides(&["later", "start", "fixture"]);
-    views.signature_lines_contain(&[
-        "L10-31 function {debounce, throttle}(fn, wait)",
-        "L37-39 function ready(callback)",
-    ]);
+    views.signature_lines_contain(&["10-31 function {debounce, throttle}(fn, wait)", "37-39 function ready(callback)"]);
 }
 
 /// A universal module (`(function (root, factory) { … })(this, function () { … })`): the module
@@ -184,7 +181,7 @@ fn javascript_universal_module_factories() {
         ],
     );
     views.hides(&["noConflict", "later", "finished"]);
-    views.signature_lines_contain(&["L19-21 function isObject(input)", "L55-57 function isArrayLike(obj)"]);
+    views.signature_lines_contain(&["19-21 function isObject(input)", "55-57 function isArrayLike(obj)"]);
 }
 
 /// Methods mixed into a prototype or an object at module level (`_.extend(Model.prototype, {
@@ -231,13 +228,13 @@ fn javascript_methods_mixed_into_prototypes() {
         "defaults",
     ]);
     // A getter and its setter are one name; a quoted name is the name.
-    views.signature_lines_contain(&["L78-95 var Utils { trim, pad, width, escape }"]);
+    views.signature_lines_contain(&["78-95 var Utils { trim, pad, width, escape }"]);
     // A run of quoted keys keeps each name's quotes.
-    views.signature_lines_contain(&["  L71-72 {'cache/PackFileCache', 'cache/MemoryCache'}: ()"]);
+    views.signature_lines_contain(&["  71-72 {'cache/PackFileCache', 'cache/MemoryCache'}: ()"]);
     views.signature_lines_contain(&[
-        "L5-8 var Model = Backbone.Model = function (attributes, options)",
-        "L10-32 _.extend(Model.prototype, Events, {…})",
-        "  L16-18 toJSON: function (options)",
+        "5-8 var Model = Backbone.Model = function (attributes, options)",
+        "10-32 _.extend(Model.prototype, Events, {…})",
+        "  16-18 toJSON: function (options)",
     ]);
 }
 
@@ -253,8 +250,8 @@ fn javascript_classes_compiled_to_es5() {
     );
     views.hides(&["object", "_this", "result"]);
     views.signature_lines_contain(&[
-        "L8-12 function Subscriber(destination)",
-        "L16-18 Subscriber.prototype.next = function (value)",
+        "8-12 function Subscriber(destination)",
+        "16-18 Subscriber.prototype.next = function (value)",
     ]);
     // A binding with a type keeps its line; an untyped one is the function it declares.
     let views = check("typescript/compiled.ts", Language::TypeScript, &["Structural", "createThunk"]);
@@ -278,9 +275,9 @@ fn javascript_default_export_of_methods() {
     );
     views.hides(&["componentName", "contentHeight", "inject", "title"]);
     views.signature_lines_contain(&[
-        "L6-78 export default {…}",
-        "  L50-69 methods: {…}",
-        "    L66-68 handleEnterClick: function ()",
+        "6-78 export default {…}",
+        "  50-69 methods: {…}",
+        "    66-68 handleEnterClick: function ()",
     ]);
 }
 
@@ -296,7 +293,7 @@ fn typescript_objects_of_methods_given_to_a_call() {
         &["badgeProps", "default", "setup", "render", "useNotifications", "count", "latest", "push", "clear"],
     );
     views.hides(&["shown", "handleClick", "items", "emits"]);
-    views.signature_lines_contain(&["L12-30 export default defineComponent({…})", "    L41-43 push(message: string)"]);
+    views.signature_lines_contain(&["12-30 export default defineComponent({…})", "    41-43 push(message: string)"]);
 }
 
 /// Vue 2's way of building the same from an options object: a store or an instance constructed
@@ -313,7 +310,7 @@ fn javascript_objects_of_methods_given_to_new_and_registrations() {
     views.hides(&["strict", "todos", "filter", "props", "template", "set"]);
     views.signature_lines_contain(&[
         "export default new Vuex.Store({…})",
-        "    L22-27 {add, toggle}(state, todo)",
+        "    22-27 {add, toggle}(state, todo)",
         "Vue.component('todo-item', {…})",
     ]);
 }
@@ -352,11 +349,11 @@ fn javascript_revealing_modules() {
     views.hides(&["items", "TAX_RATE", "cache", "startedAt", "here", "origin", "doubled"]);
     views.hides(&helpers);
     views.signature_lines_contain(&[
-        "L5-42 var ShoppingCart",
-        "  L18-25 function add(sku, quantity)",
-        "  L36-40 total: function (prices)",
-        "  L63-70 var Codec { encode, decode }",
-        "  L82-84 api.set = function (key, value)",
+        "5-42 var ShoppingCart",
+        "  18-25 function add(sku, quantity)",
+        "  36-40 total: function (prices)",
+        "  63-70 var Codec { encode, decode }",
+        "  82-84 api.set = function (key, value)",
     ]);
 }
 
@@ -371,7 +368,7 @@ fn javascript_annotated_for_flow() {
         &["RouteRecord", "NavigationGuard", "HashHistory", "setupListeners", "push", "checkFallback", "getHash"],
     );
     views.complete();
-    views.signature_lines_contain(&["L53-59 function checkFallback (base: string): ?boolean"]);
+    views.signature_lines_contain(&["53-59 function checkFallback (base: string): ?boolean"]);
 }
 
 /// A function whose body declares ten functions or more is a module built by a call (lodash's
@@ -401,8 +398,8 @@ fn javascript_module_factory_functions() {
     views.hides(&["invokeFunc", "trailingEdge", "debounced", "define", "alias", "isArray", "n1", "n9"]);
     views.signature_lines_contain(&[
         // Without the parentheses the function is wrapped in, which close after its body.
-        "L16-121 var runInContext = function runInContext(context)",
-        "  L38-54 function debounce(func, wait, options)",
+        "16-121 var runInContext = function runInContext(context)",
+        "  38-54 function debounce(func, wait, options)",
     ]);
 }
 
@@ -429,15 +426,15 @@ fn javascript_functions_assigned_to_properties() {
     );
     views.hides(&["res.lastChunk", "res.locals", "res.charset"]);
     views.signature_lines_contain(&[
-        "L16-19 res.status = function status(code)",
-        "L32-35 res.contentType = res.type = function contentType(type)",
-        "L37-39 exports.parseRange = (size, header, options)",
-        "L54-58 exports.Router = class Router",
-        "  L55-57 route(path)",
+        "16-19 res.status = function status(code)",
+        "32-35 res.contentType = res.type = function contentType(type)",
+        "37-39 exports.parseRange = (size, header, options)",
+        "54-58 exports.Router = class Router",
+        "  55-57 route(path)",
     ]);
-    assert!(views.map.contains("L46-48 Route.prototype.dispatch\n"), "{}", views.map);
+    assert!(views.map.contains("46-48 Route.prototype.dispatch\n"), "{}", views.map);
     // An alias assigned with a function is named in the map too.
-    assert!(views.map.contains("L32-35 fn res.contentType = res.type\n"), "{}", views.map);
+    assert!(views.map.contains("32-35 fn res.contentType = res.type\n"), "{}", views.map);
     assert!(!views.signatures.contains("module.exports"), "{}", views.signatures);
 }
 
@@ -449,7 +446,7 @@ fn typescript_barrel_shows_its_exports() {
         &["*", "* as levels", "{ registry, internalReset as reset }", "{ Options }", "registry"],
     );
     // Two re-exports of one module share a line.
-    views.signature_lines_contain(&["L5-6 export { Store, type Key, BaseStore as Base, createStore } from './store'"]);
+    views.signature_lines_contain(&["5-6 export { Store, type Key, BaseStore as Base, createStore } from './store'"]);
 }
 
 #[test]
@@ -509,17 +506,17 @@ fn go_constants_of_a_run_share_a_line() {
     );
     views.signature_lines_contain(&[
         // Values while the line stays short.
-        "L8-10 const VersionTLS10 = 0x0301; VersionTLS11 = 0x0302; VersionTLS12 = 0x0303",
+        "8-10 const VersionTLS10 = 0x0301; VersionTLS11 = 0x0302; VersionTLS12 = 0x0303",
         // Else the names alone, across blocks: the lines the span gives hold them.
-        "L22-31 const recordTypeChangeCipherSpec, recordTypeAlert, recordTypeHandshake, recordTypeApplicationData, \
+        "22-31 const recordTypeChangeCipherSpec, recordTypeAlert, recordTypeHandshake, recordTypeApplicationData, \
          magicGNU, versionGNU, magicUSTAR, versionUSTAR",
         // The specs of a `var ( … )` block, under its keyword.
-        "L35-36 var errShortRecord = errorf(\"short record\"); errUnknownType = errorf(\"unknown record type\")",
+        "35-36 var errShortRecord = errorf(\"short record\"); errUnknownType = errorf(\"unknown record type\")",
         // Alone, a constant keeps its line.
-        "L43 const maxSessionTicketLifetime = 7 * 24 * time.Hour",
+        "43 const maxSessionTicketLifetime = 7 * 24 * time.Hour",
     ]);
     // A type and its method between two runs keep them apart: a shared span would cover their lines.
-    assert!(views.signatures.contains("L13 type recordType uint8\n  L16-18 String() string\n"), "{}", views.signatures);
+    assert!(views.signatures.contains("13 type recordType uint8\n  16-18 String() string\n"), "{}", views.signatures);
 }
 
 #[test]
@@ -530,10 +527,10 @@ fn go_long_heads_name_their_parameters() {
         &["mutualVersion", "isSupportedSignatureAlgorithm", "Config", "writeKeyLog"],
     );
     views.signature_lines_contain(&[
-        "L5-7 func mutualVersion(isClient bool, peerVersions []uint16) (uint16, bool)",
-        "L10-12 func isSupportedSignatureAlgorithm(sigAlg, supportedSignatureAlgorithms) bool",
+        "5-7 func mutualVersion(isClient bool, peerVersions []uint16) (uint16, bool)",
+        "10-12 func isSupportedSignatureAlgorithm(sigAlg, supportedSignatureAlgorithms) bool",
         // Names declared together are each named; a function type's own parameters go with it.
-        "L19-21 writeKeyLog(label, clientRandom, secret, handlers) error",
+        "19-21 writeKeyLog(label, clientRandom, secret, handlers) error",
     ]);
 }
 
@@ -651,13 +648,13 @@ fn rust_items_inside_macro_calls() {
     );
     views.hides(&["io", "assert_impl_all"]);
     views.signature_lines_contain(&[
-        "L19-23 pub struct TcpStream",
-        "  L27-30 pub async fn connect<A: ToSocketAddrs>(addr: A) -> io::Result<TcpStream>",
-        "  L56-58 pub fn split(&mut self)",
+        "19-23 pub struct TcpStream",
+        "  27-30 pub async fn connect<A: ToSocketAddrs>(addr: A) -> io::Result<TcpStream>",
+        "  56-58 pub fn split(&mut self)",
         // The docs.rs-only `#[cfg_attr(docsrs, …)]` is left out.
-        "L66-70 #[cfg(…)] pub fn set_reuse_port(socket: &socket2::Socket, reuse: bool) -> io::Result<()>",
+        "66-70 #[cfg(…)] pub fn set_reuse_port(socket: &socket2::Socket, reuse: bool) -> io::Result<()>",
         // Also when written over several lines; `#[inline]` is left out too.
-        "  L97-104 pub fn quickack(&self) -> io::Result<bool>",
+        "  97-104 pub fn quickack(&self) -> io::Result<bool>",
     ]);
 }
 
@@ -671,22 +668,22 @@ fn rust_trait_impls_and_same_shaped_functions_share_lines() {
         &["Builder", "worker_threads", "max_blocking_threads", "on_thread_start", "fmt", "Item", "size_hint"],
     );
     views.signature_lines_contain(&[
-        "  L24-33 pub fn {worker_threads, max_blocking_threads}(&mut self, val: usize) -> &mut Self",
+        "  24-33 pub fn {worker_threads, max_blocking_threads}(&mut self, val: usize) -> &mut Self",
         // A where clause over 40 characters is abridged; a short one stays.
-        "  L36-43 #[cfg(…)] pub fn on_thread_start<F>(&mut self, f: F) -> &mut Self where …",
+        "  36-43 #[cfg(…)] pub fn on_thread_start<F>(&mut self, f: F) -> &mut Self where …",
         // `#[must_use]` and a doc alias say nothing about the API.
-        "  L46-53 pub fn build<T>(&mut self) -> io::Result<T> where T: Default",
-        "L62-72 impl Iterator for Builder { type Item = Duration; next; size_hint }",
-        "L74 impl Default for Builder",
-        "  L80-93 #[test] fn {builds_current_thread, sets_worker_threads, sets_blocking_threads}()",
-        "  L95-97 fn helper() -> Builder",
+        "  46-53 pub fn build<T>(&mut self) -> io::Result<T> where T: Default",
+        "62-72 impl Iterator for Builder { type Item = Duration; next; size_hint }",
+        "74 impl Default for Builder",
+        "  80-93 #[test] fn {builds_current_thread, sets_worker_threads, sets_blocking_threads}()",
+        "  95-97 fn helper() -> Builder",
     ]);
-    assert!(views.map.contains("L56-60 impl fmt::Debug for Builder { fmt }\n"), "{}", views.map);
+    assert!(views.map.contains("56-60 impl fmt::Debug for Builder { fmt }\n"), "{}", views.map);
     // A conditional attribute that only inlines or documents says nothing either; one that derives
     // a trait is kept.
     views.signature_lines_contain(&[
-        "  L102-106 pub fn event_interval(&mut self, ticks: u32) -> &mut Self",
-        "  L108-112 #[cfg_attr(…)] pub fn enable_time(&mut self) -> &mut Self",
+        "  102-106 pub fn event_interval(&mut self, ticks: u32) -> &mut Self",
+        "  108-112 #[cfg_attr(…)] pub fn enable_time(&mut self) -> &mut Self",
     ]);
 }
 
@@ -714,16 +711,16 @@ fn typescript_members_without_implied_modifiers() {
     );
     views.hides(&["secret"]);
     views.signature_lines_contain(&[
-        "L5-11 export interface ResponseEnvelope<TData, TError> { readonly status: number; data?: TData; \
+        "5-11 export interface ResponseEnvelope<TData, TError> { readonly status: number; data?: TData; \
          error?: TError; headers: Map<string, ReadonlyArray<…>> }",
-        "  L10 retry(delayMs: number): Promise<ResponseEnvelope<TData, TError>>",
+        "  10 retry(delayMs: number): Promise<ResponseEnvelope<TData, TError>>",
         // Fields over 100 characters with their types are a large type: their names, optional
         // ones marked, on the type's line when it has nothing else.
-        "L14-24 export interface RequestOptions<TBody> { method?, headers?, body?, signal?, timeoutMs?, \
+        "14-24 export interface RequestOptions<TBody> { method?, headers?, body?, signal?, timeoutMs?, \
          retries?, onProgress?, parse?, cache? }",
-        "L26-49 export class HttpClient<TContext> extends EventEmitter { baseUrl, transport, timeoutMs, pending }",
-        "  L33-36 constructor(baseUrl: string, public context: TContext, private readonly logger?: Logger)",
-        "  L38-40 async request<TData>(path: string, init?: RequestInit): Promise<ResponseEnvelope<TData>>",
+        "26-49 export class HttpClient<TContext> extends EventEmitter { baseUrl, transport, timeoutMs, pending }",
+        "  33-36 constructor(baseUrl: string, public context: TContext, private readonly logger?: Logger)",
+        "  38-40 async request<TData>(path: string, init?: RequestInit): Promise<ResponseEnvelope<TData>>",
     ]);
 }
 
@@ -734,10 +731,10 @@ fn go_same_shaped_functions_around_a_method() {
     let views =
         check("go/handlers.go", Language::Go, &["Page", "Render", "ErrNotFound", "ErrGone", "healthz", "livez"]);
     views.signature_lines_contain(&[
-        "  L19-22 Render(w http.ResponseWriter) error",
-        "L16 var ErrNotFound",
-        "L25 var ErrGone",
-        "L27-37 func {healthz, readyz, livez}(w http.ResponseWriter, r *http.Request)",
+        "  19-22 Render(w http.ResponseWriter) error",
+        "16 var ErrNotFound",
+        "25 var ErrGone",
+        "27-37 func {healthz, readyz, livez}(w http.ResponseWriter, r *http.Request)",
     ]);
 }
 
@@ -837,13 +834,13 @@ fn go_exported_fields_and_interface_methods() {
     views.hides(&["uid", "cache", "items"]);
     views.signature_lines_contain(&[
         // The fields a type starts with are on its line.
-        "L22-29 type Pod struct { metav1.TypeMeta; ObjectMeta; *sync.Mutex; Spec, Status string }",
+        "22-29 type Pod struct { metav1.TypeMeta; ObjectMeta; *sync.Mutex; Spec, Status string }",
         // Under its type a method is shown without the receiver the type line already names, and
         // without `func`, as the interface methods are.
-        "  L43 Key() string",
+        "  43 Key() string",
     ]);
     // In the map a type's methods are their bare names.
-    assert!(views.map.contains("\n  L43 Key\n"), "{}", views.map);
+    assert!(views.map.contains("\n  43 Key\n"), "{}", views.map);
 }
 
 #[test]
@@ -955,10 +952,10 @@ fn classes_without_their_members_keep_their_own_lines() {
     for item in &mut classes.items {
         item.children.clear();
     }
-    assert_eq!(render_signatures(&classes), "L1-3 class Context\nL6-8 class BaseCommand\n");
+    assert_eq!(render_signatures(&classes), "1-3 class Context\n6-8 class BaseCommand\n");
     // One-line declarations still share one.
     let modules = outline(Language::Rust, "mod a;\nmod b;\n");
-    assert_eq!(render_signatures(&modules), "L1-2 mod {a, b}\n");
+    assert_eq!(render_signatures(&modules), "1-2 mod {a, b}\n");
 }
 
 /// Types a function declares in its body are its members, whether it is declared or bound to a
@@ -983,8 +980,8 @@ fn typescript_types_declared_inside_a_function() {
     );
     views.hides(&["proxyMap", "seen", "inner"]);
     views.signature_lines_contain(&[
-        "L48-49 export const join = <A, E>(self: Handle<A, E>): Effect<void, E>",
-        "L52 export const firstOf: <A>(items: ReadonlyArray<A>) => A | undefined",
+        "48-49 export const join = <A, E>(self: Handle<A, E>): Effect<void, E>",
+        "52 export const firstOf: <A>(items: ReadonlyArray<A>) => A | undefined",
     ]);
 }
 
@@ -992,7 +989,7 @@ fn typescript_types_declared_inside_a_function() {
 #[test]
 fn typescript_long_type_alias_keeps_its_name_whole() {
     check("typescript/pipeable.ts", Language::TypeScript, &["Endpoint", "Request"])
-        .signature_lines_contain(&["  L69-85 export type Request<Ep> = …"]);
+        .signature_lines_contain(&["  69-85 export type Request<Ep> = …"]);
 }
 
 /// The outline of a text file under `tests/fixtures/text/`, compared with `<stem>.outline.txt`.
@@ -1041,7 +1038,7 @@ fn javascript_public_class_fields() {
     );
     views.hides(&["#shadow", "#clicks"]);
     views.signature_lines_contain(&[
-        "L4-29 export class CounterWidget extends HTMLElement { static observedAttributes; static defaults; count; step }",
+        "4-29 export class CounterWidget extends HTMLElement { static observedAttributes; static defaults; count; step }",
     ]);
 }
 
@@ -1057,8 +1054,8 @@ fn cpp_long_template_heads_keep_the_name() {
 fn overloads_share_one_line_and_accessor_pairs_do_not() {
     let views = check("typescript/overloads.ts", Language::TypeScript, &["from", "timer", "Cache", "get", "size"]);
     // Four `from` heads (three overloads and the implementation) are one line with the shortest.
-    views.signature_lines_contain(&["L5-13 export function from<T>(input: ArrayLike<T>): Observable<T> (+3 more)"]);
-    assert!(views.map.contains("L5-13 fn from ×4"), "{}", views.map);
+    views.signature_lines_contain(&["5-13 export function from<T>(input: ArrayLike<T>): Observable<T> (+3 more)"]);
+    assert!(views.map.contains("5-13 fn from ×4"), "{}", views.map);
     // Two signatures are below the group size: `timer` and the getter/setter pair stay as written.
     assert_eq!(views.signatures.matches("timer(").count(), 2, "{}", views.signatures);
     assert_eq!(views.signatures.matches(" size(").count(), 2, "{}", views.signatures);
@@ -1068,7 +1065,7 @@ fn overloads_share_one_line_and_accessor_pairs_do_not() {
     let python =
         check("python/typed.py", Language::Python, &["parse", "Window", "__init__", "width", "resize", "read_items"]);
     python.signature_lines_contain(&[
-        "L7-14 def parse(value, *, encoding=\"utf-8\") (+2 more)",
+        "7-14 def parse(value, *, encoding=\"utf-8\") (+2 more)",
         "def __init__(self, width: int, height: int, *, title: str | None = None) -> None",
         // A long head drops `Annotated`'s metadata before it empties nested types.
         "def read_items(skip: int = 0, limit: Optional[…] = None, tags: list[…] = [], user: User = None) -> list[Item]",
@@ -1081,16 +1078,16 @@ fn re_exports_from_one_directory_share_one_line() {
     for view in [&views.signatures, &views.map] {
         assert!(
             view.contains(
-                "L2-5 export { audit, auditTime, buffer, BufferConfig, bufferCount } from './internal/operators/*'"
+                "2-5 export { audit, auditTime, buffer, BufferConfig, bufferCount } from './internal/operators/*'"
             ),
             "{view}"
         );
         // Re-exports of one module keep its path.
         assert!(
-            view.contains("L8-9 export { merge, mergeAll, MergeAllConfig } from './internal/observable/merge'"),
+            view.contains("8-9 export { merge, mergeAll, MergeAllConfig } from './internal/observable/merge'"),
             "{view}"
         );
-        assert!(view.contains("L11 export * from './internal/types'"), "{view}");
+        assert!(view.contains("11 export * from './internal/types'"), "{view}");
     }
 }
 
@@ -1116,17 +1113,17 @@ fn typescript_heads_written_over_lines_read_as_one() {
         // A type parameter per line reads as a list written on one line.
         "export type QueryObserverResult<TData, TError> =",
         // A long head empties what its types nest; a pair that holds nothing stays as written.
-        "L20-25 export function group<TData, TError>(rows: Array<…>, keys: Key[]): Map<string, QueryState<…>[]>",
+        "20-25 export function group<TData, TError>(rows: Array<…>, keys: Key[]): Map<string, QueryState<…>[]>",
         // Still long: the parameters are named without their types; the return type stays.
-        "L31-39 export function groupQueries<TQueryFnData, TError>(queries, keys, hash, onGroup?): Map<",
+        "31-39 export function groupQueries<TQueryFnData, TError>(queries, keys, hash, onGroup?): Map<",
         // So are those of a function type that is a constant's signature.
-        "L42-45 export const setQueryData: (client, queryKey, updater, options?): void (+1 more)",
+        "42-45 export const setQueryData: (client, queryKey, updater, options?): void (+1 more)",
         // A long list of type arguments is its first, like a list of type parameters.
-        "L64-66 build(client: QueryClient): Query<TQueryFnData, …>",
+        "64-66 build(client: QueryClient): Query<TQueryFnData, …>",
         // An alias whose value is still long without what its brackets hold shows no value.
-        "L48-52 export type DeepKeys<T, TDepth> = …",
+        "48-52 export type DeepKeys<T, TDepth> = …",
         // A long list of type parameters is its first; two stay.
-        "L54-67 export class QueryObserver<TQueryFnData, …> extends …",
+        "54-67 export class QueryObserver<TQueryFnData, …> extends …",
         "getOptimisticResult<TResult, TKey>(key: TKey)",
     ]);
 }
@@ -1196,29 +1193,29 @@ fn typescript_large_types_keep_every_name_and_shed_their_detail() {
     );
     views.signature_lines_contain(&[
         // A type of fields and nothing else has them on its line, with their types when they are short.
-        "L5-8 export interface PaginationState { pageIndex: number; pageSize: number }",
+        "5-8 export interface PaginationState { pageIndex: number; pageSize: number }",
         // Longer ones (over 100 characters with their types) are the members' names, optional ones
         // marked.
-        "L17-28 export interface PaginationOptions { manualPagination?, onPaginationChange?, autoResetPageIndex?, \
+        "17-28 export interface PaginationOptions { manualPagination?, onPaginationChange?, autoResetPageIndex?, \
          pageCount?, rowCount?, getPaginationRowModel? }",
-        "L43-49 export class PaginationError extends Error { readonly pageIndex: number }",
+        "43-49 export class PaginationError extends Error { readonly pageIndex: number }",
         // A long alias keeps its name and parameters; its value loses what its brackets hold.
-        "L15 export type PageRange<TData, TIndex> = Partial<…> & {…}",
+        "15 export type PageRange<TData, TIndex> = Partial<…> & {…}",
         // A long list of parents is named by its keyword; a short one stays.
         // Type parameters without their bounds and defaults.
-        "L30-41 export interface PaginationInstance<TData> extends … { setPageIndex,",
-        "L43-49 export class PaginationError extends Error",
+        "30-41 export interface PaginationInstance<TData> extends … { setPageIndex,",
+        "43-49 export class PaginationError extends Error",
         // The members a type literal in a type's head declares are listed as its members.
-        "L64-68 export interface PageChange extends PaginationEvent<'pagechange', {…}> { readonly previousIndex: \
+        "64-68 export interface PageChange extends PaginationEvent<'pagechange', {…}> { readonly previousIndex: \
          number; readonly nextIndex: number; readonly table: Table<unknown> }",
         // A function value declared with overloaded call signatures shows the shortest.
-        "L54-59 export const clampPage: (pageIndex: number, pageCount: number): number (+1 more)",
+        "54-59 export const clampPage: (pageIndex: number, pageCount: number): number (+1 more)",
         // Members written one a line are separated on the head's one line.
-        "L71-74 export type PagePosition = { pageIndex: number; isLast: boolean }",
-        "L76-79 export const pageOf = (at: { row: number; size: number }): number",
+        "71-74 export type PagePosition = { pageIndex: number; isLast: boolean }",
+        "76-79 export const pageOf = (at: { row: number; size: number }): number",
         // An object of methods (a table feature's hooks) names them on its line; its data is
         // not listed.
-        "L82-96 export const Pagination: TableFeature { getInitialState, createTable, getDefaultOptions }",
+        "82-96 export const Pagination: TableFeature { getInitialState, createTable, getDefaultOptions }",
     ]);
     views.hides(&["defaults"]);
 }
@@ -1254,7 +1251,7 @@ fn commented_type_parameters_and_long_alias_values_read_cleanly() {
     let text = render_signatures(&outline(Language::TypeScript, source));
     assert_eq!(
         text,
-        "L1-11 export type DeepValue<TValue, …> = …\nL13-18 export type Event = {…} | {…} | {…} | {…} | {…}\n"
+        "1-11 export type DeepValue<TValue, …> = …\n13-18 export type Event = {…} | {…} | {…} | {…} | {…}\n"
     );
 }
 
@@ -1267,7 +1264,7 @@ fn a_decorator_with_a_comment_inside_is_shortened_whole() {
          (\"b\", 2),\n        (\"c\", 3),\n    ),\n)\ndef test_values(name, expected):\n{body}"
     );
     let text = render_signatures(&outline(Language::Python, &source));
-    assert_eq!(text, "L1-50 @pytest.mark.parametrize(…) def test_values(name, expected)\n");
+    assert_eq!(text, "1-50 @pytest.mark.parametrize(…) def test_values(name, expected)\n");
 }
 
 /// A variable whose value is a call keeps its arguments as written, or leaves them out; they are
@@ -1279,7 +1276,7 @@ fn a_call_in_a_value_is_not_read_as_parameters() {
                   s }\n";
     let text = render_signatures(&outline(Language::Go, source));
     assert!(!text.contains("testingKey(` -----BEGIN)"), "{text}");
-    assert!(text.contains("L3-6 var key\n"), "{text}");
+    assert!(text.contains("3-6 var key\n"), "{text}");
     assert!(text.contains("func testingKey(s string) string"), "{text}");
 }
 
@@ -1291,7 +1288,7 @@ fn re_exports_one_name_a_line_join_cleanly() {
     let text = render_signatures(&outline(Language::TypeScript, source));
     assert_eq!(
         text,
-        "L1-9 export { DeferredData as UNSAFE_DeferredData, decodePath as UNSAFE_decodePath, invariant as \
+        "1-9 export { DeferredData as UNSAFE_DeferredData, decodePath as UNSAFE_decodePath, invariant as \
          UNSAFE_invariant, warning as UNSAFE_warning } from \"./*\"\n"
     );
 }
@@ -1306,7 +1303,7 @@ fn a_long_class_heritage_is_emptied_not_cut() {
     let text = render_signatures(&outline(Language::TypeScript, source));
     assert_eq!(
         text,
-        "L1-5 export class Lowercase extends transform(String$.annotations(…), Lowercased, {…}).annotations({…})\n"
+        "1-5 export class Lowercase extends transform(String$.annotations(…), Lowercased, {…}).annotations({…})\n"
     );
     // Still too long once emptied: what is cut is the emptied head.
     let names: Vec<String> = (0..12).map(|i| format!("'option_name_{i}'")).collect();
@@ -1316,7 +1313,7 @@ fn a_long_class_heritage_is_emptied_not_cut() {
     );
     let text = render_signatures(&outline(Language::TypeScript, &source));
     assert!(
-        text.starts_with("L1 export interface RootOptions extends Omit<RouteOptions<…>, 'option_name_0' |"),
+        text.starts_with("1 export interface RootOptions extends Omit<RouteOptions<…>, 'option_name_0' |"),
         "{text}"
     );
 }
@@ -1355,9 +1352,9 @@ fn rust_items_in_a_macros_own_syntax() {
     views.hides(&["_", "Twelve", "EPERM"]);
     views.complete();
     views.signature_lines_contain(&[
-        "L9-22 #[repr(transparent)] #[derive(…)] pub struct OpenFlags: u32 { const READ; const WRITE; const READ_WRITE; const DIRECT }",
-        "L25-29 #[derive(…)] pub(crate) struct WatchMask: libc::c_uint { const ACCESS; const MODIFY }",
-        "L34-39 pub struct SpliceFlags: c_uint { SPLICE_F_MOVE; SPLICE_F_NONBLOCK; SPLICE_F_MORE }",
+        "9-22 #[repr(transparent)] #[derive(…)] pub struct OpenFlags: u32 { const READ; const WRITE; const READ_WRITE; const DIRECT }",
+        "25-29 #[derive(…)] pub(crate) struct WatchMask: libc::c_uint { const ACCESS; const MODIFY }",
+        "34-39 pub struct SpliceFlags: c_uint { SPLICE_F_MOVE; SPLICE_F_NONBLOCK; SPLICE_F_MORE }",
     ]);
-    assert!(views.map.contains("L9-22 struct OpenFlags { READ, WRITE, READ_WRITE, DIRECT }\n"), "{}", views.map);
+    assert!(views.map.contains("9-22 struct OpenFlags { READ, WRITE, READ_WRITE, DIRECT }\n"), "{}", views.map);
 }

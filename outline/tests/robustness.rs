@@ -217,7 +217,7 @@ fn long_signatures_keep_name_and_parameters_and_cut_on_a_character_boundary() {
 fn crlf_line_endings() {
     let source = "class A:\r\n    def f(self):  # c\r\n        return 1\r\n\r\n\r\ndef g():\r\n    pass\r\n";
     let outline = outline(Language::Python, source);
-    assert_eq!(render_signatures(&outline), "L1-3 class A\n  L2-3 def f(self)\nL6-7 def g()\n");
+    assert_eq!(render_signatures(&outline), "1-3 class A\n  2-3 def f(self)\n6-7 def g()\n");
     assert_eq!(
         aggressive(Language::Python, source),
         "class A:\n    def f(self):\n        return 1\ndef g():\n    pass\n"
@@ -258,7 +258,7 @@ fn a_large_module_bound_to_a_function_called_at_once_is_read_in_one_pass() {
     let views = outline(Language::JavaScript, &source);
     println!("{count} statements and entries: {:?}", started.elapsed());
     let map = render_map(&views);
-    assert!(map.starts_with("L1-"), "{map}");
+    assert!(map.starts_with("1-"), "{map}");
     assert!(map.contains(&format!("api.p{}", count - 1)) && map.contains("fn last"), "{map}");
 }
 
@@ -275,7 +275,7 @@ fn nested_macro_calls_are_parsed_again_within_a_bound() {
     // Two or three levels, as real code nests them, are outlined.
     let shallow =
         outline(Language::Rust, "cfg_net! {\n    cfg_unix! {\n        cfg_io! { pub fn shallow() {} }\n    }\n}\n");
-    assert_eq!(render_map(&shallow), "L3 fn shallow\n");
+    assert_eq!(render_map(&shallow), "3 fn shallow\n");
 }
 
 #[test]

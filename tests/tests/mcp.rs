@@ -513,7 +513,7 @@ async fn ctx_repomap_leans_toward_the_connection_s_reads_and_names_its_own_param
     let first = personal.lines().next().unwrap();
     assert!(first.ends_with("personalised by the files this session touched: lib.rs"), "{personal}");
     let only = ok(&client, "ctx_repomap", json!({"path": "lib.rs"})).await;
-    assert!(only.contains("lib.rs:\nL2-4 pub fn greet(name: &str) -> String\n"), "{only}");
+    assert!(only.contains("lib.rs:\n2-4 pub fn greet(name: &str) -> String\n"), "{only}");
     assert!(!only.contains("steps.py"), "{only}");
 
     let (zero, is_error) = call(&client, "ctx_repomap", json!({"max_tokens": 0})).await;

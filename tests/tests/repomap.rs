@@ -78,7 +78,7 @@ fn the_most_referenced_type_comes_first_and_every_budget_holds() {
 
     let text = String::from_utf8_lossy(&lctx(&home, &root, &[], &["map"]).stdout).into_owned();
     assert!(text.starts_with("repo map: "), "{text}");
-    assert!(text.contains("store.py:\nL1-6 class Store\n"), "{text}");
+    assert!(text.contains("store.py:\n1-6 class Store\n"), "{text}");
     assert!(text.ends_with("definitions shown]\n"), "{text}");
 
     let bpe = bpe_openai::o200k_base();

@@ -62,14 +62,14 @@ mod tests {
         let def = CodeDefinition { file: "src/store.rs".into(), line: 3, name: "Store".into(), kind: "struct".into() };
         let out = RepomapResponse {
             root: "/p".into(),
-            text: "src/store.rs:\nL3-9 pub struct Store\n[4 definitions left out (2 files not shown)]\n".into(),
+            text: "src/store.rs:\n3-9 pub struct Store\n[4 definitions left out (2 files not shown)]\n".into(),
             tokens: 20,
             max_tokens: 64,
             files: vec![MapFile {
                 path: "src/store.rs".into(),
                 rank: 0.5,
                 definitions: vec![MapDefinition { definition: Some(def), rank: 0.5 }],
-                outline: "L3-9 pub struct Store\n".into(),
+                outline: "3-9 pub struct Store\n".into(),
             }],
             total_definitions: 5,
             omitted_definitions: 4,
@@ -80,7 +80,7 @@ mod tests {
         };
         let json = to_json(&out);
         assert_eq!(json["files"][0]["definitions"][0]["name"], "Store");
-        assert_eq!(json["files"][0]["outline"], "L3-9 pub struct Store\n");
+        assert_eq!(json["files"][0]["outline"], "3-9 pub struct Store\n");
         assert_eq!((json["omitted_definitions"].as_u64(), json["omitted_files"].as_u64()), (Some(4), Some(2)));
         assert_eq!(json["references"]["exact"], 7);
         assert_eq!(json["unpersonalised"], "no session");

@@ -372,7 +372,7 @@ impl<'a> Map<'a> {
         // A definition the file no longer has where the graph saw it (changed since it was
         // parsed): shown as the graph knows it rather than left out.
         for c in defs.iter().filter(|c| !found.contains(&(c.bare.clone(), c.def.line))) {
-            let _ = writeln!(block, "L{} {} {}", c.def.line, c.def.kind, c.def.name);
+            let _ = writeln!(block, "{} {} {}", c.def.line, c.def.kind, c.def.name);
         }
         let (block, _) = self.engine.guard.redaction.apply(self.config, block);
         self.blocks.insert(key, block.clone());
