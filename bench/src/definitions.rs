@@ -903,11 +903,13 @@ mod tests {
                       Vue.directive('autofocus', {\n  inserted(el) {\n  },\n});\n\
                       new Vue({\n  render: h => h(App),\n});\n\
                       new Vue({\n  created() {},\n}).$mount('#app');\n\
+                      new Vue({\n  mounted() {},\n}).$mount('#app').$on('ready', f);\n\
+                      new Widget({\n  draw() {},\n})(el);\n\
                       new Plugin(options);\n\
                       Vue.directive('color', function (el, binding) {\n  if (binding.value) {\n  }\n  update(el);\n});\n\
                       new Proxy(target, {\n  get(obj, key) {},\n});\n\
                       const watched = new Proxy({}, {\n  set(obj, key) {},\n});\n";
-        let expected = ["add", "bus", "notify", "toggle", "inserted", "render", "watched"];
+        let expected = ["add", "bus", "notify", "toggle", "inserted", "render", "created", "mounted", "watched"];
         assert_eq!(names(&typescript(source)), expected);
     }
 

@@ -315,6 +315,20 @@ fn javascript_objects_of_methods_given_to_new_and_registrations() {
     ]);
 }
 
+/// A Vue 2 `main.js` makes its root instance and mounts it in one statement (`new Vue({ … })
+/// .$mount('#app')`): the options' methods are listed as a plain `new Vue({ … })`'s are, however
+/// long the chain; a constructor whose result is itself called is not an instance of them.
+#[test]
+fn javascript_an_instance_mounted_in_its_statement() {
+    let views = check(
+        "javascript/main.js",
+        Language::JavaScript,
+        &["Vue", "data", "created", "reportError", "render", "mounted"],
+    );
+    views.hides(&["router", "store", "draw", "Widget"]);
+    views.signature_lines_contain(&["10-25 new Vue({…}).$mount('#app')", "    20-22 reportError(error, vm, info)"]);
+}
+
 /// A module written as a function called at once that returns its API as an object (the
 /// revealing-module pattern), the name it built its API under (lz-string) or an object it filled
 /// in, is a module: what it declares and the returned object's functions are listed under the

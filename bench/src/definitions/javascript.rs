@@ -34,7 +34,8 @@ pub(super) fn opens_module(code: &str) -> bool {
 /// `module.exports = {`), by binding it or exporting it (`export const api = {`, `export default
 /// {`), by binding or exporting what a call or `new` given it returns (`export const useCart =
 /// defineStore('cart', {`, `export default defineComponent({`, `export default new
-/// Vuex.Store({`), or by a statement constructing with it (`new Vue({`).
+/// Vuex.Store({`), or by a statement constructing with it (`new Vue({`), which may go on to call
+/// the instance (`new Vue({ … }).$mount('#app')`).
 /// `after` is the lines after this one, `indent` this one's indentation: an object given to a
 /// call counts only when the call is the whole value (see [`call_closes`]).
 pub(super) fn opens_mixin(code: &str, after: &[&str], indent: usize) -> bool {
@@ -42,7 +43,8 @@ pub(super) fn opens_mixin(code: &str, after: &[&str], indent: usize) -> bool {
     let binds = binding(code).map(|binding| binding.value.trim_end());
     let constructs = code.trim_start().starts_with("new ").then(|| code.trim());
     let given = exports.or(binds).filter(|value| *value == "{").is_some()
-        || exports.or(binds).or(constructs).is_some_and(|value| given_to_call(value) && call_closes(after, indent));
+        || exports.or(binds).is_some_and(|value| given_to_call(value) && call_closes(after, indent, false))
+        || constructs.is_some_and(|value| given_to_call(value) && call_closes(after, indent, true));
     let mixes_in = mixes_in_by_call(code) && given_to_call(code.trim());
     opens_block(code) && (mixes_in || gives_object(code) || given)
 }
@@ -70,8 +72,9 @@ fn given_to_call(value: &str) -> bool {
 
 /// Whether the object a call is given closes the call and the value with it: the block's closing
 /// line (the next at `indent` or less) is `})`, then at most `;`, `,`, `as …` or `satisfies …`;
-/// not a curried or chained call (`})(Component)`, `}).with(plugin)`).
-fn call_closes(after: &[&str], indent: usize) -> bool {
+/// not a curried or chained call (`})(Component)`, `}).with(plugin)`), unless `chained` allows
+/// calls on what it made (`}).$mount('#app');`: a statement's value is not what is outlined).
+fn call_closes(after: &[&str], indent: usize, chained: bool) -> bool {
     let Some(close) = closing_line(after, indent) else {
         return false;
     };
@@ -79,7 +82,30 @@ fn call_closes(after: &[&str], indent: usize) -> bool {
         return false;
     };
     let rest = rest.trim_end_matches([';', ',']).trim();
-    rest.is_empty() || rest.starts_with("as ") || rest.starts_with("satisfies ")
+    rest.is_empty() || rest.starts_with("as ") || rest.starts_with("satisfies ") || (chained && calls_on(rest))
+}
+
+/// Whether `text` is nothing but calls of methods, each closed on the line: `.$mount('')`,
+/// `.use(a).start()`.
+fn calls_on(mut text: &str) -> bool {
+    while let Some(rest) = text.strip_prefix('.') {
+        let Some(arguments) = js_identifier(rest).and_then(|method| rest[method.len()..].strip_prefix('(')) else {
+            return false;
+        };
+        let mut depth = 1;
+        let Some(end) = arguments.find(|c| {
+            depth += match c {
+                '(' => 1,
+                ')' => -1,
+                _ => 0,
+            };
+            depth == 0
+        }) else {
+            return false;
+        };
+        text = &arguments[end + 1..];
+    }
+    text.is_empty()
 }
 
 /// Whether a line of such an object opens an object held under a key, whose functions count as

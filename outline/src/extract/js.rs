@@ -464,20 +464,42 @@ const MIXINS: [&str; 5] = ["extend", "assign", "mixin", "component", "directive"
 /// `Vue.directive` given an object literal that holds functions: the object's functions are
 /// methods of what it extends or registers.
 fn mixin(call: Node, source: &str) -> Option<Kind> {
+    if let Some(new) = constructed_then_called(call) {
+        return constructed_at(new, call, source);
+    }
     let callee = call.child_by_field_name("function").filter(|callee| callee.kind() == "member_expression")?;
     let method = node_text(callee.child_by_field_name("property")?, source);
-    (MIXINS.contains(&method) && given_at_module_level(call, source)).then_some(Kind::Impl)
+    (MIXINS.contains(&method) && given_at_module_level(call, call, source)).then_some(Kind::Impl)
+}
+
+/// The `new` a chain of calls on an instance starts from: `new Vue({ … })` in `new Vue({ …
+/// }).$mount('#app')`, a Vue 2 app's usual `main.js`. Made of the same options, it is read as a
+/// [`constructed`] statement.
+fn constructed_then_called(call: Node) -> Option<Node> {
+    let mut link = call;
+    while link.kind() == "call_expression" {
+        let callee = link.child_by_field_name("function").filter(|callee| callee.kind() == "member_expression")?;
+        link = unparenthesized(callee.child_by_field_name("object")?);
+    }
+    (link.kind() == "new_expression").then_some(link)
 }
 
 /// `new Vue({ … })` as a statement at module level, given an object literal that holds functions.
 fn constructed(new: Node, source: &str) -> Option<Kind> {
-    given_at_module_level(new, source).then_some(Kind::Impl)
+    constructed_at(new, new, source)
 }
 
-/// Whether a call (or `new`) is a statement of its own at module level and is given an object
-/// of methods (see [`mixed_in`]).
-fn given_at_module_level(call: Node, source: &str) -> bool {
-    call.parent()
+/// A `new` given an object of methods, whose `statement` (itself, or a chain of calls it starts)
+/// is a statement at module level.
+fn constructed_at(new: Node, statement: Node, source: &str) -> Option<Kind> {
+    given_at_module_level(new, statement, source).then_some(Kind::Impl)
+}
+
+/// Whether a call (or `new`) is given an object of methods (see [`mixed_in`]) and `expression`
+/// (the call itself, or a chain of calls it starts) is a statement of its own at module level.
+fn given_at_module_level(call: Node, expression: Node, source: &str) -> bool {
+    expression
+        .parent()
         .filter(|parent| parent.kind() == "expression_statement")
         .is_some_and(|statement| !mixed_in(call, source).is_empty() && module_level(statement, source))
 }
@@ -490,7 +512,7 @@ fn constructor_name(new: Node, source: &str) -> Option<String> {
 /// The object of methods a [`mixin`] call or a [`constructed`] instance is given (see
 /// [`given_object`]).
 fn mixed_in<'t>(call: Node<'t>, _: &str) -> Vec<Node<'t>> {
-    given_object(call).into_iter().collect()
+    given_object(constructed_then_called(call).unwrap_or(call)).into_iter().collect()
 }
 
 /// Whether an object literal holds a function, directly or in an object it holds directly (a
@@ -513,6 +535,9 @@ fn holds_function_within(object: Node, nested: bool) -> bool {
 /// `_.extend(Model.prototype, …)`; `todo-item` for `Vue.component('todo-item', …)`), else what
 /// `extend` is called on (`jQuery.fn`).
 fn mixin_target(call: Node, source: &str) -> Option<String> {
+    if let Some(new) = constructed_then_called(call) {
+        return constructor_name(new, source);
+    }
     let first = call.child_by_field_name("arguments")?.named_child(0)?;
     let target = match first.kind() {
         "object" => call.child_by_field_name("function")?.child_by_field_name("object")?,
