@@ -333,7 +333,8 @@ fn javascript_an_instance_mounted_in_its_statement() {
 /// revealing-module pattern), the name it built its API under (lz-string) or an object it filled
 /// in, is a module: what it declares and the returned object's functions are listed under the
 /// bound name. A function called at once for a value (computed, data, a promise) is not a
-/// module, whatever helpers it declares.
+/// module, whatever helpers it declares; one returning a function it declares makes the name a
+/// function's (listed, its inside not).
 #[test]
 fn javascript_revealing_modules() {
     let views = check(
@@ -357,9 +358,10 @@ fn javascript_revealing_modules() {
             "supported",
             "Lib",
             "h",
+            "createThunk",
         ],
     );
-    let helpers = ["probe", "ok", "px", "wait", "env", "twice"];
+    let helpers = ["probe", "ok", "px", "wait", "env", "twice", "createThunk2", "thunk"];
     views.hides(&["items", "TAX_RATE", "cache", "startedAt", "here", "origin", "doubled"]);
     views.hides(&helpers);
     views.signature_lines_contain(&[
@@ -368,6 +370,7 @@ fn javascript_revealing_modules() {
         "  36-40 total: function (prices)",
         "  63-70 var Codec { encode, decode }",
         "  82-84 api.set = function (key, value)",
+        "144-152 var createThunk",
     ]);
 }
 

@@ -146,6 +146,9 @@ fn declarator(node: Node, source: &str) -> Option<Kind> {
     if bound_module(node, source).is_some() {
         return Some(Kind::Module);
     }
+    if binds_returned_function(node, source) {
+        return Some(Kind::Function);
+    }
     match node_text(node.parent()?.child(0)?, source) {
         "const" => Some(Kind::Const),
         _ => (!bound_methods(node, source).is_empty()).then_some(Kind::Variable),
@@ -173,18 +176,7 @@ fn bound_methods<'t>(declarator: Node<'t>, source: &str) -> Vec<Node<'t>> {
 /// function or a class of its own, or that is `async` or a generator, is not a module; nor is a
 /// binding with a type (its API is there).
 fn bound_module<'t>(declarator: Node<'t>, source: &str) -> Option<(Node<'t>, Node<'t>)> {
-    let (call, function, body) = called_function(declarator)?;
-    let mut cursor = body.walk();
-    let statements: Vec<Node> = body.named_children(&mut cursor).filter(|child| child.kind() != "comment").collect();
-    let last = statements.last()?;
-    let returned = last.named_child(0).filter(|_| last.kind() == "return_statement").map(unparenthesized)?;
-    // One pass over the body: what it declares that is API (functions and classes, names bound
-    // to functions, and to objects of methods or an empty object filled in later).
-    let mut callables = std::collections::HashSet::new();
-    let mut objects = std::collections::HashSet::new();
-    for statement in &statements {
-        declared_api(*statement, source, &mut callables, &mut objects);
-    }
+    let Returned { call, function, body, returned, callables, objects } = returned_at_once(declarator, source)?;
     let module = match returned.kind() {
         "object" => holds_function(returned) || names_declared(returned, source, &callables, &objects),
         "identifier" => {
@@ -194,6 +186,43 @@ fn bound_module<'t>(declarator: Node<'t>, source: &str) -> Option<(Node<'t>, Nod
         _ => false,
     };
     module.then_some((body, returned))
+}
+
+/// Whether a declarator binds a function that a function called at once declares and returns
+/// (redux-toolkit's bundled `var createAsyncThunk = (() => { function createAsyncThunk2(…) {…} …
+/// return createAsyncThunk2; })()`): the name is a function's, though no function is written
+/// after it.
+fn binds_returned_function(declarator: Node, source: &str) -> bool {
+    returned_at_once(declarator, source).is_some_and(|Returned { returned, callables, .. }| {
+        returned.kind() == "identifier" && callables.contains(node_text(returned, source))
+    })
+}
+
+/// What a plain function called at once for a declarator's value returns by its last statement,
+/// with what its body declares that is API: functions and classes, names bound to functions
+/// (`callables`), and names bound to objects of methods or to an empty object filled in later
+/// (`objects`), found in one pass over the body.
+struct Returned<'t, 's> {
+    call: Node<'t>,
+    function: Node<'t>,
+    body: Node<'t>,
+    returned: Node<'t>,
+    callables: std::collections::HashSet<&'s str>,
+    objects: std::collections::HashSet<&'s str>,
+}
+
+fn returned_at_once<'t, 's>(declarator: Node<'t>, source: &'s str) -> Option<Returned<'t, 's>> {
+    let (call, function, body) = called_function(declarator)?;
+    let mut cursor = body.walk();
+    let statements: Vec<Node> = body.named_children(&mut cursor).filter(|child| child.kind() != "comment").collect();
+    let last = statements.last()?;
+    let returned = last.named_child(0).filter(|_| last.kind() == "return_statement").map(unparenthesized)?;
+    let mut callables = std::collections::HashSet::new();
+    let mut objects = std::collections::HashSet::new();
+    for statement in &statements {
+        declared_api(*statement, source, &mut callables, &mut objects);
+    }
+    Some(Returned { call, function, body, returned, callables, objects })
 }
 
 /// The call, the function it calls at once and that function's body, when a declarator without
