@@ -6,8 +6,9 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use lean_ctxd::engine::graph::repomap::{RepomapParams, Surface};
+use lean_ctxd::engine::graph::repomap::RepomapParams;
 use lean_ctxd::engine::paths::Dirs;
+use lean_ctxd::engine::surface::Surface;
 use lean_ctxd::engine::{Caller, Engine};
 
 /// `a,b,c` → the names.

@@ -204,7 +204,7 @@ async fn every_tool_works_through_the_daemon() {
     let first = ok(&client, "ctx_read", json!({"path": "lib.rs"})).await;
     assert!(first.contains("pub fn greet(name: &str) -> String"), "{first}");
     let again = ok(&client, "ctx_read", json!({"path": "lib.rs"})).await;
-    assert!(again.contains("[unchanged"), "{again}");
+    assert!(again.contains("[unchanged") && again.contains("fresh=true or lines:N-M resend"), "{again}");
     let window = ok(&client, "ctx_read", json!({"path": "lib.rs", "start_line": 2, "limit": 1, "fresh": true})).await;
     assert!(window.contains("pub fn greet") && !window.contains("Greets"), "{window}");
     let (missing, is_error) = call(&client, "ctx_read", json!({"path": "nope.rs"})).await;

@@ -51,7 +51,9 @@ fn a_session_gets_a_stub_for_content_it_has_and_others_do_not() {
     assert_eq!(read("a", &[])["stub"], false);
     let again = read("a", &[]);
     assert_eq!(again["stub"], true);
-    assert!(again["content"].as_str().unwrap().starts_with("[unchanged lib.rs"), "{again}");
+    // It tells a CLI user the flags that send the content again, not the MCP tool's parameters.
+    let stub = again["content"].as_str().unwrap();
+    assert!(stub.starts_with("[unchanged lib.rs") && stub.ends_with("· --fresh or -m lines:N-M resend]"), "{again}");
     assert!(again["sent_tokens"].as_u64().unwrap() <= 24, "{again}");
     assert_eq!(read("b", &[])["stub"], false, "another session");
     assert_eq!(read("a", &["--fresh"])["stub"], false, "fresh");
@@ -133,7 +135,7 @@ fn auto_shows_large_markdown_as_its_headings_and_large_plain_text_as_its_head() 
     assert_eq!(md["mode"], "map", "{md}");
     assert!(md["content"].as_str().unwrap().contains("## Release 599"), "its headings: {md}");
     let note = md["note"].as_str().unwrap();
-    assert!(note.starts_with("auto: ") && note.contains("→ map"), "{note}");
+    assert!(note.starts_with("auto: ") && note.contains("→ map; ask -m full or -m lines:N-M"), "{note}");
     assert!(!note.contains("for code"), "a Markdown file is not code: {note}");
 
     let txt = json("CHANGELOG.txt");

@@ -21,6 +21,7 @@ pub mod read;
 pub mod search;
 pub mod session;
 pub mod shell;
+pub mod surface;
 pub mod tokens;
 
 use config::{Config, ConfigStore};

@@ -1,10 +1,20 @@
 //! Helpers shared by the services that run engine work.
 
-use lean_ctx_proto::v1::RequestContext;
+use lean_ctx_proto::v1::{ClientKind, RequestContext};
 use tonic::Status;
 
 use crate::engine::Caller;
 use crate::engine::cancel::Cancel;
+use crate::engine::surface::Surface;
+
+/// Whose wording advice takes: an MCP client's agent gets the tools' parameters, the CLI (and
+/// anything else) the flags.
+pub fn surface(ctx: &RequestContext) -> Surface {
+    match ctx.client.as_ref().map(|c| c.kind()) {
+        Some(ClientKind::Mcp) => Surface::Mcp,
+        _ => Surface::Cli,
+    }
+}
 
 pub fn caller(ctx: &RequestContext) -> Caller<'_> {
     Caller {

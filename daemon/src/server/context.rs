@@ -8,7 +8,7 @@ use lean_ctx_proto::v1::{
 };
 use tonic::{Request, Response, Status};
 
-use super::blocking::{CancelOnDrop, blocking, caller};
+use super::blocking::{CancelOnDrop, blocking, caller, surface};
 use super::host::Host;
 use super::status::{engine_status, missing_context};
 use super::wire;
@@ -43,6 +43,7 @@ impl FileContext for ContextService {
             start_line: req.start_line,
             limit: req.limit,
             cancel: Cancel::default(),
+            surface: surface(&ctx),
         };
         let _cancel_on_drop = CancelOnDrop(params.cancel.clone());
         let engine = self.engine.clone();

@@ -5,13 +5,13 @@ use std::sync::Arc;
 use lean_ctx_graph::{DefSummary, Edge, Label};
 use lean_ctx_proto::v1::graph_server::Graph;
 use lean_ctx_proto::v1::{
-    CallEdge, CallgraphAction, CallgraphRequest, CallgraphResponse, ClientKind, CodeDefinition, ImpactRequest,
-    ImpactResponse, MapDefinition, MapFile, RelatedRequest, RelatedResponse, RepomapRequest, RepomapResponse,
-    RequestContext, Resolution,
+    CallEdge, CallgraphAction, CallgraphRequest, CallgraphResponse, CodeDefinition, ImpactRequest, ImpactResponse,
+    MapDefinition, MapFile, RelatedRequest, RelatedResponse, RepomapRequest, RepomapResponse, RequestContext,
+    Resolution,
 };
 use tonic::{Request, Response, Status};
 
-use super::blocking::{blocking, caller};
+use super::blocking::{blocking, caller, surface};
 use super::host::Host;
 use super::status::{engine_status, missing_context};
 use super::wire;
@@ -119,11 +119,8 @@ impl Graph for GraphService {
         let req = request.into_inner();
         let ctx = req.ctx.ok_or_else(missing_context)?;
         let _guard = self.host.begin_request();
-        // Only the closing line's advice depends on who asks: an agent gets the tool's parameters.
-        let surface = match ctx.client.as_ref().map(|c| c.kind()) {
-            Some(ClientKind::Mcp) => repomap::Surface::Mcp,
-            _ => repomap::Surface::Cli,
-        };
+        // Only the closing line's advice depends on who asks.
+        let surface = surface(&ctx);
         let params = RepomapParams { max_tokens: req.max_tokens, path: req.path, surface };
         let (root, answer) = self.in_project(ctx, move |engine, caller| engine.repomap(caller, &params)).await?;
         let file = |f: repomap::MapFile| MapFile {

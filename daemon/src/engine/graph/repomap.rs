@@ -17,6 +17,7 @@ use lean_ctx_outline::{Definition, Language, Outline, outline, render_signatures
 use crate::engine::config::Config;
 use crate::engine::error::{EngineError, EngineResult};
 use crate::engine::project::Scope;
+use crate::engine::surface::Surface;
 use crate::engine::tokens::count_uncached;
 use crate::engine::{Caller, Engine};
 
@@ -27,13 +28,6 @@ pub const MAX_MAX_TOKENS: u32 = 16_384;
 const NAMED_TOUCHED: usize = 3;
 /// Definitions the first probe of the budget search shows; each further probe doubles it.
 const FIRST_PROBE: usize = 8;
-
-/// Who reads the answer: only the closing line's advice is spelled differently.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Surface {
-    Cli,
-    Mcp,
-}
 
 #[derive(Debug, Clone)]
 pub struct RepomapParams {

@@ -26,6 +26,7 @@ use crate::engine::cancel::{Cancel, Stop};
 use crate::engine::config::Config;
 use crate::engine::error::{EngineError, EngineResult, ErrorKind};
 use crate::engine::project::Scope;
+use crate::engine::surface::Surface;
 use crate::engine::tokens::Tokens;
 
 /// Files at most this many tokens are sent whole in `auto` mode.
@@ -56,6 +57,8 @@ pub struct ReadParams {
     pub limit: Option<u32>,
     /// Flipped when the caller leaves: the read stops before its next file.
     pub cancel: Cancel,
+    /// Who the notes and the stub's advice are worded for.
+    pub surface: Surface,
 }
 
 /// One file's answer.
@@ -174,7 +177,7 @@ impl Reader {
             let loaded = load(opened.file, &opened.path, config.max_read_bytes)?;
             spent += loaded.text.len() as u64;
             delivered.push(opened.path);
-            self.view(tokens, scope, session, &loaded, &mode, params.fresh)
+            self.view(tokens, scope, session, &loaded, &mode, params)
         };
         let mut views = Vec::with_capacity(params.paths.len());
         for p in &params.paths {
@@ -210,13 +213,14 @@ impl Reader {
         session: &str,
         file: &Loaded,
         asked: &Mode,
-        fresh: bool,
+        params: &ReadParams,
     ) -> EngineResult<View> {
+        let ReadParams { fresh, surface, .. } = *params;
         let shown = scope.display(&file.path);
         let language = outline_view::language_of(&file.path);
         let file_tokens = tokens.count(&file.text);
         let held = self.deliveries.held(session, &file.path);
-        let ctx = FileCtx { tokens, shown: &shown, file, held, file_tokens, language, fresh };
+        let ctx = FileCtx { tokens, shown: &shown, file, held, file_tokens, language, fresh, surface };
 
         let (mut render, mut note) = self.answer(&ctx, asked)?;
         let view_tokens = tokens.count(&render.text);
@@ -237,7 +241,7 @@ impl Reader {
             // Worth what it stands for: the view this request would have sent.
             let name = file.path.file_name().map_or_else(|| shown.clone(), |n| n.to_string_lossy().into_owned());
             render = Rendered {
-                text: views::stub(&name, file.lines),
+                text: views::stub(&name, file.lines, surface),
                 holds: Holds::AsBefore,
                 baseline: Baseline::Tokens(cost(&render, &note)),
                 mode: render.mode,
@@ -286,7 +290,7 @@ impl Reader {
     /// definitions does not stand in for the file) and a note saying why
     /// it differs from the one asked for.
     fn answer(&self, ctx: &FileCtx<'_>, asked: &Mode) -> EngineResult<(Rendered, String)> {
-        let FileCtx { shown, file, file_tokens, language, .. } = *ctx;
+        let FileCtx { shown, file, file_tokens, language, surface, .. } = *ctx;
         if file.text.is_empty()
             && matches!(asked, Mode::Auto | Mode::Full | Mode::Signatures | Mode::Map | Mode::Aggressive)
         {
@@ -295,7 +299,7 @@ impl Reader {
             return Ok((Rendered::whole(file), "empty file".to_string()));
         }
         let (mode, mut note) = match asked {
-            Mode::Auto => auto_mode(&file.text, file_tokens, language.is_some()),
+            Mode::Auto => auto_mode(&file.text, file_tokens, language.is_some(), surface),
             other => (other.clone(), String::new()),
         };
         let mut render = self.render(ctx, &mode, &mut note)?;
@@ -303,7 +307,7 @@ impl Reader {
             if *asked == Mode::Auto {
                 // A file without definitions (a barrel of re-exports, a script
                 // of statements) has an empty map: auto treats it as text.
-                let (mode, text_note) = auto_mode(&file.text, file_tokens, false);
+                let (mode, text_note) = auto_mode(&file.text, file_tokens, false, surface);
                 note = match text_note.strip_prefix("auto: ") {
                     Some(why) => format!("auto: no definitions found; {why}"),
                     None => format!("auto: no definitions found → {}", mode.name()),
@@ -318,7 +322,8 @@ impl Reader {
                 // says where, the note that nothing could be outlined.
                 let unparsed = render.text.starts_with("[outline incomplete");
                 let found = if unparsed { "no definitions could be outlined" } else { "no definitions found" };
-                note = format!("{found} in {shown} ({} lines): mode=full or lines:N-M shows the content", file.lines);
+                let (full, lines) = (surface.mode("full"), surface.lines());
+                note = format!("{found} in {shown} ({} lines): {full} or {lines} shows the content", file.lines);
                 // It tells the agent to read again: nothing saved.
                 render.baseline = Baseline::Sent;
             }
@@ -333,10 +338,10 @@ impl Reader {
     /// Renders `mode` (not a stub); may set `note` to say why the view
     /// differs from the one asked for.
     fn render(&self, ctx: &FileCtx<'_>, mode: &Mode, note: &mut String) -> EngineResult<Rendered> {
-        let FileCtx { tokens, shown, file, held, file_tokens, language, fresh } = *ctx;
+        let FileCtx { tokens, shown, file, held, file_tokens, language, fresh, surface } = *ctx;
         let whole = || Rendered::whole(file);
         Ok(match mode {
-            Mode::Full => match self.changed_as_diff(tokens, shown, file, held, file_tokens, fresh) {
+            Mode::Full => match self.changed_as_diff(ctx) {
                 Some(diff) => {
                     *note = "full re-read of a file changed since your last read: answered with a diff".into();
                     diff
@@ -369,7 +374,7 @@ impl Reader {
                         mode: Mode::Diff,
                     },
                     None => Rendered {
-                        text: views::no_diff_base(shown, held.is_some()),
+                        text: views::no_diff_base(shown, held.is_some(), surface),
                         holds: Holds::AsBefore,
                         baseline: Baseline::Sent,
                         mode: Mode::Diff,
@@ -429,19 +434,13 @@ impl Reader {
     /// is answered with a diff when that costs less than half the file. A
     /// session that holds only a diff base gets the file: it never had the
     /// rest of it.
-    fn changed_as_diff(
-        &self,
-        tokens: &Tokens,
-        shown: &str,
-        file: &Loaded,
-        held: Option<Held>,
-        file_tokens: usize,
-        fresh: bool,
-    ) -> Option<Rendered> {
+    fn changed_as_diff(&self, ctx: &FileCtx<'_>) -> Option<Rendered> {
+        let FileCtx { tokens, shown, file, held, file_tokens, fresh, surface, .. } = *ctx;
         let held = held.filter(|h| h.whole && h.hash != file.hash && !fresh)?;
         let old = self.base(held.hash)?;
         let text = format!(
-            "[changed since your last read · diff below · fresh=true for the whole file]\n{}",
+            "[changed since your last read · diff below · {} for the whole file]\n{}",
+            surface.fresh(),
             views::diff(shown, &old, &file.text)
         );
         (tokens.count(&text) * 2 < file_tokens).then_some(Rendered {
@@ -472,6 +471,7 @@ struct FileCtx<'a> {
     file_tokens: usize,
     language: Option<lean_ctx_outline::Language>,
     fresh: bool,
+    surface: Surface,
 }
 
 /// A rendered view and what it implies for the session's record and the
@@ -528,11 +528,12 @@ impl Rendered {
 /// larger text whole up to a bound, then its head: the first lines within
 /// [`AUTO_HEAD_BYTES`], or when the first line alone is longer, the start of it
 /// (the text map, which says where it cut).
-fn auto_mode(text: &str, raw_tokens: usize, has_outline: bool) -> (Mode, String) {
+fn auto_mode(text: &str, raw_tokens: usize, has_outline: bool, surface: Surface) -> (Mode, String) {
+    let (full, lines) = (surface.mode("full"), surface.lines());
     if raw_tokens <= AUTO_FULL_TOKENS {
         (Mode::Full, String::new())
     } else if has_outline {
-        (Mode::Map, format!("auto: {raw_tokens} tokens → map; ask mode=full or lines:N-M for the content"))
+        (Mode::Map, format!("auto: {raw_tokens} tokens → map; ask {full} or {lines} for the content"))
     } else if raw_tokens <= AUTO_TEXT_TOKENS {
         (Mode::Full, String::new())
     } else {
@@ -540,12 +541,12 @@ fn auto_mode(text: &str, raw_tokens: usize, has_outline: bool) -> (Mode, String)
             0 => (
                 Mode::Map,
                 format!(
-                    "auto: {raw_tokens} tokens of text, its first line alone too long to show → its start; ask mode=full for all of it"
+                    "auto: {raw_tokens} tokens of text, its first line alone too long to show → its start; ask {full} for all of it"
                 ),
             ),
             end => (
                 Mode::Lines(vec![(1, end)]),
-                format!("auto: {raw_tokens} tokens of text → first {end} lines; ask lines:N-M for more"),
+                format!("auto: {raw_tokens} tokens of text → first {end} lines; ask {lines} for more"),
             ),
         }
     }

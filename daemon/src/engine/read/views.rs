@@ -2,26 +2,31 @@
 //! reference line, diffs and the "[unchanged]" stub.
 
 use crate::engine::error::{EngineError, EngineResult};
+use crate::engine::surface::Surface;
 use crate::engine::tokens::count_uncached;
 
-/// Most tokens a stub may cost.
+/// Most tokens a stub worded for an agent may cost.
 pub const STUB_MAX_TOKENS: usize = 24;
 
 /// The stub sent instead of content the session already has. It says when
 /// it is given (the file is as the session last had it whole) and what
 /// sends the content again. A long file name is shortened from the front
 /// (the end names the file best) so the stub stays within
-/// [`STUB_MAX_TOKENS`].
-pub fn stub(name: &str, lines: u32) -> String {
-    let render = |n: &str| format!("[unchanged {n} {lines}L since you had it whole · fresh=true or lines:N-M resend]");
+/// [`STUB_MAX_TOKENS`], plus what the CLI's flags cost beyond the agent's
+/// parameters: the name has the same room in either wording.
+pub fn stub(name: &str, lines: u32, surface: Surface) -> String {
+    let advice = |surface: Surface| format!("{} or {} resend", surface.fresh(), surface.lines());
+    let render = |n: &str| format!("[unchanged {n} {lines}L since you had it whole · {}]", advice(surface));
+    let budget =
+        (STUB_MAX_TOKENS + count_uncached(&advice(surface))).saturating_sub(count_uncached(&advice(Surface::Mcp)));
     let full = render(name);
-    if count_uncached(&full) <= STUB_MAX_TOKENS {
+    if count_uncached(&full) <= budget {
         return full;
     }
     let chars: Vec<char> = name.chars().collect();
     (1..chars.len())
         .map(|skip| render(&format!("…{}", chars[skip..].iter().collect::<String>())))
-        .find(|s| count_uncached(s) <= STUB_MAX_TOKENS)
+        .find(|s| count_uncached(s) <= budget)
         .unwrap_or_else(|| render("…"))
 }
 
@@ -82,13 +87,13 @@ pub fn diff(shown: &str, old: &str, new: &str) -> String {
 
 /// The one-line answer to `diff` when the session has no version to diff
 /// against: said first and alone, not after a whole file.
-pub fn no_diff_base(shown: &str, evicted: bool) -> String {
+pub fn no_diff_base(shown: &str, evicted: bool, surface: Surface) -> String {
     let why = if evicted {
         "the version you had is no longer cached"
     } else {
         "this session has not read it in full or edited it"
     };
-    format!("[no diff of {shown}: {why} · mode=full or lines:N-M sends the content]\n")
+    format!("[no diff of {shown}: {why} · {} or {} sends the content]\n", surface.mode("full"), surface.lines())
 }
 
 #[cfg(test)]
@@ -124,11 +129,23 @@ mod tests {
     #[test]
     fn stub_is_tiny_even_for_long_names() {
         assert_eq!(
-            stub("lib.rs", 120),
+            stub("lib.rs", 120, Surface::Mcp),
             "[unchanged lib.rs 120L since you had it whole · fresh=true or lines:N-M resend]"
         );
-        let s = stub("a_rather_long_file_name_for_testing_the_token_budget.rs", 12345);
+        let s = stub("a_rather_long_file_name_for_testing_the_token_budget.rs", 12345, Surface::Mcp);
         assert!(count_uncached(&s) <= STUB_MAX_TOKENS, "{s}");
         assert!(s.starts_with("[unchanged …") && s.contains(".rs 12345L"), "{s}");
+        // The CLI's longer flags do not take the name's room.
+        let cli = stub("a_rather_long_file_name_for_testing_the_token_budget.rs", 12345, Surface::Cli);
+        assert_eq!(cli.split(" 12345L").next(), s.split(" 12345L").next(), "{cli}");
+    }
+
+    #[test]
+    fn the_cli_is_told_its_flags() {
+        assert_eq!(
+            stub("lib.rs", 120, Surface::Cli),
+            "[unchanged lib.rs 120L since you had it whole · --fresh or -m lines:N-M resend]"
+        );
+        assert!(no_diff_base("a.rs", false, Surface::Cli).ends_with("· -m full or -m lines:N-M sends the content]\n"));
     }
 }

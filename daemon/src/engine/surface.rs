@@ -1,0 +1,50 @@
+//! Who reads an answer's advice. An agent calling tools is told the tools' parameters
+//! (`fresh=true`, `mode=full`); a person or script at `lctx` is told its flags (`--fresh`, `-m
+//! full`), which it can type. Only the advice differs: the content is the same.
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Surface {
+    Cli,
+    /// The default of an in-process caller (tests, benchmarks): the agent's wording.
+    #[default]
+    Mcp,
+}
+
+impl Surface {
+    /// How to ask for a read mode: `mode=full`, `-m full`.
+    pub fn mode(self, mode: &str) -> String {
+        match self {
+            Surface::Cli => format!("-m {mode}"),
+            Surface::Mcp => format!("mode={mode}"),
+        }
+    }
+
+    /// How to ask for lines by number: `lines:N-M` is a mode's value an agent passes as such.
+    pub fn lines(self) -> &'static str {
+        match self {
+            Surface::Cli => "-m lines:N-M",
+            Surface::Mcp => "lines:N-M",
+        }
+    }
+
+    /// How to ask for a file's whole content although the session has it.
+    pub fn fresh(self) -> &'static str {
+        match self {
+            Surface::Cli => "--fresh",
+            Surface::Mcp => "fresh=true",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_surface_names_what_its_reader_can_type() {
+        assert_eq!(Surface::Mcp.mode("full"), "mode=full");
+        assert_eq!(Surface::Cli.mode("full"), "-m full");
+        assert_eq!((Surface::Mcp.fresh(), Surface::Cli.fresh()), ("fresh=true", "--fresh"));
+        assert_eq!((Surface::Mcp.lines(), Surface::Cli.lines()), ("lines:N-M", "-m lines:N-M"));
+    }
+}
