@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: lctx-bench foundation [--runs N]
-       lctx-bench reading --corpus LANGUAGE=DIR… [--reference LEAN_CTX_BIN [--reference-files N]] [--max-files N] [--runs N]
+       lctx-bench reading --corpus LANGUAGE=DIR… [--reference LEAN_CTX_BIN [--reference-files N] [--dump DIR]] [--max-files N] [--runs N]
                           (--runs 0: counts only, no latency; allowed in a debug build)
        lctx-bench shell [--reference LEAN_CTX_BIN] [--runs N]   (from the repository root)
        lctx-bench memory
@@ -81,7 +81,12 @@ fn main() -> ExitCode {
             };
             let max_files = value("--max-files").and_then(|m| m.parse().ok()).unwrap_or(300);
             let reference_files = value("--reference-files").and_then(|m| m.parse().ok()).unwrap_or(40);
-            let reference = reference.as_deref().map(|bin| reading::Reference { bin, files: reference_files });
+            let dump = value("--dump").map(PathBuf::from);
+            let reference = reference.as_deref().map(|bin| reading::Reference {
+                bin,
+                files: reference_files,
+                dump: dump.as_deref(),
+            });
             let counts = reading::run(&corpora, reference.as_ref(), max_files);
             match runs {
                 Some(0) => counts,

@@ -125,10 +125,12 @@ struct CorpusTallies {
     reference_failed: usize,
 }
 
-/// The reference to run beside ours: its binary and how many files per corpus it reads.
+/// The reference to run beside ours: its binary, how many files per corpus it reads, and where
+/// to keep both tools' views of those files (`--dump DIR`), to look at what the figures count.
 pub struct Reference<'a> {
     pub bin: &'a Path,
     pub files: usize,
+    pub dump: Option<&'a Path>,
 }
 
 /// Corpora measured at once. Each runs a reference daemon of its own, and one thread per corpus
@@ -152,7 +154,9 @@ pub fn run(corpora: &[Corpus], reference: Option<&Reference<'_>>, max_files: usi
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(corpus) = corpora.get(i) else { break done };
                         let corpus_home = home.path().join(i.to_string());
-                        done.push((i, measure(corpus, &corpus_home, reference, max_files)));
+                        // Corpora may share a directory's name: each dumps under its position.
+                        let dump = reference.and_then(|r| r.dump).map(|dir| dir.join(i.to_string()));
+                        done.push((i, measure(corpus, &corpus_home, reference, max_files, dump.as_deref())));
                         // Its reference daemon is idle from here on.
                         stop_reference_daemons(&corpus_home.join("reference"));
                     }
@@ -169,7 +173,13 @@ pub fn run(corpora: &[Corpus], reference: Option<&Reference<'_>>, max_files: usi
 /// One corpus: our views of every file through an engine of its own, and the reference's of the
 /// sampled ones under a HOME of their own (its background daemon keeps the project root of its
 /// first call for all later ones).
-fn measure(corpus: &Corpus, home: &Path, reference: Option<&Reference<'_>>, max_files: usize) -> CorpusTallies {
+fn measure(
+    corpus: &Corpus,
+    home: &Path,
+    reference: Option<&Reference<'_>>,
+    max_files: usize,
+    dump: Option<&Path>,
+) -> CorpusTallies {
     std::fs::create_dir_all(home).expect("corpus home");
     let engine = Engine::new(Dirs::under(home));
     let reference_home = home.join("reference");
@@ -208,6 +218,9 @@ fn measure(corpus: &Corpus, home: &Path, reference: Option<&Reference<'_>>, max_
             tallies.reference_failed += 1;
             continue;
         };
+        if let Some(dir) = dump {
+            dump_views(dir, file.strip_prefix(&corpus.root).unwrap_or(file), &views, &theirs);
+        }
         tallies.theirs.add(&FileViews { views: &theirs, ..ours }, count);
         let outlines = views
             .iter()
@@ -217,6 +230,26 @@ fn measure(corpus: &Corpus, home: &Path, reference: Option<&Reference<'_>>, max_
         tallies.ours_sampled.add(&FileViews { views: &outlines, ..ours }, count);
     }
     tallies
+}
+
+/// Writes both tools' views of one file under `dir`, at the file's path in its corpus:
+/// `src/a.ts.signatures.ours`, `src/a.ts.signatures.reference`. Modes the reference was not
+/// asked for (`aggressive`, `auto`) are written for ours alone.
+fn dump_views(dir: &Path, relative: &Path, ours: &BTreeMap<&str, String>, theirs: &BTreeMap<&str, String>) {
+    let base = dir.join(relative);
+    let written = base.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| {
+        let sides = [("ours", ours), ("reference", theirs)];
+        sides.iter().flat_map(|(side, views)| views.iter().map(move |(mode, view)| (side, mode, view))).try_for_each(
+            |(side, mode, view)| {
+                let mut name = base.file_name().unwrap_or_default().to_os_string();
+                name.push(format!(".{mode}.{side}"));
+                std::fs::write(base.with_file_name(name), view)
+            },
+        )
+    });
+    if let Err(e) = written {
+        eprintln!("lctx-bench reading: cannot dump the views of {} under {}: {e}", relative.display(), dir.display());
+    }
 }
 
 fn report(results: &[(&Corpus, CorpusTallies)], max_files: usize, reference: Option<&Reference<'_>>) -> String {
@@ -335,4 +368,22 @@ pub fn latency(bins: &Path, runs: usize) -> String {
         writeln!(out, "\nRe-read stub: `{}` = **{} tokens** (goal ≤ 20)\n", stub.trim(), count_uncached(stub.trim()));
     run(&["daemon", "stop"]);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dump_keeps_each_side_s_views_at_the_file_s_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let ours = BTreeMap::from([("signatures", "3 fn a()\n".to_string()), ("auto", "fn a() {}\n".to_string())]);
+        let theirs = BTreeMap::from([("signatures", "fn a() @L3\n".to_string())]);
+        dump_views(dir.path(), Path::new("src/a.rs"), &ours, &theirs);
+        let read = |name: &str| std::fs::read_to_string(dir.path().join("src").join(name)).ok();
+        assert_eq!(read("a.rs.signatures.ours").as_deref(), Some("3 fn a()\n"));
+        assert_eq!(read("a.rs.auto.ours").as_deref(), Some("fn a() {}\n"));
+        assert_eq!(read("a.rs.signatures.reference").as_deref(), Some("fn a() @L3\n"));
+        assert_eq!(read("a.rs.auto.reference"), None, "the reference was not asked for it");
+    }
 }
