@@ -25,7 +25,7 @@ fn lctx(home: &Home, dir: &Path, args: &[&str]) -> std::process::Output {
 
 /// The line an expand window ends with when more lines follow: the next line to ask for.
 fn next_start(window: &[u8]) -> Option<(usize, u32)> {
-    const MORE: &[u8] = b"[\xE2\x80\xA6 more lines; ask start_line=";
+    const MORE: &[u8] = b"[\xE2\x80\xA6 more lines; ask --lines ";
     let at = window.windows(MORE.len()).rposition(|w| w == MORE)?;
     let digits: String =
         window[at + MORE.len()..].iter().take_while(|b| b.is_ascii_digit()).map(|&b| char::from(b)).collect();

@@ -355,9 +355,10 @@ fn expand_says_when_a_range_is_reversed_honours_limit_and_says_when_nothing_matc
     assert!(String::from_utf8_lossy(&reversed.stderr).contains("reversed"), "{}", describe(&reversed));
 
     let first = stdout(&lctx(&home, &root, &["expand", &id, "--limit", "3"]));
-    assert_eq!(first, "1\n2\n3\n[… more lines; ask start_line=4 for the rest]\n");
+    // The CLI is told its own flag, with the range that is left.
+    assert_eq!(first, "1\n2\n3\n[… more lines; ask --lines 4-3000 for the rest]\n");
     let matching = stdout(&lctx(&home, &root, &["expand", &id, "--grep", "^29", "-n", "2"]));
-    assert_eq!(matching, "29: 29\n290: 290\n[… more lines; ask start_line=291 for the rest]\n");
+    assert_eq!(matching, "29: 29\n290: 290\n[… more lines; ask --lines 291-3000 for the rest]\n");
 
     let none = lctx(&home, &root, &["expand", &id, "--grep", "^300", "--lines", "1-2"]);
     assert!(none.status.success(), "{}", describe(&none));

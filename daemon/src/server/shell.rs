@@ -10,7 +10,7 @@ use lean_ctx_proto::v1::{
 };
 use tonic::{Request, Response, Status};
 
-use super::blocking::{CancelOnDrop, blocking, caller};
+use super::blocking::{CancelOnDrop, blocking, caller, surface};
 use super::heap;
 use super::host::Host;
 use super::status::{engine_status, missing_context};
@@ -136,6 +136,7 @@ impl Shell for ShellService {
             end_line: req.end_line,
             grep: req.grep,
             limit: req.limit,
+            surface: req.ctx.as_ref().map(surface).unwrap_or_default(),
         };
         let (text, total_lines) = blocking(move || engine.expand(&params)).await?.map_err(engine_status)?;
         Ok(Response::new(ExpandResponse { meta: Some(self.host.meta()), text, total_lines, hits: Vec::new() }))

@@ -6,6 +6,7 @@ use regex::Regex;
 use crate::engine::error::{EngineError, EngineResult};
 use crate::engine::memory::actions::limit_or_default;
 use crate::engine::memory::{now_ms, store_error};
+use crate::engine::surface::Surface;
 use crate::engine::{Caller, Engine};
 
 /// Lines returned at most by one expand, so a huge original cannot flood
@@ -23,6 +24,8 @@ pub struct ExpandParams {
     pub grep: String,
     /// At most this many lines (matching lines with grep); 0: [`MAX_LINES`].
     pub limit: u32,
+    /// Who the "more lines" advice is worded for.
+    pub surface: Surface,
 }
 
 impl Engine {
@@ -99,7 +102,11 @@ impl Engine {
             }
             let prefix = if pattern.is_some() { format!("{number}: ") } else { String::new() };
             if shown == max_lines || (shown > 0 && out.len() + prefix.len() + line.len() >= MAX_BYTES) {
-                out.push_str(&format!("[… more lines; ask start_line={number} for the rest]\n"));
+                let ask = match p.surface {
+                    Surface::Cli => format!("--lines {number}-{end}"),
+                    Surface::Mcp => format!("start_line={number}"),
+                };
+                out.push_str(&format!("[… more lines; ask {ask} for the rest]\n"));
                 break;
             }
             out.push_str(&prefix);
