@@ -226,7 +226,14 @@ fn bad_input_gets_an_answer_that_says_what_to_do() {
     assert!(text.contains("note: co-change unavailable: the project is not a git repository"), "{text}");
     let diff = lctx(&home, &plain, false, &["impact", "--action", "diff"]);
     assert_eq!(diff.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&diff.stderr).contains("not a git repository"), "{}", describe(&diff));
+    // What to do instead, in words that fit the CLI as well as the tool.
+    let why = String::from_utf8_lossy(&diff.stderr);
+    assert!(
+        why.contains("not a git repository") && why.contains("analyze a file or symbol instead"),
+        "{}",
+        describe(&diff)
+    );
+    assert!(!why.contains("action="), "{why}");
 }
 
 #[test]

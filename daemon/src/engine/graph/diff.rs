@@ -91,7 +91,7 @@ fn verify_ref(root: &Path, side: &str, base: &str) -> EngineResult<()> {
 fn git_error(e: GitError, base: &str) -> EngineError {
     match e {
         GitError::NotARepository => EngineError::precondition(
-            "the project is not a git repository: impact diff compares git versions (use action=analyze with a path)",
+            "the project is not a git repository: impact diff compares git versions; analyze a file or symbol instead",
         ),
         GitError::Failed(why) if !base.is_empty() => EngineError::invalid(format!("git diff {base}: {why}")),
         other => EngineError::internal(other.to_string()),
