@@ -433,6 +433,23 @@ fn a_file_without_definitions_is_never_answered_with_an_empty_view() {
 }
 
 #[test]
+fn a_text_file_s_head_books_no_saving_whatever_its_lines_start_with() {
+    let p = Project::new();
+    // A log's lines start with dates, which an outline's spans also start with (digits).
+    let log: String = (0..2000).map(|i| format!("2024-01-01 12:00:{:02} INFO served request {i}\n", i % 60)).collect();
+    p.write("app.log", &log);
+    let head = p.read("", "app.log", "signatures", false);
+    assert!(head.content.starts_with("[no headings: lines 1-"), "{}", head.content);
+    assert_eq!(head.raw_tokens, head.sent_tokens, "a head saves nothing: {head:?}");
+    // Headings are an outline, worth the file.
+    let notes: String = (0..200).map(|i| format!("# Part {i}\n\n{i} apples were counted in part {i}.\n\n")).collect();
+    p.write("notes.md", &notes);
+    let outline = p.read("", "notes.md", "map", false);
+    assert!(outline.content.starts_with("1-3 # Part 0\n5-7 # Part 1\n"), "{}", outline.content);
+    assert_eq!(outline.raw_tokens, tokens(&notes), "{outline:?}");
+}
+
+#[test]
 fn bad_input_gets_a_clear_error() {
     let p = Project::new();
     p.write("ok.txt", "hello\n");

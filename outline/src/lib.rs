@@ -26,7 +26,7 @@ mod unparsed;
 
 pub use language::Language;
 pub use model::{Definition, Import, Kind, Outline};
-pub use prose::{TextFormat, render_text_outline};
+pub use prose::{TextFormat, TextOutline, render_text_outline};
 pub use render::{lists_definitions, render_map, render_signatures};
 /// The tree-sitter types a caller of [`outline_and_tree`] queries the tree with.
 pub use tree_sitter;

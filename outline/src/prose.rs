@@ -41,7 +41,15 @@ impl TextFormat {
     }
 }
 
-/// The outline of a text file, for both the signatures and the map modes: one `L<start>-<end>`
+/// A text file's view in the signatures and map modes, and whether it is its headings' outline:
+/// a file's head shows some of its text instead, and saves nothing a reader wants.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextOutline {
+    pub text: String,
+    pub headings: bool,
+}
+
+/// The outline of a text file, for both the signatures and the map modes: one `<start>-<end>`
 /// line per heading, nested by level and written with Markdown's `#`s whatever the format:
 ///
 /// ```text
@@ -50,8 +58,10 @@ impl TextFormat {
 /// ```
 ///
 /// A file without headings is shown from its start; when some of it is left out, the first line
-/// says so: `[no headings: lines 1-40 of 2000 shown]`.
-pub fn render_text_outline(format: TextFormat, source: &str) -> String {
+/// says so: `[no headings: lines 1-40 of 2000 shown]`. Its text may start lines with digits (a
+/// log's dates): whether it is an outline is said by [`TextOutline::headings`], never read back
+/// from the text.
+pub fn render_text_outline(format: TextFormat, source: &str) -> TextOutline {
     let outline = match format {
         TextFormat::Markdown => render::render_map(&outline(Language::Markdown, source)),
         TextFormat::ReStructuredText => render::render_items(&nest(&rst_headings(source), source)),
@@ -59,7 +69,10 @@ pub fn render_text_outline(format: TextFormat, source: &str) -> String {
         TextFormat::Org => render::render_items(&nest(&marked_headings(source, '*', is_org_block), source)),
         TextFormat::Plain => String::new(),
     };
-    if render::lists_definitions(&outline) { outline } else { head(source) }
+    match render::lists_definitions(&outline) {
+        true => TextOutline { text: outline, headings: true },
+        false => TextOutline { text: head(source), headings: false },
+    }
 }
 
 /// The first lines of `source`, with a note first when that is not all of it.
@@ -186,7 +199,7 @@ mod tests {
         let source = "=====\nTitle\n=====\n\nIntro.\n\nInstall\n-------\n\nFrom pip\n~~~~~~~~\n\nUsage\n-----\n\n\
                       ===== =====\nA     B\n===== =====\n\n----\n\nToo long title\n---\n";
         assert_eq!(
-            render_text_outline(TextFormat::ReStructuredText, source),
+            render_text_outline(TextFormat::ReStructuredText, source).text,
             "2-23 # Title\n  7-11 ## Install\n    10-11 ### From pip\n  13-23 ## Usage\n"
         );
     }
@@ -195,24 +208,28 @@ mod tests {
     fn asciidoc_and_org_headings_skip_blocks() {
         let asciidoc = "= Guide\n\n== Install\n\n----\n== not a heading\n----\n\n=== Linux\n\n== Usage\n";
         assert_eq!(
-            render_text_outline(TextFormat::AsciiDoc, asciidoc),
+            render_text_outline(TextFormat::AsciiDoc, asciidoc).text,
             "1-11 # Guide\n  3-9 ## Install\n    9 ### Linux\n  11 ## Usage\n"
         );
         let org = "* Tasks\n** TODO Write\n#+BEGIN_SRC sh\n* not a heading\n#+END_SRC\n*bold* text\n* Notes\n";
-        assert_eq!(render_text_outline(TextFormat::Org, org), "1-6 # Tasks\n  2-6 ## TODO Write\n7 # Notes\n");
+        assert_eq!(render_text_outline(TextFormat::Org, org).text, "1-6 # Tasks\n  2-6 ## TODO Write\n7 # Notes\n");
     }
 
     #[test]
     fn without_headings_the_head_says_what_is_left_out() {
         let small = "one\ntwo\n";
-        assert_eq!(render_text_outline(TextFormat::Plain, small), small);
-        assert_eq!(render_text_outline(TextFormat::Markdown, "just a paragraph\n"), "just a paragraph\n");
+        let whole = TextOutline { text: small.to_string(), headings: false };
+        assert_eq!(render_text_outline(TextFormat::Plain, small), whole);
+        assert_eq!(render_text_outline(TextFormat::Markdown, "just a paragraph\n").text, "just a paragraph\n");
+        // Lines that start with numbers, as a log's do, are its text, not an outline's spans.
+        let log: String = (1..=500).map(|i| format!("2024-01-01 12:00:{:02} INFO request {i}\n", i % 60)).collect();
+        assert!(!render_text_outline(TextFormat::Plain, &log).headings);
         let large: String = (1..=500).map(|i| format!("line {i}\n")).collect();
-        let view = render_text_outline(TextFormat::Org, &large);
+        let view = render_text_outline(TextFormat::Org, &large).text;
         assert!(view.starts_with("[no headings: lines 1-40 of 500 shown]\nline 1\n"), "{view}");
         assert!(view.ends_with("line 40\n"));
         let minified = "x".repeat(10_000);
-        let view = render_text_outline(TextFormat::Plain, &minified);
+        let view = render_text_outline(TextFormat::Plain, &minified).text;
         assert!(view.starts_with("[no headings: lines 1-1 of 1 shown, line 1 cut]\n"), "{view}");
         assert_eq!(view.lines().nth(1).map(str::len), Some(HEAD_CHARS));
     }
@@ -220,6 +237,7 @@ mod tests {
     #[test]
     fn markdown_uses_its_grammar() {
         let source = "# Title\n\ntext\n\n## Part\n\n```\n# not a heading\n```\n";
-        assert_eq!(render_text_outline(TextFormat::Markdown, source), "1-9 # Title\n  5-9 ## Part\n");
+        let outline = render_text_outline(TextFormat::Markdown, source);
+        assert_eq!(outline, TextOutline { text: "1-9 # Title\n  5-9 ## Part\n".into(), headings: true });
     }
 }

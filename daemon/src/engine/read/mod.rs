@@ -303,7 +303,8 @@ impl Reader {
             other => (other.clone(), String::new()),
         };
         let mut render = self.render(ctx, &mode, &mut note)?;
-        if render.is_empty_outline() {
+        // A text file's view says itself whether it outlines anything (see `render`).
+        if language.is_some() && render.is_empty_outline() {
             if *asked == Mode::Auto {
                 // A file without definitions (a barrel of re-exports, a script
                 // of statements) has an empty map: auto treats it as text.
@@ -313,10 +314,6 @@ impl Reader {
                     None => format!("auto: no definitions found → {}", mode.name()),
                 };
                 render = self.render(&FileCtx { language: None, ..*ctx }, &mode, &mut note)?;
-            } else if language.is_none() {
-                // A text file without headings: its view is its head, which says so on its first
-                // line, or the whole of a small file. Nothing to add; nothing saved.
-                render.baseline = Baseline::Sent;
             } else {
                 // An outline that lost everything to a syntax error: its flag line (the view)
                 // says where, the note that nothing could be outlined.
@@ -408,10 +405,12 @@ impl Reader {
                         // Prose: its headings, or its head with a note that
                         // says how much was left out; a small file whole.
                         let format = lean_ctx_outline::TextFormat::from_path(std::path::Path::new(shown));
+                        let view = lean_ctx_outline::render_text_outline(format, &file.text);
                         Rendered {
-                            text: lean_ctx_outline::render_text_outline(format, &file.text),
+                            text: view.text,
                             holds: Holds::AsBefore,
-                            baseline: Baseline::File,
+                            // A head is some of the text, sent as it is: nothing saved.
+                            baseline: if view.headings { Baseline::File } else { Baseline::Sent },
                             mode: mode.clone(),
                         }
                     }
