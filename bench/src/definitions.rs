@@ -905,11 +905,14 @@ mod tests {
                       new Vue({\n  created() {},\n}).$mount('#app');\n\
                       new Vue({\n  mounted() {},\n}).$mount('#app').$on('ready', f);\n\
                       new Widget({\n  draw() {},\n})(el);\n\
+                      const app = new Vue({\n  stop() {},\n}).$mount('#app');\n\
+                      new Vue({\n  paint() {},\n}).$mount('#app'), start();\n\
                       new Plugin(options);\n\
                       Vue.directive('color', function (el, binding) {\n  if (binding.value) {\n  }\n  update(el);\n});\n\
                       new Proxy(target, {\n  get(obj, key) {},\n});\n\
                       const watched = new Proxy({}, {\n  set(obj, key) {},\n});\n";
-        let expected = ["add", "bus", "notify", "toggle", "inserted", "render", "created", "mounted", "watched"];
+        let expected =
+            ["add", "bus", "notify", "toggle", "inserted", "render", "created", "mounted", "app", "stop", "watched"];
         assert_eq!(names(&typescript(source)), expected);
     }
 

@@ -323,7 +323,7 @@ fn javascript_an_instance_mounted_in_its_statement() {
     let views = check(
         "javascript/main.js",
         Language::JavaScript,
-        &["Vue", "data", "created", "reportError", "render", "mounted"],
+        &["Vue", "data", "created", "reportError", "render", "mounted", "toasts", "show"],
     );
     views.hides(&["router", "store", "draw", "Widget"]);
     views.signature_lines_contain(&["10-25 new Vue({…}).$mount('#app')", "    20-22 reportError(error, vm, info)"]);
@@ -334,7 +334,7 @@ fn javascript_an_instance_mounted_in_its_statement() {
 /// in, is a module: what it declares and the returned object's functions are listed under the
 /// bound name. A function called at once for a value (computed, data, a promise) is not a
 /// module, whatever helpers it declares; one returning a function it declares makes the name a
-/// function's (listed, its inside not).
+/// function's (listed, its inside not), and one returning a class it declares a class's.
 #[test]
 fn javascript_revealing_modules() {
     let views = check(
@@ -359,10 +359,11 @@ fn javascript_revealing_modules() {
             "Lib",
             "h",
             "createThunk",
+            "Queue",
         ],
     );
-    let helpers = ["probe", "ok", "px", "wait", "env", "twice", "createThunk2", "thunk"];
-    views.hides(&["items", "TAX_RATE", "cache", "startedAt", "here", "origin", "doubled"]);
+    let helpers = ["probe", "ok", "px", "wait", "env", "twice", "createThunk2", "thunk", "Queue2", "limit2"];
+    views.hides(&["items", "TAX_RATE", "cache", "startedAt", "here", "origin", "doubled", "limit"]);
     views.hides(&helpers);
     views.signature_lines_contain(&[
         "5-42 var ShoppingCart",

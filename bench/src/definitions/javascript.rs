@@ -34,8 +34,8 @@ pub(super) fn opens_module(code: &str) -> bool {
 /// `module.exports = {`), by binding it or exporting it (`export const api = {`, `export default
 /// {`), by binding or exporting what a call or `new` given it returns (`export const useCart =
 /// defineStore('cart', {`, `export default defineComponent({`, `export default new
-/// Vuex.Store({`), or by a statement constructing with it (`new Vue({`), which may go on to call
-/// the instance (`new Vue({ … }).$mount('#app')`).
+/// Vuex.Store({`), or by a statement constructing with it (`new Vue({`); what is made by `new`
+/// may go on to call the instance (`new Vue({ … }).$mount('#app')`).
 /// `after` is the lines after this one, `indent` this one's indentation: an object given to a
 /// call counts only when the call is the whole value (see [`call_closes`]).
 pub(super) fn opens_mixin(code: &str, after: &[&str], indent: usize) -> bool {
@@ -43,8 +43,10 @@ pub(super) fn opens_mixin(code: &str, after: &[&str], indent: usize) -> bool {
     let binds = binding(code).map(|binding| binding.value.trim_end());
     let constructs = code.trim_start().starts_with("new ").then(|| code.trim());
     let given = exports.or(binds).filter(|value| *value == "{").is_some()
-        || exports.or(binds).is_some_and(|value| given_to_call(value) && call_closes(after, indent, false))
-        || constructs.is_some_and(|value| given_to_call(value) && call_closes(after, indent, true));
+        || exports
+            .or(binds)
+            .or(constructs)
+            .is_some_and(|value| given_to_call(value) && call_closes(after, indent, value.starts_with("new ")));
     let mixes_in = mixes_in_by_call(code) && given_to_call(code.trim());
     opens_block(code) && (mixes_in || gives_object(code) || given)
 }
@@ -73,7 +75,8 @@ fn given_to_call(value: &str) -> bool {
 /// Whether the object a call is given closes the call and the value with it: the block's closing
 /// line (the next at `indent` or less) is `})`, then at most `;`, `,`, `as …` or `satisfies …`;
 /// not a curried or chained call (`})(Component)`, `}).with(plugin)`), unless `chained` allows
-/// calls on what it made (`}).$mount('#app');`: a statement's value is not what is outlined).
+/// calls on the instance a `new` made (`}).$mount('#app');`), which then end the statement: not
+/// an item of a sequence (`}).$mount('#app'), start();`).
 fn call_closes(after: &[&str], indent: usize, chained: bool) -> bool {
     let Some(close) = closing_line(after, indent) else {
         return false;
@@ -81,8 +84,11 @@ fn call_closes(after: &[&str], indent: usize, chained: bool) -> bool {
     let Some(rest) = after[close].trim().strip_prefix("})") else {
         return false;
     };
-    let rest = rest.trim_end_matches([';', ',']).trim();
-    rest.is_empty() || rest.starts_with("as ") || rest.starts_with("satisfies ") || (chained && calls_on(rest))
+    let closed = rest.trim_end_matches([';', ',']).trim();
+    closed.is_empty()
+        || closed.starts_with("as ")
+        || closed.starts_with("satisfies ")
+        || (chained && calls_on(rest.trim().trim_end_matches(';').trim_end()))
 }
 
 /// Whether `text` is nothing but calls of methods, each closed on the line: `.$mount('')`,

@@ -31,6 +31,15 @@ new Vue({
   }
 }).$mount('#overlay').$on('close', () => router.back());
 
+// Bound once mounted, it is the same instance.
+export const toasts = new Vue({
+  methods: {
+    show(message) {
+      this.$emit('show', message);
+    }
+  }
+}).$mount('#toasts');
+
 // A constructor whose result is called at once is not an instance made of these options.
 new Widget({
   draw() {}

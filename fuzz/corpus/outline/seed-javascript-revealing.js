@@ -151,10 +151,25 @@ var createThunk = (() => {
   return createThunk2;
 })();
 
+// A class it returns makes the name a class's; a name bound to a value after a function of
+// that name is not a function.
+var Queue = (function () {
+  class Queue2 {
+    push(item) {}
+  }
+  return Queue2;
+})();
+
+var limit = (function () {
+  function limit2() {}
+  var limit2 = 5;
+  return limit2;
+})();
+
 // Nor is one that declares nothing and returns a name.
 var origin = (function () {
   var here = window.location;
   return here;
 })();
 
-module.exports = { ShoppingCart, Logger, Codec, Store, Lib, theme, ready, config, doubled, createThunk, startedAt, origin };
+module.exports = { ShoppingCart, Logger, Codec, Store, Lib, theme, ready, config, doubled, createThunk, Queue, limit, startedAt, origin };

@@ -143,11 +143,13 @@ fn declarator(node: Node, source: &str) -> Option<Kind> {
     }
     // Destructuring (`const { a, b } = obj`) binds several names: not one outline entry.
     node.child_by_field_name("name").filter(|name| name.kind() == "identifier")?;
-    if bound_module(node, source).is_some() {
-        return Some(Kind::Module);
-    }
-    if binds_returned_function(node, source) {
-        return Some(Kind::Function);
+    if let Some(returned) = returned_at_once(node, source) {
+        if is_module(&returned, source) {
+            return Some(Kind::Module);
+        }
+        if let Some(kind) = returned_declaration(&returned, source) {
+            return Some(kind);
+        }
     }
     match node_text(node.parent()?.child(0)?, source) {
         "const" => Some(Kind::Const),
@@ -176,26 +178,54 @@ fn bound_methods<'t>(declarator: Node<'t>, source: &str) -> Vec<Node<'t>> {
 /// function or a class of its own, or that is `async` or a generator, is not a module; nor is a
 /// binding with a type (its API is there).
 fn bound_module<'t>(declarator: Node<'t>, source: &str) -> Option<(Node<'t>, Node<'t>)> {
-    let Returned { call, function, body, returned, callables, objects } = returned_at_once(declarator, source)?;
-    let module = match returned.kind() {
-        "object" => holds_function(returned) || names_declared(returned, source, &callables, &objects),
-        "identifier" => {
-            let name = node_text(returned, source);
-            objects.contains(name) || (!callables.is_empty() && given_object_as(call, function, name, source))
-        }
-        _ => false,
-    };
-    module.then_some((body, returned))
+    let returned = returned_at_once(declarator, source).filter(|returned| is_module(returned, source))?;
+    Some((returned.body, returned.returned))
 }
 
-/// Whether a declarator binds a function that a function called at once declares and returns
+/// Whether what a function called at once returns makes it a module (see [`bound_module`]).
+fn is_module(at_once: &Returned, source: &str) -> bool {
+    let Returned { call, function, returned, callables, objects, .. } = at_once;
+    match returned.kind() {
+        "object" => holds_function(*returned) || names_declared(*returned, source, callables, objects),
+        "identifier" => {
+            let name = node_text(*returned, source);
+            objects.contains(name) || (!callables.is_empty() && given_object_as(*call, *function, name, source))
+        }
+        _ => false,
+    }
+}
+
+/// What a function called at once returns when that is a function or class it declares
 /// (redux-toolkit's bundled `var createAsyncThunk = (() => { function createAsyncThunk2(…) {…} …
-/// return createAsyncThunk2; })()`): the name is a function's, though no function is written
-/// after it.
-fn binds_returned_function(declarator: Node, source: &str) -> bool {
-    returned_at_once(declarator, source).is_some_and(|Returned { returned, callables, .. }| {
-        returned.kind() == "identifier" && callables.contains(node_text(returned, source))
-    })
+/// return createAsyncThunk2; })()`): the bound name is a function's (or a class's), though none
+/// is written after it. The name's last binding in the body decides (a value bound after the
+/// function is not one).
+fn returned_declaration(at_once: &Returned, source: &str) -> Option<Kind> {
+    let name =
+        Some(at_once.returned).filter(|returned| returned.kind() == "identifier").map(|n| node_text(n, source))?;
+    let names = |node: Node| node.child_by_field_name("name").is_some_and(|named| node_text(named, source) == name);
+    let mut cursor = at_once.body.walk();
+    let mut kind = None;
+    for statement in at_once.body.named_children(&mut cursor) {
+        match statement.kind() {
+            "function_declaration" | "generator_function_declaration" if names(statement) => {
+                kind = Some(Kind::Function)
+            }
+            "class_declaration" if names(statement) => kind = Some(Kind::Class),
+            "variable_declaration" | "lexical_declaration" => {
+                let mut declarators = statement.walk();
+                for declarator in statement.named_children(&mut declarators).filter(|d| names(*d)) {
+                    kind = match declarator.child_by_field_name("value").map(|value| assigned_value(value).kind()) {
+                        Some("class") => Some(Kind::Class),
+                        Some(value) if FUNCTION_VALUES.contains(&value) => Some(Kind::Function),
+                        _ => None,
+                    };
+                }
+            }
+            _ => {}
+        }
+    }
+    kind
 }
 
 /// What a plain function called at once for a declarator's value returns by its last statement,
@@ -309,11 +339,13 @@ fn given_object_as(call: Node, function: Node, name: &str, source: &str) -> bool
 /// The object of methods a value is, or the first one a call it makes is given: a component or
 /// store built from its options (`defineComponent({ setup(props) {…}, render() {…} })`,
 /// `defineStore('cart', { actions: { add(item) {…} } })`, `Vue.extend({ … })`), whose methods
-/// are its API.
+/// are its API; or the object a `new` at the start of a chain of calls is given (`new Vue({ … })
+/// .$mount('#app')`: the instance is what the chain returns).
 fn defined_object(value: Option<Node>) -> Option<Node> {
     let value = value.map(assigned_value)?;
     match value.kind() {
-        "call_expression" | "new_expression" => given_object(value),
+        "call_expression" => given_object(constructed_then_called(value).unwrap_or(value)),
+        "new_expression" => given_object(value),
         _ => object_of_methods(Some(value)),
     }
 }
@@ -501,16 +533,18 @@ fn mixin(call: Node, source: &str) -> Option<Kind> {
     (MIXINS.contains(&method) && given_at_module_level(call, call, source)).then_some(Kind::Impl)
 }
 
-/// The `new` a chain of calls on an instance starts from: `new Vue({ … })` in `new Vue({ …
-/// }).$mount('#app')`, a Vue 2 app's usual `main.js`. Made of the same options, it is read as a
-/// [`constructed`] statement.
+/// The `new` given an object of methods that a chain of calls on the instance starts from:
+/// `new Vue({ … })` in `new Vue({ … }).$mount('#app')`, a Vue 2 app's usual `main.js`. Made of the
+/// same options, it is read as a [`constructed`] statement is, or as the value bound or exported
+/// (see [`defined_object`]). A `new` without such an object leaves the chain to the rules for
+/// its calls (`new Vue().component('todo', { … })` registers a component).
 fn constructed_then_called(call: Node) -> Option<Node> {
     let mut link = call;
     while link.kind() == "call_expression" {
         let callee = link.child_by_field_name("function").filter(|callee| callee.kind() == "member_expression")?;
         link = unparenthesized(callee.child_by_field_name("object")?);
     }
-    (link.kind() == "new_expression").then_some(link)
+    (link.kind() == "new_expression" && given_object(link).is_some()).then_some(link)
 }
 
 /// `new Vue({ … })` as a statement at module level, given an object literal that holds functions.
