@@ -16,13 +16,15 @@ pub fn view_lines(view: &str) -> Vec<Span<'_>> {
     view.lines()
         .filter_map(|line| {
             let trimmed = line.trim_start();
-            if let Some((span, text)) = trimmed.split_once(' ')
-                && let Some((start, end)) = parse_span(span)
+            // The reference's notation first: its lines may start with a number of their own
+            // (`2024 roadmap @L3-9`), and ours never end with ` @L` and a span.
+            if let Some((text, span)) = trimmed.rsplit_once(" @L")
+                && let Some((start, end)) = parse_span(span.trim_end())
             {
                 return Some((start, end, text));
             }
-            let (text, span) = trimmed.rsplit_once(" @L")?;
-            let (start, end) = parse_span(span.trim_end())?;
+            let (span, text) = trimmed.split_once(' ')?;
+            let (start, end) = parse_span(span)?;
             Some((start, end, text))
         })
         .collect()
@@ -172,6 +174,11 @@ mod tests {
             assert!(!shows(&lines, &expected("write", 12)));
             assert!(!shows(&lines, &expected("read", 25)));
         }
+        // A reference line that starts with a number is read by its own span.
+        assert_eq!(
+            view_lines("## 2024 roadmap @L3-9\n2024 plans @L10\n"),
+            [(3, 9, "## 2024 roadmap"), (10, 10, "2024 plans")]
+        );
     }
 
     #[test]
