@@ -142,7 +142,8 @@ fn the_handoff_names_files_edited_and_how_the_last_tests_ended() {
     p.edit("s", "lib.rs", "absent", "x").unwrap_err();
     let create = lean_ctxd::engine::edit::EditParams {
         path: "new.rs".into(),
-        new_string: "fn new() {}\n".into(),
+        // Large enough that a stub costs less than the file (a smaller one is sent again).
+        new_string: code(50, 10),
         create: true,
         ..Default::default()
     };

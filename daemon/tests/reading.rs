@@ -108,13 +108,16 @@ fn check_read(p: &Project, step: &Step<'_>, holding: &mut Option<Holding>, texts
     }
     let view: View = result.unwrap_or_else(|e| panic!("{at}: {e}"));
     assert_eq!(view.content_hash, hash.to_hex().as_str(), "{at}");
-    let expect_stub = !fresh && ask.may_stub() && *holding == Some(Holding { hash, whole: true });
-    assert_eq!(view.stub, expect_stub, "{at}: holding {holding:?} → {view:?}");
     let no_change = format!("[no change in {file} since the version you have]\n");
+    let stub = format!("[unchanged {file} {lines}L since you had it whole · fresh=true or lines:N-M resend]");
+    // What a stub would stand for: the view this request would send.
+    let stands_for = if matches!(ask, Ask::Mode("diff")) { tokens(&no_change) } else { tokens(&text) };
+    // Only where it helps: never in place of a view that costs less (a diff's "[no change]").
+    let expect_stub =
+        !fresh && ask.may_stub() && *holding == Some(Holding { hash, whole: true }) && tokens(&stub) < stands_for;
+    assert_eq!(view.stub, expect_stub, "{at}: holding {holding:?} → {view:?}");
     if view.stub {
-        assert!(view.content.starts_with(&format!("[unchanged {file} {lines}L since you had it whole")), "{at}");
-        // Worth the view it stands for.
-        let stands_for = if matches!(ask, Ask::Mode("diff")) { tokens(&no_change) } else { tokens(&text) };
+        assert_eq!(view.content, stub, "{at}");
         assert_eq!((view.raw_tokens, view.sent_tokens), (stands_for, tokens(&view.content)), "{at}");
         return;
     }
@@ -232,6 +235,22 @@ fn stub_appears_exactly_when_the_session_holds_the_current_content_whole() {
             }
         }
     }
+}
+
+#[test]
+fn a_stub_never_stands_for_a_view_that_costs_no_more() {
+    let p = Project::new();
+    p.write("tiny.rs", "fn a() {}\n");
+    assert!(!p.read("s", "tiny.rs", "full", false).stub);
+    let again = p.read("s", "tiny.rs", "full", false);
+    assert!(!again.stub && again.content == "fn a() {}\n", "a small file is sent again: {again:?}");
+    assert_eq!(again.raw_tokens, again.sent_tokens, "and saves nothing");
+    p.write("big.rs", &code(0, 300));
+    p.read("s", "big.rs", "full", false);
+    let diff = p.read("s", "big.rs", "diff", false);
+    assert!(!diff.stub, "{diff:?}");
+    assert_eq!(diff.content, "[no change in big.rs since the version you have]\n");
+    assert!(p.read("s", "big.rs", "full", false).stub, "the file itself is worth a stub");
 }
 
 #[test]

@@ -42,8 +42,9 @@ pub const TOOLS: &[ToolSpec] = &[
                       aggressive: the code without comments and blank lines\n\
                       reference: one line: lines, tokens, language\n\
                       lines:N-M[,A-B]: exactly those lines, e.g. before an edit\n\
-                      A full/auto/diff re-read of a file this session already has whole and unchanged returns a \
-                      one-line [unchanged] stub; fresh=true, a lines: range, or a change to the file sends content.",
+                      A full/auto re-read of a file this session already has whole and unchanged returns a \
+                      one-line [unchanged] stub unless the file is smaller; fresh=true, a lines: range, or a change \
+                      to the file sends content.",
         hint: "Read files with ctx_read instead of cat or a built-in Read.",
         params: &[
             param("path", Str, ""),

@@ -236,16 +236,18 @@ impl Reader {
         let cost = |render: &Rendered, note: &str| {
             tokens.count(&render.text) + if note.is_empty() { 0 } else { tokens.count(note) }
         };
-        let stub = !fresh && asked.may_stub() && held == Some(Held::whole(file.hash));
-        if stub {
+        let has_it = !fresh && asked.may_stub() && held == Some(Held::whole(file.hash));
+        let name = || file.path.file_name().map_or_else(|| shown.clone(), |n| n.to_string_lossy().into_owned());
+        // Only where it helps: a small file, or a diff's "[no change]" line, costs less than the
+        // stub that would stand for it, and is sent.
+        let stub_text = has_it
+            .then(|| views::stub(&name(), file.lines, surface))
+            .filter(|stub| tokens.count(stub) < cost(&render, &note));
+        let stub = stub_text.is_some();
+        if let Some(text) = stub_text {
             // Worth what it stands for: the view this request would have sent.
-            let name = file.path.file_name().map_or_else(|| shown.clone(), |n| n.to_string_lossy().into_owned());
-            render = Rendered {
-                text: views::stub(&name, file.lines, surface),
-                holds: Holds::AsBefore,
-                baseline: Baseline::Tokens(cost(&render, &note)),
-                mode: render.mode,
-            };
+            let baseline = Baseline::Tokens(cost(&render, &note));
+            render = Rendered { text, holds: Holds::AsBefore, baseline, mode: render.mode };
             note.clear();
         }
         let sent = cost(&render, &note);
