@@ -64,7 +64,7 @@ pub fn load(file: File, path: &Path, max_bytes: u64) -> EngineResult<Loaded> {
         let (line, column) = lean_ctx_common::text_error::line_and_column(valid, at);
         EngineError::invalid(format!(
             "{shown} is not UTF-8 text (byte 0x{:02X} at line {line}, column {column}); it is not shown. Its text \
-             converted can be read with ctx_shell, for example `iconv -f LATIN1 -t UTF-8 {shown}`",
+             converted can be read with ctx_shell or `lctx run`, for example `iconv -f LATIN1 -t UTF-8 {shown}`",
             e.as_bytes()[at]
         ))
     })?;
