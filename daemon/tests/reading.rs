@@ -460,12 +460,13 @@ fn a_text_file_s_head_books_no_saving_whatever_its_lines_start_with() {
     let head = p.read("", "app.log", "signatures", false);
     assert!(head.content.starts_with("[no headings: lines 1-"), "{}", head.content);
     assert_eq!(head.raw_tokens, head.sent_tokens, "a head saves nothing: {head:?}");
-    // Headings are an outline, worth the file.
-    let notes: String = (0..200).map(|i| format!("# Part {i}\n\n{i} apples were counted in part {i}.\n\n")).collect();
-    p.write("notes.md", &notes);
-    let outline = p.read("", "notes.md", "map", false);
-    assert!(outline.content.starts_with("1-3 # Part 0\n5-7 # Part 1\n"), "{}", outline.content);
-    assert_eq!(outline.raw_tokens, tokens(&notes), "{outline:?}");
+    // A text format's headings are an outline, worth the file (Markdown is outlined as code).
+    let notes: String =
+        (0..200).map(|i| format!("Part {i}\n=========\n\n{i} apples were counted in part {i}.\n\n")).collect();
+    p.write("notes.rst", &notes);
+    let outline = p.read("", "notes.rst", "map", false);
+    assert!(outline.content.starts_with("1-4 # Part 0\n6-9 # Part 1\n"), "{}", outline.content);
+    assert_eq!((outline.raw_tokens, outline.sent_tokens), (tokens(&notes), tokens(&outline.content)), "{outline:?}");
 }
 
 #[test]

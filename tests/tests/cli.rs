@@ -217,13 +217,15 @@ fn session_and_host_are_offered_only_where_they_change_the_answer() {
     assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains("does not depend on them"), "{}", describe(&out));
     // Before or after the command's name, where it belongs.
-    std::fs::write(home.path().join("a.txt"), "alpha\n").unwrap();
+    // Larger than a stub, which a smaller file would be sent again instead of.
+    let text: String = (1..=40).map(|i| format!("alpha line {i} of the notes\n")).collect();
+    std::fs::write(home.path().join("a.txt"), &text).unwrap();
     let in_home = |args: &[&str]| home.command(bin("lctx")).current_dir(home.path()).args(args).output().unwrap();
     let first = in_home(&["--session", "s1", "read", "a.txt", "-m", "full"]);
-    assert_eq!(stdout(&first), "alpha\n", "{}", describe(&first));
+    assert_eq!(stdout(&first), text, "{}", describe(&first));
     // The same session named after the command: it already has the file.
     let again = in_home(&["read", "a.txt", "-m", "full", "--session", "s1"]);
     assert!(stdout(&again).contains("unchanged"), "one session either way: {}", describe(&again));
     let other = in_home(&["read", "a.txt", "-m", "full", "--session", "s2"]);
-    assert_eq!(stdout(&other), "alpha\n", "{}", describe(&other));
+    assert_eq!(stdout(&other), text, "{}", describe(&other));
 }

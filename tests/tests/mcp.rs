@@ -201,6 +201,7 @@ async fn every_tool_works_through_the_daemon() {
     let client = connect(&home, &root, ProtocolVersion::V_2025_06_18, &[]).await;
 
     // ctx_read: content, then the session's "[unchanged]" stub, then content again on request.
+    // (lib.rs, 23 tokens, is just larger than the stub, 22: a smaller file would be sent again.)
     let first = ok(&client, "ctx_read", json!({"path": "lib.rs"})).await;
     assert!(first.contains("pub fn greet(name: &str) -> String"), "{first}");
     let again = ok(&client, "ctx_read", json!({"path": "lib.rs"})).await;

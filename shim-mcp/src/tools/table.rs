@@ -43,7 +43,7 @@ pub const TOOLS: &[ToolSpec] = &[
                       reference: one line: lines, tokens, language\n\
                       lines:N-M[,A-B]: exactly those lines, e.g. before an edit\n\
                       A full/auto re-read of a file this session already has whole and unchanged returns a \
-                      one-line [unchanged] stub unless the file is smaller; fresh=true, a lines: range, or a change \
+                      one-line [unchanged] stub unless the view is smaller; fresh=true, a lines: range, or a change \
                       to the file sends content.",
         hint: "Read files with ctx_read instead of cat or a built-in Read.",
         params: &[
