@@ -460,6 +460,12 @@ fn a_text_file_s_head_books_no_saving_whatever_its_lines_start_with() {
     let head = p.read("", "app.log", "signatures", false);
     assert!(head.content.starts_with("[no headings: lines 1-"), "{}", head.content);
     assert_eq!(head.raw_tokens, head.sent_tokens, "a head saves nothing: {head:?}");
+    // Markdown without headings is shown as other text is: by its head, saving nothing.
+    let prose: String = (0..500).map(|i| format!("{i} apples were counted on day {i}.\n\n")).collect();
+    p.write("README.md", &prose);
+    let head = p.read("", "README.md", "map", false);
+    assert!(head.content.starts_with("[no headings: lines 1-40 of 1000 shown]\n0 apples"), "{head:?}");
+    assert_eq!(head.raw_tokens, head.sent_tokens, "{head:?}");
     // A text format's headings are an outline, worth the file (Markdown is outlined as code).
     let notes: String =
         (0..200).map(|i| format!("Part {i}\n=========\n\n{i} apples were counted in part {i}.\n\n")).collect();

@@ -82,6 +82,12 @@ impl Language {
         })
     }
 
+    /// Whether it is a programming language, whose outline lists definitions; Markdown's lists
+    /// headings and the data formats' keys.
+    pub fn is_code(self) -> bool {
+        !matches!(self, Language::Markdown | Language::Json | Language::Yaml | Language::Toml)
+    }
+
     /// A stable lowercase identifier, suitable for logs and wire formats.
     pub fn name(self) -> &'static str {
         match self {

@@ -38,9 +38,7 @@ pub struct SearchParams {
 /// code graph reads, the graph's facts from the same parse.
 fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, graph_facts: bool) -> Extraction {
     let language = match Language::from_path(path) {
-        Some(Language::Markdown | Language::Json | Language::Yaml | Language::Toml) => {
-            return Extraction { symbols: Vec::new(), extra: None };
-        }
+        Some(language) if !language.is_code() => return Extraction { symbols: Vec::new(), extra: None },
         Some(language) => language,
         None => return Extraction { symbols: fallback(path, text), extra: None },
     };

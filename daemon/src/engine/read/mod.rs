@@ -316,6 +316,10 @@ impl Reader {
                     None => format!("auto: no definitions found → {}", mode.name()),
                 };
                 render = self.render(&FileCtx { language: None, ..*ctx }, &mode, &mut note)?;
+            } else if language.is_some_and(|language| !language.is_code()) {
+                // Markdown without headings, data without keys: shown as other text is, by its
+                // head (which says what it leaves out) or whole when small; nothing saved.
+                render = self.render(&FileCtx { language: None, ..*ctx }, &mode, &mut note)?;
             } else {
                 // An outline that lost everything to a syntax error: its flag line (the view)
                 // says where, the note that nothing could be outlined.
