@@ -3,7 +3,7 @@
 use lean_ctx_proto::v1::{FileView, LineRange, ReadMode, ReadRequest, RequestContext, RuleText};
 use serde_json::json;
 
-use super::{Answer, Error, Result, Spelling, push_block, served_by_name};
+use super::{Answer, Error, Result, push_block, served_by_name};
 use crate::backend::Backend;
 
 /// Mode names as the reference spells them; `lines:N-M[,A-B]` besides.
@@ -72,9 +72,9 @@ pub fn mode_label(mode: ReadMode, ranges: &[LineRange]) -> String {
     MODES.iter().find(|(_, m)| *m == mode).map_or("auto", |(n, _)| n).to_string()
 }
 
-/// Reads; `notes` spells the parameters the views' notes name for the adapter (the redaction
-/// note names ctx_edit's; MCP shows them as they are: `&[]`).
-pub async fn read(backend: &Backend, ctx: RequestContext, args: ReadArgs, notes: Spelling) -> Result<Answer> {
+/// Reads. The views' notes and stubs come worded for the client kind in `ctx` (the daemon's
+/// `engine::surface`): lctx's flags, or the MCP tools' parameters.
+pub async fn read(backend: &Backend, ctx: RequestContext, args: ReadArgs) -> Result<Answer> {
     if args.paths.is_empty() {
         return Err(Error::Usage("give path or paths".into()));
     }
@@ -88,10 +88,7 @@ pub async fn read(backend: &Backend, ctx: RequestContext, args: ReadArgs, notes:
         start_line: args.start_line,
         limit: args.limit,
     };
-    let mut response = backend.context().read(request).await?.into_inner();
-    for file in response.files.iter_mut().filter(|f| !f.note.is_empty()) {
-        file.note = super::respell(&file.note, notes);
-    }
+    let response = backend.context().read(request).await?.into_inner();
     let served = response.meta.map_or(lean_ctx_proto::v1::ServedBy::Unspecified, |m| m.served_by());
     Ok(render(&args.paths, &response.files, served_by_name(served)))
 }

@@ -109,15 +109,9 @@ pub async fn read(args: ReadArgs, opts: &ClientOptions) -> Exit {
         limit: args.limit,
     };
     let backend = super::connect(opts).await?;
-    let answer =
-        capability::read::read(&backend, opts.context(), read, READ_NOTES).await.map_err(|e| failure(&backend, e))?;
+    let answer = capability::read::read(&backend, opts.context(), read).await.map_err(|e| failure(&backend, e))?;
     Ok(emit(&answer, args.json))
 }
-
-/// ctx_edit's parameters as lctx spells them in a read's notes (the redaction note says how to
-/// edit around a marker).
-const READ_NOTES: capability::Spelling =
-    &[("ctx_edit start_line/end_line", "lctx edit --lines N-M"), ("old_string", "--old")];
 
 /// ctx_edit's parameters as `lctx edit` spells them in errors.
 const EDIT_FLAGS: capability::Spelling = &[

@@ -138,7 +138,7 @@ impl Engine {
         let mut views = self.reader.read(&self.tokens, &config, &scope, caller.session, params, &limits)?;
         let host = guard::rules::host_for(caller.host, &config, caller.agent)?;
         for view in views.iter_mut().flatten() {
-            self.guard_view(caller, &config, &scope, host, view);
+            self.guard_view(caller, &config, &scope, host, params.surface, view);
         }
         let project = scope.root.display().to_string();
         for view in views.iter().flatten() {
@@ -158,6 +158,7 @@ impl Engine {
         config: &Config,
         scope: &Scope,
         host: Option<guard::rules::Host>,
+        surface: surface::Surface,
         view: &mut View,
     ) {
         let before = self.tokens.count(&view.content) as u64;
@@ -165,7 +166,7 @@ impl Engine {
         if view.redacted > 0 {
             let after = self.tokens.count(&view.content) as u64;
             view.sent_tokens = (view.sent_tokens + after).saturating_sub(before);
-            let note = guard::redaction::note(view.redacted);
+            let note = guard::redaction::note(view.redacted, surface);
             view.note = if view.note.is_empty() { note } else { format!("{}; {note}", view.note) };
         }
         let Some(host) = host else { return };

@@ -34,6 +34,22 @@ impl Surface {
             Surface::Mcp => "fresh=true",
         }
     }
+
+    /// How an edit names the text it replaces.
+    pub fn old_text(self) -> &'static str {
+        match self {
+            Surface::Cli => "--old",
+            Surface::Mcp => "old_string",
+        }
+    }
+
+    /// How to edit lines by number.
+    pub fn edit_lines(self) -> &'static str {
+        match self {
+            Surface::Cli => "lctx edit --lines N-M",
+            Surface::Mcp => "ctx_edit start_line/end_line",
+        }
+    }
 }
 
 #[cfg(test)]
@@ -46,5 +62,6 @@ mod tests {
         assert_eq!(Surface::Cli.mode("full"), "-m full");
         assert_eq!((Surface::Mcp.fresh(), Surface::Cli.fresh()), ("fresh=true", "--fresh"));
         assert_eq!((Surface::Mcp.lines(), Surface::Cli.lines()), ("lines:N-M", "-m lines:N-M"));
+        assert_eq!((Surface::Mcp.old_text(), Surface::Cli.old_text()), ("old_string", "--old"));
     }
 }

@@ -31,7 +31,7 @@ pub fn read<'a>(backend: &'a Backend, call: Call<'a>) -> Reply<'a> {
             start_line: args.start_line,
             limit: args.limit,
         };
-        Ok(read::read(backend, call.ctx, read, &[]).await?)
+        Ok(read::read(backend, call.ctx, read).await?)
     })
 }
 

@@ -9,6 +9,7 @@
 use lean_ctx_redact::Redactor;
 
 use crate::engine::config::Config;
+use crate::engine::surface::Surface;
 
 #[derive(Default)]
 pub struct Redaction {
@@ -38,11 +39,14 @@ impl Redaction {
     }
 }
 
-/// The note a view carries when secrets were masked in it.
-pub fn note(count: u32) -> String {
+/// The note a view carries when secrets were masked in it, naming the edit's parameters as the
+/// reader writes them.
+pub fn note(count: u32, surface: Surface) -> String {
     let s = if count == 1 { "" } else { "s" };
     format!(
-        "{count} secret{s} shown as [REDACTED:kind]; an edit whose old_string holds a marker is refused: \
-         replace the line by its number (ctx_edit start_line/end_line) instead"
+        "{count} secret{s} shown as [REDACTED:kind]; an edit whose {} holds a marker is refused: \
+         replace the line by its number ({}) instead",
+        surface.old_text(),
+        surface.edit_lines()
     )
 }
