@@ -1,6 +1,8 @@
 //! JavaScript, TypeScript and TSX (one table: TypeScript's grammar extends JavaScript's, and
 //! kinds a grammar lacks simply never match).
 
+use std::collections::HashSet;
+
 use tree_sitter::Node;
 
 use super::{Constructors, Names, Prefix, Rule, Spec, Untyped};
@@ -237,8 +239,8 @@ struct Returned<'t, 's> {
     function: Node<'t>,
     body: Node<'t>,
     returned: Node<'t>,
-    callables: std::collections::HashSet<&'s str>,
-    objects: std::collections::HashSet<&'s str>,
+    callables: HashSet<&'s str>,
+    objects: HashSet<&'s str>,
 }
 
 fn returned_at_once<'t, 's>(declarator: Node<'t>, source: &'s str) -> Option<Returned<'t, 's>> {
@@ -247,8 +249,8 @@ fn returned_at_once<'t, 's>(declarator: Node<'t>, source: &'s str) -> Option<Ret
     let statements: Vec<Node> = body.named_children(&mut cursor).filter(|child| child.kind() != "comment").collect();
     let last = statements.last()?;
     let returned = last.named_child(0).filter(|_| last.kind() == "return_statement").map(unparenthesized)?;
-    let mut callables = std::collections::HashSet::new();
-    let mut objects = std::collections::HashSet::new();
+    let mut callables = HashSet::new();
+    let mut objects = HashSet::new();
     for statement in &statements {
         declared_api(*statement, source, &mut callables, &mut objects);
     }
@@ -278,8 +280,8 @@ fn called_function<'t>(declarator: Node<'t>) -> Option<(Node<'t>, Node<'t>, Node
 fn declared_api<'s>(
     statement: Node,
     source: &'s str,
-    callables: &mut std::collections::HashSet<&'s str>,
-    objects: &mut std::collections::HashSet<&'s str>,
+    callables: &mut HashSet<&'s str>,
+    objects: &mut HashSet<&'s str>,
 ) {
     let name = |node: Node| node.child_by_field_name("name").map(|name| node_text(name, source));
     match statement.kind() {
@@ -301,12 +303,7 @@ fn declared_api<'s>(
 
 /// Whether an object literal names, as a value, a function or object the body declared: `{ add
 /// }`, `{ add: add }`.
-fn names_declared(
-    object: Node,
-    source: &str,
-    callables: &std::collections::HashSet<&str>,
-    objects: &std::collections::HashSet<&str>,
-) -> bool {
+fn names_declared(object: Node, source: &str, callables: &HashSet<&str>, objects: &HashSet<&str>) -> bool {
     let declared = |node: Node| {
         let name = node_text(node, source);
         callables.contains(name) || objects.contains(name)
