@@ -18,7 +18,8 @@ shopt -s inherit_errexit
 # shows; sdists: the whole sdist unless named) or, for Debian, under /usr/share/gocode/src.
 # `-` as VERSION: the docs name none, so none is checked.
 SET_NAMES=(ts-dev ts-h1 ts-h2 ts-h3 ts-h4 ts-h5 go-dev go-h1 go-h2 go-h3 go-h4 go-h5
-           rs-dev rs-h1 rs-h2 rs-h5 py-dev py-h1 py-h5 js-12dev js-12blind js-12flow)
+           rs-dev rs-h1 rs-h2 rs-h5 rs-fresh py-dev py-h1 py-h5 js-12dev js-12blind js-12flow
+           js-vue2 js-old)
 declare -A SETS=(
   # zod 3.23.8 was in issue 3's run but holds only `.d.ts`; later rounds dropped it.
   [ts-dev]="npm rxjs 7.8.1 package
@@ -75,6 +76,10 @@ declare -A SETS=(
   # Rust and Python had no third or fourth set; their fresh set was measured beside the fifth.
   [rs-h5]="crate bytes 1.12.2 src ; crate mio 1.2.5 src ; crate indexmap 2.14.2 src
            crate regex-syntax 0.8.12 src ; crate nom 7.1.3 src"
+  # The fresh crates of the ninth session (benchmarks.md, "Fresh held-back sets"), re-run since.
+  [rs-fresh]="crate rustix 1.1.6 src ; crate nix 0.31.4 src ; crate time 0.3.55 src
+              crate petgraph 0.8.3 src ; crate rayon 1.12.0 src ; crate hashbrown 0.17.2 src
+              crate ignore 0.4.35 src ; crate winnow 1.0.5 src"
   # The twelfth session's JavaScript (benchmarks.md, "Twelfth session"): developed on, blind,
   # and the Flow sources held back. npm packages, unpacked like the TypeScript ones.
   [js-12dev]="npm vue-router 3.6.5 package/src
@@ -88,6 +93,12 @@ declare -A SETS=(
                 npm vue 3.4.38 package ; npm webpack 5.94.0 package"
   [js-12flow]="npm vue 2.6.14 package/src
                npm react-native 0.72.17 package/Libraries"
+  # The thirteenth session's Vue 2 applications and old libraries.
+  [js-vue2]="npm @vuepress/core 1.9.10 package/lib ; npm vuetify 2.7.2 package/lib
+             npm @vue/cli-ui 4.5.19 package/src ; npm buefy 0.9.29 package/src"
+  [js-old]="npm toastr 2.1.4 package ; npm bootbox 5.5.3 package ; npm nprogress 0.2.0 package
+            npm store 2.0.12 package ; npm keymaster 1.6.2 package ; npm mousetrap 1.6.5 package
+            npm pubsub-js 1.9.4 package"
   [py-dev]="pypi click 8.1.7 ; pypi rich 13.7.1 ; pypi flask 3.0.3"
   [py-h1]="pypi httpx 0.27.0 ; pypi starlette 0.37.2 ; pypi jinja2 3.1.4"
   # The docs name no root for these; the round's files and definitions (62 files, 1,206)
