@@ -163,7 +163,7 @@ mod tests {
 
     #[test]
     fn both_span_notations_are_read() {
-        let ours = "[outline incomplete: lines 9 not parsed]\n3-20 impl Conn\n  5-8 pub fn read(&self)\n";
+        let ours = "[outline incomplete: lines 9 not parsed]\n3-20 impl Conn\n 5-8 pub fn read(&self)\n";
         let theirs = "conn.rs 20L\nimpl Conn @L3-20\n  fn pub read(&self) @L5-8\n";
         for view in [ours, theirs] {
             let lines = view_lines(view);
@@ -183,7 +183,7 @@ mod tests {
 
     #[test]
     fn definitions_sharing_a_line_are_each_found_on_theirs() {
-        let lines = view_lines("13 function p(a)\n13 function fa(a,b)\n14-20 class C\n  15 m()\n");
+        let lines = view_lines("13 function p(a)\n13 function fa(a,b)\n14-20 class C\n 15 m()\n");
         assert!(shows(&lines, &expected("p", 13)));
         assert!(shows(&lines, &expected("fa", 13)));
         // Inside a span, the innermost line still decides: `class C` does not show `n`.

@@ -19,6 +19,7 @@ mod model;
 mod modules;
 mod parse;
 mod prose;
+mod re_exports;
 mod recover;
 mod render;
 mod text;

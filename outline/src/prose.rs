@@ -200,7 +200,7 @@ mod tests {
                       ===== =====\nA     B\n===== =====\n\n----\n\nToo long title\n---\n";
         assert_eq!(
             render_text_outline(TextFormat::ReStructuredText, source).text,
-            "2-23 # Title\n  7-11 ## Install\n    10-11 ### From pip\n  13-23 ## Usage\n"
+            "2-23 # Title\n 7-11 ## Install\n  10-11 ### From pip\n 13-23 ## Usage\n"
         );
     }
 
@@ -209,10 +209,10 @@ mod tests {
         let asciidoc = "= Guide\n\n== Install\n\n----\n== not a heading\n----\n\n=== Linux\n\n== Usage\n";
         assert_eq!(
             render_text_outline(TextFormat::AsciiDoc, asciidoc).text,
-            "1-11 # Guide\n  3-9 ## Install\n    9 ### Linux\n  11 ## Usage\n"
+            "1-11 # Guide\n 3-9 ## Install\n  9 ### Linux\n 11 ## Usage\n"
         );
         let org = "* Tasks\n** TODO Write\n#+BEGIN_SRC sh\n* not a heading\n#+END_SRC\n*bold* text\n* Notes\n";
-        assert_eq!(render_text_outline(TextFormat::Org, org).text, "1-6 # Tasks\n  2-6 ## TODO Write\n7 # Notes\n");
+        assert_eq!(render_text_outline(TextFormat::Org, org).text, "1-6 # Tasks\n 2-6 ## TODO Write\n7 # Notes\n");
     }
 
     #[test]
@@ -238,6 +238,6 @@ mod tests {
     fn markdown_uses_its_grammar() {
         let source = "# Title\n\ntext\n\n## Part\n\n```\n# not a heading\n```\n";
         let outline = render_text_outline(TextFormat::Markdown, source);
-        assert_eq!(outline, TextOutline { text: "1-9 # Title\n  5-9 ## Part\n".into(), headings: true });
+        assert_eq!(outline, TextOutline { text: "1-9 # Title\n 5-9 ## Part\n".into(), headings: true });
     }
 }

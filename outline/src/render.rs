@@ -1,6 +1,7 @@
 //! The two text views of an [`Outline`]. Both are plain, compact and byte-deterministic: one
 //! line per definition, starting with its lines (`<start>-<end>`, `<n>` for one line; a bare number
-//! costs one token less than an `L`-prefixed one on every line), two spaces per nesting level.
+//! costs one token less than an `L`-prefixed one on every line), one space per nesting level (a
+//! second space cost a token on every nested line).
 //! A type's consecutive fields share one line, and so do a run of same-named functions (overloads,
 //! a property's getter and setter), a run of constants (or variables) declared alike, and a run of
 //! re-exports from modules of one directory; a trait impl, and a JavaScript/TypeScript object of
@@ -11,7 +12,7 @@ use std::collections::HashSet;
 use std::fmt::Write;
 
 use crate::model::{Definition, Kind, Outline};
-use crate::modules;
+use crate::{modules, re_exports};
 
 /// The shortest run of same-named functions shown as one line: a getter and setter pair stays two.
 const MIN_GROUP: usize = 3;
@@ -26,7 +27,7 @@ const LISTED_SPANS: usize = 5;
 ///
 /// ```text
 /// 40-51 impl<'a, T: Clone> Config<'a, T>
-///   41-43 pub fn new(name: &'a str) -> Self
+///  41-43 pub fn new(name: &'a str) -> Self
 /// ```
 ///
 /// A run of fields prints their signatures on one line: `15-17 pub name: String; pub port: u16`.
@@ -40,8 +41,8 @@ pub fn render_signatures(outline: &Outline) -> String {
     out
 }
 
-/// Consecutive re-exports from modules of one directory share a line in both views:
-/// `16-18 export { of, from, defer } from './internal/observable/*'`.
+/// Consecutive re-exports of one form from modules of one directory share a line in both views
+/// (see [`re_exports`]): `16-18 export { of, from, defer } from './internal/observable/*'`.
 ///
 /// Structure: an `imports` line naming each module the file imports from once (the names taken
 /// are in the lines it spans), then definitions by kind and name, nested by owner:
@@ -49,9 +50,9 @@ pub fn render_signatures(outline: &Outline) -> String {
 /// ```text
 /// imports 2-6: std::{fmt, io}; serde
 /// 14-17 struct Config
-///   15-16 fields name, port
+///  15-16 fields name, port
 /// 40-51 impl Config<'a, T>
-///   41-43 new
+///  41-43 new
 /// ```
 ///
 /// Markdown headings, data keys, TOML tables and re-exports print as written (`## Usage`, `name`,
@@ -263,7 +264,7 @@ fn push_incomplete(outline: &Outline, out: &mut String) {
 fn push_level(file: &[Definition], definitions: &[Definition], depth: usize, view: View, out: &mut String) {
     let mut rest = definitions;
     while let Some(first) = rest.first() {
-        if let Some((run, line)) = re_exports_from_one_directory(rest) {
+        if let Some((run, line)) = re_exports::run(rest) {
             push_line(depth, span(first.start_line, rest[run - 1].end_line), &line, out);
             rest = &rest[run..];
             continue;
@@ -308,40 +309,6 @@ fn push_level(file: &[Definition], definitions: &[Definition], depth: usize, vie
         }
         rest = &rest[1..];
     }
-}
-
-/// `export { a, b } from './dir/module'` as (`a, b`, `./dir/module`, `./dir`, the quote).
-fn re_export(definition: &Definition) -> Option<(&str, &str, &str, char)> {
-    if definition.kind != Kind::Export {
-        return None;
-    }
-    let (clause, module) = definition.signature.strip_prefix("export ")?.split_once(" from ")?;
-    // Without the trailing comma of a list written one name a line: runs are joined with `, `.
-    let names = clause.strip_prefix('{')?.strip_suffix('}')?.trim().trim_end_matches(',').trim_end();
-    let quote = module.chars().next().filter(|quote| ['\'', '"'].contains(quote))?;
-    let module = module.strip_prefix(quote)?.strip_suffix(quote)?;
-    let (directory, _) = module.rsplit_once('/')?;
-    Some((names, module, directory, quote))
-}
-
-/// The length of a run of at least two named re-exports from modules of one directory, and the
-/// line that stands for it: their names in one clause, `from` the module if they share it, else
-/// from the directory's `*`.
-fn re_exports_from_one_directory(definitions: &[Definition]) -> Option<(usize, String)> {
-    let (_, module, directory, quote) = re_export(definitions.first()?)?;
-    let run: Vec<(&str, &str)> = definitions
-        .iter()
-        .map_while(|definition| {
-            re_export(definition).filter(|(_, _, dir, _)| *dir == directory).map(|(names, module, ..)| (names, module))
-        })
-        .collect();
-    if run.len() < 2 {
-        return None;
-    }
-    let names: Vec<&str> = run.iter().map(|(names, _)| *names).collect();
-    let from =
-        if run.iter().all(|(_, other)| *other == module) { module.to_string() } else { format!("{directory}/*") };
-    Some((run.len(), format!("export {{ {} }} from {quote}{from}{quote}", names.join(", "))))
 }
 
 /// A function's signature around its name, and the quotes the name is written in (a quoted key:
@@ -494,7 +461,7 @@ fn same_named_functions(definitions: &[Definition]) -> usize {
 }
 
 fn push_line(depth: usize, span: String, text: &str, out: &mut String) {
-    let _ = writeln!(out, "{:indent$}{span} {text}", "", indent = depth * 2);
+    let _ = writeln!(out, "{:indent$}{span} {text}", "", indent = depth);
 }
 
 fn span(start: u32, end: u32) -> String {

@@ -230,11 +230,11 @@ fn javascript_methods_mixed_into_prototypes() {
     // A getter and its setter are one name; a quoted name is the name.
     views.signature_lines_contain(&["78-95 var Utils { trim, pad, width, escape }"]);
     // A run of quoted keys keeps each name's quotes.
-    views.signature_lines_contain(&["  71-72 {'cache/PackFileCache', 'cache/MemoryCache'}: ()"]);
+    views.signature_lines_contain(&[" 71-72 {'cache/PackFileCache', 'cache/MemoryCache'}: ()"]);
     views.signature_lines_contain(&[
         "5-8 var Model = Backbone.Model = function (attributes, options)",
         "10-32 _.extend(Model.prototype, Events, {…})",
-        "  16-18 toJSON: function (options)",
+        " 16-18 toJSON: function (options)",
     ]);
 }
 
@@ -276,8 +276,8 @@ fn javascript_default_export_of_methods() {
     views.hides(&["componentName", "contentHeight", "inject", "title"]);
     views.signature_lines_contain(&[
         "6-78 export default {…}",
-        "  50-69 methods: {…}",
-        "    66-68 handleEnterClick: function ()",
+        " 50-69 methods: {…}",
+        "  66-68 handleEnterClick: function ()",
     ]);
 }
 
@@ -293,7 +293,7 @@ fn typescript_objects_of_methods_given_to_a_call() {
         &["badgeProps", "default", "setup", "render", "useNotifications", "count", "latest", "push", "clear"],
     );
     views.hides(&["shown", "handleClick", "items", "emits"]);
-    views.signature_lines_contain(&["12-30 export default defineComponent({…})", "    41-43 push(message: string)"]);
+    views.signature_lines_contain(&["12-30 export default defineComponent({…})", "  41-43 push(message: string)"]);
 }
 
 /// Vue 2's way of building the same from an options object: a store or an instance constructed
@@ -310,7 +310,7 @@ fn javascript_objects_of_methods_given_to_new_and_registrations() {
     views.hides(&["strict", "todos", "filter", "props", "template", "set"]);
     views.signature_lines_contain(&[
         "export default new Vuex.Store({…})",
-        "    22-27 {add, toggle}(state, todo)",
+        "  22-27 {add, toggle}(state, todo)",
         "Vue.component('todo-item', {…})",
     ]);
 }
@@ -326,7 +326,7 @@ fn javascript_an_instance_mounted_in_its_statement() {
         &["Vue", "data", "created", "reportError", "render", "mounted", "toasts", "show"],
     );
     views.hides(&["router", "store", "draw", "Widget"]);
-    views.signature_lines_contain(&["10-25 new Vue({…}).$mount('#app')", "    20-22 reportError(error, vm, info)"]);
+    views.signature_lines_contain(&["10-25 new Vue({…}).$mount('#app')", "  20-22 reportError(error, vm, info)"]);
 }
 
 /// A module written as a function called at once that returns its API as an object (the
@@ -367,10 +367,10 @@ fn javascript_revealing_modules() {
     views.hides(&helpers);
     views.signature_lines_contain(&[
         "5-42 var ShoppingCart",
-        "  18-25 function add(sku, quantity)",
-        "  36-40 total: function (prices)",
-        "  63-70 var Codec { encode, decode }",
-        "  82-84 api.set = function (key, value)",
+        " 18-25 function add(sku, quantity)",
+        " 36-40 total: function (prices)",
+        " 63-70 var Codec { encode, decode }",
+        " 82-84 api.set = function (key, value)",
         "144-152 var createThunk",
     ]);
 }
@@ -417,7 +417,7 @@ fn javascript_module_factory_functions() {
     views.signature_lines_contain(&[
         // Without the parentheses the function is wrapped in, which close after its body.
         "16-121 var runInContext = function runInContext(context)",
-        "  38-54 function debounce(func, wait, options)",
+        " 38-54 function debounce(func, wait, options)",
     ]);
 }
 
@@ -448,7 +448,7 @@ fn javascript_functions_assigned_to_properties() {
         "32-35 res.contentType = res.type = function contentType(type)",
         "37-39 exports.parseRange = (size, header, options)",
         "54-58 exports.Router = class Router",
-        "  55-57 route(path)",
+        " 55-57 route(path)",
     ]);
     assert!(views.map.contains("46-48 Route.prototype.dispatch\n"), "{}", views.map);
     // An alias assigned with a function is named in the map too.
@@ -465,6 +465,24 @@ fn typescript_barrel_shows_its_exports() {
     );
     // Two re-exports of one module share a line.
     views.signature_lines_contain(&["5-6 export { Store, type Key, BaseStore as Base, createStore } from './store'"]);
+}
+
+#[test]
+fn typescript_runs_of_re_exports_share_lines() {
+    let views = check("typescript/barrel.ts", Language::TypeScript, &["* as Options", "*"]);
+    // A run's namespaces are named once each, in its template's list.
+    for view in [&views.signatures, &views.map] {
+        // Every namespace and module stays on the page; a run states what its lines repeat once.
+        assert!(view.contains("10-20 export * as <name> from \"./<name>.js\" for Args, CliApp, Command\n"), "{view}");
+        // A namespace not named for its module is no part of the run's template.
+        assert!(view.contains("27 export * as Options from \"./internal/options.js\"\n"), "{view}");
+        assert!(view.contains("30-32 export * from './commands/{blur, clearContent, deleteRange}.js'\n"), "{view}");
+        // Another directory starts another run; a module without the run's extension stays alone.
+        assert!(
+            view.contains("33-34 export * from './helpers/{index, getText}.js'\n35 export * from './Editor'\n"),
+            "{view}"
+        );
+    }
 }
 
 #[test]
@@ -534,7 +552,7 @@ fn go_constants_of_a_run_share_a_line() {
         "43 const maxSessionTicketLifetime = 7 * 24 * time.Hour",
     ]);
     // A type and its method between two runs keep them apart: a shared span would cover their lines.
-    assert!(views.signatures.contains("13 type recordType uint8\n  16-18 String() string\n"), "{}", views.signatures);
+    assert!(views.signatures.contains("13 type recordType uint8\n 16-18 String() string\n"), "{}", views.signatures);
 }
 
 #[test]
@@ -667,12 +685,12 @@ fn rust_items_inside_macro_calls() {
     views.hides(&["io", "assert_impl_all"]);
     views.signature_lines_contain(&[
         "19-23 pub struct TcpStream",
-        "  27-30 pub async fn connect<A: ToSocketAddrs>(addr: A) -> io::Result<TcpStream>",
-        "  56-58 pub fn split(&mut self)",
+        " 27-30 pub async fn connect<A: ToSocketAddrs>(addr: A) -> io::Result<TcpStream>",
+        " 56-58 pub fn split(&mut self)",
         // The docs.rs-only `#[cfg_attr(docsrs, …)]` is left out.
         "66-70 #[cfg(…)] pub fn set_reuse_port(socket: &socket2::Socket, reuse: bool) -> io::Result<()>",
         // Also when written over several lines; `#[inline]` is left out too.
-        "  97-104 pub fn quickack(&self) -> io::Result<bool>",
+        " 97-104 pub fn quickack(&self) -> io::Result<bool>",
     ]);
 }
 
@@ -686,22 +704,22 @@ fn rust_trait_impls_and_same_shaped_functions_share_lines() {
         &["Builder", "worker_threads", "max_blocking_threads", "on_thread_start", "fmt", "Item", "size_hint"],
     );
     views.signature_lines_contain(&[
-        "  24-33 pub fn {worker_threads, max_blocking_threads}(&mut self, val: usize) -> &mut Self",
+        " 24-33 pub fn {worker_threads, max_blocking_threads}(&mut self, val: usize) -> &mut Self",
         // A where clause over 40 characters is abridged; a short one stays.
-        "  36-43 #[cfg(…)] pub fn on_thread_start<F>(&mut self, f: F) -> &mut Self where …",
+        " 36-43 #[cfg(…)] pub fn on_thread_start<F>(&mut self, f: F) -> &mut Self where …",
         // `#[must_use]` and a doc alias say nothing about the API.
-        "  46-53 pub fn build<T>(&mut self) -> io::Result<T> where T: Default",
+        " 46-53 pub fn build<T>(&mut self) -> io::Result<T> where T: Default",
         "62-72 impl Iterator for Builder { type Item = Duration; next; size_hint }",
         "74 impl Default for Builder",
-        "  80-93 #[test] fn {builds_current_thread, sets_worker_threads, sets_blocking_threads}()",
-        "  95-97 fn helper() -> Builder",
+        " 80-93 #[test] fn {builds_current_thread, sets_worker_threads, sets_blocking_threads}()",
+        " 95-97 fn helper() -> Builder",
     ]);
     assert!(views.map.contains("56-60 impl fmt::Debug for Builder { fmt }\n"), "{}", views.map);
     // A conditional attribute that only inlines or documents says nothing either; one that derives
     // a trait is kept.
     views.signature_lines_contain(&[
-        "  102-106 pub fn event_interval(&mut self, ticks: u32) -> &mut Self",
-        "  108-112 #[cfg_attr(…)] pub fn enable_time(&mut self) -> &mut Self",
+        " 102-106 pub fn event_interval(&mut self, ticks: u32) -> &mut Self",
+        " 108-112 #[cfg_attr(…)] pub fn enable_time(&mut self) -> &mut Self",
     ]);
 }
 
@@ -731,14 +749,14 @@ fn typescript_members_without_implied_modifiers() {
     views.signature_lines_contain(&[
         "5-11 export interface ResponseEnvelope<TData, TError> { readonly status: number; data?: TData; \
          error?: TError; headers: Map<string, ReadonlyArray<…>> }",
-        "  10 retry(delayMs: number): Promise<ResponseEnvelope<TData, TError>>",
+        " 10 retry(delayMs: number): Promise<ResponseEnvelope<TData, TError>>",
         // Fields over 100 characters with their types are a large type: their names, optional
         // ones marked, on the type's line when it has nothing else.
         "14-24 export interface RequestOptions<TBody> { method?, headers?, body?, signal?, timeoutMs?, \
          retries?, onProgress?, parse?, cache? }",
         "26-49 export class HttpClient<TContext> extends EventEmitter { baseUrl, transport, timeoutMs, pending }",
-        "  33-36 constructor(baseUrl: string, public context: TContext, private readonly logger?: Logger)",
-        "  38-40 async request<TData>(path: string, init?: RequestInit): Promise<ResponseEnvelope<TData>>",
+        " 33-36 constructor(baseUrl: string, public context: TContext, private readonly logger?: Logger)",
+        " 38-40 async request<TData>(path: string, init?: RequestInit): Promise<ResponseEnvelope<TData>>",
     ]);
 }
 
@@ -749,7 +767,7 @@ fn go_same_shaped_functions_around_a_method() {
     let views =
         check("go/handlers.go", Language::Go, &["Page", "Render", "ErrNotFound", "ErrGone", "healthz", "livez"]);
     views.signature_lines_contain(&[
-        "  19-22 Render(w http.ResponseWriter) error",
+        " 19-22 Render(w http.ResponseWriter) error",
         "16 var ErrNotFound",
         "25 var ErrGone",
         "27-37 func {healthz, readyz, livez}(w http.ResponseWriter, r *http.Request)",
@@ -855,10 +873,10 @@ fn go_exported_fields_and_interface_methods() {
         "22-29 type Pod struct { metav1.TypeMeta; ObjectMeta; *sync.Mutex; Spec, Status string }",
         // Under its type a method is shown without the receiver the type line already names, and
         // without `func`, as the interface methods are.
-        "  43 Key() string",
+        " 43 Key() string",
     ]);
     // In the map a type's methods are their bare names.
-    assert!(views.map.contains("\n  43 Key\n"), "{}", views.map);
+    assert!(views.map.contains("\n 43 Key\n"), "{}", views.map);
 }
 
 #[test]
@@ -1007,7 +1025,7 @@ fn typescript_types_declared_inside_a_function() {
 #[test]
 fn typescript_long_type_alias_keeps_its_name_whole() {
     check("typescript/pipeable.ts", Language::TypeScript, &["Endpoint", "Request"])
-        .signature_lines_contain(&["  69-85 export type Request<Ep> = …"]);
+        .signature_lines_contain(&[" 69-85 export type Request<Ep> = …"]);
 }
 
 /// The outline of a text file under `tests/fixtures/text/`, compared with `<stem>.outline.txt`.

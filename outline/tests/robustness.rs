@@ -217,7 +217,7 @@ fn long_signatures_keep_name_and_parameters_and_cut_on_a_character_boundary() {
 fn crlf_line_endings() {
     let source = "class A:\r\n    def f(self):  # c\r\n        return 1\r\n\r\n\r\ndef g():\r\n    pass\r\n";
     let outline = outline(Language::Python, source);
-    assert_eq!(render_signatures(&outline), "1-3 class A\n  2-3 def f(self)\n6-7 def g()\n");
+    assert_eq!(render_signatures(&outline), "1-3 class A\n 2-3 def f(self)\n6-7 def g()\n");
     assert_eq!(
         aggressive(Language::Python, source),
         "class A:\n    def f(self):\n        return 1\ndef g():\n    pass\n"
