@@ -360,6 +360,7 @@ fn javascript_revealing_modules() {
             "h",
             "createThunk",
             "Queue",
+            "push",
         ],
     );
     let helpers = ["probe", "ok", "px", "wait", "env", "twice", "createThunk2", "thunk", "Queue2", "limit2"];
@@ -373,6 +374,8 @@ fn javascript_revealing_modules() {
         " 82-84 api.set = function (key, value)",
         "144-152 var createThunk",
     ]);
+    // The class a bundler's wrapper returns has its methods under the bound name.
+    assert!(views.signatures.contains("156-161 var Queue\n 158 push(item)\n"), "{}", views.signatures);
 }
 
 /// JavaScript annotated for Flow is read with TypeScript's grammar, which parses it whole: its

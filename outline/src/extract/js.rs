@@ -160,31 +160,36 @@ fn declarator(node: Node, source: &str) -> Option<Kind> {
 }
 
 /// The object literal of methods a declarator binds (`const api = { get(path) {…} }`), or gives
-/// the call it binds the result of (see [`defined_object`]), when it holds a function; or the
-/// body and returned value of a module it binds (see [`bound_module`]).
+/// the call it binds the result of (see [`defined_object`]), when it holds a function; or what a
+/// function it calls at once returns, when that is a module or a class.
+///
+/// A module is written before ES modules: the revealing-module pattern (`var Counter = (function
+/// () { function increment(step) {…} return { increment: increment, reset: function () {…} };
+/// })()`), an API built under a name (lz-string's `var LZString = { compress: function (input)
+/// {…} }; return LZString;`) or in an object it is given (Rollup's `var Vue = (function (exports)
+/// { function h(…) {…} … return exports; })({})`). What the body declares and the returned
+/// object's functions are the bound name's (the body and the returned value are the member
+/// lists); like a module wrapped in a function, its private helpers are listed. A function that
+/// returns a value computed, data, a function or a class of its own, or that is `async` or a
+/// generator, is not a module; nor is a binding with a type (its API is there).
+///
+/// A returned class (a bundler's `var Queue = (function () { class Queue2 { push(item) {…} }
+/// return Queue2; })()`) has its members under the bound name.
 fn bound_methods<'t>(declarator: Node<'t>, source: &str) -> Vec<Node<'t>> {
-    match defined_object(declarator.child_by_field_name("value")) {
-        Some(object) => vec![object],
-        None => bound_module(declarator, source).map_or_else(Vec::new, |(body, returned)| vec![body, returned]),
+    if let Some(object) = defined_object(declarator.child_by_field_name("value")) {
+        return vec![object];
     }
+    let Some(returned) = returned_at_once(declarator, source) else {
+        return Vec::new();
+    };
+    if is_module(&returned, source) {
+        return vec![returned.body, returned.returned];
+    }
+    let class = returned_definition(&returned, source).filter(|declared| declared.kind().contains("class"));
+    class.and_then(|class| class.child_by_field_name("body")).into_iter().collect()
 }
 
-/// The body of the function a declarator binds the result of calling at once, and what it
-/// returns, when that is a module written before ES modules: the revealing-module pattern (`var
-/// Counter = (function () { function increment(step) {…} return { increment: increment, reset:
-/// function () {…} }; })()`), an API built under a name (lz-string's `var LZString = { compress:
-/// function (input) {…} }; return LZString;`) or in an object it is given (Rollup's `var Vue =
-/// (function (exports) { function h(…) {…} … return exports; })({})`). What the body declares
-/// and the returned object's functions are the bound name's; like a module wrapped in a
-/// function, its private helpers are listed. A function that returns a value computed, data, a
-/// function or a class of its own, or that is `async` or a generator, is not a module; nor is a
-/// binding with a type (its API is there).
-fn bound_module<'t>(declarator: Node<'t>, source: &str) -> Option<(Node<'t>, Node<'t>)> {
-    let returned = returned_at_once(declarator, source).filter(|returned| is_module(returned, source))?;
-    Some((returned.body, returned.returned))
-}
-
-/// Whether what a function called at once returns makes it a module (see [`bound_module`]).
+/// Whether what a function called at once returns makes it a module (see [`bound_methods`]).
 fn is_module(at_once: &Returned, source: &str) -> bool {
     let Returned { call, function, returned, callables, objects, .. } = at_once;
     match returned.kind() {
@@ -200,34 +205,36 @@ fn is_module(at_once: &Returned, source: &str) -> bool {
 /// What a function called at once returns when that is a function or class it declares
 /// (redux-toolkit's bundled `var createAsyncThunk = (() => { function createAsyncThunk2(…) {…} …
 /// return createAsyncThunk2; })()`): the bound name is a function's (or a class's), though none
-/// is written after it. The name's last binding in the body decides (a value bound after the
-/// function is not one).
+/// is written after it.
 fn returned_declaration(at_once: &Returned, source: &str) -> Option<Kind> {
+    let declared = returned_definition(at_once, source)?;
+    Some(if declared.kind().contains("class") { Kind::Class } else { Kind::Function })
+}
+
+/// The function or class (declaration or value) a function called at once returns by name. The
+/// name's last binding in the body decides (a value bound after the function is not one).
+fn returned_definition<'t>(at_once: &Returned<'t, '_>, source: &str) -> Option<Node<'t>> {
     let name =
         Some(at_once.returned).filter(|returned| returned.kind() == "identifier").map(|n| node_text(n, source))?;
     let names = |node: Node| node.child_by_field_name("name").is_some_and(|named| node_text(named, source) == name);
     let mut cursor = at_once.body.walk();
-    let mut kind = None;
+    let mut declared = None;
     for statement in at_once.body.named_children(&mut cursor) {
         match statement.kind() {
-            "function_declaration" | "generator_function_declaration" if names(statement) => {
-                kind = Some(Kind::Function)
+            "function_declaration" | "generator_function_declaration" | "class_declaration" if names(statement) => {
+                declared = Some(statement)
             }
-            "class_declaration" if names(statement) => kind = Some(Kind::Class),
             "variable_declaration" | "lexical_declaration" => {
                 let mut declarators = statement.walk();
                 for declarator in statement.named_children(&mut declarators).filter(|d| names(*d)) {
-                    kind = match declarator.child_by_field_name("value").map(|value| assigned_value(value).kind()) {
-                        Some("class") => Some(Kind::Class),
-                        Some(value) if FUNCTION_VALUES.contains(&value) => Some(Kind::Function),
-                        _ => None,
-                    };
+                    let value = declarator.child_by_field_name("value").map(assigned_value);
+                    declared = value.filter(|value| value.kind() == "class" || FUNCTION_VALUES.contains(&value.kind()));
                 }
             }
             _ => {}
         }
     }
-    kind
+    declared
 }
 
 /// What a plain function called at once for a declarator's value returns by its last statement,
@@ -479,7 +486,7 @@ fn called_body<'t>(expression: Node<'t>, source: &str) -> Option<Node<'t>> {
 }
 
 /// Whether `statement` is at the module's own level: the file's, or that of a module wrapped in a
-/// function called at once (see [`invoked_body`]) or bound as one (see [`bound_module`]), however
+/// function called at once (see [`invoked_body`]) or bound as one (see [`bound_methods`]), however
 /// deep such wrappers nest.
 fn module_level(statement: Node, source: &str) -> bool {
     let Some(parent) = statement.parent() else {
@@ -501,8 +508,9 @@ fn module_level(statement: Node, source: &str) -> bool {
 }
 
 /// The body of the function a one-name declaration binds the result of calling at once. Only a
-/// [`bound_module`]'s body is ever walked, so this is enough to tell that a statement there is
-/// at the module's level, and cheap: it is asked for every statement.
+/// module's such body is walked for statements (see [`bound_methods`]; a returned class's body
+/// gives members), so this is enough to tell that a statement there is at the module's level,
+/// and cheap: it is asked for every statement.
 fn called_body_of(declaration: Node) -> Option<Node> {
     called_function(sole_declarator(declaration)?).map(|(_, _, body)| body)
 }
