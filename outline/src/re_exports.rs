@@ -1,52 +1,53 @@
 //! Runs of JavaScript/TypeScript re-exports, printed as one line each. A package's entry file is
 //! often nothing but re-exports, one a line, and a line each costs about ten tokens for a name or
-//! a module: the run's line keeps every name and every module and drops what they repeat.
+//! a module. A run's line keeps every name and which module each comes from, and drops only what
+//! they repeat:
 //!
-//! - `export { a } from './x'`, `export { b } from './y'` → `export { a, b } from './*'` (the
-//!   module when they share it);
+//! - `export { a } from './m'`, `export { b } from './m'` → `export { a, b } from './m'`;
+//! - `export { a } from './a.js'`, `export { b } from './b.js'` → `export { <name> } from
+//!   './<name>.js' for a, b` (each one name, its module's file name);
 //! - `export * from './a.js'`, `export * from './b.js'` → `export * from './{a, b}.js'`;
 //! - `export * as A from './A.js'`, `export * as B from './B.js'` → `export * as <name> from
 //!   './<name>.js' for A, B`.
+//!
+//! Re-exports of different modules that fit none of these keep their own lines.
 
 use crate::model::{Definition, Kind};
 
-/// The length of a run of at least two re-exports of one form from modules of one directory,
-/// and the line that stands for it.
+/// The length of a run of at least two re-exports that one of the forms above prints as one
+/// line, and that line.
 pub fn run(definitions: &[Definition]) -> Option<(usize, String)> {
     let first = ReExport::parse(definitions.first()?)?;
-    let run: Vec<ReExport> = definitions
-        .iter()
-        .map_while(|definition| ReExport::parse(definition).filter(|next| first.joins(next)))
-        .collect();
-    if run.len() < 2 {
-        return None;
-    }
+    let take = |joins: &dyn Fn(&ReExport) -> bool| -> Vec<ReExport> {
+        definitions.iter().map_while(|definition| ReExport::parse(definition).filter(joins)).collect()
+    };
     let quote = first.quote;
-    let line = match first.clause {
+    let (run, line) = match first.clause {
         Clause::Names(_) => {
-            let names: Vec<&str> = run.iter().filter_map(|export| export.clause.names()).collect();
-            let from = if run.iter().all(|export| export.module == first.module) {
-                first.module.to_string()
+            let one_module = take(&|next| next.clause.names().is_some() && next.module == first.module);
+            if one_module.len() >= 2 {
+                let names: Vec<&str> = one_module.iter().filter_map(|export| export.clause.names()).collect();
+                (one_module.len(), format!("export {{ {} }} from {quote}{}{quote}", names.join(", "), first.module))
             } else {
-                format!("{}/*", first.directory)
-            };
-            format!("export {{ {} }} from {quote}{from}{quote}", names.join(", "))
+                let run = take(&|next| first.templated_with(next));
+                let line = first.template("export { <name> }", &run)?;
+                (run.len(), line)
+            }
         }
         Clause::All => {
+            let run = take(&|next| first.same_place(next) && matches!(next.clause, Clause::All));
             let stems: Vec<&str> = run.iter().map(|export| export.stem).collect();
-            format!("export * from {quote}{}/{{{}}}{}{quote}", first.directory, stems.join(", "), first.extension)
+            let directory = first.directory?;
+            let line = format!("export * from {quote}{directory}/{{{}}}{}{quote}", stems.join(", "), first.extension);
+            (run.len(), line)
         }
-        Clause::Namespace => {
-            let stems: Vec<&str> = run.iter().map(|export| export.stem).collect();
-            format!(
-                "export * as <name> from {quote}{}/<name>{}{quote} for {}",
-                first.directory,
-                first.extension,
-                stems.join(", ")
-            )
+        Clause::Namespace(_) => {
+            let run = take(&|next| first.templated_with(next));
+            let line = first.template("export * as <name>", &run)?;
+            (run.len(), line)
         }
     };
-    Some((run.len(), line))
+    (run >= 2).then_some((run, line))
 }
 
 /// What a re-export takes from its module.
@@ -56,9 +57,8 @@ enum Clause<'d> {
     Names(&'d str),
     /// `*`.
     All,
-    /// `* as ns`, only where `ns` is the module's file name without its extension: a run of them
-    /// is one template.
-    Namespace,
+    /// `* as ns`.
+    Namespace(&'d str),
 }
 
 impl<'d> Clause<'d> {
@@ -68,17 +68,14 @@ impl<'d> Clause<'d> {
             _ => None,
         }
     }
-
-    fn same_form(self, other: Clause) -> bool {
-        std::mem::discriminant(&self) == std::mem::discriminant(&other)
-    }
 }
 
-/// `export <clause> from '<directory>/<stem><extension>'`.
+/// `export <clause> from '<module>'`, the module read as `<directory>/<stem><extension>`.
 struct ReExport<'d> {
     clause: Clause<'d>,
     module: &'d str,
-    directory: &'d str,
+    /// `None` for a module named without a `/` (a package: `'lodash'`).
+    directory: Option<&'d str>,
     stem: &'d str,
     extension: &'d str,
     quote: char,
@@ -89,10 +86,12 @@ impl<'d> ReExport<'d> {
         if definition.kind != Kind::Export {
             return None;
         }
-        let (clause, module) = definition.signature.strip_prefix("export ")?.split_once(" from ")?;
+        // The last ` from `: a name may be spelled `from` (`export { from } from './from'`).
+        let (clause, module) = definition.signature.strip_prefix("export ")?.rsplit_once(" from ")?;
         let quote = module.chars().next().filter(|quote| ['\'', '"'].contains(quote))?;
+        // Import attributes (`with { type: 'json' }`) leave no closing quote last: not joined.
         let module = module.strip_prefix(quote)?.strip_suffix(quote)?;
-        let (directory, file) = module.rsplit_once('/')?;
+        let (directory, file) = module.rsplit_once('/').map_or((None, module), |(dir, file)| (Some(dir), file));
         let (stem, extension) = match file.rfind('.') {
             Some(dot) if dot > 0 => file.split_at(dot),
             _ => (file, ""),
@@ -100,7 +99,7 @@ impl<'d> ReExport<'d> {
         let clause = if clause == "*" {
             Clause::All
         } else if let Some(name) = clause.strip_prefix("* as ") {
-            (name == stem).then_some(Clause::Namespace)?
+            Clause::Namespace(name)
         } else {
             // Without the trailing comma of a list written one name a line: runs are joined with `, `.
             Clause::Names(clause.strip_prefix('{')?.strip_suffix('}')?.trim().trim_end_matches(',').trim_end())
@@ -108,13 +107,115 @@ impl<'d> ReExport<'d> {
         Some(ReExport { clause, module, directory, stem, extension, quote })
     }
 
-    /// Whether `next` continues a run that `self` starts. Named re-exports need only share the
-    /// directory, since their line names it; the other forms print one extension and quote.
-    fn joins(&self, next: &ReExport) -> bool {
-        let same = self.clause.same_form(next.clause) && self.directory == next.directory;
-        match self.clause {
-            Clause::Names(_) => same,
-            Clause::All | Clause::Namespace => same && self.extension == next.extension && self.quote == next.quote,
-        }
+    /// Whether `other`'s module is in this one's directory, with its extension and quote: a line
+    /// that prints them once is true of both.
+    fn same_place(&self, other: &ReExport) -> bool {
+        self.directory.is_some()
+            && self.directory == other.directory
+            && self.extension == other.extension
+            && self.quote == other.quote
+    }
+
+    /// The one name a clause of this form takes, when it is its module's stem: `{ of }` from
+    /// `'./of'`, `* as Array` from `'./Array.js'`.
+    fn templated_name(&self) -> Option<&'d str> {
+        let name = match self.clause {
+            Clause::Names(names) => names,
+            Clause::Namespace(name) => name,
+            Clause::All => return None,
+        };
+        (name == self.stem).then_some(name)
+    }
+
+    fn templated_with(&self, next: &ReExport) -> bool {
+        let same_form = std::mem::discriminant(&self.clause) == std::mem::discriminant(&next.clause);
+        same_form && self.same_place(next) && self.templated_name().is_some() && next.templated_name().is_some()
+    }
+
+    /// `<head> from '<directory>/<name><extension>' for a, b`, naming each of `run`.
+    fn template(&self, head: &str, run: &[ReExport]) -> Option<String> {
+        let (quote, directory, extension) = (self.quote, self.directory?, self.extension);
+        let names: Vec<&str> = run.iter().filter_map(ReExport::templated_name).collect();
+        Some(format!("{head} from {quote}{directory}/<name>{extension}{quote} for {}", names.join(", ")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn exports(lines: &[&str]) -> Vec<Definition> {
+        let at = |line: usize| u32::try_from(line + 1).unwrap();
+        lines
+            .iter()
+            .enumerate()
+            .map(|(line, signature)| Definition {
+                kind: Kind::Export,
+                name: String::new(),
+                signature: signature.to_string(),
+                uncut: None,
+                start_line: at(line),
+                head_line: at(line),
+                end_line: at(line),
+                children: Vec::new(),
+            })
+            .collect()
+    }
+
+    fn line(lines: &[&str]) -> Option<(usize, String)> {
+        run(&exports(lines))
+    }
+
+    #[test]
+    fn names_from_one_module_share_its_line() {
+        let run = line(&["export { a } from './m'", "export { b as c, } from \"./m\"", "export { d } from './n'"]);
+        assert_eq!(run, Some((2, "export { a, b as c } from './m'".to_string())));
+    }
+
+    #[test]
+    fn names_from_modules_named_for_them_are_a_template() {
+        let run = line(&[
+            "export { of } from './internal/observable/of'",
+            "export { from } from './internal/observable/from'",
+            "export { defer } from './internal/observable/defer'",
+        ]);
+        let expected = "export { <name> } from './internal/observable/<name>' for of, from, defer";
+        assert_eq!(run, Some((3, expected.to_string())));
+    }
+
+    #[test]
+    fn names_from_other_modules_keep_their_lines() {
+        // Which module each name is from would be lost, and `default` twice says nothing.
+        assert_eq!(line(&["export { a } from './x/b'", "export { c } from './x/d'"]), None);
+        assert_eq!(line(&["export { default } from './y/A'", "export { default } from './y/B'"]), None);
+        // A template needs one extension: `./x/a` and `./x/b.js` are not `./x/<name>`.
+        assert_eq!(line(&["export { a } from './x/a'", "export { b } from './x/b.js'"]), None);
+    }
+
+    #[test]
+    fn modules_of_one_directory_are_braced() {
+        let run = line(&[
+            "export * from './commands/blur.js'",
+            "export * from './commands/foo.bar.js'",
+            "export * from './commands/sub/x.js'",
+        ]);
+        assert_eq!(run, Some((2, "export * from './commands/{blur, foo.bar}.js'".to_string())));
+        // Another quote, a package without a directory, attributes: not joined.
+        assert_eq!(line(&["export * from './a'", "export * from \"./b\""]), None);
+        assert_eq!(line(&["export * from 'lodash'", "export * from 'lodash'"]), None);
+        assert_eq!(line(&["export * from './a.json' with { type: 'json' }", "export * from './b.json'"]), None);
+    }
+
+    #[test]
+    fn namespaces_named_for_their_modules_are_a_template() {
+        let run = line(&[
+            "export * as Args from \"./Args.js\"",
+            "export * as from from \"./from.js\"",
+            "export * as Options from \"./internal/options.js\"",
+        ]);
+        assert_eq!(run, Some((2, "export * as <name> from \"./<name>.js\" for Args, from".to_string())));
+        assert_eq!(line(&["export * as Opts from './Options.js'", "export * as B from './B.js'"]), None);
+        // Forms do not mix: a template of namespaces takes no names.
+        assert_eq!(line(&["export * as A from './A'", "export { B } from './B'"]), None);
     }
 }

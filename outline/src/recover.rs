@@ -35,6 +35,12 @@
 //! for the bars and for the `...` before a `}`; neither is valid TypeScript, so no TypeScript
 //! that parsed is changed by it.
 //!
+//! Nor does it read import attributes on a re-export or import (`export * from './data.json'
+//! with { type: 'json' }`): the statement, and what follows on its line, is an error, and the
+//! re-export was missing from both views without a word. The copy writes spaces for ` with {…}`
+//! (or the older ` assert {…}`) after a quoted module on a line that starts with `export` or
+//! `import`; the definition's text, read from the original, keeps them.
+//!
 //! The copy's tree is used only when it has fewer unparsed tokens than the original's.
 
 use tree_sitter::Tree;
@@ -60,7 +66,9 @@ pub(crate) fn reparse(
         .flatten()
         .or(unescaped);
     let unmarked = flow_object_marks(separated.as_deref().unwrap_or(source));
-    let patched = unmarked.or(separated)?;
+    let patched = unmarked.or(separated);
+    let unattributed = import_attributes(patched.as_deref().unwrap_or(source));
+    let patched = unattributed.or(patched)?;
     let better = parse(&patched).ok()?;
     (error_lines(&better, source).len() < error_lines(tree, source).len()).then_some(better)
 }
@@ -118,6 +126,33 @@ fn flow_object_marks(source: &str) -> Option<String> {
     changed.then(|| String::from_utf8(bytes).expect("ASCII bytes replaced by ASCII bytes"))
 }
 
+/// `source` with spaces for the import attributes (` with { type: 'json' }`, ` assert {…}`) that
+/// follow a quoted module on a line starting with `export` or `import`, up to their `}` on that
+/// line; or `None` when there are none.
+fn import_attributes(source: &str) -> Option<String> {
+    let mut bytes = source.as_bytes().to_vec();
+    let mut changed = false;
+    let mut start = 0;
+    for line in source.split_inclusive('\n') {
+        let code = line.trim_start();
+        if code.starts_with("export ") || code.starts_with("import ") {
+            for keyword in [" with ", " assert "] {
+                let Some(at) = line.rfind(keyword) else { continue };
+                let before = line[..at].trim_end();
+                let braced = line[at + keyword.len()..].trim_start().starts_with('{');
+                let close = line[at..].find('}').map(|close| at + close);
+                if let Some(close) = close.filter(|_| braced && before.ends_with(['\'', '"'])) {
+                    bytes[start + at..=start + close].fill(b' ');
+                    changed = true;
+                }
+            }
+        }
+        start += line.len();
+    }
+    // Whole characters replaced by ASCII spaces: still UTF-8.
+    changed.then(|| String::from_utf8(bytes).expect("whole characters replaced by ASCII spaces"))
+}
+
 /// `source` with `__` for every escaped backtick (`\``, not `\\``), or `None` when there is none.
 fn unescape_backticks(source: &str) -> Option<String> {
     let mut bytes = source.as_bytes().to_vec();
@@ -170,6 +205,20 @@ mod tests {
         assert_eq!(patched.len(), source.len());
         // A spread, a rest parameter and a logical or are not marks.
         assert_eq!(flow_object_marks("const a = { ...b, c };\nf(...args)\nx = y || z\n"), None);
+    }
+
+    #[test]
+    fn import_attributes_become_spaces() {
+        let source = "export * from './g.json' with { type: 'json' };\nimport d from \"./d.json\" assert { type: \"json\" }\n\
+                      const with_ = { with: 1 }\nexport { x } from './x' // with {\n";
+        let patched = import_attributes(source).unwrap();
+        let blank = |text: &str| " ".repeat(text.len());
+        let expected = source
+            .replace(" with { type: 'json' }", &blank(" with { type: 'json' }"))
+            .replace(" assert { type: \"json\" }", &blank(" assert { type: \"json\" }"));
+        assert_eq!(patched, expected);
+        assert_eq!(patched.len(), source.len());
+        assert_eq!(import_attributes("export const a = { b: 1 } // with { c }\n"), None);
     }
 
     #[test]

@@ -172,4 +172,37 @@ var origin = (function () {
   return here;
 })();
 
-module.exports = { ShoppingCart, Logger, Codec, Store, Lib, theme, ready, config, doubled, createThunk, Queue, limit, startedAt, origin };
+// A class it returns as written, with its getters, static fields and methods (a private field is
+// not API).
+var Channel = (function () {
+  var opened = 0;
+  return class {
+    static capacity = 8;
+    #buffer = [];
+    get size() {
+      return this.#buffer.length;
+    }
+    send(message) {
+      opened++;
+      this.#buffer.push(message);
+    }
+    #flush() {}
+  };
+})();
+
+// A binding runs after every function declaration is hoisted: the name ends up the class.
+var Parser = (function () {
+  var Parser2 = class {
+    parse(text) {}
+  };
+  function Parser2() {}
+  return Parser2;
+})();
+
+// Nor does an async function's class make a name a class: it is a promise.
+var pending = (async function () {
+  class Later {}
+  return Later;
+})();
+
+module.exports = { ShoppingCart, Logger, Codec, Store, Lib, theme, ready, config, doubled, createThunk, Queue, limit, startedAt, origin, Channel, Parser, pending };

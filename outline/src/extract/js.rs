@@ -211,30 +211,36 @@ fn returned_declaration(at_once: &Returned, source: &str) -> Option<Kind> {
     Some(if declared.kind().contains("class") { Kind::Class } else { Kind::Function })
 }
 
-/// The function or class (declaration or value) a function called at once returns by name. The
-/// name's last binding in the body decides (a value bound after the function is not one).
+/// The function or class a function called at once returns: written in its `return`, or named
+/// there and declared or bound in the body. As at run time, the name's last binding in the body
+/// decides, and a function declaration, hoisted, only when nothing else binds the name (a value
+/// bound after or before such a function is not one).
 fn returned_definition<'t>(at_once: &Returned<'t, '_>, source: &str) -> Option<Node<'t>> {
-    let name =
-        Some(at_once.returned).filter(|returned| returned.kind() == "identifier").map(|n| node_text(n, source))?;
+    let returned = at_once.returned;
+    let definition = |node: Node| node.kind() == "class" || FUNCTION_VALUES.contains(&node.kind());
+    if definition(returned) {
+        return Some(returned);
+    }
+    let name = Some(returned).filter(|returned| returned.kind() == "identifier").map(|n| node_text(n, source))?;
     let names = |node: Node| node.child_by_field_name("name").is_some_and(|named| node_text(named, source) == name);
     let mut cursor = at_once.body.walk();
-    let mut declared = None;
+    let (mut hoisted, mut bound) = (None, None);
     for statement in at_once.body.named_children(&mut cursor) {
         match statement.kind() {
-            "function_declaration" | "generator_function_declaration" | "class_declaration" if names(statement) => {
-                declared = Some(statement)
-            }
+            "function_declaration" | "generator_function_declaration" if names(statement) => hoisted = Some(statement),
+            "class_declaration" | "abstract_class_declaration" if names(statement) => bound = Some(Some(statement)),
             "variable_declaration" | "lexical_declaration" => {
                 let mut declarators = statement.walk();
                 for declarator in statement.named_children(&mut declarators).filter(|d| names(*d)) {
-                    let value = declarator.child_by_field_name("value").map(assigned_value);
-                    declared = value.filter(|value| value.kind() == "class" || FUNCTION_VALUES.contains(&value.kind()));
+                    if let Some(value) = declarator.child_by_field_name("value").map(assigned_value) {
+                        bound = Some(Some(value).filter(|value| definition(*value)));
+                    }
                 }
             }
             _ => {}
         }
     }
-    declared
+    bound.unwrap_or(hoisted)
 }
 
 /// What a plain function called at once for a declarator's value returns by its last statement,
