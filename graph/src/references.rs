@@ -477,12 +477,29 @@ fn declaring_type(base: Node, defs: &[Def]) -> Option<u32> {
         );
         if declares {
             let line = current.start_position().row as u32 + 1;
-            let index = defs.iter().position(|d| d.line == line && d.is_type())?;
-            return Some(index as u32);
+            if let Some(index) = defs.iter().position(|d| d.line == line && d.is_type()) {
+                return Some(index as u32);
+            }
+            let javascript_class =
+                matches!(current.kind(), "class_declaration" | "abstract_class_declaration" | "class");
+            return javascript_class.then(|| returned_class_owner(line, defs)).flatten();
         }
         node = current.parent();
     }
     None
+}
+
+/// The definition a JavaScript/TypeScript class on `line` that is not listed itself belongs to:
+/// the name a function called at once binds it to (`var Model = (function () { return class
+/// extends Store {…} })()` is listed as `Model`, lines before the class), when that is the
+/// innermost definition around it and a type. A class made inside a function or method is none.
+fn returned_class_owner(line: u32, defs: &[Def]) -> Option<u32> {
+    let (index, innermost) = defs
+        .iter()
+        .enumerate()
+        .filter(|(_, def)| def.start_line <= line && line <= def.end_line)
+        .max_by_key(|(_, def)| (def.start_line, std::cmp::Reverse(def.end_line)))?;
+    innermost.is_type().then_some(index as u32)
 }
 
 /// For the name of a callback's parameter: the callback's position among the call's arguments and

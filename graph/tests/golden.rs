@@ -287,6 +287,12 @@ fn javascript_calls() {
     // The functions of an object bound to a name are its methods (`Text.trim`), not free functions.
     assert_eq!(callers(&graph, "Text.trim", None), ["src/text.js:6 Text::shout [likely]"]);
     assert_eq!(callers(&graph, "Text.shout", None), ["src/text.js:11 label [likely]"]);
+    // A class a function called at once returns is the bound name's, and so is its base: what it
+    // inherits is called on the name's instances.
+    assert_eq!(
+        callers(&graph, "Store.load", None),
+        ["src/model.js:7 Model::own [exact]", "src/model.js:19 run [exact]", "src/model.js:20 run [likely]"]
+    );
 }
 
 #[test]
