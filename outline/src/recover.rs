@@ -37,9 +37,12 @@
 //!
 //! Nor does it read import attributes on a re-export or import (`export * from './data.json'
 //! with { type: 'json' }`): the statement, and what follows on its line, is an error, and the
-//! re-export was missing from both views without a word. The copy writes spaces for ` with {…}`
-//! (or the older ` assert {…}`) after a quoted module on a line that starts with `export` or
-//! `import`; the definition's text, read from the original, keeps them.
+//! re-export was missing from both views without a word. The copy writes spaces for `with {…}`
+//! (or the older `assert {…}`) after a module (`from '…'`, or `import '…'`), wherever the
+//! statement's lines break, and a `;` for its closing brace: the statement then ends there, so
+//! the definition's text, read from the original, keeps the attributes. JavaScript gets this
+//! copy by way of TypeScript's grammar (see [`crate::parse::as_written`]), so such a file's
+//! outline is TypeScript's.
 //!
 //! The copy's tree is used only when it has fewer unparsed tokens than the original's.
 
@@ -126,31 +129,66 @@ fn flow_object_marks(source: &str) -> Option<String> {
     changed.then(|| String::from_utf8(bytes).expect("ASCII bytes replaced by ASCII bytes"))
 }
 
-/// `source` with spaces for the import attributes (` with { type: 'json' }`, ` assert {…}`) that
-/// follow a quoted module on a line starting with `export` or `import`, up to their `}` on that
-/// line; or `None` when there are none.
+/// `source` with the import attributes after each module (`from './a.json' with { type: 'json'
+/// }`, `import './b.css' assert {…}`) written as spaces (line breaks kept) and a `;` in place of
+/// their `}`, or `None` when there are none.
 fn import_attributes(source: &str) -> Option<String> {
     let mut bytes = source.as_bytes().to_vec();
     let mut changed = false;
-    let mut start = 0;
-    for line in source.split_inclusive('\n') {
-        let code = line.trim_start();
-        if code.starts_with("export ") || code.starts_with("import ") {
-            for keyword in [" with ", " assert "] {
-                let Some(at) = line.rfind(keyword) else { continue };
-                let before = line[..at].trim_end();
-                let braced = line[at + keyword.len()..].trim_start().starts_with('{');
-                let close = line[at..].find('}').map(|close| at + close);
-                if let Some(close) = close.filter(|_| braced && before.ends_with(['\'', '"'])) {
-                    bytes[start + at..=start + close].fill(b' ');
-                    changed = true;
-                }
+    for keyword in ["with", "assert"] {
+        for (at, _) in source.match_indices(keyword) {
+            let after = &source[at + keyword.len()..];
+            let opens =
+                after.trim_start().starts_with('{') && after.starts_with(|c: char| c.is_whitespace() || c == '{');
+            if !opens || !after_module(&source[..at]) {
+                continue;
+            }
+            let open = at + keyword.len() + after.find('{').unwrap_or_default();
+            if let Some(close) = closing_brace(source, open) {
+                // Line breaks stay: every line keeps its number.
+                bytes[at..close].iter_mut().filter(|b| !matches!(b, b'\n' | b'\r')).for_each(|b| *b = b' ');
+                bytes[close] = b';';
+                changed = true;
             }
         }
-        start += line.len();
     }
-    // Whole characters replaced by ASCII spaces: still UTF-8.
-    changed.then(|| String::from_utf8(bytes).expect("whole characters replaced by ASCII spaces"))
+    // Whole characters replaced by ASCII: still UTF-8.
+    changed.then(|| String::from_utf8(bytes).expect("whole characters replaced by ASCII"))
+}
+
+/// Whether `before` ends with a module an import or re-export names: a quoted string after
+/// `from` or `import`, and whitespace.
+fn after_module(before: &str) -> bool {
+    let before = before.trim_end();
+    let Some(quote) = before.chars().last().filter(|quote| ['\'', '"'].contains(quote)) else {
+        return false;
+    };
+    let inner = &before[..before.len() - 1];
+    let Some(open) = inner.rfind(quote) else {
+        return false;
+    };
+    let keyword = inner[..open].trim_end();
+    let word = |word: &str| {
+        keyword
+            .strip_suffix(word)
+            .is_some_and(|rest| !rest.ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$'))
+    };
+    !before[open + 1..].contains('\n') && (word("from") || word("import"))
+}
+
+/// The offset of the `}` closing the brace at `open`, past quoted strings; attributes do not nest.
+fn closing_brace(source: &str, open: usize) -> Option<usize> {
+    let mut quote = None;
+    for (offset, c) in source[open + 1..].char_indices() {
+        match (quote, c) {
+            (None, '\'' | '"') => quote = Some(c),
+            (Some(open_quote), _) if c == open_quote => quote = None,
+            (None, '}') => return Some(open + 1 + offset),
+            (None, '{') => return None,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// `source` with `__` for every escaped backtick (`\``, not `\\``), or `None` when there is none.
@@ -208,17 +246,22 @@ mod tests {
     }
 
     #[test]
-    fn import_attributes_become_spaces() {
-        let source = "export * from './g.json' with { type: 'json' };\nimport d from \"./d.json\" assert { type: \"json\" }\n\
-                      const with_ = { with: 1 }\nexport { x } from './x' // with {\n";
-        let patched = import_attributes(source).unwrap();
-        let blank = |text: &str| " ".repeat(text.len());
+    fn import_attributes_become_spaces_and_an_end() {
+        // Each attribute list, `}` included, becomes as many spaces with a `;` last.
+        let blank = |text: &str| format!("{};", " ".repeat(text.len() - 1));
+        let source = "export * from './g.json' with { type: 'json' };\nimport d from \"./d.json\" assert { type: \"}\" }\n\
+                      export {\n  c,\n} from \"./y.json\" with {\n  type: \"json\"\n}\nimport './s.css' with {type:'css'}\n";
         let expected = source
-            .replace(" with { type: 'json' }", &blank(" with { type: 'json' }"))
-            .replace(" assert { type: \"json\" }", &blank(" assert { type: \"json\" }"));
-        assert_eq!(patched, expected);
+            .replace("with { type: 'json' }", &blank("with { type: 'json' }"))
+            .replace("assert { type: \"}\" }", &blank("assert { type: \"}\" }"))
+            .replace("with {\n  type: \"json\"\n}", &format!("{}\n{}\n;", " ".repeat(6), " ".repeat(14)))
+            .replace("with {type:'css'}", &blank("with {type:'css'}"));
+        let patched = import_attributes(source).unwrap();
+        assert_eq!(patched.replace('\n', "|"), expected.replace('\n', "|"));
         assert_eq!(patched.len(), source.len());
-        assert_eq!(import_attributes("export const a = { b: 1 } // with { c }\n"), None);
+        // Not after a module: a string or a comment that holds the words is left as it is.
+        assert_eq!(import_attributes("export const m = \"x\" + ' with {'; function f() {}\n"), None);
+        assert_eq!(import_attributes("export const a = { b: 1 } // with { c }\nconst w = 'a' with {}\n"), None);
     }
 
     #[test]

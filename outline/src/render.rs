@@ -41,9 +41,9 @@ pub fn render_signatures(outline: &Outline) -> String {
     out
 }
 
-/// Consecutive re-exports of one form from modules of one directory share a line in both views,
-/// where it keeps which module each name is from (see [`re_exports`]): `16-18 export * from
-/// './internal/{of, from, defer}'`.
+/// Consecutive re-exports of one module, or of one form from modules of one directory, share a
+/// line in both views, where it keeps which module each name is from (see [`re_exports`]):
+/// `16-18 export * from './internal/{of, from, defer}'`.
 ///
 /// Structure: an `imports` line naming each module the file imports from once (the names taken
 /// are in the lines it spans), then definitions by kind and name, nested by owner:

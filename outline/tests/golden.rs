@@ -390,22 +390,37 @@ fn javascript_revealing_modules() {
 }
 
 /// Re-exports and imports with import attributes, which the grammars do not read, are outlined
-/// as written (they were an error, and the re-exports were missing without a word).
+/// as written (they were an error, and the re-exports were missing without a word): with or
+/// without a `;`, over several lines, two on a line; and a run never joins them with others.
 #[test]
 fn re_exports_with_import_attributes() {
     let source = "import config from './config.json' with { type: 'json' };\n\
-                  export * from './schema.json' with { type: 'json' };\n\
-                  export { version } from './package.json' assert { type: 'json' };\nexport const y = config.y;\n";
+                  export * from './schema.json' with { type: 'json' }\n\
+                  export * from './plain.json'\n\
+                  export { version } from './package.json' assert { type: 'json' };\n\
+                  export {\n  c,\n  d,\n} from \"./y.json\" with {\n  type: \"json\"\n}\n\
+                  export * from './f.json' with { type: '}' }; export * from './g.json' with { type: 'json' };\n\
+                  export const y = config.y;\n";
     for language in [Language::TypeScript, Language::JavaScript] {
         let outline = outline(language, source);
+        assert_eq!(outline.unparsed, [], "{language:?}");
         assert_eq!(
             render_signatures(&outline),
             "2 export * from './schema.json' with { type: 'json' }\n\
-             3 export { version } from './package.json' assert { type: 'json' }\n4 export const y = config.y\n",
+             3 export * from './plain.json'\n\
+             4 export { version } from './package.json' assert { type: 'json' }\n\
+             5-10 export { c, d } from \"./y.json\" with { type: \"json\" }\n\
+             11 export * from './f.json' with { type: '}' }\n\
+             11 export * from './g.json' with { type: 'json' }\n\
+             12 export const y = config.y\n",
             "{language:?}"
         );
         assert!(render_map(&outline).starts_with("imports 1: ./config.json\n"), "{}", render_map(&outline));
     }
+    // Words that only look like attributes are left alone: `f` and `g` stay definitions.
+    let source = "export const m = \"x\" + ' with {'; export function f() { return 1 }\nexport function g() {}\n";
+    let text = render_signatures(&outline(Language::TypeScript, source));
+    assert_eq!(text, "1 export const m = \"x\" + ' with {'\n1 export function f()\n2 export function g()\n");
 }
 
 /// TypeScript's abstract class, returned by a function called at once, is the bound name's too.

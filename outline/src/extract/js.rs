@@ -202,10 +202,10 @@ fn is_module(at_once: &Returned, source: &str) -> bool {
     }
 }
 
-/// What a function called at once returns when that is a function or class it declares
-/// (redux-toolkit's bundled `var createAsyncThunk = (() => { function createAsyncThunk2(…) {…} …
-/// return createAsyncThunk2; })()`): the bound name is a function's (or a class's), though none
-/// is written after it.
+/// What a function called at once returns when that is a function or class it declares or
+/// writes in its `return` (see [`returned_definition`]; redux-toolkit's bundled `var
+/// createAsyncThunk = (() => { function createAsyncThunk2(…) {…} … return createAsyncThunk2;
+/// })()`): the bound name is a function's (or a class's), though none is written after it.
 fn returned_declaration(at_once: &Returned, source: &str) -> Option<Kind> {
     let declared = returned_definition(at_once, source)?;
     Some(if declared.kind().contains("class") { Kind::Class } else { Kind::Function })
