@@ -371,7 +371,7 @@ fn javascript_revealing_modules() {
     );
     let helpers = ["probe", "ok", "px", "wait", "env", "twice", "createThunk2", "thunk", "Queue2", "limit2"];
     views.hides(&["items", "TAX_RATE", "cache", "startedAt", "here", "origin", "doubled", "limit", "#buffer"]);
-    views.hides(&["opened", "pending", "Later", "Parser2"]);
+    views.hides(&["opened", "pending", "Later", "Parser2", "parser", "parse2"]);
     views.hides(&helpers);
     views.signature_lines_contain(&[
         "5-42 var ShoppingCart",

@@ -205,4 +205,11 @@ var pending = (async function () {
   return Later;
 })();
 
-module.exports = { ShoppingCart, Logger, Codec, Store, Lib, theme, ready, config, doubled, createThunk, Queue, limit, startedAt, origin, Channel, Parser, pending };
+// Nor does one whose function is replaced by what a call gives.
+var parser = (function () {
+  function parse2(text) {}
+  parse2 = wrap(parse2);
+  return parse2;
+})();
+
+module.exports = { ShoppingCart, Logger, Codec, Store, Lib, theme, ready, config, doubled, createThunk, Queue, limit, startedAt, origin, Channel, Parser, pending, parser };

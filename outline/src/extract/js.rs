@@ -237,6 +237,18 @@ fn returned_definition<'t>(at_once: &Returned<'t, '_>, source: &str) -> Option<N
                     }
                 }
             }
+            // `parse2 = wrap(parse2)`: what the name holds from there on.
+            "expression_statement" => {
+                let assignment = statement.named_child(0).filter(|node| node.kind() == "assignment_expression");
+                let assigns = |assignment: &Node| {
+                    assignment
+                        .child_by_field_name("left")
+                        .is_some_and(|left| left.kind() == "identifier" && node_text(left, source) == name)
+                };
+                if let Some(value) = assignment.filter(assigns).and_then(|a| a.child_by_field_name("right")) {
+                    bound = Some(Some(assigned_value(value)).filter(|value| definition(*value)));
+                }
+            }
             _ => {}
         }
     }
