@@ -35,7 +35,9 @@ pub fn run(definitions: &[Definition]) -> Option<(usize, String)> {
             }
         }
         Clause::All => {
-            let run = take(&|next| first.same_place(next) && matches!(next.clause, Clause::All));
+            // A stem holding a brace or a comma would read as more modules, or fewer.
+            let plain = |export: &ReExport| !export.stem.contains(['{', '}', ',']);
+            let run = take(&|next| first.same_place(next) && matches!(next.clause, Clause::All) && plain(next));
             let stems: Vec<&str> = run.iter().map(|export| export.stem).collect();
             let directory = first.directory?;
             let line = format!("export * from {quote}{directory}/{{{}}}{}{quote}", stems.join(", "), first.extension);
@@ -204,6 +206,8 @@ mod tests {
         assert_eq!(line(&["export * from './a'", "export * from \"./b\""]), None);
         assert_eq!(line(&["export * from 'lodash'", "export * from 'lodash'"]), None);
         assert_eq!(line(&["export * from './a.json' with { type: 'json' }", "export * from './b.json'"]), None);
+        assert_eq!(line(&["export * from './{x}.js'", "export * from './y.js'"]), None);
+        assert_eq!(line(&["export * from './y.js'", "export * from './p, q.js'"]), None);
     }
 
     #[test]
