@@ -38,8 +38,9 @@
 //! Nor does it read import attributes on a re-export or import (`export * from './data.json'
 //! with { type: 'json' }`): the statement, and what follows on its line, is an error, and the
 //! re-export was missing from both views without a word. The copy writes spaces for `with {…}`
-//! (or the older `assert {…}`) after a module (`from '…'`, or `import '…'`), wherever the
-//! statement's lines break, and a `;` for its closing brace: the statement then ends there, so
+//! (or the older `assert {…}`) after a module (`from '…'`, or `import '…'`) where the grammar
+//! failed on it (an import's it reads; in a string, a template or a comment the words are text),
+//! wherever the statement's lines break, and a `;` for its closing brace: the statement then ends there, so
 //! the definition's text, read from the original, keeps the attributes. JavaScript gets this
 //! copy by way of TypeScript's grammar (see [`crate::parse::as_written`]), so such a file's
 //! outline is TypeScript's.
@@ -70,7 +71,7 @@ pub(crate) fn reparse(
         .or(unescaped);
     let unmarked = flow_object_marks(separated.as_deref().unwrap_or(source));
     let patched = unmarked.or(separated);
-    let unattributed = import_attributes(patched.as_deref().unwrap_or(source));
+    let unattributed = import_attributes(patched.as_deref().unwrap_or(source), tree);
     let patched = unattributed.or(patched)?;
     let better = parse(&patched).ok()?;
     (error_lines(&better, source).len() < error_lines(tree, source).len()).then_some(better)
@@ -131,8 +132,10 @@ fn flow_object_marks(source: &str) -> Option<String> {
 
 /// `source` with the import attributes after each module (`from './a.json' with { type: 'json'
 /// }`, `import './b.css' assert {…}`) written as spaces (line breaks kept) and a `;` in place of
-/// their `}`, or `None` when there are none.
-fn import_attributes(source: &str) -> Option<String> {
+/// their `}`, or `None` when there are none. Only a keyword that `tree` (the original's) could not
+/// parse counts: the same words in a string, a template, a comment or a regular expression were
+/// read as such, and blanking from there would swallow the code up to the next `}`.
+fn import_attributes(source: &str, tree: &Tree) -> Option<String> {
     let mut bytes = source.as_bytes().to_vec();
     let mut changed = false;
     for keyword in ["with", "assert"] {
@@ -140,7 +143,7 @@ fn import_attributes(source: &str) -> Option<String> {
             let after = &source[at + keyword.len()..];
             let opens =
                 after.trim_start().starts_with('{') && after.starts_with(|c: char| c.is_whitespace() || c == '{');
-            if !opens || !after_module(&source[..at]) {
+            if !opens || !after_module(&source[..at]) || !unparsed(tree, at..at + keyword.len()) {
                 continue;
             }
             let open = at + keyword.len() + after.find('{').unwrap_or_default();
@@ -176,17 +179,36 @@ fn after_module(before: &str) -> bool {
     !before[open + 1..].contains('\n') && (word("from") || word("import"))
 }
 
-/// The offset of the `}` closing the brace at `open`, past quoted strings; attributes do not nest.
-fn closing_brace(source: &str, open: usize) -> Option<usize> {
-    let mut quote = None;
-    for (offset, c) in source[open + 1..].char_indices() {
-        match (quote, c) {
-            (None, '\'' | '"') => quote = Some(c),
-            (Some(open_quote), _) if c == open_quote => quote = None,
-            (None, '}') => return Some(open + 1 + offset),
-            (None, '{') => return None,
-            _ => {}
+/// Whether the text at `range` is inside an error of `tree`.
+fn unparsed(tree: &Tree, range: std::ops::Range<usize>) -> bool {
+    let mut node = tree.root_node().descendant_for_byte_range(range.start, range.end);
+    while let Some(current) = node {
+        if current.is_error() {
+            return true;
         }
+        node = current.parent();
+    }
+    false
+}
+
+/// The offset of the `}` closing the brace at `open`, past quoted strings and comments; attributes
+/// do not nest, and a string does not run past its line.
+fn closing_brace(source: &str, open: usize) -> Option<usize> {
+    let bytes = source.as_bytes();
+    let from = |at: usize, what: &[u8]| bytes[at..].windows(what.len()).position(|w| w == what).map(|p| at + p);
+    let mut at = open + 1;
+    while let Some(&byte) = bytes.get(at) {
+        at = match byte {
+            b'\'' | b'"' => {
+                let end = at + 1 + bytes[at + 1..].iter().position(|&b| b == byte || b == b'\n')?;
+                (bytes[end] == byte).then_some(end)?
+            }
+            b'/' if bytes.get(at + 1) == Some(&b'/') => from(at, b"\n")?,
+            b'/' if bytes.get(at + 1) == Some(&b'*') => from(at + 2, b"*/")? + 1,
+            b'}' => return Some(at),
+            b'{' => return None,
+            _ => at,
+        } + 1;
     }
     None
 }
@@ -245,23 +267,46 @@ mod tests {
         assert_eq!(flow_object_marks("const a = { ...b, c };\nf(...args)\nx = y || z\n"), None);
     }
 
+    fn typescript(source: &str) -> Tree {
+        let mut parser = tree_sitter::Parser::new();
+        parser.set_language(&tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into()).unwrap();
+        parser.parse(source, None).unwrap()
+    }
+
     #[test]
     fn import_attributes_become_spaces_and_an_end() {
-        // Each attribute list, `}` included, becomes as many spaces with a `;` last.
+        // Each attribute list of a re-export, `}` included, becomes as many spaces with a `;` last;
+        // an import's, which the grammar reads, stays.
         let blank = |text: &str| format!("{};", " ".repeat(text.len() - 1));
-        let source = "export * from './g.json' with { type: 'json' };\nimport d from \"./d.json\" assert { type: \"}\" }\n\
-                      export {\n  c,\n} from \"./y.json\" with {\n  type: \"json\"\n}\nimport './s.css' with {type:'css'}\n";
+        let source = "export * from './g.json' with { type: '}' };\nimport d from \"./d.json\" assert { type: \"json\" }\n\
+                      export {\n  c,\n} from \"./y.json\" with {\n  type: \"json\"\n}\nexport * from './s.css' with {type:'css'}\n";
         let expected = source
-            .replace("with { type: 'json' }", &blank("with { type: 'json' }"))
-            .replace("assert { type: \"}\" }", &blank("assert { type: \"}\" }"))
+            .replace("with { type: '}' }", &blank("with { type: '}' }"))
             .replace("with {\n  type: \"json\"\n}", &format!("{}\n{}\n;", " ".repeat(6), " ".repeat(14)))
             .replace("with {type:'css'}", &blank("with {type:'css'}"));
-        let patched = import_attributes(source).unwrap();
+        let patched = import_attributes(source, &typescript(source)).unwrap();
         assert_eq!(patched.replace('\n', "|"), expected.replace('\n', "|"));
         assert_eq!(patched.len(), source.len());
-        // Not after a module: a string or a comment that holds the words is left as it is.
-        assert_eq!(import_attributes("export const m = \"x\" + ' with {'; function f() {}\n"), None);
-        assert_eq!(import_attributes("export const a = { b: 1 } // with { c }\nconst w = 'a' with {}\n"), None);
+        // Words the grammar read as a string, a template, a comment: left as they are, though a
+        // real attribute list elsewhere makes the file one with errors.
+        let real = "export * from './g.json' with { type: 'json' };\n";
+        for text in [
+            "export const m = \"x\" + ' with {'; function f() {}\n",
+            "const open = `import data from './x.json' with {`;\nexport const hidden = 1;\nconst close = `}`;\n",
+            "class A {\n  m() {\n    return 1 // like import 'b' with {\n  }\n  n() {}\n}\n",
+        ] {
+            let source = format!("{real}{text}");
+            let patched = import_attributes(&source, &typescript(&source)).unwrap();
+            assert_eq!(&patched[real.len()..], text);
+        }
+        // A comment inside the list, with a quote or a brace in it, is skipped.
+        let source = "export * from './d.json' with { // don't inline\n  type: 'json' /* } */ };\n";
+        let patched = import_attributes(source, &typescript(source)).unwrap();
+        let (at, close) = (source.find("with").unwrap(), source.rfind('}').unwrap());
+        let mut expected = source.as_bytes().to_vec();
+        expected[at..close].iter_mut().filter(|b| **b != b'\n').for_each(|b| *b = b' ');
+        expected[close] = b';';
+        assert_eq!(patched.as_bytes(), expected);
     }
 
     #[test]

@@ -417,10 +417,25 @@ fn re_exports_with_import_attributes() {
         );
         assert!(render_map(&outline).starts_with("imports 1: ./config.json\n"), "{}", render_map(&outline));
     }
-    // Words that only look like attributes are left alone: `f` and `g` stay definitions.
-    let source = "export const m = \"x\" + ' with {'; export function f() { return 1 }\nexport function g() {}\n";
-    let text = render_signatures(&outline(Language::TypeScript, source));
-    assert_eq!(text, "1 export const m = \"x\" + ' with {'\n1 export function f()\n2 export function g()\n");
+    // Nor does a run join them with others in the map.
+    let map = render_map(&outline(Language::TypeScript, source));
+    assert!(
+        map.contains("\n2 export * from './schema.json' with { type: 'json' }\n3 export * from './plain.json'\n"),
+        "{map}"
+    );
+    // Words that only look like attributes, in a string, a template or a comment, are left alone
+    // in a file the copy is made for: every definition stays.
+    let source = "export * from './data.json' with { type: 'json' };\n\
+                  export const m = \"x\" + ' with {'; export function f() { return 1 }\n\
+                  const open = `import data from './x.json' with {`;\nexport const hidden = 1;\nconst close = `}`;\n\
+                  export class A {\n  m() {\n    return 1 // like import 'b' with {\n  }\n  n() {}\n}\n";
+    let outline = outline(Language::TypeScript, source);
+    assert_eq!(outline.unparsed, []);
+    assert_eq!(
+        render_map(&outline),
+        "1 export * from './data.json' with { type: 'json' }\n2 const m\n2 fn f\n3 const open\n4 const hidden\n\
+         5 const close\n6-11 class A\n 7-10 {m, n}\n"
+    );
 }
 
 /// TypeScript's abstract class, returned by a function called at once, is the bound name's too.
