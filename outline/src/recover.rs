@@ -143,7 +143,7 @@ fn import_attributes(source: &str, tree: &Tree) -> Option<String> {
             let after = &source[at + keyword.len()..];
             let opens =
                 after.trim_start().starts_with('{') && after.starts_with(|c: char| c.is_whitespace() || c == '{');
-            if !opens || !after_module(&source[..at]) || !unparsed(tree, at..at + keyword.len()) {
+            if !opens || !after_module(&source[..at]) || !inside_error(tree, at..at + keyword.len()) {
                 continue;
             }
             let open = at + keyword.len() + after.find('{').unwrap_or_default();
@@ -180,7 +180,7 @@ fn after_module(before: &str) -> bool {
 }
 
 /// Whether the text at `range` is inside an error of `tree`.
-fn unparsed(tree: &Tree, range: std::ops::Range<usize>) -> bool {
+fn inside_error(tree: &Tree, range: std::ops::Range<usize>) -> bool {
     let mut node = tree.root_node().descendant_for_byte_range(range.start, range.end);
     while let Some(current) = node {
         if current.is_error() {

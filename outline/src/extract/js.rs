@@ -185,7 +185,7 @@ fn bound_methods<'t>(declarator: Node<'t>, source: &str) -> Vec<Node<'t>> {
     if is_module(&returned, source) {
         return vec![returned.body, returned.returned];
     }
-    let class = returned_definition(&returned, source).filter(|declared| declared.kind().contains("class"));
+    let class = returned_definition(&returned, source).filter(|declared| is_class(*declared));
     class.and_then(|class| class.child_by_field_name("body")).into_iter().collect()
 }
 
@@ -208,7 +208,13 @@ fn is_module(at_once: &Returned, source: &str) -> bool {
 /// })()`): the bound name is a function's (or a class's), though none is written after it.
 fn returned_declaration(at_once: &Returned, source: &str) -> Option<Kind> {
     let declared = returned_definition(at_once, source)?;
-    Some(if declared.kind().contains("class") { Kind::Class } else { Kind::Function })
+    Some(if is_class(declared) { Kind::Class } else { Kind::Function })
+}
+
+/// Whether a node [`returned_definition`] gives is a class (declared, abstract, or an expression)
+/// rather than a function.
+fn is_class(declared: Node) -> bool {
+    matches!(declared.kind(), "class" | "class_declaration" | "abstract_class_declaration")
 }
 
 /// The function or class a function called at once returns: written in its `return`, or named
@@ -217,7 +223,7 @@ fn returned_declaration(at_once: &Returned, source: &str) -> Option<Kind> {
 /// bound after or before such a function is not one).
 fn returned_definition<'t>(at_once: &Returned<'t, '_>, source: &str) -> Option<Node<'t>> {
     let returned = at_once.returned;
-    let definition = |node: Node| node.kind() == "class" || FUNCTION_VALUES.contains(&node.kind());
+    let definition = |node: Node| is_class(node) || FUNCTION_VALUES.contains(&node.kind());
     if definition(returned) {
         return Some(returned);
     }
