@@ -337,7 +337,8 @@ pub fn rust(source: &str) -> Vec<Expected> {
 /// inside functions; triple-quoted strings are skipped.
 pub fn python(source: &str) -> Vec<Expected> {
     let mut found = Vec::new();
-    let mut scopes: Vec<(usize, bool)> = Vec::new();
+    // (indentation, is a class, is counted) of each enclosing `def` and `class`.
+    let mut scopes: Vec<(usize, bool, bool)> = Vec::new();
     let mut open_string: Option<&str> = None;
     let mut depth = 0usize;
     for (number, line) in (1..).zip(source.lines()) {
@@ -358,7 +359,7 @@ pub fn python(source: &str) -> Vec<Expected> {
             continue;
         }
         let indent = line.len() - trimmed.len();
-        while scopes.last().is_some_and(|(scope_indent, _)| *scope_indent >= indent) {
+        while scopes.last().is_some_and(|(scope_indent, _, _)| *scope_indent >= indent) {
             scopes.pop();
         }
         let rest = trimmed.strip_prefix("async ").unwrap_or(trimmed);
@@ -368,10 +369,16 @@ pub fn python(source: &str) -> Vec<Expected> {
             _ => continue,
         };
         let Some(name) = identifier(rest.trim_start()) else { continue };
-        if scopes.iter().all(|(_, is_class)| *is_class) {
+        // A method of a counted class counts, and so does a class a counted function (or
+        // method) declares; a function's other locals do not.
+        let counted = match scopes.last() {
+            None => true,
+            Some(&(_, in_class, parent_counted)) => parent_counted && (in_class || class),
+        };
+        if counted {
             found.push(Expected { name: name.to_string(), line: number, in_macro: false, field: false });
         }
-        scopes.push((indent, class));
+        scopes.push((indent, class, counted));
     }
     found
 }
@@ -727,6 +734,15 @@ mod tests {
 
     fn names(found: &[Expected]) -> Vec<&str> {
         found.iter().map(|expected| expected.name.as_str()).collect()
+    }
+
+    #[test]
+    fn a_python_class_built_in_a_function_counts_and_its_helpers_do_not() {
+        let source = "def make(base):\n    def helper():\n        class Hidden:\n            pass\n    \
+                      class Handler(base):\n        def get(self):\n            def encode():\n                \
+                      pass\n\nclass Service:\n    def fake(self):\n        class Fake:\n            \
+                      def flush(self):\n                pass\n";
+        assert_eq!(names(&python(source)), ["make", "Handler", "get", "Service", "fake", "Fake", "flush"]);
     }
 
     #[test]

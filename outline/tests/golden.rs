@@ -136,6 +136,30 @@ fn python() {
 }
 
 #[test]
+fn python_classes_declared_in_functions() {
+    // A class a function or method builds is API (callers get it back); the function's
+    // other locals, a decorator's wrapper or a method's helper, are detail.
+    let views = check(
+        "python/factory.py",
+        Language::Python,
+        &[
+            "retry",
+            "make_handler",
+            "Handler",
+            "get",
+            "post",
+            "Service",
+            "fake",
+            "FakeBackend",
+            "flush",
+            "RowHighlighter",
+        ],
+    );
+    views.hides(&["decorate", "wrapper", "encode", "on_close", "route"]);
+    views.signature_lines_contain(&["class Handler(base)", "async def post(self, path: str, body: bytes) -> int"]);
+}
+
+#[test]
 fn javascript() {
     let views = check(
         "javascript/server.js",

@@ -673,11 +673,12 @@ impl<'s> Walker<'s> {
         if matches!(kind, Kind::Const | Kind::Variable) && owner.is_some_and(|o| !api_level(o)) {
             return None;
         }
-        // Inside a function only the types it declares are outlined, and a factory's function
-        // declarations; its other helpers are detail.
+        // Inside a function (or method) only the types it declares are outlined, and a
+        // factory's function declarations; its other helpers are detail.
         let declares_type = matches!(kind, Kind::Class | Kind::Interface | Kind::Enum | Kind::Struct | Kind::TypeAlias);
         let factory_function = owner.is_some_and(|o| o.factory) && self.is_function_declaration(node);
-        if owner.is_some_and(|o| o.kind == Kind::Function) && !declares_type && !factory_function {
+        let in_function = owner.is_some_and(|o| matches!(o.kind, Kind::Function | Kind::Method | Kind::Constructor));
+        if in_function && !declares_type && !factory_function {
             return None;
         }
         let name = truncate(collapse(&(rule.name)(node, self.source)?), MAX_SIGNATURE);

@@ -8,7 +8,9 @@ use crate::text::node_text;
 
 pub(super) static SPEC: Spec = Spec {
     rules: &[
-        Rule::new("function_definition", Kind::Function),
+        // A function's body is walked for the classes it declares (a class factory's `class
+        // Handler(base): …` returned to callers); its other locals are not outlined.
+        Rule::new("function_definition", Kind::Function).members("body"),
         Rule::new("class_definition", Kind::Class).members("body"),
         Rule::classify("assignment", constant).named(left_side).head_end(&["right"]),
         Rule::new("type_alias_statement", Kind::TypeAlias).named(left_side).whole(),
@@ -25,10 +27,13 @@ pub(super) static SPEC: Spec = Spec {
     reparse: None,
     invoked_body: None,
     overloads: None,
-    // Definitions under `if TYPE_CHECKING:`, `try: … except ImportError:` and the like.
+    // Definitions under `if TYPE_CHECKING:`, `try: … except ImportError:` and the like, and
+    // a class a function declares in a loop.
     transparent: &[
         "expression_statement",
         "if_statement",
+        "for_statement",
+        "while_statement",
         "elif_clause",
         "else_clause",
         "try_statement",
