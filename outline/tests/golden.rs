@@ -385,6 +385,8 @@ fn javascript_revealing_modules() {
             "createThunk",
             "Queue",
             "push",
+            "Queue2.prototype.drain",
+            "Queue2.of",
             "Channel",
             "capacity",
             "size",
@@ -403,14 +405,24 @@ fn javascript_revealing_modules() {
         " 36-40 total: function (prices)",
         " 63-70 var Codec { encode, decode }",
         " 82-84 api.set = function (key, value)",
-        "144-152 var createThunk",
+        // The function a wrapper returns gives the name its parameters.
+        "144-152 var createThunk = function createThunk2(type, payloadCreator)",
     ]);
-    // The class a bundler's wrapper returns has its methods under the bound name.
-    assert!(views.signatures.contains("156-161 var Queue\n 158 push(item)\n"), "{}", views.signatures);
+    // The class a bundler's wrapper returns has its base, and its methods and those the wrapper
+    // assigns to it under the bound name (data assigned to it is not listed, as at file level).
+    assert!(
+        views.signatures.contains(
+            "156-164 var Queue = class Queue2 extends EventEmitter\n 158 push(item)\n 160 Queue2.prototype.drain = \
+             function (limit)\n 161 Queue2.of = function (items)\n180"
+        ),
+        "{}",
+        views.signatures
+    );
+    views.hides(&["Queue2.VERSION"]);
     // So does one it returns as written; the name a binding gives last is the class, though a
     // function declaration of that name comes after it (declarations are hoisted).
-    assert!(views.map.contains("177-191 class Channel { capacity }\n 182-184 size\n"), "{}", views.map);
-    assert!(views.map.contains("194-200 class Parser\n 196 parse\n"), "{}", views.map);
+    assert!(views.map.contains("180-194 class Channel { capacity }\n 185-187 size\n"), "{}", views.map);
+    assert!(views.map.contains("197-203 class Parser\n 199 parse\n"), "{}", views.map);
 }
 
 /// Re-exports and imports with import attributes, which the grammars do not read, are outlined

@@ -151,12 +151,15 @@ var createThunk = (() => {
   return createThunk2;
 })();
 
-// A class it returns makes the name a class's; a name bound to a value after a function of
-// that name is not a function.
+// A class it returns makes the name a class's, with the functions the wrapper assigns to it;
+// a name bound to a value after a function of that name is not a function.
 var Queue = (function () {
-  class Queue2 {
+  class Queue2 extends EventEmitter {
     push(item) {}
   }
+  Queue2.prototype.drain = function (limit) {};
+  Queue2.of = function (items) {};
+  Queue2.VERSION = 2;
   return Queue2;
 })();
 

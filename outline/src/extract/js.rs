@@ -42,7 +42,8 @@ pub(super) static SPEC: Spec = Spec {
         Rule::classify("variable_declarator", declarator)
             .head_end(&["value"])
             .body(function_value_body)
-            .head_members(bound_methods),
+            .head_members(bound_methods)
+            .value_head(returned_function_or_class),
         // CommonJS and prototype APIs: `res.send = function send(body) {…}`, `exports.parse =
         // (text) => …`, `Router.prototype.route = function (path) {…}`, and an alias assigned
         // with it (`res.contentType = res.type = function contentType(type) {…}`); CommonJS's
@@ -174,7 +175,9 @@ fn declarator(node: Node, source: &str) -> Option<Kind> {
 /// generator, is not a module; nor is a binding with a type (its API is there).
 ///
 /// A returned class (a bundler's `var Queue = (function () { class Queue2 { push(item) {…} }
-/// return Queue2; })()`) has its members under the bound name.
+/// return Queue2; })()`) has its members under the bound name, and so do the functions the
+/// wrapper assigns to it after (`Queue2.prototype.drain = function () {…}`, `Queue2.of =
+/// function (…) {…}`), as they would be at file level.
 fn bound_methods<'t>(declarator: Node<'t>, source: &str) -> Vec<Node<'t>> {
     if let Some(object) = defined_object(declarator.child_by_field_name("value")) {
         return vec![object];
@@ -185,8 +188,51 @@ fn bound_methods<'t>(declarator: Node<'t>, source: &str) -> Vec<Node<'t>> {
     if is_module(&returned, source) {
         return vec![returned.body, returned.returned];
     }
-    let class = returned_definition(&returned, source).filter(|declared| is_class(*declared));
-    class.and_then(|class| class.child_by_field_name("body")).into_iter().collect()
+    let Some(class) = returned_definition(&returned, source).filter(|declared| is_class(*declared)) else {
+        return Vec::new();
+    };
+    let returned_name = Some(returned.returned).filter(|node| node.kind() == "identifier");
+    let assigned =
+        returned_name.map_or_else(Vec::new, |name| assignments_to(returned.body, node_text(name, source), source));
+    class.child_by_field_name("body").into_iter().chain(assigned).collect()
+}
+
+/// The statements of `body` that assign to a property of `name` (`Name.prototype.x = …`,
+/// `Name.x = …`).
+fn assignments_to<'t>(body: Node<'t>, name: &str, source: &str) -> Vec<Node<'t>> {
+    let assigns_to_name = |statement: &Node| {
+        let left = statement
+            .named_child(0)
+            .filter(|assignment| assignment.kind() == "assignment_expression")
+            .and_then(|assignment| assignment.child_by_field_name("left"))
+            .filter(|left| is_property(*left));
+        left.is_some_and(|left| node_text(property_root(left), source) == name)
+    };
+    let mut cursor = body.walk();
+    body.named_children(&mut cursor)
+        .filter(|statement| statement.kind() == "expression_statement" && assigns_to_name(statement))
+        .collect()
+}
+
+/// The object a chain of property accesses starts from (`Name` of `Name.prototype.x`).
+fn property_root(mut target: Node) -> Node {
+    while let Some(object) =
+        Some(target).filter(|node| is_property(*node)).and_then(|node| node.child_by_field_name("object"))
+    {
+        target = object;
+    }
+    target
+}
+
+/// The function a declarator's value, a function called at once, returns (see
+/// [`returned_definition`]), or the class when it has a base: its parameters or its base are
+/// the head's (a class's inner name alone says nothing a caller writes).
+fn returned_function_or_class<'t>(declarator: Node<'t>, source: &str) -> Option<Node<'t>> {
+    let returned = returned_at_once(declarator, source)?;
+    let definition = (!is_module(&returned, source)).then(|| returned_definition(&returned, source))??;
+    let mut cursor = definition.walk();
+    let has_base = definition.children(&mut cursor).any(|child| child.kind() == "class_heritage");
+    (!is_class(definition) || has_base).then_some(definition)
 }
 
 /// Whether what a function called at once returns makes it a module (see [`bound_methods`]).

@@ -44,6 +44,9 @@ type HeadMembers = for<'t> fn(Node<'t>, &str) -> Vec<Node<'t>>;
 /// Finds a definition's body ([`Rule::body`]).
 type Body = for<'t> fn(Node<'t>) -> Option<Node<'t>>;
 
+/// Finds the definition a node's value stands for ([`Rule::value_head`]).
+type ValueHead = for<'t> fn(Node<'t>, &str) -> Option<Node<'t>>;
+
 /// How many times its own size a file's macro bodies may be parsed again in all: real code nests
 /// item macros two or three deep (`cfg_net! { cfg_unix! { … } }`).
 const REPARSE_FACTOR: usize = 4;
@@ -265,6 +268,11 @@ pub(crate) struct Rule {
     /// which would otherwise run them together; or given as the value (an object of methods bound
     /// to a name, after the head). Walked as members before the body's.
     pub head_members: Option<HeadMembers>,
+    /// The function or class a name is bound to where its value does not show it, whose head
+    /// then follows the name's: what a function called at once returns (`var createThunk =
+    /// (function () { … return function thunk(dispatch, getState) {…} })()` reads `var
+    /// createThunk = function thunk(dispatch, getState)`).
+    pub value_head: Option<ValueHead>,
     /// Also keep the text after the body (C's `typedef struct {…} name`).
     pub keep_tail: bool,
     /// Names the type a method belongs to when it is declared outside it (Go receivers).
@@ -306,6 +314,7 @@ impl Rule {
             members: None,
             body: None,
             head_members: None,
+            value_head: None,
             keep_tail: false,
             receiver: None,
             requires: None,
@@ -336,6 +345,10 @@ impl Rule {
 
     pub const fn head_members(self, head_members: HeadMembers) -> Rule {
         Rule { head_members: Some(head_members), ..self }
+    }
+
+    pub const fn value_head(self, value_head: ValueHead) -> Rule {
+        Rule { value_head: Some(value_head), ..self }
     }
 
     pub const fn keep_tail(self) -> Rule {
@@ -827,6 +840,16 @@ impl<'s> Walker<'s> {
                     self.push_code(&mut head, Role::Tail, node, part);
                 }
             }
+        }
+        if let Some(value) = rule.value_head.and_then(|value_head| value_head(node, self.source)) {
+            // After the head's `=`. Its parameters are the definition's, as a function's own
+            // are; the rest is its tail.
+            let value_end = value.child_by_field_name("body").map_or(value.end_byte(), |body| body.start_byte());
+            let value_core_end =
+                self::core_end(value).unwrap_or(value.start_byte()).clamp(value.start_byte(), value_end);
+            head.push(Role::Core, " ");
+            self.push_code(&mut head, Role::Core, value, value.start_byte()..value_core_end);
+            self.push_code(&mut head, Role::Tail, value, value_core_end..value_end);
         }
         if rule.keep_tail
             && let Some(body) = body
