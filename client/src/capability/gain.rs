@@ -25,9 +25,11 @@ pub fn parse_period(name: &str) -> Result<GainPeriod> {
     if name.trim().is_empty() { Ok(GainPeriod::All) } else { super::parse_name("period", name, &PERIODS) }
 }
 
-/// Empty means none (one total).
-pub fn parse_group_by(name: &str) -> Result<GainGroupBy> {
-    if name.trim().is_empty() { Ok(GainGroupBy::None) } else { super::parse_name("group_by", name, &GROUPS) }
+/// Empty means none (one total). A bad value is refused naming the
+/// parameter as `parameter`, the way the caller's user writes it
+/// (`group_by`, `--by`).
+pub fn parse_group_by(parameter: &str, name: &str) -> Result<GainGroupBy> {
+    if name.trim().is_empty() { Ok(GainGroupBy::None) } else { super::parse_name(parameter, name, &GROUPS) }
 }
 
 /// What a gain report covers: a period grouped by one dimension, or the
@@ -104,8 +106,8 @@ mod tests {
     #[test]
     fn empty_values_take_the_defaults() {
         assert_eq!(parse_period("").unwrap(), GainPeriod::All);
-        assert_eq!(parse_group_by(" ").unwrap(), GainGroupBy::None);
-        assert_eq!(parse_group_by("family").unwrap(), GainGroupBy::Family);
+        assert_eq!(parse_group_by("group_by", " ").unwrap(), GainGroupBy::None);
+        assert_eq!(parse_group_by("group_by", "family").unwrap(), GainGroupBy::Family);
         assert!(parse_period("month").is_err());
     }
 }

@@ -79,49 +79,6 @@ impl From<tonic::Status> for Error {
 
 pub type Result<T> = std::result::Result<T, Error>;
 
-/// How an adapter spells the parameters a message names: pairs of the
-/// reference's name (what the daemon and this layer write, and what MCP
-/// shows as is) and the adapter's own (`old_string` → `--old` for lctx).
-/// Longer names come first where one contains another.
-pub type Spelling = &'static [(&'static str, &'static str)];
-
-impl Error {
-    /// The same error with its parameter names spelled for the adapter.
-    pub fn spelled(self, spelling: Spelling) -> Error {
-        match self {
-            Error::Usage(message) => Error::Usage(respell(&message, spelling)),
-            Error::Status(status) => {
-                Error::Status(tonic::Status::new(status.code(), respell(status.message(), spelling)))
-            }
-        }
-    }
-}
-
-/// `text` with each reference name that stands as a whole word (not part of
-/// a longer identifier) replaced by the adapter's spelling.
-pub fn respell(text: &str, spelling: Spelling) -> String {
-    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    'scan: while !rest.is_empty() {
-        if !word(out.chars().next_back()) {
-            for (reference, own) in spelling {
-                if let Some(after) = rest.strip_prefix(reference)
-                    && !word(after.chars().next())
-                {
-                    out.push_str(own);
-                    rest = after;
-                    continue 'scan;
-                }
-            }
-        }
-        let c = rest.chars().next().unwrap_or_default();
-        out.push(c);
-        rest = &rest[c.len_utf8()..];
-    }
-    out
-}
-
 /// Who served an answer, as `--json` and `lctx daemon status` name it.
 pub fn served_by_name(by: ServedBy) -> &'static str {
     match by {
@@ -179,20 +136,5 @@ mod tests {
         let Err(Error::Usage(msg)) = parse_name("thing", "c", &TABLE) else { panic!("c is unknown") };
         assert_eq!(msg, "unknown thing `c`; valid: a, b");
         assert_eq!(names(&TABLE), ["a", "b"]);
-    }
-
-    #[test]
-    fn respelling_replaces_whole_names_only() {
-        const FLAGS: Spelling = &[("create=true", "--create"), ("old_string", "--old"), ("all", "--all")];
-        assert_eq!(
-            respell("old_string was not found; old_strings, my_old_string and `old_string` differ", FLAGS),
-            "--old was not found; old_strings, my_old_string and `--old` differ"
-        );
-        assert_eq!(
-            respell("pass create=true to create it; set all, not allow", FLAGS),
-            "pass --create to create it; set --all, not allow"
-        );
-        let Error::Usage(msg) = Error::Usage("old_string is empty".into()).spelled(FLAGS) else { unreachable!() };
-        assert_eq!(msg, "--old is empty");
     }
 }

@@ -34,8 +34,7 @@ fn max_tokens(text: &str) -> Result<u32, String> {
 pub async fn map(args: MapArgs, opts: &ClientOptions) -> Exit {
     let request = capability::repomap::RepomapArgs { max_tokens: args.max_tokens, path: args.path.unwrap_or_default() };
     let backend = super::connect(opts).await?;
-    let answer = capability::repomap::repomap(&backend, opts.context(), request)
-        .await
-        .map_err(|e| failure(&backend, e.spelled(&[("max_tokens", "--max-tokens")])))?;
+    let answer =
+        capability::repomap::repomap(&backend, opts.context(), request).await.map_err(|e| failure(&backend, e))?;
     Ok(emit(&answer, args.json))
 }

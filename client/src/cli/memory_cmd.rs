@@ -166,8 +166,7 @@ pub async fn gain(args: GainArgs, opts: &ClientOptions) -> Exit {
     let report = if args.daily {
         gain::Report::Daily { days: args.days.unwrap_or(gain::DEFAULT_DAYS) }
     } else {
-        let group_by = gain::parse_group_by(args.by.as_deref().unwrap_or_default())
-            .map_err(|e| super::usage(e.spelled(&[("group_by", "--by")])))?;
+        let group_by = gain::parse_group_by("--by", args.by.as_deref().unwrap_or_default()).map_err(super::usage)?;
         gain::Report::Period(period, group_by)
     };
     let backend = super::connect(opts).await?;

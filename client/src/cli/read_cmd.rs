@@ -113,15 +113,6 @@ pub async fn read(args: ReadArgs, opts: &ClientOptions) -> Exit {
     Ok(emit(&answer, args.json))
 }
 
-/// ctx_edit's parameters as `lctx edit` spells them in errors.
-const EDIT_FLAGS: capability::Spelling = &[
-    ("start_line/end_line", "--lines N-M"),
-    ("create=true", "--create"),
-    ("old_string", "--old"),
-    ("new_string", "--new"),
-    ("replace_all", "--all"),
-];
-
 pub async fn edit(args: EditArgs, opts: &ClientOptions) -> Exit {
     let lines = args.lines.as_deref().map(capability::edit::parse_lines).transpose().map_err(super::usage)?;
     let edit = Edit {
@@ -133,9 +124,7 @@ pub async fn edit(args: EditArgs, opts: &ClientOptions) -> Exit {
         lines,
     };
     let backend = super::connect(opts).await?;
-    let answer = capability::edit::edit(&backend, opts.context(), edit)
-        .await
-        .map_err(|e| failure(&backend, e.spelled(EDIT_FLAGS)))?;
+    let answer = capability::edit::edit(&backend, opts.context(), edit).await.map_err(|e| failure(&backend, e))?;
     Ok(emit(&answer, args.json))
 }
 

@@ -21,6 +21,7 @@ use crate::engine::error::{EngineError, EngineResult, ErrorKind};
 use crate::engine::guard;
 use crate::engine::project::Scope;
 use crate::engine::read::{Slot, load};
+use crate::engine::surface::Surface;
 use crate::engine::{Caller, Engine};
 
 #[derive(Debug, Default, Clone)]
@@ -36,6 +37,9 @@ pub struct EditParams {
     /// Flipped when the caller leaves: the edit stops before its next step
     /// and is not applied unless it was already written.
     pub cancel: Cancel,
+    /// Who reads the refusals: they name the parameters as that reader
+    /// passes them (`old_string`, `--old`).
+    pub surface: Surface,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -120,18 +124,22 @@ impl Engine {
             scope.resolve_new(&params.path)?
         } else {
             return Err(EngineError::not_found(format!(
-                "no such file: {}; pass create=true to create it",
-                params.path
+                "no such file: {}; pass {} to create it",
+                params.path,
+                params.surface.create()
             )));
         };
         scope.check_writable(&path, &params.path)?;
         refuse_git_dir(&path, &params.path, &config)?;
         guard::permissions::enforce(self.permission_rules(&scope, &config).permissions.check_edit(&path), "ctx_edit")?;
         if lean_ctx_redact::contains_marker(&params.old_string) {
+            let surface = params.surface;
             return Err(EngineError::invalid(format!(
-                "old_string contains a [REDACTED:…] marker: {} holds a secret there that you were never shown, so \
-                 it cannot be matched; replace the whole lines by number instead (start_line/end_line)",
-                params.path
+                "{} contains a [REDACTED:…] marker: {} holds a secret there that you were never shown, so it \
+                 cannot be matched; replace the whole lines by number instead ({})",
+                surface.old_text(),
+                params.path,
+                surface.edit_lines()
             )));
         }
         let stop = Stop::new(&params.cancel, WORK_DEADLINE, &self.stopped);
@@ -198,13 +206,14 @@ impl Engine {
         stop: &Stop<'_>,
     ) -> EngineResult<EditOutcome> {
         let shown = scope.display(path);
+        let old_text = params.surface.old_text();
         if params.lines.is_some() && !params.old_string.is_empty() {
-            return Err(EngineError::invalid("give old_string or a line range, not both"));
+            return Err(EngineError::invalid(format!("give {old_text} or a line range, not both")));
         }
         if params.old_string.is_empty() && params.lines.is_none() {
-            return Err(EngineError::invalid(
-                "old_string is empty; give the exact text to replace (the file already exists)",
-            ));
+            return Err(EngineError::invalid(format!(
+                "{old_text} is empty; give the exact text to replace (the file already exists)"
+            )));
         }
         // The content is read from a descriptor checked to be inside what
         // may be edited: a symlink swapped in since the path was resolved
@@ -226,11 +235,11 @@ impl Engine {
                     let end = at + params.old_string.len();
                     ([&before.text[..at], params.new_string.as_str(), &before.text[end..]].concat(), 1)
                 }
-                _ => return Err(not_unique(&before.text, &found, &shown)),
+                _ => return Err(not_unique(&before.text, &found, &shown, params.surface)),
             }
         };
         if replacements == 0 {
-            return Err(not_found(&shown));
+            return Err(not_found(&shown, params.surface));
         }
         readable_after(&after, config, &shown)?;
         // Counted before the write (once written, the edit is recorded
@@ -322,14 +331,15 @@ fn refuse_git_dir(path: &Path, shown: &str, config: &Config) -> EngineResult<()>
     )))
 }
 
-fn not_found(shown: &str) -> EngineError {
+fn not_found(shown: &str, surface: Surface) -> EngineError {
     EngineError::not_found(format!(
-        "old_string was not found in {shown}; read the file again and copy the text exactly (whitespace included)"
+        "{} was not found in {shown}; read the file again and copy the text exactly (whitespace included)",
+        surface.old_text()
     ))
 }
 
 /// The refusal of a non-unique `old_string`, naming where it matches.
-fn not_unique(text: &str, found: &Matches, shown: &str) -> EngineError {
+fn not_unique(text: &str, found: &Matches, shown: &str, surface: Surface) -> EngineError {
     let lines: Vec<String> = lines_of(text, &found.starts).iter().map(usize::to_string).collect();
     let (times, at) = if found.more {
         (format!("more than {} times", found.starts.len()), "first at lines")
@@ -337,9 +347,10 @@ fn not_unique(text: &str, found: &Matches, shown: &str) -> EngineError {
         (format!("{} times", found.starts.len()), "lines")
     };
     EngineError::invalid(format!(
-        "old_string matches {times} in {shown} ({at} {}); include more context to make it unique, \
-         or set replace_all",
-        lines.join(", ")
+        "{} matches {times} in {shown} ({at} {}); include more context to make it unique, or set {}",
+        surface.old_text(),
+        lines.join(", "),
+        surface.replace_all()
     ))
 }
 

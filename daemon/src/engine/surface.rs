@@ -43,6 +43,30 @@ impl Surface {
         }
     }
 
+    /// How a repo map is given its budget.
+    pub fn max_tokens(self) -> &'static str {
+        match self {
+            Surface::Cli => "--max-tokens",
+            Surface::Mcp => "max_tokens",
+        }
+    }
+
+    /// How an edit asks to create a missing file.
+    pub fn create(self) -> &'static str {
+        match self {
+            Surface::Cli => "--create",
+            Surface::Mcp => "create=true",
+        }
+    }
+
+    /// How an edit asks to replace every match.
+    pub fn replace_all(self) -> &'static str {
+        match self {
+            Surface::Cli => "--all",
+            Surface::Mcp => "replace_all",
+        }
+    }
+
     /// How to edit lines by number.
     pub fn edit_lines(self) -> &'static str {
         match self {

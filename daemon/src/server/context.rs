@@ -97,6 +97,7 @@ impl FileContext for ContextService {
                 (None, Some(_)) => return Err(Status::invalid_argument("end_line needs start_line")),
             },
             cancel: Cancel::default(),
+            surface: surface(&ctx),
         };
         let _cancel_on_drop = CancelOnDrop(params.cancel.clone());
         let engine = self.engine.clone();

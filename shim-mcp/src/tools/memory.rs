@@ -74,7 +74,7 @@ struct GainArgs {
 pub fn gain<'a>(backend: &'a Backend, call: Call<'a>) -> Reply<'a> {
     Box::pin(async move {
         let args: GainArgs = call.parse()?;
-        let (period, group_by) = (gain::parse_period(&args.period)?, gain::parse_group_by(&args.group_by)?);
+        let (period, group_by) = (gain::parse_period(&args.period)?, gain::parse_group_by("group_by", &args.group_by)?);
         Ok(gain::gain(backend, call.ctx, gain::Report::Period(period, group_by)).await?)
     })
 }

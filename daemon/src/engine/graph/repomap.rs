@@ -91,7 +91,7 @@ struct Candidate {
 
 impl Engine {
     pub fn repomap(&self, caller: &Caller<'_>, p: &RepomapParams) -> EngineResult<RepomapAnswer> {
-        let (max_tokens, clamped) = budget(p.max_tokens)?;
+        let (max_tokens, clamped) = budget(p.max_tokens, p.surface)?;
         let config = self.config.get();
         let scope = self.scope(caller, &config)?;
         let root = scope.root.clone();
@@ -188,18 +188,19 @@ impl Engine {
 }
 
 /// The budget to apply, and a note when the asked one was clamped.
-fn budget(asked: Option<u32>) -> EngineResult<(u32, Option<String>)> {
+fn budget(asked: Option<u32>, surface: Surface) -> EngineResult<(u32, Option<String>)> {
+    let max_tokens = surface.max_tokens();
     match asked {
         None => Ok((DEFAULT_MAX_TOKENS, None)),
         Some(0) => Err(EngineError::invalid(format!(
-            "max_tokens 0 leaves no room for a map: give {MIN_MAX_TOKENS} to {MAX_MAX_TOKENS} (default \
+            "{max_tokens} 0 leaves no room for a map: give {MIN_MAX_TOKENS} to {MAX_MAX_TOKENS} (default \
              {DEFAULT_MAX_TOKENS})"
         ))),
         Some(n) if n < MIN_MAX_TOKENS => {
-            Ok((MIN_MAX_TOKENS, Some(format!("max_tokens {n} raised to the minimum, {MIN_MAX_TOKENS}"))))
+            Ok((MIN_MAX_TOKENS, Some(format!("{max_tokens} {n} raised to the minimum, {MIN_MAX_TOKENS}"))))
         }
         Some(n) if n > MAX_MAX_TOKENS => {
-            Ok((MAX_MAX_TOKENS, Some(format!("max_tokens {n} lowered to the maximum, {MAX_MAX_TOKENS}"))))
+            Ok((MAX_MAX_TOKENS, Some(format!("{max_tokens} {n} lowered to the maximum, {MAX_MAX_TOKENS}"))))
         }
         Some(n) => Ok((n, None)),
     }
@@ -479,14 +480,18 @@ mod tests {
 
     #[test]
     fn budgets_are_clamped_with_a_note_and_zero_is_refused() {
-        assert_eq!(budget(None).unwrap(), (DEFAULT_MAX_TOKENS, None));
-        assert_eq!(budget(Some(500)).unwrap(), (500, None));
-        let (low, note) = budget(Some(10)).unwrap();
+        let mcp = Surface::Mcp;
+        assert_eq!(budget(None, mcp).unwrap(), (DEFAULT_MAX_TOKENS, None));
+        assert_eq!(budget(Some(500), mcp).unwrap(), (500, None));
+        let (low, note) = budget(Some(10), mcp).unwrap();
         assert_eq!((low, note.as_deref()), (64, Some("max_tokens 10 raised to the minimum, 64")));
-        let (high, note) = budget(Some(1_000_000)).unwrap();
+        let (high, note) = budget(Some(1_000_000), mcp).unwrap();
         assert_eq!((high, note.as_deref()), (16_384, Some("max_tokens 1000000 lowered to the maximum, 16384")));
-        let refused = budget(Some(0)).unwrap_err();
+        let refused = budget(Some(0), mcp).unwrap_err();
         assert!(refused.message.contains("give 64 to 16384"), "{}", refused.message);
+        // A person at lctx is told the flag.
+        let (_, note) = budget(Some(10), Surface::Cli).unwrap();
+        assert_eq!(note.as_deref(), Some("--max-tokens 10 raised to the minimum, 64"));
     }
 
     #[test]
