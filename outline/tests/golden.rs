@@ -737,6 +737,28 @@ fn ruby() {
     );
 }
 
+/// The methods a block given to a call defines are listed under the call: a concern's
+/// `included do` and `class_methods do`, `Struct.new do` bound to a constant (a class), a spec's
+/// helpers; blocks without methods are not.
+#[test]
+fn ruby_methods_defined_in_blocks() {
+    let views = check(
+        "ruby/trackable.rb",
+        Language::Ruby,
+        &["Trackable", "included", "created_event", "class_methods", "tracked_names", "track_all", "track", "untrack"],
+    );
+    views.hides(&["has_many", "scope", "after_create", "it \"stores each event\""]);
+    views.signature_lines_contain(&[
+        " 21-29 class_methods do",
+        "  26-28 def track_all(names, payload: {})",
+        "41-49 Point = Struct.new(:x, :y) do",
+        " 42-44 def distance_to(other)",
+        "57-70 RSpec.describe Trackable do",
+        "  61-63 def track_twice(name)",
+    ]);
+    assert!(views.map.contains("41-49 class Point\n"), "{}", views.map);
+}
+
 #[test]
 fn markdown() {
     check(

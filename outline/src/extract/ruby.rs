@@ -1,4 +1,5 @@
-//! Ruby: modules, classes, `class << self`, `def`, `def self.x`, constants, `require`.
+//! Ruby: modules, classes, `class << self`, `def`, `def self.x`, constants, `require`, and the
+//! methods a block given to a call defines (a concern's `class_methods do`, `Struct.new do`).
 
 use tree_sitter::Node;
 
@@ -16,7 +17,13 @@ pub(super) static SPEC: Spec = Spec {
         Rule::new("singleton_class", Kind::Class).named(singleton_class_name).head_end(HEAD_END).members("body"),
         Rule::new("method", Kind::Function).head_end(HEAD_END),
         Rule::new("singleton_method", Kind::Function).named(singleton_method_name).head_end(HEAD_END),
-        Rule::classify("assignment", constant).named(left_side).head_end(&["right"]),
+        // A constant bound to a class built with a block of methods (`Point = Struct.new(:x, :y)
+        // do def dist … end end`, `Class.new(Base) do … end`, `Data.define`) is that class.
+        Rule::classify("assignment", constant).named(left_side).head_end(&["right"]).body(class_block),
+        // A block given to a call that defines methods: a Rails concern's `included do` and
+        // `class_methods do`, `class_eval do`, `refine String do`, a spec's helpers under
+        // `RSpec.describe … do`. The call is the head, the block's methods its members.
+        Rule::classify("call", block_of_methods).named(called).body(methods_block),
     ],
     wrappers: &[],
     attributes: &[],
@@ -49,7 +56,49 @@ fn singleton_method_name(node: Node, source: &str) -> Option<String> {
 }
 
 fn constant(node: Node, _: &str) -> Option<Kind> {
-    (node.child_by_field_name("left")?.kind() == "constant").then_some(Kind::Const)
+    node.child_by_field_name("left").filter(|left| left.kind() == "constant")?;
+    Some(if class_block(node).is_some() { Kind::Class } else { Kind::Const })
+}
+
+/// The body of the block of methods a constant's value is called with (see [`constant`]).
+fn class_block(assignment: Node) -> Option<Node> {
+    assignment.child_by_field_name("right").filter(|right| right.kind() == "call").and_then(methods_block)
+}
+
+fn block_of_methods(call: Node, _: &str) -> Option<Kind> {
+    methods_block(call).map(|_| Kind::Impl)
+}
+
+/// How deep calls with blocks may nest above a method for the outer call to be listed
+/// (`RSpec.describe X do context "y" do def helper … end end end`).
+const MAX_BLOCK_NESTING: usize = 8;
+
+/// The body of the block a call is given, when the block defines a method, itself or in a block
+/// nested in it.
+fn methods_block(call: Node) -> Option<Node> {
+    let body = call.child_by_field_name("block")?.child_by_field_name("body")?;
+    defines_methods(body, MAX_BLOCK_NESTING).then_some(body)
+}
+
+fn defines_methods(body: Node, nesting: usize) -> bool {
+    let mut cursor = body.walk();
+    let defines = |statement: Node| match statement.kind() {
+        "method" | "singleton_method" => true,
+        "call" if nesting > 0 => methods_block_within(statement, nesting - 1),
+        _ => false,
+    };
+    body.named_children(&mut cursor).any(defines)
+}
+
+fn methods_block_within(call: Node, nesting: usize) -> bool {
+    let body = call.child_by_field_name("block").and_then(|block| block.child_by_field_name("body"));
+    body.is_some_and(|body| defines_methods(body, nesting))
+}
+
+/// A call as written up to its block: `class_methods`, `RSpec.describe Trackable`.
+fn called(call: Node, source: &str) -> Option<String> {
+    let end = call.child_by_field_name("block")?.start_byte();
+    Some(source.get(call.start_byte()..end)?.trim_end().to_string())
 }
 
 fn is_require(node: Node, source: &str) -> bool {
