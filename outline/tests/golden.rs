@@ -759,6 +759,29 @@ fn ruby_methods_defined_in_blocks() {
     assert!(views.map.contains("41-49 class Point\n"), "{}", views.map);
 }
 
+/// What Ruby says about a method's visibility is in its head: `private def x`, and a bare
+/// `private` (or `protected`, `module_function`) for the instance methods and attributes after it,
+/// up to `public`; `attr_*` are the class's fields.
+#[test]
+fn ruby_visibility_and_attributes() {
+    let views = check(
+        "ruby/tokenizer.rb",
+        Language::Ruby,
+        &["Tokenizer", "source", "position", "strict", "each_token", "self.build", "eof?", "rest", "next_token"],
+    );
+    views.signature_lines_contain(&[
+        "4-53 class Tokenizer { attr_reader :source, :position; attr_accessor :strict }",
+        " 20-22 private_class_method def self.build(text)",
+        " 24-26 private def eof?",
+        " 30-32 protected def rest",
+        " 36 private attr_writer :position",
+        " 38-42 private def next_token",
+        " 59-61 module_function def tokenize(text)",
+    ]);
+    // `private` does not make a class method private, and `public` ends the section.
+    views.signature_lines_contain(&[" 44-52 def {self.keywords, reset!}"]);
+}
+
 #[test]
 fn markdown() {
     check(

@@ -35,6 +35,7 @@ pub(super) static SPEC: Spec = Spec {
     decorations: &["template_parameter_list"],
     unshown: &[],
     conditional: None,
+    sections: None,
     implied: &[],
     abridged: &[],
     elided: &[],

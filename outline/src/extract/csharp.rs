@@ -31,6 +31,7 @@ pub(super) static SPEC: Spec = Spec {
     decorations: &["attribute_list"],
     unshown: &[],
     conditional: None,
+    sections: None,
     implied: &[],
     abridged: &[],
     elided: &[],

@@ -32,6 +32,7 @@ pub(super) static SPEC: Spec = Spec {
     decorations: &[],
     unshown: &[],
     conditional: None,
+    sections: None,
     implied: &[],
     abridged: &[],
     elided: &[],

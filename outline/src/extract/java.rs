@@ -29,6 +29,7 @@ pub(super) static SPEC: Spec = Spec {
     decorations: &["marker_annotation", "annotation"],
     unshown: &["@SuppressWarnings"],
     conditional: None,
+    sections: None,
     implied: &[],
     abridged: &[],
     elided: &[],

@@ -85,6 +85,7 @@ pub(super) static SPEC: Spec = Spec {
     decorations: &["decorator"],
     unshown: &[],
     conditional: None,
+    sections: None,
     // A class member is public unless it says otherwise.
     implied: &[("accessibility_modifier", "public")],
     // A long list of what an interface extends or a class implements is the parents' API, not

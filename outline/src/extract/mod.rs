@@ -167,6 +167,10 @@ pub(crate) struct Spec {
     /// The start of a decoration that applies others under a condition (Rust's `#[cfg_attr(cond,
     /// inline)]`, whitespace removed): left out when every decoration it applies is.
     pub conditional: Option<&'static str>,
+    /// Statements that set the visibility of the definitions after them in their body (Ruby's
+    /// bare `private`): such a definition's head starts with the word, as if it were written
+    /// `private def x`.
+    pub sections: Option<Sections>,
     /// Modifiers (kind and text of a definition's own child) that say what is the default anyway
     /// (TypeScript's `public`): left out of signatures. A parameter's are kept (`constructor(public
     /// x)` declares a field).
@@ -236,6 +240,16 @@ pub(crate) enum Prefix {
     /// Nothing: a list inside a wrapper (the specs of Go's `var ( … )`), which the wrapper's
     /// keyword still heads.
     Nothing,
+}
+
+/// See [`Spec::sections`].
+pub(crate) struct Sections {
+    /// The word a statement sets for the definitions after it: `Some("private")`; `Some("")` for
+    /// one that sets the default again (`public`); `None` for any other statement.
+    pub word: fn(Node, &str) -> Option<&'static str>,
+    /// Whether the word applies to a definition (Ruby's `private` makes `def x` and `attr_reader
+    /// :x` private, not `def self.x` or a class).
+    pub applies_to: fn(Node, &str) -> bool,
 }
 
 /// How a method is recognised as a constructor.
@@ -409,6 +423,8 @@ struct Lead<'a, 't> {
     attributes: &'a [Node<'t>],
     /// Enclosing wrappers, outermost first.
     wrappers: &'a [Node<'t>],
+    /// The visibility a statement before it in its body gave it (see [`Spec::sections`]).
+    section: &'static str,
 }
 
 /// The enclosing definition, for classifying what is declared inside it.
@@ -474,9 +490,14 @@ impl<'s> Walker<'s> {
             return;
         }
         let mut attributes = Vec::new();
+        let mut section = "";
         let mut cursor = parent.walk();
         for child in parent.named_children(&mut cursor) {
             let kind = child.kind();
+            if let Some(word) = self.spec.sections.as_ref().and_then(|sections| (sections.word)(child, self.source)) {
+                section = word;
+                continue;
+            }
             if self.spec.attributes.contains(&kind) {
                 attributes.push(child);
                 continue;
@@ -501,7 +522,8 @@ impl<'s> Walker<'s> {
                 self.walk_region(child, region, Split::Parts(reparse.parts), owner, depth, out);
                 continue;
             }
-            let lead = Lead { attributes: &attributes, wrappers };
+            let applies = self.spec.sections.as_ref().is_some_and(|sections| (sections.applies_to)(child, self.source));
+            let lead = Lead { attributes: &attributes, wrappers, section: if applies { section } else { "" } };
             if let Some(rule) = self.spec.rules.iter().find(|rule| rule.node == kind)
                 && let Some(definition) = self.define(child, rule, owner, &lead, depth)
             {
@@ -764,11 +786,16 @@ impl<'s> Walker<'s> {
         lead: &Lead,
     ) -> (String, Option<String>) {
         let head_end = body.map_or(node.end_byte(), |b| b.start_byte());
+        let section = match lead.section {
+            "" => String::new(),
+            word => format!("{word} "),
+        };
         if kind == Kind::Field {
-            return (self.field_signature(node, rule, head_end), None);
+            return (section + &self.field_signature(node, rule, head_end), None);
         }
         let declares_members = matches!(kind, Kind::Interface | Kind::Class | Kind::Struct | Kind::Trait);
         let mut head = if declares_members { Head::for_type() } else { Head::untyped(self.spec.untyped) };
+        head.push(Role::Core, &section);
         // Decorators inside a wrapper (`@Component(…) export class`) come with its prefix.
         let in_wrapper = |attribute: &Node| {
             lead.wrappers.iter().any(|wrapper| wrapper.byte_range().contains(&attribute.start_byte()))

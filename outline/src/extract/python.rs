@@ -20,6 +20,7 @@ pub(super) static SPEC: Spec = Spec {
     decorations: &["decorator"],
     unshown: &[],
     conditional: None,
+    sections: None,
     implied: &[],
     abridged: &[],
     elided: &[],

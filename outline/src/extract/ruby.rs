@@ -3,7 +3,7 @@
 
 use tree_sitter::Node;
 
-use super::{Constructors, Rule, Spec, field_text, left_side};
+use super::{Constructors, Rule, Sections, Spec, field_text, left_side};
 use crate::model::Kind;
 use crate::text::node_text;
 
@@ -22,14 +22,20 @@ pub(super) static SPEC: Spec = Spec {
         Rule::classify("assignment", constant).named(left_side).head_end(&["right"]).body(class_block),
         // A block given to a call that defines methods: a Rails concern's `included do` and
         // `class_methods do`, `class_eval do`, `refine String do`, a spec's helpers under
-        // `RSpec.describe … do`. The call is the head, the block's methods its members.
-        Rule::classify("call", block_of_methods).named(called).body(methods_block),
+        // `RSpec.describe … do`. The call is the head, the block's methods its members. And the
+        // attributes a class declares (`attr_reader :id, :total`), its fields.
+        Rule::classify("call", call_kind).named(call_name).body(methods_block),
     ],
-    wrappers: &[],
+    // A method defined as a call's argument: `private def tokens(text)`, `protected def …`,
+    // `private_class_method def self.build`, `memoize def total`. The call is the head's prefix.
+    wrappers: &[("call", super::Prefix::Full), ("argument_list", super::Prefix::Nothing)],
     attributes: &[],
     decorations: &[],
     unshown: &[],
     conditional: None,
+    // A bare `private` (or `protected`, `module_function`) makes the instance methods after it
+    // so, up to the next such statement or the end of the body.
+    sections: Some(Sections { word: visibility_section, applies_to: made_private }),
     implied: &[],
     abridged: &[],
     elided: &[],
@@ -44,6 +50,21 @@ pub(super) static SPEC: Spec = Spec {
     import_keywords: &["require "],
     constructors: Constructors::Named(&["initialize"]),
 };
+
+/// The visibility a bare `private`, `protected`, `public` or `module_function` statement gives
+/// the methods after it (`public` the default, shown as nothing).
+fn visibility_section(node: Node, source: &str) -> Option<&'static str> {
+    if node.kind() != "identifier" {
+        return None;
+    }
+    match node_text(node, source) {
+        "private" => Some("private"),
+        "protected" => Some("protected"),
+        "module_function" => Some("module_function"),
+        "public" => Some(""),
+        _ => None,
+    }
+}
 
 /// `<< self` for `class << self`.
 fn singleton_class_name(node: Node, source: &str) -> Option<String> {
@@ -65,8 +86,42 @@ fn class_block(assignment: Node) -> Option<Node> {
     assignment.child_by_field_name("right").filter(|right| right.kind() == "call").and_then(methods_block)
 }
 
-fn block_of_methods(call: Node, _: &str) -> Option<Kind> {
+fn call_kind(call: Node, source: &str) -> Option<Kind> {
+    if attributes(call, source).is_some() {
+        return Some(Kind::Field);
+    }
     methods_block(call).map(|_| Kind::Impl)
+}
+
+fn call_name(call: Node, source: &str) -> Option<String> {
+    attributes(call, source).or_else(|| called(call, source))
+}
+
+/// The names an `attr_reader`, `attr_writer` or `attr_accessor` call declares (`id, total`),
+/// when each is written as a symbol or a string.
+fn attributes(call: Node, source: &str) -> Option<String> {
+    let method = call.child_by_field_name("method").map(|method| node_text(method, source));
+    if call.child_by_field_name("receiver").is_some()
+        || !matches!(method, Some("attr_reader" | "attr_writer" | "attr_accessor"))
+    {
+        return None;
+    }
+    let arguments = call.child_by_field_name("arguments")?;
+    let mut cursor = arguments.walk();
+    let names: Option<Vec<&str>> = arguments
+        .named_children(&mut cursor)
+        .map(|argument| match argument.kind() {
+            "simple_symbol" => node_text(argument, source).strip_prefix(':'),
+            "string" => Some(node_text(argument, source).trim_matches(['"', '\''])),
+            _ => None,
+        })
+        .collect();
+    Some(names?.join(", ")).filter(|names| !names.is_empty())
+}
+
+/// What a bare `private` applies to: instance methods and attributes.
+fn made_private(node: Node, source: &str) -> bool {
+    node.kind() == "method" || (node.kind() == "call" && attributes(node, source).is_some())
 }
 
 /// How deep calls with blocks may nest above a method for the outer call to be listed

@@ -44,6 +44,7 @@ pub(super) static SPEC: Spec = Spec {
         "#[doc(cfg",
     ],
     conditional: Some("#[cfg_attr("),
+    sections: None,
     implied: &[],
     abridged: &["where_clause"],
     elided: &[],
