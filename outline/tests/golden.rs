@@ -777,6 +777,8 @@ fn ruby_visibility_and_attributes() {
         " 36 private attr_writer :position",
         " 38-42 private def next_token",
         " 59-61 module_function def tokenize(text)",
+        " 66-68 memoize def keywords_seen",
+        " 70-72 helper_method(def last_token",
     ]);
     // `private` does not make a class method private, and `public` ends the section.
     views.signature_lines_contain(&[" 44-52 def {self.keywords, reset!}"]);

@@ -61,3 +61,14 @@ module Lexing
     Tokenizer.new(text).each_token.to_a
   end
 end
+
+# Methods handed to a call as they are defined.
+class CachedTokenizer < Tokenizer
+  memoize def keywords_seen
+    each_token.select { |token| Tokenizer.keywords.include?(token) }
+  end
+
+  helper_method(def last_token
+    each_token.to_a.last
+  end)
+end

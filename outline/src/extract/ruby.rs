@@ -28,7 +28,7 @@ pub(super) static SPEC: Spec = Spec {
     ],
     // A method defined as a call's argument: `private def tokens(text)`, `protected def …`,
     // `private_class_method def self.build`, `memoize def total`. The call is the head's prefix.
-    wrappers: &[("call", super::Prefix::Full), ("argument_list", super::Prefix::Nothing)],
+    wrappers: &[("call", super::Prefix::Full), ("argument_list", super::Prefix::Full)],
     attributes: &[],
     decorations: &[],
     unshown: &[],
