@@ -215,7 +215,9 @@ impl View {
             // Fields declared together (`Spec, Status string`) share one signature.
             signatures.dedup();
             let line = signatures.join("; ");
-            if line.chars().count() <= MAX_TYPED_LIST {
+            // Signatures that are only names (an enum's plain members) are listed as names.
+            let bare = fields.iter().all(|field| field.signature == field.name);
+            if !bare && line.chars().count() <= MAX_TYPED_LIST {
                 return (line, true);
             }
             let names: Vec<String> = fields.iter().map(optional_name).collect();
@@ -441,7 +443,7 @@ fn names_members(definition: &Definition) -> bool {
 /// How many fields a type's members start with, if any: they are cheaper on the type's line
 /// than on a line of their own below it.
 fn leading_fields(definition: &Definition) -> Option<usize> {
-    if !matches!(definition.kind, Kind::Struct | Kind::Class | Kind::Interface) {
+    if !matches!(definition.kind, Kind::Struct | Kind::Class | Kind::Interface | Kind::Enum) {
         return None;
     }
     let run = definition.children.iter().take_while(|member| member.kind == Kind::Field).count();

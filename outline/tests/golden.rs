@@ -131,6 +131,10 @@ fn python() {
             "main",
         ],
     );
+    // A dataclass's fields are listed with their types.
+    assert!(
+        views.signatures.contains("19-29 @dataclass(frozen=True) class User { id: int; name: str; tags: list[str] }\n")
+    );
     // A name assigned in both branches of a `try` is named once.
     assert!(views.map.contains("11-16 const DEFAULT_TIMEOUT, STDIN_FILENO\n"), "{}", views.map);
 }
@@ -155,7 +159,9 @@ fn python_classes_declared_in_functions() {
             "RowHighlighter",
         ],
     );
-    views.hides(&["decorate", "wrapper", "encode", "on_close", "route"]);
+    views.hides(&["decorate", "wrapper", "encode", "on_close"]);
+    // The class's attribute is a field of it.
+    assert!(views.map.contains(" 26-36 class Handler { route }\n"), "{}", views.map);
     views.signature_lines_contain(&["class Handler(base)", "async def post(self, path: str, body: bytes) -> int"]);
 }
 
@@ -1548,7 +1554,7 @@ fn rust_items_in_a_macros_own_syntax() {
     views.signature_lines_contain(&[
         "9-22 #[repr(transparent)] #[derive(…)] pub struct OpenFlags: u32 { const READ; const WRITE; const READ_WRITE; const DIRECT }",
         "25-29 #[derive(…)] pub(crate) struct WatchMask: libc::c_uint { const ACCESS; const MODIFY }",
-        "34-39 pub struct SpliceFlags: c_uint { SPLICE_F_MOVE; SPLICE_F_NONBLOCK; SPLICE_F_MORE }",
+        "34-39 pub struct SpliceFlags: c_uint { SPLICE_F_MOVE, SPLICE_F_NONBLOCK, SPLICE_F_MORE }",
     ]);
     assert!(views.map.contains("9-22 struct OpenFlags { READ, WRITE, READ_WRITE, DIRECT }\n"), "{}", views.map);
 }

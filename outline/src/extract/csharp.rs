@@ -18,7 +18,9 @@ pub(super) static SPEC: Spec = Spec {
         Rule::new("record_declaration", Kind::Class).members("body"),
         Rule::new("struct_declaration", Kind::Struct).members("body"),
         Rule::new("interface_declaration", Kind::Interface).members("body"),
-        Rule::new("enum_declaration", Kind::Enum),
+        // An enum's members are its API, listed as its fields.
+        Rule::new("enum_declaration", Kind::Enum).members("body"),
+        Rule::new("enum_member_declaration", Kind::Field).whole(),
         Rule::new("delegate_declaration", Kind::TypeAlias).whole(),
         Rule::new("method_declaration", Kind::Function),
         Rule::new("constructor_declaration", Kind::Constructor),

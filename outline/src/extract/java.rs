@@ -17,6 +17,8 @@ pub(super) static SPEC: Spec = Spec {
         Rule::new("interface_declaration", Kind::Interface).members("body"),
         Rule::new("annotation_type_declaration", Kind::Interface).members("body"),
         Rule::new("enum_declaration", Kind::Enum).members("body"),
+        // An enum's constants are its API, listed as its fields (a constant's own body is not).
+        Rule::new("enum_constant", Kind::Field).head_end(&["body"]),
         Rule::new("method_declaration", Kind::Function),
         Rule::new("constructor_declaration", Kind::Constructor),
         Rule::new("compact_constructor_declaration", Kind::Constructor),

@@ -32,7 +32,11 @@ pub(super) static SPEC: Spec = Spec {
         Rule::classify("public_field_definition", visible_member).head_end(&["value"]),
         Rule::classify("field_definition", visible_member).named(field_property).head_end(&["value"]),
         Rule::new("type_alias_declaration", Kind::TypeAlias).whole(),
-        Rule::new("enum_declaration", Kind::Enum),
+        // An enum's members are its API, listed as its fields: `Red`, `Green = 'green'`.
+        Rule::new("enum_declaration", Kind::Enum).members("body"),
+        Rule::new("enum_assignment", Kind::Field).whole(),
+        // A member without a value; the kind occurs among walked children only in an enum's body.
+        Rule::new("property_identifier", Kind::Field).named(whole_text).whole(),
         Rule::new("internal_module", Kind::Module).members("body"),
         Rule::new("module", Kind::Module).members("body"),
         // A function value's body is walked as a declared function's is; lodash binds its
@@ -730,6 +734,11 @@ fn nested_methods(pair: Node) -> Option<Node> {
 /// A property's key as it is called (`'save'` is `save`).
 fn property_key(pair: Node, source: &str) -> Option<String> {
     Some(unquoted(node_text(pair.child_by_field_name("key")?, source)))
+}
+
+/// A node's own text (an enum member's name).
+fn whole_text(node: Node, source: &str) -> Option<String> {
+    Some(node_text(node, source).to_string())
 }
 
 /// A method's name as it is called (`'get'(key) {…}` is `get`).

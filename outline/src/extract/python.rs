@@ -1,4 +1,5 @@
-//! Python: classes, functions/methods (with decorators), module-level constants.
+//! Python: classes, functions/methods (with decorators), module-level constants, and the
+//! attributes a class body declares (a dataclass's or a model's fields, an enum's members).
 
 use tree_sitter::Node;
 
@@ -12,7 +13,7 @@ pub(super) static SPEC: Spec = Spec {
         // Handler(base): …` returned to callers); its other locals are not outlined.
         Rule::new("function_definition", Kind::Function).members("body"),
         Rule::new("class_definition", Kind::Class).members("body"),
-        Rule::classify("assignment", constant).named(left_side).head_end(&["right"]),
+        Rule::classify("assignment", constant_or_field).named(left_side).head_end(&["right"]),
         Rule::new("type_alias_statement", Kind::TypeAlias).named(left_side).whole(),
     ],
     wrappers: &[("decorated_definition", super::Prefix::Full)],
@@ -49,6 +50,30 @@ pub(super) static SPEC: Spec = Spec {
     import_keywords: &["import "],
     constructors: Constructors::Named(&["__init__"]),
 };
+
+/// In a class body, a public attribute the class declares (`id: int`, `name: str = "anon"`,
+/// `RED = 1` of an enum, `title = models.CharField(…)`) is a field; elsewhere see [`constant`].
+fn constant_or_field(node: Node, source: &str) -> Option<Kind> {
+    if in_class_body(node) {
+        let target = node.child_by_field_name("left").filter(|target| target.kind() == "identifier")?;
+        return (!node_text(target, source).starts_with('_')).then_some(Kind::Field);
+    }
+    constant(node, source)
+}
+
+/// Whether a statement stands in a class's body (or in an `if` or `try` there), not in a
+/// function's or the module's.
+fn in_class_body(node: Node) -> bool {
+    let mut ancestor = node.parent();
+    while let Some(current) = ancestor {
+        match current.kind() {
+            "class_definition" => return true,
+            "function_definition" | "module" | "lambda" => return false,
+            _ => ancestor = current.parent(),
+        }
+    }
+    false
+}
 
 /// `NAME = …` with an upper-case name (PEP 8's constant convention) is a constant; other
 /// assignments are not outlined. One-letter names are left out: they are type variables.

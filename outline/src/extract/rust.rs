@@ -15,7 +15,9 @@ pub(super) static SPEC: Spec = Spec {
         Rule::new("struct_item", Kind::Struct).head_end(&["field_declaration_list"]).members("body"),
         Rule::new("union_item", Kind::Struct).members("body"),
         Rule::classify("field_declaration", public_field).whole(),
-        Rule::new("enum_item", Kind::Enum),
+        // An enum's variants are its API, as a struct's public fields are: listed as its fields.
+        Rule::new("enum_item", Kind::Enum).members("body"),
+        Rule::new("enum_variant", Kind::Field).whole(),
         Rule::new("trait_item", Kind::Trait).members("body"),
         Rule::new("impl_item", Kind::Impl).named(impl_name).members("body"),
         Rule::new("mod_item", Kind::Module).members("body"),
