@@ -20,6 +20,11 @@ const MIN_GROUP: usize = 3;
 /// The longest run of fields or constants the signatures view prints with their types and values.
 const MAX_TYPED_LIST: usize = 100;
 
+/// The most variants an enum's line names before it counts the rest (`{ EPERM, ENOENT, …, +98
+/// more }`): a long enum is a table (error codes, opcodes, key codes) whose entries are read or
+/// searched for where its span says, and each variant stays a definition symbol search finds.
+const MAX_VARIANTS: usize = 32;
+
 /// How many unparsed spans the first line lists before it only counts the rest.
 const LISTED_SPANS: usize = 5;
 
@@ -203,7 +208,15 @@ impl View {
     /// A type on one line with the fields its members start with, in braces: `struct Config {
     /// pub name: String; pub port: u16 }`, `interface Options { timeout?, retries?, … }`.
     fn with_fields(self, owner: &Definition, fields: &[Definition]) -> String {
-        format!("{} {{ {} }}", self.head(owner), self.field_list(fields).0)
+        let shown = match owner.kind {
+            Kind::Enum => &fields[..fields.len().min(MAX_VARIANTS)],
+            _ => fields,
+        };
+        let more = match fields.len() - shown.len() {
+            0 => String::new(),
+            more => format!(", +{more} more"),
+        };
+        format!("{} {{ {}{more} }}", self.head(owner), self.field_list(shown).0)
     }
 
     /// The fields' signatures (true) or their names (false). Signatures while they fit a short

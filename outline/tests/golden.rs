@@ -1558,3 +1558,19 @@ fn rust_items_in_a_macros_own_syntax() {
     ]);
     assert!(views.map.contains("9-22 struct OpenFlags { READ, WRITE, READ_WRITE, DIRECT }\n"), "{}", views.map);
 }
+
+/// An enum's variants are its fields, on its line; a long one (a table of codes) names its first
+/// 32 and counts the rest, each still a definition symbol search finds.
+#[test]
+fn long_enums_name_their_first_variants_and_count_the_rest() {
+    let variants: Vec<String> = (0..40).map(|i| format!("    E{i},\n")).collect();
+    let source = format!("pub enum Errno {{\n{}}}\n", variants.concat());
+    let outline = outline(Language::Rust, &source);
+    let mut names = Vec::new();
+    all_names(&outline.items, &mut names);
+    assert_eq!(names.len(), 41, "{names:?}");
+    let shown: Vec<String> = (0..32).map(|i| format!("E{i}")).collect();
+    let line = format!("1-42 pub enum Errno {{ {}, +8 more }}\n", shown.join(", "));
+    assert_eq!(render_signatures(&outline), line);
+    assert_eq!(render_map(&outline), line.replace("pub enum", "enum"));
+}
