@@ -333,8 +333,9 @@ pub fn rust(source: &str) -> Vec<Expected> {
     found
 }
 
-/// Python: `def`/`class` at module level or directly in a class (nested classes too), not
-/// inside functions; triple-quoted strings are skipped.
+/// Python: `def`/`class` at module level or directly in a class (nested classes too), and the
+/// classes a counted function or method declares with their methods; not a function's other
+/// locals. Triple-quoted strings are skipped.
 pub fn python(source: &str) -> Vec<Expected> {
     let mut found = Vec::new();
     // (indentation, is a class, is counted) of each enclosing `def` and `class`.

@@ -159,7 +159,9 @@ fn python_classes_declared_in_functions() {
             "RowHighlighter",
         ],
     );
-    views.hides(&["decorate", "wrapper", "encode", "on_close"]);
+    views.hides(&["decorate", "wrapper", "encode", "on_close", "op1", "op10", "LAST_NAME"]);
+    // A class under `match` is listed, in each case.
+    assert!(views.map.matches("class Console { encoding }").count() == 2, "{}", views.map);
     // The class's attribute is a field of it.
     assert!(views.map.contains(" 26-36 class Handler { route }\n"), "{}", views.map);
     views.signature_lines_contain(&["class Handler(base)", "async def post(self, path: str, body: bytes) -> int"]);
@@ -425,6 +427,13 @@ fn javascript_revealing_modules() {
         views.signatures
     );
     views.hides(&["Queue2.VERSION"]);
+    // A constructor function returned with prototype methods is a class, its methods under it.
+    assert!(
+        views.map.contains("220-231 class Deque\n 224-226 Deque2.prototype.shift\n 227-229 Deque2.from\n"),
+        "{}",
+        views.map
+    );
+    views.signature_lines_contain(&["var Deque = function Deque2(items)", "var minified = function(t,n,r)"]);
     // So does one it returns as written; the name a binding gives last is the class, though a
     // function declaration of that name comes after it (declarations are hoisted).
     assert!(views.map.contains("180-194 class Channel { capacity }\n 185-187 size\n"), "{}", views.map);
@@ -1573,4 +1582,15 @@ fn long_enums_name_their_first_variants_and_count_the_rest() {
     let line = format!("1-42 pub enum Errno {{ {}, +8 more }}\n", shown.join(", "));
     assert_eq!(render_signatures(&outline), line);
     assert_eq!(render_map(&outline), line.replace("pub enum", "enum"));
+}
+
+/// A name bound to a returned class whose head is cut for length keeps its `=` after the name.
+#[test]
+fn a_long_value_head_keeps_its_equals_sign_after_the_name() {
+    let base = "Namespace".repeat(25);
+    let source =
+        format!("var Big = (function () {{\n  class Big2 extends {base} {{ run() {{}} }}\n  return Big2;\n}})();\n");
+    let text = render_signatures(&outline(Language::JavaScript, &source));
+    assert!(text.starts_with("1-4 var Big = class Big2 extends NamespaceNamespace"), "{text}");
+    assert!(text.lines().next().is_some_and(|line| line.ends_with('…')), "{text}");
 }

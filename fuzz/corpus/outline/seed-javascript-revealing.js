@@ -215,4 +215,22 @@ var parser = (function () {
   return parse2;
 })();
 
-module.exports = { ShoppingCart, Logger, Codec, Store, Lib, theme, ready, config, doubled, createThunk, Queue, limit, startedAt, origin, Channel, Parser, pending, parser };
+// A constructor function it returns, given prototype methods, is a class written before classes,
+// whatever name the wrapper gives it.
+var Deque = (function () {
+  function Deque2(items) {
+    this.items = items;
+  }
+  Deque2.prototype.shift = function () {
+    return this.items.shift();
+  };
+  Deque2.from = function (items) {
+    return new Deque2(items);
+  };
+  return Deque2;
+})();
+
+// Minified, the head still reads `name = function (…)`.
+var minified=(function(){return function(t,n,r){return t}})();
+
+module.exports = { ShoppingCart, Logger, Codec, Store, Lib, theme, ready, config, doubled, createThunk, Queue, limit, startedAt, origin, Channel, Parser, pending, parser, Deque, minified };

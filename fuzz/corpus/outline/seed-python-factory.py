@@ -61,3 +61,31 @@ class Service:
                 highlights = [row.key]
 
             yield RowHighlighter()(row)
+
+
+def make_ops(step):
+    """Ten closures make no module: they are this function's detail."""
+
+    def op1(x): return x + step
+    def op2(x): return x + 2 * step
+    def op3(x): return x + 3 * step
+    def op4(x): return x + 4 * step
+    def op5(x): return x + 5 * step
+    def op6(x): return x + 6 * step
+    def op7(x): return x + 7 * step
+    def op8(x): return x + 8 * step
+    def op9(x): return x + 9 * step
+    def op10(x): return x + 10 * step
+    return [op1, op2, op3, op4, op5, op6, op7, op8, op9, op10]
+
+
+match sys.platform:
+    case "win32":
+        class Console:
+            encoding = "mbcs"
+    case _:
+        class Console:
+            encoding = "utf-8"
+
+for name in ("a", "b"):
+    LAST_NAME = name

@@ -33,6 +33,7 @@ pub(super) static SPEC: Spec = Spec {
     unshown: &[],
     conditional: None,
     sections: None,
+    module_factories: false,
     implied: &[],
     abridged: &[],
     elided: &[],

@@ -32,6 +32,7 @@ pub(super) static SPEC: Spec = Spec {
     unshown: &["@SuppressWarnings"],
     conditional: None,
     sections: None,
+    module_factories: false,
     implied: &[],
     abridged: &[],
     elided: &[],

@@ -90,6 +90,7 @@ pub(super) static SPEC: Spec = Spec {
     unshown: &[],
     conditional: None,
     sections: None,
+    module_factories: true,
     // A class member is public unless it says otherwise.
     implied: &[("accessibility_modifier", "public")],
     // A long list of what an interface extends or a class implements is the parents' API, not
@@ -182,7 +183,8 @@ fn declarator(node: Node, source: &str) -> Option<Kind> {
 /// A returned class (a bundler's `var Queue = (function () { class Queue2 { push(item) {…} }
 /// return Queue2; })()`) has its members under the bound name, and so do the functions the
 /// wrapper assigns to it after (`Queue2.prototype.drain = function () {…}`, `Queue2.of =
-/// function (…) {…}`), as they would be at file level.
+/// function (…) {…}`), as they would be at file level; so does a returned constructor function
+/// given prototype methods, a class written before classes (see [`returned_declaration`]).
 fn bound_methods<'t>(declarator: Node<'t>, source: &str) -> Vec<Node<'t>> {
     if let Some(object) = defined_object(declarator.child_by_field_name("value")) {
         return vec![object];
@@ -193,13 +195,29 @@ fn bound_methods<'t>(declarator: Node<'t>, source: &str) -> Vec<Node<'t>> {
     if is_module(&returned, source) {
         return vec![returned.body, returned.returned];
     }
-    let Some(class) = returned_definition(&returned, source).filter(|declared| is_class(*declared)) else {
+    let Some(definition) = returned_definition(&returned, source) else {
         return Vec::new();
     };
-    let returned_name = Some(returned.returned).filter(|node| node.kind() == "identifier");
-    let assigned =
-        returned_name.map_or_else(Vec::new, |name| assignments_to(returned.body, node_text(name, source), source));
-    class.child_by_field_name("body").into_iter().chain(assigned).collect()
+    let assigned = returned_assignments(&returned, source);
+    match is_class(definition) {
+        true => definition.child_by_field_name("body").into_iter().chain(assigned).collect(),
+        false if gives_prototype(&assigned, source) => assigned,
+        false => Vec::new(),
+    }
+}
+
+/// The statements of the wrapper's body that assign to a property of the name it returns.
+fn returned_assignments<'t>(at_once: &Returned<'t, '_>, source: &str) -> Vec<Node<'t>> {
+    let returned_name = Some(at_once.returned).filter(|node| node.kind() == "identifier");
+    returned_name.map_or_else(Vec::new, |name| assignments_to(at_once.body, node_text(name, source), source))
+}
+
+/// Whether some of these assignments give a prototype its methods (`Queue2.prototype.push = …`).
+fn gives_prototype(assignments: &[Node], source: &str) -> bool {
+    assignments
+        .iter()
+        .filter_map(|statement| statement.named_child(0).and_then(|assignment| assignment.child_by_field_name("left")))
+        .any(|left| node_text(left, source).contains(".prototype."))
 }
 
 /// The statements of `body` that assign to a property of `name` (`Name.prototype.x = …`,
@@ -257,9 +275,13 @@ fn is_module(at_once: &Returned, source: &str) -> bool {
 /// writes in its `return` (see [`returned_definition`]; redux-toolkit's bundled `var
 /// createAsyncThunk = (() => { function createAsyncThunk2(…) {…} … return createAsyncThunk2;
 /// })()`): the bound name is a function's (or a class's), though none is written after it.
+///
+/// A returned function whose prototype the wrapper gives methods is a class's constructor
+/// (`function Queue2(items) {…} Queue2.prototype.push = function (item) {…}; return Queue2;`).
 fn returned_declaration(at_once: &Returned, source: &str) -> Option<Kind> {
     let declared = returned_definition(at_once, source)?;
-    Some(if is_class(declared) { Kind::Class } else { Kind::Function })
+    let constructor = || gives_prototype(&returned_assignments(at_once, source), source);
+    Some(if is_class(declared) || constructor() { Kind::Class } else { Kind::Function })
 }
 
 /// Whether a node [`returned_definition`] gives is a class (declared, abstract, or an expression)

@@ -171,6 +171,10 @@ pub(crate) struct Spec {
     /// bare `private`): such a definition's head starts with the word, as if it were written
     /// `private def x`.
     pub sections: Option<Sections>,
+    /// Whether a function that declares [`FACTORY_FUNCTIONS`] functions is a module factory whose
+    /// functions are listed (see `Owner::factory`): a JavaScript idiom; a Python function's
+    /// closures, however many, are its detail.
+    pub module_factories: bool,
     /// Modifiers (kind and text of a definition's own child) that say what is the default anyway
     /// (TypeScript's `public`): left out of signatures. A parameter's are kept (`constructor(public
     /// x)` declares a field).
@@ -283,9 +287,10 @@ pub(crate) struct Rule {
     /// to a name, after the head). Walked as members before the body's.
     pub head_members: Option<HeadMembers>,
     /// The function or class a name is bound to where its value does not show it, whose head
-    /// then follows the name's: what a function called at once returns (`var createThunk =
-    /// (function () { … return function thunk(dispatch, getState) {…} })()` reads `var
-    /// createThunk = function thunk(dispatch, getState)`).
+    /// then follows the name's and an `=` (what is between them in the source must be only
+    /// that): what a function called at once returns (`var createThunk = (function () { …
+    /// return function thunk(dispatch, getState) {…} })()` reads `var createThunk = function
+    /// thunk(dispatch, getState)`).
     pub value_head: Option<ValueHead>,
     /// Also keep the text after the body (C's `typedef struct {…} name`).
     pub keep_tail: bool,
@@ -742,7 +747,9 @@ impl<'s> Walker<'s> {
         let members = own_body.or_else(|| rule.members.and_then(|path| find_path(node, path)));
         let bodies = head_members.into_iter().chain(members);
         for body in bodies {
-            let factory = kind == Kind::Function && self.function_declarations(body) >= FACTORY_FUNCTIONS;
+            let factory = self.spec.module_factories
+                && kind == Kind::Function
+                && self.function_declarations(body) >= FACTORY_FUNCTIONS;
             self.walk(body, Some(Owner { kind, name: &name, factory }), &[], depth + 1, &mut children);
         }
         Some(Definition { kind, name, signature, uncut, start_line, head_line, end_line, children })
@@ -855,6 +862,7 @@ impl<'s> Walker<'s> {
         let overloads = self.spec.overloads.and_then(|overloads| overloads(node)).unwrap_or_default();
         let list = overloads.first().and_then(|first| first.parent()).filter(|list| list.start_byte() >= core_end);
         let shortest = overloads.iter().min_by_key(|signature| collapse(node_text(**signature, self.source)).len());
+        let value = rule.value_head.and_then(|value_head| value_head(node, self.source));
         match (list, shortest) {
             (Some(list), Some(shortest)) => {
                 // The list's braces are where the shortest signature goes.
@@ -862,19 +870,21 @@ impl<'s> Walker<'s> {
                 self.push_code(&mut head, Role::Tail, node, shortest.byte_range());
                 head.push(Role::Tail, &format!(" (+{} more)", overloads.len() - 1));
             }
+            // The value a rule names stands for what is after the name, which is only `=` there
+            // (see `Rule::value_head`): the `=` is written as core, so that shortening a long
+            // tail cannot move it behind the value's own tail.
+            _ if value.is_some() => head.push(Role::Core, " = "),
             _ => {
                 for part in unwrapped(core_end..head_end, &wrappers) {
                     self.push_code(&mut head, Role::Tail, node, part);
                 }
             }
         }
-        if let Some(value) = rule.value_head.and_then(|value_head| value_head(node, self.source)) {
-            // After the head's `=`. Its parameters are the definition's, as a function's own
-            // are; the rest is its tail.
+        if let Some(value) = value {
+            // Its parameters are the definition's, as a function's own are; the rest is its tail.
             let value_end = value.child_by_field_name("body").map_or(value.end_byte(), |body| body.start_byte());
             let value_core_end =
                 self::core_end(value).unwrap_or(value.start_byte()).clamp(value.start_byte(), value_end);
-            head.push(Role::Core, " ");
             self.push_code(&mut head, Role::Core, value, value.start_byte()..value_core_end);
             self.push_code(&mut head, Role::Tail, value, value_core_end..value_end);
         }

@@ -22,6 +22,7 @@ pub(super) static SPEC: Spec = Spec {
     unshown: &[],
     conditional: None,
     sections: None,
+    module_factories: false,
     implied: &[],
     abridged: &[],
     elided: &[],
@@ -29,13 +30,15 @@ pub(super) static SPEC: Spec = Spec {
     reparse: None,
     invoked_body: None,
     overloads: None,
-    // Definitions under `if TYPE_CHECKING:`, `try: … except ImportError:` and the like, and
-    // a class a function declares in a loop.
+    // Definitions under `if TYPE_CHECKING:`, `try: … except ImportError:`, `match` and the like,
+    // and a class a function declares in a loop.
     transparent: &[
         "expression_statement",
         "if_statement",
         "for_statement",
         "while_statement",
+        "match_statement",
+        "case_clause",
         "elif_clause",
         "else_clause",
         "try_statement",
@@ -75,9 +78,26 @@ fn in_class_body(node: Node) -> bool {
     false
 }
 
+/// Whether a statement is in a loop's body (not counting loops outside its function or class).
+fn in_loop(node: Node) -> bool {
+    let mut ancestor = node.parent();
+    while let Some(current) = ancestor {
+        match current.kind() {
+            "for_statement" | "while_statement" => return true,
+            "function_definition" | "class_definition" | "module" => return false,
+            _ => ancestor = current.parent(),
+        }
+    }
+    false
+}
+
 /// `NAME = …` with an upper-case name (PEP 8's constant convention) is a constant; other
-/// assignments are not outlined. One-letter names are left out: they are type variables.
+/// assignments are not outlined. One-letter names are left out: they are type variables; and so
+/// are names a loop assigns again and again.
 fn constant(node: Node, source: &str) -> Option<Kind> {
+    if in_loop(node) {
+        return None;
+    }
     let target = node.child_by_field_name("left")?;
     let name = node_text(target, source);
     let is_constant = target.kind() == "identifier"

@@ -36,6 +36,7 @@ pub(super) static SPEC: Spec = Spec {
     // A bare `private` (or `protected`, `module_function`) makes the instance methods after it
     // so, up to the next such statement or the end of the body.
     sections: Some(Sections { word: visibility_section, applies_to: made_private }),
+    module_factories: false,
     implied: &[],
     abridged: &[],
     elided: &[],

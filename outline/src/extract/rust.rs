@@ -47,6 +47,7 @@ pub(super) static SPEC: Spec = Spec {
     ],
     conditional: Some("#[cfg_attr("),
     sections: None,
+    module_factories: false,
     implied: &[],
     abridged: &["where_clause"],
     elided: &[],
