@@ -233,10 +233,15 @@ impl View {
             if !bare && line.chars().count() <= MAX_TYPED_LIST {
                 return (line, true);
             }
-            let names: Vec<String> = fields.iter().map(optional_name).collect();
+            let mut names: Vec<String> = fields.iter().map(optional_name).collect();
+            // A name declared in both branches of an `if` or under two `cfg`s is named once.
+            let mut seen = HashSet::new();
+            names.retain(|name| seen.insert(name.clone()));
             return (names.join(", "), false);
         }
-        let names: Vec<&str> = fields.iter().map(|field| field.name.as_str()).collect();
+        let mut seen = HashSet::new();
+        let names: Vec<&str> =
+            fields.iter().map(|field| field.name.as_str()).filter(|name| seen.insert(*name)).collect();
         (names.join(", "), false)
     }
 }

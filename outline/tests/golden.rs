@@ -789,12 +789,13 @@ fn ruby_visibility_and_attributes() {
         " 20-22 private_class_method def self.build(text)",
         " 24-26 private def eof?",
         " 30-32 protected def rest",
-        " 36 private attr_writer :position",
         " 38-42 private def next_token",
         " 59-61 module_function def tokenize(text)",
         " 66-68 memoize def keywords_seen",
         " 70-72 helper_method(def last_token",
     ]);
+    // A private attribute is no API, as other languages' private fields are not listed.
+    assert!(!views.signatures.contains("attr_writer"), "{}", views.signatures);
     // `private` does not make a class method private, and `public` ends the section.
     views.signature_lines_contain(&[" 44-52 def {self.keywords, reset!}"]);
 }
@@ -1593,4 +1594,24 @@ fn a_long_value_head_keeps_its_equals_sign_after_the_name() {
     let text = render_signatures(&outline(Language::JavaScript, &source));
     assert!(text.starts_with("1-4 var Big = class Big2 extends NamespaceNamespace"), "{text}");
     assert!(text.lines().next().is_some_and(|line| line.ends_with('…')), "{text}");
+}
+
+/// Review findings on the fields and sections: each case as a user would meet it.
+#[test]
+fn enum_members_fields_and_sections_read_as_written() {
+    // A string-named enum member without a value is a member too.
+    let ts = render_map(&outline(Language::TypeScript, "enum S { 'x-y', \"z\", w }\n"));
+    assert_eq!(ts, "1 enum S { 'x-y', \"z\", w }\n");
+    // A name in an error node is no field.
+    let broken = "class Q {\n  method() { return this.x }\n  get =\n}\nobj.prop qux.zap\nfunction f( { return x.y }\n";
+    let map = render_map(&outline(Language::JavaScript, broken));
+    assert!(map.contains(" field get\n") && !map.contains("function"), "{map}");
+    // A class attribute assigned in both branches is named once.
+    let python = "class B:\n    if X:\n        flag = 1\n    else:\n        flag = 2\n";
+    assert_eq!(render_map(&outline(Language::Python, python)), "1-5 class B { flag }\n");
+    // A method a call wraps after a bare `private` is private; a private attribute is not listed.
+    let ruby = "class W\n  attr_reader :id\n  private attr_reader :secret\n\n  private\n\n  attr_reader :hidden\n\n  \
+                memoize def memo\n    1\n  end\nend\n";
+    let signatures = render_signatures(&outline(Language::Ruby, ruby));
+    assert_eq!(signatures, "1-12 class W { attr_reader :id }\n 9-11 private memoize def memo\n");
 }

@@ -32,7 +32,10 @@ fn edit_errors_name_the_cli_flags() {
     assert!(stderr(&twice).contains("or set --all"), "{}", describe(&twice));
     let absent = lctx(&home, &root, &["edit", "new.txt", "--old", "a", "--new", "b"]);
     assert!(stderr(&absent).contains("pass --create to create it"), "{}", describe(&absent));
-    for out in [&missing, &twice, &absent] {
+    let create = lctx(&home, &root, &["edit", "new.txt", "--create", "--old", "a", "--new", "b"]);
+    assert!(stderr(&create).contains("creating a file: leave --old empty"), "{}", describe(&create));
+    assert!(!root.join("new.txt").exists(), "nothing created");
+    for out in [&missing, &twice, &absent, &create] {
         let text = stderr(out);
         assert!(
             !text.contains("old_string") && !text.contains("replace_all") && !text.contains("create=true"),

@@ -162,11 +162,12 @@ fn bad_input_gets_a_clear_answer() {
 
     let small = map_json(&home, &root, &no_daemon, &["--max-tokens", "10"]);
     assert_eq!(small["max_tokens"], 64);
-    assert_eq!(small["note"], "max_tokens 10 raised to the minimum, 64", "{small}");
+    // Named as the reader passes it: lctx's flag.
+    assert_eq!(small["note"], "--max-tokens 10 raised to the minimum, 64", "{small}");
     let huge = lctx(&home, &root, &no_daemon, &["map", "--max-tokens", "4000000000"]);
     assert!(huge.status.success(), "{}", describe(&huge));
     let text = String::from_utf8_lossy(&huge.stdout);
-    assert!(text.contains("note: max_tokens 4000000000 lowered to the maximum, 16384"), "{text}");
+    assert!(text.contains("note: --max-tokens 4000000000 lowered to the maximum, 16384"), "{text}");
 
     let outside = home.path().join("elsewhere");
     std::fs::create_dir_all(&outside).unwrap();

@@ -173,7 +173,7 @@ impl Engine {
         params: &EditParams,
     ) -> EngineResult<EditOutcome> {
         if !params.old_string.is_empty() {
-            return Err(EngineError::invalid("creating a file: leave old_string empty"));
+            return Err(EngineError::invalid(format!("creating a file: leave {} empty", params.surface.old_text())));
         }
         readable_after(&params.new_string, config, &params.path)?;
         if path.exists() {

@@ -87,5 +87,8 @@ mod tests {
         assert_eq!((Surface::Mcp.fresh(), Surface::Cli.fresh()), ("fresh=true", "--fresh"));
         assert_eq!((Surface::Mcp.lines(), Surface::Cli.lines()), ("lines:N-M", "-m lines:N-M"));
         assert_eq!((Surface::Mcp.old_text(), Surface::Cli.old_text()), ("old_string", "--old"));
+        assert_eq!((Surface::Mcp.create(), Surface::Cli.create()), ("create=true", "--create"));
+        assert_eq!((Surface::Mcp.replace_all(), Surface::Cli.replace_all()), ("replace_all", "--all"));
+        assert_eq!((Surface::Mcp.max_tokens(), Surface::Cli.max_tokens()), ("max_tokens", "--max-tokens"));
     }
 }

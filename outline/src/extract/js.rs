@@ -35,8 +35,10 @@ pub(super) static SPEC: Spec = Spec {
         // An enum's members are its API, listed as its fields: `Red`, `Green = 'green'`.
         Rule::new("enum_declaration", Kind::Enum).members("body"),
         Rule::new("enum_assignment", Kind::Field).whole(),
-        // A member without a value; the kind occurs among walked children only in an enum's body.
-        Rule::new("property_identifier", Kind::Field).named(whole_text).whole(),
+        // A member without a value (`Red`, `'x-y'`). The kinds occur elsewhere too (in the error
+        // nodes the walk looks into), so only an enum body's count.
+        Rule::classify("property_identifier", enum_member).named(whole_text).whole(),
+        Rule::classify("string", enum_member).named(whole_text).whole(),
         Rule::new("internal_module", Kind::Module).members("body"),
         Rule::new("module", Kind::Module).members("body"),
         // A function value's body is walked as a declared function's is; lodash binds its
@@ -756,6 +758,11 @@ fn nested_methods(pair: Node) -> Option<Node> {
 /// A property's key as it is called (`'save'` is `save`).
 fn property_key(pair: Node, source: &str) -> Option<String> {
     Some(unquoted(node_text(pair.child_by_field_name("key")?, source)))
+}
+
+/// A name in an enum's body is a member of the enum.
+fn enum_member(node: Node, _: &str) -> Option<Kind> {
+    node.parent().is_some_and(|parent| parent.kind() == "enum_body").then_some(Kind::Field)
 }
 
 /// A node's own text (an enum member's name).

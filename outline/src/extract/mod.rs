@@ -254,6 +254,9 @@ pub(crate) struct Sections {
     /// Whether the word applies to a definition (Ruby's `private` makes `def x` and `attr_reader
     /// :x` private, not `def self.x` or a class).
     pub applies_to: fn(Node, &str) -> bool,
+    /// The words under which a field is no API and not listed, as other languages list only
+    /// public fields (`private`, `protected`).
+    pub unlisted: &'static [&'static str],
 }
 
 /// How a method is recognised as a constructor.
@@ -457,6 +460,9 @@ struct Walker<'s> {
     reparse_budget: usize,
     /// The member lists in the head being written ([`Rule::head_members`]), shown as `{…}`.
     head_members: Vec<Range<usize>>,
+    /// The visibility the body being walked gives what follows (see [`Spec::sections`]); a
+    /// wrapper walked inside the body keeps it (`private` then `memoize def x`).
+    section: &'static str,
 }
 
 impl<'s> Walker<'s> {
@@ -473,6 +479,7 @@ impl<'s> Walker<'s> {
             failed_regions: Vec::new(),
             reparse_budget: REPARSE_FACTOR * source.len(),
             head_members: Vec::new(),
+            section: "",
         };
         let mut items = Vec::new();
         walker.walk(root, None, &[], 0, &mut items);
@@ -495,12 +502,16 @@ impl<'s> Walker<'s> {
             return;
         }
         let mut attributes = Vec::new();
-        let mut section = "";
+        // A body starts without a section; a wrapper's inside is in its body's.
+        let outer_section = self.section;
+        if wrappers.is_empty() {
+            self.section = "";
+        }
         let mut cursor = parent.walk();
         for child in parent.named_children(&mut cursor) {
             let kind = child.kind();
             if let Some(word) = self.spec.sections.as_ref().and_then(|sections| (sections.word)(child, self.source)) {
-                section = word;
+                self.section = word;
                 continue;
             }
             if self.spec.attributes.contains(&kind) {
@@ -528,7 +539,7 @@ impl<'s> Walker<'s> {
                 continue;
             }
             let applies = self.spec.sections.as_ref().is_some_and(|sections| (sections.applies_to)(child, self.source));
-            let lead = Lead { attributes: &attributes, wrappers, section: if applies { section } else { "" } };
+            let lead = Lead { attributes: &attributes, wrappers, section: if applies { self.section } else { "" } };
             if let Some(rule) = self.spec.rules.iter().find(|rule| rule.node == kind)
                 && let Some(definition) = self.define(child, rule, owner, &lead, depth)
             {
@@ -548,6 +559,7 @@ impl<'s> Walker<'s> {
                 self.walk(child, owner, &[], depth + 1, out);
             }
         }
+        self.section = outer_section;
     }
 
     /// Walks `region` of `node` parsed on its own, as if its items stood where `node` does. Macro
@@ -706,6 +718,10 @@ impl<'s> Walker<'s> {
             Classify::Is(kind) => kind,
             Classify::By(classify) => classify(node, self.source)?,
         };
+        let unlisted = self.spec.sections.as_ref().is_some_and(|sections| sections.unlisted.contains(&lead.section));
+        if kind == Kind::Field && unlisted {
+            return None;
+        }
         // Constants and statics are outline-worthy at file or module level, and as associated
         // constants of a Rust impl or trait (`Interest::READABLE`); inside classes and functions
         // they are detail.
@@ -798,7 +814,16 @@ impl<'s> Walker<'s> {
             word => format!("{word} "),
         };
         if kind == Kind::Field {
-            return (section + &self.field_signature(node, rule, head_end), None);
+            // A field's own signature, after what its section and wrappers say (Ruby's `private
+            // attr_reader :secret`).
+            let mut prefix = Head::default();
+            prefix.push(Role::Core, &section);
+            self.push_wrappers(&mut prefix, lead.wrappers, node);
+            let field = self.field_signature(node, rule, head_end);
+            return match prefix.line() {
+                prefix if prefix.is_empty() => (field, None),
+                prefix => (format!("{prefix} {field}"), None),
+            };
         }
         let declares_members = matches!(kind, Kind::Interface | Kind::Class | Kind::Struct | Kind::Trait);
         let mut head = if declares_members { Head::for_type() } else { Head::untyped(self.spec.untyped) };
@@ -813,22 +838,7 @@ impl<'s> Walker<'s> {
                 head.push(Role::Core, " ");
             }
         }
-        let wrappers = lead.wrappers;
-        for (i, wrapper) in wrappers.iter().enumerate() {
-            let next = wrappers.get(i + 1).copied().unwrap_or(node);
-            match prefix_of(self.spec, *wrapper) {
-                Some(Prefix::Full) => {
-                    self.push_split(&mut head, *wrapper, wrapper.start_byte()..next.start_byte());
-                }
-                Some(Prefix::Keyword) => {
-                    if let Some(keyword) = wrapper.child(0).filter(|first| !first.is_named()) {
-                        head.push(Role::Core, node_text(keyword, self.source));
-                        head.push(Role::Core, " ");
-                    }
-                }
-                Some(Prefix::Nothing) | None => {}
-            }
-        }
+        self.push_wrappers(&mut head, lead.wrappers, node);
         // Only a small node can collapse to a short line; a huge table is not even looked at. An
         // object of methods is not a value to show: its methods are listed as its members.
         let valued = matches!(kind, Kind::Const | Kind::Variable) && self.head_members.is_empty();
@@ -909,6 +919,23 @@ impl<'s> Walker<'s> {
         };
         let uncut = (whole != line).then_some(whole);
         (line, uncut)
+    }
+
+    /// Appends what the wrappers around `node` put before it, outermost first.
+    fn push_wrappers(&self, head: &mut Head, wrappers: &[Node], node: Node) {
+        for (i, wrapper) in wrappers.iter().enumerate() {
+            let next = wrappers.get(i + 1).copied().unwrap_or(node);
+            match prefix_of(self.spec, *wrapper) {
+                Some(Prefix::Full) => self.push_split(head, *wrapper, wrapper.start_byte()..next.start_byte()),
+                Some(Prefix::Keyword) => {
+                    if let Some(keyword) = wrapper.child(0).filter(|first| !first.is_named()) {
+                        head.push(Role::Core, node_text(keyword, self.source));
+                        head.push(Role::Core, " ");
+                    }
+                }
+                Some(Prefix::Nothing) | None => {}
+            }
+        }
     }
 
     /// Appends the source in `range` (inside `within`) as core, its decorations as such.

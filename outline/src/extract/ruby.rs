@@ -35,7 +35,11 @@ pub(super) static SPEC: Spec = Spec {
     conditional: None,
     // A bare `private` (or `protected`, `module_function`) makes the instance methods after it
     // so, up to the next such statement or the end of the body.
-    sections: Some(Sections { word: visibility_section, applies_to: made_private }),
+    sections: Some(Sections {
+        word: visibility_section,
+        applies_to: made_private,
+        unlisted: &["private", "protected"],
+    }),
     module_factories: false,
     implied: &[],
     abridged: &[],
@@ -55,7 +59,8 @@ pub(super) static SPEC: Spec = Spec {
 /// The visibility a bare `private`, `protected`, `public` or `module_function` statement gives
 /// the methods after it (`public` the default, shown as nothing).
 fn visibility_section(node: Node, source: &str) -> Option<&'static str> {
-    if node.kind() != "identifier" {
+    // A statement of its own, not the name of a call (`private def x`).
+    if node.kind() != "identifier" || node.parent().is_some_and(|parent| parent.kind() == "call") {
         return None;
     }
     match node_text(node, source) {
@@ -98,8 +103,8 @@ fn call_name(call: Node, source: &str) -> Option<String> {
     attributes(call, source).or_else(|| called(call, source))
 }
 
-/// The names an `attr_reader`, `attr_writer` or `attr_accessor` call declares (`id, total`),
-/// when each is written as a symbol or a string.
+/// The names an `attr_reader`, `attr_writer` or `attr_accessor` call declares (`id, total`):
+/// those written as a symbol or a string (the signature shows the call whole, `*NAMES` too).
 fn attributes(call: Node, source: &str) -> Option<String> {
     let method = call.child_by_field_name("method").map(|method| node_text(method, source));
     if call.child_by_field_name("receiver").is_some()
@@ -107,17 +112,23 @@ fn attributes(call: Node, source: &str) -> Option<String> {
     {
         return None;
     }
+    // `private attr_reader :secret` declares no API, as a private field in other languages.
+    let wrapper = call.parent().filter(|list| list.kind() == "argument_list").and_then(|list| list.parent());
+    let wrapper_method = wrapper.and_then(|wrapper| wrapper.child_by_field_name("method"));
+    if wrapper_method.is_some_and(|method| matches!(node_text(method, source), "private" | "protected")) {
+        return None;
+    }
     let arguments = call.child_by_field_name("arguments")?;
     let mut cursor = arguments.walk();
-    let names: Option<Vec<&str>> = arguments
+    let names: Vec<&str> = arguments
         .named_children(&mut cursor)
-        .map(|argument| match argument.kind() {
+        .filter_map(|argument| match argument.kind() {
             "simple_symbol" => node_text(argument, source).strip_prefix(':'),
             "string" => Some(node_text(argument, source).trim_matches(['"', '\''])),
             _ => None,
         })
         .collect();
-    Some(names?.join(", ")).filter(|names| !names.is_empty())
+    Some(names.join(", ")).filter(|names| !names.is_empty())
 }
 
 /// What a bare `private` applies to: instance methods and attributes.
@@ -127,7 +138,7 @@ fn made_private(node: Node, source: &str) -> bool {
 
 /// How deep calls with blocks may nest above a method for the outer call to be listed
 /// (`RSpec.describe X do context "y" do def helper … end end end`).
-const MAX_BLOCK_NESTING: usize = 8;
+const MAX_BLOCK_NESTING: usize = 16;
 
 /// The body of the block a call is given, when the block defines a method, itself or in a block
 /// nested in it.
