@@ -93,11 +93,18 @@ pub(crate) fn unoutlined_definitions(
         starts.push(offset);
         offset += line.len();
     }
-    // A definition covers the lines it starts on; a declaration that parsed whole inside another
-    // (`function helper() {}` written unindented in a function) is that one's detail.
+    // A definition covers the lines it starts on; a declaration that parsed whole inside an
+    // outlined one (`function helper() {}` written unindented in a function) is that one's
+    // detail. Inside one that was not outlined (an unclosed `function f(` swallowing the
+    // functions after it), it is lost with it.
+    let starts_outlined = |line: u32| outlined.iter().any(|&(start, end)| (start..=end).contains(&line));
     let covered = |line: u32| {
-        outlined.iter().any(|&(start, end)| (start..=end).contains(&line))
-            || parsed_whole(root, starts[line as usize - 1])
+        starts_outlined(line)
+            || parsed_whole(root, starts[line as usize - 1]).is_some_and(|node| {
+                std::iter::successors(node.parent(), |parent| parent.parent())
+                    .take_while(|ancestor| *ancestor != root)
+                    .any(|ancestor| starts_outlined(node_lines(ancestor, source).0))
+            })
     };
     let in_comment = |line: u32| {
         let at = starts[line as usize - 1];
@@ -168,15 +175,13 @@ fn holds_functions(text: &str) -> bool {
     text.contains("function") || text.contains("=>") || text.contains(") {")
 }
 
-/// Whether the largest node starting at byte `at` (a line's start) parsed without an error.
-fn parsed_whole(root: Node, at: usize) -> bool {
-    let Some(mut node) = root.descendant_for_byte_range(at, at) else {
-        return false;
-    };
+/// The largest node starting at byte `at` (a line's start), when it parsed without an error.
+fn parsed_whole(root: Node, at: usize) -> Option<Node> {
+    let mut node = root.descendant_for_byte_range(at, at)?;
     while let Some(parent) = node.parent().filter(|parent| parent.start_byte() == at && *parent != root) {
         node = parent;
     }
-    node.start_byte() == at && node.is_named() && !node.has_error() && !node.is_missing()
+    (node.start_byte() == at && node.is_named() && !node.has_error() && !node.is_missing()).then_some(node)
 }
 
 /// Sorts spans and joins those that overlap or touch.
