@@ -2,7 +2,7 @@
 
 use tree_sitter::{Node, Tree};
 
-use crate::text::{line_number, node_lines, node_text};
+use crate::text::{node_lines, node_text};
 use crate::{Language, fallback};
 
 /// Line spans the parser could not make sense of, one per token, unmerged (so each can be
@@ -93,25 +93,11 @@ pub(crate) fn unoutlined_definitions(
         starts.push(offset);
         offset += line.len();
     }
-    // A definition covers the lines it starts on; a declaration that parsed whole inside an
-    // outlined one (`function helper() {}` written unindented in a function) is that one's
-    // detail. Inside one that was not outlined (an unclosed `function f(` swallowing the
-    // functions after it), it is lost with it.
-    let mut outlined_lines = vec![false; starts.len() + 2];
-    for &(start, end) in outlined {
-        for line in start..=end.min(u32::try_from(starts.len()).unwrap_or(u32::MAX)) {
-            outlined_lines[line as usize] = true;
-        }
-    }
-    let starts_outlined = |line: u32| outlined_lines.get(line as usize).copied().unwrap_or(false);
+    // A definition covers the lines it starts on; a declaration that parsed whole inside another
+    // (`function helper() {}` written unindented in a function) is that one's detail.
     let covered = |line: u32| {
-        starts_outlined(line)
-            || parsed_whole(root, starts[line as usize - 1]).is_some_and(|node| {
-                std::iter::successors(node.parent(), |parent| parent.parent())
-                    .take_while(|ancestor| *ancestor != root)
-                    .find(|ancestor| ENCLOSING.contains(&ancestor.kind()))
-                    .is_some_and(|enclosing| starts_outlined(line_number(enclosing.start_position().row)))
-            })
+        outlined.iter().any(|&(start, end)| (start..=end).contains(&line))
+            || parsed_whole(root, starts[line as usize - 1])
     };
     let in_comment = |line: u32| {
         let at = starts[line as usize - 1];
@@ -140,19 +126,6 @@ pub(crate) fn unoutlined_definitions(
     }
     found
 }
-
-/// The kinds of what a declaration parsed whole inside is the detail of, when it was outlined.
-const ENCLOSING: [&str; 9] = [
-    "function_declaration",
-    "generator_function_declaration",
-    "function_expression",
-    "function",
-    "arrow_function",
-    "method_definition",
-    "class_declaration",
-    "abstract_class_declaration",
-    "class",
-];
 
 /// The kinds of a declaration whose body lists members.
 const TYPE_DECLARATIONS: [&str; 3] = ["class_declaration", "abstract_class_declaration", "interface_declaration"];
@@ -195,13 +168,15 @@ fn holds_functions(text: &str) -> bool {
     text.contains("function") || text.contains("=>") || text.contains(") {")
 }
 
-/// The largest node starting at byte `at` (a line's start), when it parsed without an error.
-fn parsed_whole(root: Node, at: usize) -> Option<Node> {
-    let mut node = root.descendant_for_byte_range(at, at)?;
+/// Whether the largest node starting at byte `at` (a line's start) parsed without an error.
+fn parsed_whole(root: Node, at: usize) -> bool {
+    let Some(mut node) = root.descendant_for_byte_range(at, at) else {
+        return false;
+    };
     while let Some(parent) = node.parent().filter(|parent| parent.start_byte() == at && *parent != root) {
         node = parent;
     }
-    (node.start_byte() == at && node.is_named() && !node.has_error() && !node.is_missing()).then_some(node)
+    node.start_byte() == at && node.is_named() && !node.has_error() && !node.is_missing()
 }
 
 /// Sorts spans and joins those that overlap or touch.

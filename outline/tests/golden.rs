@@ -1615,21 +1615,3 @@ fn enum_members_fields_and_sections_read_as_written() {
     let signatures = render_signatures(&outline(Language::Ruby, ruby));
     assert_eq!(signatures, "1-12 class W { attr_reader :id }\n 9-11 private memoize def memo\n");
 }
-
-/// Functions an unclosed head swallowed are named as not parsed: they parsed whole, but inside a
-/// definition the outline could not list, so they are lost with it, not its detail.
-#[test]
-fn functions_swallowed_by_an_unclosed_head_are_named() {
-    let source =
-        "function open( { return x.y }\nfunction kept(x) {\n  return x\n}\nfunction also(y) {\n  return y\n}\n";
-    let outline = outline(Language::JavaScript, source);
-    let signatures = render_signatures(&outline);
-    let first = signatures.lines().next().unwrap_or_default();
-    assert!(first.starts_with("[outline incomplete: "), "{signatures}");
-    for line in ["2", "5"] {
-        assert!(
-            signatures.contains(&format!("{line} function")) || first.contains(line),
-            "line {line} is listed or named: {signatures}"
-        );
-    }
-}
