@@ -67,28 +67,19 @@ fn constant_or_field(node: Node, source: &str) -> Option<Kind> {
 /// Whether a statement stands in a class's body (or in an `if` or `try` there), not in a
 /// function's or the module's.
 fn in_class_body(node: Node) -> bool {
-    let mut ancestor = node.parent();
-    while let Some(current) = ancestor {
-        match current.kind() {
-            "class_definition" => return true,
-            "function_definition" | "module" | "lambda" => return false,
-            _ => ancestor = current.parent(),
-        }
-    }
-    false
+    nearest(node, &["class_definition", "function_definition", "lambda"]) == Some("class_definition")
 }
 
 /// Whether a statement is in a loop's body (not counting loops outside its function or class).
 fn in_loop(node: Node) -> bool {
-    let mut ancestor = node.parent();
-    while let Some(current) = ancestor {
-        match current.kind() {
-            "for_statement" | "while_statement" => return true,
-            "function_definition" | "class_definition" | "module" => return false,
-            _ => ancestor = current.parent(),
-        }
-    }
-    false
+    let scopes = ["for_statement", "while_statement", "function_definition", "class_definition"];
+    matches!(nearest(node, &scopes), Some("for_statement" | "while_statement"))
+}
+
+/// The kind of the nearest of a node's ancestors that is one of `kinds`.
+fn nearest<'k>(node: Node, kinds: &[&'k str]) -> Option<&'k str> {
+    std::iter::successors(node.parent(), |parent| parent.parent())
+        .find_map(|ancestor| kinds.iter().copied().find(|kind| *kind == ancestor.kind()))
 }
 
 /// `NAME = …` with an upper-case name (PEP 8's constant convention) is a constant; other
