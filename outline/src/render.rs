@@ -208,13 +208,15 @@ impl View {
     /// A type on one line with the fields its members start with, in braces: `struct Config {
     /// pub name: String; pub port: u16 }`, `interface Options { timeout?, retries?, … }`.
     fn with_fields(self, owner: &Definition, fields: &[Definition]) -> String {
-        let shown = match owner.kind {
-            Kind::Enum => &fields[..fields.len().min(MAX_VARIANTS)],
-            _ => fields,
-        };
-        let more = match fields.len() - shown.len() {
-            0 => String::new(),
-            more => format!(", +{more} more"),
+        // Variants are counted by name: one declared under two `cfg`s is one.
+        let mut seen = HashSet::new();
+        let past_cap = fields.iter().position(|field| seen.insert(field.name.as_str()) && seen.len() > MAX_VARIANTS);
+        let (shown, more) = match past_cap {
+            Some(at) if owner.kind == Kind::Enum => {
+                let names: HashSet<&str> = fields.iter().map(|field| field.name.as_str()).collect();
+                (&fields[..at], format!(", +{} more", names.len() - MAX_VARIANTS))
+            }
+            _ => (fields, String::new()),
         };
         format!("{} {{ {}{more} }}", self.head(owner), self.field_list(shown).0)
     }

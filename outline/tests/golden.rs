@@ -1615,3 +1615,14 @@ fn enum_members_fields_and_sections_read_as_written() {
     let signatures = render_signatures(&outline(Language::Ruby, ruby));
     assert_eq!(signatures, "1-12 class W { attr_reader :id }\n 9-11 private memoize def memo\n");
 }
+
+/// A variant declared once per `cfg` counts once toward the cap and in what is left out.
+#[test]
+fn a_long_enum_counts_its_variants_by_name() {
+    let mut variants: Vec<String> = (0..40).map(|i| format!("    E{i},\n")).collect();
+    variants.insert(1, "    #[cfg(unix)]\n    E0,\n".to_string());
+    let source = format!("pub enum Errno {{\n{}}}\n", variants.concat());
+    let map = render_map(&outline(Language::Rust, &source));
+    let shown: Vec<String> = (0..32).map(|i| format!("E{i}")).collect();
+    assert!(map.contains(&format!("{{ {}, +8 more }}", shown.join(", "))), "{map}");
+}
