@@ -2,7 +2,7 @@
 
 use tree_sitter::{Node, Tree};
 
-use crate::text::{node_lines, node_text};
+use crate::text::{line_number, node_lines, node_text};
 use crate::{Language, fallback};
 
 /// Line spans the parser could not make sense of, one per token, unmerged (so each can be
@@ -179,6 +179,118 @@ fn parsed_whole(root: Node, at: usize) -> bool {
     node.start_byte() == at && node.is_named() && !node.has_error() && !node.is_missing()
 }
 
+/// The lines a brace that was never closed may have swallowed: from that brace's block up to
+/// where the parser closed it instead. An `if` left open inside a method makes the method end at
+/// the class's brace, and every later method parses as statements in its body (a call, a block):
+/// the view listed none of them and said nothing, since those lines hold no error node. In a file
+/// laid out by its nesting, each block that took a `}` meant for an outer one is closed at an
+/// indentation other than that of the line that opened it; they nest, and the innermost is the
+/// one left open. Without such a block (the missing brace is the file's last) nothing was
+/// swallowed.
+pub(crate) fn unclosed_block(tree: &Tree, source: &str) -> Option<(u32, u32)> {
+    let close = assumed_close(tree.root_node(), source)?;
+    let lines: Vec<&str> = source.lines().collect();
+    let indent = |row: usize| lines.get(row).map(|line| line.len() - line.trim_start().len());
+    let closed_elsewhere = |node: Node| {
+        let last = u32::try_from(node.child_count()).unwrap_or(0).saturating_sub(1);
+        matches!((node.child(0), node.child(last)), (Some(open), Some(close))
+            if open.kind() == "{"
+                && close.kind() == "}"
+                && !close.is_missing()
+                && close.start_position().row > open.start_position().row
+                && starts_its_line(close, source)
+                && indent(open.start_position().row) != indent(close.start_position().row))
+    };
+    // Blocks opened before the assumed close, in the node holding it.
+    let mut blocks = Vec::new();
+    let mut pending = vec![close.holder];
+    while let Some(node) = pending.pop() {
+        if node.start_byte() >= close.at {
+            continue;
+        }
+        if closed_elsewhere(node) {
+            blocks.push(node);
+        }
+        let mut cursor = node.walk();
+        pending.extend(node.children(&mut cursor).filter(|child| child.child_count() > 0));
+    }
+    blocks.sort_by_key(Node::start_byte);
+    let mut open = *blocks.first()?;
+    while let Some(inner) =
+        blocks.iter().find(|inner| inner.start_byte() > open.start_byte() && inner.end_byte() <= open.end_byte())
+    {
+        open = *inner;
+    }
+    let start = node_lines(open, source).0;
+    // A brace assumed at the end of the file sits after its last line break.
+    let last_line = u32::try_from(lines.len()).unwrap_or(u32::MAX);
+    Some((start, close.line.clamp(start, last_line.max(start))))
+}
+
+/// Where the parser closed a block it found no `}` for.
+struct AssumedClose<'tree> {
+    /// The node that holds the open block and what it swallowed.
+    holder: Node<'tree>,
+    /// The byte offset of the assumed close: blocks opened at or after it are not suspects.
+    at: usize,
+    /// Its line.
+    line: u32,
+}
+
+/// The first place, in document order, where the parser closed a block without its `}`: a `}` it
+/// had to assume (a missing node), or an error node holding a `{` with no `}` after it (C#'s
+/// `namespace N {` whose brace a class took).
+fn assumed_close<'tree>(root: Node<'tree>, source: &str) -> Option<AssumedClose<'tree>> {
+    let mut pending = vec![root];
+    let mut found = None::<AssumedClose>;
+    while let Some(node) = pending.pop() {
+        let close = if node.is_missing() && node.kind() == "}" {
+            node.parent().map(|holder| AssumedClose {
+                holder,
+                at: node.start_byte(),
+                line: line_number(node.start_position().row),
+            })
+        } else if node.is_error() && leaves_a_brace_open(node) {
+            Some(AssumedClose { holder: node, at: node.end_byte(), line: node_lines(node, source).1 })
+        } else {
+            None
+        };
+        if let Some(close) = close {
+            if found.as_ref().is_none_or(|earlier| close.at < earlier.at) {
+                found = Some(close);
+            }
+            if node.is_missing() {
+                continue;
+            }
+        }
+        let mut cursor = node.walk();
+        pending.extend(node.children(&mut cursor).filter(|child| child.has_error()));
+    }
+    found
+}
+
+/// Whether an error node's own tokens open a `{` that none of them closes.
+fn leaves_a_brace_open(error: Node) -> bool {
+    let mut cursor = error.walk();
+    let mut depth = 0_usize;
+    let mut left_open = false;
+    for child in error.children(&mut cursor) {
+        match child.kind() {
+            "{" => depth += 1,
+            "}" if depth > 0 => depth -= 1,
+            _ => {}
+        }
+        left_open = depth > 0;
+    }
+    left_open
+}
+
+/// Whether only spaces precede `node` on its line.
+fn starts_its_line(node: Node, source: &str) -> bool {
+    let before = &source[..node.start_byte()];
+    before[before.rfind('\n').map_or(0, |newline| newline + 1)..].trim().is_empty()
+}
+
 /// Sorts spans and joins those that overlap or touch.
 pub(crate) fn merge(mut spans: Vec<(u32, u32)>) -> Vec<(u32, u32)> {
     spans.sort_unstable();
@@ -268,5 +380,24 @@ mod tests {
         // Other languages are not read this way.
         let c = "#define FOO_H\nstruct device;\nint broken( {\n";
         assert_eq!(unoutlined_definitions(&tree(Language::C, c), &[], Language::C, c), []);
+    }
+
+    #[test]
+    fn a_brace_left_open_names_the_lines_it_swallowed() {
+        let source = "class Store {\n  get(key) {\n    if (key) {\n      return 1;\n    return 2;\n  }\n\n  \
+                      set(key, value) {\n    this.map[key] = value;\n  }\n}\n\nfunction open() {}\n";
+        // The `if` (line 3) took `get`'s brace, `get` the class's, the class none.
+        assert_eq!(unclosed_block(&tree(Language::JavaScript, source), source), Some((3, 13)));
+        // Closed: nothing assumed.
+        let closed = source.replacen("return 1;\n", "return 1;\n    }\n", 1);
+        assert_eq!(unclosed_block(&tree(Language::JavaScript, &closed), &closed), None);
+        // Only the last brace missing: every block closed where it opened, nothing swallowed.
+        let cut = "fn main() {\n    if x {\n        y();\n    }\n";
+        assert!(tree(Language::Rust, cut).root_node().has_error());
+        assert_eq!(unclosed_block(&tree(Language::Rust, cut), cut), None);
+        // A block closed at another indentation outside the one that lacks its brace (`a`) is
+        // not taken for the open one.
+        let odd = "func a() {\n\tx()\n\t}\n\nfunc f() {\n\tif x {\n\t\ty()\n\n\treturn\n}\n\nfunc g() {\n}\n";
+        assert_eq!(unclosed_block(&tree(Language::Go, odd), odd), Some((6, 13)));
     }
 }

@@ -1126,7 +1126,18 @@ fn unparsed_lines_that_may_hide_definitions_are_named_first() {
         .first_lines("[outline incomplete: lines 9, 14, 21, 26 not parsed]");
     check("python/broken.py", Language::Python, &["Settings", "load", "default_path"])
         .first_lines("[outline incomplete: line 14 not parsed]");
-    check("go/broken.go", Language::Go, &["Job", "Retry"]).first_lines("[outline incomplete: line 16 not parsed]");
+    // An `if` left open: the function after it parsed inside the one before, from the `if` on.
+    check("go/broken.go", Language::Go, &["Job", "Retry"]).first_lines("[outline incomplete: lines 9-18 not parsed]");
+    // The same in a method or a match arm: the later methods read as statements (a call, a
+    // block), and the functions after the class as its methods, with no error node among them.
+    check("javascript/unclosed.js", Language::JavaScript, &["SessionStore", "constructor", "get"])
+        .first_lines("[outline incomplete: lines 14-34 not parsed]");
+    check("rust/unclosed.rs", Language::Rust, &["Pool", "max_idle", "new", "checkout"])
+        .first_lines("[outline incomplete: lines 18-33 not parsed]");
+    // A class that took its namespace's brace: the namespace is an error holding a `{` it
+    // never closes.
+    check("csharp/unclosed.cs", Language::CSharp, &["LruCache", "Capacity", "TryGet"])
+        .first_lines("[outline incomplete: lines 6, 17-32 not parsed]");
     // Inside macro calls: a function followed by the macro's own syntax (`} ?= null`) is read
     // on its own, and those the parser recognised inside an error node are outlined: nothing is
     // left to name.

@@ -105,7 +105,9 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
     } else {
         Vec::new()
     };
-    let unparsed = unparsed::merge(hiding.into_iter().chain(walked.failed_regions).chain(unoutlined).collect());
+    let unclosed = unparsed::unclosed_block(tree, source);
+    let unparsed =
+        unparsed::merge(hiding.into_iter().chain(walked.failed_regions).chain(unoutlined).chain(unclosed).collect());
     Outline { language, imports: walked.imports, items: walked.items, degraded: None, unparsed }
 }
 
