@@ -4,6 +4,7 @@
 //! Run from the repository root after a release build, e.g.
 //! `cargo build --release --workspace --bins && ./target/release/lctx-bench foundation`
 
+mod breakage;
 mod callers;
 mod coverage;
 mod definitions;
@@ -25,6 +26,9 @@ use std::process::ExitCode;
 const USAGE: &str = "usage: lctx-bench foundation [--runs N]
        lctx-bench reading --corpus LANGUAGE=DIR… [--reference LEAN_CTX_BIN [--reference-files N] [--dump DIR]] [--max-files N] [--runs N]
                           (--runs 0: counts only, no latency; allowed in a debug build)
+       lctx-bench breakage --corpus LANGUAGE=DIR… [--every N] [--offset K] [--changes N] [--seed N]
+                          (definitions lost to a mid-edit syntax error, and how many silently;
+                           counts only, allowed in a debug build)
        lctx-bench shell [--reference LEAN_CTX_BIN] [--runs N]   (from the repository root)
        lctx-bench memory
        lctx-bench thin [--runs N]   (from the repository root)
@@ -40,6 +44,28 @@ const USAGE: &str = "usage: lctx-bench foundation [--runs N]
        lctx-bench repomap DIR NAME,NAME… [--budgets N,N…]   (the map's tokens and the listed names it shows;
                           counts only, allowed in a debug build)";
 
+/// The `--corpus LANGUAGE=DIR` arguments; on none or a bad one, the exit code after saying why.
+fn corpora(args: &[String]) -> Result<Vec<reading::Corpus>, ExitCode> {
+    let command = args.first().map_or("", String::as_str);
+    let corpora: Result<Vec<_>, _> = args
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| *a == "--corpus")
+        .filter_map(|(i, _)| args.get(i + 1).map(|c| reading::parse_corpus(c)))
+        .collect();
+    match corpora {
+        Ok(corpora) if !corpora.is_empty() => Ok(corpora),
+        Ok(_) => {
+            eprintln!("lctx-bench {command}: give at least one --corpus LANGUAGE=DIR\n{USAGE}");
+            Err(ExitCode::from(2))
+        }
+        Err(why) => {
+            eprintln!("lctx-bench {command}: {why}");
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
 /// Directory holding the binaries under test: the one this harness runs from.
 fn bin_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("own path");
@@ -52,7 +78,7 @@ fn main() -> ExitCode {
     let runs: Option<usize> = value("--runs").and_then(|r| r.parse().ok());
     let reference = value("--reference").map(PathBuf::from);
     // Token and coverage counts do not depend on the build; only timings do.
-    let counts_only = args.first().is_some_and(|a| a == "repomap")
+    let counts_only = args.first().is_some_and(|a| a == "repomap" || a == "breakage")
         || (args.first().is_some_and(|a| a == "reading") && runs == Some(0))
         || (args.first().is_some_and(|a| a == "callers") && args.iter().any(|a| a == "--no-timing"));
     if cfg!(debug_assertions) && !counts_only {
@@ -62,22 +88,9 @@ fn main() -> ExitCode {
     let report = match args.first().map(String::as_str) {
         Some("foundation") => foundation::run(&bin_dir(), runs.unwrap_or(50)),
         Some("reading") => {
-            let corpora: Result<Vec<_>, _> = args
-                .iter()
-                .enumerate()
-                .filter(|(_, a)| *a == "--corpus")
-                .filter_map(|(i, _)| args.get(i + 1).map(|c| reading::parse_corpus(c)))
-                .collect();
-            let corpora = match corpora {
-                Ok(corpora) if !corpora.is_empty() => corpora,
-                Ok(_) => {
-                    eprintln!("lctx-bench reading: give at least one --corpus LANGUAGE=DIR\n{USAGE}");
-                    return ExitCode::from(2);
-                }
-                Err(why) => {
-                    eprintln!("lctx-bench reading: {why}");
-                    return ExitCode::from(2);
-                }
+            let corpora = match corpora(&args) {
+                Ok(corpora) => corpora,
+                Err(code) => return code,
             };
             let max_files = value("--max-files").and_then(|m| m.parse().ok()).unwrap_or(300);
             let reference_files = value("--reference-files").and_then(|m| m.parse().ok()).unwrap_or(40);
@@ -92,6 +105,20 @@ fn main() -> ExitCode {
                 Some(0) => counts,
                 _ => counts + &reading::latency(&bin_dir(), runs.unwrap_or(50)),
             }
+        }
+        Some("breakage") => {
+            let corpora = match corpora(&args) {
+                Ok(corpora) => corpora,
+                Err(code) => return code,
+            };
+            let number = |flag: &str, default: usize| value(flag).and_then(|n| n.parse().ok()).unwrap_or(default);
+            let sample = breakage::Sample {
+                every: number("--every", 25),
+                offset: number("--offset", 0),
+                changes_per_file: number("--changes", 6),
+                seed: value("--seed").and_then(|n| n.parse().ok()).unwrap_or(0x9e37_79b9),
+            };
+            breakage::run(&corpora, &sample)
         }
         Some("shell") => {
             let repo = std::env::current_dir().expect("cwd");

@@ -45,7 +45,7 @@ pub fn parse_corpus(spec: &str) -> Result<Corpus, String> {
 
 /// The corpus's source files in path order: tests (`_test.go`) and declaration files (`.d.ts`)
 /// left out, as are files under 200 bytes and from 200 kB (the daemon's own read limit is lower).
-fn files(corpus: &Corpus, max: usize) -> Vec<PathBuf> {
+pub(crate) fn files(corpus: &Corpus, max: usize) -> Vec<PathBuf> {
     fn walk(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
         let Ok(entries) = std::fs::read_dir(dir) else { return };
         let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();

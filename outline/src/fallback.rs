@@ -23,6 +23,9 @@ struct Cues {
     imports: &'static [(&'static str, bool)],
     /// C-family: a line like `int main(int argc)` with a name before `(` is a function.
     call_shaped_functions: bool,
+    /// JavaScript: a line like `async save(record) {` or `render: function (h) {` is a method (no
+    /// statement is a name, its arguments and a block).
+    method_shaped: bool,
     /// The keywords another keyword may follow in a definition (Rust's `const fn`); after any
     /// other, a keyword stands where a name should and the line is none (serde's `struct enum
     /// identifier`, a list of words). `None`: any keyword may be followed by one.
@@ -47,6 +50,7 @@ const RUST: Cues = Cues {
     top_level_keywords: &[],
     imports: &[("use ", true)],
     call_shaped_functions: false,
+    method_shaped: false,
     chained: Some(&["const"]),
 };
 
@@ -56,6 +60,7 @@ const PYTHON: Cues = Cues {
     top_level_keywords: &[],
     imports: &[("import ", true), ("from ", false)],
     call_shaped_functions: false,
+    method_shaped: false,
     chained: None,
 };
 
@@ -73,6 +78,7 @@ const JS: Cues = Cues {
     top_level_keywords: &[("const", Kind::Const)],
     imports: &[("import ", true)],
     call_shaped_functions: false,
+    method_shaped: true,
     chained: None,
 };
 
@@ -82,6 +88,7 @@ const GO: Cues = Cues {
     top_level_keywords: &[],
     imports: &[("import ", true)],
     call_shaped_functions: false,
+    method_shaped: false,
     chained: None,
 };
 
@@ -118,6 +125,7 @@ const C_FAMILY: Cues = Cues {
     top_level_keywords: &[],
     imports: &[("#include ", true), ("import ", true), ("using ", true)],
     call_shaped_functions: true,
+    method_shaped: false,
     chained: None,
 };
 
@@ -127,6 +135,7 @@ const RUBY: Cues = Cues {
     top_level_keywords: &[],
     imports: &[("require ", true), ("require_relative ", false)],
     call_shaped_functions: false,
+    method_shaped: false,
     chained: None,
 };
 
@@ -162,7 +171,9 @@ pub(crate) fn starts_top_level_definition(language: Language, line: &str) -> boo
 /// The kind and name of the definition `line` (untrimmed) starts, by its first words.
 fn definition<'l>(line: &'l str, cues: &Cues) -> Option<(Kind, &'l str)> {
     let top_level = !line.starts_with(char::is_whitespace);
-    keyword_definition(line.trim(), cues, top_level).or_else(|| call_shaped(line, cues))
+    keyword_definition(line.trim(), cues, top_level)
+        .or_else(|| call_shaped(line, cues))
+        .or_else(|| method_shaped(line.trim(), cues))
 }
 
 fn cues(language: Language) -> Option<&'static Cues> {
@@ -264,6 +275,28 @@ fn call_shaped<'l>(line: &'l str, cues: &Cues) -> Option<(Kind, &'l str)> {
     }
     let name = before.trim_end().rsplit([' ', '*', '&']).next()?;
     identifier_prefix(name).map(|name| (Kind::Function, name))
+}
+
+/// `async save(record) {`, `static get type() {`, `render: function (h) {`, `*entries() {`: a
+/// method's head, which is never a statement in JavaScript (a call followed by a block needs a
+/// line break between them).
+fn method_shaped<'l>(trimmed: &'l str, cues: &Cues) -> Option<(Kind, &'l str)> {
+    // `describe('store', () => {` ends in a callback's block, not a method's.
+    let head = trimmed.strip_suffix('{')?.trim_end();
+    if !cues.method_shaped || head.ends_with("=>") {
+        return None;
+    }
+    let (before, _) = trimmed.split_once('(')?;
+    let before = before.trim_end();
+    let before =
+        before.strip_suffix(": function").or_else(|| before.strip_suffix(": async function")).unwrap_or(before);
+    let mut words: Vec<&str> = before.split_whitespace().collect();
+    let name = words.pop()?.trim_start_matches('*');
+    let modifiers = ["async", "static", "get", "set", "public", "private", "protected", "override", "*"];
+    let is_name = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '#'));
+    let keyword = STATEMENT_WORDS.contains(&name) || matches!(name, "function" | "with" | "super");
+    let kind = if name == "constructor" { Kind::Constructor } else { Kind::Method };
+    (is_name && !keyword && words.iter().all(|word| modifiers.contains(word))).then_some((kind, name))
 }
 
 /// The leading identifier-ish part of a word (`parse<T>(x)` → `parse`, `self.parse` kept whole).
@@ -443,6 +476,17 @@ mod tests {
         assert_eq!(definition("    public List<T> find(String q) {", &C_FAMILY), Some((Kind::Function, "find")));
         assert_eq!(definition("    return parse(s);", &C_FAMILY), None);
         assert_eq!(definition("    if (x) {", &C_FAMILY), None);
+        // JavaScript methods by their shape: a name, its arguments and a block.
+        assert_eq!(definition("\tasync save(record) {", &JS), Some((Kind::Method, "save")));
+        assert_eq!(definition("  static get type() {", &JS), Some((Kind::Method, "type")));
+        assert_eq!(definition("  *entries() {", &JS), Some((Kind::Method, "entries")));
+        assert_eq!(definition("  constructor(requests) {", &JS), Some((Kind::Constructor, "constructor")));
+        assert_eq!(definition("    ordinal: function (number) {", &JS), Some((Kind::Method, "ordinal")));
+        assert_eq!(definition("    } else if (x) {", &JS), None);
+        assert_eq!(definition("    while (queue.length) {", &JS), None);
+        assert_eq!(definition("    describe('store', () => {", &JS), None);
+        assert_eq!(definition("    this.save(record) {", &JS), None);
+        assert_eq!(definition("    save(record);", &JS), None);
         assert_eq!(definition("def self.parse(text)", &RUBY), Some((Kind::Function, "self.parse")));
         assert_eq!(definition("export const dual: {", &JS), Some((Kind::Const, "dual")));
         assert_eq!(definition("  const local = 1", &JS), None, "a local in a body");

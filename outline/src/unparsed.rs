@@ -179,59 +179,175 @@ fn parsed_whole(root: Node, at: usize) -> bool {
     node.start_byte() == at && node.is_named() && !node.has_error() && !node.is_missing()
 }
 
-/// The lines a brace that was never closed may have swallowed: from that brace's block up to
-/// where the parser closed it instead. An `if` left open inside a method makes the method end at
-/// the class's brace, and every later method parses as statements in its body (a call, a block):
-/// the view listed none of them and said nothing, since those lines hold no error node. In a file
-/// laid out by its nesting, each block that took a `}` meant for an outer one is closed at an
-/// indentation other than that of the line that opened it; they nest, and the innermost is the
-/// one left open. Without such a block (the missing brace is the file's last) nothing was
-/// swallowed.
-pub(crate) fn unclosed_block(tree: &Tree, source: &str) -> Option<(u32, u32)> {
-    let close = assumed_close(tree.root_node(), source)?;
+/// The lines inside error nodes over several lines that no outlined definition covers and that
+/// hold code (not only brackets, commas or a comment), when one of them looks like a definition:
+/// recovery can wrap whole constructs in an error node (an exported object whose function lost
+/// its `}`, with every method of the object) and the walker does not read them, while the lines
+/// holding their error tokens (`error_lines`) need not be the lines that define.
+pub(crate) fn error_regions(tree: &Tree, covered: &[Covered], language: Language, source: &str) -> Vec<(u32, u32)> {
     let lines: Vec<&str> = source.lines().collect();
-    let indent = |row: usize| lines.get(row).map(|line| line.len() - line.trim_start().len());
-    let closed_elsewhere = |node: Node| {
-        let last = u32::try_from(node.child_count()).unwrap_or(0).saturating_sub(1);
-        matches!((node.child(0), node.child(last)), (Some(open), Some(close))
-            if open.kind() == "{"
-                && close.kind() == "}"
-                && !close.is_missing()
-                && close.start_position().row > open.start_position().row
-                && starts_its_line(close, source)
-                && indent(open.start_position().row) != indent(close.start_position().row))
-    };
-    // Blocks opened before the assumed close, in the node holding it.
-    let mut blocks = Vec::new();
-    let mut pending = vec![close.holder];
+    let mut spans = Vec::new();
+    let mut pending = vec![tree.root_node()];
     while let Some(node) = pending.pop() {
-        if node.start_byte() >= close.at {
+        // An error on one line is judged by its tokens (`error_lines`): a declaration the view
+        // does not list (`let handler: ?() => void = null`) trips the grammar on one line.
+        if node.is_error() && node.start_position().row < node.end_position().row {
+            let (first, last) = node_lines(node, source);
+            // An error in a function's body or a value hides nothing the view lists (a statement
+            // or a type the grammar tripped over); one in a class, an object of methods or at
+            // file level may hide members, though the class around it was outlined.
+            let covers = |line: u32| {
+                covered
+                    .iter()
+                    .any(|span| (span.opaque || span.start >= first) && (span.start..=span.end).contains(&line))
+            };
+            let loose: Vec<u32> = (first..=last)
+                .filter(|&line| !covers(line) && lines.get(line as usize - 1).is_some_and(|text| holds_code(text)))
+                .collect();
+            // Only a region where something looks like a definition (`ordinal: function (n) {`)
+            // may hide one; a broken import or a destructuring of data hides none.
+            let text = |line: u32| lines.get(line as usize - 1).copied().unwrap_or("");
+            if loose.iter().any(|&line| fallback::looks_like_definition(language, text(line))) {
+                spans.extend(loose.into_iter().map(|line| (line, line)));
+            }
             continue;
         }
-        if closed_elsewhere(node) {
-            blocks.push(node);
-        }
         let mut cursor = node.walk();
-        pending.extend(node.children(&mut cursor).filter(|child| child.child_count() > 0));
+        pending.extend(node.children(&mut cursor).filter(|child| child.has_error()));
     }
-    blocks.sort_by_key(Node::start_byte);
-    let mut open = *blocks.first()?;
-    while let Some(inner) =
-        blocks.iter().find(|inner| inner.start_byte() > open.start_byte() && inner.end_byte() <= open.end_byte())
-    {
-        open = *inner;
+    spans
+}
+
+/// The lines of an outlined definition or import, for [`error_regions`].
+pub(crate) struct Covered {
+    /// Its first line (attributes included) and last.
+    pub(crate) start: u32,
+    pub(crate) end: u32,
+    /// Whether the view lists nothing inside it: a function (its locals are not listed) or a
+    /// constant, variable or type alias without members.
+    pub(crate) opaque: bool,
+}
+
+/// Whether a line holds more than brackets, separators and a comment.
+fn holds_code(line: &str) -> bool {
+    let code = line.split("//").next().unwrap_or("").trim();
+    !code.starts_with(['#', '*'])
+        && !code.starts_with("/*")
+        && code.chars().any(|c| !matches!(c, '{' | '}' | '(' | ')' | '[' | ']' | ',' | ';' | ' '))
+}
+
+/// The lines a brace that was never closed may have swallowed. An `if` left open inside a method
+/// makes the method end at the class's brace, and every later method parses as statements in its
+/// body (a call, a block): the view listed none of them and said nothing, since those lines hold
+/// no error node. In a file laid out by its nesting, each block that took a `}` meant for an outer
+/// one is closed at an indentation other than that of the line that opened it; they nest, and the
+/// innermost is the one left open. So in each file-level statement holding an error, the span
+/// runs from that block to the statement's end. Without such a block, the block the parser had to
+/// close itself may have swallowed what follows (`import … {` typed at the top of a file).
+pub(crate) fn unclosed_blocks(tree: &Tree, source: &str) -> Vec<(u32, u32)> {
+    let root = tree.root_node();
+    if !root.has_error() {
+        return Vec::new();
     }
-    let start = node_lines(open, source).0;
-    // A brace assumed at the end of the file sits after its last line break.
-    let last_line = u32::try_from(lines.len()).unwrap_or(u32::MAX);
-    Some((start, close.line.clamp(start, last_line.max(start))))
+    let layout = Layout { lines: source.lines().collect(), source };
+    let mut cursor = root.walk();
+    let holders: Vec<Node> = match root.is_error() {
+        true => vec![root],
+        false => root.named_children(&mut cursor).filter(Node::has_error).collect(),
+    };
+    let mut spans: Vec<(u32, u32)> = holders
+        .into_iter()
+        .filter_map(|holder| {
+            let start = node_lines(layout.innermost_misclosed(holder)?, source).0;
+            Some((start, node_lines(holder, source).1.max(start)))
+        })
+        .collect();
+    if spans.is_empty() {
+        spans.extend(assumed_close(root, source).and_then(|close| layout.swallowed_by(&close)));
+    }
+    spans
+}
+
+/// A file's lines, to judge blocks by their indentation.
+struct Layout<'s> {
+    lines: Vec<&'s str>,
+    source: &'s str,
+}
+
+impl Layout<'_> {
+    fn indent(&self, row: usize) -> Option<usize> {
+        self.lines.get(row).map(|line| line.len() - line.trim_start().len())
+    }
+
+    /// Whether `node` is a body whose `}` starts a line indented otherwise than its `{` line. A
+    /// body: what it belongs to starts a line, and the `{` ends that line (`if (x) {`, `} else {`,
+    /// `async save() {`) or starts the next (C#'s braces); an object or a type opened on a
+    /// continuation line (`| {`, `? {`: what it belongs to starts with an operator) is laid out
+    /// by the expression it is in.
+    fn closed_elsewhere(&self, node: Node) -> bool {
+        let last = u32::try_from(node.child_count()).unwrap_or(0).saturating_sub(1);
+        let owner_starts_line = node.parent().is_some_and(|owner| {
+            let before = &self.source[..owner.start_byte()];
+            let word =
+                self.source[owner.start_byte()..].starts_with(|c: char| c.is_alphanumeric() || "_$#@*".contains(c));
+            word && before[before.rfind('\n').map_or(0, |newline| newline + 1)..]
+                .trim_start_matches([' ', '\t', '}'])
+                .is_empty()
+        });
+        owner_starts_line
+            && matches!((node.child(0), node.child(last)), (Some(open), Some(close))
+                if open.kind() == "{"
+                    && close.kind() == "}"
+                    && !close.is_missing()
+                    && close.start_position().row > open.start_position().row
+                    && (open.start_position().row == node.parent().map_or(0, |owner| owner.start_position().row)
+                        || starts_its_line(open, self.source))
+                    && starts_its_line(close, self.source)
+                    && self.indent(open.start_position().row) != self.indent(close.start_position().row))
+    }
+
+    /// The first block in `holder` closed elsewhere, then the innermost such block within it.
+    fn innermost_misclosed<'tree>(&self, holder: Node<'tree>) -> Option<Node<'tree>> {
+        let mut blocks = Vec::new();
+        let mut pending = vec![holder];
+        while let Some(node) = pending.pop() {
+            if self.closed_elsewhere(node) {
+                blocks.push(node);
+            }
+            let mut cursor = node.walk();
+            pending.extend(node.children(&mut cursor).filter(|child| child.child_count() > 0));
+        }
+        blocks.sort_by_key(Node::start_byte);
+        let mut open = *blocks.first()?;
+        while let Some(inner) =
+            blocks.iter().find(|inner| inner.start_byte() > open.start_byte() && inner.end_byte() <= open.end_byte())
+        {
+            open = *inner;
+        }
+        Some(open)
+    }
+
+    /// The lines from the block the parser closed itself to where it did, when what follows its
+    /// `{` is indented no deeper than the line that opened it; none when only its last brace is
+    /// missing.
+    fn swallowed_by(&self, close: &AssumedClose) -> Option<(u32, u32)> {
+        let opened = close.holder.child(0).filter(|open| open.kind() == "{")?.start_position().row;
+        let swallowed = (opened + 1..self.lines.len().min(close.line as usize)).any(|row| {
+            let text = self.lines[row].trim();
+            text.len() > 1 && self.indent(row) <= self.indent(opened) && !text.starts_with('}')
+        });
+        // A brace assumed at the end of the file sits after its last line break.
+        let last_line = u32::try_from(self.lines.len()).unwrap_or(u32::MAX);
+        let start = line_number(opened);
+        swallowed.then(|| (start, close.line.clamp(start, last_line.max(start))))
+    }
 }
 
 /// Where the parser closed a block it found no `}` for.
 struct AssumedClose<'tree> {
     /// The node that holds the open block and what it swallowed.
     holder: Node<'tree>,
-    /// The byte offset of the assumed close: blocks opened at or after it are not suspects.
+    /// The byte offset of the assumed close, to find the first.
     at: usize,
     /// Its line.
     line: u32,
@@ -387,17 +503,21 @@ mod tests {
         let source = "class Store {\n  get(key) {\n    if (key) {\n      return 1;\n    return 2;\n  }\n\n  \
                       set(key, value) {\n    this.map[key] = value;\n  }\n}\n\nfunction open() {}\n";
         // The `if` (line 3) took `get`'s brace, `get` the class's, the class none.
-        assert_eq!(unclosed_block(&tree(Language::JavaScript, source), source), Some((3, 13)));
+        assert_eq!(unclosed_blocks(&tree(Language::JavaScript, source), source), [(3, 13)]);
         // Closed: nothing assumed.
         let closed = source.replacen("return 1;\n", "return 1;\n    }\n", 1);
-        assert_eq!(unclosed_block(&tree(Language::JavaScript, &closed), &closed), None);
+        assert_eq!(unclosed_blocks(&tree(Language::JavaScript, &closed), &closed), []);
         // Only the last brace missing: every block closed where it opened, nothing swallowed.
         let cut = "fn main() {\n    if x {\n        y();\n    }\n";
         assert!(tree(Language::Rust, cut).root_node().has_error());
-        assert_eq!(unclosed_block(&tree(Language::Rust, cut), cut), None);
-        // A block closed at another indentation outside the one that lacks its brace (`a`) is
-        // not taken for the open one.
+        assert_eq!(unclosed_blocks(&tree(Language::Rust, cut), cut), []);
+        // A block closed at another indentation in a statement without an error (`a`) is not
+        // taken for the open one.
         let odd = "func a() {\n\tx()\n\t}\n\nfunc f() {\n\tif x {\n\t\ty()\n\n\treturn\n}\n\nfunc g() {\n}\n";
-        assert_eq!(unclosed_block(&tree(Language::Go, odd), odd), Some((6, 13)));
+        assert_eq!(unclosed_blocks(&tree(Language::Go, odd), odd), [(6, 13)]);
+        // A brace typed after an import: the block it opens holds the rest of the file, less
+        // indented than it should be; the span starts at that brace.
+        let typed = "import { a } from './a'\nimport { b } from './b' {\n\nexport function f() {\n  return a\n}\n";
+        assert_eq!(unclosed_blocks(&tree(Language::TypeScript, typed), typed), [(2, 6)]);
     }
 }

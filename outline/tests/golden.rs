@@ -1122,8 +1122,10 @@ fn csharp_public_fields() {
 
 #[test]
 fn unparsed_lines_that_may_hide_definitions_are_named_first() {
+    // The unclosed call swallows `insert`, `evict` and `shared`: from `insert` to the end of the
+    // impl, whose `match` block took `insert`'s brace.
     check("rust/broken.rs", Language::Rust, &["Cache", "entries", "get"])
-        .first_lines("[outline incomplete: lines 9, 14, 21, 26 not parsed]");
+        .first_lines("[outline incomplete: lines 9, 14-28 not parsed]");
     check("python/broken.py", Language::Python, &["Settings", "load", "default_path"])
         .first_lines("[outline incomplete: line 14 not parsed]");
     // An `if` left open: the function after it parsed inside the one before, from the `if` on.
@@ -1134,6 +1136,19 @@ fn unparsed_lines_that_may_hide_definitions_are_named_first() {
         .first_lines("[outline incomplete: lines 14-34 not parsed]");
     check("rust/unclosed.rs", Language::Rust, &["Pool", "max_idle", "new", "checkout"])
         .first_lines("[outline incomplete: lines 18-33 not parsed]");
+    // A method that lost its closing brace: the methods after it read as calls and blocks,
+    // each closed by its own brace, so no block is closed at another indentation; their heads
+    // are named by their shape (a name, its arguments and a block is no statement).
+    check(
+        "javascript/fallback.js",
+        Language::JavaScript,
+        &["FallbackDependency", "constructor", "category", "serialize"],
+    )
+    .first_lines("[outline incomplete: lines 17, 21 not parsed]");
+    // A function in an object that lost its brace: recovery wraps the whole call in an error,
+    // and every line of it with code is named, not only those that look like a definition.
+    check("javascript/locale.js", Language::JavaScript, &["isPM", "meridiem"])
+        .first_lines("[outline incomplete: lines 5-10, 12, 19-22, 24-26 not parsed]");
     // A class that took its namespace's brace: the namespace is an error holding a `{` it
     // never closes.
     check("csharp/unclosed.cs", Language::CSharp, &["LruCache", "Capacity", "TryGet"])

@@ -105,9 +105,11 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
     } else {
         Vec::new()
     };
-    let unclosed = unparsed::unclosed_block(tree, source);
-    let unparsed =
-        unparsed::merge(hiding.into_iter().chain(walked.failed_regions).chain(unoutlined).chain(unclosed).collect());
+    let unclosed = unparsed::unclosed_blocks(tree, source);
+    let regions = unparsed::error_regions(tree, &covered_spans(&walked.items, &walked.imports), language, source);
+    let unparsed = unparsed::merge(
+        hiding.into_iter().chain(walked.failed_regions).chain(unoutlined).chain(unclosed).chain(regions).collect(),
+    );
     Outline { language, imports: walked.imports, items: walked.items, degraded: None, unparsed }
 }
 
@@ -120,6 +122,23 @@ fn outlined_starts(items: &[Definition], imports: &[Import]) -> Vec<(u32, u32)> 
     let mut pending: Vec<&Definition> = items.iter().collect();
     while let Some(definition) = pending.pop() {
         spans.push((definition.start_line, definition.head_line));
+        pending.extend(&definition.children);
+    }
+    spans
+}
+
+/// Each outlined definition's lines, attributes to end, children included, and each import's.
+fn covered_spans(items: &[Definition], imports: &[Import]) -> Vec<unparsed::Covered> {
+    let mut spans: Vec<unparsed::Covered> = imports
+        .iter()
+        .map(|import| unparsed::Covered { start: import.line, end: import.line, opaque: false })
+        .collect();
+    let mut pending: Vec<&Definition> = items.iter().collect();
+    while let Some(definition) = pending.pop() {
+        let value =
+            matches!(definition.kind, Kind::TypeAlias | Kind::Const | Kind::Variable | Kind::Field | Kind::Property);
+        let opaque = definition.kind.is_function() || (value && definition.children.is_empty());
+        spans.push(unparsed::Covered { start: definition.start_line, end: definition.end_line, opaque });
         pending.extend(&definition.children);
     }
     spans
@@ -759,10 +778,13 @@ impl<'s> Walker<'s> {
         // Attributes, decorators and `export` in front belong to the definition's span.
         let first = lead.attributes.first().copied().or_else(|| self.full_wrappers(lead.wrappers).next());
         let start_line = first.map_or(head_line, |first| node_lines(first, self.source).0);
-        let head_last = body.map_or(end_line, |body| line_number(body.start_position().row));
+        let members = own_body.or_else(|| rule.members.and_then(|path| find_path(node, path)));
+        // The head ends where the body or the members begin (an object's methods are not its
+        // head: an error among them may hide one).
+        let inner = body.or(members).or_else(|| head_members.first().copied());
+        let head_last = inner.map_or(end_line, |inner| line_number(inner.start_position().row));
         self.heads.push((start_line, head_last.max(start_line)));
         let mut children = Vec::new();
-        let members = own_body.or_else(|| rule.members.and_then(|path| find_path(node, path)));
         let bodies = head_members.into_iter().chain(members);
         for body in bodies {
             let factory = self.spec.module_factories
