@@ -318,13 +318,11 @@ impl Layout<'_> {
             pending.extend(node.children(&mut cursor).filter(|child| child.child_count() > 0));
         }
         blocks.sort_by_key(Node::start_byte);
-        let mut open = *blocks.first()?;
-        while let Some(inner) =
-            blocks.iter().find(|inner| inner.start_byte() > open.start_byte() && inner.end_byte() <= open.end_byte())
-        {
-            open = *inner;
-        }
-        Some(open)
+        let (&first, rest) = blocks.split_first()?;
+        // In start order, the first block inside the current one is the next level down.
+        Some(rest.iter().fold(first, |open, &inner| {
+            if inner.start_byte() > open.start_byte() && inner.end_byte() <= open.end_byte() { inner } else { open }
+        }))
     }
 
     /// The lines from the block the parser closed itself to where it did, when what follows its
