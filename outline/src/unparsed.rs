@@ -87,12 +87,7 @@ pub(crate) fn unoutlined_definitions(
     if !root.has_error() || !matches!(language, Language::JavaScript | Language::TypeScript | Language::Tsx) {
         return Vec::new();
     }
-    let mut starts = Vec::with_capacity(source.len() / 32);
-    let mut offset = 0;
-    for line in source.split_inclusive('\n') {
-        starts.push(offset);
-        offset += line.len();
-    }
+    let starts = line_starts(source);
     // A definition covers the lines it starts on; a declaration that parsed whole inside another
     // (`function helper() {}` written unindented in a function) is that one's detail.
     let covered = |line: u32| {
@@ -166,6 +161,17 @@ fn exports_object(line: &str) -> bool {
 /// exported object without one (a configuration's data) would not be listed if it parsed.
 fn holds_functions(text: &str) -> bool {
     text.contains("function") || text.contains("=>") || text.contains(") {")
+}
+
+/// The byte offset of each line's start.
+fn line_starts(source: &str) -> Vec<usize> {
+    let mut starts = Vec::with_capacity(source.len() / 32);
+    let mut offset = 0;
+    for line in source.split_inclusive('\n') {
+        starts.push(offset);
+        offset += line.len();
+    }
+    starts
 }
 
 /// Whether the largest node starting at byte `at` (a line's start) parsed without an error.
@@ -341,6 +347,50 @@ impl Layout<'_> {
     }
 }
 
+/// Definitions an error folded into an outlined one: a line in its body that looks like a
+/// definition, is indented no deeper than its head (no body holds that in a file laid out by its
+/// nesting) and, where braces make the nesting, did not parse as a declaration of its own (an
+/// unindented helper function is the body's detail). Python has no braces to judge, and its
+/// layout is its nesting: `def test_a():` at the margin after a call left open in the test before
+/// it parses as part of that call or nested in it, with no error until much later. The
+/// span runs from that line to the end of the definition that took it in. `definitions` are each
+/// one's head line and last line, `outlined` each one's first to head line.
+pub(crate) fn folded_definitions(
+    tree: &Tree,
+    definitions: &[(u32, u32)],
+    outlined: &[(u32, u32)],
+    language: Language,
+    source: &str,
+) -> Vec<(u32, u32)> {
+    if !language.is_code() {
+        return Vec::new();
+    }
+    let line_starts = line_starts(source);
+    let whole = |line: u32| {
+        language != Language::Python
+            && line_starts.get(line as usize - 1).is_some_and(|&at| parsed_whole(tree.root_node(), at))
+    };
+    let lines: Vec<&str> = source.lines().collect();
+    let text = |line: u32| lines.get(line as usize - 1).copied().unwrap_or("");
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let starts = |line: u32| outlined.iter().any(|&(first, head)| (first..=head).contains(&line));
+    definitions
+        .iter()
+        .filter_map(|&(head, end)| {
+            let head_indent = indent(text(head));
+            let folded = (head + 1..=end).find(|&line| {
+                let written = text(line);
+                !written.trim().is_empty()
+                    && indent(written) <= head_indent
+                    && !starts(line)
+                    && fallback::looks_like_definition(language, written)
+                    && !whole(line)
+            })?;
+            Some((folded, end))
+        })
+        .collect()
+}
+
 /// Where the parser closed a block it found no `}` for.
 struct AssumedClose<'tree> {
     /// The node that holds the open block and what it swallowed.
@@ -462,8 +512,9 @@ mod tests {
         let wrapped_tree = tree(Language::JavaScript, wrapped);
         assert!(wrapped_tree.root_node().has_error());
         assert_eq!(unoutlined_definitions(&wrapped_tree, &[], Language::JavaScript, wrapped), [(4, 4)]);
-        // Recovery stretched `hint` over both: a definition covers only the lines it starts on.
-        assert_eq!(crate::outline(Language::TypeScript, source).unparsed, [(2, 2), (6, 6)]);
+        // Recovery stretched `hint` over both: a definition covers only the lines it starts on,
+        // and a definition at its margin inside it names the rest of it.
+        assert_eq!(crate::outline(Language::TypeScript, source).unparsed, [(2, 10)]);
         // A declaration that parsed whole inside an outlined one is its detail, though an error
         // follows it in the same statement.
         let helper = "function wrap() {\nfunction helper() {}\nreturn 1 +;\n}\n";
@@ -517,5 +568,34 @@ mod tests {
         // indented than it should be; the span starts at that brace.
         let typed = "import { a } from './a'\nimport { b } from './b' {\n\nexport function f() {\n  return a\n}\n";
         assert_eq!(unclosed_blocks(&tree(Language::TypeScript, typed), typed), [(2, 6)]);
+    }
+
+    #[test]
+    fn a_definition_at_the_margin_inside_another_names_the_rest_of_it() {
+        // Python: the call left open in `a` takes in `b` and `C`.
+        let source =
+            "def a():\n    x = f(1\n    return x\n\ndef b():\n    pass\n\nclass C:\n    def m(self):\n        pass\n";
+        let python = tree(Language::Python, source);
+        assert!(python.root_node().has_error());
+        assert_eq!(folded_definitions(&python, &[(1, 10)], &[(1, 1)], Language::Python, source), [(5, 10)]);
+        // A method indented under its class is the class's: nothing folded.
+        assert_eq!(folded_definitions(&python, &[(8, 10), (9, 10)], &[(8, 8), (9, 9)], Language::Python, source), []);
+        // A function at the margin that parsed whole inside another is its detail (written
+        // unindented), as is one indented deeper; one the error took apart is folded.
+        let nested = "function a() {\nfunction helper() {}\n  function inner() {}\n  return 1 +;\n}\n";
+        let javascript = tree(Language::JavaScript, nested);
+        assert_eq!(folded_definitions(&javascript, &[(1, 5)], &[(1, 1)], Language::JavaScript, nested), []);
+        let torn = "class A {\n  get(k) {\n    if (k) {\n    return 1;\n  }\n\n  set(k) {\n    this.k = k;\n  }\n}\n";
+        let torn_tree = tree(Language::JavaScript, torn);
+        assert_eq!(
+            folded_definitions(&torn_tree, &[(2, 10)], &[(1, 1), (2, 2)], Language::JavaScript, torn),
+            [(7, 10)]
+        );
+        // Not code: no definition heuristic to judge by.
+        let markdown = "# a\n# b\n# c\n";
+        assert_eq!(
+            folded_definitions(&tree(Language::Markdown, markdown), &[(1, 3)], &[], Language::Markdown, markdown),
+            []
+        );
     }
 }

@@ -1126,8 +1126,9 @@ fn unparsed_lines_that_may_hide_definitions_are_named_first() {
     // impl, whose `match` block took `insert`'s brace.
     check("rust/broken.rs", Language::Rust, &["Cache", "entries", "get"])
         .first_lines("[outline incomplete: lines 9, 14-28 not parsed]");
+    // `save` folded into `load`: from its head to the end of `load`.
     check("python/broken.py", Language::Python, &["Settings", "load", "default_path"])
-        .first_lines("[outline incomplete: line 14 not parsed]");
+        .first_lines("[outline incomplete: lines 14-16 not parsed]");
     // An `if` left open: the function after it parsed inside the one before, from the `if` on.
     check("go/broken.go", Language::Go, &["Job", "Retry"]).first_lines("[outline incomplete: lines 9-18 not parsed]");
     // The same in a method or a match arm: the later methods read as statements (a call, a
@@ -1137,18 +1138,23 @@ fn unparsed_lines_that_may_hide_definitions_are_named_first() {
     check("rust/unclosed.rs", Language::Rust, &["Pool", "max_idle", "new", "checkout"])
         .first_lines("[outline incomplete: lines 18-33 not parsed]");
     // A method that lost its closing brace: the methods after it read as calls and blocks,
-    // each closed by its own brace, so no block is closed at another indentation; their heads
-    // are named by their shape (a name, its arguments and a block is no statement).
+    // each closed by its own brace, so no block is closed at another indentation; their heads,
+    // named by their shape (a name, its arguments and a block is no statement) and at the
+    // constructor's margin, name the rest of the constructor.
     check(
         "javascript/fallback.js",
         Language::JavaScript,
         &["FallbackDependency", "constructor", "category", "serialize"],
     )
-    .first_lines("[outline incomplete: lines 17, 21 not parsed]");
+    .first_lines("[outline incomplete: lines 17-23 not parsed]");
     // A function in an object that lost its brace: recovery wraps the whole call in an error,
     // and every line of it with code is named, not only those that look like a definition.
     check("javascript/locale.js", Language::JavaScript, &["isPM", "meridiem"])
         .first_lines("[outline incomplete: lines 5-10, 12, 19-22, 24-26 not parsed]");
+    // Python: a call left open takes in the functions and the class after it, with no error
+    // until much later; a definition at the margin inside another names the rest of it.
+    check("python/unclosed.py", Language::Python, &["TEST_KEY", "common_object_test", "test_from_object"])
+        .first_lines("[outline incomplete: lines 25-36 not parsed]");
     // A class that took its namespace's brace: the namespace is an error holding a `{` it
     // never closes.
     check("csharp/unclosed.cs", Language::CSharp, &["LruCache", "Capacity", "TryGet"])

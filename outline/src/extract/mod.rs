@@ -99,16 +99,25 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
     let mut errors = unparsed::error_lines(tree, source);
     errors.extend(walked.region_errors);
     let hiding = unparsed::may_hide_definitions(errors, &walked.heads, language, source);
-    // Only a tree with errors can hide definitions that way; a clean file skips the spans.
-    let unoutlined = if tree.root_node().has_error() {
-        unparsed::unoutlined_definitions(tree, &outlined_starts(&walked.items, &walked.imports), language, source)
+    // Only a tree with errors can hide definitions these ways; a clean file skips the spans.
+    let (unoutlined, folded) = if tree.root_node().has_error() {
+        let starts = outlined_starts(&walked.items, &walked.imports);
+        let folded = unparsed::folded_definitions(tree, &definition_lines(&walked.items), &starts, language, source);
+        (unparsed::unoutlined_definitions(tree, &starts, language, source), folded)
     } else {
-        Vec::new()
+        (Vec::new(), Vec::new())
     };
     let unclosed = unparsed::unclosed_blocks(tree, source);
     let regions = unparsed::error_regions(tree, &covered_spans(&walked.items, &walked.imports), language, source);
     let unparsed = unparsed::merge(
-        hiding.into_iter().chain(walked.failed_regions).chain(unoutlined).chain(unclosed).chain(regions).collect(),
+        hiding
+            .into_iter()
+            .chain(walked.failed_regions)
+            .chain(unoutlined)
+            .chain(folded)
+            .chain(unclosed)
+            .chain(regions)
+            .collect(),
     );
     Outline { language, imports: walked.imports, items: walked.items, degraded: None, unparsed }
 }
@@ -125,6 +134,17 @@ fn outlined_starts(items: &[Definition], imports: &[Import]) -> Vec<(u32, u32)> 
         pending.extend(&definition.children);
     }
     spans
+}
+
+/// Each outlined definition's head line and last line, children included.
+fn definition_lines(items: &[Definition]) -> Vec<(u32, u32)> {
+    let mut lines = Vec::new();
+    let mut pending: Vec<&Definition> = items.iter().collect();
+    while let Some(definition) = pending.pop() {
+        lines.push((definition.head_line, definition.end_line));
+        pending.extend(&definition.children);
+    }
+    lines
 }
 
 /// Each outlined definition's lines, attributes to end, children included, and each import's.
