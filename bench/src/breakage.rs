@@ -16,9 +16,36 @@ use lean_ctx_outline::{Definition, Language, Outline, outline};
 
 use crate::reading::{Corpus, files};
 
-/// The changes applied, one at a time.
-const KINDS: [&str; 8] =
-    ["delete }", "delete )", "delete ]", "delete \"", "delete '", "blank a line", "add {", "add ("];
+/// A change an edit could leave: one character deleted, a line blanked, or text typed at a
+/// line's end.
+#[derive(Clone, Copy)]
+enum Change {
+    Delete(char),
+    BlankLine,
+    Append(&'static str),
+}
+
+impl Change {
+    /// The changes applied, one at a time.
+    const ALL: [Change; 8] = [
+        Change::Delete('}'),
+        Change::Delete(')'),
+        Change::Delete(']'),
+        Change::Delete('"'),
+        Change::Delete('\''),
+        Change::BlankLine,
+        Change::Append(" {"),
+        Change::Append(" ("),
+    ];
+
+    fn label(self) -> String {
+        match self {
+            Change::Delete(c) => format!("delete {c}"),
+            Change::BlankLine => "blank a line".into(),
+            Change::Append(text) => format!("add {}", text.trim()),
+        }
+    }
+}
 
 /// Files larger than this are skipped: each change outlines the file again.
 const MAX_BYTES: u64 = 40_000;
@@ -37,11 +64,13 @@ struct Tally {
     changes: u32,
     lossy: u32,
     silent: u32,
+    /// Lines the incomplete notes name, over all changes: what flagging costs the reader.
+    named: u64,
 }
 
 pub fn run(corpora: &[Corpus], sample: &Sample) -> String {
     let mut by_language: BTreeMap<String, Tally> = BTreeMap::new();
-    let mut by_kind: BTreeMap<(String, &str), Tally> = BTreeMap::new();
+    let mut by_kind: BTreeMap<(String, String), Tally> = BTreeMap::new();
     let mut examples = Vec::new();
     let mut sampled = 0;
     for corpus in corpora {
@@ -65,23 +94,27 @@ pub fn run(corpora: &[Corpus], sample: &Sample) -> String {
                 XorShift::for_file(sample.seed, &path.strip_prefix(&corpus.root).unwrap_or(&path).to_string_lossy());
             let before = named_lines(&clean.items);
             for _ in 0..sample.changes_per_file {
-                let kind = KINDS[random.below(KINDS.len())];
+                let kind = Change::ALL[random.below(Change::ALL.len())];
                 let Some((broken, line)) = change(&source, kind, &mut random) else { continue };
-                let (lost, silent) = losses(&before, &outline(language, &broken), line);
+                let after = outline(language, &broken);
+                let (lost, silent) = losses(&before, &after, line);
+                let named: u64 = after.unparsed.iter().map(|&(start, end)| u64::from(end - start + 1)).sum();
                 for tally in [
                     by_language.entry(corpus.scanner.language.to_string()).or_default(),
-                    by_kind.entry((corpus.scanner.language.to_string(), kind)).or_default(),
+                    by_kind.entry((corpus.scanner.language.to_string(), kind.label())).or_default(),
                 ] {
                     tally.changes += 1;
                     tally.lossy += u32::from(!lost.is_empty());
                     tally.silent += u32::from(!silent.is_empty());
+                    tally.named += named;
                 }
                 if let Some(first) = silent.iter().min_by_key(|definition| definition.1)
                     && examples.len() < 12
                 {
                     examples.push(format!(
-                        "`{}` ({kind} at line {line}): `{}` at line {} and {} more",
+                        "`{}` ({} at line {line}): `{}` at line {} and {} more",
                         path.strip_prefix(&corpus.root).unwrap_or(&path).display(),
+                        kind.label(),
                         first.0,
                         first.1,
                         silent.len() - 1
@@ -97,25 +130,35 @@ fn report(
     sampled: usize,
     sample: &Sample,
     by_language: &BTreeMap<String, Tally>,
-    by_kind: &BTreeMap<(String, &str), Tally>,
+    by_kind: &BTreeMap<(String, String), Tally>,
     examples: &[String],
 ) -> String {
     let mut out = format!(
         "### Mid-edit breakage ({sampled} files: every {}th from offset {}, {} changes each, seed {})\n\n",
         sample.every, sample.offset, sample.changes_per_file, sample.seed
     );
-    out.push_str("| language | changes | lost a definition | lost one silently |\n|---|---|---|---|\n");
+    out.push_str(
+        "| language | changes | lost a definition | lost one silently | lines named per change |\n|---|---|---|---|---|\n",
+    );
+    let row = |tally: &Tally| {
+        let per_change = tally.named as f64 / f64::from(tally.changes.max(1));
+        format!("{} | {} | {} | {per_change:.1}", tally.changes, tally.lossy, tally.silent)
+    };
     let mut total = Tally::default();
     for (language, tally) in by_language {
-        let _ = writeln!(out, "| {language} | {} | {} | {} |", tally.changes, tally.lossy, tally.silent);
+        let _ = writeln!(out, "| {language} | {} |", row(tally));
         total.changes += tally.changes;
         total.lossy += tally.lossy;
         total.silent += tally.silent;
+        total.named += tally.named;
     }
-    let _ = writeln!(out, "| **all** | {} | {} | {} |\n", total.changes, total.lossy, total.silent);
-    out.push_str("| language | change | changes | lost a definition | lost one silently |\n|---|---|---|---|---|\n");
+    let _ = writeln!(out, "| **all** | {} |\n", row(&total));
+    out.push_str(
+        "| language | change | changes | lost a definition | lost one silently | lines named per change |\n\
+         |---|---|---|---|---|---|\n",
+    );
     for ((language, kind), tally) in by_kind {
-        let _ = writeln!(out, "| {language} | `{kind}` | {} | {} | {} |", tally.changes, tally.lossy, tally.silent);
+        let _ = writeln!(out, "| {language} | `{kind}` | {} |", row(tally));
     }
     if !examples.is_empty() {
         out.push_str("\nFirst silent losses:\n");
@@ -153,32 +196,34 @@ fn named_lines(items: &[Definition]) -> HashSet<Named> {
 
 /// `source` with one change of `kind` at a random place, and the line changed; `None` when the
 /// file has no place for it. No change moves a line: a deleted character becomes a space, a
-/// blanked line stays as an empty one.
-fn change(source: &str, kind: &str, random: &mut XorShift) -> Option<(String, u32)> {
+/// blanked line stays as an empty one, and only a line with something on it is blanked.
+fn change(source: &str, kind: Change, random: &mut XorShift) -> Option<(String, u32)> {
     let line_of = |at: usize| u32::try_from(source[..at].matches('\n').count() + 1).unwrap_or(u32::MAX);
-    if let Some(target) = kind.strip_prefix("delete ") {
+    if let Change::Delete(target) = kind {
         let places: Vec<usize> = source.match_indices(target).map(|(at, _)| at).collect();
         let at = *places.get(random.below(places.len().max(1)))?;
         let mut changed = source.to_string();
-        changed.replace_range(at..at + 1, " ");
+        changed.replace_range(at..at + target.len_utf8(), " ");
         return Some((changed, line_of(at)));
     }
     let lines: Vec<&str> = source.split_inclusive('\n').collect();
-    if lines.len() < 3 {
+    let candidates: Vec<usize> = match kind {
+        Change::BlankLine => (0..lines.len()).filter(|&i| !lines[i].trim().is_empty()).collect(),
+        _ => (0..lines.len()).collect(),
+    };
+    if lines.len() < 3 || candidates.is_empty() {
         return None;
     }
-    let index = random.below(lines.len());
+    let index = candidates[random.below(candidates.len())];
     let mut changed = String::with_capacity(source.len() + 2);
     for (i, line) in lines.iter().enumerate() {
         if i != index {
             changed.push_str(line);
             continue;
         }
-        let text = line.trim_end_matches('\n');
-        match kind {
-            "blank a line" => {}
-            "add {" => changed.push_str(&format!("{text} {{")),
-            _ => changed.push_str(&format!("{text} (")),
+        if let Change::Append(text) = kind {
+            changed.push_str(line.trim_end_matches('\n'));
+            changed.push_str(text);
         }
         changed.push('\n');
     }
@@ -213,15 +258,19 @@ mod tests {
     fn a_change_keeps_every_line_where_it_was() {
         let source = "fn a() {\n    b();\n}\n\nfn c() {}\n";
         let mut random = XorShift(7);
-        for kind in KINDS {
+        for kind in Change::ALL {
             if let Some((changed, line)) = change(source, kind, &mut random) {
-                assert_eq!(changed.lines().count(), source.lines().count(), "{kind}");
-                assert!((1..=5).contains(&line), "{kind}: line {line}");
-                assert_ne!(changed, source, "{kind}");
+                assert_eq!(changed.lines().count(), source.lines().count(), "{}", kind.label());
+                assert!((1..=5).contains(&line), "{}: line {line}", kind.label());
+                assert_ne!(changed, source, "{}", kind.label());
             }
         }
         // No quote to delete: no change.
-        assert_eq!(change(source, "delete \"", &mut random), None);
+        assert_eq!(change(source, Change::Delete('"'), &mut random), None);
+        // Blanking picks a line with something on it (line 4 is empty).
+        for _ in 0..20 {
+            assert_ne!(change(source, Change::BlankLine, &mut random).map(|(_, line)| line), Some(4));
+        }
     }
 
     #[test]

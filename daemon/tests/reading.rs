@@ -459,8 +459,8 @@ fn a_file_without_definitions_is_never_answered_with_an_empty_view() {
     p.write("broken.ts", &format!("export const both: {{\n{signature}{signature}}} = function(f) {{\n{rest}}}\n"));
     let signatures = p.read("", "broken.ts", "signatures", true);
     assert!(signatures.note.contains("no definitions could be outlined in broken.ts (45 lines)"), "{signatures:?}");
-    // The statement is one error from its head to its last call: all of it, said once.
-    assert_eq!(signatures.content, "[outline incomplete: lines 1-44 not parsed]\n", "where, said once");
+    // The statement is broken from its head to its closing brace: all of it, said once.
+    assert_eq!(signatures.content, "[outline incomplete: lines 1-45 not parsed]\n", "where, said once");
 }
 
 #[test]

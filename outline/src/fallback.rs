@@ -238,7 +238,8 @@ fn keyword_definition<'l>(line: &'l str, cues: &Cues, top_level: bool) -> Option
     let keywords = || cues.keywords.iter().chain(top_level_keywords);
     let mut words = line.split_whitespace().take(8).peekable();
     while let Some(word) = words.next() {
-        if cues.modifiers.contains(&word) || word.starts_with("pub(") {
+        // `pub(crate)`, and `extern "C"`'s ABI string.
+        if cues.modifiers.contains(&word) || word.starts_with("pub(") || word.starts_with('"') {
             continue;
         }
         let (_, kind) = keywords().find(|(keyword, _)| *keyword == word)?;
@@ -281,17 +282,22 @@ fn call_shaped<'l>(line: &'l str, cues: &Cues) -> Option<(Kind, &'l str)> {
 /// method's head, which is never a statement in JavaScript (a call followed by a block needs a
 /// line break between them).
 fn method_shaped<'l>(trimmed: &'l str, cues: &Cues) -> Option<(Kind, &'l str)> {
-    // `describe('store', () => {` ends in a callback's block, not a method's.
     let head = trimmed.strip_suffix('{')?.trim_end();
-    if !cues.method_shaped || head.ends_with("=>") {
+    if !cues.method_shaped {
         return None;
     }
-    let (before, _) = trimmed.split_once('(')?;
+    let (before, arguments) = head.split_once('(')?;
+    // `describe('store', () => {`, `$(function () {`: a call's callback, not a method.
+    if head.ends_with("=>") || arguments.contains("function") {
+        return None;
+    }
     let before = before.trim_end();
     let before =
         before.strip_suffix(": function").or_else(|| before.strip_suffix(": async function")).unwrap_or(before);
     let mut words: Vec<&str> = before.split_whitespace().collect();
+    // `find<T>(id: string): T {`: the name before its type parameters.
     let name = words.pop()?.trim_start_matches('*');
+    let name = name.split_once('<').map_or(name, |(name, _)| name);
     let modifiers = ["async", "static", "get", "set", "public", "private", "protected", "override", "*"];
     let is_name = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '#'));
     let keyword = STATEMENT_WORDS.contains(&name) || matches!(name, "function" | "with" | "super");
@@ -485,6 +491,13 @@ mod tests {
         assert_eq!(definition("    } else if (x) {", &JS), None);
         assert_eq!(definition("    while (queue.length) {", &JS), None);
         assert_eq!(definition("    describe('store', () => {", &JS), None);
+        assert_eq!(definition("describe('Store', function () {", &JS), None);
+        assert_eq!(definition("$(function () {", &JS), None);
+        assert_eq!(definition("  find<T>(id: string): T {", &JS), Some((Kind::Method, "find")));
+        assert_eq!(
+            definition("pub extern \"C\" fn hyper_read(userdata: *mut c_void) -> usize {", &RUST),
+            Some((Kind::Function, "hyper_read"))
+        );
         assert_eq!(definition("    this.save(record) {", &JS), None);
         assert_eq!(definition("    save(record);", &JS), None);
         assert_eq!(definition("def self.parse(text)", &RUBY), Some((Kind::Function, "self.parse")));

@@ -23,6 +23,7 @@ mod re_exports;
 mod recover;
 mod render;
 mod text;
+mod unclosed;
 mod unparsed;
 
 pub use language::Language;

@@ -270,9 +270,13 @@ fn push_incomplete(outline: &Outline, out: &mut String) {
             outline.unparsed.iter().take(LISTED_SPANS).map(|&(start, end)| span(start, end)).collect();
         let one_line = matches!(outline.unparsed[..], [(start, end)] if start == end);
         let _ = write!(out, "{} {}", if one_line { "line" } else { "lines" }, listed.join(", "));
-        let more = outline.unparsed.len().saturating_sub(LISTED_SPANS);
-        if more > 0 {
-            let _ = write!(out, " and {more} more spans");
+        // The spans not listed are still placed, so no line they name goes unsaid.
+        if let [(first, _), .., (_, last)] | [(first, last)] = outline.unparsed.get(LISTED_SPANS..).unwrap_or_default()
+        {
+            let more = outline.unparsed.len() - LISTED_SPANS;
+            let spans = if more == 1 { "span" } else { "spans" };
+            let lines = if last > first { "lines" } else { "line" };
+            let _ = write!(out, " and {more} more {spans} in {lines} {}", span(*first, *last));
         }
         out.push_str(" not parsed");
     }
@@ -489,4 +493,30 @@ fn push_line(depth: usize, span: String, text: &str, out: &mut String) {
 
 fn span(start: u32, end: u32) -> String {
     if end > start { format!("{start}-{end}") } else { format!("{start}") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Language;
+
+    fn note(unparsed: Vec<(u32, u32)>) -> String {
+        let outline =
+            Outline { language: Language::Rust, imports: Vec::new(), items: Vec::new(), degraded: None, unparsed };
+        let mut out = String::new();
+        push_incomplete(&outline, &mut out);
+        out
+    }
+
+    #[test]
+    fn spans_past_the_listed_ones_are_still_placed() {
+        assert_eq!(note(vec![(3, 3)]), "[outline incomplete: line 3 not parsed]\n");
+        let seven = vec![(1, 1), (3, 4), (6, 6), (8, 8), (10, 10), (12, 12), (40, 90)];
+        assert_eq!(
+            note(seven),
+            "[outline incomplete: lines 1, 3-4, 6, 8, 10 and 2 more spans in lines 12-90 not parsed]\n"
+        );
+        let six = vec![(1, 1), (3, 4), (6, 6), (8, 8), (10, 10), (12, 12)];
+        assert_eq!(note(six), "[outline incomplete: lines 1, 3-4, 6, 8, 10 and 1 more span in line 12 not parsed]\n");
+    }
 }

@@ -2,7 +2,7 @@
 
 use tree_sitter::{Node, Tree};
 
-use crate::text::{line_number, node_lines, node_text};
+use crate::text::{node_lines, node_text};
 use crate::{Language, fallback};
 
 /// Line spans the parser could not make sense of, one per token, unmerged (so each can be
@@ -99,15 +99,8 @@ pub(crate) fn unoutlined_definitions(
         root.descendant_for_byte_range(at, at).is_some_and(|node| node.kind() == "comment")
     };
     let mut found = Vec::new();
-    let mut cursor = root.walk();
-    // When recovery gave up on the file as a whole, the root is the error, and the tokens it
-    // could not place (a broken statement's `export default {`) are in no statement.
-    let broken: Vec<Node> = match root.is_error() {
-        true => vec![root],
-        false => root.named_children(&mut cursor).filter(|statement| statement.has_error()).collect(),
-    };
     let lines: Vec<&str> = source.lines().collect();
-    for statement in broken {
+    for statement in broken_statements(root) {
         let (first, last) = node_lines(statement, source);
         let holds_functions = holds_functions(node_text(statement, source));
         for (number, text) in (first..=last).zip(lines.iter().skip(first as usize - 1)) {
@@ -120,6 +113,17 @@ pub(crate) fn unoutlined_definitions(
         found.extend(cut_body(statement, &lines, source));
     }
     found
+}
+
+/// The file-level statements holding an error; the root itself when recovery gave up on the file
+/// as a whole, since the tokens it could not place (a broken statement's `export default {`) are
+/// then in no statement.
+pub(crate) fn broken_statements(root: Node) -> Vec<Node> {
+    if root.is_error() {
+        return vec![root];
+    }
+    let mut cursor = root.walk();
+    root.named_children(&mut cursor).filter(Node::has_error).collect()
 }
 
 /// The kinds of a declaration whose body lists members.
@@ -185,13 +189,31 @@ fn parsed_whole(root: Node, at: usize) -> bool {
     node.start_byte() == at && node.is_named() && !node.has_error() && !node.is_missing()
 }
 
-/// The lines inside error nodes over several lines that no outlined definition covers and that
-/// hold code (not only brackets, commas or a comment), when one of them looks like a definition:
-/// recovery can wrap whole constructs in an error node (an exported object whose function lost
-/// its `}`, with every method of the object) and the walker does not read them, while the lines
-/// holding their error tokens (`error_lines`) need not be the lines that define.
+/// In each error node over several lines, the lines that no outlined definition covers and that
+/// hold code (not only brackets, separators or a comment), from the first to the last, when one
+/// of them looks like a definition: recovery can wrap whole constructs in an error node (an exported
+/// object whose function lost its `}`, with every method of the object) and the walker does not
+/// read them, while the lines holding their error tokens (`error_lines`) need not be the lines
+/// that define.
 pub(crate) fn error_regions(tree: &Tree, covered: &[Covered], language: Language, source: &str) -> Vec<(u32, u32)> {
     let lines: Vec<&str> = source.lines().collect();
+    let starts = line_starts(source);
+    let text = |line: u32| lines.get(line as usize - 1).copied().unwrap_or("");
+    let holds_code = |line: u32| {
+        let written = text(line);
+        let at = starts.get(line as usize - 1).map_or(0, |start| start + (written.len() - written.trim_start().len()));
+        // A doc comment's marker and text are nodes of their own inside the comment.
+        let mut node = tree.root_node().descendant_for_byte_range(at, at);
+        let mut in_comment = false;
+        while let Some(inner) = node.filter(|inner| !in_comment && inner.start_byte() == at) {
+            in_comment = language.lexical().comments.contains(&inner.kind());
+            node = inner.parent();
+        }
+        !in_comment
+            && written
+                .chars()
+                .any(|c| !matches!(c, '{' | '}' | '(' | ')' | '[' | ']' | ',' | ';') && !c.is_whitespace())
+    };
     let mut spans = Vec::new();
     let mut pending = vec![tree.root_node()];
     while let Some(node) = pending.pop() {
@@ -207,14 +229,14 @@ pub(crate) fn error_regions(tree: &Tree, covered: &[Covered], language: Language
                     .iter()
                     .any(|span| (span.opaque || span.start >= first) && (span.start..=span.end).contains(&line))
             };
-            let loose: Vec<u32> = (first..=last)
-                .filter(|&line| !covers(line) && lines.get(line as usize - 1).is_some_and(|text| holds_code(text)))
-                .collect();
-            // Only a region where something looks like a definition (`ordinal: function (n) {`)
-            // may hide one; a broken import or a destructuring of data hides none.
-            let text = |line: u32| lines.get(line as usize - 1).copied().unwrap_or("");
-            if loose.iter().any(|&line| fallback::looks_like_definition(language, text(line))) {
-                spans.extend(loose.into_iter().map(|line| (line, line)));
+            let loose: Vec<u32> = (first..=last).filter(|&line| !covers(line) && holds_code(line)).collect();
+            // Only where something looks like a definition (`ordinal: function (n) {`) may one be
+            // hidden, and then the statement around it too (`export default defineLocale(…, {`):
+            // the error's lines with code, from the first to the last, said as one span. A broken
+            // import or a destructuring of data hides none.
+            let defines = loose.iter().any(|&line| fallback::looks_like_definition(language, text(line)));
+            if let (true, Some(&from), Some(&to)) = (defines, loose.first(), loose.last()) {
+                spans.push((from, to));
             }
             continue;
         }
@@ -232,119 +254,6 @@ pub(crate) struct Covered {
     /// Whether the view lists nothing inside it: a function (its locals are not listed) or a
     /// constant, variable or type alias without members.
     pub(crate) opaque: bool,
-}
-
-/// Whether a line holds more than brackets, separators and a comment.
-fn holds_code(line: &str) -> bool {
-    let code = line.split("//").next().unwrap_or("").trim();
-    !code.starts_with(['#', '*'])
-        && !code.starts_with("/*")
-        && code.chars().any(|c| !matches!(c, '{' | '}' | '(' | ')' | '[' | ']' | ',' | ';' | ' '))
-}
-
-/// The lines a brace that was never closed may have swallowed. An `if` left open inside a method
-/// makes the method end at the class's brace, and every later method parses as statements in its
-/// body (a call, a block): the view listed none of them and said nothing, since those lines hold
-/// no error node. In a file laid out by its nesting, each block that took a `}` meant for an outer
-/// one is closed at an indentation other than that of the line that opened it; they nest, and the
-/// innermost is the one left open. So in each file-level statement holding an error, the span
-/// runs from that block to the statement's end. Without such a block, the block the parser had to
-/// close itself may have swallowed what follows (`import … {` typed at the top of a file).
-pub(crate) fn unclosed_blocks(tree: &Tree, source: &str) -> Vec<(u32, u32)> {
-    let root = tree.root_node();
-    if !root.has_error() {
-        return Vec::new();
-    }
-    let layout = Layout { lines: source.lines().collect(), source };
-    let mut cursor = root.walk();
-    let holders: Vec<Node> = match root.is_error() {
-        true => vec![root],
-        false => root.named_children(&mut cursor).filter(Node::has_error).collect(),
-    };
-    let mut spans: Vec<(u32, u32)> = holders
-        .into_iter()
-        .filter_map(|holder| {
-            let start = node_lines(layout.innermost_misclosed(holder)?, source).0;
-            Some((start, node_lines(holder, source).1.max(start)))
-        })
-        .collect();
-    if spans.is_empty() {
-        spans.extend(assumed_close(root, source).and_then(|close| layout.swallowed_by(&close)));
-    }
-    spans
-}
-
-/// A file's lines, to judge blocks by their indentation.
-struct Layout<'s> {
-    lines: Vec<&'s str>,
-    source: &'s str,
-}
-
-impl Layout<'_> {
-    fn indent(&self, row: usize) -> Option<usize> {
-        self.lines.get(row).map(|line| line.len() - line.trim_start().len())
-    }
-
-    /// Whether `node` is a body whose `}` starts a line indented otherwise than its `{` line. A
-    /// body: what it belongs to starts a line, and the `{` ends that line (`if (x) {`, `} else {`,
-    /// `async save() {`) or starts the next (C#'s braces); an object or a type opened on a
-    /// continuation line (`| {`, `? {`: what it belongs to starts with an operator) is laid out
-    /// by the expression it is in.
-    fn closed_elsewhere(&self, node: Node) -> bool {
-        let last = u32::try_from(node.child_count()).unwrap_or(0).saturating_sub(1);
-        let owner_starts_line = node.parent().is_some_and(|owner| {
-            let before = &self.source[..owner.start_byte()];
-            let word =
-                self.source[owner.start_byte()..].starts_with(|c: char| c.is_alphanumeric() || "_$#@*".contains(c));
-            word && before[before.rfind('\n').map_or(0, |newline| newline + 1)..]
-                .trim_start_matches([' ', '\t', '}'])
-                .is_empty()
-        });
-        owner_starts_line
-            && matches!((node.child(0), node.child(last)), (Some(open), Some(close))
-                if open.kind() == "{"
-                    && close.kind() == "}"
-                    && !close.is_missing()
-                    && close.start_position().row > open.start_position().row
-                    && (open.start_position().row == node.parent().map_or(0, |owner| owner.start_position().row)
-                        || starts_its_line(open, self.source))
-                    && starts_its_line(close, self.source)
-                    && self.indent(open.start_position().row) != self.indent(close.start_position().row))
-    }
-
-    /// The first block in `holder` closed elsewhere, then the innermost such block within it.
-    fn innermost_misclosed<'tree>(&self, holder: Node<'tree>) -> Option<Node<'tree>> {
-        let mut blocks = Vec::new();
-        let mut pending = vec![holder];
-        while let Some(node) = pending.pop() {
-            if self.closed_elsewhere(node) {
-                blocks.push(node);
-            }
-            let mut cursor = node.walk();
-            pending.extend(node.children(&mut cursor).filter(|child| child.child_count() > 0));
-        }
-        blocks.sort_by_key(Node::start_byte);
-        let (&first, rest) = blocks.split_first()?;
-        // In start order, the first block inside the current one is the next level down.
-        Some(rest.iter().fold(first, |open, &inner| {
-            if inner.start_byte() > open.start_byte() && inner.end_byte() <= open.end_byte() { inner } else { open }
-        }))
-    }
-
-    /// The lines from the block the parser closed itself to where it did, when what follows its
-    /// `{` is indented no deeper than the line that opened it; none when only its last brace is
-    /// missing.
-    fn swallowed_by(&self, close: &AssumedClose) -> Option<(u32, u32)> {
-        let opened = close.holder.child(0).filter(|open| open.kind() == "{")?.start_position().row;
-        let swallowed = (opened + 1..self.lines.len().min(close.line as usize)).any(|row| {
-            let text = self.lines[row].trim();
-            text.len() > 1 && self.indent(row) <= self.indent(opened) && !text.starts_with('}')
-        });
-        // A brace assumed at the end of the file sits after its last line break.
-        let last_line = u32::try_from(self.lines.len()).unwrap_or(u32::MAX);
-        let start = line_number(opened);
-        swallowed.then(|| (start, close.line.clamp(start, last_line.max(start))))
-    }
 }
 
 /// Definitions an error folded into an outlined one: a line in its body that looks like a
@@ -389,70 +298,6 @@ pub(crate) fn folded_definitions(
             Some((folded, end))
         })
         .collect()
-}
-
-/// Where the parser closed a block it found no `}` for.
-struct AssumedClose<'tree> {
-    /// The node that holds the open block and what it swallowed.
-    holder: Node<'tree>,
-    /// The byte offset of the assumed close, to find the first.
-    at: usize,
-    /// Its line.
-    line: u32,
-}
-
-/// The first place, in document order, where the parser closed a block without its `}`: a `}` it
-/// had to assume (a missing node), or an error node holding a `{` with no `}` after it (C#'s
-/// `namespace N {` whose brace a class took).
-fn assumed_close<'tree>(root: Node<'tree>, source: &str) -> Option<AssumedClose<'tree>> {
-    let mut pending = vec![root];
-    let mut found = None::<AssumedClose>;
-    while let Some(node) = pending.pop() {
-        let close = if node.is_missing() && node.kind() == "}" {
-            node.parent().map(|holder| AssumedClose {
-                holder,
-                at: node.start_byte(),
-                line: line_number(node.start_position().row),
-            })
-        } else if node.is_error() && leaves_a_brace_open(node) {
-            Some(AssumedClose { holder: node, at: node.end_byte(), line: node_lines(node, source).1 })
-        } else {
-            None
-        };
-        if let Some(close) = close {
-            if found.as_ref().is_none_or(|earlier| close.at < earlier.at) {
-                found = Some(close);
-            }
-            if node.is_missing() {
-                continue;
-            }
-        }
-        let mut cursor = node.walk();
-        pending.extend(node.children(&mut cursor).filter(|child| child.has_error()));
-    }
-    found
-}
-
-/// Whether an error node's own tokens open a `{` that none of them closes.
-fn leaves_a_brace_open(error: Node) -> bool {
-    let mut cursor = error.walk();
-    let mut depth = 0_usize;
-    let mut left_open = false;
-    for child in error.children(&mut cursor) {
-        match child.kind() {
-            "{" => depth += 1,
-            "}" if depth > 0 => depth -= 1,
-            _ => {}
-        }
-        left_open = depth > 0;
-    }
-    left_open
-}
-
-/// Whether only spaces precede `node` on its line.
-fn starts_its_line(node: Node, source: &str) -> bool {
-    let before = &source[..node.start_byte()];
-    before[before.rfind('\n').map_or(0, |newline| newline + 1)..].trim().is_empty()
 }
 
 /// Sorts spans and joins those that overlap or touch.
@@ -545,29 +390,6 @@ mod tests {
         // Other languages are not read this way.
         let c = "#define FOO_H\nstruct device;\nint broken( {\n";
         assert_eq!(unoutlined_definitions(&tree(Language::C, c), &[], Language::C, c), []);
-    }
-
-    #[test]
-    fn a_brace_left_open_names_the_lines_it_swallowed() {
-        let source = "class Store {\n  get(key) {\n    if (key) {\n      return 1;\n    return 2;\n  }\n\n  \
-                      set(key, value) {\n    this.map[key] = value;\n  }\n}\n\nfunction open() {}\n";
-        // The `if` (line 3) took `get`'s brace, `get` the class's, the class none.
-        assert_eq!(unclosed_blocks(&tree(Language::JavaScript, source), source), [(3, 13)]);
-        // Closed: nothing assumed.
-        let closed = source.replacen("return 1;\n", "return 1;\n    }\n", 1);
-        assert_eq!(unclosed_blocks(&tree(Language::JavaScript, &closed), &closed), []);
-        // Only the last brace missing: every block closed where it opened, nothing swallowed.
-        let cut = "fn main() {\n    if x {\n        y();\n    }\n";
-        assert!(tree(Language::Rust, cut).root_node().has_error());
-        assert_eq!(unclosed_blocks(&tree(Language::Rust, cut), cut), []);
-        // A block closed at another indentation in a statement without an error (`a`) is not
-        // taken for the open one.
-        let odd = "func a() {\n\tx()\n\t}\n\nfunc f() {\n\tif x {\n\t\ty()\n\n\treturn\n}\n\nfunc g() {\n}\n";
-        assert_eq!(unclosed_blocks(&tree(Language::Go, odd), odd), [(6, 13)]);
-        // A brace typed after an import: the block it opens holds the rest of the file, less
-        // indented than it should be; the span starts at that brace.
-        let typed = "import { a } from './a'\nimport { b } from './b' {\n\nexport function f() {\n  return a\n}\n";
-        assert_eq!(unclosed_blocks(&tree(Language::TypeScript, typed), typed), [(2, 6)]);
     }
 
     #[test]

@@ -26,7 +26,7 @@ use tree_sitter::{Node, Tree};
 use crate::Language;
 use crate::model::{Definition, Import, Kind, Outline};
 use crate::text::{MAX_SIGNATURE, collapse, collapse_code, line_number, node_lines, node_text, truncate};
-use crate::{parse, unparsed};
+use crate::{parse, unclosed, unparsed};
 pub(crate) use head::empty_nested_brackets;
 use head::{Head, Role, shorten_alias, top_level_items, without_leading_bar};
 pub(crate) use head::{Names, Untyped};
@@ -99,16 +99,22 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
     let mut errors = unparsed::error_lines(tree, source);
     errors.extend(walked.region_errors);
     let hiding = unparsed::may_hide_definitions(errors, &walked.heads, language, source);
-    // Only a tree with errors can hide definitions these ways; a clean file skips the spans.
-    let (unoutlined, folded) = if tree.root_node().has_error() {
+    // Only a tree with errors can hide definitions these ways; a clean file skips the spans. C
+    // and C++ trip the grammar on every unknown macro (`OSSL_DEPRECATEDIN_3_0 int f(…);`) and
+    // leave `extern "C" {` and namespace bodies unindented: an error there is routine, and the
+    // layout says nothing of what it hid, so only their error tokens are judged.
+    let judged = tree.root_node().has_error() && !matches!(language, Language::C | Language::Cpp);
+    let (unoutlined, folded, unclosed, regions) = if judged {
         let starts = outlined_starts(&walked.items, &walked.imports);
-        let folded = unparsed::folded_definitions(tree, &definition_lines(&walked.items), &starts, language, source);
-        (unparsed::unoutlined_definitions(tree, &starts, language, source), folded)
+        (
+            unparsed::unoutlined_definitions(tree, &starts, language, source),
+            unparsed::folded_definitions(tree, &definition_lines(&walked.items), &starts, language, source),
+            unclosed::unclosed_blocks(tree, &starts, language, source),
+            unparsed::error_regions(tree, &covered_spans(&walked.items, &walked.imports), language, source),
+        )
     } else {
-        (Vec::new(), Vec::new())
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new())
     };
-    let unclosed = unparsed::unclosed_blocks(tree, source);
-    let regions = unparsed::error_regions(tree, &covered_spans(&walked.items, &walked.imports), language, source);
     let unparsed = unparsed::merge(
         hiding
             .into_iter()
