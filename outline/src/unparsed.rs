@@ -393,6 +393,25 @@ mod tests {
     }
 
     #[test]
+    fn an_error_over_several_lines_is_named_where_it_may_hide_a_definition() {
+        // A method lost its brace in an exported call's object: the call is one error; the lines
+        // with code are named as one span, the comment and the lone brackets are not counted.
+        let source = "import define from 'define';\nexport default define('x', {\n  // the hours\n  isPM: function (input) {\n    return input;\n  \n  week: {\n    dow: 1,\n  },\n});\n";
+        let parsed = tree(Language::JavaScript, source);
+        let regions = |covered: &[Covered]| error_regions(&parsed, covered, Language::JavaScript, source);
+        let import = Covered { start: 1, end: 1, opaque: false };
+        assert_eq!(regions(&[import]), [(2, 8)]);
+        // Were `isPM` outlined from inside the error, its lines would be covered, and what is
+        // left (`week`'s data) looks like no definition.
+        let read = Covered { start: 4, end: 5, opaque: false };
+        assert_eq!(regions(&[Covered { start: 1, end: 1, opaque: false }, read]), []);
+        // Data only: nothing looks like a definition, nothing is named.
+        let data = "export default define('x', {\n  months: [1, 2,\n  week: {\n    dow: 1,\n  },\n});\n";
+        let data_tree = tree(Language::JavaScript, data);
+        assert_eq!(error_regions(&data_tree, &[], Language::JavaScript, data), []);
+    }
+
+    #[test]
     fn a_definition_at_the_margin_inside_another_names_the_rest_of_it() {
         // Python: the call left open in `a` takes in `b` and `C`.
         let source =
