@@ -858,7 +858,20 @@ impl<'s> Walker<'s> {
         kind: Kind,
         lead: &Lead,
     ) -> (String, Option<String>) {
-        let head_end = body.map_or(node.end_byte(), |b| b.start_byte());
+        // A declaration whose parameters recovery followed with an error over several lines
+        // (Python's `def f():` and a call left open, its body found lines later) has its head up
+        // to that error: those lines are no part of it.
+        let after = node.child_by_field_name("parameters").map(|parameters| parameters.end_byte());
+        let mut cursor = node.walk();
+        let swallowed = node
+            .children(&mut cursor)
+            .find(|child| {
+                child.is_error()
+                    && child.start_position().row < child.end_position().row
+                    && after.is_some_and(|after| child.start_byte() >= after)
+            })
+            .map(|error| error.start_byte());
+        let head_end = body.map_or(node.end_byte(), |b| b.start_byte()).min(swallowed.unwrap_or(usize::MAX));
         let section = match lead.section {
             "" => String::new(),
             word => format!("{word} "),
