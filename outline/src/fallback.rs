@@ -288,7 +288,9 @@ fn method_shaped<'l>(trimmed: &'l str, cues: &Cues) -> Option<(Kind, &'l str)> {
     }
     let (before, arguments) = head.split_once('(')?;
     // `describe('store', () => {`, `$(function () {`: a call's callback, not a method.
-    if head.ends_with("=>") || arguments.contains("function") {
+    let callback =
+        ["function (", "function(", "function*", "async function"].iter().any(|word| arguments.contains(word));
+    if head.ends_with("=>") || callback {
         return None;
     }
     let before = before.trim_end();
@@ -494,6 +496,7 @@ mod tests {
         assert_eq!(definition("describe('Store', function () {", &JS), None);
         assert_eq!(definition("$(function () {", &JS), None);
         assert_eq!(definition("  find<T>(id: string): T {", &JS), Some((Kind::Method, "find")));
+        assert_eq!(definition("  compose(...functions) {", &JS), Some((Kind::Method, "compose")));
         assert_eq!(
             definition("pub extern \"C\" fn hyper_read(userdata: *mut c_void) -> usize {", &RUST),
             Some((Kind::Function, "hyper_read"))

@@ -60,13 +60,18 @@ impl Layout<'_> {
         self.lines.get(line as usize - 1).copied().unwrap_or("")
     }
 
-    /// A row's indentation in columns, a tab reaching the next multiple of eight (a tab and eight
-    /// spaces look alike, and a file may mix them).
-    fn width(&self, row: usize) -> usize {
+    /// A row's indentation in columns, a tab reaching the next multiple of `tab`.
+    fn width(&self, row: usize, tab: usize) -> usize {
         let line = self.lines.get(row).copied().unwrap_or("");
         line.chars()
             .take_while(|c| c.is_whitespace())
-            .fold(0, |width, c| if c == '\t' { (width / 8 + 1) * 8 } else { width + 1 })
+            .fold(0, |width, c| if c == '\t' { (width / tab + 1) * tab } else { width + 1 })
+    }
+
+    /// Whether `row` is indented less than `than`, whether a tab is four columns or eight: a file
+    /// may mix tabs and spaces, and either width is common.
+    fn shallower(&self, row: usize, than: usize) -> bool {
+        [4, 8].iter().all(|&tab| self.width(row, tab) < self.width(than, tab))
     }
 
     /// What precedes byte `at` on its line.
@@ -75,7 +80,8 @@ impl Layout<'_> {
         &before[before.rfind('\n').map_or(0, |newline| newline + 1)..]
     }
 
-    /// Whether `node` is a body closed at a shallower indentation than the line its owner starts:
+    /// Whether `node` is a body closed at a shallower indentation than the line its owner starts
+    /// (a tab counted as four columns and as eight):
     /// the `{` ends a line (`if (x) {`, a head over several lines, `} else {`) or starts one (C#'s
     /// braces), the owner starts its line with a word, and the `}` starts its own. An object or a
     /// type opened on a continuation line (`| {`, `? {`: its owner starts with an operator) is
@@ -103,7 +109,7 @@ impl Layout<'_> {
         open_ends_or_starts_line
             && owner_starts_line
             && starts_its_line(self, close)
-            && self.width(close.start_position().row) < self.width(owner.start_position().row)
+            && self.shallower(close.start_position().row, owner.start_position().row)
     }
 
     /// The first block in `holder` closed too shallow, then the innermost such block within it.
@@ -132,7 +138,7 @@ impl Layout<'_> {
         let swallowed = (opened + 1..self.lines.len().min(close.line as usize)).any(|row| {
             let text = self.lines[row].trim();
             // A line of one character (a bracket) says nothing of the nesting.
-            text.len() > 1 && self.width(row) <= self.width(opened) && !text.starts_with('}')
+            text.len() > 1 && !self.shallower(opened, row) && !text.starts_with('}')
         });
         // A brace assumed at the end of the file sits after its last line break.
         let last_line = u32::try_from(self.lines.len()).unwrap_or(u32::MAX);
@@ -241,6 +247,22 @@ mod tests {
         let source = "impl Pool {\n    pub fn checkout(\n        &mut self,\n        key: u32,\n    ) -> Option<u32> {\n        \
                       match key {\n            0 => None,\n            _ => Some(key),\n\n    }\n\n    pub fn release(&mut self) {}\n}\n";
         assert_eq!(spans(Language::Rust, &[(1, 1), (2, 2)], source), [(6, 13)]);
+    }
+
+    #[test]
+    fn tabs_of_four_or_eight_columns_are_no_loss() {
+        // An unrelated error in the file, and an `if` closed by eight spaces under two tabs: two
+        // tabs are eight columns to an editor set to four, so nothing is closed too shallow.
+        let source = "describe('store', function () {\n\tit('saves', function () {\n\t\tif (ok) {\n\t\t\tsave();\n        }\n\t});\n\tconst = ;\n\tfunction helper() {\n\t\treturn 1;\n\t}\n});\n";
+        assert!(tree(Language::JavaScript, source).root_node().has_error());
+        assert_eq!(spans(Language::JavaScript, &[], source), []);
+        // Four spaces under two tabs is shallower at either width: `save` took a brace.
+        let lost = source.replace("        }\n\t});", "    }\n\t});");
+        let parsed = tree(Language::JavaScript, &lost);
+        let layout = Layout { lines: lost.lines().collect(), source: &lost };
+        assert!(layout.shallower(4, 2));
+        assert!(!Layout { lines: source.lines().collect(), source }.shallower(4, 2));
+        assert!(parsed.root_node().has_error());
     }
 
     #[test]

@@ -202,13 +202,9 @@ pub(crate) fn error_regions(tree: &Tree, covered: &[Covered], language: Language
     let holds_code = |line: u32| {
         let written = text(line);
         let at = starts.get(line as usize - 1).map_or(0, |start| start + (written.len() - written.trim_start().len()));
-        // A doc comment's marker and text are nodes of their own inside the comment.
-        let mut node = tree.root_node().descendant_for_byte_range(at, at);
-        let mut in_comment = false;
-        while let Some(inner) = node.filter(|inner| !in_comment && inner.start_byte() == at) {
-            in_comment = language.lexical().comments.contains(&inner.kind());
-            node = inner.parent();
-        }
+        // A doc comment's marker and text are nodes of their own inside the comment, and a
+        // block comment's middle lines start inside it.
+        let in_comment = within(tree, at, language.lexical().comments);
         !in_comment
             && written
                 .chars()
@@ -223,13 +219,16 @@ pub(crate) fn error_regions(tree: &Tree, covered: &[Covered], language: Language
             let (first, last) = node_lines(node, source);
             // An error in a function's body or a value hides nothing the view lists (a statement
             // or a type the grammar tripped over); one in a class, an object of methods or at
-            // file level may hide members, though the class around it was outlined.
-            let covers = |line: u32| {
-                covered
-                    .iter()
-                    .any(|span| (span.opaque || span.start >= first) && (span.start..=span.end).contains(&line))
-            };
-            let loose: Vec<u32> = (first..=last).filter(|&line| !covers(line) && holds_code(line)).collect();
+            // file level may hide members, though the class around it (or starting with it,
+            // `interface CliApp<A> extends Pipeable` that lost its `{`) was outlined.
+            let mut covers = vec![false; (last - first + 1) as usize];
+            for span in covered.iter().filter(|span| span.opaque || span.start > first) {
+                for line in span.start.max(first)..=span.end.min(last) {
+                    covers[(line - first) as usize] = true;
+                }
+            }
+            let loose: Vec<u32> =
+                (first..=last).filter(|&line| !covers[(line - first) as usize] && holds_code(line)).collect();
             // Only where something looks like a definition (`ordinal: function (n) {`) may one be
             // hidden, and then the statement around it too (`export default defineLocale(…, {`):
             // the error's lines with code, from the first to the last, said as one span. A broken
@@ -251,8 +250,8 @@ pub(crate) struct Covered {
     /// Its first line (attributes included) and last.
     pub(crate) start: u32,
     pub(crate) end: u32,
-    /// Whether the view lists nothing inside it: a function (its locals are not listed) or a
-    /// constant, variable or type alias without members.
+    /// Whether the view lists nothing inside it: a function (its locals are not listed), a
+    /// constant, variable or type alias without members, or an import.
     pub(crate) opaque: bool,
 }
 
@@ -274,15 +273,22 @@ pub(crate) fn folded_definitions(
     if !language.is_code() {
         return Vec::new();
     }
-    let line_starts = line_starts(source);
-    let whole = |line: u32| {
-        language != Language::Python
-            && line_starts.get(line as usize - 1).is_some_and(|&at| parsed_whole(tree.root_node(), at))
-    };
     let lines: Vec<&str> = source.lines().collect();
+    let line_starts = line_starts(source);
+    let mut outlined_line = vec![false; lines.len() + 1];
+    for &(first, head) in outlined {
+        for line in first..=head.min(u32::try_from(lines.len()).unwrap_or(u32::MAX)) {
+            outlined_line[line as usize - 1] = true;
+        }
+    }
     let text = |line: u32| lines.get(line as usize - 1).copied().unwrap_or("");
     let indent = |line: &str| line.len() - line.trim_start().len();
-    let starts = |line: u32| outlined.iter().any(|&(first, head)| (first..=head).contains(&line));
+    // Where the line's code starts: a string or a comment there is text, not a definition
+    // (`func f() {}` in a Go raw string, a help text's `class of commands:`).
+    let code_at = |line: u32| line_starts.get(line as usize - 1).map(|start| start + indent(text(line)));
+    let lexical = language.lexical();
+    let in_text = |at: usize| within(tree, at, lexical.literals) || within(tree, at, lexical.comments);
+    let whole = |at: usize| language != Language::Python && parsed_whole(tree.root_node(), at);
     definitions
         .iter()
         .filter_map(|&(head, end)| {
@@ -291,13 +297,25 @@ pub(crate) fn folded_definitions(
                 let written = text(line);
                 !written.trim().is_empty()
                     && indent(written) <= head_indent
-                    && !starts(line)
                     && fallback::looks_like_definition(language, written)
-                    && !whole(line)
+                    && !outlined_line.get(line as usize - 1).copied().unwrap_or(true)
+                    && code_at(line).is_some_and(|at| !in_text(at) && !whole(at))
             })?;
             Some((folded, end))
         })
         .collect()
+}
+
+/// Whether byte `at` is inside a node of one of `kinds` (a string, a comment).
+fn within(tree: &Tree, at: usize, kinds: &[&str]) -> bool {
+    let mut node = tree.root_node().descendant_for_byte_range(at, at);
+    while let Some(inner) = node {
+        if kinds.contains(&inner.kind()) {
+            return true;
+        }
+        node = inner.parent();
+    }
+    false
 }
 
 /// Sorts spans and joins those that overlap or touch.
@@ -357,9 +375,9 @@ mod tests {
         let wrapped_tree = tree(Language::JavaScript, wrapped);
         assert!(wrapped_tree.root_node().has_error());
         assert_eq!(unoutlined_definitions(&wrapped_tree, &[], Language::JavaScript, wrapped), [(4, 4)]);
-        // Recovery stretched `hint` over both: a definition covers only the lines it starts on,
-        // and a definition at its margin inside it names the rest of it.
-        assert_eq!(crate::outline(Language::TypeScript, source).unparsed, [(2, 10)]);
+        // Recovery stretched `hint` over both: a definition covers only the lines it starts on
+        // (they are inside a string to the grammar, so not folded into `hint`).
+        assert_eq!(crate::outline(Language::TypeScript, source).unparsed, [(2, 2), (6, 6)]);
         // A declaration that parsed whole inside an outlined one is its detail, though an error
         // follows it in the same statement.
         let helper = "function wrap() {\nfunction helper() {}\nreturn 1 +;\n}\n";
@@ -399,12 +417,12 @@ mod tests {
         let source = "import define from 'define';\nexport default define('x', {\n  // the hours\n  isPM: function (input) {\n    return input;\n  \n  week: {\n    dow: 1,\n  },\n});\n";
         let parsed = tree(Language::JavaScript, source);
         let regions = |covered: &[Covered]| error_regions(&parsed, covered, Language::JavaScript, source);
-        let import = Covered { start: 1, end: 1, opaque: false };
+        let import = Covered { start: 1, end: 1, opaque: true };
         assert_eq!(regions(&[import]), [(2, 8)]);
         // Were `isPM` outlined from inside the error, its lines would be covered, and what is
         // left (`week`'s data) looks like no definition.
         let read = Covered { start: 4, end: 5, opaque: false };
-        assert_eq!(regions(&[Covered { start: 1, end: 1, opaque: false }, read]), []);
+        assert_eq!(regions(&[Covered { start: 1, end: 1, opaque: true }, read]), []);
         // Data only: nothing looks like a definition, nothing is named.
         let data = "export default define('x', {\n  months: [1, 2,\n  week: {\n    dow: 1,\n  },\n});\n";
         let data_tree = tree(Language::JavaScript, data);

@@ -106,10 +106,12 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
     let judged = tree.root_node().has_error() && !matches!(language, Language::C | Language::Cpp);
     let (unoutlined, folded, unclosed, regions) = if judged {
         let starts = outlined_starts(&walked.items, &walked.imports);
+        // A head after annotations (Java's `@Override`, C#'s `[HttpGet]`) is no line of a body.
+        let heads: Vec<(u32, u32)> = starts.iter().chain(&walked.heads).copied().collect();
         (
             unparsed::unoutlined_definitions(tree, &starts, language, source),
-            unparsed::folded_definitions(tree, &definition_lines(&walked.items), &starts, language, source),
-            unclosed::unclosed_blocks(tree, &starts, language, source),
+            unparsed::folded_definitions(tree, &definition_lines(&walked.items), &heads, language, source),
+            unclosed::unclosed_blocks(tree, &heads, language, source),
             unparsed::error_regions(tree, &covered_spans(&walked.items, &walked.imports), language, source),
         )
     } else {
@@ -142,6 +144,21 @@ fn outlined_starts(items: &[Definition], imports: &[Import]) -> Vec<(u32, u32)> 
     spans
 }
 
+/// An error over several lines that recovery put after a Python function's parameters (`def
+/// f():` and a call left open, its body found lines later): the head ends there, since nothing
+/// after the `:` is head. Elsewhere an error after the parameters may be the head's own (a
+/// return type, C++'s `const` on the next line).
+fn swallowing_error(language: Language, node: Node) -> Option<Node> {
+    if language != Language::Python {
+        return None;
+    }
+    let after = node.child_by_field_name("parameters")?.end_byte();
+    let mut cursor = node.walk();
+    node.children(&mut cursor).find(|child| {
+        child.is_error() && child.start_position().row < child.end_position().row && child.start_byte() >= after
+    })
+}
+
 /// Each outlined definition's head line and last line, children included.
 fn definition_lines(items: &[Definition]) -> Vec<(u32, u32)> {
     let mut lines = Vec::new();
@@ -155,10 +172,8 @@ fn definition_lines(items: &[Definition]) -> Vec<(u32, u32)> {
 
 /// Each outlined definition's lines, attributes to end, children included, and each import's.
 fn covered_spans(items: &[Definition], imports: &[Import]) -> Vec<unparsed::Covered> {
-    let mut spans: Vec<unparsed::Covered> = imports
-        .iter()
-        .map(|import| unparsed::Covered { start: import.line, end: import.line, opaque: false })
-        .collect();
+    let mut spans: Vec<unparsed::Covered> =
+        imports.iter().map(|import| unparsed::Covered { start: import.line, end: import.line, opaque: true }).collect();
     let mut pending: Vec<&Definition> = items.iter().collect();
     while let Some(definition) = pending.pop() {
         let value =
@@ -809,6 +824,8 @@ impl<'s> Walker<'s> {
         // head: an error among them may hide one).
         let inner = body.or(members).or_else(|| head_members.first().copied());
         let head_last = inner.map_or(end_line, |inner| line_number(inner.start_position().row));
+        let head_last = swallowing_error(self.language, node)
+            .map_or(head_last, |error| head_last.min(node_lines(error, self.source).0));
         self.heads.push((start_line, head_last.max(start_line)));
         let mut children = Vec::new();
         let bodies = head_members.into_iter().chain(members);
@@ -858,19 +875,7 @@ impl<'s> Walker<'s> {
         kind: Kind,
         lead: &Lead,
     ) -> (String, Option<String>) {
-        // A declaration whose parameters recovery followed with an error over several lines
-        // (Python's `def f():` and a call left open, its body found lines later) has its head up
-        // to that error: those lines are no part of it.
-        let after = node.child_by_field_name("parameters").map(|parameters| parameters.end_byte());
-        let mut cursor = node.walk();
-        let swallowed = node
-            .children(&mut cursor)
-            .find(|child| {
-                child.is_error()
-                    && child.start_position().row < child.end_position().row
-                    && after.is_some_and(|after| child.start_byte() >= after)
-            })
-            .map(|error| error.start_byte());
+        let swallowed = swallowing_error(self.language, node).map(|error| error.start_byte());
         let head_end = body.map_or(node.end_byte(), |b| b.start_byte()).min(swallowed.unwrap_or(usize::MAX));
         let section = match lead.section {
             "" => String::new(),
