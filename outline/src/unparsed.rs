@@ -450,6 +450,11 @@ mod tests {
             folded_definitions(&torn_tree, &[(2, 10)], &[(1, 1), (2, 2)], Language::JavaScript, torn),
             [(7, 10)]
         );
+        // Text in a string is no definition, at whatever margin (a Go raw string's usage).
+        let go = "package p\n\nfunc usage() string {\n\treturn `usage:\nfunc f() {}\n`\n}\n\nfunc broken( {\n}\n";
+        let go_tree = tree(Language::Go, go);
+        assert!(go_tree.root_node().has_error());
+        assert_eq!(folded_definitions(&go_tree, &[(3, 7)], &[(3, 3)], Language::Go, go), []);
         // Not code: no definition heuristic to judge by.
         let markdown = "# a\n# b\n# c\n";
         assert_eq!(

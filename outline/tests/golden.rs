@@ -1156,6 +1156,10 @@ fn unparsed_lines_that_may_hide_definitions_are_named_first() {
     // until much later; a definition at the margin inside another names the rest of it.
     check("python/unclosed.py", Language::Python, &["TEST_KEY", "common_object_test", "test_from_object"])
         .first_lines("[outline incomplete: lines 25-36 not parsed]");
+    // Java methods under annotations, with a statement half written in one of them: the
+    // signature after an annotation is the head's, not a line of the class's body, so nothing
+    // is named.
+    check("java/Annotated.java", Language::Java, &["RecordStore", "toString", "save", "broken", "load"]).complete();
     // A class that took its namespace's brace: the namespace is an error holding a `{` it
     // never closes.
     check("csharp/unclosed.cs", Language::CSharp, &["LruCache", "Capacity", "TryGet"])
