@@ -113,6 +113,51 @@ pub(crate) fn unquote(text: &str) -> &str {
     ['"', '\''].iter().find_map(|q| text.strip_prefix(*q).and_then(|t| t.strip_suffix(*q))).unwrap_or(text)
 }
 
+/// A source's lines by number (1-based, as views print them), with where each starts: what the
+/// judges of a broken file read line by line, split once.
+pub(crate) struct Lines<'s> {
+    pub(crate) source: &'s str,
+    texts: Vec<&'s str>,
+    starts: Vec<usize>,
+}
+
+impl<'s> Lines<'s> {
+    pub(crate) fn new(source: &'s str) -> Self {
+        let mut starts = Vec::with_capacity(source.len() / 32);
+        let mut offset = 0;
+        for line in source.split_inclusive('\n') {
+            starts.push(offset);
+            offset += line.len();
+        }
+        Lines { source, texts: source.lines().collect(), starts }
+    }
+
+    pub(crate) fn count(&self) -> u32 {
+        u32::try_from(self.texts.len()).unwrap_or(u32::MAX)
+    }
+
+    /// A line's text without its line break; empty past the end.
+    pub(crate) fn text(&self, line: u32) -> &'s str {
+        self.texts.get((line as usize).wrapping_sub(1)).copied().unwrap_or("")
+    }
+
+    /// A line's leading whitespace, in bytes.
+    pub(crate) fn indent(&self, line: u32) -> usize {
+        let text = self.text(line);
+        text.len() - text.trim_start().len()
+    }
+
+    /// The byte offset where a line starts.
+    pub(crate) fn start(&self, line: u32) -> Option<usize> {
+        self.starts.get((line as usize).wrapping_sub(1)).copied()
+    }
+
+    /// The byte offset of a line's first non-blank character.
+    pub(crate) fn code_at(&self, line: u32) -> Option<usize> {
+        self.start(line).map(|start| start + self.indent(line))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

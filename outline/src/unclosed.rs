@@ -8,7 +8,7 @@
 
 use tree_sitter::{Node, Tree};
 
-use crate::text::{line_number, node_lines};
+use crate::text::{Lines, line_number, node_lines};
 use crate::unparsed::broken_statements;
 use crate::{Language, fallback};
 
@@ -22,17 +22,17 @@ pub(crate) fn unclosed_blocks(
     tree: &Tree,
     outlined: &[(u32, u32)],
     language: Language,
-    source: &str,
+    lines: &Lines,
 ) -> Vec<(u32, u32)> {
     let root = tree.root_node();
     if !root.has_error() || !language.is_code() {
         return Vec::new();
     }
-    let layout = Layout { lines: source.lines().collect(), source };
+    let (layout, source) = (Layout { lines }, lines.source);
     let hides = |&(start, end): &(u32, u32)| {
         (start..=end).any(|line| {
             !outlined.iter().any(|&(first, head)| (first..=head).contains(&line))
-                && fallback::looks_like_definition(language, layout.text(line))
+                && fallback::looks_like_definition(language, lines.text(line))
         })
     };
     let mut spans: Vec<(u32, u32)> = broken_statements(root)
@@ -49,21 +49,20 @@ pub(crate) fn unclosed_blocks(
     spans
 }
 
-/// A file's lines, to judge blocks by their indentation.
-struct Layout<'s> {
-    lines: Vec<&'s str>,
-    source: &'s str,
+/// A file's lines, to judge blocks by their indentation; rows are tree-sitter's (0-based).
+struct Layout<'l, 's> {
+    lines: &'l Lines<'s>,
 }
 
-impl Layout<'_> {
-    fn text(&self, line: u32) -> &str {
-        self.lines.get(line as usize - 1).copied().unwrap_or("")
+impl Layout<'_, '_> {
+    fn text(&self, row: usize) -> &str {
+        self.lines.text(line_number(row))
     }
 
     /// A row's indentation in columns, a tab reaching the next multiple of `tab`.
     fn width(&self, row: usize, tab: usize) -> usize {
-        let line = self.lines.get(row).copied().unwrap_or("");
-        line.chars()
+        self.text(row)
+            .chars()
             .take_while(|c| c.is_whitespace())
             .fold(0, |width, c| if c == '\t' { (width / tab + 1) * tab } else { width + 1 })
     }
@@ -76,7 +75,7 @@ impl Layout<'_> {
 
     /// What precedes byte `at` on its line.
     fn before_on_line(&self, at: usize) -> &str {
-        let before = &self.source[..at];
+        let before = &self.lines.source[..at];
         &before[before.rfind('\n').map_or(0, |newline| newline + 1)..]
     }
 
@@ -101,9 +100,9 @@ impl Layout<'_> {
         {
             return false;
         }
-        let rest = self.source[open.end_byte()..].split('\n').next().unwrap_or("").trim();
+        let rest = self.lines.source[open.end_byte()..].split('\n').next().unwrap_or("").trim();
         let open_ends_or_starts_line = rest.is_empty() || rest.starts_with("//") || starts_its_line(self, open);
-        let owner_starts_line = self.source[owner.start_byte()..]
+        let owner_starts_line = self.lines.source[owner.start_byte()..]
             .starts_with(|c: char| c.is_alphanumeric() || "_$#@*".contains(c))
             && self.before_on_line(owner.start_byte()).trim_start_matches([' ', '\t', '}']).is_empty();
         open_ends_or_starts_line
@@ -135,13 +134,13 @@ impl Layout<'_> {
     /// indented no deeper than the `{` line; none when only the last brace is missing.
     fn swallowed_by(&self, close: &AssumedClose) -> Option<(u32, u32)> {
         let opened = close.open.start_position().row;
-        let swallowed = (opened + 1..self.lines.len().min(close.line as usize)).any(|row| {
-            let text = self.lines[row].trim();
+        let swallowed = (opened + 1..(self.lines.count() as usize).min(close.line as usize)).any(|row| {
+            let text = self.text(row).trim();
             // A line of one character (a bracket) says nothing of the nesting.
             text.len() > 1 && !self.shallower(opened, row) && !text.starts_with('}')
         });
         // A brace assumed at the end of the file sits after its last line break.
-        let last_line = u32::try_from(self.lines.len()).unwrap_or(u32::MAX);
+        let last_line = self.lines.count();
         let start = line_number(opened);
         swallowed.then(|| (start, close.line.clamp(start, last_line.max(start))))
     }
@@ -212,7 +211,7 @@ mod tests {
     }
 
     fn spans(language: Language, outlined: &[(u32, u32)], source: &str) -> Vec<(u32, u32)> {
-        unclosed_blocks(&tree(language, source), outlined, language, source)
+        unclosed_blocks(&tree(language, source), outlined, language, &Lines::new(source))
     }
 
     #[test]
@@ -259,9 +258,8 @@ mod tests {
         // Four spaces under two tabs is shallower at either width: `save` took a brace.
         let lost = source.replace("        }\n\t});", "    }\n\t});");
         let parsed = tree(Language::JavaScript, &lost);
-        let layout = Layout { lines: lost.lines().collect(), source: &lost };
-        assert!(layout.shallower(4, 2));
-        assert!(!Layout { lines: source.lines().collect(), source }.shallower(4, 2));
+        assert!(Layout { lines: &Lines::new(&lost) }.shallower(4, 2));
+        assert!(!Layout { lines: &Lines::new(source) }.shallower(4, 2));
         assert!(parsed.root_node().has_error());
     }
 

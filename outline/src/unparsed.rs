@@ -2,7 +2,7 @@
 
 use tree_sitter::{Node, Tree};
 
-use crate::text::{node_lines, node_text};
+use crate::text::{Lines, node_lines, node_text};
 use crate::{Language, fallback};
 
 /// Line spans the parser could not make sense of, one per token, unmerged (so each can be
@@ -81,36 +81,33 @@ pub(crate) fn unoutlined_definitions(
     tree: &Tree,
     outlined: &[(u32, u32)],
     language: Language,
-    source: &str,
+    lines: &Lines,
 ) -> Vec<(u32, u32)> {
     let root = tree.root_node();
     if !root.has_error() || !matches!(language, Language::JavaScript | Language::TypeScript | Language::Tsx) {
         return Vec::new();
     }
-    let starts = line_starts(source);
+    let source = lines.source;
     // A definition covers the lines it starts on; a declaration that parsed whole inside another
     // (`function helper() {}` written unindented in a function) is that one's detail.
     let covered = |line: u32| {
         outlined.iter().any(|&(start, end)| (start..=end).contains(&line))
-            || parsed_whole(root, starts[line as usize - 1])
+            || lines.start(line).is_some_and(|at| parsed_whole(root, at))
     };
-    let in_comment = |line: u32| {
-        let at = starts[line as usize - 1];
-        root.descendant_for_byte_range(at, at).is_some_and(|node| node.kind() == "comment")
-    };
+    let in_comment = |line: u32| lines.start(line).is_some_and(|at| within(tree, at, language.lexical().comments));
     let mut found = Vec::new();
-    let lines: Vec<&str> = source.lines().collect();
     for statement in broken_statements(root) {
         let (first, last) = node_lines(statement, source);
         let holds_functions = holds_functions(node_text(statement, source));
-        for (number, text) in (first..=last).zip(lines.iter().skip(first as usize - 1)) {
+        for number in first..=last.min(lines.count()) {
+            let text = lines.text(number);
             let starts =
                 fallback::starts_top_level_definition(language, text) || (holds_functions && exports_object(text));
             if starts && !covered(number) && !in_comment(number) {
                 found.push((number, number));
             }
         }
-        found.extend(cut_body(statement, &lines, source));
+        found.extend(cut_body(statement, lines));
     }
     found
 }
@@ -134,7 +131,7 @@ const TYPE_DECLARATIONS: [&str; 3] = ["class_declaration", "abstract_class_decla
 /// deeper than its head, up to the first that is not (its real closing brace). They held its
 /// members: React Native's `class MessageQueue` ended at its first field, whose Flow type the
 /// grammar could not read, and its other 29 members were neither listed nor flagged.
-fn cut_body(statement: Node, lines: &[&str], source: &str) -> Option<(u32, u32)> {
+fn cut_body(statement: Node, lines: &Lines) -> Option<(u32, u32)> {
     let declaration = match statement.kind() {
         "export_statement" => statement.child_by_field_name("declaration")?,
         _ => statement,
@@ -142,17 +139,15 @@ fn cut_body(statement: Node, lines: &[&str], source: &str) -> Option<(u32, u32)>
     if !TYPE_DECLARATIONS.contains(&declaration.kind()) || !declaration.has_error() {
         return None;
     }
-    let (head, end) = node_lines(declaration, source);
-    let indent = |line: &str| line.len() - line.trim_start().len();
-    let head_indent = indent(lines.get(head as usize - 1)?);
-    let mut written = (end as usize..lines.len()).filter(|&i| !lines[i].trim().is_empty());
+    let (head, end) = node_lines(declaration, lines.source);
+    let head_indent = lines.indent(head);
+    let mut written = (end + 1..=lines.count()).filter(|&line| !lines.text(line).trim().is_empty());
     let next = written.next()?;
-    if indent(lines[next]) <= head_indent {
+    if lines.indent(next) <= head_indent {
         return None;
     }
-    let closing = written.find(|&i| indent(lines[i]) <= head_indent).unwrap_or(lines.len());
-    let line = |index: usize| u32::try_from(index + 1).unwrap_or(u32::MAX);
-    Some((line(next), line(closing - 1)))
+    let closing = written.find(|&line| lines.indent(line) <= head_indent).unwrap_or(lines.count() + 1);
+    Some((next, closing - 1))
 }
 
 /// Whether a line opens the object a module exports (`export default {`, `module.exports = {`),
@@ -165,17 +160,6 @@ fn exports_object(line: &str) -> bool {
 /// exported object without one (a configuration's data) would not be listed if it parsed.
 fn holds_functions(text: &str) -> bool {
     text.contains("function") || text.contains("=>") || text.contains(") {")
-}
-
-/// The byte offset of each line's start.
-fn line_starts(source: &str) -> Vec<usize> {
-    let mut starts = Vec::with_capacity(source.len() / 32);
-    let mut offset = 0;
-    for line in source.split_inclusive('\n') {
-        starts.push(offset);
-        offset += line.len();
-    }
-    starts
 }
 
 /// Whether the largest node starting at byte `at` (a line's start) parsed without an error.
@@ -195,18 +179,15 @@ fn parsed_whole(root: Node, at: usize) -> bool {
 /// object whose function lost its `}`, with every method of the object) and the walker does not
 /// read them, while the lines holding their error tokens (`error_lines`) need not be the lines
 /// that define.
-pub(crate) fn error_regions(tree: &Tree, covered: &[Covered], language: Language, source: &str) -> Vec<(u32, u32)> {
-    let lines: Vec<&str> = source.lines().collect();
-    let starts = line_starts(source);
-    let text = |line: u32| lines.get(line as usize - 1).copied().unwrap_or("");
+pub(crate) fn error_regions(tree: &Tree, covered: &[Covered], language: Language, lines: &Lines) -> Vec<(u32, u32)> {
+    let source = lines.source;
     let holds_code = |line: u32| {
-        let written = text(line);
-        let at = starts.get(line as usize - 1).map_or(0, |start| start + (written.len() - written.trim_start().len()));
         // A doc comment's marker and text are nodes of their own inside the comment, and a
         // block comment's middle lines start inside it.
-        let in_comment = within(tree, at, language.lexical().comments);
+        let in_comment = lines.code_at(line).is_some_and(|at| within(tree, at, language.lexical().comments));
         !in_comment
-            && written
+            && lines
+                .text(line)
                 .chars()
                 .any(|c| !matches!(c, '{' | '}' | '(' | ')' | '[' | ']' | ',' | ';') && !c.is_whitespace())
     };
@@ -233,7 +214,7 @@ pub(crate) fn error_regions(tree: &Tree, covered: &[Covered], language: Language
             // hidden, and then the statement around it too (`export default defineLocale(…, {`):
             // the error's lines with code, from the first to the last, said as one span. A broken
             // import or a destructuring of data hides none.
-            let defines = loose.iter().any(|&line| fallback::looks_like_definition(language, text(line)));
+            let defines = loose.iter().any(|&line| fallback::looks_like_definition(language, lines.text(line)));
             if let (true, Some(&from), Some(&to)) = (defines, loose.first(), loose.last()) {
                 spans.push((from, to));
             }
@@ -268,38 +249,32 @@ pub(crate) fn folded_definitions(
     definitions: &[(u32, u32)],
     outlined: &[(u32, u32)],
     language: Language,
-    source: &str,
+    lines: &Lines,
 ) -> Vec<(u32, u32)> {
     if !language.is_code() {
         return Vec::new();
     }
-    let lines: Vec<&str> = source.lines().collect();
-    let line_starts = line_starts(source);
-    let mut outlined_line = vec![false; lines.len() + 1];
+    let mut outlined_line = vec![false; lines.count() as usize];
     for &(first, head) in outlined {
-        for line in first..=head.min(u32::try_from(lines.len()).unwrap_or(u32::MAX)) {
+        for line in first..=head.min(lines.count()) {
             outlined_line[line as usize - 1] = true;
         }
     }
-    let text = |line: u32| lines.get(line as usize - 1).copied().unwrap_or("");
-    let indent = |line: &str| line.len() - line.trim_start().len();
-    // Where the line's code starts: a string or a comment there is text, not a definition
-    // (`func f() {}` in a Go raw string, a help text's `class of commands:`).
-    let code_at = |line: u32| line_starts.get(line as usize - 1).map(|start| start + indent(text(line)));
+    // A string or a comment where a line's code starts is text, not a definition (`func f() {}`
+    // in a Go raw string, a help text's `class of commands:`).
     let lexical = language.lexical();
     let in_text = |at: usize| within(tree, at, lexical.literals) || within(tree, at, lexical.comments);
     let whole = |at: usize| language != Language::Python && parsed_whole(tree.root_node(), at);
     definitions
         .iter()
         .filter_map(|&(head, end)| {
-            let head_indent = indent(text(head));
-            let folded = (head + 1..=end).find(|&line| {
-                let written = text(line);
+            let folded = (head + 1..=end.min(lines.count())).find(|&line| {
+                let written = lines.text(line);
                 !written.trim().is_empty()
-                    && indent(written) <= head_indent
+                    && lines.indent(line) <= lines.indent(head)
                     && fallback::looks_like_definition(language, written)
-                    && !outlined_line.get(line as usize - 1).copied().unwrap_or(true)
-                    && code_at(line).is_some_and(|at| !in_text(at) && !whole(at))
+                    && !outlined_line[line as usize - 1]
+                    && lines.code_at(line).is_some_and(|at| !in_text(at) && !whole(at))
             })?;
             Some((folded, end))
         })
@@ -363,18 +338,24 @@ mod tests {
         let broken = tree(Language::TypeScript, source);
         assert!(broken.root_node().has_error());
         // The unindented heads are named; the nested function (indented) and the comment are not.
-        assert_eq!(unoutlined_definitions(&broken, &[], Language::TypeScript, source), [(1, 1), (2, 2), (6, 6)]);
+        assert_eq!(
+            unoutlined_definitions(&broken, &[], Language::TypeScript, &Lines::new(source)),
+            [(1, 1), (2, 2), (6, 6)]
+        );
         // Outlined (a definition starts on each line): nothing to name.
-        assert_eq!(unoutlined_definitions(&broken, &[(1, 10)], Language::TypeScript, source), []);
+        assert_eq!(unoutlined_definitions(&broken, &[(1, 10)], Language::TypeScript, &Lines::new(source)), []);
         // A file that parsed cleanly has nothing hidden this way.
         let clean = source.replacen("`, ;", "`)", 1);
-        assert_eq!(unoutlined_definitions(&tree(Language::TypeScript, &clean), &[], Language::TypeScript, &clean), []);
+        assert_eq!(
+            unoutlined_definitions(&tree(Language::TypeScript, &clean), &[], Language::TypeScript, &Lines::new(&clean)),
+            []
+        );
         // Statements without an error were walked: an IIFE's functions are not named for an
         // error elsewhere.
         let wrapped = "(function () {\nfunction local() {}\n})()\nconst x = ;\n";
         let wrapped_tree = tree(Language::JavaScript, wrapped);
         assert!(wrapped_tree.root_node().has_error());
-        assert_eq!(unoutlined_definitions(&wrapped_tree, &[], Language::JavaScript, wrapped), [(4, 4)]);
+        assert_eq!(unoutlined_definitions(&wrapped_tree, &[], Language::JavaScript, &Lines::new(wrapped)), [(4, 4)]);
         // Recovery stretched `hint` over both: a definition covers only the lines it starts on
         // (they are inside a string to the grammar, so not folded into `hint`).
         assert_eq!(crate::outline(Language::TypeScript, source).unparsed, [(2, 2), (6, 6)]);
@@ -386,28 +367,34 @@ mod tests {
         let data = "module.exports = {\n  root: true,\n  rules: {\n    'no-console': 'off'\n    'semi': 2,\n  },\n};\n";
         let data_tree = tree(Language::JavaScript, data);
         assert!(data_tree.root_node().has_error());
-        assert_eq!(unoutlined_definitions(&data_tree, &[], Language::JavaScript, data), []);
+        assert_eq!(unoutlined_definitions(&data_tree, &[], Language::JavaScript, &Lines::new(data)), []);
         // A class body closed early by recovery: the lines it left behind held members.
         let cut = "export class Queue {\n  _lazy: {[key: string]: (void) => {...}, ...};\n  _queue: number[];\n\n  \
                    constructor() {\n    this._queue = [];\n  }\n}\n\nexport const after = 1;\n";
         let cut_tree = tree(Language::TypeScript, cut);
         assert_eq!(node_lines(cut_tree.root_node().named_child(0).unwrap(), cut).1, 2);
-        assert_eq!(unoutlined_definitions(&cut_tree, &[(1, 1), (2, 2)], Language::TypeScript, cut), [(3, 7)]);
+        assert_eq!(
+            unoutlined_definitions(&cut_tree, &[(1, 1), (2, 2)], Language::TypeScript, &Lines::new(cut)),
+            [(3, 7)]
+        );
         // An exported object whose statement broke (a JSX construct the grammar trips over in
         // a Vue component's `render`) may hold every method of the file.
         let component = "export default {\n  render(h) {\n    return (];\n  },\n};\n";
         let component_tree = tree(Language::JavaScript, component);
         assert!(component_tree.root_node().has_error());
-        assert_eq!(unoutlined_definitions(&component_tree, &[], Language::JavaScript, component), [(1, 1)]);
+        assert_eq!(
+            unoutlined_definitions(&component_tree, &[], Language::JavaScript, &Lines::new(component)),
+            [(1, 1)]
+        );
         // Recovery may give up on the whole file: the root is the error, and the head it could
         // not place is in no statement.
         let lost = "export default {\n  const row = (this.row || []).map(item => {\n";
         let lost_tree = tree(Language::JavaScript, lost);
         assert!(lost_tree.root_node().is_error());
-        assert_eq!(unoutlined_definitions(&lost_tree, &[], Language::JavaScript, lost), [(1, 1)]);
+        assert_eq!(unoutlined_definitions(&lost_tree, &[], Language::JavaScript, &Lines::new(lost)), [(1, 1)]);
         // Other languages are not read this way.
         let c = "#define FOO_H\nstruct device;\nint broken( {\n";
-        assert_eq!(unoutlined_definitions(&tree(Language::C, c), &[], Language::C, c), []);
+        assert_eq!(unoutlined_definitions(&tree(Language::C, c), &[], Language::C, &Lines::new(c)), []);
     }
 
     #[test]
@@ -416,7 +403,7 @@ mod tests {
         // with code are named as one span, the comment and the lone brackets are not counted.
         let source = "import define from 'define';\nexport default define('x', {\n  // the hours\n  isPM: function (input) {\n    return input;\n  \n  week: {\n    dow: 1,\n  },\n});\n";
         let parsed = tree(Language::JavaScript, source);
-        let regions = |covered: &[Covered]| error_regions(&parsed, covered, Language::JavaScript, source);
+        let regions = |covered: &[Covered]| error_regions(&parsed, covered, Language::JavaScript, &Lines::new(source));
         let import = Covered { start: 1, end: 1, opaque: true };
         assert_eq!(regions(&[import]), [(2, 8)]);
         // Were `isPM` outlined from inside the error, its lines would be covered, and what is
@@ -426,7 +413,7 @@ mod tests {
         // Data only: nothing looks like a definition, nothing is named.
         let data = "export default define('x', {\n  months: [1, 2,\n  week: {\n    dow: 1,\n  },\n});\n";
         let data_tree = tree(Language::JavaScript, data);
-        assert_eq!(error_regions(&data_tree, &[], Language::JavaScript, data), []);
+        assert_eq!(error_regions(&data_tree, &[], Language::JavaScript, &Lines::new(data)), []);
     }
 
     #[test]
@@ -436,29 +423,44 @@ mod tests {
             "def a():\n    x = f(1\n    return x\n\ndef b():\n    pass\n\nclass C:\n    def m(self):\n        pass\n";
         let python = tree(Language::Python, source);
         assert!(python.root_node().has_error());
-        assert_eq!(folded_definitions(&python, &[(1, 10)], &[(1, 1)], Language::Python, source), [(5, 10)]);
+        assert_eq!(
+            folded_definitions(&python, &[(1, 10)], &[(1, 1)], Language::Python, &Lines::new(source)),
+            [(5, 10)]
+        );
         // A method indented under its class is the class's: nothing folded.
-        assert_eq!(folded_definitions(&python, &[(8, 10), (9, 10)], &[(8, 8), (9, 9)], Language::Python, source), []);
+        assert_eq!(
+            folded_definitions(&python, &[(8, 10), (9, 10)], &[(8, 8), (9, 9)], Language::Python, &Lines::new(source)),
+            []
+        );
         // A function at the margin that parsed whole inside another is its detail (written
         // unindented), as is one indented deeper; one the error took apart is folded.
         let nested = "function a() {\nfunction helper() {}\n  function inner() {}\n  return 1 +;\n}\n";
         let javascript = tree(Language::JavaScript, nested);
-        assert_eq!(folded_definitions(&javascript, &[(1, 5)], &[(1, 1)], Language::JavaScript, nested), []);
+        assert_eq!(
+            folded_definitions(&javascript, &[(1, 5)], &[(1, 1)], Language::JavaScript, &Lines::new(nested)),
+            []
+        );
         let torn = "class A {\n  get(k) {\n    if (k) {\n    return 1;\n  }\n\n  set(k) {\n    this.k = k;\n  }\n}\n";
         let torn_tree = tree(Language::JavaScript, torn);
         assert_eq!(
-            folded_definitions(&torn_tree, &[(2, 10)], &[(1, 1), (2, 2)], Language::JavaScript, torn),
+            folded_definitions(&torn_tree, &[(2, 10)], &[(1, 1), (2, 2)], Language::JavaScript, &Lines::new(torn)),
             [(7, 10)]
         );
         // Text in a string is no definition, at whatever margin (a Go raw string's usage).
         let go = "package p\n\nfunc usage() string {\n\treturn `usage:\nfunc f() {}\n`\n}\n\nfunc broken( {\n}\n";
         let go_tree = tree(Language::Go, go);
         assert!(go_tree.root_node().has_error());
-        assert_eq!(folded_definitions(&go_tree, &[(3, 7)], &[(3, 3)], Language::Go, go), []);
+        assert_eq!(folded_definitions(&go_tree, &[(3, 7)], &[(3, 3)], Language::Go, &Lines::new(go)), []);
         // Not code: no definition heuristic to judge by.
         let markdown = "# a\n# b\n# c\n";
         assert_eq!(
-            folded_definitions(&tree(Language::Markdown, markdown), &[(1, 3)], &[], Language::Markdown, markdown),
+            folded_definitions(
+                &tree(Language::Markdown, markdown),
+                &[(1, 3)],
+                &[],
+                Language::Markdown,
+                &Lines::new(markdown)
+            ),
             []
         );
     }

@@ -25,7 +25,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::Language;
 use crate::model::{Definition, Import, Kind, Outline};
-use crate::text::{MAX_SIGNATURE, collapse, collapse_code, line_number, node_lines, node_text, truncate};
+use crate::text::{Lines, MAX_SIGNATURE, collapse, collapse_code, line_number, node_lines, node_text, truncate};
 use crate::{parse, unclosed, unparsed};
 pub(crate) use head::empty_nested_brackets;
 use head::{Head, Role, shorten_alias, top_level_items, without_leading_bar};
@@ -108,11 +108,14 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
         let starts = outlined_starts(&walked.items, &walked.imports);
         // A head after annotations (Java's `@Override`, C#'s `[HttpGet]`) is no line of a body.
         let heads: Vec<(u32, u32)> = starts.iter().chain(&walked.heads).copied().collect();
+        let bodies: Vec<(u32, u32)> =
+            every_definition(&walked.items).map(|definition| (definition.head_line, definition.end_line)).collect();
+        let lines = Lines::new(source);
         (
-            unparsed::unoutlined_definitions(tree, &starts, language, source),
-            unparsed::folded_definitions(tree, &definition_lines(&walked.items), &heads, language, source),
-            unclosed::unclosed_blocks(tree, &heads, language, source),
-            unparsed::error_regions(tree, &covered_spans(&walked.items, &walked.imports), language, source),
+            unparsed::unoutlined_definitions(tree, &starts, language, &lines),
+            unparsed::folded_definitions(tree, &bodies, &heads, language, &lines),
+            unclosed::unclosed_blocks(tree, &heads, language, &lines),
+            unparsed::error_regions(tree, &covered_spans(&walked.items, &walked.imports), language, &lines),
         )
     } else {
         (Vec::new(), Vec::new(), Vec::new(), Vec::new())
@@ -135,13 +138,18 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
 /// definition's whole span: error recovery can stretch one over what follows (React Native's
 /// `export type Props = …` over the 600 lines of the function declared after it).
 fn outlined_starts(items: &[Definition], imports: &[Import]) -> Vec<(u32, u32)> {
-    let mut spans: Vec<(u32, u32)> = imports.iter().map(|import| (import.line, import.line)).collect();
+    let imported = imports.iter().map(|import| (import.line, import.line));
+    imported.chain(every_definition(items).map(|definition| (definition.start_line, definition.head_line))).collect()
+}
+
+/// Every definition of `items`, members included (in no particular order).
+fn every_definition(items: &[Definition]) -> impl Iterator<Item = &Definition> {
     let mut pending: Vec<&Definition> = items.iter().collect();
-    while let Some(definition) = pending.pop() {
-        spans.push((definition.start_line, definition.head_line));
+    std::iter::from_fn(move || {
+        let definition = pending.pop()?;
         pending.extend(&definition.children);
-    }
-    spans
+        Some(definition)
+    })
 }
 
 /// An error over several lines that recovery put after a Python function's parameters (`def
@@ -159,30 +167,17 @@ fn swallowing_error(language: Language, node: Node) -> Option<Node> {
     })
 }
 
-/// Each outlined definition's head line and last line, children included.
-fn definition_lines(items: &[Definition]) -> Vec<(u32, u32)> {
-    let mut lines = Vec::new();
-    let mut pending: Vec<&Definition> = items.iter().collect();
-    while let Some(definition) = pending.pop() {
-        lines.push((definition.head_line, definition.end_line));
-        pending.extend(&definition.children);
-    }
-    lines
-}
-
-/// Each outlined definition's lines, attributes to end, children included, and each import's.
+/// Each outlined definition's lines, attributes to end, members included, and each import's.
 fn covered_spans(items: &[Definition], imports: &[Import]) -> Vec<unparsed::Covered> {
-    let mut spans: Vec<unparsed::Covered> =
-        imports.iter().map(|import| unparsed::Covered { start: import.line, end: import.line, opaque: true }).collect();
-    let mut pending: Vec<&Definition> = items.iter().collect();
-    while let Some(definition) = pending.pop() {
+    let imported =
+        imports.iter().map(|import| unparsed::Covered { start: import.line, end: import.line, opaque: true });
+    let defined = every_definition(items).map(|definition| {
         let value =
             matches!(definition.kind, Kind::TypeAlias | Kind::Const | Kind::Variable | Kind::Field | Kind::Property);
         let opaque = definition.kind.is_function() || (value && definition.children.is_empty());
-        spans.push(unparsed::Covered { start: definition.start_line, end: definition.end_line, opaque });
-        pending.extend(&definition.children);
-    }
-    spans
+        unparsed::Covered { start: definition.start_line, end: definition.end_line, opaque }
+    });
+    imported.chain(defined).collect()
 }
 
 /// What a walk found.
