@@ -152,6 +152,17 @@ impl<'s> Lines<'s> {
         self.starts.get((line as usize).wrapping_sub(1)).copied()
     }
 
+    /// Per line (index 0 is line 1), whether one of `spans` covers it.
+    pub(crate) fn covered_by(&self, spans: &[(u32, u32)]) -> Vec<bool> {
+        let mut covered = vec![false; self.texts.len()];
+        for &(first, last) in spans {
+            for line in first.max(1)..=last.min(self.count()) {
+                covered[line as usize - 1] = true;
+            }
+        }
+        covered
+    }
+
     /// The byte offset of a line's first non-blank character.
     pub(crate) fn code_at(&self, line: u32) -> Option<usize> {
         self.start(line).map(|start| start + self.indent(line))

@@ -41,25 +41,18 @@ pub(crate) fn may_hide_definitions(
     spans: Vec<(u32, u32)>,
     heads: &[(u32, u32)],
     language: Language,
-    source: &str,
+    lines: &Lines,
 ) -> Vec<(u32, u32)> {
     if spans.is_empty() {
         return spans;
     }
     // Per line (index 0 is line 1): inside a declaration head; looks like a definition (decided
     // once, on first need: an error node has many tokens on the same line).
-    let lines: Vec<&str> = source.lines().collect();
-    let mut in_head = vec![false; lines.len() + 1];
-    for &(first, last) in heads {
-        for line in first..=last.min(u32::try_from(lines.len()).unwrap_or(u32::MAX)) {
-            in_head[line as usize - 1] = true;
-        }
-    }
-    let mut defines: Vec<Option<bool>> = vec![None; lines.len() + 1];
+    let in_head = lines.covered_by(heads);
+    let mut defines: Vec<Option<bool>> = vec![None; lines.count() as usize + 1];
     let mut looks_like_definition = |line: u32| {
-        let index = (line as usize - 1).min(lines.len());
-        *defines[index]
-            .get_or_insert_with(|| fallback::looks_like_definition(language, lines.get(index).copied().unwrap_or("")))
+        let index = (line as usize - 1).min(lines.count() as usize);
+        *defines[index].get_or_insert_with(|| fallback::looks_like_definition(language, lines.text(line)))
     };
     spans
         .into_iter()
@@ -254,12 +247,7 @@ pub(crate) fn folded_definitions(
     if !language.is_code() {
         return Vec::new();
     }
-    let mut outlined_line = vec![false; lines.count() as usize];
-    for &(first, head) in outlined {
-        for line in first..=head.min(lines.count()) {
-            outlined_line[line as usize - 1] = true;
-        }
-    }
+    let outlined_line = lines.covered_by(outlined);
     // A string or a comment where a line's code starts is text, not a definition (`func f() {}`
     // in a Go raw string, a help text's `class of commands:`).
     let lexical = language.lexical();

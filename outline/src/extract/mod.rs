@@ -19,6 +19,7 @@ mod python;
 mod ruby;
 mod rust;
 
+use std::cell::LazyCell;
 use std::ops::Range;
 
 use tree_sitter::{Node, Tree};
@@ -98,7 +99,12 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
     };
     let mut errors = unparsed::error_lines(tree, source);
     errors.extend(walked.region_errors);
-    let hiding = unparsed::may_hide_definitions(errors, &walked.heads, language, source);
+    // Split into lines only for a file with an error to judge.
+    let lines = LazyCell::new(|| Lines::new(source));
+    let hiding = match errors.is_empty() {
+        true => Vec::new(),
+        false => unparsed::may_hide_definitions(errors, &walked.heads, language, &lines),
+    };
     // Only a tree with errors can hide definitions these ways; a clean file skips the spans. C
     // and C++ trip the grammar on every unknown macro (`OSSL_DEPRECATEDIN_3_0 int f(…);`) and
     // leave `extern "C" {` and namespace bodies unindented: an error there is routine, and the
@@ -110,7 +116,6 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
         let heads: Vec<(u32, u32)> = starts.iter().chain(&walked.heads).copied().collect();
         let bodies: Vec<(u32, u32)> =
             every_definition(&walked.items).map(|definition| (definition.head_line, definition.end_line)).collect();
-        let lines = Lines::new(source);
         (
             unparsed::unoutlined_definitions(tree, &starts, language, &lines),
             unparsed::folded_definitions(tree, &bodies, &heads, language, &lines),
