@@ -68,8 +68,16 @@ struct Tally {
     named: u64,
 }
 
+impl Tally {
+    fn add(&mut self, other: &Tally) {
+        self.changes += other.changes;
+        self.lossy += other.lossy;
+        self.silent += other.silent;
+        self.named += other.named;
+    }
+}
+
 pub fn run(corpora: &[Corpus], sample: &Sample) -> String {
-    let mut by_language: BTreeMap<String, Tally> = BTreeMap::new();
     let mut by_kind: BTreeMap<(String, String), Tally> = BTreeMap::new();
     let mut examples = Vec::new();
     let mut sampled = 0;
@@ -99,15 +107,13 @@ pub fn run(corpora: &[Corpus], sample: &Sample) -> String {
                 let after = outline(language, &broken);
                 let (lost, silent) = losses(&before, &after, line);
                 let named: u64 = after.unparsed.iter().map(|&(start, end)| u64::from(end - start + 1)).sum();
-                for tally in [
-                    by_language.entry(corpus.scanner.language.to_string()).or_default(),
-                    by_kind.entry((corpus.scanner.language.to_string(), kind.label())).or_default(),
-                ] {
-                    tally.changes += 1;
-                    tally.lossy += u32::from(!lost.is_empty());
-                    tally.silent += u32::from(!silent.is_empty());
-                    tally.named += named;
-                }
+                let tally = by_kind.entry((corpus.scanner.language.to_string(), kind.label())).or_default();
+                tally.add(&Tally {
+                    changes: 1,
+                    lossy: u32::from(!lost.is_empty()),
+                    silent: u32::from(!silent.is_empty()),
+                    named,
+                });
                 if let Some(first) = silent.iter().min_by_key(|definition| definition.1)
                     && examples.len() < 12
                 {
@@ -123,16 +129,10 @@ pub fn run(corpora: &[Corpus], sample: &Sample) -> String {
             }
         }
     }
-    report(sampled, sample, &by_language, &by_kind, &examples)
+    report(sampled, sample, &by_kind, &examples)
 }
 
-fn report(
-    sampled: usize,
-    sample: &Sample,
-    by_language: &BTreeMap<String, Tally>,
-    by_kind: &BTreeMap<(String, String), Tally>,
-    examples: &[String],
-) -> String {
+fn report(sampled: usize, sample: &Sample, by_kind: &BTreeMap<(String, String), Tally>, examples: &[String]) -> String {
     let mut out = format!(
         "### Mid-edit breakage ({sampled} files: every {}th from offset {}, {} changes each, seed {})\n\n",
         sample.every, sample.offset, sample.changes_per_file, sample.seed
@@ -144,13 +144,14 @@ fn report(
         let per_change = tally.named as f64 / f64::from(tally.changes.max(1));
         format!("{} | {} | {} | {per_change:.1}", tally.changes, tally.lossy, tally.silent)
     };
+    let mut by_language: BTreeMap<&str, Tally> = BTreeMap::new();
+    for ((language, _), tally) in by_kind {
+        by_language.entry(language).or_default().add(tally);
+    }
     let mut total = Tally::default();
-    for (language, tally) in by_language {
+    for (language, tally) in &by_language {
         let _ = writeln!(out, "| {language} | {} |", row(tally));
-        total.changes += tally.changes;
-        total.lossy += tally.lossy;
-        total.silent += tally.silent;
-        total.named += tally.named;
+        total.add(tally);
     }
     let _ = writeln!(out, "| **all** | {} |\n", row(&total));
     out.push_str(
@@ -161,7 +162,12 @@ fn report(
         let _ = writeln!(out, "| {language} | `{kind}` | {} |", row(tally));
     }
     if !examples.is_empty() {
-        out.push_str("\nFirst silent losses:\n");
+        let _ = writeln!(
+            out,
+            "\nThe first {} of the {} changes that lost a definition silently:",
+            examples.len(),
+            total.silent
+        );
         for example in examples {
             let _ = writeln!(out, "- {example}");
         }
