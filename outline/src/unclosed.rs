@@ -29,10 +29,10 @@ pub(crate) fn unclosed_blocks(
         return Vec::new();
     }
     let (layout, source) = (Layout { lines }, lines.source);
+    let outlined_line = lines.covered_by(outlined);
     let hides = |&(start, end): &(u32, u32)| {
-        (start..=end).any(|line| {
-            !outlined.iter().any(|&(first, head)| (first..=head).contains(&line))
-                && fallback::looks_like_definition(language, lines.text(line))
+        (start..=end.min(lines.count())).any(|line| {
+            !outlined_line[line as usize - 1] && fallback::looks_like_definition(language, lines.text(line))
         })
     };
     let mut spans: Vec<(u32, u32)> = broken_statements(root)
