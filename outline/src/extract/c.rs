@@ -37,6 +37,7 @@ pub(super) static SPEC: Spec = Spec {
     conditional: None,
     sections: None,
     module_factories: false,
+    error_ends_head: false,
     implied: &[],
     abridged: &[],
     elided: &[],

@@ -93,6 +93,7 @@ pub(super) static SPEC: Spec = Spec {
     conditional: None,
     sections: None,
     module_factories: true,
+    error_ends_head: false,
     // A class member is public unless it says otherwise.
     implied: &[("accessibility_modifier", "public")],
     // A long list of what an interface extends or a class implements is the parents' API, not

@@ -157,21 +157,6 @@ fn every_definition(items: &[Definition]) -> impl Iterator<Item = &Definition> {
     })
 }
 
-/// An error over several lines that recovery put after a Python function's parameters (`def
-/// f():` and a call left open, its body found lines later): the head ends there, since nothing
-/// after the `:` is head. Elsewhere an error after the parameters may be the head's own (a
-/// return type, C++'s `const` on the next line).
-fn swallowing_error(language: Language, node: Node) -> Option<Node> {
-    if language != Language::Python {
-        return None;
-    }
-    let after = node.child_by_field_name("parameters")?.end_byte();
-    let mut cursor = node.walk();
-    node.children(&mut cursor).find(|child| {
-        child.is_error() && child.start_position().row < child.end_position().row && child.start_byte() >= after
-    })
-}
-
 /// Each outlined definition's lines, attributes to end, members included, and each import's.
 fn covered_spans(items: &[Definition], imports: &[Import]) -> Vec<unparsed::Covered> {
     let imported =
@@ -237,6 +222,11 @@ pub(crate) struct Spec {
     /// functions are listed (see `Owner::factory`): a JavaScript idiom; a Python function's
     /// closures, however many, are its detail.
     pub module_factories: bool,
+    /// Whether an error over several lines after a function's parameters ends its head: Python,
+    /// where nothing after the `:` is head (`def f():` and a call left open, its body found lines
+    /// later). Elsewhere such an error may be the head's own (a return type, C++'s `const` on the
+    /// next line).
+    pub error_ends_head: bool,
     /// Modifiers (kind and text of a definition's own child) that say what is the default anyway
     /// (TypeScript's `public`): left out of signatures. A parameter's are kept (`constructor(public
     /// x)` declares a field).
@@ -824,8 +814,8 @@ impl<'s> Walker<'s> {
         // head: an error among them may hide one).
         let inner = body.or(members).or_else(|| head_members.first().copied());
         let head_last = inner.map_or(end_line, |inner| line_number(inner.start_position().row));
-        let head_last = swallowing_error(self.language, node)
-            .map_or(head_last, |error| head_last.min(node_lines(error, self.source).0));
+        let head_last =
+            self.swallowing_error(node).map_or(head_last, |error| head_last.min(node_lines(error, self.source).0));
         self.heads.push((start_line, head_last.max(start_line)));
         let mut children = Vec::new();
         let bodies = head_members.into_iter().chain(members);
@@ -875,7 +865,7 @@ impl<'s> Walker<'s> {
         kind: Kind,
         lead: &Lead,
     ) -> (String, Option<String>) {
-        let swallowed = swallowing_error(self.language, node).map(|error| error.start_byte());
+        let swallowed = self.swallowing_error(node).map(|error| error.start_byte());
         let head_end = body.map_or(node.end_byte(), |b| b.start_byte()).min(swallowed.unwrap_or(usize::MAX));
         let section = match lead.section {
             "" => String::new(),
@@ -987,6 +977,19 @@ impl<'s> Walker<'s> {
         };
         let uncut = (whole != line).then_some(whole);
         (line, uncut)
+    }
+
+    /// The error over several lines after a function's parameters that ends its head, in a
+    /// language where it does ([`Spec::error_ends_head`]).
+    fn swallowing_error<'t>(&self, node: Node<'t>) -> Option<Node<'t>> {
+        if !self.spec.error_ends_head {
+            return None;
+        }
+        let after = node.child_by_field_name("parameters")?.end_byte();
+        let mut cursor = node.walk();
+        node.children(&mut cursor).find(|child| {
+            child.is_error() && child.start_position().row < child.end_position().row && child.start_byte() >= after
+        })
     }
 
     /// Appends what the wrappers around `node` put before it, outermost first.

@@ -23,6 +23,7 @@ pub(super) static SPEC: Spec = Spec {
     conditional: None,
     sections: None,
     module_factories: false,
+    error_ends_head: true,
     implied: &[],
     abridged: &[],
     elided: &[],

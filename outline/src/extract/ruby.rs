@@ -41,6 +41,7 @@ pub(super) static SPEC: Spec = Spec {
         unlisted: &["private", "protected"],
     }),
     module_factories: false,
+    error_ends_head: false,
     implied: &[],
     abridged: &[],
     elided: &[],

@@ -48,6 +48,7 @@ pub(super) static SPEC: Spec = Spec {
     conditional: Some("#[cfg_attr("),
     sections: None,
     module_factories: false,
+    error_ends_head: false,
     implied: &[],
     abridged: &["where_clause"],
     elided: &[],
