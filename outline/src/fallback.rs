@@ -282,10 +282,10 @@ fn call_shaped<'l>(line: &'l str, cues: &Cues) -> Option<(Kind, &'l str)> {
 /// method's head, which is never a statement in JavaScript (a call followed by a block needs a
 /// line break between them).
 fn method_shaped<'l>(trimmed: &'l str, cues: &Cues) -> Option<(Kind, &'l str)> {
-    let head = trimmed.strip_suffix('{')?.trim_end();
     if !cues.method_shaped {
         return None;
     }
+    let head = trimmed.strip_suffix('{')?.trim_end();
     let (before, arguments) = head.split_once('(')?;
     // `describe('store', () => {`, `$(function () {`: a call's callback, not a method.
     let callback =
