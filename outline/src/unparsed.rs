@@ -232,16 +232,19 @@ pub(crate) struct Covered {
 /// Definitions an error folded into an outlined one: a line in its body that looks like a
 /// definition, is indented no deeper than its head (no body holds that in a file laid out by its
 /// nesting) and, where braces make the nesting, did not parse as a declaration of its own (an
-/// unindented helper function is the body's detail). Python has no braces to judge, and its
-/// layout is its nesting: `def test_a():` at the margin after a call left open in the test before
-/// it parses as part of that call or nested in it, with no error until much later. The
-/// span runs from that line to the end of the definition that took it in. `definitions` are each
-/// one's head line and last line, `outlined` each one's first to head line.
+/// unindented helper function is the body's detail). Where the margin is the nesting
+/// (`margin_nests`), a declaration parsed whole counts too: Python's `def test_a():` at the margin
+/// after a call left open in the test before it parses as part of that call or nested in it, with
+/// no error until much later, and Ruby's `def refund` after a method that lost its `end` parses as
+/// a method nested in that one. The span runs from that line to the end of the definition that
+/// took it in. `definitions` are each one's head line and last line, `outlined` each one's first
+/// to head line.
 pub(crate) fn folded_definitions(
     tree: &Tree,
     definitions: &[(u32, u32)],
     outlined: &[(u32, u32)],
     language: Language,
+    margin_nests: bool,
     lines: &Lines,
 ) -> Vec<(u32, u32)> {
     if !language.is_code() {
@@ -252,7 +255,7 @@ pub(crate) fn folded_definitions(
     // in a Go raw string, a help text's `class of commands:`).
     let lexical = language.lexical();
     let in_text = |at: usize| within(tree, at, lexical.literals) || within(tree, at, lexical.comments);
-    let whole = |at: usize| language != Language::Python && parsed_whole(tree.root_node(), at);
+    let whole = |at: usize| !margin_nests && parsed_whole(tree.root_node(), at);
     definitions
         .iter()
         .filter_map(|&(head, end)| {
@@ -412,12 +415,19 @@ mod tests {
         let python = tree(Language::Python, source);
         assert!(python.root_node().has_error());
         assert_eq!(
-            folded_definitions(&python, &[(1, 10)], &[(1, 1)], Language::Python, &Lines::new(source)),
+            folded_definitions(&python, &[(1, 10)], &[(1, 1)], Language::Python, true, &Lines::new(source)),
             [(5, 10)]
         );
         // A method indented under its class is the class's: nothing folded.
         assert_eq!(
-            folded_definitions(&python, &[(8, 10), (9, 10)], &[(8, 8), (9, 9)], Language::Python, &Lines::new(source)),
+            folded_definitions(
+                &python,
+                &[(8, 10), (9, 10)],
+                &[(8, 8), (9, 9)],
+                Language::Python,
+                true,
+                &Lines::new(source)
+            ),
             []
         );
         // A function at the margin that parsed whole inside another is its detail (written
@@ -425,20 +435,27 @@ mod tests {
         let nested = "function a() {\nfunction helper() {}\n  function inner() {}\n  return 1 +;\n}\n";
         let javascript = tree(Language::JavaScript, nested);
         assert_eq!(
-            folded_definitions(&javascript, &[(1, 5)], &[(1, 1)], Language::JavaScript, &Lines::new(nested)),
+            folded_definitions(&javascript, &[(1, 5)], &[(1, 1)], Language::JavaScript, false, &Lines::new(nested)),
             []
         );
         let torn = "class A {\n  get(k) {\n    if (k) {\n    return 1;\n  }\n\n  set(k) {\n    this.k = k;\n  }\n}\n";
         let torn_tree = tree(Language::JavaScript, torn);
         assert_eq!(
-            folded_definitions(&torn_tree, &[(2, 10)], &[(1, 1), (2, 2)], Language::JavaScript, &Lines::new(torn)),
+            folded_definitions(
+                &torn_tree,
+                &[(2, 10)],
+                &[(1, 1), (2, 2)],
+                Language::JavaScript,
+                false,
+                &Lines::new(torn)
+            ),
             [(7, 10)]
         );
         // Text in a string is no definition, at whatever margin (a Go raw string's usage).
         let go = "package p\n\nfunc usage() string {\n\treturn `usage:\nfunc f() {}\n`\n}\n\nfunc broken( {\n}\n";
         let go_tree = tree(Language::Go, go);
         assert!(go_tree.root_node().has_error());
-        assert_eq!(folded_definitions(&go_tree, &[(3, 7)], &[(3, 3)], Language::Go, &Lines::new(go)), []);
+        assert_eq!(folded_definitions(&go_tree, &[(3, 7)], &[(3, 3)], Language::Go, false, &Lines::new(go)), []);
         // Not code: no definition heuristic to judge by.
         let markdown = "# a\n# b\n# c\n";
         assert_eq!(
@@ -447,6 +464,7 @@ mod tests {
                 &[(1, 3)],
                 &[],
                 Language::Markdown,
+                false,
                 &Lines::new(markdown)
             ),
             []

@@ -1156,6 +1156,11 @@ fn unparsed_lines_that_may_hide_definitions_are_named_first() {
     // until much later; a definition at the margin inside another names the rest of it.
     check("python/unclosed.py", Language::Python, &["TEST_KEY", "common_object_test", "test_from_object"])
         .first_lines("[outline incomplete: lines 25-36 not parsed]");
+    // Ruby: an `if` that lost its `end` makes the methods after it methods nested in the one
+    // it is in, parsed whole and listed nowhere; at that method's margin, they name the rest of
+    // it. The class's `end` closed the method, so the module's is missing: its line too.
+    check("ruby/unclosed.rb", Language::Ruby, &["Invoice", "initialize", "total", "settled?", "Line"])
+        .first_lines("[outline incomplete: lines 5, 25-40 not parsed]");
     // Java methods under annotations, with a statement half written in one of them: the
     // signature after an annotation is the head's, not a line of the class's body, so nothing
     // is named.

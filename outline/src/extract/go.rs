@@ -35,6 +35,8 @@ pub(super) static SPEC: Spec = Spec {
     sections: None,
     module_factories: false,
     error_ends_head: false,
+    layout_judged: true,
+    margin_nests: false,
     implied: &[],
     abridged: &[],
     elided: &[],

@@ -94,6 +94,8 @@ pub(super) static SPEC: Spec = Spec {
     sections: None,
     module_factories: true,
     error_ends_head: false,
+    layout_judged: true,
+    margin_nests: false,
     // A class member is public unless it says otherwise.
     implied: &[("accessibility_modifier", "public")],
     // A long list of what an interface extends or a class implements is the parents' API, not

@@ -82,8 +82,8 @@ const SHORT_VALUE: usize = 60;
 /// Builds the outline of an already parsed file.
 pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline {
     let root = tree.root_node();
-    let code = |spec: &'static Spec| Walker::run(spec, language, root, source);
-    let walked = match language {
+    let code = |spec: &'static Spec| (Some(spec), Walker::run(spec, language, root, source));
+    let (spec, walked) = match language {
         Language::Rust => code(&rust::SPEC),
         Language::Python => code(&python::SPEC),
         Language::JavaScript | Language::TypeScript | Language::Tsx => code(&js::SPEC),
@@ -92,10 +92,10 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
         Language::C | Language::Cpp => code(&c::SPEC),
         Language::CSharp => code(&csharp::SPEC),
         Language::Ruby => code(&ruby::SPEC),
-        Language::Markdown => Walked::items(markup::headings(root, source)),
-        Language::Json => Walked::items(data::json(root, source)),
-        Language::Yaml => Walked::items(data::yaml(root, source)),
-        Language::Toml => Walked::items(data::toml(root, source)),
+        Language::Markdown => (None, Walked::items(markup::headings(root, source))),
+        Language::Json => (None, Walked::items(data::json(root, source))),
+        Language::Yaml => (None, Walked::items(data::yaml(root, source))),
+        Language::Toml => (None, Walked::items(data::toml(root, source))),
     };
     let mut errors = unparsed::error_lines(tree, source);
     errors.extend(walked.region_errors);
@@ -105,12 +105,9 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
         true => Vec::new(),
         false => unparsed::may_hide_definitions(errors, &walked.heads, language, &lines),
     };
-    // Only a tree with errors can hide definitions these ways; a clean file skips the spans. C
-    // and C++ trip the grammar on every unknown macro (`OSSL_DEPRECATEDIN_3_0 int f(…);`) and
-    // leave `extern "C" {` and namespace bodies unindented: an error there is routine, and the
-    // layout says nothing of what it hid, so only their error tokens are judged.
-    let judged = tree.root_node().has_error() && !matches!(language, Language::C | Language::Cpp);
-    let (unoutlined, folded, unclosed, regions) = if judged {
+    // Only a tree with errors can hide definitions these ways; a clean file skips the spans.
+    let judged = spec.filter(|spec| spec.layout_judged && tree.root_node().has_error());
+    let (unoutlined, folded, unclosed, regions) = if let Some(spec) = judged {
         let starts = outlined_starts(&walked.items, &walked.imports);
         // A head after annotations (Java's `@Override`, C#'s `[HttpGet]`) is no line of a body.
         let heads: Vec<(u32, u32)> = starts.iter().chain(&walked.heads).copied().collect();
@@ -118,7 +115,7 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
             every_definition(&walked.items).map(|definition| (definition.head_line, definition.end_line)).collect();
         (
             unparsed::unoutlined_definitions(tree, &starts, language, &lines),
-            unparsed::folded_definitions(tree, &bodies, &heads, language, &lines),
+            unparsed::folded_definitions(tree, &bodies, &heads, language, spec.margin_nests, &lines),
             unclosed::unclosed_blocks(tree, &heads, language, &lines),
             unparsed::error_regions(tree, &covered_spans(&walked.items, &walked.imports), language, &lines),
         )
@@ -227,6 +224,18 @@ pub(crate) struct Spec {
     /// later). Elsewhere such an error may be the head's own (a return type, C++'s `const` on the
     /// next line).
     pub error_ends_head: bool,
+    /// Whether a file with a syntax error is judged by its layout for the definitions the error
+    /// hid (see `unclosed` and `unparsed`). Not C and C++: they trip the grammar on every unknown
+    /// macro (`OSSL_DEPRECATEDIN_3_0 int f(…);`) and leave `extern "C" {` and namespace bodies
+    /// unindented, so an error there is routine and the layout says nothing of what it hid; only
+    /// their error tokens are judged.
+    pub layout_judged: bool,
+    /// Whether a definition at its owner's margin inside the owner's body is there only by
+    /// mistake, even when it parsed as a declaration of its own (see
+    /// `unparsed::folded_definitions`): Python, whose layout is its nesting, and Ruby, whose
+    /// every style indents a nested `def`. Where braces make the nesting, an unindented helper in
+    /// a wrapper's body is ordinary.
+    pub margin_nests: bool,
     /// Modifiers (kind and text of a definition's own child) that say what is the default anyway
     /// (TypeScript's `public`): left out of signatures. A parameter's are kept (`constructor(public
     /// x)` declares a field).

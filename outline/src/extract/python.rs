@@ -24,6 +24,8 @@ pub(super) static SPEC: Spec = Spec {
     sections: None,
     module_factories: false,
     error_ends_head: true,
+    layout_judged: true,
+    margin_nests: true,
     implied: &[],
     abridged: &[],
     elided: &[],

@@ -42,6 +42,8 @@ pub(super) static SPEC: Spec = Spec {
     }),
     module_factories: false,
     error_ends_head: false,
+    layout_judged: true,
+    margin_nests: true,
     implied: &[],
     abridged: &[],
     elided: &[],
