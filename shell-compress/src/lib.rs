@@ -6,8 +6,10 @@
 //! Guarantees, for every input:
 //! 1. The text is never longer than the raw output: unless it saves at least [`MIN_SAVING`] bytes, the raw
 //!    output is returned unchanged with `shortened == false`.
-//! 2. After a non-zero exit, every error line, failing test, `file:line` location and the last lines of
-//!    output appear verbatim (after colour codes and progress redraws are removed).
+//! 2. Every line that reports an error or a failure (a failing test, a panic, TAP's `not ok`) appears
+//!    verbatim (after colour codes and progress redraws are removed), whatever the exit code: a pipeline's
+//!    or a test script's exit code may hide a failure. After a non-zero exit, so do every `file:line`
+//!    location and the last lines of output. A search's matches are data, not reports.
 //! 3. A non-zero exit code is reported on a final line of its own, `[exit:N]`.
 //! 4. The same input always gives the same bytes.
 //! 5. Warnings may be summarised (the first few in full plus a count by kind); errors never are.
@@ -107,10 +109,15 @@ pub fn compress_with(command_line: &str, output: &str, exit_code: i32, options: 
     let failed = exit_code != 0;
     let mut plan = Plan::new(&lines);
     family.apply(&mut plan, failed);
+    let pattern = detect::search_pattern(command_line);
     if failed {
         plan.protect_failure();
+    } else if pattern.is_none() && !family.listing {
+        // An exit code of 0 does not mean nothing failed: `pytest | tail`, `make check || true` and
+        // test scripts that only print their verdicts exit 0. A search's matches and a listing's
+        // entries are the data asked for, not reports.
+        plan.protect_reports();
     }
-    let pattern = detect::search_pattern(command_line);
     let context = shape::Context {
         budget_chars: options.listing_budget * CHARS_PER_TOKEN,
         listing: family.listing,
@@ -207,6 +214,39 @@ mod tests {
         assert!(out.text.starts_with("connecting… … (×37)\n"));
         assert!(out.text.contains("lines omitted"));
         assert!(out.text.contains("row 199"));
+    }
+
+    #[test]
+    fn failure_reports_survive_an_exit_code_of_zero() {
+        // A pipeline's exit code is its last command's: `make check | tail`, `prove t/ | head` exit 0.
+        let mut automake = String::new();
+        for i in 1..=100 {
+            automake.push_str(&format!("{}: test_{i}\n", if i % 2 == 0 { "FAIL" } else { "PASS" }));
+        }
+        let mut tap = String::from("1..400\n");
+        for i in 1..=400 {
+            tap.push_str(&format!("{}ok {i} - widget {i} renders\n", if i % 3 == 0 { "not " } else { "" }));
+        }
+        let mut compiler = String::new();
+        for i in 0..3000 {
+            compiler.push_str(&match i % 100 {
+                0 => format!("src/mod_{i}.c:{}:5: error: use of undeclared identifier 'sym_{i}'\n", i % 900 + 1),
+                _ => format!("  CC src/mod_{i}.o\n"),
+            });
+        }
+        for (command, raw, failing) in [
+            ("./run-tests.sh", automake, "FAIL: "),
+            ("perl t/basic.t | cat", tap, "not ok "),
+            ("make -k 2>&1 | tail -n 5000", compiler, ": error: "),
+        ] {
+            let out = compress(command, &raw, 0);
+            for line in raw.lines().filter(|line| line.contains(failing)) {
+                assert!(out.text.lines().any(|shown| shown == line), "{command}: {line:?} lost:\n{}", out.text);
+            }
+        }
+        // A commit message or a code line that only says "error" is data: cut like any other line.
+        let log: String = (0..300).map(|i| format!("{i:07x} fix error in parser case {i}\n")).collect();
+        assert!(compress("git log --oneline", &log, 0).text.lines().count() < 100);
     }
 
     #[test]

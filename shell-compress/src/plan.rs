@@ -175,6 +175,15 @@ impl<'a> Plan<'a> {
         matches!(self.marks[i], Mark::Keep | Mark::Must)
     }
 
+    /// Whatever the exit code: lines reporting an error or a failure must reach the agent verbatim.
+    pub(crate) fn protect_reports(&mut self) {
+        for i in 0..self.len() {
+            if rules::is_report(self.line(i)) {
+                self.must(i);
+            }
+        }
+    }
+
     /// After a failure: error lines, location lines and the closing lines must reach the agent verbatim.
     pub(crate) fn protect_failure(&mut self) {
         for i in 0..self.len() {

@@ -17,11 +17,28 @@ static ERROR_LINE: LazyLock<Regex> = LazyLock::new(|| {
         r"|\b(?:panic|panicked|panics|PANIC)\b",
         r"|\b(?:exception|Exception|EXCEPTION)\b",
         r"|\bTraceback\b",
+        r"|^\s*not ok\b",
         r"|\b(?:fatal|Fatal|FATAL)\b",
         r"|\b(?:assert|Assert|ASSERT)\w*",
         r"|\b(?:Segmentation fault|core dumped|Aborted|aborting|Killed)\b",
     ))
     .expect("error pattern compiles")
+});
+
+/// The narrower set of [`ERROR_LINE`] that reads as a tool's report of a failure rather than a word in data (a
+/// commit message's "fix error", a file named `error.rs`): verdicts in capitals (`FAIL: t`, `--- FAIL`, `...
+/// ERROR`), TAP's `not ok`, message prefixes (`error:`, `error[E0308]:`, `fatal:`, `ValueError:`), panics,
+/// tracebacks and crashes.
+static REPORT_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"^\s*not ok\b",
+        r"|\b(?:FAIL|FAILED|FAILURE|ERROR|PANIC|FATAL)\b",
+        r"|(?:^|[\s:\]])(?:error|Error|fatal|Fatal)(?:\[[\w-]+\])?:(?:[^:]|$)",
+        r"|[a-z0-9](?:Error|Exception|Failure):",
+        r"|\bpanicked at\b|^Traceback \(most recent call last\)",
+        r"|\b(?:Segmentation fault|core dumped)\b",
+    ))
+    .expect("report pattern compiles")
 });
 
 /// `path.ext:12`, `path.ext(12,5)`, Python's `File "x.py", line 12` and Terraform's `on x.tf line 12`.
@@ -40,6 +57,11 @@ static DIGITS: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\d+").expect("dig
 /// Whether `line` reports an error, failure, panic, exception or failed assertion.
 pub(crate) fn is_error(line: &str) -> bool {
     ERROR_LINE.is_match(line)
+}
+
+/// Whether `line` reads as a tool reporting an error or a failure, whatever the exit code (see [`REPORT_LINE`]).
+pub(crate) fn is_report(line: &str) -> bool {
+    REPORT_LINE.is_match(line)
 }
 
 /// Whether `line` names a `file:line` source location.
@@ -157,11 +179,40 @@ mod tests {
             "fatal: not a git repository",
             "assertion `left == right` failed",
             "java.lang.IllegalStateException: boom",
+            "not ok 3 - widget 3 renders",
         ] {
             assert!(is_error(line), "{line}");
         }
         for line in ["test result: ok. 3 passed; 0 errors", "test error_handling::works ... ok", "terrorist"] {
             assert!(!is_error(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn reports_are_verdicts_and_message_prefixes_not_words_in_data() {
+        for line in [
+            "FAIL: test_12",
+            "test_parse (test_u.T.test_parse) ... FAIL",
+            "--- FAIL: TestMean (0.00s)",
+            "not ok 7 - widget 7 renders",
+            "src/mod_7.c:251:5: error: use of undeclared identifier 'sym_7'",
+            "error[E0308]: mismatched types",
+            "fatal: not a git repository",
+            "E   ValueError: bad input",
+            "thread 'main' panicked at src/main.rs:2:5:",
+            "Traceback (most recent call last):",
+        ] {
+            assert!(is_report(line), "{line}");
+        }
+        for line in [
+            "a1b2c3d fix error when the cache is empty",
+            "* bad4a62 Add src/error: import 4 files",
+            "-use crate::error::Error as ClapError;",
+            "src/error.rs",
+            "Failed attempts are retried",
+            "0 errors",
+        ] {
+            assert!(!is_report(line), "{line}");
         }
     }
 

@@ -19,11 +19,23 @@ pub(crate) fn is_path(line: &str) -> bool {
         && !t.starts_with('-')
 }
 
-/// Rewrites every run of path lines; returns how many lines were rewritten.
+/// Rewrites every run of path lines; returns how many lines were rewritten. A path followed by indented lines
+/// heads their block (eslint's file above its problems) and stays where it is; a run that names a line twice
+/// is no listing (a log of short words), and sorting it would drop the repeats and the order.
 pub(crate) fn compact(plan: &mut Plan, budget: usize) -> usize {
+    let heads_block = |i: usize| {
+        plan.lines().get(i + 1).is_some_and(|next| next.starts_with(char::is_whitespace) && !next.trim().is_empty())
+    };
+    let regions: Vec<Vec<usize>> = super::regions(plan, true, is_path)
+        .into_iter()
+        .flat_map(|region| region.split(|&i| heads_block(i)).map(<[usize]>::to_vec).collect::<Vec<_>>())
+        .collect();
     let mut rewritten = 0;
-    for region in super::regions(plan, true, is_path) {
-        if region.len() < MIN_ENTRIES {
+    for region in regions {
+        let mut distinct: Vec<&str> = region.iter().map(|&i| plan.line(i).trim()).collect();
+        distinct.sort_unstable();
+        distinct.dedup();
+        if region.len() < MIN_ENTRIES || distinct.len() < region.len() {
             continue;
         }
         let text = render(region.iter().map(|&i| plan.line(i).trim()), budget);
@@ -96,6 +108,7 @@ fn at_boundary(path: &str, len: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::Mark;
 
     fn compacted(lines: &[&str]) -> String {
         let lines: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
@@ -121,6 +134,35 @@ mod tests {
     fn plain_names_become_one_sorted_line() {
         let text = compacted(&["zeta", "alpha.txt", "beta", "gamma", "delta", "epsilon"]);
         assert_eq!(text, "alpha.txt beta delta epsilon gamma zeta\n");
+    }
+
+    #[test]
+    fn block_heads_and_repeated_words_are_no_listing() {
+        // eslint after a failure: each file heads its problems, which are protected, and the blank lines
+        // between files were dropped with the warnings; grouping the files would leave the problems
+        // unattributed.
+        let mut eslint = Vec::new();
+        for n in 1..=7 {
+            eslint.extend([
+                format!("/p/src/l{n}.js"),
+                "  3:5  error  'x' is not defined  no-undef".into(),
+                String::new(),
+            ]);
+        }
+        let mut plan = Plan::new(&eslint);
+        for i in 0..eslint.len() {
+            match i % 3 {
+                1 => plan.must(i),
+                2 => plan.set(i, Mark::Drop),
+                _ => {}
+            }
+        }
+        compact(&mut plan, 10_000);
+        let kept: String = eslint.iter().filter(|line| !line.is_empty()).map(|line| format!("{line}\n")).collect();
+        assert_eq!(plan.render(), kept);
+        // Short words printed twice each are output, not a listing: order and repeats stay.
+        let words = ["AA", "AA", "BB", "BB", "CC", "CC", "DD", "DD"];
+        assert_eq!(compacted(&words), "AA\nAA\nBB\nBB\nCC\nCC\nDD\nDD\n");
     }
 
     #[test]
