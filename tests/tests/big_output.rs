@@ -25,10 +25,15 @@ fn lctx(home: &Home, dir: &Path, args: &[&str]) -> std::process::Output {
 
 /// The line an expand window ends with when more lines follow: the next line to ask for.
 fn next_start(window: &[u8]) -> Option<(usize, u32)> {
-    const MORE: &[u8] = b"[\xE2\x80\xA6 more lines; ask --lines ";
-    let at = window.windows(MORE.len()).rposition(|w| w == MORE)?;
+    const MORE: &[u8] = b" for the next]\n";
+    const ASK: &[u8] = b"; ask --lines ";
+    if !window.ends_with(MORE) {
+        return None;
+    }
+    let ask = window.windows(ASK.len()).rposition(|w| w == ASK)?;
+    let at = window[..ask].iter().rposition(|&b| b == b'\n').map_or(0, |newline| newline + 1);
     let digits: String =
-        window[at + MORE.len()..].iter().take_while(|b| b.is_ascii_digit()).map(|&b| char::from(b)).collect();
+        window[ask + ASK.len()..].iter().take_while(|b| b.is_ascii_digit()).map(|&b| char::from(b)).collect();
     Some((at, digits.parse().ok()?))
 }
 

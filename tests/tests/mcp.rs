@@ -838,7 +838,11 @@ async fn ctx_shell_timeouts_are_exact_and_ctx_expand_ranges_limits_and_misses_ar
     let (text, is_error) = call(&client, "ctx_expand", json!({"id": id, "start_line": 10, "end_line": 5})).await;
     assert!(is_error && text.contains("start_line 10 is after end_line 5: the range is reversed"), "{text}");
     let first = ok(&client, "ctx_expand", json!({"id": id, "limit": 3})).await;
-    assert_eq!(first, "1\n2\n3\n[… more lines; ask start_line=4 for the rest]\n");
+    assert_eq!(
+        first,
+        "1\n2\n3\n[… lines 4-3000 not shown: one expand returns at most 3 lines; ask start_line=4 end_line=6 for the \
+         next]\n"
+    );
     let none = ok(&client, "ctx_expand", json!({"id": id, "search": "^300", "start_line": 1, "end_line": 2})).await;
     assert_eq!(none, "[no line matches `^300` in lines 1-2 of 3000]\n");
     let nowhere = ok(&client, "ctx_expand", json!({"id": id, "search": "^x"})).await;

@@ -168,6 +168,12 @@ fn raw_mode_and_small_output_pass_through_untouched() {
     let out = lctx(&home, &root, &["run", "--", "echo hello; exit 0"]);
     assert_eq!(stdout(&out), "hello\n");
     assert_eq!(out.status.code(), Some(0));
+    // An output without a final newline keeps it that way, raw and expanded: `> copy` reproduces it.
+    assert_eq!(stdout(&lctx(&home, &root, &["run", "--raw", "--", "printf abc"])), "abc");
+    let unterminated = "seq 1 500; printf 'no newline at end'";
+    let id = archive_id(&stdout(&lctx(&home, &root, &["run", "--", unterminated])));
+    let expanded = stdout(&lctx(&home, &root, &["expand", &id]));
+    assert_eq!(expanded, format!("{expected}no newline at end"));
 }
 
 #[test]
@@ -356,9 +362,17 @@ fn expand_says_when_a_range_is_reversed_honours_limit_and_says_when_nothing_matc
 
     let first = stdout(&lctx(&home, &root, &["expand", &id, "--limit", "3"]));
     // The CLI is told its own flag, with the range that is left.
-    assert_eq!(first, "1\n2\n3\n[… more lines; ask --lines 4-3000 for the rest]\n");
+    // A window one call returns whole: asking for all the rest would stop at the cap again.
+    assert_eq!(
+        first,
+        "1\n2\n3\n[… lines 4-3000 not shown: one expand returns at most 3 lines; ask --lines 4-6 for the next]\n"
+    );
     let matching = stdout(&lctx(&home, &root, &["expand", &id, "--grep", "^29", "-n", "2"]));
-    assert_eq!(matching, "29: 29\n290: 290\n[… more lines; ask --lines 291-3000 for the rest]\n");
+    assert_eq!(
+        matching,
+        "29: 29\n290: 290\n[… lines 291-3000 not shown: one expand returns at most 2 matching lines; ask --lines \
+         291-3000 for the next]\n"
+    );
 
     let none = lctx(&home, &root, &["expand", &id, "--grep", "^300", "--lines", "1-2"]);
     assert!(none.status.success(), "{}", describe(&none));

@@ -271,6 +271,16 @@ fn emit(answer: &Answer, json: bool) -> i32 {
     answer.exit_code
 }
 
+/// [`emit`] for text that is a command's own output (`run --raw`, `expand`): printed byte for byte, without
+/// the newline a terminal would like at the end, so `lctx expand ID > copy` reproduces the original.
+fn emit_verbatim(answer: &Answer) -> i32 {
+    if answer.is_error {
+        return emit(answer, false);
+    }
+    crate::out!("{}", answer.text);
+    answer.exit_code
+}
+
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {

@@ -4,7 +4,7 @@
 use clap::{Args, Subcommand};
 use lean_ctx_proto::v1::JobsAction;
 
-use super::{Exit, Failure, emit, failure};
+use super::{Exit, Failure, emit, emit_verbatim, failure};
 use crate::capability::{self, Surface};
 use crate::options::ClientOptions;
 
@@ -110,7 +110,7 @@ pub async fn run(args: RunArgs, opts: &ClientOptions) -> Exit {
     let backend = super::connect(opts).await?;
     let answer =
         capability::shell::run(&backend, opts.context(), run, Surface::Cli).await.map_err(|e| failure(&backend, e))?;
-    Ok(emit(&answer, false))
+    Ok(if args.raw { emit_verbatim(&answer) } else { emit(&answer, false) })
 }
 
 pub async fn jobs(cmd: Option<JobsCmd>, all: bool, opts: &ClientOptions) -> Exit {
@@ -168,7 +168,7 @@ pub async fn expand(args: ExpandArgs, opts: &ClientOptions) -> Exit {
     };
     let backend = super::connect(opts).await?;
     let answer = capability::shell::expand(&backend, opts.context(), expand).await.map_err(|e| failure(&backend, e))?;
-    Ok(emit(&answer, false))
+    Ok(emit_verbatim(&answer))
 }
 
 #[cfg(test)]

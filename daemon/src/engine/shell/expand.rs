@@ -102,11 +102,18 @@ impl Engine {
             }
             let prefix = if pattern.is_some() { format!("{number}: ") } else { String::new() };
             if shown == max_lines || (shown > 0 && out.len() + prefix.len() + line.len() >= MAX_BYTES) {
+                // Name a window one call returns whole: asking for all the rest would stop at the cap
+                // again. A grep's cap counts matches, so its window runs to the end.
+                let next_end = if pattern.is_some() { end } else { end.min(number + max_lines as u64 - 1) };
                 let ask = match p.surface {
-                    Surface::Cli => format!("--lines {number}-{end}"),
-                    Surface::Mcp => format!("start_line={number}"),
+                    Surface::Cli => format!("--lines {number}-{next_end}"),
+                    Surface::Mcp => format!("start_line={number} end_line={next_end}"),
                 };
-                out.push_str(&format!("[… more lines; ask {ask} for the rest]\n"));
+                let what = if pattern.is_some() { "matching lines" } else { "lines" };
+                out.push_str(&format!(
+                    "[… lines {number}-{end} not shown: one expand returns at most {max_lines} {what}; ask {ask} \
+                     for the next]\n"
+                ));
                 break;
             }
             out.push_str(&prefix);
