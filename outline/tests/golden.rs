@@ -1319,7 +1319,24 @@ fn overloads_share_one_line_and_accessor_pairs_do_not() {
         "def __init__(self, width: int, height: int, *, title: str | None = None) -> None",
         // A long head drops `Annotated`'s metadata before it empties nested types.
         "def read_items(skip: int = 0, limit: Optional[…] = None, tags: list[…] = [], user: User = None) -> list[Item]",
+        // An unpacking and a chain bind every name they list (a private name is shown in its
+        // declaration but listed as no field).
+        "MIN_WIDTH, MAX_WIDTH = 80, 3840",
+        "DEFAULT_WIDTH = DEFAULT_HEIGHT = 1024",
+        "class Viewport { origin_x = origin_y; width, height; _cache, cached }",
     ]);
+    // A constant of several names is one definition named by all of them (as Go's `var A, B`); a
+    // field declaration is one definition per field.
+    for name in ["MAX_WIDTH", "DEFAULT_HEIGHT", "ALIGN_RIGHT", "origin_y", "height", "cached"] {
+        let named = |n: &String| n.split(", ").any(|part| part == name);
+        assert!(python.names.iter().any(named), "`{name}` not outlined: {:?}", python.names);
+    }
+    for name in ["first_width", "_cache"] {
+        assert!(
+            !python.names.iter().any(|n| n.contains(name)),
+            "{name}: a lower-case unpacking is no constant, a private name no field"
+        );
+    }
 }
 
 #[test]

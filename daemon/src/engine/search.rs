@@ -47,7 +47,14 @@ fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, graph_facts: 
         for d in defs.iter().filter(|d| d.kind != Kind::Export) {
             // The declaration's own line, not the attributes or decorators in front.
             let line = d.head_line;
-            out.push(Symbol { name: d.name.clone(), kind: d.kind.label().to_string(), line });
+            // A declaration of several names (Go's `var A, B`, Python's `MIN, MAX = 1, 9`) is
+            // named by all of them, and each is searched for on its own.
+            let names: Vec<&str> = d.name.split(", ").collect();
+            let several = names.len() > 1
+                && names.iter().all(|name| name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$'));
+            for name in if several { names } else { vec![d.name.as_str()] } {
+                out.push(Symbol { name: name.to_string(), kind: d.kind.label().to_string(), line });
+            }
             walk(&d.children, out);
         }
     }
@@ -347,6 +354,23 @@ mod tests {
         let symbols = outline_extractor()(Path::new("views.py"), python);
         let lines: Vec<_> = symbols.iter().map(|s| (s.name.as_str(), s.line)).collect();
         assert_eq!(lines, [("prop", 2), ("users", 6)]);
+    }
+
+    #[test]
+    fn each_name_of_a_declaration_of_several_is_a_symbol() {
+        let python = "MIN_WIDTH, MAX_WIDTH = 80, 3840\nDEFAULT_WIDTH = DEFAULT_HEIGHT = 1024\n";
+        let go = "package p\n\nvar Alpha, Beta = 1, 2\n\ntype Pair[K comparable, V any] struct{}\n";
+        let names = |path: &str, text: &str| -> Vec<(String, u32)> {
+            outline_extractor()(Path::new(path), text).into_iter().map(|s| (s.name, s.line)).collect()
+        };
+        let python = names("sizes.py", python);
+        for (name, line) in [("MIN_WIDTH", 1), ("MAX_WIDTH", 1), ("DEFAULT_WIDTH", 2), ("DEFAULT_HEIGHT", 2)] {
+            assert!(python.contains(&(name.to_string(), line)), "{name}: {python:?}");
+        }
+        let go = names("pair.go", go);
+        for (name, line) in [("Alpha", 3), ("Beta", 3), ("Pair", 5)] {
+            assert!(go.contains(&(name.to_string(), line)), "{name}: {go:?}");
+        }
     }
 
     #[test]

@@ -45,3 +45,16 @@ def read_items(
     user: typing.Annotated[User, Depends(current_user)] = None,
 ) -> list[Item]:
     return []
+
+
+# Several names bound at once: every one is API.
+MIN_WIDTH, MAX_WIDTH = 80, 3840
+DEFAULT_WIDTH = DEFAULT_HEIGHT = 1024
+(ALIGN_LEFT, ALIGN_RIGHT) = ("left", "right")
+first_width, *other_widths = (MIN_WIDTH, MAX_WIDTH)
+
+
+class Viewport:
+    origin_x = origin_y = 0
+    width, height = DEFAULT_WIDTH, DEFAULT_HEIGHT
+    _cache, cached = {}, False

@@ -13,7 +13,7 @@ pub(super) static SPEC: Spec = Spec {
         // Handler(base): …` returned to callers); its other locals are not outlined.
         Rule::new("function_definition", Kind::Function).members("body"),
         Rule::new("class_definition", Kind::Class).members("body"),
-        Rule::classify("assignment", constant_or_field).named(left_side).head_end(&["right"]),
+        Rule::classify("assignment", constant_or_field).named(assigned_names).head_end(&["right"]).body(chained_value),
         Rule::new("type_alias_statement", Kind::TypeAlias).named(left_side).whole(),
     ],
     wrappers: &[("decorated_definition", super::Prefix::Full)],
@@ -58,13 +58,55 @@ pub(super) static SPEC: Spec = Spec {
 };
 
 /// In a class body, a public attribute the class declares (`id: int`, `name: str = "anon"`,
-/// `RED = 1` of an enum, `title = models.CharField(…)`) is a field; elsewhere see [`constant`].
+/// `RED = 1` of an enum, `title = models.CharField(…)`, `w, h = 0, 0`) is a field; elsewhere see
+/// [`constant`].
 fn constant_or_field(node: Node, source: &str) -> Option<Kind> {
     if in_class_body(node) {
-        let target = node.child_by_field_name("left").filter(|target| target.kind() == "identifier")?;
-        return (!node_text(target, source).starts_with('_')).then_some(Kind::Field);
+        return assigned_names(node, source).map(|_| Kind::Field);
     }
     constant(node, source)
+}
+
+/// The names an assignment binds, joined by `, ` as other multi-name declarations are: every
+/// target of a chain (`WIDTH = HEIGHT = 80`) and every name of an unpacking (`MIN, MAX = 1, 9`,
+/// `(LEFT, RIGHT) = …`, `first, *rest = …`). In a class body only public names count (a field
+/// declaration is named per field, see `each_field`). `None` when it binds no such name
+/// (`self.x = 1`, `_cache = {}` in a class).
+fn assigned_names(node: Node, source: &str) -> Option<String> {
+    let public_only = in_class_body(node);
+    let mut names = Vec::new();
+    let targets = std::iter::successors(Some(node), |assignment| {
+        assignment.child_by_field_name("right").filter(|right| right.kind() == "assignment")
+    });
+    for target in targets.filter_map(|assignment| assignment.child_by_field_name("left")) {
+        bound_names(target, source, &mut names);
+    }
+    names.retain(|name| !public_only || !name.starts_with('_'));
+    (!names.is_empty()).then(|| names.join(", "))
+}
+
+/// The value a chain of assignments gives all its targets (`"box"` of `kind = shape = "box"`), so
+/// the head shows every target; `None` for a single assignment, whose head ends at its `right`.
+fn chained_value(node: Node) -> Option<Node> {
+    let mut value = node.child_by_field_name("right").filter(|right| right.kind() == "assignment")?;
+    while value.kind() == "assignment" {
+        value = value.child_by_field_name("right")?;
+    }
+    Some(value)
+}
+
+/// The plain names a target binds, in order: an identifier, or those inside an unpacking.
+fn bound_names<'s>(target: Node, source: &'s str, names: &mut Vec<&'s str>) {
+    match target.kind() {
+        "identifier" => names.push(node_text(target, source)),
+        "pattern_list" | "tuple_pattern" | "list_pattern" | "list_splat_pattern" | "parenthesized_expression" => {
+            let mut cursor = target.walk();
+            for part in target.named_children(&mut cursor) {
+                bound_names(part, source, names);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// Whether a statement stands in a class's body (or in an `if` or `try` there), not in a
@@ -92,11 +134,11 @@ fn constant(node: Node, source: &str) -> Option<Kind> {
     if in_loop(node) {
         return None;
     }
-    let target = node.child_by_field_name("left")?;
-    let name = node_text(target, source);
-    let is_constant = target.kind() == "identifier"
-        && name.len() > 1
-        && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
-        && name.chars().any(|c| c.is_ascii_uppercase());
-    is_constant.then_some(Kind::Const)
+    let names = assigned_names(node, source)?;
+    let is_constant = |name: &str| {
+        name.len() > 1
+            && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+            && name.chars().any(|c| c.is_ascii_uppercase())
+    };
+    names.split(", ").all(is_constant).then_some(Kind::Const)
 }
