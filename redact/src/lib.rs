@@ -107,9 +107,7 @@ impl Redactor {
 
     /// `text` with every secret replaced by `[REDACTED:kind]`.
     pub fn redact<'a>(&self, text: &'a str) -> Redacted<'a> {
-        let mut scan = Scan::new(text.as_bytes());
-        self.anchors.scan(&mut scan);
-        let spans = resolve(scan.spans);
+        let spans = self.spans(text);
         if spans.is_empty() {
             return Redacted { text: Cow::Borrowed(text), found: Vec::new() };
         }
@@ -130,6 +128,30 @@ impl Redactor {
         found.sort_unstable();
         Redacted { text: Cow::Owned(out), found }
     }
+
+    /// Each secret [`Redactor::redact`] masks in `text`, in order: where it is and the marker that
+    /// stands for it. An edit that keeps a marker where its secret was writes the secret back.
+    pub fn secrets(&self, text: &str) -> Vec<Secret> {
+        self.spans(text)
+            .into_iter()
+            .map(|span| Secret { range: span.start..span.end, marker: format!("{MARKER_PREFIX}{}]", span.kind.name()) })
+            .collect()
+    }
+
+    fn spans(&self, text: &str) -> Vec<Span> {
+        let mut scan = Scan::new(text.as_bytes());
+        self.anchors.scan(&mut scan);
+        resolve(scan.spans)
+    }
+}
+
+/// A secret in a text, as [`Redactor::secrets`] finds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Secret {
+    /// Its bytes in the text.
+    pub range: std::ops::Range<usize>,
+    /// What stands for it in a redacted view: `[REDACTED:kind]`.
+    pub marker: String,
 }
 
 impl Default for Redactor {
@@ -157,9 +179,14 @@ fn resolve(mut spans: Vec<Span>) -> Vec<Span> {
 /// Whether `text` contains a redaction marker (an edit whose old text holds
 /// one is refused): `[REDACTED:` followed by a snake_case kind and `]`.
 pub fn contains_marker(text: &str) -> bool {
-    memchr::memmem::find_iter(text.as_bytes(), MARKER_PREFIX.as_bytes()).any(|at| {
+    markers(text).next().is_some()
+}
+
+/// Each redaction marker in `text`, in order: its byte range.
+pub fn markers(text: &str) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    memchr::memmem::find_iter(text.as_bytes(), MARKER_PREFIX.as_bytes()).filter_map(|at| {
         let rest = &text.as_bytes()[at + MARKER_PREFIX.len()..];
         let kind = rest.iter().take_while(|&&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_').count();
-        kind > 0 && rest.get(kind) == Some(&b']')
+        (kind > 0 && rest.get(kind) == Some(&b']')).then(|| at..at + MARKER_PREFIX.len() + kind + 1)
     })
 }

@@ -461,6 +461,37 @@ fn secrets_are_masked_in_every_output_and_edits_still_reach_their_lines() {
         std::fs::read_to_string(root.join(".env")).unwrap(),
         format!("GITHUB_TOKEN=rotated\nAWS_ACCESS_KEY_ID={aws}\nDEBUG=true\n")
     );
+    // A line edit that keeps a marker where its secret is (the lines as the agent saw them, one
+    // value changed) writes the secret back, not the mask.
+    let masked_lines: String = String::from_utf8_lossy(&lctx(&home, &root, &["read", ".env", "-m", "full"]).stdout)
+        .lines()
+        .skip(1)
+        .take(2)
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(masked_lines.starts_with("AWS_ACCESS_KEY_ID=[REDACTED:"), "{masked_lines}");
+    let edited = masked_lines.replace("DEBUG=true", "DEBUG=false");
+    let out = lctx(&home, &root, &["edit", ".env", "--lines", "2-3", "--new", &edited]);
+    assert!(out.status.success(), "{}", describe(&out));
+    assert_eq!(
+        std::fs::read_to_string(root.join(".env")).unwrap(),
+        format!("GITHUB_TOKEN=rotated\nAWS_ACCESS_KEY_ID={aws}\nDEBUG=false\n")
+    );
+    // A marker with no secret behind it in the replaced text is refused: it would write the mask.
+    for args in [
+        vec!["edit", ".env", "--lines", "3", "--new", "DEBUG=[REDACTED:github_token]"],
+        vec!["edit", ".env", "--old", "DEBUG=false", "--new", "TOKEN=[REDACTED:aws_access_key_id]"],
+        vec!["edit", "copy.env", "--create", "--new", "AWS_ACCESS_KEY_ID=[REDACTED:aws_access_key_id]\n"],
+    ] {
+        let out = lctx(&home, &root, &args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", describe(&out));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("no secret of that kind"), "{}", describe(&out));
+    }
+    assert!(!root.join("copy.env").exists());
+    assert_eq!(
+        std::fs::read_to_string(root.join(".env")).unwrap(),
+        format!("GITHUB_TOKEN=rotated\nAWS_ACCESS_KEY_ID={aws}\nDEBUG=false\n")
+    );
 
     // Turned off, the file is shown as it is.
     let set = lctx(&home, &root, &["config", "set", "redaction", "false"]);

@@ -8,6 +8,7 @@
 //! The editing session's record of the file follows every edit, applied or
 //! failed (see `read/deliveries.rs`).
 
+use std::borrow::Cow;
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
@@ -175,12 +176,14 @@ impl Engine {
         if !params.old_string.is_empty() {
             return Err(EngineError::invalid(format!("creating a file: leave {} empty", params.surface.old_text())));
         }
-        readable_after(&params.new_string, config, &params.path)?;
+        // A new file holds no secret a marker could stand for.
+        let new = self.restored(config, "", params, &params.path)?;
+        readable_after(&new, config, &params.path)?;
         if path.exists() {
             return Err(EngineError::precondition(format!("{} was created meanwhile", params.path)));
         }
-        write_atomically(path, &params.new_string, 0o644)?;
-        let text: Arc<str> = Arc::from(params.new_string.as_str());
+        write_atomically(path, &new, 0o644)?;
+        let text: Arc<str> = Arc::from(&*new);
         let hash = blake3::hash(text.as_bytes());
         self.reader.deliveries.edited(caller.session, path, None, hash);
         self.reader.cache.put(hash, Slot::Content, text);
@@ -188,7 +191,7 @@ impl Engine {
             path: scope.display(path),
             replacements: 0,
             tokens_before: 0,
-            tokens_after: self.tokens.count(&params.new_string) as u64,
+            tokens_after: self.tokens.count(&new) as u64,
             created: true,
             content_hash: hash.to_hex().to_string(),
         })
@@ -223,19 +226,28 @@ impl Engine {
         let before = load(opened.file, path, config.max_read_bytes)?;
         let not_applied = format!("{shown} was not edited");
         stop.check(&not_applied)?;
+        // In a file whose every line ends in CRLF, the agent's LF line breaks mean the file's own, as
+        // in an editor: the text it replaces is matched, and what it writes is written, with CRLF.
+        let crlf = ends_lines_with_crlf(&before.text);
         let (after, replacements) = if let Some((start, end)) = params.lines {
-            (replace_lines(&before.text, start, end, &params.new_string, &shown)?, 1)
-        } else if params.replace_all {
-            replace_every(&before.text, &params.old_string, &params.new_string)
+            let replaced = &before.text[line_range(&before.text, start, end, &shown)?];
+            let new = in_line_breaks(self.restored(config, replaced, params, &shown)?, crlf);
+            (replace_lines(&before.text, start, end, &new, &shown)?, 1)
         } else {
-            let found = find(&before.text, &params.old_string, LISTED_MATCHES);
-            match found.starts[..] {
-                [] => (String::new(), 0),
-                [at] => {
-                    let end = at + params.old_string.len();
-                    ([&before.text[..at], params.new_string.as_str(), &before.text[end..]].concat(), 1)
+            let old = in_line_breaks(Cow::Borrowed(&params.old_string), crlf);
+            let new = in_line_breaks(self.restored(config, &old, params, &shown)?, crlf);
+            if params.replace_all {
+                replace_every(&before.text, &old, &new)
+            } else {
+                let found = find(&before.text, &old, LISTED_MATCHES);
+                match found.starts[..] {
+                    [] => (String::new(), 0),
+                    [at] => {
+                        let end = at + old.len();
+                        ([&before.text[..at], &new, &before.text[end..]].concat(), 1)
+                    }
+                    _ => return Err(not_unique(&before.text, &found, &shown, params.surface)),
                 }
-                _ => return Err(not_unique(&before.text, &found, &shown, params.surface)),
             }
         };
         if replacements == 0 {
@@ -277,6 +289,29 @@ impl Engine {
     }
 }
 
+impl Engine {
+    /// The edit's new text with each redaction marker given back the secret it stands for in
+    /// `replaced` (see `Redaction::restore`); refused when a marker stands for no secret there.
+    fn restored<'p>(
+        &self,
+        config: &Config,
+        replaced: &str,
+        params: &'p EditParams,
+        shown: &str,
+    ) -> EngineResult<Cow<'p, str>> {
+        self.guard.redaction.restore(config, replaced, &params.new_string).map_err(|marker| {
+            let surface = params.surface;
+            EngineError::invalid(format!(
+                "{} holds {marker}, but the text it replaces holds no secret of that kind to give back: writing \
+                 it would put the mask into {shown} in place of a real value. Keep a marker only in the lines of \
+                 the secret it stands for, replacing those lines by number ({}), or write the real value",
+                surface.new_text(),
+                surface.edit_lines()
+            ))
+        })
+    }
+}
+
 /// Refuses a write whose result ctx_read and ctx_edit would refuse next (over `max_read_bytes`):
 /// the agent could not see or correct what it wrote.
 fn readable_after(text: &str, config: &Config, shown: &str) -> EngineResult<()> {
@@ -295,27 +330,64 @@ fn readable_after(text: &str, config: &Config, shown: &str) -> EngineResult<()> 
     ))
 }
 
-/// `text` with lines `start..=end` (1-based) replaced by `with`. The
-/// replaced lines' final newline stays when `with` does not end in one, so
-/// replacing one line by one line keeps the file's line structure.
-fn replace_lines(text: &str, start: u32, end: u32, with: &str, shown: &str) -> EngineResult<String> {
+/// The bytes of lines `start..=end` (1-based) of `text`, line breaks included. A byte-order mark
+/// is no part of the first line: it marks the file's encoding, and replacing line 1 keeps it.
+fn line_range(text: &str, start: u32, end: u32, shown: &str) -> EngineResult<std::ops::Range<usize>> {
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let (first, last) = (start as usize, end as usize);
     if first == 0 || last < first || last > lines.len() {
+        let problem = if first == 0 {
+            "line numbers start at 1"
+        } else if last < first {
+            "the range is reversed"
+        } else {
+            "the range runs past the end"
+        };
         return Err(EngineError::invalid(format!(
-            "lines {start}-{end} are not within {shown}, which has {} lines",
+            "lines {start}-{end} are not within {shown}, which has {} lines ({problem})",
             lines.len()
         )));
     }
-    let replaced_newline = lines[last - 1].ends_with('\n');
-    let mut out = String::with_capacity(text.len() + with.len());
-    out.extend(lines[..first - 1].iter().copied());
-    out.push_str(with);
-    if replaced_newline && !with.is_empty() && !with.ends_with('\n') {
-        out.push('\n');
+    let begin: usize = lines[..first - 1].iter().map(|line| line.len()).sum();
+    let bom = if first == 1 && text.starts_with('\u{feff}') { '\u{feff}'.len_utf8() } else { 0 };
+    Ok(begin + bom..begin + lines[first - 1..last].iter().map(|line| line.len()).sum::<usize>())
+}
+
+/// Whether `text` has line breaks and every one is CRLF.
+fn ends_lines_with_crlf(text: &str) -> bool {
+    let breaks = memchr::memchr_iter(b'\n', text.as_bytes());
+    let mut any = false;
+    for at in breaks {
+        if at == 0 || text.as_bytes()[at - 1] != b'\r' {
+            return false;
+        }
+        any = true;
     }
-    out.extend(lines[last..].iter().copied());
-    Ok(out)
+    any
+}
+
+/// `text` with each bare LF made CRLF when `crlf`; unchanged otherwise.
+fn in_line_breaks(text: Cow<'_, str>, crlf: bool) -> Cow<'_, str> {
+    if !crlf || !text.contains('\n') {
+        return text;
+    }
+    Cow::Owned(text.replace("\r\n", "\n").replace('\n', "\r\n"))
+}
+
+/// `text` with lines `start..=end` (1-based) replaced by `with`. The
+/// replaced lines' final line break stays when `with` does not end in one, so
+/// replacing one line by one line keeps the file's line structure.
+fn replace_lines(text: &str, start: u32, end: u32, with: &str, shown: &str) -> EngineResult<String> {
+    let range = line_range(text, start, end, shown)?;
+    let replaced = &text[range.clone()];
+    let keeps_break = !with.is_empty() && !with.ends_with('\n');
+    let line_break = match replaced {
+        _ if !keeps_break => "",
+        _ if replaced.ends_with("\r\n") => "\r\n",
+        _ if replaced.ends_with('\n') => "\n",
+        _ => "",
+    };
+    Ok([&text[..range.start], with, line_break, &text[range.end..]].concat())
 }
 
 /// Refuses writes inside a `.git` directory (or to a worktree's `.git`
@@ -384,9 +456,22 @@ mod tests {
         assert_eq!(replace_lines(text, 1, 3, "", "f").unwrap(), "");
         assert_eq!(replace_lines("a\nb", 2, 2, "z", "f").unwrap(), "a\nz");
         assert_eq!(replace_lines(text, 1, 1, "x\ny\n", "f").unwrap(), "x\ny\nKEY=[REDACTED:x]\nc\n");
-        for (start, end) in [(0, 1), (2, 1), (3, 4)] {
-            assert!(replace_lines(text, start, end, "", "f").unwrap_err().message.contains("3 lines"));
+        for (start, end, problem) in [(0, 1, "start at 1"), (2, 1, "reversed"), (3, 4, "past the end")] {
+            let message = replace_lines(text, start, end, "", "f").unwrap_err().message;
+            assert!(message.contains("3 lines") && message.contains(problem), "{message}");
         }
+        // A file's line breaks and its byte-order mark stay.
+        assert_eq!(replace_lines("a\r\nb\r\n", 1, 1, "x", "f").unwrap(), "x\r\nb\r\n");
+        assert_eq!(replace_lines("\u{feff}hello\nworld\n", 1, 1, "HELLO", "f").unwrap(), "\u{feff}HELLO\nworld\n");
+        assert_eq!(replace_lines("a\n\nc\n", 1, 2, "x", "f").unwrap(), "x\nc\n");
+    }
+
+    #[test]
+    fn lf_means_the_file_s_crlf_only_in_a_crlf_file() {
+        assert!(ends_lines_with_crlf("a\r\nb\r\n") && ends_lines_with_crlf("a\r\nb"));
+        assert!(!ends_lines_with_crlf("a\r\nb\n") && !ends_lines_with_crlf("a\nb\n") && !ends_lines_with_crlf("ab"));
+        assert_eq!(in_line_breaks(Cow::Borrowed("x\ny\r\nz"), true), "x\r\ny\r\nz");
+        assert_eq!(in_line_breaks(Cow::Borrowed("x\ny"), false), "x\ny");
     }
 
     #[test]

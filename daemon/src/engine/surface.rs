@@ -43,6 +43,14 @@ impl Surface {
         }
     }
 
+    /// How an edit names the text it writes.
+    pub fn new_text(self) -> &'static str {
+        match self {
+            Surface::Cli => "--new",
+            Surface::Mcp => "new_string",
+        }
+    }
+
     /// How a repo map is given its budget.
     pub fn max_tokens(self) -> &'static str {
         match self {
