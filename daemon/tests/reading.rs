@@ -284,6 +284,14 @@ fn an_explicit_range_is_sent_even_when_unchanged_and_past_the_end_is_an_error() 
     }
     let window = ReadParams { paths: vec!["r.rs".into()], start_line: Some(11), ..Default::default() };
     assert!(p.read_with("s", &window).unwrap_err().message.contains("r.rs has 10 lines; line 11 is past the end"));
+    // A mode and a window are two answers to one question: refused, not one of them picked.
+    for mode in ["signatures", "lines:20-22"] {
+        let both = ReadParams { mode: mode.into(), start_line: Some(5), limit: Some(2), ..window.clone() };
+        let e = p.read_with("s", &both).unwrap_err();
+        assert!(e.message.contains("ask for different views"), "{mode}: {e}");
+    }
+    let auto = ReadParams { mode: "auto".into(), start_line: Some(5), limit: Some(2), ..window.clone() };
+    assert!(p.read_with("s", &auto).unwrap().content.starts_with("[lines 5-6 of 10]\n"));
     p.write("empty.txt", "");
     let e = p.try_read("s", "empty.txt", "lines:1-5", false).unwrap_err();
     assert!(e.message.contains("empty.txt has 0 lines; line 1 is past the end"), "{e}");

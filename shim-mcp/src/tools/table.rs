@@ -51,7 +51,7 @@ pub const TOOLS: &[ToolSpec] = &[
             param("paths", List, "several files at once"),
             param("mode", Matching(READ_MODE), ""),
             param("fresh", Bool, ""),
-            param("start_line", Int, "1-based; with limit (like lines:)"),
+            param("start_line", Int, "1-based; with limit, instead of mode"),
             param("limit", Int, "max lines"),
         ],
         profile: Minimal,

@@ -147,10 +147,19 @@ impl Reader {
                 params.paths.len()
             )));
         }
+        let asked = Mode::parse(&params.mode)?;
         let mode = match (params.start_line, params.limit) {
+            (None, None) => asked,
+            // Two answers to one question: say so rather than pick one silently.
+            _ if asked != Mode::Auto => {
+                return Err(EngineError::invalid(format!(
+                    "mode `{}` and a start_line/limit window ask for different views; give one of them \
+                     (lines:N-M is the mode for a window)",
+                    params.mode.trim()
+                )));
+            }
             (Some(start), limit) => Mode::window(start, limit.unwrap_or(u32::MAX))?,
             (None, Some(limit)) => Mode::window(1, limit)?,
-            (None, None) => Mode::parse(&params.mode)?,
         };
         self.cache.set_budget(usize::try_from(config.cache_bytes).unwrap_or(usize::MAX));
         let budget = config.max_read_bytes.saturating_mul(READ_BUDGET_FILES);
