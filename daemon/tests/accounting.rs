@@ -154,7 +154,8 @@ fn the_handoff_names_files_edited_and_how_the_last_tests_ended() {
     p.engine.shape_output(&caller, &project, "pytest -q", b"3 passed\n", 0, false);
 
     let status = p.engine.session_action(&caller, "status", "", "", 0).unwrap().text;
-    assert!(status.contains("files 2 · edits 5 · commands 3"), "{status}");
+    // The two refused edits changed nothing: counted apart.
+    assert!(status.contains("files 2 · edits 3 (2 failed) · commands 3"), "{status}");
     let handoff = p.engine.session_action(&caller, "handoff", "", "", 0).unwrap().text;
     let expected = "Last test runs:\n\
                     - pytest -q: passed\n\

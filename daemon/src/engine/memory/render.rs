@@ -3,21 +3,26 @@
 
 use std::fmt::Write as _;
 
-use lean_ctx_store::{Fact, FactState, GainRow, Session, SessionInfo};
+use lean_ctx_store::{EditResult, Fact, FactState, GainRow, Session, SessionInfo};
 
 pub fn session_status(s: &Session) -> String {
     let mut out = format!("session {} · {}", s.info.id, s.info.project);
     if let Some(task) = &s.info.task {
         let _ = write!(out, "\ntask: {task}");
     }
+    // Edits that were refused changed nothing: counted apart, as the handoff does.
+    let failed = s.edits.iter().filter(|edit| edit.result == EditResult::Failed).count();
+    let edits = match failed {
+        0 => s.edits.len().to_string(),
+        _ => format!("{} ({failed} failed)", s.edits.len() - failed),
+    };
     let _ = write!(
         out,
-        "\nfindings {} · decisions {} · next {} · files {} · edits {} · commands {}",
+        "\nfindings {} · decisions {} · next {} · files {} · edits {edits} · commands {}",
         s.findings.len(),
         s.decisions.len(),
         s.next_steps.len(),
         s.files.len(),
-        s.edits.len(),
         s.commands.len()
     );
     out
