@@ -162,6 +162,12 @@ pub(crate) fn looks_like_definition(language: Language, line: &str) -> bool {
     cues(language).is_none_or(|cues| definition(line, cues).is_some())
 }
 
+/// Whether `line` is a method's head by its shape, where a language has that cue (JavaScript's
+/// `save(record) {`, `size() { return 3 }`): a line no statement can be.
+pub(crate) fn looks_like_method(language: Language, line: &str) -> bool {
+    cues(language).is_some_and(|cues| method_shaped(line.trim(), cues).is_some())
+}
+
 /// Whether `line` starts a definition at file level (unindented) by its first words; never for
 /// a language without such cues (markup and data).
 pub(crate) fn starts_top_level_definition(language: Language, line: &str) -> bool {
@@ -174,6 +180,7 @@ fn definition<'l>(line: &'l str, cues: &Cues) -> Option<(Kind, &'l str)> {
     keyword_definition(line.trim(), cues, top_level)
         .or_else(|| call_shaped(line, cues))
         .or_else(|| method_shaped(line.trim(), cues))
+        .or_else(|| field_shaped(line.trim(), cues))
 }
 
 fn cues(language: Language) -> Option<&'static Cues> {
@@ -280,12 +287,20 @@ fn call_shaped<'l>(line: &'l str, cues: &Cues) -> Option<(Kind, &'l str)> {
 
 /// `async save(record) {`, `static get type() {`, `render: function (h) {`, `*entries() {`: a
 /// method's head, which is never a statement in JavaScript (a call followed by a block needs a
-/// line break between them).
+/// line break between them); also with its body on the same line (`size() { return 3 }`).
 fn method_shaped<'l>(trimmed: &'l str, cues: &Cues) -> Option<(Kind, &'l str)> {
     if !cues.method_shaped {
         return None;
     }
-    let head = trimmed.strip_suffix('{')?.trim_end();
+    let head = match trimmed.strip_suffix('{') {
+        Some(head) => head,
+        None if trimmed.ends_with('}') => {
+            let close = trimmed.find(')')?;
+            &trimmed[..close + trimmed[close..].find('{')?]
+        }
+        None => return None,
+    }
+    .trim_end();
     let (before, arguments) = head.split_once('(')?;
     // `describe('store', () => {`, `$(function () {`: a call's callback, not a method.
     let callback =
@@ -305,6 +320,28 @@ fn method_shaped<'l>(trimmed: &'l str, cues: &Cues) -> Option<(Kind, &'l str)> {
     let keyword = STATEMENT_WORDS.contains(&name) || matches!(name, "function" | "with" | "super");
     let kind = if name == "constructor" { Kind::Constructor } else { Kind::Method };
     (is_name && !keyword && words.iter().all(|word| modifiers.contains(word))).then_some((kind, name))
+}
+
+/// `protected isStopped: boolean = false;`, `static readonly VERSION = 3;`, `private cache?: Map<…>;`:
+/// a class field's declaration, told from an object's property (`name: value,`) by the modifier
+/// it starts with. Where methods have their shape (JavaScript), as they do.
+fn field_shaped<'l>(trimmed: &'l str, cues: &Cues) -> Option<(Kind, &'l str)> {
+    if !cues.method_shaped {
+        return None;
+    }
+    let modifiers = ["public", "private", "protected", "readonly", "static", "declare", "override", "abstract"];
+    let mut words = trimmed.split_whitespace().peekable();
+    let mut modified = false;
+    while words.next_if(|word| modifiers.contains(word)).is_some() {
+        modified = true;
+    }
+    let rest = words.next()?;
+    let name_end = rest.find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '$' | '#'))).unwrap_or(rest.len());
+    let (name, after) = rest.split_at(name_end);
+    let after = after.trim_start_matches(['?', '!']);
+    let declares = after.starts_with([':', ';', '='])
+        || (after.is_empty() && words.peek().is_some_and(|w| w.starts_with([':', '='])));
+    (modified && !name.is_empty() && declares && !STATEMENT_WORDS.contains(&name)).then_some((Kind::Field, name))
 }
 
 /// The leading identifier-ish part of a word (`parse<T>(x)` → `parse`, `self.parse` kept whole).

@@ -33,10 +33,13 @@ pub(crate) fn error_lines(tree: &Tree, source: &str) -> Vec<(u32, u32)> {
     spans
 }
 
-/// The spans where a definition may be missing: not inside the declaration of a definition that
-/// was outlined all the same (C's `INLINE int f(…)`: the unknown macro is an error, `f` is
-/// found), and with a line that looks like a definition to the line heuristic (a statement the
-/// grammar tripped over inside a function body hides nothing).
+/// The spans where a definition may be missing: with a line that looks like a definition to the
+/// line heuristic (a statement the grammar tripped over inside a function body hides nothing),
+/// and not inside the declaration of a definition that was outlined all the same (C's `INLINE int
+/// f(…)`: the unknown macro is an error, `f` is found) unless that line is one of the head's
+/// later lines and has a method's shape, which no line of a head has: a parameter list left open
+/// takes the next method into the head (`scale( { … }` and then `dot(other) { … }`), and the
+/// next method is lost there.
 pub(crate) fn may_hide_definitions(
     spans: Vec<(u32, u32)>,
     heads: &[(u32, u32)],
@@ -49,16 +52,21 @@ pub(crate) fn may_hide_definitions(
     // Per line (index 0 is line 1): inside a declaration head; looks like a definition (decided
     // once, on first need: an error node has many tokens on the same line).
     let in_head = lines.covered_by(heads);
+    let first_of_head = lines.covered_by(&heads.iter().map(|&(first, _)| (first, first)).collect::<Vec<_>>());
     let mut defines: Vec<Option<bool>> = vec![None; lines.count() as usize + 1];
     let mut looks_like_definition = |line: u32| {
         let index = (line as usize - 1).min(lines.count() as usize);
         *defines[index].get_or_insert_with(|| fallback::looks_like_definition(language, lines.text(line)))
     };
+    let marked = |bits: &[bool], line: u32| bits.get(line as usize - 1).copied().unwrap_or(false);
     spans
         .into_iter()
         .filter(|&(start, end)| {
-            let inside_head = (start..=end).all(|line| in_head.get(line as usize - 1).copied().unwrap_or(false));
-            !inside_head && (start..=end).any(&mut looks_like_definition)
+            let inside_head = (start..=end).all(|line| marked(&in_head, line));
+            (start..=end).any(|line| match inside_head {
+                false => looks_like_definition(line),
+                true => !marked(&first_of_head, line) && fallback::looks_like_method(language, lines.text(line)),
+            })
         })
         .collect()
 }

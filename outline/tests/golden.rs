@@ -1156,6 +1156,15 @@ fn unparsed_lines_that_may_hide_definitions_are_named_first() {
     // until much later; a definition at the margin inside another names the rest of it.
     check("python/unclosed.py", Language::Python, &["TEST_KEY", "common_object_test", "test_from_object"])
         .first_lines("[outline incomplete: lines 25-36 not parsed]");
+    // A parameter list left open takes the one-line method after it into its head: that line
+    // of the head holds an error and looks like a method with its body (`dot(other: Vector):
+    // number { … }`), so it is named.
+    check("typescript/onelined.ts", Language::TypeScript, &["Vector", "length", "add", "ZERO"])
+        .first_lines("[outline incomplete: line 9 not parsed]");
+    // A parameter that lost its `:` turns the method and the field after it into one error; the
+    // field's line has a field's shape (a modifier, a name, a type), so the error's lines are named.
+    check("typescript/subscriber.ts", Language::TypeScript, &["Subscriber", "destination", "constructor", "next"])
+        .first_lines("[outline incomplete: lines 7-11 not parsed]");
     // Ruby: an `if` that lost its `end` makes the methods after it methods nested in the one
     // it is in, parsed whole and listed nowhere; at that method's margin, they name the rest of
     // it. The class's `end` closed the method, so the module's is missing: its line too.
