@@ -218,13 +218,40 @@ pub(crate) fn error_regions(tree: &Tree, covered: &[Covered], language: Language
             let defines = loose.iter().any(|&line| fallback::looks_like_definition(language, lines.text(line)));
             if let (true, Some(&from), Some(&to)) = (defines, loose.first(), loose.last()) {
                 spans.push((from, to));
+                continue;
             }
-            continue;
+            // Nothing loose here; an error inside may still hide what an outlined definition
+            // holds (a class's methods in an error between its name and its body, the class and
+            // the file both inside an error at file level).
         }
         let mut cursor = node.walk();
         pending.extend(node.children(&mut cursor).filter(|child| child.has_error()));
     }
     spans
+}
+
+/// The statements the parser put at file level though they are indented, where indentation is
+/// syntax (Python): nothing indented stands there in a file that parses, so an error before such a
+/// statement cut it from what holds it (a method after a broken `def` head, shown as a function
+/// of the module), and the view shows it in the wrong place.
+/// Statements inside an error at file level stand there too (the walker reads them so).
+pub(crate) fn misplaced_definitions(tree: &Tree, lines: &Lines) -> Vec<(u32, u32)> {
+    let mut statements = Vec::new();
+    let mut pending = vec![tree.root_node()];
+    while let Some(node) = pending.pop() {
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            // An error node is an extra, as comments are; it holds statements.
+            if child.is_error() {
+                pending.push(child);
+            } else if !child.is_extra() {
+                statements.push(node_lines(child, lines.source));
+            }
+        }
+    }
+    // Indented by its line's whitespace (a byte-order mark before the first is no indent).
+    statements.retain(|&(first, _)| lines.text(first).starts_with([' ', '\t']));
+    statements
 }
 
 /// The lines of an outlined definition or import, for [`error_regions`].

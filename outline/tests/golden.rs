@@ -1153,9 +1153,10 @@ fn unparsed_lines_that_may_hide_definitions_are_named_first() {
     check("javascript/locale.js", Language::JavaScript, &["isPM", "meridiem"])
         .first_lines("[outline incomplete: lines 5-26 not parsed]");
     // Python: a call left open takes in the functions and the class after it, with no error
-    // until much later; a definition at the margin inside another names the rest of it.
+    // until much later; a definition at the margin inside another names the rest of it, and a
+    // method the broken class no longer holds, shown at file level though indented, is named.
     check("python/unclosed.py", Language::Python, &["TEST_KEY", "common_object_test", "test_from_object"])
-        .first_lines("[outline incomplete: lines 25-36 not parsed]");
+        .first_lines("[outline incomplete: lines 25-36, 38-40 not parsed]");
     // A parameter list left open takes the one-line method after it into its head: that line
     // of the head holds an error and looks like a method with its body (`dot(other: Vector):
     // number { … }`), so it is named.
@@ -1165,6 +1166,16 @@ fn unparsed_lines_that_may_hide_definitions_are_named_first() {
     // field's line has a field's shape (a modifier, a name, a type), so the error's lines are named.
     check("typescript/subscriber.ts", Language::TypeScript, &["Subscriber", "destination", "constructor", "next"])
         .first_lines("[outline incomplete: lines 7-11 not parsed]");
+    // A `def` head that lost its `(`: `add_argument` is lost at its line, and the method after it,
+    // cut from the class, stands at file level though indented: where indentation is syntax,
+    // that is named too.
+    check("python/broken_head.py", Language::Python, &["OptionParser", "parse_args"])
+        .first_lines("[outline incomplete: lines 13-16, 18-19 not parsed]");
+    // The same, where recovery puts the error between the class's name and its body: the class's
+    // head ends at the error (its text is no part of it), and the lines are named.
+    let swallowed = check("python/swallowed_class.py", Language::Python, &["first", "Parser", "parse_args"]);
+    swallowed.first_lines("[outline incomplete: lines 12-21, 24-25 not parsed]");
+    assert!(swallowed.signatures.lines().any(|line| line.ends_with(" class Parser")), "{}", swallowed.signatures);
     // Ruby: an `if` that lost its `end` makes the methods after it methods nested in the one
     // it is in, parsed whole and listed nowhere; at that method's margin, they name the rest of
     // it. The class's `end` closed the method, so the module's is missing: its line too.

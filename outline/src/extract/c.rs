@@ -40,6 +40,7 @@ pub(super) static SPEC: Spec = Spec {
     error_ends_head: false,
     layout_judged: false,
     margin_nests: false,
+    indentation_is_syntax: false,
     implied: &[],
     abridged: &[],
     elided: &[],

@@ -36,6 +36,7 @@ pub(super) static SPEC: Spec = Spec {
     error_ends_head: false,
     layout_judged: true,
     margin_nests: false,
+    indentation_is_syntax: false,
     implied: &[],
     abridged: &[],
     elided: &[],

@@ -96,6 +96,7 @@ pub(super) static SPEC: Spec = Spec {
     error_ends_head: false,
     layout_judged: true,
     margin_nests: false,
+    indentation_is_syntax: false,
     // A class member is public unless it says otherwise.
     implied: &[("accessibility_modifier", "public")],
     // A long list of what an interface extends or a class implements is the parents' API, not

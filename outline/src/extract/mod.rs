@@ -107,7 +107,7 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
     };
     // Only a tree with errors can hide definitions these ways; a clean file skips the spans.
     let judged = spec.filter(|spec| spec.layout_judged && tree.root_node().has_error());
-    let (unoutlined, folded, unclosed, regions) = if let Some(spec) = judged {
+    let (unoutlined, folded, unclosed, regions, misplaced) = if let Some(spec) = judged {
         let starts = outlined_starts(&walked.items, &walked.imports);
         // A head after annotations (Java's `@Override`, C#'s `[HttpGet]`) is no line of a body.
         let heads: Vec<(u32, u32)> = starts.iter().chain(&walked.heads).copied().collect();
@@ -118,9 +118,13 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
             unparsed::folded_definitions(tree, &bodies, &heads, language, spec.margin_nests, &lines),
             unclosed::unclosed_blocks(tree, &heads, language, &lines),
             unparsed::error_regions(tree, &covered_spans(&walked.items, &walked.imports), language, &lines),
+            match spec.indentation_is_syntax {
+                true => unparsed::misplaced_definitions(tree, &lines),
+                false => Vec::new(),
+            },
         )
     } else {
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new())
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new())
     };
     let unparsed = unparsed::merge(
         hiding
@@ -130,6 +134,7 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
             .chain(folded)
             .chain(unclosed)
             .chain(regions)
+            .chain(misplaced)
             .collect(),
     );
     Outline { language, imports: walked.imports, items: walked.items, degraded: None, unparsed }
@@ -236,6 +241,10 @@ pub(crate) struct Spec {
     /// every style indents a nested `def`. Where braces make the nesting, an unindented helper in
     /// a wrapper's body is ordinary.
     pub margin_nests: bool,
+    /// Whether indentation is the language's syntax (Python): nothing indented stands at file
+    /// level, so a definition the parser put there after an error was cut from what holds it
+    /// (see `unparsed::misplaced_definitions`).
+    pub indentation_is_syntax: bool,
     /// Modifiers (kind and text of a definition's own child) that say what is the default anyway
     /// (TypeScript's `public`): left out of signatures. A parameter's are kept (`constructor(public
     /// x)` declares a field).
@@ -988,13 +997,14 @@ impl<'s> Walker<'s> {
         (line, uncut)
     }
 
-    /// The error over several lines after a function's parameters that ends its head, in a
-    /// language where it does ([`Spec::error_ends_head`]).
+    /// The error over several lines after a function's parameters (a class's bases or name)
+    /// that ends its head, in a language where it does ([`Spec::error_ends_head`]).
     fn swallowing_error<'t>(&self, node: Node<'t>) -> Option<Node<'t>> {
         if !self.spec.error_ends_head {
             return None;
         }
-        let after = node.child_by_field_name("parameters")?.end_byte();
+        let after =
+            ["parameters", "superclasses", "name"].iter().find_map(|field| node.child_by_field_name(field))?.end_byte();
         let mut cursor = node.walk();
         node.children(&mut cursor).find(|child| {
             child.is_error() && child.start_position().row < child.end_position().row && child.start_byte() >= after

@@ -26,6 +26,7 @@ pub(super) static SPEC: Spec = Spec {
     error_ends_head: true,
     layout_judged: true,
     margin_nests: true,
+    indentation_is_syntax: true,
     implied: &[],
     abridged: &[],
     elided: &[],

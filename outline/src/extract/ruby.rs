@@ -44,6 +44,7 @@ pub(super) static SPEC: Spec = Spec {
     error_ends_head: false,
     layout_judged: true,
     margin_nests: true,
+    indentation_is_syntax: false,
     implied: &[],
     abridged: &[],
     elided: &[],

@@ -51,6 +51,7 @@ pub(super) static SPEC: Spec = Spec {
     error_ends_head: false,
     layout_judged: true,
     margin_nests: false,
+    indentation_is_syntax: false,
     implied: &[],
     abridged: &["where_clause"],
     elided: &[],
