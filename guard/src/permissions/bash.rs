@@ -13,8 +13,8 @@
 //!
 //! Runs of whitespace count as one space on both sides.
 //!
-//! Each simple command (see [`super::split`]) is matched in several views,
-//! and a rule matching any view matches the command:
+//! Each simple command (see [`lean_ctx_shell_syntax::split`]) is matched
+//! in several views, and a rule matching any view matches the command:
 //! - as written, and with quotes and redirections removed;
 //! - past leading shell keywords (`if`, `then`, `do`, `!`, `{`…) and
 //!   `NAME=value` assignments;
@@ -26,7 +26,7 @@
 //! The script of `sh -c '…'` (also bash, zsh, dash, ksh) and the arguments of
 //! `eval` are split and matched as commands of their own.
 
-use super::split::{self, Command, Redirect};
+use lean_ctx_shell_syntax::{Command, Redirect};
 
 /// Nesting of `sh -c` and `eval` followed at most.
 const MAX_DEPTH: usize = 8;
@@ -174,7 +174,7 @@ pub(crate) fn invocations(line: &str) -> Vec<Invocation> {
 }
 
 fn collect(line: &str, depth: usize, out: &mut Vec<Invocation>) {
-    for command in split::split(line) {
+    for command in lean_ctx_shell_syntax::split(line) {
         let (invocation, script) = look_through(&command);
         out.push(invocation);
         if let Some(script) = script

@@ -31,7 +31,6 @@ const MAX_OPERANDS: usize = 4096;
 mod bash;
 mod paths;
 mod settings;
-mod split;
 
 use std::path::{Path, PathBuf};
 

