@@ -25,6 +25,16 @@ pub struct Command {
     /// Its words, quotes and escapes removed.
     pub words: Vec<Word>,
     pub redirects: Vec<Redirect>,
+    /// It reads the output of the command before it through `|` or `|&`
+    /// (`head` in `grep -rn x src | head`; in `ls | (sort; echo)`, `sort`).
+    pub reads_pipe: bool,
+    /// What it prints goes into a pipe (`grep` in `grep -rn x src | head`;
+    /// in `(a; b) | c`, both `a` and `b`).
+    pub writes_pipe: bool,
+    /// It runs inside `$(…)`, backticks or `<(…)` / `>(…)`: what it prints
+    /// becomes part of another command's words or a file it reads, not the
+    /// line's output.
+    pub in_substitution: bool,
 }
 
 /// A word of a [`Command`].

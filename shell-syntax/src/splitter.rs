@@ -31,6 +31,18 @@ pub(crate) struct Splitter<'a> {
     /// Heredoc delimiters waiting for the end of the line, and whether
     /// leading tabs are stripped (`<<-`).
     heredocs: Vec<(String, bool)>,
+    /// The next command reads a pipe. Only the command that takes it or
+    /// another operator clears it: a newline, a comment or a subshell's `(`
+    /// may stand between a pipe and its reader.
+    piped: bool,
+    /// Where in the output this scanner's own commands are (not those of
+    /// its substitutions), so a pipe can mark what writes into it.
+    own: Vec<usize>,
+    /// For each open subshell, how many of `own` came before it.
+    subshells: Vec<usize>,
+    /// The subshell that just closed (its first entry in `own`) until the
+    /// next operator: a `|` then pipes what all its commands print.
+    closed: Option<usize>,
 }
 
 impl<'a> Splitter<'a> {
@@ -47,6 +59,10 @@ impl<'a> Splitter<'a> {
             word: None,
             pending: None,
             heredocs: Vec::new(),
+            piped: false,
+            own: Vec::new(),
+            subshells: Vec::new(),
+            closed: None,
         }
     }
 
@@ -69,6 +85,8 @@ impl<'a> Splitter<'a> {
                 }
                 b';' => {
                     self.end_command(self.i, out);
+                    self.piped = false;
+                    self.closed = None;
                     self.i += 1;
                 }
                 b'&' if next == Some(b'>') => {
@@ -79,16 +97,26 @@ impl<'a> Splitter<'a> {
                     self.pending = Some(Pending::Write);
                 }
                 b'&' | b'|' => {
+                    let ended = self.own.len();
                     self.end_command(self.i, out);
+                    // `|` and `|&` hand the output on; `||`, `&&` and `&` do not.
+                    self.piped = b == b'|' && next != Some(b'|');
+                    if self.piped {
+                        self.mark_pipe_writers(ended, out);
+                    }
+                    self.closed = None;
                     self.i += if matches!(next, Some(b'&' | b'|')) { 2 } else { 1 };
                 }
                 b'(' if self.word.is_none() && self.words.is_empty() => {
                     // A subshell: what follows is a command of its own.
                     self.end_command(self.i, out);
+                    self.subshells.push(self.own.len());
                     self.i += 1;
                 }
                 b')' => {
                     self.end_command(self.i, out);
+                    // Unmatched (a `case` pattern's), it closes no subshell.
+                    self.closed = self.subshells.pop();
                     self.i += 1;
                 }
                 b'<' | b'>' => self.redirection(b, next, out),
@@ -177,7 +205,25 @@ impl<'a> Splitter<'a> {
         }
         let raw = self.src.get(start..end).unwrap_or_default().trim_end().to_string();
         let words = words.into_iter().map(|(at, text)| Word { offset: at.saturating_sub(start), text }).collect();
-        out.push(Command { raw, words, redirects });
+        let reads_pipe = std::mem::take(&mut self.piped);
+        self.own.push(out.len());
+        out.push(Command { raw, words, redirects, reads_pipe, writes_pipe: false, in_substitution: self.depth > 0 });
+    }
+
+    /// At a pipe: the command it ended writes into it or, when it ended
+    /// none, every command of the subshell that closed right before it
+    /// (`(make; make test) 2>&1 | tail`).
+    fn mark_pipe_writers(&self, ended: usize, out: &mut [Command]) {
+        let first = if self.own.len() > ended {
+            ended
+        } else if let Some(first) = self.closed {
+            first
+        } else {
+            return;
+        };
+        for &at in &self.own[first..] {
+            out[at].writes_pipe = true;
+        }
     }
 
     fn redirection(&mut self, b: u8, next: Option<u8>, out: &mut Vec<Command>) {

@@ -39,6 +39,49 @@ fn substitutions_are_commands_too() {
     assert_eq!(raws("echo '$(not run)'"), ["echo '$(not run)'"]);
 }
 
+/// Each command's text, after `| ` when it reads a pipe and before ` |`
+/// when it writes into one.
+fn pipes(line: &str) -> Vec<String> {
+    let shown = |c: Command| {
+        format!("{}{}{}", if c.reads_pipe { "| " } else { "" }, c.raw, if c.writes_pipe { " |" } else { "" })
+    };
+    split(line).into_iter().map(shown).collect()
+}
+
+#[test]
+fn pipes_join_a_command_to_the_next() {
+    assert_eq!(
+        pipes("grep -rn x src | head -5 || echo none; ls |& tee log && wc -l & sleep 1"),
+        ["grep -rn x src |", "| head -5", "echo none", "ls |", "| tee log", "wc -l", "sleep 1"]
+    );
+    assert_eq!(pipes("a | b | c"), ["a |", "| b |", "| c"]);
+    // A pipe at the end of a line goes on to the next one, past a comment.
+    assert_eq!(pipes("cargo test 2>&1 |\n  # the end only\n  tail -5"), ["cargo test 2>&1 |", "| tail -5"]);
+    // A pipe after a subshell takes what each of its commands prints; one
+    // before it feeds its first command.
+    assert_eq!(pipes("(cd sub && make; make test) 2>&1 | tail"), ["cd sub |", "make |", "make test |", "| tail"]);
+    assert_eq!(pipes("((a); b | c) | d"), ["a |", "b |", "| c |", "| d"]);
+    assert_eq!(pipes("ls | (sort; echo end)"), ["ls |", "| sort", "echo end"]);
+    assert_eq!(pipes("(a) && b | c"), ["a", "b |", "| c"]);
+    // A substitution's pipes are its own.
+    assert_eq!(
+        pipes("echo $(git log | head -1) | wc -c"),
+        ["git log |", "| head -1", "echo $(git log | head -1) |", "| wc -c"]
+    );
+    assert_eq!(pipes("(echo $(a) `b`) | c"), ["a", "b", "echo $(a) `b` |", "| c"]);
+    assert_eq!(pipes("a | ; b"), ["a |", "b"]);
+}
+
+#[test]
+fn commands_inside_substitutions_say_so() {
+    let inside = |line| split(line).into_iter().filter(|c| c.in_substitution).map(|c| c.raw).collect::<Vec<_>>();
+    assert_eq!(
+        inside("echo $(git log | head -1) `whoami` \"$(date)\" | diff <(ls) - && (cd x; make)"),
+        ["git log", "head -1", "whoami", "date", "ls"]
+    );
+    assert_eq!(inside("echo $(echo $(whoami))"), ["whoami", "echo $(whoami)"]);
+}
+
 #[test]
 fn subshells_and_groups() {
     assert_eq!(raws("(cd sub && make) && { rm x; }"), ["cd sub", "make", "{ rm x", "}"]);
@@ -102,7 +145,8 @@ fn deep_nesting_stops_recursing() {
     assert!(split(&line).len() <= MAX_DEPTH + 2);
 }
 
-/// Random shell-ish text never panics, and every raw is a part of the input.
+/// Random shell-ish text never panics, every word lies in its command's
+/// raw, and pipes and substitutions are never made up.
 #[test]
 fn random_input_never_panics() {
     let alphabet: Vec<char> = "ab $()`'\"\\;&|<>-#{}\n\t=*é2".chars().collect();
@@ -117,10 +161,13 @@ fn random_input_never_panics() {
     for _ in 0..5000 {
         let len = below(60);
         let line: String = (0..len).map(|_| alphabet[below(alphabet.len())]).collect();
+        let substitutes = ["$(", "`", "<(", ">("].iter().any(|s| line.contains(s));
         for command in split(&line) {
             for word in &command.words {
                 assert!(word.offset <= command.raw.len(), "{line:?}");
             }
+            assert!(!(command.reads_pipe || command.writes_pipe) || line.contains('|'), "{line:?}");
+            assert!(!command.in_substitution || substitutes, "{line:?}");
         }
     }
 }
