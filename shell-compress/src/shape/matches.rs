@@ -76,15 +76,16 @@ pub(crate) fn group(plan: &mut Plan, context: &Context) {
 }
 
 /// `text` shortened to [`MAX_TEXT`] characters: around the first occurrence of `pattern` when it is found
-/// literally (case-insensitively), from the start otherwise.
+/// literally (case-insensitively) or, failing that, as the text its escaped punctuation stands for (`a\.b`
+/// as `a.b`), from the start otherwise.
 fn trim_around(text: &str, pattern: Option<&str>) -> String {
     let chars: Vec<char> = text.chars().collect();
     if chars.len() <= MAX_TEXT {
         return text.to_string();
     }
     let found = pattern.filter(|p| !p.is_empty()).and_then(|p| {
-        let lower = text.to_lowercase();
-        let at = lower.find(&p.to_lowercase())?;
+        let (lower, p) = (text.to_lowercase(), p.to_lowercase());
+        let at = lower.find(&p).or_else(|| lower.find(&unescaped(&p)))?;
         // Lowercasing may change byte lengths; fall back to the start when it does.
         (lower.len() == text.len()).then(|| text[..at].chars().count())
     });
@@ -97,6 +98,24 @@ fn trim_around(text: &str, pattern: Option<&str>) -> String {
     out.extend(&chars[start..end]);
     if end < chars.len() {
         out.push_str(&format!("[…{} chars]", chars.len() - end));
+    }
+    out
+}
+
+/// `pattern` with the backslash before each punctuation character removed: the text a regular expression
+/// such as `a\.b` or `f\(x\)` matches. Searches are often written so, and the shell passes the backslashes
+/// on inside double quotes as inside single ones.
+fn unescaped(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        match chars.peek() {
+            Some(&next) if c == '\\' && next.is_ascii_punctuation() => {
+                out.push(next);
+                chars.next();
+            }
+            _ => out.push(c),
+        }
     }
     out
 }
@@ -133,6 +152,15 @@ mod tests {
         let trimmed = trim_around(&long, Some("NEEDLE"));
         assert!(trimmed.contains("needle") && trimmed.starts_with("[…") && trimmed.ends_with("chars]"), "{trimmed}");
         assert!(trimmed.chars().count() < 200);
+    }
+
+    #[test]
+    fn escaped_punctuation_of_a_pattern_is_found_as_the_text_it_matches() {
+        let long = format!("{}needle.call(){}", "a".repeat(500), "b".repeat(500));
+        let trimmed = trim_around(&long, Some(r"NEEDLE\.call\(\)"));
+        assert!(trimmed.contains("needle.call()") && trimmed.starts_with("[…"), "{trimmed}");
+        // A backslash before a letter is a class (`\d`, `\b`), no escape.
+        assert_eq!(unescaped(r"a\.b\(\\\d"), r"a.b(\\d");
     }
 
     #[test]
