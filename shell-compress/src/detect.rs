@@ -1,9 +1,11 @@
 //! Which family a command line belongs to.
 //!
-//! Only the command line is used, never the output, so detection is cheap and predictable. The shell's
-//! grammar is read here (chains, pipes, redirections, wrappers such as `sudo` or `npx`, `bash -c`); which
-//! program and arguments mean which family is up to the family modules, asked through `registry`. Anything
-//! not recognised with confidence is the generic family, whose rules are safe for any text.
+//! Only the command line is used, never the output, so detection is cheap and predictable. The line is cut
+//! into simple commands by `lean_ctx_shell_syntax`, the splitter the guard matches permission rules with;
+//! what they mean for the output is read here (setup commands of a chain, filters in a pipe, wrappers such as
+//! `sudo` or `npx`, `bash -c`); which program and arguments mean which family is up to the family modules,
+//! asked through `registry`. Anything not recognised with confidence is the generic family, whose rules are
+//! safe for any text.
 
 use crate::family::Family;
 use crate::generic::GENERIC;
@@ -13,9 +15,8 @@ use crate::registry;
 /// The pattern a grep-like command searches for (`-e PATTERN` or the first operand), used to trim long
 /// matched lines around the match. `None` for other commands.
 pub(crate) fn search_pattern(command_line: &str) -> Option<String> {
-    let commands = split_commands(command_line);
-    let (words, _) = commands.iter().find(|(words, _)| !is_setup(words))?;
-    let words = strip_wrappers(words);
+    let commands = commands(command_line);
+    let words = strip_wrappers(&commands.iter().find(|c| !is_setup(&c.words))?.words);
     let program = basename(words.first()?);
     let git_grep = program == "git" && words.get(1).is_some_and(|w| w == "grep");
     if !(git_grep || matches!(program, "grep" | "egrep" | "fgrep" | "rg" | "ag" | "ack")) {
@@ -41,138 +42,50 @@ pub(crate) fn search_pattern(command_line: &str) -> Option<String> {
 ///
 /// Leading setup commands of a chain (`cd x && cargo test`) are skipped because they print nothing. A pipeline
 /// keeps its first command's family only when the later stages just pass lines through (`| cat`, `| tee log`);
-/// any other filter reshapes the output, so it is generic.
+/// any other filter reshapes the output, so it is generic. A pipe after a subshell reads what each of its
+/// commands prints.
 pub(crate) fn detect(command_line: &str) -> &'static Family {
-    let commands = split_commands(command_line);
-    let Some(start) = commands.iter().position(|(words, _)| !is_setup(words)) else {
+    let commands = commands(command_line);
+    let Some(start) = commands.iter().position(|c| !is_setup(&c.words)) else {
         return &GENERIC;
     };
     let mut stage = start;
-    while commands[stage].1 == Some(Op::Pipe) {
-        stage += 1;
-        let Some((next, _)) = commands.get(stage) else { break };
-        if !next.first().is_some_and(|p| matches!(basename(p), "cat" | "tee" | "less" | "more")) {
+    while commands[stage].writes_pipe {
+        let Some(reader) = commands[stage + 1..].iter().position(|c| c.reads_pipe) else { break };
+        stage += 1 + reader;
+        if !commands[stage].words.first().is_some_and(|p| matches!(basename(p), "cat" | "tee" | "less" | "more")) {
             return &GENERIC;
         }
     }
-    classify(strip_wrappers(&commands[start].0))
+    classify(strip_wrappers(&commands[start].words))
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Op {
-    Pipe,
-    /// `&&`, `||`, `;`, `&` or a newline: the next command's output simply follows.
-    Then,
+/// A simple command whose output is the line's: its words, redirections removed and a substitution kept as
+/// one word.
+struct Simple {
+    words: Vec<String>,
+    reads_pipe: bool,
+    writes_pipe: bool,
 }
 
-/// The simple commands of a command line: each one's words (redirections removed) and whether it reads a
-/// pipe (`grep x src | head`: `head` does).
-pub fn simple_commands(line: &str) -> Vec<(Vec<String>, bool)> {
-    let mut piped = false;
-    split_commands(line)
+/// The simple commands of `line` but those run inside a substitution: what they print only makes another
+/// command's words.
+fn commands(line: &str) -> Vec<Simple> {
+    lean_ctx_shell_syntax::split(line)
         .into_iter()
-        .map(|(words, op)| {
-            let reads_pipe = std::mem::replace(&mut piped, op == Some(Op::Pipe));
-            (words, reads_pipe)
+        .filter(|command| !command.in_substitution)
+        .map(|command| Simple {
+            words: command.words.into_iter().map(|word| word.text).collect(),
+            reads_pipe: command.reads_pipe,
+            writes_pipe: command.writes_pipe,
         })
         .collect()
 }
 
-/// Splits a command line into simple commands (words with redirections removed) and the operator after each.
-fn split_commands(line: &str) -> Vec<(Vec<String>, Option<Op>)> {
-    let mut commands = Vec::new();
-    let mut words: Vec<String> = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut chars = line.chars().peekable();
-    let finish = |words: &mut Vec<String>, word: &mut String, in_word: &mut bool| {
-        if *in_word {
-            words.push(std::mem::take(word));
-            *in_word = false;
-        }
-    };
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' => {
-                in_word = true;
-                word.extend(chars.by_ref().take_while(|&c| c != '\''));
-            }
-            '"' => {
-                in_word = true;
-                while let Some(c) = chars.next() {
-                    match c {
-                        '"' => break,
-                        '\\' => word.extend(chars.next()),
-                        c => word.push(c),
-                    }
-                }
-            }
-            '\\' => {
-                in_word = true;
-                word.extend(chars.next());
-            }
-            // A command substitution is one word, whatever pipes and chains it holds.
-            '$' if chars.peek() == Some(&'(') => {
-                in_word = true;
-                word.push(c);
-                let mut depth = 0;
-                for c in chars.by_ref() {
-                    word.push(c);
-                    depth += i32::from(c == '(') - i32::from(c == ')');
-                    if depth == 0 {
-                        break;
-                    }
-                }
-            }
-            '#' if !in_word => break,
-            '|' | ';' | '\n' => {
-                finish(&mut words, &mut word, &mut in_word);
-                let op = if c == '|' && chars.next_if_eq(&'|').is_none() {
-                    chars.next_if_eq(&'&');
-                    Op::Pipe
-                } else {
-                    Op::Then
-                };
-                commands.push((std::mem::take(&mut words), Some(op)));
-            }
-            '&' if word.ends_with('>') || chars.peek() == Some(&'>') => {
-                in_word = true;
-                word.push(c);
-            }
-            '&' => {
-                finish(&mut words, &mut word, &mut in_word);
-                chars.next_if_eq(&'&');
-                commands.push((std::mem::take(&mut words), Some(Op::Then)));
-            }
-            c if c.is_whitespace() => finish(&mut words, &mut word, &mut in_word),
-            c => {
-                in_word = true;
-                word.push(c);
-            }
-        }
-    }
-    finish(&mut words, &mut word, &mut in_word);
-    commands.push((words, None));
-    commands.retain(|(words, _)| !words.is_empty());
-    commands.into_iter().map(|(words, op)| (drop_redirections(words), op)).collect()
-}
-
-/// Removes `2>&1`, `>out.log`, `> out.log`, `<in` and friends: they do not change what the program prints.
-fn drop_redirections(words: Vec<String>) -> Vec<String> {
-    let mut kept = Vec::with_capacity(words.len());
-    let mut skip_next = false;
-    for w in words {
-        if std::mem::take(&mut skip_next) {
-            continue;
-        }
-        let op = w.trim_start_matches(|c: char| c.is_ascii_digit());
-        if op.starts_with(['>', '<']) || op.starts_with("&>") {
-            skip_next = op.trim_start_matches(['>', '<', '&']).is_empty();
-            continue;
-        }
-        kept.push(w);
-    }
-    kept
+/// The simple commands of a command line whose output is the line's: each one's words (redirections removed,
+/// a substitution kept as one word) and whether it reads a pipe (`grep x src | head`: `head` does).
+pub fn simple_commands(line: &str) -> Vec<(Vec<String>, bool)> {
+    commands(line).into_iter().map(|command| (command.words, command.reads_pipe)).collect()
 }
 
 /// Commands that print nothing when they succeed (and stop an `&&` chain when they fail), so the output of
@@ -329,6 +242,48 @@ mod tests {
         );
         // The family of a line whose substitution holds a pipe is its first command's.
         assert_eq!(detect("cargo test --features $(cat feats | tr -d ' ')").name, "cargo-test");
+    }
+
+    /// What the shell passes on: inside double quotes a backslash before a `.` stays.
+    #[test]
+    fn search_patterns_are_what_the_program_receives() {
+        assert_eq!(search_pattern(r#"grep -rn "fn a\.b" src"#).as_deref(), Some(r"fn a\.b"));
+        assert_eq!(search_pattern(r#"rg -e "\$HOME" ."#).as_deref(), Some("$HOME"));
+    }
+
+    /// Each command of `line` whose output is the line's, its words joined, after `| ` when it reads a pipe.
+    fn commands(line: &str) -> Vec<String> {
+        let shown =
+            |(words, piped): (Vec<String>, bool)| format!("{}{}", if piped { "| " } else { "" }, words.join(" "));
+        simple_commands(line).into_iter().map(shown).collect()
+    }
+
+    /// Read as the shell reads them (detection's own tokenizer did not, before it shared the guard's splitter).
+    #[test]
+    fn heredocs_comments_continuations_subshells_and_backticks() {
+        // A heredoc's body is data: its lines are neither commands nor pipes, nor is its delimiter.
+        assert_eq!(
+            commands("cat > notes.txt <<'EOF'\ncargo test | head\nEOF\nwc -l notes.txt"),
+            ["cat", "wc -l notes.txt"]
+        );
+        assert_eq!(detect("source /dev/stdin <<'EOF'\nexport A=1\nEOF\ncargo test").name, "cargo-test");
+        // A comment ends with its line, not with the script.
+        assert_eq!(commands("cargo build # release\ncargo test"), ["cargo build", "cargo test"]);
+        assert_eq!(detect("# run the tests\ncargo test").name, "cargo-test");
+        // A backslash before a newline continues the command.
+        assert_eq!(commands("cargo test \\\n  --release"), ["cargo test --release"]);
+        // A subshell's parenthesis is no part of a word; a filter after the subshell still reshapes its output.
+        assert_eq!(detect("(cd sub && cargo test)").name, "cargo-test");
+        assert_eq!(commands("(cd sub && cargo test) 2>&1 | tail -5"), ["cd sub", "cargo test", "| tail -5"]);
+        assert_eq!(detect("(cd sub && cargo test) 2>&1 | tail -5").name, "generic");
+        assert_eq!(detect("(cargo build; cargo test) 2>&1 | tail -5").name, "generic");
+        assert_eq!(detect("(cargo build; cargo test) 2>&1 | tee log").name, "cargo-build");
+        // Backticks are a substitution as `$(…)` is: the pipe inside is not the line's.
+        assert_eq!(
+            commands("cargo test --features `cat feats | tr -d ' '`"),
+            ["cargo test --features `cat feats | tr -d ' '`"]
+        );
+        assert_eq!(detect("cargo test --features `cat feats | tr -d ' '`").name, "cargo-test");
     }
 
     #[test]

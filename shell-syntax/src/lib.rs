@@ -1,7 +1,8 @@
-//! A shell command line cut into the simple commands it would run. The
-//! guard matches each against Bash permission rules: a rule covering
-//! `git push` must not be dodged by `make && git push` or
-//! `echo $(git push)`.
+//! A shell command line cut into the simple commands it would run, for
+//! the two crates that read command lines: the guard matches each command
+//! against Bash permission rules (a rule covering `git push` must not be
+//! dodged by `make && git push` or `echo $(git push)`), and shell
+//! compression finds the program whose output the line prints.
 //!
 //! Splits on `&&`, `||`, `;`, `|`, `|&`, `&`, newlines and subshell
 //! parentheses, outside quotes; the contents of `$(…)`, backticks and
