@@ -117,12 +117,33 @@ fn a_scripted_session_books_exactly_the_savings_counted_by_hand() {
         by_mode.add(None, raw, sent);
     }
 
+    // A long output is shaped and archived; an expand of part of it takes that much of the saving
+    // back: nothing raw (the whole output was booked raw already), what it sent spent.
+    let long: String = (1..=400).map(|i| format!("row {i}\n")).collect();
+    let shaped = p.engine.shape_output(&caller, &project, "./rows.sh", long.as_bytes(), 0, false);
+    let id = shaped.archive_id.clone().expect("a long output is shortened and archived");
+    by_mode.add(None, tokens(&long), tokens(&shaped.text));
+    let expand = lean_ctxd::engine::shell::expand::ExpandParams {
+        id,
+        start_line: Some(10),
+        end_line: Some(12),
+        ..Default::default()
+    };
+    let (window, _) = p.engine.expand(&expand).unwrap();
+    assert_eq!(window, "row 10\nrow 11\nrow 12\n");
+    by_mode.add(Some("window"), 0, tokens(&window));
+
     assert_eq!(gain(&p, "mode"), by_mode.0);
     // The same events by tool and in total.
     let mut by_tool = Book::default();
     let mut total = Book::default();
     for (key, &row) in &by_mode.0 {
-        by_tool.sum(Some(if key.is_some() { "read" } else { "shell" }), row);
+        let tool = match key.as_deref() {
+            None => "shell",
+            Some("window") => "expand",
+            Some(_) => "read",
+        };
+        by_tool.sum(Some(tool), row);
         total.sum(None, row);
     }
     assert_eq!(gain(&p, "tool"), by_tool.0);

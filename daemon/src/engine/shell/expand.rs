@@ -29,8 +29,9 @@ pub struct ExpandParams {
 }
 
 impl Engine {
-    /// (text, total lines of the original). Recorded in the ledger at cost:
-    /// expanding spends tokens to recover what shaping left out.
+    /// (text, total lines of the original). Recorded in the ledger as a
+    /// spend with nothing raw: expanding sends what shaping left out, and the
+    /// saving booked when the output was shaped is that much smaller.
     pub fn expand(&self, p: &ExpandParams) -> EngineResult<(String, u64)> {
         let (text, total, project) = self.expand_text(p)?;
         // Archives kept before redaction was on may still hold secrets.
@@ -42,7 +43,7 @@ impl Engine {
             session: None,
             tool: "expand",
             shape: Shape::Mode(if p.grep.is_empty() { "window" } else { "grep" }),
-            raw_tokens: tokens,
+            raw_tokens: 0,
             sent_tokens: tokens,
         });
         Ok((text, total))
