@@ -48,8 +48,11 @@ pub fn parse_mode(text: &str) -> Result<(ReadMode, Vec<LineRange>)> {
         let (a, b) = part.split_once('-').unwrap_or((part, part));
         let start: u32 = a.trim().parse().map_err(|_| bad(&format!("`{part}` is not a range")))?;
         let end: u32 = b.trim().parse().map_err(|_| bad(&format!("`{part}` is not a range")))?;
-        if start == 0 || end < start {
-            return Err(bad(&format!("`{part}` is empty or starts at 0")));
+        if start == 0 {
+            return Err(bad(&format!("`{part}` starts at 0, and lines start at 1")));
+        }
+        if end < start {
+            return Err(bad(&format!("`{part}` is reversed: N-M runs from N up to M")));
         }
         ranges.push(LineRange { start, end });
     }
