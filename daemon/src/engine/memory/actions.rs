@@ -127,12 +127,12 @@ impl Engine {
                 }
             }
             "task" => {
-                let task = require("value (the task)", value, "task")?;
+                let (task, secrets) = self.masked(require("value (the task)", value, "task")?);
                 self.memory.with(|s| {
                     s.touch_session(id, &project, caller.agent)?;
-                    s.set_task(id, task)
+                    s.set_task(id, &task)
                 })?;
-                format!("task set for {id}")
+                format!("task set for {id}{}", masked_note(secrets))
             }
             "finding" | "decision" | "next" => {
                 let kind = match action {
@@ -140,13 +140,13 @@ impl Engine {
                     "decision" => NoteKind::Decision,
                     _ => NoteKind::NextStep,
                 };
-                let text = require("value", value, action)?;
+                let (text, secrets) = self.masked(require("value", value, action)?);
                 let n = self.memory.with(|s| {
                     s.touch_session(id, &project, caller.agent)?;
-                    s.add_note(id, kind, text)
+                    s.add_note(id, kind, &text)
                 })?;
                 let what = if action == "next" { "next step" } else { action };
-                format!("{what} #{n} recorded in {id}")
+                format!("{what} #{n} recorded in {id}{}", masked_note(secrets))
             }
             other => {
                 return Err(EngineError::invalid(format!(
@@ -170,19 +170,25 @@ impl Engine {
                 if !(0.0..=1.0).contains(&confidence) {
                     return Err(EngineError::invalid("confidence must be between 0 and 1"));
                 }
+                // Stored masked: recall matches words by their start, so a secret kept whole
+                // could be read back a character at a time through what matches.
+                let (key, key_secrets) = self.masked(key);
+                let (value, value_secrets) = self.masked(value);
+                let key = key.as_str();
                 let fact = NewFact {
                     project: &project,
                     category: category.unwrap_or("general"),
                     key,
-                    value,
+                    value: &value,
                     source_session: (!caller.session.is_empty()).then_some(caller.session),
                     confidence,
                 };
-                let text = match self.memory.with(|s| s.remember(&fact))? {
+                let mut text = match self.memory.with(|s| s.remember(&fact))? {
                     Remembered::Added { .. } => format!("remembered {key}"),
                     Remembered::Confirmed { .. } => format!("confirmed {key} (same value)"),
                     Remembered::Superseded { .. } => format!("updated {key}; the previous value is kept in history"),
                 };
+                text.push_str(&masked_note(key_secrets + value_secrets));
                 Ok((text, Vec::new()))
             }
             "recall" => {
@@ -215,6 +221,12 @@ impl Engine {
                 Err(EngineError::invalid(format!("unknown knowledge action `{other}`; valid: {KNOWLEDGE_ACTIONS}")))
             }
         }
+    }
+
+    /// `text` as memory keeps it: its secrets masked (when redaction is on), and how many were.
+    /// Memory never holds a secret, so no answer, search or listing can give one back.
+    fn masked(&self, text: &str) -> (String, u32) {
+        self.guard.redaction.apply(&self.config.get(), text.to_string())
     }
 
     /// The gain report over `period` grouped by `group_by`, or with `days`
@@ -270,5 +282,14 @@ impl Engine {
             Err(lean_ctx_store::Error::LedgerBroken { id, reason }) => Ok((0, Some((id, reason.to_string())))),
             Err(e) => Err(super::store_error(e)),
         }
+    }
+}
+
+/// What an answer adds when memory stored secrets masked.
+fn masked_note(secrets: u32) -> String {
+    match secrets {
+        0 => String::new(),
+        1 => " (a secret in it is stored as [REDACTED:kind])".into(),
+        n => format!(" ({n} secrets in it are stored as [REDACTED:kind])"),
     }
 }
