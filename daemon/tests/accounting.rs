@@ -186,3 +186,18 @@ fn the_handoff_names_files_edited_and_how_the_last_tests_ended() {
                     - lib.rs ×2, 2 failed, the last attempt failed\n";
     assert!(handoff.contains(expected), "{handoff}");
 }
+
+#[test]
+fn a_masked_read_books_the_note_it_sends() {
+    let p = Project::new();
+    let token = format!("ghp_{}", "R8xK2mQ9vL4nT7wZ3pY6sB1cF5hJ0dG8aE2u");
+    let text = format!("TOKEN = \"{token}\"\nDEBUG = False\n");
+    p.write("cfg.py", &text);
+    let view = p.read("s", "cfg.py", "full", false);
+    assert_eq!(view.redacted, 1, "{view:?}");
+    assert!(view.note.contains("[REDACTED:kind]"), "{view:?}");
+    // The agent receives the masked content and the note that says why: both are sent.
+    let sent = tokens(&view.content) + tokens(&view.note);
+    assert_eq!(view.sent_tokens, sent);
+    assert_eq!(gain(&p, "none"), BTreeMap::from([(None, (1, tokens(&text), sent))]));
+}

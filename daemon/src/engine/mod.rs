@@ -161,13 +161,18 @@ impl Engine {
         surface: surface::Surface,
         view: &mut View,
     ) {
-        let before = self.tokens.count(&view.content) as u64;
+        // What the agent receives is the content and the note: both are counted again when
+        // masking changes them (docs/accounting.md: sent includes any note attached).
+        let received = |view: &View| {
+            let note = if view.note.is_empty() { 0 } else { self.tokens.count(&view.note) };
+            (self.tokens.count(&view.content) + note) as u64
+        };
+        let before = received(view);
         view.redacted = self.guard.redaction.apply_in_place(config, &mut view.content);
         if view.redacted > 0 {
-            let after = self.tokens.count(&view.content) as u64;
-            view.sent_tokens = (view.sent_tokens + after).saturating_sub(before);
             let note = guard::redaction::note(view.redacted, surface);
             view.note = if view.note.is_empty() { note } else { format!("{}; {note}", view.note) };
+            view.sent_tokens = (view.sent_tokens + received(view)).saturating_sub(before);
         }
         let Some(host) = host else { return };
         let file = scope.root.join(&view.path);
