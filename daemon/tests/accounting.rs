@@ -201,3 +201,18 @@ fn a_masked_read_books_the_note_it_sends() {
     assert_eq!(view.sent_tokens, sent);
     assert_eq!(gain(&p, "none"), BTreeMap::from([(None, (1, tokens(&text), sent))]));
 }
+
+#[test]
+fn a_handoff_says_what_it_left_out_and_a_limit_shows_it() {
+    let p = Project::new();
+    let caller = p.caller("s");
+    for i in 1..=12 {
+        p.engine.session_action(&caller, "finding", &format!("finding {i}"), "", 0).unwrap();
+    }
+    let handoff = p.engine.session_action(&caller, "handoff", "", "", 0).unwrap().text;
+    assert_eq!(handoff.matches("- finding").count(), 10, "{handoff}");
+    assert!(handoff.ends_with("… not shown: 2 findings (a larger limit shows more)\n"), "{handoff}");
+    let all = p.engine.session_action(&caller, "handoff", "", "", 20).unwrap().text;
+    assert_eq!(all.matches("- finding").count(), 12, "{all}");
+    assert!(!all.contains("not shown"), "{all}");
+}

@@ -2,9 +2,10 @@
 //!
 //! The summary is built from items ranked by importance: the header, the task, then up to
 //! [`FIRST_TIER`] items of each list (next steps, last test runs, files edited, decisions,
-//! findings, files read), then the rest up to [`PER_SECTION`] each. The longest prefix of that ranking whose rendering fits the budget is
-//! rendered, so the least important items are dropped first and the same session and budget
-//! always give the same text.
+//! findings, files read), then the rest up to the caller's per-list cap each. The longest prefix
+//! of that ranking whose rendering fits the budget is rendered, so the least important items are
+//! dropped first and the same session and budget always give the same text; a last line counts
+//! what each list left out, so a handoff never reads as the whole session when it is not.
 //!
 //! Within a list, next steps keep the order they were recorded (a plan is a queue), findings and
 //! decisions are newest first (later knowledge refines earlier), test runs and edited files are
@@ -17,8 +18,6 @@ use crate::session::{CommandKind, CommandRun, EditResult, EditRun, Note, Session
 
 /// Items of each list that rank before any second item of another list.
 const FIRST_TIER: usize = 3;
-/// Most items of one list a handoff ever shows.
-const PER_SECTION: usize = 10;
 /// Longest text of one item, in characters; longer ones are cut with an ellipsis.
 const MAX_ITEM_CHARS: usize = 300;
 
@@ -55,16 +54,32 @@ struct Item {
     line: String,
 }
 
+/// How much a handoff may show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HandoffBudget {
+    /// Tokens of the whole text, as the caller counts them.
+    pub max_tokens: usize,
+    /// Items of one list at most.
+    pub per_section: usize,
+}
+
 impl Store {
-    /// A summary of the session that fits in `max_tokens` as counted by `count_tokens`
-    /// (empty if not even its header fits). Fails if the session does not exist.
-    pub fn handoff(&self, session_id: &str, max_tokens: usize, count_tokens: &dyn Fn(&str) -> usize) -> Result<String> {
+    /// A summary of the session that fits `budget` as counted by `count_tokens` (empty if not
+    /// even its header fits). Fails if the session does not exist.
+    pub fn handoff(
+        &self,
+        session_id: &str,
+        budget: HandoffBudget,
+        count_tokens: &dyn Fn(&str) -> usize,
+    ) -> Result<String> {
         let session = self.session(session_id)?.ok_or_else(|| Error::SessionNotFound { id: session_id.to_owned() })?;
-        let ranked = ranked_items(&session);
+        let lists = lists(&session);
+        let ranked = ranked_items(&session, &lists, budget.per_section);
         let mut fitting = String::new();
         for kept in 1..=ranked.len() {
-            let text = render(&ranked[..kept]);
-            if count_tokens(&text) > max_tokens {
+            let mut text = render(&ranked[..kept]);
+            text.push_str(&left_out(&lists, &ranked[..kept]));
+            if count_tokens(&text) > budget.max_tokens {
                 break;
             }
             fitting = text;
@@ -73,18 +88,27 @@ impl Store {
     }
 }
 
-/// Every item the handoff may show, most important first.
-fn ranked_items(session: &Session) -> Vec<Item> {
-    let info = &session.info;
-    let mut ranked = vec![Item {
-        section: Section::Header,
-        line: format!("Handoff of session {} ({}) in {}", info.id, info.agent, info.project),
-    }];
-    if let Some(task) = info.task.as_deref().filter(|task| !task.trim().is_empty()) {
-        ranked.push(Item { section: Section::Task, line: format!("Task: {}", clip(task)) });
+/// The last line of a handoff that shows only part of some lists: how many items each left out.
+fn left_out(lists: &[(Section, Vec<String>)], kept: &[Item]) -> String {
+    let parts: Vec<String> = lists
+        .iter()
+        .filter_map(|(section, lines)| {
+            let shown = kept.iter().filter(|item| item.section == *section).count();
+            let missing = lines.len().saturating_sub(shown);
+            let title = section.title()?.trim_end_matches(':').to_lowercase();
+            (missing > 0).then(|| format!("{missing} {title}"))
+        })
+        .collect();
+    match parts.is_empty() {
+        true => String::new(),
+        false => format!("… not shown: {} (a larger limit shows more)\n", parts.join(", ")),
     }
+}
+
+/// Every list a handoff draws on, each in its display order, whole.
+fn lists(session: &Session) -> Vec<(Section, Vec<String>)> {
     let newest_first = |notes: &[Note]| notes.iter().rev().map(|note| clip(&note.text)).collect::<Vec<_>>();
-    let lists: [(Section, Vec<String>); 6] = [
+    vec![
         (Section::NextSteps, session.next_steps.iter().map(|note| clip(&note.text)).collect()),
         (Section::Tests, test_runs(&session.commands)),
         (Section::Edited, edited_files(&session.edits)),
@@ -98,9 +122,21 @@ fn ranked_items(session: &Session) -> Vec<Item> {
                 .map(|file| format!("{} ×{} ({}, {} tokens)", clip(&file.path), file.count, file.mode, file.tokens))
                 .collect(),
         ),
-    ];
-    for tier in [0..FIRST_TIER, FIRST_TIER..PER_SECTION] {
-        for (section, lines) in &lists {
+    ]
+}
+
+/// Every item the handoff may show, most important first: at most `per_section` of each list.
+fn ranked_items(session: &Session, lists: &[(Section, Vec<String>)], per_section: usize) -> Vec<Item> {
+    let info = &session.info;
+    let mut ranked = vec![Item {
+        section: Section::Header,
+        line: format!("Handoff of session {} ({}) in {}", info.id, info.agent, info.project),
+    }];
+    if let Some(task) = info.task.as_deref().filter(|task| !task.trim().is_empty()) {
+        ranked.push(Item { section: Section::Task, line: format!("Task: {}", clip(task)) });
+    }
+    for tier in [0..FIRST_TIER.min(per_section), FIRST_TIER.min(per_section)..per_section] {
+        for (section, lines) in lists {
             for line in lines.iter().take(tier.end).skip(tier.start) {
                 ranked.push(Item { section: *section, line: format!("- {line}") });
             }
@@ -109,15 +145,11 @@ fn ranked_items(session: &Session) -> Vec<Item> {
     ranked
 }
 
-/// The latest run of each distinct test command, newest first, with how it ended (as many as a
-/// handoff shows).
+/// The latest run of each distinct test command, newest first, with how it ended.
 fn test_runs(commands: &[CommandRun]) -> Vec<String> {
     let mut seen = Vec::new();
     let mut lines = Vec::new();
     for run in commands.iter().rev().filter(|run| run.kind == CommandKind::Test) {
-        if seen.len() == PER_SECTION {
-            break;
-        }
         if seen.contains(&run.command.as_str()) {
             continue;
         }
@@ -132,15 +164,11 @@ fn test_runs(commands: &[CommandRun]) -> Vec<String> {
     lines
 }
 
-/// Each file the session tried to edit, most recently edited first (as many as a handoff shows):
-/// how many edits were applied, how many failed, and whether the last attempt failed (the file
+/// Each file the session tried to edit, most recently edited first: how many edits were applied, how many failed, and whether the last attempt failed (the file
 /// may not be as intended).
 fn edited_files(edits: &[EditRun]) -> Vec<String> {
     let mut order: Vec<&str> = Vec::new();
     for edit in edits.iter().rev() {
-        if order.len() == PER_SECTION {
-            break;
-        }
         if !order.contains(&edit.path.as_str()) {
             order.push(&edit.path);
         }
@@ -193,6 +221,11 @@ mod tests {
     use crate::session::NoteKind;
     use crate::testutil::temp_store;
 
+    /// A handoff's usual cap per list, and `max_tokens`.
+    fn budget(max_tokens: usize) -> HandoffBudget {
+        HandoffBudget { max_tokens, per_section: 10 }
+    }
+
     fn words(text: &str) -> usize {
         text.split_whitespace().count()
     }
@@ -219,34 +252,40 @@ mod tests {
             store.record_edit("s1", &format!("src/edited{i}.rs"), result).unwrap();
             store.record_command("s1", &format!("cargo test case_{i}"), Some(i % 2), CommandKind::Test).unwrap();
         }
-        let everything = store.handoff("s1", 100_000, &words).unwrap();
-        assert_eq!(everything.matches("- cargo test case_").count(), PER_SECTION, "{everything}");
-        assert_eq!(everything.matches("- src/edited").count(), PER_SECTION, "{everything}");
+        let everything = store.handoff("s1", budget(100_000), &words).unwrap();
+        assert_eq!(everything.matches("- cargo test case_").count(), 10, "{everything}");
+        assert_eq!(everything.matches("- src/edited").count(), 10, "{everything}");
         assert!(everything.contains("- cargo test case_11: failed (exit 1)\n- cargo test case_10: passed"));
+        // Past the cap of ten a list says how many it left out.
+        assert!(everything.ends_with("… not shown: 2 next steps, 2 last test runs, 2 files edited, 2 decisions, 2 findings, 2 files most touched (a larger limit shows more)\n"), "{everything}");
         let mut previous = String::new();
-        for budget in 0..400 {
-            let text = store.handoff("s1", budget, &words).unwrap();
-            assert!(words(&text) <= budget, "budget {budget}: {text}");
-            for line in previous.lines() {
-                assert!(text.contains(line), "budget {budget} dropped {line:?} that a smaller budget kept");
+        for max_tokens in 0..400 {
+            let text = store.handoff("s1", budget(max_tokens), &words).unwrap();
+            assert!(words(&text) <= max_tokens, "budget {max_tokens}: {text}");
+            for line in previous.lines().filter(|line| !line.starts_with("… not shown")) {
+                assert!(text.contains(line), "budget {max_tokens} dropped {line:?} that a smaller budget kept");
             }
-            assert_eq!(text, store.handoff("s1", budget, &words).unwrap(), "deterministic");
+            assert_eq!(text, store.handoff("s1", budget(max_tokens), &words).unwrap(), "deterministic");
             previous = text;
         }
-        assert_eq!(store.handoff("s1", 0, &words).unwrap(), "");
+        assert_eq!(store.handoff("s1", budget(0), &words).unwrap(), "");
+        // A larger cap shows every item, and says nothing is left out.
+        let all = store.handoff("s1", HandoffBudget { max_tokens: 100_000, per_section: 50 }, &words).unwrap();
+        assert_eq!(all.matches("- cargo test case_").count(), 12, "{all}");
+        assert!(!all.contains("not shown"), "{all}");
     }
 
     #[test]
     fn full_budget_shows_every_section_in_order() {
         let (_dir, mut store) = temp_store();
         busy_session(&mut store);
-        let text = store.handoff("s1", 10_000, &words).unwrap();
+        let text = store.handoff("s1", budget(10_000), &words).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "Handoff of session s1 (claude) in /repo");
         assert_eq!(lines[1], "Task: make the parser accept CRLF input");
         assert_eq!(lines[2], "Next steps:");
         assert_eq!(lines[3], "- step number 0");
-        assert_eq!(lines.iter().filter(|line| line.starts_with("- step")).count(), PER_SECTION);
+        assert_eq!(lines.iter().filter(|line| line.starts_with("- step")).count(), 10);
         let decisions = lines.iter().position(|line| *line == "Decisions:").unwrap();
         assert_eq!(lines[decisions + 1], "- decision number 11", "newest decision first");
         let files = lines.iter().position(|line| *line == "Files most touched:").unwrap();
@@ -259,12 +298,13 @@ mod tests {
     fn small_budgets_drop_the_least_important_first() {
         let (_dir, mut store) = temp_store();
         busy_session(&mut store);
-        // Header (7 words) + task (7 words) + 3 next steps (with title: 2 + 3 * 4 words).
-        let text = store.handoff("s1", 28, &words).unwrap();
+        // Header (7 words) + task (7 words) + 3 next steps (with title: 2 + 3 * 4 words), and the
+        // line saying what was left out (19 words).
+        let text = store.handoff("s1", budget(47), &words).unwrap();
         assert!(text.contains("Task:") && text.contains("- step number 2"), "{text}");
         assert!(!text.contains("Decisions:") && !text.contains("Files"), "{text}");
         // A first-tier file outranks a fourth next step.
-        let text = store.handoff("s1", 80, &words).unwrap();
+        let text = store.handoff("s1", budget(104), &words).unwrap();
         assert!(text.contains("src/file11.rs") && !text.contains("step number 3"), "{text}");
     }
 
@@ -273,7 +313,7 @@ mod tests {
         let (_dir, mut store) = temp_store();
         store.touch_session("s1", "/repo", "a").unwrap();
         store.set_task("s1", &format!("line one\nline two {}", "x".repeat(1000))).unwrap();
-        let text = store.handoff("s1", 10_000, &|text: &str| text.len()).unwrap();
+        let text = store.handoff("s1", budget(10_000), &|text: &str| text.len()).unwrap();
         let task = text.lines().nth(1).unwrap();
         assert!(task.starts_with("Task: line one line two x") && task.ends_with('…'), "{task}");
         assert_eq!(task.chars().count(), "Task: ".len() + MAX_ITEM_CHARS + 1);
@@ -293,7 +333,7 @@ mod tests {
         store.record_command("s1", "git status", Some(0), CommandKind::Other).unwrap();
         store.record_command("s1", "pytest -q", None, CommandKind::Test).unwrap();
         store.record_command("s1", "cargo test -p x", Some(0), CommandKind::Test).unwrap();
-        let text = store.handoff("s1", 10_000, &words).unwrap();
+        let text = store.handoff("s1", budget(10_000), &words).unwrap();
         let expected = "Handoff of session s1 (claude) in /repo\n\
                         Last test runs:\n\
                         - cargo test -p x: passed\n\
@@ -308,6 +348,6 @@ mod tests {
     #[test]
     fn unknown_session_is_an_error() {
         let (_dir, store) = temp_store();
-        assert!(matches!(store.handoff("nope", 400, &words), Err(Error::SessionNotFound { .. })));
+        assert!(matches!(store.handoff("nope", budget(400), &words), Err(Error::SessionNotFound { .. })));
     }
 }

@@ -56,6 +56,7 @@ pub use db::{BUSY_TIMEOUT, Check, Opened};
 pub use delivery::Delivery;
 pub use error::{Error, Result};
 pub use gain::{GainRow, GroupBy, Period};
+pub use handoff::HandoffBudget;
 pub use knowledge::{Fact, FactState, NewFact, Remembered};
 pub use ledger::{Event, Shape};
 pub use session::{CommandKind, CommandRun, EditResult, EditRun, FileTouch, Note, NoteKind, Session, SessionInfo};

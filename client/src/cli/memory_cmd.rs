@@ -15,7 +15,8 @@ pub struct SessionArgs {
     /// The text for task, finding, decision and next; for status, load and handoff, the session to
     /// show (default: yours for status and handoff, the latest other one for load).
     value: Option<String>,
-    /// With list: at most this many sessions, newest first (default 20); the answer says how many it left out.
+    /// With list: at most this many sessions, newest first (default 20); with handoff or load: at most this
+    /// many items of each list (default 10). The answer says how many it left out.
     #[arg(short = 'n', long, value_parser = clap::value_parser!(u32).range(1..))]
     limit: Option<u32>,
     #[command(flatten)]
@@ -110,8 +111,9 @@ fn confidence(text: &str) -> Result<f64, String> {
 
 pub async fn session(args: SessionArgs, opts: &ClientOptions) -> Exit {
     let action = memory::parse_session_action(&args.action).map_err(super::usage)?;
-    if args.limit.is_some() && action != SessionAction::List {
-        return Err(Failure::Usage("--limit belongs to `lctx session list`".into()));
+    let limited = matches!(action, SessionAction::List | SessionAction::Handoff | SessionAction::Load);
+    if args.limit.is_some() && !limited {
+        return Err(Failure::Usage("--limit belongs to `lctx session list`, `handoff` and `load`".into()));
     }
     let value = args.value.unwrap_or_default();
     // status, load and handoff take no text: their VALUE names the session to show.

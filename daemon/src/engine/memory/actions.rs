@@ -1,7 +1,7 @@
 //! ctx_session, ctx_knowledge and the ledger calls: parameter checks, the
 //! store calls, and the text an agent reads back.
 
-use lean_ctx_store::{Fact, GainRow, GroupBy, NewFact, NoteKind, Period, Remembered};
+use lean_ctx_store::{Fact, GainRow, GroupBy, HandoffBudget, NewFact, NoteKind, Period, Remembered};
 
 use super::render;
 use crate::engine::error::{EngineError, EngineResult};
@@ -10,7 +10,19 @@ use crate::engine::tokens::count_uncached;
 use crate::engine::{Caller, Engine};
 
 /// Token budget of a handoff summary.
-pub const HANDOFF_TOKENS: usize = 400;
+const HANDOFF_TOKENS: usize = 400;
+/// Items of one list a handoff shows by default; a larger `limit` shows more, with a budget
+/// grown in step.
+const HANDOFF_ITEMS: usize = 10;
+
+/// A handoff's budget for `limit` items per list (0: the default).
+fn handoff_budget(limit: u32) -> HandoffBudget {
+    let per_section = match usize::try_from(limit) {
+        Ok(0) | Err(_) => HANDOFF_ITEMS,
+        Ok(limit) => limit,
+    };
+    HandoffBudget { max_tokens: HANDOFF_TOKENS * per_section.div_ceil(HANDOFF_ITEMS), per_section }
+}
 const DEFAULT_CONFIDENCE: f64 = 0.8;
 const DEFAULT_LIMIT: usize = 20;
 
@@ -89,7 +101,7 @@ impl Engine {
                 })?;
                 return match previous {
                     Some(info) => {
-                        let text = self.memory.with(|s| s.handoff(&info.id, HANDOFF_TOKENS, &count_uncached))?;
+                        let text = self.memory.with(|s| s.handoff(&info.id, handoff_budget(limit), &count_uncached))?;
                         Ok(SessionAnswer { text, session_id: info.id })
                     }
                     None => answer(format!("no earlier session in {project}")),
@@ -123,7 +135,7 @@ impl Engine {
                 if matches!(action, "status" | "") {
                     render::session_status(&session)
                 } else {
-                    self.memory.with(|s| s.handoff(id, HANDOFF_TOKENS, &count_uncached))?
+                    self.memory.with(|s| s.handoff(id, handoff_budget(limit), &count_uncached))?
                 }
             }
             "task" => {
