@@ -33,6 +33,10 @@ pub enum Error {
     SessionProjectMismatch { id: String, existing: String, requested: String },
     /// `verify` found a ledger record that does not chain from the one before it.
     LedgerBroken { id: i64, reason: &'static str },
+    /// `verify` found the daily totals gain reports (`ledger_daily`) disagreeing with the records
+    /// they sum: changed, added or deleted outside lean-ctxd (the chain cannot tell a deleted last
+    /// record; the totals still count it).
+    LedgerTotalsBroken { day: i64, project: String, tool: String },
     /// No archived output has this id (it was never archived here).
     ArchiveNotFound { id: String },
     /// The archived output was removed by retention at `expired_ms`; only its description is left.
@@ -80,6 +84,13 @@ impl fmt::Display for Error {
                 f,
                 "ledger record {id} breaks the hash chain ({reason}): the ledger was changed outside lean-ctxd; keep \
                  a copy of state.db as evidence (new records still chain from the last one)"
+            ),
+            Error::LedgerTotalsBroken { day, project, tool } => write!(
+                f,
+                "the ledger's daily totals for {tool} in {project} on {} do not match its records: the ledger was \
+                 changed outside lean-ctxd, and gain reports are not to be trusted; keep a copy of state.db as \
+                 evidence",
+                utc(day * crate::ledger::DAY_MS).get(..10).unwrap_or_default()
             ),
             Error::ArchiveNotFound { id } => write!(
                 f,

@@ -186,7 +186,32 @@ impl Store {
             prev = hash;
             count += 1;
         }
-        Ok(count)
+        drop(rows);
+        drop(statement);
+        // Gain reports sum the daily totals, which no hash covers: they must be the records' sums,
+        // row for row (which also catches a deleted last record, which the chain cannot).
+        let mismatch = tx
+            .query_row(
+                "SELECT day, project, tool FROM (
+                     SELECT day, project, tool, shape_kind, shape, events, raw_tokens, sent_tokens FROM ledger_daily
+                     EXCEPT
+                     SELECT at_ms / ?1, project, tool, shape_kind, shape, count(*), sum(raw_tokens), sum(sent_tokens)
+                     FROM ledger GROUP BY 1, 2, 3, 4, 5
+                 ) UNION ALL SELECT day, project, tool FROM (
+                     SELECT at_ms / ?1 AS day, project, tool, shape_kind, shape, count(*), sum(raw_tokens),
+                            sum(sent_tokens)
+                     FROM ledger GROUP BY 1, 2, 3, 4, 5
+                     EXCEPT
+                     SELECT day, project, tool, shape_kind, shape, events, raw_tokens, sent_tokens FROM ledger_daily
+                 ) ORDER BY 1, 2, 3 LIMIT 1",
+                [DAY_MS],
+                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+            )
+            .optional()?;
+        match mismatch {
+            Some((day, project, tool)) => Err(Error::LedgerTotalsBroken { day, project, tool }),
+            None => Ok(count),
+        }
     }
 }
 
@@ -314,6 +339,24 @@ mod tests {
 
         store.conn.execute("DELETE FROM ledger WHERE id = 2", []).unwrap();
         assert!(matches!(store.verify(), Err(Error::LedgerBroken { id: 3, .. })));
+    }
+
+    #[test]
+    fn verify_checks_the_daily_totals_gain_reports_against_the_records() {
+        let (_dir, mut store) = temp_store();
+        let events: Vec<_> = (0..5).map(|i| event(i * 1000, "ctx_read", Shape::Mode("full"), 100, 40)).collect();
+        store.append_batch(&events).unwrap();
+        assert_eq!(store.verify().unwrap(), 5);
+        // A total changed: the chain is intact, the report is not.
+        store.conn.execute("UPDATE ledger_daily SET raw_tokens = raw_tokens + 1000000", []).unwrap();
+        let broken = store.verify().unwrap_err();
+        assert!(matches!(&broken, Error::LedgerTotalsBroken { day: 0, tool, .. } if tool == "ctx_read"), "{broken}");
+        assert!(broken.to_string().contains("on 1970-01-01"), "{broken}");
+        store.conn.execute("UPDATE ledger_daily SET raw_tokens = raw_tokens - 1000000", []).unwrap();
+        assert_eq!(store.verify().unwrap(), 4 + 1);
+        // The last record deleted: no later record's hash misses it, but the totals still count it.
+        store.conn.execute("DELETE FROM ledger WHERE id = 5", []).unwrap();
+        assert!(matches!(store.verify(), Err(Error::LedgerTotalsBroken { .. })));
     }
 
     #[test]

@@ -286,12 +286,13 @@ impl Engine {
         Ok((rows, text))
     }
 
-    /// (records, first broken record and why).
+    /// (records, first broken record and why; record 0 when the daily totals are what is broken).
     pub fn verify_ledger(&self) -> EngineResult<(u64, Option<(i64, String)>)> {
         // One walk of the chain: a broken record is an answer, not an error.
         match self.memory.with(|s| Ok(s.verify()))? {
             Ok(n) => Ok((n, None)),
             Err(lean_ctx_store::Error::LedgerBroken { id, reason }) => Ok((0, Some((id, reason.to_string())))),
+            Err(totals @ lean_ctx_store::Error::LedgerTotalsBroken { .. }) => Ok((0, Some((0, totals.to_string())))),
             Err(e) => Err(super::store_error(e)),
         }
     }
