@@ -106,8 +106,10 @@ impl Backend {
             // timed out) say nothing to a user; a draining daemon's answer
             // says what happened and is passed on as it is.
             None if broken && is_transport_error(status) => format!(
-                "lean-ctxd stopped answering during the call ({}); whatever it was doing may still be running \
-                 there: `lctx daemon status` shows whether it answers again, `lctx daemon stop` ends it",
+                "lean-ctxd stopped answering during the call ({}); what it was doing may or may not have taken \
+                 effect. `lctx daemon status` shows whether it answers again, and `lctx daemon stop` ends a \
+                 daemon that hangs; if it died, a command it was running may still be running on its own (look \
+                 for it with `ps`)",
                 status.message()
             ),
             _ => status.message().to_string(),
