@@ -261,10 +261,14 @@ async fn start(opts: &ClientOptions) -> Result<Daemon, Problem> {
     let log = opts.dirs.daemon_stderr_log();
     let mut child = detach::spawn(bin, &args, &log).map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
     let ready = detach::wait_ready(&opts.socket, &mut child, opts.start_timeout);
-    detach::reap_in_background(child);
     if let Err(e) = ready {
+        // A daemon that never became ready is ended, with anything it started: left running, every
+        // later call would start another beside it.
+        detach::end_group(&mut child);
+        detach::reap_in_background(child);
         return Err(format!("{e}\n--- last lines of {} ---\n{}", log.display(), detach::log_tail(&log, 15)));
     }
+    detach::reap_in_background(child);
     match probe(opts).await? {
         Probe::Ready(d) => Ok(*d),
         _ => Err(format!("lean-ctxd started but does not answer on {}", opts.socket.display())),

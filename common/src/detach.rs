@@ -53,6 +53,15 @@ pub fn wait_ready(socket: &Path, child: &mut Child, deadline: Duration) -> Resul
     }
 }
 
+/// Kills a child [`spawn`] started that is still running, and every process of its session's
+/// group (it leads it). One already ended and reaped is left alone: its id may be another's now.
+pub fn end_group(child: &mut Child) {
+    if let (Ok(None), Ok(pid)) = (child.try_wait(), libc::pid_t::try_from(child.id())) {
+        // SAFETY: kill has no memory-safety preconditions; a negative pid names the group.
+        unsafe { libc::kill(-pid, libc::SIGKILL) };
+    }
+}
+
 /// Collects the child's exit status whenever it comes, so a long-lived
 /// starter (an MCP shim) does not accumulate a zombie.
 pub fn reap_in_background(mut child: Child) {

@@ -232,6 +232,26 @@ fn an_unstartable_daemon_fails_the_call_and_shows_why() {
 }
 
 #[test]
+fn a_daemon_that_never_becomes_ready_is_ended_with_what_it_started() {
+    // Left running, every later call would start another beside it.
+    let home = Home::new();
+    let hung = home.path().join("hung-lean-ctxd");
+    std::fs::write(&hung, "#!/bin/sh\nsleep 61.0731 &\nexec sleep 62.0731\n").unwrap();
+    std::fs::set_permissions(&hung, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let out = home.command(bin("lctx")).env("LEAN_CTX_DAEMON_BIN", &hung).args(["daemon", "status"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("did not answer"), "{}", describe(&out));
+    let left: Vec<String> = std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|entry| std::fs::read(entry.path().join("cmdline")).ok())
+        .map(|cmdline| String::from_utf8_lossy(&cmdline).replace('\0', " "))
+        .filter(|cmdline| cmdline.contains(".0731"))
+        .collect();
+    assert!(left.is_empty(), "still running: {left:?}");
+}
+
+#[test]
 fn stop_and_restart_commands() {
     let home = Home::new();
     let out = home.lctx(&["daemon", "stop"]);
