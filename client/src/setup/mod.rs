@@ -581,12 +581,13 @@ pub fn plan(host: &Host, env: &Env, scope: Scope, action: Action<'_>) -> Result<
     let located = |e: TextError| format!("{}; fix the file and run again (nothing was changed)", e.locate(&file, text));
     let previous = find_entry(host, text, &path).map_err(located)?;
     let after = match (host.format, action) {
-        (Format::Toml, Action::Install(mcp)) => toml_hosts::upsert(text, &path, &entry(host, mcp)?),
         (format, Action::Install(mcp)) => {
-            let members: Vec<_> = entry(host, mcp)?.iter().map(|(k, v)| (*k, v.to_json())).collect();
+            let ours: Vec<_> = entry(host, mcp)?.iter().map(|(k, v)| (*k, v.to_json())).collect();
+            let members = keeping_the_users(ours, previous.as_ref());
             match format {
+                Format::Toml => toml_hosts::upsert(text, &path, &members),
                 Format::Yaml => yaml::upsert(text, &path, &members),
-                _ => jsonc::upsert(text, &path, &members),
+                Format::Json => jsonc::upsert(text, &path, &members),
             }
         }
         (Format::Json, Action::Remove) => jsonc::remove(text, &path),
@@ -595,6 +596,32 @@ pub fn plan(host: &Host, env: &Env, scope: Scope, action: Action<'_>) -> Result<
     }
     .map_err(located)?;
     Ok(Plan { file, before, after, previous })
+}
+
+/// Our entry's fields, then what the user set in the entry being replaced that ours do not: a
+/// host's own settings (`trust`, `disabled`, `timeout`) and a non-empty environment where ours is
+/// empty (`env: {"LEAN_CTX_PROFILE": "code"}`). The program and its arguments are ours: the old
+/// entry may have started another program.
+fn keeping_the_users<'k>(ours: Vec<(&'k str, Value)>, previous: Option<&'k Value>) -> Vec<(&'k str, Value)> {
+    let Some(Value::Object(previous)) = previous else { return ours };
+    let mut members: Vec<(&str, Value)> = ours
+        .into_iter()
+        .map(|(key, value)| match (&value, previous.get(key)) {
+            (Value::Object(empty), Some(theirs @ Value::Object(set))) if empty.is_empty() && !set.is_empty() => {
+                (key, theirs.clone())
+            }
+            _ => (key, value),
+        })
+        .collect();
+    let extras: Vec<(&str, Value)> = previous
+        .iter()
+        .filter(|(key, _)| {
+            !members.iter().any(|(ours, _)| ours == key) && !matches!(key.as_str(), "cmd" | "command" | "args")
+        })
+        .map(|(key, value)| (key.as_str(), value.clone()))
+        .collect();
+    members.extend(extras);
+    members
 }
 
 /// Carries out `action` on `host`'s file. Hosts rewrite their own files
@@ -788,6 +815,28 @@ mod tests {
         let err = file("continue", Scope::User).unwrap_err();
         assert!(err.contains("config.yaml") && err.contains("--scope project"), "{err}");
         assert_eq!(file("continue", Scope::Project).unwrap(), dir.path().join(".continue/mcpServers/lean-ctx.json"));
+    }
+
+    #[test]
+    fn replacing_an_entry_keeps_what_the_user_set_in_it() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(".git")).unwrap();
+        let file = dir.path().join(".cursor/mcp.json");
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        let before = r#"{"mcpServers":{"lean-ctx":{"command":"/old/lctx-mcp","args":["--foo"],"env":{"A":"1"},"trust":true}}}"#;
+        std::fs::write(&file, before).unwrap();
+        let cursor = find_host("cursor").unwrap();
+        let plan = plan(cursor, &env(dir.path()), Scope::Project, Action::Install(Path::new("/new/lctx-mcp"))).unwrap();
+        let after: Value = serde_json::from_str(plan.after.as_deref().unwrap()).unwrap();
+        // The program and its arguments are ours; the environment and the host's own settings stay.
+        assert_eq!(
+            after["mcpServers"]["lean-ctx"],
+            serde_json::json!({"command": "/new/lctx-mcp", "args": [], "env": {"A": "1"}, "trust": true})
+        );
+        // Nothing of the user's to keep: our entry as it is.
+        let ours = vec![("command", Value::from("/x")), ("env", serde_json::json!({}))];
+        assert_eq!(keeping_the_users(ours.clone(), None), ours);
+        assert_eq!(keeping_the_users(ours.clone(), Some(&serde_json::json!({"cmd": "/old", "env": {}}))), ours);
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use serde_json::Value;
 use toml_edit::{Array, DocumentMut, InlineTable, Item, Table};
 
-use super::{Field, TextError};
+use super::TextError;
 
 /// The value at key path `path`, as JSON, if every table on the way exists.
 pub fn get(text: &str, path: &[&str]) -> Result<Option<Value>, TextError> {
@@ -21,9 +21,9 @@ pub fn get(text: &str, path: &[&str]) -> Result<Option<Value>, TextError> {
 /// `mcp_servers = { lean-ctx = { command = "…" } }` and `[mcp_servers]`
 /// with `lean-ctx = { … }` as well as `[mcp_servers.lean-ctx]`, and the
 /// user's choice of form is kept.
-pub fn upsert(text: &str, path: &[&str], fields: &[(&str, Field)]) -> Result<Option<String>, TextError> {
+pub fn upsert(text: &str, path: &[&str], fields: &[(&str, Value)]) -> Result<Option<String>, TextError> {
     let (name, parents) = path.split_last().expect("a non-empty key path");
-    let wanted = Value::Object(fields.iter().map(|(k, v)| (k.to_string(), v.to_json())).collect());
+    let wanted = Value::Object(fields.iter().map(|(k, v)| (k.to_string(), v.clone())).collect());
     let mut doc = parse(text)?;
     if find(doc.as_item(), path).map(to_json).as_ref() == Some(&wanted) {
         return Ok(None);
@@ -125,13 +125,23 @@ fn find_mut<'a>(item: &'a mut Item, path: &[&str]) -> Option<&'a mut Item> {
     path.iter().try_fold(item, |item, key| item.as_table_like_mut()?.get_mut(key))
 }
 
-fn to_toml(field: &Field) -> toml_edit::Value {
-    match field {
-        Field::Text(s) => s.as_str().into(),
-        Field::List(items) => items.iter().map(String::as_str).collect::<Array>().into(),
-        Field::EmptyMap => InlineTable::new().into(),
-        Field::Bool(b) => (*b).into(),
-        Field::Number(n) => i64::try_from(*n).unwrap_or(i64::MAX).into(),
+/// A JSON value of an entry as TOML: objects as inline tables; `null`, which TOML lacks, as an
+/// empty string (no entry lctx writes or keeps holds one).
+fn to_toml(value: &Value) -> toml_edit::Value {
+    match value {
+        Value::Null => "".into(),
+        Value::Bool(b) => (*b).into(),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => i.into(),
+            None => n.as_f64().unwrap_or(0.0).into(),
+        },
+        Value::String(s) => s.as_str().into(),
+        Value::Array(items) => items.iter().map(to_toml).collect::<Array>().into(),
+        Value::Object(members) => {
+            let mut table = InlineTable::new();
+            table.extend(members.iter().map(|(k, v)| (k.as_str(), to_toml(v))));
+            table.into()
+        }
     }
 }
 
@@ -167,8 +177,8 @@ mod tests {
 
     const PATH: &[&str] = &["mcp_servers", "lean-ctx"];
 
-    fn fields(command: &str) -> Vec<(&'static str, Field)> {
-        vec![("command", Field::Text(command.into())), ("args", Field::List(Vec::new()))]
+    fn fields(command: &str) -> Vec<(&'static str, Value)> {
+        vec![("command", Value::from(command)), ("args", serde_json::json!([]))]
     }
 
     const CONFIG: &str = r#"# Codex settings
