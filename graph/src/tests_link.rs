@@ -1,6 +1,7 @@
 //! Test ↔ source links. A file is a test by its language's convention (Rust `tests/`,
-//! `*_test.rs`, `tests.rs`; Python `test_*.py`, `*_test.py`, `tests/`; Go `*_test.go`; JS/TS
-//! `*.test.*`, `*.spec.*`, `__tests__/`; Java `src/test/…`, `*Test.java`, `*Tests.java`,
+//! `*_test.rs`, `tests.rs`; Python `test_*.py`, `*_test.py`, `tests.py` — what pytest and
+//! unittest collect, not a helper or a fixture app beside them in `tests/`; Go `*_test.go`;
+//! JS/TS `*.test.*`, `*.spec.*`, `__tests__/`; Java `src/test/…`, `*Test.java`, `*Tests.java`,
 //! `*IT.java`). It is linked to a source file by name (the test's name with the test marks
 //! taken off, the nearest such source when several have that name; Go: in the same directory) and
 //! by import (every non-test project file it imports).
@@ -131,7 +132,9 @@ fn tested_name(path: &str, language: &str) -> Option<String> {
         "go" => return strip(&["_test"], false),
         "rust" if name == "tests" || name == "test" => Some(leaf(dir).to_string()),
         "rust" => strip(&["_tests", "_test"], false),
-        "python" => strip(&["test_"], true).or_else(|| strip(&["_test"], false)),
+        // pytest and unittest collect marked files only; a Django app's `tests.py` tests its package.
+        "python" if name == "tests" => return Some(leaf(dir).to_string()).filter(|package| !package.is_empty()),
+        "python" => return strip(&["test_"], true).or_else(|| strip(&["_test"], false)),
         "js" => strip(&[".test", ".spec"], false),
         "java" => strip(&["Tests", "Test", "IT"], false),
         _ => None,
@@ -190,6 +193,11 @@ mod tests {
         assert_eq!(tested("tests/test_models.py", "python").as_deref(), Some("models"));
         assert_eq!(tested("shop/models_test.py", "python").as_deref(), Some("models"));
         assert_eq!(tested("shop/models.py", "python"), None);
+        // Beside the tests, helpers and fixture apps are collected by no runner.
+        assert_eq!(tested("tests/helpers.py", "python"), None);
+        assert_eq!(tested("tests/fixtures/app.py", "python"), None);
+        assert_eq!(tested("tests/conftest.py", "python"), None);
+        assert_eq!(tested("shop/tests.py", "python").as_deref(), Some("shop"));
         assert_eq!(tested("internal/store/store_test.go", "go").as_deref(), Some("store"));
         // A Go package named `test` holds code, not tests.
         assert_eq!(tested("internal/test/helpers.go", "go"), None);

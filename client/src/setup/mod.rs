@@ -823,7 +823,8 @@ mod tests {
         std::fs::create_dir_all(dir.path().join(".git")).unwrap();
         let file = dir.path().join(".cursor/mcp.json");
         std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-        let before = r#"{"mcpServers":{"lean-ctx":{"command":"/old/lctx-mcp","args":["--foo"],"env":{"A":"1"},"trust":true}}}"#;
+        let before =
+            r#"{"mcpServers":{"lean-ctx":{"command":"/old/lctx-mcp","args":["--foo"],"env":{"A":"1"},"trust":true}}}"#;
         std::fs::write(&file, before).unwrap();
         let cursor = find_host("cursor").unwrap();
         let plan = plan(cursor, &env(dir.path()), Scope::Project, Action::Install(Path::new("/new/lctx-mcp"))).unwrap();
