@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use lean_ctx_graph::{extract_from, has_queries};
-use lean_ctx_outline::{Definition, Kind, Language, outline_and_tree};
+use lean_ctx_outline::{Definition, Kind, Language, TextFormat, outline_and_tree};
 use lean_ctx_search::{
     Action, Extraction, GlobResult, IndexExtractor, IndexObserver, IndexStatus, SearchConfig, SearchEngine,
     SearchError, SearchRequest, SearchResult, Symbol, SymbolExtractor, TreeResult, default_extractor,
@@ -40,6 +40,9 @@ fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, graph_facts: 
     let language = match Language::from_path(path) {
         Some(language) if !language.is_code() => return Extraction { symbols: Vec::new(), extra: None },
         Some(language) => language,
+        // Prose holds no definitions: `class that represents…` in a reStructuredText page is a
+        // sentence. The keyword regex is for code without a grammar here (Kotlin, PHP, Lua…).
+        None if is_prose(path, text) => return Extraction { symbols: Vec::new(), extra: None },
         None => return Extraction { symbols: fallback(path, text), extra: None },
     };
     fn walk(defs: &[Definition], out: &mut Vec<Symbol>) {
@@ -340,6 +343,17 @@ fn name_withheld(permissions: &lean_ctx_guard::permissions::Permissions, file: &
     }
 }
 
+/// A documentation or plain text file by its extension (Markdown has a grammar of its own), or
+/// one without an extension that is no script (`README`, `LICENSE`; not `bin/deploy` with `#!`).
+fn is_prose(path: &Path, text: &str) -> bool {
+    let extension = path.extension().and_then(|ext| ext.to_str()).map(str::to_ascii_lowercase);
+    match extension.as_deref() {
+        None => !text.starts_with("#!"),
+        Some("txt" | "text") => true,
+        Some(_) => TextFormat::from_path(path) != TextFormat::Plain,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -354,6 +368,22 @@ mod tests {
         let symbols = outline_extractor()(Path::new("views.py"), python);
         let lines: Vec<_> = symbols.iter().map(|s| (s.name.as_str(), s.line)).collect();
         assert_eq!(lines, [("prop", 2), ("users", 6)]);
+    }
+
+    #[test]
+    fn prose_holds_no_symbols_and_code_without_a_grammar_does() {
+        let prose = "The Flask object\n================\n\nclass that represents the app.\n";
+        for path in ["docs/api.rst", "NOTES.txt", "README", "guide.adoc"] {
+            assert!(outline_extractor()(Path::new(path), prose).is_empty(), "{path}");
+        }
+        let kotlin = "class Cart(val items: List<Item>)\nfun total(cart: Cart): Int = 0\n";
+        let names: Vec<String> =
+            outline_extractor()(Path::new("Cart.kt"), kotlin).into_iter().map(|s| s.name).collect();
+        assert_eq!(names, ["Cart"]);
+        let script = "#!/usr/bin/env python3\ndef deploy(target):\n    pass\n";
+        let names: Vec<String> =
+            outline_extractor()(Path::new("bin/deploy"), script).into_iter().map(|s| s.name).collect();
+        assert_eq!(names, ["deploy"]);
     }
 
     #[test]
