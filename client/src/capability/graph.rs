@@ -9,6 +9,7 @@ use lean_ctx_proto::v1::{
 };
 use serde_json::{Value, json};
 
+use super::related::render_ambiguous;
 use super::{Answer, Result, Surface};
 use crate::backend::Backend;
 
@@ -108,10 +109,7 @@ fn render(
         Surface::Mcp => "file=PATH or symbol=Type::name",
     };
     if !out.ambiguous.is_empty() {
-        let _ = writeln!(text, "the symbol names {} definitions; choose one with {choose}:", out.ambiguous.len());
-        for d in &out.ambiguous {
-            let _ = writeln!(text, "  {}:{} {} ({})", d.file, d.line, d.name, d.kind);
-        }
+        render_ambiguous(&mut text, &out.ambiguous, choose);
     } else if let Some(first) = out.targets.first() {
         let what = match out.targets.len() {
             1 => def_text(first),
@@ -279,6 +277,14 @@ mod tests {
             "the symbol names 2 definitions; choose one with file=PATH or symbol=Type::name:\n  a.py:1 load (fn)\n  \
              b.py:7 Store::load (fn)\n"
         );
+        // A name defined thousands of times lists the first thirty and counts the rest.
+        let many = CallgraphResponse {
+            ambiguous: (1..=7151).map(|i| def(&format!("gen/m{i}.py"), 1, "helper_0")).collect(),
+            ..Default::default()
+        };
+        let text = render(&many, CallgraphAction::Callers, 1, None, Surface::Cli);
+        assert_eq!(text.lines().count(), 1 + 30 + 1, "{text}");
+        assert!(text.starts_with("the symbol names 7151 definitions") && text.ends_with("  … 7121 more\n"), "{text}");
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use lean_ctx_proto::v1::{ImpactAction, ImpactRequest, ImpactResponse, RequestContext};
 use serde_json::{Value, json};
 
-use super::related::{def_json, def_text, group_json, render_ambiguous, render_group, render_note};
+use super::related::{choose_by_path, def_json, def_text, group_json, render_ambiguous, render_group, render_note};
 use super::{Answer, Result, Surface};
 use crate::backend::Backend;
 
@@ -54,7 +54,7 @@ fn action_name(action: ImpactAction) -> &'static str {
 fn render(out: &ImpactResponse, action: ImpactAction, depth: u32, base: &str, surface: Surface) -> String {
     let mut text = String::new();
     if !out.ambiguous.is_empty() {
-        render_ambiguous(&mut text, &out.ambiguous, surface);
+        render_ambiguous(&mut text, &out.ambiguous, choose_by_path(surface));
         render_note(&mut text, &out.note);
         return text;
     }

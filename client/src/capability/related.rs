@@ -115,15 +115,27 @@ pub(crate) fn render_note(text: &mut String, note: &str) {
     }
 }
 
-/// The definitions to choose from, and how.
-pub(crate) fn render_ambiguous(text: &mut String, ambiguous: &[CodeDefinition], surface: Surface) {
-    let choose = match surface {
+/// Definitions of an ambiguous name listed at most: a name defined thousands of times (`run`,
+/// `helper_0` in generated code) would otherwise fill the answer with its list.
+const AMBIGUOUS_LISTED: usize = 30;
+
+/// The definitions to choose from (the first [`AMBIGUOUS_LISTED`], then how many more), and how
+/// to choose (`choose`: the surface's own parameters).
+pub(crate) fn render_ambiguous(text: &mut String, ambiguous: &[CodeDefinition], choose: &str) {
+    let _ = writeln!(text, "the symbol names {} definitions; choose one with {choose}:", ambiguous.len());
+    for d in ambiguous.iter().take(AMBIGUOUS_LISTED) {
+        let _ = writeln!(text, "  {}:{} {} ({})", d.file, d.line, d.name, d.kind);
+    }
+    if ambiguous.len() > AMBIGUOUS_LISTED {
+        let _ = writeln!(text, "  … {} more", ambiguous.len() - AMBIGUOUS_LISTED);
+    }
+}
+
+/// How a related-files or impact answer chooses among a name's definitions.
+pub(crate) fn choose_by_path(surface: Surface) -> &'static str {
+    match surface {
         Surface::Cli => "PATH::SYMBOL or Type::name",
         Surface::Mcp => "path=FILE::SYMBOL or Type::name",
-    };
-    let _ = writeln!(text, "the symbol names {} definitions; choose one with {choose}:", ambiguous.len());
-    for d in ambiguous {
-        let _ = writeln!(text, "  {}:{} {} ({})", d.file, d.line, d.name, d.kind);
     }
 }
 
@@ -185,7 +197,7 @@ fn render(out: &RelatedResponse, action: RelatedAction, surface: Surface) -> Str
 
 fn render_symbol(text: &mut String, out: &RelatedResponse, surface: Surface) {
     if !out.ambiguous.is_empty() {
-        render_ambiguous(text, &out.ambiguous, surface);
+        render_ambiguous(text, &out.ambiguous, choose_by_path(surface));
         return;
     }
     let Some(first) = out.targets.first() else { return };
