@@ -19,6 +19,9 @@ use streaming_iterator::StreamingIterator;
 use crate::bindings::{self, Binding};
 use crate::facts::{Def, Ref, RefKind, SUPPORTED};
 
+// A macro's arguments are a token tree, not expressions: `assert!(is_ready(x))`, `assert_eq!(b.len(),
+// 3)`. Calls there are read from the tokens: a name, or a path's or receiver's last name, right
+// before a parenthesized group (Rust tests make most of their calls inside `assert*!`).
 const RUST: &str = r#"
 (call_expression function: (identifier) @call)
 (call_expression function: (scoped_identifier path: (_) @recv name: (identifier) @call))
@@ -26,6 +29,9 @@ const RUST: &str = r#"
 (call_expression function: (generic_function function: (identifier) @call))
 (call_expression function: (generic_function function: (scoped_identifier path: (_) @recv name: (identifier) @call)))
 (call_expression function: (generic_function function: (field_expression value: (_) @recv field: (field_identifier) @method)))
+(token_tree (identifier) @call . (token_tree . "("))
+(token_tree (identifier) @recv . "::" . (identifier) @call . (token_tree . "("))
+(token_tree [(identifier) (self)] @recv . "." . (identifier) @method . (token_tree . "("))
 (struct_expression name: (type_identifier) @new)
 (struct_expression name: (scoped_type_identifier path: (_) @recv name: (type_identifier) @new))
 (type_identifier) @type
@@ -406,6 +412,11 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
         if kind == RefKind::Type && names_a_declaration(node) {
             continue;
         }
+        // In a macro's tokens a name after `.` or `::` is a method's or a path's: the pattern with
+        // its receiver says so, not the bare-name one.
+        if receiver.is_none() && after_a_path_or_receiver(node) {
+            continue;
+        }
         let entry = found.entry(node.start_byte()).or_insert((node, kind, receiver));
         if rank(kind) > rank(entry.1) {
             *entry = (node, kind, receiver);
@@ -576,6 +587,12 @@ fn rank(kind: RefKind) -> u8 {
         RefKind::Call => 3,
         RefKind::New => 4,
     }
+}
+
+/// Whether a name among a token tree's tokens follows `.` or `::`.
+fn after_a_path_or_receiver(node: Node) -> bool {
+    node.parent().is_some_and(|parent| parent.kind() == "token_tree")
+        && node.prev_sibling().is_some_and(|previous| matches!(previous.kind(), "." | "::"))
 }
 
 /// A type identifier that is the name of its own declaration (`struct Foo`, `class Foo`).

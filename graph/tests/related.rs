@@ -57,10 +57,10 @@ fn tests_of(graph: &Graph, file: &str) -> Vec<String> {
 fn rust_related() {
     let graph = check_golden("rust");
     let files = graph.file_graph();
-    // `mod util;` in lib.rs and `use crate::util::{self, …}` in store.rs.
-    assert_eq!(files.importers_of("src/util.rs").collect::<Vec<_>>(), ["src/lib.rs", "src/store.rs"]);
-    // `pub mod store;` and `pub use store::Store as Db`.
-    assert_eq!(files.imports_of("src/lib.rs").collect::<Vec<_>>(), ["src/store.rs", "src/util.rs"]);
+    // `mod util;` in lib.rs, `use crate::util::{self, …}` in store.rs and `use crate::util;` in checks.rs.
+    assert_eq!(files.importers_of("src/util.rs").collect::<Vec<_>>(), ["src/checks.rs", "src/lib.rs", "src/store.rs"]);
+    // `pub mod store;`, `pub use store::Store as Db` and `mod checks;`.
+    assert_eq!(files.imports_of("src/lib.rs").collect::<Vec<_>>(), ["src/checks.rs", "src/store.rs", "src/util.rs"]);
     assert_eq!(tests_of(&graph, "src/store.rs"), ["tests/store.rs"]);
 }
 
