@@ -140,3 +140,24 @@ fn tree_depth_zero_is_refused_not_replaced() {
     let one = lctx(&home, &root, true, &["tree", "--depth", "1"]);
     assert!(one.contains("a/") && !one.contains("b/"), "{one}");
 }
+
+#[test]
+fn globs_naming_directories_are_relative_to_the_callers_directory() {
+    let home = Home::new();
+    let root = project(
+        &home,
+        "mono",
+        &[("package/src/a.ts", "export const hashKey = 1;\n"), ("other/src/b.ts", "export const hashKey = 2;\n")],
+    );
+    let package = root.join("package");
+    for no_daemon in [true, false] {
+        // Run in package/, `src/**` is package/src, as a path given there would be.
+        let found = lctx(&home, &package, no_daemon, &["search", "hashKey", "--include", "src/**"]);
+        assert!(found.contains("package/src/a.ts:1") && !found.contains("other/"), "{found}");
+        let listed = lctx(&home, &package, no_daemon, &["glob", "src/*.ts"]);
+        assert_eq!(listed, "package/src/a.ts\n1 file\n");
+        // A glob without `/` names files at any depth, anchored nowhere.
+        let everywhere = lctx(&home, &package, no_daemon, &["glob", "*.ts"]);
+        assert!(everywhere.contains("other/src/b.ts"), "{everywhere}");
+    }
+}

@@ -169,14 +169,32 @@ impl Engine {
         Ok((scope.root, within))
     }
 
+    /// Globs as the caller wrote them, relative to its working directory as every other path it
+    /// gives: with no `path` the search's scope is the project root, so a glob naming directories
+    /// (`src/**` run in `package/`) is anchored at the caller's directory below it. A glob without
+    /// `/` matches a file name at any depth and needs no anchor.
+    fn anchored_globs(&self, caller: &Caller<'_>, path: &str, globs: &[String]) -> EngineResult<Vec<String>> {
+        let scope = self.scope_of(caller)?;
+        let below = scope.cwd.strip_prefix(&scope.root).ok().filter(|rel| !rel.as_os_str().is_empty());
+        let (Some(below), true) = (below, path.trim().is_empty()) else { return Ok(globs.to_vec()) };
+        let below = below.to_string_lossy();
+        Ok(globs
+            .iter()
+            .map(|glob| match glob.contains('/') && !glob.starts_with(['/', '*']) {
+                true => format!("{below}/{glob}"),
+                false => glob.clone(),
+            })
+            .collect())
+    }
+
     /// ctx_search; `cancel` stops a scan at the next file (the client left).
     pub fn search(&self, caller: &Caller<'_>, p: &SearchParams, cancel: &Cancel) -> EngineResult<SearchResult> {
         let (root, path) = self.search_path(caller, &p.path)?;
         let mut request = SearchRequest::new(&root, action(&p.action)?, p.pattern.clone());
         request.cancel = cancel.flag();
         request.path = path;
-        request.include = p.include.clone();
-        request.exclude = p.exclude.clone();
+        request.include = self.anchored_globs(caller, &p.path, &p.include)?;
+        request.exclude = self.anchored_globs(caller, &p.path, &p.exclude)?;
         if let Some(n) = max_results(p.max_results)? {
             request.max_results = n;
         }
@@ -252,7 +270,8 @@ impl Engine {
     pub fn glob(&self, caller: &Caller<'_>, pattern: &str, path: &str, max: Option<u32>) -> EngineResult<GlobResult> {
         let (root, within) = self.search_path(caller, path)?;
         let max = max_results(max)?.unwrap_or(lean_ctx_search::DEFAULT_MAX_RESULTS);
-        let mut result = self.search.glob(&root, pattern, within.as_deref(), max).map_err(search_error)?;
+        let pattern = self.anchored_globs(caller, path, &[pattern.to_string()])?.remove(0);
+        let mut result = self.search.glob(&root, &pattern, within.as_deref(), max).map_err(search_error)?;
         // Files the user's rules deny reading are not listed either.
         let config = self.config.get();
         let rules = self.permission_rules(&self.scope(caller, &config)?, &config);
