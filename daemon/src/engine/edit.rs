@@ -291,7 +291,8 @@ impl Engine {
 
 impl Engine {
     /// The edit's new text with each redaction marker given back the secret it stands for in
-    /// `replaced` (see `Redaction::restore`); refused when a marker stands for no secret there.
+    /// `replaced` (see `Redaction::restore`); refused when a secret there would be lost under a
+    /// marker moved onto a changed line.
     fn restored<'p>(
         &self,
         config: &Config,
@@ -302,11 +303,11 @@ impl Engine {
         self.guard.redaction.restore(config, replaced, &params.new_string).map_err(|marker| {
             let surface = params.surface;
             EngineError::invalid(format!(
-                "{} holds {marker}, but the text it replaces holds no secret of that kind to give back: writing \
-                 it would put the mask into {shown} in place of a real value. Keep a marker only in the lines of \
-                 the secret it stands for, replacing those lines by number ({}), or write the real value",
-                surface.new_text(),
-                surface.edit_lines()
+                "{} puts {marker} on a line that no longer reads as it did up to the marker, and the secret \
+                 it stood for in the replaced text is written back nowhere: {shown} would lose it. Keep the \
+                 text before each marker on its line as it was shown (indentation may change), or write the \
+                 real value",
+                surface.new_text()
             ))
         })
     }
