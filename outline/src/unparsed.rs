@@ -230,12 +230,14 @@ pub(crate) fn error_regions(tree: &Tree, covered: &[Covered], language: Language
     spans
 }
 
-/// The statements the parser put at file level though they are indented, where indentation is
+/// The definitions the parser put at file level though they are indented, where indentation is
 /// syntax (Python): nothing indented stands there in a file that parses, so an error before such a
-/// statement cut it from what holds it (a method after a broken `def` head, shown as a function
-/// of the module), and the view shows it in the wrong place.
-/// Statements inside an error at file level stand there too (the walker reads them so).
-pub(crate) fn misplaced_definitions(tree: &Tree, lines: &Lines) -> Vec<(u32, u32)> {
+/// definition cut it from what holds it (a method after a broken `def` head, shown as a function
+/// of the module), and the view shows it in the wrong place. Statements inside an error at file
+/// level stand there too (the walker reads them so). Only a line that looks like a definition
+/// counts: the grammar also stumbles on valid continuation lines indented less than their block
+/// (`return (1 +` then `  2)`), which hide nothing.
+pub(crate) fn misplaced_definitions(tree: &Tree, language: Language, lines: &Lines) -> Vec<(u32, u32)> {
     let mut statements = Vec::new();
     let mut pending = vec![tree.root_node()];
     while let Some(node) = pending.pop() {
@@ -250,7 +252,10 @@ pub(crate) fn misplaced_definitions(tree: &Tree, lines: &Lines) -> Vec<(u32, u32
         }
     }
     // Indented by its line's whitespace (a byte-order mark before the first is no indent).
-    statements.retain(|&(first, _)| lines.text(first).starts_with([' ', '\t']));
+    statements.retain(|&(first, _)| {
+        let text = lines.text(first);
+        text.starts_with([' ', '\t']) && fallback::looks_like_definition(language, text)
+    });
     statements
 }
 
@@ -341,6 +346,16 @@ pub(crate) fn all_lines(source: &str) -> Vec<(u32, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_valid_continuation_line_the_grammar_stumbles_on_is_no_misplaced_definition() {
+        for source in [
+            "def f():\n    return (1 +\n  2)\n",
+            "def f(x):\n    y = (x +\n  1)\n    return y\n\n\ndef g():\n    pass\n",
+        ] {
+            assert_eq!(crate::outline(Language::Python, source).unparsed, [], "{source}");
+        }
+    }
 
     #[test]
     fn spans_merge_when_they_overlap_or_touch() {

@@ -119,7 +119,7 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
             unclosed::unclosed_blocks(tree, &heads, language, &lines),
             unparsed::error_regions(tree, &covered_spans(&walked.items, &walked.imports), language, &lines),
             match spec.indentation_is_syntax {
-                true => unparsed::misplaced_definitions(tree, &lines),
+                true => unparsed::misplaced_definitions(tree, language, &lines),
                 false => Vec::new(),
             },
         )
