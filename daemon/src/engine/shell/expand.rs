@@ -102,18 +102,24 @@ impl Engine {
                 continue;
             }
             let prefix = if pattern.is_some() { format!("{number}: ") } else { String::new() };
-            if shown == max_lines || (shown > 0 && out.len() + prefix.len() + line.len() >= MAX_BYTES) {
+            let full = shown > 0 && out.len() + prefix.len() + line.len() >= MAX_BYTES;
+            if shown == max_lines || full {
                 // Name a window one call returns whole: asking for all the rest would stop at the cap
-                // again. A grep's cap counts matches, so its window runs to the end.
-                let next_end = if pattern.is_some() { end } else { end.min(number + max_lines as u64 - 1) };
+                // again. Bytes ran out first: a window of as many lines as this one held. A grep's
+                // cap counts matches, so its window runs to the end.
+                let window = if full { shown } else { max_lines } as u64;
+                let next_end = if pattern.is_some() { end } else { end.min(number + window - 1) };
                 let ask = match p.surface {
                     Surface::Cli => format!("--lines {number}-{next_end}"),
                     Surface::Mcp => format!("start_line={number} end_line={next_end}"),
                 };
                 let what = if pattern.is_some() { "matching lines" } else { "lines" };
+                let cap = match full {
+                    true => format!("{} MiB", MAX_BYTES >> 20),
+                    false => format!("{max_lines} {what}"),
+                };
                 out.push_str(&format!(
-                    "[… lines {number}-{end} not shown: one expand returns at most {max_lines} {what}; ask {ask} \
-                     for the next]\n"
+                    "[… lines {number}-{end} not shown: one expand returns at most {cap}; ask {ask} for the next]\n"
                 ));
                 break;
             }
