@@ -15,11 +15,15 @@ const HANDOFF_TOKENS: usize = 400;
 /// grown in step.
 const HANDOFF_ITEMS: usize = 10;
 
+/// Items of one list a handoff shows at most, whatever `limit` asks: a handoff fits the items it
+/// shows by counting the tokens of each longer prefix of them, which grows with the square.
+const HANDOFF_MAX_ITEMS: usize = 100;
+
 /// A handoff's budget for `limit` items per list (0: the default).
 fn handoff_budget(limit: u32) -> HandoffBudget {
     let per_section = match usize::try_from(limit) {
         Ok(0) | Err(_) => HANDOFF_ITEMS,
-        Ok(limit) => limit,
+        Ok(limit) => limit.min(HANDOFF_MAX_ITEMS),
     };
     HandoffBudget { max_tokens: HANDOFF_TOKENS * per_section.div_ceil(HANDOFF_ITEMS), per_section }
 }
