@@ -30,6 +30,10 @@ struct Cues {
     /// other, a keyword stands where a name should and the line is none (serde's `struct enum
     /// identifier`, a list of words). `None`: any keyword may be followed by one.
     chained: Option<&'static [&'static str]>,
+    /// Python: no keyword definition stands in another's head (`def get(self):` inside a
+    /// parameter list left open is the next method taken in); elsewhere a head may hold one (Rust's
+    /// `callback: fn(u32)`, Go's `f func(int)`, a macro's tokens).
+    keywords_never_in_heads: bool,
 }
 
 const RUST: Cues = Cues {
@@ -52,6 +56,7 @@ const RUST: Cues = Cues {
     call_shaped_functions: false,
     method_shaped: false,
     chained: Some(&["const"]),
+    keywords_never_in_heads: false,
 };
 
 const PYTHON: Cues = Cues {
@@ -62,6 +67,7 @@ const PYTHON: Cues = Cues {
     call_shaped_functions: false,
     method_shaped: false,
     chained: None,
+    keywords_never_in_heads: true,
 };
 
 const JS: Cues = Cues {
@@ -80,6 +86,7 @@ const JS: Cues = Cues {
     call_shaped_functions: false,
     method_shaped: true,
     chained: None,
+    keywords_never_in_heads: false,
 };
 
 const GO: Cues = Cues {
@@ -90,6 +97,7 @@ const GO: Cues = Cues {
     call_shaped_functions: false,
     method_shaped: false,
     chained: None,
+    keywords_never_in_heads: false,
 };
 
 const C_FAMILY: Cues = Cues {
@@ -127,6 +135,7 @@ const C_FAMILY: Cues = Cues {
     call_shaped_functions: true,
     method_shaped: false,
     chained: None,
+    keywords_never_in_heads: false,
 };
 
 const RUBY: Cues = Cues {
@@ -137,6 +146,7 @@ const RUBY: Cues = Cues {
     call_shaped_functions: false,
     method_shaped: false,
     chained: None,
+    keywords_never_in_heads: false,
 };
 
 /// Words that start statements, not function definitions, in C-like languages.
@@ -162,10 +172,14 @@ pub(crate) fn looks_like_definition(language: Language, line: &str) -> bool {
     cues(language).is_none_or(|cues| definition(line, cues).is_some())
 }
 
-/// Whether `line` is a method's head by its shape, where a language has that cue (JavaScript's
-/// `save(record) {`, `size() { return 3 }`): a line no statement can be.
-pub(crate) fn looks_like_method(language: Language, line: &str) -> bool {
-    cues(language).is_some_and(|cues| method_shaped(line.trim(), cues).is_some())
+/// Whether `line` starts a definition no head of another can hold: a method's head by its shape
+/// (JavaScript's `save(record) {`, `size() { return 3 }`, a line no statement can be), or in
+/// Python any keyword definition (`def get(self):`).
+pub(crate) fn never_in_a_head(language: Language, line: &str) -> bool {
+    cues(language).is_some_and(|cues| {
+        method_shaped(line.trim(), cues).is_some()
+            || (cues.keywords_never_in_heads && keyword_definition(line.trim(), cues, false).is_some())
+    })
 }
 
 /// Whether `line` starts a definition at file level (unindented) by its first words; never for

@@ -37,9 +37,10 @@ pub(crate) fn error_lines(tree: &Tree, source: &str) -> Vec<(u32, u32)> {
 /// line heuristic (a statement the grammar tripped over inside a function body hides nothing),
 /// and not inside the declaration of a definition that was outlined all the same (C's `INLINE int
 /// f(…)`: the unknown macro is an error, `f` is found) unless that line is one of the head's
-/// later lines and has a method's shape, which no line of a head has: a parameter list left open
-/// takes the next method into the head (`scale( { … }` and then `dot(other) { … }`), and the
-/// next method is lost there.
+/// later lines and starts a definition no head holds (a method's shape; Python's `def`): a
+/// parameter list left open takes the next method into the head (`scale( { … }` and then
+/// `dot(other) { … }`; `def add(self, key` and then `def get(self, key):`), and the next method is
+/// lost there.
 pub(crate) fn may_hide_definitions(
     spans: Vec<(u32, u32)>,
     heads: &[(u32, u32)],
@@ -65,7 +66,7 @@ pub(crate) fn may_hide_definitions(
             let inside_head = (start..=end).all(|line| marked(&in_head, line));
             (start..=end).any(|line| match inside_head {
                 false => looks_like_definition(line),
-                true => !marked(&first_of_head, line) && fallback::looks_like_method(language, lines.text(line)),
+                true => !marked(&first_of_head, line) && fallback::never_in_a_head(language, lines.text(line)),
             })
         })
         .collect()

@@ -1176,6 +1176,10 @@ fn unparsed_lines_that_may_hide_definitions_are_named_first() {
     let swallowed = check("python/swallowed_class.py", Language::Python, &["first", "Parser", "parse_args"]);
     swallowed.first_lines("[outline incomplete: lines 12-21, 24-25 not parsed]");
     assert!(swallowed.signatures.lines().any(|line| line.ends_with(" class Parser")), "{}", swallowed.signatures);
+    // A parameter list left open takes the next method into the head; a `def` line is no line of
+    // a head, so it is named.
+    check("python/open_parameters.py", Language::Python, &["Store", "__init__", "add"])
+        .first_lines("[outline incomplete: line 12 not parsed]");
     // Ruby: an `if` that lost its `end` makes the methods after it methods nested in the one
     // it is in, parsed whole and listed nowhere; at that method's margin, they name the rest of
     // it. The class's `end` closed the method, so the module's is missing: its line too.
