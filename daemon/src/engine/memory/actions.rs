@@ -201,7 +201,9 @@ impl Engine {
                 };
                 let mut text = match self.memory.with(|s| s.remember(&fact))? {
                     Remembered::Added { .. } => format!("remembered {key}"),
-                    Remembered::Confirmed { .. } => format!("confirmed {key} (same value)"),
+                    Remembered::Confirmed { .. } => {
+                        format!("confirmed {key} (same value; a confirmation keeps the higher confidence)")
+                    }
                     Remembered::Superseded { .. } => format!("updated {key}; the previous value is kept in history"),
                 };
                 text.push_str(&masked_note(key_secrets + value_secrets));
