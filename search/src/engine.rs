@@ -166,6 +166,15 @@ impl SearchEngine {
         self.registry.get(&root).is_none_or(|project| project.wait_fresh(self.fresh_wait()))
     }
 
+    /// Whether the open index of `root` has caught up with the files on disk: opening an index
+    /// walks the tree for what changed while no daemon watched it (files edited, added or deleted
+    /// meanwhile), and until that walk is applied, neither the index nor what its observer was told
+    /// reflects them. True when no index is open.
+    pub fn caught_up(&self, root: &Path) -> bool {
+        let Ok(root) = resolve_root(root) else { return true };
+        self.registry.get(&root).is_none_or(|project| project.caught_up())
+    }
+
     /// The project a search may use: opened (and built) on demand unless
     /// `build_on_search` is off, in which case only an already open one.
     fn project_for_search(&self, root: &Path) -> Option<Arc<Project>> {

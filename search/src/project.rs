@@ -127,6 +127,10 @@ pub(crate) struct Project {
     /// (kept across reopenings, which share the channel).
     events_received: AtomicU64,
     events_applied: AtomicU64,
+    /// Whether the last walk of the whole tree (on opening, or after a burst) is in the index and
+    /// its observer was told of it: until then, files changed while no one watched are in neither
+    /// (see [`Project::caught_up`]).
+    walked: AtomicBool,
 }
 
 impl Project {
@@ -151,6 +155,7 @@ impl Project {
             events_seen: Arc::new(AtomicU64::new(0)),
             events_received: AtomicU64::new(0),
             events_applied: AtomicU64::new(0),
+            walked: AtomicBool::new(false),
         });
         let thread_project = project.clone();
         let thread = std::thread::Builder::new()
@@ -188,6 +193,11 @@ impl Project {
             std::thread::sleep(FRESH_POLL);
         }
         true
+    }
+
+    /// Whether the index and its observer reflect the last walk of the whole tree.
+    pub(crate) fn caught_up(&self) -> bool {
+        self.walked.load(Ordering::Acquire)
     }
 
     /// The searcher, once the index is ready.
@@ -516,6 +526,7 @@ impl Worker<'_> {
     /// Walks the whole tree (watching every admitted directory as it goes)
     /// and brings the index in line: the initial build, bursts, explicit builds.
     fn sync_all(&mut self, progress: Option<&ProgressFn>) -> Result<(), SearchError> {
+        self.project.walked.store(false, Ordering::Release);
         let ctx = &self.project.ctx;
         let _permit = ctx.permits.acquire();
         let root = &self.project.root;
@@ -547,6 +558,7 @@ impl Worker<'_> {
         let extras = self.apply(&changes, progress)?;
         let files: Vec<PathBuf> = listing.files.into_iter().map(|(rel, _)| rel).collect();
         notify(self.project.observer(), |o| o.synced_all(root, &files, extras));
+        self.project.walked.store(true, Ordering::Release);
         Ok(())
     }
 

@@ -170,6 +170,29 @@ fn a_restarted_daemon_loads_the_graph_instead_of_parsing_again() {
 }
 
 #[test]
+fn a_restarted_daemon_answers_with_what_changed_while_it_was_down() {
+    // The snapshot is of the files as they were; one deleted and one added while no daemon
+    // watched reach the graph from the index's walk, and the first answer after the restart
+    // waits for them (or says it is catching up), never answers from the snapshot as if current.
+    let home = Home::new();
+    let root = project(&home, "app", &[("pricing.py", TARGET), ("orders.py", CALLER)]);
+    {
+        let _daemon = home.spawn_daemon(&[]);
+        wait_for_callers(&home, &root, "target", &["orders.py:5 first [exact]"]);
+        let stop = lctx(&home, &root, false, &["daemon", "stop"]);
+        assert!(stop.status.success(), "{}", describe(&stop));
+    }
+    std::fs::remove_file(root.join("orders.py")).unwrap();
+    write(&root, "billing.py", CALLER);
+    let _daemon = home.spawn_daemon(&[]);
+    let answer = callers(&home, &root, "target");
+    let note = answer["note"].as_str().unwrap_or_default();
+    if !note.contains("catching up") {
+        assert_eq!(sites(&answer), ["billing.py:5 first [exact]"], "{answer}");
+    }
+}
+
+#[test]
 fn callers_of_a_method_named_like_a_builtin_say_what_they_leave_out() {
     let home = Home::new();
     let lines = "class Lines:\n    def pop(self):\n        return None\n";

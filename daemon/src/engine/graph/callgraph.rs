@@ -158,14 +158,17 @@ impl Engine {
         let followed = self.search.open(root).map_err(crate::engine::search::search_error)?;
         let project = self.graph.project(root);
         if followed {
+            // A graph loaded from its snapshot is ready at once, but what changed while no daemon
+            // watched reaches it only once the index has walked the tree: wait for both.
             let deadline = std::time::Instant::now() + READY_WAIT;
-            while project.read(|view| view.phase != Phase::Ready) && std::time::Instant::now() < deadline {
+            let unready = || project.read(|view| view.phase != Phase::Ready) || !self.search.caught_up(root);
+            while unready() && std::time::Instant::now() < deadline {
                 std::thread::sleep(std::time::Duration::from_millis(20));
             }
             // A question right after an edit (rename, then callers) sees the edit: the graph
             // learns of it from the index's batch. Past the bounded wait it answers as it is,
             // and says so.
-            project.set_lagging(!self.search.wait_fresh(root));
+            project.set_lagging(!self.search.caught_up(root) || !self.search.wait_fresh(root));
         } else {
             let listed = self.search.glob(root, CODE_FILES, None, MAX_ONE_OFF_FILES);
             let files: Vec<std::path::PathBuf> =
