@@ -308,12 +308,33 @@ impl Graph {
         // An imported module or package: `pkg.F()`, `models.load()`, `np.array()`. A module has
         // no properties: a read of one of its names (`syscall.EINVAL`, `time.Second`) is no call.
         let module = facts.imports.iter().filter(|i| i.local == receiver);
-        if let Some(target) = module.filter_map(|i| self.imported_module(file, language, i)).next() {
+        if let Some((import, target)) =
+            module.filter_map(|i| Some((i, self.imported_module(file, language, i)?))).next()
+        {
             if r.kind == RefKind::Read {
                 return None;
             }
             let found = self.all_named(&r.name, |id, d| d.container.is_none() && target.matches(&id.file));
-            return exact(found);
+            if found.is_some() {
+                return exact(found);
+            }
+            // A package that re-exports the name: `pkg.make_response()` after `import pkg`, its
+            // `__init__.py` importing `make_response` from `.helpers`.
+            let module = module_binding(language, import)?;
+            return self.through_import(file, language, &module, &r.name, &|d| fits(r.kind, d), 0);
+        }
+        // A submodule reached through an imported package: `pkg.helpers.f()` after `import pkg`
+        // is `f` of pkg/helpers.py, whatever methods of that name the project has.
+        if language == Language::Python
+            && r.kind != RefKind::Read
+            && let Some((first, rest)) = receiver.split_once('.')
+            && let Some(package) = facts.imports.iter().find(|i| i.local == first && i.name.is_none())
+        {
+            let target = self.module_target(language, file, &format!("{}.{rest}", package.module));
+            if !self.modules.matching(&target).is_empty() {
+                let found = self.all_named(&r.name, |id, d| d.container.is_none() && target.matches(&id.file));
+                return exact(found);
+            }
         }
         // A module path: `crate::config::load()`, `config::load()`, `super::util::f()`.
         if language == Language::Rust

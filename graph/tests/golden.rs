@@ -98,11 +98,13 @@ fn python_calls() {
         callers(&graph, "Order.empty", None),
         ["app.py:9 main [exact]", "shop/models.py:26 Repository::find [exact]"]
     );
-    // The parameter of format_total shadows it.
+    // The parameter of format_total shadows it; `shop.pricing.apply_discount` after `import shop`
+    // reaches it through the package.
     assert_eq!(
         callers(&graph, "apply_discount", None),
         [
             "shop/service.py:15 OrderService::place [exact]",
+            "tests/test_package.py:6 test_through_the_package [exact]",
             "tests/test_pricing.py:5 test_discount_rounds_to_cents [exact]"
         ]
     );
