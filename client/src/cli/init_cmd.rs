@@ -118,9 +118,6 @@ pub fn uninstall(args: UninstallArgs, opts: &ClientOptions) -> Exit {
     for (file, kept) in &undone.kept {
         crate::outln!("{} had changed since init; that version is kept as {}", file.display(), kept.display());
     }
-    for file in &undone.reverted {
-        crate::outln!("took lean-ctx's entries out of {} (it changed since init; the rest is kept)", file.display());
-    }
     for file in &undone.restored {
         crate::outln!("restored {}", file.display());
     }

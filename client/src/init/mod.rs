@@ -12,7 +12,6 @@
 
 mod claude_hook;
 mod completions;
-mod json_revert;
 pub mod manifest;
 pub mod shell_files;
 
@@ -251,36 +250,24 @@ pub struct Undone {
     pub removed: Vec<PathBuf>,
     /// Files changed since init and overwritten under `--force`, with where their last version went.
     pub kept: Vec<(PathBuf, PathBuf)>,
-    /// JSON files changed since init from which only what init added was taken out.
-    pub reverted: Vec<PathBuf>,
     /// Directories init created that hold other files now, so they stay.
     pub dirs_left: Vec<PathBuf>,
 }
 
-/// Puts back every file init recorded. A JSON file changed since (a host rewrites its own) loses
-/// only what init put in (see `json_revert`). Refuses, naming them, when other files changed since
-/// init, unless `force` (their current version is kept as `FILE.lctx-uninstall.bak`).
-/// `Ok(None)`: no manifest, nothing to undo.
+/// Puts back every file init recorded. Refuses, naming them, when files
+/// changed since init, unless `force` (their current version is kept as
+/// `FILE.lctx-uninstall.bak`). `Ok(None)`: no manifest, nothing to undo.
 pub fn uninstall(data_dir: &Path, force: bool) -> Result<Option<Undone>, String> {
     let store = Store::new(data_dir);
     let Some(manifest) = store.load()? else { return Ok(None) };
     let mut changed = Vec::new();
     let mut states = Vec::new();
-    let mut merged = Vec::new();
     for record in &manifest.files {
         let current = manifest::read(&record.path)?;
         let before = store.before(record)?;
         let after = store.after(record)?;
         let untouched = current.as_deref() == Some(after.as_str()) || current == before;
         if !untouched {
-            // A JSON file its program rewrites (Claude Code's `~/.claude.json`) changes after init
-            // as a matter of course: take out only what init put in, keep the rest.
-            if let Some(reverted) =
-                current.as_deref().and_then(|now| json_revert::revert(before.as_deref(), &after, now))
-            {
-                merged.push((record, before.is_none() && reverted == "{}\n", reverted));
-                continue;
-            }
             changed.push(record.path.display().to_string());
         }
         states.push((record, current, before, untouched));
@@ -293,17 +280,6 @@ pub fn uninstall(data_dir: &Path, force: bool) -> Result<Option<Undone>, String>
         ));
     }
     let mut undone = Undone::default();
-    for (record, emptied, reverted) in merged {
-        if emptied {
-            // Init created it, and nothing but init's is left in it.
-            std::fs::remove_file(&record.path).map_err(|e| format!("cannot remove {}: {e}", record.path.display()))?;
-            undone.removed.push(record.path.clone());
-            continue;
-        }
-        let mode = mode_of(&record.path).unwrap_or(record.mode);
-        write::write_atomically(&record.path, &reverted, mode).map_err(manifest::describe)?;
-        undone.reverted.push(record.path.clone());
-    }
     for (record, current, before, untouched) in states.into_iter().rev() {
         if let (false, Some(current)) = (untouched, &current) {
             let mut name = record.path.file_name().unwrap_or_default().to_os_string();
