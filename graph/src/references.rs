@@ -30,7 +30,7 @@ const RUST: &str = r#"
 (call_expression function: (generic_function function: (scoped_identifier path: (_) @recv name: (identifier) @call)))
 (call_expression function: (generic_function function: (field_expression value: (_) @recv field: (field_identifier) @method)))
 (token_tree (identifier) @call . (token_tree . "("))
-(token_tree (identifier) @recv . "::" . (identifier) @call . (token_tree . "("))
+(token_tree [(identifier) (self) (super) (crate)] @recv . "::" . (identifier) @call . (token_tree . "("))
 (token_tree [(identifier) (self)] @recv . "." . (identifier) @method . (token_tree . "("))
 (struct_expression name: (type_identifier) @new)
 (struct_expression name: (scoped_type_identifier path: (_) @recv name: (type_identifier) @new))
@@ -413,8 +413,8 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
             continue;
         }
         // In a macro's tokens a name after `.` or `::` is a method's or a path's: the pattern with
-        // its receiver says so, not the bare-name one.
-        if receiver.is_none() && after_a_path_or_receiver(node) {
+        // its receiver says so, not the bare-name one. And not every name before a group is a call.
+        if in_tokens(node) && !(called_in_tokens(node) && (receiver.is_some() || !after_a_path_or_receiver(node))) {
             continue;
         }
         let entry = found.entry(node.start_byte()).or_insert((node, kind, receiver));
@@ -424,7 +424,7 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
     }
     let refs = found.into_values().map(|(node, kind, receiver)| {
         let line = node.start_position().row as u32 + 1;
-        let receiver = receiver.and_then(|r| r.utf8_text(source.as_bytes()).ok()).map(compact);
+        let receiver = receiver.and_then(|r| receiver_text(r, source)).map(|text| compact(&text));
         Ref {
             name: node.utf8_text(source.as_bytes()).unwrap_or_default().to_string(),
             kind,
@@ -589,10 +589,47 @@ fn rank(kind: RefKind) -> u8 {
     }
 }
 
+/// A receiver as written. Among a macro's tokens a path is loose tokens, so the path before a
+/// name is gathered back from them: `super::checks` of `super::checks::is_ready(level)`.
+fn receiver_text<'s>(receiver: Node, source: &'s str) -> Option<std::borrow::Cow<'s, str>> {
+    let own = receiver.utf8_text(source.as_bytes()).ok()?;
+    if !in_tokens(receiver) {
+        return Some(own.into());
+    }
+    let mut start = receiver;
+    while let Some(separator) = start.prev_sibling().filter(|previous| previous.kind() == "::")
+        && let Some(segment) = separator
+            .prev_sibling()
+            .filter(|previous| matches!(previous.kind(), "identifier" | "self" | "super" | "crate"))
+    {
+        start = segment;
+    }
+    source.get(start.start_byte()..receiver.end_byte()).map(Into::into)
+}
+
+/// Whether `node` is one of a token tree's tokens.
+fn in_tokens(node: Node) -> bool {
+    node.parent().is_some_and(|parent| parent.kind() == "token_tree")
+}
+
 /// Whether a name among a token tree's tokens follows `.` or `::`.
 fn after_a_path_or_receiver(node: Node) -> bool {
-    node.parent().is_some_and(|parent| parent.kind() == "token_tree")
-        && node.prev_sibling().is_some_and(|previous| matches!(previous.kind(), "." | "::"))
+    node.prev_sibling().is_some_and(|previous| matches!(previous.kind(), "." | "::"))
+}
+
+/// Whether a name among a macro call's tokens is called: the very next token (punctuation
+/// counts: the query's anchors skip it) is a parenthesized group, the name is not a definition's
+/// (`fn connect(…)` in `cfg_net! { … }`), and the tokens are a macro call's arguments, not an
+/// attribute's (`#[cfg(not(test))]` calls nothing).
+fn called_in_tokens(node: Node) -> bool {
+    let group = node.next_sibling().filter(|next| next.kind() == "token_tree");
+    let parenthesized = group.and_then(|group| group.child(0)).is_some_and(|open| open.kind() == "(");
+    let defined =
+        node.prev_sibling().is_some_and(|previous| matches!(previous.kind(), "fn" | "struct" | "enum" | "union"));
+    let macro_call = std::iter::successors(node.parent(), |n| n.parent())
+        .find(|ancestor| ancestor.kind() != "token_tree")
+        .is_some_and(|owner| owner.kind() == "macro_invocation");
+    parenthesized && !defined && macro_call
 }
 
 /// A type identifier that is the name of its own declaration (`struct Foo`, `class Foo`).
