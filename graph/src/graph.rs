@@ -307,7 +307,11 @@ impl Graph {
         }
         // An imported module or package: `pkg.F()`, `models.load()`, `np.array()`. A module has
         // no properties: a read of one of its names (`syscall.EINVAL`, `time.Second`) is no call.
-        let module = facts.imports.iter().filter(|i| i.local == receiver);
+        // A name the caller binds itself (a parameter `config`, `pkg = App()`) is not the module
+        // imported under that name.
+        let head = receiver.split(['.', ':']).next().unwrap_or(receiver);
+        let bound_here = crate::bindings::name_bindings(language, &facts.bindings, r, head).is_some();
+        let module = facts.imports.iter().filter(|i| i.local == receiver && !bound_here);
         if let Some((import, target)) =
             module.filter_map(|i| Some((i, self.imported_module(file, language, i)?))).next()
         {
@@ -327,6 +331,7 @@ impl Graph {
         // is `f` of pkg/helpers.py, whatever methods of that name the project has.
         if language == Language::Python
             && r.kind != RefKind::Read
+            && !bound_here
             && let Some((first, rest)) = receiver.split_once('.')
             && let Some(package) = facts.imports.iter().find(|i| i.local == first && i.name.is_none())
         {
