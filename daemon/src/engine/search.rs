@@ -171,20 +171,14 @@ impl Engine {
 
     /// Globs as the caller wrote them, relative to its working directory as every other path it
     /// gives: with no `path` the search's scope is the project root, so a glob naming directories
-    /// (`src/**` run in `package/`) is anchored at the caller's directory below it. A glob without
-    /// `/` matches a file name at any depth and needs no anchor.
+    /// (`src/**` run in `package/`) is anchored at the caller's directory below it (see
+    /// [`anchored`]).
     fn anchored_globs(&self, caller: &Caller<'_>, path: &str, globs: &[String]) -> EngineResult<Vec<String>> {
         let scope = self.scope_of(caller)?;
         let below = scope.cwd.strip_prefix(&scope.root).ok().filter(|rel| !rel.as_os_str().is_empty());
         let (Some(below), true) = (below, path.trim().is_empty()) else { return Ok(globs.to_vec()) };
         let below = below.to_string_lossy();
-        Ok(globs
-            .iter()
-            .map(|glob| match glob.contains('/') && !glob.starts_with(['/', '*']) {
-                true => format!("{below}/{glob}"),
-                false => glob.clone(),
-            })
-            .collect())
+        Ok(globs.iter().map(|glob| anchored(&below, glob)).collect())
     }
 
     /// ctx_search; `cancel` stops a scan at the next file (the client left).
@@ -362,6 +356,36 @@ fn name_withheld(permissions: &lean_ctx_guard::permissions::Permissions, file: &
     }
 }
 
+/// `glob` as written in directory `below` (relative to the project root): one naming directories
+/// is put under it, its leading `./` and `../` taken from there (a `../` past the root stops at
+/// it), with `below`'s own glob characters escaped (Next.js's `app/[id]/`); one without `/`, or
+/// starting with `**/` or `/`, names files wherever they are and is left as it is.
+fn anchored(below: &str, glob: &str) -> String {
+    if !glob.contains('/') || glob.starts_with("**/") || glob.starts_with('/') {
+        return glob.to_string();
+    }
+    let mut base: Vec<&str> = below.split('/').filter(|part| !part.is_empty()).collect();
+    let mut rest = glob;
+    loop {
+        if let Some(after) = rest.strip_prefix("./") {
+            rest = after;
+        } else if let Some(after) = rest.strip_prefix("../") {
+            base.pop();
+            rest = after;
+        } else {
+            break;
+        }
+    }
+    let escape = |part: &str| -> String {
+        part.chars().map(|c| if "?*[]{}".contains(c) { format!("[{c}]") } else { c.to_string() }).collect()
+    };
+    let prefix: Vec<String> = base.iter().map(|part| escape(part)).collect();
+    match prefix.is_empty() {
+        true => rest.to_string(),
+        false => format!("{}/{rest}", prefix.join("/")),
+    }
+}
+
 /// A documentation or plain text file by its extension (Markdown has a grammar of its own), or
 /// one without an extension that is no script (`README`, `LICENSE`; not `bin/deploy` with `#!`).
 fn is_prose(path: &Path, text: &str) -> bool {
@@ -387,6 +411,19 @@ mod tests {
         let symbols = outline_extractor()(Path::new("views.py"), python);
         let lines: Vec<_> = symbols.iter().map(|s| (s.name.as_str(), s.line)).collect();
         assert_eq!(lines, [("prop", 2), ("users", 6)]);
+    }
+
+    #[test]
+    fn globs_are_anchored_where_the_caller_is() {
+        assert_eq!(anchored("package", "src/**"), "package/src/**");
+        assert_eq!(anchored("pkg", "*/c.ts"), "pkg/*/c.ts");
+        assert_eq!(anchored("pkg/a", "../shared/*.ts"), "pkg/shared/*.ts");
+        assert_eq!(anchored("pkg", "./src/*.ts"), "pkg/src/*.ts");
+        assert_eq!(anchored("pkg", "../../x/*.ts"), "x/*.ts");
+        assert_eq!(anchored("app/[id]", "src/*.ts"), "app/[[]id[]]/src/*.ts");
+        for unanchored in ["*.ts", "**/src/*.ts", "/abs/*.ts"] {
+            assert_eq!(anchored("pkg", unanchored), unanchored);
+        }
     }
 
     #[test]
