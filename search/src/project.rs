@@ -127,9 +127,9 @@ pub(crate) struct Project {
     /// (kept across reopenings, which share the channel).
     events_received: AtomicU64,
     events_applied: AtomicU64,
-    /// Whether the last walk of the whole tree (on opening, or after a burst) is in the index and
-    /// its observer was told of it: until then, files changed while no one watched are in neither
-    /// (see [`Project::caught_up`]).
+    /// Whether a walk of the whole tree since the project opened is in the index and its observer
+    /// was told of it: until then, files changed while no one watched are in neither (see
+    /// [`Project::caught_up`]).
     walked: AtomicBool,
 }
 
@@ -195,9 +195,11 @@ impl Project {
         true
     }
 
-    /// Whether the index and its observer reflect the last walk of the whole tree.
+    /// Whether the index and its observer reflect a walk of the whole tree made since the project
+    /// opened (later walks, rescans of bursts, only confirm it). An index that cannot be used
+    /// has nothing to catch up on: the graph answers from what it has, and says nothing of a wait.
     pub(crate) fn caught_up(&self) -> bool {
-        self.walked.load(Ordering::Acquire)
+        self.walked.load(Ordering::Acquire) || matches!(self.phase(), IndexPhase::Unavailable { .. })
     }
 
     /// The searcher, once the index is ready.
@@ -526,7 +528,6 @@ impl Worker<'_> {
     /// Walks the whole tree (watching every admitted directory as it goes)
     /// and brings the index in line: the initial build, bursts, explicit builds.
     fn sync_all(&mut self, progress: Option<&ProgressFn>) -> Result<(), SearchError> {
-        self.project.walked.store(false, Ordering::Release);
         let ctx = &self.project.ctx;
         let _permit = ctx.permits.acquire();
         let root = &self.project.root;
