@@ -1,6 +1,7 @@
 //! Test ↔ source links. A file is a test by its language's convention (Rust `tests/`,
-//! `*_test.rs`, `tests.rs`; Python `test_*.py`, `*_test.py`, `tests.py` — what pytest and
-//! unittest collect, not a helper or a fixture app beside them in `tests/`; Go `*_test.go`;
+//! `*_test.rs`, `tests.rs`; Python `test_*.py`, `*_test.py` — pytest's default patterns — and a
+//! package's `tests.py` (Django's), not a helper or a fixture app beside them in `tests/`; Go
+//! `*_test.go`;
 //! JS/TS `*.test.*`, `*.spec.*`, `__tests__/`; Java `src/test/…`, `*Test.java`, `*Tests.java`,
 //! `*IT.java`). It is linked to a source file by name (the test's name with the test marks
 //! taken off, the nearest such source when several have that name; Go: in the same directory) and
@@ -132,7 +133,7 @@ fn tested_name(path: &str, language: &str) -> Option<String> {
         "go" => return strip(&["_test"], false),
         "rust" if name == "tests" || name == "test" => Some(leaf(dir).to_string()),
         "rust" => strip(&["_tests", "_test"], false),
-        // pytest and unittest collect marked files only; a Django app's `tests.py` tests its package.
+        // pytest collects marked files only; a Django app's `tests.py` tests its package.
         "python" if name == "tests" => return Some(leaf(dir).to_string()).filter(|package| !package.is_empty()),
         "python" => return strip(&["test_"], true).or_else(|| strip(&["_test"], false)),
         "js" => strip(&[".test", ".spec"], false),

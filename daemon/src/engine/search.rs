@@ -42,7 +42,7 @@ fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, graph_facts: 
         Some(language) => language,
         // Prose holds no definitions: `class that represents…` in a reStructuredText page is a
         // sentence. The keyword regex is for code without a grammar here (Kotlin, PHP, Lua…).
-        None if is_prose(path, text) => return Extraction { symbols: Vec::new(), extra: None },
+        None if is_prose(path) => return Extraction { symbols: Vec::new(), extra: None },
         None => return Extraction { symbols: fallback(path, text), extra: None },
     };
     fn walk(defs: &[Definition], out: &mut Vec<Symbol>) {
@@ -386,12 +386,35 @@ fn anchored(below: &str, glob: &str) -> String {
     }
 }
 
+/// Files without an extension that hold prose; others are code without one (a `Jenkinsfile`, a
+/// `Vagrantfile`, `SConstruct`, a script).
+const PROSE_NAMES: [&str; 15] = [
+    "README",
+    "LICENSE",
+    "LICENCE",
+    "COPYING",
+    "NOTICE",
+    "AUTHORS",
+    "CHANGELOG",
+    "CHANGES",
+    "HISTORY",
+    "CONTRIBUTING",
+    "CONTRIBUTORS",
+    "TODO",
+    "NEWS",
+    "INSTALL",
+    "THANKS",
+];
+
 /// A documentation or plain text file by its extension (Markdown has a grammar of its own), or
-/// one without an extension that is no script (`README`, `LICENSE`; not `bin/deploy` with `#!`).
-fn is_prose(path: &Path, text: &str) -> bool {
+/// by its name when it has none (`README`, `LICENSE`).
+fn is_prose(path: &Path) -> bool {
     let extension = path.extension().and_then(|ext| ext.to_str()).map(str::to_ascii_lowercase);
     match extension.as_deref() {
-        None => !text.starts_with("#!"),
+        None => path
+            .file_name()
+            .and_then(|name| name.to_str())
+            .is_some_and(|name| PROSE_NAMES.iter().any(|prose| prose.eq_ignore_ascii_case(name))),
         Some("txt" | "text") => true,
         Some(_) => TextFormat::from_path(path) != TextFormat::Plain,
     }
@@ -440,6 +463,10 @@ mod tests {
         let names: Vec<String> =
             outline_extractor()(Path::new("bin/deploy"), script).into_iter().map(|s| s.name).collect();
         assert_eq!(names, ["deploy"]);
+        let vagrant = "def configure_box(config)\nend\n";
+        let names: Vec<String> =
+            outline_extractor()(Path::new("Vagrantfile"), vagrant).into_iter().map(|s| s.name).collect();
+        assert_eq!(names, ["configure_box"]);
     }
 
     #[test]
