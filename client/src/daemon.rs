@@ -5,7 +5,7 @@
 //! daemon of another build (version or executable id) is stopped and
 //! replaced, so an upgrade takes effect on the next call.
 
-use std::fs::{File, OpenOptions, TryLockError};
+use std::fs::{File, TryLockError};
 use std::io;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -349,7 +349,8 @@ async fn wait_released(lock: &Path, deadline: Duration) -> bool {
 
 /// Takes `startup.lock`, waiting for another starter at most 30 s.
 fn lock_startup(path: &Path) -> Result<File, Problem> {
-    let file = OpenOptions::new()
+    // Private like everything lean-ctx keeps, though the run directory already is.
+    let file = lean_ctx_common::privacy::private_file()
         .create(true)
         .truncate(false)
         .write(true)

@@ -43,11 +43,11 @@ fn walk(root: &Path) -> Vec<(PathBuf, std::fs::Metadata)> {
     found
 }
 
-/// Paths under the home's data, cache and state directories that are not
-/// 0700 (directories) or 0600 (files), with their modes.
+/// Paths under the home's data, cache, state and runtime directories that are
+/// not 0700 (directories) or 0600 (files and the socket), with their modes.
 fn not_private(home: &Home) -> Vec<String> {
     let dirs = home.dirs();
-    [dirs.data, dirs.cache, dirs.state]
+    [dirs.data, dirs.cache, dirs.state, dirs.runtime]
         .iter()
         .flat_map(|root| walk(root))
         .filter(|(_, meta)| !meta.is_symlink())
