@@ -60,6 +60,7 @@ fn a_broken_config_is_reported_with_file_and_line_and_the_daemon_keeps_the_last_
     let text = stdout(&doctor);
     assert!(text.contains("FAIL config") && text.contains("config.toml:2:"), "{text}");
     assert!(text.contains("OK   daemon"), "{text}");
+    assert!(text.contains("OK   ledger") && text.contains("chain and daily totals intact"), "{text}");
 
     let get = home.lctx(&["config", "get"]);
     assert_eq!(get.status.code(), Some(1));
@@ -95,6 +96,7 @@ fn doctor_reports_every_check_and_json() {
         "config",
         "guardrails",
         "search index",
+        "ledger",
         "lctx-mcp",
         "lctx-shell",
         "mcp hosts",

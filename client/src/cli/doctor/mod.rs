@@ -11,7 +11,7 @@ use lean_ctx_common::privacy;
 use lean_ctx_common::runtime_dir;
 use serde_json::json;
 
-use lean_ctx_proto::v1::{IndexPhase, IndexStatusRequest};
+use lean_ctx_proto::v1::{IndexPhase, IndexStatusRequest, VerifyRequest};
 
 use super::CmdResult;
 use crate::backend::Backend;
@@ -43,6 +43,7 @@ pub async fn run(json: bool, opts: &ClientOptions) -> CmdResult {
     let (daemon_check, daemon) = check_daemon(opts, was_running).await;
     checks.extend([daemon_check, check_data_dir(opts), check_config(opts), check_guardrails(opts)]);
     checks.extend(check_indexes(opts, daemon.as_ref()).await);
+    checks.extend(check_ledger(opts, daemon.as_ref()).await);
     checks.extend(install::check_clients());
     checks.extend(install::check_hosts());
     checks.extend([install::check_hook(), install::check_service()]);
@@ -129,6 +130,33 @@ async fn check_daemon(opts: &ClientOptions, was_running: bool) -> (Check, Option
 /// The daemon's open search indexes: an unavailable one fails (searches
 /// scan until it is fixed); one rebuilt or rebuilding after corruption is a
 /// notice, since it heals by itself. Nothing to ask without a daemon.
+/// The token ledger's hash chain and the daily totals `gain` reports, as `lctx ledger verify`
+/// checks them (through the daemon, which holds the store).
+async fn check_ledger(opts: &ClientOptions, daemon: Option<&daemon::Daemon>) -> Option<Check> {
+    const NAME: &str = "ledger";
+    let daemon = daemon?;
+    let request = VerifyRequest { ctx: Some(opts.context()) };
+    Some(match Backend::remote(daemon.channel()).ledger().verify(request).await {
+        Ok(response) => {
+            let out = response.into_inner();
+            match (out.ok, out.broken_id) {
+                (true, _) => ok(NAME, format!("{} records, chain and daily totals intact", out.records)),
+                (false, 0) => {
+                    failed(NAME, out.reason, "keep a copy of state.db as evidence; gain reports are not to be trusted")
+                }
+                (false, id) => failed(
+                    NAME,
+                    format!("record {id} breaks the hash chain: {}", out.reason),
+                    "keep a copy of state.db as evidence; new records still chain from the last one",
+                ),
+            }
+        }
+        Err(e) => {
+            failed(NAME, format!("the daemon did not verify the ledger: {}", e.message()), "run `lctx daemon logs`")
+        }
+    })
+}
+
 async fn check_indexes(opts: &ClientOptions, daemon: Option<&daemon::Daemon>) -> Vec<Check> {
     const NAME: &str = "search index";
     let Some(daemon) = daemon else { return Vec::new() };
