@@ -118,6 +118,18 @@ pub struct Definition {
     pub children: Vec<Definition>,
 }
 
+impl Definition {
+    /// Each name the definition declares. A declaration of several (Go's `var A, B`, Python's
+    /// `MIN, MAX = 1, 9`) is named by all of them, joined by `, `; any other name is one, commas
+    /// and all (`From<(A, B)> for Pair`).
+    pub fn names(&self) -> Vec<&str> {
+        let names: Vec<&str> = self.name.split(", ").collect();
+        let several = names.len() > 1
+            && names.iter().all(|name| name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$'));
+        if several { names } else { vec![self.name.as_str()] }
+    }
+}
+
 /// One import/dependency statement (`use`, `import`, `#include`, `require`, `using`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Import {

@@ -50,12 +50,8 @@ fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, graph_facts: 
         for d in defs.iter().filter(|d| d.kind != Kind::Export) {
             // The declaration's own line, not the attributes or decorators in front.
             let line = d.head_line;
-            // A declaration of several names (Go's `var A, B`, Python's `MIN, MAX = 1, 9`) is
-            // named by all of them, and each is searched for on its own.
-            let names: Vec<&str> = d.name.split(", ").collect();
-            let several = names.len() > 1
-                && names.iter().all(|name| name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$'));
-            for name in if several { names } else { vec![d.name.as_str()] } {
+            // A declaration of several names (Go's `var A, B`) is searched for by each.
+            for name in d.names() {
                 out.push(Symbol { name: name.to_string(), kind: d.kind.label().to_string(), line });
             }
             walk(&d.children, out);

@@ -1246,10 +1246,10 @@ fn core_end(node: Node) -> Option<usize> {
 /// one definition per field, so each name can be searched; they share the declaration's
 /// signature, which the signatures view prints once.
 fn each_field(declaration: Definition) -> Vec<Definition> {
-    if !declaration.name.contains(", ") {
+    let names: Vec<String> = declaration.names().into_iter().map(str::to_string).collect();
+    if names.len() == 1 {
         return vec![declaration];
     }
-    let names: Vec<String> = declaration.name.split(", ").map(str::to_string).collect();
     names.into_iter().map(|name| Definition { name, ..declaration.clone() }).collect()
 }
 
