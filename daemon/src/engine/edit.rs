@@ -230,9 +230,9 @@ impl Engine {
         // in an editor: the text it replaces is matched, and what it writes is written, with CRLF.
         let crlf = ends_lines_with_crlf(&before.text);
         let (after, replacements) = if let Some((start, end)) = params.lines {
-            let replaced = &before.text[line_range(&before.text, start, end, &shown)?];
-            let new = in_line_breaks(self.restored(config, replaced, params, &shown)?, crlf);
-            (replace_lines(&before.text, start, end, &new, &shown)?, 1)
+            let lines = line_range(&before.text, start, end, &shown)?;
+            let new = in_line_breaks(self.restored(config, &before.text[lines.clone()], params, &shown)?, crlf);
+            (replace_lines(&before.text, lines, &new), 1)
         } else {
             let old = in_line_breaks(Cow::Borrowed(&params.old_string), crlf);
             let new = in_line_breaks(self.restored(config, &old, params, &shown)?, crlf);
@@ -375,11 +375,10 @@ fn in_line_breaks(text: Cow<'_, str>, crlf: bool) -> Cow<'_, str> {
     Cow::Owned(text.replace("\r\n", "\n").replace('\n', "\r\n"))
 }
 
-/// `text` with lines `start..=end` (1-based) replaced by `with`. The
-/// replaced lines' final line break stays when `with` does not end in one, so
-/// replacing one line by one line keeps the file's line structure.
-fn replace_lines(text: &str, start: u32, end: u32, with: &str, shown: &str) -> EngineResult<String> {
-    let range = line_range(text, start, end, shown)?;
+/// `text` with its whole lines `range` (see [`line_range`]) replaced by `with`. The replaced
+/// lines' final line break stays when `with` does not end in one, so replacing one line by one
+/// line keeps the file's line structure.
+fn replace_lines(text: &str, range: std::ops::Range<usize>, with: &str) -> String {
     let replaced = &text[range.clone()];
     let keeps_break = !with.is_empty() && !with.ends_with('\n');
     let line_break = match replaced {
@@ -388,7 +387,7 @@ fn replace_lines(text: &str, start: u32, end: u32, with: &str, shown: &str) -> E
         _ if replaced.ends_with('\n') => "\n",
         _ => "",
     };
-    Ok([&text[..range.start], with, line_break, &text[range.end..]].concat())
+    [&text[..range.start], with, line_break, &text[range.end..]].concat()
 }
 
 /// Refuses writes inside a `.git` directory (or to a worktree's `.git`
@@ -450,21 +449,26 @@ fn write_atomically(path: &Path, text: &str, mode: u32) -> EngineResult<()> {
 mod tests {
     use super::*;
 
+    /// What an edit of lines `start..=end` writes.
+    fn replace_by_number(text: &str, start: u32, end: u32, with: &str) -> EngineResult<String> {
+        Ok(replace_lines(text, line_range(text, start, end, "f")?, with))
+    }
+
     #[test]
     fn whole_lines_are_replaced_by_number() {
         let text = "a\nKEY=[REDACTED:x]\nc\n";
-        assert_eq!(replace_lines(text, 2, 2, "KEY=new", "f").unwrap(), "a\nKEY=new\nc\n");
-        assert_eq!(replace_lines(text, 1, 3, "", "f").unwrap(), "");
-        assert_eq!(replace_lines("a\nb", 2, 2, "z", "f").unwrap(), "a\nz");
-        assert_eq!(replace_lines(text, 1, 1, "x\ny\n", "f").unwrap(), "x\ny\nKEY=[REDACTED:x]\nc\n");
+        assert_eq!(replace_by_number(text, 2, 2, "KEY=new").unwrap(), "a\nKEY=new\nc\n");
+        assert_eq!(replace_by_number(text, 1, 3, "").unwrap(), "");
+        assert_eq!(replace_by_number("a\nb", 2, 2, "z").unwrap(), "a\nz");
+        assert_eq!(replace_by_number(text, 1, 1, "x\ny\n").unwrap(), "x\ny\nKEY=[REDACTED:x]\nc\n");
         for (start, end, problem) in [(0, 1, "start at 1"), (2, 1, "reversed"), (3, 4, "past the end")] {
-            let message = replace_lines(text, start, end, "", "f").unwrap_err().message;
+            let message = replace_by_number(text, start, end, "").unwrap_err().message;
             assert!(message.contains("3 lines") && message.contains(problem), "{message}");
         }
         // A file's line breaks and its byte-order mark stay.
-        assert_eq!(replace_lines("a\r\nb\r\n", 1, 1, "x", "f").unwrap(), "x\r\nb\r\n");
-        assert_eq!(replace_lines("\u{feff}hello\nworld\n", 1, 1, "HELLO", "f").unwrap(), "\u{feff}HELLO\nworld\n");
-        assert_eq!(replace_lines("a\n\nc\n", 1, 2, "x", "f").unwrap(), "x\nc\n");
+        assert_eq!(replace_by_number("a\r\nb\r\n", 1, 1, "x").unwrap(), "x\r\nb\r\n");
+        assert_eq!(replace_by_number("\u{feff}hello\nworld\n", 1, 1, "HELLO").unwrap(), "\u{feff}HELLO\nworld\n");
+        assert_eq!(replace_by_number("a\n\nc\n", 1, 2, "x").unwrap(), "x\nc\n");
     }
 
     #[test]
