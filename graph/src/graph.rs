@@ -309,9 +309,12 @@ impl Graph {
         // no properties: a read of one of its names (`syscall.EINVAL`, `time.Second`) is no call.
         // A name the caller binds itself (a parameter `config`, `pkg = App()`) is not the module
         // imported under that name.
+        // Asked only of a receiver an import names: most receivers are no module, and the
+        // bindings are searched per reference.
         let head = receiver.split(['.', ':']).next().unwrap_or(receiver);
-        let bound_here = crate::bindings::name_bindings(language, &facts.bindings, r, head).is_some();
-        let module = facts.imports.iter().filter(|i| i.local == receiver && !bound_here);
+        let bound_here =
+            std::cell::LazyCell::new(|| crate::bindings::name_bindings(language, &facts.bindings, r, head).is_some());
+        let module = facts.imports.iter().filter(|i| i.local == receiver && !*bound_here);
         if let Some((import, target)) =
             module.filter_map(|i| Some((i, self.imported_module(file, language, i)?))).next()
         {
@@ -331,9 +334,9 @@ impl Graph {
         // is `f` of pkg/helpers.py, whatever methods of that name the project has.
         if language == Language::Python
             && r.kind != RefKind::Read
-            && !bound_here
             && let Some((first, rest)) = receiver.split_once('.')
             && let Some(package) = facts.imports.iter().find(|i| i.local == first && i.name.is_none())
+            && !*bound_here
         {
             let target = self.module_target(language, file, &format!("{}.{rest}", package.module));
             if !self.modules.matching(&target).is_empty() {
