@@ -23,9 +23,10 @@ struct Cues {
     imports: &'static [(&'static str, bool)],
     /// C-family: a line like `int main(int argc)` with a name before `(` is a function.
     call_shaped_functions: bool,
-    /// JavaScript: a line like `async save(record) {` or `render: function (h) {` is a method (no
-    /// statement is a name, its arguments and a block).
-    method_shaped: bool,
+    /// JavaScript: class members are told by their shape — a method's head (`async save(record)
+    /// {`, `render: function (h) {`: no statement is a name, its arguments and a block) and a
+    /// field with a modifier (`protected isStopped: boolean = false;`).
+    members_by_shape: bool,
     /// The keywords another keyword may follow in a definition (Rust's `const fn`); after any
     /// other, a keyword stands where a name should and the line is none (serde's `struct enum
     /// identifier`, a list of words). `None`: any keyword may be followed by one.
@@ -54,7 +55,7 @@ const RUST: Cues = Cues {
     top_level_keywords: &[],
     imports: &[("use ", true)],
     call_shaped_functions: false,
-    method_shaped: false,
+    members_by_shape: false,
     chained: Some(&["const"]),
     keywords_never_in_heads: false,
 };
@@ -65,7 +66,7 @@ const PYTHON: Cues = Cues {
     top_level_keywords: &[],
     imports: &[("import ", true), ("from ", false)],
     call_shaped_functions: false,
-    method_shaped: false,
+    members_by_shape: false,
     chained: None,
     keywords_never_in_heads: true,
 };
@@ -84,7 +85,7 @@ const JS: Cues = Cues {
     top_level_keywords: &[("const", Kind::Const)],
     imports: &[("import ", true)],
     call_shaped_functions: false,
-    method_shaped: true,
+    members_by_shape: true,
     chained: None,
     keywords_never_in_heads: false,
 };
@@ -95,7 +96,7 @@ const GO: Cues = Cues {
     top_level_keywords: &[],
     imports: &[("import ", true)],
     call_shaped_functions: false,
-    method_shaped: false,
+    members_by_shape: false,
     chained: None,
     keywords_never_in_heads: false,
 };
@@ -133,7 +134,7 @@ const C_FAMILY: Cues = Cues {
     top_level_keywords: &[],
     imports: &[("#include ", true), ("import ", true), ("using ", true)],
     call_shaped_functions: true,
-    method_shaped: false,
+    members_by_shape: false,
     chained: None,
     keywords_never_in_heads: false,
 };
@@ -144,7 +145,7 @@ const RUBY: Cues = Cues {
     top_level_keywords: &[],
     imports: &[("require ", true), ("require_relative ", false)],
     call_shaped_functions: false,
-    method_shaped: false,
+    members_by_shape: false,
     chained: None,
     keywords_never_in_heads: false,
 };
@@ -303,7 +304,7 @@ fn call_shaped<'l>(line: &'l str, cues: &Cues) -> Option<(Kind, &'l str)> {
 /// method's head, which is never a statement in JavaScript (a call followed by a block needs a
 /// line break between them); also with its body on the same line (`size() { return 3 }`).
 fn method_shaped<'l>(trimmed: &'l str, cues: &Cues) -> Option<(Kind, &'l str)> {
-    if !cues.method_shaped {
+    if !cues.members_by_shape {
         return None;
     }
     let head = match trimmed.strip_suffix('{') {
@@ -340,7 +341,7 @@ fn method_shaped<'l>(trimmed: &'l str, cues: &Cues) -> Option<(Kind, &'l str)> {
 /// a class field's declaration, told from an object's property (`name: value,`) by the modifier
 /// it starts with. Where methods have their shape (JavaScript), as they do.
 fn field_shaped<'l>(trimmed: &'l str, cues: &Cues) -> Option<(Kind, &'l str)> {
-    if !cues.method_shaped {
+    if !cues.members_by_shape {
         return None;
     }
     let modifiers = ["public", "private", "protected", "readonly", "static", "declare", "override", "abstract"];
