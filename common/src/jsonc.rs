@@ -25,6 +25,8 @@ enum Node {
     Array {
         span: Range<usize>,
         items: Vec<Node>,
+        /// Offset of the comma after each item, if any.
+        commas: Vec<Option<usize>>,
     },
     /// A string, number, `true`, `false` or `null`: its JSON text.
     Scalar(Range<usize>),
@@ -219,13 +221,14 @@ impl Parser<'_> {
         let open = self.pos;
         self.pos += 1;
         let mut items = Vec::new();
+        let mut commas = Vec::new();
         let mut expects_item = true;
         loop {
             self.skip_trivia()?;
             match self.peek() {
                 Some(b']') => {
                     self.pos += 1;
-                    return Ok(Node::Array { span: open..self.pos, items });
+                    return Ok(Node::Array { span: open..self.pos, items, commas });
                 }
                 None => return Err(TextError::at(open, "this `[` is never closed")),
                 Some(_) if !expects_item => return Err(self.error("expected `,` or `]`")),
@@ -233,6 +236,7 @@ impl Parser<'_> {
                     items.push(self.value(depth + 1)?);
                     self.skip_trivia()?;
                     expects_item = self.peek() == Some(b',');
+                    commas.push(expects_item.then_some(self.pos));
                     self.pos += usize::from(expects_item);
                 }
             }
@@ -383,32 +387,47 @@ impl Doc<'_> {
 
     /// Deletes `obj.members[index]` with the right comma; comments around it stay.
     fn delete(&self, obj: &Object, index: usize) -> String {
-        let text = self.text;
-        let member = &obj.members[index];
-        // From the end of whatever precedes the key (`{`, a comma or a comment).
-        let start = trim_ws_end(&text[..member.key_start]).len();
-        let value_end = member.value.span().end;
-        let mut end = member.comma.map_or(value_end, |c| c + 1);
-        if member.comma.is_some() && start == member.key_start {
-            // `{"lean-ctx": 1, "b": 2}`: no space before the key to take, so take the one after the comma.
-            end = text.len() - text[end..].trim_start_matches([' ', '\t']).len();
-        }
-        if obj.members.len() == 1 && is_ws(&text[obj.open + 1..start]) && is_ws(&text[end..obj.close]) {
-            return splice(text, obj.open + 1..obj.close, "");
-        }
-        match (member.comma, index.checked_sub(1).map(|i| &obj.members[i])) {
-            // The last member, without a trailing comma: the previous member's comma goes too.
-            (None, Some(previous)) => {
-                let comma = previous.comma.expect("a member followed by another has a comma");
-                if start == comma + 1 {
-                    splice(text, comma..value_end, "")
-                } else {
-                    let without_member = splice(text, start..value_end, "");
-                    splice(&without_member, comma..comma + 1, "")
-                }
+        let entries: Vec<Entry> =
+            obj.members.iter().map(|m| Entry { start: m.key_start, end: m.value.span().end, comma: m.comma }).collect();
+        delete_entry(self.text, obj.open..obj.close, &entries, index)
+    }
+}
+
+/// One member of an object or item of an array: where it starts (a key's
+/// quote, or the value), where its value ends, and its comma.
+struct Entry {
+    start: usize,
+    end: usize,
+    comma: Option<usize>,
+}
+
+/// `text` without `entries[index]` of the container whose brackets are at
+/// `brackets.start` and `brackets.end`, with the right comma; comments
+/// around it stay.
+fn delete_entry(text: &str, brackets: Range<usize>, entries: &[Entry], index: usize) -> String {
+    let entry = &entries[index];
+    // From the end of whatever precedes the entry (the bracket, a comma or a comment).
+    let start = trim_ws_end(&text[..entry.start]).len();
+    let mut end = entry.comma.map_or(entry.end, |c| c + 1);
+    if entry.comma.is_some() && start == entry.start {
+        // `{"lean-ctx": 1, "b": 2}`: no space before the entry to take, so take the one after the comma.
+        end = text.len() - text[end..].trim_start_matches([' ', '\t']).len();
+    }
+    if entries.len() == 1 && is_ws(&text[brackets.start + 1..start]) && is_ws(&text[end..brackets.end]) {
+        return splice(text, brackets.start + 1..brackets.end, "");
+    }
+    match (entry.comma, index.checked_sub(1).map(|i| &entries[i])) {
+        // The last entry, without a trailing comma: the previous entry's comma goes too.
+        (None, Some(previous)) => {
+            let comma = previous.comma.expect("an entry followed by another has a comma");
+            if start == comma + 1 {
+                splice(text, comma..entry.end, "")
+            } else {
+                let without_entry = splice(text, start..entry.end, "");
+                splice(&without_entry, comma..comma + 1, "")
             }
-            _ => splice(text, start..end, ""),
         }
+        _ => splice(text, start..end, ""),
     }
 }
 
@@ -420,10 +439,14 @@ enum Fragment {
 }
 
 impl Fragment {
-    /// `path`'s keys as nested objects around `members`.
-    fn nested(path: &[&str], members: &[(&str, Value)]) -> Fragment {
-        let entry = Fragment::Object(members.iter().map(|(k, v)| (k.to_string(), Fragment::Leaf(v.clone()))).collect());
-        path.iter().rev().fold(entry, |inner, key| Fragment::Object(vec![(key.to_string(), inner)]))
+    /// An object of `members`, in that order.
+    fn members(members: &[(&str, Value)]) -> Fragment {
+        Fragment::Object(members.iter().map(|(k, v)| (k.to_string(), Fragment::Leaf(v.clone()))).collect())
+    }
+
+    /// `path`'s keys as nested objects around `inner`.
+    fn nested(path: &[&str], inner: Fragment) -> Fragment {
+        path.iter().rev().fold(inner, |inner, key| Fragment::Object(vec![(key.to_string(), inner)]))
     }
 
     fn to_value(&self) -> Value {
@@ -479,6 +502,16 @@ pub fn get(text: &str, path: &[&str]) -> Result<Option<Value>, TextError> {
 /// order), creating missing objects on the way. `None`: the value already
 /// equals it (as JSON; layout and member order aside), nothing to change.
 pub fn upsert(text: &str, path: &[&str], members: &[(&str, Value)]) -> Result<Option<String>, TextError> {
+    put(text, path, Fragment::members(members))
+}
+
+/// Sets the value at key path `path` to `value` (written on one line),
+/// creating missing objects on the way; `None` when it is that already.
+pub fn set(text: &str, path: &[&str], value: &Value) -> Result<Option<String>, TextError> {
+    put(text, path, Fragment::Leaf(value.clone()))
+}
+
+fn put(text: &str, path: &[&str], entry: Fragment) -> Result<Option<String>, TextError> {
     let (name, parents) = path.split_last().expect("a non-empty key path");
     let doc = parse(text)?;
     let style = doc.style();
@@ -486,12 +519,12 @@ pub fn upsert(text: &str, path: &[&str], members: &[(&str, Value)]) -> Result<Op
         // Nothing but whitespace or comments: the document is ours to start.
         let head = trim_ws_end(text);
         let sep = if head.is_empty() { "" } else { style.nl };
-        let root = Fragment::nested(path, members).render("", &style);
+        let root = Fragment::nested(path, entry).render("", &style);
         return Ok(Some(format!("{head}{sep}{root}{}", style.nl)));
     };
     for (depth, key) in parents.iter().enumerate() {
         let Some(index) = obj.member(key) else {
-            let missing = Fragment::nested(&path[depth + 1..], members);
+            let missing = Fragment::nested(&path[depth + 1..], entry);
             return Ok(Some(doc.insert(obj, key, &missing, &style)));
         };
         let member = &obj.members[index];
@@ -499,12 +532,38 @@ pub fn upsert(text: &str, path: &[&str], members: &[(&str, Value)]) -> Result<Op
             TextError::at(member.key_start, format!("`{}` is not an object", path[..=depth].join(".")))
         })?;
     }
-    let entry = Fragment::nested(&[], members);
     match obj.member(name) {
         Some(index) if doc.value(&obj.members[index].value) == entry.to_value() => Ok(None),
         Some(index) => Ok(Some(doc.replace(obj, index, &entry, &style))),
         None => Ok(Some(doc.insert(obj, name, &entry, &style))),
     }
+}
+
+/// Appends `value` (written on one line) to the array at key path `path`,
+/// the rest of the document kept byte for byte: on a line of its own,
+/// indented like the last item, when that item starts a line. `None`: there
+/// is no array there.
+pub fn push_item(text: &str, path: &[&str], value: &Value) -> Result<Option<String>, TextError> {
+    let doc = parse(text)?;
+    let Some((obj, Some(member))) = doc.find(path)? else { return Ok(None) };
+    let Node::Array { span, items, commas } = &obj.members[member].value else { return Ok(None) };
+    let item = value.to_string();
+    let (Some(last), Some(&comma)) = (items.last(), commas.last()) else {
+        // Empty: the item goes right after `[`; comments inside stay after it.
+        return Ok(Some(splice(text, span.start + 1..span.start + 1, &item)));
+    };
+    let last_start = last.span().start;
+    let sep = if starts_line(text, last_start) {
+        let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
+        format!("{nl}{}", line_indent(text, last_start))
+    } else {
+        " ".to_string()
+    };
+    Ok(Some(match comma {
+        // The file uses trailing commas; so does our item.
+        Some(comma) => splice(text, comma + 1..comma + 1, &format!("{sep}{item},")),
+        None => splice(text, last.span().end..last.span().end, &format!(",{sep}{item}")),
+    }))
 }
 
 /// Deletes the member at key path `path` (every copy of a duplicated key).
@@ -534,6 +593,23 @@ pub fn remove(text: &str, path: &[&str]) -> Result<Option<String>, TextError> {
         current = doc.delete(obj, index);
     }
     Ok(Some(current))
+}
+
+/// Deletes item `index` of the array at key path `path`, the rest of the
+/// document kept byte for byte. `None`: there is no such array or item.
+pub fn remove_item(text: &str, path: &[&str], index: usize) -> Result<Option<String>, TextError> {
+    let doc = parse(text)?;
+    let Some((obj, Some(member))) = doc.find(path)? else { return Ok(None) };
+    let Node::Array { span, items, commas } = &obj.members[member].value else { return Ok(None) };
+    if index >= items.len() {
+        return Ok(None);
+    }
+    let entries: Vec<Entry> = items
+        .iter()
+        .zip(commas)
+        .map(|(item, &comma)| Entry { start: item.span().start, end: item.span().end, comma })
+        .collect();
+    Ok(Some(delete_entry(text, span.start..span.end - 1, &entries, index)))
 }
 
 fn json_string(s: &str) -> String {
@@ -702,6 +778,52 @@ mod tests {
         }
         assert_eq!(remove("{\"mcpServers\": {\"a\": 1}}", PATH).unwrap(), None);
         assert_eq!(remove("", PATH).unwrap(), None);
+    }
+
+    #[test]
+    fn item_removal_handles_commas_and_keeps_the_rest() {
+        let path = ["hooks", "Pre"];
+        let cases = [
+            ("{\"hooks\": {\"Pre\": [1, 2, 3]}}", 0, "{\"hooks\": {\"Pre\": [2, 3]}}"),
+            ("{\"hooks\": {\"Pre\": [1, 2, 3]}}", 1, "{\"hooks\": {\"Pre\": [1, 3]}}"),
+            ("{\"hooks\": {\"Pre\": [1, 2, 3]}}", 2, "{\"hooks\": {\"Pre\": [1, 2]}}"),
+            ("{\"hooks\": {\"Pre\": [1, 2,]}}", 1, "{\"hooks\": {\"Pre\": [1,]}}"),
+            ("{\"hooks\": {\"Pre\": [ {\"a\": [1]} ]}}", 0, "{\"hooks\": {\"Pre\": []}}"),
+            (
+                "{\"hooks\": {\"Pre\": [\n  {\"x\":1},\n  {\"y\":2} // ours\n]}}",
+                1,
+                "{\"hooks\": {\"Pre\": [\n  {\"x\":1} // ours\n]}}",
+            ),
+        ];
+        for (before, index, after) in cases {
+            assert_eq!(remove_item(before, &path, index).unwrap().as_deref(), Some(after), "{before} [{index}]");
+        }
+        assert_eq!(remove_item("{\"hooks\": {\"Pre\": [1]}}", &path, 1).unwrap(), None);
+        assert_eq!(remove_item("{\"hooks\": {\"Pre\": {}}}", &path, 0).unwrap(), None);
+        assert_eq!(remove_item("{}", &path, 0).unwrap(), None);
+    }
+
+    #[test]
+    fn pushed_items_follow_the_arrays_layout() {
+        let path = ["hooks", "Pre"];
+        let item = json!({"m": 1});
+        let cases = [
+            ("{\"hooks\": {\"Pre\": []}}", 0, "{\"hooks\": {\"Pre\": [{\"m\":1}]}}"),
+            ("{\"hooks\": {\"Pre\": [0]}}", 1, "{\"hooks\": {\"Pre\": [0, {\"m\":1}]}}"),
+            ("{\"hooks\": {\"Pre\": [0,]}}", 1, "{\"hooks\": {\"Pre\": [0, {\"m\":1},]}}"),
+            (
+                "{\"hooks\": {\"Pre\": [\n    {\"a\" : 0}\n  ]}}",
+                1,
+                "{\"hooks\": {\"Pre\": [\n    {\"a\" : 0},\n    {\"m\":1}\n  ]}}",
+            ),
+        ];
+        for (before, index, after) in cases {
+            assert_eq!(push_item(before, &path, &item).unwrap().as_deref(), Some(after), "{before}");
+            assert_eq!(remove_item(after, &path, index).unwrap().as_deref(), Some(before), "the exact undo");
+        }
+        assert_eq!(push_item("{\"hooks\": {}}", &path, &item).unwrap(), None);
+        let set = set("{\"a\": 1}", &path, &json!([item])).unwrap().unwrap();
+        assert_eq!(set, "{\"a\": 1, \"hooks\": {\"Pre\": [{\"m\":1}]}}");
     }
 
     #[test]

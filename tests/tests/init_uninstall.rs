@@ -1,7 +1,9 @@
 //! `lctx init` and `lctx uninstall` end to end, on a fresh HOME: the round
 //! trip leaves every file byte-identical (host configs in JSON and Goose's
 //! YAML, rc files, the completion files init adds), a plan nobody confirmed
-//! changes nothing, a file the user changed since init is not overwritten silently,
+//! changes nothing, a host config or rc file changed since init keeps those
+//! changes (only lean-ctx's part goes), a file of lctx's own the user changed
+//! is not overwritten silently,
 //! and after init the shells an agent starts are wrapped while a person's
 //! interactive shell is not.
 //!
@@ -246,27 +248,63 @@ fn without_a_terminal_or_yes_init_only_shows_the_plan() {
 }
 
 #[test]
-fn uninstall_refuses_to_overwrite_a_file_changed_since_init_unless_forced() {
+fn uninstall_takes_lean_ctx_out_of_shared_files_changed_since_init() {
     let sandbox = Sandbox::new();
     let init = sandbox.lctx(&["init", "--yes"]);
     assert!(init.status.success(), "{}", describe(&init));
-    let bashrc = sandbox.user().join(".bashrc");
-    let edited = format!("{}export EDITOR=vi\n", fs::read_to_string(&bashrc).unwrap());
-    fs::write(&bashrc, &edited).unwrap();
+    let user = sandbox.user();
+    // Since init: the user added a line to ~/.bashrc; Claude Code rewrote
+    // ~/.claude.json and its settings; Goose's config gained a setting.
+    let bashrc = user.join(".bashrc");
+    fs::write(&bashrc, format!("{}export EDITOR=vi\n", fs::read_to_string(&bashrc).unwrap())).unwrap();
+    let claude_json = user.join(".claude.json");
+    let rewritten = fs::read_to_string(&claude_json).unwrap().replace("\"numStartups\": 3", "\"numStartups\": 4");
+    fs::write(&claude_json, rewritten.replacen('{', "{\n  \"tipsShown\": [\"a\", \"b\"],", 1)).unwrap();
+    let settings = user.join(".claude/settings.json");
+    fs::write(&settings, fs::read_to_string(&settings).unwrap().replace("\"opus\"", "\"sonnet\"")).unwrap();
+    let goose = user.join(".config/goose/config.yaml");
+    fs::write(&goose, format!("{}GOOSE_TEMPERATURE: 0.2\n", fs::read_to_string(&goose).unwrap())).unwrap();
+
+    let undo = sandbox.lctx(&["uninstall"]);
+    assert!(undo.status.success(), "{}", describe(&undo));
+    assert!(
+        text(&undo).contains(&format!("took lean-ctx out of {}, keeping the changes", claude_json.display())),
+        "{}",
+        text(&undo)
+    );
+    assert_eq!(fs::read_to_string(&bashrc).unwrap(), format!("{DEBIAN_BASHRC}export EDITOR=vi\n"));
+    assert_eq!(fs::read_to_string(&claude_json).unwrap(), "{\n  \"tipsShown\": [\"a\", \"b\"],\"numStartups\": 4}\n");
+    assert_eq!(fs::read_to_string(&settings).unwrap(), CLAUDE_SETTINGS.replace("\"opus\"", "\"sonnet\""));
+    assert_eq!(fs::read_to_string(&goose).unwrap(), format!("{GOOSE_CONFIG}GOOSE_TEMPERATURE: 0.2\n"));
+    let backups: Vec<_> = sandbox.snapshot().into_keys().filter(|p| p.to_string_lossy().ends_with(".bak")).collect();
+    assert!(backups.is_empty(), "nothing needed a backup: {backups:?}");
+    assert!(!sandbox.home.dirs().data.join("init").exists(), "the record is gone with what it recorded");
+}
+
+#[test]
+fn uninstall_refuses_to_overwrite_a_file_of_its_own_changed_since_init_unless_forced() {
+    let sandbox = Sandbox::new();
+    let init = sandbox.lctx(&["init", "--yes"]);
+    assert!(init.status.success(), "{}", describe(&init));
+    // A file init wrote whole: the user's edit is theirs to keep or drop.
+    let agent_env = sandbox.home.dirs().config.join("shell/agent-env.bash");
+    let edited = format!("{}# mine\n", fs::read_to_string(&agent_env).unwrap());
+    fs::write(&agent_env, &edited).unwrap();
     let settings_after_init = fs::read(sandbox.user().join(".claude/settings.json")).unwrap();
 
     let refused = sandbox.lctx(&["uninstall"]);
     assert_eq!(refused.status.code(), Some(1), "{}", describe(&refused));
     let message = String::from_utf8_lossy(&refused.stderr);
-    assert!(message.contains(&bashrc.display().to_string()) && message.contains("--force"), "{message}");
-    assert_eq!(fs::read_to_string(&bashrc).unwrap(), edited, "nothing restored");
+    assert!(message.contains(&agent_env.display().to_string()) && message.contains("--force"), "{message}");
+    assert_eq!(fs::read_to_string(&agent_env).unwrap(), edited, "nothing removed");
     assert_eq!(fs::read(sandbox.user().join(".claude/settings.json")).unwrap(), settings_after_init, "all or nothing");
 
     let forced = sandbox.lctx(&["uninstall", "--force"]);
     assert!(forced.status.success(), "{}", describe(&forced));
-    assert_eq!(fs::read_to_string(&bashrc).unwrap(), DEBIAN_BASHRC);
-    assert_eq!(fs::read_to_string(sandbox.user().join(".bashrc.lctx-uninstall.bak")).unwrap(), edited, "kept");
+    assert!(!agent_env.exists(), "init created it; uninstall removes it");
+    assert_eq!(fs::read_to_string(agent_env.with_file_name("agent-env.bash.lctx-uninstall.bak")).unwrap(), edited);
     assert_eq!(fs::read_to_string(sandbox.user().join(".claude/settings.json")).unwrap(), CLAUDE_SETTINGS);
+    assert_eq!(fs::read_to_string(sandbox.user().join(".bashrc")).unwrap(), DEBIAN_BASHRC);
 }
 
 #[test]

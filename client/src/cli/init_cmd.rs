@@ -28,6 +28,8 @@ pub struct InitArgs {
 #[derive(Args, Debug)]
 pub struct UninstallArgs {
     /// Restore files even if they changed since `lctx init` (their current version is kept beside them).
+    /// Host configs, Claude Code's settings and rc files never need it: lean-ctx's part is taken out
+    /// of them alone, keeping the changes made since.
     #[arg(long)]
     force: bool,
 }
@@ -99,12 +101,12 @@ fn install_service(file: &std::path::Path, opts: &ClientOptions) -> Result<(), S
     let mut record = store.load()?.unwrap_or_default();
     let before = manifest::read(file)?;
     let mode = 0o644;
-    store.record(&mut record, file, before.as_deref(), mode, "")?;
+    store.record(&mut record, file, before.as_deref(), mode, "", None)?;
     // The unit is written, not enabled or started: uninstall then only has
     // a file to restore, and `lctx service install --now` starts it.
     service::run(service::ServiceCmd::Install { dry_run: false, now: false }, opts)?;
     let after = manifest::read(file)?.unwrap_or_default();
-    store.record(&mut record, file, before.as_deref(), mode, &after)
+    store.record(&mut record, file, before.as_deref(), mode, &after, None)
 }
 
 pub fn uninstall(args: UninstallArgs, opts: &ClientOptions) -> Exit {
@@ -120,6 +122,9 @@ pub fn uninstall(args: UninstallArgs, opts: &ClientOptions) -> Exit {
     }
     for file in &undone.restored {
         crate::outln!("restored {}", file.display());
+    }
+    for file in &undone.taken_out {
+        crate::outln!("took lean-ctx out of {}, keeping the changes made to it since init", file.display());
     }
     for path in &undone.removed {
         crate::outln!("removed {}", path.display());

@@ -30,47 +30,68 @@ pub fn settings_file(env: &Env, scope: Scope) -> Result<PathBuf, String> {
 }
 
 /// The settings text with our hook added, `None` when a hook running
-/// `lctx-shell hook claude-code` is there already. Only the `hooks` object
-/// is rewritten; the rest of the file keeps its bytes.
+/// `lctx-shell hook claude-code` is there already. Every other byte of the
+/// file is kept: the entry is appended to the `PreToolUse` list, or the
+/// list is added.
 pub fn with_hook(file: &Path, text: Option<&str>, lctx_shell: &Path) -> Result<Option<String>, String> {
     let text = text.unwrap_or("");
     let located = |e: crate::setup::TextError| format!("{}; fix the file and run again", e.locate(file, text));
-    let hooks = jsonc::get(text, &["hooks"]).map_err(located)?;
-    let mut members: Vec<(String, Value)> = match hooks {
-        None => Vec::new(),
-        Some(Value::Object(map)) => map.into_iter().collect(),
+    let path = ["hooks", "PreToolUse"];
+    match jsonc::get(text, &["hooks"]).map_err(located)? {
+        None | Some(Value::Object(_)) => {}
         Some(_) => return Err(format!("{}: `hooks` is not an object; fix the file and run again", file.display())),
-    };
-    let ours = json!({"matcher": "Bash", "hooks": [{"type": "command", "command": command(lctx_shell)}]});
-    match members.iter_mut().find(|(k, _)| k == "PreToolUse") {
-        Some((_, Value::Array(entries))) => {
-            if entries.iter().any(is_ours) {
-                return Ok(None);
-            }
-            entries.push(ours);
-        }
-        Some(_) => {
-            return Err(format!("{}: `hooks.PreToolUse` is not a list; fix the file and run again", file.display()));
-        }
-        None => members.push(("PreToolUse".into(), Value::Array(vec![ours]))),
     }
-    let members: Vec<(&str, Value)> = members.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
-    jsonc::upsert(text, &["hooks"], &members).map_err(located)
+    let ours = json!({"matcher": "Bash", "hooks": [{"type": "command", "command": command(lctx_shell)}]});
+    match jsonc::get(text, &path).map_err(located)? {
+        Some(Value::Array(entries)) if entries.iter().any(is_ours) => Ok(None),
+        Some(Value::Array(_)) => jsonc::push_item(text, &path, &ours).map_err(located),
+        Some(_) => Err(format!("{}: `hooks.PreToolUse` is not a list; fix the file and run again", file.display())),
+        None => jsonc::set(text, &path, &json!([ours])).map_err(located),
+    }
+}
+
+/// The settings text without our hook entries, every other byte kept;
+/// `None` when it has none. The `PreToolUse` list goes too when that leaves
+/// it empty, unless the file had one before init (`before`). An entry that
+/// holds hooks of the user's beside ours is refused: taking ours out of it
+/// would rewrite the user's.
+pub fn without_hook(file: &Path, text: &str, before: Option<&str>) -> Result<Option<String>, String> {
+    let located = |e: crate::setup::TextError| format!("{}; fix the file and run again", e.locate(file, text));
+    let path = ["hooks", "PreToolUse"];
+    let Some(Value::Array(entries)) = jsonc::get(text, &path).map_err(located)? else { return Ok(None) };
+    let ours: Vec<usize> = (0..entries.len()).filter(|&i| is_ours(&entries[i])).collect();
+    if ours.iter().any(|&i| !entries[i]["hooks"].as_array().is_some_and(|h| h.iter().all(is_our_command))) {
+        return Err("lean-ctx's PreToolUse entry holds other hooks too".into());
+    }
+    let had_list = before.is_some_and(|b| matches!(jsonc::get(b, &path), Ok(Some(_))));
+    if !ours.is_empty() && ours.len() == entries.len() && !had_list {
+        return jsonc::remove(text, &path).map_err(located);
+    }
+    let mut out = None;
+    for &i in ours.iter().rev() {
+        let current = out.as_deref().unwrap_or(text);
+        out = Some(jsonc::remove_item(current, &path, i).map_err(located)?.unwrap_or_else(|| current.to_string()));
+    }
+    Ok(out)
+}
+
+/// Whether `text` registers our hook.
+pub fn holds_hook(text: &str) -> bool {
+    matches!(jsonc::get(text, &["hooks", "PreToolUse"]), Ok(Some(Value::Array(entries))) if entries.iter().any(is_ours))
 }
 
 /// A PreToolUse entry that runs some `lctx-shell hook claude-code`.
 fn is_ours(entry: &Value) -> bool {
-    entry["hooks"].as_array().is_some_and(|hooks| {
-        hooks.iter().any(|h| {
-            h["command"].as_str().is_some_and(|c| c.contains("lctx-shell") && c.ends_with(" hook claude-code"))
-        })
-    })
+    entry["hooks"].as_array().is_some_and(|hooks| hooks.iter().any(is_our_command))
+}
+
+fn is_our_command(hook: &Value) -> bool {
+    hook["command"].as_str().is_some_and(|c| c.contains("lctx-shell") && c.ends_with(" hook claude-code"))
 }
 
 /// Whether the file registers the hook (for doctor and init's summary).
 pub fn registered(file: &Path) -> bool {
-    let Ok(text) = std::fs::read_to_string(file) else { return false };
-    matches!(jsonc::get(&text, &["hooks", "PreToolUse"]), Ok(Some(Value::Array(entries))) if entries.iter().any(is_ours))
+    std::fs::read_to_string(file).is_ok_and(|text| holds_hook(&text))
 }
 
 #[cfg(test)]
@@ -84,6 +105,8 @@ mod tests {
         let text =
             "{\n  \"model\": \"x\",\n  \"hooks\": {\"PreToolUse\": [{\"matcher\": \"Edit\", \"hooks\": []}]}\n}\n";
         let after = with_hook(file, Some(text), bin).unwrap().unwrap();
+        let kept = "{\n  \"model\": \"x\",\n  \"hooks\": {\"PreToolUse\": [{\"matcher\": \"Edit\", \"hooks\": []}, {";
+        assert!(after.starts_with(kept), "the user's bytes stay: {after}");
         let value: Value = serde_json::from_str(&after).unwrap();
         assert_eq!(value["model"], "x");
         let entries = value["hooks"]["PreToolUse"].as_array().unwrap();
@@ -95,6 +118,30 @@ mod tests {
         let created = with_hook(file, None, Path::new("/a b/lctx-shell")).unwrap().unwrap();
         let value: Value = serde_json::from_str(&created).unwrap();
         assert_eq!(value["hooks"]["PreToolUse"][0]["hooks"][0]["command"], "'/a b/lctx-shell' hook claude-code");
+    }
+
+    #[test]
+    fn only_our_hook_is_taken_out() {
+        let file = Path::new("/h/.claude/settings.json");
+        let before = "{\n  \"model\": \"x\"\n}\n";
+        let ours = with_hook(file, Some(before), Path::new("/b/lctx-shell")).unwrap().unwrap();
+        // Claude Code changed a setting since; taking the hook out keeps it.
+        let later = ours.replacen("\"model\": \"x\"", "\"model\": \"y\",\n  \"theme\": \"dark\"", 1);
+        let out = without_hook(file, &later, Some(before)).unwrap().unwrap();
+        assert_eq!(out, "{\n  \"model\": \"y\",\n  \"theme\": \"dark\"\n}\n");
+        assert_eq!(without_hook(file, &out, Some(before)).unwrap(), None, "nothing left to take out");
+        // The user's own entries keep their bytes; so does a list the file had before.
+        let text = r#"{"hooks": {"PreToolUse": [{"matcher":"Edit" , "hooks": []},
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "/b/lctx-shell hook claude-code"}]}]}}"#;
+        let out = without_hook(file, text, Some("{}")).unwrap().unwrap();
+        assert_eq!(out, r#"{"hooks": {"PreToolUse": [{"matcher":"Edit" , "hooks": []}]}}"#);
+        let had_list = r#"{"hooks": {"PreToolUse": []}}"#;
+        let only_ours = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "/b/lctx-shell hook claude-code"}]}]}}"#;
+        assert_eq!(without_hook(file, only_ours, Some(had_list)).unwrap().unwrap(), had_list);
+        // A hook of the user's added to our entry: not ours to rewrite.
+        let mixed = only_ours.replace("}]}]", r#"}, {"type": "command", "command": "audit"}]}]"#);
+        assert!(without_hook(file, &mixed, Some("{}")).unwrap_err().contains("other hooks"));
     }
 
     #[test]

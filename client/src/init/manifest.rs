@@ -31,6 +31,24 @@ pub struct FileRecord {
     pub existed: bool,
     /// Its permission bits before init (or the ones init created it with).
     pub mode: u32,
+    /// What init added to a file it shares with the user, so that uninstall
+    /// can take out just that when the user (or a host rewriting its own
+    /// config) changed the file since. Empty: the file is restored whole.
+    /// Manifests written before this field read as empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<Part>,
+}
+
+/// A part of a shared file that is lean-ctx's own.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Part {
+    /// The lean-ctx MCP server entry in this host's config (the host's id).
+    McpServer { host: String },
+    /// Claude Code's PreToolUse hook running lctx-shell.
+    ClaudeHook,
+    /// The marked shell integration block of an rc file.
+    ShellBlock,
 }
 
 /// Where the manifest and its copies are kept.
@@ -97,8 +115,9 @@ impl Store {
     }
 
     /// Records that `file` (now holding `before`, mode `mode`) is about to
-    /// hold `after`, and the directories about to be created for it. Kept on
-    /// disk before the caller touches the file.
+    /// hold `after`, with `part` in it when the file is shared, and the
+    /// directories about to be created for it. Kept on disk before the
+    /// caller touches the file.
     pub fn record(
         &self,
         manifest: &mut Manifest,
@@ -106,6 +125,7 @@ impl Store {
         before: Option<&str>,
         mode: u32,
         after: &str,
+        part: Option<&Part>,
     ) -> Result<(), String> {
         for dir in missing_dirs(file) {
             if !manifest.dirs.contains(&dir) {
@@ -122,10 +142,15 @@ impl Store {
                         .map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?;
                     self.write_copy(&self.copy(id, "before"), before)?;
                 }
-                manifest.files.push(FileRecord { path: file.to_path_buf(), id, existed: before.is_some(), mode });
+                let path = file.to_path_buf();
+                manifest.files.push(FileRecord { path, id, existed: before.is_some(), mode, parts: Vec::new() });
                 id
             }
         };
+        let record = manifest.files.iter_mut().find(|r| r.id == id).expect("recorded above");
+        if let Some(part) = part.filter(|p| !record.parts.contains(p)) {
+            record.parts.push(part.clone());
+        }
         lean_ctx_common::privacy::create_private_dir_all(&self.dir)
             .map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?;
         self.write_copy(&self.copy(id, "after"), after)?;
@@ -179,12 +204,13 @@ mod tests {
         let store = Store::new(dir.path());
         let file = dir.path().join("home/new/deeper/f");
         let mut manifest = Manifest::default();
-        store.record(&mut manifest, &file, None, 0o600, "one").unwrap();
-        store.record(&mut manifest, &file, Some("one"), 0o600, "two").unwrap();
+        store.record(&mut manifest, &file, None, 0o600, "one", None).unwrap();
+        store.record(&mut manifest, &file, Some("one"), 0o600, "two", Some(&Part::ShellBlock)).unwrap();
         let loaded = store.load().unwrap().unwrap();
         assert_eq!(loaded.files.len(), 1);
         assert!(!loaded.files[0].existed, "the file did not exist before the first init");
         assert_eq!(store.after(&loaded.files[0]).unwrap(), "two");
+        assert_eq!(loaded.files[0].parts, [Part::ShellBlock]);
         assert_eq!(store.before(&loaded.files[0]).unwrap(), None);
         assert_eq!(
             loaded.dirs,
@@ -192,5 +218,12 @@ mod tests {
         );
         store.remove().unwrap();
         assert!(store.load().unwrap().is_none());
+    }
+
+    #[test]
+    fn a_manifest_from_before_parts_were_recorded_restores_whole() {
+        let old = r#"{"files": [{"path": "/h/.bashrc", "id": 0, "existed": true, "mode": 420}], "dirs": []}"#;
+        let manifest: Manifest = serde_json::from_str(old).unwrap();
+        assert!(manifest.files[0].parts.is_empty());
     }
 }

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 pub use claude_hook::registered as claude_hook_registered;
 pub use claude_hook::settings_file as claude_settings_file;
-use manifest::{Manifest, Store};
+use manifest::{FileRecord, Manifest, Part, Store};
 
 use crate::cli::generate::Shell;
 use crate::setup::{self, Action, Env, HOSTS, Scope, write};
@@ -37,6 +37,8 @@ pub struct Change {
     /// For a generated file (completions), the command that prints it: the
     /// plan names it and the size instead of listing thousands of lines.
     pub generated_by: Option<String>,
+    /// What the change adds to a file it shares with the user.
+    pub part: Option<Part>,
 }
 
 impl Change {
@@ -109,11 +111,10 @@ fn plan_mcp(env: &Env, scope: Scope, plan: &mut Plan) -> Result<(), String> {
         }
         match setup::plan(host, env, scope, Action::Install(&mcp)) {
             Ok(p) => match p.after {
-                Some(after) => plan.changes.push(change(
-                    &p.file,
-                    after,
-                    format!("{}: register the lean-ctx MCP server", host.name),
-                )?),
+                Some(after) => plan.changes.push(Change {
+                    part: Some(Part::McpServer { host: host.id.into() }),
+                    ..change(&p.file, after, format!("{}: register the lean-ctx MCP server", host.name))?
+                }),
                 None => plan.notes.push(format!("{}: lean-ctx already registered in {}", host.name, p.file.display())),
             },
             Err(why) => plan.notes.push(format!("{}: skipped: {why}", host.name)),
@@ -135,9 +136,10 @@ fn plan_shell(
         let file = claude_hook::settings_file(env, scope)?;
         let before = manifest::read(&file)?;
         match claude_hook::with_hook(&file, before.as_deref(), bin)? {
-            Some(after) => {
-                plan.changes.push(change(&file, after, "Claude Code: PreToolUse hook routing its Bash tool".into())?)
-            }
+            Some(after) => plan.changes.push(Change {
+                part: Some(Part::ClaudeHook),
+                ..change(&file, after, "Claude Code: PreToolUse hook routing its Bash tool".into())?
+            }),
             None => plan.notes.push(format!("Claude Code: the lctx-shell hook is in {} already", file.display())),
         }
     }
@@ -189,7 +191,7 @@ fn plan_one_shell(
     push_if_changed(plan, env_file, shell_files::agent_env_text(bin, shell)?, env_purpose.into(), None)?;
     let before = manifest::read(rc)?;
     if let Some(after) = shell_files::with_block(before.as_deref(), block) {
-        plan.changes.push(change(rc, after, rc_purpose.into())?);
+        plan.changes.push(Change { part: Some(Part::ShellBlock), ..change(rc, after, rc_purpose.into())? });
     }
     Ok(())
 }
@@ -210,7 +212,7 @@ fn push_if_changed(
 fn change(file: &Path, after: String, purpose: String) -> Result<Change, String> {
     let file = write::resolve_symlink(file).map_err(manifest::describe)?;
     let before = manifest::read(&file)?;
-    Ok(Change { file, before, after, purpose, generated_by: None })
+    Ok(Change { file, before, after, purpose, generated_by: None, part: None })
 }
 
 /// Makes the planned changes, each recorded before it is made. A file that
@@ -222,7 +224,8 @@ pub fn apply(plan: &Plan, data_dir: &Path, config_dir: &Path) -> Result<(), Stri
     let mut manifest: Manifest = store.load()?.unwrap_or_default();
     for change in &plan.changes {
         let mode = mode_of(&change.file).unwrap_or(NEW_FILE_MODE);
-        store.record(&mut manifest, &change.file, change.before.as_deref(), mode, &change.after)?;
+        let part = change.part.as_ref();
+        store.record(&mut manifest, &change.file, change.before.as_deref(), mode, &change.after, part)?;
         if let Some(dir) = change.file.parent() {
             let created = if dir.starts_with(config_dir) {
                 lean_ctx_common::privacy::create_private_dir_all(dir)
@@ -248,14 +251,29 @@ fn mode_of(file: &Path) -> Option<u32> {
 pub struct Undone {
     pub restored: Vec<PathBuf>,
     pub removed: Vec<PathBuf>,
+    /// Shared files changed since init, from which only lean-ctx's part was taken out.
+    pub taken_out: Vec<PathBuf>,
     /// Files changed since init and overwritten under `--force`, with where their last version went.
     pub kept: Vec<(PathBuf, PathBuf)>,
     /// Directories init created that hold other files now, so they stay.
     pub dirs_left: Vec<PathBuf>,
 }
 
-/// Puts back every file init recorded. Refuses, naming them, when files
-/// changed since init, unless `force` (their current version is kept as
+/// What uninstall does to one recorded file.
+enum Fate {
+    /// Untouched since init: put back byte for byte.
+    Restore,
+    /// Changed since, but lean-ctx's part can be taken out of it alone
+    /// (`None`: it is gone already).
+    TakeOut(Option<String>),
+    /// Changed since, and only a whole restore undoes init: refused unless `force`.
+    Changed,
+}
+
+/// Puts back every file init recorded. A shared file changed since init (a
+/// host rewrites its own config all the time) keeps those changes: only
+/// lean-ctx's part is taken out. Other files changed since are refused,
+/// naming them, unless `force` (their current version is kept as
 /// `FILE.lctx-uninstall.bak`). `Ok(None)`: no manifest, nothing to undo.
 pub fn uninstall(data_dir: &Path, force: bool) -> Result<Option<Undone>, String> {
     let store = Store::new(data_dir);
@@ -266,11 +284,22 @@ pub fn uninstall(data_dir: &Path, force: bool) -> Result<Option<Undone>, String>
         let current = manifest::read(&record.path)?;
         let before = store.before(record)?;
         let after = store.after(record)?;
-        let untouched = current.as_deref() == Some(after.as_str()) || current == before;
-        if !untouched {
-            changed.push(record.path.display().to_string());
-        }
-        states.push((record, current, before, untouched));
+        let fate = if current.as_deref() == Some(after.as_str()) || current == before {
+            Fate::Restore
+        } else {
+            match take_out(record, current.as_deref(), before.as_deref()) {
+                Ok(Some(taken)) => Fate::TakeOut(taken),
+                Ok(None) => {
+                    changed.push(record.path.display().to_string());
+                    Fate::Changed
+                }
+                Err(why) => {
+                    changed.push(format!("{} ({why})", record.path.display()));
+                    Fate::Changed
+                }
+            }
+        };
+        states.push((record, current, before, fate));
     }
     if !changed.is_empty() && !force {
         return Err(format!(
@@ -280,14 +309,26 @@ pub fn uninstall(data_dir: &Path, force: bool) -> Result<Option<Undone>, String>
         ));
     }
     let mut undone = Undone::default();
-    for (record, current, before, untouched) in states.into_iter().rev() {
-        if let (false, Some(current)) = (untouched, &current) {
-            let mut name = record.path.file_name().unwrap_or_default().to_os_string();
-            name.push(".lctx-uninstall.bak");
-            let kept = record.path.with_file_name(name);
-            let mode = mode_of(&record.path).unwrap_or(NEW_FILE_MODE);
-            write::write_atomically(&kept, current, mode).map_err(manifest::describe)?;
-            undone.kept.push((record.path.clone(), kept));
+    for (record, current, before, fate) in states.into_iter().rev() {
+        match fate {
+            Fate::TakeOut(None) => continue,
+            Fate::TakeOut(Some(text)) => {
+                let mode = mode_of(&record.path).unwrap_or(record.mode);
+                write::write_atomically(&record.path, &text, mode).map_err(manifest::describe)?;
+                undone.taken_out.push(record.path.clone());
+                continue;
+            }
+            Fate::Changed => {
+                if let Some(current) = &current {
+                    let mut name = record.path.file_name().unwrap_or_default().to_os_string();
+                    name.push(".lctx-uninstall.bak");
+                    let kept = record.path.with_file_name(name);
+                    let mode = mode_of(&record.path).unwrap_or(NEW_FILE_MODE);
+                    write::write_atomically(&kept, current, mode).map_err(manifest::describe)?;
+                    undone.kept.push((record.path.clone(), kept));
+                }
+            }
+            Fate::Restore => {}
         }
         match before {
             Some(before)
@@ -313,4 +354,43 @@ pub fn uninstall(data_dir: &Path, force: bool) -> Result<Option<Undone>, String>
     }
     store.remove()?;
     Ok(Some(undone))
+}
+
+/// The `current` text of a shared file with lean-ctx's parts taken out
+/// (`Some(None)`: none is left, or the file is gone). `None` when that does
+/// not undo init: the file is not shared, or it held one of the parts
+/// before init (only the whole `before` brings that version back).
+fn take_out(
+    record: &FileRecord,
+    current: Option<&str>,
+    before: Option<&str>,
+) -> Result<Option<Option<String>>, String> {
+    if record.parts.is_empty() {
+        return Ok(None);
+    }
+    let file = &record.path;
+    let mut text = match current {
+        Some(text) => text.to_string(),
+        None => return Ok(Some(None)),
+    };
+    for part in &record.parts {
+        let before = before.unwrap_or("");
+        let (held_before, without) = match part {
+            Part::McpServer { host } => {
+                let Some(host) = setup::find_host(host) else { return Ok(None) };
+                (setup::holds_entry(host, file, before)?, setup::without_entry(host, file, &text)?)
+            }
+            Part::ClaudeHook => {
+                (claude_hook::holds_hook(before), claude_hook::without_hook(file, &text, Some(before))?)
+            }
+            Part::ShellBlock => (shell_files::holds_block(before), shell_files::without_block(&text, Some(before))),
+        };
+        if held_before {
+            return Ok(None);
+        }
+        if let Some(without) = without {
+            text = without;
+        }
+    }
+    Ok(Some((current != Some(text.as_str())).then_some(text)))
 }

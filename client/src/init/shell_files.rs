@@ -93,12 +93,8 @@ fn quote(path: &Path) -> String {
 pub fn with_block(text: Option<&str>, body: &str) -> Option<String> {
     let text = text.unwrap_or("");
     let block = format!("{BEGIN}\n{body}{END}\n");
-    if let Some(start) = text.find(BEGIN) {
-        let end = text[start..].find(END).map_or(text.len(), |i| {
-            let after = start + i + END.len();
-            after + usize::from(text[after..].starts_with('\n'))
-        });
-        let replaced = format!("{}{block}{}", &text[..start], &text[end..]);
+    if let Some(span) = block_span(text) {
+        let replaced = format!("{}{block}{}", &text[..span.start], &text[span.end..]);
         return (replaced != text).then_some(replaced);
     }
     let sep = match text {
@@ -110,9 +106,38 @@ pub fn with_block(text: Option<&str>, body: &str) -> Option<String> {
     Some(format!("{text}{sep}{block}"))
 }
 
+/// `text` without the marked block, and without the blank line init put
+/// before it: [`with_block`] adds one after a `before` text (the file before
+/// init) that did not end in a blank line. `None` when there is no block.
+pub fn without_block(text: &str, before: Option<&str>) -> Option<String> {
+    let span = block_span(text)?;
+    let mut head = &text[..span.start];
+    let separated = before.is_some_and(|b| !b.is_empty() && !b.ends_with("\n\n"));
+    if separated && head.ends_with("\n\n") {
+        head = &head[..head.len() - 1];
+    }
+    Some(format!("{head}{}", &text[span.end..]))
+}
+
+/// Where the block is, through its end marker's line break (to the end of
+/// the text when the end marker was deleted).
+fn block_span(text: &str) -> Option<std::ops::Range<usize>> {
+    let start = text.find(BEGIN)?;
+    let end = text[start..].find(END).map_or(text.len(), |i| {
+        let after = start + i + END.len();
+        after + usize::from(text[after..].starts_with('\n'))
+    });
+    Some(start..end)
+}
+
+/// Whether `text` holds the block.
+pub fn holds_block(text: &str) -> bool {
+    text.contains(BEGIN)
+}
+
 /// Whether `file` holds the block (for doctor).
 pub fn has_block(file: &Path) -> bool {
-    std::fs::read_to_string(file).is_ok_and(|text| text.contains(BEGIN))
+    std::fs::read_to_string(file).is_ok_and(|text| holds_block(&text))
 }
 
 #[cfg(test)]
@@ -128,6 +153,19 @@ mod tests {
         let second = with_block(Some(&mine), "x=2\n").unwrap();
         assert_eq!(second, format!("alias ll='ls -l'\n\n{BEGIN}\nx=2\n{END}\necho mine\n"));
         assert_eq!(with_block(None, "x\n").unwrap(), format!("{BEGIN}\nx\n{END}\n"));
+    }
+
+    #[test]
+    fn the_block_is_taken_out_and_the_users_lines_stay() {
+        let before = Some("alias ll='ls -l'\n");
+        let first = with_block(before, "x=1\n").unwrap();
+        assert_eq!(without_block(&first, before).unwrap(), "alias ll='ls -l'\n", "init's blank line goes with it");
+        let later = format!("export A=1\n{first}echo mine\n");
+        assert_eq!(without_block(&later, before).unwrap(), "export A=1\nalias ll='ls -l'\necho mine\n");
+        let spaced = Some("alias ll='ls -l'\n\n");
+        let first = with_block(spaced, "x=1\n").unwrap();
+        assert_eq!(without_block(&format!("{first}echo mine\n"), spaced).unwrap(), "alias ll='ls -l'\n\necho mine\n");
+        assert_eq!(without_block("alias ll='ls -l'\n", before), None);
     }
 
     #[test]

@@ -590,12 +590,29 @@ pub fn plan(host: &Host, env: &Env, scope: Scope, action: Action<'_>) -> Result<
                 Format::Json => jsonc::upsert(text, &path, &members),
             }
         }
-        (Format::Json, Action::Remove) => jsonc::remove(text, &path),
-        (Format::Toml, Action::Remove) => toml_hosts::remove(text, &path),
-        (Format::Yaml, Action::Remove) => yaml::remove(text, &path),
+        (_, Action::Remove) => remove_entry(host, text, &path),
     }
     .map_err(located)?;
     Ok(Plan { file, before, after, previous })
+}
+
+fn remove_entry(host: &Host, text: &str, path: &[&str]) -> Result<Option<String>, TextError> {
+    match host.format {
+        Format::Json => jsonc::remove(text, path),
+        Format::Toml => toml_hosts::remove(text, path),
+        Format::Yaml => yaml::remove(text, path),
+    }
+}
+
+/// `text` (the config `file` of `host`) without the lean-ctx entry, the
+/// rest kept byte for byte; `None` when there is no entry.
+pub fn without_entry(host: &Host, file: &Path, text: &str) -> Result<Option<String>, String> {
+    remove_entry(host, text, &key_path(host)).map_err(|e| e.locate(file, text))
+}
+
+/// Whether `text` (the config `file` of `host`) holds a lean-ctx entry.
+pub fn holds_entry(host: &Host, file: &Path, text: &str) -> Result<bool, String> {
+    find_entry(host, text, &key_path(host)).map(|e| e.is_some()).map_err(|e| e.locate(file, text))
 }
 
 /// Our entry's fields, then what the user set in the entry being replaced that ours do not: a
