@@ -31,7 +31,7 @@ pub fn acquire(path: &Path) -> Result<DaemonLock, String> {
     match file.try_lock() {
         Ok(()) => {}
         Err(TryLockError::WouldBlock) => {
-            let holder = read_info(path).pid.map_or("another process".to_string(), |p| format!("pid {p}"));
+            let holder = live_holder_pid(path).map_or("another process".to_string(), |p| format!("pid {p}"));
             return Err(format!(
                 "another lean-ctxd ({holder}) already serves this runtime directory; \
                  stop it with `lctx daemon stop` first"
@@ -52,6 +52,26 @@ pub fn acquire(path: &Path) -> Result<DaemonLock, String> {
         .and_then(|()| file.sync_data());
     written.map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(DaemonLock { _file: file })
+}
+
+/// The pid the lock's holder wrote. A daemon that has just won a start race
+/// writes it right after taking the lock; until then the file is empty or
+/// names the previous holder, which is dead. So this waits a little for a
+/// live pid, and gives `None` rather than a dead one.
+fn live_holder_pid(path: &Path) -> Option<u32> {
+    for _ in 0..50 {
+        if let Some(pid) = read_info(path).pid.filter(|&pid| is_alive(pid)) {
+            return Some(pid);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    None
+}
+
+fn is_alive(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else { return false };
+    // SAFETY: signal 0 sends nothing; it only asks whether the process exists.
+    unsafe { libc::kill(pid, 0) == 0 }
 }
 
 /// Reads the holder's details; empty when the file is missing or garbled.
@@ -117,5 +137,24 @@ mod tests {
         assert!(!is_held(&path));
         assert!(holder(&path).is_none(), "a released lock has no holder");
         acquire(&path).unwrap();
+    }
+
+    #[test]
+    fn a_loser_of_the_start_race_waits_for_the_winners_pid() {
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join("lean-ctxd.lock");
+        // The winner has the lock but has not yet replaced the last
+        // holder's details (a pid that no longer runs).
+        std::fs::write(&path, "pid=2147483646\n").unwrap();
+        let winner = open(&path).unwrap();
+        winner.try_lock().unwrap();
+        let writer = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(30));
+            std::fs::write(d.path().join("lean-ctxd.lock"), format!("pid={}\n", std::process::id())).unwrap();
+            d
+        });
+        let e = acquire(&path).err().unwrap();
+        assert!(e.contains(&format!("pid {}", std::process::id())), "{e}");
+        drop(writer.join().unwrap());
     }
 }
