@@ -111,7 +111,10 @@ pub(super) static SPEC: Spec = Spec {
     reparse: None,
     invoked_body: Some(invoked_body),
     overloads: Some(overloaded_type),
-    transparent: &["expression_statement"],
+    // A statement may assign several names with the comma operator (`exports.a = a, exports.b =
+    // b;`, bundled code), and a deleted line can join a definition to the next one that way
+    // (`module.exports = {…}, create(context) {…}` after an object lost its `{`).
+    transparent: &["expression_statement", "sequence_expression"],
     member_lists: &["object_type"],
     imports: &["import_statement", "lexical_declaration", "variable_declaration"],
     is_import,
@@ -223,7 +226,7 @@ fn gives_prototype(assignments: &[Node], source: &str) -> bool {
     assignments
         .iter()
         .filter_map(|statement| statement.named_child(0).and_then(|assignment| assignment.child_by_field_name("left")))
-        .any(|left| node_text(left, source).contains(".prototype."))
+        .any(|left| on_prototype(node_text(left, source)))
 }
 
 /// The statements of `body` that assign to a property of `name` (`Name.prototype.x = …`,
@@ -505,7 +508,7 @@ fn unparenthesized(mut node: Node) -> Node {
 /// prototype, else a function (or class); or names listed as `module.exports`.
 fn assigned_function(node: Node, source: &str) -> Option<Kind> {
     let left = node.child_by_field_name("left").filter(|left| is_property(*left))?;
-    if !node.parent().is_some_and(|statement| module_level(statement, source)) {
+    if !statement_of(node).is_some_and(|statement| module_level(statement, source)) {
         return None;
     }
     let value = assigned_value(node.child_by_field_name("right")?);
@@ -516,7 +519,7 @@ fn assigned_function(node: Node, source: &str) -> Option<Kind> {
         _ if export_list => Some(Kind::Export),
         _ if methods => Some(Kind::Impl),
         "class" => Some(Kind::Class),
-        _ if FUNCTION_VALUES.contains(&value) && node_text(left, source).contains(".prototype.") => Some(Kind::Method),
+        _ if FUNCTION_VALUES.contains(&value) && on_prototype(node_text(left, source)) => Some(Kind::Method),
         _ if FUNCTION_VALUES.contains(&value) => Some(Kind::Function),
         _ => None,
     }
@@ -591,6 +594,22 @@ fn called_body<'t>(expression: Node<'t>, source: &str) -> Option<Node<'t>> {
 /// Whether `statement` is at the module's own level: the file's, or that of a module wrapped in a
 /// function called at once (see [`invoked_body`]) or bound as one (see [`bound_methods`]), however
 /// deep such wrappers nest.
+/// Whether an assignment target is a prototype's property (`A.prototype.x`, `A.prototype["throw"]`).
+fn on_prototype(target: &str) -> bool {
+    target.contains(".prototype.") || target.contains(".prototype[")
+}
+
+/// The statement an expression is, or is one of a comma-separated sequence of.
+fn statement_of(mut node: Node) -> Option<Node> {
+    loop {
+        let parent = node.parent()?;
+        if parent.kind() != "sequence_expression" {
+            return Some(parent);
+        }
+        node = parent;
+    }
+}
+
 fn module_level(statement: Node, source: &str) -> bool {
     let Some(parent) = statement.parent() else {
         return false;
