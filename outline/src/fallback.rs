@@ -35,6 +35,9 @@ struct Cues {
     /// parameter list left open is the next method taken in); elsewhere a head may hold one (Rust's
     /// `callback: fn(u32)`, Go's `f func(int)`, a macro's tokens).
     keywords_never_in_heads: bool,
+    /// JavaScript: an unindented `export` statement is the module's API even when no definition
+    /// keyword follows (`export default Vue`, `export { parse, stringify }`, `export * from './x'`).
+    export_statements: bool,
 }
 
 const RUST: Cues = Cues {
@@ -58,6 +61,7 @@ const RUST: Cues = Cues {
     members_by_shape: false,
     chained: Some(&["const"]),
     keywords_never_in_heads: false,
+    export_statements: false,
 };
 
 const PYTHON: Cues = Cues {
@@ -69,6 +73,7 @@ const PYTHON: Cues = Cues {
     members_by_shape: false,
     chained: None,
     keywords_never_in_heads: true,
+    export_statements: false,
 };
 
 const JS: Cues = Cues {
@@ -88,6 +93,7 @@ const JS: Cues = Cues {
     members_by_shape: true,
     chained: None,
     keywords_never_in_heads: false,
+    export_statements: true,
 };
 
 const GO: Cues = Cues {
@@ -99,6 +105,7 @@ const GO: Cues = Cues {
     members_by_shape: false,
     chained: None,
     keywords_never_in_heads: false,
+    export_statements: false,
 };
 
 const C_FAMILY: Cues = Cues {
@@ -137,6 +144,7 @@ const C_FAMILY: Cues = Cues {
     members_by_shape: false,
     chained: None,
     keywords_never_in_heads: false,
+    export_statements: false,
 };
 
 const RUBY: Cues = Cues {
@@ -148,6 +156,7 @@ const RUBY: Cues = Cues {
     members_by_shape: false,
     chained: None,
     keywords_never_in_heads: false,
+    export_statements: false,
 };
 
 /// Words that start statements, not function definitions, in C-like languages.
@@ -193,6 +202,7 @@ pub(crate) fn starts_top_level_definition(language: Language, line: &str) -> boo
 fn definition<'l>(line: &'l str, cues: &Cues) -> Option<(Kind, &'l str)> {
     let top_level = !line.starts_with(char::is_whitespace);
     keyword_definition(line.trim(), cues, top_level)
+        .or_else(|| export_statement(line, cues))
         .or_else(|| call_shaped(line, cues))
         .or_else(|| method_shaped(line.trim(), cues))
         .or_else(|| field_shaped(line.trim(), cues))
@@ -277,6 +287,18 @@ fn keyword_definition<'l>(line: &'l str, cues: &Cues, top_level: bool) -> Option
         return identifier_prefix(name_word).map(|name| (*kind, name));
     }
     None
+}
+
+/// `export default Vue` → (Export, "Vue"); `export { a, b }` → (Export, "{ a, b }"); `export * from
+/// './x'`: a list of names the module exports, as the outline lists it (`export default
+/// define({…})` exports a value, which it does not).
+fn export_statement<'l>(line: &'l str, cues: &Cues) -> Option<(Kind, &'l str)> {
+    let rest = line.strip_prefix("export ").filter(|_| cues.export_statements)?.trim().trim_end_matches(';').trim_end();
+    if rest.starts_with(['{', '*']) {
+        return Some((Kind::Export, rest));
+    }
+    let name = rest.strip_prefix("default ")?.trim();
+    identifier_prefix(name).filter(|prefix| prefix.len() == name.len()).map(|name| (Kind::Export, name))
 }
 
 /// `int main(int argc) {` or `public List<T> find(String q)`: a typed name before `(`, shallowly
@@ -557,6 +579,10 @@ mod tests {
         assert_eq!(definition("    save(record);", &JS), None);
         assert_eq!(definition("def self.parse(text)", &RUBY), Some((Kind::Function, "self.parse")));
         assert_eq!(definition("export const dual: {", &JS), Some((Kind::Const, "dual")));
+        assert_eq!(definition("export default Vue", &JS), Some((Kind::Export, "Vue")));
+        assert_eq!(definition("export { parse, stringify };", &JS), Some((Kind::Export, "{ parse, stringify }")));
+        assert_eq!(definition("export default define('x', {", &JS), None, "a value, not a name");
+        assert_eq!(definition("  export default x", &JS), None, "only at file level");
         assert_eq!(definition("  const local = 1", &JS), None, "a local in a body");
     }
 }

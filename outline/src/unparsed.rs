@@ -459,6 +459,16 @@ mod tests {
     }
 
     #[test]
+    fn an_export_list_taken_into_an_error_is_named() {
+        // A call lost its `)`: the export after it is in the error, and the outline lists it.
+        let source = "function Vue(options) {}\ninitMixin(Vue)\nrenderMixin(Vue\n\nexport default Vue\n";
+        let parsed = tree(Language::JavaScript, source);
+        let function = Covered { start: 1, end: 1, opaque: false };
+        let regions = error_regions(&parsed, &[function], Language::JavaScript, &Lines::new(source));
+        assert_eq!(regions, [(3, 5)]);
+    }
+
+    #[test]
     fn a_definition_at_the_margin_inside_another_names_the_rest_of_it() {
         // Python: the call left open in `a` takes in `b` and `C`.
         let source =
