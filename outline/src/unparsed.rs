@@ -231,6 +231,63 @@ pub(crate) fn error_regions(tree: &Tree, covered: &[Covered], language: Language
     spans
 }
 
+/// How many error nodes [`swallowed_by_strings`] looks behind: the first ones say where the
+/// trouble starts, and a file broken everywhere is named by the other rules.
+const SWALLOW_ERRORS_JUDGED: usize = 64;
+
+/// The lines a string literal took in when its opening or closing quote was lost: from the
+/// string's first line to the error where the grammar tripped over its end. A string that
+/// holds a line looking like a definition and runs to an error after it, both inside one
+/// construct, took in code (a deleted `"` in `#[cfg(feature = "color")]` made the next 25
+/// lines, a function among them, one string in the attribute's tokens; in a `write!` it made
+/// the rest of a file strings and tokens of the macro), and the error alone is often far from
+/// the lost definitions and looks like none.
+pub(crate) fn swallowed_by_strings(
+    tree: &Tree,
+    literals: &[&str],
+    language: Language,
+    lines: &Lines,
+) -> Vec<(u32, u32)> {
+    if literals.is_empty() {
+        return Vec::new();
+    }
+    let source = lines.source;
+    let takes_in_code = |string: Node| {
+        let (first, last) = node_lines(string, source);
+        first < last && (first + 1..=last).any(|line| fallback::looks_like_definition(language, lines.text(line)))
+    };
+    let mut errors = Vec::new();
+    let mut pending = vec![tree.root_node()];
+    while let Some(node) = pending.pop() {
+        if errors.len() == SWALLOW_ERRORS_JUDGED {
+            break;
+        }
+        if node.is_error() || node.is_missing() {
+            errors.push(node);
+            continue;
+        }
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).filter(|child| child.has_error()).collect();
+        pending.extend(children.into_iter().rev());
+    }
+    let mut spans = Vec::new();
+    for error in errors {
+        let mut holder = error.parent();
+        while let Some(node) = holder {
+            let mut cursor = node.walk();
+            let string = node.children(&mut cursor).find(|child| {
+                literals.contains(&child.kind()) && child.end_byte() <= error.start_byte() && takes_in_code(*child)
+            });
+            if let Some(string) = string {
+                spans.push((node_lines(string, source).0, node_lines(error, source).1));
+                break;
+            }
+            holder = node.parent();
+        }
+    }
+    spans
+}
+
 /// The definitions the parser put at file level though they are indented, where indentation is
 /// syntax (Python): nothing indented stands there in a file that parses, so an error before such a
 /// definition cut it from what holds it (a method after a broken `def` head, shown as a function

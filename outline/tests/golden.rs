@@ -1137,6 +1137,11 @@ fn unparsed_lines_that_may_hide_definitions_are_named_first() {
         .first_lines("[outline incomplete: lines 14-34 not parsed]");
     check("rust/unclosed.rs", Language::Rust, &["Pool", "max_idle", "new", "checkout"])
         .first_lines("[outline incomplete: lines 18-33 not parsed]");
+    // A lost `"` made the first `print` part of a string in the attribute's tokens, which runs
+    // to the next `"`; the grammar trips only on that attribute's line, which looks like no
+    // definition. The string's lines are named, to the error.
+    check("rust/lost_quote.rs", Language::Rust, &["Colorizer", "print", "fmt"])
+        .first_lines("[outline incomplete: lines 11-17 not parsed]");
     // A method that lost its closing brace: the methods after it read as calls and blocks,
     // each closed by its own brace, so no block is closed at another indentation; their heads,
     // named by their shape (a name, its arguments and a block is no statement) and at the

@@ -41,6 +41,7 @@ pub(super) static SPEC: Spec = Spec {
     layout_judged: false,
     margin_nests: false,
     indentation_is_syntax: false,
+    multiline_strings: &[],
     implied: &[],
     abridged: &[],
     elided: &[],

@@ -37,6 +37,7 @@ pub(super) static SPEC: Spec = Spec {
     layout_judged: true,
     margin_nests: false,
     indentation_is_syntax: false,
+    multiline_strings: &[],
     implied: &[],
     abridged: &[],
     elided: &[],

@@ -107,7 +107,7 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
     };
     // Only a tree with errors can hide definitions these ways; a clean file skips the spans.
     let judged = spec.filter(|spec| spec.layout_judged && tree.root_node().has_error());
-    let (unoutlined, folded, unclosed, regions, misplaced) = if let Some(spec) = judged {
+    let (unoutlined, folded, unclosed, regions, misplaced, swallowed) = if let Some(spec) = judged {
         let starts = outlined_starts(&walked.items, &walked.imports);
         // A head after annotations (Java's `@Override`, C#'s `[HttpGet]`) is no line of a body.
         let heads: Vec<(u32, u32)> = starts.iter().chain(&walked.heads).copied().collect();
@@ -122,9 +122,10 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
                 true => unparsed::misplaced_definitions(tree, language, &lines),
                 false => Vec::new(),
             },
+            unparsed::swallowed_by_strings(tree, spec.multiline_strings, language, &lines),
         )
     } else {
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new())
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new())
     };
     let unparsed = unparsed::merge(
         hiding
@@ -135,6 +136,7 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
             .chain(unclosed)
             .chain(regions)
             .chain(misplaced)
+            .chain(swallowed)
             .collect(),
     );
     Outline { language, imports: walked.imports, items: walked.items, degraded: None, unparsed }
@@ -245,6 +247,11 @@ pub(crate) struct Spec {
     /// level, so a definition the parser put there after an error was cut from what holds it
     /// (see `unparsed::misplaced_definitions`).
     pub indentation_is_syntax: bool,
+    /// The string kinds whose plain quotes may span lines (Rust's `"…"`, Ruby's), so that a lost
+    /// quote makes code a string up to where the grammar trips (see
+    /// `unparsed::swallowed_by_strings`). Elsewhere a plain string ends at its line, and a
+    /// string over several lines (a template, a triple-quoted docstring) is meant as one.
+    pub multiline_strings: &'static [&'static str],
     /// Modifiers (kind and text of a definition's own child) that say what is the default anyway
     /// (TypeScript's `public`): left out of signatures. A parameter's are kept (`constructor(public
     /// x)` declares a field).

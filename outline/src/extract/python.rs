@@ -27,6 +27,7 @@ pub(super) static SPEC: Spec = Spec {
     layout_judged: true,
     margin_nests: true,
     indentation_is_syntax: true,
+    multiline_strings: &[],
     implied: &[],
     abridged: &[],
     elided: &[],

@@ -45,6 +45,7 @@ pub(super) static SPEC: Spec = Spec {
     layout_judged: true,
     margin_nests: true,
     indentation_is_syntax: false,
+    multiline_strings: &["string"],
     implied: &[],
     abridged: &[],
     elided: &[],

@@ -52,6 +52,7 @@ pub(super) static SPEC: Spec = Spec {
     layout_judged: true,
     margin_nests: false,
     indentation_is_syntax: false,
+    multiline_strings: &["string_literal"],
     implied: &[],
     abridged: &["where_clause"],
     elided: &[],
