@@ -270,8 +270,14 @@ fn keyword_definition<'l>(line: &'l str, cues: &Cues, top_level: bool) -> Option
     let keywords = || cues.keywords.iter().chain(top_level_keywords);
     let mut words = line.split_whitespace().take(8).peekable();
     while let Some(word) = words.next() {
-        // `pub(crate)`, and `extern "C"`'s ABI string.
-        if cues.modifiers.contains(&word) || word.starts_with("pub(") || word.starts_with('"') {
+        // `pub(crate)`, `pub(in crate::backend)`, and `extern "C"`'s ABI string.
+        if word.starts_with("pub(") {
+            if !word.ends_with(')') {
+                words.find(|word| word.ends_with(')'));
+            }
+            continue;
+        }
+        if cues.modifiers.contains(&word) || word.starts_with('"') {
             continue;
         }
         let (_, kind) = keywords().find(|(keyword, _)| *keyword == word)?;
@@ -580,6 +586,8 @@ mod tests {
         assert_eq!(definition("def self.parse(text)", &RUBY), Some((Kind::Function, "self.parse")));
         assert_eq!(definition("export const dual: {", &JS), Some((Kind::Const, "dual")));
         assert_eq!(definition("export default Vue", &JS), Some((Kind::Export, "Vue")));
+        let restricted = "pub(in crate::backend) unsafe fn syscall2(";
+        assert_eq!(definition(restricted, &RUST), Some((Kind::Function, "syscall2")));
         assert_eq!(definition("export { parse, stringify };", &JS), Some((Kind::Export, "{ parse, stringify }")));
         assert_eq!(definition("export default define('x', {", &JS), None, "a value, not a name");
         assert_eq!(definition("  export default x", &JS), None, "only at file level");
