@@ -352,8 +352,14 @@ fn method_shaped<'l>(trimmed: &'l str, cues: &Cues) -> Option<(Kind, &'l str)> {
         return None;
     }
     let before = before.trim_end();
-    let before =
-        before.strip_suffix(": function").or_else(|| before.strip_suffix(": async function")).unwrap_or(before);
+    // `render: function (h) {`, and a named function value, `ordinal: function ordinal(n) {`:
+    // the property names the method.
+    let property = [": function", ": async function"].iter().find_map(|word| {
+        let (property, rest) = before.split_once(word)?;
+        let rest = rest.trim();
+        rest.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '$')).then_some(property)
+    });
+    let before = property.unwrap_or(before);
     let mut words: Vec<&str> = before.split_whitespace().collect();
     // `find<T>(id: string): T {`: the name before its type parameters.
     let name = words.pop()?.trim_start_matches('*');
@@ -586,6 +592,8 @@ mod tests {
         assert_eq!(definition("def self.parse(text)", &RUBY), Some((Kind::Function, "self.parse")));
         assert_eq!(definition("export const dual: {", &JS), Some((Kind::Const, "dual")));
         assert_eq!(definition("export default Vue", &JS), Some((Kind::Export, "Vue")));
+        assert_eq!(definition("  ordinal: function ordinal(n) {", &JS), Some((Kind::Method, "ordinal")));
+        assert_eq!(definition("  render: async function (h) {", &JS), Some((Kind::Method, "render")));
         let restricted = "pub(in crate::backend) unsafe fn syscall2(";
         assert_eq!(definition(restricted, &RUST), Some((Kind::Function, "syscall2")));
         assert_eq!(definition("export { parse, stringify };", &JS), Some((Kind::Export, "{ parse, stringify }")));
