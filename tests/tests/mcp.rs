@@ -518,7 +518,7 @@ async fn ctx_repomap_leans_toward_the_connection_s_reads_and_names_its_own_param
     assert!(!only.contains("steps.py"), "{only}");
 
     let (zero, is_error) = call(&client, "ctx_repomap", json!({"max_tokens": 0})).await;
-    assert!(is_error && zero.contains("give 64 to 16384"), "{zero}");
+    assert!(is_error && zero.contains("use 64 to 16384"), "{zero}");
     client.cancel().await.unwrap();
 }
 
