@@ -18,7 +18,7 @@ use serde_json::Value;
 use crate::profile::Selection;
 use crate::retry::Backends;
 use crate::session;
-use crate::tools::{self, Failure};
+use crate::tools::{self, Failure, arguments};
 
 pub struct Shim {
     opts: ClientOptions,
@@ -68,19 +68,23 @@ impl ServerHandler for Shim {
         if self.selection.is_disabled(spec.name) {
             return Err(McpError::invalid_params(format!("tool {name} is disabled (mcp_disabled_tools)"), None));
         }
-        let args = Value::Object(request.arguments.unwrap_or_default());
-        let ctx = session::request_context(&self.opts, context.client_info().as_ref());
-        // Dropping the call on cancellation drops its gRPC future, which
-        // makes the daemon stop the work (and kill a running command).
-        let outcome = tokio::select! {
-            outcome = self.backends.call(spec, ctx, &args) => outcome,
-            () = context.ct.cancelled() => return Err(McpError::internal_error("cancelled", None)),
+        let mut args = request.arguments.unwrap_or_default();
+        let fits = arguments::check(spec, &mut args);
+        let args = Value::Object(args);
+        let outcome = match fits {
+            Ok(()) => {
+                let ctx = session::request_context(&self.opts, context.client_info().as_ref());
+                // Dropping the call on cancellation drops its gRPC future, which
+                // makes the daemon stop the work (and kill a running command).
+                tokio::select! {
+                    outcome = self.backends.call(spec, ctx, &args) => outcome,
+                    () = context.ct.cancelled() => return Err(McpError::internal_error("cancelled", None)),
+                }
+            }
+            Err(misfits) => Err(Failure::Refused(misfits)),
         };
         let (mut text, is_error, structured) = match outcome {
             Ok(answer) => (answer.text, answer.is_error, exit_status(&answer.json)),
-            Err(Failure::Params(message)) => {
-                return Err(McpError::invalid_params(format!("{name}: {message}"), None));
-            }
             Err(Failure::Status(status)) => (status.message().to_string(), true, None),
             Err(Failure::Refused(why)) => (why, true, None),
         };

@@ -81,7 +81,7 @@ fn a_flag_value_out_of_its_range_is_a_usage_error() {
     let home = Home::new();
     let root = project(&home);
     for (args, said) in [
-        (&["map", "--max-tokens", "0"][..], "0 leaves no room for a map: give 64 to 16384"),
+        (&["map", "--max-tokens", "0"][..], "--max-tokens 0 is out of range: use 64 to 16384 (default 1024)"),
         (&["graph", "notes.txt", "-a", "neighbors", "-d", "7"], "depth 7 is out of range for neighbors: use 1 to 3"),
         (&["graph", "notes.txt", "-a", "neighbors", "-d", "0"], "depth 0 is out of range for neighbors: use 1 to 3"),
         (

@@ -474,10 +474,9 @@ async fn unknown_and_disabled_tools_are_protocol_errors() {
     assert!(!names.iter().any(|n| n == "ctx_edit" || n == "ctx_gain"), "{names:?}");
     let e = protocol_error(try_call(&client, "ctx_edit", json!({"path": "lib.rs", "new_string": "x"})).await);
     assert!(e.message.contains("disabled"), "{}", e.message);
-    // Arguments of the wrong type are invalid params, not a tool failure.
-    let e = protocol_error(try_call(&client, "ctx_read", json!({"path": 5})).await);
-    assert_eq!(e.code, ErrorCode::INVALID_PARAMS);
-    assert!(e.message.contains("invalid type"), "{}", e.message);
+    // Arguments of the wrong type are a tool failure the model can correct, not a protocol error.
+    let (text, is_error) = call(&client, "ctx_read", json!({"path": 5})).await;
+    assert!(is_error && text == "path must be a string, not 5", "{text}");
     client.cancel().await.unwrap();
 }
 
@@ -518,7 +517,7 @@ async fn ctx_repomap_leans_toward_the_connection_s_reads_and_names_its_own_param
     assert!(!only.contains("steps.py"), "{only}");
 
     let (zero, is_error) = call(&client, "ctx_repomap", json!({"max_tokens": 0})).await;
-    assert!(is_error && zero.contains("give 64 to 16384"), "{zero}");
+    assert!(is_error && zero.contains("use 64 to 16384"), "{zero}");
     client.cancel().await.unwrap();
 }
 
@@ -635,9 +634,9 @@ fn protocol_errors_carry_an_id_and_say_what_is_wrong() {
     assert!(raw.close().success());
 }
 
-/// docs/mcp.md: a tool failure is a result with isError; only arguments of
-/// the wrong type are invalid params. An empty command, an empty path and a
-/// tree depth of 0 are values of the right type the tool cannot use.
+/// docs/mcp.md: a tool failure is a result with isError, and so is an
+/// argument that does not fit. An empty command, an empty path and a tree
+/// depth of 0 are values of the right type the tool cannot use.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unusable_argument_values_are_tool_errors_alike() {
     let home = Home::new();
@@ -651,14 +650,118 @@ async fn unusable_argument_values_are_tool_errors_alike() {
     assert!(is_error && text.contains("empty path"), "{text}");
     // ctx_tree's depth 0 is refused naming the range, never replaced by the default.
     let (text, is_error) = call(&client, "ctx_tree", json!({"depth": 0})).await;
-    assert!(is_error && text.contains("depth 0 is out of range: use 1 or more"), "{text}");
+    assert!(is_error && text == "depth 0 is out of range: use 1 to 4294967295", "{text}");
     let one = ok(&client, "ctx_tree", json!({"depth": 1})).await;
     assert!(one.contains("lib.rs"), "{one}");
     assert_eq!(ok(&client, "ctx_tree", json!({"depth": null})).await, ok(&client, "ctx_tree", json!({})).await);
-    // A wrong type is still invalid params.
-    let e = protocol_error(try_call(&client, "ctx_shell", json!({"command": 5})).await);
-    assert_eq!(e.code, ErrorCode::INVALID_PARAMS, "{}", e.message);
+    // So is a wrong type.
+    let (text, is_error) = call(&client, "ctx_shell", json!({"command": 5})).await;
+    assert!(is_error && text == "command must be a string, not 5", "{text}");
     client.cancel().await.unwrap();
+}
+
+/// The text of a tools/call answered as a tool error: a result with
+/// isError, never a JSON-RPC error.
+fn tool_error(answer: &Value) -> &str {
+    assert!(answer.get("error").is_none(), "a tool error, not a protocol error: {answer}");
+    assert_eq!(answer["result"]["isError"], json!(true), "{answer}");
+    answer["result"]["content"][0]["text"].as_str().unwrap()
+}
+
+/// docs/mcp.md: an integer argument that is negative, a fraction, a string
+/// or too large is a tool error naming the parameter, the value as given
+/// and the range, for every integer parameter `tools/list` shows; the ends
+/// of a range still work. Raw lines, so `1e12` goes out as written.
+#[test]
+fn integer_arguments_out_of_range_are_tool_errors_naming_the_range() {
+    let home = Home::new();
+    let root = project(&home);
+    let mut raw =
+        Raw::spawn(mcp_command(&home, &root, &[("LEAN_CTX_NO_DAEMON", "1"), ("LEAN_CTX_MCP_PROFILE", "all")]));
+    raw.initialize(HOST, "2025-11-25");
+    let tools = raw.request(1, "tools/list", json!({}));
+    let mut integers = Vec::new();
+    for tool in tools["result"]["tools"].as_array().unwrap() {
+        for (param, schema) in tool["inputSchema"]["properties"].as_object().unwrap() {
+            if schema["type"] == "integer" {
+                integers.push((tool["name"].as_str().unwrap().to_string(), param.clone()));
+            }
+        }
+    }
+    assert_eq!(integers.len(), 17, "{integers:?}");
+    let mut id = 100;
+    for (tool, param) in &integers {
+        for bad in ["-1", "1.5", r#""5""#, "1e12", "18446744073709551616"] {
+            id += 1;
+            let line = format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{tool}","arguments":{{"{param}":{bad}}}}}}}"#
+            );
+            raw.send_line(&line);
+            let answer = raw.recv();
+            assert_eq!(answer["id"], id, "{answer}");
+            let text = tool_error(&answer);
+            // Beside a required argument left out, its own misfit; the value
+            // as serde_json writes it back (1e12 is 1000000000000.0).
+            let named = text.split("; ").any(|misfit| match bad {
+                "1.5" | r#""5""# => {
+                    misfit.starts_with(&format!("{param} must be an integer from "))
+                        && misfit.ends_with(&format!(", not {bad}"))
+                }
+                _ => misfit.starts_with(&format!("{param} ")) && misfit.contains(" is out of range: use "),
+            });
+            assert!(named, "{tool} {param}={bad}: {text}");
+        }
+    }
+
+    let call = |raw: &mut Raw, id: i64, tool: &str, args: Value| {
+        raw.request(id, "tools/call", json!({"name": tool, "arguments": args}))
+    };
+    for (args, said) in [
+        (json!({"path": "lib.rs", "start_line": -1}), "start_line -1 is out of range: use 1 to 4294967295"),
+        (
+            json!({"path": "lib.rs", "limit": 4_294_967_296_u64}),
+            "limit 4294967296 is out of range: use 1 to 4294967295",
+        ),
+        (json!({"path": "lib.rs", "limit": 1.5}), "limit must be an integer from 1 to 4294967295, not 1.5"),
+        (json!({"path": "lib.rs", "limit": "5"}), r#"limit must be an integer from 1 to 4294967295, not "5""#),
+    ] {
+        assert_eq!(tool_error(&call(&mut raw, 2, "ctx_read", args.clone())), said, "{args}");
+    }
+    let answer = call(&mut raw, 3, "ctx_search", json!({"pattern": "greet", "max_results": 1e12}));
+    assert_eq!(tool_error(&answer), "max_results 1000000000000.0 is out of range: use 1 to 4294967295");
+    let answer = call(&mut raw, 4, "ctx_repomap", json!({"max_tokens": -5}));
+    assert_eq!(tool_error(&answer), "max_tokens -5 is out of range: use 64 to 16384");
+    let answer = call(&mut raw, 5, "ctx_shell", json!({"command": "true", "timeout_ms": 0}));
+    assert_eq!(tool_error(&answer), "timeout_ms 0 is out of range: use 1 to 3600000");
+    // Every misfit at once, unknown names still noted.
+    let answer =
+        call(&mut raw, 6, "ctx_edit", json!({"path": "lib.rs", "start_line": -2, "end_line": "x", "lines": 3}));
+    assert_eq!(
+        tool_error(&answer),
+        "new_string is required; start_line -2 is out of range: use 1 to 4294967295; end_line must be an integer \
+         from 1 to 4294967295, not \"x\"\n[ctx_edit ignored unknown parameters: lines]"
+    );
+
+    // The ends of a range, and a whole number written as a float, are values.
+    let ok = |answer: &Value| {
+        assert!(answer.get("error").is_none() && answer["result"]["isError"] != json!(true), "{answer}");
+        answer["result"]["content"][0]["text"].as_str().unwrap().to_string()
+    };
+    let first = ok(&call(&mut raw, 10, "ctx_read", json!({"path": "lib.rs", "start_line": 1, "limit": 1})));
+    assert!(first.contains("/// Greets.") && !first.contains("pub fn greet"), "{first}");
+    let whole = ok(&call(&mut raw, 11, "ctx_read", json!({"path": "lib.rs", "start_line": 2.0, "limit": 1e0})));
+    assert!(whole.contains("pub fn greet") && !whole.contains("format!"), "{whole}");
+    let most = ok(&call(&mut raw, 12, "ctx_search", json!({"pattern": "greet", "max_results": 4_294_967_295_u64})));
+    assert!(most.contains("lib.rs"), "{most}");
+    for budget in [64, 16384] {
+        let map = ok(&call(&mut raw, 13, "ctx_repomap", json!({"max_tokens": budget})));
+        assert!(map.contains("greet"), "{budget}: {map}");
+    }
+    let shell = ok(&call(&mut raw, 14, "ctx_shell", json!({"command": "echo hi", "timeout_ms": 3_600_000})));
+    assert!(shell.contains("hi"), "{shell}");
+    let deep = ok(&call(&mut raw, 15, "ctx_callgraph", json!({"symbol": "greet", "depth": 5})));
+    assert!(deep.contains("greet"), "{deep}");
+    assert!(raw.close().success());
 }
 
 #[test]
@@ -831,7 +934,7 @@ async fn ctx_shell_timeouts_are_exact_and_ctx_expand_ranges_limits_and_misses_ar
     assert!((300..900).contains(&said), "killed at 300 ms, not rounded up to a second: {out}");
     for bad in [0, 3_600_001] {
         let (text, is_error) = call(&client, "ctx_shell", json!({"command": "echo ran", "timeout_ms": bad})).await;
-        assert!(is_error && text.contains("timeout_ms must be between 1 and 3600000"), "{bad}: {text}");
+        assert!(is_error && text == format!("timeout_ms {bad} is out of range: use 1 to 3600000"), "{bad}: {text}");
     }
 
     let id = archive_id(&ok(&client, "ctx_shell", json!({"command": "seq 1 3000"})).await);

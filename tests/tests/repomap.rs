@@ -156,18 +156,25 @@ fn bad_input_gets_a_clear_answer() {
     let root = project(&home, "shop", &files());
     let no_daemon = [("LEAN_CTX_NO_DAEMON", "1")];
 
-    let zero = lctx(&home, &root, &no_daemon, &["map", "--max-tokens", "0"]);
-    assert_eq!(zero.status.code(), Some(2), "a usage error: {}", describe(&zero));
-    assert!(String::from_utf8_lossy(&zero.stderr).contains("give 64 to 16384"), "{}", describe(&zero));
-
-    let small = map_json(&home, &root, &no_daemon, &["--max-tokens", "10"]);
-    assert_eq!(small["max_tokens"], 64);
-    // Named as the reader passes it: lctx's flag.
-    assert_eq!(small["note"], "--max-tokens 10 raised to the minimum, 64", "{small}");
-    let huge = lctx(&home, &root, &no_daemon, &["map", "--max-tokens", "4000000000"]);
-    assert!(huge.status.success(), "{}", describe(&huge));
-    let text = String::from_utf8_lossy(&huge.stdout);
-    assert!(text.contains("note: --max-tokens 4000000000 lowered to the maximum, 16384"), "{text}");
+    // One rule for every value outside 64..=16384, whatever its size: a usage error naming the range.
+    for outside in ["0", "63", "16385", "4000000000", "-5", "99999999999"] {
+        let refused = lctx(&home, &root, &no_daemon, &["map", &format!("--max-tokens={outside}")]);
+        assert_eq!(refused.status.code(), Some(2), "{outside}: a usage error: {}", describe(&refused));
+        let said = format!("--max-tokens {outside} is out of range: use 64 to 16384 (default 1024)");
+        assert!(String::from_utf8_lossy(&refused.stderr).contains(&said), "{}", describe(&refused));
+    }
+    let float = lctx(&home, &root, &no_daemon, &["map", "--max-tokens", "1.5"]);
+    assert_eq!(float.status.code(), Some(2), "{}", describe(&float));
+    assert!(
+        String::from_utf8_lossy(&float.stderr).contains("not a whole number: use 64 to 16384"),
+        "{}",
+        describe(&float)
+    );
+    // Both ends of the range are budgets.
+    for edge in ["64", "16384"] {
+        let map = map_json(&home, &root, &no_daemon, &["--max-tokens", edge]);
+        assert_eq!(map["max_tokens"].to_string(), edge, "applied as asked: {map}");
+    }
 
     let outside = home.path().join("elsewhere");
     std::fs::create_dir_all(&outside).unwrap();

@@ -1,6 +1,7 @@
 //! `lctx map`: an adapter over [`capability::repomap`].
 
 use clap::Args;
+use lean_ctx_common::limits;
 
 use super::{Exit, emit, failure};
 use crate::capability;
@@ -10,8 +11,7 @@ use crate::options::ClientOptions;
 pub struct MapArgs {
     /// Only the definitions in this directory or file (default: the whole project).
     path: Option<String>,
-    /// The answer's budget in o200k tokens, 64 to 16384 (default 1024); a smaller or larger value is
-    /// clamped with a note, 0 is refused.
+    /// The answer's budget in o200k tokens, 64 to 16384 (default 1024); any other value is refused.
     #[arg(long, value_name = "N", value_parser = max_tokens)]
     max_tokens: Option<u32>,
     #[command(flatten)]
@@ -21,13 +21,20 @@ pub struct MapArgs {
     json: bool,
 }
 
-/// `--max-tokens N`: any count but 0, which leaves no room for a map (the daemon clamps the rest
-/// to 64–16384 and says so).
+/// `--max-tokens N`: refused here, before any daemon is reached, as the daemon would refuse it.
 fn max_tokens(text: &str) -> Result<u32, String> {
-    match text.trim().parse::<u32>() {
-        Ok(0) => Err("0 leaves no room for a map: give 64 to 16384 (default 1024)".into()),
-        Ok(n) => Ok(n),
-        Err(_) => Err(format!("`{text}` is not a token count; give 64 to 16384 (default 1024)")),
+    let text = text.trim();
+    match text.parse::<i128>() {
+        Ok(n) => u32::try_from(n)
+            .ok()
+            .filter(|n| (limits::MIN_MAP_TOKENS..=limits::MAX_MAP_TOKENS).contains(n))
+            .ok_or_else(|| limits::map_tokens_out_of_range("--max-tokens", n)),
+        Err(_) => Err(format!(
+            "`{text}` is not a whole number: use {} to {} (default {})",
+            limits::MIN_MAP_TOKENS,
+            limits::MAX_MAP_TOKENS,
+            limits::DEFAULT_MAP_TOKENS
+        )),
     }
 }
 

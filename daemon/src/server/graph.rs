@@ -119,7 +119,7 @@ impl Graph for GraphService {
         let req = request.into_inner();
         let ctx = req.ctx.ok_or_else(missing_context)?;
         let _guard = self.host.begin_request();
-        // Only the closing line's advice and a clamped budget's note depend on who asks.
+        // Only the closing line's advice and a refused budget's message depend on who asks.
         let surface = surface(&ctx);
         let params = RepomapParams { max_tokens: req.max_tokens, path: req.path, surface };
         let (root, answer) = self.in_project(ctx, move |engine, caller| engine.repomap(caller, &params)).await?;

@@ -6,6 +6,7 @@
 //! Adding a tool is one table entry plus a handler in the module of its
 //! service. Names and parameter names follow lean-ctx so users can switch.
 
+pub mod arguments;
 mod graph;
 mod impact;
 mod memory;
@@ -16,6 +17,7 @@ mod shell;
 pub mod table;
 
 use std::future::Future;
+use std::ops::RangeInclusive;
 use std::pin::Pin;
 use std::sync::Arc;
 
@@ -31,12 +33,11 @@ use crate::profile::{Profile, Selection};
 /// Why a call produced no [`Output`].
 #[derive(Debug)]
 pub enum Failure {
-    /// The arguments do not fit the schema: a protocol error (invalid params).
-    Params(String),
     /// The daemon (or the fallback child) refused or failed the call.
     Status(tonic::Status),
-    /// A tool error with this message: a value out of a closed set, or no
-    /// engine to be had (no `lean-ctxd` to run).
+    /// A tool error with this message: an argument that does not fit the
+    /// schema or that the tool cannot use, or no engine to be had (no
+    /// `lean-ctxd` to run).
     Refused(String),
 }
 
@@ -57,9 +58,11 @@ pub struct Call<'a> {
 }
 
 impl Call<'_> {
-    /// The arguments as the handler's own type; a mismatch is invalid params.
+    /// The arguments, already checked against the schema (`arguments`), as
+    /// the handler's own type; a mismatch left is a table entry and a handler
+    /// that disagree, said as a tool error all the same.
     pub fn parse<T: DeserializeOwned>(&self) -> Result<T, Failure> {
-        T::deserialize(self.args).map_err(|e| Failure::Params(e.to_string()))
+        T::deserialize(self.args).map_err(|e| Failure::Refused(format!("arguments: {e}")))
     }
 }
 
@@ -69,7 +72,9 @@ pub type Run = for<'a> fn(&'a Backend, Call<'a>) -> Reply<'a>;
 /// JSON type of a parameter, as the schema states it.
 pub enum Kind {
     Str,
-    Int,
+    /// An integer within this range: what its field holds, narrowed to what
+    /// the tool accepts whatever the other arguments say.
+    Int(RangeInclusive<u64>),
     Num,
     Bool,
     /// An array of strings.
@@ -80,6 +85,12 @@ pub enum Kind {
     OneOf(&'static [&'static str]),
     /// A string matching this regular expression.
     Matching(&'static str),
+    /// A string in lean-ctx's schema, which is all that is listed; an array
+    /// of strings is accepted too.
+    StrOrList,
+    /// A string in lean-ctx's schema, which is all that is listed; an
+    /// integer is accepted too.
+    StrOrInt,
 }
 
 pub struct Param {
@@ -131,8 +142,8 @@ impl ToolSpec {
         let mut properties = JsonObject::new();
         for p in self.params {
             let mut schema = match p.kind {
-                Kind::Str => json!({"type": "string"}),
-                Kind::Int => json!({"type": "integer"}),
+                Kind::Str | Kind::StrOrList | Kind::StrOrInt => json!({"type": "string"}),
+                Kind::Int(_) => json!({"type": "integer"}),
                 Kind::Num => json!({"type": "number"}),
                 Kind::Bool => json!({"type": "boolean"}),
                 Kind::List => json!({"type": "array", "items": {"type": "string"}}),

@@ -40,7 +40,7 @@ pub fn shell<'a>(backend: &'a Backend, call: Call<'a>) -> Reply<'a> {
             return Ok(shell::jobs(backend, call.ctx, query, Surface::Mcp).await?);
         }
         // A value the schema allows but the tool cannot use is a tool error
-        // (docs/mcp.md): only a wrong type is invalid params.
+        // (docs/mcp.md), as is one the schema does not allow.
         if args.command.trim().is_empty() {
             return Err(Failure::Refused("give command (or background_action with job_id)".into()));
         }

@@ -4,12 +4,15 @@
 //! what the tool does and what is not obvious from the parameter names, and
 //! nothing else.
 
+use std::ops::RangeInclusive;
+
 use lctx::capability::{
     gain as gain_cap, graph as graph_cap, impact as impact_cap, memory as memory_cap, related as related_cap,
     search as search_cap, shell as shell_cap,
 };
+use lean_ctx_common::limits::{MAX_COMMAND_TIMEOUT_MS, MAX_MAP_TOKENS, MIN_MAP_TOKENS};
 
-use super::Kind::{Bool, Int, List, Map, Matching, Num, OneOf, Str};
+use super::Kind::{Bool, Int, List, Map, Matching, Num, OneOf, Str, StrOrInt, StrOrList};
 use super::{Idempotent, Param, ToolSpec, graph, impact, memory, read, repomap, search, shell};
 use crate::profile::Profile::{All, Code, Minimal, Standard};
 
@@ -24,6 +27,11 @@ const fn param(name: &'static str, kind: super::Kind, doc: &'static str) -> Para
 const fn required(name: &'static str, kind: super::Kind, doc: &'static str) -> Param {
     Param { name, kind, doc, required: true }
 }
+
+/// A count whose 0 means the default: anything its field holds.
+const COUNT: RangeInclusive<u64> = 0..=u32::MAX as u64;
+/// A 1-based line number, or a count that must be at least one.
+const FROM_ONE: RangeInclusive<u64> = 1..=u32::MAX as u64;
 
 /// A mode name or a line range; the schema states it exactly.
 const READ_MODE: &str =
@@ -51,8 +59,8 @@ pub const TOOLS: &[ToolSpec] = &[
             param("paths", List, "several files at once"),
             param("mode", Matching(READ_MODE), ""),
             param("fresh", Bool, ""),
-            param("start_line", Int, "1-based; with limit, instead of mode"),
-            param("limit", Int, "max lines"),
+            param("start_line", Int(FROM_ONE), "1-based; with limit, instead of mode"),
+            param("limit", Int(FROM_ONE), "max lines"),
         ],
         profile: Minimal,
         read_only: true,
@@ -68,12 +76,12 @@ pub const TOOLS: &[ToolSpec] = &[
         params: &[
             param("command", Str, "required unless background_action"),
             param("raw", Bool, "uncompressed output"),
-            param("timeout_ms", Int, "kill after this long (default 120000, max 3600000)"),
+            param("timeout_ms", Int(1..=MAX_COMMAND_TIMEOUT_MS), "kill after this long (default 120000, max 3600000)"),
             param("cwd", Str, "working directory for this command"),
             param("env", Map, "extra environment variables"),
             param("run_in_background", Bool, "return a job_id at once"),
             param("background_action", OneOf(&shell_cap::BACKGROUND_ACTION_NAMES), ""),
-            param("job_id", Str, ""),
+            param("job_id", StrOrInt, ""),
         ],
         profile: Minimal,
         read_only: false,
@@ -87,10 +95,10 @@ pub const TOOLS: &[ToolSpec] = &[
         hint: "",
         params: &[
             param("id", Str, "the id ctx_shell printed; or give search"),
-            param("start_line", Int, ""),
-            param("end_line", Int, ""),
+            param("start_line", Int(COUNT), ""),
+            param("end_line", Int(COUNT), ""),
             param("search", Str, "with id: only lines matching this regex; without: find archived outputs"),
-            param("limit", Int, ""),
+            param("limit", Int(COUNT), ""),
         ],
         profile: Minimal,
         read_only: true,
@@ -106,9 +114,9 @@ pub const TOOLS: &[ToolSpec] = &[
             required("pattern", Str, ""),
             param("action", OneOf(&search_cap::ACTION_NAMES), "default regex"),
             param("path", Str, "file or directory"),
-            param("include", Str, "glob, e.g. *.rs"),
-            param("exclude", Str, "glob"),
-            param("max_results", Int, "default 50; bm25: 10 files"),
+            param("include", StrOrList, "glob, e.g. *.rs"),
+            param("exclude", StrOrList, "glob"),
+            param("max_results", Int(FROM_ONE), "default 50; bm25: 10 files"),
         ],
         profile: Minimal,
         read_only: true,
@@ -119,7 +127,7 @@ pub const TOOLS: &[ToolSpec] = &[
         name: "ctx_glob",
         description: "Files whose path matches a glob (e.g. **/*.ts). Respects .gitignore.",
         hint: "",
-        params: &[required("pattern", Str, ""), param("path", Str, ""), param("max_results", Int, "")],
+        params: &[required("pattern", Str, ""), param("path", Str, ""), param("max_results", Int(FROM_ONE), "")],
         profile: Standard,
         read_only: true,
         idempotent: Idempotent::Always,
@@ -131,7 +139,7 @@ pub const TOOLS: &[ToolSpec] = &[
         hint: "",
         params: &[
             param("path", Str, ""),
-            param("depth", Int, "default 3"),
+            param("depth", Int(FROM_ONE), "default 3"),
             param("show_hidden", Bool, ""),
             param("respect_gitignore", Bool, "default true"),
         ],
@@ -151,8 +159,8 @@ pub const TOOLS: &[ToolSpec] = &[
             required("new_string", Str, ""),
             param("replace_all", Bool, ""),
             param("create", Bool, ""),
-            param("start_line", Int, "replace these whole lines instead of old_string"),
-            param("end_line", Int, ""),
+            param("start_line", Int(FROM_ONE), "replace these whole lines instead of old_string"),
+            param("end_line", Int(FROM_ONE), ""),
         ],
         profile: Standard,
         read_only: false,
@@ -168,7 +176,7 @@ pub const TOOLS: &[ToolSpec] = &[
             required("action", OneOf(&memory_cap::SESSION_ACTION_NAMES), ""),
             param("value", Str, "for task, finding, decision, next"),
             param("session_id", Str, "default: this one"),
-            param("limit", Int, ""),
+            param("limit", Int(COUNT), ""),
         ],
         profile: Standard,
         read_only: false,
@@ -187,7 +195,7 @@ pub const TOOLS: &[ToolSpec] = &[
             param("category", Str, ""),
             param("query", Str, ""),
             param("confidence", Num, "0..1"),
-            param("limit", Int, ""),
+            param("limit", Int(COUNT), ""),
         ],
         profile: Standard,
         read_only: false,
@@ -218,7 +226,7 @@ pub const TOOLS: &[ToolSpec] = &[
             param("action", OneOf(&graph_cap::ACTION_NAMES), "default callers"),
             param("symbol", Str, ""),
             param("file", Str, "only definitions in this file"),
-            param("depth", Int, "1-5, default 1"),
+            param("depth", Int(1..=graph_cap::MAX_DEPTH as u64), "1-5, default 1"),
             param("from", Str, "trace start"),
             param("to", Str, "trace end"),
             param(
@@ -239,7 +247,7 @@ pub const TOOLS: &[ToolSpec] = &[
                       line numbers, within max_tokens. Says what it left out.",
         hint: "",
         params: &[
-            param("max_tokens", Int, "64-16384, default 1024"),
+            param("max_tokens", Int(MIN_MAP_TOKENS as u64..=MAX_MAP_TOKENS as u64), "64-16384, default 1024"),
             param("path", Str, "only this directory or file"),
         ],
         profile: Code,
@@ -258,7 +266,8 @@ pub const TOOLS: &[ToolSpec] = &[
             param("path", Str, "file, or file::symbol"),
             param("file", Str, "same as path"),
             param("to", Str, "path: end file"),
-            param("depth", Int, "neighbors 1-3"),
+            // Its range depends on the action; the capability names it.
+            param("depth", Int(COUNT), "neighbors 1-3"),
         ],
         profile: Code,
         read_only: true,
@@ -274,7 +283,7 @@ pub const TOOLS: &[ToolSpec] = &[
         params: &[
             param("action", OneOf(&impact_cap::ACTION_NAMES), "default analyze"),
             param("path", Str, "file, or file::symbol"),
-            param("depth", Int, "1-5, default 2"),
+            param("depth", Int(1..=impact_cap::MAX_DEPTH as u64), "1-5, default 2"),
             param("base", Str, "diff: git ref or range"),
         ],
         profile: Code,

@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 use std::path::Path;
 
+use lean_ctx_common::limits::{DEFAULT_MAP_TOKENS, MAX_MAP_TOKENS, MIN_MAP_TOKENS, map_tokens_out_of_range};
 use lean_ctx_graph::DefSummary;
 use lean_ctx_outline::{Definition, Language, Outline, outline, render_signatures};
 
@@ -21,9 +22,6 @@ use crate::engine::surface::Surface;
 use crate::engine::tokens::count_uncached;
 use crate::engine::{Caller, Engine};
 
-pub const DEFAULT_MAX_TOKENS: u32 = 1024;
-pub const MIN_MAX_TOKENS: u32 = 64;
-pub const MAX_MAX_TOKENS: u32 = 16_384;
 /// Files the header names when it says which files personalised the map.
 const NAMED_TOUCHED: usize = 3;
 /// Definitions the first probe of the budget search shows; each further probe doubles it.
@@ -31,7 +29,7 @@ const FIRST_PROBE: usize = 8;
 
 #[derive(Debug, Clone)]
 pub struct RepomapParams {
-    /// `None`: [`DEFAULT_MAX_TOKENS`]; 0 is refused; outside the range it is clamped with a note.
+    /// `None`: [`DEFAULT_MAP_TOKENS`]; outside [`MIN_MAP_TOKENS`]..=[`MAX_MAP_TOKENS`] it is refused.
     pub max_tokens: Option<u32>,
     /// Only definitions in this directory or file (relative to cwd); empty: the whole project.
     pub path: String,
@@ -60,7 +58,7 @@ pub struct RepomapAnswer {
     /// The whole answer as shown; `tokens` counts it.
     pub text: String,
     pub tokens: u32,
-    /// The budget applied (after clamping).
+    /// The budget applied.
     pub max_tokens: u32,
     pub files: Vec<MapFile>,
     /// Definitions ranked (in `path`, readable).
@@ -91,7 +89,7 @@ struct Candidate {
 
 impl Engine {
     pub fn repomap(&self, caller: &Caller<'_>, p: &RepomapParams) -> EngineResult<RepomapAnswer> {
-        let (max_tokens, clamped) = budget(p.max_tokens, p.surface)?;
+        let max_tokens = budget(p.max_tokens, p.surface)?;
         let config = self.config.get();
         let scope = self.scope(caller, &config)?;
         let root = scope.root.clone();
@@ -132,7 +130,7 @@ impl Engine {
         };
         answer.personalised_by = ranking.personal;
         let (candidates, withheld) = self.readable(&scope, &config, candidates);
-        let notes: Vec<String> = [clamped, notice, withheld].into_iter().flatten().collect();
+        let notes: Vec<String> = [notice, withheld].into_iter().flatten().collect();
         answer.note = (!notes.is_empty()).then(|| notes.join("\n"));
         answer.total_definitions = candidates.len() as u64;
         let place = if within.is_empty() { String::new() } else { format!(" of {within}") };
@@ -187,22 +185,12 @@ impl Engine {
     }
 }
 
-/// The budget to apply, and a note when the asked one was clamped.
-fn budget(asked: Option<u32>, surface: Surface) -> EngineResult<(u32, Option<String>)> {
-    let max_tokens = surface.max_tokens();
+/// The budget to apply: the one asked for, or the default.
+fn budget(asked: Option<u32>, surface: Surface) -> EngineResult<u32> {
     match asked {
-        None => Ok((DEFAULT_MAX_TOKENS, None)),
-        Some(0) => Err(EngineError::invalid(format!(
-            "{max_tokens} 0 leaves no room for a map: give {MIN_MAX_TOKENS} to {MAX_MAX_TOKENS} (default \
-             {DEFAULT_MAX_TOKENS})"
-        ))),
-        Some(n) if n < MIN_MAX_TOKENS => {
-            Ok((MIN_MAX_TOKENS, Some(format!("{max_tokens} {n} raised to the minimum, {MIN_MAX_TOKENS}"))))
-        }
-        Some(n) if n > MAX_MAX_TOKENS => {
-            Ok((MAX_MAX_TOKENS, Some(format!("{max_tokens} {n} lowered to the maximum, {MAX_MAX_TOKENS}"))))
-        }
-        Some(n) => Ok((n, None)),
+        None => Ok(DEFAULT_MAP_TOKENS),
+        Some(n) if (MIN_MAP_TOKENS..=MAX_MAP_TOKENS).contains(&n) => Ok(n),
+        Some(n) => Err(EngineError::invalid(map_tokens_out_of_range(surface.max_tokens(), n))),
     }
 }
 
@@ -258,7 +246,7 @@ impl<'a> Map<'a> {
 
     /// The text with the most top definitions that fits `budget`, and how many it shows. The
     /// header goes when it would leave no room for a single definition; the notes only when
-    /// nothing else fits (the budget is at least [`MIN_MAX_TOKENS`], which the closing line fits).
+    /// nothing else fits (the budget is at least [`MIN_MAP_TOKENS`], which the closing line fits).
     fn fit(&mut self, words: &Words<'_>, budget: usize) -> (usize, String) {
         let empty = self.candidates.is_empty();
         [Frame::Full, Frame::NotesOnly, Frame::ClosingOnly]
@@ -479,19 +467,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn budgets_are_clamped_with_a_note_and_zero_is_refused() {
+    fn a_budget_outside_its_range_is_refused_naming_the_range() {
         let mcp = Surface::Mcp;
-        assert_eq!(budget(None, mcp).unwrap(), (DEFAULT_MAX_TOKENS, None));
-        assert_eq!(budget(Some(500), mcp).unwrap(), (500, None));
-        let (low, note) = budget(Some(10), mcp).unwrap();
-        assert_eq!((low, note.as_deref()), (64, Some("max_tokens 10 raised to the minimum, 64")));
-        let (high, note) = budget(Some(1_000_000), mcp).unwrap();
-        assert_eq!((high, note.as_deref()), (16_384, Some("max_tokens 1000000 lowered to the maximum, 16384")));
-        let refused = budget(Some(0), mcp).unwrap_err();
-        assert!(refused.message.contains("give 64 to 16384"), "{}", refused.message);
+        assert_eq!(budget(None, mcp).unwrap(), DEFAULT_MAP_TOKENS);
+        for fits in [MIN_MAP_TOKENS, 500, MAX_MAP_TOKENS] {
+            assert_eq!(budget(Some(fits), mcp).unwrap(), fits);
+        }
+        for outside in [0, MIN_MAP_TOKENS - 1, MAX_MAP_TOKENS + 1, u32::MAX] {
+            let refused = budget(Some(outside), mcp).unwrap_err();
+            assert_eq!(
+                refused.message,
+                format!("max_tokens {outside} is out of range: use 64 to 16384 (default 1024)"),
+                "{outside}"
+            );
+        }
         // A person at lctx is told the flag.
-        let (_, note) = budget(Some(10), Surface::Cli).unwrap();
-        assert_eq!(note.as_deref(), Some("--max-tokens 10 raised to the minimum, 64"));
+        assert!(budget(Some(10), Surface::Cli).unwrap_err().message.starts_with("--max-tokens 10 is out of range"));
     }
 
     #[test]
