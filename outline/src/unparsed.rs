@@ -164,7 +164,9 @@ fn holds_functions(text: &str) -> bool {
     text.contains("function") || text.contains("=>") || text.contains(") {")
 }
 
-/// Whether the largest node starting at byte `at` (a line's start) parsed without an error.
+/// Whether the largest node starting at byte `at` (a line's start) is a construct that parsed
+/// without an error. A lone token is none: recovery reads the words of a declaration it took
+/// into an error as identifiers (`export type OP_DONE = …` after a string lost its quote).
 fn parsed_whole(root: Node, at: usize) -> bool {
     let Some(mut node) = root.descendant_for_byte_range(at, at) else {
         return false;
@@ -172,7 +174,7 @@ fn parsed_whole(root: Node, at: usize) -> bool {
     while let Some(parent) = node.parent().filter(|parent| parent.start_byte() == at && *parent != root) {
         node = parent;
     }
-    node.start_byte() == at && node.is_named() && !node.has_error() && !node.is_missing()
+    node.start_byte() == at && node.is_named() && node.child_count() > 0 && !node.has_error() && !node.is_missing()
 }
 
 /// In each error node over several lines, the lines that no outlined definition covers and that
@@ -513,6 +515,15 @@ mod tests {
         let data = "export default define('x', {\n  months: [1, 2,\n  week: {\n    dow: 1,\n  },\n});\n";
         let data_tree = tree(Language::JavaScript, data);
         assert_eq!(error_regions(&data_tree, &[], Language::JavaScript, &Lines::new(data)), []);
+    }
+
+    #[test]
+    fn a_declaration_a_string_took_into_its_error_is_named() {
+        // The closing quote lost: recovery reads the next declaration's words as identifiers in
+        // the first one's error, which a lone token is not a declaration that parsed whole.
+        let source = "export const OP_DONE = \"Done as const\n\nexport type OP_DONE = typeof OP_DONE\n";
+        let parsed = tree(Language::TypeScript, source);
+        assert_eq!(unoutlined_definitions(&parsed, &[(1, 1)], Language::TypeScript, &Lines::new(source)), [(3, 3)]);
     }
 
     #[test]
