@@ -397,6 +397,47 @@ pub(crate) fn merge(mut spans: Vec<(u32, u32)>) -> Vec<(u32, u32)> {
     merged
 }
 
+/// In JavaScript, each named span inside a file-level statement that binds or exports an object
+/// and that the view does not list, widened to start at that statement's first line. Such an
+/// object is listed for its methods (`var locale = { …, ordinal: function (n) {…} }`,
+/// `export default defineLocale('af', {`): when an error hides the methods, the binding goes
+/// from the view as well, and its line is where it went. `listed` holds each outlined file-level
+/// definition's first lines (attributes to declaration).
+pub(crate) fn widened_to_unlisted_objects(
+    tree: &Tree,
+    spans: Vec<(u32, u32)>,
+    listed: &[(u32, u32)],
+    language: Language,
+    lines: &Lines,
+) -> Vec<(u32, u32)> {
+    if spans.is_empty() || !matches!(language, Language::JavaScript | Language::TypeScript | Language::Tsx) {
+        return spans;
+    }
+    let root = tree.root_node();
+    let statements = broken_statements(root);
+    spans
+        .into_iter()
+        .map(|(start, end)| {
+            let holder = statements
+                .iter()
+                .map(|statement| node_lines(*statement, lines.source))
+                .find(|&(first, last)| first < start && start <= last && binds_an_object(lines.text(first)));
+            match holder {
+                Some((first, _)) if !listed.iter().any(|&(from, to)| (from..=to).contains(&first)) => (first, end),
+                _ => (start, end),
+            }
+        })
+        .collect()
+}
+
+/// Whether a statement's first line opens an object it binds, assigns or exports (`var locale =
+/// {`, `module.exports = {`, `export default defineLocale('af', {`), not a function's body (a
+/// module wrapper, a test suite), whose definitions the walker lists from inside.
+fn binds_an_object(line: &str) -> bool {
+    let line = line.trim_end();
+    line.ends_with('{') && !line.contains("function") && !line.contains("=>") && !line.starts_with(['(', '!', ';'])
+}
+
 /// The whole of `source` as one span, or none for an empty file.
 pub(crate) fn all_lines(source: &str) -> Vec<(u32, u32)> {
     let lines = u32::try_from(source.lines().count()).unwrap_or(u32::MAX);
@@ -524,6 +565,26 @@ mod tests {
         let source = "export const OP_DONE = \"Done as const\n\nexport type OP_DONE = typeof OP_DONE\n";
         let parsed = tree(Language::TypeScript, source);
         assert_eq!(unoutlined_definitions(&parsed, &[(1, 1)], Language::TypeScript, &Lines::new(source)), [(3, 3)]);
+    }
+
+    #[test]
+    fn an_object_listed_for_its_methods_is_named_with_them() {
+        // A `)` lost in the locale object: its method went into the error, and the binding
+        // listed for that method went from the view with it.
+        let source = "var locale = {\n  name: 'ka',\n  weekdays: 'a_b'.split('_',\n  ordinal: function ordinal(n) {\n    return n;\n  }\n};\nexport default locale;\n";
+        let parsed = tree(Language::JavaScript, source);
+        let lines = Lines::new(source);
+        let widened = |listed: &[(u32, u32)]| {
+            widened_to_unlisted_objects(&parsed, vec![(4, 4)], listed, Language::JavaScript, &lines)
+        };
+        assert_eq!(widened(&[(8, 8)]), [(1, 4)]);
+        assert_eq!(widened(&[(1, 1), (8, 8)]), [(4, 4)], "still listed: its line is not in question");
+        // A module wrapper's definitions are listed from inside it: its first line is not named.
+        let wrapper = "(function (root) {\n  x(\n  function a() {}\n})(this);\n";
+        let wrapped = tree(Language::JavaScript, wrapper);
+        let spans =
+            widened_to_unlisted_objects(&wrapped, vec![(3, 3)], &[], Language::JavaScript, &Lines::new(wrapper));
+        assert_eq!(spans, [(3, 3)]);
     }
 
     #[test]

@@ -127,18 +127,24 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
     } else {
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new())
     };
-    let unparsed = unparsed::merge(
-        hiding
-            .into_iter()
-            .chain(walked.failed_regions)
-            .chain(unoutlined)
-            .chain(folded)
-            .chain(unclosed)
-            .chain(regions)
-            .chain(misplaced)
-            .chain(swallowed)
-            .collect(),
-    );
+    let named: Vec<(u32, u32)> = hiding
+        .into_iter()
+        .chain(walked.failed_regions)
+        .chain(unoutlined)
+        .chain(folded)
+        .chain(unclosed)
+        .chain(regions)
+        .chain(misplaced)
+        .chain(swallowed)
+        .collect();
+    let named = match judged.is_some() && !named.is_empty() {
+        true => {
+            let listed: Vec<(u32, u32)> = walked.items.iter().map(|d| (d.start_line, d.head_line)).collect();
+            unparsed::widened_to_unlisted_objects(tree, named, &listed, language, &lines)
+        }
+        false => named,
+    };
+    let unparsed = unparsed::merge(named);
     Outline { language, imports: walked.imports, items: walked.items, degraded: None, unparsed }
 }
 
