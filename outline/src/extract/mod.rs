@@ -27,7 +27,7 @@ use tree_sitter::{Node, Tree};
 use crate::Language;
 use crate::model::{Definition, Import, Kind, Outline};
 use crate::text::{Lines, MAX_SIGNATURE, collapse, collapse_code, line_number, node_lines, node_text, truncate};
-use crate::{parse, unclosed, unparsed};
+use crate::{fallback, parse, unclosed, unparsed};
 pub(crate) use head::empty_nested_brackets;
 use head::{Head, Role, shorten_alias, top_level_items, without_leading_bar};
 pub(crate) use head::{Names, Untyped};
@@ -898,6 +898,7 @@ impl<'s> Walker<'s> {
     ) -> (String, Option<String>) {
         let swallowed = self.swallowing_error(node).map(|error| error.start_byte());
         let head_end = body.map_or(node.end_byte(), |b| b.start_byte()).min(swallowed.unwrap_or(usize::MAX));
+        let head_end = self.taken_in(node, head_end).unwrap_or(head_end);
         let section = match lead.section {
             "" => String::new(),
             word => format!("{word} "),
@@ -1022,6 +1023,24 @@ impl<'s> Walker<'s> {
         node.children(&mut cursor).find(|child| {
             child.is_error() && child.start_position().row < child.end_position().row && child.start_byte() >= after
         })
+    }
+
+    /// Where a head left open took in the next definition: the start of its first later line
+    /// that starts a definition no head holds (a method's shape; Python's `def`). That text is
+    /// the next definition's, whose line the incomplete note names; the head stops before it.
+    fn taken_in(&self, node: Node, head_end: usize) -> Option<usize> {
+        if !node.has_error() {
+            return None;
+        }
+        let start = node.start_byte();
+        let mut at = start;
+        for line in self.source.get(start..head_end)?.split_inclusive('\n') {
+            if at > start && fallback::never_in_a_head(self.language, line) {
+                return Some(at);
+            }
+            at += line.len();
+        }
+        None
     }
 
     /// Appends what the wrappers around `node` put before it, outermost first.
