@@ -282,6 +282,45 @@ fn uninstall_takes_lean_ctx_out_of_shared_files_changed_since_init() {
 }
 
 #[test]
+fn uninstall_keeps_links_removes_emptied_files_and_refuses_a_block_without_its_end() {
+    let sandbox = Sandbox::new();
+    let user = sandbox.user();
+    fs::remove_file(user.join(".claude/settings.json")).unwrap();
+    fs::remove_dir(user.join(".claude")).unwrap();
+    let init = sandbox.lctx(&["init", "--yes"]);
+    assert!(init.status.success(), "{}", describe(&init));
+    // Since init: ~/.bashrc moved to a dotfiles directory and linked back, with a line added;
+    // Claude Code re-saved the settings file init created, meaning the same.
+    let dots = user.join("dots");
+    fs::create_dir_all(&dots).unwrap();
+    fs::rename(user.join(".bashrc"), dots.join("bashrc")).unwrap();
+    std::os::unix::fs::symlink(dots.join("bashrc"), user.join(".bashrc")).unwrap();
+    fs::write(dots.join("bashrc"), format!("{}export EDITOR=vi\n", fs::read_to_string(dots.join("bashrc")).unwrap()))
+        .unwrap();
+    let settings = user.join(".claude/settings.json");
+    let value: serde_json::Value = serde_json::from_str(&fs::read_to_string(&settings).unwrap()).unwrap();
+    fs::write(&settings, serde_json::to_string_pretty(&value).unwrap()).unwrap();
+
+    // A block that lost its end line is not taken out: the lines after its start may be the user's.
+    let zshenv = user.join(".zshenv");
+    if sandbox.has_zsh() {
+        let text = fs::read_to_string(&zshenv).unwrap();
+        let end = text.lines().find(|l| l.starts_with("# <<< lean-ctx")).unwrap().to_string();
+        fs::write(&zshenv, format!("{}export IMPORTANT=1\n", text.replace(&format!("{end}\n"), ""))).unwrap();
+        let refused = sandbox.lctx(&["uninstall"]);
+        assert_eq!(refused.status.code(), Some(1), "{}", describe(&refused));
+        assert!(String::from_utf8_lossy(&refused.stderr).contains("lost its end line"), "{}", describe(&refused));
+        fs::write(&zshenv, text).unwrap();
+    }
+
+    let undo = sandbox.lctx(&["uninstall"]);
+    assert!(undo.status.success(), "{}", describe(&undo));
+    assert!(fs::symlink_metadata(user.join(".bashrc")).unwrap().file_type().is_symlink(), "still a link");
+    assert_eq!(fs::read_to_string(dots.join("bashrc")).unwrap(), format!("{DEBIAN_BASHRC}export EDITOR=vi\n"));
+    assert!(!settings.exists() && !user.join(".claude").exists(), "created, and nothing else in it: gone");
+}
+
+#[test]
 fn uninstall_refuses_to_overwrite_a_file_of_its_own_changed_since_init_unless_forced() {
     let sandbox = Sandbox::new();
     let init = sandbox.lctx(&["init", "--yes"]);

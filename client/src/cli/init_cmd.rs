@@ -28,8 +28,8 @@ pub struct InitArgs {
 #[derive(Args, Debug)]
 pub struct UninstallArgs {
     /// Restore files even if they changed since `lctx init` (their current version is kept beside them).
-    /// Host configs, Claude Code's settings and rc files never need it: lean-ctx's part is taken out
-    /// of them alone, keeping the changes made since.
+    /// From host configs, Claude Code's settings and rc files changed since, lean-ctx's part is taken
+    /// out alone without it, unless that cannot be done exactly (the error says why).
     #[arg(long)]
     force: bool,
 }
@@ -125,6 +125,9 @@ pub fn uninstall(args: UninstallArgs, opts: &ClientOptions) -> Exit {
     }
     for file in &undone.taken_out {
         crate::outln!("took lean-ctx out of {}, keeping the changes made to it since init", file.display());
+    }
+    for file in &undone.gone {
+        crate::outln!("{} was deleted since init; nothing to take out of it", file.display());
     }
     for path in &undone.removed {
         crate::outln!("removed {}", path.display());

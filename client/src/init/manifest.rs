@@ -1,5 +1,6 @@
 //! The record of what `lctx init` changed, so that `lctx uninstall` can put
-//! every file back byte for byte.
+//! every file back byte for byte, or take lean-ctx's part out of a shared
+//! file changed since.
 //!
 //! It lives in `<data>/init/`: `manifest.json` lists each file init wrote
 //! (its path, its mode before, whether it existed) and each directory it

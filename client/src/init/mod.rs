@@ -190,7 +190,8 @@ fn plan_one_shell(
 ) -> Result<(), String> {
     push_if_changed(plan, env_file, shell_files::agent_env_text(bin, shell)?, env_purpose.into(), None)?;
     let before = manifest::read(rc)?;
-    if let Some(after) = shell_files::with_block(before.as_deref(), block) {
+    let block = shell_files::with_block(before.as_deref(), block).map_err(|why| format!("{}: {why}", rc.display()))?;
+    if let Some(after) = block {
         plan.changes.push(Change { part: Some(Part::ShellBlock), ..change(rc, after, rc_purpose.into())? });
     }
     Ok(())
@@ -253,6 +254,8 @@ pub struct Undone {
     pub removed: Vec<PathBuf>,
     /// Shared files changed since init, from which only lean-ctx's part was taken out.
     pub taken_out: Vec<PathBuf>,
+    /// Shared files deleted since init: nothing of lean-ctx's left to take out.
+    pub gone: Vec<PathBuf>,
     /// Files changed since init and overwritten under `--force`, with where their last version went.
     pub kept: Vec<(PathBuf, PathBuf)>,
     /// Directories init created that hold other files now, so they stay.
@@ -310,11 +313,20 @@ pub fn uninstall(data_dir: &Path, force: bool) -> Result<Option<Undone>, String>
     }
     let mut undone = Undone::default();
     for (record, current, before, fate) in states.into_iter().rev() {
+        // A link made since init (dotfiles kept elsewhere) stays a link: its target is written.
+        let target = write::resolve_symlink(&record.path).map_err(manifest::describe)?;
         match fate {
-            Fate::TakeOut(None) => continue,
+            Fate::TakeOut(None) => {
+                if current.is_none() {
+                    undone.gone.push(record.path.clone());
+                }
+                continue;
+            }
+            // A file init created that holds nothing else now goes, as it would untouched.
+            Fate::TakeOut(Some(text)) if !record.existed && holds_nothing(&text, &record.parts) => {}
             Fate::TakeOut(Some(text)) => {
-                let mode = mode_of(&record.path).unwrap_or(record.mode);
-                write::write_atomically(&record.path, &text, mode).map_err(manifest::describe)?;
+                let mode = mode_of(&target).unwrap_or(record.mode);
+                write::write_atomically(&target, &text, mode).map_err(manifest::describe)?;
                 undone.taken_out.push(record.path.clone());
                 continue;
             }
@@ -334,7 +346,7 @@ pub fn uninstall(data_dir: &Path, force: bool) -> Result<Option<Undone>, String>
             Some(before)
                 if current.as_deref() != Some(before.as_str()) || mode_of(&record.path) != Some(record.mode) =>
             {
-                write::write_atomically(&record.path, &before, record.mode).map_err(manifest::describe)?;
+                write::write_atomically(&target, &before, record.mode).map_err(manifest::describe)?;
                 undone.restored.push(record.path.clone());
             }
             Some(_) => {}
@@ -354,6 +366,18 @@ pub fn uninstall(data_dir: &Path, force: bool) -> Result<Option<Undone>, String>
     }
     store.remove()?;
     Ok(Some(undone))
+}
+
+/// Whether what is left of a file once lean-ctx's parts are out is nothing:
+/// blank, or an empty JSON object where the part was a JSON entry.
+fn holds_nothing(text: &str, parts: &[Part]) -> bool {
+    let json = parts.iter().any(|part| match part {
+        Part::ClaudeHook => true,
+        Part::McpServer { host } => setup::find_host(host).is_some_and(setup::is_json),
+        Part::ShellBlock => false,
+    });
+    text.trim().is_empty()
+        || (json && matches!(setup::jsonc::value(text), Ok(Some(serde_json::Value::Object(o))) if o.is_empty()))
 }
 
 /// The `current` text of a shared file with lean-ctx's parts taken out
@@ -383,7 +407,7 @@ fn take_out(
             Part::ClaudeHook => {
                 (claude_hook::holds_hook(before), claude_hook::without_hook(file, &text, Some(before))?)
             }
-            Part::ShellBlock => (shell_files::holds_block(before), shell_files::without_block(&text, Some(before))),
+            Part::ShellBlock => (shell_files::holds_block(before), shell_files::without_block(&text, Some(before))?),
         };
         if held_before {
             return Ok(None);

@@ -89,13 +89,14 @@ fn quote(path: &Path) -> String {
 }
 
 /// `text` with the marked block holding `body`: appended, or the existing
-/// block replaced. `None` when it is there already.
-pub fn with_block(text: Option<&str>, body: &str) -> Option<String> {
+/// block replaced. `None` when it is there already; an error when the block
+/// lost its end marker (what follows the start may be the user's).
+pub fn with_block(text: Option<&str>, body: &str) -> Result<Option<String>, String> {
     let text = text.unwrap_or("");
     let block = format!("{BEGIN}\n{body}{END}\n");
-    if let Some(span) = block_span(text) {
+    if let Some(span) = block_span(text)? {
         let replaced = format!("{}{block}{}", &text[..span.start], &text[span.end..]);
-        return (replaced != text).then_some(replaced);
+        return Ok((replaced != text).then_some(replaced));
     }
     let sep = match text {
         "" => "",
@@ -103,31 +104,31 @@ pub fn with_block(text: Option<&str>, body: &str) -> Option<String> {
         t if t.ends_with('\n') => "\n",
         _ => "\n\n",
     };
-    Some(format!("{text}{sep}{block}"))
+    Ok(Some(format!("{text}{sep}{block}")))
 }
 
 /// `text` without the marked block, and without the blank line init put
 /// before it: [`with_block`] adds one after a `before` text (the file before
-/// init) that did not end in a blank line. `None` when there is no block.
-pub fn without_block(text: &str, before: Option<&str>) -> Option<String> {
-    let span = block_span(text)?;
+/// init) that did not end in a blank line. `None` when there is no block; an
+/// error when it lost its end marker.
+pub fn without_block(text: &str, before: Option<&str>) -> Result<Option<String>, String> {
+    let Some(span) = block_span(text)? else { return Ok(None) };
     let mut head = &text[..span.start];
     let separated = before.is_some_and(|b| !b.is_empty() && !b.ends_with("\n\n"));
     if separated && head.ends_with("\n\n") {
         head = &head[..head.len() - 1];
     }
-    Some(format!("{head}{}", &text[span.end..]))
+    Ok(Some(format!("{head}{}", &text[span.end..])))
 }
 
-/// Where the block is, through its end marker's line break (to the end of
-/// the text when the end marker was deleted).
-fn block_span(text: &str) -> Option<std::ops::Range<usize>> {
-    let start = text.find(BEGIN)?;
-    let end = text[start..].find(END).map_or(text.len(), |i| {
-        let after = start + i + END.len();
-        after + usize::from(text[after..].starts_with('\n'))
-    });
-    Some(start..end)
+/// Where the block is, through its end marker's line break.
+fn block_span(text: &str) -> Result<Option<std::ops::Range<usize>>, String> {
+    let Some(start) = text.find(BEGIN) else { return Ok(None) };
+    let Some(at) = text[start..].find(END) else {
+        return Err(format!("the lean-ctx block has lost its end line `{END}`; put it back after the block"));
+    };
+    let after = start + at + END.len();
+    Ok(Some(start..after + usize::from(text[after..].starts_with('\n'))))
 }
 
 /// Whether `text` holds the block.
@@ -146,26 +147,32 @@ mod tests {
 
     #[test]
     fn the_block_is_appended_once_and_replaced_in_place() {
-        let first = with_block(Some("alias ll='ls -l'\n"), "x=1\n").unwrap();
+        let first = with_block(Some("alias ll='ls -l'\n"), "x=1\n").unwrap().unwrap();
         assert_eq!(first, format!("alias ll='ls -l'\n\n{BEGIN}\nx=1\n{END}\n"));
-        assert_eq!(with_block(Some(&first), "x=1\n"), None, "idempotent");
+        assert_eq!(with_block(Some(&first), "x=1\n"), Ok(None), "idempotent");
         let mine = format!("{first}echo mine\n");
-        let second = with_block(Some(&mine), "x=2\n").unwrap();
+        let second = with_block(Some(&mine), "x=2\n").unwrap().unwrap();
         assert_eq!(second, format!("alias ll='ls -l'\n\n{BEGIN}\nx=2\n{END}\necho mine\n"));
-        assert_eq!(with_block(None, "x\n").unwrap(), format!("{BEGIN}\nx\n{END}\n"));
+        assert_eq!(with_block(None, "x\n").unwrap().unwrap(), format!("{BEGIN}\nx\n{END}\n"));
+        // Without its end line, what follows the start may be the user's: nothing is replaced.
+        let unended = format!("{BEGIN}\nx=1\nexport IMPORTANT=1\n");
+        assert!(with_block(Some(&unended), "x=2\n").unwrap_err().contains("lost its end line"));
     }
 
     #[test]
     fn the_block_is_taken_out_and_the_users_lines_stay() {
         let before = Some("alias ll='ls -l'\n");
-        let first = with_block(before, "x=1\n").unwrap();
-        assert_eq!(without_block(&first, before).unwrap(), "alias ll='ls -l'\n", "init's blank line goes with it");
+        let first = with_block(before, "x=1\n").unwrap().unwrap();
+        let without = |text: &str, before| without_block(text, before).unwrap().unwrap();
+        assert_eq!(without(&first, before), "alias ll='ls -l'\n", "init's blank line goes with it");
         let later = format!("export A=1\n{first}echo mine\n");
-        assert_eq!(without_block(&later, before).unwrap(), "export A=1\nalias ll='ls -l'\necho mine\n");
+        assert_eq!(without(&later, before), "export A=1\nalias ll='ls -l'\necho mine\n");
         let spaced = Some("alias ll='ls -l'\n\n");
-        let first = with_block(spaced, "x=1\n").unwrap();
-        assert_eq!(without_block(&format!("{first}echo mine\n"), spaced).unwrap(), "alias ll='ls -l'\n\necho mine\n");
-        assert_eq!(without_block("alias ll='ls -l'\n", before), None);
+        let first = with_block(spaced, "x=1\n").unwrap().unwrap();
+        assert_eq!(without(&format!("{first}echo mine\n"), spaced), "alias ll='ls -l'\n\necho mine\n");
+        assert_eq!(without_block("alias ll='ls -l'\n", before), Ok(None));
+        let unended = format!("{BEGIN}\nx=1\nexport IMPORTANT=1\n");
+        assert!(without_block(&unended, before).is_err(), "the user's lines after it are not taken");
     }
 
     #[test]

@@ -610,6 +610,11 @@ pub fn without_entry(host: &Host, file: &Path, text: &str) -> Result<Option<Stri
     remove_entry(host, text, &key_path(host)).map_err(|e| e.locate(file, text))
 }
 
+/// Whether `host` keeps its config in JSON.
+pub fn is_json(host: &Host) -> bool {
+    matches!(host.format, Format::Json)
+}
+
 /// Whether `text` (the config `file` of `host`) holds a lean-ctx entry.
 pub fn holds_entry(host: &Host, file: &Path, text: &str) -> Result<bool, String> {
     find_entry(host, text, &key_path(host)).map(|e| e.is_some()).map_err(|e| e.locate(file, text))
