@@ -604,6 +604,11 @@ pub fn remove_item(text: &str, path: &[&str], index: usize) -> Result<Option<Str
     if index >= items.len() {
         return Ok(None);
     }
+    if let ([item], [comma]) = (items.as_slice(), commas.as_slice()) {
+        // The only item: the list keeps its own spacing (`[ ]`, `[\n  ]`), as before an item was pushed.
+        let end = comma.map_or(item.span().end, |comma| comma + 1);
+        return Ok(Some(splice(text, item.span().start..end, "")));
+    }
     let entries: Vec<Entry> = items
         .iter()
         .zip(commas)
@@ -788,7 +793,7 @@ mod tests {
             ("{\"hooks\": {\"Pre\": [1, 2, 3]}}", 1, "{\"hooks\": {\"Pre\": [1, 3]}}"),
             ("{\"hooks\": {\"Pre\": [1, 2, 3]}}", 2, "{\"hooks\": {\"Pre\": [1, 2]}}"),
             ("{\"hooks\": {\"Pre\": [1, 2,]}}", 1, "{\"hooks\": {\"Pre\": [1,]}}"),
-            ("{\"hooks\": {\"Pre\": [ {\"a\": [1]} ]}}", 0, "{\"hooks\": {\"Pre\": []}}"),
+            ("{\"hooks\": {\"Pre\": [ {\"a\": [1]} ]}}", 0, "{\"hooks\": {\"Pre\": [  ]}}"),
             (
                 "{\"hooks\": {\"Pre\": [\n  {\"x\":1},\n  {\"y\":2} // ours\n]}}",
                 1,
@@ -809,6 +814,8 @@ mod tests {
         let item = json!({"m": 1});
         let cases = [
             ("{\"hooks\": {\"Pre\": []}}", 0, "{\"hooks\": {\"Pre\": [{\"m\":1}]}}"),
+            ("{\"hooks\": {\"Pre\": [ ]}}", 0, "{\"hooks\": {\"Pre\": [{\"m\":1} ]}}"),
+            ("{\"hooks\": {\"Pre\": [\n  ]}}", 0, "{\"hooks\": {\"Pre\": [{\"m\":1}\n  ]}}"),
             ("{\"hooks\": {\"Pre\": [0]}}", 1, "{\"hooks\": {\"Pre\": [0, {\"m\":1}]}}"),
             ("{\"hooks\": {\"Pre\": [0,]}}", 1, "{\"hooks\": {\"Pre\": [0, {\"m\":1},]}}"),
             (

@@ -71,7 +71,8 @@ fn live_holder_pid(path: &Path) -> Option<u32> {
 fn is_alive(pid: u32) -> bool {
     let Ok(pid) = libc::pid_t::try_from(pid) else { return false };
     // SAFETY: signal 0 sends nothing; it only asks whether the process exists.
-    unsafe { libc::kill(pid, 0) == 0 }
+    // A process of another user's exists too: the call is refused (EPERM).
+    unsafe { libc::kill(pid, 0) == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM) }
 }
 
 /// Reads the holder's details; empty when the file is missing or garbled.

@@ -430,12 +430,16 @@ pub(crate) fn widened_to_unlisted_objects(
         .collect()
 }
 
-/// Whether a statement's first line opens an object it binds, assigns or exports (`var locale =
-/// {`, `module.exports = {`, `export default defineLocale('af', {`), not a function's body (a
-/// module wrapper, a test suite), whose definitions the walker lists from inside.
+/// Whether a statement's first line opens an object it binds, assigns, exports or passes (`var
+/// locale = {`, `module.exports = {`, `export default defineLocale('af', {`, `Vue.component('x',
+/// {`), not a function's body (a module wrapper, a test suite), whose definitions the walker
+/// lists from inside, nor a block (`if (…) {`, `class X {`).
 fn binds_an_object(line: &str) -> bool {
-    let line = line.trim_end();
-    line.ends_with('{') && !line.contains("function") && !line.contains("=>") && !line.starts_with(['(', '!', ';'])
+    let line = line.trim();
+    let opens = line.ends_with("= {") || line.ends_with(", {") || line.ends_with("({");
+    let exported = line.starts_with("export ") && line.ends_with('{');
+    let function = line.contains("function") || line.contains("=>");
+    (opens || exported) && !function && !line.contains("==") && !line.starts_with(['(', '!', ';'])
 }
 
 /// The whole of `source` as one span, or none for an empty file.
@@ -579,6 +583,12 @@ mod tests {
         };
         assert_eq!(widened(&[(8, 8)]), [(1, 4)]);
         assert_eq!(widened(&[(1, 1), (8, 8)]), [(4, 4)], "still listed: its line is not in question");
+        // A block is no object: an `if` around a broken function keeps the note on the function.
+        let guarded = "if (typeof window !== 'undefined') {\n  x(\n  function helper(a) {}\n}\n";
+        let guarded_tree = tree(Language::JavaScript, guarded);
+        let spans =
+            widened_to_unlisted_objects(&guarded_tree, vec![(3, 3)], &[], Language::JavaScript, &Lines::new(guarded));
+        assert_eq!(spans, [(3, 3)]);
         // A module wrapper's definitions are listed from inside it: its first line is not named.
         let wrapper = "(function (root) {\n  x(\n  function a() {}\n})(this);\n";
         let wrapped = tree(Language::JavaScript, wrapper);

@@ -157,7 +157,8 @@ fn bad_input_gets_a_clear_answer() {
     let no_daemon = [("LEAN_CTX_NO_DAEMON", "1")];
 
     // One rule for every value outside 64..=16384, whatever its size: a usage error naming the range.
-    for outside in ["0", "63", "16385", "4000000000", "-5", "99999999999"] {
+    for outside in ["0", "63", "16385", "4000000000", "-5", "99999999999", "99999999999999999999999999999999999999999"]
+    {
         let refused = lctx(&home, &root, &no_daemon, &["map", &format!("--max-tokens={outside}")]);
         assert_eq!(refused.status.code(), Some(2), "{outside}: a usage error: {}", describe(&refused));
         let said = format!("--max-tokens {outside} is out of range: use 64 to 16384 (default 1024)");

@@ -24,11 +24,15 @@ pub struct MapArgs {
 /// `--max-tokens N`: refused here, before any daemon is reached, as the daemon would refuse it.
 fn max_tokens(text: &str) -> Result<u32, String> {
     let text = text.trim();
+    // Digits too many for any integer type are a whole number all the same, out of range.
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    let whole = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
     match text.parse::<i128>() {
         Ok(n) => u32::try_from(n)
             .ok()
             .filter(|n| (limits::MIN_MAP_TOKENS..=limits::MAX_MAP_TOKENS).contains(n))
             .ok_or_else(|| limits::map_tokens_out_of_range("--max-tokens", n)),
+        Err(_) if whole => Err(limits::map_tokens_out_of_range("--max-tokens", text)),
         Err(_) => Err(format!(
             "`{text}` is not a whole number: use {} to {} (default {})",
             limits::MIN_MAP_TOKENS,

@@ -592,9 +592,6 @@ fn called_body<'t>(expression: Node<'t>, source: &str) -> Option<Node<'t>> {
     }
 }
 
-/// Whether `statement` is at the module's own level: the file's, or that of a module wrapped in a
-/// function called at once (see [`invoked_body`]) or bound as one (see [`bound_methods`]), however
-/// deep such wrappers nest.
 /// Whether an assignment target is a prototype's property (`A.prototype.x`, `A.prototype["throw"]`).
 fn on_prototype(target: &str) -> bool {
     target.contains(".prototype.") || target.contains(".prototype[")
@@ -611,6 +608,9 @@ fn statement_of(mut node: Node) -> Option<Node> {
     }
 }
 
+/// Whether `statement` is at the module's own level: the file's, or that of a module wrapped in a
+/// function called at once (see [`invoked_body`]) or bound as one (see [`bound_methods`]), however
+/// deep such wrappers nest.
 fn module_level(statement: Node, source: &str) -> bool {
     let Some(parent) = statement.parent() else {
         return false;
