@@ -19,7 +19,8 @@
 //! reference is kept as one use of a *fan-out*, the name's candidates with their weights, built
 //! once and shared by every reference of the same candidates; each iteration sums what flows
 //! into a fan-out and spreads it once, so the walk is linear in references plus candidates, not
-//! their product. The ranks are the same as with the edges spelled out.
+//! their product. The ranks are those of the edges spelled out, but for rounding: the sums are
+//! taken in another order.
 //!
 //! Deterministic: nodes are numbered in path order, edges and fan-outs in the order references
 //! are met (path order), and a fixed iteration bound with a tolerance ends the walk; ties are
