@@ -23,7 +23,7 @@ const POLL: Duration = Duration::from_millis(50);
 const GIVE_UP: Duration = Duration::from_secs(1200);
 
 /// When each phase was first seen done, and the daemon's resident memory then.
-struct Build {
+pub(crate) struct Build {
     index: Duration,
     graph: Duration,
     rss_index: u64,
@@ -107,7 +107,7 @@ pub fn run(bins: &Path, project: &Path, symbols: usize, rounds: usize) -> String
 
 /// Opens the project (a search that matches nothing) and polls status until the index and then
 /// the graph report ready.
-fn build(lctx: &dyn Fn(&[&str]) -> std::process::Output, status: &dyn Fn() -> Value) -> Build {
+pub(crate) fn build(lctx: &dyn Fn(&[&str]) -> std::process::Output, status: &dyn Fn() -> Value) -> Build {
     let started = Instant::now();
     let _ = lctx(&["search", "lctxbench_matches_nothing_q7", "--json"]);
     let ready = |s: &Value, component: &str, key: &str| {

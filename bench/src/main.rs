@@ -15,6 +15,7 @@ mod memory;
 mod reading;
 mod redact;
 mod repomap;
+mod same_name;
 mod shell;
 mod soak;
 mod stats;
@@ -42,7 +43,10 @@ const USAGE: &str = "usage: lctx-bench foundation [--runs N]
        lctx-bench graph DIR [--symbols N] [--rounds N]   (index build, then the graph's, memory, restart,
                           warm `lctx callgraph` latency; default 100 symbols × 3)
        lctx-bench repomap DIR NAME,NAME… [--budgets N,N…]   (the map's tokens and the listed names it shows;
-                          counts only, allowed in a debug build)";
+                          counts only, allowed in a debug build)
+       lctx-bench same-name DIR [--files N,N…] [--languages python,rust]   (projects of N files each
+                          defining one method name, written under DIR and removed after: callers and
+                          the first map; default 1000,5000 files)";
 
 /// The `--corpus LANGUAGE=DIR` arguments; on none or a bad one, the exit code after saying why.
 fn corpora(args: &[String]) -> Result<Vec<reading::Corpus>, ExitCode> {
@@ -183,6 +187,20 @@ fn main() -> ExitCode {
             let setup = callers::Setup { project: Path::new(project), server: &server, language_id, symbols };
             callers::run(&bin_dir(), &setup)
         }
+        Some("same-name") => match args.get(1) {
+            Some(dir) if !dir.starts_with("--") => {
+                let sizes = value("--files").unwrap_or_else(|| "1000,5000".into());
+                let sizes: Vec<usize> = sizes.split(',').filter_map(|n| n.trim().parse().ok()).collect();
+                let languages = value("--languages").unwrap_or_else(|| same_name::LANGUAGES.join(","));
+                let languages: Vec<&str> =
+                    same_name::LANGUAGES.into_iter().filter(|l| languages.split(',').any(|a| a.trim() == *l)).collect();
+                same_name::run(&bin_dir(), Path::new(dir), &sizes, &languages)
+            }
+            _ => {
+                eprintln!("{USAGE}");
+                return ExitCode::from(2);
+            }
+        },
         Some("thin") => {
             let repo = std::env::current_dir().expect("cwd");
             thin::run(&bin_dir(), &repo, runs.unwrap_or(50))

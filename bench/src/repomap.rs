@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::Path;
 
+use lean_ctxd::engine::cancel::Cancel;
 use lean_ctxd::engine::graph::repomap::RepomapParams;
 use lean_ctxd::engine::paths::Dirs;
 use lean_ctxd::engine::surface::Surface;
@@ -29,7 +30,12 @@ pub fn run(project: &Path, names: &[String], budgets: &[u32]) -> String {
     let _ = writeln!(out, "|---:|---:|---:|---:|---:|---|");
     let mut totals = None;
     for &budget in budgets {
-        let params = RepomapParams { max_tokens: Some(budget), path: String::new(), surface: Surface::Cli };
+        let params = RepomapParams {
+            max_tokens: Some(budget),
+            path: String::new(),
+            surface: Surface::Cli,
+            cancel: Cancel::default(),
+        };
         let answer = engine.repomap(&caller, &params).expect("a map");
         let shown: BTreeSet<&str> = answer
             .files

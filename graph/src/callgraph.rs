@@ -7,6 +7,7 @@ use crate::facts::{Def, Ref, RefKind};
 use lean_ctx_outline::Language;
 
 use crate::graph::{DefId, Graph, Label, Resolution, language_of};
+use crate::interrupt::{Interrupt, Interrupted};
 use crate::types::MAX_BASES;
 
 /// Deepest level `callers`, `callees` and `trace` walk.
@@ -38,6 +39,16 @@ pub struct Edge {
     pub candidates: Vec<DefSummary>,
 }
 
+/// A call site that reaches a target by its name alone, among several definitions of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Guess {
+    /// The site; its candidates are not listed (they are every definition of the name, thousands
+    /// for a name generated code defines in every file).
+    pub edge: Edge,
+    /// How many definitions of the name it may reach.
+    pub among: usize,
+}
+
 /// Edges found, and whether the limit cut them.
 #[derive(Debug, Default)]
 pub struct Walk {
@@ -45,7 +56,7 @@ pub struct Walk {
     /// Callers only: call sites that reach a target by its name alone among several definitions
     /// of it (a method called on a value of unknown type). Kept apart from `edges`: most are
     /// calls of another method of that name, and an answer that lists them says so in a line.
-    pub guessed: Vec<Edge>,
+    pub guessed: Vec<Guess>,
     pub truncated: bool,
     /// Calls (callees) to names the project does not define: library and built-in calls.
     pub external_calls: usize,
@@ -166,31 +177,43 @@ impl Graph {
     /// place of the method asked about, and a call of the method it overrides or implements,
     /// through the base type, may dispatch to it: both are listed, each with its own callee;
     /// [`Walk::overrides`] names those methods.
-    pub fn callers(&self, targets: &[DefId], depth: u32, limit: usize) -> Walk {
+    pub fn callers(
+        &self,
+        targets: &[DefId],
+        depth: u32,
+        limit: usize,
+        interrupt: Interrupt<'_>,
+    ) -> Result<Walk, Interrupted> {
         let overrides = self.overrides(targets);
-        let mut walk = self.levels(targets, depth, limit, |target, level, walk| {
+        let mut walk = self.levels(targets, depth, limit, interrupt, |target, level, walk| {
             let mut edges = Vec::new();
             let family = match level {
                 1 => overrides.get(target).into_iter().flatten().collect(),
                 _ => Vec::new(),
             };
             for callee in std::iter::once(target).chain(family) {
-                for (file, r, resolution) in self.sites_of(callee).into_iter().filter(|(_, r, _)| r.kind.is_call()) {
+                for (file, r, resolution) in self.sites_of(callee).filter(|(_, r, _)| r.kind.is_call()) {
+                    interrupt.check()?;
                     let caller = r.caller.map(|i| DefId { file: file.to_string(), index: i });
-                    let edge = self.edge(level, file, r.line, caller.as_ref(), callee, &resolution);
                     match resolution.by_name && resolution.label == Label::Ambiguous {
-                        true => walk.guessed.push(edge),
-                        false => edges.push((edge, caller)),
+                        true => walk.guessed.push(Guess {
+                            edge: self.site(level, file, r.line, caller.as_ref(), callee, resolution.label),
+                            among: resolution.targets.len(),
+                        }),
+                        false => {
+                            let edge = self.edge(level, file, r.line, caller.as_ref(), callee, &resolution);
+                            edges.push((edge, caller));
+                        }
                     }
                 }
             }
-            edges
-        });
+            Ok(edges)
+        })?;
         // A site guessed for a method and for its override is one site.
-        walk.guessed.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
-        walk.guessed.dedup_by(|a, b| a.file == b.file && a.line == b.line);
+        walk.guessed.sort_by(|a, b| (&a.edge.file, a.edge.line).cmp(&(&b.edge.file, b.edge.line)));
+        walk.guessed.dedup_by(|a, b| a.edge.file == b.edge.file && a.edge.line == b.edge.line);
         walk.overrides = overrides.into_values().flatten().collect();
-        walk
+        Ok(walk)
     }
 
     /// For each method among `targets`, the methods of the same name it overrides or implements
@@ -243,39 +266,45 @@ impl Graph {
     }
 
     /// Every reference resolved to `target`, written with any of its names: (file, reference,
-    /// resolution), in file and reference order.
-    pub(crate) fn sites_of(&self, target: &DefId) -> Vec<(&str, &Ref, Resolution)> {
-        let Some(def) = self.def(target) else { return Vec::new() };
-        let names = self.aliases(&def.name);
+    /// resolution), in file and reference order, each resolved as it is taken.
+    pub(crate) fn sites_of<'a>(&'a self, target: &'a DefId) -> impl Iterator<Item = (&'a str, &'a Ref, Resolution)> {
+        let def = self.def(target);
+        let names = def.map(|def| self.aliases(&def.name)).unwrap_or_default();
         let sites: BTreeSet<&(String, u32)> = names.iter().flat_map(|n| self.refs_named(n)).collect();
-        sites
-            .into_iter()
-            .filter_map(|(file, index)| {
-                let r = self.reference(file, *index)?;
-                // A read reaches a property, or a method handed on as a value through a known type
-                // (`self.on_end` as a callback); the many field reads of other names are not
-                // resolved.
-                if r.kind == RefKind::Read && !def.property && !matches!(def.kind.as_str(), "fn" | "method") {
-                    return None;
-                }
-                let resolution = self.resolve(file, *index).filter(|res| res.targets.contains(target))?;
-                Some((file.as_str(), r, resolution))
-            })
-            .collect()
+        sites.into_iter().filter_map(move |(file, index)| {
+            let def = def?;
+            let r = self.reference(file, *index)?;
+            // A read reaches a property, or a method handed on as a value through a known type
+            // (`self.on_end` as a callback); the many field reads of other names are not
+            // resolved.
+            if r.kind == RefKind::Read && !def.property && !matches!(def.kind.as_str(), "fn" | "method") {
+                return None;
+            }
+            let resolution = self.resolve(file, *index).filter(|res| res.reaches(target))?;
+            Some((file.as_str(), r, resolution))
+        })
     }
 
     /// Calls made by `targets`, then by what they call, `depth` levels deep. Only `exact` and
     /// `likely` callees are followed further; an ambiguous call is shown with its candidates.
-    pub fn callees(&self, targets: &[DefId], depth: u32, limit: usize) -> Walk {
-        self.levels(targets, depth, limit, |caller, level, walk| {
-            self.calls_in(caller, &mut walk.external_calls)
+    pub fn callees(
+        &self,
+        targets: &[DefId],
+        depth: u32,
+        limit: usize,
+        interrupt: Interrupt<'_>,
+    ) -> Result<Walk, Interrupted> {
+        self.levels(targets, depth, limit, interrupt, |caller, level, walk| {
+            let calls = self
+                .calls_in(caller, &mut walk.external_calls)
                 .into_iter()
                 .filter_map(|(index, callee, resolution)| {
                     let r = self.reference(&caller.file, index)?;
                     let edge = self.edge(level, &caller.file, r.line, Some(caller), &callee, &resolution);
                     Some((edge, (resolution.label != Label::Ambiguous).then_some(callee)))
                 })
-                .collect()
+                .collect();
+            Ok(calls)
         })
     }
 
@@ -286,8 +315,9 @@ impl Graph {
         start: &[DefId],
         depth: u32,
         limit: usize,
-        mut expand: impl FnMut(&DefId, u32, &mut Walk) -> Vec<(Edge, Option<DefId>)>,
-    ) -> Walk {
+        interrupt: Interrupt<'_>,
+        mut expand: impl FnMut(&DefId, u32, &mut Walk) -> Result<Vec<(Edge, Option<DefId>)>, Interrupted>,
+    ) -> Result<Walk, Interrupted> {
         let mut walk = Walk::default();
         let mut seen: BTreeSet<DefId> = start.iter().cloned().collect();
         let mut frontier: Vec<DefId> = start.to_vec();
@@ -295,7 +325,8 @@ impl Graph {
             let mut next = BTreeSet::new();
             let mut edges = Vec::new();
             for def in &frontier {
-                for (edge, follow) in expand(def, level, &mut walk) {
+                interrupt.check()?;
+                for (edge, follow) in expand(def, level, &mut walk)? {
                     edges.push(edge);
                     if let Some(follow) = follow.filter(|f| !seen.contains(f)) {
                         next.insert(follow);
@@ -308,7 +339,7 @@ impl Graph {
             seen.extend(next.iter().cloned());
             frontier = next.into_iter().collect();
         }
-        walk
+        Ok(walk)
     }
 
     /// A shortest call path from one of `from` to one of `to`, at most `depth` calls long,
@@ -327,8 +358,9 @@ impl Graph {
                 continue;
             }
             for (index, callee, resolution) in self.calls_in(&at, &mut ignored) {
-                let candidates = resolution.targets.clone();
-                for next in candidates.into_iter().filter(|c| *c == callee || resolution.label == Label::Ambiguous) {
+                let candidates =
+                    resolution.targets.iter().filter(|c| **c == callee || resolution.label == Label::Ambiguous);
+                for next in candidates.cloned() {
                     if seen.insert(next.clone()) {
                         came_from.insert(next.clone(), (at.clone(), index, resolution.clone()));
                         queue.push_back((next, level + 1));
@@ -377,6 +409,7 @@ impl Graph {
         calls
     }
 
+    /// A call site, with every candidate of an ambiguous call.
     fn edge(
         &self,
         depth: u32,
@@ -386,20 +419,28 @@ impl Graph {
         callee: &DefId,
         resolution: &Resolution,
     ) -> Edge {
-        let summary = |id: &DefId| self.summary(id).unwrap_or_else(|| missing(id));
         let candidates = match resolution.label {
-            Label::Ambiguous => resolution.targets.iter().map(summary).collect(),
+            Label::Ambiguous => resolution.targets.iter().map(|id| self.summary_or_missing(id)).collect(),
             _ => Vec::new(),
         };
+        Edge { candidates, ..self.site(depth, file, line, caller, callee, resolution.label) }
+    }
+
+    /// A call site, its candidates not listed.
+    fn site(&self, depth: u32, file: &str, line: u32, caller: Option<&DefId>, callee: &DefId, label: Label) -> Edge {
         Edge {
             depth,
             file: file.to_string(),
             line,
-            caller: caller.map(summary),
-            callee: summary(callee),
-            label: resolution.label,
-            candidates,
+            caller: caller.map(|id| self.summary_or_missing(id)),
+            callee: self.summary_or_missing(callee),
+            label,
+            candidates: Vec::new(),
         }
+    }
+
+    fn summary_or_missing(&self, id: &DefId) -> DefSummary {
+        self.summary(id).unwrap_or_else(|| missing(id))
     }
 
     /// Adds one level's edges in order; true when the limit was reached.

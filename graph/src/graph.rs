@@ -19,15 +19,17 @@
 //! (`x.pop()`, `p.then()`).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use lean_ctx_outline::Language;
 use serde::{Deserialize, Serialize};
 
 use crate::bindings;
 use crate::facts::{Def, FileFacts, Import, Ref, RefKind};
+use crate::interrupt::{Interrupt, Interrupted};
 use crate::js_modules::JsModules;
 use crate::modules;
+use crate::names::{Named, Written};
 use crate::rank::RankEdges;
 use crate::types::{Known, MAX_BASES, MAX_STEPS};
 
@@ -64,11 +66,25 @@ pub struct DefId {
 pub struct Resolution {
     pub label: Label,
     /// One for `likely`; every candidate for `ambiguous`; for `exact`, the definitions of the
-    /// one scope that decided (several only for overloads).
-    pub targets: Vec<DefId>,
+    /// one scope that decided (several only for overloads). In `DefId` order; shared, since a
+    /// name's by-name candidates are one list for all its references.
+    pub targets: Arc<[DefId]>,
     /// The name alone decided: no import, scope or receiver type said which definition, so the
     /// targets are every one of that name (a method called on a value of unknown type).
     pub by_name: bool,
+}
+
+impl Resolution {
+    fn new(label: Label, targets: impl Into<Arc<[DefId]>>, by_name: bool) -> Resolution {
+        let targets = targets.into();
+        debug_assert!(targets.is_sorted(), "targets out of order: {targets:?}");
+        Resolution { label, targets, by_name }
+    }
+
+    /// Whether `id` is among the targets.
+    pub fn reaches(&self, id: &DefId) -> bool {
+        self.targets.binary_search(id).is_ok()
+    }
 }
 
 /// A stored file: its facts and the stamp they were read at.
@@ -92,7 +108,7 @@ const MAX_REEXPORT_HOPS: usize = 4;
 pub struct Graph {
     files: BTreeMap<String, FileEntry>,
     /// Definition name → where it is defined.
-    defs_by_name: HashMap<String, BTreeSet<DefId>>,
+    defs_by_name: HashMap<String, Named>,
     /// Name written → the references using it.
     refs_by_name: HashMap<String, BTreeSet<(String, u32)>>,
     /// The files by the path components module paths are matched on.
@@ -138,7 +154,12 @@ impl Graph {
 
     /// Definitions of `name`, in path order.
     pub fn defs_named(&self, name: &str) -> impl Iterator<Item = &DefId> {
-        self.defs_by_name.get(name).into_iter().flatten()
+        self.defs_by_name.get(name).into_iter().flat_map(|named| &named.ids)
+    }
+
+    /// How many definitions `name` has.
+    pub(crate) fn def_count(&self, name: &str) -> usize {
+        self.defs_by_name.get(name).map_or(0, |named| named.ids.len())
     }
 
     /// References written with `name` (see [`Graph::aliases`] for the other names of a definition).
@@ -147,8 +168,14 @@ impl Graph {
     }
 
     /// The reference edges ranking walks: resolved on first need after a change, then shared.
-    pub(crate) fn rank_edges(&self) -> &RankEdges {
-        self.rank_edges.get_or_init(|| self.reference_edges())
+    /// An interrupted resolution keeps nothing; two rankings that begin together both resolve,
+    /// and the second's edges (the same) are dropped.
+    pub(crate) fn rank_edges(&self, interrupt: Interrupt<'_>) -> Result<&RankEdges, Interrupted> {
+        if let Some(edges) = self.rank_edges.get() {
+            return Ok(edges);
+        }
+        let edges = self.reference_edges(interrupt)?;
+        Ok(self.rank_edges.get_or_init(|| edges))
     }
 
     /// The project's JavaScript/TypeScript module mappings, as last set.
@@ -198,9 +225,9 @@ impl Graph {
         self.modules.remove(path);
         for (index, def) in old.facts.defs.iter().enumerate() {
             let id = DefId { file: path.to_string(), index: index as u32 };
-            if let Some(set) = self.defs_by_name.get_mut(&def.name) {
-                set.remove(&id);
-                if set.is_empty() {
+            if let Some(named) = self.defs_by_name.get_mut(&def.name) {
+                named.remove(&id);
+                if named.ids.is_empty() {
                     self.defs_by_name.remove(&def.name);
                 }
             }
@@ -246,15 +273,14 @@ impl Graph {
             return self.through_import(file, language, &import.module, imported_name(import), &|d| fits(d), 0);
         }
         // The package: Go's directory, Java's package.
-        let same_package = self.all_named(&r.name, |id, d| {
-            fits(d) && d.container.is_none() && id.file != file && self.same_package(file, facts, &id.file)
-        });
+        let same_package = self
+            .top_level_named(&r.name, |id, d| fits(d) && id.file != file && self.same_package(file, facts, &id.file));
         if let Some(found) = exact(same_package) {
             return Some(found);
         }
         for wildcard in facts.imports.iter().filter(|i| i.local == "*") {
             let target = self.module_target(language, file, &wildcard.module);
-            let found = self.all_named(&r.name, |id, d| fits(d) && d.container.is_none() && target.matches(&id.file));
+            let found = self.top_level_named(&r.name, |id, d| fits(d) && target.matches(&id.file));
             if let Some(found) = exact(found) {
                 return Some(found);
             }
@@ -264,7 +290,7 @@ impl Graph {
         if language == Language::Python {
             return None;
         }
-        self.by_name(&r.name, &|d| fits(d) && (r.kind != RefKind::Call || d.container.is_none() || is_ctor(d)))
+        self.by_name(&r.name, Written::Bare, r.kind)
     }
 
     /// `self.f()`, `s.f()` in a Go method of `s`, `Type::f()`, `pkg.F()`, `module.f()`, `obj.f()`.
@@ -294,7 +320,8 @@ impl Graph {
                 return Some(found);
             }
             // A Rust type's methods may sit in impls of other files; a Go type's in its package.
-            let elsewhere = self.all_named(&r.name, |id, d| member_of(container, d) && self.near(file, &id.file));
+            let elsewhere =
+                self.members_named(&r.name, container, |id, d| member_of(container, d) && self.near(file, &id.file));
             if let Some(found) = exact(elsewhere) {
                 return Some(found);
             }
@@ -321,7 +348,7 @@ impl Graph {
             if r.kind == RefKind::Read {
                 return None;
             }
-            let found = self.all_named(&r.name, |id, d| d.container.is_none() && target.matches(&id.file));
+            let found = self.top_level_named(&r.name, |id, _| target.matches(&id.file));
             if found.is_some() {
                 return exact(found);
             }
@@ -340,7 +367,7 @@ impl Graph {
         {
             let target = self.module_target(language, file, &format!("{}.{rest}", package.module));
             if !self.modules.matching(&target).is_empty() {
-                let found = self.all_named(&r.name, |id, d| d.container.is_none() && target.matches(&id.file));
+                let found = self.top_level_named(&r.name, |id, _| target.matches(&id.file));
                 return exact(found);
             }
         }
@@ -350,7 +377,7 @@ impl Graph {
             && (receiver.contains("::") || receiver.chars().next().is_some_and(char::is_lowercase))
         {
             let target = self.module_target(language, file, receiver);
-            let found = self.all_named(&r.name, |id, d| d.container.is_none() && target.matches(&id.file));
+            let found = self.top_level_named(&r.name, |id, _| target.matches(&id.file));
             if found.is_some() {
                 return exact(found);
             }
@@ -366,14 +393,14 @@ impl Graph {
             let type_name = alias.and_then(|i| i.name.as_deref()).unwrap_or(written);
             // A type the project does not define (`HashMap::new()`, `Math.max()`) is no evidence
             // for a member of the same name elsewhere.
-            let members = self.all_named(&r.name, |_, d| member_of(type_name, d));
+            let members = self.members_named(&r.name, type_name, |_, d| member_of(type_name, d));
             let known = alias.is_some() || self.in_file(file, |d| d.name == type_name && d.is_type()).is_some();
             match members {
                 Some(members) => {
                     return Some(match (known, members.len()) {
-                        (true, 1) => Resolution { label: Label::Exact, targets: members, by_name: false },
-                        (false, 1) => Resolution { label: Label::Likely, targets: members, by_name: false },
-                        _ => Resolution { label: Label::Ambiguous, targets: members, by_name: false },
+                        (true, 1) => Resolution::new(Label::Exact, members, false),
+                        (false, 1) => Resolution::new(Label::Likely, members, false),
+                        _ => Resolution::new(Label::Ambiguous, members, false),
                     });
                 }
                 // In Go a capital names anything exported, most often a package variable
@@ -397,11 +424,12 @@ impl Graph {
                 let each: Option<Vec<Option<Resolution>>> =
                     types.iter().map(|t| self.member_of_type(t, r, language)).collect();
                 if let Some(each) = each {
-                    let mut targets: Vec<DefId> = each.into_iter().flatten().flat_map(|found| found.targets).collect();
+                    let mut targets: Vec<DefId> =
+                        each.into_iter().flatten().flat_map(|found| found.targets.to_vec()).collect();
                     targets.sort();
                     targets.dedup();
                     let label = if targets.len() == 1 { Label::Exact } else { Label::Ambiguous };
-                    return (!targets.is_empty()).then_some(Resolution { label, targets, by_name: false });
+                    return (!targets.is_empty()).then(|| Resolution::new(label, targets, false));
                 }
             }
             None => {}
@@ -414,9 +442,7 @@ impl Graph {
         if r.kind == RefKind::Read || bindings::builtin_method(language, &r.name) {
             return None;
         }
-        self.by_name(&r.name, &|d| {
-            d.container.is_some() && fits(r.kind, d) && !(r.kind == RefKind::Method && (d.property || d.typed_member))
-        })
+        self.by_name(&r.name, Written::OnReceiver, r.kind)
     }
 
     /// Member `r` of values of project type `type_name`: its own or inherited, `exact` (several
@@ -425,13 +451,13 @@ impl Graph {
     fn member_of_type(&self, type_name: &str, r: &Ref, language: Language) -> Option<Option<Resolution>> {
         let member_of =
             |d: &Def| d.name == r.name && d.container.as_deref() == Some(type_name) && fits_member(r.kind, d);
-        let own = self.all_named(&r.name, |_, d| member_of(d));
+        let own = self.members_named(&r.name, type_name, |_, d| member_of(d));
         if let Some(members) =
             own.or_else(|| self.inherited(type_name, &r.name, &|d| fits_member(r.kind, d), MAX_BASES))
         {
             let one_place = members.iter().all(|m| m.file == members[0].file);
             let label = if one_place { Label::Exact } else { Label::Ambiguous };
-            return Some(Some(Resolution { label, targets: members, by_name: false }));
+            return Some(Some(Resolution::new(label, members, false)));
         }
         // Neither the type's own member nor one it inherits from the project's classes. Where a
         // class names its bases in its head, that leaves the methods of the classes derived from
@@ -450,11 +476,7 @@ impl Graph {
         }
         let derived = self.derived_members(type_name, &r.name, &|d| fits_member(r.kind, d), MAX_BASES);
         let label = if derived.len() == 1 { Label::Likely } else { Label::Ambiguous };
-        Some((!derived.is_empty()).then(|| Resolution {
-            label,
-            targets: derived.into_iter().collect(),
-            by_name: false,
-        }))
+        Some((!derived.is_empty()).then(|| Resolution::new(label, derived.into_iter().collect::<Vec<_>>(), false)))
     }
 
     /// Resolves `name` in `module` (imported by `file`), following re-exports.
@@ -468,7 +490,7 @@ impl Graph {
         hops: usize,
     ) -> Option<Resolution> {
         let target = self.module_target(language, file, module);
-        let defined = self.all_named(name, |id, d| fits(d) && d.container.is_none() && target.matches(&id.file));
+        let defined = self.top_level_named(name, |id, d| fits(d) && target.matches(&id.file));
         if let Some(found) = exact(defined) {
             return Some(found);
         }
@@ -547,11 +569,39 @@ impl Graph {
         (!found.is_empty()).then_some(found)
     }
 
-    /// Without evidence: the name's one definition (`likely`) or all of them (`ambiguous`).
-    fn by_name(&self, name: &str, keep: &dyn Fn(&Def) -> bool) -> Option<Resolution> {
-        let found = self.all_named(name, |_, d| keep(d))?;
-        let label = if found.len() == 1 { Label::Likely } else { Label::Ambiguous };
-        Some(Resolution { label, targets: found, by_name: true })
+    /// Members of `container` named `name` that satisfy `keep`.
+    pub(crate) fn members_named(
+        &self,
+        name: &str,
+        container: &str,
+        keep: impl Fn(&DefId, &Def) -> bool,
+    ) -> Option<Vec<DefId>> {
+        let named = self.defs_by_name.get(name)?;
+        let members = named.members(container, |id| self.def(id));
+        let found: Vec<DefId> =
+            members.iter().filter(|id| self.def(id).is_some_and(|d| keep(id, d))).cloned().collect();
+        (!found.is_empty()).then_some(found)
+    }
+
+    /// Definitions named `name` in no type that satisfy `keep`.
+    pub(crate) fn top_level_named(&self, name: &str, keep: impl Fn(&DefId, &Def) -> bool) -> Option<Vec<DefId>> {
+        let named = self.defs_by_name.get(name)?;
+        let top_level = named.top_level(|id| self.def(id));
+        let found: Vec<DefId> =
+            top_level.iter().filter(|id| self.def(id).is_some_and(|d| keep(id, d))).cloned().collect();
+        (!found.is_empty()).then_some(found)
+    }
+
+    /// Without evidence: the name's one definition (`likely`) or all of them (`ambiguous`) that a
+    /// reference of `kind` written as `written` reaches.
+    fn by_name(&self, name: &str, written: Written, kind: RefKind) -> Option<Resolution> {
+        let found = self.defs_by_name.get(name)?.unqualified(written, kind, |id| self.def(id));
+        let label = match found.len() {
+            0 => return None,
+            1 => Label::Likely,
+            _ => Label::Ambiguous,
+        };
+        Some(Resolution::new(label, found, true))
     }
 
     /// Files of one package: Go's directory, Java's declared package.
@@ -597,7 +647,7 @@ fn fits_member(kind: RefKind, def: &Def) -> bool {
     fits(kind, def) || (kind == RefKind::Read && matches!(def.kind.as_str(), "fn" | "method"))
 }
 
-fn fits(kind: RefKind, def: &Def) -> bool {
+pub(crate) fn fits(kind: RefKind, def: &Def) -> bool {
     match kind {
         RefKind::Call => def.is_callable() || is_ctor(def),
         RefKind::Method => def.is_callable(),
@@ -609,7 +659,7 @@ fn fits(kind: RefKind, def: &Def) -> bool {
 }
 
 /// A class called like a function constructs it (Python, Rust tuple structs).
-fn is_ctor(def: &Def) -> bool {
+pub(crate) fn is_ctor(def: &Def) -> bool {
     matches!(def.kind.as_str(), "class" | "struct")
 }
 
@@ -624,7 +674,7 @@ fn local_scope(def: &Def, caller: Option<&Def>) -> bool {
 /// A scope's definitions as one `exact` answer (several for overloads are listed, still exact:
 /// the scope decided).
 fn exact(found: Option<Vec<DefId>>) -> Option<Resolution> {
-    found.map(|targets| Resolution { label: Label::Exact, targets, by_name: false })
+    found.map(|targets| Resolution::new(Label::Exact, targets, false))
 }
 
 /// The module path an import would bind if it names a module rather than an item: the module

@@ -157,7 +157,7 @@ mod tests {
     /// The methods named with the answer for `symbol` in `file`, as `file Type::name`.
     fn family(graph: &Graph, symbol: &str, file: &str) -> Vec<String> {
         let Lookup::Found(targets) = graph.lookup(symbol, Some(file)) else { panic!("{symbol} in {file}") };
-        let walk = graph.callers(&targets, 1, 100);
+        let walk = graph.callers(&targets, 1, 100, crate::Interrupt::NEVER).unwrap();
         walk.overrides.iter().map(|id| format!("{} {}", id.file, graph.summary(id).unwrap().name)).collect()
     }
 

@@ -14,13 +14,23 @@
 //! file's own definitions are scored without the mass they were given directly, so the answer is
 //! about what they connect to, not about the files the session already has.
 //!
-//! Deterministic: nodes are numbered in path order, edges summed in that order, and a fixed
-//! iteration bound with a tolerance ends the walk; ties are broken by path, then line.
+//! A reference resolved by its name alone reaches every definition of that name: a method named
+//! `run` in 5,000 files makes each of its 5,000 call sites an edge to 5,000 definitions. Such a
+//! reference is kept as one use of a *fan-out*, the name's candidates with their weights, built
+//! once and shared by every reference of the same candidates; each iteration sums what flows
+//! into a fan-out and spreads it once, so the walk is linear in references plus candidates, not
+//! their product. The ranks are those of the edges spelled out, but for rounding: the sums are
+//! taken in another order.
+//!
+//! Deterministic: nodes are numbered in path order, edges and fan-outs in the order references
+//! are met (path order), and a fixed iteration bound with a tolerance ends the walk; ties are
+//! broken by path, then line.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::facts::Def;
-use crate::graph::{DefId, Graph, Label};
+use crate::graph::{DefId, Graph, Label, Resolution};
+use crate::interrupt::{Interrupt, Interrupted};
 
 /// The probability of following a reference rather than jumping anywhere.
 const DAMPING: f64 = 0.85;
@@ -57,9 +67,30 @@ pub(crate) struct RankEdges {
     nodes: Nodes,
     /// Each node's weighted out-edges, in target order.
     edges: Vec<Vec<(usize, f64)>>,
+    /// Each node's uses of fan-outs, in fan-out order: (fan-out, how many references use it, the
+    /// weight it gives the node itself, which a reference does not count).
+    uses: Vec<Vec<(usize, f64, f64)>>,
+    fanouts: Vec<Fanout>,
     exact: u64,
     likely: u64,
     ambiguous: u64,
+}
+
+/// The nodes one reference resolved by its name alone reaches, with their weights, in node order.
+#[derive(Debug)]
+struct Fanout {
+    targets: Vec<(usize, f64)>,
+}
+
+impl Fanout {
+    /// The weight `node` gets; 0 when it is not reached.
+    fn weight(&self, node: usize) -> f64 {
+        self.targets.binary_search_by_key(&node, |(target, _)| *target).map_or(0.0, |at| self.targets[at].1)
+    }
+
+    fn total(&self) -> f64 {
+        self.targets.iter().map(|(_, weight)| weight).sum()
+    }
 }
 
 /// Node numbering: each file's top-level node, then its definitions, files in path order.
@@ -89,9 +120,9 @@ impl Nodes {
 impl Graph {
     /// Every definition ranked by PageRank over the references, personalised by `personal`
     /// (root-relative paths; files the graph does not hold are ignored).
-    pub fn rank(&self, personal: &BTreeSet<String>) -> Ranking {
-        let walked = self.rank_edges();
-        let (nodes, edges) = (&walked.nodes, &walked.edges);
+    pub fn rank(&self, personal: &BTreeSet<String>, interrupt: Interrupt<'_>) -> Result<Ranking, Interrupted> {
+        let walked = self.rank_edges(interrupt)?;
+        let nodes = &walked.nodes;
         let mut ranking =
             Ranking { exact: walked.exact, likely: walked.likely, ambiguous: walked.ambiguous, ..Ranking::default() };
         let mut own = vec![0.0; nodes.count];
@@ -105,7 +136,7 @@ impl Graph {
             own.iter_mut().for_each(|share| *share *= PERSONAL_SHARE / touched);
         }
         let uniform = if touched > 0.0 { 1.0 - PERSONAL_SHARE } else { 1.0 } / nodes.count.max(1) as f64;
-        let (rank, dangling) = pagerank(edges, uniform, &own);
+        let (rank, dangling) = pagerank(walked, uniform, &own, interrupt)?;
         // Sorted on (score, file's place in path order, line) before any id is built: most
         // definitions tie on score, and comparing their paths and looking up their lines made
         // the sort the costliest step of a ranking.
@@ -128,59 +159,87 @@ impl Graph {
                 score,
             })
             .collect();
-        ranking
+        Ok(ranking)
     }
 
-    /// Each node's weighted out-edges (target → weight, in target order), counting resolutions.
-    pub(crate) fn reference_edges(&self) -> RankEdges {
+    /// Each node's weighted out-edges (target → weight, in target order) and uses of fan-outs,
+    /// counting resolutions.
+    pub(crate) fn reference_edges(&self, interrupt: Interrupt<'_>) -> Result<RankEdges, Interrupted> {
         let nodes = Nodes::new(self);
         let mut ranking = Ranking::default();
         let mut edges = vec![BTreeMap::new(); nodes.count];
+        let mut uses = vec![BTreeMap::new(); nodes.count];
+        let mut fanouts = Vec::new();
+        // By-name candidates are one shared list per name and kind of reference (see
+        // `crate::names`): the list's address says which fan-out a reference uses.
+        let mut fanout_of: HashMap<*const DefId, usize> = HashMap::new();
         for (path, entry) in self.files() {
+            interrupt.check()?;
             let base = nodes.base[path];
             for (index, r) in entry.facts.refs.iter().enumerate() {
                 let Some(resolution) = self.resolve(path, index as u32) else { continue };
                 let source = r.caller.map_or(base, |caller| base + 1 + caller as usize);
-                let label_weight = match resolution.label {
-                    Label::Exact => {
-                        ranking.exact += 1;
-                        1.0
-                    }
-                    Label::Likely => {
-                        ranking.likely += 1;
-                        0.8
-                    }
-                    Label::Ambiguous => {
-                        ranking.ambiguous += 1;
-                        1.0
-                    }
-                };
-                let split = label_weight / resolution.targets.len() as f64;
-                for target in &resolution.targets {
-                    let Some(def) = self.def(target) else { continue };
-                    if resolution.label != Label::Exact && looks_generic(def) {
-                        continue;
-                    }
-                    let weight = split / (self.defs_named(&def.name).count().max(1) as f64).sqrt();
-                    let owners = self.owners(target, def, &nodes);
-                    let targets = nodes
-                        .def(target)
-                        .map(|node| (node, weight))
-                        .into_iter()
-                        .chain(owners.iter().map(|owner| (*owner, weight / owners.len() as f64)));
-                    for (node, weight) in targets.filter(|(node, _)| *node != source) {
-                        *edges[source].entry(node).or_insert(0.0) += weight;
-                    }
+                match resolution.label {
+                    Label::Exact => ranking.exact += 1,
+                    Label::Likely => ranking.likely += 1,
+                    Label::Ambiguous => ranking.ambiguous += 1,
+                }
+                if resolution.by_name {
+                    let fanout = *fanout_of.entry(resolution.targets.as_ptr()).or_insert_with(|| {
+                        let mut targets = BTreeMap::new();
+                        for (node, weight) in self.spread(&resolution, &nodes) {
+                            *targets.entry(node).or_insert(0.0) += weight;
+                        }
+                        fanouts.push(Fanout { targets: targets.into_iter().collect() });
+                        fanouts.len() - 1
+                    });
+                    *uses[source].entry(fanout).or_insert(0.0) += 1.0;
+                    continue;
+                }
+                for (node, weight) in self.spread(&resolution, &nodes).into_iter().filter(|(node, _)| *node != source) {
+                    *edges[source].entry(node).or_insert(0.0) += weight;
                 }
             }
         }
-        RankEdges {
+        let uses = uses
+            .into_iter()
+            .enumerate()
+            .map(|(source, used)| {
+                let with_self = |(fanout, count): (usize, f64)| (fanout, count, fanouts[fanout].weight(source));
+                used.into_iter().map(with_self).collect()
+            })
+            .collect();
+        Ok(RankEdges {
             nodes,
             edges: edges.into_iter().map(|targets| targets.into_iter().collect()).collect(),
+            uses,
+            fanouts,
             exact: ranking.exact,
             likely: ranking.likely,
             ambiguous: ranking.ambiguous,
+        })
+    }
+
+    /// The (node, weight) pairs one reference adds: its label's weight split across its targets,
+    /// each damped by how common its name is, and each target's share given again to its type.
+    fn spread(&self, resolution: &Resolution, nodes: &Nodes) -> Vec<(usize, f64)> {
+        let label_weight = match resolution.label {
+            Label::Exact | Label::Ambiguous => 1.0,
+            Label::Likely => 0.8,
+        };
+        let split = label_weight / resolution.targets.len() as f64;
+        let mut spread = Vec::new();
+        for target in resolution.targets.iter() {
+            let Some(def) = self.def(target) else { continue };
+            if resolution.label != Label::Exact && looks_generic(def) {
+                continue;
+            }
+            let weight = split / (self.def_count(&def.name).max(1) as f64).sqrt();
+            let owners = self.owners(target, def, nodes);
+            spread.extend(nodes.def(target).map(|node| (node, weight)));
+            spread.extend(owners.iter().map(|owner| (*owner, weight / owners.len() as f64)));
         }
+        spread
     }
 
     /// The node(s) of the type a member belongs to: in the member's file if defined there
@@ -203,21 +262,47 @@ fn looks_generic(def: &Def) -> bool {
 
 /// PageRank with teleport vector `uniform + own[v]`; a node without out-edges gives its rank
 /// back through the teleport vector. Returns the ranks and the last iteration's dangling mass.
-fn pagerank(edges: &[Vec<(usize, f64)>], uniform: f64, own: &[f64]) -> (Vec<f64>, f64) {
+fn pagerank(
+    walked: &RankEdges,
+    uniform: f64,
+    own: &[f64],
+    interrupt: Interrupt<'_>,
+) -> Result<(Vec<f64>, f64), Interrupted> {
+    let (edges, uses, fanouts) = (&walked.edges, &walked.uses, &walked.fanouts);
     let n = edges.len();
-    let out: Vec<f64> = edges.iter().map(|targets| targets.iter().map(|(_, weight)| weight).sum()).collect();
+    let totals: Vec<f64> = fanouts.iter().map(Fanout::total).collect();
+    let out: Vec<f64> = (0..n)
+        .map(|u| {
+            let direct: f64 = edges[u].iter().map(|(_, weight)| weight).sum();
+            direct + uses[u].iter().map(|(fanout, count, itself)| count * (totals[*fanout] - itself)).sum::<f64>()
+        })
+        .collect();
     let mut rank = vec![1.0 / n.max(1) as f64; n];
     let mut dangling = 0.0;
+    let mut inflow = vec![0.0; fanouts.len()];
     for _ in 0..MAX_ITERATIONS {
+        interrupt.check()?;
         dangling = (0..n).filter(|u| out[*u] == 0.0).map(|u| rank[u]).sum();
         let jump = 1.0 - DAMPING + DAMPING * dangling;
         let mut next: Vec<f64> = own.iter().map(|own| jump * (uniform + own)).collect();
+        inflow.fill(0.0);
         for (u, targets) in edges.iter().enumerate() {
             if out[u] > 0.0 {
                 let share = DAMPING * rank[u] / out[u];
                 for (v, weight) in targets {
                     next[*v] += share * weight;
                 }
+                // A fan-out spreads to every candidate, the referring node too: what it would
+                // give that node is taken back here (a definition referencing itself adds nothing).
+                for (fanout, count, itself) in &uses[u] {
+                    inflow[*fanout] += share * count;
+                    next[u] -= share * count * itself;
+                }
+            }
+        }
+        for (fanout, flow) in fanouts.iter().zip(&inflow).filter(|(_, flow)| **flow != 0.0) {
+            for (v, weight) in &fanout.targets {
+                next[*v] += flow * weight;
             }
         }
         let moved: f64 = next.iter().zip(&rank).map(|(a, b)| (a - b).abs()).sum();
@@ -226,7 +311,7 @@ fn pagerank(edges: &[Vec<(usize, f64)>], uniform: f64, own: &[f64]) -> (Vec<f64>
             break;
         }
     }
-    (rank, dangling)
+    Ok((rank, dangling))
 }
 
 #[cfg(test)]
@@ -264,7 +349,7 @@ mod tests {
     #[test]
     fn the_most_referenced_definition_ranks_first_and_ties_go_by_path_then_line() {
         let graph = graph(&STAR);
-        let ranking = graph.rank(&BTreeSet::new());
+        let ranking = graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap();
         assert_eq!(names(&graph, &ranking), ["core", "helper", "alpha", "beta", "gamma", "leaf"]);
         assert_eq!((ranking.exact, ranking.likely, ranking.ambiguous), (4, 0, 0));
         assert!(ranking.defs[0].score > ranking.defs[1].score, "{:?}", ranking.defs);
@@ -277,18 +362,18 @@ mod tests {
     #[test]
     fn a_change_to_the_graph_is_ranked_afresh() {
         let mut graph = graph(&STAR);
-        let before = graph.rank(&BTreeSet::new());
+        let before = graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap();
         // Asked again unchanged: the same ranking (from the edges resolved the first time).
-        assert_eq!(graph.rank(&BTreeSet::new()).defs, before.defs);
+        assert_eq!(graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap().defs, before.defs);
         // Three calls of `leaf` (last so far) from two new definitions.
         assert_eq!(names(&graph, &before).last().map(String::as_str), Some("leaf"));
         let calls = "from c import leaf\n\ndef delta():\n    leaf()\n    leaf()\n\ndef epsilon():\n    leaf()\n";
         graph.upsert("d.py", FileEntry { stamp: Stamp::default(), facts: crate::extract(Language::Python, calls) });
-        let after = graph.rank(&BTreeSet::new());
+        let after = graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap();
         assert_eq!(names(&graph, &after)[..2], ["core", "leaf"]);
         assert_eq!((after.exact, after.likely, after.ambiguous), (7, 0, 0));
         graph.remove("d.py");
-        assert_eq!(graph.rank(&BTreeSet::new()).defs, before.defs);
+        assert_eq!(graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap().defs, before.defs);
     }
 
     #[test]
@@ -301,10 +386,13 @@ mod tests {
             ],
         );
         // Unmapped, `@/price` is a dependency's module: the call is not the project's.
-        assert_eq!(graph.rank(&BTreeSet::new()).exact, 0);
+        assert_eq!(graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap().exact, 0);
         let config = r#"{ "compilerOptions": { "paths": { "@/*": ["./src/*"] } } }"#;
         graph.set_js_modules(crate::JsModules::read(["tsconfig.json"], |_| Some(config.to_string())));
-        assert!(graph.rank(&BTreeSet::new()).exact > 0, "the mapped import resolves the call");
+        assert!(
+            graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap().exact > 0,
+            "the mapped import resolves the call"
+        );
     }
 
     #[test]
@@ -315,7 +403,7 @@ mod tests {
             ("c.py", "def parse():\n    pass\n"),
             ("use.py", "from a import A\nfrom c import parse\n\ndef run():\n    A.load()\n    parse()\n"),
         ]);
-        let ranking = graph.rank(&BTreeSet::new());
+        let ranking = graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap();
         let score = |name: &str, file: &str| {
             ranking.defs.iter().find(|r| r.id.file == file && graph.def(&r.id).unwrap().name == name).unwrap().score
         };
@@ -329,7 +417,7 @@ mod tests {
             ("b.py", "class Beta:\n    def load(self):\n        pass\n"),
             ("any.py", "def any_load(x):\n    x.load()\n"),
         ]);
-        let ranking = graph.rank(&BTreeSet::new());
+        let ranking = graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap();
         assert_eq!((ranking.exact, ranking.likely, ranking.ambiguous), (0, 0, 1));
         // Both methods, and with them their classes, get the same share; the caller gets none.
         let scores: Vec<f64> = ranking.defs.iter().map(|r| r.score).collect();
@@ -339,15 +427,41 @@ mod tests {
     }
 
     #[test]
+    fn a_call_by_name_gives_nothing_to_the_method_making_it() {
+        // `other.load()` may reach either `load`, the one it is in too: that one gets nothing.
+        let graph = graph(&[
+            ("a.py", "class A:\n    def load(self, other):\n        other.load()\n"),
+            ("b.py", "class B:\n    def load(self):\n        pass\n"),
+        ]);
+        let ranking = graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap();
+        assert_eq!(ranking.ambiguous, 1);
+        let score = |file: &str, name: &str| {
+            ranking.defs.iter().find(|r| r.id.file == file && graph.def(&r.id).unwrap().name == name).unwrap().score
+        };
+        assert!(score("b.py", "load") > score("a.py", "load"), "{:?}", ranking.defs);
+        // Its class still counts the use, as B does.
+        assert_eq!(score("a.py", "A"), score("b.py", "B"));
+    }
+
+    #[test]
+    fn an_interrupted_ranking_keeps_nothing() {
+        let graph = graph(&STAR);
+        let gone = || true;
+        assert_eq!(graph.rank(&BTreeSet::new(), Interrupt::new(&gone)).err(), Some(Interrupted));
+        let ranking = graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap();
+        assert_eq!(names(&graph, &ranking), ["core", "helper", "alpha", "beta", "gamma", "leaf"]);
+    }
+
+    #[test]
     fn a_one_letter_type_counts_only_when_resolved_exactly() {
         // TypeScript: a type named without an import may still be a global declaration.
         let guessed = graph_in(Language::TypeScript, &[("t.ts", "class T {}\n"), ("use.ts", "function f(x: T) {}\n")]);
-        let ranking = guessed.rank(&BTreeSet::new());
+        let ranking = guessed.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap();
         assert_eq!(ranking.likely, 1);
         assert_eq!(ranking.defs[0].score, ranking.defs[1].score, "the guess adds nothing");
         let imported =
             graph(&[("t.py", "class T:\n    pass\n"), ("use.py", "from t import T\n\ndef f(x: T):\n    pass\n")]);
-        let ranking = imported.rank(&BTreeSet::new());
+        let ranking = imported.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap();
         assert_eq!(names(&imported, &ranking), ["T", "f"]);
         assert!(ranking.defs[0].score > ranking.defs[1].score);
     }
@@ -362,17 +476,17 @@ mod tests {
             ("y.py", "from far import far\n\ndef y1():\n    far()\n\ndef y2():\n    far()\n"),
         ];
         let graph = graph(&files);
-        let plain = names(&graph, &graph.rank(&BTreeSet::new()));
+        let plain = names(&graph, &graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap());
         assert_eq!(&plain[..2], ["far", "near"]);
         let touched = BTreeSet::from(["x.py".to_string()]);
-        let personal = graph.rank(&touched);
+        let personal = graph.rank(&touched, Interrupt::NEVER).unwrap();
         assert_eq!(personal.personal, ["x.py"]);
         assert_eq!(&names(&graph, &personal)[..2], ["near", "far"]);
         // The touched file's own function is still listed, scored without its teleport bonus.
         let x = personal.defs.iter().position(|r| r.id.file == "x.py").unwrap();
         assert!(x > 1, "{:?}", personal.defs);
         let unknown = BTreeSet::from(["gone.py".to_string()]);
-        assert!(graph.rank(&unknown).personal.is_empty());
+        assert!(graph.rank(&unknown, Interrupt::NEVER).unwrap().personal.is_empty());
     }
 
     #[test]
@@ -383,9 +497,12 @@ mod tests {
         let reversed = graph(&reversed_files);
         let touched = BTreeSet::from(["b.py".to_string()]);
         for personal in [BTreeSet::new(), touched] {
-            let (one, two) = (forward.rank(&personal), reversed.rank(&personal));
+            let (one, two) = (
+                forward.rank(&personal, Interrupt::NEVER).unwrap(),
+                reversed.rank(&personal, Interrupt::NEVER).unwrap(),
+            );
             assert_eq!(one.defs, two.defs);
-            assert_eq!(one.defs, forward.rank(&personal).defs);
+            assert_eq!(one.defs, forward.rank(&personal, Interrupt::NEVER).unwrap().defs);
         }
     }
 }

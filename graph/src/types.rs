@@ -226,7 +226,7 @@ impl Graph {
         if let Some((path, function)) = head.name.rsplit_once("::") {
             let type_name = path.rsplit("::").next().unwrap_or(path);
             let Some(Known::Project(type_name)) = self.named_type(file, facts, type_name, None) else { return None };
-            let functions = self.all_named(function, |_, d| d.container.as_deref() == Some(type_name.as_str()))?;
+            let functions = self.members_named(function, &type_name, |_, _| true)?;
             return head.call.then(|| self.agreed_return(&functions, Some(&type_name))).flatten();
         }
         match bindings::name_bindings(language, &facts.bindings, r, head.name) {
@@ -334,18 +334,18 @@ impl Graph {
         let language = language_of(facts)?;
         let import = facts.imports.iter().find(|i| i.local == module.name)?;
         let target = self.imported_module(file, language, import)?;
-        self.all_named(call.name, |id, d| d.container.is_none() && d.is_callable() && target.matches(&id.file))
+        self.top_level_named(call.name, |id, d| d.is_callable() && target.matches(&id.file))
     }
 
     /// The functions a bare call of `callee` in `file` calls: the file's own, else the project's.
     fn functions_named(&self, file: &str, callee: &str) -> Option<Vec<DefId>> {
         let local = self.in_file(file, |d| d.name == callee && d.container.is_none() && d.is_callable());
-        local.or_else(|| self.all_named(callee, |_, d| d.container.is_none() && d.is_callable()))
+        local.or_else(|| self.top_level_named(callee, |_, d| d.is_callable()))
     }
 
     /// The methods named `name` of `type_name`, its own or else inherited.
     fn members(&self, type_name: &str, name: &str) -> Option<Vec<DefId>> {
-        self.all_named(name, |_, d| d.container.as_deref() == Some(type_name) && d.is_callable())
+        self.members_named(name, type_name, |_, d| d.is_callable())
             .or_else(|| self.inherited(type_name, name, &Def::is_callable, MAX_BASES))
     }
 
@@ -363,7 +363,7 @@ impl Graph {
             return None;
         }
         self.bases(type_name).into_iter().find_map(|base| {
-            let own = self.all_named(name, |_, d| d.container.as_deref() == Some(base.as_str()) && fits(d));
+            let own = self.members_named(name, &base, |_, d| fits(d));
             own.or_else(|| self.inherited(&base, name, fits, depth - 1))
         })
     }
@@ -416,7 +416,7 @@ impl Graph {
                     })
             };
             for class in entry.facts.defs.iter().filter(derives) {
-                let own = self.all_named(name, |_, d| d.container.as_deref() == Some(class.name.as_str()) && fits(d));
+                let own = self.members_named(name, &class.name, |_, d| fits(d));
                 found.extend(own.or_else(|| self.inherited(&class.name, name, fits, MAX_BASES)).into_iter().flatten());
                 found.extend(self.derived_members(&class.name, name, fits, depth - 1));
             }

@@ -5,7 +5,7 @@
 //! `UPDATE_GOLDEN=1 cargo test -p lean-ctx-graph --test golden` rewrites the expected files;
 //! review the diff before committing it.
 
-use lean_ctx_graph::{Graph, Label, Lookup, RefKind};
+use lean_ctx_graph::{Graph, Interrupt, Label, Lookup, RefKind};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
@@ -61,7 +61,7 @@ fn check_golden(name: &str) -> Graph {
 /// The callers of a symbol as `file:line caller [label]`.
 fn callers(graph: &Graph, symbol: &str, file: Option<&str>) -> Vec<String> {
     let Lookup::Found(targets) = graph.lookup(symbol, file) else { panic!("{symbol} not found uniquely") };
-    let walk = graph.callers(&targets, 1, 100);
+    let walk = graph.callers(&targets, 1, 100, Interrupt::NEVER).unwrap();
     walk.edges
         .iter()
         .map(|e| {
@@ -78,10 +78,10 @@ fn rust_calls() {
     // named `get` are candidates, and the edge says so. Only the name says so:
     // callers keep it apart from the call sites something written decides.
     let Lookup::Ambiguous(gets) = graph.lookup("get", None) else { panic!("get is defined twice") };
-    let walk = graph.callers(&gets[..1], 1, 10);
+    let walk = graph.callers(&gets[..1], 1, 10, Interrupt::NEVER).unwrap();
     assert!(walk.edges.is_empty(), "{:?}", walk.edges);
-    assert_eq!(walk.guessed[0].label, Label::Ambiguous);
-    assert_eq!(walk.guessed[0].candidates.len(), 2);
+    assert_eq!(walk.guessed[0].edge.label, Label::Ambiguous);
+    assert_eq!(walk.guessed[0].among, 2);
     // Through the renamed re-export `pub use store::Store as Db`.
     assert_eq!(callers(&graph, "Store::new", None), ["src/lib.rs:9 open [exact]"]);
     // Through `use crate::util::{self, log as trace}` and the module path; the shadowing closure is not a caller.
@@ -260,7 +260,7 @@ fn typescript_calls() {
     assert_eq!(callers(&graph, "Backend.get", None), both_ways);
     let related = |symbol: &str| {
         let Lookup::Found(targets) = graph.lookup(symbol, None) else { panic!("{symbol}") };
-        let walk = graph.callers(&targets, 1, 100);
+        let walk = graph.callers(&targets, 1, 100, Interrupt::NEVER).unwrap();
         let callees: BTreeSet<String> = walk.edges.iter().map(|e| e.callee.name.clone()).collect();
         let named: Vec<String> = walk.overrides.iter().map(|id| graph.summary(id).unwrap().name).collect();
         (named, callees.into_iter().collect::<Vec<_>>())
@@ -415,7 +415,7 @@ fn java_calls() {
 fn callees_trace_and_lookups() {
     let graph = build("python");
     let Lookup::Found(place) = graph.lookup("OrderService.place", None) else { panic!("place") };
-    let walk = graph.callees(&place, 1, 100);
+    let walk = graph.callees(&place, 1, 100, Interrupt::NEVER).unwrap();
     let callees: Vec<String> =
         walk.edges.iter().map(|e| format!("{}:{} {} [{}]", e.file, e.line, e.callee.name, e.label.name())).collect();
     assert_eq!(
@@ -429,7 +429,7 @@ fn callees_trace_and_lookups() {
         ]
     );
     // The second level: Repository.save validates the order; notify calls only the library.
-    let deeper = graph.callees(&place, 2, 100);
+    let deeper = graph.callees(&place, 2, 100, Interrupt::NEVER).unwrap();
     let second: Vec<String> = deeper
         .edges
         .iter()

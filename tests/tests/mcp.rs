@@ -352,6 +352,58 @@ async fn cancelling_a_call_kills_its_command_and_the_server_goes_on() {
     }
 }
 
+/// A project whose ranking is long: `files` files each calling a method defined in every file
+/// on `calls` values of unknown type, every call resolved by the name alone.
+fn same_name_project(home: &Home, files: usize, calls: usize) -> PathBuf {
+    let root = project(home);
+    let dir = root.join("pkg");
+    std::fs::create_dir_all(&dir).unwrap();
+    for i in 0..files {
+        let uses: String = (0..calls).map(|c| format!("    task{c}.run()\n")).collect();
+        let params: Vec<String> = (0..calls).map(|c| format!("task{c}")).collect();
+        let text = format!(
+            "class Worker{i}:\n    def run(self):\n        return {i}\n\n\ndef drive{i}({}):\n{uses}",
+            params.join(", ")
+        );
+        std::fs::write(dir.join(format!("m{i:04}.py")), text).unwrap();
+    }
+    root
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_repomap_stops_in_the_daemon_and_the_server_goes_on() {
+    let home = Home::new();
+    let root = same_name_project(&home, 1500, 40);
+    let client = connect(&home, &root, ProtocolVersion::V_2025_11_25, &[("LEAN_CTX_MCP_PROFILE", "code")]).await;
+    let status = || home.lctx_json(&["daemon", "status", "--json"]);
+    // The graph is built first, so the map's request is the ranking (every reference resolved).
+    ok(&client, "ctx_search", json!({"pattern": "matches_nothing_q7"})).await;
+    let ready = |st: &Value| st["components"]["graph"]["graph"].as_str().is_some_and(|g| g.contains(" ready "));
+    assert!(wait_until(Duration::from_secs(300), || ready(&status())), "the graph was never built: {}", status());
+    let served = |st: &Value| st["requests_served"].as_u64().unwrap();
+    let before = served(&status());
+
+    let request = ClientRequest::CallToolRequest(CallToolRequest::new(
+        CallToolRequestParams::new("ctx_repomap").with_arguments(json!({}).as_object().unwrap().clone()),
+    ));
+    let handle = client.send_cancellable_request(request, PeerRequestOptions::no_options()).await.unwrap();
+    // The status call is a request too: more than one past `before` means the map arrived.
+    assert!(wait_until(Duration::from_secs(120), || served(&status()) > before + 1), "the map never arrived");
+    handle.cancel(Some("the user pressed escape".into())).await.unwrap();
+    let cancelled = |st: &Value| st["components"]["stopped"]["cancelled"].as_u64().unwrap();
+    assert!(
+        wait_until(Duration::from_secs(120), || cancelled(&status()) == 1),
+        "the daemon did not stop the ranking: {}",
+        status()
+    );
+    // The next request is served, and the map's answer never comes.
+    let callers = ok(&client, "ctx_callgraph", json!({"symbol": "Worker0::run"})).await;
+    assert!(callers.contains("Worker0::run"), "{callers}");
+    let map = ok(&client, "ctx_repomap", json!({})).await;
+    assert!(map.contains("pkg/"), "a whole map once asked again: {map:.300}");
+    client.cancel().await.unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_daemon_killed_between_calls_goes_unnoticed() {
     let home = Home::new();

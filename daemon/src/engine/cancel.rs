@@ -94,6 +94,15 @@ impl Stopped {
         self.cancelled.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// Counts `result` when it is the error of work stopped because its caller left (a graph
+    /// question, which stops without a `Stop`), and hands it on.
+    pub fn count_if_cancelled<T>(&self, result: EngineResult<T>) -> EngineResult<T> {
+        if result.as_ref().is_err_and(|e| e.kind == ErrorKind::Cancelled) {
+            self.count_cancelled();
+        }
+        result
+    }
+
     pub fn figures(&self) -> Vec<(&'static str, String)> {
         vec![
             ("cancelled", self.cancelled.load(Ordering::Relaxed).to_string()),

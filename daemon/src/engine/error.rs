@@ -59,4 +59,11 @@ impl fmt::Display for EngineError {
 
 impl std::error::Error for EngineError {}
 
+/// A graph question (a ranking, callers) stopped part way because its caller left.
+impl From<lean_ctx_graph::Interrupted> for EngineError {
+    fn from(_: lean_ctx_graph::Interrupted) -> Self {
+        Self::new(ErrorKind::Cancelled, "cancelled by the client: the graph question was left unfinished")
+    }
+}
+
 pub type EngineResult<T> = Result<T, EngineError>;

@@ -11,10 +11,11 @@ use lean_ctx_proto::v1::{
 };
 use tonic::{Request, Response, Status};
 
-use super::blocking::{blocking, caller, surface};
+use super::blocking::{CancelOnDrop, blocking, caller, surface};
 use super::host::Host;
 use super::status::{engine_status, missing_context};
 use super::wire;
+use crate::engine::cancel::Cancel;
 use crate::engine::error::EngineResult;
 use crate::engine::graph::callgraph::{Action, CallgraphParams};
 use crate::engine::graph::repomap::{self, RepomapParams};
@@ -94,7 +95,9 @@ impl Graph for GraphService {
             from: req.from,
             to: req.to,
             precise: req.precise,
+            cancel: Cancel::default(),
         };
+        let _cancel_on_drop = CancelOnDrop(params.cancel.clone());
         let (root, answer) = self.in_project(ctx, move |engine, caller| engine.callgraph(caller, &params)).await?;
         let source = answer.source.unwrap_or_default();
         let precise = req.precise && source.fallback.is_none();
@@ -121,7 +124,8 @@ impl Graph for GraphService {
         let _guard = self.host.begin_request();
         // Only the closing line's advice and a refused budget's message depend on who asks.
         let surface = surface(&ctx);
-        let params = RepomapParams { max_tokens: req.max_tokens, path: req.path, surface };
+        let params = RepomapParams { max_tokens: req.max_tokens, path: req.path, surface, cancel: Cancel::default() };
+        let _cancel_on_drop = CancelOnDrop(params.cancel.clone());
         let (root, answer) = self.in_project(ctx, move |engine, caller| engine.repomap(caller, &params)).await?;
         let file = |f: repomap::MapFile| MapFile {
             path: f.path,

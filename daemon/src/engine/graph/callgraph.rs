@@ -3,10 +3,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use lean_ctx_graph::{DefId, DefSummary, Edge, Graph, Lookup, MAX_DEPTH, SUPPORTED, has_queries};
+use lean_ctx_graph::{DefId, DefSummary, Edge, Graph, Guess, Interrupt, Lookup, MAX_DEPTH, SUPPORTED, has_queries};
 use lean_ctx_outline::Language;
 
 use super::{GraphView, Phase};
+use crate::engine::cancel::Cancel;
 use crate::engine::error::{EngineError, EngineResult};
 use crate::engine::project::Scope;
 use crate::engine::{Caller, Engine};
@@ -51,6 +52,8 @@ pub struct CallgraphParams {
     pub to: String,
     /// Ask the project's language server (callers, callees); the code graph answers otherwise.
     pub precise: bool,
+    /// Flipped when the caller leaves: the graph's walk stops.
+    pub cancel: Cancel,
 }
 
 #[derive(Debug, Default)]
@@ -99,7 +102,10 @@ impl Engine {
             file => Some(self.graph_file(&scope, &root, file, "ctx_callgraph")?),
         };
         let project = self.project_graph(&root)?;
-        let mut answer = project.read(|view| answer(&view, p.action, first, second, file.as_deref(), depth))?;
+        let gone = || p.cancel.is_cancelled();
+        let interrupt = Interrupt::new(&gone);
+        let answer = project.read(|view| answer(&view, p.action, first, second, file.as_deref(), depth, interrupt));
+        let mut answer = self.stopped.count_if_cancelled(answer)?;
         if p.precise {
             super::precise::apply(self, &config, &root, p.action, depth, &mut answer);
         }
@@ -194,6 +200,7 @@ fn answer(
     second: Option<&str>,
     file: Option<&str>,
     depth: u32,
+    interrupt: Interrupt<'_>,
 ) -> EngineResult<CallgraphAnswer> {
     let graph = view.graph;
     let complete = view.phase == Phase::Ready;
@@ -225,9 +232,9 @@ fn answer(
                 }
             }
         }
-        (Action::Callees, _) => fill(&mut out, graph.callees(&targets, depth, MAX_EDGES)),
+        (Action::Callees, _) => fill(&mut out, graph.callees(&targets, depth, MAX_EDGES, interrupt)?),
         _ => {
-            let walk = graph.callers(&targets, depth, MAX_EDGES);
+            let walk = graph.callers(&targets, depth, MAX_EDGES, interrupt)?;
             let guessed = guessed_note(&walk.guessed);
             if let Some(listed) = overrides_note(graph, &walk.overrides) {
                 out.note = Some(out.note.take().map_or(listed.clone(), |note| format!("{note}; {listed}")));
@@ -263,13 +270,13 @@ fn overrides_note(graph: &lean_ctx_graph::Graph, overrides: &BTreeSet<DefId>) ->
 
 /// What a callers answer leaves out as guesses, one clause per name: call sites that reach a
 /// target by its name alone, among several definitions of it.
-fn guessed_note(guessed: &[Edge]) -> Option<String> {
+fn guessed_note(guessed: &[Guess]) -> Option<String> {
     let mut by_name: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
-    for edge in guessed {
-        let name = edge.callee.name.rsplit("::").next().unwrap_or(&edge.callee.name);
+    for guess in guessed {
+        let name = guess.edge.callee.name.rsplit("::").next().unwrap_or(&guess.edge.callee.name);
         let slot = by_name.entry(name).or_default();
         slot.0 += 1;
-        slot.1 = slot.1.max(edge.candidates.len());
+        slot.1 = slot.1.max(guess.among);
     }
     let clauses: Vec<String> = by_name
         .into_iter()

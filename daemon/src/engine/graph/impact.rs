@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use lean_ctx_graph::{DefId, DefSummary, FileGraph, Graph, MAX_DEPTH, TestLinks};
+use lean_ctx_graph::{DefId, DefSummary, FileGraph, Graph, Interrupt, MAX_DEPTH, TestLinks};
 
 use super::callgraph::Resolved;
 use super::diff::{self, FileChange};
@@ -234,10 +234,11 @@ fn callers_group(graph: &Graph, ids: &[DefId], depth: u32, answer: &mut ImpactAn
     if ids.is_empty() {
         return;
     }
-    let walk = graph.callers(ids, depth, MAX_EDGES);
+    // Impact has no cancel switch yet: its walk runs to the end (linear in the call sites).
+    let walk = graph.callers(ids, depth, MAX_EDGES, Interrupt::NEVER).unwrap_or_default();
     let mut by_file: BTreeMap<String, (u32, BTreeSet<String>)> = BTreeMap::new();
     // A possible dependent counts: a call reaching `ids` by name alone is one too.
-    for edge in walk.edges.iter().chain(&walk.guessed) {
+    for edge in walk.edges.iter().chain(walk.guessed.iter().map(|guess| &guess.edge)) {
         let slot = by_file.entry(edge.file.clone()).or_insert((edge.depth, BTreeSet::new()));
         slot.0 = slot.0.min(edge.depth);
         slot.1.insert(format!("{} [{}]", edge.callee.name, edge.label.name()));

@@ -12,9 +12,10 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use lean_ctx_common::limits::{DEFAULT_MAP_TOKENS, MAX_MAP_TOKENS, MIN_MAP_TOKENS, map_tokens_out_of_range};
-use lean_ctx_graph::DefSummary;
+use lean_ctx_graph::{DefSummary, Interrupt};
 use lean_ctx_outline::{Definition, Language, Outline, outline, render_signatures};
 
+use crate::engine::cancel::Cancel;
 use crate::engine::config::Config;
 use crate::engine::error::{EngineError, EngineResult};
 use crate::engine::project::Scope;
@@ -34,6 +35,8 @@ pub struct RepomapParams {
     /// Only definitions in this directory or file (relative to cwd); empty: the whole project.
     pub path: String,
     pub surface: Surface,
+    /// Flipped when the caller leaves: the ranking stops.
+    pub cancel: Cancel,
 }
 
 /// One definition of the map.
@@ -99,8 +102,10 @@ impl Engine {
         };
         let (touched, unpersonalised) = self.touched_files(caller, &root);
         let project = self.project_graph(&root)?;
-        let (ranking, candidates, complete, notice) = project.read(|view| {
-            let ranking = view.graph.rank(&touched);
+        let gone = || p.cancel.is_cancelled();
+        let interrupt = Interrupt::new(&gone);
+        let ranked = project.read(|view| {
+            let ranking = view.graph.rank(&touched, interrupt)?;
             let candidates: Vec<Candidate> = ranking
                 .defs
                 .iter()
@@ -110,8 +115,9 @@ impl Engine {
                     Some(Candidate { def: view.graph.summary(&r.id)?, bare: def.name.clone(), rank: r.score })
                 })
                 .collect();
-            (ranking, candidates, view.phase == super::Phase::Ready, view.notice())
+            Ok((ranking, candidates, view.phase == super::Phase::Ready, view.notice()))
         });
+        let (ranking, candidates, complete, notice) = self.stopped.count_if_cancelled(ranked)?;
         let mut answer = RepomapAnswer {
             max_tokens,
             exact: ranking.exact,
