@@ -34,16 +34,8 @@ pub(crate) struct Build {
 pub fn run(bins: &Path, project: &Path, symbols: usize, rounds: usize) -> String {
     let project = project.canonicalize().unwrap_or_else(|e| panic!("{}: {e}", project.display()));
     let home = tempfile::tempdir().expect("temp home");
-    let lctx = |args: &[&str]| -> std::process::Output {
-        Command::new(bins.join("lctx"))
-            .args(args)
-            .current_dir(&project)
-            .env("LEAN_CTX_HOME", home.path())
-            .output()
-            .expect("run lctx")
-    };
-    let status =
-        || -> Value { serde_json::from_slice(&lctx(&["daemon", "status", "--json"]).stdout).unwrap_or_default() };
+    let lctx = isolated_lctx(bins, &project, home.path());
+    let status = || daemon_status(&lctx);
     let rss = |s: &Value| s["rss_bytes"].as_u64().unwrap_or(0);
 
     assert!(lctx(&["daemon", "start"]).status.success(), "the daemon did not start");
@@ -107,6 +99,28 @@ pub fn run(bins: &Path, project: &Path, symbols: usize, rounds: usize) -> String
 
 /// Opens the project (a search that matches nothing) and polls status until the index and then
 /// the graph report ready.
+/// `lctx ARGS` run in `project` with a lean-ctx home of its own (`home`): the benchmark's daemon
+/// is nobody else's.
+pub(crate) fn isolated_lctx<'a>(
+    bins: &'a Path,
+    project: &'a Path,
+    home: &'a Path,
+) -> impl Fn(&[&str]) -> std::process::Output + 'a {
+    move |args| {
+        Command::new(bins.join("lctx"))
+            .args(args)
+            .current_dir(project)
+            .env("LEAN_CTX_HOME", home)
+            .output()
+            .expect("run lctx")
+    }
+}
+
+/// `lctx daemon status --json`, `null` when it printed none.
+pub(crate) fn daemon_status(lctx: &dyn Fn(&[&str]) -> std::process::Output) -> Value {
+    serde_json::from_slice(&lctx(&["daemon", "status", "--json"]).stdout).unwrap_or_default()
+}
+
 pub(crate) fn build(lctx: &dyn Fn(&[&str]) -> std::process::Output, status: &dyn Fn() -> Value) -> Build {
     let started = Instant::now();
     let _ = lctx(&["search", "lctxbench_matches_nothing_q7", "--json"]);

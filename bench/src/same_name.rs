@@ -8,12 +8,11 @@
 
 use std::fmt::Write as _;
 use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::graph_build::build;
+use crate::graph_build::{build, daemon_status, isolated_lctx};
 
 /// The languages a project can be written in.
 pub const LANGUAGES: [&str; 2] = ["python", "rust"];
@@ -76,16 +75,8 @@ pub fn run(bins: &Path, dir: &Path, sizes: &[usize], languages: &[&str]) -> Stri
 fn measure(bins: &Path, project: &Path, language: &str, files: usize) -> String {
     let project = project.canonicalize().expect("generated project");
     let home = tempfile::tempdir().expect("temp home");
-    let lctx = |args: &[&str]| -> std::process::Output {
-        Command::new(bins.join("lctx"))
-            .args(args)
-            .current_dir(&project)
-            .env("LEAN_CTX_HOME", home.path())
-            .output()
-            .expect("run lctx")
-    };
-    let status =
-        || -> Value { serde_json::from_slice(&lctx(&["daemon", "status", "--json"]).stdout).unwrap_or_default() };
+    let lctx = isolated_lctx(bins, &project, home.path());
+    let status = || daemon_status(&lctx);
     assert!(lctx(&["daemon", "start"]).status.success(), "the daemon did not start");
     build(&lctx, &status);
     let timed = |args: &[&str]| -> (Duration, Value) {
