@@ -14,8 +14,19 @@ use std::sync::{Arc, OnceLock};
 use crate::facts::{Def, RefKind};
 use crate::graph::{DefId, fits, is_ctor};
 
-/// Every [`RefKind`], in the order of its slot.
-const KINDS: [RefKind; 5] = [RefKind::Call, RefKind::Method, RefKind::New, RefKind::Type, RefKind::Read];
+/// How many [`RefKind`]s there are.
+const KINDS: usize = 5;
+
+/// A [`RefKind`]'s place among them: a new kind must be given its own here.
+fn slot(kind: RefKind) -> usize {
+    match kind {
+        RefKind::Call => 0,
+        RefKind::Method => 1,
+        RefKind::New => 2,
+        RefKind::Type => 3,
+        RefKind::Read => 4,
+    }
+}
 
 /// How a reference written with the name stands: bare (`run()`) or on a receiver (`x.run()`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,7 +47,7 @@ pub(crate) struct Named {
 struct Derived {
     /// Per (written, kind): the definitions a reference reaches by its name alone, in `DefId`
     /// order, each list shared by every such reference.
-    unqualified: [OnceLock<Arc<[DefId]>>; 2 * KINDS.len()],
+    unqualified: [OnceLock<Arc<[DefId]>>; 2 * KINDS],
     /// Type → its members of this name, in `DefId` order.
     members: HashMap<String, Vec<DefId>>,
     /// The definitions of this name in no type, in `DefId` order.
@@ -64,7 +75,7 @@ impl Named {
         kind: RefKind,
         def: impl Fn(&DefId) -> Option<&'a Def>,
     ) -> Arc<[DefId]> {
-        let slot = KINDS.iter().position(|k| *k == kind).unwrap_or_default() * 2 + written as usize;
+        let slot = slot(kind) * 2 + written as usize;
         let derived = self.derived(&def);
         let keep = |d: &Def| match written {
             Written::Bare => fits(kind, d) && (kind != RefKind::Call || d.container.is_none() || is_ctor(d)),

@@ -27,6 +27,7 @@
 //! broken by path, then line.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 use crate::facts::Def;
 use crate::graph::{DefId, Graph, Label, Resolution};
@@ -171,8 +172,9 @@ impl Graph {
         let mut uses = vec![BTreeMap::new(); nodes.count];
         let mut fanouts = Vec::new();
         // By-name candidates are one shared list per name and kind of reference (see
-        // `crate::names`): the list's address says which fan-out a reference uses.
-        let mut fanout_of: HashMap<*const DefId, usize> = HashMap::new();
+        // `crate::names`): the list's address says which fan-out a reference uses. Each list is
+        // held here too, so no address can be freed and reused by another list meanwhile.
+        let mut fanout_of: HashMap<*const DefId, (Arc<[DefId]>, usize)> = HashMap::new();
         for (path, entry) in self.files() {
             interrupt.check()?;
             let base = nodes.base[path];
@@ -185,13 +187,13 @@ impl Graph {
                     Label::Ambiguous => ranking.ambiguous += 1,
                 }
                 if resolution.by_name {
-                    let fanout = *fanout_of.entry(resolution.targets.as_ptr()).or_insert_with(|| {
+                    let (_, fanout) = *fanout_of.entry(resolution.targets.as_ptr()).or_insert_with(|| {
                         let mut targets = BTreeMap::new();
                         for (node, weight) in self.spread(&resolution, &nodes) {
                             *targets.entry(node).or_insert(0.0) += weight;
                         }
                         fanouts.push(Fanout { targets: targets.into_iter().collect() });
-                        fanouts.len() - 1
+                        (resolution.targets.clone(), fanouts.len() - 1)
                     });
                     *uses[source].entry(fanout).or_insert(0.0) += 1.0;
                     continue;
