@@ -235,7 +235,7 @@ fn callers_group(graph: &Graph, ids: &[DefId], depth: u32, answer: &mut ImpactAn
         return;
     }
     // Impact has no cancel switch yet: its walk runs to the end (linear in the call sites).
-    let walk = graph.callers(ids, depth, MAX_EDGES, Interrupt::NEVER).unwrap_or_default();
+    let walk = graph.callers(ids, depth, MAX_EDGES, Interrupt::NEVER).expect("an impact question is not interrupted");
     let mut by_file: BTreeMap<String, (u32, BTreeSet<String>)> = BTreeMap::new();
     // A possible dependent counts: a call reaching `ids` by name alone is one too.
     for edge in walk.edges.iter().chain(walk.guessed.iter().map(|guess| &guess.edge)) {
