@@ -254,7 +254,7 @@ fn uninstall_takes_lean_ctx_out_of_shared_files_changed_since_init() {
     assert!(init.status.success(), "{}", describe(&init));
     let user = sandbox.user();
     // Since init: the user added a line to ~/.bashrc; Claude Code rewrote
-    // ~/.claude.json and its settings; Goose's config gained a setting.
+    // ~/.claude.json and its settings.
     let bashrc = user.join(".bashrc");
     fs::write(&bashrc, format!("{}export EDITOR=vi\n", fs::read_to_string(&bashrc).unwrap())).unwrap();
     let claude_json = user.join(".claude.json");
@@ -262,11 +262,19 @@ fn uninstall_takes_lean_ctx_out_of_shared_files_changed_since_init() {
     fs::write(&claude_json, rewritten.replacen('{', "{\n  \"tipsShown\": [\"a\", \"b\"],", 1)).unwrap();
     let settings = user.join(".claude/settings.json");
     fs::write(&settings, fs::read_to_string(&settings).unwrap().replace("\"opus\"", "\"sonnet\"")).unwrap();
+    // The user took lean-ctx out of Goose's config by hand and added a setting of their own.
     let goose = user.join(".config/goose/config.yaml");
+    let removed = sandbox.lctx(&["setup", "--remove", "goose"]);
+    assert!(removed.status.success(), "{}", describe(&removed));
     fs::write(&goose, format!("{}GOOSE_TEMPERATURE: 0.2\n", fs::read_to_string(&goose).unwrap())).unwrap();
 
     let undo = sandbox.lctx(&["uninstall"]);
     assert!(undo.status.success(), "{}", describe(&undo));
+    assert!(
+        text(&undo).contains(&format!("{} holds nothing of lean-ctx's any more; left as it is", goose.display())),
+        "{}",
+        text(&undo)
+    );
     assert!(
         text(&undo).contains(&format!("took lean-ctx out of {}, keeping the changes", claude_json.display())),
         "{}",
@@ -276,8 +284,9 @@ fn uninstall_takes_lean_ctx_out_of_shared_files_changed_since_init() {
     assert_eq!(fs::read_to_string(&claude_json).unwrap(), "{\n  \"tipsShown\": [\"a\", \"b\"],\"numStartups\": 4}\n");
     assert_eq!(fs::read_to_string(&settings).unwrap(), CLAUDE_SETTINGS.replace("\"opus\"", "\"sonnet\""));
     assert_eq!(fs::read_to_string(&goose).unwrap(), format!("{GOOSE_CONFIG}GOOSE_TEMPERATURE: 0.2\n"));
-    let backups: Vec<_> = sandbox.snapshot().into_keys().filter(|p| p.to_string_lossy().ends_with(".bak")).collect();
-    assert!(backups.is_empty(), "nothing needed a backup: {backups:?}");
+    let backups: Vec<_> =
+        sandbox.snapshot().into_keys().filter(|p| p.to_string_lossy().ends_with(".lctx-uninstall.bak")).collect();
+    assert!(backups.is_empty(), "uninstall needed no backup: {backups:?}");
     assert!(!sandbox.home.dirs().data.join("init").exists(), "the record is gone with what it recorded");
 }
 

@@ -129,6 +129,9 @@ pub fn uninstall(args: UninstallArgs, opts: &ClientOptions) -> Exit {
     for file in &undone.gone {
         crate::outln!("{} was deleted since init; nothing to take out of it", file.display());
     }
+    for file in &undone.already_out {
+        crate::outln!("{} holds nothing of lean-ctx's any more; left as it is", file.display());
+    }
     for path in &undone.removed {
         crate::outln!("removed {}", path.display());
     }

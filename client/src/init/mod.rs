@@ -256,6 +256,8 @@ pub struct Undone {
     pub taken_out: Vec<PathBuf>,
     /// Shared files deleted since init: nothing of lean-ctx's left to take out.
     pub gone: Vec<PathBuf>,
+    /// Shared files changed since init that hold nothing of lean-ctx's any more: left as they are.
+    pub already_out: Vec<PathBuf>,
     /// Files changed since init and overwritten under `--force`, with where their last version went.
     pub kept: Vec<(PathBuf, PathBuf)>,
     /// Directories init created that hold other files now, so they stay.
@@ -266,9 +268,13 @@ pub struct Undone {
 enum Fate {
     /// Untouched since init: put back byte for byte.
     Restore,
-    /// Changed since, but lean-ctx's part can be taken out of it alone
-    /// (`None`: it is gone already).
-    TakeOut(Option<String>),
+    /// Changed since, but lean-ctx's part can be taken out of it alone:
+    /// this text is what is left.
+    TakeOut(String),
+    /// Changed since, and lean-ctx's part is no longer in it: left as it is.
+    AlreadyOut,
+    /// Deleted since: nothing to take out.
+    Gone,
     /// Changed since, and only a whole restore undoes init: refused unless `force`.
     Changed,
 }
@@ -291,7 +297,7 @@ pub fn uninstall(data_dir: &Path, force: bool) -> Result<Option<Undone>, String>
             Fate::Restore
         } else {
             match take_out(record, current.as_deref(), before.as_deref()) {
-                Ok(Some(taken)) => Fate::TakeOut(taken),
+                Ok(Some(fate)) => fate,
                 Ok(None) => {
                     changed.push(record.path.display().to_string());
                     Fate::Changed
@@ -316,15 +322,17 @@ pub fn uninstall(data_dir: &Path, force: bool) -> Result<Option<Undone>, String>
         // A link made since init (dotfiles kept elsewhere) stays a link: its target is written.
         let target = write::resolve_symlink(&record.path).map_err(manifest::describe)?;
         match fate {
-            Fate::TakeOut(None) => {
-                if current.is_none() {
-                    undone.gone.push(record.path.clone());
-                }
+            Fate::Gone => {
+                undone.gone.push(record.path.clone());
+                continue;
+            }
+            Fate::AlreadyOut => {
+                undone.already_out.push(record.path.clone());
                 continue;
             }
             // A file init created that holds nothing else now goes, as it would untouched.
-            Fate::TakeOut(Some(text)) if !record.existed && holds_nothing(&text, &record.parts) => {}
-            Fate::TakeOut(Some(text)) => {
+            Fate::TakeOut(text) if !record.existed && holds_nothing(&text, &record.parts) => {}
+            Fate::TakeOut(text) => {
                 let mode = mode_of(&target).unwrap_or(record.mode);
                 write::write_atomically(&target, &text, mode).map_err(manifest::describe)?;
                 undone.taken_out.push(record.path.clone());
@@ -380,25 +388,19 @@ fn holds_nothing(text: &str, parts: &[Part]) -> bool {
         || (json && matches!(setup::jsonc::value(text), Ok(Some(serde_json::Value::Object(o))) if o.is_empty()))
 }
 
-/// The `current` text of a shared file with lean-ctx's parts taken out
-/// (`Some(None)`: none is left, or the file is gone). `None` when that does
-/// not undo init: the file is not shared, or it held one of the parts
-/// before init (only the whole `before` brings that version back).
-fn take_out(
-    record: &FileRecord,
-    current: Option<&str>,
-    before: Option<&str>,
-) -> Result<Option<Option<String>>, String> {
+/// What taking lean-ctx's parts out of the `current` text of a shared file
+/// changed since init does. `None` when that does not undo init: the file is
+/// not shared, or it held one of the parts before init (only the whole
+/// `before` brings that version back).
+fn take_out(record: &FileRecord, current: Option<&str>, before: Option<&str>) -> Result<Option<Fate>, String> {
     if record.parts.is_empty() {
         return Ok(None);
     }
     let file = &record.path;
-    let mut text = match current {
-        Some(text) => text.to_string(),
-        None => return Ok(Some(None)),
-    };
+    let Some(current) = current else { return Ok(Some(Fate::Gone)) };
+    let before = before.unwrap_or("");
+    let mut text = current.to_string();
     for part in &record.parts {
-        let before = before.unwrap_or("");
         let (held_before, without) = match part {
             Part::McpServer { host } => {
                 let Some(host) = setup::find_host(host) else { return Ok(None) };
@@ -416,5 +418,5 @@ fn take_out(
             text = without;
         }
     }
-    Ok(Some((current != Some(text.as_str())).then_some(text)))
+    Ok(Some(if text == current { Fate::AlreadyOut } else { Fate::TakeOut(text) }))
 }
