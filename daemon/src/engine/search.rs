@@ -158,33 +158,35 @@ fn refuse_broad_root(root: &Path, config: &Config) -> EngineResult<()> {
 
 impl Engine {
     /// `path` resolved against the caller like a read (inside the project
-    /// or `allow_paths`), or the project root when empty.
-    fn search_path(&self, caller: &Caller<'_>, path: &str) -> EngineResult<(PathBuf, Option<PathBuf>)> {
+    /// or `allow_paths`), or the project root when empty; and the caller's
+    /// directory below the root that its globs are written in (see [`anchored`]).
+    fn search_path(&self, caller: &Caller<'_>, path: &str) -> EngineResult<SearchPath> {
         let scope = self.scope_of(caller)?;
-        let within = if path.trim().is_empty() { None } else { Some(scope.resolve_existing(path)?) };
-        Ok((scope.root, within))
-    }
-
-    /// Globs as the caller wrote them, relative to its working directory as every other path it
-    /// gives: with no `path` the search's scope is the project root, so a glob naming directories
-    /// (`src/**` run in `package/`) is anchored at the caller's directory below it (see
-    /// [`anchored`]).
-    fn anchored_globs(&self, caller: &Caller<'_>, path: &str, globs: &[String]) -> EngineResult<Vec<String>> {
-        let scope = self.scope_of(caller)?;
+        if !path.trim().is_empty() {
+            let within = Some(scope.resolve_existing(path)?);
+            return Ok(SearchPath { root: scope.root, within, globs_below: None });
+        }
+        // With no `path` the search's scope is the project root, while the caller writes globs
+        // relative to its working directory as every other path it gives.
         let below = scope.cwd.strip_prefix(&scope.root).ok().filter(|rel| !rel.as_os_str().is_empty());
-        let (Some(below), true) = (below, path.trim().is_empty()) else { return Ok(globs.to_vec()) };
-        let below = below.to_string_lossy();
-        Ok(globs.iter().map(|glob| anchored(&below, glob)).collect())
+        let globs_below = below.map(|below| below.to_string_lossy().into_owned());
+        Ok(SearchPath { root: scope.root, within: None, globs_below })
     }
 
     /// ctx_search; `cancel` stops a scan at the next file (the client left).
     pub fn search(&self, caller: &Caller<'_>, p: &SearchParams, cancel: &Cancel) -> EngineResult<SearchResult> {
-        let (root, path) = self.search_path(caller, &p.path)?;
+        let SearchPath { root, within, globs_below } = self.search_path(caller, &p.path)?;
         let mut request = SearchRequest::new(&root, action(&p.action)?, p.pattern.clone());
         request.cancel = cancel.flag();
-        request.path = path;
-        request.include = self.anchored_globs(caller, &p.path, &p.include)?;
-        request.exclude = self.anchored_globs(caller, &p.path, &p.exclude)?;
+        request.path = within;
+        let anchor = |globs: &[String]| -> Vec<String> {
+            globs
+                .iter()
+                .map(|glob| globs_below.as_deref().map_or_else(|| glob.clone(), |b| anchored(b, glob)))
+                .collect()
+        };
+        request.include = anchor(&p.include);
+        request.exclude = anchor(&p.exclude);
         if let Some(n) = max_results(p.max_results)? {
             request.max_results = n;
         }
@@ -258,9 +260,9 @@ impl Engine {
     }
 
     pub fn glob(&self, caller: &Caller<'_>, pattern: &str, path: &str, max: Option<u32>) -> EngineResult<GlobResult> {
-        let (root, within) = self.search_path(caller, path)?;
+        let SearchPath { root, within, globs_below } = self.search_path(caller, path)?;
         let max = max_results(max)?.unwrap_or(lean_ctx_search::DEFAULT_MAX_RESULTS);
-        let pattern = self.anchored_globs(caller, path, &[pattern.to_string()])?.remove(0);
+        let pattern = globs_below.as_deref().map_or_else(|| pattern.to_string(), |below| anchored(below, pattern));
         let mut result = self.search.glob(&root, &pattern, within.as_deref(), max).map_err(search_error)?;
         // Files the user's rules deny reading are not listed either.
         let config = self.config.get();
@@ -292,7 +294,7 @@ impl Engine {
         show_hidden: bool,
         respect_gitignore: bool,
     ) -> EngineResult<TreeResult> {
-        let (root, within) = self.search_path(caller, path)?;
+        let SearchPath { root, within, .. } = self.search_path(caller, path)?;
         let depth = if depth == 0 { DEFAULT_TREE_DEPTH } else { depth as usize };
         // Files the user's rules deny reading are not listed either (as in glob).
         let config = self.config.get();
@@ -350,6 +352,15 @@ fn name_withheld(permissions: &lean_ctx_guard::permissions::Permissions, file: &
         deny @ lean_ctx_guard::permissions::Verdict::Deny { .. } => deny.message(tool),
         _ => None,
     }
+}
+
+/// Where a search looks, from [`Engine::search_path`].
+struct SearchPath {
+    root: PathBuf,
+    /// The file or directory asked for, `None` for the whole project.
+    within: Option<PathBuf>,
+    /// The caller's directory below the root, when its globs are to be anchored there.
+    globs_below: Option<String>,
 }
 
 /// `glob` as written in directory `below` (relative to the project root): one naming directories
