@@ -80,6 +80,8 @@ impl Tally {
 pub fn run(corpora: &[Corpus], sample: &Sample) -> String {
     let mut by_kind: BTreeMap<(String, String), Tally> = BTreeMap::new();
     let mut examples = Vec::new();
+    // The report lists the first few silent losses; `BREAKAGE_ALL=1` lists every one.
+    let shown = if std::env::var_os("BREAKAGE_ALL").is_some() { usize::MAX } else { 12 };
     let mut sampled = 0;
     for corpus in corpora {
         let picked = files(corpus, usize::MAX)
@@ -115,7 +117,7 @@ pub fn run(corpora: &[Corpus], sample: &Sample) -> String {
                     named,
                 });
                 if let Some(first) = silent.iter().min_by_key(|definition| definition.1)
-                    && examples.len() < 12
+                    && examples.len() < shown
                 {
                     examples.push(format!(
                         "`{}` ({} at line {line}): `{}` at line {} and {} more",
