@@ -189,7 +189,14 @@ pub(crate) fn never_in_a_head(language: Language, line: &str) -> bool {
     cues(language).is_some_and(|cues| {
         method_shaped(line.trim(), cues).is_some()
             || (cues.keywords_never_in_heads && keyword_definition(line.trim(), cues, false).is_some())
+            || directive(line.trim(), cues)
     })
+}
+
+/// Whether `line` is a preprocessor directive that defines (`#define`): a line of its own,
+/// which a declaration may hold anywhere (an enum's body, a struct's) as a definition of its own.
+fn directive(line: &str, cues: &Cues) -> bool {
+    cues.keywords.iter().any(|(keyword, _)| keyword.starts_with('#') && line.starts_with(keyword))
 }
 
 /// Whether `line` starts a definition at file level (unindented) by its first words; never for

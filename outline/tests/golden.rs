@@ -734,6 +734,53 @@ fn cpp() {
     );
 }
 
+/// A C type's fields and enumerators are its API, listed on its line: a bit-field pair, a
+/// function pointer, a C11 anonymous union's members (used as the outer type's own), a member
+/// whose type is defined in place (its type shown with it); a `#define` written among them is
+/// a definition too.
+#[test]
+fn c_fields_and_enumerators() {
+    let views = check(
+        "c/fields.h",
+        Language::C,
+        &[
+            "loop_timer",
+            "deadline_ms",
+            "repeat",
+            "active",
+            "on_fire",
+            "loop_watch",
+            "fd",
+            "ptr",
+            "u64",
+            "stats",
+            "name",
+            "LOOP_ONCE",
+            "LOOP_NOWAIT",
+            "LOOP_DEFAULT",
+            "loop_run",
+            "TIMER_ONESHOT",
+            "LOOPF_ONCE",
+        ],
+    );
+    views.complete();
+    // The counters are `stats.reads`, not the watch's own fields.
+    views.hides(&["reads", "writes"]);
+    views.signature_lines_contain(&["struct { uint64_t reads, writes; } stats", "enum loop_mode { LOOP_ONCE = 1"]);
+}
+
+/// A C++ class lists its public data members; a `struct`'s are public until a label says
+/// otherwise; protected and private ones are not API.
+#[test]
+fn cpp_public_data_members() {
+    let views = check(
+        "cpp/account.hpp",
+        Language::Cpp,
+        &["bank", "Account", "owner", "currency", "balance", "Transfer", "from", "to", "amount", "Status", "Pending"],
+    );
+    views.hides(&["pin_", "audit_level", "balance_", "retries"]);
+}
+
 #[test]
 fn csharp() {
     check(

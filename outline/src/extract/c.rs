@@ -1,5 +1,7 @@
 //! C and C++ (one table: C++'s grammar extends C's). Function names are found through the
-//! declarator chain (`*`, `&`, parentheses, qualified names).
+//! declarator chain (`*`, `&`, parentheses, qualified names). A struct's or union's fields, a
+//! class's public data members and an enum's enumerators are the type's API, listed as its
+//! fields.
 
 use tree_sitter::Node;
 
@@ -15,19 +17,28 @@ pub(super) static SPEC: Spec = Spec {
             .head_end(&["field_initializer_list", "body"]),
         // Prototypes, and file-level variables.
         Rule::classify("declaration", declaration).named(declarator_name).head_end(&["declarator/value"]),
-        // Method declarations in a class; data members are skipped but searched for nested types.
-        Rule::classify("field_declaration", method_declaration).named(declarator_name).whole(),
+        // Method declarations in a class, and the data members another file can use.
+        // A member whose type is defined in place shows it: `struct { int hits, misses; } stats`.
+        Rule::classify("field_declaration", member).named(member_names).whole(),
         // Only with a body: `struct foo *p` is a use, `struct foo;` a forward declaration.
         Rule::new("struct_specifier", Kind::Struct).requires("body").members("body"),
         Rule::new("union_specifier", Kind::Struct).requires("body").members("body"),
         Rule::new("class_specifier", Kind::Class).requires("body").members("body"),
-        Rule::new("enum_specifier", Kind::Enum).requires("body"),
-        Rule::classify("type_definition", typedef).named(declarator_name).head_end(&["type/body"]).keep_tail(),
+        Rule::new("enum_specifier", Kind::Enum).requires("body").members("body"),
+        Rule::new("enumerator", Kind::Field).whole(),
+        Rule::classify("type_definition", typedef)
+            .named(declarator_name)
+            .head_end(&["type/body"])
+            .keep_tail()
+            .members("type/body"),
         Rule::new("namespace_definition", Kind::Module).members("body"),
         Rule::new("alias_declaration", Kind::TypeAlias).whole(),
         Rule::new("preproc_function_def", Kind::Macro).head_end(&["value"]),
         // `#define NAME value`; include guards (`#define NAME`) have no value and are skipped.
-        Rule::new("preproc_def", Kind::Const).requires("value").head_end(&["value"]),
+        Rule::classify("preproc_def", defined_constant).requires("value").head_end(&["value"]),
+        // Where the grammar does not expect a directive (an enum's body: `RED = 1,\n#define
+        // F_RED (1 << RED)`), a `#define` is a call of a directive; it defines all the same.
+        Rule::classify("preproc_call", defining_call).named(defined_name).whole(),
     ],
     wrappers: &[("template_declaration", Prefix::Full)],
     attributes: &[],
@@ -82,7 +93,12 @@ const DECLARATOR_WRAPPERS: [&str; 7] = [
 /// Follows `declarator` fields (or the wrapped declarator of `&`/parentheses) down to the name.
 /// Also reports whether the chain declares a function (as opposed to a pointer to one).
 fn declarator_chain(node: Node) -> Option<(Node, bool)> {
-    let mut current = node.child_by_field_name("declarator")?;
+    chain_from(node.child_by_field_name("declarator")?)
+}
+
+/// [`declarator_chain`] from one declarator (a declaration may have several: `int a, *b;`).
+fn chain_from(declarator: Node) -> Option<(Node, bool)> {
+    let mut current = declarator;
     let (mut function, mut parenthesized) = (false, false);
     for _ in 0..super::MAX_DEPTH {
         match current.kind() {
@@ -109,8 +125,79 @@ fn declaration(node: Node, _: &str) -> Option<Kind> {
     Some(if declares_function(node) { Kind::Function } else { Kind::Variable })
 }
 
-fn method_declaration(node: Node, _: &str) -> Option<Kind> {
-    declares_function(node).then_some(Kind::Function)
+/// A method declaration, or a data member readable from outside its type: any in a struct or
+/// union, one under `public:` in a class (or in a struct after `private:` is undone). A nested
+/// type's declaration (`class Visitor { … };`, no member of that type declared) is declined, so
+/// the walker lists the type itself.
+fn member(node: Node, _: &str) -> Option<Kind> {
+    if declares_function(node) {
+        return Some(Kind::Function);
+    }
+    let declares_type = node.child_by_field_name("type").is_some_and(|ty| ty.child_by_field_name("name").is_some());
+    if declares_type && node.child_by_field_name("declarator").is_none() {
+        return None;
+    }
+    public_member(node).then_some(Kind::Field)
+}
+
+/// Whether a member is public: the last access label before it decides (`public:`), else the
+/// default of its type's keyword (a `class`'s members are private, a `struct`'s and `union`'s
+/// public).
+fn public_member(node: Node) -> bool {
+    let mut sibling = node.prev_named_sibling();
+    while let Some(label) = sibling {
+        if label.kind() == "access_specifier" {
+            return label.child(0).is_some_and(|keyword| keyword.kind() == "public");
+        }
+        sibling = label.prev_named_sibling();
+    }
+    let owner = node.parent().and_then(|list| list.parent());
+    owner.is_none_or(|owner| owner.kind() != "class_specifier")
+}
+
+/// The names a member declares: a method's, or each field's of `size_t len, cap;`, joined by `, `
+/// (a declaration of several, as Go's `var A, B`). A C11 anonymous member (`union { int i; float
+/// f; };`) declares the fields of its type, which are used as the outer type's own (`v.i`).
+fn member_names(node: Node, source: &str) -> Option<String> {
+    if declares_function(node) {
+        return declarator_name(node, source);
+    }
+    let mut names = declared_names(node, source);
+    if names.is_empty()
+        && let Some(body) = node.child_by_field_name("type").and_then(|ty| ty.child_by_field_name("body"))
+    {
+        let mut cursor = body.walk();
+        let fields = body.named_children(&mut cursor).filter(|field| field.kind() == "field_declaration");
+        names = fields.flat_map(|field| declared_names(field, source)).collect();
+    }
+    (!names.is_empty()).then(|| names.join(", "))
+}
+
+/// The names of a declaration's declarators: `len`, `cap` of `size_t len, cap;`.
+fn declared_names<'s>(node: Node, source: &'s str) -> Vec<&'s str> {
+    let mut cursor = node.walk();
+    node.children_by_field_name("declarator", &mut cursor)
+        .filter_map(|declarator| chain_from(declarator).map(|(name, _)| node_text(name, source)))
+        .collect()
+}
+
+/// A `#define NAME value` is a constant; inside a type's body (a flag defined beside the field
+/// it is for) it is listed as a macro, since constants inside types are detail elsewhere.
+fn defined_constant(node: Node, _: &str) -> Option<Kind> {
+    let in_type = node.parent().is_some_and(|list| matches!(list.kind(), "field_declaration_list" | "enumerator_list"));
+    Some(if in_type { Kind::Macro } else { Kind::Const })
+}
+
+fn defining_call(node: Node, source: &str) -> Option<Kind> {
+    let directive = node.child_by_field_name("directive")?;
+    (node_text(directive, source) == "#define").then_some(Kind::Macro)
+}
+
+/// The macro a `#define` call defines: the first word of its argument.
+fn defined_name(node: Node, source: &str) -> Option<String> {
+    let argument = node_text(node.child_by_field_name("argument")?, source);
+    let name = argument.split(|c: char| !(c.is_alphanumeric() || c == '_')).next()?;
+    (!name.is_empty()).then(|| name.to_string())
 }
 
 /// `typedef struct {…} name` is a struct (or enum); other typedefs are aliases.
