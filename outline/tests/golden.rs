@@ -1114,6 +1114,17 @@ fn java_protected_fields() {
     views.signature_lines_contain(&["class BufferedSource extends InputStream { in, buf, count, pos, markpos, "]);
 }
 
+/// An annotation type's elements are its API (`@Audited(value = "orders", withArguments = true)`).
+#[test]
+fn java_annotation_type_elements() {
+    let views = check(
+        "java/Audited.java",
+        Language::Java,
+        &["Audited", "MAX_REASON", "value", "withArguments", "levels", "redactors", "Level"],
+    );
+    views.signature_lines_contain(&["boolean withArguments() default false"]);
+}
+
 #[test]
 fn csharp_public_fields() {
     let views = check(

@@ -1,5 +1,5 @@
-//! Java: types (nested too), methods and their overloads, constructors, public and protected
-//! fields, with annotations.
+//! Java: types (nested too), methods and their overloads, constructors, annotation type
+//! elements, public and protected fields, with annotations.
 
 use std::ops::Range;
 
@@ -20,6 +20,8 @@ pub(super) static SPEC: Spec = Spec {
         // An enum's constants are its API, listed as its fields (a constant's own body is not).
         Rule::new("enum_constant", Kind::Field).head_end(&["body"]),
         Rule::new("method_declaration", Kind::Function),
+        // An annotation type's elements are what its users write (`@Deprecated(since = "9")`).
+        Rule::new("annotation_type_element_declaration", Kind::Function),
         Rule::new("constructor_declaration", Kind::Constructor),
         Rule::new("compact_constructor_declaration", Kind::Constructor),
         Rule::classify("field_declaration", api_field).named(declarator_names).whole().initializers(initializers),
