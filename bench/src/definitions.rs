@@ -1,12 +1,14 @@
 //! The definitions a file's outline must show, found without tree-sitter: a line scan with
 //! brace (or indentation) tracking and the first words of a line, enough to know where item
-//! level, type bodies and function bodies are. A grammar blind spot of the views under test
-//! therefore shows up as a miss instead of being counted by the parser that made it.
+//! level, type bodies and function bodies are (Java's is a token scan: see [`java`]). A grammar
+//! blind spot of the views under test therefore shows up as a miss instead of being counted by
+//! the parser that made it.
 //!
 //! Counted: items at item level (also inside macro calls such as `cfg_net! { … }`, which
 //! Universal Ctags does not see), methods of impls, traits, classes and interfaces, and fields
 //! that are API (Rust fields with a visibility, Go exported and embedded exported struct fields,
-//! TypeScript interface properties and public class fields); in JavaScript, also what a module
+//! TypeScript interface properties and public class fields, Java public and protected fields,
+//! interface constants and enum constants); in JavaScript, also what a module
 //! wrapped in a function declares (`(function () { … })()`, universal and AMD modules), functions
 //! bound with `var`/`let`, the functions a function declares by the dozen (a module factory), and
 //! the methods of an object mixed into a type (`_.extend(Model.prototype, { save: function … })`)
@@ -36,11 +38,13 @@ pub fn for_language(name: &str) -> Option<Scanner> {
         // The TypeScript scan reads JavaScript too: it keys on the same keywords and braces.
         "javascript" => ("javascript", ".js", typescript),
         "go" => ("go", ".go", go),
+        "java" => ("java", ".java", java::java),
         _ => return None,
     };
     Some(Scanner { language, extension, scan })
 }
 
+mod java;
 mod javascript;
 
 /// What a `{` opened.
@@ -735,6 +739,79 @@ mod tests {
 
     fn names(found: &[Expected]) -> Vec<&str> {
         found.iter().map(|expected| expected.name.as_str()).collect()
+    }
+
+    #[test]
+    fn java_types_members_and_api_fields_are_definitions() {
+        let source = "package a.b;\nimport java.util.Map;\n\n/** A {@code Cache}; not a class Hidden { */\n\
+                      @SuppressWarnings({\"unchecked\", \"rawtypes\"})\npublic class Cache<K, V extends Comparable<? super V>>\n    \
+                      extends Base<K> implements Map<K, V> {\n    public static final int MIN = 0, MAX = 9;\n    \
+                      protected transient int modCount;\n    private int size;\n    int packagePrivate = 1;\n    \
+                      public Map<K, V> left, right;\n    static {\n        class Local {}\n    }\n    \
+                      public Cache(int capacity) {\n        this.size = capacity;\n    }\n    @Override\n    \
+                      public <T> T[] toArray(T[] a) {\n        return new Runnable() { public void run() {} };\n    }\n    \
+                      private static <K, V extends Comparable<? super V>> Comparator<Map.Entry<K, V>>\n        \
+                      comparingByValue(\n            int a,\n            int b) throws IOException, Error {\n    }\n    \
+                      abstract void pending();\n    static final class Node<K> {\n        public K key;\n        \
+                      Node<K> next() { return null; }\n    }\n}\n";
+        let expected = [
+            "Cache",
+            "MIN",
+            "MAX",
+            "modCount",
+            "left",
+            "right",
+            "Cache",
+            "toArray",
+            "comparingByValue",
+            "pending",
+            "Node",
+            "key",
+            "next",
+        ];
+        assert_eq!(names(&java::java(source)), expected);
+        let lines: Vec<u32> = java::java(source).iter().map(|expected| expected.line).collect();
+        // A name's own line, not its annotations' or its type's.
+        assert_eq!(lines, [6, 8, 8, 9, 12, 12, 16, 20, 24, 28, 29, 30, 31]);
+        let fields: Vec<bool> = java::java(source).iter().map(|expected| expected.field).collect();
+        assert_eq!(fields.iter().filter(|field| **field).count(), 6);
+    }
+
+    #[test]
+    fn java_interfaces_enums_records_and_annotation_types_are_read() {
+        let source = "public interface Shape {\n    double PI = 3.14;\n    double area();\n    \
+                      default String describe() { return \"}\"; }\n    enum Unit { CM, @Deprecated INCH(2.54) {\n        \
+                      double scale() { return 1; }\n    },\n    MM;\n        private final double f;\n        \
+                      Unit() {}\n        public double factor() { return f; }\n    }\n    \
+                      record Point(int x, int record) implements Shape {\n        public Point {\n        }\n        \
+                      public double area() { return 0; }\n    }\n    enum Empty { A, B }\n}\n\
+                      @Retention(RetentionPolicy.RUNTIME)\n@interface Tag {\n    String value() default \"\";\n    \
+                      Class<?>[] groups() default {};\n    int LIMIT = 3;\n}\n";
+        let expected = [
+            "Shape", "PI", "area", "describe", "Unit", "CM", "INCH", "MM", "Unit", "factor", "Point", "Point", "area",
+            "Empty", "A", "B", "Tag", "value", "groups", "LIMIT",
+        ];
+        assert_eq!(names(&java::java(source)), expected);
+    }
+
+    #[test]
+    fn java_comments_strings_and_text_blocks_hold_no_definitions() {
+        let source = "class Doc {\n    /* a block comment\n       public void commented() {\n    */\n    \
+                      String s = \"class Fake { void f() {\";\n    char open = '{', quote = '\\'';\n    \
+                      String block = \"\"\"\n        public void inText() {\n        \\\"\"\" still text {\n        \"\"\";\n    \
+                      public static final Map<String, Integer> TABLE = new HashMap<String, Integer>(), \
+                      OTHER = make(1, 2);\n    /* inline */ public void after() { /* { */ }\n    // void lineComment() {\n}\n";
+        assert_eq!(names(&java::java(source)), ["Doc", "TABLE", "OTHER", "after"]);
+    }
+
+    #[test]
+    fn java_initializers_and_method_bodies_declare_nothing() {
+        let source = "class Holder {\n    public static final Comparator<String> ORDER = new Comparator<>() {\n        \
+                      public int compare(String a, String b) { return 0; }\n    };\n    \
+                      public static final Runnable TASK = () -> {\n        int local = 1;\n    };\n    \
+                      public static final int[] TABLE = { 1, 2, 3 }, MORE = {};\n    void run() {\n        \
+                      record Pair(int a, int b) {}\n        new Thread() { public void start() {} };\n    }\n}\n";
+        assert_eq!(names(&java::java(source)), ["Holder", "ORDER", "TASK", "TABLE", "MORE", "run"]);
     }
 
     #[test]

@@ -1135,15 +1135,41 @@ fn java_public_fields() {
             "orders",
             "region",
             "listItems",
+            "retries",
             "TOPIC",
             "PARTITIONS",
         ],
     );
-    views.hides(&["retries", "clock"]);
+    views.hides(&["clock"]);
     // Over 120 characters, what the parameters' types and annotations nest is left out; every
     // parameter name stays.
     views.signature_lines_contain(&["@GetMapping(…) @PreAuthorize(…) public ResponseEntity<List<…>> \
          listItems(@PathVariable(…) long orderId, @RequestParam(…) int size)"]);
+}
+
+/// Protected fields are what a subclass builds on (`FilterInputStream.in`,
+/// `BufferedInputStream.buf`): listed like public ones, annotated, volatile or several at once.
+#[test]
+fn java_protected_fields() {
+    let views = check(
+        "java/BufferedSource.java",
+        Language::Java,
+        &["in", "buf", "count", "pos", "markpos", "totalRead", "EOF", "BufferedSource", "fill"],
+    );
+    views.hides(&["DEFAULT_BUFFER_SIZE", "eof"]);
+    // Each declarator of `protected int pos, markpos = -1;` is named.
+    views.signature_lines_contain(&["class BufferedSource extends InputStream { in, buf, count, pos, markpos, "]);
+}
+
+/// An annotation type's elements are its API (`@Audited(value = "orders", withArguments = true)`).
+#[test]
+fn java_annotation_type_elements() {
+    let views = check(
+        "java/Audited.java",
+        Language::Java,
+        &["Audited", "MAX_REASON", "value", "withArguments", "levels", "redactors", "Level"],
+    );
+    views.signature_lines_contain(&["boolean withArguments() default false"]);
 }
 
 #[test]

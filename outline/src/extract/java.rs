@@ -1,5 +1,5 @@
-//! Java: types (nested too), methods and their overloads, constructors, public fields, with
-//! annotations.
+//! Java: types (nested too), methods and their overloads, constructors, annotation type
+//! elements, public and protected fields, with annotations.
 
 use std::ops::Range;
 
@@ -20,9 +20,11 @@ pub(super) static SPEC: Spec = Spec {
         // An enum's constants are its API, listed as its fields (a constant's own body is not).
         Rule::new("enum_constant", Kind::Field).head_end(&["body"]),
         Rule::new("method_declaration", Kind::Function),
+        // An annotation type's elements are what its users write (`@Deprecated(since = "9")`).
+        Rule::new("annotation_type_element_declaration", Kind::Function),
         Rule::new("constructor_declaration", Kind::Constructor),
         Rule::new("compact_constructor_declaration", Kind::Constructor),
-        Rule::classify("field_declaration", public_field).named(declarator_names).whole().initializers(initializers),
+        Rule::classify("field_declaration", api_field).named(declarator_names).whole().initializers(initializers),
         // An interface's fields are public constants.
         Rule::new("constant_declaration", Kind::Field).named(declarator_names).whole().initializers(initializers),
     ],
@@ -54,12 +56,15 @@ pub(super) static SPEC: Spec = Spec {
     constructors: Constructors::Declared,
 };
 
-fn public_field(node: Node, source: &str) -> Option<Kind> {
+/// A `public` or `protected` field: both are API, the second to subclasses (`FilterInputStream`'s
+/// `protected volatile InputStream in` is what every subclass reads, and Javadoc documents it).
+fn api_field(node: Node, source: &str) -> Option<Kind> {
     let mut cursor = node.walk();
     let modifiers = node.named_children(&mut cursor).find(|child| child.kind() == "modifiers")?;
     let mut cursor = modifiers.walk();
-    let public = modifiers.children(&mut cursor).any(|modifier| node_text(modifier, source) == "public");
-    public.then_some(Kind::Field)
+    let api =
+        modifiers.children(&mut cursor).any(|modifier| matches!(node_text(modifier, source), "public" | "protected"));
+    api.then_some(Kind::Field)
 }
 
 /// `MIN, MAX` for `public static final int MIN = 0, MAX = 9;`.
