@@ -4,7 +4,6 @@
 //! rendering live here, once, so every family gets the same guarantees: a line marked [`Mark::Must`] is
 //! printed exactly as it was, and a removal for length is always announced.
 
-use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
 use crate::rules;
@@ -47,10 +46,6 @@ pub(crate) const FAILURE_TAIL: usize = 10;
 
 /// Runs of at least this many lines that differ only in numbers fold to first, count and last.
 const SIMILAR_RUN: usize = 4;
-
-/// Lines recurring apart fold when at least this long and this frequent.
-const SCATTERED_MIN_CHARS: usize = 20;
-const SCATTERED_MIN_COUNT: usize = 3;
 
 pub(crate) struct Plan<'a> {
     lines: &'a [String],
@@ -220,7 +215,9 @@ impl<'a> Plan<'a> {
         }
     }
 
-    /// Folds consecutive identical visible lines into the first, which then carries a `(×N)` count.
+    /// Folds consecutive identical visible lines into the first, which then carries a `(×N)` count. Only
+    /// neighbours fold: the same line printed apart (a `self = <…>` in each frame of a traceback) belongs where
+    /// it was printed.
     pub(crate) fn fold_repeats(&mut self) {
         let starts = self.note_starts();
         let mut previous: Option<usize> = None;
@@ -241,40 +238,6 @@ impl<'a> Plan<'a> {
                     }
                     _ => previous = Some(i),
                 },
-            }
-        }
-    }
-
-    /// Folds ordinary lines that recur apart from each other (a warning printed by every step, a retry
-    /// message) into their first occurrence, which then carries a `(×N)` count of all of them. Short lines
-    /// (braces, `ok`) and lines inside blocks (code, diff bodies, indented output) are left alone: there
-    /// position is meaning.
-    pub(crate) fn fold_scattered(&mut self) {
-        let mut first: HashMap<&str, usize> = HashMap::new();
-        let mut later: Vec<(usize, usize)> = Vec::new();
-        for i in 0..self.len() {
-            let text = self.text(i);
-            if self.marks[i] != Mark::Keep || text.chars().count() < SCATTERED_MIN_CHARS || rules::inside_block(text) {
-                continue;
-            }
-            match first.get(text) {
-                Some(&f) => later.push((f, i)),
-                None => {
-                    first.insert(text, i);
-                }
-            }
-        }
-        let mut copies: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-        for (f, i) in later {
-            copies.entry(f).or_default().push(i);
-        }
-        for (f, rest) in copies {
-            if rest.len() + 1 < SCATTERED_MIN_COUNT {
-                continue;
-            }
-            for i in rest {
-                self.repeats[f] += self.repeats[i];
-                self.marks[i] = Mark::Drop;
             }
         }
     }
@@ -441,15 +404,6 @@ mod tests {
     }
 
     #[test]
-    fn scattered_repeats_fold_into_the_first_with_a_count_of_all() {
-        let warn = "warning: config key `x` is deprecated";
-        let lines = owned(&["step 1", warn, "step 2", warn, "    indented code line here", warn, "step 3"]);
-        let mut plan = Plan::new(&lines);
-        plan.fold_scattered();
-        assert_eq!(plan.render(), format!("step 1\n{warn} … (×3)\nstep 2\n    indented code line here\nstep 3\n"));
-    }
-
-    #[test]
     fn folding_keeps_protection_on_the_surviving_copy() {
         let lines = owned(&["x", "x"]);
         let mut plan = Plan::new(&lines);
@@ -556,6 +510,18 @@ mod tests {
         let mut plan = Plan::new(&lines);
         plan.fold_similar();
         assert_eq!(plan.render(), "batch 1: ok\n… 4 similar lines omitted\nbatch 6: ok\n");
+    }
+
+    #[test]
+    fn lines_repeated_apart_stay_where_they_were() {
+        let frame = "self = <tests.test_funcs.TestAssoc object at 0x7f5b827bad10>";
+        let lines = owned(&[frame, "    def test(self):", frame, "    def helper(self):", frame, frame]);
+        let mut plan = Plan::new(&lines);
+        plan.fold_repeats();
+        assert_eq!(
+            plan.render(),
+            format!("{frame}\n    def test(self):\n{frame}\n    def helper(self):\n{frame} … (×2)\n")
+        );
     }
 
     #[test]
