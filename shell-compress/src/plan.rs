@@ -2,9 +2,12 @@
 //!
 //! Families only decide what is noise. Folding repeats, cutting long runs, protecting failure facts and
 //! rendering live here, once, so every family gets the same guarantees: a line marked [`Mark::Must`] is
-//! printed exactly as it was, and a removal for length is always announced.
+//! printed exactly as it was, and a removal for length is always announced. A line in the body of a diff hunk
+//! is file content an agent may copy into an edit: it is shown exactly as printed or, when a family or a cut
+//! takes it out, not at all; it is never rewritten, shortened or folded.
 
 use std::fmt::Write as _;
+use std::ops::Range;
 
 use crate::rules;
 
@@ -50,6 +53,8 @@ const SIMILAR_RUN: usize = 4;
 pub(crate) struct Plan<'a> {
     lines: &'a [String],
     marks: Vec<Mark>,
+    /// Whether each line is in the body of a diff hunk (see [`rules::hunk_bodies`]).
+    in_hunk: Vec<bool>,
     rewrites: Vec<Option<String>>,
     repeats: Vec<usize>,
     notes: Vec<(usize, String)>,
@@ -68,6 +73,7 @@ impl<'a> Plan<'a> {
         Plan {
             lines,
             marks: vec![Mark::Keep; lines.len()],
+            in_hunk: rules::hunk_bodies(lines),
             rewrites: vec![None; lines.len()],
             repeats: vec![1; lines.len()],
             notes: Vec::new(),
@@ -94,6 +100,17 @@ impl<'a> Plan<'a> {
         self.marks[i]
     }
 
+    /// Whether line `i` is in the body of a diff hunk, so never rewritten, shortened or folded.
+    pub(crate) fn in_hunk(&self, i: usize) -> bool {
+        self.in_hunk[i]
+    }
+
+    /// Whether line `i` is an ordinary line that later passes may rewrite, fold or shorten: marked
+    /// [`Mark::Keep`] and not in a hunk's body.
+    pub(crate) fn ordinary(&self, i: usize) -> bool {
+        self.marks[i] == Mark::Keep && !self.in_hunk[i]
+    }
+
     /// Sets `mark` unless the line is already [`Mark::Must`]: protection is never undone.
     pub(crate) fn set(&mut self, i: usize, mark: Mark) {
         if mark == Mark::Must {
@@ -109,7 +126,7 @@ impl<'a> Plan<'a> {
         self.rewrites[i] = None;
     }
 
-    pub(crate) fn set_range(&mut self, range: std::ops::Range<usize>, mark: Mark) {
+    pub(crate) fn set_range(&mut self, range: Range<usize>, mark: Mark) {
         for i in range {
             self.set(i, mark);
         }
@@ -137,9 +154,9 @@ impl<'a> Plan<'a> {
         }
     }
 
-    /// Shows `text` instead of line `i` (ignored for protected lines).
+    /// Shows `text` instead of line `i` (ignored for protected lines and lines of a hunk's body).
     pub(crate) fn rewrite(&mut self, i: usize, text: String) {
-        if self.marks[i] != Mark::Must {
+        if self.marks[i] != Mark::Must && !self.in_hunk[i] {
             self.rewrites[i] = Some(text);
         }
     }
@@ -194,7 +211,8 @@ impl<'a> Plan<'a> {
         }
     }
 
-    /// Drops blank lines at the edges and all but one of consecutive visible blank lines.
+    /// Drops blank lines at the edges and all but one of consecutive visible blank lines. A blank line in a
+    /// hunk's body is an unchanged empty line of the file, not spacing: it stays.
     pub(crate) fn tidy_blanks(&mut self) {
         let mut previous_blank = true;
         let mut last_visible = None;
@@ -202,7 +220,7 @@ impl<'a> Plan<'a> {
             if !self.visible(i) {
                 continue;
             }
-            let blank = self.text(i).trim().is_empty();
+            let blank = !self.in_hunk[i] && self.text(i).trim().is_empty();
             if blank && previous_blank {
                 self.set(i, Mark::Drop);
                 continue;
@@ -217,7 +235,7 @@ impl<'a> Plan<'a> {
 
     /// Folds consecutive identical visible lines into the first, which then carries a `(×N)` count. Only
     /// neighbours fold: the same line printed apart (a `self = <…>` in each frame of a traceback) belongs where
-    /// it was printed.
+    /// it was printed. Lines of a hunk's body never fold: each is a line of the file.
     pub(crate) fn fold_repeats(&mut self) {
         let starts = self.note_starts();
         let mut previous: Option<usize> = None;
@@ -228,6 +246,7 @@ impl<'a> Plan<'a> {
             match self.marks[i] {
                 Mark::Drop => {}
                 Mark::Omit => previous = None,
+                Mark::Keep | Mark::Must if self.in_hunk[i] => previous = None,
                 Mark::Keep | Mark::Must => match previous {
                     Some(p) if self.text(p) == self.text(i) => {
                         if self.marks[i] == Mark::Must {
@@ -249,7 +268,7 @@ impl<'a> Plan<'a> {
         let mut run: Vec<usize> = Vec::new();
         for (i, &note_before) in starts.iter().enumerate() {
             let continues = i < self.len()
-                && self.marks[i] == Mark::Keep
+                && self.ordinary(i)
                 && !note_before
                 && run.last().is_some_and(|&p| rules::shape(self.text(p)) == rules::shape(self.text(i)));
             if continues {
@@ -264,7 +283,7 @@ impl<'a> Plan<'a> {
                 self.note(middle[0], format!("… {} similar lines omitted", middle.len()));
             }
             run.clear();
-            if i < self.len() && self.marks[i] == Mark::Keep {
+            if i < self.len() && self.ordinary(i) {
                 run.push(i);
             }
         }
@@ -298,12 +317,11 @@ impl<'a> Plan<'a> {
     }
 
     /// Which part of a too-long `run` (indices into the lines) is omitted.
-    fn cut_range(&self, run: &[usize]) -> std::ops::Range<usize> {
+    fn cut_range(&self, run: &[usize]) -> Range<usize> {
         let Cut { max, head, tail } = self.cut;
         // Inside a diff hunk's body a blank line is an unchanged empty line, not a paragraph break.
-        let in_hunk = rules::hunk_bodies(self.lines);
         let is_boundary =
-            |k: usize| !in_hunk[run[k]] && rules::boundary_before(self.line(run[k - 1]), self.line(run[k]));
+            |k: usize| !self.in_hunk[run[k]] && rules::boundary_before(self.line(run[k - 1]), self.line(run[k]));
         let start = (head..run.len()).find(|&k| is_boundary(k));
         let end = (1..=run.len() - tail).rev().find(|&k| is_boundary(k));
         if let (Some(start), Some(end)) = (start, end)
@@ -350,7 +368,7 @@ impl<'a> Plan<'a> {
     fn push_line(&self, out: &mut String, i: usize) {
         let text = self.text(i);
         match self.max_line_chars {
-            Some(limit) if self.marks[i] == Mark::Keep && text.chars().count() > limit => {
+            Some(limit) if self.ordinary(i) && text.chars().count() > limit => {
                 let keep: String = text.chars().take(limit).collect();
                 let _ = write!(out, "{keep}… [+{} chars]", text.chars().count() - limit);
             }
@@ -522,6 +540,24 @@ mod tests {
             plan.render(),
             format!("{frame}\n    def test(self):\n{frame}\n    def helper(self):\n{frame} … (×2)\n")
         );
+    }
+
+    #[test]
+    fn hunk_bodies_are_not_tidied_folded_or_shortened() {
+        let removed: Vec<String> = (1..=6).map(|i| format!("-removed line {i}")).collect();
+        let body: Vec<String> =
+            [" ", " "].into_iter().map(String::from).chain(removed).chain(["+new".into(), " ".into()]).collect();
+        let mut lines = vec!["@@ -1,9 +1,4 @@".to_string()];
+        lines.extend(body.iter().cloned());
+        lines.extend(["".to_string(), "".to_string()]);
+        let mut plan = Plan::new(&lines);
+        plan.must(0);
+        plan.max_line_chars = Some(5);
+        plan.tidy_blanks();
+        plan.fold_repeats();
+        plan.fold_similar();
+        // The blank lines after the hunk (its counts are used up) are spacing and go.
+        assert_eq!(plan.render(), format!("@@ -1,9 +1,4 @@\n{}\n", body.join("\n")));
     }
 
     #[test]
