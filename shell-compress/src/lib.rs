@@ -249,6 +249,34 @@ mod tests {
     }
 
     #[test]
+    fn a_status_line_that_deviates_from_its_run_is_shown() {
+        // Four blocks of 200 status lines, one failure in each, and no failure word the rules know.
+        let blocks: [(&dyn Fn(usize) -> String, &str); 4] = [
+            (
+                &|i| format!("host{i} : ok=5 changed=0 unreachable=0 failed=0 skipped=1"),
+                "host101 : ok=4 changed=0 unreachable=0 failed=1 skipped=1",
+            ),
+            (&|i| format!("suite_{i}: 12 passed, 0 failed"), "suite_101: 11 passed, 1 failed"),
+            (&|i| format!("[{i}/200] exit code 0"), "[101/200] exit code 1"),
+            (&|i| format!("file_{i}.c: 0 errors, 0 warnings"), "file_101.c: 2 errors, 0 warnings"),
+        ];
+        let mut raw = String::new();
+        for (line, failure) in &blocks {
+            for i in 1..=200 {
+                raw += &if i == 101 { failure.to_string() } else { line(i) };
+                raw.push('\n');
+            }
+        }
+        let out = compress("./summary.sh", &raw, 0);
+        for (line, failure) in &blocks {
+            let around = [line(1), "… 98 similar lines omitted".into(), line(100), failure.to_string(), line(102)];
+            assert!(out.text.contains(&(around.join("\n") + "\n… 97 similar lines omitted\n")), "{}", out.text);
+        }
+        assert_eq!(out.text.lines().count(), 4 * 7, "{}", out.text);
+        assert_eq!(compress("./summary.sh", &raw, 0), out, "deterministic");
+    }
+
+    #[test]
     fn a_traceback_keeps_each_frames_own_lines() {
         // pytest prints the same `self = <…>` in each frame of a method's traceback; each belongs to its frame.
         let this = "self = <tests.test_funcs.TestAssoc object at 0x7f5b827bad10>";

@@ -6,6 +6,7 @@
 //! is file content an agent may copy into an edit: it is shown exactly as printed or, when a family or a cut
 //! takes it out, not at all; it is never rewritten, shortened or folded.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::ops::Range;
 
@@ -49,6 +50,12 @@ pub(crate) const FAILURE_TAIL: usize = 10;
 
 /// Runs of at least this many lines that differ only in numbers fold to first, count and last.
 const SIMILAR_RUN: usize = 4;
+
+/// A number in the same place of a run's lines is one of the run's constants when at least this percentage of
+/// the lines hold the same value there: `failed=0`, `exit code 0`, `0 errors`. A line where a constant has
+/// another value says something different and is not folded away. Indexes, durations and ids vary too often
+/// to be constants.
+const CONSTANT_PERCENT: usize = 75;
 
 pub(crate) struct Plan<'a> {
     lines: &'a [String],
@@ -262,31 +269,57 @@ impl<'a> Plan<'a> {
     }
 
     /// Folds runs of ordinary lines that differ only in numbers (progress counters, pids, timestamps) to the
-    /// first line, a count and the last line.
+    /// first line, a count and the last line. A run is first split where one of its constants (see
+    /// [`CONSTANT_PERCENT`]) changes, so `failed=1` among `failed=0` lines is shown in place between two folds.
     pub(crate) fn fold_similar(&mut self) {
-        let starts = self.note_starts();
-        let mut run: Vec<usize> = Vec::new();
-        for (i, &note_before) in starts.iter().enumerate() {
-            let continues = i < self.len()
-                && self.ordinary(i)
-                && !note_before
-                && run.last().is_some_and(|&p| rules::shape(self.text(p)) == rules::shape(self.text(i)));
-            if continues {
-                run.push(i);
-                continue;
-            }
-            if run.len() >= SIMILAR_RUN {
-                let middle = &run[1..run.len() - 1];
-                for &j in middle {
-                    self.marks[j] = Mark::Drop;
-                }
-                self.note(middle[0], format!("… {} similar lines omitted", middle.len()));
-            }
-            run.clear();
-            if i < self.len() && self.ordinary(i) {
-                run.push(i);
+        for run in self.similar_runs() {
+            let texts: Vec<&str> = run.iter().map(|&i| self.text(i)).collect();
+            for part in split_where_constants_change(&texts) {
+                self.fold_similar_run(&run[part]);
             }
         }
+    }
+
+    /// Maximal runs of at least [`SIMILAR_RUN`] consecutive ordinary lines with the same [`rules::shape`],
+    /// none crossing a note.
+    fn similar_runs(&self) -> Vec<Vec<usize>> {
+        let starts = self.note_starts();
+        let mut runs: Vec<Vec<usize>> = Vec::new();
+        // The shape of the line before, while it is ordinary.
+        let mut previous: Option<String> = None;
+        for (i, &note_before) in starts.iter().enumerate().take(self.len()) {
+            if !self.ordinary(i) {
+                previous = None;
+                continue;
+            }
+            let shape = rules::shape(self.text(i));
+            match runs.last_mut() {
+                Some(run) if !note_before && previous.as_ref() == Some(&shape) => run.push(i),
+                _ => runs.push(vec![i]),
+            }
+            previous = Some(shape);
+        }
+        runs.retain(|run| run.len() >= SIMILAR_RUN);
+        runs
+    }
+
+    /// Folds `run`, consecutive lines of one shape, to its first line, a count and its last line, unless it is
+    /// too short or the count would not be shorter than the lines it replaces.
+    fn fold_similar_run(&mut self, run: &[usize]) {
+        if run.len() < SIMILAR_RUN {
+            return;
+        }
+        let middle = &run[1..run.len() - 1];
+        let count: usize = middle.iter().map(|&j| self.repeats[j]).sum();
+        let note = format!("… {count} similar lines omitted");
+        let replaced: usize = middle.iter().map(|&j| self.rendered(j).len()).sum();
+        if note.len() + 1 >= replaced {
+            return;
+        }
+        for &j in middle {
+            self.marks[j] = Mark::Drop;
+        }
+        self.note(middle[0], note);
     }
 
     /// Shortens every run of ordinary lines (between protected lines, notes and omissions) longer than
@@ -365,6 +398,13 @@ impl<'a> Plan<'a> {
         out
     }
 
+    /// Line `i` as [`Plan::render`] shows it, newline included.
+    fn rendered(&self, i: usize) -> String {
+        let mut out = String::new();
+        self.push_line(&mut out, i);
+        out
+    }
+
     fn push_line(&self, out: &mut String, i: usize) {
         let text = self.text(i);
         match self.max_line_chars {
@@ -392,6 +432,36 @@ impl<'a> Plan<'a> {
         }
         starts
     }
+}
+
+/// Splits a run of lines of one shape into consecutive parts, as ranges of indices into `texts`, so that
+/// within each part every constant of the run (see [`CONSTANT_PERCENT`]) keeps one value.
+fn split_where_constants_change(texts: &[&str]) -> Vec<Range<usize>> {
+    let numbers: Vec<Vec<&str>> = texts.iter().map(|text| rules::numbers(text)).collect();
+    // Lines of one shape have the same number of numbers.
+    let slots = numbers.first().map_or(0, Vec::len);
+    let constants: Vec<usize> = (0..slots).filter(|&slot| is_constant(numbers.iter().map(|line| line[slot]))).collect();
+    let differs = |a: usize, b: usize| constants.iter().any(|&slot| numbers[a][slot] != numbers[b][slot]);
+    let mut parts = Vec::new();
+    let mut start = 0;
+    for k in 1..=texts.len() {
+        if k == texts.len() || differs(start, k) {
+            parts.push(start..k);
+            start = k;
+        }
+    }
+    parts
+}
+
+/// Whether one value accounts for at least [`CONSTANT_PERCENT`] of `values`.
+fn is_constant<'a>(values: impl Iterator<Item = &'a str>) -> bool {
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    let mut total = 0;
+    for value in values {
+        *counts.entry(value).or_default() += 1;
+        total += 1;
+    }
+    counts.values().max().is_some_and(|&most| most * 100 >= total * CONSTANT_PERCENT)
 }
 
 fn flush_omitted(out: &mut String, omitted: &mut usize) {
@@ -528,6 +598,36 @@ mod tests {
         let mut plan = Plan::new(&lines);
         plan.fold_similar();
         assert_eq!(plan.render(), "batch 1: ok\n… 4 similar lines omitted\nbatch 6: ok\n");
+    }
+
+    #[test]
+    fn a_line_where_a_constant_number_differs_is_shown_between_folds() {
+        let mut lines: Vec<String> = (1..=50).map(|i| format!("[{i}/50] exit code 0")).collect();
+        lines[20] = "[21/50] exit code 1".into();
+        let mut plan = Plan::new(&lines);
+        plan.fold_similar();
+        assert_eq!(
+            plan.render(),
+            "[1/50] exit code 0\n… 18 similar lines omitted\n[20/50] exit code 0\n[21/50] exit code 1\n\
+             [22/50] exit code 0\n… 27 similar lines omitted\n[50/50] exit code 0\n"
+        );
+    }
+
+    #[test]
+    fn numbers_that_vary_freely_split_nothing() {
+        // Durations and indexes differ on most lines: no value of theirs is a constant of the run.
+        let lines: Vec<String> = (1..=40).map(|i| format!("case {i} took {}ms", i * 37 % 11)).collect();
+        let mut plan = Plan::new(&lines);
+        plan.fold_similar();
+        assert_eq!(plan.render(), "case 1 took 4ms\n… 38 similar lines omitted\ncase 40 took 6ms\n");
+    }
+
+    #[test]
+    fn a_fold_is_never_longer_than_the_lines_it_replaces() {
+        let lines = owned(&["a 1", "a 2", "a 3", "a 4"]);
+        let mut plan = Plan::new(&lines);
+        plan.fold_similar();
+        assert_eq!(plan.render(), "a 1\na 2\na 3\na 4\n");
     }
 
     #[test]
