@@ -3,12 +3,24 @@
 //! Colour codes and progress redraws cost many tokens and carry nothing an agent can use, so they go first,
 //! before any family looks at the text: every later rule then matches plain lines.
 
+use crate::rules;
+
 /// Splits `output` into display lines: ANSI escapes removed, carriage-return redraws resolved to what stayed on
 /// screen, trailing whitespace trimmed. A final newline does not produce an empty last line.
+///
+/// Lines in the body of a diff hunk are the exception: they are file content an agent copies into edits, so
+/// only escapes and control characters (a CRLF file's `\r`) go; a blank context line stays `" "` and
+/// trailing whitespace stays, as the hunk's line counts and the file have them.
 pub(crate) fn lines(output: &str) -> Vec<String> {
-    let mut lines: Vec<String> = output.split('\n').map(|raw| trim_end(strip_ansi(visible_segment(raw)))).collect();
+    let mut raw: Vec<&str> = output.split('\n').collect();
     if output.ends_with('\n') {
-        lines.pop();
+        raw.pop();
+    }
+    let mut lines: Vec<String> = raw.iter().map(|raw| trim_end(strip_ansi(visible_segment(raw)))).collect();
+    for (i, inside) in rules::hunk_bodies(&lines).into_iter().enumerate() {
+        if inside {
+            lines[i] = strip_ansi(raw[i]);
+        }
     }
     lines
 }
@@ -78,5 +90,11 @@ mod tests {
     #[test]
     fn keeps_tabs_and_interior_blank_lines() {
         assert_eq!(lines("a\tb  \n\nc"), ["a\tb", "", "c"]);
+    }
+
+    #[test]
+    fn hunk_bodies_keep_blank_context_and_trailing_whitespace() {
+        let out = "note  \n@@ -1,4 +1,4 @@\n \n \r\n-old  \n+\x1b[32mnew\x1b[m\t\nafter  \n";
+        assert_eq!(lines(out), ["note", "@@ -1,4 +1,4 @@", " ", " ", "-old  ", "+new\t", "after"]);
     }
 }

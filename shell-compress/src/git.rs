@@ -327,6 +327,77 @@ mod tests {
         out
     }
 
+    /// `git diff` of two Python files edited in five places: runs of blank context lines (`" "`), an added
+    /// empty line (`"+"`) and an added line with trailing spaces.
+    const BLANK_CONTEXT_DIFF: &str = concat!(
+        "diff --git a/m.py b/m.py\n",
+        "index 263773f..5fc857c 100644\n",
+        "--- a/m.py\n",
+        "+++ b/m.py\n",
+        "@@ -7,7 +7,7 @@ def f2():\n",
+        " \n",
+        " \n",
+        " def f3():\n",
+        "-    return 3\n",
+        "+    return 30\n",
+        " \n",
+        " \n",
+        " def f4():\n",
+        "@@ -35,7 +35,7 @@ def f9():\n",
+        " \n",
+        " \n",
+        " def f10():\n",
+        "-    return 10\n",
+        "+    return 100\n",
+        " \n",
+        " \n",
+        " def f11():\n",
+        "@@ -63,7 +63,7 @@ def f16():\n",
+        " \n",
+        " \n",
+        " def f17():\n",
+        "-    return 17\n",
+        "+    return 170\n",
+        " \n",
+        " \n",
+        " def f18():\n",
+        "diff --git a/util.py b/util.py\n",
+        "index b047c44..31d2545 100644\n",
+        "--- a/util.py\n",
+        "+++ b/util.py\n",
+        "@@ -3,7 +3,7 @@\n",
+        " \n",
+        " def load(path):\n",
+        "     with open(path) as f:\n",
+        "-        return f.read()\n",
+        "+        return f.read()  \n",
+        " \n",
+        " \n",
+        " def save(path, text):\n",
+        "@@ -12,4 +12,5 @@ def save(path, text):\n",
+        " \n",
+        " \n",
+        " def size(path):\n",
+        "-    return len(load(path))\n",
+        "+\n",
+        "+    return len(load(path)) + 0\n",
+    );
+
+    #[test]
+    fn hunk_bodies_are_shown_byte_for_byte() {
+        let out = compress("git diff", BLANK_CONTEXT_DIFF, 0);
+        assert!(out.shortened);
+        // Only the per-file header lines go; the `diff --git` line still names the file.
+        let headers = ["index ", "--- ", "+++ "];
+        let expected: String = BLANK_CONTEXT_DIFF
+            .split_inclusive('\n')
+            .filter(|line| !headers.iter().any(|h| line.starts_with(h)))
+            .collect();
+        assert_eq!(out.text, expected);
+        assert_eq!(out.text.matches("\n \n \n").count(), 8, "blank context lines stay, each on its own");
+        assert!(out.text.contains("\n+        return f.read()  \n"), "trailing spaces of a changed line stay");
+    }
+
     #[test]
     fn a_long_diff_keeps_whole_hunks_at_both_ends_and_names_the_rest_per_file() {
         let raw = long_diff(6, 30);

@@ -126,7 +126,6 @@ pub fn compress_with(command_line: &str, output: &str, exit_code: i32, options: 
     shape::apply(&mut plan, &context);
     plan.tidy_blanks();
     plan.fold_repeats();
-    plan.fold_scattered();
     if plan.similar_folding {
         plan.fold_similar();
     }
@@ -247,6 +246,56 @@ mod tests {
         // A commit message or a code line that only says "error" is data: cut like any other line.
         let log: String = (0..300).map(|i| format!("{i:07x} fix error in parser case {i}\n")).collect();
         assert!(compress("git log --oneline", &log, 0).text.lines().count() < 100);
+    }
+
+    #[test]
+    fn a_status_line_that_deviates_from_its_run_is_shown() {
+        // Four blocks of 200 status lines, one failure in each, and no failure word the rules know.
+        let blocks: [(&dyn Fn(usize) -> String, &str); 4] = [
+            (
+                &|i| format!("host{i} : ok=5 changed=0 unreachable=0 failed=0 skipped=1"),
+                "host101 : ok=4 changed=0 unreachable=0 failed=1 skipped=1",
+            ),
+            (&|i| format!("suite_{i}: 12 passed, 0 failed"), "suite_101: 11 passed, 1 failed"),
+            (&|i| format!("[{i}/200] exit code 0"), "[101/200] exit code 1"),
+            (&|i| format!("file_{i}.c: 0 errors, 0 warnings"), "file_101.c: 2 errors, 0 warnings"),
+        ];
+        let mut raw = String::new();
+        for (line, failure) in &blocks {
+            for i in 1..=200 {
+                raw += &if i == 101 { failure.to_string() } else { line(i) };
+                raw.push('\n');
+            }
+        }
+        let out = compress("./summary.sh", &raw, 0);
+        for (line, failure) in &blocks {
+            let around = [line(1), "… 98 similar lines omitted".into(), line(100), failure.to_string(), line(102)];
+            assert!(out.text.contains(&(around.join("\n") + "\n… 97 similar lines omitted\n")), "{}", out.text);
+        }
+        assert_eq!(out.text.lines().count(), 4 * 7, "{}", out.text);
+        assert_eq!(compress("./summary.sh", &raw, 0), out, "deterministic");
+    }
+
+    #[test]
+    fn a_traceback_keeps_each_frames_own_lines() {
+        // pytest prints the same `self = <…>` in each frame of a method's traceback; each belongs to its frame.
+        let this = "self = <tests.test_funcs.TestAssoc object at 0x7f5b827bad10>";
+        let mut raw = String::from("==================== FAILURES ====================\n");
+        raw += "_______________ TestAssoc.test_unknown _______________\n\n";
+        for frame in 0..3 {
+            raw += &format!("{this}\n\n    def step_{frame}(self):\n");
+            for k in 0..8 {
+                raw += &format!("        value_{k} = compute_{frame}({k})\n");
+            }
+            raw += &format!(">       self.step_{}()\n\ntests/test_funcs.py:{}: \n", frame + 1, 600 + frame);
+            raw += "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _\n\n";
+        }
+        raw += "E   AttributeError: step_3\n\ntests/test_funcs.py:603: AttributeError\n";
+        raw += "============== 1 failed in 0.31s ==============\n";
+        let out = compress("pytest tests/test_funcs.py", &raw, 1);
+        assert!(out.shortened);
+        assert_eq!(out.text.lines().filter(|line| *line == this).count(), 3, "{}", out.text);
+        assert!(!out.text.contains("(×"), "{}", out.text);
     }
 
     #[test]

@@ -2,10 +2,13 @@
 //!
 //! Families only decide what is noise. Folding repeats, cutting long runs, protecting failure facts and
 //! rendering live here, once, so every family gets the same guarantees: a line marked [`Mark::Must`] is
-//! printed exactly as it was, and a removal for length is always announced.
+//! printed exactly as it was, and a removal for length is always announced. A line in the body of a diff hunk
+//! is file content an agent may copy into an edit: it is shown exactly as printed or, when a family or a cut
+//! takes it out, not at all; it is never rewritten, shortened or folded.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::ops::Range;
 
 use crate::rules;
 
@@ -48,13 +51,17 @@ pub(crate) const FAILURE_TAIL: usize = 10;
 /// Runs of at least this many lines that differ only in numbers fold to first, count and last.
 const SIMILAR_RUN: usize = 4;
 
-/// Lines recurring apart fold when at least this long and this frequent.
-const SCATTERED_MIN_CHARS: usize = 20;
-const SCATTERED_MIN_COUNT: usize = 3;
+/// A number in the same place of a run's lines is one of the run's constants when at least this percentage of
+/// the lines hold the same value there: `failed=0`, `exit code 0`, `0 errors`. A line where a constant has
+/// another value says something different and is not folded away. Indexes, durations and ids vary too often
+/// to be constants.
+const CONSTANT_PERCENT: usize = 75;
 
 pub(crate) struct Plan<'a> {
     lines: &'a [String],
     marks: Vec<Mark>,
+    /// Whether each line is in the body of a diff hunk (see [`rules::hunk_bodies`]).
+    in_hunk: Vec<bool>,
     rewrites: Vec<Option<String>>,
     repeats: Vec<usize>,
     notes: Vec<(usize, String)>,
@@ -73,6 +80,7 @@ impl<'a> Plan<'a> {
         Plan {
             lines,
             marks: vec![Mark::Keep; lines.len()],
+            in_hunk: rules::hunk_bodies(lines),
             rewrites: vec![None; lines.len()],
             repeats: vec![1; lines.len()],
             notes: Vec::new(),
@@ -99,6 +107,17 @@ impl<'a> Plan<'a> {
         self.marks[i]
     }
 
+    /// Whether line `i` is in the body of a diff hunk, so never rewritten, shortened or folded.
+    pub(crate) fn in_hunk(&self, i: usize) -> bool {
+        self.in_hunk[i]
+    }
+
+    /// Whether line `i` is an ordinary line that later passes may rewrite, fold or shorten: marked
+    /// [`Mark::Keep`] and not in a hunk's body.
+    pub(crate) fn ordinary(&self, i: usize) -> bool {
+        self.marks[i] == Mark::Keep && !self.in_hunk[i]
+    }
+
     /// Sets `mark` unless the line is already [`Mark::Must`]: protection is never undone.
     pub(crate) fn set(&mut self, i: usize, mark: Mark) {
         if mark == Mark::Must {
@@ -114,7 +133,7 @@ impl<'a> Plan<'a> {
         self.rewrites[i] = None;
     }
 
-    pub(crate) fn set_range(&mut self, range: std::ops::Range<usize>, mark: Mark) {
+    pub(crate) fn set_range(&mut self, range: Range<usize>, mark: Mark) {
         for i in range {
             self.set(i, mark);
         }
@@ -142,9 +161,9 @@ impl<'a> Plan<'a> {
         }
     }
 
-    /// Shows `text` instead of line `i` (ignored for protected lines).
+    /// Shows `text` instead of line `i` (ignored for protected lines and lines of a hunk's body).
     pub(crate) fn rewrite(&mut self, i: usize, text: String) {
-        if self.marks[i] != Mark::Must {
+        if self.marks[i] != Mark::Must && !self.in_hunk[i] {
             self.rewrites[i] = Some(text);
         }
     }
@@ -199,7 +218,8 @@ impl<'a> Plan<'a> {
         }
     }
 
-    /// Drops blank lines at the edges and all but one of consecutive visible blank lines.
+    /// Drops blank lines at the edges and all but one of consecutive visible blank lines. A blank line in a
+    /// hunk's body is an unchanged empty line of the file, not spacing: it stays.
     pub(crate) fn tidy_blanks(&mut self) {
         let mut previous_blank = true;
         let mut last_visible = None;
@@ -207,7 +227,7 @@ impl<'a> Plan<'a> {
             if !self.visible(i) {
                 continue;
             }
-            let blank = self.text(i).trim().is_empty();
+            let blank = !self.in_hunk[i] && self.text(i).trim().is_empty();
             if blank && previous_blank {
                 self.set(i, Mark::Drop);
                 continue;
@@ -220,7 +240,9 @@ impl<'a> Plan<'a> {
         }
     }
 
-    /// Folds consecutive identical visible lines into the first, which then carries a `(×N)` count.
+    /// Folds consecutive identical visible lines into the first, which then carries a `(×N)` count. Only
+    /// neighbours fold: the same line printed apart (a `self = <…>` in each frame of a traceback) belongs where
+    /// it was printed. Lines of a hunk's body never fold: each is a line of the file.
     pub(crate) fn fold_repeats(&mut self) {
         let starts = self.note_starts();
         let mut previous: Option<usize> = None;
@@ -231,6 +253,7 @@ impl<'a> Plan<'a> {
             match self.marks[i] {
                 Mark::Drop => {}
                 Mark::Omit => previous = None,
+                Mark::Keep | Mark::Must if self.in_hunk[i] => previous = None,
                 Mark::Keep | Mark::Must => match previous {
                     Some(p) if self.text(p) == self.text(i) => {
                         if self.marks[i] == Mark::Must {
@@ -245,66 +268,58 @@ impl<'a> Plan<'a> {
         }
     }
 
-    /// Folds ordinary lines that recur apart from each other (a warning printed by every step, a retry
-    /// message) into their first occurrence, which then carries a `(×N)` count of all of them. Short lines
-    /// (braces, `ok`) and lines inside blocks (code, diff bodies, indented output) are left alone: there
-    /// position is meaning.
-    pub(crate) fn fold_scattered(&mut self) {
-        let mut first: HashMap<&str, usize> = HashMap::new();
-        let mut later: Vec<(usize, usize)> = Vec::new();
-        for i in 0..self.len() {
-            let text = self.text(i);
-            if self.marks[i] != Mark::Keep || text.chars().count() < SCATTERED_MIN_CHARS || rules::inside_block(text) {
-                continue;
-            }
-            match first.get(text) {
-                Some(&f) => later.push((f, i)),
-                None => {
-                    first.insert(text, i);
-                }
-            }
-        }
-        let mut copies: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-        for (f, i) in later {
-            copies.entry(f).or_default().push(i);
-        }
-        for (f, rest) in copies {
-            if rest.len() + 1 < SCATTERED_MIN_COUNT {
-                continue;
-            }
-            for i in rest {
-                self.repeats[f] += self.repeats[i];
-                self.marks[i] = Mark::Drop;
+    /// Folds runs of ordinary lines that differ only in numbers (progress counters, pids, timestamps) to the
+    /// first line, a count and the last line. A run is first split where one of its constants (see
+    /// [`CONSTANT_PERCENT`]) changes, so `failed=1` among `failed=0` lines is shown in place between two folds.
+    pub(crate) fn fold_similar(&mut self) {
+        for run in self.similar_runs() {
+            let texts: Vec<&str> = run.iter().map(|&i| self.text(i)).collect();
+            for part in split_where_constants_change(&texts) {
+                self.fold_similar_run(&run[part]);
             }
         }
     }
 
-    /// Folds runs of ordinary lines that differ only in numbers (progress counters, pids, timestamps) to the
-    /// first line, a count and the last line.
-    pub(crate) fn fold_similar(&mut self) {
+    /// Maximal runs of at least [`SIMILAR_RUN`] consecutive ordinary lines with the same [`rules::shape`],
+    /// none crossing a note.
+    fn similar_runs(&self) -> Vec<Vec<usize>> {
         let starts = self.note_starts();
-        let mut run: Vec<usize> = Vec::new();
-        for (i, &note_before) in starts.iter().enumerate() {
-            let continues = i < self.len()
-                && self.marks[i] == Mark::Keep
-                && !note_before
-                && run.last().is_some_and(|&p| rules::shape(self.text(p)) == rules::shape(self.text(i)));
-            if continues {
-                run.push(i);
+        let mut runs: Vec<Vec<usize>> = Vec::new();
+        // The shape of the line before, while it is ordinary.
+        let mut previous: Option<String> = None;
+        for (i, &note_before) in starts.iter().enumerate().take(self.len()) {
+            if !self.ordinary(i) {
+                previous = None;
                 continue;
             }
-            if run.len() >= SIMILAR_RUN {
-                let middle = &run[1..run.len() - 1];
-                for &j in middle {
-                    self.marks[j] = Mark::Drop;
-                }
-                self.note(middle[0], format!("… {} similar lines omitted", middle.len()));
+            let shape = rules::shape(self.text(i));
+            match runs.last_mut() {
+                Some(run) if !note_before && previous.as_ref() == Some(&shape) => run.push(i),
+                _ => runs.push(vec![i]),
             }
-            run.clear();
-            if i < self.len() && self.marks[i] == Mark::Keep {
-                run.push(i);
-            }
+            previous = Some(shape);
         }
+        runs.retain(|run| run.len() >= SIMILAR_RUN);
+        runs
+    }
+
+    /// Folds `run`, consecutive lines of one shape, to its first line, a count and its last line, unless it is
+    /// too short or the count would not be shorter than the lines it replaces.
+    fn fold_similar_run(&mut self, run: &[usize]) {
+        if run.len() < SIMILAR_RUN {
+            return;
+        }
+        let middle = &run[1..run.len() - 1];
+        let count: usize = middle.iter().map(|&j| self.repeats[j]).sum();
+        let note = format!("… {count} similar lines omitted");
+        let replaced: usize = middle.iter().map(|&j| self.rendered(j).len()).sum();
+        if note.len() + 1 >= replaced {
+            return;
+        }
+        for &j in middle {
+            self.marks[j] = Mark::Drop;
+        }
+        self.note(middle[0], note);
     }
 
     /// Shortens every run of ordinary lines (between protected lines, notes and omissions) longer than
@@ -335,12 +350,11 @@ impl<'a> Plan<'a> {
     }
 
     /// Which part of a too-long `run` (indices into the lines) is omitted.
-    fn cut_range(&self, run: &[usize]) -> std::ops::Range<usize> {
+    fn cut_range(&self, run: &[usize]) -> Range<usize> {
         let Cut { max, head, tail } = self.cut;
         // Inside a diff hunk's body a blank line is an unchanged empty line, not a paragraph break.
-        let in_hunk = rules::hunk_bodies(self.lines);
         let is_boundary =
-            |k: usize| !in_hunk[run[k]] && rules::boundary_before(self.line(run[k - 1]), self.line(run[k]));
+            |k: usize| !self.in_hunk[run[k]] && rules::boundary_before(self.line(run[k - 1]), self.line(run[k]));
         let start = (head..run.len()).find(|&k| is_boundary(k));
         let end = (1..=run.len() - tail).rev().find(|&k| is_boundary(k));
         if let (Some(start), Some(end)) = (start, end)
@@ -384,10 +398,17 @@ impl<'a> Plan<'a> {
         out
     }
 
+    /// Line `i` as [`Plan::render`] shows it, newline included.
+    fn rendered(&self, i: usize) -> String {
+        let mut out = String::new();
+        self.push_line(&mut out, i);
+        out
+    }
+
     fn push_line(&self, out: &mut String, i: usize) {
         let text = self.text(i);
         match self.max_line_chars {
-            Some(limit) if self.marks[i] == Mark::Keep && text.chars().count() > limit => {
+            Some(limit) if self.ordinary(i) && text.chars().count() > limit => {
                 let keep: String = text.chars().take(limit).collect();
                 let _ = write!(out, "{keep}… [+{} chars]", text.chars().count() - limit);
             }
@@ -411,6 +432,36 @@ impl<'a> Plan<'a> {
         }
         starts
     }
+}
+
+/// Splits a run of lines of one shape into consecutive parts, as ranges of indices into `texts`, so that
+/// within each part every constant of the run (see [`CONSTANT_PERCENT`]) keeps one value.
+fn split_where_constants_change(texts: &[&str]) -> Vec<Range<usize>> {
+    let numbers: Vec<Vec<&str>> = texts.iter().map(|text| rules::numbers(text)).collect();
+    // Lines of one shape have the same number of numbers.
+    let slots = numbers.first().map_or(0, Vec::len);
+    let constants: Vec<usize> = (0..slots).filter(|&slot| is_constant(numbers.iter().map(|line| line[slot]))).collect();
+    let differs = |a: usize, b: usize| constants.iter().any(|&slot| numbers[a][slot] != numbers[b][slot]);
+    let mut parts = Vec::new();
+    let mut start = 0;
+    for k in 1..=texts.len() {
+        if k == texts.len() || differs(start, k) {
+            parts.push(start..k);
+            start = k;
+        }
+    }
+    parts
+}
+
+/// Whether one value accounts for at least [`CONSTANT_PERCENT`] of `values`.
+fn is_constant<'a>(values: impl Iterator<Item = &'a str>) -> bool {
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    let mut total = 0;
+    for value in values {
+        *counts.entry(value).or_default() += 1;
+        total += 1;
+    }
+    counts.values().max().is_some_and(|&most| most * 100 >= total * CONSTANT_PERCENT)
 }
 
 fn flush_omitted(out: &mut String, omitted: &mut usize) {
@@ -438,15 +489,6 @@ mod tests {
         let mut plan = Plan::new(&lines);
         plan.fold_repeats();
         assert_eq!(plan.render(), "start\nretry … (×3)\ndone\n");
-    }
-
-    #[test]
-    fn scattered_repeats_fold_into_the_first_with_a_count_of_all() {
-        let warn = "warning: config key `x` is deprecated";
-        let lines = owned(&["step 1", warn, "step 2", warn, "    indented code line here", warn, "step 3"]);
-        let mut plan = Plan::new(&lines);
-        plan.fold_scattered();
-        assert_eq!(plan.render(), format!("step 1\n{warn} … (×3)\nstep 2\n    indented code line here\nstep 3\n"));
     }
 
     #[test]
@@ -556,6 +598,66 @@ mod tests {
         let mut plan = Plan::new(&lines);
         plan.fold_similar();
         assert_eq!(plan.render(), "batch 1: ok\n… 4 similar lines omitted\nbatch 6: ok\n");
+    }
+
+    #[test]
+    fn a_line_where_a_constant_number_differs_is_shown_between_folds() {
+        let mut lines: Vec<String> = (1..=50).map(|i| format!("[{i}/50] exit code 0")).collect();
+        lines[20] = "[21/50] exit code 1".into();
+        let mut plan = Plan::new(&lines);
+        plan.fold_similar();
+        assert_eq!(
+            plan.render(),
+            "[1/50] exit code 0\n… 18 similar lines omitted\n[20/50] exit code 0\n[21/50] exit code 1\n\
+             [22/50] exit code 0\n… 27 similar lines omitted\n[50/50] exit code 0\n"
+        );
+    }
+
+    #[test]
+    fn numbers_that_vary_freely_split_nothing() {
+        // Durations and indexes differ on most lines: no value of theirs is a constant of the run.
+        let lines: Vec<String> = (1..=40).map(|i| format!("case {i} took {}ms", i * 37 % 11)).collect();
+        let mut plan = Plan::new(&lines);
+        plan.fold_similar();
+        assert_eq!(plan.render(), "case 1 took 4ms\n… 38 similar lines omitted\ncase 40 took 6ms\n");
+    }
+
+    #[test]
+    fn a_fold_is_never_longer_than_the_lines_it_replaces() {
+        let lines = owned(&["a 1", "a 2", "a 3", "a 4"]);
+        let mut plan = Plan::new(&lines);
+        plan.fold_similar();
+        assert_eq!(plan.render(), "a 1\na 2\na 3\na 4\n");
+    }
+
+    #[test]
+    fn lines_repeated_apart_stay_where_they_were() {
+        let frame = "self = <tests.test_funcs.TestAssoc object at 0x7f5b827bad10>";
+        let lines = owned(&[frame, "    def test(self):", frame, "    def helper(self):", frame, frame]);
+        let mut plan = Plan::new(&lines);
+        plan.fold_repeats();
+        assert_eq!(
+            plan.render(),
+            format!("{frame}\n    def test(self):\n{frame}\n    def helper(self):\n{frame} … (×2)\n")
+        );
+    }
+
+    #[test]
+    fn hunk_bodies_are_not_tidied_folded_or_shortened() {
+        let removed: Vec<String> = (1..=6).map(|i| format!("-removed line {i}")).collect();
+        let body: Vec<String> =
+            [" ", " "].into_iter().map(String::from).chain(removed).chain(["+new".into(), " ".into()]).collect();
+        let mut lines = vec!["@@ -1,9 +1,4 @@".to_string()];
+        lines.extend(body.iter().cloned());
+        lines.extend(["".to_string(), "".to_string()]);
+        let mut plan = Plan::new(&lines);
+        plan.must(0);
+        plan.max_line_chars = Some(5);
+        plan.tidy_blanks();
+        plan.fold_repeats();
+        plan.fold_similar();
+        // The blank lines after the hunk (its counts are used up) are spacing and go.
+        assert_eq!(plan.render(), format!("@@ -1,9 +1,4 @@\n{}\n", body.join("\n")));
     }
 
     #[test]

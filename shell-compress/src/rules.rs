@@ -75,6 +75,11 @@ pub(crate) fn shape(line: &str) -> String {
     DIGITS.replace_all(line, "#").into_owned()
 }
 
+/// The digit runs of `line`, in order: what [`shape`] masks.
+pub(crate) fn numbers(line: &str) -> Vec<&str> {
+    DIGITS.find_iter(line).map(|m| m.as_str()).collect()
+}
+
 /// Whether a cut may fall between `previous` and `line`: after a blank line, before a line that opens a block
 /// (diff file or hunk header, commit, traceback or frame), or where indentation returns to the margin; never
 /// between a file's `+++` header and its first hunk.

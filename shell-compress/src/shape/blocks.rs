@@ -83,6 +83,10 @@ fn find_blocks(plan: &Plan) -> Vec<Range<usize>> {
     for i in 0..plan.len() {
         let line = plan.line(i);
         let open = blocks.last().is_some_and(|b| b.end == i);
+        if plan.in_hunk(i) {
+            // A diff's body is file content: `  1) step` there heads no report, and no line of it is dropped.
+            continue;
+        }
         if HEADER.is_match(line) {
             blocks.push(i..i + 1);
         } else if open && !closes(line) {

@@ -2,7 +2,7 @@
 //! for any output, known family or not.
 //!
 //! Runs after the family's rules and after failure protection, and only ever rewrites ordinary lines
-//! ([`Mark::Keep`]); a protected line is never touched, except that an exact copy of a line shown elsewhere
+//! ([`Plan::ordinary`]); a protected line or a line of a diff hunk's body is never touched, except that an exact copy of a line shown elsewhere
 //! may go (repeated blocks). Order matters: the most specific shapes claim their lines first.
 
 mod blocks;
@@ -45,9 +45,9 @@ pub(crate) fn apply(plan: &mut Plan, context: &Context) {
     }
 }
 
-/// Maximal runs of ordinary lines for which `pred` holds. Dropped lines are skipped over, and so are
-/// protected lines when `through_protected` (an error line inside a `find` listing stays where it is
-/// without splitting the listing); any other line ends a run.
+/// Maximal runs of ordinary lines (see [`Plan::ordinary`]) for which `pred` holds. Dropped lines are skipped
+/// over, and so are protected lines when `through_protected` (an error line inside a `find` listing stays
+/// where it is without splitting the listing); any other line, a hunk's body among them, ends a run.
 fn regions(plan: &Plan, through_protected: bool, pred: impl Fn(&str) -> bool) -> Vec<Vec<usize>> {
     let mut found = Vec::new();
     let mut run: Vec<usize> = Vec::new();
@@ -55,7 +55,7 @@ fn regions(plan: &Plan, through_protected: bool, pred: impl Fn(&str) -> bool) ->
         match plan.mark(i) {
             Mark::Drop | Mark::Omit => {}
             Mark::Must if through_protected => {}
-            Mark::Keep if pred(plan.line(i)) => run.push(i),
+            Mark::Keep if plan.ordinary(i) && pred(plan.line(i)) => run.push(i),
             _ => found.push(std::mem::take(&mut run)),
         }
     }

@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::plan::{Mark, Plan};
+use crate::plan::Plan;
 
 /// A bar of at least five drawing characters, or a percentage next to a count, rate or ETA, or a spinner
 /// glyph opening the line.
@@ -23,8 +23,7 @@ const MIN_LINES: usize = 3;
 
 /// Drops ordinary progress lines, counted where the first was, when there are enough to be worth a note.
 pub(crate) fn drop_noise(plan: &mut Plan) {
-    let noise: Vec<usize> =
-        (0..plan.len()).filter(|&i| plan.mark(i) == Mark::Keep && PROGRESS.is_match(plan.line(i))).collect();
+    let noise: Vec<usize> = (0..plan.len()).filter(|&i| plan.ordinary(i) && PROGRESS.is_match(plan.line(i))).collect();
     if noise.len() < MIN_LINES {
         return;
     }

@@ -15,7 +15,7 @@ pub(crate) fn flatten(plan: &mut Plan, budget: usize, is_listing: impl Fn(usize)
         let line = plan.line(i);
         let prefix_len = line.find(|c: char| !BRANCHES.contains(&c) && c != ' ' && c != '\u{a0}').unwrap_or(line.len());
         let prefix = &line[..prefix_len];
-        if !prefix.contains(BRANCHES) || !plan.visible(i) {
+        if !prefix.contains(BRANCHES) || !plan.visible(i) || plan.in_hunk(i) {
             continue;
         }
         let depth = prefix.chars().count() / 2;
