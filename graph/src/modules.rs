@@ -91,9 +91,9 @@ impl Target {
 }
 
 /// The stem a module path names: `a/b` for `a/b.py`, `a/b/__init__.py`, `a/b/index.ts`,
-/// `a/b/mod.rs`.
+/// `a/b/mod.rs`, and for the declaration files of those modules (`a/b.pyi`, `a/b/index.d.ts`).
 pub(crate) fn module_stem(file: &str) -> &str {
-    let stem = stem(file);
+    let stem = crate::declarations::declared_stem(file).unwrap_or_else(|| stem(file));
     for index in ["__init__", "index", "mod"] {
         // At the root, the module is the root itself (`from . import x` in a package checked
         // out as the project).
