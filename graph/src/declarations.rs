@@ -61,9 +61,10 @@ impl Graph {
     /// that name.
     fn implementation(&self, id: &DefId) -> Option<Vec<DefId>> {
         let def = self.def(id)?;
-        let (module, language) = implementations(&id.file)
-            .into_iter()
-            .find_map(|file| Some((file.clone(), language_of(&self.file(&file)?.facts)?)))?;
+        let (module, language) = implementations(&id.file).into_iter().find_map(|file| {
+            let language = language_of(&self.file(&file)?.facts)?;
+            Some((file, language))
+        })?;
         let Some(container) = def.container.as_deref() else {
             return self.module_level(&module, language, &def.name, &|_| true);
         };

@@ -261,6 +261,10 @@ mod tests {
         assert!(matches(Language::TypeScript, "src/ui/app.ts", "../store", "src/store.ts"));
         assert!(matches(Language::TypeScript, "src/ui/app.ts", "../store", "src/store/index.ts"));
         assert!(matches(Language::JavaScript, "src/a.js", "./b.js", "src/b.js"));
+        // Declaration files are their modules' too.
+        assert!(matches(Language::TypeScript, "src/ui/app.ts", "../store", "src/store.d.ts"));
+        assert!(matches(Language::TypeScript, "src/ui/app.ts", "../store", "src/store/index.d.ts"));
+        assert!(matches(Language::JavaScript, "src/a.js", "./b.js", "src/b.d.ts"));
         assert!(!matches(Language::TypeScript, "src/a.ts", "react", "src/react.ts"));
     }
 
