@@ -100,6 +100,8 @@ impl Graph {
             })
             .cloned()
             .collect();
+        // A declaration asked about is the definition it declares (see `crate::declarations`).
+        let found = self.settle(found);
         let one_scope = |ids: &[DefId]| {
             let scope = |id: &DefId| (id.file.clone(), self.def(id).and_then(|d| d.container.clone()));
             ids.iter().all(|id| scope(id) == scope(&ids[0]))

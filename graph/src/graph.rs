@@ -17,6 +17,9 @@
 //! its file neither defines nor imports (a built-in), and a Python, JavaScript or TypeScript
 //! method called on a value of unknown type when the built-in types have a method of that name
 //! (`x.pop()`, `p.then()`).
+//!
+//! A definition in a declaration file (a `.pyi` stub, a `.d.ts`) stands for the one it declares
+//! wherever the project has that implementation (see [`crate::declarations`]).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, OnceLock};
@@ -259,13 +262,13 @@ impl Graph {
             && let Some(container) = caller.and_then(|c| c.container.as_deref())
         {
             let members = self.in_file(file, |d| d.name == r.name && d.container.as_deref() == Some(container));
-            if let Some(found) = exact(members) {
+            if let Some(found) = self.exact(members) {
                 return Some(found);
             }
         }
         // The file's own top level (and a function nested in the caller).
         let local = self.in_file(file, |d| d.name == r.name && fits(d) && local_scope(d, caller));
-        if let Some(found) = exact(local) {
+        if let Some(found) = self.exact(local) {
             return Some(found);
         }
         if let Some(import) = facts.imports.iter().find(|i| i.local == r.name) {
@@ -275,13 +278,13 @@ impl Graph {
         // The package: Go's directory, Java's package.
         let same_package = self
             .top_level_named(&r.name, |id, d| fits(d) && id.file != file && self.same_package(file, facts, &id.file));
-        if let Some(found) = exact(same_package) {
+        if let Some(found) = self.exact(same_package) {
             return Some(found);
         }
         for wildcard in facts.imports.iter().filter(|i| i.local == "*") {
             let target = self.module_target(language, file, &wildcard.module);
             let found = self.top_level_named(&r.name, |id, d| fits(d) && target.matches(&id.file));
-            if let Some(found) = exact(found) {
+            if let Some(found) = self.exact(found) {
                 return Some(found);
             }
         }
@@ -316,13 +319,13 @@ impl Graph {
             d.name == r.name && d.container.as_deref() == Some(container) && fits_member(r.kind, d)
         };
         if is_self && let Some(container) = caller.and_then(|c| c.container.as_deref()) {
-            if let Some(found) = exact(self.in_file(file, |d| member_of(container, d))) {
+            if let Some(found) = self.exact(self.in_file(file, |d| member_of(container, d))) {
                 return Some(found);
             }
             // A Rust type's methods may sit in impls of other files; a Go type's in its package.
             let elsewhere =
                 self.members_named(&r.name, container, |id, d| member_of(container, d) && self.near(file, &id.file));
-            if let Some(found) = exact(elsewhere) {
+            if let Some(found) = self.exact(elsewhere) {
                 return Some(found);
             }
         }
@@ -330,7 +333,7 @@ impl Graph {
         if (matches!(receiver, "super()" | "super") || receiver.starts_with("super("))
             && let Some(container) = caller.and_then(|c| c.container.as_deref())
         {
-            return exact(self.inherited(container, &r.name, &|d| fits_member(r.kind, d), MAX_BASES));
+            return self.exact(self.inherited(container, &r.name, &|d| fits_member(r.kind, d), MAX_BASES));
         }
         // An imported module or package: `pkg.F()`, `models.load()`, `np.array()`. A module has
         // no properties: a read of one of its names (`syscall.EINVAL`, `time.Second`) is no call.
@@ -350,7 +353,7 @@ impl Graph {
             }
             let found = self.top_level_named(&r.name, |id, _| target.matches(&id.file));
             if found.is_some() {
-                return exact(found);
+                return self.exact(found);
             }
             // A package that re-exports the name: `pkg.make_response()` after `import pkg`, its
             // `__init__.py` importing `make_response` from `.helpers`.
@@ -368,7 +371,7 @@ impl Graph {
             let target = self.module_target(language, file, &format!("{}.{rest}", package.module));
             if !self.modules.matching(&target).is_empty() {
                 let found = self.top_level_named(&r.name, |id, _| target.matches(&id.file));
-                return exact(found);
+                return self.exact(found);
             }
         }
         // A module path: `crate::config::load()`, `config::load()`, `super::util::f()`.
@@ -379,7 +382,7 @@ impl Graph {
             let target = self.module_target(language, file, receiver);
             let found = self.top_level_named(&r.name, |id, _| target.matches(&id.file));
             if found.is_some() {
-                return exact(found);
+                return self.exact(found);
             }
         }
         // A type, maybe imported under another name: `Config::new()`, `Order.of()`, `Db::open()`.
@@ -397,11 +400,11 @@ impl Graph {
             let known = alias.is_some() || self.in_file(file, |d| d.name == type_name && d.is_type()).is_some();
             match members {
                 Some(members) => {
-                    return Some(match (known, members.len()) {
-                        (true, 1) => Resolution::new(Label::Exact, members, false),
-                        (false, 1) => Resolution::new(Label::Likely, members, false),
-                        _ => Resolution::new(Label::Ambiguous, members, false),
-                    });
+                    return Some(self.resolution(members, false, |members| match (known, members.len()) {
+                        (true, 1) => Label::Exact,
+                        (false, 1) => Label::Likely,
+                        _ => Label::Ambiguous,
+                    }));
                 }
                 // In Go a capital names anything exported, most often a package variable
                 // (`CommandLine.Parse()`): its type is worked out below.
@@ -428,8 +431,8 @@ impl Graph {
                         each.into_iter().flatten().flat_map(|found| found.targets.to_vec()).collect();
                     targets.sort();
                     targets.dedup();
-                    let label = if targets.len() == 1 { Label::Exact } else { Label::Ambiguous };
-                    return (!targets.is_empty()).then(|| Resolution::new(label, targets, false));
+                    let label = |targets: &[DefId]| if targets.len() == 1 { Label::Exact } else { Label::Ambiguous };
+                    return (!targets.is_empty()).then(|| self.resolution(targets, false, label));
                 }
             }
             None => {}
@@ -455,9 +458,9 @@ impl Graph {
         if let Some(members) =
             own.or_else(|| self.inherited(type_name, &r.name, &|d| fits_member(r.kind, d), MAX_BASES))
         {
-            let one_place = members.iter().all(|m| m.file == members[0].file);
-            let label = if one_place { Label::Exact } else { Label::Ambiguous };
-            return Some(Some(Resolution::new(label, members, false)));
+            let one_place = |members: &[DefId]| members.iter().all(|m| m.file == members[0].file);
+            let label = |members: &[DefId]| if one_place(members) { Label::Exact } else { Label::Ambiguous };
+            return Some(Some(self.resolution(members, false, label)));
         }
         // Neither the type's own member nor one it inherits from the project's classes. Where a
         // class names its bases in its head, that leaves the methods of the classes derived from
@@ -475,8 +478,8 @@ impl Graph {
             return Some(None);
         }
         let derived = self.derived_members(type_name, &r.name, &|d| fits_member(r.kind, d), MAX_BASES);
-        let label = if derived.len() == 1 { Label::Likely } else { Label::Ambiguous };
-        Some((!derived.is_empty()).then(|| Resolution::new(label, derived.into_iter().collect::<Vec<_>>(), false)))
+        let label = |derived: &[DefId]| if derived.len() == 1 { Label::Likely } else { Label::Ambiguous };
+        Some((!derived.is_empty()).then(|| self.resolution(derived.into_iter().collect(), false, label)))
     }
 
     /// Resolves `name` in `module` (imported by `file`), following re-exports.
@@ -489,27 +492,46 @@ impl Graph {
         fits: &dyn Fn(&Def) -> bool,
         hops: usize,
     ) -> Option<Resolution> {
+        self.exact(self.imported(file, language, module, name, fits, hops))
+    }
+
+    /// The top-level definitions named `name` in `module` (imported by `file`), or those it
+    /// re-exports under that name.
+    fn imported(
+        &self,
+        file: &str,
+        language: Language,
+        module: &str,
+        name: &str,
+        fits: &dyn Fn(&Def) -> bool,
+        hops: usize,
+    ) -> Option<Vec<DefId>> {
         let target = self.module_target(language, file, module);
         let defined = self.top_level_named(name, |id, d| fits(d) && target.matches(&id.file));
-        if let Some(found) = exact(defined) {
-            return Some(found);
+        if defined.is_some() || hops >= MAX_REEXPORT_HOPS {
+            return defined;
         }
-        if hops >= MAX_REEXPORT_HOPS {
-            return None;
-        }
-        // A module that re-exports the name (`pub use`, `export { x } from`, an `__init__.py`).
-        for module_file in self.modules.matching(&target) {
-            let Some(entry) = self.files.get(module_file) else { continue };
-            let facts = &entry.facts;
-            for next in facts.imports.iter().filter(|i| i.local == name || i.local == "*") {
-                let next_name = if next.local == "*" { name } else { imported_name(next) };
-                if let Some(found) = self.through_import(module_file, language, &next.module, next_name, fits, hops + 1)
-                {
-                    return Some(found);
-                }
-            }
-        }
-        None
+        self.modules
+            .matching(&target)
+            .into_iter()
+            .find_map(|module_file| self.reexported(module_file, language, name, fits, hops))
+    }
+
+    /// What `module_file` re-exports as `name` (`pub use`, `export { x } from`, an `__init__.py`
+    /// importing it), `hops` re-exports away from the import asked about.
+    pub(crate) fn reexported(
+        &self,
+        module_file: &str,
+        language: Language,
+        name: &str,
+        fits: &dyn Fn(&Def) -> bool,
+        hops: usize,
+    ) -> Option<Vec<DefId>> {
+        let facts = &self.files.get(module_file)?.facts;
+        facts.imports.iter().filter(|i| i.local == name || i.local == "*").find_map(|next| {
+            let next_name = if next.local == "*" { name } else { imported_name(next) };
+            self.imported(module_file, language, &next.module, next_name, fits, hops + 1)
+        })
     }
 
     /// The project files `target` matches.
@@ -592,10 +614,30 @@ impl Graph {
         (!found.is_empty()).then_some(found)
     }
 
+    /// A scope's definitions as one `exact` answer (several for overloads are listed, still exact:
+    /// the scope decided).
+    fn exact(&self, found: Option<Vec<DefId>>) -> Option<Resolution> {
+        found.map(|targets| self.resolution(targets, false, |_| Label::Exact))
+    }
+
+    /// What a reference reaches: `targets`, a declaration taken for what it declares (see
+    /// [`crate::declarations`]), labelled by `label` from what is left — a function and its stub
+    /// are one definition, not two candidates.
+    fn resolution(&self, targets: Vec<DefId>, by_name: bool, label: impl FnOnce(&[DefId]) -> Label) -> Resolution {
+        let targets = self.settle(targets);
+        Resolution::new(label(&targets), targets, by_name)
+    }
+
     /// Without evidence: the name's one definition (`likely`) or all of them (`ambiguous`) that a
     /// reference of `kind` written as `written` reaches.
     fn by_name(&self, name: &str, written: Written, kind: RefKind) -> Option<Resolution> {
-        let found = self.defs_by_name.get(name)?.unqualified(written, kind, |id| self.def(id));
+        let named = self.defs_by_name.get(name)?;
+        let mut found = named.unqualified(written, kind, |id| self.def(id));
+        // Settled only where a declaration file defines the name: the list is shared otherwise,
+        // not copied at each of a common name's thousands of references.
+        if named.declared(|id| self.def(id)) {
+            found = self.settle(found.to_vec()).into();
+        }
         let label = match found.len() {
             0 => return None,
             1 => Label::Likely,
@@ -669,12 +711,6 @@ fn local_scope(def: &Def, caller: Option<&Def>) -> bool {
         Some(c) if c.start_line < def.start_line && def.end_line <= c.end_line => true,
         _ => def.container.is_none(),
     }
-}
-
-/// A scope's definitions as one `exact` answer (several for overloads are listed, still exact:
-/// the scope decided).
-fn exact(found: Option<Vec<DefId>>) -> Option<Resolution> {
-    found.map(|targets| Resolution::new(Label::Exact, targets, false))
 }
 
 /// The module path an import would bind if it names a module rather than an item: the module

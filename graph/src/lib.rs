@@ -11,6 +11,7 @@
 
 mod bindings;
 mod callgraph;
+mod declarations;
 mod facts;
 pub mod graph;
 mod imports;

@@ -91,9 +91,9 @@ impl Target {
 }
 
 /// The stem a module path names: `a/b` for `a/b.py`, `a/b/__init__.py`, `a/b/index.ts`,
-/// `a/b/mod.rs`.
+/// `a/b/mod.rs`, and for the declaration files of those modules (`a/b.pyi`, `a/b/index.d.ts`).
 pub(crate) fn module_stem(file: &str) -> &str {
-    let stem = stem(file);
+    let stem = crate::declarations::declared_stem(file).unwrap_or_else(|| stem(file));
     for index in ["__init__", "index", "mod"] {
         // At the root, the module is the root itself (`from . import x` in a package checked
         // out as the project).
@@ -261,6 +261,10 @@ mod tests {
         assert!(matches(Language::TypeScript, "src/ui/app.ts", "../store", "src/store.ts"));
         assert!(matches(Language::TypeScript, "src/ui/app.ts", "../store", "src/store/index.ts"));
         assert!(matches(Language::JavaScript, "src/a.js", "./b.js", "src/b.js"));
+        // Declaration files are their modules' too.
+        assert!(matches(Language::TypeScript, "src/ui/app.ts", "../store", "src/store.d.ts"));
+        assert!(matches(Language::TypeScript, "src/ui/app.ts", "../store", "src/store/index.d.ts"));
+        assert!(matches(Language::JavaScript, "src/a.js", "./b.js", "src/b.d.ts"));
         assert!(!matches(Language::TypeScript, "src/a.ts", "react", "src/react.ts"));
     }
 

@@ -11,6 +11,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, OnceLock};
 
+use crate::declarations::is_declaration;
 use crate::facts::{Def, RefKind};
 use crate::graph::{DefId, fits, is_ctor};
 
@@ -52,6 +53,8 @@ struct Derived {
     members: HashMap<String, Vec<DefId>>,
     /// The definitions of this name in no type, in `DefId` order.
     top_level: Vec<DefId>,
+    /// Whether a declaration file (a `.pyi` stub, a `.d.ts`) defines the name.
+    declared: bool,
 }
 
 impl Named {
@@ -98,10 +101,16 @@ impl Named {
         &self.derived(&def).top_level
     }
 
+    /// Whether a declaration file (a `.pyi` stub, a `.d.ts`) defines the name.
+    pub(crate) fn declared<'a>(&self, def: impl Fn(&DefId) -> Option<&'a Def>) -> bool {
+        self.derived(&def).declared
+    }
+
     fn derived<'a>(&self, def: &impl Fn(&DefId) -> Option<&'a Def>) -> &Derived {
         self.derived.get_or_init(|| {
             let mut derived = Derived::default();
             for id in &self.ids {
+                derived.declared |= is_declaration(&id.file);
                 match def(id).map(|d| d.container.clone()) {
                     Some(Some(container)) => derived.members.entry(container).or_default().push(id.clone()),
                     Some(None) => derived.top_level.push(id.clone()),

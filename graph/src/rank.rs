@@ -398,6 +398,19 @@ mod tests {
     }
 
     #[test]
+    fn calls_resolved_to_a_stub_rank_the_implementation_it_declares() {
+        let graph = graph(&[
+            ("pkg/__init__.py", "from ._impl import compute\n"),
+            ("pkg/__init__.pyi", "def compute(x: int) -> int: ...\n"),
+            ("pkg/_impl.py", "def compute(x):\n    return x\n\ndef unused():\n    pass\n"),
+            ("use.py", "from pkg import compute\n\ndef run():\n    compute(1)\n    compute(2)\n"),
+        ]);
+        let ranking = graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap();
+        let first = &ranking.defs[0].id;
+        assert_eq!((first.file.as_str(), names(&graph, &ranking)[0].as_str()), ("pkg/_impl.py", "compute"));
+    }
+
+    #[test]
     fn a_common_name_counts_less_than_a_distinctive_one() {
         let graph = graph(&[
             ("a.py", "class A:\n    def load(self):\n        pass\n"),

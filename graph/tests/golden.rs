@@ -411,6 +411,39 @@ fn java_calls() {
     );
 }
 
+/// A `.pyi` stub or a `.d.ts` beside the module it declares: calls resolved to a declaration
+/// are the implementation's, which has the callers; a declaration without one stays the target.
+#[test]
+fn declaration_files_calls() {
+    let graph = check_golden("stubs");
+    // `from pkg import compute`: `pkg/__init__.pyi` declares it, `pkg/__init__.py` re-exports
+    // it from `._impl`. One definition, not a stub and its implementation.
+    assert_eq!(
+        callers(&graph, "compute", Some("pkg/_impl.py")),
+        ["pkg/_impl.py:13 Store::put [exact]", "tests/test_pkg.py:7 test_compute [exact]"]
+    );
+    assert_eq!(callers(&graph, "compute", None), callers(&graph, "compute", Some("pkg/_impl.py")));
+    // Asked about the declaration: the implementation it declares answers.
+    assert_eq!(callers(&graph, "compute", Some("pkg/__init__.pyi")), callers(&graph, "compute", None));
+    // A member, through `store: Store` typed by the stub's class; a same-named module's stub.
+    assert_eq!(callers(&graph, "Store.get", None), ["tests/test_pkg.py:17 check [exact]"]);
+    // By its name alone, on a value of unknown type: the one method, not two candidates.
+    assert_eq!(
+        callers(&graph, "Store.put", None),
+        ["tests/test_pkg.py:12 test_store [exact]", "tests/test_pkg.py:26 refill [likely]"]
+    );
+    assert_eq!(callers(&graph, "helper", Some("pkg/util.py")), ["tests/test_pkg.py:21 test_helper_and_native [exact]"]);
+    // A stub with no implementation in the project (a compiled extension's) is the target.
+    assert_eq!(callers(&graph, "fast", None), ["tests/test_pkg.py:22 test_helper_and_native [exact]"]);
+    // The same for TypeScript: `lib.d.ts` declares `lib.js`; `native.d.ts` declares nothing here.
+    assert_eq!(
+        callers(&graph, "format", Some("web/lib.js")),
+        ["web/app.ts:6 render [exact]", "web/lib.js:7 Cache::get [exact]"]
+    );
+    assert_eq!(callers(&graph, "Cache.get", None), ["web/app.ts:6 render [exact]"]);
+    assert_eq!(callers(&graph, "tick", None), ["web/app.ts:5 render [exact]"]);
+}
+
 #[test]
 fn callees_trace_and_lookups() {
     let graph = build("python");

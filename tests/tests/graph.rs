@@ -309,3 +309,37 @@ fn callers_of_an_interface_method_list_the_calls_of_its_implementations_and_say_
         "{text}"
     );
 }
+
+#[test]
+fn a_function_a_stub_declares_has_the_calls_and_the_tests_of_the_stubbed_name() {
+    let home = Home::new();
+    // The package re-exports `compute` from a private module and types it in `__init__.pyi`.
+    let dir = project(
+        &home,
+        "stubbed",
+        &[
+            ("pkg/__init__.py", "from ._impl import compute\n"),
+            ("pkg/__init__.pyi", "def compute(x: int) -> int: ...\n"),
+            ("pkg/_impl.py", "def compute(x):\n    return x * 2\n"),
+            ("tests/test_impl.py", "from pkg import compute\n\n\ndef test_compute():\n    assert compute(2) == 4\n"),
+        ],
+    );
+    let _daemon = home.spawn_daemon(&[]);
+    wait_for_callers(&home, &dir, "compute", &["tests/test_impl.py:5 test_compute [exact]"]);
+    let answer = callers(&home, &dir, "compute");
+    assert_eq!(answer["targets"][0]["file"], "pkg/_impl.py", "{answer}");
+    // Asked about the stub's declaration, the implementation answers, daemon and fallback alike.
+    let args = ["callgraph", "compute", "--file", "pkg/__init__.pyi"];
+    let daemon = lctx(&home, &dir, false, &args);
+    let fallback = lctx(&home, &dir, true, &args);
+    assert!(fallback.status.success(), "{}", describe(&fallback));
+    assert_eq!(String::from_utf8_lossy(&fallback.stdout), String::from_utf8_lossy(&daemon.stdout));
+    assert!(String::from_utf8_lossy(&daemon.stdout).contains("compute (pkg/_impl.py:1)"), "{}", describe(&daemon));
+
+    let out = lctx(&home, &dir, false, &["impact", "pkg/_impl.py::compute", "--json"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    let impact: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let tests = impact["groups"].as_array().and_then(|g| g.iter().find(|g| g["name"] == "tests to run")).cloned();
+    let files = tests.map(|g| g["files"].clone()).unwrap_or_default();
+    assert_eq!(files[0]["file"], "tests/test_impl.py", "{impact}");
+}
