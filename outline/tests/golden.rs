@@ -769,16 +769,30 @@ fn c_fields_and_enumerators() {
     views.signature_lines_contain(&["struct { uint64_t reads, writes; } stats", "enum loop_mode { LOOP_ONCE = 1"]);
 }
 
-/// A C++ class lists its public data members; a `struct`'s are public until a label says
-/// otherwise; protected and private ones are not API.
+/// A C++ class lists its public and protected data members (the second a subclass's API); a
+/// `struct`'s are public until a label says otherwise; private ones are not API.
 #[test]
 fn cpp_public_data_members() {
     let views = check(
         "cpp/account.hpp",
         Language::Cpp,
-        &["bank", "Account", "owner", "currency", "balance", "Transfer", "from", "to", "amount", "Status", "Pending"],
+        &[
+            "bank",
+            "Account",
+            "owner",
+            "currency",
+            "balance",
+            "audit_level",
+            "Transfer",
+            "from",
+            "to",
+            "amount",
+            "Status",
+            "Pending",
+        ],
     );
-    views.hides(&["pin_", "audit_level", "balance_", "retries"]);
+    views.hides(&["pin_", "balance_", "retries"]);
+    views.signature_lines_contain(&["protected int audit_level", "private void audit(const std::string& reason)"]);
 }
 
 #[test]
@@ -1187,9 +1201,11 @@ fn csharp_public_fields() {
             "ExecuteAsync",
             "Width",
             "Height",
+            "Retries",
         ],
     );
-    views.hides(&["observed", "_logger", "dpi"]);
+    // `private protected` is for this assembly's subclasses only.
+    views.hides(&["observed", "attemptsSeen", "_logger", "dpi"]);
     views.signature_lines_contain(&["[Obsolete(…)] [MethodImpl(…)] public async Task<TResult> ExecuteAsync<TResult>"]);
 }
 

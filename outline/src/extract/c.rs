@@ -5,7 +5,7 @@
 
 use tree_sitter::Node;
 
-use super::{Constructors, Prefix, Rule, Spec, always};
+use super::{Constructors, Prefix, Rule, Sections, Spec, always};
 use crate::model::Kind;
 use crate::text::node_text;
 
@@ -46,7 +46,9 @@ pub(super) static SPEC: Spec = Spec {
     decorations: &["template_parameter_list"],
     unshown: &[],
     conditional: None,
-    sections: None,
+    // C++'s access labels: a member under `protected:` or `private:` says so in its head, and a
+    // private data member is not listed.
+    sections: Some(Sections { word: access_label, applies_to: is_member, unlisted: &["private"] }),
     module_factories: false,
     error_ends_head: false,
     layout_judged: false,
@@ -125,10 +127,11 @@ fn declaration(node: Node, _: &str) -> Option<Kind> {
     Some(if declares_function(node) { Kind::Function } else { Kind::Variable })
 }
 
-/// A method declaration, or a data member readable from outside its type: any in a struct or
-/// union, one under `public:` in a class (or in a struct after `private:` is undone). A nested
-/// type's declaration (`class Visitor { … };`, no member of that type declared) is declined, so
-/// the walker lists the type itself.
+/// A method declaration, or a data member: a struct's or union's, or a class's under an access
+/// label (whose section keeps a private one out, see [`access_label`]; a `protected` one is a
+/// subclass's API, as Java's and C#'s are). A class's members before any label are private. A
+/// nested type's declaration (`class Visitor { … };`, no member of that type declared) is
+/// declined, so the walker lists the type itself.
 fn member(node: Node, _: &str) -> Option<Kind> {
     if declares_function(node) {
         return Some(Kind::Function);
@@ -137,22 +140,38 @@ fn member(node: Node, _: &str) -> Option<Kind> {
     if declares_type && node.child_by_field_name("declarator").is_none() {
         return None;
     }
-    public_member(node).then_some(Kind::Field)
+    (!private_by_default(node)).then_some(Kind::Field)
 }
 
-/// Whether a member is public: the last access label before it decides (`public:`), else the
-/// default of its type's keyword (a `class`'s members are private, a `struct`'s and `union`'s
-/// public).
-fn public_member(node: Node) -> bool {
+/// A class's member before its first access label.
+fn private_by_default(node: Node) -> bool {
+    let in_class = node.parent().and_then(|list| list.parent()).is_some_and(|owner| owner.kind() == "class_specifier");
     let mut sibling = node.prev_named_sibling();
-    while let Some(label) = sibling {
-        if label.kind() == "access_specifier" {
-            return label.child(0).is_some_and(|keyword| keyword.kind() == "public");
+    while let Some(earlier) = sibling {
+        if earlier.kind() == "access_specifier" {
+            return false;
         }
-        sibling = label.prev_named_sibling();
+        sibling = earlier.prev_named_sibling();
     }
-    let owner = node.parent().and_then(|list| list.parent());
-    owner.is_none_or(|owner| owner.kind() != "class_specifier")
+    in_class
+}
+
+/// The section an access label opens: `protected`, `private`, or the default again (`public`).
+fn access_label(node: Node, _: &str) -> Option<&'static str> {
+    if node.kind() != "access_specifier" {
+        return None;
+    }
+    match node.child(0)?.kind() {
+        "public" => Some(""),
+        "protected" => Some("protected"),
+        "private" => Some("private"),
+        _ => None,
+    }
+}
+
+/// What an access label applies to: a class's members (its nested types keep their own heads).
+fn is_member(node: Node, _: &str) -> bool {
+    matches!(node.kind(), "field_declaration" | "function_definition" | "declaration" | "template_declaration")
 }
 
 /// The names a member declares: a method's, or each field's of `size_t len, cap;`, joined by `, `

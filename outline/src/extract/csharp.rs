@@ -26,7 +26,7 @@ pub(super) static SPEC: Spec = Spec {
         Rule::new("constructor_declaration", Kind::Constructor),
         Rule::new("destructor_declaration", Kind::Method),
         Rule::new("property_declaration", Kind::Property).head_end(&["accessors", "value"]),
-        Rule::classify("field_declaration", public_field).named(variable_names).whole().initializers(initializers),
+        Rule::classify("field_declaration", api_field).named(variable_names).whole().initializers(initializers),
     ],
     wrappers: &[],
     attributes: &[],
@@ -55,12 +55,17 @@ pub(super) static SPEC: Spec = Spec {
     constructors: Constructors::Declared,
 };
 
-fn public_field(node: Node, source: &str) -> Option<Kind> {
+/// A field another assembly can use: `public`, or `protected` (a subclass's API, as in Java) but
+/// not `private protected`, which only this assembly's subclasses see.
+fn api_field(node: Node, source: &str) -> Option<Kind> {
     let mut cursor = node.walk();
-    let public = node
+    let modifiers: Vec<&str> = node
         .named_children(&mut cursor)
-        .any(|child| child.kind() == "modifier" && node_text(child, source) == "public");
-    public.then_some(Kind::Field)
+        .filter(|child| child.kind() == "modifier")
+        .map(|child| node_text(child, source))
+        .collect();
+    let api = modifiers.contains(&"public") || (modifiers.contains(&"protected") && !modifiers.contains(&"private"));
+    api.then_some(Kind::Field)
 }
 
 /// `X, Y` for `public int X, Y;`.
