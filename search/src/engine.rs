@@ -69,6 +69,7 @@ impl SearchEngine {
                 let terms = bm25::terms(&request.pattern)?;
                 self.indexed_or_scan(
                     root,
+                    &filter,
                     |view| bm25::search_index(view, root, &filter, &terms, max, config),
                     |deadline| bm25::search_scan(&scope, &filter, &terms, max, config, &stop(deadline)),
                     Some(bm25::SCAN_RANKING),
@@ -78,11 +79,19 @@ impl SearchEngine {
                 let needle = symbol::needle(&request.pattern)?;
                 self.indexed_or_scan(
                     root,
+                    &filter,
                     |view| symbol::search_index(view, root, &filter, &needle, max, config),
                     |deadline| symbol::search_scan(&scope, &filter, &needle, max, config, &stop(deadline)),
                     None,
                 )
             }
+        };
+        // An empty answer says what it did not look at, unless the request asked for it.
+        let note = match (found.total, filter.includes_hidden()) {
+            (0, false) => {
+                Some(note.map_or(render::HIDDEN_NOTE.to_string(), |note| format!("{note}\n{}", render::HIDDEN_NOTE)))
+            }
+            _ => note,
         };
         let mut result = SearchResult {
             action: request.action,
@@ -109,6 +118,7 @@ impl SearchEngine {
     fn indexed_or_scan(
         &self,
         root: &Path,
+        filter: &PathFilter,
         from_index: impl FnOnce(&IndexView) -> tantivy::Result<Found>,
         scan: impl FnOnce(Option<Instant>) -> Found,
         differs: Option<&str>,
@@ -117,6 +127,10 @@ impl SearchEngine {
             let note = scanned_note("no index open for this project (build_on_search is off)", differs);
             return (Source::Scan, Some(note), scan(None));
         };
+        if filter.includes_hidden() {
+            let note = scanned_note("hidden paths are not in the index", differs);
+            return (Source::Scan, Some(note), scan(None));
+        }
         // A search right after an edit waits for the index to have it; past the wait the index
         // answers, saying it lags.
         let lagging = project.view().is_some() && !project.wait_fresh(self.fresh_wait());

@@ -16,6 +16,8 @@ pub(crate) struct PathFilter {
     base_rel: std::path::PathBuf,
     include: Option<GlobSet>,
     exclude: Option<GlobSet>,
+    /// The scope or an include glob names a hidden path (see [`names_hidden`]).
+    includes_hidden: bool,
 }
 
 impl PathFilter {
@@ -24,7 +26,14 @@ impl PathFilter {
             base_rel: scope.base_rel.clone(),
             include: compile_globs(include)?,
             exclude: compile_globs(exclude)?,
+            includes_hidden: names_hidden(&scope.base_rel.to_string_lossy())
+                || include.iter().any(|glob| names_hidden(glob)),
         })
+    }
+
+    /// Whether the walk must go into hidden paths, which it leaves out unless asked for by name.
+    pub(crate) fn includes_hidden(&self) -> bool {
+        self.includes_hidden
     }
 
     /// True when every file under the project root passes (no scope, no globs).
@@ -39,6 +48,12 @@ impl PathFilter {
         self.include.as_ref().is_none_or(|set| set.is_match(target))
             && !self.exclude.as_ref().is_some_and(|set| set.is_match(target))
     }
+}
+
+/// Whether a glob names a hidden path (a component starting with `.`: `.github/**`, `**/.env*`):
+/// such paths are left out of walks (as ripgrep leaves them out) unless a glob asks for them.
+pub(crate) fn names_hidden(glob: &str) -> bool {
+    glob.split('/').any(|part| part.starts_with('.') && part != "." && part != "..")
 }
 
 /// Compiles globs into one set (`None` when there are none).
@@ -70,6 +85,16 @@ mod tests {
         let scope = Scope { root: PathBuf::from("/r"), base: PathBuf::from("/r").join(base), base_rel: base.into() };
         let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         PathFilter::new(&scope, &strings(include), &strings(exclude)).unwrap()
+    }
+
+    #[test]
+    fn a_glob_names_a_hidden_path_by_a_component_starting_with_a_dot() {
+        for glob in [".github/**", "**/.env*", ".gitignore", "src/.config/*.toml"] {
+            assert!(names_hidden(glob), "{glob}");
+        }
+        for glob in ["*.rs", "./src/*.rs", "../x/*", "src/**/*.d.ts"] {
+            assert!(!names_hidden(glob), "{glob}");
+        }
     }
 
     #[test]

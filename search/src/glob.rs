@@ -6,10 +6,10 @@ use std::fmt::Write;
 
 use crate::config::SearchConfig;
 use crate::error::SearchError;
-use crate::filter::compile_globs;
+use crate::filter::{compile_globs, names_hidden};
 use crate::model::GlobResult;
 use crate::paths::{Scope, display};
-use crate::render::{count, more_note, skipped_note};
+use crate::render::{HIDDEN_NOTE, count, more_note, skipped_note};
 use crate::walk::{EntryKind, SkipReason, Skipped, WalkOptions, classify};
 
 /// Paths under the scope matching `pattern` (relative to the scope; `*.rs`
@@ -26,7 +26,8 @@ pub(crate) fn glob(
     let set = compile_globs(&[pattern.to_string()])?.expect("one glob compiles to a set");
     let mut skipped = Skipped::default();
     let mut paths = Vec::new();
-    for entry in WalkOptions::project(config).builder(&scope.base).build() {
+    let hidden = names_hidden(pattern) || names_hidden(&scope.base_rel.to_string_lossy());
+    for entry in WalkOptions::project(config, hidden).builder(&scope.base).build() {
         let Ok(entry) = entry else {
             skipped.count(SkipReason::WalkError);
             continue;
@@ -51,7 +52,15 @@ pub(crate) fn glob(
     let total = paths.len() as u64;
     let paths: Vec<String> = paths.iter().take(max_results).map(|p| display(p)).collect();
     let shown = paths.len() as u64;
-    let mut result = GlobResult { paths, total, shown, truncated: shown < total, skipped, text: String::new() };
+    let mut result = GlobResult {
+        paths,
+        total,
+        shown,
+        truncated: shown < total,
+        skipped,
+        hidden_left_out: !hidden,
+        text: String::new(),
+    };
     result.text = glob_text(&result, max_results);
     Ok(result)
 }
@@ -65,6 +74,9 @@ pub fn glob_text(result: &GlobResult, max_results: usize) -> String {
     }
     let (total, shown) = (result.total, result.shown);
     let _ = writeln!(text, "{}", if total == 0 { "no files match".to_string() } else { count(total, "file") });
+    if total == 0 && result.hidden_left_out {
+        let _ = writeln!(text, "{HIDDEN_NOTE}");
+    }
     if shown < total {
         let _ = writeln!(text, "{}", more_note(total, shown, max_results, "file"));
     }

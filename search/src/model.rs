@@ -124,6 +124,8 @@ pub struct GlobResult {
     pub shown: u64,
     pub truncated: bool,
     pub skipped: Skipped,
+    /// The pattern named no hidden path, so hidden paths were not walked.
+    pub hidden_left_out: bool,
     pub text: String,
 }
 

@@ -7,6 +7,11 @@ use std::fmt::Write;
 use crate::model::{Action, Match, SearchResult};
 use crate::walk::Skipped;
 
+/// What an empty search or glob adds when hidden paths were not walked (ripgrep's rule, which
+/// would otherwise read as "this does not exist" for CI configs and dotfiles).
+pub(crate) const HIDDEN_NOTE: &str =
+    "hidden paths (a name starting with `.`) are left out unless the path or a glob names one, as in `.github/**`";
+
 /// Longer lines are cut and end with `…` (minified code would flood the context).
 pub(crate) const MAX_LINE_CHARS: usize = 200;
 
@@ -46,7 +51,8 @@ pub(crate) fn skipped_note(skipped: &Skipped) -> Option<String> {
 /// The truncation hint shared by every listing.
 pub(crate) fn more_note(total: u64, shown: u64, max_results: usize, unit: &str) -> String {
     format!(
-        "… {} not shown (max_results={max_results}); narrow the pattern, path or globs to see the rest",
+        // The limit by value, not by name: the CLI calls it `-n`, MCP `max_results`.
+        "… {} not shown (limit {max_results}); narrow the pattern, path or globs to see the rest",
         count(total - shown, unit)
     )
 }

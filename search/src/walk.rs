@@ -1,5 +1,6 @@
 //! Walking a project the way ripgrep does (the `ignore` crate: .gitignore,
-//! .ignore, hidden files excluded) and reading files defensively.
+//! .ignore, hidden files excluded unless a request names them; `.git` itself
+//! never walked) and reading files defensively.
 //!
 //! Reading never blocks on a FIFO (opened non-blocking, checked with fstat),
 //! never loads more than `max_file_bytes`, and skips binaries (a NUL byte).
@@ -71,9 +72,10 @@ pub(crate) struct WalkOptions {
 }
 
 impl WalkOptions {
-    /// The rules of every search, glob and index walk.
-    pub(crate) fn project(config: &SearchConfig) -> Self {
-        WalkOptions { show_hidden: false, respect_ignore: true, follow_links: config.follow_symlinks, max_depth: None }
+    /// The rules of every search, glob and index walk; `hidden` when the request names hidden
+    /// paths (see [`crate::filter::names_hidden`]).
+    pub(crate) fn project(config: &SearchConfig, hidden: bool) -> Self {
+        WalkOptions { show_hidden: hidden, respect_ignore: true, follow_links: config.follow_symlinks, max_depth: None }
     }
 
     pub(crate) fn builder(&self, start: &Path) -> WalkBuilder {
@@ -89,6 +91,10 @@ impl WalkOptions {
             .require_git(false)
             .follow_links(self.follow_links)
             .max_depth(self.max_depth);
+        if self.show_hidden {
+            // Git's own store is not the project's content, whatever else hidden is asked for.
+            builder.filter_entry(|entry| entry.file_name() != ".git");
+        }
         builder
     }
 }
@@ -208,7 +214,7 @@ pub(crate) fn scan_files<T: Send>(
     let bump = |i: usize| counters[i].fetch_add(1, Ordering::Relaxed);
     let skip_index = |reason: SkipReason| 1 + reason as usize;
     let (tx, rx) = mpsc::channel::<(PathBuf, T)>();
-    let walker = WalkOptions::project(config).builder(&scope.base).build_parallel();
+    let walker = WalkOptions::project(config, filter.includes_hidden()).builder(&scope.base).build_parallel();
     std::thread::scope(|s| {
         s.spawn(|| {
             walker.run(|| {
@@ -293,7 +299,7 @@ pub(crate) fn list(
     cancel: &AtomicBool,
     on_dir: &mut dyn FnMut(&Path),
 ) -> Listing {
-    let mut options = WalkOptions::project(config);
+    let mut options = WalkOptions::project(config, false);
     options.max_depth = max_depth;
     let mut listing = Listing::default();
     for entry in options.builder(&root.join(start)).build() {

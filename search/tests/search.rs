@@ -137,7 +137,7 @@ fn regex_output_is_grouped_counted_and_truncated() {
     assert_eq!(text[1], "lib/util.py:1: def load_config_file(p):");
     assert_eq!(text[2], "src/config.rs:3:     pub fn load_config(path: &str) {}");
     assert_eq!(text[3], "5 matches in 5 files (searched 6 files)");
-    assert!(text[4].starts_with("… 2 matches not shown (max_results=3)"), "{}", text[4]);
+    assert!(text[4].starts_with("… 2 matches not shown (limit 3)"), "{}", text[4]);
 
     request.path = Some("src".into());
     request.include = vec!["long.rs".into()];
@@ -185,11 +185,48 @@ fn glob_respects_ignore_rules_and_sorts() {
     assert_eq!((result.total, result.shown, result.truncated), (2, 1, true));
     assert_eq!(
         result.text,
-        "src/config.rs\n2 files\n… 1 file not shown (max_results=1); narrow the pattern, path or globs to see the rest\n"
+        "src/config.rs\n2 files\n… 1 file not shown (limit 1); narrow the pattern, path or globs to see the rest\n"
     );
     let result = engine.glob(fx.root(), "**/*.rs", Some(Path::new("src/deep")), 10).unwrap();
     assert_eq!(result.paths, ["src/deep/nested/mod.rs"]);
     assert!(matches!(engine.glob(fx.root(), "a[", None, 10), Err(SearchError::InvalidGlob { .. })));
+}
+
+/// Hidden paths are left out as ripgrep leaves them out, but a request that names one (a glob,
+/// an include glob, the path) gets them, and an empty answer says what it did not look at.
+#[test]
+fn hidden_paths_are_searched_when_a_request_names_them() {
+    let fx = sample();
+    fx.write(".github/workflows/ci.yml", "python-version: 3.12\n");
+    fx.write(".env.example", "API_URL=http://localhost\n");
+    fx.write(".git/config", "python-version in git's own store\n");
+    let engine = fx.engine();
+    let hidden_note = "hidden paths (a name starting with `.`) are left out unless the path or a glob names one";
+
+    let result = engine.glob(fx.root(), "**/*.yml", None, 10).unwrap();
+    assert_eq!(result.total, 0);
+    assert!(result.text.contains(hidden_note), "{}", result.text);
+    let result = engine.glob(fx.root(), ".github/**", None, 10).unwrap();
+    assert_eq!(result.paths, [".github/workflows/ci.yml"]);
+    assert!(!result.text.contains(hidden_note), "{}", result.text);
+    assert_eq!(engine.glob(fx.root(), ".env*", None, 10).unwrap().paths, [".env.example"]);
+    assert_eq!(
+        engine.glob(fx.root(), "*.yml", Some(Path::new(".github")), 10).unwrap().paths,
+        [".github/workflows/ci.yml"]
+    );
+    assert_eq!(engine.glob(fx.root(), ".git/**", None, 10).unwrap().total, 0, "git's own store is never walked");
+
+    for action in [Action::Regex, Action::Bm25] {
+        let mut request = SearchRequest::new(fx.root(), action, "python");
+        let result = engine.search(&request).unwrap();
+        assert_eq!(result.total, 0, "{action:?}");
+        assert!(result.text.contains(hidden_note), "{}", result.text);
+        request.include = vec![".github/**".into()];
+        let result = engine.search(&request).unwrap();
+        assert_eq!(lines(&result).first().map(|m| m.0.as_str()), Some(".github/workflows/ci.yml"), "{action:?}");
+        request.include = vec![".git/**".into()];
+        assert_eq!(engine.search(&request).unwrap().total, 0, "{action:?}: git's own store is never searched");
+    }
 }
 
 #[test]

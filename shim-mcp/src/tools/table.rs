@@ -90,8 +90,7 @@ pub const TOOLS: &[ToolSpec] = &[
     },
     ToolSpec {
         name: "ctx_expand",
-        description: "The original of output that ctx_shell shortened, by the id it printed, or archived outputs that \
-                      match search.",
+        description: "The full output ctx_shell shortened, by the id it printed, or archived outputs matching search.",
         hint: "",
         params: &[
             param("id", Str, "the id ctx_shell printed; or give search"),
@@ -107,8 +106,8 @@ pub const TOOLS: &[ToolSpec] = &[
     },
     ToolSpec {
         name: "ctx_search",
-        description: "Search file contents: regex (default, exact), bm25 (ranked words) or symbol (definitions by name \
-                      prefix). Respects .gitignore.",
+        description: "Search contents: regex (default, exact), bm25 (ranked words) or symbol (definitions by name \
+                      prefix). Respects .gitignore; hidden paths if named (.github/**).",
         hint: "Search with ctx_search, ctx_glob and ctx_tree instead of grep, find or ls.",
         params: &[
             required("pattern", Str, ""),
@@ -125,7 +124,7 @@ pub const TOOLS: &[ToolSpec] = &[
     },
     ToolSpec {
         name: "ctx_glob",
-        description: "Files whose path matches a glob (e.g. **/*.ts). Respects .gitignore.",
+        description: "Files whose path matches a glob (**/*.ts). Respects .gitignore.",
         hint: "",
         params: &[required("pattern", Str, ""), param("path", Str, ""), param("max_results", Int(FROM_ONE), "")],
         profile: Standard,
@@ -135,7 +134,7 @@ pub const TOOLS: &[ToolSpec] = &[
     },
     ToolSpec {
         name: "ctx_tree",
-        description: "Directory tree with file counts per directory.",
+        description: "Directory tree with file counts.",
         hint: "",
         params: &[
             param("path", Str, ""),
