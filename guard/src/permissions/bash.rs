@@ -21,7 +21,9 @@
 //! - past wrappers that run the rest as a command: `sudo`, `doas`, `env`,
 //!   `timeout`, `nice`, `ionice`, `nohup`, `time`, `command`, `builtin`,
 //!   `exec`, `stdbuf`, `xargs`, with their options;
-//! - with a command given by path (`/bin/rm`) named by its file name.
+//! - with a command given by path (`/bin/rm`) named by its file name;
+//! - without the global options a program takes before its subcommand
+//!   (`git -C dir push` is matched as `git push` too).
 //!
 //! The script of `sh -c '…'` (also bash, zsh, dash, ksh) and the arguments of
 //! `eval` are split and matched as commands of their own.
@@ -207,6 +209,17 @@ const WRAPPERS: [(&str, &[&str]); 13] = [
 
 const SHELLS: [&str; 5] = ["sh", "bash", "zsh", "dash", "ksh"];
 
+/// Programs whose global options come before a subcommand, and those of the options that take a
+/// value as the next word: a rule names the subcommand (`git push`), which the options would
+/// otherwise keep it from matching (`git -C . push`).
+const GLOBAL_OPTIONS: [(&str, &[&str]); 5] = [
+    ("git", &["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path"]),
+    ("cargo", &["-C", "-Z", "--config", "--color"]),
+    ("npm", &["--prefix", "-C", "-w", "--workspace", "--userconfig"]),
+    ("docker", &["-H", "--host", "-c", "--context", "--config", "-l", "--log-level"]),
+    ("kubectl", &["-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server"]),
+];
+
 /// The views of `command`, and the script it hands to a shell, if any.
 fn look_through(command: &Command) -> (Invocation, Option<String>) {
     let words = &command.words;
@@ -237,6 +250,9 @@ fn look_through(command: &Command) -> (Invocation, Option<String>) {
         }
     }
     let program = texts.get(at).map(|word| basename(word).to_string());
+    if let (Some(name), Some(subcommand)) = (program.as_deref(), past_global_options(&texts, at)) {
+        add(normalize(&format!("{name} {}", texts[subcommand..].join(" "))));
+    }
     let operands: Vec<String> =
         texts.get(at + 1..).unwrap_or_default().iter().filter(|w| !w.starts_with('-')).map(|w| w.to_string()).collect();
     let script = match program.as_deref() {
@@ -275,6 +291,23 @@ fn skip_prefix(texts: &[&str], at: usize) -> Option<usize> {
         next += 1;
     }
     (next < texts.len()).then_some(next)
+}
+
+/// Where the subcommand of the program at `at` starts when global options come before it
+/// (see [`GLOBAL_OPTIONS`]; cargo's `+toolchain` is one); `None` when none do.
+fn past_global_options(texts: &[&str], at: usize) -> Option<usize> {
+    let name = basename(texts.get(at)?);
+    let (_, takes_value) = GLOBAL_OPTIONS.iter().find(|(program, _)| *program == name)?;
+    let mut next = at + 1;
+    while let Some(word) = texts.get(next) {
+        let option =
+            (word.starts_with('-') && word.len() > 1 && *word != "--") || (name == "cargo" && word.starts_with('+'));
+        if !option {
+            break;
+        }
+        next += if takes_value.contains(word) { 2 } else { 1 };
+    }
+    (next > at + 1 && next < texts.len()).then_some(next)
 }
 
 /// The script after `-c` (or a flag cluster holding `c`, as in `-lc`).
@@ -405,6 +438,25 @@ mod tests {
         let many = "A=1 ".repeat(5000) + "rm -rf /";
         assert!(matches("rm:*", &many));
         assert!(invocations(&many)[0].views.len() <= 3 * (MAX_VIEW_STEPS + 1));
+    }
+
+    #[test]
+    fn global_options_before_a_subcommand_are_looked_through() {
+        for command in [
+            "git -C . push origin main",
+            "git -c color.ui=never push",
+            "git --git-dir=.git --work-tree=. push",
+            "git --no-pager -C /repo push --force",
+            "/usr/bin/git -C . push",
+            "sudo git -C . push",
+        ] {
+            assert!(matches("git push:*", command), "{command}");
+        }
+        assert!(matches("cargo publish:*", "cargo +nightly -Z unstable-options publish"));
+        assert!(matches("kubectl delete:*", "kubectl -n prod delete pod x"));
+        // An option's value is not the subcommand: `-C push` names a directory.
+        assert!(!matches("git push:*", "git -C push status"));
+        assert!(!matches("git push:*", "git -C . status"));
     }
 
     #[test]
