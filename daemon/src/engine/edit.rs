@@ -412,7 +412,7 @@ fn not_found(shown: &str, surface: Surface) -> EngineError {
 
 /// The refusal of a non-unique `old_string`, naming where it matches.
 fn not_unique(text: &str, found: &Matches, shown: &str, surface: Surface) -> EngineError {
-    let lines: Vec<String> = lines_of(text, &found.starts).iter().map(usize::to_string).collect();
+    let lines = line_list(&lines_of(text, &found.starts));
     let (times, at) = if found.more {
         (format!("more than {} times", found.starts.len()), "first at lines")
     } else {
@@ -421,9 +421,25 @@ fn not_unique(text: &str, found: &Matches, shown: &str, surface: Surface) -> Eng
     EngineError::invalid(format!(
         "{} matches {times} in {shown} ({at} {}); include more context to make it unique, or set {}",
         surface.old_text(),
-        lines.join(", "),
+        lines,
         surface.replace_all()
     ))
+}
+
+/// `4, 35 (×2), 36`: the lines of the matches, a line holding several named once with its count.
+fn line_list(lines: &[usize]) -> String {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for &line in lines {
+        match runs.last_mut() {
+            Some((last, count)) if *last == line => *count += 1,
+            _ => runs.push((line, 1)),
+        }
+    }
+    let shown: Vec<String> = runs
+        .into_iter()
+        .map(|(line, count)| if count == 1 { line.to_string() } else { format!("{line} (×{count})") })
+        .collect();
+    shown.join(", ")
 }
 
 /// Writes `text` to a temporary file beside `path`, then renames it over
@@ -448,6 +464,12 @@ fn write_atomically(path: &Path, text: &str, mode: u32) -> EngineResult<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_holding_several_matches_is_named_once_with_its_count() {
+        assert_eq!(line_list(&[4, 5, 35, 35, 36, 36, 36, 65]), "4, 5, 35 (×2), 36 (×3), 65");
+        assert_eq!(line_list(&[1, 2]), "1, 2");
+    }
 
     /// What an edit of lines `start..=end` writes.
     fn replace_by_number(text: &str, start: u32, end: u32, with: &str) -> EngineResult<String> {
