@@ -96,6 +96,7 @@ fn a_flag_value_out_of_its_range_is_a_usage_error() {
         (&["read", "notes.txt", "--host", "bogus"], "unknown --host `bogus`"),
         (&["read", "notes.txt", "--start-line", "0"], "--start-line"),
         (&["read", "notes.txt", "--start-line", "1", "--limit", "0"], "--limit"),
+        (&["read", "notes.txt", "-m", "signatures", "--start-line", "5"], "--start-line"),
         (&["callgraph", "x", "-d", "9"], "depth 9 is out of range: use 1 to 5"),
         (&["impact", "notes.txt", "-d", "0"], "depth 0 is out of range: use 1 to 5"),
         (&["run", "--timeout", "99999", "--", "true"], "3600"),

@@ -20,11 +20,11 @@ pub struct ReadArgs {
     /// Send content even when this session already has it.
     #[arg(long)]
     fresh: bool,
-    /// First line of a window (with --limit), from 1.
-    #[arg(long, value_name = "N", value_parser = from_one)]
+    /// First line of a window (with --limit), from 1. A window is a view of its own: not with -m.
+    #[arg(long, value_name = "N", value_parser = from_one, conflicts_with = "mode")]
     start_line: Option<u32>,
     /// Number of lines of the window, 1 or more.
-    #[arg(long, value_name = "N", value_parser = from_one)]
+    #[arg(long, value_name = "N", value_parser = from_one, conflicts_with = "mode")]
     limit: Option<u32>,
     /// Machine-readable output with token figures.
     #[arg(long)]
