@@ -57,6 +57,11 @@ const SIMILAR_RUN: usize = 4;
 /// to be constants.
 const CONSTANT_PERCENT: usize = 75;
 
+/// A number slot that takes at most this many values over a run, and comes back to a value it left, is a
+/// status, whatever the values' shares: with 30 of 100 lines at `exit code 1`, no value is a constant, but the
+/// slot still says which lines failed. One that only moves on (a timestamp's hour: 09, then 10) is a phase.
+const STATUS_VALUES: usize = 3;
+
 pub(crate) struct Plan<'a> {
     lines: &'a [String],
     marks: Vec<Mark>,
@@ -453,15 +458,20 @@ fn split_where_constants_change(texts: &[&str]) -> Vec<Range<usize>> {
     parts
 }
 
-/// Whether one value accounts for at least [`CONSTANT_PERCENT`] of `values`.
+/// Whether one value accounts for at least [`CONSTANT_PERCENT`] of `values`, or they are a status (see
+/// [`STATUS_VALUES`]): either way a change of value says something about a line.
 fn is_constant<'a>(values: impl Iterator<Item = &'a str>) -> bool {
     let mut counts: HashMap<&str, usize> = HashMap::new();
-    let mut total = 0;
+    let (mut total, mut changes, mut previous) = (0, 0, None);
     for value in values {
         *counts.entry(value).or_default() += 1;
         total += 1;
+        changes += usize::from(previous.is_some_and(|previous| previous != value));
+        previous = Some(value);
     }
-    counts.values().max().is_some_and(|&most| most * 100 >= total * CONSTANT_PERCENT)
+    // Each value in one block makes `len - 1` changes; more means a value came back.
+    let status = counts.len() <= STATUS_VALUES && changes >= counts.len();
+    status || counts.values().max().is_some_and(|&most| most * 100 >= total * CONSTANT_PERCENT)
 }
 
 fn flush_omitted(out: &mut String, omitted: &mut usize) {
@@ -611,6 +621,24 @@ mod tests {
             "[1/50] exit code 0\n… 18 similar lines omitted\n[20/50] exit code 0\n[21/50] exit code 1\n\
              [22/50] exit code 0\n… 27 similar lines omitted\n[50/50] exit code 0\n"
         );
+    }
+
+    #[test]
+    fn a_status_with_few_values_splits_the_run_however_often_it_changes() {
+        // A third of the runs failed: no value holds on 75 % of the lines, but two values are a status.
+        let lines: Vec<String> = (1..=30).map(|i| format!("[{i}/30] exit code {}", u8::from(i % 3 == 0))).collect();
+        let mut plan = Plan::new(&lines);
+        plan.fold_similar();
+        let shown = plan.render();
+        for i in (3..=30).step_by(3) {
+            assert!(shown.contains(&format!("[{i}/30] exit code 1\n")), "{shown}");
+        }
+        // An hour that moves on once is a phase, not a status: the run folds whole.
+        let lines: Vec<String> =
+            (0..40).map(|i| format!("{:02}:{:02} cache latency {}ms", 9 + i / 20, i, i * 7 % 13)).collect();
+        let mut plan = Plan::new(&lines);
+        plan.fold_similar();
+        assert_eq!(plan.render(), "09:00 cache latency 0ms\n… 38 similar lines omitted\n10:39 cache latency 0ms\n");
     }
 
     #[test]

@@ -28,7 +28,8 @@ static ERROR_LINE: LazyLock<Regex> = LazyLock::new(|| {
 /// The narrower set of [`ERROR_LINE`] that reads as a tool's report of a failure rather than a word in data (a
 /// commit message's "fix error", a file named `error.rs`): verdicts in capitals (`FAIL: t`, `--- FAIL`, `...
 /// ERROR`), TAP's `not ok`, message prefixes (`error:`, `error[E0308]:`, `fatal:`, `ValueError:`), panics,
-/// tracebacks and crashes.
+/// tracebacks and crashes; and counts of failures that are not zero (`2 errors`, `1 failed`, `failed=1`,
+/// `exit code 1`), which a summary line or a runner's per-step line prints with no other sign.
 static REPORT_LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
         r"^\s*not ok\b",
@@ -37,6 +38,9 @@ static REPORT_LINE: LazyLock<Regex> = LazyLock::new(|| {
         r"|[a-z0-9](?:Error|Exception|Failure):",
         r"|\bpanicked at\b|^Traceback \(most recent call last\)",
         r"|\b(?:Segmentation fault|core dumped)\b",
+        r"|\b[1-9]\d* (?:errors?|failures?|failed)\b",
+        r"|\b(?:errors|failures|failed)=[1-9]",
+        r"|\bexit(?:ed)?(?: with)? (?:code|status) [1-9]",
     ))
     .expect("report pattern compiles")
 });
@@ -206,6 +210,11 @@ mod tests {
             "E   ValueError: bad input",
             "thread 'main' panicked at src/main.rs:2:5:",
             "Traceback (most recent call last):",
+            "suite_101: 11 passed, 1 failed",
+            "file_7.c: 2 errors, 0 warnings",
+            "host101 : ok=5 changed=0 unreachable=0 failed=1 skipped=1",
+            "[21/50] exit code 1",
+            "make: *** [all] exited with status 2",
         ] {
             assert!(is_report(line), "{line}");
         }
@@ -216,6 +225,10 @@ mod tests {
             "src/error.rs",
             "Failed attempts are retried",
             "0 errors",
+            "12 passed, 0 failed",
+            "host1 : ok=5 changed=0 unreachable=0 failed=0 skipped=1",
+            "[20/50] exit code 0",
+            "10 errors_total metric",
         ] {
             assert!(!is_report(line), "{line}");
         }
