@@ -443,8 +443,9 @@ impl<'a> Plan<'a> {
 /// within each part every constant of the run (see [`CONSTANT_PERCENT`]) keeps one value.
 fn split_where_constants_change(texts: &[&str]) -> Vec<Range<usize>> {
     let numbers: Vec<Vec<&str>> = texts.iter().map(|text| rules::numbers(text)).collect();
-    // Lines of one shape have the same number of numbers.
-    let slots = numbers.first().map_or(0, Vec::len);
+    // Lines of one shape mostly have the same number of numbers, but not always: the shape writes a number
+    // as `#`, and a line may hold a `#` of its own. Only the slots every line has are compared.
+    let slots = numbers.iter().map(Vec::len).min().unwrap_or(0);
     let constants: Vec<usize> = (0..slots).filter(|&slot| is_constant(numbers.iter().map(|line| line[slot]))).collect();
     let differs = |a: usize, b: usize| constants.iter().any(|&slot| numbers[a][slot] != numbers[b][slot]);
     let mut parts = Vec::new();
@@ -639,6 +640,18 @@ mod tests {
         let mut plan = Plan::new(&lines);
         plan.fold_similar();
         assert_eq!(plan.render(), "09:00 cache latency 0ms\n… 38 similar lines omitted\n10:39 cache latency 0ms\n");
+    }
+
+    #[test]
+    fn a_literal_hash_where_others_have_a_number_is_no_slot_of_its_own() {
+        // `step # of batch` has the shape of `step 5 of batch` and no number.
+        let lines: Vec<String> =
+            ["step 1 of batch", "step 2 of batch", "step 3 of batch", "step # of batch", "step 5 of batch"]
+                .map(String::from)
+                .to_vec();
+        let mut plan = Plan::new(&lines);
+        plan.fold_similar();
+        assert_eq!(plan.render(), "step 1 of batch\n… 3 similar lines omitted\nstep 5 of batch\n");
     }
 
     #[test]
