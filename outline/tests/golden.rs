@@ -761,6 +761,13 @@ fn c_fields_and_enumerators() {
             "loop_run",
             "TIMER_ONESHOT",
             "LOOPF_ONCE",
+            // A named type defined in a member is listed as the type code names it by.
+            "loop_packet_header",
+            "magic",
+            // Anonymous members two deep are the outer type's own fields.
+            "lo",
+            "hi",
+            "value",
         ],
     );
     views.complete();
@@ -791,7 +798,8 @@ fn cpp_public_data_members() {
             "Pending",
         ],
     );
-    views.hides(&["pin_", "balance_", "retries"]);
+    // A private member stays private inside a conditional block.
+    views.hides(&["pin_", "balance_", "retries", "debug_counter"]);
     views.signature_lines_contain(&["protected int audit_level", "private void audit(const std::string& reason)"]);
 }
 

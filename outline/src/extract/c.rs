@@ -17,8 +17,8 @@ pub(super) static SPEC: Spec = Spec {
             .head_end(&["field_initializer_list", "body"]),
         // Prototypes, and file-level variables.
         Rule::classify("declaration", declaration).named(declarator_name).head_end(&["declarator/value"]),
-        // Method declarations in a class, and the data members another file can use.
-        // A member whose type is defined in place shows it: `struct { int hits, misses; } stats`.
+        // Method declarations in a class, and the data members another file can use. A member
+        // whose anonymous type is defined in place shows it: `struct { int hits, misses; } stats`.
         Rule::classify("field_declaration", member).named(member_names).whole(),
         // Only with a body: `struct foo *p` is a use, `struct foo;` a forward declaration.
         Rule::new("struct_specifier", Kind::Struct).requires("body").members("body"),
@@ -40,7 +40,17 @@ pub(super) static SPEC: Spec = Spec {
         // F_RED (1 << RED)`), a `#define` is a call of a directive; it defines all the same.
         Rule::classify("preproc_call", defining_call).named(defined_name).whole(),
     ],
-    wrappers: &[("template_declaration", Prefix::Full)],
+    // Conditional blocks are searched through like transparent kinds, but as wrappers that add
+    // nothing to a head, so an access label's section goes on inside them (`private:` and then
+    // `#ifdef DEBUG int secret; #endif`).
+    wrappers: &[
+        ("template_declaration", Prefix::Full),
+        ("preproc_if", Prefix::Nothing),
+        ("preproc_ifdef", Prefix::Nothing),
+        ("preproc_else", Prefix::Nothing),
+        ("preproc_elif", Prefix::Nothing),
+        ("preproc_elifdef", Prefix::Nothing),
+    ],
     attributes: &[],
     // `<typename T, …>` of a template: shortened to `<…>` when the line is too long.
     decorations: &["template_parameter_list"],
@@ -63,11 +73,6 @@ pub(super) static SPEC: Spec = Spec {
     invoked_body: None,
     overloads: None,
     transparent: &[
-        "preproc_if",
-        "preproc_ifdef",
-        "preproc_else",
-        "preproc_elif",
-        "preproc_elifdef",
         "linkage_specification",
         "declaration_list",
         "field_declaration",
@@ -130,30 +135,53 @@ fn declaration(node: Node, _: &str) -> Option<Kind> {
 /// A method declaration, or a data member: a struct's or union's, or a class's under an access
 /// label (whose section keeps a private one out, see [`access_label`]; a `protected` one is a
 /// subclass's API, as Java's and C#'s are). A class's members before any label are private. A
-/// nested type's declaration (`class Visitor { … };`, no member of that type declared) is
-/// declined, so the walker lists the type itself.
+/// member whose type is a named type defined in place (`class Visitor { … };`, `struct header {
+/// … } hdr;`) is declined, so the walker lists that type, with its own fields, where code that
+/// names it (`struct header *h`) finds it.
 fn member(node: Node, _: &str) -> Option<Kind> {
     if declares_function(node) {
         return Some(Kind::Function);
     }
-    let declares_type = node.child_by_field_name("type").is_some_and(|ty| ty.child_by_field_name("name").is_some());
-    if declares_type && node.child_by_field_name("declarator").is_none() {
+    let names_a_type = node
+        .child_by_field_name("type")
+        .is_some_and(|ty| ty.child_by_field_name("name").is_some() && ty.child_by_field_name("body").is_some());
+    if names_a_type {
         return None;
     }
     (!private_by_default(node)).then_some(Kind::Field)
 }
 
-/// A class's member before its first access label.
-fn private_by_default(node: Node) -> bool {
-    let in_class = node.parent().and_then(|list| list.parent()).is_some_and(|owner| owner.kind() == "class_specifier");
-    let mut sibling = node.prev_named_sibling();
-    while let Some(earlier) = sibling {
-        if earlier.kind() == "access_specifier" {
-            return false;
+/// The list a member or directive is in, past the conditional blocks around it: a struct's or
+/// class's `field_declaration_list`, an enum's `enumerator_list`.
+fn enclosing_list(node: Node) -> Option<Node> {
+    let mut parent = node.parent()?;
+    for _ in 0..super::MAX_DEPTH {
+        if !parent.kind().starts_with("preproc_") {
+            return Some(parent);
         }
-        sibling = earlier.prev_named_sibling();
+        parent = parent.parent()?;
     }
-    in_class
+    None
+}
+
+/// A class's member before its first access label (conditional blocks looked through).
+fn private_by_default(node: Node) -> bool {
+    let Some(list) = enclosing_list(node) else { return false };
+    if list.parent().is_none_or(|owner| owner.kind() != "class_specifier") {
+        return false;
+    }
+    let mut pending = vec![list];
+    while let Some(current) = pending.pop() {
+        let mut cursor = current.walk();
+        for child in current.named_children(&mut cursor).take_while(|child| child.start_byte() < node.start_byte()) {
+            match child.kind() {
+                "access_specifier" => return false,
+                kind if kind.starts_with("preproc_") => pending.push(child),
+                _ => {}
+            }
+        }
+    }
+    true
 }
 
 /// The section an access label opens: `protected`, `private`, or the default again (`public`).
@@ -176,20 +204,29 @@ fn is_member(node: Node, _: &str) -> bool {
 
 /// The names a member declares: a method's, or each field's of `size_t len, cap;`, joined by `, `
 /// (a declaration of several, as Go's `var A, B`). A C11 anonymous member (`union { int i; float
-/// f; };`) declares the fields of its type, which are used as the outer type's own (`v.i`).
+/// f; };`) declares the fields of its type, which are used as the outer type's own (`v.i`), its
+/// own anonymous members' too.
 fn member_names(node: Node, source: &str) -> Option<String> {
     if declares_function(node) {
         return declarator_name(node, source);
     }
-    let mut names = declared_names(node, source);
-    if names.is_empty()
-        && let Some(body) = node.child_by_field_name("type").and_then(|ty| ty.child_by_field_name("body"))
-    {
-        let mut cursor = body.walk();
-        let fields = body.named_children(&mut cursor).filter(|field| field.kind() == "field_declaration");
-        names = fields.flat_map(|field| declared_names(field, source)).collect();
-    }
+    let mut names = Vec::new();
+    field_names(node, source, 0, &mut names);
     (!names.is_empty()).then(|| names.join(", "))
+}
+
+/// Appends the names `field` declares, an anonymous member's fields for it (`depth` levels in).
+fn field_names<'s>(field: Node, source: &'s str, depth: usize, names: &mut Vec<&'s str>) {
+    let declared = declared_names(field, source);
+    if !declared.is_empty() || depth > super::MAX_DEPTH {
+        names.extend(declared);
+        return;
+    }
+    let Some(body) = field.child_by_field_name("type").and_then(|ty| ty.child_by_field_name("body")) else { return };
+    let mut cursor = body.walk();
+    for inner in body.named_children(&mut cursor).filter(|inner| inner.kind() == "field_declaration") {
+        field_names(inner, source, depth + 1, names);
+    }
 }
 
 /// The names of a declaration's declarators: `len`, `cap` of `size_t len, cap;`.
@@ -203,7 +240,8 @@ fn declared_names<'s>(node: Node, source: &'s str) -> Vec<&'s str> {
 /// A `#define NAME value` is a constant; inside a type's body (a flag defined beside the field
 /// it is for) it is listed as a macro, since constants inside types are detail elsewhere.
 fn defined_constant(node: Node, _: &str) -> Option<Kind> {
-    let in_type = node.parent().is_some_and(|list| matches!(list.kind(), "field_declaration_list" | "enumerator_list"));
+    let in_type =
+        enclosing_list(node).is_some_and(|list| matches!(list.kind(), "field_declaration_list" | "enumerator_list"));
     Some(if in_type { Kind::Macro } else { Kind::Const })
 }
 

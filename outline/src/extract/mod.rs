@@ -834,7 +834,7 @@ impl<'s> Walker<'s> {
         let body = own_body.or_else(|| rule.head_end.iter().find_map(|path| find_path(node, path)));
         let head_members = rule.head_members.map_or_else(Vec::new, |lists| lists(node, self.source));
         self.head_members = head_members.iter().map(Node::byte_range).collect();
-        let (signature, uncut) = self.signature(node, rule, body, kind, lead);
+        let (signature, uncut) = self.signature(node, rule, body, kind, &name, lead);
         self.head_members.clear();
         let (head_line, end_line) = node_lines(node, self.source);
         // Attributes, decorators and `export` in front belong to the definition's span.
@@ -894,6 +894,7 @@ impl<'s> Walker<'s> {
         rule: &Rule,
         body: Option<Node>,
         kind: Kind,
+        name: &str,
         lead: &Lead,
     ) -> (String, Option<String>) {
         let swallowed = self.swallowing_error(node).map(|error| error.start_byte());
@@ -909,7 +910,7 @@ impl<'s> Walker<'s> {
             let mut prefix = Head::default();
             prefix.push(Role::Core, &section);
             self.push_wrappers(&mut prefix, lead.wrappers, node);
-            let field = self.field_signature(node, rule, head_end);
+            let field = self.field_signature(node, rule, head_end, name);
             return match prefix.line() {
                 prefix if prefix.is_empty() => (field, None),
                 prefix => (format!("{prefix} {field}"), None),
@@ -1097,7 +1098,7 @@ impl<'s> Walker<'s> {
 
     /// A field's declaration up to `head_end` without its decorations and initial values: it is
     /// one entry on its type's line of fields.
-    fn field_signature(&self, node: Node, rule: &Rule, head_end: usize) -> String {
+    fn field_signature(&self, node: Node, rule: &Rule, head_end: usize, name: &str) -> String {
         let range = node.start_byte()..head_end;
         let mut dropped = nodes_in(node, &range, self.spec.decorations);
         dropped.extend(rule.initializers.map_or_else(Vec::new, |initializers| initializers(node)));
@@ -1113,8 +1114,15 @@ impl<'s> Walker<'s> {
         }
         self.push_code(&mut head, Role::Core, node, position..range.end);
         let line = head.line();
-        // A long type keeps its outer part: `shape: Maybe<inferErrorShape<…>>`.
-        if line.chars().count() > MAX_FIELD { empty_nested_brackets(&line) } else { line }
+        // A long type keeps its outer part: `shape: Maybe<inferErrorShape<…>>`; but never at the
+        // cost of a name the field declares (C's anonymous `union { struct { unsigned lo, hi; }; … }`
+        // declares `lo` and `hi` inside brackets).
+        let shortened = match line.chars().count() > MAX_FIELD {
+            true => empty_nested_brackets(&line),
+            false => return line,
+        };
+        let keeps_names = name.split(", ").all(|declared| shortened.contains(declared));
+        if keeps_names { shortened } else { line }
     }
 
     /// The byte ranges of `node`'s own [`Spec::implied`] modifiers, with the space after each.
