@@ -773,7 +773,12 @@ fn c_fields_and_enumerators() {
     views.complete();
     // The counters are `stats.reads`, not the watch's own fields.
     views.hides(&["reads", "writes"]);
-    views.signature_lines_contain(&["struct { uint64_t reads, writes; } stats", "enum loop_mode { LOOP_ONCE = 1"]);
+    views.signature_lines_contain(&[
+        "struct { uint64_t reads, writes; } stats",
+        "enum loop_mode { LOOP_ONCE = 1",
+        // The type, with the member declared of it.
+        "struct loop_packet_header header { unsigned magic, length }",
+    ]);
 }
 
 /// A C++ class lists its public and protected data members (the second a subclass's API); a

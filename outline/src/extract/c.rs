@@ -17,6 +17,13 @@ pub(super) static SPEC: Spec = Spec {
             .head_end(&["field_initializer_list", "body"]),
         // Prototypes, and file-level variables.
         Rule::classify("declaration", declaration).named(declarator_name).head_end(&["declarator/value"]),
+        // A member declaring a named type in place (`struct hdr { … } *h;`) is that type, with
+        // its fields, which code names (`struct hdr *`), and the member after it, as a typedef's.
+        Rule::classify("field_declaration", inline_type)
+            .named(inline_type_name)
+            .head_end(&["type/body"])
+            .keep_tail()
+            .members("type/body"),
         // Method declarations in a class, and the data members another file can use. A member
         // whose anonymous type is defined in place shows it: `struct { int hits, misses; } stats`.
         Rule::classify("field_declaration", member).named(member_names).whole(),
@@ -132,20 +139,38 @@ fn declaration(node: Node, _: &str) -> Option<Kind> {
     Some(if declares_function(node) { Kind::Function } else { Kind::Variable })
 }
 
+/// The type a member defines in place under a name of its own (`struct hdr { … } *h;`), when it
+/// declares a member of it: a nested type's bare declaration (`class Visitor { … };`) is declined
+/// here and in [`member`], so the walker lists the type by its own rule.
+fn named_inline_type(node: Node) -> Option<Node> {
+    let ty = node.child_by_field_name("type")?;
+    let defines = ty.child_by_field_name("name").is_some() && ty.child_by_field_name("body").is_some();
+    defines.then_some(ty)
+}
+
+fn inline_type(node: Node, _: &str) -> Option<Kind> {
+    let ty = named_inline_type(node)?;
+    node.child_by_field_name("declarator")?;
+    Some(match ty.kind() {
+        "enum_specifier" => Kind::Enum,
+        "class_specifier" => Kind::Class,
+        _ => Kind::Struct,
+    })
+}
+
+fn inline_type_name(node: Node, source: &str) -> Option<String> {
+    Some(node_text(named_inline_type(node)?.child_by_field_name("name")?, source).to_string())
+}
+
 /// A method declaration, or a data member: a struct's or union's, or a class's under an access
 /// label (whose section keeps a private one out, see [`access_label`]; a `protected` one is a
-/// subclass's API, as Java's and C#'s are). A class's members before any label are private. A
-/// member whose type is a named type defined in place (`class Visitor { … };`, `struct header {
-/// … } hdr;`) is declined, so the walker lists that type, with its own fields, where code that
-/// names it (`struct header *h`) finds it.
+/// subclass's API, as Java's and C#'s are). A class's members before any label are private.
+/// A member defining a named type is [`inline_type`]'s.
 fn member(node: Node, _: &str) -> Option<Kind> {
     if declares_function(node) {
         return Some(Kind::Function);
     }
-    let names_a_type = node
-        .child_by_field_name("type")
-        .is_some_and(|ty| ty.child_by_field_name("name").is_some() && ty.child_by_field_name("body").is_some());
-    if names_a_type {
+    if named_inline_type(node).is_some() {
         return None;
     }
     (!private_by_default(node)).then_some(Kind::Field)

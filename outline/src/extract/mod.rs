@@ -623,8 +623,11 @@ impl<'s> Walker<'s> {
             }
             let applies = self.spec.sections.as_ref().is_some_and(|sections| (sections.applies_to)(child, self.source));
             let lead = Lead { attributes: &attributes, wrappers, section: if applies { self.section } else { "" } };
-            if let Some(rule) = self.spec.rules.iter().find(|rule| rule.node == kind)
-                && let Some(definition) = self.define(child, rule, owner, &lead, depth)
+            // Several rules may take one kind: the first that defines the node wins.
+            let spec = self.spec;
+            let mut rules = spec.rules.iter().filter(|rule| rule.node == kind);
+            if let Some((rule, definition)) =
+                rules.find_map(|rule| Some((rule, self.define(child, rule, owner, &lead, depth)?)))
             {
                 match rule.receiver.and_then(|receiver| receiver(child, self.source)) {
                     Some(receiver) if owner.is_none() => self.detached.push((receiver, definition)),
