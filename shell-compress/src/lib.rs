@@ -178,6 +178,14 @@ mod tests {
     }
 
     #[test]
+    fn an_error_overwritten_by_a_progress_redraw_is_shown() {
+        let steps: String = (1..=60).map(|i| format!("step {i} ok\n")).collect();
+        let out = format!("{steps}error: connection refused to db:5432\rretrying... 100%\n{steps}");
+        let text = compress("sh run.sh", &out, 1).text;
+        assert!(text.contains("\nerror: connection refused to db:5432\nretrying... 100%\n"), "{text}");
+    }
+
+    #[test]
     fn small_output_is_returned_unchanged() {
         let out = compress("git status", "On branch main\nnothing to commit, working tree clean\n", 0);
         assert_eq!(out.text, "On branch main\nnothing to commit, working tree clean\n");
