@@ -288,7 +288,9 @@ mod tests {
     fn a_traceback_keeps_each_frames_own_lines() {
         // pytest prints the same `self = <…>` in each frame of a method's traceback; each belongs to its frame.
         let this = "self = <tests.test_funcs.TestAssoc object at 0x7f5b827bad10>";
-        let mut raw = String::from("==================== FAILURES ====================\n");
+        let mut raw = String::from("============ test session starts ============\nplatform linux -- Python 3.12.1\n");
+        raw += &format!("tests/test_funcs.py {}F [100%]\n\n", ".".repeat(60));
+        raw += "==================== FAILURES ====================\n";
         raw += "_______________ TestAssoc.test_unknown _______________\n\n";
         for frame in 0..3 {
             raw += &format!("{this}\n\n    def step_{frame}(self):\n");

@@ -216,11 +216,17 @@ impl<'a> Plan<'a> {
                 self.must(i);
             }
         }
-        let tail: Vec<usize> =
-            (0..self.len()).rev().filter(|&i| !self.line(i).trim().is_empty()).take(FAILURE_TAIL).collect();
-        for i in tail {
-            self.must(i);
+        for i in self.failure_tail_start()..self.len() {
+            if !self.line(i).trim().is_empty() {
+                self.must(i);
+            }
         }
+    }
+
+    /// Where the last [`FAILURE_TAIL`] non-blank lines start: after a failure they are shown whatever a family
+    /// marked them, so a family must not announce them as removed or shortened.
+    pub(crate) fn failure_tail_start(&self) -> usize {
+        (0..self.len()).rev().filter(|&i| !self.line(i).trim().is_empty()).take(FAILURE_TAIL).last().unwrap_or(0)
     }
 
     /// Drops blank lines at the edges and all but one of consecutive visible blank lines, protected or not. A
