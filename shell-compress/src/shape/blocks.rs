@@ -37,11 +37,12 @@ const MAX_KEPT: usize = 5;
 /// A later block is reduced when at least this many of its lines, and at least half, repeat a kept block.
 const MIN_SHARED: usize = 3;
 
-/// Shared lines are only removed in runs of at least this many: a marker costs about as much as one line.
-const MIN_RUN: usize = 2;
-
 /// A stack frame: Rust's `  4: crate::f`, its `at path:line` continuation and JS's `at f (file:1:2)`.
 static FRAME: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*(?:\d+: |at )").expect("frame pattern compiles"));
+
+/// A source line quoted in a traceback that names an error because it raises or checks one.
+static CODE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*(?:>\s+)?(?:raise|throw|assert|return)\b").expect("code pattern compiles"));
 
 /// An assertion's value: Rust's `left:`/`right:`, jest's `Expected:`/`Received:`, and their kin.
 static ASSERTION_VALUE: LazyLock<Regex> = LazyLock::new(|| {
@@ -91,12 +92,19 @@ pub(crate) fn fold_repeated(plan: &mut Plan) {
     }
 }
 
-/// Removes from a later block's `body` (its visible non-blank lines) each run of at least [`MIN_RUN`] lines
-/// that the kept block `lines` also has, and puts a marker where the run was. A block's own facts stay even
-/// when an earlier block printed the same line (see [`is_fact`]): each failure states its own error.
+/// Removes from a later block's `body` (its visible non-blank lines) each run of lines that the kept block
+/// `lines` also has, and puts a marker where the run was, when the marker is the shorter. A block's own facts
+/// stay even when an earlier block printed the same line (see [`is_fact`]): each failure states its own error.
 fn reduce(plan: &mut Plan, body: &[usize], lines: &HashSet<String>, title: &str) {
     let mut shared: Vec<bool> = body.iter().map(|&i| lines.contains(plan.line(i))).collect();
-    let last_location = body.iter().rposition(|&i| rules::has_location(plan.line(i)));
+    // The block's final location: where the failure was reported (pytest's `x.py:2: KeyError`, the line of a
+    // panic) rather than the innermost frame of a runtime's own code, unless frames are all there is.
+    let location = |k: &usize| rules::has_location(plan.line(body[*k]));
+    let last_location = (0..body.len())
+        .rev()
+        .filter(location)
+        .find(|&k| !FRAME.is_match(plan.line(body[k])))
+        .or_else(|| (0..body.len()).rev().find(location));
     for (k, &i) in body.iter().enumerate() {
         if Some(k) == last_location || is_fact(plan.line(i)) {
             shared[k] = false;
@@ -110,22 +118,25 @@ fn reduce(plan: &mut Plan, body: &[usize], lines: &HashSet<String>, title: &str)
     }
     let mut k = 0;
     while k < body.len() {
-        let run = shared[k..].iter().take_while(|&&s| s).count();
-        if run >= MIN_RUN {
-            for &i in &body[k..k + run] {
+        let run = &body[k..k + shared[k..].iter().take_while(|&&s| s).count()];
+        let note = format!("  … {} {} as in {title} above", run.len(), if run.len() == 1 { "line" } else { "lines" });
+        // A marker no shorter than the lines it stands for saves nothing.
+        if note.len() < run.iter().map(|&i| plan.line(i).len() + 1).sum() {
+            for &i in run {
                 plan.drop_copy(i);
             }
-            plan.note(body[k], format!("  … {run} lines as in {title} above"));
+            plan.note(run[0], note);
         }
-        k += run.max(1);
+        k += run.len().max(1);
     }
 }
 
 /// Lines that state what went wrong in this block: error and report lines (not stack frames, which only say
-/// where), pytest's `E ` lines and assertion values (`right: 1000`, `Expected: 5`).
+/// where, nor source lines that raise or assert, which are the code), pytest's `E ` lines and assertion
+/// values (`right: 1000`, `Expected: 5`).
 fn is_fact(line: &str) -> bool {
     let t = line.trim_start();
-    if FRAME.is_match(line) {
+    if FRAME.is_match(line) || CODE.is_match(line) {
         return false;
     }
     rules::is_error(line) || rules::is_report(line) || t.starts_with("E ") || ASSERTION_VALUE.is_match(line)
