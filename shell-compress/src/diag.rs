@@ -91,7 +91,15 @@ pub(crate) fn summarize_warnings(
             }
         }
     }
-    let rest: Vec<&Block> = blocks.iter().filter(|b| b.severity == Severity::Warning).skip(WARNINGS_IN_FULL).collect();
+    // After a failure the output's last lines are shown whole, so warnings that reach into them are not
+    // shortened and the note does not count them.
+    let shortenable = if failed { plan.failure_tail_start() } else { plan.len() };
+    let rest: Vec<&Block> = blocks
+        .iter()
+        .filter(|b| b.severity == Severity::Warning)
+        .skip(WARNINGS_IN_FULL)
+        .filter(|b| b.lines.end <= shortenable)
+        .collect();
     let Some(first) = rest.first() else { return };
     // kind -> (order of first appearance, count); sorted by first appearance below, so output is deterministic.
     let mut kinds: BTreeMap<String, (usize, usize)> = BTreeMap::new();
@@ -165,6 +173,7 @@ pub(crate) fn message_kind(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::FAILURE_TAIL;
 
     fn header(line: &str) -> Option<Severity> {
         line.strip_prefix("warning: ").map(|_| Severity::Warning)
@@ -216,9 +225,23 @@ mod tests {
     }
 
     #[test]
-    fn after_failure_summarised_warnings_keep_message_and_location() {
+    fn after_failure_warnings_among_the_last_lines_are_not_counted_as_shortened() {
         let lines: Vec<String> =
             (0..5).flat_map(|i| [format!("warning: w{i}"), format!("  --> a.rs:{i}:1"), "   |  code".into()]).collect();
+        let mut plan = Plan::new(&lines);
+        let found = blocks(&plan, header, |_| false, |_| false);
+        summarize_warnings(&mut plan, &found, true, |_, b| b.lines.start, message_kind);
+        plan.protect_failure();
+        assert_eq!(plan.render(), lines.join("\n") + "\n");
+    }
+
+    #[test]
+    fn after_failure_summarised_warnings_keep_message_and_location() {
+        let mut lines: Vec<String> =
+            (0..5).flat_map(|i| [format!("warning: w{i}"), format!("  --> a.rs:{i}:1"), "   |  code".into()]).collect();
+        // The closing lines a failure shows whole, past the warnings.
+        lines.push(String::new());
+        lines.extend((0..FAILURE_TAIL).map(|k| format!("closing {k}")));
         let mut plan = Plan::new(&lines);
         let found = blocks(&plan, header, |_| false, |_| false);
         summarize_warnings(&mut plan, &found, true, |_, b| b.lines.start, message_kind);

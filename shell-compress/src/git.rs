@@ -457,4 +457,14 @@ mod tests {
         let failed = compress("git diff --exit-code", &long_diff(6, 30), 1);
         assert_eq!(failed.text.lines().filter(|l| l.starts_with("@@ ")).count(), 6 * 30);
     }
+
+    #[test]
+    fn a_crlf_to_lf_change_keeps_the_carriage_return_it_removes() {
+        let mut out = long_diff(4, 4);
+        out += "diff --git a/crlf.txt b/crlf.txt\nindex 8c3ce9b..42e8fb5 100644\n--- a/crlf.txt\n+++ b/crlf.txt\n";
+        out += "@@ -18,3 +18,3 @@ line 16\n line 17\r\n-line 20\r\n+line 20\n line 21\r\n";
+        let result = compress("git diff", &out, 0);
+        assert!(result.shortened);
+        assert!(result.text.contains(" line 17\r\n-line 20\r\n+line 20\n line 21\r\n"), "{}", result.text);
+    }
 }

@@ -174,9 +174,12 @@ fn vitest(plan: &mut Plan) {
 
 static MOCHA_FAILURE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s+\d+\) \S").expect("mocha pattern compiles"));
 
-/// mocha: `✔ test` lines go; numbered failures and the passing/failing/pending counts stay.
+/// mocha: `✔ test` and pending `- test` lines go; numbered failures and the passing/failing/pending counts
+/// stay. Per-test lines are only looked for before the `N passing (…)` summary: after it come the failure
+/// details, whose assertion diffs have `- actual` and `+ expected` lines that are the point of the failure.
 fn mocha(plan: &mut Plan) {
-    runner::results(plan, |line| {
+    let summary = (0..plan.len()).find(|&i| is_mocha_summary(plan.line(i))).unwrap_or(plan.len());
+    runner::results_in(plan, 0..summary, |line| {
         let t = line.trim_start();
         if t.starts_with("✔ ") || t.starts_with("✓ ") || t.starts_with("- ") {
             Some(Verdict::Pass)
@@ -188,8 +191,12 @@ fn mocha(plan: &mut Plan) {
     });
     plan.set_where(Mark::Must, |line| {
         let t = line.trim();
-        t.ends_with(" failing") || t.contains(" passing (") || t.ends_with(" pending")
+        t.ends_with(" failing") || is_mocha_summary(line) || t.ends_with(" pending")
     });
+}
+
+fn is_mocha_summary(line: &str) -> bool {
+    line.contains(" passing (")
 }
 
 static TSC_ERROR: LazyLock<Regex> =
@@ -239,5 +246,28 @@ fn biome(plan: &mut Plan) {
     if let Some(&first) = headers.get(diag::WARNINGS_IN_FULL) {
         let rest = headers.len() - diag::WARNINGS_IN_FULL;
         plan.note(first, format!("… {rest} more findings shortened to location, rule and message"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::compress;
+
+    #[test]
+    fn mocha_keeps_both_sides_of_an_assertion_diff_and_drops_pending_tests() {
+        let mut out = String::from("\n  math\n");
+        out += &(0..40).map(|i| format!("    ✔ adds {i}\n")).collect::<String>();
+        out += "    - skipped for now\n    1) deep\n\n  40 passing (10ms)\n  1 pending\n  1 failing\n\n";
+        out += "  1) math\n       deep:\n\n      AssertionError: Expected values to be strictly deep-equal:\n";
+        out += "+ actual - expected\n\n  {\n    a: [\n      1,\n+     2\n-     3\n    ]\n  }\n";
+        out += "      + expected - actual\n\n       [\n      -  2\n      +  3\n       ]\n\n";
+        out += "      at Context.<anonymous> (test/t.js:124:33)\n";
+        let text = compress("mocha", &out, 1).text;
+        let details = text.split("  1 failing\n").nth(1).expect("summary kept");
+        for line in ["+     2", "-     3", "      -  2", "      +  3"] {
+            assert!(details.lines().any(|l| l == line), "{line:?} missing from:\n{text}");
+        }
+        assert!(!text.contains("skipped for now"), "{text}");
+        assert!(!text.contains("adds 3"), "{text}");
     }
 }

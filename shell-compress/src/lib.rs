@@ -178,6 +178,14 @@ mod tests {
     }
 
     #[test]
+    fn an_error_overwritten_by_a_progress_redraw_is_shown() {
+        let steps: String = (1..=60).map(|i| format!("step {i} ok\n")).collect();
+        let out = format!("{steps}error: connection refused to db:5432\rretrying... 100%\n{steps}");
+        let text = compress("sh run.sh", &out, 1).text;
+        assert!(text.contains("\nerror: connection refused to db:5432\nretrying... 100%\n"), "{text}");
+    }
+
+    #[test]
     fn small_output_is_returned_unchanged() {
         let out = compress("git status", "On branch main\nnothing to commit, working tree clean\n", 0);
         assert_eq!(out.text, "On branch main\nnothing to commit, working tree clean\n");
@@ -280,7 +288,9 @@ mod tests {
     fn a_traceback_keeps_each_frames_own_lines() {
         // pytest prints the same `self = <…>` in each frame of a method's traceback; each belongs to its frame.
         let this = "self = <tests.test_funcs.TestAssoc object at 0x7f5b827bad10>";
-        let mut raw = String::from("==================== FAILURES ====================\n");
+        let mut raw = String::from("============ test session starts ============\nplatform linux -- Python 3.12.1\n");
+        raw += &format!("tests/test_funcs.py {}F [100%]\n\n", ".".repeat(60));
+        raw += "==================== FAILURES ====================\n";
         raw += "_______________ TestAssoc.test_unknown _______________\n\n";
         for frame in 0..3 {
             raw += &format!("{this}\n\n    def step_{frame}(self):\n");

@@ -85,3 +85,23 @@ fn build(plan: &mut Plan, failed: bool) {
         diag::message_kind(message)
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::compress;
+
+    #[test]
+    fn the_warning_note_counts_only_warnings_it_shortened() {
+        let mut out: String = (0..30).map(|i| format!("cc -Wall -c src/f{i}.c -o src/f{i}.o\n")).collect();
+        for k in 0..8 {
+            out += &format!("src/w{k}.c:1:5: warning: unused variable ‘x{k}’ [-Wunused-variable]\n");
+            out += &format!("    1 | int x{k};\n      |     ^\n");
+        }
+        out += "make: *** [Makefile:4: bad.o] Error 1\n";
+        let text = compress("make all", &out, 2).text;
+        // The last three warnings are among the output's last lines, which a failure shows whole.
+        assert!(text.contains("… 2 more warnings shortened to message and location"), "{text}");
+        assert!(!text.contains("int x3;") && !text.contains("int x4;"), "{text}");
+        assert!(text.contains("    1 | int x5;\n"), "{text}");
+    }
+}

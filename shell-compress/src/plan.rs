@@ -216,15 +216,21 @@ impl<'a> Plan<'a> {
                 self.must(i);
             }
         }
-        let tail: Vec<usize> =
-            (0..self.len()).rev().filter(|&i| !self.line(i).trim().is_empty()).take(FAILURE_TAIL).collect();
-        for i in tail {
-            self.must(i);
+        for i in self.failure_tail_start()..self.len() {
+            if !self.line(i).trim().is_empty() {
+                self.must(i);
+            }
         }
     }
 
-    /// Drops blank lines at the edges and all but one of consecutive visible blank lines. A blank line in a
-    /// hunk's body is an unchanged empty line of the file, not spacing: it stays.
+    /// Where the last [`FAILURE_TAIL`] non-blank lines start: after a failure they are shown whatever a family
+    /// marked them, so a family must not announce them as removed or shortened.
+    pub(crate) fn failure_tail_start(&self) -> usize {
+        (0..self.len()).rev().filter(|&i| !self.line(i).trim().is_empty()).take(FAILURE_TAIL).last().unwrap_or(0)
+    }
+
+    /// Drops blank lines at the edges and all but one of consecutive visible blank lines, protected or not. A
+    /// blank line in a hunk's body is an unchanged empty line of the file, not spacing: it stays.
     pub(crate) fn tidy_blanks(&mut self) {
         let mut previous_blank = true;
         let mut last_visible = None;
@@ -234,42 +240,61 @@ impl<'a> Plan<'a> {
             }
             let blank = !self.in_hunk[i] && self.text(i).trim().is_empty();
             if blank && previous_blank {
-                self.set(i, Mark::Drop);
+                // Even a protected blank line: spacing carries no fact, and one blank line already separates.
+                self.drop_copy(i);
                 continue;
             }
             previous_blank = blank;
             last_visible = Some(i);
         }
         if let Some(i) = last_visible.filter(|&i| self.text(i).trim().is_empty()) {
-            self.set(i, Mark::Drop);
+            self.drop_copy(i);
         }
     }
 
-    /// Folds consecutive identical visible lines into the first, which then carries a `(×N)` count. Only
-    /// neighbours fold: the same line printed apart (a `self = <…>` in each frame of a traceback) belongs where
-    /// it was printed. Lines of a hunk's body never fold: each is a line of the file.
+    /// Folds consecutive identical visible lines into the first, which then carries a `(×N)` count, when the
+    /// count is shorter than the copies it replaces. Only neighbours fold: the same line printed apart (a
+    /// `self = <…>` in each frame of a traceback) belongs where it was printed. Lines of a hunk's body never
+    /// fold: each is a line of the file.
     pub(crate) fn fold_repeats(&mut self) {
         let starts = self.note_starts();
-        let mut previous: Option<usize> = None;
-        for (i, &note_before) in starts.iter().enumerate().take(self.len()) {
-            if note_before {
-                previous = None;
+        // Consecutive visible lines with the same text, dropped lines between them aside.
+        let mut group: Vec<usize> = Vec::new();
+        for (i, &note_before) in starts.iter().enumerate() {
+            if i == self.len() || note_before {
+                self.fold_group(&std::mem::take(&mut group));
+                if i == self.len() {
+                    break;
+                }
             }
             match self.marks[i] {
                 Mark::Drop => {}
-                Mark::Omit => previous = None,
-                Mark::Keep | Mark::Must if self.in_hunk[i] => previous = None,
-                Mark::Keep | Mark::Must => match previous {
-                    Some(p) if self.text(p) == self.text(i) => {
-                        if self.marks[i] == Mark::Must {
-                            self.must(p);
-                        }
-                        self.repeats[p] += self.repeats[i];
-                        self.marks[i] = Mark::Drop;
+                Mark::Omit => self.fold_group(&std::mem::take(&mut group)),
+                Mark::Keep | Mark::Must if self.in_hunk[i] => self.fold_group(&std::mem::take(&mut group)),
+                Mark::Keep | Mark::Must => {
+                    if group.first().is_none_or(|&p| self.text(p) != self.text(i)) {
+                        self.fold_group(&std::mem::take(&mut group));
                     }
-                    _ => previous = Some(i),
-                },
+                    group.push(i);
+                }
             }
+        }
+    }
+
+    /// Folds `group`, visible lines of one text, into its first line unless the count would be the longer.
+    fn fold_group(&mut self, group: &[usize]) {
+        let Some((&first, copies)) = group.split_first() else { return };
+        let total: usize = group.iter().map(|&i| self.repeats[i]).sum();
+        let replaced: usize = copies.iter().map(|&i| self.text(i).len() + 1).sum();
+        if format!(" … (×{total})").len() >= replaced {
+            return;
+        }
+        if copies.iter().any(|&i| self.marks[i] == Mark::Must) {
+            self.must(first);
+        }
+        self.repeats[first] = total;
+        for &i in copies {
+            self.marks[i] = Mark::Drop;
         }
     }
 
@@ -504,12 +529,22 @@ mod tests {
 
     #[test]
     fn folding_keeps_protection_on_the_surviving_copy() {
-        let lines = owned(&["x", "x"]);
+        let lines = owned(&["retrying connection", "retrying connection"]);
         let mut plan = Plan::new(&lines);
         plan.must(1);
         plan.fold_repeats();
         assert_eq!(plan.mark(0), Mark::Must);
-        assert_eq!(plan.render(), "x … (×2)\n");
+        assert_eq!(plan.render(), "retrying connection … (×2)\n");
+    }
+
+    #[test]
+    fn a_count_longer_than_the_copies_it_replaces_is_not_used() {
+        let lines = owned(&["}", "}", "", "", "", "done", "ok", "ok", "ok", "ok"]);
+        let mut plan = Plan::new(&lines);
+        plan.set_range(0..lines.len(), Mark::Must);
+        plan.tidy_blanks();
+        plan.fold_repeats();
+        assert_eq!(plan.render(), "}\n}\n\ndone\nok\nok\nok\nok\n");
     }
 
     #[test]

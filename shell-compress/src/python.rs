@@ -83,8 +83,9 @@ static PYTEST_VERBOSE: LazyLock<Regex> = LazyLock::new(|| {
 /// Session-header lines that describe the environment, not the run.
 const PYTEST_PREAMBLE: &[&str] = &["platform ", "cachedir: ", "rootdir: ", "configfile: ", "plugins: ", "collecting "];
 
-/// pytest: session header, progress dots, passing verbose lines, caret underlines and frame separators go;
-/// failure sections, the short summary and the final tally stay. Warnings beyond the first few are counted.
+/// pytest: session header, progress dots, passing verbose lines and caret underlines go; failure sections
+/// (with the `_ _ _` separators between a traceback's frames, which say where one file's frames end), the
+/// short summary and the final tally stay. Warnings beyond the first few are counted.
 fn pytest(plan: &mut Plan) {
     runner::results(plan, |line| {
         if let Some(caps) = PYTEST_VERBOSE.captures(line) {
@@ -100,7 +101,6 @@ fn pytest(plan: &mut Plan) {
         rules::starts_with_any(line, PYTEST_PREAMBLE)
             || line.contains(" test session starts ")
             || (!t.is_empty() && t.chars().all(|c| c == '^'))
-            || (t.len() > 10 && t.chars().all(|c| c == '_' || c == ' '))
     });
     plan.set_where(Mark::Must, |line| {
         let is_test_header = line.starts_with('_') && line.ends_with('_') && line.chars().any(|c| c != '_' && c != ' ');
@@ -224,4 +224,32 @@ fn pip_list(plan: &mut Plan) {
     plan.set_where(Mark::Drop, |line| {
         line.starts_with("[notice] ") || (!line.is_empty() && line.chars().all(|c| c == '-' || c == ' '))
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::compress;
+
+    #[test]
+    fn pytest_keeps_every_frame_separator_of_a_traceback() {
+        let separator = "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _";
+        let out = format!(
+            concat!(
+                "test_many.py {dots} [100%]\n\n",
+                "=================================== FAILURES ===================================\n",
+                "________________________________ test_deep_fail ________________________________\n\n",
+                ">       inner(7)\n\ntest_many.py:1208: \n{sep} \n",
+                "test_many.py:1205: in inner\n    return helper(x)\n           ^^^^^^^^^\n{sep} \n\n",
+                "y = 7\n\n>       raise ValueError(f'bad value {{y}}')\nE       ValueError: bad value 7\n\n",
+                "test_many.py:1207: ValueError\n",
+                "=========================== short test summary info ============================\n",
+                "FAILED test_many.py::test_deep_fail - ValueError: bad value 7\n",
+                "======================== 1 failed, 400 passed in 0.29s =========================\n",
+            ),
+            dots = ".".repeat(60),
+            sep = separator,
+        );
+        let text = compress("pytest", &out, 1).text;
+        assert_eq!(text.matches(separator).count(), 2, "{text}");
+    }
 }

@@ -73,13 +73,7 @@ pub async fn run(backend: &Backend, ctx: RequestContext, args: RunArgs, surface:
     let shaped = out.output.unwrap_or_default();
     let mut text = shaped.text.clone();
     if out.timed_out {
-        push_block(
-            &mut text,
-            &format!(
-                "[timed out after {}: the command and everything it started were killed]",
-                duration(out.duration_ms)
-            ),
-        );
+        push_block(&mut text, &timed_out_note(out.duration_ms, out.exit_code));
     }
     let exit_code = if out.timed_out { TIMED_OUT } else { out.exit_code };
     let json = json!({
@@ -90,6 +84,19 @@ pub async fn run(backend: &Backend, ctx: RequestContext, args: RunArgs, surface:
     // A command that ran and failed is an answer, not a failed call: its exit
     // code travels in the text (`[exit:N]`) and in the JSON.
     Ok(Answer { text, is_error: false, exit_code, json })
+}
+
+/// The note after a timed-out command's output. The output's `[exit:N]` is what the killed command ended
+/// with (137 for SIGKILL); the note says so and gives the code the call ends with, so the two do not
+/// contradict each other.
+fn timed_out_note(duration_ms: u64, exit_code: i32) -> String {
+    let killed =
+        format!("[timed out after {}: the command and everything it started were killed", duration(duration_ms));
+    if exit_code == 0 {
+        format!("{killed}; exit code {TIMED_OUT}, as timeout(1) gives]")
+    } else {
+        format!("{killed}, hence [exit:{exit_code}]; exit code {TIMED_OUT}, as timeout(1) gives]")
+    }
 }
 
 /// `350 ms` under a second (a short timeout reads as what it was), else
@@ -282,6 +289,16 @@ mod tests {
         assert!(cancel_note(&job, Surface::Cli).contains("already ended"));
         assert_eq!(session_tag("", "s1"), " · no session");
         assert_eq!(session_tag("s1", "s1"), " · session s1 (this one)");
+    }
+
+    #[test]
+    fn a_timeout_note_explains_the_shown_exit_code_and_gives_the_real_one() {
+        assert_eq!(
+            timed_out_note(1000, 137),
+            "[timed out after 1.0 s: the command and everything it started were killed, hence [exit:137]; exit code \
+             124, as timeout(1) gives]"
+        );
+        assert!(timed_out_note(350, 0).ends_with("were killed; exit code 124, as timeout(1) gives]"));
     }
 
     #[test]

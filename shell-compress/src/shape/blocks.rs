@@ -1,8 +1,9 @@
 //! Repeated blocks: failure reports that open with a header (pytest's `____ test ____` banner, unittest's
 //! `FAIL: test`, cargo's `---- test stdout ----`, jest's `● test`, mocha's `1) test`, a Python `Traceback`)
 //! and then repeat the same frames. The first block of a kind is kept whole; a later block that shares most
-//! of its lines with an earlier one keeps its header and only the lines that differ, after a note saying
-//! which block it follows. Every dropped line is an exact copy of a line that stays, so no fact is lost.
+//! of its lines with an earlier one loses runs of the shared lines, each replaced in place by a note saying
+//! which block has them. Every dropped line is an exact copy of a line that stays, and a block's own facts
+//! (its error lines, assertion values and last location) stay even when repeated: each failure is read alone.
 
 use std::collections::HashSet;
 use std::ops::Range;
@@ -11,6 +12,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::plan::{Mark, Plan};
+use crate::rules;
 
 static HEADER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
@@ -35,6 +37,22 @@ const MAX_KEPT: usize = 5;
 /// A later block is reduced when at least this many of its lines, and at least half, repeat a kept block.
 const MIN_SHARED: usize = 3;
 
+/// A stack frame: Rust's `  4: crate::f`, its `at path:line` continuation and JS's `at f (file:1:2)`.
+static FRAME: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*(?:\d+: |at )").expect("frame pattern compiles"));
+
+/// A source line quoted in a traceback that names an error because it raises or checks one.
+static CODE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*(?:>\s+)?(?:raise|throw|assert|return)\b").expect("code pattern compiles"));
+
+/// An assertion's value: Rust's `left:`/`right:`, jest's `Expected:`/`Received:`, and their kin.
+static ASSERTION_VALUE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*(?i:left|right|expected|received|actual|got|want)\b[^:]{0,20}:").expect("value pattern compiles")
+});
+
+/// A caret or tilde underline, alone or after a code frame's gutter (`   |     ^`).
+static CARET: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*(?:\|\s*)?[\^~]+\s*$").expect("caret pattern compiles"));
+
 pub(crate) fn fold_repeated(plan: &mut Plan) {
     let blocks = find_blocks(plan);
     if blocks.len() < 2 {
@@ -52,16 +70,13 @@ pub(crate) fn fold_repeated(plan: &mut Plan) {
         match best {
             Some((header, shared)) if shared >= MIN_SHARED && shared * 2 >= body.len() => {
                 let lines = &kept.iter().find(|(h, _)| *h == header).expect("kept block").1;
+                let title = title(plan.line(header)).to_string();
+                reduce(plan, &body, lines, &title);
                 for i in block.start + 1..block.end {
-                    let line = plan.line(i);
-                    if lines.contains(line) {
-                        plan.drop_copy(i);
-                    } else if line.trim().is_empty() {
+                    if plan.visible(i) && plan.line(i).trim().is_empty() {
                         plan.set(i, Mark::Drop);
                     }
                 }
-                let note = format!("  … {shared} lines as in {} above", title(plan.line(header)));
-                plan.note(block.start + 1, note);
             }
             _ if block.len() <= MAX_PROTECTED && kept.len() < MAX_KEPT => {
                 for i in block.clone() {
@@ -75,6 +90,56 @@ pub(crate) fn fold_repeated(plan: &mut Plan) {
             _ => {}
         }
     }
+}
+
+/// Removes from a later block's `body` (its visible non-blank lines) each run of lines that the kept block
+/// `lines` also has, and puts a marker where the run was, when the marker is the shorter. A block's own facts
+/// stay even when an earlier block printed the same line (see [`is_fact`]): each failure states its own error.
+fn reduce(plan: &mut Plan, body: &[usize], lines: &HashSet<String>, title: &str) {
+    let mut shared: Vec<bool> = body.iter().map(|&i| lines.contains(plan.line(i))).collect();
+    // The block's final location: where the failure was reported (pytest's `x.py:2: KeyError`, the line of a
+    // panic) rather than the innermost frame of a runtime's own code, unless frames are all there is.
+    let location = |k: &usize| rules::has_location(plan.line(body[*k]));
+    let last_location = (0..body.len())
+        .rev()
+        .filter(location)
+        .find(|&k| !FRAME.is_match(plan.line(body[k])))
+        .or_else(|| (0..body.len()).rev().find(location));
+    for (k, &i) in body.iter().enumerate() {
+        if Some(k) == last_location || is_fact(plan.line(i)) {
+            shared[k] = false;
+        }
+    }
+    // An underline shown without the line it underlines points at nothing: the pair stays or goes together.
+    for k in 1..body.len() {
+        if CARET.is_match(plan.line(body[k])) && shared[k] != shared[k - 1] {
+            (shared[k], shared[k - 1]) = (false, false);
+        }
+    }
+    let mut k = 0;
+    while k < body.len() {
+        let run = &body[k..k + shared[k..].iter().take_while(|&&s| s).count()];
+        let note = format!("  … {} {} as in {title} above", run.len(), if run.len() == 1 { "line" } else { "lines" });
+        // A marker no shorter than the lines it stands for saves nothing.
+        if note.len() < run.iter().map(|&i| plan.line(i).len() + 1).sum() {
+            for &i in run {
+                plan.drop_copy(i);
+            }
+            plan.note(run[0], note);
+        }
+        k += run.len().max(1);
+    }
+}
+
+/// Lines that state what went wrong in this block: error and report lines (not stack frames, which only say
+/// where, nor source lines that raise or assert, which are the code), pytest's `E ` lines and assertion
+/// values (`right: 1000`, `Expected: 5`).
+fn is_fact(line: &str) -> bool {
+    let t = line.trim_start();
+    if FRAME.is_match(line) || CODE.is_match(line) {
+        return false;
+    }
+    rules::is_error(line) || rules::is_report(line) || t.starts_with("E ") || ASSERTION_VALUE.is_match(line)
 }
 
 /// Ranges of lines from each header to the next header, closing line or end of output.
@@ -122,7 +187,7 @@ mod tests {
     }
 
     #[test]
-    fn later_similar_blocks_keep_only_their_differing_lines() {
+    fn later_similar_blocks_keep_their_differing_lines_and_their_error() {
         let mut lines = failure("a", "1x");
         lines.extend(failure("b", "2y"));
         lines.push("===== 2 failed =====".into());
@@ -133,7 +198,7 @@ mod tests {
         let second = text.split("____ test_row[b] ____\n").nth(1).expect("second header kept");
         assert_eq!(
             second,
-            "  … 5 lines as in test_row[a] above\nE   ValueError: bad value '2y'\n===== 2 failed =====\n"
+            "  … 4 lines as in test_row[a] above\nE   ValueError: bad value '2y'\nshop/parse.py:4: ValueError\n===== 2 failed =====\n"
         );
         assert!(text.starts_with(&failure("a", "1x").join("\n")), "{text}");
     }
@@ -145,5 +210,47 @@ mod tests {
         let mut plan = Plan::new(&lines);
         fold_repeated(&mut plan);
         assert_eq!(plan.render(), lines.join("\n") + "\n");
+    }
+
+    #[test]
+    fn a_repeated_block_keeps_its_own_error_values_and_underlined_line() {
+        let block = |name: &str| -> Vec<String> {
+            [
+                format!("---- tests::{name} stdout ----"),
+                format!("thread 'tests::{name}' panicked at src/lib.rs:9:5:"),
+                "assertion `left == right` failed".into(),
+                "  left: 0".into(),
+                " right: 1000".into(),
+                "stack backtrace:".into(),
+                "   0: core::panicking::panic_fmt".into(),
+                "             at /rustc/library/core/src/panicking.rs:80:14".into(),
+                "   1: core::ops::function::FnOnce::call_once".into(),
+                "    > 9 | assert_eq!(x, 1000);".into(),
+                format!("        | {}^", " ".repeat(name.len())),
+                "E       KeyError: 'missing'".into(),
+                "helpers.py:2: KeyError".into(),
+            ]
+            .into()
+        };
+        let mut lines = block("a");
+        lines.extend(block("bb"));
+        let mut plan = Plan::new(&lines);
+        fold_repeated(&mut plan);
+        let text = plan.render();
+        let second = text.split("---- tests::bb stdout ----\n").nth(1).expect("second header kept");
+        assert_eq!(
+            second,
+            concat!(
+                "thread 'tests::bb' panicked at src/lib.rs:9:5:\n",
+                "assertion `left == right` failed\n",
+                "  left: 0\n",
+                " right: 1000\n",
+                "  … 4 lines as in tests::a above\n",
+                "    > 9 | assert_eq!(x, 1000);\n",
+                "        |   ^\n",
+                "E       KeyError: 'missing'\n",
+                "helpers.py:2: KeyError\n",
+            )
+        );
     }
 }
