@@ -15,6 +15,8 @@ pub enum SearchError {
     OutsideProject { path: PathBuf, root: PathBuf },
     /// A `path` argument inside the project does not exist.
     PathNotFound { path: PathBuf },
+    /// A `path` argument is git's own store (`.git` or under it), which is not the project's content.
+    GitStore { path: PathBuf },
     /// The regex does not parse; `column` is 1-based when known.
     InvalidRegex { pattern: String, column: Option<usize>, message: String },
     /// An include/exclude/glob pattern does not parse.
@@ -55,6 +57,11 @@ impl fmt::Display for SearchError {
                     path.display()
                 )
             }
+            SearchError::GitStore { path } => write!(
+                f,
+                "path {} is in git's own store, which is not searched; ask git (`git log`, `git config --list`) instead",
+                path.display()
+            ),
             SearchError::InvalidRegex { column: Some(column), message, .. } => write!(
                 f,
                 "regex parse error at column {column}: {message}; escape special characters (\\( \\[ \\.) to search for them literally"
@@ -100,6 +107,7 @@ impl Clone for SearchError {
                 SearchError::OutsideProject { path: path.clone(), root: root.clone() }
             }
             SearchError::PathNotFound { path } => SearchError::PathNotFound { path: path.clone() },
+            SearchError::GitStore { path } => SearchError::GitStore { path: path.clone() },
             SearchError::InvalidRegex { pattern, column, message } => {
                 SearchError::InvalidRegex { pattern: pattern.clone(), column: *column, message: message.clone() }
             }

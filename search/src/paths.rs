@@ -48,6 +48,10 @@ pub(crate) fn resolve_scope(root: &Path, path: Option<&Path>) -> Result<Scope, S
         Err(err) => return Err(SearchError::io(format!("cannot open {}", joined.display()), err)),
     };
     let base_rel = base.strip_prefix(&root).map_err(|_| outside())?.to_path_buf();
+    // The walks leave `.git` out below where they start, and they never start in it either.
+    if base_rel.components().any(|component| component.as_os_str() == ".git") {
+        return Err(SearchError::GitStore { path: path.to_path_buf() });
+    }
     Ok(Scope { root, base, base_rel })
 }
 

@@ -226,7 +226,14 @@ fn hidden_paths_are_searched_when_a_request_names_them() {
         assert_eq!(lines(&result).first().map(|m| m.0.as_str()), Some(".github/workflows/ci.yml"), "{action:?}");
         request.include = vec![".git/**".into()];
         assert_eq!(engine.search(&request).unwrap().total, 0, "{action:?}: git's own store is never searched");
+        request.include = vec![];
+        for store in [".git", ".git/config", "./.git"] {
+            request.path = Some(store.into());
+            let err = engine.search(&request).unwrap_err();
+            assert!(matches!(err, SearchError::GitStore { .. }), "{store}: {err}");
+        }
     }
+    assert!(matches!(engine.glob(fx.root(), "**", Some(Path::new(".git")), 10), Err(SearchError::GitStore { .. })));
 }
 
 #[test]

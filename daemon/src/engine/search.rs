@@ -102,7 +102,7 @@ pub fn new_search_engine(
 pub fn search_error(e: SearchError) -> EngineError {
     let kind = match &e {
         SearchError::RootNotFound { .. } | SearchError::PathNotFound { .. } => ErrorKind::NotFound,
-        SearchError::OutsideProject { .. } => ErrorKind::PermissionDenied,
+        SearchError::OutsideProject { .. } | SearchError::GitStore { .. } => ErrorKind::PermissionDenied,
         SearchError::RootNotDirectory { .. }
         | SearchError::InvalidRegex { .. }
         | SearchError::InvalidGlob { .. }
