@@ -250,8 +250,10 @@ fn look_through(command: &Command) -> (Invocation, Option<String>) {
         }
     }
     let program = texts.get(at).map(|word| basename(word).to_string());
-    if let (Some(name), Some(subcommand)) = (program.as_deref(), past_global_options(&texts, at)) {
-        add(normalize(&format!("{name} {}", texts[subcommand..].join(" "))));
+    if let Some(name) = program.as_deref() {
+        for subcommand in subcommand_starts(&texts, at) {
+            add(normalize(&format!("{name} {}", texts[subcommand..].join(" "))));
+        }
     }
     let operands: Vec<String> =
         texts.get(at + 1..).unwrap_or_default().iter().filter(|w| !w.starts_with('-')).map(|w| w.to_string()).collect();
@@ -293,21 +295,41 @@ fn skip_prefix(texts: &[&str], at: usize) -> Option<usize> {
     (next < texts.len()).then_some(next)
 }
 
-/// Where the subcommand of the program at `at` starts when global options come before it
-/// (see [`GLOBAL_OPTIONS`]; cargo's `+toolchain` is one); `None` when none do.
-fn past_global_options(texts: &[&str], at: usize) -> Option<usize> {
-    let name = basename(texts.get(at)?);
-    let (_, takes_value) = GLOBAL_OPTIONS.iter().find(|(program, _)| *program == name)?;
+/// Where the subcommand of the program at `at` may start when global options come before it (see
+/// [`GLOBAL_OPTIONS`]; cargo's `+toolchain` is one); none when no option does. An option the table
+/// does not know may take the word after it as its value (`--attr-source HEAD push`) or not
+/// (`--no-pager push`), so both readings are given: a rule matching either view matches, which
+/// errs toward a deny, never toward an allow.
+fn subcommand_starts(texts: &[&str], at: usize) -> Vec<usize> {
+    let Some((_, takes_value)) = texts.get(at).and_then(|word| {
+        let name = basename(word);
+        GLOBAL_OPTIONS.iter().find(|(program, _)| *program == name)
+    }) else {
+        return Vec::new();
+    };
+    let cargo = basename(texts[at]) == "cargo";
+    let is_option =
+        |word: &str| (word.starts_with('-') && word.len() > 1 && word != "--") || (cargo && word.starts_with('+'));
+    let mut starts = Vec::new();
     let mut next = at + 1;
-    while let Some(word) = texts.get(next) {
-        let option =
-            (word.starts_with('-') && word.len() > 1 && *word != "--") || (name == "cargo" && word.starts_with('+'));
-        if !option {
+    while let Some(&word) = texts.get(next) {
+        if !is_option(word) {
+            starts.push(next);
             break;
         }
-        next += if takes_value.contains(word) { 2 } else { 1 };
+        let value = texts.get(next + 1).filter(|value| !is_option(value));
+        match (takes_value.contains(&word), value) {
+            (true, _) => next += 2,
+            // Unknown, spelt without `=`: its value, or the subcommand.
+            (false, Some(_)) if !word.contains('=') && !word.starts_with('+') => {
+                starts.push(next + 1);
+                next += 2;
+            }
+            _ => next += 1,
+        }
     }
-    (next > at + 1 && next < texts.len()).then_some(next)
+    starts.retain(|&start| start > at + 1 && start < texts.len());
+    starts
 }
 
 /// The script after `-c` (or a flag cluster holding `c`, as in `-lc`).
@@ -454,6 +476,17 @@ mod tests {
         }
         assert!(matches("cargo publish:*", "cargo +nightly -Z unstable-options publish"));
         assert!(matches("kubectl delete:*", "kubectl -n prod delete pod x"));
+        // Options the table does not know, with a value or without one.
+        for (rule, command) in [
+            ("git push:*", "git --attr-source HEAD push"),
+            ("npm publish:*", "npm --registry https://r.example publish"),
+            ("docker push:*", "docker --tlscacert ca.pem push img"),
+            ("kubectl delete:*", "kubectl --as admin delete pod x"),
+            ("kubectl delete:*", "kubectl -v 5 delete pod x"),
+            ("git push:*", "git --no-pager push"),
+        ] {
+            assert!(matches(rule, command), "{command}");
+        }
         // An option's value is not the subcommand: `-C push` names a directory.
         assert!(!matches("git push:*", "git -C push status"));
         assert!(!matches("git push:*", "git -C . status"));
