@@ -469,10 +469,17 @@ impl<'a> Plan<'a> {
 fn split_where_constants_change(texts: &[&str]) -> Vec<Range<usize>> {
     let numbers: Vec<Vec<&str>> = texts.iter().map(|text| rules::numbers(text)).collect();
     // Lines of one shape mostly have the same number of numbers, but not always: the shape writes a number
-    // as `#`, and a line may hold a `#` of its own. Only the slots every line has are compared.
-    let slots = numbers.iter().map(Vec::len).min().unwrap_or(0);
-    let constants: Vec<usize> = (0..slots).filter(|&slot| is_constant(numbers.iter().map(|line| line[slot]))).collect();
-    let differs = |a: usize, b: usize| constants.iter().any(|&slot| numbers[a][slot] != numbers[b][slot]);
+    // as `#`, and a line may hold a `#` of its own (`req # code 500` among `req 6 code 200`). Its numbers
+    // would line up with the wrong slots, so such a line is a part of its own, and the slots are those of
+    // the run's other lines.
+    let slots = numbers.iter().map(Vec::len).max().unwrap_or(0);
+    let full: Vec<&Vec<&str>> = numbers.iter().filter(|line| line.len() == slots).collect();
+    let constants: Vec<usize> = (0..slots).filter(|&slot| is_constant(full.iter().map(|line| line[slot]))).collect();
+    let differs = |a: usize, b: usize| {
+        numbers[a].len() != slots
+            || numbers[b].len() != slots
+            || constants.iter().any(|&slot| numbers[a][slot] != numbers[b][slot])
+    };
     let mut parts = Vec::new();
     let mut start = 0;
     for k in 1..=texts.len() {
@@ -686,7 +693,16 @@ mod tests {
                 .to_vec();
         let mut plan = Plan::new(&lines);
         plan.fold_similar();
-        assert_eq!(plan.render(), "step 1 of batch\n… 3 similar lines omitted\nstep 5 of batch\n");
+        assert_eq!(
+            plan.render(),
+            "step 1 of batch\nstep 2 of batch\nstep 3 of batch\nstep # of batch\nstep 5 of batch\n"
+        );
+        // Nor does it hide what differs after it: its numbers would line up with the wrong slots.
+        let mut lines: Vec<String> = (1..=12).map(|i| format!("req {i} code 200")).collect();
+        lines[5] = "req # code 500".into();
+        let mut plan = Plan::new(&lines);
+        plan.fold_similar();
+        assert!(plan.render().contains("req # code 500\n"), "{}", plan.render());
     }
 
     #[test]
