@@ -111,3 +111,33 @@ fn an_edit_whose_result_could_not_be_read_back_writes_nothing() {
     p.edit("s", "small.txt", "x", "z").unwrap();
     assert_eq!(p.text("small.txt"), "z\n");
 }
+
+/// A window of a file over the read limit is served, streamed: an agent reading lines of a large
+/// log needs those lines, not the whole file in memory. Other views of it are still refused.
+#[test]
+fn a_window_of_a_file_over_the_read_limit_is_served() {
+    let p = Project::new();
+    limit_reads_to_1024_bytes(&p);
+    let log: String = (1..=500).map(|i| format!("event {i}\n")).collect();
+    p.write("big.log", &log);
+    let read = |mode: &str| {
+        p.engine.read(
+            &p.caller("s"),
+            &ReadParams { paths: vec!["big.log".into()], mode: mode.into(), ..Default::default() },
+        )
+    };
+    let view = read("lines:398-400,2-3").unwrap().remove(0).unwrap();
+    assert_eq!(
+        view.content,
+        "[lines 398-400 of 500]\nevent 398\nevent 399\nevent 400\n[lines 2-3 of 500]\nevent 2\nevent 3\n"
+    );
+    assert_eq!(view.lines, 500);
+    assert_eq!(view.content_hash, blake3::hash(log.as_bytes()).to_hex().to_string(), "the whole file's hash");
+    let e = read("lines:501-502").unwrap_err();
+    assert!(e.message.contains("has 500 lines"), "{e}");
+    let e = read("full").unwrap_err();
+    assert_eq!(e.kind, ErrorKind::ResourceExhausted);
+    // A window over the limit itself is refused, saying so.
+    let e = read("lines:1-").unwrap_err();
+    assert!(e.message.contains("ask for fewer lines"), "{e}");
+}

@@ -3,7 +3,7 @@
 //! what to do.
 
 use std::fs::File;
-use std::io::Read;
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -14,9 +14,13 @@ const BINARY_SNIFF: usize = 8192;
 
 pub struct Loaded {
     pub path: PathBuf,
+    /// The file's text; for a window of a file over the read limit (see [`load_window`]), its
+    /// lines up to the window's end, those before the window empty.
     pub text: Arc<str>,
     pub hash: blake3::Hash,
     pub lines: u32,
+    /// Only a window's lines are in `text`.
+    pub partial: bool,
 }
 
 pub fn line_count(text: &str) -> u32 {
@@ -69,7 +73,66 @@ pub fn load(file: File, path: &Path, max_bytes: u64) -> EngineResult<Loaded> {
         ))
     })?;
     let lines = line_count(&text);
-    Ok(Loaded { path: path.to_path_buf(), text: Arc::from(text), hash, lines })
+    Ok(Loaded { path: path.to_path_buf(), text: Arc::from(text), hash, lines, partial: false })
+}
+
+/// Whether `file` is a regular file over the read limit (what [`load`] refuses for its size).
+pub fn over_limit(file: &File, max_bytes: u64) -> bool {
+    file.metadata().is_ok_and(|meta| meta.is_file() && meta.len() > max_bytes)
+}
+
+/// Loads the lines `keep` asks for of a file over the read limit, streaming it once: its hash
+/// and line count are the whole file's, its text holds lines up to `last` (the others before it
+/// empty, so line numbers stay), at most `max_bytes` of them. An agent reading a window of a
+/// large log needs those lines, not the limit's memory.
+pub fn load_window(
+    file: File,
+    path: &Path,
+    max_bytes: u64,
+    last: u32,
+    keep: impl Fn(u32) -> bool,
+) -> EngineResult<Loaded> {
+    let shown = path.display();
+    let cannot = |e: std::io::Error| EngineError::internal(format!("cannot read {shown}: {e}"));
+    let mut reader = BufReader::new(file);
+    let (mut hasher, mut text, mut line, mut line_bytes) = (blake3::Hasher::new(), String::new(), 0u32, Vec::new());
+    let mut sniffed = 0usize;
+    loop {
+        line_bytes.clear();
+        if reader.read_until(b'\n', &mut line_bytes).map_err(cannot)? == 0 {
+            break;
+        }
+        hasher.update(&line_bytes);
+        if sniffed < BINARY_SNIFF {
+            let look = &line_bytes[..line_bytes.len().min(BINARY_SNIFF - sniffed)];
+            if look.contains(&0) {
+                return Err(EngineError::invalid(format!("{shown} is a binary file; it is not shown")));
+            }
+            sniffed += look.len();
+        }
+        line = line.saturating_add(1);
+        if line > last {
+            continue;
+        }
+        if keep(line) {
+            let kept = std::str::from_utf8(&line_bytes).map_err(|_| {
+                EngineError::invalid(format!("{shown} is not UTF-8 text at line {line}; it is not shown"))
+            })?;
+            text.push_str(kept);
+        } else {
+            text.push('\n');
+        }
+        if text.len() as u64 > max_bytes {
+            return Err(EngineError::new(
+                ErrorKind::ResourceExhausted,
+                format!("the lines asked of {shown} are over the {max_bytes}-byte read limit; ask for fewer lines"),
+            ));
+        }
+    }
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    Ok(Loaded { path: path.to_path_buf(), text: Arc::from(text), hash: hasher.finalize(), lines: line, partial: true })
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub use cache::{Cache, Slot};
 pub use deliveries::{Deliveries, Held};
 pub use load::{Loaded, line_count, load};
+use load::{load_window, over_limit};
 use mode::Mode;
 use outline_view::DegradedLog;
 
@@ -183,7 +184,15 @@ impl Reader {
                     ),
                 ));
             }
-            let loaded = load(opened.file, &opened.path, config.max_read_bytes)?;
+            let loaded = match &mode {
+                // A window of a file over the limit is read by streaming it (see `load_window`).
+                Mode::Lines(ranges) if over_limit(&opened.file, config.max_read_bytes) => {
+                    let last = ranges.iter().map(|&(_, end)| end).max().unwrap_or(0);
+                    let keep = |line: u32| ranges.iter().any(|&(start, end)| (start..=end).contains(&line));
+                    load_window(opened.file, &opened.path, config.max_read_bytes, last, keep)?
+                }
+                _ => load(opened.file, &opened.path, config.max_read_bytes)?,
+            };
             spent += loaded.text.len() as u64;
             delivered.push(opened.path);
             self.view(tokens, scope, session, &loaded, &mode, params)
@@ -233,7 +242,8 @@ impl Reader {
 
         let (mut render, mut note) = self.answer(&ctx, asked)?;
         let view_tokens = tokens.count(&render.text);
-        if view_tokens > file_tokens {
+        // A window of a file over the limit has no whole to fall back on (nor needs one).
+        if view_tokens > file_tokens && !file.partial {
             // Never inflate: a view costing more than the file is the file.
             note = format!(
                 "{} would cost {view_tokens} tokens, more than the file's {file_tokens}: sent in full",

@@ -63,7 +63,8 @@ pub fn lines(text: &str, total: u32, ranges: &[(u32, u32)], shown: &str) -> Engi
             }
         }
     }
-    selection.complete = covered.iter().all(|c| *c);
+    // A window of a file too large to load holds only the lines up to its end (see `load_window`).
+    selection.complete = all.len() == total as usize && covered.iter().all(|c| *c);
     Ok(selection)
 }
 
