@@ -135,15 +135,21 @@ impl Home {
     /// Live (non-zombie) lean-ctxd daemons serving this home (fallback
     /// children not counted).
     pub fn daemon_pids(&self) -> Vec<u32> {
-        self.lean_ctxd_pids(false)
+        self.lean_ctxd_pids(|args| !args.contains(&&b"--stdio"[..]) && !args.contains(&&b"--watchdog"[..]))
+    }
+
+    /// Live watchdogs (`lean-ctxd --watchdog PID`) of commands run for this home.
+    pub fn watchdog_pids(&self) -> Vec<u32> {
+        self.lean_ctxd_pids(|args| args.contains(&&b"--watchdog"[..]))
     }
 
     /// Live `lean-ctxd --stdio` fallback children of clients of this home.
     pub fn fallback_pids(&self) -> Vec<u32> {
-        self.lean_ctxd_pids(true)
+        self.lean_ctxd_pids(|args| args.contains(&&b"--stdio"[..]))
     }
 
-    fn lean_ctxd_pids(&self, stdio: bool) -> Vec<u32> {
+    /// Live lean-ctxd processes of this home whose arguments `wanted` accepts.
+    fn lean_ctxd_pids(&self, wanted: impl Fn(&[&[u8]]) -> bool) -> Vec<u32> {
         let needle = format!("LEAN_CTX_HOME={}", self.path().display());
         let mut pids = Vec::new();
         let Ok(entries) = std::fs::read_dir("/proc") else { return pids };
@@ -154,8 +160,8 @@ impl Home {
             let mut argv = cmdline.split(|b| *b == 0);
             let argv0 = argv.next().unwrap_or_default();
             let is_lean_ctxd = Path::new(OsStr::from_bytes(argv0)).file_name() == Some(OsStr::new("lean-ctxd"));
-            let is_stdio = argv.any(|a| a == b"--stdio");
-            if !is_lean_ctxd || is_stdio != stdio || !process_alive(pid) {
+            let args: Vec<&[u8]> = argv.collect();
+            if !is_lean_ctxd || !wanted(&args) || !process_alive(pid) {
                 continue;
             }
             let env = std::fs::read(proc_dir.join("environ")).unwrap_or_default();

@@ -245,6 +245,28 @@ fn a_background_job_outlives_its_client_and_can_be_cancelled() {
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no job 99"));
 }
 
+/// A job outlives no daemon: when the daemon is killed outright (SIGKILL, the OOM killer), the
+/// watchdog of each command it was running ends that command's tree, which would otherwise run
+/// on past its timeout with no one to end it.
+#[test]
+fn a_killed_daemon_s_running_job_is_ended_by_its_watchdog() {
+    let home = Home::new();
+    let root = project(&home);
+    let mut daemon = home.spawn_daemon(&[]);
+    let out = lctx(&home, &root, &["run", "--bg", "--", "sleep 60 & echo $! > sleeper.pid; wait"]);
+    assert!(stdout(&out).contains("job 1 started"), "{}", describe(&out));
+    let pid_file = root.join("sleeper.pid");
+    assert!(wait_until(Duration::from_secs(10), || std::fs::read_to_string(&pid_file)
+        .is_ok_and(|s| s.trim().parse::<u32>().is_ok())));
+    let sleeper: u32 = std::fs::read_to_string(&pid_file).unwrap().trim().parse().unwrap();
+    // A command gets its watchdog once it has run a moment (quick ones never need one).
+    assert!(wait_until(Duration::from_secs(10), || !home.watchdog_pids().is_empty()));
+    lean_ctx_tests::kill(daemon.id(), libc::SIGKILL);
+    assert!(wait_until(Duration::from_secs(10), || daemon.exited()));
+    assert!(wait_until(Duration::from_secs(10), || !process_alive(sleeper)), "the job's child outlived its daemon");
+    assert!(wait_until(Duration::from_secs(10), || home.watchdog_pids().is_empty()), "the watchdog left after");
+}
+
 /// A session sees and controls only the jobs it started; `--all` lists
 /// every session's, naming each one's session, without their output.
 #[test]

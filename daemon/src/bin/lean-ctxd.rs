@@ -13,6 +13,7 @@ use std::time::Duration;
 use clap::Parser;
 use lean_ctx_common::privacy;
 use lean_ctxd::engine::paths::Dirs;
+use lean_ctxd::engine::shell::watchdog;
 use lean_ctxd::server::{detach, heap, lifecycle, pipe, singleton};
 
 #[derive(Parser)]
@@ -32,10 +33,18 @@ struct Args {
     /// (how clients run the engine when no daemon can be used).
     #[arg(long, conflicts_with_all = ["foreground", "idle_timeout", "socket"])]
     stdio: bool,
+    /// Watch the command led by PID for the engine that started it (see the engine's
+    /// `shell::watchdog`): only an engine starts this.
+    #[arg(long = "watchdog", value_name = "PID", hide = true, conflicts_with_all = ["foreground", "stdio"])]
+    watchdog: Option<i32>,
 }
 
 fn main() -> ExitCode {
     let args = Args::parse();
+    if let Some(leader) = args.watchdog {
+        watchdog::watch(leader);
+        return ExitCode::SUCCESS;
+    }
     if args.stdio || args.foreground {
         // Before any thread or file: everything this process creates is
         // private, also what SQLite, tantivy and the log appender create.

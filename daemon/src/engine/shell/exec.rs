@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use super::capture::Capture;
 use super::descendants;
 use super::spool::{Output, Spool};
+use super::watchdog::Watchdog;
 use crate::engine::cancel::Cancel;
 use crate::engine::error::{EngineError, EngineResult};
 
@@ -26,6 +27,10 @@ const MAX_POLL: Duration = Duration::from_millis(5);
 /// process group is gone by then; only a process it detached can still be
 /// writing, and the answer does not wait for that.
 const EXIT_GRACE: Duration = Duration::from_millis(500);
+/// How long a command runs before it gets a watchdog (see [`Watchdog`]): most commands end
+/// sooner and pay nothing for one (a process start); one the engine's death cuts off within this
+/// time is not watched.
+const WATCH_AFTER: Duration = Duration::from_millis(100);
 
 #[derive(Debug, Clone)]
 pub struct ExecParams {
@@ -117,6 +122,8 @@ pub fn run(params: &ExecParams, spool: Spool<'_>, cancel: &Cancel) -> EngineResu
     // processes hold it now.
     drop(cmd);
     let leader = libc::pid_t::try_from(child.id()).map_err(|e| EngineError::internal(format!("bad pid: {e}")))?;
+    // Ends the command's tree should this engine die before it sees the command end.
+    let (mut watchdog, mut watched) = (None, false);
     let mut capture = Capture::new(reader, spool);
 
     let (mut timed_out, mut cancelled) = (false, false);
@@ -140,12 +147,19 @@ pub fn run(params: &ExecParams, spool: Spool<'_>, cancel: &Cancel) -> EngineResu
             descendants::kill_tree(leader);
             break child.wait().map_err(|e| EngineError::internal(format!("cannot reap the command: {e}")))?;
         }
+        if !watched && started.elapsed() >= WATCH_AFTER {
+            watchdog = Watchdog::start(leader);
+            watched = true;
+        }
         capture.read_for(pause);
         pause = (pause * 2).min(MAX_POLL);
     };
     // The shell exited; background grandchildren may still hold the pipe.
     // Those of its group end with it; one that detached is not waited for.
     kill_group(leader);
+    if let Some(watchdog) = watchdog {
+        watchdog.release();
+    }
     let output = capture.finish(EXIT_GRACE);
     let exit_code = status.code().unwrap_or_else(|| 128 + status.signal().unwrap_or(0));
     Ok(ExecOutcome { output, exit_code, timed_out, cancelled, duration: started.elapsed() })

@@ -10,3 +10,4 @@ pub mod jobs;
 pub mod run;
 pub mod shape;
 pub mod spool;
+pub mod watchdog;
