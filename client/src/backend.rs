@@ -108,8 +108,8 @@ impl Backend {
             None if broken && is_transport_error(status) => format!(
                 "lean-ctxd stopped answering during the call ({}); what it was doing may or may not have taken \
                  effect. `lctx daemon status` shows whether it answers again, and `lctx daemon stop` ends a \
-                 daemon that hangs; if it died, a command it was running was ended with it (by the command's \
-                 watchdog), so run it again",
+                 daemon that hangs; if it died, a command it was running was normally ended with it (by the \
+                 command's watchdog, once it had run 100 ms), so run it again",
                 status.message()
             ),
             _ => status.message().to_string(),

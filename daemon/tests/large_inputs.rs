@@ -140,4 +140,33 @@ fn a_window_of_a_file_over_the_read_limit_is_served() {
     // A window over the limit itself is refused, saying so.
     let e = read("lines:1-").unwrap_err();
     assert!(e.message.contains("ask for fewer lines"), "{e}");
+
+    // Lines far past the limit's worth of lines, a line longer than the limit outside the
+    // window, a file without its last newline: the window is the window.
+    let mut deep: String =
+        (1..=10_000).map(|i| if i == 5_000 { "x".repeat(200_000) + "\n" } else { format!("row {i}\n") }).collect();
+    deep.push_str("last row");
+    p.write("deep.log", &deep);
+    let view = p
+        .engine
+        .read(
+            &p.caller("s"),
+            &ReadParams { paths: vec!["deep.log".into()], mode: "lines:9999-10001".into(), ..Default::default() },
+        )
+        .unwrap()
+        .remove(0)
+        .unwrap();
+    assert_eq!(view.content.lines().next(), Some("[lines 9999-10001 of 10001]"));
+    assert!(view.content.contains("row 9999\nrow 10000\n"), "{}", &view.content[..80]);
+    assert!(view.content.ends_with("last row\n"), "{}", &view.content[view.content.len() - 40..]);
+    // Text in another encoding inside the window is refused as a whole read would be.
+    std::fs::write(p.root.join("latin.log"), [log.as_bytes(), b"caf\xe9\n"].concat()).unwrap();
+    let e = p
+        .engine
+        .read(
+            &p.caller("s"),
+            &ReadParams { paths: vec!["latin.log".into()], mode: "lines:500-501".into(), ..Default::default() },
+        )
+        .unwrap_err();
+    assert!(e.message.contains("byte 0xE9 at line 501, column 4") && e.message.contains("iconv"), "{e}");
 }

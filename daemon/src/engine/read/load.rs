@@ -12,15 +12,18 @@ use crate::engine::error::{EngineError, EngineResult, ErrorKind};
 /// Bytes inspected for NUL when deciding whether a file is binary.
 const BINARY_SNIFF: usize = 8192;
 
+/// The most a window's stream holds of the file at once.
+const WINDOW_CHUNK: usize = 64 * 1024;
+
 pub struct Loaded {
     pub path: PathBuf,
-    /// The file's text; for a window of a file over the read limit (see [`load_window`]), its
-    /// lines up to the window's end, those before the window empty.
+    /// The file's text, or a window's lines (see `window`).
     pub text: Arc<str>,
     pub hash: blake3::Hash,
     pub lines: u32,
-    /// Only a window's lines are in `text`.
-    pub partial: bool,
+    /// For a window of a file over the limit (see [`load_window`]): the numbers of the lines
+    /// `text` holds, in order; `None` when it holds the whole file.
+    pub window: Option<Vec<u32>>,
 }
 
 pub fn line_count(text: &str) -> u32 {
@@ -66,14 +69,19 @@ pub fn load(file: File, path: &Path, max_bytes: u64) -> EngineResult<Loaded> {
         let at = e.utf8_error().valid_up_to();
         let valid = std::str::from_utf8(&e.as_bytes()[..at]).unwrap_or_default();
         let (line, column) = lean_ctx_common::text_error::line_and_column(valid, at);
-        EngineError::invalid(format!(
-            "{shown} is not UTF-8 text (byte 0x{:02X} at line {line}, column {column}); it is not shown. Its text \
-             converted can be read with ctx_shell or `lctx run`, for example `iconv -f LATIN1 -t UTF-8 {shown}`",
-            e.as_bytes()[at]
-        ))
+        not_utf8(path, e.as_bytes()[at], line, column)
     })?;
     let lines = line_count(&text);
-    Ok(Loaded { path: path.to_path_buf(), text: Arc::from(text), hash, lines, partial: false })
+    Ok(Loaded { path: path.to_path_buf(), text: Arc::from(text), hash, lines, window: None })
+}
+
+/// The refusal of text in another encoding, with the way to read it converted.
+fn not_utf8(path: &Path, byte: u8, line: impl std::fmt::Display, column: impl std::fmt::Display) -> EngineError {
+    let shown = path.display();
+    EngineError::invalid(format!(
+        "{shown} is not UTF-8 text (byte 0x{byte:02X} at line {line}, column {column}); it is not shown. Its text \
+         converted can be read with ctx_shell or `lctx run`, for example `iconv -f LATIN1 -t UTF-8 {shown}`"
+    ))
 }
 
 /// Whether `file` is a regular file over the read limit (what [`load`] refuses for its size).
@@ -81,58 +89,79 @@ pub fn over_limit(file: &File, max_bytes: u64) -> bool {
     file.metadata().is_ok_and(|meta| meta.is_file() && meta.len() > max_bytes)
 }
 
-/// Loads the lines `keep` asks for of a file over the read limit, streaming it once: its hash
-/// and line count are the whole file's, its text holds lines up to `last` (the others before it
-/// empty, so line numbers stay), at most `max_bytes` of them. An agent reading a window of a
-/// large log needs those lines, not the limit's memory.
+/// Loads the lines `keep` asks for of a file over the read limit, streaming it once in bounded
+/// chunks: its hash and line count are the whole file's, its text only the kept lines (their
+/// numbers in [`Loaded::window`]), at most `max_bytes` of them. An agent reading a window of a
+/// large log needs those lines, not the limit's memory; no line is held whole unless kept, so a
+/// gigabyte on one line costs a chunk. `stop` is asked between chunks (a cancelled request, the
+/// work deadline): the stream goes on to the end for the count and the hash.
 pub fn load_window(
     file: File,
     path: &Path,
     max_bytes: u64,
-    last: u32,
     keep: impl Fn(u32) -> bool,
+    stop: &dyn Fn() -> EngineResult<()>,
 ) -> EngineResult<Loaded> {
     let shown = path.display();
     let cannot = |e: std::io::Error| EngineError::internal(format!("cannot read {shown}: {e}"));
-    let mut reader = BufReader::new(file);
-    let (mut hasher, mut text, mut line, mut line_bytes) = (blake3::Hasher::new(), String::new(), 0u32, Vec::new());
-    let mut sniffed = 0usize;
+    let mut reader = BufReader::with_capacity(WINDOW_CHUNK, file);
+    let (mut hasher, mut kept, mut numbers) = (blake3::Hasher::new(), Vec::new(), Vec::new());
+    // The line being read (1-based), whether it ended, bytes seen so far.
+    let (mut line, mut ended, mut seen) = (1u32, true, 0usize);
     loop {
-        line_bytes.clear();
-        if reader.read_until(b'\n', &mut line_bytes).map_err(cannot)? == 0 {
+        stop()?;
+        let chunk = reader.fill_buf().map_err(cannot)?;
+        if chunk.is_empty() {
             break;
         }
-        hasher.update(&line_bytes);
-        if sniffed < BINARY_SNIFF {
-            let look = &line_bytes[..line_bytes.len().min(BINARY_SNIFF - sniffed)];
-            if look.contains(&0) {
-                return Err(EngineError::invalid(format!("{shown} is a binary file; it is not shown")));
+        hasher.update(chunk);
+        if seen < BINARY_SNIFF && chunk[..chunk.len().min(BINARY_SNIFF - seen)].contains(&0) {
+            return Err(EngineError::invalid(format!("{shown} is a binary file; it is not shown")));
+        }
+        for piece in chunk.split_inclusive(|&b| b == b'\n') {
+            if ended && keep(line) {
+                numbers.push(line);
             }
-            sniffed += look.len();
+            if keep(line) {
+                kept.extend_from_slice(piece);
+                if kept.len() as u64 > max_bytes {
+                    return Err(EngineError::new(
+                        ErrorKind::ResourceExhausted,
+                        format!(
+                            "the lines asked of {shown} are over the {max_bytes}-byte read limit; ask for fewer lines"
+                        ),
+                    ));
+                }
+            }
+            ended = piece.ends_with(b"\n");
+            if ended {
+                line = line.saturating_add(1);
+            }
         }
-        line = line.saturating_add(1);
-        if line > last {
-            continue;
-        }
-        if keep(line) {
-            let kept = std::str::from_utf8(&line_bytes).map_err(|_| {
-                EngineError::invalid(format!("{shown} is not UTF-8 text at line {line}; it is not shown"))
-            })?;
-            text.push_str(kept);
-        } else {
-            text.push('\n');
-        }
-        if text.len() as u64 > max_bytes {
-            return Err(EngineError::new(
-                ErrorKind::ResourceExhausted,
-                format!("the lines asked of {shown} are over the {max_bytes}-byte read limit; ask for fewer lines"),
-            ));
-        }
+        let length = chunk.len();
+        seen = seen.saturating_add(length);
+        reader.consume(length);
     }
+    // A last line without its newline is a line; an empty file has none.
+    let lines = if ended { line - 1 } else { line };
+    let mut text = String::from_utf8(kept).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let before = &e.as_bytes()[..at];
+        let start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let index = before.iter().filter(|&&b| b == b'\n').count();
+        let column = std::str::from_utf8(&before[start..]).map_or(0, |s| s.chars().count()) + 1;
+        not_utf8(path, e.as_bytes()[at], numbers.get(index).copied().unwrap_or(line), column)
+    })?;
     if !text.is_empty() && !text.ends_with('\n') {
         text.push('\n');
     }
-    Ok(Loaded { path: path.to_path_buf(), text: Arc::from(text), hash: hasher.finalize(), lines: line, partial: true })
+    Ok(Loaded {
+        path: path.to_path_buf(),
+        text: Arc::from(text),
+        hash: hasher.finalize(),
+        lines,
+        window: Some(numbers),
+    })
 }
 
 #[cfg(test)]
@@ -142,6 +171,23 @@ mod tests {
     fn load(path: &Path, max_bytes: u64) -> EngineResult<Loaded> {
         let (file, _) = lean_ctx_common::confined::open_confined(path, |_| true).unwrap();
         super::load(file, path, max_bytes)
+    }
+
+    #[test]
+    fn a_window_holds_its_lines_numbered_and_stops_when_asked() {
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join("w.log");
+        let text: String = (1..=100_000).map(|i| format!("line {i}\r\n")).collect();
+        std::fs::write(&path, &text).unwrap();
+        let open = || lean_ctx_common::confined::open_confined(&path, |_| true).unwrap().0;
+        let keep = |line: u32| (50_000..=50_001).contains(&line) || line == 7;
+        let go_on = || Ok(());
+        let window = load_window(open(), &path, 1024, keep, &go_on).unwrap();
+        assert_eq!(&*window.text, "line 7\r\nline 50000\r\nline 50001\r\n");
+        assert_eq!(window.window.as_deref(), Some(&[7, 50_000, 50_001][..]));
+        assert_eq!((window.lines, window.hash), (100_000, blake3::hash(text.as_bytes())));
+        let stop = || Err(EngineError::new(ErrorKind::Cancelled, "cancelled"));
+        assert_eq!(load_window(open(), &path, 1024, keep, &stop).err().unwrap().kind, ErrorKind::Cancelled);
     }
 
     #[test]

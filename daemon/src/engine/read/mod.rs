@@ -187,9 +187,9 @@ impl Reader {
             let loaded = match &mode {
                 // A window of a file over the limit is read by streaming it (see `load_window`).
                 Mode::Lines(ranges) if over_limit(&opened.file, config.max_read_bytes) => {
-                    let last = ranges.iter().map(|&(_, end)| end).max().unwrap_or(0);
                     let keep = |line: u32| ranges.iter().any(|&(start, end)| (start..=end).contains(&line));
-                    load_window(opened.file, &opened.path, config.max_read_bytes, last, keep)?
+                    let stopped = || stop.check(&format!("{p} was not read to its end; read it in another request"));
+                    load_window(opened.file, &opened.path, config.max_read_bytes, keep, &stopped)?
                 }
                 _ => load(opened.file, &opened.path, config.max_read_bytes)?,
             };
@@ -243,7 +243,7 @@ impl Reader {
         let (mut render, mut note) = self.answer(&ctx, asked)?;
         let view_tokens = tokens.count(&render.text);
         // A window of a file over the limit has no whole to fall back on (nor needs one).
-        if view_tokens > file_tokens && !file.partial {
+        if view_tokens > file_tokens && file.window.is_none() {
             // Never inflate: a view costing more than the file is the file.
             note = format!(
                 "{} would cost {view_tokens} tokens, more than the file's {file_tokens}: sent in full",
@@ -371,7 +371,7 @@ impl Reader {
                 None => whole(),
             },
             Mode::Lines(ranges) => {
-                let selection = views::lines(&file.text, file.lines, ranges, shown)?;
+                let selection = views::lines(&file.text, file.window.as_deref(), file.lines, ranges, shown)?;
                 Rendered {
                     holds: if selection.complete { Holds::Whole } else { Holds::AsBefore },
                     baseline: Baseline::Tokens(tokens.count(&selection.plain)),

@@ -43,9 +43,20 @@ pub struct Selection {
 
 /// The selected line ranges. A range starting past the end (of an empty
 /// file, any range) is an error naming the file's length; an end past the
-/// end stops at the last line.
-pub fn lines(text: &str, total: u32, ranges: &[(u32, u32)], shown: &str) -> EngineResult<Selection> {
+/// end stops at the last line. `window` numbers the lines `text` holds when it
+/// is a window of the file (see `load_window`), which the ranges asked for.
+pub fn lines(
+    text: &str,
+    window: Option<&[u32]>,
+    total: u32,
+    ranges: &[(u32, u32)],
+    shown: &str,
+) -> EngineResult<Selection> {
     let all: Vec<&str> = text.lines().collect();
+    let index = |n: u32| match window {
+        None => Some((n - 1) as usize),
+        Some(numbers) => numbers.binary_search(&n).ok(),
+    };
     let mut covered = vec![false; all.len()];
     let mut selection = Selection { text: String::new(), plain: String::new(), complete: false };
     for &(start, end) in ranges {
@@ -55,7 +66,7 @@ pub fn lines(text: &str, total: u32, ranges: &[(u32, u32)], shown: &str) -> Engi
         let end = end.min(total);
         selection.text.push_str(&format!("[lines {start}-{end} of {total}]\n"));
         for n in start..=end {
-            let i = (n - 1) as usize;
+            let Some(i) = index(n).filter(|&i| i < all.len()) else { continue };
             covered[i] = true;
             for out in [&mut selection.text, &mut selection.plain] {
                 out.push_str(all[i]);
@@ -63,8 +74,8 @@ pub fn lines(text: &str, total: u32, ranges: &[(u32, u32)], shown: &str) -> Engi
             }
         }
     }
-    // A window of a file too large to load holds only the lines up to its end (see `load_window`).
-    selection.complete = all.len() == total as usize && covered.iter().all(|c| *c);
+    // A window of a file too large to load is never the whole of it.
+    selection.complete = window.is_none() && covered.iter().all(|c| *c);
     Ok(selection)
 }
 
@@ -104,15 +115,15 @@ mod tests {
     #[test]
     fn line_ranges_report_coverage_and_their_plain_text() {
         let text = "a\nb\nc\nd\n";
-        let part = lines(text, 4, &[(2, 3)], "f").unwrap();
+        let part = lines(text, None, 4, &[(2, 3)], "f").unwrap();
         assert_eq!(part.text, "[lines 2-3 of 4]\nb\nc\n");
         assert_eq!(part.plain, "b\nc\n");
         assert!(!part.complete);
-        let all = lines(text, 4, &[(1, 2), (3, 99)], "f").unwrap();
+        let all = lines(text, None, 4, &[(1, 2), (3, 99)], "f").unwrap();
         assert!(all.complete, "ranges clamped to the end cover the file");
         assert_eq!(all.plain, text);
-        assert!(lines(text, 4, &[(1, 1), (5, 6)], "f").unwrap_err().message.contains("f has 4 lines; line 5"));
-        let empty = lines("", 0, &[(1, 3)], "f").unwrap_err();
+        assert!(lines(text, None, 4, &[(1, 1), (5, 6)], "f").unwrap_err().message.contains("f has 4 lines; line 5"));
+        let empty = lines("", None, 0, &[(1, 3)], "f").unwrap_err();
         assert!(empty.message.contains("f has 0 lines; line 1 is past the end"), "{empty}");
     }
 
