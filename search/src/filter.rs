@@ -26,8 +26,7 @@ impl PathFilter {
             base_rel: scope.base_rel.clone(),
             include: compile_globs(include)?,
             exclude: compile_globs(exclude)?,
-            includes_hidden: names_hidden(&scope.base_rel.to_string_lossy())
-                || include.iter().any(|glob| names_hidden(glob)),
+            includes_hidden: scope.is_hidden() || include.iter().any(|glob| names_hidden(glob)),
         })
     }
 

@@ -26,7 +26,7 @@ pub(crate) fn glob(
     let set = compile_globs(&[pattern.to_string()])?.expect("one glob compiles to a set");
     let mut skipped = Skipped::default();
     let mut paths = Vec::new();
-    let hidden = names_hidden(pattern) || names_hidden(&scope.base_rel.to_string_lossy());
+    let hidden = names_hidden(pattern) || scope.is_hidden();
     for entry in WalkOptions::project(config, hidden).builder(&scope.base).build() {
         let Ok(entry) = entry else {
             skipped.count(SkipReason::WalkError);

@@ -17,6 +17,14 @@ pub(crate) struct Scope {
     pub base_rel: PathBuf,
 }
 
+impl Scope {
+    /// Whether the request is limited to a hidden path, so its walk goes into hidden paths (see
+    /// [`crate::filter::names_hidden`]).
+    pub(crate) fn is_hidden(&self) -> bool {
+        crate::filter::names_hidden(&self.base_rel.to_string_lossy())
+    }
+}
+
 pub(crate) fn resolve_root(root: &Path) -> Result<PathBuf, SearchError> {
     let canonical = root.canonicalize().map_err(|err| match err.kind() {
         std::io::ErrorKind::NotFound => SearchError::RootNotFound { root: root.to_path_buf() },
