@@ -125,6 +125,15 @@ fn check_read(p: &Project, step: &Step<'_>, holding: &mut Option<Holding>, texts
     if view.mode == "full" && !asks_whole {
         // Never inflate: a view that would cost more than the file is the file, saying so.
         assert!(view.note.contains("tokens, more than the file's"), "{at}: {view:?}");
+        // Only when the file with that note costs less than the view would have.
+        let would_cost: u64 = view
+            .note
+            .split(" would cost ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{at}: {view:?}"));
+        assert!(view.sent_tokens < would_cost, "{at}: {view:?}");
         assert_eq!(view.content, text, "{at}");
         *holding = Some(Holding { hash, whole: true });
         return;
@@ -386,10 +395,21 @@ fn a_changed_file_reread_in_full_answers_with_a_diff_and_fresh_gives_everything(
 fn views_never_cost_more_than_the_file_and_are_byte_stable() {
     let p = Project::new();
     p.write("tiny.rs", "fn a() {}\n");
+    // A view costing more than the file is the file, with a note saying why, when that costs
+    // less than the view: a range's header or `reference`'s line may cost more than a tiny
+    // file, but less than the file and the note.
+    let file = tokens("fn a() {}\n");
     for mode in ["signatures", "map", "aggressive", "lines:1-1", "reference", "auto", "diff"] {
         let v = p.read("", "tiny.rs", mode, false);
-        assert!(tokens(&v.content) <= tokens("fn a() {}\n"), "{mode}: {v:?}");
+        if v.content == "fn a() {}\n" {
+            continue;
+        }
+        let swap_note =
+            format!("{mode} would cost {} tokens, more than the file's {file}: sent in full", v.sent_tokens);
+        assert!(v.sent_tokens <= file || v.sent_tokens <= file + tokens(&swap_note), "{mode}: {v:?}");
     }
+    let range = p.read("", "tiny.rs", "lines:1-1", false);
+    assert_eq!((range.content.as_str(), range.note.as_str()), ("[lines 1-1 of 1]\nfn a() {}\n", ""));
     let commented: String = code(3, 200).lines().map(|l| format!("// explains the next line\n{l}\n")).collect();
     p.write("big.rs", &commented);
     for mode in ["signatures", "map", "aggressive", "auto"] {

@@ -241,20 +241,25 @@ impl Reader {
         let ctx = FileCtx { tokens, shown: &shown, file, held, file_tokens, language, fresh, surface };
 
         let (mut render, mut note) = self.answer(&ctx, asked)?;
-        let view_tokens = tokens.count(&render.text);
-        // A window of a file over the limit has no whole to fall back on (nor needs one).
-        if view_tokens > file_tokens && file.window.is_none() {
-            // Never inflate: a view costing more than the file is the file.
-            note = format!(
-                "{} would cost {view_tokens} tokens, more than the file's {file_tokens}: sent in full",
-                render.mode.name()
-            );
-            render = Rendered { baseline: render.baseline, ..Rendered::whole(file) };
-        }
         // The agent receives the note with the content.
         let cost = |render: &Rendered, note: &str| {
             tokens.count(&render.text) + if note.is_empty() { 0 } else { tokens.count(note) }
         };
+        let view_tokens = tokens.count(&render.text);
+        // A window of a file over the limit has no whole to fall back on (nor needs one).
+        if view_tokens > file_tokens && file.window.is_none() {
+            // Never inflate: a view costing more than the file is the file, when the file with
+            // the note saying so still costs less than the view (a range of nearly every line
+            // stays the range the agent asked for).
+            let whole_note = format!(
+                "{} would cost {view_tokens} tokens, more than the file's {file_tokens}: sent in full",
+                render.mode.name()
+            );
+            if file_tokens + tokens.count(&whole_note) < cost(&render, &note) {
+                note = whole_note;
+                render = Rendered { baseline: render.baseline, ..Rendered::whole(file) };
+            }
+        }
         let has_it = !fresh && asked.may_stub() && held == Some(Held::whole(file.hash));
         let name = || file.path.file_name().map_or_else(|| shown.clone(), |n| n.to_string_lossy().into_owned());
         // Only where it helps: a small file, or a diff's "[no change]" line, costs less than the
