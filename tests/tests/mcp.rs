@@ -971,6 +971,11 @@ fn a_command_that_fails_is_an_answer_with_its_exit_code_as_structured_content() 
     let result = &answer["result"];
     assert_ne!(result["isError"], json!(true), "a failing command is not a tool error: {answer}");
     assert_eq!(result["structuredContent"], json!({"exit_code": 3, "timed_out": false}), "{answer}");
+    // A timed-out command's code is the one its note gives, as timeout(1)'s.
+    let args = json!({"command": "sleep 5", "timeout_ms": 300});
+    let answer = raw.request(3, "tools/call", json!({"name": "ctx_shell", "arguments": args}));
+    assert_eq!(answer["result"]["structuredContent"], json!({"exit_code": 124, "timed_out": true}), "{answer}");
+    assert!(answer.to_string().contains("exit code 124, as timeout(1) gives"), "{answer}");
     let read = raw.request(2, "tools/call", json!({"name": "ctx_read", "arguments": {"path": "lib.rs"}}));
     assert!(read["result"].get("structuredContent").is_none(), "only command answers carry it: {read}");
     assert!(raw.close().success());

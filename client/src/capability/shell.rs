@@ -75,9 +75,11 @@ pub async fn run(backend: &Backend, ctx: RequestContext, args: RunArgs, surface:
     if out.timed_out {
         push_block(&mut text, &timed_out_note(out.duration_ms, out.exit_code));
     }
+    // The call's exit code, in the JSON too (an MCP host's structured content): a timed-out
+    // command ended as the timeout made it (the text's `[exit:137]`, which the note explains).
     let exit_code = if out.timed_out { TIMED_OUT } else { out.exit_code };
     let json = json!({
-        "exit_code": out.exit_code, "timed_out": out.timed_out, "duration_ms": out.duration_ms,
+        "exit_code": exit_code, "timed_out": out.timed_out, "duration_ms": out.duration_ms,
         "family": shaped.family, "shortened": shaped.shortened, "archive_id": shaped.archive_id,
         "raw_tokens": shaped.raw_tokens, "sent_tokens": shaped.sent_tokens, "output": shaped.text,
     });
