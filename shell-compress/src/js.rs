@@ -13,14 +13,14 @@ use crate::passthrough::PASSTHROUGH;
 use crate::plan::{Mark, Plan};
 use crate::runner::{self, Verdict};
 
-pub(crate) static INSTALL: Family = Family::new("js-install", "npm ci", |plan, _| install(plan));
+pub(crate) static INSTALL: Family = Family::new("js-install", "npm ci", install);
 pub(crate) static RUN: Family = Family::new("js-run", "npm run build", script);
 pub(crate) static TEST: Family = Family::new("js-test", "npm test", script);
 pub(crate) static JEST: Family = Family::new("jest", "npx jest --ci", |plan, _| jest(plan));
 pub(crate) static VITEST: Family = Family::new("vitest", "vitest run", |plan, _| vitest(plan));
 pub(crate) static MOCHA: Family = Family::new("mocha", "mocha test", |plan, _| mocha(plan));
 pub(crate) static TSC: Family = Family::new("tsc", "tsc --noEmit", |plan, _| tsc(plan));
-pub(crate) static ESLINT: Family = Family::new("eslint", "eslint .", |plan, _| eslint(plan));
+pub(crate) static ESLINT: Family = Family::new("eslint", "eslint .", eslint);
 pub(crate) static BIOME: Family = Family::new("biome", "biome check src", |plan, _| biome(plan));
 
 /// Package managers by verb and script name; the tools by program, unless they watch.
@@ -102,9 +102,9 @@ static DEPRECATED: LazyLock<Regex> = LazyLock::new(|| {
 
 /// `npm install` and friends: progress and funding chatter go, deprecation warnings beyond the first few are
 /// counted.
-fn install(plan: &mut Plan) {
+fn install(plan: &mut Plan, failed: bool) {
     plan.set_where(Mark::Drop, |line| INSTALL_NOISE.is_match(line));
-    diag::summarize_warning_lines(plan, |line| DEPRECATED.is_match(line), |_| "deprecated package".into());
+    diag::summarize_warning_lines(plan, failed, |line| DEPRECATED.is_match(line), |_| "deprecated package".into());
 }
 
 /// The echo of the script a package manager runs: npm/pnpm print `> cmd`, yarn prints `$ cmd`.
@@ -217,10 +217,10 @@ static ESLINT_PROBLEM: LazyLock<Regex> =
 
 /// eslint (stylish format): errors stay; warnings beyond the first few are counted by rule. The file header
 /// lines stay so every kept problem is attributable.
-fn eslint(plan: &mut Plan) {
+fn eslint(plan: &mut Plan, failed: bool) {
     let is_warning = |line: &str| ESLINT_PROBLEM.captures(line).is_some_and(|c| &c[1] == "warning");
     let rule = |line: &str| ESLINT_PROBLEM.captures(line).map_or_else(String::new, |c| c[2].to_string());
-    diag::summarize_warning_lines(plan, is_warning, rule);
+    diag::summarize_warning_lines(plan, failed, is_warning, rule);
 }
 
 static BIOME_HEADER: LazyLock<Regex> =
@@ -252,6 +252,24 @@ fn biome(plan: &mut Plan) {
 #[cfg(test)]
 mod tests {
     use crate::compress;
+
+    #[test]
+    fn the_eslint_note_after_a_failure_counts_the_warnings_left_out() {
+        let mut out = String::from("\n/p/lint/x.js\n");
+        for i in 1..=50 {
+            out += &format!("  {i}:5   warning  'unused{i}' is assigned a value but never used  no-unused-vars\n");
+            out += &format!("  {i}:18  warning  Missing semicolon                              semi\n");
+        }
+        out += "  51:5   error    'a' is not defined                             no-undef\n\n";
+        out += "✖ 101 problems (1 error, 100 warnings)\n";
+        let text = compress("npx eslint lint", &out, 1).text;
+        let shown = text.lines().filter(|l| l.contains("  warning  ")).count();
+        let note =
+            text.lines().find_map(|l| l.strip_prefix("… ")?.split(" more warnings not shown: ").next()?.parse().ok());
+        assert_eq!(shown + note.unwrap_or(0), 100, "{text}");
+        assert!(shown > 3, "the last lines of a failure are shown whole: {text}");
+        assert!(text.contains("  51:5   error    'a' is not defined"), "{text}");
+    }
 
     #[test]
     fn mocha_keeps_both_sides_of_an_assertion_diff_and_drops_pending_tests() {

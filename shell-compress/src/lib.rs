@@ -12,7 +12,8 @@
 //!    location and the last lines of output. A search's matches are data, not reports.
 //! 3. A non-zero exit code is reported on a final line of its own, `[exit:N]`.
 //! 4. The same input always gives the same bytes.
-//! 5. Warnings may be summarised (the first few in full plus a count by kind); errors never are.
+//! 5. Warnings may be summarised (the first few and the first of each further kind in full, plus a count by
+//!    kind of the others, which says whether they were left out or shortened); errors never are.
 //! 6. A listing (ls, find, pip list, a table, a tree) is compacted, not cut, up to [`Options::listing_budget`];
 //!    past it the text says how many entries were left out.
 //!
@@ -143,7 +144,7 @@ pub fn compress_with(command_line: &str, output: &str, exit_code: i32, options: 
 /// failure, panic or failed assertion, or names a `file:line` location. For a caller that can hand only part of
 /// a huge output to [`compress`] and must choose which lines of the rest to keep.
 pub fn must_keep(line: &str) -> bool {
-    rules::is_error(line) || rules::has_location(line)
+    rules::protected(line, true)
 }
 
 fn unchanged(output: &str, exit_code: i32, family: &Family) -> Compressed {

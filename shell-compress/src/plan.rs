@@ -202,7 +202,7 @@ impl<'a> Plan<'a> {
     /// Whatever the exit code: lines reporting an error or a failure must reach the agent verbatim.
     pub(crate) fn protect_reports(&mut self) {
         for i in 0..self.len() {
-            if rules::is_report(self.line(i)) {
+            if rules::protected(self.line(i), false) {
                 self.must(i);
             }
         }
@@ -211,8 +211,7 @@ impl<'a> Plan<'a> {
     /// After a failure: error lines, location lines and the closing lines must reach the agent verbatim.
     pub(crate) fn protect_failure(&mut self) {
         for i in 0..self.len() {
-            let line = self.line(i);
-            if rules::is_error(line) || rules::has_location(line) {
+            if rules::protected(self.line(i), true) {
                 self.must(i);
             }
         }
