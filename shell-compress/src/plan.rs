@@ -199,10 +199,11 @@ impl<'a> Plan<'a> {
         matches!(self.marks[i], Mark::Keep | Mark::Must)
     }
 
-    /// Whatever the exit code: lines reporting an error or a failure must reach the agent verbatim.
+    /// Whatever the exit code: lines reporting an error or a failure must reach the agent verbatim. A line of
+    /// a hunk's body is a line of a file (`except AttributeError:`), not a report: it goes with its hunk.
     pub(crate) fn protect_reports(&mut self) {
         for i in 0..self.len() {
-            if rules::protected(self.line(i), false) {
+            if !self.in_hunk[i] && rules::protected(self.line(i), false) {
                 self.must(i);
             }
         }
