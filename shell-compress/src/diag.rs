@@ -215,7 +215,7 @@ pub(crate) fn summarize_warning_lines(
 }
 
 /// `a ×3, b ×1, …` for at most five kinds, in order of first appearance.
-fn count_list(kinds: &[(String, usize)]) -> String {
+pub(crate) fn count_list(kinds: &[(String, usize)]) -> String {
     let mut parts: Vec<String> = kinds.iter().take(5).map(|(k, n)| format!("{k} ×{n}")).collect();
     if kinds.len() > 5 {
         parts.push(format!("{} other kinds", kinds.len() - 5));

@@ -9,7 +9,8 @@
 //! 2. Every line that reports an error or a failure (a failing test, a panic, TAP's `not ok`) appears
 //!    verbatim (after colour codes and progress redraws are removed), whatever the exit code: a pipeline's
 //!    or a test script's exit code may hide a failure. After a non-zero exit, so do every `file:line`
-//!    location and the last lines of output. A search's matches and a diff's hunks are data, not reports.
+//!    location (one printed many times over, like a `console.log` call site, at least once) and the last
+//!    lines of output. A search's matches and a diff's hunks are data, not reports.
 //! 3. A non-zero exit code is reported on a final line of its own, `[exit:N]`.
 //! 4. The same input always gives the same bytes.
 //! 5. Warnings may be summarised (the first few and the first of each further kind in full, plus a count by

@@ -67,6 +67,8 @@ pub(crate) struct Plan<'a> {
     marks: Vec<Mark>,
     /// Whether each line is in the body of a diff hunk (see [`rules::hunk_bodies`]).
     in_hunk: Vec<bool>,
+    /// Whether each line was dropped as an exact copy of a line shown elsewhere (see [`Plan::drop_copy`]).
+    copies: Vec<bool>,
     rewrites: Vec<Option<String>>,
     repeats: Vec<usize>,
     notes: Vec<(usize, String)>,
@@ -86,6 +88,7 @@ impl<'a> Plan<'a> {
             lines,
             marks: vec![Mark::Keep; lines.len()],
             in_hunk: rules::hunk_bodies(lines),
+            copies: vec![false; lines.len()],
             rewrites: vec![None; lines.len()],
             repeats: vec![1; lines.len()],
             notes: Vec::new(),
@@ -189,9 +192,10 @@ impl<'a> Plan<'a> {
     }
 
     /// Drops line `i` even when protected, because the caller shows an identical line elsewhere: a repeated
-    /// fact survives as its first copy.
+    /// fact survives as its first copy. Protection applied later does not bring it back.
     pub(crate) fn drop_copy(&mut self, i: usize) {
         self.marks[i] = Mark::Drop;
+        self.copies[i] = true;
     }
 
     /// Whether line `i` will be shown (possibly folded or cut later).
@@ -203,7 +207,7 @@ impl<'a> Plan<'a> {
     /// a hunk's body is a line of a file (`except AttributeError:`), not a report: it goes with its hunk.
     pub(crate) fn protect_reports(&mut self) {
         for i in 0..self.len() {
-            if !self.in_hunk[i] && rules::protected(self.line(i), false) {
+            if !self.in_hunk[i] && !self.copies[i] && rules::protected(self.line(i), false) {
                 self.must(i);
             }
         }
@@ -212,7 +216,7 @@ impl<'a> Plan<'a> {
     /// After a failure: error lines, location lines and the closing lines must reach the agent verbatim.
     pub(crate) fn protect_failure(&mut self) {
         for i in 0..self.len() {
-            if rules::protected(self.line(i), true) {
+            if !self.copies[i] && rules::protected(self.line(i), true) {
                 self.must(i);
             }
         }
