@@ -213,6 +213,12 @@ mod tests {
     }
 
     #[test]
+    fn a_fold_of_distinct_numbered_lines_says_how_they_differ() {
+        let raw: String = (1..=5000).map(|i| format!("{i}\n")).collect();
+        assert_eq!(compress("seq 1 5000", &raw, 0).text, "1\n… 4998 lines differing only in numbers omitted\n5000\n");
+    }
+
+    #[test]
     fn generic_output_folds_and_cuts() {
         let mut raw = "connecting…\n".repeat(37);
         for i in 0..200 {
@@ -221,7 +227,7 @@ mod tests {
         let out = compress("./report.sh", &raw, 0);
         assert!(out.shortened);
         assert!(out.text.starts_with("connecting… … (×37)\n"));
-        assert!(out.text.contains("lines omitted"));
+        assert!(out.text.contains("lines differing only in numbers omitted"));
         assert!(out.text.contains("row 199"));
     }
 
@@ -279,8 +285,18 @@ mod tests {
         }
         let out = compress("./summary.sh", &raw, 0);
         for (line, failure) in &blocks {
-            let around = [line(1), "… 98 similar lines omitted".into(), line(100), failure.to_string(), line(102)];
-            assert!(out.text.contains(&(around.join("\n") + "\n… 97 similar lines omitted\n")), "{}", out.text);
+            let around = [
+                line(1),
+                "… 98 lines differing only in numbers omitted".into(),
+                line(100),
+                failure.to_string(),
+                line(102),
+            ];
+            assert!(
+                out.text.contains(&(around.join("\n") + "\n… 97 lines differing only in numbers omitted\n")),
+                "{}",
+                out.text
+            );
         }
         assert_eq!(out.text.lines().count(), 4 * 7, "{}", out.text);
         assert_eq!(compress("./summary.sh", &raw, 0), out, "deterministic");

@@ -345,7 +345,7 @@ impl<'a> Plan<'a> {
         }
         let middle = &run[1..run.len() - 1];
         let count: usize = middle.iter().map(|&j| self.repeats[j]).sum();
-        let note = format!("… {count} similar lines omitted");
+        let note = format!("… {count} lines differing only in numbers omitted");
         let replaced: usize = middle.iter().map(|&j| self.rendered(j).len()).sum();
         if note.len() + 1 >= replaced {
             return;
@@ -654,7 +654,7 @@ mod tests {
         let lines: Vec<String> = (1..=6).map(|i| format!("batch {i}: ok")).collect();
         let mut plan = Plan::new(&lines);
         plan.fold_similar();
-        assert_eq!(plan.render(), "batch 1: ok\n… 4 similar lines omitted\nbatch 6: ok\n");
+        assert_eq!(plan.render(), "batch 1: ok\n… 4 lines differing only in numbers omitted\nbatch 6: ok\n");
     }
 
     #[test]
@@ -665,8 +665,8 @@ mod tests {
         plan.fold_similar();
         assert_eq!(
             plan.render(),
-            "[1/50] exit code 0\n… 18 similar lines omitted\n[20/50] exit code 0\n[21/50] exit code 1\n\
-             [22/50] exit code 0\n… 27 similar lines omitted\n[50/50] exit code 0\n"
+            "[1/50] exit code 0\n… 18 lines differing only in numbers omitted\n[20/50] exit code 0\n[21/50] exit code 1\n\
+             [22/50] exit code 0\n… 27 lines differing only in numbers omitted\n[50/50] exit code 0\n"
         );
     }
 
@@ -685,7 +685,10 @@ mod tests {
             (0..40).map(|i| format!("{:02}:{:02} cache latency {}ms", 9 + i / 20, i, i * 7 % 13)).collect();
         let mut plan = Plan::new(&lines);
         plan.fold_similar();
-        assert_eq!(plan.render(), "09:00 cache latency 0ms\n… 38 similar lines omitted\n10:39 cache latency 0ms\n");
+        assert_eq!(
+            plan.render(),
+            "09:00 cache latency 0ms\n… 38 lines differing only in numbers omitted\n10:39 cache latency 0ms\n"
+        );
     }
 
     #[test]
@@ -715,7 +718,7 @@ mod tests {
         let lines: Vec<String> = (1..=40).map(|i| format!("case {i} took {}ms", i * 37 % 11)).collect();
         let mut plan = Plan::new(&lines);
         plan.fold_similar();
-        assert_eq!(plan.render(), "case 1 took 4ms\n… 38 similar lines omitted\ncase 40 took 6ms\n");
+        assert_eq!(plan.render(), "case 1 took 4ms\n… 38 lines differing only in numbers omitted\ncase 40 took 6ms\n");
     }
 
     #[test]
