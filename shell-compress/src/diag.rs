@@ -69,12 +69,31 @@ pub(crate) fn condense(plan: &mut Plan, lines: Range<usize>, header: usize) {
     }
 }
 
-/// Shows the first [`WARNINGS_IN_FULL`] warning blocks in full (their header and location lines protected, so
-/// a later cut of a long run cannot take them) and summarises the rest with a count by kind.
+/// Besides the first few, the first warning of each further kind is shown in full, up to this many kinds in
+/// all: a kind that appears once late in a run is not hidden behind the count of another, and a run of many
+/// kinds stays short.
+pub(crate) const KINDS_IN_FULL: usize = 5;
+
+/// What summarising did to a warning that is not shown in full.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Outcome {
+    /// Shown whole anyway: every line of it is one the shared protection keeps.
+    Whole,
+    /// Cut to its header and the lines the shared protection keeps (its locations, after a failure).
+    Shortened,
+    /// Left out.
+    Removed,
+}
+
+/// Shows the first [`WARNINGS_IN_FULL`] warning blocks, and the first of each further kind (see
+/// [`KINDS_IN_FULL`]), in full (their header and location lines protected, so a later cut of a long run cannot
+/// take them), and summarises the rest with a count by kind.
 ///
-/// After a failure the summarised warnings are condensed rather than removed, because their locations must
-/// survive; after success they are removed. `header_of` gives the line of a block that names it, `kind` maps
-/// that line to a short category for the count.
+/// A summarised warning keeps the lines that the shared protection would show anyway (after a failure, its
+/// locations; see [`rules::protected`]) and, with them, its header; the rest of it goes. The notes count only
+/// what they say: warnings left out, and warnings shortened to message and location, each with their kinds;
+/// a warning that keeps every line is shown, not counted. `header_of` gives the line of a block that names
+/// it, `kind` maps that line to a short category for the count.
 pub(crate) fn summarize_warnings(
     plan: &mut Plan,
     blocks: &[Block],
@@ -82,51 +101,109 @@ pub(crate) fn summarize_warnings(
     header_of: impl Fn(&Plan, &Block) -> usize,
     kind: impl Fn(&str) -> String,
 ) {
-    // The warnings shown in full keep their message and location even where a long run is cut later.
-    for block in blocks.iter().filter(|b| b.severity == Severity::Warning).take(WARNINGS_IN_FULL) {
-        let header = header_of(plan, block);
-        for i in block.lines.clone() {
-            if (i == header || rules::has_location(plan.line(i))) && plan.mark(i) == Mark::Keep {
-                plan.set(i, Mark::Must);
-            }
-        }
-    }
+    let warnings: Vec<&Block> = blocks.iter().filter(|b| b.severity == Severity::Warning).collect();
+    let kinds: Vec<String> = warnings.iter().map(|b| rules::shape(&kind(plan.line(header_of(plan, b))))).collect();
+    let in_full = shown_in_full(&kinds);
     // After a failure the output's last lines are shown whole, so warnings that reach into them are not
-    // shortened and the note does not count them.
+    // shortened and the notes do not count them.
     let shortenable = if failed { plan.failure_tail_start() } else { plan.len() };
-    let rest: Vec<&Block> = blocks
-        .iter()
-        .filter(|b| b.severity == Severity::Warning)
-        .skip(WARNINGS_IN_FULL)
-        .filter(|b| b.lines.end <= shortenable)
-        .collect();
-    let Some(first) = rest.first() else { return };
-    // kind -> (order of first appearance, count); sorted by first appearance below, so output is deterministic.
-    let mut kinds: BTreeMap<String, (usize, usize)> = BTreeMap::new();
-    for block in &rest {
+    let mut shortened = Summary::default();
+    let mut removed = Summary::default();
+    for ((block, kind), full) in warnings.into_iter().zip(kinds).zip(in_full) {
         let header = header_of(plan, block);
-        let order = kinds.len();
-        kinds.entry(rules::shape(&kind(plan.line(header)))).or_insert((order, 0)).1 += 1;
-        if failed {
-            condense(plan, block.lines.clone(), header);
-        } else {
-            plan.set_range(block.lines.clone(), Mark::Drop);
+        if full {
+            for i in block.lines.clone() {
+                if (i == header || rules::has_location(plan.line(i))) && plan.mark(i) == Mark::Keep {
+                    plan.set(i, Mark::Must);
+                }
+            }
+            continue;
+        }
+        if block.lines.end > shortenable {
+            continue;
+        }
+        match summarize_block(plan, block.lines.clone(), header, failed) {
+            Outcome::Whole => continue,
+            Outcome::Shortened => shortened.add(block.lines.start, kind),
+            Outcome::Removed => removed.add(block.lines.start, kind),
         }
         if block.lines.end < plan.len() && plan.line(block.lines.end).trim().is_empty() {
             plan.set(block.lines.end, Mark::Drop);
         }
     }
-    let mut kinds: Vec<(String, (usize, usize))> = kinds.into_iter().collect();
-    kinds.sort_by_key(|(_, (order, _))| *order);
-    let kinds: Vec<(String, usize)> = kinds.into_iter().map(|(k, (_, n))| (k, n)).collect();
-    let what = if failed { "shortened to message and location" } else { "not shown" };
-    plan.note(first.lines.start, format!("… {} more warnings {what}: {}", rest.len(), count_list(&kinds)));
+    shortened.note(plan, "shortened to message and location");
+    removed.note(plan, "not shown");
+}
+
+/// For each warning, by its kind in order, whether it is shown in full: the first few, then the first of each
+/// kind not yet shown while fewer than [`KINDS_IN_FULL`] kinds are.
+fn shown_in_full(kinds: &[String]) -> Vec<bool> {
+    let mut shown: Vec<&str> = Vec::new();
+    kinds
+        .iter()
+        .enumerate()
+        .map(|(n, kind)| {
+            let new_kind = !shown.contains(&kind.as_str());
+            let full = n < WARNINGS_IN_FULL || (new_kind && shown.len() < KINDS_IN_FULL);
+            if full && new_kind {
+                shown.push(kind);
+            }
+            full
+        })
+        .collect()
+}
+
+/// Keeps of the warning `lines` only what the shared protection will show (and, with it, its `header`), and
+/// says what became of it.
+fn summarize_block(plan: &mut Plan, lines: Range<usize>, header: usize, failed: bool) -> Outcome {
+    let kept: Vec<usize> = lines.clone().filter(|&i| rules::protected(plan.line(i), failed)).collect();
+    if kept.is_empty() {
+        plan.set_range(lines, Mark::Drop);
+        return Outcome::Removed;
+    }
+    let shown = |i: usize| i == header || kept.contains(&i) || plan.line(i).trim().is_empty();
+    if lines.clone().all(shown) {
+        return Outcome::Whole;
+    }
+    for i in lines {
+        plan.set(i, if i == header || kept.contains(&i) { Mark::Must } else { Mark::Drop });
+    }
+    Outcome::Shortened
+}
+
+/// Warnings summarised one way: where the first was, and a count by kind.
+#[derive(Default)]
+struct Summary {
+    first: Option<usize>,
+    total: usize,
+    /// kind -> (order of first appearance, count); sorted by first appearance for the note, so output is
+    /// deterministic.
+    kinds: BTreeMap<String, (usize, usize)>,
+}
+
+impl Summary {
+    fn add(&mut self, at: usize, kind: String) {
+        self.first.get_or_insert(at);
+        self.total += 1;
+        let order = self.kinds.len();
+        self.kinds.entry(kind).or_insert((order, 0)).1 += 1;
+    }
+
+    /// `… N more warnings {what}: kind ×n, …` where the first summarised warning was, if there was one.
+    fn note(self, plan: &mut Plan, what: &str) {
+        let Some(first) = self.first else { return };
+        let mut kinds: Vec<(String, (usize, usize))> = self.kinds.into_iter().collect();
+        kinds.sort_by_key(|(_, (order, _))| *order);
+        let kinds: Vec<(String, usize)> = kinds.into_iter().map(|(k, (_, n))| (k, n)).collect();
+        plan.note(first, format!("… {} more warnings {what}: {}", self.total, count_list(&kinds)));
+    }
 }
 
 /// [`summarize_warnings`] for tools that print one line per warning: the first few stay, the rest are
 /// counted by `kind`.
 pub(crate) fn summarize_warning_lines(
     plan: &mut Plan,
+    failed: bool,
     is_warning: impl Fn(&str) -> bool,
     kind: impl Fn(&str) -> String,
 ) {
@@ -134,11 +211,11 @@ pub(crate) fn summarize_warning_lines(
         .filter(|&i| is_warning(plan.line(i)))
         .map(|i| Block { lines: i..i + 1, severity: Severity::Warning })
         .collect();
-    summarize_warnings(plan, &blocks, false, |_, b| b.lines.start, kind);
+    summarize_warnings(plan, &blocks, failed, |_, b| b.lines.start, kind);
 }
 
 /// `a ×3, b ×1, …` for at most five kinds, in order of first appearance.
-fn count_list(kinds: &[(String, usize)]) -> String {
+pub(crate) fn count_list(kinds: &[(String, usize)]) -> String {
     let mut parts: Vec<String> = kinds.iter().take(5).map(|(k, n)| format!("{k} ×{n}")).collect();
     if kinds.len() > 5 {
         parts.push(format!("{} other kinds", kinds.len() - 5));
@@ -198,6 +275,19 @@ mod tests {
         assert!(text.contains("warning: unused `v2`"));
         assert!(!text.contains("v3"));
         assert!(text.contains("… 3 more warnings not shown: warning: unused `…` ×3"));
+    }
+
+    #[test]
+    fn each_kind_keeps_an_example_and_the_note_counts_the_rest() {
+        let mut lines: Vec<String> =
+            (0..8).flat_map(|i| [format!("warning: unused `v{i}`"), format!("  --> a.rs:{i}:1")]).collect();
+        lines.extend(["warning: deprecated `old`".into(), "  --> a.rs:9:1".into()]);
+        let mut plan = Plan::new(&lines);
+        let found = blocks(&plan, header, |_| false, |_| false);
+        summarize_warnings(&mut plan, &found, false, |_, b| b.lines.start, message_kind);
+        let text = plan.render();
+        assert!(text.contains("warning: deprecated `old`\n  --> a.rs:9:1\n"), "{text}");
+        assert!(text.contains("… 5 more warnings not shown: warning: unused `…` ×5\n"), "{text}");
     }
 
     #[test]

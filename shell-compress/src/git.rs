@@ -423,6 +423,16 @@ mod tests {
     }
 
     #[test]
+    fn a_left_out_hunk_takes_its_error_looking_lines_with_it() {
+        // Code in a diff is data: `except AttributeError:` is a line of the file, not a report of a failure.
+        let raw = long_diff(6, 30).replace("     Ok(())\n", "         except AttributeError:\n");
+        let out = compress("git diff HEAD", &raw, 0);
+        let shown = out.text.lines().filter(|l| l.starts_with("@@ ")).count();
+        assert!(shown < 6 * 30, "some hunks are left out: {}", out.text);
+        assert_eq!(out.text.matches("except AttributeError:").count(), shown, "{}", out.text);
+    }
+
+    #[test]
     fn hunks_kept_whole_by_the_cut_are_costed_whole() {
         // 30 hunks of 150 body lines: each is kept whole by the long-run cut, so the budget must count it so.
         let mut raw = String::from("diff --git a/big.txt b/big.txt\n--- a/big.txt\n+++ b/big.txt\n");

@@ -1,6 +1,7 @@
 //! JavaScript tooling: package installs and scripts (npm, pnpm, yarn, bun), test runners (jest, vitest,
 //! mocha, node/TAP), tsc, eslint and biome.
 
+use std::ops::Range;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -11,16 +12,17 @@ use crate::family::{Families, Family};
 use crate::generic::GENERIC;
 use crate::passthrough::PASSTHROUGH;
 use crate::plan::{Mark, Plan};
+use crate::rules;
 use crate::runner::{self, Verdict};
 
-pub(crate) static INSTALL: Family = Family::new("js-install", "npm ci", |plan, _| install(plan));
+pub(crate) static INSTALL: Family = Family::new("js-install", "npm ci", install);
 pub(crate) static RUN: Family = Family::new("js-run", "npm run build", script);
 pub(crate) static TEST: Family = Family::new("js-test", "npm test", script);
-pub(crate) static JEST: Family = Family::new("jest", "npx jest --ci", |plan, _| jest(plan));
+pub(crate) static JEST: Family = Family::new("jest", "npx jest --ci", jest);
 pub(crate) static VITEST: Family = Family::new("vitest", "vitest run", |plan, _| vitest(plan));
 pub(crate) static MOCHA: Family = Family::new("mocha", "mocha test", |plan, _| mocha(plan));
 pub(crate) static TSC: Family = Family::new("tsc", "tsc --noEmit", |plan, _| tsc(plan));
-pub(crate) static ESLINT: Family = Family::new("eslint", "eslint .", |plan, _| eslint(plan));
+pub(crate) static ESLINT: Family = Family::new("eslint", "eslint .", eslint);
 pub(crate) static BIOME: Family = Family::new("biome", "biome check src", |plan, _| biome(plan));
 
 /// Package managers by verb and script name; the tools by program, unless they watch.
@@ -102,9 +104,9 @@ static DEPRECATED: LazyLock<Regex> = LazyLock::new(|| {
 
 /// `npm install` and friends: progress and funding chatter go, deprecation warnings beyond the first few are
 /// counted.
-fn install(plan: &mut Plan) {
+fn install(plan: &mut Plan, failed: bool) {
     plan.set_where(Mark::Drop, |line| INSTALL_NOISE.is_match(line));
-    diag::summarize_warning_lines(plan, |line| DEPRECATED.is_match(line), |_| "deprecated package".into());
+    diag::summarize_warning_lines(plan, failed, |line| DEPRECATED.is_match(line), |_| "deprecated package".into());
 }
 
 /// The echo of the script a package manager runs: npm/pnpm print `> cmd`, yarn prints `$ cmd`.
@@ -138,8 +140,9 @@ fn script(plan: &mut Plan, failed: bool) {
     }
 }
 
-/// jest: `PASS file` and `✓ test` lines go; `FAIL file`, `✕ test` and `● suite › test` headers stay.
-fn jest(plan: &mut Plan) {
+/// jest: `PASS file` and `✓ test` lines go; `FAIL file`, `✕ test` and `● suite › test` headers stay. The
+/// tests' own `console.log` output is folded (see [`jest_console`]).
+fn jest(plan: &mut Plan, failed: bool) {
     runner::results(plan, |line| {
         let t = line.trim_start();
         if t.starts_with("PASS ") || t.starts_with("✓ ") || t.starts_with("○ ") || t.starts_with("✎ ") {
@@ -151,6 +154,86 @@ fn jest(plan: &mut Plan) {
         }
     });
     plan.set_where(Mark::Must, |line| line.starts_with("Tests:") || line.starts_with("Test Suites:"));
+    jest_console(plan, failed);
+}
+
+/// Indentation of the `console.log` line that opens a block of a test's console output in jest's
+/// `● Console` section; its message and `at` frame are indented further.
+const CONSOLE_INDENT: usize = 4;
+
+/// jest's `● Console` sections print each `console.*` call of the tests as a block: the call, the message and
+/// the `at` frame of the call. That is the test's own output, not a failure: of the blocks printed from one
+/// place, the first is shown and the rest are counted where they were, also after a failure (their `at` line
+/// is then an exact copy of the first's). A block with an error-looking message is shown whole, and so is one
+/// among the last lines of a failure.
+fn jest_console(plan: &mut Plan, failed: bool) {
+    let shortenable = if failed { plan.failure_tail_start() } else { plan.len() };
+    for section in console_sections(plan) {
+        let mut shown: Vec<Vec<&str>> = Vec::new();
+        let mut folded = FoldedConsole::default();
+        for block in console_blocks(plan, section) {
+            let lines = &plan.lines()[block.clone()];
+            let places: Vec<&str> = lines.iter().map(String::as_str).filter(|l| rules::has_location(l)).collect();
+            let error = lines[1..].iter().any(|l| !rules::has_location(l) && rules::is_error(l));
+            if error || block.end > shortenable || !shown.contains(&places) {
+                shown.push(places);
+                folded.note(plan);
+                continue;
+            }
+            for i in block.clone() {
+                if rules::has_location(plan.line(i)) { plan.drop_copy(i) } else { plan.set(i, Mark::Drop) }
+            }
+            folded.add(block.start, plan.line(block.start).trim());
+        }
+        folded.note(plan);
+    }
+}
+
+/// A run of folded console blocks: where it starts, and how many blocks of each call (`console.log`, …).
+#[derive(Default)]
+struct FoldedConsole {
+    first: Option<usize>,
+    calls: Vec<(String, usize)>,
+}
+
+impl FoldedConsole {
+    fn add(&mut self, at: usize, call: &str) {
+        self.first.get_or_insert(at);
+        match self.calls.iter_mut().find(|(c, _)| c == call) {
+            Some((_, n)) => *n += 1,
+            None => self.calls.push((call.to_string(), 1)),
+        }
+    }
+
+    /// Notes the run where it started, if there is one, and starts a new one.
+    fn note(&mut self, plan: &mut Plan) {
+        let Some(at) = self.first.take() else { return };
+        let calls = std::mem::take(&mut self.calls);
+        let total: usize = calls.iter().map(|(_, n)| n).sum();
+        let what = diag::count_list(&calls);
+        plan.note(at, format!("… {total} more console blocks from the same call sites not shown: {what}"));
+    }
+}
+
+/// The lines after each `● Console` header up to the first line indented less than a console block.
+fn console_sections(plan: &Plan) -> Vec<Range<usize>> {
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    (0..plan.len())
+        .filter(|&i| plan.line(i).trim() == "● Console")
+        .map(|start| {
+            let end = (start + 1..plan.len())
+                .find(|&i| !plan.line(i).trim().is_empty() && indent(plan.line(i)) < CONSOLE_INDENT)
+                .unwrap_or(plan.len());
+            start + 1..end
+        })
+        .collect()
+}
+
+/// The blocks of a console section: each from its `console.*` line to the next.
+fn console_blocks(plan: &Plan, section: Range<usize>) -> Vec<Range<usize>> {
+    let starts: Vec<usize> = section.clone().filter(|&i| plan.line(i).trim_start().starts_with("console.")).collect();
+    let ends = starts.iter().skip(1).copied().chain(std::iter::once(section.end));
+    starts.iter().zip(ends).map(|(&start, end)| start..end).collect()
 }
 
 /// vitest: passing tests and files go; failing ones, the `FAIL` detail headers and the totals stay.
@@ -217,10 +300,10 @@ static ESLINT_PROBLEM: LazyLock<Regex> =
 
 /// eslint (stylish format): errors stay; warnings beyond the first few are counted by rule. The file header
 /// lines stay so every kept problem is attributable.
-fn eslint(plan: &mut Plan) {
+fn eslint(plan: &mut Plan, failed: bool) {
     let is_warning = |line: &str| ESLINT_PROBLEM.captures(line).is_some_and(|c| &c[1] == "warning");
     let rule = |line: &str| ESLINT_PROBLEM.captures(line).map_or_else(String::new, |c| c[2].to_string());
-    diag::summarize_warning_lines(plan, is_warning, rule);
+    diag::summarize_warning_lines(plan, failed, is_warning, rule);
 }
 
 static BIOME_HEADER: LazyLock<Regex> =
@@ -252,6 +335,51 @@ fn biome(plan: &mut Plan) {
 #[cfg(test)]
 mod tests {
     use crate::compress;
+
+    #[test]
+    fn a_failing_jests_console_blocks_fold_and_its_failure_stays_whole() {
+        let console = |i: usize, message: &str| {
+            format!("    console.log\n      {message} {i}\n\n      at Object.log (jp/f.test.js:1:65)\n\n")
+        };
+        let mut out = String::from("FAIL jp/f.test.js\n  ● Console\n\n");
+        for i in 0..40 {
+            out += &console(i, if i == 20 { "TypeError: cannot read" } else { "debug value" });
+        }
+        let failure = concat!(
+            "  ● fcase 5\n\n    expect(received).toBe(expected) // Object.is equality\n\n",
+            "    Expected: 0\n    Received: 5\n\n      at Object.toBe (jp/f.test.js:1:98)\n\n",
+        );
+        out += failure;
+        out += "Test Suites: 1 failed, 1 total\nTests:       1 failed, 39 passed, 40 total\nSnapshots:   0 total\n";
+        let text = compress("npx jest", &out, 1).text;
+        assert!(text.contains(failure), "{text}");
+        assert!(text.contains("TypeError: cannot read 20\n"), "a block with an error stays: {text}");
+        // Blocks 1 to 19 and 21 to 38 are counted where they were; the last is among a failure's last lines.
+        for n in [19, 18] {
+            let note = format!("… {n} more console blocks from the same call sites not shown: console.log ×{n}\n");
+            assert!(text.contains(&note), "{text}");
+        }
+        assert_eq!(text.matches("    console.log\n").count(), 3, "{text}");
+        assert!(text.contains("at Object.log (jp/f.test.js:1:65)"), "the call site is shown once: {text}");
+    }
+
+    #[test]
+    fn the_eslint_note_after_a_failure_counts_the_warnings_left_out() {
+        let mut out = String::from("\n/p/lint/x.js\n");
+        for i in 1..=50 {
+            out += &format!("  {i}:5   warning  'unused{i}' is assigned a value but never used  no-unused-vars\n");
+            out += &format!("  {i}:18  warning  Missing semicolon                              semi\n");
+        }
+        out += "  51:5   error    'a' is not defined                             no-undef\n\n";
+        out += "✖ 101 problems (1 error, 100 warnings)\n";
+        let text = compress("npx eslint lint", &out, 1).text;
+        let shown = text.lines().filter(|l| l.contains("  warning  ")).count();
+        let note =
+            text.lines().find_map(|l| l.strip_prefix("… ")?.split(" more warnings not shown: ").next()?.parse().ok());
+        assert_eq!(shown + note.unwrap_or(0), 100, "{text}");
+        assert!(shown > 3, "the last lines of a failure are shown whole: {text}");
+        assert!(text.contains("  51:5   error    'a' is not defined"), "{text}");
+    }
 
     #[test]
     fn mocha_keeps_both_sides_of_an_assertion_diff_and_drops_pending_tests() {

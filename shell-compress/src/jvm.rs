@@ -8,7 +8,7 @@ use crate::plan::{Mark, NoteAt, Plan};
 use crate::rules;
 
 pub(crate) static GRADLE: Family = Family::new("gradle", "./gradlew build", |plan, _| gradle(plan));
-pub(crate) static MAVEN: Family = Family::new("maven", "mvn -B test", |plan, _| maven(plan));
+pub(crate) static MAVEN: Family = Family::new("maven", "mvn -B test", maven);
 
 /// Gradle (unless it watches with `--continuous`) and Maven, wrapper scripts included.
 pub(crate) static FAMILIES: Families = Families {
@@ -60,7 +60,7 @@ fn is_task_line(line: &str) -> bool {
 
 /// Maven: download progress, blank `[INFO]` lines and rule lines go; `[WARNING]` lines beyond the first few
 /// are counted; `[ERROR]` and the reactor summary stay.
-fn maven(plan: &mut Plan) {
+fn maven(plan: &mut Plan, failed: bool) {
     plan.drop_counted("artifact downloads not shown", NoteAt::First, |line| {
         let body = info_body(line).unwrap_or(line);
         body.starts_with("Downloading from ") || body.starts_with("Downloaded from ") || body.starts_with("Progress (")
@@ -68,6 +68,7 @@ fn maven(plan: &mut Plan) {
     plan.set_where(Mark::Drop, |line| info_body(line).is_some_and(|body| body.chars().all(|c| c == '-')));
     diag::summarize_warning_lines(
         plan,
+        failed,
         |line| line.starts_with("[WARNING] "),
         |line| diag::message_kind(line.trim_start_matches("[WARNING] ")).chars().take(60).collect(),
     );

@@ -9,10 +9,12 @@
 //! 2. Every line that reports an error or a failure (a failing test, a panic, TAP's `not ok`) appears
 //!    verbatim (after colour codes and progress redraws are removed), whatever the exit code: a pipeline's
 //!    or a test script's exit code may hide a failure. After a non-zero exit, so do every `file:line`
-//!    location and the last lines of output. A search's matches are data, not reports.
+//!    location (one printed many times over, like a `console.log` call site, at least once) and the last
+//!    lines of output. A search's matches and a diff's hunks are data, not reports.
 //! 3. A non-zero exit code is reported on a final line of its own, `[exit:N]`.
 //! 4. The same input always gives the same bytes.
-//! 5. Warnings may be summarised (the first few in full plus a count by kind); errors never are.
+//! 5. Warnings may be summarised (the first few and the first of each further kind in full, plus a count by
+//!    kind of the others, which says whether they were left out or shortened); errors never are.
 //! 6. A listing (ls, find, pip list, a table, a tree) is compacted, not cut, up to [`Options::listing_budget`];
 //!    past it the text says how many entries were left out.
 //!
@@ -143,7 +145,7 @@ pub fn compress_with(command_line: &str, output: &str, exit_code: i32, options: 
 /// failure, panic or failed assertion, or names a `file:line` location. For a caller that can hand only part of
 /// a huge output to [`compress`] and must choose which lines of the rest to keep.
 pub fn must_keep(line: &str) -> bool {
-    rules::is_error(line) || rules::has_location(line)
+    rules::protected(line, true)
 }
 
 fn unchanged(output: &str, exit_code: i32, family: &Family) -> Compressed {
@@ -211,6 +213,12 @@ mod tests {
     }
 
     #[test]
+    fn a_fold_of_distinct_numbered_lines_says_how_they_differ() {
+        let raw: String = (1..=5000).map(|i| format!("{i}\n")).collect();
+        assert_eq!(compress("seq 1 5000", &raw, 0).text, "1\n… 4998 lines differing only in numbers omitted\n5000\n");
+    }
+
+    #[test]
     fn generic_output_folds_and_cuts() {
         let mut raw = "connecting…\n".repeat(37);
         for i in 0..200 {
@@ -219,7 +227,7 @@ mod tests {
         let out = compress("./report.sh", &raw, 0);
         assert!(out.shortened);
         assert!(out.text.starts_with("connecting… … (×37)\n"));
-        assert!(out.text.contains("lines omitted"));
+        assert!(out.text.contains("lines differing only in numbers omitted"));
         assert!(out.text.contains("row 199"));
     }
 
@@ -277,8 +285,18 @@ mod tests {
         }
         let out = compress("./summary.sh", &raw, 0);
         for (line, failure) in &blocks {
-            let around = [line(1), "… 98 similar lines omitted".into(), line(100), failure.to_string(), line(102)];
-            assert!(out.text.contains(&(around.join("\n") + "\n… 97 similar lines omitted\n")), "{}", out.text);
+            let around = [
+                line(1),
+                "… 98 lines differing only in numbers omitted".into(),
+                line(100),
+                failure.to_string(),
+                line(102),
+            ];
+            assert!(
+                out.text.contains(&(around.join("\n") + "\n… 97 lines differing only in numbers omitted\n")),
+                "{}",
+                out.text
+            );
         }
         assert_eq!(out.text.lines().count(), 4 * 7, "{}", out.text);
         assert_eq!(compress("./summary.sh", &raw, 0), out, "deterministic");

@@ -67,6 +67,8 @@ pub(crate) struct Plan<'a> {
     marks: Vec<Mark>,
     /// Whether each line is in the body of a diff hunk (see [`rules::hunk_bodies`]).
     in_hunk: Vec<bool>,
+    /// Whether each line was dropped as an exact copy of a line shown elsewhere (see [`Plan::drop_copy`]).
+    copies: Vec<bool>,
     rewrites: Vec<Option<String>>,
     repeats: Vec<usize>,
     notes: Vec<(usize, String)>,
@@ -86,6 +88,7 @@ impl<'a> Plan<'a> {
             lines,
             marks: vec![Mark::Keep; lines.len()],
             in_hunk: rules::hunk_bodies(lines),
+            copies: vec![false; lines.len()],
             rewrites: vec![None; lines.len()],
             repeats: vec![1; lines.len()],
             notes: Vec::new(),
@@ -189,9 +192,10 @@ impl<'a> Plan<'a> {
     }
 
     /// Drops line `i` even when protected, because the caller shows an identical line elsewhere: a repeated
-    /// fact survives as its first copy.
+    /// fact survives as its first copy. Protection applied later does not bring it back.
     pub(crate) fn drop_copy(&mut self, i: usize) {
         self.marks[i] = Mark::Drop;
+        self.copies[i] = true;
     }
 
     /// Whether line `i` will be shown (possibly folded or cut later).
@@ -199,10 +203,11 @@ impl<'a> Plan<'a> {
         matches!(self.marks[i], Mark::Keep | Mark::Must)
     }
 
-    /// Whatever the exit code: lines reporting an error or a failure must reach the agent verbatim.
+    /// Whatever the exit code: lines reporting an error or a failure must reach the agent verbatim. A line of
+    /// a hunk's body is a line of a file (`except AttributeError:`), not a report: it goes with its hunk.
     pub(crate) fn protect_reports(&mut self) {
         for i in 0..self.len() {
-            if rules::is_report(self.line(i)) {
+            if !self.in_hunk[i] && !self.copies[i] && rules::protected(self.line(i), false) {
                 self.must(i);
             }
         }
@@ -211,8 +216,7 @@ impl<'a> Plan<'a> {
     /// After a failure: error lines, location lines and the closing lines must reach the agent verbatim.
     pub(crate) fn protect_failure(&mut self) {
         for i in 0..self.len() {
-            let line = self.line(i);
-            if rules::is_error(line) || rules::has_location(line) {
+            if !self.copies[i] && rules::protected(self.line(i), true) {
                 self.must(i);
             }
         }
@@ -341,7 +345,7 @@ impl<'a> Plan<'a> {
         }
         let middle = &run[1..run.len() - 1];
         let count: usize = middle.iter().map(|&j| self.repeats[j]).sum();
-        let note = format!("… {count} similar lines omitted");
+        let note = format!("… {count} lines differing only in numbers omitted");
         let replaced: usize = middle.iter().map(|&j| self.rendered(j).len()).sum();
         if note.len() + 1 >= replaced {
             return;
@@ -650,7 +654,7 @@ mod tests {
         let lines: Vec<String> = (1..=6).map(|i| format!("batch {i}: ok")).collect();
         let mut plan = Plan::new(&lines);
         plan.fold_similar();
-        assert_eq!(plan.render(), "batch 1: ok\n… 4 similar lines omitted\nbatch 6: ok\n");
+        assert_eq!(plan.render(), "batch 1: ok\n… 4 lines differing only in numbers omitted\nbatch 6: ok\n");
     }
 
     #[test]
@@ -661,8 +665,8 @@ mod tests {
         plan.fold_similar();
         assert_eq!(
             plan.render(),
-            "[1/50] exit code 0\n… 18 similar lines omitted\n[20/50] exit code 0\n[21/50] exit code 1\n\
-             [22/50] exit code 0\n… 27 similar lines omitted\n[50/50] exit code 0\n"
+            "[1/50] exit code 0\n… 18 lines differing only in numbers omitted\n[20/50] exit code 0\n[21/50] exit code 1\n\
+             [22/50] exit code 0\n… 27 lines differing only in numbers omitted\n[50/50] exit code 0\n"
         );
     }
 
@@ -681,7 +685,10 @@ mod tests {
             (0..40).map(|i| format!("{:02}:{:02} cache latency {}ms", 9 + i / 20, i, i * 7 % 13)).collect();
         let mut plan = Plan::new(&lines);
         plan.fold_similar();
-        assert_eq!(plan.render(), "09:00 cache latency 0ms\n… 38 similar lines omitted\n10:39 cache latency 0ms\n");
+        assert_eq!(
+            plan.render(),
+            "09:00 cache latency 0ms\n… 38 lines differing only in numbers omitted\n10:39 cache latency 0ms\n"
+        );
     }
 
     #[test]
@@ -711,7 +718,7 @@ mod tests {
         let lines: Vec<String> = (1..=40).map(|i| format!("case {i} took {}ms", i * 37 % 11)).collect();
         let mut plan = Plan::new(&lines);
         plan.fold_similar();
-        assert_eq!(plan.render(), "case 1 took 4ms\n… 38 similar lines omitted\ncase 40 took 6ms\n");
+        assert_eq!(plan.render(), "case 1 took 4ms\n… 38 lines differing only in numbers omitted\ncase 40 took 6ms\n");
     }
 
     #[test]

@@ -13,12 +13,12 @@ use crate::plan::{Mark, Plan};
 use crate::rules;
 use crate::runner::{self, Verdict};
 
-pub(crate) static PYTEST: Family = Family::new("pytest", "python -m pytest -q", |plan, _| pytest(plan));
+pub(crate) static PYTEST: Family = Family::new("pytest", "python -m pytest -q", pytest);
 pub(crate) static UNITTEST: Family = Family::new("unittest", "python -m unittest discover", |plan, _| unittest(plan));
 pub(crate) static RUFF: Family = Family::new("ruff", "ruff check .", |plan, _| ruff(plan));
-pub(crate) static FLAKE8: Family = Family::new("flake8", "flake8 src", |plan, _| checker(plan));
-pub(crate) static MYPY: Family = Family::new("mypy", "mypy pkg", |plan, _| checker(plan));
-pub(crate) static PYRIGHT: Family = Family::new("pyright", "pyright", |plan, _| checker(plan));
+pub(crate) static FLAKE8: Family = Family::new("flake8", "flake8 src", checker);
+pub(crate) static MYPY: Family = Family::new("mypy", "mypy pkg", checker);
+pub(crate) static PYRIGHT: Family = Family::new("pyright", "pyright", checker);
 pub(crate) static PIP_INSTALL: Family = Family::new("pip-install", "pip install requests", |plan, _| pip_install(plan));
 pub(crate) static PIP_LIST: Family = Family::new("pip-list", "pip3 list", |plan, _| pip_list(plan)).listing();
 
@@ -86,7 +86,7 @@ const PYTEST_PREAMBLE: &[&str] = &["platform ", "cachedir: ", "rootdir: ", "conf
 /// pytest: session header, progress dots, passing verbose lines and caret underlines go; failure sections
 /// (with the `_ _ _` separators between a traceback's frames, which say where one file's frames end), the
 /// short summary and the final tally stay. Warnings beyond the first few are counted.
-fn pytest(plan: &mut Plan) {
+fn pytest(plan: &mut Plan, failed: bool) {
     runner::results(plan, |line| {
         if let Some(caps) = PYTEST_VERBOSE.captures(line) {
             Some(if matches!(&caps[1], "FAILED" | "ERROR") { Verdict::Fail } else { Verdict::Pass })
@@ -106,7 +106,7 @@ fn pytest(plan: &mut Plan) {
         let is_test_header = line.starts_with('_') && line.ends_with('_') && line.chars().any(|c| c != '_' && c != ' ');
         is_test_header || is_tally(line)
     });
-    pytest_warnings(plan);
+    pytest_warnings(plan, failed);
 }
 
 /// `==== 3 failed, 10 passed in 0.21s ====`.
@@ -116,8 +116,12 @@ fn is_tally(line: &str) -> bool {
         && (line.contains(" passed") || line.contains(" failed") || line.contains(" error"))
 }
 
-/// The `warnings summary` section lists one block per warning location; the first few stay.
-fn pytest_warnings(plan: &mut Plan) {
+static PYTEST_WARNING: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s+\S+:\d+: (\w+): ").expect("pytest warning pattern compiles"));
+
+/// The `warnings summary` section lists one block per warning: the test that raised it, then
+/// `path:line: Category: message` and the source line. The first few stay; the rest are counted by category.
+fn pytest_warnings(plan: &mut Plan, failed: bool) {
     let Some(start) = (0..plan.len()).find(|&i| plan.line(i).contains(" warnings summary ")) else { return };
     let end = (start + 1..plan.len()).find(|&i| plan.line(i).starts_with("-- Docs: ")).unwrap_or(plan.len());
     let mut blocks: Vec<Block> = Vec::new();
@@ -129,8 +133,12 @@ fn pytest_warnings(plan: &mut Plan) {
             block.lines.end = i + 1;
         }
     }
-    let kind = |header: &str| header.split("::").next().unwrap_or(header).to_string();
-    diag::summarize_warnings(plan, &blocks, false, |_, b| b.lines.start, kind);
+    // The message line names the warning and where it was raised; the test's name before it is one of many.
+    let header = |plan: &Plan, b: &Block| {
+        b.lines.clone().find(|&i| PYTEST_WARNING.is_match(plan.line(i))).unwrap_or(b.lines.start)
+    };
+    let category = |line: &str| PYTEST_WARNING.captures(line).map_or_else(|| line.to_string(), |c| c[1].to_string());
+    diag::summarize_warnings(plan, &blocks, failed, header, category);
 }
 
 /// unittest: `test_x (mod.Class.test_x) ... ok` lines go; `FAIL`/`ERROR` lines and the tracebacks stay.
@@ -170,9 +178,9 @@ static CHECKER_WARNING: LazyLock<Regex> = LazyLock::new(|| {
 
 /// flake8, mypy, pyright: one line per finding. Warnings beyond the first few are counted by message; errors
 /// and notes stay.
-fn checker(plan: &mut Plan) {
+fn checker(plan: &mut Plan, failed: bool) {
     let kind = |line: &str| CHECKER_WARNING.captures(line).map_or_else(String::new, |c| diag::message_kind(&c[1]));
-    diag::summarize_warning_lines(plan, |line| CHECKER_WARNING.is_match(line), kind);
+    diag::summarize_warning_lines(plan, failed, |line| CHECKER_WARNING.is_match(line), kind);
 }
 
 /// pip's per-package resolution and download chatter.
@@ -229,6 +237,64 @@ fn pip_list(plan: &mut Plan) {
 #[cfg(test)]
 mod tests {
     use crate::compress;
+
+    /// A pytest run over `tests` tests with a warnings summary: `deprecated` DeprecationWarnings, one from each
+    /// `test_many[i]`, then one UserWarning; with a failing test when `failed`.
+    fn pytest_with_warnings(deprecated: usize, failed: bool) -> String {
+        let mut out = String::from("collected 43 items\n\ntest_w.py ....F [100%]\n\n");
+        if failed {
+            out += "=================================== FAILURES ===================================\n";
+            out += "________________________________ test_fail_late ________________________________\n\n";
+            out += ">       assert 1 == 2\nE       assert 1 == 2\n\ntest_w.py:13: AssertionError\n";
+        }
+        out += "=============================== warnings summary ===============================\n";
+        for i in 0..deprecated {
+            out += &format!(
+                "test_w.py::test_many[{i}]\n  /p/test_w.py:3: DeprecationWarning: old_api({i}) is deprecated\n"
+            );
+            out += "    warnings.warn(f\"old_api({i}) is deprecated\", DeprecationWarning)\n\n";
+        }
+        out += "test_w.py::test_user\n  /p/test_w.py:11: UserWarning: user-visible thing\n";
+        out += "    warnings.warn(\"user-visible thing\", UserWarning)\n\n";
+        out += "-- Docs: https://docs.pytest.org/en/stable/how-to/capture-warnings.html\n";
+        if failed {
+            out += "=========================== short test summary info ============================\n";
+            out += "FAILED test_w.py::test_fail_late - assert 1 == 2\n";
+        }
+        out + "================== 42 passed, 41 warnings in 0.03s ===================\n"
+    }
+
+    #[test]
+    fn pytest_counts_warnings_by_category_and_shows_each_category() {
+        let text = compress("pytest", &pytest_with_warnings(40, false), 0).text;
+        assert!(text.contains("\n  /p/test_w.py:11: UserWarning: user-visible thing\n"), "{text}");
+        assert!(text.contains("\n… 37 more warnings not shown: DeprecationWarning ×37\n"), "{text}");
+        assert_eq!(text.matches(": DeprecationWarning: ").count(), 3, "{text}");
+    }
+
+    #[test]
+    fn after_a_failure_pytest_says_which_warnings_it_shortened() {
+        let text = compress("pytest", &pytest_with_warnings(40, true), 1).text;
+        // Every warning keeps its message and location; the note counts those whose test and source line went,
+        // not the three shown in full nor the two among the last lines, which a failure shows whole.
+        assert_eq!(text.matches(": DeprecationWarning: ").count(), 40, "{text}");
+        assert_eq!(text.matches("warnings.warn(").count(), 5, "{text}");
+        assert!(
+            text.contains("\n… 36 more warnings shortened to message and location: DeprecationWarning ×36\n"),
+            "{text}"
+        );
+        assert!(!text.contains("not shown"), "{text}");
+    }
+
+    #[test]
+    fn a_checkers_located_warnings_after_a_failure_are_shown_not_counted() {
+        let mut out: String = (1..=12).map(|i| format!("src/app.py:{i}:80: W291 trailing whitespace\n")).collect();
+        out += "src/app.py:40:1: E999 SyntaxError: invalid syntax\n";
+        out += &(0..100).map(|i| format!("checked module {i}\n")).collect::<String>();
+        let text = compress("flake8 src", &out, 1).text;
+        assert_eq!(text.matches(": W291 trailing whitespace").count(), 12, "{text}");
+        assert!(!text.contains("more warnings"), "{text}");
+    }
 
     #[test]
     fn pytest_keeps_every_frame_separator_of_a_traceback() {

@@ -73,6 +73,12 @@ pub(crate) fn has_location(line: &str) -> bool {
     LOCATION.is_match(line)
 }
 
+/// Whether the shared protection shows `line` whatever a family marked it: after a failure every error and
+/// location line, otherwise every report (see `Plan::protect_failure` and `Plan::protect_reports`).
+pub(crate) fn protected(line: &str, failed: bool) -> bool {
+    if failed { is_error(line) || has_location(line) } else { is_report(line) }
+}
+
 /// `line` with every digit run replaced by `#`, so lines that differ only in counters, ids or timings compare
 /// equal.
 pub(crate) fn shape(line: &str) -> String {
