@@ -235,17 +235,66 @@ impl View {
             if !bare && line.chars().count() <= MAX_TYPED_LIST {
                 return (line, true);
             }
-            let mut names: Vec<String> = fields.iter().map(optional_name).collect();
-            // A name declared in both branches of an `if` or under two `cfg`s is named once.
-            let mut seen = HashSet::new();
-            names.retain(|name| seen.insert(name.clone()));
-            return (names.join(", "), false);
+            return (names_by_access(fields), false);
         }
         let mut seen = HashSet::new();
         let names: Vec<&str> =
             fields.iter().map(|field| field.name.as_str()).filter(|name| seen.insert(*name)).collect();
         (names.join(", "), false)
     }
+}
+
+/// The names of a run of fields, grouped by the access their signatures start with, so a list
+/// of names keeps who may reach each field: the plain API ones first (`pub`, `public` or none:
+/// what a listed field is unless labelled), then each other access once with its label, in
+/// order of appearance: `a, b; protected: c; static: d`. The map view names no access anywhere.
+fn names_by_access(fields: &[Definition]) -> String {
+    let mut groups: Vec<(String, Vec<String>)> = vec![(String::new(), Vec::new())];
+    // A name declared in both branches of an `if` or under two `cfg`s is named once.
+    let mut seen = HashSet::new();
+    for field in fields.iter().filter(|field| seen.insert(field.name.as_str())) {
+        let access = access_of(field);
+        let at = match groups.iter().position(|(label, _)| *label == access) {
+            Some(at) => at,
+            None => {
+                groups.push((access, Vec::new()));
+                groups.len() - 1
+            }
+        };
+        groups[at].1.push(optional_name(field));
+    }
+    let groups: Vec<String> = groups
+        .into_iter()
+        .filter(|(_, names)| !names.is_empty())
+        .map(|(label, names)| {
+            let names = names.join(", ");
+            if label.is_empty() { names } else { format!("{label}: {names}") }
+        })
+        .collect();
+    groups.join("; ")
+}
+
+/// The access words a field's signature starts with (`protected static`, `pub(crate)`), less
+/// the plain API ones (`pub`, `public`), which every listed field is unless labelled otherwise.
+fn access_of(field: &Definition) -> String {
+    let mut words = Vec::new();
+    let mut rest = field.signature.trim_start();
+    loop {
+        // `pub(in crate::net)` is one word with its path.
+        let end = match rest.strip_prefix("pub(") {
+            Some(inner) => inner.find(')').map_or(rest.len(), |close| close + "pub()".len()),
+            None => rest.find(char::is_whitespace).unwrap_or(rest.len()),
+        };
+        let word = &rest[..end];
+        match word {
+            "pub" | "public" => {}
+            "protected" | "internal" | "private" | "static" => words.push(word),
+            _ if word.starts_with("pub(") => words.push(word),
+            _ => break,
+        }
+        rest = rest[end..].trim_start();
+    }
+    words.join(" ")
 }
 
 /// A field's name, with `?` when its signature declares it optional (`timeout?: number`).

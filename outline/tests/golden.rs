@@ -91,7 +91,7 @@ impl Views {
 
 #[test]
 fn rust() {
-    check(
+    let views = check(
         "rust/config.rs",
         Language::Rust,
         &[
@@ -109,8 +109,23 @@ fn rust() {
             "read_raw",
             "abs",
             "tests",
+            "ListenerSettings",
+            "accept_timeout",
+            "parse_buffer_bytes",
+            "std::io::Error as IoError",
         ],
     );
+    // A re-export is listed with what it names; a private `use` is an import, and so is a
+    // `pub(crate) use`, the crate's own plumbing.
+    views.signature_lines_contain(&["8 pub use std::io::Error as IoError"]);
+    let imports = "imports 2-9: std::{collections, fmt, io}; serde; \
+         pub(crate) use self::parser::{parse, Parser as ConfigParser}\n";
+    assert!(views.map.starts_with(imports), "{}", views.map);
+    views.hides(&["socket_options"]);
+    // Named without their types, the fields keep their visibility: `pub` ones plain, the others
+    // labelled.
+    views.signature_lines_contain(&["pub struct ListenerSettings { bind_address, backlog_connections, \
+         keepalive_interval; pub(crate): accept_timeout; pub(in crate::parser): parse_buffer_bytes }"]);
 }
 
 #[test]
@@ -1000,7 +1015,10 @@ fn typescript_members_without_implied_modifiers() {
         // ones marked, on the type's line when it has nothing else.
         "14-24 export interface RequestOptions<TBody> { method?, headers?, body?, signal?, timeoutMs?, \
          retries?, onProgress?, parse?, cache? }",
-        "26-49 export class HttpClient<TContext> extends EventEmitter { baseUrl, transport, timeoutMs, pending }",
+        // A list of names keeps each field's access: the plain API ones first, then the others
+        // labelled.
+        "26-49 export class HttpClient<TContext> extends EventEmitter { baseUrl, transport, timeoutMs; protected: \
+         pending }",
         " 33-36 constructor(baseUrl: string, public context: TContext, private readonly logger?: Logger)",
         " 38-40 async request<TData>(path: string, init?: RequestInit): Promise<ResponseEnvelope<TData>>",
     ]);
@@ -1185,7 +1203,10 @@ fn java_protected_fields() {
     );
     views.hides(&["DEFAULT_BUFFER_SIZE", "eof"]);
     // Each declarator of `protected int pos, markpos = -1;` is named.
-    views.signature_lines_contain(&["class BufferedSource extends InputStream { in, buf, count, pos, markpos, "]);
+    // A list of names says which are protected and which static.
+    views.signature_lines_contain(&[
+        "class BufferedSource extends InputStream { protected: in, buf, count, pos, markpos, totalRead; static: EOF }",
+    ]);
 }
 
 /// An annotation type's elements are its API (`@Audited(value = "orders", withArguments = true)`).
@@ -1458,16 +1479,31 @@ fn overloads_share_one_line_and_accessor_pairs_do_not() {
     ]);
     // A constant of several names is one definition named by all of them (as Go's `var A, B`); a
     // field declaration is one definition per field.
-    for name in ["MAX_WIDTH", "DEFAULT_HEIGHT", "ALIGN_RIGHT", "origin_y", "height", "cached"] {
+    // A module's lower-case names are its variables, API all the same.
+    for name in ["MAX_WIDTH", "DEFAULT_HEIGHT", "ALIGN_RIGHT", "first_width", "origin_y", "height", "cached"] {
         let named = |n: &String| n.split(", ").any(|part| part == name);
         assert!(python.names.iter().any(named), "`{name}` not outlined: {:?}", python.names);
     }
-    for name in ["first_width", "_cache"] {
-        assert!(
-            !python.names.iter().any(|n| n.contains(name)),
-            "{name}: a lower-case unpacking is no constant, a private name no field"
-        );
-    }
+    python.signature_lines_contain(&["54 first_width, *other_widths = (MIN_WIDTH, MAX_WIDTH)"]);
+    assert!(!python.names.iter().any(|n| n.contains("_cache")), "_cache: a private name is no field");
+}
+
+/// A module's public assignments are its API (`fields.Str`, `marshmallow.missing`), whatever
+/// their case: aliases, singletons, type aliases, a logger; `__all__` with its names.
+#[test]
+fn python_module_variables() {
+    let views = check(
+        "python/module_api.py",
+        Language::Python,
+        &["__all__", "logger", "StrSequenceOrSet", "Validator", "missing", "Str", "Bool", "Int", "json_module"],
+    );
+    // Private names, a loop's variable and a function's locals are not the module's API.
+    views.hides(&["__version__", "_registry", "last_seen", "cached"]);
+    views.signature_lines_contain(&[
+        "22-34 missing = _Missing(); Str = String; Bool = Boolean; Int = Integer; json_module = None",
+        // `__all__` is the module's list of exports: its names are the outline.
+        "7 __all__ = [\"missing\", \"Str\", \"Bool\", \"Int\", \"StrSequenceOrSet\"]",
+    ]);
 }
 
 #[test]

@@ -1,5 +1,6 @@
-//! Python: classes, functions/methods (with decorators), module-level constants, and the
-//! attributes a class body declares (a dataclass's or a model's fields, an enum's members).
+//! Python: classes, functions/methods (with decorators), module-level constants and variables,
+//! and the attributes a class body declares (a dataclass's or a model's fields, an enum's
+//! members).
 
 use tree_sitter::Node;
 
@@ -13,6 +14,9 @@ pub(super) static SPEC: Spec = Spec {
         // Handler(base): …` returned to callers); its other locals are not outlined.
         Rule::new("function_definition", Kind::Function).members("body"),
         Rule::new("class_definition", Kind::Class).members("body"),
+        // `__all__` lists the names the module exports (a package's `__init__.py` re-exports
+        // its API by it): its value is the outline.
+        Rule::classify("assignment", export_list).named(left_side).whole(),
         Rule::classify("assignment", constant_or_field).named(assigned_names).head_end(&["right"]).body(chained_value),
         Rule::new("type_alias_statement", Kind::TypeAlias).named(left_side).whole(),
     ],
@@ -58,6 +62,12 @@ pub(super) static SPEC: Spec = Spec {
     import_keywords: &["import "],
     constructors: Constructors::Named(&["__init__"]),
 };
+
+/// `__all__ = [...]` at module level.
+fn export_list(node: Node, source: &str) -> Option<Kind> {
+    let module_level = nearest(node, &["class_definition", "function_definition", "lambda"]).is_none();
+    (module_level && left_side(node, source)? == "__all__").then_some(Kind::Export)
+}
 
 /// In a class body, a public attribute the class declares (`id: int`, `name: str = "anon"`,
 /// `RED = 1` of an enum, `title = models.CharField(…)`, `w, h = 0, 0`) is a field; elsewhere see
@@ -129,18 +139,24 @@ fn nearest<'k>(node: Node, kinds: &[&'k str]) -> Option<&'k str> {
         .find_map(|ancestor| kinds.iter().copied().find(|kind| *kind == ancestor.kind()))
 }
 
-/// `NAME = …` with an upper-case name (PEP 8's constant convention) is a constant; other
-/// assignments are not outlined. One-letter names are left out: they are type variables; and so
-/// are names a loop assigns again and again.
+/// At module level, what an assignment binds is the module's API, read as `module.name` from
+/// other files: `NAME = …` with an upper-case name (PEP 8's constant convention) is a constant,
+/// any other public name a variable (an alias, `Str = String`; a singleton, `missing =
+/// _Missing()`; a type alias; `logger`). Private names (`_registry`) are not outlined, nor are
+/// one-letter names (type variables) or names a loop assigns again and again.
 fn constant(node: Node, source: &str) -> Option<Kind> {
-    if in_loop(node) {
+    if in_loop(node) || nearest(node, &["function_definition", "lambda"]).is_some() {
         return None;
     }
     let names = assigned_names(node, source)?;
+    let names: Vec<&str> = names.split(", ").collect();
     let is_constant = |name: &str| {
-        name.len() > 1
-            && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
             && name.chars().any(|c| c.is_ascii_uppercase())
     };
-    names.split(", ").all(is_constant).then_some(Kind::Const)
+    let public = |name: &str| name.len() > 1 && !name.starts_with('_');
+    if !names.iter().all(|name| public(name)) {
+        return None;
+    }
+    Some(if names.iter().all(|name| is_constant(name)) { Kind::Const } else { Kind::Variable })
 }

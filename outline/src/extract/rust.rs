@@ -1,11 +1,12 @@
 //! Rust: items, `impl` blocks with their methods, traits, modules, `macro_rules!`, `pub` fields,
-//! and the items inside macro calls (`cfg_net! { … }`).
+//! re-exports (`pub use`), and the items inside macro calls (`cfg_net! { … }`).
 
 use tree_sitter::{Node, Range};
 
 use super::macro_types::macro_type;
-use super::{Constructors, Part, Reparse, Rule, Spec, always, field_text};
+use super::{Constructors, Part, Reparse, Rule, Spec, field_text};
 use crate::model::Kind;
+use crate::text::node_text;
 
 pub(super) static SPEC: Spec = Spec {
     rules: &[
@@ -27,6 +28,9 @@ pub(super) static SPEC: Spec = Spec {
         Rule::new("const_item", Kind::Const).head_end(&["value"]),
         Rule::new("static_item", Kind::Variable).head_end(&["value"]),
         Rule::new("macro_definition", Kind::Macro).head_end(&["macro_rule"]),
+        // `pub use` is API: a crate's root re-exports what its users name (`pub use
+        // crate::parser::{parse, Parser}`); private uses are imports (see `is_import`).
+        Rule::classify("use_declaration", re_export).named(used).whole(),
     ],
     wrappers: &[],
     attributes: &["attribute_item"],
@@ -64,10 +68,31 @@ pub(super) static SPEC: Spec = Spec {
     transparent: &["foreign_mod_item", "declaration_list", "expression_statement"],
     member_lists: &[],
     imports: &["use_declaration", "extern_crate_declaration"],
-    is_import: always,
+    is_import: private_use,
     import_keywords: &["use "],
     constructors: Constructors::Declared,
 };
+
+/// Whether a `use` or `extern crate` item is the file's own import, not a re-export.
+fn private_use(node: Node, source: &str) -> bool {
+    re_export(node, source).is_none()
+}
+
+/// A `pub use` re-exports what it names to the crate's users. A `pub(crate) use` shares an
+/// import with the crate's other modules (rustix's `c.rs` imports hundreds of libc names so):
+/// plumbing, an import like a private one.
+fn re_export(node: Node, source: &str) -> Option<Kind> {
+    let mut cursor = node.walk();
+    let public = node
+        .named_children(&mut cursor)
+        .any(|child| child.kind() == "visibility_modifier" && node_text(child, source) == "pub");
+    (node.kind() == "use_declaration" && public).then_some(Kind::Export)
+}
+
+/// What a re-export names: its path and tree (`crate::parser::{parse, Parser}`).
+fn used(node: Node, source: &str) -> Option<String> {
+    field_text(node, "argument", source)
+}
 
 /// `Type` for inherent impls, `Trait for Type` for trait impls.
 fn impl_name(node: Node, source: &str) -> Option<String> {
