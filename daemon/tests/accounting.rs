@@ -173,12 +173,16 @@ fn the_handoff_names_files_edited_and_how_the_last_tests_ended() {
     p.engine.shape_output(&caller, &project, "cargo test -p x", b"test result: FAILED\n", 101, false);
     p.engine.shape_output(&caller, &project, "git status", b"nothing to commit\n", 0, false);
     p.engine.shape_output(&caller, &project, "pytest -q", b"3 passed\n", 0, false);
+    // Piped into `tail`, whose exit status the line has: a test run, but not a passed one.
+    p.engine.shape_output(&caller, &project, "cd tests && pytest -x 2>&1 | tail -2", b"1 failed\n", 0, false);
 
     let status = p.engine.session_action(&caller, "status", "", "", 0).unwrap().text;
     // The two refused edits changed nothing: counted apart.
-    assert!(status.contains("files 2 · edits 3 (2 failed) · commands 3"), "{status}");
+    assert!(status.contains("files 2 · edits 3 (2 failed) · commands 4"), "{status}");
     let handoff = p.engine.session_action(&caller, "handoff", "", "", 0).unwrap().text;
     let expected = "Last test runs:\n\
+                    - cd tests && pytest -x 2>&1 | tail -2: ran; outcome unknown: the line exited 0, and it ends \
+                    with `tail`\n\
                     - pytest -q: passed\n\
                     - cargo test -p x: failed (exit 101)\n\
                     Files edited:\n\

@@ -13,6 +13,7 @@ use common::{Project, Rng, change_in_place, code};
 use lean_ctxd::engine::edit::EditParams;
 use lean_ctxd::engine::error::ErrorKind;
 use lean_ctxd::engine::read::{ReadParams, View};
+use lean_ctxd::engine::surface::Surface;
 use lean_ctxd::engine::tokens::count_uncached;
 
 /// What the model says a session holds of a file: a content hash, whole or
@@ -575,6 +576,25 @@ fn edits_are_exact_unique_and_refuse_what_they_must() {
         EditParams { path: "new.rs".into(), new_string: "fn n() {}\n".into(), create: true, ..Default::default() };
     assert!(p.engine.edit(&p.caller("s"), &create).unwrap().created);
     assert_eq!(std::fs::read_to_string(p.root.join("new.rs")).unwrap(), "fn n() {}\n");
+
+    // Creating again refuses to overwrite and says how to change the file instead, in the
+    // reader's own words.
+    let e = p.engine.edit(&p.caller("s"), &EditParams { new_string: "other\n".into(), ..create.clone() }).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::InvalidArgument);
+    assert_eq!(
+        e.message,
+        "new.rs already exists, and create=true never overwrites a file: to change it, give the exact text to \
+         replace as old_string and its replacement as new_string, or replace whole lines by number (ctx_edit \
+         start_line/end_line)"
+    );
+    let cli = EditParams { new_string: "other\n".into(), surface: Surface::Cli, ..create };
+    let e = p.engine.edit(&p.caller("s"), &cli).unwrap_err();
+    assert!(e.message.starts_with("new.rs already exists, and --create never overwrites"), "{e}");
+    assert!(
+        e.message.contains("as --old and its replacement as --new") && e.message.contains("lctx edit --lines"),
+        "{e}"
+    );
+    assert_eq!(std::fs::read_to_string(p.root.join("new.rs")).unwrap(), "fn n() {}\n", "left as it was");
 }
 
 #[test]

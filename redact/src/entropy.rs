@@ -66,36 +66,28 @@ const PLACEHOLDER_WORDS: &[&str] = &[
     "demo",
 ];
 
+/// Words weak demo passwords are made of, beside [`PLACEHOLDER_WORDS`]:
+/// `P@55w0rd`, `4dm1n`, `W3lc0me`.
+const DUMMY_WORDS: &[&str] =
+    &["password", "passwd", "pass", "word", "admin", "root", "welcome", "login", "user", "key", "me", "my"];
+
 /// Whether `v` says it is a stand-in: a placeholder word of five letters or
 /// more, four-letter ones covering at least eight bytes (a random 40-byte
 /// key holds some four-letter word about once in 2,500, two almost never),
-/// or a run of one repeated character (`xxxxxxxx`, `00000000`).
+/// or a run of one repeated character (`xxxxxxxx`, `00000000`). With `leet`
+/// (assigned values), also a value that is nothing but such words in
+/// leetspeak ([`spells_dummy_words`]).
 pub(crate) fn is_placeholder(v: &[u8], leet: bool) -> bool {
     let lower = v.to_ascii_lowercase();
-    // Leetspeak spells the same dummies: `P@55w0rd`, `s3cr3t` (looked for in
-    // assigned values only: token bodies are full of digits).
-    let plain: Vec<u8> = lower
-        .iter()
-        .map(|&b| match b {
-            b'0' => b'o',
-            b'1' => b'i',
-            b'3' => b'e',
-            b'4' | b'@' => b'a',
-            b'5' | b'$' => b's',
-            b'7' => b't',
-            b => b,
-        })
-        .collect();
     let mut covered = 0;
     for word in PLACEHOLDER_WORDS {
-        let count = |text: &[u8]| memchr::memmem::find_iter(text, word.as_bytes()).count();
-        let hits = if leet { count(&lower).max(count(&plain)) } else { count(&lower) };
+        let hits = memchr::memmem::find_iter(&lower, word.as_bytes()).count();
         if hits > 0 && word.len() >= 5 {
             return true;
         }
         covered += hits * word.len();
     }
-    if covered >= 8 {
+    if covered >= 8 || (leet && spells_dummy_words(&lower)) {
         return true;
     }
     let mut longest = 0;
@@ -105,6 +97,60 @@ pub(crate) fn is_placeholder(v: &[u8], leet: bool) -> bool {
         longest = longest.max(current);
     }
     longest >= 6
+}
+
+/// Whether the lowercased `lower` is leetspeak of dummy words and nothing
+/// else: words of [`PLACEHOLDER_WORDS`] or [`DUMMY_WORDS`], maybe joined by
+/// `_`, `-` or `.`, maybe followed by digits and punctuation, as password
+/// rules make people add (`p@55w0rd!`, `s3cr3t`, `ch4ng3m3`, `p4ss_w0rd123`).
+/// A word hidden among other characters does not make a dummy: a
+/// strong-looking password built around one (`s3cr3tpa55w0rdz`) is a
+/// secret. (Token bodies are not looked at this way: they are full of
+/// digits, and their prefix already says what they are.)
+fn spells_dummy_words(lower: &[u8]) -> bool {
+    let letter = |b: u8, want: u8| {
+        b == want
+            || want
+                == match b {
+                    b'0' => b'o',
+                    b'1' => b'i',
+                    b'3' => b'e',
+                    b'4' | b'@' => b'a',
+                    b'5' | b'$' => b's',
+                    b'7' => b't',
+                    _ => return false,
+                }
+    };
+    let spells = |at: usize, word: &str| {
+        lower.get(at..at + word.len()).is_some_and(|part| part.iter().zip(word.bytes()).all(|(&b, w)| letter(b, w)))
+    };
+    // `ends[i]`: `lower[..i]` is one or more words with separators between them.
+    let mut ends = vec![false; lower.len() + 1];
+    for at in 0..lower.len() {
+        let after_word = ends[at];
+        if at > 0 && !after_word {
+            continue;
+        }
+        if after_word
+            && matches!(lower[at], b'_' | b'-' | b'.')
+            && lower.get(at + 1).is_some_and(u8::is_ascii_alphanumeric)
+        {
+            // A separator is followed by a word or by nothing that counts.
+            let next = at + 1;
+            for word in PLACEHOLDER_WORDS.iter().chain(DUMMY_WORDS) {
+                if spells(next, word) {
+                    ends[next + word.len()] = true;
+                }
+            }
+            continue;
+        }
+        for word in PLACEHOLDER_WORDS.iter().chain(DUMMY_WORDS) {
+            if spells(at, word) {
+                ends[at + word.len()] = true;
+            }
+        }
+    }
+    (1..=lower.len()).any(|end| ends[end] && lower[end..].iter().all(|b| !b.is_ascii_alphabetic()))
 }
 
 /// Whether `v` is shaped like a name rather than random: snake_case,
@@ -429,8 +475,22 @@ mod tests {
             "short",
             "has space in it",
             "P@55w0rd!",
+            "s3cr3t-k3y",
+            "Ch4ng3M3",
+            "p4ssw0rd_123",
+            "W3lc0me2024!",
         ] {
             assert!(!secret_value(v.as_bytes(), 8), "{v}");
+        }
+    }
+
+    /// Leetspeak makes a dummy only when it spells dummy words and nothing
+    /// else; a strong password that hides one is a secret (a tester's URL
+    /// password was left in view).
+    #[test]
+    fn leetspeak_around_other_characters_is_a_secret() {
+        for v in ["S3cr3tPa55w0rdZ", "xS3cr3t9Kq2Lw", "Pa55w0rd-Zq8Kv3Lm"] {
+            assert!(secret_value(v.as_bytes(), 6), "{v}");
         }
     }
 }

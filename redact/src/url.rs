@@ -100,3 +100,24 @@ fn url_password(p: &[u8]) -> bool {
         .all(|(i, _)| p.get(i + 1..i + 3).is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)));
     escapes_ok && secret_value(p, 6)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::Redactor;
+
+    /// A strong password that hides a placeholder word in leetspeak is still a password (a
+    /// tester's were left in view); one that is nothing but such words stays, as a dummy.
+    #[test]
+    fn leetspeak_passwords_are_judged_whole() {
+        let r = Redactor::new();
+        let text =
+            "API = \"https://deploy:S3cr3tPa55w0rdZ@git.acme-corp.io/x\"\npostgres://admin:S3cr3tPa55w0rdZ@db:5432/p\n";
+        assert_eq!(
+            r.redact(text).text,
+            "API = \"https://deploy:[REDACTED:url_password]@git.acme-corp.io/x\"\n\
+             postgres://admin:[REDACTED:connection_password]@db:5432/p\n"
+        );
+        let dummy = "postgres://admin:P@55w0rd!@db:5432/p\n";
+        assert!(r.redact(dummy).is_clean(), "{}", r.redact(dummy).text);
+    }
+}

@@ -88,6 +88,32 @@ pub fn simple_commands(line: &str) -> Vec<(Vec<String>, bool)> {
     commands(line).into_iter().map(|command| (command.words, command.reads_pipe)).collect()
 }
 
+/// A program a command line runs, with the family its output would have if it ran alone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    /// Its name without directory or wrappers (`tail` for `/usr/bin/tail -3`, `pytest` for `uv run pytest`).
+    pub name: String,
+    /// [`crate::Compressed::family`]'s name for it (`pytest`, `cargo-test`, `generic`, …).
+    pub family: &'static str,
+}
+
+/// The programs `line` runs, in order, each judged on its own, those in `sh -c` scripts included: which of them
+/// ran tests, and which one the line ends with (whose exit status is the line's, without `pipefail`), for a
+/// caller that records runs, where [`detect`] tells how the output reads and so lets a filter decide.
+pub fn programs(line: &str) -> Vec<Program> {
+    let mut out = Vec::new();
+    for command in commands(line) {
+        let words = strip_wrappers(&command.words);
+        let Some(first) = words.first() else { continue };
+        let name = basename(first);
+        match (name, words.get(1).map(String::as_str), words.get(2)) {
+            ("bash" | "sh" | "zsh" | "dash", Some("-c"), Some(script)) => out.extend(programs(script)),
+            _ => out.push(Program { name: name.to_string(), family: classify(words).name }),
+        }
+    }
+    out
+}
+
 /// Commands that print nothing when they succeed (and stop an `&&` chain when they fail), so the output of
 /// `cd x && cargo test` or `rm -rf node_modules && npm ci` is the second command's.
 fn is_setup(words: &[String]) -> bool {
@@ -220,6 +246,24 @@ fn classify(words: &[String]) -> &'static Family {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn programs_are_each_judged_alone_in_order() {
+        let programs = |line| programs(line).into_iter().map(|p| (p.name, p.family)).collect::<Vec<_>>();
+        let named = |pairs: &[(&str, &'static str)]| {
+            pairs.iter().map(|(name, family)| (name.to_string(), *family)).collect::<Vec<_>>()
+        };
+        assert_eq!(
+            programs("cd tests && uv run pytest -q 2>&1 | tail -2"),
+            named(&[("cd", "generic"), ("pytest", "pytest"), ("tail", "generic")])
+        );
+        assert_eq!(programs("bash -c 'cargo test; echo $?'"), named(&[("cargo", "cargo-test"), ("echo", "generic")]));
+        assert_eq!(
+            programs("echo $(date)"),
+            named(&[("echo", "generic")]),
+            "a substitution's program is not the line's"
+        );
+    }
 
     #[test]
     fn search_patterns_of_grep_like_commands() {

@@ -93,7 +93,7 @@ impl Options {
 /// errs on the side of a listing that fits.
 pub const CHARS_PER_TOKEN: usize = 3;
 
-pub use detect::simple_commands;
+pub use detect::{Program, programs, simple_commands};
 
 /// Compresses `output`, the interleaved stdout and stderr of `command_line`, which exited with `exit_code`,
 /// with the default [`Options`].

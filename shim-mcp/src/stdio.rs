@@ -9,8 +9,9 @@
 //! Everything written to stdout goes through one writer task, so messages
 //! never interleave and stdout carries nothing but MCP messages. Errors are
 //! written as JSON-RPC 2.0 has them where rmcp differs: `"id": null` when the
-//! request's id could not be read (rmcp leaves the member out), and "method
-//! not found: M" where rmcp says only the method's name.
+//! request's id could not be read (rmcp leaves the member out), "method not
+//! found: M" where rmcp says only the method's name, and a request made
+//! before `initialize` is told to make the handshake first.
 
 use std::io;
 
@@ -194,7 +195,29 @@ fn encode(message: &TxJsonRpcMessage<RoleServer>) -> serde_json::Result<Vec<u8>>
     if error.code == ErrorCode::METHOD_NOT_FOUND && !error.message.contains(char::is_whitespace) {
         error.message = format!("method not found: {}", error.message).into();
     }
+    if let Some(handshake) = handshake_first(&error) {
+        error.message = handshake.into();
+    }
     serde_json::to_vec(&ErrorLine { jsonrpc: "2.0", id: e.id.as_ref(), error: &error })
+}
+
+/// rmcp's refusal of a request with incomplete per-request metadata, which names the fields.
+const MISSING_META: &str = "request _meta is missing or has malformed required fields: ";
+/// The field a request of protocol 2026-07-28 says it is one with.
+const PROTOCOL_VERSION_FIELD: &str = "io.modelcontextprotocol/protocolVersion";
+
+/// rmcp takes a request that came before `initialize` and names no protocol version of its own
+/// for one of protocol 2026-07-28 missing its `_meta`, and says only that; such a client most
+/// likely forgot the handshake, so it is told to make it first, then what 2026-07-28 asks instead.
+fn handshake_first(error: &ErrorData) -> Option<String> {
+    let fields = error.message.strip_prefix(MISSING_META)?;
+    (error.code == ErrorCode::INVALID_PARAMS && fields.contains(PROTOCOL_VERSION_FIELD)).then(|| {
+        format!(
+            "no session yet: send `initialize` first (protocol 2024-11-05 to 2025-11-25); or, with protocol \
+             2026-07-28, which has no handshake, give every request a _meta holding the required fields ({MISSING_META}\
+             {fields})"
+        )
+    })
 }
 
 enum Parsed {
@@ -509,6 +532,22 @@ mod tests {
         let said = ErrorData::new(ErrorCode::METHOD_NOT_FOUND, "method not found: x", None);
         let line = written(&TxJsonRpcMessage::<RoleServer>::error(said, Some(NumberOrString::Number(1))));
         assert_eq!(line["error"]["message"], "method not found: x", "said once");
+    }
+
+    #[test]
+    fn a_request_before_the_handshake_is_told_to_make_it_first() {
+        let fields = "io.modelcontextprotocol/protocolVersion, io.modelcontextprotocol/clientCapabilities";
+        let error = ErrorData::invalid_params(format!("{MISSING_META}{fields}"), None);
+        let line = written(&TxJsonRpcMessage::<RoleServer>::error(error, Some(NumberOrString::Number(1))));
+        assert_eq!(line["error"]["code"], -32602);
+        let message = line["error"]["message"].as_str().unwrap();
+        assert!(message.starts_with("no session yet: send `initialize` first (protocol 2024-11-05 to"), "{message}");
+        assert!(message.ends_with(&format!("({MISSING_META}{fields})")), "what 2026-07-28 asks is kept: {message}");
+        // A request that names its version is one of 2026-07-28: rmcp's words are the answer.
+        let partial = format!("{MISSING_META}io.modelcontextprotocol/clientCapabilities");
+        let error = ErrorData::invalid_params(partial.clone(), None);
+        let line = written(&TxJsonRpcMessage::<RoleServer>::error(error, Some(NumberOrString::Number(2))));
+        assert_eq!(line["error"]["message"], partial.as_str());
     }
 
     /// Found by the `mcp_stdio` fuzz target: a request whose id is null, a

@@ -22,6 +22,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0001_initial.sql"),
     include_str!("migrations/0002_archive.sql"),
     include_str!("migrations/0003_session_work.sql"),
+    include_str!("migrations/0004_test_line_end.sql"),
 ];
 
 /// Files SQLite keeps beside the database; they belong to it and move with it.
@@ -282,7 +283,12 @@ mod tests {
         let synchronous: i64 = conn.pragma_query_value(None, "synchronous", |row| row.get(0)).unwrap();
         assert_eq!(synchronous, 1);
         assert_eq!(user_version(conn).unwrap(), MIGRATIONS.len() as i64);
-        assert_eq!(MIGRATIONS.len(), 3, "version 2 added the output archive, 3 the edits and test runs of sessions");
+        assert_eq!(
+            MIGRATIONS.len(),
+            4,
+            "version 2 added the output archive, 3 the edits and test runs of sessions, 4 the program a test line \
+             ends with"
+        );
     }
 
     #[test]
@@ -316,7 +322,7 @@ mod tests {
             assert_eq!(user_version(&store.conn).unwrap(), MIGRATIONS.len() as i64);
             let session = store.session("s1").unwrap().unwrap();
             assert_eq!(session.info.task.as_deref(), Some("t"));
-            let commands: Vec<_> = session.commands.iter().map(|c| (c.command.as_str(), c.kind)).collect();
+            let commands: Vec<_> = session.commands.iter().map(|c| (c.command.as_str(), c.kind.clone())).collect();
             assert_eq!(commands, [("make", crate::CommandKind::Other)], "older commands are not test runs");
             let archive = dir.path().join("archive");
             let entry = crate::ArchiveEntry {

@@ -149,15 +149,19 @@ fn ranked_items(session: &Session, lists: &[(Section, Vec<String>)], per_section
 fn test_runs(commands: &[CommandRun]) -> Vec<String> {
     let mut seen = Vec::new();
     let mut lines = Vec::new();
-    for run in commands.iter().rev().filter(|run| run.kind == CommandKind::Test) {
+    for run in commands.iter().rev().filter(|run| run.kind.ran_tests()) {
         if seen.contains(&run.command.as_str()) {
             continue;
         }
         seen.push(run.command.as_str());
-        let outcome = match run.exit_code {
-            Some(0) => "passed".to_string(),
-            Some(code) => format!("failed (exit {code})"),
-            None => "did not finish".to_string(),
+        let outcome = match (&run.kind, run.exit_code) {
+            (_, None) => "did not finish".to_string(),
+            // The line's status is its last program's (`| tail` exits 0 whatever the tests did).
+            (CommandKind::TestNotLast { last }, Some(code)) => {
+                format!("ran; outcome unknown: the line exited {code}, and it ends with `{last}`")
+            }
+            (_, Some(0)) => "passed".to_string(),
+            (_, Some(code)) => format!("failed (exit {code})"),
         };
         lines.push(format!("{}: {outcome}", clip(&run.command)));
     }
@@ -333,9 +337,12 @@ mod tests {
         store.record_command("s1", "git status", Some(0), CommandKind::Other).unwrap();
         store.record_command("s1", "pytest -q", None, CommandKind::Test).unwrap();
         store.record_command("s1", "cargo test -p x", Some(0), CommandKind::Test).unwrap();
+        let piped = CommandKind::TestNotLast { last: "tail".into() };
+        store.record_command("s1", "pytest -q 2>&1 | tail -3", Some(0), piped).unwrap();
         let text = store.handoff("s1", budget(10_000), &words).unwrap();
         let expected = "Handoff of session s1 (claude) in /repo\n\
                         Last test runs:\n\
+                        - pytest -q 2>&1 | tail -3: ran; outcome unknown: the line exited 0, and it ends with `tail`\n\
                         - cargo test -p x: passed\n\
                         - pytest -q: did not finish\n\
                         Files edited:\n\

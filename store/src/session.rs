@@ -59,11 +59,23 @@ pub struct FileTouch {
 }
 
 /// What a command was run for, as far as a handoff cares.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum CommandKind {
-    /// It ran tests: the next agent wants to know how the last run ended.
+    /// It ran tests, last: its exit status is theirs, and the next agent wants to know how the
+    /// last run ended.
     Test,
+    /// It ran tests, then other commands, ending with the program `last` (`pytest -q | tail -3`:
+    /// `tail`): the exit status is the line's, not the tests', so how they ended is not known.
+    TestNotLast {
+        last: String,
+    },
     Other,
+}
+
+impl CommandKind {
+    pub fn ran_tests(&self) -> bool {
+        !matches!(self, CommandKind::Other)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -211,9 +223,14 @@ impl Store {
         let now = now_ms();
         let tx = self.write()?;
         bump(&tx, id, now)?;
+        let ends_with = match &kind {
+            CommandKind::TestNotLast { last } => Some(last.as_str()),
+            CommandKind::Test | CommandKind::Other => None,
+        };
         tx.execute(
-            "INSERT INTO session_commands (session_id, command, exit_code, test, at_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![id, command, exit_code, kind == CommandKind::Test, now],
+            "INSERT INTO session_commands (session_id, command, exit_code, test, ends_with, at_ms) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![id, command, exit_code, kind.ran_tests(), ends_with, now],
         )?;
         let run = tx.last_insert_rowid();
         tx.commit()?;
@@ -265,14 +282,22 @@ impl Store {
             })?
             .collect::<rusqlite::Result<_>>()?;
         let commands = tx
-            .prepare("SELECT command, exit_code, test, at_ms FROM session_commands WHERE session_id = ?1 ORDER BY id")?
+            .prepare(
+                "SELECT command, exit_code, test, ends_with, at_ms FROM session_commands WHERE session_id = ?1 \
+                 ORDER BY id",
+            )?
             .query_map([id], |row| {
                 let test: bool = row.get(2)?;
+                let ends_with: Option<String> = row.get(3)?;
                 Ok(CommandRun {
                     command: row.get(0)?,
                     exit_code: row.get(1)?,
-                    kind: if test { CommandKind::Test } else { CommandKind::Other },
-                    at_ms: row.get(3)?,
+                    kind: match (test, ends_with) {
+                        (false, _) => CommandKind::Other,
+                        (true, None) => CommandKind::Test,
+                        (true, Some(last)) => CommandKind::TestNotLast { last },
+                    },
+                    at_ms: row.get(4)?,
                 })
             })?
             .collect::<rusqlite::Result<_>>()?;
@@ -385,6 +410,8 @@ mod tests {
         store.record_edit("s1", "src/lex.rs", EditResult::Applied).unwrap();
         store.record_command("s1", "cargo test", Some(101), CommandKind::Test).unwrap();
         store.record_command("s1", "sleep 100", None, CommandKind::Other).unwrap();
+        let piped = CommandKind::TestNotLast { last: "tail".into() };
+        store.record_command("s1", "pytest | tail -3", Some(0), piped.clone()).unwrap();
 
         let session = store.session("s1").unwrap().unwrap();
         assert_eq!(session.info.task.as_deref(), Some("fix the parser"));
@@ -397,8 +424,16 @@ mod tests {
         assert_eq!(session.files[1].path, "src/parse.rs");
         let edits: Vec<_> = session.edits.iter().map(|e| (e.path.as_str(), e.result)).collect();
         assert_eq!(edits, [("src/lex.rs", EditResult::Failed), ("src/lex.rs", EditResult::Applied)]);
-        let commands: Vec<_> = session.commands.iter().map(|c| (c.command.as_str(), c.exit_code, c.kind)).collect();
-        assert_eq!(commands, [("cargo test", Some(101), CommandKind::Test), ("sleep 100", None, CommandKind::Other)]);
+        let commands: Vec<_> =
+            session.commands.iter().map(|c| (c.command.as_str(), c.exit_code, c.kind.clone())).collect();
+        assert_eq!(
+            commands,
+            [
+                ("cargo test", Some(101), CommandKind::Test),
+                ("sleep 100", None, CommandKind::Other),
+                ("pytest | tail -3", Some(0), piped)
+            ]
+        );
     }
 
     #[test]

@@ -181,6 +181,43 @@ fn impact_of_an_edited_function_names_it_its_callers_and_the_tests_to_run() {
     assert_eq!(String::from_utf8_lossy(&fallback.stdout), String::from_utf8_lossy(&daemon.stdout));
 }
 
+/// A trace looks as far as it may unless told otherwise, and an answer without a path says so
+/// plainly, with how to look further, rather than heading an empty path.
+#[test]
+fn a_trace_finds_a_path_of_several_calls_by_default_and_says_plainly_when_there_is_none() {
+    let home = Home::new();
+    let root = shop(&home);
+    let _daemon = home.spawn_daemon(&[]);
+    wait_ready(&home, &root);
+    let trace = |args: &[&str]| {
+        let out = lctx(&home, &root, false, &[&["callgraph", "-a", "trace"], args].concat());
+        assert!(out.status.success(), "{}", describe(&out));
+        String::from_utf8(out.stdout).unwrap()
+    };
+
+    // main -> checkout -> apply_discount: two calls, found without a depth.
+    let found = trace(&["--from", "main", "--to", "apply_discount"]);
+    assert_eq!(
+        found,
+        "call path main (app.py:4) -> apply_discount (shop/pricing.py:1):\n  1. app.py:5 main -> checkout [exact]\n  \
+         2. shop/service.py:5 checkout -> apply_discount [exact]\n"
+    );
+    let short = trace(&["--from", "main", "--to", "apply_discount", "-d", "1"]);
+    assert_eq!(
+        short,
+        "no call path from main (app.py:4) to apply_discount (shop/pricing.py:1) within 1 call(s)\na longer one may \
+         exist: ask with -d 5\n"
+    );
+    let none = trace(&["--from", "apply_discount", "--to", "main"]);
+    assert!(
+        none.starts_with(
+            "no call path from apply_discount (shop/pricing.py:1) to main (app.py:4) within 5 call(s)\n5 calls is the \
+             longest path a trace looks for"
+        ),
+        "{none}"
+    );
+}
+
 #[test]
 fn bad_input_gets_an_answer_that_says_what_to_do() {
     let home = Home::new();

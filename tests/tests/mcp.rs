@@ -651,6 +651,30 @@ fn malformed_lines_are_answered_and_stdin_eof_ends_the_process() {
     assert!(logs.iter().any(|l| l.contains("unreadable message")), "{logs:?}");
 }
 
+/// A client that forgot the handshake is told to make it (and what protocol 2026-07-28, which
+/// has none, asks instead); once it has, the same call is answered.
+#[test]
+fn a_call_before_initialize_is_told_to_send_initialize_first() {
+    let home = Home::new();
+    let root = project(&home);
+    let mut raw = Raw::spawn(mcp_command(&home, &root, &[("LEAN_CTX_NO_DAEMON", "1")]));
+    let read = json!({"name": "ctx_read", "arguments": {"path": "lib.rs"}});
+    let answer = raw.request(1, "tools/call", read.clone());
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with("no session yet: send `initialize` first"), "{answer}");
+    assert!(
+        message.contains("2026-07-28")
+            && message.contains("io.modelcontextprotocol/protocolVersion, io.modelcontextprotocol/clientCapabilities"),
+        "{answer}"
+    );
+
+    raw.initialize(HOST, "2025-06-18");
+    let answer = raw.request(2, "tools/call", read);
+    assert!(answer["result"]["content"][0]["text"].as_str().unwrap().contains("greet"), "{answer}");
+    assert!(raw.close().success());
+}
+
 /// Error responses as JSON-RPC 2.0 has them: `"id": null` when the id could
 /// not be read, -32600 with the reason for a message that is not JSON-RPC
 /// 2.0 (its id kept), and -32601 that says the method is not found.

@@ -27,7 +27,7 @@ pub struct CallgraphArgs {
     pub action: String,
     pub symbol: String,
     pub file: String,
-    /// 1–5; `None` means 1.
+    /// 1–5; `None` means 1, for a trace [`MAX_DEPTH`] (the daemon's defaults).
     pub depth: Option<u32>,
     pub from: String,
     pub to: String,
@@ -45,7 +45,8 @@ pub async fn callgraph(
         "" => CallgraphAction::Callers,
         name => super::parse_name("action", name, &ACTIONS)?,
     };
-    let depth = args.depth.unwrap_or(1);
+    // A trace answers one shortest path, so it looks as far as it may unless told otherwise.
+    let depth = args.depth.unwrap_or(if action == CallgraphAction::Trace { MAX_DEPTH } else { 1 });
     if !(1..=MAX_DEPTH).contains(&depth) {
         return Err(super::Error::Usage(format!("depth {depth} is out of range: use 1 to {MAX_DEPTH}")));
     }
@@ -116,22 +117,38 @@ fn render(
             n => format!("{} and {} more", def_text(first), n - 1),
         };
         match action {
-            CallgraphAction::Trace => {
-                let to = out.to_targets.first().map_or(String::new(), def_text);
-                let _ = writeln!(text, "call path {what} -> {to}{source}:");
-                for edge in &out.edges {
-                    let callee = edge.callee.as_ref().map_or("", |c| c.name.as_str());
-                    let _ = writeln!(
-                        text,
-                        "  {}. {}:{} {} -> {callee} {}",
-                        edge.depth,
-                        edge.file,
-                        edge.line,
-                        caller_name(edge),
-                        resolution_text(edge)
-                    );
+            // Without `to`'s definitions (the graph is still being built) the note says why.
+            CallgraphAction::Trace => match out.to_targets.first().map(def_text) {
+                None => {}
+                Some(to) if out.edges.is_empty() => {
+                    let _ = writeln!(text, "no call path from {what} to {to} within {depth} call(s){source}");
+                    let further = match (depth < MAX_DEPTH, surface) {
+                        (true, Surface::Cli) => format!("a longer one may exist: ask with -d {MAX_DEPTH}"),
+                        (true, Surface::Mcp) => format!("a longer one may exist: ask with depth={MAX_DEPTH}"),
+                        (false, _) => format!(
+                            "{MAX_DEPTH} calls is the longest path a trace looks for, and it follows only calls the \
+                             graph resolves (not a library's or a callback's): the callees of the first show where \
+                             its calls go"
+                        ),
+                    };
+                    let _ = writeln!(text, "{further}");
                 }
-            }
+                Some(to) => {
+                    let _ = writeln!(text, "call path {what} -> {to}{source}:");
+                    for edge in &out.edges {
+                        let callee = edge.callee.as_ref().map_or("", |c| c.name.as_str());
+                        let _ = writeln!(
+                            text,
+                            "  {}. {}:{} {} -> {callee} {}",
+                            edge.depth,
+                            edge.file,
+                            edge.line,
+                            caller_name(edge),
+                            resolution_text(edge)
+                        );
+                    }
+                }
+            },
             CallgraphAction::Callees => {
                 let _ = writeln!(text, "callees of {what}, depth {depth}{source}:");
                 render_levels(&mut text, &out.edges, depth, |edge| {
@@ -285,6 +302,25 @@ mod tests {
         let text = render(&many, CallgraphAction::Callers, 1, None, Surface::Cli);
         assert_eq!(text.lines().count(), 1 + 30 + 1, "{text}");
         assert!(text.starts_with("the symbol names 7151 definitions") && text.ends_with("  … 7121 more\n"), "{text}");
+    }
+
+    /// No path is said plainly, never under a heading that reads like a path found, with how to
+    /// look further in the reader's own words.
+    #[test]
+    fn a_trace_without_a_path_says_so_and_how_to_look_further() {
+        let out = CallgraphResponse {
+            targets: vec![def("m.py", 691, "Schema::load")],
+            to_targets: vec![def("m.py", 1104, "Schema::_invoke_field_validators")],
+            ..Default::default()
+        };
+        assert_eq!(
+            render(&out, CallgraphAction::Trace, 1, None, Surface::Mcp),
+            "no call path from Schema::load (m.py:691) to Schema::_invoke_field_validators (m.py:1104) within 1 \
+             call(s)\na longer one may exist: ask with depth=5\n"
+        );
+        let text = render(&out, CallgraphAction::Trace, 5, None, Surface::Cli);
+        assert!(text.contains("within 5 call(s)\n5 calls is the longest path a trace looks for"), "{text}");
+        assert!(!text.contains(" -> ") && !text.contains("call path Schema"), "no heading of a path: {text}");
     }
 
     #[test]

@@ -16,9 +16,10 @@ pub struct CallgraphArgs {
     /// Only the definitions in this file (for trace: of --from).
     #[arg(long, value_name = "PATH")]
     file: Option<String>,
-    /// Levels of callers or callees to follow, 1 to 5; the longest path a trace tries.
-    #[arg(short, long, default_value_t = 1)]
-    depth: u32,
+    /// Levels of callers or callees to follow, 1 to 5 (default 1); for a trace, the longest path it
+    /// looks for (default 5).
+    #[arg(short, long)]
+    depth: Option<u32>,
     /// trace: where the call path starts.
     #[arg(long, value_name = "SYMBOL")]
     from: Option<String>,
@@ -38,7 +39,7 @@ pub async fn callgraph(args: CallgraphArgs, opts: &ClientOptions) -> Exit {
         action: args.action,
         symbol: args.symbol.unwrap_or_default(),
         file: args.file.unwrap_or_default(),
-        depth: Some(args.depth),
+        depth: args.depth,
         from: args.from.unwrap_or_default(),
         to: args.to.unwrap_or_default(),
         precise: args.precise,

@@ -214,8 +214,18 @@ impl Engine {
             return Err(EngineError::invalid(format!("give {old_text} or a line range, not both")));
         }
         if params.old_string.is_empty() && params.lines.is_none() {
+            let surface = params.surface;
+            // Creating never overwrites: a file's content is replaced only through text or lines the
+            // agent names, which the preimage check holds to what it saw.
+            let why = match params.create {
+                true => format!("{shown} already exists, and {} never overwrites a file", surface.create()),
+                false => format!("{old_text} is empty"),
+            };
             return Err(EngineError::invalid(format!(
-                "{old_text} is empty; give the exact text to replace (the file already exists)"
+                "{why}: to change it, give the exact text to replace as {old_text} and its replacement as {}, or \
+                 replace whole lines by number ({})",
+                surface.new_text(),
+                surface.edit_lines()
             )));
         }
         // The content is read from a descriptor checked to be inside what
@@ -230,7 +240,7 @@ impl Engine {
         // in an editor: the text it replaces is matched, and what it writes is written, with CRLF.
         let crlf = ends_lines_with_crlf(&before.text);
         let (after, replacements) = if let Some((start, end)) = params.lines {
-            let lines = line_range(&before.text, start, end, &shown)?;
+            let lines = line_range(&before.text, start, end, &shown, params.surface)?;
             let new = in_line_breaks(self.restored(config, &before.text[lines.clone()], params, &shown)?, crlf);
             (replace_lines(&before.text, lines, &new), 1)
         } else {
@@ -333,17 +343,14 @@ fn readable_after(text: &str, config: &Config, shown: &str) -> EngineResult<()> 
 
 /// The bytes of lines `start..=end` (1-based) of `text`, line breaks included. A byte-order mark
 /// is no part of the first line: it marks the file's encoding, and replacing line 1 keeps it.
-fn line_range(text: &str, start: u32, end: u32, shown: &str) -> EngineResult<std::ops::Range<usize>> {
+fn line_range(text: &str, start: u32, end: u32, shown: &str, surface: Surface) -> EngineResult<std::ops::Range<usize>> {
+    if end < start {
+        return Err(EngineError::invalid(surface.reversed_lines(start, end)));
+    }
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let (first, last) = (start as usize, end as usize);
-    if first == 0 || last < first || last > lines.len() {
-        let problem = if first == 0 {
-            "line numbers start at 1"
-        } else if last < first {
-            "the range is reversed"
-        } else {
-            "the range runs past the end"
-        };
+    if first == 0 || last > lines.len() {
+        let problem = if first == 0 { "line numbers start at 1" } else { "the range runs past the end" };
         return Err(EngineError::invalid(format!(
             "lines {start}-{end} are not within {shown}, which has {} lines ({problem})",
             lines.len()
@@ -473,7 +480,7 @@ mod tests {
 
     /// What an edit of lines `start..=end` writes.
     fn replace_by_number(text: &str, start: u32, end: u32, with: &str) -> EngineResult<String> {
-        Ok(replace_lines(text, line_range(text, start, end, "f")?, with))
+        Ok(replace_lines(text, line_range(text, start, end, "f", Surface::Mcp)?, with))
     }
 
     #[test]
@@ -483,10 +490,13 @@ mod tests {
         assert_eq!(replace_by_number(text, 1, 3, "").unwrap(), "");
         assert_eq!(replace_by_number("a\nb", 2, 2, "z").unwrap(), "a\nz");
         assert_eq!(replace_by_number(text, 1, 1, "x\ny\n").unwrap(), "x\ny\nKEY=[REDACTED:x]\nc\n");
-        for (start, end, problem) in [(0, 1, "start at 1"), (2, 1, "reversed"), (3, 4, "past the end")] {
+        for (start, end, problem) in [(0, 1, "start at 1"), (3, 4, "past the end")] {
             let message = replace_by_number(text, start, end, "").unwrap_err().message;
             assert!(message.contains("3 lines") && message.contains(problem), "{message}");
         }
+        // A reversed range is refused as reversed, not as lying outside the file.
+        let message = replace_by_number(text, 3, 2, "").unwrap_err().message;
+        assert_eq!(message, "start_line 3 is after end_line 2: the range is reversed (lines are 1-based, inclusive)");
         // A file's line breaks and its byte-order mark stay.
         assert_eq!(replace_by_number("a\r\nb\r\n", 1, 1, "x").unwrap(), "x\r\nb\r\n");
         assert_eq!(replace_by_number("\u{feff}hello\nworld\n", 1, 1, "HELLO").unwrap(), "\u{feff}HELLO\nworld\n");

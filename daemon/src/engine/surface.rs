@@ -75,6 +75,16 @@ impl Surface {
         }
     }
 
+    /// Why an edit's line range whose end comes before its start is refused, naming the range as
+    /// the reader passed it (in ctx_expand's words for the same mistake).
+    pub fn reversed_lines(self, start: u32, end: u32) -> String {
+        let range = match self {
+            Surface::Cli => format!("--lines {start}-{end} is reversed: give the first line, then the last"),
+            Surface::Mcp => format!("start_line {start} is after end_line {end}: the range is reversed"),
+        };
+        format!("{range} (lines are 1-based, inclusive)")
+    }
+
     /// How to edit lines by number.
     pub fn edit_lines(self) -> &'static str {
         match self {
@@ -98,5 +108,9 @@ mod tests {
         assert_eq!((Surface::Mcp.create(), Surface::Cli.create()), ("create=true", "--create"));
         assert_eq!((Surface::Mcp.replace_all(), Surface::Cli.replace_all()), ("replace_all", "--all"));
         assert_eq!((Surface::Mcp.max_tokens(), Surface::Cli.max_tokens()), ("max_tokens", "--max-tokens"));
+        assert!(
+            Surface::Mcp.reversed_lines(3, 2).starts_with("start_line 3 is after end_line 2: the range is reversed")
+        );
+        assert!(Surface::Cli.reversed_lines(3, 2).starts_with("--lines 3-2 is reversed"));
     }
 }

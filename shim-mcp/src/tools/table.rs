@@ -225,7 +225,7 @@ pub const TOOLS: &[ToolSpec] = &[
             param("action", OneOf(&graph_cap::ACTION_NAMES), "default callers"),
             param("symbol", Str, ""),
             param("file", Str, "only definitions in this file"),
-            param("depth", Int(1..=graph_cap::MAX_DEPTH as u64), "1-5, default 1"),
+            param("depth", Int(1..=graph_cap::MAX_DEPTH as u64), "1-5, default 1; trace: 5"),
             param("from", Str, "trace start"),
             param("to", Str, "trace end"),
             param(

@@ -46,7 +46,7 @@ pub struct CallgraphParams {
     pub symbol: String,
     /// Only definitions in this file (relative to cwd, like reads).
     pub file: String,
-    /// 1–5; 0 means 1.
+    /// 1–5; 0 means the action's default ([`default_depth`]).
     pub depth: u32,
     pub from: String,
     pub to: String,
@@ -86,7 +86,7 @@ pub(super) fn supported() -> String {
 impl Engine {
     pub fn callgraph(&self, caller: &Caller<'_>, p: &CallgraphParams) -> EngineResult<CallgraphAnswer> {
         let depth = match p.depth {
-            0 => 1,
+            0 => default_depth(p.action),
             d if d <= MAX_DEPTH => d,
             d => return Err(EngineError::invalid(format!("depth {d} is out of range: use 1 to {MAX_DEPTH}"))),
         };
@@ -185,6 +185,16 @@ impl Engine {
     }
 }
 
+/// The depth of a request that names none. Callers and callees grow with every level, so one level
+/// is asked for unless more are; a trace answers one shortest path whatever the depth, so it looks
+/// as far as it may: a shorter default would answer "no path" for paths it could have found.
+fn default_depth(action: Action) -> u32 {
+    match action {
+        Action::Trace => MAX_DEPTH,
+        Action::Callers | Action::Callees => 1,
+    }
+}
+
 fn required<'a>(value: &'a str, name: &str, action: &str) -> EngineResult<&'a str> {
     match value.trim() {
         "" => Err(EngineError::invalid(format!("{action} needs `{name}`: a function, method or type name"))),
@@ -224,12 +234,10 @@ fn answer(
                 Resolved::NotYet => return Ok(out),
             };
             out.to_targets = summaries(&goal);
-            match graph.trace(&targets, &goal, depth) {
-                Some(path) => out.edges = path,
-                None => {
-                    let none = format!("no call path of at most {depth} call(s) from `{first}` to `{to}`");
-                    out.note = Some(progress.map_or(none.clone(), |p| format!("{none}; {p}")));
-                }
+            // No path is an answer with no edges: the client says so, and how to look further, in
+            // its reader's words.
+            if let Some(path) = graph.trace(&targets, &goal, depth) {
+                out.edges = path;
             }
         }
         (Action::Callees, _) => fill(&mut out, graph.callees(&targets, depth, MAX_EDGES, interrupt)?),

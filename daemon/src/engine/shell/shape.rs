@@ -42,10 +42,22 @@ impl SweepClock {
 const TEST_FAMILIES: &[&str] =
     &["cargo-test", "cargo-nextest", "go-test", "jest", "js-test", "mocha", "pytest", "unittest", "vitest"];
 
-/// Whether a command whose output has `family` ran tests. Raw output has
-/// no family, so a raw test run counts as another command.
-fn command_kind(family: &str) -> CommandKind {
-    if TEST_FAMILIES.contains(&family) { CommandKind::Test } else { CommandKind::Other }
+/// Whether `command` ran tests: any program of its pipelines and lists does
+/// (`cd t && pytest | tail -3` too, whose output as a whole is `tail`'s, and
+/// a raw run alike). Their exit status is the line's only when a test runner
+/// is the last program; otherwise the line's is another program's, and the
+/// run is recorded with that program, so no handoff reads `tail`'s 0 as
+/// "passed".
+fn command_kind(command: &str) -> CommandKind {
+    let programs = lean_ctx_shell_compress::programs(command);
+    let tests = |p: &lean_ctx_shell_compress::Program| TEST_FAMILIES.contains(&p.family);
+    if !programs.iter().any(tests) {
+        return CommandKind::Other;
+    }
+    match programs.last() {
+        Some(last) if !tests(last) => CommandKind::TestNotLast { last: last.name.clone() },
+        _ => CommandKind::Test,
+    }
 }
 
 /// The line naming the archive handle under shortened output.
@@ -229,7 +241,7 @@ impl Engine {
             raw_tokens: shaped.raw_tokens,
             sent_tokens: shaped.sent_tokens,
         });
-        self.memory.ran(caller, project, command, exit_code, command_kind(&shaped.family));
+        self.memory.ran(caller, project, command, exit_code, command_kind(command));
     }
 
     fn archive(
@@ -283,13 +295,26 @@ mod tests {
 
     #[test]
     fn test_runners_are_told_from_other_commands() {
-        let family = |command: &str| lean_ctx_shell_compress::compress(command, "ok\n", 0).family;
         for command in ["cargo test -p x", "cargo nextest run", "go test ./...", "pytest -q", "npx jest", "npm test"] {
-            assert_eq!(command_kind(family(command)), CommandKind::Test, "{command} is {}", family(command));
+            assert_eq!(command_kind(command), CommandKind::Test, "{command}");
         }
-        for command in ["cargo build", "git status", "ls -la", "make"] {
-            assert_eq!(command_kind(family(command)), CommandKind::Other, "{command}");
+        for command in ["cd tests && pytest -q", "pytest -q tests 2>&1", "sh -c 'cargo test'"] {
+            assert_eq!(command_kind(command), CommandKind::Test, "{command}");
         }
+        for command in ["cargo build", "git status", "ls -la", "make", "echo pytest | tail"] {
+            assert_eq!(command_kind(command), CommandKind::Other, "{command}");
+        }
+    }
+
+    /// A test run piped into a filter or followed by other commands is a test run whose exit
+    /// status is not its own: the program that gave it is recorded instead of an outcome.
+    #[test]
+    fn a_test_run_that_is_not_last_names_the_program_whose_status_the_line_has() {
+        let last = |name: &str| CommandKind::TestNotLast { last: name.into() };
+        assert_eq!(command_kind("pytest -q tests 2>&1 | tail -3"), last("tail"));
+        assert_eq!(command_kind("cd tests && pytest -x | tail -2"), last("tail"));
+        assert_eq!(command_kind("cargo test; echo done"), last("echo"));
+        assert_eq!(command_kind("npm test | tee log"), last("tee"));
     }
 
     #[test]
