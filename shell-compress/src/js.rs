@@ -24,6 +24,7 @@ pub(crate) static MOCHA: Family = Family::new("mocha", "mocha test", |plan, _| m
 pub(crate) static TSC: Family = Family::new("tsc", "tsc --noEmit", |plan, _| tsc(plan));
 pub(crate) static ESLINT: Family = Family::new("eslint", "eslint .", eslint);
 pub(crate) static BIOME: Family = Family::new("biome", "biome check src", |plan, _| biome(plan));
+pub(crate) static NODE_TEST: Family = Family::new("node-test", "node --test", node_test);
 
 /// Package managers by verb and script name; the tools by program, unless they watch.
 pub(crate) static FAMILIES: Families = Families {
@@ -42,11 +43,24 @@ pub(crate) static FAMILIES: Families = Families {
             "tsc" | "vue-tsc" => &TSC,
             "eslint" => &ESLINT,
             "biome" => &BIOME,
+            "node" if watch(&["--watch"]) => &PASSTHROUGH,
+            "node" if watch(&["--test"]) && tap_reporter(args) => &NODE_TEST,
             _ => return None,
         })
     },
-    members: &[&INSTALL, &RUN, &TEST, &JEST, &VITEST, &MOCHA, &TSC, &ESLINT, &BIOME],
+    members: &[&INSTALL, &RUN, &TEST, &JEST, &VITEST, &MOCHA, &TSC, &ESLINT, &BIOME, &NODE_TEST],
 };
+
+/// Whether `node --test` reports in TAP: its default when its output is not a terminal (as under lctx),
+/// unless `--test-reporter` names another (`spec`, `dot`, a module).
+fn tap_reporter(args: &[String]) -> bool {
+    let mut reporters = args.iter().enumerate().filter_map(|(i, arg)| match arg.strip_prefix("--test-reporter") {
+        Some(value) if value.starts_with('=') => Some(&value[1..]),
+        Some("") => args.get(i + 1).map(String::as_str),
+        _ => None,
+    });
+    reporters.all(|reporter| reporter == "tap")
+}
 
 fn package_manager(pm: &str, args: &[String]) -> &'static Family {
     let rest = skip_options(args, &["--prefix", "-C", "--dir", "--filter", "--cwd", "-w", "--workspace"]);
@@ -133,11 +147,15 @@ fn script(plan: &mut Plan, failed: bool) {
     }
     match inner {
         Some(family) if ![&RUN, &TEST, &PASSTHROUGH, &GENERIC].contains(&family) => family.apply(plan, failed),
-        _ => {
-            runner::results(plan, runner::tap);
-            GENERIC.apply(plan, failed);
-        }
+        _ => node_test(plan, failed),
     }
+}
+
+/// node's test runner (`node --test`, TAP by default) and other TAP: passing tests go with their framing
+/// (see [`runner::tap_tests`]), failing ones stay whole; the rest is generic output.
+fn node_test(plan: &mut Plan, failed: bool) {
+    runner::tap_tests(plan);
+    GENERIC.apply(plan, failed);
 }
 
 /// jest: `PASS file` and `✓ test` lines go; `FAIL file`, `✕ test` and `● suite › test` headers stay. The
@@ -335,6 +353,36 @@ fn biome(plan: &mut Plan) {
 #[cfg(test)]
 mod tests {
     use crate::compress;
+
+    #[test]
+    fn node_test_keeps_failing_blocks_whole_and_drops_passing_ones_with_their_framing() {
+        let pass = |n: usize, name: &str, pad: &str| {
+            format!("{pad}# Subtest: {name}\n{pad}ok {n} - {name}\n{pad}  ---\n{pad}  duration_ms: 0.05\n{pad}  ...\n")
+        };
+        let mut raw = String::from("TAP version 13\n");
+        for n in 1..=20 {
+            raw.push_str(&pass(n, &format!("case {n}"), ""));
+        }
+        raw.push_str("# Subtest: suite\n");
+        raw.push_str(&pass(1, "inner ok", "    "));
+        raw.push_str(concat!(
+            "    # Subtest: inner bad\n    not ok 2 - inner bad\n      ---\n      duration_ms: 0.1\n",
+            "      location: '/p/x.test.mjs:6:11'\n      error: 'exploded'\n      ...\n    1..2\n",
+            "not ok 21 - suite\n  ---\n  error: '1 subtest failed'\n  ...\n",
+            "1..21\n# tests 22\n# pass 20\n# fail 2\n",
+        ));
+        let out = compress("node --test", &raw, 1);
+        assert_eq!(out.family, "node-test");
+        for kept in ["    # Subtest: inner bad", "      error: 'exploded'", "not ok 21 - suite", "# fail 2", "[exit:1]"]
+        {
+            assert!(out.text.lines().any(|l| l == kept), "{kept}: {}", out.text);
+        }
+        for gone in ["case 7", "inner ok", "duration_ms: 0.05"] {
+            assert!(!out.text.contains(gone), "{gone}: {}", out.text);
+        }
+        // Another reporter is not TAP: generic output.
+        assert_eq!(compress("node --test --test-reporter=spec", &raw, 1).family, "generic");
+    }
 
     #[test]
     fn a_failing_jests_console_blocks_fold_and_its_failure_stays_whole() {

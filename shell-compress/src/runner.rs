@@ -27,6 +27,52 @@ pub(crate) fn results_in(plan: &mut Plan, range: Range<usize>, verdict: impl Fn(
     }
 }
 
+/// TAP results with node's test runner's framing: a passing test's `ok N - name` line goes with the `#
+/// Subtest: name` line that opened it and the YAML block (`---` … `...`) under it, its duration; a failing
+/// test's block stays whole, its diagnostics (`error:`, `expected:`, `location:`, `stack:`) being the point.
+pub(crate) fn tap_tests(plan: &mut Plan) {
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    for i in 0..plan.len() {
+        let line = plan.line(i);
+        match tap(line) {
+            Some(Verdict::Fail) => plan.set(i, Mark::Must),
+            Some(Verdict::Pass) => {
+                let (margin, name) = (indent(line), tap_name(line));
+                plan.set(i, Mark::Drop);
+                // The opening line is the nearest before at this margin: a test's subtests, deeper, come
+                // between.
+                if let Some(open) = (0..i).rev().find(|&j| indent(plan.line(j)) <= margin)
+                    && indent(plan.line(open)) == margin
+                    && plan.line(open).trim_start().strip_prefix("# Subtest: ") == Some(name)
+                {
+                    plan.set(open, Mark::Drop);
+                }
+                if let Some(block) = yaml_block(plan, i + 1, margin + 2) {
+                    plan.set_range(block, Mark::Drop);
+                }
+            }
+            None => {}
+        }
+    }
+}
+
+/// The name a TAP result line gives its test: `ok 3 - parses empty # SKIP` → `parses empty # SKIP`.
+fn tap_name(line: &str) -> &str {
+    let rest = line.trim_start().trim_start_matches("not ").trim_start_matches("ok ");
+    let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+    rest.strip_prefix(" - ").unwrap_or(rest.trim_start())
+}
+
+/// The YAML block that starts at line `at` with `---` at `margin` and ends with `...` there.
+fn yaml_block(plan: &Plan, at: usize, margin: usize) -> Option<Range<usize>> {
+    let opens = |i: usize, mark: &str| plan.line(i).len() == margin + mark.len() && plan.line(i).ends_with(mark);
+    if at >= plan.len() || !opens(at, "---") {
+        return None;
+    }
+    let end = (at + 1..plan.len()).find(|&i| opens(i, "..."))?;
+    Some(at..end + 1)
+}
+
 /// TAP and node's test runner: `ok 1 - name` passes, `not ok 2 - name` fails.
 pub(crate) fn tap(line: &str) -> Option<Verdict> {
     let line = line.trim_start();
