@@ -1497,8 +1497,9 @@ fn python_module_variables() {
         Language::Python,
         &["__all__", "logger", "StrSequenceOrSet", "Validator", "missing", "Str", "Bool", "Int", "json_module"],
     );
-    // Private names, a loop's variable and a function's locals are not the module's API.
-    views.hides(&["__version__", "_registry", "last_seen", "cached"]);
+    // Private names, a loop's variable, a function's locals and what a script's `__main__` block
+    // assigns are not the module's API.
+    views.hides(&["__version__", "_registry", "last_seen", "cached", "parsed_args", "DEBUG_RUN"]);
     views.signature_lines_contain(&[
         "22-34 missing = _Missing(); Str = String; Bool = Boolean; Int = Integer; json_module = None",
         // `__all__` is the module's list of exports: its names are the outline.

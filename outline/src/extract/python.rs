@@ -133,6 +133,24 @@ fn in_loop(node: Node) -> bool {
     matches!(nearest(node, &scopes), Some("for_statement" | "while_statement"))
 }
 
+/// Whether a statement is in the body of `if __name__ == "__main__":` (either quote, either operand
+/// order; its `else` is what an import runs, and stays).
+fn in_main_guard(node: Node, source: &str) -> bool {
+    std::iter::successors(node.parent(), |parent| parent.parent())
+        .filter(|ancestor| ancestor.kind() == "if_statement")
+        .any(|guard| {
+            let Some((condition, body)) =
+                guard.child_by_field_name("condition").zip(guard.child_by_field_name("consequence"))
+            else {
+                return false;
+            };
+            let text: String = node_text(condition, source).chars().filter(|c| !c.is_whitespace()).collect();
+            let text = text.replace('\'', "\"");
+            let main = text == "__name__==\"__main__\"" || text == "\"__main__\"==__name__";
+            main && body.start_byte() <= node.start_byte() && node.end_byte() <= body.end_byte()
+        })
+}
+
 /// The kind of the nearest of a node's ancestors that is one of `kinds`.
 fn nearest<'k>(node: Node, kinds: &[&'k str]) -> Option<&'k str> {
     std::iter::successors(node.parent(), |parent| parent.parent())
@@ -143,9 +161,10 @@ fn nearest<'k>(node: Node, kinds: &[&'k str]) -> Option<&'k str> {
 /// other files: `NAME = …` with an upper-case name (PEP 8's constant convention) is a constant,
 /// any other public name a variable (an alias, `Str = String`; a singleton, `missing =
 /// _Missing()`; a type alias; `logger`). Private names (`_registry`) are not outlined, nor are
-/// one-letter names (type variables) or names a loop assigns again and again.
+/// one-letter names (type variables), names a loop assigns again and again, or what a script's
+/// `if __name__ == "__main__":` block assigns (its run, not the module's API).
 fn constant(node: Node, source: &str) -> Option<Kind> {
-    if in_loop(node) || nearest(node, &["function_definition", "lambda"]).is_some() {
+    if in_loop(node) || nearest(node, &["function_definition", "lambda"]).is_some() || in_main_guard(node, source) {
         return None;
     }
     let names = assigned_names(node, source)?;
