@@ -101,7 +101,7 @@ pub(crate) fn is_placeholder(v: &[u8], leet: bool) -> bool {
 
 /// Whether the lowercased `lower` is leetspeak of dummy words and nothing
 /// else: words of [`PLACEHOLDER_WORDS`] or [`DUMMY_WORDS`], maybe joined by
-/// `_`, `-` or `.`, maybe followed by digits and punctuation, as password
+/// `_`, `-` or `.`, maybe followed by a few digits and punctuation, as password
 /// rules make people add (`p@55w0rd!`, `s3cr3t`, `ch4ng3m3`, `p4ss_w0rd123`).
 /// A word hidden among other characters does not make a dummy: a
 /// strong-looking password built around one (`s3cr3tpa55w0rdz`) is a
@@ -150,8 +150,18 @@ fn spells_dummy_words(lower: &[u8]) -> bool {
             }
         }
     }
-    (1..=lower.len()).any(|end| ends[end] && lower[end..].iter().all(|b| !b.is_ascii_alphabetic()))
+    // The words say what the value is only when they are most of it: at least four letters' worth
+    // (`me`, `my`, `key` alone are no demo password) and a short tail (`!`, `123`, `2024!`): a
+    // strong password that starts with a word (`root_4829!7361@92`) is a secret.
+    (MIN_WORDS..=lower.len())
+        .any(|end| ends[end] && lower.len() - end <= MAX_TAIL && lower[end..].iter().all(|b| !b.is_ascii_alphabetic()))
 }
+
+/// The fewest bytes of words a leetspeak dummy spells ([`spells_dummy_words`]).
+const MIN_WORDS: usize = 4;
+
+/// The most digits and punctuation a leetspeak dummy ends with ([`spells_dummy_words`]).
+const MAX_TAIL: usize = 5;
 
 /// Whether `v` is shaped like a name rather than random: snake_case,
 /// kebab-case, CONSTANT_CASE, dotted, camelCase or PascalCase words, each
@@ -490,6 +500,17 @@ mod tests {
     #[test]
     fn leetspeak_around_other_characters_is_a_secret() {
         for v in ["S3cr3tPa55w0rdZ", "xS3cr3t9Kq2Lw", "Pa55w0rd-Zq8Kv3Lm"] {
+            assert!(secret_value(v.as_bytes(), 6), "{v}");
+        }
+        // Nor does a short word a strong password starts with (a review's finding).
+        for v in [
+            "Key#8274!@93$7261",
+            "my!93847261#5520",
+            "root_4829!7361@92",
+            "admin!9284#7361$",
+            "user.92837465!@#",
+            "me2847561938475610",
+        ] {
             assert!(secret_value(v.as_bytes(), 6), "{v}");
         }
     }
