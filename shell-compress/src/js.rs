@@ -44,23 +44,12 @@ pub(crate) static FAMILIES: Families = Families {
             "eslint" => &ESLINT,
             "biome" => &BIOME,
             "node" if watch(&["--watch"]) => &PASSTHROUGH,
-            "node" if watch(&["--test"]) && tap_reporter(args) => &NODE_TEST,
+            "node" if watch(&["--test"]) => &NODE_TEST,
             _ => return None,
         })
     },
     members: &[&INSTALL, &RUN, &TEST, &JEST, &VITEST, &MOCHA, &TSC, &ESLINT, &BIOME, &NODE_TEST],
 };
-
-/// Whether `node --test` reports in TAP: its default when its output is not a terminal (as under lctx),
-/// unless `--test-reporter` names another (`spec`, `dot`, a module).
-fn tap_reporter(args: &[String]) -> bool {
-    let mut reporters = args.iter().enumerate().filter_map(|(i, arg)| match arg.strip_prefix("--test-reporter") {
-        Some(value) if value.starts_with('=') => Some(&value[1..]),
-        Some("") => args.get(i + 1).map(String::as_str),
-        _ => None,
-    });
-    reporters.all(|reporter| reporter == "tap")
-}
 
 fn package_manager(pm: &str, args: &[String]) -> &'static Family {
     let rest = skip_options(args, &["--prefix", "-C", "--dir", "--filter", "--cwd", "-w", "--workspace"]);
@@ -151,10 +140,11 @@ fn script(plan: &mut Plan, failed: bool) {
     }
 }
 
-/// node's test runner (`node --test`, TAP by default) and other TAP: passing tests go with their framing
-/// (see [`runner::tap_tests`]), failing ones stay whole; the rest is generic output.
+/// node's test runner (`node --test`; TAP, its reporter when its output is not a terminal, as under lctx)
+/// and other TAP: passing tests go with their framing (see [`runner::tap_tests`]), failing ones stay whole;
+/// the rest, and another reporter's output, is generic output.
 fn node_test(plan: &mut Plan, failed: bool) {
-    runner::tap_tests(plan);
+    runner::tap_tests(plan, failed);
     GENERIC.apply(plan, failed);
 }
 
@@ -380,8 +370,19 @@ mod tests {
         for gone in ["case 7", "inner ok", "duration_ms: 0.05"] {
             assert!(!out.text.contains(gone), "{gone}: {}", out.text);
         }
-        // Another reporter is not TAP: generic output.
-        assert_eq!(compress("node --test --test-reporter=spec", &raw, 1).family, "generic");
+        // After a failure the last lines are shown whole: a passing test among them keeps all its framing.
+        let mut raw = String::from("TAP version 13\n# Subtest: bad\nnot ok 1 - bad\n  ---\n  error: 'no'\n  ...\n");
+        for n in 2..=30 {
+            raw.push_str(&pass(n, &format!("case {n}"), ""));
+        }
+        raw.push_str("1..30\n# tests 30\n# pass 29\n# fail 1\n");
+        let out = compress("node --test", &raw, 1);
+        let count = |mark: &str| out.text.lines().filter(|l| *l == mark).count();
+        assert_eq!(count("  ---"), count("  ..."), "no block is cut in half: {}", out.text);
+        // A skipped test goes with its opening line too.
+        let skipped = "TAP version 13\n# Subtest: slow one\nok 1 - slow one # SKIP not today\n  ---\n  ...\n";
+        let out = compress("node --test", &format!("{skipped}{}", "# Subtest: x\nok 2 - x\n".repeat(3)), 0);
+        assert!(!out.text.contains("slow one"), "{}", out.text);
     }
 
     #[test]

@@ -30,37 +30,50 @@ pub(crate) fn results_in(plan: &mut Plan, range: Range<usize>, verdict: impl Fn(
 /// TAP results with node's test runner's framing: a passing test's `ok N - name` line goes with the `#
 /// Subtest: name` line that opened it and the YAML block (`---` … `...`) under it, its duration; a failing
 /// test's block stays whole, its diagnostics (`error:`, `expected:`, `location:`, `stack:`) being the point.
-pub(crate) fn tap_tests(plan: &mut Plan) {
+/// After a failure, a passing test that reaches into the output's last lines (shown whole) keeps its
+/// framing, so no half of it is left.
+pub(crate) fn tap_tests(plan: &mut Plan, failed: bool) {
     let indent = |line: &str| line.len() - line.trim_start().len();
+    let shortenable = if failed { plan.failure_tail_start() } else { plan.len() };
     for i in 0..plan.len() {
         let line = plan.line(i);
         match tap(line) {
             Some(Verdict::Fail) => plan.set(i, Mark::Must),
             Some(Verdict::Pass) => {
                 let (margin, name) = (indent(line), tap_name(line));
-                plan.set(i, Mark::Drop);
                 // The opening line is the nearest before at this margin: a test's subtests, deeper, come
                 // between.
-                if let Some(open) = (0..i).rev().find(|&j| indent(plan.line(j)) <= margin)
-                    && indent(plan.line(open)) == margin
-                    && plan.line(open).trim_start().strip_prefix("# Subtest: ") == Some(name)
-                {
+                let open = (0..i).rev().find(|&j| indent(plan.line(j)) <= margin).filter(|&open| {
+                    indent(plan.line(open)) == margin
+                        && plan.line(open).trim_start().strip_prefix("# Subtest: ") == Some(name)
+                });
+                let yaml = yaml_block(plan, i + 1, margin + 2).unwrap_or(i + 1..i + 1);
+                if yaml.end.max(i + 1) > shortenable {
+                    continue;
+                }
+                plan.set(i, Mark::Drop);
+                if let Some(open) = open {
                     plan.set(open, Mark::Drop);
                 }
-                if let Some(block) = yaml_block(plan, i + 1, margin + 2) {
-                    plan.set_range(block, Mark::Drop);
-                }
+                plan.set_range(yaml, Mark::Drop);
             }
             None => {}
         }
     }
 }
 
-/// The name a TAP result line gives its test: `ok 3 - parses empty # SKIP` → `parses empty # SKIP`.
+/// The name a TAP result line gives its test, without a directive: `ok 3 - parses empty # SKIP slow` →
+/// `parses empty`, as node's `# Subtest:` line names it.
 fn tap_name(line: &str) -> &str {
     let rest = line.trim_start().trim_start_matches("not ").trim_start_matches("ok ");
     let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
-    rest.strip_prefix(" - ").unwrap_or(rest.trim_start())
+    let name = rest.strip_prefix(" - ").unwrap_or(rest.trim_start());
+    match name.rsplit_once(" # ") {
+        Some((name, directive)) if ["SKIP", "TODO"].iter().any(|d| directive.to_ascii_uppercase().starts_with(d)) => {
+            name
+        }
+        _ => name,
+    }
 }
 
 /// The YAML block that starts at line `at` with `---` at `margin` and ends with `...` there.

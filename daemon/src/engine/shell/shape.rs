@@ -39,8 +39,18 @@ impl SweepClock {
 
 /// Output families of test runners (names from `lean-ctx-shell-compress`):
 /// a handoff names the last run of each test command and how it ended.
-const TEST_FAMILIES: &[&str] =
-    &["cargo-test", "cargo-nextest", "go-test", "jest", "js-test", "mocha", "pytest", "unittest", "vitest"];
+const TEST_FAMILIES: &[&str] = &[
+    "cargo-test",
+    "cargo-nextest",
+    "go-test",
+    "jest",
+    "js-test",
+    "mocha",
+    "node-test",
+    "pytest",
+    "unittest",
+    "vitest",
+];
 
 /// Whether `command` ran tests: any program of its pipelines and lists does
 /// (`cd t && pytest | tail -3` too, whose output as a whole is `tail`'s, and
@@ -295,7 +305,16 @@ mod tests {
 
     #[test]
     fn test_runners_are_told_from_other_commands() {
-        for command in ["cargo test -p x", "cargo nextest run", "go test ./...", "pytest -q", "npx jest", "npm test"] {
+        for command in [
+            "cargo test -p x",
+            "cargo nextest run",
+            "go test ./...",
+            "pytest -q",
+            "npx jest",
+            "npm test",
+            "node --test",
+            "node --test --test-reporter=spec",
+        ] {
             assert_eq!(command_kind(command), CommandKind::Test, "{command}");
         }
         for command in ["cd tests && pytest -q", "pytest -q tests 2>&1", "sh -c 'cargo test'"] {
