@@ -15,8 +15,9 @@ pub(super) static SPEC: Spec = Spec {
         Rule::new("function_definition", Kind::Function).members("body"),
         Rule::new("class_definition", Kind::Class).members("body"),
         // `__all__` lists the names the module exports (a package's `__init__.py` re-exports
-        // its API by it): its value is the outline.
+        // its API by it): its value is the outline, and so is what `+=` adds to it.
         Rule::classify("assignment", export_list).named(left_side).whole(),
+        Rule::classify("augmented_assignment", export_list).named(left_side).whole(),
         Rule::classify("assignment", constant_or_field).named(assigned_names).head_end(&["right"]).body(chained_value),
         Rule::new("type_alias_statement", Kind::TypeAlias).named(left_side).whole(),
     ],
@@ -63,7 +64,7 @@ pub(super) static SPEC: Spec = Spec {
     constructors: Constructors::Named(&["__init__"]),
 };
 
-/// `__all__ = [...]` at module level.
+/// `__all__ = [...]` (or `+= [...]`) at module level.
 fn export_list(node: Node, source: &str) -> Option<Kind> {
     let module_level = nearest(node, &["class_definition", "function_definition", "lambda"]).is_none();
     (module_level && left_side(node, source)? == "__all__").then_some(Kind::Export)

@@ -69,7 +69,8 @@ pub(super) static SPEC: Spec = Spec {
     member_lists: &[],
     imports: &["use_declaration", "extern_crate_declaration"],
     is_import: private_use,
-    import_keywords: &["use "],
+    // A `pub(crate) use` is an import too (see `re_export`), read like a private one.
+    import_keywords: &["use ", "pub(crate) use ", "pub(super) use ", "pub(self) use "],
     constructors: Constructors::Declared,
 };
 
