@@ -393,7 +393,7 @@ fn a_changed_file_reread_in_full_answers_with_a_diff_and_fresh_gives_everything(
 }
 
 #[test]
-fn views_never_cost_more_than_the_file_and_are_byte_stable() {
+fn views_cost_no_more_than_the_file_with_its_note_and_are_byte_stable() {
     let p = Project::new();
     p.write("tiny.rs", "fn a() {}\n");
     // A view costing more than the file is the file, with a note saying why, when that costs
