@@ -385,3 +385,43 @@ fn after_init_agent_shells_are_wrapped_and_a_persons_shell_is_not() {
     let kind = sandbox.command("zsh").args(["-i", "-c", "whence -w git"]).output().unwrap();
     assert!(String::from_utf8_lossy(&kind.stdout).contains("git: command"), "{}", describe(&kind));
 }
+
+#[test]
+fn init_from_a_new_install_points_claude_codes_hook_at_it_and_doctor_fails_a_hook_whose_program_is_gone() {
+    let sandbox = Sandbox::new();
+    // An earlier install in another directory, since removed.
+    let old = sandbox.home.path().join("old-install");
+    fs::create_dir_all(&old).unwrap();
+    for name in ["lctx", "lctx-mcp", "lctx-shell", "lean-ctxd"] {
+        fs::copy(bin(name), old.join(name)).unwrap();
+    }
+    let first = sandbox.command(old.join("lctx")).args(["init", "--yes"]).output().unwrap();
+    assert!(first.status.success(), "{}", describe(&first));
+    fs::remove_dir_all(&old).unwrap();
+    let settings = sandbox.user().join(".claude/settings.json");
+    let hook = |file: &Path| -> String {
+        let value: serde_json::Value = serde_json::from_str(&fs::read_to_string(file).unwrap()).unwrap();
+        let entries = value["hooks"]["PreToolUse"].as_array().unwrap().clone();
+        assert_eq!(entries.len(), 1, "one entry of ours: {entries:?}");
+        entries[0]["hooks"][0]["command"].as_str().unwrap().to_string()
+    };
+    assert_eq!(hook(&settings), format!("{} hook claude-code", old.join("lctx-shell").display()));
+
+    let doctor = sandbox.lctx(&["doctor"]);
+    let shown = text(&doctor);
+    assert!(!doctor.status.success(), "{shown}");
+    assert!(
+        shown.contains(&format!(
+            "FAIL claude hook  {}: the PreToolUse hook cannot run: {} does not exist\n",
+            settings.display(),
+            old.join("lctx-shell").display()
+        )) && shown.contains("fix: run `lctx init` to point it at the lctx-shell beside lctx"),
+        "{shown}"
+    );
+
+    let again = sandbox.lctx(&["init", "--yes"]);
+    let shown = text(&again);
+    assert!(shown.contains("# Claude Code: point the PreToolUse hook at this lctx-shell"), "{shown}");
+    assert_eq!(hook(&settings), format!("{} hook claude-code", bin("lctx-shell").display()));
+    assert!(shown.contains("OK   claude hook  "), "{shown}");
+}

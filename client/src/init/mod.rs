@@ -18,7 +18,7 @@ pub mod shell_files;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-pub use claude_hook::registered as claude_hook_registered;
+pub use claude_hook::hook_programs as claude_hook_programs;
 pub use claude_hook::settings_file as claude_settings_file;
 use manifest::{FileRecord, Manifest, Part, Store};
 
@@ -136,10 +136,14 @@ fn plan_shell(
         let file = claude_hook::settings_file(env, scope)?;
         let before = manifest::read(&file)?;
         match claude_hook::with_hook(&file, before.as_deref(), bin)? {
-            Some(after) => plan.changes.push(Change {
-                part: Some(Part::ClaudeHook),
-                ..change(&file, after, "Claude Code: PreToolUse hook routing its Bash tool".into())?
-            }),
+            Some(after) => {
+                let purpose = if before.as_deref().is_some_and(claude_hook::holds_hook) {
+                    "Claude Code: point the PreToolUse hook at this lctx-shell"
+                } else {
+                    "Claude Code: PreToolUse hook routing its Bash tool"
+                };
+                plan.changes.push(Change { part: Some(Part::ClaudeHook), ..change(&file, after, purpose.into())? })
+            }
             None => plan.notes.push(format!("Claude Code: the lctx-shell hook is in {} already", file.display())),
         }
     }

@@ -702,7 +702,7 @@ fn entry_program(entry: &Value) -> Option<&str> {
 
 /// Why the host could not start `program`, if it could not: a path that is
 /// missing or not executable, or a bare name not found on PATH.
-fn program_problem(program: &str, env: &Env) -> Option<String> {
+pub(crate) fn program_problem(program: &str, env: &Env) -> Option<String> {
     if !program.contains('/') {
         return hosts::on_path(&[program], env).is_none().then(|| format!("`{program}` is not on PATH"));
     }

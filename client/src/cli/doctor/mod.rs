@@ -46,7 +46,7 @@ pub async fn run(json: bool, opts: &ClientOptions) -> CmdResult {
     checks.extend(check_ledger(opts, daemon.as_ref()).await);
     checks.extend(install::check_clients());
     checks.extend(install::check_hosts());
-    checks.extend([install::check_hook(), install::check_service()]);
+    checks.extend([install::check_hook(), install::check_claude_hook(), install::check_service()]);
     checks.extend(agent_shell::check(opts));
     let all_ok = checks.iter().all(|c| c.ok);
     if json {
