@@ -566,6 +566,18 @@ pub fn push_item(text: &str, path: &[&str], value: &Value) -> Result<Option<Stri
     }))
 }
 
+/// Deletes the member at key path `path` (every copy of a duplicated key),
+/// leaving the objects on the way as they are, empty or not. `None`: there is none.
+pub fn remove_member(text: &str, path: &[&str]) -> Result<Option<String>, TextError> {
+    let mut current = text.to_string();
+    loop {
+        let doc = parse(&current)?;
+        let Some((obj, Some(index))) = doc.find(path)? else { break };
+        current = doc.delete(obj, index);
+    }
+    Ok((current != text).then_some(current))
+}
+
 /// Replaces item `index` of the array at key path `path` with `value`
 /// (written on one line), the rest of the document kept byte for byte.
 /// `None`: there is no such array or item, or the item equals `value`.
@@ -587,15 +599,7 @@ pub fn replace_item(text: &str, path: &[&str], index: usize, value: &Value) -> R
 /// took our entry out), up to but not including the top level. One that
 /// still holds a comment stays: the comment is the user's.
 pub fn remove(text: &str, path: &[&str]) -> Result<Option<String>, TextError> {
-    let mut current = text.to_string();
-    loop {
-        let doc = parse(&current)?;
-        let Some((obj, Some(index))) = doc.find(path)? else { break };
-        current = doc.delete(obj, index);
-    }
-    if current == text {
-        return Ok(None);
-    }
+    let Some(mut current) = remove_member(text, path)? else { return Ok(None) };
     for depth in (1..path.len()).rev() {
         let doc = parse(&current)?;
         let Some((obj, Some(index))) = doc.find(&path[..depth])? else { break };

@@ -65,7 +65,8 @@ pub fn with_hook(file: &Path, text: Option<&str>, lctx_shell: &Path) -> Result<O
 
 /// The settings text without our hook entries, every other byte kept;
 /// `None` when it has none. The `PreToolUse` list goes too when that leaves
-/// it empty, unless the file had one before init (`before`). An entry that
+/// it empty, unless the file had one before init (`before`), and so does a
+/// `hooks` object it leaves empty, unless the file had that before init. An entry that
 /// holds hooks of the user's beside ours is refused: taking ours out of it
 /// would rewrite the user's.
 pub fn without_hook(file: &Path, text: &str, before: Option<&str>) -> Result<Option<String>, String> {
@@ -78,7 +79,9 @@ pub fn without_hook(file: &Path, text: &str, before: Option<&str>) -> Result<Opt
     }
     let had_list = before.is_some_and(|b| matches!(jsonc::get(b, &path), Ok(Some(_))));
     if !ours.is_empty() && ours.len() == entries.len() && !had_list {
-        return jsonc::remove(text, &path).map_err(located);
+        let had_hooks = before.is_some_and(|b| matches!(jsonc::get(b, &["hooks"]), Ok(Some(_))));
+        let remove = if had_hooks { jsonc::remove_member } else { jsonc::remove };
+        return remove(text, &path).map_err(located);
     }
     let mut out = None;
     for &i in ours.iter().rev() {
@@ -188,6 +191,12 @@ mod tests {
         let only_ours = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
             {"type": "command", "command": "/b/lctx-shell hook claude-code"}]}]}}"#;
         assert_eq!(without_hook(file, only_ours, Some(had_list)).unwrap().unwrap(), had_list);
+        // An empty `hooks` of the user's stays, in whatever layout the host wrote since.
+        let had_hooks = "{\"hooks\": {}}";
+        let reformatted = with_hook(file, Some(had_hooks), Path::new("/b/lctx-shell")).unwrap().unwrap();
+        let reformatted = serde_json::to_string_pretty(&serde_json::from_str::<Value>(&reformatted).unwrap()).unwrap();
+        assert_eq!(without_hook(file, &reformatted, Some(had_hooks)).unwrap().unwrap(), "{\n  \"hooks\": {}\n}");
+        assert_eq!(without_hook(file, &reformatted, Some("{}")).unwrap().unwrap(), "{}");
         // A hook of the user's added to our entry: not ours to rewrite.
         let mixed = only_ours.replace("}]}]", r#"}, {"type": "command", "command": "audit"}]}]"#);
         assert!(without_hook(file, &mixed, Some("{}")).unwrap_err().contains("other hooks"));

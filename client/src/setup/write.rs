@@ -57,6 +57,15 @@ pub fn replace(file: &Path, expected: Option<&str>, new: &str) -> Result<Option<
     Ok(backup)
 }
 
+/// Deletes `file` if it still holds `expected` (a symlink itself, not its target).
+pub fn delete(file: &Path, expected: &str) -> Result<(), Error> {
+    match fs::read_to_string(file) {
+        Ok(text) if text == expected => fs::remove_file(file).map_err(|e| io(file, "cannot remove", e)),
+        Ok(_) => Err(Error::Changed),
+        Err(e) => Err(io(file, "cannot read", e)),
+    }
+}
+
 /// `<file>.bak`, beside the path the user knows (not a symlink's target).
 pub fn backup_path(file: &Path) -> PathBuf {
     let mut name = file.file_name().unwrap_or_default().to_os_string();
