@@ -425,3 +425,26 @@ fn init_from_a_new_install_points_claude_codes_hook_at_it_and_doctor_fails_a_hoo
     assert_eq!(hook(&settings), format!("{} hook claude-code", bin("lctx-shell").display()));
     assert!(shown.contains("OK   claude hook  "), "{shown}");
 }
+
+#[test]
+fn a_read_only_rc_file_is_left_alone_with_the_lines_to_add_by_hand() {
+    let sandbox = Sandbox::new();
+    let bashrc = sandbox.user().join(".bashrc");
+    fs::set_permissions(&bashrc, fs::Permissions::from_mode(0o444)).unwrap();
+    let init = sandbox.lctx(&["init", "--yes"]);
+    let shown = text(&init);
+    assert_eq!(fs::read_to_string(&bashrc).unwrap(), DEBIAN_BASHRC, "{shown}");
+    assert_eq!(fs::metadata(&bashrc).unwrap().permissions().mode() & 0o777, 0o444);
+    assert!(
+        shown.contains(&format!(
+            "note: bash: export BASH_ENV for agents started from a terminal: {0} is read-only (mode 444), so lctx \
+             leaves it alone: make it writable (`chmod u+w {0}`)",
+            bashrc.display()
+        )),
+        "{shown}"
+    );
+    assert!(shown.contains("\n+[ -n \"${BASH_ENV-}\" ] || export BASH_ENV="), "the lines to add are shown: {shown}");
+    let settings: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(sandbox.user().join(".claude/settings.json")).unwrap()).unwrap();
+    assert!(settings["hooks"]["PreToolUse"].is_array(), "the writable files are set up");
+}

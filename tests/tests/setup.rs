@@ -1011,3 +1011,24 @@ fn removal_gives_back_what_setup_found_and_takes_away_what_it_created() {
     assert!(out.contains("`lctx setup` created it and nothing else is in it"), "{out}");
     assert!(!sb.path("project/.mcp.json").exists() && !sb.path("project/.mcp.json.bak").exists(), "{out}");
 }
+
+#[test]
+fn a_read_only_config_is_refused_with_the_change_to_make_by_hand() {
+    let sb = Sandbox::new();
+    sb.installed("home/.codex/auth.json");
+    sb.write("home/.codex/config.toml", "model = \"o3\"\n");
+    let file = sb.path("home/.codex/config.toml");
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let out = sb.lctx(&["codex"]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!(
+            "{0} is read-only (mode 444), so lctx leaves it alone: make it writable (`chmod u+w {0}`)",
+            file.display()
+        )) && err.contains("+[mcp_servers.lean-ctx]"),
+        "{err}"
+    );
+    assert_eq!(sb.read("home/.codex/config.toml"), "model = \"o3\"\n");
+    assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o444);
+}

@@ -86,7 +86,24 @@ pub fn plan(
                 .into(),
         ),
     }
+    leave_read_only_files(&mut plan);
     Ok(plan)
+}
+
+/// A file the user made read-only leaves the plan for a note: writing would
+/// replace it whatever its mode, overriding the user's choice unseen.
+fn leave_read_only_files(plan: &mut Plan) {
+    let (read_only, writable): (Vec<Change>, Vec<Change>) =
+        plan.changes.drain(..).partition(|c| write::read_only_mode(&c.file).is_some());
+    plan.changes = writable;
+    for change in read_only {
+        let mode = write::read_only_mode(&change.file).unwrap_or_default();
+        plan.notes.push(format!(
+            "{}: {}",
+            change.purpose,
+            write::read_only_message(&change.file, mode, &change.diff())
+        ));
+    }
 }
 
 fn plan_mcp(env: &Env, scope: Scope, plan: &mut Plan) -> Result<(), String> {
