@@ -404,6 +404,11 @@ pub fn set(file: &Path, lock_file: &Path, key: &str, value: &str) -> Result<(), 
         .map_err(|e| ConfigError { message: format!("{}; fix the file before setting values", e.message), ..e })?;
     let mut doc: toml_edit::DocumentMut =
         text.parse().map_err(|e: toml_edit::TomlError| ConfigError::in_file(file, text, e.span(), e.message()))?;
+    let mut new_value = new_value;
+    // The value's decor holds the spaces around it and the line's trailing comment: the comment is the user's.
+    if let Some(old_value) = doc.get(key).and_then(toml_edit::Item::as_value) {
+        *new_value.decor_mut() = old_value.decor().clone();
+    }
     doc[key] = toml_edit::Item::Value(new_value);
     let new_text = doc.to_string();
     parse(file, &new_text)?;
@@ -549,6 +554,18 @@ mod tests {
         assert!(e.message.contains("not an absolute path"), "{e}");
         assert!(set(&f, &lock, "drain_timeout_secs", "0").is_err());
         assert_eq!(load(&f).unwrap().drain_timeout_secs, 3, "failed sets change nothing");
+    }
+
+    #[test]
+    fn set_keeps_the_comment_on_the_line_it_changes() {
+        let d = tempfile::tempdir().unwrap();
+        let f =
+            write(d.path(), "# header\nidle_timeout_secs = 10   # ten minutes-ish\ndrain_timeout_secs = 5 # five\n");
+        set(&f, &d.path().join("config.lock"), "idle_timeout_secs", "20").unwrap();
+        assert_eq!(
+            fs::read_to_string(&f).unwrap(),
+            "# header\nidle_timeout_secs = 20   # ten minutes-ish\ndrain_timeout_secs = 5 # five\n"
+        );
     }
 
     #[test]

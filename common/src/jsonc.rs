@@ -566,6 +566,31 @@ pub fn push_item(text: &str, path: &[&str], value: &Value) -> Result<Option<Stri
     }))
 }
 
+/// Deletes the member at key path `path` (every copy of a duplicated key),
+/// leaving the objects on the way as they are, empty or not. `None`: there is none.
+pub fn remove_member(text: &str, path: &[&str]) -> Result<Option<String>, TextError> {
+    let mut current = text.to_string();
+    loop {
+        let doc = parse(&current)?;
+        let Some((obj, Some(index))) = doc.find(path)? else { break };
+        current = doc.delete(obj, index);
+    }
+    Ok((current != text).then_some(current))
+}
+
+/// Replaces item `index` of the array at key path `path` with `value`
+/// (written on one line), the rest of the document kept byte for byte.
+/// `None`: there is no such array or item, or the item equals `value`.
+pub fn replace_item(text: &str, path: &[&str], index: usize, value: &Value) -> Result<Option<String>, TextError> {
+    let doc = parse(text)?;
+    let Some((obj, Some(member))) = doc.find(path)? else { return Ok(None) };
+    let Node::Array { items, .. } = &obj.members[member].value else { return Ok(None) };
+    match items.get(index) {
+        Some(item) if doc.value(item) != *value => Ok(Some(splice(text, item.span(), &value.to_string()))),
+        _ => Ok(None),
+    }
+}
+
 /// Deletes the member at key path `path` (every copy of a duplicated key).
 /// `None`: there is none.
 ///
@@ -574,15 +599,7 @@ pub fn push_item(text: &str, path: &[&str], value: &Value) -> Result<Option<Stri
 /// took our entry out), up to but not including the top level. One that
 /// still holds a comment stays: the comment is the user's.
 pub fn remove(text: &str, path: &[&str]) -> Result<Option<String>, TextError> {
-    let mut current = text.to_string();
-    loop {
-        let doc = parse(&current)?;
-        let Some((obj, Some(index))) = doc.find(path)? else { break };
-        current = doc.delete(obj, index);
-    }
-    if current == text {
-        return Ok(None);
-    }
+    let Some(mut current) = remove_member(text, path)? else { return Ok(None) };
     for depth in (1..path.len()).rev() {
         let doc = parse(&current)?;
         let Some((obj, Some(index))) = doc.find(&path[..depth])? else { break };
@@ -829,6 +846,11 @@ mod tests {
             assert_eq!(remove_item(after, &path, index).unwrap().as_deref(), Some(before), "the exact undo");
         }
         assert_eq!(push_item("{\"hooks\": {}}", &path, &item).unwrap(), None);
+        let two = "{\"hooks\": {\"Pre\": [\n    {\"a\" : 0},\n    {\"m\":1}\n  ]}}";
+        let replaced = replace_item(two, &path, 0, &json!({"a": 2})).unwrap().unwrap();
+        assert_eq!(replaced, "{\"hooks\": {\"Pre\": [\n    {\"a\":2},\n    {\"m\":1}\n  ]}}");
+        assert_eq!(replace_item(two, &path, 1, &item).unwrap(), None, "equal already");
+        assert_eq!(replace_item(two, &path, 2, &item).unwrap(), None, "no such item");
         let set = set("{\"a\": 1}", &path, &json!([item])).unwrap().unwrap();
         assert_eq!(set, "{\"a\": 1, \"hooks\": {\"Pre\": [{\"m\":1}]}}");
     }

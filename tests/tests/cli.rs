@@ -101,6 +101,7 @@ fn doctor_reports_every_check_and_json() {
         "lctx-shell",
         "mcp hosts",
         "shell hook",
+        "claude hook",
         "service",
         "agent shell",
     ];
@@ -147,6 +148,27 @@ fn doctor_fails_on_a_broken_host_registration_or_service() {
     // A hook in an rc file is seen.
     std::fs::write(user.join(".bashrc"), "eval \"$(lctx-shell init bash)\"\n").unwrap();
     assert!(stdout(&doctor(&home, &[])).contains("evaluated in ~/.bashrc"));
+}
+
+#[test]
+fn doctor_reports_the_runtime_dirs_real_mode_and_fails_one_it_cannot_write() {
+    use std::os::unix::fs::PermissionsExt;
+    let home = Home::new();
+    let runtime = home.dirs().runtime;
+    std::fs::create_dir_all(&runtime).unwrap();
+    std::fs::set_permissions(&runtime, std::fs::Permissions::from_mode(0o500)).unwrap();
+    let out = doctor(&home, &[]);
+    std::fs::set_permissions(&runtime, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert!(
+        text.contains(&format!(
+            "FAIL runtime dir  {} has mode 0500: the daemon cannot create its socket and lock files in it\n",
+            runtime.display()
+        )) && text.contains(&format!("fix: chmod 700 {}\n", runtime.display())),
+        "{text}"
+    );
+    assert!(!text.contains("(0700, yours)"), "{text}");
 }
 
 #[test]

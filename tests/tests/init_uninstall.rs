@@ -385,3 +385,66 @@ fn after_init_agent_shells_are_wrapped_and_a_persons_shell_is_not() {
     let kind = sandbox.command("zsh").args(["-i", "-c", "whence -w git"]).output().unwrap();
     assert!(String::from_utf8_lossy(&kind.stdout).contains("git: command"), "{}", describe(&kind));
 }
+
+#[test]
+fn init_from_a_new_install_points_claude_codes_hook_at_it_and_doctor_fails_a_hook_whose_program_is_gone() {
+    let sandbox = Sandbox::new();
+    // An earlier install in another directory, since removed.
+    let old = sandbox.home.path().join("old-install");
+    fs::create_dir_all(&old).unwrap();
+    for name in ["lctx", "lctx-mcp", "lctx-shell", "lean-ctxd"] {
+        fs::copy(bin(name), old.join(name)).unwrap();
+    }
+    let first = sandbox.command(old.join("lctx")).args(["init", "--yes"]).output().unwrap();
+    assert!(first.status.success(), "{}", describe(&first));
+    fs::remove_dir_all(&old).unwrap();
+    let settings = sandbox.user().join(".claude/settings.json");
+    let hook = |file: &Path| -> String {
+        let value: serde_json::Value = serde_json::from_str(&fs::read_to_string(file).unwrap()).unwrap();
+        let entries = value["hooks"]["PreToolUse"].as_array().unwrap().clone();
+        assert_eq!(entries.len(), 1, "one entry of ours: {entries:?}");
+        entries[0]["hooks"][0]["command"].as_str().unwrap().to_string()
+    };
+    assert_eq!(hook(&settings), format!("{} hook claude-code", old.join("lctx-shell").display()));
+
+    let doctor = sandbox.lctx(&["doctor"]);
+    let shown = text(&doctor);
+    assert!(!doctor.status.success(), "{shown}");
+    assert!(
+        shown.contains(&format!(
+            "FAIL claude hook  {}: the PreToolUse hook cannot run: {} does not exist\n",
+            settings.display(),
+            old.join("lctx-shell").display()
+        )) && shown.contains("fix: run `lctx init` to point it at the lctx-shell beside lctx"),
+        "{shown}"
+    );
+
+    let again = sandbox.lctx(&["init", "--yes"]);
+    let shown = text(&again);
+    assert!(shown.contains("# Claude Code: point the PreToolUse hook at this lctx-shell"), "{shown}");
+    assert_eq!(hook(&settings), format!("{} hook claude-code", bin("lctx-shell").display()));
+    assert!(shown.contains("OK   claude hook  "), "{shown}");
+}
+
+#[test]
+fn a_read_only_rc_file_is_left_alone_with_the_lines_to_add_by_hand() {
+    let sandbox = Sandbox::new();
+    let bashrc = sandbox.user().join(".bashrc");
+    fs::set_permissions(&bashrc, fs::Permissions::from_mode(0o444)).unwrap();
+    let init = sandbox.lctx(&["init", "--yes"]);
+    let shown = text(&init);
+    assert_eq!(fs::read_to_string(&bashrc).unwrap(), DEBIAN_BASHRC, "{shown}");
+    assert_eq!(fs::metadata(&bashrc).unwrap().permissions().mode() & 0o777, 0o444);
+    assert!(
+        shown.contains(&format!(
+            "note: bash: export BASH_ENV for agents started from a terminal: {0} is read-only (mode 444), so lctx \
+             leaves it alone: make it writable (`chmod u+w {0}`)",
+            bashrc.display()
+        )),
+        "{shown}"
+    );
+    assert!(shown.contains("\n+[ -n \"${BASH_ENV-}\" ] || export BASH_ENV="), "the lines to add are shown: {shown}");
+    let settings: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(sandbox.user().join(".claude/settings.json")).unwrap()).unwrap();
+    assert!(settings["hooks"]["PreToolUse"].is_array(), "the writable files are set up");
+}

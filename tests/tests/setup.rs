@@ -165,27 +165,25 @@ fn check(case: &Case) {
     assert!(line.contains(&format!("registered: lean-ctx → {} in {}", sb.mcp().display(), file.display())), "{line}");
     assert!(!line.contains("BROKEN"), "{line}");
 
-    // --remove: the original again, comments and all.
+    // --remove: the original again, comments and all; the backup setup made goes with the entry.
     let removed = ok(&run(&["--remove", case.host]));
     assert!(removed.contains(&format!("removed lean-ctx from {}", file.display())), "{removed}");
     assert_eq!(sb.read(case.file), case.original, "{}", case.host);
-    assert_eq!(std::fs::read_to_string(&backup).unwrap(), expected);
+    assert!(!backup.exists(), "{}: {removed}", case.host);
     let nothing = ok(&run(&["--remove", case.host]));
     assert!(nothing.contains("not configured") && nothing.contains("nothing to remove"), "{nothing}");
 
     // No file: created with just our entry, no backup.
     std::fs::remove_file(&file).unwrap();
-    std::fs::remove_file(&backup).unwrap();
     ok(&run(&[case.host]));
     let fresh = case.fresh.replace("{MCP}", &sb.mcp().display().to_string());
     assert_eq!(sb.read(case.file), fresh, "{}", case.host);
     assert!(!backup.exists());
     assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600, "new files are private");
-    // Removing it again leaves no empty server container behind.
-    ok(&run(&["--remove", case.host]));
-    let emptied = sb.read(case.file);
-    assert!(emptied == "{}\n" || emptied.is_empty(), "{}: {emptied:?}", case.host);
-    std::fs::remove_file(&backup).unwrap();
+    // Removing it again takes the file setup created away, and leaves no backup.
+    let removed = ok(&run(&["--remove", case.host]));
+    assert!(removed.contains(&format!("removed {}: `lctx setup` created it", file.display())), "{removed}");
+    assert!(!file.exists() && !backup.exists(), "{}", case.host);
 
     // A broken file: refused with file:line, left alone.
     sb.write(case.file, case.broken);
@@ -561,7 +559,7 @@ fn hosts_that_are_not_installed_are_refused_unless_forced() {
     assert!(line.contains("not installed") && line.contains("registered: lean-ctx →"), "{line}");
     // Removing needs no evidence.
     ok(&sb.lctx(&["--remove", "cursor"]));
-    assert_eq!(sb.read("home/.cursor/mcp.json"), "{}\n");
+    assert!(!sb.path("home/.cursor/mcp.json").exists(), "the file setup created goes");
 
     // A host's program on PATH is evidence enough.
     sb.executable("empty-path/windsurf");
@@ -667,7 +665,7 @@ fn project_scope_writes_beside_the_git_root() {
     assert!(stderr(&out).contains("Codex documents no project-level MCP config"), "{}", describe(&out));
 
     ok(&sb.lctx(&["--remove", "cursor", "--scope", "project"]));
-    assert_eq!(sb.read("project/.cursor/mcp.json"), "{}\n");
+    assert!(!sb.path("project/.cursor/mcp.json").exists(), "created by setup, holding nothing else");
 
     // A project file the team already keeps is evidence enough, whatever this machine has installed.
     sb.write("project/.kiro/settings/mcp.json", "{\"mcpServers\": {}}\n");
@@ -978,4 +976,59 @@ fn jetbrains_prints_the_json_to_paste_and_writes_nothing() {
         "jetbrains       installed     manual: `lctx setup jetbrains` prints the JSON to paste into its settings"
     );
     assert_eq!(tree(sb.root()), before, "nothing written anywhere");
+}
+
+#[test]
+fn removal_gives_back_what_setup_found_and_takes_away_what_it_created() {
+    let sb = Sandbox::new();
+    sb.installed("home/.cursor/argv.json");
+    let file = sb.path("home/.cursor/mcp.json");
+    let backup = sb.path("home/.cursor/mcp.json.bak");
+    // An empty or blank file, and a servers object of the user's that is empty.
+    for original in ["", " \n\n", "{\n\t\"theme\": \"dark\",\n\t\"mcpServers\": {}\n}\n"] {
+        sb.write("home/.cursor/mcp.json", original);
+        ok(&sb.lctx(&["cursor"]));
+        assert!(sb.read("home/.cursor/mcp.json").contains("\"lean-ctx\""));
+        ok(&sb.lctx(&["--remove", "cursor"]));
+        assert_eq!(sb.read("home/.cursor/mcp.json"), original);
+        assert!(!backup.exists(), "{original:?}");
+    }
+
+    // Changed since setup (the host rewrote it): only our entry goes, and the
+    // previous version is kept.
+    sb.write("home/.cursor/mcp.json", "");
+    ok(&sb.lctx(&["cursor"]));
+    let changed = sb.read("home/.cursor/mcp.json").replacen('{', "{\n  \"theme\": \"dark\",", 1);
+    sb.write("home/.cursor/mcp.json", &changed);
+    ok(&sb.lctx(&["--remove", "cursor"]));
+    assert_eq!(sb.read("home/.cursor/mcp.json"), "{\n  \"theme\": \"dark\"\n}\n");
+    assert_eq!(std::fs::read_to_string(&backup).unwrap(), changed);
+    assert!(file.exists());
+
+    // Project scope: a `.mcp.json` setup created goes, with no backup left.
+    ok(&sb.lctx(&["claude-code", "--scope", "project", "--force"]));
+    let out = ok(&sb.lctx(&["--remove", "claude-code", "--scope", "project"]));
+    assert!(out.contains("`lctx setup` created it and nothing else is in it"), "{out}");
+    assert!(!sb.path("project/.mcp.json").exists() && !sb.path("project/.mcp.json.bak").exists(), "{out}");
+}
+
+#[test]
+fn a_read_only_config_is_refused_with_the_change_to_make_by_hand() {
+    let sb = Sandbox::new();
+    sb.installed("home/.codex/auth.json");
+    sb.write("home/.codex/config.toml", "model = \"o3\"\n");
+    let file = sb.path("home/.codex/config.toml");
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let out = sb.lctx(&["codex"]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!(
+            "{0} is read-only (mode 444), so lctx leaves it alone: make it writable (`chmod u+w {0}`)",
+            file.display()
+        )) && err.contains("+[mcp_servers.lean-ctx]"),
+        "{err}"
+    );
+    assert_eq!(sb.read("home/.codex/config.toml"), "model = \"o3\"\n");
+    assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o444);
 }

@@ -108,6 +108,19 @@ pub fn run(args: SetupArgs) -> CmdResult {
             }
             crate::outln!("restart {} to pick up the change", host.name);
         }
+        Outcome::Undone(undo) => {
+            match undo {
+                setup::Undo::RestoreBackup => crate::outln!(
+                    "{}: removed lean-ctx from {file}: it is back as it was before `lctx setup` (from its backup, now \
+                     removed)",
+                    host.name
+                ),
+                setup::Undo::DeleteFile => {
+                    crate::outln!("{}: removed {file}: `lctx setup` created it and nothing else is in it", host.name)
+                }
+            }
+            crate::outln!("restart {} to pick up the change", host.name);
+        }
     }
     Ok(())
 }

@@ -29,10 +29,11 @@ pub fn settings_file(env: &Env, scope: Scope) -> Result<PathBuf, String> {
     }
 }
 
-/// The settings text with our hook added, `None` when a hook running
-/// `lctx-shell hook claude-code` is there already. Every other byte of the
-/// file is kept: the entry is appended to the `PreToolUse` list, or the
-/// list is added.
+/// The settings text with our hook added, `None` when it is there already
+/// and runs this `lctx_shell`. Every other byte of the file is kept: the
+/// entry is appended to the `PreToolUse` list, or the list is added. An
+/// entry of ours that runs another lctx-shell (an earlier install
+/// elsewhere, perhaps gone) is pointed at this one in place.
 pub fn with_hook(file: &Path, text: Option<&str>, lctx_shell: &Path) -> Result<Option<String>, String> {
     let text = text.unwrap_or("");
     let located = |e: crate::setup::TextError| format!("{}; fix the file and run again", e.locate(file, text));
@@ -41,9 +42,21 @@ pub fn with_hook(file: &Path, text: Option<&str>, lctx_shell: &Path) -> Result<O
         None | Some(Value::Object(_)) => {}
         Some(_) => return Err(format!("{}: `hooks` is not an object; fix the file and run again", file.display())),
     }
-    let ours = json!({"matcher": "Bash", "hooks": [{"type": "command", "command": command(lctx_shell)}]});
+    let command = command(lctx_shell);
+    let ours = json!({"matcher": "Bash", "hooks": [{"type": "command", "command": command}]});
     match jsonc::get(text, &path).map_err(located)? {
-        Some(Value::Array(entries)) if entries.iter().any(is_ours) => Ok(None),
+        Some(Value::Array(entries)) if entries.iter().any(is_ours) => {
+            let mut out: Option<String> = None;
+            for (index, entry) in entries.iter().enumerate().filter(|(_, e)| is_ours(e)) {
+                let current = out.as_deref().unwrap_or(text);
+                if let Some(updated) =
+                    jsonc::replace_item(current, &path, index, &running(entry, &command)).map_err(located)?
+                {
+                    out = Some(updated);
+                }
+            }
+            Ok(out)
+        }
         Some(Value::Array(_)) => jsonc::push_item(text, &path, &ours).map_err(located),
         Some(_) => Err(format!("{}: `hooks.PreToolUse` is not a list; fix the file and run again", file.display())),
         None => jsonc::set(text, &path, &json!([ours])).map_err(located),
@@ -52,7 +65,8 @@ pub fn with_hook(file: &Path, text: Option<&str>, lctx_shell: &Path) -> Result<O
 
 /// The settings text without our hook entries, every other byte kept;
 /// `None` when it has none. The `PreToolUse` list goes too when that leaves
-/// it empty, unless the file had one before init (`before`). An entry that
+/// it empty, unless the file had one before init (`before`), and so does a
+/// `hooks` object it leaves empty, unless the file had that before init. An entry that
 /// holds hooks of the user's beside ours is refused: taking ours out of it
 /// would rewrite the user's.
 pub fn without_hook(file: &Path, text: &str, before: Option<&str>) -> Result<Option<String>, String> {
@@ -65,7 +79,9 @@ pub fn without_hook(file: &Path, text: &str, before: Option<&str>) -> Result<Opt
     }
     let had_list = before.is_some_and(|b| matches!(jsonc::get(b, &path), Ok(Some(_))));
     if !ours.is_empty() && ours.len() == entries.len() && !had_list {
-        return jsonc::remove(text, &path).map_err(located);
+        let had_hooks = before.is_some_and(|b| matches!(jsonc::get(b, &["hooks"]), Ok(Some(_))));
+        let remove = if had_hooks { jsonc::remove_member } else { jsonc::remove };
+        return remove(text, &path).map_err(located);
     }
     let mut out = None;
     for &i in ours.iter().rev() {
@@ -73,6 +89,30 @@ pub fn without_hook(file: &Path, text: &str, before: Option<&str>) -> Result<Opt
         out = Some(jsonc::remove_item(current, &path, i).map_err(located)?.unwrap_or_else(|| current.to_string()));
     }
     Ok(out)
+}
+
+/// `entry` with each of our hooks in it running `command`; the entry's other fields stay.
+fn running(entry: &Value, command: &str) -> Value {
+    let mut entry = entry.clone();
+    for hook in entry["hooks"].as_array_mut().into_iter().flatten().filter(|h| is_our_command(h)) {
+        hook["command"] = Value::from(command);
+    }
+    entry
+}
+
+/// The lctx-shell programs the hooks of ours in `text` run (as [`command`] wrote them).
+pub fn hook_programs(text: &str) -> Vec<PathBuf> {
+    let Ok(Some(Value::Array(entries))) = jsonc::get(text, &["hooks", "PreToolUse"]) else { return Vec::new() };
+    entries
+        .iter()
+        .flat_map(|entry| entry["hooks"].as_array().into_iter().flatten())
+        .filter(|hook| is_our_command(hook))
+        .filter_map(|hook| hook["command"].as_str()?.strip_suffix(" hook claude-code"))
+        .map(|program| match program.strip_prefix('\'').and_then(|p| p.strip_suffix('\'')) {
+            Some(quoted) => PathBuf::from(quoted.replace(r"'\''", "'")),
+            None => PathBuf::from(program),
+        })
+        .collect()
 }
 
 /// Whether `text` registers our hook.
@@ -87,11 +127,6 @@ fn is_ours(entry: &Value) -> bool {
 
 fn is_our_command(hook: &Value) -> bool {
     hook["command"].as_str().is_some_and(|c| c.contains("lctx-shell") && c.ends_with(" hook claude-code"))
-}
-
-/// Whether the file registers the hook (for doctor and init's summary).
-pub fn registered(file: &Path) -> bool {
-    std::fs::read_to_string(file).is_ok_and(|text| holds_hook(&text))
 }
 
 #[cfg(test)]
@@ -118,6 +153,23 @@ mod tests {
         let created = with_hook(file, None, Path::new("/a b/lctx-shell")).unwrap().unwrap();
         let value: Value = serde_json::from_str(&created).unwrap();
         assert_eq!(value["hooks"]["PreToolUse"][0]["hooks"][0]["command"], "'/a b/lctx-shell' hook claude-code");
+        assert_eq!(hook_programs(&created), [PathBuf::from("/a b/lctx-shell")]);
+    }
+
+    #[test]
+    fn a_hook_running_another_lctx_shell_is_pointed_at_this_one_in_place() {
+        let file = Path::new("/h/.claude/settings.json");
+        let old = with_hook(file, Some("{\n  \"model\": \"x\"\n}\n"), Path::new("/old/lctx-shell")).unwrap().unwrap();
+        let old = old.replacen("\"command\"", "\"timeout\": 30, \"command\"", 1);
+        let new = with_hook(file, Some(&old), Path::new("/new/lctx-shell")).unwrap().unwrap();
+        let value: Value = serde_json::from_str(&new).unwrap();
+        let entries = value["hooks"]["PreToolUse"].as_array().unwrap();
+        assert_eq!(entries.len(), 1, "replaced, not added: {new}");
+        assert_eq!(entries[0]["hooks"][0]["command"], "/new/lctx-shell hook claude-code");
+        assert_eq!(entries[0]["hooks"][0]["timeout"], 30, "the user's field stays");
+        assert!(new.starts_with("{\n  \"model\": \"x\","), "{new}");
+        assert_eq!(hook_programs(&new), [PathBuf::from("/new/lctx-shell")]);
+        assert_eq!(with_hook(file, Some(&new), Path::new("/new/lctx-shell")).unwrap(), None);
     }
 
     #[test]
@@ -139,6 +191,12 @@ mod tests {
         let only_ours = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
             {"type": "command", "command": "/b/lctx-shell hook claude-code"}]}]}}"#;
         assert_eq!(without_hook(file, only_ours, Some(had_list)).unwrap().unwrap(), had_list);
+        // An empty `hooks` of the user's stays, in whatever layout the host wrote since.
+        let had_hooks = "{\"hooks\": {}}";
+        let reformatted = with_hook(file, Some(had_hooks), Path::new("/b/lctx-shell")).unwrap().unwrap();
+        let reformatted = serde_json::to_string_pretty(&serde_json::from_str::<Value>(&reformatted).unwrap()).unwrap();
+        assert_eq!(without_hook(file, &reformatted, Some(had_hooks)).unwrap().unwrap(), "{\n  \"hooks\": {}\n}");
+        assert_eq!(without_hook(file, &reformatted, Some("{}")).unwrap().unwrap(), "{}");
         // A hook of the user's added to our entry: not ours to rewrite.
         let mixed = only_ours.replace("}]}]", r#"}, {"type": "command", "command": "audit"}]}]"#);
         assert!(without_hook(file, &mixed, Some("{}")).unwrap_err().contains("other hooks"));

@@ -18,7 +18,7 @@ pub mod shell_files;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-pub use claude_hook::registered as claude_hook_registered;
+pub use claude_hook::hook_programs as claude_hook_programs;
 pub use claude_hook::settings_file as claude_settings_file;
 use manifest::{FileRecord, Manifest, Part, Store};
 
@@ -86,7 +86,24 @@ pub fn plan(
                 .into(),
         ),
     }
+    leave_read_only_files(&mut plan);
     Ok(plan)
+}
+
+/// A file the user made read-only leaves the plan for a note: writing would
+/// replace it whatever its mode, overriding the user's choice unseen.
+fn leave_read_only_files(plan: &mut Plan) {
+    let (read_only, writable): (Vec<Change>, Vec<Change>) =
+        plan.changes.drain(..).partition(|c| write::read_only_mode(&c.file).is_some());
+    plan.changes = writable;
+    for change in read_only {
+        let mode = write::read_only_mode(&change.file).unwrap_or_default();
+        plan.notes.push(format!(
+            "{}: {}",
+            change.purpose,
+            write::read_only_message(&change.file, mode, &change.diff())
+        ));
+    }
 }
 
 fn plan_mcp(env: &Env, scope: Scope, plan: &mut Plan) -> Result<(), String> {
@@ -136,10 +153,14 @@ fn plan_shell(
         let file = claude_hook::settings_file(env, scope)?;
         let before = manifest::read(&file)?;
         match claude_hook::with_hook(&file, before.as_deref(), bin)? {
-            Some(after) => plan.changes.push(Change {
-                part: Some(Part::ClaudeHook),
-                ..change(&file, after, "Claude Code: PreToolUse hook routing its Bash tool".into())?
-            }),
+            Some(after) => {
+                let purpose = if before.as_deref().is_some_and(claude_hook::holds_hook) {
+                    "Claude Code: point the PreToolUse hook at this lctx-shell"
+                } else {
+                    "Claude Code: PreToolUse hook routing its Bash tool"
+                };
+                plan.changes.push(Change { part: Some(Part::ClaudeHook), ..change(&file, after, purpose.into())? })
+            }
             None => plan.notes.push(format!("Claude Code: the lctx-shell hook is in {} already", file.display())),
         }
     }

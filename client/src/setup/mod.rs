@@ -445,6 +445,23 @@ pub struct Plan {
     pub after: Option<String>,
     /// Our entry as it was before, when there was one.
     pub previous: Option<Value>,
+    /// How a removal undoes a setup the file has not changed since, if it can.
+    pub undo: Option<Undo>,
+}
+
+/// A removal that gives the file back exactly as it was before `lctx setup`
+/// put the entry in, found by making the entry again: when setup's own edit
+/// of the earlier version reproduces the file byte for byte, nothing but our
+/// entry changed since. Taking the entry out alone could not tell an empty
+/// file from `{}`, or an empty `"mcpServers": {}` of the user's from one
+/// setup added.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Undo {
+    /// The file is what setup made of its backup (`FILE.bak`, which does not
+    /// hold the entry): the backup's bytes go back, and the backup goes.
+    RestoreBackup,
+    /// The file is what setup made of nothing: it goes, leaving no backup.
+    DeleteFile,
 }
 
 impl Plan {
@@ -468,6 +485,8 @@ pub enum Outcome {
     Written {
         backup: Option<PathBuf>,
     },
+    /// A removal undid setup exactly (see [`Undo`]).
+    Undone(Undo),
 }
 
 fn entry(host: &Host, mcp: &Path) -> Result<Entry, String> {
@@ -580,20 +599,49 @@ pub fn plan(host: &Host, env: &Env, scope: Scope, action: Action<'_>) -> Result<
     let path = key_path(host);
     let located = |e: TextError| format!("{}; fix the file and run again (nothing was changed)", e.locate(&file, text));
     let previous = find_entry(host, text, &path).map_err(located)?;
-    let after = match (host.format, action) {
-        (format, Action::Install(mcp)) => {
+    let after = match action {
+        Action::Install(mcp) => {
             let ours: Vec<_> = entry(host, mcp)?.iter().map(|(k, v)| (*k, v.to_json())).collect();
-            let members = keeping_the_users(ours, previous.as_ref());
-            match format {
-                Format::Toml => toml_hosts::upsert(text, &path, &members),
-                Format::Yaml => yaml::upsert(text, &path, &members),
-                Format::Json => jsonc::upsert(text, &path, &members),
-            }
+            with_entry(host, text, &path, &keeping_the_users(ours, previous.as_ref()))
         }
-        (_, Action::Remove) => remove_entry(host, text, &path),
+        Action::Remove => remove_entry(host, text, &path),
     }
     .map_err(located)?;
-    Ok(Plan { file, before, after, previous })
+    let undo = match (action, &before, &previous) {
+        (Action::Remove, Some(current), Some(entry)) => undo(host, &file, current, entry)?,
+        _ => None,
+    };
+    let after = match undo {
+        Some(Undo::RestoreBackup) => read_optional(&write::backup_path(&file))?,
+        Some(Undo::DeleteFile) => Some(String::new()),
+        None => after,
+    };
+    Ok(Plan { file, before, after, previous, undo })
+}
+
+fn with_entry(host: &Host, text: &str, path: &[&str], members: &[(&str, Value)]) -> Result<Option<String>, TextError> {
+    match host.format {
+        Format::Toml => toml_hosts::upsert(text, path, members),
+        Format::Yaml => yaml::upsert(text, path, members),
+        Format::Json => jsonc::upsert(text, path, members),
+    }
+}
+
+/// Whether `current` (holding our `entry`) is exactly what setup made of the
+/// backup, or of no file; see [`Undo`].
+fn undo(host: &Host, file: &Path, current: &str, entry: &Value) -> Result<Option<Undo>, String> {
+    let Some(program) = entry_program(entry) else { return Ok(None) };
+    let ours: Vec<_> = self::entry(host, Path::new(program))?.iter().map(|(k, v)| (*k, v.to_json())).collect();
+    let made_of =
+        |text: &str| with_entry(host, text, &key_path(host), &ours).ok().flatten().as_deref() == Some(current);
+    let is_link = std::fs::symlink_metadata(file).is_ok_and(|m| m.file_type().is_symlink());
+    Ok(match read_optional(&write::backup_path(file))? {
+        Some(backup) if !holds_entry(host, file, &backup).unwrap_or(true) && made_of(&backup) => {
+            Some(Undo::RestoreBackup)
+        }
+        None if !is_link && made_of("") => Some(Undo::DeleteFile),
+        _ => None,
+    })
 }
 
 fn remove_entry(host: &Host, text: &str, path: &[&str]) -> Result<Option<String>, TextError> {
@@ -655,9 +703,21 @@ pub fn apply(host: &Host, env: &Env, scope: Scope, action: Action<'_>) -> Result
     for _ in 0..ATTEMPTS {
         let plan = plan(host, env, scope, action)?;
         let Some(after) = &plan.after else { return Ok((plan, Outcome::Unchanged)) };
-        match write::replace(&plan.file, plan.before.as_deref(), after) {
-            Ok(backup) => return Ok((plan, Outcome::Written { backup })),
+        let before = plan.before.as_deref();
+        let outcome = match plan.undo {
+            Some(Undo::DeleteFile) => {
+                write::delete(&plan.file, before.unwrap_or_default()).map(|()| Outcome::Undone(Undo::DeleteFile))
+            }
+            // The replacement keeps the file with our entry as the backup: a version gone for good.
+            Some(Undo::RestoreBackup) => write::replace(&plan.file, before, after)
+                .and_then(|backup| backup.map_or(Ok(()), |backup| write::delete(&backup, before.unwrap_or_default())))
+                .map(|()| Outcome::Undone(Undo::RestoreBackup)),
+            None => write::replace(&plan.file, before, after).map(|backup| Outcome::Written { backup }),
+        };
+        match outcome {
+            Ok(outcome) => return Ok((plan, outcome)),
             Err(write::Error::Changed) => continue,
+            Err(write::Error::ReadOnly(mode)) => return Err(write::read_only_message(&plan.file, mode, &plan.diff())),
             Err(write::Error::Io(e)) => return Err(e),
         }
     }
@@ -702,7 +762,7 @@ fn entry_program(entry: &Value) -> Option<&str> {
 
 /// Why the host could not start `program`, if it could not: a path that is
 /// missing or not executable, or a bare name not found on PATH.
-fn program_problem(program: &str, env: &Env) -> Option<String> {
+pub(crate) fn program_problem(program: &str, env: &Env) -> Option<String> {
     if !program.contains('/') {
         return hosts::on_path(&[program], env).is_none().then(|| format!("`{program}` is not on PATH"));
     }
@@ -928,7 +988,8 @@ mod tests {
 
     #[test]
     fn a_plan_diff_names_dev_null_for_a_new_file() {
-        let plan = Plan { file: "/h/x.json".into(), before: None, after: Some("{}\n".into()), previous: None };
+        let plan =
+            Plan { file: "/h/x.json".into(), before: None, after: Some("{}\n".into()), previous: None, undo: None };
         let diff = plan.diff();
         assert!(diff.starts_with("--- /dev/null\n+++ /h/x.json\n"), "{diff}");
         assert!(diff.contains("+{}"), "{diff}");

@@ -1,7 +1,12 @@
 //! Editing one server table of a TOML config (Codex: `[mcp_servers.NAME]`).
 //!
 //! toml_edit keeps comments, key order and formatting of everything it is
-//! not asked to change, so the user's file survives the edit.
+//! not asked to change, so the user's file survives the edit. It writes the
+//! lines it touches with `\n` and drops a byte order mark, though, so both
+//! are taken off before an edit and put back after it ([`Breaks`]): a CRLF
+//! file stays CRLF and a BOM stays, as in the JSON and YAML editors.
+
+use std::borrow::Cow;
 
 use serde_json::Value;
 use toml_edit::{Array, DocumentMut, InlineTable, Item, Table};
@@ -10,8 +15,7 @@ use super::TextError;
 
 /// The value at key path `path`, as JSON, if every table on the way exists.
 pub fn get(text: &str, path: &[&str]) -> Result<Option<Value>, TextError> {
-    let doc = parse(text)?;
-    Ok(find(doc.as_item(), path).map(to_json))
+    Breaks::of(text).run(text, |plain| Ok(find(parse(plain)?.as_item(), path).map(to_json)))
 }
 
 /// Sets the table at key path `path` to `fields` (in that order), creating
@@ -22,6 +26,11 @@ pub fn get(text: &str, path: &[&str]) -> Result<Option<Value>, TextError> {
 /// with `lean-ctx = { … }` as well as `[mcp_servers.lean-ctx]`, and the
 /// user's choice of form is kept.
 pub fn upsert(text: &str, path: &[&str], fields: &[(&str, Value)]) -> Result<Option<String>, TextError> {
+    let breaks = Breaks::of(text);
+    Ok(breaks.run(text, |plain| upsert_plain(plain, path, fields))?.map(|out| breaks.put_back(&out)))
+}
+
+fn upsert_plain(text: &str, path: &[&str], fields: &[(&str, Value)]) -> Result<Option<String>, TextError> {
     let (name, parents) = path.split_last().expect("a non-empty key path");
     let wanted = Value::Object(fields.iter().map(|(k, v)| (k.to_string(), v.clone())).collect());
     let mut doc = parse(text)?;
@@ -80,6 +89,11 @@ fn new_table(inline: bool) -> Item {
 /// A table on the way that this leaves empty goes too (no `[mcp_servers]`
 /// or `mcp_servers = {}` stays behind), unless a comment sits on its header.
 pub fn remove(text: &str, path: &[&str]) -> Result<Option<String>, TextError> {
+    let breaks = Breaks::of(text);
+    Ok(breaks.run(text, |plain| remove_plain(plain, path))?.map(|out| breaks.put_back(&out)))
+}
+
+fn remove_plain(text: &str, path: &[&str]) -> Result<Option<String>, TextError> {
     let (name, parents) = path.split_last().expect("a non-empty key path");
     let mut doc = parse(text)?;
     let Some(parent) = find_mut(doc.as_item_mut(), parents).and_then(Item::as_table_like_mut) else { return Ok(None) };
@@ -95,6 +109,50 @@ pub fn remove(text: &str, path: &[&str]) -> Result<Option<String>, TextError> {
         holder.remove(key);
     }
     Ok(Some(doc.to_string()))
+}
+
+/// What of the user's file toml_edit would not write back: a leading byte
+/// order mark, and CRLF line breaks. CRLF counts only when every break is
+/// one, so that the LF text and back is exact; a file mixing both keeps its
+/// breaks where toml_edit keeps them.
+#[derive(Debug, Clone, Copy)]
+struct Breaks {
+    bom: bool,
+    crlf: bool,
+}
+
+const BOM: char = '\u{feff}';
+
+impl Breaks {
+    fn of(text: &str) -> Breaks {
+        let breaks = text.matches('\n').count();
+        Breaks { bom: text.starts_with(BOM), crlf: breaks > 0 && text.matches("\r\n").count() == breaks }
+    }
+
+    /// `text` as toml_edit should see it: no BOM, LF breaks.
+    fn take_off<'t>(self, text: &'t str) -> Cow<'t, str> {
+        let text = if self.bom { &text[BOM.len_utf8()..] } else { text };
+        if self.crlf { Cow::Owned(text.replace("\r\n", "\n")) } else { Cow::Borrowed(text) }
+    }
+
+    /// An edited plain text in the user's spelling again.
+    fn put_back(self, plain: &str) -> String {
+        let body = if self.crlf { plain.replace('\n', "\r\n") } else { plain.to_string() };
+        if self.bom { format!("{BOM}{body}") } else { body }
+    }
+
+    /// Runs `edit` on the plain text; an error's offset is turned back into one in `text`.
+    fn run<T>(self, text: &str, edit: impl FnOnce(&str) -> Result<T, TextError>) -> Result<T, TextError> {
+        let plain = self.take_off(text);
+        edit(&plain).map_err(|mut e| {
+            e.offset = e.offset.map(|at| {
+                let before = &plain.as_bytes()[..at.min(plain.len())];
+                let crs = if self.crlf { before.iter().filter(|&&b| b == b'\n').count() } else { 0 };
+                at + crs + if self.bom { BOM.len_utf8() } else { 0 }
+            });
+            e
+        })
+    }
 }
 
 fn is_empty_and_uncommented(item: &Item) -> bool {
@@ -262,6 +320,29 @@ model = "gpt-4.1-mini"
         assert_eq!(remove(&fresh, PATH).unwrap().as_deref(), Some(""));
         let commented = "# my servers\n[mcp_servers]\nlean-ctx = { command = \"/b\" }\n";
         assert_eq!(remove(commented, PATH).unwrap().as_deref(), Some("# my servers\n[mcp_servers]\n"));
+    }
+
+    #[test]
+    fn crlf_breaks_and_a_byte_order_mark_are_kept() {
+        for (bom, eol) in [("", "\r\n"), ("\u{feff}", "\n"), ("\u{feff}", "\r\n")] {
+            let original = format!("{bom}model = \"o3\"{eol}{eol}[mcp_servers.docs]{eol}command = \"d\"{eol}");
+            let out = upsert(&original, PATH, &fields("/b")).unwrap().unwrap();
+            assert_eq!(
+                out,
+                format!("{original}{eol}[mcp_servers.lean-ctx]{eol}command = \"/b\"{eol}args = []{eol}"),
+                "{bom:?} {eol:?}"
+            );
+            assert_eq!(get(&out, PATH).unwrap(), Some(serde_json::json!({"command": "/b", "args": []})));
+            assert_eq!(remove(&out, PATH).unwrap(), Some(original), "{bom:?} {eol:?}");
+        }
+        // A parse error points at the same line and column of the user's file.
+        let (plain, crlf) = ("model = \"x\"\n[mcp_servers\n", "\u{feff}model = \"x\"\r\n[mcp_servers\r\n");
+        let at = |text: &str| {
+            let offset = upsert(text, PATH, &fields("/b")).unwrap_err().offset.unwrap();
+            lean_ctx_common::text_error::line_and_column(text, offset)
+        };
+        assert_eq!(at(crlf).0, 2);
+        assert_eq!(at(crlf), at(plain));
     }
 
     #[test]

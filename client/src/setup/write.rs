@@ -6,7 +6,8 @@
 //! new one. The previous contents are kept as `<file>.bak`, written the same
 //! way and with the same permissions, because these files can hold API keys
 //! and tokens. A symlinked config (dotfile managers) is written through, so
-//! the link survives.
+//! the link survives. A file the user made read-only is refused: the rename
+//! would replace it regardless of its mode, silently overriding that choice.
 
 use std::fs;
 use std::io::Write;
@@ -20,7 +21,24 @@ const NEW_FILE_MODE: u32 = 0o600;
 pub enum Error {
     /// The file no longer holds the text the change was computed from.
     Changed,
+    /// The file is read-only (its mode, which has no write bit for its owner).
+    ReadOnly(u32),
     Io(String),
+}
+
+/// The mode of `file` when it exists without write permission for its owner.
+pub fn read_only_mode(file: &Path) -> Option<u32> {
+    let mode = fs::metadata(file).ok()?.permissions().mode() & 0o7777;
+    (mode & 0o200 == 0).then_some(mode)
+}
+
+/// Why a read-only `file` is left alone, and the two ways on; `change` shows what would have been written.
+pub fn read_only_message(file: &Path, mode: u32, change: &str) -> String {
+    format!(
+        "{0} is read-only (mode {mode:03o}), so lctx leaves it alone: make it writable (`chmod u+w {0}`) and run \
+         this again, or make this change by hand:\n{change}",
+        file.display()
+    )
 }
 
 /// Replaces `file` with `new` if it still holds `expected` (`None`: it still
@@ -37,6 +55,9 @@ pub fn replace(file: &Path, expected: Option<&str>, new: &str) -> Result<Option<
     };
     if current.as_deref() != expected {
         return Err(Error::Changed);
+    }
+    if let Some(mode) = read_only_mode(&target) {
+        return Err(Error::ReadOnly(mode));
     }
     let backup = match &current {
         Some(old) => {
@@ -55,6 +76,15 @@ pub fn replace(file: &Path, expected: Option<&str>, new: &str) -> Result<Option<
         }
     };
     Ok(backup)
+}
+
+/// Deletes `file` if it still holds `expected` (a symlink itself, not its target).
+pub fn delete(file: &Path, expected: &str) -> Result<(), Error> {
+    match fs::read_to_string(file) {
+        Ok(text) if text == expected => fs::remove_file(file).map_err(|e| io(file, "cannot remove", e)),
+        Ok(_) => Err(Error::Changed),
+        Err(e) => Err(io(file, "cannot read", e)),
+    }
 }
 
 /// `<file>.bak`, beside the path the user knows (not a symlink's target).
@@ -149,6 +179,18 @@ mod tests {
         assert_eq!(replace(&file, Some("mine"), "new"), Err(Error::Changed));
         assert_eq!(replace(&file, None, "new"), Err(Error::Changed));
         assert_eq!(fs::read_to_string(&file).unwrap(), "theirs");
+    }
+
+    #[test]
+    fn a_read_only_file_is_refused_and_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("config.toml");
+        fs::write(&file, "old").unwrap();
+        fs::set_permissions(&file, fs::Permissions::from_mode(0o444)).unwrap();
+        assert_eq!(replace(&file, Some("old"), "new"), Err(Error::ReadOnly(0o444)));
+        assert_eq!(fs::read_to_string(&file).unwrap(), "old");
+        assert_eq!(mode(&file), 0o444);
+        assert!(!backup_path(&file).exists());
     }
 
     #[test]

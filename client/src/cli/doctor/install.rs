@@ -1,8 +1,8 @@
 //! What is installed around lctx: its sibling programs, the MCP hosts that
 //! have lean-ctx registered, the shell hook and the user service. Missing
 //! pieces are optional (a user may want the CLI alone) and reported as such;
-//! only a broken one — a registration whose command is gone, a service whose
-//! daemon is gone — fails.
+//! only a broken one — a registration or hook whose command is gone, a
+//! service whose daemon is gone — fails.
 
 use std::path::{Path, PathBuf};
 
@@ -88,6 +88,40 @@ pub fn check_hook() -> Check {
         ok(NAME, "not installed (optional: eval \"$(lctx-shell init bash)\" in ~/.bashrc, or zsh, fish)".into())
     } else {
         ok(NAME, format!("evaluated in {}", found.join(", ")))
+    }
+}
+
+/// Claude Code's PreToolUse hook in the user's settings: each lctx-shell it
+/// runs must start, or every Bash command of Claude Code shows a hook error
+/// and runs unwrapped (an install moved or removed since `lctx init`).
+pub fn check_claude_hook() -> Check {
+    const NAME: &str = "claude hook";
+    let env = match Env::from_process() {
+        Ok(env) => env,
+        Err(e) => return ok(NAME, format!("cannot tell ({e})")),
+    };
+    let file = match crate::init::claude_settings_file(&env, Scope::User) {
+        Ok(file) => file,
+        Err(e) => return ok(NAME, format!("cannot tell ({e})")),
+    };
+    let programs =
+        std::fs::read_to_string(&file).map(|text| crate::init::claude_hook_programs(&text)).unwrap_or_default();
+    if programs.is_empty() {
+        return ok(
+            NAME,
+            format!("not in {} (optional: `lctx init` adds it when Claude Code is installed)", file.display()),
+        );
+    }
+    let broken = programs.iter().find_map(|p| setup::program_problem(&p.to_string_lossy(), &env));
+    match broken {
+        Some(problem) => failed(
+            NAME,
+            format!("{}: the PreToolUse hook cannot run: {problem}", file.display()),
+            "run `lctx init` to point it at the lctx-shell beside lctx",
+        ),
+        None => {
+            ok(NAME, format!("{} routes Claude Code's Bash tool through {}", file.display(), programs[0].display()))
+        }
     }
 }
 

@@ -46,7 +46,7 @@ pub async fn run(json: bool, opts: &ClientOptions) -> CmdResult {
     checks.extend(check_ledger(opts, daemon.as_ref()).await);
     checks.extend(install::check_clients());
     checks.extend(install::check_hosts());
-    checks.extend([install::check_hook(), install::check_service()]);
+    checks.extend([install::check_hook(), install::check_claude_hook(), install::check_service()]);
     checks.extend(agent_shell::check(opts));
     let all_ok = checks.iter().all(|c| c.ok);
     if json {
@@ -70,10 +70,19 @@ fn check_runtime_dir(opts: &ClientOptions) -> Check {
     if !dir.exists() && std::fs::symlink_metadata(dir).is_err() {
         return ok("runtime dir", format!("{} absent; created private on first start", dir.display()));
     }
-    match runtime_dir::check_private_dir(dir) {
-        Ok(()) => ok("runtime dir", format!("{} private (0700, yours)", dir.display())),
-        Err(e) => failed("runtime dir", e, "see the message above"),
+    if let Err(e) = runtime_dir::check_private_dir(dir) {
+        return failed("runtime dir", e, "see the message above");
     }
+    let mode = std::fs::metadata(dir).map(|m| m.permissions().mode() & 0o777).unwrap_or_default();
+    // Private is not enough: the daemon creates its socket and lock files there.
+    if mode & 0o700 != 0o700 {
+        return failed(
+            "runtime dir",
+            format!("{} has mode {mode:04o}: the daemon cannot create its socket and lock files in it", dir.display()),
+            format!("chmod 700 {}", dir.display()),
+        );
+    }
+    ok("runtime dir", format!("{} private ({mode:04o}, yours)", dir.display()))
 }
 
 fn check_socket(opts: &ClientOptions) -> Check {
