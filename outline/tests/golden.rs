@@ -1219,6 +1219,22 @@ fn java_annotation_type_elements() {
     views.signature_lines_contain(&["boolean withArguments() default false"]);
 }
 
+/// Operators, conversions, indexers and events are a type's API, listed as its methods and
+/// properties are.
+#[test]
+fn csharp_operators_indexers_and_events() {
+    let views = check(
+        "csharp/Vector.cs",
+        Language::CSharp,
+        &["Vector2", "operator +", "operator ==", "operator double", "this", "Changed", "Trimmed", "Moved", "Area"],
+    );
+    views.signature_lines_contain(&[
+        "public static explicit operator double(Vector2 v)",
+        "public double this[int axis]",
+        "public event EventHandler<int>? Trimmed",
+    ]);
+}
+
 #[test]
 fn csharp_public_fields() {
     let views = check(

@@ -1,5 +1,5 @@
-//! C#: namespaces (block and file-scoped), types, members including properties and public fields,
-//! with attributes.
+//! C#: namespaces (block and file-scoped), types, members including properties, operators,
+//! indexers, events and public fields, with attributes.
 
 use std::ops::Range;
 
@@ -26,6 +26,13 @@ pub(super) static SPEC: Spec = Spec {
         Rule::new("constructor_declaration", Kind::Constructor),
         Rule::new("destructor_declaration", Kind::Method),
         Rule::new("property_declaration", Kind::Property).head_end(&["accessors", "value"]),
+        // Operators, conversions, indexers and events are a type's API as much as its methods
+        // and properties: `operator +`, `explicit operator double`, `this[int i]`, `event Changed`.
+        Rule::new("operator_declaration", Kind::Method).named(operator_name),
+        Rule::new("conversion_operator_declaration", Kind::Method).named(conversion_name),
+        Rule::new("indexer_declaration", Kind::Property).named(indexer_name).head_end(&["accessors", "value"]),
+        Rule::new("event_declaration", Kind::Property).head_end(&["accessors"]),
+        Rule::new("event_field_declaration", Kind::Property).named(variable_names).whole(),
         Rule::classify("field_declaration", api_field).named(variable_names).whole().initializers(initializers),
     ],
     wrappers: &[],
@@ -68,7 +75,22 @@ fn api_field(node: Node, source: &str) -> Option<Kind> {
     api.then_some(Kind::Field)
 }
 
-/// `X, Y` for `public int X, Y;`.
+/// `operator +` (an operator is named by its symbol, as C# calls it: `op_Addition` is the CLR's).
+fn operator_name(node: Node, source: &str) -> Option<String> {
+    Some(format!("operator {}", node_text(node.child_by_field_name("operator")?, source)))
+}
+
+/// `operator double` for `explicit operator double(Vector v)`: a conversion is named by its type.
+fn conversion_name(node: Node, source: &str) -> Option<String> {
+    Some(format!("operator {}", node_text(node.child_by_field_name("type")?, source)))
+}
+
+/// `this`, as C# names an indexer in code (`this[int i]`) and in its docs' `this[]`.
+fn indexer_name(_: Node, _: &str) -> Option<String> {
+    Some("this".to_string())
+}
+
+/// `X, Y` for `public int X, Y;` (and `Changed` for `public event EventHandler Changed;`).
 fn variable_names(node: Node, source: &str) -> Option<String> {
     let names: Vec<&str> = declarators(node).iter().map(|(name, _)| node_text(*name, source)).collect();
     (!names.is_empty()).then(|| names.join(", "))
