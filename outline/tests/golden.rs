@@ -1137,6 +1137,8 @@ fn go_exported_fields_and_interface_methods() {
         // Under its type a method is shown without the receiver the type line already names, and
         // without `func`, as the interface methods are.
         " 43 Key() string",
+        // An embedded type is listed, exported or not: what it exports, the struct does.
+        "type Service struct { kindMeta; Port int }",
     ]);
     // In the map a type's methods are their bare names.
     assert!(views.map.contains("\n 43 Key\n"), "{}", views.map);

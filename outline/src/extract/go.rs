@@ -89,17 +89,18 @@ fn receiver_type(node: Node, source: &str) -> Option<String> {
     None
 }
 
-/// A struct field another package can use: an exported name, or an embedded exported type.
+/// A struct field another package can use: an exported name, or an embedded type, whose exported
+/// methods and fields the struct's are, even when the type itself is not exported (go/types'
+/// `Const` is `Name()`, `Pkg()`, … through its embedded `object`).
 fn exported_field(node: Node, source: &str) -> Option<Kind> {
-    exported(&field_names(node, source)?)
+    let names = field_names(node, source)?;
+    let embedded = node.child_by_field_name("name").is_none();
+    (embedded || names.starts_with(|c: char| c.is_uppercase())).then_some(Kind::Field)
 }
 
+/// An interface embedded in an interface: its methods are the outer one's, exported or not.
 fn exported_interface(node: Node, source: &str) -> Option<Kind> {
-    exported(&embedded_interface(node, source)?)
-}
-
-fn exported(name: &str) -> Option<Kind> {
-    name.starts_with(|c: char| c.is_uppercase()).then_some(Kind::Field)
+    embedded_interface(node, source).map(|_| Kind::Field)
 }
 
 /// The exported names of a field declaration (`Host, Port`); an embedded field is named by its
