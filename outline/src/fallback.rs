@@ -38,6 +38,10 @@ struct Cues {
     /// JavaScript: an unindented `export` statement is the module's API even when no definition
     /// keyword follows (`export default Vue`, `export { parse, stringify }`, `export * from './x'`).
     export_statements: bool,
+    /// Java and C#: a definition that starts with an access modifier (`public void fourth() {}`)
+    /// stands in no head (no parameter, type or initialiser starts with one), so one inside a
+    /// head is the next member taken in by a list left open. C and C++ heads hold macros.
+    access_never_in_heads: bool,
 }
 
 const RUST: Cues = Cues {
@@ -62,6 +66,7 @@ const RUST: Cues = Cues {
     chained: Some(&["const"]),
     keywords_never_in_heads: false,
     export_statements: false,
+    access_never_in_heads: false,
 };
 
 const PYTHON: Cues = Cues {
@@ -74,6 +79,7 @@ const PYTHON: Cues = Cues {
     chained: None,
     keywords_never_in_heads: true,
     export_statements: false,
+    access_never_in_heads: false,
 };
 
 const JS: Cues = Cues {
@@ -94,6 +100,7 @@ const JS: Cues = Cues {
     chained: None,
     keywords_never_in_heads: false,
     export_statements: true,
+    access_never_in_heads: false,
 };
 
 const GO: Cues = Cues {
@@ -106,6 +113,7 @@ const GO: Cues = Cues {
     chained: None,
     keywords_never_in_heads: false,
     export_statements: false,
+    access_never_in_heads: false,
 };
 
 const C_FAMILY: Cues = Cues {
@@ -145,6 +153,7 @@ const C_FAMILY: Cues = Cues {
     chained: None,
     keywords_never_in_heads: false,
     export_statements: false,
+    access_never_in_heads: false,
 };
 
 const RUBY: Cues = Cues {
@@ -157,7 +166,11 @@ const RUBY: Cues = Cues {
     chained: None,
     keywords_never_in_heads: false,
     export_statements: false,
+    access_never_in_heads: false,
 };
+
+/// Java's and C#'s cues: C's, but a member with an access modifier never stands in a head.
+const JAVA_CSHARP: Cues = Cues { access_never_in_heads: true, ..C_FAMILY };
 
 /// Words that start statements, not function definitions, in C-like languages.
 const STATEMENT_WORDS: [&str; 14] = [
@@ -193,6 +206,30 @@ pub(crate) fn never_in_a_head(language: Language, line: &str) -> bool {
     })
 }
 
+/// Whether `line`, inside a declaration's head past its first line where the head holds a syntax
+/// error, is a definition the error took in: one [`never_in_a_head`], or one [`accessed_member`].
+pub(crate) fn taken_into_a_broken_head(language: Language, line: &str) -> bool {
+    never_in_a_head(language, line) || accessed_member(language, line)
+}
+
+/// Java and C#: whether `line` is a definition that starts with an access modifier, which no
+/// parameter, type or initialiser does; only a head's own declaration line does, after its
+/// annotations (`@Entity` / `[Serializable]` lines and then `public class Store {`).
+pub(crate) fn accessed_member(language: Language, line: &str) -> bool {
+    cues(language).is_some_and(|cues| cues.access_never_in_heads && accessed_definition(line.trim(), cues))
+}
+
+/// Whether `line` (trimmed or not) is an annotation or attribute line of a declaration's head.
+pub(crate) fn annotation_line(line: &str) -> bool {
+    line.trim_start().starts_with(['@', '['])
+}
+
+/// Whether `line` (trimmed) is a definition that starts with an access modifier.
+fn accessed_definition(line: &str, cues: &Cues) -> bool {
+    let access = ["public ", "private ", "protected ", "internal "];
+    access.iter().any(|word| line.starts_with(word)) && definition(line, cues).is_some()
+}
+
 /// Whether `line` is a preprocessor directive that defines (`#define`): a line of its own,
 /// which a declaration may hold anywhere (an enum's body, a struct's) as a definition of its own.
 fn directive(line: &str, cues: &Cues) -> bool {
@@ -221,7 +258,8 @@ fn cues(language: Language) -> Option<&'static Cues> {
         Language::Python => &PYTHON,
         Language::JavaScript | Language::TypeScript | Language::Tsx => &JS,
         Language::Go => &GO,
-        Language::Java | Language::C | Language::Cpp | Language::CSharp => &C_FAMILY,
+        Language::C | Language::Cpp => &C_FAMILY,
+        Language::Java | Language::CSharp => &JAVA_CSHARP,
         Language::Ruby => &RUBY,
         Language::Markdown | Language::Json | Language::Yaml | Language::Toml => return None,
     })

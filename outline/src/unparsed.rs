@@ -66,7 +66,7 @@ pub(crate) fn may_hide_definitions(
             let inside_head = (start..=end).all(|line| marked(&in_head, line));
             (start..=end).any(|line| match inside_head {
                 false => looks_like_definition(line),
-                true => !marked(&first_of_head, line) && fallback::never_in_a_head(language, lines.text(line)),
+                true => !marked(&first_of_head, line) && fallback::taken_into_a_broken_head(language, lines.text(line)),
             })
         })
         .collect()

@@ -1334,6 +1334,9 @@ fn unparsed_lines_that_may_hide_definitions_are_named_first() {
     // signature after an annotation is the head's, not a line of the class's body, so nothing
     // is named.
     check("java/Annotated.java", Language::Java, &["RecordStore", "toString", "save", "broken", "load"]).complete();
+    // A parameter list left open takes the next method into its head: its line is named.
+    check("java/Pricing.java", Language::Java, &["Pricing", "net", "discounted"])
+        .first_lines("[outline incomplete: line 15 not parsed]");
     // A class that took its namespace's brace: the namespace is an error holding a `{` it
     // never closes.
     check("csharp/unclosed.cs", Language::CSharp, &["LruCache", "Capacity", "TryGet"])

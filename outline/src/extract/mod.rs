@@ -839,6 +839,13 @@ impl<'s> Walker<'s> {
         self.head_members = head_members.iter().map(Node::byte_range).collect();
         let (signature, uncut) = self.signature(node, rule, body, kind, &name, lead);
         self.head_members.clear();
+        // The lines a head left open took in are another definition's, which its signature left
+        // out: named, whether or not the parser put an error token on them.
+        let head_end = self.head_end(node, body);
+        if let Some(taken) = self.taken_in(node, head_end) {
+            let last = self.source[..head_end].trim_end().len().max(taken + 1);
+            self.failed_regions.push((self.line_of(taken), self.line_of(last - 1)));
+        }
         let (head_line, end_line) = node_lines(node, self.source);
         // Attributes, decorators and `export` in front belong to the definition's span.
         let first = lead.attributes.first().copied().or_else(|| self.full_wrappers(lead.wrappers).next());
@@ -900,8 +907,7 @@ impl<'s> Walker<'s> {
         name: &str,
         lead: &Lead,
     ) -> (String, Option<String>) {
-        let swallowed = self.swallowing_error(node).map(|error| error.start_byte());
-        let head_end = body.map_or(node.end_byte(), |b| b.start_byte()).min(swallowed.unwrap_or(usize::MAX));
+        let head_end = self.head_end(node, body);
         let head_end = self.taken_in(node, head_end).unwrap_or(head_end);
         let section = match lead.section {
             "" => String::new(),
@@ -1029,19 +1035,35 @@ impl<'s> Walker<'s> {
         })
     }
 
+    /// The 1-based line holding byte `at` of the source.
+    fn line_of(&self, at: usize) -> u32 {
+        let before = self.source.as_bytes().get(..at).unwrap_or(self.source.as_bytes());
+        line_number(before.iter().filter(|&&b| b == b'\n').count())
+    }
+
+    /// Where `node`'s head ends, before its body (or the error that swallowed the rest).
+    fn head_end(&self, node: Node, body: Option<Node>) -> usize {
+        let swallowed = self.swallowing_error(node).map(|error| error.start_byte());
+        body.map_or(node.end_byte(), |b| b.start_byte()).min(swallowed.unwrap_or(usize::MAX))
+    }
+
     /// Where a head left open took in the next definition: the start of its first later line
-    /// that starts a definition no head holds (a method's shape; Python's `def`). That text is
-    /// the next definition's, whose line the incomplete note names; the head stops before it.
+    /// that starts a definition no head holds (a method's shape; Python's `def`; in Java and C#
+    /// one with an access modifier, past the head's annotation lines). That text is the next
+    /// definition's, whose line the incomplete note names; the head stops before it.
     fn taken_in(&self, node: Node, head_end: usize) -> Option<usize> {
         if !node.has_error() {
             return None;
         }
         let start = node.start_byte();
         let mut at = start;
+        let mut declared = false;
         for line in self.source.get(start..head_end)?.split_inclusive('\n') {
-            if at > start && fallback::never_in_a_head(self.language, line) {
+            let member = declared && fallback::accessed_member(self.language, line);
+            if at > start && (member || fallback::never_in_a_head(self.language, line)) {
                 return Some(at);
             }
+            declared |= !fallback::annotation_line(line);
             at += line.len();
         }
         None
