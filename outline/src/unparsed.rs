@@ -2,7 +2,7 @@
 
 use tree_sitter::{Node, Tree};
 
-use crate::text::{Lines, node_lines, node_text};
+use crate::text::{Lines, line_number, node_lines, node_text};
 use crate::{Language, fallback};
 
 /// Line spans the parser could not make sense of, one per token, unmerged (so each can be
@@ -317,6 +317,44 @@ pub(crate) fn misplaced_definitions(tree: &Tree, language: Language, lines: &Lin
         text.starts_with([' ', '\t']) && fallback::looks_like_definition(language, text)
     });
     statements
+}
+
+/// Go's grouped declarations (`var ( … )`, `const ( … )`) whose specs carry no keyword: one spec
+/// an error broke (`walkBreak = errors.New(break)`, `A = 1 +`) ends the group early or runs into
+/// the next, and the specs after it read as file-level statements or join another's value, with
+/// no line that looks like a definition. A group holding an error is named from its first line
+/// to the line before the next declaration, so what follows it in file-level statements is
+/// named too.
+pub(crate) fn broken_declaration_groups(tree: &Tree, language: Language) -> Vec<(u32, u32)> {
+    const GROUPS: [&str; 2] = ["var_declaration", "const_declaration"];
+    const DECLARATIONS: [&str; 7] = [
+        "package_clause",
+        "import_declaration",
+        "function_declaration",
+        "method_declaration",
+        "type_declaration",
+        "var_declaration",
+        "const_declaration",
+    ];
+    if language != Language::Go {
+        return Vec::new();
+    }
+    let root = tree.root_node();
+    let mut cursor = root.walk();
+    let children: Vec<Node> = root.named_children(&mut cursor).filter(|child| child.kind() != "comment").collect();
+    let mut spans = Vec::new();
+    for (i, group) in children.iter().enumerate() {
+        if !GROUPS.contains(&group.kind()) || !group.has_error() {
+            continue;
+        }
+        let next = children[i + 1..].iter().find(|sibling| DECLARATIONS.contains(&sibling.kind()));
+        let last = match next {
+            Some(next) => next.start_position().row.max(group.end_position().row + 1) - 1,
+            None => children.last().map_or(group.end_position().row, |last| last.end_position().row),
+        };
+        spans.push((line_number(group.start_position().row), line_number(last)));
+    }
+    spans
 }
 
 /// The lines of an outlined definition or import, for [`error_regions`].

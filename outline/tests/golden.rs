@@ -1271,6 +1271,11 @@ fn unparsed_lines_that_may_hide_definitions_are_named_first() {
         .first_lines("[outline incomplete: lines 14-16 not parsed]");
     // An `if` left open: the function after it parsed inside the one before, from the `if` on.
     check("go/broken.go", Language::Go, &["Job", "Retry"]).first_lines("[outline incomplete: lines 9-18 not parsed]");
+    // A grouped declaration an error broke is named whole, with the statements its specs became;
+    // a struct left open does not list the next function as its field.
+    let views = check("go/mid_edit.go", Language::Go, &["Config", "Name", "Port"]);
+    views.first_lines("[outline incomplete: lines 6-17, 22-24 not parsed]");
+    views.hides(&["NewConfig"]);
     // The same in a method or a match arm: the later methods read as statements (a call, a
     // block), and the functions after the class as its methods, with no error node among them.
     check("javascript/unclosed.js", Language::JavaScript, &["SessionStore", "constructor", "get"])

@@ -93,6 +93,15 @@ fn receiver_type(node: Node, source: &str) -> Option<String> {
 /// methods and fields the struct's are, even when the type itself is not exported (go/types'
 /// `Const` is `Name()`, `Pkg()`, … through its embedded `object`).
 fn exported_field(node: Node, source: &str) -> Option<Kind> {
+    // A struct left open reads the next function as fields (`func New() *Config` is an error
+    // for `func` and a field `New`): a field after an error on its own line is none, and its line
+    // is named as not parsed instead.
+    let after_error = node
+        .prev_sibling()
+        .is_some_and(|before| before.is_error() && before.end_position().row == node.start_position().row);
+    if after_error {
+        return None;
+    }
     let names = field_names(node, source)?;
     let embedded = node.child_by_field_name("name").is_none();
     (embedded || names.starts_with(|c: char| c.is_uppercase())).then_some(Kind::Field)

@@ -136,6 +136,7 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
         .chain(regions)
         .chain(misplaced)
         .chain(swallowed)
+        .chain(unparsed::broken_declaration_groups(tree, language))
         .collect();
     let named = match judged.is_some() && !named.is_empty() {
         true => {
