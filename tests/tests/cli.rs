@@ -67,6 +67,30 @@ fn a_broken_config_is_reported_with_file_and_line_and_the_daemon_keeps_the_last_
     assert!(String::from_utf8_lossy(&get.stderr).contains("config.toml:2:"));
 }
 
+#[test]
+fn a_misspelt_key_or_tool_name_is_answered_with_what_was_meant() {
+    let home = Home::new();
+    std::fs::create_dir_all(home.dirs().config).unwrap();
+    let file = home.dirs().config_file();
+    std::fs::write(&file, "# mine\nidle_timout_secs = 600\n").unwrap();
+    let text = stdout(&doctor(&home, &[]));
+    let fail = format!(
+        "FAIL config       {}:2:1: unknown config key `idle_timout_secs`; did you mean `idle_timeout_secs`?\n",
+        file.display()
+    );
+    assert!(text.contains(&fail), "{text}");
+    let fix = format!("fix: edit line 2 of {} as the message says, or move the file away", file.display());
+    assert!(text.contains(&fix), "{text}");
+
+    std::fs::write(&file, "").unwrap();
+    let bogus = home.lctx(&["config", "set", "mcp_disabled_tools", "ctx_gain,ctx_bogus"]);
+    assert_eq!(bogus.status.code(), Some(2), "a usage error: {}", describe(&bogus));
+    let said = String::from_utf8_lossy(&bogus.stderr);
+    assert!(said.contains("mcp_disabled_tools takes names out of ctx_read, ctx_shell, "), "{said}");
+    assert!(said.contains("got `ctx_bogus`"), "{said}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "", "nothing written");
+}
+
 /// lctx doctor with this test's own user home, so what the machine's user
 /// has installed (hosts, hook, service) plays no part.
 fn doctor(home: &Home, args: &[&str]) -> std::process::Output {

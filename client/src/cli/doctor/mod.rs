@@ -268,6 +268,13 @@ fn check_config(opts: &ClientOptions) -> Check {
     match config::load(&file) {
         Ok(_) if file.exists() => ok("config", format!("{} valid", file.display())),
         Ok(_) => ok("config", format!("{} absent; defaults apply", file.display())),
-        Err(e) => failed("config", e.to_string(), "edit the file at that line, or move it away to use the defaults"),
+        Err(e) => {
+            let place = match e.line {
+                Some(line) => format!("line {line} of {}", file.display()),
+                None => file.display().to_string(),
+            };
+            let fix = format!("edit {place} as the message says, or move the file away to use the defaults");
+            failed("config", e.to_string(), fix)
+        }
     }
 }
