@@ -211,6 +211,27 @@ fn doctor_fails_on_an_unusable_data_dir_with_the_fix() {
 /// Runs `program args` with its stdout on a pipe whose reader is already
 /// gone, as `… | head -1` leaves it once head has its line.
 fn into_closed_pipe(home: &Home, program: &str, args: &[&str]) -> std::process::Output {
+#[test]
+fn the_fix_doctor_names_for_a_broken_registration_works_where_only_the_hosts_config_is() {
+    let home = Home::new();
+    let user = home.path().join("user");
+    std::fs::create_dir_all(user.join(".cursor")).unwrap();
+    let config = user.join(".cursor/mcp.json");
+    let stale = r#"{"mcpServers": {"github": {"command": "gh-mcp"}, "lean-ctx": {"command": "/gone/lctx-mcp"}}}"#;
+    std::fs::write(&config, stale).unwrap();
+    let text = stdout(&doctor(&home, &[]));
+    assert!(text.contains("FAIL mcp hosts    cursor: lean-ctx → /gone/lctx-mcp is broken"), "{text}");
+    assert!(text.contains("fix: run `lctx setup cursor`"), "{text}");
+
+    let setup = home.command(bin("lctx")).env("HOME", &user).args(["setup", "cursor"]).output().unwrap();
+    assert!(setup.status.success(), "the fix works: {}", describe(&setup));
+    let written: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
+    assert_eq!(written["mcpServers"]["github"]["command"], "gh-mcp");
+    assert_eq!(written["mcpServers"]["lean-ctx"]["command"], bin("lctx-mcp").display().to_string());
+    let text = stdout(&doctor(&home, &[]));
+    assert!(text.contains("OK   mcp hosts    lean-ctx registered in cursor"), "{text}");
+}
+
     let (reader, writer) = std::io::pipe().unwrap();
     drop(reader);
     home.command(bin(program)).args(args).stdout(writer).stderr(std::process::Stdio::piped()).output().unwrap()
