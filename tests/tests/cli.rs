@@ -134,7 +134,9 @@ fn doctor_reports_every_check_and_json() {
     }
     // It says when it started the daemon itself, rather than "reachable".
     assert!(text.contains("socket") && text.contains("absent"), "{text}");
-    assert!(text.contains("was not running; started it now"), "{text}");
+    assert!(text.contains("OK   daemon       started by doctor (none was running): pid "), "{text}");
+    let same = format!("same build as lctx ({})\n", bin("lean-ctxd").display());
+    assert!(text.contains(&same), "{text}");
     assert!(text.contains("lctx-mcp") && text.contains("installed"), "{text}");
     assert!(text.contains("registered in no host") && text.contains("not installed"), "{text}");
     let out = doctor(&home, &["--json"]);
@@ -146,6 +148,41 @@ fn doctor_reports_every_check_and_json() {
     assert!(text.contains("redaction on"), "{text}");
     assert!(home.lctx(&["config", "set", "redaction", "false"]).status.success());
     assert!(stdout(&doctor(&home, &[])).contains("redaction OFF"));
+}
+
+#[test]
+fn doctor_says_it_started_the_daemon_when_only_a_dead_ones_socket_was_there() {
+    let home = Home::new();
+    let runtime = home.dirs().runtime;
+    std::fs::create_dir_all(&runtime).unwrap();
+    std::fs::set_permissions(&runtime, std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
+    // Bound and closed: the file stays, nothing listens.
+    drop(std::os::unix::net::UnixListener::bind(home.dirs().socket()).unwrap());
+    let text = stdout(&doctor(&home, &[]));
+    assert!(text.contains("OK   daemon       started by doctor (none was running): pid "), "{text}");
+    assert!(stdout(&doctor(&home, &[])).contains("OK   daemon       running: pid "), "the next run finds it");
+}
+
+#[test]
+fn doctor_names_the_build_a_daemon_of_another_binary_runs() {
+    let home = Home::new();
+    // A newer build (written later), since deleted: lctx keeps using it.
+    let newer = home.path().join("newer");
+    std::fs::create_dir_all(&newer).unwrap();
+    std::fs::copy(bin("lean-ctxd"), newer.join("lean-ctxd")).unwrap();
+    let _daemon = home.spawn_daemon_of(&newer.join("lean-ctxd"), &[]);
+    std::fs::remove_dir_all(&newer).unwrap();
+    let text = stdout(&doctor(&home, &[]));
+    let line = format!(
+        "OK   daemon       running: pid {}, version {}, a newer build ({} (deleted)) than the {} {} lctx would start; \
+         lctx uses it\n",
+        home.daemon_pids()[0],
+        env!("CARGO_PKG_VERSION"),
+        newer.join("lean-ctxd").display(),
+        bin("lean-ctxd").display(),
+        env!("CARGO_PKG_VERSION"),
+    );
+    assert!(text.contains(&line), "{text}");
 }
 
 #[test]
@@ -172,6 +209,27 @@ fn doctor_fails_on_a_broken_host_registration_or_service() {
     // A hook in an rc file is seen.
     std::fs::write(user.join(".bashrc"), "eval \"$(lctx-shell init bash)\"\n").unwrap();
     assert!(stdout(&doctor(&home, &[])).contains("evaluated in ~/.bashrc"));
+}
+
+#[test]
+fn the_fix_doctor_names_for_a_broken_registration_works_where_only_the_hosts_config_is() {
+    let home = Home::new();
+    let user = home.path().join("user");
+    std::fs::create_dir_all(user.join(".cursor")).unwrap();
+    let config = user.join(".cursor/mcp.json");
+    let stale = r#"{"mcpServers": {"github": {"command": "gh-mcp"}, "lean-ctx": {"command": "/gone/lctx-mcp"}}}"#;
+    std::fs::write(&config, stale).unwrap();
+    let text = stdout(&doctor(&home, &[]));
+    assert!(text.contains("FAIL mcp hosts    cursor: lean-ctx → /gone/lctx-mcp is broken"), "{text}");
+    assert!(text.contains("fix: run `lctx setup cursor`"), "{text}");
+
+    let setup = home.command(bin("lctx")).env("HOME", &user).args(["setup", "cursor"]).output().unwrap();
+    assert!(setup.status.success(), "the fix works: {}", describe(&setup));
+    let written: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
+    assert_eq!(written["mcpServers"]["github"]["command"], "gh-mcp");
+    assert_eq!(written["mcpServers"]["lean-ctx"]["command"], bin("lctx-mcp").display().to_string());
+    let text = stdout(&doctor(&home, &[]));
+    assert!(text.contains("OK   mcp hosts    lean-ctx registered in cursor"), "{text}");
 }
 
 #[test]
@@ -211,27 +269,6 @@ fn doctor_fails_on_an_unusable_data_dir_with_the_fix() {
 /// Runs `program args` with its stdout on a pipe whose reader is already
 /// gone, as `… | head -1` leaves it once head has its line.
 fn into_closed_pipe(home: &Home, program: &str, args: &[&str]) -> std::process::Output {
-#[test]
-fn the_fix_doctor_names_for_a_broken_registration_works_where_only_the_hosts_config_is() {
-    let home = Home::new();
-    let user = home.path().join("user");
-    std::fs::create_dir_all(user.join(".cursor")).unwrap();
-    let config = user.join(".cursor/mcp.json");
-    let stale = r#"{"mcpServers": {"github": {"command": "gh-mcp"}, "lean-ctx": {"command": "/gone/lctx-mcp"}}}"#;
-    std::fs::write(&config, stale).unwrap();
-    let text = stdout(&doctor(&home, &[]));
-    assert!(text.contains("FAIL mcp hosts    cursor: lean-ctx → /gone/lctx-mcp is broken"), "{text}");
-    assert!(text.contains("fix: run `lctx setup cursor`"), "{text}");
-
-    let setup = home.command(bin("lctx")).env("HOME", &user).args(["setup", "cursor"]).output().unwrap();
-    assert!(setup.status.success(), "the fix works: {}", describe(&setup));
-    let written: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
-    assert_eq!(written["mcpServers"]["github"]["command"], "gh-mcp");
-    assert_eq!(written["mcpServers"]["lean-ctx"]["command"], bin("lctx-mcp").display().to_string());
-    let text = stdout(&doctor(&home, &[]));
-    assert!(text.contains("OK   mcp hosts    lean-ctx registered in cursor"), "{text}");
-}
-
     let (reader, writer) = std::io::pipe().unwrap();
     drop(reader);
     home.command(bin(program)).args(args).stdout(writer).stderr(std::process::Stdio::piped()).output().unwrap()
