@@ -45,7 +45,8 @@ impl Daemon {
         self.channel.clone()
     }
 
-    fn same_build(&self) -> bool {
+    /// Whether it runs the `lean-ctxd` this client would start.
+    pub fn same_build(&self) -> bool {
         self.hello.daemon_version == build_info::VERSION
             && (self.expected_id.is_empty() || self.hello.executable_id == self.expected_id)
     }

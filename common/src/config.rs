@@ -129,12 +129,42 @@ enum Kind {
     Number { min: u64, max: u64, get: fn(&Config) -> u64 },
     /// One word out of `values`.
     Choice { values: &'static [&'static str], get: fn(&Config) -> &str },
-    /// A list of words, given to `set` comma-separated; `absolute` demands
-    /// absolute paths.
-    List { absolute: bool, get: fn(&Config) -> &[String] },
+    /// A list, given to `set` comma-separated, of `items`.
+    List { items: Items, get: fn(&Config) -> &[String] },
     /// true or false.
     Switch { get: fn(&Config) -> bool },
 }
+
+/// What a list key's items may be.
+enum Items {
+    Words,
+    AbsolutePaths,
+    /// Names out of this set, checked by `set` only: a name in the file that
+    /// no longer exists is ignored by its reader, where failing the whole file
+    /// would drop every other setting in it.
+    Names(&'static [&'static str]),
+}
+
+/// The tools lctx-mcp serves, by name (shim-mcp's table test keeps the two
+/// equal): what `mcp_disabled_tools` may name.
+pub const MCP_TOOLS: &[&str] = &[
+    "ctx_read",
+    "ctx_shell",
+    "ctx_expand",
+    "ctx_search",
+    "ctx_glob",
+    "ctx_tree",
+    "ctx_edit",
+    "ctx_session",
+    "ctx_knowledge",
+    "ctx_gain",
+    "ctx_callgraph",
+    "ctx_repomap",
+    "ctx_graph",
+    "ctx_impact",
+    "ctx_rules",
+    "shell",
+];
 
 const fn number(name: &'static str, help: &'static str, min: u64, max: u64, get: fn(&Config) -> u64) -> Key {
     Key { name, help, kind: Kind::Number { min, max, get } }
@@ -162,13 +192,13 @@ pub const KEYS: &[Key] = &[
     Key {
         name: "allow_paths",
         help: "absolute directories outside the project that reads and edits may reach (comma-separated)",
-        kind: Kind::List { absolute: true, get: |c| &c.allow_paths },
+        kind: Kind::List { items: Items::AbsolutePaths, get: |c| &c.allow_paths },
     },
     Key {
         name: "index_broad_roots",
         help: "directories `lctx index` may index although they are /, your home directory or above it \
                (absolute, comma-separated)",
-        kind: Kind::List { absolute: true, get: |c| &c.index_broad_roots },
+        kind: Kind::List { items: Items::AbsolutePaths, get: |c| &c.index_broad_roots },
     },
     Key {
         name: "git_dir_edits",
@@ -203,7 +233,7 @@ pub const KEYS: &[Key] = &[
     Key {
         name: "mcp_disabled_tools",
         help: "tools lctx-mcp neither lists nor answers (comma-separated names)",
-        kind: Kind::List { absolute: false, get: |c| &c.mcp_disabled_tools },
+        kind: Kind::List { items: Items::Names(MCP_TOOLS), get: |c| &c.mcp_disabled_tools },
     },
     Key {
         name: "redaction",
@@ -215,18 +245,18 @@ pub const KEYS: &[Key] = &[
         name: "deny_paths",
         help: "paths or gitignore-style globs (relative ones against the project root) that no read, search \
                or edit may reach (comma-separated)",
-        kind: Kind::List { absolute: false, get: |c| &c.deny_paths },
+        kind: Kind::List { items: Items::Words, get: |c| &c.deny_paths },
     },
     Key {
         name: "shell_deny",
         help: "commands ctx_shell refuses: prefixes such as `git push` or Bash(…) patterns (comma-separated)",
-        kind: Kind::List { absolute: false, get: |c| &c.shell_deny },
+        kind: Kind::List { items: Items::Words, get: |c| &c.shell_deny },
     },
     Key {
         name: "read_only_paths",
         help: "absolute directories readable without allow_paths and never editable, besides the dependency \
                and toolchain sources found automatically (comma-separated)",
-        kind: Kind::List { absolute: true, get: |c| &c.read_only_paths },
+        kind: Kind::List { items: Items::AbsolutePaths, get: |c| &c.read_only_paths },
     },
     Key {
         name: "rules_host",
@@ -263,7 +293,7 @@ const fn lsp_command(name: &'static str, get: fn(&Config) -> &[String]) -> Key {
         name,
         help: "the language server precise callgraph questions start: program and arguments, comma-separated \
                (empty: none)",
-        kind: Kind::List { absolute: false, get },
+        kind: Kind::List { items: Items::Words, get },
     }
 }
 
@@ -293,12 +323,12 @@ impl Config {
                         return Err(format!("{} = {v:?} is not one of {}", key.name, values.join(", ")));
                     }
                 }
-                Kind::List { absolute: true, get } => {
+                Kind::List { items: Items::AbsolutePaths, get } => {
                     if let Some(p) = get(self).iter().find(|p| !Path::new(p).is_absolute()) {
                         return Err(format!("{} holds `{p}`, which is not an absolute path", key.name));
                     }
                 }
-                Kind::List { absolute: false, .. } | Kind::Switch { .. } => {}
+                Kind::List { .. } | Kind::Switch { .. } => {}
             }
         }
         Ok(())
@@ -306,10 +336,27 @@ impl Config {
 }
 
 fn find_key(name: &str) -> Result<&'static Key, ConfigError> {
-    KEYS.iter().find(|k| k.name == name).ok_or_else(|| {
-        let valid: Vec<_> = KEYS.iter().map(|k| k.name).collect();
-        ConfigError::plain(format!("unknown config key `{name}`; valid keys: {}", valid.join(", ")))
-    })
+    KEYS.iter().find(|k| k.name == name).ok_or_else(|| ConfigError::plain(unknown_key(name)))
+}
+
+/// Names the key nearest to a misspelt `name`, else lists them all.
+fn unknown_key(name: &str) -> String {
+    match crate::spelling::closest(name, KEYS.iter().map(|k| k.name)) {
+        Some(key) => format!("unknown config key `{name}`; did you mean `{key}`?"),
+        None => {
+            let valid: Vec<_> = KEYS.iter().map(|k| k.name).collect();
+            format!("unknown config key `{name}`; valid keys: {}", valid.join(", "))
+        }
+    }
+}
+
+/// The parser's message, with an unknown key's said as [`unknown_key`] says
+/// it (the parser lists every key, and no near miss).
+fn explain(message: &str) -> String {
+    match message.strip_prefix("unknown field `").and_then(|rest| rest.split_once('`')) {
+        Some((name, _)) => unknown_key(name),
+        None => message.to_string(),
+    }
 }
 
 /// A configuration problem, located in its file where possible.
@@ -361,7 +408,7 @@ impl std::error::Error for ConfigError {}
 /// Parses config text; `file` only names the source in errors.
 pub fn parse(file: &Path, text: &str) -> Result<Config, ConfigError> {
     let config: Config =
-        toml_edit::de::from_str(text).map_err(|e| ConfigError::in_file(file, text, e.span(), e.message()))?;
+        toml_edit::de::from_str(text).map_err(|e| ConfigError::in_file(file, text, e.span(), &explain(e.message())))?;
     config.validate().map_err(|m| ConfigError::in_file(file, text, None, &m))?;
     Ok(config)
 }
@@ -453,8 +500,19 @@ fn parse_value(spec: &Key, value: &str) -> Result<toml_edit::Value, ConfigError>
             }
             Ok(toml_edit::Value::from(word))
         }
-        Kind::List { .. } => {
+        Kind::List { items: kind, .. } => {
             let items: Vec<&str> = value.split(',').map(str::trim).filter(|p| !p.is_empty()).collect();
+            if let Items::Names(names) = kind
+                && let Some(bad) = items.iter().find(|item| !names.contains(item))
+            {
+                let guess = crate::spelling::closest(bad, names.iter().copied())
+                    .map(|name| format!("; did you mean `{name}`?"))
+                    .unwrap_or_default();
+                return Err(ConfigError::plain(format!(
+                    "{key} takes names out of {}, got `{bad}`{guess}",
+                    names.join(", ")
+                )));
+            }
             Ok(toml_edit::Value::from_iter(items))
         }
         Kind::Switch { .. } => match value.trim() {
@@ -524,10 +582,31 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let f = write(d.path(), "idle_timeout_secs = \"soon\"\n");
         assert_eq!(load(&f).unwrap_err().line, Some(1));
-        let f = write(d.path(), "\n\nidle_timeout = 3\n");
+        let f = write(d.path(), "\n\nidle_timout_secs = 3\n");
         let e = load(&f).unwrap_err();
         assert_eq!(e.line, Some(3), "{e}");
-        assert!(e.message.contains("idle_timeout"), "{e}");
+        assert_eq!(e.message, "unknown config key `idle_timout_secs`; did you mean `idle_timeout_secs`?");
+        let f = write(d.path(), "colour = 3\n");
+        let e = load(&f).unwrap_err().message;
+        assert!(e.starts_with("unknown config key `colour`; valid keys: idle_timeout_secs, "), "{e}");
+        let e = set(&f, &d.path().join("config.lock"), "redactoin", "true").unwrap_err();
+        assert_eq!(e.message, "unknown config key `redactoin`; did you mean `redaction`?");
+    }
+
+    #[test]
+    fn disabled_tools_must_name_tools() {
+        let d = tempfile::tempdir().unwrap();
+        let f = write(d.path(), "");
+        let lock = d.path().join("config.lock");
+        let e = set(&f, &lock, "mcp_disabled_tools", "ctx_gain, ctx_bogus").unwrap_err();
+        assert!(e.file.is_none(), "a usage error: {e}");
+        assert!(e.message.starts_with("mcp_disabled_tools takes names out of ctx_read, ctx_shell, "), "{e}");
+        assert!(e.message.ends_with(", ctx_rules, shell, got `ctx_bogus`"), "{e}");
+        let e = set(&f, &lock, "mcp_disabled_tools", "ctx_gian").unwrap_err();
+        assert!(e.message.ends_with("got `ctx_gian`; did you mean `ctx_gain`?"), "{e}");
+        assert_eq!(fs::read_to_string(&f).unwrap(), "", "nothing written");
+        set(&f, &lock, "mcp_disabled_tools", "ctx_gain,ctx_rules").unwrap();
+        assert_eq!(load(&f).unwrap().mcp_disabled_tools, ["ctx_gain", "ctx_rules"]);
     }
 
     #[test]

@@ -20,6 +20,7 @@
 //!   with [`text_error`] saying where a file is wrong.
 //! - [`limits`]: request limits the clients check before sending and the
 //!   engine enforces (a graph walk's depth, a command's timeout).
+//! - [`spelling`]: edit distance and the nearest name, for "did you mean".
 
 pub mod build_info;
 pub mod config;
@@ -32,5 +33,6 @@ pub mod paths;
 pub mod privacy;
 pub mod runtime_dir;
 pub mod singleton;
+pub mod spelling;
 pub mod stamp;
 pub mod text_error;

@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use crate::facts::{Def, Ref, RefKind};
+use lean_ctx_common::spelling::edit_distance;
 use lean_ctx_outline::Language;
 
 use crate::graph::{DefId, Graph, Label, Resolution, language_of};
@@ -474,34 +475,5 @@ fn qualified(def: &Def) -> String {
     match &def.container {
         Some(container) => format!("{container}::{}", def.name),
         None => def.name.clone(),
-    }
-}
-
-/// Levenshtein distance over characters.
-pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1).min(row[j] + 1).min(diagonal + usize::from(ca != *cb));
-            diagonal = above;
-        }
-    }
-    row[b.len()]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn edit_distance_counts_single_character_edits() {
-        assert_eq!(edit_distance("load", "load"), 0);
-        assert_eq!(edit_distance("laod", "load"), 2);
-        assert_eq!(edit_distance("load_users", "load_user"), 1);
-        assert_eq!(edit_distance("", "abc"), 3);
     }
 }

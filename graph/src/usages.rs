@@ -1,7 +1,9 @@
 //! Every use of a definition (calls, constructor uses, type uses), and the project files nearest
 //! to a path that names none.
 
-use crate::callgraph::{DefSummary, edit_distance};
+use lean_ctx_common::spelling::edit_distance;
+
+use crate::callgraph::DefSummary;
 use crate::facts::RefKind;
 use crate::graph::{DefId, Graph, Label};
 

@@ -11,6 +11,8 @@ use std::ffi::OsString;
 #[derive(Debug, PartialEq, Eq)]
 pub struct AgentVar {
     pub name: &'static str,
+    /// The agent's name, as `status` shows it beside `name` and the daemon
+    /// records it; `LEAN_CTX_AGENT` names no particular one.
     pub agent: &'static str,
 }
 
@@ -19,7 +21,7 @@ pub struct AgentVar {
 /// export `AIDER_MODEL` in every terminal). Agents without a marker (Aider,
 /// for one) are covered by `LEAN_CTX_AGENT=1` in their environment.
 pub const AGENT_VARS: &[AgentVar] = &[
-    AgentVar { name: "LEAN_CTX_AGENT", agent: "agent (LEAN_CTX_AGENT)" },
+    AgentVar { name: "LEAN_CTX_AGENT", agent: "agent" },
     AgentVar { name: "CLAUDECODE", agent: "claude-code" },
     AgentVar { name: "CODEX_SANDBOX", agent: "codex" },
     AgentVar { name: "CODEX_SANDBOX_NETWORK_DISABLED", agent: "codex" },

@@ -114,8 +114,13 @@ impl Home {
     /// Starts `lean-ctxd --foreground ARGS` as a child of the test and waits
     /// until it accepts connections.
     pub fn spawn_daemon(&self, args: &[&str]) -> DaemonChild {
+        self.spawn_daemon_of(&bin("lean-ctxd"), args)
+    }
+
+    /// A daemon run from `program`, a copy of lean-ctxd somewhere else.
+    pub fn spawn_daemon_of(&self, program: &Path, args: &[&str]) -> DaemonChild {
         let mut child = self
-            .command(bin("lean-ctxd"))
+            .command(program)
             .arg("--foreground")
             .args(args)
             .stdout(Stdio::null())

@@ -67,6 +67,30 @@ fn a_broken_config_is_reported_with_file_and_line_and_the_daemon_keeps_the_last_
     assert!(String::from_utf8_lossy(&get.stderr).contains("config.toml:2:"));
 }
 
+#[test]
+fn a_misspelt_key_or_tool_name_is_answered_with_what_was_meant() {
+    let home = Home::new();
+    std::fs::create_dir_all(home.dirs().config).unwrap();
+    let file = home.dirs().config_file();
+    std::fs::write(&file, "# mine\nidle_timout_secs = 600\n").unwrap();
+    let text = stdout(&doctor(&home, &[]));
+    let fail = format!(
+        "FAIL config       {}:2:1: unknown config key `idle_timout_secs`; did you mean `idle_timeout_secs`?\n",
+        file.display()
+    );
+    assert!(text.contains(&fail), "{text}");
+    let fix = format!("fix: edit line 2 of {} as the message says, or move the file away", file.display());
+    assert!(text.contains(&fix), "{text}");
+
+    std::fs::write(&file, "").unwrap();
+    let bogus = home.lctx(&["config", "set", "mcp_disabled_tools", "ctx_gain,ctx_bogus"]);
+    assert_eq!(bogus.status.code(), Some(2), "a usage error: {}", describe(&bogus));
+    let said = String::from_utf8_lossy(&bogus.stderr);
+    assert!(said.contains("mcp_disabled_tools takes names out of ctx_read, ctx_shell, "), "{said}");
+    assert!(said.contains("got `ctx_bogus`"), "{said}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "", "nothing written");
+}
+
 /// lctx doctor with this test's own user home, so what the machine's user
 /// has installed (hosts, hook, service) plays no part.
 fn doctor(home: &Home, args: &[&str]) -> std::process::Output {
@@ -110,7 +134,9 @@ fn doctor_reports_every_check_and_json() {
     }
     // It says when it started the daemon itself, rather than "reachable".
     assert!(text.contains("socket") && text.contains("absent"), "{text}");
-    assert!(text.contains("was not running; started it now"), "{text}");
+    assert!(text.contains("OK   daemon       started by doctor (none was running): pid "), "{text}");
+    let same = format!("same build as lctx ({})\n", bin("lean-ctxd").display());
+    assert!(text.contains(&same), "{text}");
     assert!(text.contains("lctx-mcp") && text.contains("installed"), "{text}");
     assert!(text.contains("registered in no host") && text.contains("not installed"), "{text}");
     let out = doctor(&home, &["--json"]);
@@ -122,6 +148,41 @@ fn doctor_reports_every_check_and_json() {
     assert!(text.contains("redaction on"), "{text}");
     assert!(home.lctx(&["config", "set", "redaction", "false"]).status.success());
     assert!(stdout(&doctor(&home, &[])).contains("redaction OFF"));
+}
+
+#[test]
+fn doctor_says_it_started_the_daemon_when_only_a_dead_ones_socket_was_there() {
+    let home = Home::new();
+    let runtime = home.dirs().runtime;
+    std::fs::create_dir_all(&runtime).unwrap();
+    std::fs::set_permissions(&runtime, std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
+    // Bound and closed: the file stays, nothing listens.
+    drop(std::os::unix::net::UnixListener::bind(home.dirs().socket()).unwrap());
+    let text = stdout(&doctor(&home, &[]));
+    assert!(text.contains("OK   daemon       started by doctor (none was running): pid "), "{text}");
+    assert!(stdout(&doctor(&home, &[])).contains("OK   daemon       running: pid "), "the next run finds it");
+}
+
+#[test]
+fn doctor_names_the_build_a_daemon_of_another_binary_runs() {
+    let home = Home::new();
+    // A newer build (written later), since deleted: lctx keeps using it.
+    let newer = home.path().join("newer");
+    std::fs::create_dir_all(&newer).unwrap();
+    std::fs::copy(bin("lean-ctxd"), newer.join("lean-ctxd")).unwrap();
+    let _daemon = home.spawn_daemon_of(&newer.join("lean-ctxd"), &[]);
+    std::fs::remove_dir_all(&newer).unwrap();
+    let text = stdout(&doctor(&home, &[]));
+    let line = format!(
+        "OK   daemon       running: pid {}, version {}, a newer build ({} (deleted)) than the {} {} lctx would start; \
+         lctx uses it\n",
+        home.daemon_pids()[0],
+        env!("CARGO_PKG_VERSION"),
+        newer.join("lean-ctxd").display(),
+        bin("lean-ctxd").display(),
+        env!("CARGO_PKG_VERSION"),
+    );
+    assert!(text.contains(&line), "{text}");
 }
 
 #[test]
@@ -148,6 +209,27 @@ fn doctor_fails_on_a_broken_host_registration_or_service() {
     // A hook in an rc file is seen.
     std::fs::write(user.join(".bashrc"), "eval \"$(lctx-shell init bash)\"\n").unwrap();
     assert!(stdout(&doctor(&home, &[])).contains("evaluated in ~/.bashrc"));
+}
+
+#[test]
+fn the_fix_doctor_names_for_a_broken_registration_works_where_only_the_hosts_config_is() {
+    let home = Home::new();
+    let user = home.path().join("user");
+    std::fs::create_dir_all(user.join(".cursor")).unwrap();
+    let config = user.join(".cursor/mcp.json");
+    let stale = r#"{"mcpServers": {"github": {"command": "gh-mcp"}, "lean-ctx": {"command": "/gone/lctx-mcp"}}}"#;
+    std::fs::write(&config, stale).unwrap();
+    let text = stdout(&doctor(&home, &[]));
+    assert!(text.contains("FAIL mcp hosts    cursor: lean-ctx → /gone/lctx-mcp is broken"), "{text}");
+    assert!(text.contains("fix: run `lctx setup cursor`"), "{text}");
+
+    let setup = home.command(bin("lctx")).env("HOME", &user).args(["setup", "cursor"]).output().unwrap();
+    assert!(setup.status.success(), "the fix works: {}", describe(&setup));
+    let written: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
+    assert_eq!(written["mcpServers"]["github"]["command"], "gh-mcp");
+    assert_eq!(written["mcpServers"]["lean-ctx"]["command"], bin("lctx-mcp").display().to_string());
+    let text = stdout(&doctor(&home, &[]));
+    assert!(text.contains("OK   mcp hosts    lean-ctx registered in cursor"), "{text}");
 }
 
 #[test]

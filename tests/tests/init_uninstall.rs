@@ -448,3 +448,36 @@ fn a_read_only_rc_file_is_left_alone_with_the_lines_to_add_by_hand() {
         serde_json::from_str(&fs::read_to_string(sandbox.user().join(".claude/settings.json")).unwrap()).unwrap();
     assert!(settings["hooks"]["PreToolUse"].is_array(), "the writable files are set up");
 }
+
+#[test]
+fn a_bash_env_of_the_users_is_named_as_the_cause_with_the_line_that_fixes_it() {
+    let sandbox = Sandbox::new();
+    let user = sandbox.user();
+    let bashrc = user.join(".bashrc");
+    fs::write(&bashrc, format!("{DEBIAN_BASHRC}export BASH_ENV=$HOME/.myenv\n")).unwrap();
+    let myenv = user.join(".myenv");
+    fs::write(&myenv, "export MINE=1\n").unwrap();
+
+    let init = sandbox.lctx(&["init", "--yes"]);
+    let shown = text(&init);
+    assert!(!init.status.success(), "{shown}");
+    let ours = sandbox.home.dirs().config.join("shell/agent-env.bash");
+    let cause = format!(
+        "FAIL agent shell  bash: an agent's `bash -c` reads BASH_ENV={}, set by line 8 of {}, not lctx's {}, so its \
+         commands are not routed through lctx-shell\n",
+        myenv.display(),
+        bashrc.display(),
+        ours.display()
+    );
+    assert!(shown.contains(&cause), "{shown}");
+    let line = format!("[ ! -r '{0}' ] || . '{0}'", ours.display());
+    assert!(shown.contains(&format!("fix: add this line to {}: {line}\n", myenv.display())), "{shown}");
+
+    // The fix, as printed, works.
+    fs::write(&myenv, format!("export MINE=1\n{line}\n")).unwrap();
+    let doctor = sandbox.lctx(&["doctor"]);
+    let shown = text(&doctor);
+    assert!(shown.contains("OK   agent shell  bash: an agent's `bash -c` runs wrapped commands"), "{shown}");
+    let agent = sandbox.started_by("bash", &["-i", "-c", "CLAUDECODE=1 bash -c git"], false);
+    assert_eq!(agent, "lctx-shell", "{shown}");
+}

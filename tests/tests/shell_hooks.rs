@@ -436,7 +436,8 @@ fn status_and_prompt_follow_agent_and_mode() {
     assert!(text.contains("daemon:  not running"), "{text}");
     for (var, agent) in [("GEMINI_CLI", "gemini-cli"), ("CODEX_SANDBOX", "codex"), ("LEAN_CTX_AGENT", "agent")] {
         let text = status(&[(var, "1")]);
-        assert!(text.contains("routing: active") && text.contains(agent) && text.contains(var), "{var}: {text}");
+        assert!(text.contains("routing: active"), "{var}: {text}");
+        assert!(text.contains(&format!("\nagent:   {agent} ({var})\n")), "named once, with its cause: {text}");
         assert_eq!(prompt(&[(var, "1")]), "lctx");
     }
     assert_eq!(prompt(&[]), "");

@@ -192,8 +192,10 @@ fn plan_shell(
     }
     if let Some(other) = std::env::var_os("BASH_ENV").filter(|v| !v.is_empty() && Path::new(v) != bash_env) {
         plan.notes.push(format!(
-            "BASH_ENV is set to {} already; the integration leaves it alone, so bash agents are not wrapped",
-            Path::new(&other).display()
+            "BASH_ENV is set to {0} already; the integration leaves it alone, so bash agents are wrapped only once \
+             {0} holds this line: {1}",
+            Path::new(&other).display(),
+            shell_files::source_line(&bash_env)
         ));
     }
     Ok(())

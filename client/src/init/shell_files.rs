@@ -71,12 +71,19 @@ pub fn zshenv_block(bash_env: Option<&Path>, zsh_env: &Path, functions: &Path) -
         block.push_str(&export_bash_env(bash_env));
         block.push('\n');
     }
-    let zsh_env = quote(zsh_env);
-    block.push_str(&format!("[ ! -r {zsh_env} ] || . {zsh_env}\n"));
+    block.push_str(&source_line(zsh_env));
+    block.push('\n');
     let functions = quote(functions);
     // First on fpath, once however often the file is read.
     block.push_str(&format!("fpath=({functions} ${{fpath:#{functions}}})\n"));
     block
+}
+
+/// The line that reads `file` when it is there: what the zsh block runs, and
+/// what a user's own `BASH_ENV` file needs to wrap bash agents too.
+pub fn source_line(file: &Path) -> String {
+    let file = quote(file);
+    format!("[ ! -r {file} ] || . {file}")
 }
 
 fn export_bash_env(bash_env: &Path) -> String {
@@ -131,6 +138,20 @@ fn block_span(text: &str) -> Result<Option<std::ops::Range<usize>>, String> {
     Ok(Some(start..after + usize::from(text[after..].starts_with('\n'))))
 }
 
+/// The number of the first line of `text` outside the block that `matches`.
+pub fn line_outside_block(text: &str, matches: impl Fn(&str) -> bool) -> Option<usize> {
+    let mut inside = false;
+    for (index, line) in text.lines().enumerate() {
+        match line {
+            BEGIN => inside = true,
+            END => inside = false,
+            _ if !inside && matches(line) => return Some(index + 1),
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Whether `text` holds the block.
 pub fn holds_block(text: &str) -> bool {
     text.contains(BEGIN)
@@ -173,6 +194,14 @@ mod tests {
         assert_eq!(without_block("alias ll='ls -l'\n", before), Ok(None));
         let unended = format!("{BEGIN}\nx=1\nexport IMPORTANT=1\n");
         assert!(without_block(&unended, before).is_err(), "the user's lines after it are not taken");
+    }
+
+    #[test]
+    fn lines_are_found_outside_the_block_only() {
+        let text = with_block(Some("a=1\n"), "export BASH_ENV=x\n").unwrap().unwrap() + "export BASH_ENV=y\n";
+        let exports = |line: &str| line.contains("BASH_ENV=");
+        assert_eq!(line_outside_block(&text, exports), Some(text.lines().count()));
+        assert_eq!(line_outside_block("a=1\n", exports), None);
     }
 
     #[test]

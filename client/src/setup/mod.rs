@@ -548,8 +548,31 @@ pub fn config_file(host: &Host, env: &Env, scope: Scope) -> Result<PathBuf, Stri
 }
 
 fn looks_installed(host: &Host, env: &Env) -> bool {
+    let place = (host.locate)(env);
     let lctx_writes_file = host.no_user_scope.is_none() && host.manual.is_none();
-    hosts::looks_installed(&(host.locate)(env), lctx_writes_file, host.binaries, env)
+    hosts::looks_installed(&place, lctx_writes_file, host.binaries, env) || holds_settings(host, &place.file)
+}
+
+/// Whether the host's own config file holds servers (ours among them) or
+/// other settings: someone chose this host here, so `lctx setup HOST`, the
+/// fix doctor names for a broken entry, must not refuse it as not installed.
+/// An empty document, or an empty server list, is what a removal leaves.
+/// A file the parser rejects counts too: setup then says where it is wrong.
+fn holds_settings(host: &Host, file: &Path) -> bool {
+    let Ok(text) = std::fs::read_to_string(file) else { return false };
+    let document = match host.format {
+        Format::Json => jsonc::value(&text),
+        Format::Toml => toml_hosts::get(&text, &[]),
+        // Goose's file: a line that is no comment is a setting.
+        Format::Yaml => return text.lines().map(str::trim).any(|l| !l.is_empty() && !l.starts_with('#')),
+    };
+    match document {
+        Ok(Some(Value::Object(top))) => top.iter().any(|(key, value)| {
+            host.servers_key != [key.as_str()] || value.as_object().is_none_or(|servers| !servers.is_empty())
+        }),
+        Ok(_) => false,
+        Err(_) => !text.trim().is_empty(),
+    }
 }
 
 /// What to paste into a `manual` host's settings: the file a JSON host with
@@ -790,7 +813,8 @@ pub struct Registration {
 pub struct Status {
     /// The file for the scope asked about, or why the host has none.
     pub file: Result<PathBuf, String>,
-    /// Its config directory holds files of its own, or one of its executables is on PATH.
+    /// Its config directory holds files of its own, its config file holds
+    /// settings, or one of its executables is on PATH.
     pub installed: bool,
     /// Our entry (`Ok(None)`: none), or why the file could not be read.
     pub registered: Result<Option<Registration>, String>,
@@ -880,6 +904,31 @@ mod tests {
             cwd: Ok(cwd.into()),
             macos: false,
         }
+    }
+
+    #[test]
+    fn a_config_file_holding_servers_or_settings_shows_the_host_installed() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = Env { home: dir.path().into(), ..env(dir.path()) };
+        let installed = |id: &str, file: &str, text: &str| {
+            let host = find_host(id).unwrap();
+            let file = dir.path().join(file);
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            std::fs::write(&file, text).unwrap();
+            let found = status(host, &e, Scope::User).installed;
+            assert_eq!(found, check_installed(host, &e, Scope::User, false).is_ok(), "init and setup agree");
+            std::fs::remove_file(&file).unwrap();
+            found
+        };
+        let cursor = ".cursor/mcp.json";
+        assert!(!installed("cursor", cursor, "{}\n"), "an empty file is what a removal leaves");
+        assert!(!installed("cursor", cursor, r#"{"mcpServers": {}}"#));
+        assert!(installed("cursor", cursor, r#"{"mcpServers": {"github": {"command": "gh-mcp"}}}"#));
+        assert!(installed("cursor", cursor, r#"{"mcpServers": {"lean-ctx": {"command": "/gone/lctx-mcp"}}}"#));
+        assert!(installed("cursor", cursor, "{\"mcpServers\": {"), "setup then says where it is broken");
+        assert!(installed("codex", ".codex/config.toml", "[mcp_servers.github]\ncommand = \"gh-mcp\"\n"));
+        assert!(!installed("codex", ".codex/config.toml", "[mcp_servers]\n"));
+        assert!(installed("zed", ".config/zed/settings.json", "// mine\n{\"theme\": \"One Dark\"}\n"));
     }
 
     #[test]

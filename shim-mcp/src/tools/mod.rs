@@ -238,6 +238,12 @@ mod tests {
     }
 
     #[test]
+    fn the_config_knows_every_tool_by_name() {
+        let names: Vec<_> = table::TOOLS.iter().map(|t| t.name).collect();
+        assert_eq!(names, lean_ctx_common::config::MCP_TOOLS, "`lctx config set mcp_disabled_tools` checks these");
+    }
+
+    #[test]
     fn profiles_nest() {
         let names = |profile| listed(&Selection { profile, disabled: Vec::new() }).map(|t| t.name).collect::<Vec<_>>();
         let (minimal, standard, all) = (names(Profile::Minimal), names(Profile::Standard), names(Profile::All));

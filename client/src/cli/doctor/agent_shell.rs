@@ -4,7 +4,8 @@
 //! `~/.bashrc`; zsh directly, since every zsh reads `~/.zshenv`), with an
 //! agent's marker set, run `git`. A stand-in `git` first on PATH reports
 //! which program started it: `lctx-shell` when the command was routed, the
-//! shell itself when not.
+//! shell itself when not. When bash was not routed because `BASH_ENV` names
+//! a file of the user's (bash reads only one), that is the cause doctor names.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -34,8 +35,9 @@ pub fn check(opts: &ClientOptions) -> Vec<Check> {
         return vec![ok(NAME, "no shell integration for agents' shells (optional: `lctx init`)".into())];
     }
     let probe_dir = opts.dirs.runtime.join(format!("doctor-probe-{}", std::process::id()));
+    let ours = shell_files::agent_env_file(&opts.dirs.config, "bash");
     let checks = match make_probe(&probe_dir) {
-        Ok(()) => installed.iter().map(|(shell, rc)| check_shell(shell, rc, &probe_dir)).collect(),
+        Ok(()) => installed.iter().map(|(shell, rc)| check_shell(shell, rc, &probe_dir, &ours)).collect(),
         Err(e) => {
             vec![failed(NAME, format!("cannot set up the probe in {}: {e}", probe_dir.display()), "see the message")]
         }
@@ -52,33 +54,74 @@ fn make_probe(dir: &Path) -> std::io::Result<()> {
     std::fs::set_permissions(&git, std::fs::Permissions::from_mode(0o700))
 }
 
-fn check_shell(shell: &str, rc: &Path, probe_dir: &Path) -> Check {
+/// `bash_env`: lctx's agent-env file for bash, the one `BASH_ENV` should name.
+fn check_shell(shell: &str, rc: &Path, probe_dir: &Path, bash_env: &Path) -> Check {
     let mut command = Command::new(shell);
     match shell {
         // An agent started from a terminal: the interactive bash reads
-        // ~/.bashrc and exports BASH_ENV to the agent's `bash -c`.
+        // ~/.bashrc and exports BASH_ENV to the agent's `bash -c`; it is
+        // printed first, for when that `bash -c` is not routed.
         // An empty HISTFILE: the probe leaves no ~/.bash_history behind.
-        "bash" => command.args(["-i", "-c", "LEAN_CTX_AGENT=1 bash -c git"]).env("HISTFILE", ""),
+        "bash" => command
+            .args(["-i", "-c", "printf '%s\\n' \"lctx-probe bash-env=${BASH_ENV-}\"; LEAN_CTX_AGENT=1 bash -c git"])
+            .env("HISTFILE", ""),
         _ => command.args(["-c", "git"]).env("LEAN_CTX_AGENT", "1"),
     };
     let path = std::env::var_os("PATH").unwrap_or_default();
     let mut dirs = vec![probe_dir.to_path_buf()];
     dirs.extend(std::env::split_paths(&path));
-    command.env("PATH", std::env::join_paths(dirs).unwrap_or(path)).env_remove("BASH_ENV").env_remove("LEAN_CTX_SHELL");
+    // BASH_ENV is kept: an agent started from this terminal inherits it too.
+    command.env("PATH", std::env::join_paths(dirs).unwrap_or(path)).env_remove("LEAN_CTX_SHELL");
     match run(command) {
         Ok(out) if out.contains("started-by=lctx-shell") => {
             ok(NAME, format!("{shell}: an agent's `{shell} -c` runs wrapped commands through lctx-shell"))
         }
-        Ok(out) => failed(
-            NAME,
-            format!(
-                "{shell}: an agent's `{shell} -c git` did not go through lctx-shell ({})",
-                out.lines().find(|l| l.starts_with("lctx-probe")).unwrap_or("no answer from the probe")
-            ),
-            format!("check the lean-ctx block in {} and run `lctx init` again", rc.display()),
-        ),
+        Ok(out) => {
+            let users = out.lines().find_map(|l| l.strip_prefix("lctx-probe bash-env=")).filter(|v| !v.is_empty());
+            if let Some(users) = users.filter(|users| !reads(Path::new(users), bash_env)) {
+                return users_bash_env(Path::new(users), rc, bash_env);
+            }
+            failed(
+                NAME,
+                format!(
+                    "{shell}: an agent's `{shell} -c git` did not go through lctx-shell ({})",
+                    out.lines().find(|l| l.starts_with("lctx-probe started-by")).unwrap_or("no answer from the probe")
+                ),
+                format!("check the lean-ctx block in {} and run `lctx init` again", rc.display()),
+            )
+        }
         Err(why) => failed(NAME, format!("{shell}: {why}"), "run `lctx init` again, or check the shell's rc files"),
     }
+}
+
+/// Whether the file `BASH_ENV` names is lctx's, or reads it.
+fn reads(file: &Path, bash_env: &Path) -> bool {
+    file == bash_env || std::fs::read_to_string(file).is_ok_and(|text| text.contains(&*bash_env.to_string_lossy()))
+}
+
+/// The failure when agents' bash reads the user's own `BASH_ENV` file: the
+/// lean-ctx block leaves an existing one alone, and bash reads one file only,
+/// so that file has to read lctx's.
+fn users_bash_env(users: &Path, rc: &Path, bash_env: &Path) -> Check {
+    let inherited = std::env::var_os("BASH_ENV").is_some_and(|v| Path::new(&v) == users);
+    let rc_line = std::fs::read_to_string(rc)
+        .ok()
+        .and_then(|text| shell_files::line_outside_block(&text, |line| line.contains("BASH_ENV=")));
+    let set_by = match rc_line {
+        _ if inherited => "in the environment lctx doctor started with".to_string(),
+        Some(line) => format!("by line {line} of {}", rc.display()),
+        None => format!("by {} or a file it reads", rc.display()),
+    };
+    failed(
+        NAME,
+        format!(
+            "bash: an agent's `bash -c` reads BASH_ENV={}, set {set_by}, not lctx's {}, so its commands are not \
+             routed through lctx-shell",
+            users.display(),
+            bash_env.display()
+        ),
+        format!("add this line to {}: {}", users.display(), shell_files::source_line(bash_env)),
+    )
 }
 
 /// Runs the shell with stdout and stderr on one pipe (as agents capture

@@ -6,6 +6,7 @@ mod install;
 use std::io::Write as _;
 use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
 
+use lean_ctx_common::build_info;
 use lean_ctx_common::config;
 use lean_ctx_common::privacy;
 use lean_ctx_common::runtime_dir;
@@ -38,9 +39,8 @@ pub async fn run(json: bool, opts: &ClientOptions) -> CmdResult {
     // Permissions before the daemon check: a daemon it starts would repair
     // them silently (in its log), and doctor is where the user should see it.
     let mut checks = vec![check_runtime_dir(opts), check_socket(opts)];
-    let was_running = std::fs::symlink_metadata(&opts.socket).is_ok();
     checks.extend(repair_permissions(opts));
-    let (daemon_check, daemon) = check_daemon(opts, was_running).await;
+    let (daemon_check, daemon) = check_daemon(opts).await;
     checks.extend([daemon_check, check_data_dir(opts), check_config(opts), check_guardrails(opts)]);
     checks.extend(check_indexes(opts, daemon.as_ref()).await);
     checks.extend(check_ledger(opts, daemon.as_ref()).await);
@@ -111,18 +111,24 @@ fn check_socket(opts: &ClientOptions) -> Check {
 }
 
 /// The check, and the daemon when it is reachable (for the checks that ask
-/// it). `was_running`: its socket was there before doctor looked, so a
-/// daemon found now was not started by doctor itself.
-async fn check_daemon(opts: &ClientOptions, was_running: bool) -> (Check, Option<daemon::Daemon>) {
+/// it).
+async fn check_daemon(opts: &ClientOptions) -> (Check, Option<daemon::Daemon>) {
     if opts.no_daemon {
         let detail =
             "disabled by LEAN_CTX_NO_DAEMON=1; requests are served by a `lean-ctxd --stdio` child of each client";
         return (ok("daemon", detail.into()), None);
     }
+    // Asked before `ensure`, which may start or replace it: a socket file
+    // is no sign of a daemon, one that died leaves it behind.
+    let before = daemon::find(opts).await.ok().flatten().map(|d| d.hello.pid);
     match daemon::ensure(opts).await {
         Ok(d) => {
-            let how = if was_running { "running" } else { "was not running; started it now" };
-            let detail = format!("{how}: pid {}, version {}, same build as lctx", d.hello.pid, d.hello.daemon_version);
+            let how = match before {
+                Some(pid) if pid == d.hello.pid => "running".to_string(),
+                Some(pid) => format!("restarted by doctor (pid {pid} ran an older build)"),
+                None => "started by doctor (none was running)".to_string(),
+            };
+            let detail = format!("{how}: pid {}, version {}, {}", d.hello.pid, d.hello.daemon_version, build(opts, &d));
             (ok("daemon", detail), Some(d))
         }
         Err(e) => (
@@ -132,6 +138,24 @@ async fn check_daemon(opts: &ClientOptions, was_running: bool) -> (Check, Option
                 "run `lctx daemon logs` to see why it does not start; requests are served by fallback children meanwhile",
             ),
             None,
+        ),
+    }
+}
+
+/// Which build the daemon runs, from the identity it reported in the
+/// handshake, against the `lean-ctxd` this lctx would start. A daemon of
+/// another build is one `ensure` kept because it is newer.
+fn build(opts: &ClientOptions, daemon: &daemon::Daemon) -> String {
+    // What the process runs now: " (deleted)" follows a binary since removed or replaced.
+    let running = std::fs::read_link(format!("/proc/{}/exe", daemon.hello.pid)).ok();
+    let running = running.as_deref().map_or_else(String::new, |exe| format!(" ({})", exe.display()));
+    match &opts.daemon_bin {
+        None => format!("lctx finds no lean-ctxd of its own to compare builds with{running}"),
+        Some(_) if daemon.same_build() => format!("same build as lctx{running}"),
+        Some(ours) => format!(
+            "a newer build{running} than the {} {} lctx would start; lctx uses it",
+            ours.display(),
+            build_info::VERSION
         ),
     }
 }
@@ -268,6 +292,13 @@ fn check_config(opts: &ClientOptions) -> Check {
     match config::load(&file) {
         Ok(_) if file.exists() => ok("config", format!("{} valid", file.display())),
         Ok(_) => ok("config", format!("{} absent; defaults apply", file.display())),
-        Err(e) => failed("config", e.to_string(), "edit the file at that line, or move it away to use the defaults"),
+        Err(e) => {
+            let place = match e.line {
+                Some(line) => format!("line {line} of {}", file.display()),
+                None => file.display().to_string(),
+            };
+            let fix = format!("edit {place} as the message says, or move the file away to use the defaults");
+            failed("config", e.to_string(), fix)
+        }
     }
 }
