@@ -649,6 +649,33 @@ fn tsx() {
     check("tsx/App.tsx", Language::Tsx, &["Props", "Counter", "App", "Legacy", "render"]);
 }
 
+/// Both views of `source` as JavaScript and as TypeScript, which must agree.
+fn js_and_ts_views(source: &str) -> (String, String) {
+    let views = |language| {
+        let outline = outline(language, source);
+        assert_eq!(outline.unparsed, [], "{language:?}");
+        (render_signatures(&outline), render_map(&outline))
+    };
+    let javascript = views(Language::JavaScript);
+    assert_eq!(javascript, views(Language::TypeScript), "JavaScript and TypeScript differ");
+    javascript
+}
+
+/// An exported `let` or `var` is the module's API whatever its value, as an exported `const` is;
+/// each name of a declaration of several is listed. One not exported is the module's own state.
+#[test]
+fn javascript_exported_let_and_var() {
+    let (signatures, map) = js_and_ts_views(
+        "export let counter = 0;\nexport var legacy = 1;\nexport let a = 1, b = 2;\nlet hidden = 3;\n\
+         export function named() {}\n",
+    );
+    assert_eq!(
+        signatures,
+        "1 export let counter = 0\n2 export var legacy = 1\n3 export let a = 1; b = 2\n5 export function named()\n"
+    );
+    assert_eq!(map, "1 var counter\n2 var legacy\n3 var a, b\n5 fn named\n");
+}
+
 #[test]
 fn go() {
     check(

@@ -151,10 +151,11 @@ fn value_body(value: Node) -> Option<Node> {
     (FUNCTION_VALUES.contains(&value.kind()) || value.kind() == "class").then(|| value.child_by_field_name("body"))?
 }
 
-/// `const f = (…) => …` (with any keyword) is a function; another `const` is a constant; a
-/// `let`/`var` of an object of methods, or of what a call given one returns (see
-/// [`defined_object`]), is a variable (a namespace: `var Utils = { … }`), and of another value
-/// is not outlined.
+/// `const f = (…) => …` (with any keyword) is a function; another `const` is a constant; an
+/// exported `let`/`var` is a variable whatever its value (other modules read it: `export let
+/// counter = 0`), and so is one of an object of methods, or of what a call given one returns (see
+/// [`defined_object`]; a namespace: `var Utils = { … }`); another `let`/`var` is the module's own
+/// state, not outlined.
 fn declarator(node: Node, source: &str) -> Option<Kind> {
     let value = node.child_by_field_name("value").map(assigned_value);
     if value.is_some_and(|value| FUNCTION_VALUES.contains(&value.kind())) {
@@ -172,8 +173,15 @@ fn declarator(node: Node, source: &str) -> Option<Kind> {
     }
     match node_text(node.parent()?.child(0)?, source) {
         "const" => Some(Kind::Const),
+        _ if is_exported(node) => Some(Kind::Variable),
         _ => (!bound_methods(node, source).is_empty()).then_some(Kind::Variable),
     }
+}
+
+/// Whether a declarator's declaration is exported (`export let a = 1, b = 2`).
+fn is_exported(declarator: Node) -> bool {
+    let statement = declarator.parent().and_then(|declaration| declaration.parent());
+    statement.is_some_and(|statement| statement.kind() == "export_statement")
 }
 
 /// The object literal of methods a declarator binds (`const api = { get(path) {…} }`), or gives
