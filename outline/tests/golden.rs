@@ -676,6 +676,25 @@ fn javascript_exported_let_and_var() {
     assert_eq!(map, "1 var counter\n2 var legacy\n3 var a, b\n5 fn named\n");
 }
 
+/// A class bound to a name is a class, with any keyword, its methods under it; its head stops at
+/// its body, on one line too.
+#[test]
+fn javascript_class_expressions_bound_to_names() {
+    let (signatures, map) = js_and_ts_views(
+        "const Store = class Store extends Base {\n  get(key) {}\n};\nlet Cache = class {\n  clear() {}\n};\n\
+         var Legacy = class {\n  run() {}\n};\nconst Short = class { m() {} };\n",
+    );
+    assert_eq!(
+        signatures,
+        "1-3 const Store = class Store extends Base\n 2 get(key)\n4-6 let Cache = class\n 5 clear()\n\
+         7-9 var Legacy = class\n 8 run()\n10 const Short = class\n 10 m()\n"
+    );
+    assert_eq!(
+        map,
+        "1-3 class Store\n 2 get\n4-6 class Cache\n 5 clear\n7-9 class Legacy\n 8 run\n10 class Short\n 10 m\n"
+    );
+}
+
 #[test]
 fn go() {
     check(

@@ -151,15 +151,17 @@ fn value_body(value: Node) -> Option<Node> {
     (FUNCTION_VALUES.contains(&value.kind()) || value.kind() == "class").then(|| value.child_by_field_name("body"))?
 }
 
-/// `const f = (…) => …` (with any keyword) is a function; another `const` is a constant; an
+/// `const f = (…) => …` (with any keyword) is a function, and `let Cache = class {…}` a class;
+/// another `const` is a constant; an
 /// exported `let`/`var` is a variable whatever its value (other modules read it: `export let
 /// counter = 0`), and so is one of an object of methods, or of what a call given one returns (see
 /// [`defined_object`]; a namespace: `var Utils = { … }`); another `let`/`var` is the module's own
 /// state, not outlined.
 fn declarator(node: Node, source: &str) -> Option<Kind> {
-    let value = node.child_by_field_name("value").map(assigned_value);
-    if value.is_some_and(|value| FUNCTION_VALUES.contains(&value.kind())) {
-        return Some(Kind::Function);
+    match node.child_by_field_name("value").map(|value| assigned_value(value).kind()) {
+        Some(value) if FUNCTION_VALUES.contains(&value) => return Some(Kind::Function),
+        Some("class") => return Some(Kind::Class),
+        _ => {}
     }
     // Destructuring (`const { a, b } = obj`) binds several names: not one outline entry.
     node.child_by_field_name("name").filter(|name| name.kind() == "identifier")?;
