@@ -695,6 +695,31 @@ fn javascript_class_expressions_bound_to_names() {
     );
 }
 
+/// An anonymous function or class exported by default is the module's API: listed as `default`,
+/// headed as written, a class with its methods.
+#[test]
+fn javascript_anonymous_default_exports() {
+    let cases = [
+        (
+            "export default class {\n  run() {}\n}\n",
+            "1-3 export default class\n 2 run()\n",
+            "1-3 class default\n 2 run\n",
+        ),
+        ("export default class extends Base {}\n", "1 export default class extends Base\n", "1 class default\n"),
+        (
+            "export default function (a, b) {\n  return a + b;\n}\n",
+            "1-3 export default function (a, b)\n",
+            "1-3 fn default\n",
+        ),
+        ("export default async function () {}\n", "1 export default async function ()\n", "1 fn default\n"),
+        ("export default function* () {}\n", "1 export default function* ()\n", "1 fn default\n"),
+        ("export default () => 1\n", "1 export default ()\n", "1 fn default\n"),
+    ];
+    for (source, signatures, map) in cases {
+        assert_eq!(js_and_ts_views(source), (signatures.to_string(), map.to_string()), "{source}");
+    }
+}
+
 #[test]
 fn go() {
     check(

@@ -78,7 +78,13 @@ pub(super) static SPEC: Spec = Spec {
         // Without a declaration inside, `export` lists or re-exports names: a barrel file's API.
         // A default export of an object of methods (a Vue component or plugin, an ESLint plugin:
         // `export default { install(app) {…} }`) has them as its members, as `module.exports`.
-        Rule::classify("export_statement", export_list).named(exported_names).whole().head_members(default_methods),
+        // An anonymous function or class exported by default is the module's API, named
+        // `default`: `export default class { run() {…} }` has its methods as members.
+        Rule::classify("export_statement", export_list)
+            .named(exported_names)
+            .whole()
+            .body(default_value_body)
+            .head_members(default_methods),
     ],
     wrappers: &[
         ("export_statement", Prefix::Full),
@@ -901,15 +907,35 @@ fn names_only(value: Node) -> bool {
 
 /// `export { a, b }`, `export { a } from './a'`, `export * from './b'`, `export default name`; not
 /// `export function …` (the declaration is the definition) nor `export default <expression>`,
-/// unless that is an object of methods (see [`default_methods`]).
+/// unless that is an object of methods (see [`default_methods`]) or an anonymous function or
+/// class (see [`anonymous_default`]).
 fn export_list(node: Node, source: &str) -> Option<Kind> {
     if !default_methods(node, source).is_empty() {
         return Some(Kind::Impl);
+    }
+    if let Some(kind) = anonymous_default(node) {
+        return Some(kind);
     }
     let value = node.child_by_field_name("value");
     let declares =
         node.child_by_field_name("declaration").is_some() || value.is_some_and(|value| value.kind() != "identifier");
     (!declares).then_some(Kind::Export)
+}
+
+/// What a default export of a function or class value is (`export default class {…}`,
+/// `export default async function () {…}`, `export default () => …`). A named function or class
+/// exported by default is a declaration, outlined by its own rule.
+fn anonymous_default(export: Node) -> Option<Kind> {
+    let value = assigned_value(export.child_by_field_name("value")?).kind();
+    match value {
+        "class" => Some(Kind::Class),
+        _ => FUNCTION_VALUES.contains(&value).then_some(Kind::Function),
+    }
+}
+
+/// The body of an [`anonymous_default`] export's function or class.
+fn default_value_body(export: Node) -> Option<Node> {
+    value_body(export.child_by_field_name("value")?)
 }
 
 /// The object of methods a default export is (`export default { name: 'Modal', methods: {…} }`)
@@ -919,9 +945,10 @@ fn default_methods<'t>(export: Node<'t>, _: &str) -> Vec<Node<'t>> {
 }
 
 /// The exported names as written (`{ a, b as c }`, `*`, `* as ns`, the default export's name;
-/// `default` for an object of methods, whose text is its members).
+/// `default` for an object of methods, whose text is its members, and for an anonymous function
+/// or class).
 fn exported_names(node: Node, source: &str) -> Option<String> {
-    if !default_methods(node, source).is_empty() {
+    if !default_methods(node, source).is_empty() || anonymous_default(node).is_some() {
         return Some("default".to_string());
     }
     if let Some(value) = node.child_by_field_name("value") {
