@@ -53,7 +53,9 @@ pub(super) static SPEC: Spec = Spec {
         // CommonJS and prototype APIs: `res.send = function send(body) {…}`, `exports.parse =
         // (text) => …`, `Router.prototype.route = function (path) {…}`, and an alias assigned
         // with it (`res.contentType = res.type = function contentType(type) {…}`); CommonJS's
-        // export list, `module.exports = { parse, stringify }`; and an object of methods given
+        // export list, `module.exports = { parse, stringify }`, or the one value it exports,
+        // `module.exports = res` (express's response.js, its methods assigned to `res`); and an
+        // object of methods given
         // to a prototype or an export (`Store.prototype = { get: function (key) {…} }`), read as
         // a mixin below is.
         Rule::classify("assignment_expression", assigned_function)
@@ -522,14 +524,14 @@ fn unparenthesized(mut node: Node) -> Node {
 }
 
 /// A function or class assigned to a property at file level: a method when it goes on a
-/// prototype, else a function (or class); or names listed as `module.exports`.
+/// prototype, else a function (or class); or what `module.exports` names (see [`names_exports`]).
 fn assigned_function(node: Node, source: &str) -> Option<Kind> {
     let left = node.child_by_field_name("left").filter(|left| is_property(*left))?;
     if !statement_of(node).is_some_and(|statement| module_level(statement, source)) {
         return None;
     }
     let value = assigned_value(node.child_by_field_name("right")?);
-    let export_list = node_text(left, source) == "module.exports" && names_only(value);
+    let export_list = node_text(left, source) == "module.exports" && names_exports(value);
     let methods = !assigned_methods(node, source).is_empty();
     let value = value.kind();
     match value {
@@ -855,11 +857,12 @@ fn is_property(target: Node) -> bool {
 }
 
 /// The targets of an assignment, an alias assigned with it named too (`res.send`, `res.contentType
-/// = res.type`), or the names of an export list (`{ parse, stringify }`).
+/// = res.type`), or what `module.exports` names (`{ parse, stringify }`, `res`): only an export
+/// is given such a value (see [`assigned_function`]).
 fn assigned_name(node: Node, source: &str) -> Option<String> {
     let value = assigned_value(node.child_by_field_name("right")?);
     let left = node_text(node.child_by_field_name("left")?, source);
-    if value.kind() == "object" && names_only(value) {
+    if names_exports(value) {
         return Some(node_text(value, source).to_string());
     }
     // An object of methods: they belong to what it is given to (`Store` for `Store.prototype`).
@@ -889,6 +892,18 @@ fn object_of_methods(value: Option<Node>) -> Option<Node> {
     value.map(assigned_value).filter(|value| value.kind() == "object" && holds_function(*value))
 }
 
+/// What `module.exports` is given that names the module's API without writing it out: an export
+/// list (see [`names_only`]) or one value (`res`, `lib.Parser`), whose API is assigned to it or
+/// defined elsewhere in the file.
+fn names_exports(value: Node) -> bool {
+    names_a_value(value) || names_only(value)
+}
+
+/// A name, or a property of one (`parser.Parser`): a value defined elsewhere.
+fn names_a_value(value: Node) -> bool {
+    matches!(value.kind(), "identifier" | "member_expression")
+}
+
 /// An object literal that only names values (`{ parse, stringify, Parser: parser.Parser }`): an
 /// export list, not an object written out.
 fn names_only(value: Node) -> bool {
@@ -898,9 +913,7 @@ fn names_only(value: Node) -> bool {
         && entries.peek().is_some()
         && entries.all(|entry| match entry.kind() {
             "shorthand_property_identifier" => true,
-            "pair" => entry
-                .child_by_field_name("value")
-                .is_some_and(|value| matches!(value.kind(), "identifier" | "member_expression")),
+            "pair" => entry.child_by_field_name("value").is_some_and(names_a_value),
             _ => false,
         })
 }
