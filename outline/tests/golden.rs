@@ -722,6 +722,25 @@ fn javascript_anonymous_default_exports() {
     }
 }
 
+/// A property given accessors at module level (`Object.defineProperty(Emitter.prototype, 'count',
+/// { get: function () {…} })`) is listed by the name code reads, its accessors under it; one given
+/// data only (tsc's `__esModule` mark), or defined inside a function, is not.
+#[test]
+fn javascript_properties_defined_with_accessors() {
+    let (signatures, map) = js_and_ts_views(
+        "function Emitter() {}\n\
+         Object.defineProperty(Emitter.prototype, 'count', {\n  get: function () { return 0; },\n});\n\
+         Object.defineProperty(exports, '__esModule', { value: true });\n\
+         function setup(target) {\n  Object.defineProperty(target, 'size', { get() { return 1; } });\n}\n",
+    );
+    assert_eq!(
+        signatures,
+        "1 function Emitter()\n2-4 Object.defineProperty(Emitter.prototype, 'count', {…})\n 3 get: function ()\n\
+         6-8 function setup(target)\n"
+    );
+    assert_eq!(map, "1 fn Emitter\n2-4 prop Emitter.prototype.count\n 3 fn get\n6-8 fn setup\n");
+}
+
 #[test]
 fn go() {
     check(

@@ -68,6 +68,14 @@ pub(super) static SPEC: Spec = Spec {
         // `jQuery.fn.extend({ … })`, `Object.assign(Store.prototype, { … })`. The call is the
         // head, its object read `{…}`; the object's functions are the members.
         Rule::classify("call_expression", mixin).named(mixin_target).whole().head_members(mixed_in),
+        // A property given accessors at module level, how code written before classes gives a
+        // type a getter: `Object.defineProperty(Emitter.prototype, 'count', { get: function ()
+        // {…} })` is `Emitter.prototype.count`, its descriptor read `{…}`, its accessors the
+        // members. A descriptor of data only (`{ value: true }`: tsc's `__esModule` mark) is not.
+        Rule::classify("call_expression", defined_property)
+            .named(defined_property_name)
+            .whole()
+            .head_members(property_accessors),
         // An instance made by a statement at module level from an options object of methods (a
         // Vue 2 root instance: `new Vue({ methods: { … } })`), read as a mixin's object is.
         Rule::classify("new_expression", constructed).named(constructor_name).whole().head_members(mixed_in),
@@ -707,10 +715,49 @@ fn constructed_at(new: Node, statement: Node, source: &str) -> Option<Kind> {
 /// Whether a call (or `new`) is given an object of methods (see [`mixed_in`]) and `expression`
 /// (the call itself, or a chain of calls it starts) is a statement of its own at module level.
 fn given_at_module_level(call: Node, expression: Node, source: &str) -> bool {
+    !mixed_in(call, source).is_empty() && is_module_statement(expression, source)
+}
+
+/// Whether an expression is a statement of its own at module level.
+fn is_module_statement(expression: Node, source: &str) -> bool {
     expression
         .parent()
         .filter(|parent| parent.kind() == "expression_statement")
-        .is_some_and(|statement| !mixed_in(call, source).is_empty() && module_level(statement, source))
+        .is_some_and(|statement| module_level(statement, source))
+}
+
+/// `Object.defineProperty(target, 'name', descriptor)` as a statement at module level, its
+/// descriptor holding a function (a getter, a setter, a method as the value): a property of
+/// `target` that other code reads.
+fn defined_property(call: Node, source: &str) -> Option<Kind> {
+    let (_, _, descriptor) = property_definition(call, source)?;
+    (holds_function(descriptor) && is_module_statement(call, source)).then_some(Kind::Property)
+}
+
+/// The target, the quoted name and the descriptor object of an `Object.defineProperty` call.
+fn property_definition<'t>(call: Node<'t>, source: &str) -> Option<(Node<'t>, Node<'t>, Node<'t>)> {
+    let callee = call.child_by_field_name("function")?;
+    if node_text(callee, source) != "Object.defineProperty" {
+        return None;
+    }
+    let arguments = call.child_by_field_name("arguments")?;
+    let mut cursor = arguments.walk();
+    let arguments: Vec<Node> = arguments.named_children(&mut cursor).filter(|a| a.kind() != "comment").collect();
+    let [target, name, descriptor] = arguments[..] else {
+        return None;
+    };
+    (name.kind() == "string" && descriptor.kind() == "object").then_some((target, name, descriptor))
+}
+
+/// The property a [`defined_property`] call defines, as code reads it: `Emitter.prototype.count`.
+fn defined_property_name(call: Node, source: &str) -> Option<String> {
+    let (target, name, _) = property_definition(call, source)?;
+    Some(format!("{}.{}", node_text(target, source), unquoted(node_text(name, source))))
+}
+
+/// The descriptor of a [`defined_property`] call, whose functions are the property's accessors.
+fn property_accessors<'t>(call: Node<'t>, source: &str) -> Vec<Node<'t>> {
+    property_definition(call, source).map(|(_, _, descriptor)| descriptor).into_iter().collect()
 }
 
 /// What a [`constructed`] instance is made with: `Vue` for `new Vue({ … })`.
