@@ -678,6 +678,14 @@ fn javascript_exported_let_and_var() {
     assert_eq!(map, "1 var counter\n2 var legacy\n3 var a, b\n5 fn named\n");
 }
 
+/// A TypeScript `declare let`/`declare var` is the global a declaration file gives other code.
+#[test]
+fn typescript_declared_let_and_var() {
+    let outline = outline(Language::TypeScript, "declare let ambient: number;\ndeclare var process: { env: {} };\n");
+    assert_eq!(render_signatures(&outline), "1 declare let ambient: number\n2 declare var process: { env: {} }\n");
+    assert_eq!(render_map(&outline), "1 var ambient\n2 var process\n");
+}
+
 /// A class bound to a name is a class, with any keyword, its methods under it; its head stops at
 /// its body, on one line too.
 #[test]

@@ -168,11 +168,11 @@ fn value_body(value: Node) -> Option<Node> {
 }
 
 /// `const f = (…) => …` (with any keyword) is a function, and `let Cache = class {…}` a class;
-/// another `const` is a constant; an
-/// exported `let`/`var` is a variable whatever its value (other modules read it: `export let
-/// counter = 0`), and so is one of an object of methods, or of what a call given one returns (see
-/// [`defined_object`]; a namespace: `var Utils = { … }`); another `let`/`var` is the module's own
-/// state, not outlined.
+/// another `const` is a constant; an exported or declared `let`/`var` is a variable whatever its
+/// value (other code reads it: `export let counter = 0`, `declare var process: Process`), and so
+/// is one of an object of methods, or of what a call given one returns (see [`defined_object`];
+/// a namespace: `var Utils = { … }`); another `let`/`var` is the module's own state, not
+/// outlined.
 fn declarator(node: Node, source: &str) -> Option<Kind> {
     match node.child_by_field_name("value").map(|value| assigned_value(value).kind()) {
         Some(value) if FUNCTION_VALUES.contains(&value) => return Some(Kind::Function),
@@ -196,10 +196,11 @@ fn declarator(node: Node, source: &str) -> Option<Kind> {
     }
 }
 
-/// Whether a declarator's declaration is exported (`export let a = 1, b = 2`).
+/// Whether a declarator's declaration is exported (`export let a = 1, b = 2`) or declared for
+/// other code to use (`declare var process: Process`, a declaration file's global).
 fn is_exported(declarator: Node) -> bool {
     let statement = declarator.parent().and_then(|declaration| declaration.parent());
-    statement.is_some_and(|statement| statement.kind() == "export_statement")
+    statement.is_some_and(|statement| matches!(statement.kind(), "export_statement" | "ambient_declaration"))
 }
 
 /// The object literal of methods a declarator binds (`const api = { get(path) {…} }`), or gives
