@@ -686,6 +686,14 @@ fn typescript_declared_let_and_var() {
     assert_eq!(render_map(&outline), "1 var ambient\n2 var process\n");
 }
 
+/// TypeScript's CommonJS export, `export = Parser`, is listed as `module.exports = Parser` is.
+#[test]
+fn typescript_export_assignment() {
+    let outline = outline(Language::TypeScript, "declare class Parser {\n  parse(): void;\n}\nexport = Parser;\n");
+    assert_eq!(render_signatures(&outline), "1-3 declare class Parser\n 2 parse(): void\n4 export = Parser\n");
+    assert_eq!(render_map(&outline), "1-3 class Parser\n 2 parse\n4 export = Parser\n");
+}
+
 /// A class bound to a name is a class, with any keyword, its methods under it; its head stops at
 /// its body, on one line too.
 #[test]

@@ -966,10 +966,10 @@ fn names_only(value: Node) -> bool {
         })
 }
 
-/// `export { a, b }`, `export { a } from './a'`, `export * from './b'`, `export default name`; not
-/// `export function …` (the declaration is the definition) nor `export default <expression>`,
-/// unless that is an object of methods (see [`default_methods`]) or an anonymous function or
-/// class (see [`anonymous_default`]).
+/// `export { a, b }`, `export { a } from './a'`, `export * from './b'`, `export default name`,
+/// `export = name`; not `export function …` (the declaration is the definition) nor `export
+/// default <expression>`, unless that is an object of methods (see [`default_methods`]) or an
+/// anonymous function or class (see [`anonymous_default`]).
 fn export_list(node: Node, source: &str) -> Option<Kind> {
     if !default_methods(node, source).is_empty() {
         return Some(Kind::Impl);
@@ -1005,9 +1005,9 @@ fn default_methods<'t>(export: Node<'t>, _: &str) -> Vec<Node<'t>> {
     defined_object(export.child_by_field_name("value")).into_iter().collect()
 }
 
-/// The exported names as written (`{ a, b as c }`, `*`, `* as ns`, the default export's name;
-/// `default` for an object of methods, whose text is its members, and for an anonymous function
-/// or class).
+/// The exported names as written (`{ a, b as c }`, `*`, `* as ns`, the default export's name,
+/// what `export =` gives; `default` for an object of methods, whose text is its members, and for
+/// an anonymous function or class).
 fn exported_names(node: Node, source: &str) -> Option<String> {
     if !default_methods(node, source).is_empty() || anonymous_default(node).is_some() {
         return Some("default".to_string());
@@ -1016,8 +1016,10 @@ fn exported_names(node: Node, source: &str) -> Option<String> {
         return Some(node_text(value, source).to_string());
     }
     let mut cursor = node.walk();
-    let names =
-        node.children(&mut cursor).find(|child| matches!(child.kind(), "export_clause" | "namespace_export" | "*"))?;
+    let mut children = node.children(&mut cursor);
+    // TypeScript's CommonJS export, `export = Parser`, names what the module is after its `=`.
+    let names = children.find(|child| matches!(child.kind(), "export_clause" | "namespace_export" | "*" | "="))?;
+    let names = if names.kind() == "=" { children.find(|child| child.is_named())? } else { names };
     Some(node_text(names, source).to_string())
 }
 
