@@ -560,8 +560,9 @@ fn javascript_module_factory_functions() {
 }
 
 /// Functions and classes assigned to properties at file level are the API of CommonJS code and of
-/// prototypes: listed as written, a prototype's as methods. Other assigned values, and what a
-/// function assigns inside, are not.
+/// prototypes: listed as written, a prototype's as methods, with the value `module.exports` is
+/// set to, which those functions are assigned to. Other assigned values, and what a function
+/// assigns inside, are not.
 #[test]
 fn javascript_functions_assigned_to_properties() {
     let views = check(
@@ -591,7 +592,8 @@ fn javascript_functions_assigned_to_properties() {
     assert!(views.map.contains("46-48 Route.prototype.dispatch\n"), "{}", views.map);
     // An alias assigned with a function is named in the map too.
     assert!(views.map.contains("32-35 fn res.contentType = res.type\n"), "{}", views.map);
-    assert!(!views.signatures.contains("module.exports"), "{}", views.signatures);
+    // The file's whole API is the object it exports, named first.
+    assert!(views.signatures.starts_with("11 module.exports = res\n"), "{}", views.signatures);
 }
 
 #[test]
@@ -647,6 +649,112 @@ fn typescript() {
 #[test]
 fn tsx() {
     check("tsx/App.tsx", Language::Tsx, &["Props", "Counter", "App", "Legacy", "render"]);
+}
+
+/// Both views of `source` as JavaScript and as TypeScript, which must agree.
+fn js_and_ts_views(source: &str) -> (String, String) {
+    let views = |language| {
+        let outline = outline(language, source);
+        assert_eq!(outline.unparsed, [], "{language:?}");
+        (render_signatures(&outline), render_map(&outline))
+    };
+    let javascript = views(Language::JavaScript);
+    assert_eq!(javascript, views(Language::TypeScript), "JavaScript and TypeScript differ");
+    javascript
+}
+
+/// An exported `let` or `var` is the module's API whatever its value, as an exported `const` is;
+/// each name of a declaration of several is listed. One not exported is the module's own state.
+#[test]
+fn javascript_exported_let_and_var() {
+    let (signatures, map) = js_and_ts_views(
+        "export let counter = 0;\nexport var legacy = 1;\nexport let a = 1, b = 2;\nlet hidden = 3;\n\
+         export function named() {}\n",
+    );
+    assert_eq!(
+        signatures,
+        "1 export let counter = 0\n2 export var legacy = 1\n3 export let a = 1; b = 2\n5 export function named()\n"
+    );
+    assert_eq!(map, "1 var counter\n2 var legacy\n3 var a, b\n5 fn named\n");
+}
+
+/// A TypeScript `declare let`/`declare var` is the global a declaration file gives other code.
+#[test]
+fn typescript_declared_let_and_var() {
+    let outline = outline(Language::TypeScript, "declare let ambient: number;\ndeclare var process: { env: {} };\n");
+    assert_eq!(render_signatures(&outline), "1 declare let ambient: number\n2 declare var process: { env: {} }\n");
+    assert_eq!(render_map(&outline), "1 var ambient\n2 var process\n");
+}
+
+/// TypeScript's CommonJS export, `export = Parser`, is listed as `module.exports = Parser` is.
+#[test]
+fn typescript_export_assignment() {
+    let outline = outline(Language::TypeScript, "declare class Parser {\n  parse(): void;\n}\nexport = Parser;\n");
+    assert_eq!(render_signatures(&outline), "1-3 declare class Parser\n 2 parse(): void\n4 export = Parser\n");
+    assert_eq!(render_map(&outline), "1-3 class Parser\n 2 parse\n4 export = Parser\n");
+}
+
+/// A class bound to a name is a class, with any keyword, its methods under it; its head stops at
+/// its body, on one line too.
+#[test]
+fn javascript_class_expressions_bound_to_names() {
+    let (signatures, map) = js_and_ts_views(
+        "const Store = class Store extends Base {\n  get(key) {}\n};\nlet Cache = class {\n  clear() {}\n};\n\
+         var Legacy = class {\n  run() {}\n};\nconst Short = class { m() {} };\n",
+    );
+    assert_eq!(
+        signatures,
+        "1-3 const Store = class Store extends Base\n 2 get(key)\n4-6 let Cache = class\n 5 clear()\n\
+         7-9 var Legacy = class\n 8 run()\n10 const Short = class\n 10 m()\n"
+    );
+    assert_eq!(
+        map,
+        "1-3 class Store\n 2 get\n4-6 class Cache\n 5 clear\n7-9 class Legacy\n 8 run\n10 class Short\n 10 m\n"
+    );
+}
+
+/// An anonymous function or class exported by default is the module's API: listed as `default`,
+/// headed as written, a class with its methods.
+#[test]
+fn javascript_anonymous_default_exports() {
+    let cases = [
+        (
+            "export default class {\n  run() {}\n}\n",
+            "1-3 export default class\n 2 run()\n",
+            "1-3 class default\n 2 run\n",
+        ),
+        ("export default class extends Base {}\n", "1 export default class extends Base\n", "1 class default\n"),
+        (
+            "export default function (a, b) {\n  return a + b;\n}\n",
+            "1-3 export default function (a, b)\n",
+            "1-3 fn default\n",
+        ),
+        ("export default async function () {}\n", "1 export default async function ()\n", "1 fn default\n"),
+        ("export default function* () {}\n", "1 export default function* ()\n", "1 fn default\n"),
+        ("export default () => 1\n", "1 export default ()\n", "1 fn default\n"),
+    ];
+    for (source, signatures, map) in cases {
+        assert_eq!(js_and_ts_views(source), (signatures.to_string(), map.to_string()), "{source}");
+    }
+}
+
+/// A property given accessors at module level (`Object.defineProperty(Emitter.prototype, 'count',
+/// { get: function () {…} })`) is listed by the name code reads, its accessors under it; one given
+/// data only (tsc's `__esModule` mark), or defined inside a function, is not.
+#[test]
+fn javascript_properties_defined_with_accessors() {
+    let (signatures, map) = js_and_ts_views(
+        "function Emitter() {}\n\
+         Object.defineProperty(Emitter.prototype, 'count', {\n  get: function () { return 0; },\n});\n\
+         Object.defineProperty(exports, '__esModule', { value: true });\n\
+         function setup(target) {\n  Object.defineProperty(target, 'size', { get() { return 1; } });\n}\n",
+    );
+    assert_eq!(
+        signatures,
+        "1 function Emitter()\n2-4 Object.defineProperty(Emitter.prototype, 'count', {…})\n 3 get: function ()\n\
+         6-8 function setup(target)\n"
+    );
+    assert_eq!(map, "1 fn Emitter\n2-4 prop Emitter.prototype.count\n 3 fn get\n6-8 fn setup\n");
 }
 
 #[test]

@@ -53,7 +53,9 @@ pub(super) static SPEC: Spec = Spec {
         // CommonJS and prototype APIs: `res.send = function send(body) {…}`, `exports.parse =
         // (text) => …`, `Router.prototype.route = function (path) {…}`, and an alias assigned
         // with it (`res.contentType = res.type = function contentType(type) {…}`); CommonJS's
-        // export list, `module.exports = { parse, stringify }`; and an object of methods given
+        // export list, `module.exports = { parse, stringify }`, or the one value it exports,
+        // `module.exports = res` (express's response.js, its methods assigned to `res`); and an
+        // object of methods given
         // to a prototype or an export (`Store.prototype = { get: function (key) {…} }`), read as
         // a mixin below is.
         Rule::classify("assignment_expression", assigned_function)
@@ -66,6 +68,14 @@ pub(super) static SPEC: Spec = Spec {
         // `jQuery.fn.extend({ … })`, `Object.assign(Store.prototype, { … })`. The call is the
         // head, its object read `{…}`; the object's functions are the members.
         Rule::classify("call_expression", mixin).named(mixin_target).whole().head_members(mixed_in),
+        // A property given accessors at module level, how code written before classes gives a
+        // type a getter: `Object.defineProperty(Emitter.prototype, 'count', { get: function ()
+        // {…} })` is `Emitter.prototype.count`, its descriptor read `{…}`, its accessors the
+        // members. A descriptor of data only (`{ value: true }`: tsc's `__esModule` mark) is not.
+        Rule::classify("call_expression", defined_property)
+            .named(defined_property_name)
+            .whole()
+            .head_members(property_accessors),
         // An instance made by a statement at module level from an options object of methods (a
         // Vue 2 root instance: `new Vue({ methods: { … } })`), read as a mixin's object is.
         Rule::classify("new_expression", constructed).named(constructor_name).whole().head_members(mixed_in),
@@ -78,7 +88,13 @@ pub(super) static SPEC: Spec = Spec {
         // Without a declaration inside, `export` lists or re-exports names: a barrel file's API.
         // A default export of an object of methods (a Vue component or plugin, an ESLint plugin:
         // `export default { install(app) {…} }`) has them as its members, as `module.exports`.
-        Rule::classify("export_statement", export_list).named(exported_names).whole().head_members(default_methods),
+        // An anonymous function or class exported by default is the module's API, named
+        // `default`: `export default class { run() {…} }` has its methods as members.
+        Rule::classify("export_statement", export_list)
+            .named(exported_names)
+            .whole()
+            .body(default_value_body)
+            .head_members(default_methods),
     ],
     wrappers: &[
         ("export_statement", Prefix::Full),
@@ -151,14 +167,17 @@ fn value_body(value: Node) -> Option<Node> {
     (FUNCTION_VALUES.contains(&value.kind()) || value.kind() == "class").then(|| value.child_by_field_name("body"))?
 }
 
-/// `const f = (…) => …` (with any keyword) is a function; another `const` is a constant; a
-/// `let`/`var` of an object of methods, or of what a call given one returns (see
-/// [`defined_object`]), is a variable (a namespace: `var Utils = { … }`), and of another value
-/// is not outlined.
+/// `const f = (…) => …` (with any keyword) is a function, and `let Cache = class {…}` a class;
+/// another `const` is a constant; an exported or declared `let`/`var` is a variable whatever its
+/// value (other code reads it: `export let counter = 0`, `declare var process: Process`), and so
+/// is one of an object of methods, or of what a call given one returns (see [`defined_object`];
+/// a namespace: `var Utils = { … }`); another `let`/`var` is the module's own state, not
+/// outlined.
 fn declarator(node: Node, source: &str) -> Option<Kind> {
-    let value = node.child_by_field_name("value").map(assigned_value);
-    if value.is_some_and(|value| FUNCTION_VALUES.contains(&value.kind())) {
-        return Some(Kind::Function);
+    match node.child_by_field_name("value").map(|value| assigned_value(value).kind()) {
+        Some(value) if FUNCTION_VALUES.contains(&value) => return Some(Kind::Function),
+        Some("class") => return Some(Kind::Class),
+        _ => {}
     }
     // Destructuring (`const { a, b } = obj`) binds several names: not one outline entry.
     node.child_by_field_name("name").filter(|name| name.kind() == "identifier")?;
@@ -172,8 +191,16 @@ fn declarator(node: Node, source: &str) -> Option<Kind> {
     }
     match node_text(node.parent()?.child(0)?, source) {
         "const" => Some(Kind::Const),
+        _ if is_exported(node) => Some(Kind::Variable),
         _ => (!bound_methods(node, source).is_empty()).then_some(Kind::Variable),
     }
+}
+
+/// Whether a declarator's declaration is exported (`export let a = 1, b = 2`) or declared for
+/// other code to use (`declare var process: Process`, a declaration file's global).
+fn is_exported(declarator: Node) -> bool {
+    let statement = declarator.parent().and_then(|declaration| declaration.parent());
+    statement.is_some_and(|statement| matches!(statement.kind(), "export_statement" | "ambient_declaration"))
 }
 
 /// The object literal of methods a declarator binds (`const api = { get(path) {…} }`), or gives
@@ -506,14 +533,14 @@ fn unparenthesized(mut node: Node) -> Node {
 }
 
 /// A function or class assigned to a property at file level: a method when it goes on a
-/// prototype, else a function (or class); or names listed as `module.exports`.
+/// prototype, else a function (or class); or what `module.exports` names (see [`names_exports`]).
 fn assigned_function(node: Node, source: &str) -> Option<Kind> {
     let left = node.child_by_field_name("left").filter(|left| is_property(*left))?;
     if !statement_of(node).is_some_and(|statement| module_level(statement, source)) {
         return None;
     }
     let value = assigned_value(node.child_by_field_name("right")?);
-    let export_list = node_text(left, source) == "module.exports" && names_only(value);
+    let export_list = node_text(left, source) == "module.exports" && names_exports(value);
     let methods = !assigned_methods(node, source).is_empty();
     let value = value.kind();
     match value {
@@ -689,10 +716,49 @@ fn constructed_at(new: Node, statement: Node, source: &str) -> Option<Kind> {
 /// Whether a call (or `new`) is given an object of methods (see [`mixed_in`]) and `expression`
 /// (the call itself, or a chain of calls it starts) is a statement of its own at module level.
 fn given_at_module_level(call: Node, expression: Node, source: &str) -> bool {
+    !mixed_in(call, source).is_empty() && is_module_statement(expression, source)
+}
+
+/// Whether an expression is a statement of its own at module level.
+fn is_module_statement(expression: Node, source: &str) -> bool {
     expression
         .parent()
         .filter(|parent| parent.kind() == "expression_statement")
-        .is_some_and(|statement| !mixed_in(call, source).is_empty() && module_level(statement, source))
+        .is_some_and(|statement| module_level(statement, source))
+}
+
+/// `Object.defineProperty(target, 'name', descriptor)` as a statement at module level, its
+/// descriptor holding a function (a getter, a setter, a method as the value): a property of
+/// `target` that other code reads.
+fn defined_property(call: Node, source: &str) -> Option<Kind> {
+    let (_, _, descriptor) = property_definition(call, source)?;
+    (holds_function(descriptor) && is_module_statement(call, source)).then_some(Kind::Property)
+}
+
+/// The target, the quoted name and the descriptor object of an `Object.defineProperty` call.
+fn property_definition<'t>(call: Node<'t>, source: &str) -> Option<(Node<'t>, Node<'t>, Node<'t>)> {
+    let callee = call.child_by_field_name("function")?;
+    if node_text(callee, source) != "Object.defineProperty" {
+        return None;
+    }
+    let arguments = call.child_by_field_name("arguments")?;
+    let mut cursor = arguments.walk();
+    let arguments: Vec<Node> = arguments.named_children(&mut cursor).filter(|a| a.kind() != "comment").collect();
+    let [target, name, descriptor] = arguments[..] else {
+        return None;
+    };
+    (name.kind() == "string" && descriptor.kind() == "object").then_some((target, name, descriptor))
+}
+
+/// The property a [`defined_property`] call defines, as code reads it: `Emitter.prototype.count`.
+fn defined_property_name(call: Node, source: &str) -> Option<String> {
+    let (target, name, _) = property_definition(call, source)?;
+    Some(format!("{}.{}", node_text(target, source), unquoted(node_text(name, source))))
+}
+
+/// The descriptor of a [`defined_property`] call, whose functions are the property's accessors.
+fn property_accessors<'t>(call: Node<'t>, source: &str) -> Vec<Node<'t>> {
+    property_definition(call, source).map(|(_, _, descriptor)| descriptor).into_iter().collect()
 }
 
 /// What a [`constructed`] instance is made with: `Vue` for `new Vue({ … })`.
@@ -839,11 +905,12 @@ fn is_property(target: Node) -> bool {
 }
 
 /// The targets of an assignment, an alias assigned with it named too (`res.send`, `res.contentType
-/// = res.type`), or the names of an export list (`{ parse, stringify }`).
+/// = res.type`), or what `module.exports` names (`{ parse, stringify }`, `res`): only an export
+/// is given such a value (see [`assigned_function`]).
 fn assigned_name(node: Node, source: &str) -> Option<String> {
     let value = assigned_value(node.child_by_field_name("right")?);
     let left = node_text(node.child_by_field_name("left")?, source);
-    if value.kind() == "object" && names_only(value) {
+    if names_exports(value) {
         return Some(node_text(value, source).to_string());
     }
     // An object of methods: they belong to what it is given to (`Store` for `Store.prototype`).
@@ -873,6 +940,18 @@ fn object_of_methods(value: Option<Node>) -> Option<Node> {
     value.map(assigned_value).filter(|value| value.kind() == "object" && holds_function(*value))
 }
 
+/// What `module.exports` is given that names the module's API without writing it out: an export
+/// list (see [`names_only`]) or one value (`res`, `lib.Parser`), whose API is assigned to it or
+/// defined elsewhere in the file.
+fn names_exports(value: Node) -> bool {
+    names_a_value(value) || names_only(value)
+}
+
+/// A name, or a property of one (`parser.Parser`): a value defined elsewhere.
+fn names_a_value(value: Node) -> bool {
+    matches!(value.kind(), "identifier" | "member_expression")
+}
+
 /// An object literal that only names values (`{ parse, stringify, Parser: parser.Parser }`): an
 /// export list, not an object written out.
 fn names_only(value: Node) -> bool {
@@ -882,24 +961,42 @@ fn names_only(value: Node) -> bool {
         && entries.peek().is_some()
         && entries.all(|entry| match entry.kind() {
             "shorthand_property_identifier" => true,
-            "pair" => entry
-                .child_by_field_name("value")
-                .is_some_and(|value| matches!(value.kind(), "identifier" | "member_expression")),
+            "pair" => entry.child_by_field_name("value").is_some_and(names_a_value),
             _ => false,
         })
 }
 
-/// `export { a, b }`, `export { a } from './a'`, `export * from './b'`, `export default name`; not
-/// `export function …` (the declaration is the definition) nor `export default <expression>`,
-/// unless that is an object of methods (see [`default_methods`]).
+/// `export { a, b }`, `export { a } from './a'`, `export * from './b'`, `export default name`,
+/// `export = name`; not `export function …` (the declaration is the definition) nor `export
+/// default <expression>`, unless that is an object of methods (see [`default_methods`]) or an
+/// anonymous function or class (see [`anonymous_default`]).
 fn export_list(node: Node, source: &str) -> Option<Kind> {
     if !default_methods(node, source).is_empty() {
         return Some(Kind::Impl);
+    }
+    if let Some(kind) = anonymous_default(node) {
+        return Some(kind);
     }
     let value = node.child_by_field_name("value");
     let declares =
         node.child_by_field_name("declaration").is_some() || value.is_some_and(|value| value.kind() != "identifier");
     (!declares).then_some(Kind::Export)
+}
+
+/// What a default export of a function or class value is (`export default class {…}`,
+/// `export default async function () {…}`, `export default () => …`). A named function or class
+/// exported by default is a declaration, outlined by its own rule.
+fn anonymous_default(export: Node) -> Option<Kind> {
+    let value = assigned_value(export.child_by_field_name("value")?).kind();
+    match value {
+        "class" => Some(Kind::Class),
+        _ => FUNCTION_VALUES.contains(&value).then_some(Kind::Function),
+    }
+}
+
+/// The body of an [`anonymous_default`] export's function or class.
+fn default_value_body(export: Node) -> Option<Node> {
+    value_body(export.child_by_field_name("value")?)
 }
 
 /// The object of methods a default export is (`export default { name: 'Modal', methods: {…} }`)
@@ -908,18 +1005,21 @@ fn default_methods<'t>(export: Node<'t>, _: &str) -> Vec<Node<'t>> {
     defined_object(export.child_by_field_name("value")).into_iter().collect()
 }
 
-/// The exported names as written (`{ a, b as c }`, `*`, `* as ns`, the default export's name;
-/// `default` for an object of methods, whose text is its members).
+/// The exported names as written (`{ a, b as c }`, `*`, `* as ns`, the default export's name,
+/// what `export =` gives; `default` for an object of methods, whose text is its members, and for
+/// an anonymous function or class).
 fn exported_names(node: Node, source: &str) -> Option<String> {
-    if !default_methods(node, source).is_empty() {
+    if !default_methods(node, source).is_empty() || anonymous_default(node).is_some() {
         return Some("default".to_string());
     }
     if let Some(value) = node.child_by_field_name("value") {
         return Some(node_text(value, source).to_string());
     }
     let mut cursor = node.walk();
-    let names =
-        node.children(&mut cursor).find(|child| matches!(child.kind(), "export_clause" | "namespace_export" | "*"))?;
+    let mut children = node.children(&mut cursor);
+    // TypeScript's CommonJS export, `export = Parser`, names what the module is after its `=`.
+    let names = children.find(|child| matches!(child.kind(), "export_clause" | "namespace_export" | "*" | "="))?;
+    let names = if names.kind() == "=" { children.find(|child| child.is_named())? } else { names };
     Some(node_text(names, source).to_string())
 }
 
