@@ -536,7 +536,8 @@ pub fn typescript(source: &str) -> Vec<Expected> {
                 pending = Some(match keyword {
                     "class" | "interface" => Block::Fields,
                     "namespace" => Block::Items { in_macro: false },
-                    // An anonymous function (`export default function () {`) is not outlined.
+                    // An anonymous function (`export default function () {`) has no name to look for (the
+                    // views list it as `default`); its body is not scanned as a definition.
                     "function" | "function*" if name.is_some() => Block::Body,
                     _ => Block::Opaque,
                 });
