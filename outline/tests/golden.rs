@@ -888,6 +888,35 @@ fn ruby_visibility_and_attributes() {
     views.signature_lines_contain(&[" 44-52 def {self.keywords, reset!}"]);
 }
 
+/// What a conditional or a `begin … rescue … ensure` defines is listed at its owner's level with
+/// its own lines, each branch's definition of one name too (rack's `clock_time`, `MockResponse`'s
+/// fallback `Cookie`), in the visibility section around it.
+#[test]
+fn ruby_definitions_under_conditionals() {
+    let views = check(
+        "ruby/conditional.rb",
+        Language::Ruby,
+        &["clock_time", "secure_compare", "DEFAULT_SEP", "Cookie", "method_missing", "self.cookie_class", "Runner"],
+    );
+    views.signature_lines_contain(&[
+        "  12-14 module_function def clock_time",
+        "  17-19 module_function def clock_time",
+        "  24-30 module_function def secure_compare(a, b)",
+        "  33 DEFAULT_SEP = /[&] */n",
+        "  45-56 class Cookie { attr_reader :name, :value, :path, :domain, :expires, :secure }",
+        "   53-55 def method_missing(method_name, *args, &block)",
+        "  69-71 def engine_note",
+        "  81-83 private def parse_cookies_from_header",
+        "  85-87 private def parse_cookies_from_header",
+        "  90 private def identify_cookie_attributes(cookie_filling)",
+        "97-99 class Runner",
+        "102-108 Rack::Request.class_eval do",
+        " 104-106 def forwarded_for",
+    ]);
+    // A `require` under a top-level `if` is still an import; one in a class body is not.
+    assert!(views.map.starts_with("imports 3-95: 'uri'; 'rack'\n"), "{}", views.map);
+}
+
 #[test]
 fn markdown() {
     check(

@@ -585,9 +585,10 @@ impl<'s> Walker<'s> {
             return;
         }
         let mut attributes = Vec::new();
-        // A body starts without a section; a wrapper's inside is in its body's.
+        // A body starts without a section; a wrapper's inside is in its body's, and so is a
+        // transparent node's (Ruby's `private` then `if … def x … end`: `x` is private).
         let outer_section = self.section;
-        if wrappers.is_empty() {
+        if wrappers.is_empty() && !self.spec.transparent.contains(&parent.kind()) {
             self.section = "";
         }
         let mut cursor = parent.walk();

@@ -53,7 +53,23 @@ pub(super) static SPEC: Spec = Spec {
     reparse: None,
     invoked_body: None,
     overloads: None,
-    transparent: &[],
+    // What a conditional or a `begin … rescue … ensure` defines is its owner's, at any depth:
+    // rack's `if defined?(Process::CLOCK_MONOTONIC) def clock_time … else def clock_time …`, a
+    // fallback `rescue LoadError class Cookie …`, `VERSION = "1" unless defined?(VERSION)`.
+    transparent: &[
+        "if",
+        "unless",
+        "elsif",
+        "else",
+        "then",
+        "case",
+        "when",
+        "begin",
+        "rescue",
+        "ensure",
+        "if_modifier",
+        "unless_modifier",
+    ],
     member_lists: &[],
     imports: &["call"],
     is_import: is_require,
@@ -157,6 +173,8 @@ fn defines_methods(body: Node, nesting: usize) -> bool {
     let defines = |statement: Node| match statement.kind() {
         "method" | "singleton_method" => true,
         "call" if nesting > 0 => methods_block_within(statement, nesting - 1),
+        // `Rack::Request.class_eval do unless method_defined?(:x) def x … end end end`.
+        kind if nesting > 0 && SPEC.transparent.contains(&kind) => defines_methods(statement, nesting - 1),
         _ => false,
     };
     body.named_children(&mut cursor).any(defines)
