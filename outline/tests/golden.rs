@@ -903,6 +903,7 @@ fn ruby_definitions_under_conditionals() {
         "  17-19 module_function def clock_time",
         "  24-30 module_function def secure_compare(a, b)",
         "  33 DEFAULT_SEP = /[&] */n",
+        "  43 Cookie = CGI::Cookie",
         "  45-56 class Cookie { attr_reader :name, :value, :path, :domain, :expires, :secure }",
         "   53-55 def method_missing(method_name, *args, &block)",
         "  69-71 def engine_note",
@@ -915,6 +916,27 @@ fn ruby_definitions_under_conditionals() {
     ]);
     // A `require` under a top-level `if` is still an import; one in a class body is not.
     assert!(views.map.starts_with("imports 3-95: 'uri'; 'rack'\n"), "{}", views.map);
+}
+
+/// A class's constants are listed as a module's are, on a line of their own after its head
+/// (thor's `Shell::Color::CLEAR`, rack's `ShowExceptions::CONTEXT`, a `Struct.new` bound to one).
+#[test]
+fn ruby_class_constants() {
+    let views = check(
+        "ruby/color.rb",
+        Language::Ruby,
+        &["Color", "CLEAR", "ON_BLACK", "CONTEXT", "TEMPLATE", "DEFAULT_SEP", "KEYS", "Params", "set_color"],
+    );
+    views.signature_lines_contain(&[
+        r#"   12-22 CLEAR = "\e[0m"; BOLD = "\e[1m"; BLACK = "\e[30m"; RED = "\e[31m"; ON_BLACK = "\e[40m""#,
+        "  47 CONTEXT = 7",
+        "  66-69 DEFAULT_SEP, COMMON_SEP, KEYS, Params",
+    ]);
+    // The class's line stays its head: constants are no fields in its braces.
+    for head in ["  10-37 class Color < Basic\n", " 65-80 class QueryParser\n"] {
+        assert!(views.signatures.contains(head), "{}", views.signatures);
+    }
+    assert!(views.map.contains("\n  47 const CONTEXT\n"), "{}", views.map);
 }
 
 #[test]

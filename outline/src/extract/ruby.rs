@@ -41,6 +41,7 @@ pub(super) static SPEC: Spec = Spec {
         unlisted: &["private", "protected"],
     }),
     module_factories: false,
+    class_constants: true,
     error_ends_head: false,
     layout_judged: true,
     margin_nests: true,
