@@ -939,6 +939,30 @@ fn ruby_class_constants() {
     assert!(views.map.contains("\n  47 const CONTEXT\n"), "{}", views.map);
 }
 
+/// The methods `alias`, `alias_method` and `define_method` add are listed by their symbols, in
+/// the visibility section they are written in (i18n's `alias :t :translate`, rack's `alias
+/// headers header`); one whose name is computed (`define_method("#{name}?")`) names nothing.
+#[test]
+fn ruby_aliases_and_defined_methods() {
+    let views = check(
+        "ruby/aliases.rb",
+        Language::Ruby,
+        &["t", "t!", "l", "headers", "to_a", "redirect?", "set_header", "each_header", "write_chunk", "buffered?"],
+    );
+    views.signature_lines_contain(&[
+        "  15 alias :t :translate",
+        "  34 alias headers header",
+        "  45 alias to_a finish",
+        "  47-49 define_method(:redirect?) do",
+        "  51-53 define_method(:set_header) do |key, value|",
+        "  59 alias_method :each_header, :each",
+        "  66 private alias_method :write_chunk, :append",
+        "  68 private define_method(:buffered?)",
+    ]);
+    assert!(!views.signatures.contains("#{name}") && !views.signatures.contains(".each"), "{}", views.signatures);
+    assert!(views.map.contains("\n  15 fn t\n") && views.map.contains("\n  34 headers\n"), "{}", views.map);
+}
+
 #[test]
 fn markdown() {
     check(
