@@ -444,11 +444,14 @@ fn same_shaped(definitions: &[Definition]) -> Option<(usize, Shape<'_>)> {
         return None;
     }
     let first_shape = shape_of(first)?;
+    // A name defined again (Ruby's `if … def clock_time … else def clock_time …`) ends the run:
+    // `{a, b, b}` would read as a typo, and each definition keeps a line that names it.
+    let mut names = HashSet::from([first.name.as_str()]);
     let run = 1 + definitions[1..]
         .iter()
         .take_while(|next| {
             next.kind == first.kind
-                && next.name != first.name
+                && names.insert(next.name.as_str())
                 && bodiless(next)
                 && shape_of(next).as_ref() == Some(&first_shape)
         })

@@ -996,6 +996,81 @@ fn ruby_visibility_and_attributes() {
     views.signature_lines_contain(&[" 44-52 def {self.keywords, reset!}"]);
 }
 
+/// What a conditional or a `begin … rescue … ensure` defines is listed at its owner's level with
+/// its own lines, each branch's definition of one name too (rack's `clock_time`, `MockResponse`'s
+/// fallback `Cookie`), in the visibility section around it.
+#[test]
+fn ruby_definitions_under_conditionals() {
+    let views = check(
+        "ruby/conditional.rb",
+        Language::Ruby,
+        &["clock_time", "secure_compare", "DEFAULT_SEP", "Cookie", "method_missing", "self.cookie_class", "Runner"],
+    );
+    views.signature_lines_contain(&[
+        "  12-14 module_function def clock_time",
+        "  17-19 module_function def clock_time",
+        "  24-30 module_function def secure_compare(a, b)",
+        "  33 DEFAULT_SEP = /[&] */n",
+        "  43 Cookie = CGI::Cookie",
+        "  45-56 class Cookie { attr_reader :name, :value, :path, :domain, :expires, :secure }",
+        "   53-55 def method_missing(method_name, *args, &block)",
+        "  69-71 def engine_note",
+        "  81-83 private def parse_cookies_from_header",
+        "  85-87 private def parse_cookies_from_header",
+        "  90 private def identify_cookie_attributes(cookie_filling)",
+        "97-99 class Runner",
+        "102-108 Rack::Request.class_eval do",
+        " 104-106 def forwarded_for",
+    ]);
+    // A `require` under a top-level `if` is still an import; one in a class body is not.
+    assert!(views.map.starts_with("imports 3-95: 'uri'; 'rack'\n"), "{}", views.map);
+}
+
+/// A class's constants are listed as a module's are, on a line of their own after its head
+/// (thor's `Shell::Color::CLEAR`, rack's `ShowExceptions::CONTEXT`, a `Struct.new` bound to one).
+#[test]
+fn ruby_class_constants() {
+    let views = check(
+        "ruby/color.rb",
+        Language::Ruby,
+        &["Color", "CLEAR", "ON_BLACK", "CONTEXT", "TEMPLATE", "DEFAULT_SEP", "KEYS", "Params", "set_color"],
+    );
+    views.signature_lines_contain(&[
+        r#"   12-22 CLEAR = "\e[0m"; BOLD = "\e[1m"; BLACK = "\e[30m"; RED = "\e[31m"; ON_BLACK = "\e[40m""#,
+        "  47 CONTEXT = 7",
+        "  66-69 DEFAULT_SEP, COMMON_SEP, KEYS, Params",
+    ]);
+    // The class's line stays its head: constants are no fields in its braces.
+    for head in ["  10-37 class Color < Basic\n", " 65-80 class QueryParser\n"] {
+        assert!(views.signatures.contains(head), "{}", views.signatures);
+    }
+    assert!(views.map.contains("\n  47 const CONTEXT\n"), "{}", views.map);
+}
+
+/// The methods `alias`, `alias_method` and `define_method` add are listed by their symbols, in
+/// the visibility section they are written in (i18n's `alias :t :translate`, rack's `alias
+/// headers header`); one whose name is computed (`define_method("#{name}?")`) names nothing.
+#[test]
+fn ruby_aliases_and_defined_methods() {
+    let views = check(
+        "ruby/aliases.rb",
+        Language::Ruby,
+        &["t", "t!", "l", "headers", "to_a", "redirect?", "set_header", "each_header", "write_chunk", "buffered?"],
+    );
+    views.signature_lines_contain(&[
+        "  15 alias :t :translate",
+        "  34 alias headers header",
+        "  45 alias to_a finish",
+        "  47-49 define_method(:redirect?) do",
+        "  51-53 define_method(:set_header) do |key, value|",
+        "  59 alias_method :each_header, :each",
+        "  66 private alias_method :write_chunk, :append",
+        "  68 private define_method(:buffered?)",
+    ]);
+    assert!(!views.signatures.contains("#{name}") && !views.signatures.contains(".each"), "{}", views.signatures);
+    assert!(views.map.contains("\n  15 fn t\n") && views.map.contains("\n  34 headers\n"), "{}", views.map);
+}
+
 #[test]
 fn markdown() {
     check(

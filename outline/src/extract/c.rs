@@ -67,6 +67,7 @@ pub(super) static SPEC: Spec = Spec {
     // private data member is not listed.
     sections: Some(Sections { word: access_label, applies_to: is_member, unlisted: &["private"] }),
     module_factories: false,
+    class_constants: false,
     error_ends_head: false,
     layout_judged: false,
     margin_nests: false,

@@ -42,6 +42,7 @@ pub(super) static SPEC: Spec = Spec {
     conditional: None,
     sections: None,
     module_factories: false,
+    class_constants: false,
     error_ends_head: false,
     layout_judged: true,
     margin_nests: false,

@@ -233,6 +233,11 @@ pub(crate) struct Spec {
     /// functions are listed (see `Owner::factory`): a JavaScript idiom; a Python function's
     /// closures, however many, are its detail.
     pub module_factories: bool,
+    /// Whether the constants a class body assigns are listed with it, as a module's are: Ruby's,
+    /// which other code names through the class (thor's `Shell::Color::CLEAR`, rack's
+    /// `ShowExceptions::CONTEXT`). Elsewhere a class's constants are fields, or the locals of a
+    /// function that builds a class (an ES5 class's `var`s).
+    pub class_constants: bool,
     /// Whether an error over several lines after a function's parameters ends its head: Python,
     /// where nothing after the `:` is head (`def f():` and a call left open, its body found lines
     /// later). Elsewhere such an error may be the head's own (a return type, C++'s `const` on the
@@ -586,9 +591,10 @@ impl<'s> Walker<'s> {
             return;
         }
         let mut attributes = Vec::new();
-        // A body starts without a section; a wrapper's inside is in its body's.
+        // A body starts without a section; a wrapper's inside is in its body's, and so is a
+        // transparent node's (Ruby's `private` then `if … def x … end`: `x` is private).
         let outer_section = self.section;
-        if wrappers.is_empty() {
+        if wrappers.is_empty() && !self.spec.transparent.contains(&parent.kind()) {
             self.section = "";
         }
         let mut cursor = parent.walk();
@@ -810,9 +816,12 @@ impl<'s> Walker<'s> {
             return None;
         }
         // Constants and statics are outline-worthy at file or module level, and as associated
-        // constants of a Rust impl or trait (`Interest::READABLE`); inside classes and functions
-        // they are detail.
-        let api_level = |owner: Owner| matches!(owner.kind, Kind::Module | Kind::Impl | Kind::Trait);
+        // constants of a Rust impl or trait (`Interest::READABLE`) or of a Ruby class (see
+        // [`Spec::class_constants`]); inside other classes and functions they are detail.
+        let api_level = |owner: Owner| {
+            matches!(owner.kind, Kind::Module | Kind::Impl | Kind::Trait)
+                || (self.spec.class_constants && owner.kind == Kind::Class)
+        };
         if matches!(kind, Kind::Const | Kind::Variable) && owner.is_some_and(|o| !api_level(o)) {
             return None;
         }

@@ -1,5 +1,6 @@
-//! Ruby: modules, classes, `class << self`, `def`, `def self.x`, constants, `require`, and the
-//! methods a block given to a call defines (a concern's `class_methods do`, `Struct.new do`).
+//! Ruby: modules, classes, `class << self`, `def`, `def self.x`, the methods `define_method`,
+//! `alias_method` and `alias` add, constants, `require`, and the methods a block given to a call
+//! defines (a concern's `class_methods do`, `Struct.new do`).
 
 use tree_sitter::Node;
 
@@ -17,14 +18,17 @@ pub(super) static SPEC: Spec = Spec {
         Rule::new("singleton_class", Kind::Class).named(singleton_class_name).head_end(HEAD_END).members("body"),
         Rule::new("method", Kind::Function).head_end(HEAD_END),
         Rule::new("singleton_method", Kind::Function).named(singleton_method_name).head_end(HEAD_END),
+        // `alias full_name name` adds the method `full_name`.
+        Rule::new("alias", Kind::Function).named(alias_name).whole(),
         // A constant bound to a class built with a block of methods (`Point = Struct.new(:x, :y)
         // do def dist … end end`, `Class.new(Base) do … end`, `Data.define`) is that class.
         Rule::classify("assignment", constant).named(left_side).head_end(&["right"]).body(class_block),
         // A block given to a call that defines methods: a Rails concern's `included do` and
         // `class_methods do`, `class_eval do`, `refine String do`, a spec's helpers under
-        // `RSpec.describe … do`. The call is the head, the block's methods its members. And the
-        // attributes a class declares (`attr_reader :id, :total`), its fields.
-        Rule::classify("call", call_kind).named(call_name).body(methods_block),
+        // `RSpec.describe … do`. The call is the head, the block's methods its members. The
+        // attributes a class declares (`attr_reader :id, :total`), its fields. And the method a
+        // `define_method(:reset!) do |a|` or `alias_method :to_s, :name` adds, named by its symbol.
+        Rule::classify("call", call_kind).named(call_name).body(block_body),
     ],
     // A method defined as a call's argument: `private def tokens(text)`, `protected def …`,
     // `private_class_method def self.build`, `memoize def total`. The call is the head's prefix.
@@ -41,6 +45,7 @@ pub(super) static SPEC: Spec = Spec {
         unlisted: &["private", "protected"],
     }),
     module_factories: false,
+    class_constants: true,
     error_ends_head: false,
     layout_judged: true,
     margin_nests: true,
@@ -53,7 +58,23 @@ pub(super) static SPEC: Spec = Spec {
     reparse: None,
     invoked_body: None,
     overloads: None,
-    transparent: &[],
+    // What a conditional or a `begin … rescue … ensure` defines is its owner's, at any depth:
+    // rack's `if defined?(Process::CLOCK_MONOTONIC) def clock_time … else def clock_time …`, a
+    // fallback `rescue LoadError class Cookie …`, `VERSION = "1" unless defined?(VERSION)`.
+    transparent: &[
+        "if",
+        "unless",
+        "elsif",
+        "else",
+        "then",
+        "case",
+        "when",
+        "begin",
+        "rescue",
+        "ensure",
+        "if_modifier",
+        "unless_modifier",
+    ],
     member_lists: &[],
     imports: &["call"],
     is_import: is_require,
@@ -101,11 +122,48 @@ fn call_kind(call: Node, source: &str) -> Option<Kind> {
     if attributes(call, source).is_some() {
         return Some(Kind::Field);
     }
+    if added_method(call, source).is_some() {
+        return Some(Kind::Function);
+    }
     methods_block(call).map(|_| Kind::Impl)
 }
 
 fn call_name(call: Node, source: &str) -> Option<String> {
-    attributes(call, source).or_else(|| called(call, source))
+    attributes(call, source).or_else(|| added_method(call, source).map(str::to_string)).or_else(|| called(call, source))
+}
+
+/// The name of the method a `define_method` or `alias_method` call adds to its class: its first
+/// argument, written as a symbol or a string (a computed one, `define_method("#{state}?")`, names
+/// nothing the file states).
+fn added_method<'s>(call: Node, source: &'s str) -> Option<&'s str> {
+    let method = call.child_by_field_name("method").map(|method| node_text(method, source));
+    if call.child_by_field_name("receiver").is_some() || !matches!(method, Some("define_method" | "alias_method")) {
+        return None;
+    }
+    let arguments = call.child_by_field_name("arguments")?;
+    symbol_name(arguments.named_child(0)?, source)
+}
+
+/// `full_name` for `alias full_name name`, `alias :full_name :name` or `alias == eql?` (not a
+/// global variable's `alias $new $old`).
+fn alias_name(alias: Node, source: &str) -> Option<String> {
+    let name = alias.child_by_field_name("name")?;
+    let bare = matches!(name.kind(), "identifier" | "constant" | "operator" | "setter");
+    let text = if bare { Some(node_text(name, source)) } else { symbol_name(name, source) };
+    text.map(str::to_string)
+}
+
+/// The name a symbol or a plain string spells: `:to_s`, `"to_s"`. Not a variable's value, nor a
+/// string with interpolation.
+fn symbol_name<'s>(node: Node, source: &'s str) -> Option<&'s str> {
+    let text = node_text(node, source);
+    match node.kind() {
+        "simple_symbol" => text.strip_prefix(':'),
+        "string" if node.named_children(&mut node.walk()).all(|part| part.kind() == "string_content") => {
+            Some(text.trim_matches(['"', '\'']))
+        }
+        _ => None,
+    }
 }
 
 /// The names an `attr_reader`, `attr_writer` or `attr_accessor` call declares (`id, total`):
@@ -125,31 +183,36 @@ fn attributes(call: Node, source: &str) -> Option<String> {
     }
     let arguments = call.child_by_field_name("arguments")?;
     let mut cursor = arguments.walk();
-    let names: Vec<&str> = arguments
-        .named_children(&mut cursor)
-        .filter_map(|argument| match argument.kind() {
-            "simple_symbol" => node_text(argument, source).strip_prefix(':'),
-            "string" => Some(node_text(argument, source).trim_matches(['"', '\''])),
-            _ => None,
-        })
-        .collect();
+    let names: Vec<&str> =
+        arguments.named_children(&mut cursor).filter_map(|argument| symbol_name(argument, source)).collect();
     Some(names.join(", ")).filter(|names| !names.is_empty())
 }
 
-/// What a bare `private` applies to: instance methods and attributes.
+/// What a bare `private` applies to: instance methods, attributes, and the methods `alias`,
+/// `alias_method` and `define_method` add after it (an alias takes its original's visibility,
+/// which the section it is written in usually is).
 fn made_private(node: Node, source: &str) -> bool {
-    node.kind() == "method" || (node.kind() == "call" && attributes(node, source).is_some())
+    match node.kind() {
+        "method" | "alias" => true,
+        "call" => attributes(node, source).is_some() || added_method(node, source).is_some(),
+        _ => false,
+    }
 }
 
 /// How deep calls with blocks may nest above a method for the outer call to be listed
 /// (`RSpec.describe X do context "y" do def helper … end end end`).
 const MAX_BLOCK_NESTING: usize = 16;
 
+/// The body of the block a call is given: a block of methods' (see [`methods_block`]), or a
+/// `define_method`'s, whose head then shows the block's parameters, the method's.
+fn block_body(call: Node) -> Option<Node> {
+    call.child_by_field_name("block")?.child_by_field_name("body")
+}
+
 /// The body of the block a call is given, when the block defines a method, itself or in a block
 /// nested in it.
 fn methods_block(call: Node) -> Option<Node> {
-    let body = call.child_by_field_name("block")?.child_by_field_name("body")?;
-    defines_methods(body, MAX_BLOCK_NESTING).then_some(body)
+    block_body(call).filter(|body| defines_methods(*body, MAX_BLOCK_NESTING))
 }
 
 fn defines_methods(body: Node, nesting: usize) -> bool {
@@ -157,14 +220,15 @@ fn defines_methods(body: Node, nesting: usize) -> bool {
     let defines = |statement: Node| match statement.kind() {
         "method" | "singleton_method" => true,
         "call" if nesting > 0 => methods_block_within(statement, nesting - 1),
+        // `Rack::Request.class_eval do unless method_defined?(:x) def x … end end end`.
+        kind if nesting > 0 && SPEC.transparent.contains(&kind) => defines_methods(statement, nesting - 1),
         _ => false,
     };
     body.named_children(&mut cursor).any(defines)
 }
 
 fn methods_block_within(call: Node, nesting: usize) -> bool {
-    let body = call.child_by_field_name("block").and_then(|block| block.child_by_field_name("body"));
-    body.is_some_and(|body| defines_methods(body, nesting))
+    block_body(call).is_some_and(|body| defines_methods(body, nesting))
 }
 
 /// A call as written up to its block: `class_methods`, `RSpec.describe Trackable`.

@@ -52,6 +52,7 @@ pub(super) static SPEC: Spec = Spec {
     conditional: Some("#[cfg_attr("),
     sections: None,
     module_factories: false,
+    class_constants: false,
     error_ends_head: false,
     layout_judged: true,
     margin_nests: false,
