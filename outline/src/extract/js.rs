@@ -730,10 +730,14 @@ fn is_module_statement(expression: Node, source: &str) -> bool {
 
 /// `Object.defineProperty(target, 'name', descriptor)` as a statement at module level, its
 /// descriptor holding a function (a getter, a setter, a method as the value): a property of
-/// `target` that other code reads.
+/// `target` that other code reads. Not on `exports`: that is how tsc and Babel compile `export {
+/// x } from` into CommonJS, a getter per name (rxjs's `dist/cjs/index.js` has 200), whose API
+/// its source and declaration files list.
 fn defined_property(call: Node, source: &str) -> Option<Kind> {
-    let (_, _, descriptor) = property_definition(call, source)?;
-    (holds_function(descriptor) && is_module_statement(call, source)).then_some(Kind::Property)
+    let (target, _, descriptor) = property_definition(call, source)?;
+    let compiled_export = matches!(node_text(target, source), "exports" | "module.exports");
+    let listed = !compiled_export && holds_function(descriptor) && is_module_statement(call, source);
+    listed.then_some(Kind::Property)
 }
 
 /// The target, the quoted name and the descriptor object of an `Object.defineProperty` call.
