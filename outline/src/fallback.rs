@@ -206,22 +206,12 @@ pub(crate) fn never_in_a_head(language: Language, line: &str) -> bool {
     })
 }
 
-/// Whether `line`, inside a declaration's head past its first line where the head holds a syntax
-/// error, is a definition the error took in: one [`never_in_a_head`], or one [`accessed_member`].
-pub(crate) fn taken_into_a_broken_head(language: Language, line: &str) -> bool {
-    never_in_a_head(language, line) || accessed_member(language, line)
-}
-
 /// Java and C#: whether `line` is a definition that starts with an access modifier, which no
 /// parameter, type or initialiser does; only a head's own declaration line does, after its
-/// annotations (`@Entity` / `[Serializable]` lines and then `public class Store {`).
+/// annotations (`@Entity` / `[Serializable]` lines and then `public class Store {`), which the
+/// callers tell apart.
 pub(crate) fn accessed_member(language: Language, line: &str) -> bool {
     cues(language).is_some_and(|cues| cues.access_never_in_heads && accessed_definition(line.trim(), cues))
-}
-
-/// Whether `line` (trimmed or not) is an annotation or attribute line of a declaration's head.
-pub(crate) fn annotation_line(line: &str) -> bool {
-    line.trim_start().starts_with(['@', '['])
 }
 
 /// Whether `line` (trimmed) is a definition that starts with an access modifier.

@@ -44,6 +44,7 @@ pub(crate) fn error_lines(tree: &Tree, source: &str) -> Vec<(u32, u32)> {
 pub(crate) fn may_hide_definitions(
     spans: Vec<(u32, u32)>,
     heads: &[(u32, u32)],
+    declarations: &[u32],
     language: Language,
     lines: &Lines,
 ) -> Vec<(u32, u32)> {
@@ -66,7 +67,13 @@ pub(crate) fn may_hide_definitions(
             let inside_head = (start..=end).all(|line| marked(&in_head, line));
             (start..=end).any(|line| match inside_head {
                 false => looks_like_definition(line),
-                true => !marked(&first_of_head, line) && fallback::taken_into_a_broken_head(language, lines.text(line)),
+                true => {
+                    let text = lines.text(line);
+                    // A Java or C# member with an access modifier stands in no head but its own
+                    // declaration line, past its annotations.
+                    let member = !declarations.contains(&line) && fallback::accessed_member(language, text);
+                    !marked(&first_of_head, line) && (member || fallback::never_in_a_head(language, text))
+                }
             })
         })
         .collect()

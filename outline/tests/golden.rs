@@ -1524,6 +1524,15 @@ fn unparsed_lines_that_may_hide_definitions_are_named_first() {
     // signature after an annotation is the head's, not a line of the class's body, so nothing
     // is named.
     check("java/Annotated.java", Language::Java, &["RecordStore", "toString", "save", "broken", "load"]).complete();
+    // Annotations over several lines are the head's own, not members taken in: an error in a
+    // body names nothing, and a method the grammar cannot read (newer syntax) is named with or
+    // without an attribute above it alike.
+    let mapped = check("java/Mapped.java", Language::Java, &["Mapped", "getId"]);
+    mapped.complete();
+    mapped.signature_lines_contain(&["@Entity @Table(…) public class Mapped"]);
+    let spans = check("csharp/Spans.cs", Language::CSharp, &["Spans", "Fill", "Copy"]);
+    assert_eq!(spans.signatures.starts_with("[outline"), spans.map.starts_with("[outline"));
+    assert!(!spans.signatures.contains("line 8"), "{}", spans.signatures);
     // A parameter list left open takes the next method into its head: its line is named.
     check("java/Pricing.java", Language::Java, &["Pricing", "net", "discounted"])
         .first_lines("[outline incomplete: line 15 not parsed]");

@@ -103,7 +103,7 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
     let lines = LazyCell::new(|| Lines::new(source));
     let hiding = match errors.is_empty() {
         true => Vec::new(),
-        false => unparsed::may_hide_definitions(errors, &walked.heads, language, &lines),
+        false => unparsed::may_hide_definitions(errors, &walked.heads, &walked.declarations, language, &lines),
     };
     // Only a tree with errors can hide definitions these ways; a clean file skips the spans.
     let judged = spec.filter(|spec| spec.layout_judged && tree.root_node().has_error());
@@ -189,6 +189,8 @@ struct Walked {
     /// The lines of each definition's declaration, from its first attribute to where its body
     /// begins: a syntax error there did not keep it out of the outline.
     heads: Vec<(u32, u32)>,
+    /// The line each definition's own declaration starts on, past its annotations.
+    declarations: Vec<u32>,
     /// Syntax errors in regions parsed again (see [`Spec::reparse`]).
     region_errors: Vec<(u32, u32)>,
     /// Lines of regions that could not be parsed again.
@@ -543,6 +545,7 @@ struct Walker<'s> {
     /// Methods declared outside their type, with the type's name, attached after the walk.
     detached: Vec<(String, Definition)>,
     heads: Vec<(u32, u32)>,
+    declarations: Vec<u32>,
     region_errors: Vec<(u32, u32)>,
     failed_regions: Vec<(u32, u32)>,
     /// Bytes that may still be parsed again (see [`Walker::walk_region`]).
@@ -564,6 +567,7 @@ impl<'s> Walker<'s> {
             imports: Vec::new(),
             detached: Vec::new(),
             heads: Vec::new(),
+            declarations: Vec::new(),
             region_errors: Vec::new(),
             failed_regions: Vec::new(),
             reparse_budget: REPARSE_FACTOR * source.len(),
@@ -577,6 +581,7 @@ impl<'s> Walker<'s> {
             imports: walker.imports,
             items,
             heads: walker.heads,
+            declarations: walker.declarations,
             region_errors: walker.region_errors,
             failed_regions: walker.failed_regions,
         }
@@ -868,6 +873,7 @@ impl<'s> Walker<'s> {
         let head_last =
             self.swallowing_error(node).map_or(head_last, |error| head_last.min(node_lines(error, self.source).0));
         self.heads.push((start_line, head_last.max(start_line)));
+        self.declarations.push(self.line_of(declaration_start(node)));
         let mut children = Vec::new();
         let bodies = head_members.into_iter().chain(members);
         for body in bodies {
@@ -1059,21 +1065,22 @@ impl<'s> Walker<'s> {
 
     /// Where a head left open took in the next definition: the start of its first later line
     /// that starts a definition no head holds (a method's shape; Python's `def`; in Java and C#
-    /// one with an access modifier, past the head's annotation lines). That text is the next
-    /// definition's, whose line the incomplete note names; the head stops before it.
+    /// one with an access modifier, past the declaration's own first line). That text is the
+    /// next definition's, whose line the incomplete note names; the head stops before it.
     fn taken_in(&self, node: Node, head_end: usize) -> Option<usize> {
         if !node.has_error() {
             return None;
         }
         let start = node.start_byte();
+        // The declaration's own first line ends here; only later lines can be a member taken in.
+        let declaration = declaration_start(node);
+        let declared = self.source.get(declaration..)?.find('\n').map_or(head_end, |end| declaration + end);
         let mut at = start;
-        let mut declared = false;
         for line in self.source.get(start..head_end)?.split_inclusive('\n') {
-            let member = declared && fallback::accessed_member(self.language, line);
+            let member = at > declared && fallback::accessed_member(self.language, line);
             if at > start && (member || fallback::never_in_a_head(self.language, line)) {
                 return Some(at);
             }
-            declared |= !fallback::annotation_line(line);
             at += line.len();
         }
         None
@@ -1320,6 +1327,29 @@ fn core_end(node: Node) -> Option<usize> {
 /// A declaration of several fields (`Spec, Status string`, named `Spec, Status` by its rule) as
 /// one definition per field, so each name can be searched; they share the declaration's
 /// signature, which the signatures view prints once.
+/// Where a declaration's own text starts, past the annotations and attributes in front of it
+/// (Java's `@Table(name = "orders",` over several lines, C#'s `[DllImport(…)]`), which the
+/// grammar puts inside the declaration's node and which may hold anything.
+fn declaration_start(node: Node) -> usize {
+    const ANNOTATIONS: [&str; 3] = ["annotation", "marker_annotation", "attribute_list"];
+    let skipped = |child: &Node| ANNOTATIONS.contains(&child.kind()) || child.is_extra();
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        if skipped(&child) {
+            continue;
+        }
+        if child.kind() == "modifiers" {
+            let mut inner = child.walk();
+            match child.children(&mut inner).find(|modifier| !skipped(modifier)) {
+                Some(first) => return first.start_byte(),
+                None => continue,
+            }
+        }
+        return child.start_byte();
+    }
+    node.start_byte()
+}
+
 fn each_field(declaration: Definition) -> Vec<Definition> {
     let names: Vec<String> = declaration.names().into_iter().map(str::to_string).collect();
     if names.len() == 1 {
