@@ -692,6 +692,12 @@ fn typescript_export_assignment() {
     let outline = outline(Language::TypeScript, "declare class Parser {\n  parse(): void;\n}\nexport = Parser;\n");
     assert_eq!(render_signatures(&outline), "1-3 declare class Parser\n 2 parse(): void\n4 export = Parser\n");
     assert_eq!(render_map(&outline), "1-3 class Parser\n 2 parse\n4 export = Parser\n");
+    // A value written out after `=` is no name: its text is not made a head.
+    let written = lean_ctx_outline::outline(
+        Language::TypeScript,
+        "export = {\n  parse(text: string) {\n    return text;\n  },\n};\n",
+    );
+    assert!(!render_signatures(&written).contains("return text"), "{}", render_signatures(&written));
 }
 
 /// A class bound to a name is a class, with any keyword, its methods under it; its head stops at

@@ -450,6 +450,25 @@ fn a_read_only_rc_file_is_left_alone_with_the_lines_to_add_by_hand() {
 }
 
 #[test]
+fn uninstall_leaves_a_file_made_read_only_since_and_changes_nothing() {
+    let sandbox = Sandbox::new();
+    let bashrc = sandbox.user().join(".bashrc");
+    let settings = sandbox.user().join(".claude/settings.json");
+    assert!(sandbox.lctx(&["init", "--yes"]).status.success());
+    let (bashrc_after_init, settings_after_init) =
+        (fs::read_to_string(&bashrc).unwrap(), fs::read_to_string(&settings).unwrap());
+    fs::set_permissions(&bashrc, fs::Permissions::from_mode(0o444)).unwrap();
+    let uninstall = sandbox.lctx(&["uninstall"]);
+    let shown = text(&uninstall);
+    assert!(!uninstall.status.success(), "{shown}");
+    assert!(shown.contains(&format!("read-only since `lctx init`: {} (mode 444)", bashrc.display())), "{shown}");
+    assert!(shown.contains("nothing was changed"), "{shown}");
+    assert_eq!(fs::read_to_string(&bashrc).unwrap(), bashrc_after_init);
+    assert_eq!(fs::metadata(&bashrc).unwrap().permissions().mode() & 0o777, 0o444);
+    assert_eq!(fs::read_to_string(&settings).unwrap(), settings_after_init, "no file was undone");
+}
+
+#[test]
 fn a_bash_env_of_the_users_is_named_as_the_cause_with_the_line_that_fixes_it() {
     let sandbox = Sandbox::new();
     let user = sandbox.user();

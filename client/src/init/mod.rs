@@ -340,6 +340,27 @@ pub fn uninstall(data_dir: &Path, force: bool) -> Result<Option<Undone>, String>
             changed.join(", ")
         ));
     }
+    // A file the user made read-only since is left alone, as init and setup leave one: refused
+    // before anything changes, naming each.
+    let read_only: Vec<String> = states
+        .iter()
+        .filter(|(record, current, before, fate)| {
+            let untouched =
+                matches!(fate, Fate::Restore) && current == before && mode_of(&record.path) == Some(record.mode);
+            !matches!(fate, Fate::Gone | Fate::AlreadyOut) && !untouched
+        })
+        .filter_map(|(record, ..)| {
+            let mode = write::read_only_mode(&record.path)?;
+            Some(format!("{} (mode {mode:03o})", record.path.display()))
+        })
+        .collect();
+    if !read_only.is_empty() {
+        return Err(format!(
+            "read-only since `lctx init`: {}; lctx leaves such files alone. Make them writable (`chmod u+w \
+             FILE`) and run `lctx uninstall` again; nothing was changed",
+            read_only.join(", ")
+        ));
+    }
     let mut undone = Undone::default();
     for (record, current, before, fate) in states.into_iter().rev() {
         // A link made since init (dotfiles kept elsewhere) stays a link: its target is written.

@@ -78,8 +78,12 @@ pub fn replace(file: &Path, expected: Option<&str>, new: &str) -> Result<Option<
     Ok(backup)
 }
 
-/// Deletes `file` if it still holds `expected` (a symlink itself, not its target).
+/// Deletes `file` if it still holds `expected` (a symlink itself, not its target) and is not
+/// read-only (a file the user made read-only is left alone, as [`replace`] leaves it).
 pub fn delete(file: &Path, expected: &str) -> Result<(), Error> {
+    if let Some(mode) = read_only_mode(file) {
+        return Err(Error::ReadOnly(mode));
+    }
     match fs::read_to_string(file) {
         Ok(text) if text == expected => fs::remove_file(file).map_err(|e| io(file, "cannot remove", e)),
         Ok(_) => Err(Error::Changed),
@@ -191,6 +195,16 @@ mod tests {
         assert_eq!(fs::read_to_string(&file).unwrap(), "old");
         assert_eq!(mode(&file), 0o444);
         assert!(!backup_path(&file).exists());
+    }
+
+    #[test]
+    fn a_read_only_file_is_not_deleted() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("config.toml");
+        fs::write(&file, "ours").unwrap();
+        fs::set_permissions(&file, fs::Permissions::from_mode(0o444)).unwrap();
+        assert_eq!(delete(&file, "ours"), Err(Error::ReadOnly(0o444)));
+        assert_eq!(fs::read_to_string(&file).unwrap(), "ours");
     }
 
     #[test]

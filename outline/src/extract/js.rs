@@ -1022,9 +1022,13 @@ fn exported_names(node: Node, source: &str) -> Option<String> {
     }
     let mut cursor = node.walk();
     let mut children = node.children(&mut cursor);
-    // TypeScript's CommonJS export, `export = Parser`, names what the module is after its `=`.
+    // TypeScript's CommonJS export, `export = Parser`, names what the module is after its `=`;
+    // a value written out there (`export = { parse() {…} }`) is no name, and its text no head.
     let names = children.find(|child| matches!(child.kind(), "export_clause" | "namespace_export" | "*" | "="))?;
-    let names = if names.kind() == "=" { children.find(|child| child.is_named())? } else { names };
+    let names = match names.kind() {
+        "=" => children.find(|child| child.is_named()).filter(|value| names_a_value(*value))?,
+        _ => names,
+    };
     Some(node_text(names, source).to_string())
 }
 
