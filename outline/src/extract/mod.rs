@@ -859,7 +859,7 @@ impl<'s> Walker<'s> {
         let head_end = self.head_end(node, body);
         if let Some(taken) = self.taken_in(node, head_end) {
             let last = self.source[..head_end].trim_end().len().max(taken + 1);
-            self.failed_regions.push((self.line_of(taken), self.line_of(last - 1)));
+            self.failed_regions.push((self.line_in(node, taken), self.line_in(node, last - 1)));
         }
         let (head_line, end_line) = node_lines(node, self.source);
         // Attributes, decorators and `export` in front belong to the definition's span.
@@ -873,7 +873,7 @@ impl<'s> Walker<'s> {
         let head_last =
             self.swallowing_error(node).map_or(head_last, |error| head_last.min(node_lines(error, self.source).0));
         self.heads.push((start_line, head_last.max(start_line)));
-        self.declarations.push(self.line_of(declaration_start(node)));
+        self.declarations.push(line_number(declaration_start(node).start_position().row));
         let mut children = Vec::new();
         let bodies = head_members.into_iter().chain(members);
         for body in bodies {
@@ -1051,10 +1051,11 @@ impl<'s> Walker<'s> {
         })
     }
 
-    /// The 1-based line holding byte `at` of the source.
-    fn line_of(&self, at: usize) -> u32 {
-        let before = self.source.as_bytes().get(..at).unwrap_or(self.source.as_bytes());
-        line_number(before.iter().filter(|&&b| b == b'\n').count())
+    /// The 1-based line holding byte `at` of the source, at or after `node`'s start (counted from
+    /// there: a file of thousands of definitions is not scanned from its top for each).
+    fn line_in(&self, node: Node, at: usize) -> u32 {
+        let bytes = self.source.as_bytes().get(node.start_byte()..at).unwrap_or_default();
+        line_number(node.start_position().row + bytes.iter().filter(|&&b| b == b'\n').count())
     }
 
     /// Where `node`'s head ends, before its body (or the error that swallowed the rest).
@@ -1073,7 +1074,7 @@ impl<'s> Walker<'s> {
         }
         let start = node.start_byte();
         // The declaration's own first line ends here; only later lines can be a member taken in.
-        let declaration = declaration_start(node);
+        let declaration = declaration_start(node).start_byte();
         let declared = self.source.get(declaration..)?.find('\n').map_or(head_end, |end| declaration + end);
         let mut at = start;
         for line in self.source.get(start..head_end)?.split_inclusive('\n') {
@@ -1327,10 +1328,10 @@ fn core_end(node: Node) -> Option<usize> {
 /// A declaration of several fields (`Spec, Status string`, named `Spec, Status` by its rule) as
 /// one definition per field, so each name can be searched; they share the declaration's
 /// signature, which the signatures view prints once.
-/// Where a declaration's own text starts, past the annotations and attributes in front of it
-/// (Java's `@Table(name = "orders",` over several lines, C#'s `[DllImport(…)]`), which the
+/// The first node of a declaration's own text, past the annotations and attributes in front of
+/// it (Java's `@Table(name = "orders",` over several lines, C#'s `[DllImport(…)]`), which the
 /// grammar puts inside the declaration's node and which may hold anything.
-fn declaration_start(node: Node) -> usize {
+fn declaration_start(node: Node) -> Node {
     const ANNOTATIONS: [&str; 3] = ["annotation", "marker_annotation", "attribute_list"];
     let skipped = |child: &Node| ANNOTATIONS.contains(&child.kind()) || child.is_extra();
     let mut cursor = node.walk();
@@ -1341,13 +1342,13 @@ fn declaration_start(node: Node) -> usize {
         if child.kind() == "modifiers" {
             let mut inner = child.walk();
             match child.children(&mut inner).find(|modifier| !skipped(modifier)) {
-                Some(first) => return first.start_byte(),
+                Some(first) => return first,
                 None => continue,
             }
         }
-        return child.start_byte();
+        return child;
     }
-    node.start_byte()
+    node
 }
 
 fn each_field(declaration: Definition) -> Vec<Definition> {
