@@ -17,8 +17,8 @@ use crate::passthrough::PASSTHROUGH;
 use crate::plan::{Mark, Plan};
 
 pub(crate) static BUILD: Family = Family::new("cargo-build", "cargo build --release", plan);
-pub(crate) static TEST: Family = Family::new("cargo-test", "cargo test -p foo", plan);
-pub(crate) static NEXTEST: Family = Family::new("cargo-nextest", "cargo nextest run", plan);
+pub(crate) static TEST: Family = Family::new("cargo-test", "cargo test -p foo", plan).test_runner();
+pub(crate) static NEXTEST: Family = Family::new("cargo-nextest", "cargo nextest run", plan).test_runner();
 
 /// cargo's families, by subcommand; rustc alone prints what `cargo build` does.
 pub(crate) static FAMILIES: Families = Families {

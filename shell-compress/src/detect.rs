@@ -95,6 +95,8 @@ pub struct Program {
     pub name: String,
     /// [`crate::Compressed::family`]'s name for it (`pytest`, `cargo-test`, `generic`, …).
     pub family: &'static str,
+    /// Whether it runs tests (its family is a test runner's).
+    pub runs_tests: bool,
 }
 
 /// The programs `line` runs, in order, each judged on its own, those in `sh -c` scripts included: which of them
@@ -108,7 +110,10 @@ pub fn programs(line: &str) -> Vec<Program> {
         let name = basename(first);
         match (name, words.get(1).map(String::as_str), words.get(2)) {
             ("bash" | "sh" | "zsh" | "dash", Some("-c"), Some(script)) => out.extend(programs(script)),
-            _ => out.push(Program { name: name.to_string(), family: classify(words).name }),
+            _ => {
+                let family = classify(words);
+                out.push(Program { name: name.to_string(), family: family.name, runs_tests: family.runs_tests });
+            }
         }
     }
     out

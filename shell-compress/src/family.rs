@@ -22,6 +22,8 @@ pub(crate) struct Family {
     /// Runs of lines that differ only in numbers fold to first, count and last (logs, process tables); off
     /// where the numbers are the point.
     similar_folding: bool,
+    /// The command runs tests: a session's handoff lists its last run and how it ended.
+    pub(crate) runs_tests: bool,
 }
 
 /// What a family module exports: how it recognises its commands, and the families it defines.
@@ -39,12 +41,17 @@ impl Family {
     /// A family whose output is neither a listing nor folded by similarity; see [`Family::listing`] and
     /// [`Family::folding_similar`].
     pub(crate) const fn new(name: &'static str, example: &'static str, rules: fn(&mut Plan, bool)) -> Family {
-        Family { name, example, rules, listing: false, similar_folding: false }
+        Family { name, example, rules, listing: false, similar_folding: false, runs_tests: false }
     }
 
     /// This family with its output treated as a listing.
     pub(crate) const fn listing(self) -> Family {
         Family { listing: true, ..self }
+    }
+
+    /// This family as a test runner's.
+    pub(crate) const fn test_runner(self) -> Family {
+        Family { runs_tests: true, ..self }
     }
 
     /// This family with similar lines folded.

@@ -11,7 +11,7 @@ use crate::rules;
 use crate::runner::{self, Verdict};
 
 pub(crate) static BUILD: Family = Family::new("go-build", "go build ./cmd/x", |plan, _| build(plan));
-pub(crate) static TEST: Family = Family::new("go-test", "go test ./...", |plan, _| test(plan));
+pub(crate) static TEST: Family = Family::new("go-test", "go test ./...", |plan, _| test(plan)).test_runner();
 pub(crate) static VET: Family = Family::new("go-vet", "go vet ./...", |plan, _| build(plan));
 
 /// go's families, by subcommand.

@@ -17,14 +17,14 @@ use crate::runner::{self, Verdict};
 
 pub(crate) static INSTALL: Family = Family::new("js-install", "npm ci", install);
 pub(crate) static RUN: Family = Family::new("js-run", "npm run build", script);
-pub(crate) static TEST: Family = Family::new("js-test", "npm test", script);
-pub(crate) static JEST: Family = Family::new("jest", "npx jest --ci", jest);
-pub(crate) static VITEST: Family = Family::new("vitest", "vitest run", |plan, _| vitest(plan));
-pub(crate) static MOCHA: Family = Family::new("mocha", "mocha test", |plan, _| mocha(plan));
+pub(crate) static TEST: Family = Family::new("js-test", "npm test", script).test_runner();
+pub(crate) static JEST: Family = Family::new("jest", "npx jest --ci", jest).test_runner();
+pub(crate) static VITEST: Family = Family::new("vitest", "vitest run", |plan, _| vitest(plan)).test_runner();
+pub(crate) static MOCHA: Family = Family::new("mocha", "mocha test", |plan, _| mocha(plan)).test_runner();
 pub(crate) static TSC: Family = Family::new("tsc", "tsc --noEmit", |plan, _| tsc(plan));
 pub(crate) static ESLINT: Family = Family::new("eslint", "eslint .", eslint);
 pub(crate) static BIOME: Family = Family::new("biome", "biome check src", |plan, _| biome(plan));
-pub(crate) static NODE_TEST: Family = Family::new("node-test", "node --test", node_test);
+pub(crate) static NODE_TEST: Family = Family::new("node-test", "node --test", node_test).test_runner();
 
 /// Package managers by verb and script name; the tools by program, unless they watch.
 pub(crate) static FAMILIES: Families = Families {

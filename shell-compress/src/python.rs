@@ -13,8 +13,9 @@ use crate::plan::{Mark, Plan};
 use crate::rules;
 use crate::runner::{self, Verdict};
 
-pub(crate) static PYTEST: Family = Family::new("pytest", "python -m pytest -q", pytest);
-pub(crate) static UNITTEST: Family = Family::new("unittest", "python -m unittest discover", |plan, _| unittest(plan));
+pub(crate) static PYTEST: Family = Family::new("pytest", "python -m pytest -q", pytest).test_runner();
+pub(crate) static UNITTEST: Family =
+    Family::new("unittest", "python -m unittest discover", |plan, _| unittest(plan)).test_runner();
 pub(crate) static RUFF: Family = Family::new("ruff", "ruff check .", |plan, _| ruff(plan));
 pub(crate) static FLAKE8: Family = Family::new("flake8", "flake8 src", checker);
 pub(crate) static MYPY: Family = Family::new("mypy", "mypy pkg", checker);

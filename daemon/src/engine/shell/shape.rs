@@ -37,22 +37,8 @@ impl SweepClock {
     }
 }
 
-/// Output families of test runners (names from `lean-ctx-shell-compress`):
-/// a handoff names the last run of each test command and how it ended.
-const TEST_FAMILIES: &[&str] = &[
-    "cargo-test",
-    "cargo-nextest",
-    "go-test",
-    "jest",
-    "js-test",
-    "mocha",
-    "node-test",
-    "pytest",
-    "unittest",
-    "vitest",
-];
-
-/// Whether `command` ran tests: any program of its pipelines and lists does
+/// Whether `command` ran tests (a session's handoff names the last run of
+/// each test command and how it ended): any program of its pipelines and lists does
 /// (`cd t && pytest | tail -3` too, whose output as a whole is `tail`'s, and
 /// a raw run alike). Their exit status is the line's only when a test runner
 /// is the last program; otherwise the line's is another program's, and the
@@ -60,7 +46,7 @@ const TEST_FAMILIES: &[&str] = &[
 /// "passed".
 fn command_kind(command: &str) -> CommandKind {
     let programs = lean_ctx_shell_compress::programs(command);
-    let tests = |p: &lean_ctx_shell_compress::Program| TEST_FAMILIES.contains(&p.family);
+    let tests = |p: &lean_ctx_shell_compress::Program| p.runs_tests;
     if !programs.iter().any(tests) {
         return CommandKind::Other;
     }
