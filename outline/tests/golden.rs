@@ -1733,6 +1733,19 @@ fn python_module_variables() {
     ]);
 }
 
+/// A package's `__init__.py` with a long `__all__`: the line is cut between two names and says
+/// how many it leaves out, never in the middle of a name or with the rest unsaid.
+#[test]
+fn python_long_export_list_counts_what_it_cuts() {
+    let views = check("python/package_init.py", Language::Python, &["__all__", "__go"]);
+    for view in [&views.signatures, &views.map] {
+        let line = view.lines().find(|line| line.contains("__all__")).expect("__all__ listed");
+        let shown = line.matches("\", \"").count() + 1;
+        assert!(line.ends_with(&format!(", +{} more]", 117 - shown)), "{line}");
+        assert!(line.contains("\"Column\", \"ColumnDefault\""), "{line}");
+    }
+}
+
 #[test]
 fn re_exports_share_a_line_where_it_keeps_their_modules() {
     let views = check("typescript/operators.ts", Language::TypeScript, &["*", "{ config }"]);
