@@ -1330,6 +1330,9 @@ fn go_exported_fields_and_interface_methods() {
         " 43 Key() string",
         // An embedded type is listed, exported or not: what it exports, the struct does.
         "type Service struct { kindMeta; Port int }",
+        // A constraint's type set is what the interface means.
+        "type Quantity interface { ~int64 | ~float64 }",
+        "type Keyed interface { ~string }",
     ]);
     // In the map a type's methods are their bare names.
     assert!(views.map.contains("\n 43 Key\n"), "{}", views.map);

@@ -1,11 +1,11 @@
-//! Go: functions, methods (attached to their receiver type), types with their exported fields and
-//! interface methods, package-level const/var.
+//! Go: functions, methods (attached to their receiver type), types with their exported fields,
+//! interface methods and constraints' type sets, package-level const/var.
 
 use tree_sitter::Node;
 
 use super::{Constructors, Names, Prefix, Rule, Spec, Untyped, always, first_named_child_text};
 use crate::model::Kind;
-use crate::text::node_text;
+use crate::text::{collapse, node_text};
 
 pub(super) static SPEC: Spec = Spec {
     rules: &[
@@ -131,11 +131,12 @@ fn field_names(node: Node, source: &str) -> Option<String> {
     type_name(node_text(node.child_by_field_name("type")?, source))
 }
 
-/// `Reader` for `io.Reader`; `None` for a constraint such as `~int | ~float64`.
+/// `Reader` for `io.Reader`; a constraint's type set as written (`~int | ~float64`): what a
+/// generic function's type parameter may be is the whole meaning of such an interface.
 fn embedded_interface(node: Node, source: &str) -> Option<String> {
     let text = node_text(node, source);
     if text.contains(['|', '~']) {
-        return None;
+        return Some(collapse(text));
     }
     type_name(text)
 }
