@@ -45,6 +45,13 @@
 //! copy by way of TypeScript's grammar (see [`crate::parse::as_written`]), so such a file's
 //! outline is TypeScript's.
 //!
+//! tree-sitter-c-sharp does not know C# 14's extension blocks (`extension<T>(IEnumerable<T> source)
+//! { public bool IsEmpty => …; }` in a static class): the header is an error, the block's members
+//! are read as the class's, and the class ends at the block's `}` (every member after it was
+//! outside any type). The copy writes `struct _x` for the keyword (as long) and spaces for the
+//! receiver's parentheses, so the block parses as a nested struct; the outline's C# rules read
+//! a struct whose text starts with `extension` as the block (see `extract/csharp.rs`).
+//!
 //! The copy's tree is used only when it has fewer unparsed tokens than the original's.
 
 use tree_sitter::Tree;
@@ -60,9 +67,20 @@ pub(crate) fn reparse(
     tree: &Tree,
     parse: impl FnOnce(&str) -> Result<Tree, String>,
 ) -> Option<Tree> {
-    if !matches!(language, Language::TypeScript | Language::Tsx) || !tree.root_node().has_error() {
+    if !tree.root_node().has_error() {
         return None;
     }
+    let patched = match language {
+        Language::TypeScript | Language::Tsx => typescript_gaps(language, source, tree),
+        Language::CSharp => csharp_extension_blocks(source),
+        _ => None,
+    }?;
+    let better = parse(&patched).ok()?;
+    (error_lines(&better, source).len() < error_lines(tree, source).len()).then_some(better)
+}
+
+/// `source` with every TypeScript (or TSX) gap above worked around, or `None` when it has none.
+fn typescript_gaps(language: Language, source: &str, tree: &Tree) -> Option<String> {
     let unescaped = unescape_backticks(source);
     // In TSX a `<` starting a line is as likely an element as type parameters.
     let separated = (language == Language::TypeScript)
@@ -72,9 +90,7 @@ pub(crate) fn reparse(
     let unmarked = flow_object_marks(separated.as_deref().unwrap_or(source));
     let patched = unmarked.or(separated);
     let unattributed = import_attributes(patched.as_deref().unwrap_or(source), tree);
-    let patched = unattributed.or(patched)?;
-    let better = parse(&patched).ok()?;
-    (error_lines(&better, source).len() < error_lines(tree, source).len()).then_some(better)
+    unattributed.or(patched)
 }
 
 /// `source` with `;` as the last indentation character of every line that starts with a type
@@ -157,6 +173,56 @@ fn import_attributes(source: &str, tree: &Tree) -> Option<String> {
     }
     // Whole characters replaced by ASCII: still UTF-8.
     changed.then(|| String::from_utf8(bytes).expect("whole characters replaced by ASCII"))
+}
+
+/// `source` with each extension block's header (`extension<T>(Seq<T> s) {` from a line's start)
+/// written as a struct's (`struct _x<T>` and spaces, line breaks kept), or `None` when there is
+/// none.
+fn csharp_extension_blocks(source: &str) -> Option<String> {
+    const KEYWORD: &str = "extension";
+    let mut bytes = source.as_bytes().to_vec();
+    let mut changed = false;
+    let mut start = 0;
+    for line in source.split_inclusive('\n') {
+        let at = start + line.len() - line.trim_start().len();
+        start += line.len();
+        let after = &source[at..].strip_prefix(KEYWORD).unwrap_or_default();
+        if !after.starts_with(['<', '(']) {
+            continue;
+        }
+        let Some(open) = after.find('(').map(|open| at + KEYWORD.len() + open) else {
+            continue;
+        };
+        // A block follows: no valid C# of older versions has that shape (a constructor of a
+        // class named `extension` aside), and the grammar reads the header as it likes (an
+        // error, a call), so the shape decides, not where the grammar failed.
+        let Some(close) =
+            closing_parenthesis(source, open).filter(|&close| source[close + 1..].trim_start().starts_with('{'))
+        else {
+            continue;
+        };
+        bytes[at..at + KEYWORD.len()].copy_from_slice(b"struct _x");
+        bytes[open..=close].iter_mut().filter(|b| !matches!(b, b'\n' | b'\r')).for_each(|b| *b = b' ');
+        changed = true;
+    }
+    // Whole characters replaced by ASCII: still UTF-8.
+    changed.then(|| String::from_utf8(bytes).expect("whole characters replaced by ASCII"))
+}
+
+/// The offset of the `)` closing the parenthesis at `open`, or `None` when a `{` or `;` comes first
+/// (no parameter list holds one outside a string, and a receiver's has no strings).
+fn closing_parenthesis(source: &str, open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (at, byte) in source.bytes().enumerate().skip(open) {
+        match byte {
+            b'(' => depth += 1,
+            b')' if depth == 1 => return Some(at),
+            b')' => depth -= 1,
+            b'{' | b';' => return None,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Whether `before` ends with a module an import or re-export names: a quoted string after

@@ -1431,6 +1431,32 @@ fn csharp_operators_indexers_and_events() {
     ]);
 }
 
+/// C# 14 extension blocks, which the grammar does not know: each is listed with its members under
+/// its class, and the class keeps the members after them.
+#[test]
+fn csharp_extension_blocks() {
+    let views = check(
+        "csharp/Extensions.cs",
+        Language::CSharp,
+        &["SequenceExtensions", "IsEmpty", "WhereNot", "WordCount", "Join", "CountWhere"],
+    );
+    views.signature_lines_contain(&[
+        "8-28 public static class SequenceExtensions",
+        " 10-17 extension<TSource>(IEnumerable<TSource> source)",
+        " 19-24 extension(string text)",
+        "  23 public static string Join(IEnumerable<string> parts)",
+        " 26-27 public static int CountWhere<T>(this IEnumerable<T> items, Func<T, bool> predicate)",
+    ]);
+}
+
+/// A program of top-level statements: its local functions at file level are its functions.
+#[test]
+fn csharp_top_level_functions() {
+    let views = check("csharp/Program.cs", Language::CSharp, &["FindOrNotFound", "WarmUpAsync", "Program"]);
+    views.hides(&["NotFound"]);
+    views.signature_lines_contain(&["10-15 static IResult FindOrNotFound(Inventory inventory, int id)"]);
+}
+
 #[test]
 fn csharp_public_fields() {
     let views = check(

@@ -1,5 +1,5 @@
-//! C#: namespaces (block and file-scoped), types, members including properties, operators,
-//! indexers, events and public fields, with attributes.
+//! C#: namespaces (block and file-scoped), types, extension blocks, members including properties,
+//! operators, indexers, events and public fields, with attributes; a program's top-level functions.
 
 use std::ops::Range;
 
@@ -7,7 +7,7 @@ use tree_sitter::Node;
 
 use super::{Constructors, Rule, Spec, always};
 use crate::model::Kind;
-use crate::text::node_text;
+use crate::text::{collapse_code, node_text};
 
 pub(super) static SPEC: Spec = Spec {
     rules: &[
@@ -16,13 +16,17 @@ pub(super) static SPEC: Spec = Spec {
         Rule::new("file_scoped_namespace_declaration", Kind::Module).whole(),
         Rule::new("class_declaration", Kind::Class).members("body"),
         Rule::new("record_declaration", Kind::Class).members("body"),
-        Rule::new("struct_declaration", Kind::Struct).members("body"),
+        Rule::classify("struct_declaration", struct_kind).named(struct_name).members("body"),
         Rule::new("interface_declaration", Kind::Interface).members("body"),
         // An enum's members are its API, listed as its fields.
         Rule::new("enum_declaration", Kind::Enum).members("body"),
         Rule::new("enum_member_declaration", Kind::Field).whole(),
         Rule::new("delegate_declaration", Kind::TypeAlias).whole(),
         Rule::new("method_declaration", Kind::Function),
+        // A program of top-level statements declares its functions as local functions at file
+        // level (`static int Add(int a, int b) => a + b;`); inside a method they are its detail,
+        // and a method's body is not walked.
+        Rule::new("local_function_statement", Kind::Function),
         Rule::new("constructor_declaration", Kind::Constructor),
         Rule::new("destructor_declaration", Kind::Method),
         Rule::new("property_declaration", Kind::Property).head_end(&["accessors", "value"]),
@@ -55,13 +59,34 @@ pub(super) static SPEC: Spec = Spec {
     reparse: None,
     invoked_body: None,
     overloads: None,
-    transparent: &[],
+    transparent: &["global_statement"],
     member_lists: &[],
     imports: &["using_directive"],
     is_import: always,
     import_keywords: &["using "],
     constructors: Constructors::Declared,
 };
+
+/// A struct, or a C# 14 extension block (`extension<T>(IEnumerable<T> source) { … }`), which the
+/// grammar reads only from the copy that writes it as a struct (see `recover.rs`): its text, read
+/// from the original, starts with `extension`, as no struct's does. It is listed as what it is, an
+/// implementation of members for its receiver, named by its header.
+fn struct_kind(node: Node, source: &str) -> Option<Kind> {
+    Some(if extension_header(node, source).is_some() { Kind::Impl } else { Kind::Struct })
+}
+
+fn struct_name(node: Node, source: &str) -> Option<String> {
+    extension_header(node, source)
+        .or_else(|| node.child_by_field_name("name").map(|name| node_text(name, source).to_string()))
+}
+
+/// `extension<T>(IEnumerable<T> source)` of an extension block, on one line.
+fn extension_header(node: Node, source: &str) -> Option<String> {
+    let text = node_text(node, source);
+    let body = node.child_by_field_name("body")?;
+    let header = text.get(..body.start_byte() - node.start_byte())?;
+    header.starts_with("extension").then(|| collapse_code(header))
+}
 
 /// A field another assembly can use: `public`, or `protected` (a subclass's API, as in Java) but
 /// not `private protected`, which only this assembly's subclasses see.
