@@ -1079,6 +1079,19 @@ fn ruby_aliases_and_defined_methods() {
     assert!(views.map.contains("\n  15 fn t\n") && views.map.contains("\n  34 headers\n"), "{}", views.map);
 }
 
+/// The fields a Ruby class declares after its constants are on its line, as those it starts
+/// with are (rack's `Cascade`: `NotFound = […]` then `attr_reader :apps`).
+#[test]
+fn ruby_fields_after_constants() {
+    let views = check("ruby/request.rb", Language::Ruby, &["Request", "env", "script_name", "ErrorPage", "status"]);
+    views.signature_lines_contain(&[
+        "{ attr_reader :env, :params; attr_accessor :script_name }",
+        " 65-74 class ErrorPage { attr_reader :status }",
+    ]);
+    assert!(views.map.contains(" 65-74 class ErrorPage { status }\n"), "{}", views.map);
+    assert!(!views.signatures.contains("\n  19-20 attr_reader"), "{}", views.signatures);
+}
+
 #[test]
 fn markdown() {
     check(
