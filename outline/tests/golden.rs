@@ -1092,6 +1092,20 @@ fn ruby_fields_after_constants() {
     assert!(!views.signatures.contains("\n  19-20 attr_reader"), "{}", views.signatures);
 }
 
+/// A Ruby literal in a head keeps its text as written: `/a  b/x` collapsed to `/a b/x`, or
+/// thor's `/( |\t)\Z/` to `/(|\t)\Z/`, is another pattern. One over several lines is cut where
+/// its first line ends.
+#[test]
+fn ruby_literals_as_written() {
+    let views = check("ruby/request.rb", Language::Ruby, &["NOT_FOUND", "say"]);
+    views.signature_lines_contain(&[
+        r#"  66-67 NOT_FOUND = "<h1>Not Found</h1>…""#,
+        r#"  78-81 def say(message = "", color = nil, force_new_line = (message.to_s !~ /( |\t)\Z/))"#,
+    ]);
+    let color = check("ruby/color.rb", Language::Ruby, &["TEMPLATE"]);
+    color.signature_lines_contain(&["  57 TEMPLATE = ERB.new(<<-'HTML'.gsub(/^      /, ''))"]);
+}
+
 #[test]
 fn markdown() {
     check(

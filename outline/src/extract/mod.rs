@@ -266,6 +266,10 @@ pub(crate) struct Spec {
     /// `unparsed::swallowed_by_strings`). Elsewhere a plain string ends at its line, and a
     /// string over several lines (a template, a triple-quoted docstring) is meant as one.
     pub multiline_strings: &'static [&'static str],
+    /// Kinds of literal whose text a head keeps as written (Ruby's strings and regexes: `/a  b/x`
+    /// collapsed to `/a b/x` would be another pattern); one over several lines is cut with `…`
+    /// where its first line ends.
+    pub literals: &'static [&'static str],
     /// Modifiers (kind and text of a definition's own child) that say what is the default anyway
     /// (TypeScript's `public`): left out of signatures. A parameter's are kept (`constructor(public
     /// x)` declares a field).
@@ -1213,6 +1217,7 @@ impl<'s> Walker<'s> {
         }
         let listed = self.head_members.iter().filter(|list| range.start <= list.start && list.end <= range.end);
         cuts.extend(listed.map(|list| (list.clone(), "{…}".to_string())));
+        cuts.extend(self.kept_literals(within, &range));
         let breaks = line_separated_members(within, &range, self.spec.member_lists, self.source);
         cuts.extend(breaks.into_iter().map(|at| (at..at, ";".to_string())));
         cuts.sort_by_key(|(cut, _)| cut.start);
@@ -1231,6 +1236,31 @@ impl<'s> Walker<'s> {
         }
         text.push_str(self.source.get(position..range.end).unwrap_or(""));
         head.push(role, &text);
+    }
+
+    /// The [`Spec::literals`] in `range` whose text a head's collapsed whitespace would change
+    /// (`/a  b/x`, `"( "`), each with its text as [`head::kept`] keeps it.
+    fn kept_literals(&self, within: Node, range: &Range<usize>) -> Vec<(Range<usize>, String)> {
+        let mut kept = Vec::new();
+        if self.spec.literals.is_empty() {
+            return kept;
+        }
+        visit_in(within, range, |node| {
+            if !self.spec.literals.contains(&node.kind()) {
+                return true;
+            }
+            let span = node.start_byte().max(range.start)..node.end_byte().min(range.end);
+            let text = self.source.get(span.clone()).unwrap_or("");
+            if collapse_code(text) != text {
+                // What closes the literal (`"`, `/x`) is what follows its last content.
+                let last = u32::try_from(node.named_child_count().saturating_sub(1)).ok();
+                let content_end = last.and_then(|last| node.named_child(last)).map(|content| content.end_byte());
+                let closing = content_end.and_then(|end| self.source.get(end.max(span.start)..span.end));
+                kept.push((span, head::kept(text, closing.unwrap_or(""))));
+            }
+            false
+        });
+        kept
     }
 }
 
