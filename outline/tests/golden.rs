@@ -1106,6 +1106,18 @@ fn ruby_literals_as_written() {
     color.signature_lines_contain(&["  57 TEMPLATE = ERB.new(<<-'HTML'.gsub(/^      /, ''))"]);
 }
 
+/// A bare `private` inside a conditional at class level holds past the conditional's `end`, as
+/// Ruby's visibility is the class body's; only one branch runs, so the next starts without it.
+#[test]
+fn ruby_private_in_a_conditional() {
+    let views = check("ruby/request.rb", Language::Ruby, &["split_header", "wrap_ipv6"]);
+    views.signature_lines_contain(&[
+        "  37-39 private def split_header(value)",
+        "  41-43 def split_header(value)",
+        "  46-48 private def wrap_ipv6(host)",
+    ]);
+}
+
 #[test]
 fn markdown() {
     check(

@@ -352,6 +352,9 @@ pub(crate) struct Sections {
     /// The words under which a field is no API and not listed, as other languages list only
     /// public fields (`private`, `protected`).
     pub unlisted: &'static [&'static str],
+    /// The kinds of a conditional's later branches (Ruby's `elsif`, `else`, `when`): only one
+    /// branch runs, so each starts in the section in force where the conditional began.
+    pub branches: &'static [&'static str],
 }
 
 /// How a method is recognised as a constructor.
@@ -603,12 +606,23 @@ impl<'s> Walker<'s> {
         // A body starts without a section; a wrapper's inside is in its body's, and so is a
         // transparent node's (Ruby's `private` then `if … def x … end`: `x` is private).
         let outer_section = self.section;
-        if wrappers.is_empty() && !self.spec.transparent.contains(&parent.kind()) {
+        let transparent = self.spec.transparent.contains(&parent.kind());
+        if wrappers.is_empty() && !transparent {
             self.section = "";
         }
+        // The section the last branch of a conditional that set one left (see
+        // `Sections::branches`).
+        let mut set_in_branch = None;
+        let branches = self.spec.sections.as_ref().map_or(&[][..], |sections| sections.branches);
         let mut cursor = parent.walk();
         for child in parent.named_children(&mut cursor) {
             let kind = child.kind();
+            if transparent && branches.contains(&kind) {
+                if self.section != outer_section {
+                    set_in_branch = Some(self.section);
+                }
+                self.section = outer_section;
+            }
             if let Some(word) = self.spec.sections.as_ref().and_then(|sections| (sections.word)(child, self.source)) {
                 self.section = word;
                 continue;
@@ -661,7 +675,13 @@ impl<'s> Walker<'s> {
                 self.walk(child, owner, &[], depth + 1, out);
             }
         }
-        self.section = outer_section;
+        // A conditional opens no scope: a bare `private` in it holds past its `end`, as Ruby
+        // runs it. A wrapper's section and a body's end with them.
+        match transparent {
+            true if self.section == outer_section => self.section = set_in_branch.unwrap_or(outer_section),
+            true => {}
+            false => self.section = outer_section,
+        }
     }
 
     /// Walks `region` of `node` parsed on its own, as if its items stood where `node` does. Macro

@@ -43,6 +43,8 @@ pub(super) static SPEC: Spec = Spec {
         word: visibility_section,
         applies_to: made_private,
         unlisted: &["private", "protected"],
+        // Only one branch runs; a `private` in the one that does holds past the `end`.
+        branches: &["elsif", "else", "when"],
     }),
     module_factories: false,
     class_constants: true,
