@@ -1118,6 +1118,24 @@ fn ruby_private_in_a_conditional() {
     ]);
 }
 
+/// What a statement names gets its visibility wherever the definition is in the body:
+/// `private_constant :AUTHORITY` (rack's `Request::AUTHORITY`, `QueryParser::PARAMS_LIMIT`),
+/// `private :accepts_html?`, `public :commit_session`, `protected :query_parser`.
+#[test]
+fn ruby_visibility_given_by_name() {
+    let views = check("ruby/request.rb", Language::Ruby, &["AUTHORITY", "HEADER_SECRET", "trusted_proxy?"]);
+    views.signature_lines_contain(&[
+        r"  15 private AUTHORITY = /\A([^:]+)  (:\d+)?\z/x",
+        r#"  16 DEFAULT_SEP = "&;  ""#,
+        r#"  17 private HEADER_SECRET = "X-Rack-Secret""#,
+        "  13 SCHEME_WHITELIST = %w(https http).freeze",
+        "  53-55 def trusted_proxy?(ip)",
+        "  58-60 protected def query_parser",
+    ]);
+    // The map names no access, as for methods.
+    assert!(views.map.contains("\n  15 const AUTHORITY\n"), "{}", views.map);
+}
+
 #[test]
 fn markdown() {
     check(

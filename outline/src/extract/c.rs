@@ -65,7 +65,13 @@ pub(super) static SPEC: Spec = Spec {
     conditional: None,
     // C++'s access labels: a member under `protected:` or `private:` says so in its head, and a
     // private data member is not listed.
-    sections: Some(Sections { word: access_label, applies_to: is_member, unlisted: &["private"], branches: &[] }),
+    sections: Some(Sections {
+        word: access_label,
+        applies_to: is_member,
+        unlisted: &["private"],
+        branches: &[],
+        by_name: None,
+    }),
     module_factories: false,
     class_constants: false,
     error_ends_head: false,

@@ -42,6 +42,9 @@ type Overloads = for<'t> fn(Node<'t>) -> Option<Vec<Node<'t>>>;
 /// Finds the member lists a definition writes in its head ([`Rule::head_members`]).
 type HeadMembers = for<'t> fn(Node<'t>, &str) -> Vec<Node<'t>>;
 
+/// Reads a statement for the word it gives definitions by name ([`Sections::by_name`]).
+type ByName = for<'s> fn(Node, &'s str) -> Option<(&'static str, Vec<&'s str>)>;
+
 /// Finds a definition's body ([`Rule::body`]).
 type Body = for<'t> fn(Node<'t>) -> Option<Node<'t>>;
 
@@ -355,6 +358,9 @@ pub(crate) struct Sections {
     /// The kinds of a conditional's later branches (Ruby's `elsif`, `else`, `when`): only one
     /// branch runs, so each starts in the section in force where the conditional began.
     pub branches: &'static [&'static str],
+    /// A statement that gives definitions of its body, before or after it, a word by name
+    /// (Ruby's `private_constant :SECRET`, `private :helper`): the word and the names.
+    pub by_name: Option<ByName>,
 }
 
 /// How a method is recognised as a constructor.
@@ -562,6 +568,9 @@ struct Walker<'s> {
     /// The visibility the body being walked gives what follows (see [`Spec::sections`]); a
     /// wrapper walked inside the body keeps it (`private` then `memoize def x`).
     section: &'static str,
+    /// The words statements of the body being walked give its definitions by name (see
+    /// [`Sections::by_name`]).
+    named_sections: Vec<(&'s str, &'static str)>,
 }
 
 impl<'s> Walker<'s> {
@@ -580,6 +589,7 @@ impl<'s> Walker<'s> {
             reparse_budget: REPARSE_FACTOR * source.len(),
             head_members: Vec::new(),
             section: "",
+            named_sections: Vec::new(),
         };
         let mut items = Vec::new();
         walker.walk(root, None, &[], 0, &mut items);
@@ -607,7 +617,15 @@ impl<'s> Walker<'s> {
         // transparent node's (Ruby's `private` then `if … def x … end`: `x` is private).
         let outer_section = self.section;
         let transparent = self.spec.transparent.contains(&parent.kind());
-        if wrappers.is_empty() && !transparent {
+        let body = wrappers.is_empty() && !transparent;
+        let outer_named = match body {
+            true => {
+                let named = self.named_sections_of(parent);
+                Some(std::mem::replace(&mut self.named_sections, named))
+            }
+            false => None,
+        };
+        if body {
             self.section = "";
         }
         // The section the last branch of a conditional that set one left (see
@@ -675,6 +693,9 @@ impl<'s> Walker<'s> {
                 self.walk(child, owner, &[], depth + 1, out);
             }
         }
+        if let Some(outer_named) = outer_named {
+            self.named_sections = outer_named;
+        }
         // A conditional opens no scope: a bare `private` in it holds past its `end`, as Ruby
         // runs it. A wrapper's section and a body's end with them.
         match transparent {
@@ -682,6 +703,27 @@ impl<'s> Walker<'s> {
             true => {}
             false => self.section = outer_section,
         }
+    }
+
+    /// The words the statements of `body` give its definitions by name, looking through
+    /// transparent kinds (see [`Sections::by_name`]).
+    fn named_sections_of(&self, body: Node) -> Vec<(&'s str, &'static str)> {
+        let Some(by_name) = self.spec.sections.as_ref().and_then(|sections| sections.by_name) else {
+            return Vec::new();
+        };
+        let mut named = Vec::new();
+        let mut pending = vec![(body, 0)];
+        while let Some((node, depth)) = pending.pop() {
+            let mut cursor = node.walk();
+            for statement in node.named_children(&mut cursor) {
+                if let Some((word, names)) = by_name(statement, self.source) {
+                    named.extend(names.into_iter().map(|name| (name, word)));
+                } else if depth < MAX_DEPTH && self.spec.transparent.contains(&statement.kind()) {
+                    pending.push((statement, depth + 1));
+                }
+            }
+        }
+        named
     }
 
     /// Walks `region` of `node` parsed on its own, as if its items stood where `node` does. Macro
@@ -840,6 +882,13 @@ impl<'s> Walker<'s> {
             Classify::Is(kind) => kind,
             Classify::By(classify) => classify(node, self.source)?,
         };
+        let name = truncate(collapse(&(rule.name)(node, self.source)?), MAX_SIGNATURE);
+        if name.is_empty() {
+            return None;
+        }
+        // A statement naming the definition says its visibility wherever it stands in the body.
+        let named = self.named_sections.iter().find(|(named, _)| *named == name);
+        let lead = &Lead { section: named.map_or(lead.section, |(_, word)| word), ..*lead };
         let unlisted = self.spec.sections.as_ref().is_some_and(|sections| sections.unlisted.contains(&lead.section));
         if kind == Kind::Field && unlisted {
             return None;
@@ -860,10 +909,6 @@ impl<'s> Walker<'s> {
         let factory_function = owner.is_some_and(|o| o.factory) && self.is_function_declaration(node);
         let in_function = owner.is_some_and(|o| matches!(o.kind, Kind::Function | Kind::Method | Kind::Constructor));
         if in_function && !declares_type && !factory_function {
-            return None;
-        }
-        let name = truncate(collapse(&(rule.name)(node, self.source)?), MAX_SIGNATURE);
-        if name.is_empty() {
             return None;
         }
         let kind = match (kind, owner) {

@@ -45,6 +45,7 @@ pub(super) static SPEC: Spec = Spec {
         unlisted: &["private", "protected"],
         // Only one branch runs; a `private` in the one that does holds past the `end`.
         branches: &["elsif", "else", "when"],
+        by_name: Some(named_visibility),
     }),
     module_factories: false,
     class_constants: true,
@@ -99,6 +100,28 @@ fn visibility_section(node: Node, source: &str) -> Option<&'static str> {
         "public" => Some(""),
         _ => None,
     }
+}
+
+/// The word a statement gives the names it lists, wherever they are defined in its body:
+/// `private_constant :SECRET` makes a constant (or class) private, `private :helper` (or
+/// `protected`, `public`, `module_function`) a method or an attribute.
+fn named_visibility<'s>(node: Node, source: &'s str) -> Option<(&'static str, Vec<&'s str>)> {
+    if node.kind() != "call" || node.child_by_field_name("receiver").is_some() {
+        return None;
+    }
+    let word = match node_text(node.child_by_field_name("method")?, source) {
+        "private" | "private_constant" => "private",
+        "protected" => "protected",
+        "public" | "public_constant" => "",
+        "module_function" => "module_function",
+        _ => return None,
+    };
+    let arguments = node.child_by_field_name("arguments")?;
+    let mut cursor = arguments.walk();
+    // `private def x` and `private attr_reader :x` name no symbol: their wrapper says it.
+    let names: Vec<&str> =
+        arguments.named_children(&mut cursor).filter_map(|argument| symbol_name(argument, source)).collect();
+    Some((word, names)).filter(|(_, names)| !names.is_empty())
 }
 
 /// `<< self` for `class << self`.
