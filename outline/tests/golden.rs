@@ -1136,6 +1136,20 @@ fn ruby_visibility_given_by_name() {
     assert!(views.map.contains("\n  15 const AUTHORITY\n"), "{}", views.map);
 }
 
+/// A Ruby class's or module's mixins follow its head in parentheses, as its base precedes them
+/// (rack's `include Env, Helpers`, thor's `prepend Correctable if Correctable`); the map, which
+/// names no base, names none.
+#[test]
+fn ruby_mixins_follow_the_head() {
+    let views = check("ruby/request.rb", Language::Ruby, &["Request"]);
+    views.signature_lines_contain(&[
+        " 8-62 class Request < BaseRequest (include Env, Helpers; extend Forwardable; prepend Instrumented) {",
+    ]);
+    assert!(views.map.contains(" 8-62 class Request {"), "{}", views.map);
+    let billing = check("ruby/billing.rb", Language::Ruby, &["Invoice"]);
+    billing.signature_lines_contain(&[" 11-39 class Invoice < Base (include Comparable) { attr_reader :lines }"]);
+}
+
 #[test]
 fn markdown() {
     check(

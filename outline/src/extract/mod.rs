@@ -408,7 +408,14 @@ pub(crate) struct Rule {
     /// The initial values in a field declaration (`= 3` of `public int a = 3, b;`), left out of
     /// its signature.
     pub initializers: Option<Initializers>,
+    /// What statements in the members' body say about the definition itself, shown after its
+    /// head in parentheses: a Ruby class's mixins (`class Version < Base (include Comparable)`),
+    /// which are part of its API as its bases are.
+    pub body_notes: Option<BodyNotes>,
 }
+
+/// Reads a definition's members' body for its [`Rule::body_notes`].
+pub(crate) type BodyNotes = fn(Node, &str) -> Option<String>;
 
 /// Byte ranges of the initial values in a field declaration.
 pub(crate) type Initializers = fn(Node) -> Vec<Range<usize>>;
@@ -445,6 +452,7 @@ impl Rule {
             receiver: None,
             requires: None,
             initializers: None,
+            body_notes: None,
         }
     }
 
@@ -492,6 +500,15 @@ impl Rule {
     pub const fn initializers(self, initializers: Initializers) -> Rule {
         Rule { initializers: Some(initializers), ..self }
     }
+
+    pub const fn body_notes(self, body_notes: BodyNotes) -> Rule {
+        Rule { body_notes: Some(body_notes), ..self }
+    }
+}
+
+/// The node whose children are a definition's members (see [`Rule::body`], [`Rule::members`]).
+fn members<'t>(rule: &Rule, node: Node<'t>) -> Option<Node<'t>> {
+    rule.body.and_then(|body| body(node)).or_else(|| rule.members.and_then(|path| find_path(node, path)))
 }
 
 /// The text of the `name` field.
@@ -934,7 +951,7 @@ impl<'s> Walker<'s> {
         // Attributes, decorators and `export` in front belong to the definition's span.
         let first = lead.attributes.first().copied().or_else(|| self.full_wrappers(lead.wrappers).next());
         let start_line = first.map_or(head_line, |first| node_lines(first, self.source).0);
-        let members = own_body.or_else(|| rule.members.and_then(|path| find_path(node, path)));
+        let members = members(rule, node);
         // The head ends where the body or the members begin (an object's methods are not its
         // head: an error among them may hide one).
         let inner = body.or(members).or_else(|| head_members.first().copied());
@@ -1089,6 +1106,10 @@ impl<'s> Walker<'s> {
             // C's `typedef struct {…} name`: the name comes after the body.
             head.push(Role::Core, " ");
             self.push_code(&mut head, Role::Core, node, body.end_byte()..node.end_byte());
+        }
+        let notes = rule.body_notes.zip(members(rule, node)).and_then(|(notes, body)| notes(body, self.source));
+        if let Some(notes) = notes {
+            head.push(Role::Tail, &format!(" ({notes})"));
         }
         let (line, whole) = head.lines();
         let (line, whole) = match kind {

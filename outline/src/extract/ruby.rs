@@ -13,16 +13,25 @@ const HEAD_END: &[&str] = &["body", "end"];
 
 pub(super) static SPEC: Spec = Spec {
     rules: &[
-        Rule::new("module", Kind::Module).head_end(HEAD_END).members("body"),
-        Rule::new("class", Kind::Class).head_end(HEAD_END).members("body"),
-        Rule::new("singleton_class", Kind::Class).named(singleton_class_name).head_end(HEAD_END).members("body"),
+        // A module's or class's mixins follow its head: `class Version < Base (include Comparable)`.
+        Rule::new("module", Kind::Module).head_end(HEAD_END).members("body").body_notes(mixins),
+        Rule::new("class", Kind::Class).head_end(HEAD_END).members("body").body_notes(mixins),
+        Rule::new("singleton_class", Kind::Class)
+            .named(singleton_class_name)
+            .head_end(HEAD_END)
+            .members("body")
+            .body_notes(mixins),
         Rule::new("method", Kind::Function).head_end(HEAD_END),
         Rule::new("singleton_method", Kind::Function).named(singleton_method_name).head_end(HEAD_END),
         // `alias full_name name` adds the method `full_name`.
         Rule::new("alias", Kind::Function).named(alias_name).whole(),
         // A constant bound to a class built with a block of methods (`Point = Struct.new(:x, :y)
         // do def dist … end end`, `Class.new(Base) do … end`, `Data.define`) is that class.
-        Rule::classify("assignment", constant).named(left_side).head_end(&["right"]).body(class_block),
+        Rule::classify("assignment", constant)
+            .named(left_side)
+            .head_end(&["right"])
+            .body(class_block)
+            .body_notes(mixins),
         // A block given to a call that defines methods: a Rails concern's `included do` and
         // `class_methods do`, `class_eval do`, `refine String do`, a spec's helpers under
         // `RSpec.describe … do`. The call is the head, the block's methods its members. The
@@ -122,6 +131,51 @@ fn named_visibility<'s>(node: Node, source: &'s str) -> Option<(&'static str, Ve
     let names: Vec<&str> =
         arguments.named_children(&mut cursor).filter_map(|argument| symbol_name(argument, source)).collect();
     Some((word, names)).filter(|(_, names)| !names.is_empty())
+}
+
+/// The modules a module's or class's body mixes in, by verb in order of appearance: `include
+/// Comparable, Enumerable; extend Forwardable`, looking through conditionals (thor's `include
+/// Rake::DSL if defined?(Rake::DSL)`). A module given by an expression (`include
+/// Module.new { … }`) is detail.
+fn mixins(body: Node, source: &str) -> Option<String> {
+    let mut verbs: Vec<(&str, Vec<&str>)> = Vec::new();
+    let mut pending = vec![(body, 0)];
+    while let Some((node, depth)) = pending.pop() {
+        let mut cursor = node.walk();
+        for statement in node.named_children(&mut cursor) {
+            if depth < MAX_BLOCK_NESTING && SPEC.transparent.contains(&statement.kind()) {
+                pending.push((statement, depth + 1));
+                continue;
+            }
+            let Some((verb, modules)) = mixed_in(statement, source) else { continue };
+            match verbs.iter_mut().find(|(listed, _)| *listed == verb) {
+                Some((_, listed)) => listed.extend(modules),
+                None => verbs.push((verb, modules)),
+            }
+        }
+    }
+    let notes: Vec<String> =
+        verbs.into_iter().map(|(verb, modules)| format!("{verb} {}", modules.join(", "))).collect();
+    Some(notes.join("; ")).filter(|notes| !notes.is_empty())
+}
+
+/// `include Comparable, Enumerable` as the verb and the modules it names.
+fn mixed_in<'s>(statement: Node, source: &'s str) -> Option<(&'s str, Vec<&'s str>)> {
+    if statement.kind() != "call" || statement.child_by_field_name("receiver").is_some() {
+        return None;
+    }
+    let verb = node_text(statement.child_by_field_name("method")?, source);
+    if !matches!(verb, "include" | "extend" | "prepend") {
+        return None;
+    }
+    let arguments = statement.child_by_field_name("arguments")?;
+    let mut cursor = arguments.walk();
+    let modules: Vec<&str> = arguments
+        .named_children(&mut cursor)
+        .filter(|module| matches!(module.kind(), "constant" | "scope_resolution" | "self"))
+        .map(|module| node_text(module, source))
+        .collect();
+    Some((verb, modules)).filter(|(_, modules)| !modules.is_empty())
 }
 
 /// `<< self` for `class << self`.
