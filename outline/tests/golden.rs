@@ -1150,6 +1150,15 @@ fn ruby_mixins_follow_the_head() {
     billing.signature_lines_contain(&[" 11-39 class Invoice < Base (include Comparable) { attr_reader :lines }"]);
 }
 
+/// `define_method(:x) { |a| … }` reads as a head its `}` closes, as `do |a|` reads with its
+/// `end` on a line of its own.
+#[test]
+fn ruby_define_method_with_braces() {
+    let views = check("ruby/request.rb", Language::Ruby, &["each_param", "param?"]);
+    views.signature_lines_contain(&["  50 private define_method(:each_param) { |name, &block| }"]);
+    assert!(views.signatures.contains("\n  51 private define_method(:param?)\n"), "{}", views.signatures);
+}
+
 #[test]
 fn markdown() {
     check(

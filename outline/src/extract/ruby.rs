@@ -32,6 +32,9 @@ pub(super) static SPEC: Spec = Spec {
             .head_end(&["right"])
             .body(class_block)
             .body_notes(mixins),
+        // `define_method(:major) { |strict| … }`: the block's `}` closes the head its `{` opened,
+        // as a `do |strict|` head reads whole with its `end` on a line of its own.
+        Rule::classify("call", braced_added_method).named(call_name).body(block_body).keep_tail(),
         // A block given to a call that defines methods: a Rails concern's `included do` and
         // `class_methods do`, `class_eval do`, `refine String do`, a spec's helpers under
         // `RSpec.describe … do`. The call is the head, the block's methods its members. The
@@ -206,6 +209,13 @@ fn call_kind(call: Node, source: &str) -> Option<Kind> {
         return Some(Kind::Function);
     }
     methods_block(call).map(|_| Kind::Impl)
+}
+
+/// A `define_method` given a block in braces with parameters (see [`SPEC`]).
+fn braced_added_method(call: Node, source: &str) -> Option<Kind> {
+    let block = call.child_by_field_name("block").filter(|block| block.kind() == "block")?;
+    block.child_by_field_name("parameters")?;
+    added_method(call, source).map(|_| Kind::Function)
 }
 
 fn call_name(call: Node, source: &str) -> Option<String> {
