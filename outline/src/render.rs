@@ -169,7 +169,7 @@ impl View {
     }
 
     /// One line for a run of fields: their signatures, or their names after `fields`.
-    fn fields(self, fields: &[Definition]) -> String {
+    fn fields(self, fields: &[&Definition]) -> String {
         match self.field_list(fields) {
             (list, true) => list,
             (list, false) => format!("{} {list}", if fields.len() > 1 { "fields" } else { "field" }),
@@ -207,7 +207,7 @@ impl View {
 
     /// A type on one line with the fields its members start with, in braces: `struct Config {
     /// pub name: String; pub port: u16 }`, `interface Options { timeout?, retries?, … }`.
-    fn with_fields(self, owner: &Definition, fields: &[Definition]) -> String {
+    fn with_fields(self, owner: &Definition, fields: &[&Definition]) -> String {
         // Variants are counted by name: one declared under two `cfg`s is one.
         let mut seen = HashSet::new();
         let past_cap = fields.iter().position(|field| seen.insert(field.name.as_str()) && seen.len() > MAX_VARIANTS);
@@ -224,7 +224,7 @@ impl View {
     /// The fields' signatures (true) or their names (false). Signatures while they fit a short
     /// line; a longer run is a large type (an options bag, a table's API), whose members' names
     /// are its outline, with TypeScript's optional mark, which says how the type is used.
-    fn field_list(self, fields: &[Definition]) -> (String, bool) {
+    fn field_list(self, fields: &[&Definition]) -> (String, bool) {
         if let View::Signatures = self {
             let mut signatures: Vec<&str> = fields.iter().map(|field| field.signature.as_str()).collect();
             // Fields declared together (`Spec, Status string`) share one signature.
@@ -248,7 +248,7 @@ impl View {
 /// of names keeps who may reach each field: the plain API ones first (`pub`, `public` or none:
 /// what a listed field is unless labelled), then each other access once with its label, in
 /// order of appearance: `a, b; protected: c; static: d`. The map view names no access anywhere.
-fn names_by_access(fields: &[Definition]) -> String {
+fn names_by_access(fields: &[&Definition]) -> String {
     let mut groups: Vec<(String, Vec<String>)> = vec![(String::new(), Vec::new())];
     // A name declared in both branches of an `if` or under two `cfg`s is named once.
     let mut seen = HashSet::new();
@@ -349,7 +349,8 @@ fn push_level(file: &[Definition], definitions: &[Definition], depth: usize, vie
         if run > 0 {
             let (fields, after) = rest.split_at(run);
             let last = &fields[run - 1];
-            push_line(depth, span(first.start_line, last.end_line), &view.fields(fields), out);
+            let fields: Vec<&Definition> = fields.iter().collect();
+            push_line(depth, span(first.start_line, last.end_line), &view.fields(&fields), out);
             rest = after;
             continue;
         }
@@ -375,10 +376,11 @@ fn push_level(file: &[Definition], definitions: &[Definition], depth: usize, vie
         }
         if names_members(first) {
             push_line(depth, span(first.start_line, first.end_line), &view.named_members(first), out);
-        } else if let Some(run) = leading_fields(first) {
-            let (fields, members) = first.children.split_at(run);
-            push_line(depth, span(first.start_line, first.end_line), &view.with_fields(first, fields), out);
-            push_level(file, members, depth + 1, view, out);
+        } else if let Some((fields, members)) = leading_fields(first) {
+            push_line(depth, span(first.start_line, first.end_line), &view.with_fields(first, &fields), out);
+            for members in members {
+                push_level(file, members, depth + 1, view, out);
+            }
         } else {
             push_line(depth, span(first.start_line, first.end_line), &view.head(first), out);
             push_level(file, &first.children, depth + 1, view, out);
@@ -516,14 +518,34 @@ fn names_members(definition: &Definition) -> bool {
         && definition.children.iter().all(|member| member.children.is_empty())
 }
 
-/// How many fields a type's members start with, if any: they are cheaper on the type's line
-/// than on a line of their own below it.
-fn leading_fields(definition: &Definition) -> Option<usize> {
+/// The fields a type's members start with, if any: they are cheaper on the type's line than on
+/// a line of their own below it. Constants among them stay members (a Ruby class's `VERSION =
+/// "1"` before its `attr_reader :major`): the type's other members, in the runs the fields
+/// leave between them, come second.
+fn leading_fields(definition: &Definition) -> Option<(Vec<&Definition>, Vec<&[Definition]>)> {
     if !matches!(definition.kind, Kind::Struct | Kind::Class | Kind::Interface | Kind::Enum) {
         return None;
     }
-    let run = definition.children.iter().take_while(|member| member.kind == Kind::Field).count();
-    (run > 0).then_some(run)
+    let children = &definition.children;
+    let lead = children.iter().take_while(|member| matches!(member.kind, Kind::Field | Kind::Const)).count();
+    let fields: Vec<&Definition> = children[..lead].iter().filter(|member| member.kind == Kind::Field).collect();
+    if fields.is_empty() {
+        return None;
+    }
+    // What is left: the runs of constants between the fields, then the rest. Each run is
+    // printed on its own: one line for constants a field stood between would span that
+    // field's line, which the type's line names now.
+    let mut members = Vec::new();
+    let mut start = 0;
+    for (at, member) in children.iter().enumerate().take(lead) {
+        if member.kind == Kind::Field {
+            members.push(&children[start..at]);
+            start = at + 1;
+        }
+    }
+    members.push(&children[start..]);
+    members.retain(|run| !run.is_empty());
+    Some((fields, members))
 }
 
 /// How many definitions from the first are functions of its kind and name with nothing nested.

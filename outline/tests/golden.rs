@@ -1079,6 +1079,86 @@ fn ruby_aliases_and_defined_methods() {
     assert!(views.map.contains("\n  15 fn t\n") && views.map.contains("\n  34 headers\n"), "{}", views.map);
 }
 
+/// The fields a Ruby class declares after its constants are on its line, as those it starts
+/// with are (rack's `Cascade`: `NotFound = […]` then `attr_reader :apps`).
+#[test]
+fn ruby_fields_after_constants() {
+    let views = check("ruby/request.rb", Language::Ruby, &["Request", "env", "script_name", "ErrorPage", "status"]);
+    views.signature_lines_contain(&[
+        "{ attr_reader :env, :params; attr_accessor :script_name }",
+        " 65-74 class ErrorPage { attr_reader :status }",
+    ]);
+    assert!(views.map.contains(" 65-74 class ErrorPage { status }\n"), "{}", views.map);
+    assert!(!views.signatures.contains("\n  19-20 attr_reader"), "{}", views.signatures);
+}
+
+/// A Ruby literal in a head keeps its text as written: `/a  b/x` collapsed to `/a b/x`, or
+/// thor's `/( |\t)\Z/` to `/(|\t)\Z/`, is another pattern. One over several lines is cut where
+/// its first line ends.
+#[test]
+fn ruby_literals_as_written() {
+    let views = check("ruby/request.rb", Language::Ruby, &["NOT_FOUND", "say"]);
+    views.signature_lines_contain(&[
+        r#"  66-67 NOT_FOUND = "<h1>Not Found</h1>…""#,
+        r#"  78-81 def say(message = "", color = nil, force_new_line = (message.to_s !~ /( |\t)\Z/))"#,
+    ]);
+    let color = check("ruby/color.rb", Language::Ruby, &["TEMPLATE"]);
+    color.signature_lines_contain(&["  57 TEMPLATE = ERB.new(<<-'HTML'.gsub(/^      /, ''))"]);
+}
+
+/// A bare `private` inside a conditional at class level holds past the conditional's `end`, as
+/// Ruby's visibility is the class body's; only one branch runs, so the next starts without it.
+#[test]
+fn ruby_private_in_a_conditional() {
+    let views = check("ruby/request.rb", Language::Ruby, &["split_header", "wrap_ipv6"]);
+    views.signature_lines_contain(&[
+        "  37-39 private def split_header(value)",
+        "  41-43 def split_header(value)",
+        "  46-48 private def wrap_ipv6(host)",
+    ]);
+}
+
+/// What a statement names gets its visibility wherever the definition is in the body:
+/// `private_constant :AUTHORITY` (rack's `Request::AUTHORITY`, `QueryParser::PARAMS_LIMIT`),
+/// `private :accepts_html?`, `public :commit_session`, `protected :query_parser`.
+#[test]
+fn ruby_visibility_given_by_name() {
+    let views = check("ruby/request.rb", Language::Ruby, &["AUTHORITY", "HEADER_SECRET", "trusted_proxy?"]);
+    views.signature_lines_contain(&[
+        r"  15 private AUTHORITY = /\A([^:]+)  (:\d+)?\z/x",
+        r#"  16 DEFAULT_SEP = "&;  ""#,
+        r#"  17 private HEADER_SECRET = "X-Rack-Secret""#,
+        "  13 SCHEME_WHITELIST = %w(https http).freeze",
+        "  53-55 def trusted_proxy?(ip)",
+        "  58-60 protected def query_parser",
+    ]);
+    // The map names no access, as for methods.
+    assert!(views.map.contains("\n  15 const AUTHORITY\n"), "{}", views.map);
+}
+
+/// A Ruby class's or module's mixins follow its head in parentheses, as its base precedes them
+/// (rack's `include Env, Helpers`, thor's `prepend Correctable if Correctable`); the map, which
+/// names no base, names none.
+#[test]
+fn ruby_mixins_follow_the_head() {
+    let views = check("ruby/request.rb", Language::Ruby, &["Request"]);
+    views.signature_lines_contain(&[
+        " 8-62 class Request < BaseRequest (include Env, Helpers; extend Forwardable; prepend Instrumented) {",
+    ]);
+    assert!(views.map.contains(" 8-62 class Request {"), "{}", views.map);
+    let billing = check("ruby/billing.rb", Language::Ruby, &["Invoice"]);
+    billing.signature_lines_contain(&[" 11-39 class Invoice < Base (include Comparable) { attr_reader :lines }"]);
+}
+
+/// `define_method(:x) { |a| … }` reads as a head its `}` closes, as `do |a|` reads with its
+/// `end` on a line of its own.
+#[test]
+fn ruby_define_method_with_braces() {
+    let views = check("ruby/request.rb", Language::Ruby, &["each_param", "param?"]);
+    views.signature_lines_contain(&["  50 private define_method(:each_param) { |name, &block| }"]);
+    assert!(views.signatures.contains("\n  51 private define_method(:param?)\n"), "{}", views.signatures);
+}
+
 #[test]
 fn markdown() {
     check(

@@ -65,7 +65,13 @@ pub(super) static SPEC: Spec = Spec {
     conditional: None,
     // C++'s access labels: a member under `protected:` or `private:` says so in its head, and a
     // private data member is not listed.
-    sections: Some(Sections { word: access_label, applies_to: is_member, unlisted: &["private"] }),
+    sections: Some(Sections {
+        word: access_label,
+        applies_to: is_member,
+        unlisted: &["private"],
+        branches: &[],
+        by_name: None,
+    }),
     module_factories: false,
     class_constants: false,
     error_ends_head: false,
@@ -73,6 +79,7 @@ pub(super) static SPEC: Spec = Spec {
     margin_nests: false,
     indentation_is_syntax: false,
     multiline_strings: &[],
+    literals: &[],
     implied: &[],
     abridged: &[],
     elided: &[],

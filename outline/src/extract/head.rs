@@ -26,6 +26,31 @@ const MAX_DETAILED: usize = 120;
 /// may be (`#[doc = "…"]` has no argument list to drop).
 const MAX_DECORATION: usize = 40;
 
+/// What stand for a space and a tab a head keeps as written (see [`kept`]) until it is rendered:
+/// characters of Unicode's private use area, which collapsing whitespace leaves alone.
+const KEPT_SPACE: char = '\u{E000}';
+const KEPT_TAB: char = '\u{E001}';
+
+/// A literal's `text` with its spaces and tabs kept through the collapsing of a head's
+/// whitespace, cut with `…` and its `closing` delimiter at any other whitespace (a line break:
+/// one line cannot show it) or at a character that stands for a kept one.
+pub(crate) fn kept(text: &str, closing: &str) -> String {
+    let mut kept = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            ' ' => kept.push(KEPT_SPACE),
+            '\t' => kept.push(KEPT_TAB),
+            c if c.is_whitespace() || c == KEPT_SPACE || c == KEPT_TAB => {
+                kept.push('…');
+                kept.push_str(closing);
+                return kept;
+            }
+            c => kept.push(c),
+        }
+    }
+    kept
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Role {
     /// An attribute, decorator or annotation: shortened first.
@@ -186,7 +211,7 @@ impl Head {
                 raw.push_str(&format!(" ×{}", segment.repeat));
             }
         }
-        head_line(&raw)
+        head_line(&raw).replace(KEPT_SPACE, " ").replace(KEPT_TAB, "\t")
     }
 
     /// Drops the arguments of every decoration, or (`all` false) of those longer than
@@ -611,6 +636,16 @@ mod tests {
         );
         assert_eq!(shorten_decoration("[Obsolete(\"x\"), Browsable(false)]"), "[Obsolete(…), Browsable(…)]");
         assert_eq!(shorten_decoration("<typename T, typename = std::enable_if_t<(N > 0)>>"), "<…>");
+    }
+
+    #[test]
+    fn a_kept_literal_survives_the_collapse_or_is_cut() {
+        let value = kept("/( |\t)  x/", "/");
+        let line = head(&[(Role::Core, "SEP  =   "), (Role::Core, &value)]).line();
+        assert_eq!(line, "SEP = /( |\t)  x/");
+        // A line break cannot be shown on one line, nor a character standing for a kept one.
+        assert_eq!(head(&[(Role::Core, &kept("\"a  b\n  c\"", "\""))]).line(), "\"a  b…\"");
+        assert_eq!(head(&[(Role::Core, &kept("\"a\u{E000}b\"", "\""))]).line(), "\"a…\"");
     }
 
     #[test]

@@ -42,6 +42,9 @@ type Overloads = for<'t> fn(Node<'t>) -> Option<Vec<Node<'t>>>;
 /// Finds the member lists a definition writes in its head ([`Rule::head_members`]).
 type HeadMembers = for<'t> fn(Node<'t>, &str) -> Vec<Node<'t>>;
 
+/// Reads a statement for the word it gives definitions by name ([`Sections::by_name`]).
+type ByName = for<'s> fn(Node, &'s str) -> Option<(&'static str, Vec<&'s str>)>;
+
 /// Finds a definition's body ([`Rule::body`]).
 type Body = for<'t> fn(Node<'t>) -> Option<Node<'t>>;
 
@@ -266,6 +269,10 @@ pub(crate) struct Spec {
     /// `unparsed::swallowed_by_strings`). Elsewhere a plain string ends at its line, and a
     /// string over several lines (a template, a triple-quoted docstring) is meant as one.
     pub multiline_strings: &'static [&'static str],
+    /// Kinds of literal whose text a head keeps as written (Ruby's strings and regexes: `/a  b/x`
+    /// collapsed to `/a b/x` would be another pattern); one over several lines is cut with `…`
+    /// where its first line ends.
+    pub literals: &'static [&'static str],
     /// Modifiers (kind and text of a definition's own child) that say what is the default anyway
     /// (TypeScript's `public`): left out of signatures. A parameter's are kept (`constructor(public
     /// x)` declares a field).
@@ -348,6 +355,12 @@ pub(crate) struct Sections {
     /// The words under which a field is no API and not listed, as other languages list only
     /// public fields (`private`, `protected`).
     pub unlisted: &'static [&'static str],
+    /// The kinds of a conditional's later branches (Ruby's `elsif`, `else`, `when`): only one
+    /// branch runs, so each starts in the section in force where the conditional began.
+    pub branches: &'static [&'static str],
+    /// A statement that gives definitions of its body, before or after it, a word by name
+    /// (Ruby's `private_constant :SECRET`, `private :helper`): the word and the names.
+    pub by_name: Option<ByName>,
 }
 
 /// How a method is recognised as a constructor.
@@ -395,7 +408,14 @@ pub(crate) struct Rule {
     /// The initial values in a field declaration (`= 3` of `public int a = 3, b;`), left out of
     /// its signature.
     pub initializers: Option<Initializers>,
+    /// What statements in the members' body say about the definition itself, shown after its
+    /// head in parentheses: a Ruby class's mixins (`class Version < Base (include Comparable)`),
+    /// which are part of its API as its bases are.
+    pub body_notes: Option<BodyNotes>,
 }
+
+/// Reads a definition's members' body for its [`Rule::body_notes`].
+pub(crate) type BodyNotes = fn(Node, &str) -> Option<String>;
 
 /// Byte ranges of the initial values in a field declaration.
 pub(crate) type Initializers = fn(Node) -> Vec<Range<usize>>;
@@ -432,6 +452,7 @@ impl Rule {
             receiver: None,
             requires: None,
             initializers: None,
+            body_notes: None,
         }
     }
 
@@ -479,6 +500,15 @@ impl Rule {
     pub const fn initializers(self, initializers: Initializers) -> Rule {
         Rule { initializers: Some(initializers), ..self }
     }
+
+    pub const fn body_notes(self, body_notes: BodyNotes) -> Rule {
+        Rule { body_notes: Some(body_notes), ..self }
+    }
+}
+
+/// The node whose children are a definition's members (see [`Rule::body`], [`Rule::members`]).
+fn members<'t>(rule: &Rule, node: Node<'t>) -> Option<Node<'t>> {
+    rule.body.and_then(|body| body(node)).or_else(|| rule.members.and_then(|path| find_path(node, path)))
 }
 
 /// The text of the `name` field.
@@ -555,6 +585,9 @@ struct Walker<'s> {
     /// The visibility the body being walked gives what follows (see [`Spec::sections`]); a
     /// wrapper walked inside the body keeps it (`private` then `memoize def x`).
     section: &'static str,
+    /// The words statements of the body being walked give its definitions by name (see
+    /// [`Sections::by_name`]).
+    named_sections: Vec<(&'s str, &'static str)>,
 }
 
 impl<'s> Walker<'s> {
@@ -573,6 +606,7 @@ impl<'s> Walker<'s> {
             reparse_budget: REPARSE_FACTOR * source.len(),
             head_members: Vec::new(),
             section: "",
+            named_sections: Vec::new(),
         };
         let mut items = Vec::new();
         walker.walk(root, None, &[], 0, &mut items);
@@ -599,12 +633,31 @@ impl<'s> Walker<'s> {
         // A body starts without a section; a wrapper's inside is in its body's, and so is a
         // transparent node's (Ruby's `private` then `if … def x … end`: `x` is private).
         let outer_section = self.section;
-        if wrappers.is_empty() && !self.spec.transparent.contains(&parent.kind()) {
+        let transparent = self.spec.transparent.contains(&parent.kind());
+        let body = wrappers.is_empty() && !transparent;
+        let outer_named = match body {
+            true => {
+                let named = self.named_sections_of(parent);
+                Some(std::mem::replace(&mut self.named_sections, named))
+            }
+            false => None,
+        };
+        if body {
             self.section = "";
         }
+        // The section the last branch of a conditional that set one left (see
+        // `Sections::branches`).
+        let mut set_in_branch = None;
+        let branches = self.spec.sections.as_ref().map_or(&[][..], |sections| sections.branches);
         let mut cursor = parent.walk();
         for child in parent.named_children(&mut cursor) {
             let kind = child.kind();
+            if transparent && branches.contains(&kind) {
+                if self.section != outer_section {
+                    set_in_branch = Some(self.section);
+                }
+                self.section = outer_section;
+            }
             if let Some(word) = self.spec.sections.as_ref().and_then(|sections| (sections.word)(child, self.source)) {
                 self.section = word;
                 continue;
@@ -657,7 +710,37 @@ impl<'s> Walker<'s> {
                 self.walk(child, owner, &[], depth + 1, out);
             }
         }
-        self.section = outer_section;
+        if let Some(outer_named) = outer_named {
+            self.named_sections = outer_named;
+        }
+        // A conditional opens no scope: a bare `private` in it holds past its `end`, as Ruby
+        // runs it. A wrapper's section and a body's end with them.
+        match transparent {
+            true if self.section == outer_section => self.section = set_in_branch.unwrap_or(outer_section),
+            true => {}
+            false => self.section = outer_section,
+        }
+    }
+
+    /// The words the statements of `body` give its definitions by name, looking through
+    /// transparent kinds (see [`Sections::by_name`]).
+    fn named_sections_of(&self, body: Node) -> Vec<(&'s str, &'static str)> {
+        let Some(by_name) = self.spec.sections.as_ref().and_then(|sections| sections.by_name) else {
+            return Vec::new();
+        };
+        let mut named = Vec::new();
+        let mut pending = vec![(body, 0)];
+        while let Some((node, depth)) = pending.pop() {
+            let mut cursor = node.walk();
+            for statement in node.named_children(&mut cursor) {
+                if let Some((word, names)) = by_name(statement, self.source) {
+                    named.extend(names.into_iter().map(|name| (name, word)));
+                } else if depth < MAX_DEPTH && self.spec.transparent.contains(&statement.kind()) {
+                    pending.push((statement, depth + 1));
+                }
+            }
+        }
+        named
     }
 
     /// Walks `region` of `node` parsed on its own, as if its items stood where `node` does. Macro
@@ -816,6 +899,13 @@ impl<'s> Walker<'s> {
             Classify::Is(kind) => kind,
             Classify::By(classify) => classify(node, self.source)?,
         };
+        let name = truncate(collapse(&(rule.name)(node, self.source)?), MAX_SIGNATURE);
+        if name.is_empty() {
+            return None;
+        }
+        // A statement naming the definition says its visibility wherever it stands in the body.
+        let named = self.named_sections.iter().find(|(named, _)| *named == name);
+        let lead = &Lead { section: named.map_or(lead.section, |(_, word)| word), ..*lead };
         let unlisted = self.spec.sections.as_ref().is_some_and(|sections| sections.unlisted.contains(&lead.section));
         if kind == Kind::Field && unlisted {
             return None;
@@ -836,10 +926,6 @@ impl<'s> Walker<'s> {
         let factory_function = owner.is_some_and(|o| o.factory) && self.is_function_declaration(node);
         let in_function = owner.is_some_and(|o| matches!(o.kind, Kind::Function | Kind::Method | Kind::Constructor));
         if in_function && !declares_type && !factory_function {
-            return None;
-        }
-        let name = truncate(collapse(&(rule.name)(node, self.source)?), MAX_SIGNATURE);
-        if name.is_empty() {
             return None;
         }
         let kind = match (kind, owner) {
@@ -865,7 +951,7 @@ impl<'s> Walker<'s> {
         // Attributes, decorators and `export` in front belong to the definition's span.
         let first = lead.attributes.first().copied().or_else(|| self.full_wrappers(lead.wrappers).next());
         let start_line = first.map_or(head_line, |first| node_lines(first, self.source).0);
-        let members = own_body.or_else(|| rule.members.and_then(|path| find_path(node, path)));
+        let members = members(rule, node);
         // The head ends where the body or the members begin (an object's methods are not its
         // head: an error among them may hide one).
         let inner = body.or(members).or_else(|| head_members.first().copied());
@@ -1020,6 +1106,10 @@ impl<'s> Walker<'s> {
             // C's `typedef struct {…} name`: the name comes after the body.
             head.push(Role::Core, " ");
             self.push_code(&mut head, Role::Core, node, body.end_byte()..node.end_byte());
+        }
+        let notes = rule.body_notes.zip(members(rule, node)).and_then(|(notes, body)| notes(body, self.source));
+        if let Some(notes) = notes {
+            head.push(Role::Tail, &format!(" ({notes})"));
         }
         let (line, whole) = head.lines();
         let (line, whole) = match kind {
@@ -1213,6 +1303,7 @@ impl<'s> Walker<'s> {
         }
         let listed = self.head_members.iter().filter(|list| range.start <= list.start && list.end <= range.end);
         cuts.extend(listed.map(|list| (list.clone(), "{…}".to_string())));
+        cuts.extend(self.kept_literals(within, &range));
         let breaks = line_separated_members(within, &range, self.spec.member_lists, self.source);
         cuts.extend(breaks.into_iter().map(|at| (at..at, ";".to_string())));
         cuts.sort_by_key(|(cut, _)| cut.start);
@@ -1231,6 +1322,31 @@ impl<'s> Walker<'s> {
         }
         text.push_str(self.source.get(position..range.end).unwrap_or(""));
         head.push(role, &text);
+    }
+
+    /// The [`Spec::literals`] in `range` whose text a head's collapsed whitespace would change
+    /// (`/a  b/x`, `"( "`), each with its text as [`head::kept`] keeps it.
+    fn kept_literals(&self, within: Node, range: &Range<usize>) -> Vec<(Range<usize>, String)> {
+        let mut kept = Vec::new();
+        if self.spec.literals.is_empty() {
+            return kept;
+        }
+        visit_in(within, range, |node| {
+            if !self.spec.literals.contains(&node.kind()) {
+                return true;
+            }
+            let span = node.start_byte().max(range.start)..node.end_byte().min(range.end);
+            let text = self.source.get(span.clone()).unwrap_or("");
+            if collapse_code(text) != text {
+                // What closes the literal (`"`, `/x`) is what follows its last content.
+                let last = u32::try_from(node.named_child_count().saturating_sub(1)).ok();
+                let content_end = last.and_then(|last| node.named_child(last)).map(|content| content.end_byte());
+                let closing = content_end.and_then(|end| self.source.get(end.max(span.start)..span.end));
+                kept.push((span, head::kept(text, closing.unwrap_or(""))));
+            }
+            false
+        });
+        kept
     }
 }
 

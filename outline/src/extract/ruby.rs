@@ -13,16 +13,28 @@ const HEAD_END: &[&str] = &["body", "end"];
 
 pub(super) static SPEC: Spec = Spec {
     rules: &[
-        Rule::new("module", Kind::Module).head_end(HEAD_END).members("body"),
-        Rule::new("class", Kind::Class).head_end(HEAD_END).members("body"),
-        Rule::new("singleton_class", Kind::Class).named(singleton_class_name).head_end(HEAD_END).members("body"),
+        // A module's or class's mixins follow its head: `class Version < Base (include Comparable)`.
+        Rule::new("module", Kind::Module).head_end(HEAD_END).members("body").body_notes(mixins),
+        Rule::new("class", Kind::Class).head_end(HEAD_END).members("body").body_notes(mixins),
+        Rule::new("singleton_class", Kind::Class)
+            .named(singleton_class_name)
+            .head_end(HEAD_END)
+            .members("body")
+            .body_notes(mixins),
         Rule::new("method", Kind::Function).head_end(HEAD_END),
         Rule::new("singleton_method", Kind::Function).named(singleton_method_name).head_end(HEAD_END),
         // `alias full_name name` adds the method `full_name`.
         Rule::new("alias", Kind::Function).named(alias_name).whole(),
         // A constant bound to a class built with a block of methods (`Point = Struct.new(:x, :y)
         // do def dist … end end`, `Class.new(Base) do … end`, `Data.define`) is that class.
-        Rule::classify("assignment", constant).named(left_side).head_end(&["right"]).body(class_block),
+        Rule::classify("assignment", constant)
+            .named(left_side)
+            .head_end(&["right"])
+            .body(class_block)
+            .body_notes(mixins),
+        // `define_method(:major) { |strict| … }`: the block's `}` closes the head its `{` opened,
+        // as a `do |strict|` head reads whole with its `end` on a line of its own.
+        Rule::classify("call", braced_added_method).named(call_name).body(block_body).keep_tail(),
         // A block given to a call that defines methods: a Rails concern's `included do` and
         // `class_methods do`, `class_eval do`, `refine String do`, a spec's helpers under
         // `RSpec.describe … do`. The call is the head, the block's methods its members. The
@@ -43,6 +55,9 @@ pub(super) static SPEC: Spec = Spec {
         word: visibility_section,
         applies_to: made_private,
         unlisted: &["private", "protected"],
+        // Only one branch runs; a `private` in the one that does holds past the `end`.
+        branches: &["elsif", "else", "when"],
+        by_name: Some(named_visibility),
     }),
     module_factories: false,
     class_constants: true,
@@ -51,6 +66,7 @@ pub(super) static SPEC: Spec = Spec {
     margin_nests: true,
     indentation_is_syntax: false,
     multiline_strings: &["string"],
+    literals: &["string", "regex", "delimited_symbol", "subshell"],
     implied: &[],
     abridged: &[],
     elided: &[],
@@ -98,6 +114,73 @@ fn visibility_section(node: Node, source: &str) -> Option<&'static str> {
     }
 }
 
+/// The word a statement gives the names it lists, wherever they are defined in its body:
+/// `private_constant :SECRET` makes a constant (or class) private, `private :helper` (or
+/// `protected`, `public`, `module_function`) a method or an attribute.
+fn named_visibility<'s>(node: Node, source: &'s str) -> Option<(&'static str, Vec<&'s str>)> {
+    if node.kind() != "call" || node.child_by_field_name("receiver").is_some() {
+        return None;
+    }
+    let word = match node_text(node.child_by_field_name("method")?, source) {
+        "private" | "private_constant" => "private",
+        "protected" => "protected",
+        "public" | "public_constant" => "",
+        "module_function" => "module_function",
+        _ => return None,
+    };
+    let arguments = node.child_by_field_name("arguments")?;
+    let mut cursor = arguments.walk();
+    // `private def x` and `private attr_reader :x` name no symbol: their wrapper says it.
+    let names: Vec<&str> =
+        arguments.named_children(&mut cursor).filter_map(|argument| symbol_name(argument, source)).collect();
+    Some((word, names)).filter(|(_, names)| !names.is_empty())
+}
+
+/// The modules a module's or class's body mixes in, by verb in order of appearance: `include
+/// Comparable, Enumerable; extend Forwardable`, looking through conditionals (thor's `include
+/// Rake::DSL if defined?(Rake::DSL)`). A module given by an expression (`include
+/// Module.new { … }`) is detail.
+fn mixins(body: Node, source: &str) -> Option<String> {
+    let mut verbs: Vec<(&str, Vec<&str>)> = Vec::new();
+    let mut pending = vec![(body, 0)];
+    while let Some((node, depth)) = pending.pop() {
+        let mut cursor = node.walk();
+        for statement in node.named_children(&mut cursor) {
+            if depth < MAX_BLOCK_NESTING && SPEC.transparent.contains(&statement.kind()) {
+                pending.push((statement, depth + 1));
+                continue;
+            }
+            let Some((verb, modules)) = mixed_in(statement, source) else { continue };
+            match verbs.iter_mut().find(|(listed, _)| *listed == verb) {
+                Some((_, listed)) => listed.extend(modules),
+                None => verbs.push((verb, modules)),
+            }
+        }
+    }
+    let notes: Vec<String> =
+        verbs.into_iter().map(|(verb, modules)| format!("{verb} {}", modules.join(", "))).collect();
+    Some(notes.join("; ")).filter(|notes| !notes.is_empty())
+}
+
+/// `include Comparable, Enumerable` as the verb and the modules it names.
+fn mixed_in<'s>(statement: Node, source: &'s str) -> Option<(&'s str, Vec<&'s str>)> {
+    if statement.kind() != "call" || statement.child_by_field_name("receiver").is_some() {
+        return None;
+    }
+    let verb = node_text(statement.child_by_field_name("method")?, source);
+    if !matches!(verb, "include" | "extend" | "prepend") {
+        return None;
+    }
+    let arguments = statement.child_by_field_name("arguments")?;
+    let mut cursor = arguments.walk();
+    let modules: Vec<&str> = arguments
+        .named_children(&mut cursor)
+        .filter(|module| matches!(module.kind(), "constant" | "scope_resolution" | "self"))
+        .map(|module| node_text(module, source))
+        .collect();
+    Some((verb, modules)).filter(|(_, modules)| !modules.is_empty())
+}
+
 /// `<< self` for `class << self`.
 fn singleton_class_name(node: Node, source: &str) -> Option<String> {
     Some(format!("<< {}", field_text(node, "value", source)?))
@@ -126,6 +209,13 @@ fn call_kind(call: Node, source: &str) -> Option<Kind> {
         return Some(Kind::Function);
     }
     methods_block(call).map(|_| Kind::Impl)
+}
+
+/// A `define_method` given a block in braces with parameters (see [`SPEC`]).
+fn braced_added_method(call: Node, source: &str) -> Option<Kind> {
+    let block = call.child_by_field_name("block").filter(|block| block.kind() == "block")?;
+    block.child_by_field_name("parameters")?;
+    added_method(call, source).map(|_| Kind::Function)
 }
 
 fn call_name(call: Node, source: &str) -> Option<String> {
