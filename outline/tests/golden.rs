@@ -2061,8 +2061,35 @@ fn a_call_in_a_value_is_not_read_as_parameters() {
                   s }\n";
     let text = render_signatures(&outline(Language::Go, source));
     assert!(!text.contains("testingKey(` -----BEGIN)"), "{text}");
-    assert!(text.contains("3-6 var key\n"), "{text}");
+    // A string over several lines is cut where its first line ends.
+    assert!(text.contains("3-6 var key = testingKey(`…`)\n"), "{text}");
     assert!(text.contains("func testingKey(s string) string"), "{text}");
+}
+
+/// A string or pattern in a head keeps its spaces as written in every language: collapsed, `"a  b"`
+/// would read as another value and `/a  b/` as another pattern.
+#[test]
+fn literals_in_heads_keep_their_spaces() {
+    let cases = [
+        (Language::Python, "SEPARATOR = \"a  b\"\nPATTERN = re.compile(r\"x  y\")\n", ["\"a  b\"", "r\"x  y\""]),
+        (
+            Language::TypeScript,
+            "export const SEPARATOR = 'a  b';\nexport const PATTERN = /x  y/;\n",
+            ["'a  b'", "/x  y/"],
+        ),
+        (Language::Go, "package p\n\nconst Separator = \"a  b\"\n\nvar Tab = `x  y`\n", ["\"a  b\"", "`x  y`"]),
+        (
+            Language::Rust,
+            "pub const SEPARATOR: &str = \"a  b\";\npub const TAB: char = '\\t';\n",
+            ["\"a  b\"", "'\\t'"],
+        ),
+    ];
+    for (language, source, kept) in cases {
+        let text = render_signatures(&outline(language, source));
+        for literal in kept {
+            assert!(text.contains(literal), "{language:?}: {literal} not as written in\n{text}");
+        }
+    }
 }
 
 /// Re-exports written one name a line join into one clause without doubled or trailing commas.

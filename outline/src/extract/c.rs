@@ -79,7 +79,6 @@ pub(super) static SPEC: Spec = Spec {
     margin_nests: false,
     indentation_is_syntax: false,
     multiline_strings: &[],
-    literals: &[],
     implied: &[],
     abridged: &[],
     elided: &[],

@@ -115,7 +115,6 @@ pub(super) static SPEC: Spec = Spec {
     margin_nests: false,
     indentation_is_syntax: false,
     multiline_strings: &[],
-    literals: &[],
     // A class member is public unless it says otherwise.
     implied: &[("accessibility_modifier", "public")],
     // A long list of what an interface extends or a class implements is the parents' API, not

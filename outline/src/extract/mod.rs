@@ -269,10 +269,6 @@ pub(crate) struct Spec {
     /// `unparsed::swallowed_by_strings`). Elsewhere a plain string ends at its line, and a
     /// string over several lines (a template, a triple-quoted docstring) is meant as one.
     pub multiline_strings: &'static [&'static str],
-    /// Kinds of literal whose text a head keeps as written (Ruby's strings and regexes: `/a  b/x`
-    /// collapsed to `/a b/x` would be another pattern); one over several lines is cut with `…`
-    /// where its first line ends.
-    pub literals: &'static [&'static str],
     /// Modifiers (kind and text of a definition's own child) that say what is the default anyway
     /// (TypeScript's `public`): left out of signatures. A parameter's are kept (`constructor(public
     /// x)` declares a field).
@@ -1324,16 +1320,21 @@ impl<'s> Walker<'s> {
         head.push(role, &text);
     }
 
-    /// The [`Spec::literals`] in `range` whose text a head's collapsed whitespace would change
-    /// (`/a  b/x`, `"( "`), each with its text as [`head::kept`] keeps it.
+    /// The literals in `range` (the language's strings, regexes, characters) whose text a head's
+    /// collapsed whitespace would change (`/a  b/x`, `"a  b"` would be another pattern or value),
+    /// each with its text as [`head::kept`] keeps it: as written, or cut with `…` where its first
+    /// line ends.
     fn kept_literals(&self, within: Node, range: &Range<usize>) -> Vec<(Range<usize>, String)> {
         let mut kept = Vec::new();
-        if self.spec.literals.is_empty() {
-            return kept;
-        }
+        let literals = self.language.lexical().literals;
         visit_in(within, range, |node| {
-            if !self.spec.literals.contains(&node.kind()) {
+            if !literals.contains(&node.kind()) {
                 return true;
+            }
+            // A quote left open makes a "literal" of code up to the next quote, lines away: its
+            // text is no value to keep.
+            if node.parent().is_some_and(|parent| parent.has_error()) {
+                return false;
             }
             let span = node.start_byte().max(range.start)..node.end_byte().min(range.end);
             let text = self.source.get(span.clone()).unwrap_or("");

@@ -34,7 +34,6 @@ pub(super) static SPEC: Spec = Spec {
     margin_nests: true,
     indentation_is_syntax: true,
     multiline_strings: &[],
-    literals: &[],
     implied: &[],
     abridged: &[],
     elided: &[],

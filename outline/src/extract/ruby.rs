@@ -66,7 +66,6 @@ pub(super) static SPEC: Spec = Spec {
     margin_nests: true,
     indentation_is_syntax: false,
     multiline_strings: &["string"],
-    literals: &["string", "regex", "delimited_symbol", "subshell"],
     implied: &[],
     abridged: &[],
     elided: &[],

@@ -58,7 +58,6 @@ pub(super) static SPEC: Spec = Spec {
     margin_nests: false,
     indentation_is_syntax: false,
     multiline_strings: &["string_literal"],
-    literals: &[],
     implied: &[],
     abridged: &["where_clause"],
     elided: &[],
