@@ -149,13 +149,14 @@ fn node_test(plan: &mut Plan, failed: bool) {
 }
 
 /// jest: `PASS file` and `✓ test` lines go; `FAIL file`, `✕ test` and `● suite › test` headers stay. The
-/// tests' own `console.log` output is folded (see [`jest_console`]).
+/// tests' own `console.log` output is folded (see [`jest_console`]); its `● Console` header, though printed
+/// like a failure's, heads a passing test's output too and is no failure.
 fn jest(plan: &mut Plan, failed: bool) {
     runner::results(plan, |line| {
         let t = line.trim_start();
         if t.starts_with("PASS ") || t.starts_with("✓ ") || t.starts_with("○ ") || t.starts_with("✎ ") {
             Some(Verdict::Pass)
-        } else if t.starts_with("FAIL ") || t.starts_with("✕ ") || t.starts_with("● ") {
+        } else if t.starts_with("FAIL ") || t.starts_with("✕ ") || (t.starts_with("● ") && !is_console_header(t)) {
             Some(Verdict::Fail)
         } else {
             None
@@ -223,11 +224,16 @@ impl FoldedConsole {
     }
 }
 
+/// Whether `line` is the `● Console` header jest prints over a test file's console output.
+pub(crate) fn is_console_header(line: &str) -> bool {
+    line.trim() == "● Console"
+}
+
 /// The lines after each `● Console` header up to the first line indented less than a console block.
 fn console_sections(plan: &Plan) -> Vec<Range<usize>> {
     let indent = |line: &str| line.len() - line.trim_start().len();
     (0..plan.len())
-        .filter(|&i| plan.line(i).trim() == "● Console")
+        .filter(|&i| is_console_header(plan.line(i)))
         .map(|start| {
             let end = (start + 1..plan.len())
                 .find(|&i| !plan.line(i).trim().is_empty() && indent(plan.line(i)) < CONSOLE_INDENT)
@@ -410,6 +416,25 @@ mod tests {
         }
         assert_eq!(text.matches("    console.log\n").count(), 3, "{text}");
         assert!(text.contains("at Object.log (jp/f.test.js:1:65)"), "the call site is shown once: {text}");
+    }
+
+    #[test]
+    fn jests_console_header_is_no_failure() {
+        // Two passing files whose tests log through one helper: their console sections are alike.
+        let section = |file: &str| {
+            let block = "    console.log\n      cache miss\n\n      at log (src/cache.js:3:11)\n\n";
+            format!("PASS {file}\n  ● Console\n\n{}", block.repeat(3))
+        };
+        let raw = format!(
+            "{}{}FAIL test/c.test.js\n  ● c › adds\n\n    Expected: 2\n    Received: 3\n\n\
+             Test Suites: 1 failed, 2 passed, 3 total\nTests:       1 failed, 9 passed, 10 total\n",
+            section("test/a.test.js"),
+            section("test/b.test.js"),
+        );
+        let text = compress("npx jest", &raw, 1).text;
+        // Read as a failure, the second section was shortened to a pointer at a test named "Console".
+        assert!(!text.contains("as in Console above"), "{text}");
+        assert_eq!(text.matches("  ● Console\n\n    console.log\n      cache miss\n").count(), 2, "{text}");
     }
 
     #[test]
