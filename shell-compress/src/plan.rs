@@ -207,7 +207,7 @@ impl<'a> Plan<'a> {
     /// a hunk's body is a line of a file (`except AttributeError:`), not a report: it goes with its hunk.
     pub(crate) fn protect_reports(&mut self) {
         for i in 0..self.len() {
-            if !self.in_hunk[i] && !self.copies[i] && rules::protected(self.line(i), false) {
+            if self.protects(i, false, self.len()) {
                 self.must(i);
             }
         }
@@ -215,16 +215,33 @@ impl<'a> Plan<'a> {
 
     /// After a failure: error lines, location lines and the closing lines must reach the agent verbatim.
     pub(crate) fn protect_failure(&mut self) {
+        let tail = self.failure_tail_start();
         for i in 0..self.len() {
-            if !self.copies[i] && rules::protected(self.line(i), true) {
+            if self.protects(i, true, tail) {
                 self.must(i);
             }
         }
-        for i in self.failure_tail_start()..self.len() {
-            if !self.line(i).trim().is_empty() {
-                self.must(i);
-            }
+    }
+
+    /// Whether [`Plan::protect_failure`] (`failed`, with the closing lines from `tail` on) or
+    /// [`Plan::protect_reports`] shows line `i` whatever a family marked it.
+    fn protects(&self, i: usize, failed: bool, tail: usize) -> bool {
+        let line = self.line(i);
+        if failed {
+            (!self.copies[i] && rules::protected(line, true)) || (i >= tail && !line.trim().is_empty())
+        } else {
+            !self.in_hunk[i] && !self.copies[i] && rules::protected(line, false)
         }
+    }
+
+    /// Whether any non-blank line of `range` is shown: visible now, or brought back later by the shared
+    /// protection for a command that `failed` or not (see [`Plan::protects`]). For a line that only says what
+    /// the lines around it belong to, and is worth showing only with them.
+    pub(crate) fn shows_any(&self, range: Range<usize>, failed: bool) -> bool {
+        let tail = if failed { self.failure_tail_start() } else { self.len() };
+        range
+            .into_iter()
+            .any(|i| !self.line(i).trim().is_empty() && (self.visible(i) || self.protects(i, failed, tail)))
     }
 
     /// Where the last [`FAILURE_TAIL`] non-blank lines start: after a failure they are shown whatever a family
