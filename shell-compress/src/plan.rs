@@ -67,8 +67,10 @@ pub(crate) struct Plan<'a> {
     marks: Vec<Mark>,
     /// Whether each line is in the body of a diff hunk (see [`rules::hunk_bodies`]).
     in_hunk: Vec<bool>,
-    /// Whether each line was dropped as an exact copy of a line shown elsewhere (see [`Plan::drop_copy`]).
-    copies: Vec<bool>,
+    /// Whether each line was dropped for good because the view accounts for it otherwise: an exact copy of it
+    /// is shown elsewhere ([`Plan::drop_copy`]) or a note counts it ([`Plan::fold_counted`]). Protection does
+    /// not bring such a line back.
+    accounted: Vec<bool>,
     rewrites: Vec<Option<String>>,
     repeats: Vec<usize>,
     notes: Vec<(usize, String)>,
@@ -88,7 +90,7 @@ impl<'a> Plan<'a> {
             lines,
             marks: vec![Mark::Keep; lines.len()],
             in_hunk: rules::hunk_bodies(lines),
-            copies: vec![false; lines.len()],
+            accounted: vec![false; lines.len()],
             rewrites: vec![None; lines.len()],
             repeats: vec![1; lines.len()],
             notes: Vec::new(),
@@ -195,7 +197,18 @@ impl<'a> Plan<'a> {
     /// fact survives as its first copy. Protection applied later does not bring it back.
     pub(crate) fn drop_copy(&mut self, i: usize) {
         self.marks[i] = Mark::Drop;
-        self.copies[i] = true;
+        self.accounted[i] = true;
+    }
+
+    /// Drops the lines `indices` for good, protected or not and even from the closing lines of a failure, and
+    /// shows `text` where the first was: for lines that tell the agent nothing a count would not (frames of
+    /// node's own code), so the count stands for them.
+    pub(crate) fn fold_counted(&mut self, indices: &[usize], text: String) {
+        let Some(&first) = indices.first() else { return };
+        for &i in indices {
+            self.drop_copy(i);
+        }
+        self.note(first, text);
     }
 
     /// Whether line `i` will be shown (possibly folded or cut later).
@@ -228,9 +241,9 @@ impl<'a> Plan<'a> {
     fn protects(&self, i: usize, failed: bool, tail: usize) -> bool {
         let line = self.line(i);
         if failed {
-            (!self.copies[i] && rules::protected(line, true)) || (i >= tail && !line.trim().is_empty())
+            !self.accounted[i] && (rules::protected(line, true) || (i >= tail && !line.trim().is_empty()))
         } else {
-            !self.in_hunk[i] && !self.copies[i] && rules::protected(line, false)
+            !self.in_hunk[i] && !self.accounted[i] && rules::protected(line, false)
         }
     }
 
