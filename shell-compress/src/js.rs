@@ -205,8 +205,8 @@ fn jest_files(plan: &mut Plan, sections: &[Range<usize>], failed: bool) {
 /// jest's console sections print each `console.*` call of the tests as a block: the call, the message and
 /// the `at` frame of the call. That is the test's own output, not a failure: of the blocks printed from one
 /// place, the first is shown and the rest are counted where they were, also after a failure (their `at` line
-/// is then an exact copy of the first's). A block with an error-looking message is shown whole, and so is one
-/// among the last lines of a failure.
+/// is then an exact copy of the first's, and their call, `console.error` too, is counted by the note). A block
+/// with an error-looking message is shown whole, and so is one among the last lines of a failure.
 fn jest_console(plan: &mut Plan, sections: &[Range<usize>], failed: bool) {
     let shortenable = if failed { plan.failure_tail_start() } else { plan.len() };
     for section in sections {
@@ -222,7 +222,11 @@ fn jest_console(plan: &mut Plan, sections: &[Range<usize>], failed: bool) {
                 continue;
             }
             for i in block.clone() {
-                if rules::has_location(plan.line(i)) { plan.drop_copy(i) } else { plan.set(i, Mark::Drop) }
+                if i == block.start || rules::has_location(plan.line(i)) {
+                    plan.drop_copy(i);
+                } else {
+                    plan.set(i, Mark::Drop);
+                }
             }
             folded.add(block.start, plan.line(block.start).trim());
         }
@@ -537,6 +541,25 @@ mod tests {
         let raw: String = (0..20).map(|i| format!("PASS test/t{i}.test.js\n")).collect::<String>()
             + "\nTest Suites: 20 passed, 20 total\nTests:       20 passed, 20 total\n";
         assert!(!compress("npx jest", &raw, 0).text.contains("PASS "));
+    }
+
+    #[test]
+    fn a_folded_console_error_call_is_counted_not_shown_after_a_failure() {
+        let block = |i: usize| {
+            format!("    console.error\n      retrying {i}\n\n      at Object.error (test/a.test.js:3:13)\n\n")
+        };
+        let mut raw = String::from("PASS test/a.test.js\n  ● Console\n\n");
+        raw += &(0..8).map(block).collect::<String>();
+        raw += "FAIL test/b.test.js\n  ● b › x\n\n    Expected: 1\n    Received: 2\n\n      at Object.toBe (test/b.test.js:2:10)\n\n";
+        raw += "Test Suites: 1 failed, 1 passed, 2 total\nTests:       1 failed, 8 passed, 9 total\nSnapshots:   0 total\n";
+        raw += "Time:        0.5 s\nRan all test suites.\n";
+        let text = compress("npx jest", &raw, 1).text;
+        // The call of each folded block, read as an error line, came back on its own: `console.error … (×7)`.
+        assert!(
+            text.contains("… 7 more console blocks from the same call sites not shown: console.error ×7\nFAIL"),
+            "{text}"
+        );
+        assert_eq!(text.matches("console.error\n").count(), 1, "{text}");
     }
 
     #[test]
