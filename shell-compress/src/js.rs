@@ -149,37 +149,70 @@ fn node_test(plan: &mut Plan, failed: bool) {
 }
 
 /// jest: `PASS file` and `✓ test` lines go; `FAIL file`, `✕ test` and `● suite › test` headers stay. The
-/// tests' own `console.log` output is folded (see [`jest_console`]).
+/// tests' own `console.log` output is folded (see [`jest_console`]); its `● Console` header, though printed
+/// like a failure's, heads a passing test's output too and is no failure.
 fn jest(plan: &mut Plan, failed: bool) {
     runner::results(plan, |line| {
         let t = line.trim_start();
         if t.starts_with("PASS ") || t.starts_with("✓ ") || t.starts_with("○ ") || t.starts_with("✎ ") {
             Some(Verdict::Pass)
-        } else if t.starts_with("FAIL ") || t.starts_with("✕ ") || t.starts_with("● ") {
+        } else if t.starts_with("FAIL ") || t.starts_with("✕ ") || (t.starts_with("● ") && !is_console_header(t)) {
             Some(Verdict::Fail)
         } else {
             None
         }
     });
     plan.set_where(Mark::Must, |line| line.starts_with("Tests:") || line.starts_with("Test Suites:"));
-    jest_console(plan, failed);
+    let sections = console_sections(plan);
+    jest_console(plan, &sections, failed);
+    jest_files(plan, &sections, failed);
 }
 
-/// Indentation of the `console.log` line that opens a block of a test's console output in jest's
-/// `● Console` section; its message and `at` frame are indented further.
-const CONSOLE_INDENT: usize = 4;
+/// jest's line for each test file, `PASS file` or `FAIL file`, at the margin.
+fn is_file_line(line: &str) -> bool {
+    line.starts_with("PASS ") || line.starts_with("FAIL ")
+}
 
-/// jest's `● Console` sections print each `console.*` call of the tests as a block: the call, the message and
+/// A `PASS file` line goes, the summary counting passing files, unless some output of its file is shown: the
+/// lines under it (its `● Console` section), or with `--verbose` the console section printed just above it.
+/// Then it stays, since without it one file's console output reads as the previous file's, after that file's
+/// failure too. A passing run with nothing shown keeps none. Its test tree (`--verbose`) goes whole, the
+/// names of its `describe` blocks with their passing tests.
+fn jest_files(plan: &mut Plan, sections: &[Range<usize>], failed: bool) {
+    let ends: Vec<usize> = (0..plan.len())
+        .filter(|&i| is_file_line(plan.line(i)) || plan.line(i).starts_with("Test Suites:"))
+        .chain(std::iter::once(plan.len()))
+        .collect();
+    for pair in ends.windows(2) {
+        let (file, next) = (pair[0], pair[1]);
+        if !plan.line(file).starts_with("PASS ") {
+            continue;
+        }
+        let tree = (file + 1..next)
+            .find(|&i| {
+                let t = plan.line(i).trim();
+                t.is_empty() || t.starts_with("● ")
+            })
+            .unwrap_or(next);
+        plan.set_range(file + 1..tree, Mark::Drop);
+        let above = sections.iter().find(|s| s.end == file && !is_headed(plan, s)).cloned().unwrap_or(file..file);
+        if plan.shows_any(file + 1..next, failed) || plan.shows_any(above, failed) {
+            plan.set(file, Mark::Must);
+        }
+    }
+}
+
+/// jest's console sections print each `console.*` call of the tests as a block: the call, the message and
 /// the `at` frame of the call. That is the test's own output, not a failure: of the blocks printed from one
 /// place, the first is shown and the rest are counted where they were, also after a failure (their `at` line
-/// is then an exact copy of the first's). A block with an error-looking message is shown whole, and so is one
-/// among the last lines of a failure.
-fn jest_console(plan: &mut Plan, failed: bool) {
+/// is then an exact copy of the first's, and their call, `console.error` too, is counted by the note). A block
+/// with an error-looking message is shown whole, and so is one among the last lines of a failure.
+fn jest_console(plan: &mut Plan, sections: &[Range<usize>], failed: bool) {
     let shortenable = if failed { plan.failure_tail_start() } else { plan.len() };
-    for section in console_sections(plan) {
+    for section in sections {
         let mut shown: Vec<Vec<&str>> = Vec::new();
         let mut folded = FoldedConsole::default();
-        for block in console_blocks(plan, section) {
+        for block in console_blocks(plan, section.clone()) {
             let lines = &plan.lines()[block.clone()];
             let places: Vec<&str> = lines.iter().map(String::as_str).filter(|l| rules::has_location(l)).collect();
             let error = lines[1..].iter().any(|l| !rules::has_location(l) && rules::is_error(l));
@@ -189,7 +222,11 @@ fn jest_console(plan: &mut Plan, failed: bool) {
                 continue;
             }
             for i in block.clone() {
-                if rules::has_location(plan.line(i)) { plan.drop_copy(i) } else { plan.set(i, Mark::Drop) }
+                if i == block.start || rules::has_location(plan.line(i)) {
+                    plan.drop_copy(i);
+                } else {
+                    plan.set(i, Mark::Drop);
+                }
             }
             folded.add(block.start, plan.line(block.start).trim());
         }
@@ -223,25 +260,52 @@ impl FoldedConsole {
     }
 }
 
-/// The lines after each `● Console` header up to the first line indented less than a console block.
-fn console_sections(plan: &Plan) -> Vec<Range<usize>> {
-    let indent = |line: &str| line.len() - line.trim_start().len();
-    (0..plan.len())
-        .filter(|&i| plan.line(i).trim() == "● Console")
-        .map(|start| {
-            let end = (start + 1..plan.len())
-                .find(|&i| !plan.line(i).trim().is_empty() && indent(plan.line(i)) < CONSOLE_INDENT)
-                .unwrap_or(plan.len());
-            start + 1..end
-        })
-        .collect()
+/// Whether `line` is the `● Console` header jest prints over a test file's console output.
+pub(crate) fn is_console_header(line: &str) -> bool {
+    line.trim() == "● Console"
 }
 
-/// The blocks of a console section: each from its `console.*` line to the next.
+/// A test file's console output: jest prints it under a `● Console` header below the file's line, or with
+/// `--verbose` with no header, above it. Either way a section runs from its first `console.*` call to the
+/// first line indented less than that call, and the calls at that indentation open its blocks.
+fn console_sections(plan: &Plan) -> Vec<Range<usize>> {
+    let mut sections: Vec<Range<usize>> = Vec::new();
+    for start in 0..plan.len() {
+        if !is_console_call(plan.line(start)) || sections.last().is_some_and(|s| s.contains(&start)) {
+            continue;
+        }
+        let margin = indent(plan.line(start));
+        let end = (start + 1..plan.len())
+            .find(|&i| !plan.line(i).trim().is_empty() && indent(plan.line(i)) < margin)
+            .unwrap_or(plan.len());
+        sections.push(start..end);
+    }
+    sections
+}
+
+/// Whether a console section is printed under a `● Console` header, so belongs to the file line above it.
+fn is_headed(plan: &Plan, section: &Range<usize>) -> bool {
+    (0..section.start).rev().find(|&i| !plan.line(i).trim().is_empty()).is_some_and(|i| is_console_header(plan.line(i)))
+}
+
+/// The blocks of a console section: each from its `console.*` line to the next at the same indentation.
 fn console_blocks(plan: &Plan, section: Range<usize>) -> Vec<Range<usize>> {
-    let starts: Vec<usize> = section.clone().filter(|&i| plan.line(i).trim_start().starts_with("console.")).collect();
+    let margin = indent(plan.line(section.start));
+    let starts: Vec<usize> =
+        section.clone().filter(|&i| is_console_call(plan.line(i)) && indent(plan.line(i)) == margin).collect();
     let ends = starts.iter().skip(1).copied().chain(std::iter::once(section.end));
     starts.iter().zip(ends).map(|(&start, end)| start..end).collect()
+}
+
+/// The line jest opens a console block with: `console.log`, `console.warn`, … alone.
+fn is_console_call(line: &str) -> bool {
+    line.trim()
+        .strip_prefix("console.")
+        .is_some_and(|call| !call.is_empty() && call.chars().all(|c| c.is_ascii_alphabetic()))
+}
+
+fn indent(line: &str) -> usize {
+    line.len() - line.trim_start().len()
 }
 
 /// vitest: passing tests and files go; failing ones, the `FAIL` detail headers and the totals stay.
@@ -410,6 +474,92 @@ mod tests {
         }
         assert_eq!(text.matches("    console.log\n").count(), 3, "{text}");
         assert!(text.contains("at Object.log (jp/f.test.js:1:65)"), "the call site is shown once: {text}");
+    }
+
+    #[test]
+    fn jests_console_header_is_no_failure() {
+        // Two passing files whose tests log through one helper: their console sections are alike.
+        let section = |file: &str| {
+            let block = "    console.log\n      cache miss\n\n      at log (src/cache.js:3:11)\n\n";
+            format!("PASS {file}\n  ● Console\n\n{}", block.repeat(3))
+        };
+        let raw = format!(
+            "{}{}FAIL test/c.test.js\n  ● c › adds\n\n    Expected: 2\n    Received: 3\n\n\
+             Test Suites: 1 failed, 2 passed, 3 total\nTests:       1 failed, 9 passed, 10 total\n",
+            section("test/a.test.js"),
+            section("test/b.test.js"),
+        );
+        let text = compress("npx jest", &raw, 1).text;
+        // Read as a failure, the second section was shortened to a pointer at a test named "Console".
+        assert!(!text.contains("as in Console above"), "{text}");
+        assert_eq!(text.matches("  ● Console\n\n    console.log\n      cache miss\n").count(), 2, "{text}");
+    }
+
+    #[test]
+    fn a_passing_files_line_says_whose_console_output_is_shown() {
+        let block = |pad: &str, file: &str, i: usize| {
+            format!("{pad}console.log\n{pad}  order {i}\n\n      at Object.log ({file}:5:15)\n\n")
+        };
+        let failure = concat!(
+            "FAIL test/cart.test.js\n  ● total › rounds cents\n\n    Expected: 0.3\n    Received: 0.31\n\n",
+            "      at Object.toBe (test/cart.test.js:8:45)\n\n",
+        );
+        let mut raw = format!("PASS test/empty.test.js\n{failure}PASS test/order.test.js\n  ● Console\n\n");
+        raw += &(1..=6).map(|i| block("    ", "test/order.test.js", i)).collect::<String>();
+        raw += "PASS test/quiet.test.js\nPASS test/user.test.js\n  ● Console\n\n";
+        raw += &block("    ", "test/user.test.js", 1);
+        raw += "Test Suites: 1 failed, 3 passed, 4 total\nTests:       1 failed, 12 passed, 13 total\n";
+        raw += "Snapshots:   0 total\nTime:        1.123 s\nRan all test suites.\n";
+        let text = compress("npx jest", &raw, 1).text;
+        // Without its file's line, order's console output read as the failing cart test's.
+        assert!(
+            text.contains("      at Object.toBe (test/cart.test.js:8:45)\n\nPASS test/order.test.js\n  ● Console\n"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("empty.test.js") && !text.contains("quiet.test.js"),
+            "nothing of theirs is shown: {text}"
+        );
+
+        // With --verbose a file's console output comes above its line, with no header.
+        let mut raw = String::new();
+        for file in ["test/order.test.js", "test/stock.test.js"] {
+            raw += &(1..=6).map(|i| block("  ", file, i)).collect::<String>();
+            raw += &format!("PASS {file}\n  suite\n    ✓ one (2 ms)\n    ✓ two\n\n");
+        }
+        raw += "PASS test/quiet.test.js\n  quiet\n    ✓ three\n\n";
+        raw += "Test Suites: 3 passed, 3 total\nTests:       5 passed, 5 total\n";
+        let text = compress("npx jest --verbose", &raw, 0).text;
+        for file in ["test/order.test.js", "test/stock.test.js"] {
+            let shown = format!(
+                "      at Object.log ({file}:5:15)\n\n… 5 more console blocks from the same call sites not shown: console.log ×5\nPASS {file}\n"
+            );
+            assert!(text.contains(&shown), "{text}");
+        }
+        assert!(!text.contains("quiet.test.js"), "{text}");
+        // A passing run that prints nothing keeps no file line.
+        let raw: String = (0..20).map(|i| format!("PASS test/t{i}.test.js\n")).collect::<String>()
+            + "\nTest Suites: 20 passed, 20 total\nTests:       20 passed, 20 total\n";
+        assert!(!compress("npx jest", &raw, 0).text.contains("PASS "));
+    }
+
+    #[test]
+    fn a_folded_console_error_call_is_counted_not_shown_after_a_failure() {
+        let block = |i: usize| {
+            format!("    console.error\n      retrying {i}\n\n      at Object.error (test/a.test.js:3:13)\n\n")
+        };
+        let mut raw = String::from("PASS test/a.test.js\n  ● Console\n\n");
+        raw += &(0..8).map(block).collect::<String>();
+        raw += "FAIL test/b.test.js\n  ● b › x\n\n    Expected: 1\n    Received: 2\n\n      at Object.toBe (test/b.test.js:2:10)\n\n";
+        raw += "Test Suites: 1 failed, 1 passed, 2 total\nTests:       1 failed, 8 passed, 9 total\nSnapshots:   0 total\n";
+        raw += "Time:        0.5 s\nRan all test suites.\n";
+        let text = compress("npx jest", &raw, 1).text;
+        // The call of each folded block, read as an error line, came back on its own: `console.error … (×7)`.
+        assert!(
+            text.contains("… 7 more console blocks from the same call sites not shown: console.error ×7\nFAIL"),
+            "{text}"
+        );
+        assert_eq!(text.matches("console.error\n").count(), 1, "{text}");
     }
 
     #[test]

@@ -67,8 +67,10 @@ pub(crate) struct Plan<'a> {
     marks: Vec<Mark>,
     /// Whether each line is in the body of a diff hunk (see [`rules::hunk_bodies`]).
     in_hunk: Vec<bool>,
-    /// Whether each line was dropped as an exact copy of a line shown elsewhere (see [`Plan::drop_copy`]).
-    copies: Vec<bool>,
+    /// Whether each line was dropped for good because the view accounts for it otherwise: an exact copy of it
+    /// is shown elsewhere ([`Plan::drop_copy`]) or a note counts it ([`Plan::fold_counted`]). Protection does
+    /// not bring such a line back.
+    accounted: Vec<bool>,
     rewrites: Vec<Option<String>>,
     repeats: Vec<usize>,
     notes: Vec<(usize, String)>,
@@ -88,7 +90,7 @@ impl<'a> Plan<'a> {
             lines,
             marks: vec![Mark::Keep; lines.len()],
             in_hunk: rules::hunk_bodies(lines),
-            copies: vec![false; lines.len()],
+            accounted: vec![false; lines.len()],
             rewrites: vec![None; lines.len()],
             repeats: vec![1; lines.len()],
             notes: Vec::new(),
@@ -195,7 +197,18 @@ impl<'a> Plan<'a> {
     /// fact survives as its first copy. Protection applied later does not bring it back.
     pub(crate) fn drop_copy(&mut self, i: usize) {
         self.marks[i] = Mark::Drop;
-        self.copies[i] = true;
+        self.accounted[i] = true;
+    }
+
+    /// Drops the lines `indices` for good, protected or not and even from the closing lines of a failure, and
+    /// shows `text` where the first was: for lines that tell the agent nothing a count would not (frames of
+    /// node's own code), so the count stands for them.
+    pub(crate) fn fold_counted(&mut self, indices: &[usize], text: String) {
+        let Some(&first) = indices.first() else { return };
+        for &i in indices {
+            self.drop_copy(i);
+        }
+        self.note(first, text);
     }
 
     /// Whether line `i` will be shown (possibly folded or cut later).
@@ -207,7 +220,7 @@ impl<'a> Plan<'a> {
     /// a hunk's body is a line of a file (`except AttributeError:`), not a report: it goes with its hunk.
     pub(crate) fn protect_reports(&mut self) {
         for i in 0..self.len() {
-            if !self.in_hunk[i] && !self.copies[i] && rules::protected(self.line(i), false) {
+            if self.protects(i, false, self.len()) {
                 self.must(i);
             }
         }
@@ -215,16 +228,33 @@ impl<'a> Plan<'a> {
 
     /// After a failure: error lines, location lines and the closing lines must reach the agent verbatim.
     pub(crate) fn protect_failure(&mut self) {
+        let tail = self.failure_tail_start();
         for i in 0..self.len() {
-            if !self.copies[i] && rules::protected(self.line(i), true) {
+            if self.protects(i, true, tail) {
                 self.must(i);
             }
         }
-        for i in self.failure_tail_start()..self.len() {
-            if !self.line(i).trim().is_empty() {
-                self.must(i);
-            }
+    }
+
+    /// Whether [`Plan::protect_failure`] (`failed`, with the closing lines from `tail` on) or
+    /// [`Plan::protect_reports`] shows line `i` whatever a family marked it.
+    fn protects(&self, i: usize, failed: bool, tail: usize) -> bool {
+        let line = self.line(i);
+        if failed {
+            !self.accounted[i] && (rules::protected(line, true) || (i >= tail && !line.trim().is_empty()))
+        } else {
+            !self.in_hunk[i] && !self.accounted[i] && rules::protected(line, false)
         }
+    }
+
+    /// Whether any non-blank line of `range` is shown: visible now, or brought back later by the shared
+    /// protection for a command that `failed` or not (see [`Plan::protects`]). For a line that only says what
+    /// the lines around it belong to, and is worth showing only with them.
+    pub(crate) fn shows_any(&self, range: Range<usize>, failed: bool) -> bool {
+        let tail = if failed { self.failure_tail_start() } else { self.len() };
+        range
+            .into_iter()
+            .any(|i| !self.line(i).trim().is_empty() && (self.visible(i) || self.protects(i, failed, tail)))
     }
 
     /// Where the last [`FAILURE_TAIL`] non-blank lines start: after a failure they are shown whatever a family

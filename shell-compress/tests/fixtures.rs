@@ -142,6 +142,15 @@ static ERROR_LINE: LazyLock<Regex> = LazyLock::new(|| {
 static LOCATION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"\w\.[A-Za-z]\w*(?::\d+|\(\d+,\d+\))|File "[^"]+", line \d+"#).unwrap());
 
+/// A stack frame in node's own code: `at Module._load (node:internal/modules/cjs/loader:1091:12)`,
+/// `at node:internal/main/run_main_module:28:49`.
+static NODE_FRAME: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s+at (?:.+ \()?node:[\w/.-]+:\d+:\d+\)?$").unwrap());
+
+/// The line that counts frames of node's own code left out: `… 6 frames of node's own code not shown`.
+static NODE_FRAMES_COUNTED: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*… (\d+) frames of node's own code not shown$").unwrap());
+
 /// The raw output as the agent gets it when nothing is shortened: followed by the exit marker on failure.
 fn unchanged(f: &Fixture) -> String {
     let mut text = f.raw.clone();
@@ -193,7 +202,8 @@ struct Verdict {
 
 /// Checks `text`, the output shown for fixture `f` (the exit line included on failure), and `again`, a second
 /// run, against every invariant: deterministic, the exit line where it belongs, no more tokens than the raw
-/// output plus its exit line, and on failure every error and location line and the last ten lines kept. Also
+/// output plus its exit line, and on failure every error and location line and the last ten lines kept (frames
+/// of node's own code among them shown or counted by a note). Also
 /// counts the `.must` facts kept. Shared by every compressor measured here, so they are judged alike.
 fn verify(f: &Fixture, text: &str, again: &str) -> Verdict {
     let broken = invariant_broken(f, text, again);
@@ -235,8 +245,16 @@ fn invariant_broken(f: &Fixture, text: &str, again: &str) -> Option<String> {
                 return Some(format!("error or location line lost: {line:?}"));
             }
         }
+        // Frames of node's own code among them may be left out, as many as the output says it left out.
+        let counted: usize =
+            shown.lines().filter_map(|l| NODE_FRAMES_COUNTED.captures(l)).map(|c| c[1].parse::<usize>().unwrap()).sum();
+        let mut uncounted = counted;
         for line in displayed.iter().rev().filter(|l| !l.trim().is_empty()).take(10) {
             if !has_line(&shown, line) {
+                if NODE_FRAME.is_match(line) && uncounted > 0 {
+                    uncounted -= 1;
+                    continue;
+                }
                 return Some(format!("closing line lost: {line:?}"));
             }
         }
@@ -326,6 +344,17 @@ fn the_invariant_checks_reject_broken_outputs() {
         assert!(check_output(f, out.clone(), out).is_err(), "losing {what} went unnoticed");
     }
     assert!(check_output(f, good.clone(), with_text(good.text.replace("failed", "FAILED"))).is_err());
+
+    // Frames of node's own code among a crash's last lines are counted, not lost: without the count they are.
+    let node = all.iter().find(|f| f.path.ends_with("fixtures/generic/node_script_throw.txt")).unwrap();
+    let good = compress(&node.command, &node.raw, node.exit);
+    assert!(
+        good.text.contains("frames of node's own code not shown")
+            && check_output(node, good.clone(), good.clone()).is_ok()
+    );
+    let uncounted = good.text.lines().filter(|l| !l.contains("node's own code")).collect::<Vec<_>>().join("\n") + "\n";
+    let uncounted = Compressed { text: uncounted, ..good };
+    assert!(check_output(node, uncounted.clone(), uncounted).is_err(), "node's frames lost without a count");
 
     // A fact is required on the developed-on part and counted on the held-back part.
     let dev = all.iter().find(|f| f.path.ends_with("fixtures/go-test/pass_verbose.txt")).unwrap();

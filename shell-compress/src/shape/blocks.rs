@@ -11,6 +11,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::js;
 use crate::plan::{Mark, Plan};
 use crate::rules;
 
@@ -22,9 +23,16 @@ static HEADER: LazyLock<Regex> = LazyLock::new(|| {
     .expect("block header pattern compiles")
 });
 
-/// Lines that end the last block without opening another: summary rules and runners' closing sections.
+/// Lines that end the last block without opening another: summary rules, runners' closing sections, and
+/// jest's next test file (`PASS file`, `FAIL file`) or the `● Console` header over a file's console output,
+/// which is the tests' own output, not a failure report.
 fn closes(line: &str) -> bool {
-    line.starts_with("=====") || line == "failures:" || line.starts_with("Test Suites:")
+    line.starts_with("=====")
+        || line == "failures:"
+        || line.starts_with("Test Suites:")
+        || line.starts_with("PASS ")
+        || line.starts_with("FAIL ")
+        || js::is_console_header(line)
 }
 
 /// A first block of its kind this long or shorter is protected whole, so no cut lands inside it.
@@ -152,7 +160,7 @@ fn find_blocks(plan: &Plan) -> Vec<Range<usize>> {
             // A diff's body is file content: `  1) step` there heads no report, and no line of it is dropped.
             continue;
         }
-        if HEADER.is_match(line) {
+        if HEADER.is_match(line) && !closes(line) {
             blocks.push(i..i + 1);
         } else if open && !closes(line) {
             blocks.last_mut().expect("an open block").end = i + 1;
