@@ -5,6 +5,7 @@
 //! a definition counting as one word more (the index stores each file's
 //! definitions; a scan runs the extractor over the files it shows).
 
+use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -22,9 +23,10 @@ use crate::filter::PathFilter;
 use crate::model::{Found, Match};
 use crate::paths::{Scope, display};
 use crate::project::IndexView;
-use crate::render::truncate_line;
-use crate::tokenizer::{for_each_token, query_terms};
+use crate::render::line_around;
+use crate::tokenizer::{for_each_token, query_terms, query_words};
 use crate::walk::{Skipped, Stop, read_file, scan_files, text_of};
+use crate::withheld::Withheld;
 
 /// Definitions weigh more than mentions.
 const SYMBOL_BOOST: Score = 2.0;
@@ -32,8 +34,8 @@ const SYMBOL_BOOST: Score = 2.0;
 /// What a scanned answer says of its order: the scan counts words only (finding each file's
 /// definitions would parse it), so the index, which also weighs [`SYMBOL_BOOST`], can order the
 /// same files differently.
-pub(crate) const SCAN_RANKING: &str = "ranked by word counts alone (the index also weighs the files that define the words), so the order can \
-     differ once the index is ready";
+pub(crate) const SCAN_RANKING: &str =
+    "ranked by word counts alone (the index also weighs the files that define the words)";
 /// Lines shown per ranked file.
 const LINES_PER_FILE: usize = 3;
 /// bm25 parameters, tantivy's defaults.
@@ -42,26 +44,90 @@ const B: f32 = 0.75;
 /// Query words beyond this are ignored (line scoring uses a 64-bit set).
 const MAX_TERMS: usize = 64;
 
-pub(crate) fn terms(pattern: &str) -> Result<Vec<String>, SearchError> {
-    let mut terms = query_terms(pattern);
-    terms.truncate(MAX_TERMS);
-    if terms.is_empty() {
+/// A query's words as typed, each with its terms (the word whole and its parts) and the parts
+/// that must all occur somewhere for the word to count.
+pub(crate) struct QueryWords {
+    words: Vec<Word>,
+}
+
+struct Word {
+    typed: String,
+    terms: Vec<String>,
+    parts: Vec<String>,
+}
+
+pub(crate) fn query(pattern: &str) -> Result<QueryWords, SearchError> {
+    let words: Vec<Word> = query_words(pattern)
+        .into_iter()
+        .map(|(typed, parts)| Word { terms: query_terms(&typed), typed, parts })
+        .collect();
+    if words.iter().all(|w| w.terms.is_empty()) {
         return Err(SearchError::EmptyQuery {
             what: "the query has no words to rank by; pass identifiers or words, or use the regex action",
         });
     }
-    Ok(terms)
+    Ok(QueryWords { words })
+}
+
+impl QueryWords {
+    /// Every distinct term of the query, in first-seen order.
+    fn terms(&self) -> Vec<String> {
+        let mut terms: Vec<String> = Vec::new();
+        for term in self.words.iter().flat_map(|w| &w.terms) {
+            if !terms.contains(term) {
+                terms.push(term.clone());
+            }
+        }
+        terms
+    }
+
+    /// The terms to rank by, given which terms some file holds, and the note on words left out. A
+    /// word with a part no file holds is left out: `zzqx42`, which no file searched contains, would
+    /// otherwise rank every file holding `42`.
+    fn present(&self, held: impl Fn(&str) -> bool) -> (Vec<String>, Option<String>) {
+        let (kept, missing): (Vec<&Word>, Vec<&Word>) =
+            self.words.iter().partition(|w| w.parts.iter().all(|part| held(part)));
+        let mut terms: Vec<String> = Vec::new();
+        for term in kept.iter().flat_map(|w| &w.terms) {
+            if !terms.contains(term) && terms.len() < MAX_TERMS {
+                terms.push(term.clone());
+            }
+        }
+        let described: Vec<String> = missing
+            .iter()
+            .map(|w| {
+                let absent: Vec<String> = w.parts.iter().filter(|p| !held(p)).map(|p| format!("`{p}`")).collect();
+                match w.parts.len() == 1 {
+                    true => format!("no file searched contains `{}`", w.typed),
+                    false => format!("no file searched contains {} (of `{}`)", absent.join(", "), w.typed),
+                }
+            })
+            .collect();
+        let note = (!described.is_empty()).then(|| match terms.is_empty() {
+            true => described.join("; "),
+            false => format!("{}, so it is left out of the ranking", described.join("; ")),
+        });
+        (terms, note)
+    }
 }
 
 pub(crate) fn search_index(
     view: &IndexView,
     root: &Path,
     filter: &Arc<PathFilter>,
-    terms: &[String],
+    query: &QueryWords,
     max_results: usize,
     config: &SearchConfig,
 ) -> tantivy::Result<Found> {
     let fields = view.fields;
+    let mut held = std::collections::HashSet::new();
+    for term in query.terms() {
+        if view.searcher.doc_freq(&Term::from_field_text(fields.content, &term))? > 0 {
+            held.insert(term);
+        }
+    }
+    let (terms, note) = query.present(|term| held.contains(term));
+    let terms = &terms[..];
     let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
     for term in terms {
         for (field, boost) in [(fields.content, 1.0), (fields.symbol_words, SYMBOL_BOOST)] {
@@ -70,7 +136,7 @@ pub(crate) fn search_index(
         }
     }
     let collector = ScoredDocs { filter: (!filter.admits_everything()).then(|| filter.clone()) };
-    let mut hits = view.searcher.search(&BooleanQuery::new(clauses), &collector)?;
+    let (mut hits, withheld) = view.searcher.search(&BooleanQuery::new(clauses), &collector)?;
     hits.sort_by(|a, b| b.0.total_cmp(&a.0));
     let total = hits.len() as u64;
     // Keep everything tied with the last shown score so the path tie-break is exact.
@@ -85,7 +151,7 @@ pub(crate) fn search_index(
         }
     }
     let (matches, shown) = finish(ranked, root, terms, max_results, config);
-    let files_searched = view.searcher.num_docs();
+    let files_searched = view.files_admitted(filter)?;
     Ok(Found {
         matches,
         total,
@@ -94,6 +160,8 @@ pub(crate) fn search_index(
         files_searched,
         skipped: Skipped::default(),
         cut_short: false,
+        withheld,
+        note,
     })
 }
 
@@ -102,13 +170,15 @@ pub(crate) fn search_index(
 pub(crate) fn search_scan(
     scope: &Scope,
     filter: &PathFilter,
-    terms: &[String],
+    query: &QueryWords,
     max_results: usize,
     config: &SearchConfig,
     stop: &Stop<'_>,
 ) -> Found {
+    let terms = &query.terms()[..];
     let total_tokens = AtomicU64::new(0);
     let mut docs: Vec<(PathBuf, Vec<u32>, u64)> = Vec::new();
+    let mut withheld = Withheld::default();
     let stats = scan_files(
         scope,
         filter,
@@ -126,27 +196,31 @@ pub(crate) fn search_scan(
             total_tokens.fetch_add(length, Ordering::Relaxed);
             freqs.iter().any(|&f| f > 0).then_some((freqs, length))
         },
-        |rel, (freqs, length)| docs.push((rel, freqs, length)),
+        |rel, (freqs, length)| match filter.withheld_by(&rel) {
+            Some(rule) => withheld.add(rule, 1),
+            None => docs.push((rel, freqs, length)),
+        },
     );
     let n = stats.files_searched.max(1) as f32;
     let average_length = (total_tokens.load(Ordering::Relaxed) as f32 / n).max(1.0);
-    let idf: Vec<f32> = (0..terms.len())
-        .map(|i| {
-            let df = docs.iter().filter(|(_, freqs, _)| freqs[i] > 0).count() as f32;
-            (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
-        })
+    let df: Vec<usize> = (0..terms.len()).map(|i| docs.iter().filter(|(_, freqs, _)| freqs[i] > 0).count()).collect();
+    let (kept, note) = query.present(|term| terms.iter().position(|t| t == term).is_some_and(|i| df[i] > 0));
+    // (index into `terms`, idf) of the terms ranked by.
+    let idf: Vec<(usize, f32)> = (0..terms.len())
+        .filter(|&i| kept.contains(&terms[i]))
+        .map(|i| (i, (1.0 + (n - df[i] as f32 + 0.5) / (df[i] as f32 + 0.5)).ln()))
         .collect();
     let ranked: Vec<Ranked> = docs
         .into_iter()
+        .filter(|(_, freqs, _)| idf.iter().any(|&(i, _)| freqs[i] > 0))
         .map(|(rel, freqs, length)| {
             let norm = K1 * (1.0 - B + B * length as f32 / average_length);
-            let score =
-                freqs.iter().zip(&idf).map(|(&tf, idf)| idf * tf as f32 * (K1 + 1.0) / (tf as f32 + norm)).sum();
+            let score = idf.iter().map(|&(i, idf)| idf * freqs[i] as f32 * (K1 + 1.0) / (freqs[i] as f32 + norm)).sum();
             Ranked { score, rel, definitions: None }
         })
         .collect();
     let total = ranked.len() as u64;
-    let (matches, shown) = finish(ranked, &scope.root, terms, max_results, config);
+    let (matches, shown) = finish(ranked, &scope.root, &kept, max_results, config);
     Found {
         matches,
         total,
@@ -155,6 +229,8 @@ pub(crate) fn search_scan(
         files_searched: stats.files_searched,
         skipped: stats.skipped,
         cut_short: stats.cut_short,
+        withheld,
+        note,
     }
 }
 
@@ -232,8 +308,8 @@ impl<'t> LinePicker<'t> {
     fn best_lines(&self, text: &str, definitions: &[u64]) -> Vec<(u64, String)> {
         let best_possible = self.terms.len() as u32 + 1;
         let lowered = self.finders.as_ref().map(|_| text.to_ascii_lowercase());
-        // (score, defines, line number, text)
-        let mut scored: Vec<(u32, bool, u64, &str)> = Vec::new();
+        // (score, defines, line number, text, where the query's foremost term on the line is)
+        let mut scored: Vec<(u32, bool, u64, &str, Range<usize>)> = Vec::new();
         let mut complete = 0;
         let mut offset = 0;
         for (index, raw) in text.split_inclusive('\n').enumerate() {
@@ -246,16 +322,22 @@ impl<'t> LinePicker<'t> {
             }
             let line = raw.strip_suffix('\n').map_or(raw, |l| l.strip_suffix('\r').unwrap_or(l));
             let mut present = 0u64;
-            for_each_token(line, |_, _, token| {
+            // The query's terms come whole words first, then their parts: a long line is shown
+            // around `qa5needle` rather than around the first `5`.
+            let mut foremost: Option<(usize, Range<usize>)> = None;
+            for_each_token(line, |start, end, token| {
                 if let Some(i) = self.terms.iter().position(|t| *t == token) {
                     present |= 1 << i;
+                    if foremost.as_ref().is_none_or(|(best, _)| i < *best) {
+                        foremost = Some((i, start..end));
+                    }
                 }
             });
             if present != 0 {
                 let number = index as u64 + 1;
                 let defines = definitions.binary_search(&number).is_ok();
                 let score = present.count_ones() + u32::from(defines);
-                scored.push((score, defines, number, line));
+                scored.push((score, defines, number, line, foremost.map_or(0..0, |(_, at)| at)));
                 // Lines of the best possible score cannot be beaten by later
                 // ones (ties go to the earlier line): enough of them end the
                 // scan. Without a definition left below, a line holding every
@@ -272,12 +354,13 @@ impl<'t> LinePicker<'t> {
         scored.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
         scored.truncate(LINES_PER_FILE);
         scored.sort_by_key(|s| s.2);
-        scored.into_iter().map(|(_, _, line, text)| (line, truncate_line(text))).collect()
+        scored.into_iter().map(|(_, _, line, text, at)| (line, line_around(text, at))).collect()
     }
 }
 
 /// Every matching document with its score, minus those whose path the
-/// filter rejects (read from the `path` fast field, no stored-doc access).
+/// filter rejects or whose results it withholds (counted apart); paths are
+/// read from the `path` fast field, no stored-doc access.
 struct ScoredDocs {
     filter: Option<Arc<PathFilter>>,
 }
@@ -287,10 +370,11 @@ struct SegmentScored {
     paths: Option<(StrColumn, Arc<PathFilter>)>,
     buffer: String,
     hits: Vec<(Score, DocAddress)>,
+    withheld: Withheld,
 }
 
 impl Collector for ScoredDocs {
-    type Fruit = Vec<(Score, DocAddress)>;
+    type Fruit = (Vec<(Score, DocAddress)>, Withheld);
     type Child = SegmentScored;
 
     fn for_segment(&self, segment: SegmentOrdinal, reader: &SegmentReader) -> tantivy::Result<SegmentScored> {
@@ -303,20 +387,25 @@ impl Collector for ScoredDocs {
             }
             None => None,
         };
-        Ok(SegmentScored { segment, paths, buffer: String::new(), hits: Vec::new() })
+        Ok(SegmentScored { segment, paths, buffer: String::new(), hits: Vec::new(), withheld: Withheld::default() })
     }
 
     fn requires_scoring(&self) -> bool {
         true
     }
 
-    fn merge_fruits(&self, fruits: Vec<Vec<(Score, DocAddress)>>) -> tantivy::Result<Self::Fruit> {
-        Ok(fruits.concat())
+    fn merge_fruits(&self, fruits: Vec<Self::Fruit>) -> tantivy::Result<Self::Fruit> {
+        let mut merged = (Vec::new(), Withheld::default());
+        for (hits, withheld) in fruits {
+            merged.0.extend(hits);
+            merged.1.merge(withheld);
+        }
+        Ok(merged)
     }
 }
 
 impl SegmentCollector for SegmentScored {
-    type Fruit = Vec<(Score, DocAddress)>;
+    type Fruit = (Vec<(Score, DocAddress)>, Withheld);
 
     fn collect(&mut self, doc: DocId, score: Score) {
         if let Some((column, filter)) = &self.paths {
@@ -325,12 +414,16 @@ impl SegmentCollector for SegmentScored {
             if !column.ord_to_str(ord, &mut self.buffer).unwrap_or(false) || !filter.admits(Path::new(&self.buffer)) {
                 return;
             }
+            if let Some(rule) = filter.withheld_by(Path::new(&self.buffer)) {
+                self.withheld.add(rule, 1);
+                return;
+            }
         }
         self.hits.push((score, DocAddress::new(self.segment, doc)));
     }
 
     fn harvest(self) -> Self::Fruit {
-        self.hits
+        (self.hits, self.withheld)
     }
 }
 

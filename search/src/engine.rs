@@ -43,12 +43,12 @@ impl SearchEngine {
     /// results are partial then.
     pub fn search(&self, request: &SearchRequest) -> Result<SearchResult, SearchError> {
         let scope = resolve_scope(&request.root, request.path.as_deref())?;
-        let filter = Arc::new(PathFilter::new(&scope, &request.include, &request.exclude)?);
+        let filter = Arc::new(PathFilter::new(&scope, &request.include, &request.exclude, request.withhold.clone())?);
         let config = self.config();
         let max = request.max_results;
         let root = scope.root.as_path();
         let stop = |deadline| Stop { deadline, cancel: &request.cancel };
-        let (source, note, found) = match request.action {
+        let (source, note, mut found) = match request.action {
             Action::Regex => {
                 let matcher = regex_search::compile(&request.pattern)?;
                 self.project_for_search(root);
@@ -66,12 +66,12 @@ impl SearchEngine {
                 (Source::Scan, note, found)
             }
             Action::Bm25 => {
-                let terms = bm25::terms(&request.pattern)?;
+                let query = bm25::query(&request.pattern)?;
                 self.indexed_or_scan(
                     root,
                     &filter,
-                    |view| bm25::search_index(view, root, &filter, &terms, max, config),
-                    |deadline| bm25::search_scan(&scope, &filter, &terms, max, config, &stop(deadline)),
+                    |view| bm25::search_index(view, root, &filter, &query, max, config),
+                    |deadline| bm25::search_scan(&scope, &filter, &query, max, config, &stop(deadline)),
                     Some(bm25::SCAN_RANKING),
                 )
             }
@@ -86,13 +86,13 @@ impl SearchEngine {
                 )
             }
         };
+        let mut notes: Vec<String> = note.into_iter().chain(found.note.take()).collect();
         // An empty answer says what it did not look at, unless the request asked for it.
-        let note = match (found.total, filter.includes_hidden()) {
-            (0, false) => {
-                Some(note.map_or(render::HIDDEN_NOTE.to_string(), |note| format!("{note}\n{}", render::HIDDEN_NOTE)))
-            }
-            _ => note,
-        };
+        if found.total == 0 && !filter.includes_hidden() {
+            notes.push(render::HIDDEN_NOTE.to_string());
+        }
+        notes.extend(found.withheld.note(render::unit(request.action)));
+        let note = (!notes.is_empty()).then(|| notes.join("\n"));
         let mut result = SearchResult {
             action: request.action,
             source,
@@ -101,6 +101,7 @@ impl SearchEngine {
             total: found.total,
             shown: found.shown,
             files_with_matches: found.files_with_matches,
+            withheld: found.withheld.results,
             files_searched: found.files_searched,
             skipped: found.skipped,
             note,
@@ -124,11 +125,12 @@ impl SearchEngine {
         differs: Option<&str>,
     ) -> (Source, Option<String>, Found) {
         let Some(project) = self.project_for_search(root) else {
-            let note = scanned_note("no index open for this project (build_on_search is off)", differs);
+            let note = scanned_note("no index open for this project (build_on_search is off)", differs, true);
             return (Source::Scan, Some(note), scan(None));
         };
         if filter.includes_hidden() {
-            let note = scanned_note("hidden paths are not in the index", differs);
+            // Never indexed, so no index will order them otherwise.
+            let note = scanned_note("hidden paths are not in the index", differs, false);
             return (Source::Scan, Some(note), scan(None));
         }
         // A search right after an edit waits for the index to have it; past the wait the index
@@ -154,7 +156,7 @@ impl SearchEngine {
         };
         let budget = self.config().scan_budget;
         let found = scan(Some(Instant::now() + budget));
-        let mut note = scanned_note(&reason, differs);
+        let mut note = scanned_note(&reason, differs, true);
         if found.cut_short {
             note.push_str(&format!(
                 "; the scan stopped at its {budget:?} budget after {} files, so the results are partial",
@@ -282,17 +284,21 @@ impl SearchEngine {
     }
 }
 
-/// Runs a query on the index. tantivy answers some damage with an error and
-/// some with a panic (an index out of bounds in a garbled posting list);
-/// either is reported as the reason to rebuild, never passed to the caller.
 /// The note of an answer scanned from the files: why, and how its ranking differs from the index's.
-fn scanned_note(reason: &str, differs: Option<&str>) -> String {
-    match differs {
-        Some(differs) => format!("{reason}: searched the files directly; {differs}"),
-        None => format!("{reason}: searched the files directly"),
+/// `indexed_later`: an index will answer such a search once it is ready.
+fn scanned_note(reason: &str, differs: Option<&str>, indexed_later: bool) -> String {
+    match (differs, indexed_later) {
+        (Some(differs), true) => {
+            format!("{reason}: searched the files directly; {differs}, so the order can differ once the index is ready")
+        }
+        (Some(differs), false) => format!("{reason}: searched the files directly; {differs}"),
+        (None, _) => format!("{reason}: searched the files directly"),
     }
 }
 
+/// Runs a query on the index. tantivy answers some damage with an error and
+/// some with a panic (an index out of bounds in a garbled posting list);
+/// either is reported as the reason to rebuild, never passed to the caller.
 fn query(view: &IndexView, from_index: impl FnOnce(&IndexView) -> tantivy::Result<Found>) -> Result<Found, String> {
     match catch_unwind(AssertUnwindSafe(|| from_index(view))) {
         Ok(Ok(found)) => Ok(found),

@@ -15,6 +15,8 @@ pub enum SearchError {
     OutsideProject { path: PathBuf, root: PathBuf },
     /// A `path` argument inside the project does not exist.
     PathNotFound { path: PathBuf },
+    /// A glob's `path` argument is a file, not a directory to list files under.
+    PathIsFile { path: PathBuf },
     /// A `path` argument is git's own store (`.git` or under it), which is not the project's content.
     GitStore { path: PathBuf },
     /// The regex does not parse; `column` is 1-based when known.
@@ -57,6 +59,12 @@ impl fmt::Display for SearchError {
                     path.display()
                 )
             }
+            SearchError::PathIsFile { path } => write!(
+                f,
+                "path {} is a file; glob lists the files under a directory: pass its directory, and its name as the \
+                 pattern",
+                path.display()
+            ),
             SearchError::GitStore { path } => write!(
                 f,
                 "path {} is in git's own store, which is not searched; ask git (`git log`, `git config --list`) instead",
@@ -107,6 +115,7 @@ impl Clone for SearchError {
                 SearchError::OutsideProject { path: path.clone(), root: root.clone() }
             }
             SearchError::PathNotFound { path } => SearchError::PathNotFound { path: path.clone() },
+            SearchError::PathIsFile { path } => SearchError::PathIsFile { path: path.clone() },
             SearchError::GitStore { path } => SearchError::GitStore { path: path.clone() },
             SearchError::InvalidRegex { pattern, column, message } => {
                 SearchError::InvalidRegex { pattern: pattern.clone(), column: *column, message: message.clone() }

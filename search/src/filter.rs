@@ -1,5 +1,6 @@
 //! Which root-relative paths a request admits: the `path` scope plus include
-//! and exclude globs. One definition serves scans and index queries alike, so
+//! and exclude globs; and which rules withhold the results of admitted files
+//! from the caller. One definition serves scans and index queries alike, so
 //! both answer the same question.
 //!
 //! Globs are matched against the path relative to the scope; a glob without
@@ -11,6 +12,7 @@ use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 
 use crate::error::SearchError;
 use crate::paths::Scope;
+use crate::withheld::Withhold;
 
 pub(crate) struct PathFilter {
     base_rel: std::path::PathBuf,
@@ -18,16 +20,28 @@ pub(crate) struct PathFilter {
     exclude: Option<GlobSet>,
     /// The scope or an include glob names a hidden path (see [`names_hidden`]).
     includes_hidden: bool,
+    withhold: Option<Withhold>,
 }
 
 impl PathFilter {
-    pub(crate) fn new(scope: &Scope, include: &[String], exclude: &[String]) -> Result<Self, SearchError> {
+    pub(crate) fn new(
+        scope: &Scope,
+        include: &[String],
+        exclude: &[String],
+        withhold: Option<Withhold>,
+    ) -> Result<Self, SearchError> {
         Ok(PathFilter {
             base_rel: scope.base_rel.clone(),
             include: compile_globs(include)?,
             exclude: compile_globs(exclude)?,
             includes_hidden: scope.is_hidden() || include.iter().any(|glob| names_hidden(glob)),
+            withhold,
         })
+    }
+
+    /// The rule that withholds the results of the admitted file `rel` from the caller, if any.
+    pub(crate) fn withheld_by(&self, rel: &Path) -> Option<String> {
+        self.withhold.as_ref().and_then(|withhold| withhold.rule_for(rel))
     }
 
     /// Whether the walk must go into hidden paths, which it leaves out unless asked for by name.
@@ -36,8 +50,14 @@ impl PathFilter {
     }
 
     /// True when every file under the project root passes (no scope, no globs).
-    pub(crate) fn admits_everything(&self) -> bool {
+    pub(crate) fn admits_every_path(&self) -> bool {
         self.base_rel.as_os_str().is_empty() && self.include.is_none() && self.exclude.is_none()
+    }
+
+    /// True when every file under the project root passes and shows its results (no scope, no
+    /// globs, no rules), so an index query need not look at paths.
+    pub(crate) fn admits_everything(&self) -> bool {
+        self.admits_every_path() && self.withhold.is_none()
     }
 
     pub(crate) fn admits(&self, rel: &Path) -> bool {
@@ -83,7 +103,7 @@ mod tests {
     fn filter(base: &str, include: &[&str], exclude: &[&str]) -> PathFilter {
         let scope = Scope { root: PathBuf::from("/r"), base: PathBuf::from("/r").join(base), base_rel: base.into() };
         let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        PathFilter::new(&scope, &strings(include), &strings(exclude)).unwrap()
+        PathFilter::new(&scope, &strings(include), &strings(exclude), None).unwrap()
     }
 
     #[test]

@@ -23,6 +23,9 @@ pub(crate) fn glob(
     if pattern.trim().is_empty() {
         return Err(SearchError::EmptyQuery { what: "the glob is empty; pass a pattern such as `**/*.rs`" });
     }
+    if scope.base.is_file() {
+        return Err(SearchError::PathIsFile { path: scope.base_rel.clone() });
+    }
     let set = compile_globs(&[pattern.to_string()])?.expect("one glob compiles to a set");
     let mut skipped = Skipped::default();
     let mut paths = Vec::new();

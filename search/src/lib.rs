@@ -33,6 +33,7 @@ mod tokenizer;
 mod tree;
 mod walk;
 mod watcher;
+mod withheld;
 
 pub use config::SearchConfig;
 pub use engine::SearchEngine;
@@ -46,3 +47,4 @@ pub use observer::{Extra, Extras, IndexObserver};
 pub use render::search_text;
 pub use symbols::{Extraction, IndexExtractor, Symbol, SymbolExtractor, default_extractor};
 pub use walk::{FileStamp, Skipped};
+pub use withheld::Withhold;

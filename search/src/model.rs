@@ -8,6 +8,7 @@ use std::time::SystemTime;
 
 use crate::symbols::Symbol;
 use crate::walk::Skipped;
+use crate::withheld::{Withheld, Withhold};
 
 /// How a search interprets its pattern.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -46,6 +47,9 @@ pub struct SearchRequest {
     /// Set by the caller once nobody waits for the answer (the client left):
     /// a scan stops at the next file.
     pub cancel: Arc<AtomicBool>,
+    /// The results of files the caller may not see (the user's Read rules): left out before
+    /// `max_results` applies and counted only in the note.
+    pub withhold: Option<Withhold>,
 }
 
 /// Shown when the caller does not choose (glob: paths).
@@ -74,6 +78,7 @@ impl SearchRequest {
             max_results: action.default_max_results(),
             action,
             cancel: Arc::default(),
+            withhold: None,
         }
     }
 }
@@ -105,6 +110,8 @@ pub struct SearchResult {
     pub shown: u64,
     /// Files with at least one match.
     pub files_with_matches: u64,
+    /// Results of [`SearchRequest::withhold`]'s files, in `total`'s unit and counted nowhere else.
+    pub withheld: u64,
     /// True when `max_results` cut the answer.
     pub truncated: bool,
     /// Files read (scan) or documents in the index.
@@ -232,6 +239,9 @@ pub(crate) struct Found {
     pub skipped: Skipped,
     /// A fallback scan stopped at its time budget: only `files_searched` files were read.
     pub cut_short: bool,
+    pub withheld: Withheld,
+    /// What the search module says of its answer (bm25: query words no file holds).
+    pub note: Option<String>,
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@ use lean_ctx_locks::RwLock;
 use tantivy::Searcher;
 
 use crate::error::SearchError;
+use crate::filter::PathFilter;
 use crate::index::{Changes, IndexStore, panic_message, project_dir};
 use crate::model::{BuildProgress, Discarded, IndexPhase, IndexStatus};
 use crate::observer::{Extras, IndexObserver, notify};
@@ -87,6 +88,31 @@ pub(crate) struct IndexView {
     pub fields: Fields,
     /// Which index this searcher reads (see [`Project::request_rebuild`]).
     pub generation: u64,
+}
+
+impl IndexView {
+    /// The indexed files `filter` admits: what an answer from the index searched.
+    pub(crate) fn files_admitted(&self, filter: &PathFilter) -> tantivy::Result<u64> {
+        if filter.admits_every_path() {
+            return Ok(self.searcher.num_docs());
+        }
+        let mut admitted = 0;
+        let mut path = String::new();
+        for segment in self.searcher.segment_readers() {
+            let column = segment
+                .fast_fields()
+                .str("path")?
+                .ok_or_else(|| tantivy::TantivyError::SchemaError("the path field is not a fast field".to_string()))?;
+            for doc in segment.doc_ids_alive() {
+                let Some(ord) = column.term_ords(doc).next() else { continue };
+                path.clear();
+                if column.ord_to_str(ord, &mut path).unwrap_or(false) && filter.admits(Path::new(&path)) {
+                    admitted += 1;
+                }
+            }
+        }
+        Ok(admitted)
+    }
 }
 
 #[derive(Clone, Default)]

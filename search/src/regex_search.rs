@@ -3,6 +3,7 @@
 //! literal optimisations, fast enough — so results do not depend on whether
 //! the index is ready or up to date.
 
+use grep_matcher::Matcher;
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use grep_searcher::sinks::Lossy;
 use grep_searcher::{BinaryDetection, SearcherBuilder};
@@ -12,8 +13,9 @@ use crate::error::SearchError;
 use crate::filter::PathFilter;
 use crate::model::Found;
 use crate::paths::Scope;
-use crate::render::{FirstLines, truncate_line};
+use crate::render::{FirstLines, line_around};
 use crate::walk::{Stop, scan_files};
+use crate::withheld::Withheld;
 
 /// Compiles a line regex; a syntax error names its 1-based column.
 pub(crate) fn compile(pattern: &str) -> Result<RegexMatcher, SearchError> {
@@ -52,6 +54,7 @@ pub(crate) fn search(
 ) -> Found {
     let mut kept = FirstLines::new(max_results);
     let (mut total, mut files) = (0, 0);
+    let mut withheld = Withheld::default();
     let stats = scan_files(
         scope,
         filter,
@@ -66,7 +69,9 @@ pub(crate) fn search(
             let sink = Lossy(|line_number, line: &str| {
                 count += 1;
                 if lines.len() < max_results {
-                    lines.push((line_number, truncate_line(line)));
+                    // Where the line matched, so a long line is shown around it.
+                    let at = matcher.find(line.as_bytes()).ok().flatten().map_or(0..0, |m| m.start()..m.end());
+                    lines.push((line_number, line_around(line, at)));
                 }
                 Ok(true)
             });
@@ -74,10 +79,13 @@ pub(crate) fn search(
             let _ = searcher.search_slice(matcher, bytes, sink);
             (count > 0).then_some((count, lines))
         },
-        |rel, (count, lines)| {
-            total += count;
-            files += 1;
-            kept.insert(rel, lines);
+        |rel, (count, lines)| match filter.withheld_by(&rel) {
+            Some(rule) => withheld.add(rule, count),
+            None => {
+                total += count;
+                files += 1;
+                kept.insert(rel, lines);
+            }
         },
     );
     let matches = kept.into_matches();
@@ -89,6 +97,8 @@ pub(crate) fn search(
         files_searched: stats.files_searched,
         skipped: stats.skipped,
         cut_short: stats.cut_short,
+        withheld,
+        note: None,
     }
 }
 

@@ -3,6 +3,7 @@
 //! whether to narrow the search is in the summary.
 
 use std::fmt::Write;
+use std::ops::Range;
 
 use crate::model::{Action, Match, SearchResult};
 use crate::walk::Skipped;
@@ -12,15 +13,33 @@ use crate::walk::Skipped;
 pub(crate) const HIDDEN_NOTE: &str =
     "hidden paths (a name starting with `.`) are left out unless the path or a glob names one, as in `.github/**`";
 
-/// Longer lines are cut and end with `…` (minified code would flood the context).
+/// Longer lines are cut, `…` on the cut sides (minified code would flood the context).
 pub(crate) const MAX_LINE_CHARS: usize = 200;
+/// Characters kept before a match that a long line is cut around.
+const CONTEXT_BEFORE: usize = 60;
 
-pub(crate) fn truncate_line(line: &str) -> String {
+/// `line` without its line end, and when longer than [`MAX_LINE_CHARS`] the part of that size
+/// holding the match at byte range `at`: its head when the match ends in it, else a window from
+/// [`CONTEXT_BEFORE`] characters before the match (a match in a minified file's one line is
+/// shown, not the line's unrelated start).
+pub(crate) fn line_around(line: &str, at: Range<usize>) -> String {
     let line = line.trim_end_matches(['\n', '\r']);
-    match line.char_indices().nth(MAX_LINE_CHARS) {
-        Some((cut, _)) => format!("{}…", &line[..cut]),
-        None => line.to_string(),
+    let chars = line.chars().count();
+    if chars <= MAX_LINE_CHARS {
+        return line.to_string();
     }
+    let chars_before = |byte: usize| line.get(..byte).map_or(0, |head| head.chars().count());
+    let (start, end) = (chars_before(at.start), chars_before(at.end.max(at.start)));
+    let first = match end <= MAX_LINE_CHARS {
+        true => 0,
+        false => start.saturating_sub(CONTEXT_BEFORE).min(chars - MAX_LINE_CHARS),
+    };
+    let last = first + MAX_LINE_CHARS;
+    let byte_of = |char_index: usize| line.char_indices().nth(char_index).map_or(line.len(), |(byte, _)| byte);
+    let (from, to) = (byte_of(first), byte_of(last));
+    let before = if first > 0 { "…" } else { "" };
+    let after = if last < chars { "…" } else { "" };
+    format!("{before}{}{after}", &line[from..to])
 }
 
 /// `1 match` / `3 matches`, `1 file` / `3 files`.
@@ -57,6 +76,15 @@ pub(crate) fn more_note(total: u64, shown: u64, max_results: usize, unit: &str) 
     )
 }
 
+/// What `action` counts: lines (regex), files (bm25) or definitions (symbol).
+pub(crate) fn unit(action: Action) -> &'static str {
+    match action {
+        Action::Regex => "match",
+        Action::Bm25 => "file",
+        Action::Symbol => "definition",
+    }
+}
+
 /// The text of `result`; callers that change its matches (the daemon
 /// withholding denied files, masking secrets) render it again with this.
 pub fn search_text(result: &SearchResult, max_results: usize) -> String {
@@ -73,11 +101,7 @@ pub fn search_text(result: &SearchResult, max_results: usize) -> String {
         }
         previous = Some(&m.path);
     }
-    let unit = match result.action {
-        Action::Regex => "match",
-        Action::Bm25 => "file",
-        Action::Symbol => "definition",
-    };
+    let unit = unit(result.action);
     if result.total == 0 {
         out.push_str("no matches");
     } else {
@@ -156,10 +180,30 @@ mod tests {
     #[test]
     fn long_lines_are_cut_on_a_char_boundary() {
         let line = "é".repeat(MAX_LINE_CHARS + 5);
-        let cut = truncate_line(&line);
+        let cut = line_around(&line, 0..2);
         assert_eq!(cut.chars().count(), MAX_LINE_CHARS + 1);
         assert!(cut.ends_with('…'));
-        assert_eq!(truncate_line("short\r\n"), "short");
+        assert_eq!(line_around("short\r\n", 0..5), "short");
+    }
+
+    #[test]
+    fn a_long_line_is_cut_around_its_match() {
+        let head = "é,".repeat(5000);
+        let line = format!("{head}function needle(){{return 1}};{}", "x".repeat(300));
+        let at = line.find("needle").unwrap();
+        let cut = line_around(&line, at..at + "needle".len());
+        assert!(cut.starts_with('…') && cut.ends_with('…'), "{cut}");
+        assert!(cut.contains("function needle(){return 1};"), "{cut}");
+        assert_eq!(cut.chars().count(), MAX_LINE_CHARS + 2);
+        assert_eq!(cut.find("function").map(|byte| cut[..byte].chars().count()), Some(1 + CONTEXT_BEFORE - 9));
+        // Near the end, the window ends with the line rather than running past it.
+        let line = format!("{head}needle");
+        let at = line.len() - "needle".len();
+        let cut = line_around(&line, at..line.len());
+        assert!(cut.starts_with('…') && cut.ends_with("needle"), "{cut}");
+        // A match inside the head keeps the head.
+        let cut = line_around(&line, 2..4);
+        assert!(cut.starts_with("é,é,") && cut.ends_with('…'), "{cut}");
     }
 
     #[test]

@@ -19,9 +19,10 @@ use crate::filter::PathFilter;
 use crate::model::{Found, Match};
 use crate::paths::{Scope, display};
 use crate::project::IndexView;
-use crate::render::truncate_line;
+use crate::render::line_around;
 use crate::symbols::Symbol;
 use crate::walk::{ScanStats, Stop, read_file, scan_files, text_of};
+use crate::withheld::Withheld;
 
 /// The name prefix to look for: as typed (for ordering), and lowercased (for matching).
 pub(crate) struct Needle {
@@ -78,18 +79,18 @@ pub(crate) fn search_index(
     let fields = view.fields;
     let query = RegexQuery::from_pattern(&format!("{}.*", regex_syntax::escape(&needle.lower)), fields.symbol_names)?;
     let mut hits = Vec::new();
+    let mut withheld = Withheld::default();
     for address in view.searcher.search(&query, &DocSetCollector)? {
         let doc: TantivyDocument = view.searcher.doc(address)?;
         let Some(path) = fields.stored_path(&doc).map(PathBuf::from) else { continue };
         if !filter.admits(&path) {
             continue;
         }
-        for symbol in fields.stored_symbols(&doc).into_iter().filter(|s| needle.matches(s)) {
-            hits.push((path.clone(), symbol));
-        }
+        let found = fields.stored_symbols(&doc).into_iter().filter(|s| needle.matches(s));
+        keep_or_withhold(filter, path, found.collect(), &mut hits, &mut withheld);
     }
-    let stats = ScanStats { files_searched: view.searcher.num_docs(), ..ScanStats::default() };
-    Ok(finish(hits, root, needle, max_results, config, stats))
+    let stats = ScanStats { files_searched: view.files_admitted(filter)?, ..ScanStats::default() };
+    Ok(finish(hits, root, needle, max_results, config, stats, withheld))
 }
 
 /// The same definitions from running the extractor over a scan; stops
@@ -103,6 +104,7 @@ pub(crate) fn search_scan(
     stop: &Stop<'_>,
 ) -> Found {
     let mut hits = Vec::new();
+    let mut withheld = Withheld::default();
     let stats = scan_files(
         scope,
         filter,
@@ -115,9 +117,26 @@ pub(crate) fn search_scan(
             let found: Vec<Symbol> = extracted.unwrap_or_default().into_iter().filter(|s| needle.matches(s)).collect();
             (!found.is_empty()).then_some(found)
         },
-        |rel, found| hits.extend(found.into_iter().map(|symbol| (rel.clone(), symbol))),
+        |rel, found| keep_or_withhold(filter, rel, found, &mut hits, &mut withheld),
     );
-    finish(hits, &scope.root, needle, max_results, config, stats)
+    finish(hits, &scope.root, needle, max_results, config, stats, withheld)
+}
+
+/// A file's definitions go to the hits, or, when a rule withholds the file, are only counted.
+fn keep_or_withhold(
+    filter: &PathFilter,
+    path: PathBuf,
+    found: Vec<Symbol>,
+    hits: &mut Vec<(PathBuf, Symbol)>,
+    withheld: &mut Withheld,
+) {
+    if found.is_empty() {
+        return;
+    }
+    match filter.withheld_by(&path) {
+        Some(rule) => withheld.add(rule, found.len() as u64),
+        None => hits.extend(found.into_iter().map(|symbol| (path.clone(), symbol))),
+    }
 }
 
 /// Orders the closest names first (see the module documentation), then by
@@ -131,6 +150,7 @@ fn finish(
     max_results: usize,
     config: &SearchConfig,
     stats: ScanStats,
+    withheld: Withheld,
 ) -> Found {
     // How close each name is, once per hit rather than per comparison.
     let mut keyed: Vec<((bool, bool, usize), PathBuf, Symbol)> =
@@ -154,7 +174,14 @@ fn finish(
             Match {
                 path: display(path),
                 line: u64::from(symbol.line),
-                text: line.map_or_else(|| format!("{} {}", symbol.kind, symbol.name), truncate_line),
+                text: line.map_or_else(
+                    || format!("{} {}", symbol.kind, symbol.name),
+                    |line| {
+                        // Around the name, so a definition far into a long line is shown.
+                        let at = line.find(&symbol.name).map_or(0..0, |at| at..at + symbol.name.len());
+                        line_around(line, at)
+                    },
+                ),
                 score: None,
                 symbol: Some(symbol.clone()),
             }
@@ -168,6 +195,8 @@ fn finish(
         files_searched: stats.files_searched,
         skipped: stats.skipped,
         cut_short: stats.cut_short,
+        withheld,
+        note: None,
     }
 }
 

@@ -47,6 +47,27 @@ pub(crate) fn query_terms(text: &str) -> Vec<String> {
     terms
 }
 
+/// The words of a query as typed, each with the parts it is matched by: its identifier parts
+/// (`zzqx42`: `zzqx`, `42`), or itself, lowercased, when it has none.
+pub(crate) fn query_words(text: &str) -> Vec<(String, Vec<String>)> {
+    let words = WordIter { text, pos: 0 }.map(|(start, end)| &text[start..end]);
+    words
+        .map(|word| {
+            let whole = word.to_lowercase();
+            let mut parts: Vec<String> = Vec::new();
+            for_each_token(word, |_, _, token| {
+                if !parts.contains(&token) {
+                    parts.push(token);
+                }
+            });
+            if parts.len() > 1 {
+                parts.retain(|part| *part != whole);
+            }
+            (word.to_string(), parts)
+        })
+        .collect()
+}
+
 fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
 }
@@ -234,6 +255,20 @@ mod tests {
     #[test]
     fn query_terms_are_distinct() {
         assert_eq!(query_terms("parse parseConfig"), ["parse", "parseconfig", "config"]);
+    }
+
+    #[test]
+    fn query_words_keep_what_was_typed_with_its_parts() {
+        let words = query_words("zzqx42 parseConfig, yaml");
+        let parts = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            words,
+            [
+                ("zzqx42".to_string(), parts(&["zzqx", "42"])),
+                ("parseConfig".to_string(), parts(&["parse", "config"])),
+                ("yaml".to_string(), parts(&["yaml"])),
+            ]
+        );
     }
 
     #[test]

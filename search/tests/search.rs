@@ -9,7 +9,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use common::*;
-use lean_ctx_search::{Action, IndexPhase, SearchEngine, SearchError, SearchRequest, Source};
+use lean_ctx_search::{Action, IndexPhase, SearchEngine, SearchError, SearchRequest, Source, Withhold};
 
 fn sample() -> Fixture {
     Fixture::new(&[
@@ -224,6 +224,8 @@ fn hidden_paths_are_searched_when_a_request_names_them() {
         request.include = vec![".github/**".into()];
         let result = engine.search(&request).unwrap();
         assert_eq!(lines(&result).first().map(|m| m.0.as_str()), Some(".github/workflows/ci.yml"), "{action:?}");
+        // Hidden paths are never indexed: no index will order them otherwise.
+        assert!(!result.text.contains("once the index is ready"), "{}", result.text);
         request.include = vec![".git/**".into()];
         assert_eq!(engine.search(&request).unwrap().total, 0, "{action:?}: git's own store is never searched");
         request.include = vec![];
@@ -273,6 +275,8 @@ fn bad_input_is_refused_with_a_clear_error() {
         assert!(matches!(err, SearchError::OutsideProject { .. }), "{outside}: {err}");
     }
     assert!(matches!(engine.glob(fx.root(), "*", Some(Path::new("/tmp")), 5), Err(SearchError::OutsideProject { .. })));
+    let err = engine.glob(fx.root(), "*.rs", Some(Path::new("src/main.rs")), 5).unwrap_err();
+    assert!(err.to_string().starts_with("path src/main.rs is a file; glob lists the files under a directory"), "{err}");
     assert!(matches!(
         engine.tree(fx.root(), Some(Path::new("..")), 1, false, true, &|_| None),
         Err(SearchError::OutsideProject { .. })
@@ -350,4 +354,108 @@ fn a_regex_scan_stops_at_its_budget_or_when_cancelled_and_says_so() {
     assert!(result.note.unwrap().contains("cancelled"));
     // And the same search, not cut, finds its lines.
     assert!(search(&engine, fx.root(), Action::Regex, "fn").total > 0);
+}
+
+/// Each engine in turn: one answering from its index, one from scans (a second engine on the
+/// same cache cannot own the index).
+fn index_and_scan(fx: &Fixture) -> [SearchEngine; 2] {
+    let indexed = fx.engine();
+    build(&indexed, fx.root());
+    [indexed, fx.engine()]
+}
+
+#[test]
+fn withheld_results_are_left_out_before_the_limit_and_counted_only_in_the_note() {
+    let files: Vec<(String, &str)> =
+        ["a", "b", "c", "d", "e"].iter().map(|f| (format!("{f}.py"), "def evolve(x):\n    return x\n")).collect();
+    let files: Vec<(&str, &str)> = files.iter().map(|(f, t)| (f.as_str(), *t)).collect();
+    let fx = Fixture::new(&files);
+    let withhold = Withhold::new(|rel: &Path| match rel.to_str() {
+        Some("b.py") => Some("deny Read(./b.py) in settings.json".to_string()),
+        Some("d.py") => Some("ask Read(./d.py) in settings.json".to_string()),
+        _ => None,
+    });
+    let rules = "the user's Read rules: ask Read(./d.py) in settings.json; deny Read(./b.py) in settings.json";
+    for engine in index_and_scan(&fx) {
+        let actions = [
+            (Action::Regex, "def evolve", "match", "matches"),
+            (Action::Symbol, "evolve", "definition", "definitions"),
+            (Action::Bm25, "evolve", "file", "files"),
+        ];
+        for (action, pattern, one, many) in actions {
+            for limit in [2, 3] {
+                let mut request = SearchRequest::new(fx.root(), action, pattern);
+                request.max_results = limit;
+                request.withhold = Some(withhold.clone());
+                let result = engine.search(&request).unwrap();
+                let what = format!("{action:?} -n {limit} from {:?}: {}", result.source, result.text);
+                let shown: Vec<&str> = result.matches.iter().map(|m| m.path.as_str()).collect();
+                assert_eq!(shown, ["a.py", "c.py", "e.py"][..limit], "{what}");
+                assert_eq!((result.shown, result.total, result.withheld), (limit as u64, 3, 2), "{what}");
+                assert_eq!(result.truncated, limit < 3, "{what}");
+                assert!(result.text.contains(&format!("2 {many} withheld by {rules}\n")), "{what}");
+                assert!(!result.text.contains("b.py:") && !result.text.contains("d.py:"), "{what}");
+                assert_eq!(result.text.contains(&format!("… 1 {one} not shown (limit 2)")), limit == 2, "{what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_match_far_into_a_long_line_is_shown_around_it() {
+    let numbers: Vec<String> = (0..30_000).map(|i| i.to_string()).collect();
+    let minified = format!("var a={};function qa5needle(){{return 1}};\n", numbers.join(","));
+    let fx = Fixture::new(&[("dist/min.js", &minified)]);
+    // Symbols too, through the daemon's outlines (tests/tests/search.rs): this crate's own
+    // extractor finds definitions only at a line's start.
+    for engine in index_and_scan(&fx) {
+        for action in [Action::Regex, Action::Bm25] {
+            let result = search(&engine, fx.root(), action, "qa5needle");
+            let text = &result.matches[0].text;
+            let what = format!("{action:?} from {:?}: {}", result.source, result.text);
+            assert!(text.contains("function qa5needle(){return 1};"), "{what}");
+            assert!(text.starts_with('…') && text.chars().count() <= 202, "{what}");
+            assert!(result.text.starts_with("dist/min.js:1: …"), "{what}");
+        }
+    }
+}
+
+#[test]
+fn bm25_leaves_out_a_word_no_file_contains_and_says_so() {
+    let fx = Fixture::new(&[
+        ("a.rs", "const ANSWER: u32 = 42;\n"),
+        ("b.rs", "fn answer() -> u32 { 42 }\n"),
+        ("c.rs", "fn other() {}\n"),
+    ]);
+    for engine in index_and_scan(&fx) {
+        let absent = search(&engine, fx.root(), Action::Bm25, "zzqx42");
+        assert_eq!(absent.total, 0, "{}", absent.text);
+        assert!(absent.text.starts_with("no matches"), "{}", absent.text);
+        assert!(absent.text.contains("no file searched contains `zzqx` (of `zzqx42`)\n"), "{}", absent.text);
+        let partly = search(&engine, fx.root(), Action::Bm25, "zzqx42 answer");
+        assert_eq!(paths(&partly), ["a.rs", "b.rs"], "{}", partly.text);
+        assert!(
+            partly.text.contains("no file searched contains `zzqx` (of `zzqx42`), so it is left out of the ranking"),
+            "{}",
+            partly.text
+        );
+        let present = search(&engine, fx.root(), Action::Bm25, "answer");
+        assert!(!present.text.contains("no file searched contains"), "{}", present.text);
+    }
+}
+
+#[test]
+fn every_answer_counts_the_files_its_filters_admit() {
+    let fx = sample();
+    for engine in index_and_scan(&fx) {
+        for (action, pattern) in [(Action::Regex, "load"), (Action::Symbol, "load"), (Action::Bm25, "load")] {
+            let mut request = SearchRequest::new(fx.root(), action, pattern);
+            request.include = vec!["*.rs".into()];
+            let result = engine.search(&request).unwrap();
+            assert_eq!(result.files_searched, 2, "{action:?} from {:?}: {}", result.source, result.text);
+            request.include = vec![];
+            request.path = Some("src/config.rs".into());
+            assert_eq!(engine.search(&request).unwrap().files_searched, 1, "{action:?}");
+        }
+    }
 }

@@ -247,6 +247,50 @@ fn permission_rules_deny_and_ask_for_reads_edits_and_commands() {
 
 /// `lctx-shell run -- ARGS…` in `dir` as an agent would reach it (the fake
 /// tools first on PATH), with `extra` environment.
+/// The results of files under deny and ask rules are taken out before `-n` applies: what is
+/// listed, counted and cut is what the agent may see, and the note counts the rest by rule.
+#[test]
+fn search_limits_and_counts_only_what_the_rules_let_the_agent_see() {
+    let home = Home::new();
+    let root = project(&home);
+    for name in ["a", "b", "c", "d", "e"] {
+        write(&root, &format!("evo/{name}.py"), "def evolve(x):\n    return x\n");
+    }
+    write(
+        &root,
+        ".claude/settings.json",
+        r#"{"permissions": {"deny": ["Read(./evo/b.py)"], "ask": ["Read(./evo/d.py)"]}}"#,
+    );
+    let settings = root.join(".claude/settings.json").canonicalize().unwrap().display().to_string();
+    let rules = format!(
+        "the user's Read rules: ask Read(./evo/d.py) in {settings} (the host's own read asks the user); deny \
+         Read(./evo/b.py) in {settings}"
+    );
+    let search = |args: &[&str]| -> (String, Value) {
+        let text = lctx(&home, &root, args);
+        assert!(text.status.success(), "{}", describe(&text));
+        let json = lctx(&home, &root, &[args, &["--json"]].concat());
+        (String::from_utf8_lossy(&text.stdout).into_owned(), serde_json::from_slice(&json.stdout).unwrap())
+    };
+    for (args, summary, withheld) in [
+        (&["search", "def evolve", "-n", "3"][..], "3 matches in 3 files", "2 matches"),
+        (&["search", "evolve", "-a", "symbol", "-n", "3"], "3 definitions in 3 files", "2 definitions"),
+        (&["search", "evolve", "-a", "bm25", "-n", "3"], "3 files ranked by bm25", "2 files"),
+    ] {
+        let (text, json) = search(args);
+        let listed: Vec<&str> =
+            text.lines().filter_map(|l| l.split(':').next()).filter(|p| p.ends_with(".py")).collect();
+        assert_eq!(listed, ["evo/a.py", "evo/c.py", "evo/e.py"], "{args:?}: {text}");
+        assert!(text.contains(summary) && !text.contains("not shown"), "{args:?}: {text}");
+        assert!(text.contains(&format!("{withheld} withheld by {rules}\n")), "{args:?}: {text}");
+        assert_eq!((json["shown"].as_u64(), json["total"].as_u64()), (Some(3), Some(3)), "{args:?}: {json}");
+    }
+    // The limit cuts what may be seen, and the totals do not move with it.
+    let (text, json) = search(&["search", "def evolve", "-n", "2"]);
+    assert!(text.contains("3 matches in 3 files") && text.contains("… 1 match not shown (limit 2)"), "{text}");
+    assert_eq!((json["shown"].as_u64(), json["total"].as_u64()), (Some(2), Some(3)), "{json}");
+}
+
 fn shell_run(home: &Home, dir: &Path, extra: &[(&str, &str)], args: &[&str]) -> Output {
     let path = format!("{}:{}", home.path().join("fakebin").display(), std::env::var("PATH").unwrap_or_default());
     let mut cmd = home.command(bin("lctx-shell"));

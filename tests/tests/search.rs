@@ -161,3 +161,40 @@ fn globs_naming_directories_are_relative_to_the_callers_directory() {
         assert!(everywhere.contains("other/src/b.ts"), "{everywhere}");
     }
 }
+
+#[test]
+fn a_search_outside_any_repository_says_which_directory_it_took_as_the_project() {
+    let home = Home::new();
+    let dir = home.path().join("scratch");
+    for i in 0..20 {
+        std::fs::create_dir_all(dir.join(format!("d{i}"))).unwrap();
+        std::fs::write(dir.join(format!("d{i}/f.txt")), format!("line {i} holds foo\n")).unwrap();
+    }
+    let shown = dir.canonicalize().unwrap().display().to_string();
+    let taken = format!("{shown} is in no git repository, so it was searched as a project of its own");
+    let through_daemon = lctx(&home, &dir, false, &["search", "foo", "-a", "bm25"]);
+    assert!(through_daemon.contains(&format!("{taken}; its index is built and kept")), "{through_daemon}");
+    // The engine a client runs itself builds no index, and does not say it does.
+    let local = lctx(&home, &dir, true, &["search", "foo"]);
+    assert!(local.contains("20 matches in 20 files") && local.contains(&format!("{taken}\n")), "{local}");
+}
+
+#[test]
+fn a_match_far_into_a_minified_line_is_shown_around_it() {
+    let home = Home::new();
+    let numbers: Vec<String> = (0..80_000).map(|i| i.to_string()).collect();
+    let minified = format!("var a={};function qa5needle(){{return 1}};\n", numbers.join(","));
+    let root = project(&home, "web", &[("static/min.js", &minified)]);
+    for action in ["regex", "symbol", "bm25"] {
+        let text = lctx(&home, &root, false, &["search", "qa5needle", "-a", action]);
+        let first = text.lines().next().unwrap_or_default();
+        assert!(
+            first.starts_with("static/min.js:1: …") && first.contains("function qa5needle(){return 1};"),
+            "{action}: {first}"
+        );
+        assert!(first.chars().count() < 230, "{action}: a window, not the line: {first}");
+        let json: serde_json::Value =
+            serde_json::from_str(&lctx(&home, &root, false, &["search", "qa5needle", "-a", action, "--json"])).unwrap();
+        assert!(json["matches"][0]["text"].as_str().unwrap_or_default().contains("qa5needle"), "{action}: {json}");
+    }
+}

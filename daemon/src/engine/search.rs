@@ -8,10 +8,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use lean_ctx_graph::{extract_from, has_queries};
+use lean_ctx_guard::permissions::Verdict;
 use lean_ctx_outline::{Definition, Kind, Language, TextFormat, outline_and_tree};
 use lean_ctx_search::{
     Action, Extraction, GlobResult, IndexExtractor, IndexObserver, IndexStatus, SearchConfig, SearchEngine,
-    SearchError, SearchRequest, SearchResult, Symbol, SymbolExtractor, TreeResult, default_extractor,
+    SearchError, SearchRequest, SearchResult, Symbol, SymbolExtractor, TreeResult, Withhold, default_extractor,
 };
 use lean_ctx_store::{Event, Shape};
 
@@ -104,6 +105,7 @@ pub fn search_error(e: SearchError) -> EngineError {
         SearchError::RootNotFound { .. } | SearchError::PathNotFound { .. } => ErrorKind::NotFound,
         SearchError::OutsideProject { .. } | SearchError::GitStore { .. } => ErrorKind::PermissionDenied,
         SearchError::RootNotDirectory { .. }
+        | SearchError::PathIsFile { .. }
         | SearchError::InvalidRegex { .. }
         | SearchError::InvalidGlob { .. }
         | SearchError::EmptyQuery { .. } => ErrorKind::InvalidArgument,
@@ -190,11 +192,21 @@ impl Engine {
         if let Some(n) = max_results(p.max_results)? {
             request.max_results = n;
         }
+        request.withhold = self.read_rules_withhold(caller, &root)?;
         let mut result = self.search.search(&request).map_err(search_error)?;
         if cancel.is_cancelled() {
             self.stopped.count_cancelled();
         }
-        self.guard_search(caller, &root, &mut result, request.max_results)?;
+        self.mask_secrets(&mut result, request.max_results);
+        if !crate::engine::project::is_repository(&root) {
+            // The directory was taken as the project, which a user searching from outside any
+            // repository (`cd /tmp`) may not expect: every file below it is searched and indexed.
+            let indexed = match self.search.config().build_on_search {
+                true => format!("; its index is built and kept (`lctx index --remove {}` drops it)", root.display()),
+                false => String::new(),
+            };
+            add_note(&mut result, format!("{}{indexed}", no_repository(&root, "searched")), request.max_results);
+        }
         let tokens = self.tokens.count(&result.text) as u64;
         let project = root.display().to_string();
         let mode = match request.action {
@@ -216,47 +228,35 @@ impl Engine {
         Ok(result)
     }
 
-    /// Withholds matches in files the user's rules deny reading (saying how
-    /// many) and masks secrets in the shown lines.
-    fn guard_search(
-        &self,
-        caller: &Caller<'_>,
-        root: &Path,
-        result: &mut SearchResult,
-        max: usize,
-    ) -> EngineResult<()> {
+    /// The search's view of the user's Read rules: a file under a deny or an ask rule shows none
+    /// of its lines (an ask rule guards content; the host's own tool asks the user), and the
+    /// answer's note names the rule and where it is written, never the file. `None` without rules.
+    fn read_rules_withhold(&self, caller: &Caller<'_>, root: &Path) -> EngineResult<Option<Withhold>> {
         let config = self.config.get();
-        let scope = self.scope(caller, &config)?;
-        let rules = self.permission_rules(&scope, &config);
-        let before = result.matches.len();
-        let mut denied_by = None;
-        result.matches.retain(|m| match rules.permissions.check_read(&root.join(&m.path)).message("ctx_search") {
-            None => true,
-            Some(why) => {
-                denied_by.get_or_insert(why);
-                false
+        let rules = self.permission_rules(&self.scope(caller, &config)?, &config);
+        if rules.permissions.is_empty() {
+            return Ok(None);
+        }
+        let root = root.to_path_buf();
+        Ok(Some(Withhold::new(move |rel| match rules.permissions.check_read(&root.join(rel)) {
+            Verdict::Allow => None,
+            Verdict::Deny { rule, file } => Some(format!("deny {rule} in {}", file.display())),
+            Verdict::Ask { rule, file } => {
+                Some(format!("ask {rule} in {} (the host's own read asks the user)", file.display()))
             }
-        });
-        let withheld = before - result.matches.len();
+        })))
+    }
+
+    /// Masks secrets in the shown lines, saying how many.
+    fn mask_secrets(&self, result: &mut SearchResult, max: usize) {
+        let config = self.config.get();
         let mut masked = 0;
         for m in &mut result.matches {
             masked += self.guard.redaction.apply_in_place(&config, &mut m.text);
         }
-        if withheld == 0 && masked == 0 {
-            return Ok(());
-        }
-        if let Some(why) = denied_by {
-            result.shown = result.shown.saturating_sub(withheld as u64);
-            result.total = result.total.saturating_sub(withheld as u64);
-            let note = format!("{withheld} shown result(s) withheld: {why}");
-            result.note = Some(result.note.take().map_or(note.clone(), |n| format!("{n}\n{note}")));
-        }
         if masked > 0 {
-            let note = format!("{masked} secret(s) shown as [REDACTED:kind]");
-            result.note = Some(result.note.take().map_or(note.clone(), |n| format!("{n}\n{note}")));
+            add_note(result, format!("{masked} secret(s) shown as [REDACTED:kind]"), max);
         }
-        result.text = lean_ctx_search::search_text(result, max);
-        Ok(())
     }
 
     pub fn glob(&self, caller: &Caller<'_>, pattern: &str, path: &str, max: Option<u32>) -> EngineResult<GlobResult> {
@@ -337,11 +337,21 @@ impl Engine {
             ));
         }
         if !crate::engine::project::is_repository(&root) {
-            notes
-                .push(format!("{} is in no git repository, so it was indexed as a project of its own", root.display()));
+            notes.push(no_repository(&root, "indexed"));
         }
         Ok((status, (!notes.is_empty()).then(|| notes.join("; "))))
     }
+}
+
+/// What an answer says when `root`, in no git repository, was taken as the project.
+fn no_repository(root: &Path, done: &str) -> String {
+    format!("{} is in no git repository, so it was {done} as a project of its own", root.display())
+}
+
+/// Adds a line to `result`'s note and renders its text again.
+fn add_note(result: &mut SearchResult, note: String, max: usize) {
+    result.note = Some(result.note.take().map_or(note.clone(), |n| format!("{n}\n{note}")));
+    result.text = lean_ctx_search::search_text(result, max);
 }
 
 /// Why a file's name may not be listed by `tool`: a deny rule for reading

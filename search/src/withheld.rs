@@ -1,0 +1,82 @@
+//! Results the caller may not see (the user's Read rules deny their files). They are taken out
+//! before the answer is cut to its limit, so the limit, the counts and the ranking are of what
+//! the caller may see, and only a note counts the rest.
+
+use std::collections::BTreeSet;
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::render::count;
+
+/// Which rule, if any, withholds the results of a file (given root-relative); the caller's
+/// description of the rule, for the note. Called on the search's threads.
+#[derive(Clone)]
+pub struct Withhold(Arc<RuleFor>);
+
+type RuleFor = dyn Fn(&Path) -> Option<String> + Send + Sync;
+
+impl Withhold {
+    pub fn new(rule_for: impl Fn(&Path) -> Option<String> + Send + Sync + 'static) -> Self {
+        Withhold(Arc::new(rule_for))
+    }
+
+    pub(crate) fn rule_for(&self, rel: &Path) -> Option<String> {
+        (self.0)(rel)
+    }
+}
+
+impl fmt::Debug for Withhold {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Withhold(..)")
+    }
+}
+
+/// The results taken out and the rules that took them (each once, sorted, whatever order the
+/// files were met in).
+#[derive(Debug, Default)]
+pub(crate) struct Withheld {
+    pub results: u64,
+    rules: BTreeSet<String>,
+}
+
+impl Withheld {
+    pub(crate) fn add(&mut self, rule: String, results: u64) {
+        self.results += results;
+        self.rules.insert(rule);
+    }
+
+    pub(crate) fn merge(&mut self, other: Withheld) {
+        self.results += other.results;
+        self.rules.extend(other.rules);
+    }
+
+    /// `3 matches withheld by the user's Read rules: R1; R2`, or nothing. Neither the files nor
+    /// their number are named: only what the rules, which the user wrote, already say.
+    pub(crate) fn note(&self, unit: &str) -> Option<String> {
+        (self.results > 0).then(|| {
+            let rules: Vec<&str> = self.rules.iter().map(String::as_str).collect();
+            format!("{} withheld by the user's Read rules: {}", count(self.results, unit), rules.join("; "))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_note_names_every_rule_once_in_order() {
+        let mut withheld = Withheld::default();
+        assert_eq!(withheld.note("match"), None);
+        withheld.add("deny Read(./b)".into(), 2);
+        let mut other = Withheld::default();
+        other.add("ask Read(./a)".into(), 1);
+        other.add("deny Read(./b)".into(), 1);
+        withheld.merge(other);
+        assert_eq!(
+            withheld.note("match").unwrap(),
+            "4 matches withheld by the user's Read rules: ask Read(./a); deny Read(./b)"
+        );
+    }
+}
