@@ -14,6 +14,8 @@
 //! the methods of an object mixed into a type (`_.extend(Model.prototype, { save: function … })`)
 //! or bound to a name (`export const api = { get(path) { … } }`).
 
+use std::collections::HashSet;
+
 /// One definition a view should show.
 pub struct Expected {
     pub name: String,
@@ -430,6 +432,10 @@ pub fn typescript(source: &str) -> Vec<Expected> {
     let mut bodies: Vec<Body> = Vec::new();
     let mut modules: Vec<Module> = Vec::new();
     let mut amd_pending = false;
+    // The functions and classes declared at the module's level, and the data given to a name
+    // there (`Emitter.VERSION = '2.0.0'`), which counts once the name is known to be one of them.
+    let mut owners: HashSet<String> = HashSet::new();
+    let mut statics: Vec<(String, Expected)> = Vec::new();
     let lines: Vec<&str> = source.lines().collect();
     for (number, line) in (1..).zip(lines.iter().copied()) {
         if !lexer.in_template() && in_block_comment(line, &mut comment_open) {
@@ -522,17 +528,32 @@ pub fn typescript(source: &str) -> Vec<Expected> {
         if starts_statement && let Some((name, value)) = javascript::assigned_function(&code) {
             bound = Some((Some(expected(name)), value));
         }
+        // What a module that returns its API assigns is its own (the views list it as the
+        // module's members), not its functions' static properties.
+        let revealed = modules.iter().any(|module| module.revealing);
+        if starts_statement
+            && !revealed
+            && let Some((owner, property)) = javascript::static_property(&code)
+        {
+            statics.push((owner.to_string(), expected(property)));
+        }
+        if starts_statement && let Some(name) = javascript::exported_name(&code) {
+            found.push(expected(name));
+        }
         let mut words = code.split_whitespace().skip_while(|word| MODIFIERS.contains(word) || continued);
         match (context, module_level, words.next()) {
             (_, true, Some(keyword)) if KEYWORDS.contains(&keyword) && starts_statement && bound_module.is_none() => {
                 // A generator may be written `function *gen()`.
                 let name = words.next().and_then(|word| js_identifier(word.trim_start_matches('*')));
                 // `const fs = require("fs")` is an import, which the views show as one.
-                if let Some(name) = name.filter(|_| !javascript::requires(&code)) {
-                    found.push(expected(name));
-                }
                 let value =
                     code.split_once(" = ").map(|(_, value)| value).filter(|value| javascript::function_value(value));
+                if let Some(name) = name.filter(|_| !javascript::requires(&code)) {
+                    found.push(expected(name));
+                    if matches!(keyword, "function" | "function*" | "class") || value.is_some() {
+                        owners.insert(name.to_string());
+                    }
+                }
                 pending = Some(match keyword {
                     "class" | "interface" => Block::Fields,
                     "namespace" => Block::Items { in_macro: false },
@@ -547,6 +568,7 @@ pub fn typescript(source: &str) -> Vec<Expected> {
             }
             (_, true, Some("var" | "let")) if starts_statement && bound_module.is_none() => {
                 if let Some((name, value)) = javascript::bound_function(&code) {
+                    owners.insert(name.to_string());
                     bound = Some((Some(expected(name)), value));
                 }
             }
@@ -595,7 +617,8 @@ pub fn typescript(source: &str) -> Vec<Expected> {
         if let Some(block) = stack.get_mut(lowest) {
             if wraps_module {
                 *block = Block::Module;
-                modules.push(Module { depth: lowest + 1, found: found.len(), indent: None });
+                let revealing = compiled_class.is_none() && revealing.is_some();
+                modules.push(Module { depth: lowest + 1, found: found.len(), indent: None, revealing });
             } else if mixes_in {
                 *block = Block::Mixin;
             }
@@ -608,6 +631,7 @@ pub fn typescript(source: &str) -> Vec<Expected> {
             found.extend(bound.filter(|_| !javascript::called_on_its_line(&code)));
         }
     }
+    found.extend(statics.into_iter().filter(|(owner, _)| owners.contains(owner)).map(|(_, property)| property));
     found
 }
 
@@ -630,6 +654,8 @@ struct Module {
     found: usize,
     /// The indentation of its first line, its statements' own.
     indent: Option<usize>,
+    /// A module bound to a name that returns its API (see `javascript::revealing_module`).
+    revealing: bool,
 }
 
 /// How many type argument lists a line of TypeScript opens, less those it closes: a `<` right
@@ -856,6 +882,21 @@ mod tests {
         let source = "res.send = function send(body) {\n  x.y = function () {};\n};\nexports.parse = (s) => s;\n\
                       Router.prototype.route = function (path) {}\nlet z = a.b = 1;\nmodule.exports = app;\n";
         assert_eq!(names(&typescript(source)), ["send", "parse", "route"]);
+    }
+
+    #[test]
+    fn data_given_to_the_files_functions_and_names_exported_count() {
+        // A function's data counts wherever the function is declared; an object's, a global's,
+        // and what a function does inside do not.
+        let source = "Emitter.VERSION = '2.0.0';\nfunction Emitter(obj) {\n  Emitter.count = 0;\n}\n\
+                      class Listener {}\nListener.defaults = {\n  once: false\n};\nvar registry = {};\n\
+                      registry.count = 0;\nwindow.last = null;\nmodule.exports = Emitter;\n\
+                      module.exports.default = Emitter;\nexports.default = void 0;\n";
+        assert_eq!(names(&typescript(source)), ["Emitter", "Listener", "default", "VERSION", "defaults"]);
+        // Inside a module that returns its API, what it assigns is the module's.
+        let source = "var Cart = (function () {\n  function add(item) {}\n  add.limit = 10;\n  \
+                      return { add: add };\n})();\n";
+        assert_eq!(names(&typescript(source)), ["Cart", "add"]);
     }
 
     #[test]

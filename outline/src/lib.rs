@@ -12,6 +12,7 @@
 //! be used the outline comes from a line-based heuristic and says so in [`Outline::degraded`].
 
 mod aggressive;
+mod commonjs_exports;
 mod extract;
 mod fallback;
 mod language;

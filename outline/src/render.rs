@@ -3,16 +3,17 @@
 //! costs one token less than an `L`-prefixed one on every line), one space per nesting level (a
 //! second space cost a token on every nested line).
 //! A type's consecutive fields share one line, and so do a run of same-named functions (overloads,
-//! a property's getter and setter), a run of constants (or variables) declared alike, and a run of
-//! re-exports from modules of one directory; a trait impl, and a JavaScript/TypeScript object of
-//! methods bound to a name, name their members on their own line. When part of the file was not
-//! outlined from a syntax tree, the first line says which lines.
+//! a property's getter and setter), a run of constants (or variables) declared alike, a run of
+//! re-exports from modules of one directory and a run of CommonJS exports of names; a trait impl,
+//! and a JavaScript/TypeScript object of methods bound to a name, name their members on their own
+//! line. When part of the file was not outlined from a syntax tree, the first line says which
+//! lines.
 
 use std::collections::HashSet;
 use std::fmt::Write;
 
 use crate::model::{Definition, Kind, Outline};
-use crate::{modules, re_exports};
+use crate::{commonjs_exports, modules, re_exports};
 
 /// The shortest run of same-named functions shown as one line: a getter and setter pair stays two.
 const MIN_GROUP: usize = 3;
@@ -49,6 +50,8 @@ pub fn render_signatures(outline: &Outline) -> String {
 /// Consecutive re-exports of one module, or of one form from modules of one directory, share a
 /// line in both views, where it keeps which module each name is from (see [`re_exports`]):
 /// `16-18 export * from './internal/{of, from, defer}'`.
+/// So do consecutive CommonJS exports of names (see [`commonjs_exports`]): `40-90
+/// exports.{isObject, isNull, isFinite = _isFinite}`.
 ///
 /// Structure: an `imports` line naming each module the file imports from once (the names taken
 /// are in the lines it spans), then definitions by kind and name, nested by owner:
@@ -340,7 +343,7 @@ fn push_incomplete(outline: &Outline, out: &mut String) {
 fn push_level(file: &[Definition], definitions: &[Definition], depth: usize, view: View, out: &mut String) {
     let mut rest = definitions;
     while let Some(first) = rest.first() {
-        if let Some((run, line)) = re_exports::run(rest) {
+        if let Some((run, line)) = re_exports::run(rest).or_else(|| commonjs_exports::run(rest)) {
             push_line(depth, span(first.start_line, rest[run - 1].end_line), &line, out);
             rest = &rest[run..];
             continue;
@@ -521,13 +524,15 @@ fn names_members(definition: &Definition) -> bool {
 /// The fields a type's members start with, if any: they are cheaper on the type's line than on
 /// a line of their own below it. Constants among them stay members (a Ruby class's `VERSION =
 /// "1"` before its `attr_reader :major`): the type's other members, in the runs the fields
-/// leave between them, come second.
+/// leave between them, come second. Not a field assigned after the type (JavaScript's
+/// `Else.kind = 'else'` after `class Else {}`), whose line the type's span does not cover.
 fn leading_fields(definition: &Definition) -> Option<(Vec<&Definition>, Vec<&[Definition]>)> {
     if !matches!(definition.kind, Kind::Struct | Kind::Class | Kind::Interface | Kind::Enum) {
         return None;
     }
     let children = &definition.children;
-    let lead = children.iter().take_while(|member| matches!(member.kind, Kind::Field | Kind::Const)).count();
+    let inside = |member: &&Definition| member.end_line <= definition.end_line;
+    let lead = children.iter().take_while(|m| matches!(m.kind, Kind::Field | Kind::Const) && inside(m)).count();
     let fields: Vec<&Definition> = children[..lead].iter().filter(|member| member.kind == Kind::Field).collect();
     if fields.is_empty() {
         return None;

@@ -228,6 +228,11 @@ fn javascript_universal_module_factories() {
     );
     views.hides(&["noConflict", "later", "finished"]);
     views.signature_lines_contain(&["19-21 function isObject(input)", "55-57 function isArrayLike(obj)"]);
+    // What the module's function is given at the module's level is its static API.
+    views.signature_lines_contain(&[
+        "14-16 function hooks()",
+        " 36-37 hooks.version = '2.30.1'; hooks.isObject = isObject",
+    ]);
 }
 
 /// Methods mixed into a prototype or an object at module level (`_.extend(Model.prototype, {
@@ -404,6 +409,7 @@ fn javascript_revealing_modules() {
             "supported",
             "Lib",
             "h",
+            "exports.h",
             "createThunk",
             "Queue",
             "push",
@@ -431,16 +437,15 @@ fn javascript_revealing_modules() {
         "144-152 var createThunk = function createThunk2(type, payloadCreator)",
     ]);
     // The class a bundler's wrapper returns has its base, and its methods and those the wrapper
-    // assigns to it under the bound name (data assigned to it is not listed, as at file level).
+    // assigns to it under the bound name, with the data it assigns, as at file level.
     assert!(
         views.signatures.contains(
             "156-164 var Queue = class Queue2 extends EventEmitter\n 158 push(item)\n 160 Queue2.prototype.drain = \
-             function (limit)\n 161 Queue2.of = function (items)\n180"
+             function (limit)\n 161 Queue2.of = function (items)\n 162 Queue2.VERSION = 2\n180"
         ),
         "{}",
         views.signatures
     );
-    views.hides(&["Queue2.VERSION"]);
     // A constructor function returned with prototype methods is a class, its methods under it.
     assert!(
         views.map.contains("220-231 class Deque\n 224-226 Deque2.prototype.shift\n 227-229 Deque2.from\n"),
@@ -594,6 +599,57 @@ fn javascript_functions_assigned_to_properties() {
     assert!(views.map.contains("32-35 fn res.contentType = res.type\n"), "{}", views.map);
     // The file's whole API is the object it exports, named first.
     assert!(views.signatures.starts_with("11 module.exports = res\n"), "{}", views.signatures);
+}
+
+/// A function or class the file defines at its top level is published with the data it is
+/// given there (`Emitter.VERSION = '2.0.0'`): listed under it as its fields, a long value left
+/// out. A property of anything else (what the file requires, an object, a global), a prototype
+/// set up for inheritance and a property set inside a function are not. Each name exported under
+/// a name of its own (`module.exports.default = Emitter`) is listed, a run of them on one line.
+#[test]
+fn javascript_static_properties_and_named_exports() {
+    let views = check(
+        "javascript/emitter.js",
+        Language::JavaScript,
+        &["Emitter", "VERSION", "defaultMaxListeners", "errorMonitor", "Listener", "defaults", "kind"],
+    );
+    views.hides(&["inspectDepth", "count", "lastEmitter", "prototype"]);
+    views.signature_lines_contain(&[
+        "12-14 function Emitter(obj)",
+        " 16-18 Emitter.VERSION = '2.0.0'; Emitter.defaultMaxListeners = 10; Emitter.errorMonitor",
+        " 53-58 Listener.defaults",
+        // Names exported one a line share one, each with what it is given unless that is itself.
+        "76-79 module.exports.{default = Emitter, Listener, mixin, inspect = util.inspect}",
+    ]);
+    // Assigned after the class, the field keeps a line of its own: the class's span is not its
+    // line.
+    let once = "60 class OnceListener extends Listener\n 61 OnceListener.kind = 'once'\n";
+    assert!(views.signatures.contains(once), "{}", views.signatures);
+    assert!(views.map.contains("12-14 fn Emitter\n 16-18 fields VERSION, defaultMaxListeners, errorMonitor\n"));
+    // Set inside a function, the default is no definition of the function's own.
+    assert_eq!(views.names.iter().filter(|name| *name == "defaultMaxListeners").count(), 1);
+}
+
+/// Every property of the object `module.exports` is given is an exported name: besides its
+/// methods, those given a name (`parse`, `format: stringify`) are listed by name; data written
+/// out (`version`) is not. A name exported by `exports.name = …` (Babel's output) is listed; a
+/// value that names nothing (`exports.default = void 0`) is not.
+#[test]
+fn javascript_every_exported_name_is_listed() {
+    let views = check(
+        "javascript/exports.js",
+        Language::JavaScript,
+        &["DEFAULT_SEPARATOR", "parse", "format", "escape", "unescape", "exports.parseLine", "exports.default"],
+    );
+    views.signature_lines_contain(&[
+        "18-29 module.exports = {…}",
+        " 19-21 fields DEFAULT_SEPARATOR, parse, format",
+        " 23-25 escape(value)",
+        "32 exports.parseLine = parseLine",
+        "40 exports.default = _default",
+    ]);
+    assert!(!views.signatures.contains("void 0"), "{}", views.signatures);
+    views.hides(&["version"]);
 }
 
 #[test]

@@ -377,6 +377,32 @@ pub(super) fn assigned_function(code: &str) -> Option<(&str, &str)> {
     (path && (function_value(value) || starts_with_word(value, &["class"]))).then_some((property, value))
 }
 
+/// The name and the property a line at the module's level gives data (`Emitter.VERSION = '';`,
+/// `Listener.defaults = {`): a static property when the name is a function or class declared at
+/// that level. Not a function (see [`assigned_function`]), a prototype (`Foo.prototype =
+/// Object.create(…)`), a property of `exports` or `module` (see [`exported_name`]) nor a deeper
+/// one (`a.b.c = 1`).
+pub(super) fn static_property(code: &str) -> Option<(&str, &str)> {
+    let (target, value) = code.split_once(" = ")?;
+    let (owner, property) = target.trim().split_once('.')?;
+    let plain = js_identifier(owner) == Some(owner) && js_identifier(property) == Some(property);
+    let reserved = matches!(owner, "exports" | "module") || property == "prototype";
+    let data = !function_value(value) && !starts_with_word(value.trim_start(), &["class"]);
+    (plain && !reserved && data).then_some((owner, property))
+}
+
+/// The name a line at the module's level exports a name or a property under: `exports.parseLine
+/// = parseLine;`, `module.exports.default = Emitter;`; not a value (`exports.default = void 0;`).
+pub(super) fn exported_name(code: &str) -> Option<&str> {
+    let (target, value) = code.split_once(" = ")?;
+    let target = target.trim();
+    let name = target.strip_prefix("module.exports.").or_else(|| target.strip_prefix("exports."))?;
+    let value = value.trim().trim_end_matches(';').trim_end();
+    // A literal written as a word is no name (tsc's and Babel's `exports.__esModule = true;`).
+    let literal = ["true", "false", "null", "undefined", "this"].contains(&value);
+    (js_identifier(name) == Some(name) && is_path(value) && !literal).then_some(name)
+}
+
 /// Whether an expression is a function: `function (`, `async function`, an arrow function (`x =>`,
 /// `(a, b) =>`, `async (a) =>`, `(a): T =>`), or one of those in parentheses. A call that takes
 /// an arrow function (`items.map((x) => x)`) is none.
@@ -555,5 +581,25 @@ mod tests {
         assert_eq!(bound_function("var Model = Backbone.Model = function(a) {").map(|(name, _)| name), Some("Model"));
         assert_eq!(assigned_function("module.exports = functions;"), None);
         assert_eq!(assigned_function("exports.Parser = class {").map(|(name, _)| name), Some("Parser"));
+    }
+
+    #[test]
+    fn data_given_to_a_name_and_names_exported_are_told_apart() {
+        assert_eq!(static_property("Emitter.VERSION = '';"), Some(("Emitter", "VERSION")));
+        assert_eq!(static_property("Listener.defaults = {"), Some(("Listener", "defaults")));
+        for code in [
+            "Emitter.of = function (a) {",
+            "Foo.prototype = Object.create(Base.prototype);",
+            "exports.a = 1;",
+            "module.exports = Emitter;",
+            "util.inspect.depth = 2;",
+        ] {
+            assert_eq!(static_property(code), None, "{code}");
+        }
+        assert_eq!(exported_name("exports.parseLine = parseLine;"), Some("parseLine"));
+        assert_eq!(exported_name("module.exports.inspect = util.inspect;"), Some("inspect"));
+        assert_eq!(exported_name("exports.default = void 0;"), None);
+        assert_eq!(exported_name("exports.__esModule = true;"), None);
+        assert_eq!(exported_name("exports.parse = (s) => s;"), None);
     }
 }

@@ -2,10 +2,11 @@
 //! kinds a grammar lacks simply never match).
 
 use std::collections::HashSet;
+use std::ops::Range;
 
 use tree_sitter::Node;
 
-use super::{Constructors, Names, Prefix, Rule, Spec, Untyped};
+use super::{Constructors, Names, Prefix, Rule, SHORT_VALUE, Spec, Untyped, field_text};
 use crate::model::Kind;
 use crate::text::node_text;
 
@@ -63,6 +64,14 @@ pub(super) static SPEC: Spec = Spec {
             .head_end(&[])
             .body(assigned_function_body)
             .head_members(assigned_methods),
+        // A property a function or class is given data in at module level, its static API:
+        // `Emitter.VERSION = '1.0'`, `Select.defaultProps = {…}`. A field of the definition, when
+        // the file defines one of that name at its top level (see `Rule::owned_by`).
+        Rule::classify("assignment_expression", static_property)
+            .named(static_property_name)
+            .whole()
+            .initializers(long_value)
+            .owned_by(property_owner),
         // Methods mixed into an object at module level, how code written before classes gives a
         // type its API: `_.extend(Model.prototype, Events, { save: function (…) {…} })`,
         // `jQuery.fn.extend({ … })`, `Object.assign(Store.prototype, { … })`. The call is the
@@ -81,10 +90,16 @@ pub(super) static SPEC: Spec = Spec {
         Rule::classify("new_expression", constructed).named(constructor_name).whole().head_members(mixed_in),
         // A function-valued property of such an object (`save: function (key, val) {…}`), and an
         // object of methods nested in one (a Vue component's `methods: { toggle() {…} }`).
+        // And a name an object `module.exports` is given with methods exports under a key
+        // (`module.exports = { parse, format: stringify, escape() {…} }`): listed as a field by
+        // its key, as a shorthand one is. Data written out there (`VERSION: '1.0'`, an ESLint
+        // rule's `meta: {…}`) is not.
         Rule::classify("pair", function_property)
             .named(property_key)
             .head_end(&["value/body"])
-            .head_members(property_methods),
+            .head_members(property_methods)
+            .initializers(property_value),
+        Rule::classify("shorthand_property_identifier", exported_property).named(whole_text).whole(),
         // Without a declaration inside, `export` lists or re-exports names: a barrel file's API.
         // A default export of an object of methods (a Vue component or plugin, an ESLint plugin:
         // `export default { install(app) {…} }`) has them as its members, as `module.exports`.
@@ -534,7 +549,9 @@ fn unparenthesized(mut node: Node) -> Node {
 }
 
 /// A function or class assigned to a property at file level: a method when it goes on a
-/// prototype, else a function (or class); or what `module.exports` names (see [`names_exports`]).
+/// prototype, else a function (or class); or what `module.exports` names (see [`names_exports`]),
+/// or a name exported under a name of its own (`exports.default = Emitter`, `module.exports.parse
+/// = parser.parse`).
 fn assigned_function(node: Node, source: &str) -> Option<Kind> {
     let left = node.child_by_field_name("left").filter(|left| is_property(*left))?;
     if !statement_of(node).is_some_and(|statement| module_level(statement, source)) {
@@ -542,10 +559,11 @@ fn assigned_function(node: Node, source: &str) -> Option<Kind> {
     }
     let value = assigned_value(node.child_by_field_name("right")?);
     let export_list = node_text(left, source) == "module.exports" && names_exports(value);
+    let exported_name = is_export(left, source) && names_a_value(value);
     let methods = !assigned_methods(node, source).is_empty();
     let value = value.kind();
     match value {
-        _ if export_list => Some(Kind::Export),
+        _ if export_list || exported_name => Some(Kind::Export),
         _ if methods => Some(Kind::Impl),
         "class" => Some(Kind::Class),
         _ if FUNCTION_VALUES.contains(&value) && on_prototype(node_text(left, source)) => Some(Kind::Method),
@@ -817,12 +835,41 @@ fn owner_of(target: &str) -> &str {
 }
 
 /// A property whose value is a function: a method of the object; or an object of methods, whose
-/// own methods are its members.
+/// own methods are its members; or a name exported by an object `module.exports` is given (see
+/// [`exported_property`]).
 fn function_property(pair: Node, source: &str) -> Option<Kind> {
     match is_function_value(pair) {
         true => Some(Kind::Function),
-        false => (!property_methods(pair, source).is_empty()).then_some(Kind::Impl),
+        false if !property_methods(pair, source).is_empty() => Some(Kind::Impl),
+        false if pair.child_by_field_name("value").is_some_and(names_a_value) => exported_property(pair, source),
+        false => None,
     }
+}
+
+/// A property of the object `module.exports` is given (through aliases and parentheses:
+/// `module.exports = exports = {…}`): an exported name, a field of the export. Such an object is
+/// walked only when it holds methods; one of names alone is an export list, read whole.
+fn exported_property(entry: Node, source: &str) -> Option<Kind> {
+    let mut value = entry.parent().filter(|object| object.kind() == "object")?;
+    while let Some(holder) = value.parent() {
+        match holder.kind() {
+            "parenthesized_expression" => {}
+            "assignment_expression" if holder.child_by_field_name("right") == Some(value) => {
+                if holder.child_by_field_name("left").is_some_and(|left| node_text(left, source) == "module.exports") {
+                    return Some(Kind::Field);
+                }
+            }
+            _ => return None,
+        }
+        value = holder;
+    }
+    None
+}
+
+/// The value of an exported property, with its `:`: the export's fields are listed by name.
+fn property_value(pair: Node) -> Vec<Range<usize>> {
+    let key = pair.child_by_field_name("key");
+    key.map(|key| key.end_byte()..pair.end_byte()).into_iter().collect()
 }
 
 fn is_function_value(pair: Node) -> bool {
@@ -909,13 +956,49 @@ fn is_property(target: Node) -> bool {
     matches!(target.kind(), "member_expression" | "subscript_expression")
 }
 
+/// A property of CommonJS's exports as an assignment's target: `exports.default`,
+/// `module.exports.parse`.
+fn is_export(target: Node, source: &str) -> bool {
+    let object = target.child_by_field_name("object").filter(|_| is_property(target));
+    object.is_some_and(|object| matches!(node_text(object, source), "exports" | "module.exports"))
+}
+
+/// A property given data at module level (see [`property_owner`]): a field of its owner.
+fn static_property(node: Node, source: &str) -> Option<Kind> {
+    property_owner(node, source)?;
+    statement_of(node).is_some_and(|statement| module_level(statement, source)).then_some(Kind::Field)
+}
+
+/// The name a property is assigned on, `Emitter` of `Emitter.VERSION = '1.0'`. Not `exports`
+/// nor `module` (an export, see [`assigned_function`]), nor for a prototype (`Foo.prototype =
+/// Object.create(Base.prototype)` sets up inheritance), nor deeper (`a.b.c = 1`).
+fn property_owner(node: Node, source: &str) -> Option<String> {
+    let left = node.child_by_field_name("left").filter(|left| left.kind() == "member_expression")?;
+    let object = left.child_by_field_name("object").filter(|object| object.kind() == "identifier")?;
+    let property = left.child_by_field_name("property")?;
+    let owner = node_text(object, source);
+    let reserved = matches!(owner, "exports" | "module") || node_text(property, source) == "prototype";
+    (!reserved).then(|| owner.to_string())
+}
+
+/// The property a [`static_property`] assignment gives: `VERSION`.
+fn static_property_name(node: Node, source: &str) -> Option<String> {
+    field_text(node.child_by_field_name("left")?, "property", source)
+}
+
+/// The value of a [`static_property`] assignment, with its ` = `, when the statement is too long
+/// to show whole: a long value is left out, as a constant's is.
+fn long_value(node: Node) -> Vec<Range<usize>> {
+    let left = node.child_by_field_name("left").filter(|_| node.byte_range().len() > SHORT_VALUE);
+    left.map(|left| left.end_byte()..node.end_byte()).into_iter().collect()
+}
+
 /// The targets of an assignment, an alias assigned with it named too (`res.send`, `res.contentType
-/// = res.type`), or what `module.exports` names (`{ parse, stringify }`, `res`): only an export
-/// is given such a value (see [`assigned_function`]).
+/// = res.type`, `exports.default`), or what `module.exports` names (`{ parse, stringify }`, `res`).
 fn assigned_name(node: Node, source: &str) -> Option<String> {
     let value = assigned_value(node.child_by_field_name("right")?);
     let left = node_text(node.child_by_field_name("left")?, source);
-    if names_exports(value) {
+    if left == "module.exports" && names_exports(value) {
         return Some(node_text(value, source).to_string());
     }
     // An object of methods: they belong to what it is given to (`Store` for `Store.prototype`).

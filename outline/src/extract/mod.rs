@@ -20,6 +20,7 @@ mod ruby;
 mod rust;
 
 use std::cell::LazyCell;
+use std::collections::HashMap;
 use std::ops::Range;
 
 use tree_sitter::{Node, Tree};
@@ -399,6 +400,12 @@ pub(crate) struct Rule {
     pub keep_tail: bool,
     /// Names the type a method belongs to when it is declared outside it (Go receivers).
     pub receiver: Option<fn(Node, &str) -> Option<String>>,
+    /// Names the function or class a definition written outside it belongs to (JavaScript's
+    /// `Emitter.VERSION = '1.0'`): one at the file's top level is listed under it when the file
+    /// defines it there as a function or class, and is no definition otherwise (a bundle assigns
+    /// properties to its objects by the thousand). Walked as a class's members (what a wrapper
+    /// assigns to the class it returns), it is the class's; inside anything else, nothing.
+    pub owned_by: Option<fn(Node, &str) -> Option<String>>,
     /// A field the node must have to be a definition (`body` for C's `struct` specifiers).
     pub requires: Option<&'static str>,
     /// The initial values in a field declaration (`= 3` of `public int a = 3, b;`), left out of
@@ -446,6 +453,7 @@ impl Rule {
             value_head: None,
             keep_tail: false,
             receiver: None,
+            owned_by: None,
             requires: None,
             initializers: None,
             body_notes: None,
@@ -487,6 +495,10 @@ impl Rule {
 
     pub const fn receiver(self, receiver: fn(Node, &str) -> Option<String>) -> Rule {
         Rule { receiver: Some(receiver), ..self }
+    }
+
+    pub const fn owned_by(self, owned_by: fn(Node, &str) -> Option<String>) -> Rule {
+        Rule { owned_by: Some(owned_by), ..self }
     }
 
     pub const fn requires(self, field: &'static str) -> Rule {
@@ -570,6 +582,9 @@ struct Walker<'s> {
     imports: Vec<Import>,
     /// Methods declared outside their type, with the type's name, attached after the walk.
     detached: Vec<(String, Definition)>,
+    /// Definitions a rule names an owner for ([`Rule::owned_by`]), attached after the walk or
+    /// dropped.
+    owned: Vec<Owned>,
     heads: Vec<(u32, u32)>,
     declarations: Vec<u32>,
     region_errors: Vec<(u32, u32)>,
@@ -595,6 +610,7 @@ impl<'s> Walker<'s> {
             source,
             imports: Vec::new(),
             detached: Vec::new(),
+            owned: Vec::new(),
             heads: Vec::new(),
             declarations: Vec::new(),
             region_errors: Vec::new(),
@@ -607,6 +623,9 @@ impl<'s> Walker<'s> {
         let mut items = Vec::new();
         walker.walk(root, None, &[], 0, &mut items);
         attach_detached(&mut items, std::mem::take(&mut walker.detached));
+        let (heads, declarations) = attach_owned(&mut items, std::mem::take(&mut walker.owned));
+        walker.heads.extend(heads);
+        walker.declarations.extend(declarations);
         Walked {
             imports: walker.imports,
             items,
@@ -687,9 +706,18 @@ impl<'s> Walker<'s> {
             // Several rules may take one kind: the first that defines the node wins.
             let spec = self.spec;
             let mut rules = spec.rules.iter().filter(|rule| rule.node == kind);
+            let marks = (self.heads.len(), self.declarations.len());
             if let Some((rule, definition)) =
                 rules.find_map(|rule| Some((rule, self.define(child, rule, owner, &lead, depth)?)))
             {
+                if let Some(owned_by) = rule.owned_by.filter(|_| owner.is_none()) {
+                    // Its lines count as a listed head only once it is attached.
+                    let (heads, declarations) = (self.heads.split_off(marks.0), self.declarations.split_off(marks.1));
+                    if let Some(owner) = owned_by(child, self.source) {
+                        self.owned.push(Owned { owner, definition, heads, declarations });
+                    }
+                    continue;
+                }
                 match rule.receiver.and_then(|receiver| receiver(child, self.source)) {
                     Some(receiver) if owner.is_none() => self.detached.push((receiver, definition)),
                     _ if definition.kind == Kind::Field => out.extend(each_field(definition)),
@@ -889,6 +917,9 @@ impl<'s> Walker<'s> {
         depth: usize,
     ) -> Option<Definition> {
         if rule.requires.is_some_and(|field| node.child_by_field_name(field).is_none()) {
+            return None;
+        }
+        if rule.owned_by.is_some() && owner.is_some_and(|owner| owner.kind != Kind::Class) {
             return None;
         }
         let kind = match rule.kind {
@@ -1568,6 +1599,48 @@ fn attach_detached(items: &mut Vec<Definition>, detached: Vec<(String, Definitio
     for item in items.iter_mut() {
         item.children.sort_by_key(|child| child.start_line);
     }
+}
+
+/// A definition [`Rule::owned_by`] names an owner for, with the lines the walk noted for it (see
+/// [`Walked::heads`] and [`Walked::declarations`]).
+struct Owned {
+    owner: String,
+    definition: Definition,
+    heads: Vec<(u32, u32)>,
+    declarations: Vec<u32>,
+}
+
+/// Places each owned definition under the function or class of its owner's name among `items`
+/// (the first, if the file defines the name twice), in line order, and gives back the lines the
+/// walk noted for those placed. Those whose owner is not there are dropped.
+fn attach_owned(items: &mut [Definition], owned: Vec<Owned>) -> (Vec<(u32, u32)>, Vec<u32>) {
+    if owned.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    // Looked up by name: a file may assign thousands of properties.
+    let mut owners: HashMap<&str, usize> = HashMap::new();
+    for (at, item) in items.iter().enumerate().filter(|(_, item)| matches!(item.kind, Kind::Function | Kind::Class)) {
+        owners.entry(item.name.as_str()).or_insert(at);
+    }
+    let (mut heads, mut declarations) = (Vec::new(), Vec::new());
+    let mut placed = Vec::new();
+    for owned in owned {
+        if let Some(&at) = owners.get(owned.owner.as_str()) {
+            heads.extend(owned.heads);
+            declarations.extend(owned.declarations);
+            placed.push((at, owned.definition));
+        }
+    }
+    let mut touched: Vec<usize> = placed.iter().map(|(at, _)| *at).collect();
+    for (at, definition) in placed {
+        items[at].children.push(definition);
+    }
+    touched.sort_unstable();
+    touched.dedup();
+    for at in touched {
+        items[at].children.sort_by_key(|child| child.start_line);
+    }
+    (heads, declarations)
 }
 
 /// `func (s *Server) Start(ctx context.Context) error` → `Start(ctx context.Context) error`.
