@@ -42,6 +42,21 @@ fn config_set_get_path_round_trip() {
 }
 
 #[test]
+fn config_set_keeps_the_files_crlf_breaks_and_byte_order_mark() {
+    let home = Home::new();
+    std::fs::create_dir_all(home.dirs().config).unwrap();
+    let file = home.dirs().config_file();
+    std::fs::write(&file, "\u{feff}# my settings\r\ndrain_timeout_secs = 4\r\n").unwrap();
+    let set = home.lctx(&["config", "set", "idle_timeout_secs", "90"]);
+    assert!(set.status.success(), "{}", describe(&set));
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "\u{feff}# my settings\r\ndrain_timeout_secs = 4\r\nidle_timeout_secs = 90\r\n"
+    );
+    assert_eq!(stdout(&home.lctx(&["config", "get", "idle_timeout_secs"])).trim(), "90");
+}
+
+#[test]
 fn a_broken_config_is_reported_with_file_and_line_and_the_daemon_keeps_the_last_good_one() {
     let home = Home::new();
     std::fs::create_dir_all(home.dirs().config).unwrap();

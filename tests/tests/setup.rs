@@ -598,6 +598,25 @@ fn an_entry_whose_program_is_gone_or_not_executable_is_flagged() {
 }
 
 #[test]
+fn a_codex_config_mixing_crlf_and_lf_keeps_each_line_s_break() {
+    let sb = Sandbox::new();
+    sb.installed("home/.codex/auth.json");
+    let file = "home/.codex/config.toml";
+    let original =
+        "model = \"o3\"\r\n# note\n[profiles.fast]\r\nmodel = \"x\"\n\n[mcp_servers.docs]\r\ncommand = \"d\"\r\n";
+    sb.write(file, original);
+    ok(&sb.lctx(&["codex"]));
+    let mcp = sb.mcp().display().to_string();
+    // The user's lines keep their bytes; ours are new, and take CRLF as the file has CRLF lines.
+    assert_eq!(sb.read(file), format!("{original}\r\n[mcp_servers.lean-ctx]\r\ncommand = \"{mcp}\"\r\nargs = []\r\n"));
+    // Changed since (the user edited a line): only our lines go, every other line's break stays.
+    let changed = sb.read(file).replace("model = \"x\"\n", "model = \"y\"\n");
+    sb.write(file, &changed);
+    ok(&sb.lctx(&["--remove", "codex"]));
+    assert_eq!(sb.read(file), original.replace("model = \"x\"\n", "model = \"y\"\n"));
+}
+
+#[test]
 fn codex_inline_tables_are_edited_in_their_own_form() {
     let sb = Sandbox::new();
     sb.installed("home/.codex/auth.json");

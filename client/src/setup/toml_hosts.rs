@@ -3,11 +3,10 @@
 //! toml_edit keeps comments, key order and formatting of everything it is
 //! not asked to change, so the user's file survives the edit. It writes the
 //! lines it touches with `\n` and drops a byte order mark, though, so both
-//! are taken off before an edit and put back after it ([`Breaks`]): a CRLF
-//! file stays CRLF and a BOM stays, as in the JSON and YAML editors.
+//! are taken off before an edit and put back after it ([`Breaks`]): each
+//! line keeps its break and a BOM stays, as in the JSON and YAML editors.
 
-use std::borrow::Cow;
-
+use lean_ctx_common::line_breaks::Breaks;
 use serde_json::Value;
 use toml_edit::{Array, DocumentMut, InlineTable, Item, Table};
 
@@ -15,7 +14,8 @@ use super::TextError;
 
 /// The value at key path `path`, as JSON, if every table on the way exists.
 pub fn get(text: &str, path: &[&str]) -> Result<Option<Value>, TextError> {
-    Breaks::of(text).run(text, |plain| Ok(find(parse(plain)?.as_item(), path).map(to_json)))
+    let breaks = Breaks::of(text);
+    located(&breaks, parse(breaks.plain())).map(|doc| find(doc.as_item(), path).map(to_json))
 }
 
 /// Sets the table at key path `path` to `fields` (in that order), creating
@@ -27,7 +27,7 @@ pub fn get(text: &str, path: &[&str]) -> Result<Option<Value>, TextError> {
 /// user's choice of form is kept.
 pub fn upsert(text: &str, path: &[&str], fields: &[(&str, Value)]) -> Result<Option<String>, TextError> {
     let breaks = Breaks::of(text);
-    Ok(breaks.run(text, |plain| upsert_plain(plain, path, fields))?.map(|out| breaks.put_back(&out)))
+    Ok(located(&breaks, upsert_plain(breaks.plain(), path, fields))?.map(|out| breaks.put_back(&out)))
 }
 
 fn upsert_plain(text: &str, path: &[&str], fields: &[(&str, Value)]) -> Result<Option<String>, TextError> {
@@ -90,7 +90,7 @@ fn new_table(inline: bool) -> Item {
 /// or `mcp_servers = {}` stays behind), unless a comment sits on its header.
 pub fn remove(text: &str, path: &[&str]) -> Result<Option<String>, TextError> {
     let breaks = Breaks::of(text);
-    Ok(breaks.run(text, |plain| remove_plain(plain, path))?.map(|out| breaks.put_back(&out)))
+    Ok(located(&breaks, remove_plain(breaks.plain(), path))?.map(|out| breaks.put_back(&out)))
 }
 
 fn remove_plain(text: &str, path: &[&str]) -> Result<Option<String>, TextError> {
@@ -111,48 +111,12 @@ fn remove_plain(text: &str, path: &[&str]) -> Result<Option<String>, TextError> 
     Ok(Some(doc.to_string()))
 }
 
-/// What of the user's file toml_edit would not write back: a leading byte
-/// order mark, and CRLF line breaks. CRLF counts only when every break is
-/// one, so that the LF text and back is exact; a file mixing both keeps its
-/// breaks where toml_edit keeps them.
-#[derive(Debug, Clone, Copy)]
-struct Breaks {
-    bom: bool,
-    crlf: bool,
-}
-
-const BOM: char = '\u{feff}';
-
-impl Breaks {
-    fn of(text: &str) -> Breaks {
-        let breaks = text.matches('\n').count();
-        Breaks { bom: text.starts_with(BOM), crlf: breaks > 0 && text.matches("\r\n").count() == breaks }
-    }
-
-    /// `text` as toml_edit should see it: no BOM, LF breaks.
-    fn take_off<'t>(self, text: &'t str) -> Cow<'t, str> {
-        let text = if self.bom { &text[BOM.len_utf8()..] } else { text };
-        if self.crlf { Cow::Owned(text.replace("\r\n", "\n")) } else { Cow::Borrowed(text) }
-    }
-
-    /// An edited plain text in the user's spelling again.
-    fn put_back(self, plain: &str) -> String {
-        let body = if self.crlf { plain.replace('\n', "\r\n") } else { plain.to_string() };
-        if self.bom { format!("{BOM}{body}") } else { body }
-    }
-
-    /// Runs `edit` on the plain text; an error's offset is turned back into one in `text`.
-    fn run<T>(self, text: &str, edit: impl FnOnce(&str) -> Result<T, TextError>) -> Result<T, TextError> {
-        let plain = self.take_off(text);
-        edit(&plain).map_err(|mut e| {
-            e.offset = e.offset.map(|at| {
-                let before = &plain.as_bytes()[..at.min(plain.len())];
-                let crs = if self.crlf { before.iter().filter(|&&b| b == b'\n').count() } else { 0 };
-                at + crs + if self.bom { BOM.len_utf8() } else { 0 }
-            });
-            e
-        })
-    }
+/// An error's offset in the plain text turned into one in the user's file.
+fn located<T>(breaks: &Breaks<'_>, result: Result<T, TextError>) -> Result<T, TextError> {
+    result.map_err(|mut e| {
+        e.offset = e.offset.map(|at| breaks.original_offset(at));
+        e
+    })
 }
 
 fn is_empty_and_uncommented(item: &Item) -> bool {
@@ -343,6 +307,16 @@ model = "gpt-4.1-mini"
         };
         assert_eq!(at(crlf).0, 2);
         assert_eq!(at(crlf), at(plain));
+    }
+
+    #[test]
+    fn a_file_mixing_crlf_and_lf_keeps_each_line_s_break() {
+        let original =
+            "model = \"o3\"\r\n# note\n[profiles.fast]\r\nmodel = \"x\"\n\n[mcp_servers.docs]\r\ncommand = \"d\"\r\n";
+        let out = upsert(original, PATH, &fields("/b")).unwrap().unwrap();
+        // Our lines are new: CRLF, since the file has CRLF lines.
+        assert_eq!(out, format!("{original}\r\n[mcp_servers.lean-ctx]\r\ncommand = \"/b\"\r\nargs = []\r\n"));
+        assert_eq!(remove(&out, PATH).unwrap().as_deref(), Some(original));
     }
 
     #[test]
