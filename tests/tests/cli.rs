@@ -173,9 +173,31 @@ fn doctor_says_it_started_the_daemon_when_only_a_dead_ones_socket_was_there() {
     std::fs::set_permissions(&runtime, std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
     // Bound and closed: the file stays, nothing listens.
     drop(std::os::unix::net::UnixListener::bind(home.dirs().socket()).unwrap());
+    // As a daemon leaves it: private.
+    std::fs::set_permissions(home.dirs().socket(), std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    let socket = home.dirs().socket().display().to_string();
+    // Without a daemon to start, the stale socket fails, saying what to do.
+    let out = home.command(bin("lctx")).env("HOME", home.path()).env("LEAN_CTX_NO_DAEMON", "1").arg("doctor").output();
+    let text = stdout(&out.unwrap());
+    assert!(
+        text.contains(&format!(
+            "FAIL socket       {socket} is stale: no daemon answers on it (a daemon that died leaves it behind)\n     \
+             {:<12} fix: nothing uses it while LEAN_CTX_NO_DAEMON=1: remove it (`rm {socket}`)",
+            ""
+        )),
+        "{text}"
+    );
     let text = stdout(&doctor(&home, &[]));
+    assert!(
+        text.contains(&format!(
+            "OK   socket       {socket} was stale (no daemon answered on it); the daemon running now replaced it\n"
+        )),
+        "{text}"
+    );
     assert!(text.contains("OK   daemon       started by doctor (none was running): pid "), "{text}");
-    assert!(stdout(&doctor(&home, &[])).contains("OK   daemon       running: pid "), "the next run finds it");
+    let text = stdout(&doctor(&home, &[]));
+    assert!(text.contains("OK   daemon       running: pid "), "the next run finds it: {text}");
+    assert!(text.contains(&format!("OK   socket       {socket} mode 600, yours\n")), "{text}");
 }
 
 #[test]
