@@ -291,6 +291,21 @@ fn uninstall_takes_lean_ctx_out_of_shared_files_changed_since_init() {
 }
 
 #[test]
+fn uninstall_keeps_an_empty_servers_object_the_file_had_before_init() {
+    let sandbox = Sandbox::new();
+    let claude_json = sandbox.user().join(".claude.json");
+    fs::write(&claude_json, "{\n  \"numStartups\": 3,\n  \"mcpServers\": {}\n}\n").unwrap();
+    let init = sandbox.lctx(&["init", "--yes"]);
+    assert!(init.status.success(), "{}", describe(&init));
+    // Claude Code rewrote the file since, so only lean-ctx's entry can come out.
+    let rewritten = fs::read_to_string(&claude_json).unwrap().replace("\"numStartups\": 3", "\"numStartups\": 4");
+    fs::write(&claude_json, rewritten).unwrap();
+    let undo = sandbox.lctx(&["uninstall"]);
+    assert!(undo.status.success(), "{}", describe(&undo));
+    assert_eq!(fs::read_to_string(&claude_json).unwrap(), "{\n  \"numStartups\": 4,\n  \"mcpServers\": {}\n}\n");
+}
+
+#[test]
 fn uninstall_keeps_links_removes_emptied_files_and_refuses_a_block_without_its_end() {
     let sandbox = Sandbox::new();
     let user = sandbox.user();

@@ -1026,6 +1026,17 @@ fn removal_gives_back_what_setup_found_and_takes_away_what_it_created() {
     assert_eq!(std::fs::read_to_string(&backup).unwrap(), changed);
     assert!(file.exists());
 
+    // Changed since, where the file had an empty servers object of the user's before setup: the
+    // backup, which holds no entry of ours, shows it was there, so it stays.
+    std::fs::remove_file(&backup).unwrap();
+    let theirs = "{\n  \"mcpServers\": {}\n}\n";
+    sb.write("home/.cursor/mcp.json", theirs);
+    ok(&sb.lctx(&["cursor"]));
+    let changed = sb.read("home/.cursor/mcp.json").replacen('{', "{\n  \"theme\": \"dark\",", 1);
+    sb.write("home/.cursor/mcp.json", &changed);
+    ok(&sb.lctx(&["--remove", "cursor"]));
+    assert_eq!(sb.read("home/.cursor/mcp.json"), "{\n  \"theme\": \"dark\",\n  \"mcpServers\": {}\n}\n");
+
     // Project scope: a `.mcp.json` setup created goes, with no backup left.
     ok(&sb.lctx(&["claude-code", "--scope", "project", "--force"]));
     let out = ok(&sb.lctx(&["--remove", "claude-code", "--scope", "project"]));

@@ -449,7 +449,7 @@ fn take_out(record: &FileRecord, current: Option<&str>, before: Option<&str>) ->
         let (held_before, without) = match part {
             Part::McpServer { host } => {
                 let Some(host) = setup::find_host(host) else { return Ok(None) };
-                (setup::holds_entry(host, file, before)?, setup::without_entry(host, file, &text)?)
+                (setup::holds_entry(host, file, before)?, setup::without_entry(host, file, &text, before)?)
             }
             Part::ClaudeHook => {
                 (claude_hook::holds_hook(before), claude_hook::without_hook(file, &text, Some(before))?)

@@ -86,21 +86,22 @@ fn new_table(inline: bool) -> Item {
 }
 
 /// Deletes the table (or value) at key path `path`. `None`: there is none.
-/// A table on the way that this leaves empty goes too (no `[mcp_servers]`
-/// or `mcp_servers = {}` stays behind), unless a comment sits on its header.
-pub fn remove(text: &str, path: &[&str]) -> Result<Option<String>, TextError> {
+/// With `prune`, a table on the way that this leaves empty goes too (no
+/// `[mcp_servers]` or `mcp_servers = {}` stays behind), unless a comment
+/// sits on its header.
+pub fn remove(text: &str, path: &[&str], prune: bool) -> Result<Option<String>, TextError> {
     let breaks = Breaks::of(text);
-    Ok(located(&breaks, remove_plain(breaks.plain(), path))?.map(|out| breaks.put_back(&out)))
+    Ok(located(&breaks, remove_plain(breaks.plain(), path, prune))?.map(|out| breaks.put_back(&out)))
 }
 
-fn remove_plain(text: &str, path: &[&str]) -> Result<Option<String>, TextError> {
+fn remove_plain(text: &str, path: &[&str], prune: bool) -> Result<Option<String>, TextError> {
     let (name, parents) = path.split_last().expect("a non-empty key path");
     let mut doc = parse(text)?;
     let Some(parent) = find_mut(doc.as_item_mut(), parents).and_then(Item::as_table_like_mut) else { return Ok(None) };
     if parent.remove(name).is_none() {
         return Ok(None);
     }
-    for depth in (1..=parents.len()).rev() {
+    for depth in (1..=parents.len()).rev().filter(|_| prune) {
         let (key, above) = parents[..depth].split_last().expect("depth >= 1");
         let Some(holder) = find_mut(doc.as_item_mut(), above).and_then(Item::as_table_like_mut) else { break };
         if !holder.get(key).is_some_and(is_empty_and_uncommented) {
@@ -227,8 +228,8 @@ model = "gpt-4.1-mini"
         );
         assert_eq!(upsert(&out, PATH, &fields("/bin/lctx-mcp")).unwrap(), None);
         assert_eq!(get(&out, PATH).unwrap(), Some(serde_json::json!({"command": "/bin/lctx-mcp", "args": []})));
-        assert_eq!(remove(&out, PATH).unwrap().as_deref(), Some(CONFIG));
-        assert_eq!(remove(CONFIG, PATH).unwrap(), None);
+        assert_eq!(remove(&out, PATH, true).unwrap().as_deref(), Some(CONFIG));
+        assert_eq!(remove(CONFIG, PATH, true).unwrap(), None);
     }
 
     #[test]
@@ -266,24 +267,26 @@ model = "gpt-4.1-mini"
         assert_eq!(get(&out, PATH).unwrap(), Some(serde_json::json!({"command": "/b", "args": []})));
         assert!(out.starts_with("model = \"x\"\nmcp_servers = { docs = { command = \"npx\" }"), "{out}");
         assert!(!out.contains("[mcp_servers"), "no header inside an inline table: {out}");
-        assert_eq!(remove(&out, PATH).unwrap().as_deref(), Some(others));
+        assert_eq!(remove(&out, PATH, true).unwrap().as_deref(), Some(others));
 
         let under_header = "[mcp_servers]\ndocs = { command = \"npx\" }\n";
         let out = upsert(under_header, PATH, &fields("/b")).unwrap().unwrap();
         assert_eq!(get(&out, PATH).unwrap(), Some(serde_json::json!({"command": "/b", "args": []})));
-        assert_eq!(remove(&out, PATH).unwrap().as_deref(), Some(under_header));
+        assert_eq!(remove(&out, PATH, true).unwrap().as_deref(), Some(under_header));
     }
 
     #[test]
     fn removal_drops_server_tables_it_emptied() {
         let only_ours = "model = \"x\"\nmcp_servers = { lean-ctx = { command = \"/b\" } }\n";
-        assert_eq!(remove(only_ours, PATH).unwrap().as_deref(), Some("model = \"x\"\n"));
+        assert_eq!(remove(only_ours, PATH, true).unwrap().as_deref(), Some("model = \"x\"\n"));
         let header = "model = \"x\"\n\n[mcp_servers]\nlean-ctx = { command = \"/b\" }\n";
-        assert_eq!(remove(header, PATH).unwrap().as_deref(), Some("model = \"x\"\n"));
+        assert_eq!(remove(header, PATH, true).unwrap().as_deref(), Some("model = \"x\"\n"));
         let fresh = upsert("", PATH, &fields("/b")).unwrap().unwrap();
-        assert_eq!(remove(&fresh, PATH).unwrap().as_deref(), Some(""));
+        assert_eq!(remove(&fresh, PATH, true).unwrap().as_deref(), Some(""));
         let commented = "# my servers\n[mcp_servers]\nlean-ctx = { command = \"/b\" }\n";
-        assert_eq!(remove(commented, PATH).unwrap().as_deref(), Some("# my servers\n[mcp_servers]\n"));
+        assert_eq!(remove(commented, PATH, true).unwrap().as_deref(), Some("# my servers\n[mcp_servers]\n"));
+        // Not pruned: a servers table the file had before our entry stays, empty.
+        assert_eq!(remove(header, PATH, false).unwrap().as_deref(), Some("model = \"x\"\n\n[mcp_servers]\n"));
     }
 
     #[test]
@@ -297,7 +300,7 @@ model = "gpt-4.1-mini"
                 "{bom:?} {eol:?}"
             );
             assert_eq!(get(&out, PATH).unwrap(), Some(serde_json::json!({"command": "/b", "args": []})));
-            assert_eq!(remove(&out, PATH).unwrap(), Some(original), "{bom:?} {eol:?}");
+            assert_eq!(remove(&out, PATH, true).unwrap(), Some(original), "{bom:?} {eol:?}");
         }
         // A parse error points at the same line and column of the user's file.
         let (plain, crlf) = ("model = \"x\"\n[mcp_servers\n", "\u{feff}model = \"x\"\r\n[mcp_servers\r\n");
@@ -316,7 +319,7 @@ model = "gpt-4.1-mini"
         let out = upsert(original, PATH, &fields("/b")).unwrap().unwrap();
         // Our lines are new: CRLF, since the file has CRLF lines.
         assert_eq!(out, format!("{original}\r\n[mcp_servers.lean-ctx]\r\ncommand = \"/b\"\r\nargs = []\r\n"));
-        assert_eq!(remove(&out, PATH).unwrap().as_deref(), Some(original));
+        assert_eq!(remove(&out, PATH, true).unwrap().as_deref(), Some(original));
     }
 
     #[test]
