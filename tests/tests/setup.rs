@@ -1064,3 +1064,29 @@ fn a_read_only_config_is_refused_with_the_change_to_make_by_hand() {
     assert_eq!(sb.read("home/.codex/config.toml"), "model = \"o3\"\n");
     assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o444);
 }
+
+#[test]
+fn a_removal_that_would_replace_a_read_only_backup_changes_nothing() {
+    let sb = Sandbox::new();
+    sb.installed("home/.cursor/argv.json");
+    let original = "{\n  \"theme\": \"dark\"\n}\n";
+    sb.write("home/.cursor/mcp.json", original);
+    ok(&sb.lctx(&["cursor"]));
+    let configured = sb.read("home/.cursor/mcp.json");
+    // The user keeps the version from before setup, read-only.
+    let backup = sb.path("home/.cursor/mcp.json.bak");
+    std::fs::set_permissions(&backup, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let out = sb.lctx(&["--remove", "cursor"]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!(
+            "{0} is read-only (mode 444), so lctx leaves it alone: make it writable",
+            backup.display()
+        )),
+        "{err}"
+    );
+    assert_eq!(sb.read("home/.cursor/mcp.json"), configured, "the file is not restored either");
+    assert_eq!(std::fs::read_to_string(&backup).unwrap(), original);
+    assert_eq!(std::fs::metadata(&backup).unwrap().permissions().mode() & 0o777, 0o444);
+}

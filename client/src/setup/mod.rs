@@ -757,7 +757,7 @@ pub fn apply(host: &Host, env: &Env, scope: Scope, action: Action<'_>) -> Result
         match outcome {
             Ok(outcome) => return Ok((plan, outcome)),
             Err(write::Error::Changed) => continue,
-            Err(write::Error::ReadOnly(mode)) => return Err(write::read_only_message(&plan.file, mode, &plan.diff())),
+            Err(write::Error::ReadOnly(file, mode)) => return Err(write::read_only_message(&file, mode, &plan.diff())),
             Err(write::Error::Io(e)) => return Err(e),
         }
     }
