@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::line_breaks::Breaks;
 use crate::privacy;
 
 /// The effective configuration. Every key is optional in the file.
@@ -449,15 +450,20 @@ pub fn set(file: &Path, lock_file: &Path, key: &str, value: &str) -> Result<(), 
     // lost or misread.
     parse(file, text)
         .map_err(|e| ConfigError { message: format!("{}; fix the file before setting values", e.message), ..e })?;
-    let mut doc: toml_edit::DocumentMut =
-        text.parse().map_err(|e: toml_edit::TomlError| ConfigError::in_file(file, text, e.span(), e.message()))?;
+    // toml_edit writes `\n` and drops a byte order mark: the edit is made on the plain text and
+    // the file's own breaks and mark are put back.
+    let breaks = Breaks::of(text);
+    let mut doc: toml_edit::DocumentMut = breaks.plain().parse().map_err(|e: toml_edit::TomlError| {
+        let span = e.span().map(|s| breaks.original_offset(s.start)..breaks.original_offset(s.end));
+        ConfigError::in_file(file, text, span, e.message())
+    })?;
     let mut new_value = new_value;
     // The value's decor holds the spaces around it and the line's trailing comment: the comment is the user's.
     if let Some(old_value) = doc.get(key).and_then(toml_edit::Item::as_value) {
         *new_value.decor_mut() = old_value.decor().clone();
     }
     doc[key] = toml_edit::Item::Value(new_value);
-    let new_text = doc.to_string();
+    let new_text = breaks.put_back(&doc.to_string());
     parse(file, &new_text)?;
 
     if let Some(old) = &old {
@@ -607,6 +613,32 @@ mod tests {
         assert_eq!(fs::read_to_string(&f).unwrap(), "", "nothing written");
         set(&f, &lock, "mcp_disabled_tools", "ctx_gain,ctx_rules").unwrap();
         assert_eq!(load(&f).unwrap().mcp_disabled_tools, ["ctx_gain", "ctx_rules"]);
+    }
+
+    #[test]
+    fn set_keeps_crlf_breaks_and_a_byte_order_mark() {
+        let d = tempfile::tempdir().unwrap();
+        let lock = d.path().join("config.lock");
+        for (original, after) in [
+            ("# mine\r\nidle_timeout_secs = 5\r\n", "# mine\r\nidle_timeout_secs = 5\r\ndrain_timeout_secs = 3\r\n"),
+            ("\u{feff}idle_timeout_secs = 5\n", "\u{feff}idle_timeout_secs = 5\ndrain_timeout_secs = 3\n"),
+        ] {
+            let f = write(d.path(), original);
+            set(&f, &lock, "drain_timeout_secs", "3").unwrap();
+            assert_eq!(fs::read_to_string(&f).unwrap(), after, "{original:?}");
+        }
+        // Each line keeps its own break, a changed one too; a new line takes CRLF, as the file has some.
+        let f = write(d.path(), "# mixed\nidle_timeout_secs = 5\r\ndrain_timeout_secs = 1\n");
+        set(&f, &lock, "drain_timeout_secs", "3").unwrap();
+        set(&f, &lock, "lsp_idle_stop_secs", "60").unwrap();
+        assert_eq!(
+            fs::read_to_string(&f).unwrap(),
+            "# mixed\nidle_timeout_secs = 5\r\ndrain_timeout_secs = 3\nlsp_idle_stop_secs = 60\r\n"
+        );
+        // A broken line is named where it is in the user's file.
+        let f = write(d.path(), "\u{feff}idle_timeout_secs = 5\r\ndrain_timeout_secs = \r\n");
+        let e = set(&f, &lock, "drain_timeout_secs", "3").unwrap_err();
+        assert_eq!(e.line, Some(2), "{e}");
     }
 
     #[test]

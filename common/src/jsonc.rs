@@ -578,17 +578,32 @@ pub fn remove_member(text: &str, path: &[&str]) -> Result<Option<String>, TextEr
     Ok((current != text).then_some(current))
 }
 
-/// Replaces item `index` of the array at key path `path` with `value`
-/// (written on one line), the rest of the document kept byte for byte.
-/// `None`: there is no such array or item, or the item equals `value`.
-pub fn replace_item(text: &str, path: &[&str], index: usize, value: &Value) -> Result<Option<String>, TextError> {
+/// One step into a document: a member of an object, or an item of an array.
+#[derive(Debug, Clone, Copy)]
+pub enum Step<'a> {
+    Key(&'a str),
+    Item(usize),
+}
+
+/// Replaces the value at `steps` with `value` (written on one line), the
+/// rest of the document kept byte for byte: the members around it keep their
+/// layout and order. `None`: there is no value there, or it equals `value`.
+pub fn replace_value(text: &str, steps: &[Step<'_>], value: &Value) -> Result<Option<String>, TextError> {
     let doc = parse(text)?;
-    let Some((obj, Some(member))) = doc.find(path)? else { return Ok(None) };
-    let Node::Array { items, .. } = &obj.members[member].value else { return Ok(None) };
-    match items.get(index) {
-        Some(item) if doc.value(item) != *value => Ok(Some(splice(text, item.span(), &value.to_string()))),
-        _ => Ok(None),
+    let Some(mut node) = doc.root.as_ref() else { return Ok(None) };
+    for step in steps {
+        let next = match (step, node) {
+            (Step::Key(key), Node::Object(o)) => o.member(key).map(|i| &o.members[i].value),
+            (Step::Item(index), Node::Array { items, .. }) => items.get(*index),
+            _ => None,
+        };
+        let Some(next) = next else { return Ok(None) };
+        node = next;
     }
+    if doc.value(node) == *value {
+        return Ok(None);
+    }
+    Ok(Some(splice(text, node.span(), &value.to_string())))
 }
 
 /// Deletes the member at key path `path` (every copy of a duplicated key).
@@ -846,11 +861,14 @@ mod tests {
             assert_eq!(remove_item(after, &path, index).unwrap().as_deref(), Some(before), "the exact undo");
         }
         assert_eq!(push_item("{\"hooks\": {}}", &path, &item).unwrap(), None);
-        let two = "{\"hooks\": {\"Pre\": [\n    {\"a\" : 0},\n    {\"m\":1}\n  ]}}";
-        let replaced = replace_item(two, &path, 0, &json!({"a": 2})).unwrap().unwrap();
-        assert_eq!(replaced, "{\"hooks\": {\"Pre\": [\n    {\"a\":2},\n    {\"m\":1}\n  ]}}");
-        assert_eq!(replace_item(two, &path, 1, &item).unwrap(), None, "equal already");
-        assert_eq!(replace_item(two, &path, 2, &item).unwrap(), None, "no such item");
+        let two = "{\"hooks\": {\"Pre\": [\n    {\"a\" : 0,  \"z\": [1]},\n    {\"m\":1}\n  ]}}";
+        let at = |index, key| [Step::Key("hooks"), Step::Key("Pre"), Step::Item(index), Step::Key(key)];
+        let replaced = replace_value(two, &at(0, "a"), &json!("x y")).unwrap().unwrap();
+        assert_eq!(replaced, "{\"hooks\": {\"Pre\": [\n    {\"a\" : \"x y\",  \"z\": [1]},\n    {\"m\":1}\n  ]}}");
+        assert_eq!(replace_value(two, &at(1, "m"), &json!(1)).unwrap(), None, "equal already");
+        assert_eq!(replace_value(two, &at(2, "m"), &json!(2)).unwrap(), None, "no such item");
+        assert_eq!(replace_value(two, &at(1, "q"), &json!(2)).unwrap(), None, "no such member");
+        assert_eq!(replace_value(two, &[Step::Key("hooks"), Step::Item(0)], &json!(2)).unwrap(), None, "not a list");
         let set = set("{\"a\": 1}", &path, &json!([item])).unwrap().unwrap();
         assert_eq!(set, "{\"a\": 1, \"hooks\": {\"Pre\": [{\"m\":1}]}}");
     }

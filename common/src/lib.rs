@@ -18,6 +18,9 @@
 //! - [`jsonc`]: JSON with comments and trailing commas, read and edited in
 //!   place (hosts' settings for `lctx setup`, tsconfig files for the graph),
 //!   with [`text_error`] saying where a file is wrong.
+//! - [`line_breaks`]: a file's CRLF breaks and byte order mark kept through
+//!   an edit by toml_edit, which writes neither (`lctx config set`, and
+//!   Codex's config in `lctx setup`).
 //! - [`limits`]: request limits the clients check before sending and the
 //!   engine enforces (a graph walk's depth, a command's timeout).
 //! - [`spelling`]: edit distance and the nearest name, for "did you mean".
@@ -29,6 +32,7 @@ pub mod detach;
 pub mod hosts;
 pub mod jsonc;
 pub mod limits;
+pub mod line_breaks;
 pub mod paths;
 pub mod privacy;
 pub mod runtime_dir;

@@ -42,6 +42,21 @@ fn config_set_get_path_round_trip() {
 }
 
 #[test]
+fn config_set_keeps_the_files_crlf_breaks_and_byte_order_mark() {
+    let home = Home::new();
+    std::fs::create_dir_all(home.dirs().config).unwrap();
+    let file = home.dirs().config_file();
+    std::fs::write(&file, "\u{feff}# my settings\r\ndrain_timeout_secs = 4\r\n").unwrap();
+    let set = home.lctx(&["config", "set", "idle_timeout_secs", "90"]);
+    assert!(set.status.success(), "{}", describe(&set));
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "\u{feff}# my settings\r\ndrain_timeout_secs = 4\r\nidle_timeout_secs = 90\r\n"
+    );
+    assert_eq!(stdout(&home.lctx(&["config", "get", "idle_timeout_secs"])).trim(), "90");
+}
+
+#[test]
 fn a_broken_config_is_reported_with_file_and_line_and_the_daemon_keeps_the_last_good_one() {
     let home = Home::new();
     std::fs::create_dir_all(home.dirs().config).unwrap();
@@ -158,9 +173,31 @@ fn doctor_says_it_started_the_daemon_when_only_a_dead_ones_socket_was_there() {
     std::fs::set_permissions(&runtime, std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
     // Bound and closed: the file stays, nothing listens.
     drop(std::os::unix::net::UnixListener::bind(home.dirs().socket()).unwrap());
+    // As a daemon leaves it: private.
+    std::fs::set_permissions(home.dirs().socket(), std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    let socket = home.dirs().socket().display().to_string();
+    // Without a daemon to start, the stale socket fails, saying what to do.
+    let out = home.command(bin("lctx")).env("HOME", home.path()).env("LEAN_CTX_NO_DAEMON", "1").arg("doctor").output();
+    let text = stdout(&out.unwrap());
+    assert!(
+        text.contains(&format!(
+            "FAIL socket       {socket} is stale: no daemon answers on it (a daemon that died leaves it behind)\n     \
+             {:<12} fix: nothing uses it while LEAN_CTX_NO_DAEMON=1: remove it (`rm {socket}`)",
+            ""
+        )),
+        "{text}"
+    );
     let text = stdout(&doctor(&home, &[]));
+    assert!(
+        text.contains(&format!(
+            "OK   socket       {socket} was stale (no daemon answered on it); the daemon running now replaced it\n"
+        )),
+        "{text}"
+    );
     assert!(text.contains("OK   daemon       started by doctor (none was running): pid "), "{text}");
-    assert!(stdout(&doctor(&home, &[])).contains("OK   daemon       running: pid "), "the next run finds it");
+    let text = stdout(&doctor(&home, &[]));
+    assert!(text.contains("OK   daemon       running: pid "), "the next run finds it: {text}");
+    assert!(text.contains(&format!("OK   socket       {socket} mode 600, yours\n")), "{text}");
 }
 
 #[test]

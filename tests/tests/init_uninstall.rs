@@ -291,6 +291,21 @@ fn uninstall_takes_lean_ctx_out_of_shared_files_changed_since_init() {
 }
 
 #[test]
+fn uninstall_keeps_an_empty_servers_object_the_file_had_before_init() {
+    let sandbox = Sandbox::new();
+    let claude_json = sandbox.user().join(".claude.json");
+    fs::write(&claude_json, "{\n  \"numStartups\": 3,\n  \"mcpServers\": {}\n}\n").unwrap();
+    let init = sandbox.lctx(&["init", "--yes"]);
+    assert!(init.status.success(), "{}", describe(&init));
+    // Claude Code rewrote the file since, so only lean-ctx's entry can come out.
+    let rewritten = fs::read_to_string(&claude_json).unwrap().replace("\"numStartups\": 3", "\"numStartups\": 4");
+    fs::write(&claude_json, rewritten).unwrap();
+    let undo = sandbox.lctx(&["uninstall"]);
+    assert!(undo.status.success(), "{}", describe(&undo));
+    assert_eq!(fs::read_to_string(&claude_json).unwrap(), "{\n  \"numStartups\": 4,\n  \"mcpServers\": {}\n}\n");
+}
+
+#[test]
 fn uninstall_keeps_links_removes_emptied_files_and_refuses_a_block_without_its_end() {
     let sandbox = Sandbox::new();
     let user = sandbox.user();
@@ -424,6 +439,41 @@ fn init_from_a_new_install_points_claude_codes_hook_at_it_and_doctor_fails_a_hoo
     assert!(shown.contains("# Claude Code: point the PreToolUse hook at this lctx-shell"), "{shown}");
     assert_eq!(hook(&settings), format!("{} hook claude-code", bin("lctx-shell").display()));
     assert!(shown.contains("OK   claude hook  "), "{shown}");
+}
+
+#[test]
+fn a_hook_run_through_a_wrapper_or_from_home_is_read_by_its_program_and_keeps_the_users_layout() {
+    let sandbox = Sandbox::new();
+    let settings = sandbox.user().join(".claude/settings.json");
+    let with_command = |command: &str| {
+        format!(
+            "{{\n  \"hooks\": {{\n    \"PreToolUse\": [\n      {{\n        \"matcher\": \"Bash\",\n        \"hooks\": [\n          \
+             {{\n            \"type\": \"command\",\n            \"command\": \"{command}\",\n            \"timeout\": 30\n          \
+             }}\n        ]\n      }}\n    ]\n  }}\n}}\n"
+        )
+    };
+    // The user's own lctx-shell in ~/bin, run through wrappers doctor must see past.
+    let home_bin = sandbox.user().join("bin");
+    fs::create_dir_all(&home_bin).unwrap();
+    fs::copy(bin("lctx-shell"), home_bin.join("lctx-shell")).unwrap();
+    std::os::unix::fs::symlink(home_bin.join("lctx-shell"), sandbox.tools().join("lctx-shell")).unwrap();
+    let wrapped = format!("nice -n 5 {} hook claude-code", home_bin.join("lctx-shell").display());
+    for command in [wrapped.as_str(), "~/bin/lctx-shell hook claude-code", "env X=1 lctx-shell hook claude-code"] {
+        fs::write(&settings, with_command(command)).unwrap();
+        let shown = text(&sandbox.lctx(&["doctor"]));
+        let through = format!("routes Claude Code's Bash tool through {}", home_bin.join("lctx-shell").display());
+        let named = "routes Claude Code's Bash tool through lctx-shell\n";
+        assert!(shown.contains(&through) || shown.contains(named), "{command}: {shown}");
+        assert!(!shown.contains("FAIL claude hook"), "{command}: {shown}");
+    }
+
+    // init points it at this install: the wrapper and the user's layout stay, only the program changes.
+    fs::write(&settings, with_command(&wrapped)).unwrap();
+    let init = sandbox.lctx(&["init", "--yes"]);
+    assert!(init.status.success(), "{}", describe(&init));
+    let ours = format!("nice -n 5 {} hook claude-code", bin("lctx-shell").display());
+    assert_eq!(fs::read_to_string(&settings).unwrap(), with_command(&ours));
+    assert!(text(&sandbox.lctx(&["init", "--yes"])).contains("the lctx-shell hook is in"), "nothing left to change");
 }
 
 #[test]

@@ -598,6 +598,25 @@ fn an_entry_whose_program_is_gone_or_not_executable_is_flagged() {
 }
 
 #[test]
+fn a_codex_config_mixing_crlf_and_lf_keeps_each_line_s_break() {
+    let sb = Sandbox::new();
+    sb.installed("home/.codex/auth.json");
+    let file = "home/.codex/config.toml";
+    let original =
+        "model = \"o3\"\r\n# note\n[profiles.fast]\r\nmodel = \"x\"\n\n[mcp_servers.docs]\r\ncommand = \"d\"\r\n";
+    sb.write(file, original);
+    ok(&sb.lctx(&["codex"]));
+    let mcp = sb.mcp().display().to_string();
+    // The user's lines keep their bytes; ours are new, and take CRLF as the file has CRLF lines.
+    assert_eq!(sb.read(file), format!("{original}\r\n[mcp_servers.lean-ctx]\r\ncommand = \"{mcp}\"\r\nargs = []\r\n"));
+    // Changed since (the user edited a line): only our lines go, every other line's break stays.
+    let changed = sb.read(file).replace("model = \"x\"\n", "model = \"y\"\n");
+    sb.write(file, &changed);
+    ok(&sb.lctx(&["--remove", "codex"]));
+    assert_eq!(sb.read(file), original.replace("model = \"x\"\n", "model = \"y\"\n"));
+}
+
+#[test]
 fn codex_inline_tables_are_edited_in_their_own_form() {
     let sb = Sandbox::new();
     sb.installed("home/.codex/auth.json");
@@ -1007,6 +1026,17 @@ fn removal_gives_back_what_setup_found_and_takes_away_what_it_created() {
     assert_eq!(std::fs::read_to_string(&backup).unwrap(), changed);
     assert!(file.exists());
 
+    // Changed since, where the file had an empty servers object of the user's before setup: the
+    // backup, which holds no entry of ours, shows it was there, so it stays.
+    std::fs::remove_file(&backup).unwrap();
+    let theirs = "{\n  \"mcpServers\": {}\n}\n";
+    sb.write("home/.cursor/mcp.json", theirs);
+    ok(&sb.lctx(&["cursor"]));
+    let changed = sb.read("home/.cursor/mcp.json").replacen('{', "{\n  \"theme\": \"dark\",", 1);
+    sb.write("home/.cursor/mcp.json", &changed);
+    ok(&sb.lctx(&["--remove", "cursor"]));
+    assert_eq!(sb.read("home/.cursor/mcp.json"), "{\n  \"theme\": \"dark\",\n  \"mcpServers\": {}\n}\n");
+
     // Project scope: a `.mcp.json` setup created goes, with no backup left.
     ok(&sb.lctx(&["claude-code", "--scope", "project", "--force"]));
     let out = ok(&sb.lctx(&["--remove", "claude-code", "--scope", "project"]));
@@ -1033,4 +1063,30 @@ fn a_read_only_config_is_refused_with_the_change_to_make_by_hand() {
     );
     assert_eq!(sb.read("home/.codex/config.toml"), "model = \"o3\"\n");
     assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o444);
+}
+
+#[test]
+fn a_removal_that_would_replace_a_read_only_backup_changes_nothing() {
+    let sb = Sandbox::new();
+    sb.installed("home/.cursor/argv.json");
+    let original = "{\n  \"theme\": \"dark\"\n}\n";
+    sb.write("home/.cursor/mcp.json", original);
+    ok(&sb.lctx(&["cursor"]));
+    let configured = sb.read("home/.cursor/mcp.json");
+    // The user keeps the version from before setup, read-only.
+    let backup = sb.path("home/.cursor/mcp.json.bak");
+    std::fs::set_permissions(&backup, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let out = sb.lctx(&["--remove", "cursor"]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!(
+            "{0} is read-only (mode 444), so lctx leaves it alone: make it writable",
+            backup.display()
+        )),
+        "{err}"
+    );
+    assert_eq!(sb.read("home/.cursor/mcp.json"), configured, "the file is not restored either");
+    assert_eq!(std::fs::read_to_string(&backup).unwrap(), original);
+    assert_eq!(std::fs::metadata(&backup).unwrap().permissions().mode() & 0o777, 0o444);
 }

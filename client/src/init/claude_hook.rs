@@ -9,14 +9,20 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use super::hook_command;
 use crate::setup::{Env, Scope, jsonc};
+use jsonc::Step;
 
 /// The hook command for this lctx-shell.
 pub fn command(lctx_shell: &Path) -> String {
-    let path = lctx_shell.to_string_lossy();
+    format!("{} hook claude-code", shell_word(lctx_shell))
+}
+
+/// `path` as one shell word: as it is when plain, else single-quoted.
+fn shell_word(path: &Path) -> String {
+    let path = path.to_string_lossy();
     let plain = path.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+".contains(c));
-    let path = if plain { path.into_owned() } else { format!("'{}'", path.replace('\'', r"'\''")) };
-    format!("{path} hook claude-code")
+    if plain { path.into_owned() } else { format!("'{}'", path.replace('\'', r"'\''")) }
 }
 
 pub fn settings_file(env: &Env, scope: Scope) -> Result<PathBuf, String> {
@@ -31,10 +37,12 @@ pub fn settings_file(env: &Env, scope: Scope) -> Result<PathBuf, String> {
 
 /// The settings text with our hook added, `None` when it is there already
 /// and runs this `lctx_shell`. Every other byte of the file is kept: the
-/// entry is appended to the `PreToolUse` list, or the list is added. An
-/// entry of ours that runs another lctx-shell (an earlier install
-/// elsewhere, perhaps gone) is pointed at this one in place.
-pub fn with_hook(file: &Path, text: Option<&str>, lctx_shell: &Path) -> Result<Option<String>, String> {
+/// entry is appended to the `PreToolUse` list, or the list is added. A hook
+/// of ours that runs another lctx-shell (an earlier install elsewhere,
+/// perhaps gone) is pointed at this one in place: only the program's word
+/// of its command changes, so a wrapper before it (`nice -n 5 …`) and the
+/// entry's layout stay.
+pub fn with_hook(env: &Env, file: &Path, text: Option<&str>, lctx_shell: &Path) -> Result<Option<String>, String> {
     let text = text.unwrap_or("");
     let located = |e: crate::setup::TextError| format!("{}; fix the file and run again", e.locate(file, text));
     let path = ["hooks", "PreToolUse"];
@@ -47,12 +55,23 @@ pub fn with_hook(file: &Path, text: Option<&str>, lctx_shell: &Path) -> Result<O
     match jsonc::get(text, &path).map_err(located)? {
         Some(Value::Array(entries)) if entries.iter().any(is_ours) => {
             let mut out: Option<String> = None;
-            for (index, entry) in entries.iter().enumerate().filter(|(_, e)| is_ours(e)) {
-                let current = out.as_deref().unwrap_or(text);
-                if let Some(updated) =
-                    jsonc::replace_item(current, &path, index, &running(entry, &command)).map_err(located)?
-                {
-                    out = Some(updated);
+            for (index, entry) in entries.iter().enumerate() {
+                for (item, hook) in entry["hooks"].as_array().into_iter().flatten().enumerate() {
+                    let Some(updated) = hook["command"].as_str().and_then(|c| running(env, c, lctx_shell)) else {
+                        continue;
+                    };
+                    let at = [
+                        Step::Key("hooks"),
+                        Step::Key("PreToolUse"),
+                        Step::Item(index),
+                        Step::Key("hooks"),
+                        Step::Item(item),
+                        Step::Key("command"),
+                    ];
+                    let current = out.as_deref().unwrap_or(text);
+                    if let Some(updated) = jsonc::replace_value(current, &at, &Value::from(updated)).map_err(located)? {
+                        out = Some(updated);
+                    }
                 }
             }
             Ok(out)
@@ -91,26 +110,36 @@ pub fn without_hook(file: &Path, text: &str, before: Option<&str>) -> Result<Opt
     Ok(out)
 }
 
-/// `entry` with each of our hooks in it running `command`; the entry's other fields stay.
-fn running(entry: &Value, command: &str) -> Value {
-    let mut entry = entry.clone();
-    for hook in entry["hooks"].as_array_mut().into_iter().flatten().filter(|h| is_our_command(h)) {
-        hook["command"] = Value::from(command);
+/// Hook `command` (one of ours or not) pointed at `lctx_shell`; `None` when it
+/// is not ours or runs that lctx-shell already (by path, or by a name PATH
+/// finds it by). Only the program's word changes; a command whose program
+/// lctx cannot read is replaced whole.
+fn running(env: &Env, command: &str, lctx_shell: &Path) -> Option<String> {
+    if !is_our_command_line(command) {
+        return None;
     }
-    entry
+    let Some(word) = hook_command::program_word(command, &env.home) else { return Some(self::command(lctx_shell)) };
+    let runs = word.program.as_deref().map(|program| match program.components().count() {
+        1 => env.path.iter().map(|dir| dir.join(program)).find(|p| crate::options::is_executable(p)),
+        _ => Some(program.to_path_buf()),
+    });
+    if runs.flatten().as_deref() == Some(lctx_shell) {
+        return None;
+    }
+    Some(format!("{}{}{}", &command[..word.span.start], shell_word(lctx_shell), &command[word.span.end..]))
 }
 
-/// The lctx-shell programs the hooks of ours in `text` run (as [`command`] wrote them).
-pub fn hook_programs(text: &str) -> Vec<PathBuf> {
+/// What each hook of ours in `text` runs: the lctx-shell it names (see
+/// [`hook_command`]), or its command as written when only running it would tell.
+pub fn hook_programs(text: &str, home: &Path) -> Vec<Result<PathBuf, String>> {
     let Ok(Some(Value::Array(entries))) = jsonc::get(text, &["hooks", "PreToolUse"]) else { return Vec::new() };
     entries
         .iter()
         .flat_map(|entry| entry["hooks"].as_array().into_iter().flatten())
         .filter(|hook| is_our_command(hook))
-        .filter_map(|hook| hook["command"].as_str()?.strip_suffix(" hook claude-code"))
-        .map(|program| match program.strip_prefix('\'').and_then(|p| p.strip_suffix('\'')) {
-            Some(quoted) => PathBuf::from(quoted.replace(r"'\''", "'")),
-            None => PathBuf::from(program),
+        .filter_map(|hook| hook["command"].as_str())
+        .map(|command| {
+            hook_command::program_word(command, home).and_then(|w| w.program).ok_or_else(|| command.to_string())
         })
         .collect()
 }
@@ -126,12 +155,61 @@ fn is_ours(entry: &Value) -> bool {
 }
 
 fn is_our_command(hook: &Value) -> bool {
-    hook["command"].as_str().is_some_and(|c| c.contains("lctx-shell") && c.ends_with(" hook claude-code"))
+    hook["command"].as_str().is_some_and(is_our_command_line)
+}
+
+fn is_our_command_line(command: &str) -> bool {
+    command.contains("lctx-shell") && command.ends_with(" hook claude-code")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn env() -> Env {
+        Env {
+            home: "/h".into(),
+            xdg_config_home: None,
+            xdg_data_home: None,
+            codex_home: None,
+            claude_config_dir: None,
+            goose_path_root: None,
+            path: Vec::new(),
+            cwd: Ok("/p".into()),
+            macos: false,
+        }
+    }
+
+    #[test]
+    fn a_user_s_wrapper_and_layout_stay_when_the_hook_is_pointed_here() {
+        let file = Path::new("/h/.claude/settings.json");
+        let entry = |command: &str| {
+            format!(
+                "{{\n  \"hooks\": {{\n    \"PreToolUse\": [\n      {{\n        \"matcher\": \"Bash\",\n        \"hooks\": [\n          \
+                 {{\n            \"type\": \"command\",\n            \"command\": \"{command}\",\n            \"timeout\": 30\n          \
+                 }}\n        ]\n      }}\n    ]\n  }}\n}}\n"
+            )
+        };
+        let old = entry("nice -n 5 ~/old/lctx-shell hook claude-code");
+        let new = with_hook(&env(), file, Some(&old), Path::new("/new dir/lctx-shell")).unwrap().unwrap();
+        assert_eq!(new, entry("nice -n 5 '/new dir/lctx-shell' hook claude-code"), "only the program's word changed");
+        assert_eq!(hook_programs(&new, Path::new("/h")), [Ok(PathBuf::from("/new dir/lctx-shell"))]);
+        // Running this lctx-shell already, through a wrapper, from home or by a name PATH finds: nothing to do.
+        let here = Path::new("/h/bin/lctx-shell");
+        for command in ["env X=1 /h/bin/lctx-shell hook claude-code", "~/bin/lctx-shell hook claude-code"] {
+            assert_eq!(with_hook(&env(), file, Some(&entry(command)), here).unwrap(), None, "{command}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let on_path = dir.path().join("lctx-shell");
+        std::fs::write(&on_path, "").unwrap();
+        std::fs::set_permissions(&on_path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        let env = Env { path: vec![dir.path().into()], ..env() };
+        let bare = entry("env X=1 lctx-shell hook claude-code");
+        assert_eq!(with_hook(&env, file, Some(&bare), &on_path).unwrap(), None);
+        // What only running it would tell is named as written.
+        let unknown = entry("$LCTX/lctx-shell hook claude-code");
+        assert_eq!(hook_programs(&unknown, Path::new("/h")), [Err("$LCTX/lctx-shell hook claude-code".to_string())]);
+    }
 
     #[test]
     fn the_hook_joins_other_hooks_and_is_added_once() {
@@ -139,7 +217,7 @@ mod tests {
         let bin = Path::new("/opt/bin/lctx-shell");
         let text =
             "{\n  \"model\": \"x\",\n  \"hooks\": {\"PreToolUse\": [{\"matcher\": \"Edit\", \"hooks\": []}]}\n}\n";
-        let after = with_hook(file, Some(text), bin).unwrap().unwrap();
+        let after = with_hook(&env(), file, Some(text), bin).unwrap().unwrap();
         let kept = "{\n  \"model\": \"x\",\n  \"hooks\": {\"PreToolUse\": [{\"matcher\": \"Edit\", \"hooks\": []}, {";
         assert!(after.starts_with(kept), "the user's bytes stay: {after}");
         let value: Value = serde_json::from_str(&after).unwrap();
@@ -149,34 +227,35 @@ mod tests {
         assert_eq!(entries[0]["matcher"], "Edit");
         assert_eq!(entries[1]["matcher"], "Bash");
         assert_eq!(entries[1]["hooks"][0]["command"], "/opt/bin/lctx-shell hook claude-code");
-        assert_eq!(with_hook(file, Some(&after), bin).unwrap(), None);
-        let created = with_hook(file, None, Path::new("/a b/lctx-shell")).unwrap().unwrap();
+        assert_eq!(with_hook(&env(), file, Some(&after), bin).unwrap(), None);
+        let created = with_hook(&env(), file, None, Path::new("/a b/lctx-shell")).unwrap().unwrap();
         let value: Value = serde_json::from_str(&created).unwrap();
         assert_eq!(value["hooks"]["PreToolUse"][0]["hooks"][0]["command"], "'/a b/lctx-shell' hook claude-code");
-        assert_eq!(hook_programs(&created), [PathBuf::from("/a b/lctx-shell")]);
+        assert_eq!(hook_programs(&created, Path::new("/h")), [Ok(PathBuf::from("/a b/lctx-shell"))]);
     }
 
     #[test]
     fn a_hook_running_another_lctx_shell_is_pointed_at_this_one_in_place() {
         let file = Path::new("/h/.claude/settings.json");
-        let old = with_hook(file, Some("{\n  \"model\": \"x\"\n}\n"), Path::new("/old/lctx-shell")).unwrap().unwrap();
+        let old =
+            with_hook(&env(), file, Some("{\n  \"model\": \"x\"\n}\n"), Path::new("/old/lctx-shell")).unwrap().unwrap();
         let old = old.replacen("\"command\"", "\"timeout\": 30, \"command\"", 1);
-        let new = with_hook(file, Some(&old), Path::new("/new/lctx-shell")).unwrap().unwrap();
+        let new = with_hook(&env(), file, Some(&old), Path::new("/new/lctx-shell")).unwrap().unwrap();
         let value: Value = serde_json::from_str(&new).unwrap();
         let entries = value["hooks"]["PreToolUse"].as_array().unwrap();
         assert_eq!(entries.len(), 1, "replaced, not added: {new}");
         assert_eq!(entries[0]["hooks"][0]["command"], "/new/lctx-shell hook claude-code");
         assert_eq!(entries[0]["hooks"][0]["timeout"], 30, "the user's field stays");
         assert!(new.starts_with("{\n  \"model\": \"x\","), "{new}");
-        assert_eq!(hook_programs(&new), [PathBuf::from("/new/lctx-shell")]);
-        assert_eq!(with_hook(file, Some(&new), Path::new("/new/lctx-shell")).unwrap(), None);
+        assert_eq!(hook_programs(&new, Path::new("/h")), [Ok(PathBuf::from("/new/lctx-shell"))]);
+        assert_eq!(with_hook(&env(), file, Some(&new), Path::new("/new/lctx-shell")).unwrap(), None);
     }
 
     #[test]
     fn only_our_hook_is_taken_out() {
         let file = Path::new("/h/.claude/settings.json");
         let before = "{\n  \"model\": \"x\"\n}\n";
-        let ours = with_hook(file, Some(before), Path::new("/b/lctx-shell")).unwrap().unwrap();
+        let ours = with_hook(&env(), file, Some(before), Path::new("/b/lctx-shell")).unwrap().unwrap();
         // Claude Code changed a setting since; taking the hook out keeps it.
         let later = ours.replacen("\"model\": \"x\"", "\"model\": \"y\",\n  \"theme\": \"dark\"", 1);
         let out = without_hook(file, &later, Some(before)).unwrap().unwrap();
@@ -193,7 +272,7 @@ mod tests {
         assert_eq!(without_hook(file, only_ours, Some(had_list)).unwrap().unwrap(), had_list);
         // An empty `hooks` of the user's stays, in whatever layout the host wrote since.
         let had_hooks = "{\"hooks\": {}}";
-        let reformatted = with_hook(file, Some(had_hooks), Path::new("/b/lctx-shell")).unwrap().unwrap();
+        let reformatted = with_hook(&env(), file, Some(had_hooks), Path::new("/b/lctx-shell")).unwrap().unwrap();
         let reformatted = serde_json::to_string_pretty(&serde_json::from_str::<Value>(&reformatted).unwrap()).unwrap();
         assert_eq!(without_hook(file, &reformatted, Some(had_hooks)).unwrap().unwrap(), "{\n  \"hooks\": {}\n}");
         assert_eq!(without_hook(file, &reformatted, Some("{}")).unwrap().unwrap(), "{}");
@@ -204,9 +283,9 @@ mod tests {
 
     #[test]
     fn a_broken_file_is_refused_with_its_place() {
-        let err = with_hook(Path::new("/s.json"), Some("{\"hooks\": [}"), Path::new("/b")).unwrap_err();
+        let err = with_hook(&env(), Path::new("/s.json"), Some("{\"hooks\": [}"), Path::new("/b")).unwrap_err();
         assert!(err.starts_with("/s.json:1:"), "{err}");
-        let err = with_hook(Path::new("/s.json"), Some("{\"hooks\": []}"), Path::new("/b")).unwrap_err();
+        let err = with_hook(&env(), Path::new("/s.json"), Some("{\"hooks\": []}"), Path::new("/b")).unwrap_err();
         assert!(err.contains("not an object"), "{err}");
     }
 }

@@ -191,7 +191,7 @@ pub fn read(path: &Path) -> Result<Option<String>, String> {
 pub fn describe(e: write::Error) -> String {
     match e {
         write::Error::Changed => "the file changed while lctx was writing it".into(),
-        write::Error::ReadOnly(mode) => format!("the file is read-only (mode {mode:03o})"),
+        write::Error::ReadOnly(file, mode) => format!("{} is read-only (mode {mode:03o})", file.display()),
         write::Error::Io(message) => message,
     }
 }

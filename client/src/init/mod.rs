@@ -12,6 +12,7 @@
 
 mod claude_hook;
 mod completions;
+mod hook_command;
 pub mod manifest;
 pub mod shell_files;
 
@@ -152,7 +153,7 @@ fn plan_shell(
     if setup::status(claude, env, Scope::User).installed {
         let file = claude_hook::settings_file(env, scope)?;
         let before = manifest::read(&file)?;
-        match claude_hook::with_hook(&file, before.as_deref(), bin)? {
+        match claude_hook::with_hook(env, &file, before.as_deref(), bin)? {
             Some(after) => {
                 let purpose = if before.as_deref().is_some_and(claude_hook::holds_hook) {
                     "Claude Code: point the PreToolUse hook at this lctx-shell"
@@ -448,7 +449,7 @@ fn take_out(record: &FileRecord, current: Option<&str>, before: Option<&str>) ->
         let (held_before, without) = match part {
             Part::McpServer { host } => {
                 let Some(host) = setup::find_host(host) else { return Ok(None) };
-                (setup::holds_entry(host, file, before)?, setup::without_entry(host, file, &text)?)
+                (setup::holds_entry(host, file, before)?, setup::without_entry(host, file, &text, before)?)
             }
             Part::ClaudeHook => {
                 (claude_hook::holds_hook(before), claude_hook::without_hook(file, &text, Some(before))?)

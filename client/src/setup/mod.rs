@@ -627,7 +627,12 @@ pub fn plan(host: &Host, env: &Env, scope: Scope, action: Action<'_>) -> Result<
             let ours: Vec<_> = entry(host, mcp)?.iter().map(|(k, v)| (*k, v.to_json())).collect();
             with_entry(host, text, &path, &keeping_the_users(ours, previous.as_ref()))
         }
-        Action::Remove => remove_entry(host, text, &path),
+        Action::Remove => {
+            // `FILE.bak` without our entry is the file as it was before setup added it.
+            let backup = read_optional(&write::backup_path(&file))?;
+            let before_setup = backup.filter(|b| holds_entry(host, &file, b).is_ok_and(|held| !held));
+            remove_entry(host, text, &path, before_setup.as_deref())
+        }
     }
     .map_err(located)?;
     let undo = match (action, &before, &previous) {
@@ -667,18 +672,30 @@ fn undo(host: &Host, file: &Path, current: &str, entry: &Value) -> Result<Option
     })
 }
 
-fn remove_entry(host: &Host, text: &str, path: &[&str]) -> Result<Option<String>, TextError> {
+/// `text` without our entry. A servers object or table this leaves empty
+/// goes too, unless `before` (the file before our entry was added, when
+/// known) had it: then it is the user's, and stays.
+fn remove_entry(host: &Host, text: &str, path: &[&str], before: Option<&str>) -> Result<Option<String>, TextError> {
+    let theirs = before.is_some_and(|before| match host.format {
+        Format::Json => matches!(jsonc::get(before, host.servers_key), Ok(Some(_))),
+        Format::Toml => matches!(toml_hosts::get(before, host.servers_key), Ok(Some(_))),
+        // Goose's `extensions` holds its builtin extensions too: never left empty by ours alone.
+        Format::Yaml => false,
+    });
     match host.format {
+        Format::Json if theirs => jsonc::remove_member(text, path),
         Format::Json => jsonc::remove(text, path),
-        Format::Toml => toml_hosts::remove(text, path),
+        Format::Toml => toml_hosts::remove(text, path, !theirs),
         Format::Yaml => yaml::remove(text, path),
     }
 }
 
 /// `text` (the config `file` of `host`) without the lean-ctx entry, the
-/// rest kept byte for byte; `None` when there is no entry.
-pub fn without_entry(host: &Host, file: &Path, text: &str) -> Result<Option<String>, String> {
-    remove_entry(host, text, &key_path(host)).map_err(|e| e.locate(file, text))
+/// rest kept byte for byte; `None` when there is no entry. `before`: the
+/// file before the entry was added, which tells whether an emptied servers
+/// object was there already.
+pub fn without_entry(host: &Host, file: &Path, text: &str, before: &str) -> Result<Option<String>, String> {
+    remove_entry(host, text, &key_path(host), Some(before)).map_err(|e| e.locate(file, text))
 }
 
 /// Whether `host` keeps its config in JSON.
@@ -740,7 +757,7 @@ pub fn apply(host: &Host, env: &Env, scope: Scope, action: Action<'_>) -> Result
         match outcome {
             Ok(outcome) => return Ok((plan, outcome)),
             Err(write::Error::Changed) => continue,
-            Err(write::Error::ReadOnly(mode)) => return Err(write::read_only_message(&plan.file, mode, &plan.diff())),
+            Err(write::Error::ReadOnly(file, mode)) => return Err(write::read_only_message(&file, mode, &plan.diff())),
             Err(write::Error::Io(e)) => return Err(e),
         }
     }

@@ -3,11 +3,10 @@
 //! toml_edit keeps comments, key order and formatting of everything it is
 //! not asked to change, so the user's file survives the edit. It writes the
 //! lines it touches with `\n` and drops a byte order mark, though, so both
-//! are taken off before an edit and put back after it ([`Breaks`]): a CRLF
-//! file stays CRLF and a BOM stays, as in the JSON and YAML editors.
+//! are taken off before an edit and put back after it ([`Breaks`]): each
+//! line keeps its break and a BOM stays, as in the JSON and YAML editors.
 
-use std::borrow::Cow;
-
+use lean_ctx_common::line_breaks::Breaks;
 use serde_json::Value;
 use toml_edit::{Array, DocumentMut, InlineTable, Item, Table};
 
@@ -15,7 +14,8 @@ use super::TextError;
 
 /// The value at key path `path`, as JSON, if every table on the way exists.
 pub fn get(text: &str, path: &[&str]) -> Result<Option<Value>, TextError> {
-    Breaks::of(text).run(text, |plain| Ok(find(parse(plain)?.as_item(), path).map(to_json)))
+    let breaks = Breaks::of(text);
+    located(&breaks, parse(breaks.plain())).map(|doc| find(doc.as_item(), path).map(to_json))
 }
 
 /// Sets the table at key path `path` to `fields` (in that order), creating
@@ -27,7 +27,7 @@ pub fn get(text: &str, path: &[&str]) -> Result<Option<Value>, TextError> {
 /// user's choice of form is kept.
 pub fn upsert(text: &str, path: &[&str], fields: &[(&str, Value)]) -> Result<Option<String>, TextError> {
     let breaks = Breaks::of(text);
-    Ok(breaks.run(text, |plain| upsert_plain(plain, path, fields))?.map(|out| breaks.put_back(&out)))
+    Ok(located(&breaks, upsert_plain(breaks.plain(), path, fields))?.map(|out| breaks.put_back(&out)))
 }
 
 fn upsert_plain(text: &str, path: &[&str], fields: &[(&str, Value)]) -> Result<Option<String>, TextError> {
@@ -86,21 +86,22 @@ fn new_table(inline: bool) -> Item {
 }
 
 /// Deletes the table (or value) at key path `path`. `None`: there is none.
-/// A table on the way that this leaves empty goes too (no `[mcp_servers]`
-/// or `mcp_servers = {}` stays behind), unless a comment sits on its header.
-pub fn remove(text: &str, path: &[&str]) -> Result<Option<String>, TextError> {
+/// With `prune`, a table on the way that this leaves empty goes too (no
+/// `[mcp_servers]` or `mcp_servers = {}` stays behind), unless a comment
+/// sits on its header.
+pub fn remove(text: &str, path: &[&str], prune: bool) -> Result<Option<String>, TextError> {
     let breaks = Breaks::of(text);
-    Ok(breaks.run(text, |plain| remove_plain(plain, path))?.map(|out| breaks.put_back(&out)))
+    Ok(located(&breaks, remove_plain(breaks.plain(), path, prune))?.map(|out| breaks.put_back(&out)))
 }
 
-fn remove_plain(text: &str, path: &[&str]) -> Result<Option<String>, TextError> {
+fn remove_plain(text: &str, path: &[&str], prune: bool) -> Result<Option<String>, TextError> {
     let (name, parents) = path.split_last().expect("a non-empty key path");
     let mut doc = parse(text)?;
     let Some(parent) = find_mut(doc.as_item_mut(), parents).and_then(Item::as_table_like_mut) else { return Ok(None) };
     if parent.remove(name).is_none() {
         return Ok(None);
     }
-    for depth in (1..=parents.len()).rev() {
+    for depth in (1..=parents.len()).rev().filter(|_| prune) {
         let (key, above) = parents[..depth].split_last().expect("depth >= 1");
         let Some(holder) = find_mut(doc.as_item_mut(), above).and_then(Item::as_table_like_mut) else { break };
         if !holder.get(key).is_some_and(is_empty_and_uncommented) {
@@ -111,48 +112,12 @@ fn remove_plain(text: &str, path: &[&str]) -> Result<Option<String>, TextError> 
     Ok(Some(doc.to_string()))
 }
 
-/// What of the user's file toml_edit would not write back: a leading byte
-/// order mark, and CRLF line breaks. CRLF counts only when every break is
-/// one, so that the LF text and back is exact; a file mixing both keeps its
-/// breaks where toml_edit keeps them.
-#[derive(Debug, Clone, Copy)]
-struct Breaks {
-    bom: bool,
-    crlf: bool,
-}
-
-const BOM: char = '\u{feff}';
-
-impl Breaks {
-    fn of(text: &str) -> Breaks {
-        let breaks = text.matches('\n').count();
-        Breaks { bom: text.starts_with(BOM), crlf: breaks > 0 && text.matches("\r\n").count() == breaks }
-    }
-
-    /// `text` as toml_edit should see it: no BOM, LF breaks.
-    fn take_off<'t>(self, text: &'t str) -> Cow<'t, str> {
-        let text = if self.bom { &text[BOM.len_utf8()..] } else { text };
-        if self.crlf { Cow::Owned(text.replace("\r\n", "\n")) } else { Cow::Borrowed(text) }
-    }
-
-    /// An edited plain text in the user's spelling again.
-    fn put_back(self, plain: &str) -> String {
-        let body = if self.crlf { plain.replace('\n', "\r\n") } else { plain.to_string() };
-        if self.bom { format!("{BOM}{body}") } else { body }
-    }
-
-    /// Runs `edit` on the plain text; an error's offset is turned back into one in `text`.
-    fn run<T>(self, text: &str, edit: impl FnOnce(&str) -> Result<T, TextError>) -> Result<T, TextError> {
-        let plain = self.take_off(text);
-        edit(&plain).map_err(|mut e| {
-            e.offset = e.offset.map(|at| {
-                let before = &plain.as_bytes()[..at.min(plain.len())];
-                let crs = if self.crlf { before.iter().filter(|&&b| b == b'\n').count() } else { 0 };
-                at + crs + if self.bom { BOM.len_utf8() } else { 0 }
-            });
-            e
-        })
-    }
+/// An error's offset in the plain text turned into one in the user's file.
+fn located<T>(breaks: &Breaks<'_>, result: Result<T, TextError>) -> Result<T, TextError> {
+    result.map_err(|mut e| {
+        e.offset = e.offset.map(|at| breaks.original_offset(at));
+        e
+    })
 }
 
 fn is_empty_and_uncommented(item: &Item) -> bool {
@@ -263,8 +228,8 @@ model = "gpt-4.1-mini"
         );
         assert_eq!(upsert(&out, PATH, &fields("/bin/lctx-mcp")).unwrap(), None);
         assert_eq!(get(&out, PATH).unwrap(), Some(serde_json::json!({"command": "/bin/lctx-mcp", "args": []})));
-        assert_eq!(remove(&out, PATH).unwrap().as_deref(), Some(CONFIG));
-        assert_eq!(remove(CONFIG, PATH).unwrap(), None);
+        assert_eq!(remove(&out, PATH, true).unwrap().as_deref(), Some(CONFIG));
+        assert_eq!(remove(CONFIG, PATH, true).unwrap(), None);
     }
 
     #[test]
@@ -302,24 +267,26 @@ model = "gpt-4.1-mini"
         assert_eq!(get(&out, PATH).unwrap(), Some(serde_json::json!({"command": "/b", "args": []})));
         assert!(out.starts_with("model = \"x\"\nmcp_servers = { docs = { command = \"npx\" }"), "{out}");
         assert!(!out.contains("[mcp_servers"), "no header inside an inline table: {out}");
-        assert_eq!(remove(&out, PATH).unwrap().as_deref(), Some(others));
+        assert_eq!(remove(&out, PATH, true).unwrap().as_deref(), Some(others));
 
         let under_header = "[mcp_servers]\ndocs = { command = \"npx\" }\n";
         let out = upsert(under_header, PATH, &fields("/b")).unwrap().unwrap();
         assert_eq!(get(&out, PATH).unwrap(), Some(serde_json::json!({"command": "/b", "args": []})));
-        assert_eq!(remove(&out, PATH).unwrap().as_deref(), Some(under_header));
+        assert_eq!(remove(&out, PATH, true).unwrap().as_deref(), Some(under_header));
     }
 
     #[test]
     fn removal_drops_server_tables_it_emptied() {
         let only_ours = "model = \"x\"\nmcp_servers = { lean-ctx = { command = \"/b\" } }\n";
-        assert_eq!(remove(only_ours, PATH).unwrap().as_deref(), Some("model = \"x\"\n"));
+        assert_eq!(remove(only_ours, PATH, true).unwrap().as_deref(), Some("model = \"x\"\n"));
         let header = "model = \"x\"\n\n[mcp_servers]\nlean-ctx = { command = \"/b\" }\n";
-        assert_eq!(remove(header, PATH).unwrap().as_deref(), Some("model = \"x\"\n"));
+        assert_eq!(remove(header, PATH, true).unwrap().as_deref(), Some("model = \"x\"\n"));
         let fresh = upsert("", PATH, &fields("/b")).unwrap().unwrap();
-        assert_eq!(remove(&fresh, PATH).unwrap().as_deref(), Some(""));
+        assert_eq!(remove(&fresh, PATH, true).unwrap().as_deref(), Some(""));
         let commented = "# my servers\n[mcp_servers]\nlean-ctx = { command = \"/b\" }\n";
-        assert_eq!(remove(commented, PATH).unwrap().as_deref(), Some("# my servers\n[mcp_servers]\n"));
+        assert_eq!(remove(commented, PATH, true).unwrap().as_deref(), Some("# my servers\n[mcp_servers]\n"));
+        // Not pruned: a servers table the file had before our entry stays, empty.
+        assert_eq!(remove(header, PATH, false).unwrap().as_deref(), Some("model = \"x\"\n\n[mcp_servers]\n"));
     }
 
     #[test]
@@ -333,7 +300,7 @@ model = "gpt-4.1-mini"
                 "{bom:?} {eol:?}"
             );
             assert_eq!(get(&out, PATH).unwrap(), Some(serde_json::json!({"command": "/b", "args": []})));
-            assert_eq!(remove(&out, PATH).unwrap(), Some(original), "{bom:?} {eol:?}");
+            assert_eq!(remove(&out, PATH, true).unwrap(), Some(original), "{bom:?} {eol:?}");
         }
         // A parse error points at the same line and column of the user's file.
         let (plain, crlf) = ("model = \"x\"\n[mcp_servers\n", "\u{feff}model = \"x\"\r\n[mcp_servers\r\n");
@@ -343,6 +310,16 @@ model = "gpt-4.1-mini"
         };
         assert_eq!(at(crlf).0, 2);
         assert_eq!(at(crlf), at(plain));
+    }
+
+    #[test]
+    fn a_file_mixing_crlf_and_lf_keeps_each_line_s_break() {
+        let original =
+            "model = \"o3\"\r\n# note\n[profiles.fast]\r\nmodel = \"x\"\n\n[mcp_servers.docs]\r\ncommand = \"d\"\r\n";
+        let out = upsert(original, PATH, &fields("/b")).unwrap().unwrap();
+        // Our lines are new: CRLF, since the file has CRLF lines.
+        assert_eq!(out, format!("{original}\r\n[mcp_servers.lean-ctx]\r\ncommand = \"/b\"\r\nargs = []\r\n"));
+        assert_eq!(remove(&out, PATH, true).unwrap().as_deref(), Some(original));
     }
 
     #[test]

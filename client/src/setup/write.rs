@@ -21,8 +21,9 @@ const NEW_FILE_MODE: u32 = 0o600;
 pub enum Error {
     /// The file no longer holds the text the change was computed from.
     Changed,
-    /// The file is read-only (its mode, which has no write bit for its owner).
-    ReadOnly(u32),
+    /// A file the change would replace or delete is read-only: which (the
+    /// config file, or its backup), and its mode, which has no write bit for its owner.
+    ReadOnly(PathBuf, u32),
     Io(String),
 }
 
@@ -56,13 +57,15 @@ pub fn replace(file: &Path, expected: Option<&str>, new: &str) -> Result<Option<
     if current.as_deref() != expected {
         return Err(Error::Changed);
     }
-    if let Some(mode) = read_only_mode(&target) {
-        return Err(Error::ReadOnly(mode));
+    // The backup is replaced too: one the user made read-only is refused before anything changes.
+    let backup = backup_path(file);
+    let mut replaced = std::iter::once(&target).chain(current.is_some().then_some(&backup));
+    if let Some((file, mode)) = replaced.find_map(|f| Some((f, read_only_mode(f)?))) {
+        return Err(Error::ReadOnly(file.clone(), mode));
     }
     let backup = match &current {
         Some(old) => {
             let mode = fs::metadata(&target).map_err(|e| io(&target, "cannot stat", e))?.permissions().mode() & 0o7777;
-            let backup = backup_path(file);
             write_atomically(&backup, old, mode)?;
             write_atomically(&target, new, mode)?;
             Some(backup)
@@ -82,7 +85,7 @@ pub fn replace(file: &Path, expected: Option<&str>, new: &str) -> Result<Option<
 /// read-only (a file the user made read-only is left alone, as [`replace`] leaves it).
 pub fn delete(file: &Path, expected: &str) -> Result<(), Error> {
     if let Some(mode) = read_only_mode(file) {
-        return Err(Error::ReadOnly(mode));
+        return Err(Error::ReadOnly(file.to_path_buf(), mode));
     }
     match fs::read_to_string(file) {
         Ok(text) if text == expected => fs::remove_file(file).map_err(|e| io(file, "cannot remove", e)),
@@ -191,10 +194,25 @@ mod tests {
         let file = dir.path().join("config.toml");
         fs::write(&file, "old").unwrap();
         fs::set_permissions(&file, fs::Permissions::from_mode(0o444)).unwrap();
-        assert_eq!(replace(&file, Some("old"), "new"), Err(Error::ReadOnly(0o444)));
+        assert_eq!(replace(&file, Some("old"), "new"), Err(Error::ReadOnly(file.clone(), 0o444)));
         assert_eq!(fs::read_to_string(&file).unwrap(), "old");
         assert_eq!(mode(&file), 0o444);
         assert!(!backup_path(&file).exists());
+    }
+
+    #[test]
+    fn a_read_only_backup_is_refused_and_nothing_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("mcp.json");
+        fs::write(&file, "old").unwrap();
+        fs::write(backup_path(&file), "older").unwrap();
+        fs::set_permissions(backup_path(&file), fs::Permissions::from_mode(0o444)).unwrap();
+        assert_eq!(replace(&file, Some("old"), "new"), Err(Error::ReadOnly(backup_path(&file), 0o444)));
+        assert_eq!(fs::read_to_string(&file).unwrap(), "old");
+        assert_eq!(fs::read_to_string(backup_path(&file)).unwrap(), "older");
+        // A new file has no backup to write: a read-only leftover beside it is no matter.
+        fs::remove_file(&file).unwrap();
+        assert_eq!(replace(&file, None, "new"), Ok(None));
     }
 
     #[test]
@@ -203,7 +221,7 @@ mod tests {
         let file = dir.path().join("config.toml");
         fs::write(&file, "ours").unwrap();
         fs::set_permissions(&file, fs::Permissions::from_mode(0o444)).unwrap();
-        assert_eq!(delete(&file, "ours"), Err(Error::ReadOnly(0o444)));
+        assert_eq!(delete(&file, "ours"), Err(Error::ReadOnly(file.clone(), 0o444)));
         assert_eq!(fs::read_to_string(&file).unwrap(), "ours");
     }
 

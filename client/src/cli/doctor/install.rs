@@ -104,24 +104,33 @@ pub fn check_claude_hook() -> Check {
         Ok(file) => file,
         Err(e) => return ok(NAME, format!("cannot tell ({e})")),
     };
-    let programs =
-        std::fs::read_to_string(&file).map(|text| crate::init::claude_hook_programs(&text)).unwrap_or_default();
-    if programs.is_empty() {
+    let programs = std::fs::read_to_string(&file)
+        .map(|text| crate::init::claude_hook_programs(&text, &env.home))
+        .unwrap_or_default();
+    let Some(first) = programs.first() else {
         return ok(
             NAME,
             format!("not in {} (optional: `lctx init` adds it when Claude Code is installed)", file.display()),
         );
-    }
-    let broken = programs.iter().find_map(|p| setup::program_problem(&p.to_string_lossy(), &env));
-    match broken {
-        Some(problem) => failed(
+    };
+    let broken = programs.iter().flatten().find_map(|p| setup::program_problem(&p.to_string_lossy(), &env));
+    match (broken, first) {
+        (Some(problem), _) => failed(
             NAME,
             format!("{}: the PreToolUse hook cannot run: {problem}", file.display()),
             "run `lctx init` to point it at the lctx-shell beside lctx",
         ),
-        None => {
-            ok(NAME, format!("{} routes Claude Code's Bash tool through {}", file.display(), programs[0].display()))
+        (None, Ok(program)) => {
+            ok(NAME, format!("{} routes Claude Code's Bash tool through {}", file.display(), program.display()))
         }
+        // A variable or command substitution names the program: only running the hook would tell which.
+        (None, Err(command)) => ok(
+            NAME,
+            format!(
+                "{} runs `{command}` for Claude Code's Bash tool (lctx cannot tell which program that is)",
+                file.display()
+            ),
+        ),
     }
 }
 

@@ -38,9 +38,18 @@ fn failed(name: &'static str, detail: String, fix: impl Into<String>) -> Check {
 pub async fn run(json: bool, opts: &ClientOptions) -> CmdResult {
     // Permissions before the daemon check: a daemon it starts would repair
     // them silently (in its log), and doctor is where the user should see it.
-    let mut checks = vec![check_runtime_dir(opts), check_socket(opts)];
-    checks.extend(repair_permissions(opts));
-    let (daemon_check, daemon) = check_daemon(opts).await;
+    // Asked before the daemon check, which may start or replace it: a socket
+    // file is no sign of a daemon, one that died leaves it behind.
+    let before = daemon::find(opts).await;
+    let socket = check_socket(opts, matches!(before, Ok(None)));
+    let mut checks = vec![check_runtime_dir(opts)];
+    let permissions = repair_permissions(opts);
+    let (daemon_check, daemon) = check_daemon(opts, before.ok().flatten().map(|d| d.hello.pid)).await;
+    checks.push(match socket {
+        Socket::Checked(check) => check,
+        Socket::Stale => stale_socket(opts, daemon.is_some()),
+    });
+    checks.extend(permissions);
     checks.extend([daemon_check, check_data_dir(opts), check_config(opts), check_guardrails(opts)]);
     checks.extend(check_indexes(opts, daemon.as_ref()).await);
     checks.extend(check_ledger(opts, daemon.as_ref()).await);
@@ -85,15 +94,23 @@ fn check_runtime_dir(opts: &ClientOptions) -> Check {
     ok("runtime dir", format!("{} private ({mode:04o}, yours)", dir.display()))
 }
 
-fn check_socket(opts: &ClientOptions) -> Check {
+/// The socket as doctor found it, before the daemon check (which replaces a stale one).
+enum Socket {
+    Checked(Check),
+    /// A socket of ours that no daemon answered on.
+    Stale,
+}
+
+/// `nobody_answers`: connecting found no daemon there.
+fn check_socket(opts: &ClientOptions, nobody_answers: bool) -> Socket {
     let path = &opts.socket;
     let Ok(meta) = std::fs::symlink_metadata(path) else {
-        return ok("socket", format!("{} absent (no daemon running)", path.display()));
+        return Socket::Checked(ok("socket", format!("{} absent (no daemon running)", path.display())));
     };
     // SAFETY: geteuid has no preconditions and cannot fail.
     let uid = unsafe { libc::geteuid() };
     let mode = meta.permissions().mode() & 0o777;
-    if !meta.file_type().is_socket() {
+    Socket::Checked(if !meta.file_type().is_socket() {
         failed(
             "socket",
             format!("{} is not a socket", path.display()),
@@ -105,22 +122,43 @@ fn check_socket(opts: &ClientOptions) -> Check {
             format!("{} has mode {mode:03o} and owner uid {}", path.display(), meta.uid()),
             "stop the daemon (`lctx daemon stop`), remove the socket, and let lctx start a fresh daemon",
         )
+    } else if nobody_answers {
+        return Socket::Stale;
     } else {
         ok("socket", format!("{} mode {mode:03o}, yours", path.display()))
+    })
+}
+
+/// A socket no daemon answered on: a daemon that died left it. A daemon
+/// starting replaces it (it holds the daemon lock, so the socket is no live
+/// daemon's), and so does an lctx starting one; nothing else needs it gone.
+fn stale_socket(opts: &ClientOptions, daemon_now: bool) -> Check {
+    let path = opts.socket.display();
+    let stale = format!("{path} is stale: no daemon answers on it (a daemon that died leaves it behind)");
+    if daemon_now {
+        ok("socket", format!("{path} was stale (no daemon answered on it); the daemon running now replaced it"))
+    } else if opts.no_daemon {
+        failed(
+            "socket",
+            stale,
+            format!(
+                "nothing uses it while LEAN_CTX_NO_DAEMON=1: remove it (`rm {path}`), or unset LEAN_CTX_NO_DAEMON and \
+                 the daemon lctx starts replaces it"
+            ),
+        )
+    } else {
+        failed("socket", stale, "the next daemon to start replaces it; the daemon line below says why none started")
     }
 }
 
 /// The check, and the daemon when it is reachable (for the checks that ask
-/// it).
-async fn check_daemon(opts: &ClientOptions) -> (Check, Option<daemon::Daemon>) {
+/// it). `before`: the pid of the daemon that answered before doctor started anything.
+async fn check_daemon(opts: &ClientOptions, before: Option<u32>) -> (Check, Option<daemon::Daemon>) {
     if opts.no_daemon {
         let detail =
             "disabled by LEAN_CTX_NO_DAEMON=1; requests are served by a `lean-ctxd --stdio` child of each client";
         return (ok("daemon", detail.into()), None);
     }
-    // Asked before `ensure`, which may start or replace it: a socket file
-    // is no sign of a daemon, one that died leaves it behind.
-    let before = daemon::find(opts).await.ok().flatten().map(|d| d.hello.pid);
     match daemon::ensure(opts).await {
         Ok(d) => {
             let how = match before {
