@@ -179,6 +179,31 @@ fn a_search_outside_any_repository_says_which_directory_it_took_as_the_project()
     assert!(local.contains("20 matches in 20 files") && local.contains(&format!("{taken}\n")), "{local}");
 }
 
+/// From the home directory, outside any repository, a search would scan and index every file the
+/// user has: it is refused with what to do instead, by the daemon and by a client's own engine.
+#[test]
+fn a_search_from_the_home_directory_is_refused_with_what_to_do() {
+    let home = Home::new();
+    std::fs::write(home.path().join("notes.txt"), "foo\n").unwrap();
+    for no_daemon in [false, true] {
+        // The daemon started here inherits this HOME.
+        let mut command = home.command(bin("lctx"));
+        command.env("HOME", home.path()).current_dir(home.path()).args(["search", "foo"]);
+        if no_daemon {
+            command.env("LEAN_CTX_NO_DAEMON", "1");
+        }
+        let out = command.output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{}", describe(&out));
+        assert!(
+            stderr.contains("is your home directory, not a project") && stderr.contains("Search from inside a project"),
+            "{stderr}"
+        );
+    }
+    let listed = home.lctx(&["index", "--list"]);
+    assert!(String::from_utf8_lossy(&listed.stdout).contains("no search index"), "{}", describe(&listed));
+}
+
 #[test]
 fn a_match_far_into_a_minified_line_is_shown_around_it() {
     let home = Home::new();

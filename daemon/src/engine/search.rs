@@ -135,8 +135,9 @@ fn action(name: &str) -> EngineResult<Action> {
 
 /// Refuses to index `/`, the home directory or a directory above it (every
 /// file of the machine or of the user, a project of none) unless it is
-/// listed in `index_broad_roots`.
-fn refuse_broad_root(root: &Path, config: &Config) -> EngineResult<()> {
+/// listed in `index_broad_roots`; `doing` is what would have read it all
+/// (`indexing`, `searching`), and the advice suits it.
+fn refuse_broad_root(root: &Path, config: &Config, doing: Broad) -> EngineResult<()> {
     let home = std::env::home_dir().and_then(|h| h.canonicalize().ok());
     let what = if root.parent().is_none() {
         "the filesystem root"
@@ -150,12 +151,26 @@ fn refuse_broad_root(root: &Path, config: &Config) -> EngineResult<()> {
     if config.index_broad_roots.iter().any(|listed| Path::new(listed).canonicalize().is_ok_and(|l| l == root)) {
         return Ok(());
     }
+    let (doing, instead) = match doing {
+        Broad::Indexing => ("indexing", "Run the index from inside a project (a directory holding .git)"),
+        Broad::Searching => (
+            "searching it (and indexing it, as a project's search does)",
+            "Search from inside a project (a directory holding .git) or the directory to search",
+        ),
+    };
     Err(EngineError::denied(format!(
-        "{} is {what}, not a project: indexing it would read every file below it. Run the index from inside \
-         a project (a directory holding .git), or to index it anyway: lctx config set index_broad_roots {}",
+        "{} is {what}, not a project: {doing} would read every file below it. {instead}, or to index it \
+         anyway: lctx config set index_broad_roots {}",
         root.display(),
         root.display()
     )))
+}
+
+/// What [`refuse_broad_root`] refuses.
+#[derive(Clone, Copy)]
+enum Broad {
+    Indexing,
+    Searching,
 }
 
 impl Engine {
@@ -178,6 +193,11 @@ impl Engine {
     /// ctx_search; `cancel` stops a scan at the next file (the client left).
     pub fn search(&self, caller: &Caller<'_>, p: &SearchParams, cancel: &Cancel) -> EngineResult<SearchResult> {
         let SearchPath { root, within, globs_below } = self.search_path(caller, &p.path)?;
+        // Outside any repository the caller's directory is the project, which in a home
+        // directory is every file the user has: scanned, then indexed and watched.
+        if !crate::engine::project::is_repository(&root) {
+            refuse_broad_root(&root, &self.config.get(), Broad::Searching)?;
+        }
         let mut request = SearchRequest::new(&root, action(&p.action)?, p.pattern.clone());
         request.cancel = cancel.flag();
         request.path = within;
@@ -321,7 +341,7 @@ impl Engine {
     ) -> EngineResult<(IndexStatus, Option<String>)> {
         let config = self.config.get();
         let root = self.scope(caller, &config)?.index_root(path)?;
-        refuse_broad_root(&root, &config)?;
+        refuse_broad_root(&root, &config, Broad::Indexing)?;
         let built = self.search.build_until(&root, |_| {}, &cancel.flag());
         if cancel.is_cancelled() {
             self.stopped.count_cancelled();
@@ -515,17 +535,17 @@ mod tests {
     #[test]
     fn broad_roots_are_indexed_only_when_listed() {
         let config = Config::default();
-        let e = refuse_broad_root(Path::new("/"), &config).unwrap_err();
+        let e = refuse_broad_root(Path::new("/"), &config, Broad::Indexing).unwrap_err();
         assert_eq!(e.kind, ErrorKind::PermissionDenied);
         assert!(e.message.contains("filesystem root") && e.message.contains("index_broad_roots /"), "{e}");
         if let Some(home) = std::env::home_dir().and_then(|h| h.canonicalize().ok()) {
-            let e = refuse_broad_root(&home, &config).unwrap_err();
-            assert!(e.message.contains("your home directory"), "{e}");
+            let e = refuse_broad_root(&home, &config, Broad::Searching).unwrap_err();
+            assert!(e.message.contains("your home directory") && e.message.contains("Search from inside"), "{e}");
             let listed = Config { index_broad_roots: vec![home.display().to_string()], ..Config::default() };
-            assert!(refuse_broad_root(&home, &listed).is_ok());
+            assert!(refuse_broad_root(&home, &listed, Broad::Searching).is_ok());
         }
         let project = tempfile::tempdir().unwrap();
-        assert!(refuse_broad_root(&project.path().canonicalize().unwrap(), &config).is_ok());
+        assert!(refuse_broad_root(&project.path().canonicalize().unwrap(), &config, Broad::Indexing).is_ok());
     }
 
     #[test]
