@@ -240,13 +240,49 @@ fn listings_say_what_they_left_out_and_forgetting_nothing_fails() {
     }
     let sessions = ok(lctx(&home, &root, false, &["session", "list", "--limit", "2"]));
     assert_eq!(sessions.lines().filter(|l| l.contains("task of")).count(), 2, "{sessions}");
-    assert!(sessions.contains("… 1 more sessions not shown (of 3); a higher limit shows them"), "{sessions}");
+    assert!(sessions.contains("… 1 more session not shown (of 3); a higher limit shows it"), "{sessions}");
     let out = lctx(&home, &root, false, &["session", "status", "--limit", "2"]);
     assert_eq!(out.status.code(), Some(2), "--limit means nothing to status: {}", describe(&out));
 
     let out = lctx(&home, &root, false, &["knowledge", "forget", "no-such-key"]);
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no current fact `no-such-key`"), "{}", describe(&out));
+}
+
+#[test]
+fn session_commands_without_their_text_or_a_session_are_usage_errors_in_cli_terms() {
+    let home = Home::new();
+    let root = project(&home);
+    for args in [&["session", "status"][..], &["session", "handoff"], &["session", "finding", "x"]] {
+        let out = lctx(&home, &root, false, args);
+        assert_eq!(out.status.code(), Some(2), "lctx {args:?}: {}", describe(&out));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("needs a session") && stderr.contains("--session ID"), "{stderr}");
+        assert!(!stderr.contains("session_id"), "the CLI's names, not MCP's: {stderr}");
+    }
+    for args in [&["--session", "s", "session", "task"][..], &["--session", "s", "session", "next", " "]] {
+        let out = lctx(&home, &root, false, args);
+        assert_eq!(out.status.code(), Some(2), "lctx {args:?}: {}", describe(&out));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("needs its text"), "{}", describe(&out));
+    }
+    let out = lctx(&home, &root, false, &["session", "list", "older"]);
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    let list = ok(lctx(&home, &root, false, &["session", "list"]));
+    assert_eq!(list.trim(), "no sessions in this project yet", "nothing was created");
+}
+
+#[test]
+fn a_long_plan_hands_over_its_latest_next_steps_in_order() {
+    let home = Home::new();
+    let root = project(&home);
+    for i in 1..=12 {
+        ok(lctx(&home, &root, false, &["--session", "plan", "session", "next", &format!("step {i}")]));
+    }
+    let handoff = ok(lctx(&home, &root, false, &["--session", "plan", "session", "handoff"]));
+    let steps: Vec<&str> = handoff.lines().filter(|line| line.starts_with("- step")).collect();
+    let expected: Vec<String> = (3..=12).map(|i| format!("- step {i}")).collect();
+    assert_eq!(steps, expected, "{handoff}");
+    assert!(handoff.contains("… not shown: 2 earlier next steps"), "{handoff}");
 }
 
 /// The ids `session list` shows, newest first.
@@ -339,5 +375,11 @@ fn ctx_session_loads_the_session_id_given_and_creates_none_by_reading() {
     assert!(!is_error && finding.contains("finding #1 recorded in mcp-"), "{finding}");
     let (resumed, _) = mcp.call_tool(8, "ctx_session", json!({"action": "load"}));
     assert!(resumed.contains("Handoff of session newer"), "the latest other session: {resumed}");
+    // A parameter the action does not use is said to be ignored, as an unknown one is.
+    let (status, is_error) = mcp.call_tool(9, "ctx_session", json!({"action": "status", "value": "x", "limit": 0}));
+    assert!(!is_error && status.contains("findings 1"), "{status}");
+    assert!(status.ends_with("\n[ctx_session ignored parameters status does not use: value]"), "{status}");
+    let (task, _) = mcp.call_tool(10, "ctx_session", json!({"action": "task", "value": "t", "session_id": ""}));
+    assert!(!task.contains("ignored"), "an empty value says nothing: {task}");
     assert!(mcp.close().success());
 }

@@ -21,11 +21,16 @@ pub const INSTRUCTIONS: &str = "lean-ctx serves compact file reads, compressed c
 search, and remembers what this session and project learned.";
 
 const fn param(name: &'static str, kind: super::Kind, doc: &'static str) -> Param {
-    Param { name, kind, doc, required: false }
+    Param { name, kind, doc, required: false, actions: &[] }
 }
 
 const fn required(name: &'static str, kind: super::Kind, doc: &'static str) -> Param {
-    Param { name, kind, doc, required: true }
+    Param { name, kind, doc, required: true, actions: &[] }
+}
+
+/// A parameter only these values of `action` use.
+const fn of(actions: &'static [&'static str], name: &'static str, kind: super::Kind, doc: &'static str) -> Param {
+    Param { name, kind, doc, required: false, actions }
 }
 
 /// A count whose 0 means the default: anything its field holds.
@@ -173,9 +178,14 @@ pub const TOOLS: &[ToolSpec] = &[
         hint: "Record the task, findings and decisions with ctx_session as you go.",
         params: &[
             required("action", OneOf(&memory_cap::SESSION_ACTION_NAMES), ""),
-            param("value", Str, "for task, finding, decision, next"),
-            param("session_id", Str, "default: this one"),
-            param("limit", Int(COUNT), ""),
+            of(&["task", "finding", "decision", "next"], "value", Str, "for task, finding, decision, next"),
+            of(
+                &["status", "task", "finding", "decision", "next", "load", "handoff"],
+                "session_id",
+                Str,
+                "default: this one",
+            ),
+            of(&["list", "load", "handoff"], "limit", Int(COUNT), ""),
         ],
         profile: Standard,
         read_only: false,
@@ -189,12 +199,12 @@ pub const TOOLS: &[ToolSpec] = &[
         hint: "Keep durable project facts with ctx_knowledge.",
         params: &[
             required("action", OneOf(&memory_cap::KNOWLEDGE_ACTION_NAMES), ""),
-            param("key", Str, ""),
-            param("value", Str, ""),
-            param("category", Str, ""),
-            param("query", Str, ""),
-            param("confidence", Num, "0..1"),
-            param("limit", Int(COUNT), ""),
+            of(&["remember", "forget", "history"], "key", Str, ""),
+            of(&["remember"], "value", Str, ""),
+            of(&["remember", "recall", "list"], "category", Str, ""),
+            of(&["recall"], "query", Str, ""),
+            of(&["remember"], "confidence", Num, "0..1"),
+            of(&["recall", "list"], "limit", Int(COUNT), ""),
         ],
         profile: Standard,
         read_only: false,

@@ -95,7 +95,7 @@ impl Engine {
                 let total = list.len();
                 list.truncate(limit_or_default(limit));
                 let mut text = render::session_list(&list);
-                text.push_str(&render::left_out(total, list.len(), "sessions", true));
+                text.push_str(&render::left_out(total, list.len(), "session"));
                 return answer(text);
             }
             "load" if named.is_empty() => {
@@ -227,7 +227,7 @@ impl Engine {
                 let total = facts.len();
                 facts.truncate(limit);
                 let mut text = render::facts(&facts, "no facts yet");
-                text.push_str(&render::left_out(total, facts.len(), "facts", true));
+                text.push_str(&render::left_out(total, facts.len(), "fact"));
                 Ok((text, facts))
             }
             "history" => {

@@ -47,13 +47,15 @@ pub fn session_list(list: &[SessionInfo]) -> String {
 }
 
 /// The line saying what a listing left out, empty when it shows everything:
-/// `\n… 12 more facts not shown (of 32); a higher limit shows them`.
-pub fn left_out(total: usize, shown: usize, what: &str, limited: bool) -> String {
+/// `\n… 12 more facts not shown (of 32); a higher limit shows them`. `what` is the singular
+/// noun (`fact`), made plural as the count needs.
+pub fn left_out(total: usize, shown: usize, what: &str) -> String {
     if total <= shown {
         return String::new();
     }
-    let how = if limited { "; a higher limit shows them" } else { "" };
-    format!("\n… {} more {what} not shown (of {total}){how}", total - shown)
+    let missing = total - shown;
+    let (what, them) = if missing == 1 { (what.to_string(), "it") } else { (format!("{what}s"), "them") };
+    format!("\n… {missing} more {what} not shown (of {total}); a higher limit shows {them}")
 }
 
 pub fn facts(facts: &[Fact], empty: &str) -> String {
