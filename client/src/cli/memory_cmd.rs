@@ -31,10 +31,10 @@ pub enum KnowledgeCmd {
         key: String,
         /// The fact itself.
         value: String,
-        /// A group for the fact (build, style, …).
-        #[arg(short, long, default_value = "general")]
-        category: String,
-        /// How sure you are, 0 to 1.
+        /// A group for the fact (build, style, …); default: the fact's current one, `general` for a new key.
+        #[arg(short, long)]
+        category: Option<String>,
+        /// How sure you are, 0 to 1; default: the fact's current confidence, 0.8 for a new key.
         #[arg(long, value_parser = confidence)]
         confidence: Option<f64>,
     },
@@ -164,7 +164,8 @@ pub async fn knowledge(cmd: KnowledgeCmd, opts: &ClientOptions) -> Exit {
     match cmd {
         KnowledgeCmd::Remember { key, value, category, confidence } => {
             args.action = KnowledgeAction::Remember;
-            (args.key, args.value, args.category, args.confidence) = (key, value, category, confidence);
+            (args.key, args.value, args.category, args.confidence) =
+                (key, value, category.unwrap_or_default(), confidence);
         }
         KnowledgeCmd::Recall { query, category, limit } => {
             args.action = KnowledgeAction::Recall;

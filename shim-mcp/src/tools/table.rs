@@ -178,13 +178,8 @@ pub const TOOLS: &[ToolSpec] = &[
         hint: "Record the task, findings and decisions with ctx_session as you go.",
         params: &[
             required("action", OneOf(&memory_cap::SESSION_ACTION_NAMES), ""),
-            of(&["task", "finding", "decision", "next"], "value", Str, "for task, finding, decision, next"),
-            of(
-                &["status", "task", "finding", "decision", "next", "load", "handoff"],
-                "session_id",
-                Str,
-                "default: this one",
-            ),
+            of(&["task", "finding", "decision", "next"], "value", Str, ""),
+            of(&["status", "task", "finding", "decision", "next", "load", "handoff"], "session_id", Str, ""),
             of(&["list", "load", "handoff"], "limit", Int(COUNT), ""),
         ],
         profile: Standard,
@@ -194,8 +189,8 @@ pub const TOOLS: &[ToolSpec] = &[
     },
     ToolSpec {
         name: "ctx_knowledge",
-        description: "Project facts that outlive sessions: remember (key, value), recall (query), forget (key), list, \
-                      history (key).",
+        description: "Project facts that outlive sessions: remember (key, value; category, confidence 0..1 default \
+                      to the fact's, new: general, 0.8), recall (query), forget (key), list, history (key).",
         hint: "Keep durable project facts with ctx_knowledge.",
         params: &[
             required("action", OneOf(&memory_cap::KNOWLEDGE_ACTION_NAMES), ""),
@@ -203,7 +198,7 @@ pub const TOOLS: &[ToolSpec] = &[
             of(&["remember"], "value", Str, ""),
             of(&["remember", "recall", "list"], "category", Str, ""),
             of(&["recall"], "query", Str, ""),
-            of(&["remember"], "confidence", Num, "0..1"),
+            of(&["remember"], "confidence", Num, ""),
             of(&["recall", "list"], "limit", Int(COUNT), ""),
         ],
         profile: Standard,
