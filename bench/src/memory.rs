@@ -72,11 +72,11 @@ pub fn run(bins: &Path) -> String {
         store
             .remember(&NewFact {
                 project: &project,
-                category: "bench",
+                category: Some("bench"),
                 key: &key,
                 value: &value,
                 source_session: None,
-                confidence: 0.8,
+                confidence: Some(0.8),
             })
             .unwrap();
     }

@@ -215,7 +215,7 @@ fn a_handoff_says_what_it_left_out_and_a_limit_shows_it() {
     }
     let handoff = p.engine.session_action(&caller, "handoff", "", "", 0).unwrap().text;
     assert_eq!(handoff.matches("- finding").count(), 10, "{handoff}");
-    assert!(handoff.ends_with("… not shown: 2 findings (a larger limit shows more)\n"), "{handoff}");
+    assert!(handoff.ends_with("… not shown: 2 earlier findings (a larger limit shows more)\n"), "{handoff}");
     let all = p.engine.session_action(&caller, "handoff", "", "", 20).unwrap().text;
     assert_eq!(all.matches("- finding").count(), 12, "{all}");
     assert!(!all.contains("not shown"), "{all}");

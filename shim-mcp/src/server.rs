@@ -93,6 +93,11 @@ impl ServerHandler for Shim {
             let named: Vec<String> = unknown.iter().map(|u| spec.unknown_with_hint(u)).collect();
             text.push_str(&format!("\n[{name} ignored unknown parameters: {}]", named.join(", ")));
         }
+        let unused = spec.unused_params(&args);
+        if !unused.is_empty() {
+            let action = args.get("action").and_then(Value::as_str).unwrap_or_default().trim();
+            text.push_str(&format!("\n[{name} ignored parameters {action} does not use: {}]", unused.join(", ")));
+        }
         let content = vec![ContentBlock::text(text)];
         let mut result = if is_error { CallToolResult::error(content) } else { CallToolResult::success(content) };
         result.structured_content = structured;

@@ -7,10 +7,12 @@
 //! dropped first and the same session and budget always give the same text; a last line counts
 //! what each list left out, so a handoff never reads as the whole session when it is not.
 //!
-//! Within a list, next steps keep the order they were recorded (a plan is a queue), findings and
-//! decisions are newest first (later knowledge refines earlier), test runs and edited files are
-//! newest first (the latest state is what the next agent inherits), files read are most touched
-//! first.
+//! Within a list, findings and decisions are newest first (later knowledge refines earlier), test
+//! runs and edited files are newest first (the latest state is what the next agent inherits), files
+//! read are most touched first. Next steps are shown in the order they were recorded (a plan reads
+//! top down) but ranked newest first like the other notes, so a long plan loses its oldest steps,
+//! which are the likeliest done, not its latest. Either way what is cut is the least recent (or
+//! least touched), and the last line says so.
 
 use crate::Store;
 use crate::error::{Error, Result};
@@ -45,6 +47,19 @@ impl Section {
             Section::Decisions => Some("Decisions:"),
             Section::Findings => Some("Findings:"),
             Section::Files => Some("Files most touched:"),
+        }
+    }
+
+    /// What the items a list left out are, after their count; `None` for single-line sections.
+    fn left_out(self) -> Option<&'static str> {
+        match self {
+            Section::Header | Section::Task => None,
+            Section::NextSteps => Some("earlier next steps"),
+            Section::Tests => Some("earlier test runs"),
+            Section::Edited => Some("files edited earlier"),
+            Section::Decisions => Some("earlier decisions"),
+            Section::Findings => Some("earlier findings"),
+            Section::Files => Some("less touched files"),
         }
     }
 }
@@ -95,8 +110,8 @@ fn left_out(lists: &[(Section, Vec<String>)], kept: &[Item]) -> String {
         .filter_map(|(section, lines)| {
             let shown = kept.iter().filter(|item| item.section == *section).count();
             let missing = lines.len().saturating_sub(shown);
-            let title = section.title()?.trim_end_matches(':').to_lowercase();
-            (missing > 0).then(|| format!("{missing} {title}"))
+            let what = section.left_out()?;
+            (missing > 0).then(|| format!("{missing} {what}"))
         })
         .collect();
     match parts.is_empty() {
@@ -105,11 +120,11 @@ fn left_out(lists: &[(Section, Vec<String>)], kept: &[Item]) -> String {
     }
 }
 
-/// Every list a handoff draws on, each in its display order, whole.
+/// Every list a handoff draws on, each most important first, whole.
 fn lists(session: &Session) -> Vec<(Section, Vec<String>)> {
     let newest_first = |notes: &[Note]| notes.iter().rev().map(|note| clip(&note.text)).collect::<Vec<_>>();
     vec![
-        (Section::NextSteps, session.next_steps.iter().map(|note| clip(&note.text)).collect()),
+        (Section::NextSteps, newest_first(&session.next_steps)),
         (Section::Tests, test_runs(&session.commands)),
         (Section::Edited, edited_files(&session.edits)),
         (Section::Decisions, newest_first(&session.decisions)),
@@ -194,14 +209,19 @@ fn edited_files(edits: &[EditRun]) -> Vec<String> {
         .collect()
 }
 
-/// Renders the kept items section by section, each list under its title.
+/// Renders the kept items section by section, each list under its title, next steps in the
+/// order they were recorded.
 fn render(kept: &[Item]) -> String {
     let mut sections: Vec<Section> = kept.iter().map(|item| item.section).collect();
     sections.sort();
     sections.dedup();
     let mut text = String::new();
     for section in sections {
-        let lines = kept.iter().filter(|item| item.section == section).map(|item| item.line.as_str());
+        let mut lines: Vec<&str> =
+            kept.iter().filter(|item| item.section == section).map(|item| item.line.as_str()).collect();
+        if section == Section::NextSteps {
+            lines.reverse();
+        }
         for line in section.title().into_iter().chain(lines) {
             text.push_str(line);
             text.push('\n');
@@ -261,7 +281,7 @@ mod tests {
         assert_eq!(everything.matches("- src/edited").count(), 10, "{everything}");
         assert!(everything.contains("- cargo test case_11: failed (exit 1)\n- cargo test case_10: passed"));
         // Past the cap of ten a list says how many it left out.
-        assert!(everything.ends_with("… not shown: 2 next steps, 2 last test runs, 2 files edited, 2 decisions, 2 findings, 2 files most touched (a larger limit shows more)\n"), "{everything}");
+        assert!(everything.ends_with("… not shown: 2 earlier next steps, 2 earlier test runs, 2 files edited earlier, 2 earlier decisions, 2 earlier findings, 2 less touched files (a larger limit shows more)\n"), "{everything}");
         let mut previous = String::new();
         for max_tokens in 0..400 {
             let text = store.handoff("s1", budget(max_tokens), &words).unwrap();
@@ -288,7 +308,9 @@ mod tests {
         assert_eq!(lines[0], "Handoff of session s1 (claude) in /repo");
         assert_eq!(lines[1], "Task: make the parser accept CRLF input");
         assert_eq!(lines[2], "Next steps:");
-        assert_eq!(lines[3], "- step number 0");
+        // The latest ten of twelve steps, in the order they were recorded: the oldest are cut.
+        assert_eq!(lines[3], "- step number 2");
+        assert_eq!(lines[12], "- step number 11");
         assert_eq!(lines.iter().filter(|line| line.starts_with("- step")).count(), 10);
         let decisions = lines.iter().position(|line| *line == "Decisions:").unwrap();
         assert_eq!(lines[decisions + 1], "- decision number 11", "newest decision first");
@@ -302,14 +324,16 @@ mod tests {
     fn small_budgets_drop_the_least_important_first() {
         let (_dir, mut store) = temp_store();
         busy_session(&mut store);
-        // Header (7 words) + task (7 words) + 3 next steps (with title: 2 + 3 * 4 words), and the
-        // line saying what was left out (19 words).
-        let text = store.handoff("s1", budget(47), &words).unwrap();
-        assert!(text.contains("Task:") && text.contains("- step number 2"), "{text}");
+        // Header (7 words) + task (7 words) + the 3 latest next steps, oldest of them first (with
+        // title: 2 + 3 * 4 words), and the line saying what was left out (22 words).
+        let text = store.handoff("s1", budget(50), &words).unwrap();
+        assert!(text.contains("Task: make the parser"), "{text}");
+        assert!(text.contains("- step number 9\n- step number 10\n- step number 11\n"), "{text}");
         assert!(!text.contains("Decisions:") && !text.contains("Files"), "{text}");
+        assert!(text.ends_with("… not shown: 9 earlier next steps, 12 earlier decisions, 12 earlier findings, 12 less touched files (a larger limit shows more)\n"), "{text}");
         // A first-tier file outranks a fourth next step.
         let text = store.handoff("s1", budget(104), &words).unwrap();
-        assert!(text.contains("src/file11.rs") && !text.contains("step number 3"), "{text}");
+        assert!(text.contains("src/file11.rs") && !text.contains("step number 8"), "{text}");
     }
 
     #[test]

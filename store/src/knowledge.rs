@@ -1,25 +1,35 @@
 //! Project knowledge: facts an agent learned about a project, keyed per project, with history.
 //!
-//! A key has at most one current fact. Remembering a new value for it supersedes the current one,
-//! which stays queryable through [`Store::history`]; forgetting marks it forgotten but keeps it.
-//! Nothing is ever deleted, so an agent's mistaken overwrite can always be traced and undone.
+//! A key has at most one current fact. Remembering a new value (or category) for it supersedes the
+//! current one, which stays queryable through [`Store::history`]; remembering the same value again
+//! confirms it; forgetting marks it forgotten but keeps it. Nothing is ever deleted, so an agent's
+//! mistaken overwrite can always be traced and undone.
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::error::{Error, Result, non_empty, sql_limit};
+use crate::terms::{search_terms, terms_expression};
 use crate::{Store, now_ms};
+
+/// The category of a new key's fact when none is given.
+pub const DEFAULT_CATEGORY: &str = "general";
+/// The confidence of a new key's fact when none is given.
+pub const DEFAULT_CONFIDENCE: f64 = 0.8;
 
 /// A fact to remember.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct NewFact<'a> {
     pub project: &'a str,
-    pub category: &'a str,
+    /// `None` keeps the current fact's category ([`DEFAULT_CATEGORY`] for a new key): re-remembering
+    /// a fact without naming its category must not move it.
+    pub category: Option<&'a str>,
     pub key: &'a str,
     pub value: &'a str,
     /// The session that learned the fact, if any.
     pub source_session: Option<&'a str>,
-    /// How sure the agent is, from 0 to 1.
-    pub confidence: f64,
+    /// How sure the agent is, from 0 to 1; `None` keeps the current fact's
+    /// ([`DEFAULT_CONFIDENCE`] for a new key).
+    pub confidence: Option<f64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -57,70 +67,77 @@ pub struct Fact {
     pub ended_ms: Option<i64>,
 }
 
-/// What [`Store::remember`] did; every variant carries the id of the now current fact.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Remembered {
-    /// The key had no current fact.
-    Added(i64),
-    /// The key already held this value (and category): only `confirmed_ms` and, if higher,
-    /// the confidence changed.
-    Confirmed(i64),
-    /// The key held another value, now superseded and kept in the history.
-    Superseded { id: i64, previous: i64 },
+/// What [`Store::remember`] did: the key's current fact before and after, so a caller can say
+/// what changed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Remembered {
+    /// The current fact before the call; `None` when the key had none (the fact was added).
+    pub before: Option<Fact>,
+    /// The current fact after the call. The same fact as `before` (same id) when the call only
+    /// confirmed it: same value and category, at most a new confidence. Otherwise a new fact, and
+    /// `before` is superseded and kept in the history.
+    pub after: Fact,
 }
 
 impl Remembered {
     /// The id of the current fact after the call.
-    pub fn id(self) -> i64 {
-        match self {
-            Remembered::Added(id) | Remembered::Confirmed(id) | Remembered::Superseded { id, .. } => id,
-        }
+    pub fn id(&self) -> i64 {
+        self.after.id
+    }
+
+    /// Whether the call only confirmed the current fact (no new history entry).
+    pub fn confirmed(&self) -> bool {
+        self.before.as_ref().is_some_and(|before| before.id == self.after.id)
     }
 }
 
 const COLUMNS: &str = "f.id, f.project, f.category, f.key, f.value, f.source_session, f.confidence, f.created_ms, \
                        f.confirmed_ms, f.state, f.ended_ms";
 
-/// Most search terms a recall query uses; the rest are ignored to keep the query cheap.
-const MAX_TERMS: usize = 32;
-
 impl Store {
-    /// Remembers a fact for `(project, key)`: adds, confirms or supersedes (see [`Remembered`]).
+    /// Remembers a fact for `(project, key)`: adds it, confirms the current one (same value and
+    /// category: its confirmation time and, when given, its confidence change in place), or
+    /// supersedes it (see [`Remembered`]). An omitted category or confidence is the current fact's.
     pub fn remember(&mut self, fact: &NewFact<'_>) -> Result<Remembered> {
         non_empty("project", fact.project)?;
         non_empty("key", fact.key)?;
         non_empty("value", fact.value)?;
-        if !(0.0..=1.0).contains(&fact.confidence) {
-            return Err(Error::InvalidInput(format!("confidence must be between 0 and 1, got {}", fact.confidence)));
+        if let Some(category) = fact.category {
+            non_empty("category", category)?;
+        }
+        if let Some(confidence) = fact.confidence.filter(|c| !(0.0..=1.0).contains(c)) {
+            return Err(Error::InvalidInput(format!("confidence must be between 0 and 1, got {confidence}")));
         }
         let now = now_ms();
         let tx = self.write()?;
-        let current = current(&tx, fact.project, fact.key)?;
-        let outcome = match current {
-            Some(old) if old.value == fact.value && old.category == fact.category => {
+        let before = current(&tx, fact.project, fact.key)?;
+        let category = fact.category.or(before.as_ref().map(|old| old.category.as_str())).unwrap_or(DEFAULT_CATEGORY);
+        let confidence = fact.confidence.or(before.as_ref().map(|old| old.confidence)).unwrap_or(DEFAULT_CONFIDENCE);
+        let id = match &before {
+            Some(old) if old.value == fact.value && old.category == category => {
                 tx.execute(
-                    "UPDATE facts SET confirmed_ms = max(confirmed_ms, ?2), confidence = max(confidence, ?3)
-                     WHERE id = ?1",
-                    params![old.id, now, fact.confidence],
+                    "UPDATE facts SET confirmed_ms = max(confirmed_ms, ?2), confidence = ?3 WHERE id = ?1",
+                    params![old.id, now, confidence],
                 )?;
-                Remembered::Confirmed(old.id)
+                old.id
             }
             Some(old) => {
                 retire(&tx, old.id, "superseded", now)?;
-                Remembered::Superseded { id: insert(&tx, fact, now)?, previous: old.id }
+                insert(&tx, fact, category, confidence, now)?
             }
-            None => Remembered::Added(insert(&tx, fact, now)?),
+            None => insert(&tx, fact, category, confidence, now)?,
         };
+        let after = by_id(&tx, id)?;
         tx.commit()?;
-        Ok(outcome)
+        Ok(Remembered { before, after })
     }
 
     /// The current facts of `project` that best match `query`, best first, at most `limit`.
     ///
-    /// Ranking is FTS5's bm25 over key, value and category (a key match weighs most). The query is
-    /// plain words, never FTS syntax: every run of letters and digits becomes a quoted prefix term
-    /// and the terms are OR-ed, so quotes, parentheses or `OR` typed by a user cannot break it.
-    /// A query without any word returns the most recently confirmed facts.
+    /// Ranking is FTS5's bm25 over key, value and category (a key match weighs most), then the
+    /// most recently confirmed. The query is plain words, the ones that tell what is looked for
+    /// (see [`crate::terms`]), OR-ed. A query without any word returns the most recently
+    /// confirmed facts.
     pub fn recall(&self, project: &str, query: &str, category: Option<&str>, limit: usize) -> Result<Vec<Fact>> {
         let limit = sql_limit(limit);
         let Some(expression) = match_expression(query) else {
@@ -162,6 +179,15 @@ impl Store {
         query_facts(&self.conn, &sql, params![project, category])
     }
 
+    /// The categories of the current facts of `project`, sorted.
+    pub fn categories(&self, project: &str) -> Result<Vec<String>> {
+        let mut statement = self.conn.prepare(
+            "SELECT DISTINCT category FROM facts WHERE project = ?1 AND state = 'current' ORDER BY category",
+        )?;
+        let categories = statement.query_map(params![project], |row| row.get(0))?;
+        Ok(categories.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// Every fact ever remembered for `(project, key)`, oldest first, the current one (if any) last.
     pub fn history(&self, project: &str, key: &str) -> Result<Vec<Fact>> {
         let sql = format!("SELECT {COLUMNS} FROM facts f WHERE f.project = ?1 AND f.key = ?2 ORDER BY f.id");
@@ -174,11 +200,16 @@ fn current(conn: &Connection, project: &str, key: &str) -> Result<Option<Fact>> 
     Ok(conn.query_row(&sql, params![project, key], fact_from_row).optional()?)
 }
 
-fn insert(conn: &Connection, fact: &NewFact<'_>, now: i64) -> Result<i64> {
+fn by_id(conn: &Connection, id: i64) -> Result<Fact> {
+    let sql = format!("SELECT {COLUMNS} FROM facts f WHERE f.id = ?1");
+    Ok(conn.query_row(&sql, params![id], fact_from_row)?)
+}
+
+fn insert(conn: &Connection, fact: &NewFact<'_>, category: &str, confidence: f64, now: i64) -> Result<i64> {
     conn.execute(
         "INSERT INTO facts (project, category, key, value, source_session, confidence, created_ms, confirmed_ms, state)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, 'current')",
-        params![fact.project, fact.category, fact.key, fact.value, fact.source_session, fact.confidence, now],
+        params![fact.project, category, fact.key, fact.value, fact.source_session, confidence, now],
     )?;
     Ok(conn.last_insert_rowid())
 }
@@ -212,30 +243,8 @@ fn fact_from_row(row: &Row<'_>) -> rusqlite::Result<Fact> {
     })
 }
 
-/// The search terms of a user's query: each run of letters and digits (what the unicode61
-/// tokenizer indexes), lowercased, duplicates dropped, at most [`MAX_TERMS`].
-pub(crate) fn search_terms(query: &str) -> Vec<String> {
-    let mut terms: Vec<String> = Vec::new();
-    for word in query.split(|c: char| !c.is_alphanumeric()).filter(|word| !word.is_empty()) {
-        let word = word.to_lowercase();
-        if terms.len() < MAX_TERMS && !terms.contains(&word) {
-            terms.push(word);
-        }
-    }
-    terms
-}
-
-/// Turns search terms into an FTS5 expression that cannot be a syntax error: each term becomes a
-/// quoted prefix term (`"word"*`), OR-ed together. `None` when there is no term at all.
-pub(crate) fn terms_expression(terms: &[String]) -> Option<String> {
-    if terms.is_empty() {
-        return None;
-    }
-    Some(terms.iter().map(|term| format!("\"{term}\"*")).collect::<Vec<_>>().join(" OR "))
-}
-
 /// Turns a user's words into an FTS5 expression that cannot be a syntax error (see
-/// [`search_terms`] and [`terms_expression`]). `None` when the query has no word at all.
+/// [`crate::terms`]). `None` when the query has no word at all.
 fn match_expression(query: &str) -> Option<String> {
     terms_expression(&search_terms(query))
 }
@@ -246,32 +255,60 @@ mod tests {
     use crate::testutil::temp_store;
 
     fn fact<'a>(key: &'a str, value: &'a str) -> NewFact<'a> {
-        NewFact { project: "/repo", category: "arch", key, value, source_session: Some("s1"), confidence: 0.8 }
+        NewFact { project: "/repo", category: Some("arch"), key, value, source_session: Some("s1"), confidence: None }
     }
 
     #[test]
     fn remember_adds_confirms_and_supersedes() {
         let (_dir, mut store) = temp_store();
         let added = store.remember(&fact("db", "sqlite in WAL mode")).unwrap();
-        assert!(matches!(added, Remembered::Added(_)));
+        assert!(added.before.is_none() && !added.confirmed());
+        assert_eq!(added.after.confidence, DEFAULT_CONFIDENCE);
         std::thread::sleep(std::time::Duration::from_millis(3));
-        let confirmed = store.remember(&NewFact { confidence: 0.9, ..fact("db", "sqlite in WAL mode") }).unwrap();
-        assert_eq!(confirmed, Remembered::Confirmed(added.id()));
+        let confirmed = store.remember(&NewFact { confidence: Some(0.9), ..fact("db", "sqlite in WAL mode") }).unwrap();
+        assert!(confirmed.confirmed() && confirmed.id() == added.id());
+        assert_eq!(confirmed.before.as_ref().map(|f| f.confidence), Some(DEFAULT_CONFIDENCE));
         let current = &store.facts("/repo", None).unwrap()[0];
+        assert_eq!(current, &confirmed.after);
         assert!(current.confirmed_ms > current.created_ms);
         assert_eq!(current.confidence, 0.9);
-        // A lower confidence on confirmation does not lower it.
-        store.remember(&NewFact { confidence: 0.1, ..fact("db", "sqlite in WAL mode") }).unwrap();
-        assert_eq!(store.facts("/repo", None).unwrap()[0].confidence, 0.9);
+        // A confidence given is the one kept, even a lower one; none given keeps it.
+        store.remember(&NewFact { confidence: Some(0.1), ..fact("db", "sqlite in WAL mode") }).unwrap();
+        assert_eq!(store.facts("/repo", None).unwrap()[0].confidence, 0.1);
+        store.remember(&fact("db", "sqlite in WAL mode")).unwrap();
+        assert_eq!(store.facts("/repo", None).unwrap()[0].confidence, 0.1);
+        assert_eq!(store.history("/repo", "db").unwrap().len(), 1, "confirmations add no history");
 
         let superseded = store.remember(&fact("db", "postgres")).unwrap();
-        assert_eq!(superseded, Remembered::Superseded { id: superseded.id(), previous: added.id() });
+        assert_eq!(superseded.before.as_ref().map(|f| f.id), Some(added.id()));
+        assert!(!superseded.confirmed());
         let history = store.history("/repo", "db").unwrap();
         let states: Vec<_> = history.iter().map(|f| (f.value.as_str(), f.state)).collect();
         assert_eq!(states, [("sqlite in WAL mode", FactState::Superseded), ("postgres", FactState::Current)]);
         assert!(history[0].ended_ms.is_some() && history[1].ended_ms.is_none());
+        assert_eq!(history[1].confidence, 0.1, "a new value keeps the confidence it was not given");
         let current: Vec<_> = store.facts("/repo", None).unwrap().into_iter().map(|f| f.value).collect();
         assert_eq!(current, ["postgres"]);
+    }
+
+    #[test]
+    fn an_omitted_category_or_confidence_is_the_current_facts() {
+        let (_dir, mut store) = temp_store();
+        let first = NewFact { category: Some("architecture"), confidence: Some(0.9), ..fact("layout", "src/") };
+        store.remember(&first).unwrap();
+        let again = store.remember(&NewFact { category: None, confidence: None, ..first }).unwrap();
+        assert!(again.confirmed(), "the same value without a category is a confirmation");
+        assert_eq!((again.after.category.as_str(), again.after.confidence), ("architecture", 0.9));
+        let moved = store.remember(&NewFact { category: None, confidence: None, value: "lib/", ..first }).unwrap();
+        assert_eq!((moved.after.category.as_str(), moved.after.confidence), ("architecture", 0.9));
+        // Naming another category for the same value moves it, and the history keeps where it was.
+        let recategorized = store.remember(&NewFact { category: Some("build"), value: "lib/", ..first }).unwrap();
+        assert!(!recategorized.confirmed());
+        let categories: Vec<_> = store.history("/repo", "layout").unwrap().into_iter().map(|f| f.category).collect();
+        assert_eq!(categories, ["architecture", "architecture", "build"]);
+        // A new key without them gets the defaults.
+        let fresh = store.remember(&NewFact { category: None, ..fact("new", "v") }).unwrap();
+        assert_eq!((fresh.after.category.as_str(), fresh.after.confidence), (DEFAULT_CATEGORY, DEFAULT_CONFIDENCE));
     }
 
     #[test]
@@ -291,7 +328,7 @@ mod tests {
         assert!(!store.forget("/repo", "build").unwrap(), "nothing current left to forget");
         assert!(store.facts("/repo", None).unwrap().is_empty());
         assert!(store.recall("/repo", "make", None, 10).unwrap().is_empty());
-        assert!(matches!(store.remember(&fact("build", "cargo")).unwrap(), Remembered::Added(_)));
+        assert!(store.remember(&fact("build", "cargo")).unwrap().before.is_none(), "added anew");
         let states: Vec<_> = store.history("/repo", "build").unwrap().into_iter().map(|f| f.state).collect();
         assert_eq!(states, [FactState::Forgotten, FactState::Current]);
     }
@@ -301,7 +338,7 @@ mod tests {
         let (_dir, mut store) = temp_store();
         store.remember(&fact("tokenizer", "o200k_base via tiktoken")).unwrap();
         store.remember(&fact("cache", "the tokenizer output is cached per file")).unwrap();
-        store.remember(&NewFact { category: "style", ..fact("naming", "snake_case everywhere") }).unwrap();
+        store.remember(&NewFact { category: Some("style"), ..fact("naming", "snake_case everywhere") }).unwrap();
         store.remember(&NewFact { project: "/other", ..fact("tokenizer", "cl100k") }).unwrap();
 
         let keys = |facts: Vec<Fact>| facts.into_iter().map(|f| f.key).collect::<Vec<_>>();
@@ -313,6 +350,25 @@ mod tests {
         assert_eq!(store.recall("/repo", "token", None, 10).unwrap().len(), 2);
         // The category is searchable too.
         assert_eq!(keys(store.recall("/repo", "style", None, 10).unwrap()), ["naming"]);
+    }
+
+    #[test]
+    fn recall_ranks_by_the_words_that_tell_what_is_looked_for() {
+        let (_dir, mut store) = temp_store();
+        store.remember(&fact("test-cmd", "PYTHONPATH=src python -m pytest tests -q")).unwrap();
+        store.remember(&fact("layout", "src layout: attr/ is the implementation, attrs/ re-exports it")).unwrap();
+        let keys = |query: &str| -> Vec<String> {
+            store.recall("/repo", query, None, 10).unwrap().into_iter().map(|f| f.key).collect()
+        };
+        // "the", "is", "I" and "do" are in both or neither: only "tests" (and "run") count.
+        assert_eq!(keys("how do I run the tests"), ["test-cmd"]);
+        assert_eq!(keys("the layout of the tests"), ["layout", "test-cmd"]);
+        // A one-letter or two-letter word is no prefix: `i` is not `implementation`, `at` not `attr`.
+        assert!(keys("i").is_empty());
+        assert!(keys("at").is_empty());
+        assert_eq!(keys("att"), ["layout"]);
+        // Only function words: they count.
+        assert_eq!(keys("is it"), ["layout"]);
     }
 
     #[test]
@@ -337,7 +393,6 @@ mod tests {
             store.recall("/repo", query, None, 10).unwrap_or_else(|e| panic!("query {query:?} failed: {e}"));
         }
         assert_eq!(store.recall("/repo", "foo\"bar OR (", None, 10).unwrap().len(), 1);
-        assert_eq!(match_expression("foo\"bar OR ("), Some("\"foo\"* OR \"bar\"* OR \"or\"*".to_owned()));
         assert_eq!(match_expression("(( ))"), None);
     }
 
@@ -353,22 +408,25 @@ mod tests {
     #[test]
     fn list_orders_by_category_then_key() {
         let (_dir, mut store) = temp_store();
-        store.remember(&NewFact { category: "z", ..fact("a", "1") }).unwrap();
-        store.remember(&NewFact { category: "a", ..fact("b", "2") }).unwrap();
-        store.remember(&NewFact { category: "a", ..fact("a2", "3") }).unwrap();
+        store.remember(&NewFact { category: Some("z"), ..fact("a", "1") }).unwrap();
+        store.remember(&NewFact { category: Some("a"), ..fact("b", "2") }).unwrap();
+        store.remember(&NewFact { category: Some("a"), ..fact("a2", "3") }).unwrap();
         let keys: Vec<_> = store.facts("/repo", None).unwrap().into_iter().map(|f| f.key).collect();
         assert_eq!(keys, ["a2", "b", "a"]);
         assert_eq!(store.facts("/repo", Some("z")).unwrap().len(), 1);
+        assert_eq!(store.categories("/repo").unwrap(), ["a", "z"]);
+        assert!(store.categories("/other").unwrap().is_empty());
     }
 
     #[test]
     fn bad_input_is_refused() {
         let (_dir, mut store) = temp_store();
         for confidence in [-0.1, 1.5, f64::NAN] {
-            let error = store.remember(&NewFact { confidence, ..fact("k", "v") }).unwrap_err();
+            let error = store.remember(&NewFact { confidence: Some(confidence), ..fact("k", "v") }).unwrap_err();
             assert!(matches!(error, Error::InvalidInput(_)), "{error}");
         }
         assert!(store.remember(&fact("", "v")).is_err());
+        assert!(store.remember(&NewFact { category: Some(" "), ..fact("k", "v") }).is_err());
         assert!(store.history("/repo", "k").unwrap().is_empty());
     }
 }

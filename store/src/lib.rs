@@ -43,6 +43,7 @@ mod handoff;
 mod knowledge;
 mod ledger;
 mod session;
+mod terms;
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -57,7 +58,7 @@ pub use delivery::Delivery;
 pub use error::{Error, Result};
 pub use gain::{GainRow, GroupBy, Period};
 pub use handoff::HandoffBudget;
-pub use knowledge::{Fact, FactState, NewFact, Remembered};
+pub use knowledge::{DEFAULT_CATEGORY, DEFAULT_CONFIDENCE, Fact, FactState, NewFact, Remembered};
 pub use ledger::{Event, Shape};
 pub use session::{CommandKind, CommandRun, EditResult, EditRun, FileTouch, Note, NoteKind, Session, SessionInfo};
 

@@ -195,11 +195,11 @@ fn bench_recall(store: &mut Store, rng: &mut Rng, label: &str, vocabulary: &[Str
         let value = value.join(" ");
         let fact = NewFact {
             project: &project,
-            category: rng.pick(&["arch", "style", "ops", "gotcha"]),
+            category: Some(rng.pick(&["arch", "style", "ops", "gotcha"])),
             key: &key,
             value: &value,
             source_session: Some("bench-session"),
-            confidence: 0.7,
+            confidence: Some(0.7),
         };
         store.remember(&fact).unwrap();
     }

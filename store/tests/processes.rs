@@ -75,11 +75,11 @@ fn endless_writer(db: &Path) {
                 let value = format!("v{i}");
                 let fact = NewFact {
                     project: "/durable",
-                    category: "test",
+                    category: Some("test"),
                     key: &key,
                     value: &value,
                     source_session: Some("durable"),
-                    confidence: 0.5,
+                    confidence: Some(0.5),
                 };
                 format!("fact {key} {} {value}", store.remember(&fact).expect("remember").id())
             }
@@ -173,11 +173,11 @@ fn racer(db: &Path, n: u64) {
         let value = format!("r{n}-{i}");
         let fact = |key| NewFact {
             project: "/shared",
-            category: "race",
+            category: Some("race"),
             key,
             value: &value,
             source_session: Some("shared"),
-            confidence: 1.0,
+            confidence: Some(1.0),
         };
         store.remember(&fact(&own_key)).unwrap();
         store.remember(&fact("winner")).unwrap();

@@ -111,7 +111,8 @@ fn the_daemon_and_four_fallback_processes_write_concurrently_without_loss() {
     let facts = ok(lctx(&home, &root, false, &["knowledge", "list", "-c", "load"]));
     assert_eq!(facts.lines().filter(|l| l.contains(" = ")).count(), (5 * rounds).min(20), "list shows 20 at most");
     assert!(facts.contains(&format!("of {})", 5 * rounds)), "and says how many there are: {facts}");
-    let recalled = ok(lctx(&home, &root, false, &["knowledge", "recall", "v", "-c", "load", "-n", "1000"]));
+    // The category is searchable too: all of them.
+    let recalled = ok(lctx(&home, &root, false, &["knowledge", "recall", "load", "-c", "load", "-n", "1000"]));
     assert_eq!(recalled.lines().count(), 5 * rounds, "{recalled}");
     let status = ok(lctx(&home, &root, false, &["--session", "shared", "session", "status"]));
     assert!(status.contains(&format!("findings {}", 5 * rounds)), "{status}");
@@ -240,13 +241,107 @@ fn listings_say_what_they_left_out_and_forgetting_nothing_fails() {
     }
     let sessions = ok(lctx(&home, &root, false, &["session", "list", "--limit", "2"]));
     assert_eq!(sessions.lines().filter(|l| l.contains("task of")).count(), 2, "{sessions}");
-    assert!(sessions.contains("… 1 more sessions not shown (of 3); a higher limit shows them"), "{sessions}");
+    assert!(sessions.contains("… 1 more session not shown (of 3); a higher limit shows it"), "{sessions}");
     let out = lctx(&home, &root, false, &["session", "status", "--limit", "2"]);
     assert_eq!(out.status.code(), Some(2), "--limit means nothing to status: {}", describe(&out));
 
     let out = lctx(&home, &root, false, &["knowledge", "forget", "no-such-key"]);
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no current fact `no-such-key`"), "{}", describe(&out));
+}
+
+#[test]
+fn remembering_a_fact_again_keeps_what_was_not_given_and_says_what_changed() {
+    let home = Home::new();
+    let root = project(&home);
+    let value = "src layout: attr/ is the implementation, attrs/ re-exports it";
+    let remember = |args: &[&str]| ok(lctx(&home, &root, false, &[&["knowledge", "remember"][..], args].concat()));
+    let added = remember(&["layout", value, "-c", "architecture", "--confidence", "0.9"]);
+    assert_eq!(added.trim(), "remembered layout · [architecture] · 0.90");
+    let fresh = remember(&["tests", "pytest tests -q"]);
+    assert_eq!(fresh.trim(), "remembered tests · [general] · 0.80", "the defaults of a new key");
+
+    // The same value without -c or --confidence: a confirmation, nothing moved or lowered.
+    let again = remember(&["layout", value]);
+    assert_eq!(again.trim(), "confirmed layout · same value, [architecture] · 0.90 kept");
+    let history = ok(lctx(&home, &root, false, &["knowledge", "history", "layout"]));
+    assert_eq!(history.trim(), format!("[architecture] layout = {value} · 0.90"), "no history entry for it");
+
+    let updated = remember(&["layout", "src/attr is the implementation"]);
+    assert_eq!(updated.trim(), "updated layout: new value; the previous entry is kept in history");
+    let moved = remember(&["layout", "src/attr is the implementation", "-c", "build", "--confidence", "0.5"]);
+    assert_eq!(
+        moved.trim(),
+        "updated layout: category architecture → build, confidence 0.90 → 0.50; the previous entry is kept in history"
+    );
+    let lowered = remember(&["layout", "src/attr is the implementation", "--confidence", "0.4"]);
+    assert_eq!(lowered.trim(), "confirmed layout · same value; confidence 0.50 → 0.40");
+    let history = ok(lctx(&home, &root, false, &["knowledge", "history", "layout"]));
+    let lines: Vec<&str> = history.lines().collect();
+    assert_eq!(lines.len(), 3, "{history}");
+    assert!(lines[0].starts_with("[architecture] layout = src layout") && lines[0].ends_with("0.90 (superseded)"));
+    assert_eq!(lines[1], "[architecture] layout = src/attr is the implementation · 0.90 (superseded)");
+    assert_eq!(lines[2], "[build] layout = src/attr is the implementation · 0.40");
+
+    let none = ok(lctx(&home, &root, false, &["knowledge", "list", "-c", "nope"]));
+    assert_eq!(none.trim(), "no facts in category `nope`; categories: build, general");
+}
+
+#[test]
+fn recall_ranks_by_the_words_that_tell_what_is_looked_for() {
+    let home = Home::new();
+    let root = project(&home);
+    for (key, value) in [
+        ("test-cmd", "PYTHONPATH=src python -m pytest tests -q"),
+        ("layout", "src layout: attr/ is the implementation, attrs/ re-exports it"),
+    ] {
+        ok(lctx(&home, &root, false, &["knowledge", "remember", key, value]));
+    }
+    let keys = |query: &str| -> Vec<String> {
+        let found = ok(lctx(&home, &root, false, &["knowledge", "recall", query]));
+        found.lines().filter_map(|line| line.split(' ').nth(1)).map(str::to_string).collect()
+    };
+    assert_eq!(keys("how do I run the tests"), ["test-cmd"], "the, is, I: not what is looked for");
+    assert_eq!(keys("run the tests"), ["test-cmd"]);
+    let none = ok(lctx(&home, &root, false, &["knowledge", "recall", "i"]));
+    assert_eq!(none.trim(), "no matching facts", "`i` is no prefix of implementation");
+    assert_eq!(keys("impl"), ["layout"]);
+}
+
+#[test]
+fn session_commands_without_their_text_or_a_session_are_usage_errors_in_cli_terms() {
+    let home = Home::new();
+    let root = project(&home);
+    for args in [&["session", "status"][..], &["session", "handoff"], &["session", "finding", "x"]] {
+        let out = lctx(&home, &root, false, args);
+        assert_eq!(out.status.code(), Some(2), "lctx {args:?}: {}", describe(&out));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("needs a session") && stderr.contains("--session ID"), "{stderr}");
+        assert!(!stderr.contains("session_id"), "the CLI's names, not MCP's: {stderr}");
+    }
+    for args in [&["--session", "s", "session", "task"][..], &["--session", "s", "session", "next", " "]] {
+        let out = lctx(&home, &root, false, args);
+        assert_eq!(out.status.code(), Some(2), "lctx {args:?}: {}", describe(&out));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("needs its text"), "{}", describe(&out));
+    }
+    let out = lctx(&home, &root, false, &["session", "list", "older"]);
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    let list = ok(lctx(&home, &root, false, &["session", "list"]));
+    assert_eq!(list.trim(), "no sessions in this project yet", "nothing was created");
+}
+
+#[test]
+fn a_long_plan_hands_over_its_latest_next_steps_in_order() {
+    let home = Home::new();
+    let root = project(&home);
+    for i in 1..=12 {
+        ok(lctx(&home, &root, false, &["--session", "plan", "session", "next", &format!("step {i}")]));
+    }
+    let handoff = ok(lctx(&home, &root, false, &["--session", "plan", "session", "handoff"]));
+    let steps: Vec<&str> = handoff.lines().filter(|line| line.starts_with("- step")).collect();
+    let expected: Vec<String> = (3..=12).map(|i| format!("- step {i}")).collect();
+    assert_eq!(steps, expected, "{handoff}");
+    assert!(handoff.contains("… not shown: 2 earlier next steps"), "{handoff}");
 }
 
 /// The ids `session list` shows, newest first.
@@ -339,5 +434,11 @@ fn ctx_session_loads_the_session_id_given_and_creates_none_by_reading() {
     assert!(!is_error && finding.contains("finding #1 recorded in mcp-"), "{finding}");
     let (resumed, _) = mcp.call_tool(8, "ctx_session", json!({"action": "load"}));
     assert!(resumed.contains("Handoff of session newer"), "the latest other session: {resumed}");
+    // A parameter the action does not use is said to be ignored, as an unknown one is.
+    let (status, is_error) = mcp.call_tool(9, "ctx_session", json!({"action": "status", "value": "x", "limit": 0}));
+    assert!(!is_error && status.contains("findings 1"), "{status}");
+    assert!(status.ends_with("\n[ctx_session ignored parameters status does not use: value]"), "{status}");
+    let (task, _) = mcp.call_tool(10, "ctx_session", json!({"action": "task", "value": "t", "session_id": ""}));
+    assert!(!task.contains("ignored"), "an empty value says nothing: {task}");
     assert!(mcp.close().success());
 }

@@ -31,10 +31,10 @@ pub enum KnowledgeCmd {
         key: String,
         /// The fact itself.
         value: String,
-        /// A group for the fact (build, style, …).
-        #[arg(short, long, default_value = "general")]
-        category: String,
-        /// How sure you are, 0 to 1.
+        /// A group for the fact (build, style, …); default: the fact's current one, `general` for a new key.
+        #[arg(short, long)]
+        category: Option<String>,
+        /// How sure you are, 0 to 1; default: the fact's current confidence, 0.8 for a new key.
         #[arg(long, value_parser = confidence)]
         confidence: Option<f64>,
     },
@@ -121,10 +121,34 @@ pub async fn session(args: SessionArgs, opts: &ClientOptions) -> Exit {
         SessionAction::Status | SessionAction::Load | SessionAction::Handoff => (String::new(), value),
         _ => (value, String::new()),
     };
+    refused(args.action.trim(), action, &value, &session_id, &opts.session_id).map_err(Failure::Usage)?;
     let session = memory::SessionArgs { action, value, session_id, limit: args.limit.unwrap_or(0) };
     let backend = super::connect(opts).await?;
     let answer = memory::session(&backend, opts.context(), session).await.map_err(|e| failure(&backend, e))?;
     Ok(emit(&answer, false))
+}
+
+/// Why `lctx session ACTION` makes no request, said with the CLI's own names: a note without its
+/// text, a VALUE `list` has no use for, or no session when no VALUE, `--session` or
+/// `$LEAN_CTX_SESSION` names one.
+fn refused(name: &str, action: SessionAction, text: &str, shown: &str, session: &str) -> Result<(), String> {
+    let writes =
+        matches!(action, SessionAction::Task | SessionAction::Finding | SessionAction::Decision | SessionAction::Next);
+    if writes && text.trim().is_empty() {
+        return Err(format!("`lctx session {name}` needs its text: lctx session {name} TEXT"));
+    }
+    if action == SessionAction::List && !text.trim().is_empty() {
+        return Err(format!("`lctx session list` takes no VALUE (`{text}`): it lists this project's sessions"));
+    }
+    let reads_one = matches!(action, SessionAction::Status | SessionAction::Handoff);
+    if (writes || reads_one) && shown.trim().is_empty() && session.trim().is_empty() {
+        let named = if reads_one { format!("name one (`lctx session {name} ID`), ") } else { String::new() };
+        return Err(format!(
+            "`lctx session {name}` needs a session: {named}pass --session ID or set LEAN_CTX_SESSION; \
+             `lctx session list` shows this project's sessions"
+        ));
+    }
+    Ok(())
 }
 
 pub async fn knowledge(cmd: KnowledgeCmd, opts: &ClientOptions) -> Exit {
@@ -140,7 +164,8 @@ pub async fn knowledge(cmd: KnowledgeCmd, opts: &ClientOptions) -> Exit {
     match cmd {
         KnowledgeCmd::Remember { key, value, category, confidence } => {
             args.action = KnowledgeAction::Remember;
-            (args.key, args.value, args.category, args.confidence) = (key, value, category, confidence);
+            (args.key, args.value, args.category, args.confidence) =
+                (key, value, category.unwrap_or_default(), confidence);
         }
         KnowledgeCmd::Recall { query, category, limit } => {
             args.action = KnowledgeAction::Recall;

@@ -120,7 +120,7 @@ impl Shell for ShellService {
                 .join("\n");
             let shown = hits.len();
             let total = usize::try_from(total).unwrap_or(usize::MAX);
-            text.push_str(&crate::engine::memory::render::left_out(total, shown, "archived outputs", true));
+            text.push_str(&crate::engine::memory::render::left_out(total, shown, "archived output"));
             let hits = hits
                 .into_iter()
                 .map(|h| ArchiveHit { id: h.id, label: h.label, created_ms: h.created_ms, snippet: h.snippet })

@@ -99,6 +99,9 @@ pub struct Param {
     /// Empty when the name says it all: every word costs tokens on every turn.
     pub doc: &'static str,
     pub required: bool,
+    /// The `action`s that use the parameter; empty: every call. Given to another action, it is
+    /// ignored, and the answer says so.
+    pub actions: &'static [&'static str],
 }
 
 /// When a call may be repeated after the daemon went away mid-call.
@@ -176,6 +179,34 @@ impl ToolSpec {
     pub fn unknown_params<'a>(&self, args: &'a Value) -> Vec<&'a str> {
         let Some(object) = args.as_object() else { return Vec::new() };
         object.keys().map(String::as_str).filter(|k| !self.params.iter().any(|p| p.name == *k)).collect()
+    }
+
+    /// Parameters given a value (not `""` or 0, what a host fills in for "none") that the call's
+    /// `action` does not use: `value` means nothing to ctx_session's `status`, and an agent that
+    /// passed it should learn that rather than believe it took effect. None for a call without a
+    /// valid action, whose answer already says what the actions are.
+    pub fn unused_params<'a>(&self, args: &'a Value) -> Vec<&'a str> {
+        let Some(object) = args.as_object() else { return Vec::new() };
+        let action = object.get("action").and_then(Value::as_str).unwrap_or_default().trim();
+        let known = self
+            .params
+            .iter()
+            .any(|p| matches!(p.kind, Kind::OneOf(actions) if p.name == "action" && actions.contains(&action)));
+        if !known {
+            return Vec::new();
+        }
+        let says_nothing = |value: &Value| value.as_str() == Some("") || value.as_u64() == Some(0);
+        object
+            .iter()
+            .filter(|(name, value)| {
+                !says_nothing(value)
+                    && self
+                        .params
+                        .iter()
+                        .any(|p| p.name == *name && !p.actions.is_empty() && !p.actions.contains(&action))
+            })
+            .map(|(name, _)| name.as_str())
+            .collect()
     }
 
     /// The unknown argument `name` as the answer names it, with the parameters it may have
@@ -267,6 +298,41 @@ mod tests {
         let shell = find("ctx_shell").unwrap();
         assert_eq!(shell.unknown_with_hint("timeout"), "timeout (did you mean timeout_ms?)");
         assert_eq!(shell.unknown_with_hint("id"), "id", "too short to guess from");
+    }
+
+    #[test]
+    fn parameters_an_action_does_not_use_are_named() {
+        let session = find("ctx_session").unwrap();
+        assert_eq!(session.unused_params(&json!({"action": "status", "value": "x"})), vec!["value"]);
+        assert_eq!(
+            session.unused_params(&json!({"action": " list ", "session_id": "s", "limit": 3})),
+            vec!["session_id"]
+        );
+        assert!(session.unused_params(&json!({"action": "status", "value": "", "limit": 0})).is_empty());
+        assert!(session.unused_params(&json!({"action": "task", "value": "t", "bogus": 1})).is_empty());
+        assert!(session.unused_params(&json!({"limit": 3})).is_empty(), "no action: the error says which there are");
+        assert!(session.unused_params(&json!({"action": "dance", "limit": 3})).is_empty());
+        let knowledge = find("ctx_knowledge").unwrap();
+        assert_eq!(
+            knowledge.unused_params(&json!({"action": "list", "query": "q", "confidence": 0.5, "category": "c"})),
+            vec!["confidence", "query"]
+        );
+    }
+
+    #[test]
+    fn a_parameter_is_used_by_actions_its_tool_has() {
+        for spec in table::TOOLS {
+            let actions = spec.params.iter().find_map(|p| match p.kind {
+                Kind::OneOf(values) if p.name == "action" => Some(values),
+                _ => None,
+            });
+            for param in spec.params.iter().filter(|p| !p.actions.is_empty()) {
+                let actions = actions.unwrap_or_else(|| panic!("{} has no action for {}", spec.name, param.name));
+                for action in param.actions {
+                    assert!(actions.contains(action), "{}: {} names no action `{action}`", spec.name, param.name);
+                }
+            }
+        }
     }
 
     #[test]

@@ -21,11 +21,16 @@ pub const INSTRUCTIONS: &str = "lean-ctx serves compact file reads, compressed c
 search, and remembers what this session and project learned.";
 
 const fn param(name: &'static str, kind: super::Kind, doc: &'static str) -> Param {
-    Param { name, kind, doc, required: false }
+    Param { name, kind, doc, required: false, actions: &[] }
 }
 
 const fn required(name: &'static str, kind: super::Kind, doc: &'static str) -> Param {
-    Param { name, kind, doc, required: true }
+    Param { name, kind, doc, required: true, actions: &[] }
+}
+
+/// A parameter only these values of `action` use.
+const fn of(actions: &'static [&'static str], name: &'static str, kind: super::Kind, doc: &'static str) -> Param {
+    Param { name, kind, doc, required: false, actions }
 }
 
 /// A count whose 0 means the default: anything its field holds.
@@ -173,9 +178,9 @@ pub const TOOLS: &[ToolSpec] = &[
         hint: "Record the task, findings and decisions with ctx_session as you go.",
         params: &[
             required("action", OneOf(&memory_cap::SESSION_ACTION_NAMES), ""),
-            param("value", Str, "for task, finding, decision, next"),
-            param("session_id", Str, "default: this one"),
-            param("limit", Int(COUNT), ""),
+            of(&["task", "finding", "decision", "next"], "value", Str, ""),
+            of(&["status", "task", "finding", "decision", "next", "load", "handoff"], "session_id", Str, ""),
+            of(&["list", "load", "handoff"], "limit", Int(COUNT), ""),
         ],
         profile: Standard,
         read_only: false,
@@ -184,17 +189,17 @@ pub const TOOLS: &[ToolSpec] = &[
     },
     ToolSpec {
         name: "ctx_knowledge",
-        description: "Project facts that outlive sessions: remember (key, value), recall (query), forget (key), list, \
-                      history (key).",
+        description: "Project facts that outlive sessions: remember (key, value; category, confidence 0..1 default \
+                      to the fact's, new: general, 0.8), recall (query), forget (key), list, history (key).",
         hint: "Keep durable project facts with ctx_knowledge.",
         params: &[
             required("action", OneOf(&memory_cap::KNOWLEDGE_ACTION_NAMES), ""),
-            param("key", Str, ""),
-            param("value", Str, ""),
-            param("category", Str, ""),
-            param("query", Str, ""),
-            param("confidence", Num, "0..1"),
-            param("limit", Int(COUNT), ""),
+            of(&["remember", "forget", "history"], "key", Str, ""),
+            of(&["remember"], "value", Str, ""),
+            of(&["remember", "recall", "list"], "category", Str, ""),
+            of(&["recall"], "query", Str, ""),
+            of(&["remember"], "confidence", Num, ""),
+            of(&["recall", "list"], "limit", Int(COUNT), ""),
         ],
         profile: Standard,
         read_only: false,

@@ -10,16 +10,16 @@ use super::rows::{COLUMNS, query_metas};
 use super::snippet::snippet;
 use crate::Store;
 use crate::error::{Result, sql_limit};
-use crate::knowledge::{search_terms, terms_expression};
+use crate::terms::{search_terms, terms_expression};
 
 impl Store {
     /// The live archived outputs whose label or text best match `query`, best first, at most
     /// `limit`, each with a snippet read from its blob in `dir`.
     ///
-    /// The query is plain words, sanitized like [`Store::recall`]: every run of letters and digits
-    /// is a prefix term and the terms are OR-ed. Ranking is bm25 (a label match weighs double),
-    /// then newest first, then id. A query without any word lists the newest outputs. `project`
-    /// keeps only the outputs last archived from that project.
+    /// The query is plain words, sanitized like [`Store::recall`] (see [`crate::terms`]), OR-ed.
+    /// Ranking is bm25 (a label match weighs double), then newest first, then id. A query without
+    /// any word lists the newest outputs. `project` keeps only the outputs last archived from that
+    /// project.
     pub fn archive_search(
         &self,
         dir: &Path,

@@ -17,8 +17,8 @@ pub(super) fn snippet(path: &Path, raw_bytes: u64, terms: &[String]) -> String {
     find_snippet(BufReader::new(decoder.take(raw_bytes)), terms).unwrap_or_default()
 }
 
-/// The line with the first word that starts with one of `terms`, cut around that word; else the
-/// first non-empty line.
+/// The line with the first word one of `terms` matches, cut around that word; else the first
+/// non-empty line.
 pub(super) fn find_snippet(mut reader: impl BufRead, terms: &[String]) -> io::Result<String> {
     let mut first = None;
     let mut line = Vec::new();
@@ -42,7 +42,7 @@ pub(super) fn find_snippet(mut reader: impl BufRead, terms: &[String]) -> io::Re
 }
 
 /// The byte offset of the first word of `text` (a run of letters and digits, as FTS5 indexes it)
-/// that starts with one of `terms` (lowercase).
+/// that one of `terms` (lowercase) matches as the search does.
 pub(super) fn first_match(text: &str, terms: &[String]) -> Option<usize> {
     let mut start = None;
     for (at, c) in text.char_indices().chain([(text.len(), ' ')]) {
@@ -50,7 +50,7 @@ pub(super) fn first_match(text: &str, terms: &[String]) -> Option<usize> {
             (true, None) => start = Some(at),
             (false, Some(from)) => {
                 let word = text[from..at].to_lowercase();
-                if terms.iter().any(|term| word.starts_with(term.as_str())) {
+                if terms.iter().any(|term| crate::terms::matches(&word, term)) {
                     return Some(from);
                 }
                 start = None;

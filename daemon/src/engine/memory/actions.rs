@@ -1,7 +1,7 @@
 //! ctx_session, ctx_knowledge and the ledger calls: parameter checks, the
 //! store calls, and the text an agent reads back.
 
-use lean_ctx_store::{Fact, GainRow, GroupBy, HandoffBudget, NewFact, NoteKind, Period, Remembered};
+use lean_ctx_store::{Fact, GainRow, GroupBy, HandoffBudget, NewFact, NoteKind, Period};
 
 use super::render;
 use crate::engine::error::{EngineError, EngineResult};
@@ -27,7 +27,6 @@ fn handoff_budget(limit: u32) -> HandoffBudget {
     };
     HandoffBudget { max_tokens: HANDOFF_TOKENS * per_section.div_ceil(HANDOFF_ITEMS), per_section }
 }
-const DEFAULT_CONFIDENCE: f64 = 0.8;
 const DEFAULT_LIMIT: usize = 20;
 
 pub const SESSION_ACTIONS: &str = "status, task, finding, decision, next, list, load, handoff";
@@ -95,7 +94,7 @@ impl Engine {
                 let total = list.len();
                 list.truncate(limit_or_default(limit));
                 let mut text = render::session_list(&list);
-                text.push_str(&render::left_out(total, list.len(), "sessions", true));
+                text.push_str(&render::left_out(total, list.len(), "session"));
                 return answer(text);
             }
             "load" if named.is_empty() => {
@@ -182,8 +181,7 @@ impl Engine {
             "remember" => {
                 let key = require("key", &p.key, "remember")?;
                 let value = require("value", &p.value, "remember")?;
-                let confidence = p.confidence.unwrap_or(DEFAULT_CONFIDENCE);
-                if !(0.0..=1.0).contains(&confidence) {
+                if p.confidence.is_some_and(|confidence| !(0.0..=1.0).contains(&confidence)) {
                     return Err(EngineError::invalid("confidence must be between 0 and 1"));
                 }
                 // Stored masked: recall matches words by their start, so a secret kept whole
@@ -193,19 +191,13 @@ impl Engine {
                 let key = key.as_str();
                 let fact = NewFact {
                     project: &project,
-                    category: category.unwrap_or("general"),
+                    category,
                     key,
                     value: &value,
                     source_session: (!caller.session.is_empty()).then_some(caller.session),
-                    confidence,
+                    confidence: p.confidence,
                 };
-                let mut text = match self.memory.with(|s| s.remember(&fact))? {
-                    Remembered::Added { .. } => format!("remembered {key}"),
-                    Remembered::Confirmed { .. } => {
-                        format!("confirmed {key} (same value; a confirmation keeps the higher confidence)")
-                    }
-                    Remembered::Superseded { .. } => format!("updated {key}; the previous value is kept in history"),
-                };
+                let mut text = render::remembered(&self.memory.with(|s| s.remember(&fact))?);
                 text.push_str(&masked_note(key_secrets + value_secrets));
                 Ok((text, Vec::new()))
             }
@@ -226,8 +218,13 @@ impl Engine {
                 let mut facts = self.memory.with(|s| s.facts(&project, category))?;
                 let total = facts.len();
                 facts.truncate(limit);
-                let mut text = render::facts(&facts, "no facts yet");
-                text.push_str(&render::left_out(total, facts.len(), "facts", true));
+                let mut text = match category {
+                    Some(category) if facts.is_empty() => {
+                        render::no_facts_in(category, &self.memory.with(|s| s.categories(&project))?)
+                    }
+                    _ => render::facts(&facts, "no facts yet"),
+                };
+                text.push_str(&render::left_out(total, facts.len(), "fact"));
                 Ok((text, facts))
             }
             "history" => {

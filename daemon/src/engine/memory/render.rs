@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use lean_ctx_store::{EditResult, Fact, FactState, GainRow, Session, SessionInfo};
+use lean_ctx_store::{EditResult, Fact, FactState, GainRow, Remembered, Session, SessionInfo};
 
 pub fn session_status(s: &Session) -> String {
     let mut out = format!("session {} · {}", s.info.id, s.info.project);
@@ -47,13 +47,15 @@ pub fn session_list(list: &[SessionInfo]) -> String {
 }
 
 /// The line saying what a listing left out, empty when it shows everything:
-/// `\n… 12 more facts not shown (of 32); a higher limit shows them`.
-pub fn left_out(total: usize, shown: usize, what: &str, limited: bool) -> String {
+/// `\n… 12 more facts not shown (of 32); a higher limit shows them`. `what` is the singular
+/// noun (`fact`), made plural as the count needs.
+pub fn left_out(total: usize, shown: usize, what: &str) -> String {
     if total <= shown {
         return String::new();
     }
-    let how = if limited { "; a higher limit shows them" } else { "" };
-    format!("\n… {} more {what} not shown (of {total}){how}", total - shown)
+    let missing = total - shown;
+    let (what, them) = if missing == 1 { (what.to_string(), "it") } else { (format!("{what}s"), "them") };
+    format!("\n… {missing} more {what} not shown (of {total}); a higher limit shows {them}")
 }
 
 pub fn facts(facts: &[Fact], empty: &str) -> String {
@@ -72,6 +74,39 @@ pub fn facts(facts: &[Fact], empty: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// A category's listing without facts, naming the categories that have some.
+pub fn no_facts_in(category: &str, categories: &[String]) -> String {
+    match categories {
+        [] => format!("no facts in category `{}`; this project has no facts yet", one_line(category)),
+        _ => format!("no facts in category `{}`; categories: {}", one_line(category), categories.join(", ")),
+    }
+}
+
+/// What remembering a fact did, and what changed: `remembered layout · [general] · 0.80`,
+/// `confirmed layout · same value, [architecture] · 0.90 kept`, `updated layout: new value,
+/// category architecture → build; the previous entry is kept in history`.
+pub fn remembered(outcome: &Remembered) -> String {
+    let after = &outcome.after;
+    let key = one_line(&after.key);
+    let now = format!("[{}] · {:.2}", one_line(&after.category), after.confidence);
+    let Some(before) = &outcome.before else { return format!("remembered {key} · {now}") };
+    let confidence = (before.confidence != after.confidence)
+        .then(|| format!("confidence {:.2} → {:.2}", before.confidence, after.confidence));
+    if outcome.confirmed() {
+        return match confidence {
+            Some(change) => format!("confirmed {key} · same value; {change}"),
+            None => format!("confirmed {key} · same value, {now} kept"),
+        };
+    }
+    let category = (before.category != after.category)
+        .then(|| format!("category {} → {}", one_line(&before.category), one_line(&after.category)));
+    let changes: Vec<String> = [(before.value != after.value).then(|| "new value".to_string()), category, confidence]
+        .into_iter()
+        .flatten()
+        .collect();
+    format!("updated {key}: {}; the previous entry is kept in history", changes.join(", "))
 }
 
 /// A stored text on the one line a listing gives it: a line break in a value must not read as

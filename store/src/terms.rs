@@ -1,0 +1,119 @@
+//! The words of a user's free-text query (knowledge recall, archive search) as FTS5 terms.
+//!
+//! A query is plain words, never FTS syntax, so quotes, parentheses or `OR` typed by a user cannot
+//! break it. Words that say nothing about what is looked for do not count: English function words
+//! ("how do I run the tests" looks for `run` and `tests`) and one-letter words. Each of them
+//! matches nearly every fact, and bm25 ranks by every matching term, so a fact with "the" in it
+//! outranked the one about tests. They count only when the query has no other word. A word of
+//! [`MIN_PREFIX_CHARS`] or more also finds the longer words it starts (`token` finds `tokenizer`);
+//! a shorter one only itself, since `io*` matches far more than `io`.
+
+/// Most terms a query uses; the rest are ignored to keep the query cheap.
+const MAX_TERMS: usize = 32;
+
+/// The shortest term that also matches the words it starts.
+const MIN_PREFIX_CHARS: usize = 3;
+
+/// English function words: articles, pronouns, auxiliaries, prepositions, conjunctions and
+/// question words. Sorted, for the binary search.
+const STOPWORDS: &[&str] = &[
+    "a", "about", "am", "an", "and", "are", "as", "at", "be", "been", "being", "but", "by", "can", "could", "did",
+    "do", "does", "doing", "for", "from", "had", "has", "have", "he", "her", "his", "how", "i", "if", "in", "into",
+    "is", "it", "its", "me", "my", "of", "on", "or", "our", "she", "should", "so", "than", "that", "the", "their",
+    "them", "then", "there", "these", "they", "this", "those", "to", "was", "we", "were", "what", "when", "where",
+    "which", "who", "whom", "whose", "why", "will", "with", "would", "you", "your",
+];
+
+/// The search terms of a user's query: each run of letters and digits (what the unicode61
+/// tokenizer indexes), lowercased, duplicates dropped, stopwords and one-letter words left out
+/// unless nothing else is left, at most [`MAX_TERMS`].
+pub(crate) fn search_terms(query: &str) -> Vec<String> {
+    let (mut telling, mut others) = (Vec::new(), Vec::new());
+    for word in query.split(|c: char| !c.is_alphanumeric()).filter(|word| !word.is_empty()) {
+        let word = word.to_lowercase();
+        let list: &mut Vec<String> = if tells(&word) { &mut telling } else { &mut others };
+        if list.len() < MAX_TERMS && !list.contains(&word) {
+            list.push(word);
+        }
+        if telling.len() == MAX_TERMS {
+            break;
+        }
+    }
+    if telling.is_empty() { others } else { telling }
+}
+
+/// Whether `word` says something about what is looked for.
+fn tells(word: &str) -> bool {
+    word.chars().nth(1).is_some() && STOPWORDS.binary_search(&word).is_err()
+}
+
+/// Turns search terms into an FTS5 expression that cannot be a syntax error: each term quoted,
+/// a prefix term (`"word"*`) when long enough, OR-ed together. `None` when there is no term.
+pub(crate) fn terms_expression(terms: &[String]) -> Option<String> {
+    if terms.is_empty() {
+        return None;
+    }
+    let term = |term: &String| match is_prefix(term) {
+        true => format!("\"{term}\"*"),
+        false => format!("\"{term}\""),
+    };
+    Some(terms.iter().map(term).collect::<Vec<_>>().join(" OR "))
+}
+
+/// Whether the (lowercase) word `word` is one `term` matches, as [`terms_expression`] has FTS5
+/// match it.
+pub(crate) fn matches(word: &str, term: &str) -> bool {
+    if is_prefix(term) { word.starts_with(term) } else { word == term }
+}
+
+fn is_prefix(term: &str) -> bool {
+    term.chars().count() >= MIN_PREFIX_CHARS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expression(query: &str) -> Option<String> {
+        terms_expression(&search_terms(query))
+    }
+
+    #[test]
+    fn stopwords_are_sorted_lowercase_and_unique() {
+        assert!(STOPWORDS.windows(2).all(|pair| pair[0] < pair[1]));
+        assert!(STOPWORDS.iter().all(|word| word.chars().all(|c| c.is_ascii_lowercase())));
+    }
+
+    #[test]
+    fn function_words_and_single_letters_do_not_count_unless_alone() {
+        assert_eq!(search_terms("How do I run the tests?"), ["run", "tests"]);
+        assert_eq!(expression("how do I run the tests"), Some("\"run\"* OR \"tests\"*".into()));
+        assert_eq!(search_terms("x y z"), ["x", "y", "z"], "nothing else: they count");
+        assert_eq!(search_terms("the"), ["the"]);
+        assert_eq!(search_terms("what is it"), ["what", "is", "it"]);
+        assert_eq!(search_terms("a b cache"), ["cache"]);
+        assert_eq!(search_terms("Tokenizer tokenizer TOKENIZER"), ["tokenizer"]);
+    }
+
+    #[test]
+    fn only_words_of_three_or_more_characters_are_prefixes() {
+        assert_eq!(expression("io uring"), Some("\"io\" OR \"uring\"*".into()));
+        assert_eq!(expression("i"), Some("\"i\"".into()));
+        assert!(matches("tokenizer", "tok") && !matches("iobuf", "io") && matches("io", "io"));
+        assert_eq!(expression("(( ))"), None);
+    }
+
+    #[test]
+    fn fts_syntax_is_only_words() {
+        assert_eq!(expression("foo\"bar OR ("), Some("\"foo\"* OR \"bar\"*".into()), "`or` is a function word");
+        assert_eq!(expression("NEAR(foo bar)"), Some("\"near\"* OR \"foo\"* OR \"bar\"*".into()));
+    }
+
+    #[test]
+    fn at_most_max_terms_are_used() {
+        let query: String = (0..40).map(|i| format!("word{i} the ")).collect();
+        let terms = search_terms(&query);
+        assert_eq!(terms.len(), MAX_TERMS);
+        assert_eq!(terms[0], "word0");
+    }
+}
