@@ -497,6 +497,14 @@ fn secrets_are_masked_in_every_output_and_edits_still_reach_their_lines() {
     assert!(String::from_utf8_lossy(&remembered.stdout).contains("stored as [REDACTED:"), "{}", describe(&remembered));
     let probe = lctx(&home, &root, &["knowledge", "recall", &github[4..10]]);
     assert!(String::from_utf8_lossy(&probe.stdout).contains("no matching facts"), "{}", describe(&probe));
+    // A category is masked as a key and a value are (the files below hold none of them).
+    let categorized = lctx(&home, &root, &["knowledge", "remember", "ci-runner", "linux", "-c", &github]);
+    assert!(
+        String::from_utf8_lossy(&categorized.stdout).contains("stored as [REDACTED:"),
+        "{}",
+        describe(&categorized)
+    );
+    leaks("knowledge list", &String::from_utf8_lossy(&lctx(&home, &root, &["knowledge", "list"]).stdout));
     let noted = lctx(&home, &root, &["--session", "s1", "session", "finding", &format!("token is {github}")]);
     assert!(noted.status.success(), "{}", describe(&noted));
     // Nor does any file the daemon keeps (the database and its write-ahead log).

@@ -188,17 +188,21 @@ impl Engine {
                 // could be read back a character at a time through what matches.
                 let (key, key_secrets) = self.masked(key);
                 let (value, value_secrets) = self.masked(value);
+                let (category, category_secrets) = category.map_or((None, 0), |c| {
+                    let (masked, secrets) = self.masked(c);
+                    (Some(masked), secrets)
+                });
                 let key = key.as_str();
                 let fact = NewFact {
                     project: &project,
-                    category,
+                    category: category.as_deref(),
                     key,
                     value: &value,
                     source_session: (!caller.session.is_empty()).then_some(caller.session),
                     confidence: p.confidence,
                 };
                 let mut text = render::remembered(&self.memory.with(|s| s.remember(&fact))?);
-                text.push_str(&masked_note(key_secrets + value_secrets));
+                text.push_str(&masked_note(key_secrets + value_secrets + category_secrets));
                 Ok((text, Vec::new()))
             }
             "recall" => {
