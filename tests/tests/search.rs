@@ -200,8 +200,24 @@ fn a_search_from_the_home_directory_is_refused_with_what_to_do() {
             "{stderr}"
         );
     }
+    // A path into a repository searches that repository, and says so.
+    let repository = project(&home, "proj", &[("f.txt", "foo\n")]);
+    let mut command = home.command(bin("lctx"));
+    command.env("HOME", home.path()).current_dir(home.path()).args(["search", "foo", "proj"]);
+    let out = command.output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", describe(&out));
+    let said =
+        format!("searched the repository {} (paths are relative to it)", repository.canonicalize().unwrap().display());
+    assert!(stdout.starts_with("f.txt:1: foo\n") && stdout.contains(&said), "{stdout}");
+    // The repository has an index now; the home directory none.
     let listed = home.lctx(&["index", "--list"]);
-    assert!(String::from_utf8_lossy(&listed.stdout).contains("no search index"), "{}", describe(&listed));
+    let home_index = format!("{} · ", home.path().display());
+    assert!(
+        !String::from_utf8_lossy(&listed.stdout).lines().any(|l| l.starts_with(&home_index)),
+        "{}",
+        describe(&listed)
+    );
 }
 
 #[test]

@@ -20,6 +20,7 @@ use crate::engine::cancel::Cancel;
 use crate::engine::config::Config;
 use crate::engine::error::{EngineError, EngineResult, ErrorKind};
 use crate::engine::memory::now_ms;
+use crate::engine::project::{is_repository, project_of};
 use crate::engine::{Caller, Engine};
 
 const DEFAULT_TREE_DEPTH: usize = 3;
@@ -192,11 +193,21 @@ impl Engine {
 
     /// ctx_search; `cancel` stops a scan at the next file (the client left).
     pub fn search(&self, caller: &Caller<'_>, p: &SearchParams, cancel: &Cancel) -> EngineResult<SearchResult> {
-        let SearchPath { root, within, globs_below } = self.search_path(caller, &p.path)?;
+        let SearchPath { mut root, within, globs_below } = self.search_path(caller, &p.path)?;
         // Outside any repository the caller's directory is the project, which in a home
-        // directory is every file the user has: scanned, then indexed and watched.
-        if !crate::engine::project::is_repository(&root) {
-            refuse_broad_root(&root, &self.config.get(), Broad::Searching)?;
+        // directory is every file the user has: scanned, then indexed and watched. A path
+        // into a repository (`lctx search foo proj` from home) searches that repository.
+        let mut rooted = None;
+        if !is_repository(&root) {
+            let repository = within.as_deref().map(project_of).filter(|project| is_repository(project));
+            match repository {
+                Some(repository) => {
+                    rooted =
+                        Some(format!("searched the repository {} (paths are relative to it)", repository.display()));
+                    root = repository;
+                }
+                None => refuse_broad_root(&root, &self.config.get(), Broad::Searching)?,
+            }
         }
         let mut request = SearchRequest::new(&root, action(&p.action)?, p.pattern.clone());
         request.cancel = cancel.flag();
@@ -218,7 +229,10 @@ impl Engine {
             self.stopped.count_cancelled();
         }
         self.mask_secrets(&mut result, request.max_results);
-        if !crate::engine::project::is_repository(&root) {
+        if let Some(rooted) = rooted {
+            add_note(&mut result, rooted, request.max_results);
+        }
+        if !is_repository(&root) {
             // The directory was taken as the project, which a user searching from outside any
             // repository (`cd /tmp`) may not expect: every file below it is searched and indexed.
             let indexed = match self.search.config().build_on_search {
@@ -356,7 +370,7 @@ impl Engine {
                 self.search.config().build_wait.as_secs()
             ));
         }
-        if !crate::engine::project::is_repository(&root) {
+        if !is_repository(&root) {
             notes.push(no_repository(&root, "indexed"));
         }
         Ok((status, (!notes.is_empty()).then(|| notes.join("; "))))
