@@ -50,16 +50,17 @@ impl Section {
         }
     }
 
-    /// What the items a list left out are, after their count; `None` for single-line sections.
-    fn left_out(self) -> Option<&'static str> {
+    /// What the items a list left out are, after their count, one and several; `None` for
+    /// single-line sections.
+    fn left_out(self) -> Option<(&'static str, &'static str)> {
         match self {
             Section::Header | Section::Task => None,
-            Section::NextSteps => Some("earlier next steps"),
-            Section::Tests => Some("earlier test runs"),
-            Section::Edited => Some("files edited earlier"),
-            Section::Decisions => Some("earlier decisions"),
-            Section::Findings => Some("earlier findings"),
-            Section::Files => Some("less touched files"),
+            Section::NextSteps => Some(("earlier next step", "earlier next steps")),
+            Section::Tests => Some(("earlier test run", "earlier test runs")),
+            Section::Edited => Some(("file edited earlier", "files edited earlier")),
+            Section::Decisions => Some(("earlier decision", "earlier decisions")),
+            Section::Findings => Some(("earlier finding", "earlier findings")),
+            Section::Files => Some(("less touched file", "less touched files")),
         }
     }
 }
@@ -110,8 +111,8 @@ fn left_out(lists: &[(Section, Vec<String>)], kept: &[Item]) -> String {
         .filter_map(|(section, lines)| {
             let shown = kept.iter().filter(|item| item.section == *section).count();
             let missing = lines.len().saturating_sub(shown);
-            let what = section.left_out()?;
-            (missing > 0).then(|| format!("{missing} {what}"))
+            let (one, several) = section.left_out()?;
+            (missing > 0).then(|| format!("{missing} {}", if missing == 1 { one } else { several }))
         })
         .collect();
     match parts.is_empty() {
@@ -265,6 +266,17 @@ mod tests {
                 store.record_file("s1", &format!("src/file{i}.rs"), "full", 10).unwrap();
             }
         }
+    }
+
+    #[test]
+    fn one_item_left_out_is_counted_in_the_singular() {
+        let (_dir, mut store) = temp_store();
+        store.touch_session("s1", "/repo", "claude").unwrap();
+        for i in 0..11 {
+            store.add_note("s1", NoteKind::NextStep, &format!("step number {i}")).unwrap();
+        }
+        let text = store.handoff("s1", budget(100_000), &words).unwrap();
+        assert!(text.ends_with("… not shown: 1 earlier next step (a larger limit shows more)\n"), "{text}");
     }
 
     #[test]

@@ -95,9 +95,9 @@ const COLUMNS: &str = "f.id, f.project, f.category, f.key, f.value, f.source_ses
                        f.confirmed_ms, f.state, f.ended_ms";
 
 impl Store {
-    /// Remembers a fact for `(project, key)`: adds it, confirms the current one (same value and
-    /// category: its confirmation time and, when given, its confidence change in place), or
-    /// supersedes it (see [`Remembered`]). An omitted category or confidence is the current fact's.
+    /// Remembers a fact for `(project, key)`: adds it, confirms the current one (same value,
+    /// category and confidence: its confirmation time changes in place), or supersedes it, history
+    /// keeping the old (see [`Remembered`]). An omitted category or confidence is the current fact's.
     pub fn remember(&mut self, fact: &NewFact<'_>) -> Result<Remembered> {
         non_empty("project", fact.project)?;
         non_empty("key", fact.key)?;
@@ -114,10 +114,12 @@ impl Store {
         let category = fact.category.or(before.as_ref().map(|old| old.category.as_str())).unwrap_or(DEFAULT_CATEGORY);
         let confidence = fact.confidence.or(before.as_ref().map(|old| old.confidence)).unwrap_or(DEFAULT_CONFIDENCE);
         let id = match &before {
-            Some(old) if old.value == fact.value && old.category == category => {
+            // The same fact again: a confirmation. A new confidence is a change like a new value
+            // or category, superseded below so history keeps the old one.
+            Some(old) if old.value == fact.value && old.category == category && old.confidence == confidence => {
                 tx.execute(
-                    "UPDATE facts SET confirmed_ms = max(confirmed_ms, ?2), confidence = ?3 WHERE id = ?1",
-                    params![old.id, now, confidence],
+                    "UPDATE facts SET confirmed_ms = max(confirmed_ms, ?2) WHERE id = ?1",
+                    params![old.id, now],
                 )?;
                 old.id
             }
@@ -265,28 +267,29 @@ mod tests {
         assert!(added.before.is_none() && !added.confirmed());
         assert_eq!(added.after.confidence, DEFAULT_CONFIDENCE);
         std::thread::sleep(std::time::Duration::from_millis(3));
-        let confirmed = store.remember(&NewFact { confidence: Some(0.9), ..fact("db", "sqlite in WAL mode") }).unwrap();
+        let confirmed = store.remember(&fact("db", "sqlite in WAL mode")).unwrap();
         assert!(confirmed.confirmed() && confirmed.id() == added.id());
-        assert_eq!(confirmed.before.as_ref().map(|f| f.confidence), Some(DEFAULT_CONFIDENCE));
         let current = &store.facts("/repo", None).unwrap()[0];
         assert_eq!(current, &confirmed.after);
         assert!(current.confirmed_ms > current.created_ms);
-        assert_eq!(current.confidence, 0.9);
-        // A confidence given is the one kept, even a lower one; none given keeps it.
-        store.remember(&NewFact { confidence: Some(0.1), ..fact("db", "sqlite in WAL mode") }).unwrap();
-        assert_eq!(store.facts("/repo", None).unwrap()[0].confidence, 0.1);
-        store.remember(&fact("db", "sqlite in WAL mode")).unwrap();
-        assert_eq!(store.facts("/repo", None).unwrap()[0].confidence, 0.1);
         assert_eq!(store.history("/repo", "db").unwrap().len(), 1, "confirmations add no history");
+        // A confidence given that differs is a change, even a lower one: history keeps the old.
+        let raised = store.remember(&NewFact { confidence: Some(0.9), ..fact("db", "sqlite in WAL mode") }).unwrap();
+        assert!(!raised.confirmed());
+        assert_eq!(raised.before.as_ref().map(|f| f.confidence), Some(DEFAULT_CONFIDENCE));
+        store.remember(&NewFact { confidence: Some(0.1), ..fact("db", "sqlite in WAL mode") }).unwrap();
+        store.remember(&fact("db", "sqlite in WAL mode")).unwrap();
+        let confidences: Vec<_> = store.history("/repo", "db").unwrap().iter().map(|f| f.confidence).collect();
+        assert_eq!(confidences, [DEFAULT_CONFIDENCE, 0.9, 0.1], "none given keeps it, with no history");
 
         let superseded = store.remember(&fact("db", "postgres")).unwrap();
-        assert_eq!(superseded.before.as_ref().map(|f| f.id), Some(added.id()));
         assert!(!superseded.confirmed());
+        assert_eq!(superseded.before.as_ref().map(|f| f.confidence), Some(0.1));
         let history = store.history("/repo", "db").unwrap();
-        let states: Vec<_> = history.iter().map(|f| (f.value.as_str(), f.state)).collect();
+        let states: Vec<_> = history[2..].iter().map(|f| (f.value.as_str(), f.state)).collect();
         assert_eq!(states, [("sqlite in WAL mode", FactState::Superseded), ("postgres", FactState::Current)]);
-        assert!(history[0].ended_ms.is_some() && history[1].ended_ms.is_none());
-        assert_eq!(history[1].confidence, 0.1, "a new value keeps the confidence it was not given");
+        assert!(history[2].ended_ms.is_some() && history[3].ended_ms.is_none());
+        assert_eq!(history[3].confidence, 0.1, "a new value keeps the confidence it was not given");
         let current: Vec<_> = store.facts("/repo", None).unwrap().into_iter().map(|f| f.value).collect();
         assert_eq!(current, ["postgres"]);
     }
@@ -369,6 +372,18 @@ mod tests {
         assert_eq!(keys("att"), ["layout"]);
         // Only function words: they count.
         assert_eq!(keys("is it"), ["layout"]);
+    }
+
+    #[test]
+    fn recall_finds_two_character_words_of_unspaced_scripts() {
+        let (_dir, mut store) = temp_store();
+        store.remember(&fact("db", "数据库使用 SQLite")).unwrap();
+        store.remember(&fact("cfg", "설정은 config.toml에 있다")).unwrap();
+        let keys = |query: &str| -> Vec<String> {
+            store.recall("/repo", query, None, 10).unwrap().into_iter().map(|f| f.key).collect()
+        };
+        assert_eq!(keys("数据"), ["db"]);
+        assert_eq!(keys("설정"), ["cfg"]);
     }
 
     #[test]

@@ -6,7 +6,10 @@
 //! matches nearly every fact, and bm25 ranks by every matching term, so a fact with "the" in it
 //! outranked the one about tests. They count only when the query has no other word. A word of
 //! [`MIN_PREFIX_CHARS`] or more also finds the longer words it starts (`token` finds `tokenizer`);
-//! a shorter one only itself, since `io*` matches far more than `io`.
+//! a shorter one only itself, since `io*` matches far more than `io`. Words of scripts written
+//! without spaces (Chinese, Japanese) or with particles attached (Korean) are kept whatever their
+//! length and always match as prefixes: the index holds `数据库使用` as one word, which `数据`
+//! finds only as a prefix, and one character (`锁`) is a word there.
 
 /// Most terms a query uses; the rest are ignored to keep the query cheap.
 const MAX_TERMS: usize = 32;
@@ -44,7 +47,17 @@ pub(crate) fn search_terms(query: &str) -> Vec<String> {
 
 /// Whether `word` says something about what is looked for.
 fn tells(word: &str) -> bool {
-    word.chars().nth(1).is_some() && STOPWORDS.binary_search(&word).is_err()
+    unspaced(word) || (word.chars().nth(1).is_some() && STOPWORDS.binary_search(&word).is_err())
+}
+
+/// Whether `word` holds Han, kana or Hangul: a script whose runs of characters the index keeps
+/// as one word, however many words they are.
+fn unspaced(word: &str) -> bool {
+    word.chars().any(|c| {
+        matches!(u32::from(c),
+            0x1100..=0x11FF | 0x3040..=0x30FF | 0x3130..=0x318F | 0x3400..=0x4DBF | 0x4E00..=0x9FFF
+            | 0xAC00..=0xD7AF | 0xF900..=0xFAFF | 0x20000..=0x2FA1F)
+    })
 }
 
 /// Turns search terms into an FTS5 expression that cannot be a syntax error: each term quoted,
@@ -67,7 +80,7 @@ pub(crate) fn matches(word: &str, term: &str) -> bool {
 }
 
 fn is_prefix(term: &str) -> bool {
-    term.chars().count() >= MIN_PREFIX_CHARS
+    unspaced(term) || term.chars().count() >= MIN_PREFIX_CHARS
 }
 
 #[cfg(test)]
@@ -101,6 +114,14 @@ mod tests {
         assert_eq!(expression("i"), Some("\"i\"".into()));
         assert!(matches("tokenizer", "tok") && !matches("iobuf", "io") && matches("io", "io"));
         assert_eq!(expression("(( ))"), None);
+    }
+
+    #[test]
+    fn words_of_unspaced_scripts_count_at_any_length_and_are_prefixes() {
+        assert_eq!(expression("测试"), Some("\"测试\"*".into()));
+        assert_eq!(expression("锁 timeout"), Some("\"锁\"* OR \"timeout\"*".into()));
+        assert_eq!(expression("설정"), Some("\"설정\"*".into()));
+        assert!(matches("数据库使用", "数据") && matches("설정은", "설정"));
     }
 
     #[test]

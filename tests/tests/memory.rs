@@ -275,13 +275,14 @@ fn remembering_a_fact_again_keeps_what_was_not_given_and_says_what_changed() {
         "updated layout: category architecture → build, confidence 0.90 → 0.50; the previous entry is kept in history"
     );
     let lowered = remember(&["layout", "src/attr is the implementation", "--confidence", "0.4"]);
-    assert_eq!(lowered.trim(), "confirmed layout · same value; confidence 0.50 → 0.40");
+    assert_eq!(lowered.trim(), "updated layout: confidence 0.50 → 0.40; the previous entry is kept in history");
     let history = ok(lctx(&home, &root, false, &["knowledge", "history", "layout"]));
     let lines: Vec<&str> = history.lines().collect();
-    assert_eq!(lines.len(), 3, "{history}");
+    assert_eq!(lines.len(), 4, "{history}");
     assert!(lines[0].starts_with("[architecture] layout = src layout") && lines[0].ends_with("0.90 (superseded)"));
     assert_eq!(lines[1], "[architecture] layout = src/attr is the implementation · 0.90 (superseded)");
-    assert_eq!(lines[2], "[build] layout = src/attr is the implementation · 0.40");
+    assert_eq!(lines[2], "[build] layout = src/attr is the implementation · 0.50 (superseded)");
+    assert_eq!(lines[3], "[build] layout = src/attr is the implementation · 0.40");
 
     let none = ok(lctx(&home, &root, false, &["knowledge", "list", "-c", "nope"]));
     assert_eq!(none.trim(), "no facts in category `nope`; categories: build, general");

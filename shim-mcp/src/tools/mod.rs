@@ -195,7 +195,9 @@ impl ToolSpec {
         if !known {
             return Vec::new();
         }
-        let says_nothing = |value: &Value| value.as_str() == Some("") || value.as_u64() == Some(0);
+        // An empty string, a zero (`0` or `0.0`, as some hosts send numbers) or null: a host
+        // filling in every parameter, not an agent asking for something.
+        let says_nothing = |value: &Value| value.is_null() || value.as_str() == Some("") || value.as_f64() == Some(0.0);
         object
             .iter()
             .filter(|(name, value)| {
@@ -309,6 +311,7 @@ mod tests {
             vec!["session_id"]
         );
         assert!(session.unused_params(&json!({"action": "status", "value": "", "limit": 0})).is_empty());
+        assert!(session.unused_params(&json!({"action": "status", "value": null, "limit": 0.0})).is_empty());
         assert!(session.unused_params(&json!({"action": "task", "value": "t", "bogus": 1})).is_empty());
         assert!(session.unused_params(&json!({"limit": 3})).is_empty(), "no action: the error says which there are");
         assert!(session.unused_params(&json!({"action": "dance", "limit": 3})).is_empty());

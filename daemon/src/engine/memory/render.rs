@@ -94,11 +94,9 @@ pub fn remembered(outcome: &Remembered) -> String {
     let Some(before) = &outcome.before else { return format!("remembered {key} · {now}") };
     let confidence = (before.confidence != after.confidence)
         .then(|| format!("confidence {:.2} → {:.2}", before.confidence, after.confidence));
+    // A confirmation changes nothing but when the fact was last confirmed.
     if outcome.confirmed() {
-        return match confidence {
-            Some(change) => format!("confirmed {key} · same value; {change}"),
-            None => format!("confirmed {key} · same value, {now} kept"),
-        };
+        return format!("confirmed {key} · same value, {now} kept");
     }
     let category = (before.category != after.category)
         .then(|| format!("category {} → {}", one_line(&before.category), one_line(&after.category)));
