@@ -598,7 +598,7 @@ struct Walker<'s> {
     section: &'static str,
     /// The words statements of the body being walked give its definitions by name (see
     /// [`Sections::by_name`]).
-    named_sections: Vec<(&'s str, &'static str)>,
+    named_sections: HashMap<&'s str, &'static str>,
 }
 
 impl<'s> Walker<'s> {
@@ -618,7 +618,7 @@ impl<'s> Walker<'s> {
             reparse_budget: REPARSE_FACTOR * source.len(),
             head_members: Vec::new(),
             section: "",
-            named_sections: Vec::new(),
+            named_sections: HashMap::new(),
         };
         let mut items = Vec::new();
         walker.walk(root, None, &[], 0, &mut items);
@@ -748,17 +748,21 @@ impl<'s> Walker<'s> {
 
     /// The words the statements of `body` give its definitions by name, looking through
     /// transparent kinds (see [`Sections::by_name`]).
-    fn named_sections_of(&self, body: Node) -> Vec<(&'s str, &'static str)> {
+    /// A name given twice keeps the word found first. Looked up once
+    /// per definition: a map, since a Ruby class may name thousands (`private :m1` …).
+    fn named_sections_of(&self, body: Node) -> HashMap<&'s str, &'static str> {
         let Some(by_name) = self.spec.sections.as_ref().and_then(|sections| sections.by_name) else {
-            return Vec::new();
+            return HashMap::new();
         };
-        let mut named = Vec::new();
+        let mut named = HashMap::new();
         let mut pending = vec![(body, 0)];
         while let Some((node, depth)) = pending.pop() {
             let mut cursor = node.walk();
             for statement in node.named_children(&mut cursor) {
                 if let Some((word, names)) = by_name(statement, self.source) {
-                    named.extend(names.into_iter().map(|name| (name, word)));
+                    for name in names {
+                        named.entry(name).or_insert(word);
+                    }
                 } else if depth < MAX_DEPTH && self.spec.transparent.contains(&statement.kind()) {
                     pending.push((statement, depth + 1));
                 }
@@ -931,8 +935,8 @@ impl<'s> Walker<'s> {
             return None;
         }
         // A statement naming the definition says its visibility wherever it stands in the body.
-        let named = self.named_sections.iter().find(|(named, _)| *named == name);
-        let lead = &Lead { section: named.map_or(lead.section, |(_, word)| word), ..*lead };
+        let named = self.named_sections.get(name.as_str());
+        let lead = &Lead { section: named.map_or(lead.section, |word| word), ..*lead };
         let unlisted = self.spec.sections.as_ref().is_some_and(|sections| sections.unlisted.contains(&lead.section));
         if kind == Kind::Field && unlisted {
             return None;
