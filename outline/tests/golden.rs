@@ -2128,6 +2128,8 @@ fn a_call_in_a_value_is_not_read_as_parameters() {
 fn literals_in_heads_keep_their_spaces() {
     let cases = [
         (Language::Python, "SEPARATOR = \"a  b\"\nPATTERN = re.compile(r\"x  y\")\n", ["\"a  b\"", "r\"x  y\""]),
+        // A string over several lines is cut where its first line ends, and closed.
+        (Language::Python, "def f(x=\"a   b\", y='''multi\n  line'''):\n    pass\n", ["\"a   b\"", "y='''multi…''')"]),
         (
             Language::TypeScript,
             "export const SEPARATOR = 'a  b';\nexport const PATTERN = /x  y/;\n",

@@ -1374,10 +1374,15 @@ impl<'s> Walker<'s> {
             let span = node.start_byte().max(range.start)..node.end_byte().min(range.end);
             let text = self.source.get(span.clone()).unwrap_or("");
             if collapse_code(text) != text {
-                // What closes the literal (`"`, `/x`) is what follows its last content.
+                // What closes the literal (`"`, `/x`) is what follows its last content, or that
+                // last part itself where the grammar names it (Python's `string_end`: `'''`).
                 let last = u32::try_from(node.named_child_count().saturating_sub(1)).ok();
-                let content_end = last.and_then(|last| node.named_child(last)).map(|content| content.end_byte());
-                let closing = content_end.and_then(|end| self.source.get(end.max(span.start)..span.end));
+                let last = last.and_then(|last| node.named_child(last));
+                let closing_from = last.map(|last| match last.kind().ends_with("_end") {
+                    true => last.start_byte(),
+                    false => last.end_byte(),
+                });
+                let closing = closing_from.and_then(|from| self.source.get(from.max(span.start)..span.end));
                 kept.push((span, head::kept(text, closing.unwrap_or(""))));
             }
             false
