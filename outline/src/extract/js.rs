@@ -72,6 +72,9 @@ pub(super) static SPEC: Spec = Spec {
             .whole()
             .initializers(long_value)
             .owned_by(property_owner),
+        // Data a CommonJS module exports by assignment, `exports.VERSION = '1.0'` (also what tsc
+        // writes for `export const VERSION = '1.0'`): its API as much as an exported name is.
+        Rule::classify("assignment_expression", exported_data).named(assigned_name).whole().initializers(long_value),
         // Methods mixed into an object at module level, how code written before classes gives a
         // type its API: `_.extend(Model.prototype, Events, { save: function (…) {…} })`,
         // `jQuery.fn.extend({ … })`, `Object.assign(Store.prototype, { … })`. The call is the
@@ -979,6 +982,20 @@ fn property_owner(node: Node, source: &str) -> Option<String> {
     let owner = node_text(object, source);
     let reserved = matches!(owner, "exports" | "module") || node_text(property, source) == "prototype";
     (!reserved).then(|| owner.to_string())
+}
+
+/// Data given to a property of `exports` or `module.exports` at module level (see
+/// [`assigned_function`] for names and functions). Not tsc's hoisted declarations, `exports.a =
+/// exports.b = void 0`, which give nothing, nor Babel's `exports.__esModule = true`.
+fn exported_data(node: Node, source: &str) -> Option<Kind> {
+    const DATA: [&str; 9] =
+        ["string", "number", "template_string", "array", "object", "regex", "true", "false", "null"];
+    let left = node.child_by_field_name("left").filter(|left| is_export(*left, source))?;
+    let name = field_text(left, "property", source)?;
+    let value = assigned_value(node.child_by_field_name("right")?);
+    let data = DATA.contains(&value.kind()) && object_of_methods(Some(value)).is_none();
+    let module = statement_of(node).is_some_and(|statement| module_level(statement, source));
+    (data && module && !name.starts_with("__")).then_some(Kind::Export)
 }
 
 /// The property a [`static_property`] assignment gives: `VERSION`.
