@@ -15,8 +15,8 @@ use crate::plan::{Mark, Plan};
 use crate::rules;
 use crate::runner::{self, Verdict};
 
-pub(crate) static INSTALL: Family = Family::new("js-install", "npm ci", install);
-pub(crate) static RUN: Family = Family::new("js-run", "npm run build", script);
+pub(crate) static INSTALL: Family = Family::new("js-install", "npm ci", install).folding_node_frames();
+pub(crate) static RUN: Family = Family::new("js-run", "npm run build", script).folding_node_frames();
 pub(crate) static TEST: Family = Family::new("js-test", "npm test", script).test_runner();
 pub(crate) static JEST: Family = Family::new("jest", "npx jest --ci", jest).test_runner();
 pub(crate) static VITEST: Family = Family::new("vitest", "vitest run", |plan, _| vitest(plan)).test_runner();
