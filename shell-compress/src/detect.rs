@@ -15,8 +15,7 @@ use crate::registry;
 /// The pattern a grep-like command searches for (`-e PATTERN` or the first operand), used to trim long
 /// matched lines around the match. `None` for other commands.
 pub(crate) fn search_pattern(command_line: &str) -> Option<String> {
-    let commands = commands(command_line);
-    let words = strip_wrappers(&commands.iter().find(|c| !is_setup(&c.words))?.words);
+    let words = first_printing(command_line);
     let program = basename(words.first()?);
     let git_grep = program == "git" && words.get(1).is_some_and(|w| w == "grep");
     if !(git_grep || matches!(program, "grep" | "egrep" | "fgrep" | "rg" | "ag" | "ack")) {
@@ -36,6 +35,42 @@ pub(crate) fn search_pattern(command_line: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// Whether `command_line` prints a file's lines, whole or filtered (`cat app.log`, `tail -n 50 app.log`,
+/// `sed -n 1,80p x`, `jq . out.json`), judged like [`search_pattern`] by its first command that prints. Those
+/// lines are the data asked for, like a search's matches, not the program's own report.
+pub(crate) fn prints_files(command_line: &str) -> bool {
+    first_printing(command_line).first().is_some_and(|program| {
+        matches!(
+            basename(program),
+            "cat"
+                | "tac"
+                | "zcat"
+                | "bat"
+                | "batcat"
+                | "less"
+                | "more"
+                | "head"
+                | "tail"
+                | "sed"
+                | "awk"
+                | "gawk"
+                | "mawk"
+                | "cut"
+                | "sort"
+                | "uniq"
+                | "jq"
+                | "yq"
+        )
+    })
+}
+
+/// The words of the first command of `command_line` that prints (setup such as `cd x &&` skipped), wrappers
+/// such as `sudo` peeled off; empty when there is none.
+fn first_printing(command_line: &str) -> Vec<String> {
+    let commands = commands(command_line);
+    commands.iter().find(|c| !is_setup(&c.words)).map_or_else(Vec::new, |c| strip_wrappers(&c.words).to_vec())
 }
 
 /// Detects the family of `command_line`.
@@ -276,6 +311,8 @@ mod tests {
         assert_eq!(search_pattern("cd x && rg -n -g '*.rs' -e unwrap src").as_deref(), Some("unwrap"));
         assert_eq!(search_pattern("git grep -n TODO").as_deref(), Some("TODO"));
         assert_eq!(search_pattern("cargo test"), None);
+        assert!(prints_files("cd logs && tail -n 50 app.log | cat") && prints_files("sudo cat /var/log/app.log"));
+        assert!(!prints_files("node app.js | tail -40") && !prints_files("npm test"));
     }
 
     #[test]

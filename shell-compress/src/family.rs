@@ -24,6 +24,10 @@ pub(crate) struct Family {
     similar_folding: bool,
     /// The command runs tests: a session's handoff lists its last run and how it ended.
     pub(crate) runs_tests: bool,
+    /// The output is the program's own report (its messages, a crash, a test run), so runs of stack frames in
+    /// node's own code are counted on one line (see `node_frames`). Off for data a command prints (a file, a
+    /// search's matches, a listing, a log), whose every line is what was asked for.
+    pub(crate) folds_node_frames: bool,
 }
 
 /// What a family module exports: how it recognises its commands, and the families it defines.
@@ -41,7 +45,15 @@ impl Family {
     /// A family whose output is neither a listing nor folded by similarity; see [`Family::listing`] and
     /// [`Family::folding_similar`].
     pub(crate) const fn new(name: &'static str, example: &'static str, rules: fn(&mut Plan, bool)) -> Family {
-        Family { name, example, rules, listing: false, similar_folding: false, runs_tests: false }
+        Family {
+            name,
+            example,
+            rules,
+            listing: false,
+            similar_folding: false,
+            runs_tests: false,
+            folds_node_frames: false,
+        }
     }
 
     /// This family with its output treated as a listing.
@@ -49,9 +61,14 @@ impl Family {
         Family { listing: true, ..self }
     }
 
-    /// This family as a test runner's.
+    /// This family as a test runner's, whose output is its report.
     pub(crate) const fn test_runner(self) -> Family {
-        Family { runs_tests: true, ..self }
+        Family { runs_tests: true, folds_node_frames: true, ..self }
+    }
+
+    /// This family as a program's own report; see [`Family::folds_node_frames`].
+    pub(crate) const fn folding_node_frames(self) -> Family {
+        Family { folds_node_frames: true, ..self }
     }
 
     /// This family with similar lines folded.

@@ -15,8 +15,8 @@ use crate::plan::{Mark, Plan};
 use crate::rules;
 use crate::runner::{self, Verdict};
 
-pub(crate) static INSTALL: Family = Family::new("js-install", "npm ci", install);
-pub(crate) static RUN: Family = Family::new("js-run", "npm run build", script);
+pub(crate) static INSTALL: Family = Family::new("js-install", "npm ci", install).folding_node_frames();
+pub(crate) static RUN: Family = Family::new("js-run", "npm run build", script).folding_node_frames();
 pub(crate) static TEST: Family = Family::new("js-test", "npm test", script).test_runner();
 pub(crate) static JEST: Family = Family::new("jest", "npx jest --ci", jest).test_runner();
 pub(crate) static VITEST: Family = Family::new("vitest", "vitest run", |plan, _| vitest(plan)).test_runner();
@@ -148,15 +148,21 @@ fn node_test(plan: &mut Plan, failed: bool) {
     GENERIC.apply(plan, failed);
 }
 
-/// jest: `PASS file` and `✓ test` lines go; `FAIL file`, `✕ test` and `● suite › test` headers stay. The
-/// tests' own `console.log` output is folded (see [`jest_console`]); its `● Console` header, though printed
-/// like a failure's, heads a passing test's output too and is no failure.
+/// jest: `PASS file` and `✓ test` lines go; `FAIL file`, `✕ test` and `● suite › test` headers stay, and
+/// so do jest's own `Jest: …` messages (a coverage threshold not met, coverage data not found), which fail
+/// the run with no failing test and no error word. The tests' own `console.log` output is folded (see
+/// [`jest_console`]); its `● Console` header, though printed like a failure's, heads a passing test's output
+/// too and is no failure.
 fn jest(plan: &mut Plan, failed: bool) {
     runner::results(plan, |line| {
         let t = line.trim_start();
         if t.starts_with("PASS ") || t.starts_with("✓ ") || t.starts_with("○ ") || t.starts_with("✎ ") {
             Some(Verdict::Pass)
-        } else if t.starts_with("FAIL ") || t.starts_with("✕ ") || (t.starts_with("● ") && !is_console_header(t)) {
+        } else if t.starts_with("FAIL ")
+            || t.starts_with("✕ ")
+            || (t.starts_with("● ") && !is_console_header(t))
+            || line.starts_with("Jest: ")
+        {
             Some(Verdict::Fail)
         } else {
             None
@@ -176,8 +182,9 @@ fn is_file_line(line: &str) -> bool {
 /// A `PASS file` line goes, the summary counting passing files, unless some output of its file is shown: the
 /// lines under it (its `● Console` section), or with `--verbose` the console section printed just above it.
 /// Then it stays, since without it one file's console output reads as the previous file's, after that file's
-/// failure too. A passing run with nothing shown keeps none. Its test tree (`--verbose`) goes whole, the
-/// names of its `describe` blocks with their passing tests.
+/// failure too. A passing run with nothing shown keeps none. Its test tree (`--verbose`, see [`test_tree`])
+/// goes whole. What jest prints of a file is indented under its line; a line at the margin (the coverage
+/// table, a threshold message) is the run's, so it neither goes with the file nor keeps the file's line.
 fn jest_files(plan: &mut Plan, sections: &[Range<usize>], failed: bool) {
     let ends: Vec<usize> = (0..plan.len())
         .filter(|&i| is_file_line(plan.line(i)) || plan.line(i).starts_with("Test Suites:"))
@@ -188,18 +195,32 @@ fn jest_files(plan: &mut Plan, sections: &[Range<usize>], failed: bool) {
         if !plan.line(file).starts_with("PASS ") {
             continue;
         }
-        let tree = (file + 1..next)
-            .find(|&i| {
-                let t = plan.line(i).trim();
-                t.is_empty() || t.starts_with("● ")
-            })
-            .unwrap_or(next);
-        plan.set_range(file + 1..tree, Mark::Drop);
+        let own = (file + 1..next)
+            .find(|&i| !plan.line(i).trim().is_empty() && indent(plan.line(i)) == 0)
+            .map_or(file + 1..next, |margin| file + 1..margin);
+        plan.set_range(test_tree(plan, own.clone()), Mark::Drop);
         let above = sections.iter().find(|s| s.end == file && !is_headed(plan, s)).cloned().unwrap_or(file..file);
-        if plan.shows_any(file + 1..next, failed) || plan.shows_any(above, failed) {
+        if plan.shows_any(own, failed) || plan.shows_any(above, failed) {
             plan.set(file, Mark::Must);
         }
     }
+}
+
+/// The test tree `--verbose` prints under a passing file's line, at the start of `lines` (the file's own,
+/// indented lines): up to a blank line or the file's `● Console` section, its tests (`✓`, `✕`, skipped `○`,
+/// todo `✎`) and the names of its `describe` blocks, each above deeper lines. Empty when any line there has
+/// another shape, which is then no tree to drop.
+fn test_tree(plan: &Plan, lines: Range<usize>) -> Range<usize> {
+    let end = lines
+        .clone()
+        .find(|&i| {
+            let t = plan.line(i).trim();
+            t.is_empty() || t.starts_with("● ")
+        })
+        .unwrap_or(lines.end);
+    let is_test = |i: usize| ["✓ ", "✕ ", "○ ", "✎ "].iter().any(|m| plan.line(i).trim_start().starts_with(m));
+    let is_describe = |i: usize| i + 1 < end && indent(plan.line(i + 1)) > indent(plan.line(i));
+    if (lines.start..end).all(|i| is_test(i) || is_describe(i)) { lines.start..end } else { lines.start..lines.start }
 }
 
 /// jest's console sections print each `console.*` call of the tests as a block: the call, the message and
@@ -541,6 +562,62 @@ mod tests {
         let raw: String = (0..20).map(|i| format!("PASS test/t{i}.test.js\n")).collect::<String>()
             + "\nTest Suites: 20 passed, 20 total\nTests:       20 passed, 20 total\n";
         assert!(!compress("npx jest", &raw, 0).text.contains("PASS "));
+    }
+
+    #[test]
+    fn jests_coverage_table_and_threshold_failure_are_shown_without_a_files_line() {
+        let rule = "----------|---------|----------|---------|---------|-------------------\n";
+        let mut table =
+            format!("{rule}File      | % Stmts | % Branch | % Funcs | % Lines | Uncovered Line #s \n{rule}");
+        table += "All files |   71.42 |       50 |   66.66 |   71.42 |                   \n";
+        for (i, file) in ["a.js", "b.js", "c.js", "d.js", "e.js"].iter().enumerate() {
+            table += &format!(
+                " {file}     |   {}.5 |       50 |     100 |   {}.5 | {}-{}               \n",
+                60 + i,
+                60 + i,
+                i,
+                i + 3
+            );
+        }
+        table += rule;
+        table += "Jest: \"global\" coverage threshold for lines (90%) not met: 71.42%\n";
+        let summary = "\nTest Suites: 12 passed, 12 total\nTests:       40 passed, 40 total\nSnapshots:   0 total\n\
+                       Time:        1.2 s\nRan all test suites.\n";
+        let files: String = (0..12).map(|i| format!("PASS src/feature_{i}.test.js\n")).collect();
+        let tree: String = (0..12)
+            .map(|i| format!("PASS src/feature_{i}.test.js\n  feature {i}\n    ✓ works (2 ms)\n    ✓ copes\n\n"))
+            .collect();
+        for (command, raw) in [
+            ("npx jest --coverage", files + &table + summary),
+            ("npx jest --coverage --verbose", tree + &table + summary),
+        ] {
+            for exit in [0, 1] {
+                let out = compress(command, &raw, exit);
+                // The lines of a file's test tree ran on to the table, which went with them.
+                let kept: String = table.lines().map(|l| l.trim_end().to_string() + "\n").collect();
+                assert!(out.text.contains(&kept), "{command} (exit {exit}): {}", out.text);
+                assert!(
+                    !out.text.contains("PASS ") && !out.text.contains("✓"),
+                    "{command} (exit {exit}): {}",
+                    out.text
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_coverage_threshold_jest_failed_on_is_shown() {
+        // Per-file thresholds: each file under its threshold is a line of its own, and fails the run.
+        let misses: String = (0..50)
+            .map(|i| format!("Jest: \"./src/m{i}.js\" coverage threshold for lines (80%) not met: {}%\n", 40 + i % 7))
+            .collect();
+        let raw =
+            format!("PASS src/m.test.js\n{misses}\nTest Suites: 1 passed, 1 total\nTests:       3 passed, 3 total\n");
+        // Piped through `cat`, whose exit code the shell reports.
+        let out = compress("npx jest --coverage | cat", &raw, 0);
+        for miss in misses.lines() {
+            assert!(out.text.lines().any(|l| l == miss), "{miss}: {}", out.text);
+        }
     }
 
     #[test]

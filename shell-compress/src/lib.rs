@@ -10,8 +10,8 @@
 //!    verbatim (after colour codes and progress redraws are removed), whatever the exit code: a pipeline's
 //!    or a test script's exit code may hide a failure. After a non-zero exit, so do every `file:line`
 //!    location (one printed many times over, like a `console.log` call site, at least once) and the last
-//!    lines of output, save runs of stack frames in node's own code, which a line counts. A search's matches
-//!    and a diff's hunks are data, not reports.
+//!    lines of output, save runs of stack frames in node's own code in a program's own report, which a line
+//!    counts. A search's matches, a file's lines and a diff's hunks are data, not reports.
 //! 3. A non-zero exit code is reported on a final line of its own, `[exit:N]`.
 //! 4. The same input always gives the same bytes.
 //! 5. Warnings may be summarised (the first few and the first of each further kind in full, plus a count by
@@ -113,9 +113,12 @@ pub fn compress_with(command_line: &str, output: &str, exit_code: i32, options: 
     let failed = exit_code != 0;
     let mut plan = Plan::new(&lines);
     family.apply(&mut plan, failed);
-    // Before protection, which would show node's frames among a crash's last lines: their count stands for them.
-    node_frames::fold(&mut plan);
     let pattern = detect::search_pattern(command_line);
+    // Before protection, which would show node's frames among a crash's last lines: their count stands for
+    // them. Only in a program's own report: a search's matches and a file's lines are data, kept line by line.
+    if family.folds_node_frames && pattern.is_none() && !detect::prints_files(command_line) {
+        node_frames::fold(&mut plan);
+    }
     if failed {
         plan.protect_failure();
     } else if pattern.is_none() && !family.listing {

@@ -5,6 +5,8 @@
 //! each run of them is counted on one line instead. The first frame of a stack stays whatever it is (it is
 //! where the error was thrown), and so does every frame of the user's code, every line protection would show
 //! for its own sake (an error's name, a `file:line`) and a frame that opens the error's properties (`… {`).
+//! Only a program's own report is folded (see `Family::folds_node_frames`): in a search's matches or a log
+//! printed with `cat`, every frame is data asked for.
 
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -176,5 +178,38 @@ mod tests {
             "     at Test.run (node:internal/test_runner/test:796:25)\n".repeat(4)
         );
         assert!(!compress("git diff", &diff, 0).text.contains("frames of node's own code"));
+    }
+
+    #[test]
+    fn a_searchs_matches_and_a_printed_logs_frames_are_all_shown() {
+        let stack = |i: usize| {
+            format!(
+                "2026-12-05T10:00:{i:02}Z ERROR request {i} failed: TypeError: x is undefined\n\
+                 \x20   at load (/srv/app/user.js:1:34)\n\
+                 \x20   at listOnTimeout (node:internal/timers:581:17)\n\
+                 \x20   at process.processTimers (node:internal/timers:519:7)\n"
+            )
+        };
+        let log: String = (0..40).map(stack).collect();
+        let matches: String = log.lines().filter(|l| l.contains("node:internal")).map(|l| format!("{l}\n")).collect();
+        for (command, raw) in [
+            ("grep node:internal app.log", &matches),
+            ("cd /srv && rg node:internal app.log | head -100", &matches),
+            ("cat app.log", &log),
+            ("tail -n 200 app.log", &log),
+        ] {
+            let text = compress(command, raw, 0).text;
+            assert!(!text.contains("node's own code"), "{command}: {text}");
+            for frame in [
+                "    at listOnTimeout (node:internal/timers:581:17)",
+                "    at process.processTimers (node:internal/timers:519:7)",
+            ] {
+                assert!(text.lines().any(|l| l.starts_with(frame)), "{command}: {frame} lost: {text}");
+            }
+        }
+        // The same log printed by the program itself, as its report, is folded.
+        assert!(
+            compress("node app.js 2>&1 | tail -200", &log, 0).text.contains("2 frames of node's own code not shown")
+        );
     }
 }
