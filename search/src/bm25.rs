@@ -22,7 +22,7 @@ use crate::filter::PathFilter;
 use crate::model::{Found, Match};
 use crate::paths::{Scope, display};
 use crate::project::IndexView;
-use crate::render::line_around;
+use crate::render::{count, line_around};
 use crate::schema::PathColumn;
 use crate::tokenizer::{for_each_token, query_terms, query_words};
 use crate::walk::{Skipped, Stop, read_file, scan_files, text_of};
@@ -41,13 +41,16 @@ const LINES_PER_FILE: usize = 3;
 /// bm25 parameters, tantivy's defaults.
 const K1: f32 = 1.2;
 const B: f32 = 0.75;
-/// Query words beyond this are ignored (line scoring uses a 64-bit set).
+/// The terms a query ranks by at most (line scoring uses a 64-bit set, and a scan looks each
+/// token up among them); the words past it are left out, and the note says so.
 const MAX_TERMS: usize = 64;
 
 /// A query's words as typed, each with its terms (the word whole and its parts) and the parts
 /// that must all occur somewhere for the word to count.
 pub(crate) struct QueryWords {
     words: Vec<Word>,
+    /// The words past [`MAX_TERMS`], left out before anything is searched.
+    over_cap: Vec<String>,
 }
 
 struct Word {
@@ -57,16 +60,28 @@ struct Word {
 }
 
 pub(crate) fn query(pattern: &str) -> Result<QueryWords, SearchError> {
-    let words: Vec<Word> = query_words(pattern)
+    let all: Vec<Word> = query_words(pattern)
         .into_iter()
         .map(|(typed, parts)| Word { terms: query_terms(&typed), typed, parts })
         .collect();
-    if words.iter().all(|w| w.terms.is_empty()) {
+    if all.iter().all(|w| w.terms.is_empty()) {
         return Err(SearchError::EmptyQuery {
             what: "the query has no words to rank by; pass identifiers or words, or use the regex action",
         });
     }
-    Ok(QueryWords { words })
+    let mut query = QueryWords { words: Vec::new(), over_cap: Vec::new() };
+    let mut terms: Vec<String> = Vec::new();
+    for word in all {
+        let new: Vec<String> = word.terms.iter().filter(|t| !terms.contains(t)).cloned().collect();
+        // Whole words only, in order: a word cut to its first parts would be reported absent.
+        if query.over_cap.is_empty() && terms.len() + new.len() <= MAX_TERMS {
+            terms.extend(new);
+            query.words.push(word);
+        } else {
+            query.over_cap.push(word.typed);
+        }
+    }
+    Ok(query)
 }
 
 impl QueryWords {
@@ -84,12 +99,12 @@ impl QueryWords {
     /// The terms to rank by, given which terms a file the caller may see holds. A word with a part
     /// no such file holds is left out: `zzqx42`, which no file searched contains, would otherwise
     /// rank every file holding `42`.
-    fn present(&self, held: impl Fn(&str) -> bool) -> Ranking {
+    fn present(&self, held: impl Fn(&str) -> bool) -> Ranking<'_> {
         let (kept, missing): (Vec<&Word>, Vec<&Word>) =
             self.words.iter().partition(|w| w.parts.iter().all(|part| held(part)));
         let mut terms: Vec<String> = Vec::new();
         for term in kept.iter().flat_map(|w| &w.terms) {
-            if !terms.contains(term) && terms.len() < MAX_TERMS {
+            if !terms.contains(term) {
                 terms.push(term.clone());
             }
         }
@@ -103,33 +118,42 @@ impl QueryWords {
                 }
             })
             .collect();
-        Ranking { terms, absent }
+        Ranking { terms, absent, over_cap: &self.over_cap }
     }
 }
 
 /// What a query ranks by, and what it leaves out.
-struct Ranking {
+struct Ranking<'q> {
     terms: Vec<String>,
     /// The words no visible file holds, each with its absent parts (`` `zzqx` (of `zzqx42`) ``).
     absent: Vec<String>,
+    over_cap: &'q [String],
 }
 
-impl Ranking {
+impl Ranking<'_> {
     /// The note on the words left out. With results withheld, the absent words are said to be in
     /// no file the caller may see, which the withheld files (counted in another line) may hold.
     fn note(&self, withheld: bool) -> Option<String> {
-        if self.absent.is_empty() {
-            return None;
+        let mut notes = Vec::new();
+        if !self.absent.is_empty() {
+            let none = match withheld {
+                true => "no file searched that you may see contains",
+                false => "no file searched contains",
+            };
+            let described: Vec<String> = self.absent.iter().map(|a| format!("{none} {a}")).collect();
+            notes.push(match self.terms.is_empty() {
+                true => described.join("; "),
+                false => format!("{}, so it is left out of the ranking", described.join("; ")),
+            });
         }
-        let none = match withheld {
-            true => "no file searched that you may see contains",
-            false => "no file searched contains",
-        };
-        let described: Vec<String> = self.absent.iter().map(|a| format!("{none} {a}")).collect();
-        Some(match self.terms.is_empty() {
-            true => described.join("; "),
-            false => format!("{}, so it is left out of the ranking", described.join("; ")),
-        })
+        if let Some(first) = self.over_cap.first() {
+            notes.push(format!(
+                "bm25 ranks by at most {MAX_TERMS} terms, so the query's last {} (from `{first}` on) {} left out",
+                count(self.over_cap.len() as u64, "word"),
+                if self.over_cap.len() == 1 { "is" } else { "are" },
+            ));
+        }
+        (!notes.is_empty()).then(|| notes.join("; "))
     }
 }
 

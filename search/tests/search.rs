@@ -509,6 +509,26 @@ fn bm25_says_a_word_is_in_no_file_you_may_see_when_results_are_withheld() {
 }
 
 #[test]
+fn bm25_ranks_by_at_most_64_terms_and_says_which_words_it_left_out() {
+    let words: Vec<String> =
+        (0..70).map(|i| format!("k{}{}", (b'a' + i / 26) as char, (b'a' + i % 26) as char)).collect();
+    let text = format!("{}\n", words.join(" "));
+    let fx = Fixture::new(&[("all.txt", &text), ("last.txt", "kcr\n")]);
+    for engine in &index_and_scan(&fx) {
+        let result = search(engine, fx.root(), Action::Bm25, &words.join(" "));
+        let what = format!("from {:?}: {}", result.source, result.text);
+        assert_eq!(paths(&result), ["all.txt"], "the 70th word, `kcr`, is left out: {what}");
+        assert!(
+            result
+                .text
+                .contains("bm25 ranks by at most 64 terms, so the query's last 6 words (from `kcm` on) are left out"),
+            "{what}"
+        );
+        assert!(!result.text.contains("no file searched contains"), "{what}");
+    }
+}
+
+#[test]
 fn every_answer_counts_the_files_its_filters_admit() {
     let fx = sample();
     for engine in index_and_scan(&fx) {
