@@ -12,7 +12,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use tantivy::collector::{Collector, SegmentCollector};
-use tantivy::columnar::StrColumn;
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
 use tantivy::schema::IndexRecordOption;
 use tantivy::{DocAddress, DocId, Score, SegmentOrdinal, SegmentReader, TantivyDocument, Term};
@@ -23,7 +22,8 @@ use crate::filter::PathFilter;
 use crate::model::{Found, Match};
 use crate::paths::{Scope, display};
 use crate::project::IndexView;
-use crate::render::line_around;
+use crate::render::{count, line_around};
+use crate::schema::PathColumn;
 use crate::tokenizer::{for_each_token, query_terms, query_words};
 use crate::walk::{Skipped, Stop, read_file, scan_files, text_of};
 use crate::withheld::Withheld;
@@ -41,13 +41,16 @@ const LINES_PER_FILE: usize = 3;
 /// bm25 parameters, tantivy's defaults.
 const K1: f32 = 1.2;
 const B: f32 = 0.75;
-/// Query words beyond this are ignored (line scoring uses a 64-bit set).
+/// The terms a query ranks by at most (line scoring uses a 64-bit set, and a scan looks each
+/// token up among them); the words past it are left out, and the note says so.
 const MAX_TERMS: usize = 64;
 
 /// A query's words as typed, each with its terms (the word whole and its parts) and the parts
 /// that must all occur somewhere for the word to count.
 pub(crate) struct QueryWords {
     words: Vec<Word>,
+    /// The words past [`MAX_TERMS`], left out before anything is searched.
+    over_cap: Vec<String>,
 }
 
 struct Word {
@@ -57,16 +60,28 @@ struct Word {
 }
 
 pub(crate) fn query(pattern: &str) -> Result<QueryWords, SearchError> {
-    let words: Vec<Word> = query_words(pattern)
+    let all: Vec<Word> = query_words(pattern)
         .into_iter()
         .map(|(typed, parts)| Word { terms: query_terms(&typed), typed, parts })
         .collect();
-    if words.iter().all(|w| w.terms.is_empty()) {
+    if all.iter().all(|w| w.terms.is_empty()) {
         return Err(SearchError::EmptyQuery {
             what: "the query has no words to rank by; pass identifiers or words, or use the regex action",
         });
     }
-    Ok(QueryWords { words })
+    let mut query = QueryWords { words: Vec::new(), over_cap: Vec::new() };
+    let mut terms: Vec<String> = Vec::new();
+    for word in all {
+        let new: Vec<String> = word.terms.iter().filter(|t| !terms.contains(t)).cloned().collect();
+        // Whole words only, in order: a word cut to its first parts would be reported absent.
+        if query.over_cap.is_empty() && terms.len() + new.len() <= MAX_TERMS {
+            terms.extend(new);
+            query.words.push(word);
+        } else {
+            query.over_cap.push(word.typed);
+        }
+    }
+    Ok(query)
 }
 
 impl QueryWords {
@@ -81,33 +96,64 @@ impl QueryWords {
         terms
     }
 
-    /// The terms to rank by, given which terms some file holds, and the note on words left out. A
-    /// word with a part no file holds is left out: `zzqx42`, which no file searched contains, would
-    /// otherwise rank every file holding `42`.
-    fn present(&self, held: impl Fn(&str) -> bool) -> (Vec<String>, Option<String>) {
+    /// The terms to rank by, given which terms a file the caller may see holds. A word with a part
+    /// no such file holds is left out: `zzqx42`, which no file searched contains, would otherwise
+    /// rank every file holding `42`.
+    fn present(&self, held: impl Fn(&str) -> bool) -> Ranking<'_> {
         let (kept, missing): (Vec<&Word>, Vec<&Word>) =
             self.words.iter().partition(|w| w.parts.iter().all(|part| held(part)));
         let mut terms: Vec<String> = Vec::new();
         for term in kept.iter().flat_map(|w| &w.terms) {
-            if !terms.contains(term) && terms.len() < MAX_TERMS {
+            if !terms.contains(term) {
                 terms.push(term.clone());
             }
         }
-        let described: Vec<String> = missing
+        let absent = missing
             .iter()
             .map(|w| {
                 let absent: Vec<String> = w.parts.iter().filter(|p| !held(p)).map(|p| format!("`{p}`")).collect();
                 match w.parts.len() == 1 {
-                    true => format!("no file searched contains `{}`", w.typed),
-                    false => format!("no file searched contains {} (of `{}`)", absent.join(", "), w.typed),
+                    true => format!("`{}`", w.typed),
+                    false => format!("{} (of `{}`)", absent.join(", "), w.typed),
                 }
             })
             .collect();
-        let note = (!described.is_empty()).then(|| match terms.is_empty() {
-            true => described.join("; "),
-            false => format!("{}, so it is left out of the ranking", described.join("; ")),
-        });
-        (terms, note)
+        Ranking { terms, absent, over_cap: &self.over_cap }
+    }
+}
+
+/// What a query ranks by, and what it leaves out.
+struct Ranking<'q> {
+    terms: Vec<String>,
+    /// The words no visible file holds, each with its absent parts (`` `zzqx` (of `zzqx42`) ``).
+    absent: Vec<String>,
+    over_cap: &'q [String],
+}
+
+impl Ranking<'_> {
+    /// The note on the words left out. With results withheld, the absent words are said to be in
+    /// no file the caller may see, which the withheld files (counted in another line) may hold.
+    fn note(&self, withheld: bool) -> Option<String> {
+        let mut notes = Vec::new();
+        if !self.absent.is_empty() {
+            let none = match withheld {
+                true => "no file searched that you may see contains",
+                false => "no file searched contains",
+            };
+            let described: Vec<String> = self.absent.iter().map(|a| format!("{none} {a}")).collect();
+            notes.push(match self.terms.is_empty() {
+                true => described.join("; "),
+                false => format!("{}, so it is left out of the ranking", described.join("; ")),
+            });
+        }
+        if let Some(first) = self.over_cap.first() {
+            notes.push(format!(
+                "bm25 ranks by at most {MAX_TERMS} terms, so the query's last {} (from `{first}` on) {} left out",
+                count(self.over_cap.len() as u64, "word"),
+                if self.over_cap.len() == 1 { "is" } else { "are" },
+            ));
+        }
+        (!notes.is_empty()).then(|| notes.join("; "))
     }
 }
 
@@ -122,21 +168,30 @@ pub(crate) fn search_index(
     let fields = view.fields;
     let mut held = std::collections::HashSet::new();
     for term in query.terms() {
-        if view.searcher.doc_freq(&Term::from_field_text(fields.content, &term))? > 0 {
+        if view.visible_holds(filter, &term)? {
             held.insert(term);
         }
     }
-    let (terms, note) = query.present(|term| held.contains(term));
-    let terms = &terms[..];
+    let ranking = query.present(|term| held.contains(term));
+    let terms = &ranking.terms[..];
     let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-    for term in terms {
-        for (field, boost) in [(fields.content, 1.0), (fields.symbol_words, SYMBOL_BOOST)] {
-            let query = TermQuery::new(Term::from_field_text(field, term), IndexRecordOption::WithFreqs);
-            clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(query), boost))));
+    let mut clause = |field, term: &str, boost| {
+        let query = TermQuery::new(Term::from_field_text(field, term), IndexRecordOption::WithFreqs);
+        clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(query), boost))));
+    };
+    for term in query.terms() {
+        if terms.contains(&term) {
+            clause(fields.content, &term, 1.0);
+            clause(fields.symbol_words, &term, SYMBOL_BOOST);
+        } else if filter.withholds() {
+            // Weighed 0, a left-out word's term finds only the withheld files holding it, which a
+            // scan counts too; a visible file it alone finds scores 0 and is no hit.
+            clause(fields.content, &term, 0.0);
         }
     }
     let collector = ScoredDocs { filter: (!filter.admits_everything()).then(|| filter.clone()) };
     let (mut hits, withheld) = view.searcher.search(&BooleanQuery::new(clauses), &collector)?;
+    let note = ranking.note(withheld.results > 0);
     hits.sort_by(|a, b| b.0.total_cmp(&a.0));
     let total = hits.len() as u64;
     // Keep everything tied with the last shown score so the path tie-break is exact.
@@ -204,7 +259,8 @@ pub(crate) fn search_scan(
     let n = stats.files_searched.max(1) as f32;
     let average_length = (total_tokens.load(Ordering::Relaxed) as f32 / n).max(1.0);
     let df: Vec<usize> = (0..terms.len()).map(|i| docs.iter().filter(|(_, freqs, _)| freqs[i] > 0).count()).collect();
-    let (kept, note) = query.present(|term| terms.iter().position(|t| t == term).is_some_and(|i| df[i] > 0));
+    let ranking = query.present(|term| terms.iter().position(|t| t == term).is_some_and(|i| df[i] > 0));
+    let (kept, note) = (&ranking.terms, ranking.note(withheld.results > 0));
     // (index into `terms`, idf) of the terms ranked by.
     let idf: Vec<(usize, f32)> = (0..terms.len())
         .filter(|&i| kept.contains(&terms[i]))
@@ -220,7 +276,7 @@ pub(crate) fn search_scan(
         })
         .collect();
     let total = ranked.len() as u64;
-    let (matches, shown) = finish(ranked, &scope.root, &kept, max_results, config);
+    let (matches, shown) = finish(ranked, &scope.root, kept, max_results, config);
     Found {
         matches,
         total,
@@ -367,8 +423,7 @@ struct ScoredDocs {
 
 struct SegmentScored {
     segment: SegmentOrdinal,
-    paths: Option<(StrColumn, Arc<PathFilter>)>,
-    buffer: String,
+    paths: Option<(PathColumn, Arc<PathFilter>)>,
     hits: Vec<(Score, DocAddress)>,
     withheld: Withheld,
 }
@@ -379,15 +434,10 @@ impl Collector for ScoredDocs {
 
     fn for_segment(&self, segment: SegmentOrdinal, reader: &SegmentReader) -> tantivy::Result<SegmentScored> {
         let paths = match &self.filter {
-            Some(filter) => {
-                let column = reader.fast_fields().str("path")?.ok_or_else(|| {
-                    tantivy::TantivyError::SchemaError("the path field is not a fast field".to_string())
-                })?;
-                Some((column, filter.clone()))
-            }
+            Some(filter) => Some((PathColumn::of(reader)?, filter.clone())),
             None => None,
         };
-        Ok(SegmentScored { segment, paths, buffer: String::new(), hits: Vec::new(), withheld: Withheld::default() })
+        Ok(SegmentScored { segment, paths, hits: Vec::new(), withheld: Withheld::default() })
     }
 
     fn requires_scoring(&self) -> bool {
@@ -408,18 +458,17 @@ impl SegmentCollector for SegmentScored {
     type Fruit = (Vec<(Score, DocAddress)>, Withheld);
 
     fn collect(&mut self, doc: DocId, score: Score) {
-        if let Some((column, filter)) = &self.paths {
-            let Some(ord) = column.term_ords(doc).next() else { return };
-            self.buffer.clear();
-            if !column.ord_to_str(ord, &mut self.buffer).unwrap_or(false) || !filter.admits(Path::new(&self.buffer)) {
-                return;
-            }
-            if let Some(rule) = filter.withheld_by(Path::new(&self.buffer)) {
+        if let Some((paths, filter)) = &mut self.paths {
+            let Some(path) = paths.path(doc).filter(|path| filter.admits(path)) else { return };
+            if let Some(rule) = filter.withheld_by(path) {
                 self.withheld.add(rule, 1);
                 return;
             }
         }
-        self.hits.push((score, DocAddress::new(self.segment, doc)));
+        // Only a left-out word's terms, weighed 0, found it (see `search_index`).
+        if score > 0.0 {
+            self.hits.push((score, DocAddress::new(self.segment, doc)));
+        }
     }
 
     fn harvest(self) -> Self::Fruit {

@@ -44,6 +44,11 @@ impl PathFilter {
         self.withhold.as_ref().and_then(|withhold| withhold.rule_for(rel))
     }
 
+    /// Whether rules may withhold the results of admitted files.
+    pub(crate) fn withholds(&self) -> bool {
+        self.withhold.is_some()
+    }
+
     /// Whether the walk must go into hidden paths, which it leaves out unless asked for by name.
     pub(crate) fn includes_hidden(&self) -> bool {
         self.includes_hidden

@@ -20,7 +20,8 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime};
 
 use lean_ctx_locks::RwLock;
-use tantivy::Searcher;
+use tantivy::schema::IndexRecordOption;
+use tantivy::{DocSet, Searcher, TERMINATED, Term};
 
 use crate::error::SearchError;
 use crate::filter::PathFilter;
@@ -28,7 +29,7 @@ use crate::index::{Changes, IndexStore, panic_message, project_dir};
 use crate::model::{BuildProgress, Discarded, IndexPhase, IndexStatus};
 use crate::observer::{Extras, IndexObserver, notify};
 use crate::registry::Context;
-use crate::schema::Fields;
+use crate::schema::{Fields, PathColumn};
 use crate::walk::{self, Skipped, Stop};
 use crate::watcher::{DirWatcher, Pending};
 use lean_ctx_locks::ids;
@@ -97,21 +98,41 @@ impl IndexView {
             return Ok(self.searcher.num_docs());
         }
         let mut admitted = 0;
-        let mut path = String::new();
         for segment in self.searcher.segment_readers() {
-            let column = segment
-                .fast_fields()
-                .str("path")?
-                .ok_or_else(|| tantivy::TantivyError::SchemaError("the path field is not a fast field".to_string()))?;
+            let mut paths = PathColumn::of(segment)?;
             for doc in segment.doc_ids_alive() {
-                let Some(ord) = column.term_ords(doc).next() else { continue };
-                path.clear();
-                if column.ord_to_str(ord, &mut path).unwrap_or(false) && filter.admits(Path::new(&path)) {
-                    admitted += 1;
-                }
+                admitted += u64::from(paths.path(doc).is_some_and(|path| filter.admits(path)));
             }
         }
         Ok(admitted)
+    }
+
+    /// Whether a file `filter` admits and does not withhold holds `term` in its content. The
+    /// term's postings are read up to the first such file: a term most files hold answers at
+    /// once, and one that only other directories or withheld files hold costs its own postings,
+    /// never a pass over the index.
+    pub(crate) fn visible_holds(&self, filter: &PathFilter, term: &str) -> tantivy::Result<bool> {
+        let term = Term::from_field_text(self.fields.content, term);
+        for segment in self.searcher.segment_readers() {
+            let inverted = segment.inverted_index(self.fields.content)?;
+            let Some(mut postings) = inverted.read_postings(&term, IndexRecordOption::Basic)? else { continue };
+            let mut paths = match filter.admits_everything() {
+                true => None,
+                false => Some(PathColumn::of(segment)?),
+            };
+            let mut doc = postings.doc();
+            while doc != TERMINATED {
+                let visible = !segment.is_deleted(doc)
+                    && paths.as_mut().is_none_or(|paths| {
+                        paths.path(doc).is_some_and(|path| filter.admits(path) && filter.withheld_by(path).is_none())
+                    });
+                if visible {
+                    return Ok(true);
+                }
+                doc = postings.advance();
+            }
+        }
+        Ok(false)
     }
 }
 

@@ -4,9 +4,10 @@
 
 use std::path::Path;
 
+use tantivy::columnar::StrColumn;
 use tantivy::schema::{FAST, Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions, Value};
 use tantivy::tokenizer::{LowerCaser, RawTokenizer, TextAnalyzer};
-use tantivy::{Index, TantivyDocument, Term};
+use tantivy::{DocId, Index, SegmentReader, TantivyDocument, Term};
 
 use crate::language::language_of;
 use crate::paths::display;
@@ -105,6 +106,29 @@ impl Fields {
 
     pub(crate) fn stored_symbols(&self, doc: &TantivyDocument) -> Vec<Symbol> {
         doc.get_first(self.symbols).and_then(|v| v.as_str()).map(symbols::decode).unwrap_or_default()
+    }
+}
+
+/// A segment's `path` fast field: a document's path without reading the stored document.
+pub(crate) struct PathColumn {
+    column: StrColumn,
+    buffer: String,
+}
+
+impl PathColumn {
+    pub(crate) fn of(segment: &SegmentReader) -> tantivy::Result<PathColumn> {
+        let column = segment
+            .fast_fields()
+            .str("path")?
+            .ok_or_else(|| tantivy::TantivyError::SchemaError("the path field is not a fast field".to_string()))?;
+        Ok(PathColumn { column, buffer: String::new() })
+    }
+
+    /// The root-relative path of `doc`, `None` for a document without one.
+    pub(crate) fn path(&mut self, doc: DocId) -> Option<&Path> {
+        let ord = self.column.term_ords(doc).next()?;
+        self.buffer.clear();
+        self.column.ord_to_str(ord, &mut self.buffer).unwrap_or(false).then(|| Path::new(&self.buffer))
     }
 }
 

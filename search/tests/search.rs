@@ -357,7 +357,7 @@ fn a_regex_scan_stops_at_its_budget_or_when_cancelled_and_says_so() {
 }
 
 /// Each engine in turn: one answering from its index, one from scans (a second engine on the
-/// same cache cannot own the index).
+/// same cache cannot own the index while the first is alive: iterate over a borrow to be sure).
 fn index_and_scan(fx: &Fixture) -> [SearchEngine; 2] {
     let indexed = fx.engine();
     build(&indexed, fx.root());
@@ -441,6 +441,90 @@ fn bm25_leaves_out_a_word_no_file_contains_and_says_so() {
         );
         let present = search(&engine, fx.root(), Action::Bm25, "answer");
         assert!(!present.text.contains("no file searched contains"), "{}", present.text);
+    }
+}
+
+/// Each way of narrowing a search to `src/`: its path, an include glob, an exclude glob.
+fn narrowed_to_src(root: &Path, pattern: &str) -> [SearchRequest; 3] {
+    let request = |path: Option<&str>, include: &[&str], exclude: &[&str]| {
+        let mut request = SearchRequest::new(root, Action::Bm25, pattern);
+        request.path = path.map(Into::into);
+        request.include = include.iter().map(|g| g.to_string()).collect();
+        request.exclude = exclude.iter().map(|g| g.to_string()).collect();
+        request
+    };
+    [request(Some("src"), &[], &[]), request(None, &["src/**"], &[]), request(None, &[], &["other/**"])]
+}
+
+#[test]
+fn bm25_looks_for_a_word_only_in_the_files_the_search_admits() {
+    let fx = Fixture::new(&[
+        ("src/a.rs", "fn a() { let v = 42; }\n"),
+        ("src/b.rs", "fn b() -> u32 { 42 }\n"),
+        ("other/c.rs", "fn zzqx() {}\n"),
+    ]);
+    let mut sources = Vec::new();
+    for engine in &index_and_scan(&fx) {
+        for request in narrowed_to_src(fx.root(), "zzqx42") {
+            let result = engine.search(&request).unwrap();
+            let what = format!(
+                "{:?} {:?} {:?} from {:?}: {}",
+                request.path, request.include, request.exclude, result.source, result.text
+            );
+            assert_eq!(result.total, 0, "{what}");
+            assert!(result.text.starts_with("no matches"), "{what}");
+            assert!(result.text.contains("no file searched contains `zzqx` (of `zzqx42`)\n"), "{what}");
+            sources.push(result.source);
+        }
+    }
+    assert_eq!(sources, [[Source::Index; 3], [Source::Scan; 3]].concat());
+}
+
+#[test]
+fn bm25_says_a_word_is_in_no_file_you_may_see_when_results_are_withheld() {
+    let fx = Fixture::new(&[("a.rs", "const ANSWER: u32 = 42;\n"), ("secret.rs", "fn zzqx() {}\n")]);
+    let withhold = Withhold::new(|rel: &Path| {
+        (rel == Path::new("secret.rs")).then(|| "deny Read(./secret.rs) in settings.json".to_string())
+    });
+    let mut sources = Vec::new();
+    for engine in &index_and_scan(&fx) {
+        for (pattern, shown) in [("zzqx42", &[][..]), ("zzqx42 answer", &["a.rs"][..])] {
+            let mut request = SearchRequest::new(fx.root(), Action::Bm25, pattern);
+            request.withhold = Some(withhold.clone());
+            let result = engine.search(&request).unwrap();
+            let what = format!("{pattern} from {:?}: {}", result.source, result.text);
+            assert_eq!(paths(&result), shown, "{what}");
+            assert_eq!(result.withheld, 1, "{what}");
+            let absent = "no file searched that you may see contains `zzqx` (of `zzqx42`)";
+            assert!(result.text.contains(absent), "{what}");
+            assert!(!result.text.contains("no file searched contains"), "{what}");
+            assert!(result.text.contains("1 file withheld by the user's Read rules: deny Read(./secret.rs)"), "{what}");
+            sources.push(result.source);
+        }
+        // Without rules the word is in a file searched, and ranks.
+        let open = search(engine, fx.root(), Action::Bm25, "zzqx42");
+        assert!(paths(&open).contains(&"secret.rs".to_string()), "{}", open.text);
+    }
+    assert_eq!(sources, [Source::Index, Source::Index, Source::Scan, Source::Scan]);
+}
+
+#[test]
+fn bm25_ranks_by_at_most_64_terms_and_says_which_words_it_left_out() {
+    let words: Vec<String> =
+        (0..70).map(|i| format!("k{}{}", (b'a' + i / 26) as char, (b'a' + i % 26) as char)).collect();
+    let text = format!("{}\n", words.join(" "));
+    let fx = Fixture::new(&[("all.txt", &text), ("last.txt", "kcr\n")]);
+    for engine in &index_and_scan(&fx) {
+        let result = search(engine, fx.root(), Action::Bm25, &words.join(" "));
+        let what = format!("from {:?}: {}", result.source, result.text);
+        assert_eq!(paths(&result), ["all.txt"], "the 70th word, `kcr`, is left out: {what}");
+        assert!(
+            result
+                .text
+                .contains("bm25 ranks by at most 64 terms, so the query's last 6 words (from `kcm` on) are left out"),
+            "{what}"
+        );
+        assert!(!result.text.contains("no file searched contains"), "{what}");
     }
 }
 
