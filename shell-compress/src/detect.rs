@@ -41,36 +41,76 @@ pub(crate) fn search_pattern(command_line: &str) -> Option<String> {
 /// `sed -n 1,80p x`, `jq . out.json`), judged like [`search_pattern`] by its first command that prints. Those
 /// lines are the data asked for, like a search's matches, not the program's own report.
 pub(crate) fn prints_files(command_line: &str) -> bool {
-    first_printing(command_line).first().is_some_and(|program| {
-        matches!(
-            basename(program),
-            "cat"
-                | "tac"
-                | "zcat"
-                | "bat"
-                | "batcat"
-                | "less"
-                | "more"
-                | "head"
-                | "tail"
-                | "sed"
-                | "awk"
-                | "gawk"
-                | "mawk"
-                | "cut"
-                | "sort"
-                | "uniq"
-                | "jq"
-                | "yq"
-        )
-    })
+    let words = first_printing(command_line);
+    let Some(program) = words.first().map(|program| basename(program)) else { return false };
+    // A service's log as it was written (`pm2 logs`, `heroku logs`), like a file's lines.
+    let logs = matches!(program, "pm2" | "heroku") && words.get(1).is_some_and(|word| word == "logs");
+    logs || matches!(
+        program,
+        "cat"
+            | "tac"
+            | "zcat"
+            | "xzcat"
+            | "bzcat"
+            | "zstdcat"
+            | "bat"
+            | "batcat"
+            | "less"
+            | "zless"
+            | "more"
+            | "zmore"
+            | "head"
+            | "tail"
+            | "nl"
+            | "strings"
+            | "sed"
+            | "awk"
+            | "gawk"
+            | "mawk"
+            | "cut"
+            | "sort"
+            | "uniq"
+            | "jq"
+            | "yq"
+            | "journalctl"
+            | "stern"
+    )
 }
 
 /// The words of the first command of `command_line` that prints (setup such as `cd x &&` skipped), wrappers
 /// such as `sudo` peeled off; empty when there is none.
 fn first_printing(command_line: &str) -> Vec<String> {
     let commands = commands(command_line);
-    commands.iter().find(|c| !is_setup(&c.words)).map_or_else(Vec::new, |c| strip_wrappers(&c.words).to_vec())
+    let Some(first) = commands.iter().find(|c| !is_setup(&c.words)) else { return Vec::new() };
+    let words = strip_wrappers(&first.words);
+    // A shell given a script (`bash -lc 'grep …'`, as Codex runs every command) prints what the
+    // script's first command does.
+    match shell_script(words) {
+        Some(script) => first_printing(script),
+        None => words.to_vec(),
+    }
+}
+
+/// The script a shell is given to run (`bash -c 'x'`, `bash -lc 'x'`, `sh -e -c 'x'`), if `words`
+/// run one.
+fn shell_script(words: &[String]) -> Option<&str> {
+    let program = basename(words.first()?);
+    if !matches!(program, "bash" | "sh" | "zsh" | "dash") {
+        return None;
+    }
+    let mut args = words[1..].iter();
+    while let Some(arg) = args.next() {
+        match arg.strip_prefix('-') {
+            // `-o pipefail` takes a value; `-lc` and `-c` say the script comes next.
+            Some("o") => {
+                args.next();
+            }
+            Some(flags) if !flags.starts_with('-') && flags.contains('c') => return args.next().map(String::as_str),
+            Some(_) => {}
+            None => return None,
+        }
+    }
+    None
 }
 
 /// Detects the family of `command_line`.
@@ -274,10 +314,10 @@ fn classify(words: &[String]) -> &'static Family {
     let program = basename(program);
     let args = &words[1..];
     match program {
-        "bash" | "sh" | "zsh" | "dash" => match (args.first().map(String::as_str), args.get(1)) {
-            (Some("-c"), Some(script)) => detect(script),
-            (None, _) => &PASSTHROUGH,
-            _ => &GENERIC,
+        "bash" | "sh" | "zsh" | "dash" => match shell_script(words) {
+            Some(script) => detect(script),
+            None if args.is_empty() => &PASSTHROUGH,
+            None => &GENERIC,
         },
         _ => registry::detect(program, args),
     }
@@ -313,6 +353,11 @@ mod tests {
         assert_eq!(search_pattern("cargo test"), None);
         assert!(prints_files("cd logs && tail -n 50 app.log | cat") && prints_files("sudo cat /var/log/app.log"));
         assert!(!prints_files("node app.js | tail -40") && !prints_files("npm test"));
+        // A shell's script is judged by its own first command, as agents wrap every command.
+        assert!(prints_files("bash -lc 'cat app.log'") && prints_files("sh -e -c 'tail -n 200 app.log'"));
+        assert!(prints_files("journalctl -u app") && prints_files("pm2 logs") && prints_files("xzcat app.log.xz"));
+        assert!(!prints_files("bash -lc 'node app.js'") && !prints_files("pm2 start app.js"));
+        assert_eq!(search_pattern("bash -lc 'grep -n node:internal app.log'").as_deref(), Some("node:internal"));
     }
 
     #[test]

@@ -197,6 +197,10 @@ mod tests {
             ("cd /srv && rg node:internal app.log | head -100", &matches),
             ("cat app.log", &log),
             ("tail -n 200 app.log", &log),
+            // Wrapped in a shell, as Codex runs every command; a service's log.
+            ("bash -lc 'grep node:internal app.log'", &matches),
+            ("bash -c 'cat app.log'", &log),
+            ("journalctl -u app", &log),
         ] {
             let text = compress(command, raw, 0).text;
             assert!(!text.contains("node's own code"), "{command}: {text}");
