@@ -2124,6 +2124,14 @@ fn a_call_in_a_value_is_not_read_as_parameters() {
     assert!(text.contains("func testingKey(s string) string"), "{text}");
 }
 
+/// Ruby's last visibility call for a name decides, as at run time.
+#[test]
+fn ruby_the_last_visibility_given_by_name_holds() {
+    let source = "class Session\n  def token\n    @token\n  end\n  private :token\n  public :token\n\n  def secret\n  end\n  public :secret\n  private :secret\nend\n";
+    let text = render_signatures(&outline(Language::Ruby, source));
+    assert!(text.contains(" 2-4 def token") && text.contains("private def secret"), "{text}");
+}
+
 /// A string or pattern in a head keeps its spaces as written in every language: collapsed, `"a  b"`
 /// would read as another value and `/a  b/` as another pattern.
 #[test]

@@ -74,8 +74,17 @@ pub(crate) fn query(pattern: &str) -> Result<QueryWords, SearchError> {
     for word in all {
         let new: Vec<String> = word.terms.iter().filter(|t| !terms.contains(t)).cloned().collect();
         // Whole words only, in order: a word cut to its first parts would be reported absent.
+        // But a first word of more parts than the cap ranks by, and is looked for by, its first
+        // ones rather than find nothing.
         if query.over_cap.is_empty() && terms.len() + new.len() <= MAX_TERMS {
             terms.extend(new);
+            query.words.push(word);
+        } else if query.words.is_empty() {
+            let mut word = word;
+            word.terms.truncate(MAX_TERMS);
+            let terms_kept = &word.terms;
+            word.parts.retain(|part| terms_kept.contains(part));
+            terms.extend(word.terms.iter().cloned());
             query.words.push(word);
         } else {
             query.over_cap.push(word.typed);
@@ -147,6 +156,11 @@ impl Ranking<'_> {
             });
         }
         if let Some(first) = self.over_cap.first() {
+            // A generated identifier can be hundreds of characters long.
+            let first = match first.char_indices().nth(40) {
+                Some((cut, _)) => format!("{}…", &first[..cut]),
+                None => first.clone(),
+            };
             notes.push(format!(
                 "bm25 ranks by at most {MAX_TERMS} terms, so the query's last {} (from `{first}` on) {} left out",
                 count(self.over_cap.len() as u64, "word"),

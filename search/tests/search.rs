@@ -528,6 +528,25 @@ fn bm25_ranks_by_at_most_64_terms_and_says_which_words_it_left_out() {
     }
 }
 
+/// One generated identifier of more parts than the cap still finds the file holding it.
+#[test]
+fn bm25_finds_a_word_of_more_parts_than_it_ranks_by() {
+    let parts: Vec<String> =
+        (0..70).map(|i| format!("p{}{}", (b'a' + i / 26) as char, (b'a' + i % 26) as char)).collect();
+    let word = parts.join("_");
+    let fx = Fixture::new(&[("gen.rs", &format!("fn {word}() {{}}\n")), ("other.rs", "fn paa() {}\n")]);
+    for engine in &index_and_scan(&fx) {
+        let result = search(engine, fx.root(), Action::Bm25, &word);
+        assert_eq!(
+            paths(&result).first().map(String::as_str),
+            Some("gen.rs"),
+            "from {:?}: {}",
+            result.source,
+            result.text
+        );
+    }
+}
+
 #[test]
 fn every_answer_counts_the_files_its_filters_admit() {
     let fx = sample();

@@ -112,7 +112,10 @@ impl Store {
         let tx = self.write()?;
         let before = current(&tx, fact.project, fact.key)?;
         let category = fact.category.or(before.as_ref().map(|old| old.category.as_str())).unwrap_or(DEFAULT_CATEGORY);
-        let confidence = fact.confidence.or(before.as_ref().map(|old| old.confidence)).unwrap_or(DEFAULT_CONFIDENCE);
+        // Kept to the hundredth every answer shows it in: a change too small to show (0.80 →
+        // 0.801) is no change, not a history entry that reads "0.80 → 0.80".
+        let given = fact.confidence.map(|confidence| (confidence * 100.0).round() / 100.0);
+        let confidence = given.or(before.as_ref().map(|old| old.confidence)).unwrap_or(DEFAULT_CONFIDENCE);
         let id = match &before {
             // The same fact again: a confirmation. A new confidence is a change like a new value
             // or category, superseded below so history keeps the old one.
@@ -281,6 +284,13 @@ mod tests {
         store.remember(&fact("db", "sqlite in WAL mode")).unwrap();
         let confidences: Vec<_> = store.history("/repo", "db").unwrap().iter().map(|f| f.confidence).collect();
         assert_eq!(confidences, [DEFAULT_CONFIDENCE, 0.9, 0.1], "none given keeps it, with no history");
+        // A change past the hundredth answers show is none.
+        assert!(
+            store
+                .remember(&NewFact { confidence: Some(0.101), ..fact("db", "sqlite in WAL mode") })
+                .unwrap()
+                .confirmed()
+        );
 
         let superseded = store.remember(&fact("db", "postgres")).unwrap();
         assert!(!superseded.confirmed());

@@ -505,6 +505,17 @@ fn secrets_are_masked_in_every_output_and_edits_still_reach_their_lines() {
         describe(&categorized)
     );
     leaks("knowledge list", &String::from_utf8_lossy(&lctx(&home, &root, &["knowledge", "list"]).stdout));
+    // A category or key given to find a fact is masked as it was stored, so the fact is found.
+    let listed = lctx(&home, &root, &["knowledge", "list", "-c", &github]);
+    assert!(String::from_utf8_lossy(&listed.stdout).contains("ci-runner = linux"), "{}", describe(&listed));
+    let keyed = lctx(&home, &root, &["knowledge", "remember", &format!("tok {github}"), "v"]);
+    assert!(keyed.status.success(), "{}", describe(&keyed));
+    let forgot = lctx(&home, &root, &["knowledge", "forget", &format!("tok {github}")]);
+    assert!(forgot.status.success(), "{}", describe(&forgot));
+    leaks(
+        "knowledge forget",
+        &format!("{}{}", String::from_utf8_lossy(&forgot.stdout), String::from_utf8_lossy(&forgot.stderr)),
+    );
     let noted = lctx(&home, &root, &["--session", "s1", "session", "finding", &format!("token is {github}")]);
     assert!(noted.status.success(), "{}", describe(&noted));
     // Nor does any file the daemon keeps (the database and its write-ahead log).

@@ -201,7 +201,15 @@ fn a_search_from_the_home_directory_is_refused_with_what_to_do() {
         );
     }
     // A path into a repository searches that repository, and says so.
-    let repository = project(&home, "proj", &[("f.txt", "foo\n")]);
+    let repository = project(
+        &home,
+        "proj",
+        &[
+            ("f.txt", "foo\n"),
+            ("secret.txt", "foo password\n"),
+            (".claude/settings.json", r#"{"permissions":{"deny":["Read(./secret.txt)"]}}"#),
+        ],
+    );
     let mut command = home.command(bin("lctx"));
     command.env("HOME", home.path()).current_dir(home.path()).args(["search", "foo", "proj"]);
     let out = command.output().unwrap();
@@ -210,6 +218,8 @@ fn a_search_from_the_home_directory_is_refused_with_what_to_do() {
     let said =
         format!("searched the repository {} (paths are relative to it)", repository.canonicalize().unwrap().display());
     assert!(stdout.starts_with("f.txt:1: foo\n") && stdout.contains(&said), "{stdout}");
+    // The repository's rules hold, as they do for a search run inside it.
+    assert!(!stdout.contains("password") && stdout.contains("deny Read(./secret.txt)"), "{stdout}");
     // The repository has an index now; the home directory none.
     let listed = home.lctx(&["index", "--list"]);
     let home_index = format!("{} · ", home.path().display());

@@ -117,7 +117,17 @@ impl Engine {
 
     /// The user's permission rules for the scope's project.
     pub fn permission_rules(&self, scope: &Scope, config: &Config) -> std::sync::Arc<guard::permissions::Rules> {
-        self.guard.permissions.rules(self.guard.home(), &scope.root, config, self.config.file())
+        self.permission_rules_at(&scope.root, config)
+    }
+
+    /// The permission rules of the project at `root` (a search from the home directory into a
+    /// repository obeys the repository's, as one run inside it does).
+    pub fn permission_rules_at(
+        &self,
+        root: &std::path::Path,
+        config: &Config,
+    ) -> std::sync::Arc<guard::permissions::Rules> {
+        self.guard.permissions.rules(self.guard.home(), root, config, self.config.file())
     }
 
     /// The caller's project and permitted paths.

@@ -223,7 +223,7 @@ impl Engine {
         if let Some(n) = max_results(p.max_results)? {
             request.max_results = n;
         }
-        request.withhold = self.read_rules_withhold(caller, &root)?;
+        request.withhold = self.read_rules_withhold(&root);
         let mut result = self.search.search(&request).map_err(search_error)?;
         if cancel.is_cancelled() {
             self.stopped.count_cancelled();
@@ -264,21 +264,21 @@ impl Engine {
 
     /// The search's view of the user's Read rules: a file under a deny or an ask rule shows none
     /// of its lines (an ask rule guards content; the host's own tool asks the user), and the
-    /// answer's note names the rule and where it is written, never the file. `None` without rules.
-    fn read_rules_withhold(&self, caller: &Caller<'_>, root: &Path) -> EngineResult<Option<Withhold>> {
-        let config = self.config.get();
-        let rules = self.permission_rules(&self.scope(caller, &config)?, &config);
+    /// answer's note names the rule and where it is written, never the file. The rules are those
+    /// of the project searched (`root`). `None` without rules.
+    fn read_rules_withhold(&self, root: &Path) -> Option<Withhold> {
+        let rules = self.permission_rules_at(root, &self.config.get());
         if rules.permissions.is_empty() {
-            return Ok(None);
+            return None;
         }
         let root = root.to_path_buf();
-        Ok(Some(Withhold::new(move |rel| match rules.permissions.check_read(&root.join(rel)) {
+        Some(Withhold::new(move |rel| match rules.permissions.check_read(&root.join(rel)) {
             Verdict::Allow => None,
             Verdict::Deny { rule, file } => Some(format!("deny {rule} in {}", file.display())),
             Verdict::Ask { rule, file } => {
                 Some(format!("ask {rule} in {} (the host's own read asks the user)", file.display()))
             }
-        })))
+        }))
     }
 
     /// Masks secrets in the shown lines, saying how many.

@@ -748,7 +748,8 @@ impl<'s> Walker<'s> {
 
     /// The words the statements of `body` give its definitions by name, looking through
     /// transparent kinds (see [`Sections::by_name`]).
-    /// A name given twice keeps the word found first. Looked up once
+    /// A name given twice keeps the word found last, as in Ruby the last call decides (`private
+    /// :x` then `public :x`: public). Looked up once
     /// per definition: a map, since a Ruby class may name thousands (`private :m1` …).
     fn named_sections_of(&self, body: Node) -> HashMap<&'s str, &'static str> {
         let Some(by_name) = self.spec.sections.as_ref().and_then(|sections| sections.by_name) else {
@@ -760,9 +761,7 @@ impl<'s> Walker<'s> {
             let mut cursor = node.walk();
             for statement in node.named_children(&mut cursor) {
                 if let Some((word, names)) = by_name(statement, self.source) {
-                    for name in names {
-                        named.entry(name).or_insert(word);
-                    }
+                    named.extend(names.into_iter().map(|name| (name, word)));
                 } else if depth < MAX_DEPTH && self.spec.transparent.contains(&statement.kind()) {
                     pending.push((statement, depth + 1));
                 }

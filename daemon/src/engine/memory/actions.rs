@@ -176,7 +176,17 @@ impl Engine {
         let scope = self.scope_of(caller)?;
         let project = scope.root.display().to_string();
         let limit = limit_or_default(p.limit);
-        let category = (!p.category.trim().is_empty()).then(|| p.category.trim());
+        // Memory holds categories and keys masked (see `remember`), so one given to find a fact
+        // is masked the same way, and no answer repeats a secret it was given.
+        let (category, category_secrets) = match p.category.trim() {
+            "" => (None, 0),
+            given => {
+                let (masked, secrets) = self.masked(given);
+                (Some(masked), secrets)
+            }
+        };
+        let category = category.as_deref();
+        let masked_key = |action: &str| require("key", &p.key, action).map(|key| self.masked(key).0);
         match p.action.trim() {
             "remember" => {
                 let key = require("key", &p.key, "remember")?;
@@ -188,14 +198,10 @@ impl Engine {
                 // could be read back a character at a time through what matches.
                 let (key, key_secrets) = self.masked(key);
                 let (value, value_secrets) = self.masked(value);
-                let (category, category_secrets) = category.map_or((None, 0), |c| {
-                    let (masked, secrets) = self.masked(c);
-                    (Some(masked), secrets)
-                });
                 let key = key.as_str();
                 let fact = NewFact {
                     project: &project,
-                    category: category.as_deref(),
+                    category,
                     key,
                     value: &value,
                     source_session: (!caller.session.is_empty()).then_some(caller.session),
@@ -210,8 +216,8 @@ impl Engine {
                 Ok((render::facts(&facts, "no matching facts"), facts))
             }
             "forget" => {
-                let key = require("key", &p.key, "forget")?;
-                if !self.memory.with(|s| s.forget(&project, key))? {
+                let key = masked_key("forget")?;
+                if !self.memory.with(|s| s.forget(&project, &key))? {
                     return Err(EngineError::not_found(format!(
                         "no current fact `{key}` in this project; `list` shows the keys"
                     )));
@@ -232,8 +238,8 @@ impl Engine {
                 Ok((text, facts))
             }
             "history" => {
-                let key = require("key", &p.key, "history")?;
-                let facts = self.memory.with(|s| s.history(&project, key))?;
+                let key = masked_key("history")?;
+                let facts = self.memory.with(|s| s.history(&project, &key))?;
                 Ok((render::facts(&facts, &format!("no history for {key}")), facts))
             }
             other => {
