@@ -993,7 +993,11 @@ fn exported_data(node: Node, source: &str) -> Option<Kind> {
     let left = node.child_by_field_name("left").filter(|left| is_export(*left, source))?;
     let name = field_text(left, "property", source)?;
     let value = assigned_value(node.child_by_field_name("right")?);
-    let data = DATA.contains(&value.kind()) && object_of_methods(Some(value)).is_none();
+    // A signed number is a unary expression to the grammar (`exports.NONE = -1`).
+    let signed = value.kind() == "unary_expression"
+        && value.child_by_field_name("argument").is_some_and(|argument| argument.kind() == "number")
+        && matches!(value.child_by_field_name("operator").map(|op| node_text(op, source)), Some("-" | "+"));
+    let data = (signed || DATA.contains(&value.kind())) && object_of_methods(Some(value)).is_none();
     let module = statement_of(node).is_some_and(|statement| module_level(statement, source));
     (data && module && !name.starts_with("__")).then_some(Kind::Export)
 }
