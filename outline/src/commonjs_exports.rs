@@ -49,22 +49,7 @@ mod tests {
     use super::*;
 
     fn line(signatures: &[&str]) -> Option<(usize, String)> {
-        let at = |line: usize| u32::try_from(line + 1).unwrap();
-        let definitions: Vec<Definition> = signatures
-            .iter()
-            .enumerate()
-            .map(|(line, signature)| Definition {
-                kind: Kind::Export,
-                name: String::new(),
-                signature: signature.to_string(),
-                uncut: None,
-                start_line: at(line),
-                head_line: at(line),
-                end_line: at(line),
-                children: Vec::new(),
-            })
-            .collect();
-        run(&definitions)
+        run(&Definition::exports_one_a_line(signatures))
     }
 
     #[test]

@@ -128,6 +128,27 @@ impl Definition {
             && names.iter().all(|name| name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$'));
         if several { names } else { vec![self.name.as_str()] }
     }
+
+    /// Exports, one a line from line 1, with the signatures given: what the tests of the
+    /// renderers' export runs feed them.
+    #[cfg(test)]
+    pub(crate) fn exports_one_a_line(signatures: &[&str]) -> Vec<Definition> {
+        let at = |line: usize| u32::try_from(line + 1).unwrap();
+        signatures
+            .iter()
+            .enumerate()
+            .map(|(line, signature)| Definition {
+                kind: Kind::Export,
+                name: String::new(),
+                signature: signature.to_string(),
+                uncut: None,
+                start_line: at(line),
+                head_line: at(line),
+                end_line: at(line),
+                children: Vec::new(),
+            })
+            .collect()
+    }
 }
 
 /// One import/dependency statement (`use`, `import`, `#include`, `require`, `using`).

@@ -146,26 +146,8 @@ impl<'d> ReExport<'d> {
 mod tests {
     use super::*;
 
-    fn exports(lines: &[&str]) -> Vec<Definition> {
-        let at = |line: usize| u32::try_from(line + 1).unwrap();
-        lines
-            .iter()
-            .enumerate()
-            .map(|(line, signature)| Definition {
-                kind: Kind::Export,
-                name: String::new(),
-                signature: signature.to_string(),
-                uncut: None,
-                start_line: at(line),
-                head_line: at(line),
-                end_line: at(line),
-                children: Vec::new(),
-            })
-            .collect()
-    }
-
     fn line(lines: &[&str]) -> Option<(usize, String)> {
-        run(&exports(lines))
+        run(&Definition::exports_one_a_line(lines))
     }
 
     #[test]
