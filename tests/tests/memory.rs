@@ -307,6 +307,11 @@ fn recall_ranks_by_the_words_that_tell_what_is_looked_for() {
     let none = ok(lctx(&home, &root, false, &["knowledge", "recall", "i"]));
     assert_eq!(none.trim(), "no matching facts", "`i` is no prefix of implementation");
     assert_eq!(keys("impl"), ["layout"]);
+    // A limit says what it left out, as every listing does.
+    let one = ok(lctx(&home, &root, false, &["knowledge", "recall", "src", "-n", "1"]));
+    assert!(one.ends_with("… 1 more fact not shown (of 2); a higher limit shows it\n"), "{one}");
+    let elsewhere = ok(lctx(&home, &root, false, &["knowledge", "recall", "src", "-c", "nope"]));
+    assert_eq!(elsewhere.trim(), "no facts in category `nope`; categories: general");
 }
 
 #[test]

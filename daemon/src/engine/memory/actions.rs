@@ -212,8 +212,20 @@ impl Engine {
                 Ok((text, Vec::new()))
             }
             "recall" => {
-                let facts = self.memory.with(|s| s.recall(&project, &p.query, category, limit))?;
-                Ok((render::facts(&facts, "no matching facts"), facts))
+                // Every match, so the answer can say how many the limit left out.
+                let mut facts = self.memory.with(|s| s.recall(&project, &p.query, category, usize::MAX))?;
+                let total = facts.len();
+                facts.truncate(limit);
+                let mut text = render::facts(&facts, "no matching facts");
+                // A category that holds no fact at all is named as such, not blamed on the query.
+                if let Some(category) = category.filter(|_| facts.is_empty()) {
+                    let categories = self.memory.with(|s| s.categories(&project))?;
+                    if !categories.iter().any(|known| known == category) {
+                        text = render::no_facts_in(category, &categories);
+                    }
+                }
+                text.push_str(&render::left_out(total, facts.len(), "fact"));
+                Ok((text, facts))
             }
             "forget" => {
                 let key = masked_key("forget")?;
