@@ -362,6 +362,19 @@ fn uninstall_refuses_to_overwrite_a_file_of_its_own_changed_since_init_unless_fo
     assert_eq!(fs::read_to_string(&agent_env).unwrap(), edited, "nothing removed");
     assert_eq!(fs::read(sandbox.user().join(".claude/settings.json")).unwrap(), settings_after_init, "all or nothing");
 
+    // A read-only copy where --force would keep the current version is refused like a
+    // read-only file: nothing changes.
+    let kept = agent_env.with_file_name("agent-env.bash.lctx-uninstall.bak");
+    fs::write(&kept, "an older copy of mine\n").unwrap();
+    fs::set_permissions(&kept, fs::Permissions::from_mode(0o444)).unwrap();
+    let refused = sandbox.lctx(&["uninstall", "--force"]);
+    assert_eq!(refused.status.code(), Some(1), "{}", describe(&refused));
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(message.contains(&format!("{} (mode 444)", kept.display())), "{message}");
+    assert_eq!(fs::read_to_string(&kept).unwrap(), "an older copy of mine\n");
+    assert_eq!(fs::read_to_string(&agent_env).unwrap(), edited, "nothing removed");
+    fs::remove_file(&kept).unwrap();
+
     let forced = sandbox.lctx(&["uninstall", "--force"]);
     assert!(forced.status.success(), "{}", describe(&forced));
     assert!(!agent_env.exists(), "init created it; uninstall removes it");

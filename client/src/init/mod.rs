@@ -303,6 +303,13 @@ enum Fate {
     Changed,
 }
 
+/// Where `lctx uninstall --force` keeps the current version of a file changed since init.
+fn kept_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".lctx-uninstall.bak");
+    path.with_file_name(name)
+}
+
 /// Puts back every file init recorded. A shared file changed since init (a
 /// host rewrites its own config all the time) keeps those changes: only
 /// lean-ctx's part is taken out. Other files changed since are refused,
@@ -354,6 +361,17 @@ pub fn uninstall(data_dir: &Path, force: bool) -> Result<Option<Undone>, String>
             let mode = write::read_only_mode(&record.path)?;
             Some(format!("{} (mode {mode:03o})", record.path.display()))
         })
+        // Nor is a read-only copy `--force` would write the current version over.
+        .chain(
+            states
+                .iter()
+                .filter(|(_, current, _, fate)| matches!(fate, Fate::Changed) && current.is_some())
+                .filter_map(|(record, ..)| {
+                    let kept = kept_path(&record.path);
+                    let mode = write::read_only_mode(&kept)?;
+                    Some(format!("{} (mode {mode:03o})", kept.display()))
+                }),
+        )
         .collect();
     if !read_only.is_empty() {
         return Err(format!(
@@ -385,9 +403,7 @@ pub fn uninstall(data_dir: &Path, force: bool) -> Result<Option<Undone>, String>
             }
             Fate::Changed => {
                 if let Some(current) = &current {
-                    let mut name = record.path.file_name().unwrap_or_default().to_os_string();
-                    name.push(".lctx-uninstall.bak");
-                    let kept = record.path.with_file_name(name);
+                    let kept = kept_path(&record.path);
                     let mode = mode_of(&record.path).unwrap_or(NEW_FILE_MODE);
                     write::write_atomically(&kept, current, mode).map_err(manifest::describe)?;
                     undone.kept.push((record.path.clone(), kept));
