@@ -23,17 +23,7 @@ static WORLD: LazyLock<World> = LazyLock::new(|| {
     let project = dir.join("project");
     std::fs::create_dir_all(project.join(".git")).expect("cannot create the fuzz project");
     std::fs::write(project.join(".git/HEAD"), "ref: refs/heads/main\n").expect("cannot write the fuzz project");
-    let env = Env {
-        home: dir.join("home"),
-        xdg_config_home: None,
-        xdg_data_home: None,
-        codex_home: None,
-        claude_config_dir: None,
-        goose_path_root: None,
-        path: Vec::new(),
-        cwd: Ok(project),
-        macos: false,
-    };
+    let env = Env::plain(dir.join("home"), project);
     World { env, mcp: dir.join("bin/lctx-mcp") }
 });
 

@@ -167,17 +167,7 @@ mod tests {
     use super::*;
 
     fn env() -> Env {
-        Env {
-            home: "/h".into(),
-            xdg_config_home: None,
-            xdg_data_home: None,
-            codex_home: None,
-            claude_config_dir: None,
-            goose_path_root: None,
-            path: Vec::new(),
-            cwd: Ok("/p".into()),
-            macos: false,
-        }
+        Env::plain("/h", "/p")
     }
 
     #[test]

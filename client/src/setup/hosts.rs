@@ -30,6 +30,22 @@ pub struct Env {
 }
 
 impl Env {
+    /// A Linux user's environment with `home` and `cwd` and none of the variables that move a
+    /// host's files: what tests and the fuzz harness start from.
+    pub fn plain(home: impl Into<PathBuf>, cwd: impl Into<PathBuf>) -> Env {
+        Env {
+            home: home.into(),
+            xdg_config_home: None,
+            xdg_data_home: None,
+            codex_home: None,
+            claude_config_dir: None,
+            goose_path_root: None,
+            path: Vec::new(),
+            cwd: Ok(cwd.into()),
+            macos: false,
+        }
+    }
+
     pub fn from_process() -> Result<Env, String> {
         let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
         Ok(Env {
@@ -256,17 +272,7 @@ mod tests {
     use super::*;
 
     fn env(macos: bool) -> Env {
-        Env {
-            home: "/home/u".into(),
-            xdg_config_home: None,
-            xdg_data_home: None,
-            codex_home: None,
-            claude_config_dir: None,
-            goose_path_root: None,
-            path: Vec::new(),
-            cwd: Ok("/home/u/src/app/sub".into()),
-            macos,
-        }
+        Env { macos, ..Env::plain("/home/u", "/home/u/src/app/sub") }
     }
 
     fn file(locate: fn(&Env) -> Place, env: &Env) -> String {

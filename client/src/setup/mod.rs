@@ -910,17 +910,7 @@ mod tests {
     }
 
     fn env(cwd: &Path) -> Env {
-        Env {
-            home: "/home/u".into(),
-            xdg_config_home: None,
-            xdg_data_home: None,
-            codex_home: None,
-            claude_config_dir: None,
-            goose_path_root: None,
-            path: Vec::new(),
-            cwd: Ok(cwd.into()),
-            macos: false,
-        }
+        Env::plain("/home/u", cwd)
     }
 
     #[test]
