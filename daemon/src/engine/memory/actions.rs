@@ -187,6 +187,21 @@ impl Engine {
         };
         let category = category.as_deref();
         let masked_key = |action: &str| require("key", &p.key, action).map(|key| self.masked(key).0);
+        // The facts a listing found, as many as the limit shows and a count of the rest; a
+        // category holding no fact at all is named as such, not blamed on a query.
+        let listing = |mut facts: Vec<Fact>, empty: &str| -> EngineResult<(String, Vec<Fact>)> {
+            let total = facts.len();
+            facts.truncate(limit);
+            let mut text = render::facts(&facts, empty);
+            if let Some(category) = category.filter(|_| facts.is_empty()) {
+                let categories = self.memory.with(|s| s.categories(&project))?;
+                if !categories.iter().any(|known| known == category) {
+                    text = render::no_facts_in(category, &categories);
+                }
+            }
+            text.push_str(&render::left_out(total, facts.len(), "fact"));
+            Ok((text, facts))
+        };
         match p.action.trim() {
             "remember" => {
                 let key = require("key", &p.key, "remember")?;
@@ -213,19 +228,8 @@ impl Engine {
             }
             "recall" => {
                 // Every match, so the answer can say how many the limit left out.
-                let mut facts = self.memory.with(|s| s.recall(&project, &p.query, category, usize::MAX))?;
-                let total = facts.len();
-                facts.truncate(limit);
-                let mut text = render::facts(&facts, "no matching facts");
-                // A category that holds no fact at all is named as such, not blamed on the query.
-                if let Some(category) = category.filter(|_| facts.is_empty()) {
-                    let categories = self.memory.with(|s| s.categories(&project))?;
-                    if !categories.iter().any(|known| known == category) {
-                        text = render::no_facts_in(category, &categories);
-                    }
-                }
-                text.push_str(&render::left_out(total, facts.len(), "fact"));
-                Ok((text, facts))
+                let facts = self.memory.with(|s| s.recall(&project, &p.query, category, usize::MAX))?;
+                listing(facts, "no matching facts")
             }
             "forget" => {
                 let key = masked_key("forget")?;
@@ -236,19 +240,7 @@ impl Engine {
                 }
                 Ok((format!("forgot {key} (history kept)"), Vec::new()))
             }
-            "list" => {
-                let mut facts = self.memory.with(|s| s.facts(&project, category))?;
-                let total = facts.len();
-                facts.truncate(limit);
-                let mut text = match category {
-                    Some(category) if facts.is_empty() => {
-                        render::no_facts_in(category, &self.memory.with(|s| s.categories(&project))?)
-                    }
-                    _ => render::facts(&facts, "no facts yet"),
-                };
-                text.push_str(&render::left_out(total, facts.len(), "fact"));
-                Ok((text, facts))
-            }
+            "list" => listing(self.memory.with(|s| s.facts(&project, category))?, "no facts yet"),
             "history" => {
                 let key = masked_key("history")?;
                 let facts = self.memory.with(|s| s.history(&project, &key))?;
