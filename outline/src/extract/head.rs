@@ -11,7 +11,7 @@
 //! classes) is cut. The modifiers, keyword, name and parameter names are only cut past
 //! [`HARD_MAX`], which real code does not reach.
 
-use crate::text::{MAX_SIGNATURE, collapse, head_line, truncate, truncate_list};
+use crate::text::{MAX_SIGNATURE, collapse, head_line, truncate};
 
 /// The longest a signature can get when its name and parameters alone exceed [`MAX_SIGNATURE`]:
 /// a bound for generated or minified code, not a target.
@@ -306,6 +306,92 @@ impl Strings {
     fn open(&self) -> bool {
         self.quote.is_some()
     }
+}
+
+/// [`truncate`] for a head that may end in a long list (`__all__ = ['a', …]`, `export { a, … }`):
+/// a cut inside a bracketed list falls after the last item it shows whole and says how many items
+/// it left out (`__all__ = ['a', 'b', +78 more]`), so a view never half shows a name or drops the
+/// rest unsaid. What follows the list stays when it is short (`… +30 more } from './api'`), else
+/// it is `…`. A cut outside a list, or inside a list's first item, is [`truncate`]'s. Brackets
+/// and strings are read as [`empty_nested_brackets`] reads them.
+fn truncate_list(text: String, max: usize) -> String {
+    /// The longest text after a cut list that is kept (a module path, a return type).
+    const MAX_AFTER_LIST: usize = 80;
+    let Some((cut, _)) = text.char_indices().nth(max.saturating_sub(1)) else {
+        return text;
+    };
+    if text[cut..].chars().nth(1).is_none() {
+        return text;
+    }
+    // The brackets open where the cut falls: where each opened, and the last comma seen at its
+    // own level.
+    let mut open: Vec<(usize, Option<usize>)> = Vec::new();
+    for (at, c) in list_marks(&text[..cut]) {
+        match c {
+            '(' | '[' | '{' | '<' => open.push((at, None)),
+            ',' => {
+                if let Some(innermost) = open.last_mut() {
+                    innermost.1 = Some(at);
+                }
+            }
+            ')' | ']' | '}' | '>' => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    let Some(&(bracket, Some(comma))) = open.last() else {
+        return truncate(text, max);
+    };
+    let (left, close) = items_after(&text[comma + 1..]);
+    let closer = match &text[bracket..=bracket] {
+        "(" => ")",
+        "[" => "]",
+        "{" => "}",
+        _ => ">",
+    };
+    // `{ a, b }` keeps its inner spaces.
+    let space = if text[bracket + 1..].starts_with(' ') { " " } else { "" };
+    let after = close.map(|close| &text[comma + 1 + close + 1..]);
+    let after = match after {
+        Some(after) if open.len() == 1 && after.chars().count() <= MAX_AFTER_LIST => after,
+        _ => "…",
+    };
+    format!("{}, +{left} more{space}{closer}{after}", &text[..comma])
+}
+
+/// How many items of a list `rest` holds before its closing bracket, and where that bracket is
+/// (a list cut short by the text's end has none).
+fn items_after(rest: &str) -> (usize, Option<usize>) {
+    let (mut depth, mut items, mut in_item) = (0usize, 0, false);
+    for (at, c) in list_marks(rest) {
+        match c {
+            '(' | '[' | '{' | '<' => depth += 1,
+            ')' | ']' | '}' | '>' if depth == 0 => return (items, Some(at)),
+            ')' | ']' | '}' | '>' => depth -= 1,
+            ',' if depth == 0 => {
+                in_item = false;
+                continue;
+            }
+            _ => {}
+        }
+        if !in_item && !c.is_whitespace() {
+            in_item = true;
+            items += 1;
+        }
+    }
+    (items, None)
+}
+
+/// The characters of `code` with their offsets, a bracket or comma inside a string (see
+/// [`Strings`]) or the `>` of `->` and `=>` passed as a plain `_`.
+fn list_marks(code: &str) -> impl Iterator<Item = (usize, char)> + '_ {
+    let (mut strings, mut previous) = (Strings::default(), ' ');
+    code.char_indices().map(move |(at, c)| {
+        let plain = strings.skip(c) || (c == '>' && matches!(previous, '-' | '='));
+        previous = c;
+        (at, if plain { '_' } else { c })
+    })
 }
 
 /// `code` cut at its top-level commas (outside brackets and strings), each piece trimmed.
@@ -721,6 +807,28 @@ mod tests {
             assert!(line.contains(&format!("option_{i}: t.Optional[…] = None")), "{line}");
         }
         assert!(line.chars().count() < core.chars().count() / 2, "{line}");
+    }
+
+    #[test]
+    fn truncate_list_ends_between_items_and_counts_the_rest() {
+        let all = format!("__all__ = ({})", (0..40).map(|n| format!("'name{n}'")).collect::<Vec<_>>().join(", "));
+        // `'name0', ` is 9 characters: at 60 the cut falls inside the fifth name.
+        assert_eq!(truncate_list(all.clone(), 60), "__all__ = ('name0', 'name1', 'name2', 'name3', 'name4', +35 more)");
+        assert_eq!(truncate_list(all.clone(), 1000), all);
+        // Commas inside an item's own brackets, strings and generics are the item's.
+        let nested = "export { a, b, c } from './x'; f(Map<K, V>, \"x, y\", [1, 2], g(h, i), 'j', k)";
+        assert_eq!(truncate_list(nested.to_string(), 44), "export { a, b, c } from './x'; f(Map<K, V>, +5 more)");
+        // A lifetime is no string; `->` closes nothing.
+        let rust = "fn f<'a>(x: &'a str, g: impl Fn() -> u8, y: u8, z: u8)";
+        assert_eq!(truncate_list(rust.to_string(), 42), "fn f<'a>(x: &'a str, g: impl Fn() -> u8, +2 more)");
+        let export =
+            format!("export {{ {} }} from './api'", (0..30).map(|n| format!("name{n}")).collect::<Vec<_>>().join(", "));
+        assert_eq!(truncate_list(export, 40), "export { name0, name1, name2, name3, +26 more } from './api'");
+        // A cut in the list's first item, or outside any list, is a plain cut.
+        assert_eq!(truncate_list("const X = averyveryverylongvalue".into(), 12), "const X = a…");
+        assert_eq!(truncate_list("f(averyveryverylongvalue, b)".into(), 12), "f(averyvery…");
+        // An inner list cut inside an outer one: the outer one is open, so `…` says so.
+        assert_eq!(truncate_list("f(a, [1, 2, 3, 4, 5, 6], b)".into(), 14), "f(a, [1, 2, +4 more]…");
     }
 
     #[test]
