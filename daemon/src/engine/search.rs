@@ -200,14 +200,26 @@ impl Engine {
         let mut rooted = None;
         if !is_repository(&root) {
             let repository = within.as_deref().map(project_of).filter(|project| is_repository(project));
-            match repository {
+            rooted = Some(match repository {
                 Some(repository) => {
-                    rooted =
-                        Some(format!("searched the repository {} (paths are relative to it)", repository.display()));
+                    let note = format!("searched the repository {} (paths are relative to it)", repository.display());
                     root = repository;
+                    note
                 }
-                None => refuse_broad_root(&root, &self.config.get(), Broad::Searching)?,
-            }
+                None => {
+                    refuse_broad_root(&root, &self.config.get(), Broad::Searching)?;
+                    // The directory was taken as the project, which a user searching from
+                    // outside any repository (`cd /tmp`) may not expect: every file below it
+                    // is searched and indexed.
+                    let indexed = match self.search.config().build_on_search {
+                        true => {
+                            format!("; its index is built and kept (`lctx index --remove {}` drops it)", root.display())
+                        }
+                        false => String::new(),
+                    };
+                    format!("{}{indexed}", no_repository(&root, "searched"))
+                }
+            });
         }
         let mut request = SearchRequest::new(&root, action(&p.action)?, p.pattern.clone());
         request.cancel = cancel.flag();
@@ -231,15 +243,6 @@ impl Engine {
         self.mask_secrets(&mut result, request.max_results);
         if let Some(rooted) = rooted {
             add_note(&mut result, rooted, request.max_results);
-        }
-        if !is_repository(&root) {
-            // The directory was taken as the project, which a user searching from outside any
-            // repository (`cd /tmp`) may not expect: every file below it is searched and indexed.
-            let indexed = match self.search.config().build_on_search {
-                true => format!("; its index is built and kept (`lctx index --remove {}` drops it)", root.display()),
-                false => String::new(),
-            };
-            add_note(&mut result, format!("{}{indexed}", no_repository(&root, "searched")), request.max_results);
         }
         let tokens = self.tokens.count(&result.text) as u64;
         let project = root.display().to_string();
