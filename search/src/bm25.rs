@@ -51,6 +51,15 @@ pub(crate) struct QueryWords {
     words: Vec<Word>,
     /// The words past [`MAX_TERMS`], left out before anything is searched.
     over_cap: Vec<String>,
+    /// A first word of more terms than [`MAX_TERMS`], which ranks by its first ones only.
+    cut: Option<CutWord>,
+}
+
+/// A first word cut to [`MAX_TERMS`] terms: as typed, with the parts it lost.
+struct CutWord {
+    typed: String,
+    kept: usize,
+    left_out: Vec<String>,
 }
 
 struct Word {
@@ -69,7 +78,7 @@ pub(crate) fn query(pattern: &str) -> Result<QueryWords, SearchError> {
             what: "the query has no words to rank by; pass identifiers or words, or use the regex action",
         });
     }
-    let mut query = QueryWords { words: Vec::new(), over_cap: Vec::new() };
+    let mut query = QueryWords { words: Vec::new(), over_cap: Vec::new(), cut: None };
     let mut terms: Vec<String> = Vec::new();
     for word in all {
         let new: Vec<String> = word.terms.iter().filter(|t| !terms.contains(t)).cloned().collect();
@@ -83,7 +92,9 @@ pub(crate) fn query(pattern: &str) -> Result<QueryWords, SearchError> {
             let mut word = word;
             word.terms.truncate(MAX_TERMS);
             let terms_kept = &word.terms;
-            word.parts.retain(|part| terms_kept.contains(part));
+            let (kept, left_out) = word.parts.into_iter().partition(|part| terms_kept.contains(part));
+            word.parts = kept;
+            query.cut = Some(CutWord { typed: word.typed.clone(), kept: word.parts.len(), left_out });
             terms.extend(word.terms.iter().cloned());
             query.words.push(word);
         } else {
@@ -127,7 +138,7 @@ impl QueryWords {
                 }
             })
             .collect();
-        Ranking { terms, absent, over_cap: &self.over_cap }
+        Ranking { terms, absent, over_cap: &self.over_cap, cut: self.cut.as_ref() }
     }
 }
 
@@ -137,6 +148,7 @@ struct Ranking<'q> {
     /// The words no visible file holds, each with its absent parts (`` `zzqx` (of `zzqx42`) ``).
     absent: Vec<String>,
     over_cap: &'q [String],
+    cut: Option<&'q CutWord>,
 }
 
 impl Ranking<'_> {
@@ -155,19 +167,34 @@ impl Ranking<'_> {
                 false => format!("{}, so it is left out of the ranking", described.join("; ")),
             });
         }
-        if let Some(first) = self.over_cap.first() {
-            // A generated identifier can be hundreds of characters long.
-            let first = match first.char_indices().nth(40) {
-                Some((cut, _)) => format!("{}…", &first[..cut]),
-                None => first.clone(),
-            };
+        if let Some(cut) = self.cut {
             notes.push(format!(
-                "bm25 ranks by at most {MAX_TERMS} terms, so the query's last {} (from `{first}` on) {} left out",
+                "bm25 ranks by at most {MAX_TERMS} terms, so `{}` counts by its first {} only; its last {} (from \
+                 `{}` on) {} left out",
+                shortened(&cut.typed),
+                count(cut.kept as u64, "part"),
+                count(cut.left_out.len() as u64, "part"),
+                cut.left_out.first().map_or("", String::as_str),
+                if cut.left_out.len() == 1 { "is" } else { "are" },
+            ));
+        }
+        if let Some(first) = self.over_cap.first() {
+            notes.push(format!(
+                "bm25 ranks by at most {MAX_TERMS} terms, so the query's last {} (from `{}` on) {} left out",
                 count(self.over_cap.len() as u64, "word"),
+                shortened(first),
                 if self.over_cap.len() == 1 { "is" } else { "are" },
             ));
         }
         (!notes.is_empty()).then(|| notes.join("; "))
+    }
+}
+
+/// A query word as a note quotes it: a generated identifier can be hundreds of characters long.
+fn shortened(word: &str) -> String {
+    match word.char_indices().nth(40) {
+        Some((cut, _)) => format!("{}…", &word[..cut]),
+        None => word.to_owned(),
     }
 }
 
