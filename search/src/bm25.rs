@@ -25,7 +25,7 @@ use crate::project::IndexView;
 use crate::render::{count, line_around};
 use crate::schema::PathColumn;
 use crate::tokenizer::{for_each_token, query_terms, query_words};
-use crate::walk::{Skipped, Stop, read_file, scan_files, text_of};
+use crate::walk::{Stop, read_file, scan_files, text_of};
 use crate::withheld::Withheld;
 
 /// Definitions weigh more than mentions.
@@ -254,7 +254,7 @@ pub(crate) fn search_index(
         shown,
         files_with_matches: total,
         files_searched,
-        skipped: Skipped::default(),
+        skipped: view.skipped_admitted(filter),
         cut_short: false,
         withheld,
         note,

@@ -55,26 +55,37 @@ pub(crate) fn project_dir(cache_dir: &Path, root: &Path) -> PathBuf {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Known {
     pub stamp: FileStamp,
-    /// False for binaries: remembered so they are not re-read until they change.
-    pub indexed: bool,
+    /// Why a file read for the index is not in it (a binary, or one that grew too large or was
+    /// swapped for a FIFO after the walk): remembered so it is not re-read until it changes, and
+    /// so answers from the index can say they did not search it.
+    pub skipped: Option<SkipReason>,
 }
 
-/// In-memory mirror of the index: every known file with its stamp, and the
-/// admitted directories (the watch set).
+/// In-memory mirror of the index: every known file with its stamp, the
+/// admitted directories (the watch set), and the files the walk found but
+/// never read (too large, FIFOs, sockets, devices).
 #[derive(Debug, Default)]
 pub(crate) struct Manifest {
     pub files: BTreeMap<PathBuf, Known>,
     pub dirs: BTreeSet<PathBuf>,
+    pub unread: BTreeMap<PathBuf, SkipReason>,
 }
 
 impl Manifest {
     pub(crate) fn indexed_files(&self) -> u64 {
-        self.files.values().filter(|k| k.indexed).count() as u64
+        self.files.values().filter(|k| k.skipped.is_none()).count() as u64
+    }
+
+    /// Every admitted file the index holds no text of, with the reason.
+    pub(crate) fn not_indexed(&self) -> Vec<(PathBuf, SkipReason)> {
+        let read = self.files.iter().filter_map(|(rel, known)| Some((rel.clone(), known.skipped?)));
+        read.chain(self.unread.iter().map(|(rel, reason)| (rel.clone(), *reason))).collect()
     }
 
     /// Rough heap use: the paths plus B-tree node overhead.
     pub(crate) fn approx_bytes(&self) -> u64 {
-        let paths: usize = self.files.keys().chain(self.dirs.iter()).map(|p| p.as_os_str().len() + 64).sum();
+        let paths = self.files.keys().chain(&self.dirs).chain(self.unread.keys());
+        let paths: usize = paths.map(|p| p.as_os_str().len() + 64).sum();
         paths as u64
     }
 }
@@ -254,7 +265,7 @@ impl IndexStore {
                         writer
                             .add_document(fields.document(rel, file.stamp, &file.text, &file.symbols))
                             .map_err(|e| SearchError::index("cannot add a document", e))?;
-                        self.manifest.files.insert(rel.clone(), Known { stamp: file.stamp, indexed: true });
+                        self.manifest.files.insert(rel.clone(), Known { stamp: file.stamp, skipped: None });
                         if let Some(value) = file.extra {
                             extras.insert(rel.clone(), Extra { stamp: file.stamp, value });
                         }
@@ -267,7 +278,7 @@ impl IndexStore {
                         let stamp = fs::metadata(&path)
                             .map(|m| FileStamp::of(&m))
                             .unwrap_or(FileStamp { size: 0, mtime_ns: 0 });
-                        self.manifest.files.insert(rel.clone(), Known { stamp, indexed: false });
+                        self.manifest.files.insert(rel.clone(), Known { stamp, skipped: Some(reason) });
                     }
                     Err(reason) => {
                         // Unreadable or vanished: forget it so the next rescan tries again.
@@ -472,7 +483,7 @@ fn read_manifest(searcher: &Searcher, fields: Fields) -> tantivy::Result<Manifes
             let path = fields
                 .stored_path(&doc)
                 .ok_or_else(|| tantivy::TantivyError::InternalError("document without a path".into()))?;
-            manifest.files.insert(PathBuf::from(path), Known { stamp: fields.stored_stamp(&doc), indexed: true });
+            manifest.files.insert(PathBuf::from(path), Known { stamp: fields.stored_stamp(&doc), skipped: None });
         }
     }
     Ok(manifest)

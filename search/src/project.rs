@@ -30,7 +30,7 @@ use crate::model::{BuildProgress, Discarded, IndexPhase, IndexStatus};
 use crate::observer::{Extras, IndexObserver, notify};
 use crate::registry::Context;
 use crate::schema::{Fields, PathColumn};
-use crate::walk::{self, Skipped, Stop};
+use crate::walk::{self, SkipReason, Skipped, Stop};
 use crate::watcher::{DirWatcher, Pending};
 use lean_ctx_locks::ids;
 
@@ -89,6 +89,8 @@ pub(crate) struct IndexView {
     pub fields: Fields,
     /// Which index this searcher reads (see [`Project::request_rebuild`]).
     pub generation: u64,
+    /// The files the index holds no text of, with the reason: what an answer from it did not search.
+    pub not_indexed: Arc<[(PathBuf, SkipReason)]>,
 }
 
 impl IndexView {
@@ -105,6 +107,15 @@ impl IndexView {
             }
         }
         Ok(admitted)
+    }
+
+    /// The files `filter` admits that the index holds no text of, counted as a scan counts them.
+    pub(crate) fn skipped_admitted(&self, filter: &PathFilter) -> Skipped {
+        let mut skipped = Skipped::default();
+        for (_, reason) in self.not_indexed.iter().filter(|(rel, _)| filter.admits(rel)) {
+            skipped.count(*reason);
+        }
+        skipped
     }
 
     /// Whether a file `filter` admits and does not withhold holds `term` in its content. The
@@ -586,6 +597,7 @@ impl Worker<'_> {
             return Ok(());
         }
         let manifest = &mut self.store.manifest;
+        manifest.unread = listing.unread.into_iter().collect();
         let walked: HashSet<&PathBuf> = listing.files.iter().map(|(rel, _)| rel).collect();
         let mut changes = Changes {
             deletes: manifest.files.keys().filter(|rel| !walked.contains(rel)).cloned().collect(),
@@ -683,7 +695,11 @@ impl Worker<'_> {
                 }
             }
             manifest.dirs.extend(subtree.dirs);
+            manifest.unread.extend(subtree.unread);
         }
+        let unread = &mut self.store.manifest.unread;
+        unread.retain(|rel, _| !is_child(rel));
+        unread.extend(listing.unread);
     }
 
     /// Drops a vanished directory: its files leave the index, its watches go.
@@ -691,6 +707,7 @@ impl Worker<'_> {
         let manifest = &mut self.store.manifest;
         let under = |p: &&PathBuf| p.starts_with(dir);
         changes.deletes.extend(manifest.files.range(dir.to_path_buf()..).map(|(p, _)| p).take_while(under).cloned());
+        manifest.unread.retain(|rel, _| !rel.starts_with(dir));
         let gone: Vec<PathBuf> = manifest.dirs.range(dir.to_path_buf()..).take_while(under).cloned().collect();
         for d in gone {
             self.watcher.unwatch(&self.project.root.join(&d));
@@ -731,15 +748,18 @@ impl Worker<'_> {
     fn publish_ready(&self) {
         let batch_skipped = self.batch_skipped;
         let generation = self.project.generation.load(Ordering::Relaxed);
-        let view = IndexView { searcher: self.store.searcher(), fields: self.store.fields(), generation };
-        let size_on_disk = self.store.size_on_disk();
         let manifest = &self.store.manifest;
-        let binaries = manifest.files.values().filter(|k| !k.indexed).count() as u64;
-        let skipped = Skipped {
-            binary: binaries,
+        let not_indexed: Arc<[(PathBuf, SkipReason)]> = manifest.not_indexed().into();
+        let mut skipped = Skipped {
             unreadable: self.walk_skipped.unreadable + batch_skipped.unreadable,
-            ..self.walk_skipped
+            walk_errors: self.walk_skipped.walk_errors,
+            ..Skipped::default()
         };
+        for (_, reason) in not_indexed.iter() {
+            skipped.count(*reason);
+        }
+        let view = IndexView { searcher: self.store.searcher(), fields: self.store.fields(), generation, not_indexed };
+        let size_on_disk = self.store.size_on_disk();
         self.project.approx_memory.store(manifest.approx_bytes() + size_on_disk, Ordering::Relaxed);
         let (files, last_commit) = (manifest.indexed_files(), self.store.last_commit);
         let (watch_error, rebuilt_because) = (self.watcher.error.clone(), self.store.rebuilt_because.clone());

@@ -89,7 +89,11 @@ pub(crate) fn search_index(
         let found = fields.stored_symbols(&doc).into_iter().filter(|s| needle.matches(s));
         keep_or_withhold(filter, path, found.collect(), &mut hits, &mut withheld);
     }
-    let stats = ScanStats { files_searched: view.files_admitted(filter)?, ..ScanStats::default() };
+    let stats = ScanStats {
+        files_searched: view.files_admitted(filter)?,
+        skipped: view.skipped_admitted(filter),
+        ..ScanStats::default()
+    };
     Ok(finish(hits, root, needle, max_results, config, stats, withheld))
 }
 

@@ -285,6 +285,9 @@ pub(crate) struct Listing {
     pub files: Vec<(PathBuf, FileStamp)>,
     /// Root-relative admitted directories, the start directory included.
     pub dirs: Vec<PathBuf>,
+    /// Root-relative admitted files not to be read: too large, FIFOs, sockets, devices.
+    pub unread: Vec<(PathBuf, SkipReason)>,
+    /// What could not be walked or read at all (no path to remember it by).
     pub skipped: Skipped,
 }
 
@@ -320,6 +323,9 @@ pub(crate) fn list(
                 listing.dirs.push(rel.to_path_buf());
             }
             EntryKind::File(stamp) => listing.files.push((rel.to_path_buf(), stamp)),
+            EntryKind::Skip(reason @ (SkipReason::TooLarge | SkipReason::Special)) => {
+                listing.unread.push((rel.to_path_buf(), reason))
+            }
             EntryKind::Skip(reason) => listing.skipped.count(reason),
             EntryKind::Ignored => {}
         }

@@ -291,6 +291,39 @@ fn bad_input_is_refused_with_a_clear_error() {
     assert!(matches!(err, SearchError::EmptyQuery { .. }), "{err}");
 }
 
+/// An answer from the index says what it did not search, as a scan does: files too large to
+/// index (found by the walk, or grown past the limit after it) and FIFOs, within the search's path.
+#[test]
+fn every_answer_counts_the_files_too_large_to_search_within_its_path() {
+    let fx = sample();
+    let large = format!("pub fn load_config_big() {{}}\n{}", "// filler line of a generated file\n".repeat(31_000));
+    assert!(large.len() > 1 << 20);
+    fs::write(fx.root().join("src/generated.rs"), &large).unwrap();
+    let status = Command::new("mkfifo").arg(fx.root().join("lib/pipe.py")).status().unwrap();
+    assert!(status.success());
+    let engines = index_and_scan(&fx);
+    let note = "skipped 2 files: 1 too large, 1 special (fifo/socket/device)";
+    for engine in &engines {
+        for (action, pattern) in
+            [(Action::Regex, "load_config"), (Action::Bm25, "load_config"), (Action::Symbol, "load")]
+        {
+            let result = search(engine, fx.root(), action, pattern);
+            let what = format!("{action:?} from {:?}: {}", result.source, result.text);
+            assert!(result.text.contains(note), "{what}");
+            let mut in_lib = SearchRequest::new(fx.root(), action, pattern);
+            in_lib.path = Some("lib".into());
+            let result = engine.search(&in_lib).unwrap();
+            assert!(result.text.contains("skipped 1 file: 1 special (fifo/socket/device)"), "lib/ only: {what}");
+        }
+    }
+    // A file that grows past the limit after the index was built is left out and counted too.
+    let indexed = &engines[0];
+    fs::write(fx.root().join("web/app.ts"), &large).unwrap();
+    wait_for(Duration::from_secs(20), "the grown file to leave the index", || {
+        search(indexed, fx.root(), Action::Bm25, "loadConfig").text.contains("skipped 3 files: 2 too large")
+    });
+}
+
 #[test]
 fn fifos_and_binaries_are_skipped_and_counted() {
     let fx = sample();
