@@ -165,8 +165,9 @@ fn check_read(p: &Project, step: &Step<'_>, holding: &mut Option<Holding>, texts
             };
             assert!(matches!(ask, Ask::Mode("diff")) || had.whole, "{at}: a full read diffs only a whole holding");
             let base = &texts[&had.hash];
-            if *base == text {
-                assert!(view.content.ends_with(&no_change), "{at}: {view:?}");
+            match *base == text {
+                true => assert!(view.content.ends_with(&no_change), "{at}: {view:?}"),
+                false => assert!(!view.content.contains(&no_change), "{at}: a change hidden: {view:?}"),
             }
             for line in view.content.lines() {
                 if let Some(added) = line.strip_prefix('+').filter(|_| !line.starts_with("+++")) {
@@ -229,9 +230,14 @@ fn stub_appears_exactly_when_the_session_holds_the_current_content_whole() {
                             assert_eq!(after, before.replacen(&old, &new, 1), "seed {seed} step {step}");
                             let hash = blake3::hash(after.as_bytes());
                             let before_hash = blake3::hash(before.as_bytes());
-                            let whole = held == Some(Holding { hash: before_hash, whole: true });
+                            let holding = match held {
+                                Some(held) if held.hash == before_hash => Holding { hash, whole: held.whole },
+                                // Changed since it last saw it: what it saw stays its diff base.
+                                Some(held) => Holding { whole: false, ..held },
+                                None => Holding { hash, whole: false },
+                            };
                             texts.insert(hash, after);
-                            model.insert((session, f), Holding { hash, whole });
+                            model.insert((session, f), holding);
                         }
                         Err(_) => {
                             if let Some(held) = held {

@@ -10,9 +10,11 @@
 //!
 //! A holding that is not whole is a diff base only: the session edited a
 //! file it had seen only in part (its next `diff` starts from what it
-//! wrote), or one of its edits of the file failed (its idea of the file may
-//! be wrong, so the next read sends the content). Partial ranges, outlines
-//! and references change nothing.
+//! wrote), or edited a file that had changed since the version it holds
+//! (its next `diff` starts from that version, so it shows the change it
+//! never saw with its own), or one of its edits of the file failed (its
+//! idea of the file may be wrong, so the next read sends the content).
+//! Partial ranges, outlines and references change nothing.
 
 use std::path::{Path, PathBuf};
 
@@ -70,18 +72,23 @@ impl Deliveries {
 
     /// `session` changed `path` from `before` (`None`: it created the file)
     /// to `after` with its own successful edit: it wrote the change, so it
-    /// holds `after` whole if it held `before` whole, else as a diff base.
+    /// holds `after` as it held `before` (whole, or as a diff base), or as a
+    /// diff base if it held nothing. If it held another version, the file
+    /// changed since it last saw it: that version stays its diff base, so
+    /// its next `diff` shows that change too rather than "no change".
     pub fn edited(&self, session: &str, path: &Path, before: Option<blake3::Hash>, after: blake3::Hash) {
         if session.is_empty() {
             return;
         }
         let mut records = self.records.lock();
         let key = key(session, path);
-        let whole = match before {
-            None => true,
-            Some(before) => records.get(&key) == Some(Held::whole(before)),
+        let held = match (before, records.get(&key)) {
+            (None, _) => Held::whole(after),
+            (Some(before), Some(held)) if held.hash == before => Held { hash: after, whole: held.whole },
+            (Some(_), Some(held)) => Held::diff_base(held.hash),
+            (Some(_), None) => Held::diff_base(after),
         };
-        records.insert(key, Held { hash: after, whole }, 1);
+        records.insert(key, held, 1);
     }
 
     /// `session` never received what was recorded for `path` (its call was
@@ -130,7 +137,9 @@ mod tests {
         d.edited("s", path, Some(v1), v2);
         assert_eq!(d.held("s", path), Some(Held::whole(v2)), "it wrote the change to what it had");
         d.edited("s", path, Some(v1), v3);
-        assert_eq!(d.held("s", path), Some(Held::diff_base(v3)), "it held another version");
+        assert_eq!(d.held("s", path), Some(Held::diff_base(v2)), "the file changed since v2: v2 stays the base");
+        d.edited("s", path, Some(v2), v1);
+        assert_eq!(d.held("s", path), Some(Held::diff_base(v1)), "a diff base of what it edited");
         d.edited("other", path, Some(v3), v1);
         assert_eq!(d.held("other", path), Some(Held::diff_base(v1)), "it held nothing");
         d.edited("new", Path::new("/p/new.rs"), None, v1);
