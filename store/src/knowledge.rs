@@ -8,7 +8,7 @@
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::error::{Error, Result, non_empty, sql_limit};
-use crate::terms::{search_terms, terms_expression};
+use crate::terms::{infix_terms, search_terms, terms_expression};
 use crate::{Store, now_ms};
 
 /// The category of a new key's fact when none is given.
@@ -145,7 +145,8 @@ impl Store {
     /// confirmed facts.
     pub fn recall(&self, project: &str, query: &str, category: Option<&str>, limit: usize) -> Result<Vec<Fact>> {
         let limit = sql_limit(limit);
-        let Some(expression) = match_expression(query) else {
+        let terms = search_terms(query);
+        let Some(expression) = terms_expression(&terms) else {
             let sql = format!(
                 "SELECT {COLUMNS} FROM facts f WHERE f.project = ?1 AND f.state = 'current'
                  AND (?2 IS NULL OR f.category = ?2) ORDER BY f.confirmed_ms DESC, f.id DESC LIMIT ?3"
@@ -157,7 +158,24 @@ impl Store {
              WHERE facts_fts MATCH ?1 AND f.project = ?2 AND f.state = 'current' AND (?3 IS NULL OR f.category = ?3)
              ORDER BY bm25(facts_fts, 4.0, 1.0, 2.0), f.confirmed_ms DESC, f.id DESC LIMIT ?4"
         );
-        query_facts(&self.conn, &sql, params![expression, project, category, limit])
+        let mut facts = query_facts(&self.conn, &sql, params![expression, project, category, limit])?;
+        // The index keeps a run of Chinese or Japanese as one word, which FTS5 finds by its start
+        // only; the facts holding such a term inside a run (`使用` in `数据库使用`) follow the
+        // ranked ones. Only then is every current fact of the project looked at.
+        let room = usize::try_from(limit).unwrap_or(usize::MAX).saturating_sub(facts.len());
+        if let Some(infixes) = infix_terms(&terms).filter(|_| room > 0) {
+            let sql = format!(
+                "SELECT {COLUMNS} FROM facts f
+                 WHERE f.project = ?1 AND f.state = 'current' AND (?2 IS NULL OR f.category = ?2)
+                   AND EXISTS (SELECT 1 FROM json_each(?3) t
+                               WHERE instr(f.key, t.value) OR instr(f.value, t.value) OR instr(f.category, t.value))
+                 ORDER BY f.confirmed_ms DESC, f.id DESC"
+            );
+            let ranked: std::collections::HashSet<i64> = facts.iter().map(|fact| fact.id).collect();
+            let more = query_facts(&self.conn, &sql, params![project, category, infixes])?;
+            facts.extend(more.into_iter().filter(|fact| !ranked.contains(&fact.id)).take(room));
+        }
+        Ok(facts)
     }
 
     /// Marks the current fact of `(project, key)` forgotten; returns whether there was one.
@@ -250,10 +268,6 @@ fn fact_from_row(row: &Row<'_>) -> rusqlite::Result<Fact> {
 
 /// Turns a user's words into an FTS5 expression that cannot be a syntax error (see
 /// [`crate::terms`]). `None` when the query has no word at all.
-fn match_expression(query: &str) -> Option<String> {
-    terms_expression(&search_terms(query))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -389,11 +403,16 @@ mod tests {
         let (_dir, mut store) = temp_store();
         store.remember(&fact("db", "数据库使用 SQLite")).unwrap();
         store.remember(&fact("cfg", "설정은 config.toml에 있다")).unwrap();
+        store.remember(&fact("lock", "使用 文件锁")).unwrap();
         let keys = |query: &str| -> Vec<String> {
             store.recall("/repo", query, None, 10).unwrap().into_iter().map(|f| f.key).collect()
         };
         assert_eq!(keys("数据"), ["db"]);
         assert_eq!(keys("설정"), ["cfg"]);
+        // Inside a run the index keeps as one word: found by substring, after what the index ranks.
+        assert_eq!(keys("使用"), ["lock", "db"]);
+        assert_eq!(keys("库使"), ["db"]);
+        assert!(keys("使用率").is_empty());
     }
 
     #[test]
@@ -418,7 +437,7 @@ mod tests {
             store.recall("/repo", query, None, 10).unwrap_or_else(|e| panic!("query {query:?} failed: {e}"));
         }
         assert_eq!(store.recall("/repo", "foo\"bar OR (", None, 10).unwrap().len(), 1);
-        assert_eq!(match_expression("(( ))"), None);
+        assert_eq!(terms_expression(&search_terms("(( ))")), None);
     }
 
     #[test]

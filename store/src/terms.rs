@@ -79,6 +79,14 @@ pub(crate) fn matches(word: &str, term: &str) -> bool {
     if is_prefix(term) { word.starts_with(term) } else { word == term }
 }
 
+/// The terms FTS5 cannot find inside a word (those of scripts whose runs the index keeps whole),
+/// as a JSON array for `json_each`, or `None` when there are none. A term is letters and digits
+/// only, so it needs no escaping.
+pub(crate) fn infix_terms(terms: &[String]) -> Option<String> {
+    let quoted: Vec<String> = terms.iter().filter(|term| unspaced(term)).map(|term| format!("\"{term}\"")).collect();
+    (!quoted.is_empty()).then(|| format!("[{}]", quoted.join(",")))
+}
+
 fn is_prefix(term: &str) -> bool {
     unspaced(term) || term.chars().count() >= MIN_PREFIX_CHARS
 }
