@@ -9,7 +9,7 @@ use crate::error::SearchError;
 use crate::filter::{compile_globs, names_hidden};
 use crate::model::GlobResult;
 use crate::paths::{Scope, display};
-use crate::render::{HIDDEN_NOTE, count, more_note, skipped_note};
+use crate::render::{count, more_note, skipped_note};
 use crate::walk::{EntryKind, SkipReason, Skipped, WalkOptions, classify};
 
 /// Paths under the scope matching `pattern` (relative to the scope; `*.rs`
@@ -27,9 +27,31 @@ pub(crate) fn glob(
         return Err(SearchError::PathIsFile { path: scope.base_rel.clone() });
     }
     let set = compile_globs(&[pattern.to_string()])?.expect("one glob compiles to a set");
+    let hidden = names_hidden(pattern) || scope.is_hidden();
+    let (mut paths, skipped) = matching(scope, &set, hidden, config);
+    paths.sort();
+    let total = paths.len() as u64;
+    let hint = match total {
+        0 => empty_hint(scope, &set, pattern, hidden, config),
+        _ => None,
+    };
+    let paths: Vec<String> = paths.iter().take(max_results).map(|p| display(p)).collect();
+    let shown = paths.len() as u64;
+    let mut result = GlobResult { paths, total, shown, truncated: shown < total, skipped, hint, text: String::new() };
+    result.text = glob_text(&result, max_results);
+    Ok(result)
+}
+
+/// The files under the scope whose path below it `set` matches (root-relative), and what was
+/// skipped; hidden paths walked only with `hidden`.
+fn matching(
+    scope: &Scope,
+    set: &globset::GlobSet,
+    hidden: bool,
+    config: &SearchConfig,
+) -> (Vec<std::path::PathBuf>, Skipped) {
     let mut skipped = Skipped::default();
     let mut paths = Vec::new();
-    let hidden = names_hidden(pattern) || scope.is_hidden();
     for entry in WalkOptions::project(config, hidden).builder(&scope.base).build() {
         let Ok(entry) = entry else {
             skipped.count(SkipReason::WalkError);
@@ -51,21 +73,35 @@ pub(crate) fn glob(
             paths.push(rel.to_path_buf());
         }
     }
-    paths.sort();
-    let total = paths.len() as u64;
-    let paths: Vec<String> = paths.iter().take(max_results).map(|p| display(p)).collect();
-    let shown = paths.len() as u64;
-    let mut result = GlobResult {
-        paths,
-        total,
-        shown,
-        truncated: shown < total,
-        skipped,
-        hidden_left_out: !hidden,
-        text: String::new(),
-    };
-    result.text = glob_text(&result, max_results);
-    Ok(result)
+    (paths, skipped)
+}
+
+/// Where the files of a pattern that matched none may be: a directory it names (`lib`, `lib/`:
+/// a glob matches files), or hidden paths, walked again only now to say whether any match.
+fn empty_hint(
+    scope: &Scope,
+    set: &globset::GlobSet,
+    pattern: &str,
+    hidden: bool,
+    config: &SearchConfig,
+) -> Option<String> {
+    let dir = pattern.trim_end_matches('/');
+    let literal = !dir.is_empty() && !dir.contains(['*', '?', '[', ']', '{', '}']);
+    if literal && scope.base.join(dir).is_dir() {
+        return Some(format!("`{dir}` is a directory and a glob matches files: `{dir}/**` lists the files under it"));
+    }
+    if hidden {
+        return None;
+    }
+    let hidden_matches = matching(scope, set, true, config).0.len() as u64;
+    (hidden_matches > 0).then(|| {
+        format!(
+            "{} under hidden paths (a name starting with `.`) {}; they are left out unless the pattern or the \
+             path names one, as in `.github/**`",
+            count(hidden_matches, "file"),
+            if hidden_matches == 1 { "matches" } else { "match" },
+        )
+    })
 }
 
 /// The text of `result`; the daemon renders it again after withholding
@@ -77,8 +113,8 @@ pub fn glob_text(result: &GlobResult, max_results: usize) -> String {
     }
     let (total, shown) = (result.total, result.shown);
     let _ = writeln!(text, "{}", if total == 0 { "no files match".to_string() } else { count(total, "file") });
-    if total == 0 && result.hidden_left_out {
-        let _ = writeln!(text, "{HIDDEN_NOTE}");
+    if let Some(hint) = result.hint.as_ref().filter(|_| total == 0) {
+        let _ = writeln!(text, "{hint}");
     }
     if shown < total {
         let _ = writeln!(text, "{}", more_note(total, shown, max_results, "file"));

@@ -131,8 +131,9 @@ pub struct GlobResult {
     pub shown: u64,
     pub truncated: bool,
     pub skipped: Skipped,
-    /// The pattern named no hidden path, so hidden paths were not walked.
-    pub hidden_left_out: bool,
+    /// What an answer with no file says of where the files may be: hidden paths that match
+    /// (left out unless the pattern names one), or a directory the pattern names.
+    pub hint: Option<String>,
     pub text: String,
 }
 

@@ -205,10 +205,21 @@ fn hidden_paths_are_searched_when_a_request_names_them() {
 
     let result = engine.glob(fx.root(), "**/*.yml", None, 10).unwrap();
     assert_eq!(result.total, 0);
-    assert!(result.text.contains(hidden_note), "{}", result.text);
+    let glob_note = "1 file under hidden paths (a name starting with `.`) matches; they are left out unless the \
+                     pattern or the path names one, as in `.github/**`";
+    assert_eq!(result.text, format!("no files match\n{glob_note}\n"));
+    // Nothing hidden matches either: nothing to say of hidden paths.
+    assert_eq!(engine.glob(fx.root(), "**/*.toml", None, 10).unwrap().text, "no files match\n");
     let result = engine.glob(fx.root(), ".github/**", None, 10).unwrap();
     assert_eq!(result.paths, [".github/workflows/ci.yml"]);
     assert!(!result.text.contains(hidden_note), "{}", result.text);
+    // A pattern naming a directory says how to list its files.
+    for dir in ["src", "src/", "web"] {
+        let result = engine.glob(fx.root(), dir, None, 10).unwrap();
+        let name = dir.trim_end_matches('/');
+        let hint = format!("`{name}` is a directory and a glob matches files: `{name}/**` lists the files under it");
+        assert_eq!(result.text, format!("no files match\n{hint}\n"), "{dir}");
+    }
     assert_eq!(engine.glob(fx.root(), ".env*", None, 10).unwrap().paths, [".env.example"]);
     assert_eq!(
         engine.glob(fx.root(), "*.yml", Some(Path::new(".github")), 10).unwrap().paths,
