@@ -224,14 +224,11 @@ impl Engine {
         let mut request = SearchRequest::new(&root, action(&p.action)?, p.pattern.clone());
         request.cancel = cancel.flag();
         request.path = within;
-        let anchor = |globs: &[String]| -> Vec<String> {
-            globs
-                .iter()
-                .map(|glob| globs_below.as_deref().map_or_else(|| glob.clone(), |b| anchored(b, glob)))
-                .collect()
+        let anchor = |globs: &[String]| -> EngineResult<Vec<String>> {
+            globs.iter().map(|glob| in_project(&root, globs_below.as_deref(), glob)).collect()
         };
-        request.include = anchor(&p.include);
-        request.exclude = anchor(&p.exclude);
+        request.include = anchor(&p.include)?;
+        request.exclude = anchor(&p.exclude)?;
         if let Some(n) = max_results(p.max_results)? {
             request.max_results = n;
         }
@@ -299,7 +296,7 @@ impl Engine {
     pub fn glob(&self, caller: &Caller<'_>, pattern: &str, path: &str, max: Option<u32>) -> EngineResult<GlobResult> {
         let SearchPath { root, within, globs_below } = self.search_path(caller, path)?;
         let max = max_results(max)?.unwrap_or(lean_ctx_search::DEFAULT_MAX_RESULTS);
-        let pattern = globs_below.as_deref().map_or_else(|| pattern.to_string(), |below| anchored(below, pattern));
+        let pattern = in_project(&root, globs_below.as_deref(), pattern)?;
         let mut result = self.search.glob(&root, &pattern, within.as_deref(), max).map_err(search_error)?;
         // Files the user's rules deny reading are not listed either.
         let config = self.config.get();
@@ -410,13 +407,37 @@ struct SearchPath {
     globs_below: Option<String>,
 }
 
+/// A caller's glob as the search matches it: an absolute one inside the project made relative
+/// to the root, any other [`anchored`] where the caller is (`below`, `None` at the root or when
+/// the search has its own PATH). A glob naming files outside the project, absolute or by `../`,
+/// is refused: it would match nothing there, or other files inside.
+fn in_project(root: &Path, below: Option<&str>, glob: &str) -> EngineResult<String> {
+    if glob.starts_with('/') {
+        let inside = Path::new(glob).strip_prefix(root).ok().map(|rel| rel.to_string_lossy().into_owned());
+        return inside.ok_or_else(|| {
+            EngineError::invalid(format!(
+                "the glob `{glob}` names files outside the project {}: globs match the project's files; write one \
+                 relative to the directory you are in",
+                root.display()
+            ))
+        });
+    }
+    anchored(below.unwrap_or(""), glob).ok_or_else(|| {
+        EngineError::invalid(format!(
+            "the glob `{glob}` climbs above the project {} with `../`: globs match the project's files; write one \
+             that stays inside it",
+            root.display()
+        ))
+    })
+}
+
 /// `glob` as written in directory `below` (relative to the project root): one naming directories
-/// is put under it, its leading `./` and `../` taken from there (a `../` past the root stops at
-/// it), with `below`'s own glob characters escaped (Next.js's `app/[id]/`); one without `/`, or
-/// starting with `**/` or `/`, names files wherever they are and is left as it is.
-fn anchored(below: &str, glob: &str) -> String {
-    if !glob.contains('/') || glob.starts_with("**/") || glob.starts_with('/') {
-        return glob.to_string();
+/// is put under it, its leading `./` and `../` taken from there, with `below`'s own glob
+/// characters escaped (Next.js's `app/[id]/`); one without `/`, or starting with `**/`, names
+/// files wherever they are and is left as it is. `None` when a `../` climbs above the root.
+fn anchored(below: &str, glob: &str) -> Option<String> {
+    if !glob.contains('/') || glob.starts_with("**/") {
+        return Some(glob.to_string());
     }
     let mut base: Vec<&str> = below.split('/').filter(|part| !part.is_empty()).collect();
     let mut rest = glob;
@@ -424,7 +445,7 @@ fn anchored(below: &str, glob: &str) -> String {
         if let Some(after) = rest.strip_prefix("./") {
             rest = after;
         } else if let Some(after) = rest.strip_prefix("../") {
-            base.pop();
+            base.pop()?;
             rest = after;
         } else {
             break;
@@ -434,10 +455,10 @@ fn anchored(below: &str, glob: &str) -> String {
         part.chars().map(|c| if "?*[]{}".contains(c) { format!("[{c}]") } else { c.to_string() }).collect()
     };
     let prefix: Vec<String> = base.iter().map(|part| escape(part)).collect();
-    match prefix.is_empty() {
+    Some(match prefix.is_empty() {
         true => rest.to_string(),
         false => format!("{}/{rest}", prefix.join("/")),
-    }
+    })
 }
 
 /// Files without an extension that hold prose; others are code without one (a `Jenkinsfile`, a
@@ -492,14 +513,32 @@ mod tests {
 
     #[test]
     fn globs_are_anchored_where_the_caller_is() {
+        let anchored = |below, glob| anchored(below, glob).expect("inside the project");
         assert_eq!(anchored("package", "src/**"), "package/src/**");
         assert_eq!(anchored("pkg", "*/c.ts"), "pkg/*/c.ts");
         assert_eq!(anchored("pkg/a", "../shared/*.ts"), "pkg/shared/*.ts");
         assert_eq!(anchored("pkg", "./src/*.ts"), "pkg/src/*.ts");
-        assert_eq!(anchored("pkg", "../../x/*.ts"), "x/*.ts");
+        assert_eq!(anchored("pkg", "../x/*.ts"), "x/*.ts");
+        assert_eq!(anchored("", "./src/*.ts"), "src/*.ts");
         assert_eq!(anchored("app/[id]", "src/*.ts"), "app/[[]id[]]/src/*.ts");
-        for unanchored in ["*.ts", "**/src/*.ts", "/abs/*.ts"] {
+        for unanchored in ["*.ts", "**/src/*.ts"] {
             assert_eq!(anchored("pkg", unanchored), unanchored);
+        }
+    }
+
+    #[test]
+    fn globs_outside_the_project_are_refused_and_absolute_ones_inside_made_relative() {
+        let root = Path::new("/work/proj");
+        assert_eq!(in_project(root, Some("pkg"), "/work/proj/lib/*.js").unwrap(), "lib/*.js");
+        assert_eq!(in_project(root, None, "/work/proj/lib/*.js").unwrap(), "lib/*.js");
+        for (below, glob, why) in [
+            (Some("pkg"), "../../x/*.ts", "climbs above the project /work/proj with `../`"),
+            (None, "../other/**/*.py", "climbs above the project /work/proj with `../`"),
+            (Some("pkg"), "/work/other/*.ts", "names files outside the project /work/proj"),
+            (None, "/work/projx/*.ts", "names files outside the project /work/proj"),
+        ] {
+            let err = in_project(root, below, glob).unwrap_err();
+            assert!(err.message.contains(&format!("the glob `{glob}` {why}")), "{glob}: {err}");
         }
     }
 
