@@ -24,10 +24,15 @@ pub async fn rules(backend: &Backend, ctx: RequestContext, path: String) -> Resu
 /// One line per rule file: where it is, why it applies, whether this
 /// session has it; then the notes.
 fn render(out: &RulesResponse) -> String {
-    let mut text = if out.rules.is_empty() {
-        format!("no {} instruction files apply to {}\n", out.host, out.path)
-    } else {
-        format!("{} instruction files for {}:\n", out.host, out.path)
+    // The engine shows the project root as an empty path.
+    let path = if out.path.is_empty() { "the project root" } else { &out.path };
+    let mut text = match (out.host.as_str(), out.rules.is_empty()) {
+        ("none", _) => format!(
+            "no instruction files apply to {path}: the host is `none` (name one with --host, or set rules_host in \
+             the config)\n"
+        ),
+        (host, true) => format!("no {host} instruction files apply to {path}\n"),
+        (host, false) => format!("{host} instruction files for {path}:\n"),
     };
     for r in &out.rules {
         let state = if r.session_start {
@@ -76,5 +81,9 @@ mod tests {
         );
         let none = RulesResponse { host: "codex".into(), path: "a.rs".into(), ..Default::default() };
         assert_eq!(render(&none), "no codex instruction files apply to a.rs\n");
+        let root = RulesResponse { host: "codex".into(), ..Default::default() };
+        assert_eq!(render(&root), "no codex instruction files apply to the project root\n");
+        let off = RulesResponse { host: "none".into(), path: "a.rs".into(), ..Default::default() };
+        assert!(render(&off).starts_with("no instruction files apply to a.rs: the host is `none`"), "{}", render(&off));
     }
 }
