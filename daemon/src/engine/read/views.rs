@@ -59,11 +59,10 @@ pub fn lines(
     };
     let mut covered = vec![false; all.len()];
     let mut selection = Selection { text: String::new(), plain: String::new(), complete: false };
-    for &(start, end) in ranges {
-        if start > total {
-            return Err(EngineError::invalid(format!("{shown} has {total} lines; line {start} is past the end")));
-        }
-        let end = end.min(total);
+    if let Some(&(start, _)) = ranges.iter().find(|(start, _)| *start > total) {
+        return Err(EngineError::invalid(format!("{shown} has {total} lines; line {start} is past the end")));
+    }
+    for (start, end) in in_file_order(ranges, total) {
         selection.text.push_str(&format!("[lines {start}-{end} of {total}]\n"));
         for n in start..=end {
             let Some(i) = index(n).filter(|&i| i < all.len()) else { continue };
@@ -77,6 +76,21 @@ pub fn lines(
     // A window of a file too large to load is never the whole of it.
     selection.complete = window.is_none() && covered.iter().all(|c| *c);
     Ok(selection)
+}
+
+/// `ranges` (each starting within the file) in file order, each clamped to the end, overlapping
+/// or adjacent ones joined: a line asked for twice is sent once.
+fn in_file_order(ranges: &[(u32, u32)], total: u32) -> Vec<(u32, u32)> {
+    let mut sorted: Vec<(u32, u32)> = ranges.iter().map(|&(start, end)| (start, end.min(total))).collect();
+    sorted.sort_unstable();
+    let mut joined: Vec<(u32, u32)> = Vec::with_capacity(sorted.len());
+    for (start, end) in sorted {
+        match joined.last_mut() {
+            Some(last) if start <= last.1.saturating_add(1) => last.1 = last.1.max(end),
+            _ => joined.push((start, end)),
+        }
+    }
+    joined
 }
 
 /// One line: size, cost and language of the file.
@@ -123,6 +137,12 @@ mod tests {
         assert!(all.complete, "ranges clamped to the end cover the file");
         assert_eq!(all.plain, text);
         assert!(lines(text, None, 4, &[(1, 1), (5, 6)], "f").unwrap_err().message.contains("f has 4 lines; line 5"));
+        // A line asked for twice is sent once; ranges come in file order.
+        let twice = lines(text, None, 4, &[(3, 4), (1, 2), (1, 2), (2, 3)], "f").unwrap();
+        assert_eq!(twice.text, "[lines 1-4 of 4]\na\nb\nc\nd\n");
+        let apart = lines(text, None, 4, &[(4, 4), (1, 1)], "f").unwrap();
+        assert_eq!(apart.text, "[lines 1-1 of 4]\na\n[lines 4-4 of 4]\nd\n");
+        assert!(lines(text, None, 4, &[(1, 4), (5, 6)], "f").unwrap_err().message.contains("line 5 is past the end"));
         let empty = lines("", None, 0, &[(1, 3)], "f").unwrap_err();
         assert!(empty.message.contains("f has 0 lines; line 1 is past the end"), "{empty}");
     }
