@@ -561,6 +561,15 @@ fn edits_are_exact_unique_and_refuse_what_they_must() {
     let e = p.edit("s", "e.rs", "= 1;", "= 2;").unwrap_err();
     assert!(e.message.contains("matches 2 times") && e.message.contains("lines 1, 2"), "{e}");
     assert_eq!(p.edit("s", "e.rs", "= 3;", "x").unwrap_err().kind, ErrorKind::NotFound);
+    let same = p.edit("s", "e.rs", "let a = 1;", "let a = 1;").unwrap_err();
+    assert_eq!(same.kind, ErrorKind::InvalidArgument);
+    assert!(same.message.contains("e.rs was not edited: the new text is the text it replaces"), "{same}");
+    p.write("b.dat", "ab\0cd");
+    let binary = p.edit("s", "b.dat", "ab", "xy").unwrap_err();
+    assert!(
+        binary.message.contains("b.dat is a binary file (5 bytes), not text: it cannot be shown or edited"),
+        "{binary}"
+    );
     let all = EditParams {
         path: "e.rs".into(),
         old_string: "= 1;".into(),

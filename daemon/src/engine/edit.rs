@@ -263,6 +263,11 @@ impl Engine {
         if replacements == 0 {
             return Err(not_found(&shown, params.surface));
         }
+        if after == *before.text {
+            return Err(EngineError::invalid(format!(
+                "{shown} was not edited: the new text is the text it replaces, so there is nothing to change"
+            )));
+        }
         readable_after(&after, config, &shown)?;
         // Counted before the write (once written, the edit is recorded
         // whatever happens to its caller), each count of a large file a step.

@@ -59,7 +59,9 @@ pub fn load(file: File, path: &Path, max_bytes: u64) -> EngineResult<Loaded> {
         .map_err(|e| EngineError::internal(format!("cannot read {shown}: {e}")))?;
     let hash = blake3::hash(&bytes);
     let size = bytes.len();
-    let binary = || EngineError::invalid(format!("{shown} is a binary file ({size} bytes); it is not shown"));
+    let binary = || {
+        EngineError::invalid(format!("{shown} is a binary file ({size} bytes), not text: it cannot be shown or edited"))
+    };
     if bytes[..size.min(BINARY_SNIFF)].contains(&0) {
         return Err(binary());
     }
@@ -79,7 +81,7 @@ pub fn load(file: File, path: &Path, max_bytes: u64) -> EngineResult<Loaded> {
 fn not_utf8(path: &Path, byte: u8, line: impl std::fmt::Display, column: impl std::fmt::Display) -> EngineError {
     let shown = path.display();
     EngineError::invalid(format!(
-        "{shown} is not UTF-8 text (byte 0x{byte:02X} at line {line}, column {column}); it is not shown. Its text \
+        "{shown} is not UTF-8 text (byte 0x{byte:02X} at line {line}, column {column}): it cannot be shown or edited as text. Its text \
          converted can be read with ctx_shell or `lctx run`, for example `iconv -f LATIN1 -t UTF-8 {shown}`"
     ))
 }
@@ -116,7 +118,7 @@ pub fn load_window(
         }
         hasher.update(chunk);
         if seen < BINARY_SNIFF && chunk[..chunk.len().min(BINARY_SNIFF - seen)].contains(&0) {
-            return Err(EngineError::invalid(format!("{shown} is a binary file; it is not shown")));
+            return Err(EngineError::invalid(format!("{shown} is a binary file, not text: it cannot be shown")));
         }
         for piece in chunk.split_inclusive(|&b| b == b'\n') {
             if ended && keep(line) {
