@@ -17,9 +17,9 @@ use std::io::{BufReader, BufWriter};
 use std::os::unix::process::CommandExt as _;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, SyncSender, channel, sync_channel};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use lean_ctx_locks::{Mutex as RankedMutex, ids};
@@ -36,8 +36,9 @@ pub enum Error {
     Start(String),
     /// No answer to this method before the deadline.
     Timeout(String),
-    /// The server exited (or closed its input) before answering.
-    Exited,
+    /// The server exited (or closed its input) before answering; with the last line it wrote to
+    /// stderr, which says why when it could not run (a rustup proxy without the component).
+    Exited(Option<String>),
     /// The server answered the method with an error.
     Refused { method: String, message: String },
 }
@@ -48,7 +49,8 @@ impl std::fmt::Display for Error {
             Error::NotInstalled(program) => write!(f, "{program} is not installed (not found on PATH)"),
             Error::Start(why) => f.write_str(why),
             Error::Timeout(method) => write!(f, "no answer to {method} in time"),
-            Error::Exited => f.write_str("the server exited"),
+            Error::Exited(None) => f.write_str("the server exited"),
+            Error::Exited(Some(last)) => write!(f, "the server exited ({last})"),
             Error::Refused { method, message } => write!(f, "{method} failed: {message}"),
         }
     }
@@ -65,6 +67,8 @@ struct Shared {
     pending: RankedMutex<HashMap<i64, SyncSender<Reply>>>,
     /// False once the server's output ended: it exited or closed it.
     running: AtomicBool,
+    /// The last line the server wrote to stderr, set once its stderr ended.
+    last_words: OnceLock<Option<String>>,
 }
 
 pub struct Server {
@@ -89,7 +93,7 @@ impl Server {
             .current_dir(root)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             // Its own group, so killing it also ends the processes it starts (tsserver, …).
             .process_group(0)
             .spawn()
@@ -97,13 +101,22 @@ impl Server {
                 std::io::ErrorKind::NotFound => Error::NotInstalled(program.clone()),
                 _ => Error::Start(format!("cannot start {program}: {e}")),
             })?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            unreachable!("stdin and stdout are piped")
+        let (Some(stdin), Some(stdout), Some(stderr)) = (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            unreachable!("stdin, stdout and stderr are piped")
         };
         let shared = Arc::new(Shared {
             pending: RankedMutex::new(ids::LSP_PENDING, HashMap::new()),
             running: AtomicBool::new(true),
+            last_words: OnceLock::new(),
         });
+        let tail = shared.clone();
+        std::thread::Builder::new()
+            .name("lsp-stderr".into())
+            .spawn(move || {
+                let _ = tail.last_words.set(last_line(BufReader::new(stderr)));
+            })
+            .map_err(|e| Error::Start(format!("cannot start a thread: {e}")))?;
         let (outbox, queue) = channel();
         std::thread::Builder::new()
             .name("lsp-writer".into())
@@ -228,7 +241,17 @@ impl Server {
     }
 
     fn notify(&self, method: &str, params: Value) -> Result<(), Error> {
-        self.outbox.send(json!({"jsonrpc": "2.0", "method": method, "params": params})).map_err(|_| Error::Exited)
+        self.outbox.send(json!({"jsonrpc": "2.0", "method": method, "params": params})).map_err(|_| self.exited())
+    }
+
+    /// [`Error::Exited`] with the server's last words: its stderr ends when it exits, a moment
+    /// after its stdout, so they are waited for briefly.
+    fn exited(&self) -> Error {
+        let until = Instant::now() + LAST_WORDS_WAIT;
+        while self.shared.last_words.get().is_none() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        Error::Exited(self.shared.last_words.get().cloned().flatten())
     }
 
     fn request(&self, method: &str, params: Value, until: Instant) -> Result<Value, Error> {
@@ -239,11 +262,11 @@ impl Server {
         // insert, a request never waits for an answer that cannot come.
         if !self.is_running() {
             self.shared.pending.lock().remove(&id);
-            return Err(Error::Exited);
+            return Err(self.exited());
         }
         self.outbox
             .send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
-            .map_err(|_| Error::Exited)?;
+            .map_err(|_| self.exited())?;
         match reply.recv_timeout(until.saturating_duration_since(Instant::now())) {
             Ok(Ok(result)) => Ok(result),
             Ok(Err(message)) => Err(Error::Refused { method: method.to_string(), message }),
@@ -252,9 +275,32 @@ impl Server {
                 let _ = self.notify("$/cancelRequest", json!({"id": id}));
                 Err(Error::Timeout(method.to_string()))
             }
-            Err(RecvTimeoutError::Disconnected) => Err(Error::Exited),
+            Err(RecvTimeoutError::Disconnected) => Err(self.exited()),
         }
     }
+}
+
+/// How long an exited server's stderr is waited for (see [`Server::exited`]).
+const LAST_WORDS_WAIT: Duration = Duration::from_millis(250);
+/// The longest last line kept, in characters.
+const LAST_WORDS_CHARS: usize = 300;
+
+/// The last non-empty line of a server's stderr, read to its end (a server's logs can be long,
+/// and an unread pipe would block it), cut to [`LAST_WORDS_CHARS`].
+fn last_line(mut stderr: impl std::io::BufRead) -> Option<String> {
+    let (mut last, mut line) = (None, Vec::new());
+    while stderr.read_until(b'\n', &mut line).is_ok_and(|read| read > 0) {
+        let text = String::from_utf8_lossy(&line);
+        let text = text.trim();
+        if !text.is_empty() {
+            last = Some(match text.char_indices().nth(LAST_WORDS_CHARS) {
+                Some((cut, _)) => format!("{}…", &text[..cut]),
+                None => text.to_string(),
+            });
+        }
+        line.clear();
+    }
+    last
 }
 
 impl Drop for Server {
@@ -365,6 +411,15 @@ mod tests {
             Some("lean-ctx-no-such-server is not installed (not found on PATH)")
         );
         let exits = Server::start(&["true".to_string()], dir.path(), until).err();
-        assert_eq!(exits, Some(Error::Exited));
+        assert_eq!(exits, Some(Error::Exited(None)));
+        // Why it exited, when it says so: a rustup proxy of a component not installed.
+        let proxy =
+            "echo 'info: syncing' >&2; echo \"error: Unknown binary 'rust-analyzer' in official toolchain\" >&2";
+        let command = ["sh".to_string(), "-c".to_string(), proxy.to_string()];
+        let exits = Server::start(&command, dir.path(), until).err();
+        assert_eq!(
+            exits,
+            Some(Error::Exited(Some("error: Unknown binary 'rust-analyzer' in official toolchain".into())))
+        );
     }
 }

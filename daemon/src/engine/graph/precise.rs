@@ -139,7 +139,10 @@ fn ask(
 fn why(e: &Error, name: &str, deadline: Duration) -> String {
     match e {
         Error::Timeout(_) => format!("no answer from {name} within {}s", deadline.as_secs()),
-        Error::Exited => format!("{name} exited before answering; it is started again on the next question"),
+        Error::Exited(last) => format!(
+            "{name} exited before answering{}; it is started again on the next question",
+            last.as_ref().map_or(String::new(), |last| format!(" ({last})"))
+        ),
         Error::NotInstalled(_) | Error::Start(_) => e.to_string(),
         Error::Refused { .. } => format!("{name}: {e}"),
     }
