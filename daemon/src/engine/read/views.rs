@@ -62,7 +62,7 @@ pub fn lines(
     if let Some(&(start, _)) = ranges.iter().find(|(start, _)| *start > total) {
         return Err(EngineError::invalid(format!("{shown} has {total} lines; line {start} is past the end")));
     }
-    for (start, end) in in_file_order(ranges, total) {
+    for (start, end) in joined(ranges, total) {
         selection.text.push_str(&format!("[lines {start}-{end} of {total}]\n"));
         for n in start..=end {
             let Some(i) = index(n).filter(|&i| i < all.len()) else { continue };
@@ -78,16 +78,37 @@ pub fn lines(
     Ok(selection)
 }
 
-/// `ranges` (each starting within the file) in file order, each clamped to the end, overlapping
-/// or adjacent ones joined: a line asked for twice is sent once.
-fn in_file_order(ranges: &[(u32, u32)], total: u32) -> Vec<(u32, u32)> {
-    let mut sorted: Vec<(u32, u32)> = ranges.iter().map(|&(start, end)| (start, end.min(total))).collect();
-    sorted.sort_unstable();
-    let mut joined: Vec<(u32, u32)> = Vec::with_capacity(sorted.len());
-    for (start, end) in sorted {
-        match joined.last_mut() {
-            Some(last) if start <= last.1.saturating_add(1) => last.1 = last.1.max(end),
-            _ => joined.push((start, end)),
+/// `ranges` (each starting within the file) in the order asked, each clamped to the end, those
+/// that overlap or touch joined where the first of them was asked: a line asked for twice is
+/// sent once, and `398-400,2-3` keeps its order.
+fn joined(ranges: &[(u32, u32)], total: u32) -> Vec<(u32, u32)> {
+    let mut joined: Vec<(u32, u32)> = Vec::with_capacity(ranges.len());
+    for &(start, end) in ranges {
+        let mut range = (start, end.min(total));
+        let mut first = None;
+        let mut i = 0;
+        // The groups are apart from each other, so one pass finds every group the range, as it
+        // grows, reaches.
+        while i < joined.len() {
+            let (a, b) = joined[i];
+            if range.0 > b.saturating_add(1) || a > range.1.saturating_add(1) {
+                i += 1;
+                continue;
+            }
+            range = (range.0.min(a), range.1.max(b));
+            match first {
+                None => {
+                    first = Some(i);
+                    i += 1;
+                }
+                Some(_) => {
+                    joined.remove(i);
+                }
+            }
+        }
+        match first {
+            Some(i) => joined[i] = range,
+            None => joined.push(range),
         }
     }
     joined
@@ -137,11 +158,13 @@ mod tests {
         assert!(all.complete, "ranges clamped to the end cover the file");
         assert_eq!(all.plain, text);
         assert!(lines(text, None, 4, &[(1, 1), (5, 6)], "f").unwrap_err().message.contains("f has 4 lines; line 5"));
-        // A line asked for twice is sent once; ranges come in file order.
+        // A line asked for twice is sent once; ranges apart keep the order asked.
         let twice = lines(text, None, 4, &[(3, 4), (1, 2), (1, 2), (2, 3)], "f").unwrap();
         assert_eq!(twice.text, "[lines 1-4 of 4]\na\nb\nc\nd\n");
         let apart = lines(text, None, 4, &[(4, 4), (1, 1)], "f").unwrap();
-        assert_eq!(apart.text, "[lines 1-1 of 4]\na\n[lines 4-4 of 4]\nd\n");
+        assert_eq!(apart.text, "[lines 4-4 of 4]\nd\n[lines 1-1 of 4]\na\n");
+        let folded = lines("1\n2\n3\n4\n5\n6\n7\n", None, 7, &[(1, 1), (6, 7), (3, 3), (2, 5)], "f").unwrap();
+        assert_eq!(folded.text, "[lines 1-7 of 7]\n1\n2\n3\n4\n5\n6\n7\n", "2-5 joins all three");
         assert!(lines(text, None, 4, &[(1, 4), (5, 6)], "f").unwrap_err().message.contains("line 5 is past the end"));
         let empty = lines("", None, 0, &[(1, 3)], "f").unwrap_err();
         assert!(empty.message.contains("f has 0 lines; line 1 is past the end"), "{empty}");
