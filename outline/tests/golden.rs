@@ -593,6 +593,8 @@ fn javascript_functions_assigned_to_properties() {
         "37-39 exports.parseRange = (size, header, options)",
         "54-58 exports.Router = class Router",
         " 55-57 route(path)",
+        // An object written out is data the module exports.
+        "64 module.exports = { status: res.status, version: '4.21.0' }",
     ]);
     assert!(views.map.contains("46-48 Route.prototype.dispatch\n"), "{}", views.map);
     // An alias assigned with a function is named in the map too.
@@ -652,6 +654,19 @@ fn javascript_every_exported_name_is_listed() {
     ]);
     assert!(!views.signatures.contains("void 0") && !views.signatures.contains("__esModule"), "{}", views.signatures);
     views.hides(&["version"]);
+}
+
+/// An object of data given to `module.exports` (a settings module, a tool's `jest.config.js`) is
+/// the module's API, each key an exported name: listed as written, as data exported by
+/// assignment is (`exports.retries = 3`), nested values emptied when the line is long.
+#[test]
+fn javascript_an_object_of_data_exported_whole() {
+    let views = check("javascript/settings.js", Language::JavaScript, &["module.exports"]);
+    let line = "12-23 module.exports = { retries: 3, timeout: 30 * ONE_SECOND, baseURL: process.env.API_URL || \
+                'https://api.example.com', cacheDir: path.join(…), headers: {…}, retryOn: […] }";
+    for view in [&views.signatures, &views.map] {
+        assert!(view.lines().any(|l| l == line), "{view}");
+    }
 }
 
 #[test]
