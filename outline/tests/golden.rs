@@ -1059,7 +1059,18 @@ fn ruby_visibility_and_attributes() {
     let views = check(
         "ruby/tokenizer.rb",
         Language::Ruby,
-        &["Tokenizer", "source", "position", "strict", "each_token", "self.build", "eof?", "rest", "next_token"],
+        &[
+            "Tokenizer",
+            "source",
+            "position",
+            "strict",
+            "each_token",
+            "self.build",
+            "eof?",
+            "rest",
+            "next_token",
+            "self.scan",
+        ],
     );
     views.signature_lines_contain(&[
         "4-53 class Tokenizer { attr_reader :source, :position; attr_accessor :strict }",
@@ -1075,6 +1086,12 @@ fn ruby_visibility_and_attributes() {
     assert!(!views.signatures.contains("attr_writer"), "{}", views.signatures);
     // `private` does not make a class method private, and `public` ends the section.
     views.signature_lines_contain(&[" 44-52 def {self.keywords, reset!}"]);
+    // `private_class_method :scan` does, as its `def` form does, and not the instance's `scan`.
+    views.signature_lines_contain(&[
+        " 77-79 def self.open(path)",
+        " 81-83 private_class_method def self.scan(text)",
+        " 86-88 def scan",
+    ]);
 }
 
 /// What a conditional or a `begin … rescue … ensure` defines is listed at its owner's level with
