@@ -280,8 +280,16 @@ fn names_by_access(fields: &[&Definition]) -> String {
 /// The access words a field's signature starts with (`protected static`, `pub(crate)`), less
 /// the plain API ones (`pub`, `public`), which every listed field is unless labelled otherwise.
 fn access_of(field: &Definition) -> String {
+    let (words, _) = split_access(&field.signature);
+    let words: Vec<&str> = words.into_iter().filter(|word| !matches!(*word, "pub" | "public")).collect();
+    words.join(" ")
+}
+
+/// The access words a signature starts with (`pub`, `protected static`, `pub(crate)`, Ruby's
+/// `private`), and the rest of it.
+fn split_access(signature: &str) -> (Vec<&str>, &str) {
     let mut words = Vec::new();
-    let mut rest = field.signature.trim_start();
+    let mut rest = signature.trim_start();
     loop {
         // `pub(in crate::net)` is one word with its path.
         let end = match rest.strip_prefix("pub(") {
@@ -290,14 +298,13 @@ fn access_of(field: &Definition) -> String {
         };
         let word = &rest[..end];
         match word {
-            "pub" | "public" => {}
-            "protected" | "internal" | "private" | "static" => words.push(word),
+            "pub" | "public" | "protected" | "internal" | "private" | "static" => words.push(word),
             _ if word.starts_with("pub(") => words.push(word),
             _ => break,
         }
         rest = rest[end..].trim_start();
     }
-    words.join(" ")
+    (words, rest)
 }
 
 /// A field's name, with `?` when its signature declares it optional (`timeout?: number`).
@@ -357,7 +364,7 @@ fn push_level(file: &[Definition], definitions: &[Definition], depth: usize, vie
             rest = after;
             continue;
         }
-        if let Some((run, shape)) = constant_run(rest).filter(|(run, _)| !interleaved(file, &rest[..*run])) {
+        if let Some((run, shape)) = constant_run(rest, view).filter(|(run, _)| !interleaved(file, &rest[..*run])) {
             let (constants, after) = rest.split_at(run);
             let line = view.constants(&shape, constants);
             push_line(depth, span(first.start_line, constants[run - 1].end_line), &line, out);
@@ -466,16 +473,21 @@ fn same_shaped(definitions: &[Definition]) -> Option<(usize, Shape<'_>)> {
 
 /// A run of at least two constants, or of variables, whose signatures start alike up to the name
 /// (`const `, `export const `, `pub const `), none of them a function: its length and the first's
-/// shape. A constant typed as a function (`export const get: (url: string) => Request`) is an
-/// API whose signature is what a reader needs, so it stays on a line of its own.
-fn constant_run(definitions: &[Definition]) -> Option<(usize, Shape<'_>)> {
+/// shape. The map names no access, so there they need only start alike after it (Ruby's `A = 1`,
+/// `private B = 2` are `const A, B`). A constant typed as a function (`export const get: (url:
+/// string) => Request`) is an API whose signature is what a reader needs, so it stays on a line
+/// of its own.
+fn constant_run(definitions: &[Definition], view: View) -> Option<(usize, Shape<'_>)> {
     let first = definitions.first().filter(|first| matches!(first.kind, Kind::Const | Kind::Variable))?;
     let first_shape = shape_of(first).filter(|shape| !declares_function(shape))?;
+    let alike = |shape: &Shape| match view {
+        View::Signatures => shape.before == first_shape.before,
+        View::Map => split_access(shape.before).1 == split_access(first_shape.before).1,
+    };
     let run = 1 + definitions[1..]
         .iter()
         .take_while(|next| {
-            next.kind == first.kind
-                && shape_of(next).is_some_and(|shape| shape.before == first_shape.before && !declares_function(&shape))
+            next.kind == first.kind && shape_of(next).is_some_and(|shape| alike(&shape) && !declares_function(&shape))
         })
         .count();
     (run >= 2).then_some((run, first_shape))
