@@ -355,7 +355,7 @@ fn push_level(file: &[Definition], definitions: &[Definition], depth: usize, vie
             rest = &rest[run..];
             continue;
         }
-        let run = rest.iter().take_while(|definition| definition.kind == Kind::Field).count();
+        let run = rest.iter().take_while(|definition| on_field_line(definition)).count();
         if run > 0 {
             let (fields, after) = rest.split_at(run);
             let last = &fields[run - 1];
@@ -533,11 +533,19 @@ fn names_members(definition: &Definition) -> bool {
         && definition.children.iter().all(|member| member.children.is_empty())
 }
 
+/// Whether a definition is a field that shares a line with the fields beside it: not one with
+/// members of its own (a Java enum constant's body, the anonymous class a field holds), which
+/// has its own line to nest them under, naming it once.
+fn on_field_line(definition: &Definition) -> bool {
+    definition.kind == Kind::Field && definition.children.is_empty()
+}
+
 /// The fields a type's members start with, if any: they are cheaper on the type's line than on
 /// a line of their own below it. Constants among them stay members (a Ruby class's `VERSION =
-/// "1"` before its `attr_reader :major`): the type's other members, in the runs the fields
-/// leave between them, come second. Not a field assigned after the type (JavaScript's
-/// `Else.kind = 'else'` after `class Else {}`), whose line the type's span does not cover.
+/// "1"` before its `attr_reader :major`), and so do fields with members of their own (see
+/// [`on_field_line`]): the type's other members, in the runs the fields leave between them,
+/// come second. Not a field assigned after the type (JavaScript's `Else.kind = 'else'` after
+/// `class Else {}`), whose line the type's span does not cover.
 fn leading_fields(definition: &Definition) -> Option<(Vec<&Definition>, Vec<&[Definition]>)> {
     if !matches!(definition.kind, Kind::Struct | Kind::Class | Kind::Interface | Kind::Enum) {
         return None;
@@ -545,7 +553,7 @@ fn leading_fields(definition: &Definition) -> Option<(Vec<&Definition>, Vec<&[De
     let children = &definition.children;
     let inside = |member: &&Definition| member.end_line <= definition.end_line;
     let lead = children.iter().take_while(|m| matches!(m.kind, Kind::Field | Kind::Const) && inside(m)).count();
-    let fields: Vec<&Definition> = children[..lead].iter().filter(|member| member.kind == Kind::Field).collect();
+    let fields: Vec<&Definition> = children[..lead].iter().filter(|member| on_field_line(member)).collect();
     if fields.is_empty() {
         return None;
     }
@@ -555,7 +563,7 @@ fn leading_fields(definition: &Definition) -> Option<(Vec<&Definition>, Vec<&[De
     let mut members = Vec::new();
     let mut start = 0;
     for (at, member) in children.iter().enumerate().take(lead) {
-        if member.kind == Kind::Field {
+        if on_field_line(member) {
             members.push(&children[start..at]);
             start = at + 1;
         }

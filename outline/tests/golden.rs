@@ -906,6 +906,36 @@ fn java() {
     );
 }
 
+/// The methods an enum constant's body defines, and those of an anonymous class a field holds,
+/// are listed under the constant or field, each with its lines; a field whose anonymous class
+/// only initialises itself is no API.
+#[test]
+fn java_methods_of_constant_bodies_and_anonymous_classes() {
+    let views = check(
+        "java/Operation.java",
+        Language::Java,
+        &["Operation", "PLUS", "MINUS", "TIMES", "applyAsInt", "commutes", "BY_SYMBOL", "compare", "WARM_UP", "run"],
+    );
+    views.complete();
+    views.hides(&["BY_NAME", "put"]);
+    views.signature_lines_contain(&[
+        " 8-13 PLUS(\"+\")",
+        "  9-12 @Override public int applyAsInt(int left, int right)",
+        " 20-26 TIMES(\"*\")",
+        "  21-22 @Override public int applyAsInt(int left, int right)",
+        "  24-25 @Override public boolean commutes()",
+        " 45-50 static final Comparator<Operation> BY_SYMBOL",
+        "  46-49 @Override public int compare(Operation left, Operation right)",
+        // A plain field still shares its type's line.
+        "44-67 class Operations { public static final int MAX_OPERANDS }",
+        " 54-61 public static final Runnable WARM_UP",
+        "  55-60 @Override public void run()",
+    ]);
+    for line in [" 8-13 field PLUS\n  9-12 applyAsInt\n", " 45-50 field BY_SYMBOL\n  46-49 compare\n"] {
+        assert!(views.map.contains(line), "{}", views.map);
+    }
+}
+
 #[test]
 fn c() {
     check(
