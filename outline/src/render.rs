@@ -9,6 +9,7 @@
 //! line. When part of the file was not outlined from a syntax tree, the first line says which
 //! lines.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt::Write;
 
@@ -111,7 +112,7 @@ impl View {
             (View::Signatures, _) | (View::Map, Kind::Heading | Kind::Key | Kind::Table | Kind::Export) => {
                 definition.signature.clone()
             }
-            (View::Map, kind) => self.labelled(kind, &definition.name),
+            (View::Map, kind) => self.labelled(kind, &map_name(definition)),
         }
     }
 
@@ -244,6 +245,18 @@ impl View {
         let names: Vec<&str> =
             fields.iter().map(|field| field.name.as_str()).filter(|name| seen.insert(*name)).collect();
         (names.join(", "), false)
+    }
+}
+
+/// A definition's name as the map labels it. A type declared with members of it (C's `struct
+/// hdr { … } *h;`, named `hdr, h`) reads as declared, `struct hdr h`: the type, then its members.
+fn map_name(definition: &Definition) -> Cow<'_, str> {
+    let names = definition.names();
+    match (definition.kind, &names[..]) {
+        (Kind::Struct | Kind::Class | Kind::Enum, [ty, members @ ..]) if !members.is_empty() => {
+            Cow::Owned(format!("{ty} {}", members.join(", ")))
+        }
+        _ => Cow::Borrowed(&definition.name),
     }
 }
 

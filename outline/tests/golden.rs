@@ -13,9 +13,13 @@ fn fixture_path(relative: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(relative)
 }
 
+/// Every definition's name, and each name of one that declares several (`A, B`; C's `hdr, h`).
 fn all_names(items: &[Definition], names: &mut Vec<String>) {
     for item in items {
         names.push(item.name.clone());
+        if item.names().len() > 1 {
+            names.extend(item.names().into_iter().map(str::to_string));
+        }
         all_names(&item.children, names);
     }
 }
@@ -1012,6 +1016,8 @@ fn c_fields_and_enumerators() {
         // The type, with the member declared of it.
         "struct loop_packet_header header { unsigned magic, length }",
     ]);
+    // The map names the member too: code reads it as `packet.header`.
+    assert!(views.map.contains("\n 36-38 struct loop_packet_header header { magic, length }\n"), "{}", views.map);
 }
 
 /// A C++ class lists its public and protected data members (the second a subclass's API); a

@@ -1026,7 +1026,8 @@ impl<'s> Walker<'s> {
     fn is_constructor(&self, name: &str, owner: Option<Owner>) -> bool {
         match self.spec.constructors {
             Constructors::Named(names) => names.contains(&name),
-            Constructors::OwnerName => owner.is_some_and(|owner| owner.name == name),
+            // A type declared with a member of it is named by both, itself first (`hdr, h`).
+            Constructors::OwnerName => owner.is_some_and(|owner| owner.name.split(", ").next() == Some(name)),
             Constructors::Declared => false,
         }
     }
