@@ -76,7 +76,8 @@ impl Kind {
 
     /// Whether functions declared directly inside this kind are its methods. A constant or
     /// variable has functions inside only as an object of methods bound to it (JavaScript's `var
-    /// Utils = { trim: function (s) {…} }`), called as `Utils.trim`.
+    /// Utils = { trim: function (s) {…} }`), called as `Utils.trim`; a field, as the body of a
+    /// Java enum constant or the anonymous class a field holds.
     pub(crate) fn owns_methods(self) -> bool {
         matches!(
             self,
@@ -88,6 +89,7 @@ impl Kind {
                 | Kind::Impl
                 | Kind::Const
                 | Kind::Variable
+                | Kind::Field
         )
     }
 }

@@ -9,6 +9,7 @@
 //! line. When part of the file was not outlined from a syntax tree, the first line says which
 //! lines.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt::Write;
 
@@ -111,7 +112,7 @@ impl View {
             (View::Signatures, _) | (View::Map, Kind::Heading | Kind::Key | Kind::Table | Kind::Export) => {
                 definition.signature.clone()
             }
-            (View::Map, kind) => self.labelled(kind, &definition.name),
+            (View::Map, kind) => self.labelled(kind, &map_name(definition)),
         }
     }
 
@@ -247,6 +248,18 @@ impl View {
     }
 }
 
+/// A definition's name as the map labels it. A type declared with members of it (C's `struct
+/// hdr { … } *h;`, named `hdr, h`) reads as declared, `struct hdr h`: the type, then its members.
+fn map_name(definition: &Definition) -> Cow<'_, str> {
+    let names = definition.names();
+    match (definition.kind, &names[..]) {
+        (Kind::Struct | Kind::Class | Kind::Enum, [ty, members @ ..]) if !members.is_empty() => {
+            Cow::Owned(format!("{ty} {}", members.join(", ")))
+        }
+        _ => Cow::Borrowed(&definition.name),
+    }
+}
+
 /// The names of a run of fields, grouped by the access their signatures start with, so a list
 /// of names keeps who may reach each field: the plain API ones first (`pub`, `public` or none:
 /// what a listed field is unless labelled), then each other access once with its label, in
@@ -280,8 +293,16 @@ fn names_by_access(fields: &[&Definition]) -> String {
 /// The access words a field's signature starts with (`protected static`, `pub(crate)`), less
 /// the plain API ones (`pub`, `public`), which every listed field is unless labelled otherwise.
 fn access_of(field: &Definition) -> String {
+    let (words, _) = split_access(&field.signature);
+    let words: Vec<&str> = words.into_iter().filter(|word| !matches!(*word, "pub" | "public")).collect();
+    words.join(" ")
+}
+
+/// The access words a signature starts with (`pub`, `protected static`, `pub(crate)`, Ruby's
+/// `private`), and the rest of it.
+fn split_access(signature: &str) -> (Vec<&str>, &str) {
     let mut words = Vec::new();
-    let mut rest = field.signature.trim_start();
+    let mut rest = signature.trim_start();
     loop {
         // `pub(in crate::net)` is one word with its path.
         let end = match rest.strip_prefix("pub(") {
@@ -290,14 +311,13 @@ fn access_of(field: &Definition) -> String {
         };
         let word = &rest[..end];
         match word {
-            "pub" | "public" => {}
-            "protected" | "internal" | "private" | "static" => words.push(word),
+            "pub" | "public" | "protected" | "internal" | "private" | "static" => words.push(word),
             _ if word.starts_with("pub(") => words.push(word),
             _ => break,
         }
         rest = rest[end..].trim_start();
     }
-    words.join(" ")
+    (words, rest)
 }
 
 /// A field's name, with `?` when its signature declares it optional (`timeout?: number`).
@@ -348,7 +368,7 @@ fn push_level(file: &[Definition], definitions: &[Definition], depth: usize, vie
             rest = &rest[run..];
             continue;
         }
-        let run = rest.iter().take_while(|definition| definition.kind == Kind::Field).count();
+        let run = rest.iter().take_while(|definition| on_field_line(definition)).count();
         if run > 0 {
             let (fields, after) = rest.split_at(run);
             let last = &fields[run - 1];
@@ -357,7 +377,7 @@ fn push_level(file: &[Definition], definitions: &[Definition], depth: usize, vie
             rest = after;
             continue;
         }
-        if let Some((run, shape)) = constant_run(rest).filter(|(run, _)| !interleaved(file, &rest[..*run])) {
+        if let Some((run, shape)) = constant_run(rest, view).filter(|(run, _)| !interleaved(file, &rest[..*run])) {
             let (constants, after) = rest.split_at(run);
             let line = view.constants(&shape, constants);
             push_line(depth, span(first.start_line, constants[run - 1].end_line), &line, out);
@@ -466,16 +486,21 @@ fn same_shaped(definitions: &[Definition]) -> Option<(usize, Shape<'_>)> {
 
 /// A run of at least two constants, or of variables, whose signatures start alike up to the name
 /// (`const `, `export const `, `pub const `), none of them a function: its length and the first's
-/// shape. A constant typed as a function (`export const get: (url: string) => Request`) is an
-/// API whose signature is what a reader needs, so it stays on a line of its own.
-fn constant_run(definitions: &[Definition]) -> Option<(usize, Shape<'_>)> {
+/// shape. The map names no access, so there they need only start alike after it (Ruby's `A = 1`,
+/// `private B = 2` are `const A, B`). A constant typed as a function (`export const get: (url:
+/// string) => Request`) is an API whose signature is what a reader needs, so it stays on a line
+/// of its own.
+fn constant_run(definitions: &[Definition], view: View) -> Option<(usize, Shape<'_>)> {
     let first = definitions.first().filter(|first| matches!(first.kind, Kind::Const | Kind::Variable))?;
     let first_shape = shape_of(first).filter(|shape| !declares_function(shape))?;
+    let alike = |shape: &Shape| match view {
+        View::Signatures => shape.before == first_shape.before,
+        View::Map => split_access(shape.before).1 == split_access(first_shape.before).1,
+    };
     let run = 1 + definitions[1..]
         .iter()
         .take_while(|next| {
-            next.kind == first.kind
-                && shape_of(next).is_some_and(|shape| shape.before == first_shape.before && !declares_function(&shape))
+            next.kind == first.kind && shape_of(next).is_some_and(|shape| alike(&shape) && !declares_function(&shape))
         })
         .count();
     (run >= 2).then_some((run, first_shape))
@@ -521,11 +546,19 @@ fn names_members(definition: &Definition) -> bool {
         && definition.children.iter().all(|member| member.children.is_empty())
 }
 
+/// Whether a definition is a field that shares a line with the fields beside it: not one with
+/// members of its own (a Java enum constant's body, the anonymous class a field holds), which
+/// has its own line to nest them under, naming it once.
+fn on_field_line(definition: &Definition) -> bool {
+    definition.kind == Kind::Field && definition.children.is_empty()
+}
+
 /// The fields a type's members start with, if any: they are cheaper on the type's line than on
 /// a line of their own below it. Constants among them stay members (a Ruby class's `VERSION =
-/// "1"` before its `attr_reader :major`): the type's other members, in the runs the fields
-/// leave between them, come second. Not a field assigned after the type (JavaScript's
-/// `Else.kind = 'else'` after `class Else {}`), whose line the type's span does not cover.
+/// "1"` before its `attr_reader :major`), and so do fields with members of their own (see
+/// [`on_field_line`]): the type's other members, in the runs the fields leave between them,
+/// come second. Not a field assigned after the type (JavaScript's `Else.kind = 'else'` after
+/// `class Else {}`), whose line the type's span does not cover.
 fn leading_fields(definition: &Definition) -> Option<(Vec<&Definition>, Vec<&[Definition]>)> {
     if !matches!(definition.kind, Kind::Struct | Kind::Class | Kind::Interface | Kind::Enum) {
         return None;
@@ -533,7 +566,7 @@ fn leading_fields(definition: &Definition) -> Option<(Vec<&Definition>, Vec<&[De
     let children = &definition.children;
     let inside = |member: &&Definition| member.end_line <= definition.end_line;
     let lead = children.iter().take_while(|m| matches!(m.kind, Kind::Field | Kind::Const) && inside(m)).count();
-    let fields: Vec<&Definition> = children[..lead].iter().filter(|member| member.kind == Kind::Field).collect();
+    let fields: Vec<&Definition> = children[..lead].iter().filter(|member| on_field_line(member)).collect();
     if fields.is_empty() {
         return None;
     }
@@ -543,7 +576,7 @@ fn leading_fields(definition: &Definition) -> Option<(Vec<&Definition>, Vec<&[De
     let mut members = Vec::new();
     let mut start = 0;
     for (at, member) in children.iter().enumerate().take(lead) {
-        if member.kind == Kind::Field {
+        if on_field_line(member) {
             members.push(&children[start..at]);
             start = at + 1;
         }

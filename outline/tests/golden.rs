@@ -13,9 +13,13 @@ fn fixture_path(relative: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(relative)
 }
 
+/// Every definition's name, and each name of one that declares several (`A, B`; C's `hdr, h`).
 fn all_names(items: &[Definition], names: &mut Vec<String>) {
     for item in items {
         names.push(item.name.clone());
+        if item.names().len() > 1 {
+            names.extend(item.names().into_iter().map(str::to_string));
+        }
         all_names(&item.children, names);
     }
 }
@@ -593,6 +597,8 @@ fn javascript_functions_assigned_to_properties() {
         "37-39 exports.parseRange = (size, header, options)",
         "54-58 exports.Router = class Router",
         " 55-57 route(path)",
+        // An object written out is data the module exports.
+        "64 module.exports = { status: res.status, version: '4.21.0' }",
     ]);
     assert!(views.map.contains("46-48 Route.prototype.dispatch\n"), "{}", views.map);
     // An alias assigned with a function is named in the map too.
@@ -652,6 +658,19 @@ fn javascript_every_exported_name_is_listed() {
     ]);
     assert!(!views.signatures.contains("void 0") && !views.signatures.contains("__esModule"), "{}", views.signatures);
     views.hides(&["version"]);
+}
+
+/// An object of data given to `module.exports` (a settings module, a tool's `jest.config.js`) is
+/// the module's API, each key an exported name: listed as written, as data exported by
+/// assignment is (`exports.retries = 3`), nested values emptied when the line is long.
+#[test]
+fn javascript_an_object_of_data_exported_whole() {
+    let views = check("javascript/settings.js", Language::JavaScript, &["module.exports"]);
+    let line = "12-23 module.exports = { retries: 3, timeout: 30 * ONE_SECOND, baseURL: process.env.API_URL || \
+                'https://api.example.com', cacheDir: path.join(…), headers: {…}, retryOn: […] }";
+    for view in [&views.signatures, &views.map] {
+        assert!(view.lines().any(|l| l == line), "{view}");
+    }
 }
 
 #[test]
@@ -891,6 +910,36 @@ fn java() {
     );
 }
 
+/// The methods an enum constant's body defines, and those of an anonymous class a field holds,
+/// are listed under the constant or field, each with its lines; a field whose anonymous class
+/// only initialises itself is no API.
+#[test]
+fn java_methods_of_constant_bodies_and_anonymous_classes() {
+    let views = check(
+        "java/Operation.java",
+        Language::Java,
+        &["Operation", "PLUS", "MINUS", "TIMES", "applyAsInt", "commutes", "BY_SYMBOL", "compare", "WARM_UP", "run"],
+    );
+    views.complete();
+    views.hides(&["BY_NAME", "put"]);
+    views.signature_lines_contain(&[
+        " 8-13 PLUS(\"+\")",
+        "  9-12 @Override public int applyAsInt(int left, int right)",
+        " 20-26 TIMES(\"*\")",
+        "  21-22 @Override public int applyAsInt(int left, int right)",
+        "  24-25 @Override public boolean commutes()",
+        " 45-50 static final Comparator<Operation> BY_SYMBOL",
+        "  46-49 @Override public int compare(Operation left, Operation right)",
+        // A plain field still shares its type's line.
+        "44-67 class Operations { public static final int MAX_OPERANDS }",
+        " 54-61 public static final Runnable WARM_UP",
+        "  55-60 @Override public void run()",
+    ]);
+    for line in [" 8-13 field PLUS\n  9-12 applyAsInt\n", " 45-50 field BY_SYMBOL\n  46-49 compare\n"] {
+        assert!(views.map.contains(line), "{}", views.map);
+    }
+}
+
 #[test]
 fn c() {
     check(
@@ -967,6 +1016,8 @@ fn c_fields_and_enumerators() {
         // The type, with the member declared of it.
         "struct loop_packet_header header { unsigned magic, length }",
     ]);
+    // The map names the member too: code reads it as `packet.header`.
+    assert!(views.map.contains("\n 36-38 struct loop_packet_header header { magic, length }\n"), "{}", views.map);
 }
 
 /// A C++ class lists its public and protected data members (the second a subclass's API); a
@@ -1044,7 +1095,18 @@ fn ruby_visibility_and_attributes() {
     let views = check(
         "ruby/tokenizer.rb",
         Language::Ruby,
-        &["Tokenizer", "source", "position", "strict", "each_token", "self.build", "eof?", "rest", "next_token"],
+        &[
+            "Tokenizer",
+            "source",
+            "position",
+            "strict",
+            "each_token",
+            "self.build",
+            "eof?",
+            "rest",
+            "next_token",
+            "self.scan",
+        ],
     );
     views.signature_lines_contain(&[
         "4-53 class Tokenizer { attr_reader :source, :position; attr_accessor :strict }",
@@ -1060,6 +1122,12 @@ fn ruby_visibility_and_attributes() {
     assert!(!views.signatures.contains("attr_writer"), "{}", views.signatures);
     // `private` does not make a class method private, and `public` ends the section.
     views.signature_lines_contain(&[" 44-52 def {self.keywords, reset!}"]);
+    // `private_class_method :scan` does, as its `def` form does, and not the instance's `scan`.
+    views.signature_lines_contain(&[
+        " 77-79 def self.open(path)",
+        " 81-83 private_class_method def self.scan(text)",
+        " 86-88 def scan",
+    ]);
 }
 
 /// What a conditional or a `begin … rescue … ensure` defines is listed at its owner's level with
@@ -1190,8 +1258,12 @@ fn ruby_visibility_given_by_name() {
         "  53-55 def trusted_proxy?(ip)",
         "  58-60 protected def query_parser",
     ]);
-    // The map names no access, as for methods.
-    assert!(views.map.contains("\n  15 const AUTHORITY\n"), "{}", views.map);
+    // The map names no access, as for methods, so a private constant does not split a run.
+    assert!(
+        views.map.contains("\n  13-17 const SCHEME_WHITELIST, AUTHORITY, DEFAULT_SEP, HEADER_SECRET\n"),
+        "{}",
+        views.map
+    );
 }
 
 /// A Ruby class's or module's mixins follow its head in parentheses, as its base precedes them

@@ -18,7 +18,8 @@ pub(super) static SPEC: Spec = Spec {
         // Prototypes, and file-level variables.
         Rule::classify("declaration", declaration).named(declarator_name).head_end(&["declarator/value"]),
         // A member declaring a named type in place (`struct hdr { … } *h;`) is that type, with
-        // its fields, which code names (`struct hdr *`), and the member after it, as a typedef's.
+        // its fields, which code names (`struct hdr *`), and the member after it, as a typedef's;
+        // named by both (see `inline_type_name`).
         Rule::classify("field_declaration", inline_type)
             .named(inline_type_name)
             .head_end(&["type/body"])
@@ -165,8 +166,12 @@ fn inline_type(node: Node, _: &str) -> Option<Kind> {
     })
 }
 
+/// The type's name, then the members declared of it (`hdr, h` of `struct hdr { … } *h;`): both
+/// are names code uses, `struct hdr *` and `v.h`.
 fn inline_type_name(node: Node, source: &str) -> Option<String> {
-    Some(node_text(named_inline_type(node)?.child_by_field_name("name")?, source).to_string())
+    let mut names = vec![node_text(named_inline_type(node)?.child_by_field_name("name")?, source)];
+    names.extend(declared_names(node, source));
+    Some(names.join(", "))
 }
 
 /// A method declaration, or a data member: a struct's or union's, or a class's under an access

@@ -17,16 +17,28 @@ pub(super) static SPEC: Spec = Spec {
         Rule::new("interface_declaration", Kind::Interface).members("body"),
         Rule::new("annotation_type_declaration", Kind::Interface).members("body"),
         Rule::new("enum_declaration", Kind::Enum).members("body"),
-        // An enum's constants are its API, listed as its fields (a constant's own body is not).
-        Rule::new("enum_constant", Kind::Field).head_end(&["body"]),
+        // An enum's constants are its API, listed as its fields; the methods a constant's own
+        // body defines (`PLUS { int apply(int a, int b) {…} }`) are listed under it.
+        Rule::new("enum_constant", Kind::Field).head_end(&["body"]).members("body"),
         Rule::new("method_declaration", Kind::Function),
         // An annotation type's elements are what its users write (`@Deprecated(since = "9")`).
         Rule::new("annotation_type_element_declaration", Kind::Function),
         Rule::new("constructor_declaration", Kind::Constructor),
         Rule::new("compact_constructor_declaration", Kind::Constructor),
-        Rule::classify("field_declaration", api_field).named(declarator_names).whole().initializers(initializers),
+        // A field holding an instance of an anonymous class (`static Runnable r = new Runnable()
+        // { public void run() {…} };`) has that class's methods as its members, listed under it
+        // whatever its own access, as a class's private methods are.
+        Rule::classify("field_declaration", field)
+            .named(declarator_names)
+            .whole()
+            .initializers(initializers)
+            .head_members(anonymous_class),
         // An interface's fields are public constants.
-        Rule::new("constant_declaration", Kind::Field).named(declarator_names).whole().initializers(initializers),
+        Rule::new("constant_declaration", Kind::Field)
+            .named(declarator_names)
+            .whole()
+            .initializers(initializers)
+            .head_members(anonymous_class),
     ],
     wrappers: &[],
     attributes: &[],
@@ -59,13 +71,34 @@ pub(super) static SPEC: Spec = Spec {
 
 /// A `public` or `protected` field: both are API, the second to subclasses (`FilterInputStream`'s
 /// `protected volatile InputStream in` is what every subclass reads, and Javadoc documents it).
-fn api_field(node: Node, source: &str) -> Option<Kind> {
+/// Or a field of any access that holds an anonymous class's methods (see [`anonymous_class`]).
+fn field(node: Node, source: &str) -> Option<Kind> {
     let mut cursor = node.walk();
-    let modifiers = node.named_children(&mut cursor).find(|child| child.kind() == "modifiers")?;
-    let mut cursor = modifiers.walk();
-    let api =
-        modifiers.children(&mut cursor).any(|modifier| matches!(node_text(modifier, source), "public" | "protected"));
-    api.then_some(Kind::Field)
+    let modifiers = node.named_children(&mut cursor).find(|child| child.kind() == "modifiers");
+    let api = modifiers.is_some_and(|modifiers| {
+        let mut cursor = modifiers.walk();
+        modifiers.children(&mut cursor).any(|modifier| matches!(node_text(modifier, source), "public" | "protected"))
+    });
+    (api || !anonymous_class(node, source).is_empty()).then_some(Kind::Field)
+}
+
+/// The body of the anonymous class whose instance a field of one name is given, when it declares
+/// a method: `new Runnable() { public void run() {…} }`. Not a class that only initialises
+/// itself (`new HashMap<>() {{ put(…); }}`), which adds no API.
+fn anonymous_class<'t>(field: Node<'t>, _: &str) -> Vec<Node<'t>> {
+    let mut cursor = field.walk();
+    let mut declarators = field.children_by_field_name("declarator", &mut cursor);
+    let sole = declarators.next().filter(|_| declarators.next().is_none());
+    let value = sole.and_then(|declarator| declarator.child_by_field_name("value"));
+    let body = value.filter(|value| value.kind() == "object_creation_expression").and_then(|value| {
+        let mut cursor = value.walk();
+        value.named_children(&mut cursor).find(|child| child.kind() == "class_body")
+    });
+    let declares_method = |body: &Node| {
+        let mut cursor = body.walk();
+        body.named_children(&mut cursor).any(|member| member.kind() == "method_declaration")
+    };
+    body.filter(declares_method).into_iter().collect()
 }
 
 /// `MIN, MAX` for `public static final int MIN = 0, MAX = 9;`.

@@ -73,7 +73,8 @@ pub(super) static SPEC: Spec = Spec {
             .initializers(long_value)
             .owned_by(property_owner),
         // Data a CommonJS module exports by assignment, `exports.VERSION = '1.0'` (also what tsc
-        // writes for `export const VERSION = '1.0'`): its API as much as an exported name is.
+        // writes for `export const VERSION = '1.0'`), or an object of data it exports whole
+        // (`module.exports = { retries: 3 }`): its API as much as an exported name is.
         Rule::classify("assignment_expression", exported_data).named(assigned_name).whole().initializers(long_value),
         // Methods mixed into an object at module level, how code written before classes gives a
         // type its API: `_.extend(Model.prototype, Events, { save: function (…) {…} })`,
@@ -984,22 +985,36 @@ fn property_owner(node: Node, source: &str) -> Option<String> {
     (!reserved).then(|| owner.to_string())
 }
 
-/// Data given to a property of `exports` or `module.exports` at module level (see
-/// [`assigned_function`] for names and functions). Not tsc's hoisted declarations, `exports.a =
-/// exports.b = void 0`, which give nothing, nor Babel's `exports.__esModule = true`.
+/// Data given to a property of `exports` or `module.exports` at module level, or to
+/// `module.exports` itself (`module.exports = { retries: 3, name: 'x' }`: a module of settings
+/// exports each key; see [`assigned_function`] for names and functions). Not tsc's hoisted
+/// declarations, `exports.a = exports.b = void 0`, which give nothing, nor Babel's
+/// `exports.__esModule = true`, nor an empty object filled in by later assignments, listed
+/// themselves.
 fn exported_data(node: Node, source: &str) -> Option<Kind> {
     const DATA: [&str; 9] =
         ["string", "number", "template_string", "array", "object", "regex", "true", "false", "null"];
-    let left = node.child_by_field_name("left").filter(|left| is_export(*left, source))?;
-    let name = field_text(left, "property", source)?;
+    let left = node.child_by_field_name("left")?;
     let value = assigned_value(node.child_by_field_name("right")?);
+    let exported = match node_text(left, source) {
+        "module.exports" => !is_empty_object(value),
+        _ => {
+            is_export(left, source) && field_text(left, "property", source).is_some_and(|name| !name.starts_with("__"))
+        }
+    };
     // A signed number is a unary expression to the grammar (`exports.NONE = -1`).
     let signed = value.kind() == "unary_expression"
         && value.child_by_field_name("argument").is_some_and(|argument| argument.kind() == "number")
         && matches!(value.child_by_field_name("operator").map(|op| node_text(op, source)), Some("-" | "+"));
     let data = (signed || DATA.contains(&value.kind())) && object_of_methods(Some(value)).is_none();
     let module = statement_of(node).is_some_and(|statement| module_level(statement, source));
-    (data && module && !name.starts_with("__")).then_some(Kind::Export)
+    (data && module && exported).then_some(Kind::Export)
+}
+
+/// `{}`, comments aside.
+fn is_empty_object(value: Node) -> bool {
+    let mut cursor = value.walk();
+    value.kind() == "object" && value.named_children(&mut cursor).all(|entry| entry.kind() == "comment")
 }
 
 /// The property a [`static_property`] assignment gives: `VERSION`.

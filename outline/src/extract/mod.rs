@@ -19,6 +19,7 @@ mod python;
 mod ruby;
 mod rust;
 
+use std::borrow::Cow;
 use std::cell::LazyCell;
 use std::collections::HashMap;
 use std::ops::Range;
@@ -44,7 +45,7 @@ type Overloads = for<'t> fn(Node<'t>) -> Option<Vec<Node<'t>>>;
 type HeadMembers = for<'t> fn(Node<'t>, &str) -> Vec<Node<'t>>;
 
 /// Reads a statement for the word it gives definitions by name ([`Sections::by_name`]).
-type ByName = for<'s> fn(Node, &'s str) -> Option<(&'static str, Vec<&'s str>)>;
+type ByName = for<'s> fn(Node, &'s str) -> Option<(&'static str, Vec<Cow<'s, str>>)>;
 
 /// Finds a definition's body ([`Rule::body`]).
 type Body = for<'t> fn(Node<'t>) -> Option<Node<'t>>;
@@ -356,7 +357,8 @@ pub(crate) struct Sections {
     /// branch runs, so each starts in the section in force where the conditional began.
     pub branches: &'static [&'static str],
     /// A statement that gives definitions of its body, before or after it, a word by name
-    /// (Ruby's `private_constant :SECRET`, `private :helper`): the word and the names.
+    /// (Ruby's `private_constant :SECRET`, `private :helper`): the word and the names, as the
+    /// definitions are named (`private_class_method :build` names `self.build`).
     pub by_name: Option<ByName>,
 }
 
@@ -598,7 +600,7 @@ struct Walker<'s> {
     section: &'static str,
     /// The words statements of the body being walked give its definitions by name (see
     /// [`Sections::by_name`]).
-    named_sections: HashMap<&'s str, &'static str>,
+    named_sections: HashMap<Cow<'s, str>, &'static str>,
 }
 
 impl<'s> Walker<'s> {
@@ -751,7 +753,7 @@ impl<'s> Walker<'s> {
     /// A name given twice keeps the word found last, as in Ruby the last call decides (`private
     /// :x` then `public :x`: public). Looked up once
     /// per definition: a map, since a Ruby class may name thousands (`private :m1` …).
-    fn named_sections_of(&self, body: Node) -> HashMap<&'s str, &'static str> {
+    fn named_sections_of(&self, body: Node) -> HashMap<Cow<'s, str>, &'static str> {
         let Some(by_name) = self.spec.sections.as_ref().and_then(|sections| sections.by_name) else {
             return HashMap::new();
         };
@@ -1024,7 +1026,8 @@ impl<'s> Walker<'s> {
     fn is_constructor(&self, name: &str, owner: Option<Owner>) -> bool {
         match self.spec.constructors {
             Constructors::Named(names) => names.contains(&name),
-            Constructors::OwnerName => owner.is_some_and(|owner| owner.name == name),
+            // A type declared with a member of it is named by both, itself first (`hdr, h`).
+            Constructors::OwnerName => owner.is_some_and(|owner| owner.name.split(", ").next() == Some(name)),
             Constructors::Declared => false,
         }
     }

@@ -2,6 +2,8 @@
 //! `alias_method` and `alias` add, constants, `require`, and the methods a block given to a call
 //! defines (a concern's `class_methods do`, `Struct.new do`).
 
+use std::borrow::Cow;
+
 use tree_sitter::Node;
 
 use super::{Constructors, Rule, Sections, Spec, field_text, left_side};
@@ -115,23 +117,31 @@ fn visibility_section(node: Node, source: &str) -> Option<&'static str> {
 
 /// The word a statement gives the names it lists, wherever they are defined in its body:
 /// `private_constant :SECRET` makes a constant (or class) private, `private :helper` (or
-/// `protected`, `public`, `module_function`) a method or an attribute.
-fn named_visibility<'s>(node: Node, source: &'s str) -> Option<(&'static str, Vec<&'s str>)> {
+/// `protected`, `public`, `module_function`) a method or an attribute, and
+/// `private_class_method :build` (or `public_class_method`) the class method `self.build`. A
+/// private class method reads as its `private_class_method def self.build` form does: `private
+/// def self.build` would read as Ruby's own trap, which leaves the method public.
+fn named_visibility<'s>(node: Node, source: &'s str) -> Option<(&'static str, Vec<Cow<'s, str>>)> {
     if node.kind() != "call" || node.child_by_field_name("receiver").is_some() {
         return None;
     }
-    let word = match node_text(node.child_by_field_name("method")?, source) {
-        "private" | "private_constant" => "private",
-        "protected" => "protected",
-        "public" | "public_constant" => "",
-        "module_function" => "module_function",
+    let (word, class_methods) = match node_text(node.child_by_field_name("method")?, source) {
+        "private" | "private_constant" => ("private", false),
+        "protected" => ("protected", false),
+        "public" | "public_constant" => ("", false),
+        "module_function" => ("module_function", false),
+        "private_class_method" => ("private_class_method", true),
+        "public_class_method" => ("", true),
         _ => return None,
     };
     let arguments = node.child_by_field_name("arguments")?;
     let mut cursor = arguments.walk();
     // `private def x` and `private attr_reader :x` name no symbol: their wrapper says it.
-    let names: Vec<&str> =
-        arguments.named_children(&mut cursor).filter_map(|argument| symbol_name(argument, source)).collect();
+    let symbols = arguments.named_children(&mut cursor).filter_map(|argument| symbol_name(argument, source));
+    let names: Vec<Cow<str>> = match class_methods {
+        true => symbols.map(|name| Cow::Owned(format!("self.{name}"))).collect(),
+        false => symbols.map(Cow::Borrowed).collect(),
+    };
     Some((word, names)).filter(|(_, names)| !names.is_empty())
 }
 
