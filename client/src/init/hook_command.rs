@@ -4,21 +4,23 @@
 //! `env X=1 lctx-shell hook claude-code`) or name it from the home directory
 //! (`~/bin/lctx-shell`, `$HOME/bin/lctx-shell`). The program is the word
 //! before the closing `hook claude-code`, read as the shell reads a word:
-//! quotes removed, `~` and `$HOME` expanded.
+//! quotes removed, `~` and `$HOME` expanded. A word that is one
+//! `$(which NAME)` or `$(command -v NAME)` runs what PATH finds as NAME, as
+//! NAME written bare would.
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use lean_ctx_shell_syntax::{Quote, Word};
+use lean_ctx_shell_syntax::{Quote, Quoted, Word};
 
 /// The word that runs lctx-shell in a hook command.
 #[derive(Debug, PartialEq, Eq)]
 pub struct ProgramWord {
     /// Where the word is in the command.
     pub span: Range<usize>,
-    /// The program it names; `None` when the shell would expand something
-    /// else in it (another variable, a command substitution), which only
-    /// running it would tell.
+    /// The program it names (a bare name: the one PATH finds); `None` when
+    /// the shell would expand something else in it (another variable, any
+    /// other command substitution), which only running it would tell.
     pub program: Option<PathBuf>,
 }
 
@@ -34,7 +36,30 @@ pub fn program_word(command: &str, home: &Path) -> Option<ProgramWord> {
         return None;
     }
     let span = start + program.span.start..start + program.span.end;
-    Some(ProgramWord { span, program: expanded(program, &home.to_string_lossy()).map(PathBuf::from) })
+    let home = home.to_string_lossy();
+    let named = looked_up(program, &home).or_else(|| expanded(program, &home));
+    Some(ProgramWord { span, program: named.map(PathBuf::from) })
+}
+
+/// NAME, expanded, when `word` is one `$(which NAME)` or `$(command -v
+/// NAME)`, bare or in double quotes: what PATH finds as NAME.
+fn looked_up(word: &Word, home: &str) -> Option<String> {
+    let whole = 0..word.text.len();
+    if !(word.quoted.is_empty() || word.quoted == [Quoted { range: whole, quote: Quote::Double }]) {
+        return None;
+    }
+    // `$((…))` is arithmetic, not a command.
+    let inner = word.text.strip_prefix("$(").filter(|inner| !inner.starts_with('('))?.strip_suffix(')')?;
+    let commands = lean_ctx_shell_syntax::split(inner);
+    let [lookup] = commands.as_slice() else { return None };
+    if !lookup.redirects.is_empty() {
+        return None;
+    }
+    match lookup.words.as_slice() {
+        [which, name] if which.text == "which" => expanded(name, home),
+        [command, v, name] if command.text == "command" && v.text == "-v" => expanded(name, home),
+        _ => None,
+    }
 }
 
 /// `word` as the shell expands it: a bare leading `~` and `$HOME` (`${HOME}`,
@@ -104,7 +129,20 @@ mod tests {
         found("cd /tmp && ~/lctx-shell hook claude-code", "/home/u/lctx-shell");
         assert_eq!(program("$HOMEDIR/lctx-shell hook claude-code"), Some(None));
         assert_eq!(program("/x/lctx-shell$X hook claude-code"), Some(None));
-        assert_eq!(program("$(which lctx-shell) hook claude-code"), Some(None));
+        // `$(which NAME)` and `$(command -v NAME)` run what PATH finds, as NAME does; other substitutions are unknown.
+        found("$(which lctx-shell) hook claude-code", "lctx-shell");
+        found("\"$(command -v lctx-shell)\" hook claude-code", "lctx-shell");
+        found("$(which ~/bin/lctx-shell) hook claude-code", "/home/u/bin/lctx-shell");
+        found("'$(which lctx-shell)' hook claude-code", "$(which lctx-shell)");
+        for unknown in [
+            "$(which -a lctx-shell)",
+            "$(which lctx-shell | head -1)",
+            "$(command -v $X)",
+            "$(a)$(which b)",
+            "$((which lctx-shell))",
+        ] {
+            assert_eq!(program(&format!("{unknown} hook claude-code")), Some(None), "{unknown}");
+        }
         assert_eq!(program("/x/lctx-shell hook other"), None);
         assert_eq!(program("'/x/lctx-shell hook claude-code"), None, "an open quote");
         assert_eq!(program("hook claude-code"), None);
