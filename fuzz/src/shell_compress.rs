@@ -1,4 +1,5 @@
-//! `shell_compress`: `compress(command, output, exit)` on anything.
+//! `shell_compress`: `compress(command, output, exit)` on anything, and the
+//! command line's split into simple commands that it detects from.
 //!
 //! Input: the command line, a newline, the exit code as text, a newline, the
 //! output (lossy UTF-8, as the daemon reads command output).
@@ -11,6 +12,14 @@ pub fn run(data: &[u8]) {
     let command = parts.next().unwrap_or_default();
     let exit: i32 = parts.next().unwrap_or_default().trim().parse().unwrap_or(0);
     let output = parts.next().unwrap_or_default();
+
+    // What readers slice with lies in what it points into (`lctx init` cuts a hook command at a word's span).
+    for split in lean_ctx_shell_syntax::split(command) {
+        for word in &split.words {
+            assert!(split.raw.get(word.span.clone()).is_some(), "a word's span is not in {:?}: {word:?}", split.raw);
+            assert!(word.quoted.iter().all(|q| word.text.get(q.range.clone()).is_some()), "{word:?}");
+        }
+    }
 
     let out = compress(command, output, exit);
     assert_eq!(out, compress(command, output, exit), "compression is not deterministic");

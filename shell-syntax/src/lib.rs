@@ -1,8 +1,10 @@
 //! A shell command line cut into the simple commands it would run, for
-//! the two crates that read command lines: the guard matches each command
-//! against Bash permission rules (a rule covering `git push` must not be
-//! dodged by `make && git push` or `echo $(git push)`), and shell
-//! compression finds the program whose output the line prints.
+//! every reader of command lines: the guard matches each command against
+//! Bash permission rules (a rule covering `git push` must not be dodged by
+//! `make && git push` or `echo $(git push)`), shell compression finds the
+//! program whose output the line prints, and `lctx init` finds the
+//! lctx-shell a Claude Code hook command runs (expanding `~` and `$HOME`
+//! where a word has them bare, which is what [`Word::quoted`] tells).
 //!
 //! Splits on `&&`, `||`, `;`, `|`, `|&`, `&`, newlines and subshell
 //! parentheses, outside quotes; the contents of `$(…)`, backticks and
@@ -15,6 +17,8 @@
 mod splitter;
 #[cfg(test)]
 mod tests;
+
+use std::ops::Range;
 
 use splitter::Splitter;
 
@@ -41,9 +45,38 @@ pub struct Command {
 /// A word of a [`Command`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Word {
-    /// Where the word starts in [`Command::raw`].
-    pub offset: usize,
+    /// Where the word is in [`Command::raw`], as written (quotes and escapes included).
+    pub span: Range<usize>,
+    /// The word with quotes and escapes removed; `$…` and backticks stay as written.
     pub text: String,
+    /// The parts of `text` that were written quoted or escaped, in order (an
+    /// empty `''` too, as an empty range); the rest of it was written bare.
+    /// Only a word with quotes or escapes allocates this.
+    pub quoted: Vec<Quoted>,
+}
+
+impl Word {
+    /// The quoted part holding the byte of `text` at `at`, `None` when it was written bare.
+    pub fn quoted_at(&self, at: usize) -> Option<&Quoted> {
+        self.quoted.iter().find(|part| part.range.contains(&at))
+    }
+}
+
+/// A part of a [`Word`]'s text written inside quotes or escaped: what the
+/// shell would still expand in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Quoted {
+    /// Its bytes in [`Word::text`].
+    pub range: Range<usize>,
+    pub quote: Quote,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quote {
+    /// `'…'`, `$'…'` or a backslash escape: nothing in it expands.
+    Literal,
+    /// `"…"`: `$` and backticks still expand; `~` and globs do not.
+    Double,
 }
 
 /// A file a redirection reads (`<`) or writes (`>`, `>>`, `&>`, `<>`).

@@ -1,7 +1,7 @@
 //! The scanner behind [`crate::split`]: one pass over the line's bytes,
 //! a fresh scanner for the text of each substitution.
 
-use crate::{Command, Redirect, Word};
+use crate::{Command, Quote, Quoted, Redirect, Word};
 
 /// Nesting of `$(…)` and backticks followed at most.
 pub(crate) const MAX_DEPTH: usize = 8;
@@ -23,10 +23,11 @@ pub(crate) struct Splitter<'a> {
     cmd_start: Option<usize>,
     /// Where a `#` comment cut the current command's text short.
     comment_at: Option<usize>,
-    words: Vec<(usize, String)>,
+    /// The current command's words, their spans in `src` until it ends.
+    words: Vec<Word>,
     redirects: Vec<Redirect>,
-    /// The word being read: where it started and its bytes so far.
-    word: Option<(usize, Vec<u8>)>,
+    /// The word being read.
+    word: Option<Partial>,
     pending: Option<Pending>,
     /// Heredoc delimiters waiting for the end of the line, and whether
     /// leading tabs are stripped (`<<-`).
@@ -43,6 +44,13 @@ pub(crate) struct Splitter<'a> {
     /// The subshell that just closed (its first entry in `own`) until the
     /// next operator: a `|` then pipes what all its commands print.
     closed: Option<usize>,
+}
+
+/// A word being read: where it started in `src`, and its bytes and quoted parts so far.
+struct Partial {
+    start: usize,
+    bytes: Vec<u8>,
+    quoted: Vec<Quoted>,
 }
 
 impl<'a> Splitter<'a> {
@@ -127,34 +135,36 @@ impl<'a> Splitter<'a> {
                     }
                 }
                 b'\'' => {
-                    self.push_str("");
+                    self.push_in(b"", Some(Quote::Literal));
                     self.i += 1;
                     self.single_quoted(false);
                 }
                 b'$' if next == Some(b'\'') => {
                     // `$'…'`: single-quoted with backslash escapes.
-                    self.push_str("");
+                    self.push_in(b"", Some(Quote::Literal));
                     self.i += 2;
                     self.single_quoted(true);
                 }
                 b'"' => {
-                    self.push_str("");
+                    self.push_in(b"", Some(Quote::Double));
                     self.i += 1;
                     self.double_quoted(out);
                 }
                 b'\\' => match next {
                     Some(b'\n') => self.i += 2,
-                    Some(escaped) => {
-                        self.push(escaped);
-                        self.i += 2;
+                    Some(_) => {
+                        // The whole character, so that the quoted part ends on a character boundary.
+                        let escaped = self.char_at(self.i + 1);
+                        self.push_in(escaped, Some(Quote::Literal));
+                        self.i += 1 + escaped.len();
                     }
                     None => {
                         self.push(b'\\');
                         self.i += 1;
                     }
                 },
-                b'$' if next == Some(b'(') => self.substitution(out),
-                b'`' => self.backticks(out),
+                b'$' if next == Some(b'(') => self.substitution(out, None),
+                b'`' => self.backticks(out, None),
                 _ => {
                     self.push(b);
                     self.i += 1;
@@ -164,31 +174,48 @@ impl<'a> Splitter<'a> {
         self.end_command(self.bytes.len(), out);
     }
 
+    /// The bytes of the character starting at `at`.
+    fn char_at(&self, at: usize) -> &'a [u8] {
+        let len = self.src.get(at..).and_then(|rest| rest.chars().next()).map_or(0, char::len_utf8);
+        &self.bytes[at..at + len]
+    }
+
     /// Notes where the current command starts, at its first element.
     fn mark(&mut self) {
         self.cmd_start.get_or_insert(self.i);
     }
 
+    /// Adds a byte written bare to the current word.
     fn push(&mut self, b: u8) {
-        self.mark();
-        let at = self.i;
-        self.word.get_or_insert_with(|| (at, Vec::new())).1.push(b);
+        self.push_in(&[b], None);
     }
 
-    fn push_str(&mut self, s: &str) {
+    /// Adds `bytes` to the current word (starting one here), written under
+    /// `quote` (`None`: bare); a quoted part goes on the one before it when
+    /// that has the same quote and ends where it starts.
+    fn push_in(&mut self, bytes: &[u8], quote: Option<Quote>) {
         self.mark();
         let at = self.i;
-        self.word.get_or_insert_with(|| (at, Vec::new())).1.extend_from_slice(s.as_bytes());
+        let word = self.word.get_or_insert_with(|| Partial { start: at, bytes: Vec::new(), quoted: Vec::new() });
+        let from = word.bytes.len();
+        word.bytes.extend_from_slice(bytes);
+        let to = word.bytes.len();
+        let Some(quote) = quote else { return };
+        match word.quoted.last_mut() {
+            Some(last) if last.quote == quote && last.range.end == from => last.range.end = to,
+            _ => word.quoted.push(Quoted { range: from..to, quote }),
+        }
     }
 
     fn end_word(&mut self) {
-        let Some((start, bytes)) = self.word.take() else { return };
+        let Some(Partial { start, bytes, quoted }) = self.word.take() else { return };
         let text = String::from_utf8_lossy(&bytes).into_owned();
         match self.pending.take() {
             Some(Pending::Read) => self.redirects.push(Redirect { write: false, target: text }),
             Some(Pending::Write) => self.redirects.push(Redirect { write: true, target: text }),
             Some(Pending::Data) => {}
-            None => self.words.push((start, text)),
+            // An unclosed substitution leaves `i` one past the end.
+            None => self.words.push(Word { span: start..self.i.min(self.bytes.len()), text, quoted }),
         }
     }
 
@@ -204,7 +231,9 @@ impl<'a> Splitter<'a> {
             return;
         }
         let raw = self.src.get(start..end).unwrap_or_default().trim_end().to_string();
-        let words = words.into_iter().map(|(at, text)| Word { offset: at.saturating_sub(start), text }).collect();
+        // Spans in `raw`; a word can end in what its trimming took (`a\` + newline at the line's end).
+        let in_raw = |at: usize| at.saturating_sub(start).min(raw.len());
+        let words = words.into_iter().map(|w| Word { span: in_raw(w.span.start)..in_raw(w.span.end), ..w }).collect();
         let reads_pipe = std::mem::take(&mut self.piped);
         self.own.push(out.len());
         out.push(Command { raw, words, redirects, reads_pipe, writes_pipe: false, in_substitution: self.depth > 0 });
@@ -232,13 +261,13 @@ impl<'a> Splitter<'a> {
             let close = self.find_close(self.i + 1);
             self.recurse(self.i + 2, close, out);
             let src = self.src;
-            self.push_str(&src[self.i..(close + 1).min(src.len())]);
+            self.push_in(&src.as_bytes()[self.i..(close + 1).min(src.len())], None);
             self.i = close + 1;
             return;
         }
         // A file descriptor number right before the operator (`2>`) is not a word.
         match &self.word {
-            Some((_, word)) if !word.is_empty() && word.iter().all(u8::is_ascii_digit) => self.word = None,
+            Some(word) if !word.bytes.is_empty() && word.bytes.iter().all(u8::is_ascii_digit) => self.word = None,
             _ => self.end_word(),
         }
         self.mark();
@@ -329,11 +358,11 @@ impl<'a> Splitter<'a> {
                 b'\'' => return,
                 b'\\' if escapes => {
                     if let Some(escaped) = self.at(self.i) {
-                        self.push(escaped);
+                        self.push_in(&[escaped], Some(Quote::Literal));
                         self.i += 1;
                     }
                 }
-                _ => self.push(b),
+                _ => self.push_in(&[b], Some(Quote::Literal)),
             }
         }
     }
@@ -350,18 +379,18 @@ impl<'a> Splitter<'a> {
                 b'\\' => match next {
                     Some(b'\n') => self.i += 2,
                     Some(escaped @ (b'"' | b'\\' | b'$' | b'`')) => {
-                        self.push(escaped);
+                        self.push_in(&[escaped], Some(Quote::Literal));
                         self.i += 2;
                     }
                     _ => {
-                        self.push(b'\\');
+                        self.push_in(b"\\", Some(Quote::Double));
                         self.i += 1;
                     }
                 },
-                b'$' if next == Some(b'(') => self.substitution(out),
-                b'`' => self.backticks(out),
+                b'$' if next == Some(b'(') => self.substitution(out, Some(Quote::Double)),
+                b'`' => self.backticks(out, Some(Quote::Double)),
                 _ => {
-                    self.push(b);
+                    self.push_in(&[b], Some(Quote::Double));
                     self.i += 1;
                 }
             }
@@ -369,18 +398,19 @@ impl<'a> Splitter<'a> {
     }
 
     /// At `$(`: the inner text is split too (not for `$((…))`, arithmetic),
-    /// and the whole stays part of the current word.
-    fn substitution(&mut self, out: &mut Vec<Command>) {
+    /// and the whole, as written, stays part of the current word (under
+    /// `quote`, the double quotes it is in).
+    fn substitution(&mut self, out: &mut Vec<Command>, quote: Option<Quote>) {
         let close = self.find_close(self.i + 1);
         if self.at(self.i + 2) != Some(b'(') {
             self.recurse(self.i + 2, close, out);
         }
         let src = self.src;
-        self.push_str(&src[self.i..(close + 1).min(src.len())]);
+        self.push_in(&src.as_bytes()[self.i..(close + 1).min(src.len())], quote);
         self.i = close + 1;
     }
 
-    fn backticks(&mut self, out: &mut Vec<Command>) {
+    fn backticks(&mut self, out: &mut Vec<Command>, quote: Option<Quote>) {
         let mut close = self.i + 1;
         while let Some(b) = self.at(close) {
             match b {
@@ -395,7 +425,7 @@ impl<'a> Splitter<'a> {
             Splitter::new(&inner, self.depth + 1).run(out);
         }
         let src = self.src;
-        self.push_str(&src[self.i..(close + 1).min(src.len())]);
+        self.push_in(&src.as_bytes()[self.i..(close + 1).min(src.len())], quote);
         self.i = close + 1;
     }
 

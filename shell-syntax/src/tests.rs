@@ -118,13 +118,44 @@ fn heredoc_bodies_and_comments_are_data() {
 }
 
 #[test]
-fn word_offsets_point_into_raw() {
+fn word_spans_cover_the_words_as_written_in_raw() {
     let commands = split("  FOO=1  sudo   rm -rf x ; ls");
     let c = &commands[0];
     assert_eq!(c.raw, "FOO=1  sudo   rm -rf x");
     for word in &c.words {
-        assert!(c.raw[word.offset..].starts_with(&word.text), "{word:?}");
+        assert_eq!(c.raw[word.span.clone()], word.text, "{word:?}");
     }
+    let c = &split("nice -n 5 'a b'\\ c\"d\"$(x y) <(ls) z")[2];
+    let written: Vec<_> = c.words.iter().map(|w| &c.raw[w.span.clone()]).collect();
+    assert_eq!(written, ["nice", "-n", "5", "'a b'\\ c\"d\"$(x y)", "<(ls)", "z"]);
+}
+
+/// Each quoted part of each word outside substitutions: its text and how it was quoted.
+fn quoted(line: &str) -> Vec<Vec<(String, Quote)>> {
+    let parts = |w: Word| w.quoted.iter().map(|q| (w.text[q.range.clone()].to_string(), q.quote)).collect();
+    split(line).into_iter().filter(|c| !c.in_substitution).flat_map(|c| c.words).map(parts).collect()
+}
+
+#[test]
+fn words_say_which_parts_were_quoted() {
+    use Quote::{Double, Literal};
+    let q = |s: &str, quote| (s.to_string(), quote);
+    assert_eq!(
+        quoted("~/a '~/b' \\~/c \"$HOME/d\"e $'f\\'g' \"h\\$i\\x\"'j' \"$(k \"l\")\""),
+        [
+            vec![],
+            vec![q("~/b", Literal)],
+            vec![q("~", Literal)],
+            vec![q("$HOME/d", Double)],
+            vec![q("f'g", Literal)],
+            vec![q("h", Double), q("$", Literal), q("i\\x", Double), q("j", Literal)],
+            vec![q("$(k \"l\")", Double)],
+        ]
+    );
+    // An empty quote is a part too: `''~` starts with no bare `~`.
+    let word = &split("''~ x")[0].words[0];
+    assert_eq!((word.text.as_str(), &word.quoted[..]), ("~", &[Quoted { range: 0..0, quote: Literal }][..]));
+    assert_eq!(word.quoted_at(0), None, "the `~` itself was written bare");
 }
 
 #[test]
@@ -146,7 +177,7 @@ fn deep_nesting_stops_recursing() {
 }
 
 /// Random shell-ish text never panics, every word lies in its command's
-/// raw, and pipes and substitutions are never made up.
+/// raw and its quoted parts in its text, and pipes and substitutions are never made up.
 #[test]
 fn random_input_never_panics() {
     let alphabet: Vec<char> = "ab $()`'\"\\;&|<>-#{}\n\t=*é2".chars().collect();
@@ -164,7 +195,8 @@ fn random_input_never_panics() {
         let substitutes = ["$(", "`", "<(", ">("].iter().any(|s| line.contains(s));
         for command in split(&line) {
             for word in &command.words {
-                assert!(word.offset <= command.raw.len(), "{line:?}");
+                assert!(command.raw.get(word.span.clone()).is_some(), "{line:?}");
+                assert!(word.quoted.iter().all(|q| word.text.get(q.range.clone()).is_some()), "{line:?}");
             }
             assert!(!(command.reads_pipe || command.writes_pipe) || line.contains('|'), "{line:?}");
             assert!(!command.in_substitution || substitutes, "{line:?}");

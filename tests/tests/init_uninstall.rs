@@ -490,6 +490,45 @@ fn a_hook_run_through_a_wrapper_or_from_home_is_read_by_its_program_and_keeps_th
 }
 
 #[test]
+fn a_hook_that_finds_this_lctx_shell_on_path_is_left_as_the_user_wrote_it() {
+    let sandbox = Sandbox::new();
+    let settings = sandbox.user().join(".claude/settings.json");
+    // This install's lctx-shell is on PATH through a link, as a package manager puts it there.
+    std::os::unix::fs::symlink(bin("lctx-shell"), sandbox.tools().join("lctx-shell")).unwrap();
+    for command in ["$(which lctx-shell) hook claude-code", "$(command -v lctx-shell) hook claude-code"] {
+        let written = format!(
+            "{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"Bash\", \"hooks\": [{{\"type\": \"command\", \
+             \"command\": \"{command}\"}}]}}]}}}}\n"
+        );
+        fs::write(&settings, &written).unwrap();
+        let shown = text(&sandbox.lctx(&["init", "--yes"]));
+        assert_eq!(fs::read_to_string(&settings).unwrap(), written, "{command}: {shown}");
+        let note = format!("note: Claude Code: the lctx-shell hook is in {} already\n", settings.display());
+        assert!(shown.contains(&note), "{command}: {shown}");
+        let doctor =
+            format!("OK   claude hook  {} routes Claude Code's Bash tool through lctx-shell\n", settings.display());
+        assert!(shown.contains(&doctor), "{command}: {shown}");
+    }
+}
+
+#[test]
+fn uninstall_takes_out_a_directory_setup_created_that_init_s_file_was_the_last_in() {
+    let sandbox = Sandbox::new();
+    let cursor = sandbox.user().join(".cursor");
+    assert!(sandbox.lctx(&["setup", "cursor", "--force"]).status.success());
+    // The user deleted setup's file by hand; init writes its own there.
+    fs::remove_file(cursor.join("mcp.json")).unwrap();
+    fs::write(sandbox.tools().join("cursor"), "#!/bin/sh\n").unwrap();
+    fs::set_permissions(sandbox.tools().join("cursor"), fs::Permissions::from_mode(0o755)).unwrap();
+    assert!(sandbox.lctx(&["init", "--yes"]).status.success());
+    assert!(cursor.join("mcp.json").is_file());
+    let uninstall = sandbox.lctx(&["uninstall"]);
+    let shown = text(&uninstall);
+    assert!(shown.contains(&format!("removed {}\n", cursor.display())), "{shown}");
+    assert!(!cursor.exists(), "{shown}");
+}
+
+#[test]
 fn a_read_only_rc_file_is_left_alone_with_the_lines_to_add_by_hand() {
     let sandbox = Sandbox::new();
     let bashrc = sandbox.user().join(".bashrc");

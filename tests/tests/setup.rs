@@ -571,6 +571,34 @@ fn hosts_that_are_not_installed_are_refused_unless_forced() {
 }
 
 #[test]
+fn removing_a_file_setup_created_takes_the_directories_it_created_and_no_other() {
+    let sb = Sandbox::new();
+    let dir = sb.path("home/.cursor");
+    ok(&sb.lctx(&["cursor", "--force"]));
+    let removed = ok(&sb.lctx(&["--remove", "cursor"]));
+    let line = format!("Cursor: removed {}: `lctx setup` created it and nothing is left in it\n", dir.display());
+    assert!(removed.contains(&line), "{removed}");
+    assert!(!dir.exists(), "{removed}");
+
+    // Cursor keeps a file of its own there since: the directory stays, until that is gone too.
+    ok(&sb.lctx(&["cursor", "--force"]));
+    sb.write("home/.cursor/argv.json", "{}");
+    let removed = ok(&sb.lctx(&["--remove", "cursor"]));
+    assert!(!removed.contains(&line) && dir.join("argv.json").is_file(), "{removed}");
+    std::fs::remove_file(dir.join("argv.json")).unwrap();
+    assert!(ok(&sb.lctx(&["--remove", "cursor"])).contains(&line));
+    assert!(!dir.exists());
+
+    // A directory that was there before setup stays, empty or not.
+    let project = sb.path("project/.cursor");
+    std::fs::create_dir_all(&project).unwrap();
+    ok(&sb.lctx(&["cursor", "--scope", "project", "--force"]));
+    let removed = ok(&sb.lctx(&["--remove", "cursor", "--scope", "project"]));
+    assert!(removed.contains("`lctx setup` created it and nothing else is in it"), "{removed}");
+    assert!(!project.join("mcp.json").exists() && project.is_dir(), "{removed}");
+}
+
+#[test]
 fn an_entry_whose_program_is_gone_or_not_executable_is_flagged() {
     let sb = Sandbox::new();
     sb.installed("home/.cursor/argv.json");

@@ -344,7 +344,7 @@ fn dispatch(command: Command, runtime: tokio::runtime::Runtime, opts: ClientOpti
             Command::Daemon(cmd) => done(daemon_cmd::run(cmd, &opts).await),
             Command::Service(cmd) => done(service::run(cmd, &opts)),
             Command::Config(cmd) => config_cmd::run(cmd, &opts).map(|()| 0),
-            Command::Setup(args) => done(setup_cmd::run(args)),
+            Command::Setup(args) => done(setup_cmd::run(args, &opts.dirs.data)),
             Command::Init(args) => init_cmd::init(args, &opts).await,
             Command::Uninstall(args) => init_cmd::uninstall(args, &opts),
             Command::Doctor { json } => done(doctor::run(json, &opts).await),

@@ -7,6 +7,7 @@ use std::path::Path;
 use clap::{ArgGroup, Args, ValueEnum};
 
 use super::CmdResult;
+use crate::setup::created_dirs::CreatedDirs;
 use crate::setup::{self, Action, Env, HOSTS, Host, Outcome, Registration, Scope};
 
 #[derive(Args, Debug)]
@@ -57,7 +58,8 @@ fn parse_host(name: &str) -> Result<&'static Host, String> {
     })
 }
 
-pub fn run(args: SetupArgs) -> CmdResult {
+/// `data_dir`: where the directories setup creates are recorded.
+pub fn run(args: SetupArgs, data_dir: &Path) -> CmdResult {
     let env = Env::from_process()?;
     let scope = Scope::from(args.scope);
     if args.list {
@@ -90,9 +92,18 @@ pub fn run(args: SetupArgs) -> CmdResult {
         }
         return Ok(());
     }
+    let created = CreatedDirs::new(data_dir);
+    if let Action::Install(_) = action {
+        created.record(&setup::config_file(host, &env, scope)?)?;
+    }
     let (plan, outcome) = setup::apply(host, &env, scope, action)?;
+    // A removal that leaves no file takes the directories setup created for it, once empty.
+    let removed_dirs = match action {
+        Action::Remove if std::fs::symlink_metadata(&plan.file).is_err() => created.remove_empty(&plan.file)?,
+        _ => Vec::new(),
+    };
     let file = plan.file.display();
-    match outcome {
+    match &outcome {
         Outcome::Unchanged => crate::outln!("{}", unchanged_message(host, action, &plan.file)),
         Outcome::Written { backup } => {
             print_replaced(host, action, plan.previous.as_ref());
@@ -106,21 +117,23 @@ pub fn run(args: SetupArgs) -> CmdResult {
             if let Some(backup) = backup {
                 crate::outln!("previous version kept as {}", backup.display());
             }
-            crate::outln!("restart {} to pick up the change", host.name);
         }
-        Outcome::Undone(undo) => {
-            match undo {
-                setup::Undo::RestoreBackup => crate::outln!(
-                    "{}: removed lean-ctx from {file}: it is back as it was before `lctx setup` (from its backup, now \
-                     removed)",
-                    host.name
-                ),
-                setup::Undo::DeleteFile => {
-                    crate::outln!("{}: removed {file}: `lctx setup` created it and nothing else is in it", host.name)
-                }
+        Outcome::Undone(undo) => match undo {
+            setup::Undo::RestoreBackup => crate::outln!(
+                "{}: removed lean-ctx from {file}: it is back as it was before `lctx setup` (from its backup, now \
+                 removed)",
+                host.name
+            ),
+            setup::Undo::DeleteFile => {
+                crate::outln!("{}: removed {file}: `lctx setup` created it and nothing else is in it", host.name)
             }
-            crate::outln!("restart {} to pick up the change", host.name);
-        }
+        },
+    }
+    for dir in &removed_dirs {
+        crate::outln!("{}: removed {}: `lctx setup` created it and nothing is left in it", host.name, dir.display());
+    }
+    if outcome != Outcome::Unchanged {
+        crate::outln!("restart {} to pick up the change", host.name);
     }
     Ok(())
 }

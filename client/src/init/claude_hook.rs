@@ -111,9 +111,11 @@ pub fn without_hook(file: &Path, text: &str, before: Option<&str>) -> Result<Opt
 }
 
 /// Hook `command` (one of ours or not) pointed at `lctx_shell`; `None` when it
-/// is not ours or runs that lctx-shell already (by path, or by a name PATH
-/// finds it by). Only the program's word changes; a command whose program
-/// lctx cannot read is replaced whole.
+/// is not ours or runs that lctx-shell already: by path, by a name PATH finds
+/// it by (bare, or in `$(which …)`), or through a link to it (a package
+/// manager's stable link, which outlives upgrades: not to be replaced by
+/// what it points to now). Only the program's word changes; a command whose
+/// program lctx cannot read is replaced whole.
 fn running(env: &Env, command: &str, lctx_shell: &Path) -> Option<String> {
     if !is_our_command_line(command) {
         return None;
@@ -123,10 +125,15 @@ fn running(env: &Env, command: &str, lctx_shell: &Path) -> Option<String> {
         1 => env.path.iter().map(|dir| dir.join(program)).find(|p| crate::options::is_executable(p)),
         _ => Some(program.to_path_buf()),
     });
-    if runs.flatten().as_deref() == Some(lctx_shell) {
+    if runs.flatten().is_some_and(|runs| same_file(&runs, lctx_shell)) {
         return None;
     }
     Some(format!("{}{}{}", &command[..word.span.start], shell_word(lctx_shell), &command[word.span.end..]))
+}
+
+/// Whether `a` and `b` are one file: the same path, or links to the same file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b)
 }
 
 /// What each hook of ours in `text` runs: the lctx-shell it names (see
@@ -199,6 +206,40 @@ mod tests {
         // What only running it would tell is named as written.
         let unknown = entry("$LCTX/lctx-shell hook claude-code");
         assert_eq!(hook_programs(&unknown, Path::new("/h")), [Err("$LCTX/lctx-shell hook claude-code".to_string())]);
+    }
+
+    #[test]
+    fn a_hook_finding_this_lctx_shell_on_path_is_left_as_written() {
+        let file = Path::new("/h/.claude/settings.json");
+        let settings = |command: &str| {
+            json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}]}})
+                .to_string()
+        };
+        let executable = |path: &Path| {
+            std::fs::write(path, "").unwrap();
+            std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        };
+        let (install, links, other) =
+            (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let ours = install.path().join("lctx-shell");
+        executable(&ours);
+        // PATH finds it through a link, as a package manager installs it.
+        std::os::unix::fs::symlink(&ours, links.path().join("lctx-shell")).unwrap();
+        let env = Env { path: vec![links.path().into()], ..env() };
+        let found = [
+            "lctx-shell hook claude-code",
+            "$(which lctx-shell) hook claude-code",
+            "$(command -v lctx-shell) hook claude-code",
+        ];
+        for command in found {
+            assert_eq!(with_hook(&env, file, Some(&settings(command)), &ours).unwrap(), None, "{command}");
+        }
+        // One that finds another lctx-shell is pointed at this one, in place.
+        executable(&other.path().join("lctx-shell"));
+        let env = Env { path: vec![other.path().into()], ..env };
+        let pointed =
+            with_hook(&env, file, Some(&settings("nice $(which lctx-shell) hook claude-code")), &ours).unwrap();
+        assert_eq!(pointed, Some(settings(&format!("nice {} hook claude-code", ours.display()))));
     }
 
     #[test]

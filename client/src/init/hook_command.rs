@@ -4,159 +4,102 @@
 //! `env X=1 lctx-shell hook claude-code`) or name it from the home directory
 //! (`~/bin/lctx-shell`, `$HOME/bin/lctx-shell`). The program is the word
 //! before the closing `hook claude-code`, read as the shell reads a word:
-//! quotes removed, `~` and `$HOME` expanded.
+//! quotes removed, `~` and `$HOME` expanded. A word that is one
+//! `$(which NAME)` or `$(command -v NAME)` runs what PATH finds as NAME, as
+//! NAME written bare would.
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+
+use lean_ctx_shell_syntax::{Quote, Quoted, Word};
 
 /// The word that runs lctx-shell in a hook command.
 #[derive(Debug, PartialEq, Eq)]
 pub struct ProgramWord {
     /// Where the word is in the command.
     pub span: Range<usize>,
-    /// The program it names; `None` when the shell would expand something
-    /// else in it (another variable, a command substitution), which only
-    /// running it would tell.
+    /// The program it names (a bare name: the one PATH finds); `None` when
+    /// the shell would expand something else in it (another variable, any
+    /// other command substitution), which only running it would tell.
     pub program: Option<PathBuf>,
 }
 
 /// The program word of `command`, `None` when the command does not end in
-/// `PROGRAM hook claude-code` (or its quotes do not close).
+/// `PROGRAM hook claude-code`.
 pub fn program_word(command: &str, home: &Path) -> Option<ProgramWord> {
-    let words = words(command, home)?;
-    let [.., program, hook, event] = words.as_slice() else { return None };
-    if hook.value.as_deref() != Some("hook") || event.value.as_deref() != Some("claude-code") {
+    let last = lean_ctx_shell_syntax::split(command).into_iter().rfind(|c| !c.in_substitution)?;
+    // The hook's simple command is the last of the line and runs to its end:
+    // its text is the line's tail, which places its words in the line.
+    let start = command.trim_end().strip_suffix(last.raw.as_str())?.len();
+    let [.., program, hook, event] = last.words.as_slice() else { return None };
+    if hook.text != "hook" || event.text != "claude-code" {
         return None;
     }
-    Some(ProgramWord { span: program.span.clone(), program: program.value.as_ref().map(PathBuf::from) })
-}
-
-struct Word {
-    span: Range<usize>,
-    /// The word after quote removal and expansion; `None`: an expansion lctx does not make.
-    value: Option<String>,
-}
-
-/// `command` split into words as the shell splits them. `None`: a quote that does not close.
-fn words(command: &str, home: &Path) -> Option<Vec<Word>> {
+    let span = start + program.span.start..start + program.span.end;
     let home = home.to_string_lossy();
-    let mut words = Vec::new();
-    let mut chars = command.char_indices().peekable();
-    while let Some(&(start, _)) = chars.peek() {
-        if chars.next_if(|(_, c)| c.is_ascii_whitespace()).is_some() {
+    let named = looked_up(program, &home).or_else(|| expanded(program, &home));
+    Some(ProgramWord { span, program: named.map(PathBuf::from) })
+}
+
+/// NAME, expanded, when `word` is one `$(which NAME)` or `$(command -v
+/// NAME)`, bare or in double quotes: what PATH finds as NAME.
+fn looked_up(word: &Word, home: &str) -> Option<String> {
+    let whole = 0..word.text.len();
+    if !(word.quoted.is_empty() || word.quoted == [Quoted { range: whole, quote: Quote::Double }]) {
+        return None;
+    }
+    // `$((…))` is arithmetic, not a command.
+    let inner = word.text.strip_prefix("$(").filter(|inner| !inner.starts_with('('))?.strip_suffix(')')?;
+    let commands = lean_ctx_shell_syntax::split(inner);
+    let [lookup] = commands.as_slice() else { return None };
+    if !lookup.redirects.is_empty() {
+        return None;
+    }
+    match lookup.words.as_slice() {
+        [which, name] if which.text == "which" => expanded(name, home),
+        [command, v, name] if command.text == "command" && v.text == "-v" => expanded(name, home),
+        _ => None,
+    }
+}
+
+/// `word` as the shell expands it: a bare leading `~` and `$HOME` (`${HOME}`,
+/// bare or in double quotes) become `home`. `None` when the shell would
+/// expand anything else in it.
+fn expanded(word: &Word, home: &str) -> Option<String> {
+    let text = word.text.as_str();
+    let mut out = String::new();
+    let mut at = 0;
+    // `~` starts the word bare (no quote before it, not even `''`) and stands alone or before a bare `/`.
+    let quote_first = word.quoted.first().is_some_and(|part| part.range.start == 0);
+    if text.starts_with('~')
+        && !quote_first
+        && (text.len() == 1 || (text[1..].starts_with('/') && word.quoted_at(1).is_none()))
+    {
+        out.push_str(home);
+        at = 1;
+    }
+    while let Some(c) = text[at..].chars().next() {
+        let expands = matches!(c, '$' | '`') && word.quoted_at(at).is_none_or(|part| part.quote == Quote::Double);
+        // A `$` that ends the word is itself.
+        if !expands || (c == '$' && text.len() == at + 1) {
+            out.push(c);
+            at += c.len_utf8();
             continue;
         }
-        let mut value = Some(String::new());
-        let push = |value: &mut Option<String>, s: &str| {
-            if let Some(v) = value {
-                v.push_str(s);
-            }
+        let rest = &text[at + 1..];
+        let is_name = |name: &&str| {
+            let Some(after) = rest.strip_prefix(*name) else { return false };
+            let ends = name.starts_with('{') || !after.starts_with(|c: char| c == '_' || c.is_ascii_alphanumeric());
+            // `$` and the name within one quoting: `$"HOME"` is no variable.
+            ends && word.quoted_at(at) == word.quoted_at(at + name.len())
         };
-        let mut at_start = true;
-        while let Some(&(at, c)) = chars.peek() {
-            if c.is_ascii_whitespace() {
-                break;
-            }
-            chars.next();
-            match c {
-                '\'' => {
-                    let (close, quoted) = until(command, at + 1, |ch| ch == '\'')?;
-                    push(&mut value, quoted);
-                    skip_to(&mut chars, close);
-                }
-                '"' => {
-                    let mut inner = String::new();
-                    let mut closed = false;
-                    while let Some((_, ch)) = chars.next() {
-                        match ch {
-                            '"' => {
-                                closed = true;
-                                break;
-                            }
-                            '\\' if chars.peek().is_some_and(|&(_, n)| "$`\"\\".contains(n)) => {
-                                inner.push(chars.next().expect("peeked").1);
-                            }
-                            '$' => expand(command, &mut chars, &home, &mut inner, &mut value),
-                            '`' => value = None,
-                            _ => inner.push(ch),
-                        }
-                    }
-                    if !closed {
-                        return None;
-                    }
-                    push(&mut value, &inner);
-                }
-                '\\' => {
-                    if let Some((_, escaped)) = chars.next() {
-                        push(&mut value, escaped.encode_utf8(&mut [0; 4]));
-                    }
-                }
-                '~' if at_start && chars.peek().is_none_or(|&(_, n)| n == '/' || n.is_ascii_whitespace()) => {
-                    push(&mut value, &home);
-                }
-                '$' => {
-                    let mut expanded = String::new();
-                    expand(command, &mut chars, &home, &mut expanded, &mut value);
-                    push(&mut value, &expanded);
-                }
-                '`' => value = None,
-                _ => push(&mut value, c.encode_utf8(&mut [0; 4])),
-            }
-            at_start = false;
-        }
-        let end = chars.peek().map_or(command.len(), |&(at, _)| at);
-        words.push(Word { span: start..end, value });
+        let name = ["{HOME}", "HOME"].into_iter().find(is_name);
+        // Another variable, a substitution, backticks: only running the command would tell.
+        let name = name.filter(|_| c == '$')?;
+        out.push_str(home);
+        at += 1 + name.len();
     }
-    Some(words)
-}
-
-type Chars<'c> = std::iter::Peekable<std::str::CharIndices<'c>>;
-
-/// After a `$`: `HOME` or `{HOME}` becomes `home`; any other expansion leaves the word unknown.
-fn expand(command: &str, chars: &mut Chars<'_>, home: &str, out: &mut String, value: &mut Option<String>) {
-    let Some(&(at, _)) = chars.peek() else {
-        out.push('$');
-        return;
-    };
-    let rest = &command[at..];
-    let name = ["{HOME}", "HOME"].into_iter().find(|name| {
-        rest.starts_with(name)
-            && (name.starts_with('{')
-                || !rest[name.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
-    });
-    match name {
-        Some(name) => {
-            out.push_str(home);
-            skip_to(chars, at + name.len() - 1);
-        }
-        None => {
-            *value = None;
-            // `$(…)` is one part of the word, spaces and all.
-            if rest.starts_with('(') {
-                let mut depth = 0usize;
-                let close = rest.char_indices().find(|&(_, c)| {
-                    depth = match c {
-                        '(' => depth + 1,
-                        ')' => depth - 1,
-                        _ => depth,
-                    };
-                    depth == 0
-                });
-                skip_to(chars, close.map_or(command.len(), |(i, _)| at + i));
-            }
-        }
-    }
-}
-
-/// The offset of the first character from `from` that `end` accepts, and the text before it.
-fn until(command: &str, from: usize, end: impl Fn(char) -> bool) -> Option<(usize, &str)> {
-    let close = from + command[from..].find(end)?;
-    Some((close, &command[from..close]))
-}
-
-/// Consumes characters up to and including the one at byte `last`.
-fn skip_to(chars: &mut Chars<'_>, last: usize) {
-    while chars.next_if(|&(i, _)| i <= last).is_some() {}
+    Some(out)
 }
 
 #[cfg(test)]
@@ -180,8 +123,26 @@ mod tests {
         found("/a\\ b/lctx-shell hook claude-code", "/a b/lctx-shell");
         // A quoted `~` or a `$HOMEDIR` is no home.
         found("'~/lctx-shell' hook claude-code", "~/lctx-shell");
+        found("\"~\"/lctx-shell hook claude-code", "~/lctx-shell");
+        found("''~/lctx-shell hook claude-code", "~/lctx-shell");
+        found("'$HOME'/lctx-shell hook claude-code", "$HOME/lctx-shell");
+        found("cd /tmp && ~/lctx-shell hook claude-code", "/home/u/lctx-shell");
         assert_eq!(program("$HOMEDIR/lctx-shell hook claude-code"), Some(None));
-        assert_eq!(program("$(which lctx-shell) hook claude-code"), Some(None));
+        assert_eq!(program("/x/lctx-shell$X hook claude-code"), Some(None));
+        // `$(which NAME)` and `$(command -v NAME)` run what PATH finds, as NAME does; other substitutions are unknown.
+        found("$(which lctx-shell) hook claude-code", "lctx-shell");
+        found("\"$(command -v lctx-shell)\" hook claude-code", "lctx-shell");
+        found("$(which ~/bin/lctx-shell) hook claude-code", "/home/u/bin/lctx-shell");
+        found("'$(which lctx-shell)' hook claude-code", "$(which lctx-shell)");
+        for unknown in [
+            "$(which -a lctx-shell)",
+            "$(which lctx-shell | head -1)",
+            "$(command -v $X)",
+            "$(a)$(which b)",
+            "$((which lctx-shell))",
+        ] {
+            assert_eq!(program(&format!("{unknown} hook claude-code")), Some(None), "{unknown}");
+        }
         assert_eq!(program("/x/lctx-shell hook other"), None);
         assert_eq!(program("'/x/lctx-shell hook claude-code"), None, "an open quote");
         assert_eq!(program("hook claude-code"), None);
@@ -192,6 +153,8 @@ mod tests {
         let command = "nice -n 5 '/old dir/lctx-shell' hook claude-code";
         let word = program_word(command, Path::new("/h")).unwrap();
         assert_eq!(&command[word.span], "'/old dir/lctx-shell'");
+        let command = "  cd /x; FOO='a b' \"$HOME\"/lctx-shell hook claude-code";
+        assert_eq!(&command[program_word(command, Path::new("/h")).unwrap().span], "\"$HOME\"/lctx-shell");
         let command = "$(command -v lctx-shell) hook claude-code";
         assert_eq!(&command[program_word(command, Path::new("/h")).unwrap().span], "$(command -v lctx-shell)");
     }

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::setup::write;
+pub use crate::setup::write::describe;
 
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Manifest {
@@ -128,7 +129,7 @@ impl Store {
         after: &str,
         part: Option<&Part>,
     ) -> Result<(), String> {
-        for dir in missing_dirs(file) {
+        for dir in write::missing_dirs(file) {
             if !manifest.dirs.contains(&dir) {
                 manifest.dirs.push(dir);
             }
@@ -169,14 +170,6 @@ impl Store {
     }
 }
 
-/// The ancestors of `file` that do not exist yet, outermost first.
-fn missing_dirs(file: &Path) -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> =
-        file.ancestors().skip(1).take_while(|d| std::fs::symlink_metadata(d).is_err()).map(Path::to_path_buf).collect();
-    dirs.reverse();
-    dirs
-}
-
 /// A file's text, `None` when it does not exist.
 pub fn read(path: &Path) -> Result<Option<String>, String> {
     match std::fs::read(path) {
@@ -185,14 +178,6 @@ pub fn read(path: &Path) -> Result<Option<String>, String> {
             .map_err(|_| format!("{} is not UTF-8 text; lctx does not edit it", path.display())),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(format!("cannot read {}: {e}", path.display())),
-    }
-}
-
-pub fn describe(e: write::Error) -> String {
-    match e {
-        write::Error::Changed => "the file changed while lctx was writing it".into(),
-        write::Error::ReadOnly(file, mode) => format!("{} is read-only (mode {mode:03o})", file.display()),
-        write::Error::Io(message) => message,
     }
 }
 

@@ -24,6 +24,7 @@ pub use claude_hook::settings_file as claude_settings_file;
 use manifest::{FileRecord, Manifest, Part, Store};
 
 use crate::cli::generate::Shell;
+use crate::setup::created_dirs::CreatedDirs;
 use crate::setup::{self, Action, Env, HOSTS, Scope, write};
 
 /// One file `lctx init` would write.
@@ -432,6 +433,12 @@ pub fn uninstall(data_dir: &Path, force: bool) -> Result<Option<Undone>, String>
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(_) => undone.dirs_left.push(dir.clone()),
         }
+    }
+    // A file init created can sit in a directory `lctx setup` created before
+    // it (`~/.cursor/`): that goes too, once nothing is left in it.
+    let setup_dirs = CreatedDirs::new(data_dir);
+    for path in undone.removed.clone() {
+        undone.removed.extend(setup_dirs.remove_empty(&path)?);
     }
     store.remove()?;
     Ok(Some(undone))

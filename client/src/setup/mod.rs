@@ -10,12 +10,15 @@
 //! changes only our entry: JSON/JSONC files are edited as text by a
 //! comment-aware scanner ([`jsonc`]), Codex's TOML through toml_edit
 //! ([`toml_hosts`]), Goose's YAML line by line ([`yaml`]), and the result
-//! replaces the file atomically with a backup ([`write`]). A file that does
+//! replaces the file atomically with a backup ([`write`]); directories
+//! created for a new file are recorded ([`created_dirs`]), so that removing
+//! the file again takes them out when nothing else is in them. A file that does
 //! not parse, or that the YAML editor cannot be sure of, is refused,
 //! unchanged, with its file:line. A host that keeps its MCP servers in its
 //! settings UI rather than a file (JetBrains AI Assistant) is `manual`: lctx
 //! prints the JSON to paste there ([`manual_snippet`]) and writes nothing.
 
+pub mod created_dirs;
 mod hosts;
 pub(crate) use lean_ctx_common::jsonc;
 pub(crate) use lean_ctx_common::text_error::TextError;

@@ -94,6 +94,22 @@ pub fn delete(file: &Path, expected: &str) -> Result<(), Error> {
     }
 }
 
+pub fn describe(e: Error) -> String {
+    match e {
+        Error::Changed => "the file changed while lctx was writing it".into(),
+        Error::ReadOnly(file, mode) => format!("{} is read-only (mode {mode:03o})", file.display()),
+        Error::Io(message) => message,
+    }
+}
+
+/// The ancestors of `file` that do not exist yet, outermost first: what writing it creates.
+pub(crate) fn missing_dirs(file: &Path) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> =
+        file.ancestors().skip(1).take_while(|d| fs::symlink_metadata(d).is_err()).map(Path::to_path_buf).collect();
+    dirs.reverse();
+    dirs
+}
+
 /// `<file>.bak`, beside the path the user knows (not a symlink's target).
 pub fn backup_path(file: &Path) -> PathBuf {
     let mut name = file.file_name().unwrap_or_default().to_os_string();

@@ -242,7 +242,7 @@ fn look_through(command: &Command) -> (Invocation, Option<String>) {
     let shown_starts =
         starts.iter().take(MAX_VIEW_STEPS).chain(starts.last().filter(|_| starts.len() > MAX_VIEW_STEPS));
     for &start in shown_starts {
-        add(normalize(command.raw.get(words.get(start).map_or(0, |w| w.offset)..).unwrap_or_default()));
+        add(normalize(command.raw.get(words.get(start).map_or(0, |w| w.span.start)..).unwrap_or_default()));
         add(normalize(&texts.get(start..).unwrap_or_default().join(" ")));
         if let Some(name) = texts.get(start).filter(|word| word.contains('/')).map(|word| basename(word)) {
             let rest = texts.get(start + 1..).unwrap_or_default();
