@@ -356,9 +356,11 @@ impl Graph {
                 return self.exact(found);
             }
             // A package that re-exports the name: `pkg.make_response()` after `import pkg`, its
-            // `__init__.py` importing `make_response` from `.helpers`.
+            // `__init__.py` importing `make_response` from `.helpers`. Called through a module,
+            // it is a plain call, which constructs a class (`httpx.DigestAuth(...)`).
             let module = module_binding(language, import)?;
-            return self.through_import(file, language, &module, &r.name, &|d| fits(r.kind, d), 0);
+            let kind = if r.kind == RefKind::Method { RefKind::Call } else { r.kind };
+            return self.through_import(file, language, &module, &r.name, &|d| fits(kind, d), 0);
         }
         // A submodule reached through an imported package: `pkg.helpers.f()` after `import pkg`
         // is `f` of pkg/helpers.py, whatever methods of that name the project has.

@@ -108,6 +108,14 @@ fn python_calls() {
             "tests/test_pricing.py:5 test_discount_rounds_to_cents [exact]"
         ]
     );
+    // A class the package re-exports is constructed through it, as its functions are called.
+    assert_eq!(
+        callers(&graph, "OrderService", None),
+        [
+            "shop/service.py:25 make_service [exact]",
+            "tests/test_package.py:16 test_the_service_through_the_package [exact]"
+        ]
+    );
     // `lines = Lines()` and `Lines().pop()`; `names = []` is a list, whose `pop` is no caller.
     // …and `super().pop()` in the subclass.
     assert_eq!(
