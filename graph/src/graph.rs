@@ -2,7 +2,7 @@
 //!
 //! A reference resolves, in this order, through what is written at the use: its receiver (`self`,
 //! `this`, a Go receiver variable → the enclosing type; an imported module or package → that
-//! module's files; a type name → that type's members), then the enclosing scopes of its file
+//! module's files; a default import of a module exporting an object → what its property holds; a type name → that type's members), then the enclosing scopes of its file
 //! (the caller's own type, then the file's top level, then Go's package or Java's package),
 //! then the file's imports (following re-exports). Those are `exact`. A receiver whose type the
 //! code writes (`x = Order()`, `x: Order`, `self.repo = repo` of a typed parameter, a function's
@@ -273,7 +273,7 @@ impl Graph {
         }
         if let Some(import) = facts.imports.iter().find(|i| i.local == r.name) {
             // An import from outside the project resolves to nothing, whatever the project defines.
-            return self.through_import(file, language, &import.module, imported_name(import), &|d| fits(d), 0);
+            return self.exact(self.import_binds(file, language, import, &|d| fits(d), 0));
         }
         // The package: Go's directory, Java's package.
         let same_package = self
@@ -361,6 +361,16 @@ impl Graph {
             let module = module_binding(language, import)?;
             let kind = if r.kind == RefKind::Method { RefKind::Call } else { r.kind };
             return self.through_import(file, language, &module, &r.name, &|d| fits(kind, d), 0);
+        }
+        // A member of the object a module exports as its default: `utils.isFormData()` after
+        // `import utils from './utils.js'`, utils.js ending `export default { isFormData, … }`.
+        if r.kind != RefKind::Read
+            && let Some(import) =
+                facts.imports.iter().find(|i| i.local == receiver && i.name.as_deref() == Some("default"))
+            && !*bound_here
+            && let Some(found) = self.default_member(file, language, import, &r.name, &|d| fits(RefKind::Call, d))
+        {
+            return self.exact(Some(found));
         }
         // A submodule reached through an imported package: `pkg.helpers.f()` after `import pkg`
         // is `f` of pkg/helpers.py, whatever methods of that name the project has.
@@ -497,6 +507,47 @@ impl Graph {
         self.exact(self.imported(file, language, module, name, fits, hops))
     }
 
+    /// What `import` of `file` binds, followed through re-exports: the item of that name in its
+    /// module, and for a default import without one (`import resolveConfig from`), the module's
+    /// anonymous default export (`export default (config) => …`, outlined as `default`).
+    pub(crate) fn import_binds(
+        &self,
+        file: &str,
+        language: Language,
+        import: &Import,
+        fits: &dyn Fn(&Def) -> bool,
+        hops: usize,
+    ) -> Option<Vec<DefId>> {
+        let named = self.imported(file, language, &import.module, imported_name(import), fits, hops);
+        match import.name.as_deref() {
+            Some("default") if named.is_none() => self.imported(file, language, &import.module, "default", fits, hops),
+            _ => named,
+        }
+    }
+
+    /// What property `name` of the object `import`'s module exports as its default holds: the
+    /// module's own definition or one it imports. `None` when no module of the project exports
+    /// such an object with that property.
+    fn default_member(
+        &self,
+        file: &str,
+        language: Language,
+        import: &Import,
+        name: &str,
+        fits: &dyn Fn(&Def) -> bool,
+    ) -> Option<Vec<DefId>> {
+        let target = self.module_target(language, file, &import.module);
+        self.modules.matching(&target).into_iter().find_map(|module_file| {
+            let facts = &self.files.get(module_file)?.facts;
+            let (_, local) = facts.default_members.iter().find(|(property, _)| property == name)?;
+            let own = self.in_file(module_file, |d| d.name == *local && d.container.is_none() && fits(d));
+            own.or_else(|| {
+                let import = facts.imports.iter().find(|i| i.local == *local)?;
+                self.import_binds(module_file, language, import, fits, 1)
+            })
+        })
+    }
+
     /// The top-level definitions named `name` in `module` (imported by `file`), or those it
     /// re-exports under that name.
     fn imported(
@@ -530,9 +581,9 @@ impl Graph {
         hops: usize,
     ) -> Option<Vec<DefId>> {
         let facts = &self.files.get(module_file)?.facts;
-        facts.imports.iter().filter(|i| i.local == name || i.local == "*").find_map(|next| {
-            let next_name = if next.local == "*" { name } else { imported_name(next) };
-            self.imported(module_file, language, &next.module, next_name, fits, hops + 1)
+        facts.imports.iter().filter(|i| i.local == name || i.local == "*").find_map(|next| match next.local.as_str() {
+            "*" => self.imported(module_file, language, &next.module, name, fits, hops + 1),
+            _ => self.import_binds(module_file, language, next, fits, hops + 1),
         })
     }
 
@@ -555,7 +606,8 @@ impl Graph {
     }
 
     /// Every name `def` is known by: its own and the aliases imports and re-exports give it
-    /// (`import { Store as Db }`, `pub use store::Store as Db`), transitively.
+    /// (`import { Store as Db }`, `pub use store::Store as Db`) or a default-exported object's
+    /// property (`export default { typeOf: kindOf }`), transitively.
     pub fn aliases(&self, name: &str) -> BTreeSet<String> {
         let mut names = BTreeSet::from([name.to_string()]);
         loop {
@@ -564,6 +616,11 @@ impl Graph {
                 for import in &entry.facts.imports {
                     if import.name.as_ref().is_some_and(|n| names.contains(n)) {
                         names.insert(import.local.clone());
+                    }
+                }
+                for (property, local) in &entry.facts.default_members {
+                    if names.contains(local) {
+                        names.insert(property.clone());
                     }
                 }
             }
@@ -618,7 +675,7 @@ impl Graph {
 
     /// A scope's definitions as one `exact` answer (several for overloads are listed, still exact:
     /// the scope decided).
-    fn exact(&self, found: Option<Vec<DefId>>) -> Option<Resolution> {
+    pub(crate) fn exact(&self, found: Option<Vec<DefId>>) -> Option<Resolution> {
         found.map(|targets| self.resolution(targets, false, |_| Label::Exact))
     }
 

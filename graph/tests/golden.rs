@@ -297,6 +297,22 @@ fn javascript_calls() {
     // The functions of an object bound to a name are its methods (`Text.trim`), not free functions.
     assert_eq!(callers(&graph, "Text.trim", None), ["src/text.js:6 Text::shout [likely]"]);
     assert_eq!(callers(&graph, "Text.shout", None), ["src/text.js:11 label [likely]"]);
+    // Through the object a module exports as its default (`import utils from`, utils.js ending
+    // `export default { isFormData, … }`), under its own name or another, or imported by it.
+    assert_eq!(callers(&graph, "isFormData", None), ["src/helpers/resolveConfig.js:4 default [exact]"]);
+    assert_eq!(
+        callers(&graph, "kindOf", None),
+        ["src/adapters/xhr.js:6 xhrAdapter [exact]", "src/adapters/xhr.js:7 xhrAdapter [exact]"]
+    );
+    assert_eq!(
+        callers(&graph, "track", None),
+        ["src/App.jsx:10 App::save [exact]", "src/helpers/resolveConfig.js:5 default [exact]"]
+    );
+    // A default export with no name of its own, called by the name it is imported as.
+    assert_eq!(
+        callers(&graph, "default", Some("src/helpers/resolveConfig.js")),
+        ["src/adapters/xhr.js:5 xhrAdapter [exact]"]
+    );
     // A class a function called at once returns is the bound name's, and so is its base: what it
     // inherits is called on the name's instances.
     assert_eq!(
