@@ -129,6 +129,9 @@ pub struct FileFacts {
     /// parse: parseUrl }`, so `utils.parse()` after `import utils from` is `parseUrl`.
     #[serde(default)]
     pub default_members: Vec<(String, String)>,
+    /// The text is a few huge lines: minified (see [`crate::generated`]).
+    #[serde(default)]
+    pub minified: bool,
 }
 
 /// The languages with reference queries.
@@ -168,6 +171,7 @@ pub fn extract_from(language: Language, source: &str, outline: &Outline, tree: O
         package: None,
         degraded: outline.degraded.clone(),
         default_members: Vec::new(),
+        minified: crate::generated::minified(source),
     };
     if let Some(tree) = tree {
         let root = tree.root_node();

@@ -10,7 +10,8 @@
 //! that type's member, `exact`, or to nothing when the type is not the project's (a literal,
 //! `sep: str`, `sys.stdout`, `new Map()`); where a class of a language whose classes name all
 //! their bases lacks the member, to its subclasses' members or to nothing. Without such
-//! evidence, a name defined once in the project is `likely`, several times `ambiguous` (all
+//! evidence, a name defined once in the project (leaving out files a build generated, see
+//! [`crate::generated`]) is `likely`, several times `ambiguous` (all
 //! listed, and marked [`Resolution::by_name`]: callers count such sites rather than list
 //! them). A name imported from
 //! outside the project, or defined nowhere in it, resolves to nothing; so does a Python bare name
@@ -148,6 +149,11 @@ impl Graph {
         let defs = self.files.values().map(|f| f.facts.defs.len()).sum();
         let refs = self.files.values().map(|f| f.facts.refs.len()).sum();
         (defs, refs)
+    }
+
+    /// Whether `file` was written by a build (see [`crate::generated`]).
+    pub fn is_generated(&self, file: &str) -> bool {
+        self.files.get(file).is_some_and(|entry| crate::generated::is_generated(file, &entry.facts))
     }
 
     /// Every name defined in the project.
@@ -691,7 +697,7 @@ impl Graph {
     /// reference of `kind` written as `written` reaches.
     fn by_name(&self, name: &str, written: Written, kind: RefKind) -> Option<Resolution> {
         let named = self.defs_by_name.get(name)?;
-        let mut found = named.unqualified(written, kind, |id| self.def(id));
+        let mut found = named.unqualified(written, kind, |id| self.def(id), |file| self.is_generated(file));
         // Settled only where a declaration file defines the name: the list is shared otherwise,
         // not copied at each of a common name's thousands of references.
         if named.declared(|id| self.def(id)) {
