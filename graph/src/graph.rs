@@ -199,7 +199,8 @@ impl Graph {
     }
 
     /// The files `module`, imported by `file`, may be: for a bare JavaScript/TypeScript specifier
-    /// the project maps (tsconfig `paths`, its own package names), those files; otherwise as
+    /// the project maps (tsconfig `paths`, its own package names) or a Rust path in one of the
+    /// project's crates (`Cargo.toml`), those files; otherwise as
     /// [`modules::target`] says.
     pub(crate) fn module_target(&self, language: Language, file: &str, module: &str) -> modules::Target {
         let javascript = matches!(language, Language::JavaScript | Language::TypeScript | Language::Tsx);
@@ -208,6 +209,12 @@ impl Graph {
             && let Some(stems) = self.js_modules.stems(file, module)
         {
             return modules::Target::Exact(stems);
+        }
+        // `mycrate::util` from the crate's integration tests, examples or another crate.
+        if language == Language::Rust
+            && let Some(stems) = self.js_modules.crate_stems(module)
+        {
+            return modules::Target::Any(vec![modules::Target::Exact(stems), modules::target(language, file, module)]);
         }
         modules::target(language, file, module)
     }
@@ -411,7 +418,11 @@ impl Graph {
             && !(language == Language::Go && receiver.contains('.'));
         if names_a_type && written.chars().next().is_some_and(char::is_uppercase) {
             let alias = facts.imports.iter().find(|i| i.local == written);
-            let type_name = alias.and_then(|i| i.name.as_deref()).unwrap_or(written);
+            // Imported under a name a re-export gave it (`use kv::Db`, kv's `pub use
+            // store::Store as Db`): the type it is defined as.
+            let defined = alias.and_then(|i| self.import_binds(file, language, i, &Def::is_type, 0));
+            let defined = defined.and_then(|ids| Some(self.def(ids.first()?)?.name.as_str()));
+            let type_name = defined.or(alias.and_then(|i| i.name.as_deref())).unwrap_or(written);
             // A type the project does not define (`HashMap::new()`, `Math.max()`) is no evidence
             // for a member of the same name elsewhere.
             let members = self.members_named(&r.name, type_name, |_, d| member_of(type_name, d));
