@@ -64,7 +64,7 @@ impl Graph {
             let family = family(&entry.facts.language);
             match tested_name(file, &entry.facts.language) {
                 Some(name) => tests.push((file, family, name)),
-                None => sources.entry((family, source_name(file))).or_default().push(file),
+                None => sources.entry((family, source_name(file, family))).or_default().push(file),
             }
         }
         let mut links = TestLinks::default();
@@ -104,9 +104,14 @@ fn family(language: &str) -> &str {
 }
 
 /// The name a source file is tested under: its module's last segment (`models` for
-/// `shop/models.py`, `store` for `src/store/mod.rs` or `src/store/index.ts`).
-fn source_name(path: &str) -> &str {
-    leaf(modules::module_stem(path))
+/// `shop/models.py`, `store` for `src/store/mod.rs` or `src/store/index.ts`); a private Python
+/// module's without its underscores (`auth` for `httpx/_auth.py`, tested by `test_auth.py`).
+fn source_name<'a>(path: &'a str, family: &str) -> &'a str {
+    let name = leaf(modules::module_stem(path));
+    match name.trim_start_matches('_') {
+        public if family == "python" && !public.is_empty() => public,
+        _ => name,
+    }
 }
 
 fn leaf(path: &str) -> &str {
@@ -211,6 +216,13 @@ mod tests {
         assert_eq!(tested("src/store/tests.rs", "rust").as_deref(), Some("store"));
         assert_eq!(tested("src/store_test.rs", "rust").as_deref(), Some("store"));
         assert_eq!(tested("src/store.rs", "rust"), None);
+    }
+
+    #[test]
+    fn a_private_python_module_is_tested_under_its_public_name() {
+        assert_eq!(source_name("httpx/_auth.py", "python"), "auth");
+        assert_eq!(source_name("httpx/__init__.py", "python"), "httpx");
+        assert_eq!(source_name("src/_private.ts", "js"), "_private");
     }
 
     #[test]
