@@ -8,6 +8,9 @@
 //! by import (every non-test project file it imports).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::Path;
+
+use lean_ctx_outline::Language;
 
 use crate::graph::Graph;
 use crate::modules;
@@ -84,9 +87,12 @@ impl Graph {
     }
 }
 
-/// Whether `path` is a test file by its language's convention (`language` as the graph names it).
+/// Whether `path` is a test file by its language's convention (`language` as the graph names it,
+/// empty for a file the graph does not read): code only, so a test directory's README, fixtures
+/// and data (`tests/fixtures/sample.json`, `tests/AGENTS.md`) are not tests to run.
 pub fn is_test_file(path: &str, language: &str) -> bool {
-    tested_name(path, language).is_some()
+    let code = Language::from_path(Path::new(path)).is_some_and(Language::is_code);
+    code && tested_name(path, language).is_some()
 }
 
 /// Whether a source file holds its own tests: a Rust `#[cfg(test)]` module or `#[test]`
@@ -223,6 +229,16 @@ mod tests {
         assert_eq!(source_name("httpx/_auth.py", "python"), "auth");
         assert_eq!(source_name("httpx/__init__.py", "python"), "httpx");
         assert_eq!(source_name("src/_private.ts", "js"), "_private");
+    }
+
+    #[test]
+    fn a_test_directorys_data_and_docs_are_no_tests() {
+        assert!(!is_test_file("tests/README.txt", ""));
+        assert!(!is_test_file("tests/fixtures/sample.json", ""));
+        assert!(!is_test_file("tests/AGENTS.md", ""));
+        assert!(is_test_file("tests/store.rs", "rust"));
+        // Code the graph does not read is still a test by the directory's convention.
+        assert!(is_test_file("test/models/order_test.rb", ""));
     }
 
     #[test]
