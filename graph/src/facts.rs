@@ -124,6 +124,14 @@ pub struct FileFacts {
     /// Set when tree-sitter could not parse the file: definitions came from the heuristic outline
     /// and no reference was extracted.
     pub degraded: Option<String>,
+    /// The properties of an object a JavaScript/TypeScript module exports as its default, each
+    /// with the module's binding it holds: `("parse", "parseUrl")` for `export default { f,
+    /// parse: parseUrl }`, so `utils.parse()` after `import utils from` is `parseUrl`.
+    #[serde(default)]
+    pub default_members: Vec<(String, String)>,
+    /// The text is a few huge lines: minified (see [`crate::generated`]).
+    #[serde(default)]
+    pub minified: bool,
 }
 
 /// The languages with reference queries.
@@ -162,6 +170,8 @@ pub fn extract_from(language: Language, source: &str, outline: &Outline, tree: O
         bindings: Vec::new(),
         package: None,
         degraded: outline.degraded.clone(),
+        default_members: Vec::new(),
+        minified: crate::generated::minified(source),
     };
     if let Some(tree) = tree {
         let root = tree.root_node();
@@ -172,9 +182,10 @@ pub fn extract_from(language: Language, source: &str, outline: &Outline, tree: O
         for (class, base) in extracted.bases {
             facts.defs[class as usize].bases.push(base);
         }
-        let (imports, package) = imports::extract(language, root, source);
-        facts.imports = imports;
-        facts.package = package;
+        let module = imports::extract(language, root, source);
+        facts.imports = module.imports;
+        facts.package = module.package;
+        facts.default_members = module.default_members;
     }
     facts
 }

@@ -2,7 +2,7 @@
 //!
 //! A reference resolves, in this order, through what is written at the use: its receiver (`self`,
 //! `this`, a Go receiver variable → the enclosing type; an imported module or package → that
-//! module's files; a type name → that type's members), then the enclosing scopes of its file
+//! module's files; a default import of a module exporting an object → what its property holds; a type name → that type's members), then the enclosing scopes of its file
 //! (the caller's own type, then the file's top level, then Go's package or Java's package),
 //! then the file's imports (following re-exports). Those are `exact`. A receiver whose type the
 //! code writes (`x = Order()`, `x: Order`, `self.repo = repo` of a typed parameter, a function's
@@ -10,7 +10,8 @@
 //! that type's member, `exact`, or to nothing when the type is not the project's (a literal,
 //! `sep: str`, `sys.stdout`, `new Map()`); where a class of a language whose classes name all
 //! their bases lacks the member, to its subclasses' members or to nothing. Without such
-//! evidence, a name defined once in the project is `likely`, several times `ambiguous` (all
+//! evidence, a name defined once in the project (leaving out files a build generated, see
+//! [`crate::generated`]) is `likely`, several times `ambiguous` (all
 //! listed, and marked [`Resolution::by_name`]: callers count such sites rather than list
 //! them). A name imported from
 //! outside the project, or defined nowhere in it, resolves to nothing; so does a Python bare name
@@ -150,6 +151,11 @@ impl Graph {
         (defs, refs)
     }
 
+    /// Whether `file` was written by a build (see [`crate::generated`]).
+    pub fn is_generated(&self, file: &str) -> bool {
+        self.files.get(file).is_some_and(|entry| crate::generated::is_generated(file, &entry.facts))
+    }
+
     /// Every name defined in the project.
     pub fn defined_names(&self) -> impl Iterator<Item = &str> {
         self.defs_by_name.keys().map(String::as_str)
@@ -193,7 +199,8 @@ impl Graph {
     }
 
     /// The files `module`, imported by `file`, may be: for a bare JavaScript/TypeScript specifier
-    /// the project maps (tsconfig `paths`, its own package names), those files; otherwise as
+    /// the project maps (tsconfig `paths`, its own package names) or a Rust path in one of the
+    /// project's crates (`Cargo.toml`), those files; otherwise as
     /// [`modules::target`] says.
     pub(crate) fn module_target(&self, language: Language, file: &str, module: &str) -> modules::Target {
         let javascript = matches!(language, Language::JavaScript | Language::TypeScript | Language::Tsx);
@@ -202,6 +209,12 @@ impl Graph {
             && let Some(stems) = self.js_modules.stems(file, module)
         {
             return modules::Target::Exact(stems);
+        }
+        // `mycrate::util` from the crate's integration tests, examples or another crate.
+        if language == Language::Rust
+            && let Some(stems) = self.js_modules.crate_stems(module)
+        {
+            return modules::Target::Any(vec![modules::Target::Exact(stems), modules::target(language, file, module)]);
         }
         modules::target(language, file, module)
     }
@@ -273,7 +286,7 @@ impl Graph {
         }
         if let Some(import) = facts.imports.iter().find(|i| i.local == r.name) {
             // An import from outside the project resolves to nothing, whatever the project defines.
-            return self.through_import(file, language, &import.module, imported_name(import), &|d| fits(d), 0);
+            return self.exact(self.import_binds(file, language, import, &|d| fits(d), 0));
         }
         // The package: Go's directory, Java's package.
         let same_package = self
@@ -356,9 +369,21 @@ impl Graph {
                 return self.exact(found);
             }
             // A package that re-exports the name: `pkg.make_response()` after `import pkg`, its
-            // `__init__.py` importing `make_response` from `.helpers`.
+            // `__init__.py` importing `make_response` from `.helpers`. Called through a module,
+            // it is a plain call, which constructs a class (`httpx.DigestAuth(...)`).
             let module = module_binding(language, import)?;
-            return self.through_import(file, language, &module, &r.name, &|d| fits(r.kind, d), 0);
+            let kind = if r.kind == RefKind::Method { RefKind::Call } else { r.kind };
+            return self.through_import(file, language, &module, &r.name, &|d| fits(kind, d), 0);
+        }
+        // A member of the object a module exports as its default: `utils.isFormData()` after
+        // `import utils from './utils.js'`, utils.js ending `export default { isFormData, … }`.
+        if r.kind != RefKind::Read
+            && let Some(import) =
+                facts.imports.iter().find(|i| i.local == receiver && i.name.as_deref() == Some("default"))
+            && !*bound_here
+            && let Some(found) = self.default_member(file, language, import, &r.name, &|d| fits(RefKind::Call, d))
+        {
+            return self.exact(Some(found));
         }
         // A submodule reached through an imported package: `pkg.helpers.f()` after `import pkg`
         // is `f` of pkg/helpers.py, whatever methods of that name the project has.
@@ -393,7 +418,11 @@ impl Graph {
             && !(language == Language::Go && receiver.contains('.'));
         if names_a_type && written.chars().next().is_some_and(char::is_uppercase) {
             let alias = facts.imports.iter().find(|i| i.local == written);
-            let type_name = alias.and_then(|i| i.name.as_deref()).unwrap_or(written);
+            // Imported under a name a re-export gave it (`use kv::Db`, kv's `pub use
+            // store::Store as Db`): the type it is defined as.
+            let defined = alias.and_then(|i| self.import_binds(file, language, i, &Def::is_type, 0));
+            let defined = defined.and_then(|ids| Some(self.def(ids.first()?)?.name.as_str()));
+            let type_name = defined.or(alias.and_then(|i| i.name.as_deref())).unwrap_or(written);
             // A type the project does not define (`HashMap::new()`, `Math.max()`) is no evidence
             // for a member of the same name elsewhere.
             let members = self.members_named(&r.name, type_name, |_, d| member_of(type_name, d));
@@ -495,6 +524,47 @@ impl Graph {
         self.exact(self.imported(file, language, module, name, fits, hops))
     }
 
+    /// What `import` of `file` binds, followed through re-exports: the item of that name in its
+    /// module, and for a default import without one (`import resolveConfig from`), the module's
+    /// anonymous default export (`export default (config) => …`, outlined as `default`).
+    pub(crate) fn import_binds(
+        &self,
+        file: &str,
+        language: Language,
+        import: &Import,
+        fits: &dyn Fn(&Def) -> bool,
+        hops: usize,
+    ) -> Option<Vec<DefId>> {
+        let named = self.imported(file, language, &import.module, imported_name(import), fits, hops);
+        match import.name.as_deref() {
+            Some("default") if named.is_none() => self.imported(file, language, &import.module, "default", fits, hops),
+            _ => named,
+        }
+    }
+
+    /// What property `name` of the object `import`'s module exports as its default holds: the
+    /// module's own definition or one it imports. `None` when no module of the project exports
+    /// such an object with that property.
+    fn default_member(
+        &self,
+        file: &str,
+        language: Language,
+        import: &Import,
+        name: &str,
+        fits: &dyn Fn(&Def) -> bool,
+    ) -> Option<Vec<DefId>> {
+        let target = self.module_target(language, file, &import.module);
+        self.modules.matching(&target).into_iter().find_map(|module_file| {
+            let facts = &self.files.get(module_file)?.facts;
+            let (_, local) = facts.default_members.iter().find(|(property, _)| property == name)?;
+            let own = self.in_file(module_file, |d| d.name == *local && d.container.is_none() && fits(d));
+            own.or_else(|| {
+                let import = facts.imports.iter().find(|i| i.local == *local)?;
+                self.import_binds(module_file, language, import, fits, 1)
+            })
+        })
+    }
+
     /// The top-level definitions named `name` in `module` (imported by `file`), or those it
     /// re-exports under that name.
     fn imported(
@@ -528,9 +598,9 @@ impl Graph {
         hops: usize,
     ) -> Option<Vec<DefId>> {
         let facts = &self.files.get(module_file)?.facts;
-        facts.imports.iter().filter(|i| i.local == name || i.local == "*").find_map(|next| {
-            let next_name = if next.local == "*" { name } else { imported_name(next) };
-            self.imported(module_file, language, &next.module, next_name, fits, hops + 1)
+        facts.imports.iter().filter(|i| i.local == name || i.local == "*").find_map(|next| match next.local.as_str() {
+            "*" => self.imported(module_file, language, &next.module, name, fits, hops + 1),
+            _ => self.import_binds(module_file, language, next, fits, hops + 1),
         })
     }
 
@@ -553,7 +623,8 @@ impl Graph {
     }
 
     /// Every name `def` is known by: its own and the aliases imports and re-exports give it
-    /// (`import { Store as Db }`, `pub use store::Store as Db`), transitively.
+    /// (`import { Store as Db }`, `pub use store::Store as Db`) or a default-exported object's
+    /// property (`export default { typeOf: kindOf }`), transitively.
     pub fn aliases(&self, name: &str) -> BTreeSet<String> {
         let mut names = BTreeSet::from([name.to_string()]);
         loop {
@@ -562,6 +633,11 @@ impl Graph {
                 for import in &entry.facts.imports {
                     if import.name.as_ref().is_some_and(|n| names.contains(n)) {
                         names.insert(import.local.clone());
+                    }
+                }
+                for (property, local) in &entry.facts.default_members {
+                    if names.contains(local) {
+                        names.insert(property.clone());
                     }
                 }
             }
@@ -616,7 +692,7 @@ impl Graph {
 
     /// A scope's definitions as one `exact` answer (several for overloads are listed, still exact:
     /// the scope decided).
-    fn exact(&self, found: Option<Vec<DefId>>) -> Option<Resolution> {
+    pub(crate) fn exact(&self, found: Option<Vec<DefId>>) -> Option<Resolution> {
         found.map(|targets| self.resolution(targets, false, |_| Label::Exact))
     }
 
@@ -632,7 +708,7 @@ impl Graph {
     /// reference of `kind` written as `written` reaches.
     fn by_name(&self, name: &str, written: Written, kind: RefKind) -> Option<Resolution> {
         let named = self.defs_by_name.get(name)?;
-        let mut found = named.unqualified(written, kind, |id| self.def(id));
+        let mut found = named.unqualified(written, kind, |id| self.def(id), |file| self.is_generated(file));
         // Settled only where a declaration file defines the name: the list is shared otherwise,
         // not copied at each of a common name's thousands of references.
         if named.declared(|id| self.def(id)) {

@@ -6,9 +6,18 @@ use lean_ctx_outline::tree_sitter::Node;
 
 use crate::facts::Import;
 
-/// The file's imports in source order, and its declared package (Java).
-pub(crate) fn extract(language: Language, root: Node, source: &str) -> (Vec<Import>, Option<String>) {
-    let mut reader = Reader { source, out: Vec::new(), package: None };
+/// What a file's top-level statements say about modules.
+pub(crate) struct Module {
+    /// Its imports in source order.
+    pub(crate) imports: Vec<Import>,
+    /// Its declared package (Java).
+    pub(crate) package: Option<String>,
+    /// See [`crate::FileFacts::default_members`].
+    pub(crate) default_members: Vec<(String, String)>,
+}
+
+pub(crate) fn extract(language: Language, root: Node, source: &str) -> Module {
+    let mut reader = Reader { source, out: Vec::new(), package: None, default_members: Vec::new() };
     let mut cursor = root.walk();
     for node in root.named_children(&mut cursor) {
         match language {
@@ -20,13 +29,14 @@ pub(crate) fn extract(language: Language, root: Node, source: &str) -> (Vec<Impo
             _ => {}
         }
     }
-    (reader.out, reader.package)
+    Module { imports: reader.out, package: reader.package, default_members: reader.default_members }
 }
 
 struct Reader<'s> {
     source: &'s str,
     out: Vec<Import>,
     package: Option<String>,
+    default_members: Vec<(String, String)>,
 }
 
 fn line(node: Node) -> u32 {
@@ -177,6 +187,9 @@ impl Reader<'_> {
         if !is_import && node.kind() != "export_statement" {
             return;
         }
+        if let Some(value) = node.child_by_field_name("value").filter(|v| v.kind() == "object") {
+            self.js_default_object(value);
+        }
         let Some(source) = node.child_by_field_name("source") else { return };
         let module = self.text(source).trim_matches(['"', '\'', '`']).to_string();
         let mut cursor = node.walk();
@@ -222,6 +235,23 @@ impl Reader<'_> {
         }
         if !bound && !is_import {
             self.push(node, "*", None, &module, true);
+        }
+    }
+
+    /// `export default { f, parse: parseUrl }`: each property naming one of the module's bindings.
+    fn js_default_object(&mut self, object: Node) {
+        let mut cursor = object.walk();
+        for property in object.named_children(&mut cursor) {
+            let member = match property.kind() {
+                "shorthand_property_identifier" => Some((self.text(property), self.text(property))),
+                "pair" => property
+                    .child_by_field_name("key")
+                    .zip(property.child_by_field_name("value"))
+                    .filter(|(key, value)| key.kind() == "property_identifier" && value.kind() == "identifier")
+                    .map(|(key, value)| (self.text(key), self.text(value))),
+                _ => None,
+            };
+            self.default_members.extend(member);
         }
     }
 

@@ -10,6 +10,10 @@
 //! overridden by the extending config's; the pattern with the longest prefix before its `*` wins.
 //! A package name maps to the package's `src/` or its directory (projects keep their sources
 //! there; the built files a `main` field names are usually not in the project).
+//!
+//! Rust's crates are read here too, from each `Cargo.toml`'s `[package] name` (`-` read as `_`):
+//! an integration test's `use mycrate::util::helper` names the crate's `src/util.rs`, which the
+//! path alone cannot tell from a dependency's module.
 
 use std::collections::BTreeMap;
 
@@ -30,6 +34,9 @@ pub struct JsModules {
     configs: Vec<PathsConfig>,
     /// The project's packages, longest name first.
     packages: Vec<Package>,
+    /// The project's Rust crates, by the name their code uses (`my_crate`), in name order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    crates: Vec<Package>,
     /// tsconfig/jsconfig files (or the bases they extend) that could not be read or parsed, by
     /// path: what they write is not applied.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -77,7 +84,10 @@ struct Package {
 /// mappings.
 pub fn is_js_config(rel: &str) -> bool {
     let name = last(rel);
-    name == "package.json" || name == "jsconfig.json" || (name.starts_with("tsconfig") && name.ends_with(".json"))
+    name == "package.json"
+        || name == "jsconfig.json"
+        || name == "Cargo.toml"
+        || (name.starts_with("tsconfig") && name.ends_with(".json"))
 }
 
 impl JsModules {
@@ -101,6 +111,12 @@ impl JsModules {
                         modules.packages.push(Package { name, dir: parent(rel).to_string() });
                     }
                 }
+                // A broken or workspace-only manifest names no crate; cargo reports the former.
+                "Cargo.toml" => {
+                    if let Some(name) = read(rel).as_deref().and_then(cargo_package_name) {
+                        modules.crates.push(Package { name: name.replace('-', "_"), dir: parent(rel).to_string() });
+                    }
+                }
                 "tsconfig.json" | "jsconfig.json" => {
                     let options = compiler_options(rel, &read, &mut broken, 0);
                     modules.configs.push(PathsConfig { dir: parent(rel).to_string(), rules: options.rules() });
@@ -112,7 +128,24 @@ impl JsModules {
         let depth = |dir: &str| if dir.is_empty() { 0 } else { dir.matches('/').count() + 1 };
         modules.configs.sort_by(|a, b| depth(&b.dir).cmp(&depth(&a.dir)).then_with(|| a.dir.cmp(&b.dir)));
         modules.packages.sort_by(|a, b| b.name.len().cmp(&a.name.len()).then_with(|| a.name.cmp(&b.name)));
+        modules.crates.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.dir.cmp(&b.dir)));
         modules
+    }
+
+    /// The module stems a Rust path whose first segment names one of the project's crates
+    /// (`mycrate::util` → `src/util`, `mycrate` → `src/lib`); `None` for any other path.
+    pub(crate) fn crate_stems(&self, module: &str) -> Option<Vec<String>> {
+        let mut segments = module.split("::").filter(|s| !s.is_empty());
+        let first = segments.next()?;
+        let rest: Vec<&str> = segments.collect();
+        let path = if rest.is_empty() { "lib".to_string() } else { rest.join("/") };
+        let stems: Vec<String> = self
+            .crates
+            .iter()
+            .filter(|c| c.name == first)
+            .map(|c| module_stem(&join(&c.dir, &join("src", &path))).to_string())
+            .collect();
+        (!stems.is_empty()).then_some(stems)
     }
 
     /// The configs read that could not be parsed or read, by path.
@@ -158,6 +191,23 @@ impl PathsConfig {
             .map(|(rule, _, middle)| (rule, middle))?;
         Some(rule.targets.iter().map(|t| t.replacen('*', star, 1)).collect())
     }
+}
+
+/// The `name` of a Cargo manifest's `[package]` table: read line by line, since that is all the
+/// graph needs of it.
+fn cargo_package_name(manifest: &str) -> Option<String> {
+    let mut in_package = false;
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_package = line == "[package]";
+        } else if in_package
+            && let Some(value) = line.strip_prefix("name").map(str::trim_start).and_then(|l| l.strip_prefix('='))
+        {
+            let name = value.trim().trim_matches(['"', '\'']);
+            return (!name.is_empty()).then(|| name.to_string());
+        }
+    }
+    None
 }
 
 /// A config's `baseUrl` and `paths` after its `extends` chain, each root-relative where it was
@@ -264,6 +314,20 @@ mod tests {
     fn modules(files: &[(&str, &str)]) -> JsModules {
         let texts: HashMap<&str, &str> = files.iter().copied().collect();
         JsModules::read(files.iter().map(|(rel, _)| *rel), |rel| texts.get(rel).map(|t| t.to_string()))
+    }
+
+    #[test]
+    fn rust_crates_are_named_by_their_manifests_package() {
+        let m = modules(&[
+            ("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n"),
+            ("crates/my-core/Cargo.toml", "[package]\nname = \"my-core\"\n\n[dependencies]\nname = \"x\"\n"),
+            ("mini/Cargo.toml", "[lib]\nname = \"other\"\n[package]\nversion = \"1\"\nname=\"mini\"\n"),
+        ]);
+        assert_eq!(m.crate_stems("my_core::store"), Some(vec!["crates/my-core/src/store".to_string()]));
+        assert_eq!(m.crate_stems("mini"), Some(vec!["mini/src/lib".to_string()]));
+        assert_eq!(m.crate_stems("std::collections"), None);
+        assert_eq!(m.crate_stems("my-core"), None);
+        assert!(is_js_config("crates/my-core/Cargo.toml"));
     }
 
     #[test]

@@ -71,12 +71,13 @@ impl Named {
     /// The definitions a reference of `kind`, written as `written`, reaches by the name alone
     /// (no import, scope or type said which): those it [`fits`], and for a call on a receiver
     /// only members, none a property or a member typed as a function (see `Def::typed_member`);
-    /// a bare call reaches a function or a class, not a method.
+    /// a bare call reaches a function or a class, not a method. None in a `generated` file.
     pub(crate) fn unqualified<'a>(
         &self,
         written: Written,
         kind: RefKind,
         def: impl Fn(&DefId) -> Option<&'a Def>,
+        generated: impl Fn(&str) -> bool,
     ) -> Arc<[DefId]> {
         let slot = slot(kind) * 2 + written as usize;
         let derived = self.derived(&def);
@@ -87,7 +88,9 @@ impl Named {
             }
         };
         derived.unqualified[slot]
-            .get_or_init(|| self.ids.iter().filter(|id| def(id).is_some_and(keep)).cloned().collect())
+            .get_or_init(|| {
+                self.ids.iter().filter(|id| !generated(&id.file) && def(id).is_some_and(keep)).cloned().collect()
+            })
             .clone()
     }
 

@@ -22,6 +22,9 @@
 //! their product. The ranks are those of the edges spelled out, but for rounding: the sums are
 //! taken in another order.
 //!
+//! A file a build generated (see [`crate::generated`]) is neither ranked nor a source of edges:
+//! what it copies is ranked where it is written.
+//!
 //! Deterministic: nodes are numbered in path order, edges and fan-outs in the order references
 //! are met (path order), and a fixed iteration bound with a tolerance ends the walk; ties are
 //! broken by path, then line.
@@ -143,7 +146,7 @@ impl Graph {
         // the sort the costliest step of a ranking.
         let files: Vec<(&String, &crate::FileEntry)> = self.files().iter().collect();
         let mut scored = Vec::with_capacity(nodes.count);
-        for (place, (path, entry)) in files.iter().enumerate() {
+        for (place, (path, entry)) in files.iter().enumerate().filter(|(_, (path, _))| !self.is_generated(path)) {
             let base = nodes.base[*path];
             for (index, def) in entry.facts.defs.iter().enumerate() {
                 let node = base + 1 + index;
@@ -177,6 +180,10 @@ impl Graph {
         let mut fanout_of: HashMap<*const DefId, (Arc<[DefId]>, usize)> = HashMap::new();
         for (path, entry) in self.files() {
             interrupt.check()?;
+            // A bundle's references are copies of the source's: counting them counts the source twice.
+            if self.is_generated(path) {
+                continue;
+            }
             let base = nodes.base[path];
             for (index, r) in entry.facts.refs.iter().enumerate() {
                 let Some(resolution) = self.resolve(path, index as u32) else { continue };
@@ -395,6 +402,28 @@ mod tests {
             graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap().exact > 0,
             "the mapped import resolves the call"
         );
+    }
+
+    #[test]
+    fn a_bundle_a_build_generated_is_not_ranked_nor_counted() {
+        let graph = graph_in(
+            Language::JavaScript,
+            &[
+                ("lib/core.js", "export function request(c) {\n  return c;\n}\nexport function unused() {}\n"),
+                (
+                    "lib/api.js",
+                    "import { request } from './core.js';\nexport function get(c) {\n  return request(c);\n}\n",
+                ),
+                (
+                    "dist/axios.js",
+                    "function request(c) {\n  return c;\n}\nfunction _regeneratorRuntime() {\n  request(1);\n  request(2);\n}\n",
+                ),
+            ],
+        );
+        let ranking = graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap();
+        assert!(ranking.defs.iter().all(|r| r.id.file.starts_with("lib/")), "{:?}", ranking.defs);
+        assert_eq!(names(&graph, &ranking), ["request", "get", "unused"]);
+        assert_eq!((ranking.exact, ranking.likely, ranking.ambiguous), (1, 0, 0));
     }
 
     #[test]

@@ -8,6 +8,9 @@
 //! by import (every non-test project file it imports).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::Path;
+
+use lean_ctx_outline::Language;
 
 use crate::graph::Graph;
 use crate::modules;
@@ -64,7 +67,7 @@ impl Graph {
             let family = family(&entry.facts.language);
             match tested_name(file, &entry.facts.language) {
                 Some(name) => tests.push((file, family, name)),
-                None => sources.entry((family, source_name(file))).or_default().push(file),
+                None => sources.entry((family, source_name(file, family))).or_default().push(file),
             }
         }
         let mut links = TestLinks::default();
@@ -84,9 +87,12 @@ impl Graph {
     }
 }
 
-/// Whether `path` is a test file by its language's convention (`language` as the graph names it).
+/// Whether `path` is a test file by its language's convention (`language` as the graph names it,
+/// empty for a file the graph does not read): code only, so a test directory's README, fixtures
+/// and data (`tests/fixtures/sample.json`, `tests/AGENTS.md`) are not tests to run.
 pub fn is_test_file(path: &str, language: &str) -> bool {
-    tested_name(path, language).is_some()
+    let code = Language::from_path(Path::new(path)).is_some_and(Language::is_code);
+    code && tested_name(path, language).is_some()
 }
 
 /// Whether a source file holds its own tests: a Rust `#[cfg(test)]` module or `#[test]`
@@ -104,9 +110,14 @@ fn family(language: &str) -> &str {
 }
 
 /// The name a source file is tested under: its module's last segment (`models` for
-/// `shop/models.py`, `store` for `src/store/mod.rs` or `src/store/index.ts`).
-fn source_name(path: &str) -> &str {
-    leaf(modules::module_stem(path))
+/// `shop/models.py`, `store` for `src/store/mod.rs` or `src/store/index.ts`); a private Python
+/// module's without its underscores (`auth` for `httpx/_auth.py`, tested by `test_auth.py`).
+fn source_name<'a>(path: &'a str, family: &str) -> &'a str {
+    let name = leaf(modules::module_stem(path));
+    match name.trim_start_matches('_') {
+        public if family == "python" && !public.is_empty() => public,
+        _ => name,
+    }
 }
 
 fn leaf(path: &str) -> &str {
@@ -211,6 +222,23 @@ mod tests {
         assert_eq!(tested("src/store/tests.rs", "rust").as_deref(), Some("store"));
         assert_eq!(tested("src/store_test.rs", "rust").as_deref(), Some("store"));
         assert_eq!(tested("src/store.rs", "rust"), None);
+    }
+
+    #[test]
+    fn a_private_python_module_is_tested_under_its_public_name() {
+        assert_eq!(source_name("httpx/_auth.py", "python"), "auth");
+        assert_eq!(source_name("httpx/__init__.py", "python"), "httpx");
+        assert_eq!(source_name("src/_private.ts", "js"), "_private");
+    }
+
+    #[test]
+    fn a_test_directorys_data_and_docs_are_no_tests() {
+        assert!(!is_test_file("tests/README.txt", ""));
+        assert!(!is_test_file("tests/fixtures/sample.json", ""));
+        assert!(!is_test_file("tests/AGENTS.md", ""));
+        assert!(is_test_file("tests/store.rs", "rust"));
+        // Code the graph does not read is still a test by the directory's convention.
+        assert!(is_test_file("test/models/order_test.rb", ""));
     }
 
     #[test]

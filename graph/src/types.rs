@@ -13,7 +13,7 @@ use lean_ctx_outline::Language;
 
 use crate::bindings::{self, Binding, Bound, Pick, Segment, pick_all};
 use crate::facts::{Def, FileFacts, Ref, RefKind};
-use crate::graph::{DefId, Graph, imported_name, language_of};
+use crate::graph::{DefId, Graph, language_of};
 
 /// How many bindings and return types one receiver's evaluation follows at most.
 pub(crate) const MAX_STEPS: u8 = 8;
@@ -580,7 +580,7 @@ impl Graph {
         }
         // An imported type, followed through re-exports and renames to its definition.
         if let Some(import) = import {
-            let found = self.through_import(file, language, &import.module, imported_name(import), &Def::is_type, 0);
+            let found = self.exact(self.import_binds(file, language, import, &Def::is_type, 0));
             let def = found.and_then(|f| f.targets.first().and_then(|id| self.def(id)).map(|d| d.name.clone()));
             return def.map(Known::Project);
         }

@@ -82,8 +82,13 @@ fn rust_calls() {
     assert!(walk.edges.is_empty(), "{:?}", walk.edges);
     assert_eq!(walk.guessed[0].edge.label, Label::Ambiguous);
     assert_eq!(walk.guessed[0].among, 2);
-    // Through the renamed re-export `pub use store::Store as Db`.
-    assert_eq!(callers(&graph, "Store::new", None), ["src/lib.rs:9 open [exact]"]);
+    // Through the renamed re-export `pub use store::Store as Db`, and from the integration test
+    // through the crate's name (`use kv::Db`, Cargo.toml's `name = "kv"`).
+    assert_eq!(
+        callers(&graph, "Store::new", None),
+        ["src/lib.rs:9 open [exact]", "tests/store.rs:5 a_new_store_is_empty [exact]"]
+    );
+    assert_eq!(callers(&graph, "open", None), ["tests/store.rs:11 opened_through_the_crate [exact]"]);
     // Through `use crate::util::{self, log as trace}` and the module path; the shadowing closure is not a caller.
     assert_eq!(
         callers(&graph, "log", Some("src/util.rs")),
@@ -106,6 +111,14 @@ fn python_calls() {
             "shop/service.py:15 OrderService::place [exact]",
             "tests/test_package.py:6 test_through_the_package [exact]",
             "tests/test_pricing.py:5 test_discount_rounds_to_cents [exact]"
+        ]
+    );
+    // A class the package re-exports is constructed through it, as its functions are called.
+    assert_eq!(
+        callers(&graph, "OrderService", None),
+        [
+            "shop/service.py:25 make_service [exact]",
+            "tests/test_package.py:16 test_the_service_through_the_package [exact]"
         ]
     );
     // `lines = Lines()` and `Lines().pop()`; `names = []` is a list, whose `pop` is no caller.
@@ -289,6 +302,22 @@ fn javascript_calls() {
     // The functions of an object bound to a name are its methods (`Text.trim`), not free functions.
     assert_eq!(callers(&graph, "Text.trim", None), ["src/text.js:6 Text::shout [likely]"]);
     assert_eq!(callers(&graph, "Text.shout", None), ["src/text.js:11 label [likely]"]);
+    // Through the object a module exports as its default (`import utils from`, utils.js ending
+    // `export default { isFormData, … }`), under its own name or another, or imported by it.
+    assert_eq!(callers(&graph, "isFormData", None), ["src/helpers/resolveConfig.js:4 default [exact]"]);
+    assert_eq!(
+        callers(&graph, "kindOf", None),
+        ["src/adapters/xhr.js:6 xhrAdapter [exact]", "src/adapters/xhr.js:7 xhrAdapter [exact]"]
+    );
+    assert_eq!(
+        callers(&graph, "track", None),
+        ["src/App.jsx:10 App::save [exact]", "src/helpers/resolveConfig.js:5 default [exact]"]
+    );
+    // A default export with no name of its own, called by the name it is imported as.
+    assert_eq!(
+        callers(&graph, "default", Some("src/helpers/resolveConfig.js")),
+        ["src/adapters/xhr.js:5 xhrAdapter [exact]"]
+    );
     // A class a function called at once returns is the bound name's, and so is its base: what it
     // inherits is called on the name's instances.
     assert_eq!(

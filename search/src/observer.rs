@@ -26,8 +26,10 @@ pub type Extras = HashMap<PathBuf, Extra>;
 /// and logged to stderr; it never reaches the index.
 pub trait IndexObserver: Send + Sync {
     /// A full walk was applied (the first build, a rescan, a burst such as a
-    /// branch switch): `files` are every file the index admits now; `extras`
-    /// hold what the index extractor left for the files it read in this walk.
+    /// branch switch): `files` are every file the index admits now, those too
+    /// large for it included (an observer with the same bound can say what it
+    /// left out); `extras` hold what the index extractor left for the files it
+    /// read in this walk.
     fn synced_all(&self, root: &Path, files: &[PathBuf], extras: Extras);
     /// A batch of watcher events was applied: `upserts` changed or appeared,
     /// `deletes` are gone.

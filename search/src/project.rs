@@ -616,7 +616,10 @@ impl Worker<'_> {
         self.walk_skipped = listing.skipped;
         self.project.publish(|p| p.full_syncs += 1);
         let extras = self.apply(&changes, progress)?;
-        let files: Vec<PathBuf> = listing.files.into_iter().map(|(rel, _)| rel).collect();
+        let unread = &self.store.manifest.unread;
+        let too_large =
+            unread.iter().filter(|(_, reason)| **reason == SkipReason::TooLarge).map(|(rel, _)| rel.clone());
+        let files: Vec<PathBuf> = listing.files.into_iter().map(|(rel, _)| rel).chain(too_large).collect();
         notify(self.project.observer(), |o| o.synced_all(root, &files, extras));
         self.project.walked.store(true, Ordering::Release);
         Ok(())

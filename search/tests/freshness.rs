@@ -211,10 +211,18 @@ impl lean_ctx_search::IndexObserver for Recorder {
 
 #[test]
 fn the_index_extractor_serves_symbol_search_and_hands_its_extras_to_the_observer() {
-    let fx = Fixture::new(&[("src/lib.rs", "fn one() {}\n"), ("src/two.rs", "fn two() {}\n"), ("notes.md", "hi\n")]);
+    let big = format!("fn big() {{}}\n{}", "//\n".repeat(40));
+    let fx = Fixture::new(&[
+        ("src/lib.rs", "fn one() {}\n"),
+        ("src/two.rs", "fn two() {}\n"),
+        ("notes.md", "hi\n"),
+        ("src/big.rs", &big),
+    ]);
     let (tx, rx) = std::sync::mpsc::channel();
     let mut config = fx.config();
     config.observer = Some(std::sync::Arc::new(Recorder(tx)));
+    // src/big.rs is over the bound: listed for the observer, which can say it left it out, not read.
+    config.max_file_bytes = 64;
     // Names every file's length as its one symbol, and leaves the length for the observer on `.rs` files.
     config.index_extractor = Some(std::sync::Arc::new(|path: &Path, text: &str| lean_ctx_search::Extraction {
         symbols: vec![lean_ctx_search::Symbol { name: format!("len{}", text.len()), kind: "x".into(), line: 1 }],
@@ -227,7 +235,10 @@ fn the_index_extractor_serves_symbol_search_and_hands_its_extras_to_the_observer
         calls.extend(rx.try_iter());
         !calls.is_empty()
     });
-    assert_eq!(calls, ["all notes.md,src/lib.rs,src/two.rs extras src/lib.rs:Some(12)/12,src/two.rs:Some(12)/12"]);
+    assert_eq!(
+        calls,
+        ["all notes.md,src/big.rs,src/lib.rs,src/two.rs extras src/lib.rs:Some(12)/12,src/two.rs:Some(12)/12"]
+    );
     assert_eq!(found(&engine, fx.root(), Action::Symbol, "len3"), ["notes.md"]);
 
     fx.write("src/lib.rs", "fn one_changed() {}\n");

@@ -328,8 +328,11 @@ pub(super) fn resolve_symbol(
                 [] => String::new(),
                 names => format!("; closest: {}", names.join(", ")),
             };
+            // A note says what the graph leaves out (a file too large for it, a broken config):
+            // the name may be defined there.
+            let note = progress.as_ref().map_or(String::new(), |note| format!("; {note}"));
             Err(EngineError::not_found(format!(
-                "no function, method or type named `{symbol}` in {place}{hint} (the call graph covers {} files)",
+                "no function, method or type named `{symbol}` in {place}{hint} (the call graph covers {} files){note}",
                 supported()
             )))
         }

@@ -90,6 +90,8 @@ struct State {
     /// The project's JavaScript/TypeScript configs (`tsconfig.json`, `package.json`, …),
     /// root-relative: the graph's module mappings are read from them again when one changes.
     js_configs: BTreeSet<String>,
+    /// Code files over [`MAX_FILE_BYTES`], root-relative: not in the graph, which answers say.
+    too_large: BTreeSet<String>,
 }
 
 /// One project's graph and its state.
@@ -107,10 +109,12 @@ pub struct GraphView<'a> {
     pub phase: Phase,
     /// Recent file changes are not in the graph yet.
     pub lagging: bool,
+    /// Code files too large for the graph (see [`State::too_large`]).
+    pub too_large: &'a BTreeSet<String>,
 }
 
-/// How many unparsable configs a note names; the rest are counted.
-const BROKEN_CONFIGS_NAMED: usize = 3;
+/// How many files a note names (unparsable configs, files too large); the rest are counted.
+const NOTE_NAMES_FILES: usize = 3;
 
 impl GraphView<'_> {
     /// What every answer from this graph says first, when anything: that the graph is still
@@ -128,8 +132,8 @@ impl GraphView<'_> {
             .is_some_and(|language| !matches!(language, Language::JavaScript | Language::TypeScript | Language::Tsx));
         let broken = if other_language { &[][..] } else { self.graph.js_modules().broken() };
         let configs = (!broken.is_empty()).then(|| {
-            let named: Vec<String> = broken.iter().take(BROKEN_CONFIGS_NAMED).map(ToString::to_string).collect();
-            let more = broken.len().saturating_sub(BROKEN_CONFIGS_NAMED);
+            let named: Vec<String> = broken.iter().take(NOTE_NAMES_FILES).map(ToString::to_string).collect();
+            let more = broken.len().saturating_sub(NOTE_NAMES_FILES);
             let more = if more > 0 { format!(" and {more} more") } else { String::new() };
             let (verb, their) = if broken.len() == 1 { ("is", "its") } else { ("are", "their") };
             format!(
@@ -139,8 +143,38 @@ impl GraphView<'_> {
         });
         let lagging =
             self.lagging.then(|| "recent file changes are not in the graph yet (it is catching up)".to_string());
-        let notes: Vec<String> = [self.phase.progress(), lagging, configs].into_iter().flatten().collect();
+        let too_large = self.too_large_note(file);
+        let notes: Vec<String> = [self.phase.progress(), lagging, configs, too_large].into_iter().flatten().collect();
         (!notes.is_empty()).then(|| notes.join("; "))
+    }
+}
+
+impl GraphView<'_> {
+    /// What the size bound left out: for an answer about one of those files, that it is not in
+    /// the graph; for an answer about the project, how many are not (and which, up to a few); for
+    /// one about another file, nothing.
+    fn too_large_note(&self, file: Option<&str>) -> Option<String> {
+        let limit = MAX_FILE_BYTES >> 20;
+        match file {
+            Some(file) if self.too_large.contains(file) => Some(format!(
+                "{file} is over {limit} MiB, too large for the graph: what it defines, imports and calls is not in it"
+            )),
+            Some(_) => None,
+            None if self.too_large.is_empty() => None,
+            None => {
+                let named: Vec<&str> = self.too_large.iter().take(NOTE_NAMES_FILES).map(String::as_str).collect();
+                let more = self.too_large.len().saturating_sub(named.len());
+                let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+                let (count, verb) = match self.too_large.len() {
+                    1 => ("1 code file".to_string(), "is"),
+                    n => (format!("{n} code files"), "are"),
+                };
+                Some(format!(
+                    "{count} over {limit} MiB {verb} too large for the graph and not in it: {}{more}",
+                    named.join(", ")
+                ))
+            }
+        }
     }
 }
 
@@ -154,7 +188,12 @@ impl ProjectGraph {
     /// Runs `query` on the graph as it is now.
     pub fn read<R>(&self, query: impl FnOnce(GraphView<'_>) -> R) -> R {
         let state = self.state.read();
-        query(GraphView { graph: &state.graph, phase: state.phase, lagging: self.lagging.load(Ordering::Relaxed) })
+        query(GraphView {
+            graph: &state.graph,
+            phase: state.phase,
+            lagging: self.lagging.load(Ordering::Relaxed),
+            too_large: &state.too_large,
+        })
     }
 }
 
@@ -214,6 +253,7 @@ impl CodeGraph {
             dirty: false,
             saved_at: Instant::now(),
             js_configs: BTreeSet::new(),
+            too_large: BTreeSet::new(),
         };
         let bytes = match std::fs::read(&path) {
             Ok(bytes) => bytes,
@@ -242,11 +282,17 @@ impl CodeGraph {
     /// the other new or changed files, drops what is gone, then saves the snapshot.
     pub fn sync_all(&self, root: &Path, files: &[PathBuf], mut extras: Extras) {
         let project = self.project(root);
+        let mut too_large = BTreeSet::new();
         let stamped: Vec<Pending> = files
             .iter()
             .filter_map(|rel| {
                 let file = code_file(root, rel)?;
-                let stamp = stamp_of(&file.abs)?;
+                let Some(stamp) = stamp_of(&file.abs) else {
+                    if is_too_large(&file.abs) {
+                        too_large.insert(file.rel);
+                    }
+                    return None;
+                };
                 Some(Pending { facts: given_facts(&mut extras, rel, stamp), file, stamp })
             })
             .collect();
@@ -268,6 +314,7 @@ impl CodeGraph {
         {
             let mut state = project.state.write();
             set_js_modules(&mut state, js_configs, js_modules);
+            state.too_large = too_large;
             for rel in &gone {
                 state.graph.remove(rel);
             }
@@ -310,6 +357,16 @@ impl CodeGraph {
             }
             let js_modules = read_js_modules(root, &js_configs);
             set_js_modules(&mut project.state.write(), js_configs, js_modules);
+        }
+        {
+            // A file grown over the bound may come as a delete: its size says which it is.
+            let mut state = project.state.write();
+            for file in upserts.iter().chain(deletes).filter_map(|rel| code_file(root, rel)) {
+                match is_too_large(&file.abs) {
+                    true => state.too_large.insert(file.rel),
+                    false => state.too_large.remove(&file.rel),
+                };
+            }
         }
         let parsed: Vec<(String, Option<FileEntry>)> = upserts
             .iter()
@@ -471,6 +528,11 @@ fn given_facts(extras: &mut Extras, rel: &Path, stamp: Stamp) -> Option<FileFact
     current.then(|| extra.value.downcast::<FileFacts>().ok()).flatten().map(|facts| *facts)
 }
 
+/// A file over [`MAX_FILE_BYTES`], which the graph does not read.
+fn is_too_large(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > MAX_FILE_BYTES)
+}
+
 fn stamp_of(path: &Path) -> Option<Stamp> {
     let meta = std::fs::metadata(path).ok().filter(|m| m.is_file() && m.len() <= MAX_FILE_BYTES)?;
     let mtime_ns = meta
@@ -562,7 +624,7 @@ mod tests {
             let names: Vec<String> = (0..broken).map(|i| format!("p{i}/tsconfig.json")).collect();
             let mut graph = Graph::new();
             graph.set_js_modules(JsModules::read(names.iter().map(String::as_str), |_| Some("{ x".to_string())));
-            GraphView { graph: &graph, phase, lagging: false }.notice()
+            GraphView { graph: &graph, phase, lagging: false, too_large: &BTreeSet::new() }.notice()
         };
         assert_eq!(notice(0, Phase::Ready), None);
         assert_eq!(
@@ -588,16 +650,51 @@ mod tests {
     fn a_broken_js_config_is_not_named_in_answers_about_other_languages() {
         let mut graph = Graph::new();
         graph.set_js_modules(JsModules::read(["tsconfig.json"], |_| Some("{ x".to_string())));
-        let view = GraphView { graph: &graph, phase: Phase::Ready, lagging: false };
+        let view = GraphView { graph: &graph, phase: Phase::Ready, lagging: false, too_large: &BTreeSet::new() };
         assert_eq!(view.notice_about(Some("tools/build.py")), None);
         assert_eq!(view.notice_about(Some("src/lib.rs")), None);
         for file in [Some("src/app.ts"), Some("web/view.jsx"), Some("README"), None] {
             assert!(view.notice_about(file).is_some_and(|note| note.contains("tsconfig.json")), "{file:?}");
         }
-        let building = GraphView { graph: &graph, phase: Phase::Building { done: 1, total: 2 }, lagging: false };
+        let building = GraphView {
+            graph: &graph,
+            phase: Phase::Building { done: 1, total: 2 },
+            lagging: false,
+            too_large: &BTreeSet::new(),
+        };
         assert!(building.notice_about(Some("tools/build.py")).unwrap().contains("still being built"));
-        let lagging = GraphView { graph: &graph, phase: Phase::Ready, lagging: true };
+        let lagging = GraphView { graph: &graph, phase: Phase::Ready, lagging: true, too_large: &BTreeSet::new() };
         assert!(lagging.notice_about(Some("tools/build.py")).unwrap().contains("not in the graph yet"));
+    }
+
+    #[test]
+    fn files_too_large_for_the_graph_are_named_where_they_matter() {
+        let big = format!("def huge():\n    pass\n{}", "x = 1\n".repeat(MAX_FILE_BYTES as usize / 6 + 1));
+        let project = project_with(&[("a.py", "def a():\n    pass\n"), ("gen/big.py", &big)]);
+        let root = project.path();
+        let cache = tempfile::tempdir().unwrap();
+        let graph = CodeGraph::new(cache.path());
+        let files = [PathBuf::from("a.py"), PathBuf::from("gen/big.py")];
+        graph.sync_all(root, &files, Extras::new());
+        let notes = |graph: &CodeGraph| {
+            graph.project(root).read(|view| {
+                [None, Some("gen/big.py"), Some("a.py")].map(|file| view.notice_about(file).unwrap_or_default())
+            })
+        };
+        assert_eq!(
+            notes(&graph),
+            [
+                "1 code file over 1 MiB is too large for the graph and not in it: gen/big.py".to_string(),
+                "gen/big.py is over 1 MiB, too large for the graph: what it defines, imports and calls is not in it"
+                    .to_string(),
+                String::new(),
+            ]
+        );
+        // Cut down to size, it is read and no longer named.
+        std::fs::write(root.join("gen/big.py"), "def huge():\n    pass\n").unwrap();
+        graph.changed(root, &[PathBuf::from("gen/big.py")], &[], Extras::new());
+        assert_eq!(notes(&graph), [String::new(), String::new(), String::new()]);
+        assert!(graph.project(root).read(|view| view.graph.file("gen/big.py").is_some()));
     }
 
     fn project_with(files: &[(&str, &str)]) -> tempfile::TempDir {
