@@ -9,7 +9,7 @@ use lean_ctx_proto::v1::{
 };
 use serde_json::{Value, json};
 
-use super::related::render_ambiguous;
+use super::related::{render_ambiguous, render_partial};
 use super::{Answer, Result, Surface};
 use crate::backend::Backend;
 
@@ -104,6 +104,7 @@ fn render(
     surface: Surface,
 ) -> String {
     let mut text = String::new();
+    render_partial(&mut text, out.complete);
     let source = source.map_or(String::new(), |s| format!(", {s}"));
     let choose = match surface {
         Surface::Cli => "--file PATH or Type::name",
@@ -273,7 +274,8 @@ mod tests {
         };
         assert_eq!(
             render(&out, CallgraphAction::Callers, 1, None, Surface::Cli),
-            "callers of log (src/util.rs:1), depth 1:\n  src/lib.rs:10 open [exact]\n  src/main.rs:3 <top level> \
+            "[partial: the project's code graph is still being built; this answer covers only the files parsed so \
+             far, ask again in a moment]\ncallers of log (src/util.rs:1), depth 1:\n  src/lib.rs:10 open [exact]\n  src/main.rs:3 <top level> \
              [ambiguous: one of log (src/util.rs:1), log (src/other.rs:4)]\n2 call site(s)\nnote: the project's graph \
              is still being built (3/9 files parsed)\n"
         );
@@ -286,6 +288,7 @@ mod tests {
     fn an_ambiguous_symbol_lists_its_definitions_and_how_to_choose() {
         let out = CallgraphResponse {
             ambiguous: vec![def("a.py", 1, "load"), def("b.py", 7, "Store::load")],
+            complete: true,
             ..Default::default()
         };
         let text = render(&out, CallgraphAction::Callers, 1, None, Surface::Mcp);
@@ -297,6 +300,7 @@ mod tests {
         // A name defined thousands of times lists the first thirty and counts the rest.
         let many = CallgraphResponse {
             ambiguous: (1..=7151).map(|i| def(&format!("gen/m{i}.py"), 1, "helper_0")).collect(),
+            complete: true,
             ..Default::default()
         };
         let text = render(&many, CallgraphAction::Callers, 1, None, Surface::Cli);
@@ -311,6 +315,7 @@ mod tests {
         let out = CallgraphResponse {
             targets: vec![def("m.py", 691, "Schema::load")],
             to_targets: vec![def("m.py", 1104, "Schema::_invoke_field_validators")],
+            complete: true,
             ..Default::default()
         };
         assert_eq!(
@@ -339,6 +344,7 @@ mod tests {
             edges: vec![edge],
             precise: true,
             language_server: "pyright-langserver".into(),
+            complete: true,
             ..Default::default()
         };
         let source = source(&precise);
@@ -352,6 +358,7 @@ mod tests {
             targets: vec![def("pricing.py", 1, "target")],
             language_server: "gopls".into(),
             fallback: "gopls is not installed".into(),
+            complete: true,
             ..Default::default()
         };
         let source = super::source(&fallback);

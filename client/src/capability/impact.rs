@@ -6,7 +6,9 @@ use std::fmt::Write as _;
 use lean_ctx_proto::v1::{ImpactAction, ImpactRequest, ImpactResponse, RequestContext};
 use serde_json::{Value, json};
 
-use super::related::{choose_by_path, def_json, def_text, group_json, render_ambiguous, render_group, render_note};
+use super::related::{
+    choose_by_path, def_json, def_text, group_json, render_ambiguous, render_group, render_note, render_partial,
+};
 use super::{Answer, Result, Surface};
 use crate::backend::Backend;
 
@@ -53,6 +55,7 @@ fn action_name(action: ImpactAction) -> &'static str {
 
 fn render(out: &ImpactResponse, action: ImpactAction, depth: u32, base: &str, surface: Surface) -> String {
     let mut text = String::new();
+    render_partial(&mut text, out.complete);
     if !out.ambiguous.is_empty() {
         render_ambiguous(&mut text, &out.ambiguous, choose_by_path(surface));
         render_note(&mut text, &out.note);
@@ -151,6 +154,7 @@ mod tests {
                     ..Default::default()
                 },
             ],
+            complete: true,
             ..Default::default()
         };
         assert_eq!(

@@ -109,6 +109,17 @@ pub(crate) fn render_group(text: &mut String, group: &RelatedGroup, show_depth: 
     }
 }
 
+/// The first line of an answer over a graph still being built: an empty list there means "not
+/// parsed yet", not "none", which a reader must know before the list, not after it.
+pub(crate) fn render_partial(text: &mut String, complete: bool) {
+    if !complete {
+        text.push_str(
+            "[partial: the project's code graph is still being built; this answer covers only the files parsed so \
+             far, ask again in a moment]\n",
+        );
+    }
+}
+
 pub(crate) fn render_note(text: &mut String, note: &str) {
     if !note.is_empty() {
         let _ = writeln!(text, "note: {}", note.replace('\n', "\nnote: "));
@@ -163,6 +174,7 @@ fn use_text(u: &SymbolUse) -> String {
 
 fn render(out: &RelatedResponse, action: RelatedAction, surface: Surface) -> String {
     let mut text = String::new();
+    render_partial(&mut text, out.complete);
     match action {
         RelatedAction::Symbol => render_symbol(&mut text, out, surface),
         RelatedAction::Path => {
@@ -293,6 +305,7 @@ mod tests {
                 },
             ],
             note: "co-change unavailable: the project is not a git repository".into(),
+            complete: true,
             ..Default::default()
         };
         assert_eq!(
@@ -312,6 +325,7 @@ mod tests {
                 ImportStep { from: "app.py".into(), to: "shop/service.py".into(), imports: true },
                 ImportStep { from: "shop/service.py".into(), to: "tests/test_service.py".into(), imports: false },
             ],
+            complete: true,
             ..Default::default()
         };
         assert_eq!(
@@ -340,6 +354,7 @@ mod tests {
                 candidates: vec![],
             }],
             namesakes: vec![def("legacy/models.py", 2, "Order")],
+            complete: true,
             ..Default::default()
         };
         assert_eq!(

@@ -331,7 +331,7 @@ impl<'a> Map<'a> {
                 let _ = writeln!(text, "note: {note}");
             }
         }
-        text.push_str(&closing(self.candidates, n, words.place, words.surface));
+        text.push_str(&closing(self.candidates, n, words));
         text
     }
 
@@ -414,14 +414,26 @@ fn header(answer: &RepomapAnswer, place: &str, candidates: &[Candidate]) -> Stri
 }
 
 /// The last line: what was left out and how to see more, or that nothing was.
-fn closing(candidates: &[Candidate], shown: usize, place: &str, surface: Surface) -> String {
+/// While the graph is being built, what it holds so far is all a map can rank, which this line
+/// says even when the notes do not fit.
+fn closing(candidates: &[Candidate], shown: usize, words: &Words<'_>) -> String {
+    let (place, surface) = (words.place, words.surface);
+    let partial = match words.answer.complete {
+        true => "",
+        false => "; partial: the project's graph is still being built, ask again in a moment",
+    };
     if candidates.is_empty() {
         let place = if place.is_empty() { " in the project".to_string() } else { place.replace(" of ", " in ") };
+        if !words.answer.complete {
+            return format!(
+                "[no definitions to map{place} yet: the project's graph is still being built, ask again in a moment]\n"
+            );
+        }
         return format!("[no definitions to map{place}: the map covers {} files]\n", super::callgraph::supported());
     }
     let left = candidates.len() - shown;
     if left == 0 {
-        return format!("[all {} definitions shown]\n", candidates.len());
+        return format!("[all {} definitions shown{partial}]\n", candidates.len());
     }
     let files: BTreeSet<&str> = candidates.iter().map(|c| c.def.file.as_str()).collect();
     let shown_files: BTreeSet<&str> = candidates[..shown].iter().map(|c| c.def.file.as_str()).collect();
@@ -429,7 +441,7 @@ fn closing(candidates: &[Candidate], shown: usize, place: &str, surface: Surface
         Surface::Cli => "raise --max-tokens, or `lctx read FILE -m signatures`",
         Surface::Mcp => "raise max_tokens, or ctx_read a file with mode=signatures",
     };
-    format!("[{left} definitions left out ({} files not shown); {how}]\n", files.len() - shown_files.len())
+    format!("[{left} definitions left out ({} files not shown); {how}{partial}]\n", files.len() - shown_files.len())
 }
 
 /// The definitions `wanted` (name, line) and the types and impls enclosing them.
@@ -489,6 +501,20 @@ mod tests {
         }
         // A person at lctx is told the flag.
         assert!(budget(Some(10), Surface::Cli).unwrap_err().message.starts_with("--max-tokens 10 is out of range"));
+    }
+
+    #[test]
+    fn a_map_of_a_graph_still_being_built_says_so_in_its_closing_line() {
+        let partial = RepomapAnswer { complete: false, ..Default::default() };
+        let words = Words { answer: &partial, place: "", notes: &[], surface: Surface::Mcp };
+        assert_eq!(
+            closing(&[], 0, &words),
+            "[no definitions to map in the project yet: the project's graph is still being built, ask again in a \
+             moment]\n"
+        );
+        let ready = RepomapAnswer { complete: true, ..Default::default() };
+        let words = Words { answer: &ready, ..words };
+        assert!(closing(&[], 0, &words).starts_with("[no definitions to map in the project: the map covers "));
     }
 
     #[test]
