@@ -1,5 +1,5 @@
-//! The depth a graph question may ask for, checked by the engine itself (a gRPC caller need not
-//! go through lctx's checks).
+//! Graph questions the engine itself refuses (a gRPC caller need not go through lctx's checks):
+//! a depth out of range, a directory for a file.
 
 mod common;
 
@@ -21,4 +21,16 @@ fn a_path_longer_than_the_graph_follows_is_refused_not_clamped() {
     assert!(e.message.contains("out of range for neighbors"), "{e}");
     // Within the range the question is answered.
     assert!(p.engine.graph_query(&p.caller("s"), &ask(12)).is_ok());
+}
+
+/// A graph question about a directory names it as one, not as "not a source file".
+#[test]
+fn a_directory_is_refused_as_a_directory() {
+    let p = Project::new();
+    std::fs::create_dir(p.root.join("pkg")).unwrap();
+    p.write("pkg/a.py", "import b\n");
+    let ask = GraphParams { action: GraphAction::Related, path: "pkg".into(), to: String::new(), depth: 0 };
+    let e = p.engine.graph_query(&p.caller("s"), &ask).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::InvalidArgument);
+    assert!(e.message.starts_with("pkg is a directory: ctx_graph takes a source file"), "{e}");
 }

@@ -143,6 +143,12 @@ impl Engine {
                 root.display()
             ))
         })?;
+        if path.is_dir() {
+            return Err(EngineError::invalid(format!(
+                "{file} is a directory: {tool} takes a source file (list a directory's files with ctx_tree or \
+                 `lctx tree`)"
+            )));
+        }
         match Language::from_path(&path) {
             Some(language) if has_queries(language) => Ok(rel.to_string_lossy().replace('\\', "/")),
             Some(language) => Err(EngineError::invalid(format!(
