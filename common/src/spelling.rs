@@ -1,27 +1,40 @@
 //! Near misses of a name: the "did you mean" of messages about a word the
 //! user typed (a config key, a tool name, a symbol).
 
-/// Levenshtein distance over characters.
+/// Edits that turn `a` into `b`, over characters: inserting, deleting or changing one, or swapping
+/// two adjacent ones (`laod` is one edit from `load`: the commonest typo is one swap).
 pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1).min(row[j] + 1).min(diagonal + usize::from(ca != *cb));
-            diagonal = above;
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    // Three rows of the table: the one before the last (for a swap), the last, the new one.
+    let mut before = vec![0; b.len() + 1];
+    let mut last: Vec<usize> = (0..=b.len()).collect();
+    let mut row = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        row[0] = i;
+        for j in 1..=b.len() {
+            let change = last[j - 1] + usize::from(a[i - 1] != b[j - 1]);
+            row[j] = (last[j] + 1).min(row[j - 1] + 1).min(change);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                row[j] = row[j].min(before[j - 2] + 1);
+            }
         }
+        std::mem::swap(&mut before, &mut last);
+        std::mem::swap(&mut last, &mut row);
     }
-    row[b.len()]
+    last[b.len()]
+}
+
+/// How many edits a word of `chars` characters may be from what was meant: a third of them, at
+/// least one (`nope` is two edits from `copy`, which it does not mean; `laod` one from `load`).
+pub fn edit_budget(chars: usize) -> usize {
+    (chars / 3).max(1)
 }
 
 /// The candidate nearest to `word`, when it is near enough to be what was
-/// meant: a third of the word's characters may differ (at least two), so a
-/// typo finds its key and an unrelated word finds nothing.
+/// meant ([`edit_budget`]), so a typo finds its key and an unrelated word
+/// finds nothing.
 pub fn closest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
-    let budget = (word.chars().count() / 3).max(2);
+    let budget = edit_budget(word.chars().count());
     candidates
         .into_iter()
         .map(|candidate| (edit_distance(word, candidate), candidate))
@@ -37,9 +50,14 @@ mod tests {
     #[test]
     fn edit_distance_counts_single_character_edits() {
         assert_eq!(edit_distance("load", "load"), 0);
-        assert_eq!(edit_distance("laod", "load"), 2);
+        assert_eq!(edit_distance("laod", "load"), 1, "a swap is one edit");
         assert_eq!(edit_distance("load_users", "load_user"), 1);
         assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("abc", ""), 3);
+        assert_eq!(edit_distance("nope", "copy"), 2);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("ca", "abc"), 3, "optimal string alignment: no edit of a swapped pair");
+        assert_eq!(edit_distance("über", "üebr"), 1);
     }
 
     #[test]
@@ -48,5 +66,7 @@ mod tests {
         assert_eq!(closest("idle_timout_secs", keys), Some("idle_timeout_secs"));
         assert_eq!(closest("redactoin", keys), Some("redaction"));
         assert_eq!(closest("colour", keys), None);
+        assert_eq!(closest("mdoe", ["mode", "node"]), Some("mode"));
+        assert_eq!(closest("nope", ["copy"]), None);
     }
 }

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use crate::facts::{Def, Ref, RefKind};
-use lean_ctx_common::spelling::edit_distance;
+use lean_ctx_common::spelling::{edit_budget, edit_distance};
 use lean_ctx_outline::Language;
 
 use crate::graph::{DefId, Graph, Label, Resolution, language_of};
@@ -128,7 +128,7 @@ impl Graph {
     /// Up to five defined names nearest to `name` (edit distance, then names containing it).
     pub fn closest(&self, name: &str) -> Vec<String> {
         let lower = name.to_lowercase();
-        let budget = (name.chars().count() / 3).max(2);
+        let budget = edit_budget(name.chars().count());
         let mut scored: Vec<(usize, &str)> = self
             .defined_names()
             .filter_map(|candidate| {

@@ -1,7 +1,7 @@
 //! Every use of a definition (calls, constructor uses, type uses), and the project files nearest
 //! to a path that names none.
 
-use lean_ctx_common::spelling::edit_distance;
+use lean_ctx_common::spelling::{edit_budget, edit_distance};
 
 use crate::callgraph::DefSummary;
 use crate::facts::RefKind;
@@ -49,7 +49,7 @@ impl Graph {
     pub fn closest_files(&self, path: &str) -> Vec<String> {
         let wanted = path.trim_start_matches("./").to_lowercase();
         let name = wanted.rsplit('/').next().unwrap_or(&wanted).to_string();
-        let budget = (name.chars().count() / 3).max(2);
+        let budget = edit_budget(name.chars().count());
         let mut scored: Vec<(usize, usize, &String)> = self
             .files()
             .keys()
