@@ -87,7 +87,12 @@ pub(crate) fn compile_globs(patterns: &[String]) -> Result<Option<GlobSet>, Sear
     }
     let mut builder = GlobSetBuilder::new();
     for pattern in patterns {
-        let anchored = if pattern.contains('/') { pattern.clone() } else { format!("**/{pattern}") };
+        // A leading `/` anchors the glob where the search starts (as in .gitignore).
+        let anchored = match pattern.strip_prefix('/') {
+            Some(anchored) => anchored.to_string(),
+            None if pattern.contains('/') => pattern.clone(),
+            None => format!("**/{pattern}"),
+        };
         let glob = GlobBuilder::new(&anchored)
             .literal_separator(true)
             .build()
@@ -136,6 +141,10 @@ mod tests {
         assert!(f.admits(Path::new("src/engine/a.rs")));
         assert!(!f.admits(Path::new("src/engine/x/a.rs")));
         assert!(!f.admits(Path::new("other/engine/a.rs")));
+        // A leading `/` anchors even a glob of one component at the scope.
+        let f = filter("src", &["/*.rs"], &[]);
+        assert!(f.admits(Path::new("src/a.rs")));
+        assert!(!f.admits(Path::new("src/engine/a.rs")));
     }
 
     #[test]

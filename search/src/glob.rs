@@ -85,7 +85,7 @@ fn empty_hint(
     hidden: bool,
     config: &SearchConfig,
 ) -> Option<String> {
-    let dir = pattern.trim_end_matches('/');
+    let dir = pattern.trim_start_matches('/').trim_end_matches('/');
     let literal = !dir.is_empty() && !dir.contains(['*', '?', '[', ']', '{', '}']);
     if literal && scope.base.join(dir).is_dir() {
         return Some(format!("`{dir}` is a directory and a glob matches files: `{dir}/**` lists the files under it"));

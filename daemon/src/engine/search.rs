@@ -223,12 +223,12 @@ impl Engine {
         }
         let mut request = SearchRequest::new(&root, action(&p.action)?, p.pattern.clone());
         request.cancel = cancel.flag();
-        request.path = within;
         let anchor = |globs: &[String]| -> EngineResult<Vec<String>> {
-            globs.iter().map(|glob| in_project(&root, globs_below.as_deref(), glob)).collect()
+            globs.iter().map(|glob| in_project(&root, within.as_deref(), globs_below.as_deref(), glob)).collect()
         };
         request.include = anchor(&p.include)?;
         request.exclude = anchor(&p.exclude)?;
+        request.path = within;
         if let Some(n) = max_results(p.max_results)? {
             request.max_results = n;
         }
@@ -296,7 +296,7 @@ impl Engine {
     pub fn glob(&self, caller: &Caller<'_>, pattern: &str, path: &str, max: Option<u32>) -> EngineResult<GlobResult> {
         let SearchPath { root, within, globs_below } = self.search_path(caller, path)?;
         let max = max_results(max)?.unwrap_or(lean_ctx_search::DEFAULT_MAX_RESULTS);
-        let pattern = in_project(&root, globs_below.as_deref(), pattern)?;
+        let pattern = in_project(&root, within.as_deref(), globs_below.as_deref(), pattern)?;
         let mut result = self.search.glob(&root, &pattern, within.as_deref(), max).map_err(search_error)?;
         // Files the user's rules deny reading are not listed either.
         let config = self.config.get();
@@ -407,20 +407,14 @@ struct SearchPath {
     globs_below: Option<String>,
 }
 
-/// A caller's glob as the search matches it: an absolute one inside the project made relative
-/// to the root, any other [`anchored`] where the caller is (`below`, `None` at the root or when
-/// the search has its own PATH). A glob naming files outside the project, absolute or by `../`,
-/// is refused: it would match nothing there, or other files inside.
-fn in_project(root: &Path, below: Option<&str>, glob: &str) -> EngineResult<String> {
+/// A caller's glob as the search matches it: an absolute one inside the directory searched
+/// (`within`, else the root) made relative to it, anchored there (`/src/*.ts`), any other
+/// [`anchored`] where the caller is (`below`, `None` at the root or when the search has its own
+/// PATH). A glob naming files outside the project or the directory searched, absolute or by
+/// `../`, is refused: it would match nothing there, or other files inside.
+fn in_project(root: &Path, within: Option<&Path>, below: Option<&str>, glob: &str) -> EngineResult<String> {
     if glob.starts_with('/') {
-        let inside = Path::new(glob).strip_prefix(root).ok().map(|rel| rel.to_string_lossy().into_owned());
-        return inside.ok_or_else(|| {
-            EngineError::invalid(format!(
-                "the glob `{glob}` names files outside the project {}: globs match the project's files; write one \
-                 relative to the directory you are in",
-                root.display()
-            ))
-        });
+        return from_absolute(root, within.unwrap_or(root), glob);
     }
     anchored(below.unwrap_or(""), glob).ok_or_else(|| {
         EngineError::invalid(format!(
@@ -429,6 +423,39 @@ fn in_project(root: &Path, below: Option<&str>, glob: &str) -> EngineResult<Stri
             root.display()
         ))
     })
+}
+
+/// An absolute `glob` as a pattern anchored at `base` (the directory searched): its literal
+/// directory (up to the first glob character) is resolved as the file system would, links
+/// included, so `/tmp/link/src/*.ts` of a project reached through a link is its `/src/*.ts`.
+fn from_absolute(root: &Path, base: &Path, glob: &str) -> EngineResult<String> {
+    let literal = &glob[..glob.find(['*', '?', '[', '{']).unwrap_or(glob.len())];
+    let (dir, rest) = match literal.len() == glob.len() && Path::new(glob).is_dir() {
+        true => (glob, ""),
+        false => {
+            let slash = literal.rfind('/').unwrap_or(0);
+            (if slash == 0 { "/" } else { &glob[..slash] }, &glob[slash + 1..])
+        }
+    };
+    let dir = Path::new(dir).canonicalize().unwrap_or_else(|_| PathBuf::from(dir));
+    let refuse = |outside: String| {
+        EngineError::invalid(format!(
+            "the glob `{glob}` names files outside {outside}: globs match the files searched; write one relative to \
+             the directory you are in"
+        ))
+    };
+    let rel = match dir.strip_prefix(base) {
+        Ok(rel) => rel.to_string_lossy().into_owned(),
+        Err(_) if dir.starts_with(root) => return Err(refuse(format!("the path searched, {}", base.display()))),
+        Err(_) => return Err(refuse(format!("the project {}", root.display()))),
+    };
+    let pattern: Vec<&str> = [rel.as_str(), rest].into_iter().filter(|part| !part.is_empty()).collect();
+    if pattern.is_empty() {
+        return Err(EngineError::invalid(format!(
+            "the glob `{glob}` names the directory searched, and a glob matches files: `**` lists every file under it"
+        )));
+    }
+    Ok(format!("/{}", pattern.join("/")))
 }
 
 /// `glob` as written in directory `below` (relative to the project root): one naming directories
@@ -527,19 +554,31 @@ mod tests {
     }
 
     #[test]
-    fn globs_outside_the_project_are_refused_and_absolute_ones_inside_made_relative() {
-        let root = Path::new("/work/proj");
-        assert_eq!(in_project(root, Some("pkg"), "/work/proj/lib/*.js").unwrap(), "lib/*.js");
-        assert_eq!(in_project(root, None, "/work/proj/lib/*.js").unwrap(), "lib/*.js");
-        for (below, glob, why) in [
-            (Some("pkg"), "../../x/*.ts", "climbs above the project /work/proj with `../`"),
-            (None, "../other/**/*.py", "climbs above the project /work/proj with `../`"),
-            (Some("pkg"), "/work/other/*.ts", "names files outside the project /work/proj"),
-            (None, "/work/projx/*.ts", "names files outside the project /work/proj"),
-        ] {
-            let err = in_project(root, below, glob).unwrap_err();
+    fn globs_outside_the_project_are_refused_and_absolute_ones_inside_anchored_where_searched() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap().join("proj");
+        std::fs::create_dir_all(root.join("pkg/src")).unwrap();
+        std::fs::create_dir_all(root.join("lib")).unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&root, &link).unwrap();
+        let at = |path: &Path| format!("{}", path.display());
+        let in_project = |within: Option<&Path>, below, glob: &str| in_project(&root, within, below, glob);
+        let pkg = root.join("pkg");
+        assert_eq!(in_project(None, Some("pkg"), &format!("{}/lib/*.js", at(&root))).unwrap(), "/lib/*.js");
+        assert_eq!(in_project(None, None, &format!("{}/*.js", at(&root))).unwrap(), "/*.js");
+        assert_eq!(in_project(Some(&pkg), None, &format!("{}/src/*.ts", at(&pkg))).unwrap(), "/src/*.ts");
+        assert_eq!(in_project(None, None, &format!("{}/pkg/src/*.ts", at(&link))).unwrap(), "/pkg/src/*.ts");
+        assert_eq!(in_project(None, None, &format!("{}/pkg/src", at(&root))).unwrap(), "/pkg/src");
+        let refused = |within: Option<&Path>, below, glob: &str, why: &str| {
+            let err = in_project(within, below, glob).unwrap_err();
             assert!(err.message.contains(&format!("the glob `{glob}` {why}")), "{glob}: {err}");
-        }
+        };
+        refused(None, Some("pkg"), "../../x/*.ts", "climbs above the project");
+        refused(None, None, "../other/**/*.py", "climbs above the project");
+        refused(None, None, "/work/other/*.ts", &format!("names files outside the project {}", at(&root)));
+        refused(None, None, &format!("{}x/*.ts", at(&root)), "names files outside the project");
+        refused(Some(&pkg), None, &format!("{}/lib/*.js", at(&root)), "names files outside the path searched");
+        refused(None, None, &at(&root), "names the directory searched");
     }
 
     #[test]
