@@ -87,12 +87,23 @@ impl Graph {
     }
 }
 
+/// What a test directory holds beside its tests, by extension: documentation, fixtures' data,
+/// snapshots, images, archives.
+const NOT_TESTS: [&str; 28] = [
+    "adoc", "bin", "csv", "dat", "env", "gif", "gz", "ico", "ini", "jpeg", "jpg", "json", "lock", "log", "markdown",
+    "md", "pdf", "png", "rst", "snap", "svg", "toml", "tsv", "txt", "xml", "yaml", "yml", "zip",
+];
+
 /// Whether `path` is a test file by its language's convention (`language` as the graph names it,
-/// empty for a file the graph does not read): code only, so a test directory's README, fixtures
-/// and data (`tests/fixtures/sample.json`, `tests/AGENTS.md`) are not tests to run.
+/// empty for a file the graph does not read), which a test directory's README, fixtures and
+/// data (`tests/fixtures/sample.json`, `tests/AGENTS.md`) are not. Code of any language is, those
+/// the graph does not read too (`tests/FooTest.php`, `tests/test_cli.sh`).
 pub fn is_test_file(path: &str, language: &str) -> bool {
-    let code = Language::from_path(Path::new(path)).is_some_and(Language::is_code);
-    code && tested_name(path, language).is_some()
+    let path_ref = Path::new(path);
+    let extension = path_ref.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    let data = Language::from_path(path_ref).is_some_and(|l| !l.is_code())
+        || extension.is_some_and(|extension| NOT_TESTS.contains(&extension.as_str()));
+    !data && tested_name(path, language).is_some()
 }
 
 /// Whether a source file holds its own tests: a Rust `#[cfg(test)]` module or `#[test]`
@@ -114,8 +125,9 @@ fn family(language: &str) -> &str {
 /// module's without its underscores (`auth` for `httpx/_auth.py`, tested by `test_auth.py`).
 fn source_name<'a>(path: &'a str, family: &str) -> &'a str {
     let name = leaf(modules::module_stem(path));
+    // A dunder module (`__main__`) is named as it is.
     match name.trim_start_matches('_') {
-        public if family == "python" && !public.is_empty() => public,
+        public if family == "python" && !public.is_empty() && !name.starts_with("__") => public,
         _ => name,
     }
 }
@@ -237,8 +249,12 @@ mod tests {
         assert!(!is_test_file("tests/fixtures/sample.json", ""));
         assert!(!is_test_file("tests/AGENTS.md", ""));
         assert!(is_test_file("tests/store.rs", "rust"));
+        assert!(!is_test_file("tests/fixtures/rows.csv", ""));
+        assert!(!is_test_file("tests/__snapshots__/app.test.ts.snap", ""));
         // Code the graph does not read is still a test by the directory's convention.
-        assert!(is_test_file("test/models/order_test.rb", ""));
+        for test in ["test/models/order_test.rb", "tests/FooTest.php", "tests/FooTest.kt", "tests/test_cli.sh"] {
+            assert!(is_test_file(test, ""), "{test}");
+        }
     }
 
     #[test]
