@@ -528,6 +528,43 @@ fn uninstall_takes_out_a_directory_setup_created_that_init_s_file_was_the_last_i
     assert!(!cursor.exists(), "{shown}");
 }
 
+/// Where `lctx setup` lists the directories it created, found under the sandbox.
+fn created_dirs_list(dir: &Path) -> Option<PathBuf> {
+    for entry in fs::read_dir(dir).ok()?.flatten() {
+        let path = entry.path();
+        if path.ends_with("setup/created-dirs.json") {
+            return Some(path);
+        }
+        if path.is_dir()
+            && !path.is_symlink()
+            && let Some(found) = created_dirs_list(&path)
+        {
+            return Some(found);
+        }
+    }
+    None
+}
+
+#[test]
+fn a_damaged_list_of_setup_s_directories_does_not_stop_uninstall_half_way() {
+    let sandbox = Sandbox::new();
+    assert!(sandbox.lctx(&["setup", "cursor", "--force"]).status.success());
+    let cursor = sandbox.user().join(".cursor");
+    fs::remove_file(cursor.join("mcp.json")).unwrap();
+    fs::write(sandbox.tools().join("cursor"), "#!/bin/sh\n").unwrap();
+    fs::set_permissions(sandbox.tools().join("cursor"), fs::Permissions::from_mode(0o755)).unwrap();
+    assert!(sandbox.lctx(&["init", "--yes"]).status.success());
+    let list = created_dirs_list(sandbox.home.path()).expect("setup listed ~/.cursor");
+    fs::write(&list, "{bad").unwrap();
+    let uninstall = sandbox.lctx(&["uninstall"]);
+    let shown = text(&uninstall);
+    assert!(uninstall.status.success(), "{shown}");
+    assert!(shown.contains("is damaged") && shown.contains("the directories `lctx setup` created are left"), "{shown}");
+    assert!(shown.contains("`lctx init` is undone"), "{shown}");
+    let again = text(&sandbox.lctx(&["uninstall"]));
+    assert!(!again.contains("`lctx init` is undone"), "init's record went with the undo: {again}");
+}
+
 #[test]
 fn a_read_only_rc_file_is_left_alone_with_the_lines_to_add_by_hand() {
     let sandbox = Sandbox::new();

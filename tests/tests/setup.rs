@@ -586,6 +586,10 @@ fn removing_a_file_setup_created_takes_the_directories_it_created_and_no_other()
     let removed = ok(&sb.lctx(&["--remove", "cursor"]));
     assert!(!removed.contains(&line) && dir.join("argv.json").is_file(), "{removed}");
     std::fs::remove_file(dir.join("argv.json")).unwrap();
+    // A removal with nothing to remove touches no directory; the next one that deletes the file
+    // takes it.
+    assert!(!ok(&sb.lctx(&["--remove", "cursor"])).contains(&line) && dir.is_dir());
+    ok(&sb.lctx(&["cursor", "--force"]));
     assert!(ok(&sb.lctx(&["--remove", "cursor"])).contains(&line));
     assert!(!dir.exists());
 
@@ -596,6 +600,14 @@ fn removing_a_file_setup_created_takes_the_directories_it_created_and_no_other()
     let removed = ok(&sb.lctx(&["--remove", "cursor", "--scope", "project"]));
     assert!(removed.contains("`lctx setup` created it and nothing else is in it"), "{removed}");
     assert!(!project.join("mcp.json").exists() && project.is_dir(), "{removed}");
+
+    // Setup created it, the user deleted it and made their own: a removal with nothing to remove
+    // leaves it alone.
+    ok(&sb.lctx(&["cursor", "--force"]));
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::create_dir(&dir).unwrap();
+    let removed = ok(&sb.lctx(&["--remove", "cursor"]));
+    assert!(!removed.contains(&line) && dir.is_dir(), "{removed}");
 }
 
 #[test]

@@ -138,6 +138,9 @@ pub fn uninstall(args: UninstallArgs, opts: &ClientOptions) -> Exit {
     for dir in &undone.dirs_left {
         crate::outln!("left {} in place: it holds files lctx init did not create", dir.display());
     }
+    for note in &undone.notes {
+        crate::outln!("note: {note}");
+    }
     crate::outln!("`lctx init` is undone; restart the hosts and open a new terminal");
     Ok(0)
 }

@@ -97,9 +97,10 @@ pub fn run(args: SetupArgs, data_dir: &Path) -> CmdResult {
         created.record(&setup::config_file(host, &env, scope)?)?;
     }
     let (plan, outcome) = setup::apply(host, &env, scope, action)?;
-    // A removal that leaves no file takes the directories setup created for it, once empty.
-    let removed_dirs = match action {
-        Action::Remove if std::fs::symlink_metadata(&plan.file).is_err() => created.remove_empty(&plan.file)?,
+    // A removal that deleted the file takes the directories setup created for it, once empty;
+    // one that found nothing to remove touches no directory (the user may have made it since).
+    let removed_dirs = match outcome {
+        Outcome::Undone(setup::Undo::DeleteFile) => created.remove_empty(&plan.file)?,
         _ => Vec::new(),
     };
     let file = plan.file.display();

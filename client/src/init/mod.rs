@@ -287,6 +287,9 @@ pub struct Undone {
     pub kept: Vec<(PathBuf, PathBuf)>,
     /// Directories init created that hold other files now, so they stay.
     pub dirs_left: Vec<PathBuf>,
+    /// What could not be done after the files were undone, which the undo does not wait for
+    /// (setup's list of the directories it created was unreadable: they stay).
+    pub notes: Vec<String>,
 }
 
 /// What uninstall does to one recorded file.
@@ -438,7 +441,13 @@ pub fn uninstall(data_dir: &Path, force: bool) -> Result<Option<Undone>, String>
     // it (`~/.cursor/`): that goes too, once nothing is left in it.
     let setup_dirs = CreatedDirs::new(data_dir);
     for path in undone.removed.clone() {
-        undone.removed.extend(setup_dirs.remove_empty(&path)?);
+        match setup_dirs.remove_empty(&path) {
+            Ok(dirs) => undone.removed.extend(dirs),
+            Err(why) => {
+                undone.notes.push(format!("{why}; the directories `lctx setup` created are left in place"));
+                break;
+            }
+        }
     }
     store.remove()?;
     Ok(Some(undone))
