@@ -82,36 +82,23 @@ pub fn lines(
 /// that overlap or touch joined where the first of them was asked: a line asked for twice is
 /// sent once, and `398-400,2-3` keeps its order.
 fn joined(ranges: &[(u32, u32)], total: u32) -> Vec<(u32, u32)> {
-    let mut joined: Vec<(u32, u32)> = Vec::with_capacity(ranges.len());
-    for &(start, end) in ranges {
-        let mut range = (start, end.min(total));
-        let mut first = None;
-        let mut i = 0;
-        // The groups are apart from each other, so one pass finds every group the range, as it
-        // grows, reaches.
-        while i < joined.len() {
-            let (a, b) = joined[i];
-            if range.0 > b.saturating_add(1) || a > range.1.saturating_add(1) {
-                i += 1;
-                continue;
+    // In file order, each with the order it was asked in; joined in one pass, then put back in
+    // the order the first of each group was asked (a request may name thousands of ranges).
+    let mut in_file: Vec<(u32, u32, usize)> =
+        ranges.iter().enumerate().map(|(asked, &(start, end))| (start, end.min(total), asked)).collect();
+    in_file.sort_unstable();
+    let mut groups: Vec<(usize, u32, u32)> = Vec::with_capacity(in_file.len());
+    for (start, end, asked) in in_file {
+        match groups.last_mut() {
+            Some(group) if start <= group.2.saturating_add(1) => {
+                group.2 = group.2.max(end);
+                group.0 = group.0.min(asked);
             }
-            range = (range.0.min(a), range.1.max(b));
-            match first {
-                None => {
-                    first = Some(i);
-                    i += 1;
-                }
-                Some(_) => {
-                    joined.remove(i);
-                }
-            }
-        }
-        match first {
-            Some(i) => joined[i] = range,
-            None => joined.push(range),
+            _ => groups.push((asked, start, end)),
         }
     }
-    joined
+    groups.sort_unstable_by_key(|&(asked, _, _)| asked);
+    groups.into_iter().map(|(_, start, end)| (start, end)).collect()
 }
 
 /// One line: size, cost and language of the file.
