@@ -285,22 +285,38 @@ const LAST_WORDS_WAIT: Duration = Duration::from_millis(250);
 /// The longest last line kept, in characters.
 const LAST_WORDS_CHARS: usize = 300;
 
-/// The last non-empty line of a server's stderr, read to its end (a server's logs can be long,
-/// and an unread pipe would block it), cut to [`LAST_WORDS_CHARS`].
-fn last_line(mut stderr: impl std::io::BufRead) -> Option<String> {
-    let (mut last, mut line) = (None, Vec::new());
-    while stderr.read_until(b'\n', &mut line).is_ok_and(|read| read > 0) {
-        let text = String::from_utf8_lossy(&line);
-        let text = text.trim();
-        if !text.is_empty() {
-            last = Some(match text.char_indices().nth(LAST_WORDS_CHARS) {
-                Some((cut, _)) => format!("{}…", &text[..cut]),
-                None => text.to_string(),
-            });
+/// The last non-empty line of a server's stderr (`\r` ends one too: progress output), read to
+/// its end in chunks (a server's logs can be long, and an unread pipe would block it), each line
+/// kept to its first [`LAST_WORDS_CHARS`] characters: a line that never ends costs no more.
+fn last_line(mut stderr: impl std::io::Read) -> Option<String> {
+    const KEPT_BYTES: usize = LAST_WORDS_CHARS * 4;
+    let (mut chunk, mut line, mut last) = ([0u8; 4096], Vec::with_capacity(KEPT_BYTES), None);
+    loop {
+        let read = match stderr.read(&mut chunk) {
+            Ok(0) | Err(_) => break,
+            Ok(read) => read,
+        };
+        for piece in chunk[..read].split_inclusive(|&b| b == b'\n' || b == b'\r') {
+            let ends = matches!(piece.last(), Some(b'\n' | b'\r'));
+            let text = if ends { &piece[..piece.len() - 1] } else { piece };
+            line.extend_from_slice(&text[..text.len().min(KEPT_BYTES - line.len())]);
+            if ends {
+                last = words(&line).or(last);
+                line.clear();
+            }
         }
-        line.clear();
     }
-    last
+    words(&line).or(last)
+}
+
+/// A line as the last words report it: trimmed, cut to [`LAST_WORDS_CHARS`]; `None` when blank.
+fn words(line: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(line);
+    let text = text.trim();
+    (!text.is_empty()).then(|| match text.char_indices().nth(LAST_WORDS_CHARS) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
+    })
 }
 
 impl Drop for Server {
@@ -399,6 +415,16 @@ mod tests {
             std::thread::sleep(Duration::from_millis(10));
         }
         assert!(!alive(grandchild), "the server's own child {grandchild} outlived it");
+    }
+
+    #[test]
+    fn the_last_words_are_the_last_line_cut_short_however_long() {
+        let last = |stderr: &[u8]| last_line(std::io::Cursor::new(stderr.to_vec()));
+        assert_eq!(last(b"info: one\nerror: two\n\n  \n"), Some("error: two".into()));
+        assert_eq!(last(b"progress 10%\rprogress 20%\rdone"), Some("done".into()));
+        let endless = vec![b'x'; 1 << 20];
+        assert_eq!(last(&endless), Some(format!("{}…", "x".repeat(LAST_WORDS_CHARS))));
+        assert_eq!(last(b""), None);
     }
 
     #[test]
