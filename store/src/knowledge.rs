@@ -169,10 +169,12 @@ impl Store {
                  WHERE f.project = ?1 AND f.state = 'current' AND (?2 IS NULL OR f.category = ?2)
                    AND EXISTS (SELECT 1 FROM json_each(?3) t
                                WHERE instr(f.key, t.value) OR instr(f.value, t.value) OR instr(f.category, t.value))
-                 ORDER BY f.confirmed_ms DESC, f.id DESC"
+                 ORDER BY f.confirmed_ms DESC, f.id DESC LIMIT ?4"
             );
             let ranked: std::collections::HashSet<i64> = facts.iter().map(|fact| fact.id).collect();
-            let more = query_facts(&self.conn, &sql, params![project, category, infixes])?;
+            // The ranked ones may be among them: enough rows for the room left whichever are.
+            let rows = sql_limit(room.saturating_add(ranked.len()));
+            let more = query_facts(&self.conn, &sql, params![project, category, infixes, rows])?;
             facts.extend(more.into_iter().filter(|fact| !ranked.contains(&fact.id)).take(room));
         }
         Ok(facts)
@@ -266,8 +268,6 @@ fn fact_from_row(row: &Row<'_>) -> rusqlite::Result<Fact> {
     })
 }
 
-/// Turns a user's words into an FTS5 expression that cannot be a syntax error (see
-/// [`crate::terms`]). `None` when the query has no word at all.
 #[cfg(test)]
 mod tests {
     use super::*;
