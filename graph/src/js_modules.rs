@@ -193,21 +193,12 @@ impl PathsConfig {
     }
 }
 
-/// The `name` of a Cargo manifest's `[package]` table: read line by line, since that is all the
-/// graph needs of it.
+/// The `name` of a Cargo manifest's `[package]` table, as TOML reads it (comments, quoting and
+/// spacing as any manifest writes them); `None` for a workspace's manifest or a broken one.
 fn cargo_package_name(manifest: &str) -> Option<String> {
-    let mut in_package = false;
-    for line in manifest.lines().map(str::trim) {
-        if line.starts_with('[') {
-            in_package = line == "[package]";
-        } else if in_package
-            && let Some(value) = line.strip_prefix("name").map(str::trim_start).and_then(|l| l.strip_prefix('='))
-        {
-            let name = value.trim().trim_matches(['"', '\'']);
-            return (!name.is_empty()).then(|| name.to_string());
-        }
-    }
-    None
+    let document = manifest.parse::<toml_edit::DocumentMut>().ok()?;
+    let name = document.get("package")?.get("name")?.as_str()?;
+    (!name.is_empty()).then(|| name.to_string())
 }
 
 /// A config's `baseUrl` and `paths` after its `extends` chain, each root-relative where it was
@@ -322,7 +313,9 @@ mod tests {
             ("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n"),
             ("crates/my-core/Cargo.toml", "[package]\nname = \"my-core\"\n\n[dependencies]\nname = \"x\"\n"),
             ("mini/Cargo.toml", "[lib]\nname = \"other\"\n[package]\nversion = \"1\"\nname=\"mini\"\n"),
+            ("spaced/Cargo.toml", "[ package ] # the crate\nname = \"spaced-out\" # its name\n"),
         ]);
+        assert_eq!(m.crate_stems("spaced_out::a"), Some(vec!["spaced/src/a".to_string()]));
         assert_eq!(m.crate_stems("my_core::store"), Some(vec!["crates/my-core/src/store".to_string()]));
         assert_eq!(m.crate_stems("mini"), Some(vec!["mini/src/lib".to_string()]));
         assert_eq!(m.crate_stems("std::collections"), None);
