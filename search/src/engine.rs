@@ -209,16 +209,18 @@ impl SearchEngine {
         Ok(self.project_for_search(&root).is_some())
     }
 
-    /// Files under `path` (or the root) whose path matches `pattern`, sorted.
+    /// Files under `path` (or the root) whose path matches `pattern`, sorted; those `withhold`
+    /// names a reason for (the user's read rules; given absolute paths) are counted, not listed.
     pub fn glob(
         &self,
         root: &Path,
         pattern: &str,
         path: Option<&Path>,
         max_results: usize,
+        withhold: &dyn Fn(&Path) -> Option<String>,
     ) -> Result<GlobResult, SearchError> {
         let scope = resolve_scope(root, path)?;
-        glob::glob(&scope, pattern, max_results, self.config())
+        glob::glob(&scope, pattern, max_results, self.config(), withhold)
     }
 
     /// A directory tree with file counts, `depth` levels deep (at least 1).

@@ -3,6 +3,7 @@
 //! and devices are not files an agent can read and are counted as skipped.
 
 use std::fmt::Write;
+use std::path::{Path, PathBuf};
 
 use crate::config::SearchConfig;
 use crate::error::SearchError;
@@ -10,6 +11,7 @@ use crate::filter::{compile_globs, names_hidden};
 use crate::model::GlobResult;
 use crate::paths::{Scope, display};
 use crate::render::{count, more_note, skipped_note};
+use crate::unlisted::Unlisted;
 use crate::walk::{EntryKind, SkipReason, Skipped, WalkOptions, classify};
 
 /// Paths under the scope matching `pattern` (relative to the scope; `*.rs`
@@ -19,6 +21,7 @@ pub(crate) fn glob(
     pattern: &str,
     max_results: usize,
     config: &SearchConfig,
+    withhold: &dyn Fn(&Path) -> Option<String>,
 ) -> Result<GlobResult, SearchError> {
     if pattern.trim().is_empty() {
         return Err(SearchError::EmptyQuery { what: "the glob is empty; pass a pattern such as `**/*.rs`" });
@@ -28,28 +31,40 @@ pub(crate) fn glob(
     }
     let set = compile_globs(&[pattern.to_string()])?.expect("one glob compiles to a set");
     let hidden = names_hidden(pattern) || scope.is_hidden();
-    let (mut paths, skipped) = matching(scope, &set, hidden, config);
+    let mut withheld = Unlisted::default();
+    let (mut paths, skipped) = matching(scope, &set, hidden, config, &mut |path| !withheld.check(withhold, path));
     paths.sort();
     let total = paths.len() as u64;
     let hint = match total {
-        0 => empty_hint(scope, &set, pattern, hidden, config),
+        0 => empty_hint(scope, &set, pattern, hidden, config, withhold),
         _ => None,
     };
     let paths: Vec<String> = paths.iter().take(max_results).map(|p| display(p)).collect();
     let shown = paths.len() as u64;
-    let mut result = GlobResult { paths, total, shown, truncated: shown < total, skipped, hint, text: String::new() };
+    let mut result = GlobResult {
+        paths,
+        total,
+        shown,
+        truncated: shown < total,
+        skipped,
+        hint,
+        withheld: withheld.count,
+        withheld_note: (withheld.count > 0).then(|| withheld.note("matching file(s) withheld")),
+        text: String::new(),
+    };
     result.text = glob_text(&result, max_results);
     Ok(result)
 }
 
-/// The files under the scope whose path below it `set` matches (root-relative), and what was
-/// skipped; hidden paths walked only with `hidden`.
+/// The files under the scope whose path below it `set` matches and `keep` keeps (given the
+/// absolute path), root-relative, and what was skipped; hidden paths walked only with `hidden`.
 fn matching(
     scope: &Scope,
     set: &globset::GlobSet,
     hidden: bool,
     config: &SearchConfig,
-) -> (Vec<std::path::PathBuf>, Skipped) {
+    keep: &mut dyn FnMut(&Path) -> bool,
+) -> (Vec<PathBuf>, Skipped) {
     let mut skipped = Skipped::default();
     let mut paths = Vec::new();
     for entry in WalkOptions::project(config, hidden).builder(&scope.base).build() {
@@ -69,7 +84,7 @@ fn matching(
         else {
             continue;
         };
-        if admitted && set.is_match(inner) {
+        if admitted && set.is_match(inner) && keep(entry.path()) {
             paths.push(rel.to_path_buf());
         }
     }
@@ -84,6 +99,7 @@ fn empty_hint(
     pattern: &str,
     hidden: bool,
     config: &SearchConfig,
+    withhold: &dyn Fn(&Path) -> Option<String>,
 ) -> Option<String> {
     let dir = pattern.trim_start_matches('/').trim_end_matches('/');
     let literal = !dir.is_empty() && !dir.contains(['*', '?', '[', ']', '{', '}']);
@@ -93,7 +109,7 @@ fn empty_hint(
     if hidden {
         return None;
     }
-    let hidden_matches = matching(scope, set, true, config).0.len() as u64;
+    let hidden_matches = matching(scope, set, true, config, &mut |path| withhold(path).is_none()).0.len() as u64;
     (hidden_matches > 0).then(|| {
         format!(
             "{} under hidden paths (a name starting with `.`) {}; they are left out unless the pattern or the \
@@ -104,9 +120,8 @@ fn empty_hint(
     })
 }
 
-/// The text of `result`; the daemon renders it again after withholding
-/// paths the user's rules deny.
-pub fn glob_text(result: &GlobResult, max_results: usize) -> String {
+/// The text of `result`.
+fn glob_text(result: &GlobResult, max_results: usize) -> String {
     let mut text = String::new();
     for path in &result.paths {
         let _ = writeln!(text, "{path}");
@@ -121,6 +136,9 @@ pub fn glob_text(result: &GlobResult, max_results: usize) -> String {
     }
     if let Some(note) = skipped_note(&result.skipped) {
         let _ = writeln!(text, "{note}");
+    }
+    if let Some(note) = &result.withheld_note {
+        text.push_str(note);
     }
     text
 }

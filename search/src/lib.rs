@@ -31,6 +31,7 @@ mod symbol;
 mod symbols;
 mod tokenizer;
 mod tree;
+mod unlisted;
 mod walk;
 mod watcher;
 mod withheld;
@@ -38,7 +39,6 @@ mod withheld;
 pub use config::SearchConfig;
 pub use engine::SearchEngine;
 pub use error::SearchError;
-pub use glob::glob_text;
 pub use model::{
     Action, BuildProgress, DEFAULT_MAX_RESULTS, Discarded, GlobResult, IndexPhase, IndexStatus, Match, SearchRequest,
     SearchResult, Source, TreeResult,

@@ -134,6 +134,10 @@ pub struct GlobResult {
     /// What an answer with no file says of where the files may be: hidden paths that match
     /// (left out unless the pattern names one), or a directory the pattern names.
     pub hint: Option<String>,
+    /// Matching files the user's read rules withhold, counted (not in `total`), and the line
+    /// saying so.
+    pub withheld: u64,
+    pub withheld_note: Option<String>,
     pub text: String,
 }
 

@@ -11,7 +11,11 @@ use crate::config::SearchConfig;
 use crate::model::TreeResult;
 use crate::paths::{Scope, display};
 use crate::render::skipped_note;
+use crate::unlisted::Unlisted;
 use crate::walk::{EntryKind, SkipReason, Skipped, WalkOptions, classify};
+
+/// What a tree calls the files it leaves out.
+const NOT_LISTED: &str = "file(s) not listed";
 
 /// More files than this in one directory are summarised as `… N more files`.
 const MAX_FILES_PER_DIR: usize = 100;
@@ -87,10 +91,16 @@ pub(crate) fn tree(
     };
     let label = if scope.base_rel.as_os_str().is_empty() { ".".to_string() } else { display(&scope.base_rel) };
     // The tree of a file is the file itself, asked for by name.
-    let mut withheld = Withheld::default();
+    let mut withheld = Unlisted::default();
     if scope.base.is_file() {
         if withheld.check(withhold, &scope.base) {
-            return TreeResult { text: withheld.note(), files: 0, dirs: 0, skipped: Skipped::default(), withheld: 1 };
+            return TreeResult {
+                text: withheld.note(NOT_LISTED),
+                files: 0,
+                dirs: 0,
+                skipped: Skipped::default(),
+                withheld: 1,
+            };
         }
         return TreeResult { text: format!("{label}\n"), files: 1, dirs: 0, skipped: Skipped::default(), withheld: 0 };
     }
@@ -123,30 +133,9 @@ pub(crate) fn tree(
         let _ = writeln!(text, "{note}");
     }
     if withheld.count > 0 {
-        text.push_str(&withheld.note());
+        text.push_str(&withheld.note(NOT_LISTED));
     }
     TreeResult { text, files: root.count, dirs: root.dir_count(), skipped, withheld: withheld.count }
-}
-
-/// Files left out of a tree, and the first reason given.
-#[derive(Default)]
-struct Withheld {
-    count: u64,
-    why: Option<String>,
-}
-
-impl Withheld {
-    /// Whether `path` is withheld; counts it if so.
-    fn check(&mut self, withhold: &dyn Fn(&Path) -> Option<String>, path: &Path) -> bool {
-        let Some(why) = withhold(path) else { return false };
-        self.count += 1;
-        self.why.get_or_insert(why);
-        true
-    }
-
-    fn note(&self) -> String {
-        format!("{} file(s) not listed: {}\n", self.count, self.why.as_deref().unwrap_or("not readable"))
-    }
 }
 
 #[cfg(test)]

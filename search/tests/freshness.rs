@@ -108,7 +108,7 @@ fn git(dir: &Path, args: &[&str]) {
 /// The index holds exactly the files the ignore rules admit in the working
 /// tree (`glob` walks the tree afresh), `expected` of them.
 fn assert_index_matches_tree(engine: &SearchEngine, root: &Path, expected: u64) {
-    let on_disk = engine.glob(root, "*", None, usize::MAX).unwrap().total;
+    let on_disk = engine.glob(root, "*", None, usize::MAX, &|_| None).unwrap().total;
     let status = engine.project_status(root).unwrap().unwrap();
     assert_eq!((status.files, on_disk), (expected, expected), "{status:?}");
 }

@@ -178,18 +178,18 @@ fn glob_respects_ignore_rules_and_sorts() {
     fx.write(".hidden/secret.rs", "x");
     fx.write("src/deep/nested/mod.rs", "x");
     let engine = fx.engine();
-    let result = engine.glob(fx.root(), "*.rs", None, 10).unwrap();
+    let result = engine.glob(fx.root(), "*.rs", None, 10, &|_| None).unwrap();
     assert_eq!(result.paths, ["src/config.rs", "src/deep/nested/mod.rs", "src/main.rs"]);
     assert_eq!(result.text, "src/config.rs\nsrc/deep/nested/mod.rs\nsrc/main.rs\n3 files\n");
-    let result = engine.glob(fx.root(), "src/*.rs", None, 1).unwrap();
+    let result = engine.glob(fx.root(), "src/*.rs", None, 1, &|_| None).unwrap();
     assert_eq!((result.total, result.shown, result.truncated), (2, 1, true));
     assert_eq!(
         result.text,
         "src/config.rs\n2 files\n… 1 file not shown (limit 1); narrow the pattern, path or globs to see the rest\n"
     );
-    let result = engine.glob(fx.root(), "**/*.rs", Some(Path::new("src/deep")), 10).unwrap();
+    let result = engine.glob(fx.root(), "**/*.rs", Some(Path::new("src/deep")), 10, &|_| None).unwrap();
     assert_eq!(result.paths, ["src/deep/nested/mod.rs"]);
-    assert!(matches!(engine.glob(fx.root(), "a[", None, 10), Err(SearchError::InvalidGlob { .. })));
+    assert!(matches!(engine.glob(fx.root(), "a[", None, 10, &|_| None), Err(SearchError::InvalidGlob { .. })));
 }
 
 /// Hidden paths are left out as ripgrep leaves them out, but a request that names one (a glob,
@@ -203,29 +203,42 @@ fn hidden_paths_are_searched_when_a_request_names_them() {
     let engine = fx.engine();
     let hidden_note = "hidden paths (a name starting with `.`) are left out unless the path or a glob names one";
 
-    let result = engine.glob(fx.root(), "**/*.yml", None, 10).unwrap();
+    let result = engine.glob(fx.root(), "**/*.yml", None, 10, &|_| None).unwrap();
     assert_eq!(result.total, 0);
     let glob_note = "1 file under hidden paths (a name starting with `.`) matches; they are left out unless the \
                      pattern or the path names one, as in `.github/**`";
     assert_eq!(result.text, format!("no files match\n{glob_note}\n"));
     // Nothing hidden matches either: nothing to say of hidden paths.
-    assert_eq!(engine.glob(fx.root(), "**/*.toml", None, 10).unwrap().text, "no files match\n");
-    let result = engine.glob(fx.root(), ".github/**", None, 10).unwrap();
+    assert_eq!(engine.glob(fx.root(), "**/*.toml", None, 10, &|_| None).unwrap().text, "no files match\n");
+    let result = engine.glob(fx.root(), ".github/**", None, 10, &|_| None).unwrap();
     assert_eq!(result.paths, [".github/workflows/ci.yml"]);
     assert!(!result.text.contains(hidden_note), "{}", result.text);
+    // Files the user's rules withhold are counted, not listed, and no hint points at them.
+    fx.write(".secrets/key.pem", "k\n");
+    fx.write("certs/ca.pem", "c\n");
+    let deny = |path: &Path| {
+        let denied = path.components().any(|c| c.as_os_str() == ".secrets" || c.as_os_str() == "certs");
+        denied.then(|| "deny Read(./secrets)".to_string())
+    };
+    let result = engine.glob(fx.root(), "**/*.pem", None, 10, &deny).unwrap();
+    assert_eq!(result.text, "no files match\n1 matching file(s) withheld: deny Read(./secrets)\n");
     // A pattern naming a directory says how to list its files.
     for dir in ["src", "src/", "web"] {
-        let result = engine.glob(fx.root(), dir, None, 10).unwrap();
+        let result = engine.glob(fx.root(), dir, None, 10, &|_| None).unwrap();
         let name = dir.trim_end_matches('/');
         let hint = format!("`{name}` is a directory and a glob matches files: `{name}/**` lists the files under it");
         assert_eq!(result.text, format!("no files match\n{hint}\n"), "{dir}");
     }
-    assert_eq!(engine.glob(fx.root(), ".env*", None, 10).unwrap().paths, [".env.example"]);
+    assert_eq!(engine.glob(fx.root(), ".env*", None, 10, &|_| None).unwrap().paths, [".env.example"]);
     assert_eq!(
-        engine.glob(fx.root(), "*.yml", Some(Path::new(".github")), 10).unwrap().paths,
+        engine.glob(fx.root(), "*.yml", Some(Path::new(".github")), 10, &|_| None).unwrap().paths,
         [".github/workflows/ci.yml"]
     );
-    assert_eq!(engine.glob(fx.root(), ".git/**", None, 10).unwrap().total, 0, "git's own store is never walked");
+    assert_eq!(
+        engine.glob(fx.root(), ".git/**", None, 10, &|_| None).unwrap().total,
+        0,
+        "git's own store is never walked"
+    );
 
     for action in [Action::Regex, Action::Bm25] {
         let mut request = SearchRequest::new(fx.root(), action, "python");
@@ -246,7 +259,10 @@ fn hidden_paths_are_searched_when_a_request_names_them() {
             assert!(matches!(err, SearchError::GitStore { .. }), "{store}: {err}");
         }
     }
-    assert!(matches!(engine.glob(fx.root(), "**", Some(Path::new(".git")), 10), Err(SearchError::GitStore { .. })));
+    assert!(matches!(
+        engine.glob(fx.root(), "**", Some(Path::new(".git")), 10, &|_| None),
+        Err(SearchError::GitStore { .. })
+    ));
 }
 
 #[test]
@@ -285,8 +301,11 @@ fn bad_input_is_refused_with_a_clear_error() {
         let err = engine.search(&request).unwrap_err();
         assert!(matches!(err, SearchError::OutsideProject { .. }), "{outside}: {err}");
     }
-    assert!(matches!(engine.glob(fx.root(), "*", Some(Path::new("/tmp")), 5), Err(SearchError::OutsideProject { .. })));
-    let err = engine.glob(fx.root(), "*.rs", Some(Path::new("src/main.rs")), 5).unwrap_err();
+    assert!(matches!(
+        engine.glob(fx.root(), "*", Some(Path::new("/tmp")), 5, &|_| None),
+        Err(SearchError::OutsideProject { .. })
+    ));
+    let err = engine.glob(fx.root(), "*.rs", Some(Path::new("src/main.rs")), 5, &|_| None).unwrap_err();
     assert!(err.to_string().starts_with("path src/main.rs is a file; glob lists the files under a directory"), "{err}");
     assert!(matches!(
         engine.tree(fx.root(), Some(Path::new("..")), 1, false, true, &|_| None),
@@ -351,7 +370,7 @@ fn fifos_and_binaries_are_skipped_and_counted() {
     build(&engine, fx.root());
     let status = engine.project_status(fx.root()).unwrap().unwrap();
     assert_eq!((status.files, status.skipped.special, status.skipped.binary), (5, 1, 1), "{status:?}");
-    assert_eq!(engine.glob(fx.root(), "pipe.rs", None, 5).unwrap().skipped.special, 1);
+    assert_eq!(engine.glob(fx.root(), "pipe.rs", None, 5, &|_| None).unwrap().skipped.special, 1);
     assert!(
         engine.tree(fx.root(), None, 3, false, true, &|_| None).unwrap().text.contains("skipped 1 file: 1 special")
     );
@@ -375,7 +394,7 @@ fn symlink_loops_terminate_whether_or_not_links_are_followed() {
     assert!(result.skipped.walk_errors >= 2, "{:?}", result.skipped);
     assert!(result.text.contains("walk errors (symlink loops"), "{}", result.text);
     build(&engine, fx.root());
-    assert!(engine.glob(fx.root(), "*.rs", None, 100).unwrap().skipped.walk_errors >= 2);
+    assert!(engine.glob(fx.root(), "*.rs", None, 100, &|_| None).unwrap().skipped.walk_errors >= 2);
 }
 
 #[test]

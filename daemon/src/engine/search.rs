@@ -297,26 +297,11 @@ impl Engine {
         let SearchPath { root, within, globs_below } = self.search_path(caller, path)?;
         let max = max_results(max)?.unwrap_or(lean_ctx_search::DEFAULT_MAX_RESULTS);
         let pattern = in_project(&root, within.as_deref(), globs_below.as_deref(), pattern)?;
-        let mut result = self.search.glob(&root, &pattern, within.as_deref(), max).map_err(search_error)?;
-        // Files the user's rules deny reading are not listed either.
+        // Files the user's rules deny reading are not listed either, and the answer counts them.
         let config = self.config.get();
         let rules = self.permission_rules(&self.scope(caller, &config)?, &config);
-        let mut denied_by = None;
-        let before = result.paths.len();
-        result.paths.retain(|p| match name_withheld(&rules.permissions, &root.join(p), "ctx_glob") {
-            None => true,
-            Some(why) => {
-                denied_by.get_or_insert(why);
-                false
-            }
-        });
-        if let Some(why) = denied_by {
-            let withheld = (before - result.paths.len()) as u64;
-            result.shown -= withheld;
-            result.total -= withheld;
-            result.text = lean_ctx_search::glob_text(&result, max);
-            result.text.push_str(&format!("{withheld} matching file(s) withheld: {why}\n"));
-        }
+        let withhold = |file: &Path| name_withheld(&rules.permissions, file, "ctx_glob");
+        let result = self.search.glob(&root, &pattern, within.as_deref(), max, &withhold).map_err(search_error)?;
         Ok(result)
     }
 

@@ -114,7 +114,7 @@ fn bench(corpus: &Path, cache: &Path) {
     let _ = std::fs::remove_dir_all(cache);
     let engine = SearchEngine::new(SearchConfig::new(cache));
     let started = Instant::now();
-    let files = engine.glob(corpus, "*", None, 0).expect("glob").total;
+    let files = engine.glob(corpus, "*", None, 0, &|_| None).expect("glob").total;
     println!("corpus: {} ({files} files admitted by ignore rules; walk {:?})", corpus.display(), started.elapsed());
     println!("rss before build: {}", rss());
 
@@ -187,7 +187,7 @@ fn bench(corpus: &Path, cache: &Path) {
 /// Time from a write to finding its new word through the index: five new
 /// files, then five edits of an existing file (restored afterwards).
 fn freshness(engine: &SearchEngine, corpus: &Path) {
-    let existing = engine.glob(corpus, "*.rs", None, 1).expect("glob").paths.pop().expect("a .rs file");
+    let existing = engine.glob(corpus, "*.rs", None, 1, &|_| None).expect("glob").paths.pop().expect("a .rs file");
     let original = std::fs::read(corpus.join(&existing)).expect("read");
     let mut samples = Vec::new();
     for round in 0..10 {

@@ -182,7 +182,7 @@ impl Engine {
             // and says so.
             project.set_lagging(!self.search.caught_up(root) || !self.search.wait_fresh(root));
         } else {
-            let listed = self.search.glob(root, CODE_FILES, None, MAX_ONE_OFF_FILES);
+            let listed = self.search.glob(root, CODE_FILES, None, MAX_ONE_OFF_FILES, &|_| None);
             let files: Vec<std::path::PathBuf> =
                 listed.map_err(crate::engine::search::search_error)?.paths.into_iter().map(Into::into).collect();
             self.graph.sync_all(root, &files, lean_ctx_search::Extras::new());
