@@ -170,6 +170,14 @@ fn raw_mode_and_small_output_pass_through_untouched() {
     assert_eq!(out.status.code(), Some(0));
     // An output without a final newline keeps it that way, raw and expanded: `> copy` reproduces it.
     assert_eq!(stdout(&lctx(&home, &root, &["run", "--raw", "--", "printf abc"])), "abc");
+    let by_env = home
+        .command(bin("lctx"))
+        .current_dir(&root)
+        .env("LEAN_CTX_RAW", "1")
+        .args(["run", "--", "printf abc"])
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&by_env), "abc", "LEAN_CTX_RAW=1 adds no newline either");
     let unterminated = "seq 1 500; printf 'no newline at end'";
     let id = archive_id(&stdout(&lctx(&home, &root, &["run", "--", unterminated])));
     let expanded = stdout(&lctx(&home, &root, &["expand", &id]));

@@ -100,9 +100,12 @@ fn command_line(words: &[String]) -> String {
 
 /// Runs the command; lctx exits with its exit code (124 after a timeout).
 pub async fn run(args: RunArgs, opts: &ClientOptions) -> Exit {
+    // The daemon reads `LEAN_CTX_RAW` from the environment it is sent; the output is printed as
+    // `--raw` prints it either way.
+    let raw = args.raw || std::env::var("LEAN_CTX_RAW").is_ok_and(|value| value == "1");
     let run = capability::shell::RunArgs {
         command: command_line(&args.command),
-        raw: args.raw,
+        raw,
         timeout_ms: Some(args.timeout),
         background: args.bg,
         ..Default::default()
@@ -110,7 +113,7 @@ pub async fn run(args: RunArgs, opts: &ClientOptions) -> Exit {
     let backend = super::connect(opts).await?;
     let answer =
         capability::shell::run(&backend, opts.context(), run, Surface::Cli).await.map_err(|e| failure(&backend, e))?;
-    Ok(if args.raw { emit_verbatim(&answer) } else { emit(&answer, false) })
+    Ok(if raw { emit_verbatim(&answer) } else { emit(&answer, false) })
 }
 
 pub async fn jobs(cmd: Option<JobsCmd>, all: bool, opts: &ClientOptions) -> Exit {
