@@ -408,3 +408,21 @@ fn expand_says_when_a_range_is_reversed_honours_limit_and_says_when_nothing_matc
     assert!(none.status.success(), "{}", describe(&none));
     assert_eq!(stdout(&none), "[no line matches `^300` in lines 1-2 of 3000]\n");
 }
+
+/// An output too long to expand whole comes back in windows that, put together, are the output:
+/// its `\r\n` and a last line without a newline kept.
+#[test]
+fn expand_windows_put_together_are_the_output() {
+    let home = Home::new();
+    let root = project(&home);
+    let command = "seq 1 2500 | sed 's/$/\\r/'; printf end";
+    let raw = stdout(&lctx(&home, &root, &["run", "--raw", "--", command]));
+    let expected: String = (1..=2500).map(|i| format!("{i}\r\n")).chain(["end".to_string()]).collect();
+    assert_eq!(raw, expected);
+    let id = archive_id(&stdout(&lctx(&home, &root, &["run", "--", command])));
+    let windows: String = ["1-2000", "2001-2501"]
+        .iter()
+        .map(|lines| stdout(&lctx(&home, &root, &["expand", &id, "--lines", lines])))
+        .collect();
+    assert_eq!(windows, expected);
+}

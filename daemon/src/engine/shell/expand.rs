@@ -127,11 +127,15 @@ impl Engine {
             if line.len() > MAX_BYTES {
                 let cut = (0..=MAX_BYTES).rev().find(|&i| line.is_char_boundary(i)).unwrap_or(0);
                 out.push_str(&line[..cut]);
-                out.push_str(&format!("\n[… line {number} is {} bytes; its first {cut} are shown]", line.len()));
+                out.push_str(&format!("\n[… line {number} is {} bytes; its first {cut} are shown]\n", line.len()));
+            } else if pattern.is_none() {
+                // A window is the original's lines as written (`\r\n`, no final newline), so the
+                // windows of an output put back together are the output.
+                out.push_str(&text);
             } else {
                 out.push_str(line);
+                out.push('\n');
             }
-            out.push('\n');
             shown += 1;
         }
         if shown == 0
