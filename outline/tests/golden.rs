@@ -2368,3 +2368,18 @@ fn a_long_enum_counts_its_variants_by_name() {
     let shown: Vec<String> = (0..32).map(|i| format!("E{i}")).collect();
     assert!(map.contains(&format!("{{ {}, +8 more }}", shown.join(", "))), "{map}");
 }
+
+/// tsc's declarations of types from modules a file does not import (`import('./HKT').Kind<'Option',
+/// A>`), without semicolons: every declaration after the first such type stays exported and
+/// whole, and nothing is left unparsed. A declaration not exported shows no `export`.
+#[test]
+fn typescript_import_types_with_type_arguments() {
+    let views =
+        check("typescript/option.d.ts", Language::TypeScript, &["guard", "Alternative", "flap", "apFirst", "elem"]);
+    assert!(!views.signatures.starts_with("[outline incomplete"), "{}", views.signatures);
+    views.signature_lines_contain(&[
+        "12 export declare const guard: (b: boolean) => import('./HKT').Kind<'Option', void>",
+        "17 export declare const Alternative: Alternative1<URI>",
+        "38 declare const internalOnly: import('./HKT').URItoKind<string>",
+    ]);
+}
