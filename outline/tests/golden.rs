@@ -2383,3 +2383,10 @@ fn typescript_import_types_with_type_arguments() {
         "38 declare const internalOnly: import('./HKT').URItoKind<string>",
     ]);
 }
+
+/// A parameter whose default is dropped from a long head leaves no space behind it.
+#[test]
+fn typescript_parameters_lose_their_defaults_whole() {
+    check("typescript/registry.ts", Language::TypeScript, &["Registry", "_addSchema", "compile"])
+        .signature_lines_contain(&[" 7-15 _addSchema(schema, meta?, baseId?, validateSchema, addSchema): SchemaEnv"]);
+}
