@@ -2390,3 +2390,21 @@ fn typescript_parameters_lose_their_defaults_whole() {
     check("typescript/registry.ts", Language::TypeScript, &["Registry", "_addSchema", "compile"])
         .signature_lines_contain(&[" 7-15 _addSchema(schema, meta?, baseId?, validateSchema, addSchema): SchemaEnv"]);
 }
+
+/// A Python enum (an enum base, or members given `auto()` under a base from another module) is
+/// listed as other languages' enums are: past 32 members the rest are counted, each still a
+/// definition symbol search finds.
+#[test]
+fn python_enums_count_their_members_past_the_cap() {
+    let views = check("python/enums.py", Language::Python, &["Dialects", "TokenType", "Opcode", "Settings"]);
+    assert!(views.names.iter().any(|name| name == "ARROW"), "{:?}", views.names);
+    assert!(!views.signatures.contains("ARROW"), "{}", views.signatures);
+    views.signature_lines_contain(&[
+        "17-56 class TokenType(AutoName) { L_PAREN, R_PAREN,",
+        ", PIPE_SLASH, +4 more }",
+        "59-61 class Opcode(enum.IntFlag) { READ, WRITE }",
+    ]);
+    for line in ["9-14 enum Dialects", "17-56 enum TokenType", "59-61 enum Opcode", "64-68 class Settings"] {
+        assert!(views.map.lines().any(|l| l.starts_with(line)), "no `{line}` in\n{}", views.map);
+    }
+}

@@ -1,6 +1,6 @@
-//! Python: classes, functions/methods (with decorators), module-level constants and variables,
-//! and the attributes a class body declares (a dataclass's or a model's fields, an enum's
-//! members).
+//! Python: classes (an enum's as an enum), functions/methods (with decorators), module-level
+//! constants and variables, and the attributes a class body declares (a dataclass's or a model's
+//! fields, an enum's members).
 
 use tree_sitter::Node;
 
@@ -13,7 +13,7 @@ pub(super) static SPEC: Spec = Spec {
         // A function's body is walked for the classes it declares (a class factory's `class
         // Handler(base): …` returned to callers); its other locals are not outlined.
         Rule::new("function_definition", Kind::Function).members("body"),
-        Rule::new("class_definition", Kind::Class).members("body"),
+        Rule::classify("class_definition", class_or_enum).members("body"),
         // `__all__` lists the names the module exports (a package's `__init__.py` re-exports
         // its API by it): its value is the outline, and so is what `+=` adds to it.
         Rule::classify("assignment", export_list).named(left_side).whole(),
@@ -64,6 +64,40 @@ pub(super) static SPEC: Spec = Spec {
     import_keywords: &["import "],
     constructors: Constructors::Named(&["__init__"]),
 };
+
+/// An enum is a class that names an enum base (`Enum`, `IntEnum`, `StrEnum`, a project's
+/// `ChoiceEnum`, `Flag`, `enum.IntFlag`) or gives a member `auto()`, which only an enum's metaclass reads (sqlglot's
+/// `class Type(AutoName)`, whose base derives from `Enum` in another module): its members are
+/// a table, listed as other languages' enums are (see `render::MAX_VARIANTS`). Any other class
+/// is a class.
+fn class_or_enum(node: Node, source: &str) -> Option<Kind> {
+    let enum_base = node.child_by_field_name("superclasses").is_some_and(|bases| {
+        let mut cursor = bases.walk();
+        let named: Vec<Node> = bases.named_children(&mut cursor).collect();
+        named.into_iter().filter(|base| matches!(base.kind(), "identifier" | "attribute")).any(|base| {
+            let name = node_text(base, source).rsplit('.').next().unwrap_or_default();
+            name.ends_with("Enum") || matches!(name, "Flag" | "IntFlag")
+        })
+    });
+    Some(if enum_base || gives_auto(node, source) { Kind::Enum } else { Kind::Class })
+}
+
+/// Whether a class's body assigns `auto()` (or `enum.auto()`) to a name.
+fn gives_auto(class: Node, source: &str) -> bool {
+    let Some(body) = class.child_by_field_name("body") else { return false };
+    let mut cursor = body.walk();
+    let statements: Vec<Node> = body.named_children(&mut cursor).collect();
+    statements.into_iter().filter(|statement| statement.kind() == "expression_statement").any(|statement| {
+        let assignment = statement.named_child(0).filter(|child| child.kind() == "assignment");
+        let value = assignment.and_then(|assignment| assignment.child_by_field_name("right"));
+        value.is_some_and(|value| {
+            let function = value.child_by_field_name("function").filter(|_| value.kind() == "call");
+            let empty =
+                value.child_by_field_name("arguments").is_some_and(|arguments| arguments.named_child_count() == 0);
+            function.is_some_and(|function| matches!(node_text(function, source), "auto" | "enum.auto")) && empty
+        })
+    })
+}
 
 /// `__all__ = [...]` (or `+= [...]`) at module level.
 fn export_list(node: Node, source: &str) -> Option<Kind> {
