@@ -2408,3 +2408,24 @@ fn python_enums_count_their_members_past_the_cap() {
         assert!(views.map.lines().any(|l| l.starts_with(line)), "no `{line}` in\n{}", views.map);
     }
 }
+
+/// A flag a macro declares without a type keeps its name (the grammar took `Self` of its value
+/// for it), and a line joining a run does not span what the outline does not describe: the
+/// lines of another macro call it could not read, or macro calls that declare nothing it sees.
+#[test]
+fn rust_runs_stop_at_macro_calls_and_unparsed_lines() {
+    let views = check(
+        "rust/generated.rs",
+        Language::Rust,
+        &["AB", "encode_repeated", "varint", "fixed_width", "length_delimited", "MIN_TAG"],
+    );
+    assert!(!views.names.iter().any(|name| name == "Self"), "{:?}", views.names);
+    views.signature_lines_contain(&[
+        "10 const AB = Self::A.bits() | Self::B.bits()",
+        "18 const AB = Self::A.bits() | Self::B.bits()",
+        "22-38 macro_rules! {encode_repeated, varint}",
+        "42-48 macro_rules! fixed_width",
+        "51-55 macro_rules! length_delimited",
+        "57-58 pub const MIN_TAG: u32 = 1; MAX_TAG: u32 = (1 << 29) - 1",
+    ]);
+}
