@@ -1953,17 +1953,29 @@ fn overloads_share_one_line_and_accessor_pairs_do_not() {
 }
 
 /// A module's public assignments are its API (`fields.Str`, `marshmallow.missing`), whatever
-/// their case: aliases, singletons, type aliases, a logger; `__all__` with its names.
+/// their case: aliases, singletons, type aliases, a logger, a dunder (`__version__`); `__all__`
+/// with its names.
 #[test]
 fn python_module_variables() {
     let views = check(
         "python/module_api.py",
         Language::Python,
-        &["__all__", "logger", "StrSequenceOrSet", "Validator", "missing", "Str", "Bool", "Int", "json_module"],
+        &[
+            "__all__",
+            "__version__",
+            "logger",
+            "StrSequenceOrSet",
+            "Validator",
+            "missing",
+            "Str",
+            "Bool",
+            "Int",
+            "json_module",
+        ],
     );
     // Private names, a loop's variable, a function's locals and what a script's `__main__` block
     // assigns are not the module's API.
-    views.hides(&["__version__", "_registry", "last_seen", "cached", "parsed_args", "DEBUG_RUN"]);
+    views.hides(&["_registry", "last_seen", "cached", "parsed_args", "DEBUG_RUN"]);
     views.signature_lines_contain(&[
         "23-35 missing = _Missing(); Str = String; Bool = Boolean; Int = Integer; json_module = None",
         // `__all__` is the module's list of exports: its names are the outline.
@@ -2428,4 +2440,25 @@ fn rust_runs_stop_at_macro_calls_and_unparsed_lines() {
         "51-55 macro_rules! length_delimited",
         "57-58 pub const MIN_TAG: u32 = 1; MAX_TAG: u32 = (1 << 29) - 1",
     ]);
+}
+
+/// Python's re-exports (`from .core import Command as Command`, the form type checkers read as
+/// one) are listed, a line per module, like TypeScript's `export { … } from`; a plain import
+/// is an import, and a dunder assignment (`__version__`) is the module's API.
+#[test]
+fn python_re_exports_share_a_line_per_module() {
+    let views = check(
+        "python/reexports.py",
+        Language::Python,
+        &["Command", "group", "get_current_context", "json", "CompletionItem", "__version__"],
+    );
+    views.signature_lines_contain(&[
+        "7-9 from .core import Argument, Command, Context",
+        "10-15 from .decorators import command, group, option",
+        "16 from .globals import get_current_context as get_current_context",
+        "17-18 from .utils import echo, open_file",
+        "25 __version__ = \"8.1.7\"",
+    ]);
+    views.hides(&["pass_context", "_default_text_stdout", "_private_version", "CliRunner"]);
+    assert!(views.map.starts_with("imports 5-19: typing; ._compat\n"), "{}", views.map);
 }

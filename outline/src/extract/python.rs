@@ -4,7 +4,7 @@
 
 use tree_sitter::Node;
 
-use super::{Constructors, Rule, Spec, always, left_side};
+use super::{Constructors, Rule, Spec, left_side};
 use crate::model::Kind;
 use crate::text::node_text;
 
@@ -20,6 +20,9 @@ pub(super) static SPEC: Spec = Spec {
         Rule::classify("augmented_assignment", export_list).named(left_side).whole(),
         Rule::classify("assignment", constant_or_field).named(assigned_names).head_end(&["right"]).body(chained_value),
         Rule::new("type_alias_statement", Kind::TypeAlias).named(left_side).whole(),
+        // `from .core import Command as Command`: a re-export (see `re_exported`).
+        Rule::classify("import_from_statement", re_export).named(re_exported).whole(),
+        Rule::classify("import_statement", re_export).named(re_exported).whole(),
     ],
     wrappers: &[("decorated_definition", super::Prefix::Full)],
     attributes: &[],
@@ -60,7 +63,7 @@ pub(super) static SPEC: Spec = Spec {
     ],
     member_lists: &[],
     imports: &["import_statement", "import_from_statement", "future_import_statement"],
-    is_import: always,
+    is_import: imports_only,
     import_keywords: &["import "],
     constructors: Constructors::Named(&["__init__"]),
 };
@@ -97,6 +100,34 @@ fn gives_auto(class: Node, source: &str) -> bool {
             function.is_some_and(|function| matches!(node_text(function, source), "auto" | "enum.auto")) && empty
         })
     })
+}
+
+/// An import that names something `X as X` (`from .core import Command as Command`, `import
+/// numpy as numpy`) re-exports it: the redundant alias is how PEP 484 and type checkers mark a
+/// name a module imports for its users (click's `__init__.py` is 60 of them). Names a module
+/// lists in `__all__` are its API too, and that line names them already.
+fn re_export(node: Node, source: &str) -> Option<Kind> {
+    re_exported(node, source).map(|_| Kind::Export)
+}
+
+/// Whether an import statement is the module's own, re-exporting nothing.
+fn imports_only(node: Node, source: &str) -> bool {
+    re_export(node, source).is_none()
+}
+
+/// The names an import re-exports (see [`re_export`]), joined by `, `; `None` when none.
+fn re_exported(node: Node, source: &str) -> Option<String> {
+    let mut cursor = node.walk();
+    let names: Vec<&str> = node
+        .children_by_field_name("name", &mut cursor)
+        .filter(|name| name.kind() == "aliased_import")
+        .filter_map(|aliased| {
+            let (name, alias) = (aliased.child_by_field_name("name")?, aliased.child_by_field_name("alias")?);
+            let name = node_text(name, source);
+            (name == node_text(alias, source)).then_some(name)
+        })
+        .collect();
+    (!names.is_empty()).then(|| names.join(", "))
 }
 
 /// `__all__ = [...]` (or `+= [...]`) at module level.
@@ -196,7 +227,7 @@ fn nearest<'k>(node: Node, kinds: &[&'k str]) -> Option<&'k str> {
 /// At module level, what an assignment binds is the module's API, read as `module.name` from
 /// other files: `NAME = …` with an upper-case name (PEP 8's constant convention) is a constant,
 /// any other public name a variable (an alias, `Str = String`; a singleton, `missing =
-/// _Missing()`; a type alias; `logger`). Private names (`_registry`) are not outlined, nor are
+/// _Missing()`; a type alias; `logger`; `__version__`). Private names (`_registry`) are not outlined, nor are
 /// one-letter names (type variables), names a loop assigns again and again, or what a script's
 /// `if __name__ == "__main__":` block assigns (its run, not the module's API).
 fn constant(node: Node, source: &str) -> Option<Kind> {
@@ -209,7 +240,9 @@ fn constant(node: Node, source: &str) -> Option<Kind> {
         name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
             && name.chars().any(|c| c.is_ascii_uppercase())
     };
-    let public = |name: &str| name.len() > 1 && !name.starts_with('_');
+    // A dunder (`__version__`, `__author__`) is public: what the module tells its users about itself.
+    let dunder = |name: &str| name.len() > 4 && name.starts_with("__") && name.ends_with("__");
+    let public = |name: &str| name.len() > 1 && (!name.starts_with('_') || dunder(name));
     if !names.iter().all(|name| public(name)) {
         return None;
     }
