@@ -69,10 +69,10 @@ pub(super) static SPEC: Spec = Spec {
 };
 
 /// An enum is a class that names an enum base (`Enum`, `IntEnum`, `StrEnum`, a project's
-/// `ChoiceEnum`, `Flag`, `enum.IntFlag`) or gives a member `auto()`, which only an enum's metaclass reads (sqlglot's
-/// `class Type(AutoName)`, whose base derives from `Enum` in another module): its members are
-/// a table, listed as other languages' enums are (see `render::MAX_VARIANTS`). Any other class
-/// is a class.
+/// `ChoiceEnum`, `Flag`, `enum.IntFlag`) or gives a member `auto()`, which only an enum's
+/// metaclass reads (sqlglot's `class Type(AutoName)`, whose base derives from `Enum` in another
+/// module): its members are a table, listed as other languages' enums are (see
+/// `render::MAX_VARIANTS`). Any other class is a class.
 fn class_or_enum(node: Node, source: &str) -> Option<Kind> {
     let enum_base = node.child_by_field_name("superclasses").is_some_and(|bases| {
         let mut cursor = bases.walk();
@@ -227,9 +227,9 @@ fn nearest<'k>(node: Node, kinds: &[&'k str]) -> Option<&'k str> {
 /// At module level, what an assignment binds is the module's API, read as `module.name` from
 /// other files: `NAME = …` with an upper-case name (PEP 8's constant convention) is a constant,
 /// any other public name a variable (an alias, `Str = String`; a singleton, `missing =
-/// _Missing()`; a type alias; `logger`; `__version__`). Private names (`_registry`) are not outlined, nor are
-/// one-letter names (type variables), names a loop assigns again and again, or what a script's
-/// `if __name__ == "__main__":` block assigns (its run, not the module's API).
+/// _Missing()`; a type alias; `logger`; `__version__`). Private names (`_registry`) are not
+/// outlined, nor are one-letter names (type variables), names a loop assigns again and again, or
+/// what a script's `if __name__ == "__main__":` block assigns (its run, not the module's API).
 fn constant(node: Node, source: &str) -> Option<Kind> {
     if in_loop(node) || nearest(node, &["function_definition", "lambda"]).is_some() || in_main_guard(node, source) {
         return None;
