@@ -776,9 +776,10 @@ pub(crate) fn fits(kind: RefKind, def: &Def) -> bool {
     }
 }
 
-/// A class called like a function constructs it (Python, Rust tuple structs).
+/// A class called like a function constructs it (Python, Rust tuple structs); a Python enum
+/// called so looks its member up by value (`Status("paid")`). No other language calls an enum.
 pub(crate) fn is_ctor(def: &Def) -> bool {
-    matches!(def.kind.as_str(), "class" | "struct")
+    matches!(def.kind.as_str(), "class" | "struct" | "enum")
 }
 
 /// A definition a bare name in `caller` reaches: top level, or nested in the caller itself.

@@ -186,7 +186,14 @@ pub(crate) fn outline(language: Language, source: &str, reason: String) -> Outli
         Language::Toml => (Vec::new(), toml_keys(source)),
         _ => cues(language).map_or_else(Default::default, |cues| code(source, cues)),
     };
-    Outline { language, imports, items, degraded: Some(reason), unparsed: crate::unparsed::all_lines(source) }
+    Outline {
+        language,
+        imports,
+        items,
+        degraded: Some(reason),
+        unparsed: crate::unparsed::all_lines(source),
+        unlisted: Vec::new(),
+    }
 }
 
 /// Whether `line` looks like the start of a definition (any line does in markup and data, where

@@ -71,6 +71,7 @@ fn outline_with(
                 items: Vec::new(),
                 degraded: Some(format!("{reason}; heuristic outline {fallback_failure}")),
                 unparsed: unparsed::all_lines(source),
+                unlisted: Vec::new(),
             });
             (outline, None)
         }

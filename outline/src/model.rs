@@ -179,4 +179,9 @@ pub struct Outline {
     /// could not parse, or the whole file when [`Outline::degraded`]. The views say so on their
     /// first line.
     pub unparsed: Vec<(u32, u32)>,
+    /// Line spans (1-based, inclusive, in order) of file-level code the outline cannot see into
+    /// and lists nothing for: a Rust macro call that declares no item the grammar can read. A line
+    /// the views join a run of definitions on (`macro_rules! {a, b}`, `const A, B`) does not
+    /// span one, nor an [`Outline::unparsed`] span: it would claim lines it does not describe.
+    pub unlisted: Vec<(u32, u32)>,
 }

@@ -11,12 +11,19 @@
 //!   './<name>.js' for A, B`.
 //!
 //! Re-exports of different modules that fit none of these keep their own lines.
+//!
+//! Python's re-exports (`from .core import Command as Command`, one a line in click's
+//! `__init__.py`) share a line per module the same way, named once each: `from .core import
+//! Argument, Command`.
 
 use crate::model::{Definition, Kind};
 
 /// The length of a run of at least two re-exports that one of the forms above prints as one
 /// line, and that line.
 pub fn run(definitions: &[Definition]) -> Option<(usize, String)> {
+    if let Some(run) = python_run(definitions) {
+        return Some(run);
+    }
     let first = ReExport::parse(definitions.first()?)?;
     let take = |joins: &dyn Fn(&ReExport) -> bool| -> Vec<ReExport> {
         definitions.iter().map_while(|definition| ReExport::parse(definition).filter(joins)).collect()
@@ -50,6 +57,19 @@ pub fn run(definitions: &[Definition]) -> Option<(usize, String)> {
         }
     };
     (run >= 2).then_some((run, line))
+}
+
+/// A run of at least two Python re-exports from one module (`from M import …`, each naming its
+/// re-exported names), and its line.
+fn python_run(definitions: &[Definition]) -> Option<(usize, String)> {
+    fn module(definition: &Definition) -> Option<&str> {
+        let from = definition.signature.strip_prefix("from ").filter(|_| definition.kind == Kind::Export)?;
+        from.split_once(" import ").map(|(module, _)| module)
+    }
+    let first = module(definitions.first()?)?;
+    let run = definitions.iter().take_while(|definition| module(definition) == Some(first)).count();
+    let names: Vec<&str> = definitions[..run].iter().map(|definition| definition.name.as_str()).collect();
+    (run >= 2).then(|| (run, format!("from {first} import {}", names.join(", "))))
 }
 
 /// What a re-export takes from its module.
@@ -148,6 +168,20 @@ mod tests {
 
     fn line(lines: &[&str]) -> Option<(usize, String)> {
         run(&Definition::exports_one_a_line(lines))
+    }
+
+    #[test]
+    fn python_names_from_one_module_share_its_line() {
+        let mut run = Definition::exports_one_a_line(&[
+            "from .core import Argument as Argument",
+            "from .core import ( Context as Context, Group as Group, helper, )",
+            "from .decorators import argument as argument",
+        ]);
+        for (definition, name) in run.iter_mut().zip(["Argument", "Context, Group", "argument"]) {
+            definition.name = name.to_string();
+        }
+        assert_eq!(super::run(&run), Some((2, "from .core import Argument, Context, Group".to_string())));
+        assert_eq!(super::run(&run[2..]), None);
     }
 
     #[test]

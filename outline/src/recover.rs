@@ -45,6 +45,15 @@
 //! copy by way of TypeScript's grammar (see [`crate::parse::as_written`]), so such a file's
 //! outline is TypeScript's.
 //!
+//! Nor does it read type arguments after an import type's member: `import('./HKT').Kind<'Option',
+//! void>`, which tsc writes in every `.d.ts` whose types come from a module the file does not
+//! import. The type ends before the `<`, and without a `;` after it (tsc's declarations have
+//! one, the files people write often none) the `<…>` and the `export declare` of the next line
+//! become an error: that declaration was read as private, the arguments were cut from the head,
+//! and fp-ts's `Option.d.ts` lost half its definitions. The copy writes `_` for each byte of
+//! `import('…')` where type arguments follow its members: a module identifier of the same
+//! length (`______.Kind<…>`), which the grammar reads as a generic type.
+//!
 //! tree-sitter-c-sharp does not know C# 14's extension blocks (`extension<T>(IEnumerable<T> source)
 //! { public bool IsEmpty => …; }` in a static class): the header is an error, the block's members
 //! are read as the class's, and the class ends at the block's `}` (every member after it was
@@ -90,7 +99,50 @@ fn typescript_gaps(language: Language, source: &str, tree: &Tree) -> Option<Stri
     let unmarked = flow_object_marks(separated.as_deref().unwrap_or(source));
     let patched = unmarked.or(separated);
     let unattributed = import_attributes(patched.as_deref().unwrap_or(source), tree);
-    unattributed.or(patched)
+    let patched = unattributed.or(patched);
+    let typed = generic_import_types(patched.as_deref().unwrap_or(source));
+    typed.or(patched)
+}
+
+/// `source` with `_` for every byte of each `import('m')` followed by `.Name` members and `<`
+/// (an import type with type arguments), or `None` when there is none. In an expression
+/// (`import('./m').then<T>(…)`) the same text is a call whose callee becomes an identifier:
+/// nothing an outline names.
+fn generic_import_types(source: &str) -> Option<String> {
+    let mut bytes = source.as_bytes().to_vec();
+    let mut changed = false;
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    for (at, keyword) in source.match_indices("import(") {
+        if source[..at].ends_with(word) {
+            continue;
+        }
+        let call = &source[at + keyword.len()..];
+        let Some(quote) = call.chars().next().filter(|quote| ['\'', '"'].contains(quote)) else {
+            continue;
+        };
+        let Some(module) = call[1..].find([quote, '\n']).filter(|&end| call[1 + end..].starts_with(quote)) else {
+            continue;
+        };
+        let Some(members) = call[module + 2..].strip_prefix(')') else {
+            continue;
+        };
+        // `.A.B` then `<`: the members' length, when there is at least one.
+        let mut rest = members;
+        while let Some(member) = rest.strip_prefix('.') {
+            let name = member.find(|c: char| !word(c)).unwrap_or(member.len());
+            if name == 0 {
+                break;
+            }
+            rest = &member[name..];
+        }
+        if rest.len() < members.len() && rest.starts_with('<') {
+            let end = at + keyword.len() + module + 3;
+            bytes[at..end].fill(b'_');
+            changed = true;
+        }
+    }
+    // Whole characters replaced by ASCII: still UTF-8.
+    changed.then(|| String::from_utf8(bytes).expect("whole characters replaced by ASCII"))
 }
 
 /// `source` with `;` as the last indentation character of every line that starts with a type
@@ -373,6 +425,21 @@ mod tests {
         expected[at..close].iter_mut().filter(|b| **b != b'\n').for_each(|b| *b = b' ');
         expected[close] = b';';
         assert_eq!(patched.as_bytes(), expected);
+    }
+
+    #[test]
+    fn import_types_with_type_arguments_become_identifiers() {
+        let source = "const g: () => import('./HKT').Kind<'Option', void>\ntype T = import(\"./a/b\").N.M<X> | import('./c').D\n";
+        let patched = generic_import_types(source).unwrap();
+        assert_eq!(
+            patched,
+            "const g: () => _______________.Kind<'Option', void>\ntype T = _______________.N.M<X> | import('./c').D\n"
+        );
+        assert_eq!(patched.len(), source.len());
+        // Without members or type arguments, or not the keyword: left as written.
+        for source in ["const m = import('./m')<T>\n", "type A = import('./a').B\n", "reimport('./m').A<B>\n"] {
+            assert_eq!(generic_import_types(source), None, "{source}");
+        }
     }
 
     #[test]

@@ -44,7 +44,7 @@ const LISTED_SPANS: usize = 5;
 pub fn render_signatures(outline: &Outline) -> String {
     let mut out = String::new();
     push_incomplete(outline, &mut out);
-    push_level(&outline.items, &outline.items, 0, View::Signatures, &mut out);
+    push_level(&Page::of(outline), &outline.items, 0, View::Signatures, &mut out);
     out
 }
 
@@ -82,14 +82,14 @@ pub fn render_map(outline: &Outline) -> String {
         let modules = modules::grouped(outline.language, &modules);
         let _ = writeln!(out, "imports {}: {}", span(first.line, last.line), modules.join("; "));
     }
-    push_level(&outline.items, &outline.items, 0, View::Map, &mut out);
+    push_level(&Page::of(outline), &outline.items, 0, View::Map, &mut out);
     out
 }
 
 /// Definitions alone, as the map prints them (the heading outline of a text file).
 pub(crate) fn render_items(items: &[Definition]) -> String {
     let mut out = String::new();
-    push_level(items, items, 0, View::Map, &mut out);
+    push_level(&Page::new(items, Vec::new()), items, 0, View::Map, &mut out);
     out
 }
 
@@ -358,17 +358,64 @@ fn push_incomplete(outline: &Outline, out: &mut String) {
     out.push_str("]\n");
 }
 
-/// Prints `definitions` at `depth`; `file` is every top-level definition, to keep a shared line
-/// from spanning definitions printed elsewhere.
-fn push_level(file: &[Definition], definitions: &[Definition], depth: usize, view: View, out: &mut String) {
+/// What a shared line must not span: definitions printed elsewhere, and lines the outline does
+/// not describe.
+struct Page<'o> {
+    /// Every top-level definition.
+    file: &'o [Definition],
+    /// The outline's unparsed and unlisted spans (see [`Outline::unlisted`]), by start, each with
+    /// the furthest end among those up to it.
+    breaks: Vec<(u32, u32)>,
+}
+
+impl<'o> Page<'o> {
+    fn of(outline: &'o Outline) -> Page<'o> {
+        Page::new(&outline.items, outline.unparsed.iter().chain(&outline.unlisted).copied().collect())
+    }
+
+    fn new(file: &'o [Definition], mut breaks: Vec<(u32, u32)>) -> Page<'o> {
+        breaks.sort_unstable();
+        let mut furthest = 0;
+        for (_, end) in &mut breaks {
+            furthest = furthest.max(*end);
+            *end = furthest;
+        }
+        Page { file, breaks }
+    }
+
+    /// Whether a break stands between two definitions: one starting before `after` and ending
+    /// after `before` does.
+    fn apart(&self, before: &Definition, after: &Definition) -> bool {
+        let starting_before = self.breaks.partition_point(|&(start, _)| start < after.start_line);
+        starting_before > 0 && self.breaks[starting_before - 1].1 > before.end_line
+    }
+
+    /// For each of `definitions`, the end (exclusive) of the stretch it is in that no break
+    /// cuts: one line may join definitions of a stretch only. prost's `macro_rules!` either side
+    /// of the macro calls that use them are two lines, not one over the calls.
+    fn stretch_ends(&self, definitions: &[Definition]) -> Vec<usize> {
+        let mut ends = vec![definitions.len(); definitions.len()];
+        for at in (0..definitions.len().saturating_sub(1)).rev() {
+            ends[at] = if self.apart(&definitions[at], &definitions[at + 1]) { at + 1 } else { ends[at + 1] };
+        }
+        ends
+    }
+}
+
+/// Prints `definitions` at `depth`, each shared line within what [`Page`] allows.
+fn push_level(page: &Page, definitions: &[Definition], depth: usize, view: View, out: &mut String) {
+    let file = page.file;
+    let stretch_ends = page.stretch_ends(definitions);
     let mut rest = definitions;
     while let Some(first) = rest.first() {
-        if let Some((run, line)) = re_exports::run(rest).or_else(|| commonjs_exports::run(rest)) {
+        let at = definitions.len() - rest.len();
+        let joinable = &rest[..stretch_ends[at] - at];
+        if let Some((run, line)) = re_exports::run(joinable).or_else(|| commonjs_exports::run(joinable)) {
             push_line(depth, span(first.start_line, rest[run - 1].end_line), &line, out);
             rest = &rest[run..];
             continue;
         }
-        let run = rest.iter().take_while(|definition| on_field_line(definition)).count();
+        let run = joinable.iter().take_while(|definition| on_field_line(definition)).count();
         if run > 0 {
             let (fields, after) = rest.split_at(run);
             let last = &fields[run - 1];
@@ -377,21 +424,21 @@ fn push_level(file: &[Definition], definitions: &[Definition], depth: usize, vie
             rest = after;
             continue;
         }
-        if let Some((run, shape)) = constant_run(rest, view).filter(|(run, _)| !interleaved(file, &rest[..*run])) {
+        if let Some((run, shape)) = constant_run(joinable, view).filter(|(run, _)| !interleaved(file, &rest[..*run])) {
             let (constants, after) = rest.split_at(run);
             let line = view.constants(&shape, constants);
             push_line(depth, span(first.start_line, constants[run - 1].end_line), &line, out);
             rest = after;
             continue;
         }
-        let group = same_named_functions(rest);
+        let group = same_named_functions(joinable);
         if group >= MIN_GROUP {
             let (functions, after) = rest.split_at(group);
             push_line(depth, span(first.start_line, functions[group - 1].end_line), &view.group(functions), out);
             rest = after;
             continue;
         }
-        if let Some((run, shape)) = same_shaped(rest).filter(|(run, _)| !interleaved(file, &rest[..*run])) {
+        if let Some((run, shape)) = same_shaped(joinable).filter(|(run, _)| !interleaved(file, &rest[..*run])) {
             let (shaped, after) = rest.split_at(run);
             push_line(depth, span(first.start_line, shaped[run - 1].end_line), &view.shaped(&shape, shaped), out);
             rest = after;
@@ -402,11 +449,11 @@ fn push_level(file: &[Definition], definitions: &[Definition], depth: usize, vie
         } else if let Some((fields, members)) = leading_fields(first) {
             push_line(depth, span(first.start_line, first.end_line), &view.with_fields(first, &fields), out);
             for members in members {
-                push_level(file, members, depth + 1, view, out);
+                push_level(page, members, depth + 1, view, out);
             }
         } else {
             push_line(depth, span(first.start_line, first.end_line), &view.head(first), out);
-            push_level(file, &first.children, depth + 1, view, out);
+            push_level(page, &first.children, depth + 1, view, out);
         }
         rest = &rest[1..];
     }
@@ -613,8 +660,14 @@ mod tests {
     use crate::Language;
 
     fn note(unparsed: Vec<(u32, u32)>) -> String {
-        let outline =
-            Outline { language: Language::Rust, imports: Vec::new(), items: Vec::new(), degraded: None, unparsed };
+        let outline = Outline {
+            language: Language::Rust,
+            imports: Vec::new(),
+            items: Vec::new(),
+            degraded: None,
+            unparsed,
+            unlisted: Vec::new(),
+        };
         let mut out = String::new();
         push_incomplete(&outline, &mut out);
         out

@@ -1953,17 +1953,29 @@ fn overloads_share_one_line_and_accessor_pairs_do_not() {
 }
 
 /// A module's public assignments are its API (`fields.Str`, `marshmallow.missing`), whatever
-/// their case: aliases, singletons, type aliases, a logger; `__all__` with its names.
+/// their case: aliases, singletons, type aliases, a logger, a dunder (`__version__`); `__all__`
+/// with its names.
 #[test]
 fn python_module_variables() {
     let views = check(
         "python/module_api.py",
         Language::Python,
-        &["__all__", "logger", "StrSequenceOrSet", "Validator", "missing", "Str", "Bool", "Int", "json_module"],
+        &[
+            "__all__",
+            "__version__",
+            "logger",
+            "StrSequenceOrSet",
+            "Validator",
+            "missing",
+            "Str",
+            "Bool",
+            "Int",
+            "json_module",
+        ],
     );
     // Private names, a loop's variable, a function's locals and what a script's `__main__` block
     // assigns are not the module's API.
-    views.hides(&["__version__", "_registry", "last_seen", "cached", "parsed_args", "DEBUG_RUN"]);
+    views.hides(&["_registry", "last_seen", "cached", "parsed_args", "DEBUG_RUN"]);
     views.signature_lines_contain(&[
         "23-35 missing = _Missing(); Str = String; Bool = Boolean; Int = Integer; json_module = None",
         // `__all__` is the module's list of exports: its names are the outline.
@@ -2367,4 +2379,86 @@ fn a_long_enum_counts_its_variants_by_name() {
     let map = render_map(&outline(Language::Rust, &source));
     let shown: Vec<String> = (0..32).map(|i| format!("E{i}")).collect();
     assert!(map.contains(&format!("{{ {}, +8 more }}", shown.join(", "))), "{map}");
+}
+
+/// tsc's declarations of types from modules a file does not import (`import('./HKT').Kind<'Option',
+/// A>`), without semicolons: every declaration after the first such type stays exported and
+/// whole, and nothing is left unparsed. A declaration not exported shows no `export`.
+#[test]
+fn typescript_import_types_with_type_arguments() {
+    let views =
+        check("typescript/option.d.ts", Language::TypeScript, &["guard", "Alternative", "flap", "apFirst", "elem"]);
+    assert!(!views.signatures.starts_with("[outline incomplete"), "{}", views.signatures);
+    views.signature_lines_contain(&[
+        "12 export declare const guard: (b: boolean) => import('./HKT').Kind<'Option', void>",
+        "17 export declare const Alternative: Alternative1<URI>",
+        "38 declare const internalOnly: import('./HKT').URItoKind<string>",
+    ]);
+}
+
+/// A parameter whose default is dropped from a long head leaves no space behind it.
+#[test]
+fn typescript_parameters_lose_their_defaults_whole() {
+    check("typescript/registry.ts", Language::TypeScript, &["Registry", "_addSchema", "compile"])
+        .signature_lines_contain(&[" 7-15 _addSchema(schema, meta?, baseId?, validateSchema, addSchema): SchemaEnv"]);
+}
+
+/// A Python enum (an enum base, or members given `auto()` under a base from another module) is
+/// listed as other languages' enums are: past 32 members the rest are counted, each still a
+/// definition symbol search finds.
+#[test]
+fn python_enums_count_their_members_past_the_cap() {
+    let views = check("python/enums.py", Language::Python, &["Dialects", "TokenType", "Opcode", "Settings"]);
+    assert!(views.names.iter().any(|name| name == "ARROW"), "{:?}", views.names);
+    assert!(!views.signatures.contains("ARROW"), "{}", views.signatures);
+    views.signature_lines_contain(&[
+        "17-56 class TokenType(AutoName) { L_PAREN, R_PAREN,",
+        ", PIPE_SLASH, +4 more }",
+        "59-61 class Opcode(enum.IntFlag) { READ, WRITE }",
+    ]);
+    for line in ["9-14 enum Dialects", "17-56 enum TokenType", "59-61 enum Opcode", "64-68 class Settings"] {
+        assert!(views.map.lines().any(|l| l.starts_with(line)), "no `{line}` in\n{}", views.map);
+    }
+}
+
+/// A flag a macro declares without a type keeps its name (the grammar took `Self` of its value
+/// for it), and a line joining a run does not span what the outline does not describe: the
+/// lines of another macro call it could not read, or macro calls that declare nothing it sees.
+#[test]
+fn rust_runs_stop_at_macro_calls_and_unparsed_lines() {
+    let views = check(
+        "rust/generated.rs",
+        Language::Rust,
+        &["AB", "encode_repeated", "varint", "fixed_width", "length_delimited", "MIN_TAG"],
+    );
+    assert!(!views.names.iter().any(|name| name == "Self"), "{:?}", views.names);
+    views.signature_lines_contain(&[
+        "10 const AB = Self::A.bits() | Self::B.bits()",
+        "18 const AB = Self::A.bits() | Self::B.bits()",
+        "22-38 macro_rules! {encode_repeated, varint}",
+        "42-48 macro_rules! fixed_width",
+        "51-55 macro_rules! length_delimited",
+        "57-58 pub const MIN_TAG: u32 = 1; MAX_TAG: u32 = (1 << 29) - 1",
+    ]);
+}
+
+/// Python's re-exports (`from .core import Command as Command`, the form type checkers read as
+/// one) are listed, a line per module, like TypeScript's `export { … } from`; a plain import
+/// is an import, and a dunder assignment (`__version__`) is the module's API.
+#[test]
+fn python_re_exports_share_a_line_per_module() {
+    let views = check(
+        "python/reexports.py",
+        Language::Python,
+        &["Command", "group", "get_current_context", "json", "CompletionItem", "__version__"],
+    );
+    views.signature_lines_contain(&[
+        "7-9 from .core import Argument, Command, Context",
+        "10-15 from .decorators import command, group, option",
+        "16 from .globals import get_current_context as get_current_context",
+        "17-18 from .utils import echo, open_file",
+        "25 __version__ = \"8.1.7\"",
+    ]);
+    views.hides(&["pass_context", "_default_text_stdout", "_private_version", "CliRunner"]);
+    assert!(views.map.starts_with("imports 5-19: typing; ._compat\n"), "{}", views.map);
 }

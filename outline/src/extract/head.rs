@@ -547,7 +547,13 @@ fn untyped(text: &str, open: usize, names: Names) -> String {
             ')' | ']' | '}' => depth -= 1,
             '>' if !matches!(previous, '=' | '-') => depth = depth.saturating_sub(1),
             ',' if depth == 0 => keep = true,
-            ':' | '=' if depth == 0 && matches!(names, Names::BeforeColon) => keep = false,
+            ':' | '=' if depth == 0 && matches!(names, Names::BeforeColon) => {
+                // `validate = this.opts.validate`: the space before a default goes with it.
+                if keep {
+                    out.truncate(out.trim_end().len());
+                }
+                keep = false;
+            }
             ' ' if depth == 0 && named && matches!(names, Names::FirstWord) => keep = false,
             _ => {}
         }
@@ -807,6 +813,13 @@ mod tests {
             assert!(line.contains(&format!("option_{i}: t.Optional[…] = None")), "{line}");
         }
         assert!(line.chars().count() < core.chars().count() / 2, "{line}");
+    }
+
+    #[test]
+    fn untyped_parameters_keep_their_names_alone() {
+        let text = "_add(schema: AnySchema, meta?: boolean, validate = this.opts.validate, add = f(a, b))";
+        assert_eq!(untyped(text, 4, Names::BeforeColon), "_add(schema, meta?, validate, add)");
+        assert_eq!(untyped("New(a, b int, opts ...Option)", 3, Names::FirstWord), "New(a, b, opts)");
     }
 
     #[test]

@@ -151,7 +151,44 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
         false => named,
     };
     let unparsed = unparsed::merge(named);
-    Outline { language, imports: walked.imports, items: walked.items, degraded: None, unparsed }
+    let unlisted = spec.map_or_else(Vec::new, |spec| unlisted_code(spec, root, &walked.items, &walked.imports, source));
+    Outline { language, imports: walked.imports, items: walked.items, degraded: None, unparsed, unlisted }
+}
+
+/// The lines of each file-level node whose content the spec reads again as items (a Rust macro
+/// call) and that holds no outlined definition and no import: code the outline cannot see
+/// into (see [`Outline::unlisted`]).
+fn unlisted_code(spec: &Spec, root: Node, items: &[Definition], imports: &[Import], source: &str) -> Vec<(u32, u32)> {
+    let Some(reparse) = spec.reparse else { return Vec::new() };
+    let mut listed: Vec<(u32, u32)> = every_definition(items)
+        .map(|definition| (definition.start_line, definition.end_line))
+        .chain(imports.iter().map(|import| (import.line, import.line)))
+        .collect();
+    listed.sort_unstable();
+    // The furthest end among the spans starting at or before each: whether one reaches a line.
+    let reach: Vec<u32> = listed
+        .iter()
+        .scan(0, |furthest, &(_, end)| {
+            *furthest = end.max(*furthest);
+            Some(*furthest)
+        })
+        .collect();
+    let lists_a_line_of = |(start, end): (u32, u32)| {
+        let starting_by_end = listed.partition_point(|&(listed_start, _)| listed_start <= end);
+        starting_by_end > 0 && reach[starting_by_end - 1] >= start
+    };
+    let mut cursor = root.walk();
+    let children: Vec<Node> = root.named_children(&mut cursor).collect();
+    children
+        .into_iter()
+        // A call as a statement (`varint!(u32, uint32);`) too.
+        .filter(|child| {
+            let inner = spec.transparent.contains(&child.kind()).then(|| child.named_child(0)).flatten();
+            std::iter::once(*child).chain(inner).any(|node| (reparse.region)(node).is_some())
+        })
+        .map(|child| node_lines(child, source))
+        .filter(|&lines| !lists_a_line_of(lines))
+        .collect()
 }
 
 /// Where each outlined definition starts (its attributes to its declaration's first line; a Go

@@ -1,10 +1,10 @@
-//! Python: classes, functions/methods (with decorators), module-level constants and variables,
-//! and the attributes a class body declares (a dataclass's or a model's fields, an enum's
-//! members).
+//! Python: classes (an enum's as an enum), functions/methods (with decorators), module-level
+//! constants and variables, and the attributes a class body declares (a dataclass's or a model's
+//! fields, an enum's members).
 
 use tree_sitter::Node;
 
-use super::{Constructors, Rule, Spec, always, left_side};
+use super::{Constructors, Rule, Spec, left_side};
 use crate::model::Kind;
 use crate::text::node_text;
 
@@ -13,13 +13,16 @@ pub(super) static SPEC: Spec = Spec {
         // A function's body is walked for the classes it declares (a class factory's `class
         // Handler(base): …` returned to callers); its other locals are not outlined.
         Rule::new("function_definition", Kind::Function).members("body"),
-        Rule::new("class_definition", Kind::Class).members("body"),
+        Rule::classify("class_definition", class_or_enum).members("body"),
         // `__all__` lists the names the module exports (a package's `__init__.py` re-exports
         // its API by it): its value is the outline, and so is what `+=` adds to it.
         Rule::classify("assignment", export_list).named(left_side).whole(),
         Rule::classify("augmented_assignment", export_list).named(left_side).whole(),
         Rule::classify("assignment", constant_or_field).named(assigned_names).head_end(&["right"]).body(chained_value),
         Rule::new("type_alias_statement", Kind::TypeAlias).named(left_side).whole(),
+        // `from .core import Command as Command`: a re-export (see `re_exported`).
+        Rule::classify("import_from_statement", re_export).named(re_exported).whole(),
+        Rule::classify("import_statement", re_export).named(re_exported).whole(),
     ],
     wrappers: &[("decorated_definition", super::Prefix::Full)],
     attributes: &[],
@@ -60,10 +63,72 @@ pub(super) static SPEC: Spec = Spec {
     ],
     member_lists: &[],
     imports: &["import_statement", "import_from_statement", "future_import_statement"],
-    is_import: always,
+    is_import: imports_only,
     import_keywords: &["import "],
     constructors: Constructors::Named(&["__init__"]),
 };
+
+/// An enum is a class that names an enum base (`Enum`, `IntEnum`, `StrEnum`, a project's
+/// `ChoiceEnum`, `Flag`, `enum.IntFlag`) or gives a member `auto()`, which only an enum's
+/// metaclass reads (sqlglot's `class Type(AutoName)`, whose base derives from `Enum` in another
+/// module): its members are a table, listed as other languages' enums are (see
+/// `render::MAX_VARIANTS`). Any other class is a class.
+fn class_or_enum(node: Node, source: &str) -> Option<Kind> {
+    let enum_base = node.child_by_field_name("superclasses").is_some_and(|bases| {
+        let mut cursor = bases.walk();
+        let named: Vec<Node> = bases.named_children(&mut cursor).collect();
+        named.into_iter().filter(|base| matches!(base.kind(), "identifier" | "attribute")).any(|base| {
+            let name = node_text(base, source).rsplit('.').next().unwrap_or_default();
+            name.ends_with("Enum") || matches!(name, "Flag" | "IntFlag")
+        })
+    });
+    Some(if enum_base || gives_auto(node, source) { Kind::Enum } else { Kind::Class })
+}
+
+/// Whether a class's body assigns `auto()` (or `enum.auto()`) to a name.
+fn gives_auto(class: Node, source: &str) -> bool {
+    let Some(body) = class.child_by_field_name("body") else { return false };
+    let mut cursor = body.walk();
+    let statements: Vec<Node> = body.named_children(&mut cursor).collect();
+    statements.into_iter().filter(|statement| statement.kind() == "expression_statement").any(|statement| {
+        let assignment = statement.named_child(0).filter(|child| child.kind() == "assignment");
+        let value = assignment.and_then(|assignment| assignment.child_by_field_name("right"));
+        value.is_some_and(|value| {
+            let function = value.child_by_field_name("function").filter(|_| value.kind() == "call");
+            let empty =
+                value.child_by_field_name("arguments").is_some_and(|arguments| arguments.named_child_count() == 0);
+            function.is_some_and(|function| matches!(node_text(function, source), "auto" | "enum.auto")) && empty
+        })
+    })
+}
+
+/// An import that names something `X as X` (`from .core import Command as Command`, `import
+/// numpy as numpy`) re-exports it: the redundant alias is how PEP 484 and type checkers mark a
+/// name a module imports for its users (click's `__init__.py` is 60 of them). Names a module
+/// lists in `__all__` are its API too, and that line names them already.
+fn re_export(node: Node, source: &str) -> Option<Kind> {
+    re_exported(node, source).map(|_| Kind::Export)
+}
+
+/// Whether an import statement is the module's own, re-exporting nothing.
+fn imports_only(node: Node, source: &str) -> bool {
+    re_export(node, source).is_none()
+}
+
+/// The names an import re-exports (see [`re_export`]), joined by `, `; `None` when none.
+fn re_exported(node: Node, source: &str) -> Option<String> {
+    let mut cursor = node.walk();
+    let names: Vec<&str> = node
+        .children_by_field_name("name", &mut cursor)
+        .filter(|name| name.kind() == "aliased_import")
+        .filter_map(|aliased| {
+            let (name, alias) = (aliased.child_by_field_name("name")?, aliased.child_by_field_name("alias")?);
+            let name = node_text(name, source);
+            (name == node_text(alias, source)).then_some(name)
+        })
+        .collect();
+    (!names.is_empty()).then(|| names.join(", "))
+}
 
 /// `__all__ = [...]` (or `+= [...]`) at module level.
 fn export_list(node: Node, source: &str) -> Option<Kind> {
@@ -162,9 +227,9 @@ fn nearest<'k>(node: Node, kinds: &[&'k str]) -> Option<&'k str> {
 /// At module level, what an assignment binds is the module's API, read as `module.name` from
 /// other files: `NAME = …` with an upper-case name (PEP 8's constant convention) is a constant,
 /// any other public name a variable (an alias, `Str = String`; a singleton, `missing =
-/// _Missing()`; a type alias; `logger`). Private names (`_registry`) are not outlined, nor are
-/// one-letter names (type variables), names a loop assigns again and again, or what a script's
-/// `if __name__ == "__main__":` block assigns (its run, not the module's API).
+/// _Missing()`; a type alias; `logger`; `__version__`). Private names (`_registry`) are not
+/// outlined, nor are one-letter names (type variables), names a loop assigns again and again, or
+/// what a script's `if __name__ == "__main__":` block assigns (its run, not the module's API).
 fn constant(node: Node, source: &str) -> Option<Kind> {
     if in_loop(node) || nearest(node, &["function_definition", "lambda"]).is_some() || in_main_guard(node, source) {
         return None;
@@ -175,7 +240,9 @@ fn constant(node: Node, source: &str) -> Option<Kind> {
         name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
             && name.chars().any(|c| c.is_ascii_uppercase())
     };
-    let public = |name: &str| name.len() > 1 && !name.starts_with('_');
+    // A dunder (`__version__`, `__author__`) is public: what the module tells its users about itself.
+    let dunder = |name: &str| name.len() > 4 && name.starts_with("__") && name.ends_with("__");
+    let public = |name: &str| name.len() > 1 && (!name.starts_with('_') || dunder(name));
     if !names.iter().all(|name| public(name)) {
         return None;
     }

@@ -25,7 +25,7 @@ pub(super) static SPEC: Spec = Spec {
         Rule::new("type_item", Kind::TypeAlias).whole(),
         // `type Output;` of a trait.
         Rule::new("associated_type", Kind::TypeAlias).whole(),
-        Rule::new("const_item", Kind::Const).head_end(&["value"]),
+        Rule::new("const_item", Kind::Const).named(const_name).head_end(&["value"]),
         Rule::new("static_item", Kind::Variable).head_end(&["value"]),
         Rule::new("macro_definition", Kind::Macro).head_end(&["macro_rule"]),
         // `pub use` is API: a crate's root re-exports what its users name (`pub use
@@ -89,6 +89,17 @@ fn re_export(node: Node, source: &str) -> Option<Kind> {
         .named_children(&mut cursor)
         .any(|child| child.kind() == "visibility_modifier" && node_text(child, source) == "pub");
     (node.kind() == "use_declaration" && public).then_some(Kind::Export)
+}
+
+/// A constant's name. A flag a macro declares without a type (`const ABC = Self::A.bits() |
+/// Self::B.bits();`, bitflags' internal macros) is read with its name and `=` as an error, and
+/// the grammar takes the `Self` of its value for the name: the name is then the error's first
+/// word.
+fn const_name(node: Node, source: &str) -> Option<String> {
+    let name = node.child_by_field_name("name")?;
+    let error = name.prev_sibling().filter(|before| before.is_error());
+    let untyped = error.and_then(|error| error.named_child(0)).filter(|first| first.kind() == "identifier");
+    Some(node_text(untyped.unwrap_or(name), source).to_string())
 }
 
 /// What a re-export names: its path and tree (`crate::parser::{parse, Parser}`).

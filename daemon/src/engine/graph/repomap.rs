@@ -354,6 +354,7 @@ impl<'a> Map<'a> {
                     items,
                     degraded: None,
                     unparsed: Vec::new(),
+                    unlisted: Vec::new(),
                 })
             }
             None => String::new(),
