@@ -6,12 +6,13 @@
 //! Guarantees, for every input:
 //! 1. The text is never longer than the raw output: unless it saves at least [`MIN_SAVING`] bytes, the raw
 //!    output is returned unchanged with `shortened == false`.
-//! 2. Every line that reports an error or a failure (a failing test, a panic, TAP's `not ok`) appears
-//!    verbatim (after colour codes and progress redraws are removed), whatever the exit code: a pipeline's
-//!    or a test script's exit code may hide a failure. After a non-zero exit, so do every `file:line`
-//!    location (one printed many times over, like a `console.log` call site, at least once) and the last
-//!    lines of output, save runs of stack frames in node's own code in a program's own report, which a line
-//!    counts. A search's matches, a file's lines and a diff's hunks are data, not reports.
+//! 2. Every line that reports an error or a failure (a failing test, one marked by a cross such as `✗` or
+//!    `✕`, a panic, TAP's `not ok`) appears verbatim (after colour codes and progress redraws are removed),
+//!    never folded into a count, whatever the exit code: a pipeline's or a test script's exit code may hide a
+//!    failure. After a non-zero exit, so do every `file:line` location (one printed many times over, like a
+//!    `console.log` call site, at least once) and the last lines of output, save runs of stack frames in
+//!    node's own code in a program's own report, which a line counts. A search's matches, a file's lines and
+//!    a diff's hunks are data, not reports.
 //! 3. A non-zero exit code is reported on a final line of its own, `[exit:N]`.
 //! 4. The same input always gives the same bytes.
 //! 5. Warnings may be summarised (the first few and the first of each further kind in full, plus a count by
@@ -269,6 +270,32 @@ mod tests {
         // A commit message or a code line that only says "error" is data: cut like any other line.
         let log: String = (0..300).map(|i| format!("{i:07x} fix error in parser case {i}\n")).collect();
         assert!(compress("git log --oneline", &log, 0).text.lines().count() < 100);
+    }
+
+    #[test]
+    fn a_test_marked_failing_by_a_cross_is_shown_by_name() {
+        // 3,000 passing `✓` lines with five failing tests marked only by their cross, as runners print them.
+        for mark in ["✗", "×", "✕", "✖", "✘", "❌"] {
+            let mut raw = String::new();
+            for i in 0..3000 {
+                raw += &match i {
+                    900 | 1500 | 1501 | 2200 | 2600 => format!("  {mark} check {i} renders header\n"),
+                    _ => format!("  ✓ case {} of suite {} works\n", i * 7 % 11, i % 13),
+                };
+            }
+            raw += "3 suites, 5 failing\n";
+            for (command, exit) in [("python3 mk2.py", 1), ("npm test", 1), ("make test", 2), ("./run.sh", 0)] {
+                let text = compress(command, &raw, exit).text;
+                for i in [900, 1500, 1501, 2200, 2600] {
+                    let line = format!("  {mark} check {i} renders header");
+                    assert!(text.lines().any(|shown| shown == line), "{command} exit {exit}: {line:?} lost:\n{text}");
+                }
+            }
+        }
+        // Failing tests whose names differ only in a number are each a failure, not a fold of similar lines.
+        let raw: String = (1..=60).map(|i| format!("  ✗ widget renders variant {i}\n")).collect();
+        let text = compress("python3 mk.py", &raw, 1).text;
+        assert_eq!(text, raw + "[exit:1]\n");
     }
 
     #[test]

@@ -7,6 +7,15 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+/// A line that opens with a cross is a test runner's or a task list's failure, whatever words follow: jest's
+/// `✕`, vitest's `×`, mocha's and ava's `✖`/`✘`, and the `✗` and `❌` of many a script. The words after it are
+/// the failing test's name, and nothing else on the line says it failed.
+macro_rules! failure_mark {
+    () => {
+        r"|^\s*(?:[✗×✕✖✘]|❌)\x{FE0F}?\s"
+    };
+}
+
 /// Words that mark a line as reporting a failure, in the spellings tools actually print (so `errors` in
 /// "0 errors" or `error_handling` in a test name do not match, while `ValueError`, `FAILED` and `panicked` do).
 static ERROR_LINE: LazyLock<Regex> = LazyLock::new(|| {
@@ -21,6 +30,7 @@ static ERROR_LINE: LazyLock<Regex> = LazyLock::new(|| {
         r"|\b(?:fatal|Fatal|FATAL)\b",
         r"|\b(?:assert|Assert|ASSERT)\w*",
         r"|\b(?:Segmentation fault|core dumped|Aborted|aborting|Killed)\b",
+        failure_mark!(),
     ))
     .expect("error pattern compiles")
 });
@@ -41,6 +51,7 @@ static REPORT_LINE: LazyLock<Regex> = LazyLock::new(|| {
         r"|\b[1-9]\d* (?:errors?|failures?|failed)\b",
         r"|\b(?:errors|failures|failed)=[1-9]",
         r"|\bexit(?:ed)?(?: with)? (?:code|status) [1-9]",
+        failure_mark!(),
     ))
     .expect("report pattern compiles")
 });
@@ -195,6 +206,9 @@ mod tests {
             "assertion `left == right` failed",
             "java.lang.IllegalStateException: boom",
             "not ok 3 - widget 3 renders",
+            "  ✕ adds to the cart (3 ms)",
+            "   × renders header",
+            "❌ deploy step",
         ] {
             assert!(is_error(line), "{line}");
         }
@@ -221,6 +235,9 @@ mod tests {
             "host101 : ok=5 changed=0 unreachable=0 failed=1 skipped=1",
             "[21/50] exit code 1",
             "make: *** [all] exited with status 2",
+            "  ✗ rejects expired token",
+            "    ✖ retries on 503",
+            "✘ paginates results",
         ] {
             assert!(is_report(line), "{line}");
         }
@@ -235,6 +252,8 @@ mod tests {
             "host1 : ok=5 changed=0 unreachable=0 failed=0 skipped=1",
             "[20/50] exit code 0",
             "10 errors_total metric",
+            "  ✓ renders header",
+            "3 × 4 = 12",
         ] {
             assert!(!is_report(line), "{line}");
         }
