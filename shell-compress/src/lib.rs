@@ -149,11 +149,27 @@ pub fn compress_with(command_line: &str, output: &str, exit_code: i32, options: 
     }
 }
 
-/// Whether compression would keep `line` of a failed command's output in every family: it reports an error,
-/// failure, panic or failed assertion, or names a `file:line` location. For a caller that can hand only part of
-/// a huge output to [`compress`] and must choose which lines of the rest to keep.
-pub fn must_keep(line: &str) -> bool {
-    rules::protected(line, true)
+/// Why compression may owe a line to the agent, whatever the exit code (see [`importance`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Importance {
+    /// It reports an error or a failure (a failing test's cross too), a panic or a failed assertion, reads as a
+    /// failure verdict or count, or names a `file:line` location: shown verbatim whenever protection applies.
+    Failure,
+    /// A warning: families summarise warnings by kind (the first ones in full), counting the rest.
+    Warning,
+}
+
+/// Whether, and why, compression may owe `line` to the agent whatever the exit code turns out to be. For a
+/// caller that can hand only part of a huge output to [`compress`] and must choose which lines of the rest to
+/// keep: the same rules then decide what is shown.
+pub fn importance(line: &str) -> Option<Importance> {
+    if rules::protected(line, true) || rules::protected(line, false) {
+        Some(Importance::Failure)
+    } else if rules::is_warning(line) {
+        Some(Importance::Warning)
+    } else {
+        None
+    }
 }
 
 fn unchanged(output: &str, exit_code: i32, family: &Family) -> Compressed {
@@ -176,14 +192,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn must_keep_names_the_lines_a_failure_keeps() {
-        for line in
-            ["error[E0308]: mismatched types", "test a::b ... FAILED", "  --> src/main.rs:4:9", "thread 'x' panicked"]
-        {
-            assert!(must_keep(line), "{line}");
+    fn importance_names_the_lines_any_view_may_owe() {
+        for line in [
+            "error[E0308]: mismatched types",
+            "test a::b ... FAILED",
+            "  --> src/main.rs:4:9",
+            "thread 'x' panicked",
+            "   ✗ middle check",
+            "CRITICAL: disk full",
+            "[21/50] exit code 1",
+            "src/w.c:1:5: warning: unused variable `x`",
+        ] {
+            assert_eq!(importance(line), Some(Importance::Failure), "{line}");
         }
-        for line in ["   Compiling foo v0.1.0", "test a::b ... ok", "0 errors", ""] {
-            assert!(!must_keep(line), "{line}");
+        assert_eq!(importance("warning: unused variable `x`"), Some(Importance::Warning));
+        for line in ["   Compiling foo v0.1.0", "test a::b ... ok", "0 errors", "  ✓ renders", ""] {
+            assert_eq!(importance(line), None, "{line}");
         }
     }
 

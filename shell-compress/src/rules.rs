@@ -30,6 +30,7 @@ static ERROR_LINE: LazyLock<Regex> = LazyLock::new(|| {
         r"|\b(?:fatal|Fatal|FATAL)\b",
         r"|\b(?:assert|Assert|ASSERT)\w*",
         r"|\b(?:Segmentation fault|core dumped|Aborted|aborting|Killed)\b",
+        r"|\bCRITICAL\b",
         failure_mark!(),
     ))
     .expect("error pattern compiles")
@@ -51,6 +52,7 @@ static REPORT_LINE: LazyLock<Regex> = LazyLock::new(|| {
         r"|\b[1-9]\d* (?:errors?|failures?|failed)\b",
         r"|\b(?:errors|failures|failed)=[1-9]",
         r"|\bexit(?:ed)?(?: with)? (?:code|status) [1-9]",
+        r"|\bCRITICAL\b",
         failure_mark!(),
     ))
     .expect("report pattern compiles")
@@ -66,6 +68,10 @@ static LOCATION: LazyLock<Regex> = LazyLock::new(|| {
     ))
     .expect("location pattern compiles")
 });
+
+/// A warning as compilers, linters and loggers print one: `warning: …`, `WARN …`, `[WARNING] …`.
+static WARNING_LINE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(?:warning|Warning|WARNING|WARN)\b").expect("warning pattern compiles"));
 
 static DIGITS: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\d+").expect("digit pattern compiles"));
 
@@ -88,6 +94,11 @@ pub(crate) fn has_location(line: &str) -> bool {
 /// location line, otherwise every report (see `Plan::protect_failure` and `Plan::protect_reports`).
 pub(crate) fn protected(line: &str, failed: bool) -> bool {
     if failed { is_error(line) || has_location(line) } else { is_report(line) }
+}
+
+/// Whether `line` is a warning as compilers, linters and loggers print one.
+pub(crate) fn is_warning(line: &str) -> bool {
+    WARNING_LINE.is_match(line)
 }
 
 /// `line` with every digit run replaced by `#`, so lines that differ only in counters, ids or timings compare
@@ -209,6 +220,7 @@ mod tests {
             "  ✕ adds to the cart (3 ms)",
             "   × renders header",
             "❌ deploy step",
+            "CRITICAL: disk full",
         ] {
             assert!(is_error(line), "{line}");
         }
@@ -238,6 +250,7 @@ mod tests {
             "  ✗ rejects expired token",
             "    ✖ retries on 503",
             "✘ paginates results",
+            "CRITICAL: disk full",
         ] {
             assert!(is_report(line), "{line}");
         }
