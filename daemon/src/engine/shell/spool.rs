@@ -261,7 +261,12 @@ impl Spilling {
         let tail_first = self.newlines + 1 - count_newlines(&tail).min(self.newlines);
         let middle = (self.head_newlines + 1, tail_first.saturating_sub(1));
         let kept: Vec<&(u64, String, bool)> = self.kept.iter().filter(|(line, ..)| *line < tail_first).collect();
-        let not_kept = self.not_kept;
+        // Lines past the bound were counted wherever they were, but those in the tail are shown with it: of
+        // the tail's notable lines, the ones not among `kept` are such lines.
+        let tail_notable =
+            tail.split_inclusive('\n').filter(|line| lean_ctx_shell_compress::importance(line).is_some()).count();
+        let tail_kept = self.kept.len() - kept.len();
+        let not_kept = self.not_kept - (tail_notable.saturating_sub(tail_kept) as u64).min(self.not_kept);
         let mut view = self.head;
         if !view.is_empty() && !view.ends_with('\n') {
             view.push('\n');
@@ -429,6 +434,32 @@ mod tests {
         let text = archived(&spilled);
         assert!(!text.contains("MIIEowIBAAKCAQEA") && !text.contains("qrstuvwxyz0123456789"), "the key is masked");
         assert_eq!(text, expected.replace(key, "[REDACTED:private_key]\n"));
+    }
+
+    #[test]
+    fn the_middle_counts_its_notable_lines_and_not_the_tails() {
+        // Past the bound, a notable line of the tail (the verdict) is shown with the tail, not counted as left out.
+        for errors in [KEPT_LINES, KEPT_LINES + 1, KEPT_LINES + 500] {
+            let dir = tempfile::tempdir().unwrap();
+            let mut s = spool(64 << 10, dir.path());
+            let (head, next) = log_lines(1, HEAD + 4096);
+            s.push(head.as_bytes());
+            let errors_text: String = (0..errors).map(|i| format!("src/m{i}.c:{i}:5: error: undeclared\n")).collect();
+            s.push(errors_text.as_bytes());
+            let (tail, _) = log_lines(next, TAIL + 4096);
+            s.push(tail.as_bytes());
+            s.push(b"build failed: 3000 errors\n");
+            let Output::Spilled(spilled) = s.finish(None) else { panic!("not spilled") };
+            assert!(
+                spilled.view.contains(&format!("; only their {errors} error, warning and file:line lines follow")),
+                "{errors}: {}",
+                &spilled.view[..spilled.view.find("src/m0.c").unwrap()].lines().last().unwrap()
+            );
+            let left_out = errors - KEPT_LINES;
+            let note = format!("[… {left_out} more such lines are only in the archive …]\n");
+            assert_eq!(spilled.view.contains(&note), left_out > 0, "{errors}");
+            assert!(spilled.view.ends_with("build failed: 3000 errors\n"));
+        }
     }
 
     #[test]
