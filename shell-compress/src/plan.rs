@@ -158,16 +158,19 @@ impl<'a> Plan<'a> {
         }
     }
 
-    /// Drops every line matching `pred` and notes how many went, `… {n} {what}`, where the first one was or
-    /// at the end.
-    pub(crate) fn drop_counted(&mut self, what: &str, at: NoteAt, pred: impl Fn(&str) -> bool) {
-        let matching: Vec<usize> = (0..self.len()).filter(|&i| pred(self.line(i))).collect();
-        for &i in &matching {
+    /// Drops every line matching `pred` and notes how many went, `… {n} {what}`, where the first of them was or
+    /// at the end. Lines the shared protection will bring back for a command that `failed` or not (an error
+    /// line, a failure's closing lines) are shown, so the count leaves them out.
+    pub(crate) fn drop_counted(&mut self, what: &str, at: NoteAt, failed: bool, pred: impl Fn(&str) -> bool) {
+        let tail = if failed { self.failure_tail_start() } else { self.len() };
+        let hidden: Vec<usize> =
+            (0..self.len()).filter(|&i| pred(self.line(i)) && !self.protects(i, failed, tail)).collect();
+        for &i in &hidden {
             self.set(i, Mark::Drop);
         }
-        if let Some(&first) = matching.first() {
+        if let Some(&first) = hidden.first() {
             let at = if at == NoteAt::End { self.len() } else { first };
-            self.note(at, format!("… {} {what}", matching.len()));
+            self.note(at, format!("… {} {what}", hidden.len()));
         }
     }
 
