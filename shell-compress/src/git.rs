@@ -157,6 +157,9 @@ fn history(plan: &mut Plan, failed: bool) {
         plan.rewrite(i, format!("commit {}{refs} · {author} · {date}", &sha[..12]));
     }
     diff(plan, failed);
+    // git indents a commit's message (by four spaces) and its `--stat` lines (by one) after a blank line, which
+    // would read as a new paragraph: a cut there would show a commit's header and hide what it says.
+    plan.boundary = |previous, line| rules::boundary_before(previous, line) && !line.starts_with(' ');
 }
 
 /// Files whose diffs are machine-written and unreadable: only their size is worth showing.
@@ -404,6 +407,28 @@ mod tests {
             (1..=40).map(|i| format!(" M f{i}.txt\n")).collect::<String>() + " D gone.txt\n?? new.txt\n";
         let text = compress("git status -s", &short, 0).text;
         assert!(text.contains("\n… 30 more ` M` entries not shown\n D gone.txt\n?? new.txt\n"), "{text}");
+    }
+
+    #[test]
+    fn a_long_log_is_cut_between_commits() {
+        let raw: String = (0..70)
+            .map(|i| {
+                format!(
+                    "commit {:040x}\nAuthor: qa <qa@x>\nDate:   Sun Dec 6 02:35:10 2026 +0000\n\n    commit number {i}: tweak f{i}\n\n",
+                    i * 7919 + 1
+                )
+            })
+            .collect();
+        let text = compress("git log", &raw, 0).text;
+        let lines: Vec<&str> = text.lines().collect();
+        let cut = lines.iter().position(|line| line.ends_with(" lines omitted")).expect(&text);
+        assert!(lines[cut + 1].starts_with("commit "), "{text}");
+        for (k, line) in lines.iter().enumerate().filter(|(_, line)| line.starts_with("commit ")) {
+            assert!(
+                lines.get(k + 2).is_some_and(|message| message.starts_with("    commit number")),
+                "{line}:\n{text}"
+            );
+        }
     }
 
     /// `files` files of `hunks` hunks each, every hunk a header, 3 context lines and 4 changed ones.
