@@ -56,12 +56,73 @@ fn commit_has_message(args: &[String]) -> bool {
         || has_short(args, 'C')
 }
 
-/// Drops `(use "git add <file>..." to …)` advice; long untracked lists are path lists (structural).
+/// Entries of one kind in one section of `git status` shown before the rest are counted.
+const STATUS_SHOWN: usize = 10;
+
+/// Drops `(use "git add <file>..." to …)` advice, and past [`STATUS_SHOWN`] entries of one kind in one section
+/// (`modified:` among the changes not staged, the untracked files) shows a count of the rest in their place.
+/// So every section header stays, and so does every entry of a kind there are few of (a `deleted:` among
+/// sixty `modified:`), which a cut of the long list would hide. Conflicts are shown whatever their number:
+/// each needs resolving.
 fn status(plan: &mut Plan) {
     plan.set_where(Mark::Drop, |line| {
         let trimmed = line.trim();
         line.starts_with(char::is_whitespace) && trimmed.starts_with('(') && trimmed.ends_with(')')
     });
+    // (section, kind) in order of first appearance, with the entries of each.
+    let mut groups: Vec<((usize, String), Vec<usize>)> = Vec::new();
+    let mut section = 0;
+    for i in 0..plan.len() {
+        let line = plan.line(i);
+        if !line.starts_with(char::is_whitespace) && line.ends_with(':') {
+            section = i;
+            continue;
+        }
+        let Some(kind) = status_kind(line, plan.line(section)) else { continue };
+        if plan.mark(i) == Mark::Drop || is_conflict(&kind) {
+            continue;
+        }
+        match groups.iter_mut().find(|(key, _)| key.0 == section && key.1 == kind) {
+            Some((_, entries)) => entries.push(i),
+            None => groups.push(((section, kind), vec![i])),
+        }
+    }
+    for ((_, kind), entries) in groups {
+        // Two entries cost about what their count does: fold only when it saves lines.
+        if entries.len() > STATUS_SHOWN + 2 {
+            let rest = &entries[STATUS_SHOWN..];
+            let indent = if plan.line(rest[0]).starts_with('\t') { "\t" } else { "" };
+            plan.replace(rest, format!("{indent}… {} more {kind} entries not shown", rest.len()));
+        }
+    }
+}
+
+/// The kind of a `git status` entry: `modified`, `deleted`, `new file`, `both modified`, … in the long format
+/// (`untracked` or `ignored` for the bare paths under those headers), the two-letter code (`" M"`, `"??"`) in
+/// the short one. `None` for any other line.
+fn status_kind(line: &str, section: &str) -> Option<String> {
+    if let Some(entry) = line.strip_prefix('\t') {
+        let labelled =
+            entry.split_once(":  ").filter(|(kind, _)| kind.chars().all(|c| c.is_ascii_lowercase() || c == ' '));
+        return Some(match labelled {
+            Some((kind, _)) => kind.to_string(),
+            None if section.starts_with("Ignored") => "ignored".into(),
+            None => "untracked".into(),
+        });
+    }
+    let code = line.get(..2)?;
+    let short = code.chars().all(|c| " MTADRCU?!".contains(c)) && line[2..].starts_with(' ') && code != "  ";
+    short.then(|| format!("`{code}`"))
+}
+
+/// Whether entries of `kind` are unmerged paths (`both modified:`, `deleted by them:`, short `UU`, `AA`, `DD`).
+fn is_conflict(kind: &str) -> bool {
+    kind.starts_with("both ")
+        || kind.ends_with(" by us")
+        || kind.ends_with(" by them")
+        || kind.contains('U')
+        || kind == "`AA`"
+        || kind == "`DD`"
 }
 
 /// `git log` and `git show`: each commit header becomes one line, embedded patches follow the diff rules.
@@ -96,6 +157,9 @@ fn history(plan: &mut Plan, failed: bool) {
         plan.rewrite(i, format!("commit {}{refs} · {author} · {date}", &sha[..12]));
     }
     diff(plan, failed);
+    // git indents a commit's message (by four spaces) and its `--stat` lines (by one) after a blank line, which
+    // would read as a new paragraph: a cut there would show a commit's header and hide what it says.
+    plan.boundary = |previous, line| rules::boundary_before(previous, line) && !line.starts_with(' ');
 }
 
 /// Files whose diffs are machine-written and unreadable: only their size is worth showing.
@@ -306,6 +370,66 @@ fn transfer(plan: &mut Plan, failed: bool) {
 #[cfg(test)]
 mod tests {
     use crate::compress;
+
+    #[test]
+    fn a_long_status_keeps_every_section_and_every_rare_entry_and_counts_the_rest() {
+        let mut raw = String::from("On branch main\nChanges to be committed:\n");
+        raw +=
+            "  (use \"git restore --staged <file>...\" to unstage)\n\tdeleted:    f150.txt\n\tmodified:   f151.txt\n\n";
+        raw += "Changes not staged for commit:\n  (use \"git add <file>...\" to update what will be committed)\n";
+        let mut files: Vec<String> = (1..=60).map(|i| format!("f{i}.txt")).collect();
+        files.sort();
+        for file in &files {
+            let kind = if file == "f40.txt" { "deleted: " } else { "modified:" };
+            raw += &format!("\t{kind}   {file}\n");
+        }
+        raw += "\nUntracked files:\n  (use \"git add <file>...\" to include in what will be committed)\n";
+        raw += &(1..=30).map(|i| format!("\tnew_{i}.txt\n")).collect::<String>();
+        raw += "\nUnmerged paths:\n";
+        raw += &(1..=14).map(|i| format!("\tboth modified:   c{i}.txt\n")).collect::<String>();
+        let text = compress("git status", &raw, 0).text;
+        for line in [
+            "Changes to be committed:",
+            "\tdeleted:    f150.txt",
+            "Changes not staged for commit:",
+            "\tdeleted:    f40.txt",
+            "\t… 49 more modified entries not shown",
+            "Untracked files:",
+            "\t… 20 more untracked entries not shown",
+            "Unmerged paths:",
+            "\tboth modified:   c14.txt",
+        ] {
+            assert!(text.lines().any(|shown| shown == line), "{line:?} lost:\n{text}");
+        }
+        assert!(!text.contains("lines omitted"), "{text}");
+        // The short format counts by code.
+        let short: String =
+            (1..=40).map(|i| format!(" M f{i}.txt\n")).collect::<String>() + " D gone.txt\n?? new.txt\n";
+        let text = compress("git status -s", &short, 0).text;
+        assert!(text.contains("\n… 30 more ` M` entries not shown\n D gone.txt\n?? new.txt\n"), "{text}");
+    }
+
+    #[test]
+    fn a_long_log_is_cut_between_commits() {
+        let raw: String = (0..70)
+            .map(|i| {
+                format!(
+                    "commit {:040x}\nAuthor: qa <qa@x>\nDate:   Sun Dec 6 02:35:10 2026 +0000\n\n    commit number {i}: tweak f{i}\n\n",
+                    i * 7919 + 1
+                )
+            })
+            .collect();
+        let text = compress("git log", &raw, 0).text;
+        let lines: Vec<&str> = text.lines().collect();
+        let cut = lines.iter().position(|line| line.ends_with(" lines omitted")).expect(&text);
+        assert!(lines[cut + 1].starts_with("commit "), "{text}");
+        for (k, line) in lines.iter().enumerate().filter(|(_, line)| line.starts_with("commit ")) {
+            assert!(
+                lines.get(k + 2).is_some_and(|message| message.starts_with("    commit number")),
+                "{line}:\n{text}"
+            );
+        }
+    }
 
     /// `files` files of `hunks` hunks each, every hunk a header, 3 context lines and 4 changed ones.
     fn long_diff(files: usize, hunks: usize) -> String {

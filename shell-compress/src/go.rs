@@ -10,9 +10,9 @@ use crate::plan::{NoteAt, Plan};
 use crate::rules;
 use crate::runner::{self, Verdict};
 
-pub(crate) static BUILD: Family = Family::new("go-build", "go build ./cmd/x", |plan, _| build(plan));
-pub(crate) static TEST: Family = Family::new("go-test", "go test ./...", |plan, _| test(plan)).test_runner();
-pub(crate) static VET: Family = Family::new("go-vet", "go vet ./...", |plan, _| build(plan));
+pub(crate) static BUILD: Family = Family::new("go-build", "go build ./cmd/x", build);
+pub(crate) static TEST: Family = Family::new("go-test", "go test ./...", test).test_runner();
+pub(crate) static VET: Family = Family::new("go-vet", "go vet ./...", build);
 
 /// go's families, by subcommand.
 pub(crate) static FAMILIES: Families = Families {
@@ -28,8 +28,8 @@ pub(crate) static FAMILIES: Families = Families {
 };
 
 /// `go build`/`go vet`: module download chatter goes, counted; diagnostics stay as they are.
-fn build(plan: &mut Plan) {
-    plan.drop_counted("module downloads not shown", NoteAt::First, |line| {
+fn build(plan: &mut Plan, failed: bool) {
+    plan.drop_counted("module downloads not shown", NoteAt::First, failed, |line| {
         line.starts_with("go: downloading ") || line.starts_with("go: finding ")
     });
 }
@@ -38,10 +38,10 @@ fn build(plan: &mut Plan) {
 /// `--- FAIL`, the per-package `FAIL`/`ok` lines and test log output stay. With `-json` the same holds per
 /// event: a test's run/pause/cont/pass/skip events and the output events carrying those lines go, its fail
 /// events and every other output stay.
-fn test(plan: &mut Plan) {
-    build(plan);
+fn test(plan: &mut Plan, failed: bool) {
+    build(plan, failed);
     runner::results(plan, |line| json_event(line).unwrap_or_else(|| text_result(line)));
-    plan.drop_counted("packages without test files", NoteAt::First, |line| {
+    plan.drop_counted("packages without test files", NoteAt::First, failed, |line| {
         line.starts_with('?') && line.ends_with("[no test files]")
     });
 }

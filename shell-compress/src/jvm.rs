@@ -7,7 +7,7 @@ use crate::passthrough::PASSTHROUGH;
 use crate::plan::{Mark, NoteAt, Plan};
 use crate::rules;
 
-pub(crate) static GRADLE: Family = Family::new("gradle", "./gradlew build", |plan, _| gradle(plan));
+pub(crate) static GRADLE: Family = Family::new("gradle", "./gradlew build", gradle);
 pub(crate) static MAVEN: Family = Family::new("maven", "mvn -B test", maven);
 
 /// Gradle (unless it watches with `--continuous`) and Maven, wrapper scripts included.
@@ -33,8 +33,8 @@ const GRADLE_NOISE: &[&str] = &[
 
 /// Gradle: task lines (`> Task :x`, `:x UP-TO-DATE`) and the generic `* Try:` advice go; compiler output,
 /// `* What went wrong:` and the `BUILD …` verdict stay.
-fn gradle(plan: &mut Plan) {
-    plan.drop_counted("task lines not shown", NoteAt::First, is_task_line);
+fn gradle(plan: &mut Plan, failed: bool) {
+    plan.drop_counted("task lines not shown", NoteAt::First, failed, is_task_line);
     let mut in_try = false;
     for i in 0..plan.len() {
         let line = plan.line(i);
@@ -61,7 +61,7 @@ fn is_task_line(line: &str) -> bool {
 /// Maven: download progress, blank `[INFO]` lines and rule lines go; `[WARNING]` lines beyond the first few
 /// are counted; `[ERROR]` and the reactor summary stay.
 fn maven(plan: &mut Plan, failed: bool) {
-    plan.drop_counted("artifact downloads not shown", NoteAt::First, |line| {
+    plan.drop_counted("artifact downloads not shown", NoteAt::First, failed, |line| {
         let body = info_body(line).unwrap_or(line);
         body.starts_with("Downloading from ") || body.starts_with("Downloaded from ") || body.starts_with("Progress (")
     });

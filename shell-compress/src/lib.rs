@@ -6,12 +6,13 @@
 //! Guarantees, for every input:
 //! 1. The text is never longer than the raw output: unless it saves at least [`MIN_SAVING`] bytes, the raw
 //!    output is returned unchanged with `shortened == false`.
-//! 2. Every line that reports an error or a failure (a failing test, a panic, TAP's `not ok`) appears
-//!    verbatim (after colour codes and progress redraws are removed), whatever the exit code: a pipeline's
-//!    or a test script's exit code may hide a failure. After a non-zero exit, so do every `file:line`
-//!    location (one printed many times over, like a `console.log` call site, at least once) and the last
-//!    lines of output, save runs of stack frames in node's own code in a program's own report, which a line
-//!    counts. A search's matches, a file's lines and a diff's hunks are data, not reports.
+//! 2. Every line that reports an error or a failure (a failing test, one marked by a cross such as `✗` or
+//!    `✕`, a panic, TAP's `not ok`) appears verbatim (after colour codes and progress redraws are removed),
+//!    never folded into a count, whatever the exit code: a pipeline's or a test script's exit code may hide a
+//!    failure. After a non-zero exit, so do every `file:line` location (one printed many times over, like a
+//!    `console.log` call site, at least once) and the last lines of output, save runs of stack frames in
+//!    node's own code in a program's own report, which a line counts. A search's matches, a file's lines and
+//!    a diff's hunks are data, not reports.
 //! 3. A non-zero exit code is reported on a final line of its own, `[exit:N]`.
 //! 4. The same input always gives the same bytes.
 //! 5. Warnings may be summarised (the first few and the first of each further kind in full, plus a count by
@@ -148,11 +149,27 @@ pub fn compress_with(command_line: &str, output: &str, exit_code: i32, options: 
     }
 }
 
-/// Whether compression would keep `line` of a failed command's output in every family: it reports an error,
-/// failure, panic or failed assertion, or names a `file:line` location. For a caller that can hand only part of
-/// a huge output to [`compress`] and must choose which lines of the rest to keep.
-pub fn must_keep(line: &str) -> bool {
-    rules::protected(line, true)
+/// Why compression may owe a line to the agent, whatever the exit code (see [`importance`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Importance {
+    /// It reports an error or a failure (a failing test's cross too), a panic or a failed assertion, reads as a
+    /// failure verdict or count, or names a `file:line` location: shown verbatim whenever protection applies.
+    Failure,
+    /// A warning: families summarise warnings by kind (the first ones in full), counting the rest.
+    Warning,
+}
+
+/// Whether, and why, compression may owe `line` to the agent whatever the exit code turns out to be. For a
+/// caller that can hand only part of a huge output to [`compress`] and must choose which lines of the rest to
+/// keep: the same rules then decide what is shown.
+pub fn importance(line: &str) -> Option<Importance> {
+    if rules::protected(line, true) || rules::protected(line, false) {
+        Some(Importance::Failure)
+    } else if rules::is_warning(line) {
+        Some(Importance::Warning)
+    } else {
+        None
+    }
 }
 
 fn unchanged(output: &str, exit_code: i32, family: &Family) -> Compressed {
@@ -175,14 +192,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn must_keep_names_the_lines_a_failure_keeps() {
-        for line in
-            ["error[E0308]: mismatched types", "test a::b ... FAILED", "  --> src/main.rs:4:9", "thread 'x' panicked"]
-        {
-            assert!(must_keep(line), "{line}");
+    fn importance_names_the_lines_any_view_may_owe() {
+        for line in [
+            "error[E0308]: mismatched types",
+            "test a::b ... FAILED",
+            "  --> src/main.rs:4:9",
+            "thread 'x' panicked",
+            "   ✗ middle check",
+            "CRITICAL: disk full",
+            "[21/50] exit code 1",
+            "src/w.c:1:5: warning: unused variable `x`",
+        ] {
+            assert_eq!(importance(line), Some(Importance::Failure), "{line}");
         }
-        for line in ["   Compiling foo v0.1.0", "test a::b ... ok", "0 errors", ""] {
-            assert!(!must_keep(line), "{line}");
+        assert_eq!(importance("warning: unused variable `x`"), Some(Importance::Warning));
+        for line in ["   Compiling foo v0.1.0", "test a::b ... ok", "0 errors", "  ✓ renders", ""] {
+            assert_eq!(importance(line), None, "{line}");
         }
     }
 
@@ -269,6 +294,32 @@ mod tests {
         // A commit message or a code line that only says "error" is data: cut like any other line.
         let log: String = (0..300).map(|i| format!("{i:07x} fix error in parser case {i}\n")).collect();
         assert!(compress("git log --oneline", &log, 0).text.lines().count() < 100);
+    }
+
+    #[test]
+    fn a_test_marked_failing_by_a_cross_is_shown_by_name() {
+        // 3,000 passing `✓` lines with five failing tests marked only by their cross, as runners print them.
+        for mark in ["✗", "×", "✕", "✖", "✘", "❌"] {
+            let mut raw = String::new();
+            for i in 0..3000 {
+                raw += &match i {
+                    900 | 1500 | 1501 | 2200 | 2600 => format!("  {mark} check {i} renders header\n"),
+                    _ => format!("  ✓ case {} of suite {} works\n", i * 7 % 11, i % 13),
+                };
+            }
+            raw += "3 suites, 5 failing\n";
+            for (command, exit) in [("python3 mk2.py", 1), ("npm test", 1), ("make test", 2), ("./run.sh", 0)] {
+                let text = compress(command, &raw, exit).text;
+                for i in [900, 1500, 1501, 2200, 2600] {
+                    let line = format!("  {mark} check {i} renders header");
+                    assert!(text.lines().any(|shown| shown == line), "{command} exit {exit}: {line:?} lost:\n{text}");
+                }
+            }
+        }
+        // Failing tests whose names differ only in a number are each a failure, not a fold of similar lines.
+        let raw: String = (1..=60).map(|i| format!("  ✗ widget renders variant {i}\n")).collect();
+        let text = compress("python3 mk.py", &raw, 1).text;
+        assert_eq!(text, raw + "[exit:1]\n");
     }
 
     #[test]

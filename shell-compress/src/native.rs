@@ -55,7 +55,7 @@ const CMAKE_PROBES: &[&str] = &[
 ];
 
 fn build(plan: &mut Plan, failed: bool) {
-    plan.drop_counted("compiler invocations not shown", NoteAt::First, |line| COMPILER.is_match(line));
+    plan.drop_counted("compiler invocations not shown", NoteAt::First, failed, |line| COMPILER.is_match(line));
     plan.set_where(Mark::Drop, |line| PROGRESS.is_match(line) || rules::starts_with_any(line, CMAKE_PROBES));
     // ninja prints the failing command right after `FAILED:`; that one says what broke.
     for i in 1..plan.len() {
@@ -89,6 +89,19 @@ fn build(plan: &mut Plan, failed: bool) {
 #[cfg(test)]
 mod tests {
     use crate::compress;
+
+    #[test]
+    fn the_invocation_count_leaves_out_the_invocations_shown() {
+        // A failed link: the failure's closing lines bring back the last compiler invocations.
+        let mut raw: String = (1..=31).map(|i| format!("cc    -c -o f{i}.o f{i}.c\n")).collect();
+        raw += "cc -o app f1.o f2.o main.o -lm -lnonexistentlib\n";
+        raw += "/usr/bin/ld: cannot find -lnonexistentlib: No such file or directory\n";
+        raw += "collect2: error: ld returned 1 exit status\nmake: *** [Makefile:4: app] Error 1\n";
+        let text = compress("make", &raw, 2).text;
+        let shown = text.lines().filter(|line| line.starts_with("cc ")).count();
+        assert_eq!(shown, 7, "{text}");
+        assert!(text.starts_with("… 25 compiler invocations not shown\ncc    -c -o f26.o f26.c\n"), "{text}");
+    }
 
     #[test]
     fn the_warning_note_counts_only_warnings_it_shortened() {

@@ -82,6 +82,9 @@ pub(crate) struct Plan<'a> {
     /// Output whose purpose is the list itself: while the rendered text stays within this many characters,
     /// runs are not cut (a listing is compacted, not elided). `None` for ordinary output.
     pub(crate) listing_chars: Option<usize>,
+    /// Whether a cut may fall between two lines, the earlier first: [`rules::boundary_before`] unless a family
+    /// knows its blocks better.
+    pub(crate) boundary: fn(&str, &str) -> bool,
 }
 
 impl<'a> Plan<'a> {
@@ -98,6 +101,7 @@ impl<'a> Plan<'a> {
             cut: Cut::DEFAULT,
             similar_folding: false,
             listing_chars: None,
+            boundary: rules::boundary_before,
         }
     }
 
@@ -158,16 +162,19 @@ impl<'a> Plan<'a> {
         }
     }
 
-    /// Drops every line matching `pred` and notes how many went, `… {n} {what}`, where the first one was or
-    /// at the end.
-    pub(crate) fn drop_counted(&mut self, what: &str, at: NoteAt, pred: impl Fn(&str) -> bool) {
-        let matching: Vec<usize> = (0..self.len()).filter(|&i| pred(self.line(i))).collect();
-        for &i in &matching {
+    /// Drops every line matching `pred` and notes how many went, `… {n} {what}`, where the first of them was or
+    /// at the end. Lines the shared protection will bring back for a command that `failed` or not (an error
+    /// line, a failure's closing lines) are shown, so the count leaves them out.
+    pub(crate) fn drop_counted(&mut self, what: &str, at: NoteAt, failed: bool, pred: impl Fn(&str) -> bool) {
+        let tail = if failed { self.failure_tail_start() } else { self.len() };
+        let hidden: Vec<usize> =
+            (0..self.len()).filter(|&i| pred(self.line(i)) && !self.protects(i, failed, tail)).collect();
+        for &i in &hidden {
             self.set(i, Mark::Drop);
         }
-        if let Some(&first) = matching.first() {
+        if let Some(&first) = hidden.first() {
             let at = if at == NoteAt::End { self.len() } else { first };
-            self.note(at, format!("… {} {what}", matching.len()));
+            self.note(at, format!("… {} {what}", hidden.len()));
         }
     }
 
@@ -388,7 +395,7 @@ impl<'a> Plan<'a> {
 
     /// Shortens every run of ordinary lines (between protected lines, notes and omissions) longer than
     /// `self.cut.max` to about its head and tail. A cut starts and ends at block boundaries (see
-    /// [`rules::boundary_before`]) so it lands between frames, hunks and paragraphs; a hunk without
+    /// [`Plan::boundary`]) so it lands between frames, hunks and paragraphs; a hunk without
     /// boundaries is kept whole up to three times the limit. A listing within its budget is not cut at all.
     pub(crate) fn cut_runs(&mut self) {
         if self.listing_chars.is_some_and(|budget| self.render().chars().count() <= budget) {
@@ -417,8 +424,7 @@ impl<'a> Plan<'a> {
     fn cut_range(&self, run: &[usize]) -> Range<usize> {
         let Cut { max, head, tail } = self.cut;
         // Inside a diff hunk's body a blank line is an unchanged empty line, not a paragraph break.
-        let is_boundary =
-            |k: usize| !self.in_hunk[run[k]] && rules::boundary_before(self.line(run[k - 1]), self.line(run[k]));
+        let is_boundary = |k: usize| !self.in_hunk[run[k]] && (self.boundary)(self.line(run[k - 1]), self.line(run[k]));
         let start = (head..run.len()).find(|&k| is_boundary(k));
         let end = (1..=run.len() - tail).rev().find(|&k| is_boundary(k));
         if let (Some(start), Some(end)) = (start, end)

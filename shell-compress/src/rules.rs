@@ -7,6 +7,15 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+/// A line that opens with a cross is a test runner's or a task list's failure, whatever words follow: jest's
+/// `✕`, vitest's `×`, mocha's and ava's `✖`/`✘`, and the `✗` and `❌` of many a script. The words after it are
+/// the failing test's name, and nothing else on the line says it failed.
+macro_rules! failure_mark {
+    () => {
+        r"|^\s*(?:[✗×✕✖✘]|❌)\x{FE0F}?\s"
+    };
+}
+
 /// Words that mark a line as reporting a failure, in the spellings tools actually print (so `errors` in
 /// "0 errors" or `error_handling` in a test name do not match, while `ValueError`, `FAILED` and `panicked` do).
 static ERROR_LINE: LazyLock<Regex> = LazyLock::new(|| {
@@ -21,6 +30,8 @@ static ERROR_LINE: LazyLock<Regex> = LazyLock::new(|| {
         r"|\b(?:fatal|Fatal|FATAL)\b",
         r"|\b(?:assert|Assert|ASSERT)\w*",
         r"|\b(?:Segmentation fault|core dumped|Aborted|aborting|Killed)\b",
+        r"|\bCRITICAL\b",
+        failure_mark!(),
     ))
     .expect("error pattern compiles")
 });
@@ -41,6 +52,8 @@ static REPORT_LINE: LazyLock<Regex> = LazyLock::new(|| {
         r"|\b[1-9]\d* (?:errors?|failures?|failed)\b",
         r"|\b(?:errors|failures|failed)=[1-9]",
         r"|\bexit(?:ed)?(?: with)? (?:code|status) [1-9]",
+        r"|\bCRITICAL\b",
+        failure_mark!(),
     ))
     .expect("report pattern compiles")
 });
@@ -55,6 +68,10 @@ static LOCATION: LazyLock<Regex> = LazyLock::new(|| {
     ))
     .expect("location pattern compiles")
 });
+
+/// A warning as compilers, linters and loggers print one: `warning: …`, `WARN …`, `[WARNING] …`.
+static WARNING_LINE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(?:warning|Warning|WARNING|WARN)\b").expect("warning pattern compiles"));
 
 static DIGITS: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\d+").expect("digit pattern compiles"));
 
@@ -77,6 +94,11 @@ pub(crate) fn has_location(line: &str) -> bool {
 /// location line, otherwise every report (see `Plan::protect_failure` and `Plan::protect_reports`).
 pub(crate) fn protected(line: &str, failed: bool) -> bool {
     if failed { is_error(line) || has_location(line) } else { is_report(line) }
+}
+
+/// Whether `line` is a warning as compilers, linters and loggers print one.
+pub(crate) fn is_warning(line: &str) -> bool {
+    WARNING_LINE.is_match(line)
 }
 
 /// `line` with every digit run replaced by `#`, so lines that differ only in counters, ids or timings compare
@@ -195,6 +217,10 @@ mod tests {
             "assertion `left == right` failed",
             "java.lang.IllegalStateException: boom",
             "not ok 3 - widget 3 renders",
+            "  ✕ adds to the cart (3 ms)",
+            "   × renders header",
+            "❌ deploy step",
+            "CRITICAL: disk full",
         ] {
             assert!(is_error(line), "{line}");
         }
@@ -221,6 +247,10 @@ mod tests {
             "host101 : ok=5 changed=0 unreachable=0 failed=1 skipped=1",
             "[21/50] exit code 1",
             "make: *** [all] exited with status 2",
+            "  ✗ rejects expired token",
+            "    ✖ retries on 503",
+            "✘ paginates results",
+            "CRITICAL: disk full",
         ] {
             assert!(is_report(line), "{line}");
         }
@@ -235,6 +265,8 @@ mod tests {
             "host1 : ok=5 changed=0 unreachable=0 failed=0 skipped=1",
             "[20/50] exit code 0",
             "10 errors_total metric",
+            "  ✓ renders header",
+            "3 × 4 = 12",
         ] {
             assert!(!is_report(line), "{line}");
         }

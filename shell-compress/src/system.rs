@@ -8,8 +8,8 @@ use crate::family::{Families, Family};
 use crate::plan::{Mark, NoteAt, Plan};
 use crate::rules;
 
-pub(crate) static DF: Family = Family::new("df", "df -h", |plan, _| df(plan));
-pub(crate) static PS: Family = Family::new("ps", "ps aux", |plan, _| ps(plan)).folding_similar();
+pub(crate) static DF: Family = Family::new("df", "df -h", df);
+pub(crate) static PS: Family = Family::new("ps", "ps aux", ps).folding_similar();
 pub(crate) static ENV: Family = Family::new("env", "printenv", |plan, _| env(plan));
 pub(crate) static CURL: Family = Family::new("curl", "curl -s https://x.invalid", |plan, _| transfer(plan));
 pub(crate) static WGET: Family = Family::new("wget", "wget https://x.invalid/f", |plan, _| transfer(plan));
@@ -31,8 +31,8 @@ pub(crate) static FAMILIES: Families = Families {
 const PSEUDO_FS: &[&str] = &["tmpfs", "devtmpfs", "udev", "shm", "none", "efivarfs", "cgroup", "proc", "sysfs"];
 
 /// `df`: pseudo filesystems and snap loop devices are counted, real ones stay.
-fn df(plan: &mut Plan) {
-    plan.drop_counted("pseudo filesystems (tmpfs, loop, …) not shown", NoteAt::End, |line| {
+fn df(plan: &mut Plan, failed: bool) {
+    plan.drop_counted("pseudo filesystems (tmpfs, loop, …) not shown", NoteAt::End, failed, |line| {
         let device = line.split_whitespace().next().unwrap_or("");
         PSEUDO_FS.contains(&device) || device.starts_with("/dev/loop")
     });
@@ -40,9 +40,9 @@ fn df(plan: &mut Plan) {
 
 /// `ps`: kernel threads are counted, long command lines shortened, and runs of near-identical processes
 /// (workers differing only in pid and times) fold.
-fn ps(plan: &mut Plan) {
+fn ps(plan: &mut Plan, failed: bool) {
     plan.max_line_chars = Some(200);
-    plan.drop_counted("kernel threads not shown", NoteAt::End, |line| {
+    plan.drop_counted("kernel threads not shown", NoteAt::End, failed, |line| {
         let command = line.split_whitespace().last().unwrap_or("");
         line.trim_end().ends_with(']')
             && line.split_whitespace().count() > 5

@@ -10,9 +10,9 @@ use crate::passthrough::PASSTHROUGH;
 use crate::plan::{Mark, NoteAt, Plan};
 use crate::rules;
 
-pub(crate) static PLAN: Family = Family::new("terraform-plan", "terraform plan", |plan, _| plan_or_apply(plan));
+pub(crate) static PLAN: Family = Family::new("terraform-plan", "terraform plan", plan_or_apply);
 pub(crate) static APPLY: Family =
-    Family::new("terraform-apply", "terraform -chdir=infra apply -auto-approve", |plan, _| plan_or_apply(plan));
+    Family::new("terraform-apply", "terraform -chdir=infra apply -auto-approve", plan_or_apply);
 
 /// terraform and OpenTofu, by subcommand.
 pub(crate) static FAMILIES: Families = Families {
@@ -48,7 +48,7 @@ const PARAGRAPHS: &[&str] = &[
     "Note: You didn't use the -out option",
 ];
 
-fn plan_or_apply(plan: &mut Plan) {
+fn plan_or_apply(plan: &mut Plan, failed: bool) {
     let mut in_paragraph = false;
     for i in 0..plan.len() {
         let line = plan.line(i);
@@ -73,7 +73,7 @@ fn plan_or_apply(plan: &mut Plan) {
             plan.set(i, Mark::Must);
         }
     }
-    plan.drop_counted("attributes known only after apply not shown", NoteAt::End, |line| {
+    plan.drop_counted("attributes known only after apply not shown", NoteAt::End, failed, |line| {
         line.trim_end_matches(',').ends_with("(known after apply)")
     });
 }

@@ -134,6 +134,8 @@ static ERROR_LINE: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(?:error|Error|ERROR)\b|[a-z](?:Error|Exception)\b|\b(?:failed|Failed|FAILED|FAIL|failure|Failure)\b",
         r"|\b(?:panic|panicked)\b|\b(?:exception|Exception)\b|Traceback|\b(?:fatal|Fatal|FATAL)\b",
         r"|\b(?:assert|Assert)\w*",
+        // A failing test marked only by a cross: jest's ✕, vitest's ×, mocha's ✖, and ✗ ✘ ❌ of scripts.
+        r"|^\s*(?:[✗×✕✖✘]|❌)\s",
     ))
     .unwrap()
 });

@@ -73,7 +73,7 @@ fn spilled_line(spilled: &Spilled) -> String {
     let (first, last) = spilled.middle;
     format!(
         "[output of {} bytes in {} lines, too large to shape whole: lines {first}–{last} are only in the archive, \
-         apart from their error and file:line lines shown above]",
+         apart from their error, warning and file:line lines shown above]",
         spilled.bytes, spilled.lines
     )
 }

@@ -4,13 +4,15 @@
 //! is *spilled*: redacted in chunks that end at a line (never inside a private-key block), each
 //! chunk streamed into the archive — which keeps what the agent could see, as for any output —
 //! while memory keeps only what shaping needs: the first and last lines, and the lines of the
-//! middle that compression never drops (errors, failures, `file:line`), up to a bound. The shaped
+//! middle that compression may owe the agent (errors, failures, `file:line`, warnings; see
+//! `lean_ctx_shell_compress::importance`), up to a bound that warnings do not take from errors. The shaped
 //! answer says that the middle was archived but not shaped, and the archive has all of it.
 
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use lean_ctx_shell_compress::Importance;
 use lean_ctx_store::{ArchiveWriter, WrittenBlob};
 
 use crate::engine::tokens;
@@ -148,8 +150,8 @@ struct Spilling {
     /// The last [`TAIL`] bytes of redacted text, and whether earlier bytes left it.
     tail: VecDeque<u8>,
     tail_cut: bool,
-    /// (line number, line) of the middle's must-keep lines; how many more there were.
-    kept: Vec<(u64, String)>,
+    /// (line number, line, whether a warning) of the middle's notable lines; how many more there were.
+    kept: Vec<(u64, String, bool)>,
     not_kept: u64,
 }
 
@@ -217,13 +219,20 @@ impl Spilling {
             rest = &rest[end..];
         }
         for line in rest.split_inclusive('\n') {
-            if lean_ctx_shell_compress::must_keep(line) {
-                if self.kept.len() < KEPT_LINES {
+            if let Some(importance) = lean_ctx_shell_compress::importance(line) {
+                let warning = importance == Importance::Warning;
+                let full = self.kept.len() >= KEPT_LINES;
+                // Past the bound, a line is only in the archive; but a flood of warnings must not crowd out a
+                // later error, which takes the last warning's place.
+                let evicted = full
+                    && !warning
+                    && self.kept.iter().rposition(|kept| kept.2).map(|w| self.kept.remove(w)).is_some();
+                self.not_kept += u64::from(full);
+                if !full || evicted {
                     let end = floor_char_boundary(line, KEPT_LINE_BYTES);
                     let cut = if end < line.trim_end_matches('\n').len() { "…" } else { "" };
-                    self.kept.push((self.newlines + 1, format!("{}{cut}", line[..end].trim_end_matches('\n'))));
-                } else {
-                    self.not_kept += 1;
+                    let text = format!("{}{cut}", line[..end].trim_end_matches('\n'));
+                    self.kept.push((self.newlines + 1, text, warning));
                 }
             }
             self.newlines += u64::from(line.ends_with('\n'));
@@ -251,23 +260,30 @@ impl Spilling {
         let lines = self.newlines + u64::from(self.last.is_some_and(|byte| byte != b'\n'));
         let tail_first = self.newlines + 1 - count_newlines(&tail).min(self.newlines);
         let middle = (self.head_newlines + 1, tail_first.saturating_sub(1));
-        let kept: Vec<&(u64, String)> = self.kept.iter().filter(|(line, _)| *line < tail_first).collect();
+        let kept: Vec<&(u64, String, bool)> = self.kept.iter().filter(|(line, ..)| *line < tail_first).collect();
+        // Lines past the bound were counted wherever they were, but those in the tail are shown with it: of
+        // the tail's notable lines, the ones not among `kept` are such lines.
+        let tail_notable =
+            tail.split_inclusive('\n').filter(|line| lean_ctx_shell_compress::importance(line).is_some()).count();
+        let tail_kept = self.kept.len() - kept.len();
+        let not_kept = self.not_kept - (tail_notable.saturating_sub(tail_kept) as u64).min(self.not_kept);
         let mut view = self.head;
         if !view.is_empty() && !view.ends_with('\n') {
             view.push('\n');
         }
         view.push_str(&format!(
-            "[… lines {}–{} were archived but not shaped; only their {} error and file:line lines follow …]\n",
+            "[… lines {}–{} were archived but not shaped; only their {} error, warning and file:line lines \
+             follow …]\n",
             middle.0,
             middle.1,
-            kept.len() as u64 + self.not_kept,
+            kept.len() as u64 + not_kept,
         ));
-        for (_, line) in &kept {
+        for (_, line, _) in &kept {
             view.push_str(line);
             view.push('\n');
         }
-        if self.not_kept > 0 {
-            view.push_str(&format!("[… {} more such lines are only in the archive …]\n", self.not_kept));
+        if not_kept > 0 {
+            view.push_str(&format!("[… {not_kept} more such lines are only in the archive …]\n"));
         }
         view.push_str(&tail);
         let blob = self.writer.and_then(|writer| writer.finish().map_err(|e| e.to_string()));
@@ -418,6 +434,62 @@ mod tests {
         let text = archived(&spilled);
         assert!(!text.contains("MIIEowIBAAKCAQEA") && !text.contains("qrstuvwxyz0123456789"), "the key is masked");
         assert_eq!(text, expected.replace(key, "[REDACTED:private_key]\n"));
+    }
+
+    #[test]
+    fn the_middle_counts_its_notable_lines_and_not_the_tails() {
+        // Past the bound, a notable line of the tail (the verdict) is shown with the tail, not counted as left out.
+        for errors in [KEPT_LINES, KEPT_LINES + 1, KEPT_LINES + 500] {
+            let dir = tempfile::tempdir().unwrap();
+            let mut s = spool(64 << 10, dir.path());
+            let (head, next) = log_lines(1, HEAD + 4096);
+            s.push(head.as_bytes());
+            let errors_text: String = (0..errors).map(|i| format!("src/m{i}.c:{i}:5: error: undeclared\n")).collect();
+            s.push(errors_text.as_bytes());
+            let (tail, _) = log_lines(next, TAIL + 4096);
+            s.push(tail.as_bytes());
+            s.push(b"build failed: 3000 errors\n");
+            let Output::Spilled(spilled) = s.finish(None) else { panic!("not spilled") };
+            assert!(
+                spilled.view.contains(&format!("; only their {errors} error, warning and file:line lines follow")),
+                "{errors}: {}",
+                &spilled.view[..spilled.view.find("src/m0.c").unwrap()].lines().last().unwrap()
+            );
+            let left_out = errors - KEPT_LINES;
+            let note = format!("[… {left_out} more such lines are only in the archive …]\n");
+            assert_eq!(spilled.view.contains(&note), left_out > 0, "{errors}");
+            assert!(spilled.view.ends_with("build failed: 3000 errors\n"));
+        }
+    }
+
+    #[test]
+    fn the_middle_keeps_every_line_a_view_may_owe() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = spool(64 << 10, dir.path());
+        let (head, next) = log_lines(1, HEAD + 4096);
+        let (middle, next) = log_lines(next, 1 << 20);
+        let (tail, _) = log_lines(next, TAIL + 4096);
+        let notable = ["warning: unused variable `x`", "   ✗ middle check", "CRITICAL: disk full", "[ERROR] Failed"];
+        s.push(format!("{head}{middle}{}\n{tail}", notable.join("\n")).as_bytes());
+        let Output::Spilled(spilled) = s.finish(None) else { panic!("not spilled") };
+        for line in notable {
+            assert!(spilled.view.contains(&format!("\n{line}\n")), "{line} lost");
+        }
+    }
+
+    #[test]
+    fn a_flood_of_warnings_does_not_crowd_out_a_later_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = spool(64 << 10, dir.path());
+        let (head, next) = log_lines(1, HEAD + 4096);
+        let warnings: String = (0..KEPT_LINES + 10).map(|i| format!("warning: unused variable `x{i}`\n")).collect();
+        let (tail, _) = log_lines(next, TAIL + 4096);
+        let error = "src/bad.c:9:1: error: expected ';'";
+        s.push(format!("{head}{warnings}{error}\n{tail}").as_bytes());
+        let Output::Spilled(spilled) = s.finish(None) else { panic!("not spilled") };
+        assert!(spilled.view.contains(&format!("\n{error}\n")), "the error is kept");
+        assert!(spilled.view.contains("; only their 2011 error, warning and file:line lines follow"));
+        assert!(spilled.view.contains("[… 11 more such lines are only in the archive …]\n"));
     }
 
     #[test]
