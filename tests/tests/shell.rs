@@ -157,27 +157,18 @@ fn raw_mode_and_small_output_pass_through_untouched() {
     let out = lctx(&home, &root, &["run", "--raw", "--", "seq 1 500"]);
     let expected: String = (1..=500).map(|i| format!("{i}\n")).collect();
     assert_eq!(stdout(&out), expected);
-    let out = home
-        .command(bin("lctx"))
-        .current_dir(&root)
-        .env("LEAN_CTX_RAW", "1")
-        .args(["run", "--", "seq 1 500"])
-        .output()
-        .unwrap();
-    assert_eq!(stdout(&out), expected, "LEAN_CTX_RAW=1 in the caller's environment");
+    let raw_by_env = |command: &str| {
+        let mut run = home.command(bin("lctx"));
+        run.current_dir(&root).env("LEAN_CTX_RAW", "1").args(["run", "--", command]);
+        stdout(&run.output().unwrap())
+    };
+    assert_eq!(raw_by_env("seq 1 500"), expected, "LEAN_CTX_RAW=1 in the caller's environment");
     let out = lctx(&home, &root, &["run", "--", "echo hello; exit 0"]);
     assert_eq!(stdout(&out), "hello\n");
     assert_eq!(out.status.code(), Some(0));
     // An output without a final newline keeps it that way, raw and expanded: `> copy` reproduces it.
     assert_eq!(stdout(&lctx(&home, &root, &["run", "--raw", "--", "printf abc"])), "abc");
-    let by_env = home
-        .command(bin("lctx"))
-        .current_dir(&root)
-        .env("LEAN_CTX_RAW", "1")
-        .args(["run", "--", "printf abc"])
-        .output()
-        .unwrap();
-    assert_eq!(stdout(&by_env), "abc", "LEAN_CTX_RAW=1 adds no newline either");
+    assert_eq!(raw_by_env("printf abc"), "abc", "LEAN_CTX_RAW=1 adds no newline either");
     let unterminated = "seq 1 500; printf 'no newline at end'";
     let id = archive_id(&stdout(&lctx(&home, &root, &["run", "--", unterminated])));
     let expanded = stdout(&lctx(&home, &root, &["expand", &id]));
