@@ -971,6 +971,56 @@ fn cpp() {
     );
 }
 
+/// An export macro between `class` and the name (`class MYLIB_API Widget {`) no longer makes the
+/// class a function without members; a line of macros over a method, `Q_OBJECT`, and a macro after
+/// a parameter list (`… MYLIB_NOEXCEPT : parent_(parent)`) are no errors.
+#[test]
+fn cpp_export_macros() {
+    let views = check(
+        "cpp/widget.hpp",
+        Language::Cpp,
+        &["Widget", "size", "empty", "resize", "Panel", "parent", "Options", "verbose", "make_widget"],
+    );
+    views.signature_lines_contain(&[
+        " 18-31 class MYLIB_API Widget",
+        "  22 int size() const noexcept",
+        " 33-44 class MYLIB_API Panel final : public Base",
+        " 51 MYLIB_API Widget *make_widget(int size)",
+    ]);
+    views.complete();
+    assert!(views.map.contains(" 18-31 class Widget\n  20 ctor Widget\n"), "{}", views.map);
+}
+
+/// zlib's and SQLite's declarations: one line each, named by the declared name, with the macros
+/// as written (`ZEXTERN int ZEXPORT deflate OF((…))`); a return type in capitals on its own line
+/// and an enum's last enumerator stay as they were.
+#[test]
+fn c_declarations_with_macro_words() {
+    let views = check(
+        "c/exports.h",
+        Language::C,
+        &[
+            "alloc_func",
+            "zlibVersion",
+            "deflate",
+            "deflateInit2",
+            "sqlite3_version",
+            "sqlite3_open",
+            "CloseHandle",
+            "LEVEL_HIGH",
+        ],
+    );
+    views.signature_lines_contain(&[
+        "14 ZEXTERN const char * ZEXPORT zlibVersion OF((void))",
+        "15 ZEXTERN int ZEXPORT deflate OF((z_streamp strm, int flush))",
+        "16-18 ZEXTERN int ZEXPORT deflateInit2 OF((z_streamp strm, int level, int method))",
+        "20 SQLITE_API SQLITE_EXTERN const char sqlite3_version[]",
+        "24-25 BOOL CloseHandle(HANDLE handle)",
+    ]);
+    views.hides(&["ZEXPORT", "int", "SQLITE_API"]);
+    views.complete();
+}
+
 /// A C type's fields and enumerators are its API, listed on its line: a bit-field pair, a
 /// function pointer, a C11 anonymous union's members (used as the outer type's own), a member
 /// whose type is defined in place (its type shown with it); a `#define` written among them is
