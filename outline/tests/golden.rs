@@ -991,6 +991,19 @@ fn cpp_export_macros() {
     assert!(views.map.contains(" 18-31 class Widget\n  20 ctor Widget\n"), "{}", views.map);
 }
 
+/// A C++ header named `.h` (ICU's, libstdc++'s) is read with C++'s grammar: its class, with its
+/// export macro, holds its members, and no method's body is in a head.
+#[test]
+fn cpp_header_named_h() {
+    let views = check("c/trie.h", Language::C, &["CharsTrie", "State", "getValue", "getNextUChars", "readValue"]);
+    views.signature_lines_contain(&[
+        "11-37 class U_COMMON_API CharsTrie : public UMemory",
+        " 18-23 class State : public UMemory",
+        " 25-28 inline int32_t getValue() const",
+    ]);
+    assert!(views.map.contains("11-37 class CharsTrie\n"), "{}", views.map);
+}
+
 /// zlib's and SQLite's declarations: one line each, named by the declared name, with the macros
 /// as written (`ZEXTERN int ZEXPORT deflate OF((…))`); a return type in capitals on its own line
 /// and an enum's last enumerator stay as they were.
