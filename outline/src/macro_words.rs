@@ -109,7 +109,7 @@ fn whole_word_at(bytes: &[u8], start: usize, word: &[u8]) -> bool {
         && bytes.get(start + word.len()).is_none_or(|&b| !is_word_byte(b))
 }
 
-/// `class|struct|union MACRO… Name [final] {` or `… : bases`: the macros blanked.
+/// `class|struct|union MACRO… Name [final|MACRO…] {` or `… : bases`: the macros blanked.
 fn type_head_macros(bytes: &mut [u8]) -> bool {
     let mut changed = false;
     for at in 0..bytes.len() {
@@ -133,9 +133,18 @@ fn type_head_macros(bytes: &mut [u8]) -> bool {
         let Some(macros) = uses.first().map(|first| first.start..uses.last().map_or(first.end, |last| last.end)) else {
             continue;
         };
+        // After the name, `final` or a macro for it (ICU's `U_FINAL`).
         let mut rest = skip_spaces(bytes, name_end);
-        if whole_word_at(bytes, rest, b"final") {
-            rest = skip_spaces(bytes, rest + b"final".len());
+        let mut after_name = Vec::new();
+        loop {
+            if whole_word_at(bytes, rest, b"final") {
+                rest = skip_spaces(bytes, rest + b"final".len());
+            } else if let Some(after) = macro_use_end(bytes, rest) {
+                after_name.push(rest..after);
+                rest = skip_spaces(bytes, after);
+            } else {
+                break;
+            }
         }
         let rest = rest + bytes[rest..].iter().take_while(|b| b.is_ascii_whitespace()).count();
         let opens = match bytes.get(rest) {
@@ -145,6 +154,7 @@ fn type_head_macros(bytes: &mut [u8]) -> bool {
         };
         if opens && name_end > macros.end {
             blank(bytes, macros);
+            after_name.into_iter().for_each(|range| blank(bytes, range));
             changed = true;
         }
     }
@@ -373,6 +383,10 @@ mod tests {
             "class               Panel final : public Base {"
         );
         assert_eq!(blanked("struct EXPORT_MACRO(core) Options\n{"), "struct                    Options\n{");
+        assert_eq!(
+            blanked("class U_I18N_API DateIntervalInfo U_FINAL : public UObject {"),
+            "class            DateIntervalInfo         : public UObject {"
+        );
         // The last word in capitals is the name; a use of a type, a base and a forward
         // declaration are left.
         assert_eq!(blanked("struct PACKED NODE {"), "struct        NODE {");

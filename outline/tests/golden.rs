@@ -992,12 +992,12 @@ fn cpp_export_macros() {
 }
 
 /// A C++ header named `.h` (ICU's, libstdc++'s) is read with C++'s grammar: its class, with its
-/// export macro, holds its members, and no method's body is in a head.
+/// export macro and its `U_FINAL`, holds its members, and no method's body is in a head.
 #[test]
 fn cpp_header_named_h() {
     let views = check("c/trie.h", Language::C, &["CharsTrie", "State", "getValue", "getNextUChars", "readValue"]);
     views.signature_lines_contain(&[
-        "11-37 class U_COMMON_API CharsTrie : public UMemory",
+        "11-37 class U_COMMON_API CharsTrie U_FINAL : public UMemory",
         " 18-23 class State : public UMemory",
         " 25-28 inline int32_t getValue() const",
     ]);
