@@ -973,7 +973,8 @@ fn cpp() {
 
 /// An export macro between `class` and the name (`class MYLIB_API Widget {`) no longer makes the
 /// class a function without members; a line of macros over a method, `Q_OBJECT`, and a macro after
-/// a parameter list (`… MYLIB_NOEXCEPT : parent_(parent)`) are no errors.
+/// a parameter list (`… MYLIB_NOEXCEPT : parent_(parent)`) are no errors. A class still read as a
+/// function says so.
 #[test]
 fn cpp_export_macros() {
     let views = check(
@@ -987,7 +988,9 @@ fn cpp_export_macros() {
         " 33-44 class MYLIB_API Panel final : public Base",
         " 51 MYLIB_API Widget *make_widget(int size)",
     ]);
-    views.complete();
+    // Only the specialization, whose `<int>` the macro rule does not look past, is misread (as a
+    // function `Box<int>`): its body is named, not silently dropped.
+    views.first_lines("[outline incomplete: lines 56-59 not parsed]");
     assert!(views.map.contains(" 18-31 class Widget\n  20 ctor Widget\n"), "{}", views.map);
 }
 
