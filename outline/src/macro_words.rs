@@ -23,6 +23,7 @@ pub(crate) fn blank_macro_words(source: &str) -> Option<String> {
     let mut changed = parameter_wrappers(&mut bytes);
     changed |= type_head_macros(&mut bytes);
     changed |= trailing_macros(&mut bytes);
+    changed |= calling_conventions(&mut bytes);
     let mut start = 0;
     let lines: Vec<(usize, usize)> = source
         .split_inclusive('\n')
@@ -224,6 +225,34 @@ fn trailing_macros(bytes: &mut [u8]) -> bool {
     changed
 }
 
+/// A calling convention in a function pointer's declarator, `typedef BOOL (PASCAL *LPFN_ACCEPTEX)(…)`:
+/// the grammar named the type after it (`PASCAL`). Only before a parameter list, so an
+/// expression's `(SIZE * n)` stays.
+fn calling_conventions(bytes: &mut [u8]) -> bool {
+    let mut changed = false;
+    for open in 0..bytes.len() {
+        if bytes[open] != b'(' {
+            continue;
+        }
+        let at = skip_spaces(bytes, open + 1);
+        let end = word_end(bytes, at);
+        if end == at || !is_macro_word(&bytes[at..end]) {
+            continue;
+        }
+        let star = skip_spaces(bytes, end);
+        let pointer_to_function = bytes.get(star) == Some(&b'*')
+            && closing(bytes, open, false).is_some_and(|close| {
+                let next = close + 1 + bytes[close + 1..].iter().take_while(|b| b.is_ascii_whitespace()).count();
+                bytes.get(next) == Some(&b'(')
+            });
+        if pointer_to_function {
+            blank(bytes, at..end);
+            changed = true;
+        }
+    }
+    changed
+}
+
 /// A macro word whose arguments go on over lines (`_GLIBCXX_NOEXCEPT_IF(\n  is_nothrow…)`): its end.
 fn multiline_macro_use_end(bytes: &[u8], at: usize) -> Option<usize> {
     let end = word_end(bytes, at);
@@ -239,16 +268,21 @@ fn macro_line(bytes: &mut [u8], start: usize, end: usize, next: Option<&[u8]>) -
     let first = start + bytes[start..end].iter().take_while(|b| b.is_ascii_whitespace()).count();
     let indented = first > start;
     let mut at = first;
+    let mut called = false;
     while let Some(after) = macro_use_end(&bytes[..end], at) {
+        called |= after > word_end(bytes, at);
         at = skip_spaces(bytes, after);
     }
     let alone = at > first && bytes[at..end].iter().all(u8::is_ascii_whitespace);
     // Not when, at the margin, the next line starts with the name (`BOOL` over
     // `CloseHandle(HANDLE h)`): the line holds the declaration's type. Indented, in a class, the
-    // next line may be a constructor (`_GLIBCXX20_CONSTEXPR` over `_Vector_impl()`).
+    // next line may be a constructor (`_GLIBCXX20_CONSTEXPR` over `_Vector_impl()`), and a macro
+    // called with arguments is no type (`DECLARE_ASN1_FUNCTIONS(RSA_PSS_PARAMS)` over another).
     let declaration_follows = next.is_some_and(|line| match line.first() {
         Some(b'~' | b'[') => true,
-        Some(&b) if is_word_byte(b) => indented || line.get(skip_spaces(line, word_end(line, 0))) != Some(&b'('),
+        Some(&b) if is_word_byte(b) => {
+            indented || called || line.get(skip_spaces(line, word_end(line, 0))) != Some(&b'(')
+        }
         _ => false,
     });
     if alone && declaration_follows {
@@ -422,6 +456,9 @@ mod tests {
             blanked("  Q_OBJECT\n\npublic:\n  Panel();\n"),
             format!("{}\n\npublic:\n  Panel();\n", " ".repeat(10))
         );
+        let source =
+            "DECLARE_ASN1_FUNCTIONS(RSA_PSS_PARAMS)\nDECLARE_ASN1_DUP_FUNCTION(RSA_PSS_PARAMS)\ntypedef int t;\n";
+        assert_eq!(blanked(source).trim_start(), "typedef int t;\n");
         // At the margin above a name and its parameters the line is the return type; an enum's
         // last enumerator is followed by its `}`.
         for source in ["BOOL\nCloseHandle(HANDLE h);\n", "enum level {\n  LOW,\n  HIGH\n};\n"] {
@@ -430,13 +467,18 @@ mod tests {
     }
 
     #[test]
-    fn macro_words_after_a_parameter_list_become_spaces() {
+    fn macro_words_in_and_after_a_declarator_become_spaces() {
         let source = "  Vec() _GLIBCXX_NOEXCEPT_IF(\n    is_nothrow<T>::value)\n  : base() { }\n";
         let expected = source
             .replace("_GLIBCXX_NOEXCEPT_IF(", &" ".repeat(21))
             .replace("    is_nothrow<T>::value)", &" ".repeat(25));
         assert_eq!(blanked(source), expected);
         assert_eq!(blanked("  int size() const NOEXCEPT;\n"), "  int size() const         ;\n");
+        assert_eq!(
+            blanked("typedef BOOL (PASCAL *LPFN_ACCEPTEX)\n    (SOCKET s);\n"),
+            "typedef BOOL (       *LPFN_ACCEPTEX)\n    (SOCKET s);\n"
+        );
+        assert_eq!(blanked("int n = (SIZE * 2);\n"), "int n = (SIZE * 2);\n");
         // A `#define`'s value is the macro's text.
         assert_eq!(blanked("#define F(x) NOEXCEPT;\n"), "#define F(x) NOEXCEPT;\n");
     }

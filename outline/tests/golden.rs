@@ -1009,7 +1009,8 @@ fn cpp_header_named_h() {
 
 /// zlib's and SQLite's declarations: one line each, named by the declared name, with the macros
 /// as written (`ZEXTERN int ZEXPORT deflate OF((…))`); a return type in capitals on its own line
-/// and an enum's last enumerator stay as they were.
+/// and an enum's last enumerator stay as they were; macro calls over a type and a calling
+/// convention in a function pointer do not take its name.
 #[test]
 fn c_declarations_with_macro_words() {
     let views = check(
@@ -1032,6 +1033,8 @@ fn c_declarations_with_macro_words() {
         "16-18 ZEXTERN int ZEXPORT deflateInit2 OF((z_streamp strm, int level, int method))",
         "20 SQLITE_API SQLITE_EXTERN const char sqlite3_version[]",
         "24-25 BOOL CloseHandle(HANDLE handle)",
+        "35-37 typedef struct rsa_oaep_params_st RSA_OAEP_PARAMS { int hash }",
+        "39-40 typedef BOOL (PASCAL *LPFN_ACCEPTEX) (SOCKET listen, SOCKET accept)",
     ]);
     views.hides(&["ZEXPORT", "int", "SQLITE_API"]);
     views.complete();
