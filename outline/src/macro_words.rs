@@ -9,13 +9,18 @@
 //!   `ZEXPORT deflate`), each a line of the outline under a wrong name;
 //! - a line of such words alone before a definition (`_GLIBCXX_NODISCARD _GLIBCXX20_CONSTEXPR`
 //!   over a method) or between definitions (`Q_OBJECT`, `_GLIBCXX_BEGIN_NAMESPACE_VERSION`);
-//! - a parameter list wrapped for pre-ANSI compilers, `deflate OF((z_streamp strm, int flush))`.
+//! - a parameter list wrapped for pre-ANSI compilers, `deflate OF((z_streamp strm, int flush))`;
+//! - words after a parameter list (`_Vector_impl() _GLIBCXX_NOEXCEPT_IF(…) : base()`), and a
+//!   calling convention in a function pointer (`typedef BOOL (PASCAL *LPFN_ACCEPTEX)(…)`).
 //!
 //! A macro word is an upper-case identifier (`MYLIB_API`, `_GLIBCXX20_CONSTEXPR`), with its
 //! arguments where it takes some (`EXPORT_MACRO(core)`). The copy writes spaces for these words
 //! (and the wrapper's outer parentheses), so every offset stays; the outline reads heads from the
-//! original text, so they keep the macros as written. A type named in capitals (`FILE`, `BOOL`)
-//! stays where it is the only type of its declaration.
+//! original text, so they keep the macros inside them as written. A macro that starts a
+//! declaration becomes `extern` where it is as long, for the same reason; a shorter one, and a
+//! line of macros above a declaration, are left out of its head (`_GLIBCXX20_CONSTEXPR`,
+//! OpenSSL's `OSSL_DEPRECATEDIN_3_0`). A type named in capitals (`FILE`, `BOOL`) stays where it
+//! is the only type of its declaration.
 
 /// `source` with the macro words above written as spaces, or `None` when it has none.
 pub(crate) fn blank_macro_words(source: &str) -> Option<String> {
