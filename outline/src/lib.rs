@@ -16,6 +16,7 @@ mod commonjs_exports;
 mod extract;
 mod fallback;
 mod language;
+mod macro_words;
 mod model;
 mod modules;
 mod parse;

@@ -35,26 +35,36 @@ pub(crate) fn parse(language: Language, source: &str) -> Result<Tree, String> {
     Ok(second.unwrap_or(tree))
 }
 
-/// Parses `source` as `language` with `parse`, or as TypeScript (TSX when it seems to hold JSX)
-/// when it is JavaScript its grammar could not read whole and TypeScript's reads more of it: code
-/// annotated for Flow (vue-router's and React Native's sources, whose every annotation was an
-/// error: vue-router's outline held 41 % of its definitions, React Native's 28 %), with or
-/// without its `@flow` pragma. The language returned is the tree's.
+/// Parses `source` as `language` with `parse`, or as another grammar it may be written for when
+/// `language`'s could not read it whole and the other reads more of it:
+/// - JavaScript as TypeScript (TSX when it seems to hold JSX): code annotated for Flow (vue-router's
+///   and React Native's sources, whose every annotation was an error: vue-router's outline held
+///   41 % of its definitions, React Native's 28 %), with or without its `@flow` pragma;
+/// - C as C++: a `.h` file is read as C, and C++ libraries name their headers so (ICU's
+///   `ucharstrie.h`, libstdc++'s `stl_vector.h`, Qt's): C's grammar read `class UCharsTrie :
+///   public UMemory {` as a list of variables and its methods as the file's functions.
+///
+/// The language returned is the tree's.
 pub(crate) fn as_written(
     language: Language,
     source: &str,
     parse: impl Fn(Language, &str) -> Result<Tree, String>,
 ) -> Result<(Language, Tree), String> {
     let tree = parse(language, source)?;
-    if language != Language::JavaScript || !tree.root_node().has_error() {
+    if !tree.root_node().has_error() {
         return Ok((language, tree));
     }
-    // TSX reads a generic arrow function (`<T>(x: T) => x`) as an element, so TypeScript is tried
-    // too when TSX leaves errors.
-    let jsx = source.contains("</") || source.contains("/>");
-    let typed: &[Language] = if jsx { &[Language::Tsx, Language::TypeScript] } else { &[Language::TypeScript] };
+    let jsx = || source.contains("</") || source.contains("/>");
+    let others: &[Language] = match language {
+        // TSX reads a generic arrow function (`<T>(x: T) => x`) as an element, so TypeScript is
+        // tried too when TSX leaves errors.
+        Language::JavaScript if jsx() => &[Language::Tsx, Language::TypeScript],
+        Language::JavaScript => &[Language::TypeScript],
+        Language::C => &[Language::Cpp],
+        _ => &[],
+    };
     let mut best = (error_lines(&tree, source).len(), language, tree);
-    for &candidate in typed {
+    for &candidate in others {
         if best.0 == 0 {
             break;
         }
@@ -131,8 +141,19 @@ mod tests {
         // JavaScript that parses stays JavaScript; so does an error TypeScript reads no better.
         assert_eq!(read("const view = <Link to={to} />;\nfunction f(a) {}\n"), Language::JavaScript);
         assert_eq!(read("function f( {\n"), Language::JavaScript);
-        // Only JavaScript is read another way.
+        // Only JavaScript and C are read another way.
         assert_eq!(as_written(Language::Python, "def f(:\n", parse).unwrap().0, Language::Python);
+    }
+
+    #[test]
+    fn a_header_with_classes_is_read_as_cpp() {
+        let read = |source: &str| as_written(Language::C, source, parse).unwrap().0;
+        assert_eq!(read("class Trie : public UMemory {\npublic:\n  Trie();\n};\n"), Language::Cpp);
+        assert_eq!(read("template <typename T>\nstruct Box { T value; };\n"), Language::Cpp);
+        // C stays C, with an error that C++ reads no better, or C++'s keywords as names.
+        assert_eq!(read("int f(int a);\nstruct s { int x; };\n"), Language::C);
+        assert_eq!(read("int f( {\n"), Language::C);
+        assert_eq!(read("int class = 1;\nint f(int new;\n"), Language::C);
     }
 
     #[test]

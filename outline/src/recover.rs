@@ -61,7 +61,14 @@
 //! receiver's parentheses, so the block parses as a nested struct; the outline's C# rules read
 //! a struct whose text starts with `extension` as the block (see `extract/csharp.rs`).
 //!
-//! The copy's tree is used only when it has fewer unparsed tokens than the original's.
+//! C and C++ headers mark their API with macros the grammar cannot expand (`class MYLIB_API
+//! Widget {`, `ZEXTERN int ZEXPORT deflate OF((…));`): the copy writes spaces for them (see
+//! [`crate::macro_words`]). Such a macro misleads the grammar as often without an error as with
+//! one (`class MYLIB_API Widget {` reads as a function `Widget`), so this copy is made for every
+//! C or C++ file that has one.
+//!
+//! The copy's tree is used only when it has fewer unparsed tokens than the original's; the C and
+//! C++ copy's, unless it has more.
 
 use tree_sitter::Tree;
 
@@ -76,16 +83,19 @@ pub(crate) fn reparse(
     tree: &Tree,
     parse: impl FnOnce(&str) -> Result<Tree, String>,
 ) -> Option<Tree> {
-    if !tree.root_node().has_error() {
+    let misread_without_error = matches!(language, Language::C | Language::Cpp);
+    if !misread_without_error && !tree.root_node().has_error() {
         return None;
     }
     let patched = match language {
         Language::TypeScript | Language::Tsx => typescript_gaps(language, source, tree),
         Language::CSharp => csharp_extension_blocks(source),
+        Language::C | Language::Cpp => crate::macro_words::blank_macro_words(source),
         _ => None,
     }?;
     let better = parse(&patched).ok()?;
-    (error_lines(&better, source).len() < error_lines(tree, source).len()).then_some(better)
+    let (after, before) = (error_lines(&better, source).len(), error_lines(tree, source).len());
+    (after < before || misread_without_error && after == before).then_some(better)
 }
 
 /// `source` with every TypeScript (or TSX) gap above worked around, or `None` when it has none.

@@ -364,6 +364,44 @@ pub(crate) fn broken_declaration_groups(tree: &Tree, language: Language) -> Vec<
     spans
 }
 
+/// C++ classes the grammar read as functions: `class MYLIB_API Box<int> {` is a function `Box<int>`
+/// returning `class MYLIB_API`, without an error, and its members are a function body's
+/// statements, which no view lists. A function needs a parameter list, so a definition whose
+/// type is a class, struct or union without a body and whose declarator has none is such a
+/// class: its body is named (the export macros [`crate::macro_words`] removes leave the shapes it
+/// does not know: a specialization's arguments, a comment before the `{`).
+pub(crate) fn misread_classes(tree: &Tree, language: Language) -> Vec<(u32, u32)> {
+    const TYPES: [&str; 3] = ["class_specifier", "struct_specifier", "union_specifier"];
+    if !matches!(language, Language::C | Language::Cpp) {
+        return Vec::new();
+    }
+    let mut spans = Vec::new();
+    let mut pending = vec![tree.root_node()];
+    while let Some(node) = pending.pop() {
+        let misread = node.kind() == "function_definition"
+            && node
+                .child_by_field_name("type")
+                .is_some_and(|ty| TYPES.contains(&ty.kind()) && ty.child_by_field_name("body").is_none())
+            && node.child_by_field_name("declarator").is_some_and(|declarator| !has_parameters(declarator));
+        match node.child_by_field_name("body").filter(|_| misread) {
+            Some(body) => spans.push((line_number(body.start_position().row), line_number(body.end_position().row))),
+            None => {
+                let mut cursor = node.walk();
+                pending.extend(node.named_children(&mut cursor));
+            }
+        }
+    }
+    spans
+}
+
+/// Whether a declarator declares a function: a parameter list somewhere in its chain.
+fn has_parameters(declarator: Node) -> bool {
+    declarator.kind() == "function_declarator" || {
+        let mut cursor = declarator.walk();
+        declarator.named_children(&mut cursor).any(has_parameters)
+    }
+}
+
 /// The lines of an outlined definition or import, for [`error_regions`].
 pub(crate) struct Covered {
     /// Its first line (attributes included) and last.

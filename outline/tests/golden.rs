@@ -971,6 +971,75 @@ fn cpp() {
     );
 }
 
+/// An export macro between `class` and the name (`class MYLIB_API Widget {`) no longer makes the
+/// class a function without members; a line of macros over a method, `Q_OBJECT`, and a macro after
+/// a parameter list (`… MYLIB_NOEXCEPT : parent_(parent)`) are no errors. A class still read as a
+/// function says so.
+#[test]
+fn cpp_export_macros() {
+    let views = check(
+        "cpp/widget.hpp",
+        Language::Cpp,
+        &["Widget", "size", "empty", "resize", "Panel", "parent", "Options", "verbose", "make_widget"],
+    );
+    views.signature_lines_contain(&[
+        " 18-31 class MYLIB_API Widget",
+        "  22 int size() const noexcept",
+        " 33-44 class MYLIB_API Panel final : public Base",
+        " 51 MYLIB_API Widget *make_widget(int size)",
+    ]);
+    // Only the specialization, whose `<int>` the macro rule does not look past, is misread (as a
+    // function `Box<int>`): its body is named, not silently dropped.
+    views.first_lines("[outline incomplete: lines 56-59 not parsed]");
+    assert!(views.map.contains(" 18-31 class Widget\n  20 ctor Widget\n"), "{}", views.map);
+}
+
+/// A C++ header named `.h` (ICU's, libstdc++'s) is read with C++'s grammar: its class, with its
+/// export macro and its `U_FINAL`, holds its members, and no method's body is in a head.
+#[test]
+fn cpp_header_named_h() {
+    let views = check("c/trie.h", Language::C, &["CharsTrie", "State", "getValue", "getNextUChars", "readValue"]);
+    views.signature_lines_contain(&[
+        "11-37 class U_COMMON_API CharsTrie U_FINAL : public UMemory",
+        " 18-23 class State : public UMemory",
+        " 25-28 inline int32_t getValue() const",
+    ]);
+    assert!(views.map.contains("11-37 class CharsTrie\n"), "{}", views.map);
+}
+
+/// zlib's and SQLite's declarations: one line each, named by the declared name, with the macros
+/// as written (`ZEXTERN int ZEXPORT deflate OF((…))`); a return type in capitals on its own line
+/// and an enum's last enumerator stay as they were; macro calls over a type and a calling
+/// convention in a function pointer do not take its name.
+#[test]
+fn c_declarations_with_macro_words() {
+    let views = check(
+        "c/exports.h",
+        Language::C,
+        &[
+            "alloc_func",
+            "zlibVersion",
+            "deflate",
+            "deflateInit2",
+            "sqlite3_version",
+            "sqlite3_open",
+            "CloseHandle",
+            "LEVEL_HIGH",
+        ],
+    );
+    views.signature_lines_contain(&[
+        "14 ZEXTERN const char * ZEXPORT zlibVersion OF((void))",
+        "15 ZEXTERN int ZEXPORT deflate OF((z_streamp strm, int flush))",
+        "16-18 ZEXTERN int ZEXPORT deflateInit2 OF((z_streamp strm, int level, int method))",
+        "20 SQLITE_API SQLITE_EXTERN const char sqlite3_version[]",
+        "24-25 BOOL CloseHandle(HANDLE handle)",
+        "35-37 typedef struct rsa_oaep_params_st RSA_OAEP_PARAMS { int hash }",
+        "39-40 typedef BOOL (PASCAL *LPFN_ACCEPTEX) (SOCKET listen, SOCKET accept)",
+    ]);
+    views.hides(&["ZEXPORT", "int", "SQLITE_API"]);
+    views.complete();
+}
+
 /// A C type's fields and enumerators are its API, listed on its line: a bit-field pair, a
 /// function pointer, a C11 anonymous union's members (used as the outer type's own), a member
 /// whose type is defined in place (its type shown with it); a `#define` written among them is

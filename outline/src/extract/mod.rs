@@ -142,6 +142,7 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
         .chain(misplaced)
         .chain(swallowed)
         .chain(unparsed::broken_declaration_groups(tree, language))
+        .chain(unparsed::misread_classes(tree, language))
         .collect();
     let named = match judged.is_some() && !named.is_empty() {
         true => {
