@@ -152,21 +152,23 @@ pub fn compress_with(command_line: &str, output: &str, exit_code: i32, options: 
 /// Why compression may owe a line to the agent, whatever the exit code (see [`importance`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Importance {
-    /// It reports an error or a failure (a failing test's cross too), a panic or a failed assertion, reads as a
-    /// failure verdict or count, or names a `file:line` location: shown verbatim whenever protection applies.
+    /// It reports an error or a failure (a failing test's cross too), a panic or a failed assertion, or reads as
+    /// a failure verdict or count: shown verbatim whenever protection applies.
     Failure,
-    /// A warning: families summarise warnings by kind (the first ones in full), counting the rest.
-    Warning,
+    /// A warning, or a line naming a `file:line` location without a failure's words (a warning's, most often:
+    /// `  --> src/m.rs:1:5`, `src/w.c:1:5: warning: …`): owed too, but a flood of them must give way to a
+    /// later failure where only some lines can be kept.
+    Secondary,
 }
 
 /// Whether, and why, compression may owe `line` to the agent whatever the exit code turns out to be. For a
 /// caller that can hand only part of a huge output to [`compress`] and must choose which lines of the rest to
 /// keep: the same rules then decide what is shown.
 pub fn importance(line: &str) -> Option<Importance> {
-    if rules::protected(line, true) || rules::protected(line, false) {
+    if rules::is_error(line) || rules::is_report(line) {
         Some(Importance::Failure)
-    } else if rules::is_warning(line) {
-        Some(Importance::Warning)
+    } else if rules::is_warning(line) || rules::has_location(line) {
+        Some(Importance::Secondary)
     } else {
         None
     }
@@ -196,16 +198,18 @@ mod tests {
         for line in [
             "error[E0308]: mismatched types",
             "test a::b ... FAILED",
-            "  --> src/main.rs:4:9",
             "thread 'x' panicked",
             "   ✗ middle check",
             "CRITICAL: disk full",
             "[21/50] exit code 1",
-            "src/w.c:1:5: warning: unused variable `x`",
+            "src/bad.c:9:1: error: expected ';'",
         ] {
             assert_eq!(importance(line), Some(Importance::Failure), "{line}");
         }
-        assert_eq!(importance("warning: unused variable `x`"), Some(Importance::Warning));
+        for line in ["warning: unused variable `x`", "src/w.c:1:5: warning: unused variable `x`", "  --> src/m.rs:4:9"]
+        {
+            assert_eq!(importance(line), Some(Importance::Secondary), "{line}");
+        }
         for line in ["   Compiling foo v0.1.0", "test a::b ... ok", "0 errors", "  ✓ renders", ""] {
             assert_eq!(importance(line), None, "{line}");
         }

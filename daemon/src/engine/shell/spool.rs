@@ -150,8 +150,10 @@ struct Spilling {
     /// The last [`TAIL`] bytes of redacted text, and whether earlier bytes left it.
     tail: VecDeque<u8>,
     tail_cut: bool,
-    /// (line number, line, whether a warning) of the middle's notable lines; how many more there were.
+    /// (line number, line, whether secondary: a warning or a location) of the middle's notable lines; how
+    /// many of them are secondary; how many more notable lines there were.
     kept: Vec<(u64, String, bool)>,
+    secondary_kept: usize,
     not_kept: u64,
 }
 
@@ -170,6 +172,7 @@ impl Spilling {
             tail: VecDeque::new(),
             tail_cut: false,
             kept: Vec::new(),
+            secondary_kept: 0,
             not_kept: 0,
         }
     }
@@ -220,19 +223,24 @@ impl Spilling {
         }
         for line in rest.split_inclusive('\n') {
             if let Some(importance) = lean_ctx_shell_compress::importance(line) {
-                let warning = importance == Importance::Warning;
+                let secondary = importance == Importance::Secondary;
                 let full = self.kept.len() >= KEPT_LINES;
-                // Past the bound, a line is only in the archive; but a flood of warnings must not crowd out a
-                // later error, which takes the last warning's place.
-                let evicted = full
-                    && !warning
-                    && self.kept.iter().rposition(|kept| kept.2).map(|w| self.kept.remove(w)).is_some();
+                // Past the bound, a line is only in the archive; but a flood of warnings (and their file:line
+                // lines) must not crowd out a later error, which takes the last such line's place.
+                // The count spares a scan of every kept line per error once none is left to give way.
+                let last_secondary = match full && !secondary && self.secondary_kept > 0 {
+                    true => self.kept.iter().rposition(|kept| kept.2),
+                    false => None,
+                };
+                let evicted = last_secondary.map(|last| self.kept.remove(last)).is_some();
+                self.secondary_kept -= usize::from(evicted);
                 self.not_kept += u64::from(full);
                 if !full || evicted {
                     let end = floor_char_boundary(line, KEPT_LINE_BYTES);
                     let cut = if end < line.trim_end_matches('\n').len() { "…" } else { "" };
                     let text = format!("{}{cut}", line[..end].trim_end_matches('\n'));
-                    self.kept.push((self.newlines + 1, text, warning));
+                    self.kept.push((self.newlines + 1, text, secondary));
+                    self.secondary_kept += usize::from(secondary);
                 }
             }
             self.newlines += u64::from(line.ends_with('\n'));
@@ -482,14 +490,20 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut s = spool(64 << 10, dir.path());
         let (head, next) = log_lines(1, HEAD + 4096);
-        let warnings: String = (0..KEPT_LINES + 10).map(|i| format!("warning: unused variable `x{i}`\n")).collect();
+        // As rustc prints them: each warning with its location line.
+        let warnings: String =
+            (0..KEPT_LINES + 10).map(|i| format!("warning: unused variable `x{i}`\n  --> src/m{i}.rs:1:5\n")).collect();
         let (tail, _) = log_lines(next, TAIL + 4096);
         let error = "src/bad.c:9:1: error: expected ';'";
         s.push(format!("{head}{warnings}{error}\n{tail}").as_bytes());
         let Output::Spilled(spilled) = s.finish(None) else { panic!("not spilled") };
         assert!(spilled.view.contains(&format!("\n{error}\n")), "the error is kept");
-        assert!(spilled.view.contains("; only their 2011 error, warning and file:line lines follow"));
-        assert!(spilled.view.contains("[… 11 more such lines are only in the archive …]\n"));
+        assert!(
+            spilled.view.contains("; only their 4021 error, warning and file:line lines follow"),
+            "{}",
+            spilled.view
+        );
+        assert!(spilled.view.contains("[… 2021 more such lines are only in the archive …]\n"));
     }
 
     #[test]
