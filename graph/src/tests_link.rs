@@ -87,23 +87,23 @@ impl Graph {
     }
 }
 
-/// What a test directory holds beside its tests, by extension: documentation, fixtures' data,
-/// snapshots, images, archives.
-const NOT_TESTS: [&str; 28] = [
-    "adoc", "bin", "csv", "dat", "env", "gif", "gz", "ico", "ini", "jpeg", "jpg", "json", "lock", "log", "markdown",
-    "md", "pdf", "png", "rst", "snap", "svg", "toml", "tsv", "txt", "xml", "yaml", "yml", "zip",
+/// Extensions of test code in languages the graph does not read (`tests/FooTest.php`,
+/// `tests/test_cli.sh`, `.bats`, Kotlin, Swift, …). Anything else in a test directory that is not
+/// code the graph reads is its documentation, data or fixtures (`README`, `sample.json`,
+/// `expected.stderr`, `page.html`): no test to run.
+const OTHER_TEST_CODE: [&str; 24] = [
+    "bash", "bats", "clj", "dart", "erl", "ex", "exs", "fs", "groovy", "hs", "jl", "kt", "kts", "lua", "ml", "php",
+    "pl", "ps1", "r", "scala", "sh", "swift", "t", "zig",
 ];
 
 /// Whether `path` is a test file by its language's convention (`language` as the graph names it,
-/// empty for a file the graph does not read), which a test directory's README, fixtures and
-/// data (`tests/fixtures/sample.json`, `tests/AGENTS.md`) are not. Code of any language is, those
-/// the graph does not read too (`tests/FooTest.php`, `tests/test_cli.sh`).
+/// empty for a file the graph does not read): code only (see [`OTHER_TEST_CODE`]).
 pub fn is_test_file(path: &str, language: &str) -> bool {
     let path_ref = Path::new(path);
     let extension = path_ref.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
-    let data = Language::from_path(path_ref).is_some_and(|l| !l.is_code())
-        || extension.is_some_and(|extension| NOT_TESTS.contains(&extension.as_str()));
-    !data && tested_name(path, language).is_some()
+    let code = Language::from_path(path_ref).is_some_and(Language::is_code)
+        || extension.is_some_and(|extension| OTHER_TEST_CODE.contains(&extension.as_str()));
+    code && tested_name(path, language).is_some()
 }
 
 /// Whether a source file holds its own tests: a Rust `#[cfg(test)]` module or `#[test]`
@@ -249,8 +249,17 @@ mod tests {
         assert!(!is_test_file("tests/fixtures/sample.json", ""));
         assert!(!is_test_file("tests/AGENTS.md", ""));
         assert!(is_test_file("tests/store.rs", "rust"));
-        assert!(!is_test_file("tests/fixtures/rows.csv", ""));
-        assert!(!is_test_file("tests/__snapshots__/app.test.ts.snap", ""));
+        for data in [
+            "tests/fixtures/rows.csv",
+            "tests/__snapshots__/app.test.ts.snap",
+            "tests/README",
+            "tests/data/expected_output",
+            "tests/ui/bad.stderr",
+            "tests/fixtures/page.html",
+            "tests/fixtures/schema.sql",
+        ] {
+            assert!(!is_test_file(data, ""), "{data}");
+        }
         // Code the graph does not read is still a test by the directory's convention.
         for test in ["test/models/order_test.rb", "tests/FooTest.php", "tests/FooTest.kt", "tests/test_cli.sh"] {
             assert!(is_test_file(test, ""), "{test}");
