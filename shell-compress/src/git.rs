@@ -11,7 +11,7 @@ use crate::passthrough::PASSTHROUGH;
 use crate::plan::{Cut, Mark, Plan};
 use crate::rules;
 
-pub(crate) static STATUS: Family = Family::new("git-status", "git status", |plan, _| status(plan));
+pub(crate) static STATUS: Family = Family::new("git-status", "git status", status);
 pub(crate) static LOG: Family = Family::new("git-log", "git log --oneline -n 5", history);
 pub(crate) static SHOW: Family = Family::new("git-show", "git show HEAD~1", history);
 pub(crate) static DIFF: Family = Family::new("git-diff", "git diff --cached", diff);
@@ -64,7 +64,7 @@ const STATUS_SHOWN: usize = 10;
 /// So every section header stays, and so does every entry of a kind there are few of (a `deleted:` among
 /// sixty `modified:`), which a cut of the long list would hide. Conflicts are shown whatever their number:
 /// each needs resolving.
-fn status(plan: &mut Plan) {
+fn status(plan: &mut Plan, failed: bool) {
     plan.set_where(Mark::Drop, |line| {
         let trimmed = line.trim();
         line.starts_with(char::is_whitespace) && trimmed.starts_with('(') && trimmed.ends_with(')')
@@ -74,7 +74,8 @@ fn status(plan: &mut Plan) {
     let mut section = 0;
     for i in 0..plan.len() {
         let line = plan.line(i);
-        if !line.starts_with(char::is_whitespace) && line.ends_with(':') {
+        // A short-format entry's path may end in `:` too.
+        if !line.starts_with(char::is_whitespace) && line.ends_with(':') && short_code(line).is_none() {
             section = i;
             continue;
         }
@@ -92,7 +93,8 @@ fn status(plan: &mut Plan) {
         if entries.len() > STATUS_SHOWN + 2 {
             let rest = &entries[STATUS_SHOWN..];
             let indent = if plan.line(rest[0]).starts_with('\t') { "\t" } else { "" };
-            plan.replace(rest, format!("{indent}… {} more {kind} entries not shown", rest.len()));
+            // An entry protection shows anyway (a path naming an error) is not counted as not shown.
+            plan.replace_counted(rest, failed, |hidden| format!("{indent}… {hidden} more {kind} entries not shown"));
         }
     }
 }
@@ -110,9 +112,14 @@ fn status_kind(line: &str, section: &str) -> Option<String> {
             None => "untracked".into(),
         });
     }
+    short_code(line).map(|code| format!("`{code}`"))
+}
+
+/// The two-letter code of a short-format `git status` entry (`" M"`, `"??"`).
+fn short_code(line: &str) -> Option<&str> {
     let code = line.get(..2)?;
     let short = code.chars().all(|c| " MTADRCU?!".contains(c)) && line[2..].starts_with(' ') && code != "  ";
-    short.then(|| format!("`{code}`"))
+    short.then_some(code)
 }
 
 /// Whether entries of `kind` are unmerged paths (`both modified:`, `deleted by them:`, short `UU`, `AA`, `DD`).
@@ -407,6 +414,19 @@ mod tests {
             (1..=40).map(|i| format!(" M f{i}.txt\n")).collect::<String>() + " D gone.txt\n?? new.txt\n";
         let text = compress("git status -s", &short, 0).text;
         assert!(text.contains("\n… 30 more ` M` entries not shown\n D gone.txt\n?? new.txt\n"), "{text}");
+        // A path ending in `:` is no section header: the 41 untracked entries are one group.
+        let colon: String = (1..=30).map(|i| format!("?? new{i}.txt\n")).collect::<String>()
+            + "?? odd:\n"
+            + &(31..=40).map(|i| format!("?? new{i}.txt\n")).collect::<String>();
+        let text = compress("git status -s", &colon, 0).text;
+        assert!(text.contains("\n… 31 more `??` entries not shown\n"), "{text}");
+        // An entry protection shows anyway is not counted among those not shown.
+        let mut flagged: String = (10..=40).map(|i| format!("\tmodified:   src/f{i}.rs\n")).collect();
+        flagged += "\tmodified:   docs/CRITICAL.md\n";
+        let text =
+            compress("git status", &format!("On branch main\nChanges not staged for commit:\n{flagged}"), 0).text;
+        assert!(text.contains("\t… 21 more modified entries not shown\n"), "{text}");
+        assert!(text.contains("\tmodified:   docs/CRITICAL.md\n"), "{text}");
     }
 
     #[test]

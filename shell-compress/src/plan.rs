@@ -192,6 +192,17 @@ impl<'a> Plan<'a> {
 
     /// Shows `text` (one or more lines) in place of the ordinary lines `indices`, where the first of them was.
     /// Protected lines among `indices` stay where they are.
+    /// [`Plan::replace`] of the lines of `indices` that protection would not show anyway (for a command that
+    /// `failed` or not), with `text` given how many those are; nothing when none is left.
+    pub(crate) fn replace_counted(&mut self, indices: &[usize], failed: bool, text: impl FnOnce(usize) -> String) {
+        let tail = if failed { self.failure_tail_start() } else { self.len() };
+        let hidden: Vec<usize> = indices.iter().copied().filter(|&i| !self.protects(i, failed, tail)).collect();
+        if !hidden.is_empty() {
+            let text = text(hidden.len());
+            self.replace(&hidden, text);
+        }
+    }
+
     pub(crate) fn replace(&mut self, indices: &[usize], text: String) {
         let Some(&first) = indices.first() else { return };
         for &i in indices {
