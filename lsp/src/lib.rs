@@ -289,7 +289,8 @@ const LAST_WORDS_CHARS: usize = 300;
 /// its end in chunks (a server's logs can be long, and an unread pipe would block it), each line
 /// kept to its first [`LAST_WORDS_CHARS`] characters: a line that never ends costs no more.
 fn last_line(mut stderr: impl std::io::Read) -> Option<String> {
-    const KEPT_BYTES: usize = LAST_WORDS_CHARS * 4;
+    // One character more than is shown, so that a line cut short always says so.
+    const KEPT_BYTES: usize = (LAST_WORDS_CHARS + 1) * 4;
     let (mut chunk, mut line, mut last) = ([0u8; 4096], Vec::with_capacity(KEPT_BYTES), None);
     loop {
         let read = match stderr.read(&mut chunk) {
@@ -425,6 +426,8 @@ mod tests {
         let endless = vec![b'x'; 1 << 20];
         assert_eq!(last(&endless), Some(format!("{}…", "x".repeat(LAST_WORDS_CHARS))));
         assert_eq!(last(b""), None);
+        let wide = "😀".repeat(LAST_WORDS_CHARS + 1) + "\n";
+        assert_eq!(last(wide.as_bytes()), Some(format!("{}…", "😀".repeat(LAST_WORDS_CHARS))));
     }
 
     #[test]

@@ -422,7 +422,7 @@ fn from_absolute(root: &Path, base: &Path, glob: &str) -> EngineResult<String> {
             (if slash == 0 { "/" } else { &glob[..slash] }, &glob[slash + 1..])
         }
     };
-    let dir = Path::new(dir).canonicalize().unwrap_or_else(|_| PathBuf::from(dir));
+    let dir = resolved(Path::new(dir));
     let refuse = |outside: String| {
         EngineError::invalid(format!(
             "the glob `{glob}` names files outside {outside}: globs match the files searched; write one relative to \
@@ -441,6 +441,36 @@ fn from_absolute(root: &Path, base: &Path, glob: &str) -> EngineResult<String> {
         )));
     }
     Ok(format!("/{}", pattern.join("/")))
+}
+
+/// `path` as the file system reads it, whether or not it all exists: `..` taken lexically, the
+/// longest part that exists with its links resolved, the rest added back.
+fn resolved(path: &Path) -> PathBuf {
+    let mut lexical = PathBuf::new();
+    for component in path.components() {
+        match component {
+            std::path::Component::ParentDir => {
+                lexical.pop();
+            }
+            std::path::Component::CurDir => {}
+            component => lexical.push(component),
+        }
+    }
+    let mut existing = lexical.as_path();
+    let mut missing = Vec::new();
+    let canonical = loop {
+        match existing.canonicalize() {
+            Ok(canonical) => break canonical,
+            Err(_) => match (existing.parent(), existing.file_name()) {
+                (Some(parent), Some(name)) => {
+                    missing.push(name);
+                    existing = parent;
+                }
+                _ => break existing.to_path_buf(),
+            },
+        }
+    };
+    missing.iter().rev().fold(canonical, |path, name| path.join(name))
 }
 
 /// `glob` as written in directory `below` (relative to the project root): one naming directories
@@ -554,6 +584,9 @@ mod tests {
         assert_eq!(in_project(Some(&pkg), None, &format!("{}/src/*.ts", at(&pkg))).unwrap(), "/src/*.ts");
         assert_eq!(in_project(None, None, &format!("{}/pkg/src/*.ts", at(&link))).unwrap(), "/pkg/src/*.ts");
         assert_eq!(in_project(None, None, &format!("{}/pkg/src", at(&root))).unwrap(), "/pkg/src");
+        // Through a link into a directory that does not exist yet; `..` taken before the check.
+        assert_eq!(in_project(None, None, &format!("{}/pkg/new/*.ts", at(&link))).unwrap(), "/pkg/new/*.ts");
+        assert_eq!(in_project(None, None, &format!("{}/pkg/../lib/*.js", at(&root))).unwrap(), "/lib/*.js");
         let refused = |within: Option<&Path>, below, glob: &str, why: &str| {
             let err = in_project(within, below, glob).unwrap_err();
             assert!(err.message.contains(&format!("the glob `{glob}` {why}")), "{glob}: {err}");
@@ -562,6 +595,7 @@ mod tests {
         refused(None, None, "../other/**/*.py", "climbs above the project");
         refused(None, None, "/work/other/*.ts", &format!("names files outside the project {}", at(&root)));
         refused(None, None, &format!("{}x/*.ts", at(&root)), "names files outside the project");
+        refused(None, None, &format!("{}/src/../../other/*.ts", at(&root)), "names files outside the project");
         refused(Some(&pkg), None, &format!("{}/lib/*.js", at(&root)), "names files outside the path searched");
         refused(None, None, &at(&root), "names the directory searched");
     }
