@@ -166,9 +166,8 @@ impl<'a> Plan<'a> {
     /// at the end. Lines the shared protection will bring back for a command that `failed` or not (an error
     /// line, a failure's closing lines) are shown, so the count leaves them out.
     pub(crate) fn drop_counted(&mut self, what: &str, at: NoteAt, failed: bool, pred: impl Fn(&str) -> bool) {
-        let tail = if failed { self.failure_tail_start() } else { self.len() };
-        let hidden: Vec<usize> =
-            (0..self.len()).filter(|&i| pred(self.line(i)) && !self.protects(i, failed, tail)).collect();
+        let matching: Vec<usize> = (0..self.len()).filter(|&i| pred(self.line(i))).collect();
+        let hidden = self.hidden_of(&matching, failed);
         for &i in &hidden {
             self.set(i, Mark::Drop);
         }
@@ -190,19 +189,25 @@ impl<'a> Plan<'a> {
         self.notes.push((at, text));
     }
 
-    /// Shows `text` (one or more lines) in place of the ordinary lines `indices`, where the first of them was.
-    /// Protected lines among `indices` stay where they are.
     /// [`Plan::replace`] of the lines of `indices` that protection would not show anyway (for a command that
     /// `failed` or not), with `text` given how many those are; nothing when none is left.
     pub(crate) fn replace_counted(&mut self, indices: &[usize], failed: bool, text: impl FnOnce(usize) -> String) {
-        let tail = if failed { self.failure_tail_start() } else { self.len() };
-        let hidden: Vec<usize> = indices.iter().copied().filter(|&i| !self.protects(i, failed, tail)).collect();
+        let hidden = self.hidden_of(indices, failed);
         if !hidden.is_empty() {
             let text = text(hidden.len());
             self.replace(&hidden, text);
         }
     }
 
+    /// The lines of `indices` the shared protection will not bring back for a command that `failed` or not:
+    /// those a count of lines not shown may count.
+    fn hidden_of(&self, indices: &[usize], failed: bool) -> Vec<usize> {
+        let tail = if failed { self.failure_tail_start() } else { self.len() };
+        indices.iter().copied().filter(|&i| !self.protects(i, failed, tail)).collect()
+    }
+
+    /// Shows `text` (one or more lines) in place of the ordinary lines `indices`, where the first of them was.
+    /// Protected lines among `indices` stay where they are.
     pub(crate) fn replace(&mut self, indices: &[usize], text: String) {
         let Some(&first) = indices.first() else { return };
         for &i in indices {
