@@ -137,6 +137,9 @@ impl JsModules {
     pub(crate) fn crate_stems(&self, module: &str) -> Option<Vec<String>> {
         let mut segments = module.split("::").filter(|s| !s.is_empty());
         let first = segments.next()?;
+        // Asked for every Rust import a resolution meets (`std::…`, `serde::…`): nothing is built
+        // unless a crate of the project has the name (the list is sorted by it).
+        self.crates.binary_search_by(|c| c.name.as_str().cmp(first)).ok()?;
         let rest: Vec<&str> = segments.collect();
         let path = if rest.is_empty() { "lib".to_string() } else { rest.join("/") };
         let stems: Vec<String> = self
