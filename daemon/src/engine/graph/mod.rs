@@ -132,13 +132,10 @@ impl GraphView<'_> {
             .is_some_and(|language| !matches!(language, Language::JavaScript | Language::TypeScript | Language::Tsx));
         let broken = if other_language { &[][..] } else { self.graph.js_modules().broken() };
         let configs = (!broken.is_empty()).then(|| {
-            let named: Vec<String> = broken.iter().take(NOTE_NAMES_FILES).map(ToString::to_string).collect();
-            let more = broken.len().saturating_sub(NOTE_NAMES_FILES);
-            let more = if more > 0 { format!(" and {more} more") } else { String::new() };
             let (verb, their) = if broken.len() == 1 { ("is", "its") } else { ("are", "their") };
             format!(
-                "{}{more} {verb} not applied: imports through {their} module mappings resolve by name only",
-                named.join(", ")
+                "{} {verb} not applied: imports through {their} module mappings resolve by name only",
+                some_named(broken.iter().map(ToString::to_string), broken.len())
             )
         });
         let lagging =
@@ -146,6 +143,15 @@ impl GraphView<'_> {
         let too_large = self.too_large_note(file);
         let notes: Vec<String> = [self.phase.progress(), lagging, configs, too_large].into_iter().flatten().collect();
         (!notes.is_empty()).then(|| notes.join("; "))
+    }
+}
+
+/// The first [`NOTE_NAMES_FILES`] of `names` (of `total`), then how many more: `a, b, c and 4 more`.
+fn some_named(names: impl Iterator<Item = String>, total: usize) -> String {
+    let named: Vec<String> = names.take(NOTE_NAMES_FILES).collect();
+    match total.saturating_sub(named.len()) {
+        0 => named.join(", "),
+        more => format!("{} and {more} more", named.join(", ")),
     }
 }
 
@@ -162,16 +168,13 @@ impl GraphView<'_> {
             Some(_) => None,
             None if self.too_large.is_empty() => None,
             None => {
-                let named: Vec<&str> = self.too_large.iter().take(NOTE_NAMES_FILES).map(String::as_str).collect();
-                let more = self.too_large.len().saturating_sub(named.len());
-                let more = if more > 0 { format!(" and {more} more") } else { String::new() };
                 let (count, verb) = match self.too_large.len() {
                     1 => ("1 code file".to_string(), "is"),
                     n => (format!("{n} code files"), "are"),
                 };
                 Some(format!(
-                    "{count} over {limit} MiB {verb} too large for the graph and not in it: {}{more}",
-                    named.join(", ")
+                    "{count} over {limit} MiB {verb} too large for the graph and not in it: {}",
+                    some_named(self.too_large.iter().cloned(), self.too_large.len())
                 ))
             }
         }
