@@ -204,11 +204,15 @@ fn parameter_wrappers(bytes: &mut [u8]) -> bool {
 fn trailing_macros(bytes: &mut [u8]) -> bool {
     const QUALIFIERS: [&[u8]; 5] = [b"const", b"volatile", b"noexcept", b"override", b"final"];
     let mut changed = false;
+    // Kept as the scan goes (blanking keeps every newline): a long generated line costs one pass.
+    let mut line_start = 0;
     for close in 0..bytes.len() {
+        if bytes[close] == b'\n' {
+            line_start = close + 1;
+        }
         if bytes[close] != b')' {
             continue;
         }
-        let line_start = bytes[..close].iter().rposition(|&b| b == b'\n').map_or(0, |at| at + 1);
         if bytes[line_start..close].trim_ascii_start().starts_with(b"#") {
             continue;
         }

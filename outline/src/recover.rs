@@ -119,6 +119,9 @@ fn typescript_gaps(language: Language, source: &str, tree: &Tree) -> Option<Stri
 /// (`import('./m').then<T>(…)`) the same text is a call whose callee becomes an identifier:
 /// nothing an outline names.
 fn generic_import_types(source: &str) -> Option<String> {
+    if !source.contains("import(") {
+        return None;
+    }
     let mut bytes = source.as_bytes().to_vec();
     let mut changed = false;
     let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
