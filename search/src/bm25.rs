@@ -19,10 +19,11 @@ use tantivy::{DocAddress, DocId, Score, SegmentOrdinal, SegmentReader, TantivyDo
 use crate::config::SearchConfig;
 use crate::error::SearchError;
 use crate::filter::PathFilter;
+use crate::mask::Mask;
 use crate::model::{Found, Match};
 use crate::paths::{Scope, display};
 use crate::project::IndexView;
-use crate::render::{count, line_around};
+use crate::render::{Shown, count, shown_line};
 use crate::schema::PathColumn;
 use crate::tokenizer::{for_each_token, query_terms, query_words};
 use crate::walk::{Stop, read_file, scan_files, text_of};
@@ -246,7 +247,7 @@ pub(crate) fn search_index(
             ranked.push(Ranked { score: *score, rel: PathBuf::from(path), definitions: Some(definitions) });
         }
     }
-    let (matches, shown) = finish(ranked, root, terms, max_results, config);
+    let (matches, shown) = finish(ranked, root, terms, max_results, config, filter.mask());
     let files_searched = view.files_admitted(filter)?;
     Ok(Found {
         matches,
@@ -317,7 +318,7 @@ pub(crate) fn search_scan(
         })
         .collect();
     let total = ranked.len() as u64;
-    let (matches, shown) = finish(ranked, &scope.root, kept, max_results, config);
+    let (matches, shown) = finish(ranked, &scope.root, kept, max_results, config, filter.mask());
     Found {
         matches,
         total,
@@ -347,6 +348,7 @@ fn finish(
     terms: &[String],
     max_results: usize,
     config: &SearchConfig,
+    mask: Option<&Mask>,
 ) -> (Vec<Match>, u64) {
     ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.rel.cmp(&b.rel)));
     ranked.truncate(max_results);
@@ -365,15 +367,15 @@ fn finish(
                     extracted.unwrap_or_default().iter().map(|s| u64::from(s.line)).collect()
                 });
                 definitions.sort_unstable();
-                picker.best_lines(&text, &definitions)
+                picker.best_lines(&text, &definitions, mask)
             })
             .unwrap_or_default();
         if lines.is_empty() {
-            matches.push(Match { path, line: 0, text: String::new(), score: Some(score), symbol: None });
+            matches.push(Match { path, line: 0, text: String::new(), secrets: 0, score: Some(score), symbol: None });
             continue;
         }
-        for (line, text) in lines {
-            matches.push(Match { path: path.clone(), line, text, score: Some(score), symbol: None });
+        for (line, Shown { text, secrets }) in lines {
+            matches.push(Match { path: path.clone(), line, text, secrets, score: Some(score), symbol: None });
         }
     }
     (matches, shown)
@@ -402,7 +404,7 @@ impl<'t> LinePicker<'t> {
     /// The [`LINES_PER_FILE`] lines holding the most distinct query words, a
     /// line that starts a definition (`definitions`: sorted line numbers)
     /// counting one more, in line order.
-    fn best_lines(&self, text: &str, definitions: &[u64]) -> Vec<(u64, String)> {
+    fn best_lines(&self, text: &str, definitions: &[u64], mask: Option<&Mask>) -> Vec<(u64, Shown)> {
         let best_possible = self.terms.len() as u32 + 1;
         let lowered = self.finders.as_ref().map(|_| text.to_ascii_lowercase());
         // (score, defines, line number, text, where the query's foremost term on the line is)
@@ -451,7 +453,7 @@ impl<'t> LinePicker<'t> {
         scored.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
         scored.truncate(LINES_PER_FILE);
         scored.sort_by_key(|s| s.2);
-        scored.into_iter().map(|(_, _, line, text, at)| (line, line_around(text, at))).collect()
+        scored.into_iter().map(|(_, _, line, text, at)| (line, shown_line(text, at, mask))).collect()
     }
 }
 
@@ -525,7 +527,8 @@ mod tests {
     fn best_lines_prefer_lines_with_more_query_words() {
         let text = "parse\nnothing\nparse config here\r\nconfig\nparseConfig()";
         let terms = query_terms("parse config");
-        let best = LinePicker::new(&terms).best_lines(text, &[]);
+        let best: Vec<(u64, String)> =
+            LinePicker::new(&terms).best_lines(text, &[], None).into_iter().map(|(l, s)| (l, s.text)).collect();
         assert_eq!(best, [(1, "parse".into()), (3, "parse config here".into()), (5, "parseConfig()".into())]);
     }
 
@@ -539,8 +542,8 @@ mod tests {
             let every_line = LinePicker { terms: &terms, finders: None };
             for definitions in [&[][..], &[3, 9]] {
                 assert_eq!(
-                    filtered.best_lines(&text, definitions),
-                    every_line.best_lines(&text, definitions),
+                    filtered.best_lines(&text, definitions, None),
+                    every_line.best_lines(&text, definitions, None),
                     "{query}"
                 );
             }
@@ -551,7 +554,7 @@ mod tests {
     fn with_many_complete_lines_the_earliest_three_are_shown() {
         let text = "config\nparse config\nnoise\nparseConfig\nparse_config\nparse config again\n";
         let terms = query_terms("parse config");
-        let lines: Vec<u64> = LinePicker::new(&terms).best_lines(text, &[]).into_iter().map(|(l, _)| l).collect();
+        let lines: Vec<u64> = LinePicker::new(&terms).best_lines(text, &[], None).into_iter().map(|(l, _)| l).collect();
         assert_eq!(lines, [2, 4, 5], "the first three complete lines (the scan stops there), not the later one");
     }
 
@@ -561,7 +564,7 @@ mod tests {
             "use parse;\nlet parsed = parse(config);\nx.parse(config)\nparse config again\nfn parse(text: &str) {}\n";
         let terms = query_terms("parse config");
         let lines = |definitions: &[u64]| -> Vec<u64> {
-            LinePicker::new(&terms).best_lines(text, definitions).into_iter().map(|(l, _)| l).collect()
+            LinePicker::new(&terms).best_lines(text, definitions, None).into_iter().map(|(l, _)| l).collect()
         };
         assert_eq!(lines(&[]), [2, 3, 4], "without definitions, the first lines with both words");
         assert_eq!(lines(&[5]), [2, 3, 5], "the definition ties the lines with both words and goes first");
@@ -572,7 +575,8 @@ mod tests {
     fn a_definition_further_down_is_not_cut_off_by_complete_lines_above() {
         let text = "parse config\nparse config\nparse config\nparse config\nfn parse_config() {}\n";
         let terms = query_terms("parse config");
-        let lines: Vec<u64> = LinePicker::new(&terms).best_lines(text, &[5]).into_iter().map(|(l, _)| l).collect();
+        let lines: Vec<u64> =
+            LinePicker::new(&terms).best_lines(text, &[5], None).into_iter().map(|(l, _)| l).collect();
         assert_eq!(lines, [1, 2, 5]);
     }
 }

@@ -43,7 +43,13 @@ impl SearchEngine {
     /// results are partial then.
     pub fn search(&self, request: &SearchRequest) -> Result<SearchResult, SearchError> {
         let scope = resolve_scope(&request.root, request.path.as_deref())?;
-        let filter = Arc::new(PathFilter::new(&scope, &request.include, &request.exclude, request.withhold.clone())?);
+        let filter = Arc::new(PathFilter::new(
+            &scope,
+            &request.include,
+            &request.exclude,
+            request.withhold.clone(),
+            request.mask.clone(),
+        )?);
         let config = self.config();
         let max = request.max_results;
         let root = scope.root.as_path();

@@ -1,6 +1,6 @@
 //! Which root-relative paths a request admits: the `path` scope plus include
-//! and exclude globs; and which rules withhold the results of admitted files
-//! from the caller. One definition serves scans and index queries alike, so
+//! and exclude globs; which rules withhold the results of admitted files
+//! from the caller; and which secrets of a shown line it may not see. One definition serves scans and index queries alike, so
 //! both answer the same question.
 //!
 //! Globs are matched against the path relative to the scope; a glob without
@@ -11,6 +11,7 @@ use std::path::Path;
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 
 use crate::error::SearchError;
+use crate::mask::Mask;
 use crate::paths::Scope;
 use crate::withheld::Withhold;
 
@@ -21,6 +22,7 @@ pub(crate) struct PathFilter {
     /// The scope or an include glob names a hidden path (see [`names_hidden`]).
     includes_hidden: bool,
     withhold: Option<Withhold>,
+    mask: Option<Mask>,
 }
 
 impl PathFilter {
@@ -29,6 +31,7 @@ impl PathFilter {
         include: &[String],
         exclude: &[String],
         withhold: Option<Withhold>,
+        mask: Option<Mask>,
     ) -> Result<Self, SearchError> {
         Ok(PathFilter {
             base_rel: scope.base_rel.clone(),
@@ -36,12 +39,18 @@ impl PathFilter {
             exclude: compile_globs(exclude)?,
             includes_hidden: scope.is_hidden() || include.iter().any(|glob| names_hidden(glob)),
             withhold,
+            mask,
         })
     }
 
     /// The rule that withholds the results of the admitted file `rel` from the caller, if any.
     pub(crate) fn withheld_by(&self, rel: &Path) -> Option<String> {
         self.withhold.as_ref().and_then(|withhold| withhold.rule_for(rel))
+    }
+
+    /// What masks the secrets of a shown line, if the caller masks them.
+    pub(crate) fn mask(&self) -> Option<&Mask> {
+        self.mask.as_ref()
     }
 
     /// Whether rules may withhold the results of admitted files.
@@ -113,7 +122,7 @@ mod tests {
     fn filter(base: &str, include: &[&str], exclude: &[&str]) -> PathFilter {
         let scope = Scope { root: PathBuf::from("/r"), base: PathBuf::from("/r").join(base), base_rel: base.into() };
         let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        PathFilter::new(&scope, &strings(include), &strings(exclude), None).unwrap()
+        PathFilter::new(&scope, &strings(include), &strings(exclude), None, None).unwrap()
     }
 
     #[test]

@@ -18,6 +18,7 @@ mod filter;
 mod glob;
 mod index;
 mod language;
+mod mask;
 mod model;
 mod observer;
 mod paths;
@@ -39,6 +40,7 @@ mod withheld;
 pub use config::SearchConfig;
 pub use engine::SearchEngine;
 pub use error::SearchError;
+pub use mask::Mask;
 pub use model::{
     Action, BuildProgress, DEFAULT_MAX_RESULTS, Discarded, GlobResult, IndexPhase, IndexStatus, Match, SearchRequest,
     SearchResult, Source, TreeResult,

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::SystemTime;
 
+use crate::mask::Mask;
 use crate::symbols::Symbol;
 use crate::walk::Skipped;
 use crate::withheld::{Withheld, Withhold};
@@ -50,6 +51,9 @@ pub struct SearchRequest {
     /// The results of files the caller may not see (the user's Read rules): left out before
     /// `max_results` applies and counted only in the note.
     pub withhold: Option<Withhold>,
+    /// The secrets the caller may not see in shown lines: masked before a line is cut, and a
+    /// regex matches the masked line.
+    pub mask: Option<Mask>,
 }
 
 /// Shown when the caller does not choose (glob: paths).
@@ -79,6 +83,7 @@ impl SearchRequest {
             action,
             cancel: Arc::default(),
             withhold: None,
+            mask: None,
         }
     }
 }
@@ -92,6 +97,8 @@ pub struct Match {
     pub line: u64,
     /// The line, truncated with `…` when long.
     pub text: String,
+    /// Secrets masked in `text` (see [`SearchRequest::mask`]).
+    pub secrets: u32,
     /// bm25 score of the file (bm25 only).
     pub score: Option<f32>,
     /// The definition (symbol search only).

@@ -13,7 +13,7 @@ use crate::error::SearchError;
 use crate::filter::PathFilter;
 use crate::model::Found;
 use crate::paths::Scope;
-use crate::render::{FirstLines, line_around};
+use crate::render::{FirstLines, Shown, line_around, masked_around};
 use crate::walk::{Stop, scan_files};
 use crate::withheld::Withheld;
 
@@ -66,12 +66,22 @@ pub(crate) fn search(
             // Binaries were already skipped by the reader; don't stop at a stray NUL later.
             let mut searcher =
                 SearcherBuilder::new().line_number(true).binary_detection(BinaryDetection::none()).build();
+            // Where a line matches, so a long line is shown around it.
+            let found = |line: &str| matcher.find(line.as_bytes()).ok().flatten().map(|m| m.start()..m.end());
             let sink = Lossy(|line_number, line: &str| {
+                // A line with secrets matches as shown: masked (see `Mask`).
+                let shown = match filter.mask().and_then(|mask| mask.apply(line)) {
+                    Some(masked) => match found(&masked.text) {
+                        Some(at) => Some(masked_around(&masked, at)),
+                        None => return Ok(true),
+                    },
+                    None => None,
+                };
                 count += 1;
                 if lines.len() < max_results {
-                    // Where the line matched, so a long line is shown around it.
-                    let at = matcher.find(line.as_bytes()).ok().flatten().map_or(0..0, |m| m.start()..m.end());
-                    lines.push((line_number, line_around(line, at)));
+                    let shown = shown
+                        .unwrap_or_else(|| Shown { text: line_around(line, found(line).unwrap_or(0..0)), secrets: 0 });
+                    lines.push((line_number, shown));
                 }
                 Ok(true)
             });

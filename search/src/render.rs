@@ -5,6 +5,7 @@
 use std::fmt::Write;
 use std::ops::Range;
 
+use crate::mask::{Mask, Masked};
 use crate::model::{Action, Match, SearchResult};
 use crate::walk::Skipped;
 
@@ -23,10 +24,18 @@ const CONTEXT_BEFORE: usize = 60;
 /// [`CONTEXT_BEFORE`] characters before the match (a match in a minified file's one line is
 /// shown, not the line's unrelated start).
 pub(crate) fn line_around(line: &str, at: Range<usize>) -> String {
+    let (line, shown) = window_around(line, at);
+    let before = if shown.start > 0 { "…" } else { "" };
+    let after = if shown.end < line.len() { "…" } else { "" };
+    format!("{before}{}{after}", &line[shown])
+}
+
+/// `line` without its line end, and the bytes of it [`line_around`] shows.
+fn window_around(line: &str, at: Range<usize>) -> (&str, Range<usize>) {
     let line = line.trim_end_matches(['\n', '\r']);
     let chars = line.chars().count();
     if chars <= MAX_LINE_CHARS {
-        return line.to_string();
+        return (line, 0..line.len());
     }
     let chars_before = |byte: usize| line.get(..byte).map_or(0, |head| head.chars().count());
     let (start, end) = (chars_before(at.start), chars_before(at.end.max(at.start)));
@@ -36,10 +45,29 @@ pub(crate) fn line_around(line: &str, at: Range<usize>) -> String {
     };
     let last = first + MAX_LINE_CHARS;
     let byte_of = |char_index: usize| line.char_indices().nth(char_index).map_or(line.len(), |(byte, _)| byte);
-    let (from, to) = (byte_of(first), byte_of(last));
-    let before = if first > 0 { "…" } else { "" };
-    let after = if last < chars { "…" } else { "" };
-    format!("{before}{}{after}", &line[from..to])
+    (line, byte_of(first)..byte_of(last))
+}
+
+/// A line as a search shows it: [`line_around`] its match at `at`, its secrets masked first
+/// when the caller masks them (so no cut leaves part of one showing).
+pub(crate) fn shown_line(line: &str, at: Range<usize>, mask: Option<&Mask>) -> Shown {
+    match mask.and_then(|mask| mask.apply(line)) {
+        Some(masked) => masked_around(&masked, masked.position(at)),
+        None => Shown { text: line_around(line, at), secrets: 0 },
+    }
+}
+
+/// A masked line [`line_around`] `at` (bytes of the masked text), counting the markers shown.
+pub(crate) fn masked_around(masked: &Masked, at: Range<usize>) -> Shown {
+    let (_, shown) = window_around(&masked.text, at.clone());
+    Shown { text: line_around(&masked.text, at), secrets: masked.markers_within(shown) }
+}
+
+/// A line's text as shown and the secrets masked in it.
+#[derive(Debug, PartialEq)]
+pub(crate) struct Shown {
+    pub text: String,
+    pub secrets: u32,
 }
 
 /// `1 match` / `3 matches`, `1 file` / `3 files`.
@@ -132,7 +160,7 @@ pub fn search_text(result: &SearchResult, max_results: usize) -> String {
 pub(crate) struct FirstLines {
     cap: usize,
     kept: usize,
-    files: std::collections::BTreeMap<std::path::PathBuf, Vec<(u64, String)>>,
+    files: std::collections::BTreeMap<std::path::PathBuf, Vec<(u64, Shown)>>,
 }
 
 impl FirstLines {
@@ -140,7 +168,7 @@ impl FirstLines {
         FirstLines { cap, kept: 0, files: Default::default() }
     }
 
-    pub(crate) fn insert(&mut self, path: std::path::PathBuf, lines: Vec<(u64, String)>) {
+    pub(crate) fn insert(&mut self, path: std::path::PathBuf, lines: Vec<(u64, Shown)>) {
         if lines.is_empty() {
             return;
         }
@@ -160,10 +188,11 @@ impl FirstLines {
             .into_iter()
             .flat_map(|(path, lines)| {
                 let path = crate::paths::display(&path);
-                lines.into_iter().map(move |(line, text)| Match {
+                lines.into_iter().map(move |(line, shown)| Match {
                     path: path.clone(),
                     line,
-                    text,
+                    text: shown.text,
+                    secrets: shown.secrets,
                     score: None,
                     symbol: None,
                 })
@@ -209,7 +238,7 @@ mod tests {
     #[test]
     fn first_lines_keeps_the_smallest_paths() {
         let mut kept = FirstLines::new(3);
-        let lines = |n: u64| (1..=n).map(|i| (i, format!("l{i}"))).collect::<Vec<_>>();
+        let lines = |n: u64| (1..=n).map(|i| (i, Shown { text: format!("l{i}"), secrets: 0 })).collect::<Vec<_>>();
         kept.insert("c".into(), lines(2));
         kept.insert("a".into(), lines(2));
         kept.insert("b".into(), lines(5));

@@ -16,10 +16,11 @@ use tantivy::query::RegexQuery;
 use crate::config::SearchConfig;
 use crate::error::SearchError;
 use crate::filter::PathFilter;
+use crate::mask::Mask;
 use crate::model::{Found, Match};
 use crate::paths::{Scope, display};
 use crate::project::IndexView;
-use crate::render::line_around;
+use crate::render::{Shown, shown_line};
 use crate::symbols::Symbol;
 use crate::walk::{ScanStats, Stop, read_file, scan_files, text_of};
 use crate::withheld::Withheld;
@@ -94,7 +95,7 @@ pub(crate) fn search_index(
         skipped: view.skipped_admitted(filter),
         ..ScanStats::default()
     };
-    Ok(finish(hits, root, needle, max_results, config, stats, withheld))
+    Ok(finish(hits, root, needle, max_results, config, stats, withheld, filter.mask()))
 }
 
 /// The same definitions from running the extractor over a scan; stops
@@ -123,7 +124,7 @@ pub(crate) fn search_scan(
         },
         |rel, found| keep_or_withhold(filter, rel, found, &mut hits, &mut withheld),
     );
-    finish(hits, &scope.root, needle, max_results, config, stats, withheld)
+    finish(hits, &scope.root, needle, max_results, config, stats, withheld, filter.mask())
 }
 
 /// A file's definitions go to the hits, or, when a rule withholds the file, are only counted.
@@ -147,6 +148,7 @@ fn keep_or_withhold(
 /// path, line and name: with `Regist`, `Registry` before the thirty methods
 /// named `register`; shows each definition's source line (or `kind name` if
 /// the file is unreadable).
+#[allow(clippy::too_many_arguments)]
 fn finish(
     hits: Vec<(PathBuf, Symbol)>,
     root: &Path,
@@ -155,6 +157,7 @@ fn finish(
     config: &SearchConfig,
     stats: ScanStats,
     withheld: Withheld,
+    mask: Option<&Mask>,
 ) -> Found {
     // How close each name is, once per hit rather than per comparison.
     let mut keyed: Vec<((bool, bool, usize), PathBuf, Symbol)> =
@@ -175,17 +178,19 @@ fn finish(
         .map(|(path, symbol)| {
             let index = (symbol.line as usize).checked_sub(1);
             let line = texts[path].as_deref().zip(index).and_then(|(text, index)| text.lines().nth(index));
+            let Shown { text, secrets } = line.map_or_else(
+                || Shown { text: format!("{} {}", symbol.kind, symbol.name), secrets: 0 },
+                |line| {
+                    // Around the name, so a definition far into a long line is shown.
+                    let at = line.find(&symbol.name).map_or(0..0, |at| at..at + symbol.name.len());
+                    shown_line(line, at, mask)
+                },
+            );
             Match {
                 path: display(path),
                 line: u64::from(symbol.line),
-                text: line.map_or_else(
-                    || format!("{} {}", symbol.kind, symbol.name),
-                    |line| {
-                        // Around the name, so a definition far into a long line is shown.
-                        let at = line.find(&symbol.name).map_or(0..0, |at| at..at + symbol.name.len());
-                        line_around(line, at)
-                    },
-                ),
+                text,
+                secrets,
                 score: None,
                 symbol: Some(symbol.clone()),
             }

@@ -577,6 +577,59 @@ fn secrets_are_masked_in_every_output_and_edits_still_reach_their_lines() {
 }
 
 #[test]
+fn no_cut_shows_part_of_a_secret_and_no_search_spells_one_out() {
+    let home = Home::new();
+    let root = project(&home);
+    let github = fake_token("ghp_", 36, 11);
+    let body: Vec<String> = (0..4).map(|i| fake_token("", 64, 30 + i)).collect();
+    // Any eight characters of a secret in a row give part of it away.
+    let shows_part = |text: &str| {
+        let secrets = std::iter::once(&github).chain(&body);
+        secrets.flat_map(|s| (0..=s.len() - 8).map(move |i| &s[i..i + 8])).any(|part| text.contains(part))
+    };
+    let read = |args: &[&str]| {
+        let out = lctx(&home, &root, args);
+        assert!(out.status.success(), "{}", describe(&out));
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+
+    // A text without headings is shown by its head, cut at 4,000 characters: here inside the token.
+    write(&root, "notes.txt", &format!("first line\n{} {github} tail\n", "w".repeat(3_980)));
+    let head = read(&["read", "notes.txt", "-m", "map"]);
+    assert!(head.contains("line 2 cut") && !shows_part(&head), "{head}");
+
+    // A key over lines keeps every line where it is: its body reads blank, under its marker.
+    let key = format!("-----BEGIN PRIVATE KEY-----\n{}\n-----END PRIVATE KEY-----", body.join("\n"));
+    write(&root, "deploy.pem", &format!("# deploy key\n{key}\nafter = 1\n"));
+    let range = read(&["--session", "s", "read", "deploy.pem", "-m", "lines:3-4"]);
+    assert!(!shows_part(&range) && range.contains("1 secret shown"), "{range}");
+    let full = read(&["--session", "s", "read", "deploy.pem", "-m", "full"]);
+    assert!(!shows_part(&full), "{full}");
+    assert_eq!(full.lines().nth(1), Some("[REDACTED:private_key]"), "{full}");
+    assert_eq!(full.lines().nth(7), Some("after = 1"), "line 8 of the file is line 8 of the view: {full}");
+    // A diff of the changed file is made of both versions masked.
+    write(&root, "deploy.pem", &format!("# deploy key\n{key}\nafter = 2\n"));
+    let diff = read(&["--session", "s", "read", "deploy.pem", "-m", "diff"]);
+    assert!(diff.contains("after = 2") && !shows_part(&diff), "{diff}");
+    // Replacing some of the key's lines (shown blank) would break it: refused, the file kept.
+    let out = lctx(&home, &root, &["edit", "deploy.pem", "--lines", "3-4", "--new", "x"]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("part of a secret on lines 2-7"), "{}", describe(&out));
+    assert!(std::fs::read_to_string(root.join("deploy.pem")).unwrap().contains(&body[1]));
+
+    // A search's long line is cut around its match after the secret is masked.
+    let line = format!("// {} token = \"{github}\" end", "x".repeat(150));
+    write(&root, "src/long.rs", &format!("{line}\n"));
+    let found = read(&["search", "token", "src"]);
+    assert!(found.contains("[REDACTED:github_token]") && !shows_part(&found), "{found}");
+    // A regex matches the line as shown, so no pattern tells a secret's characters apart.
+    let probe = read(&["search", &github[..7], "src"]);
+    assert!(probe.starts_with("no matches"), "{probe}");
+    let probe = read(&["search", "token = \"ghp_[A-Za-z0-9]", "src"]);
+    assert!(probe.starts_with("no matches"), "{probe}");
+}
+
+#[test]
 fn broken_rule_and_settings_files_never_stop_a_read() {
     let home = Home::new();
     let root = project(&home);

@@ -241,6 +241,7 @@ impl Engine {
         let crlf = ends_lines_with_crlf(&before.text);
         let (after, replacements) = if let Some((start, end)) = params.lines {
             let lines = line_range(&before.text, start, end, &shown, params.surface)?;
+            self.refuse_cut_secret(config, &before.text, (start, end), &shown)?;
             let new = in_line_breaks(self.restored(config, &before.text[lines.clone()], params, &shown)?, crlf);
             (replace_lines(&before.text, lines, &new), 1)
         } else {
@@ -325,6 +326,34 @@ impl Engine {
                 surface.new_text()
             ))
         })
+    }
+
+    /// Refuses replacing lines that hold part of a secret spanning lines: its view shows the
+    /// marker on its first line and the rest blank (`Redaction::mask_lines`), so those blank lines
+    /// are the secret's, and replacing some of them would break it.
+    fn refuse_cut_secret(
+        &self,
+        config: &Config,
+        text: &str,
+        (start, end): (u32, u32),
+        shown: &str,
+    ) -> EngineResult<()> {
+        let Some(masked) = self.guard.redaction.mask_lines(config, text) else { return Ok(()) };
+        let cut = masked.spans.iter().find(|span| {
+            let overlaps = *span.start() <= end && start <= *span.end();
+            overlaps && !(start <= *span.start() && *span.end() <= end)
+        });
+        match cut {
+            Some(span) => Err(EngineError::invalid(format!(
+                "{shown} was not edited: lines {start}-{end} hold part of a secret on lines {}-{} (shown as its \
+                 [REDACTED:kind] marker and blank lines); replace all of lines {}-{} or none of them",
+                span.start(),
+                span.end(),
+                span.start(),
+                span.end()
+            ))),
+            None => Ok(()),
+        }
     }
 }
 

@@ -144,7 +144,7 @@ impl Engine {
         let permit =
             |path: &std::path::Path| guard::permissions::enforce(rules.permissions.check_read(path), "ctx_read");
         let stop = cancel::Stop::new(&params.cancel, cancel::WORK_DEADLINE, &self.stopped);
-        let limits = read::Limits { permit: &permit, stop: &stop };
+        let limits = read::Limits { permit: &permit, stop: &stop, redaction: &self.guard.redaction };
         let mut views = self.reader.read(&self.tokens, &config, &scope, caller.session, params, &limits)?;
         let host = guard::rules::host_for(caller.host, &config, caller.agent)?;
         for view in views.iter_mut().flatten() {
@@ -178,7 +178,9 @@ impl Engine {
             (self.tokens.count(&view.content) + note) as u64
         };
         let before = received(view);
-        view.redacted = self.guard.redaction.apply_in_place(config, &mut view.content);
+        // The view was made of the masked file (see `Reader::view`); a secret only the view's
+        // own joining of lines formed is masked here.
+        view.redacted += self.guard.redaction.apply_in_place(config, &mut view.content);
         if view.redacted > 0 {
             let note = guard::redaction::note(view.redacted, surface);
             view.note = if view.note.is_empty() { note } else { format!("{}; {note}", view.note) };

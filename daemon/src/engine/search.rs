@@ -233,11 +233,15 @@ impl Engine {
             request.max_results = n;
         }
         request.withhold = self.read_rules_withhold(&root);
+        request.mask = self.guard.redaction.search_mask(&self.config.get());
         let mut result = self.search.search(&request).map_err(search_error)?;
         if cancel.is_cancelled() {
             self.stopped.count_cancelled();
         }
-        self.mask_secrets(&mut result, request.max_results);
+        let masked: u32 = result.matches.iter().map(|m| m.secrets).sum();
+        if masked > 0 {
+            add_note(&mut result, format!("{masked} secret(s) shown as [REDACTED:kind]"), request.max_results);
+        }
         if let Some(rooted) = rooted {
             add_note(&mut result, rooted, request.max_results);
         }
@@ -279,18 +283,6 @@ impl Engine {
                 Some(format!("ask {rule} in {} (the host's own read asks the user)", file.display()))
             }
         }))
-    }
-
-    /// Masks secrets in the shown lines, saying how many.
-    fn mask_secrets(&self, result: &mut SearchResult, max: usize) {
-        let config = self.config.get();
-        let mut masked = 0;
-        for m in &mut result.matches {
-            masked += self.guard.redaction.apply_in_place(&config, &mut m.text);
-        }
-        if masked > 0 {
-            add_note(result, format!("{masked} secret(s) shown as [REDACTED:kind]"), max);
-        }
     }
 
     pub fn glob(&self, caller: &Caller<'_>, pattern: &str, path: &str, max: Option<u32>) -> EngineResult<GlobResult> {

@@ -7,6 +7,7 @@
 //! setting is read per request: turning it off takes effect at once.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use lean_ctx_redact::Redactor;
 
@@ -15,7 +16,7 @@ use crate::engine::surface::Surface;
 
 #[derive(Default)]
 pub struct Redaction {
-    redactor: Redactor,
+    redactor: Arc<Redactor>,
 }
 
 impl Redaction {
@@ -74,7 +75,13 @@ impl Redaction {
             match found {
                 Some(i) => {
                     given[i] = true;
-                    out.push_str(&replaced[secrets[i].0.range.clone()]);
+                    let secret = &replaced[secrets[i].0.range.clone()];
+                    out.push_str(secret);
+                    // A view shows a secret over lines as its marker and the line breaks it spanned
+                    // (see `mask_lines`); those kept after the marker are the secret's own.
+                    let breaks = secret.matches('\n').count();
+                    last = marker.end + kept_breaks(&new[marker.end..], breaks);
+                    continue;
                 }
                 None => {
                     literal.push(wanted);
@@ -92,12 +99,75 @@ impl Redaction {
         }
     }
 
+    /// `text` with each secret replaced by its marker followed by the line breaks the secret
+    /// spanned, so every line keeps its number (a view's `lines:N-M`, an edit by line number):
+    /// a private key's body lines read empty under the marker on its first line. `None` when
+    /// redaction is off or `text` holds no secret.
+    pub fn mask_lines(&self, config: &Config, text: &str) -> Option<MaskedText> {
+        if !config.redaction {
+            return None;
+        }
+        let secrets = self.redactor.secrets(text);
+        if secrets.is_empty() {
+            return None;
+        }
+        let mut masked = String::with_capacity(text.len());
+        let mut spans = Vec::with_capacity(secrets.len());
+        let (mut last, mut line) = (0, 1u32);
+        for secret in secrets {
+            let before = &text[last..secret.range.start];
+            line = line.saturating_add(u32::try_from(before.matches('\n').count()).unwrap_or(u32::MAX));
+            masked.push_str(before);
+            masked.push_str(&secret.marker);
+            let inner = &text[secret.range.clone()];
+            let mut breaks = 0u32;
+            for (at, _) in inner.match_indices('\n') {
+                masked.push_str(if inner[..at].ends_with('\r') { "\r\n" } else { "\n" });
+                breaks += 1;
+            }
+            spans.push(line..=line.saturating_add(breaks));
+            line = line.saturating_add(breaks);
+            last = secret.range.end;
+        }
+        masked.push_str(&text[last..]);
+        Some(MaskedText { text: masked, spans })
+    }
+
+    /// What masks the secrets of the lines a search shows, when redaction is on.
+    pub fn search_mask(&self, config: &Config) -> Option<lean_ctx_search::Mask> {
+        let redactor = config.redaction.then(|| self.redactor.clone())?;
+        Some(lean_ctx_search::Mask::new(move |line: &str| {
+            redactor.secrets(line).into_iter().map(|secret| (secret.range, secret.marker)).collect()
+        }))
+    }
+
     /// [`Redaction::apply`] for a text kept in place.
     pub fn apply_in_place(&self, config: &Config, text: &mut String) -> u32 {
         let (masked, count) = self.apply(config, std::mem::take(text));
         *text = masked;
         count
     }
+}
+
+/// A text as [`Redaction::mask_lines`] shows it.
+pub struct MaskedText {
+    pub text: String,
+    /// The lines (1-based) each secret spans, in order.
+    pub spans: Vec<std::ops::RangeInclusive<u32>>,
+}
+
+/// How many bytes of the line breaks at the start of `rest`, at most `breaks` of them, to skip.
+fn kept_breaks(rest: &str, breaks: usize) -> usize {
+    let mut skipped = 0;
+    for _ in 0..breaks {
+        let tail = &rest[skipped..];
+        skipped += match () {
+            _ if tail.starts_with("\r\n") => 2,
+            _ if tail.starts_with('\n') => 1,
+            _ => break,
+        };
+    }
+    skipped
 }
 
 /// The text on `text`'s line before byte `at`, indentation left out.
@@ -151,5 +221,26 @@ mod tests {
         assert_eq!(restore("plain").unwrap(), "plain");
         let off = Config { redaction: false, ..Config::default() };
         assert_eq!(redaction.restore(&off, &replaced, &masked).unwrap(), masked);
+    }
+
+    #[test]
+    fn a_key_over_lines_keeps_every_line_in_place_and_an_edit_keeping_it_writes_it_back_once() {
+        let redaction = Redaction::default();
+        let config = Config::default();
+        let body = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQDM";
+        let key = format!("-----BEGIN PRIVATE KEY-----\r\n{body}\r\n{body}\r\n-----END PRIVATE KEY-----");
+        let text = format!("a = 1\r\nKEY = \"\"\"{key}\"\"\"\r\nb = 2\r\n");
+        let masked = redaction.mask_lines(&config, &text).unwrap();
+        assert_eq!(masked.text, "a = 1\r\nKEY = \"\"\"[REDACTED:private_key]\r\n\r\n\r\n\"\"\"\r\nb = 2\r\n");
+        assert_eq!(masked.spans, vec![2..=5]);
+        assert_eq!(masked.text.lines().count(), text.lines().count());
+        // The masked text given back (one value changed): the key once, no blank lines added.
+        let edited = masked.text.replace("b = 2", "b = 3");
+        assert_eq!(redaction.restore(&config, &text, &edited).unwrap(), text.replace("b = 2", "b = 3"));
+        // The marker alone (its blank lines dropped) gives the key back too.
+        let joined = masked.text.replace("]\r\n\r\n\r\n", "]");
+        assert_eq!(redaction.restore(&config, &text, &joined).unwrap(), text);
+        assert!(redaction.mask_lines(&config, "plain\n").is_none());
+        assert!(redaction.mask_lines(&Config { redaction: false, ..Config::default() }, &text).is_none());
     }
 }

@@ -15,6 +15,7 @@ const BINARY_SNIFF: usize = 8192;
 /// The most a window's stream holds of the file at once.
 const WINDOW_CHUNK: usize = 64 * 1024;
 
+#[derive(Clone)]
 pub struct Loaded {
     pub path: PathBuf,
     /// The file's text, or a window's lines (see `window`).

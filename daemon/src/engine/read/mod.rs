@@ -26,6 +26,7 @@ use outline_view::DegradedLog;
 use crate::engine::cancel::{Cancel, Stop};
 use crate::engine::config::Config;
 use crate::engine::error::{EngineError, EngineResult, ErrorKind};
+use crate::engine::guard::redaction::{MaskedText, Redaction};
 use crate::engine::project::Scope;
 use crate::engine::surface::Surface;
 use crate::engine::tokens::Tokens;
@@ -104,6 +105,8 @@ pub struct ReadStats {
 pub struct Limits<'a> {
     pub permit: &'a dyn Fn(&std::path::Path) -> EngineResult<()>,
     pub stop: &'a Stop<'a>,
+    /// Masks the secrets of what is shown (every view is made of the masked text).
+    pub redaction: &'a Redaction,
 }
 
 pub struct Reader {
@@ -137,7 +140,8 @@ impl Reader {
         params: &ReadParams,
         limits: &Limits<'_>,
     ) -> EngineResult<Vec<Result<View, EngineError>>> {
-        let Limits { permit, stop } = *limits;
+        let Limits { permit, stop, redaction } = *limits;
+        let mask = |text: &str| redaction.mask_lines(config, text);
         if params.paths.is_empty() {
             return Err(EngineError::invalid("no path given; pass path or paths"));
         }
@@ -195,7 +199,7 @@ impl Reader {
             };
             spent += loaded.text.len() as u64;
             delivered.push(opened.path);
-            self.view(tokens, scope, session, &loaded, &mode, params)
+            self.view(tokens, scope, session, &loaded, &mode, params, &mask)
         };
         let mut views = Vec::with_capacity(params.paths.len());
         for p in &params.paths {
@@ -223,22 +227,37 @@ impl Reader {
 
     /// Chooses and renders the view of one loaded file, then sends the
     /// "[unchanged]" stub instead when the session holds this very content
-    /// whole and the mode allows it.
+    /// whole and the mode allows it. Every view is made of the file with its
+    /// secrets masked (`mask`), so no cut (a line range, a text's head, a long
+    /// line's end) can leave part of a secret showing; the session's record
+    /// and the diff bases keep the file as it is.
+    #[allow(clippy::too_many_arguments)]
     pub fn view(
         &self,
         tokens: &Tokens,
         scope: &Scope,
         session: &str,
-        file: &Loaded,
+        loaded: &Loaded,
         asked: &Mode,
         params: &ReadParams,
+        mask: &Mask<'_>,
     ) -> EngineResult<View> {
         let ReadParams { fresh, surface, .. } = *params;
+        let masked = mask(&loaded.text);
+        let masked_file = masked.as_ref().map(|m| Loaded { text: Arc::from(m.text.as_str()), ..loaded.clone() });
+        let file = masked_file.as_ref().unwrap_or(loaded);
         let shown = scope.display(&file.path);
         let language = outline_view::language_of(&file.path);
         let file_tokens = tokens.count(&file.text);
         let held = self.deliveries.held(session, &file.path);
-        let ctx = FileCtx { tokens, shown: &shown, file, held, file_tokens, language, fresh, surface };
+        // Outlines of a masked text are cached apart from the file's own, so turning redaction
+        // on or off never serves the other's.
+        let outline_key = match masked {
+            Some(_) => blake3::keyed_hash(MASKED_OUTLINES, file.hash.as_bytes()),
+            None => file.hash,
+        };
+        let ctx =
+            FileCtx { tokens, shown: &shown, file, held, file_tokens, language, fresh, surface, mask, outline_key };
 
         let (mut render, mut note) = self.answer(&ctx, asked)?;
         // The agent receives the note with the content.
@@ -276,13 +295,16 @@ impl Reader {
         }
         let sent = cost(&render, &note);
         let raw = match render.baseline {
+            // What a plain read would have cost: the file as it is, secrets and all.
+            Baseline::File if masked.is_some() => tokens.count(&loaded.text),
             Baseline::File => file_tokens,
             Baseline::Tokens(n) => n,
             Baseline::Sent => sent,
         };
+        let redacted = masked.map_or(0, |m| secrets_shown(&m, &render));
         match render.holds {
-            Holds::Whole => self.keep(session, file, Held::whole(file.hash)),
-            Holds::DiffBase => self.keep(session, file, Held::diff_base(file.hash)),
+            Holds::Whole => self.keep(session, loaded, Held::whole(file.hash)),
+            Holds::DiffBase => self.keep(session, loaded, Held::diff_base(file.hash)),
             Holds::AsBefore => {}
         }
         self.stats.reads.fetch_add(1, Ordering::Relaxed);
@@ -301,7 +323,7 @@ impl Reader {
             content_hash: file.hash.to_hex().to_string(),
             note,
             rules: Vec::new(),
-            redacted: 0,
+            redacted,
         })
     }
 
@@ -365,7 +387,7 @@ impl Reader {
     /// Renders `mode` (not a stub); may set `note` to say why the view
     /// differs from the one asked for.
     fn render(&self, ctx: &FileCtx<'_>, mode: &Mode, note: &mut String) -> EngineResult<Rendered> {
-        let FileCtx { tokens, shown, file, held, file_tokens, language, fresh, surface } = *ctx;
+        let FileCtx { tokens, shown, file, held, file_tokens, language, fresh, surface, .. } = *ctx;
         let whole = || Rendered::whole(file);
         Ok(match mode {
             Mode::Full => match self.changed_as_diff(ctx) {
@@ -388,7 +410,7 @@ impl Reader {
             Mode::Diff => {
                 // The file as the session has it: no cache needed when unchanged.
                 let base = held.and_then(|h| {
-                    let old = if h.hash == file.hash { Some(file.text.clone()) } else { self.base(h.hash) };
+                    let old = if h.hash == file.hash { Some(file.text.clone()) } else { self.base(ctx, h.hash) };
                     old.map(|old| (h, old))
                 });
                 match base {
@@ -426,7 +448,7 @@ impl Reader {
                 };
                 match language {
                     Some(lang) => Rendered {
-                        text: self.outline_text(slot, lang, file).to_string(),
+                        text: self.outline_text(slot, lang, file, ctx.outline_key).to_string(),
                         holds: Holds::AsBefore,
                         baseline: Baseline::File,
                         mode: mode.clone(),
@@ -454,9 +476,10 @@ impl Reader {
         })
     }
 
-    /// The content of `hash`, if it is still cached.
-    fn base(&self, hash: blake3::Hash) -> Option<Arc<str>> {
-        self.cache.get(hash, Slot::Content)
+    /// The content of `hash`, if it is still cached, masked as the file's views are.
+    fn base(&self, ctx: &FileCtx<'_>, hash: blake3::Hash) -> Option<Arc<str>> {
+        let text = self.cache.get(hash, Slot::Content)?;
+        Some((ctx.mask)(&text).map_or(text, |masked| Arc::from(masked.text)))
     }
 
     /// A full re-read of a file this session held whole in an older version
@@ -466,7 +489,7 @@ impl Reader {
     fn changed_as_diff(&self, ctx: &FileCtx<'_>) -> Option<Rendered> {
         let FileCtx { tokens, shown, file, held, file_tokens, fresh, surface, .. } = *ctx;
         let held = held.filter(|h| h.whole && h.hash != file.hash && !fresh)?;
-        let old = self.base(held.hash)?;
+        let old = self.base(ctx, held.hash)?;
         let text = format!(
             "[changed since your last read · diff below · {} for the whole file]\n{}",
             surface.fresh(),
@@ -480,12 +503,18 @@ impl Reader {
         })
     }
 
-    fn outline_text(&self, slot: Slot, language: lean_ctx_outline::Language, file: &Loaded) -> Arc<str> {
-        if let Some(hit) = self.cache.get(file.hash, slot) {
+    fn outline_text(
+        &self,
+        slot: Slot,
+        language: lean_ctx_outline::Language,
+        file: &Loaded,
+        key: blake3::Hash,
+    ) -> Arc<str> {
+        if let Some(hit) = self.cache.get(key, slot) {
             return hit;
         }
         let text: Arc<str> = Arc::from(outline_view::render(slot, language, &file.text, &self.degraded));
-        self.cache.put(file.hash, slot, text.clone());
+        self.cache.put(key, slot, text.clone());
         text
     }
 }
@@ -501,6 +530,29 @@ struct FileCtx<'a> {
     language: Option<lean_ctx_outline::Language>,
     fresh: bool,
     surface: Surface,
+    mask: &'a Mask<'a>,
+    /// What the file's outlines are cached under (see `view`).
+    outline_key: blake3::Hash,
+}
+
+/// The secrets of a text masked line for line, or `None` (see [`Redaction::mask_lines`]).
+pub type Mask<'a> = dyn Fn(&str) -> Option<MaskedText> + 'a;
+
+/// The key that sets apart the outlines of a masked text in the cache.
+const MASKED_OUTLINES: &[u8; 32] = b"lean-ctxd outline of masked text";
+
+/// How many of a masked file's secrets the view shows: those on the lines a range shows, else
+/// the markers the view holds (an outline or a diff is no span of lines).
+fn secrets_shown(masked: &MaskedText, render: &Rendered) -> u32 {
+    let count = match &render.mode {
+        Mode::Lines(ranges) => masked
+            .spans
+            .iter()
+            .filter(|span| ranges.iter().any(|&(start, end)| start <= *span.end() && *span.start() <= end))
+            .count(),
+        _ => lean_ctx_redact::markers(&render.text).count(),
+    };
+    u32::try_from(count).unwrap_or(u32::MAX)
 }
 
 /// A rendered view and what it implies for the session's record and the
