@@ -40,7 +40,7 @@ fn build(plan: &mut Plan, failed: bool) {
 /// events and every other output stay.
 fn test(plan: &mut Plan, failed: bool) {
     build(plan, failed);
-    runner::results(plan, |line| json_event(line).unwrap_or_else(|| text_result(line)));
+    runner::results(plan, failed, |line| json_event(line).unwrap_or_else(|| text_result(line)));
     plan.drop_counted("packages without test files", NoteAt::First, failed, |line| {
         line.starts_with('?') && line.ends_with("[no test files]")
     });
@@ -82,6 +82,18 @@ fn json_event(line: &str) -> Option<Option<Verdict>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_lines_of_passing_tests_are_counted() {
+        let mut raw: String =
+            (0..40).map(|i| format!("=== RUN   TestCase{i}\n--- PASS: TestCase{i} (0.00s)\n")).collect();
+        raw += "=== RUN   TestBad\n    bad_test.go:9: got 1, want 2\n--- FAIL: TestBad (0.00s)\n";
+        raw += "FAIL\nFAIL\texample.com/p\t0.01s\n";
+        let text = crate::compress("go test -v ./...", &raw, 1).text;
+        // The last ten lines of a failure are shown whole, passing tests' among them.
+        assert!(text.starts_with("… 75 lines of passing or skipped tests not shown\n--- PASS: TestCase37"), "{text}");
+        assert!(text.contains("--- FAIL: TestBad (0.00s)\n"), "{text}");
+    }
 
     #[test]
     fn json_events_of_passing_tests_go_and_failures_stay() {
