@@ -120,26 +120,14 @@ mod tests {
     fn directory_changes_and_progress_are_counted_by_kind() {
         let mut raw = String::new();
         for dir in ["lib", "src", "tools", "docs"] {
-            raw += &format!(
-                "make[1]: Entering directory '/build/{dir}'
-"
-            );
+            raw += &format!("make[1]: Entering directory '/build/{dir}'\n");
             raw += &(0..5).map(|i| format!("[ {:>2}%] Building C object {dir}/f{i}.o\n", i * 20)).collect::<String>();
-            raw += &format!(
-                "make[1]: Leaving directory '/build/{dir}'
-"
-            );
+            raw += &format!("make[1]: Leaving directory '/build/{dir}'\n");
         }
-        raw += "[100%] Built target app
-";
+        raw += "[100%] Built target app\n";
         let text = compress("make", &raw, 0).text;
-        assert!(
-            text.starts_with(
-                "… 28 progress lines not shown: Entering/Leaving directory ×8, Building/Scanning ×20
-"
-            ),
-            "{text}"
-        );
+        let note = "… 28 progress lines not shown: Entering/Leaving directory ×8, Building/Scanning ×20\n";
+        assert!(text.starts_with(note), "{text}");
     }
 
     #[test]

@@ -83,9 +83,9 @@ static PYTEST_VERBOSE: LazyLock<Regex> = LazyLock::new(|| {
 /// Session-header lines that describe the environment, not the run.
 const PYTEST_PREAMBLE: &[&str] = &["platform ", "cachedir: ", "rootdir: ", "configfile: ", "plugins: ", "collecting "];
 
-/// pytest: session header, progress dots and passing verbose lines go, counted, and caret underlines; failure sections
-/// (with the `_ _ _` separators between a traceback's frames, which say where one file's frames end), the
-/// short summary and the final tally stay. Warnings beyond the first few are counted.
+/// pytest: session header, progress dots and passing verbose lines go, counted, and so do caret underlines;
+/// failure sections (with the `_ _ _` separators between a traceback's frames, which say where one file's
+/// frames end), the short summary and the final tally stay. Warnings beyond the first few are counted.
 fn pytest(plan: &mut Plan, failed: bool) {
     runner::results(plan, failed, |line| {
         let caps = PYTEST_VERBOSE.captures(line)?;
