@@ -1,9 +1,9 @@
 //! `cargo build/check/clippy/run`, `cargo test` and `cargo nextest`: one pass handles all three because a
 //! test run starts with a build and nextest prints libtest output of failed tests.
 //!
-//! Dropped: progress lines (`Compiling x v1`), passing and ignored test lines (the `test result:` and
-//! `Summary` lines count them), empty test binaries. Errors stay whole; warnings beyond the first few are
-//! summarised.
+//! Dropped, with a note counting them by kind: progress lines (`Compiling x v1`), passing and ignored test
+//! lines (the `test result:` and `Summary` lines count them too). Dropped: empty test binaries. Errors stay
+//! whole; warnings beyond the first few are summarised; benchmark results stay.
 
 use std::sync::LazyLock;
 
@@ -14,7 +14,7 @@ use crate::diag::{self, Severity};
 use crate::family::{Families, Family};
 use crate::generic::GENERIC;
 use crate::passthrough::PASSTHROUGH;
-use crate::plan::{Mark, Plan};
+use crate::plan::{Mark, NoteAt, Plan};
 
 pub(crate) static BUILD: Family = Family::new("cargo-build", "cargo build --release", plan);
 pub(crate) static TEST: Family = Family::new("cargo-test", "cargo test -p foo", plan).test_runner();
@@ -67,26 +67,11 @@ static NEXTEST_RESULT: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 fn plan(plan: &mut Plan, failed: bool) {
-    progress(plan);
+    plan.drop_counted_by_kind("progress lines not shown", NoteAt::First, failed, |line| {
+        PROGRESS.is_match(line).then(|| line.split_whitespace().next().unwrap_or_default())
+    });
     warnings(plan, failed);
-    tests(plan);
-}
-
-fn progress(plan: &mut Plan) {
-    let mut first = None;
-    let mut compiled = 0;
-    for i in 0..plan.len() {
-        let line = plan.line(i);
-        if PROGRESS.is_match(line) {
-            first.get_or_insert(i);
-            compiled +=
-                usize::from(line.trim_start().starts_with("Compiling") || line.trim_start().starts_with("Checking"));
-            plan.set(i, Mark::Drop);
-        }
-    }
-    if let Some(at) = first.filter(|_| compiled > 1) {
-        plan.note(at, format!("… built {compiled} crates"));
-    }
+    tests(plan, failed);
 }
 
 fn severity(line: &str) -> Option<Severity> {
@@ -114,15 +99,20 @@ fn warnings(plan: &mut Plan, failed: bool) {
     );
 }
 
-fn tests(plan: &mut Plan) {
+fn tests(plan: &mut Plan, failed: bool) {
+    plan.drop_counted_by_kind("tests not shown", NoteAt::First, failed, |line| match verdict(line)? {
+        "ok" | "PASS" => Some("passing"),
+        "ignored" => Some("ignored"),
+        "SKIP" => Some("skipped"),
+        _ => None,
+    });
     for i in 0..plan.len() {
         let line = plan.line(i);
-        if let Some(caps) = LIBTEST.captures(line) {
-            let mark = if &caps[1] == "FAILED" { Mark::Must } else { Mark::Drop };
-            plan.set(i, mark);
-        } else if let Some(caps) = NEXTEST_RESULT.captures(line) {
-            let mark = if matches!(&caps[1], "PASS" | "SKIP") { Mark::Drop } else { Mark::Must };
-            plan.set(i, mark);
+        if let Some(verdict) = verdict(line) {
+            // A benchmark's line is its result: it stays as it is.
+            if !matches!(verdict, "ok" | "PASS" | "ignored" | "SKIP" | "bench:") {
+                plan.set(i, Mark::Must);
+            }
         } else if (line.starts_with("test result: ") || line.trim_start().starts_with("Summary ["))
             && plan.mark(i) != Mark::Drop
         {
@@ -133,6 +123,13 @@ fn tests(plan: &mut Plan) {
             drop_empty_binary(plan, i);
         }
     }
+}
+
+/// What a libtest or nextest line says of its test (`ok`, `FAILED`, `bench:`, `PASS`, `SIGSEGV`, …), if it
+/// reports one.
+fn verdict(line: &str) -> Option<&str> {
+    let caps = LIBTEST.captures(line).or_else(|| NEXTEST_RESULT.captures(line))?;
+    caps.get(1).map(|m| m.as_str())
 }
 
 /// A test binary without tests prints four lines of nothing: its `Running`/`Doc-tests` line, `running 0
@@ -150,5 +147,34 @@ fn drop_empty_binary(plan: &mut Plan, running: usize) {
         .unwrap_or(running);
     for j in start..=result {
         plan.set(j, Mark::Drop);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::compress;
+
+    #[test]
+    fn dropped_progress_and_passing_tests_are_counted_by_kind() {
+        let mut raw = String::from("    Updating crates.io index\n");
+        raw += &(0..42).map(|i| format!("   Compiling dep{i} v0.1.{i}\n")).collect::<String>();
+        raw += "    Finished `test` profile [unoptimized + debuginfo] target(s) in 9.81s\n";
+        raw += "     Running unittests src/lib.rs (target/debug/deps/ledger-0b1c)\n\nrunning 312 tests\n";
+        raw += "test tests::slow ... ignored\n";
+        raw += &(0..310).map(|i| format!("test tests::case_{i} ... ok\n")).collect::<String>();
+        raw += "test tests::bad ... FAILED\n";
+        raw += "\nfailures:\n    tests::bad\n\ntest result: FAILED. 310 passed; 1 failed; 1 ignored\n";
+        let text = compress("cargo test", &raw, 101).text;
+        assert!(text.contains("… 43 progress lines not shown: Updating ×1, Compiling ×42\n"), "{text}");
+        // The last ten lines of a failure are shown whole, six passing tests among them.
+        assert!(
+            text.contains("… 305 tests not shown: ignored ×1, passing ×304\ntest tests::case_304 ... ok\n"),
+            "{text}"
+        );
+        assert!(text.contains("test tests::bad ... FAILED\n"), "{text}");
+        // A benchmark's result is what `cargo bench` is run for.
+        let raw: String = (0..30).map(|i| format!("test bench_{i} ... bench:   1,{i:03} ns/iter (+/- 5)\n")).collect();
+        let text = compress("cargo bench", &(raw.clone() + "\ntest result: ok. 0 passed; 0 failed\n"), 0).text;
+        assert!(text.contains("test bench_17 ... bench:   1,017 ns/iter (+/- 5)\n"), "{text}");
     }
 }

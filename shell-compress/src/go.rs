@@ -34,24 +34,55 @@ fn build(plan: &mut Plan, failed: bool) {
     });
 }
 
-/// `go test`: `=== RUN/PAUSE/CONT` and `--- PASS/SKIP` lines go, as do packages without tests (counted);
-/// `--- FAIL`, the per-package `FAIL`/`ok` lines and test log output stay. With `-json` the same holds per
-/// event: a test's run/pause/cont/pass/skip events and the output events carrying those lines go, its fail
-/// events and every other output stay.
+/// `go test`: `=== RUN/PAUSE/CONT` and `--- PASS/SKIP` lines go, counted by kind, as do packages without
+/// tests; `--- FAIL`, the per-package `FAIL`/`ok` lines and test log output stay. With `-json` the same holds
+/// per event: a test's run/pause/cont/pass/skip events and the output events carrying those lines go, its
+/// fail events and every other output stay.
 fn test(plan: &mut Plan, failed: bool) {
     build(plan, failed);
-    runner::results(plan, |line| json_event(line).unwrap_or_else(|| text_result(line)));
+    plan.drop_counted_by_kind("lines of tests not shown", NoteAt::First, failed, |line| step(line)?.counted_as());
+    runner::results(plan, failed, |line| (step(line)? == Step::Fail).then_some(Verdict::Fail));
     plan.drop_counted("packages without test files", NoteAt::First, failed, |line| {
         line.starts_with('?') && line.ends_with("[no test files]")
     });
 }
 
-fn text_result(line: &str) -> Option<Verdict> {
+/// What a line of `go test` says of a test, in text or as a `-json` event.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Step {
+    /// `=== RUN`, `=== PAUSE`, `=== CONT`: a test started, paused or went on, whatever its verdict.
+    Framing,
+    Pass,
+    Skip,
+    Fail,
+}
+
+impl Step {
+    /// The kind the note counting dropped lines names this step by; `None` for a failure, which stays.
+    fn counted_as(self) -> Option<&'static str> {
+        match self {
+            Step::Framing => Some("=== RUN/PAUSE/CONT"),
+            Step::Pass => Some("--- PASS"),
+            Step::Skip => Some("--- SKIP"),
+            Step::Fail => None,
+        }
+    }
+}
+
+fn step(line: &str) -> Option<Step> {
+    json_event(line).unwrap_or_else(|| text_step(line))
+}
+
+fn text_step(line: &str) -> Option<Step> {
     let t = line.trim_start();
-    if rules::starts_with_any(t, &["=== RUN", "=== PAUSE", "=== CONT", "--- PASS: ", "--- SKIP: "]) {
-        Some(Verdict::Pass)
+    if rules::starts_with_any(t, &["=== RUN", "=== PAUSE", "=== CONT"]) {
+        Some(Step::Framing)
+    } else if t.starts_with("--- PASS: ") {
+        Some(Step::Pass)
+    } else if t.starts_with("--- SKIP: ") {
+        Some(Step::Skip)
     } else if t.starts_with("--- FAIL: ") || line.starts_with("FAIL\t") {
-        Some(Verdict::Fail)
+        Some(Step::Fail)
     } else {
         None
     }
@@ -63,17 +94,19 @@ static JSON_EVENT: LazyLock<Regex> = LazyLock::new(|| {
         .expect("test2json pattern compiles")
 });
 
-/// The verdict on a `-json` event line, `Some(None)` for an event that stays as it is, `None` for a line that
-/// is not an event.
-fn json_event(line: &str) -> Option<Option<Verdict>> {
+/// The step a `-json` event line reports, `Some(None)` for an event that stays as it is, `None` for a line
+/// that is not an event.
+fn json_event(line: &str) -> Option<Option<Step>> {
     let caps = JSON_EVENT.captures(line)?;
     let of_test = caps.get(2).is_some();
     Some(match (&caps[1], caps.get(3)) {
-        ("run" | "pause" | "cont" | "pass" | "skip", _) if of_test => Some(Verdict::Pass),
-        ("fail", _) if of_test => Some(Verdict::Fail),
+        ("run" | "pause" | "cont", _) if of_test => Some(Step::Framing),
+        ("pass", _) if of_test => Some(Step::Pass),
+        ("skip", _) if of_test => Some(Step::Skip),
+        ("fail", _) if of_test => Some(Step::Fail),
         ("output", Some(output)) => {
             let output = output.as_str().replace("\\t", "\t");
-            text_result(output.strip_suffix("\\n").unwrap_or(&output))
+            text_step(output.strip_suffix("\\n").unwrap_or(&output))
         }
         _ => None,
     })
@@ -82,6 +115,23 @@ fn json_event(line: &str) -> Option<Option<Verdict>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_lines_of_passing_tests_are_counted() {
+        let mut raw: String =
+            (0..40).map(|i| format!("=== RUN   TestCase{i}\n--- PASS: TestCase{i} (0.00s)\n")).collect();
+        raw += "=== RUN   TestBad\n    bad_test.go:9: got 1, want 2\n--- FAIL: TestBad (0.00s)\n";
+        raw += "FAIL\nFAIL\texample.com/p\t0.01s\n";
+        let text = crate::compress("go test -v ./...", &raw, 1).text;
+        // The last ten lines of a failure are shown whole, passing tests' among them.
+        assert!(
+            text.starts_with(
+                "… 75 lines of tests not shown: === RUN/PAUSE/CONT ×38, --- PASS ×37\n--- PASS: TestCase37"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("--- FAIL: TestBad (0.00s)\n"), "{text}");
+    }
 
     #[test]
     fn json_events_of_passing_tests_go_and_failures_stay() {
@@ -96,15 +146,15 @@ mod tests {
             line + "}"
         };
         let cases = [
-            (event("run", Some("TestA"), None), Some(Verdict::Pass)),
-            (event("output", Some("TestA"), Some("=== RUN   TestA\\n")), Some(Verdict::Pass)),
-            (event("output", Some("TestA/x"), Some("    --- PASS: TestA/x (0.00s)\\n")), Some(Verdict::Pass)),
-            (event("pass", Some("TestA"), None), Some(Verdict::Pass)),
-            (event("skip", Some("TestS"), None), Some(Verdict::Pass)),
+            (event("run", Some("TestA"), None), Some(Step::Framing)),
+            (event("output", Some("TestA"), Some("=== RUN   TestA\\n")), Some(Step::Framing)),
+            (event("output", Some("TestA/x"), Some("    --- PASS: TestA/x (0.00s)\\n")), Some(Step::Pass)),
+            (event("pass", Some("TestA"), None), Some(Step::Pass)),
+            (event("skip", Some("TestS"), None), Some(Step::Skip)),
             (event("output", Some("TestB"), Some("    b_test.go:9: got 1, want 2\\n")), None),
-            (event("output", Some("TestB"), Some("--- FAIL: TestB (0.00s)\\n")), Some(Verdict::Fail)),
-            (event("fail", Some("TestB"), None), Some(Verdict::Fail)),
-            (event("output", None, Some("FAIL\\texample.com/p\\t0.01s\\n")), Some(Verdict::Fail)),
+            (event("output", Some("TestB"), Some("--- FAIL: TestB (0.00s)\\n")), Some(Step::Fail)),
+            (event("fail", Some("TestB"), None), Some(Step::Fail)),
+            (event("output", None, Some("FAIL\\texample.com/p\\t0.01s\\n")), Some(Step::Fail)),
             (event("fail", None, None), None),
             (event("pass", None, None), None),
         ];

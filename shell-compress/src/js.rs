@@ -19,8 +19,8 @@ pub(crate) static INSTALL: Family = Family::new("js-install", "npm ci", install)
 pub(crate) static RUN: Family = Family::new("js-run", "npm run build", script).folding_node_frames();
 pub(crate) static TEST: Family = Family::new("js-test", "npm test", script).test_runner();
 pub(crate) static JEST: Family = Family::new("jest", "npx jest --ci", jest).test_runner();
-pub(crate) static VITEST: Family = Family::new("vitest", "vitest run", |plan, _| vitest(plan)).test_runner();
-pub(crate) static MOCHA: Family = Family::new("mocha", "mocha test", |plan, _| mocha(plan)).test_runner();
+pub(crate) static VITEST: Family = Family::new("vitest", "vitest run", vitest).test_runner();
+pub(crate) static MOCHA: Family = Family::new("mocha", "mocha test", mocha).test_runner();
 pub(crate) static TSC: Family = Family::new("tsc", "tsc --noEmit", |plan, _| tsc(plan));
 pub(crate) static ESLINT: Family = Family::new("eslint", "eslint .", eslint);
 pub(crate) static BIOME: Family = Family::new("biome", "biome check src", |plan, _| biome(plan));
@@ -154,9 +154,12 @@ fn node_test(plan: &mut Plan, failed: bool) {
 /// [`jest_console`]); its `● Console` header, though printed like a failure's, heads a passing test's output
 /// too and is no failure.
 fn jest(plan: &mut Plan, failed: bool) {
-    runner::results(plan, |line| {
+    // A passing file's line goes uncounted, as the `Test Suites:` line counts it: [`jest_files`] brings it back
+    // where some output of its file is shown.
+    plan.set_where(Mark::Drop, |line| line.trim_start().starts_with("PASS "));
+    runner::results(plan, failed, |line| {
         let t = line.trim_start();
-        if t.starts_with("PASS ") || t.starts_with("✓ ") || t.starts_with("○ ") || t.starts_with("✎ ") {
+        if t.starts_with("✓ ") || t.starts_with("○ ") || t.starts_with("✎ ") {
             Some(Verdict::Pass)
         } else if t.starts_with("FAIL ")
             || t.starts_with("✕ ")
@@ -330,8 +333,8 @@ fn indent(line: &str) -> usize {
 }
 
 /// vitest: passing tests and files go; failing ones, the `FAIL` detail headers and the totals stay.
-fn vitest(plan: &mut Plan) {
-    runner::results(plan, |line| {
+fn vitest(plan: &mut Plan, failed: bool) {
+    runner::results(plan, failed, |line| {
         let t = line.trim_start();
         let failed_file = t.starts_with("❯ ") && t.contains(" failed");
         if t.starts_with("× ") || t.starts_with("✗ ") || t.starts_with("FAIL ") || failed_file {
@@ -353,9 +356,9 @@ static MOCHA_FAILURE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s+\d+\) 
 /// mocha: `✔ test` and pending `- test` lines go; numbered failures and the passing/failing/pending counts
 /// stay. Per-test lines are only looked for before the `N passing (…)` summary: after it come the failure
 /// details, whose assertion diffs have `- actual` and `+ expected` lines that are the point of the failure.
-fn mocha(plan: &mut Plan) {
+fn mocha(plan: &mut Plan, failed: bool) {
     let summary = (0..plan.len()).find(|&i| is_mocha_summary(plan.line(i))).unwrap_or(plan.len());
-    runner::results_in(plan, 0..summary, |line| {
+    runner::results_in(plan, 0..summary, failed, |line| {
         let t = line.trim_start();
         if t.starts_with("✔ ") || t.starts_with("✓ ") || t.starts_with("- ") {
             Some(Verdict::Pass)

@@ -54,9 +54,22 @@ const CMAKE_PROBES: &[&str] = &[
     "-- Found ",
 ];
 
+/// The kind of progress line `line` is, named for the note counting them, if it is one.
+fn progress_kind(line: &str) -> Option<&str> {
+    if rules::starts_with_any(line, CMAKE_PROBES) {
+        Some("cmake checks")
+    } else if !PROGRESS.is_match(line) {
+        None
+    } else if line.starts_with("make[") {
+        Some("Entering/Leaving directory")
+    } else {
+        Some("Building/Scanning")
+    }
+}
+
 fn build(plan: &mut Plan, failed: bool) {
     plan.drop_counted("compiler invocations not shown", NoteAt::First, failed, |line| COMPILER.is_match(line));
-    plan.set_where(Mark::Drop, |line| PROGRESS.is_match(line) || rules::starts_with_any(line, CMAKE_PROBES));
+    plan.drop_counted_by_kind("progress lines not shown", NoteAt::First, failed, progress_kind);
     // ninja prints the failing command right after `FAILED:`; that one says what broke.
     for i in 1..plan.len() {
         if plan.line(i - 1).starts_with("FAILED: ") {
@@ -101,6 +114,20 @@ mod tests {
         let shown = text.lines().filter(|line| line.starts_with("cc ")).count();
         assert_eq!(shown, 7, "{text}");
         assert!(text.starts_with("… 25 compiler invocations not shown\ncc    -c -o f26.o f26.c\n"), "{text}");
+    }
+
+    #[test]
+    fn directory_changes_and_progress_are_counted_by_kind() {
+        let mut raw = String::new();
+        for dir in ["lib", "src", "tools", "docs"] {
+            raw += &format!("make[1]: Entering directory '/build/{dir}'\n");
+            raw += &(0..5).map(|i| format!("[ {:>2}%] Building C object {dir}/f{i}.o\n", i * 20)).collect::<String>();
+            raw += &format!("make[1]: Leaving directory '/build/{dir}'\n");
+        }
+        raw += "[100%] Built target app\n";
+        let text = compress("make", &raw, 0).text;
+        let note = "… 28 progress lines not shown: Entering/Leaving directory ×8, Building/Scanning ×20\n";
+        assert!(text.starts_with(note), "{text}");
     }
 
     #[test]

@@ -163,18 +163,54 @@ impl<'a> Plan<'a> {
     }
 
     /// Drops every line matching `pred` and notes how many went, `… {n} {what}`, where the first of them was or
-    /// at the end. Lines the shared protection will bring back for a command that `failed` or not (an error
-    /// line, a failure's closing lines) are shown, so the count leaves them out.
+    /// at the end (see [`Plan::drop_counted_by_kind`]).
     pub(crate) fn drop_counted(&mut self, what: &str, at: NoteAt, failed: bool, pred: impl Fn(&str) -> bool) {
-        let matching: Vec<usize> = (0..self.len()).filter(|&i| pred(self.line(i))).collect();
-        let hidden = self.hidden_of(&matching, failed);
+        self.drop_counted_by_kind(what, at, failed, |line| pred(line).then_some(""));
+    }
+
+    /// Drops every line `kind` names a kind of and notes how many went, where the first of them was or at the
+    /// end, with how many of each kind in the order they came: `… 42 {what}: Compiling ×40, Downloaded ×2`, or
+    /// `… 40 {what}: Compiling` for one kind (an empty kind, of [`Plan::drop_counted`], is not named). A line the
+    /// shared protection shows for a command that `failed` or not (an error line, a failure's closing lines) is
+    /// protected here and not counted, so no caller can hide it, whatever runs after. Lines no longer than
+    /// their note stay instead.
+    pub(crate) fn drop_counted_by_kind(
+        &mut self,
+        what: &str,
+        at: NoteAt,
+        failed: bool,
+        kind: impl Fn(&'a str) -> Option<&'a str>,
+    ) {
+        let matching: Vec<usize> = (0..self.len()).filter(|&i| kind(self.line(i)).is_some()).collect();
+        let hidden = self.countable(&matching, failed);
+        let Some(&first) = hidden.first() else { return };
+        let mut kinds: Vec<(&str, usize)> = Vec::new();
+        for &i in &hidden {
+            let name = kind(self.line(i)).unwrap_or_default();
+            match kinds.iter_mut().find(|(k, _)| *k == name) {
+                Some((_, n)) => *n += 1,
+                None => kinds.push((name, 1)),
+            }
+        }
+        let mut note = format!("… {} {what}", hidden.len());
+        match kinds.as_slice() {
+            [(kind, _)] if !kind.is_empty() => {
+                let _ = write!(note, ": {kind}");
+            }
+            [_, _, ..] => {
+                let named: Vec<String> = kinds.iter().map(|(k, n)| format!("{k} ×{n}")).collect();
+                let _ = write!(note, ": {}", named.join(", "));
+            }
+            _ => {}
+        }
+        if !self.shorter(&note, &hidden) {
+            return;
+        }
         for &i in &hidden {
             self.set(i, Mark::Drop);
         }
-        if let Some(&first) = hidden.first() {
-            let at = if at == NoteAt::End { self.len() } else { first };
-            self.note(at, format!("… {} {what}", hidden.len()));
-        }
+        let at = if at == NoteAt::End { self.len() } else { first };
+        self.note(at, note);
     }
 
     /// Shows `text` instead of line `i` (ignored for protected lines and lines of a hunk's body).
@@ -190,20 +226,35 @@ impl<'a> Plan<'a> {
     }
 
     /// [`Plan::replace`] of the lines of `indices` that protection would not show anyway (for a command that
-    /// `failed` or not), with `text` given how many those are; nothing when none is left.
+    /// `failed` or not), with `text` given how many those are; nothing when none is left or `text` is not the
+    /// shorter. The others are protected here (see [`Plan::countable`]).
     pub(crate) fn replace_counted(&mut self, indices: &[usize], failed: bool, text: impl FnOnce(usize) -> String) {
-        let hidden = self.hidden_of(indices, failed);
+        let hidden = self.countable(indices, failed);
         if !hidden.is_empty() {
             let text = text(hidden.len());
-            self.replace(&hidden, text);
+            if self.shorter(&text, &hidden) {
+                self.replace(&hidden, text);
+            }
         }
     }
 
-    /// The lines of `indices` the shared protection will not bring back for a command that `failed` or not:
-    /// those a count of lines not shown may count.
-    fn hidden_of(&self, indices: &[usize], failed: bool) -> Vec<usize> {
+    /// Whether `note` takes fewer characters than the lines `indices` it would stand for: a count that is not
+    /// shorter leaves the lines shown.
+    fn shorter(&self, note: &str, indices: &[usize]) -> bool {
+        note.len() + 1 < indices.iter().map(|&i| self.line(i).len() + 1).sum()
+    }
+
+    /// Protects the lines of `indices` that the shared protection shows for a command that `failed` or not,
+    /// and returns the others: those a count of lines not shown may count. Protecting them here rather than
+    /// trusting the later pass matters where that pass does not run (a listing or a search that exited 0):
+    /// a line a count leaves out must then still be shown, not silently dropped.
+    fn countable(&mut self, indices: &[usize], failed: bool) -> Vec<usize> {
         let tail = if failed { self.failure_tail_start() } else { self.len() };
-        indices.iter().copied().filter(|&i| !self.protects(i, failed, tail)).collect()
+        let (shown, hidden): (Vec<usize>, Vec<usize>) = indices.iter().partition(|&&i| self.protects(i, failed, tail));
+        for i in shown {
+            self.must(i);
+        }
+        hidden
     }
 
     /// Shows `text` (one or more lines) in place of the ordinary lines `indices`, where the first of them was.
@@ -821,6 +872,23 @@ mod tests {
         plan.protect_failure();
         let shown: Vec<usize> = (0..30).filter(|&i| plan.mark(i) == Mark::Must).collect();
         assert_eq!(shown, [3, 5, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29]);
+    }
+
+    #[test]
+    fn a_counted_drop_shows_the_failures_it_leaves_out_of_its_count_itself() {
+        // Where no protection runs after the family (a listing, a search that exited 0), a line the count
+        // leaves out because it reports a failure must still not be cut away among ordinary lines.
+        let mut lines: Vec<String> = (0..20).map(|i| format!("go: downloading example.com/m{i} v1.0.{i}")).collect();
+        lines.extend((0..60).map(|i| format!("step {i} of the build")));
+        lines[50] = "go: downloading example.com/bad v1.0.0: verifying module: checksum mismatch FAILED".into();
+        let mut plan = Plan::new(&lines);
+        plan.drop_counted("module downloads not shown", NoteAt::First, false, |line| {
+            line.starts_with("go: downloading ")
+        });
+        plan.cut_runs();
+        let text = plan.render();
+        assert!(text.starts_with("… 20 module downloads not shown\nstep 0 of the build\n"), "{text}");
+        assert!(text.contains(&format!("\n{}\n", lines[50])), "{text}");
     }
 
     #[test]

@@ -9,13 +9,12 @@ use crate::diag::{self, Block, Severity};
 use crate::family::{Families, Family};
 use crate::generic::GENERIC;
 use crate::passthrough::PASSTHROUGH;
-use crate::plan::{Mark, Plan};
+use crate::plan::{Mark, NoteAt, Plan};
 use crate::rules;
 use crate::runner::{self, Verdict};
 
 pub(crate) static PYTEST: Family = Family::new("pytest", "python -m pytest -q", pytest).test_runner();
-pub(crate) static UNITTEST: Family =
-    Family::new("unittest", "python -m unittest discover", |plan, _| unittest(plan)).test_runner();
+pub(crate) static UNITTEST: Family = Family::new("unittest", "python -m unittest discover", unittest).test_runner();
 pub(crate) static RUFF: Family = Family::new("ruff", "ruff check .", |plan, _| ruff(plan));
 pub(crate) static FLAKE8: Family = Family::new("flake8", "flake8 src", checker);
 pub(crate) static MYPY: Family = Family::new("mypy", "mypy pkg", checker);
@@ -84,24 +83,27 @@ static PYTEST_VERBOSE: LazyLock<Regex> = LazyLock::new(|| {
 /// Session-header lines that describe the environment, not the run.
 const PYTEST_PREAMBLE: &[&str] = &["platform ", "cachedir: ", "rootdir: ", "configfile: ", "plugins: ", "collecting "];
 
-/// pytest: session header, progress dots, passing verbose lines and caret underlines go; failure sections
-/// (with the `_ _ _` separators between a traceback's frames, which say where one file's frames end), the
-/// short summary and the final tally stay. Warnings beyond the first few are counted.
+/// pytest: session header, progress dots and passing verbose lines go, counted, and so do caret underlines;
+/// failure sections (with the `_ _ _` separators between a traceback's frames, which say where one file's
+/// frames end), the short summary and the final tally stay. Warnings beyond the first few are counted.
 fn pytest(plan: &mut Plan, failed: bool) {
-    runner::results(plan, |line| {
-        if let Some(caps) = PYTEST_VERBOSE.captures(line) {
-            Some(if matches!(&caps[1], "FAILED" | "ERROR") { Verdict::Fail } else { Verdict::Pass })
+    runner::results(plan, failed, |line| {
+        let caps = PYTEST_VERBOSE.captures(line)?;
+        Some(if matches!(&caps[1], "FAILED" | "ERROR") { Verdict::Fail } else { Verdict::Pass })
+    });
+    // A progress line's `F` and `E` are failures the failure sections and the short summary name.
+    plan.drop_counted_by_kind("lines not shown", NoteAt::First, failed, |line| {
+        if rules::starts_with_any(line, PYTEST_PREAMBLE) || line.contains(" test session starts ") {
+            Some("session header")
         } else if PYTEST_PROGRESS.is_match(line) && !line.trim().is_empty() {
-            Some(Verdict::Pass)
+            Some("progress")
         } else {
             None
         }
     });
     plan.set_where(Mark::Drop, |line| {
         let t = line.trim();
-        rules::starts_with_any(line, PYTEST_PREAMBLE)
-            || line.contains(" test session starts ")
-            || (!t.is_empty() && t.chars().all(|c| c == '^'))
+        !t.is_empty() && t.chars().all(|c| c == '^')
     });
     plan.set_where(Mark::Must, |line| {
         let is_test_header = line.starts_with('_') && line.ends_with('_') && line.chars().any(|c| c != '_' && c != ' ');
@@ -143,8 +145,8 @@ fn pytest_warnings(plan: &mut Plan, failed: bool) {
 }
 
 /// unittest: `test_x (mod.Class.test_x) ... ok` lines go; `FAIL`/`ERROR` lines and the tracebacks stay.
-fn unittest(plan: &mut Plan) {
-    runner::results(plan, |line| {
+fn unittest(plan: &mut Plan, failed: bool) {
+    runner::results(plan, failed, |line| {
         let (_, outcome) = line.rsplit_once(" ... ")?;
         if outcome == "ok" || outcome.starts_with("skipped") || outcome == "expected failure" {
             Some(Verdict::Pass)
@@ -263,6 +265,28 @@ mod tests {
             out += "FAILED test_w.py::test_fail_late - assert 1 == 2\n";
         }
         out + "================== 42 passed, 41 warnings in 0.03s ===================\n"
+    }
+
+    #[test]
+    fn the_session_header_and_passing_tests_are_counted() {
+        let mut raw =
+            String::from("============================= test session starts ==============================\n");
+        raw += "platform linux -- Python 3.12.3, pytest-8.3.4, pluggy-1.5.0 -- /usr/bin/python3\n";
+        raw += "cachedir: .pytest_cache\nrootdir: /work/shop\nconfigfile: pyproject.toml\n";
+        raw += "plugins: anyio-4.6.2, cov-6.0.0\ncollecting ... collected 31 items\n\n";
+        raw +=
+            &(0..30).map(|i| format!("tests/test_shop.py::test_case_{i} PASSED [{:>3}%]\n", i * 3)).collect::<String>();
+        raw += "tests/test_shop.py::test_bad FAILED [100%]\n\n";
+        raw += "=========================== short test summary info ============================\n";
+        raw += "FAILED tests/test_shop.py::test_bad - assert 1 == 2\n========================= 1 failed, 30 passed in 0.20s =========================\n";
+        let text = compress("pytest -v", &raw, 1).text;
+        assert!(text.starts_with("… 7 lines not shown: session header\n"), "{text}");
+        // The last ten lines of a failure are shown whole, passing tests' among them.
+        assert!(
+            text.contains("… 24 lines of passing or skipped tests not shown\ntests/test_shop.py::test_case_24"),
+            "{text}"
+        );
+        assert!(text.contains("tests/test_shop.py::test_bad FAILED [100%]\n"), "{text}");
     }
 
     #[test]

@@ -11,20 +11,29 @@ pub(crate) enum Verdict {
     Fail,
 }
 
-/// Applies `verdict` to every line: `Pass` drops it, `Fail` protects it, `None` leaves it alone.
-pub(crate) fn results(plan: &mut Plan, verdict: impl Fn(&str) -> Option<Verdict>) {
-    results_in(plan, 0..plan.len(), verdict);
+/// Applies `verdict` to every line: `Pass` drops it, counted on one note where the first was, `Fail` protects
+/// it, `None` leaves it alone. For a command that `failed` or not, as the count leaves out what protection
+/// shows.
+pub(crate) fn results(plan: &mut Plan, failed: bool, verdict: impl Fn(&str) -> Option<Verdict>) {
+    results_in(plan, 0..plan.len(), failed, verdict);
 }
 
 /// [`results`] for the lines `range` only: where a runner lists its tests, apart from its failure details.
-pub(crate) fn results_in(plan: &mut Plan, range: Range<usize>, verdict: impl Fn(&str) -> Option<Verdict>) {
+pub(crate) fn results_in(
+    plan: &mut Plan,
+    range: Range<usize>,
+    failed: bool,
+    verdict: impl Fn(&str) -> Option<Verdict>,
+) {
+    let mut passed = Vec::new();
     for i in range {
         match verdict(plan.line(i)) {
-            Some(Verdict::Pass) => plan.set(i, Mark::Drop),
+            Some(Verdict::Pass) => passed.push(i),
             Some(Verdict::Fail) => plan.set(i, Mark::Must),
             None => {}
         }
     }
+    plan.replace_counted(&passed, failed, |n| format!("… {n} lines of passing or skipped tests not shown"));
 }
 
 /// TAP results with node's test runner's framing: a passing test's `ok N - name` line goes with the `#

@@ -8,6 +8,7 @@
 mod blocks;
 mod listing;
 mod matches;
+mod passes;
 mod paths;
 mod progress;
 mod tables;
@@ -32,6 +33,9 @@ const LISTING_SHARE: f64 = 0.8;
 
 pub(crate) fn apply(plan: &mut Plan, context: &Context) {
     progress::drop_noise(plan);
+    if context.pattern.is_none() && !context.listing {
+        passes::count(plan);
+    }
     blocks::fold_repeated(plan);
     matches::group(plan, context);
     let non_blank = (0..plan.len()).filter(|&i| !plan.line(i).trim().is_empty()).count();

@@ -175,7 +175,7 @@ fn render(
     }
     // Past the budget: sorted by name, which is the last column when it holds paths (ls -l, du) and the
     // first that varies otherwise (pip, dpkg). An `ls -l` listing keeps only the names, which is what one
-    // searches it for; other tables keep whole rows (du's sizes are its point).
+    // searches it for, and says so; other tables keep whole rows (du's sizes are its point).
     let paths_last =
         body.iter().filter(|row| super::paths::is_path(name(row[width - 1], long_listing))).count() * 2 > body.len();
     let key = if paths_last { width - 1 } else { (0..width).find(|c| !constant.contains(c)).unwrap_or(0) };
@@ -183,7 +183,11 @@ fn render(
     sorted.sort_by_key(|row| name(row[key], long_listing));
     let (head, items, layout, what) = if long_listing {
         let names = sorted.iter().map(|row| name(row[key], long_listing).to_string()).collect();
-        (format!("{} entries by name only, sorted:\n", body.len()), names, Layout::Inline, "entries")
+        // Said, so the agent knows to expand the output for them. Link targets were measured kept too: on
+        // /usr/bin they crowd names out of the budget.
+        let links = if body.iter().any(|row| row[0].starts_with('l')) { ", link targets" } else { "" };
+        let head = format!("{} entries by name only (modes, sizes, dates{links} not shown), sorted:\n", body.len());
+        (head, names, Layout::Inline, "entries")
     } else {
         let header = if has_header { compact_row(&table[0]) + "\n" } else { String::new() };
         (header, sorted.iter().map(|row| compact_row(row)).collect(), Layout::Lines, "rows")
@@ -240,13 +244,23 @@ mod tests {
     fn a_listing_past_its_budget_keeps_its_names_sorted_and_counts_the_rest() {
         let mut lines = ls_rows();
         lines.reverse();
-        let text = compacted(&lines, 110, true);
+        let text = compacted(&lines, 150, true);
         assert!(
-            text.starts_with("(every row: -rw-r--r-- root root Dec 1 07:11)\n8 entries by name only, sorted:\n"),
+            text.starts_with(
+                "(every row: -rw-r--r-- root root Dec 1 07:11)\n8 entries by name only (modes, sizes, dates not shown), \
+                 sorted:\n"
+            ),
             "{text}"
         );
         assert!(text.contains("file0.txt file1.txt") && text.contains("file7.txt\n"), "{text}");
         assert!(text.trim_end().ends_with("entries not shown"), "{text}");
-        assert_eq!(compacted(&lines, 110, false), lines.join("\n") + "\n");
+        assert_eq!(compacted(&lines, 150, false), lines.join("\n") + "\n");
+        // A listing with links says their targets are left out too.
+        lines[3] = "lrwxrwxrwx 1 root root     9 Dec  1 07:11 python3 -> python3.12".into();
+        let text = compacted(&lines, 150, true);
+        assert!(
+            text.contains(" entries by name only (modes, sizes, dates, link targets not shown), sorted:\n"),
+            "{text}"
+        );
     }
 }
