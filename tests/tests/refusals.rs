@@ -39,6 +39,15 @@ fn bad_exec_environments_and_huge_reads_are_invalid_arguments() {
         let status = backend.context().read(req).await.unwrap_err();
         assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
         assert!(status.message().contains("split them"), "{status:?}");
+
+        // A message echoing a huge path still arrives (whole, it overflowed the header it travels
+        // in: the call failed as an HTTP/2 protocol error that said nothing).
+        let path = "a".repeat(20_000);
+        let req = ReadRequest { ctx: Some(ctx.clone()), paths: vec![path], ..Default::default() };
+        let status = backend.context().read(req).await.unwrap_err();
+        assert!(status.message().starts_with("cannot access aaa"), "{status:?}");
+        assert!(status.message().contains("bytes of this message left out"), "{status:?}");
+        assert!(status.message().ends_with("File name too long (os error 36)"), "{status:?}");
     });
     let stopped = home.lctx(&["daemon", "stop"]);
     assert!(stopped.status.success(), "{}", describe(&stopped));
