@@ -226,6 +226,7 @@ impl SearchEngine {
         withhold: &dyn Fn(&Path) -> Option<String>,
     ) -> Result<GlobResult, SearchError> {
         let scope = resolve_scope(root, path)?;
+        refuse_special(&scope)?;
         glob::glob(&scope, pattern, max_results, self.config(), withhold)
     }
 
@@ -240,6 +241,7 @@ impl SearchEngine {
         withhold: &dyn Fn(&Path) -> Option<String>,
     ) -> Result<TreeResult, SearchError> {
         let scope = resolve_scope(root, path)?;
+        refuse_special(&scope)?;
         Ok(tree::tree(&scope, depth, show_hidden, respect_gitignore, self.config(), withhold))
     }
 
@@ -319,5 +321,15 @@ impl Drop for SearchEngine {
     /// Stops every watcher and indexing thread before the engine is gone.
     fn drop(&mut self) {
         self.registry.shutdown();
+    }
+}
+
+/// A listing of a FIFO, socket or device would walk nothing and read as an empty directory.
+fn refuse_special(scope: &crate::paths::Scope) -> Result<(), SearchError> {
+    match std::fs::metadata(&scope.base) {
+        Ok(meta) if !meta.is_dir() && !meta.is_file() => {
+            Err(SearchError::PathIsSpecial { path: scope.base_rel.clone() })
+        }
+        _ => Ok(()),
     }
 }

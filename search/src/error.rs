@@ -17,6 +17,8 @@ pub enum SearchError {
     PathNotFound { path: PathBuf },
     /// A glob's `path` argument is a file, not a directory to list files under.
     PathIsFile { path: PathBuf },
+    /// A glob's or tree's `path` argument is a FIFO, socket or device: nothing to list.
+    PathIsSpecial { path: PathBuf },
     /// A `path` argument is git's own store (`.git` or under it), which is not the project's content.
     GitStore { path: PathBuf },
     /// The regex does not parse; `column` is 1-based when known.
@@ -63,6 +65,11 @@ impl fmt::Display for SearchError {
                 f,
                 "path {} is a file; glob lists the files under a directory: pass its directory, and its name as the \
                  pattern",
+                path.display()
+            ),
+            SearchError::PathIsSpecial { path } => write!(
+                f,
+                "path {} is a FIFO, socket or device, not a directory to list: pass the directory it is in",
                 path.display()
             ),
             SearchError::GitStore { path } => write!(
@@ -116,6 +123,7 @@ impl Clone for SearchError {
             }
             SearchError::PathNotFound { path } => SearchError::PathNotFound { path: path.clone() },
             SearchError::PathIsFile { path } => SearchError::PathIsFile { path: path.clone() },
+            SearchError::PathIsSpecial { path } => SearchError::PathIsSpecial { path: path.clone() },
             SearchError::GitStore { path } => SearchError::GitStore { path: path.clone() },
             SearchError::InvalidRegex { pattern, column, message } => {
                 SearchError::InvalidRegex { pattern: pattern.clone(), column: *column, message: message.clone() }

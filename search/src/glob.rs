@@ -72,20 +72,17 @@ fn matching(
             skipped.count(SkipReason::WalkError);
             continue;
         };
-        let admitted = match classify(&entry, u64::MAX) {
-            EntryKind::File(_) => true,
-            EntryKind::Skip(reason) => {
-                skipped.count(reason);
-                false
-            }
-            EntryKind::Dir | EntryKind::Ignored => false,
-        };
         let (Ok(rel), Ok(inner)) = (entry.path().strip_prefix(&scope.root), entry.path().strip_prefix(&scope.base))
         else {
             continue;
         };
-        if admitted && set.is_match(inner) && keep(entry.path()) {
-            paths.push(rel.to_path_buf());
+        // Only what the pattern names is listed, or counted as skipped (a FIFO elsewhere is no
+        // file the answer left out).
+        let named = |inner: &Path| set.is_match(inner);
+        match classify(&entry, u64::MAX) {
+            EntryKind::File(_) if named(inner) && keep(entry.path()) => paths.push(rel.to_path_buf()),
+            EntryKind::Skip(reason) if reason == SkipReason::WalkError || named(inner) => skipped.count(reason),
+            _ => {}
         }
     }
     (paths, skipped)

@@ -1,7 +1,8 @@
 //! A compact directory tree: directories first, each with the number of
 //! files under it at any depth (`src/ (42)`), files after, both sorted.
 //! Below `depth` a directory shows only its count and `…`, so an agent sees
-//! where the bulk of a project is without listing all of it.
+//! where the bulk of a project is without listing all of it. Symbolic links
+//! not followed are listed as `name -> target` among the files, uncounted.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -24,6 +25,8 @@ const MAX_FILES_PER_DIR: usize = 100;
 struct Node {
     dirs: BTreeMap<String, Node>,
     files: Vec<String>,
+    /// Links not followed, as `name -> target`.
+    links: Vec<String>,
     /// Files at any depth below.
     count: u64,
 }
@@ -42,8 +45,17 @@ impl Node {
         self.dirs.entry(name.clone()).or_default().insert(rest, is_dir);
     }
 
+    /// Adds a link not followed, given its path components below the tree's base.
+    fn insert_link(&mut self, components: &[String], shown: String) {
+        match components.split_first() {
+            Some((_, [])) => self.links.push(shown),
+            Some((dir, rest)) => self.dirs.entry(dir.clone()).or_default().insert_link(rest, shown),
+            None => {}
+        }
+    }
+
     fn is_empty(&self) -> bool {
-        self.dirs.is_empty() && self.files.is_empty()
+        self.dirs.is_empty() && self.files.is_empty() && self.links.is_empty()
     }
 
     fn dir_count(&self) -> u64 {
@@ -61,7 +73,7 @@ impl Node {
                 dir.render(out, level + 1, depth);
             }
         }
-        let mut files = self.files.clone();
+        let mut files: Vec<&String> = self.files.iter().chain(&self.links).collect();
         files.sort();
         for name in files.iter().take(MAX_FILES_PER_DIR) {
             let _ = writeln!(out, "{indent}{name}");
@@ -111,6 +123,17 @@ pub(crate) fn tree(
             skipped.count(SkipReason::WalkError);
             continue;
         };
+        let Ok(inner) = entry.path().strip_prefix(&scope.base) else { continue };
+        let components: Vec<String> = inner.iter().map(|c| c.to_string_lossy().into_owned()).collect();
+        if entry.path_is_symlink() && !options.follow_links {
+            if withheld.check(withhold, entry.path()) {
+                continue;
+            }
+            // Not walked into, but there: an agent looking for a directory should see where it went.
+            let target = std::fs::read_link(entry.path()).map_or_else(|_| "?".into(), |t| t.display().to_string());
+            root.insert_link(&components, format!("{} -> {target}", components.last().map_or("", String::as_str)));
+            continue;
+        }
         let is_dir = match classify(&entry, u64::MAX) {
             EntryKind::Dir => true,
             EntryKind::File(_) => false,
@@ -123,8 +146,6 @@ pub(crate) fn tree(
         if !is_dir && withheld.check(withhold, entry.path()) {
             continue;
         }
-        let Ok(inner) = entry.path().strip_prefix(&scope.base) else { continue };
-        let components: Vec<String> = inner.iter().map(|c| c.to_string_lossy().into_owned()).collect();
         root.insert(&components, is_dir);
     }
     let mut text = format!("{label}/ ({})\n", root.count);
@@ -164,6 +185,20 @@ mod tests {
             "./ (5)\n  docs/ (1)\n    x.md\n  empty/ (0)\n  src/ (3)\n    a/ (2) …\n    lib.rs\n  Cargo.toml\n"
         );
         assert_eq!(tree_of(root, 1), "./ (5)\n  docs/ (1) …\n  empty/ (0)\n  src/ (3) …\n  Cargo.toml\n");
+    }
+
+    #[test]
+    fn links_not_followed_are_listed_with_their_targets_and_not_counted() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir_all(root.join("src/real")).unwrap();
+        fs::write(root.join("src/real/a.rs"), "x").unwrap();
+        std::os::unix::fs::symlink("real", root.join("src/shared")).unwrap();
+        std::os::unix::fs::symlink("/nowhere/x", root.join("src/dangling.rs")).unwrap();
+        assert_eq!(
+            tree_of(root, 3),
+            "./ (1)\n  src/ (1)\n    real/ (1)\n      a.rs\n    dangling.rs -> /nowhere/x\n    shared -> real\n"
+        );
     }
 
     #[test]

@@ -371,9 +371,20 @@ fn fifos_and_binaries_are_skipped_and_counted() {
     let status = engine.project_status(fx.root()).unwrap().unwrap();
     assert_eq!((status.files, status.skipped.special, status.skipped.binary), (5, 1, 1), "{status:?}");
     assert_eq!(engine.glob(fx.root(), "pipe.rs", None, 5, &|_| None).unwrap().skipped.special, 1);
+    // A glob that does not name the FIFO left no file it names out.
+    let other = engine.glob(fx.root(), "*.py", None, 5, &|_| None).unwrap();
+    assert_eq!(other.skipped.special, 0);
+    assert!(!other.text.contains("skipped"), "{}", other.text);
     assert!(
         engine.tree(fx.root(), None, 3, false, true, &|_| None).unwrap().text.contains("skipped 1 file: 1 special")
     );
+    // Listing the FIFO itself is refused: it read as an empty directory, `src/pipe.rs/ (0)`.
+    for listed in [
+        engine.tree(fx.root(), Some(&fifo), 3, false, true, &|_| None).map(|t| t.text),
+        engine.glob(fx.root(), "*", Some(&fifo), 5, &|_| None).map(|g| g.text),
+    ] {
+        assert!(listed.as_ref().is_err_and(|e| e.to_string().contains("is a FIFO, socket or device")), "{listed:?}");
+    }
 }
 
 #[test]

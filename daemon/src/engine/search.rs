@@ -107,6 +107,7 @@ pub fn search_error(e: SearchError) -> EngineError {
         SearchError::OutsideProject { .. } | SearchError::GitStore { .. } => ErrorKind::PermissionDenied,
         SearchError::RootNotDirectory { .. }
         | SearchError::PathIsFile { .. }
+        | SearchError::PathIsSpecial { .. }
         | SearchError::InvalidRegex { .. }
         | SearchError::InvalidGlob { .. }
         | SearchError::EmptyQuery { .. } => ErrorKind::InvalidArgument,
@@ -118,9 +119,16 @@ pub fn search_error(e: SearchError) -> EngineError {
 }
 
 /// An asked-for result count: unset is the default, 0 is refused rather than read as the default.
+/// The most results one search or glob shows: lines of up to 200 characters, a few MB at most.
+/// An answer larger than that fills any agent's context; a count needs no lines shown.
+const MAX_RESULTS: u32 = 10_000;
+
 fn max_results(asked: Option<u32>) -> EngineResult<Option<usize>> {
     match asked {
         Some(0) => Err(EngineError::invalid("max_results 0 is out of range: use 1 or more, or leave it out")),
+        Some(n) if n > MAX_RESULTS => Err(EngineError::invalid(format!(
+            "max_results {n} is out of range: at most {MAX_RESULTS}; narrow the search with path or include"
+        ))),
         n => Ok(n.map(|n| n as usize)),
     }
 }
@@ -393,12 +401,18 @@ fn in_project(root: &Path, within: Option<&Path>, below: Option<&str>, glob: &st
     if glob.starts_with('/') {
         return from_absolute(root, within.unwrap_or(root), glob);
     }
-    anchored(below.unwrap_or(""), glob).ok_or_else(|| {
-        EngineError::invalid(format!(
-            "the glob `{glob}` climbs above the project {} with `../`: globs match the project's files; write one \
-             that stays inside it",
-            root.display()
-        ))
+    anchored(below.unwrap_or(""), glob).map_err(|why| {
+        EngineError::invalid(match why {
+            Unanchored::AboveRoot => format!(
+                "the glob `{glob}` climbs above the project {} with `../`: globs match the project's files; write \
+                 one that stays inside it",
+                root.display()
+            ),
+            Unanchored::AfterWildcard => format!(
+                "the glob `{glob}` has `..` after a wildcard, which names no one directory to go back from: write \
+                 the path without it"
+            ),
+        })
     })
 }
 
@@ -466,33 +480,42 @@ fn resolved(path: &Path) -> PathBuf {
 }
 
 /// `glob` as written in directory `below` (relative to the project root): one naming directories
-/// is put under it, its leading `./` and `../` taken from there, with `below`'s own glob
-/// characters escaped (Next.js's `app/[id]/`); one without `/`, or starting with `**/`, names
-/// files wherever they are and is left as it is. `None` when a `../` climbs above the root.
-fn anchored(below: &str, glob: &str) -> Option<String> {
-    if !glob.contains('/') || glob.starts_with("**/") {
-        return Some(glob.to_string());
-    }
-    let mut base: Vec<&str> = below.split('/').filter(|part| !part.is_empty()).collect();
-    let mut rest = glob;
-    loop {
-        if let Some(after) = rest.strip_prefix("./") {
-            rest = after;
-        } else if let Some(after) = rest.strip_prefix("../") {
-            base.pop()?;
-            rest = after;
-        } else {
-            break;
-        }
+/// is put under it, its `./` and `../` parts taken from there wherever they are (`src/../x.py` is
+/// `x.py`), with `below`'s own glob characters escaped (Next.js's `app/[id]/`); one without `/`,
+/// or starting with `**/`, names files wherever they are and is left as it is.
+fn anchored(below: &str, glob: &str) -> Result<String, Unanchored> {
+    if !glob.contains('/') {
+        return Ok(glob.to_string());
     }
     let escape = |part: &str| -> String {
         part.chars().map(|c| if "?*[]{}".contains(c) { format!("[{c}]") } else { c.to_string() }).collect()
     };
-    let prefix: Vec<String> = base.iter().map(|part| escape(part)).collect();
-    Some(match prefix.is_empty() {
-        true => rest.to_string(),
-        false => format!("{}/{rest}", prefix.join("/")),
-    })
+    // Each part as written in the pattern, and whether `..` may take it back (a literal name).
+    let mut parts: Vec<(String, bool)> = match glob.starts_with("**/") {
+        true => Vec::new(),
+        false => below.split('/').filter(|part| !part.is_empty()).map(|part| (escape(part), true)).collect(),
+    };
+    for part in glob.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => match parts.pop() {
+                Some((_, true)) => {}
+                Some(_) => return Err(Unanchored::AfterWildcard),
+                None => return Err(Unanchored::AboveRoot),
+            },
+            part => parts.push((part.to_string(), !part.contains(['*', '?', '[', '{']))),
+        }
+    }
+    Ok(parts.into_iter().map(|(part, _)| part).collect::<Vec<_>>().join("/"))
+}
+
+/// Why a glob's `..` cannot be taken from where the caller is.
+#[derive(Debug, PartialEq)]
+enum Unanchored {
+    /// It climbs above the project root.
+    AboveRoot,
+    /// It follows a wildcard (`*/..`), which names no one directory to go back from.
+    AfterWildcard,
 }
 
 /// Files without an extension that hold prose; others are code without one (a `Jenkinsfile`, a
@@ -558,6 +581,12 @@ mod tests {
         for unanchored in ["*.ts", "**/src/*.ts"] {
             assert_eq!(anchored("pkg", unanchored), unanchored);
         }
+        // `..` inside a glob is taken as it would be at its start (it matched nothing, silently).
+        assert_eq!(anchored("", "src/../setup.py"), "setup.py");
+        assert_eq!(anchored("pkg", "a/b/../../c/*.ts"), "pkg/c/*.ts");
+        assert_eq!(anchored("pkg", "src//./x.ts"), "pkg/src/x.ts");
+        assert_eq!(super::anchored("", "src/../../x.py"), Err(Unanchored::AboveRoot));
+        assert_eq!(super::anchored("pkg", "*/../x.py"), Err(Unanchored::AfterWildcard));
     }
 
     #[test]
@@ -655,12 +684,15 @@ mod tests {
     }
 
     #[test]
-    fn an_asked_for_zero_results_is_refused_and_unset_is_the_default() {
+    fn zero_or_too_many_results_are_refused_and_unset_is_the_default() {
         assert_eq!(max_results(None).unwrap(), None);
         assert_eq!(max_results(Some(7)).unwrap(), Some(7));
         let e = max_results(Some(0)).unwrap_err();
         assert_eq!(e.kind, ErrorKind::InvalidArgument);
         assert!(e.message.contains("max_results 0"), "{e}");
+        assert_eq!(max_results(Some(MAX_RESULTS)).unwrap(), Some(10_000));
+        let e = max_results(Some(u32::MAX)).unwrap_err();
+        assert!(e.message.contains("at most 10000"), "{e}");
     }
 
     #[test]
