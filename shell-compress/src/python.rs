@@ -91,19 +91,19 @@ fn pytest(plan: &mut Plan, failed: bool) {
         let caps = PYTEST_VERBOSE.captures(line)?;
         Some(if matches!(&caps[1], "FAILED" | "ERROR") { Verdict::Fail } else { Verdict::Pass })
     });
-    // A progress line's `F` and `E` are failures the failure sections and the short summary name.
+    // A progress line's `F` and `E` are failures the failure sections and the short summary name. A
+    // traceback's `^^^^` line underlines the code above it: the frame's location and code say where.
     plan.drop_counted_by_kind("lines not shown", NoteAt::First, failed, |line| {
+        let t = line.trim();
         if rules::starts_with_any(line, PYTEST_PREAMBLE) || line.contains(" test session starts ") {
             Some("session header")
-        } else if PYTEST_PROGRESS.is_match(line) && !line.trim().is_empty() {
+        } else if PYTEST_PROGRESS.is_match(line) && !t.is_empty() {
             Some("progress")
+        } else if !t.is_empty() && t.chars().all(|c| c == '^') {
+            Some("^^^")
         } else {
             None
         }
-    });
-    plan.set_where(Mark::Drop, |line| {
-        let t = line.trim();
-        !t.is_empty() && t.chars().all(|c| c == '^')
     });
     plan.set_where(Mark::Must, |line| {
         let is_test_header = line.starts_with('_') && line.ends_with('_') && line.chars().any(|c| c != '_' && c != ' ');
@@ -287,6 +287,28 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("tests/test_shop.py::test_bad FAILED [100%]\n"), "{text}");
+    }
+
+    #[test]
+    fn a_tracebacks_caret_underlines_are_counted() {
+        let mut raw = String::from("FFF                                                                      [100%]\n");
+        raw += "=================================== FAILURES ===================================\n";
+        for name in ["label", "average", "take"] {
+            raw += &format!("_________________________________ test_{name} _________________________________\n");
+            raw += &format!(
+                "tests/test_stock.py:17: in test_{name}\n    assert Stock(\"fig\", 2).{name}() == \"FIG:2\"\n"
+            );
+            raw += "           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n";
+            raw += &format!("inventory/stock.py:20: in {name}\n    return self.sku.upper() + \":\" + self.count\n");
+            raw += "           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\nE   TypeError: can only concatenate str\n";
+        }
+        raw += "=========================== short test summary info ============================\n";
+        raw += "FAILED tests/test_stock.py::test_label - TypeError\nFAILED tests/test_stock.py::test_average - TypeError\n";
+        raw += "FAILED tests/test_stock.py::test_take - TypeError\n============================== 3 failed in 0.05s ===============================\n";
+        let text = compress("pytest -q --tb=short", &raw, 1).text;
+        // The last ten lines of a failure are shown whole, the last frame's two underlines among them.
+        assert!(text.starts_with("… 5 lines not shown: progress ×1, ^^^ ×4\n"), "{text}");
+        assert_eq!(text.matches("           ^^^^^^").count(), 2, "{text}");
     }
 
     #[test]
