@@ -19,8 +19,8 @@ pub(crate) static RUFF: Family = Family::new("ruff", "ruff check .", |plan, _| r
 pub(crate) static FLAKE8: Family = Family::new("flake8", "flake8 src", checker);
 pub(crate) static MYPY: Family = Family::new("mypy", "mypy pkg", checker);
 pub(crate) static PYRIGHT: Family = Family::new("pyright", "pyright", checker);
-pub(crate) static PIP_INSTALL: Family = Family::new("pip-install", "pip install requests", |plan, _| pip_install(plan));
-pub(crate) static PIP_LIST: Family = Family::new("pip-list", "pip3 list", |plan, _| pip_list(plan)).listing();
+pub(crate) static PIP_INSTALL: Family = Family::new("pip-install", "pip install requests", pip_install);
+pub(crate) static PIP_LIST: Family = Family::new("pip-list", "pip3 list", pip_list).listing();
 
 /// The tools by program, also when run as `python -m tool`; pip by subcommand.
 pub(crate) static FAMILIES: Families = Families {
@@ -210,31 +210,24 @@ const PIP_NOISE: &[&str] = &[
     "[notice] ",
 ];
 
-/// `pip install`: resolution and download lines go, counted; the outcome (`Successfully installed …`),
+/// `pip install`: resolution and download lines go, counted by kind; the outcome (`Successfully installed …`),
 /// warnings and errors stay.
-fn pip_install(plan: &mut Plan) {
-    let mut first = None;
-    let (mut collected, mut satisfied) = (0, 0);
-    for i in 0..plan.len() {
-        let line = plan.line(i);
-        let t = line.trim_start();
-        if rules::starts_with_any(t, PIP_NOISE) {
-            first.get_or_insert(i);
-            collected += usize::from(t.starts_with("Collecting "));
-            satisfied += usize::from(t.starts_with("Requirement already satisfied: "));
-            plan.set(i, Mark::Drop);
-        }
-    }
-    if let Some(at) = first.filter(|_| collected + satisfied > 0) {
-        plan.note(at, format!("… {collected} packages collected, {satisfied} already satisfied"));
-    }
+fn pip_install(plan: &mut Plan, failed: bool) {
+    plan.drop_counted_by_kind("lines not shown", NoteAt::First, failed, |line| {
+        let prefix = PIP_NOISE.iter().find(|p| line.trim_start().starts_with(**p))?;
+        Some(match *prefix {
+            "━" => "progress bar",
+            "[notice] " => "[notice]",
+            prefix => prefix.trim_end_matches([' ', ':']),
+        })
+    });
 }
 
-/// `pip list`/`pip freeze`: the table rule goes; long lists are cut like any listing.
-fn pip_list(plan: &mut Plan) {
-    plan.set_where(Mark::Drop, |line| {
-        line.starts_with("[notice] ") || (!line.is_empty() && line.chars().all(|c| c == '-' || c == ' '))
-    });
+/// `pip list`/`pip freeze`: pip's `[notice]` lines go, counted, and so does the table's rule, which says
+/// nothing; long lists are cut like any listing.
+fn pip_list(plan: &mut Plan, failed: bool) {
+    plan.drop_counted("[notice] lines not shown", NoteAt::End, failed, |line| line.starts_with("[notice] "));
+    plan.set_where(Mark::Drop, |line| !line.is_empty() && line.chars().all(|c| c == '-' || c == ' '));
 }
 
 #[cfg(test)]
@@ -287,6 +280,31 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("tests/test_shop.py::test_bad FAILED [100%]\n"), "{text}");
+    }
+
+    #[test]
+    fn pip_counts_what_it_drops_by_kind() {
+        let mut raw = String::from("Looking in links: /opt/wheels\n");
+        for name in ["requests", "rich", "idna"] {
+            raw += &format!("Collecting {name}\n  Downloading {name}-2.34.2-py3-none-any.whl (73 kB)\n");
+            raw += "     ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ 73.1/73.1 kB 1.0 MB/s eta 0:00:00\n";
+        }
+        raw += "Found existing installation: idna 3.4\nUninstalling idna-3.4:\n  Successfully uninstalled idna-3.4\n";
+        raw += "Successfully installed idna-2.34.2 requests-2.34.2 rich-2.34.2\n";
+        let text = compress("pip install requests rich", &raw, 0).text;
+        assert!(
+            text.starts_with(
+                "… 13 lines not shown: Looking in links ×1, Collecting ×3, Downloading ×3, progress bar ×3, \
+                 Found existing installation ×1, Uninstalling ×1, Successfully uninstalled ×1\n"
+            ),
+            "{text}"
+        );
+
+        let mut raw: String = (0..30).map(|i| format!("package-{i:<20} 1.{i}.0\n")).collect();
+        raw = format!("Package              Version\n-------------------- -------\n{raw}");
+        raw += "\n[notice] A new release of pip is available: 23.0.1 -> 25.3\n[notice] To update, run: pip install --upgrade pip\n";
+        let text = compress("pip list", &raw, 0).text;
+        assert!(text.ends_with("… 2 [notice] lines not shown\n"), "{text}");
     }
 
     #[test]
