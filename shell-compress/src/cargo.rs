@@ -2,9 +2,11 @@
 //! test run starts with a build and nextest prints libtest output of failed tests.
 //!
 //! Dropped, with a note counting them by kind: progress lines (`Compiling x v1`), passing and ignored test
-//! lines (the `test result:` and `Summary` lines count them too). Dropped: empty test binaries. Errors stay
+//! lines (the `test result:` and `Summary` lines count them too), a note per test binary. Dropped with a
+//! count: test binaries without tests, nextest's run ID. Errors stay
 //! whole; warnings beyond the first few are summarised; benchmark results stay.
 
+use std::ops::Range;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -100,11 +102,20 @@ fn warnings(plan: &mut Plan, failed: bool) {
 }
 
 fn tests(plan: &mut Plan, failed: bool) {
-    plan.drop_counted_by_kind("tests not shown", NoteAt::First, failed, |line| match verdict(line)? {
-        "ok" | "PASS" => Some("passing"),
-        "ignored" => Some("ignored"),
-        "SKIP" => Some("skipped"),
-        _ => None,
+    // A note per test binary, under its header: one under the first binary counting every binary's tests would
+    // say that binary ran them all.
+    for binary in binaries(plan) {
+        plan.drop_counted_by_kind_in(binary, "tests not shown", NoteAt::First, failed, |line| match verdict(line)? {
+            "ok" | "PASS" => Some("passing"),
+            "ignored" => Some("ignored"),
+            "SKIP" => Some("skipped"),
+            _ => None,
+        });
+    }
+    let empty = empty_binaries(plan);
+    plan.drop_blocks_counted(&empty, failed, |n| format!("… {n} test binaries without tests not shown"));
+    plan.drop_counted("Nextest run ID line not shown", NoteAt::First, failed, |line| {
+        line.trim_start().starts_with("Nextest run ID")
     });
     for i in 0..plan.len() {
         let line = plan.line(i);
@@ -117,10 +128,6 @@ fn tests(plan: &mut Plan, failed: bool) {
             && plan.mark(i) != Mark::Drop
         {
             plan.set(i, Mark::Must);
-        } else if line.trim_start().starts_with("Nextest run ID") {
-            plan.set(i, Mark::Drop);
-        } else if line == "running 0 tests" {
-            drop_empty_binary(plan, i);
         }
     }
 }
@@ -132,22 +139,35 @@ fn verdict(line: &str) -> Option<&str> {
     caps.get(1).map(|m| m.as_str())
 }
 
-/// A test binary without tests prints four lines of nothing: its `Running`/`Doc-tests` line, `running 0
-/// tests`, a blank line and an all-zero `test result`.
-fn drop_empty_binary(plan: &mut Plan, running: usize) {
-    let result = (running + 1..plan.len()).find(|&j| !plan.line(j).trim().is_empty());
-    let Some(result) = result.filter(|&j| plan.line(j).starts_with("test result: ok. 0 passed; 0 failed")) else {
-        return;
-    };
-    let header = (0..running).rev().find(|&j| !plan.line(j).trim().is_empty());
-    let start = header
-        .filter(|&j| {
-            plan.line(j).trim_start().starts_with("Running ") || plan.line(j).trim_start().starts_with("Doc-tests ")
-        })
-        .unwrap_or(running);
-    for j in start..=result {
-        plan.set(j, Mark::Drop);
+/// Whether `line` heads a libtest binary's output: `Running unittests src/lib.rs (…)`, `Doc-tests ledger`.
+fn is_binary_header(line: &str) -> bool {
+    let line = line.trim_start();
+    line.starts_with("Running ") || line.starts_with("Doc-tests ")
+}
+
+/// The lines of each test binary's output, from its header to the next, after the build's lines (nextest
+/// prints no header per binary: its run is one).
+fn binaries(plan: &Plan) -> Vec<Range<usize>> {
+    let mut starts: Vec<usize> = (0..plan.len()).filter(|&i| is_binary_header(plan.line(i))).collect();
+    starts.insert(0, 0);
+    starts.push(plan.len());
+    starts.windows(2).map(|w| w[0]..w[1]).collect()
+}
+
+/// Test binaries without tests, which print four lines of nothing: their `Running`/`Doc-tests` line,
+/// `running 0 tests`, a blank line and an all-zero `test result`.
+fn empty_binaries(plan: &Plan) -> Vec<Range<usize>> {
+    let mut found = Vec::new();
+    for running in (0..plan.len()).filter(|&i| plan.line(i) == "running 0 tests") {
+        let result = (running + 1..plan.len()).find(|&j| !plan.line(j).trim().is_empty());
+        let Some(result) = result.filter(|&j| plan.line(j).starts_with("test result: ok. 0 passed; 0 failed")) else {
+            continue;
+        };
+        let header = (0..running).rev().find(|&j| !plan.line(j).trim().is_empty());
+        let start = header.filter(|&j| is_binary_header(plan.line(j))).unwrap_or(running);
+        found.push(start..result + 1);
     }
+    found
 }
 
 #[cfg(test)]
@@ -176,5 +196,38 @@ mod tests {
         let raw: String = (0..30).map(|i| format!("test bench_{i} ... bench:   1,{i:03} ns/iter (+/- 5)\n")).collect();
         let text = compress("cargo bench", &(raw.clone() + "\ntest result: ok. 0 passed; 0 failed\n"), 0).text;
         assert!(text.contains("test bench_17 ... bench:   1,017 ns/iter (+/- 5)\n"), "{text}");
+    }
+
+    #[test]
+    fn each_binary_has_its_note_and_empty_binaries_are_counted() {
+        let binary = |name: &str, tests: usize| {
+            let mut out = format!("     Running {name} (target/debug/deps/x-0b1c)\n\nrunning {tests} tests\n");
+            out += &(0..tests).map(|i| format!("test {name}::case_{i} ... ok\n")).collect::<String>();
+            out + &format!("\ntest result: ok. {tests} passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n\n")
+        };
+        let mut raw = String::from("    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.05s\n");
+        raw +=
+            &(binary("unittests src/lib.rs", 30) + &binary("unittests src/main.rs", 0) + &binary("tests/api.rs", 20));
+        raw += &binary("tests/cli.rs", 0)
+            .replace("     Running tests/cli.rs (target/debug/deps/x-0b1c)", "   Doc-tests ledger");
+        let text = compress("cargo test", &raw, 0).text;
+        // Each binary's passing tests are counted under its own header, not all of them under the first.
+        assert!(
+            text.contains("     Running unittests src/lib.rs (target/debug/deps/x-0b1c)\n\nrunning 30 tests\n… 30 tests not shown: passing\n"),
+            "{text}"
+        );
+        assert!(text.contains("running 20 tests\n… 20 tests not shown: passing\n"), "{text}");
+        // The binaries without tests go, said where the first was.
+        assert!(text.contains("… 2 test binaries without tests not shown\n     Running tests/api.rs"), "{text}");
+        assert!(!text.contains("running 0 tests") && !text.contains("Doc-tests"), "{text}");
+
+        let mut raw = String::from(
+            "────────────\n Nextest run ID 16c0b538-e79d-4345-80ae-738113763758 with nextest profile: default\n",
+        );
+        raw += "    Starting 40 tests across 2 binaries\n";
+        raw += &(0..40).map(|i| format!("        PASS [   0.004s] ledger tests::case_{i}\n")).collect::<String>();
+        raw += "────────────\n     Summary [   0.128s] 40 tests run: 40 passed, 0 skipped\n";
+        let text = compress("cargo nextest run", &raw, 0).text;
+        assert!(text.contains("… 1 Nextest run ID line not shown\n    Starting 40 tests"), "{text}");
     }
 }

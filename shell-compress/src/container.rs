@@ -11,15 +11,13 @@ use crate::passthrough::PASSTHROUGH;
 use crate::plan::{Cut, Mark, Plan};
 use crate::rules;
 
-pub(crate) static DOCKER_PS: Family = Family::new("docker-ps", "docker ps -a", |plan, _| table(plan)).listing();
-pub(crate) static DOCKER_IMAGES: Family =
-    Family::new("docker-images", "docker images", |plan, _| table(plan)).listing();
+pub(crate) static DOCKER_PS: Family = Family::new("docker-ps", "docker ps -a", table).listing();
+pub(crate) static DOCKER_IMAGES: Family = Family::new("docker-images", "docker images", table).listing();
 pub(crate) static DOCKER_BUILD: Family =
-    Family::new("docker-build", "docker build -t x .", |plan, _| docker_build(plan)).folding_similar();
+    Family::new("docker-build", "docker build -t x .", docker_build).folding_similar();
 pub(crate) static DOCKER_LOGS: Family =
     Family::new("docker-logs", "docker logs api", |plan, _| logs(plan)).folding_similar();
-pub(crate) static KUBECTL_GET: Family =
-    Family::new("kubectl-get", "kubectl get pods -A", |plan, _| table(plan)).listing();
+pub(crate) static KUBECTL_GET: Family = Family::new("kubectl-get", "kubectl get pods -A", table).listing();
 pub(crate) static KUBECTL_DESCRIBE: Family =
     Family::new("kubectl-describe", "kubectl -n shop describe pod api-1", |plan, _| describe(plan));
 pub(crate) static KUBECTL_LOGS: Family =
@@ -92,13 +90,14 @@ const HEALTHY_ROWS_SHOWN: usize = 15;
 
 /// `docker ps`, `docker images`, `kubectl get`: long tables keep their header and every row that needs
 /// attention; healthy rows (running/up and fully ready) and dangling images are counted. YAML output loses
-/// `managedFields` and the last-applied-configuration annotation, which repeat the object.
-fn table(plan: &mut Plan) {
+/// `managedFields` and the last-applied-configuration annotation, bookkeeping beside the object, counted.
+fn table(plan: &mut Plan, failed: bool) {
     if plan.len() > 0 && matches!(plan.line(0).split(':').next(), Some("apiVersion" | "kind" | "items")) {
         // A whole object: the spec is what was asked for, so only very long documents are cut.
         plan.cut = Cut { max: 150, head: 100, tail: 30 };
     }
-    yaml_noise(plan);
+    let noise = yaml_noise(plan);
+    plan.drop_kinds_counted(&noise, "lines of bookkeeping not shown", None, failed);
     let Some(header) = (0..plan.len()).find(|&i| !plan.line(i).trim().is_empty()) else { return };
     let head = plan.line(header);
     let column = |name: &str| head.find(name).filter(|_| head.starts_with(|c: char| c.is_ascii_uppercase()));
@@ -108,7 +107,7 @@ fn table(plan: &mut Plan) {
     }
     let status_at = column("STATUS");
     let ready_at = column("READY");
-    let healthy: Vec<usize> = rows
+    let healthy: Vec<(usize, &str)> = rows
         .filter(|&i| {
             let line = plan.line(i);
             let field = |at: Option<usize>| at.and_then(|at| line.get(at..)).and_then(|s| s.split_whitespace().next());
@@ -118,39 +117,43 @@ fn table(plan: &mut Plan) {
             let dangling = line.starts_with("<none>");
             (status_ok && ready_ok) || dangling
         })
+        .map(|i| (i, ""))
         .collect();
-    for &i in &healthy {
-        plan.set(i, Mark::Drop);
-    }
-    if !healthy.is_empty() {
-        plan.note(
-            plan.len(),
-            format!("… {} healthy rows (running/up and ready) or dangling images not shown", healthy.len()),
-        );
-    }
+    plan.drop_kinds_counted(
+        &healthy,
+        "healthy rows (running/up and ready) or dangling images not shown",
+        Some(plan.len()),
+        failed,
+    );
 }
 
-/// Drops `managedFields:` subtrees and the last-applied-configuration annotation from YAML output.
-fn yaml_noise(plan: &mut Plan) {
-    let mut skip_deeper_than: Option<usize> = None;
+/// The lines of `managedFields:` subtrees and of the last-applied-configuration annotation in YAML output,
+/// each with the key it falls under.
+fn yaml_noise(plan: &Plan) -> Vec<(usize, &'static str)> {
+    let mut noise = Vec::new();
+    let mut skipping: Option<(usize, &'static str)> = None;
     for i in 0..plan.len() {
         let line = plan.line(i);
         let indent = line.len() - line.trim_start().len();
         let content = line.trim_start().trim_start_matches("- ");
-        if let Some(depth) = skip_deeper_than {
+        if let Some((depth, key)) = skipping {
             if indent > depth || (indent == depth && line.trim_start().starts_with("- ")) {
-                plan.set(i, Mark::Drop);
+                noise.push((i, key));
                 continue;
             }
-            skip_deeper_than = None;
+            skipping = None;
         }
-        if content.starts_with("managedFields:")
-            || content.starts_with("kubectl.kubernetes.io/last-applied-configuration:")
-        {
-            plan.set(i, Mark::Drop);
-            skip_deeper_than = Some(indent);
-        }
+        let key = if content.starts_with("managedFields:") {
+            "managedFields"
+        } else if content.starts_with("kubectl.kubernetes.io/last-applied-configuration:") {
+            "last-applied-configuration"
+        } else {
+            continue;
+        };
+        noise.push((i, key));
+        skipping = Some((indent, key));
     }
+    noise
 }
 
 static BUILDKIT_STEP: LazyLock<Regex> =
@@ -162,7 +165,7 @@ const LEGACY_NOISE: &[&str] =
 
 /// `docker build`: each BuildKit step keeps its header (`#5 [2/4] RUN …`); step output, timings, layer
 /// transfers and internal steps go — except in steps that failed, which stay (near-identical lines folded).
-fn docker_build(plan: &mut Plan) {
+fn docker_build(plan: &mut Plan, failed: bool) {
     let steps: Vec<Option<(&str, &str)>> = plan
         .lines()
         .iter()
@@ -180,18 +183,14 @@ fn docker_build(plan: &mut Plan) {
             Some((n, _)) if failed_steps.contains(n) => {}
             Some((_, rest)) if rest.starts_with('[') && !rest.starts_with("[internal]") => {}
             Some((_, rest)) if rest.starts_with("naming to") || rest.starts_with("writing image") => {}
-            Some(_) => dropped.push(i),
-            None if rules::starts_with_any(plan.line(i), LEGACY_NOISE) => dropped.push(i),
+            Some(_) => dropped.push((i, "")),
+            None if rules::starts_with_any(plan.line(i), LEGACY_NOISE) => dropped.push((i, "")),
             None => {}
         }
     }
-    for &i in &dropped {
-        plan.set(i, Mark::Drop);
-    }
+    plan.drop_kinds_counted(&dropped, "step output, timing and transfer lines not shown", Some(plan.len()), failed);
+    // Empty lines say nothing.
     plan.set_where(Mark::Drop, |line| line.trim().is_empty());
-    if !dropped.is_empty() {
-        plan.note(plan.len(), format!("… {} step output, timing and transfer lines not shown", dropped.len()));
-    }
 }
 
 /// `docker logs`, `kubectl logs`: an application's log says whether it is healthy, so error lines are kept
@@ -220,5 +219,39 @@ fn describe(plan: &mut Plan) {
     plan.set_where(Mark::Must, |line| rules::starts_with_any(line.trim_start(), DESCRIBE_STATE));
     if let Some(events) = (0..plan.len()).find(|&i| plan.line(i).starts_with("Events:")) {
         plan.set_range(events..plan.len(), Mark::Must);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::compress;
+
+    #[test]
+    fn kubectls_bookkeeping_is_counted_by_key() {
+        let mut raw = String::from("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  annotations:\n");
+        raw += "    kubectl.kubernetes.io/last-applied-configuration: |\n";
+        raw += &format!("      {{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"spec\":{}}}\n", "{}".repeat(40));
+        raw += "  generation: 14\n  managedFields:\n  - apiVersion: apps/v1\n    fieldsType: FieldsV1\n    fieldsV1:\n";
+        raw += &(0..20).map(|i| format!("      f:field{i}: {{}}\n")).collect::<String>();
+        raw += "    manager: kubectl-client-side-apply\n  name: api\nspec:\n  replicas: 3\n";
+        let text = compress("kubectl get deploy api -o yaml", &raw, 0).text;
+        assert!(
+            text.contains(
+                "  annotations:\n… 27 lines of bookkeeping not shown: last-applied-configuration ×2, managedFields ×25\n  generation: 14\n  name: api\n"
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_build_step_line_shown_for_its_error_is_not_counted_as_not_shown() {
+        let mut raw = String::from("#1 [internal] load build definition from Dockerfile\n#1 DONE 0.0s\n\n");
+        raw += "#5 [2/3] RUN npm ci\n";
+        raw += &(0..12).map(|i| format!("#5 {i}.1 added {i} packages in 1s\n")).collect::<String>();
+        raw += "#5 2.0 ERROR: ECONNRESET, retrying\n#5 DONE 3.1s\n\n#6 [3/3] COPY . .\n#6 DONE 0.1s\n";
+        raw += "#7 exporting to image\n#7 writing image sha256:0b1c done\n#7 naming to docker.io/library/app done\n";
+        let text = compress("docker build --progress=plain -t app .", &raw, 0).text;
+        assert!(text.contains("#5 2.0 ERROR: ECONNRESET, retrying\n"), "{text}");
+        assert!(text.ends_with("… 17 step output, timing and transfer lines not shown\n"), "{text}");
     }
 }

@@ -8,14 +8,15 @@ use crate::family::{Families, Family};
 use crate::files::GREP;
 use crate::generic::GENERIC;
 use crate::passthrough::PASSTHROUGH;
-use crate::plan::{Cut, Mark, Plan};
+use crate::plan::{Cut, Mark, NoteAt, Plan};
 use crate::rules;
 
 pub(crate) static STATUS: Family = Family::new("git-status", "git status", status);
 pub(crate) static LOG: Family = Family::new("git-log", "git log --oneline -n 5", history);
 pub(crate) static SHOW: Family = Family::new("git-show", "git show HEAD~1", history);
 pub(crate) static DIFF: Family = Family::new("git-diff", "git diff --cached", diff);
-pub(crate) static BRANCH: Family = Family::new("git-branch", "git branch -a", |plan, _| branch(plan)).listing();
+/// No line of `git branch` is noise: even the remote-HEAD alias says which branch is the remote's default.
+pub(crate) static BRANCH: Family = Family::new("git-branch", "git branch -a", |_, _| {}).listing();
 pub(crate) static SYNC: Family = Family::new("git-sync", "git push origin main", transfer);
 pub(crate) static CLONE: Family = Family::new("git-clone", "git clone /srv/repo.git x", transfer);
 
@@ -59,13 +60,13 @@ fn commit_has_message(args: &[String]) -> bool {
 /// Entries of one kind in one section of `git status` shown before the rest are counted.
 const STATUS_SHOWN: usize = 10;
 
-/// Drops `(use "git add <file>..." to …)` advice, and past [`STATUS_SHOWN`] entries of one kind in one section
+/// Drops `(use "git add <file>..." to …)` advice, counted, and past [`STATUS_SHOWN`] entries of one kind in one section
 /// (`modified:` among the changes not staged, the untracked files) shows a count of the rest in their place.
 /// So every section header stays, and so does every entry of a kind there are few of (a `deleted:` among
 /// sixty `modified:`), which a cut of the long list would hide. Conflicts are shown whatever their number:
 /// each needs resolving.
 fn status(plan: &mut Plan, failed: bool) {
-    plan.set_where(Mark::Drop, |line| {
+    plan.drop_counted("lines of advice (use \"git …\") not shown", NoteAt::First, failed, |line| {
         let trimmed = line.trim();
         line.starts_with(char::is_whitespace) && trimmed.starts_with('(') && trimmed.ends_with(')')
     });
@@ -151,14 +152,17 @@ fn history(plan: &mut Plan, failed: bool) {
             if field.is_empty() || !field.chars().all(|c| c.is_ascii_alphabetic()) {
                 break;
             }
+            // The rewritten commit line carries these two (the author's name, not the address); any other
+            // field (`Merge:`, fuller's `Commit:` and `CommitDate:`) stays.
             match field {
                 "Author" => author = value.split(" <").next().unwrap_or(value).to_string(),
                 "Date" => date = value.trim().to_string(),
-                _ => {}
+                _ => {
+                    j += 1;
+                    continue;
+                }
             }
-            if field != "Merge" {
-                plan.set(j, Mark::Drop);
-            }
+            plan.set(j, Mark::Drop);
             j += 1;
         }
         plan.rewrite(i, format!("commit {}{refs} · {author} · {date}", &sha[..12]));
@@ -199,12 +203,13 @@ struct Hunk {
     file: Option<usize>,
 }
 
-/// Drops per-file `index`/`---`/`+++` headers, replaces lockfile and deleted-file bodies by their line counts
+/// Drops per-file `index` (counted) and `---`/`+++` headers, replaces lockfile and deleted-file bodies by their line counts
 /// and keeps hunk headers so every kept change stays locatable. Past [`DIFF_BUDGET_CHARS`] whole hunks in
 /// the middle go (not after a failure, whose every location line must stay).
 fn diff(plan: &mut Plan, failed: bool) {
     plan.cut = Cut { max: 60, head: 30, tail: 10 };
     let mut hunks = Vec::new();
+    let mut index_lines = Vec::new();
     let mut i = 0;
     while i < plan.len() {
         let Some(paths) = plan.line(i).strip_prefix("diff --git ") else {
@@ -218,7 +223,11 @@ fn diff(plan: &mut Plan, failed: bool) {
         while j < plan.len() && is_file_header(plan.line(j)) {
             let line = plan.line(j);
             deleted |= line.starts_with("deleted file mode");
-            if line.starts_with("index ") || line.starts_with("--- ") || line.starts_with("+++ ") {
+            if line.starts_with("index ") {
+                index_lines.push((j, ""));
+            } else if line.starts_with("--- ") || line.starts_with("+++ ") {
+                // They repeat the paths of the `diff --git` line; a new or deleted file's `/dev/null` is said by
+                // its `new file mode` or `deleted file mode` line, which stays.
                 plan.set(j, Mark::Drop);
             }
             j += 1;
@@ -238,6 +247,8 @@ fn diff(plan: &mut Plan, failed: bool) {
         }
         i = j;
     }
+    // After the last hunk, not between a file's header and its hunks, where a patch has no room for it.
+    plan.drop_kinds_counted(&index_lines, "index lines (blob ids) not shown", Some(plan.len()), failed);
     if !failed {
         budget_hunks(plan, &hunks);
     }
@@ -333,11 +344,6 @@ fn is_body(line: &str) -> bool {
     line.is_empty() || line.starts_with(['@', ' ', '+', '-', '\\'])
 }
 
-/// Drops the remote-HEAD alias, which repeats the default branch.
-fn branch(plan: &mut Plan) {
-    plan.set_where(Mark::Drop, |line| line.trim_start().starts_with("remotes/") && line.contains("/HEAD -> "));
-}
-
 /// Object-transfer progress, in the order git prints it.
 const TRANSFER_PROGRESS: &[&str] = &[
     "Enumerating objects",
@@ -355,23 +361,21 @@ const TRANSFER_PROGRESS: &[&str] = &[
 ];
 
 /// push, pull, fetch, clone: transfer progress goes; advice (`hint:`) goes unless the command failed, when it
-/// explains what to do next; refs that did not change are counted.
+/// explains what to do next; both are counted by kind, and refs that did not change are counted.
 fn transfer(plan: &mut Plan, failed: bool) {
-    let mut unchanged = Vec::new();
-    for i in 0..plan.len() {
-        let line = plan.line(i);
+    // A bare `remote:` line is the remote's empty line.
+    plan.set_where(Mark::Drop, |line| line.trim() == "remote:");
+    plan.drop_counted_by_kind("transfer lines not shown", NoteAt::First, failed, |line| {
         let message = line.strip_prefix("remote: ").unwrap_or(line);
-        let progress = rules::starts_with_any(message, TRANSFER_PROGRESS) || line.trim() == "remote:";
-        if progress || (line.starts_with("hint: ") && !failed) {
-            plan.set(i, Mark::Drop);
-        } else if line.starts_with(" = [up to date]") {
-            unchanged.push(i);
-            plan.set(i, Mark::Drop);
+        if rules::starts_with_any(message, TRANSFER_PROGRESS) {
+            Some("progress")
+        } else if line.starts_with("hint: ") && !failed {
+            Some("hint")
+        } else {
+            None
         }
-    }
-    if let Some(&first) = unchanged.first() {
-        plan.note(first, format!("… {} refs up to date", unchanged.len()));
-    }
+    });
+    plan.drop_counted("refs up to date", NoteAt::First, failed, |line| line.starts_with(" = [up to date]"));
 }
 
 #[cfg(test)]
@@ -427,6 +431,49 @@ mod tests {
             compress("git status", &format!("On branch main\nChanges not staged for commit:\n{flagged}"), 0).text;
         assert!(text.contains("\t… 21 more modified entries not shown\n"), "{text}");
         assert!(text.contains("\tmodified:   docs/CRITICAL.md\n"), "{text}");
+    }
+
+    #[test]
+    fn what_git_drops_is_counted_or_said_by_another_line() {
+        let raw = concat!(
+            "On branch main\nYour branch is ahead of 'origin/main' by 24 commits.\n",
+            "  (use \"git push\" to publish your local commits)\n\nChanges not staged for commit:\n",
+            "  (use \"git add <file>...\" to update what will be committed)\n",
+            "  (use \"git restore <file>...\" to discard changes in working directory)\n",
+            "\tmodified:   daemon/src/engine/notes_1.rs\n\tmodified:   daemon/src/lib.rs\n\nUntracked files:\n",
+            "  (use \"git add <file>...\" to include in what will be committed)\n\tnotes.md\n",
+        );
+        let text = compress("git status", raw, 0).text;
+        assert!(text.contains("by 24 commits.\n… 4 lines of advice (use \"git …\") not shown\n\n"), "{text}");
+
+        // fuller's committer and its date are no part of the rewritten commit line: they stay.
+        let commit = |n: usize| {
+            format!(
+                "commit {n:040x}\nAuthor:     Ada <ada@example.com>\nAuthorDate: Mon Dec 1 10:0{n} 2026 +0100\n\
+                 Commit:     Bob <bob@example.com>\nCommitDate: Tue Dec 2 11:0{n} 2026 +0100\n\n    change {n}\n\n"
+            )
+        };
+        let text = compress("git log --format=fuller", &(1..=3).map(commit).collect::<String>(), 0).text;
+        assert!(text.contains("AuthorDate: Mon Dec 1 10:02 2026 +0100\nCommit:     Bob <bob@example.com>\n"), "{text}");
+
+        // The remote-HEAD alias says which branch is the remote's default.
+        let branches: String = (0..12).map(|i| format!("  remotes/origin/feature-{i}\n")).collect();
+        let raw = format!("* main\n  remotes/origin/HEAD -> origin/main\n{branches}");
+        assert!(compress("git branch -a", &raw, 0).text.contains("  remotes/origin/HEAD -> origin/main\n"));
+
+        let mut raw = String::from("Enumerating objects: 223, done.\nCounting objects: 100% (223/223), done.\n");
+        raw += "Delta compression using up to 2 threads\nCompressing objects: 100% (214/214), done.\n";
+        raw += "Writing objects: 100% (223/223), 66.32 KiB | 2.21 MiB/s, done.\n";
+        raw += "Total 223 (delta 113), reused 0 (delta 0), pack-reused 0 (from 0)\n";
+        raw += "remote: Resolving deltas: 100% (113/113), done.\nremote:\nTo /tmp/fx/git/big.git\n";
+        raw += " * [new branch]      main -> main\n";
+        raw += &(0..4).map(|i| format!(" = [up to date]      release/0.{i} -> release/0.{i}\n")).collect::<String>();
+        let text = compress("git push --all", &raw, 0).text;
+        assert_eq!(
+            text,
+            "… 7 transfer lines not shown: progress\nTo /tmp/fx/git/big.git\n * [new branch]      main -> main\n\
+             … 4 refs up to date\n"
+        );
     }
 
     #[test]
@@ -531,13 +578,14 @@ mod tests {
     fn hunk_bodies_are_shown_byte_for_byte() {
         let out = compress("git diff", BLANK_CONTEXT_DIFF, 0);
         assert!(out.shortened);
-        // Only the per-file header lines go; the `diff --git` line still names the file.
+        // Only the per-file header lines go, the `index` lines counted at the end; the `diff --git` line still
+        // names the file.
         let headers = ["index ", "--- ", "+++ "];
         let expected: String = BLANK_CONTEXT_DIFF
             .split_inclusive('\n')
             .filter(|line| !headers.iter().any(|h| line.starts_with(h)))
             .collect();
-        assert_eq!(out.text, expected);
+        assert_eq!(out.text, expected + "… 2 index lines (blob ids) not shown\n");
         assert_eq!(out.text.matches("\n \n \n").count(), 8, "blank context lines stay, each on its own");
         assert!(out.text.contains("\n+        return f.read()  \n"), "trailing spaces of a changed line stay");
     }

@@ -4,14 +4,14 @@
 use std::ops::Range;
 use std::sync::LazyLock;
 
-use regex::Regex;
+use regex::{Regex, RegexSet};
 
 use crate::detect::{self, has_flag, skip_options};
 use crate::diag::{self, Severity};
 use crate::family::{Families, Family};
 use crate::generic::GENERIC;
 use crate::passthrough::PASSTHROUGH;
-use crate::plan::{Mark, Plan};
+use crate::plan::{Mark, NoteAt, Plan};
 use crate::rules;
 use crate::runner::{self, Verdict};
 
@@ -91,24 +91,34 @@ fn by_script_name(name: Option<&str>) -> &'static Family {
     }
 }
 
-/// Installer progress and chatter, for npm, pnpm, yarn and bun.
-static INSTALL_NOISE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(concat!(
-        r"^(?:Progress: resolved |\++$|\[\d+/\d+\] |info |npm notice|Resolving dependencies|Resolved, downloaded",
-        r"|Saved lockfile|Downloading |\s*run `npm fund` for details|\d+ packages? (?:is|are) looking for funding)",
-    ))
-    .expect("install pattern compiles")
+/// Installer progress and chatter, for npm, pnpm, yarn and bun, each with the kind its note names.
+const INSTALL_NOISE: &[(&str, &str)] = &[
+    ("progress", r"^Progress: resolved |^\++$|^Resolving dependencies|^Resolved, downloaded|^Downloading "),
+    ("step", r"^\[\d+/\d+\] "),
+    ("info", r"^info "),
+    ("npm notice", r"^npm notice"),
+    ("lockfile saved", r"^Saved lockfile"),
+    ("funding", r"^\s*run `npm fund` for details|^\d+ packages? (?:is|are) looking for funding"),
+];
+
+static INSTALL_NOISE_SET: LazyLock<RegexSet> = LazyLock::new(|| {
+    RegexSet::new(INSTALL_NOISE.iter().map(|(_, pattern)| pattern)).expect("install patterns compile")
 });
+
+/// The kind of installer noise `line` is, if it is noise.
+fn install_noise(line: &str) -> Option<&str> {
+    INSTALL_NOISE_SET.matches(line).iter().next().map(|i| INSTALL_NOISE[i].0)
+}
 
 static DEPRECATED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(?:npm warn deprecated|\s*WARN\s+deprecated|warning .*deprecated)")
         .expect("deprecation pattern compiles")
 });
 
-/// `npm install` and friends: progress and funding chatter go, deprecation warnings beyond the first few are
-/// counted.
+/// `npm install` and friends: progress and funding chatter go, counted by kind; deprecation warnings beyond
+/// the first few are counted.
 fn install(plan: &mut Plan, failed: bool) {
-    plan.set_where(Mark::Drop, |line| INSTALL_NOISE.is_match(line));
+    plan.drop_counted_by_kind("installer lines not shown", NoteAt::First, failed, install_noise);
     diag::summarize_warning_lines(plan, failed, |line| DEPRECATED.is_match(line), |_| "deprecated package".into());
 }
 
@@ -154,9 +164,6 @@ fn node_test(plan: &mut Plan, failed: bool) {
 /// [`jest_console`]); its `● Console` header, though printed like a failure's, heads a passing test's output
 /// too and is no failure.
 fn jest(plan: &mut Plan, failed: bool) {
-    // A passing file's line goes uncounted, as the `Test Suites:` line counts it: [`jest_files`] brings it back
-    // where some output of its file is shown.
-    plan.set_where(Mark::Drop, |line| line.trim_start().starts_with("PASS "));
     runner::results(plan, failed, |line| {
         let t = line.trim_start();
         if t.starts_with("✓ ") || t.starts_with("○ ") || t.starts_with("✎ ") {
@@ -182,17 +189,19 @@ fn is_file_line(line: &str) -> bool {
     line.starts_with("PASS ") || line.starts_with("FAIL ")
 }
 
-/// A `PASS file` line goes, the summary counting passing files, unless some output of its file is shown: the
-/// lines under it (its `● Console` section), or with `--verbose` the console section printed just above it.
-/// Then it stays, since without it one file's console output reads as the previous file's, after that file's
-/// failure too. A passing run with nothing shown keeps none. Its test tree (`--verbose`, see [`test_tree`])
-/// goes whole. What jest prints of a file is indented under its line; a line at the margin (the coverage
-/// table, a threshold message) is the run's, so it neither goes with the file nor keeps the file's line.
+/// A `PASS file` line goes unless some output of its file is shown: the lines under it (its `● Console`
+/// section), or with `--verbose` the console section printed just above it. Then it stays, since without it
+/// one file's console output reads as the previous file's, after that file's failure too. A passing run with
+/// nothing shown keeps none. Its test tree (`--verbose`, see [`test_tree`]) goes whole. One note counts what
+/// went, by kind: the `PASS` lines, the `describe` headings and the tests the runner's own note left shown.
+/// What jest prints of a file is indented under its line; a line at the margin (the coverage table, a
+/// threshold message) is the run's, so it neither goes with the file nor keeps the file's line.
 fn jest_files(plan: &mut Plan, sections: &[Range<usize>], failed: bool) {
     let ends: Vec<usize> = (0..plan.len())
         .filter(|&i| is_file_line(plan.line(i)) || plan.line(i).starts_with("Test Suites:"))
         .chain(std::iter::once(plan.len()))
         .collect();
+    let mut dropped: Vec<(usize, &str)> = Vec::new();
     for pair in ends.windows(2) {
         let (file, next) = (pair[0], pair[1]);
         if !plan.line(file).starts_with("PASS ") {
@@ -201,12 +210,20 @@ fn jest_files(plan: &mut Plan, sections: &[Range<usize>], failed: bool) {
         let own = (file + 1..next)
             .find(|&i| !plan.line(i).trim().is_empty() && indent(plan.line(i)) == 0)
             .map_or(file + 1..next, |margin| file + 1..margin);
-        plan.set_range(test_tree(plan, own.clone()), Mark::Drop);
+        let tree = test_tree(plan, own.clone());
         let above = sections.iter().find(|s| s.end == file && !is_headed(plan, s)).cloned().unwrap_or(file..file);
-        if plan.shows_any(own, failed) || plan.shows_any(above, failed) {
+        if plan.shows_any(tree.end..own.end, failed) || plan.shows_any(above, failed) {
             plan.set(file, Mark::Must);
+        } else {
+            dropped.push((file, "PASS"));
+        }
+        for i in tree.filter(|&i| plan.visible(i)) {
+            dropped.push((i, if is_test(plan.line(i)) { "test" } else { "describe" }));
         }
     }
+    // A file's line was found after the tree above it: the note lists kinds in the order they came.
+    dropped.sort_unstable_by_key(|&(i, _)| i);
+    plan.drop_kinds_counted(&dropped, "lines not shown", None, failed);
 }
 
 /// The test tree `--verbose` prints under a passing file's line, at the start of `lines` (the file's own,
@@ -221,9 +238,17 @@ fn test_tree(plan: &Plan, lines: Range<usize>) -> Range<usize> {
             t.is_empty() || t.starts_with("● ")
         })
         .unwrap_or(lines.end);
-    let is_test = |i: usize| ["✓ ", "✕ ", "○ ", "✎ "].iter().any(|m| plan.line(i).trim_start().starts_with(m));
     let is_describe = |i: usize| i + 1 < end && indent(plan.line(i + 1)) > indent(plan.line(i));
-    if (lines.start..end).all(|i| is_test(i) || is_describe(i)) { lines.start..end } else { lines.start..lines.start }
+    if (lines.start..end).all(|i| is_test(plan.line(i)) || is_describe(i)) {
+        lines.start..end
+    } else {
+        lines.start..lines.start
+    }
+}
+
+/// A test's line in jest's `--verbose` tree: passed `✓`, failed `✕`, skipped `○`, todo `✎`.
+fn is_test(line: &str) -> bool {
+    ["✓ ", "✕ ", "○ ", "✎ "].iter().any(|m| line.trim_start().starts_with(m))
 }
 
 /// jest's console sections print each `console.*` call of the tests as a block: the call, the message and
@@ -544,6 +569,7 @@ mod tests {
             !text.contains("empty.test.js") && !text.contains("quiet.test.js"),
             "nothing of theirs is shown: {text}"
         );
+        assert!(text.starts_with("… 2 lines not shown: PASS\nFAIL test/cart.test.js\n"), "{text}");
 
         // With --verbose a file's console output comes above its line, with no header.
         let mut raw = String::new();
@@ -561,10 +587,29 @@ mod tests {
             assert!(text.contains(&shown), "{text}");
         }
         assert!(!text.contains("quiet.test.js"), "{text}");
-        // A passing run that prints nothing keeps no file line.
+        // The `describe` headings went with the passing tests under them, and the note says so.
+        assert!(text.contains("PASS test/order.test.js\n… 4 lines not shown: describe ×3, PASS ×1\n"), "{text}");
+        // A passing run that prints nothing keeps no file line, and says how many went.
         let raw: String = (0..20).map(|i| format!("PASS test/t{i}.test.js\n")).collect::<String>()
             + "\nTest Suites: 20 passed, 20 total\nTests:       20 passed, 20 total\n";
-        assert!(!compress("npx jest", &raw, 0).text.contains("PASS "));
+        let text = compress("npx jest", &raw, 0).text;
+        assert!(text.starts_with("… 20 lines not shown: PASS\nTest Suites:"), "{text}");
+    }
+
+    #[test]
+    fn installer_chatter_is_counted_by_kind() {
+        let mut raw: String =
+            (1..=9).map(|i| format!("Progress: resolved {}, reused 0, downloaded {i}, added 0\n", i * 10)).collect();
+        raw += "Packages: +44\n++++++++++++++++++++++++++++++++++++++++++++\n";
+        raw += "Progress: resolved 92, reused 0, downloaded 44, added 44, done\n\ndevDependencies:\n";
+        raw += "+ typescript 5.9.3 (7.0.2 is available)\n+ vitest 2.1.9 (5.1.2 is available)\n\n";
+        raw += "3 packages are looking for funding\n  run `npm fund` for details\n\nDone in 3.3s using pnpm v9.15.9\n";
+        let text = compress("pnpm add -D vitest@2 typescript@5", &raw, 0).text;
+        assert!(
+            text.starts_with("… 13 installer lines not shown: progress ×11, funding ×2\nPackages: +44\n"),
+            "{text}"
+        );
+        assert!(text.contains("+ vitest 2.1.9 (5.1.2 is available)\n"), "{text}");
     }
 
     #[test]
@@ -600,7 +645,7 @@ mod tests {
                 let kept: String = table.lines().map(|l| l.trim_end().to_string() + "\n").collect();
                 assert!(out.text.contains(&kept), "{command} (exit {exit}): {}", out.text);
                 assert!(
-                    !out.text.contains("PASS ") && !out.text.contains("✓"),
+                    !out.text.lines().any(|l| l.starts_with("PASS ") || l.contains("✓")),
                     "{command} (exit {exit}): {}",
                     out.text
                 );

@@ -181,13 +181,39 @@ impl<'a> Plan<'a> {
         failed: bool,
         kind: impl Fn(&'a str) -> Option<&'a str>,
     ) {
-        let matching: Vec<usize> = (0..self.len()).filter(|&i| kind(self.line(i)).is_some()).collect();
+        self.drop_counted_by_kind_in(0..self.len(), what, at, failed, kind);
+    }
+
+    /// [`Plan::drop_counted_by_kind`] for the lines `range` only, with the note where the first of them was
+    /// or at the range's end: where one output holds several runs (a test binary each), so each note sits with
+    /// what it counts.
+    pub(crate) fn drop_counted_by_kind_in(
+        &mut self,
+        range: Range<usize>,
+        what: &str,
+        at: NoteAt,
+        failed: bool,
+        kind: impl Fn(&'a str) -> Option<&'a str>,
+    ) {
+        let end = range.end;
+        let lines: Vec<(usize, &str)> = range.filter_map(|i| Some((i, kind(self.line(i))?))).collect();
+        let at = if at == NoteAt::End { Some(end) } else { None };
+        self.drop_kinds_counted(&lines, what, at, failed);
+    }
+
+    /// Drops the lines `lines`, each with the name of its kind, and notes how many of each kind went (see
+    /// [`Plan::drop_counted_by_kind`]) before line `at`, or where the first of them was.
+    pub(crate) fn drop_kinds_counted(&mut self, lines: &[(usize, &str)], what: &str, at: Option<usize>, failed: bool) {
+        let matching: Vec<usize> = lines.iter().map(|&(i, _)| i).collect();
         let hidden = self.countable(&matching, failed);
         let Some(&first) = hidden.first() else { return };
-        let mut kinds: Vec<(&str, usize)> = Vec::new();
+        let mut is_hidden = vec![false; self.len()];
         for &i in &hidden {
-            let name = kind(self.line(i)).unwrap_or_default();
-            match kinds.iter_mut().find(|(k, _)| *k == name) {
+            is_hidden[i] = true;
+        }
+        let mut kinds: Vec<(&str, usize)> = Vec::new();
+        for (_, name) in lines.iter().filter(|&&(i, _)| is_hidden[i]) {
+            match kinds.iter_mut().find(|(k, _)| k == name) {
                 Some((_, n)) => *n += 1,
                 None => kinds.push((name, 1)),
             }
@@ -209,8 +235,37 @@ impl<'a> Plan<'a> {
         for &i in &hidden {
             self.set(i, Mark::Drop);
         }
-        let at = if at == NoteAt::End { self.len() } else { first };
-        self.note(at, note);
+        self.note(at.unwrap_or(first), note);
+    }
+
+    /// Drops the blocks of lines `blocks` (in order) and shows `text`, given how many went, where the first
+    /// was: for a block that says nothing as a whole (a test binary without tests), so the note counts blocks.
+    /// A block protection would show a line of, for a command that `failed` or not, is shown whole instead and
+    /// not counted. Nothing goes when the note is not the shorter.
+    pub(crate) fn drop_blocks_counted(
+        &mut self,
+        blocks: &[Range<usize>],
+        failed: bool,
+        text: impl FnOnce(usize) -> String,
+    ) {
+        let mut hidden_blocks = 0;
+        let mut hidden = Vec::new();
+        for block in blocks {
+            let lines: Vec<usize> = block.clone().collect();
+            if self.countable(&lines, failed).len() == lines.len() {
+                hidden_blocks += 1;
+                hidden.extend(lines);
+            } else {
+                self.set_range(block.clone(), Mark::Must);
+            }
+        }
+        if hidden.is_empty() {
+            return;
+        }
+        let text = text(hidden_blocks);
+        if self.shorter(&text, &hidden) {
+            self.replace(&hidden, text);
+        }
     }
 
     /// Shows `text` instead of line `i` (ignored for protected lines and lines of a hunk's body).

@@ -19,8 +19,8 @@ pub(crate) static RUFF: Family = Family::new("ruff", "ruff check .", |plan, _| r
 pub(crate) static FLAKE8: Family = Family::new("flake8", "flake8 src", checker);
 pub(crate) static MYPY: Family = Family::new("mypy", "mypy pkg", checker);
 pub(crate) static PYRIGHT: Family = Family::new("pyright", "pyright", checker);
-pub(crate) static PIP_INSTALL: Family = Family::new("pip-install", "pip install requests", |plan, _| pip_install(plan));
-pub(crate) static PIP_LIST: Family = Family::new("pip-list", "pip3 list", |plan, _| pip_list(plan)).listing();
+pub(crate) static PIP_INSTALL: Family = Family::new("pip-install", "pip install requests", pip_install);
+pub(crate) static PIP_LIST: Family = Family::new("pip-list", "pip3 list", pip_list).listing();
 
 /// The tools by program, also when run as `python -m tool`; pip by subcommand.
 pub(crate) static FAMILIES: Families = Families {
@@ -91,19 +91,19 @@ fn pytest(plan: &mut Plan, failed: bool) {
         let caps = PYTEST_VERBOSE.captures(line)?;
         Some(if matches!(&caps[1], "FAILED" | "ERROR") { Verdict::Fail } else { Verdict::Pass })
     });
-    // A progress line's `F` and `E` are failures the failure sections and the short summary name.
+    // A progress line's `F` and `E` are failures the failure sections and the short summary name. A
+    // traceback's `^^^^` line underlines the code above it: the frame's location and code say where.
     plan.drop_counted_by_kind("lines not shown", NoteAt::First, failed, |line| {
+        let t = line.trim();
         if rules::starts_with_any(line, PYTEST_PREAMBLE) || line.contains(" test session starts ") {
             Some("session header")
-        } else if PYTEST_PROGRESS.is_match(line) && !line.trim().is_empty() {
+        } else if PYTEST_PROGRESS.is_match(line) && !t.is_empty() {
             Some("progress")
+        } else if !t.is_empty() && t.chars().all(|c| c == '^') {
+            Some("^^^")
         } else {
             None
         }
-    });
-    plan.set_where(Mark::Drop, |line| {
-        let t = line.trim();
-        !t.is_empty() && t.chars().all(|c| c == '^')
     });
     plan.set_where(Mark::Must, |line| {
         let is_test_header = line.starts_with('_') && line.ends_with('_') && line.chars().any(|c| c != '_' && c != ' ');
@@ -210,31 +210,24 @@ const PIP_NOISE: &[&str] = &[
     "[notice] ",
 ];
 
-/// `pip install`: resolution and download lines go, counted; the outcome (`Successfully installed …`),
+/// `pip install`: resolution and download lines go, counted by kind; the outcome (`Successfully installed …`),
 /// warnings and errors stay.
-fn pip_install(plan: &mut Plan) {
-    let mut first = None;
-    let (mut collected, mut satisfied) = (0, 0);
-    for i in 0..plan.len() {
-        let line = plan.line(i);
-        let t = line.trim_start();
-        if rules::starts_with_any(t, PIP_NOISE) {
-            first.get_or_insert(i);
-            collected += usize::from(t.starts_with("Collecting "));
-            satisfied += usize::from(t.starts_with("Requirement already satisfied: "));
-            plan.set(i, Mark::Drop);
-        }
-    }
-    if let Some(at) = first.filter(|_| collected + satisfied > 0) {
-        plan.note(at, format!("… {collected} packages collected, {satisfied} already satisfied"));
-    }
+fn pip_install(plan: &mut Plan, failed: bool) {
+    plan.drop_counted_by_kind("lines not shown", NoteAt::First, failed, |line| {
+        let prefix = PIP_NOISE.iter().find(|p| line.trim_start().starts_with(**p))?;
+        Some(match *prefix {
+            "━" => "progress bar",
+            "[notice] " => "[notice]",
+            prefix => prefix.trim_end_matches([' ', ':']),
+        })
+    });
 }
 
-/// `pip list`/`pip freeze`: the table rule goes; long lists are cut like any listing.
-fn pip_list(plan: &mut Plan) {
-    plan.set_where(Mark::Drop, |line| {
-        line.starts_with("[notice] ") || (!line.is_empty() && line.chars().all(|c| c == '-' || c == ' '))
-    });
+/// `pip list`/`pip freeze`: pip's `[notice]` lines go, counted, and so does the table's rule, which says
+/// nothing; long lists are cut like any listing.
+fn pip_list(plan: &mut Plan, failed: bool) {
+    plan.drop_counted("[notice] lines not shown", NoteAt::End, failed, |line| line.starts_with("[notice] "));
+    plan.set_where(Mark::Drop, |line| !line.is_empty() && line.chars().all(|c| c == '-' || c == ' '));
 }
 
 #[cfg(test)]
@@ -287,6 +280,53 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("tests/test_shop.py::test_bad FAILED [100%]\n"), "{text}");
+    }
+
+    #[test]
+    fn pip_counts_what_it_drops_by_kind() {
+        let mut raw = String::from("Looking in links: /opt/wheels\n");
+        for name in ["requests", "rich", "idna"] {
+            raw += &format!("Collecting {name}\n  Downloading {name}-2.34.2-py3-none-any.whl (73 kB)\n");
+            raw += "     ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ 73.1/73.1 kB 1.0 MB/s eta 0:00:00\n";
+        }
+        raw += "Found existing installation: idna 3.4\nUninstalling idna-3.4:\n  Successfully uninstalled idna-3.4\n";
+        raw += "Successfully installed idna-2.34.2 requests-2.34.2 rich-2.34.2\n";
+        let text = compress("pip install requests rich", &raw, 0).text;
+        assert!(
+            text.starts_with(
+                "… 13 lines not shown: Looking in links ×1, Collecting ×3, Downloading ×3, progress bar ×3, \
+                 Found existing installation ×1, Uninstalling ×1, Successfully uninstalled ×1\n"
+            ),
+            "{text}"
+        );
+
+        let mut raw: String = (0..30).map(|i| format!("package-{i:<20} 1.{i}.0\n")).collect();
+        raw = format!("Package              Version\n-------------------- -------\n{raw}");
+        raw += "\n[notice] A new release of pip is available: 23.0.1 -> 25.3\n[notice] To update, run: pip install --upgrade pip\n";
+        let text = compress("pip list", &raw, 0).text;
+        assert!(text.ends_with("… 2 [notice] lines not shown\n"), "{text}");
+    }
+
+    #[test]
+    fn a_tracebacks_caret_underlines_are_counted() {
+        let mut raw = String::from("FFF                                                                      [100%]\n");
+        raw += "=================================== FAILURES ===================================\n";
+        for name in ["label", "average", "take"] {
+            raw += &format!("_________________________________ test_{name} _________________________________\n");
+            raw += &format!(
+                "tests/test_stock.py:17: in test_{name}\n    assert Stock(\"fig\", 2).{name}() == \"FIG:2\"\n"
+            );
+            raw += "           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n";
+            raw += &format!("inventory/stock.py:20: in {name}\n    return self.sku.upper() + \":\" + self.count\n");
+            raw += "           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\nE   TypeError: can only concatenate str\n";
+        }
+        raw += "=========================== short test summary info ============================\n";
+        raw += "FAILED tests/test_stock.py::test_label - TypeError\nFAILED tests/test_stock.py::test_average - TypeError\n";
+        raw += "FAILED tests/test_stock.py::test_take - TypeError\n============================== 3 failed in 0.05s ===============================\n";
+        let text = compress("pytest -q --tb=short", &raw, 1).text;
+        // The last ten lines of a failure are shown whole, the last frame's two underlines among them.
+        assert!(text.starts_with("… 5 lines not shown: progress ×1, ^^^ ×4\n"), "{text}");
+        assert_eq!(text.matches("           ^^^^^^").count(), 2, "{text}");
     }
 
     #[test]

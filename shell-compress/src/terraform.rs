@@ -27,7 +27,7 @@ pub(crate) static FAMILIES: Families = Families {
     members: &[&PLAN, &APPLY],
 };
 
-/// Per-resource progress lines whose completion line says the same thing.
+/// Per-resource progress lines, counted by kind: a resource's changes and the closing line say what was done.
 const PROGRESS: &[&str] = &[
     ": Refreshing state...",
     ": Reading...",
@@ -49,20 +49,24 @@ const PARAGRAPHS: &[&str] = &[
 ];
 
 fn plan_or_apply(plan: &mut Plan, failed: bool) {
+    let mut dropped: Vec<(usize, &str)> = Vec::new();
     let mut in_paragraph = false;
     for i in 0..plan.len() {
         let line = plan.line(i);
         if rules::starts_with_any(line, PARAGRAPHS) {
             in_paragraph = true;
         }
-        if in_paragraph {
-            in_paragraph = !line.trim().is_empty();
-            plan.set(i, Mark::Drop);
-        } else if PROGRESS.iter().any(|p| line.contains(p))
-            || line.starts_with("Acquiring state lock")
-            || line.starts_with("Releasing state lock")
-            || (!line.is_empty() && line.chars().all(|c| c == '─'))
-        {
+        if in_paragraph && !line.trim().is_empty() {
+            dropped.push((i, "boilerplate"));
+        } else if in_paragraph {
+            // The blank line that ends the paragraph is spacing, left to the tidying of blank lines.
+            in_paragraph = false;
+        } else if let Some(progress) = PROGRESS.iter().find(|p| line.contains(*p)) {
+            dropped.push((i, progress.trim_start_matches(": ").trim_end_matches("...").trim_end_matches(" after")));
+        } else if line.starts_with("Acquiring state lock") || line.starts_with("Releasing state lock") {
+            dropped.push((i, "state lock"));
+        } else if !line.is_empty() && line.chars().all(|c| c == '─') {
+            // A rule between sections says nothing.
             plan.set(i, Mark::Drop);
         } else if line.trim_start().starts_with("# ")
             || line.starts_with("Plan: ")
@@ -73,7 +77,43 @@ fn plan_or_apply(plan: &mut Plan, failed: bool) {
             plan.set(i, Mark::Must);
         }
     }
+    plan.drop_kinds_counted(&dropped, "lines not shown", None, failed);
     plan.drop_counted("attributes known only after apply not shown", NoteAt::End, failed, |line| {
         line.trim_end_matches(',').ends_with("(known after apply)")
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::compress;
+
+    #[test]
+    fn progress_state_locks_and_the_legend_are_counted_by_kind() {
+        let mut raw = String::from("Acquiring state lock. This may take a few moments...\n");
+        raw += &(0..4)
+            .map(|i| {
+                format!(
+                    "terraform_data.service[{i}]: Refreshing state... [id=61c259e4-1bfa-f97c-866e-81f8df16aca{i}]\n"
+                )
+            })
+            .collect::<String>();
+        raw += "\nTerraform used the selected providers to generate the following execution\n";
+        raw += "plan. Resource actions are indicated with the following symbols:\n  ~ update in-place\n\n";
+        raw += "Terraform will perform the following actions:\n\n";
+        raw +=
+            "  # terraform_data.service[0] will be updated in-place\n  ~ resource \"terraform_data\" \"service\" {\n";
+        raw += "      ~ input  = 3 -> 5\n    }\n\nPlan: 0 to add, 1 to change, 0 to destroy.\n";
+        raw += "terraform_data.service[0]: Modifying... [id=61c259e4-1bfa-f97c-866e-81f8df16aca0]\n";
+        raw += "terraform_data.service[0]: Modifications complete after 0s [id=61c259e4-1bfa-f97c-866e-81f8df16aca0]\n";
+        raw += "Releasing state lock. This may take a few moments...\n\nApply complete! Resources: 0 added, 1 changed, 0 destroyed.\n";
+        let text = compress("terraform apply -auto-approve", &raw, 0).text;
+        assert!(
+            text.starts_with(
+                "… 10 lines not shown: state lock ×2, Refreshing state ×4, boilerplate ×3, Modifying ×1\n\
+                 Terraform will perform the following actions:\n"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("Modifications complete after 0s"), "{text}");
+    }
 }

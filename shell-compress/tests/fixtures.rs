@@ -736,3 +736,45 @@ fn reference_report() {
          `verify`)"
     );
 }
+
+/// Families whose notes all count lines (`… 12 lines not shown: …`, `… 4 refs up to date`, a repeat's `(×3)`),
+/// so that their view accounts for every raw line: shown, or counted by a note. Other families' notes count
+/// other things (warnings shortened, hunks and their `+`/`-` lines, console blocks, test binaries) or show a
+/// listing in a shorter form (paths grouped by directory), which a sum of lines cannot check; their own tests
+/// check that what goes is counted.
+const COUNTING_LINES: &[&str] = &[
+    "docker-build",
+    "docker-images",
+    "docker-ps",
+    "git-clone",
+    "git-status",
+    "git-sync",
+    "js-install",
+    "kubectl-get",
+    "pip-install",
+    "pip-list",
+    "terraform-apply",
+    "terraform-plan",
+];
+
+#[test]
+fn every_line_a_view_leaves_out_is_counted_where_notes_count_lines() {
+    static COUNT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*… (\d+) |…? \(×(\d+)\)$").unwrap());
+    // A line without a letter or a digit (blank, a rule of `─` or `-`) says nothing to count.
+    let says_something = |line: &&str| line.chars().any(char::is_alphanumeric);
+    let mut uncounted = Vec::new();
+    for f in fixtures().iter().filter(|f| COUNTING_LINES.contains(&f.family.as_str())) {
+        let out = compress(&f.command, &f.raw, f.exit);
+        let raw = displayed_lines(&f.raw).iter().map(String::as_str).filter(says_something).count();
+        let shown = out.text.lines().filter(|l| !l.starts_with("[exit:")).filter(says_something);
+        let accounted: usize = shown
+            .map(|line| {
+                COUNT.captures(line).map_or(1, |c| c.iter().flatten().last().unwrap().as_str().parse().unwrap())
+            })
+            .sum();
+        if accounted < raw {
+            uncounted.push(format!("{}: {} of {raw} lines neither shown nor counted", name_of(f), raw - accounted));
+        }
+    }
+    assert!(uncounted.is_empty(), "{}", uncounted.join("\n"));
+}
