@@ -918,7 +918,20 @@ fn java_methods_of_constant_bodies_and_anonymous_classes() {
     let views = check(
         "java/Operation.java",
         Language::Java,
-        &["Operation", "PLUS", "MINUS", "TIMES", "applyAsInt", "commutes", "BY_SYMBOL", "compare", "WARM_UP", "run"],
+        &[
+            "Operation",
+            "PLUS",
+            "MINUS",
+            "TIMES",
+            "applyAsInt",
+            "commutes",
+            "BY_SYMBOL",
+            "compare",
+            "WARM_UP",
+            "run",
+            "BEFORE",
+            "AFTER",
+        ],
     );
     views.complete();
     views.hides(&["BY_NAME", "put"]);
@@ -931,13 +944,15 @@ fn java_methods_of_constant_bodies_and_anonymous_classes() {
         " 45-50 static final Comparator<Operation> BY_SYMBOL",
         "  46-49 @Override public int compare(Operation left, Operation right)",
         // A plain field still shares its type's line.
-        "44-67 class Operations { public static final int MAX_OPERANDS }",
+        "44-75 class Operations { public static final int MAX_OPERANDS }",
         " 54-61 public static final Runnable WARM_UP",
         "  55-60 @Override public void run()",
     ]);
     for line in [" 8-13 field PLUS\n  9-12 applyAsInt\n", " 45-50 field BY_SYMBOL\n  46-49 compare\n"] {
         assert!(views.map.contains(line), "{}", views.map);
     }
+    // The anonymous class of the first of two declarators: its method under the declaration.
+    assert!(views.map.contains(" 64-69 field BEFORE, AFTER\n  65-68 run\n"), "{}", views.map);
 }
 
 #[test]

@@ -1548,9 +1548,12 @@ fn declaration_start(node: Node) -> Node {
     node
 }
 
+/// A field declaration of several names as one field each, sharing its signature. Not one with
+/// members (`Runnable a = new Runnable() {…}, b = null;`): they are one declarator's, and one
+/// line naming both over them says so without repeating the signature.
 fn each_field(declaration: Definition) -> Vec<Definition> {
     let names: Vec<String> = declaration.names().into_iter().map(str::to_string).collect();
-    if names.len() == 1 {
+    if names.len() == 1 || !declaration.children.is_empty() {
         return vec![declaration];
     }
     names.into_iter().map(|name| Definition { name, ..declaration.clone() }).collect()
