@@ -931,6 +931,12 @@ fn java_methods_of_constant_bodies_and_anonymous_classes() {
             "run",
             "BEFORE",
             "AFTER",
+            "Level",
+            "LOW",
+            "MEDIUM",
+            "HIGH",
+            "CRITICAL",
+            "urgent",
         ],
     );
     views.complete();
@@ -953,6 +959,10 @@ fn java_methods_of_constant_bodies_and_anonymous_classes() {
     }
     // The anonymous class of the first of two declarators: its method under the declaration.
     assert!(views.map.contains(" 64-69 field BEFORE, AFTER\n  65-68 run\n"), "{}", views.map);
+    // An enum's constants in their order, which is their ordinal, bodies or not.
+    let level =
+        "78-93 enum Level { LOW }\n 80-83 field MEDIUM\n  81-82 urgent\n 84 field HIGH\n 85-88 field CRITICAL\n";
+    assert!(views.map.contains(level), "{}", views.map);
 }
 
 #[test]
