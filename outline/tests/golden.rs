@@ -1065,6 +1065,29 @@ fn c_declarations_with_macro_words() {
     views.complete();
 }
 
+/// OpenSSL's evp.h marks what it deprecates with a macro, on the declaration's line or on a line
+/// of its own above it: the head keeps the mark either way (a shorter one too), and a function
+/// returning a function pointer under it keeps its name.
+#[test]
+fn c_deprecation_macros_stay_in_heads() {
+    let views = check(
+        "c/evp.h",
+        Language::C,
+        &["EVP_MD_meth_new", "EVP_MD_meth_set_input_blocksize", "EVP_MD_meth_get_init", "EVP_MD_CTX_reset"],
+    );
+    views.signature_lines_contain(&[
+        "12 int EVP_set_default_properties(OSSL_LIB_CTX *libctx, const char *propq)",
+        "15 OSSL_DEPRECATEDIN_3_0 EVP_MD *EVP_MD_meth_new(int md_type, int pkey_type)",
+        "17-18 OSSL_DEPRECATEDIN_3_0 int EVP_MD_meth_set_input_blocksize(EVP_MD *md, int blocksize)",
+        "22-23 OSSL_DEPRECATEDIN_3_0 int (*EVP_MD_meth_get_init(const EVP_MD *md))(EVP_MD_CTX *ctx)",
+        "27 DEPR int EVP_MD_CTX_reset(EVP_MD_CTX *ctx)",
+        // A macro called over a declaration is no mark of it.
+        "33 int EVP_PKEY_get_bits(const EVP_PKEY *pkey)",
+    ]);
+    views.hides(&["OSSL_DEPRECATEDIN_3_0", "int"]);
+    views.complete();
+}
+
 /// A C type's fields and enumerators are its API, listed on its line: a bit-field pair, a
 /// function pointer, a C11 anonymous union's members (used as the outer type's own), a member
 /// whose type is defined in place (its type shown with it); a `#define` written among them is

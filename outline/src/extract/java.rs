@@ -59,6 +59,7 @@ pub(super) static SPEC: Spec = Spec {
     untyped: None,
     reparse: None,
     invoked_body: None,
+    unparsed_lead: None,
     overloads: None,
     // Methods of an enum follow its constants.
     transparent: &["enum_body_declarations"],

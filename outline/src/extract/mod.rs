@@ -326,6 +326,10 @@ pub(crate) struct Spec {
     /// At file level, the body of a function that holds a module (JavaScript's `(function () { …
     /// })()`, a universal module's factory, an AMD `define`'s function): walked as the file's own.
     pub invoked_body: Option<for<'t> fn(Node<'t>, &str) -> Option<Node<'t>>>,
+    /// Where words before a definition's node start that belong to its head though the tree holds
+    /// them in no node: C's macro words a second parse was given as spaces (see
+    /// `macro_words::unparsed_lead`).
+    pub unparsed_lead: Option<fn(Node, &str) -> Option<usize>>,
     /// A declaration's type that is a list of call signatures (TypeScript's `const f: { (a: A):
     /// B; (b: B): C }`, how a function value declares overloads): its signatures, at least two.
     /// The head shows the shortest and counts the others, as a run of overloads is shown.
@@ -602,6 +606,8 @@ struct Lead<'a, 't> {
     wrappers: &'a [Node<'t>],
     /// The visibility a statement before it in its body gave it (see [`Spec::sections`]).
     section: &'static str,
+    /// Where the words before it that no node holds start (see [`Spec::unparsed_lead`]).
+    unparsed: Option<usize>,
 }
 
 /// The enclosing definition, for classifying what is declared inside it.
@@ -742,7 +748,8 @@ impl<'s> Walker<'s> {
                 continue;
             }
             let applies = self.spec.sections.as_ref().is_some_and(|sections| (sections.applies_to)(child, self.source));
-            let lead = Lead { attributes: &attributes, wrappers, section: if applies { self.section } else { "" } };
+            let section = if applies { self.section } else { "" };
+            let lead = Lead { attributes: &attributes, wrappers, section, unparsed: None };
             // Several rules may take one kind: the first that defines the node wins.
             let spec = self.spec;
             let mut rules = spec.rules.iter().filter(|rule| rule.node == kind);
@@ -975,7 +982,8 @@ impl<'s> Walker<'s> {
         }
         // A statement naming the definition says its visibility wherever it stands in the body.
         let named = self.named_sections.get(name.as_str());
-        let lead = &Lead { section: named.map_or(lead.section, |word| word), ..*lead };
+        let unparsed = self.spec.unparsed_lead.and_then(|unparsed_lead| unparsed_lead(node, self.source));
+        let lead = &Lead { section: named.map_or(lead.section, |word| word), unparsed, ..*lead };
         let unlisted = self.spec.sections.as_ref().is_some_and(|sections| sections.unlisted.contains(&lead.section));
         if kind == Kind::Field && unlisted {
             return None;
@@ -1021,6 +1029,9 @@ impl<'s> Walker<'s> {
         // Attributes, decorators and `export` in front belong to the definition's span.
         let first = lead.attributes.first().copied().or_else(|| self.full_wrappers(lead.wrappers).next());
         let start_line = first.map_or(head_line, |first| node_lines(first, self.source).0);
+        let above = |start: usize| self.source[start..node.start_byte()].matches('\n').count();
+        let above = lead.unparsed.map_or(0, |start| u32::try_from(above(start)).unwrap_or(u32::MAX));
+        let start_line = start_line.min(head_line.saturating_sub(above));
         let members = members(rule, node);
         // The head ends where the body or the members begin (an object's methods are not its
         // head: an error among them may hide one).
@@ -1101,6 +1112,10 @@ impl<'s> Walker<'s> {
         let declares_members = matches!(kind, Kind::Interface | Kind::Class | Kind::Struct | Kind::Trait);
         let mut head = if declares_members { Head::for_type() } else { Head::untyped(self.spec.untyped) };
         head.push(Role::Core, &section);
+        if let Some(start) = lead.unparsed {
+            head.push(Role::Decoration, &collapse(&self.source[start..node.start_byte()]));
+            head.push(Role::Core, " ");
+        }
         // Decorators inside a wrapper (`@Component(…) export class`) come with its prefix.
         let in_wrapper = |attribute: &Node| {
             lead.wrappers.iter().any(|wrapper| wrapper.byte_range().contains(&attribute.start_byte()))
