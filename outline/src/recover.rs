@@ -65,37 +65,52 @@
 //! Widget {`, `ZEXTERN int ZEXPORT deflate OF((…));`): the copy writes spaces for them (see
 //! [`crate::macro_words`]). Such a macro misleads the grammar as often without an error as with
 //! one (`class MYLIB_API Widget {` reads as a function `Widget`), so this copy is made for every
-//! C or C++ file that has one.
+//! C or C++ file that has one, once however many grammars read the file (a `.h` file is read as
+//! C, then as C++; see [`Source`]), and parsed first.
 //!
 //! The copy's tree is used only when it has fewer unparsed tokens than the original's; the C and
-//! C++ copy's, unless it has more.
+//! C++ copy's, unless it has more: a copy that parses without an error needs no original parse.
 
 use tree_sitter::Tree;
 
 use crate::Language;
+use crate::parse::Source;
 use crate::unparsed::error_lines;
 
-/// A better tree for `source` than `tree`, when a known gap of `language`'s grammar explains
-/// the errors in `tree` and working around it removes some.
-pub(crate) fn reparse(
+/// The tree of `source` that `parse` reads best: the original's, or a patched copy's when a known
+/// gap of `language`'s grammar explains the original's errors and working around it removes
+/// some. Only a failed parse of the original is an error.
+pub(crate) fn parse_around_gaps(
     language: Language,
-    source: &str,
-    tree: &Tree,
-    parse: impl FnOnce(&str) -> Result<Tree, String>,
-) -> Option<Tree> {
-    let misread_without_error = matches!(language, Language::C | Language::Cpp);
-    if !misread_without_error && !tree.root_node().has_error() {
-        return None;
+    source: &Source,
+    parse: impl Fn(&str) -> Result<Tree, String>,
+) -> Result<Tree, String> {
+    let text = source.text();
+    if matches!(language, Language::C | Language::Cpp)
+        && let Some(blanked) = source.macro_blanked()
+        && let Ok(copy) = parse(blanked)
+    {
+        let after = error_lines(&copy, text).len();
+        if after == 0 {
+            return Ok(copy);
+        }
+        let tree = parse(text)?;
+        return Ok(if after <= error_lines(&tree, text).len() { copy } else { tree });
+    }
+    let tree = parse(text)?;
+    if !tree.root_node().has_error() {
+        return Ok(tree);
     }
     let patched = match language {
-        Language::TypeScript | Language::Tsx => typescript_gaps(language, source, tree),
-        Language::CSharp => csharp_extension_blocks(source),
-        Language::C | Language::Cpp => crate::macro_words::blank_macro_words(source),
+        Language::TypeScript | Language::Tsx => typescript_gaps(language, text, &tree),
+        Language::CSharp => csharp_extension_blocks(text),
         _ => None,
-    }?;
-    let better = parse(&patched).ok()?;
-    let (after, before) = (error_lines(&better, source).len(), error_lines(tree, source).len());
-    (after < before || misread_without_error && after == before).then_some(better)
+    };
+    let better = patched.and_then(|patched| parse(&patched).ok());
+    Ok(match better {
+        Some(better) if error_lines(&better, text).len() < error_lines(&tree, text).len() => better,
+        _ => tree,
+    })
 }
 
 /// `source` with every TypeScript (or TSX) gap above worked around, or `None` when it has none.
