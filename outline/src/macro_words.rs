@@ -25,6 +25,8 @@
 
 use tree_sitter::Node;
 
+use crate::recover::{blank, closing};
+
 /// `source` with the macro words above written as spaces, or `None` when it has none.
 pub(crate) fn blank_macro_words(source: &str) -> Option<String> {
     let mut bytes = source.as_bytes().to_vec();
@@ -103,22 +105,6 @@ fn skip_spaces(bytes: &[u8], at: usize) -> usize {
     at + bytes[at..].iter().take_while(|&&b| b == b' ' || b == b'\t').count()
 }
 
-/// The offset of the `)` closing the `(` at `open`, on the same line unless `lines` allows more.
-fn closing(bytes: &[u8], open: usize, lines: bool) -> Option<usize> {
-    let mut depth = 0usize;
-    for (at, &byte) in bytes.iter().enumerate().skip(open).take(4096) {
-        match byte {
-            b'(' => depth += 1,
-            b')' if depth == 1 => return Some(at),
-            b')' => depth -= 1,
-            b'\n' if !lines => return None,
-            b'{' | b'}' | b';' => return None,
-            _ => {}
-        }
-    }
-    None
-}
-
 /// A macro word at `at`, with its arguments when a `(` follows on the line: its end.
 fn macro_use_end(bytes: &[u8], at: usize) -> Option<usize> {
     let end = word_end(bytes, at);
@@ -130,10 +116,6 @@ fn macro_use_end(bytes: &[u8], at: usize) -> Option<usize> {
         Some(b'(') => closing(bytes, after, false).map(|close| close + 1),
         _ => Some(end),
     }
-}
-
-fn blank(bytes: &mut [u8], range: std::ops::Range<usize>) {
-    bytes[range].iter_mut().filter(|b| !matches!(b, b'\n' | b'\r')).for_each(|b| *b = b' ');
 }
 
 /// Whether `word` is at `start` as a whole word, not part of a longer one.

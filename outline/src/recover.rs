@@ -244,8 +244,7 @@ fn import_attributes(source: &str, tree: &Tree) -> Option<String> {
             }
             let open = at + keyword.len() + after.find('{').unwrap_or_default();
             if let Some(close) = closing_brace(source, open) {
-                // Line breaks stay: every line keeps its number.
-                bytes[at..close].iter_mut().filter(|b| !matches!(b, b'\n' | b'\r')).for_each(|b| *b = b' ');
+                blank(&mut bytes, at..close);
                 bytes[close] = b';';
                 changed = true;
             }
@@ -277,32 +276,39 @@ fn csharp_extension_blocks(source: &str) -> Option<String> {
         // class named `extension` aside), and the grammar reads the header as it likes (an
         // error, a call), so the shape decides, not where the grammar failed.
         let Some(close) =
-            closing_parenthesis(source, open).filter(|&close| source[close + 1..].trim_start().starts_with('{'))
+            closing(source.as_bytes(), open, true).filter(|&close| source[close + 1..].trim_start().starts_with('{'))
         else {
             continue;
         };
         bytes[at..at + KEYWORD.len()].copy_from_slice(b"struct _x");
-        bytes[open..=close].iter_mut().filter(|b| !matches!(b, b'\n' | b'\r')).for_each(|b| *b = b' ');
+        blank(&mut bytes, open..close + 1);
         changed = true;
     }
     // Whole characters replaced by ASCII: still UTF-8.
     changed.then(|| String::from_utf8(bytes).expect("whole characters replaced by ASCII"))
 }
 
-/// The offset of the `)` closing the parenthesis at `open`, or `None` when a `{` or `;` comes first
-/// (no parameter list holds one outside a string, and a receiver's has no strings).
-fn closing_parenthesis(source: &str, open: usize) -> Option<usize> {
+/// The offset of the `)` closing the `(` at `open`, on the same line unless `lines` allows more,
+/// or `None` when a brace or `;` comes first (no parameter list holds one outside a string) or
+/// it is not found within 4 KiB.
+pub(crate) fn closing(bytes: &[u8], open: usize, lines: bool) -> Option<usize> {
     let mut depth = 0usize;
-    for (at, byte) in source.bytes().enumerate().skip(open) {
+    for (at, &byte) in bytes.iter().enumerate().skip(open).take(4096) {
         match byte {
             b'(' => depth += 1,
             b')' if depth == 1 => return Some(at),
             b')' => depth -= 1,
-            b'{' | b';' => return None,
+            b'\n' if !lines => return None,
+            b'{' | b'}' | b';' => return None,
             _ => {}
         }
     }
     None
+}
+
+/// Writes spaces over `range`, line breaks kept: every line keeps its number.
+pub(crate) fn blank(bytes: &mut [u8], range: std::ops::Range<usize>) {
+    bytes[range].iter_mut().filter(|b| !matches!(b, b'\n' | b'\r')).for_each(|b| *b = b' ');
 }
 
 /// Whether `before` ends with a module an import or re-export names: a quoted string after
