@@ -152,44 +152,14 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
         false => named,
     };
     let unparsed = unparsed::merge(named);
-    let unlisted = spec.map_or_else(Vec::new, |spec| unlisted_code(spec, root, &walked.items, &walked.imports, source));
-    Outline { language, imports: walked.imports, items: walked.items, degraded: None, unparsed, unlisted }
-}
-
-/// The lines of each file-level node whose content the spec reads again as items (a Rust macro
-/// call) and that holds no outlined definition and no import: code the outline cannot see
-/// into (see [`Outline::unlisted`]).
-fn unlisted_code(spec: &Spec, root: Node, items: &[Definition], imports: &[Import], source: &str) -> Vec<(u32, u32)> {
-    let Some(reparse) = spec.reparse else { return Vec::new() };
-    let mut listed: Vec<(u32, u32)> = every_definition(items)
-        .map(|definition| (definition.start_line, definition.end_line))
-        .chain(imports.iter().map(|import| (import.line, import.line)))
-        .collect();
-    listed.sort_unstable();
-    // The furthest end among the spans starting at or before each: whether one reaches a line.
-    let reach: Vec<u32> = listed
-        .iter()
-        .scan(0, |furthest, &(_, end)| {
-            *furthest = end.max(*furthest);
-            Some(*furthest)
-        })
-        .collect();
-    let lists_a_line_of = |(start, end): (u32, u32)| {
-        let starting_by_end = listed.partition_point(|&(listed_start, _)| listed_start <= end);
-        starting_by_end > 0 && reach[starting_by_end - 1] >= start
-    };
-    let mut cursor = root.walk();
-    let children: Vec<Node> = root.named_children(&mut cursor).collect();
-    children
-        .into_iter()
-        // A call as a statement (`varint!(u32, uint32);`) too.
-        .filter(|child| {
-            let inner = spec.transparent.contains(&child.kind()).then(|| child.named_child(0)).flatten();
-            std::iter::once(*child).chain(inner).any(|node| (reparse.region)(node).is_some())
-        })
-        .map(|child| node_lines(child, source))
-        .filter(|&lines| !lists_a_line_of(lines))
-        .collect()
+    Outline {
+        language,
+        imports: walked.imports,
+        items: walked.items,
+        degraded: None,
+        unparsed,
+        unlisted: walked.unlisted,
+    }
 }
 
 /// Where each outlined definition starts (its attributes to its declaration's first line; a Go
@@ -238,6 +208,8 @@ struct Walked {
     region_errors: Vec<(u32, u32)>,
     /// Lines of regions that could not be parsed again.
     failed_regions: Vec<(u32, u32)>,
+    /// File-level code read again as items that gave none (see [`Outline::unlisted`]).
+    unlisted: Vec<(u32, u32)>,
 }
 
 impl Walked {
@@ -635,6 +607,8 @@ struct Walker<'s> {
     declarations: Vec<u32>,
     region_errors: Vec<(u32, u32)>,
     failed_regions: Vec<(u32, u32)>,
+    /// File-level code read again as items that gave none (see [`Outline::unlisted`]).
+    unlisted: Vec<(u32, u32)>,
     /// Bytes that may still be parsed again (see [`Walker::walk_region`]).
     reparse_budget: usize,
     /// The member lists in the head being written ([`Rule::head_members`]), shown as `{…}`.
@@ -661,6 +635,7 @@ impl<'s> Walker<'s> {
             declarations: Vec::new(),
             region_errors: Vec::new(),
             failed_regions: Vec::new(),
+            unlisted: Vec::new(),
             reparse_budget: REPARSE_FACTOR * source.len(),
             head_members: Vec::new(),
             section: "",
@@ -679,6 +654,7 @@ impl<'s> Walker<'s> {
             declarations: walker.declarations,
             region_errors: walker.region_errors,
             failed_regions: walker.failed_regions,
+            unlisted: walker.unlisted,
         }
     }
 
@@ -744,7 +720,22 @@ impl<'s> Walker<'s> {
             if let Some(reparse) = self.spec.reparse
                 && let Some(region) = (reparse.region)(child)
             {
+                let found = (out.len(), self.imports.len());
                 self.walk_region(child, region, Split::Parts(reparse.parts), owner, depth, out);
+                // A file-level call, or one a file-level statement is (`varint!(u32, uint32);`),
+                // that gave no item and no import is code the outline cannot see into.
+                let statement = match depth {
+                    0 => Some(child),
+                    1 if transparent && parent.parent().is_some_and(|file| file.parent().is_none()) => {
+                        Some(parent).filter(|parent| parent.named_child(0) == Some(child))
+                    }
+                    _ => None,
+                };
+                if let Some(statement) = statement
+                    && (out.len(), self.imports.len()) == found
+                {
+                    self.unlisted.push(node_lines(statement, self.source));
+                }
                 continue;
             }
             let applies = self.spec.sections.as_ref().is_some_and(|sections| (sections.applies_to)(child, self.source));
