@@ -56,10 +56,10 @@ pub fn outline_and_tree(language: Language, source: &str) -> (Outline, Option<Tr
 fn outline_with(
     language: Language,
     source: &str,
-    parse: impl Fn(Language, &str) -> Result<Tree, String>,
+    parse: impl Fn(Language, &parse::Source) -> Result<Tree, String>,
 ) -> (Outline, Option<Tree>) {
     let parsed = parse::contained(|| {
-        let (language, tree) = parse::as_written(language, source, parse)?;
+        let (language, tree) = parse::as_written(language, &parse::Source::new(source), parse)?;
         Ok((extract::outline(language, source, &tree), tree))
     });
     match parsed {
@@ -87,7 +87,7 @@ fn outline_with(
 /// safely.
 pub fn aggressive(language: Language, source: &str) -> String {
     parse::contained(|| {
-        let (language, tree) = parse::as_written(language, source, parse::parse)?;
+        let (language, tree) = parse::as_written(language, &parse::Source::new(source), parse::parse)?;
         Ok(aggressive::aggressive(language, source, &tree))
     })
     .unwrap_or_else(|_| source.to_string())

@@ -18,9 +18,14 @@
 //! (and the wrapper's outer parentheses), so every offset stays; the outline reads heads from the
 //! original text, so they keep the macros inside them as written. A macro that starts a
 //! declaration becomes `extern` where it is as long, for the same reason; a shorter one, and a
-//! line of macros above a declaration, are left out of its head (`_GLIBCXX20_CONSTEXPR`,
-//! OpenSSL's `OSSL_DEPRECATEDIN_3_0`). A type named in capitals (`FILE`, `BOOL`) stays where it
-//! is the only type of its declaration.
+//! macro word alone at the margin above a declaration (OpenSSL's `OSSL_DEPRECATEDIN_3_0`, which
+//! says what is deprecated), are put back in front of its head (see [`unparsed_lead`]); a line
+//! of several, or one indented in a type (`_GLIBCXX20_CONSTEXPR` over a method), is left out. A
+//! type named in capitals (`FILE`, `BOOL`) stays where it is the only type of its declaration.
+
+use tree_sitter::Node;
+
+use crate::recover::{blank, closing};
 
 /// `source` with the macro words above written as spaces, or `None` when it has none.
 pub(crate) fn blank_macro_words(source: &str) -> Option<String> {
@@ -54,6 +59,31 @@ pub(crate) fn blank_macro_words(source: &str) -> Option<String> {
     changed.then(|| String::from_utf8(bytes).expect("ASCII bytes replaced by spaces"))
 }
 
+/// Where the macro words before a declaration start that [`blank_macro_words`] wrote as spaces,
+/// so its head keeps them as the source writes them (compactly, on its line): words on the
+/// declaration's line (`API int f(void);`, too short to become `extern`), or one word alone at
+/// the margin on the line above a declaration there, as OpenSSL marks what it deprecates
+/// (`OSSL_DEPRECATEDIN_3_0` over `int EVP_foo(void);`). Not a line of several words, one
+/// indented in a type (`Q_OBJECT` over a constructor says nothing of it), nor one that opens or
+/// closes a scope (`__BEGIN_DECLS`, `U_NAMESPACE_BEGIN`, `LLVM_PACKED_START`).
+pub(crate) fn unparsed_lead(node: Node, source: &str) -> Option<usize> {
+    if !matches!(node.kind(), "declaration" | "function_definition" | "field_declaration" | "type_definition") {
+        return None;
+    }
+    let start = node.start_byte();
+    let line_start = source[..start].rfind('\n').map_or(0, |newline| newline + 1);
+    let before = &source[line_start..start];
+    let words = || before.split_ascii_whitespace();
+    if words().next().is_some() {
+        let first = line_start + before.len() - before.trim_ascii_start().len();
+        return words().all(|word| is_macro_word(word.as_bytes())).then_some(first);
+    }
+    let above_start = source[..line_start.checked_sub(1)?].rfind('\n').map_or(0, |newline| newline + 1);
+    let above = source[above_start..line_start].trim_ascii_end();
+    let scope = above.split('_').any(|part| matches!(part, "BEGIN" | "END" | "START"));
+    (start == line_start && is_macro_word(above.as_bytes()) && !scope).then_some(above_start)
+}
+
 fn is_word_byte(byte: u8) -> bool {
     byte.is_ascii_alphanumeric() || byte == b'_'
 }
@@ -75,22 +105,6 @@ fn skip_spaces(bytes: &[u8], at: usize) -> usize {
     at + bytes[at..].iter().take_while(|&&b| b == b' ' || b == b'\t').count()
 }
 
-/// The offset of the `)` closing the `(` at `open`, on the same line unless `lines` allows more.
-fn closing(bytes: &[u8], open: usize, lines: bool) -> Option<usize> {
-    let mut depth = 0usize;
-    for (at, &byte) in bytes.iter().enumerate().skip(open).take(4096) {
-        match byte {
-            b'(' => depth += 1,
-            b')' if depth == 1 => return Some(at),
-            b')' => depth -= 1,
-            b'\n' if !lines => return None,
-            b'{' | b'}' | b';' => return None,
-            _ => {}
-        }
-    }
-    None
-}
-
 /// A macro word at `at`, with its arguments when a `(` follows on the line: its end.
 fn macro_use_end(bytes: &[u8], at: usize) -> Option<usize> {
     let end = word_end(bytes, at);
@@ -102,10 +116,6 @@ fn macro_use_end(bytes: &[u8], at: usize) -> Option<usize> {
         Some(b'(') => closing(bytes, after, false).map(|close| close + 1),
         _ => Some(end),
     }
-}
-
-fn blank(bytes: &mut [u8], range: std::ops::Range<usize>) {
-    bytes[range].iter_mut().filter(|b| !matches!(b, b'\n' | b'\r')).for_each(|b| *b = b' ');
 }
 
 /// Whether `word` is at `start` as a whole word, not part of a longer one.
@@ -284,13 +294,17 @@ fn macro_line(bytes: &mut [u8], start: usize, end: usize, next: Option<&[u8]>) -
     }
     let alone = at > first && bytes[at..end].iter().all(u8::is_ascii_whitespace);
     // Not when, at the margin, the next line starts with the name (`BOOL` over
-    // `CloseHandle(HANDLE h)`): the line holds the declaration's type. Indented, in a class, the
-    // next line may be a constructor (`_GLIBCXX20_CONSTEXPR` over `_Vector_impl()`), and a macro
-    // called with arguments is no type (`DECLARE_ASN1_FUNCTIONS(RSA_PSS_PARAMS)` over another).
+    // `CloseHandle(HANDLE h)`): the line holds the declaration's type. A keyword is no name
+    // (`int (*EVP_MD_meth_get_init(const EVP_MD *md))(…)` returns a function pointer). Indented,
+    // in a class, the next line may be a constructor (`_GLIBCXX20_CONSTEXPR` over
+    // `_Vector_impl()`), and a macro called with arguments is no type
+    // (`DECLARE_ASN1_FUNCTIONS(RSA_PSS_PARAMS)` over another).
     let declaration_follows = next.is_some_and(|line| match line.first() {
         Some(b'~' | b'[') => true,
         Some(&b) if is_word_byte(b) => {
-            indented || called || line.get(skip_spaces(line, word_end(line, 0))) != Some(&b'(')
+            let first = word_end(line, 0);
+            let keyword = KEYWORDS.iter().any(|keyword| keyword.as_bytes() == &line[..first]);
+            indented || called || keyword || line.get(skip_spaces(line, first)) != Some(&b'(')
         }
         _ => false,
     });
@@ -468,6 +482,10 @@ mod tests {
         let source =
             "DECLARE_ASN1_FUNCTIONS(RSA_PSS_PARAMS)\nDECLARE_ASN1_DUP_FUNCTION(RSA_PSS_PARAMS)\ntypedef int t;\n";
         assert_eq!(blanked(source).trim_start(), "typedef int t;\n");
+        assert_eq!(
+            blanked("OSSL_DEPRECATEDIN_3_0\nint (*get_init(const EVP_MD *md))(EVP_MD_CTX *ctx);\n").trim_start(),
+            "int (*get_init(const EVP_MD *md))(EVP_MD_CTX *ctx);\n"
+        );
         // At the margin above a name and its parameters the line is the return type; an enum's
         // last enumerator is followed by its `}`.
         for source in ["BOOL\nCloseHandle(HANDLE h);\n", "enum level {\n  LOW,\n  HIGH\n};\n"] {

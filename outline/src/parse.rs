@@ -1,6 +1,7 @@
 //! Running tree-sitter with bounded size and time, and containing panics from a parse or an extraction.
 
 use std::any::Any;
+use std::cell::OnceCell;
 use std::ops::ControlFlow;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
@@ -22,17 +23,38 @@ pub(crate) const MAX_PARSE_BYTES: usize = 8 << 20;
 const PARSE_TIME_BASE: Duration = Duration::from_secs(5);
 const PARSE_TIME_PER_MIB: Duration = Duration::from_secs(5);
 
-/// Parses `source`, giving up (`Err`) when it is too large or takes longer than its budget.
-pub(crate) fn parse(language: Language, source: &str) -> Result<Tree, String> {
-    if source.len() > MAX_PARSE_BYTES {
-        return Err(format!("input is {} bytes, over the {MAX_PARSE_BYTES}-byte parse limit", source.len()));
+/// A file's text, and its copy with C and C++ macro words blanked (see [`crate::macro_words`]),
+/// made at most once however many grammars read the file.
+pub(crate) struct Source<'s> {
+    text: &'s str,
+    macro_blanked: OnceCell<Option<String>>,
+}
+
+impl<'s> Source<'s> {
+    pub(crate) fn new(text: &'s str) -> Source<'s> {
+        Source { text, macro_blanked: OnceCell::new() }
     }
-    let deadline = deadline_for(source.len());
-    let tree = parse_before(language, source, None, deadline)?;
-    let second = crate::recover::reparse(language, source, &tree, |patched| {
-        parse_before(language, patched, None, deadline_for(patched.len()))
-    });
-    Ok(second.unwrap_or(tree))
+
+    pub(crate) fn text(&self) -> &'s str {
+        self.text
+    }
+
+    /// The copy with macro words blanked, `None` when the text has none.
+    pub(crate) fn macro_blanked(&self) -> Option<&str> {
+        self.macro_blanked.get_or_init(|| crate::macro_words::blank_macro_words(self.text)).as_deref()
+    }
+}
+
+/// Parses `source` (around known gaps of the grammar, see [`crate::recover`]), giving up (`Err`)
+/// when it is too large or takes longer than its budget.
+pub(crate) fn parse(language: Language, source: &Source) -> Result<Tree, String> {
+    let bytes = source.text().len();
+    if bytes > MAX_PARSE_BYTES {
+        return Err(format!("input is {bytes} bytes, over the {MAX_PARSE_BYTES}-byte parse limit"));
+    }
+    crate::recover::parse_around_gaps(language, source, |text| {
+        parse_before(language, text, None, deadline_for(text.len()))
+    })
 }
 
 /// Parses `source` as `language` with `parse`, or as another grammar it may be written for when
@@ -47,14 +69,15 @@ pub(crate) fn parse(language: Language, source: &str) -> Result<Tree, String> {
 /// The language returned is the tree's.
 pub(crate) fn as_written(
     language: Language,
-    source: &str,
-    parse: impl Fn(Language, &str) -> Result<Tree, String>,
+    source: &Source,
+    parse: impl Fn(Language, &Source) -> Result<Tree, String>,
 ) -> Result<(Language, Tree), String> {
     let tree = parse(language, source)?;
     if !tree.root_node().has_error() {
         return Ok((language, tree));
     }
-    let jsx = || source.contains("</") || source.contains("/>");
+    let text = source.text();
+    let jsx = || text.contains("</") || text.contains("/>");
     let others: &[Language] = match language {
         // TSX reads a generic arrow function (`<T>(x: T) => x`) as an element, so TypeScript is
         // tried too when TSX leaves errors.
@@ -63,13 +86,13 @@ pub(crate) fn as_written(
         Language::C => &[Language::Cpp],
         _ => &[],
     };
-    let mut best = (error_lines(&tree, source).len(), language, tree);
+    let mut best = (error_lines(&tree, text).len(), language, tree);
     for &candidate in others {
         if best.0 == 0 {
             break;
         }
         if let Ok(tree) = parse(candidate, source) {
-            let errors = error_lines(&tree, source).len();
+            let errors = error_lines(&tree, text).len();
             if errors < best.0 {
                 best = (errors, candidate, tree);
             }
@@ -127,7 +150,7 @@ mod tests {
 
     #[test]
     fn javascript_with_annotations_is_read_as_typescript() {
-        let read = |source: &str| as_written(Language::JavaScript, source, parse).unwrap().0;
+        let read = |source: &str| as_written(Language::JavaScript, &Source::new(source), parse).unwrap().0;
         // Flow's annotations, with its pragma or without (React Native's `@noflow` files).
         assert_eq!(
             read("/* @flow */\nexport type Route = { path: ?string }\nfunction f(a: number): void {}\n"),
@@ -142,12 +165,12 @@ mod tests {
         assert_eq!(read("const view = <Link to={to} />;\nfunction f(a) {}\n"), Language::JavaScript);
         assert_eq!(read("function f( {\n"), Language::JavaScript);
         // Only JavaScript and C are read another way.
-        assert_eq!(as_written(Language::Python, "def f(:\n", parse).unwrap().0, Language::Python);
+        assert_eq!(as_written(Language::Python, &Source::new("def f(:\n"), parse).unwrap().0, Language::Python);
     }
 
     #[test]
     fn a_header_with_classes_is_read_as_cpp() {
-        let read = |source: &str| as_written(Language::C, source, parse).unwrap().0;
+        let read = |source: &str| as_written(Language::C, &Source::new(source), parse).unwrap().0;
         assert_eq!(read("class Trie : public UMemory {\npublic:\n  Trie();\n};\n"), Language::Cpp);
         assert_eq!(read("template <typename T>\nstruct Box { T value; };\n"), Language::Cpp);
         // C stays C, with an error that C++ reads no better, or C++'s keywords as names.
@@ -167,7 +190,7 @@ mod tests {
     #[test]
     fn oversized_input_is_refused_before_parsing() {
         let source = " ".repeat(MAX_PARSE_BYTES + 1);
-        assert!(parse(Language::Json, &source).unwrap_err().contains("parse limit"));
+        assert!(parse(Language::Json, &Source::new(&source)).unwrap_err().contains("parse limit"));
     }
 
     #[test]

@@ -60,11 +60,17 @@ pub fn run(definitions: &[Definition]) -> Option<(usize, String)> {
 }
 
 /// A run of at least two Python re-exports from one module (`from M import …`, each naming its
-/// re-exported names), and its line.
+/// re-exported names), and its line. A statement that also imports a name for itself (`from
+/// .decorators import pass_context as pass_context, pass_obj`) keeps its own line as written:
+/// the run's line names re-exports only, and would lose `pass_obj`.
 fn python_run(definitions: &[Definition]) -> Option<(usize, String)> {
     fn module(definition: &Definition) -> Option<&str> {
-        let from = definition.signature.strip_prefix("from ").filter(|_| definition.kind == Kind::Export)?;
-        from.split_once(" import ").map(|(module, _)| module)
+        let written = definition.uncut.as_deref().unwrap_or(&definition.signature);
+        let from = written.strip_prefix("from ").filter(|_| definition.kind == Kind::Export)?;
+        let (module, names) = from.split_once(" import ")?;
+        let names = names.trim_start_matches('(').trim_end_matches(')');
+        let re_exported = |entry: &str| entry.split_once(" as ").is_some_and(|(name, alias)| name == alias);
+        names.split(',').map(str::trim).filter(|entry| !entry.is_empty()).all(re_exported).then_some(module)
     }
     let first = module(definitions.first()?)?;
     let run = definitions.iter().take_while(|definition| module(definition) == Some(first)).count();
@@ -174,13 +180,28 @@ mod tests {
     fn python_names_from_one_module_share_its_line() {
         let mut run = Definition::exports_one_a_line(&[
             "from .core import Argument as Argument",
-            "from .core import ( Context as Context, Group as Group, helper, )",
+            "from .core import ( Context as Context, Group as Group, )",
             "from .decorators import argument as argument",
         ]);
         for (definition, name) in run.iter_mut().zip(["Argument", "Context, Group", "argument"]) {
             definition.name = name.to_string();
         }
         assert_eq!(super::run(&run), Some((2, "from .core import Argument, Context, Group".to_string())));
+        assert_eq!(super::run(&run[2..]), None);
+    }
+
+    #[test]
+    fn python_statements_importing_a_name_for_themselves_keep_their_lines() {
+        let mut run = Definition::exports_one_a_line(&[
+            "from .decorators import pass_context as pass_context, pass_obj",
+            "from .decorators import argument as argument",
+            "from .core import ( Context as Context, helper as other, )",
+            "from .core import Group as Group",
+        ]);
+        for (definition, name) in run.iter_mut().zip(["pass_context", "argument", "Context", "Group"]) {
+            definition.name = name.to_string();
+        }
+        assert_eq!(super::run(&run), None);
         assert_eq!(super::run(&run[2..]), None);
     }
 

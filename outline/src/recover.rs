@@ -65,37 +65,52 @@
 //! Widget {`, `ZEXTERN int ZEXPORT deflate OF((…));`): the copy writes spaces for them (see
 //! [`crate::macro_words`]). Such a macro misleads the grammar as often without an error as with
 //! one (`class MYLIB_API Widget {` reads as a function `Widget`), so this copy is made for every
-//! C or C++ file that has one.
+//! C or C++ file that has one, once however many grammars read the file (a `.h` file is read as
+//! C, then as C++; see [`Source`]), and parsed first.
 //!
 //! The copy's tree is used only when it has fewer unparsed tokens than the original's; the C and
-//! C++ copy's, unless it has more.
+//! C++ copy's, unless it has more: a copy that parses without an error needs no original parse.
 
 use tree_sitter::Tree;
 
 use crate::Language;
+use crate::parse::Source;
 use crate::unparsed::error_lines;
 
-/// A better tree for `source` than `tree`, when a known gap of `language`'s grammar explains
-/// the errors in `tree` and working around it removes some.
-pub(crate) fn reparse(
+/// The tree of `source` that `parse` reads best: the original's, or a patched copy's when a known
+/// gap of `language`'s grammar explains the original's errors and working around it removes
+/// some. Only a failed parse of the original is an error.
+pub(crate) fn parse_around_gaps(
     language: Language,
-    source: &str,
-    tree: &Tree,
-    parse: impl FnOnce(&str) -> Result<Tree, String>,
-) -> Option<Tree> {
-    let misread_without_error = matches!(language, Language::C | Language::Cpp);
-    if !misread_without_error && !tree.root_node().has_error() {
-        return None;
+    source: &Source,
+    parse: impl Fn(&str) -> Result<Tree, String>,
+) -> Result<Tree, String> {
+    let text = source.text();
+    if matches!(language, Language::C | Language::Cpp)
+        && let Some(blanked) = source.macro_blanked()
+        && let Ok(copy) = parse(blanked)
+    {
+        let after = error_lines(&copy, text).len();
+        if after == 0 {
+            return Ok(copy);
+        }
+        let tree = parse(text)?;
+        return Ok(if after <= error_lines(&tree, text).len() { copy } else { tree });
+    }
+    let tree = parse(text)?;
+    if !tree.root_node().has_error() {
+        return Ok(tree);
     }
     let patched = match language {
-        Language::TypeScript | Language::Tsx => typescript_gaps(language, source, tree),
-        Language::CSharp => csharp_extension_blocks(source),
-        Language::C | Language::Cpp => crate::macro_words::blank_macro_words(source),
+        Language::TypeScript | Language::Tsx => typescript_gaps(language, text, &tree),
+        Language::CSharp => csharp_extension_blocks(text),
         _ => None,
-    }?;
-    let better = parse(&patched).ok()?;
-    let (after, before) = (error_lines(&better, source).len(), error_lines(tree, source).len());
-    (after < before || misread_without_error && after == before).then_some(better)
+    };
+    let better = patched.and_then(|patched| parse(&patched).ok());
+    Ok(match better {
+        Some(better) if error_lines(&better, text).len() < error_lines(&tree, text).len() => better,
+        _ => tree,
+    })
 }
 
 /// `source` with every TypeScript (or TSX) gap above worked around, or `None` when it has none.
@@ -229,8 +244,7 @@ fn import_attributes(source: &str, tree: &Tree) -> Option<String> {
             }
             let open = at + keyword.len() + after.find('{').unwrap_or_default();
             if let Some(close) = closing_brace(source, open) {
-                // Line breaks stay: every line keeps its number.
-                bytes[at..close].iter_mut().filter(|b| !matches!(b, b'\n' | b'\r')).for_each(|b| *b = b' ');
+                blank(&mut bytes, at..close);
                 bytes[close] = b';';
                 changed = true;
             }
@@ -262,32 +276,39 @@ fn csharp_extension_blocks(source: &str) -> Option<String> {
         // class named `extension` aside), and the grammar reads the header as it likes (an
         // error, a call), so the shape decides, not where the grammar failed.
         let Some(close) =
-            closing_parenthesis(source, open).filter(|&close| source[close + 1..].trim_start().starts_with('{'))
+            closing(source.as_bytes(), open, true).filter(|&close| source[close + 1..].trim_start().starts_with('{'))
         else {
             continue;
         };
         bytes[at..at + KEYWORD.len()].copy_from_slice(b"struct _x");
-        bytes[open..=close].iter_mut().filter(|b| !matches!(b, b'\n' | b'\r')).for_each(|b| *b = b' ');
+        blank(&mut bytes, open..close + 1);
         changed = true;
     }
     // Whole characters replaced by ASCII: still UTF-8.
     changed.then(|| String::from_utf8(bytes).expect("whole characters replaced by ASCII"))
 }
 
-/// The offset of the `)` closing the parenthesis at `open`, or `None` when a `{` or `;` comes first
-/// (no parameter list holds one outside a string, and a receiver's has no strings).
-fn closing_parenthesis(source: &str, open: usize) -> Option<usize> {
+/// The offset of the `)` closing the `(` at `open`, on the same line unless `lines` allows more,
+/// or `None` when a brace or `;` comes first (no parameter list holds one outside a string) or
+/// it is not found within 4 KiB.
+pub(crate) fn closing(bytes: &[u8], open: usize, lines: bool) -> Option<usize> {
     let mut depth = 0usize;
-    for (at, byte) in source.bytes().enumerate().skip(open) {
+    for (at, &byte) in bytes.iter().enumerate().skip(open).take(4096) {
         match byte {
             b'(' => depth += 1,
             b')' if depth == 1 => return Some(at),
             b')' => depth -= 1,
-            b'{' | b';' => return None,
+            b'\n' if !lines => return None,
+            b'{' | b'}' | b';' => return None,
             _ => {}
         }
     }
     None
+}
+
+/// Writes spaces over `range`, line breaks kept: every line keeps its number.
+pub(crate) fn blank(bytes: &mut [u8], range: std::ops::Range<usize>) {
+    bytes[range].iter_mut().filter(|b| !matches!(b, b'\n' | b'\r')).for_each(|b| *b = b' ');
 }
 
 /// Whether `before` ends with a module an import or re-export names: a quoted string after

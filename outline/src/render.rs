@@ -602,17 +602,23 @@ fn on_field_line(definition: &Definition) -> bool {
 
 /// The fields a type's members start with, if any: they are cheaper on the type's line than on
 /// a line of their own below it. Constants among them stay members (a Ruby class's `VERSION =
-/// "1"` before its `attr_reader :major`), and so do fields with members of their own (see
-/// [`on_field_line`]): the type's other members, in the runs the fields leave between them,
-/// come second. Not a field assigned after the type (JavaScript's `Else.kind = 'else'` after
-/// `class Else {}`), whose line the type's span does not cover.
+/// "1"` before its `attr_reader :major`): the type's other members, in the runs the fields leave
+/// between them, come second, and so do fields with members of their own (see
+/// [`on_field_line`]). In an enum the first of those ends the fields: it and the constants after
+/// it keep their lines, since the constants' order is their ordinal (Java's `ONE, TWO {…},
+/// THREE`). Not a field assigned after the type (JavaScript's `Else.kind = 'else'` after `class
+/// Else {}`), whose line the type's span does not cover.
 fn leading_fields(definition: &Definition) -> Option<(Vec<&Definition>, Vec<&[Definition]>)> {
     if !matches!(definition.kind, Kind::Struct | Kind::Class | Kind::Interface | Kind::Enum) {
         return None;
     }
     let children = &definition.children;
     let inside = |member: &&Definition| member.end_line <= definition.end_line;
-    let lead = children.iter().take_while(|m| matches!(m.kind, Kind::Field | Kind::Const) && inside(m)).count();
+    let ordered = definition.kind == Kind::Enum;
+    let leads = |m: &&Definition| {
+        matches!(m.kind, Kind::Field | Kind::Const) && inside(m) && (!ordered || m.children.is_empty())
+    };
+    let lead = children.iter().take_while(leads).count();
     let fields: Vec<&Definition> = children[..lead].iter().filter(|member| on_field_line(member)).collect();
     if fields.is_empty() {
         return None;

@@ -918,7 +918,26 @@ fn java_methods_of_constant_bodies_and_anonymous_classes() {
     let views = check(
         "java/Operation.java",
         Language::Java,
-        &["Operation", "PLUS", "MINUS", "TIMES", "applyAsInt", "commutes", "BY_SYMBOL", "compare", "WARM_UP", "run"],
+        &[
+            "Operation",
+            "PLUS",
+            "MINUS",
+            "TIMES",
+            "applyAsInt",
+            "commutes",
+            "BY_SYMBOL",
+            "compare",
+            "WARM_UP",
+            "run",
+            "BEFORE",
+            "AFTER",
+            "Level",
+            "LOW",
+            "MEDIUM",
+            "HIGH",
+            "CRITICAL",
+            "urgent",
+        ],
     );
     views.complete();
     views.hides(&["BY_NAME", "put"]);
@@ -931,13 +950,19 @@ fn java_methods_of_constant_bodies_and_anonymous_classes() {
         " 45-50 static final Comparator<Operation> BY_SYMBOL",
         "  46-49 @Override public int compare(Operation left, Operation right)",
         // A plain field still shares its type's line.
-        "44-67 class Operations { public static final int MAX_OPERANDS }",
+        "44-75 class Operations { public static final int MAX_OPERANDS }",
         " 54-61 public static final Runnable WARM_UP",
         "  55-60 @Override public void run()",
     ]);
     for line in [" 8-13 field PLUS\n  9-12 applyAsInt\n", " 45-50 field BY_SYMBOL\n  46-49 compare\n"] {
         assert!(views.map.contains(line), "{}", views.map);
     }
+    // The anonymous class of the first of two declarators: its method under the declaration.
+    assert!(views.map.contains(" 64-69 field BEFORE, AFTER\n  65-68 run\n"), "{}", views.map);
+    // An enum's constants in their order, which is their ordinal, bodies or not.
+    let level =
+        "78-93 enum Level { LOW }\n 80-83 field MEDIUM\n  81-82 urgent\n 84 field HIGH\n 85-88 field CRITICAL\n";
+    assert!(views.map.contains(level), "{}", views.map);
 }
 
 #[test]
@@ -1037,6 +1062,29 @@ fn c_declarations_with_macro_words() {
         "39-40 typedef BOOL (PASCAL *LPFN_ACCEPTEX) (SOCKET listen, SOCKET accept)",
     ]);
     views.hides(&["ZEXPORT", "int", "SQLITE_API"]);
+    views.complete();
+}
+
+/// OpenSSL's evp.h marks what it deprecates with a macro, on the declaration's line or on a line
+/// of its own above it: the head keeps the mark either way (a shorter one too), and a function
+/// returning a function pointer under it keeps its name.
+#[test]
+fn c_deprecation_macros_stay_in_heads() {
+    let views = check(
+        "c/evp.h",
+        Language::C,
+        &["EVP_MD_meth_new", "EVP_MD_meth_set_input_blocksize", "EVP_MD_meth_get_init", "EVP_MD_CTX_reset"],
+    );
+    views.signature_lines_contain(&[
+        "12 int EVP_set_default_properties(OSSL_LIB_CTX *libctx, const char *propq)",
+        "15 OSSL_DEPRECATEDIN_3_0 EVP_MD *EVP_MD_meth_new(int md_type, int pkey_type)",
+        "17-18 OSSL_DEPRECATEDIN_3_0 int EVP_MD_meth_set_input_blocksize(EVP_MD *md, int blocksize)",
+        "22-23 OSSL_DEPRECATEDIN_3_0 int (*EVP_MD_meth_get_init(const EVP_MD *md))(EVP_MD_CTX *ctx)",
+        "27 DEPR int EVP_MD_CTX_reset(EVP_MD_CTX *ctx)",
+        // A macro called over a declaration is no mark of it.
+        "33 int EVP_PKEY_get_bits(const EVP_PKEY *pkey)",
+    ]);
+    views.hides(&["OSSL_DEPRECATEDIN_3_0", "int"]);
     views.complete();
 }
 
@@ -2523,7 +2571,10 @@ fn python_re_exports_share_a_line_per_module() {
     );
     views.signature_lines_contain(&[
         "7-9 from .core import Argument, Command, Context",
-        "10-15 from .decorators import command, group, option",
+        // A statement that also imports a name for itself is written out: the run's line would
+        // name the re-exports alone and lose `pass_context`.
+        "10 from .decorators import command as command",
+        "11-15 from .decorators import (group as group, option as option, pass_context)",
         "16 from .globals import get_current_context as get_current_context",
         "17-18 from .utils import echo, open_file",
         "25 __version__ = \"8.1.7\"",

@@ -108,8 +108,8 @@ fn comments_go_literals_and_code_stay() {
         for text in kept {
             assert!(output.contains(text), "{language:?}: lost {text:?}:\n{output}");
         }
-        let before = parse::parse(language, source).unwrap();
-        let after = parse::parse(language, &output).unwrap();
+        let before = parse::parse(language, &parse::Source::new(source)).unwrap();
+        let after = parse::parse(language, &parse::Source::new(&output)).unwrap();
         assert!(!before.root_node().has_error(), "{language:?}: the test input itself does not parse");
         assert!(!after.root_node().has_error(), "{language:?}: output does not parse:\n{output}");
         assert_eq!(

@@ -86,6 +86,7 @@ pub(super) static SPEC: Spec = Spec {
     untyped: None,
     reparse: None,
     invoked_body: None,
+    unparsed_lead: Some(crate::macro_words::unparsed_lead),
     overloads: None,
     transparent: &[
         "linkage_specification",

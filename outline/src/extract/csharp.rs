@@ -58,6 +58,7 @@ pub(super) static SPEC: Spec = Spec {
     untyped: None,
     reparse: None,
     invoked_body: None,
+    unparsed_lead: None,
     overloads: None,
     transparent: &["global_statement"],
     member_lists: &[],

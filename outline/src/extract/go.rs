@@ -48,6 +48,7 @@ pub(super) static SPEC: Spec = Spec {
     untyped: Some(Untyped { past: 100, names: Names::FirstWord }),
     reparse: None,
     invoked_body: None,
+    unparsed_lead: None,
     overloads: None,
     transparent: &["import_declaration", "import_spec_list", "field_declaration_list"],
     member_lists: &[],

@@ -59,6 +59,7 @@ pub(super) static SPEC: Spec = Spec {
     untyped: None,
     reparse: None,
     invoked_body: None,
+    unparsed_lead: None,
     overloads: None,
     // Methods of an enum follow its constants.
     transparent: &["enum_body_declarations"],
@@ -82,23 +83,24 @@ fn field(node: Node, source: &str) -> Option<Kind> {
     (api || !anonymous_class(node, source).is_empty()).then_some(Kind::Field)
 }
 
-/// The body of the anonymous class whose instance a field of one name is given, when it declares
-/// a method: `new Runnable() { public void run() {…} }`. Not a class that only initialises
-/// itself (`new HashMap<>() {{ put(…); }}`), which adds no API.
+/// The bodies of the anonymous classes whose instances a field's declarators are given, those
+/// that declare a method: `new Runnable() { public void run() {…} }`, in `Runnable a = new
+/// Runnable() {…}, b = null;` too. Not a class that only initialises itself (`new HashMap<>()
+/// {{ put(…); }}`), which adds no API.
 fn anonymous_class<'t>(field: Node<'t>, _: &str) -> Vec<Node<'t>> {
-    let mut cursor = field.walk();
-    let mut declarators = field.children_by_field_name("declarator", &mut cursor);
-    let sole = declarators.next().filter(|_| declarators.next().is_none());
-    let value = sole.and_then(|declarator| declarator.child_by_field_name("value"));
-    let body = value.filter(|value| value.kind() == "object_creation_expression").and_then(|value| {
+    let body = |declarator: Node<'t>| {
+        let value =
+            declarator.child_by_field_name("value").filter(|value| value.kind() == "object_creation_expression")?;
         let mut cursor = value.walk();
         value.named_children(&mut cursor).find(|child| child.kind() == "class_body")
-    });
+    };
     let declares_method = |body: &Node| {
         let mut cursor = body.walk();
         body.named_children(&mut cursor).any(|member| member.kind() == "method_declaration")
     };
-    body.filter(declares_method).into_iter().collect()
+    let mut cursor = field.walk();
+    let declarators: Vec<Node> = field.children_by_field_name("declarator", &mut cursor).collect();
+    declarators.into_iter().filter_map(body).filter(declares_method).collect()
 }
 
 /// `MIN, MAX` for `public static final int MIN = 0, MAX = 9;`.

@@ -147,6 +147,7 @@ pub(super) static SPEC: Spec = Spec {
     untyped: Some(Untyped { past: 100, names: Names::BeforeColon }),
     reparse: None,
     invoked_body: Some(invoked_body),
+    unparsed_lead: None,
     overloads: Some(overloaded_type),
     // A statement may assign several names with the comma operator (`exports.a = a, exports.b =
     // b;`, bundled code), and a deleted line can join a definition to the next one that way

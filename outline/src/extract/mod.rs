@@ -152,44 +152,14 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
         false => named,
     };
     let unparsed = unparsed::merge(named);
-    let unlisted = spec.map_or_else(Vec::new, |spec| unlisted_code(spec, root, &walked.items, &walked.imports, source));
-    Outline { language, imports: walked.imports, items: walked.items, degraded: None, unparsed, unlisted }
-}
-
-/// The lines of each file-level node whose content the spec reads again as items (a Rust macro
-/// call) and that holds no outlined definition and no import: code the outline cannot see
-/// into (see [`Outline::unlisted`]).
-fn unlisted_code(spec: &Spec, root: Node, items: &[Definition], imports: &[Import], source: &str) -> Vec<(u32, u32)> {
-    let Some(reparse) = spec.reparse else { return Vec::new() };
-    let mut listed: Vec<(u32, u32)> = every_definition(items)
-        .map(|definition| (definition.start_line, definition.end_line))
-        .chain(imports.iter().map(|import| (import.line, import.line)))
-        .collect();
-    listed.sort_unstable();
-    // The furthest end among the spans starting at or before each: whether one reaches a line.
-    let reach: Vec<u32> = listed
-        .iter()
-        .scan(0, |furthest, &(_, end)| {
-            *furthest = end.max(*furthest);
-            Some(*furthest)
-        })
-        .collect();
-    let lists_a_line_of = |(start, end): (u32, u32)| {
-        let starting_by_end = listed.partition_point(|&(listed_start, _)| listed_start <= end);
-        starting_by_end > 0 && reach[starting_by_end - 1] >= start
-    };
-    let mut cursor = root.walk();
-    let children: Vec<Node> = root.named_children(&mut cursor).collect();
-    children
-        .into_iter()
-        // A call as a statement (`varint!(u32, uint32);`) too.
-        .filter(|child| {
-            let inner = spec.transparent.contains(&child.kind()).then(|| child.named_child(0)).flatten();
-            std::iter::once(*child).chain(inner).any(|node| (reparse.region)(node).is_some())
-        })
-        .map(|child| node_lines(child, source))
-        .filter(|&lines| !lists_a_line_of(lines))
-        .collect()
+    Outline {
+        language,
+        imports: walked.imports,
+        items: walked.items,
+        degraded: None,
+        unparsed,
+        unlisted: walked.unlisted,
+    }
 }
 
 /// Where each outlined definition starts (its attributes to its declaration's first line; a Go
@@ -238,6 +208,8 @@ struct Walked {
     region_errors: Vec<(u32, u32)>,
     /// Lines of regions that could not be parsed again.
     failed_regions: Vec<(u32, u32)>,
+    /// File-level code read again as items that gave none (see [`Outline::unlisted`]).
+    unlisted: Vec<(u32, u32)>,
 }
 
 impl Walked {
@@ -326,6 +298,10 @@ pub(crate) struct Spec {
     /// At file level, the body of a function that holds a module (JavaScript's `(function () { …
     /// })()`, a universal module's factory, an AMD `define`'s function): walked as the file's own.
     pub invoked_body: Option<for<'t> fn(Node<'t>, &str) -> Option<Node<'t>>>,
+    /// Where words before a definition's node start that belong to its head though the tree holds
+    /// them in no node: C's macro words a second parse was given as spaces (see
+    /// `macro_words::unparsed_lead`).
+    pub unparsed_lead: Option<fn(Node, &str) -> Option<usize>>,
     /// A declaration's type that is a list of call signatures (TypeScript's `const f: { (a: A):
     /// B; (b: B): C }`, how a function value declares overloads): its signatures, at least two.
     /// The head shows the shortest and counts the others, as a run of overloads is shown.
@@ -602,6 +578,8 @@ struct Lead<'a, 't> {
     wrappers: &'a [Node<'t>],
     /// The visibility a statement before it in its body gave it (see [`Spec::sections`]).
     section: &'static str,
+    /// Where the words before it that no node holds start (see [`Spec::unparsed_lead`]).
+    unparsed: Option<usize>,
 }
 
 /// The enclosing definition, for classifying what is declared inside it.
@@ -629,6 +607,8 @@ struct Walker<'s> {
     declarations: Vec<u32>,
     region_errors: Vec<(u32, u32)>,
     failed_regions: Vec<(u32, u32)>,
+    /// File-level code read again as items that gave none (see [`Outline::unlisted`]).
+    unlisted: Vec<(u32, u32)>,
     /// Bytes that may still be parsed again (see [`Walker::walk_region`]).
     reparse_budget: usize,
     /// The member lists in the head being written ([`Rule::head_members`]), shown as `{…}`.
@@ -655,6 +635,7 @@ impl<'s> Walker<'s> {
             declarations: Vec::new(),
             region_errors: Vec::new(),
             failed_regions: Vec::new(),
+            unlisted: Vec::new(),
             reparse_budget: REPARSE_FACTOR * source.len(),
             head_members: Vec::new(),
             section: "",
@@ -673,6 +654,7 @@ impl<'s> Walker<'s> {
             declarations: walker.declarations,
             region_errors: walker.region_errors,
             failed_regions: walker.failed_regions,
+            unlisted: walker.unlisted,
         }
     }
 
@@ -738,11 +720,27 @@ impl<'s> Walker<'s> {
             if let Some(reparse) = self.spec.reparse
                 && let Some(region) = (reparse.region)(child)
             {
+                let found = (out.len(), self.imports.len());
                 self.walk_region(child, region, Split::Parts(reparse.parts), owner, depth, out);
+                // A file-level call, or one a file-level statement is (`varint!(u32, uint32);`),
+                // that gave no item and no import is code the outline cannot see into.
+                let statement = match depth {
+                    0 => Some(child),
+                    1 if transparent && parent.parent().is_some_and(|file| file.parent().is_none()) => {
+                        Some(parent).filter(|parent| parent.named_child(0) == Some(child))
+                    }
+                    _ => None,
+                };
+                if let Some(statement) = statement
+                    && (out.len(), self.imports.len()) == found
+                {
+                    self.unlisted.push(node_lines(statement, self.source));
+                }
                 continue;
             }
             let applies = self.spec.sections.as_ref().is_some_and(|sections| (sections.applies_to)(child, self.source));
-            let lead = Lead { attributes: &attributes, wrappers, section: if applies { self.section } else { "" } };
+            let section = if applies { self.section } else { "" };
+            let lead = Lead { attributes: &attributes, wrappers, section, unparsed: None };
             // Several rules may take one kind: the first that defines the node wins.
             let spec = self.spec;
             let mut rules = spec.rules.iter().filter(|rule| rule.node == kind);
@@ -975,7 +973,8 @@ impl<'s> Walker<'s> {
         }
         // A statement naming the definition says its visibility wherever it stands in the body.
         let named = self.named_sections.get(name.as_str());
-        let lead = &Lead { section: named.map_or(lead.section, |word| word), ..*lead };
+        let unparsed = self.spec.unparsed_lead.and_then(|unparsed_lead| unparsed_lead(node, self.source));
+        let lead = &Lead { section: named.map_or(lead.section, |word| word), unparsed, ..*lead };
         let unlisted = self.spec.sections.as_ref().is_some_and(|sections| sections.unlisted.contains(&lead.section));
         if kind == Kind::Field && unlisted {
             return None;
@@ -1021,6 +1020,9 @@ impl<'s> Walker<'s> {
         // Attributes, decorators and `export` in front belong to the definition's span.
         let first = lead.attributes.first().copied().or_else(|| self.full_wrappers(lead.wrappers).next());
         let start_line = first.map_or(head_line, |first| node_lines(first, self.source).0);
+        let above = |start: usize| self.source[start..node.start_byte()].matches('\n').count();
+        let above = lead.unparsed.map_or(0, |start| u32::try_from(above(start)).unwrap_or(u32::MAX));
+        let start_line = start_line.min(head_line.saturating_sub(above));
         let members = members(rule, node);
         // The head ends where the body or the members begin (an object's methods are not its
         // head: an error among them may hide one).
@@ -1101,6 +1103,10 @@ impl<'s> Walker<'s> {
         let declares_members = matches!(kind, Kind::Interface | Kind::Class | Kind::Struct | Kind::Trait);
         let mut head = if declares_members { Head::for_type() } else { Head::untyped(self.spec.untyped) };
         head.push(Role::Core, &section);
+        if let Some(start) = lead.unparsed {
+            head.push(Role::Decoration, &collapse(&self.source[start..node.start_byte()]));
+            head.push(Role::Core, " ");
+        }
         // Decorators inside a wrapper (`@Component(…) export class`) come with its prefix.
         let in_wrapper = |attribute: &Node| {
             lead.wrappers.iter().any(|wrapper| wrapper.byte_range().contains(&attribute.start_byte()))
@@ -1548,9 +1554,12 @@ fn declaration_start(node: Node) -> Node {
     node
 }
 
+/// A field declaration of several names as one field each, sharing its signature. Not one with
+/// members (`Runnable a = new Runnable() {…}, b = null;`): they are one declarator's, and one
+/// line naming both over them says so without repeating the signature.
 fn each_field(declaration: Definition) -> Vec<Definition> {
     let names: Vec<String> = declaration.names().into_iter().map(str::to_string).collect();
-    if names.len() == 1 {
+    if names.len() == 1 || !declaration.children.is_empty() {
         return vec![declaration];
     }
     names.into_iter().map(|name| Definition { name, ..declaration.clone() }).collect()

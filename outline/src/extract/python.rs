@@ -43,6 +43,7 @@ pub(super) static SPEC: Spec = Spec {
     untyped: None,
     reparse: None,
     invoked_body: None,
+    unparsed_lead: None,
     overloads: None,
     // Definitions under `if TYPE_CHECKING:`, `try: … except ImportError:`, `match` and the like,
     // and a class a function declares in a loop.

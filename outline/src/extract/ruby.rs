@@ -74,6 +74,7 @@ pub(super) static SPEC: Spec = Spec {
     untyped: None,
     reparse: None,
     invoked_body: None,
+    unparsed_lead: None,
     overloads: None,
     // What a conditional or a `begin … rescue … ensure` defines is its owner's, at any depth:
     // rack's `if defined?(Process::CLOCK_MONOTONIC) def clock_time … else def clock_time …`, a

@@ -64,6 +64,7 @@ pub(super) static SPEC: Spec = Spec {
     untyped: None,
     reparse: Some(Reparse { region: macro_items, parts: macro_item_parts, macro_type }),
     invoked_body: None,
+    unparsed_lead: None,
     overloads: None,
     // `thread_local!(…);` is a macro call in an expression statement.
     transparent: &["foreign_mod_item", "declaration_list", "expression_statement"],
