@@ -11,7 +11,8 @@
 //! A package name maps to the package's `src/` or its directory (projects keep their sources
 //! there; the built files a `main` field names are usually not in the project).
 //!
-//! Rust's crates are read here too, from each `Cargo.toml`'s `[package] name` (`-` read as `_`):
+//! Rust's crates are read here too, from each `Cargo.toml`'s `[lib] name`, else its
+//! `[package] name` (`-` read as `_`):
 //! an integration test's `use mycrate::util::helper` names the crate's `src/util.rs`, which the
 //! path alone cannot tell from a dependency's module.
 
@@ -113,8 +114,8 @@ impl JsModules {
                 }
                 // A broken or workspace-only manifest names no crate; cargo reports the former.
                 "Cargo.toml" => {
-                    if let Some(name) = read(rel).as_deref().and_then(cargo_package_name) {
-                        modules.crates.push(Package { name: name.replace('-', "_"), dir: parent(rel).to_string() });
+                    if let Some(name) = read(rel).as_deref().and_then(cargo_lib_name) {
+                        modules.crates.push(Package { name, dir: parent(rel).to_string() });
                     }
                 }
                 "tsconfig.json" | "jsconfig.json" => {
@@ -196,12 +197,15 @@ impl PathsConfig {
     }
 }
 
-/// The `name` of a Cargo manifest's `[package]` table, as TOML reads it (comments, quoting and
-/// spacing as any manifest writes them); `None` for a workspace's manifest or a broken one.
-fn cargo_package_name(manifest: &str) -> Option<String> {
+/// The name a package's code and tests use for its library, as TOML reads the manifest
+/// (comments, quoting and spacing as any manifest writes them): `[lib] name` when it is given,
+/// else the `[package]` name with `-` read as `_`, as Cargo names it; `None` for a workspace's
+/// manifest or a broken one.
+fn cargo_lib_name(manifest: &str) -> Option<String> {
     let document = manifest.parse::<toml_edit::DocumentMut>().ok()?;
-    let name = document.get("package")?.get("name")?.as_str()?;
-    (!name.is_empty()).then(|| name.to_string())
+    let package = document.get("package")?.get("name")?.as_str()?;
+    let lib = document.get("lib").and_then(|lib| lib.get("name")?.as_str());
+    lib.or(Some(package)).filter(|name| !name.is_empty()).map(|name| name.replace('-', "_"))
 }
 
 /// A config's `baseUrl` and `paths` after its `extends` chain, each root-relative where it was
@@ -311,7 +315,7 @@ mod tests {
     }
 
     #[test]
-    fn rust_crates_are_named_by_their_manifests_package() {
+    fn rust_crates_are_named_by_their_manifests_lib_or_package() {
         let m = modules(&[
             ("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n"),
             ("crates/my-core/Cargo.toml", "[package]\nname = \"my-core\"\n\n[dependencies]\nname = \"x\"\n"),
@@ -320,7 +324,9 @@ mod tests {
         ]);
         assert_eq!(m.crate_stems("spaced_out::a"), Some(vec!["spaced/src/a".to_string()]));
         assert_eq!(m.crate_stems("my_core::store"), Some(vec!["crates/my-core/src/store".to_string()]));
-        assert_eq!(m.crate_stems("mini"), Some(vec!["mini/src/lib".to_string()]));
+        // Its tests write `use other::…`: `mini::` names no crate.
+        assert_eq!(m.crate_stems("other::a"), Some(vec!["mini/src/a".to_string()]));
+        assert_eq!(m.crate_stems("mini"), None);
         assert_eq!(m.crate_stems("std::collections"), None);
         assert_eq!(m.crate_stems("my-core"), None);
         assert!(is_js_config("crates/my-core/Cargo.toml"));

@@ -1,4 +1,5 @@
-//! Test ↔ source links. A file is a test by its language's convention (Rust `tests/`,
+//! Test ↔ source links. A file is a test by its language's convention (Rust: Cargo's integration
+//! test targets `tests/x.rs` and `tests/x/main.rs`, not the helpers they include beside them, and
 //! `*_test.rs`, `tests.rs`; Python `test_*.py`, `*_test.py` — pytest's default patterns — and a
 //! package's `tests.py` (Django's), not a helper or a fixture app beside them in `tests/`; Go
 //! `*_test.go`;
@@ -154,6 +155,14 @@ fn tested_name(path: &str, language: &str) -> Option<String> {
     };
     let marked = match family(language) {
         "go" => return strip(&["_test"], false),
+        // In a crate's `tests/` directory Cargo builds `tests/x.rs` and `tests/x/main.rs`; any
+        // other file there (`tests/common/mod.rs`, a trybuild case under `tests/ui/`) is a helper
+        // or data those targets include, run by no `cargo test --test`.
+        "rust" if let Some(target) = integration_target(path) => {
+            let target = target?;
+            let unmarked = ["_tests", "_test"].iter().find_map(|mark| target.strip_suffix(mark));
+            return Some(unmarked.filter(|r| !r.is_empty()).unwrap_or(target).to_string());
+        }
         "rust" if name == "tests" || name == "test" => Some(leaf(dir).to_string()),
         "rust" => strip(&["_tests", "_test"], false),
         // pytest collects marked files only; a Django app's `tests.py` tests its package.
@@ -164,6 +173,23 @@ fn tested_name(path: &str, language: &str) -> Option<String> {
         _ => None,
     };
     marked.or_else(|| in_test_dir.then(|| name.to_string()))
+}
+
+/// For a Rust file in a crate's integration test directory (the innermost `tests` directory,
+/// with no `src` above it): `Some` of the test target's name (`cli` for `tests/cli.rs` or
+/// `tests/cli/main.rs`), or `Some(None)` for any other file there; `None` for a file outside one
+/// (`src/store/tests/cases.rs` is a module of the crate's own tests).
+fn integration_target(path: &str) -> Option<Option<&str>> {
+    let components: Vec<&str> = path.split('/').collect();
+    let at = components.iter().rposition(|c| *c == "tests").filter(|at| *at + 1 < components.len())?;
+    if components[..at].contains(&"src") {
+        return None;
+    }
+    Some(match components[at + 1..] {
+        [file] => file.strip_suffix(".rs"),
+        [dir, "main.rs"] => Some(dir),
+        _ => None,
+    })
 }
 
 /// Of the sources named like `test`, the ones whose directories are nearest to its own once
@@ -234,6 +260,17 @@ mod tests {
         assert_eq!(tested("src/store/tests.rs", "rust").as_deref(), Some("store"));
         assert_eq!(tested("src/store_test.rs", "rust").as_deref(), Some("store"));
         assert_eq!(tested("src/store.rs", "rust"), None);
+        // Cargo's test targets, and what they include, which no `cargo test --test` runs.
+        assert_eq!(tested("tests/cli/main.rs", "rust").as_deref(), Some("cli"));
+        assert_eq!(tested("daemon/tests/store_test.rs", "rust").as_deref(), Some("store"));
+        assert_eq!(tested("tests/common/mod.rs", "rust"), None);
+        assert_eq!(tested("tests/cli/helpers.rs", "rust"), None);
+        assert_eq!(tested("tests/ui/bad_macro.rs", "rust"), None);
+        assert_eq!(tested("tests/tests/graph.rs", "rust").as_deref(), Some("graph"));
+        assert_eq!(tested("tests/src/lib.rs", "rust"), None);
+        // A `tests` directory under `src/` is a module of the crate's own tests.
+        assert_eq!(tested("src/store/tests/cases.rs", "rust").as_deref(), Some("cases"));
+        assert!(!is_test_file("tests/common/mod.rs", "rust"));
     }
 
     #[test]

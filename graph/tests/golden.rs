@@ -83,10 +83,14 @@ fn rust_calls() {
     assert_eq!(walk.guessed[0].edge.label, Label::Ambiguous);
     assert_eq!(walk.guessed[0].among, 2);
     // Through the renamed re-export `pub use store::Store as Db`, and from the integration test
-    // through the crate's name (`use kv::Db`, Cargo.toml's `name = "kv"`).
+    // through the library's name (`use kv::Db`, Cargo.toml's `[lib] name = "kv"` of package `kv-store`).
     assert_eq!(
         callers(&graph, "Store::new", None),
-        ["src/lib.rs:9 open [exact]", "tests/store.rs:5 a_new_store_is_empty [exact]"]
+        [
+            "src/lib.rs:9 open [exact]",
+            "tests/common/mod.rs:5 empty_store [exact]",
+            "tests/store.rs:5 a_new_store_is_empty [exact]"
+        ]
     );
     assert_eq!(callers(&graph, "open", None), ["tests/store.rs:11 opened_through_the_crate [exact]"]);
     // Through `use crate::util::{self, log as trace}` and the module path; the shadowing closure is not a caller.

@@ -62,6 +62,9 @@ fn rust_related() {
     // `pub mod store;`, `pub use store::Store as Db` and `mod checks;`.
     assert_eq!(files.imports_of("src/lib.rs").collect::<Vec<_>>(), ["src/checks.rs", "src/store.rs", "src/util.rs"]);
     assert_eq!(tests_of(&graph, "src/store.rs"), ["tests/store.rs"]);
+    // Linked through `use kv::…`, the `[lib] name`; the helper beside the test is no test.
+    assert_eq!(tests_of(&graph, "src/lib.rs"), ["tests/store.rs"]);
+    assert!(!is_test_file("tests/common/mod.rs", "rust"));
 }
 
 #[test]
