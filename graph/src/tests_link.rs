@@ -74,7 +74,7 @@ impl Graph {
         let mut links = TestLinks::default();
         for (test, family, name) in tests {
             let candidates = sources.get(&(family, name.as_str())).map(Vec::as_slice).unwrap_or_default();
-            for source in nearest(test, family, candidates) {
+            for source in nearest(test, family, &name, candidates) {
                 links.add(test, source, LinkHow::Name);
             }
             for source in files.imports_of(test) {
@@ -192,11 +192,11 @@ fn integration_target(path: &str) -> Option<Option<&str>> {
     })
 }
 
-/// Of the sources named like `test`, the ones whose directories are nearest to its own once
+/// Of the sources tested under `name`, the ones whose directories are nearest to `test`'s once
 /// test and layout directories are set aside (`tests/shop/test_models.py` → `shop/models.py`,
-/// `src/test/java/a/FooTest.java` → `src/main/java/a/Foo.java`); Go tests only their own
-/// directory.
-fn nearest<'a>(test: &str, family: &str, candidates: &[&'a String]) -> Vec<&'a String> {
+/// `src/test/java/a/FooTest.java` → `src/main/java/a/Foo.java`), of those the ones named exactly
+/// `name` (`auth.py` over its private namesake `_auth.py`); Go tests only their own directory.
+fn nearest<'a>(test: &str, family: &str, name: &str, candidates: &[&'a String]) -> Vec<&'a String> {
     let test_dir = modules::parent(test);
     if family == "go" {
         return candidates.iter().filter(|c| modules::parent(c) == test_dir).copied().collect();
@@ -215,7 +215,7 @@ fn nearest<'a>(test: &str, family: &str, candidates: &[&'a String]) -> Vec<&'a S
     let score = |candidate: &str| {
         let theirs = plain(modules::parent(candidate));
         let common = mine.iter().rev().zip(theirs.iter().rev()).take_while(|(a, b)| a == b).count();
-        (common, mine == theirs)
+        (common, mine == theirs, leaf(modules::module_stem(candidate)) == name)
     };
     let Some(best) = candidates.iter().map(|c| score(c)).max() else { return Vec::new() };
     candidates.iter().filter(|c| score(c) == best).copied().collect()
@@ -307,19 +307,27 @@ mod tests {
     fn the_nearest_namesake_is_the_tested_source() {
         let a = "shop/models.py".to_string();
         let b = "legacy/models.py".to_string();
-        assert_eq!(nearest("tests/shop/test_models.py", "python", &[&a, &b]), [&a]);
+        assert_eq!(nearest("tests/shop/test_models.py", "python", "models", &[&a, &b]), [&a]);
         let main = "src/main/java/com/acme/Order.java".to_string();
         let other = "src/main/java/com/other/Order.java".to_string();
-        assert_eq!(nearest("src/test/java/com/acme/OrderTest.java", "java", &[&main, &other]), [&main]);
+        assert_eq!(nearest("src/test/java/com/acme/OrderTest.java", "java", "Order", &[&main, &other]), [&main]);
         let here = "pkg/a/store.go".to_string();
         let there = "pkg/b/store.go".to_string();
-        assert_eq!(nearest("pkg/b/store_test.go", "go", &[&here, &there]), [&there]);
+        assert_eq!(nearest("pkg/b/store_test.go", "go", "store", &[&here, &there]), [&there]);
         let own = "search/src/engine/search.rs".to_string();
         let other = "daemon/src/engine/search.rs".to_string();
-        assert_eq!(nearest("search/tests/search.rs", "rust", &[&other, &own]), [&own]);
-        assert!(nearest("search/tests/search.rs", "rust", &[&other]).is_empty(), "another crate is not tested");
-        assert_eq!(nearest("tests/store.rs", "rust", &[&"src/store.rs".to_string()]).len(), 1);
+        assert_eq!(nearest("search/tests/search.rs", "rust", "search", &[&other, &own]), [&own]);
+        assert!(
+            nearest("search/tests/search.rs", "rust", "search", &[&other]).is_empty(),
+            "another crate is not tested"
+        );
+        assert_eq!(nearest("tests/store.rs", "rust", "store", &[&"src/store.rs".to_string()]).len(), 1);
         assert_eq!(rust_crate_of("tests/tests/graph.rs").as_deref(), Some("tests/src/"));
+        // `test_auth.py` tests `auth.py`; its private namesake only when there is no `auth.py`.
+        let public = "httpx/auth.py".to_string();
+        let private = "httpx/_auth.py".to_string();
+        assert_eq!(nearest("tests/test_auth.py", "python", "auth", &[&private, &public]), [&public]);
+        assert_eq!(nearest("tests/test_auth.py", "python", "auth", &[&private]), [&private]);
     }
 
     #[test]

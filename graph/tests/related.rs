@@ -71,6 +71,9 @@ fn rust_related() {
 fn python_related() {
     let graph = check_golden("python");
     assert_eq!(tests_of(&graph, "shop/pricing.py"), ["tests/test_pricing.py"]);
+    // `test_auth.py` tests `auth.py`, not its private namesake `_auth.py` beside it.
+    assert_eq!(tests_of(&graph, "shop/auth.py"), ["tests/test_auth.py"]);
+    assert_eq!(tests_of(&graph, "shop/_auth.py"), Vec::<String>::new());
     // Linked by import only: it tests the service through `make_service`.
     assert_eq!(tests_of(&graph, "shop/service.py"), ["tests/test_service.py"]);
     let files = graph.file_graph();
