@@ -89,10 +89,10 @@ fn rust_calls() {
         [
             "src/lib.rs:9 open [exact]",
             "tests/common/mod.rs:5 empty_store [exact]",
-            "tests/store.rs:5 a_new_store_is_empty [exact]"
+            "tests/store.rs:7 a_new_store_is_empty [exact]"
         ]
     );
-    assert_eq!(callers(&graph, "open", None), ["tests/store.rs:11 opened_through_the_crate [exact]"]);
+    assert_eq!(callers(&graph, "open", None), ["tests/store.rs:13 opened_through_the_crate [exact]"]);
     // Through `use crate::util::{self, log as trace}` and the module path; the shadowing closure is not a caller.
     assert_eq!(
         callers(&graph, "log", Some("src/util.rs")),

@@ -65,6 +65,9 @@ fn rust_related() {
     // Linked through `use kv::…`, the `[lib] name`; the helper beside the test is no test.
     assert_eq!(tests_of(&graph, "src/lib.rs"), ["tests/store.rs"]);
     assert!(!is_test_file("tests/common/mod.rs", "rust"));
+    // `mod common;` in the test, a crate root, includes `tests/common/mod.rs`: a change to the
+    // helper runs the test.
+    assert_eq!(tests_of(&graph, "tests/common/mod.rs"), ["tests/store.rs"]);
 }
 
 #[test]
