@@ -69,6 +69,7 @@ fn edge(e: Edge, precise: bool) -> CallEdge {
         depth: e.depth,
         file: e.file,
         line: e.line,
+        column: e.column,
         caller: e.caller.map(definition),
         callee: Some(definition(e.callee)),
         resolution: resolution as i32,
