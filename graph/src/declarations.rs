@@ -25,7 +25,7 @@ const DECLARES: [(&str, &[&str]); 4] = [
 ];
 
 /// `a/b` for the declaration file `a/b.pyi` or `a/b.d.ts`; `None` for any other file.
-pub(crate) fn declared_stem(file: &str) -> Option<&str> {
+pub fn declared_stem(file: &str) -> Option<&str> {
     DECLARES.iter().find_map(|(suffix, _)| file.strip_suffix(suffix))
 }
 

@@ -137,6 +137,7 @@ impl Graph for GraphService {
                 .map(|d| MapDefinition { definition: Some(definition(d.def)), rank: d.rank })
                 .collect(),
             outline: f.outline,
+            twins: f.twins,
         };
         Ok(Response::new(RepomapResponse {
             meta: Some(self.host.meta()),
