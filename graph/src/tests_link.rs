@@ -1,6 +1,6 @@
 //! Test ↔ source links. A file is a test by its language's convention (Rust: Cargo's integration
-//! test targets `tests/x.rs` and `tests/x/main.rs`, not the helpers they include beside them, and
-//! `*_test.rs`, `tests.rs`; Python `test_*.py`, `*_test.py` — pytest's default patterns — and a
+//! test targets `tests/x.rs` and `tests/x/main.rs` and those a manifest's `[[test]]` declares by
+//! path, not the helpers they include beside them, and `*_test.rs`, `tests.rs`; Python `test_*.py`, `*_test.py` — pytest's default patterns — and a
 //! package's `tests.py` (Django's), not a helper or a fixture app beside them in `tests/`; Go
 //! `*_test.go`;
 //! JS/TS `*.test.*`, `*.spec.*`, `__tests__/`; Java `src/test/…`, `*Test.java`, `*Tests.java`,
@@ -66,7 +66,7 @@ impl Graph {
         let mut tests = Vec::new();
         for (file, entry) in self.files() {
             let family = family(&entry.facts.language);
-            match tested_name(file, &entry.facts.language) {
+            match self.tested_name(file, &entry.facts.language) {
                 Some(name) => tests.push((file, family, name)),
                 None => sources.entry((family, source_name(file, family))).or_default().push(file),
             }
@@ -78,13 +78,24 @@ impl Graph {
                 links.add(test, source, LinkHow::Name);
             }
             for source in files.imports_of(test) {
-                let is_test = self.file(source).is_some_and(|e| tested_name(source, &e.facts.language).is_some());
+                let is_test = self.file(source).is_some_and(|e| self.tested_name(source, &e.facts.language).is_some());
                 if !is_test {
                     links.add(test, source, LinkHow::Import);
                 }
             }
         }
         links
+    }
+
+    /// Whether `path` is a test file: by its language's convention ([`is_test_file`]), or a test
+    /// target a Cargo manifest declares with its path (`[[test]]`, `path = "tests/suite/all.rs"`).
+    pub fn is_test(&self, path: &str, language: &str) -> bool {
+        is_test_file(path, language) || self.js_modules().cargo_test(path).is_some()
+    }
+
+    /// [`tested_name`], or for a `[[test]]` target found nowhere else, its name.
+    fn tested_name(&self, path: &str, language: &str) -> Option<String> {
+        tested_name(path, language).or_else(|| self.js_modules().cargo_test(path).map(str::to_string))
     }
 }
 
