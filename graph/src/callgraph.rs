@@ -31,6 +31,8 @@ pub struct Edge {
     pub depth: u32,
     pub file: String,
     pub line: u32,
+    /// 1-based, in characters: calls on one line are sites of their own. 0 where not known.
+    pub column: u32,
     /// The function the call is in; `None` at a file's top level.
     pub caller: Option<DefSummary>,
     /// The called definition (for an ambiguous call: the one this answer is about, or the first).
@@ -200,11 +202,11 @@ impl Graph {
                     let caller = r.caller.map(|i| DefId { file: file.to_string(), index: i });
                     match resolution.by_name && resolution.label == Label::Ambiguous {
                         true => walk.guessed.push(Guess {
-                            edge: self.site(level, file, r.line, caller.as_ref(), callee, resolution.label),
+                            edge: self.site(level, file, (r.line, r.column), caller.as_ref(), callee, resolution.label),
                             among: resolution.targets.len(),
                         }),
                         false => {
-                            let edge = self.edge(level, file, r.line, caller.as_ref(), callee, &resolution);
+                            let edge = self.edge(level, file, (r.line, r.column), caller.as_ref(), callee, &resolution);
                             edges.push((edge, caller));
                         }
                     }
@@ -213,8 +215,9 @@ impl Graph {
             Ok(edges)
         })?;
         // A site guessed for a method and for its override is one site.
-        walk.guessed.sort_by(|a, b| (&a.edge.file, a.edge.line).cmp(&(&b.edge.file, b.edge.line)));
-        walk.guessed.dedup_by(|a, b| a.edge.file == b.edge.file && a.edge.line == b.edge.line);
+        let place = |e: &Edge| (e.file.clone(), e.line, e.column);
+        walk.guessed.sort_by_key(|g| place(&g.edge));
+        walk.guessed.dedup_by(|a, b| place(&a.edge) == place(&b.edge));
         walk.overrides = overrides.into_values().flatten().collect();
         Ok(walk)
     }
@@ -303,7 +306,7 @@ impl Graph {
                 .into_iter()
                 .filter_map(|(index, callee, resolution)| {
                     let r = self.reference(&caller.file, index)?;
-                    let edge = self.edge(level, &caller.file, r.line, Some(caller), &callee, &resolution);
+                    let edge = self.edge(level, &caller.file, (r.line, r.column), Some(caller), &callee, &resolution);
                     Some((edge, (resolution.label != Label::Ambiguous).then_some(callee)))
                 })
                 .collect();
@@ -379,8 +382,8 @@ impl Graph {
         let mut edges = Vec::new();
         let mut at = end;
         while let Some((caller, index, resolution)) = came_from.get(&at) {
-            let line = self.reference(&caller.file, *index).map_or(0, |r| r.line);
-            edges.push(self.edge(0, &caller.file, line, Some(caller), &at, resolution));
+            let at_call = self.reference(&caller.file, *index).map_or((0, 0), |r| (r.line, r.column));
+            edges.push(self.edge(0, &caller.file, at_call, Some(caller), &at, resolution));
             at = caller.clone();
         }
         edges.reverse();
@@ -412,12 +415,12 @@ impl Graph {
         calls
     }
 
-    /// A call site, with every candidate of an ambiguous call.
+    /// A call site (`at`: its line and column), with every candidate of an ambiguous call.
     fn edge(
         &self,
         depth: u32,
         file: &str,
-        line: u32,
+        at: (u32, u32),
         caller: Option<&DefId>,
         callee: &DefId,
         resolution: &Resolution,
@@ -426,15 +429,24 @@ impl Graph {
             Label::Ambiguous => resolution.targets.iter().map(|id| self.summary_or_missing(id)).collect(),
             _ => Vec::new(),
         };
-        Edge { candidates, ..self.site(depth, file, line, caller, callee, resolution.label) }
+        Edge { candidates, ..self.site(depth, file, at, caller, callee, resolution.label) }
     }
 
-    /// A call site, its candidates not listed.
-    fn site(&self, depth: u32, file: &str, line: u32, caller: Option<&DefId>, callee: &DefId, label: Label) -> Edge {
+    /// A call site (`at`: its line and column), its candidates not listed.
+    fn site(
+        &self,
+        depth: u32,
+        file: &str,
+        (line, column): (u32, u32),
+        caller: Option<&DefId>,
+        callee: &DefId,
+        label: Label,
+    ) -> Edge {
         Edge {
             depth,
             file: file.to_string(),
             line,
+            column,
             caller: caller.map(|id| self.summary_or_missing(id)),
             callee: self.summary_or_missing(callee),
             label,
@@ -450,12 +462,13 @@ impl Graph {
     fn take(&self, walk: &mut Walk, mut edges: Vec<Edge>, limit: usize) -> bool {
         // One edge per call site and callee: the overloads of a method (TypeScript's signatures
         // before its body) are one method, and a site is reached through each of them.
-        fn key(e: &Edge) -> (&str, u32, &str, &str, u32) {
-            (&e.file, e.line, &e.callee.file, &e.callee.name, e.callee.line)
+        fn key(e: &Edge) -> (&str, u32, u32, &str, &str, u32) {
+            (&e.file, e.line, e.column, &e.callee.file, &e.callee.name, e.callee.line)
         }
         edges.sort_by(|a, b| key(a).cmp(&key(b)));
         edges.dedup_by(|a, b| {
-            (&a.file, a.line, &a.callee.file, &a.callee.name) == (&b.file, b.line, &b.callee.file, &b.callee.name)
+            (&a.file, a.line, a.column, &a.callee.file, &a.callee.name)
+                == (&b.file, b.line, b.column, &b.callee.file, &b.callee.name)
         });
         let room = limit.saturating_sub(walk.edges.len());
         walk.truncated |= edges.len() > room;

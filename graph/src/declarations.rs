@@ -25,7 +25,7 @@ const DECLARES: [(&str, &[&str]); 4] = [
 ];
 
 /// `a/b` for the declaration file `a/b.pyi` or `a/b.d.ts`; `None` for any other file.
-pub(crate) fn declared_stem(file: &str) -> Option<&str> {
+pub fn declared_stem(file: &str) -> Option<&str> {
     DECLARES.iter().find_map(|(suffix, _)| file.strip_suffix(suffix))
 }
 
@@ -81,8 +81,7 @@ impl Graph {
         (!members.is_empty()).then_some(members)
     }
 
-    /// The top-level definitions `name` names in `module`: its own, or what it imports under
-    /// that name (an `__init__.py` re-exporting its submodules' functions); none of a declaration.
+    /// [`Graph::module_level_named`], none of a declaration.
     fn module_level(
         &self,
         module: &str,
@@ -90,9 +89,7 @@ impl Graph {
         name: &str,
         fits: &dyn Fn(&Def) -> bool,
     ) -> Option<Vec<DefId>> {
-        let found = self
-            .in_file(module, |d| d.name == name && d.container.is_none() && fits(d))
-            .or_else(|| self.reexported(module, language, name, fits, 0))?;
+        let found = self.module_level_named(module, language, name, fits)?;
         let found: Vec<DefId> = found.into_iter().filter(|id| !is_declaration(&id.file)).collect();
         (!found.is_empty()).then_some(found)
     }

@@ -87,6 +87,9 @@ pub struct Ref {
     pub name: String,
     pub kind: RefKind,
     pub line: u32,
+    /// 1-based, in characters: two calls on one line are two sites. 0 where there is no name
+    /// written (a binding's evaluation).
+    pub column: u32,
     /// What is written in front of the name (`self`, `Config`, `crate::load`, `pkg`, `obj`), as
     /// written; `None` for a bare name.
     pub receiver: Option<String>,

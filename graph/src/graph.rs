@@ -557,12 +557,21 @@ impl Graph {
         self.modules.matching(&target).into_iter().find_map(|module_file| {
             let facts = &self.files.get(module_file)?.facts;
             let (_, local) = facts.default_members.iter().find(|(property, _)| property == name)?;
-            let own = self.in_file(module_file, |d| d.name == *local && d.container.is_none() && fits(d));
-            own.or_else(|| {
-                let import = facts.imports.iter().find(|i| i.local == *local)?;
-                self.import_binds(module_file, language, import, fits, 1)
-            })
+            self.module_level_named(module_file, language, local, fits)
         })
+    }
+
+    /// The top-level definitions `name` names in `module`: its own, or what it imports under
+    /// that name (an `__init__.py` re-exporting its submodules' functions).
+    pub(crate) fn module_level_named(
+        &self,
+        module: &str,
+        language: Language,
+        name: &str,
+        fits: &dyn Fn(&Def) -> bool,
+    ) -> Option<Vec<DefId>> {
+        self.in_file(module, |d| d.name == name && d.container.is_none() && fits(d))
+            .or_else(|| self.reexported(module, language, name, fits, 0))
     }
 
     /// The top-level definitions named `name` in `module` (imported by `file`), or those it

@@ -11,9 +11,10 @@
 //! A package name maps to the package's `src/` or its directory (projects keep their sources
 //! there; the built files a `main` field names are usually not in the project).
 //!
-//! Rust's crates are read here too, from each `Cargo.toml`'s `[package] name` (`-` read as `_`):
-//! an integration test's `use mycrate::util::helper` names the crate's `src/util.rs`, which the
-//! path alone cannot tell from a dependency's module.
+//! Rust's crates are read here too, from each `Cargo.toml`'s `[lib] name`, else its
+//! `[package] name` (`-` read as `_`): an integration test's `use mycrate::util::helper` names
+//! the crate's `src/util.rs`, which the path alone cannot tell from a dependency's module. So are
+//! the test targets its `[[test]]` entries place by `path`, which no convention finds.
 
 use std::collections::BTreeMap;
 
@@ -37,6 +38,11 @@ pub struct JsModules {
     /// The project's Rust crates, by the name their code uses (`my_crate`), in name order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     crates: Vec<Package>,
+    /// The test targets manifests declare with a `path` (`[[test]] name = "all"`, `path =
+    /// "tests/suite/all.rs"`), which Cargo may not find by their place: root-relative path →
+    /// target name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    cargo_tests: BTreeMap<String, String>,
     /// tsconfig/jsconfig files (or the bases they extend) that could not be read or parsed, by
     /// path: what they write is not applied.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -113,8 +119,17 @@ impl JsModules {
                 }
                 // A broken or workspace-only manifest names no crate; cargo reports the former.
                 "Cargo.toml" => {
-                    if let Some(name) = read(rel).as_deref().and_then(cargo_package_name) {
-                        modules.crates.push(Package { name: name.replace('-', "_"), dir: parent(rel).to_string() });
+                    let Some(manifest) = read(rel).and_then(|text| text.parse::<toml_edit::DocumentMut>().ok()) else {
+                        continue;
+                    };
+                    let dir = parent(rel);
+                    if let Some(name) = cargo_lib_name(&manifest) {
+                        modules.crates.push(Package { name, dir: dir.to_string() });
+                    }
+                    for (name, path) in cargo_test_targets(&manifest) {
+                        if let Some(path) = normalize(&join(dir, &path)) {
+                            modules.cargo_tests.insert(path, name);
+                        }
                     }
                 }
                 "tsconfig.json" | "jsconfig.json" => {
@@ -130,6 +145,11 @@ impl JsModules {
         modules.packages.sort_by(|a, b| b.name.len().cmp(&a.name.len()).then_with(|| a.name.cmp(&b.name)));
         modules.crates.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.dir.cmp(&b.dir)));
         modules
+    }
+
+    /// The name of the test target `file` is by a manifest's `[[test]]` entry, if it is one.
+    pub(crate) fn cargo_test(&self, file: &str) -> Option<&str> {
+        self.cargo_tests.get(file).map(String::as_str)
     }
 
     /// The module stems a Rust path whose first segment names one of the project's crates
@@ -196,12 +216,25 @@ impl PathsConfig {
     }
 }
 
-/// The `name` of a Cargo manifest's `[package]` table, as TOML reads it (comments, quoting and
-/// spacing as any manifest writes them); `None` for a workspace's manifest or a broken one.
-fn cargo_package_name(manifest: &str) -> Option<String> {
-    let document = manifest.parse::<toml_edit::DocumentMut>().ok()?;
-    let name = document.get("package")?.get("name")?.as_str()?;
-    (!name.is_empty()).then(|| name.to_string())
+/// The name a package's code and tests use for its library, as TOML reads the manifest
+/// (comments, quoting and spacing as any manifest writes them): `[lib] name` when it is given,
+/// else the `[package]` name with `-` read as `_`, as Cargo names it; `None` for a workspace's
+/// manifest.
+fn cargo_lib_name(manifest: &toml_edit::DocumentMut) -> Option<String> {
+    let package = manifest.get("package")?.get("name")?.as_str()?;
+    let lib = manifest.get("lib").and_then(|lib| lib.get("name")?.as_str());
+    lib.or(Some(package)).filter(|name| !name.is_empty()).map(|name| name.replace('-', "_"))
+}
+
+/// The `[[test]]` targets of a manifest that give their `path`, as (name, path relative to the
+/// manifest).
+fn cargo_test_targets(manifest: &toml_edit::DocumentMut) -> Vec<(String, String)> {
+    let tests = manifest.get("test").and_then(toml_edit::Item::as_array_of_tables);
+    tests
+        .into_iter()
+        .flatten()
+        .filter_map(|test| Some((test.get("name")?.as_str()?.to_string(), test.get("path")?.as_str()?.to_string())))
+        .collect()
 }
 
 /// A config's `baseUrl` and `paths` after its `extends` chain, each root-relative where it was
@@ -311,18 +344,26 @@ mod tests {
     }
 
     #[test]
-    fn rust_crates_are_named_by_their_manifests_package() {
+    fn rust_crates_are_named_by_their_manifests_lib_or_package() {
         let m = modules(&[
             ("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n"),
             ("crates/my-core/Cargo.toml", "[package]\nname = \"my-core\"\n\n[dependencies]\nname = \"x\"\n"),
-            ("mini/Cargo.toml", "[lib]\nname = \"other\"\n[package]\nversion = \"1\"\nname=\"mini\"\n"),
+            (
+                "mini/Cargo.toml",
+                "[lib]\nname = \"other\"\n[package]\nversion = \"1\"\nname=\"mini\"\n\n[[test]]\nname = \"suite\"\npath = \
+                 \"tests/suite/all.rs\"\n\n[[test]]\nname = \"plain\"\n",
+            ),
             ("spaced/Cargo.toml", "[ package ] # the crate\nname = \"spaced-out\" # its name\n"),
         ]);
         assert_eq!(m.crate_stems("spaced_out::a"), Some(vec!["spaced/src/a".to_string()]));
         assert_eq!(m.crate_stems("my_core::store"), Some(vec!["crates/my-core/src/store".to_string()]));
-        assert_eq!(m.crate_stems("mini"), Some(vec!["mini/src/lib".to_string()]));
+        // Its tests write `use other::…`: `mini::` names no crate.
+        assert_eq!(m.crate_stems("other::a"), Some(vec!["mini/src/a".to_string()]));
+        assert_eq!(m.crate_stems("mini"), None);
         assert_eq!(m.crate_stems("std::collections"), None);
         assert_eq!(m.crate_stems("my-core"), None);
+        assert_eq!(m.cargo_test("mini/tests/suite/all.rs"), Some("suite"));
+        assert_eq!(m.cargo_test("mini/tests/other.rs"), None);
         assert!(is_js_config("crates/my-core/Cargo.toml"));
     }
 

@@ -31,6 +31,7 @@ mod usages;
 
 pub use bindings::{Binding, builtin_method};
 pub use callgraph::{DefSummary, Edge, Guess, Lookup, MAX_DEPTH, Walk};
+pub use declarations::declared_stem;
 pub use facts::{Def, FileFacts, Import, Ref, RefKind, SUPPORTED, extract, extract_from, has_queries};
 pub use generated::is_generated;
 pub use graph::{DefId, FileEntry, Graph, Label, Resolution, Stamp};

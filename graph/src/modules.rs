@@ -196,14 +196,25 @@ fn javascript(from: &str, module: &str) -> Target {
 }
 
 /// The module directory of a Rust file: `src` for `src/lib.rs` or `src/a/mod.rs`'s parent module
-/// children, `src/a` for `src/a.rs`.
+/// children, `src/a` for `src/a.rs`; a target Cargo finds by its place is a crate root too, so
+/// `mod common;` in `tests/cli.rs` is `tests/common/mod.rs`.
 fn rust_module_dir(file: &str) -> String {
     let stem = stem(file);
     let name = stem.rsplit('/').next().unwrap_or(stem);
     match name {
         "lib" | "main" | "mod" => parent(file).to_string(),
+        _ if is_rust_target_root(file) => parent(file).to_string(),
         _ => stem.to_string(),
     }
+}
+
+/// `tests/x.rs`, `examples/x.rs`, `benches/x.rs` (outside `src/`) and `src/bin/x.rs`: each a
+/// crate of its own.
+fn is_rust_target_root(file: &str) -> bool {
+    let dir = parent(file);
+    let (above, leaf) = dir.rsplit_once('/').unwrap_or(("", dir));
+    let outside_src = !above.split('/').any(|c| c == "src");
+    (matches!(leaf, "tests" | "examples" | "benches") && outside_src) || (leaf == "bin" && last(above) == "src")
 }
 
 fn rust(from: &str, module: &str) -> Target {
@@ -283,6 +294,13 @@ mod tests {
             "graph/lean-ctx-graph/src/facts.rs"
         ));
         assert!(!matches(Language::Rust, "src/net/tcp.rs", "std::collections", "src/collections.rs"));
+        // An integration test, an example or a binary is a crate root: its `mod x;` is beside it.
+        assert!(matches(Language::Rust, "tests/test_macros.rs", "common", "tests/common/mod.rs"));
+        assert!(matches(Language::Rust, "cli/tests/run.rs", "self::common", "cli/tests/common.rs"));
+        assert!(matches(Language::Rust, "examples/demo.rs", "util", "examples/util.rs"));
+        assert!(matches(Language::Rust, "src/bin/tool.rs", "args", "src/bin/args.rs"));
+        // A module named `tests` inside the crate keeps its own directory.
+        assert!(matches(Language::Rust, "src/tests/cases.rs", "inner", "src/tests/cases/inner.rs"));
     }
 
     #[test]

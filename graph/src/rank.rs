@@ -97,7 +97,8 @@ impl Fanout {
     }
 }
 
-/// Node numbering: each file's top-level node, then its definitions, files in path order.
+/// Node numbering: each file's top-level node, then its definitions, files in path order; a
+/// generated file, which is not ranked, has none.
 #[derive(Debug)]
 struct Nodes {
     /// File → the index of its top-level node (its definitions follow it).
@@ -109,7 +110,7 @@ impl Nodes {
     fn new(graph: &Graph) -> Nodes {
         let mut base = BTreeMap::new();
         let mut count = 0;
-        for (path, entry) in graph.files() {
+        for (path, entry) in graph.files().iter().filter(|(path, _)| !graph.is_generated(path)) {
             base.insert(path.clone(), count);
             count += 1 + entry.facts.defs.len();
         }
@@ -132,7 +133,7 @@ impl Graph {
         let mut own = vec![0.0; nodes.count];
         for (path, entry) in self.files().iter().filter(|(path, _)| personal.contains(*path)) {
             ranking.personal.push(path.clone());
-            let base = nodes.base[path];
+            let Some(&base) = nodes.base.get(path) else { continue };
             own[base..=base + entry.facts.defs.len()].fill(1.0);
         }
         let touched: f64 = own.iter().sum();

@@ -429,6 +429,7 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
             name: node.utf8_text(source.as_bytes()).unwrap_or_default().to_string(),
             kind,
             line,
+            column: column_of(node, source),
             receiver,
             caller: enclosing(defs, line),
         }
@@ -587,6 +588,14 @@ fn rank(kind: RefKind) -> u8 {
         RefKind::Call => 3,
         RefKind::New => 4,
     }
+}
+
+/// The 1-based column of `node`'s first character on its line, counted in characters as an
+/// editor shows it (tree-sitter counts bytes).
+fn column_of(node: Node, source: &str) -> u32 {
+    let start = node.start_byte();
+    let line_start = start - node.start_position().column;
+    source.get(line_start..start).map_or(0, |before| before.chars().count() as u32) + 1
 }
 
 /// A receiver as written. Among a macro's tokens a path is loose tokens, so the path before a

@@ -1,5 +1,6 @@
-//! Test ↔ source links. A file is a test by its language's convention (Rust `tests/`,
-//! `*_test.rs`, `tests.rs`; Python `test_*.py`, `*_test.py` — pytest's default patterns — and a
+//! Test ↔ source links. A file is a test by its language's convention (Rust: Cargo's integration
+//! test targets `tests/x.rs` and `tests/x/main.rs` and those a manifest's `[[test]]` declares by
+//! path, not the helpers they include beside them, and `*_test.rs`, `tests.rs`; Python `test_*.py`, `*_test.py` — pytest's default patterns — and a
 //! package's `tests.py` (Django's), not a helper or a fixture app beside them in `tests/`; Go
 //! `*_test.go`;
 //! JS/TS `*.test.*`, `*.spec.*`, `__tests__/`; Java `src/test/…`, `*Test.java`, `*Tests.java`,
@@ -65,7 +66,7 @@ impl Graph {
         let mut tests = Vec::new();
         for (file, entry) in self.files() {
             let family = family(&entry.facts.language);
-            match tested_name(file, &entry.facts.language) {
+            match self.tested_name(file, &entry.facts.language) {
                 Some(name) => tests.push((file, family, name)),
                 None => sources.entry((family, source_name(file, family))).or_default().push(file),
             }
@@ -73,17 +74,28 @@ impl Graph {
         let mut links = TestLinks::default();
         for (test, family, name) in tests {
             let candidates = sources.get(&(family, name.as_str())).map(Vec::as_slice).unwrap_or_default();
-            for source in nearest(test, family, candidates) {
+            for source in nearest(test, family, &name, candidates) {
                 links.add(test, source, LinkHow::Name);
             }
             for source in files.imports_of(test) {
-                let is_test = self.file(source).is_some_and(|e| tested_name(source, &e.facts.language).is_some());
+                let is_test = self.file(source).is_some_and(|e| self.tested_name(source, &e.facts.language).is_some());
                 if !is_test {
                     links.add(test, source, LinkHow::Import);
                 }
             }
         }
         links
+    }
+
+    /// Whether `path` is a test file: by its language's convention ([`is_test_file`]), or a test
+    /// target a Cargo manifest declares with its path (`[[test]]`, `path = "tests/suite/all.rs"`).
+    pub fn is_test(&self, path: &str, language: &str) -> bool {
+        is_test_file(path, language) || self.js_modules().cargo_test(path).is_some()
+    }
+
+    /// [`tested_name`], or for a `[[test]]` target found nowhere else, its name.
+    fn tested_name(&self, path: &str, language: &str) -> Option<String> {
+        tested_name(path, language).or_else(|| self.js_modules().cargo_test(path).map(str::to_string))
     }
 }
 
@@ -154,6 +166,14 @@ fn tested_name(path: &str, language: &str) -> Option<String> {
     };
     let marked = match family(language) {
         "go" => return strip(&["_test"], false),
+        // In a crate's `tests/` directory Cargo builds `tests/x.rs` and `tests/x/main.rs`; any
+        // other file there (`tests/common/mod.rs`, a trybuild case under `tests/ui/`) is a helper
+        // or data those targets include, run by no `cargo test --test`.
+        "rust" if let Some(target) = integration_target(path) => {
+            let target = target?;
+            let unmarked = ["_tests", "_test"].iter().find_map(|mark| target.strip_suffix(mark));
+            return Some(unmarked.filter(|r| !r.is_empty()).unwrap_or(target).to_string());
+        }
         "rust" if name == "tests" || name == "test" => Some(leaf(dir).to_string()),
         "rust" => strip(&["_tests", "_test"], false),
         // pytest collects marked files only; a Django app's `tests.py` tests its package.
@@ -166,11 +186,28 @@ fn tested_name(path: &str, language: &str) -> Option<String> {
     marked.or_else(|| in_test_dir.then(|| name.to_string()))
 }
 
-/// Of the sources named like `test`, the ones whose directories are nearest to its own once
+/// For a Rust file in a crate's integration test directory (the innermost `tests` directory,
+/// with no `src` above it): `Some` of the test target's name (`cli` for `tests/cli.rs` or
+/// `tests/cli/main.rs`), or `Some(None)` for any other file there; `None` for a file outside one
+/// (`src/store/tests/cases.rs` is a module of the crate's own tests).
+fn integration_target(path: &str) -> Option<Option<&str>> {
+    let components: Vec<&str> = path.split('/').collect();
+    let at = components.iter().rposition(|c| *c == "tests").filter(|at| *at + 1 < components.len())?;
+    if components[..at].contains(&"src") {
+        return None;
+    }
+    Some(match components[at + 1..] {
+        [file] => file.strip_suffix(".rs"),
+        [dir, "main.rs"] => Some(dir),
+        _ => None,
+    })
+}
+
+/// Of the sources tested under `name`, the ones whose directories are nearest to `test`'s once
 /// test and layout directories are set aside (`tests/shop/test_models.py` → `shop/models.py`,
-/// `src/test/java/a/FooTest.java` → `src/main/java/a/Foo.java`); Go tests only their own
-/// directory.
-fn nearest<'a>(test: &str, family: &str, candidates: &[&'a String]) -> Vec<&'a String> {
+/// `src/test/java/a/FooTest.java` → `src/main/java/a/Foo.java`), of those the ones named exactly
+/// `name` (`auth.py` over its private namesake `_auth.py`); Go tests only their own directory.
+fn nearest<'a>(test: &str, family: &str, name: &str, candidates: &[&'a String]) -> Vec<&'a String> {
     let test_dir = modules::parent(test);
     if family == "go" {
         return candidates.iter().filter(|c| modules::parent(c) == test_dir).copied().collect();
@@ -189,7 +226,7 @@ fn nearest<'a>(test: &str, family: &str, candidates: &[&'a String]) -> Vec<&'a S
     let score = |candidate: &str| {
         let theirs = plain(modules::parent(candidate));
         let common = mine.iter().rev().zip(theirs.iter().rev()).take_while(|(a, b)| a == b).count();
-        (common, mine == theirs)
+        (common, mine == theirs, leaf(modules::module_stem(candidate)) == name)
     };
     let Some(best) = candidates.iter().map(|c| score(c)).max() else { return Vec::new() };
     candidates.iter().filter(|c| score(c) == best).copied().collect()
@@ -234,6 +271,17 @@ mod tests {
         assert_eq!(tested("src/store/tests.rs", "rust").as_deref(), Some("store"));
         assert_eq!(tested("src/store_test.rs", "rust").as_deref(), Some("store"));
         assert_eq!(tested("src/store.rs", "rust"), None);
+        // Cargo's test targets, and what they include, which no `cargo test --test` runs.
+        assert_eq!(tested("tests/cli/main.rs", "rust").as_deref(), Some("cli"));
+        assert_eq!(tested("daemon/tests/store_test.rs", "rust").as_deref(), Some("store"));
+        assert_eq!(tested("tests/common/mod.rs", "rust"), None);
+        assert_eq!(tested("tests/cli/helpers.rs", "rust"), None);
+        assert_eq!(tested("tests/ui/bad_macro.rs", "rust"), None);
+        assert_eq!(tested("tests/tests/graph.rs", "rust").as_deref(), Some("graph"));
+        assert_eq!(tested("tests/src/lib.rs", "rust"), None);
+        // A `tests` directory under `src/` is a module of the crate's own tests.
+        assert_eq!(tested("src/store/tests/cases.rs", "rust").as_deref(), Some("cases"));
+        assert!(!is_test_file("tests/common/mod.rs", "rust"));
     }
 
     #[test]
@@ -270,19 +318,27 @@ mod tests {
     fn the_nearest_namesake_is_the_tested_source() {
         let a = "shop/models.py".to_string();
         let b = "legacy/models.py".to_string();
-        assert_eq!(nearest("tests/shop/test_models.py", "python", &[&a, &b]), [&a]);
+        assert_eq!(nearest("tests/shop/test_models.py", "python", "models", &[&a, &b]), [&a]);
         let main = "src/main/java/com/acme/Order.java".to_string();
         let other = "src/main/java/com/other/Order.java".to_string();
-        assert_eq!(nearest("src/test/java/com/acme/OrderTest.java", "java", &[&main, &other]), [&main]);
+        assert_eq!(nearest("src/test/java/com/acme/OrderTest.java", "java", "Order", &[&main, &other]), [&main]);
         let here = "pkg/a/store.go".to_string();
         let there = "pkg/b/store.go".to_string();
-        assert_eq!(nearest("pkg/b/store_test.go", "go", &[&here, &there]), [&there]);
+        assert_eq!(nearest("pkg/b/store_test.go", "go", "store", &[&here, &there]), [&there]);
         let own = "search/src/engine/search.rs".to_string();
         let other = "daemon/src/engine/search.rs".to_string();
-        assert_eq!(nearest("search/tests/search.rs", "rust", &[&other, &own]), [&own]);
-        assert!(nearest("search/tests/search.rs", "rust", &[&other]).is_empty(), "another crate is not tested");
-        assert_eq!(nearest("tests/store.rs", "rust", &[&"src/store.rs".to_string()]).len(), 1);
+        assert_eq!(nearest("search/tests/search.rs", "rust", "search", &[&other, &own]), [&own]);
+        assert!(
+            nearest("search/tests/search.rs", "rust", "search", &[&other]).is_empty(),
+            "another crate is not tested"
+        );
+        assert_eq!(nearest("tests/store.rs", "rust", "store", &[&"src/store.rs".to_string()]).len(), 1);
         assert_eq!(rust_crate_of("tests/tests/graph.rs").as_deref(), Some("tests/src/"));
+        // `test_auth.py` tests `auth.py`; its private namesake only when there is no `auth.py`.
+        let public = "httpx/auth.py".to_string();
+        let private = "httpx/_auth.py".to_string();
+        assert_eq!(nearest("tests/test_auth.py", "python", "auth", &[&private, &public]), [&public]);
+        assert_eq!(nearest("tests/test_auth.py", "python", "auth", &[&private]), [&private]);
     }
 
     #[test]

@@ -601,5 +601,12 @@ fn agree(mut types: impl Iterator<Item = Option<Known>>) -> Option<Known> {
 /// A reference standing where `binding` was bound (in the function that bound it, or at the top
 /// level): where the expression it binds is evaluated.
 fn site(binding: &Binding) -> Ref {
-    Ref { name: String::new(), kind: RefKind::Method, line: binding.line, receiver: None, caller: binding.scope }
+    Ref {
+        name: String::new(),
+        kind: RefKind::Method,
+        line: binding.line,
+        column: 0,
+        receiver: None,
+        caller: binding.scope,
+    }
 }

@@ -83,12 +83,16 @@ fn rust_calls() {
     assert_eq!(walk.guessed[0].edge.label, Label::Ambiguous);
     assert_eq!(walk.guessed[0].among, 2);
     // Through the renamed re-export `pub use store::Store as Db`, and from the integration test
-    // through the crate's name (`use kv::Db`, Cargo.toml's `name = "kv"`).
+    // through the library's name (`use kv::Db`, Cargo.toml's `[lib] name = "kv"` of package `kv-store`).
     assert_eq!(
         callers(&graph, "Store::new", None),
-        ["src/lib.rs:9 open [exact]", "tests/store.rs:5 a_new_store_is_empty [exact]"]
+        [
+            "src/lib.rs:9 open [exact]",
+            "tests/common/mod.rs:5 empty_store [exact]",
+            "tests/store.rs:7 a_new_store_is_empty [exact]"
+        ]
     );
-    assert_eq!(callers(&graph, "open", None), ["tests/store.rs:11 opened_through_the_crate [exact]"]);
+    assert_eq!(callers(&graph, "open", None), ["tests/store.rs:13 opened_through_the_crate [exact]"]);
     // Through `use crate::util::{self, log as trace}` and the module path; the shadowing closure is not a caller.
     assert_eq!(
         callers(&graph, "log", Some("src/util.rs")),
@@ -155,6 +159,8 @@ fn python_calls() {
             "shop/batch.py:21 Batch::check [exact]",
             "shop/batch.py:24 Batch::recheck [exact]",
             "shop/batch.py:31 check_all [likely]",
+            // `kept[0].validate() and by_id[1].validate()`: two sites.
+            "shop/batch.py:41 first_valid [exact]",
             "shop/batch.py:41 first_valid [exact]"
         ]
     );
@@ -268,7 +274,8 @@ fn typescript_calls() {
         "src/store/batch.ts:27 Snapshot::first [exact]",
         "tests/app.test.ts:5 <top> [exact]",
     ];
-    assert_eq!(callers(&graph, "pick", None), ["src/queue.ts:55 pickBoth [exact]"]);
+    // `pick('a') + pick(1)`: two calls on one line are two sites.
+    assert_eq!(callers(&graph, "pick", None), ["src/queue.ts:55 pickBoth [exact]", "src/queue.ts:55 pickBoth [exact]"]);
     assert_eq!(callers(&graph, "MemoryStore.get", None), both_ways);
     assert_eq!(callers(&graph, "Backend.get", None), both_ways);
     let related = |symbol: &str| {
@@ -514,4 +521,18 @@ fn callees_trace_and_lookups() {
     let Lookup::Ambiguous(gets) = rust.lookup("get", None) else { panic!("get is a trait method and its impl") };
     assert_eq!(gets.len(), 2);
     assert!(matches!(rust.lookup("Store::get", None), Lookup::Found(ids) if ids.len() == 1));
+}
+
+#[test]
+fn calls_on_one_line_are_sites_of_their_own() {
+    let mut graph = Graph::new();
+    let source = "def log(x):\n    return x\n\n\ndef run():\n    log(1); log(2)\n    return log(log(3))\n";
+    let facts = lean_ctx_graph::extract(lean_ctx_outline::Language::Python, source);
+    graph.upsert("app.py", lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
+    let Lookup::Found(log) = graph.lookup("log", None) else { panic!("log") };
+    let walk = graph.callers(&log, 1, 100, Interrupt::NEVER).unwrap();
+    let sites: Vec<(u32, u32)> = walk.edges.iter().map(|e| (e.line, e.column)).collect();
+    assert_eq!(sites, [(6, 5), (6, 13), (7, 12), (7, 16)]);
+    let Lookup::Found(run) = graph.lookup("run", None) else { panic!("run") };
+    assert_eq!(graph.callees(&run, 1, 100, Interrupt::NEVER).unwrap().edges.len(), 4);
 }

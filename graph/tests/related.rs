@@ -27,7 +27,7 @@ fn render_related(graph: &Graph) -> String {
             format!("{f} ({})", how.join("+"))
         };
         writeln!(out, "{file}\n  imports: {imports}\n  importers: {importers}").unwrap();
-        if is_test_file(file, &entry.facts.language) {
+        if graph.is_test(file, &entry.facts.language) {
             writeln!(out, "  tests: {}", list(links.sources_of(file).map(linked).collect())).unwrap();
         } else {
             writeln!(out, "  tested by: {}", list(links.tests_of(file).map(linked).collect())).unwrap();
@@ -62,12 +62,21 @@ fn rust_related() {
     // `pub mod store;`, `pub use store::Store as Db` and `mod checks;`.
     assert_eq!(files.imports_of("src/lib.rs").collect::<Vec<_>>(), ["src/checks.rs", "src/store.rs", "src/util.rs"]);
     assert_eq!(tests_of(&graph, "src/store.rs"), ["tests/store.rs"]);
+    // Linked through `use kv::…`, the `[lib] name`; the helper beside the test is no test.
+    assert_eq!(tests_of(&graph, "src/lib.rs"), ["tests/store.rs"]);
+    assert!(!is_test_file("tests/common/mod.rs", "rust"));
+    // `mod common;` in the test, a crate root, includes `tests/common/mod.rs`: a change to the
+    // helper runs the test.
+    assert_eq!(tests_of(&graph, "tests/common/mod.rs"), ["tests/store.rs"]);
 }
 
 #[test]
 fn python_related() {
     let graph = check_golden("python");
     assert_eq!(tests_of(&graph, "shop/pricing.py"), ["tests/test_pricing.py"]);
+    // `test_auth.py` tests `auth.py`, not its private namesake `_auth.py` beside it.
+    assert_eq!(tests_of(&graph, "shop/auth.py"), ["tests/test_auth.py"]);
+    assert_eq!(tests_of(&graph, "shop/_auth.py"), Vec::<String>::new());
     // Linked by import only: it tests the service through `make_service`.
     assert_eq!(tests_of(&graph, "shop/service.py"), ["tests/test_service.py"]);
     let files = graph.file_graph();
@@ -145,6 +154,26 @@ fn uses_of_a_symbol_and_closest_files() {
     assert_eq!(graph.closest_files("shop/pricng.py"), ["shop/pricing.py"]);
     assert_eq!(graph.closest_files("model.py"), ["shop/models.py"]);
     assert!(graph.closest_files("zzz/nothing_like_it.go").is_empty());
+}
+
+/// A test target a manifest declares with its path (`[[test]]`) is a test wherever it is, and
+/// the helper beside it is not.
+#[test]
+fn a_manifests_test_targets_are_tests() {
+    let mut graph = Graph::new();
+    let manifest = "[package]\nname = \"kv\"\nautotests = false\n\n[[test]]\nname = \"suite\"\npath = \
+                    \"tests/suite/all.rs\"\n";
+    graph.set_js_modules(lean_ctx_graph::JsModules::read(["Cargo.toml"], |_| Some(manifest.to_string())));
+    let add = |graph: &mut Graph, path: &str, text: &str| {
+        let facts = lean_ctx_graph::extract(lean_ctx_outline::Language::Rust, text);
+        graph.upsert(path, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
+    };
+    add(&mut graph, "src/lib.rs", "pub fn open() -> u32 {\n    0\n}\n");
+    add(&mut graph, "tests/suite/all.rs", "use kv::open;\n\n#[test]\nfn opens() {\n    open();\n}\n");
+    add(&mut graph, "tests/suite/helpers.rs", "use kv::open;\n\npub fn fresh() -> u32 {\n    open()\n}\n");
+    assert!(graph.is_test("tests/suite/all.rs", "rust"));
+    assert!(!graph.is_test("tests/suite/helpers.rs", "rust"));
+    assert_eq!(tests_of(&graph, "src/lib.rs"), ["tests/suite/all.rs"]);
 }
 
 #[test]

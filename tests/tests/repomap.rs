@@ -150,6 +150,31 @@ fn the_fallback_answers_alike() {
     }
 }
 
+/// A package's `index.d.ts` and `index.d.cts` declare the same names for ES modules and
+/// CommonJS: one stands for both, named as its twin, instead of each taking half the map.
+#[test]
+fn declaration_twins_are_one_file_of_the_map() {
+    const DECLARED: &str = "export interface Config {\n  url: string\n}\n\nexport interface Reply {\n  config: \
+                            Config\n}\n\nexport declare function request(config: Config): Reply\n";
+    const INDEX: &str = "export function request(config) {\n  return { config }\n}\n";
+    let home = Home::new();
+    let files = [("index.d.ts", DECLARED), ("index.d.cts", DECLARED), ("index.js", INDEX)];
+    let root = project(&home, "pkg", &files);
+    let no_daemon = [("LEAN_CTX_NO_DAEMON", "1")];
+    let answer = map_json(&home, &root, &no_daemon, &[]);
+    let declared: Vec<&Value> =
+        answer["files"].as_array().unwrap().iter().filter(|f| f["path"].as_str().unwrap().contains(".d.")).collect();
+    assert_eq!(declared.len(), 1, "{answer}");
+    let (standing, twin) = match declared[0]["path"].as_str().unwrap() {
+        "index.d.ts" => ("index.d.ts", "index.d.cts"),
+        _ => ("index.d.cts", "index.d.ts"),
+    };
+    assert_eq!(declared[0]["twins"], serde_json::json!([twin]), "{answer}");
+    let text = String::from_utf8_lossy(&lctx(&home, &root, &no_daemon, &["map"]).stdout).into_owned();
+    assert!(text.contains(&format!("\n{standing} (and its twin {twin}):\n")), "{text}");
+    assert!(!text.contains(&format!("\n{twin}:")), "{text}");
+}
+
 #[test]
 fn bad_input_gets_a_clear_answer() {
     let home = Home::new();

@@ -1,4 +1,5 @@
 //! ctx_callgraph: callers, callees or a call path of a symbol, each call site as `file:line`
+//! (`:column` too where another site shares the line)
 //! with the calling function and how the call was resolved (`exact`, `likely`, `ambiguous`, or
 //! `precise`: confirmed by a language server in precise mode).
 
@@ -91,6 +92,16 @@ fn source(out: &CallgraphResponse) -> String {
     if out.precise { format!("precise ({})", out.language_server) } else { format!("syntactic ({})", out.fallback) }
 }
 
+/// `file:line`, and `:column` when another site of the answer is on that line: two calls there
+/// are told apart without widening every line.
+fn place(edge: &CallEdge, edges: &[CallEdge]) -> String {
+    let shares_line = |e: &&CallEdge| e.file == edge.file && e.line == edge.line;
+    match edge.column > 0 && edges.iter().filter(shares_line).count() > 1 {
+        true => format!("{}:{}:{}", edge.file, edge.line, edge.column),
+        false => format!("{}:{}", edge.file, edge.line),
+    }
+}
+
 fn caller_name(edge: &CallEdge) -> &str {
     edge.caller.as_ref().map_or("<top level>", |c| c.name.as_str())
 }
@@ -140,10 +151,9 @@ fn render(
                         let callee = edge.callee.as_ref().map_or("", |c| c.name.as_str());
                         let _ = writeln!(
                             text,
-                            "  {}. {}:{} {} -> {callee} {}",
+                            "  {}. {} {} -> {callee} {}",
                             edge.depth,
-                            edge.file,
-                            edge.line,
+                            place(edge, &out.edges),
                             caller_name(edge),
                             resolution_text(edge)
                         );
@@ -154,7 +164,7 @@ fn render(
                 let _ = writeln!(text, "callees of {what}, depth {depth}{source}:");
                 render_levels(&mut text, &out.edges, depth, |edge| {
                     let callee = edge.callee.as_ref().map_or(String::new(), def_text);
-                    format!("{}:{} {} -> {callee} {}", edge.file, edge.line, caller_name(edge), resolution_text(edge))
+                    format!("{} {} -> {callee} {}", place(edge, &out.edges), caller_name(edge), resolution_text(edge))
                 });
                 let _ = write!(text, "{} call(s) in the project", out.edges.len());
                 if out.external_calls > 0 {
@@ -176,7 +186,7 @@ fn render(
                         true => String::new(),
                         false => format!(" -> {}", edge.callee.as_ref().map_or("", |c| c.name.as_str())),
                     };
-                    format!("{}:{} {}{callee} {}", edge.file, edge.line, caller_name(edge), resolution_text(edge))
+                    format!("{} {}{callee} {}", place(edge, &out.edges), caller_name(edge), resolution_text(edge))
                 });
                 let _ = writeln!(text, "{} call site(s)", out.edges.len());
             }
@@ -218,7 +228,7 @@ fn to_json(out: &CallgraphResponse, action: CallgraphAction) -> Value {
         .iter()
         .map(|e| {
             json!({
-                "depth": e.depth, "file": e.file, "line": e.line,
+                "depth": e.depth, "file": e.file, "line": e.line, "column": e.column,
                 "caller": e.caller.as_ref().map(def_json), "callee": e.callee.as_ref().map(def_json),
                 "resolution": label(e), "candidates": e.candidates.iter().map(def_json).collect::<Vec<_>>(),
             })
@@ -253,6 +263,7 @@ mod tests {
                     depth: 1,
                     file: "src/lib.rs".into(),
                     line: 10,
+                    column: 5,
                     caller: Some(def("src/lib.rs", 8, "open")),
                     callee: Some(def("src/util.rs", 1, "log")),
                     resolution: Resolution::Exact as i32,
@@ -262,6 +273,7 @@ mod tests {
                     depth: 1,
                     file: "src/main.rs".into(),
                     line: 3,
+                    column: 1,
                     caller: None,
                     callee: Some(def("src/util.rs", 1, "log")),
                     resolution: Resolution::Ambiguous as i32,
@@ -272,16 +284,45 @@ mod tests {
             note: "the project's graph is still being built (3/9 files parsed)".into(),
             ..Default::default()
         };
+        let text = render(&out, CallgraphAction::Callers, 1, None, Surface::Cli);
+        // Said once, by the note, with how far the build is.
+        assert_eq!(text.matches("still being built").count(), 1, "{text}");
         assert_eq!(
-            render(&out, CallgraphAction::Callers, 1, None, Surface::Cli),
-            "[partial: the project's code graph is still being built; this answer covers only the files parsed so \
-             far, ask again in a moment]\ncallers of log (src/util.rs:1), depth 1:\n  src/lib.rs:10 open [exact]\n  src/main.rs:3 <top level> \
+            text,
+            "[partial: this answer covers only the files parsed so far, ask again in a moment]\ncallers of log \
+             (src/util.rs:1), depth 1:\n  src/lib.rs:10 open [exact]\n  src/main.rs:3 <top level> \
              [ambiguous: one of log (src/util.rs:1), log (src/other.rs:4)]\n2 call site(s)\nnote: the project's graph \
              is still being built (3/9 files parsed)\n"
         );
         let json = to_json(&out, CallgraphAction::Callers);
         assert_eq!(json["edges"][1]["resolution"], "ambiguous");
         assert_eq!(json["complete"], false);
+    }
+
+    #[test]
+    fn calls_on_one_line_are_sites_of_their_own_told_apart_by_column() {
+        let site = |line, column| CallEdge {
+            depth: 1,
+            file: "app.py".into(),
+            line,
+            column,
+            caller: Some(def("app.py", 5, "run")),
+            callee: Some(def("app.py", 1, "log")),
+            resolution: Resolution::Exact as i32,
+            candidates: vec![],
+        };
+        let out = CallgraphResponse {
+            targets: vec![def("app.py", 1, "log")],
+            edges: vec![site(6, 5), site(6, 13), site(7, 12)],
+            complete: true,
+            ..Default::default()
+        };
+        assert_eq!(
+            render(&out, CallgraphAction::Callers, 1, None, Surface::Cli),
+            "callers of log (app.py:1), depth 1:\n  app.py:6:5 run [exact]\n  app.py:6:13 run [exact]\n  app.py:7 run \
+             [exact]\n3 call site(s)\n"
+        );
+        assert_eq!(to_json(&out, CallgraphAction::Callers)["edges"][1]["column"], 13);
     }
 
     #[test]
@@ -334,6 +375,7 @@ mod tests {
             depth: 1,
             file: "orders.py".into(),
             line: 5,
+            column: 0,
             caller: Some(def("orders.py", 4, "first")),
             callee: Some(def("pricing.py", 1, "target")),
             resolution: Resolution::Precise as i32,

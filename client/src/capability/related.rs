@@ -110,13 +110,11 @@ pub(crate) fn render_group(text: &mut String, group: &RelatedGroup, show_depth: 
 }
 
 /// The first line of an answer over a graph still being built: an empty list there means "not
-/// parsed yet", not "none", which a reader must know before the list, not after it.
+/// parsed yet", not "none", which a reader must know before the list, not after it. That the
+/// graph is being built, and how far, the daemon's note says (every such answer has it).
 pub(crate) fn render_partial(text: &mut String, complete: bool) {
     if !complete {
-        text.push_str(
-            "[partial: the project's code graph is still being built; this answer covers only the files parsed so \
-             far, ask again in a moment]\n",
-        );
+        text.push_str("[partial: this answer covers only the files parsed so far, ask again in a moment]\n");
     }
 }
 

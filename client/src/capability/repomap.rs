@@ -32,7 +32,7 @@ fn file_json(f: &MapFile) -> Value {
             Some(json!({"file": def.file, "line": def.line, "name": def.name, "kind": def.kind, "rank": d.rank}))
         })
         .collect();
-    json!({"path": f.path, "rank": f.rank, "definitions": definitions, "outline": f.outline})
+    json!({"path": f.path, "rank": f.rank, "definitions": definitions, "outline": f.outline, "twins": f.twins})
 }
 
 fn to_json(out: &RepomapResponse) -> Value {
@@ -70,6 +70,7 @@ mod tests {
                 rank: 0.5,
                 definitions: vec![MapDefinition { definition: Some(def), rank: 0.5 }],
                 outline: "3-9 pub struct Store\n".into(),
+                twins: vec![],
             }],
             total_definitions: 5,
             omitted_definitions: 4,

@@ -69,6 +69,7 @@ fn edge(e: Edge, precise: bool) -> CallEdge {
         depth: e.depth,
         file: e.file,
         line: e.line,
+        column: e.column,
         caller: e.caller.map(definition),
         callee: Some(definition(e.callee)),
         resolution: resolution as i32,
@@ -136,6 +137,7 @@ impl Graph for GraphService {
                 .map(|d| MapDefinition { definition: Some(definition(d.def)), rank: d.rank })
                 .collect(),
             outline: f.outline,
+            twins: f.twins,
         };
         Ok(Response::new(RepomapResponse {
             meta: Some(self.host.meta()),

@@ -290,13 +290,14 @@ impl CodeGraph {
             .iter()
             .filter_map(|rel| {
                 let file = code_file(root, rel)?;
-                let Some(stamp) = stamp_of(&file.abs) else {
-                    if is_too_large(&file.abs) {
+                match stat(&file.abs) {
+                    Stat::Fits(stamp) => Some(Pending { facts: given_facts(&mut extras, rel, stamp), file, stamp }),
+                    Stat::TooLarge => {
                         too_large.insert(file.rel);
+                        None
                     }
-                    return None;
-                };
-                Some(Pending { facts: given_facts(&mut extras, rel, stamp), file, stamp })
+                    Stat::Missing => None,
+                }
             })
             .collect();
         let (mut todo, gone) = {
@@ -361,25 +362,25 @@ impl CodeGraph {
             let js_modules = read_js_modules(root, &js_configs);
             set_js_modules(&mut project.state.write(), js_configs, js_modules);
         }
+        let (upserted, deleted) = (stat_code_files(root, upserts), stat_code_files(root, deletes));
         {
             // A file grown over the bound may come as a delete: its size says which it is.
             let mut state = project.state.write();
-            for file in upserts.iter().chain(deletes).filter_map(|rel| code_file(root, rel)) {
-                match is_too_large(&file.abs) {
-                    true => state.too_large.insert(file.rel),
-                    false => state.too_large.remove(&file.rel),
+            for (_, file, stat) in upserted.iter().chain(&deleted) {
+                match stat {
+                    Stat::TooLarge => state.too_large.insert(file.rel.clone()),
+                    Stat::Fits(_) | Stat::Missing => state.too_large.remove(&file.rel),
                 };
             }
         }
-        let parsed: Vec<(String, Option<FileEntry>)> = upserts
-            .iter()
-            .filter_map(|rel| Some((rel, code_file(root, rel)?)))
-            .map(|(rel, file)| match stamp_of(&file.abs) {
-                Some(stamp) => {
+        let parsed: Vec<(String, Option<FileEntry>)> = upserted
+            .into_iter()
+            .map(|(rel, file, stat)| match stat {
+                Stat::Fits(stamp) => {
                     let mut pending = Pending { facts: given_facts(&mut extras, rel, stamp), file, stamp };
                     (pending.file.rel.clone(), entry_of(root, &mut pending))
                 }
-                None => (file.rel, None),
+                Stat::TooLarge | Stat::Missing => (file.rel, None),
             })
             .chain(deletes.iter().map(|rel| (rel_string(rel), None)))
             .collect();
@@ -531,19 +532,38 @@ fn given_facts(extras: &mut Extras, rel: &Path, stamp: Stamp) -> Option<FileFact
     current.then(|| extra.value.downcast::<FileFacts>().ok()).flatten().map(|facts| *facts)
 }
 
-/// A file over [`MAX_FILE_BYTES`], which the graph does not read.
-fn is_too_large(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > MAX_FILE_BYTES)
+/// What one stat of a code file says.
+enum Stat {
+    /// A file the graph reads, as it is now.
+    Fits(Stamp),
+    /// A file over [`MAX_FILE_BYTES`], which the graph does not read.
+    TooLarge,
+    /// Gone, or no regular file.
+    Missing,
 }
 
-fn stamp_of(path: &Path) -> Option<Stamp> {
-    let meta = std::fs::metadata(path).ok().filter(|m| m.is_file() && m.len() <= MAX_FILE_BYTES)?;
+/// The code files among `rels`, each stated once: its size says whether it is too large, its
+/// stamp whether the index's facts are current.
+fn stat_code_files<'a>(root: &Path, rels: &'a [PathBuf]) -> Vec<(&'a PathBuf, CodeFile, Stat)> {
+    let code = rels.iter().filter_map(|rel| Some((rel, code_file(root, rel)?)));
+    code.map(|(rel, file)| {
+        let stat = stat(&file.abs);
+        (rel, file, stat)
+    })
+    .collect()
+}
+
+fn stat(path: &Path) -> Stat {
+    let Some(meta) = std::fs::metadata(path).ok().filter(|m| m.is_file()) else { return Stat::Missing };
+    if meta.len() > MAX_FILE_BYTES {
+        return Stat::TooLarge;
+    }
     let mtime_ns = meta
         .modified()
         .ok()
         .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
         .map_or(0, |d| d.as_nanos() as u64);
-    Some(Stamp { size: meta.len(), mtime_ns })
+    Stat::Fits(Stamp { size: meta.len(), mtime_ns })
 }
 
 /// The entries of `files`, in their order: given facts taken as they are, the other files parsed
@@ -762,7 +782,10 @@ mod tests {
     fn facts_handed_over_by_the_index_are_used_only_for_the_content_they_were_made_from() {
         let project = project_with(&[("a.py", "def a():\n    pass\n"), ("b.py", "def b():\n    pass\n")]);
         let root = project.path();
-        let stamp = |rel: &str| stamp_of(&root.join(rel)).unwrap();
+        let stamp = |rel: &str| match stat(&root.join(rel)) {
+            Stat::Fits(stamp) => stamp,
+            _ => panic!("{rel} is a file the graph reads"),
+        };
         // Facts of other text than the file's, so the graph shows which it took.
         let handed = |text: &str, stamp: Stamp| Extra {
             stamp: FileStamp { size: stamp.size, mtime_ns: stamp.mtime_ns },

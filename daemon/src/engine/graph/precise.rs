@@ -211,6 +211,8 @@ impl Asker<'_> {
                             depth: d,
                             file,
                             line: line + 1,
+                            // The server's ranges are read for their lines only.
+                            column: 0,
                             caller,
                             callee,
                             label: Label::Exact,

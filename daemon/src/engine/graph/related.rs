@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use lean_ctx_graph::{DefSummary, MAX_NEIGHBOR_DEPTH, MAX_PATH_LENGTH, Step, Use, is_test_file};
+use lean_ctx_graph::{DefSummary, MAX_NEIGHBOR_DEPTH, MAX_PATH_LENGTH, Step, Use};
 
 use lean_ctx_outline::Language;
 
@@ -151,7 +151,7 @@ impl Engine {
                             answer.groups.push(Group::new("imports", imports, subject::GROUP_LIMIT));
                             answer.groups.push(Group::new("importers", importers, subject::GROUP_LIMIT));
                             let language = view.graph.file(&file).map(|e| e.facts.language.clone()).unwrap_or_default();
-                            let (name, linked): (&str, Vec<_>) = if is_test_file(&file, &language) {
+                            let (name, linked): (&str, Vec<_>) = if view.graph.is_test(&file, &language) {
                                 ("tested sources", links.sources_of(&file).collect())
                             } else {
                                 ("tests", links.tests_of(&file).collect())

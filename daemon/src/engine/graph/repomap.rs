@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use lean_ctx_common::limits::{DEFAULT_MAP_TOKENS, MAX_MAP_TOKENS, MIN_MAP_TOKENS, map_tokens_out_of_range};
-use lean_ctx_graph::{DefSummary, Interrupt};
+use lean_ctx_graph::{DefSummary, Interrupt, declared_stem};
 use lean_ctx_outline::{Definition, Language, Outline, outline, render_signatures};
 
 use crate::engine::cancel::Cancel;
@@ -54,6 +54,8 @@ pub struct MapFile {
     pub rank: f64,
     pub defs: Vec<MapDef>,
     pub outline: String,
+    /// Its declaration twins (see [`fold_twins`]), in path order.
+    pub twins: Vec<String>,
 }
 
 #[derive(Debug, Default)]
@@ -136,11 +138,12 @@ impl Engine {
         };
         answer.personalised_by = ranking.personal;
         let (candidates, withheld) = self.readable(&scope, &config, candidates);
+        let (candidates, twins) = fold_twins(candidates);
         let notes: Vec<String> = [notice, withheld].into_iter().flatten().collect();
         answer.note = (!notes.is_empty()).then(|| notes.join("\n"));
         answer.total_definitions = candidates.len() as u64;
         let place = if within.is_empty() { String::new() } else { format!(" of {within}") };
-        let mut map = Map::new(&root, &candidates, &config, self);
+        let mut map = Map::new(&root, &candidates, &twins, &config, self);
         let words = Words { answer: &answer, place: &place, notes: &notes, surface: p.surface };
         let (shown, text) = map.fit(&words, max_tokens as usize);
         answer.tokens = count_uncached(&text) as u32;
@@ -216,10 +219,44 @@ fn in_scope(file: &str, within: &str) -> bool {
     within.is_empty() || file.strip_prefix(within).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
+/// A package's declaration files of one module for different module systems (`index.d.ts`,
+/// `index.d.cts`, `index.d.mts`) declare the same names, each ranked as high as the other: the
+/// twin ranked first stands for them all (its block names the others), so their copies do not
+/// crowd the project's code out of the map. Returns the candidates left, and each standing
+/// file's twins.
+fn fold_twins(candidates: Vec<Candidate>) -> (Vec<Candidate>, BTreeMap<String, Vec<String>>) {
+    let mut standing: HashMap<String, String> = HashMap::new();
+    let mut twins: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let kept = candidates
+        .into_iter()
+        .filter(|c| {
+            let Some(stem) = declared_stem(&c.def.file) else { return true };
+            let first = standing.entry(stem.to_string()).or_insert_with(|| c.def.file.clone());
+            if *first == c.def.file {
+                return true;
+            }
+            twins.entry(first.clone()).or_default().insert(c.def.file.clone());
+            false
+        })
+        .collect();
+    (kept, twins.into_iter().map(|(file, twins)| (file, twins.into_iter().collect())).collect())
+}
+
+/// `index.d.ts:`, or `index.d.ts (and its twin index.d.cts):`.
+fn file_heading(file: &str, twins: &[String]) -> String {
+    match twins {
+        [] => format!("{file}:"),
+        [one] => format!("{file} (and its twin {one}):"),
+        many => format!("{file} (and its twins {}):", many.join(", ")),
+    }
+}
+
 /// The map being fitted: the candidates grouped by file, and each file's outline (read once).
 struct Map<'a> {
     root: &'a Path,
     candidates: &'a [Candidate],
+    /// A standing declaration file → its twins (see [`fold_twins`]).
+    twins: &'a BTreeMap<String, Vec<String>>,
     config: &'a Config,
     engine: &'a Engine,
     /// File → its outline as read now (`None`: unreadable, or not code any more).
@@ -246,8 +283,18 @@ enum Frame {
 }
 
 impl<'a> Map<'a> {
-    fn new(root: &'a Path, candidates: &'a [Candidate], config: &'a Config, engine: &'a Engine) -> Map<'a> {
-        Map { root, candidates, config, engine, outlines: HashMap::new(), blocks: HashMap::new() }
+    fn new(
+        root: &'a Path,
+        candidates: &'a [Candidate],
+        twins: &'a BTreeMap<String, Vec<String>>,
+        config: &'a Config,
+        engine: &'a Engine,
+    ) -> Map<'a> {
+        Map { root, candidates, twins, config, engine, outlines: HashMap::new(), blocks: HashMap::new() }
+    }
+
+    fn twins_of(&self, file: &str) -> &'a [String] {
+        self.twins.get(file).map_or(&[], Vec::as_slice)
     }
 
     /// The text with the most top definitions that fits `budget`, and how many it shows. The
@@ -323,7 +370,7 @@ impl<'a> Map<'a> {
             text.push_str(&header(words.answer, words.place, self.candidates));
         }
         for (file, defs) in self.groups(n) {
-            let _ = writeln!(text, "{file}:");
+            let _ = writeln!(text, "{}", file_heading(file, self.twins_of(file)));
             text.push_str(&self.block(file, &defs));
         }
         if !matches!(frame, Frame::ClosingOnly) {
@@ -379,6 +426,7 @@ impl<'a> Map<'a> {
                 rank: defs.first().map_or(0.0, |c| c.rank),
                 outline: self.block(file, &defs),
                 defs: defs.iter().map(|c| MapDef { def: c.def.clone(), rank: c.rank }).collect(),
+                twins: self.twins_of(file).to_vec(),
             })
             .collect()
     }

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use lean_ctx_graph::{FileGraph, Graph, TestLinks, has_inline_tests, is_test_file};
+use lean_ctx_graph::{FileGraph, Graph, TestLinks, has_inline_tests};
 
 use super::callgraph::{Resolved, resolve_symbol};
 use super::{GraphView, Phase, ProjectGraph};
@@ -93,7 +93,7 @@ pub(super) fn tests_for(graph: &Graph, links: &TestLinks, files: &BTreeMap<Strin
     let mut tests: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for (file, why) in files {
         let language = graph.file(file).map(|e| e.facts.language.as_str()).unwrap_or_default();
-        if is_test_file(file, language) {
+        if graph.is_test(file, language) {
             tests.entry(file.clone()).or_default().insert(why.clone());
         }
         for (test, how) in links.tests_of(file) {
