@@ -7,6 +7,18 @@ pub const MAX_NEIGHBOR_DEPTH: u32 = 3;
 /// The longest import path a graph `path` request looks for.
 pub const MAX_PATH_LENGTH: u32 = 12;
 
+/// The most results one search or glob shows (lines of up to 200 characters: a few MB at most).
+/// An answer larger than that fills any agent's context; a count needs no lines shown.
+pub const MAX_RESULTS: u32 = 10_000;
+
+/// Why a `max_results` outside 1..=[`MAX_RESULTS`] is refused, naming it as the reader passes it
+/// (`max_results`, `-n`); one wording for the client's early check and the daemon's.
+pub fn results_out_of_range(name: &str, asked: u32, default: &str) -> String {
+    format!(
+        "{name} {asked} is out of range: use 1 to {MAX_RESULTS} (default {default}); narrow the search with path or include"
+    )
+}
+
 /// The longest timeout a command may be given, in milliseconds (an hour).
 pub const MAX_COMMAND_TIMEOUT_MS: u64 = 3_600_000;
 

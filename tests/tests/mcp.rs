@@ -808,7 +808,7 @@ fn integer_arguments_out_of_range_are_tool_errors_naming_the_range() {
         assert_eq!(tool_error(&call(&mut raw, 2, "ctx_read", args.clone())), said, "{args}");
     }
     let answer = call(&mut raw, 3, "ctx_search", json!({"pattern": "greet", "max_results": 1e12}));
-    assert_eq!(tool_error(&answer), "max_results 1000000000000.0 is out of range: use 1 to 4294967295");
+    assert_eq!(tool_error(&answer), "max_results 1000000000000.0 is out of range: use 1 to 10000");
     let answer = call(&mut raw, 4, "ctx_repomap", json!({"max_tokens": -5}));
     assert_eq!(tool_error(&answer), "max_tokens -5 is out of range: use 64 to 16384");
     let answer = call(&mut raw, 5, "ctx_shell", json!({"command": "true", "timeout_ms": 0}));
@@ -831,8 +831,11 @@ fn integer_arguments_out_of_range_are_tool_errors_naming_the_range() {
     assert!(first.contains("/// Greets.") && !first.contains("pub fn greet"), "{first}");
     let whole = ok(&call(&mut raw, 11, "ctx_read", json!({"path": "lib.rs", "start_line": 2.0, "limit": 1e0})));
     assert!(whole.contains("pub fn greet") && !whole.contains("format!"), "{whole}");
-    let most = ok(&call(&mut raw, 12, "ctx_search", json!({"pattern": "greet", "max_results": 4_294_967_295_u64})));
+    let most = ok(&call(&mut raw, 12, "ctx_search", json!({"pattern": "greet", "max_results": 10_000})));
     assert!(most.contains("lib.rs"), "{most}");
+    // Past it, an answer of lines could fill any context: refused, naming the range.
+    let answer = call(&mut raw, 13, "ctx_search", json!({"pattern": "greet", "max_results": 10_001}));
+    assert!(tool_error(&answer).starts_with("max_results 10001 is out of range: use 1 to 10000"), "{answer}");
     for budget in [64, 16384] {
         let map = ok(&call(&mut raw, 13, "ctx_repomap", json!({"max_tokens": budget})));
         assert!(map.contains("greet"), "{budget}: {map}");

@@ -7,7 +7,9 @@ use lean_ctx_proto::v1::{
 };
 use serde_json::json;
 
-use super::{Answer, Result};
+use lean_ctx_common::limits::{MAX_RESULTS, results_out_of_range};
+
+use super::{Answer, Error, Result};
 use crate::backend::Backend;
 
 /// Search actions by name; lean-ctx's `semantic` is accepted as bm25.
@@ -21,6 +23,14 @@ pub fn parse_action(name: &str) -> Result<SearchAction> {
         "" => Ok(SearchAction::Regex),
         "semantic" => Ok(SearchAction::Bm25),
         other => super::parse_name("action", other, &ACTIONS),
+    }
+}
+
+/// Refuses a `max_results` the daemon would refuse, before sending it.
+fn results_in_range(max_results: Option<u32>, default: &str) -> Result<()> {
+    match max_results {
+        Some(n) if n == 0 || n > MAX_RESULTS => Err(Error::Usage(results_out_of_range("max_results", n, default))),
+        _ => Ok(()),
     }
 }
 
@@ -38,7 +48,7 @@ pub struct SearchArgs {
 
 pub async fn search(backend: &Backend, ctx: RequestContext, args: SearchArgs) -> Result<Answer> {
     let action = parse_action(&args.action)?;
-    super::at_least_one("max_results", args.max_results, "50; bm25: 10 files")?;
+    results_in_range(args.max_results, "50; bm25: 10 files")?;
     let request = SearchRequest {
         ctx: Some(ctx),
         pattern: args.pattern,
@@ -69,7 +79,7 @@ pub async fn glob(
     path: String,
     max_results: Option<u32>,
 ) -> Result<Answer> {
-    super::at_least_one("max_results", max_results, "50")?;
+    results_in_range(max_results, "50")?;
     let request = GlobRequest { ctx: Some(ctx), pattern, path, max_results };
     let out = backend.search().glob(request).await?.into_inner();
     let json = json!({"paths": out.paths, "total": out.total, "truncated": out.truncated});

@@ -7,6 +7,7 @@ use std::any::Any;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use lean_ctx_common::limits::{MAX_RESULTS, results_out_of_range};
 use lean_ctx_graph::{extract_from, has_queries};
 use lean_ctx_guard::permissions::Verdict;
 use lean_ctx_outline::{Definition, Kind, Language, TextFormat, outline_and_tree};
@@ -119,16 +120,11 @@ pub fn search_error(e: SearchError) -> EngineError {
 }
 
 /// An asked-for result count: unset is the default, 0 is refused rather than read as the default.
-/// The most results one search or glob shows: lines of up to 200 characters, a few MB at most.
-/// An answer larger than that fills any agent's context; a count needs no lines shown.
-const MAX_RESULTS: u32 = 10_000;
-
 fn max_results(asked: Option<u32>) -> EngineResult<Option<usize>> {
     match asked {
-        Some(0) => Err(EngineError::invalid("max_results 0 is out of range: use 1 or more, or leave it out")),
-        Some(n) if n > MAX_RESULTS => Err(EngineError::invalid(format!(
-            "max_results {n} is out of range: at most {MAX_RESULTS}; narrow the search with path or include"
-        ))),
+        Some(n) if n == 0 || n > MAX_RESULTS => {
+            Err(EngineError::invalid(results_out_of_range("max_results", n, "50; bm25: 10 files")))
+        }
         n => Ok(n.map(|n| n as usize)),
     }
 }
@@ -689,10 +685,10 @@ mod tests {
         assert_eq!(max_results(Some(7)).unwrap(), Some(7));
         let e = max_results(Some(0)).unwrap_err();
         assert_eq!(e.kind, ErrorKind::InvalidArgument);
-        assert!(e.message.contains("max_results 0"), "{e}");
+        assert!(e.message.contains("max_results 0 is out of range: use 1 to 10000"), "{e}");
         assert_eq!(max_results(Some(MAX_RESULTS)).unwrap(), Some(10_000));
         let e = max_results(Some(u32::MAX)).unwrap_err();
-        assert!(e.message.contains("at most 10000"), "{e}");
+        assert!(e.message.contains("max_results 4294967295 is out of range: use 1 to 10000"), "{e}");
     }
 
     #[test]

@@ -10,7 +10,7 @@ use lctx::capability::{
     gain as gain_cap, graph as graph_cap, impact as impact_cap, memory as memory_cap, related as related_cap,
     search as search_cap, shell as shell_cap,
 };
-use lean_ctx_common::limits::{MAX_COMMAND_TIMEOUT_MS, MAX_MAP_TOKENS, MIN_MAP_TOKENS};
+use lean_ctx_common::limits::{MAX_COMMAND_TIMEOUT_MS, MAX_MAP_TOKENS, MAX_RESULTS, MIN_MAP_TOKENS};
 
 use super::Kind::{Bool, Int, List, Map, Matching, Num, OneOf, Str, StrOrInt, StrOrList};
 use super::{Idempotent, Param, ToolSpec, graph, impact, memory, read, repomap, search, shell};
@@ -120,7 +120,7 @@ pub const TOOLS: &[ToolSpec] = &[
             param("path", Str, "file or directory"),
             param("include", StrOrList, "glob, e.g. *.rs"),
             param("exclude", StrOrList, "glob"),
-            param("max_results", Int(FROM_ONE), "default 50; bm25: 10 files"),
+            param("max_results", Int(1..=MAX_RESULTS as u64), "1-10000, default 50; bm25: 10 files"),
         ],
         profile: Minimal,
         read_only: true,
@@ -131,7 +131,11 @@ pub const TOOLS: &[ToolSpec] = &[
         name: "ctx_glob",
         description: "Files whose path matches a glob (**/*.ts). Respects .gitignore.",
         hint: "",
-        params: &[required("pattern", Str, ""), param("path", Str, ""), param("max_results", Int(FROM_ONE), "")],
+        params: &[
+            required("pattern", Str, ""),
+            param("path", Str, ""),
+            param("max_results", Int(1..=MAX_RESULTS as u64), "1-10000, default 50"),
+        ],
         profile: Standard,
         read_only: true,
         idempotent: Idempotent::Always,
