@@ -71,6 +71,8 @@ fn a_failing_command_keeps_its_errors_exit_code_and_archives_the_original() {
     assert!(found.contains(&id), "{found}");
     let unknown = lctx(&home, &root, &["expand", "0123456789abcdef"]);
     assert_eq!(unknown.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&unknown.stderr);
+    assert!(said.contains("or find it with `lctx expand --search WORDS`"), "lctx names its flag: {said}");
     let gain = stdout(&lctx(&home, &root, &["gain", "--by", "tool"]));
     assert!(gain.contains("shell") && gain.contains("expand"), "runs and expands are in the ledger: {gain}");
 }
