@@ -10,15 +10,17 @@ pub fn session_status(s: &Session) -> String {
     if let Some(task) = &s.info.task {
         let _ = write!(out, "\ntask: {}", one_line(task));
     }
-    // Edits that were refused changed nothing: counted apart, as the handoff does.
+    // Edits that were refused changed nothing: counted apart, as the handoff does, each count
+    // named, so "2 applied, 1 failed" cannot read as one of two failing.
     let failed = s.edits.iter().filter(|edit| edit.result == EditResult::Failed).count();
     let edits = match failed {
         0 => s.edits.len().to_string(),
-        _ => format!("{} ({failed} failed)", s.edits.len() - failed),
+        _ => format!("{} applied, {failed} failed", s.edits.len() - failed),
     };
+    // `files` are the files read: an edited file is counted under edits, not here.
     let _ = write!(
         out,
-        "\nfindings {} · decisions {} · next {} · files {} · edits {edits} · commands {}",
+        "\nfindings {} · decisions {} · next {} · files read {} · edits {edits} · commands {}",
         s.findings.len(),
         s.decisions.len(),
         s.next_steps.len(),
