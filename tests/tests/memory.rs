@@ -141,6 +141,26 @@ fn a_corrupt_state_db_is_quarantined_loudly_and_the_next_start_works() {
 }
 
 #[test]
+fn an_oversized_fact_is_refused_and_long_values_are_cut_in_listings() {
+    let home = Home::new();
+    let root = project(&home);
+    let huge = "x".repeat(100_000);
+    let refused = lctx(&home, &root, true, &["knowledge", "remember", "huge", &huge]);
+    assert_eq!(refused.status.code(), Some(1), "{}", describe(&refused));
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("the value is 100000 bytes; a fact's value holds at most 16384 bytes"), "{said}");
+    assert!(ok(lctx(&home, &root, true, &["knowledge", "list"])).contains("no facts yet"));
+
+    let long = format!("start{} end", " word".repeat(3_000));
+    ok(lctx(&home, &root, true, &["knowledge", "remember", "long", &long]));
+    let recalled = ok(lctx(&home, &root, true, &["knowledge", "recall", "long"]));
+    assert!(recalled.len() < 1_000, "{recalled}");
+    assert!(recalled.contains("… [500 of 15009 characters; `lctx knowledge history long`"), "{recalled}");
+    let history = ok(lctx(&home, &root, true, &["knowledge", "history", "long"]));
+    assert!(history.contains(&long), "history shows the value whole");
+}
+
+#[test]
 fn knowledge_supersedes_with_history_and_handoff_fits_its_budget() {
     let home = Home::new();
     let root = project(&home);
