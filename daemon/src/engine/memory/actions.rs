@@ -313,6 +313,11 @@ impl Engine {
             Err(e) => Err(super::store_error(e)),
         }
     }
+
+    /// The reset of `state.db` after corruption that the user has not seen to, if any.
+    pub fn memory_reset(&self) -> Option<super::Reset> {
+        self.memory.reset()
+    }
 }
 
 /// What an answer adds when memory stored secrets masked.
