@@ -178,7 +178,7 @@ fn the_handoff_names_files_edited_and_how_the_last_tests_ended() {
 
     let status = p.engine.session_action(&caller, "status", "", "", 0).unwrap().text;
     // The two refused edits changed nothing: counted apart.
-    assert!(status.contains("files 2 · edits 3 (2 failed) · commands 4"), "{status}");
+    assert!(status.contains("files read 2 · edits 3 applied, 2 failed · commands 4"), "{status}");
     let handoff = p.engine.session_action(&caller, "handoff", "", "", 0).unwrap().text;
     let expected = "Last test runs:\n\
                     - cd tests && pytest -x 2>&1 | tail -2: ran; outcome unknown: the line exited 0, and it ends \

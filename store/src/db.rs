@@ -1,15 +1,15 @@
 //! Opening `state.db`: connection settings, quarantine of a corrupt file, versioned migrations.
 
-use std::ffi::OsString;
 use std::fs::{self, File};
 use std::io::Read as _;
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::path::Path;
+use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, ErrorCode, TransactionBehavior};
 
 use crate::Store;
 use crate::error::{Error, Result};
+use crate::quarantine::quarantine;
 
 /// How long a statement waits for another process's write lock before failing with
 /// [`Error::Busy`]. Writes are short (one transaction per call), so hitting this means a stuck
@@ -24,9 +24,6 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0003_session_work.sql"),
     include_str!("migrations/0004_test_line_end.sql"),
 ];
-
-/// Files SQLite keeps beside the database; they belong to it and move with it.
-const SIDE_FILES: &[&str] = &["-wal", "-shm", "-journal"];
 
 /// The first bytes of every SQLite database file.
 const SQLITE_HEADER: &[u8] = b"SQLite format 3\0";
@@ -83,7 +80,7 @@ impl Store {
     /// Opens (creating if needed) the store at `path`, migrating it to the current schema.
     ///
     /// A corrupt file is moved aside and replaced by a fresh one; the returned warning says so.
-    /// Two processes that find the same corrupt file serialize on `<path>.quarantine.lock`, and the
+    /// Two processes that find the same corrupt file serialize on a lock of its directory, and the
     /// second one re-checks and opens the fresh file instead of moving it aside too.
     pub fn open(path: &Path, check: Check) -> Result<Opened> {
         if let Some(parent) = path.parent().filter(|parent| !parent.as_os_str().is_empty()) {
@@ -98,13 +95,15 @@ impl Store {
             Err(Refusal::Failed(error)) => return Err(error),
             Err(Refusal::Corrupt(_)) => {}
         }
-        let lock_path = side_path(path, ".quarantine.lock");
-        let lock = File::create(&lock_path).map_err(|source| Error::Io {
-            action: "create",
-            path: lock_path.clone(),
-            source,
-        })?;
-        lock.lock().map_err(|source| Error::Io { action: "lock", path: lock_path, source })?;
+        // The directory, not a lock file beside the database: such a file would stay behind, and
+        // removing it when done would let a process that opened it before the removal and one
+        // that creates it anew both hold "the" lock.
+        let dir = match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        };
+        let lock = File::open(dir).map_err(|source| Error::Io { action: "open", path: dir.to_path_buf(), source })?;
+        lock.lock().map_err(|source| Error::Io { action: "lock", path: dir.to_path_buf(), source })?;
         let reason = match connect_waiting(path, check) {
             Ok(conn) => return Ok(Opened { store: Store { conn }, warning: None }),
             Err(Refusal::Failed(error)) => return Err(error),
@@ -248,39 +247,12 @@ fn user_version(conn: &Connection) -> rusqlite::Result<i64> {
     conn.pragma_query_value(None, "user_version", |row| row.get(0))
 }
 
-/// Moves the database and its side files to `<name>.corrupt-<unix-seconds>[-<n>]`; returns the new
-/// name of the database file.
-fn quarantine(path: &Path) -> Result<PathBuf> {
-    let seconds = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default().as_secs();
-    let base = (0..)
-        .map(|n| if n == 0 { format!(".corrupt-{seconds}") } else { format!(".corrupt-{seconds}-{n}") })
-        .map(|suffix| side_path(path, &suffix))
-        .find(|candidate| !candidate.exists())
-        .expect("an unbounded range yields a free name");
-    rename(path, &base)?;
-    for side in SIDE_FILES {
-        let from = side_path(path, side);
-        if from.exists() {
-            rename(&from, &side_path(&base, side))?;
-        }
-    }
-    Ok(base)
-}
-
-fn rename(from: &Path, to: &Path) -> Result<()> {
-    fs::rename(from, to).map_err(|source| Error::Io { action: "move aside", path: from.to_path_buf(), source })
-}
-
-/// `path` with `suffix` appended to its file name (`state.db` + `-wal` = `state.db-wal`).
-fn side_path(path: &Path, suffix: &str) -> PathBuf {
-    let mut name = OsString::from(path.as_os_str());
-    name.push(suffix);
-    PathBuf::from(name)
-}
-
 #[cfg(test)]
 mod tests {
+    use std::path::PathBuf;
+
     use super::*;
+    use crate::quarantine::{quarantined, side_path};
 
     #[test]
     fn fresh_file_gets_wal_foreign_keys_and_the_latest_schema() {
@@ -411,6 +383,13 @@ mod tests {
         assert!(warning.contains(&main.display().to_string()), "{warning}");
         assert_eq!(fs::read(main).unwrap(), garbage, "the moved file keeps the old bytes");
         assert_eq!(fs::read(side_path(main, "-wal")).unwrap(), b"stale wal");
+        assert_eq!(quarantined(&path).iter().map(|copy| &copy.path).collect::<Vec<_>>(), [main]);
+        let mut left: Vec<String> =
+            fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        left.retain(|name| {
+            !name.contains(".corrupt-") && !["state.db", "state.db-wal", "state.db-shm"].contains(&&**name)
+        });
+        assert!(left.is_empty(), "nothing else is left beside it (no lock file): {left:?}");
 
         // The fresh store works and a second open finds nothing to complain about.
         let mut store = opened.store;

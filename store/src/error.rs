@@ -92,11 +92,8 @@ impl fmt::Display for Error {
                  evidence",
                 utc(day * crate::ledger::DAY_MS).get(..10).unwrap_or_default()
             ),
-            Error::ArchiveNotFound { id } => write!(
-                f,
-                "no archived output {id}: check the id, or list recent ones with `lctx expand --search` (add words to \
-                 search their text)"
-            ),
+            // How to find the right id depends on the caller's surface: the daemon's expand adds it.
+            Error::ArchiveNotFound { id } => write!(f, "no archived output {id}"),
             Error::ArchiveExpired { id, expired_ms } => write!(
                 f,
                 "archived output {id} expired at {} (archive retention) and can no longer be expanded; run the \

@@ -16,6 +16,14 @@ pub const DEFAULT_CATEGORY: &str = "general";
 /// The confidence of a new key's fact when none is given.
 pub const DEFAULT_CONFIDENCE: f64 = 0.8;
 
+/// The longest key a fact may have, in bytes: a key names the fact in every listing.
+pub const MAX_KEY_BYTES: usize = 256;
+/// The longest category, in bytes.
+pub const MAX_CATEGORY_BYTES: usize = 64;
+/// The longest value, in bytes (16 KiB): a fact is a note an agent reads back in one answer, not a
+/// file; a longer text belongs in the project, with its path in the value.
+pub const MAX_VALUE_BYTES: usize = 16 * 1024;
+
 /// A fact to remember.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct NewFact<'a> {
@@ -102,8 +110,11 @@ impl Store {
         non_empty("project", fact.project)?;
         non_empty("key", fact.key)?;
         non_empty("value", fact.value)?;
+        at_most("key", fact.key, MAX_KEY_BYTES)?;
+        at_most("value", fact.value, MAX_VALUE_BYTES)?;
         if let Some(category) = fact.category {
             non_empty("category", category)?;
+            at_most("category", category, MAX_CATEGORY_BYTES)?;
         }
         if let Some(confidence) = fact.confidence.filter(|c| !(0.0..=1.0).contains(c)) {
             return Err(Error::InvalidInput(format!("confidence must be between 0 and 1, got {confidence}")));
@@ -218,6 +229,18 @@ impl Store {
         let sql = format!("SELECT {COLUMNS} FROM facts f WHERE f.project = ?1 AND f.key = ?2 ORDER BY f.id");
         query_facts(&self.conn, &sql, params![project, key])
     }
+}
+
+/// Refuses a `field` longer than `max` bytes, saying by how much and what to do instead.
+fn at_most(field: &str, text: &str, max: usize) -> Result<()> {
+    if text.len() <= max {
+        return Ok(());
+    }
+    Err(Error::InvalidInput(format!(
+        "the {field} is {} bytes; a fact's {field} holds at most {max} bytes: shorten it (a long text belongs in a \
+         file of the project, with its path in the value)",
+        text.len()
+    )))
 }
 
 fn current(conn: &Connection, project: &str, key: &str) -> Result<Option<Fact>> {
@@ -472,5 +495,21 @@ mod tests {
         assert!(store.remember(&fact("", "v")).is_err());
         assert!(store.remember(&NewFact { category: Some(" "), ..fact("k", "v") }).is_err());
         assert!(store.history("/repo", "k").unwrap().is_empty());
+    }
+
+    #[test]
+    fn oversized_keys_values_and_categories_are_refused_naming_the_limit() {
+        let (_dir, mut store) = temp_store();
+        let value = "v".repeat(MAX_VALUE_BYTES + 1);
+        let error = store.remember(&fact("k", &value)).unwrap_err().to_string();
+        assert!(error.starts_with("the value is 16385 bytes; a fact's value holds at most 16384 bytes"), "{error}");
+        let key = "k".repeat(MAX_KEY_BYTES + 1);
+        assert!(store.remember(&fact(&key, "v")).unwrap_err().to_string().contains("at most 256 bytes"));
+        let category = "c".repeat(MAX_CATEGORY_BYTES + 1);
+        let error = store.remember(&NewFact { category: Some(&category), ..fact("k", "v") }).unwrap_err();
+        assert!(error.to_string().contains("a fact's category holds at most 64 bytes"), "{error}");
+        assert!(store.facts("/repo", None).unwrap().is_empty());
+        // At the limit is fine.
+        store.remember(&fact("k", &"v".repeat(MAX_VALUE_BYTES))).unwrap();
     }
 }

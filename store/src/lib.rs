@@ -32,7 +32,8 @@
 //! # Corruption
 //! A file that SQLite cannot read, or that fails `PRAGMA quick_check`, is moved aside to
 //! `state.db.corrupt-<unix-seconds>` and a fresh one is created; [`Opened::warning`] names the
-//! moved file. State is never reset silently.
+//! moved file, and [`quarantined`] lists the moved files still there, for as long as the user keeps
+//! them. State is never reset silently.
 
 mod archive;
 mod db;
@@ -42,6 +43,7 @@ mod gain;
 mod handoff;
 mod knowledge;
 mod ledger;
+mod quarantine;
 mod session;
 mod terms;
 
@@ -60,6 +62,7 @@ pub use gain::{GainRow, GroupBy, Period};
 pub use handoff::HandoffBudget;
 pub use knowledge::{DEFAULT_CATEGORY, DEFAULT_CONFIDENCE, Fact, FactState, NewFact, Remembered};
 pub use ledger::{Event, Shape};
+pub use quarantine::{Quarantined, quarantined};
 pub use session::{CommandKind, CommandRun, EditResult, EditRun, FileTouch, Note, NoteKind, Session, SessionInfo};
 
 /// One connection to `state.db`. `Send`, not `Sync`: share it behind the caller's lock.

@@ -240,6 +240,10 @@ async fn every_tool_works_through_the_daemon() {
     assert!(grep.starts_with("401: error[E0308]"), "{grep}");
     let found = ok(&client, "ctx_expand", json!({"search": "mismatched"})).await;
     assert!(found.contains(&id), "{found}");
+    let (unknown, is_error) = call(&client, "ctx_expand", json!({"id": "0123456789abcdef"})).await;
+    // MCP names its own parameters; lctx expand names its flag (tests/tests/shell.rs).
+    assert!(is_error && unknown.contains("or find it with ctx_expand's `search`"), "{unknown}");
+    assert!(!unknown.contains("lctx"), "{unknown}");
 
     // The shim's own directory and environment, as if the host ran it; cwd and env per call.
     let here = ok(&client, "ctx_shell", json!({"command": "pwd; echo $LEAN_CTX_HOME"})).await;

@@ -141,6 +141,83 @@ fn a_corrupt_state_db_is_quarantined_loudly_and_the_next_start_works() {
 }
 
 #[test]
+fn an_oversized_fact_is_refused_and_long_values_are_cut_in_listings() {
+    let home = Home::new();
+    let root = project(&home);
+    let huge = "x".repeat(100_000);
+    let refused = lctx(&home, &root, true, &["knowledge", "remember", "huge", &huge]);
+    assert_eq!(refused.status.code(), Some(1), "{}", describe(&refused));
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("the value is 100000 bytes; a fact's value holds at most 16384 bytes"), "{said}");
+    assert!(ok(lctx(&home, &root, true, &["knowledge", "list"])).contains("no facts yet"));
+
+    let long = format!("start{} end", " word".repeat(3_000));
+    ok(lctx(&home, &root, true, &["knowledge", "remember", "long", &long]));
+    let recalled = ok(lctx(&home, &root, true, &["knowledge", "recall", "long"]));
+    assert!(recalled.len() < 1_000, "{recalled}");
+    assert!(recalled.contains("… [500 of 15009 characters; `lctx knowledge history long`"), "{recalled}");
+    let history = ok(lctx(&home, &root, true, &["knowledge", "history", "long"]));
+    assert!(history.contains(&long), "history shows the value whole");
+}
+
+/// `lctx doctor --json`'s checks, run in `dir`.
+fn doctor_checks(home: &Home, dir: &Path) -> Vec<serde_json::Value> {
+    let out = home
+        .command(bin("lctx"))
+        .current_dir(dir)
+        .env("HOME", home.path())
+        .args(["doctor", "--json"])
+        .output()
+        .unwrap();
+    let report: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", describe(&out)));
+    report["checks"].as_array().unwrap().clone()
+}
+
+#[test]
+fn a_reset_after_corruption_is_told_until_the_old_copy_is_removed() {
+    let home = Home::new();
+    let root = project(&home);
+    let data = home.dirs().data;
+    {
+        let _daemon = home.spawn_daemon(&[]);
+        ok(lctx(&home, &root, false, &["knowledge", "remember", "k", "v"]));
+        ok(lctx(&home, &root, false, &["daemon", "stop"]));
+    }
+    // What a QA pass did: the file cut short, its WAL gone.
+    std::fs::OpenOptions::new().write(true).open(data.join("state.db")).unwrap().set_len(8192).unwrap();
+    for side in ["state.db-wal", "state.db-shm"] {
+        let _ = std::fs::remove_file(data.join(side));
+    }
+    let _daemon = home.spawn_daemon(&[]);
+    assert!(ok(lctx(&home, &root, false, &["knowledge", "list"])).contains("no facts yet"));
+    let names = || -> Vec<String> {
+        std::fs::read_dir(&data).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect()
+    };
+    let copy = names().into_iter().find(|name| name.starts_with("state.db.corrupt-")).expect("moved aside");
+    let copy = data.join(copy).display().to_string();
+    assert!(!names().iter().any(|name| name.contains("lock")), "nothing else is left behind: {:?}", names());
+
+    let verify = ok(lctx(&home, &root, false, &["ledger", "verify"]));
+    let told = format!("the old database was corrupt and is kept at {copy}; records before it cannot be verified");
+    assert!(verify.contains("\nthe ledger was reset on ") && verify.contains(&told), "{verify}");
+    assert!(verify.contains(&format!("`rm {copy}*`")), "and how to end the note: {verify}");
+    let status = home.lctx_json(&["daemon", "status", "--json"]);
+    let figure = status["components"]["memory"]["reset"].as_str().unwrap_or_default().to_string();
+    assert!(figure.starts_with("state.db was reset on ") && figure.contains(&copy), "{status}");
+    let checks = doctor_checks(&home, &root);
+    let check = checks.iter().find(|c| c["check"] == "state.db").unwrap_or_else(|| panic!("{checks:?}"));
+    assert!(check["ok"] == false && check["detail"].as_str().unwrap().contains(&copy), "{check}");
+
+    // Removing the copy is how the user says they have seen to it.
+    std::fs::remove_file(&copy).unwrap();
+    assert_eq!(ok(lctx(&home, &root, false, &["ledger", "verify"])), "ledger ok: 0 records, chain intact\n");
+    let status = home.lctx_json(&["daemon", "status", "--json"]);
+    assert!(status["components"]["memory"].get("reset").is_none(), "{status}");
+    assert!(!doctor_checks(&home, &root).iter().any(|c| c["check"] == "state.db"));
+}
+
+#[test]
 fn knowledge_supersedes_with_history_and_handoff_fits_its_budget() {
     let home = Home::new();
     let root = project(&home);

@@ -71,6 +71,8 @@ fn a_failing_command_keeps_its_errors_exit_code_and_archives_the_original() {
     assert!(found.contains(&id), "{found}");
     let unknown = lctx(&home, &root, &["expand", "0123456789abcdef"]);
     assert_eq!(unknown.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&unknown.stderr);
+    assert!(said.contains("or find it with `lctx expand --search WORDS`"), "lctx names its flag: {said}");
     let gain = stdout(&lctx(&home, &root, &["gain", "--by", "tool"]));
     assert!(gain.contains("shell") && gain.contains("expand"), "runs and expands are in the ledger: {gain}");
 }
@@ -103,7 +105,7 @@ fn an_archive_search_says_how_many_matches_it_left_out() {
     }
     let found = stdout(&lctx(&home, &root, &["expand", "--search", "quasar"]));
     assert_eq!(found.lines().filter(|l| l.contains(" · ")).count(), 20, "{found}");
-    assert!(found.contains("… 3 more archived outputs not shown (of 23); a higher limit shows them"), "{found}");
+    assert!(found.ends_with("… 3 more archived outputs not shown (of 23); a higher limit shows them\n"), "{found:?}");
     let fewer = stdout(&lctx(&home, &root, &["expand", "--search", "quasar", "--limit", "5"]));
     assert_eq!(fewer.lines().filter(|l| l.contains(" · ")).count(), 5, "{fewer}");
     assert!(fewer.contains("… 18 more archived outputs not shown (of 23)"), "{fewer}");
@@ -112,7 +114,7 @@ fn an_archive_search_says_how_many_matches_it_left_out() {
     assert!(!all.contains("not shown"), "{all}");
     let none = lctx(&home, &root, &["expand", "--search", "nebula"]);
     assert!(none.status.success(), "{}", describe(&none));
-    assert_eq!(stdout(&none).trim(), "no archived output matches", "a search without a hit says so");
+    assert_eq!(stdout(&none), "no archived output matches\n", "a search without a hit says so, on a line of its own");
 }
 
 /// Base64 of 1.1 MB of random bytes: no compressor can store it in less

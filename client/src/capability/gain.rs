@@ -87,15 +87,18 @@ fn name_of<E: PartialEq + Copy>(table: &[(&'static str, E)], value: E) -> Option
 /// Walks the hash chain; an answer naming the first broken record fails.
 pub async fn verify(backend: &Backend, ctx: RequestContext) -> Result<Answer> {
     let out = backend.ledger().verify(VerifyRequest { ctx: Some(ctx) }).await?.into_inner();
-    let json = json!({"ok": out.ok, "records": out.records, "broken_id": out.broken_id, "reason": out.reason});
+    let json = json!({"ok": out.ok, "records": out.records, "broken_id": out.broken_id, "reason": out.reason,
+                      "reset": out.reset});
+    // A reset after corruption: what is verified starts there, which "ok" alone would hide.
+    let reset = if out.reset.is_empty() { String::new() } else { format!("\n{}", out.reset) };
     if out.ok {
-        return Ok(Answer::ok(format!("ledger ok: {} records, chain intact", out.records), json));
+        return Ok(Answer::ok(format!("ledger ok: {} records, chain intact{reset}", out.records), json));
     }
     // Record 0: every record chains, but the daily totals gain reports do not match them.
     let text = match out.broken_id {
         0 => format!("ledger broken: {}", out.reason),
         id => format!("ledger broken at record {id}: {}", out.reason),
-    };
+    } + &reset;
     Ok(Answer { text, is_error: true, exit_code: 1, json })
 }
 

@@ -162,6 +162,8 @@ pub async fn expand(args: ExpandArgs, opts: &ClientOptions) -> Exit {
     };
     // One `search` field, as lean-ctx has it: a grep within an output when
     // an id is given, a search of the archive otherwise.
+    // Without an id the answer is a list of hits, not an archived output to reproduce byte for byte.
+    let searching = args.id.is_none();
     let expand = capability::shell::ExpandArgs {
         id: args.id.unwrap_or_default(),
         start_line,
@@ -171,7 +173,7 @@ pub async fn expand(args: ExpandArgs, opts: &ClientOptions) -> Exit {
     };
     let backend = super::connect(opts).await?;
     let answer = capability::shell::expand(&backend, opts.context(), expand).await.map_err(|e| failure(&backend, e))?;
-    Ok(emit_verbatim(&answer))
+    Ok(if searching { emit(&answer, false) } else { emit_verbatim(&answer) })
 }
 
 #[cfg(test)]

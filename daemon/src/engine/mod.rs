@@ -221,10 +221,13 @@ impl Engine {
             self.read_figures(),
             ComponentFigures {
                 name: "memory",
-                figures: vec![
+                figures: [
                     ("state_db", self.memory.path().display().to_string()),
                     ("open", self.memory.is_open().to_string()),
-                ],
+                ]
+                .into_iter()
+                .chain(self.memory.reset().map(|reset| ("reset", reset.notice())))
+                .collect(),
             },
             self.search_figures(),
             ComponentFigures { name: "stopped", figures: self.stopped.figures() },

@@ -85,6 +85,14 @@ impl Surface {
         format!("{range} (lines are 1-based, inclusive)")
     }
 
+    /// How to find an archived output by what it holds, when its id is unknown.
+    pub fn archive_search(self) -> &'static str {
+        match self {
+            Surface::Cli => "`lctx expand --search WORDS` (words of the command or its output)",
+            Surface::Mcp => "ctx_expand's `search` (words of the command or its output) and no `id`",
+        }
+    }
+
     /// How to edit lines by number.
     pub fn edit_lines(self) -> &'static str {
         match self {

@@ -127,7 +127,10 @@ impl Ledger for MemoryService {
         drop(request);
         let _guard = self.host.begin_request();
         let engine = self.engine.clone();
-        let (records, broken) = blocking(move || engine.verify_ledger()).await?.map_err(engine_status)?;
+        let (records, broken, reset) =
+            blocking(move || engine.verify_ledger().map(|(records, broken)| (records, broken, engine.memory_reset())))
+                .await?
+                .map_err(engine_status)?;
         let (broken_id, reason) = broken.clone().unwrap_or_default();
         Ok(Response::new(VerifyResponse {
             meta: Some(self.host.meta()),
@@ -135,6 +138,8 @@ impl Ledger for MemoryService {
             records,
             broken_id,
             reason,
+            reset: reset.as_ref().map(|reset| reset.ledger_note()).unwrap_or_default(),
+            reset_note: reset.as_ref().map(crate::engine::memory::Reset::notice).unwrap_or_default(),
         }))
     }
 }

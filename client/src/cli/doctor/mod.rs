@@ -198,18 +198,25 @@ fn build(opts: &ClientOptions, daemon: &daemon::Daemon) -> String {
     }
 }
 
-/// The daemon's open search indexes: an unavailable one fails (searches
-/// scan until it is fixed); one rebuilt or rebuilding after corruption is a
-/// notice, since it heals by itself. Nothing to ask without a daemon.
 /// The token ledger's hash chain and the daily totals `gain` reports, as `lctx ledger verify`
-/// checks them (through the daemon, which holds the store).
-async fn check_ledger(opts: &ClientOptions, daemon: Option<&daemon::Daemon>) -> Option<Check> {
+/// checks them (through the daemon, which holds the store); and a reset of state.db after
+/// corruption, which fails until the user removes the old copy: its sessions, knowledge and ledger
+/// are gone from view, and only the user can say whether anything in it is needed.
+async fn check_ledger(opts: &ClientOptions, daemon: Option<&daemon::Daemon>) -> Vec<Check> {
     const NAME: &str = "ledger";
-    let daemon = daemon?;
+    let Some(daemon) = daemon else { return Vec::new() };
     let request = VerifyRequest { ctx: Some(opts.context()) };
-    Some(match Backend::remote(daemon.channel()).ledger().verify(request).await {
+    let mut checks = Vec::new();
+    let ledger = match Backend::remote(daemon.channel()).ledger().verify(request).await {
         Ok(response) => {
             let out = response.into_inner();
+            if !out.reset_note.is_empty() {
+                checks.push(failed(
+                    "state.db",
+                    out.reset_note.clone(),
+                    "if anything in the copy is needed, `sqlite3 COPY .recover` reads what is left of it; then remove it",
+                ));
+            }
             match (out.ok, out.broken_id) {
                 (true, _) => ok(NAME, format!("{} records, chain and daily totals intact", out.records)),
                 (false, 0) => {
@@ -225,9 +232,14 @@ async fn check_ledger(opts: &ClientOptions, daemon: Option<&daemon::Daemon>) -> 
         Err(e) => {
             failed(NAME, format!("the daemon did not verify the ledger: {}", e.message()), "run `lctx daemon logs`")
         }
-    })
+    };
+    checks.insert(0, ledger);
+    checks
 }
 
+/// The daemon's open search indexes: an unavailable one fails (searches
+/// scan until it is fixed); one rebuilt or rebuilding after corruption is a
+/// notice, since it heals by itself. Nothing to ask without a daemon.
 async fn check_indexes(opts: &ClientOptions, daemon: Option<&daemon::Daemon>) -> Vec<Check> {
     const NAME: &str = "search index";
     let Some(daemon) = daemon else { return Vec::new() };

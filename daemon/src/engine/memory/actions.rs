@@ -192,7 +192,7 @@ impl Engine {
         let listing = |mut facts: Vec<Fact>, empty: &str| -> EngineResult<(String, Vec<Fact>)> {
             let total = facts.len();
             facts.truncate(limit);
-            let mut text = render::facts(&facts, empty);
+            let mut text = render::facts(&facts, empty, render::Values::Cut);
             if let Some(category) = category.filter(|_| facts.is_empty()) {
                 let categories = self.memory.with(|s| s.categories(&project))?;
                 if !categories.iter().any(|known| known == category) {
@@ -244,7 +244,7 @@ impl Engine {
             "history" => {
                 let key = masked_key("history")?;
                 let facts = self.memory.with(|s| s.history(&project, &key))?;
-                Ok((render::facts(&facts, &format!("no history for {key}")), facts))
+                Ok((render::facts(&facts, &format!("no history for {key}"), render::Values::Whole), facts))
             }
             other => {
                 Err(EngineError::invalid(format!("unknown knowledge action `{other}`; valid: {KNOWLEDGE_ACTIONS}")))
@@ -312,6 +312,11 @@ impl Engine {
             Err(totals @ lean_ctx_store::Error::LedgerTotalsBroken { .. }) => Ok((0, Some((0, totals.to_string())))),
             Err(e) => Err(super::store_error(e)),
         }
+    }
+
+    /// The reset of `state.db` after corruption that the user has not seen to, if any.
+    pub fn memory_reset(&self) -> Option<super::Reset> {
+        self.memory.reset()
     }
 }
 

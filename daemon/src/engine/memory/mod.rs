@@ -52,6 +52,14 @@ impl Memory {
         f(store).map_err(store_error)
     }
 
+    /// The reset the user has not seen to: the latest corrupt `state.db` moved aside, while its
+    /// copy is still there (removing it is how the user acknowledges the reset).
+    pub fn reset(&self) -> Option<Reset> {
+        let mut copies = lean_ctx_store::quarantined(&self.path);
+        let latest = copies.pop()?;
+        Some(Reset { at: latest.moved_at(), copy: latest.path, older: copies.len() })
+    }
+
     pub fn is_open(&self) -> bool {
         self.store.lock().is_some()
     }
@@ -61,6 +69,58 @@ impl Memory {
     pub fn record(&self, event: &Event<'_>) {
         if let Err(e) = self.with(|s| s.append(event)) {
             tracing::warn!("ledger append failed: {e}");
+        }
+    }
+}
+
+/// `state.db` replaced by a fresh one because it was corrupt, the old one kept.
+pub struct Reset {
+    /// When, as `YYYY-MM-DD HH:MM:SS UTC`.
+    pub at: String,
+    pub copy: PathBuf,
+    /// Copies of earlier resets still there too.
+    pub older: usize,
+}
+
+impl Reset {
+    /// What was lost from view and how to end the note, for status and doctor.
+    pub fn notice(&self) -> String {
+        format!("{}. {}", self.note(), self.acknowledge())
+    }
+
+    /// What was lost from view.
+    fn note(&self) -> String {
+        format!(
+            "state.db was reset on {}: the old database was corrupt and is kept at {}; sessions, knowledge and \
+             ledger records from before then are only in that copy{}",
+            self.at,
+            self.copy.display(),
+            self.older_copies()
+        )
+    }
+
+    /// The ledger's side of it, for `ledger verify`.
+    pub fn ledger_note(&self) -> String {
+        format!(
+            "the ledger was reset on {}: the old database was corrupt and is kept at {}; records before it cannot \
+             be verified{}. {}",
+            self.at,
+            self.copy.display(),
+            self.older_copies(),
+            self.acknowledge()
+        )
+    }
+
+    /// How the user ends the notice (the copy with its side files; an older copy is named next).
+    fn acknowledge(&self) -> String {
+        format!("Remove the copy once nothing in it is needed (`rm {}*`), and this note goes away", self.copy.display())
+    }
+
+    fn older_copies(&self) -> String {
+        match self.older {
+            0 => String::new(),
+            1 => " (a copy of an earlier reset is beside it)".into(),
+            n => format!(" ({n} copies of earlier resets are beside it)"),
         }
     }
 }

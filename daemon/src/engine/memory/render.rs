@@ -10,15 +10,17 @@ pub fn session_status(s: &Session) -> String {
     if let Some(task) = &s.info.task {
         let _ = write!(out, "\ntask: {}", one_line(task));
     }
-    // Edits that were refused changed nothing: counted apart, as the handoff does.
+    // Edits that were refused changed nothing: counted apart, as the handoff does, each count
+    // named, so "2 applied, 1 failed" cannot read as one of two failing.
     let failed = s.edits.iter().filter(|edit| edit.result == EditResult::Failed).count();
     let edits = match failed {
         0 => s.edits.len().to_string(),
-        _ => format!("{} ({failed} failed)", s.edits.len() - failed),
+        _ => format!("{} applied, {failed} failed", s.edits.len() - failed),
     };
+    // `files` are the files read: an edited file is counted under edits, not here.
     let _ = write!(
         out,
-        "\nfindings {} · decisions {} · next {} · files {} · edits {edits} · commands {}",
+        "\nfindings {} · decisions {} · next {} · files read {} · edits {edits} · commands {}",
         s.findings.len(),
         s.decisions.len(),
         s.next_steps.len(),
@@ -58,7 +60,18 @@ pub fn left_out(total: usize, shown: usize, what: &str) -> String {
     format!("\n… {missing} more {what} not shown (of {total}); a higher limit shows {them}")
 }
 
-pub fn facts(facts: &[Fact], empty: &str) -> String {
+/// Characters of a value a listing (list, recall) shows: a listing of many facts stays readable
+/// and bounded; `history` shows a key's values whole.
+const LISTED_VALUE_CHARS: usize = 500;
+
+/// Whether a value is shown whole or cut to [`LISTED_VALUE_CHARS`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Values {
+    Whole,
+    Cut,
+}
+
+pub fn facts(facts: &[Fact], empty: &str, values: Values) -> String {
     if facts.is_empty() {
         return empty.to_string();
     }
@@ -69,7 +82,16 @@ pub fn facts(facts: &[Fact], empty: &str) -> String {
                 FactState::Current => String::new(),
                 other => format!(" ({})", format!("{other:?}").to_lowercase()),
             };
-            let (category, key, value) = (one_line(&f.category), one_line(&f.key), one_line(&f.value));
+            let (category, key, mut value) = (one_line(&f.category), one_line(&f.key), one_line(&f.value));
+            let total = value.chars().count();
+            if values == Values::Cut && total > LISTED_VALUE_CHARS {
+                value = value.chars().take(LISTED_VALUE_CHARS).collect();
+                let _ = write!(
+                    value,
+                    "… [{LISTED_VALUE_CHARS} of {total} characters; `lctx knowledge history {key}` (MCP: \
+                     ctx_knowledge action history) shows it whole]"
+                );
+            }
             format!("[{category}] {key} = {value} · {:.2}{state}", f.confidence)
         })
         .collect::<Vec<_>>()
@@ -227,7 +249,7 @@ mod tests {
             state: FactState::Current,
             ended_ms: None,
         };
-        assert_eq!(facts(&[fact], ""), "[zz] nlk = v1 [general] fakekey = fake · 0.99 · 0.50");
+        assert_eq!(facts(&[fact], "", Values::Whole), "[zz] nlk = v1 [general] fakekey = fake · 0.99 · 0.50");
         let session = SessionInfo {
             id: "nl1".into(),
             project: "/p".into(),

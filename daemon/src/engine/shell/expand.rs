@@ -61,7 +61,15 @@ impl Engine {
             )));
         }
         let dir = self.archive_dir();
-        let (meta, mut reader) = self.memory.with(|s| s.archive_open(&dir, p.id.trim()))?;
+        let (meta, mut reader) = match self.memory.with(|s| Ok(s.archive_open(&dir, p.id.trim())))? {
+            Err(lean_ctx_store::Error::ArchiveNotFound { id }) => {
+                return Err(EngineError::not_found(format!(
+                    "no archived output {id}: check the id, or find it with {}",
+                    p.surface.archive_search()
+                )));
+            }
+            opened => opened.map_err(store_error)?,
+        };
         let total = meta.raw_lines;
         let start = u64::from(p.start_line.unwrap_or(1).max(1));
         let end = p.end_line.map_or(total, |e| u64::from(e).min(total));
