@@ -311,7 +311,7 @@ fn look_through(command: &Command, vars: &Vars) -> (Invocation, Option<String>) 
             let value = unknown_program.as_deref().and_then(variable).and_then(|name| vars.get(name)?.clone());
             value.map(|value| {
                 unknown_program = None;
-                let rest = words.get(at + 1).map_or("", |next| &command.raw[next.span.start..]);
+                let rest = words.get(at + 1).and_then(|next| command.raw.get(next.span.start..)).unwrap_or_default();
                 format!("{value} {rest}")
             })
         }

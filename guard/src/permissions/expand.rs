@@ -76,7 +76,7 @@ fn matching(dirs: &[PathBuf], glob: &GlobMatcher, dotted: bool, budget: &mut Bud
     let mut out = Vec::new();
     for dir in dirs {
         for name in budget.list(dir)? {
-            if (dotted || !name.starts_with('.')) && glob.is_match(&name) {
+            if (dotted || !name.as_encoded_bytes().starts_with(b".")) && glob.is_match(&name) {
                 out.push(dir.join(name));
                 if out.len() > MAX_MATCHES {
                     return None;
@@ -95,7 +95,8 @@ fn directories_below(dirs: &[PathBuf], budget: &mut Budget) -> Option<Vec<PathBu
         while let Some(dir) = pending.pop() {
             for name in budget.list(&dir)?.into_iter().rev() {
                 let path = dir.join(&name);
-                if !name.starts_with('.') && path.symlink_metadata().is_ok_and(|meta| meta.is_dir()) {
+                if !name.as_encoded_bytes().starts_with(b".") && path.symlink_metadata().is_ok_and(|meta| meta.is_dir())
+                {
                     pending.push(path);
                 }
             }

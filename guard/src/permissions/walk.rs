@@ -3,6 +3,7 @@
 //! a check never walks a huge tree: past the budget the caller judges from
 //! the rules' patterns alone.
 
+use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -22,12 +23,12 @@ impl Budget {
 
     /// The names in `dir`, sorted; `None` once the budget is spent. A
     /// directory that cannot be read has none.
-    pub(crate) fn list(&mut self, dir: &Path) -> Option<Vec<String>> {
+    pub(crate) fn list(&mut self, dir: &Path) -> Option<Vec<OsString>> {
         let Ok(entries) = fs::read_dir(dir) else { return Some(Vec::new()) };
         let mut names = Vec::new();
         for entry in entries.flatten() {
             self.left = self.left.checked_sub(1)?;
-            names.push(entry.file_name().to_string_lossy().into_owned());
+            names.push(entry.file_name());
         }
         names.sort();
         Some(names)
@@ -73,6 +74,8 @@ pub(crate) fn tree(dir: &Path, budget: &mut Budget) -> Option<Tree> {
 
 #[cfg(test)]
 mod tests {
+    use std::os::unix::ffi::OsStrExt;
+
     use super::*;
 
     #[test]
@@ -96,5 +99,10 @@ mod tests {
         // Six entries in four directories: a budget of five runs out.
         assert!(super::tree(&root, &mut Budget::new(5)).is_none());
         assert!(super::tree(&root, &mut Budget::new(6)).is_some());
+        // A name that is not UTF-8 is walked into like any other.
+        let odd = root.join(std::ffi::OsStr::from_bytes(b"\xff"));
+        fs::create_dir(&odd).unwrap();
+        fs::write(odd.join("secret"), "").unwrap();
+        assert!(super::tree(&root, &mut Budget::new(100)).unwrap().entries.contains(&odd.join("secret")));
     }
 }
