@@ -60,6 +60,36 @@ impl Word {
     pub fn quoted_at(&self, at: usize) -> Option<&Quoted> {
         self.quoted.iter().find(|part| part.range.contains(&at))
     }
+
+    /// Whether the shell leaves the word as its text says: no `$` or
+    /// backtick outside single quotes and escapes, so no variable,
+    /// substitution or arithmetic decides what it becomes.
+    pub fn is_literal(&self) -> bool {
+        !self.text.bytes().enumerate().any(|(at, b)| {
+            matches!(b, b'$' | b'`') && !matches!(self.quoted_at(at), Some(Quoted { quote: Quote::Literal, .. }))
+        })
+    }
+
+    /// The word as a glob pattern (`*`, `?`, `[…]` and `{a,b}` special,
+    /// `\` escaping) when the shell would expand it as one: it is literal
+    /// and has a glob character written bare. The characters that were
+    /// quoted are escaped, so `'*'.txt` stays a literal star.
+    pub fn glob(&self) -> Option<String> {
+        const SPECIAL: &[u8] = b"*?[]{},\\";
+        let bare_glob =
+            self.text.bytes().enumerate().any(|(at, b)| b"*?[{".contains(&b) && self.quoted_at(at).is_none());
+        if !bare_glob || !self.is_literal() {
+            return None;
+        }
+        let mut pattern = String::with_capacity(self.text.len() + 4);
+        for (at, c) in self.text.char_indices() {
+            if c.is_ascii() && SPECIAL.contains(&(c as u8)) && (c == '\\' || self.quoted_at(at).is_some()) {
+                pattern.push('\\');
+            }
+            pattern.push(c);
+        }
+        Some(pattern)
+    }
 }
 
 /// A part of a [`Word`]'s text written inside quotes or escaped: what the

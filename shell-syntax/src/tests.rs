@@ -203,3 +203,33 @@ fn random_input_never_panics() {
         }
     }
 }
+
+/// The first word of `line`'s last command: the one holding any substitutions.
+fn first_word(line: &str) -> Word {
+    split(line).pop().unwrap().words.remove(0)
+}
+
+#[test]
+fn a_word_is_literal_when_nothing_in_it_expands() {
+    for line in ["rm", "'$x'", "\\$x", "$'$x'", "/bin/rm", "''"] {
+        assert!(first_word(line).is_literal(), "{line}");
+    }
+    for line in ["$x", "\"$x\"", "${x}", "$(echo rm)", "`echo rm`", "\"`echo rm`\"", "./$x", "a$((1))"] {
+        assert!(!first_word(line).is_literal(), "{line}");
+    }
+}
+
+#[test]
+fn a_word_is_a_glob_when_a_glob_character_is_bare() {
+    let glob = |line: &str| first_word(line).glob();
+    assert_eq!(glob("q*/secret/plan.txt").as_deref(), Some("q*/secret/plan.txt"));
+    assert_eq!(glob(".en?").as_deref(), Some(".en?"));
+    assert_eq!(glob("src/[ab].rs").as_deref(), Some("src/[ab].rs"));
+    assert_eq!(glob("qa/{secret,x}/p").as_deref(), Some("qa/{secret,x}/p"));
+    // Quoted glob characters are escaped, bare ones stay special.
+    assert_eq!(glob("'a*'*").as_deref(), Some("a\\**"));
+    assert_eq!(glob("\"[x]\"?").as_deref(), Some("\\[x\\]?"));
+    for line in ["plain", "'*.txt'", "\\*", "\"a?\"", "$dir/*", "\"$(ls)\"*"] {
+        assert_eq!(glob(line), None, "{line}");
+    }
+}

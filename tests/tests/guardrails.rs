@@ -245,6 +245,66 @@ fn permission_rules_deny_and_ask_for_reads_edits_and_commands() {
     refused(&["run", "--", "curl", "https://example.invalid"], "curl", "denied");
 }
 
+/// Commands that hide the files they read (globs, recursive readers) or the program they run (a
+/// variable, a substitution) are checked for what they do, and ordinary ones still run.
+#[test]
+fn commands_are_checked_for_what_globs_recursive_readers_and_variables_make_them_do() {
+    let home = Home::new();
+    let root = project(&home);
+    write(&root, "qa/secret/plan.txt", "the secret plans\n");
+    write(&root, "qa/notes.md", "public plans\n");
+    write(&root, ".env", "API_URL=local\n");
+    write(
+        &root,
+        ".claude/settings.json",
+        r#"{"permissions": {"deny": ["Read(./qa/secret/**)", "Read(./.env)", "Bash(rm:*)"]}}"#,
+    );
+    let refused = |command: &str, grounds: &[&str]| {
+        let out = lctx(&home, &root, &["run", "--", command]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{command}: {}", describe(&out));
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("secret plans"), "{command}: {}", describe(&out));
+        for part in grounds {
+            assert!(stderr.contains(part), "{command}: {part:?} in {stderr}");
+        }
+    };
+    refused(
+        "cat q*/secret/plan.txt",
+        &["denied by Read(./qa/secret/**)", "`q*/secret/plan.txt`, which matches qa/secret/plan.txt"],
+    );
+    refused("cat .en?", &["denied by Read(./.env)", "`.en?`, which matches .env"]);
+    refused(
+        "grep -r plans qa",
+        &["denied by Read(./qa/secret/**)", "`grep` reads everything under `qa`, qa/secret/plan.txt among it"],
+    );
+    refused(
+        "tar cf - qa/secret | tar xOf -",
+        &["denied by Read(./qa/secret/**)", "`tar` reads everything under `qa/secret`"],
+    );
+    refused("x=rm; $x foo", &["denied by Bash(rm:*)", "`rm foo` matches it"]);
+    refused("find qa -name '*.md' -exec rm {} +", &["denied by Bash(rm:*)", "`rm {}` matches it"]);
+    assert!(root.join("qa/notes.md").exists());
+    refused(
+        "$(echo rm) x",
+        &[
+            "requires approval",
+            "the program `$(echo rm)` is known only when the command runs",
+            "Bash(rm:*)",
+            "host's own tool",
+        ],
+    );
+    for (command, shown) in [("grep -r fn src", "fn a()"), ("cat src/*.rs", "fn a()"), ("ls qa", "notes.md")] {
+        let out = lctx(&home, &root, &["run", "--", command]);
+        assert!(out.status.success(), "{command}: {}", describe(&out));
+        assert!(String::from_utf8_lossy(&out.stdout).contains(shown), "{command}: {}", describe(&out));
+    }
+    // lctx-shell cannot ask, and says why it did not run the command.
+    let out = shell_run(&home, &root, &[("CODEX_SANDBOX", "seatbelt")], &["sh", "-c", "$(echo rm) x"]);
+    assert_eq!(out.status.code(), Some(126), "{}", describe(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("the program `$(echo rm)` is known only when the command runs"), "{stderr}");
+}
+
 /// `lctx-shell run -- ARGS…` in `dir` as an agent would reach it (the fake
 /// tools first on PATH), with `extra` environment.
 /// The results of files under deny and ask rules are taken out before `-n` applies: what is

@@ -282,8 +282,8 @@ impl Engine {
         let root = root.to_path_buf();
         Some(Withhold::new(move |rel| match rules.permissions.check_read(&root.join(rel)) {
             Verdict::Allow => None,
-            Verdict::Deny { rule, file } => Some(format!("deny {rule} in {}", file.display())),
-            Verdict::Ask { rule, file } => {
+            Verdict::Deny { rule, file, .. } => Some(format!("deny {rule} in {}", file.display())),
+            Verdict::Ask { rule, file, .. } => {
                 Some(format!("ask {rule} in {} (the host's own read asks the user)", file.display()))
             }
         }))

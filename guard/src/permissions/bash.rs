@@ -25,8 +25,16 @@
 //! - without the global options a program takes before its subcommand
 //!   (`git -C dir push` is matched as `git push` too).
 //!
-//! The script of `sh -c '…'` (also bash, zsh, dash, ksh) and the arguments of
-//! `eval` are split and matched as commands of their own.
+//! The script of `sh -c '…'` (also bash, zsh, dash, ksh), the arguments of
+//! `eval` and the commands of `find -exec` (`-execdir`, `-ok`, `-okdir`) are
+//! split and matched as commands of their own, and so is a
+//! command whose program is a variable an earlier command of the same line
+//! set to a literal (`x=rm; $x foo` is matched as `rm foo`). Any other
+//! program word that is not a literal (`$x`, `$(echo rm)`, `` `…` ``) is
+//! noted as [`Invocation::unknown_program`]: no rule can be matched
+//! against a program known only when the command runs.
+
+use std::collections::HashMap;
 
 use lean_ctx_shell_syntax::{Command, Redirect};
 
@@ -162,10 +170,29 @@ pub(crate) struct Invocation {
     /// The texts rules are matched against, whitespace-normalized.
     pub(crate) views: Vec<String>,
     /// The command run once wrappers are looked through (`rm` for
-    /// `sudo rm -rf x`), and its arguments that are not options.
+    /// `sudo rm -rf x`), and the words after it, options included.
     pub(crate) program: Option<String>,
-    pub(crate) operands: Vec<String>,
+    pub(crate) args: Vec<Arg>,
     pub(crate) redirects: Vec<Redirect>,
+    /// The program's word as written when it is not a literal (`$x`,
+    /// `$(echo rm)`): what runs is known only when the command does.
+    pub(crate) unknown_program: Option<String>,
+}
+
+/// A word after the program.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Arg {
+    /// Quotes removed.
+    pub(crate) text: String,
+    /// The word as a glob pattern, when the shell would expand it as one.
+    pub(crate) glob: Option<String>,
+}
+
+impl Invocation {
+    /// The arguments that are not options.
+    pub(crate) fn operands(&self) -> impl Iterator<Item = &Arg> {
+        self.args.iter().filter(|arg| !arg.text.starts_with('-'))
+    }
 }
 
 /// The simple commands `line` runs, including `sh -c` scripts and `eval`.
@@ -175,14 +202,25 @@ pub(crate) fn invocations(line: &str) -> Vec<Invocation> {
     out
 }
 
+/// Variables a line sets by a command of assignments alone (`x=rm;`): the
+/// value when it is literal, `None` when it is not (`x=$(…)`).
+type Vars = HashMap<String, Option<String>>;
+
 fn collect(line: &str, depth: usize, out: &mut Vec<Invocation>) {
+    let mut vars = Vars::new();
     for command in lean_ctx_shell_syntax::split(line) {
-        let (invocation, script) = look_through(&command);
+        let (invocation, script) = look_through(&command, &vars);
         out.push(invocation);
         if let Some(script) = script
             && depth < MAX_DEPTH
         {
             collect(&script, depth + 1, out);
+        }
+        if !command.words.is_empty() && command.words.iter().all(|word| is_assignment(&word.text)) {
+            for word in &command.words {
+                let (name, value) = word.text.split_once('=').expect("an assignment");
+                vars.insert(name.to_string(), word.is_literal().then(|| value.to_string()));
+            }
         }
     }
 }
@@ -220,8 +258,11 @@ const GLOBAL_OPTIONS: [(&str, &[&str]); 5] = [
     ("kubectl", &["-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server"]),
 ];
 
-/// The views of `command`, and the script it hands to a shell, if any.
-fn look_through(command: &Command) -> (Invocation, Option<String>) {
+/// The views of `command`, and the script it hands to a shell, if any: a
+/// `sh -c` script, `eval`'s words, or the command itself with a program
+/// held in a variable the line set to a literal (`x=rm; $x foo` runs
+/// `rm foo`).
+fn look_through(command: &Command, vars: &Vars) -> (Invocation, Option<String>) {
     let words = &command.words;
     let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
     let mut views = Vec::new();
@@ -255,14 +296,36 @@ fn look_through(command: &Command) -> (Invocation, Option<String>) {
             add(normalize(&format!("{name} {}", texts[subcommand..].join(" "))));
         }
     }
-    let operands: Vec<String> =
-        texts.get(at + 1..).unwrap_or_default().iter().filter(|w| !w.starts_with('-')).map(|w| w.to_string()).collect();
+    let args = words
+        .get(at + 1..)
+        .unwrap_or_default()
+        .iter()
+        .map(|word| Arg { text: word.text.clone(), glob: word.glob() })
+        .collect();
+    let mut unknown_program = words.get(at).filter(|word| !word.is_literal()).map(|word| word.text.clone());
     let script = match program.as_deref() {
         Some("eval") => Some(texts.get(at + 1..).unwrap_or_default().join(" ")),
         Some(shell) if SHELLS.contains(&shell) => shell_script(&texts[at + 1..]),
-        _ => None,
+        Some("find") => find_commands(command, at),
+        _ => {
+            let value = unknown_program.as_deref().and_then(variable).and_then(|name| vars.get(name)?.clone());
+            value.map(|value| {
+                unknown_program = None;
+                let rest = words.get(at + 1).and_then(|next| command.raw.get(next.span.start..)).unwrap_or_default();
+                format!("{value} {rest}")
+            })
+        }
     };
-    (Invocation { views, program, operands, redirects: command.redirects.clone() }, script)
+    (Invocation { views, program, args, redirects: command.redirects.clone(), unknown_program }, script)
+}
+
+/// The name in a word that is one variable, `$name` or `${name}`.
+fn variable(word: &str) -> Option<&str> {
+    let rest = word.strip_prefix('$')?;
+    let name = rest.strip_prefix('{').and_then(|rest| rest.strip_suffix('}')).unwrap_or(rest);
+    let valid = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    valid.then_some(name)
 }
 
 /// The index past keywords, assignments or one wrapper with its options
@@ -332,6 +395,25 @@ fn subcommand_starts(texts: &[&str], at: usize) -> Vec<usize> {
     starts
 }
 
+/// The commands find runs for what it finds (`-exec rm {} +`), as written,
+/// one line of them.
+fn find_commands(command: &Command, at: usize) -> Option<String> {
+    let words = &command.words;
+    let mut scripts = Vec::new();
+    let mut next = at + 1;
+    while let Some(start) = (next..words.len())
+        .find(|&i| matches!(words[i].text.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir"))
+        .map(|i| i + 1)
+    {
+        let end = (start..words.len()).find(|&i| matches!(words[i].text.as_str(), ";" | "+")).unwrap_or(words.len());
+        if let (Some(first), Some(last)) = (words.get(start), end.checked_sub(1).and_then(|i| words.get(i))) {
+            scripts.extend(command.raw.get(first.span.start..last.span.end).map(str::to_string));
+        }
+        next = end + 1;
+    }
+    (!scripts.is_empty()).then(|| scripts.join("\n"))
+}
+
 /// The script after `-c` (or a flag cluster holding `c`, as in `-lc`).
 fn shell_script(args: &[&str]) -> Option<String> {
     let mut iter = args.iter();
@@ -356,7 +438,7 @@ fn is_assignment(word: &str) -> bool {
     }
 }
 
-fn basename(word: &str) -> &str {
+pub(crate) fn basename(word: &str) -> &str {
     word.rsplit('/').next().filter(|name| !name.is_empty()).unwrap_or(word)
 }
 
@@ -502,11 +584,42 @@ mod tests {
     }
 
     #[test]
+    fn what_find_runs_is_a_command_too() {
+        assert!(matches("rm:*", "find . -name '*.o' -exec rm {} \\;"));
+        assert!(matches("rm:*", "find . -type f -execdir rm -f {} + -print"));
+        assert!(matches("rm:*", "find . -exec echo {} \\; -ok sh -c 'rm \"$1\"' _ {} \\;"));
+        assert!(!matches("rm:*", "find . -name rm"));
+        assert!(!matches("rm:*", "find . -exec"));
+    }
+
+    #[test]
     fn program_and_operands() {
-        let inv = &invocations("sudo -u me cat -n ./a 'b c' > out")[0];
+        let inv = &invocations("sudo -u me cat -n ./a 'b c' '*'.md *.rs > out")[0];
         assert_eq!(inv.program.as_deref(), Some("cat"));
-        assert_eq!(inv.operands, ["./a", "b c"]);
+        let operands: Vec<_> = inv.operands().map(|arg| (arg.text.as_str(), arg.glob.as_deref())).collect();
+        assert_eq!(operands, [("./a", None), ("b c", None), ("*.md", None), ("*.rs", Some("*.rs"))]);
+        assert_eq!(inv.args[0].text, "-n");
         assert_eq!(inv.redirects, [Redirect { write: true, target: "out".into() }]);
+        assert_eq!(inv.unknown_program, None);
+    }
+
+    #[test]
+    fn a_program_known_only_when_the_command_runs() {
+        let unknown = |line: &str| -> Vec<String> {
+            invocations(line).into_iter().filter_map(|inv| inv.unknown_program).collect()
+        };
+        assert_eq!(unknown("$(echo rm) x"), ["$(echo rm)"]);
+        assert_eq!(unknown("`echo rm` x"), ["`echo rm`"]);
+        assert_eq!(unknown("sudo \"$cmd\" x"), ["$cmd"]);
+        assert_eq!(unknown("x=$(echo rm); $x foo"), ["$x"]);
+        assert_eq!(unknown("eval \"$v\""), ["$v"]);
+        assert_eq!(unknown("sh -c \"$v\""), ["$v"]);
+        assert_eq!(unknown("FOO=$(date) make; echo $HOME; '$x' y"), Vec::<String>::new());
+        // A variable the line set to a literal is that program.
+        assert!(unknown("x=rm; $x foo").is_empty());
+        assert!(matches("rm:*", "x=rm; $x foo"));
+        assert!(matches("rm:*", "x='rm -rf'; ${x} /"));
+        assert!(!matches("rm:*", "x=ls; $x foo"));
     }
 
     #[test]

@@ -23,51 +23,99 @@
 //! working directory, following `cd` in the same line) to an existing path
 //! is checked like a read, and a `>` redirection target like an edit, so
 //! `cat .env` is denied where `Read(./.env)` is (the first 4096 operands of
-//! a command are looked at).
+//! a command are looked at). Beyond what is written:
+//! - a glob operand is expanded as the shell would (`expand.rs`) and each
+//!   match checked; one matching more than 10,000 paths counts as naming
+//!   everything under its literal leading directory;
+//! - a directory given to a program that reads it recursively (`readers.rs`:
+//!   `grep -r`, rg, tar, `cp -r`, `find -exec cat`…) counts as reading
+//!   everything under it: listed within a budget of entries (`walk.rs`), and
+//!   past it judged from the rules' patterns (`PathRule::may_cover_below`);
+//! - a program word that is not a literal (`$x`, `$(…)`) cannot be matched
+//!   by Bash rules: where any exist, the command is an ask.
+//!
+//! Not seen: what a script or program reads by itself (`bash script.sh`,
+//! `python -c …`), variables and substitutions in operands (`cat $f`),
+//! file names piped to another command (`ls | xargs cat`), and globs in
+//! redirection targets.
+//!
+//! A verdict on a command carries a [`Cause`]: the part of the command the
+//! rule covers, so the agent and the user see what was refused and why.
 
 /// Operands of one command resolved as paths at most: each costs a stat.
 const MAX_OPERANDS: usize = 4096;
 
 mod bash;
+mod expand;
 mod paths;
+mod readers;
 mod settings;
+mod walk;
 
 use std::path::{Path, PathBuf};
 
-use bash::BashPattern;
+use bash::{Arg, BashPattern};
+use expand::Expansion;
 use paths::{Bases, PathRule, Syntax, canonical_prefix, lexical};
 use settings::List;
+use walk::Budget;
 
 /// What the rules say about one operation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
     Allow,
-    /// `rule` exactly as written, `file` the settings or config file holding it.
+    /// `rule` exactly as written, `file` the settings or config file
+    /// holding it, `cause` what in a shell command made it apply.
     Deny {
         rule: String,
         file: PathBuf,
+        cause: Option<Cause>,
     },
     Ask {
         rule: String,
         file: PathBuf,
+        cause: Option<Cause>,
     },
+}
+
+/// What in a shell command a verdict is about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cause {
+    /// The part of the command the rule covers, said as a clause
+    /// ("`cat` reads `.env`").
+    Part(String),
+    /// The program's word as written (`$x`): it is known only when the
+    /// command runs, so the rule (the project's first Bash rule) cannot be
+    /// checked against it.
+    UnknownProgram(String),
 }
 
 impl Verdict {
     /// What to tell the agent when `tool` (e.g. "ctx_read") is refused;
     /// `None` for [`Verdict::Allow`].
     pub fn message(&self, tool: &str) -> Option<String> {
-        match self {
-            Verdict::Allow => None,
-            Verdict::Deny { rule, file } => Some(format!(
-                "{tool}: denied by {rule} in {}; the user's permission settings forbid this",
-                file.display()
-            )),
-            Verdict::Ask { rule, file } => Some(format!(
-                "{tool}: requires approval (ask rule {rule} in {}); run it with the host's own tool so the user is asked",
-                file.display()
-            )),
-        }
+        let grounds = self.grounds()?;
+        Some(match self {
+            Verdict::Deny { .. } => format!("{tool}: denied by {grounds}; the user's permission settings forbid this"),
+            _ => format!("{tool}: requires approval ({grounds}); run it with the host's own tool so the user is asked"),
+        })
+    }
+
+    /// Why the operation is not simply allowed: the rule, its file and what
+    /// made it apply; `None` for [`Verdict::Allow`].
+    pub fn grounds(&self) -> Option<String> {
+        let (rule, file, cause, ask) = match self {
+            Verdict::Allow => return None,
+            Verdict::Deny { rule, file, cause } => (rule, file.display(), cause, ""),
+            Verdict::Ask { rule, file, cause } => (rule, file.display(), cause, "ask rule "),
+        };
+        Some(match cause {
+            None => format!("{ask}{rule} in {file}"),
+            Some(Cause::Part(part)) => format!("{ask}{rule} in {file}: {part}"),
+            Some(Cause::UnknownProgram(word)) => format!(
+                "the program `{word}` is known only when the command runs, so it cannot be checked against {rule} in {file}"
+            ),
+        })
     }
 }
 
@@ -91,6 +139,48 @@ enum Target {
     Read(PathRule),
     Edit(PathRule),
     Bash(BashPattern),
+}
+
+/// A file a command reads or writes, and how the command names it.
+struct Named {
+    path: PathBuf,
+    cause: String,
+}
+
+/// A directory a command reads everything under.
+struct WholeRead {
+    dir: PathBuf,
+    /// "`grep` reads everything under `qa`".
+    cause: String,
+    /// What paths below are shown relative to: the command's directory.
+    cwd: PathBuf,
+    /// `None`: more than the budget allows, judged from the rules' patterns.
+    listing: Option<walk::Tree>,
+}
+
+impl WholeRead {
+    /// What the command reads under `dir` that `rule` covers, as a clause.
+    fn hit(&self, rule: &PathRule) -> Option<String> {
+        if !rule.may_cover_below(&self.dir) {
+            return None;
+        }
+        let Some(tree) = &self.listing else {
+            return Some(format!("{}, too much to list, and the rule may cover some of it", self.cause));
+        };
+        if rule.matches(&self.dir) {
+            return Some(self.cause.clone());
+        }
+        if let Some(entry) = tree.entries.iter().find(|entry| rule.matches(entry)) {
+            return Some(format!("{}, {} among it", self.cause, shown(entry, &self.cwd)));
+        }
+        let linked = tree.linked_dirs.iter().find(|dir| rule.may_cover_below(dir))?;
+        Some(format!("{}, through a link to {}", self.cause, linked.display()))
+    }
+}
+
+/// `path` relative to `cwd` when it is below it, else absolute.
+fn shown(path: &Path, cwd: &Path) -> String {
+    path.strip_prefix(cwd).ok().filter(|rel| !rel.as_os_str().is_empty()).unwrap_or(path).display().to_string()
 }
 
 impl Permissions {
@@ -127,45 +217,141 @@ impl Permissions {
 
     /// Whether reading `path` (absolute, canonical) is allowed.
     pub fn check_read(&self, path: &Path) -> Verdict {
-        self.verdict(|target| matches!(target, Target::Read(rule) if rule.matches(path)))
+        self.verdict(|target| matches!(target, Target::Read(rule) if rule.matches(path)).then_some(None))
     }
 
     /// Whether editing or writing `path` (absolute, canonical) is allowed.
     pub fn check_edit(&self, path: &Path) -> Verdict {
-        self.verdict(|target| matches!(target, Target::Edit(rule) if rule.matches(path)))
+        self.verdict(|target| matches!(target, Target::Edit(rule) if rule.matches(path)).then_some(None))
     }
 
     /// Whether running `command` in `cwd` is allowed: each simple command of
     /// it against the Bash rules (a deny on any part denies the whole), and
-    /// the files it names against the Read and Edit rules.
+    /// the files it names against the Read and Edit rules: its operands as
+    /// paths, globs expanded, directories a recursive reader is given as
+    /// everything under them, and its redirection targets.
     pub fn check_shell(&self, command: &str, cwd: &Path) -> Verdict {
         let invocations = bash::invocations(command);
         let mut reads = Vec::new();
+        let mut whole_reads = Vec::new();
         let mut edits = Vec::new();
+        let mut budget = Budget::new(walk::MAX_ENTRIES);
         let mut cwd = canonical_prefix(cwd);
         for invocation in &invocations {
-            if invocation.program.as_deref() == Some("cd") {
-                cwd = match invocation.operands.first() {
-                    Some(dir) => canonical_prefix(&self.resolve(dir, &cwd)),
+            let program = invocation.program.as_deref().unwrap_or_default();
+            if program == "cd" {
+                cwd = match invocation.operands().next() {
+                    Some(dir) => match self.paths_of(dir, &cwd, &mut budget) {
+                        Expansion::Paths(paths) => canonical_prefix(&paths[0]),
+                        Expansion::Under(dir) => dir,
+                    },
                     None => self.home.clone(),
                 };
                 continue;
             }
-            for operand in invocation.operands.iter().take(MAX_OPERANDS) {
-                if let Ok(path) = self.resolve(operand, &cwd).canonicalize() {
-                    reads.push(path);
+            let texts: Vec<&str> = invocation.args.iter().map(|arg| arg.text.as_str()).collect();
+            let whole = readers::whole(program, &texts);
+            let mut named_any = false;
+            let operands = invocation.args.iter().enumerate().filter(|(_, arg)| !arg.text.starts_with('-'));
+            for (at, arg) in operands.take(MAX_OPERANDS) {
+                let reads_whole = whole.as_ref().is_some_and(|whole| whole.args.contains(&at));
+                let paths = match self.paths_of(arg, &cwd, &mut budget) {
+                    Expansion::Paths(paths) => paths,
+                    Expansion::Under(dir) => {
+                        let cause = format!(
+                            "`{program}` reads `{}`, which matches more than {} paths under {}",
+                            arg.text,
+                            expand::MAX_MATCHES,
+                            shown(&dir, &cwd)
+                        );
+                        whole_reads.extend(self.whole_read(dir, cause, &cwd, None));
+                        continue;
+                    }
+                };
+                for path in paths {
+                    let Ok(path) = path.canonicalize() else { continue };
+                    named_any = true;
+                    let named = match &arg.glob {
+                        Some(_) => format!("`{}`, which matches {}", arg.text, shown(&path, &cwd)),
+                        None => format!("`{}`", arg.text),
+                    };
+                    if reads_whole && path.is_dir() {
+                        let cause = format!("`{program}` reads everything under {named}");
+                        whole_reads.extend(self.whole_read(path.clone(), cause, &cwd, Some(&mut budget)));
+                    }
+                    reads.push(Named { path, cause: format!("`{program}` reads {named}") });
                 }
+            }
+            if whole.is_some_and(|whole| whole.default_cwd) && !named_any {
+                let cause = format!("`{program}` reads everything under its working directory {}", cwd.display());
+                whole_reads.extend(self.whole_read(cwd.clone(), cause, &cwd, Some(&mut budget)));
             }
             for redirect in &invocation.redirects {
                 let path = canonical_prefix(&self.resolve(&redirect.target, &cwd));
-                if redirect.write { edits.push(path) } else { reads.push(path) }
+                let (operator, list) = if redirect.write { ("`>`", &mut edits) } else { ("`<`", &mut reads) };
+                list.push(Named { path, cause: format!("{operator} names `{}`", redirect.target) });
             }
         }
-        self.verdict(|target| match target {
-            Target::Bash(pattern) => invocations.iter().any(|inv| inv.views.iter().any(|view| pattern.matches(view))),
-            Target::Read(rule) => reads.iter().any(|path| rule.matches(path)),
-            Target::Edit(rule) => edits.iter().any(|path| rule.matches(path)),
-        })
+        let verdict = self.verdict(|target| match target {
+            Target::Bash(pattern) => invocations
+                .iter()
+                .find(|inv| inv.views.iter().any(|view| pattern.matches(view)))
+                .map(|inv| Some(format!("`{}` matches it", inv.views.first().map_or("", String::as_str)))),
+            Target::Read(rule) => reads
+                .iter()
+                .find(|read| rule.matches(&read.path))
+                .map(|read| read.cause.clone())
+                .or_else(|| whole_reads.iter().find_map(|whole| whole.hit(rule)))
+                .map(Some),
+            Target::Edit(rule) => {
+                edits.iter().find(|edit| rule.matches(&edit.path)).map(|edit| Some(edit.cause.clone()))
+            }
+        });
+        let unknown = invocations.iter().find_map(|inv| inv.unknown_program.as_deref());
+        match (verdict, unknown) {
+            (Verdict::Allow, Some(word)) => self.unchecked(word),
+            (verdict, _) => verdict,
+        }
+    }
+
+    /// The paths an argument names in `cwd`: its glob's matches, or itself
+    /// as written (not necessarily existing).
+    fn paths_of(&self, arg: &Arg, cwd: &Path, budget: &mut Budget) -> Expansion {
+        if let Some(pattern) = &arg.glob {
+            match expand::expand(pattern, cwd, &self.home, budget) {
+                Expansion::Paths(paths) if paths.is_empty() => {}
+                expansion => return expansion,
+            }
+        }
+        Expansion::Paths(vec![self.resolve(&arg.text, cwd)])
+    }
+
+    /// A directory read whole, when some Read rule could cover part of it:
+    /// listed within `budget`, or judged from the rules' patterns when it
+    /// has too much in it or there is no budget (a glob already ran out).
+    fn whole_read(&self, dir: PathBuf, cause: String, cwd: &Path, budget: Option<&mut Budget>) -> Option<WholeRead> {
+        let covered = self.rules.iter().any(|rule| matches!(&rule.target, Target::Read(r) if r.may_cover_below(&dir)));
+        if !covered {
+            return None;
+        }
+        let listing = budget.and_then(|budget| walk::tree(&dir, budget));
+        Some(WholeRead { dir, cause, cwd: cwd.to_path_buf(), listing })
+    }
+
+    /// A command whose program is known only when it runs, in a project
+    /// with Bash rules: none of them can be checked, so the user is asked,
+    /// named the first rule (a deny before an ask). Without Bash rules it runs.
+    fn unchecked(&self, word: &str) -> Verdict {
+        let bash =
+            |deny: bool| self.rules.iter().find(|rule| rule.deny == deny && matches!(rule.target, Target::Bash(_)));
+        match bash(true).or_else(|| bash(false)) {
+            Some(rule) => Verdict::Ask {
+                rule: rule.text.clone(),
+                file: rule.file.clone(),
+                cause: Some(Cause::UnknownProgram(word.to_string())),
+            },
+            None => Verdict::Allow,
+        }
     }
 
     /// No deny or ask rule at all: every check allows.
@@ -173,12 +359,19 @@ impl Permissions {
         self.rules.is_empty()
     }
 
-    /// The first deny rule matching, else the first ask rule, else allow.
-    fn verdict(&self, matches: impl Fn(&Target) -> bool) -> Verdict {
+    /// The first deny rule that applies, else the first ask rule, else
+    /// allow. `applies` tells for each rule's target, and for a shell command
+    /// what part of it the rule covers (`Some(None)`: nothing to say).
+    fn verdict(&self, applies: impl Fn(&Target) -> Option<Option<String>>) -> Verdict {
         for deny in [true, false] {
-            if let Some(rule) = self.rules.iter().find(|rule| rule.deny == deny && matches(&rule.target)) {
-                let (rule, file) = (rule.text.clone(), rule.file.clone());
-                return if deny { Verdict::Deny { rule, file } } else { Verdict::Ask { rule, file } };
+            let found = self
+                .rules
+                .iter()
+                .filter(|rule| rule.deny == deny)
+                .find_map(|rule| Some((rule, applies(&rule.target)?)));
+            if let Some((rule, part)) = found {
+                let (rule, file, cause) = (rule.text.clone(), rule.file.clone(), part.map(Cause::Part));
+                return if deny { Verdict::Deny { rule, file, cause } } else { Verdict::Ask { rule, file, cause } };
             }
         }
         Verdict::Allow

@@ -14,7 +14,7 @@
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
-use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use globset::{GlobBuilder, GlobMatcher, GlobSet, GlobSetBuilder};
 
 /// Where a relative path rule starts and what it names below.
 #[derive(Debug, Clone)]
@@ -23,6 +23,18 @@ pub(crate) struct PathRule {
     base: PathBuf,
     /// `None`: the base itself and everything below it.
     below: Option<GlobSet>,
+    /// The segments of `below`'s pattern, to tell whether anything under a
+    /// directory could match; `None` when a segment does not compile alone
+    /// (a `{a,b/c}` spanning a `/`), and then anything could.
+    segments: Option<Vec<Segment>>,
+}
+
+/// One `/`-separated piece of a rule's pattern.
+#[derive(Debug, Clone)]
+enum Segment {
+    /// `**`: any number of directories.
+    Any,
+    Glob(GlobMatcher),
 }
 
 /// The directories rules are relative to.
@@ -45,7 +57,7 @@ pub(crate) enum Syntax {
 impl PathRule {
     /// Everything: a bare `Read` or `Edit`.
     pub(crate) fn everything() -> PathRule {
-        PathRule { base: PathBuf::from("/"), below: None }
+        PathRule { base: PathBuf::from("/"), below: None, segments: None }
     }
 
     pub(crate) fn parse(spec: &str, syntax: Syntax, bases: Bases<'_>) -> Result<PathRule, String> {
@@ -81,15 +93,17 @@ impl PathRule {
                 }
             }
         }
-        let rest: Vec<&str> = segments.collect();
+        let mut rest: Vec<&str> = segments.collect();
+        if !anchored && !rest.is_empty() {
+            rest.insert(0, "**");
+        }
         let below = if rest.is_empty() {
             None
         } else {
-            let rest = rest.join("/");
-            let glob = if anchored { rest } else { format!("**/{rest}") };
-            Some(compile(&glob).map_err(|e| format!("pattern `{spec}` does not compile ({e})"))?)
+            Some(compile(&rest.join("/")).map_err(|e| format!("pattern `{spec}` does not compile ({e})"))?)
         };
-        Ok(PathRule { base: canonical_prefix(&base), below })
+        let segments = rest.iter().map(|segment| Segment::parse(segment)).collect();
+        Ok(PathRule { base: canonical_prefix(&base), below, segments })
     }
 
     /// Whether the rule covers `path` (absolute, canonical).
@@ -99,6 +113,39 @@ impl PathRule {
             None => true,
             Some(glob) => !rel.as_os_str().is_empty() && glob.is_match(rel),
         }
+    }
+
+    /// Whether the rule could cover `dir` (absolute, canonical) or anything
+    /// below it, judged from the pattern alone: nothing under `dir` is
+    /// looked at, so a pattern that may match deeper down (`**/.env`) counts.
+    pub(crate) fn may_cover_below(&self, dir: &Path) -> bool {
+        if self.base.starts_with(dir) {
+            return true;
+        }
+        let Ok(rel) = dir.strip_prefix(&self.base) else { return false };
+        let Some(segments) = &self.segments else { return true };
+        // Each level of `dir` must match its segment until the pattern runs
+        // out (it then covers `dir` whole) or `dir` does (what is below it
+        // may match the rest); `**` can stand for whatever is left.
+        for (name, segment) in rel.components().zip(segments) {
+            match segment {
+                Segment::Any => return true,
+                Segment::Glob(glob) if !glob.is_match(name.as_os_str()) => return false,
+                Segment::Glob(_) => {}
+            }
+        }
+        true
+    }
+}
+
+impl Segment {
+    /// `None` when the segment does not compile alone.
+    fn parse(segment: &str) -> Option<Segment> {
+        if segment == "**" {
+            return Some(Segment::Any);
+        }
+        let glob = GlobBuilder::new(segment).literal_separator(true).backslash_escape(true).build().ok()?;
+        Some(Segment::Glob(glob.compile_matcher()))
     }
 }
 
@@ -259,6 +306,27 @@ mod tests {
         assert!(rule(&f, &spec).matches(&f.root.join("secrets/x")));
         // A base that does not exist yet still lines up.
         assert!(rule(&f, "new/dir/**").matches(&f.root.join("new/dir/x")));
+    }
+
+    #[test]
+    fn whether_a_rule_may_cover_something_under_a_directory() {
+        let f = fixture();
+        let secret = rule(&f, "./qa/secret/**");
+        for dir in ["", "qa", "qa/secret", "qa/secret/deep"] {
+            assert!(secret.may_cover_below(&f.root.join(dir)), "{dir}");
+        }
+        for dir in ["src", "qa/public", "qa/secretive"] {
+            assert!(!secret.may_cover_below(&f.root.join(dir)), "{dir}");
+        }
+        assert!(!secret.may_cover_below(&f.home.join("other")));
+        // A glob in the middle is matched level by level; `**` and names at
+        // any depth reach everything under the root.
+        let plans = rule(&f, "./q*/plans/*.txt");
+        assert!(plans.may_cover_below(&f.root.join("qa")) && plans.may_cover_below(&f.root.join("qa/plans")));
+        assert!(!plans.may_cover_below(&f.root.join("src")) && !plans.may_cover_below(&f.root.join("qa/notes")));
+        assert!(rule(&f, "*.env").may_cover_below(&f.root.join("src/deep")));
+        assert!(rule(&f, "./a/**/key").may_cover_below(&f.root.join("a/b/c")));
+        assert!(!rule(&f, "./a/**/key").may_cover_below(&f.root.join("b")));
     }
 
     #[test]

@@ -79,11 +79,21 @@ impl Setup {
 }
 
 fn deny(rule: &str, file: &Path) -> Verdict {
-    Verdict::Deny { rule: rule.to_string(), file: file.to_path_buf() }
+    Verdict::Deny { rule: rule.to_string(), file: file.to_path_buf(), cause: None }
 }
 
 fn ask(rule: &str, file: &Path) -> Verdict {
-    Verdict::Ask { rule: rule.to_string(), file: file.to_path_buf() }
+    Verdict::Ask { rule: rule.to_string(), file: file.to_path_buf(), cause: None }
+}
+
+/// A verdict on a shell command, with what part of it the rule covers.
+fn because(verdict: Verdict, part: &str) -> Verdict {
+    let cause = Some(Cause::Part(part.to_string()));
+    match verdict {
+        Verdict::Deny { rule, file, .. } => Verdict::Deny { rule, file, cause },
+        Verdict::Ask { rule, file, .. } => Verdict::Ask { rule, file, cause },
+        Verdict::Allow => Verdict::Allow,
+    }
 }
 
 fn permissions(json: &str) -> String {
@@ -149,7 +159,10 @@ fn precedence_deny_over_ask_over_allow_across_files() {
     let local = s.root.join(".claude/settings.local.json");
     assert_eq!(p.check_read(&s.root.join("src/secret.rs")), deny("Read(./src/secret.rs)", &local));
     assert_eq!(p.check_read(&s.root.join("src/lib.rs")), ask("Read(./src/**)", &s.managed));
-    assert_eq!(p.check_shell("git push origin main", &s.root), ask("Bash(git push:*)", &s.project_file()));
+    assert_eq!(
+        p.check_shell("git push origin main", &s.root),
+        because(ask("Bash(git push:*)", &s.project_file()), "`git push origin main` matches it")
+    );
     assert_eq!(p.check_read(&s.root.join("README.md")), Verdict::Allow);
 }
 
@@ -161,17 +174,41 @@ fn bash_rule_forms() {
     ));
     let p = s.load();
     let file = s.project_file();
-    assert_eq!(p.check_shell("rm -rf target", &s.root), deny("Bash(rm -rf:*)", &file));
-    assert_eq!(p.check_shell("git push origin main", &s.root), deny("Bash(git * main)", &file));
-    assert_eq!(p.check_shell("curl evil.sh", &s.root), deny("Bash(curl evil.sh)", &file));
+    assert_eq!(
+        p.check_shell("rm -rf target", &s.root),
+        because(deny("Bash(rm -rf:*)", &file), "`rm -rf target` matches it")
+    );
+    assert_eq!(
+        p.check_shell("git push origin main", &s.root),
+        because(deny("Bash(git * main)", &file), "`git push origin main` matches it")
+    );
+    assert_eq!(
+        p.check_shell("curl evil.sh", &s.root),
+        because(deny("Bash(curl evil.sh)", &file), "`curl evil.sh` matches it")
+    );
     assert_eq!(p.check_shell("curl evil.sh -o x", &s.root), Verdict::Allow);
-    assert_eq!(p.check_shell("npm run test:unit", &s.root), ask("Bash(npm run test:*)", &file));
-    assert_eq!(p.check_shell("git diff HEAD", &s.root), ask("Bash(git diff *)", &file));
+    assert_eq!(
+        p.check_shell("npm run test:unit", &s.root),
+        because(ask("Bash(npm run test:*)", &file), "`npm run test:unit` matches it")
+    );
+    assert_eq!(
+        p.check_shell("git diff HEAD", &s.root),
+        because(ask("Bash(git diff *)", &file), "`git diff HEAD` matches it")
+    );
     assert_eq!(p.check_shell("git status", &s.root), Verdict::Allow);
     // A deny on any part denies the whole, and beats an ask on another part.
-    assert_eq!(p.check_shell("npm run test && git checkout main", &s.root), deny("Bash(git * main)", &file));
-    assert_eq!(p.check_shell("echo $(rm -rf /)", &s.root), deny("Bash(rm -rf:*)", &file));
-    assert_eq!(p.check_shell("sudo FOO=1 rm -rf /", &s.root), deny("Bash(rm -rf:*)", &file));
+    assert_eq!(
+        p.check_shell("npm run test && git checkout main", &s.root),
+        because(deny("Bash(git * main)", &file), "`git checkout main` matches it")
+    );
+    assert_eq!(
+        p.check_shell("echo $(rm -rf /)", &s.root),
+        because(deny("Bash(rm -rf:*)", &file), "`rm -rf /` matches it")
+    );
+    assert_eq!(
+        p.check_shell("sudo FOO=1 rm -rf /", &s.root),
+        because(deny("Bash(rm -rf:*)", &file), "`sudo FOO=1 rm -rf /` matches it")
+    );
     assert_eq!(p.check_shell("echo 'rm -rf /'", &s.root), Verdict::Allow);
 }
 
@@ -181,7 +218,7 @@ fn bare_bash_denies_everything() {
         let s = Setup::new();
         s.project(&permissions(&format!(r#"{{"deny": ["{rule}"]}}"#)));
         let p = s.load();
-        assert_eq!(p.check_shell("ls", &s.root), deny(rule, &s.project_file()), "{rule}");
+        assert_eq!(p.check_shell("ls", &s.root), because(deny(rule, &s.project_file()), "`ls` matches it"), "{rule}");
         assert_eq!(p.check_read(&s.root.join("x")), Verdict::Allow);
     }
 }
@@ -196,13 +233,25 @@ fn shell_commands_naming_protected_files() {
     fs::write(s.home.join(".aws/credentials"), "k").unwrap();
     let p = s.load();
     let file = s.project_file();
-    assert_eq!(p.check_shell("cat .env", &s.root), deny("Read(./.env)", &file));
-    assert_eq!(p.check_shell(&format!("head -n1 {}", env.display()), Path::new("/")), deny("Read(./.env)", &file));
-    assert_eq!(p.check_shell("cd sub && cat ../.env", &s.root), deny("Read(./.env)", &file));
+    assert_eq!(p.check_shell("cat .env", &s.root), because(deny("Read(./.env)", &file), "`cat` reads `.env`"));
+    assert_eq!(
+        p.check_shell(&format!("head -n1 {}", env.display()), Path::new("/")),
+        because(deny("Read(./.env)", &file), &format!("`head` reads `{}`", env.display()))
+    );
+    assert_eq!(
+        p.check_shell("cd sub && cat ../.env", &s.root),
+        because(deny("Read(./.env)", &file), "`cat` reads `../.env`")
+    );
     assert_eq!(p.check_shell("cd sub && cat notes.txt", &s.root), Verdict::Allow);
-    assert_eq!(p.check_shell("wc -l < .env", &s.root), deny("Read(./.env)", &file));
-    assert_eq!(p.check_shell("echo x > config/app.toml", &s.root), deny("Edit(./config/**)", &file));
-    assert_eq!(p.check_shell("cat ~/.aws/credentials", &s.root), ask("Read(~/.aws/**)", &file));
+    assert_eq!(p.check_shell("wc -l < .env", &s.root), because(deny("Read(./.env)", &file), "`<` names `.env`"));
+    assert_eq!(
+        p.check_shell("echo x > config/app.toml", &s.root),
+        because(deny("Edit(./config/**)", &file), "`>` names `config/app.toml`")
+    );
+    assert_eq!(
+        p.check_shell("cat ~/.aws/credentials", &s.root),
+        because(ask("Read(~/.aws/**)", &file), "`cat` reads `~/.aws/credentials`")
+    );
     // A name that is no file there is not a path.
     assert_eq!(p.check_shell("echo .env", &s.root.join("sub")), Verdict::Allow);
 }
@@ -222,11 +271,11 @@ fn lean_ctx_config_rules() {
     assert_eq!(p.check_read(&s.root.join("a/b/id.key")), deny("*.key", &s.config));
     assert_eq!(p.check_read(&s.home.join(".gnupg/x")), deny("~/.gnupg", &s.config));
     assert_eq!(p.check_read(Path::new("/var/secret/x")), deny("/var/secret", &s.config));
-    assert_eq!(p.check_shell("git push -f", &s.root), deny("git push", &s.config));
+    assert_eq!(p.check_shell("git push -f", &s.root), because(deny("git push", &s.config), "`git push -f` matches it"));
     assert_eq!(p.check_shell("git pushx", &s.root), Verdict::Allow);
     assert_eq!(
         p.check_shell("terraform apply -auto-approve", &s.root),
-        deny("Bash(terraform * -auto-approve)", &s.config)
+        because(deny("Bash(terraform * -auto-approve)", &s.config), "`terraform apply -auto-approve` matches it")
     );
     assert!(!p.is_empty());
 }
@@ -246,7 +295,10 @@ fn malformed_files_and_rules_are_noted_and_the_rest_applies() {
     assert!(notes[4].contains("\"Read(src/[a)\" pattern `src/[a` does not compile"));
     assert!(notes[5].contains("deny_paths entry \"src/[bad\""));
     assert_eq!(p.check_read(&s.root.join("ok/x")), ask("Read(./ok/**)", &s.project_file()));
-    assert_eq!(p.check_shell("rm x", &s.root), deny("Bash(rm:*)", &s.root.join(".claude/settings.local.json")));
+    assert_eq!(
+        p.check_shell("rm x", &s.root),
+        because(deny("Bash(rm:*)", &s.root.join(".claude/settings.local.json")), "`rm x` matches it")
+    );
 }
 
 #[test]
@@ -294,4 +346,136 @@ fn random_commands_never_panic() {
         let line: String = (0..len).map(|_| alphabet[rng.below(alphabet.len())]).collect();
         let _ = p.check_shell(&line, &s.root);
     }
+}
+
+/// The QA project: `Read(./qa/secret/**)`, `Read(./.env)` and `Bash(rm:*)` denied.
+fn qa() -> (Setup, Permissions, PathBuf) {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Read(./qa/secret/**)", "Read(./.env)", "Bash(rm:*)"]}"#));
+    for file in ["qa/secret/plan.txt", "qa/notes.md", ".env", "src/a.rs", "src/b.rs"] {
+        s.file(file);
+    }
+    let p = s.load();
+    let file = s.project_file();
+    (s, p, file)
+}
+
+#[test]
+fn globs_are_checked_as_every_path_they_match() {
+    let (s, p, file) = qa();
+    let secret = deny("Read(./qa/secret/**)", &file);
+    assert_eq!(
+        p.check_shell("cat q*/secret/plan.txt", &s.root),
+        because(secret.clone(), "`cat` reads `q*/secret/plan.txt`, which matches qa/secret/plan.txt")
+    );
+    assert_eq!(
+        p.check_shell("cat .en?", &s.root),
+        because(deny("Read(./.env)", &file), "`cat` reads `.en?`, which matches .env")
+    );
+    assert_eq!(
+        p.check_shell("cd qa && head */*", &s.root),
+        because(secret.clone(), "`head` reads `*/*`, which matches secret/plan.txt")
+    );
+    // What the shell would not expand, and globs matching nothing covered.
+    assert_eq!(p.check_shell("cat '*'/secret/plan.txt", &s.root), Verdict::Allow);
+    assert_eq!(p.check_shell("cat src/*.rs qa/*.md", &s.root), Verdict::Allow);
+    assert_eq!(p.check_shell("cat nothing*", &s.root), Verdict::Allow);
+}
+
+#[test]
+fn a_glob_too_large_to_expand_names_everything_under_its_fixed_prefix() {
+    let (s, p, file) = qa();
+    for i in 0..=expand::MAX_MATCHES {
+        fs::write(s.root.join(format!("qa/f{i}")), "").unwrap();
+    }
+    assert_eq!(
+        p.check_shell("cat qa/*", &s.root),
+        because(
+            deny("Read(./qa/secret/**)", &file),
+            "`cat` reads `qa/*`, which matches more than 10000 paths under qa, too much to list, and the rule may \
+             cover some of it"
+        )
+    );
+    assert_eq!(p.check_shell("cat src/*", &s.root), Verdict::Allow);
+}
+
+#[test]
+fn recursive_readers_are_checked_as_reading_everything_under_a_directory() {
+    let (s, p, file) = qa();
+    let secret = deny("Read(./qa/secret/**)", &file);
+    assert_eq!(
+        p.check_shell("grep -r plans qa", &s.root),
+        because(secret.clone(), "`grep` reads everything under `qa`, qa/secret/plan.txt among it")
+    );
+    assert_eq!(
+        p.check_shell("tar cf - qa/secret | tar xOf -", &s.root),
+        because(secret.clone(), "`tar` reads everything under `qa/secret`, qa/secret/plan.txt among it")
+    );
+    assert_eq!(
+        p.check_shell("cd qa && rg plans", &s.root),
+        because(
+            secret.clone(),
+            &format!(
+                "`rg` reads everything under its working directory {}, secret/plan.txt among it",
+                s.root.join("qa").display()
+            )
+        )
+    );
+    assert_eq!(
+        p.check_shell("cp -r . /tmp/out", &s.root),
+        because(secret.clone(), "`cp` reads everything under `.`, qa/secret/plan.txt among it")
+    );
+    assert_eq!(
+        p.check_shell("find . -name '*.txt' -exec cat {} +", &s.root),
+        because(secret, "`find` reads everything under `.`, qa/secret/plan.txt among it")
+    );
+    // find's rm reads nothing, and is a command of its own.
+    assert_eq!(
+        p.check_shell("find qa -name '*.md' -exec rm {} +", &s.root),
+        because(deny("Bash(rm:*)", &file), "`rm {}` matches it")
+    );
+    // Nothing a rule covers under what they read, or not reading contents.
+    for command in [
+        "grep -r foo src",
+        "rg foo src",
+        "tar cf - src",
+        "ls qa",
+        "ls -R qa",
+        "du -sh qa",
+        "find . -exec chmod 600 {} +",
+        "grep foo qa/notes.md",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
+
+#[test]
+fn a_program_known_only_when_it_runs_is_asked_about_where_bash_rules_exist() {
+    let (s, p, file) = qa();
+    let unknown = |word: &str| Verdict::Ask {
+        rule: "Bash(rm:*)".into(),
+        file: file.clone(),
+        cause: Some(Cause::UnknownProgram(word.into())),
+    };
+    assert_eq!(p.check_shell("$(echo rm) x", &s.root), unknown("$(echo rm)"));
+    assert_eq!(p.check_shell("cmd=$(echo rm); $cmd x", &s.root), unknown("$cmd"));
+    assert_eq!(p.check_shell("sh -c \"$v\"", &s.root), unknown("$v"));
+    // A literal assignment earlier in the line is followed; a deny still wins.
+    assert_eq!(p.check_shell("x=rm; $x foo", &s.root), because(deny("Bash(rm:*)", &file), "`rm foo` matches it"));
+    assert_eq!(p.check_shell("x=ls; $x foo", &s.root), Verdict::Allow);
+    assert_eq!(
+        p.check_shell("$(echo ls) && cat .env", &s.root),
+        because(deny("Read(./.env)", &file), "`cat` reads `.env`")
+    );
+    let message = unknown("$x").message("ctx_shell").unwrap();
+    assert!(
+        message.contains(
+            "the program `$x` is known only when the command runs, so it cannot be checked against Bash(rm:*)"
+        ),
+        "{message}"
+    );
+    // Without Bash rules nothing is lost by running it.
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Read(./.env)"]}"#));
+    assert_eq!(s.load().check_shell("$(echo rm) x", &s.root), Verdict::Allow);
 }

@@ -103,10 +103,10 @@ pub fn shell_refusal(verdict: &Verdict) -> Option<String> {
     match verdict {
         Verdict::Allow => None,
         Verdict::Deny { .. } => verdict.message("lctx-shell"),
-        Verdict::Ask { rule, file } => Some(format!(
-            "lctx-shell: requires approval (ask rule {rule} in {}), and this shell cannot ask the user, so the \
-             command was not run; the user can run it or change the rule",
-            file.display()
+        Verdict::Ask { .. } => Some(format!(
+            "lctx-shell: requires approval ({}), and this shell cannot ask the user, so the command was not run; the \
+             user can run it or change the rule",
+            verdict.grounds()?
         )),
     }
 }
