@@ -120,7 +120,7 @@ pub const TOOLS: &[ToolSpec] = &[
             param("path", Str, "file or directory"),
             param("include", StrOrList, "glob, e.g. *.rs"),
             param("exclude", StrOrList, "glob"),
-            param("max_results", Int(1..=MAX_RESULTS as u64), "1-10000, default 50; bm25: 10 files"),
+            param("max_results", Int(1..=MAX_RESULTS as u64), "default 50; bm25: 10 files"),
         ],
         profile: Minimal,
         read_only: true,
@@ -134,7 +134,7 @@ pub const TOOLS: &[ToolSpec] = &[
         params: &[
             required("pattern", Str, ""),
             param("path", Str, ""),
-            param("max_results", Int(1..=MAX_RESULTS as u64), "1-10000, default 50"),
+            param("max_results", Int(1..=MAX_RESULTS as u64), ""),
         ],
         profile: Standard,
         read_only: true,
