@@ -5,6 +5,7 @@ use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
 use clap::Args;
+use lean_ctx_common::limits::MAX_RESULTS;
 use lean_ctx_proto::v1::{IndexPhase, IndexStatusRequest};
 
 use super::{Exit, emit, failure};
@@ -27,8 +28,8 @@ pub struct SearchArgs {
     #[arg(long)]
     exclude: Vec<String>,
     /// At most this many results: lines (regex), files (bm25, default 10) or
-    /// definitions (symbol); default 50.
-    #[arg(short = 'n', long)]
+    /// definitions (symbol); default 50, at most 10,000.
+    #[arg(short = 'n', long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_RESULTS)))]
     max_results: Option<u32>,
     /// Machine-readable output (docs/json.md).
     #[arg(long)]
@@ -43,8 +44,8 @@ pub struct GlobArgs {
     pattern: String,
     /// The directory to search (default: the project).
     path: Option<String>,
-    /// At most this many paths.
-    #[arg(short = 'n', long)]
+    /// At most this many paths (1 to 10,000; default 50).
+    #[arg(short = 'n', long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_RESULTS)))]
     max_results: Option<u32>,
     /// Machine-readable output (docs/json.md).
     #[arg(long)]
