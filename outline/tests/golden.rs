@@ -1084,6 +1084,12 @@ fn c_deprecation_macros_stay_in_heads() {
         // A macro called over a declaration is no mark of it.
         "33 int EVP_PKEY_get_bits(const EVP_PKEY *pkey)",
     ]);
+    // A function returning a pointer to a function is a function; a pointer to one, or an array
+    // of them, is a variable.
+    for line in ["22-23 fn EVP_MD_meth_get_init", "36 var evp_default_init", "37 fn evp_get_update", "38 var evp_inits"]
+    {
+        assert!(views.map.lines().any(|l| l == line), "no line `{line}` in\n{}", views.map);
+    }
     views.hides(&["OSSL_DEPRECATEDIN_3_0", "int"]);
     views.complete();
 }
