@@ -27,7 +27,7 @@ use std::ops::Range;
 use tree_sitter::{Node, Tree};
 
 use crate::Language;
-use crate::model::{Definition, Import, Kind, Outline};
+use crate::model::{Definition, Import, Kind, Outline, several_names};
 use crate::text::{Lines, MAX_SIGNATURE, collapse, collapse_code, line_number, node_lines, node_text, truncate};
 use crate::{fallback, parse, unclosed, unparsed};
 pub(crate) use head::empty_nested_brackets;
@@ -946,7 +946,9 @@ impl<'s> Walker<'s> {
         let text = text.trim_end_matches(';').trim_end();
         let text = self.spec.import_keywords.iter().find_map(|keyword| text.strip_prefix(keyword)).unwrap_or(text);
         let line = node_lines(node, self.source).0;
-        self.imports.push(Import { text: truncate(text.to_string(), MAX_SIGNATURE), line });
+        // Whole: the module a long statement names comes last in some languages (`import { a, …
+        // } from './x'`), and the names of a Rust group are the modules the map lists.
+        self.imports.push(Import { text: text.to_string(), line });
     }
 
     fn define(
@@ -967,7 +969,10 @@ impl<'s> Walker<'s> {
             Classify::Is(kind) => kind,
             Classify::By(classify) => classify(node, self.source)?,
         };
-        let name = truncate(collapse(&(rule.name)(node, self.source)?), MAX_SIGNATURE);
+        // A list of names (`from .core import A as A, B as B`, `MIN, MAX = 1, 9`) is each name a
+        // symbol is searched by and a view lists: cut, it would lose some and garble one.
+        let name = collapse(&(rule.name)(node, self.source)?);
+        let name = if several_names(&name).is_some() { name } else { truncate(name, MAX_SIGNATURE) };
         if name.is_empty() {
             return None;
         }
