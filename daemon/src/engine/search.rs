@@ -566,6 +566,21 @@ mod tests {
         let symbols = outline_extractor()(Path::new("views.py"), python);
         let lines: Vec<_> = symbols.iter().map(|s| (s.name.as_str(), s.line)).collect();
         assert_eq!(lines, [("prop", 2), ("users", 6)]);
+        // Annotations, attributes and decorators the grammar puts inside the declaration.
+        let java = "class A {\n    @SuppressWarnings(\"unchecked\")\n    E elementData(int i) { return null; }\n\n    \
+                    @Override\n    @Deprecated\n    public String toString() { return \"\"; }\n}\n";
+        let symbols = outline_extractor()(Path::new("A.java"), java);
+        let lines: Vec<_> = symbols.iter().map(|s| (s.name.as_str(), s.line)).collect();
+        assert_eq!(lines, [("A", 1), ("elementData", 3), ("toString", 7)]);
+        let csharp = "[Serializable]\npublic class B {\n    [HttpGet]\n    public void Get() {}\n}\n";
+        let symbols = outline_extractor()(Path::new("B.cs"), csharp);
+        let lines: Vec<_> = symbols.iter().map(|s| (s.name.as_str(), s.line)).collect();
+        assert_eq!(lines, [("B", 2), ("Get", 4)]);
+        let typescript = "@Component({\n  selector: 'c',\n})\nexport class C {\n  @Input()\n  name: string;\n\n  \
+                          @HostListener('click')\n  onClick(): void {}\n}\n";
+        let symbols = outline_extractor()(Path::new("c.ts"), typescript);
+        let lines: Vec<_> = symbols.iter().map(|s| (s.name.as_str(), s.line)).collect();
+        assert_eq!(lines, [("C", 4), ("name", 6), ("onClick", 9)]);
     }
 
     #[test]
