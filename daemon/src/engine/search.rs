@@ -645,7 +645,7 @@ mod tests {
         let kotlin = "class Cart(val items: List<Item>)\nfun total(cart: Cart): Int = 0\n";
         let names: Vec<String> =
             outline_extractor()(Path::new("Cart.kt"), kotlin).into_iter().map(|s| s.name).collect();
-        assert_eq!(names, ["Cart"]);
+        assert_eq!(names, ["Cart", "total"]);
         let script = "#!/usr/bin/env python3\ndef deploy(target):\n    pass\n";
         let names: Vec<String> =
             outline_extractor()(Path::new("bin/deploy"), script).into_iter().map(|s| s.name).collect();
