@@ -15,6 +15,7 @@ mod java;
 mod js;
 mod macro_types;
 pub(crate) mod markup;
+mod private_fields;
 mod python;
 mod ruby;
 mod rust;
@@ -33,6 +34,7 @@ use crate::{fallback, parse, unclosed, unparsed};
 pub(crate) use head::empty_nested_brackets;
 use head::{Head, Role, shorten_alias, top_level_items, without_leading_bar};
 pub(crate) use head::{Names, Untyped};
+pub(crate) use private_fields::private_fields;
 
 /// How deep the walker follows containers and pass-through nodes. Real code nests a handful of
 /// levels; the cap keeps pathological inputs from exhausting the stack.
