@@ -52,6 +52,14 @@ pub fn outline_and_tree(language: Language, source: &str) -> (Outline, Option<Tr
     outline_with(language, source, parse::parse)
 }
 
+/// The fields of a Java or C# class that the views leave out as no part of its API (private and
+/// package-private ones), each name with the line that names it: definitions symbol search
+/// finds. `language` is the outline's, the grammar `tree` was parsed with; other languages have
+/// none.
+pub fn private_fields(language: Language, tree: &Tree, source: &str) -> Vec<(String, u32)> {
+    extract::private_fields(language, tree, source)
+}
+
 /// [`outline_and_tree`] with the parse step injectable, so tests can make it panic or fail.
 fn outline_with(
     language: Language,

@@ -125,10 +125,7 @@ impl Definition {
     /// `MIN, MAX = 1, 9`) is named by all of them, joined by `, `; any other name is one, commas
     /// and all (`From<(A, B)> for Pair`).
     pub fn names(&self) -> Vec<&str> {
-        let names: Vec<&str> = self.name.split(", ").collect();
-        let several = names.len() > 1
-            && names.iter().all(|name| name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$'));
-        if several { names } else { vec![self.name.as_str()] }
+        several_names(&self.name).unwrap_or_else(|| vec![self.name.as_str()])
     }
 
     /// Exports, one a line from line 1, with the signatures given: what the tests of the
@@ -151,6 +148,15 @@ impl Definition {
             })
             .collect()
     }
+}
+
+/// The names of a definition's name that declares several (see [`Definition::names`]); `None`
+/// for one name.
+pub(crate) fn several_names(name: &str) -> Option<Vec<&str>> {
+    let names: Vec<&str> = name.split(", ").collect();
+    let several =
+        names.len() > 1 && names.iter().all(|name| name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$'));
+    several.then_some(names)
 }
 
 /// One import/dependency statement (`use`, `import`, `#include`, `require`, `using`).

@@ -14,7 +14,8 @@
 //!
 //! Python's re-exports (`from .core import Command as Command`, one a line in click's
 //! `__init__.py`) share a line per module the same way, named once each: `from .core import
-//! Argument, Command`.
+//! Argument, Command`. A statement too long for a signature is printed whole the same way (see
+//! [`python_statement`]): a cut one would lose the names it is there to give.
 
 use crate::model::{Definition, Kind};
 
@@ -76,6 +77,24 @@ fn python_run(definitions: &[Definition]) -> Option<(usize, String)> {
     let run = definitions.iter().take_while(|definition| module(definition) == Some(first)).count();
     let names: Vec<&str> = definitions[..run].iter().map(|definition| definition.name.as_str()).collect();
     (run >= 2).then(|| (run, format!("from {first} import {}", names.join(", "))))
+}
+
+/// A Python re-export whose signature was cut, written whole with each re-exported name once
+/// (`from .core import (A as A, B as B, helper)` → `from .core import A, B, helper`): the
+/// statement's job is to name things, so none is left out however long the line gets.
+pub fn python_statement(definition: &Definition) -> Option<String> {
+    let written = definition.uncut.as_deref().filter(|_| definition.kind == Kind::Export)?;
+    let (head, names) = match written.strip_prefix("from ") {
+        Some(from) => from.split_once(" import ").map(|(module, names)| (format!("from {module} import "), names))?,
+        None => ("import ".to_string(), written.strip_prefix("import ")?),
+    };
+    let names = names.trim_start_matches('(').trim_end_matches(')');
+    let once = |entry: &str| match entry.split_once(" as ") {
+        Some((name, alias)) if name == alias => name.to_string(),
+        _ => entry.to_string(),
+    };
+    let names: Vec<String> = names.split(',').map(str::trim).filter(|entry| !entry.is_empty()).map(once).collect();
+    Some(format!("{head}{}", names.join(", ")))
 }
 
 /// What a re-export takes from its module.

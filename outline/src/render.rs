@@ -109,7 +109,10 @@ enum View {
 impl View {
     fn head(self, definition: &Definition) -> String {
         match (self, definition.kind) {
-            (View::Signatures, _) | (View::Map, Kind::Heading | Kind::Key | Kind::Table | Kind::Export) => {
+            (_, Kind::Export) => {
+                re_exports::python_statement(definition).unwrap_or_else(|| definition.signature.clone())
+            }
+            (View::Signatures, _) | (View::Map, Kind::Heading | Kind::Key | Kind::Table) => {
                 definition.signature.clone()
             }
             (View::Map, kind) => self.labelled(kind, &map_name(definition)),

@@ -1084,6 +1084,12 @@ fn c_deprecation_macros_stay_in_heads() {
         // A macro called over a declaration is no mark of it.
         "33 int EVP_PKEY_get_bits(const EVP_PKEY *pkey)",
     ]);
+    // A function returning a pointer to a function is a function; a pointer to one, or an array
+    // of them, is a variable.
+    for line in ["22-23 fn EVP_MD_meth_get_init", "36 var evp_default_init", "37 fn evp_get_update", "38 var evp_inits"]
+    {
+        assert!(views.map.lines().any(|l| l == line), "no line `{line}` in\n{}", views.map);
+    }
     views.hides(&["OSSL_DEPRECATEDIN_3_0", "int"]);
     views.complete();
 }
@@ -2513,6 +2519,19 @@ fn typescript_import_types_with_type_arguments() {
     ]);
 }
 
+/// An import too long for a signature line keeps its module on the map's `imports` line: the
+/// module comes last in TypeScript, and a Rust group's members are the modules listed.
+#[test]
+fn long_imports_keep_their_modules() {
+    let names = (0..60).map(|i| format!("name{i}")).collect::<Vec<_>>().join(", ");
+    let typescript = format!("import {{ {names} }} from './x';\nexport const a = 1;\n");
+    let map = render_map(&outline(Language::TypeScript, &typescript));
+    assert!(map.starts_with("imports 1: ./x\n"), "{map}");
+    let rust = format!("use y::{{{names}}};\npub fn f() {{}}\n");
+    let map = render_map(&outline(Language::Rust, &rust));
+    assert!(map.starts_with(&format!("imports 1: y::{{{names}}}\n")), "{map}");
+}
+
 /// A parameter whose default is dropped from a long head leaves no space behind it.
 #[test]
 fn typescript_parameters_lose_their_defaults_whole() {
@@ -2581,4 +2600,19 @@ fn python_re_exports_share_a_line_per_module() {
     ]);
     views.hides(&["pass_context", "_default_text_stdout", "_private_version", "CliRunner"]);
     assert!(views.map.starts_with("imports 5-19: typing; ._compat\n"), "{}", views.map);
+    // A statement too long for a signature names every name all the same, alone, in a run, and
+    // beside a name it imports for itself; each is a definition of its own name.
+    let names = |stem: &str, count: usize| (0..count).map(|i| format!("{stem}{i}")).collect::<Vec<_>>().join(", ");
+    for view in [&views.signatures, &views.map] {
+        for line in [
+            format!("36 from .names import {}", names("Name", 30)),
+            format!("37-38 from .types import {}, LastType", names("Type", 30)),
+            format!("39 from .mixed import {}, mixed_helper", names("Mixed", 20)),
+        ] {
+            assert!(view.lines().any(|l| l == line), "no line `{line}` in\n{view}");
+        }
+    }
+    for name in ["Name29", "Type29", "Mixed19"] {
+        assert!(views.names.iter().any(|n| n == name), "`{name}` not a definition: {:?}", views.names);
+    }
 }

@@ -32,16 +32,18 @@ pub struct Extraction {
 /// The extractor used while indexing when one is configured; called on several threads at once.
 pub type IndexExtractor = Arc<dyn Fn(&Path, &str) -> Extraction + Send + Sync>;
 
-/// A regex over lines for `fn|def|class|struct|interface|func|type …` and
-/// their usual modifiers. Language-agnostic on purpose: it misses some
+/// A regex over lines for `fn|fun|def|class|struct|interface|func|type …` and
+/// their usual modifiers (Kotlin's among them: it has no grammar here). Language-agnostic on purpose: it misses some
 /// definitions and may catch a few in comments, which is acceptable for a
 /// fallback that the daemon replaces.
 pub fn default_extractor() -> SymbolExtractor {
-    const MODIFIERS: &str = r#"(?:(?:pub(?:\([^)]*\))?|export|default|async|unsafe|extern(?:\s+"[^"]*")?|public|private|protected|internal|static|final|abstract|sealed|open|override|inline|const|declare)\s+)*"#;
+    const MODIFIERS: &str = r#"(?:(?:pub(?:\([^)]*\))?|export|default|async|unsafe|extern(?:\s+"[^"]*")?|public|private|protected|internal|static|final|abstract|sealed|open|override|inline|const|declare|suspend|data|enum|annotation|inner|value|companion|operator|infix|tailrec)\s+)*"#;
     const KEYWORDS: &str =
-        r"(fn|def|class|struct|enum|trait|interface|func|type|function|module|object|protocol|union)";
-    // Go method receivers `func (r *T) Name` and JS generators `function* name`.
-    const NAME: &str = r"\*?\s+(?:\([^)]*\)\s*)?([A-Za-z_$][A-Za-z0-9_$]*)";
+        r"(fn|fun|def|class|struct|enum|trait|interface|func|type|function|module|object|protocol|union)";
+    // Go method receivers `func (r *T) Name`, JS generators `function* name`, and Kotlin's type
+    // parameters and receivers `fun <T> List<T>.second()`.
+    const NAME: &str =
+        r"\*?\s+(?:\([^)]*\)\s*)?(?:<[^>]*>\s*)?(?:[A-Za-z_][A-Za-z0-9_]*(?:<[^>]*>)?\??\.)?([A-Za-z_$][A-Za-z0-9_$]*)";
     let pattern = format!(r"^\s*{MODIFIERS}{KEYWORDS}\s*{NAME}");
     let regex = regex::Regex::new(&pattern).expect("the default symbol regex is valid");
     Arc::new(move |_path: &Path, text: &str| {
@@ -50,7 +52,7 @@ pub fn default_extractor() -> SymbolExtractor {
             .filter_map(|(index, line)| {
                 let caps = regex.captures(line)?;
                 let kind = match &caps[1] {
-                    "fn" | "def" | "func" | "function" => "function",
+                    "fn" | "fun" | "def" | "func" | "function" => "function",
                     other => other,
                 };
                 Some(Symbol { name: caps[2].to_string(), kind: kind.to_string(), line: index as u32 + 1 })
@@ -99,6 +101,24 @@ mod tests {
                 ("function", "ServeHTTP"),
                 ("type", "Reader"),
                 ("function", "gen"),
+            ]
+            .map(|(k, n)| (k.to_string(), n.to_string()))
+        );
+    }
+
+    /// Kotlin has no grammar here: its functions were not found at all.
+    #[test]
+    fn default_extractor_finds_kotlin_definitions() {
+        let text = "@Deprecated(\"x\")\nfun top() {}\nprivate suspend fun load(): Int = 1\n\
+                    fun <T> List<T>.second(): T = get(1)\ndata class Point(val x: Int)\nenum class Color { RED }\n";
+        assert_eq!(
+            names(text),
+            [
+                ("function", "top"),
+                ("function", "load"),
+                ("function", "second"),
+                ("class", "Point"),
+                ("class", "Color"),
             ]
             .map(|(k, n)| (k.to_string(), n.to_string()))
         );

@@ -63,6 +63,12 @@ fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, graph_facts: 
     let (outline, tree) = outline_and_tree(language, text);
     let mut symbols = Vec::new();
     walk(&outline.items, &mut symbols);
+    // Private fields are definitions too, though no view lists them.
+    if let Some(tree) = &tree {
+        let private = lean_ctx_outline::private_fields(outline.language, tree, text);
+        let field = Kind::Field.label();
+        symbols.extend(private.into_iter().map(|(name, line)| Symbol { name, kind: field.to_string(), line }));
+    }
     let extra = (graph_facts && has_queries(language)).then(|| {
         let facts: Box<dyn Any + Send> = Box::new(extract_from(language, text, &outline, tree.as_ref()));
         facts
@@ -562,6 +568,48 @@ mod tests {
         let symbols = outline_extractor()(Path::new("views.py"), python);
         let lines: Vec<_> = symbols.iter().map(|s| (s.name.as_str(), s.line)).collect();
         assert_eq!(lines, [("prop", 2), ("users", 6)]);
+        // Annotations, attributes and decorators the grammar puts inside the declaration.
+        let java = "class A {\n    @SuppressWarnings(\"unchecked\")\n    E elementData(int i) { return null; }\n\n    \
+                    @Override\n    @Deprecated\n    public String toString() { return \"\"; }\n}\n";
+        let symbols = outline_extractor()(Path::new("A.java"), java);
+        let lines: Vec<_> = symbols.iter().map(|s| (s.name.as_str(), s.line)).collect();
+        assert_eq!(lines, [("A", 1), ("elementData", 3), ("toString", 7)]);
+        let csharp = "[Serializable]\npublic class B {\n    [HttpGet]\n    public void Get() {}\n}\n";
+        let symbols = outline_extractor()(Path::new("B.cs"), csharp);
+        let lines: Vec<_> = symbols.iter().map(|s| (s.name.as_str(), s.line)).collect();
+        assert_eq!(lines, [("B", 2), ("Get", 4)]);
+        let typescript = "@Component({\n  selector: 'c',\n})\nexport class C {\n  @Input()\n  name: string;\n\n  \
+                          @HostListener('click')\n  onClick(): void {}\n}\n";
+        let symbols = outline_extractor()(Path::new("c.ts"), typescript);
+        let lines: Vec<_> = symbols.iter().map(|s| (s.name.as_str(), s.line)).collect();
+        assert_eq!(lines, [("C", 4), ("name", 6), ("onClick", 9)]);
+    }
+
+    /// Symbol search finds every field a Java or C# class declares, though the views list only
+    /// its API's: `private static final long serialVersionUID` and `DEFAULT_CAPACITY` were found
+    /// by grep alone.
+    #[test]
+    fn private_fields_are_symbols() {
+        let java = "class A {\n    protected int a;\n    private static final int B = 1;\n    static int c, d;\n    \
+                    @Deprecated\n    private final String e = \"\";\n    void f() { int local = 0; }\n}\n";
+        let symbols = outline_extractor()(Path::new("A.java"), java);
+        let found: Vec<_> = symbols.iter().map(|s| (s.name.as_str(), s.kind.as_str(), s.line)).collect();
+        assert_eq!(
+            found,
+            [
+                ("A", "class", 1),
+                ("a", "field", 2),
+                ("f", "method", 7),
+                ("B", "field", 3),
+                ("c", "field", 4),
+                ("d", "field", 4),
+                ("e", "field", 6)
+            ]
+        );
+        let csharp = "class G {\n    public int h;\n    private int i;\n    int j;\n}\n";
+        let symbols = outline_extractor()(Path::new("G.cs"), csharp);
+        let found: Vec<_> = symbols.iter().map(|s| (s.name.as_str(), s.line)).collect();
+        assert_eq!(found, [("G", 1), ("h", 2), ("i", 3), ("j", 4)]);
     }
 
     #[test]
@@ -626,7 +674,7 @@ mod tests {
         let kotlin = "class Cart(val items: List<Item>)\nfun total(cart: Cart): Int = 0\n";
         let names: Vec<String> =
             outline_extractor()(Path::new("Cart.kt"), kotlin).into_iter().map(|s| s.name).collect();
-        assert_eq!(names, ["Cart"]);
+        assert_eq!(names, ["Cart", "total"]);
         let script = "#!/usr/bin/env python3\ndef deploy(target):\n    pass\n";
         let names: Vec<String> =
             outline_extractor()(Path::new("bin/deploy"), script).into_iter().map(|s| s.name).collect();

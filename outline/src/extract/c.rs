@@ -120,15 +120,17 @@ fn declarator_chain(node: Node) -> Option<(Node, bool)> {
 }
 
 /// [`declarator_chain`] from one declarator (a declaration may have several: `int a, *b;`).
+/// What the name is, is said by the declarator nearest to it, the last on the way in: `(*name)(…)`
+/// is a pointer to a function, `(*name(…))(…)` a function returning one (openssl's `int
+/// (*EVP_MD_meth_get_init(const EVP_MD *md))(EVP_MD_CTX *ctx)`), `*name[4]` an array.
 fn chain_from(declarator: Node) -> Option<(Node, bool)> {
     let mut current = declarator;
-    let (mut function, mut parenthesized) = (false, false);
+    let mut function = false;
     for _ in 0..super::MAX_DEPTH {
         match current.kind() {
             "function_declarator" => function = true,
-            // `(*name)(…)`: a pointer to a function, not a function.
-            "parenthesized_declarator" => parenthesized = true,
-            kind if !DECLARATOR_WRAPPERS.contains(&kind) => return Some((current, function && !parenthesized)),
+            "pointer_declarator" | "reference_declarator" | "array_declarator" => function = false,
+            kind if !DECLARATOR_WRAPPERS.contains(&kind) => return Some((current, function)),
             _ => {}
         }
         current = current.child_by_field_name("declarator").or_else(|| current.named_child(0))?;

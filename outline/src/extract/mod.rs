@@ -15,6 +15,7 @@ mod java;
 mod js;
 mod macro_types;
 pub(crate) mod markup;
+mod private_fields;
 mod python;
 mod ruby;
 mod rust;
@@ -27,12 +28,13 @@ use std::ops::Range;
 use tree_sitter::{Node, Tree};
 
 use crate::Language;
-use crate::model::{Definition, Import, Kind, Outline};
+use crate::model::{Definition, Import, Kind, Outline, several_names};
 use crate::text::{Lines, MAX_SIGNATURE, collapse, collapse_code, line_number, node_lines, node_text, truncate};
 use crate::{fallback, parse, unclosed, unparsed};
 pub(crate) use head::empty_nested_brackets;
 use head::{Head, Role, shorten_alias, top_level_items, without_leading_bar};
 pub(crate) use head::{Names, Untyped};
+pub(crate) use private_fields::private_fields;
 
 /// How deep the walker follows containers and pass-through nodes. Real code nests a handful of
 /// levels; the cap keeps pathological inputs from exhausting the stack.
@@ -946,7 +948,9 @@ impl<'s> Walker<'s> {
         let text = text.trim_end_matches(';').trim_end();
         let text = self.spec.import_keywords.iter().find_map(|keyword| text.strip_prefix(keyword)).unwrap_or(text);
         let line = node_lines(node, self.source).0;
-        self.imports.push(Import { text: truncate(text.to_string(), MAX_SIGNATURE), line });
+        // Whole: the module a long statement names comes last in some languages (`import { a, …
+        // } from './x'`), and the names of a Rust group are the modules the map lists.
+        self.imports.push(Import { text: text.to_string(), line });
     }
 
     fn define(
@@ -967,7 +971,10 @@ impl<'s> Walker<'s> {
             Classify::Is(kind) => kind,
             Classify::By(classify) => classify(node, self.source)?,
         };
-        let name = truncate(collapse(&(rule.name)(node, self.source)?), MAX_SIGNATURE);
+        // A list of names (`from .core import A as A, B as B`, `MIN, MAX = 1, 9`) is each name a
+        // symbol is searched by and a view lists: cut, it would lose some and garble one.
+        let name = collapse(&(rule.name)(node, self.source)?);
+        let name = if several_names(&name).is_some() { name } else { truncate(name, MAX_SIGNATURE) };
         if name.is_empty() {
             return None;
         }
@@ -1016,13 +1023,16 @@ impl<'s> Walker<'s> {
             let last = self.source[..head_end].trim_end().len().max(taken + 1);
             self.failed_regions.push((self.line_in(node, taken), self.line_in(node, last - 1)));
         }
-        let (head_line, end_line) = node_lines(node, self.source);
+        let (node_line, end_line) = node_lines(node, self.source);
+        // The line that names it, past the annotations the grammar puts inside the node (Java's
+        // `@Override`, C#'s `[HttpGet]`): what a symbol points at.
+        let head_line = line_number(declaration_start(node).start_position().row);
         // Attributes, decorators and `export` in front belong to the definition's span.
         let first = lead.attributes.first().copied().or_else(|| self.full_wrappers(lead.wrappers).next());
-        let start_line = first.map_or(head_line, |first| node_lines(first, self.source).0);
+        let start_line = first.map_or(node_line, |first| node_lines(first, self.source).0);
         let above = |start: usize| self.source[start..node.start_byte()].matches('\n').count();
         let above = lead.unparsed.map_or(0, |start| u32::try_from(above(start)).unwrap_or(u32::MAX));
-        let start_line = start_line.min(head_line.saturating_sub(above));
+        let start_line = start_line.min(node_line.saturating_sub(above));
         let members = members(rule, node);
         // The head ends where the body or the members begin (an object's methods are not its
         // head: an error among them may hide one).
@@ -1031,7 +1041,7 @@ impl<'s> Walker<'s> {
         let head_last =
             self.swallowing_error(node).map_or(head_last, |error| head_last.min(node_lines(error, self.source).0));
         self.heads.push((start_line, head_last.max(start_line)));
-        self.declarations.push(line_number(declaration_start(node).start_position().row));
+        self.declarations.push(head_line);
         let mut children = Vec::new();
         let bodies = head_members.into_iter().chain(members);
         for body in bodies {
@@ -1528,14 +1538,12 @@ fn core_end(node: Node) -> Option<usize> {
     node.child_by_field_name("name").map(|name| name.end_byte())
 }
 
-/// A declaration of several fields (`Spec, Status string`, named `Spec, Status` by its rule) as
-/// one definition per field, so each name can be searched; they share the declaration's
-/// signature, which the signatures view prints once.
-/// The first node of a declaration's own text, past the annotations and attributes in front of
-/// it (Java's `@Table(name = "orders",` over several lines, C#'s `[DllImport(…)]`), which the
-/// grammar puts inside the declaration's node and which may hold anything.
+/// The first node of a declaration's own text, past the annotations, attributes and decorators
+/// in front of it (Java's `@Table(name = "orders",` over several lines, C#'s `[DllImport(…)]`,
+/// TypeScript's `@Component({…})` over a class), which the grammar puts inside the declaration's
+/// node and which may hold anything.
 fn declaration_start(node: Node) -> Node {
-    const ANNOTATIONS: [&str; 3] = ["annotation", "marker_annotation", "attribute_list"];
+    const ANNOTATIONS: [&str; 4] = ["annotation", "marker_annotation", "attribute_list", "decorator"];
     let skipped = |child: &Node| ANNOTATIONS.contains(&child.kind()) || child.is_extra();
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {
