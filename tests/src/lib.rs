@@ -103,6 +103,17 @@ impl Home {
             .unwrap_or_else(|e| panic!("lctx {args:?}: bad JSON ({e}): {}", describe(&out)))
     }
 
+    /// The checks of `lctx doctor --json` run in `dir` (whatever its exit code: a failing check
+    /// exits 1).
+    pub fn doctor_checks(&self, dir: &Path) -> Vec<serde_json::Value> {
+        let out =
+            self.command(bin("lctx")).current_dir(dir).env("HOME", self.path()).args(["doctor", "--json"]).output();
+        let out = out.expect("run lctx doctor");
+        let report: serde_json::Value =
+            serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", describe(&out)));
+        report["checks"].as_array().unwrap_or_else(|| panic!("no checks: {report}")).clone()
+    }
+
     /// Runs lctx expecting exit code `code` and returns its `--json` stdout.
     pub fn lctx_json_status(&self, args: &[&str], code: i32) -> serde_json::Value {
         let out = self.lctx(args);

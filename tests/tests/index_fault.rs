@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use lean_ctx_proto::v1::{IndexPhase, IndexStatusRequest, ProjectIndex, SearchAction, SearchRequest, SearchSource};
-use lean_ctx_tests::{Home, bin, client_options, describe, wait_until};
+use lean_ctx_tests::{Home, client_options, describe, wait_until};
 
 /// Far beyond a rebuild of these projects; only an index that stays broken reaches it.
 const HEAL_GUARD: Duration = Duration::from_secs(60);
@@ -125,18 +125,9 @@ fn wait_for_index_answer(home: &Home, root: &Path) {
 
 /// The doctor line of the search index check.
 fn doctor_index_check(home: &Home, root: &Path) -> serde_json::Value {
-    let out = home
-        .command(bin("lctx"))
-        .current_dir(root)
-        .env("HOME", home.path())
-        .args(["doctor", "--json"])
-        .output()
-        .unwrap();
-    let report: serde_json::Value =
-        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", describe(&out)));
-    let checks = report["checks"].as_array().unwrap();
+    let checks = home.doctor_checks(root);
     let index: Vec<&serde_json::Value> = checks.iter().filter(|c| c["check"] == "search index").collect();
-    assert_eq!(index.len(), 1, "{report}");
+    assert_eq!(index.len(), 1, "{checks:?}");
     index[0].clone()
 }
 

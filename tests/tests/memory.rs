@@ -160,20 +160,6 @@ fn an_oversized_fact_is_refused_and_long_values_are_cut_in_listings() {
     assert!(history.contains(&long), "history shows the value whole");
 }
 
-/// `lctx doctor --json`'s checks, run in `dir`.
-fn doctor_checks(home: &Home, dir: &Path) -> Vec<serde_json::Value> {
-    let out = home
-        .command(bin("lctx"))
-        .current_dir(dir)
-        .env("HOME", home.path())
-        .args(["doctor", "--json"])
-        .output()
-        .unwrap();
-    let report: serde_json::Value =
-        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", describe(&out)));
-    report["checks"].as_array().unwrap().clone()
-}
-
 #[test]
 fn a_reset_after_corruption_is_told_until_the_old_copy_is_removed() {
     let home = Home::new();
@@ -205,7 +191,7 @@ fn a_reset_after_corruption_is_told_until_the_old_copy_is_removed() {
     let status = home.lctx_json(&["daemon", "status", "--json"]);
     let figure = status["components"]["memory"]["reset"].as_str().unwrap_or_default().to_string();
     assert!(figure.starts_with("state.db was reset on ") && figure.contains(&copy), "{status}");
-    let checks = doctor_checks(&home, &root);
+    let checks = home.doctor_checks(&root);
     let check = checks.iter().find(|c| c["check"] == "state.db").unwrap_or_else(|| panic!("{checks:?}"));
     assert!(check["ok"] == false && check["detail"].as_str().unwrap().contains(&copy), "{check}");
 
@@ -214,7 +200,7 @@ fn a_reset_after_corruption_is_told_until_the_old_copy_is_removed() {
     assert_eq!(ok(lctx(&home, &root, false, &["ledger", "verify"])), "ledger ok: 0 records, chain intact\n");
     let status = home.lctx_json(&["daemon", "status", "--json"]);
     assert!(status["components"]["memory"].get("reset").is_none(), "{status}");
-    assert!(!doctor_checks(&home, &root).iter().any(|c| c["check"] == "state.db"));
+    assert!(!home.doctor_checks(&root).iter().any(|c| c["check"] == "state.db"));
 }
 
 #[test]
