@@ -371,7 +371,12 @@ fn finish(
             })
             .unwrap_or_default();
         if lines.is_empty() {
-            matches.push(Match { path, line: 0, text: String::new(), secrets: 0, score: Some(score), symbol: None });
+            // The index ranked what the file held when it was read; the watcher has not caught up.
+            let text = match absolute.exists() {
+                true => "(no line with the query words now; the file changed)",
+                false => "(deleted since it was indexed)",
+            };
+            matches.push(Match { path, line: 0, text: text.into(), secrets: 0, score: Some(score), symbol: None });
             continue;
         }
         for (line, Shown { text, secrets }) in lines {
@@ -522,6 +527,26 @@ impl SegmentCollector for SegmentScored {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_ranked_file_gone_or_changed_since_it_was_indexed_says_which() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("changed.rs"), "fn other() {}\n").unwrap();
+        let config = SearchConfig::new("/nonexistent");
+        let ranked = ["changed.rs", "gone.rs"]
+            .map(|rel| Ranked { score: 1.0, rel: PathBuf::from(rel), definitions: None })
+            .into();
+        let terms = query_terms("load config");
+        let (matches, _) = finish(ranked, dir.path(), &terms, 10, &config, None);
+        let said: Vec<(&str, u64, &str)> = matches.iter().map(|m| (m.path.as_str(), m.line, m.text.as_str())).collect();
+        assert_eq!(
+            said,
+            [
+                ("changed.rs", 0, "(no line with the query words now; the file changed)"),
+                ("gone.rs", 0, "(deleted since it was indexed)")
+            ]
+        );
+    }
 
     #[test]
     fn best_lines_prefer_lines_with_more_query_words() {

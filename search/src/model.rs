@@ -93,7 +93,8 @@ impl SearchRequest {
 pub struct Match {
     /// Relative to the project root, `/`-separated.
     pub path: String,
-    /// 1-based; 0 when a ranked file has no line containing the query words any more.
+    /// 1-based; 0 when a ranked file has no line containing the query words any more, or is gone
+    /// (`text` says which).
     pub line: u64,
     /// The line, truncated with `…` when long.
     pub text: String,

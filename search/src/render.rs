@@ -122,7 +122,7 @@ pub fn search_text(result: &SearchResult, max_results: usize) -> String {
         let same_file = previous == Some(m.path.as_str());
         if m.line == 0 {
             if !same_file {
-                let _ = writeln!(out, "{}: (no line with the query words now; the file changed)", m.path);
+                let _ = writeln!(out, "{}: {}", m.path, m.text);
             }
         } else {
             let _ = writeln!(out, "{}:{}: {}", m.path, m.line, m.text);
