@@ -363,7 +363,8 @@ fn run_timeouts_are_honoured_to_the_millisecond_and_zero_is_refused() {
     let said = text.split("[timed out after ").nth(1).and_then(|t| t.split(" ms:").next()).unwrap_or_default();
     let said: u64 = said.parse().unwrap_or_else(|_| panic!("the answer names the time in ms: {text}"));
     assert!((300..900).contains(&said), "killed at 0.3 s, not rounded up to a second: {text}");
-    assert!(took < Duration::from_millis(2500), "{took:?}");
+    // Not left to run its 5 s: the bound leaves a loaded machine room for lctx's own start.
+    assert!(took < Duration::from_millis(4500), "{took:?}");
 
     for bad in ["0", "0.0", "3601", "1.2345", "soon"] {
         let out = lctx(&home, &root, &["run", "--timeout", bad, "--", "echo ran"]);
