@@ -199,8 +199,9 @@ impl Graph {
     }
 
     /// The files `module`, imported by `file`, may be: for a bare JavaScript/TypeScript specifier
-    /// the project maps (tsconfig `paths`, its own package names) or a Rust path in one of the
-    /// project's crates (`Cargo.toml`), those files; otherwise as
+    /// the project maps (tsconfig `paths`, its own package names), a Rust path in one of the
+    /// project's crates (`Cargo.toml`) or a Go import path in one of its modules (`go.mod`), those
+    /// files; otherwise as
     /// [`modules::target`] says.
     pub(crate) fn module_target(&self, language: Language, file: &str, module: &str) -> modules::Target {
         let javascript = matches!(language, Language::JavaScript | Language::TypeScript | Language::Tsx);
@@ -215,6 +216,12 @@ impl Graph {
             && let Some(stems) = self.js_modules.crate_stems(module)
         {
             return modules::Target::Any(vec![modules::Target::Exact(stems), modules::target(language, file, module)]);
+        }
+        // `github.com/spf13/afero/mem`, or the module's root package, from its `go.mod`.
+        if language == Language::Go
+            && let Some(dir) = self.js_modules.go_package_dir(module)
+        {
+            return modules::Target::PackageDir(dir);
         }
         modules::target(language, file, module)
     }

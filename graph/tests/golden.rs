@@ -397,6 +397,8 @@ fn go_calls() {
     // second, the built-in `error`, whose `Error` is not the project's `NotFound.Error`; nor is
     // `Error` called on a value of unknown type (`problems[0]` in `Describe`): Go's errors have it.
     assert_eq!(callers(&graph, "NotFound.Error", None), Vec::<String>::new());
+    // The module's root package, imported by the module path `go.mod` declares.
+    assert_eq!(callers(&graph, "Version", None), ["cmd/shop/version.go:7 version [exact]"]);
     // Go's built-in `new(T)`.
     assert_eq!(callers(&graph, "Batch.PutAll", None), ["internal/store/batch.go:41 Reset [exact]"]);
     // Go's interfaces are satisfied by method names alone: `count` (a type defined on `int`)

@@ -16,8 +16,9 @@ use crate::engine::{Caller, Engine};
 pub(super) const MAX_EDGES: usize = 200;
 /// The files the in-process engine's one-off walk gives the graph (it keeps no index): code, and
 /// the configs its module mappings are read from (every name `is_js_config` takes: without
-/// `Cargo.toml` no integration test reaches its crate).
-const CODE_FILES: &str = "**/{*.rs,*.py,*.pyi,*.pyw,*.js,*.mjs,*.cjs,*.jsx,*.ts,*.mts,*.cts,*.tsx,*.go,*.java,package.json,jsconfig.json,tsconfig*.json,Cargo.toml}";
+/// `Cargo.toml` no integration test reaches its crate, without `go.mod` no import reaches a Go
+/// module's root package).
+const CODE_FILES: &str = "**/{*.rs,*.py,*.pyi,*.pyw,*.js,*.mjs,*.cjs,*.jsx,*.ts,*.mts,*.cts,*.tsx,*.go,*.java,package.json,jsconfig.json,tsconfig*.json,Cargo.toml,go.mod}";
 /// Files the in-process engine's one-off graph covers at most.
 const MAX_ONE_OFF_FILES: usize = 100_000;
 /// How long a question waits for a graph that is being built before it is answered with what
