@@ -454,14 +454,14 @@ impl Graph {
         match self.type_of(file, facts, r, receiver, MAX_STEPS) {
             Some(Known::Foreign) => return None,
             Some(Known::Project(type_name)) => {
-                if let Some(decided) = self.member_of_type(&type_name, r, language) {
+                if let Some(decided) = self.member_of_type(file, facts, &type_name, r, language) {
                     return decided;
                 }
             }
             // One of several types (`node: Union[Call, Filter]`): the member each has.
             Some(Known::Union(types)) => {
                 let each: Option<Vec<Option<Resolution>>> =
-                    types.iter().map(|t| self.member_of_type(t, r, language)).collect();
+                    types.iter().map(|t| self.member_of_type(file, facts, t, r, language)).collect();
                 if let Some(each) = each {
                     let mut targets: Vec<DefId> =
                         each.into_iter().flatten().flat_map(|found| found.targets.to_vec()).collect();
@@ -487,10 +487,21 @@ impl Graph {
     /// Member `r` of values of project type `type_name`: its own or inherited, `exact` (several
     /// files' for Rust impls and Go packages, `ambiguous`); `Some(None)` when the type decides
     /// that no project method is called; `None` when it cannot say.
-    fn member_of_type(&self, type_name: &str, r: &Ref, language: Language) -> Option<Option<Resolution>> {
+    fn member_of_type(
+        &self,
+        file: &str,
+        facts: &FileFacts,
+        type_name: &str,
+        r: &Ref,
+        language: Language,
+    ) -> Option<Option<Resolution>> {
         let member_of =
             |d: &Def| d.name == r.name && d.container.as_deref() == Some(type_name) && fits_member(r.kind, d);
         let own = self.members_named(&r.name, type_name, |_, d| member_of(d));
+        let own = match own {
+            Some(members) if language == Language::Go => Some(self.go_visible(file, facts, members)),
+            own => own,
+        };
         if let Some(members) =
             own.or_else(|| self.inherited(type_name, &r.name, &|d| fits_member(r.kind, d), MAX_BASES))
         {
@@ -516,6 +527,26 @@ impl Graph {
         let derived = self.derived_members(type_name, &r.name, &|d| fits_member(r.kind, d), MAX_BASES);
         let label = |derived: &[DefId]| if derived.len() == 1 { Label::Likely } else { Label::Ambiguous };
         Some((!derived.is_empty()).then(|| self.resolution(derived.into_iter().collect(), false, label)))
+    }
+
+    /// Of the members of same-named Go types of several packages (afero's `Fs` interface,
+    /// `zipfs.Fs`), those of the packages `file` can name a type of: its own and those it
+    /// imports. A type is named in its own package or through an import, so one that neither
+    /// holds is not the one a receiver of `file` was declared with. All of them when that leaves
+    /// none.
+    fn go_visible(&self, file: &str, facts: &FileFacts, members: Vec<DefId>) -> Vec<DefId> {
+        use crate::method_sets::package_of;
+        let packages: BTreeSet<&str> = members.iter().map(|m| package_of(&m.file)).collect();
+        if packages.len() < 2 {
+            return members;
+        }
+        let imported: Vec<modules::Target> =
+            facts.imports.iter().map(|i| self.module_target(Language::Go, file, &i.module)).collect();
+        let visible = |member: &DefId| {
+            package_of(&member.file) == package_of(file) || imported.iter().any(|t| t.matches(&member.file))
+        };
+        let kept: Vec<DefId> = members.iter().filter(|m| visible(m)).cloned().collect();
+        if kept.is_empty() { members } else { kept }
     }
 
     /// Resolves `name` in `module` (imported by `file`), following re-exports.
