@@ -132,6 +132,11 @@ pub struct FileFacts {
     /// parse: parseUrl }`, so `utils.parse()` after `import utils from` is `parseUrl`.
     #[serde(default)]
     pub default_members: Vec<(String, String)>,
+    /// The module's binding a JavaScript/TypeScript module exports as its default (`realName` for
+    /// `export default function realName`, `export default class realName`, `export default
+    /// realName`), so `import other from` it is that definition under another name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_export: Option<String>,
     /// The text is a few huge lines: minified (see [`crate::generated`]).
     #[serde(default)]
     pub minified: bool,
@@ -174,6 +179,7 @@ pub fn extract_from(language: Language, source: &str, outline: &Outline, tree: O
         package: None,
         degraded: outline.degraded.clone(),
         default_members: Vec::new(),
+        default_export: None,
         minified: crate::generated::minified(source),
     };
     if let Some(tree) = tree {
@@ -189,6 +195,7 @@ pub fn extract_from(language: Language, source: &str, outline: &Outline, tree: O
         facts.imports = module.imports;
         facts.package = module.package;
         facts.default_members = module.default_members;
+        facts.default_export = module.default_export;
     }
     facts
 }
@@ -337,6 +344,17 @@ mod tests {
         let calls: Vec<(&str, u32)> = facts.refs.iter().map(|r| (r.name.as_str(), r.line)).collect();
         assert!(calls.contains(&("clean", 4)) && calls.contains(&("hash", 7)), "{calls:?}");
         assert!(facts.imports.iter().any(|import| import.local == "clean"), "{:?}", facts.imports);
+    }
+
+    #[test]
+    fn a_default_export_is_read_by_the_name_its_module_gives_it() {
+        let default = |source: &str| extract(Language::JavaScript, source).default_export;
+        assert_eq!(default("export default function realName(x) { return x; }\n").as_deref(), Some("realName"));
+        assert_eq!(default("export default class Store {}\n").as_deref(), Some("Store"));
+        assert_eq!(default("function realName() {}\nexport default realName;\n").as_deref(), Some("realName"));
+        assert_eq!(default("export default function (x) { return x; }\n"), None);
+        assert_eq!(default("const a = 1;\nexport default { a };\n"), None);
+        assert_eq!(default("export function realName() {}\n"), None);
     }
 
     #[test]

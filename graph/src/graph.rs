@@ -563,8 +563,10 @@ impl Graph {
     }
 
     /// What `import` of `file` binds, followed through re-exports: the item of that name in its
-    /// module, and for a default import without one (`import resolveConfig from`), the module's
-    /// anonymous default export (`export default (config) => …`, outlined as `default`).
+    /// module; for a default import, the module's default export by the name it has there
+    /// (`import other from`, `export default function realName`), else the item named as the
+    /// import, else the anonymous default export (`export default (config) => …`, outlined as
+    /// `default`).
     pub(crate) fn import_binds(
         &self,
         file: &str,
@@ -573,11 +575,32 @@ impl Graph {
         fits: &dyn Fn(&Def) -> bool,
         hops: usize,
     ) -> Option<Vec<DefId>> {
-        let named = self.imported(file, language, &import.module, imported_name(import), fits, hops);
+        let declared = match import.name.as_deref() {
+            Some("default") => self.default_export(file, language, &import.module, fits),
+            _ => None,
+        };
+        let named =
+            declared.or_else(|| self.imported(file, language, &import.module, imported_name(import), fits, hops));
         match import.name.as_deref() {
             Some("default") if named.is_none() => self.imported(file, language, &import.module, "default", fits, hops),
             _ => named,
         }
+    }
+
+    /// What `module` (imported by `file`) exports as its default under a name of its own
+    /// (`export default function realName`): that definition, whatever the importer calls it.
+    fn default_export(
+        &self,
+        file: &str,
+        language: Language,
+        module: &str,
+        fits: &dyn Fn(&Def) -> bool,
+    ) -> Option<Vec<DefId>> {
+        let target = self.module_target(language, file, module);
+        self.modules.matching(&target).into_iter().find_map(|module_file| {
+            let exported = self.files.get(module_file)?.facts.default_export.as_deref()?;
+            self.module_level_named(module_file, language, exported, fits)
+        })
     }
 
     /// What property `name` of the object `import`'s module exports as its default holds: the
@@ -670,16 +693,34 @@ impl Graph {
     }
 
     /// Every name `def` is known by: its own and the aliases imports and re-exports give it
-    /// (`import { Store as Db }`, `pub use store::Store as Db`) or a default-exported object's
-    /// property (`export default { typeOf: kindOf }`), transitively.
+    /// (`import { Store as Db }`, `pub use store::Store as Db`, `import other from` a module
+    /// whose default export it is) or a default-exported object's property (`export default {
+    /// typeOf: kindOf }`), transitively.
     pub fn aliases(&self, name: &str) -> BTreeSet<String> {
         let mut names = BTreeSet::from([name.to_string()]);
         loop {
             let before = names.len();
-            for entry in self.files.values() {
+            // Modules exporting one of the names as their default: a default import of one of
+            // them names it too (`import other from './lib.js'`).
+            let exporting: Vec<&str> = self
+                .files
+                .iter()
+                .filter(|(_, entry)| entry.facts.default_export.as_ref().is_some_and(|n| names.contains(n)))
+                .map(|(path, _)| path.as_str())
+                .collect();
+            for (path, entry) in &self.files {
                 for import in &entry.facts.imports {
                     if import.name.as_ref().is_some_and(|n| names.contains(n)) {
                         names.insert(import.local.clone());
+                    }
+                    if import.name.as_deref() == Some("default")
+                        && !exporting.is_empty()
+                        && let Some(language) = language_of(&entry.facts)
+                    {
+                        let target = self.module_target(language, path, &import.module);
+                        if exporting.iter().any(|f| target.matches(f)) {
+                            names.insert(import.local.clone());
+                        }
                     }
                 }
                 for (property, local) in &entry.facts.default_members {

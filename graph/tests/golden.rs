@@ -320,6 +320,8 @@ fn javascript_calls() {
         callers(&graph, "track", None),
         ["src/App.jsx:10 App::save [exact]", "src/helpers/resolveConfig.js:5 default [exact]"]
     );
+    // A default export with a name of its own, imported under another.
+    assert_eq!(callers(&graph, "formatPrice", None), ["src/checkout.js:4 checkout [exact]"]);
     // A default export with no name of its own, called by the name it is imported as.
     assert_eq!(
         callers(&graph, "default", Some("src/helpers/resolveConfig.js")),
