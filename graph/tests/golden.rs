@@ -450,6 +450,20 @@ fn java_calls() {
         callers(&graph, "audit", None),
         ["src/main/java/com/acme/orders/MemoryRepository.java:18 MemoryRepository::save [exact]"]
     );
+    // Private and static methods are bound where they are called: a subclass's namesake neither
+    // overrides nor is overridden by them.
+    assert_eq!(
+        callers(&graph, "AuditedLedger.check", None),
+        ["src/main/java/com/acme/orders/AuditedLedger.java:9 AuditedLedger::review [exact]"]
+    );
+    assert_eq!(
+        callers(&graph, "Ledger.check", None),
+        ["src/main/java/com/acme/orders/Ledger.java:7 Ledger::close [exact]"]
+    );
+    assert_eq!(
+        callers(&graph, "Ledger.size", None),
+        ["src/main/java/com/acme/orders/Ledger.java:15 Ledger::post [exact]"]
+    );
     // The field's declared type: the interface's method, as Java's own call hierarchy has it.
     assert_eq!(
         callers(&graph, "Repository.save", None),
