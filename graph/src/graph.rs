@@ -811,7 +811,7 @@ impl Graph {
     }
 
     /// Files of one package: Go's directory, Java's declared package.
-    fn same_package(&self, file: &str, facts: &FileFacts, other: &str) -> bool {
+    pub(crate) fn same_package(&self, file: &str, facts: &FileFacts, other: &str) -> bool {
         match facts.language.as_str() {
             "go" => crate::method_sets::package_of(file) == crate::method_sets::package_of(other),
             "java" => {
