@@ -436,10 +436,14 @@ impl Graph {
             let known = alias.is_some() || self.in_file(file, |d| d.name == type_name && d.is_type()).is_some();
             match members {
                 Some(members) => {
-                    return Some(self.resolution(members, false, |members| match (known, members.len()) {
-                        (true, 1) => Label::Exact,
-                        (false, 1) => Label::Likely,
-                        _ => Label::Ambiguous,
+                    // Several in one file are one type's overloads (Java's `of(int)` and
+                    // `of(long)`): one method, not candidates.
+                    return Some(self.resolution(members, false, |members| {
+                        match (known, members.iter().all(|m| m.file == members[0].file)) {
+                            (true, true) => Label::Exact,
+                            (false, true) => Label::Likely,
+                            _ => Label::Ambiguous,
+                        }
                     }));
                 }
                 // In Go a capital names anything exported, most often a package variable

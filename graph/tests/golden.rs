@@ -464,6 +464,11 @@ fn java_calls() {
         callers(&graph, "Ledger.size", None),
         ["src/main/java/com/acme/orders/Ledger.java:15 Ledger::post [exact]"]
     );
+    // Overloads are one method: a call through the class is exact, not one of two candidates.
+    assert_eq!(
+        callers(&graph, "Amount.cents", None),
+        ["src/main/java/com/acme/orders/Amount.java:13 Amount::twice [exact]"]
+    );
     // The field's declared type: the interface's method, as Java's own call hierarchy has it.
     assert_eq!(
         callers(&graph, "Repository.save", None),

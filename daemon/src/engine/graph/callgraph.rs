@@ -3,7 +3,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use lean_ctx_graph::{DefId, DefSummary, Edge, Graph, Guess, Interrupt, Lookup, MAX_DEPTH, SUPPORTED, has_queries};
+use lean_ctx_graph::{
+    DefId, DefSummary, Edge, Graph, Guess, Interrupt, Label, Lookup, MAX_DEPTH, SUPPORTED, has_queries,
+};
 use lean_ctx_outline::Language;
 
 use super::{GraphView, Phase};
@@ -248,7 +250,12 @@ fn answer(
                 out.edges = path;
             }
         }
-        (Action::Callees, _) => fill(&mut out, graph.callees(&targets, depth, MAX_EDGES, interrupt)?),
+        (Action::Callees, _) => {
+            fill(&mut out, graph.callees(&targets, depth, MAX_EDGES, interrupt)?);
+            if let Some(stopped) = unfollowed_note(&out.edges, depth) {
+                super::subject::add_note(&mut out.note, stopped);
+            }
+        }
         _ => {
             let walk = graph.callers(&targets, depth, MAX_EDGES, interrupt)?;
             let guessed = guessed_note(&walk.guessed);
@@ -304,6 +311,19 @@ fn guessed_note(guessed: &[Guess]) -> Option<String> {
         })
         .collect();
     (!clauses.is_empty()).then(|| clauses.join("; "))
+}
+
+/// What a callees walk of more than one level leaves out: the calls of an ambiguous callee, since
+/// which of its candidates runs is not known.
+fn unfollowed_note(edges: &[Edge], depth: u32) -> Option<String> {
+    let last = depth.clamp(1, MAX_DEPTH);
+    let stopped = edges.iter().filter(|e| e.label == Label::Ambiguous && e.depth < last).count();
+    (stopped > 0).then(|| {
+        format!(
+            "{stopped} ambiguous call(s) are not followed to the next depth: which candidate runs is not known (ask \
+             about one of them to follow it)"
+        )
+    })
 }
 
 fn fill(out: &mut CallgraphAnswer, walk: lean_ctx_graph::Walk) {
