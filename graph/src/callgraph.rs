@@ -255,9 +255,13 @@ impl Graph {
     }
 
     /// The methods named like `def` up the bases of `container` and in the classes deriving
-    /// from it.
+    /// from it; none for a Java method that is private or static, nor among them.
     fn class_family(&self, def: &Def, container: &str) -> BTreeSet<DefId> {
-        let same = |d: &Def| d.name == def.name && matches!(d.kind.as_str(), "fn" | "method");
+        // Java's private and static methods are bound where they are called: no family.
+        if def.non_virtual {
+            return BTreeSet::new();
+        }
+        let same = |d: &Def| d.name == def.name && matches!(d.kind.as_str(), "fn" | "method") && !d.non_virtual;
         let mut family = self.derived_members(container, &def.name, &same, MAX_BASES);
         let mut owner = container.to_string();
         for _ in 0..MAX_BASES {

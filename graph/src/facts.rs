@@ -45,6 +45,11 @@ pub struct Def {
     /// parameters (see [`crate::bindings::callback_params`]); empty for methods.
     #[serde(default)]
     pub callback_params: Vec<(u32, Vec<Option<String>>)>,
+    /// A Java method declared `private` or `static`: a call of it is bound where it is written,
+    /// never dispatched to a subclass's method of that name, so it overrides nothing and nothing
+    /// overrides it (a static method of a subclass hides it).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub non_virtual: bool,
 }
 
 impl Def {
@@ -132,6 +137,11 @@ pub struct FileFacts {
     /// parse: parseUrl }`, so `utils.parse()` after `import utils from` is `parseUrl`.
     #[serde(default)]
     pub default_members: Vec<(String, String)>,
+    /// The module's binding a JavaScript/TypeScript module exports as its default (`realName` for
+    /// `export default function realName`, `export default class realName`, `export default
+    /// realName`), so `import other from` it is that definition under another name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_export: Option<String>,
     /// The text is a few huge lines: minified (see [`crate::generated`]).
     #[serde(default)]
     pub minified: bool,
@@ -174,6 +184,7 @@ pub fn extract_from(language: Language, source: &str, outline: &Outline, tree: O
         package: None,
         degraded: outline.degraded.clone(),
         default_members: Vec::new(),
+        default_export: None,
         minified: crate::generated::minified(source),
     };
     if let Some(tree) = tree {
@@ -189,6 +200,7 @@ pub fn extract_from(language: Language, source: &str, outline: &Outline, tree: O
         facts.imports = module.imports;
         facts.package = module.package;
         facts.default_members = module.default_members;
+        facts.default_export = module.default_export;
     }
     facts
 }
@@ -253,6 +265,7 @@ fn flatten(items: &[Definition], container: Option<&str>, language: Language, li
                     Kind::Function => crate::bindings::callback_params(language, head_text),
                     _ => Vec::new(),
                 },
+                non_virtual: language == Language::Java && kind == Kind::Method && java_non_virtual(head_text, name),
             });
         }
         let inner = match item.kind {
@@ -283,6 +296,13 @@ fn function_member_head(name: &str, signature: &str) -> Option<String> {
     let open = rest.find('(')?;
     let ret = rest[close + 1..].trim_start().strip_prefix("=>")?.trim();
     (!ret.is_empty()).then(|| format!("{name}{}: {ret}", &rest[open..=close]))
+}
+
+/// Whether a Java method's head (`private static int of(int a)`) has a modifier that binds its
+/// calls statically: `private` or `static`, among the words before its name.
+fn java_non_virtual(head: &str, name: &str) -> bool {
+    let before = head.find(&format!("{name}(")).map_or(head, |at| &head[..at]);
+    before.split_whitespace().any(|word| matches!(word, "private" | "static"))
 }
 
 /// The type an `impl` block is for: `Store` for `impl<T> Codec for Store<T>`.
@@ -337,6 +357,25 @@ mod tests {
         let calls: Vec<(&str, u32)> = facts.refs.iter().map(|r| (r.name.as_str(), r.line)).collect();
         assert!(calls.contains(&("clean", 4)) && calls.contains(&("hash", 7)), "{calls:?}");
         assert!(facts.imports.iter().any(|import| import.local == "clean"), "{:?}", facts.imports);
+    }
+
+    #[test]
+    fn a_default_export_is_read_by_the_name_its_module_gives_it() {
+        let default = |source: &str| extract(Language::JavaScript, source).default_export;
+        assert_eq!(default("export default function realName(x) { return x; }\n").as_deref(), Some("realName"));
+        assert_eq!(default("export default class Store {}\n").as_deref(), Some("Store"));
+        assert_eq!(default("function realName() {}\nexport default realName;\n").as_deref(), Some("realName"));
+        assert_eq!(default("export default function (x) { return x; }\n"), None);
+        assert_eq!(default("const a = 1;\nexport default { a };\n"), None);
+        assert_eq!(default("export function realName() {}\n"), None);
+    }
+
+    #[test]
+    fn java_private_and_static_methods_are_read_from_the_words_before_the_name() {
+        assert!(java_non_virtual("private void check()", "check"));
+        assert!(java_non_virtual("public static <T> List<T> of(T one)", "of"));
+        assert!(!java_non_virtual("@Override public void post()", "post"));
+        assert!(!java_non_virtual("void staticCheck(int privateCount)", "staticCheck"));
     }
 
     #[test]

@@ -199,8 +199,9 @@ impl Graph {
     }
 
     /// The files `module`, imported by `file`, may be: for a bare JavaScript/TypeScript specifier
-    /// the project maps (tsconfig `paths`, its own package names) or a Rust path in one of the
-    /// project's crates (`Cargo.toml`), those files; otherwise as
+    /// the project maps (tsconfig `paths`, its own package names), a Rust path in one of the
+    /// project's crates (`Cargo.toml`) or a Go import path in one of its modules (`go.mod`), those
+    /// files; otherwise as
     /// [`modules::target`] says.
     pub(crate) fn module_target(&self, language: Language, file: &str, module: &str) -> modules::Target {
         let javascript = matches!(language, Language::JavaScript | Language::TypeScript | Language::Tsx);
@@ -215,6 +216,12 @@ impl Graph {
             && let Some(stems) = self.js_modules.crate_stems(module)
         {
             return modules::Target::Any(vec![modules::Target::Exact(stems), modules::target(language, file, module)]);
+        }
+        // `github.com/spf13/afero/mem`, or the module's root package, from its `go.mod`.
+        if language == Language::Go
+            && let Some(dir) = self.js_modules.go_package_dir(module)
+        {
+            return modules::Target::PackageDir(dir);
         }
         modules::target(language, file, module)
     }
@@ -429,10 +436,14 @@ impl Graph {
             let known = alias.is_some() || self.in_file(file, |d| d.name == type_name && d.is_type()).is_some();
             match members {
                 Some(members) => {
-                    return Some(self.resolution(members, false, |members| match (known, members.len()) {
-                        (true, 1) => Label::Exact,
-                        (false, 1) => Label::Likely,
-                        _ => Label::Ambiguous,
+                    // Several in one file are one type's overloads (Java's `of(int)` and
+                    // `of(long)`): one method, not candidates.
+                    return Some(self.resolution(members, false, |members| {
+                        match (known, members.iter().all(|m| m.file == members[0].file)) {
+                            (true, true) => Label::Exact,
+                            (false, true) => Label::Likely,
+                            _ => Label::Ambiguous,
+                        }
                     }));
                 }
                 // In Go a capital names anything exported, most often a package variable
@@ -447,14 +458,14 @@ impl Graph {
         match self.type_of(file, facts, r, receiver, MAX_STEPS) {
             Some(Known::Foreign) => return None,
             Some(Known::Project(type_name)) => {
-                if let Some(decided) = self.member_of_type(&type_name, r, language) {
+                if let Some(decided) = self.member_of_type(file, facts, &type_name, r, language) {
                     return decided;
                 }
             }
             // One of several types (`node: Union[Call, Filter]`): the member each has.
             Some(Known::Union(types)) => {
                 let each: Option<Vec<Option<Resolution>>> =
-                    types.iter().map(|t| self.member_of_type(t, r, language)).collect();
+                    types.iter().map(|t| self.member_of_type(file, facts, t, r, language)).collect();
                 if let Some(each) = each {
                     let mut targets: Vec<DefId> =
                         each.into_iter().flatten().flat_map(|found| found.targets.to_vec()).collect();
@@ -480,10 +491,21 @@ impl Graph {
     /// Member `r` of values of project type `type_name`: its own or inherited, `exact` (several
     /// files' for Rust impls and Go packages, `ambiguous`); `Some(None)` when the type decides
     /// that no project method is called; `None` when it cannot say.
-    fn member_of_type(&self, type_name: &str, r: &Ref, language: Language) -> Option<Option<Resolution>> {
+    fn member_of_type(
+        &self,
+        file: &str,
+        facts: &FileFacts,
+        type_name: &str,
+        r: &Ref,
+        language: Language,
+    ) -> Option<Option<Resolution>> {
         let member_of =
             |d: &Def| d.name == r.name && d.container.as_deref() == Some(type_name) && fits_member(r.kind, d);
         let own = self.members_named(&r.name, type_name, |_, d| member_of(d));
+        let own = match own {
+            Some(members) if language == Language::Go => Some(self.go_visible(file, facts, members)),
+            own => own,
+        };
         if let Some(members) =
             own.or_else(|| self.inherited(type_name, &r.name, &|d| fits_member(r.kind, d), MAX_BASES))
         {
@@ -511,6 +533,26 @@ impl Graph {
         Some((!derived.is_empty()).then(|| self.resolution(derived.into_iter().collect(), false, label)))
     }
 
+    /// Of the members of same-named Go types of several packages (afero's `Fs` interface,
+    /// `zipfs.Fs`), those of the packages `file` can name a type of: its own and those it
+    /// imports. A type is named in its own package or through an import, so one that neither
+    /// holds is not the one a receiver of `file` was declared with. All of them when that leaves
+    /// none.
+    fn go_visible(&self, file: &str, facts: &FileFacts, members: Vec<DefId>) -> Vec<DefId> {
+        use crate::method_sets::package_of;
+        let packages: BTreeSet<&str> = members.iter().map(|m| package_of(&m.file)).collect();
+        if packages.len() < 2 {
+            return members;
+        }
+        let imported: Vec<modules::Target> =
+            facts.imports.iter().map(|i| self.module_target(Language::Go, file, &i.module)).collect();
+        let visible = |member: &DefId| {
+            package_of(&member.file) == package_of(file) || imported.iter().any(|t| t.matches(&member.file))
+        };
+        let kept: Vec<DefId> = members.iter().filter(|m| visible(m)).cloned().collect();
+        if kept.is_empty() { members } else { kept }
+    }
+
     /// Resolves `name` in `module` (imported by `file`), following re-exports.
     pub(crate) fn through_import(
         &self,
@@ -525,8 +567,10 @@ impl Graph {
     }
 
     /// What `import` of `file` binds, followed through re-exports: the item of that name in its
-    /// module, and for a default import without one (`import resolveConfig from`), the module's
-    /// anonymous default export (`export default (config) => …`, outlined as `default`).
+    /// module; for a default import, the module's default export by the name it has there
+    /// (`import other from`, `export default function realName`), else the item named as the
+    /// import, else the anonymous default export (`export default (config) => …`, outlined as
+    /// `default`).
     pub(crate) fn import_binds(
         &self,
         file: &str,
@@ -535,11 +579,32 @@ impl Graph {
         fits: &dyn Fn(&Def) -> bool,
         hops: usize,
     ) -> Option<Vec<DefId>> {
-        let named = self.imported(file, language, &import.module, imported_name(import), fits, hops);
+        let declared = match import.name.as_deref() {
+            Some("default") => self.default_export(file, language, &import.module, fits),
+            _ => None,
+        };
+        let named =
+            declared.or_else(|| self.imported(file, language, &import.module, imported_name(import), fits, hops));
         match import.name.as_deref() {
             Some("default") if named.is_none() => self.imported(file, language, &import.module, "default", fits, hops),
             _ => named,
         }
+    }
+
+    /// What `module` (imported by `file`) exports as its default under a name of its own
+    /// (`export default function realName`): that definition, whatever the importer calls it.
+    fn default_export(
+        &self,
+        file: &str,
+        language: Language,
+        module: &str,
+        fits: &dyn Fn(&Def) -> bool,
+    ) -> Option<Vec<DefId>> {
+        let target = self.module_target(language, file, module);
+        self.modules.matching(&target).into_iter().find_map(|module_file| {
+            let exported = self.files.get(module_file)?.facts.default_export.as_deref()?;
+            self.module_level_named(module_file, language, exported, fits)
+        })
     }
 
     /// What property `name` of the object `import`'s module exports as its default holds: the
@@ -632,16 +697,34 @@ impl Graph {
     }
 
     /// Every name `def` is known by: its own and the aliases imports and re-exports give it
-    /// (`import { Store as Db }`, `pub use store::Store as Db`) or a default-exported object's
-    /// property (`export default { typeOf: kindOf }`), transitively.
+    /// (`import { Store as Db }`, `pub use store::Store as Db`, `import other from` a module
+    /// whose default export it is) or a default-exported object's property (`export default {
+    /// typeOf: kindOf }`), transitively.
     pub fn aliases(&self, name: &str) -> BTreeSet<String> {
         let mut names = BTreeSet::from([name.to_string()]);
         loop {
             let before = names.len();
-            for entry in self.files.values() {
+            // Modules exporting one of the names as their default: a default import of one of
+            // them names it too (`import other from './lib.js'`).
+            let exporting: Vec<&str> = self
+                .files
+                .iter()
+                .filter(|(_, entry)| entry.facts.default_export.as_ref().is_some_and(|n| names.contains(n)))
+                .map(|(path, _)| path.as_str())
+                .collect();
+            for (path, entry) in &self.files {
                 for import in &entry.facts.imports {
                     if import.name.as_ref().is_some_and(|n| names.contains(n)) {
                         names.insert(import.local.clone());
+                    }
+                    if import.name.as_deref() == Some("default")
+                        && !exporting.is_empty()
+                        && let Some(language) = language_of(&entry.facts)
+                    {
+                        let target = self.module_target(language, path, &import.module);
+                        if exporting.iter().any(|f| target.matches(f)) {
+                            names.insert(import.local.clone());
+                        }
                     }
                 }
                 for (property, local) in &entry.facts.default_members {
@@ -732,7 +815,7 @@ impl Graph {
     }
 
     /// Files of one package: Go's directory, Java's declared package.
-    fn same_package(&self, file: &str, facts: &FileFacts, other: &str) -> bool {
+    pub(crate) fn same_package(&self, file: &str, facts: &FileFacts, other: &str) -> bool {
         match facts.language.as_str() {
             "go" => crate::method_sets::package_of(file) == crate::method_sets::package_of(other),
             "java" => {

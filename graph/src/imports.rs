@@ -14,10 +14,13 @@ pub(crate) struct Module {
     pub(crate) package: Option<String>,
     /// See [`crate::FileFacts::default_members`].
     pub(crate) default_members: Vec<(String, String)>,
+    /// See [`crate::FileFacts::default_export`].
+    pub(crate) default_export: Option<String>,
 }
 
 pub(crate) fn extract(language: Language, root: Node, source: &str) -> Module {
-    let mut reader = Reader { source, out: Vec::new(), package: None, default_members: Vec::new() };
+    let mut reader =
+        Reader { source, out: Vec::new(), package: None, default_members: Vec::new(), default_export: None };
     let mut cursor = root.walk();
     for node in root.named_children(&mut cursor) {
         match language {
@@ -29,7 +32,12 @@ pub(crate) fn extract(language: Language, root: Node, source: &str) -> Module {
             _ => {}
         }
     }
-    Module { imports: reader.out, package: reader.package, default_members: reader.default_members }
+    Module {
+        imports: reader.out,
+        package: reader.package,
+        default_members: reader.default_members,
+        default_export: reader.default_export,
+    }
 }
 
 struct Reader<'s> {
@@ -37,6 +45,7 @@ struct Reader<'s> {
     out: Vec<Import>,
     package: Option<String>,
     default_members: Vec<(String, String)>,
+    default_export: Option<String>,
 }
 
 fn line(node: Node) -> u32 {
@@ -190,6 +199,9 @@ impl Reader<'_> {
         if let Some(value) = node.child_by_field_name("value").filter(|v| v.kind() == "object") {
             self.js_default_object(value);
         }
+        if !is_import {
+            self.js_default_export(node);
+        }
         let Some(source) = node.child_by_field_name("source") else { return };
         let module = self.text(source).trim_matches(['"', '\'', '`']).to_string();
         let mut cursor = node.walk();
@@ -235,6 +247,23 @@ impl Reader<'_> {
         }
         if !bound && !is_import {
             self.push(node, "*", None, &module, true);
+        }
+    }
+
+    /// The binding `export default …` names: a declaration's name (`export default function
+    /// realName`, `export default class Store`) or an identifier (`export default realName;`).
+    fn js_default_export(&mut self, node: Node) {
+        let mut cursor = node.walk();
+        if !node.children(&mut cursor).any(|child| child.kind() == "default") {
+            return;
+        }
+        let exported = node.child_by_field_name("declaration").or_else(|| node.child_by_field_name("value"));
+        let name = exported.and_then(|e| match e.kind() {
+            "identifier" => Some(e),
+            _ => e.child_by_field_name("name"),
+        });
+        if let Some(name) = name {
+            self.default_export = Some(self.text(name));
         }
     }
 

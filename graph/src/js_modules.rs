@@ -15,6 +15,11 @@
 //! `[package] name` (`-` read as `_`): an integration test's `use mycrate::util::helper` names
 //! the crate's `src/util.rs`, which the path alone cannot tell from a dependency's module. So are
 //! the test targets its `[[test]]` entries place by `path`, which no convention finds.
+//!
+//! So are Go's modules, from each `go.mod`'s `module` path: an import path under it names the
+//! directory below the `go.mod`, the module's own root package included (`import
+//! "github.com/spf13/afero"` from a test in `afero/zipfs`), which matching directories by the
+//! import path's suffix cannot find.
 
 use std::collections::BTreeMap;
 
@@ -43,6 +48,9 @@ pub struct JsModules {
     /// target name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     cargo_tests: BTreeMap<String, String>,
+    /// The project's Go modules, by their `go.mod` module path, longest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    go_modules: Vec<Package>,
     /// tsconfig/jsconfig files (or the bases they extend) that could not be read or parsed, by
     /// path: what they write is not applied.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -93,6 +101,7 @@ pub fn is_js_config(rel: &str) -> bool {
     name == "package.json"
         || name == "jsconfig.json"
         || name == "Cargo.toml"
+        || name == "go.mod"
         || (name.starts_with("tsconfig") && name.ends_with(".json"))
 }
 
@@ -132,6 +141,12 @@ impl JsModules {
                         }
                     }
                 }
+                // One without a `module` line is broken; `go` reports it.
+                "go.mod" => {
+                    if let Some(name) = read(rel).as_deref().and_then(go_module_path) {
+                        modules.go_modules.push(Package { name, dir: parent(rel).to_string() });
+                    }
+                }
                 "tsconfig.json" | "jsconfig.json" => {
                     let options = compiler_options(rel, &read, &mut broken, 0);
                     modules.configs.push(PathsConfig { dir: parent(rel).to_string(), rules: options.rules() });
@@ -144,7 +159,18 @@ impl JsModules {
         modules.configs.sort_by(|a, b| depth(&b.dir).cmp(&depth(&a.dir)).then_with(|| a.dir.cmp(&b.dir)));
         modules.packages.sort_by(|a, b| b.name.len().cmp(&a.name.len()).then_with(|| a.name.cmp(&b.name)));
         modules.crates.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.dir.cmp(&b.dir)));
+        modules.go_modules.sort_by(|a, b| b.name.len().cmp(&a.name.len()).then_with(|| a.name.cmp(&b.name)));
         modules
+    }
+
+    /// The root-relative directory a Go import path names when it is in one of the project's
+    /// modules (the module with the longest path holding it); `None` for any other import path.
+    pub(crate) fn go_package_dir(&self, import: &str) -> Option<String> {
+        self.go_modules.iter().find_map(|m| {
+            let rest = import.strip_prefix(m.name.as_str())?;
+            let rest = if rest.is_empty() { rest } else { rest.strip_prefix('/')? };
+            Some(join(&m.dir, rest))
+        })
     }
 
     /// The name of the test target `file` is by a manifest's `[[test]]` entry, if it is one.
@@ -224,6 +250,21 @@ fn cargo_lib_name(manifest: &toml_edit::DocumentMut) -> Option<String> {
     let package = manifest.get("package")?.get("name")?.as_str()?;
     let lib = manifest.get("lib").and_then(|lib| lib.get("name")?.as_str());
     lib.or(Some(package)).filter(|name| !name.is_empty()).map(|name| name.replace('-', "_"))
+}
+
+/// The `module` path a `go.mod` declares (`module example.com/x`, quoted or not, a comment after
+/// it).
+fn go_module_path(text: &str) -> Option<String> {
+    text.lines().find_map(|line| {
+        let line = line.split("//").next().unwrap_or(line);
+        let path = line.trim().strip_prefix("module")?;
+        // `module` and a blank, not a directive that begins with the word.
+        if !path.starts_with([' ', '\t']) {
+            return None;
+        }
+        let path = path.trim().trim_matches(['"', '`']);
+        (!path.is_empty()).then(|| path.to_string())
+    })
 }
 
 /// The `[[test]]` targets of a manifest that give their `path`, as (name, path relative to the
@@ -365,6 +406,22 @@ mod tests {
         assert_eq!(m.cargo_test("mini/tests/suite/all.rs"), Some("suite"));
         assert_eq!(m.cargo_test("mini/tests/other.rs"), None);
         assert!(is_js_config("crates/my-core/Cargo.toml"));
+    }
+
+    #[test]
+    fn go_import_paths_under_a_module_name_the_directories_below_its_go_mod() {
+        let m = modules(&[
+            ("go.mod", "// the library\nmodule github.com/spf13/afero // root\n\ngo 1.16\n"),
+            ("tools/go.mod", "module \"github.com/spf13/afero/tools\"\n"),
+            ("broken/go.mod", "modulex nothing\n"),
+        ]);
+        assert_eq!(m.go_package_dir("github.com/spf13/afero"), Some(String::new()));
+        assert_eq!(m.go_package_dir("github.com/spf13/afero/mem"), Some("mem".to_string()));
+        // The nested module holds its own paths.
+        assert_eq!(m.go_package_dir("github.com/spf13/afero/tools/gen"), Some("tools/gen".to_string()));
+        assert_eq!(m.go_package_dir("github.com/spf13/aferox"), None);
+        assert_eq!(m.go_package_dir("nothing"), None);
+        assert!(is_js_config("tools/go.mod"));
     }
 
     #[test]

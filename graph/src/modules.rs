@@ -70,6 +70,9 @@ pub(crate) enum Target {
     /// Files directly in a directory whose path ends this import path (a Go package: the
     /// module's own path prefix is not in the project's paths).
     ImportPath(String),
+    /// Files directly in this root-relative directory, `""` the root: a Go package of a module
+    /// whose `go.mod` the project holds, which says where its import paths are.
+    PackageDir(String),
     /// Any of these.
     Any(Vec<Target>),
     /// Nothing in the project.
@@ -84,6 +87,7 @@ impl Target {
             Target::Suffix(stems) => stems.iter().any(|s| suffix_of(stem, s)),
             Target::Directory(dir) => suffix_of(parent(file), dir),
             Target::ImportPath(path) => suffix_of(path, parent(file)),
+            Target::PackageDir(dir) => parent(file) == dir,
             Target::Any(targets) => targets.iter().any(|t| t.matches(file)),
             Target::None => false,
         }
@@ -143,7 +147,9 @@ impl FileIndex {
     fn collect<'a>(&'a self, part: &Target, out: &mut BTreeSet<&'a str>) {
         let (index, keys): (_, Vec<&str>) = match part {
             Target::Exact(stems) | Target::Suffix(stems) => (&self.by_stem, stems.iter().map(|s| last(s)).collect()),
-            Target::Directory(path) | Target::ImportPath(path) => (&self.by_dir, vec![last(path)]),
+            Target::Directory(path) | Target::ImportPath(path) | Target::PackageDir(path) => {
+                (&self.by_dir, vec![last(path)])
+            }
             Target::Any(parts) => {
                 for part in parts {
                     self.collect(part, out);

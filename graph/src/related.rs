@@ -3,15 +3,17 @@
 //! neighbours to a depth, dependents (the reverse closure), and a shortest import path.
 //!
 //! An import that names no project file (a standard library, a dependency) is no edge. A Go
-//! import names its package: every non-test file of the package directory. Rust `mod x;` declarations and
-//! same-package uses in Go and Java need no import and are not edges here.
+//! import names its package: every non-test file of the package directory. A Go or Java file
+//! uses what the other files of its package define without an import: each such use that
+//! resolves is an edge too (`Bar.java` constructing `Foo`, beside it, imports `Foo.java`). Rust
+//! `mod x;` declarations need no import and are not edges here.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 use lean_ctx_outline::Language;
 
-use crate::facts::Import;
-use crate::graph::{Graph, language_of, module_binding};
+use crate::facts::{FileFacts, Import, Ref};
+use crate::graph::{Graph, Label, language_of, module_binding};
 use crate::modules::Target;
 
 pub use lean_ctx_common::limits::{MAX_NEIGHBOR_DEPTH, MAX_PATH_LENGTH};
@@ -64,12 +66,11 @@ impl Graph {
         let mut out = FileGraph::default();
         for (file, entry) in self.files() {
             let Some(language) = language_of(&entry.facts) else { continue };
-            for import in &entry.facts.imports {
-                for target in self.import_files(file, language, import) {
-                    if target != *file {
-                        out.imports.entry(file.clone()).or_default().insert(target.clone());
-                        out.importers.entry(target).or_default().insert(file.clone());
-                    }
+            let imported = entry.facts.imports.iter().flat_map(|import| self.import_files(file, language, import));
+            for target in imported.chain(self.same_package_uses(file, &entry.facts)) {
+                if target != *file {
+                    out.imports.entry(file.clone()).or_default().insert(target.clone());
+                    out.importers.entry(target).or_default().insert(file.clone());
                 }
             }
         }
@@ -172,6 +173,40 @@ impl FileGraph {
 }
 
 impl Graph {
+    /// The other files of `file`'s Go or Java package that its references resolve to (not by
+    /// name alone among several definitions). Using another file's code means naming what it
+    /// defines: a bare name (`NewMemory()`, `new Foo()`, a type) or, in Java, a class in front of
+    /// a static member (`Foo.of()`); calls on values (`foo.compute()`) are not resolved here,
+    /// where every file's would be on each question. Nor is a reference whose name no file of
+    /// the package defines.
+    fn same_package_uses(&self, file: &str, facts: &FileFacts) -> BTreeSet<String> {
+        let mut found = BTreeSet::new();
+        let java = match facts.language.as_str() {
+            "go" => false,
+            "java" => true,
+            _ => return found,
+        };
+        let names_code = |r: &Ref| match r.receiver.as_deref() {
+            None => true,
+            Some(receiver) => {
+                java && receiver.chars().next().is_some_and(char::is_uppercase)
+                    && receiver.chars().all(|c| c.is_alphanumeric() || c == '_')
+            }
+        };
+        let neighbour = |other: &str| other != file && self.same_package(file, facts, other);
+        for (index, r) in facts.refs.iter().enumerate() {
+            if !names_code(r) || !self.defs_named(&r.name).any(|id| neighbour(&id.file)) {
+                continue;
+            }
+            let Some(resolution) = self.resolve(file, index as u32) else { continue };
+            if resolution.by_name && resolution.label == Label::Ambiguous {
+                continue;
+            }
+            found.extend(resolution.targets.iter().filter(|id| neighbour(&id.file)).map(|id| id.file.clone()));
+        }
+        found
+    }
+
     /// The files one import names: the module it binds when that is a project module, else the
     /// module its item comes from (a Java class: its own file, else its package).
     fn import_files(&self, file: &str, language: Language, import: &Import) -> BTreeSet<String> {

@@ -320,6 +320,8 @@ fn javascript_calls() {
         callers(&graph, "track", None),
         ["src/App.jsx:10 App::save [exact]", "src/helpers/resolveConfig.js:5 default [exact]"]
     );
+    // A default export with a name of its own, imported under another.
+    assert_eq!(callers(&graph, "formatPrice", None), ["src/checkout.js:4 checkout [exact]"]);
     // A default export with no name of its own, called by the name it is imported as.
     assert_eq!(
         callers(&graph, "default", Some("src/helpers/resolveConfig.js")),
@@ -363,7 +365,13 @@ fn go_calls() {
         "internal/store/batch.go:21 Batch::PutAll [exact]",
         "internal/store/store_test.go:8 TestMemoryPutGet [exact]",
     ];
-    assert_eq!(callers(&graph, "Store.Get", None), gets);
+    // `internal/cache` has a `Store` of its own, with a `Get`: files that import only the store
+    // package (or are in it) call the store's, and the cache's own call is the cache's.
+    assert_eq!(callers(&graph, "Store.Get", Some("internal/store/store.go")), gets);
+    assert_eq!(
+        callers(&graph, "Store.Get", Some("internal/cache/cache.go")),
+        ["internal/cache/cache.go:17 Warm [exact]"]
+    );
     assert_eq!(callers(&graph, "Memory.Get", None), gets);
     // `range` over a `[]*Memory` field, a `map[string]Store` and a package `var` of a slice
     // literal, a type assertion, and `Default`, a package variable of another file (a capital
@@ -397,6 +405,8 @@ fn go_calls() {
     // second, the built-in `error`, whose `Error` is not the project's `NotFound.Error`; nor is
     // `Error` called on a value of unknown type (`problems[0]` in `Describe`): Go's errors have it.
     assert_eq!(callers(&graph, "NotFound.Error", None), Vec::<String>::new());
+    // The module's root package, imported by the module path `go.mod` declares.
+    assert_eq!(callers(&graph, "Version", None), ["cmd/shop/version.go:7 version [exact]"]);
     // Go's built-in `new(T)`.
     assert_eq!(callers(&graph, "Batch.PutAll", None), ["internal/store/batch.go:41 Reset [exact]"]);
     // Go's interfaces are satisfied by method names alone: `count` (a type defined on `int`)
@@ -439,6 +449,25 @@ fn java_calls() {
     assert_eq!(
         callers(&graph, "audit", None),
         ["src/main/java/com/acme/orders/MemoryRepository.java:18 MemoryRepository::save [exact]"]
+    );
+    // Private and static methods are bound where they are called: a subclass's namesake neither
+    // overrides nor is overridden by them.
+    assert_eq!(
+        callers(&graph, "AuditedLedger.check", None),
+        ["src/main/java/com/acme/orders/AuditedLedger.java:9 AuditedLedger::review [exact]"]
+    );
+    assert_eq!(
+        callers(&graph, "Ledger.check", None),
+        ["src/main/java/com/acme/orders/Ledger.java:7 Ledger::close [exact]"]
+    );
+    assert_eq!(
+        callers(&graph, "Ledger.size", None),
+        ["src/main/java/com/acme/orders/Ledger.java:15 Ledger::post [exact]"]
+    );
+    // Overloads are one method: a call through the class is exact, not one of two candidates.
+    assert_eq!(
+        callers(&graph, "Amount.cents", None),
+        ["src/main/java/com/acme/orders/Amount.java:13 Amount::twice [exact]"]
     );
     // The field's declared type: the interface's method, as Java's own call hierarchy has it.
     assert_eq!(

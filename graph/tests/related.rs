@@ -124,6 +124,9 @@ fn go_related() {
     let imported: Vec<&String> = files.imports_of("cmd/shop/main.go").collect();
     assert!(imported.iter().any(|f| f.ends_with("normalize.go")), "{imported:?}");
     assert!(imported.iter().any(|f| f.ends_with("store/store.go")), "{imported:?}");
+    // Within the package, a file imports the files whose definitions it names.
+    let own: Vec<&String> = files.imports_of("internal/store/open.go").collect();
+    assert_eq!(own, ["internal/store/store.go"]);
 }
 
 #[test]
@@ -138,6 +141,22 @@ fn java_related() {
     assert!(files.imports_of(from).any(|f| f == "src/main/java/com/acme/orders/Order.java"));
     assert!(files.path(from, "src/main/java/com/acme/orders/Repository.java", 1).is_some());
     assert!(files.path("src/main/java/com/acme/orders/Order.java", "no/such/File.java", 12).is_none());
+    // The same package needs no import: its files that name `Order` depend on it all the same,
+    // and a change to it reaches them (and the tests of what they are).
+    let dependents: Vec<String> = files
+        .dependents(&["src/main/java/com/acme/orders/Order.java".to_string()], 1)
+        .into_iter()
+        .map(|r| r.file)
+        .collect();
+    assert_eq!(
+        dependents,
+        [
+            "src/main/java/com/acme/app/OrderService.java",
+            "src/main/java/com/acme/orders/MemoryRepository.java",
+            "src/main/java/com/acme/orders/Repository.java",
+            "src/test/java/com/acme/orders/OrderTest.java"
+        ]
+    );
 }
 
 #[test]

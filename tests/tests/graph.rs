@@ -343,3 +343,25 @@ fn a_function_a_stub_declares_has_the_calls_and_the_tests_of_the_stubbed_name() 
     let files = tests.map(|g| g["files"].clone()).unwrap_or_default();
     assert_eq!(files[0]["file"], "tests/test_impl.py", "{impact}");
 }
+
+#[test]
+fn a_callees_walk_says_where_an_ambiguous_call_stops_it() {
+    let home = Home::new();
+    let app = "class A:\n    def run(self):\n        return helper()\n\n\nclass B:\n    def run(self):\n        return 2\n\n\n\
+               def helper():\n    return 1\n\n\ndef go(x):\n    return x.run()\n";
+    let root = project(&home, "walk", &[("app.py", app)]);
+    let out = lctx(&home, &root, true, &["callgraph", "go", "-a", "callees", "-d", "2"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("app.py:16 go -> A::run (app.py:2) [ambiguous"), "{text}");
+    assert!(!text.contains("-> helper"), "an ambiguous callee is not followed: {text}");
+    assert!(
+        text.contains(
+            "note: 1 ambiguous call(s) are not followed to the next depth: which candidate runs is not known"
+        ),
+        "{text}"
+    );
+    // One level asked: nothing is left unfollowed.
+    let one = lctx(&home, &root, true, &["callgraph", "go", "-a", "callees"]);
+    assert!(!String::from_utf8_lossy(&one.stdout).contains("not followed"), "{}", describe(&one));
+}

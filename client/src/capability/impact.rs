@@ -44,16 +44,19 @@ pub async fn impact(backend: &Backend, ctx: RequestContext, args: ImpactArgs, su
         return Err(super::Error::Usage(format!("depth {depth} is out of range: use 1 to {MAX_DEPTH}")));
     }
     let base = args.base.trim().to_string();
-    let request = ImpactRequest { ctx: Some(ctx), action: action as i32, path: args.path, depth, base: base.clone() };
+    let request =
+        ImpactRequest { ctx: Some(ctx), action: action as i32, path: args.path.clone(), depth, base: base.clone() };
     let out = backend.graph().impact(request).await?.into_inner();
-    Ok(Answer::ok(render(&out, action, depth, &base, surface), to_json(&out, action, depth, &base)))
+    Ok(Answer::ok(render(&out, &args.path, action, depth, &base, surface), to_json(&out, action, depth, &base)))
 }
 
 fn action_name(action: ImpactAction) -> &'static str {
     ACTIONS.iter().find(|(_, a)| *a == action).map_or("analyze", |(n, _)| n)
 }
 
-fn render(out: &ImpactResponse, action: ImpactAction, depth: u32, base: &str, surface: Surface) -> String {
+/// `asked` is the path as given: a symbol whose definitions the answer lacks (the graph is still
+/// being built) is still what the answer is about, not its file.
+fn render(out: &ImpactResponse, asked: &str, action: ImpactAction, depth: u32, base: &str, surface: Surface) -> String {
     let mut text = String::new();
     render_partial(&mut text, out.complete);
     if !out.ambiguous.is_empty() {
@@ -91,6 +94,7 @@ fn render(out: &ImpactResponse, action: ImpactAction, depth: u32, base: &str, su
         }
         _ => {
             let subject = match out.targets.as_slice() {
+                [] if asked.contains("::") => asked.trim().to_string(),
                 [] => out.file.clone(),
                 [one] => def_text(one),
                 [first, rest @ ..] => format!("{} and {} more", def_text(first), rest.len()),
@@ -158,18 +162,34 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            render(&out, ImpactAction::Diff, 2, "", Surface::Cli),
+            render(&out, "", ImpactAction::Diff, 2, "", Surface::Cli),
             "changes in the working tree against HEAD, depth 2:\nchanged files (1):\n  shop/pricing.py (modified, 1 \
              hunk(s))\nchanged definitions (1):\n  apply_discount (shop/pricing.py:1) (fn)\ncallers (1):\n  \
              shop/service.py (depth 1, calls apply_discount [exact])\ntests to run (1):\n  tests/test_pricing.py \
              (tests shop/pricing.py (name+import))\n"
         );
-        let heading =
-            |base: &str| render(&out, ImpactAction::Diff, 2, base, Surface::Cli).lines().next().unwrap().to_string();
+        let heading = |base: &str| {
+            render(&out, "", ImpactAction::Diff, 2, base, Surface::Cli).lines().next().unwrap().to_string()
+        };
         assert_eq!(heading("HEAD~2"), "changes in the working tree against HEAD~2, depth 2:");
         assert_eq!(heading("main..HEAD"), "changes in main..HEAD, depth 2:");
         let json = to_json(&out, ImpactAction::Diff, 2, "");
         assert_eq!(json["groups"][1]["files"][0]["file"], "tests/test_pricing.py");
         assert_eq!(json["changed"][0]["hunks"], 1);
+    }
+
+    #[test]
+    fn a_symbol_not_parsed_yet_is_what_the_answer_is_about_not_its_file() {
+        let out = ImpactResponse {
+            file: "main.py".into(),
+            complete: false,
+            note: "the project's graph is still being built (3/9 files parsed)\nno definition of `nosuch` in main.py \
+                   among the files parsed so far: ask again in a moment"
+                .into(),
+            ..Default::default()
+        };
+        let text = render(&out, "main.py::nosuch", ImpactAction::Analyze, 2, "", Surface::Cli);
+        assert!(text.contains("\nimpact of main.py::nosuch, depth 2:\n"), "{text}");
+        assert!(!text.contains("impact of main.py,"), "{text}");
     }
 }

@@ -3,7 +3,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use lean_ctx_graph::{DefId, DefSummary, Edge, Graph, Guess, Interrupt, Lookup, MAX_DEPTH, SUPPORTED, has_queries};
+use lean_ctx_graph::{
+    DefId, DefSummary, Edge, Graph, Guess, Interrupt, Label, Lookup, MAX_DEPTH, SUPPORTED, has_queries,
+};
 use lean_ctx_outline::Language;
 
 use super::{GraphView, Phase};
@@ -16,8 +18,9 @@ use crate::engine::{Caller, Engine};
 pub(super) const MAX_EDGES: usize = 200;
 /// The files the in-process engine's one-off walk gives the graph (it keeps no index): code, and
 /// the configs its module mappings are read from (every name `is_js_config` takes: without
-/// `Cargo.toml` no integration test reaches its crate).
-const CODE_FILES: &str = "**/{*.rs,*.py,*.pyi,*.pyw,*.js,*.mjs,*.cjs,*.jsx,*.ts,*.mts,*.cts,*.tsx,*.go,*.java,package.json,jsconfig.json,tsconfig*.json,Cargo.toml}";
+/// `Cargo.toml` no integration test reaches its crate, without `go.mod` no import reaches a Go
+/// module's root package).
+const CODE_FILES: &str = "**/{*.rs,*.py,*.pyi,*.pyw,*.js,*.mjs,*.cjs,*.jsx,*.ts,*.mts,*.cts,*.tsx,*.go,*.java,package.json,jsconfig.json,tsconfig*.json,Cargo.toml,go.mod}";
 /// Files the in-process engine's one-off graph covers at most.
 const MAX_ONE_OFF_FILES: usize = 100_000;
 /// How long a question waits for a graph that is being built before it is answered with what
@@ -247,7 +250,12 @@ fn answer(
                 out.edges = path;
             }
         }
-        (Action::Callees, _) => fill(&mut out, graph.callees(&targets, depth, MAX_EDGES, interrupt)?),
+        (Action::Callees, _) => {
+            fill(&mut out, graph.callees(&targets, depth, MAX_EDGES, interrupt)?);
+            if let Some(stopped) = unfollowed_note(&out.edges, depth) {
+                super::subject::add_note(&mut out.note, stopped);
+            }
+        }
         _ => {
             let walk = graph.callers(&targets, depth, MAX_EDGES, interrupt)?;
             let guessed = guessed_note(&walk.guessed);
@@ -303,6 +311,19 @@ fn guessed_note(guessed: &[Guess]) -> Option<String> {
         })
         .collect();
     (!clauses.is_empty()).then(|| clauses.join("; "))
+}
+
+/// What a callees walk of more than one level leaves out: the calls of an ambiguous callee, since
+/// which of its candidates runs is not known.
+fn unfollowed_note(edges: &[Edge], depth: u32) -> Option<String> {
+    let last = depth.clamp(1, MAX_DEPTH);
+    let stopped = edges.iter().filter(|e| e.label == Label::Ambiguous && e.depth < last).count();
+    (stopped > 0).then(|| {
+        format!(
+            "{stopped} ambiguous call(s) are not followed to the next depth: which candidate runs is not known (ask \
+             about one of them to follow it)"
+        )
+    })
 }
 
 fn fill(out: &mut CallgraphAnswer, walk: lean_ctx_graph::Walk) {

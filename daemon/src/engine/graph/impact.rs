@@ -155,7 +155,17 @@ fn analyze(
                     answer.ambiguous = ids.iter().filter_map(|id| graph.summary(id)).collect();
                     return Ok((answer, Vec::new()));
                 }
-                Resolved::NotYet => return Ok((answer, Vec::new())),
+                // Not the file's impact: what was asked is the symbol's.
+                Resolved::NotYet => {
+                    let place = file.map_or(String::new(), |f| format!(" in {f}"));
+                    add_note(
+                        &mut answer.note,
+                        format!(
+                            "no definition of `{symbol}`{place} among the files parsed so far: ask again in a moment"
+                        ),
+                    );
+                    return Ok((answer, Vec::new()));
+                }
             };
             answer.targets = ids.iter().filter_map(|id| graph.summary(id)).collect();
             for target in &answer.targets {
@@ -279,4 +289,41 @@ fn finish(graph: &Graph, links: &TestLinks, mut answer: ImpactAnswer, reached: R
     answer.groups.push(Group::new(TESTS, tests, usize::MAX));
     let impacted = subject::languages(graph, reached.0.into_keys());
     (answer, impacted)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use lean_ctx_graph::{FileEntry, Graph, Stamp, extract};
+    use lean_ctx_outline::Language;
+
+    use super::super::{GraphView, Phase};
+    use super::*;
+
+    #[test]
+    fn a_symbol_not_parsed_yet_is_said_to_be_so_not_answered_for_its_file() {
+        let mut graph = Graph::new();
+        let facts = extract(Language::Python, "def main():\n    return 1\n");
+        graph.upsert("main.py", FileEntry { stamp: Stamp::default(), facts });
+        let too_large = BTreeSet::new();
+        let view = GraphView {
+            graph: &graph,
+            phase: Phase::Building { done: 1, total: 9 },
+            lagging: false,
+            too_large: &too_large,
+        };
+        let (answer, impacted) = analyze(&view, Some("main.py"), Some("nosuch"), 2).unwrap();
+        assert!(answer.groups.is_empty() && answer.targets.is_empty() && impacted.is_empty());
+        assert_eq!(
+            answer.note.as_deref(),
+            Some(
+                "the project's graph is still being built (1/9 files parsed)\nno definition of `nosuch` in main.py \
+                 among the files parsed so far: ask again in a moment"
+            )
+        );
+        // A symbol it has is answered about.
+        let (found, _) = analyze(&view, Some("main.py"), Some("main"), 2).unwrap();
+        assert_eq!(found.targets.len(), 1);
+    }
 }

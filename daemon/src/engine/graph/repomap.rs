@@ -373,12 +373,13 @@ impl<'a> Map<'a> {
             let _ = writeln!(text, "{}", file_heading(file, self.twins_of(file)));
             text.push_str(&self.block(file, &defs));
         }
-        if !matches!(frame, Frame::ClosingOnly) {
+        let notes_shown = !matches!(frame, Frame::ClosingOnly) && !words.notes.is_empty();
+        if notes_shown {
             for note in words.notes {
                 let _ = writeln!(text, "note: {note}");
             }
         }
-        text.push_str(&closing(self.candidates, n, words));
+        text.push_str(&closing(self.candidates, n, words, notes_shown));
         text
     }
 
@@ -438,9 +439,11 @@ fn header(answer: &RepomapAnswer, place: &str, candidates: &[Candidate]) -> Stri
     let files = candidates.iter().map(|c| c.def.file.as_str()).collect::<BTreeSet<_>>().len();
     let references = answer.exact + answer.likely + answer.ambiguous;
     let mut text = format!(
-        "repo map{place}: {} definitions in {files} files, ranked by {references} references ({} exact, {} likely, \
-         {} ambiguous); ",
+        "repo map{place}: {} {} in {files} {}, ranked by {references} {} ({} exact, {} likely, {} ambiguous); ",
         candidates.len(),
+        noun(candidates.len(), "definition", "definitions"),
+        noun(files, "file", "files"),
+        noun(references as usize, "reference", "references"),
         answer.exact,
         answer.likely,
         answer.ambiguous
@@ -462,21 +465,29 @@ fn header(answer: &RepomapAnswer, place: &str, candidates: &[Candidate]) -> Stri
     text
 }
 
+/// `one` for 1, `many` otherwise.
+fn noun(count: usize, one: &'static str, many: &'static str) -> &'static str {
+    if count == 1 { one } else { many }
+}
+
 /// The last line: what was left out and how to see more, or that nothing was.
 /// While the graph is being built, what it holds so far is all a map can rank, which this line
-/// says even when the notes do not fit.
-fn closing(candidates: &[Candidate], shown: usize, words: &Words<'_>) -> String {
+/// says even when the notes do not fit; when they are shown (`notes_shown`), they say that the
+/// graph is being built and how far, and this line only that the map is partial.
+fn closing(candidates: &[Candidate], shown: usize, words: &Words<'_>, notes_shown: bool) -> String {
     let (place, surface) = (words.place, words.surface);
-    let partial = match words.answer.complete {
+    let building = match notes_shown {
         true => "",
-        false => "; partial: the project's graph is still being built, ask again in a moment",
+        false => ": the project's graph is still being built",
+    };
+    let partial = match words.answer.complete {
+        true => String::new(),
+        false => format!("; partial{building}, ask again in a moment"),
     };
     if candidates.is_empty() {
         let place = if place.is_empty() { " in the project".to_string() } else { place.replace(" of ", " in ") };
         if !words.answer.complete {
-            return format!(
-                "[no definitions to map{place} yet: the project's graph is still being built, ask again in a moment]\n"
-            );
+            return format!("[no definitions to map{place} yet{building}, ask again in a moment]\n");
         }
         return format!("[no definitions to map{place}: the map covers {} files]\n", super::callgraph::supported());
     }
@@ -490,7 +501,8 @@ fn closing(candidates: &[Candidate], shown: usize, words: &Words<'_>) -> String 
         Surface::Cli => "raise --max-tokens, or `lctx read FILE -m signatures`",
         Surface::Mcp => "raise max_tokens, or ctx_read a file with mode=signatures",
     };
-    format!("[{left} definitions left out ({} files not shown); {how}{partial}]\n", files.len() - shown_files.len())
+    let hidden = files.len() - shown_files.len();
+    format!("[{left} definitions left out ({hidden} {} not shown); {how}{partial}]\n", noun(hidden, "file", "files"))
 }
 
 /// The definitions `wanted` (name, line) and the types and impls enclosing them.
@@ -557,13 +569,30 @@ mod tests {
         let partial = RepomapAnswer { complete: false, ..Default::default() };
         let words = Words { answer: &partial, place: "", notes: &[], surface: Surface::Mcp };
         assert_eq!(
-            closing(&[], 0, &words),
+            closing(&[], 0, &words, false),
             "[no definitions to map in the project yet: the project's graph is still being built, ask again in a \
              moment]\n"
         );
+        // The notes say it, with how far the graph is: once is enough.
+        assert_eq!(
+            closing(&[], 0, &words, true),
+            "[no definitions to map in the project yet, ask again in a moment]\n"
+        );
         let ready = RepomapAnswer { complete: true, ..Default::default() };
         let words = Words { answer: &ready, ..words };
-        assert!(closing(&[], 0, &words).starts_with("[no definitions to map in the project: the map covers "));
+        assert!(closing(&[], 0, &words, false).starts_with("[no definitions to map in the project: the map covers "));
+    }
+
+    #[test]
+    fn the_header_counts_in_the_singular_where_there_is_one() {
+        let def = DefSummary { file: "main.py".into(), line: 1, name: "main".into(), kind: "fn".into() };
+        let one = [Candidate { def, bare: "main".into(), rank: 1.0 }];
+        let answer = RepomapAnswer { exact: 1, unpersonalised: Some("no session".into()), ..Default::default() };
+        assert_eq!(
+            header(&answer, "", &one),
+            "repo map: 1 definition in 1 file, ranked by 1 reference (1 exact, 0 likely, 0 ambiguous); not \
+             personalised: no session\n"
+        );
     }
 
     #[test]
