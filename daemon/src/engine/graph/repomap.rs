@@ -493,7 +493,10 @@ fn closing(candidates: &[Candidate], shown: usize, words: &Words<'_>, notes_show
     }
     let left = candidates.len() - shown;
     if left == 0 {
-        return format!("[all {} definitions shown{partial}]\n", candidates.len());
+        return match candidates.len() {
+            1 => format!("[the one definition shown{partial}]\n"),
+            n => format!("[all {n} definitions shown{partial}]\n"),
+        };
     }
     let files: BTreeSet<&str> = candidates.iter().map(|c| c.def.file.as_str()).collect();
     let shown_files: BTreeSet<&str> = candidates[..shown].iter().map(|c| c.def.file.as_str()).collect();
@@ -502,7 +505,8 @@ fn closing(candidates: &[Candidate], shown: usize, words: &Words<'_>, notes_show
         Surface::Mcp => "raise max_tokens, or ctx_read a file with mode=signatures",
     };
     let hidden = files.len() - shown_files.len();
-    format!("[{left} definitions left out ({hidden} {} not shown); {how}{partial}]\n", noun(hidden, "file", "files"))
+    let definitions = noun(left, "definition", "definitions");
+    format!("[{left} {definitions} left out ({hidden} {} not shown); {how}{partial}]\n", noun(hidden, "file", "files"))
 }
 
 /// The definitions `wanted` (name, line) and the types and impls enclosing them.
@@ -593,6 +597,15 @@ mod tests {
             "repo map: 1 definition in 1 file, ranked by 1 reference (1 exact, 0 likely, 0 ambiguous); not \
              personalised: no session\n"
         );
+        let ready = RepomapAnswer { complete: true, ..Default::default() };
+        let words = Words { answer: &ready, place: "", notes: &[], surface: Surface::Mcp };
+        assert_eq!(closing(&one, 1, &words, false), "[the one definition shown]\n");
+        let second = DefSummary { line: 2, ..one[0].def.clone() };
+        let two = [
+            Candidate { def: one[0].def.clone(), bare: "main".into(), rank: 1.0 },
+            Candidate { def: second, bare: "main".into(), rank: 0.5 },
+        ];
+        assert!(closing(&two, 1, &words, false).starts_with("[1 definition left out (0 files not shown); "));
     }
 
     #[test]
