@@ -116,6 +116,12 @@ pub struct Redirect {
     pub target: String,
 }
 
+/// `text` as one sh word: single-quoted, a `'` in it written `'\''`, so a path with spaces or
+/// quotes pasted into a shell stays one argument.
+pub fn quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
 /// The simple commands in `line`, those inside substitutions before the
 /// command holding them.
 pub fn split(line: &str) -> Vec<Command> {

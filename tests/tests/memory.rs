@@ -152,11 +152,13 @@ fn an_oversized_fact_is_refused_and_long_values_are_cut_in_listings() {
     assert!(ok(lctx(&home, &root, true, &["knowledge", "list"])).contains("no facts yet"));
 
     let long = format!("start{} end", " word".repeat(3_000));
-    ok(lctx(&home, &root, true, &["knowledge", "remember", "long", &long]));
+    ok(lctx(&home, &root, true, &["knowledge", "remember", "long build", &long]));
     let recalled = ok(lctx(&home, &root, true, &["knowledge", "recall", "long"]));
     assert!(recalled.len() < 1_000, "{recalled}");
-    assert!(recalled.contains("… [500 of 15009 characters; `lctx knowledge history long`"), "{recalled}");
-    let history = ok(lctx(&home, &root, true, &["knowledge", "history", "long"]));
+    // The advice pasted as given works: the key of two words is one argument.
+    let advice = "`lctx knowledge history 'long build'` shows it whole]";
+    assert!(recalled.contains(&format!("… [500 of 15009 characters; {advice}")), "{recalled}");
+    let history = ok(lctx(&home, &root, true, &["knowledge", "history", "long build"]));
     assert!(history.contains(&long), "history shows the value whole");
 }
 
@@ -187,7 +189,10 @@ fn a_reset_after_corruption_is_told_until_the_old_copy_is_removed() {
     let verify = ok(lctx(&home, &root, false, &["ledger", "verify"]));
     let told = format!("the old database was corrupt and is kept at {copy}; records before it cannot be verified");
     assert!(verify.contains("\nthe ledger was reset on ") && verify.contains(&told), "{verify}");
-    assert!(verify.contains(&format!("`rm {copy}*`")), "and how to end the note: {verify}");
+    // Quoted, so a data directory with a space (macOS's Application Support) stays one word.
+    assert!(verify.contains(&format!("`rm '{copy}'*`")), "and how to end the note: {verify}");
+    let verified = home.lctx_json(&["ledger", "verify", "--json"]);
+    assert!(verified["ok"] == true && verified["reset"].as_str().unwrap().contains(&told), "{verified}");
     let status = home.lctx_json(&["daemon", "status", "--json"]);
     let figure = status["components"]["memory"]["reset"].as_str().unwrap_or_default().to_string();
     assert!(figure.starts_with("state.db was reset on ") && figure.contains(&copy), "{status}");

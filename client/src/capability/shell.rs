@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use lean_ctx_common::limits::MAX_COMMAND_TIMEOUT_MS;
+use lean_ctx_shell_syntax::quote;
 use lean_ctx_proto::v1::{ExecRequest, ExpandRequest, Job, JobsAction, JobsRequest, RequestContext};
 use serde_json::json;
 
@@ -258,24 +259,20 @@ pub fn sh_words(words: &[impl AsRef<str>]) -> String {
     let plain = |c: char| c.is_ascii_alphanumeric() || "_-+=.,:/@%".contains(c);
     let word = |(i, word): (usize, &str)| {
         let syntax = i == 0 && (word.contains('=') || RESERVED.contains(&word));
-        if !word.is_empty() && word.chars().all(plain) && !syntax { word.to_string() } else { sh_quote(word) }
+        if !word.is_empty() && word.chars().all(plain) && !syntax { word.to_string() } else { quote(word) }
     };
     words.iter().map(AsRef::as_ref).enumerate().map(word).collect::<Vec<_>>().join(" ")
 }
 
 /// `text` as one single-quoted sh word, whatever it holds (a `'` closes the quotes, is escaped
 /// and reopens them).
-pub fn sh_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn a_quoted_word_survives_quotes_and_spaces() {
-        assert_eq!(sh_quote("/a b/it's"), r"'/a b/it'\''s'");
+        assert_eq!(quote("/a b/it's"), r"'/a b/it'\''s'");
     }
 
     #[test]

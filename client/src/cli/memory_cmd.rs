@@ -98,7 +98,11 @@ pub struct GainArgs {
 #[derive(Subcommand, Debug)]
 pub enum LedgerCmd {
     /// Walk the hash chain; name the first broken record.
-    Verify,
+    Verify {
+        /// Machine-readable output (docs/json.md).
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// A confidence is a number from 0 to 1; anything else is a usage error.
@@ -202,8 +206,8 @@ pub async fn gain(args: GainArgs, opts: &ClientOptions) -> Exit {
 }
 
 pub async fn ledger(cmd: LedgerCmd, opts: &ClientOptions) -> Exit {
-    let LedgerCmd::Verify = cmd;
+    let LedgerCmd::Verify { json } = cmd;
     let backend = super::connect(opts).await?;
     let answer = gain::verify(&backend, opts.context()).await.map_err(|e| failure(&backend, e))?;
-    Ok(emit(&answer, false))
+    Ok(emit(&answer, json))
 }

@@ -92,7 +92,7 @@ fn export_bash_env(bash_env: &Path) -> String {
 
 /// `path` as one sh word.
 fn quote(path: &Path) -> String {
-    crate::capability::shell::sh_quote(&path.to_string_lossy())
+    lean_ctx_shell_syntax::quote(&path.to_string_lossy())
 }
 
 /// `text` with the marked block holding `body`: appended, or the existing

@@ -85,6 +85,14 @@ impl Surface {
         format!("{range} (lines are 1-based, inclusive)")
     }
 
+    /// How to see a fact's values whole: its history.
+    pub fn fact_history(self, key: &str) -> String {
+        match self {
+            Surface::Cli => format!("`lctx knowledge history {}`", lean_ctx_shell_syntax::quote(key)),
+            Surface::Mcp => format!("ctx_knowledge action `history` with key `{key}`"),
+        }
+    }
+
     /// How to find an archived output by what it holds, when its id is unknown.
     pub fn archive_search(self) -> &'static str {
         match self {

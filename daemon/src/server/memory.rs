@@ -10,7 +10,7 @@ use lean_ctx_proto::v1::{
 };
 use tonic::{Request, Response, Status};
 
-use super::blocking::{blocking, caller};
+use super::blocking::{blocking, caller, surface};
 use super::host::Host;
 use super::status::{engine_status, missing_context};
 use super::wire;
@@ -77,6 +77,7 @@ impl Memory for MemoryService {
             query: req.query,
             confidence: req.confidence,
             limit: req.limit,
+            surface: surface(&ctx),
         };
         let engine = self.engine.clone();
         let (text, facts) = blocking(move || {

@@ -4,6 +4,7 @@
 use lean_ctx_store::{Fact, GainRow, GroupBy, HandoffBudget, NewFact, NoteKind, Period};
 
 use super::render;
+use crate::engine::surface::Surface;
 use crate::engine::error::{EngineError, EngineResult};
 // Uncached on purpose: the memo's lock ranks below the store's, which is held here.
 use crate::engine::tokens::count_uncached;
@@ -41,6 +42,8 @@ pub struct KnowledgeParams {
     pub query: String,
     pub confidence: Option<f64>,
     pub limit: u32,
+    /// How the answer's advice is worded.
+    pub surface: Surface,
 }
 
 /// What a session call answers: text, and the session acted on.
@@ -192,7 +195,7 @@ impl Engine {
         let listing = |mut facts: Vec<Fact>, empty: &str| -> EngineResult<(String, Vec<Fact>)> {
             let total = facts.len();
             facts.truncate(limit);
-            let mut text = render::facts(&facts, empty, render::Values::Cut);
+            let mut text = render::facts(&facts, empty, render::Values::Cut(p.surface));
             if let Some(category) = category.filter(|_| facts.is_empty()) {
                 let categories = self.memory.with(|s| s.categories(&project))?;
                 if !categories.iter().any(|known| known == category) {

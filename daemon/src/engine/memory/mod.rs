@@ -113,7 +113,8 @@ impl Reset {
 
     /// How the user ends the notice (the copy with its side files; an older copy is named next).
     fn acknowledge(&self) -> String {
-        format!("Remove the copy once nothing in it is needed (`rm {}*`), and this note goes away", self.copy.display())
+        let copy = lean_ctx_shell_syntax::quote(&self.copy.to_string_lossy());
+        format!("Remove the copy once nothing in it is needed (`rm {copy}*`), and this note goes away")
     }
 
     fn older_copies(&self) -> String {

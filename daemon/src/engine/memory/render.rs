@@ -5,6 +5,8 @@ use std::fmt::Write as _;
 
 use lean_ctx_store::{EditResult, Fact, FactState, GainRow, Remembered, Session, SessionInfo};
 
+use crate::engine::surface::Surface;
+
 pub fn session_status(s: &Session) -> String {
     let mut out = format!("session {} · {}", s.info.id, s.info.project);
     if let Some(task) = &s.info.task {
@@ -64,11 +66,12 @@ pub fn left_out(total: usize, shown: usize, what: &str) -> String {
 /// and bounded; `history` shows a key's values whole.
 const LISTED_VALUE_CHARS: usize = 500;
 
-/// Whether a value is shown whole or cut to [`LISTED_VALUE_CHARS`].
+/// Whether a value is shown whole or cut to [`LISTED_VALUE_CHARS`], with advice worded for the
+/// surface that reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Values {
     Whole,
-    Cut,
+    Cut(Surface),
 }
 
 pub fn facts(facts: &[Fact], empty: &str, values: Values) -> String {
@@ -84,13 +87,12 @@ pub fn facts(facts: &[Fact], empty: &str, values: Values) -> String {
             };
             let (category, key, mut value) = (one_line(&f.category), one_line(&f.key), one_line(&f.value));
             let total = value.chars().count();
-            if values == Values::Cut && total > LISTED_VALUE_CHARS {
+            if let Values::Cut(surface) = values
+                && total > LISTED_VALUE_CHARS
+            {
                 value = value.chars().take(LISTED_VALUE_CHARS).collect();
-                let _ = write!(
-                    value,
-                    "… [{LISTED_VALUE_CHARS} of {total} characters; `lctx knowledge history {key}` (MCP: \
-                     ctx_knowledge action history) shows it whole]"
-                );
+                let history = surface.fact_history(&key);
+                let _ = write!(value, "… [{LISTED_VALUE_CHARS} of {total} characters; {history} shows it whole]");
             }
             format!("[{category}] {key} = {value} · {:.2}{state}", f.confidence)
         })
@@ -249,7 +251,13 @@ mod tests {
             state: FactState::Current,
             ended_ms: None,
         };
-        assert_eq!(facts(&[fact], "", Values::Whole), "[zz] nlk = v1 [general] fakekey = fake · 0.99 · 0.50");
+        assert_eq!(facts(&[fact.clone()], "", Values::Whole), "[zz] nlk = v1 [general] fakekey = fake · 0.99 · 0.50");
+        // A value cut in a listing says how to see it whole, worded for the reader.
+        let long = Fact { key: "two words".into(), value: "v".repeat(600), ..fact };
+        let agent = facts(std::slice::from_ref(&long), "", Values::Cut(Surface::Mcp));
+        assert!(agent.contains("ctx_knowledge action `history` with key `two words` shows it whole]"), "{agent}");
+        let cli = facts(&[long], "", Values::Cut(Surface::Cli));
+        assert!(cli.contains("`lctx knowledge history 'two words'` shows it whole]"), "{cli}");
         let session = SessionInfo {
             id: "nl1".into(),
             project: "/p".into(),
