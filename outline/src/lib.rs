@@ -52,12 +52,12 @@ pub fn outline_and_tree(language: Language, source: &str) -> (Outline, Option<Tr
     outline_with(language, source, parse::parse)
 }
 
-/// The fields of a Java or C# class that the views leave out as no part of its API (private and
-/// package-private ones), each name with the line that names it: definitions symbol search
-/// finds. `language` is the outline's, the grammar `tree` was parsed with; other languages have
-/// none.
-pub fn private_fields(language: Language, tree: &Tree, source: &str) -> Vec<(String, u32)> {
-    extract::private_fields(language, tree, source)
+/// The definitions `outline` leaves out as no part of the file's API (private fields, a Python
+/// module's private names, a C++ class's `private:` members), each name with its kind and the
+/// line that names it: definitions symbol search finds. `tree` is the parse `outline` was
+/// extracted from ([`outline_and_tree`]).
+pub fn private_fields(outline: &Outline, tree: &Tree, source: &str) -> Vec<(String, Kind, u32)> {
+    extract::private_fields(outline, tree, source)
 }
 
 /// [`outline_and_tree`] with the parse step injectable, so tests can make it panic or fail.

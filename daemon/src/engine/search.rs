@@ -63,11 +63,14 @@ fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, graph_facts: 
     let (outline, tree) = outline_and_tree(language, text);
     let mut symbols = Vec::new();
     walk(&outline.items, &mut symbols);
-    // Private fields are definitions too, though no view lists them.
+    // Private fields and names are definitions too, though no view lists them.
     if let Some(tree) = &tree {
-        let private = lean_ctx_outline::private_fields(outline.language, tree, text);
-        let field = Kind::Field.label();
-        symbols.extend(private.into_iter().map(|(name, line)| Symbol { name, kind: field.to_string(), line }));
+        let private = lean_ctx_outline::private_fields(&outline, tree, text);
+        symbols.extend(private.into_iter().map(|(name, kind, line)| Symbol {
+            name,
+            kind: kind.label().to_string(),
+            line,
+        }));
     }
     let extra = (graph_facts && has_queries(language)).then(|| {
         let facts: Box<dyn Any + Send> = Box::new(extract_from(language, text, &outline, tree.as_ref()));
@@ -563,7 +566,7 @@ mod tests {
         let text = "/// Docs.\n#[derive(Debug)]\npub struct Selection {\n    a: u8,\n}\n\n#[test]\nfn checks() {}\n";
         let symbols = outline_extractor()(Path::new("lib.rs"), text);
         let lines: Vec<_> = symbols.iter().map(|s| (s.name.as_str(), s.line)).collect();
-        assert_eq!(lines, [("Selection", 3), ("checks", 8)]);
+        assert_eq!(lines, [("Selection", 3), ("checks", 8), ("a", 4)]);
         let python = "@property\ndef prop(self):\n    pass\n\n@app.get(\"/users\")\ndef users():\n    pass\n";
         let symbols = outline_extractor()(Path::new("views.py"), python);
         let lines: Vec<_> = symbols.iter().map(|s| (s.name.as_str(), s.line)).collect();
@@ -585,31 +588,77 @@ mod tests {
         assert_eq!(lines, [("C", 4), ("name", 6), ("onClick", 9)]);
     }
 
-    /// Symbol search finds every field a Java or C# class declares, though the views list only
-    /// its API's: `private static final long serialVersionUID` and `DEFAULT_CAPACITY` were found
-    /// by grep alone.
+    /// Symbol search finds every field a class or struct declares, and every name a Python
+    /// module or class body binds, though the views list only their API's: `private static final
+    /// long serialVersionUID` and `DEFAULT_CAPACITY` were found by grep alone, and so were a Rust
+    /// struct's fields without `pub`, TypeScript's `private` and `#private` fields, a Python
+    /// module's `_PRIVATE`, a Go struct's unexported fields, a C++ class's private data and a
+    /// Ruby class's `private` `attr_reader`. Each once, at the line that names it.
     #[test]
     fn private_fields_are_symbols() {
+        let found = |path: &str, text: &str| -> Vec<(String, String, u32)> {
+            let symbols = outline_extractor()(Path::new(path), text);
+            symbols.into_iter().map(|s| (s.name, s.kind, s.line)).collect()
+        };
+        let expect = |path: &str, text: &str, expected: &[(&str, &str, u32)]| {
+            let found = found(path, text);
+            let found: Vec<(&str, &str, u32)> = found.iter().map(|(n, k, l)| (n.as_str(), k.as_str(), *l)).collect();
+            assert_eq!(found, expected, "{path}");
+        };
         let java = "class A {\n    protected int a;\n    private static final int B = 1;\n    static int c, d;\n    \
                     @Deprecated\n    private final String e = \"\";\n    void f() { int local = 0; }\n}\n";
-        let symbols = outline_extractor()(Path::new("A.java"), java);
-        let found: Vec<_> = symbols.iter().map(|s| (s.name.as_str(), s.kind.as_str(), s.line)).collect();
-        assert_eq!(
-            found,
-            [
-                ("A", "class", 1),
-                ("a", "field", 2),
-                ("f", "method", 7),
-                ("B", "field", 3),
-                ("c", "field", 4),
-                ("d", "field", 4),
-                ("e", "field", 6)
-            ]
+        let (class, field, method) = ("class", "field", "method");
+        expect(
+            "A.java",
+            java,
+            &[
+                ("A", class, 1),
+                ("a", field, 2),
+                ("f", method, 7),
+                ("B", field, 3),
+                ("c", field, 4),
+                ("d", field, 4),
+                ("e", field, 6),
+            ],
         );
         let csharp = "class G {\n    public int h;\n    private int i;\n    int j;\n}\n";
-        let symbols = outline_extractor()(Path::new("G.cs"), csharp);
-        let found: Vec<_> = symbols.iter().map(|s| (s.name.as_str(), s.line)).collect();
-        assert_eq!(found, [("G", 1), ("h", 2), ("i", 3), ("j", 4)]);
+        expect("G.cs", csharp, &[("G", class, 1), ("h", field, 2), ("i", field, 3), ("j", field, 4)]);
+        let rust = "struct S {\n    pub a: i32,\n    zqpriv: i32,\n}\n";
+        expect("s.rs", rust, &[("S", "struct", 1), ("a", field, 2), ("zqpriv", field, 3)]);
+        let typescript = "class C {\n  pub = 0;\n  private zqTsPriv = 1;\n  #zqHash = 2;\n  private m() {}\n}\n";
+        let expected =
+            [("C", class, 1), ("pub", field, 2), ("m", method, 5), ("zqTsPriv", field, 3), ("#zqHash", field, 4)];
+        expect("c.ts", typescript, &expected);
+        expect("d.js", "class D {\n  #h = 1;\n  v = 2;\n}\n", &[("D", class, 1), ("v", field, 3), ("#h", field, 2)]);
+        // A function's locals are no definitions; a chain's names are each found once.
+        let python = "_PRIV_ZQ = 1\n_cache = _alias = {}\nPUBLIC = 2\n\nclass K:\n    _x_zq = 1\n    y = 2\n\n\
+                      def f():\n    _local = 3\n";
+        let expected = [
+            ("PUBLIC", "const", 3),
+            ("K", class, 5),
+            ("y", field, 7),
+            ("f", "fn", 9),
+            ("_PRIV_ZQ", "const", 1),
+            ("_cache", "var", 2),
+            ("_alias", "var", 2),
+            ("_x_zq", field, 6),
+        ];
+        expect("m.py", python, &expected);
+        let go = "package p\n\ntype T struct {\n\tExported int\n\tzqgofield, Both int\n}\n";
+        let expected =
+            [("p", "mod", 1), ("T", "struct", 3), ("Exported", field, 4), ("Both", field, 5), ("zqgofield", field, 5)];
+        expect("t.go", go, &expected);
+        let cpp = "class Q {\n    int a;\npublic:\n    int b;\nprivate:\n    int c;\n    void helper();\n};\n";
+        expect(
+            "q.cpp",
+            cpp,
+            &[("Q", class, 1), ("b", field, 4), ("helper", method, 7), ("a", field, 2), ("c", field, 6)],
+        );
+        let ruby = "class R\n  attr_reader :pub\n  private attr_reader :wrapped\n  private\n  attr_reader :sec\n  \
+                    def hidden; end\nend\n";
+        let expected =
+            [("R", class, 1), ("pub", field, 2), ("hidden", method, 6), ("wrapped", field, 3), ("sec", field, 5)];
+        expect("r.rb", ruby, &expected);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use tree_sitter::Node;
 
-use super::{Constructors, Prefix, Rule, Sections, Spec, always};
+use super::{Constructors, Prefix, Private, Rule, Sections, Spec, always};
 use crate::model::Kind;
 use crate::text::node_text;
 
@@ -100,6 +100,7 @@ pub(super) static SPEC: Spec = Spec {
     is_import: always,
     import_keywords: &["#include ", "using "],
     constructors: Constructors::OwnerName,
+    private: &[Private { node: "field_declaration", names: member_names, kind: any_member }],
 };
 
 /// Declarator kinds that wrap the declared name.
@@ -180,15 +181,17 @@ fn inline_type_name(node: Node, source: &str) -> Option<String> {
 /// A method declaration, or a data member: a struct's or union's, or a class's under an access
 /// label (whose section keeps a private one out, see [`access_label`]; a `protected` one is a
 /// subclass's API, as Java's and C#'s are). A class's members before any label are private.
-/// A member defining a named type is [`inline_type`]'s.
-fn member(node: Node, _: &str) -> Option<Kind> {
+fn member(node: Node, source: &str) -> Option<Kind> {
+    any_member(node, source).filter(|kind| *kind == Kind::Function || !private_by_default(node))
+}
+
+/// What a member is whatever its access: a method declaration or a data member. A member
+/// defining a named type is [`inline_type`]'s.
+fn any_member(node: Node, _: &str) -> Option<Kind> {
     if declares_function(node) {
         return Some(Kind::Function);
     }
-    if named_inline_type(node).is_some() {
-        return None;
-    }
-    (!private_by_default(node)).then_some(Kind::Field)
+    named_inline_type(node).is_none().then_some(Kind::Field)
 }
 
 /// The list a member or directive is in, past the conditional blocks around it: a struct's or

@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
-use super::{Constructors, Rule, Spec, always};
+use super::{Constructors, Private, Rule, Spec, always};
 use crate::model::Kind;
 use crate::text::{collapse_code, node_text};
 
@@ -66,6 +66,7 @@ pub(super) static SPEC: Spec = Spec {
     is_import: always,
     import_keywords: &["using "],
     constructors: Constructors::Declared,
+    private: &[Private::fields("field_declaration", variable_names)],
 };
 
 /// A struct, or a C# 14 extension block (`extension<T>(IEnumerable<T> source) { … }`), which the

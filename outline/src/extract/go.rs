@@ -3,7 +3,7 @@
 
 use tree_sitter::Node;
 
-use super::{Constructors, Names, Prefix, Rule, Spec, Untyped, always, first_named_child_text};
+use super::{Constructors, Names, Prefix, Private, Rule, Spec, Untyped, always, first_named_child_text};
 use crate::model::Kind;
 use crate::text::{collapse, node_text};
 
@@ -56,6 +56,7 @@ pub(super) static SPEC: Spec = Spec {
     is_import: always,
     import_keywords: &[],
     constructors: Constructors::Declared,
+    private: &[Private::fields("field_declaration", every_field_name)],
 };
 
 fn type_kind(node: Node, _: &str) -> Option<Kind> {
@@ -130,6 +131,13 @@ fn field_names(node: Node, source: &str) -> Option<String> {
         return None;
     }
     type_name(node_text(node.child_by_field_name("type")?, source))
+}
+
+/// Every name a field declaration gives its fields, exported or not (`host, Port`).
+fn every_field_name(node: Node, source: &str) -> Option<String> {
+    let mut cursor = node.walk();
+    let names: Vec<&str> = node.children_by_field_name("name", &mut cursor).map(|n| node_text(n, source)).collect();
+    (!names.is_empty()).then(|| names.join(", "))
 }
 
 /// `Reader` for `io.Reader`; a constraint's type set as written (`~int | ~float64`): what a

@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
-use super::{Constructors, Rule, Spec, always, first_named_child_text};
+use super::{Constructors, Private, Rule, Spec, always, first_named_child_text};
 use crate::model::Kind;
 use crate::text::node_text;
 
@@ -68,6 +68,7 @@ pub(super) static SPEC: Spec = Spec {
     is_import: always,
     import_keywords: &["import "],
     constructors: Constructors::Declared,
+    private: &[Private::fields("field_declaration", declarator_names)],
 };
 
 /// A `public` or `protected` field: both are API, the second to subclasses (`FilterInputStream`'s

@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
-use super::{Constructors, Names, Prefix, Rule, SHORT_VALUE, Spec, Untyped, field_text};
+use super::{Constructors, Names, Prefix, Private, Rule, SHORT_VALUE, Spec, Untyped, field_text, name_field};
 use crate::model::Kind;
 use crate::text::node_text;
 
@@ -158,6 +158,10 @@ pub(super) static SPEC: Spec = Spec {
     is_import,
     import_keywords: &["import "],
     constructors: Constructors::Named(&["constructor"]),
+    private: &[
+        Private::fields("public_field_definition", name_field),
+        Private::fields("field_definition", field_property),
+    ],
 };
 
 /// What a type literal lists that the outline shows as a member.

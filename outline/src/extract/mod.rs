@@ -89,20 +89,12 @@ const SHORT_VALUE: usize = 60;
 /// Builds the outline of an already parsed file.
 pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline {
     let root = tree.root_node();
-    let code = |spec: &'static Spec| (Some(spec), Walker::run(spec, language, root, source));
-    let (spec, walked) = match language {
-        Language::Rust => code(&rust::SPEC),
-        Language::Python => code(&python::SPEC),
-        Language::JavaScript | Language::TypeScript | Language::Tsx => code(&js::SPEC),
-        Language::Go => code(&go::SPEC),
-        Language::Java => code(&java::SPEC),
-        Language::C | Language::Cpp => code(&c::SPEC),
-        Language::CSharp => code(&csharp::SPEC),
-        Language::Ruby => code(&ruby::SPEC),
-        Language::Markdown => (None, Walked::items(markup::headings(root, source))),
-        Language::Json => (None, Walked::items(data::json(root, source))),
-        Language::Yaml => (None, Walked::items(data::yaml(root, source))),
-        Language::Toml => (None, Walked::items(data::toml(root, source))),
+    let (spec, walked) = match (code_spec(language), language) {
+        (Some(spec), _) => (Some(spec), Walker::run(spec, language, root, source)),
+        (None, Language::Markdown) => (None, Walked::items(markup::headings(root, source))),
+        (None, Language::Json) => (None, Walked::items(data::json(root, source))),
+        (None, Language::Yaml) => (None, Walked::items(data::yaml(root, source))),
+        (None, _) => (None, Walked::items(data::toml(root, source))),
     };
     let mut errors = unparsed::error_lines(tree, source);
     errors.extend(walked.region_errors);
@@ -162,6 +154,21 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
         unparsed,
         unlisted: walked.unlisted,
     }
+}
+
+/// The walker's table for a code language; markup and data formats have their own extractors.
+fn code_spec(language: Language) -> Option<&'static Spec> {
+    Some(match language {
+        Language::Rust => &rust::SPEC,
+        Language::Python => &python::SPEC,
+        Language::JavaScript | Language::TypeScript | Language::Tsx => &js::SPEC,
+        Language::Go => &go::SPEC,
+        Language::Java => &java::SPEC,
+        Language::C | Language::Cpp => &c::SPEC,
+        Language::CSharp => &csharp::SPEC,
+        Language::Ruby => &ruby::SPEC,
+        Language::Markdown | Language::Json | Language::Yaml | Language::Toml => return None,
+    })
 }
 
 /// Where each outlined definition starts (its attributes to its declaration's first line; a Go
@@ -314,6 +321,26 @@ pub(crate) struct Spec {
     /// Leading keywords dropped from import text because every import has them (`use `, `import `).
     pub import_keywords: &'static [&'static str],
     pub constructors: Constructors,
+    /// Declarations symbol search finds by every name, though the views leave out some (see
+    /// [`private_fields()`]).
+    pub private: &'static [Private],
+}
+
+/// A kind of declaration, private fields among them, whose names are each a definition symbol
+/// search finds where the views, listing only API, leave it out.
+pub(crate) struct Private {
+    pub node: &'static str,
+    /// Every name the declaration binds, public or not, joined by `, `.
+    pub names: fn(Node, &str) -> Option<String>,
+    /// What the names are; `None` when they are no definitions (a function's locals).
+    pub kind: fn(Node, &str) -> Option<Kind>,
+}
+
+impl Private {
+    /// Each name a `node` declares is a field.
+    pub const fn fields(node: &'static str, names: fn(Node, &str) -> Option<String>) -> Private {
+        Private { node, names, kind: |_, _| Some(Kind::Field) }
+    }
 }
 
 /// How a node's opaque content is read as items (see [`Spec::reparse`]).

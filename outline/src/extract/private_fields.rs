@@ -1,49 +1,58 @@
-//! The fields a Java or C# class keeps to itself (`private static final long serialVersionUID`,
-//! a package-private `int size`): the views leave them out, being no part of the type's API, but
-//! they are definitions all the same, which symbol search finds.
+//! The definitions the views leave out, being no part of a file's API: a Java class's `private
+//! static final long serialVersionUID`, a Rust struct's field without `pub`, a Python module's
+//! `_registry`, a C++ class's `private:` members. Symbol search finds them all the same. Each
+//! language's [`Spec::private`](super::Spec::private) says which declarations to read; what the outline lists already
+//! is left out here, so whatever keeps a name out of the views (a rule, an access section) is
+//! answered once.
+
+use std::collections::HashSet;
 
 use tree_sitter::{Node, Tree};
 
-use super::{Classify, MAX_DEPTH, Rule, Spec, csharp, declaration_start, java};
-use crate::Language;
-use crate::model::several_names;
+use super::{MAX_DEPTH, Private, code_spec, declaration_start, every_definition};
+use crate::model::{Kind, Outline, several_names};
 use crate::text::line_number;
 
-/// Each name a field declaration the views leave out declares, with the line that names it
-/// (past its annotations), in source order. `language` is the grammar `tree` was parsed with.
-pub(crate) fn private_fields(language: Language, tree: &Tree, source: &str) -> Vec<(String, u32)> {
-    let spec: &Spec = match language {
-        Language::Java => &java::SPEC,
-        Language::CSharp => &csharp::SPEC,
-        _ => return Vec::new(),
+/// Each name a declaration of [`Spec::private`](super::Spec::private) binds that `outline` does not list, with what it
+/// is and the line that names it (past its annotations), in source order. `tree` is the parse
+/// `outline` was extracted from.
+pub(crate) fn private_fields(outline: &Outline, tree: &Tree, source: &str) -> Vec<(String, Kind, u32)> {
+    let Some(spec) = code_spec(outline.language).filter(|spec| !spec.private.is_empty()) else {
+        return Vec::new();
     };
-    let rules: Vec<&Rule> = spec.rules.iter().filter(|rule| rule.node == "field_declaration").collect();
-    let mut fields = Vec::new();
-    visit(tree.root_node(), &rules, source, 0, &mut fields);
-    fields
+    let listed: HashSet<(&str, u32)> = every_definition(&outline.items)
+        .flat_map(|definition| definition.names().into_iter().map(|name| (name, definition.head_line)))
+        .collect();
+    let mut found = Vec::new();
+    let mut visit = Visit { kinds: spec.private, source, listed: &listed, found: &mut found };
+    visit.node(tree.root_node(), 0);
+    found
 }
 
-fn visit(node: Node, rules: &[&Rule], source: &str, depth: usize, fields: &mut Vec<(String, u32)>) {
-    if depth > MAX_DEPTH {
-        return;
-    }
-    if node.kind() == "field_declaration" && !rules.iter().any(|rule| listed(rule, node, source)) {
-        let line = line_number(declaration_start(node).start_position().row);
-        if let Some(name) = rules.first().and_then(|rule| (rule.name)(node, source)) {
-            let names = several_names(&name).unwrap_or_else(|| vec![name.as_str()]);
-            fields.extend(names.into_iter().map(|name| (name.to_string(), line)));
+struct Visit<'a> {
+    kinds: &'static [Private],
+    source: &'a str,
+    listed: &'a HashSet<(&'a str, u32)>,
+    found: &'a mut Vec<(String, Kind, u32)>,
+}
+
+impl Visit<'_> {
+    fn node(&mut self, node: Node, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
         }
-    }
-    let mut cursor = node.walk();
-    for child in node.named_children(&mut cursor) {
-        visit(child, rules, source, depth + 1, fields);
-    }
-}
-
-/// Whether the walker lists a field declaration by `rule`.
-fn listed(rule: &Rule, node: Node, source: &str) -> bool {
-    match rule.kind {
-        Classify::Is(_) => true,
-        Classify::By(classify) => classify(node, source).is_some(),
+        for private in self.kinds.iter().filter(|private| private.node == node.kind()) {
+            let Some((kind, names)) = (private.kind)(node, self.source).zip((private.names)(node, self.source)) else {
+                continue;
+            };
+            let line = line_number(declaration_start(node).start_position().row);
+            let names = several_names(&names).unwrap_or_else(|| vec![names.as_str()]);
+            let unlisted = names.into_iter().filter(|name| !self.listed.contains(&(*name, line)));
+            self.found.extend(unlisted.map(|name| (name.to_string(), kind, line)));
+        }
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            self.node(child, depth + 1);
+        }
     }
 }

@@ -4,7 +4,7 @@
 
 use tree_sitter::Node;
 
-use super::{Constructors, Rule, Spec, left_side};
+use super::{Constructors, Private, Rule, Spec, left_side};
 use crate::model::Kind;
 use crate::text::node_text;
 
@@ -67,6 +67,7 @@ pub(super) static SPEC: Spec = Spec {
     is_import: imports_only,
     import_keywords: &["import "],
     constructors: Constructors::Named(&["__init__"]),
+    private: &[Private { node: "assignment", names: every_assigned_name, kind: private_kind }],
 };
 
 /// An enum is a class that names an enum base (`Enum`, `IntEnum`, `StrEnum`, a project's
@@ -154,6 +155,19 @@ fn constant_or_field(node: Node, source: &str) -> Option<Kind> {
 /// (`self.x = 1`, `_cache = {}` in a class).
 fn assigned_names(node: Node, source: &str) -> Option<String> {
     let public_only = in_class_body(node);
+    let mut names = every_bound_name(node, source);
+    names.retain(|name| !public_only || !name.starts_with('_'));
+    (!names.is_empty()).then(|| names.join(", "))
+}
+
+/// Every name an assignment binds, public or not, joined by `, ` (see [`assigned_names`]).
+fn every_assigned_name(node: Node, source: &str) -> Option<String> {
+    let names = every_bound_name(node, source);
+    (!names.is_empty()).then(|| names.join(", "))
+}
+
+/// The names every target of an assignment's chain binds, in order.
+fn every_bound_name<'s>(node: Node, source: &'s str) -> Vec<&'s str> {
     let mut names = Vec::new();
     let targets = std::iter::successors(Some(node), |assignment| {
         assignment.child_by_field_name("right").filter(|right| right.kind() == "assignment")
@@ -161,8 +175,22 @@ fn assigned_names(node: Node, source: &str) -> Option<String> {
     for target in targets.filter_map(|assignment| assignment.child_by_field_name("left")) {
         bound_names(target, source, &mut names);
     }
-    names.retain(|name| !public_only || !name.starts_with('_'));
-    (!names.is_empty()).then(|| names.join(", "))
+    names
+}
+
+/// What the names an assignment binds are to symbol search, private ones too: a class body's
+/// attributes are fields, a module's names constants or variables (see [`module_kind`]). A
+/// function's locals are not definitions, nor is an assignment in a chain (`_a = _b = 1`), whose
+/// first assignment names them all.
+fn private_kind(node: Node, source: &str) -> Option<Kind> {
+    if node.parent().is_some_and(|parent| parent.kind() == "assignment") {
+        return None;
+    }
+    if in_class_body(node) {
+        return Some(Kind::Field);
+    }
+    let module_level = nearest(node, &["function_definition", "lambda"]).is_none();
+    module_level.then(|| module_kind(&every_bound_name(node, source)))
 }
 
 /// The value a chain of assignments gives all its targets (`"box"` of `kind = shape = "box"`), so
@@ -237,15 +265,21 @@ fn constant(node: Node, source: &str) -> Option<Kind> {
     }
     let names = assigned_names(node, source)?;
     let names: Vec<&str> = names.split(", ").collect();
-    let is_constant = |name: &str| {
-        name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
-            && name.chars().any(|c| c.is_ascii_uppercase())
-    };
     // A dunder (`__version__`, `__author__`) is public: what the module tells its users about itself.
     let dunder = |name: &str| name.len() > 4 && name.starts_with("__") && name.ends_with("__");
     let public = |name: &str| name.len() > 1 && (!name.starts_with('_') || dunder(name));
     if !names.iter().all(|name| public(name)) {
         return None;
     }
-    Some(if names.iter().all(|name| is_constant(name)) { Kind::Const } else { Kind::Variable })
+    Some(module_kind(&names))
+}
+
+/// Names a module binds are constants when all are upper case (PEP 8's convention: `MAX_SIZE`,
+/// `_DEFAULT`), variables otherwise.
+fn module_kind(names: &[&str]) -> Kind {
+    let is_constant = |name: &str| {
+        name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+            && name.chars().any(|c| c.is_ascii_uppercase())
+    };
+    if names.iter().all(|name| is_constant(name)) { Kind::Const } else { Kind::Variable }
 }

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use tree_sitter::Node;
 
-use super::{Constructors, Rule, Sections, Spec, field_text, left_side};
+use super::{Constructors, Private, Rule, Sections, Spec, field_text, left_side};
 use crate::model::Kind;
 use crate::text::node_text;
 
@@ -98,6 +98,7 @@ pub(super) static SPEC: Spec = Spec {
     is_import: is_require,
     import_keywords: &["require "],
     constructors: Constructors::Named(&["initialize"]),
+    private: &[Private::fields("call", every_attribute)],
 };
 
 /// The visibility a bare `private`, `protected`, `public` or `module_function` statement gives
@@ -269,16 +270,21 @@ fn symbol_name<'s>(node: Node, source: &'s str) -> Option<&'s str> {
 /// The names an `attr_reader`, `attr_writer` or `attr_accessor` call declares (`id, total`):
 /// those written as a symbol or a string (the signature shows the call whole, `*NAMES` too).
 fn attributes(call: Node, source: &str) -> Option<String> {
-    let method = call.child_by_field_name("method").map(|method| node_text(method, source));
-    if call.child_by_field_name("receiver").is_some()
-        || !matches!(method, Some("attr_reader" | "attr_writer" | "attr_accessor"))
-    {
-        return None;
-    }
     // `private attr_reader :secret` declares no API, as a private field in other languages.
     let wrapper = call.parent().filter(|list| list.kind() == "argument_list").and_then(|list| list.parent());
     let wrapper_method = wrapper.and_then(|wrapper| wrapper.child_by_field_name("method"));
     if wrapper_method.is_some_and(|method| matches!(node_text(method, source), "private" | "protected")) {
+        return None;
+    }
+    every_attribute(call, source)
+}
+
+/// The names an attribute call declares whatever their visibility (see [`attributes`]).
+fn every_attribute(call: Node, source: &str) -> Option<String> {
+    let method = call.child_by_field_name("method").map(|method| node_text(method, source));
+    if call.child_by_field_name("receiver").is_some()
+        || !matches!(method, Some("attr_reader" | "attr_writer" | "attr_accessor"))
+    {
         return None;
     }
     let arguments = call.child_by_field_name("arguments")?;

@@ -4,7 +4,7 @@
 use tree_sitter::{Node, Range};
 
 use super::macro_types::macro_type;
-use super::{Constructors, Part, Reparse, Rule, Spec, field_text};
+use super::{Constructors, Part, Private, Reparse, Rule, Spec, field_text, name_field};
 use crate::model::Kind;
 use crate::text::node_text;
 
@@ -74,6 +74,7 @@ pub(super) static SPEC: Spec = Spec {
     // A `pub(crate) use` is an import too (see `re_export`), read like a private one.
     import_keywords: &["use ", "pub(crate) use ", "pub(super) use ", "pub(self) use "],
     constructors: Constructors::Declared,
+    private: &[Private::fields("field_declaration", name_field)],
 };
 
 /// Whether a `use` or `extern crate` item is the file's own import, not a re-export.
