@@ -19,7 +19,7 @@ use tantivy::{DocAddress, DocId, Score, SegmentOrdinal, SegmentReader, TantivyDo
 use crate::config::SearchConfig;
 use crate::error::SearchError;
 use crate::filter::PathFilter;
-use crate::mask::Mask;
+use crate::mask::{Mask, Masked, Seen};
 use crate::model::{Found, Match};
 use crate::paths::{Scope, display};
 use crate::project::IndexView;
@@ -367,7 +367,9 @@ fn finish(
                     extracted.unwrap_or_default().iter().map(|s| u64::from(s.line)).collect()
                 });
                 definitions.sort_unstable();
-                picker.best_lines(&text, &definitions, mask)
+                // Lines are shown from the text as the caller may see it (see `Mask`).
+                let seen = Seen::of(text.into_owned(), mask);
+                picker.best_lines(seen.text(), &definitions, seen.masked())
             })
             .unwrap_or_default();
         if lines.is_empty() {
@@ -409,7 +411,8 @@ impl<'t> LinePicker<'t> {
     /// The [`LINES_PER_FILE`] lines holding the most distinct query words, a
     /// line that starts a definition (`definitions`: sorted line numbers)
     /// counting one more, in line order.
-    fn best_lines(&self, text: &str, definitions: &[u64], mask: Option<&Mask>) -> Vec<(u64, Shown)> {
+    /// `masked`: `text` is a file's text with its secrets masked, whose markers are counted.
+    fn best_lines(&self, text: &str, definitions: &[u64], masked: Option<&Masked>) -> Vec<(u64, Shown)> {
         let best_possible = self.terms.len() as u32 + 1;
         let lowered = self.finders.as_ref().map(|_| text.to_ascii_lowercase());
         // (score, defines, line number, text, where the query's foremost term on the line is)
@@ -458,7 +461,7 @@ impl<'t> LinePicker<'t> {
         scored.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
         scored.truncate(LINES_PER_FILE);
         scored.sort_by_key(|s| s.2);
-        scored.into_iter().map(|(_, _, line, text, at)| (line, shown_line(text, at, mask))).collect()
+        scored.into_iter().map(|(_, _, line, text, at)| (line, shown_line(text, line, at, masked))).collect()
     }
 }
 

@@ -1,13 +1,15 @@
-//! Secrets the caller may not see in the lines a search shows. The caller's redactor finds them
-//! in a whole line before the line is cut around its match, so no cut leaves part of a secret
-//! showing; and a regex must match the line as shown, so which lines match cannot spell out a
-//! secret one character class at a time.
+//! Secrets the caller may not see in what a search shows. The caller's redactor finds them in a
+//! file's whole text (a private key spans lines), and the search reads the masked text instead:
+//! a regex matches it, lines are cut around their matches in it, bm25 and symbol search show its
+//! lines. So no cut leaves part of a secret showing, no line of a key's body is shown, and which
+//! lines match cannot spell out a secret one character class at a time.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
 use std::sync::Arc;
 
-/// Given a line, where its secrets are (byte ranges, sorted and disjoint) and what stands for
+/// Given a text, where its secrets are (byte ranges, sorted and disjoint) and what stands for
 /// each. Called on the search's threads.
 #[derive(Clone)]
 pub struct Mask(Arc<SecretsOf>);
@@ -19,23 +21,39 @@ impl Mask {
         Mask(Arc::new(secrets_of))
     }
 
-    /// `line` with its secrets replaced, or `None` when it holds none.
-    pub(crate) fn apply(&self, line: &str) -> Option<Masked> {
-        let secrets = (self.0)(line);
+    /// `text` with each secret replaced by its marker followed by the line breaks the secret
+    /// spanned, so every line keeps its number (a key's body lines read empty), or `None` when
+    /// it holds none.
+    pub(crate) fn apply(&self, text: &str) -> Option<Masked> {
+        let secrets = (self.0)(text);
         if secrets.is_empty() {
             return None;
         }
-        let mut text = String::with_capacity(line.len());
-        let mut spans = Vec::with_capacity(secrets.len());
-        let mut last = 0;
+        let mut masked = String::with_capacity(text.len());
+        let mut markers: BTreeMap<u64, Vec<Range<usize>>> = BTreeMap::new();
+        let (mut last, mut line, mut line_start) = (0, 1u64, 0usize);
+        // Appends `piece`, keeping count of the line it ends on and where that line starts.
+        fn advance(piece: &str, masked: &mut String, line: &mut u64, line_start: &mut usize) {
+            for (at, _) in piece.match_indices('\n') {
+                *line += 1;
+                *line_start = masked.len() + at + 1;
+            }
+            masked.push_str(piece);
+        }
         for (range, marker) in secrets {
-            text.push_str(&line[last..range.start]);
-            spans.push((range.clone(), text.len()..text.len() + marker.len()));
-            text.push_str(&marker);
+            advance(&text[last..range.start], &mut masked, &mut line, &mut line_start);
+            let start = masked.len() - line_start;
+            markers.entry(line).or_default().push(start..start + marker.len());
+            masked.push_str(&marker);
+            let inner = &text[range.clone()];
+            for (at, _) in inner.match_indices('\n') {
+                let breaks = if inner[..at].ends_with('\r') { "\r\n" } else { "\n" };
+                advance(breaks, &mut masked, &mut line, &mut line_start);
+            }
             last = range.end;
         }
-        text.push_str(&line[last..]);
-        Some(Masked { text, spans })
+        masked.push_str(&text[last..]);
+        Some(Masked { text: masked, markers })
     }
 }
 
@@ -45,37 +63,48 @@ impl fmt::Debug for Mask {
     }
 }
 
-/// A line with its secrets replaced.
+/// A file's text as the caller may see it: as written, or with its secrets masked.
+pub(crate) enum Seen {
+    Plain(String),
+    Masked(Masked),
+}
+
+impl Seen {
+    pub(crate) fn of(text: String, mask: Option<&Mask>) -> Seen {
+        match mask.and_then(|mask| mask.apply(&text)) {
+            Some(masked) => Seen::Masked(masked),
+            None => Seen::Plain(text),
+        }
+    }
+
+    pub(crate) fn text(&self) -> &str {
+        match self {
+            Seen::Plain(text) => text,
+            Seen::Masked(masked) => &masked.text,
+        }
+    }
+
+    pub(crate) fn masked(&self) -> Option<&Masked> {
+        match self {
+            Seen::Plain(_) => None,
+            Seen::Masked(masked) => Some(masked),
+        }
+    }
+}
+
+/// A text with its secrets masked.
 pub(crate) struct Masked {
     pub text: String,
-    /// Each secret's bytes in the line and its marker's in `text`.
-    spans: Vec<(Range<usize>, Range<usize>)>,
+    /// Each line's markers (1-based line numbers), as byte ranges of the line.
+    markers: BTreeMap<u64, Vec<Range<usize>>>,
 }
 
 impl Masked {
-    /// How many markers lie within the bytes `shown` of `text` (a long line is shown in part).
-    pub(crate) fn markers_within(&self, shown: Range<usize>) -> u32 {
-        let within = self.spans.iter().filter(|(_, marker)| shown.start <= marker.start && marker.end <= shown.end);
+    /// How many markers of line `line` lie within its bytes `shown` (a long line is shown in part).
+    pub(crate) fn markers_within(&self, line: u64, shown: Range<usize>) -> u32 {
+        let on_line = self.markers.get(&line).map_or(&[][..], Vec::as_slice);
+        let within = on_line.iter().filter(|marker| shown.start <= marker.start && marker.end <= shown.end);
         u32::try_from(within.count()).unwrap_or(u32::MAX)
-    }
-
-    /// Where the line's bytes `at` are in `text`; a bound inside a secret moves to its marker's.
-    pub(crate) fn position(&self, at: Range<usize>) -> Range<usize> {
-        self.moved(at.start, false)..self.moved(at.end, true)
-    }
-
-    fn moved(&self, byte: usize, end: bool) -> usize {
-        let mut shift = 0isize;
-        for (secret, marker) in &self.spans {
-            if byte < secret.start || (!end && byte == secret.start) {
-                break;
-            }
-            if byte < secret.end || (end && byte == secret.end) {
-                return if end { marker.end } else { marker.start };
-            }
-            shift = marker.end as isize - secret.end as isize;
-        }
-        byte.saturating_add_signed(shift)
     }
 }
 
@@ -84,24 +113,28 @@ mod tests {
     use super::*;
 
     fn mask() -> Mask {
-        Mask::new(|line: &str| {
-            line.match_indices("SECRET").map(|(at, s)| (at..at + s.len(), "[X]".to_string())).collect()
+        Mask::new(|text: &str| {
+            let mut found: Vec<(Range<usize>, String)> =
+                text.match_indices("SECRET").map(|(at, s)| (at..at + s.len(), "[X]".to_string())).collect();
+            // A block over lines, as a private key is.
+            if let (Some(begin), Some(end)) = (text.find("BEGIN"), text.find("END")) {
+                found.push((begin..end + 3, "[KEY]".to_string()));
+            }
+            found.sort_by_key(|(range, _)| range.start);
+            found
         })
     }
 
     #[test]
-    fn positions_move_with_the_markers_and_into_them_from_inside_a_secret() {
-        let masked = mask().apply("a SECRET b SECRET c").unwrap();
-        assert_eq!(masked.text, "a [X] b [X] c");
-        assert_eq!(masked.markers_within(0..masked.text.len()), 2);
-        assert_eq!(masked.markers_within(0..6), 1);
-        // Before, between and after the secrets.
-        assert_eq!(masked.position(0..1), 0..1);
-        assert_eq!(&masked.text[masked.position(9..10)], "b");
-        assert_eq!(&masked.text[masked.position(18..19)], "c");
-        // A match inside or over a secret is its marker.
-        assert_eq!(&masked.text[masked.position(4..6)], "[X]");
-        assert_eq!(&masked.text[masked.position(0..8)], "a [X]");
+    fn lines_keep_their_numbers_and_each_knows_its_markers() {
+        let masked = mask().apply("a SECRET b SECRET c\nBEGIN\r\nbody\r\nEND\nlast SECRET\n").unwrap();
+        assert_eq!(masked.text, "a [X] b [X] c\n[KEY]\r\n\r\n\nlast [X]\n");
+        assert_eq!(masked.text.lines().count(), 5);
+        assert_eq!(masked.markers_within(1, 0..13), 2);
+        assert_eq!(masked.markers_within(1, 0..6), 1);
+        assert_eq!(masked.markers_within(2, 0..5), 1);
+        assert_eq!(masked.markers_within(3, 0..0), 0);
+        assert_eq!(masked.markers_within(5, 0..8), 1);
         assert!(mask().apply("nothing here").is_none());
     }
 }

@@ -13,7 +13,7 @@ use crate::error::SearchError;
 use crate::filter::PathFilter;
 use crate::model::Found;
 use crate::paths::Scope;
-use crate::render::{FirstLines, Shown, line_around, masked_around};
+use crate::render::{FirstLines, shown_line};
 use crate::walk::{Stop, scan_files};
 use crate::withheld::Withheld;
 
@@ -61,32 +61,25 @@ pub(crate) fn search(
         config,
         stop,
         |_, bytes| {
-            let mut count = 0u64;
-            let mut lines = Vec::new();
             // Binaries were already skipped by the reader; don't stop at a stray NUL later.
             let mut searcher =
                 SearcherBuilder::new().line_number(true).binary_detection(BinaryDetection::none()).build();
-            // Where a line matches, so a long line is shown around it.
-            let found = |line: &str| matcher.find(line.as_bytes()).ok().flatten().map(|m| m.start()..m.end());
+            // Searched as the caller sees it: every file is masked first, since skipping those that
+            // do not match as written would let a guess at a secret decide which files are searched.
+            let masked = filter.mask().and_then(|mask| mask.apply(&String::from_utf8_lossy(bytes)));
+            let haystack = masked.as_ref().map_or(bytes, |masked| masked.text.as_bytes());
+            let (mut count, mut lines) = (0u64, Vec::new());
             let sink = Lossy(|line_number, line: &str| {
-                // A line with secrets matches as shown: masked (see `Mask`).
-                let shown = match filter.mask().and_then(|mask| mask.apply(line)) {
-                    Some(masked) => match found(&masked.text) {
-                        Some(at) => Some(masked_around(&masked, at)),
-                        None => return Ok(true),
-                    },
-                    None => None,
-                };
                 count += 1;
                 if lines.len() < max_results {
-                    let shown = shown
-                        .unwrap_or_else(|| Shown { text: line_around(line, found(line).unwrap_or(0..0)), secrets: 0 });
-                    lines.push((line_number, shown));
+                    // Where the line matched, so a long line is shown around it.
+                    let at = matcher.find(line.as_bytes()).ok().flatten().map_or(0..0, |m| m.start()..m.end());
+                    lines.push((line_number, shown_line(line, line_number, at, masked.as_ref())));
                 }
                 Ok(true)
             });
             // Searching a slice has no I/O that could fail.
-            let _ = searcher.search_slice(matcher, bytes, sink);
+            let _ = searcher.search_slice(matcher, haystack, sink);
             (count > 0).then_some((count, lines))
         },
         |rel, (count, lines)| match filter.withheld_by(&rel) {

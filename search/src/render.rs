@@ -5,7 +5,7 @@
 use std::fmt::Write;
 use std::ops::Range;
 
-use crate::mask::{Mask, Masked};
+use crate::mask::Masked;
 use crate::model::{Action, Match, SearchResult};
 use crate::walk::Skipped;
 
@@ -48,19 +48,12 @@ fn window_around(line: &str, at: Range<usize>) -> (&str, Range<usize>) {
     (line, byte_of(first)..byte_of(last))
 }
 
-/// A line as a search shows it: [`line_around`] its match at `at`, its secrets masked first
-/// when the caller masks them (so no cut leaves part of one showing).
-pub(crate) fn shown_line(line: &str, at: Range<usize>, mask: Option<&Mask>) -> Shown {
-    match mask.and_then(|mask| mask.apply(line)) {
-        Some(masked) => masked_around(&masked, masked.position(at)),
-        None => Shown { text: line_around(line, at), secrets: 0 },
-    }
-}
-
-/// A masked line [`line_around`] `at` (bytes of the masked text), counting the markers shown.
-pub(crate) fn masked_around(masked: &Masked, at: Range<usize>) -> Shown {
-    let (_, shown) = window_around(&masked.text, at.clone());
-    Shown { text: line_around(&masked.text, at), secrets: masked.markers_within(shown) }
+/// Line `number` as a search shows it: [`line_around`] its match at `at`. With `masked`, the
+/// file's text the line is from had its secrets masked (see [`Masked`]), and the markers it
+/// shows are counted.
+pub(crate) fn shown_line(line: &str, number: u64, at: Range<usize>, masked: Option<&Masked>) -> Shown {
+    let (_, window) = window_around(line, at.clone());
+    Shown { text: line_around(line, at), secrets: masked.map_or(0, |masked| masked.markers_within(number, window)) }
 }
 
 /// A line's text as shown and the secrets masked in it.

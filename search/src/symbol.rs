@@ -16,7 +16,7 @@ use tantivy::query::RegexQuery;
 use crate::config::SearchConfig;
 use crate::error::SearchError;
 use crate::filter::PathFilter;
-use crate::mask::Mask;
+use crate::mask::{Mask, Seen};
 use crate::model::{Found, Match};
 use crate::paths::{Scope, display};
 use crate::project::IndexView;
@@ -167,23 +167,26 @@ fn finish(
     let total = hits.len() as u64;
     let files_with_matches = hits.iter().map(|(p, _)| p).collect::<HashSet<_>>().len() as u64;
     hits.truncate(max_results);
-    let mut texts: BTreeMap<&PathBuf, Option<String>> = BTreeMap::new();
+    // Each file's text as the caller may see it: lines are shown from it (see `Mask`).
+    let mut texts: BTreeMap<&PathBuf, Option<Seen>> = BTreeMap::new();
     for (path, _) in &hits {
         texts.entry(path).or_insert_with(|| {
-            read_file(root, &root.join(path), config.max_file_bytes).ok().map(|(bytes, _)| text_of(&bytes).into_owned())
+            let (bytes, _) = read_file(root, &root.join(path), config.max_file_bytes).ok()?;
+            Some(Seen::of(text_of(&bytes).into_owned(), mask))
         });
     }
     let matches = hits
         .iter()
         .map(|(path, symbol)| {
             let index = (symbol.line as usize).checked_sub(1);
-            let line = texts[path].as_deref().zip(index).and_then(|(text, index)| text.lines().nth(index));
+            let seen = texts[path].as_ref();
+            let line = seen.zip(index).and_then(|(seen, index)| seen.text().lines().nth(index));
             let Shown { text, secrets } = line.map_or_else(
                 || Shown { text: format!("{} {}", symbol.kind, symbol.name), secrets: 0 },
                 |line| {
                     // Around the name, so a definition far into a long line is shown.
                     let at = line.find(&symbol.name).map_or(0..0, |at| at..at + symbol.name.len());
-                    shown_line(line, at, mask)
+                    shown_line(line, u64::from(symbol.line), at, seen.and_then(Seen::masked))
                 },
             );
             Match {

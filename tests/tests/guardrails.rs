@@ -687,6 +687,16 @@ fn no_cut_shows_part_of_a_secret_and_no_search_spells_one_out() {
     assert!(probe.starts_with("no matches"), "{probe}");
     let probe = read(&["search", "token = \"ghp_[A-Za-z0-9]", "src"]);
     assert!(probe.starts_with("no matches"), "{probe}");
+    // Not even with a branch for the marker: the raw line decides nothing.
+    for guess in [&github[..8], "ghp_0000"] {
+        let probe = read(&["search", &format!("token = \"({guess}|\\[)"), "src"]);
+        assert!(probe.contains("[REDACTED:github_token]"), "either guess matches the masked line alike: {probe}");
+    }
+    // A key's body lines are none of any search's lines.
+    for action in ["regex", "bm25"] {
+        let found = read(&["search", &body[1][..12], "-a", action]);
+        assert!(!shows_part(&found), "{action}: {found}");
+    }
 }
 
 #[test]

@@ -6,8 +6,8 @@
 use std::collections::HashMap;
 
 use lean_ctx_common::limits::MAX_COMMAND_TIMEOUT_MS;
-use lean_ctx_shell_syntax::quote;
 use lean_ctx_proto::v1::{ExecRequest, ExpandRequest, Job, JobsAction, JobsRequest, RequestContext};
+use lean_ctx_shell_syntax::quote;
 use serde_json::json;
 
 use super::{Answer, Error, Result, Surface, push_block};

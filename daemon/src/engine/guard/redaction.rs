@@ -136,8 +136,8 @@ impl Redaction {
     /// What masks the secrets of the lines a search shows, when redaction is on.
     pub fn search_mask(&self, config: &Config) -> Option<lean_ctx_search::Mask> {
         let redactor = config.redaction.then(|| self.redactor.clone())?;
-        Some(lean_ctx_search::Mask::new(move |line: &str| {
-            redactor.secrets(line).into_iter().map(|secret| (secret.range, secret.marker)).collect()
+        Some(lean_ctx_search::Mask::new(move |text: &str| {
+            redactor.secrets(text).into_iter().map(|secret| (secret.range, secret.marker)).collect()
         }))
     }
 

@@ -4,8 +4,8 @@
 use lean_ctx_store::{Fact, GainRow, GroupBy, HandoffBudget, NewFact, NoteKind, Period};
 
 use super::render;
-use crate::engine::surface::Surface;
 use crate::engine::error::{EngineError, EngineResult};
+use crate::engine::surface::Surface;
 // Uncached on purpose: the memo's lock ranks below the store's, which is held here.
 use crate::engine::tokens::count_uncached;
 use crate::engine::{Caller, Engine};

@@ -251,7 +251,10 @@ mod tests {
             state: FactState::Current,
             ended_ms: None,
         };
-        assert_eq!(facts(&[fact.clone()], "", Values::Whole), "[zz] nlk = v1 [general] fakekey = fake · 0.99 · 0.50");
+        assert_eq!(
+            facts(std::slice::from_ref(&fact), "", Values::Whole),
+            "[zz] nlk = v1 [general] fakekey = fake · 0.99 · 0.50"
+        );
         // A value cut in a listing says how to see it whole, worded for the reader.
         let long = Fact { key: "two words".into(), value: "v".repeat(600), ..fact };
         let agent = facts(std::slice::from_ref(&long), "", Values::Cut(Surface::Mcp));
