@@ -511,7 +511,10 @@ fn anchored(below: &str, glob: &str) -> Result<String, Unanchored> {
             part => parts.push((part.to_string(), !part.contains(['*', '?', '[', '{']))),
         }
     }
-    Ok(parts.into_iter().map(|(part, _)| part).collect::<Vec<_>>().join("/"))
+    let pattern = parts.into_iter().map(|(part, _)| part).collect::<Vec<_>>().join("/");
+    // A glob naming directories that comes down to a bare name (`src/../setup.py`) names the
+    // file at the top, not one of that name anywhere: anchored, as a leading `/` anchors.
+    Ok(if pattern.contains('/') { pattern } else { format!("/{pattern}") })
 }
 
 /// Why a glob's `..` cannot be taken from where the caller is.
@@ -675,7 +678,8 @@ mod tests {
             assert_eq!(anchored("pkg", unanchored), unanchored);
         }
         // `..` inside a glob is taken as it would be at its start (it matched nothing, silently).
-        assert_eq!(anchored("", "src/../setup.py"), "setup.py");
+        assert_eq!(anchored("", "src/../setup.py"), "/setup.py");
+        assert_eq!(anchored("pkg", "../setup.py"), "/setup.py");
         assert_eq!(anchored("pkg", "a/b/../../c/*.ts"), "pkg/c/*.ts");
         assert_eq!(anchored("pkg", "src//./x.ts"), "pkg/src/x.ts");
         assert_eq!(super::anchored("", "src/../../x.py"), Err(Unanchored::AboveRoot));
