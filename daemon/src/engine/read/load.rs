@@ -98,11 +98,16 @@ pub fn over_limit(file: &File, max_bytes: u64) -> bool {
 /// large log needs those lines, not the limit's memory; no line is held whole unless kept, so a
 /// gigabyte on one line costs a chunk. `stop` is asked between chunks (a cancelled request, the
 /// work deadline): the stream goes on to the end for the count and the hash.
+///
+/// With `mask_keys`, a kept line inside a private key whose first line is not kept (the redactor,
+/// which sees only the kept lines, could not tell it from text) is the key's marker, for the
+/// first such line, or blank: as the view of a whole file shows a key.
 pub fn load_window(
     file: File,
     path: &Path,
     max_bytes: u64,
     keep: impl Fn(u32) -> bool,
+    mask_keys: bool,
     stop: &dyn Fn() -> EngineResult<()>,
 ) -> EngineResult<Loaded> {
     let shown = path.display();
@@ -111,6 +116,7 @@ pub fn load_window(
     let (mut hasher, mut kept, mut numbers) = (blake3::Hasher::new(), Vec::new(), Vec::new());
     // The line being read (1-based), whether it ended, bytes seen so far.
     let (mut line, mut ended, mut seen) = (1u32, true, 0usize);
+    let mut keys = KeyBlocks::default();
     loop {
         stop()?;
         let chunk = reader.fill_buf().map_err(cannot)?;
@@ -124,8 +130,13 @@ pub fn load_window(
         for piece in chunk.split_inclusive(|&b| b == b'\n') {
             if ended && keep(line) {
                 numbers.push(line);
+                if mask_keys && let Some(shown) = keys.unseen_body_line() {
+                    kept.extend_from_slice(shown.as_bytes());
+                }
             }
-            if keep(line) {
+            let hidden = mask_keys && keys.hides_this_line();
+            keys.read(piece, ended, keep(line));
+            if keep(line) && !hidden {
                 kept.extend_from_slice(piece);
                 if kept.len() as u64 > max_bytes {
                     return Err(EngineError::new(
@@ -167,6 +178,61 @@ pub fn load_window(
     })
 }
 
+/// Private-key blocks met while streaming a file (see [`load_window`]): a line opening
+/// `-----BEGIN … PRIVATE KEY-----` to the line closing it with `-----END `.
+#[derive(Default)]
+struct KeyBlocks {
+    /// The first bytes of the line being read: a key's first and last lines are short.
+    head: Vec<u8>,
+    /// Inside a block whose first line was not kept, from the line after it.
+    unseen: bool,
+    /// The block's marker was shown on an earlier kept line.
+    marked: bool,
+    /// The line being read is one such block's.
+    hiding: bool,
+}
+
+impl KeyBlocks {
+    const HEAD: usize = 128;
+
+    /// What a kept line starting now shows in place of its text: the marker on the first line of
+    /// a block whose start was not kept, then a bare line break.
+    fn unseen_body_line(&mut self) -> Option<&'static str> {
+        if !self.unseen {
+            return None;
+        }
+        self.hiding = true;
+        let first = !std::mem::replace(&mut self.marked, true);
+        Some(if first { "[REDACTED:private_key]\n" } else { "\n" })
+    }
+
+    fn hides_this_line(&self) -> bool {
+        self.hiding
+    }
+
+    /// Takes `piece` of the line being read (`starts`: it starts the line; `kept`: the line is kept).
+    fn read(&mut self, piece: &[u8], starts: bool, kept: bool) {
+        if starts {
+            self.head.clear();
+        }
+        let room = Self::HEAD.saturating_sub(self.head.len());
+        self.head.extend_from_slice(&piece[..piece.len().min(room)]);
+        if !piece.ends_with(b"\n") {
+            return;
+        }
+        let head = String::from_utf8_lossy(&self.head);
+        let inside = self.unseen || self.hiding;
+        if head.contains("-----BEGIN ") && head.contains("PRIVATE KEY") {
+            // A kept first line lets the redactor see the block in the kept text.
+            self.unseen = !kept;
+            self.marked = false;
+        } else if head.contains("-----END ") && inside {
+            self.unseen = false;
+        }
+        self.hiding = false;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,12 +251,33 @@ mod tests {
         let open = || lean_ctx_common::confined::open_confined(&path, |_| true).unwrap().0;
         let keep = |line: u32| (50_000..=50_001).contains(&line) || line == 7;
         let go_on = || Ok(());
-        let window = load_window(open(), &path, 1024, keep, &go_on).unwrap();
+        let window = load_window(open(), &path, 1024, keep, true, &go_on).unwrap();
         assert_eq!(&*window.text, "line 7\r\nline 50000\r\nline 50001\r\n");
         assert_eq!(window.window.as_deref(), Some(&[7, 50_000, 50_001][..]));
         assert_eq!((window.lines, window.hash), (100_000, blake3::hash(text.as_bytes())));
         let stop = || Err(EngineError::new(ErrorKind::Cancelled, "cancelled"));
-        assert_eq!(load_window(open(), &path, 1024, keep, &stop).err().unwrap().kind, ErrorKind::Cancelled);
+        assert_eq!(load_window(open(), &path, 1024, keep, true, &stop).err().unwrap().kind, ErrorKind::Cancelled);
+    }
+
+    #[test]
+    fn a_window_inside_a_key_shows_its_marker_and_blank_lines_not_its_body() {
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join("big.log");
+        let body: Vec<String> = (0..4).map(|i| format!("MIIEvQIBADANBgkqhkiG9w0BAQEFAASC{i:032}")).collect();
+        let key = format!("-----BEGIN PRIVATE KEY-----\n{}\n-----END PRIVATE KEY-----\n", body.join("\n"));
+        // Lines 1-3 text, the key on lines 4-9, line 10 text.
+        std::fs::write(&path, format!("a\nb\nc\n{key}after\n")).unwrap();
+        let open = || lean_ctx_common::confined::open_confined(&path, |_| true).unwrap().0;
+        let go_on = || Ok(());
+        let window = |from: u32, to: u32, mask: bool| {
+            let text = load_window(open(), &path, 4096, |l| (from..=to).contains(&l), mask, &go_on).unwrap().text;
+            text.to_string()
+        };
+        assert_eq!(window(6, 10, true), "[REDACTED:private_key]\n\n\n\nafter\n");
+        // A window holding the key's first line leaves the key to the redactor, which sees it whole.
+        assert_eq!(window(3, 5, true), format!("c\n-----BEGIN PRIVATE KEY-----\n{}\n", body[0]));
+        // Redaction off: the lines as they are.
+        assert_eq!(window(6, 6, false), format!("{}\n", body[1]));
     }
 
     #[test]

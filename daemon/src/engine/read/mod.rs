@@ -193,7 +193,7 @@ impl Reader {
                 Mode::Lines(ranges) if over_limit(&opened.file, config.max_read_bytes) => {
                     let keep = |line: u32| ranges.iter().any(|&(start, end)| (start..=end).contains(&line));
                     let stopped = || stop.check(&format!("{p} was not read to its end; read it in another request"));
-                    load_window(opened.file, &opened.path, config.max_read_bytes, keep, &stopped)?
+                    load_window(opened.file, &opened.path, config.max_read_bytes, keep, config.redaction, &stopped)?
                 }
                 _ => load(opened.file, &opened.path, config.max_read_bytes)?,
             };
@@ -301,7 +301,12 @@ impl Reader {
             Baseline::Tokens(n) => n,
             Baseline::Sent => sent,
         };
-        let redacted = masked.map_or(0, |m| secrets_shown(&m, &render));
+        let redacted = match (&masked, file.window.is_some()) {
+            // A window's lines are not the file's: count what it shows (see `load_window`).
+            (_, true) => u32::try_from(lean_ctx_redact::markers(&render.text).count()).unwrap_or(u32::MAX),
+            (Some(masked), false) => secrets_shown(masked, &render),
+            (None, false) => 0,
+        };
         match render.holds {
             Holds::Whole => self.keep(session, loaded, Held::whole(file.hash)),
             Holds::DiffBase => self.keep(session, loaded, Held::diff_base(file.hash)),
