@@ -81,7 +81,7 @@ fn matching(
         let named = |inner: &Path| set.is_match(inner);
         match classify(&entry, u64::MAX) {
             EntryKind::File(_) if named(inner) && keep(entry.path()) => paths.push(rel.to_path_buf()),
-            EntryKind::Skip(reason) if reason == SkipReason::WalkError || named(inner) => skipped.count(reason),
+            EntryKind::Skip(reason) if named(inner) => skipped.count(reason),
             _ => {}
         }
     }

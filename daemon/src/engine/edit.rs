@@ -343,15 +343,17 @@ impl Engine {
             let overlaps = *span.start() <= end && start <= *span.end();
             overlaps && !(start <= *span.start() && *span.end() <= end)
         });
+        let lines = |from: u32, to: u32| if from == to { format!("line {from}") } else { format!("lines {from}-{to}") };
         match cut {
-            Some(span) => Err(EngineError::invalid(format!(
-                "{shown} was not edited: lines {start}-{end} hold part of a secret on lines {}-{} (shown as its \
-                 [REDACTED:kind] marker and blank lines); replace all of lines {}-{} or none of them",
-                span.start(),
-                span.end(),
-                span.start(),
-                span.end()
-            ))),
+            Some(span) => {
+                let secret = lines(*span.start(), *span.end());
+                Err(EngineError::invalid(format!(
+                    "{shown} was not edited: {} {} part of a secret on {secret} (shown as its [REDACTED:kind] marker \
+                     and blank lines); replace all of {secret} or none of them",
+                    lines(start, end),
+                    if start == end { "holds" } else { "hold" },
+                )))
+            }
             None => Ok(()),
         }
     }

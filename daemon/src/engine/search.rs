@@ -129,10 +129,11 @@ pub fn search_error(e: SearchError) -> EngineError {
 }
 
 /// An asked-for result count: unset is the default, 0 is refused rather than read as the default.
-fn max_results(asked: Option<u32>) -> EngineResult<Option<usize>> {
+/// `asked` as a limit of results, whose default `default` names (refused out of range).
+fn max_results(asked: Option<u32>, default: &str) -> EngineResult<Option<usize>> {
     match asked {
         Some(n) if n == 0 || n > MAX_RESULTS => {
-            Err(EngineError::invalid(results_out_of_range("max_results", n, "50; bm25: 10 files")))
+            Err(EngineError::invalid(results_out_of_range("max_results", n, default)))
         }
         n => Ok(n.map(|n| n as usize)),
     }
@@ -242,7 +243,7 @@ impl Engine {
         request.include = anchor(&p.include)?;
         request.exclude = anchor(&p.exclude)?;
         request.path = within;
-        if let Some(n) = max_results(p.max_results)? {
+        if let Some(n) = max_results(p.max_results, "50; bm25: 10 files")? {
             request.max_results = n;
         }
         request.withhold = self.read_rules_withhold(&root);
@@ -300,7 +301,7 @@ impl Engine {
 
     pub fn glob(&self, caller: &Caller<'_>, pattern: &str, path: &str, max: Option<u32>) -> EngineResult<GlobResult> {
         let SearchPath { root, within, globs_below } = self.search_path(caller, path)?;
-        let max = max_results(max)?.unwrap_or(lean_ctx_search::DEFAULT_MAX_RESULTS);
+        let max = max_results(max, "50")?.unwrap_or(lean_ctx_search::DEFAULT_MAX_RESULTS);
         let pattern = in_project(&root, within.as_deref(), globs_below.as_deref(), pattern)?;
         // Files the user's rules deny reading are not listed either, and the answer counts them.
         let config = self.config.get();
@@ -782,13 +783,13 @@ mod tests {
 
     #[test]
     fn zero_or_too_many_results_are_refused_and_unset_is_the_default() {
-        assert_eq!(max_results(None).unwrap(), None);
-        assert_eq!(max_results(Some(7)).unwrap(), Some(7));
-        let e = max_results(Some(0)).unwrap_err();
+        assert_eq!(max_results(None, "50").unwrap(), None);
+        assert_eq!(max_results(Some(7), "50").unwrap(), Some(7));
+        let e = max_results(Some(0), "50").unwrap_err();
         assert_eq!(e.kind, ErrorKind::InvalidArgument);
         assert!(e.message.contains("max_results 0 is out of range: use 1 to 10000"), "{e}");
-        assert_eq!(max_results(Some(MAX_RESULTS)).unwrap(), Some(10_000));
-        let e = max_results(Some(u32::MAX)).unwrap_err();
+        assert_eq!(max_results(Some(MAX_RESULTS), "50").unwrap(), Some(10_000));
+        let e = max_results(Some(u32::MAX), "50").unwrap_err();
         assert!(e.message.contains("max_results 4294967295 is out of range: use 1 to 10000"), "{e}");
     }
 
