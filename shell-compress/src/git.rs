@@ -26,14 +26,27 @@ pub(crate) static FAMILIES: Families = Families {
     members: &[&STATUS, &LOG, &SHOW, &DIFF, &BRANCH, &SYNC, &CLONE],
 };
 
-fn subcommand(args: &[String]) -> &'static Family {
+/// git's subcommand and its arguments, git's own options (`-C dir`) skipped.
+fn split(args: &[String]) -> Option<(&str, &[String])> {
     let rest = skip_options(args, &["-C", "-c", "--git-dir", "--work-tree", "--namespace"]);
-    let Some(sub) = rest.first() else { return &GENERIC };
-    let sub_args = &rest[1..];
-    match sub.as_str() {
+    rest.split_first().map(|(sub, sub_args)| (sub.as_str(), sub_args))
+}
+
+/// `git show REV:PATH` (`HEAD:README.md`, `:staged.rs`) prints a file as stored, not a commit: its lines are
+/// content, as `cat`'s are.
+pub(crate) fn shows_a_file(args: &[String]) -> bool {
+    split(args).is_some_and(|(sub, sub_args)| {
+        sub == "show" && sub_args.iter().any(|arg| !arg.starts_with('-') && arg.contains(':'))
+    })
+}
+
+fn subcommand(args: &[String]) -> &'static Family {
+    let Some((sub, sub_args)) = split(args) else { return &GENERIC };
+    match sub {
         "status" => &STATUS,
         "log" | "reflog" | "shortlog" | "whatchanged" => &LOG,
         "diff" => &DIFF,
+        "show" if shows_a_file(args) => &GENERIC,
         "show" => &SHOW,
         "branch" => &BRANCH,
         "push" | "pull" | "fetch" => &SYNC,
