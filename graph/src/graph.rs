@@ -212,10 +212,12 @@ impl Graph {
             return modules::Target::Exact(stems);
         }
         // `mycrate::util` from the crate's integration tests, examples or another crate.
+        let crate_dir = (language == Language::Rust).then(|| self.js_modules.rust_crate_dir(file)).flatten();
         if language == Language::Rust
             && let Some(stems) = self.js_modules.crate_stems(module)
         {
-            return modules::Target::Any(vec![modules::Target::Exact(stems), modules::target(language, file, module)]);
+            let own = modules::target(language, file, module, crate_dir);
+            return modules::Target::Any(vec![modules::Target::Exact(stems), own]);
         }
         // `github.com/spf13/afero/mem`, or the module's root package, from its `go.mod`.
         if language == Language::Go
@@ -223,7 +225,7 @@ impl Graph {
         {
             return modules::Target::PackageDir(dir);
         }
-        modules::target(language, file, module)
+        modules::target(language, file, module, crate_dir)
     }
 
     /// Adds or replaces one file's facts.

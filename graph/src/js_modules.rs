@@ -173,6 +173,13 @@ impl JsModules {
         })
     }
 
+    /// The directory of the crate `file` is in: the deepest holding it of the directories with a
+    /// `Cargo.toml` that names a package; `None` when no manifest is above it.
+    pub(crate) fn rust_crate_dir(&self, file: &str) -> Option<&str> {
+        let holds = |dir: &str| dir.is_empty() || file.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/'));
+        self.crates.iter().map(|c| c.dir.as_str()).filter(|dir| holds(dir)).max_by_key(|dir| dir.len())
+    }
+
     /// The name of the test target `file` is by a manifest's `[[test]]` entry, if it is one.
     pub(crate) fn cargo_test(&self, file: &str) -> Option<&str> {
         self.cargo_tests.get(file).map(String::as_str)

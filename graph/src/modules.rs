@@ -165,14 +165,15 @@ impl FileIndex {
     }
 }
 
-/// The files `module`, imported by `from`, may be.
-pub(crate) fn target(language: Language, from: &str, module: &str) -> Target {
+/// The files `module`, imported by `from`, may be; `crate_dir` is the directory of the Rust crate
+/// `from` is in, when a manifest says (see [`in_crate_dir`]).
+pub(crate) fn target(language: Language, from: &str, module: &str, crate_dir: Option<&str>) -> Target {
     match language {
         Language::Python => python(from, module),
         Language::JavaScript | Language::TypeScript | Language::Tsx => javascript(from, module),
         Language::Go => Target::ImportPath(module.to_string()),
         Language::Java => Target::Directory(module.replace('.', "/")),
-        Language::Rust => rust(from, module),
+        Language::Rust => rust(from, module, crate_dir),
         _ => Target::None,
     }
 }
@@ -204,32 +205,43 @@ fn javascript(from: &str, module: &str) -> Target {
 /// The module directory of a Rust file: `src` for `src/lib.rs` or `src/a/mod.rs`'s parent module
 /// children, `src/a` for `src/a.rs`; a target Cargo finds by its place is a crate root too, so
 /// `mod common;` in `tests/cli.rs` is `tests/common/mod.rs`.
-fn rust_module_dir(file: &str) -> String {
+fn rust_module_dir(file: &str, crate_dir: Option<&str>) -> String {
     let stem = stem(file);
     let name = stem.rsplit('/').next().unwrap_or(stem);
     match name {
         "lib" | "main" | "mod" => parent(file).to_string(),
-        _ if is_rust_target_root(file) => parent(file).to_string(),
+        _ if is_rust_target_root(file, crate_dir) => parent(file).to_string(),
         _ => stem.to_string(),
     }
 }
 
-/// `tests/x.rs`, `examples/x.rs`, `benches/x.rs` (outside `src/`) and `src/bin/x.rs`: each a
-/// crate of its own.
-fn is_rust_target_root(file: &str) -> bool {
+/// `tests/x.rs`, `examples/x.rs`, `benches/x.rs` (in the crate's directory, see [`in_crate_dir`])
+/// and `src/bin/x.rs`: each a crate of its own.
+fn is_rust_target_root(file: &str, crate_dir: Option<&str>) -> bool {
     let dir = parent(file);
     let (above, leaf) = dir.rsplit_once('/').unwrap_or(("", dir));
-    let outside_src = !above.split('/').any(|c| c == "src");
-    (matches!(leaf, "tests" | "examples" | "benches") && outside_src) || (leaf == "bin" && last(above) == "src")
+    (matches!(leaf, "tests" | "examples" | "benches") && in_crate_dir(above, crate_dir))
+        || (leaf == "bin" && last(above) == "src")
 }
 
-fn rust(from: &str, module: &str) -> Target {
+/// Whether `dir` is a crate's directory, where Cargo looks for its `tests/`, `examples/` and
+/// `benches/`: the crate's own, `crate_dir`, when a manifest names it (rust-lang/rust's
+/// `src/tools/x/tests/` is `x`'s tests); with none, any directory outside a `src/` (whose
+/// `src/store/tests/` is a module of the crate's unit tests).
+pub(crate) fn in_crate_dir(dir: &str, crate_dir: Option<&str>) -> bool {
+    match crate_dir {
+        Some(krate) => dir == krate,
+        None => !dir.split('/').any(|c| c == "src"),
+    }
+}
+
+fn rust(from: &str, module: &str, crate_dir: Option<&str>) -> Target {
     let segments: Vec<&str> = module.split("::").filter(|s| !s.is_empty()).collect();
     match segments.split_first() {
         None => Target::Exact(vec![module_stem(from).to_string()]),
-        Some((&"self", rest)) => Target::Exact(vec![join(&rust_module_dir(from), &rest.join("/"))]),
+        Some((&"self", rest)) => Target::Exact(vec![join(&rust_module_dir(from, crate_dir), &rest.join("/"))]),
         Some((&"super", rest)) => {
-            let mut dir = parent(&rust_module_dir(from)).to_string();
+            let mut dir = parent(&rust_module_dir(from, crate_dir)).to_string();
             let mut rest = rest;
             while let Some((&"super", tail)) = rest.split_first() {
                 dir = parent(&dir).to_string();
@@ -242,7 +254,7 @@ fn rust(from: &str, module: &str) -> Target {
         // A child module declared in this module (`mod config;` then `use config::X`), or
         // another crate: one of the workspace (`<crate>/src/…`) or a dependency, matching nothing.
         Some((krate, rest)) => {
-            let child = Target::Exact(vec![join(&rust_module_dir(from), &segments.join("/"))]);
+            let child = Target::Exact(vec![join(&rust_module_dir(from, crate_dir), &segments.join("/"))]);
             let path = if rest.is_empty() { "lib".to_string() } else { rest.join("/") };
             let dashed = krate.replace('_', "-");
             Target::Any(vec![
@@ -258,7 +270,7 @@ mod tests {
     use super::*;
 
     fn matches(language: Language, from: &str, module: &str, file: &str) -> bool {
-        target(language, from, module).matches(file)
+        target(language, from, module, None).matches(file)
     }
 
     #[test]
@@ -365,7 +377,7 @@ mod tests {
             (Language::Java, "src/main/java/com/acme/App.java", "com.acme.orders"),
         ];
         for (language, from, module) in cases {
-            let target = target(language, from, module);
+            let target = target(language, from, module, None);
             let tested: BTreeSet<&str> = files.iter().copied().filter(|f| target.matches(f)).collect();
             assert_eq!(index.matching(&target), tested, "{module} from {from}");
         }

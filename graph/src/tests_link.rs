@@ -74,7 +74,9 @@ impl Graph {
         let mut links = TestLinks::default();
         for (test, family, name) in tests {
             let candidates = sources.get(&(family, name.as_str())).map(Vec::as_slice).unwrap_or_default();
-            for source in nearest(test, family, &name, candidates) {
+            let krate =
+                (family == "rust").then(|| rust_crate_of(test, self.js_modules().rust_crate_dir(test))).flatten();
+            for source in nearest(test, family, &name, krate.as_deref(), candidates) {
                 links.add(test, source, LinkHow::Name);
             }
             for source in files.imports_of(test) {
@@ -87,15 +89,18 @@ impl Graph {
         links
     }
 
-    /// Whether `path` is a test file: by its language's convention ([`is_test_file`]), or a test
-    /// target a Cargo manifest declares with its path (`[[test]]`, `path = "tests/suite/all.rs"`).
+    /// Whether `path` is a test file: by its language's convention ([`is_test_file`], a Rust
+    /// crate's `tests/` directory found by its manifest), or a test target a Cargo manifest
+    /// declares with its path (`[[test]]`, `path = "tests/suite/all.rs"`).
     pub fn is_test(&self, path: &str, language: &str) -> bool {
-        is_test_file(path, language) || self.js_modules().cargo_test(path).is_some()
+        is_code(path) && self.tested_name(path, language).is_some()
     }
 
-    /// [`tested_name`], or for a `[[test]]` target found nowhere else, its name.
+    /// [`tested_name`] with the crate directory the project's manifests give, or for a `[[test]]`
+    /// target found nowhere else, its name.
     fn tested_name(&self, path: &str, language: &str) -> Option<String> {
-        tested_name(path, language).or_else(|| self.js_modules().cargo_test(path).map(str::to_string))
+        let crate_dir = (family(language) == "rust").then(|| self.js_modules().rust_crate_dir(path)).flatten();
+        tested_name(path, language, crate_dir).or_else(|| self.js_modules().cargo_test(path).map(str::to_string))
     }
 }
 
@@ -109,13 +114,18 @@ const OTHER_TEST_CODE: [&str; 24] = [
 ];
 
 /// Whether `path` is a test file by its language's convention (`language` as the graph names it,
-/// empty for a file the graph does not read): code only (see [`OTHER_TEST_CODE`]).
+/// empty for a file the graph does not read): code only (see [`OTHER_TEST_CODE`]). Without the
+/// project's manifests a Rust crate's directory is guessed (see [`Graph::is_test`]).
 pub fn is_test_file(path: &str, language: &str) -> bool {
+    is_code(path) && tested_name(path, language, None).is_some()
+}
+
+/// Whether `path` is code, in a language the graph reads or in [`OTHER_TEST_CODE`].
+fn is_code(path: &str) -> bool {
     let path_ref = Path::new(path);
     let extension = path_ref.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
-    let code = Language::from_path(path_ref).is_some_and(Language::is_code)
-        || extension.is_some_and(|extension| OTHER_TEST_CODE.contains(&extension.as_str()));
-    code && tested_name(path, language).is_some()
+    Language::from_path(path_ref).is_some_and(Language::is_code)
+        || extension.is_some_and(|extension| OTHER_TEST_CODE.contains(&extension.as_str()))
 }
 
 /// Whether a source file holds its own tests: a Rust `#[cfg(test)]` module or `#[test]`
@@ -152,8 +162,9 @@ fn leaf(path: &str) -> &str {
 const TEST_DIRS: [&str; 3] = ["tests", "test", "__tests__"];
 
 /// For a test file, the name of what it tests (`models` for `tests/test_models.py`); `None` for a
-/// file that is no test.
-fn tested_name(path: &str, language: &str) -> Option<String> {
+/// file that is no test. `crate_dir` is the directory of the Rust crate `path` is in, when a
+/// manifest says.
+fn tested_name(path: &str, language: &str, crate_dir: Option<&str>) -> Option<String> {
     let stem = modules::stem(path);
     let name = leaf(stem);
     let dir = modules::parent(path);
@@ -169,7 +180,7 @@ fn tested_name(path: &str, language: &str) -> Option<String> {
         // In a crate's `tests/` directory Cargo builds `tests/x.rs` and `tests/x/main.rs`; any
         // other file there (`tests/common/mod.rs`, a trybuild case under `tests/ui/`) is a helper
         // or data those targets include, run by no `cargo test --test`.
-        "rust" if let Some(target) = integration_target(path) => {
+        "rust" if let Some(target) = integration_target(path, crate_dir) => {
             let target = target?;
             let unmarked = ["_tests", "_test"].iter().find_map(|mark| target.strip_suffix(mark));
             return Some(unmarked.filter(|r| !r.is_empty()).unwrap_or(target).to_string());
@@ -186,14 +197,21 @@ fn tested_name(path: &str, language: &str) -> Option<String> {
     marked.or_else(|| in_test_dir.then(|| name.to_string()))
 }
 
-/// For a Rust file in a crate's integration test directory (the innermost `tests` directory,
-/// with no `src` above it): `Some` of the test target's name (`cli` for `tests/cli.rs` or
-/// `tests/cli/main.rs`), or `Some(None)` for any other file there; `None` for a file outside one
-/// (`src/store/tests/cases.rs` is a module of the crate's own tests).
-fn integration_target(path: &str) -> Option<Option<&str>> {
+/// For a Rust file in a crate's integration test directory (`tests` in the crate's directory, see
+/// [`modules::in_crate_dir`]; the innermost when no manifest says): `Some` of the test target's
+/// name (`cli` for `tests/cli.rs` or `tests/cli/main.rs`), or `Some(None)` for any other file
+/// there; `None` for a file outside one (`src/store/tests/cases.rs` is a module of the crate's
+/// own tests).
+fn integration_target<'a>(path: &'a str, crate_dir: Option<&str>) -> Option<Option<&'a str>> {
     let components: Vec<&str> = path.split('/').collect();
-    let at = components.iter().rposition(|c| *c == "tests").filter(|at| *at + 1 < components.len())?;
-    if components[..at].contains(&"src") {
+    let at = match crate_dir {
+        Some(krate) => krate.split('/').filter(|c| !c.is_empty()).count(),
+        None => components.iter().rposition(|c| *c == "tests")?,
+    };
+    if components.get(at) != Some(&"tests") || at + 1 >= components.len() {
+        return None;
+    }
+    if !modules::in_crate_dir(&components[..at].join("/"), crate_dir) {
         return None;
     }
     Some(match components[at + 1..] {
@@ -207,15 +225,21 @@ fn integration_target(path: &str) -> Option<Option<&str>> {
 /// test and layout directories are set aside (`tests/shop/test_models.py` → `shop/models.py`,
 /// `src/test/java/a/FooTest.java` → `src/main/java/a/Foo.java`), of those the ones named exactly
 /// `name` (`auth.py` over its private namesake `_auth.py`); Go tests only their own directory.
-fn nearest<'a>(test: &str, family: &str, name: &str, candidates: &[&'a String]) -> Vec<&'a String> {
+/// A Rust integration test can only test its own crate, whose sources are under `krate` (see
+/// [`rust_crate_of`]).
+fn nearest<'a>(
+    test: &str,
+    family: &str,
+    name: &str,
+    krate: Option<&str>,
+    candidates: &[&'a String],
+) -> Vec<&'a String> {
     let test_dir = modules::parent(test);
     if family == "go" {
         return candidates.iter().filter(|c| modules::parent(c) == test_dir).copied().collect();
     }
-    // A Rust integration test (`<crate>/tests/…`) can only test its own crate.
-    let krate = (family == "rust").then(|| rust_crate_of(test)).flatten();
     let candidates: Vec<&'a String> =
-        candidates.iter().filter(|c| krate.as_ref().is_none_or(|k| c.starts_with(k.as_str()))).copied().collect();
+        candidates.iter().filter(|c| krate.is_none_or(|k| c.starts_with(k))).copied().collect();
     let plain = |dir: &str| -> Vec<String> {
         dir.split('/')
             .filter(|c| !c.is_empty() && !TEST_DIRS.contains(c) && !matches!(*c, "src" | "main" | "java" | "lib"))
@@ -232,16 +256,16 @@ fn nearest<'a>(test: &str, family: &str, name: &str, candidates: &[&'a String]) 
     candidates.iter().filter(|c| score(c) == best).copied().collect()
 }
 
-/// `daemon/src/` for `daemon/tests/cli.rs`, `src/` for `tests/cli.rs`; `None` outside a `tests`
-/// directory.
-fn rust_crate_of(test: &str) -> Option<String> {
-    // The innermost `tests` directory: the workspace's `tests/tests/x.rs` is crate `tests`.
-    let at = match test.rfind("/tests/") {
-        Some(i) => i + 1,
-        None if test.starts_with("tests/") => 0,
-        None => return None,
+/// `daemon/src/` for `daemon/tests/cli.rs`, `src/` for `tests/cli.rs`: the sources of the crate
+/// in whose integration test directory `test` is (see [`integration_target`]); `None` outside one.
+fn rust_crate_of(test: &str, crate_dir: Option<&str>) -> Option<String> {
+    integration_target(test, crate_dir)?;
+    // The `tests` directory the target is in: the workspace's `tests/tests/x.rs` is crate `tests`.
+    let dir = match crate_dir {
+        Some(krate) => krate,
+        None => test.rfind("/tests/").map_or("", |i| &test[..i]),
     };
-    Some(format!("{}src/", &test[..at]))
+    Some(modules::join(dir, "src/"))
 }
 
 #[cfg(test)]
@@ -250,7 +274,7 @@ mod tests {
 
     #[test]
     fn test_files_by_language_convention() {
-        let tested = |path: &str, language: &str| tested_name(path, language);
+        let tested = |path: &str, language: &str| tested_name(path, language, None);
         assert_eq!(tested("tests/test_models.py", "python").as_deref(), Some("models"));
         assert_eq!(tested("shop/models_test.py", "python").as_deref(), Some("models"));
         assert_eq!(tested("shop/models.py", "python"), None);
@@ -318,27 +342,27 @@ mod tests {
     fn the_nearest_namesake_is_the_tested_source() {
         let a = "shop/models.py".to_string();
         let b = "legacy/models.py".to_string();
-        assert_eq!(nearest("tests/shop/test_models.py", "python", "models", &[&a, &b]), [&a]);
+        assert_eq!(nearest("tests/shop/test_models.py", "python", "models", None, &[&a, &b]), [&a]);
         let main = "src/main/java/com/acme/Order.java".to_string();
         let other = "src/main/java/com/other/Order.java".to_string();
-        assert_eq!(nearest("src/test/java/com/acme/OrderTest.java", "java", "Order", &[&main, &other]), [&main]);
+        assert_eq!(nearest("src/test/java/com/acme/OrderTest.java", "java", "Order", None, &[&main, &other]), [&main]);
         let here = "pkg/a/store.go".to_string();
         let there = "pkg/b/store.go".to_string();
-        assert_eq!(nearest("pkg/b/store_test.go", "go", "store", &[&here, &there]), [&there]);
+        assert_eq!(nearest("pkg/b/store_test.go", "go", "store", None, &[&here, &there]), [&there]);
         let own = "search/src/engine/search.rs".to_string();
         let other = "daemon/src/engine/search.rs".to_string();
-        assert_eq!(nearest("search/tests/search.rs", "rust", "search", &[&other, &own]), [&own]);
+        assert_eq!(nearest("search/tests/search.rs", "rust", "search", Some("search/src/"), &[&other, &own]), [&own]);
         assert!(
-            nearest("search/tests/search.rs", "rust", "search", &[&other]).is_empty(),
+            nearest("search/tests/search.rs", "rust", "search", Some("search/src/"), &[&other]).is_empty(),
             "another crate is not tested"
         );
-        assert_eq!(nearest("tests/store.rs", "rust", "store", &[&"src/store.rs".to_string()]).len(), 1);
-        assert_eq!(rust_crate_of("tests/tests/graph.rs").as_deref(), Some("tests/src/"));
+        assert_eq!(nearest("tests/store.rs", "rust", "store", Some("src/"), &[&"src/store.rs".to_string()]).len(), 1);
+        assert_eq!(rust_crate_of("tests/tests/graph.rs", None).as_deref(), Some("tests/src/"));
         // `test_auth.py` tests `auth.py`; its private namesake only when there is no `auth.py`.
         let public = "httpx/auth.py".to_string();
         let private = "httpx/_auth.py".to_string();
-        assert_eq!(nearest("tests/test_auth.py", "python", "auth", &[&private, &public]), [&public]);
-        assert_eq!(nearest("tests/test_auth.py", "python", "auth", &[&private]), [&private]);
+        assert_eq!(nearest("tests/test_auth.py", "python", "auth", None, &[&private, &public]), [&public]);
+        assert_eq!(nearest("tests/test_auth.py", "python", "auth", None, &[&private]), [&private]);
     }
 
     #[test]

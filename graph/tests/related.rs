@@ -71,6 +71,22 @@ fn rust_related() {
 }
 
 #[test]
+fn rust_nested_crate_related() {
+    // A crate whose directory is under a `src/` of the workspace's, as rust-lang/rust's
+    // `src/tools/*`: its manifest makes `tests/` its test directory.
+    let graph = check_golden("rust_workspace");
+    let krate = "src/tools/mytool";
+    assert!(graph.is_test(&format!("{krate}/tests/cli.rs"), "rust"));
+    assert!(!graph.is_test(&format!("{krate}/tests/common/mod.rs"), "rust"));
+    // `mod common;` in the test includes the helper (which calls `mytool::make`): a change to the
+    // helper, or through it to the library, runs `tests/cli.rs`.
+    let cli = format!("{krate}/tests/cli.rs");
+    let common = format!("{krate}/tests/common/mod.rs");
+    assert_eq!(graph.file_graph().imports_of(&cli).collect::<Vec<_>>(), [&common]);
+    assert_eq!(tests_of(&graph, &common), [cli]);
+}
+
+#[test]
 fn python_related() {
     let graph = check_golden("python");
     assert_eq!(tests_of(&graph, "shop/pricing.py"), ["tests/test_pricing.py"]);

@@ -175,7 +175,8 @@ impl View {
         format!("{} {{ {} }}", self.head(owner), members.join(", "))
     }
 
-    /// One line for a run of fields: their signatures, or their names after `fields`.
+    /// One line for a run of fields: their signatures, or their names after `fields`, or bare when
+    /// the names are the signatures (see [`View::field_list`]).
     fn fields(self, fields: &[&Definition]) -> String {
         match self.field_list(fields) {
             (list, true) => list,
@@ -228,7 +229,8 @@ impl View {
         format!("{} {{ {}{more} }}", self.head(owner), self.field_list(shown).0)
     }
 
-    /// The fields' signatures (true) or their names (false). Signatures while they fit a short
+    /// The fields' signatures (true, names that are their signatures too) or their names
+    /// (false). Signatures while they fit a short
     /// line; a longer run is a large type (an options bag, a table's API), whose members' names
     /// are its outline, with TypeScript's optional mark, which says how the type is used.
     fn field_list(self, fields: &[&Definition]) -> (String, bool) {
@@ -237,12 +239,14 @@ impl View {
             // Fields declared together (`Spec, Status string`) share one signature.
             signatures.dedup();
             let line = signatures.join("; ");
-            // Signatures that are only names (an enum's plain members) are listed as names.
+            // Signatures that are only names (an enum's plain members) are listed as names, which
+            // are then their signatures: no label, as a plain member with a body of its own (Java's
+            // `MEDIUM { … }`) has none on its line.
             let bare = fields.iter().all(|field| field.signature == field.name);
             if !bare && line.chars().count() <= MAX_TYPED_LIST {
                 return (line, true);
             }
-            return (names_by_access(fields), false);
+            return (names_by_access(fields), bare);
         }
         let mut seen = HashSet::new();
         let names: Vec<&str> =

@@ -649,7 +649,8 @@ fn javascript_every_exported_name_is_listed() {
     );
     views.signature_lines_contain(&[
         "18-29 module.exports = {…}",
-        " 19-21 fields DEFAULT_SEPARATOR, parse, format",
+        // Shorthand properties, whose signatures are their names: listed as written.
+        " 19-21 DEFAULT_SEPARATOR, parse, format",
         " 23-25 escape(value)",
         "32 exports.parseLine = parseLine",
         // Data exported by assignment is API too (Babel's `__esModule` marker is not), in one
@@ -953,6 +954,8 @@ fn java_methods_of_constant_bodies_and_anonymous_classes() {
         "44-75 class Operations { public static final int MAX_OPERANDS }",
         " 54-61 public static final Runnable WARM_UP",
         "  55-60 @Override public void run()",
+        // A plain constant between two with bodies is its name, as they are: its signature.
+        " 84 HIGH",
     ]);
     for line in [" 8-13 field PLUS\n  9-12 applyAsInt\n", " 45-50 field BY_SYMBOL\n  46-49 compare\n"] {
         assert!(views.map.contains(line), "{}", views.map);

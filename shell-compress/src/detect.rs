@@ -45,36 +45,37 @@ pub(crate) fn prints_files(command_line: &str) -> bool {
     let Some(program) = words.first().map(|program| basename(program)) else { return false };
     // A service's log as it was written (`pm2 logs`, `heroku logs`), like a file's lines.
     let logs = matches!(program, "pm2" | "heroku") && words.get(1).is_some_and(|word| word == "logs");
-    logs || matches!(
-        program,
-        "cat"
-            | "tac"
-            | "zcat"
-            | "xzcat"
-            | "bzcat"
-            | "zstdcat"
-            | "bat"
-            | "batcat"
-            | "less"
-            | "zless"
-            | "more"
-            | "zmore"
-            | "head"
-            | "tail"
-            | "nl"
-            | "strings"
-            | "sed"
-            | "awk"
-            | "gawk"
-            | "mawk"
-            | "cut"
-            | "sort"
-            | "uniq"
-            | "jq"
-            | "yq"
-            | "journalctl"
-            | "stern"
-    )
+    logs || (program == "git" && crate::git::shows_a_file(&words[1..]))
+        || matches!(
+            program,
+            "cat"
+                | "tac"
+                | "zcat"
+                | "xzcat"
+                | "bzcat"
+                | "zstdcat"
+                | "bat"
+                | "batcat"
+                | "less"
+                | "zless"
+                | "more"
+                | "zmore"
+                | "head"
+                | "tail"
+                | "nl"
+                | "strings"
+                | "sed"
+                | "awk"
+                | "gawk"
+                | "mawk"
+                | "cut"
+                | "sort"
+                | "uniq"
+                | "jq"
+                | "yq"
+                | "journalctl"
+                | "stern"
+        )
 }
 
 /// The words of the first command of `command_line` that prints (setup such as `cd x &&` skipped), wrappers
@@ -357,6 +358,8 @@ mod tests {
         assert!(prints_files("bash -lc 'cat app.log'") && prints_files("sh -e -c 'tail -n 200 app.log'"));
         assert!(prints_files("journalctl -u app") && prints_files("pm2 logs") && prints_files("xzcat app.log.xz"));
         assert!(!prints_files("bash -lc 'node app.js'") && !prints_files("pm2 start app.js"));
+        assert!(prints_files("git show HEAD:CHECKLIST.md") && prints_files("git -C repo show v1.0:src/lib.rs"));
+        assert!(!prints_files("git show HEAD~1") && !prints_files("git show --format=%H:%s HEAD"));
         assert_eq!(search_pattern("bash -lc 'grep -n node:internal app.log'").as_deref(), Some("node:internal"));
     }
 

@@ -26,14 +26,27 @@ pub(crate) static FAMILIES: Families = Families {
     members: &[&STATUS, &LOG, &SHOW, &DIFF, &BRANCH, &SYNC, &CLONE],
 };
 
-fn subcommand(args: &[String]) -> &'static Family {
+/// git's subcommand and its arguments, git's own options (`-C dir`) skipped.
+fn split(args: &[String]) -> Option<(&str, &[String])> {
     let rest = skip_options(args, &["-C", "-c", "--git-dir", "--work-tree", "--namespace"]);
-    let Some(sub) = rest.first() else { return &GENERIC };
-    let sub_args = &rest[1..];
-    match sub.as_str() {
+    rest.split_first().map(|(sub, sub_args)| (sub.as_str(), sub_args))
+}
+
+/// `git show REV:PATH` (`HEAD:README.md`, `:staged.rs`) prints a file as stored, not a commit: its lines are
+/// content, as `cat`'s are.
+pub(crate) fn shows_a_file(args: &[String]) -> bool {
+    split(args).is_some_and(|(sub, sub_args)| {
+        sub == "show" && sub_args.iter().any(|arg| !arg.starts_with('-') && arg.contains(':'))
+    })
+}
+
+fn subcommand(args: &[String]) -> &'static Family {
+    let Some((sub, sub_args)) = split(args) else { return &GENERIC };
+    match sub {
         "status" => &STATUS,
         "log" | "reflog" | "shortlog" | "whatchanged" => &LOG,
         "diff" => &DIFF,
+        "show" if shows_a_file(args) => &GENERIC,
         "show" => &SHOW,
         "branch" => &BRANCH,
         "push" | "pull" | "fetch" => &SYNC,
@@ -153,10 +166,12 @@ fn history(plan: &mut Plan, failed: bool) {
                 break;
             }
             // The rewritten commit line carries these two (the author's name, not the address); any other
-            // field (`Merge:`, fuller's `Commit:` and `CommitDate:`) stays.
+            // field (`Merge:`, fuller's `Commit:` and `CommitDate:`) stays. fuller pads its values to line up
+            // under `AuthorDate:`, which is its `Date:`.
+            let value = value.trim();
             match field {
                 "Author" => author = value.split(" <").next().unwrap_or(value).to_string(),
-                "Date" => date = value.trim().to_string(),
+                "Date" | "AuthorDate" => date = value.to_string(),
                 _ => {
                     j += 1;
                     continue;
@@ -446,7 +461,8 @@ mod tests {
         let text = compress("git status", raw, 0).text;
         assert!(text.contains("by 24 commits.\n… 4 lines of advice (use \"git …\") not shown\n\n"), "{text}");
 
-        // fuller's committer and its date are no part of the rewritten commit line: they stay.
+        // fuller's author and author date make the commit line as `Author:` and `Date:` do; its committer and
+        // commit date are no part of it: they stay.
         let commit = |n: usize| {
             format!(
                 "commit {n:040x}\nAuthor:     Ada <ada@example.com>\nAuthorDate: Mon Dec 1 10:0{n} 2026 +0100\n\
@@ -454,7 +470,13 @@ mod tests {
             )
         };
         let text = compress("git log --format=fuller", &(1..=3).map(commit).collect::<String>(), 0).text;
-        assert!(text.contains("AuthorDate: Mon Dec 1 10:02 2026 +0100\nCommit:     Bob <bob@example.com>\n"), "{text}");
+        assert!(
+            text.contains(
+                "commit 000000000000 · Ada · Mon Dec 1 10:02 2026 +0100\nCommit:     Bob <bob@example.com>\n"
+            ),
+            "{text}"
+        );
+        assert!(!text.contains("AuthorDate:"), "{text}");
 
         // The remote-HEAD alias says which branch is the remote's default.
         let branches: String = (0..12).map(|i| format!("  remotes/origin/feature-{i}\n")).collect();

@@ -115,9 +115,10 @@ pub fn compress_with(command_line: &str, output: &str, exit_code: i32, options: 
     let mut plan = Plan::new(&lines);
     family.apply(&mut plan, failed);
     let pattern = detect::search_pattern(command_line);
+    let prints_files = detect::prints_files(command_line);
     // Before protection, which would show node's frames among a crash's last lines: their count stands for
     // them. Only in a program's own report: a search's matches and a file's lines are data, kept line by line.
-    if family.folds_node_frames && pattern.is_none() && !detect::prints_files(command_line) {
+    if family.folds_node_frames && pattern.is_none() && !prints_files {
         node_frames::fold(&mut plan);
     }
     if failed {
@@ -132,6 +133,7 @@ pub fn compress_with(command_line: &str, output: &str, exit_code: i32, options: 
         budget_chars: options.listing_budget * CHARS_PER_TOKEN,
         listing: family.listing,
         pattern: pattern.as_deref(),
+        prints_files,
     };
     shape::apply(&mut plan, &context);
     plan.tidy_blanks();

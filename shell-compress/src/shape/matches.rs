@@ -127,7 +127,7 @@ mod tests {
     fn grouped(lines: &[&str], pattern: Option<&str>) -> String {
         let lines: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
         let mut plan = Plan::new(&lines);
-        group(&mut plan, &Context { budget_chars: 10_000, listing: false, pattern });
+        group(&mut plan, &Context { budget_chars: 10_000, listing: false, pattern, prints_files: false });
         plan.render()
     }
 

@@ -25,6 +25,9 @@ pub(crate) struct Context<'a> {
     pub(crate) listing: bool,
     /// The search pattern of a grep-like command, to trim long matched lines around the match.
     pub(crate) pattern: Option<&'a str>,
+    /// The command prints files (`cat`, `head`, `git show REV:PATH`): their lines are content, which no count
+    /// of passing lines may stand for.
+    pub(crate) prints_files: bool,
 }
 
 /// Share of the non-blank lines that must be list-shaped (paths, table rows, tree lines) for output of an
@@ -33,7 +36,7 @@ const LISTING_SHARE: f64 = 0.8;
 
 pub(crate) fn apply(plan: &mut Plan, context: &Context) {
     progress::drop_noise(plan);
-    if context.pattern.is_none() && !context.listing {
+    if context.pattern.is_none() && !context.listing && !context.prints_files {
         passes::count(plan);
     }
     blocks::fold_repeated(plan);

@@ -1,5 +1,6 @@
 //! Lines a test runner or script marks as passed with a tick (`✓`, `✔`, `✅`), in output no family reads:
-//! each says one check passed, which a count says as well. They are counted once over the whole output,
+//! each says one check passed, which a count says as well. Not in a printed file (`cat CHECKLIST.md`,
+//! `git show HEAD:CHECKLIST.md`), whose ticked lines are its content, each saying something of its own. They are counted once over the whole output,
 //! not per run between failures, so failures spread among them do not multiply the folds; each failure's
 //! line and the lines under it stay where they were.
 
@@ -49,5 +50,19 @@ mod tests {
         let raw: String =
             (0..30).map(|i| format!("  ✓ case {i} works fine today\n")).collect::<String>() + "  ✗ case 30 fails\n";
         assert!(!compress("./check.sh", &raw, 1).text.contains("passing (✓) lines not shown"));
+    }
+
+    #[test]
+    fn a_printed_files_ticked_lines_are_its_content() {
+        let words = ["docs", "tests", "lints", "review", "release", "notes"];
+        let raw: String = (0..60)
+            .map(|i| format!("✓ {} {} checked by {}\n", words[i % 6], words[i / 10], words[(i + 3) % 5]))
+            .collect();
+        for command in ["cat CHECKLIST.md", "git show HEAD:CHECKLIST.md"] {
+            // Cut as any long file is, to its first and last lines, not counted away as passing checks.
+            let lines: Vec<&str> = raw.lines().collect();
+            let cut = format!("{}\n… 30 lines omitted\n{}\n", lines[..15].join("\n"), lines[45..].join("\n"));
+            assert_eq!(compress(command, &raw, 0).text, cut, "{command}");
+        }
     }
 }
