@@ -35,9 +35,12 @@ pub(crate) struct Context<'a> {
 const LISTING_SHARE: f64 = 0.8;
 
 pub(crate) fn apply(plan: &mut Plan, context: &Context) {
-    progress::drop_noise(plan);
-    if context.pattern.is_none() && !context.listing && !context.prints_files {
-        passes::count(plan);
+    // A printed file's lines are its content: no bar or tick of it is noise.
+    if !context.prints_files {
+        progress::drop_noise(plan);
+        if context.pattern.is_none() && !context.listing {
+            passes::count(plan);
+        }
     }
     blocks::fold_repeated(plan);
     matches::group(plan, context);

@@ -35,6 +35,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_printed_files_bars_are_its_content() {
+        let raw: String =
+            (0..10).map(|i| format!("[{}{}] {}0% step {i}\n", "#".repeat(i), ".".repeat(10 - i), i)).collect();
+        assert!(!crate::compress("cat build.log", &raw, 0).text.contains("progress lines not shown"));
+        assert!(crate::compress("./build.sh", &raw, 0).text.contains("progress lines not shown"));
+    }
+
+    #[test]
     fn bars_and_spinners_go_with_a_count() {
         let lines: Vec<String> = [
             "start",
