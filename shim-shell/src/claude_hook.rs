@@ -73,7 +73,7 @@ fn rewrite(input: &str, bin: &str, commands: &[String]) -> Option<String> {
         return None;
     }
     let mut updated = tool_input.clone();
-    let routed = format!("{} run --unasked -- {command}", lctx::capability::shell::sh_quote(bin));
+    let routed = format!("{} run --unasked -- {command}", lean_ctx_shell_syntax::quote(bin));
     updated.insert("command".into(), Value::String(routed));
     let answer = json!({
         "hookSpecificOutput": {

@@ -7,7 +7,7 @@
 //! ack file is written with `>|`, and functions are declared as
 //! `function NAME { … }`, whose name is never alias-expanded.
 
-use lctx::capability::shell::sh_quote;
+use lean_ctx_shell_syntax::quote;
 
 use super::{AGENT_VARS, Hook, preamble};
 
@@ -84,11 +84,11 @@ pub fn render(dialect: &Dialect, hook: &Hook<'_>) -> String {
         &TEMPLATE
             .replace("@KEEP_STATUS@", &dialect.keep_status.replace("CALL", CALL))
             .replace("@AGENTS@", &agents)
-            .replace("@FLAG@", &sh_quote(hook.flag))
-            .replace("@BIN@", &sh_quote(hook.bin))
+            .replace("@FLAG@", &quote(hook.flag))
+            .replace("@BIN@", &quote(hook.bin))
             .replace("@OWN_PID@", dialect.own_pid)
             .replace("@DEPTH@", dialect.depth_var)
-            .replace("@ACK_DIR@", &sh_quote(hook.ack_dir)),
+            .replace("@ACK_DIR@", &quote(hook.ack_dir)),
     );
     for name in hook.commands {
         let exists = dialect.has_function.replace("NAME", name);
