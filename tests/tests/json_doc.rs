@@ -80,6 +80,7 @@ fn every_json_shape_is_documented_with_its_real_keys() {
             "lctx impact FILE --json" => vec!["impact", "lib.rs", "--json"],
             "lctx gain --json" => vec!["gain", "--by", "tool", "--json"],
             "lctx gain --daily --json" => vec!["gain", "--daily", "--days", "3", "--json"],
+            "lctx ledger verify --json" => vec!["ledger", "verify", "--json"],
             "lctx daemon status --json" => vec!["daemon", "status", "--json"],
             "lctx doctor --json" => vec!["doctor", "--json"],
             other => panic!("docs/json.md documents `{other}`, which this test does not run"),
