@@ -251,8 +251,15 @@ impl Permissions {
             }
             let texts: Vec<&str> = invocation.args.iter().map(|arg| arg.text.as_str()).collect();
             let whole = readers::whole(program, &texts);
+            let not_operands = readers::not_operands(program, &texts).words;
+            // Whether a directory the program reads whole was named, so it
+            // does not read its working directory.
             let mut named_any = false;
-            let operands = invocation.args.iter().enumerate().filter(|(_, arg)| !arg.text.starts_with('-'));
+            let operands = invocation
+                .args
+                .iter()
+                .enumerate()
+                .filter(|(at, arg)| !arg.text.starts_with('-') && !not_operands.contains(at));
             for (at, arg) in operands.take(MAX_OPERANDS) {
                 let reads_whole = whole.as_ref().is_some_and(|whole| whole.args.contains(&at));
                 let paths = match self.paths_of(arg, &cwd, &mut budget) {
@@ -270,7 +277,7 @@ impl Permissions {
                 };
                 for path in paths {
                     let Ok(path) = path.canonicalize() else { continue };
-                    named_any = true;
+                    named_any |= reads_whole;
                     let named = match &arg.glob {
                         Some(_) => format!("`{}`, which matches {}", arg.text, shown(&path, &cwd)),
                         None => format!("`{}`", arg.text),

@@ -427,13 +427,28 @@ fn recursive_readers_are_checked_as_reading_everything_under_a_directory() {
     );
     assert_eq!(
         p.check_shell("find . -name '*.txt' -exec cat {} +", &s.root),
-        because(secret, "`find` reads everything under `.`, qa/secret/plan.txt among it")
+        because(secret.clone(), "`find` reads everything under `.`, qa/secret/plan.txt among it")
     );
     // find's rm reads nothing, and is a command of its own.
     assert_eq!(
         p.check_shell("find qa -name '*.md' -exec rm {} +", &s.root),
         because(deny("Bash(rm:*)", &file), "`rm {}` matches it")
     );
+    // A search pattern names no path, even one that exists: the working
+    // directory is read.
+    let in_cwd = |program: &str| {
+        because(
+            secret.clone(),
+            &format!(
+                "`{program}` reads everything under its working directory {}, qa/secret/plan.txt among it",
+                s.root.display()
+            ),
+        )
+    };
+    for command in ["grep -r src", "grep -r -e src", "grep -rf src/a.rs"] {
+        assert_eq!(p.check_shell(command, &s.root), in_cwd("grep"), "{command}");
+    }
+    assert_eq!(p.check_shell("grep .env src/a.rs", &s.root), Verdict::Allow);
     // Nothing a rule covers under what they read, or not reading contents.
     for command in [
         "grep -r foo src",
