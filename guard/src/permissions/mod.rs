@@ -24,9 +24,11 @@
 //! is checked like a read, and a `>` redirection target like an edit, so
 //! `cat .env` is denied where `Read(./.env)` is (the first 4096 operands of
 //! a command are looked at). Beyond what is written:
-//! - a glob operand is expanded as the shell would (`expand.rs`) and each
-//!   match checked; one matching more than 10,000 paths counts as naming
-//!   everything under its literal leading directory;
+//! - a glob operand is expanded as the shell would, braces first
+//!   (`braces.rs`, whether or not files exist) then each word's glob
+//!   (`expand.rs`), and each path checked; braces making more than 1024
+//!   words, or a glob matching more than 10,000 paths, count as naming
+//!   everything under the literal leading directory;
 //! - a directory given to a program that reads it recursively (`readers.rs`:
 //!   `grep -r`, rg, tar, `cp -r`, `find -exec cat`…) counts as reading
 //!   everything under it: listed within a budget of entries (`walk.rs`), and
@@ -46,6 +48,7 @@
 const MAX_OPERANDS: usize = 4096;
 
 mod bash;
+mod braces;
 mod expand;
 mod paths;
 mod readers;
@@ -241,7 +244,7 @@ impl Permissions {
             let program = invocation.program.as_deref().unwrap_or_default();
             if program == "cd" {
                 cwd = match invocation.operands().next() {
-                    Some(dir) => match self.paths_of(dir, &cwd, &mut budget) {
+                    Some(dir) => match self.paths_of(dir, &cwd, &mut budget).swap_remove(0) {
                         Expansion::Paths(paths) => canonical_prefix(&paths[0]),
                         Expansion::Under(dir) => dir,
                     },
@@ -262,19 +265,20 @@ impl Permissions {
                 .filter(|(at, arg)| !arg.text.starts_with('-') && !not_operands.contains(at));
             for (at, arg) in operands.take(MAX_OPERANDS) {
                 let reads_whole = whole.as_ref().is_some_and(|whole| whole.args.contains(&at));
-                let paths = match self.paths_of(arg, &cwd, &mut budget) {
-                    Expansion::Paths(paths) => paths,
-                    Expansion::Under(dir) => {
-                        let cause = format!(
-                            "`{program}` reads `{}`, which matches more than {} paths under {}",
-                            arg.text,
-                            expand::MAX_MATCHES,
-                            shown(&dir, &cwd)
-                        );
-                        whole_reads.extend(self.whole_read(dir, cause, &cwd, None));
-                        continue;
+                let mut paths = Vec::new();
+                for expansion in self.paths_of(arg, &cwd, &mut budget) {
+                    match expansion {
+                        Expansion::Paths(named) => paths.extend(named),
+                        Expansion::Under(dir) => {
+                            let cause = format!(
+                                "`{program}` reads `{}`, which names too many paths to list under {}",
+                                arg.text,
+                                shown(&dir, &cwd)
+                            );
+                            whole_reads.extend(self.whole_read(dir, cause, &cwd, None));
+                        }
                     }
-                };
+                }
                 for path in paths {
                     let Ok(path) = path.canonicalize() else { continue };
                     named_any |= reads_whole;
@@ -321,16 +325,21 @@ impl Permissions {
         }
     }
 
-    /// The paths an argument names in `cwd`: its glob's matches, or itself
-    /// as written (not necessarily existing).
-    fn paths_of(&self, arg: &Arg, cwd: &Path, budget: &mut Budget) -> Expansion {
-        if let Some(pattern) = &arg.glob {
-            match expand::expand(pattern, cwd, &self.home, budget) {
-                Expansion::Paths(paths) if paths.is_empty() => {}
-                expansion => return expansion,
+    /// The paths an argument names in `cwd`, for each word its braces
+    /// become: the word's glob matches, or the word as written (not
+    /// necessarily existing). Never empty.
+    fn paths_of(&self, arg: &Arg, cwd: &Path, budget: &mut Budget) -> Vec<Expansion> {
+        let Some(pattern) = &arg.glob else { return vec![Expansion::Paths(vec![self.resolve(&arg.text, cwd)])] };
+        let Some(words) = braces::expand(pattern) else {
+            return vec![Expansion::Under(self.resolve(&braces::literal_dir(pattern), cwd))];
+        };
+        let expand_word = |word: &String| match expand::expand(word, cwd, &self.home, budget) {
+            Expansion::Paths(paths) if paths.is_empty() => {
+                Expansion::Paths(vec![self.resolve(&expand::unescape(word), cwd)])
             }
-        }
-        Expansion::Paths(vec![self.resolve(&arg.text, cwd)])
+            expansion => expansion,
+        };
+        words.iter().map(expand_word).collect()
     }
 
     /// A directory read whole, when some Read rule could cover part of it:

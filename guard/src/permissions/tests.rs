@@ -383,6 +383,31 @@ fn globs_are_checked_as_every_path_they_match() {
 }
 
 #[test]
+fn braces_are_expanded_before_globs_whether_or_not_files_exist() {
+    let (s, p, file) = qa();
+    let env = deny("Read(./.env)", &file);
+    let secret = deny("Read(./qa/secret/**)", &file);
+    for command in ["cat {.env,README}", "cat {.,}env", "cat .e{n..n}v", "cat {src/*.rs,.en?}"] {
+        let part = format!("`cat` reads `{}`, which matches .env", &command[4..]);
+        assert_eq!(p.check_shell(command, &s.root), because(env.clone(), &part), "{command}");
+    }
+    for command in ["cat {qa/secret/plan.txt,README}", "cat qa/{secret/plan.txt,notes.md}"] {
+        let part = format!("`cat` reads `{}`, which matches qa/secret/plan.txt", &command[4..]);
+        assert_eq!(p.check_shell(command, &s.root), because(secret.clone(), &part), "{command}");
+    }
+    assert_eq!(
+        p.check_shell("cat qa/{1..100000}", &s.root),
+        because(
+            secret,
+            "`cat` reads `qa/{1..100000}`, which names too many paths to list under qa, too much to list, and the \
+             rule may cover some of it"
+        )
+    );
+    // Quoted braces, and braces naming nothing covered.
+    assert_eq!(p.check_shell("cat '{.env,README}' src/{a,b}.rs", &s.root), Verdict::Allow);
+}
+
+#[test]
 fn a_glob_too_large_to_expand_names_everything_under_its_fixed_prefix() {
     let (s, p, file) = qa();
     for i in 0..=expand::MAX_MATCHES {
@@ -392,7 +417,7 @@ fn a_glob_too_large_to_expand_names_everything_under_its_fixed_prefix() {
         p.check_shell("cat qa/*", &s.root),
         because(
             deny("Read(./qa/secret/**)", &file),
-            "`cat` reads `qa/*`, which matches more than 10000 paths under qa, too much to list, and the rule may \
+            "`cat` reads `qa/*`, which names too many paths to list under qa, too much to list, and the rule may \
              cover some of it"
         )
     );
