@@ -109,6 +109,12 @@ fn directories_below(dirs: &[PathBuf], budget: &mut Budget) -> Option<Vec<PathBu
     Some(out)
 }
 
+/// Whether the shell would glob `word` (one word of brace expansion): it
+/// has a glob character not escaped and is a pattern (`[` alone is not).
+pub(crate) fn is_pattern(word: &str) -> bool {
+    has_glob(word) && GlobBuilder::new(word).backslash_escape(true).build().is_ok()
+}
+
 /// Whether a segment has a glob character not escaped.
 fn has_glob(segment: &str) -> bool {
     let mut escaped = false;

@@ -33,8 +33,9 @@
 //!   `grep -r`, rg, tar, `cp -r`, `find -exec cat`…) counts as reading
 //!   everything under it: listed within a budget of entries (`walk.rs`), and
 //!   past it judged from the rules' patterns (`PathRule::may_cover_below`);
-//! - a program word that is not a literal (`$x`, `$(…)`) cannot be matched
-//!   by Bash rules: where any exist, the command is an ask.
+//! - a program word that is not a literal (`$x`, `$(…)`) or is a glob
+//!   (`/bin/r?`) cannot be matched by Bash rules: where any exist, the
+//!   command is an ask.
 //!
 //! Not seen: what a script or program reads by itself (`bash script.sh`,
 //! `python -c …`), variables and substitutions in operands (`cat $f`),

@@ -500,6 +500,15 @@ fn a_program_known_only_when_it_runs_is_asked_about_where_bash_rules_exist() {
     assert_eq!(p.check_shell("$(echo rm) x", &s.root), unknown("$(echo rm)"));
     assert_eq!(p.check_shell("cmd=$(echo rm); $cmd x", &s.root), unknown("$cmd"));
     assert_eq!(p.check_shell("sh -c \"$v\"", &s.root), unknown("$v"));
+    // A glob in the program word may run any program, rm among them.
+    assert_eq!(p.check_shell("/bin/r? -rf qa", &s.root), unknown("/bin/r?"));
+    assert_eq!(p.check_shell("/bin/r[m] -rf qa", &s.root), unknown("/bin/r[m]"));
+    // A double-quoted variable before a literal file name leaves the program known.
+    assert_eq!(p.check_shell("\"$HOME/.cargo/bin/cargo\" build", &s.root), Verdict::Allow);
+    assert_eq!(
+        p.check_shell("\"$HOME/bin/rm\" x", &s.root),
+        because(deny("Bash(rm:*)", &file), "`\"$HOME/bin/rm\" x` matches it")
+    );
     // A literal assignment earlier in the line is followed; a deny still wins.
     assert_eq!(p.check_shell("x=rm; $x foo", &s.root), because(deny("Bash(rm:*)", &file), "`rm foo` matches it"));
     assert_eq!(p.check_shell("x=ls; $x foo", &s.root), Verdict::Allow);
