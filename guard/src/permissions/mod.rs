@@ -31,7 +31,9 @@
 //!   everything under the literal leading directory;
 //! - a directory given to a program that reads it recursively (`readers.rs`:
 //!   `grep -r`, rg, tar, `cp -r`, `find -exec cat`…) counts as reading
-//!   everything under it: listed within a budget of entries (`walk.rs`), and
+//!   everything under it (for rg and ag, what they read by default: not
+//!   hidden, not gitignored; for none, inside `.git`): listed within a
+//!   budget of entries (`walk.rs`), and
 //!   past it judged from the rules' patterns (`PathRule::may_cover_below`);
 //! - a program word that is not a literal (`$x`, `$(…)`) or is a glob
 //!   (`/bin/r?`) cannot be matched by Bash rules: where any exist, the
@@ -289,14 +291,15 @@ impl Permissions {
                     };
                     if reads_whole && path.is_dir() {
                         let cause = format!("`{program}` reads everything under {named}");
-                        whole_reads.extend(self.whole_read(path.clone(), cause, &cwd, Some(&mut budget)));
+                        let filter = whole.as_ref().map_or(walk::Filter::Everything, |whole| whole.filter);
+                        whole_reads.extend(self.whole_read(path.clone(), cause, &cwd, Some((&mut budget, filter))));
                     }
                     reads.push(Named { path, cause: format!("`{program}` reads {named}") });
                 }
             }
-            if whole.is_some_and(|whole| whole.default_cwd) && !named_any {
+            if let Some(whole) = whole.filter(|whole| whole.default_cwd && !named_any) {
                 let cause = format!("`{program}` reads everything under its working directory {}", cwd.display());
-                whole_reads.extend(self.whole_read(cwd.clone(), cause, &cwd, Some(&mut budget)));
+                whole_reads.extend(self.whole_read(cwd.clone(), cause, &cwd, Some((&mut budget, whole.filter))));
             }
             for redirect in &invocation.redirects {
                 let path = canonical_prefix(&self.resolve(&redirect.target, &cwd));
@@ -344,14 +347,21 @@ impl Permissions {
     }
 
     /// A directory read whole, when some Read rule could cover part of it:
-    /// listed within `budget`, or judged from the rules' patterns when it
-    /// has too much in it or there is no budget (a glob already ran out).
-    fn whole_read(&self, dir: PathBuf, cause: String, cwd: &Path, budget: Option<&mut Budget>) -> Option<WholeRead> {
+    /// listed within the budget (what the filter lets the program read), or
+    /// judged from the rules' patterns when it has too much in it or there
+    /// is no budget (a glob already ran out).
+    fn whole_read(
+        &self,
+        dir: PathBuf,
+        cause: String,
+        cwd: &Path,
+        listing: Option<(&mut Budget, walk::Filter)>,
+    ) -> Option<WholeRead> {
         let covered = self.rules.iter().any(|rule| matches!(&rule.target, Target::Read(r) if r.may_cover_below(&dir)));
         if !covered {
             return None;
         }
-        let listing = budget.and_then(|budget| walk::tree(&dir, budget));
+        let listing = listing.and_then(|(budget, filter)| walk::tree(&dir, budget, filter));
         Some(WholeRead { dir, cause, cwd: cwd.to_path_buf(), listing })
     }
 

@@ -2,7 +2,8 @@
 //! `grep -r plans qa` is checked as reading what is under `qa`.
 //!
 //! - grep, egrep, fgrep with `-r`, `-R`, `--recursive` or
-//!   `--dereference-recursive`; rg, ag and ack always (these read the
+//!   `--dereference-recursive`; rg, ag and ack always (rg and ag skipping
+//!   hidden and gitignored files, as they do by default; these read the
 //!   working directory when no path is given; their pattern and option
 //!   values are not paths, see [`not_operands`]);
 //! - tar, zip and rsync (the last operand of rsync is where it writes);
@@ -22,7 +23,11 @@
 pub(crate) struct Whole {
     pub(crate) args: Vec<usize>,
     pub(crate) default_cwd: bool,
+    /// Which files under a directory it reads.
+    pub(crate) filter: Filter,
 }
+
+use super::walk::Filter;
 
 /// Programs `find -exec` may run that handle names or metadata, never
 /// what a file holds.
@@ -231,9 +236,25 @@ pub(crate) fn whole(program: &str, args: &[&str]) -> Option<Whole> {
                 || (arg.starts_with('-') && !arg.starts_with("--") && arg[1..].contains(|c| short.contains(c)))
         })
     };
+    // rg and ag skip hidden and gitignored files unless told not to
+    // (`-u`, `--hidden`, `--no-ignore…`; ag's `-U` too).
+    let unrestricted = args.iter().any(|arg| {
+        matches!(*arg, "--hidden" | "--unrestricted" | "--all-types" | "-.")
+            || arg.starts_with("--no-ignore")
+            || (arg.starts_with('-')
+                && !arg.starts_with("--")
+                && arg.contains(['u', if program == "ag" { 'U' } else { 'u' }]))
+    });
+    let mut filter = Filter::Everything;
     let (args, default_cwd) = match program {
         "grep" | "egrep" | "fgrep" if flagged("rR", &["--recursive", "--dereference-recursive"]) => (operands(), true),
-        "rg" | "ag" | "ack" => (operands(), true),
+        "rg" | "ag" => {
+            if !unrestricted {
+                filter = Filter::Ignores;
+            }
+            (operands(), true)
+        }
+        "ack" => (operands(), true),
         "tar" | "zip" => (operands(), false),
         "rsync" => (all_but_last(), false),
         "cp" | "scp" if flagged("rRa", &["--recursive", "--archive"]) => (all_but_last(), false),
@@ -241,7 +262,7 @@ pub(crate) fn whole(program: &str, args: &[&str]) -> Option<Whole> {
         "find" => return find(args),
         _ => return None,
     };
-    Some(Whole { args, default_cwd })
+    Some(Whole { args, default_cwd, filter })
 }
 
 /// find's start points, when an action it takes may read the files.
@@ -255,7 +276,7 @@ fn find(args: &[&str]) -> Option<Whole> {
     }
     let options = args.iter().take_while(|arg| matches!(**arg, "-H" | "-L" | "-P")).count();
     let starts = args[options..].iter().take_while(|arg| !arg.starts_with(['-', '(', '!', ')'])).count();
-    Some(Whole { args: (options..options + starts).collect(), default_cwd: true })
+    Some(Whole { args: (options..options + starts).collect(), default_cwd: true, filter: Filter::Everything })
 }
 
 #[cfg(test)]
@@ -266,6 +287,19 @@ mod tests {
         let words: Vec<&str> = line.split(' ').collect();
         let found = whole(words[0], &words[1..])?;
         Some((found.args.iter().map(|&i| words[i + 1]).collect(), found.default_cwd))
+    }
+
+    #[test]
+    fn rg_and_ag_skip_ignored_files_unless_told_not_to() {
+        let filter = |line: &str| {
+            let words: Vec<&str> = line.split(' ').collect();
+            whole(words[0], &words[1..]).unwrap().filter
+        };
+        assert_eq!(filter("rg x"), Filter::Ignores);
+        assert_eq!(filter("ag -i x src"), Filter::Ignores);
+        for line in ["rg -uu x", "rg --hidden x", "rg --no-ignore-vcs x", "ag -U x", "ack x", "grep -r x"] {
+            assert_eq!(filter(line), Filter::Everything, "{line}");
+        }
     }
 
     #[test]

@@ -490,6 +490,42 @@ fn recursive_readers_are_checked_as_reading_everything_under_a_directory() {
 }
 
 #[test]
+fn rg_and_ag_skip_hidden_and_gitignored_files_as_they_do() {
+    let (s, p, file) = qa();
+    fs::create_dir_all(s.root.join(".git")).unwrap();
+    fs::write(s.root.join(".gitignore"), ".env\nqa/secret/\ntarget/\n").unwrap();
+    for i in 0..=walk::MAX_ENTRIES {
+        fs::write(s.root.join(format!("qa/f{i}")), "").unwrap();
+    }
+    fs::rename(s.root.join("qa"), s.root.join("target")).unwrap();
+    fs::create_dir_all(s.root.join("qa/secret")).unwrap();
+    fs::rename(s.root.join("target/secret/plan.txt"), s.root.join("qa/secret/plan.txt")).unwrap();
+    for command in ["rg foo", "ag foo", "rg -e .env", "rg foo ."] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // Told to read everything, rg does; grep -r always does (past the budget here).
+    let env = because(
+        deny("Read(./qa/secret/**)", &file),
+        &format!(
+            "`rg` reads everything under its working directory {}, too much to list, and the rule may cover some of it",
+            s.root.display()
+        ),
+    );
+    assert_eq!(p.check_shell("rg -uu foo", &s.root), env);
+    fs::remove_dir_all(s.root.join("target")).unwrap();
+    assert_eq!(
+        p.check_shell("rg --hidden foo", &s.root),
+        because(
+            deny("Read(./qa/secret/**)", &file),
+            &format!(
+                "`rg` reads everything under its working directory {}, qa/secret/plan.txt among it",
+                s.root.display()
+            )
+        )
+    );
+}
+
+#[test]
 fn a_program_known_only_when_it_runs_is_asked_about_where_bash_rules_exist() {
     let (s, p, file) = qa();
     let unknown = |word: &str| Verdict::Ask {
