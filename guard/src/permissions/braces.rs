@@ -136,11 +136,13 @@ fn sequence(inner: &str) -> Option<Option<Vec<String>>> {
     let count = start.abs_diff(end) / step + 1;
     let words = (0..count)
         .map(|i| {
-            let value = if start <= end { start + (i * step) as i64 } else { start - (i * step) as i64 };
+            // In i128: the step may be larger than any i64 (`{-9..9..-9223372036854775808}`).
+            let offset = i128::from(i) * i128::from(step);
+            let value = (i128::from(start) + if start <= end { offset } else { -offset }) as i64;
             if letters {
                 escape(char::from(value as u8))
             } else if value < 0 {
-                format!("-{:0>width$}", -value, width = width.saturating_sub(1))
+                format!("-{:0>width$}", value.unsigned_abs(), width = width.saturating_sub(1))
             } else {
                 format!("{value:0>width$}")
             }
@@ -173,6 +175,8 @@ mod tests {
         assert_eq!(words("{3..1}"), ["3", "2", "1"]);
         assert_eq!(words("{08..10}"), ["08", "09", "10"]);
         assert_eq!(words("{-1..1}"), ["-1", "0", "1"]);
+        assert_eq!(words("{-9223372036854775808..-9223372036854775807}").len(), 2);
+        assert_eq!(words("{-9223372036854775808..9223372036854775807..-9223372036854775808}").len(), 2);
         assert_eq!(words("{Y..a}"), ["Y", "Z", "\\[", "\\\\", "\\]", "^", "_", "`", "a"]);
         // Braces forming no expansion, or escaped, stay literal; globs stay.
         assert_eq!(words("{a}{b,c}*"), ["\\{a\\}b*", "\\{a\\}c*"]);
