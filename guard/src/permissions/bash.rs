@@ -353,7 +353,7 @@ fn known_only_when_run(word: &Word) -> bool {
             || rest.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next().unwrap_or_default(),
             |(name, _)| name,
         );
-        double && variable(&format!("${name}")).is_some()
+        text[at] == b'$' && double && variable(&format!("${name}")).is_some()
     });
     !(name_known && directory_quoted_variables)
 }
@@ -661,8 +661,8 @@ mod tests {
         assert!(unknown("\"$HOME/.cargo/bin/cargo\" build; \"${HOME}\"/bin/x").is_empty());
         assert!(matches("cargo build:*", "\"$HOME/.cargo/bin/cargo\" build"));
         assert_eq!(
-            unknown("$HOME/bin/x; \"$(echo /bin/rm)\"; \"$D/$N\"; \"$D\"/r*; ${PYTHON:-python3} x.py"),
-            ["$HOME/bin/x", "$(echo /bin/rm)", "$D/$N", "$D/r*", "${PYTHON:-python3}"]
+            unknown("$HOME/bin/x; \"$(echo /bin/rm)\"; \"$D/$N\"; \"$D\"/r*; ${PYTHON:-python3} x.py; \"`D`/x\""),
+            ["$HOME/bin/x", "$(echo /bin/rm)", "$D/$N", "$D/r*", "${PYTHON:-python3}", "`D`/x"]
         );
         // A variable the line set to a literal is that program.
         assert!(unknown("x=rm; $x foo").is_empty());
