@@ -281,8 +281,14 @@ fn commands_are_checked_for_what_globs_recursive_readers_and_variables_make_them
         "tar cf - qa/secret | tar xOf -",
         &["denied by Read(./qa/secret/**)", "`tar` reads everything under `qa/secret`"],
     );
+    // A search pattern naming a path is no path: the working directory is read.
+    refused("grep -r src", &["denied by Read(./qa/secret/**)", "`grep` reads everything under its working directory"]);
+    // Braces expand whether or not files exist.
+    refused("cat {.,}env", &["denied by Read(./.env)", "`{.,}env`, which matches .env"]);
     refused("x=rm; $x foo", &["denied by Bash(rm:*)", "`rm foo` matches it"]);
     refused("find qa -name '*.md' -exec rm {} +", &["denied by Bash(rm:*)", "`rm {}` matches it"]);
+    // A glob may make the program any program.
+    refused("/bin/r? -rf qa", &["requires approval", "the program `/bin/r?` is known only when the command runs"]);
     assert!(root.join("qa/notes.md").exists());
     refused(
         "$(echo rm) x",
@@ -298,6 +304,12 @@ fn commands_are_checked_for_what_globs_recursive_readers_and_variables_make_them
         assert!(out.status.success(), "{command}: {}", describe(&out));
         assert!(String::from_utf8_lossy(&out.stdout).contains(shown), "{command}: {}", describe(&out));
     }
+    // rg skips gitignored files, as it does by default: not refused (rg
+    // itself may be missing here, so only the verdict is looked at).
+    write(&root, ".gitignore", ".env\nqa/secret/\n");
+    let out = lctx(&home, &root, &["run", "--", "rg -l plans"]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("denied by"), "{}", describe(&out));
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("secret"), "{}", describe(&out));
     // lctx-shell cannot ask, and says why it did not run the command.
     let out = shell_run(&home, &root, &[("CODEX_SANDBOX", "seatbelt")], &["sh", "-c", "$(echo rm) x"]);
     assert_eq!(out.status.code(), Some(126), "{}", describe(&out));

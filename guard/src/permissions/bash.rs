@@ -30,13 +30,17 @@
 //! split and matched as commands of their own, and so is a
 //! command whose program is a variable an earlier command of the same line
 //! set to a literal (`x=rm; $x foo` is matched as `rm foo`). Any other
-//! program word that is not a literal (`$x`, `$(echo rm)`, `` `…` ``) is
-//! noted as [`Invocation::unknown_program`]: no rule can be matched
-//! against a program known only when the command runs.
+//! program word that is not a literal (`$x`, `$(echo rm)`, `` `…` ``), or
+//! is a glob or braces the shell expands (`/bin/r?`), is noted as
+//! [`Invocation::unknown_program`]: no rule can be matched against a
+//! program known only when the command runs. A double-quoted variable in
+//! the directory before a literal file name (`"$HOME/bin/cargo"`) is not.
 
 use std::collections::HashMap;
 
-use lean_ctx_shell_syntax::{Command, Redirect};
+use lean_ctx_shell_syntax::{Command, Quote, Quoted, Redirect, Word};
+
+use super::{braces, expand};
 
 /// Nesting of `sh -c` and `eval` followed at most.
 const MAX_DEPTH: usize = 8;
@@ -302,7 +306,7 @@ fn look_through(command: &Command, vars: &Vars) -> (Invocation, Option<String>) 
         .iter()
         .map(|word| Arg { text: word.text.clone(), glob: word.glob() })
         .collect();
-    let mut unknown_program = words.get(at).filter(|word| !word.is_literal()).map(|word| word.text.clone());
+    let mut unknown_program = words.get(at).filter(|word| known_only_when_run(word)).map(|word| word.text.clone());
     let script = match program.as_deref() {
         Some("eval") => Some(texts.get(at + 1..).unwrap_or_default().join(" ")),
         Some(shell) if SHELLS.contains(&shell) => shell_script(&texts[at + 1..]),
@@ -317,6 +321,41 @@ fn look_through(command: &Command, vars: &Vars) -> (Invocation, Option<String>) 
         }
     };
     (Invocation { views, program, args, redirects: command.redirects.clone(), unknown_program }, script)
+}
+
+/// Whether the program `word` runs is known only when the command runs:
+/// a variable or substitution decides it, or the shell expands it as a
+/// glob or braces (`/bin/r?`, `/bin/r[m]`: any program may match). A
+/// double-quoted `$NAME` or `${NAME}` in a directory before a literal file
+/// name (`"$HOME/.cargo/bin/cargo"`) leaves the program's name known;
+/// unquoted, the variable's value would be split into words, and the first
+/// of them run.
+fn known_only_when_run(word: &Word) -> bool {
+    if let Some(pattern) = word.glob() {
+        return braces::expand(&pattern)
+            .is_none_or(|words| words.len() > 1 || words.iter().any(|word| expand::is_pattern(word)));
+    }
+    if word.is_literal() {
+        return false;
+    }
+    let Some(slash) = word.text.rfind('/') else { return true };
+    let text = word.text.as_bytes();
+    let bare = |at: usize| word.quoted_at(at).is_none();
+    let expands = |at: usize| {
+        matches!(text[at], b'$' | b'`') && !matches!(word.quoted_at(at), Some(Quoted { quote: Quote::Literal, .. }))
+    };
+    let globs = |at: usize| bare(at) && b"*?[{".contains(&text[at]);
+    let name_known = !(slash + 1..text.len()).any(|at| expands(at) || globs(at));
+    let directory_quoted_variables = (0..slash).filter(|&at| expands(at)).all(|at| {
+        let double = matches!(word.quoted_at(at), Some(Quoted { quote: Quote::Double, .. }));
+        let rest = &word.text[at + 1..];
+        let name = rest.strip_prefix('{').and_then(|braced| braced.split_once('}')).map_or_else(
+            || rest.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next().unwrap_or_default(),
+            |(name, _)| name,
+        );
+        text[at] == b'$' && double && variable(&format!("${name}")).is_some()
+    });
+    !(name_known && directory_quoted_variables)
 }
 
 /// The name in a word that is one variable, `$name` or `${name}`.
@@ -615,6 +654,16 @@ mod tests {
         assert_eq!(unknown("eval \"$v\""), ["$v"]);
         assert_eq!(unknown("sh -c \"$v\""), ["$v"]);
         assert_eq!(unknown("FOO=$(date) make; echo $HOME; '$x' y"), Vec::<String>::new());
+        // A glob or braces the shell expands may run any program; a `[` that is no glob is the test command.
+        assert_eq!(unknown("/bin/r? -rf qa; /bin/r[m] x; /bin/{rm,ls} y"), ["/bin/r?", "/bin/r[m]", "/bin/{rm,ls}"]);
+        assert!(unknown("[ -f x ] && [[ -d y ]]; /bin/{ls} z; '/bin/r?' w").is_empty());
+        // A double-quoted variable in the directory leaves the program's name known.
+        assert!(unknown("\"$HOME/.cargo/bin/cargo\" build; \"${HOME}\"/bin/x").is_empty());
+        assert!(matches("cargo build:*", "\"$HOME/.cargo/bin/cargo\" build"));
+        assert_eq!(
+            unknown("$HOME/bin/x; \"$(echo /bin/rm)\"; \"$D/$N\"; \"$D\"/r*; ${PYTHON:-python3} x.py; \"`D`/x\""),
+            ["$HOME/bin/x", "$(echo /bin/rm)", "$D/$N", "$D/r*", "${PYTHON:-python3}", "`D`/x"]
+        );
         // A variable the line set to a literal is that program.
         assert!(unknown("x=rm; $x foo").is_empty());
         assert!(matches("rm:*", "x=rm; $x foo"));

@@ -24,15 +24,20 @@
 //! is checked like a read, and a `>` redirection target like an edit, so
 //! `cat .env` is denied where `Read(./.env)` is (the first 4096 operands of
 //! a command are looked at). Beyond what is written:
-//! - a glob operand is expanded as the shell would (`expand.rs`) and each
-//!   match checked; one matching more than 10,000 paths counts as naming
-//!   everything under its literal leading directory;
+//! - a glob operand is expanded as the shell would, braces first
+//!   (`braces.rs`, whether or not files exist) then each word's glob
+//!   (`expand.rs`), and each path checked; braces making more than 1024
+//!   words, or a glob matching more than 10,000 paths, count as naming
+//!   everything under the literal leading directory;
 //! - a directory given to a program that reads it recursively (`readers.rs`:
 //!   `grep -r`, rg, tar, `cp -r`, `find -exec cat`…) counts as reading
-//!   everything under it: listed within a budget of entries (`walk.rs`), and
+//!   everything under it (for rg and ag, what they read by default: not
+//!   hidden, not gitignored; for none, inside `.git`): listed within a
+//!   budget of entries (`walk.rs`), and
 //!   past it judged from the rules' patterns (`PathRule::may_cover_below`);
-//! - a program word that is not a literal (`$x`, `$(…)`) cannot be matched
-//!   by Bash rules: where any exist, the command is an ask.
+//! - a program word that is not a literal (`$x`, `$(…)`) or is a glob
+//!   (`/bin/r?`) cannot be matched by Bash rules: where any exist, the
+//!   command is an ask.
 //!
 //! Not seen: what a script or program reads by itself (`bash script.sh`,
 //! `python -c …`), variables and substitutions in operands (`cat $f`),
@@ -46,6 +51,7 @@
 const MAX_OPERANDS: usize = 4096;
 
 mod bash;
+mod braces;
 mod expand;
 mod paths;
 mod readers;
@@ -241,7 +247,7 @@ impl Permissions {
             let program = invocation.program.as_deref().unwrap_or_default();
             if program == "cd" {
                 cwd = match invocation.operands().next() {
-                    Some(dir) => match self.paths_of(dir, &cwd, &mut budget) {
+                    Some(dir) => match self.paths_of(dir, &cwd, &mut budget).swap_remove(0) {
                         Expansion::Paths(paths) => canonical_prefix(&paths[0]),
                         Expansion::Under(dir) => dir,
                     },
@@ -251,40 +257,49 @@ impl Permissions {
             }
             let texts: Vec<&str> = invocation.args.iter().map(|arg| arg.text.as_str()).collect();
             let whole = readers::whole(program, &texts);
+            let not_operands = readers::not_operands(program, &texts).words;
+            // Whether a directory the program reads whole was named, so it
+            // does not read its working directory.
             let mut named_any = false;
-            let operands = invocation.args.iter().enumerate().filter(|(_, arg)| !arg.text.starts_with('-'));
+            let operands = invocation
+                .args
+                .iter()
+                .enumerate()
+                .filter(|(at, arg)| !arg.text.starts_with('-') && !not_operands.contains(at));
             for (at, arg) in operands.take(MAX_OPERANDS) {
                 let reads_whole = whole.as_ref().is_some_and(|whole| whole.args.contains(&at));
-                let paths = match self.paths_of(arg, &cwd, &mut budget) {
-                    Expansion::Paths(paths) => paths,
-                    Expansion::Under(dir) => {
-                        let cause = format!(
-                            "`{program}` reads `{}`, which matches more than {} paths under {}",
-                            arg.text,
-                            expand::MAX_MATCHES,
-                            shown(&dir, &cwd)
-                        );
-                        whole_reads.extend(self.whole_read(dir, cause, &cwd, None));
-                        continue;
+                let mut paths = Vec::new();
+                for expansion in self.paths_of(arg, &cwd, &mut budget) {
+                    match expansion {
+                        Expansion::Paths(named) => paths.extend(named),
+                        Expansion::Under(dir) => {
+                            let cause = format!(
+                                "`{program}` reads `{}`, which names too many paths to list under {}",
+                                arg.text,
+                                shown(&dir, &cwd)
+                            );
+                            whole_reads.extend(self.whole_read(dir, cause, &cwd, None));
+                        }
                     }
-                };
+                }
                 for path in paths {
                     let Ok(path) = path.canonicalize() else { continue };
-                    named_any = true;
+                    named_any |= reads_whole;
                     let named = match &arg.glob {
                         Some(_) => format!("`{}`, which matches {}", arg.text, shown(&path, &cwd)),
                         None => format!("`{}`", arg.text),
                     };
                     if reads_whole && path.is_dir() {
                         let cause = format!("`{program}` reads everything under {named}");
-                        whole_reads.extend(self.whole_read(path.clone(), cause, &cwd, Some(&mut budget)));
+                        let filter = whole.as_ref().map_or(walk::Filter::Everything, |whole| whole.filter);
+                        whole_reads.extend(self.whole_read(path.clone(), cause, &cwd, Some((&mut budget, filter))));
                     }
                     reads.push(Named { path, cause: format!("`{program}` reads {named}") });
                 }
             }
-            if whole.is_some_and(|whole| whole.default_cwd) && !named_any {
+            if let Some(whole) = whole.filter(|whole| whole.default_cwd && !named_any) {
                 let cause = format!("`{program}` reads everything under its working directory {}", cwd.display());
-                whole_reads.extend(self.whole_read(cwd.clone(), cause, &cwd, Some(&mut budget)));
+                whole_reads.extend(self.whole_read(cwd.clone(), cause, &cwd, Some((&mut budget, whole.filter))));
             }
             for redirect in &invocation.redirects {
                 let path = canonical_prefix(&self.resolve(&redirect.target, &cwd));
@@ -314,27 +329,39 @@ impl Permissions {
         }
     }
 
-    /// The paths an argument names in `cwd`: its glob's matches, or itself
-    /// as written (not necessarily existing).
-    fn paths_of(&self, arg: &Arg, cwd: &Path, budget: &mut Budget) -> Expansion {
-        if let Some(pattern) = &arg.glob {
-            match expand::expand(pattern, cwd, &self.home, budget) {
-                Expansion::Paths(paths) if paths.is_empty() => {}
-                expansion => return expansion,
+    /// The paths an argument names in `cwd`, for each word its braces
+    /// become: the word's glob matches, or the word as written (not
+    /// necessarily existing). Never empty.
+    fn paths_of(&self, arg: &Arg, cwd: &Path, budget: &mut Budget) -> Vec<Expansion> {
+        let Some(pattern) = &arg.glob else { return vec![Expansion::Paths(vec![self.resolve(&arg.text, cwd)])] };
+        let Some(words) = braces::expand(pattern) else {
+            return vec![Expansion::Under(self.resolve(&braces::literal_dir(pattern), cwd))];
+        };
+        let expand_word = |word: &String| match expand::expand(word, cwd, &self.home, budget) {
+            Expansion::Paths(paths) if paths.is_empty() => {
+                Expansion::Paths(vec![self.resolve(&expand::unescape(word), cwd)])
             }
-        }
-        Expansion::Paths(vec![self.resolve(&arg.text, cwd)])
+            expansion => expansion,
+        };
+        words.iter().map(expand_word).collect()
     }
 
     /// A directory read whole, when some Read rule could cover part of it:
-    /// listed within `budget`, or judged from the rules' patterns when it
-    /// has too much in it or there is no budget (a glob already ran out).
-    fn whole_read(&self, dir: PathBuf, cause: String, cwd: &Path, budget: Option<&mut Budget>) -> Option<WholeRead> {
+    /// listed within the budget (what the filter lets the program read), or
+    /// judged from the rules' patterns when it has too much in it or there
+    /// is no budget (a glob already ran out).
+    fn whole_read(
+        &self,
+        dir: PathBuf,
+        cause: String,
+        cwd: &Path,
+        listing: Option<(&mut Budget, walk::Filter)>,
+    ) -> Option<WholeRead> {
         let covered = self.rules.iter().any(|rule| matches!(&rule.target, Target::Read(r) if r.may_cover_below(&dir)));
         if !covered {
             return None;
         }
-        let listing = budget.and_then(|budget| walk::tree(&dir, budget));
+        let listing = listing.and_then(|(budget, filter)| walk::tree(&dir, budget, filter));
         Some(WholeRead { dir, cause, cwd: cwd.to_path_buf(), listing })
     }
 

@@ -2,8 +2,10 @@
 //! `grep -r plans qa` is checked as reading what is under `qa`.
 //!
 //! - grep, egrep, fgrep with `-r`, `-R`, `--recursive` or
-//!   `--dereference-recursive`; rg, ag and ack always (these read the
-//!   working directory when no path is given);
+//!   `--dereference-recursive`; rg, ag and ack always (rg and ag skipping
+//!   hidden and gitignored files, as they do by default; these read the
+//!   working directory when no path is given; their pattern and option
+//!   values are not paths, see [`not_operands`]);
 //! - tar, zip and rsync (the last operand of rsync is where it writes);
 //! - cp and scp with `-r`, `-R`, `-a`, `--recursive` or `--archive`, all
 //!   operands but the last (the destination); diff with `-r`;
@@ -21,7 +23,11 @@
 pub(crate) struct Whole {
     pub(crate) args: Vec<usize>,
     pub(crate) default_cwd: bool,
+    /// Which files under a directory it reads.
+    pub(crate) filter: Filter,
 }
+
+use super::walk::Filter;
 
 /// Programs `find -exec` may run that handle names or metadata, never
 /// what a file holds.
@@ -30,10 +36,195 @@ const NAME_ONLY: [&str; 14] = [
     "dirname",
 ];
 
+/// A search program's options: letters of the short ones taking a value,
+/// the long ones taking a value, and which of those give the pattern
+/// (then no operand is the pattern) or a file of patterns (a file it reads,
+/// not a directory it searches).
+struct Search {
+    program: &'static str,
+    short_values: &'static str,
+    long_values: &'static [&'static str],
+    patterns: &'static [&'static str],
+    pattern_files: &'static [&'static str],
+}
+
+const GREP_LONG: &[&str] = &[
+    "regexp",
+    "file",
+    "max-count",
+    "after-context",
+    "before-context",
+    "context",
+    "directories",
+    "devices",
+    "include",
+    "exclude",
+    "exclude-dir",
+    "exclude-from",
+    "label",
+    "binary-files",
+    "group-separator",
+];
+const RG_LONG: &[&str] = &[
+    "regexp",
+    "file",
+    "glob",
+    "iglob",
+    "type",
+    "type-not",
+    "type-add",
+    "type-clear",
+    "max-count",
+    "after-context",
+    "before-context",
+    "context",
+    "threads",
+    "max-columns",
+    "replace",
+    "encoding",
+    "max-depth",
+    "ignore-file",
+    "pre",
+    "pre-glob",
+    "sort",
+    "sortr",
+    "max-filesize",
+    "path-separator",
+    "colors",
+    "context-separator",
+];
+const SEARCHES: [Search; 6] = [
+    Search {
+        program: "grep",
+        short_values: "efmABCdD",
+        long_values: GREP_LONG,
+        patterns: &["e", "regexp"],
+        pattern_files: &["f", "file"],
+    },
+    Search {
+        program: "egrep",
+        short_values: "efmABCdD",
+        long_values: GREP_LONG,
+        patterns: &["e", "regexp"],
+        pattern_files: &["f", "file"],
+    },
+    Search {
+        program: "fgrep",
+        short_values: "efmABCdD",
+        long_values: GREP_LONG,
+        patterns: &["e", "regexp"],
+        pattern_files: &["f", "file"],
+    },
+    Search {
+        program: "rg",
+        short_values: "efgtTmABCjMrEd",
+        long_values: RG_LONG,
+        patterns: &["e", "regexp"],
+        pattern_files: &["f", "file"],
+    },
+    Search {
+        program: "ag",
+        short_values: "ABCGgm",
+        long_values: &[
+            "after",
+            "before",
+            "context",
+            "file-search-regex",
+            "max-count",
+            "ignore",
+            "ignore-dir",
+            "depth",
+            "pager",
+        ],
+        patterns: &[],
+        pattern_files: &[],
+    },
+    Search {
+        program: "ack",
+        short_values: "ABCm",
+        long_values: &[
+            "match",
+            "after-context",
+            "before-context",
+            "context",
+            "max-count",
+            "type-set",
+            "type-add",
+            "ignore-dir",
+            "ignore-file",
+            "output",
+        ],
+        patterns: &["match"],
+        pattern_files: &[],
+    },
+];
+
+/// The words of a command that are not paths to check as operands.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct NotOperands {
+    /// Option values and a search program's pattern (`src` in
+    /// `grep -r src`, `5` in `grep -m 5 x`): they name no file.
+    pub(crate) words: Vec<usize>,
+    /// Files of patterns (`-f pats`): read, but not searched as directories.
+    pub(crate) pattern_files: Vec<usize>,
+}
+
+/// Which of `args` a search program (grep, rg, ag, ack) takes as option
+/// values and its pattern: the first operand, unless an option gave the
+/// pattern. Empty for other programs.
+pub(crate) fn not_operands(program: &str, args: &[&str]) -> NotOperands {
+    let mut out = NotOperands::default();
+    let Some(search) = SEARCHES.iter().find(|search| search.program == program) else { return out };
+    let mut pattern_given = false;
+    let mut first_operand = None;
+    let mut options_ended = false;
+    let mut at = 0;
+    while at < args.len() {
+        let arg = args[at];
+        // The option this word ends with, if it takes its value from the next word.
+        let mut takes_next = None;
+        if options_ended || !arg.starts_with('-') || arg == "-" {
+            first_operand = first_operand.or(Some(at));
+        } else if arg == "--" {
+            options_ended = true;
+        } else if let Some(long) = arg.strip_prefix("--") {
+            let (name, inline) = long.split_once('=').map_or((long, false), |(name, _)| (name, true));
+            pattern_given |= search.patterns.contains(&name) || search.pattern_files.contains(&name);
+            if !inline && search.long_values.contains(&name) {
+                takes_next = Some(name);
+            }
+        } else if let Some((offset, letter)) = arg[1..].char_indices().find(|(_, c)| search.short_values.contains(*c)) {
+            let name = &arg[1 + offset..1 + offset + letter.len_utf8()];
+            pattern_given |= search.patterns.contains(&name) || search.pattern_files.contains(&name);
+            if 1 + offset + letter.len_utf8() == arg.len() {
+                takes_next = Some(name);
+            }
+        }
+        if let Some(name) = takes_next
+            && at + 1 < args.len()
+        {
+            let list = if search.pattern_files.contains(&name) { &mut out.pattern_files } else { &mut out.words };
+            list.push(at + 1);
+            at += 1;
+        }
+        at += 1;
+    }
+    if let Some(pattern) = first_operand.filter(|_| !pattern_given) {
+        out.words.push(pattern);
+        out.words.sort_unstable();
+    }
+    out
+}
+
 /// How `program` (a file name) reads what `args` name; `None` when it reads
 /// no directory whole.
 pub(crate) fn whole(program: &str, args: &[&str]) -> Option<Whole> {
-    let operands = || (0..args.len()).filter(|&i| !args[i].starts_with('-')).collect::<Vec<_>>();
+    let not = not_operands(program, args);
+    let operands = || {
+        (0..args.len())
+            .filter(|&i| !args[i].starts_with('-') && !not.words.contains(&i) && !not.pattern_files.contains(&i))
+            .collect::<Vec<_>>()
+    };
     let all_but_last = || {
         let mut operands = operands();
         operands.pop();
@@ -45,9 +236,25 @@ pub(crate) fn whole(program: &str, args: &[&str]) -> Option<Whole> {
                 || (arg.starts_with('-') && !arg.starts_with("--") && arg[1..].contains(|c| short.contains(c)))
         })
     };
+    // rg and ag skip hidden and gitignored files unless told not to
+    // (`-u`, `--hidden`, `--no-ignore…`; ag's `-U` too).
+    let unrestricted = args.iter().any(|arg| {
+        matches!(*arg, "--hidden" | "--unrestricted" | "--all-types" | "-.")
+            || arg.starts_with("--no-ignore")
+            || (arg.starts_with('-')
+                && !arg.starts_with("--")
+                && arg.contains(['u', if program == "ag" { 'U' } else { 'u' }]))
+    });
+    let mut filter = Filter::Everything;
     let (args, default_cwd) = match program {
         "grep" | "egrep" | "fgrep" if flagged("rR", &["--recursive", "--dereference-recursive"]) => (operands(), true),
-        "rg" | "ag" | "ack" => (operands(), true),
+        "rg" | "ag" => {
+            if !unrestricted {
+                filter = Filter::Ignores;
+            }
+            (operands(), true)
+        }
+        "ack" => (operands(), true),
         "tar" | "zip" => (operands(), false),
         "rsync" => (all_but_last(), false),
         "cp" | "scp" if flagged("rRa", &["--recursive", "--archive"]) => (all_but_last(), false),
@@ -55,7 +262,7 @@ pub(crate) fn whole(program: &str, args: &[&str]) -> Option<Whole> {
         "find" => return find(args),
         _ => return None,
     };
-    Some(Whole { args, default_cwd })
+    Some(Whole { args, default_cwd, filter })
 }
 
 /// find's start points, when an action it takes may read the files.
@@ -69,7 +276,7 @@ fn find(args: &[&str]) -> Option<Whole> {
     }
     let options = args.iter().take_while(|arg| matches!(**arg, "-H" | "-L" | "-P")).count();
     let starts = args[options..].iter().take_while(|arg| !arg.starts_with(['-', '(', '!', ')'])).count();
-    Some(Whole { args: (options..options + starts).collect(), default_cwd: true })
+    Some(Whole { args: (options..options + starts).collect(), default_cwd: true, filter: Filter::Everything })
 }
 
 #[cfg(test)]
@@ -83,17 +290,36 @@ mod tests {
     }
 
     #[test]
+    fn rg_and_ag_skip_ignored_files_unless_told_not_to() {
+        let filter = |line: &str| {
+            let words: Vec<&str> = line.split(' ').collect();
+            whole(words[0], &words[1..]).unwrap().filter
+        };
+        assert_eq!(filter("rg x"), Filter::Ignores);
+        assert_eq!(filter("ag -i x src"), Filter::Ignores);
+        for line in ["rg -uu x", "rg --hidden x", "rg --no-ignore-vcs x", "ag -U x", "ack x", "grep -r x"] {
+            assert_eq!(filter(line), Filter::Everything, "{line}");
+        }
+    }
+
+    #[test]
     fn recursive_readers_and_what_they_read() {
-        assert_eq!(read_whole("grep -r plans qa"), Some((vec!["plans", "qa"], true)));
-        assert_eq!(read_whole("grep -rn plans"), Some((vec!["plans"], true)));
-        assert_eq!(read_whole("grep --recursive x a b"), Some((vec!["x", "a", "b"], true)));
-        assert_eq!(read_whole("rg plans"), Some((vec!["plans"], true)));
+        assert_eq!(read_whole("grep -r plans qa"), Some((vec!["qa"], true)));
+        assert_eq!(read_whole("grep -rn plans"), Some((vec![], true)));
+        assert_eq!(read_whole("grep --recursive x a b"), Some((vec!["a", "b"], true)));
+        assert_eq!(read_whole("rg plans"), Some((vec![], true)));
         assert_eq!(read_whole("tar cf - qa/secret"), Some((vec!["cf", "qa/secret"], false)));
         assert_eq!(read_whole("cp -a qa /tmp/out"), Some((vec!["qa"], false)));
         assert_eq!(read_whole("rsync -av qa host:backup"), Some((vec!["qa"], false)));
         assert_eq!(read_whole("diff -ru a b"), Some((vec!["a", "b"], false)));
         assert_eq!(read_whole("find qa src -name *.txt -exec cat {} ;"), Some((vec!["qa", "src"], true)));
         assert_eq!(read_whole("find -L -exec grep x {} +"), Some((vec![], true)));
+        // The pattern and option values name no path; an option may give the pattern.
+        assert_eq!(read_whole("grep -r -e src"), Some((vec![], true)));
+        assert_eq!(read_whole("grep -rm 5 --include *.rs src qa"), Some((vec!["qa"], true)));
+        assert_eq!(read_whole("grep -r -f pats src"), Some((vec!["src"], true)));
+        assert_eq!(read_whole("rg --regexp=x -g *.rs src"), Some((vec!["src"], true)));
+        assert_eq!(read_whole("rg -- -x qa"), Some((vec!["qa"], true)));
         // Not reading contents, or not recursive.
         for line in
             ["grep plans qa/notes.md", "cp qa/a b", "find qa -exec rm {} ;", "find qa -name x", "du -sh qa", "ls -R qa"]

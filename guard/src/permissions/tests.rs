@@ -383,6 +383,31 @@ fn globs_are_checked_as_every_path_they_match() {
 }
 
 #[test]
+fn braces_are_expanded_before_globs_whether_or_not_files_exist() {
+    let (s, p, file) = qa();
+    let env = deny("Read(./.env)", &file);
+    let secret = deny("Read(./qa/secret/**)", &file);
+    for command in ["cat {.env,README}", "cat {.,}env", "cat .e{n..n}v", "cat {src/*.rs,.en?}"] {
+        let part = format!("`cat` reads `{}`, which matches .env", &command[4..]);
+        assert_eq!(p.check_shell(command, &s.root), because(env.clone(), &part), "{command}");
+    }
+    for command in ["cat {qa/secret/plan.txt,README}", "cat qa/{secret/plan.txt,notes.md}"] {
+        let part = format!("`cat` reads `{}`, which matches qa/secret/plan.txt", &command[4..]);
+        assert_eq!(p.check_shell(command, &s.root), because(secret.clone(), &part), "{command}");
+    }
+    assert_eq!(
+        p.check_shell("cat qa/{1..100000}", &s.root),
+        because(
+            secret,
+            "`cat` reads `qa/{1..100000}`, which names too many paths to list under qa, too much to list, and the \
+             rule may cover some of it"
+        )
+    );
+    // Quoted braces, and braces naming nothing covered.
+    assert_eq!(p.check_shell("cat '{.env,README}' src/{a,b}.rs", &s.root), Verdict::Allow);
+}
+
+#[test]
 fn a_glob_too_large_to_expand_names_everything_under_its_fixed_prefix() {
     let (s, p, file) = qa();
     for i in 0..=expand::MAX_MATCHES {
@@ -392,7 +417,7 @@ fn a_glob_too_large_to_expand_names_everything_under_its_fixed_prefix() {
         p.check_shell("cat qa/*", &s.root),
         because(
             deny("Read(./qa/secret/**)", &file),
-            "`cat` reads `qa/*`, which matches more than 10000 paths under qa, too much to list, and the rule may \
+            "`cat` reads `qa/*`, which names too many paths to list under qa, too much to list, and the rule may \
              cover some of it"
         )
     );
@@ -427,13 +452,28 @@ fn recursive_readers_are_checked_as_reading_everything_under_a_directory() {
     );
     assert_eq!(
         p.check_shell("find . -name '*.txt' -exec cat {} +", &s.root),
-        because(secret, "`find` reads everything under `.`, qa/secret/plan.txt among it")
+        because(secret.clone(), "`find` reads everything under `.`, qa/secret/plan.txt among it")
     );
     // find's rm reads nothing, and is a command of its own.
     assert_eq!(
         p.check_shell("find qa -name '*.md' -exec rm {} +", &s.root),
         because(deny("Bash(rm:*)", &file), "`rm {}` matches it")
     );
+    // A search pattern names no path, even one that exists: the working
+    // directory is read.
+    let in_cwd = |program: &str| {
+        because(
+            secret.clone(),
+            &format!(
+                "`{program}` reads everything under its working directory {}, qa/secret/plan.txt among it",
+                s.root.display()
+            ),
+        )
+    };
+    for command in ["grep -r src", "grep -r -e src", "grep -rf src/a.rs"] {
+        assert_eq!(p.check_shell(command, &s.root), in_cwd("grep"), "{command}");
+    }
+    assert_eq!(p.check_shell("grep .env src/a.rs", &s.root), Verdict::Allow);
     // Nothing a rule covers under what they read, or not reading contents.
     for command in [
         "grep -r foo src",
@@ -450,6 +490,42 @@ fn recursive_readers_are_checked_as_reading_everything_under_a_directory() {
 }
 
 #[test]
+fn rg_and_ag_skip_hidden_and_gitignored_files_as_they_do() {
+    let (s, p, file) = qa();
+    fs::create_dir_all(s.root.join(".git")).unwrap();
+    fs::write(s.root.join(".gitignore"), ".env\nqa/secret/\ntarget/\n").unwrap();
+    for i in 0..=walk::MAX_ENTRIES {
+        fs::write(s.root.join(format!("qa/f{i}")), "").unwrap();
+    }
+    fs::rename(s.root.join("qa"), s.root.join("target")).unwrap();
+    fs::create_dir_all(s.root.join("qa/secret")).unwrap();
+    fs::rename(s.root.join("target/secret/plan.txt"), s.root.join("qa/secret/plan.txt")).unwrap();
+    for command in ["rg foo", "ag foo", "rg -e .env", "rg foo ."] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // Told to read everything, rg does; grep -r always does (past the budget here).
+    let env = because(
+        deny("Read(./qa/secret/**)", &file),
+        &format!(
+            "`rg` reads everything under its working directory {}, too much to list, and the rule may cover some of it",
+            s.root.display()
+        ),
+    );
+    assert_eq!(p.check_shell("rg -uu foo", &s.root), env);
+    fs::remove_dir_all(s.root.join("target")).unwrap();
+    assert_eq!(
+        p.check_shell("rg --hidden foo", &s.root),
+        because(
+            deny("Read(./qa/secret/**)", &file),
+            &format!(
+                "`rg` reads everything under its working directory {}, qa/secret/plan.txt among it",
+                s.root.display()
+            )
+        )
+    );
+}
+
+#[test]
 fn a_program_known_only_when_it_runs_is_asked_about_where_bash_rules_exist() {
     let (s, p, file) = qa();
     let unknown = |word: &str| Verdict::Ask {
@@ -460,6 +536,15 @@ fn a_program_known_only_when_it_runs_is_asked_about_where_bash_rules_exist() {
     assert_eq!(p.check_shell("$(echo rm) x", &s.root), unknown("$(echo rm)"));
     assert_eq!(p.check_shell("cmd=$(echo rm); $cmd x", &s.root), unknown("$cmd"));
     assert_eq!(p.check_shell("sh -c \"$v\"", &s.root), unknown("$v"));
+    // A glob in the program word may run any program, rm among them.
+    assert_eq!(p.check_shell("/bin/r? -rf qa", &s.root), unknown("/bin/r?"));
+    assert_eq!(p.check_shell("/bin/r[m] -rf qa", &s.root), unknown("/bin/r[m]"));
+    // A double-quoted variable before a literal file name leaves the program known.
+    assert_eq!(p.check_shell("\"$HOME/.cargo/bin/cargo\" build", &s.root), Verdict::Allow);
+    assert_eq!(
+        p.check_shell("\"$HOME/bin/rm\" x", &s.root),
+        because(deny("Bash(rm:*)", &file), "`\"$HOME/bin/rm\" x` matches it")
+    );
     // A literal assignment earlier in the line is followed; a deny still wins.
     assert_eq!(p.check_shell("x=rm; $x foo", &s.root), because(deny("Bash(rm:*)", &file), "`rm foo` matches it"));
     assert_eq!(p.check_shell("x=ls; $x foo", &s.root), Verdict::Allow);

@@ -35,6 +35,19 @@ impl Budget {
     }
 }
 
+/// Which entries under a directory a program reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Filter {
+    /// All of them (`grep -r`, tar…), but what is inside `.git`: a
+    /// repository's objects would spend the budget of any walk of a
+    /// project, and `.git` itself is still listed.
+    Everything,
+    /// Those not hidden and not ignored by `.gitignore`, `.ignore` and
+    /// git's excludes, as rg and ag read by default (the `ignore` crate's
+    /// walker, the one rg is built on).
+    Ignores,
+}
+
 /// What is under a directory.
 pub(crate) struct Tree {
     /// Every entry below it (not itself), files and directories, in order.
@@ -45,31 +58,46 @@ pub(crate) struct Tree {
     pub(crate) linked_dirs: Vec<PathBuf>,
 }
 
-/// Everything under `dir` (canonical), or `None` when that is more than the
-/// budget allows.
-pub(crate) fn tree(dir: &Path, budget: &mut Budget) -> Option<Tree> {
+/// What `filter` lets a program read under `dir` (canonical), or `None`
+/// when that is more than the budget allows.
+pub(crate) fn tree(dir: &Path, budget: &mut Budget, filter: Filter) -> Option<Tree> {
     let mut tree = Tree { entries: Vec::new(), linked_dirs: Vec::new() };
+    if filter == Filter::Ignores {
+        let walk = ignore::WalkBuilder::new(dir).sort_by_file_name(|a, b| a.cmp(b)).build();
+        for entry in walk.flatten().filter(|entry| entry.depth() > 0) {
+            budget.left = budget.left.checked_sub(1)?;
+            tree.add(entry.into_path());
+        }
+        return Some(tree);
+    }
     let mut pending = vec![dir.to_path_buf()];
     while let Some(dir) = pending.pop() {
         let names = budget.list(&dir)?;
         // Reversed onto the stack, so directories are walked in name order.
         for name in names.iter().rev() {
             let path = dir.join(name);
-            let Ok(meta) = fs::symlink_metadata(&path) else { continue };
-            if meta.is_dir() {
+            if name != ".git" && fs::symlink_metadata(&path).is_ok_and(|meta| meta.is_dir()) {
                 pending.push(path.clone());
-            } else if meta.file_type().is_symlink()
-                && let Ok(target) = path.canonicalize()
-            {
-                if target.is_dir() {
-                    tree.linked_dirs.push(target.clone());
-                }
-                tree.entries.push(target);
             }
-            tree.entries.push(path);
+            tree.add(path);
         }
     }
     Some(tree)
+}
+
+impl Tree {
+    /// An entry, and what it points to when it is a symbolic link.
+    fn add(&mut self, path: PathBuf) {
+        if fs::symlink_metadata(&path).is_ok_and(|meta| meta.file_type().is_symlink())
+            && let Ok(target) = path.canonicalize()
+        {
+            if target.is_dir() {
+                self.linked_dirs.push(target.clone());
+            }
+            self.entries.push(target);
+        }
+        self.entries.push(path);
+    }
 }
 
 #[cfg(test)]
@@ -90,19 +118,53 @@ mod tests {
         let outside = tempfile::tempdir().unwrap();
         let outside = outside.path().canonicalize().unwrap();
         std::os::unix::fs::symlink(&outside, root.join("link")).unwrap();
-        let tree = tree(&root, &mut Budget::new(100)).unwrap();
+        let tree = tree(&root, &mut Budget::new(100), Filter::Everything).unwrap();
         let mut rel: Vec<_> =
             tree.entries.iter().filter_map(|p| p.strip_prefix(&root).ok()).map(|p| p.display().to_string()).collect();
         rel.sort();
         assert_eq!(rel, ["a", "a/b", "a/b/y", "a/x", "c", "link"]);
         assert!(tree.entries.contains(&outside) && tree.linked_dirs == [outside], "the link's target is listed too");
         // Six entries in four directories: a budget of five runs out.
-        assert!(super::tree(&root, &mut Budget::new(5)).is_none());
-        assert!(super::tree(&root, &mut Budget::new(6)).is_some());
+        assert!(super::tree(&root, &mut Budget::new(5), Filter::Everything).is_none());
+        assert!(super::tree(&root, &mut Budget::new(6), Filter::Everything).is_some());
         // A name that is not UTF-8 is walked into like any other.
         let odd = root.join(std::ffi::OsStr::from_bytes(b"\xff"));
         fs::create_dir(&odd).unwrap();
         fs::write(odd.join("secret"), "").unwrap();
-        assert!(super::tree(&root, &mut Budget::new(100)).unwrap().entries.contains(&odd.join("secret")));
+        assert!(
+            super::tree(&root, &mut Budget::new(100), Filter::Everything)
+                .unwrap()
+                .entries
+                .contains(&odd.join("secret"))
+        );
+    }
+
+    #[test]
+    fn git_is_never_walked_and_ignores_skip_what_rg_skips() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        for (file, text) in [
+            (".git/objects/x", ""),
+            (".gitignore", "target/\n.env\n"),
+            (".env", ""),
+            (".hidden/a", ""),
+            ("target/big", ""),
+            ("src/a.rs", ""),
+        ] {
+            let path = root.join(file);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, text).unwrap();
+        }
+        let listed = |filter: Filter| {
+            let tree = tree(&root, &mut Budget::new(100), filter).unwrap();
+            tree.entries.iter().map(|p| p.strip_prefix(&root).unwrap().display().to_string()).collect::<Vec<_>>()
+        };
+        let mut everything = listed(Filter::Everything);
+        everything.sort();
+        assert_eq!(
+            everything,
+            [".env", ".git", ".gitignore", ".hidden", ".hidden/a", "src", "src/a.rs", "target", "target/big"]
+        );
+        assert_eq!(listed(Filter::Ignores), ["src", "src/a.rs"]);
     }
 }
