@@ -93,28 +93,18 @@ const RG_LONG: &[&str] = &[
     "colors",
     "context-separator",
 ];
+/// grep's options; egrep and fgrep take the same.
+const GREP: Search = Search {
+    program: "grep",
+    short_values: "efmABCdD",
+    long_values: GREP_LONG,
+    patterns: &["e", "regexp"],
+    pattern_files: &["f", "file"],
+};
 const SEARCHES: [Search; 6] = [
-    Search {
-        program: "grep",
-        short_values: "efmABCdD",
-        long_values: GREP_LONG,
-        patterns: &["e", "regexp"],
-        pattern_files: &["f", "file"],
-    },
-    Search {
-        program: "egrep",
-        short_values: "efmABCdD",
-        long_values: GREP_LONG,
-        patterns: &["e", "regexp"],
-        pattern_files: &["f", "file"],
-    },
-    Search {
-        program: "fgrep",
-        short_values: "efmABCdD",
-        long_values: GREP_LONG,
-        patterns: &["e", "regexp"],
-        pattern_files: &["f", "file"],
-    },
+    GREP,
+    Search { program: "egrep", ..GREP },
+    Search { program: "fgrep", ..GREP },
     Search {
         program: "rg",
         short_values: "efgtTmABCjMrEd",
