@@ -138,11 +138,71 @@ impl Redactor {
             .collect()
     }
 
+    /// `text` with each secret replaced by its marker followed by the line breaks the secret
+    /// spanned, so every line keeps its number (a private key's body lines read empty under the
+    /// marker on its first line); `None` when it holds no secret.
+    pub fn mask_lines(&self, text: &str) -> Option<MaskedLines> {
+        let secrets = self.secrets(text);
+        if secrets.is_empty() {
+            return None;
+        }
+        let mut out = LineWriter { text: String::with_capacity(text.len()), line: 1, line_start: 0 };
+        let mut markers = Vec::with_capacity(secrets.len());
+        let mut last = 0;
+        for secret in secrets {
+            out.push(&text[last..secret.range.start]);
+            let (first, column) = (out.line, out.text.len() - out.line_start);
+            out.text.push_str(&secret.marker);
+            let inner = &text[secret.range.clone()];
+            for (at, _) in inner.match_indices('\n') {
+                out.push(if inner[..at].ends_with('\r') { "\r\n" } else { "\n" });
+            }
+            markers.push(MarkerAt { lines: first..=out.line, column: column..column + secret.marker.len() });
+            last = secret.range.end;
+        }
+        out.push(&text[last..]);
+        let masked = out.text;
+        Some(MaskedLines { text: masked, markers })
+    }
+
     fn spans(&self, text: &str) -> Vec<Span> {
         let mut scan = Scan::new(text.as_bytes());
         self.anchors.scan(&mut scan);
         resolve(scan.spans)
     }
+}
+
+/// A text being written, counting the line it is on and where that line starts.
+struct LineWriter {
+    text: String,
+    line: u32,
+    line_start: usize,
+}
+
+impl LineWriter {
+    fn push(&mut self, piece: &str) {
+        for (at, _) in piece.match_indices('\n') {
+            self.line = self.line.saturating_add(1);
+            self.line_start = self.text.len() + at + 1;
+        }
+        self.text.push_str(piece);
+    }
+}
+
+/// A text as [`Redactor::mask_lines`] masks it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MaskedLines {
+    pub text: String,
+    /// Where each secret's marker stands, in order.
+    pub markers: Vec<MarkerAt>,
+}
+
+/// A marker of [`MaskedLines`]: the lines (1-based) the secret spanned, and the marker's bytes on
+/// the first of them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MarkerAt {
+    pub lines: std::ops::RangeInclusive<u32>,
+    pub column: std::ops::Range<usize>,
 }
 
 /// A secret in a text, as [`Redactor::secrets`] finds it.

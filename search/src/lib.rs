@@ -40,7 +40,7 @@ mod withheld;
 pub use config::SearchConfig;
 pub use engine::SearchEngine;
 pub use error::SearchError;
-pub use mask::Mask;
+pub use mask::{Mask, Masked};
 pub use model::{
     Action, BuildProgress, DEFAULT_MAX_RESULTS, Discarded, GlobResult, IndexPhase, IndexStatus, Match, SearchRequest,
     SearchResult, Source, TreeResult,

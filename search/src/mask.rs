@@ -1,5 +1,5 @@
-//! Secrets the caller may not see in what a search shows. The caller's redactor finds them in a
-//! file's whole text (a private key spans lines), and the search reads the masked text instead:
+//! Secrets the caller may not see in what a search shows. The caller's redactor masks a file's
+//! whole text (a private key spans lines), and the search reads the masked text instead:
 //! a regex matches it, lines are cut around their matches in it, bm25 and symbol search show its
 //! lines. So no cut leaves part of a secret showing, no line of a key's body is shown, and which
 //! lines match cannot spell out a secret one character class at a time.
@@ -9,51 +9,20 @@ use std::fmt;
 use std::ops::Range;
 use std::sync::Arc;
 
-/// Given a text, where its secrets are (byte ranges, sorted and disjoint) and what stands for
-/// each. Called on the search's threads.
+/// Given a file's text, that text with its secrets masked (see [`Masked::new`]), or `None` when
+/// it holds none. Called on the search's threads.
 #[derive(Clone)]
-pub struct Mask(Arc<SecretsOf>);
+pub struct Mask(Arc<MaskOf>);
 
-type SecretsOf = dyn Fn(&str) -> Vec<(Range<usize>, String)> + Send + Sync;
+type MaskOf = dyn Fn(&str) -> Option<Masked> + Send + Sync;
 
 impl Mask {
-    pub fn new(secrets_of: impl Fn(&str) -> Vec<(Range<usize>, String)> + Send + Sync + 'static) -> Self {
-        Mask(Arc::new(secrets_of))
+    pub fn new(mask_of: impl Fn(&str) -> Option<Masked> + Send + Sync + 'static) -> Self {
+        Mask(Arc::new(mask_of))
     }
 
-    /// `text` with each secret replaced by its marker followed by the line breaks the secret
-    /// spanned, so every line keeps its number (a key's body lines read empty), or `None` when
-    /// it holds none.
     pub(crate) fn apply(&self, text: &str) -> Option<Masked> {
-        let secrets = (self.0)(text);
-        if secrets.is_empty() {
-            return None;
-        }
-        let mut masked = String::with_capacity(text.len());
-        let mut markers: BTreeMap<u64, Vec<Range<usize>>> = BTreeMap::new();
-        let (mut last, mut line, mut line_start) = (0, 1u64, 0usize);
-        // Appends `piece`, keeping count of the line it ends on and where that line starts.
-        fn advance(piece: &str, masked: &mut String, line: &mut u64, line_start: &mut usize) {
-            for (at, _) in piece.match_indices('\n') {
-                *line += 1;
-                *line_start = masked.len() + at + 1;
-            }
-            masked.push_str(piece);
-        }
-        for (range, marker) in secrets {
-            advance(&text[last..range.start], &mut masked, &mut line, &mut line_start);
-            let start = masked.len() - line_start;
-            markers.entry(line).or_default().push(start..start + marker.len());
-            masked.push_str(&marker);
-            let inner = &text[range.clone()];
-            for (at, _) in inner.match_indices('\n') {
-                let breaks = if inner[..at].ends_with('\r') { "\r\n" } else { "\n" };
-                advance(breaks, &mut masked, &mut line, &mut line_start);
-            }
-            last = range.end;
-        }
-        masked.push_str(&text[last..]);
-        Some(Masked { text: masked, markers })
+        (self.0)(text)
     }
 }
 
@@ -92,14 +61,24 @@ impl Seen {
     }
 }
 
-/// A text with its secrets masked.
-pub(crate) struct Masked {
-    pub text: String,
+/// A text with its secrets masked, each replaced by a marker followed by the line breaks the
+/// secret spanned, so every line keeps its number (the caller's redactor writes it).
+pub struct Masked {
+    pub(crate) text: String,
     /// Each line's markers (1-based line numbers), as byte ranges of the line.
     markers: BTreeMap<u64, Vec<Range<usize>>>,
 }
 
 impl Masked {
+    /// `text` masked, and each marker's line (1-based) with its bytes on that line.
+    pub fn new(text: String, markers: impl IntoIterator<Item = (u64, Range<usize>)>) -> Masked {
+        let mut by_line: BTreeMap<u64, Vec<Range<usize>>> = BTreeMap::new();
+        for (line, column) in markers {
+            by_line.entry(line).or_default().push(column);
+        }
+        Masked { text, markers: by_line }
+    }
+
     /// How many markers of line `line` lie within its bytes `shown` (a long line is shown in part).
     pub(crate) fn markers_within(&self, line: u64, shown: Range<usize>) -> u32 {
         let on_line = self.markers.get(&line).map_or(&[][..], Vec::as_slice);
@@ -112,29 +91,14 @@ impl Masked {
 mod tests {
     use super::*;
 
-    fn mask() -> Mask {
-        Mask::new(|text: &str| {
-            let mut found: Vec<(Range<usize>, String)> =
-                text.match_indices("SECRET").map(|(at, s)| (at..at + s.len(), "[X]".to_string())).collect();
-            // A block over lines, as a private key is.
-            if let (Some(begin), Some(end)) = (text.find("BEGIN"), text.find("END")) {
-                found.push((begin..end + 3, "[KEY]".to_string()));
-            }
-            found.sort_by_key(|(range, _)| range.start);
-            found
-        })
-    }
-
     #[test]
-    fn lines_keep_their_numbers_and_each_knows_its_markers() {
-        let masked = mask().apply("a SECRET b SECRET c\nBEGIN\r\nbody\r\nEND\nlast SECRET\n").unwrap();
-        assert_eq!(masked.text, "a [X] b [X] c\n[KEY]\r\n\r\n\nlast [X]\n");
-        assert_eq!(masked.text.lines().count(), 5);
+    fn each_line_knows_the_markers_it_shows() {
+        let masked =
+            Masked::new("a [X] b [X] c\n[KEY]\n\nlast [X]\n".into(), [(1, 2..5), (1, 8..11), (2, 0..5), (4, 5..8)]);
         assert_eq!(masked.markers_within(1, 0..13), 2);
         assert_eq!(masked.markers_within(1, 0..6), 1);
         assert_eq!(masked.markers_within(2, 0..5), 1);
         assert_eq!(masked.markers_within(3, 0..0), 0);
-        assert_eq!(masked.markers_within(5, 0..8), 1);
-        assert!(mask().apply("nothing here").is_none());
+        assert_eq!(masked.markers_within(4, 0..8), 1);
     }
 }

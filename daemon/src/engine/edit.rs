@@ -339,7 +339,7 @@ impl Engine {
         shown: &str,
     ) -> EngineResult<()> {
         let Some(masked) = self.guard.redaction.mask_lines(config, text) else { return Ok(()) };
-        let cut = masked.spans.iter().find(|span| {
+        let cut = masked.markers.iter().map(|marker| &marker.lines).find(|span| {
             let overlaps = *span.start() <= end && start <= *span.end();
             overlaps && !(start <= *span.start() && *span.end() <= end)
         });

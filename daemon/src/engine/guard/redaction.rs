@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use lean_ctx_redact::Redactor;
+use lean_ctx_redact::{MaskedLines, Redactor};
 
 use crate::engine::config::Config;
 use crate::engine::surface::Surface;
@@ -103,41 +103,17 @@ impl Redaction {
     /// spanned, so every line keeps its number (a view's `lines:N-M`, an edit by line number):
     /// a private key's body lines read empty under the marker on its first line. `None` when
     /// redaction is off or `text` holds no secret.
-    pub fn mask_lines(&self, config: &Config, text: &str) -> Option<MaskedText> {
-        if !config.redaction {
-            return None;
-        }
-        let secrets = self.redactor.secrets(text);
-        if secrets.is_empty() {
-            return None;
-        }
-        let mut masked = String::with_capacity(text.len());
-        let mut spans = Vec::with_capacity(secrets.len());
-        let (mut last, mut line) = (0, 1u32);
-        for secret in secrets {
-            let before = &text[last..secret.range.start];
-            line = line.saturating_add(u32::try_from(before.matches('\n').count()).unwrap_or(u32::MAX));
-            masked.push_str(before);
-            masked.push_str(&secret.marker);
-            let inner = &text[secret.range.clone()];
-            let mut breaks = 0u32;
-            for (at, _) in inner.match_indices('\n') {
-                masked.push_str(if inner[..at].ends_with('\r') { "\r\n" } else { "\n" });
-                breaks += 1;
-            }
-            spans.push(line..=line.saturating_add(breaks));
-            line = line.saturating_add(breaks);
-            last = secret.range.end;
-        }
-        masked.push_str(&text[last..]);
-        Some(MaskedText { text: masked, spans })
+    pub fn mask_lines(&self, config: &Config, text: &str) -> Option<MaskedLines> {
+        config.redaction.then(|| self.redactor.mask_lines(text)).flatten()
     }
 
     /// What masks the secrets of the lines a search shows, when redaction is on.
     pub fn search_mask(&self, config: &Config) -> Option<lean_ctx_search::Mask> {
         let redactor = config.redaction.then(|| self.redactor.clone())?;
         Some(lean_ctx_search::Mask::new(move |text: &str| {
-            redactor.secrets(text).into_iter().map(|secret| (secret.range, secret.marker)).collect()
+            let masked = redactor.mask_lines(text)?;
+            let markers = masked.markers.into_iter().map(|at| (u64::from(*at.lines.start()), at.column));
+            Some(lean_ctx_search::Masked::new(masked.text, markers))
         }))
     }
 
@@ -147,13 +123,6 @@ impl Redaction {
         *text = masked;
         count
     }
-}
-
-/// A text as [`Redaction::mask_lines`] shows it.
-pub struct MaskedText {
-    pub text: String,
-    /// The lines (1-based) each secret spans, in order.
-    pub spans: Vec<std::ops::RangeInclusive<u32>>,
 }
 
 /// How many bytes of the line breaks at the start of `rest`, at most `breaks` of them, to skip.
@@ -232,7 +201,7 @@ mod tests {
         let text = format!("a = 1\r\nKEY = \"\"\"{key}\"\"\"\r\nb = 2\r\n");
         let masked = redaction.mask_lines(&config, &text).unwrap();
         assert_eq!(masked.text, "a = 1\r\nKEY = \"\"\"[REDACTED:private_key]\r\n\r\n\r\n\"\"\"\r\nb = 2\r\n");
-        assert_eq!(masked.spans, vec![2..=5]);
+        assert_eq!(masked.markers.iter().map(|m| m.lines.clone()).collect::<Vec<_>>(), vec![2..=5]);
         assert_eq!(masked.text.lines().count(), text.lines().count());
         // The masked text given back (one value changed): the key once, no blank lines added.
         let edited = masked.text.replace("b = 2", "b = 3");

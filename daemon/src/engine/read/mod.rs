@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 pub use cache::{Cache, Slot};
 pub use deliveries::{Deliveries, Held};
+use lean_ctx_redact::MaskedLines;
 pub use load::{Loaded, line_count, load};
 use load::{load_window, over_limit};
 use mode::Mode;
@@ -26,7 +27,7 @@ use outline_view::DegradedLog;
 use crate::engine::cancel::{Cancel, Stop};
 use crate::engine::config::Config;
 use crate::engine::error::{EngineError, EngineResult, ErrorKind};
-use crate::engine::guard::redaction::{MaskedText, Redaction};
+use crate::engine::guard::redaction::Redaction;
 use crate::engine::project::Scope;
 use crate::engine::surface::Surface;
 use crate::engine::tokens::Tokens;
@@ -541,18 +542,19 @@ struct FileCtx<'a> {
 }
 
 /// The secrets of a text masked line for line, or `None` (see [`Redaction::mask_lines`]).
-pub type Mask<'a> = dyn Fn(&str) -> Option<MaskedText> + 'a;
+pub type Mask<'a> = dyn Fn(&str) -> Option<MaskedLines> + 'a;
 
 /// The key that sets apart the outlines of a masked text in the cache.
 const MASKED_OUTLINES: &[u8; 32] = b"lean-ctxd outline of masked text";
 
 /// How many of a masked file's secrets the view shows: those on the lines a range shows, else
 /// the markers the view holds (an outline or a diff is no span of lines).
-fn secrets_shown(masked: &MaskedText, render: &Rendered) -> u32 {
+fn secrets_shown(masked: &MaskedLines, render: &Rendered) -> u32 {
     let count = match &render.mode {
         Mode::Lines(ranges) => masked
-            .spans
+            .markers
             .iter()
+            .map(|marker| &marker.lines)
             .filter(|span| ranges.iter().any(|&(start, end)| start <= *span.end() && *span.start() <= end))
             .count(),
         _ => lean_ctx_redact::markers(&render.text).count(),
