@@ -11,12 +11,16 @@ pub const MAX_PATH_LENGTH: u32 = 12;
 /// An answer larger than that fills any agent's context; a count needs no lines shown.
 pub const MAX_RESULTS: u32 = 10_000;
 
-/// Why a `max_results` outside 1..=[`MAX_RESULTS`] is refused, naming it as the reader passes it
-/// (`max_results`, `-n`); one wording for the client's early check and the daemon's.
-pub fn results_out_of_range(name: &str, asked: u32, default: &str) -> String {
-    format!(
-        "{name} {asked} is out of range: use 1 to {MAX_RESULTS} (default {default}); narrow the search with path or include"
-    )
+/// Refuses a `max_results` outside 1..=[`MAX_RESULTS`], naming it as the reader passes it and its
+/// `default`: one check and one wording for the client's early check and the daemon's.
+pub fn check_results(name: &str, asked: Option<u32>, default: &str) -> Result<(), String> {
+    match asked {
+        Some(n) if n == 0 || n > MAX_RESULTS => Err(format!(
+            "{name} {n} is out of range: use 1 to {MAX_RESULTS} (default {default}); narrow the search with path or \
+             include"
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The longest timeout a command may be given, in milliseconds (an hour).

@@ -172,6 +172,11 @@ impl Redactor {
     }
 }
 
+/// The marker a private key becomes: what a view shows for a key block it sees only part of.
+pub fn private_key_marker() -> String {
+    format!("{MARKER_PREFIX}{}]", Kind::PrivateKey.name())
+}
+
 /// A text being written, counting the line it is on and where that line starts.
 struct LineWriter {
     text: String,

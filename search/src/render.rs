@@ -19,18 +19,17 @@ pub(crate) const MAX_LINE_CHARS: usize = 200;
 /// Characters kept before a match that a long line is cut around.
 const CONTEXT_BEFORE: usize = 60;
 
-/// `line` without its line end, and when longer than [`MAX_LINE_CHARS`] the part of that size
-/// holding the match at byte range `at`: its head when the match ends in it, else a window from
-/// [`CONTEXT_BEFORE`] characters before the match (a match in a minified file's one line is
-/// shown, not the line's unrelated start).
-pub(crate) fn line_around(line: &str, at: Range<usize>) -> String {
-    let (line, shown) = window_around(line, at);
+/// The bytes `shown` of `line` (without its line end), `…` on the cut sides.
+fn shown_window(line: &str, shown: Range<usize>) -> String {
     let before = if shown.start > 0 { "…" } else { "" };
     let after = if shown.end < line.len() { "…" } else { "" };
     format!("{before}{}{after}", &line[shown])
 }
 
-/// `line` without its line end, and the bytes of it [`line_around`] shows.
+/// `line` without its line end, and when longer than [`MAX_LINE_CHARS`] the bytes of the part of
+/// that size holding the match at byte range `at`: its head when the match ends in it, else a
+/// window from [`CONTEXT_BEFORE`] characters before the match (a match in a minified file's one
+/// line is shown, not the line's unrelated start).
 fn window_around(line: &str, at: Range<usize>) -> (&str, Range<usize>) {
     let line = line.trim_end_matches(['\n', '\r']);
     let chars = line.chars().count();
@@ -48,12 +47,13 @@ fn window_around(line: &str, at: Range<usize>) -> (&str, Range<usize>) {
     (line, byte_of(first)..byte_of(last))
 }
 
-/// Line `number` as a search shows it: [`line_around`] its match at `at`. With `masked`, the
-/// file's text the line is from had its secrets masked (see [`Masked`]), and the markers it
-/// shows are counted.
+/// Line `number` as a search shows it: cut around its match at `at` (see [`window_around`]).
+/// With `masked`, the file's text the line is from had its secrets masked (see [`Masked`]), and
+/// the markers it shows are counted.
 pub(crate) fn shown_line(line: &str, number: u64, at: Range<usize>, masked: Option<&Masked>) -> Shown {
-    let (_, window) = window_around(line, at.clone());
-    Shown { text: line_around(line, at), secrets: masked.map_or(0, |masked| masked.markers_within(number, window)) }
+    let (line, window) = window_around(line, at);
+    let secrets = masked.map_or(0, |masked| masked.markers_within(number, window.clone()));
+    Shown { text: shown_window(line, window), secrets }
 }
 
 /// A line's text as shown and the secrets masked in it.
@@ -202,10 +202,10 @@ mod tests {
     #[test]
     fn long_lines_are_cut_on_a_char_boundary() {
         let line = "é".repeat(MAX_LINE_CHARS + 5);
-        let cut = line_around(&line, 0..2);
+        let cut = shown_line(&line, 1, 0..2, None).text;
         assert_eq!(cut.chars().count(), MAX_LINE_CHARS + 1);
         assert!(cut.ends_with('…'));
-        assert_eq!(line_around("short\r\n", 0..5), "short");
+        assert_eq!(shown_line("short\r\n", 1, 0..5, None).text, "short");
     }
 
     #[test]
@@ -213,7 +213,7 @@ mod tests {
         let head = "é,".repeat(5000);
         let line = format!("{head}function needle(){{return 1}};{}", "x".repeat(300));
         let at = line.find("needle").unwrap();
-        let cut = line_around(&line, at..at + "needle".len());
+        let cut = shown_line(&line, 1, at..at + "needle".len(), None).text;
         assert!(cut.starts_with('…') && cut.ends_with('…'), "{cut}");
         assert!(cut.contains("function needle(){return 1};"), "{cut}");
         assert_eq!(cut.chars().count(), MAX_LINE_CHARS + 2);
@@ -221,10 +221,10 @@ mod tests {
         // Near the end, the window ends with the line rather than running past it.
         let line = format!("{head}needle");
         let at = line.len() - "needle".len();
-        let cut = line_around(&line, at..line.len());
+        let cut = shown_line(&line, 1, at..line.len(), None).text;
         assert!(cut.starts_with('…') && cut.ends_with("needle"), "{cut}");
         // A match inside the head keeps the head.
-        let cut = line_around(&line, 2..4);
+        let cut = shown_line(&line, 1, 2..4, None).text;
         assert!(cut.starts_with("é,é,") && cut.ends_with('…'), "{cut}");
     }
 

@@ -233,3 +233,9 @@ fn a_word_is_a_glob_when_a_glob_character_is_bare() {
         assert_eq!(glob(line), None, "{line}");
     }
 }
+
+#[test]
+fn a_quoted_word_survives_quotes_and_spaces() {
+    assert_eq!(crate::quote("/a b/it's"), r"'/a b/it'\''s'");
+    assert_eq!(split(&crate::quote("a b; rm x"))[0].words[0].text, "a b; rm x");
+}

@@ -7,7 +7,7 @@ use lean_ctx_proto::v1::{
 };
 use serde_json::json;
 
-use lean_ctx_common::limits::{MAX_RESULTS, results_out_of_range};
+use lean_ctx_common::limits::check_results;
 
 use super::{Answer, Error, Result};
 use crate::backend::Backend;
@@ -28,10 +28,7 @@ pub fn parse_action(name: &str) -> Result<SearchAction> {
 
 /// Refuses a `max_results` the daemon would refuse, before sending it.
 fn results_in_range(max_results: Option<u32>, default: &str) -> Result<()> {
-    match max_results {
-        Some(n) if n == 0 || n > MAX_RESULTS => Err(Error::Usage(results_out_of_range("max_results", n, default))),
-        _ => Ok(()),
-    }
+    check_results("max_results", max_results, default).map_err(Error::Usage)
 }
 
 #[derive(Debug, Clone, Default)]

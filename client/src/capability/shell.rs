@@ -264,16 +264,9 @@ pub fn sh_words(words: &[impl AsRef<str>]) -> String {
     words.iter().map(AsRef::as_ref).enumerate().map(word).collect::<Vec<_>>().join(" ")
 }
 
-/// `text` as one single-quoted sh word, whatever it holds (a `'` closes the quotes, is escaped
-/// and reopens them).
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_quoted_word_survives_quotes_and_spaces() {
-        assert_eq!(quote("/a b/it's"), r"'/a b/it'\''s'");
-    }
 
     #[test]
     fn job_lines_read_naturally() {

@@ -7,7 +7,7 @@ use std::any::Any;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use lean_ctx_common::limits::{MAX_RESULTS, results_out_of_range};
+use lean_ctx_common::limits::check_results;
 use lean_ctx_graph::{extract_from, has_queries};
 use lean_ctx_guard::permissions::Verdict;
 use lean_ctx_outline::{Definition, Kind, Language, TextFormat, outline_and_tree};
@@ -128,15 +128,11 @@ pub fn search_error(e: SearchError) -> EngineError {
     EngineError::new(kind, e.to_string())
 }
 
-/// An asked-for result count: unset is the default, 0 is refused rather than read as the default.
-/// `asked` as a limit of results, whose default `default` names (refused out of range).
+/// An asked-for result count: unset is the default; 0 or more than `limits::MAX_RESULTS` is refused,
+/// naming `default`.
 fn max_results(asked: Option<u32>, default: &str) -> EngineResult<Option<usize>> {
-    match asked {
-        Some(n) if n == 0 || n > MAX_RESULTS => {
-            Err(EngineError::invalid(results_out_of_range("max_results", n, default)))
-        }
-        n => Ok(n.map(|n| n as usize)),
-    }
+    check_results("max_results", asked, default).map_err(EngineError::invalid)?;
+    Ok(asked.map(|n| n as usize))
 }
 
 fn action(name: &str) -> EngineResult<Action> {
@@ -788,7 +784,7 @@ mod tests {
         let e = max_results(Some(0), "50").unwrap_err();
         assert_eq!(e.kind, ErrorKind::InvalidArgument);
         assert!(e.message.contains("max_results 0 is out of range: use 1 to 10000"), "{e}");
-        assert_eq!(max_results(Some(MAX_RESULTS), "50").unwrap(), Some(10_000));
+        assert_eq!(max_results(Some(lean_ctx_common::limits::MAX_RESULTS), "50").unwrap(), Some(10_000));
         let e = max_results(Some(u32::MAX), "50").unwrap_err();
         assert!(e.message.contains("max_results 4294967295 is out of range: use 1 to 10000"), "{e}");
     }

@@ -197,13 +197,13 @@ impl KeyBlocks {
 
     /// What a kept line starting now shows in place of its text: the marker on the first line of
     /// a block whose start was not kept, then a bare line break.
-    fn unseen_body_line(&mut self) -> Option<&'static str> {
+    fn unseen_body_line(&mut self) -> Option<String> {
         if !self.unseen {
             return None;
         }
         self.hiding = true;
         let first = !std::mem::replace(&mut self.marked, true);
-        Some(if first { "[REDACTED:private_key]\n" } else { "\n" })
+        Some(if first { format!("{}\n", lean_ctx_redact::private_key_marker()) } else { "\n".into() })
     }
 
     fn hides_this_line(&self) -> bool {
