@@ -130,14 +130,21 @@ impl Home {
 
     /// A daemon run from `program`, a copy of lean-ctxd somewhere else.
     pub fn spawn_daemon_of(&self, program: &Path, args: &[&str]) -> DaemonChild {
-        let mut child = self
-            .command(program)
-            .arg("--foreground")
-            .args(args)
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn lean-ctxd");
+        let spawn = || {
+            self.command(program).arg("--foreground").args(args).stdout(Stdio::null()).stderr(Stdio::piped()).spawn()
+        };
+        // A copy just written may be held open for writing by a child another test thread forked
+        // meanwhile, until that child execs: Linux refuses to run it then (ETXTBSY), briefly.
+        let mut tries = 0;
+        let mut child = loop {
+            match spawn() {
+                Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 100 => {
+                    tries += 1;
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                spawned => break spawned.expect("spawn lean-ctxd"),
+            }
+        };
         let socket = self.socket();
         let up = wait_until(Duration::from_secs(10), || std::os::unix::net::UnixStream::connect(&socket).is_ok());
         if !up {
