@@ -5,6 +5,9 @@ use crate::plan::{Mark, Plan};
 
 /// Characters that draw a tree's branches.
 const BRANCHES: &[char] = &['│', '├', '└', '─', '┬', '┼', '╰', '╭', '┃', '┣', '┗', '━'];
+/// The branch characters that are not horizontal: a tree prefix holds one of them, a rule (`────`, nextest's
+/// separator) or a heading drawn with horizontal lines does not, and stays as written.
+const JUNCTIONS: &[char] = &['│', '├', '└', '┬', '┼', '╰', '╭', '┃', '┣', '┗'];
 
 /// Rewrites every ordinary line that starts with a tree prefix and returns how many. When the output is a
 /// listing (`is_listing(rewritten)`) longer than `budget` characters, the deepest levels go, counted, so the
@@ -15,7 +18,7 @@ pub(crate) fn flatten(plan: &mut Plan, budget: usize, is_listing: impl Fn(usize)
         let line = plan.line(i);
         let prefix_len = line.find(|c: char| !BRANCHES.contains(&c) && c != ' ' && c != '\u{a0}').unwrap_or(line.len());
         let prefix = &line[..prefix_len];
-        if !prefix.contains(BRANCHES) || !plan.visible(i) || plan.in_hunk(i) {
+        if !prefix.contains(JUNCTIONS) || !plan.visible(i) || plan.in_hunk(i) {
             continue;
         }
         let depth = prefix.chars().count() / 2;
@@ -78,5 +81,14 @@ mod tests {
         let text = plan.render();
         assert!(text.contains("  direct19@1.0.0") && !text.contains("nested"), "{text}");
         assert!(text.ends_with("… 100 deeper tree lines not shown\n"), "{text}");
+    }
+
+    #[test]
+    fn a_rule_or_a_heading_drawn_with_lines_is_no_tree() {
+        let lines: Vec<String> =
+            ["────────────", "━━━ Summary ━━━", "  stdout ───", "└── leaf"].iter().map(|s| s.to_string()).collect();
+        let mut plan = Plan::new(&lines);
+        assert_eq!(flatten(&mut plan, 10_000, |_| true), 1);
+        assert_eq!(plan.render(), "────────────\n━━━ Summary ━━━\n  stdout ───\n  leaf\n");
     }
 }
