@@ -360,6 +360,9 @@ mod tests {
         assert!(!prints_files("bash -lc 'node app.js'") && !prints_files("pm2 start app.js"));
         assert!(prints_files("git show HEAD:CHECKLIST.md") && prints_files("git -C repo show v1.0:src/lib.rs"));
         assert!(!prints_files("git show HEAD~1") && !prints_files("git show --format=%H:%s HEAD"));
+        // An option's value given as the next word is no `REV:PATH`; a file named after it is one.
+        assert!(!prints_files("git show -s --date format:%Y-%m-%d HEAD") && !prints_files("git show --author a:b"));
+        assert!(prints_files("git show --date iso HEAD:src/lib.rs"));
         assert_eq!(search_pattern("bash -lc 'grep -n node:internal app.log'").as_deref(), Some("node:internal"));
     }
 

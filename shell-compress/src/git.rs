@@ -36,9 +36,37 @@ fn split(args: &[String]) -> Option<(&str, &[String])> {
 /// content, as `cat`'s are.
 pub(crate) fn shows_a_file(args: &[String]) -> bool {
     split(args).is_some_and(|(sub, sub_args)| {
-        sub == "show" && sub_args.iter().any(|arg| !arg.starts_with('-') && arg.contains(':'))
+        let mut words = sub_args.iter();
+        sub == "show"
+            && std::iter::from_fn(|| {
+                let word = words.next()?;
+                if SHOW_OPTIONS_WITH_VALUE.contains(&word.as_str()) {
+                    words.next();
+                }
+                Some(word)
+            })
+            .any(|arg| !arg.starts_with('-') && arg.contains(':'))
     })
 }
+
+/// `git show`'s options whose value may come as the next word (`--date format:%Y-%m-%d`), which names no
+/// file. `--format` and `--pretty` are not among them: git takes their value only after `=`, and reads a
+/// next word as a revision (`git show --format %H:%s` fails on the object `%H:%s`).
+const SHOW_OPTIONS_WITH_VALUE: &[&str] = &[
+    "--date",
+    "--grep",
+    "--author",
+    "--committer",
+    "--since",
+    "--until",
+    "--before",
+    "--after",
+    "-n",
+    "--max-count",
+    "--skip",
+    "-L",
+    "-O",
+];
 
 fn subcommand(args: &[String]) -> &'static Family {
     let Some((sub, sub_args)) = split(args) else { return &GENERIC };
