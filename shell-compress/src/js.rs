@@ -129,16 +129,16 @@ fn script_command(line: &str) -> Option<&str> {
     (!is_package_banner).then_some(command)
 }
 
-/// `npm run x`, `npm test`, `yarn x`…: the package manager's banners go, and the script's own output is
-/// compressed with the rules of the command the script runs (`> jest` gets the jest rules). A script with
-/// no rules of its own (or running another script) is treated as generic output that may hold TAP results.
+/// `npm run x`, `npm test`, `yarn x`…: the script's own output is compressed with the rules of the command
+/// the script runs (`> jest` gets the jest rules). A script with no rules of its own (or running another
+/// script) is treated as generic output that may hold TAP results. The package banner (`> pkg@1.0.0 test`)
+/// stays: in a workspace run it is what says which package the lines under it, a failure too, belong to.
+/// yarn's own two lines go: its version and a link to its documentation say nothing about the run.
 fn script(plan: &mut Plan, failed: bool) {
     let mut inner = None;
     for i in 0..plan.len() {
         let line = plan.line(i);
-        if line.starts_with("> ") && script_command(line).is_none() {
-            plan.set(i, Mark::Drop);
-        } else if let Some(command) = script_command(line) {
+        if let Some(command) = script_command(line) {
             inner.get_or_insert(detect::detect(command));
         } else if line.starts_with("yarn run v") || line.starts_with("info Visit https://yarnpkg.com") {
             plan.set(i, Mark::Drop);
@@ -594,6 +594,19 @@ mod tests {
             + "\nTest Suites: 20 passed, 20 total\nTests:       20 passed, 20 total\n";
         let text = compress("npx jest", &raw, 0).text;
         assert!(text.starts_with("… 20 lines not shown: PASS\nTest Suites:"), "{text}");
+    }
+
+    #[test]
+    fn npms_error_lines_stay_when_the_step_exits_zero() {
+        // `npm run build --if-present || true`: a long build log with npm's error report in its middle.
+        let name = |i: usize| -> String { [i / 26 % 26, i % 26].iter().map(|&k| char::from(b'a' + k as u8)).collect() };
+        let log = |from: usize| (from..from + 150).map(|i| format!("wrote dist/{}.js\n", name(i))).collect::<String>();
+        let report = "npm ERR! code ELIFECYCLE\nnpm error path /srv/app\n";
+        let raw = format!("\n> app@1.0.0 build\n> node build.js\n\n{}{report}{}", log(0), log(150));
+        let text = compress("npm run build --if-present || true", &raw, 0).text;
+        assert!(text.len() < raw.len(), "{text}");
+        assert!(text.contains("npm ERR! code ELIFECYCLE\n") && text.contains("npm error path /srv/app\n"), "{text}");
+        assert!(text.contains("> app@1.0.0 build\n"), "the package banner names the package: {text}");
     }
 
     #[test]

@@ -40,7 +40,9 @@ static ERROR_LINE: LazyLock<Regex> = LazyLock::new(|| {
 /// commit message's "fix error", a file named `error.rs`): verdicts in capitals (`FAIL: t`, `--- FAIL`, `...
 /// ERROR`), TAP's `not ok`, message prefixes (`error:`, `error[E0308]:`, `fatal:`, `ValueError:`), panics,
 /// tracebacks and crashes; and counts of failures that are not zero (`2 errors`, `1 failed`, `failed=1`,
-/// `exit code 1`), which a summary line or a runner's per-step line prints with no other sign.
+/// `exit code 1`), which a summary line or a runner's per-step line prints with no other sign; and npm's
+/// error prefix (`npm ERR!`, `npm error` since npm 9), which a step that exits 0 prints too (`npm ci || true`,
+/// a lifecycle script that failed under `--if-present`).
 static REPORT_LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
         r"^\s*not ok\b",
@@ -53,6 +55,7 @@ static REPORT_LINE: LazyLock<Regex> = LazyLock::new(|| {
         r"|\b(?:errors|failures|failed)=[1-9]",
         r"|\bexit(?:ed)?(?: with)? (?:code|status) [1-9]",
         r"|\bCRITICAL\b",
+        r"|^npm (?:ERR!|error) ",
         failure_mark!(),
     ))
     .expect("report pattern compiles")
@@ -251,6 +254,8 @@ mod tests {
             "    ✖ retries on 503",
             "✘ paginates results",
             "CRITICAL: disk full",
+            "npm ERR! code E404",
+            "npm error code ETARGET",
         ] {
             assert!(is_report(line), "{line}");
         }
@@ -267,6 +272,7 @@ mod tests {
             "10 errors_total metric",
             "  ✓ renders header",
             "3 × 4 = 12",
+            "npm errors are printed on stderr",
         ] {
             assert!(!is_report(line), "{line}");
         }
