@@ -175,7 +175,9 @@ fn is_conflict(kind: &str) -> bool {
 }
 
 /// `git log` and `git show`: each commit header becomes one line, embedded patches follow the diff rules.
+/// The line names the author without the e-mail address, and one note at the first header says so.
 fn history(plan: &mut Plan, failed: bool) {
+    let mut first_without_address = None;
     for i in 0..plan.len() {
         let Some(rest) = plan.line(i).strip_prefix("commit ") else { continue };
         // Only a hex object name is a commit header (and only ASCII can be cut at byte 12).
@@ -198,7 +200,14 @@ fn history(plan: &mut Plan, failed: bool) {
             // under `AuthorDate:`, which is its `Date:`.
             let value = value.trim();
             match field {
-                "Author" => author = value.split(" <").next().unwrap_or(value).to_string(),
+                "Author" => {
+                    if let Some((name, _address)) = value.split_once(" <") {
+                        first_without_address.get_or_insert(i);
+                        author = name.to_string();
+                    } else {
+                        author = value.to_string();
+                    }
+                }
                 "Date" | "AuthorDate" => date = value.to_string(),
                 _ => {
                     j += 1;
@@ -209,6 +218,9 @@ fn history(plan: &mut Plan, failed: bool) {
             j += 1;
         }
         plan.rewrite(i, format!("commit {}{refs} · {author} · {date}", &sha[..12]));
+    }
+    if let Some(first) = first_without_address {
+        plan.note(first, "… authors' e-mail addresses not shown".to_string());
     }
     diff(plan, failed);
     // git indents a commit's message (by four spaces) and its `--stat` lines (by one) after a blank line, which
@@ -546,6 +558,23 @@ mod tests {
                 "{line}:\n{text}"
             );
         }
+    }
+
+    #[test]
+    fn a_commit_header_says_once_that_addresses_are_not_shown() {
+        let raw: String = (0..12)
+            .map(|i| {
+                format!(
+                    "commit {:040x}\nAuthor: Dana Dev <dana@example.org>\nDate:   Tue Dec 1 07:11:22 2026 +0000\n\n    \
+                     Annotate file_{i}.rs after review\n\n",
+                    i * 7919 + 1
+                )
+            })
+            .collect();
+        let text = compress("git log", &raw, 0).text;
+        assert!(text.starts_with("… authors' e-mail addresses not shown\ncommit 000000000000 · Dana Dev · "), "{text}");
+        assert_eq!(text.matches("not shown").count(), 1, "{text}");
+        assert!(!text.contains("dana@example.org"), "{text}");
     }
 
     /// `files` files of `hunks` hunks each, every hunk a header, 3 context lines and 4 changed ones.
