@@ -197,18 +197,22 @@ impl View {
             .map(|constant| shape.quoted(&constant.name))
             .collect();
         if let View::Signatures = self {
+            // The keywords are shared up to their last space; what is glued to the name is each
+            // one's own declarator (C's `char *a; *b`, as C writes `char *a, *b`).
+            let (shared, glued) = shape.before.split_at(shape.before.rfind(' ').map_or(0, |at| at + 1));
             let typed: Vec<String> = constants
                 .iter()
                 .filter_map(|constant| {
-                    shape_of(constant).map(|own| format!("{}{}", own.quoted(&constant.name), own.after))
+                    shape_of(constant).map(|own| format!("{glued}{}{}", own.quoted(&constant.name), own.after))
                 })
                 .collect();
-            let line = format!("{}{}", shape.before, typed.join("; "));
+            let line = format!("{shared}{}", typed.join("; "));
             let valued = constants.iter().any(|constant| shape_of(constant).is_some_and(|own| !own.after.is_empty()));
             if valued && line.chars().count() <= MAX_TYPED_LIST {
                 return line;
             }
-            return format!("{}{}", shape.before, names.join(", "));
+            let names: Vec<String> = names.iter().map(|name| format!("{glued}{name}")).collect();
+            return format!("{shared}{}", names.join(", "));
         }
         self.labelled(constants[0].kind, &names.join(", "))
     }
@@ -547,6 +551,12 @@ fn same_shaped(definitions: &[Definition]) -> Option<(usize, Shape<'_>)> {
 fn constant_run(definitions: &[Definition], view: View) -> Option<(usize, Shape<'_>)> {
     let first = definitions.first().filter(|first| matches!(first.kind, Kind::Const | Kind::Variable))?;
     let first_shape = shape_of(first).filter(|shape| !declares_function(shape))?;
+    // A name inside its declarator's brackets (C's `int (*handler)(int)`) cannot share them with
+    // the next name in a list of names: such declarations keep a line each in signatures.
+    let glued = &first_shape.before[first_shape.before.rfind(' ').map_or(0, |at| at + 1)..];
+    if matches!(view, View::Signatures) && glued.contains(['(', '[']) {
+        return None;
+    }
     let alike = |shape: &Shape| match view {
         View::Signatures => shape.before == first_shape.before,
         View::Map => split_access(shape.before).1 == split_access(first_shape.before).1,

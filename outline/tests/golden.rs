@@ -1086,6 +1086,11 @@ fn c_deprecation_macros_stay_in_heads() {
         "27 DEPR int EVP_MD_CTX_reset(EVP_MD_CTX *ctx)",
         // A macro called over a declaration is no mark of it.
         "33 int EVP_PKEY_get_bits(const EVP_PKEY *pkey)",
+        // A long head empties a callback's parameters, not its name.
+        "19-21 OSSL_DEPRECATEDIN_3_0 int EVP_MD_meth_set_update(EVP_MD *md, int (*update)(…))",
+        "41 extern void (*evp_on_free)(EVP_MD *md)",
+        "42 extern void (*evp_on_dup[2])(EVP_MD *md)",
+        "43-44 extern char *evp_default_name, *evp_fallback_name",
     ]);
     // A function returning a pointer to a function is a function; a pointer to one, or an array
     // of them, is a variable.

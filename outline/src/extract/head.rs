@@ -470,13 +470,27 @@ fn closing(code: &str, open: usize) -> Option<(usize, usize)> {
 /// `(a: Vec<…>, b: [u8; 4])`): what stays is each outer list's own text, so names are kept and
 /// types keep their outermost part. A pair that held nothing stays as written (`string[]`, not
 /// `string[…]`). Double-quoted and backquoted strings are skipped over (a single quote may be a
-/// Rust lifetime); the `>` of `->` and `=>` closes nothing.
+/// Rust lifetime); the `>` of `->` and `=>` closes nothing. A C declarator in parentheses (`int
+/// (*callback)(void *)`, `void (^done)(void)`) holds a parameter's name: it stays, its parameters
+/// go (`int (*callback)(…)`).
 pub(crate) fn empty_nested_brackets(code: &str) -> String {
     let mut out = String::with_capacity(code.len());
     let (mut depth, mut strings, mut previous) = (0usize, Strings::default(), ' ');
     // Whether the nested pair being emptied held anything.
     let mut held = false;
-    for c in code.chars() {
+    let mut chars = code.char_indices();
+    while let Some((at, c)) = chars.next() {
+        if depth == 1
+            && c == '('
+            && strings.quote.is_none()
+            && let Some(length) = c_declarator(&code[at..])
+        {
+            out.push_str(&code[at..at + length]);
+            // The declarator is ASCII: one character a byte, its last one a `)`.
+            chars.nth(length - 2);
+            previous = ')';
+            continue;
+        }
         let before = depth;
         if !strings.skip(c) {
             match c {
@@ -503,6 +517,48 @@ pub(crate) fn empty_nested_brackets(code: &str) -> String {
         previous = c;
     }
     out
+}
+
+/// The length of the C (or Objective-C block) declarator in parentheses `code` starts with, whose
+/// name is a parameter's: `(*callback)`, `(*handlers[8])`, `(^done)`.
+fn c_declarator(code: &str) -> Option<usize> {
+    let bytes = code.as_bytes();
+    let mut at = 1;
+    let skip_spaces = |at: &mut usize| {
+        while bytes.get(*at) == Some(&b' ') {
+            *at += 1;
+        }
+    };
+    let word = |at: &mut usize| {
+        let start = *at;
+        while bytes.get(*at).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_') {
+            *at += 1;
+        }
+        *at > start
+    };
+    if bytes.first() != Some(&b'(') {
+        return None;
+    }
+    skip_spaces(&mut at);
+    let pointers = at;
+    while matches!(bytes.get(at), Some(b'*' | b'^')) {
+        at += 1;
+    }
+    skip_spaces(&mut at);
+    if at == pointers || bytes.get(at).is_none_or(u8::is_ascii_digit) || !word(&mut at) {
+        return None;
+    }
+    skip_spaces(&mut at);
+    while bytes.get(at) == Some(&b'[') {
+        at += 1;
+        word(&mut at);
+        if bytes.get(at) != Some(&b']') {
+            return None;
+        }
+        at += 1;
+        skip_spaces(&mut at);
+    }
+    (bytes.get(at) == Some(&b')')).then_some(at + 1)
 }
 
 /// Whether the `(` at `open` is a call in an assigned value (`var key = testingKey(…)`): its
@@ -777,6 +833,12 @@ mod tests {
             empty_nested_brackets("function flatten<T>(rows: T[][], next: () => Map<K, V[]>)"),
             "function flatten<T>(rows: T[][], next: () => Map<…>)"
         );
+        // A C declarator names the parameter: it stays, what the pointed-to function takes goes.
+        assert_eq!(
+            empty_nested_brackets("int on(int (*callback)(void *ctx, int code), void (^done[2])(void), char *(*f))"),
+            "int on(int (*callback)(…), void (^done[2])(…), char *(*f))"
+        );
+        assert_eq!(empty_nested_brackets("fn f(g: fn(*const u8), h: Box<dyn Fn(&T)>)"), "fn f(g: fn(…), h: Box<…>)");
     }
 
     #[test]
