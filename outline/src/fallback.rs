@@ -296,8 +296,8 @@ fn code(source: &str, cues: &Cues) -> (Vec<Import>, Vec<Definition>) {
         if trimmed.ends_with("import (") {
             import_group = true;
         } else if let Some(import) = import {
-            let text = truncate(collapse(import.trim_end_matches(';')), MAX_SIGNATURE);
-            imports.push(Import { text, line: line_number });
+            // Whole, as a parsed file's imports are: a cut would drop names and say nothing.
+            imports.push(Import { text: collapse(import.trim_end_matches(';')), line: line_number });
         } else if let Some((kind, name)) = definition(line, cues) {
             items.push(one_line(kind, name, signature_line(trimmed), line_number));
         }
@@ -595,6 +595,14 @@ mod tests {
         assert_eq!(names(&toml_keys(toml)), ["top", "list", "text", "table"]);
         let yaml = "# c\na: 1\nb:\n  nested: 2\n- item\n\"q\": 3\n---\nd: 4\n";
         assert_eq!(names(&yaml_keys(yaml)), ["a", "b", "q", "d"]);
+    }
+
+    #[test]
+    fn an_import_line_stays_whole() {
+        let names: Vec<String> = (0..60).map(|n| format!("name{n}")).collect();
+        let source = format!("from package.module import {}\n\ndef f():\n    pass\n", names.join(", "));
+        let outline = outline(Language::Python, &source, "test".to_string());
+        assert_eq!(outline.imports[0].text, format!("from package.module import {}", names.join(", ")));
     }
 
     #[test]
