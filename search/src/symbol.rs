@@ -34,7 +34,23 @@ pub(crate) struct Needle {
 impl Needle {
     /// Whether `symbol`'s name starts with the needle, in any case.
     fn matches(&self, symbol: &Symbol) -> bool {
-        lowercase_starts_with(&symbol.name, &self.lower)
+        lowercase_starts_with(self.compared(&symbol.name), &self.lower)
+    }
+
+    /// The pattern of the lowercased names the index holds that may match: those starting with
+    /// the needle, after a private name's `#` too (see [`Needle::compared`]).
+    fn index_pattern(&self) -> String {
+        let private = if self.lower.starts_with('#') { "" } else { "#?" };
+        format!("{private}{}.*", regex_syntax::escape(&self.lower))
+    }
+
+    /// The part of `name` the needle is compared with: a JavaScript private name (`#count`) is
+    /// found by its name alone (`count`) too, as a reader who does not know it is private types it.
+    fn compared<'n>(&self, name: &'n str) -> &'n str {
+        match name.strip_prefix('#') {
+            Some(bare) if !self.lower.starts_with('#') => bare,
+            _ => name,
+        }
     }
 }
 
@@ -59,6 +75,7 @@ fn lowercase_starts_with(name: &str, needle: &str) -> bool {
 /// A sort key, smaller for a name closer to what was typed: the same name (in any case), then
 /// the pattern's own case, then the shorter name.
 fn closeness(name: &str, needle: &Needle) -> (bool, bool, usize) {
+    let name = needle.compared(name);
     (!is_exact(name, &needle.lower), !name.starts_with(&needle.typed), name.chars().count())
 }
 
@@ -78,7 +95,7 @@ pub(crate) fn search_index(
     config: &SearchConfig,
 ) -> tantivy::Result<Found> {
     let fields = view.fields;
-    let query = RegexQuery::from_pattern(&format!("{}.*", regex_syntax::escape(&needle.lower)), fields.symbol_names)?;
+    let query = RegexQuery::from_pattern(&needle.index_pattern(), fields.symbol_names)?;
     let mut hits = Vec::new();
     let mut withheld = Withheld::default();
     for address in view.searcher.search(&query, &DocSetCollector)? {
@@ -222,6 +239,19 @@ mod tests {
         let mut names = ["register", "RegistrationRecord", "registry", "Registry", "Regist", "REGIST"];
         names.sort_by_key(|name| closeness(name, &needle));
         assert_eq!(names, ["Regist", "REGIST", "Registry", "RegistrationRecord", "register", "registry"]);
+    }
+
+    #[test]
+    fn a_private_name_is_found_without_its_hash() {
+        let symbol = |name: &str| Symbol { name: name.to_string(), kind: "field".to_string(), line: 1 };
+        let plain = needle("count").unwrap();
+        assert!(plain.matches(&symbol("#count")) && plain.matches(&symbol("count")));
+        assert!(
+            needle("#cou").unwrap().matches(&symbol("#count")) && !needle("#cou").unwrap().matches(&symbol("count"))
+        );
+        let mut names = ["#counter", "countAll", "#count"];
+        names.sort_by_key(|name| closeness(name, &plain));
+        assert_eq!(names, ["#count", "#counter", "countAll"]);
     }
 
     #[test]

@@ -96,6 +96,28 @@ fn regex_search_is_the_same_in_fallback_and_through_the_daemon() {
     assert!(via_daemon.contains("30 matches in 30 files"), "{via_daemon}");
 }
 
+/// A JavaScript private name is found by the name a reader types, without its `#`, from the
+/// index (through the daemon) and from a scan (no daemon) alike; typed with it, only private names.
+#[test]
+fn a_private_name_is_found_without_its_hash() {
+    let home = Home::new();
+    let class = "export class Counter {\n  #zqtally = 0;\n}\n";
+    let other = "export class Gauge {\n  zqtallyPublic = 1;\n}\n";
+    let root = project(&home, "private", &[("src/counter.js", class), ("src/gauge.js", other)]);
+    // The daemon answers from its index once built (a scan says so), which is what is checked first.
+    let indexed = wait_until(Duration::from_secs(30), || {
+        !lctx(&home, &root, false, &["search", "Counter", "-a", "symbol"]).contains("searched the files directly")
+    });
+    assert!(indexed, "the index was not built");
+    for no_daemon in [false, true] {
+        let found = lctx(&home, &root, no_daemon, &["search", "zqtally", "-a", "symbol"]);
+        assert!(found.contains("src/counter.js:2:   #zqtally = 0;"), "{found}");
+        assert!(found.starts_with("src/counter.js:2:"), "the exact name comes first: {found}");
+        let hashed = lctx(&home, &root, no_daemon, &["search", "#zqtally", "-a", "symbol"]);
+        assert!(hashed.contains("#zqtally = 0") && !hashed.contains("zqtallyPublic"), "{hashed}");
+    }
+}
+
 #[test]
 fn two_projects_never_see_each_others_files() {
     let home = Home::new();
