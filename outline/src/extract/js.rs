@@ -161,6 +161,8 @@ pub(super) static SPEC: Spec = Spec {
     private: &[
         Private::fields("public_field_definition", name_field),
         Private::fields("field_definition", field_property),
+        Private::fields("required_parameter", parameter_property),
+        Private::fields("optional_parameter", parameter_property),
     ],
 };
 
@@ -1184,6 +1186,18 @@ fn visible_member(node: Node, source: &str) -> Option<Kind> {
 /// JavaScript's `field_definition` names its field `property`.
 fn field_property(node: Node, source: &str) -> Option<String> {
     super::field_text(node, "property", source)
+}
+
+/// The field a TypeScript constructor declares with a modifier on a parameter (`constructor(private
+/// readonly http: HttpClient)`): the class has an `http` from then on. A plain parameter is none.
+fn parameter_property(node: Node, source: &str) -> Option<String> {
+    let mut cursor = node.walk();
+    let modifiers = ["accessibility_modifier", "override_modifier", "readonly"];
+    if !node.children(&mut cursor).any(|child| modifiers.contains(&child.kind())) {
+        return None;
+    }
+    let pattern = node.child_by_field_name("pattern").filter(|pattern| pattern.kind() == "identifier")?;
+    Some(source[pattern.byte_range()].to_string())
 }
 
 /// The call signatures of `const f: { <A>(self: A): A; (): void }`, when the declared type is such

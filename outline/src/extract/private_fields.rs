@@ -56,3 +56,21 @@ impl Visit<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{Language, outline_and_tree, private_fields};
+
+    /// A constructor's parameter properties are the class's fields, whatever their access; its
+    /// plain parameters are not.
+    #[test]
+    fn typescript_parameter_properties_are_fields() {
+        let source = "export class Client {\n  constructor(\n    private readonly http: Http,\n    public base?: string,\n    \
+                      readonly retries = 3,\n    plain: number,\n  ) {}\n}\n";
+        let (outline, tree) = outline_and_tree(Language::TypeScript, source);
+        let found: Vec<(String, u32)> =
+            private_fields(&outline, &tree.unwrap(), source).into_iter().map(|(name, _, line)| (name, line)).collect();
+        let expected = [("http", 3), ("base", 4), ("retries", 5)].map(|(name, line)| (name.to_string(), line));
+        assert_eq!(found, expected);
+    }
+}
