@@ -74,7 +74,19 @@ pub(super) static SPEC: Spec = Spec {
     // A `pub(crate) use` is an import too (see `re_export`), read like a private one.
     import_keywords: &["use ", "pub(crate) use ", "pub(super) use ", "pub(self) use "],
     constructors: Constructors::Declared,
-    private: &[Private::fields("field_declaration", name_field)],
+    private: &[
+        Private::fields("field_declaration", name_field),
+        // Items declared inside a function's body are in no view, and a reader still looks for
+        // them by name: a helper `struct Row` a test builds, a nested `fn parse`.
+        Private { node: "struct_item", names: name_field, kind: |_, _| Some(Kind::Struct) },
+        Private { node: "enum_item", names: name_field, kind: |_, _| Some(Kind::Enum) },
+        Private { node: "union_item", names: name_field, kind: |_, _| Some(Kind::Struct) },
+        Private { node: "trait_item", names: name_field, kind: |_, _| Some(Kind::Trait) },
+        Private { node: "type_item", names: name_field, kind: |_, _| Some(Kind::TypeAlias) },
+        Private { node: "function_item", names: name_field, kind: |_, _| Some(Kind::Function) },
+        Private { node: "const_item", names: name_field, kind: |_, _| Some(Kind::Const) },
+        Private { node: "static_item", names: name_field, kind: |_, _| Some(Kind::Variable) },
+    ],
 };
 
 /// Whether a `use` or `extern crate` item is the file's own import, not a re-export.
