@@ -5,11 +5,19 @@
 //! (lossy UTF-8, as reads decode files).
 
 use lean_ctx_outline::{
-    Definition, Language, TextFormat, aggressive, outline, render_map, render_signatures, render_text_outline,
+    Definition, KeywordFamily, Language, TextFormat, aggressive, outline, render_map, render_signatures,
+    render_text_outline,
 };
 
-const FORMATS: [TextFormat; 5] =
-    [TextFormat::Markdown, TextFormat::ReStructuredText, TextFormat::AsciiDoc, TextFormat::Org, TextFormat::Plain];
+const FORMATS: [TextFormat; 7] = [
+    TextFormat::Markdown,
+    TextFormat::ReStructuredText,
+    TextFormat::AsciiDoc,
+    TextFormat::Org,
+    TextFormat::Plain,
+    TextFormat::Code(KeywordFamily::General),
+    TextFormat::Code(KeywordFamily::Shell),
+];
 
 pub fn run(data: &[u8]) {
     let Some((&choice, source)) = data.split_first() else { return };

@@ -15,6 +15,7 @@ mod aggressive;
 mod commonjs_exports;
 mod extract;
 mod fallback;
+mod keywords;
 mod language;
 mod macro_words;
 mod model;
@@ -28,6 +29,7 @@ mod text;
 mod unclosed;
 mod unparsed;
 
+pub use keywords::Family as KeywordFamily;
 pub use language::Language;
 pub use model::{Definition, Import, Kind, Outline};
 pub use prose::{TextFormat, TextOutline, render_text_outline};

@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use crate::extract::markup::{Heading, nest};
+use crate::keywords::{Family, keyword_outline};
 use crate::text::collapse;
 use crate::{Language, outline, render};
 
@@ -12,6 +13,10 @@ use crate::{Language, outline, render};
 const HEAD_LINES: usize = 40;
 /// …or once it holds this many characters (a line that alone is longer is cut).
 const HEAD_CHARS: usize = 4_000;
+
+/// The first line of an outline made by keywords: what it is and what it cannot show.
+const KEYWORD_NOTE: &str =
+    "[outline by keywords (no grammar for this language here): lines that start a definition; others not shown]";
 
 /// Characters that can underline (and overline) a reStructuredText section title.
 const RST_ADORNMENTS: &str = "=-`:'\"~^_*+#<>.!$%&(),/;?@[\\]{|}";
@@ -25,6 +30,9 @@ pub enum TextFormat {
     Org,
     /// No heading syntax: the view is the head of the file.
     Plain,
+    /// Code in a language without a grammar here (Kotlin, Swift, PHP, shell, …): the view lists
+    /// the lines that start a definition with a keyword (see [`crate::keywords`]).
+    Code(Family),
 }
 
 impl TextFormat {
@@ -36,6 +44,11 @@ impl TextFormat {
             Some("rst" | "rest") => TextFormat::ReStructuredText,
             Some("adoc" | "asciidoc" | "asc") => TextFormat::AsciiDoc,
             Some("org") => TextFormat::Org,
+            Some("sh" | "bash" | "zsh" | "ksh") => TextFormat::Code(Family::Shell),
+            Some(
+                "kt" | "kts" | "swift" | "php" | "scala" | "sc" | "dart" | "lua" | "pl" | "pm" | "ex" | "exs"
+                | "groovy" | "gradle" | "jl" | "nim" | "zig" | "sol" | "ps1" | "psm1" | "cr",
+            ) => TextFormat::Code(Family::General),
             _ => TextFormat::Plain,
         }
     }
@@ -67,6 +80,10 @@ pub fn render_text_outline(format: TextFormat, source: &str) -> TextOutline {
         TextFormat::ReStructuredText => render::render_items(&nest(&rst_headings(source), source)),
         TextFormat::AsciiDoc => render::render_items(&nest(&marked_headings(source, '=', is_asciidoc_fence), source)),
         TextFormat::Org => render::render_items(&nest(&marked_headings(source, '*', is_org_block), source)),
+        TextFormat::Code(family) => {
+            let listed = render::render_item_signatures(&keyword_outline(source, family));
+            if listed.is_empty() { String::new() } else { format!("{KEYWORD_NOTE}\n{listed}") }
+        }
         TextFormat::Plain => String::new(),
     };
     match render::lists_definitions(&outline) {

@@ -93,6 +93,13 @@ pub(crate) fn render_items(items: &[Definition]) -> String {
     out
 }
 
+/// [`render_items`] with each definition's signature, not its label.
+pub(crate) fn render_item_signatures(items: &[Definition]) -> String {
+    let mut out = String::new();
+    push_level(&Page::new(items, Vec::new()), items, 0, View::Signatures, &mut out);
+    out
+}
+
 /// Whether a rendered signatures or map view lists any definition: every definition line starts
 /// at column 0 (top level) with its span, a digit; the `imports` and `[outline incomplete…]`
 /// lines do not.

@@ -6,7 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use lean_ctx_outline::{
-    Definition, Kind, Language, Outline, TextFormat, outline, render_map, render_signatures, render_text_outline,
+    Definition, KeywordFamily, Kind, Language, Outline, TextFormat, outline, render_map, render_signatures,
+    render_text_outline,
 };
 
 fn fixture_path(relative: &str) -> PathBuf {
@@ -2017,6 +2018,32 @@ fn text_files_outline_their_headings() {
     assert!(asciidoc.contains("#### Margins") && !asciidoc.contains("not a heading"), "{asciidoc}");
     let org = check_text("plan.org", TextFormat::Org);
     assert!(org.contains("### Examples") && !org.contains("star line") && !org.contains("bold"), "{org}");
+}
+
+/// Code in a language without a grammar here is outlined by its definition keywords, nested by
+/// indentation, under a first line that says how; a function's locals and a script's commands
+/// (`type strip` in shell) are not definitions.
+#[test]
+fn code_without_a_grammar_is_outlined_by_keywords() {
+    let kotlin = check_text("CartRepository.kt", TextFormat::Code(KeywordFamily::General));
+    assert!(kotlin.starts_with("[outline by keywords"), "{kotlin}");
+    for line in [
+        "7-39 class CartRepository",
+        " 15-19 suspend fun load(id: CartId): Result<Cart>",
+        " 29-31 fun clear(id: CartId)",
+        " 35-38 companion object",
+        "  36 const val MAX_LINES = 200",
+        "45-48 sealed interface CartEvent",
+        "50 fun <T> List<T>.secondOrNull(): T? = getOrNull(1)",
+        "52 typealias CartId = String",
+    ] {
+        assert!(kotlin.lines().any(|shown| shown.starts_with(line)), "no line starting `{line}`:\n{kotlin}");
+    }
+    assert!(!kotlin.contains("val cached") && !kotlin.contains("val updated"), "{kotlin}");
+    let shell = check_text("deploy.sh", TextFormat::Code(KeywordFamily::Shell));
+    let names: Vec<&str> = shell.lines().skip(1).collect();
+    // Two functions alike but for the name share a line, as everywhere.
+    assert_eq!(names, ["8-16 {log, build}()", "18-22 function upload", "24-26 function restart()", "28-34 main()"]);
 }
 
 #[test]

@@ -553,7 +553,7 @@ fn is_prose(path: &Path) -> bool {
             .and_then(|name| name.to_str())
             .is_some_and(|name| PROSE_NAMES.iter().any(|prose| prose.eq_ignore_ascii_case(name))),
         Some("txt" | "text") => true,
-        Some(_) => TextFormat::from_path(path) != TextFormat::Plain,
+        Some(_) => !matches!(TextFormat::from_path(path), TextFormat::Plain | TextFormat::Code(_)),
     }
 }
 

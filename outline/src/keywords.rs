@@ -1,0 +1,385 @@
+//! An outline of code in a language this crate has no grammar for (Kotlin, Swift, PHP, Scala,
+//! Dart, Lua, shell, Perl, Elixir, Julia, Nim, Zig, Solidity, PowerShell, Crystal, Groovy): each
+//! line that starts a definition with a keyword (`fun`, `class`, `def`, `function`, …), nested by
+//! its indentation. What a keyword does not start (a Dart function declared by its return type,
+//! a PHP property) is not listed; the view's first line says how it was made.
+
+use crate::model::{Definition, Kind};
+use crate::text::signature_line;
+
+/// Lines longer than this are data or minified code, not a definition's head.
+const MAX_LINE: usize = 1_000;
+
+/// The deepest nesting listed: indentation deeper than this many definitions is a body's detail.
+const MAX_NESTING: usize = 16;
+
+/// Words that may come before a definition's keyword.
+const MODIFIERS: &[&str] = &[
+    "abstract",
+    "actor",
+    "async",
+    "case",
+    "companion",
+    "const",
+    "convenience",
+    "data",
+    "dynamic",
+    "export",
+    "extern",
+    "external",
+    "fileprivate",
+    "final",
+    "implicit",
+    "indirect",
+    "infix",
+    "inline",
+    "inner",
+    "internal",
+    "lazy",
+    "local",
+    "mutable",
+    "mutating",
+    "nonisolated",
+    "open",
+    "operator",
+    "override",
+    "partial",
+    "private",
+    "protected",
+    "pub",
+    "public",
+    "readonly",
+    "required",
+    "sealed",
+    "static",
+    "suspend",
+    "tailrec",
+    "unsafe",
+    "value",
+    "virtual",
+];
+
+/// Definition keywords and what they define.
+const KEYWORDS: &[(&str, Kind)] = &[
+    ("fun", Kind::Function),
+    ("func", Kind::Function),
+    ("function", Kind::Function),
+    ("def", Kind::Function),
+    ("defp", Kind::Function),
+    ("defmacro", Kind::Macro),
+    ("fn", Kind::Function),
+    ("sub", Kind::Function),
+    ("proc", Kind::Function),
+    ("method", Kind::Function),
+    ("iterator", Kind::Function),
+    ("template", Kind::Macro),
+    ("macro", Kind::Macro),
+    ("modifier", Kind::Function),
+    ("event", Kind::Function),
+    ("class", Kind::Class),
+    ("object", Kind::Class),
+    ("record", Kind::Class),
+    ("mixin", Kind::Class),
+    ("contract", Kind::Class),
+    ("library", Kind::Module),
+    ("interface", Kind::Interface),
+    ("protocol", Kind::Interface),
+    ("defprotocol", Kind::Interface),
+    ("trait", Kind::Trait),
+    ("struct", Kind::Struct),
+    ("enum", Kind::Enum),
+    ("extension", Kind::Impl),
+    ("impl", Kind::Impl),
+    ("defimpl", Kind::Impl),
+    ("module", Kind::Module),
+    ("defmodule", Kind::Module),
+    ("namespace", Kind::Module),
+    ("package", Kind::Module),
+    ("typealias", Kind::TypeAlias),
+    ("type", Kind::TypeAlias),
+];
+
+/// Keywords of storage, a definition at the top level or among a type's members only (in a
+/// function's body they declare locals).
+const STORAGE: &[(&str, Kind)] =
+    &[("val", Kind::Const), ("let", Kind::Const), ("const", Kind::Const), ("var", Kind::Variable)];
+
+/// Which keywords a language defines with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// Kotlin, Swift, PHP, Scala and the rest: [`KEYWORDS`], [`STORAGE`] and their modifiers.
+    General,
+    /// sh, bash, zsh, ksh: `function name` and `name() {` only (`type` is a command there).
+    Shell,
+}
+
+/// The outline of `source` by its definition keywords, nested by indentation.
+pub(crate) fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
+    let lines: Vec<&str> = source.lines().collect();
+    // Each definition found, with its indentation and the index of its enclosing one.
+    let mut found: Vec<(usize, Option<usize>, Definition)> = Vec::new();
+    // Indices into `found` of the definitions still open at the current line.
+    let mut open: Vec<usize> = Vec::new();
+    for (index, line) in lines.iter().enumerate() {
+        if line.len() > MAX_LINE || line.trim().is_empty() {
+            continue;
+        }
+        let indent = indentation(line);
+        if is_closing(line) {
+            continue;
+        }
+        while open.last().is_some_and(|&last| found[last].0 >= indent) {
+            open.pop();
+        }
+        let parent = open.last().copied();
+        let in_type = parent.is_none_or(|parent| is_type(found[parent].2.kind));
+        let Some((kind, name)) = definition(line.trim(), family, in_type) else { continue };
+        if open.len() >= MAX_NESTING {
+            continue;
+        }
+        let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
+        let definition = Definition {
+            kind,
+            name,
+            signature: signature_line(line.trim()),
+            uncut: None,
+            start_line: number,
+            head_line: number,
+            end_line: number,
+            children: Vec::new(),
+        };
+        open.push(found.len());
+        found.push((indent, parent, definition));
+    }
+    set_ends(&mut found, &lines);
+    // Children after their parents in `found`: moved into them from the last one back.
+    let mut roots = Vec::new();
+    while let Some((_, parent, definition)) = found.pop() {
+        match parent {
+            Some(parent) => found[parent].2.children.insert(0, definition),
+            None => roots.insert(0, definition),
+        }
+    }
+    roots
+}
+
+/// Each definition runs to the line before the next one indented as much or less that does not
+/// only close something (`}`, `) {`, `end`), less the blank lines and the closing lines of its
+/// enclosing definitions (indented less) before that. A declaration that opens no block
+/// (`package a.b`, `namespace App;`) is its line.
+fn set_ends(found: &mut [(usize, Option<usize>, Definition)], lines: &[&str]) {
+    for (indent, _, definition) in found.iter_mut() {
+        let start = definition.start_line;
+        let head = lines[start as usize - 1].trim_end();
+        let block =
+            !head.ends_with(';') && (definition.kind != Kind::Module || head.ends_with('{') || head.ends_with(" do"));
+        if !block {
+            continue;
+        }
+        let next = lines[start as usize..]
+            .iter()
+            .position(|line| !line.trim().is_empty() && indentation(line) <= *indent && !is_closing(line));
+        let mut end = next.map_or(lines.len(), |offset| start as usize + offset);
+        while end > start as usize {
+            let line = lines[end - 1];
+            if !line.trim().is_empty() && indentation(line) >= *indent {
+                break;
+            }
+            end -= 1;
+        }
+        definition.end_line = u32::try_from(end).unwrap_or(u32::MAX);
+    }
+}
+
+/// Whether `line` only closes what an earlier line opened: a bracket first (`}`, `) {`, `]`) or
+/// a block's `end`.
+fn is_closing(line: &str) -> bool {
+    let trimmed = line.trim_start();
+    trimmed.starts_with([')', ']', '}']) || trimmed.split([' ', ';', ')', '.']).next() == Some("end")
+}
+
+/// The width of a line's leading whitespace, a tab counting as four.
+fn indentation(line: &str) -> usize {
+    line.chars().take_while(|c| c.is_whitespace()).map(|c| if c == '\t' { 4 } else { 1 }).sum()
+}
+
+fn is_type(kind: Kind) -> bool {
+    matches!(kind, Kind::Class | Kind::Interface | Kind::Trait | Kind::Struct | Kind::Enum | Kind::Impl | Kind::Module)
+}
+
+/// What `line` (trimmed) defines, and its name: after annotations (`@Test`), modifiers and
+/// keywords (`private suspend fun`, `enum class`, `const val`: the last keyword says what is
+/// defined), a name; or in shell, a function (`name() {`).
+fn definition(line: &str, family: Family, in_type: bool) -> Option<(Kind, String)> {
+    if family == Family::Shell
+        && let Some(name) = shell_function(line)
+    {
+        return Some((Kind::Function, name.to_string()));
+    }
+    let mut last = None;
+    let mut offset = 0;
+    for word in line.split_whitespace() {
+        let at = offset + line[offset..].find(word)?;
+        offset = at + word.len();
+        if word.starts_with('@') && last.is_none() {
+            continue;
+        }
+        // A keyword glued to what follows it: `init(x:`, `fun<T>`.
+        let glued = word.find(['(', '<']).filter(|&cut| cut > 0);
+        let keyword_word = glued.map_or(word, |cut| &word[..cut]);
+        match keyword_kind(keyword_word, family, in_type) {
+            Some(kind) => {
+                let rest_at = glued.map_or(offset, |cut| at + cut);
+                last = Some((keyword_word, kind, rest_at));
+                if glued.is_some() {
+                    break;
+                }
+            }
+            None if MODIFIERS.contains(&modifier_word(word)) && family != Family::Shell => {}
+            None => break,
+        }
+    }
+    let (keyword, kind, rest_at) = last?;
+    let rest = &line[rest_at..];
+    if kind == Kind::Constructor {
+        return rest.trim_start().starts_with(['(', '?', '!']).then(|| (kind, keyword.to_string()));
+    }
+    match name(rest) {
+        Some(name) => Some((kind, name)),
+        // Kotlin's `companion object {` is named `Companion` unless named.
+        None if keyword == "object" && line.split_whitespace().any(|word| word == "companion") => {
+            Some((kind, "Companion".to_string()))
+        }
+        None => None,
+    }
+}
+
+/// A modifier's word without what it takes (`private(set)`).
+fn modifier_word(word: &str) -> &str {
+    word.split('(').next().unwrap_or(word)
+}
+
+/// What `word` defines as a keyword of `family`, given whether storage keywords define here.
+fn keyword_kind(word: &str, family: Family, in_type: bool) -> Option<Kind> {
+    if family == Family::Shell {
+        return (word == "function").then_some(Kind::Function);
+    }
+    if matches!(word, "init" | "constructor") {
+        return Some(Kind::Constructor);
+    }
+    let storage = STORAGE.iter().filter(|_| in_type);
+    KEYWORDS.iter().chain(storage).find(|(keyword, _)| *keyword == word).map(|(_, kind)| *kind)
+}
+
+/// The name a definition keyword is followed by: past type parameters (`fun <T> List<T>.second`),
+/// a receiver's type and a module's (`String.trim`, `M:name` are `trim` and `name`), a Nim
+/// export mark (`proc name*`); a module's dotted name stays whole (`defmodule App.Repo`).
+fn name(rest: &str) -> Option<String> {
+    let mut rest = rest.trim_start();
+    if rest.starts_with('<') {
+        let close = rest.find('>')?;
+        rest = rest[close + 1..].trim_start();
+    }
+    // The token, without the type arguments of a receiver (`List<T>.second` is `List.second`).
+    let mut token = String::new();
+    let mut depth = 0usize;
+    for (at, c) in rest.char_indices() {
+        match c {
+            '<' => depth += 1,
+            '>' if depth > 0 => depth -= 1,
+            _ if depth > 0 => {}
+            c if c.is_alphanumeric() || "_$.:!?".contains(c) || (c == '-' && next_is_letter(rest, at)) => token.push(c),
+            _ => break,
+        }
+    }
+    let token = token.trim_end_matches([':', '.']);
+    let first = token.chars().next()?;
+    if !(first.is_alphabetic() || first == '_' || first == '$') {
+        return None;
+    }
+    let dotted_type = token.split('.').all(|part| part.starts_with(char::is_uppercase));
+    let name = if dotted_type { token } else { token.rsplit(['.', ':']).next().unwrap_or(token) };
+    Some(name.to_string()).filter(|name| !name.is_empty())
+}
+
+fn next_is_letter(text: &str, at: usize) -> bool {
+    text[at + 1..].starts_with(char::is_alphabetic)
+}
+
+/// A shell function, `name() {` or `name () {` (the `function name` form has a keyword).
+fn shell_function(line: &str) -> Option<&str> {
+    let (name, rest) = line.split_once('(')?;
+    let name = name.trim_end();
+    let simple = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || "_-:.".contains(c));
+    let opens = rest.trim_start().strip_prefix(')')?.trim_start();
+    (simple
+        && name.starts_with(char::is_alphabetic)
+        && (opens.starts_with('{') || opens.is_empty())
+        && !line.contains('='))
+    .then_some(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn flat(items: &[Definition], depth: usize, out: &mut Vec<String>) {
+        for item in items {
+            out.push(format!(
+                "{}{}-{} {:?} {}",
+                " ".repeat(depth),
+                item.start_line,
+                item.end_line,
+                item.kind,
+                item.name
+            ));
+            flat(&item.children, depth + 1, out);
+        }
+    }
+
+    fn outline(source: &str, family: Family) -> Vec<String> {
+        let mut out = Vec::new();
+        flat(&keyword_outline(source, family), 0, &mut out);
+        out
+    }
+
+    #[test]
+    fn kotlin_definitions_nest_by_indentation_and_end_before_their_parents_close() {
+        let source = "package demo\n\nclass Cart(val id: Int) {\n    private val items = mutableListOf<String>()\n\n    \
+                      suspend fun add(item: String): Boolean {\n        val local = 1\n        return true\n    }\n\n    \
+                      @Test fun <T> List<T>.second(): T = this[1]\n}\n\nenum class Color { RED }\nconst val MAX = 3\n";
+        assert_eq!(
+            outline(source, Family::General),
+            [
+                "1-1 Module demo",
+                "3-12 Class Cart",
+                " 4-4 Const items",
+                " 6-9 Function add",
+                " 11-11 Function second",
+                "14-14 Class Color",
+                "15-15 Const MAX",
+            ]
+        );
+    }
+
+    #[test]
+    fn other_languages_keywords_shell_functions_and_constructors() {
+        let swift = "struct Point {\n    var x: Double\n    init(x: Double) { self.x = x }\n    mutating func move() {}\n}\n\
+                     extension Point: Equatable {}\n";
+        assert_eq!(
+            outline(swift, Family::General),
+            ["1-5 Struct Point", " 2-2 Variable x", " 3-3 Constructor init", " 4-4 Function move", "6-6 Impl Point"]
+        );
+        let shell = "#!/bin/sh\n# def not_this\nbuild() {\n  cargo build\n}\nfunction deploy {\n  x=$(f)\n}\n";
+        assert_eq!(outline(shell, Family::Shell), ["3-5 Function build", "6-8 Function deploy"]);
+        let php = "<?php\nnamespace App;\nfinal class User {\n    public function name(): string {}\n}\n";
+        assert_eq!(outline(php, Family::General), ["2-2 Module App", "3-5 Class User", " 4-4 Function name"]);
+        let lua = "local M = {}\nfunction M.load(path)\nend\nlocal function helper() end\n";
+        assert_eq!(outline(lua, Family::General), ["2-3 Function load", "4-4 Function helper"]);
+        let elixir = "defmodule App.Repo do\n  def get(id), do: id\n  defp check(x), do: x\nend\n";
+        assert_eq!(
+            outline(elixir, Family::General),
+            ["1-4 Module App.Repo", " 2-2 Function get", " 3-3 Function check"]
+        );
+    }
+}
