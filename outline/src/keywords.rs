@@ -120,14 +120,17 @@ pub(crate) fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
     let mut found: Vec<(usize, Option<usize>, Definition)> = Vec::new();
     // Indices into `found` of the definitions still open at the current line.
     let mut open: Vec<usize> = Vec::new();
+    let mut in_pod = false;
     for (index, line) in lines.iter().enumerate() {
-        if line.len() > MAX_LINE || line.trim().is_empty() {
+        // Perl's documentation (`=head1` … `=cut`, Ruby's `=begin` … `=end`) is prose.
+        if line.starts_with('=') && line[1..].starts_with(char::is_alphabetic) {
+            in_pod = !(line.starts_with("=cut") || line.starts_with("=end"));
+            continue;
+        }
+        if in_pod || line.len() > MAX_LINE || line.trim().is_empty() || is_bracket_line(line) {
             continue;
         }
         let indent = indentation(line);
-        if is_closing(line) {
-            continue;
-        }
         while open.last().is_some_and(|&last| found[last].0 >= indent) {
             open.pop();
         }
@@ -141,7 +144,8 @@ pub(crate) fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
         let definition = Definition {
             kind,
             name,
-            signature: signature_line(line.trim()),
+            // A value written over the next lines (`const MAP = [`) is left out with its bracket.
+            signature: signature_line(line.trim().trim_end_matches('[').trim_end()),
             uncut: None,
             start_line: number,
             head_line: number,
@@ -178,7 +182,7 @@ fn set_ends(found: &mut [(usize, Option<usize>, Definition)], lines: &[&str]) {
         }
         let next = lines[start as usize..]
             .iter()
-            .position(|line| !line.trim().is_empty() && indentation(line) <= *indent && !is_closing(line));
+            .position(|line| !line.trim().is_empty() && indentation(line) <= *indent && !is_bracket_line(line));
         let mut end = next.map_or(lines.len(), |offset| start as usize + offset);
         while end > start as usize {
             let line = lines[end - 1];
@@ -191,11 +195,12 @@ fn set_ends(found: &mut [(usize, Option<usize>, Definition)], lines: &[&str]) {
     }
 }
 
-/// Whether `line` only closes what an earlier line opened: a bracket first (`}`, `) {`, `]`) or
-/// a block's `end`.
-fn is_closing(line: &str) -> bool {
+/// Whether `line` only opens or closes what a definition's head began: a bracket first (`{` on a
+/// line of its own, `}`, `) {`, `]`) or a block's `end`. Such a line neither ends a definition
+/// nor starts one.
+fn is_bracket_line(line: &str) -> bool {
     let trimmed = line.trim_start();
-    trimmed.starts_with([')', ']', '}']) || trimmed.split([' ', ';', ')', '.']).next() == Some("end")
+    trimmed.starts_with([')', ']', '}', '{']) || trimmed.split([' ', ';', ')', '.']).next() == Some("end")
 }
 
 /// The width of a line's leading whitespace, a tab counting as four.
@@ -245,6 +250,9 @@ fn definition(line: &str, family: Family, in_type: bool) -> Option<(Kind, String
         return rest.trim_start().starts_with(['(', '?', '!']).then(|| (kind, keyword.to_string()));
     }
     match name(rest) {
+        // A module's name ends its line or opens its block (`package a.b;`, `defmodule A do`,
+        // `namespace App {`); more words after it are prose (`package name. The C<open> …`).
+        Some(name) if kind == Kind::Module && !declares_module(rest, &name) => None,
         Some(name) => Some((kind, name)),
         // Kotlin's `companion object {` is named `Companion` unless named.
         None if keyword == "object" && line.split_whitespace().any(|word| word == "companion") => {
@@ -252,6 +260,14 @@ fn definition(line: &str, family: Family, in_type: bool) -> Option<(Kind, String
         }
         None => None,
     }
+}
+
+/// Whether what follows a module keyword (`rest`, naming `name`) is a module's declaration.
+fn declares_module(rest: &str, name: &str) -> bool {
+    let after = rest.find(name).map_or("", |at| rest[at + name.len()..].trim_start());
+    after.is_empty()
+        || after.starts_with([';', '{', '(', '=', ':'])
+        || ["do", "where", "exposing"].iter().any(|word| after.split_whitespace().next() == Some(word))
 }
 
 /// A modifier's word without what it takes (`private(set)`).
@@ -273,7 +289,8 @@ fn keyword_kind(word: &str, family: Family, in_type: bool) -> Option<Kind> {
 
 /// The name a definition keyword is followed by: past type parameters (`fun <T> List<T>.second`),
 /// a receiver's type and a module's (`String.trim`, `M:name` are `trim` and `name`), a Nim
-/// export mark (`proc name*`); a module's dotted name stays whole (`defmodule App.Repo`).
+/// export mark (`proc name*`); a module's dotted name stays whole (`defmodule App.Repo`, PHP's
+/// `namespace App\Http`).
 fn name(rest: &str) -> Option<String> {
     let mut rest = rest.trim_start();
     if rest.starts_with('<') {
@@ -288,7 +305,9 @@ fn name(rest: &str) -> Option<String> {
             '<' => depth += 1,
             '>' if depth > 0 => depth -= 1,
             _ if depth > 0 => {}
-            c if c.is_alphanumeric() || "_$.:!?".contains(c) || (c == '-' && next_is_letter(rest, at)) => token.push(c),
+            c if c.is_alphanumeric() || "_$.:!?\\".contains(c) || (c == '-' && next_is_letter(rest, at)) => {
+                token.push(c)
+            }
             _ => break,
         }
     }
@@ -297,8 +316,8 @@ fn name(rest: &str) -> Option<String> {
     if !(first.is_alphabetic() || first == '_' || first == '$') {
         return None;
     }
-    let dotted_type = token.split('.').all(|part| part.starts_with(char::is_uppercase));
-    let name = if dotted_type { token } else { token.rsplit(['.', ':']).next().unwrap_or(token) };
+    let dotted_type = token.split(['.', '\\']).all(|part| part.starts_with(char::is_uppercase));
+    let name = if dotted_type { token } else { token.rsplit(['.', ':', '\\']).next().unwrap_or(token) };
     Some(name.to_string()).filter(|name| !name.is_empty())
 }
 
@@ -372,8 +391,11 @@ mod tests {
         );
         let shell = "#!/bin/sh\n# def not_this\nbuild() {\n  cargo build\n}\nfunction deploy {\n  x=$(f)\n}\n";
         assert_eq!(outline(shell, Family::Shell), ["3-5 Function build", "6-8 Function deploy"]);
-        let php = "<?php\nnamespace App;\nfinal class User {\n    public function name(): string {}\n}\n";
-        assert_eq!(outline(php, Family::General), ["2-2 Module App", "3-5 Class User", " 4-4 Function name"]);
+        let php = "<?php\nnamespace App\\Http;\nfinal class User\n{\n    public function name(): string {}\n}\n";
+        assert_eq!(outline(php, Family::General), ["2-2 Module App\\Http", "3-6 Class User", " 5-5 Function name"]);
+        // Perl's documentation is prose, whatever its words.
+        let perl = "package Tool;\n\n=head1 USAGE\n\nsub in_pod { }\n\n=cut\n\nsub run {\n}\n";
+        assert_eq!(outline(perl, Family::General), ["1-1 Module Tool", "9-10 Function run"]);
         let lua = "local M = {}\nfunction M.load(path)\nend\nlocal function helper() end\n";
         assert_eq!(outline(lua, Family::General), ["2-3 Function load", "4-4 Function helper"]);
         let elixir = "defmodule App.Repo do\n  def get(id), do: id\n  defp check(x), do: x\nend\n";
