@@ -340,13 +340,9 @@ fn known_only_when_run(word: &Word) -> bool {
     }
     let Some(slash) = word.text.rfind('/') else { return true };
     let text = word.text.as_bytes();
-    let bare = |at: usize| word.quoted_at(at).is_none();
-    let expands = |at: usize| {
-        matches!(text[at], b'$' | b'`') && !matches!(word.quoted_at(at), Some(Quoted { quote: Quote::Literal, .. }))
-    };
-    let globs = |at: usize| bare(at) && b"*?[{".contains(&text[at]);
-    let name_known = !(slash + 1..text.len()).any(|at| expands(at) || globs(at));
-    let directory_quoted_variables = (0..slash).filter(|&at| expands(at)).all(|at| {
+    let globs = |at: usize| word.quoted_at(at).is_none() && b"*?[{".contains(&text[at]);
+    let name_known = !(slash + 1..text.len()).any(|at| word.expands_at(at) || globs(at));
+    let directory_quoted_variables = (0..slash).filter(|&at| word.expands_at(at)).all(|at| {
         let double = matches!(word.quoted_at(at), Some(Quoted { quote: Quote::Double, .. }));
         let rest = &word.text[at + 1..];
         let name = rest.strip_prefix('{').and_then(|braced| braced.split_once('}')).map_or_else(
@@ -638,7 +634,10 @@ mod tests {
         let operands: Vec<_> = inv.operands().map(|arg| (arg.text.as_str(), arg.glob.as_deref())).collect();
         assert_eq!(operands, [("./a", None), ("b c", None), ("*.md", None), ("*.rs", Some("*.rs"))]);
         assert_eq!(inv.args[0].text, "-n");
-        assert_eq!(inv.redirects, [Redirect { write: true, target: "out".into() }]);
+        assert_eq!(
+            inv.redirects.iter().map(|r| (r.write, r.target.text.as_str())).collect::<Vec<_>>(),
+            [(true, "out")]
+        );
         assert_eq!(inv.unknown_program, None);
     }
 

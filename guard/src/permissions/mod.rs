@@ -256,8 +256,9 @@ impl Permissions {
                 continue;
             }
             let texts: Vec<&str> = invocation.args.iter().map(|arg| arg.text.as_str()).collect();
-            let whole = readers::whole(program, &texts);
-            let not_operands = readers::not_operands(program, &texts).words;
+            let not_operands = readers::not_operands(program, &texts);
+            let whole = readers::whole(program, &texts, &not_operands);
+            let not_operands = not_operands.words;
             // Whether a directory the program reads whole was named, so it
             // does not read its working directory.
             let mut named_any = false;
@@ -302,9 +303,9 @@ impl Permissions {
                 whole_reads.extend(self.whole_read(cwd.clone(), cause, &cwd, Some((&mut budget, whole.filter))));
             }
             for redirect in &invocation.redirects {
-                let path = canonical_prefix(&self.resolve(&redirect.target, &cwd));
+                let path = canonical_prefix(&self.resolve(&redirect.target.text, &cwd));
                 let (operator, list) = if redirect.write { ("`>`", &mut edits) } else { ("`<`", &mut reads) };
-                list.push(Named { path, cause: format!("{operator} names `{}`", redirect.target) });
+                list.push(Named { path, cause: format!("{operator} names `{}`", redirect.target.text) });
             }
         }
         let verdict = self.verdict(|target| match target {

@@ -207,9 +207,8 @@ pub(crate) fn not_operands(program: &str, args: &[&str]) -> NotOperands {
 }
 
 /// How `program` (a file name) reads what `args` name; `None` when it reads
-/// no directory whole.
-pub(crate) fn whole(program: &str, args: &[&str]) -> Option<Whole> {
-    let not = not_operands(program, args);
+/// no directory whole. `not` is what [`not_operands`] found in `args`.
+pub(crate) fn whole(program: &str, args: &[&str], not: &NotOperands) -> Option<Whole> {
     let operands = || {
         (0..args.len())
             .filter(|&i| !args[i].starts_with('-') && !not.words.contains(&i) && !not.pattern_files.contains(&i))
@@ -273,18 +272,21 @@ fn find(args: &[&str]) -> Option<Whole> {
 mod tests {
     use super::*;
 
+    /// What the command `line` (words split at spaces) reads whole.
+    fn whole_of(line: &str) -> Option<Whole> {
+        let words: Vec<&str> = line.split(' ').collect();
+        whole(words[0], &words[1..], &not_operands(words[0], &words[1..]))
+    }
+
     fn read_whole(line: &str) -> Option<(Vec<&str>, bool)> {
         let words: Vec<&str> = line.split(' ').collect();
-        let found = whole(words[0], &words[1..])?;
+        let found = whole_of(line)?;
         Some((found.args.iter().map(|&i| words[i + 1]).collect(), found.default_cwd))
     }
 
     #[test]
     fn rg_and_ag_skip_ignored_files_unless_told_not_to() {
-        let filter = |line: &str| {
-            let words: Vec<&str> = line.split(' ').collect();
-            whole(words[0], &words[1..]).unwrap().filter
-        };
+        let filter = |line: &str| whole_of(line).unwrap().filter;
         assert_eq!(filter("rg x"), Filter::Ignores);
         assert_eq!(filter("ag -i x src"), Filter::Ignores);
         for line in ["rg -uu x", "rg --hidden x", "rg --no-ignore-vcs x", "ag -U x", "ack x", "grep -r x"] {

@@ -66,7 +66,8 @@ pub(crate) fn tree(dir: &Path, budget: &mut Budget, filter: Filter) -> Option<Tr
         let walk = ignore::WalkBuilder::new(dir).sort_by_file_name(|a, b| a.cmp(b)).build();
         for entry in walk.flatten().filter(|entry| entry.depth() > 0) {
             budget.left = budget.left.checked_sub(1)?;
-            tree.add(entry.into_path());
+            let link = entry.path_is_symlink();
+            tree.add(entry.into_path(), link);
         }
         return Some(tree);
     }
@@ -76,21 +77,21 @@ pub(crate) fn tree(dir: &Path, budget: &mut Budget, filter: Filter) -> Option<Tr
         // Reversed onto the stack, so directories are walked in name order.
         for name in names.iter().rev() {
             let path = dir.join(name);
-            if name != ".git" && fs::symlink_metadata(&path).is_ok_and(|meta| meta.is_dir()) {
+            let kind = fs::symlink_metadata(&path).ok().map(|meta| meta.file_type());
+            if name != ".git" && kind.is_some_and(|kind| kind.is_dir()) {
                 pending.push(path.clone());
             }
-            tree.add(path);
+            tree.add(path, kind.is_some_and(|kind| kind.is_symlink()));
         }
     }
     Some(tree)
 }
 
 impl Tree {
-    /// An entry, and what it points to when it is a symbolic link.
-    fn add(&mut self, path: PathBuf) {
-        if fs::symlink_metadata(&path).is_ok_and(|meta| meta.file_type().is_symlink())
-            && let Ok(target) = path.canonicalize()
-        {
+    /// An entry, and what it points to when it is a symbolic link (`link`,
+    /// known from the walk's own look at it).
+    fn add(&mut self, path: PathBuf, link: bool) {
+        if link && let Ok(target) = path.canonicalize() {
             if target.is_dir() {
                 self.linked_dirs.push(target.clone());
             }
