@@ -332,8 +332,8 @@ fn look_through(command: &Command, vars: &Vars) -> (Invocation, Option<String>) 
 /// of them run.
 fn known_only_when_run(word: &Word) -> bool {
     if let Some(pattern) = word.glob() {
-        return braces::expand(&pattern)
-            .is_none_or(|words| words.len() > 1 || words.iter().any(|word| expand::is_pattern(word)));
+        // At most one word, or `None`.
+        return braces::expand(&pattern, 1).is_none_or(|words| words.iter().any(|word| expand::is_pattern(word)));
     }
     if word.is_literal() {
         return false;

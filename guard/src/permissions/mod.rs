@@ -27,8 +27,9 @@
 //! - a glob operand is expanded as the shell would, braces first
 //!   (`braces.rs`, whether or not files exist) then each word's glob
 //!   (`expand.rs`), and each path checked; braces making more than 1024
-//!   words, or a glob matching more than 10,000 paths, count as naming
-//!   everything under the literal leading directory;
+//!   words (or more than the walk's budget has left: each is looked up), or
+//!   a glob matching more than 10,000 paths, count as naming everything
+//!   under the literal leading directory;
 //! - a directory given to a program that reads it recursively (`readers.rs`:
 //!   `grep -r`, rg, tar, `cp -r`, `find -exec cat`…) counts as reading
 //!   everything under it (for rg and ag, what they read by default: not
@@ -332,12 +333,16 @@ impl Permissions {
 
     /// The paths an argument names in `cwd`, for each word its braces
     /// become: the word's glob matches, or the word as written (not
-    /// necessarily existing). Never empty.
+    /// necessarily existing). Never empty. Each word costs one entry of the
+    /// budget, as each is looked up: past it, or past
+    /// [`braces::MAX_WORDS`], the argument names everything under its
+    /// literal leading directory.
     fn paths_of(&self, arg: &Arg, cwd: &Path, budget: &mut Budget) -> Vec<Expansion> {
         let Some(pattern) = &arg.glob else { return vec![Expansion::Paths(vec![self.resolve(&arg.text, cwd)])] };
-        let Some(words) = braces::expand(pattern) else {
+        let Some(words) = braces::expand(pattern, braces::MAX_WORDS.min(budget.left())) else {
             return vec![Expansion::Under(self.resolve(&braces::literal_dir(pattern), cwd))];
         };
+        budget.spend(words.len());
         let expand_word = |word: &String| match expand::expand(word, cwd, &self.home, budget) {
             Expansion::Paths(paths) if paths.is_empty() => {
                 Expansion::Paths(vec![self.resolve(&expand::unescape(word), cwd)])

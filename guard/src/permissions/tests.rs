@@ -564,3 +564,21 @@ fn a_program_known_only_when_it_runs_is_asked_about_where_bash_rules_exist() {
     s.project(&permissions(r#"{"deny": ["Read(./.env)"]}"#));
     assert_eq!(s.load().check_shell("$(echo rm) x", &s.root), Verdict::Allow);
 }
+
+#[test]
+fn brace_words_are_charged_to_the_walk_budget() {
+    let (s, p, file) = qa();
+    // 4096 words of 1024 names each: past the budget a word names everything under `qa`.
+    let command = format!("cat{}", " qa/{1..1024}".repeat(4096));
+    let started = std::time::Instant::now();
+    let verdict = p.check_shell(&command, &s.root);
+    assert!(started.elapsed() < std::time::Duration::from_secs(2), "{:?}", started.elapsed());
+    assert_eq!(
+        verdict,
+        because(
+            deny("Read(./qa/secret/**)", &file),
+            "`cat` reads `qa/{1..1024}`, which names too many paths to list under qa, too much to list, and the \
+             rule may cover some of it"
+        )
+    );
+}

@@ -1,5 +1,6 @@
 //! Listing what is under a directory, within a budget of entries shared by
-//! every glob and directory one command line makes the checker look at, so
+//! every glob, brace word and directory one command line makes the checker
+//! look at, so
 //! a check never walks a huge tree: past the budget the caller judges from
 //! the rules' patterns alone.
 
@@ -19,6 +20,17 @@ pub(crate) struct Budget {
 impl Budget {
     pub(crate) fn new(entries: usize) -> Budget {
         Budget { left: entries }
+    }
+
+    /// Entries left.
+    pub(crate) fn left(&self) -> usize {
+        self.left
+    }
+
+    /// Spends `count` entries (at most what is left) on paths looked at one
+    /// by one: the words of a brace expansion.
+    pub(crate) fn spend(&mut self, count: usize) {
+        self.left = self.left.saturating_sub(count);
     }
 
     /// The names in `dir`, sorted; `None` once the budget is spent. A
