@@ -38,7 +38,7 @@
 
 use std::collections::HashMap;
 
-use lean_ctx_shell_syntax::{Command, Quote, Quoted, Redirect, Word};
+use lean_ctx_shell_syntax::{Command, Quote, Quoted, Word};
 
 use super::{braces, expand};
 
@@ -177,19 +177,32 @@ pub(crate) struct Invocation {
     /// `sudo rm -rf x`), and the words after it, options included.
     pub(crate) program: Option<String>,
     pub(crate) args: Vec<Arg>,
-    pub(crate) redirects: Vec<Redirect>,
+    pub(crate) redirects: Vec<Redirection>,
     /// The program's word as written when it is not a literal (`$x`,
     /// `$(echo rm)`): what runs is known only when the command does.
     pub(crate) unknown_program: Option<String>,
 }
 
-/// A word after the program.
+/// A word after the program, or a redirection's target.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Arg {
     /// Quotes removed.
     pub(crate) text: String,
     /// The word as a glob pattern, when the shell would expand it as one.
     pub(crate) glob: Option<String>,
+}
+
+impl Arg {
+    fn of(word: &Word) -> Arg {
+        Arg { text: word.text.clone(), glob: word.glob() }
+    }
+}
+
+/// A file a redirection reads (`<`) or writes (`>`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Redirection {
+    pub(crate) write: bool,
+    pub(crate) target: Arg,
 }
 
 impl Invocation {
@@ -300,11 +313,11 @@ fn look_through(command: &Command, vars: &Vars) -> (Invocation, Option<String>) 
             add(normalize(&format!("{name} {}", texts[subcommand..].join(" "))));
         }
     }
-    let args = words
-        .get(at + 1..)
-        .unwrap_or_default()
+    let args = words.get(at + 1..).unwrap_or_default().iter().map(Arg::of).collect();
+    let redirects = command
+        .redirects
         .iter()
-        .map(|word| Arg { text: word.text.clone(), glob: word.glob() })
+        .map(|redirect| Redirection { write: redirect.write, target: Arg::of(&redirect.target) })
         .collect();
     let mut unknown_program = words.get(at).filter(|word| known_only_when_run(word)).map(|word| word.text.clone());
     let script = match program.as_deref() {
@@ -320,7 +333,7 @@ fn look_through(command: &Command, vars: &Vars) -> (Invocation, Option<String>) 
             })
         }
     };
-    (Invocation { views, program, args, redirects: command.redirects.clone(), unknown_program }, script)
+    (Invocation { views, program, args, redirects, unknown_program }, script)
 }
 
 /// Whether the program `word` runs is known only when the command runs:

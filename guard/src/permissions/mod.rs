@@ -21,7 +21,8 @@
 //! [`Permissions::check_shell`] also applies the Read and Edit rules to the
 //! files a command names, best effort: an operand that resolves (against the
 //! working directory, following `cd` in the same line) to an existing path
-//! is checked like a read, and a `>` redirection target like an edit, so
+//! is checked like a read, and a `>` redirection target like an edit (a
+//! target's globs expanded as an operand's), so
 //! `cat .env` is denied where `Read(./.env)` is (the first 4096 operands of
 //! a command are looked at). Beyond what is written:
 //! - a glob operand is expanded as the shell would, braces first
@@ -42,8 +43,7 @@
 //!
 //! Not seen: what a script or program reads by itself (`bash script.sh`,
 //! `python -c …`), variables and substitutions in operands (`cat $f`),
-//! file names piped to another command (`ls | xargs cat`), and globs in
-//! redirection targets.
+//! and file names piped to another command (`ls | xargs cat`).
 //!
 //! A verdict on a command carries a [`Cause`]: the part of the command the
 //! rule covers, so the agent and the user see what was refused and why.
@@ -185,6 +185,15 @@ impl WholeRead {
     }
 }
 
+/// How a command names `path` through `arg`: "`.env`", or "`.en?`, which
+/// matches .env" when a glob made it.
+fn named(arg: &Arg, path: &Path, cwd: &Path) -> String {
+    match &arg.glob {
+        Some(_) => format!("`{}`, which matches {}", arg.text, shown(path, cwd)),
+        None => format!("`{}`", arg.text),
+    }
+}
+
 /// `path` relative to `cwd` when it is below it, else absolute.
 fn shown(path: &Path, cwd: &Path) -> String {
     path.strip_prefix(cwd).ok().filter(|rel| !rel.as_os_str().is_empty()).unwrap_or(path).display().to_string()
@@ -287,10 +296,7 @@ impl Permissions {
                 for path in paths {
                     let Ok(path) = path.canonicalize() else { continue };
                     named_any |= reads_whole;
-                    let named = match &arg.glob {
-                        Some(_) => format!("`{}`, which matches {}", arg.text, shown(&path, &cwd)),
-                        None => format!("`{}`", arg.text),
-                    };
+                    let named = named(arg, &path, &cwd);
                     if reads_whole && path.is_dir() {
                         let cause = format!("`{program}` reads everything under {named}");
                         let filter = whole.as_ref().map_or(walk::Filter::Everything, |whole| whole.filter);
@@ -304,9 +310,30 @@ impl Permissions {
                 whole_reads.extend(self.whole_read(cwd.clone(), cause, &cwd, Some((&mut budget, whole.filter))));
             }
             for redirect in &invocation.redirects {
-                let path = canonical_prefix(&self.resolve(&redirect.target.text, &cwd));
-                let (operator, list) = if redirect.write { ("`>`", &mut edits) } else { ("`<`", &mut reads) };
-                list.push(Named { path, cause: format!("{operator} names `{}`", redirect.target.text) });
+                let target = &redirect.target;
+                let operator = if redirect.write { "`>`" } else { "`<`" };
+                for expansion in self.paths_of(target, &cwd, &mut budget) {
+                    match expansion {
+                        Expansion::Paths(paths) => {
+                            for path in paths.iter().map(|path| canonical_prefix(path)) {
+                                let cause = format!("{operator} names {}", named(target, &path, &cwd));
+                                let list = if redirect.write { &mut edits } else { &mut reads };
+                                list.push(Named { path, cause });
+                            }
+                        }
+                        // Bash refuses a target matching more than one file
+                        // as ambiguous; zsh reads them all.
+                        Expansion::Under(dir) if !redirect.write => {
+                            let cause = format!(
+                                "{operator} names `{}`, which names too many paths to list under {}",
+                                target.text,
+                                shown(&dir, &cwd)
+                            );
+                            whole_reads.extend(self.whole_read(dir, cause, &cwd, None));
+                        }
+                        Expansion::Under(_) => {}
+                    }
+                }
             }
         }
         let verdict = self.verdict(|target| match target {

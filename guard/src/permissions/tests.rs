@@ -582,3 +582,17 @@ fn brace_words_are_charged_to_the_walk_budget() {
         )
     );
 }
+
+#[test]
+fn redirection_targets_are_expanded_as_arguments_are() {
+    let (s, p, file) = qa();
+    let env = deny("Read(./.env)", &file);
+    assert_eq!(p.check_shell("cat < .e*", &s.root), because(env.clone(), "`<` names `.e*`, which matches .env"));
+    assert_eq!(p.check_shell("head < {.,}env", &s.root), because(env, "`<` names `{.,}env`, which matches .env"));
+    assert_eq!(
+        p.check_shell("cat < qa/secret/*", &s.root),
+        because(deny("Read(./qa/secret/**)", &file), "`<` names `qa/secret/*`, which matches qa/secret/plan.txt")
+    );
+    // Quoted, the shell takes the name as written.
+    assert_eq!(p.check_shell("cat < '.e*' > 'src/*'", &s.root), Verdict::Allow);
+}
