@@ -572,7 +572,8 @@ fn brace_words_are_charged_to_the_walk_budget() {
     let command = format!("cat{}", " qa/{1..1024}".repeat(4096));
     let started = std::time::Instant::now();
     let verdict = p.check_shell(&command, &s.root);
-    assert!(started.elapsed() < std::time::Duration::from_secs(2), "{:?}", started.elapsed());
+    // Looking up every word took 47 s; the budget stops it at 100,000 lookups.
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
     assert_eq!(
         verdict,
         because(
@@ -595,4 +596,90 @@ fn redirection_targets_are_expanded_as_arguments_are() {
     );
     // Quoted, the shell takes the name as written.
     assert_eq!(p.check_shell("cat < '.e*' > 'src/*'", &s.root), Verdict::Allow);
+}
+
+/// A verdict asking about a file known only when the command runs.
+fn unknown_file(rule: &str, file: &Path, part: &str) -> Verdict {
+    Verdict::Ask { rule: rule.into(), file: file.to_path_buf(), cause: Some(Cause::UnknownFile(part.into())) }
+}
+
+#[test]
+fn a_file_a_variable_or_substitution_names_is_asked_about_where_read_rules_exist() {
+    let (s, p, file) = qa();
+    let secret = "Read(./qa/secret/**)";
+    for (command, part) in [
+        ("cat $f", "`cat` reads `$f`"),
+        ("cat \"$F\"", "`cat` reads `$F`"),
+        ("cat ${f}", "`cat` reads `${f}`"),
+        ("head -n 5 \"$(cat list.txt)\"", "`head` reads `$(cat list.txt)`"),
+        ("cat `git ls-files qa`", "`cat` reads ``git ls-files qa``"),
+        ("grep -r plans \"$d\"", "`grep` reads `$d`"),
+        ("wc -l < $f", "`<` names `$f`"),
+        ("for f in $(cat list.txt); do cat \"$f\"; done", "`cat` reads `$f`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file(secret, &file, part), "{command}");
+    }
+    // A value the line gave the variable is checked too: it may be what runs.
+    assert_eq!(
+        p.check_shell("f=qa/secret/plan.txt; cat $f", &s.root),
+        because(deny(secret, &file), "`cat` reads `$f` = `qa/secret/plan.txt`")
+    );
+    assert_eq!(
+        p.check_shell("export d=qa; grep -r plans \"$d\"", &s.root),
+        because(deny(secret, &file), "`grep` reads everything under `$d` = `qa`, qa/secret/plan.txt among it")
+    );
+    assert_eq!(
+        p.check_shell("f='.e*'; cat $f", &s.root),
+        because(deny("Read(./.env)", &file), "`cat` reads `$f` = `.e*`, which matches .env")
+    );
+    assert_eq!(
+        p.check_shell("f=README; cat $f", &s.root),
+        unknown_file(secret, &file, "`cat` reads `$f`"),
+        "the assignment may not be what the variable holds when cat runs"
+    );
+    // Not a reader's operand, a search pattern or an option's value: not a file.
+    for command in ["echo $HOME", "grep \"$pat\" src/a.rs", "head -n \"$n\" src/a.rs", "git commit -m \"$msg\""] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // A program set by export is followed as one set by an assignment.
+    assert_eq!(
+        p.check_shell("export x=rm; $x foo", &s.root),
+        because(deny("Bash(rm:*)", &file), "`rm foo` matches it")
+    );
+    let message = unknown_file(secret, &file, "`cat` reads `$f`").message("ctx_shell").unwrap();
+    assert!(
+        message.contains("`cat` reads `$f`, a file known only when the command runs, so it cannot be checked against"),
+        "{message}"
+    );
+    // Without Read rules nothing is lost by running it.
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Bash(rm:*)"]}"#));
+    assert_eq!(s.load().check_shell("cat $f", &s.root), Verdict::Allow);
+}
+
+#[test]
+fn names_piped_to_xargs_are_files_known_only_when_it_runs() {
+    let (s, p, file) = qa();
+    let secret = "Read(./qa/secret/**)";
+    for (command, part) in [
+        ("find qa | xargs cat", "`xargs cat` reads the files named on its input"),
+        ("ls | xargs -n 1 head -5", "`xargs head` reads the files named on its input"),
+        ("xargs cat < list.txt", "`xargs cat` reads the files named on its input"),
+        ("ls qa | xargs grep plans", "`xargs grep` reads the files named on its input"),
+        ("ls | parallel -j 4 cat", "`parallel cat` reads the files named on its input"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file(secret, &file, part), "{command}");
+    }
+    // Its program is matched against Bash rules; names are harmless to echo or ls.
+    assert_eq!(p.check_shell("ls | xargs rm", &s.root), because(deny("Bash(rm:*)", &file), "`xargs rm` matches it"));
+    for command in ["ls | xargs", "ls | xargs echo", "find . -name '*.o' | xargs -0 ls -l"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // A program known only when it runs may read them too.
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Read(./.env)"]}"#));
+    assert_eq!(
+        s.load().check_shell("ls | xargs $prog", &s.root),
+        unknown_file("Read(./.env)", &s.project_file(), "`xargs $prog` reads the files named on its input")
+    );
 }
