@@ -11,7 +11,7 @@ use super::bash::{Arg, Invocation};
 use super::expand::{self, Expansion};
 use super::paths::{PathRule, canonical_prefix};
 use super::walk::{self, Budget};
-use super::{MAX_OPERANDS, Permissions, Target, braces, readers};
+use super::{MAX_OPERANDS, Permissions, Target, braces, git, readers};
 
 /// A file a command reads or writes, and how the command names it.
 pub(super) struct Named {
@@ -112,6 +112,9 @@ impl<'a> Finder<'a> {
             let cause = format!("`{program}` reads everything under its working directory {}", self.cwd.display());
             self.whole_read(self.cwd.clone(), cause, Some(whole.filter));
         }
+        if program == "git" {
+            self.git(&texts);
+        }
         for redirect in &invocation.redirects {
             self.redirect(&redirect.target, redirect.write);
         }
@@ -149,6 +152,23 @@ impl<'a> Finder<'a> {
             }
         }
         named_whole
+    }
+
+    /// Notes what a git command prints of what its repository holds.
+    fn git(&mut self, args: &[&str]) {
+        let Some(reads) = git::reads(args, &self.cwd) else { return };
+        let command = &reads.command;
+        for (word, path) in reads.objects {
+            self.files.reads.push(Named { path, cause: format!("{command} reads `{word}`") });
+        }
+        for dir in reads.tracked {
+            let cause = format!("{command} reads the files git tracks under {}", shown_dir(&dir, &self.cwd));
+            self.whole_read(dir, cause, Some(walk::Filter::Tracked));
+        }
+        for dir in reads.everything {
+            let cause = format!("{command} reads everything under {}", shown_dir(&dir, &self.cwd));
+            self.whole_read(dir, cause, Some(walk::Filter::Everything));
+        }
     }
 
     /// Notes the file a `<` (or, `write`, a `>`) names; a `<` known only
@@ -240,6 +260,11 @@ fn named(arg: &Arg, path: &Path, cwd: &Path) -> String {
         Some(_) => format!("`{}`, which matches {}", arg.text, shown(path, cwd)),
         None => format!("`{}`", arg.text),
     }
+}
+
+/// A directory as a verdict names it: relative to `cwd` when below it, else absolute.
+fn shown_dir(dir: &Path, cwd: &Path) -> String {
+    if dir == cwd { format!("its working directory {}", dir.display()) } else { format!("`{}`", shown(dir, cwd)) }
 }
 
 /// `path` relative to `cwd` when it is below it, else absolute.

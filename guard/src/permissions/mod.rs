@@ -40,14 +40,17 @@
 //! - a program word that is not a literal (`$x`, `$(…)`) or is a glob
 //!   (`/bin/r?`) cannot be matched by Bash rules: where any exist, the
 //!   command is an ask;
+//! - what git prints of the files its repository holds (`git.rs`):
+//!   `git show HEAD:.env` reads .env, `git diff`, `git grep`, `git archive`
+//!   read the files its index tracks (`git_index.rs`);
 //! - a file known only when the command runs (`files.rs`: an operand of a
 //!   reader with a variable or substitution, `cat "$f"`, a `<` target with
 //!   one, the names xargs and parallel read from their input) cannot be
 //!   matched by Read rules: where any exist, the command is an ask.
 //!
 //! Not seen: what a script or program reads by itself (`bash script.sh`,
-//! `python -c …`), and a variable in an operand of a program not known to
-//! read its operands.
+//! `python -c …`), a variable in an operand of a program not known to
+//! read its operands, and what git prints of files only its history holds.
 //!
 //! A verdict on a command carries a [`Cause`]: the part of the command the
 //! rule covers, so the agent and the user see what was refused and why.
@@ -59,6 +62,8 @@ mod bash;
 mod braces;
 mod expand;
 mod files;
+mod git;
+mod git_index;
 mod paths;
 mod readers;
 mod settings;

@@ -683,3 +683,90 @@ fn names_piped_to_xargs_are_files_known_only_when_it_runs() {
         unknown_file("Read(./.env)", &s.project_file(), "`xargs $prog` reads the files named on its input")
     );
 }
+
+/// `git ARGS…` in `dir`, which must succeed.
+fn git(dir: &Path, args: &[&str]) {
+    let status = std::process::Command::new("git").args(args).current_dir(dir).status().unwrap();
+    assert!(status.success(), "git {args:?}");
+}
+
+#[test]
+fn what_git_prints_of_the_files_it_holds_is_read() {
+    let (s, p, file) = qa();
+    git(&s.root, &["init", "-q"]);
+    git(&s.root, &["add", "qa", ".env", "src"]);
+    let env = deny("Read(./.env)", &file);
+    let secret = deny("Read(./qa/secret/**)", &file);
+    // An object named by path.
+    for (command, verdict, part) in [
+        ("git show HEAD:.env", &env, "`git show` reads `HEAD:.env`"),
+        ("git show :qa/secret/plan.txt", &secret, "`git show` reads `:qa/secret/plan.txt`"),
+        ("git cat-file -p HEAD:.env", &env, "`git cat-file` reads `HEAD:.env`"),
+        ("git show main~2:.env", &env, "`git show` reads `main~2:.env`"),
+        ("cd qa && git show HEAD:./secret/plan.txt", &secret, "`git show` reads `HEAD:./secret/plan.txt`"),
+        ("git diff HEAD:.env HEAD:src/a.rs", &env, "`git diff` reads `HEAD:.env`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(verdict.clone(), part), "{command}");
+    }
+    // What a patch, a search or an archive takes in: the tracked files.
+    let top = |command: &str| {
+        format!("`git {command}` reads the files git tracks under its working directory {}", s.root.display())
+    };
+    for (command, part) in [
+        ("git diff", top("diff")),
+        ("git diff HEAD~3", top("diff")),
+        ("git log -p", top("log")),
+        ("git show", top("show")),
+        ("git show v1.0", top("show")),
+        ("git grep plans", top("grep")),
+        ("git archive HEAD", top("archive")),
+        ("git cat-file -p 1a2b3c", top("cat-file")),
+        ("git -C qa grep plans", "`git grep` reads the files git tracks under `qa`".to_string()),
+        ("git diff -- qa", "`git diff` reads the files git tracks under `qa`".to_string()),
+        ("git archive HEAD:qa", "`git archive` reads the files git tracks under `qa`".to_string()),
+    ] {
+        let verdict = p.check_shell(command, &s.root);
+        let Verdict::Deny { cause: Some(Cause::Part(said)), .. } = &verdict else { panic!("{command}: {verdict:?}") };
+        assert!(said.starts_with(&part), "{command}: {said}");
+    }
+    assert_eq!(
+        p.check_shell("git grep plans", &s.root),
+        because(secret.clone(), &format!("{}, qa/secret/plan.txt among it", top("grep")))
+    );
+    // Contents left out, or only what no rule covers.
+    for command in [
+        "git diff --stat",
+        "git diff --name-only HEAD~1",
+        "git log --oneline",
+        "git log -p -- src",
+        "git show --stat",
+        "git show HEAD:src/a.rs",
+        "git cat-file -t HEAD",
+        "git grep plans -- src",
+        "git grep -e plans src",
+        "git archive HEAD src",
+        "git status",
+        "git log -5",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // A file git does not track is not in what it prints.
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Read(./.env)"]}"#));
+    s.file(".env");
+    s.file("src/a.rs");
+    fs::write(s.root.join(".gitignore"), ".env\n").unwrap();
+    git(&s.root, &["init", "-q"]);
+    git(&s.root, &["add", "-A"]);
+    let p = s.load();
+    for command in ["git diff", "git log -p", "git grep x", "git archive HEAD"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    assert_eq!(
+        p.check_shell("git grep --untracked x", &s.root),
+        because(
+            deny("Read(./.env)", &s.project_file()),
+            &format!("`git grep` reads everything under its working directory {}, .env among it", s.root.display())
+        )
+    );
+}
