@@ -65,9 +65,14 @@ impl Word {
     /// backtick outside single quotes and escapes, so no variable,
     /// substitution or arithmetic decides what it becomes.
     pub fn is_literal(&self) -> bool {
-        !self.text.bytes().enumerate().any(|(at, b)| {
-            matches!(b, b'$' | b'`') && !matches!(self.quoted_at(at), Some(Quoted { quote: Quote::Literal, .. }))
-        })
+        !(0..self.text.len()).any(|at| self.expands_at(at))
+    }
+
+    /// Whether the byte of `text` at `at` starts an expansion: a `$` or
+    /// backtick outside single quotes and escapes.
+    pub fn expands_at(&self, at: usize) -> bool {
+        matches!(self.text.as_bytes().get(at), Some(b'$' | b'`'))
+            && !matches!(self.quoted_at(at), Some(Quoted { quote: Quote::Literal, .. }))
     }
 
     /// The word as a glob pattern (`*`, `?`, `[…]` and `{a,b}` special,
@@ -113,7 +118,8 @@ pub enum Quote {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Redirect {
     pub write: bool,
-    pub target: String,
+    /// The file's word, which the shell expands as it would an argument.
+    pub target: Word,
 }
 
 /// `text` as one sh word: single-quoted, a `'` in it written `'\''`, so a path with spaces or

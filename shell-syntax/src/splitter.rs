@@ -210,12 +210,13 @@ impl<'a> Splitter<'a> {
     fn end_word(&mut self) {
         let Some(Partial { start, bytes, quoted }) = self.word.take() else { return };
         let text = String::from_utf8_lossy(&bytes).into_owned();
+        // An unclosed substitution leaves `i` one past the end.
+        let word = Word { span: start..self.i.min(self.bytes.len()), text, quoted };
         match self.pending.take() {
-            Some(Pending::Read) => self.redirects.push(Redirect { write: false, target: text }),
-            Some(Pending::Write) => self.redirects.push(Redirect { write: true, target: text }),
+            Some(Pending::Read) => self.redirects.push(Redirect { write: false, target: word }),
+            Some(Pending::Write) => self.redirects.push(Redirect { write: true, target: word }),
             Some(Pending::Data) => {}
-            // An unclosed substitution leaves `i` one past the end.
-            None => self.words.push(Word { span: start..self.i.min(self.bytes.len()), text, quoted }),
+            None => self.words.push(word),
         }
     }
 
@@ -233,7 +234,9 @@ impl<'a> Splitter<'a> {
         let raw = self.src.get(start..end).unwrap_or_default().trim_end().to_string();
         // Spans in `raw`; a word can end in what its trimming took (`a\` + newline at the line's end).
         let in_raw = |at: usize| at.saturating_sub(start).min(raw.len());
-        let words = words.into_iter().map(|w| Word { span: in_raw(w.span.start)..in_raw(w.span.end), ..w }).collect();
+        let in_raw = |w: Word| Word { span: in_raw(w.span.start)..in_raw(w.span.end), ..w };
+        let words = words.into_iter().map(in_raw).collect();
+        let redirects = redirects.into_iter().map(|r| Redirect { target: in_raw(r.target), ..r }).collect();
         let reads_pipe = std::mem::take(&mut self.piped);
         self.own.push(out.len());
         out.push(Command { raw, words, redirects, reads_pipe, writes_pipe: false, in_substitution: self.depth > 0 });

@@ -93,15 +93,14 @@ fn redirections_are_kept_apart() {
     assert_eq!(commands.len(), 1);
     let words: Vec<_> = commands[0].words.iter().map(|w| w.text.as_str()).collect();
     assert_eq!(words, ["npm", "test"]);
-    assert_eq!(
-        commands[0].redirects,
-        [
-            Redirect { write: true, target: "out.txt".into() },
-            Redirect { write: false, target: "in.txt".into() },
-            Redirect { write: true, target: "all.log".into() },
-        ]
-    );
+    let targets: Vec<_> = commands[0].redirects.iter().map(|r| (r.write, r.target.text.as_str())).collect();
+    assert_eq!(targets, [(true, "out.txt"), (false, "in.txt"), (true, "all.log")]);
     assert_eq!(commands[0].raw, "npm test > out.txt 2>&1 < in.txt &>> all.log");
+    // A target is a word as an argument is: its span, and the globs and expansions the shell makes.
+    let command = &split("cat < .e* > \"$out\"")[0];
+    let [read, write] = &command.redirects[..] else { panic!("{:?}", command.redirects) };
+    assert_eq!((&command.raw[read.target.span.clone()], read.target.glob().as_deref()), (".e*", Some(".e*")));
+    assert_eq!((&command.raw[write.target.span.clone()], write.target.is_literal()), ("\"$out\"", false));
     assert_eq!(words_of("cat <<< 'data here' x"), ["cat", "x"]);
 }
 

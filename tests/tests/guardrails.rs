@@ -245,8 +245,9 @@ fn permission_rules_deny_and_ask_for_reads_edits_and_commands() {
     refused(&["run", "--", "curl", "https://example.invalid"], "curl", "denied");
 }
 
-/// Commands that hide the files they read (globs, recursive readers) or the program they run (a
-/// variable, a substitution) are checked for what they do, and ordinary ones still run.
+/// Commands that hide the files they read (globs, recursive readers, variables, xargs, git's
+/// objects) or the program they run (a variable, a substitution) are checked for what they do, and
+/// ordinary ones still run.
 #[test]
 fn commands_are_checked_for_what_globs_recursive_readers_and_variables_make_them_do() {
     let home = Home::new();
@@ -299,7 +300,42 @@ fn commands_are_checked_for_what_globs_recursive_readers_and_variables_make_them
             "host's own tool",
         ],
     );
-    for (command, shown) in [("grep -r fn src", "fn a()"), ("cat src/*.rs", "fn a()"), ("ls qa", "notes.md")] {
+    // A redirection's glob, names xargs reads, a variable's file, what git holds.
+    refused("cat < .e*", &["denied by Read(./.env)", "`<` names `.e*`, which matches .env"]);
+    refused(
+        "find qa -type f | xargs cat",
+        &[
+            "requires approval",
+            "`xargs cat` reads the files named on its input, a file known only when the command runs",
+        ],
+    );
+    refused("cat \"$F\"", &["requires approval", "`cat` reads `$F`, a file known only when the command runs"]);
+    refused(
+        "f=qa/secret/plan.txt; cat $f",
+        &["denied by Read(./qa/secret/**)", "`cat` reads `$f` = `qa/secret/plan.txt`"],
+    );
+    let git = std::process::Command::new("git").args(["init", "-q"]).current_dir(&root).output().unwrap();
+    assert!(git.status.success(), "{}", describe(&git));
+    let git = std::process::Command::new("git").args(["add", "qa", "src"]).current_dir(&root).output().unwrap();
+    assert!(git.status.success(), "{}", describe(&git));
+    refused(
+        "git show :qa/secret/plan.txt",
+        &["denied by Read(./qa/secret/**)", "`git show` reads `:qa/secret/plan.txt`"],
+    );
+    refused(
+        "git grep plans",
+        &[
+            "denied by Read(./qa/secret/**)",
+            "`git grep` reads the files git tracks under",
+            "qa/secret/plan.txt among it",
+        ],
+    );
+    for (command, shown) in [
+        ("grep -r fn src", "fn a()"),
+        ("cat src/*.rs", "fn a()"),
+        ("ls qa", "notes.md"),
+        ("git grep -h fn src", "fn a()"),
+    ] {
         let out = lctx(&home, &root, &["run", "--", command]);
         assert!(out.status.success(), "{command}: {}", describe(&out));
         assert!(String::from_utf8_lossy(&out.stdout).contains(shown), "{command}: {}", describe(&out));

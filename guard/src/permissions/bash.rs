@@ -20,7 +20,7 @@
 //!   `NAME=value` assignments;
 //! - past wrappers that run the rest as a command: `sudo`, `doas`, `env`,
 //!   `timeout`, `nice`, `ionice`, `nohup`, `time`, `command`, `builtin`,
-//!   `exec`, `stdbuf`, `xargs`, with their options;
+//!   `exec`, `stdbuf`, `xargs`, `parallel`, with their options;
 //! - with a command given by path (`/bin/rm`) named by its file name;
 //! - without the global options a program takes before its subcommand
 //!   (`git -C dir push` is matched as `git push` too).
@@ -29,7 +29,8 @@
 //! `eval` and the commands of `find -exec` (`-execdir`, `-ok`, `-okdir`) are
 //! split and matched as commands of their own, and so is a
 //! command whose program is a variable an earlier command of the same line
-//! set to a literal (`x=rm; $x foo` is matched as `rm foo`). Any other
+//! set to a literal, alone or by `export` (`x=rm; $x foo` is matched as
+//! `rm foo`). Any other
 //! program word that is not a literal (`$x`, `$(echo rm)`, `` `…` ``), or
 //! is a glob or braces the shell expands (`/bin/r?`), is noted as
 //! [`Invocation::unknown_program`]: no rule can be matched against a
@@ -38,7 +39,7 @@
 
 use std::collections::HashMap;
 
-use lean_ctx_shell_syntax::{Command, Quote, Quoted, Redirect, Word};
+use lean_ctx_shell_syntax::{Command, Quote, Quoted, Word};
 
 use super::{braces, expand};
 
@@ -177,19 +178,63 @@ pub(crate) struct Invocation {
     /// `sudo rm -rf x`), and the words after it, options included.
     pub(crate) program: Option<String>,
     pub(crate) args: Vec<Arg>,
-    pub(crate) redirects: Vec<Redirect>,
+    pub(crate) redirects: Vec<Redirection>,
     /// The program's word as written when it is not a literal (`$x`,
     /// `$(echo rm)`): what runs is known only when the command does.
     pub(crate) unknown_program: Option<String>,
+    /// The wrapper (`xargs`, `parallel`) that adds to the program's
+    /// arguments names it reads from its input when the command runs.
+    pub(crate) input_names: Option<String>,
 }
 
-/// A word after the program.
+/// A word after the program, or a redirection's target.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Arg {
     /// Quotes removed.
     pub(crate) text: String,
     /// The word as a glob pattern, when the shell would expand it as one.
     pub(crate) glob: Option<String>,
+    /// No variable or substitution decides what the word becomes.
+    pub(crate) literal: bool,
+    /// For a word that is one variable an earlier command of the line set
+    /// to a literal (`f=x; cat "$f"`), the words that value makes; it may
+    /// still be another when the command runs (the assignment was skipped
+    /// by `&&`, or made in a subshell), so the word stays not literal.
+    pub(crate) values: Vec<Arg>,
+}
+
+impl Arg {
+    fn of(word: &Word, vars: &Vars) -> Arg {
+        let literal = word.is_literal();
+        let values = if literal { Vec::new() } else { values(word, vars) };
+        Arg { text: word.text.clone(), glob: word.glob(), literal, values }
+    }
+
+    fn literal(text: &str, glob: Option<String>) -> Arg {
+        Arg { text: text.to_string(), glob, literal: true, values: Vec::new() }
+    }
+}
+
+/// The words a word that is one variable the line set to a literal
+/// becomes: the value, whole when the word is double-quoted, else split at
+/// whitespace and each piece globbed (not brace-expanded: braces come
+/// before variables). None for any other word.
+fn values(word: &Word, vars: &Vars) -> Vec<Arg> {
+    let Some(value) = variable(&word.text).and_then(|name| vars.get(name)?.as_deref()) else { return Vec::new() };
+    if word.quoted_at(0).is_some() {
+        return vec![Arg::literal(value, None)];
+    }
+    let glob = |piece: &str| {
+        expand::is_pattern(piece).then(|| piece.replace('{', "\\{").replace('}', "\\}").replace(',', "\\,"))
+    };
+    value.split_whitespace().map(|piece| Arg::literal(piece, glob(piece))).collect()
+}
+
+/// A file a redirection reads (`<`) or writes (`>`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Redirection {
+    pub(crate) write: bool,
+    pub(crate) target: Arg,
 }
 
 impl Invocation {
@@ -220,20 +265,34 @@ fn collect(line: &str, depth: usize, out: &mut Vec<Invocation>) {
         {
             collect(&script, depth + 1, out);
         }
-        if !command.words.is_empty() && command.words.iter().all(|word| is_assignment(&word.text)) {
-            for word in &command.words {
-                let (name, value) = word.text.split_once('=').expect("an assignment");
-                vars.insert(name.to_string(), word.is_literal().then(|| value.to_string()));
-            }
+        for word in assignments(&command.words) {
+            let (name, value) = word.text.split_once('=').expect("an assignment");
+            vars.insert(name.to_string(), word.is_literal().then(|| value.to_string()));
         }
     }
+}
+
+/// Builtins whose `NAME=value` arguments set variables, after options.
+const DECLARING: [&str; 5] = ["export", "declare", "local", "readonly", "typeset"];
+
+/// The words of `words` that set a variable for the rest of the line: all
+/// of a command of assignments alone (`x=rm`), or the assignments `export`
+/// and its kin are given (`export x=rm`). Assignments before a program
+/// (`x=rm make`) set it for that program only.
+fn assignments(words: &[Word]) -> impl Iterator<Item = &Word> {
+    let declared = match words.first() {
+        Some(first) if DECLARING.contains(&first.text.as_str()) => &words[1..],
+        _ if words.iter().all(|word| is_assignment(&word.text)) => words,
+        _ => &[],
+    };
+    declared.iter().filter(|word| is_assignment(&word.text))
 }
 
 const KEYWORDS: [&str; 14] =
     ["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "case", "esac"];
 
 /// The wrappers looked through and their options that take a value.
-const WRAPPERS: [(&str, &[&str]); 13] = [
+const WRAPPERS: [(&str, &[&str]); 14] = [
     ("sudo", &["-u", "-g", "-h", "-p", "-U", "-C", "-D", "-r", "-t", "-T", "--user", "--group", "--host", "--prompt"]),
     ("doas", &["-u", "-C"]),
     ("env", &["-u", "-C", "-S", "--unset", "--chdir", "--split-string"]),
@@ -247,7 +306,14 @@ const WRAPPERS: [(&str, &[&str]); 13] = [
     ("exec", &["-a"]),
     ("stdbuf", &["-i", "-o", "-e", "--input", "--output", "--error"]),
     ("xargs", &["-I", "-n", "-P", "-L", "-d", "-s", "-E", "-a", "--max-args", "--max-procs", "--delimiter"]),
+    (
+        "parallel",
+        &["-j", "-S", "-a", "-d", "-n", "-N", "-L", "-I", "-C", "--jobs", "--sshlogin", "--arg-file", "--colsep"],
+    ),
 ];
+
+/// Wrappers that run the command on names they read from their input.
+const INPUT_NAMES: [&str; 2] = ["xargs", "parallel"];
 
 const SHELLS: [&str; 5] = ["sh", "bash", "zsh", "dash", "ksh"];
 
@@ -300,12 +366,17 @@ fn look_through(command: &Command, vars: &Vars) -> (Invocation, Option<String>) 
             add(normalize(&format!("{name} {}", texts[subcommand..].join(" "))));
         }
     }
-    let args = words
-        .get(at + 1..)
-        .unwrap_or_default()
+    let args = words.get(at + 1..).unwrap_or_default().iter().map(|word| Arg::of(word, vars)).collect();
+    let redirects = command
+        .redirects
         .iter()
-        .map(|word| Arg { text: word.text.clone(), glob: word.glob() })
+        .map(|redirect| Redirection { write: redirect.write, target: Arg::of(&redirect.target, vars) })
         .collect();
+    let input_names = starts[..starts.len() - 1]
+        .iter()
+        .map(|&start| basename(texts[start]))
+        .find(|wrapper| INPUT_NAMES.contains(wrapper))
+        .map(str::to_string);
     let mut unknown_program = words.get(at).filter(|word| known_only_when_run(word)).map(|word| word.text.clone());
     let script = match program.as_deref() {
         Some("eval") => Some(texts.get(at + 1..).unwrap_or_default().join(" ")),
@@ -320,7 +391,7 @@ fn look_through(command: &Command, vars: &Vars) -> (Invocation, Option<String>) 
             })
         }
     };
-    (Invocation { views, program, args, redirects: command.redirects.clone(), unknown_program }, script)
+    (Invocation { views, program, args, redirects, unknown_program, input_names }, script)
 }
 
 /// Whether the program `word` runs is known only when the command runs:
@@ -332,21 +403,17 @@ fn look_through(command: &Command, vars: &Vars) -> (Invocation, Option<String>) 
 /// of them run.
 fn known_only_when_run(word: &Word) -> bool {
     if let Some(pattern) = word.glob() {
-        return braces::expand(&pattern)
-            .is_none_or(|words| words.len() > 1 || words.iter().any(|word| expand::is_pattern(word)));
+        // At most one word, or `None`.
+        return braces::expand(&pattern, 1).is_none_or(|words| words.iter().any(|word| expand::is_pattern(word)));
     }
     if word.is_literal() {
         return false;
     }
     let Some(slash) = word.text.rfind('/') else { return true };
     let text = word.text.as_bytes();
-    let bare = |at: usize| word.quoted_at(at).is_none();
-    let expands = |at: usize| {
-        matches!(text[at], b'$' | b'`') && !matches!(word.quoted_at(at), Some(Quoted { quote: Quote::Literal, .. }))
-    };
-    let globs = |at: usize| bare(at) && b"*?[{".contains(&text[at]);
-    let name_known = !(slash + 1..text.len()).any(|at| expands(at) || globs(at));
-    let directory_quoted_variables = (0..slash).filter(|&at| expands(at)).all(|at| {
+    let globs = |at: usize| word.quoted_at(at).is_none() && b"*?[{".contains(&text[at]);
+    let name_known = !(slash + 1..text.len()).any(|at| word.expands_at(at) || globs(at));
+    let directory_quoted_variables = (0..slash).filter(|&at| word.expands_at(at)).all(|at| {
         let double = matches!(word.quoted_at(at), Some(Quoted { quote: Quote::Double, .. }));
         let rest = &word.text[at + 1..];
         let name = rest.strip_prefix('{').and_then(|braced| braced.split_once('}')).map_or_else(
@@ -638,7 +705,10 @@ mod tests {
         let operands: Vec<_> = inv.operands().map(|arg| (arg.text.as_str(), arg.glob.as_deref())).collect();
         assert_eq!(operands, [("./a", None), ("b c", None), ("*.md", None), ("*.rs", Some("*.rs"))]);
         assert_eq!(inv.args[0].text, "-n");
-        assert_eq!(inv.redirects, [Redirect { write: true, target: "out".into() }]);
+        assert_eq!(
+            inv.redirects.iter().map(|r| (r.write, r.target.text.as_str())).collect::<Vec<_>>(),
+            [(true, "out")]
+        );
         assert_eq!(inv.unknown_program, None);
     }
 

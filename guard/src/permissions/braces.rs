@@ -16,9 +16,9 @@ use super::expand::unescape;
 pub(crate) const MAX_WORDS: usize = 1024;
 
 /// The words `pattern` becomes, each a glob pattern without braces; `None`
-/// when more than [`MAX_WORDS`].
-pub(crate) fn expand(pattern: &str) -> Option<Vec<String>> {
-    expand_chars(&pattern.chars().collect::<Vec<_>>())
+/// when more than `max`, found without making more than `max` of them.
+pub(crate) fn expand(pattern: &str, max: usize) -> Option<Vec<String>> {
+    expand_chars(&pattern.chars().collect::<Vec<_>>(), max)
 }
 
 /// The directory written before the first character that expands (`qa/`
@@ -36,7 +36,7 @@ pub(crate) fn literal_dir(pattern: &str) -> String {
     unescape(pattern[..end].rfind('/').map_or("", |slash| &pattern[..=slash]))
 }
 
-fn expand_chars(chars: &[char]) -> Option<Vec<String>> {
+fn expand_chars(chars: &[char], max: usize) -> Option<Vec<String>> {
     let mut prefix = String::new();
     let mut at = 0;
     while at < chars.len() {
@@ -46,14 +46,14 @@ fn expand_chars(chars: &[char]) -> Option<Vec<String>> {
                 at += 2;
             }
             '{' => {
-                if let Some((close, alternatives)) = brace(chars, at) {
-                    let suffixes = expand_chars(&chars[close + 1..])?;
+                if let Some((close, alternatives)) = brace(chars, at, max) {
+                    let suffixes = expand_chars(&chars[close + 1..], max)?;
                     let mut words = Vec::new();
                     for alternative in alternatives {
                         for middle in alternative? {
                             for suffix in &suffixes {
                                 words.push(format!("{prefix}{middle}{suffix}"));
-                                if words.len() > MAX_WORDS {
+                                if words.len() > max {
                                     return None;
                                 }
                             }
@@ -82,7 +82,7 @@ fn expand_chars(chars: &[char]) -> Option<Vec<String>> {
 /// alternative (`None` for one too large); `None` when the brace is literal.
 type Alternatives = Vec<Option<Vec<String>>>;
 
-fn brace(chars: &[char], open: usize) -> Option<(usize, Alternatives)> {
+fn brace(chars: &[char], open: usize, max: usize) -> Option<(usize, Alternatives)> {
     let mut depth = 0;
     let mut commas = Vec::new();
     let mut at = open + 1;
@@ -99,16 +99,16 @@ fn brace(chars: &[char], open: usize) -> Option<(usize, Alternatives)> {
     };
     if commas.is_empty() {
         let inner: String = chars[open + 1..close].iter().collect();
-        return Some((close, vec![sequence(&inner)?]));
+        return Some((close, vec![sequence(&inner, max)?]));
     }
     let bounds = std::iter::once(open).chain(commas).chain(std::iter::once(close)).collect::<Vec<_>>();
-    let alternatives = bounds.windows(2).map(|pair| expand_chars(&chars[pair[0] + 1..pair[1]])).collect();
+    let alternatives = bounds.windows(2).map(|pair| expand_chars(&chars[pair[0] + 1..pair[1]], max)).collect();
     Some((close, alternatives))
 }
 
 /// `x..y` or `x..y..step` of integers or single letters; `None` when the
-/// text is neither (the brace is literal), `Some(None)` when it is too long.
-fn sequence(inner: &str) -> Option<Option<Vec<String>>> {
+/// text is neither (the brace is literal), `Some(None)` when it is longer than `max`.
+fn sequence(inner: &str, max: usize) -> Option<Option<Vec<String>>> {
     let parts: Vec<&str> = inner.split("..").collect();
     if !(2..=3).contains(&parts.len()) {
         return None;
@@ -128,7 +128,7 @@ fn sequence(inner: &str) -> Option<Option<Vec<String>>> {
             (letter(from)?, letter(to)?, true)
         }
     };
-    if start.abs_diff(end) / step >= MAX_WORDS as u64 {
+    if start.abs_diff(end) / step >= max as u64 {
         return Some(None);
     }
     let padded = |text: &str| text.trim_start_matches('-').len() > 1 && text.trim_start_matches('-').starts_with('0');
@@ -161,7 +161,7 @@ mod tests {
     use super::*;
 
     fn words(pattern: &str) -> Vec<String> {
-        expand(pattern).unwrap()
+        expand(pattern, MAX_WORDS).unwrap()
     }
 
     #[test]
@@ -187,9 +187,11 @@ mod tests {
 
     #[test]
     fn too_many_words_is_none_and_names_the_literal_directory() {
-        assert_eq!(expand("qa/{1..100000}"), None);
-        assert_eq!(expand("{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}"), None);
-        assert_eq!(expand("{1..1024}").map(|words| words.len()), Some(1024));
+        assert_eq!(expand("qa/{1..100000}", MAX_WORDS), None);
+        assert_eq!(expand("{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}", MAX_WORDS), None);
+        assert_eq!(expand("{1..1024}", MAX_WORDS).map(|words| words.len()), Some(1024));
+        assert_eq!(expand("{a,b}{1..3}", 5), None);
+        assert_eq!(expand("{a,b}{1..3}", 6).map(|words| words.len()), Some(6));
         assert_eq!(literal_dir("qa/sub/x{1..9}/y"), "qa/sub/");
         assert_eq!(literal_dir("\\{a/{b,c}"), "{a/");
         assert_eq!(literal_dir("{a,b}/c"), "");

@@ -21,14 +21,16 @@
 //! [`Permissions::check_shell`] also applies the Read and Edit rules to the
 //! files a command names, best effort: an operand that resolves (against the
 //! working directory, following `cd` in the same line) to an existing path
-//! is checked like a read, and a `>` redirection target like an edit, so
+//! is checked like a read, and a `>` redirection target like an edit (a
+//! target's globs expanded as an operand's), so
 //! `cat .env` is denied where `Read(./.env)` is (the first 4096 operands of
 //! a command are looked at). Beyond what is written:
 //! - a glob operand is expanded as the shell would, braces first
 //!   (`braces.rs`, whether or not files exist) then each word's glob
 //!   (`expand.rs`), and each path checked; braces making more than 1024
-//!   words, or a glob matching more than 10,000 paths, count as naming
-//!   everything under the literal leading directory;
+//!   words (or more than the walk's budget has left: each is looked up), or
+//!   a glob matching more than 10,000 paths, count as naming everything
+//!   under the literal leading directory;
 //! - a directory given to a program that reads it recursively (`readers.rs`:
 //!   `grep -r`, rg, tar, `cp -r`, `find -exec cat`…) counts as reading
 //!   everything under it (for rg and ag, what they read by default: not
@@ -37,12 +39,18 @@
 //!   past it judged from the rules' patterns (`PathRule::may_cover_below`);
 //! - a program word that is not a literal (`$x`, `$(…)`) or is a glob
 //!   (`/bin/r?`) cannot be matched by Bash rules: where any exist, the
-//!   command is an ask.
+//!   command is an ask;
+//! - what git prints of the files its repository holds (`git.rs`):
+//!   `git show HEAD:.env` reads .env, `git diff`, `git grep`, `git archive`
+//!   read the files its index tracks (`git_index.rs`);
+//! - a file known only when the command runs (`files.rs`: an operand of a
+//!   reader with a variable or substitution, `cat "$f"`, a `<` target with
+//!   one, the names xargs and parallel read from their input) cannot be
+//!   matched by Read rules: where any exist, the command is an ask.
 //!
 //! Not seen: what a script or program reads by itself (`bash script.sh`,
-//! `python -c …`), variables and substitutions in operands (`cat $f`),
-//! file names piped to another command (`ls | xargs cat`), and globs in
-//! redirection targets.
+//! `python -c …`), a variable in an operand of a program not known to
+//! read its operands, and what git prints of files only its history holds.
 //!
 //! A verdict on a command carries a [`Cause`]: the part of the command the
 //! rule covers, so the agent and the user see what was refused and why.
@@ -53,6 +61,9 @@ const MAX_OPERANDS: usize = 4096;
 mod bash;
 mod braces;
 mod expand;
+mod files;
+mod git;
+mod git_index;
 mod paths;
 mod readers;
 mod settings;
@@ -60,11 +71,10 @@ mod walk;
 
 use std::path::{Path, PathBuf};
 
-use bash::{Arg, BashPattern};
-use expand::Expansion;
+use bash::BashPattern;
+use files::{Files, Finder};
 use paths::{Bases, PathRule, Syntax, canonical_prefix, lexical};
 use settings::List;
-use walk::Budget;
 
 /// What the rules say about one operation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,6 +104,10 @@ pub enum Cause {
     /// command runs, so the rule (the project's first Bash rule) cannot be
     /// checked against it.
     UnknownProgram(String),
+    /// The part of the command that reads a file known only when it runs,
+    /// as a clause ("`cat` reads `$f`"), so the rule (the project's first
+    /// Read rule) cannot be checked against it.
+    UnknownFile(String),
 }
 
 impl Verdict {
@@ -121,6 +135,9 @@ impl Verdict {
             Some(Cause::UnknownProgram(word)) => format!(
                 "the program `{word}` is known only when the command runs, so it cannot be checked against {rule} in {file}"
             ),
+            Some(Cause::UnknownFile(part)) => format!(
+                "{part}, a file known only when the command runs, so it cannot be checked against {rule} in {file}"
+            ),
         })
     }
 }
@@ -145,48 +162,6 @@ enum Target {
     Read(PathRule),
     Edit(PathRule),
     Bash(BashPattern),
-}
-
-/// A file a command reads or writes, and how the command names it.
-struct Named {
-    path: PathBuf,
-    cause: String,
-}
-
-/// A directory a command reads everything under.
-struct WholeRead {
-    dir: PathBuf,
-    /// "`grep` reads everything under `qa`".
-    cause: String,
-    /// What paths below are shown relative to: the command's directory.
-    cwd: PathBuf,
-    /// `None`: more than the budget allows, judged from the rules' patterns.
-    listing: Option<walk::Tree>,
-}
-
-impl WholeRead {
-    /// What the command reads under `dir` that `rule` covers, as a clause.
-    fn hit(&self, rule: &PathRule) -> Option<String> {
-        if !rule.may_cover_below(&self.dir) {
-            return None;
-        }
-        let Some(tree) = &self.listing else {
-            return Some(format!("{}, too much to list, and the rule may cover some of it", self.cause));
-        };
-        if rule.matches(&self.dir) {
-            return Some(self.cause.clone());
-        }
-        if let Some(entry) = tree.entries.iter().find(|entry| rule.matches(entry)) {
-            return Some(format!("{}, {} among it", self.cause, shown(entry, &self.cwd)));
-        }
-        let linked = tree.linked_dirs.iter().find(|dir| rule.may_cover_below(dir))?;
-        Some(format!("{}, through a link to {}", self.cause, linked.display()))
-    }
-}
-
-/// `path` relative to `cwd` when it is below it, else absolute.
-fn shown(path: &Path, cwd: &Path) -> String {
-    path.strip_prefix(cwd).ok().filter(|rel| !rel.as_os_str().is_empty()).unwrap_or(path).display().to_string()
 }
 
 impl Permissions {
@@ -238,75 +213,11 @@ impl Permissions {
     /// everything under them, and its redirection targets.
     pub fn check_shell(&self, command: &str, cwd: &Path) -> Verdict {
         let invocations = bash::invocations(command);
-        let mut reads = Vec::new();
-        let mut whole_reads = Vec::new();
-        let mut edits = Vec::new();
-        let mut budget = Budget::new(walk::MAX_ENTRIES);
-        let mut cwd = canonical_prefix(cwd);
+        let mut finder = Finder::new(self, cwd);
         for invocation in &invocations {
-            let program = invocation.program.as_deref().unwrap_or_default();
-            if program == "cd" {
-                cwd = match invocation.operands().next() {
-                    Some(dir) => match self.paths_of(dir, &cwd, &mut budget).swap_remove(0) {
-                        Expansion::Paths(paths) => canonical_prefix(&paths[0]),
-                        Expansion::Under(dir) => dir,
-                    },
-                    None => self.home.clone(),
-                };
-                continue;
-            }
-            let texts: Vec<&str> = invocation.args.iter().map(|arg| arg.text.as_str()).collect();
-            let whole = readers::whole(program, &texts);
-            let not_operands = readers::not_operands(program, &texts).words;
-            // Whether a directory the program reads whole was named, so it
-            // does not read its working directory.
-            let mut named_any = false;
-            let operands = invocation
-                .args
-                .iter()
-                .enumerate()
-                .filter(|(at, arg)| !arg.text.starts_with('-') && !not_operands.contains(at));
-            for (at, arg) in operands.take(MAX_OPERANDS) {
-                let reads_whole = whole.as_ref().is_some_and(|whole| whole.args.contains(&at));
-                let mut paths = Vec::new();
-                for expansion in self.paths_of(arg, &cwd, &mut budget) {
-                    match expansion {
-                        Expansion::Paths(named) => paths.extend(named),
-                        Expansion::Under(dir) => {
-                            let cause = format!(
-                                "`{program}` reads `{}`, which names too many paths to list under {}",
-                                arg.text,
-                                shown(&dir, &cwd)
-                            );
-                            whole_reads.extend(self.whole_read(dir, cause, &cwd, None));
-                        }
-                    }
-                }
-                for path in paths {
-                    let Ok(path) = path.canonicalize() else { continue };
-                    named_any |= reads_whole;
-                    let named = match &arg.glob {
-                        Some(_) => format!("`{}`, which matches {}", arg.text, shown(&path, &cwd)),
-                        None => format!("`{}`", arg.text),
-                    };
-                    if reads_whole && path.is_dir() {
-                        let cause = format!("`{program}` reads everything under {named}");
-                        let filter = whole.as_ref().map_or(walk::Filter::Everything, |whole| whole.filter);
-                        whole_reads.extend(self.whole_read(path.clone(), cause, &cwd, Some((&mut budget, filter))));
-                    }
-                    reads.push(Named { path, cause: format!("`{program}` reads {named}") });
-                }
-            }
-            if let Some(whole) = whole.filter(|whole| whole.default_cwd && !named_any) {
-                let cause = format!("`{program}` reads everything under its working directory {}", cwd.display());
-                whole_reads.extend(self.whole_read(cwd.clone(), cause, &cwd, Some((&mut budget, whole.filter))));
-            }
-            for redirect in &invocation.redirects {
-                let path = canonical_prefix(&self.resolve(&redirect.target, &cwd));
-                let (operator, list) = if redirect.write { ("`>`", &mut edits) } else { ("`<`", &mut reads) };
-                list.push(Named { path, cause: format!("{operator} names `{}`", redirect.target) });
-            }
+            finder.invocation(invocation);
         }
+        let Files { reads, whole_reads, edits, unknown_reads } = finder.files;
         let verdict = self.verdict(|target| match target {
             Target::Bash(pattern) => invocations
                 .iter()
@@ -322,61 +233,28 @@ impl Permissions {
                 edits.iter().find(|edit| rule.matches(&edit.path)).map(|edit| Some(edit.cause.clone()))
             }
         });
-        let unknown = invocations.iter().find_map(|inv| inv.unknown_program.as_deref());
-        match (verdict, unknown) {
-            (Verdict::Allow, Some(word)) => self.unchecked(word),
-            (verdict, _) => verdict,
+        if verdict != Verdict::Allow {
+            return verdict;
         }
+        let program = invocations.iter().find_map(|inv| inv.unknown_program.clone());
+        let is_bash = |target: &Target| matches!(target, Target::Bash(_));
+        let is_read = |target: &Target| matches!(target, Target::Read(_));
+        let unknown = [
+            program.map(|word| self.unchecked(is_bash, Cause::UnknownProgram(word))),
+            unknown_reads.into_iter().next().map(|part| self.unchecked(is_read, Cause::UnknownFile(part))),
+        ];
+        unknown.into_iter().flatten().find(|verdict| *verdict != Verdict::Allow).unwrap_or(Verdict::Allow)
     }
 
-    /// The paths an argument names in `cwd`, for each word its braces
-    /// become: the word's glob matches, or the word as written (not
-    /// necessarily existing). Never empty.
-    fn paths_of(&self, arg: &Arg, cwd: &Path, budget: &mut Budget) -> Vec<Expansion> {
-        let Some(pattern) = &arg.glob else { return vec![Expansion::Paths(vec![self.resolve(&arg.text, cwd)])] };
-        let Some(words) = braces::expand(pattern) else {
-            return vec![Expansion::Under(self.resolve(&braces::literal_dir(pattern), cwd))];
-        };
-        let expand_word = |word: &String| match expand::expand(word, cwd, &self.home, budget) {
-            Expansion::Paths(paths) if paths.is_empty() => {
-                Expansion::Paths(vec![self.resolve(&expand::unescape(word), cwd)])
-            }
-            expansion => expansion,
-        };
-        words.iter().map(expand_word).collect()
-    }
-
-    /// A directory read whole, when some Read rule could cover part of it:
-    /// listed within the budget (what the filter lets the program read), or
-    /// judged from the rules' patterns when it has too much in it or there
-    /// is no budget (a glob already ran out).
-    fn whole_read(
-        &self,
-        dir: PathBuf,
-        cause: String,
-        cwd: &Path,
-        listing: Option<(&mut Budget, walk::Filter)>,
-    ) -> Option<WholeRead> {
-        let covered = self.rules.iter().any(|rule| matches!(&rule.target, Target::Read(r) if r.may_cover_below(&dir)));
-        if !covered {
-            return None;
-        }
-        let listing = listing.and_then(|(budget, filter)| walk::tree(&dir, budget, filter));
-        Some(WholeRead { dir, cause, cwd: cwd.to_path_buf(), listing })
-    }
-
-    /// A command whose program is known only when it runs, in a project
-    /// with Bash rules: none of them can be checked, so the user is asked,
-    /// named the first rule (a deny before an ask). Without Bash rules it runs.
-    fn unchecked(&self, word: &str) -> Verdict {
-        let bash =
-            |deny: bool| self.rules.iter().find(|rule| rule.deny == deny && matches!(rule.target, Target::Bash(_)));
-        match bash(true).or_else(|| bash(false)) {
-            Some(rule) => Verdict::Ask {
-                rule: rule.text.clone(),
-                file: rule.file.clone(),
-                cause: Some(Cause::UnknownProgram(word.to_string())),
-            },
+    /// A command with a part known only when it runs (`cause`: its
+    /// program, or a file it reads), in a project with rules of the kind
+    /// that part would be checked against (`kind`): none of them can be, so
+    /// the user is asked, named the first such rule (a deny before an ask).
+    /// Without such rules it runs.
+    fn unchecked(&self, kind: impl Fn(&Target) -> bool, cause: Cause) -> Verdict {
+        let first = |deny: bool| self.rules.iter().find(|rule| rule.deny == deny && kind(&rule.target));
+        match first(true).or_else(|| first(false)) {
+            Some(rule) => Verdict::Ask { rule: rule.text.clone(), file: rule.file.clone(), cause: Some(cause) },
             None => Verdict::Allow,
         }
     }

@@ -29,23 +29,33 @@ pub(crate) struct Whole {
 
 use super::walk::Filter;
 
-/// Programs `find -exec` may run that handle names or metadata, never
-/// what a file holds.
+/// Programs `find -exec` or xargs may run that handle names or metadata,
+/// never what a file holds.
 const NAME_ONLY: [&str; 14] = [
     "rm", "rmdir", "chmod", "chown", "chgrp", "touch", "ls", "stat", "echo", "printf", "mv", "du", "basename",
     "dirname",
 ];
 
-/// A search program's options: letters of the short ones taking a value,
-/// the long ones taking a value, and which of those give the pattern
-/// (then no operand is the pattern) or a file of patterns (a file it reads,
-/// not a directory it searches).
-struct Search {
+/// A program that reads the files its operands name (`cat`, `grep`,
+/// `tar`…), and its options: letters of the short ones taking a value,
+/// the long ones taking a value and, for a program whose first operand is
+/// a pattern or script rather than a file (grep, sed, awk…), which options
+/// give it instead (then no operand is one) or give a file of them (a file
+/// it reads, not a directory it searches).
+struct Reader {
     program: &'static str,
     short_values: &'static str,
     long_values: &'static [&'static str],
+    pattern_operand: bool,
     patterns: &'static [&'static str],
     pattern_files: &'static [&'static str],
+}
+
+impl Reader {
+    /// A reader whose operands are all files, with these short options taking a value.
+    const fn files(program: &'static str, short_values: &'static str) -> Reader {
+        Reader { program, short_values, long_values: &[], pattern_operand: false, patterns: &[], pattern_files: &[] }
+    }
 }
 
 const GREP_LONG: &[&str] = &[
@@ -94,25 +104,27 @@ const RG_LONG: &[&str] = &[
     "context-separator",
 ];
 /// grep's options; egrep and fgrep take the same.
-const GREP: Search = Search {
+const GREP: Reader = Reader {
     program: "grep",
     short_values: "efmABCdD",
     long_values: GREP_LONG,
+    pattern_operand: true,
     patterns: &["e", "regexp"],
     pattern_files: &["f", "file"],
 };
-const SEARCHES: [Search; 6] = [
+const READERS: [Reader; 37] = [
     GREP,
-    Search { program: "egrep", ..GREP },
-    Search { program: "fgrep", ..GREP },
-    Search {
+    Reader { program: "egrep", ..GREP },
+    Reader { program: "fgrep", ..GREP },
+    Reader {
         program: "rg",
         short_values: "efgtTmABCjMrEd",
         long_values: RG_LONG,
+        pattern_operand: true,
         patterns: &["e", "regexp"],
         pattern_files: &["f", "file"],
     },
-    Search {
+    Reader {
         program: "ag",
         short_values: "ABCGgm",
         long_values: &[
@@ -126,10 +138,11 @@ const SEARCHES: [Search; 6] = [
             "depth",
             "pager",
         ],
+        pattern_operand: true,
         patterns: &[],
         pattern_files: &[],
     },
-    Search {
+    Reader {
         program: "ack",
         short_values: "ABCm",
         long_values: &[
@@ -144,9 +157,55 @@ const SEARCHES: [Search; 6] = [
             "ignore-file",
             "output",
         ],
+        pattern_operand: true,
         patterns: &["match"],
         pattern_files: &[],
     },
+    Reader {
+        program: "sed",
+        short_values: "efl",
+        long_values: &["expression", "file", "line-length"],
+        pattern_operand: true,
+        patterns: &["e", "expression"],
+        pattern_files: &["f", "file"],
+    },
+    Reader {
+        program: "awk",
+        short_values: "Ffv",
+        long_values: &[],
+        pattern_operand: true,
+        patterns: &[],
+        pattern_files: &["f"],
+    },
+    Reader::files("cat", ""),
+    Reader::files("tac", "s"),
+    Reader::files("nl", "bdfhilnsvw"),
+    Reader { long_values: &["lines", "bytes"], ..Reader::files("head", "nc") },
+    Reader { long_values: &["lines", "bytes", "pid", "sleep-interval"], ..Reader::files("tail", "ncs") },
+    Reader::files("less", "bhjkxyz"),
+    Reader::files("more", "n"),
+    Reader::files("wc", ""),
+    Reader { long_values: &["key", "output", "field-separator"], ..Reader::files("sort", "kotST") },
+    Reader::files("uniq", "fsw"),
+    Reader { long_values: &["bytes", "characters", "delimiter", "fields"], ..Reader::files("cut", "bcdf") },
+    Reader::files("paste", "d"),
+    Reader::files("od", "AjNtw"),
+    Reader::files("xxd", "cglos"),
+    Reader::files("hexdump", "ens"),
+    Reader::files("strings", "nt"),
+    Reader::files("base64", "w"),
+    Reader::files("md5sum", ""),
+    Reader::files("sha1sum", ""),
+    Reader::files("sha256sum", ""),
+    Reader::files("sha512sum", ""),
+    Reader::files("cksum", ""),
+    Reader::files("cmp", "in"),
+    Reader::files("diff", "CUxI"),
+    Reader::files("tar", "b"),
+    Reader::files("zip", "bnt"),
+    Reader::files("cp", "St"),
+    Reader::files("scp", "cJlopPS"),
+    Reader::files("rsync", "BeT"),
 ];
 
 /// The words of a command that are not paths to check as operands.
@@ -159,12 +218,18 @@ pub(crate) struct NotOperands {
     pub(crate) pattern_files: Vec<usize>,
 }
 
-/// Which of `args` a search program (grep, rg, ag, ack) takes as option
-/// values and its pattern: the first operand, unless an option gave the
-/// pattern. Empty for other programs.
+/// Whether `program` reads the files its operands name, so an operand
+/// known only when the command runs (`cat "$f"`) is a file it reads.
+pub(crate) fn reads_operands(program: &str) -> bool {
+    READERS.iter().any(|reader| reader.program == program)
+}
+
+/// Which of `args` a reader (see [`reads_operands`]) takes as option
+/// values and, for grep, sed and the like, its pattern or script: the
+/// first operand, unless an option gave it. Empty for other programs.
 pub(crate) fn not_operands(program: &str, args: &[&str]) -> NotOperands {
     let mut out = NotOperands::default();
-    let Some(search) = SEARCHES.iter().find(|search| search.program == program) else { return out };
+    let Some(reader) = READERS.iter().find(|reader| reader.program == program) else { return out };
     let mut pattern_given = false;
     let mut first_operand = None;
     let mut options_ended = false;
@@ -179,13 +244,13 @@ pub(crate) fn not_operands(program: &str, args: &[&str]) -> NotOperands {
             options_ended = true;
         } else if let Some(long) = arg.strip_prefix("--") {
             let (name, inline) = long.split_once('=').map_or((long, false), |(name, _)| (name, true));
-            pattern_given |= search.patterns.contains(&name) || search.pattern_files.contains(&name);
-            if !inline && search.long_values.contains(&name) {
+            pattern_given |= reader.patterns.contains(&name) || reader.pattern_files.contains(&name);
+            if !inline && reader.long_values.contains(&name) {
                 takes_next = Some(name);
             }
-        } else if let Some((offset, letter)) = arg[1..].char_indices().find(|(_, c)| search.short_values.contains(*c)) {
+        } else if let Some((offset, letter)) = arg[1..].char_indices().find(|(_, c)| reader.short_values.contains(*c)) {
             let name = &arg[1 + offset..1 + offset + letter.len_utf8()];
-            pattern_given |= search.patterns.contains(&name) || search.pattern_files.contains(&name);
+            pattern_given |= reader.patterns.contains(&name) || reader.pattern_files.contains(&name);
             if 1 + offset + letter.len_utf8() == arg.len() {
                 takes_next = Some(name);
             }
@@ -193,13 +258,13 @@ pub(crate) fn not_operands(program: &str, args: &[&str]) -> NotOperands {
         if let Some(name) = takes_next
             && at + 1 < args.len()
         {
-            let list = if search.pattern_files.contains(&name) { &mut out.pattern_files } else { &mut out.words };
+            let list = if reader.pattern_files.contains(&name) { &mut out.pattern_files } else { &mut out.words };
             list.push(at + 1);
             at += 1;
         }
         at += 1;
     }
-    if let Some(pattern) = first_operand.filter(|_| !pattern_given) {
+    if let Some(pattern) = first_operand.filter(|_| reader.pattern_operand && !pattern_given) {
         out.words.push(pattern);
         out.words.sort_unstable();
     }
@@ -207,9 +272,8 @@ pub(crate) fn not_operands(program: &str, args: &[&str]) -> NotOperands {
 }
 
 /// How `program` (a file name) reads what `args` name; `None` when it reads
-/// no directory whole.
-pub(crate) fn whole(program: &str, args: &[&str]) -> Option<Whole> {
-    let not = not_operands(program, args);
+/// no directory whole. `not` is what [`not_operands`] found in `args`.
+pub(crate) fn whole(program: &str, args: &[&str], not: &NotOperands) -> Option<Whole> {
     let operands = || {
         (0..args.len())
             .filter(|&i| !args[i].starts_with('-') && !not.words.contains(&i) && !not.pattern_files.contains(&i))
@@ -255,12 +319,17 @@ pub(crate) fn whole(program: &str, args: &[&str]) -> Option<Whole> {
     Some(Whole { args, default_cwd, filter })
 }
 
+/// Whether `program`, run on names found when the command runs (by
+/// `find -exec` or xargs), may read what they name: anything but a
+/// program that only handles names or metadata.
+pub(crate) fn may_read(program: &str) -> bool {
+    !NAME_ONLY.contains(&super::bash::basename(program))
+}
+
 /// find's start points, when an action it takes may read the files.
 fn find(args: &[&str]) -> Option<Whole> {
-    let reads = args.windows(2).any(|pair| {
-        matches!(pair[0], "-exec" | "-execdir" | "-ok" | "-okdir")
-            && !NAME_ONLY.contains(&super::bash::basename(pair[1]))
-    });
+    let reads =
+        args.windows(2).any(|pair| matches!(pair[0], "-exec" | "-execdir" | "-ok" | "-okdir") && may_read(pair[1]));
     if !reads {
         return None;
     }
@@ -273,18 +342,21 @@ fn find(args: &[&str]) -> Option<Whole> {
 mod tests {
     use super::*;
 
+    /// What the command `line` (words split at spaces) reads whole.
+    fn whole_of(line: &str) -> Option<Whole> {
+        let words: Vec<&str> = line.split(' ').collect();
+        whole(words[0], &words[1..], &not_operands(words[0], &words[1..]))
+    }
+
     fn read_whole(line: &str) -> Option<(Vec<&str>, bool)> {
         let words: Vec<&str> = line.split(' ').collect();
-        let found = whole(words[0], &words[1..])?;
+        let found = whole_of(line)?;
         Some((found.args.iter().map(|&i| words[i + 1]).collect(), found.default_cwd))
     }
 
     #[test]
     fn rg_and_ag_skip_ignored_files_unless_told_not_to() {
-        let filter = |line: &str| {
-            let words: Vec<&str> = line.split(' ').collect();
-            whole(words[0], &words[1..]).unwrap().filter
-        };
+        let filter = |line: &str| whole_of(line).unwrap().filter;
         assert_eq!(filter("rg x"), Filter::Ignores);
         assert_eq!(filter("ag -i x src"), Filter::Ignores);
         for line in ["rg -uu x", "rg --hidden x", "rg --no-ignore-vcs x", "ag -U x", "ack x", "grep -r x"] {

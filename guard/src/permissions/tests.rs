@@ -564,3 +564,209 @@ fn a_program_known_only_when_it_runs_is_asked_about_where_bash_rules_exist() {
     s.project(&permissions(r#"{"deny": ["Read(./.env)"]}"#));
     assert_eq!(s.load().check_shell("$(echo rm) x", &s.root), Verdict::Allow);
 }
+
+#[test]
+fn brace_words_are_charged_to_the_walk_budget() {
+    let (s, p, file) = qa();
+    // 4096 words of 1024 names each: past the budget a word names everything under `qa`.
+    let command = format!("cat{}", " qa/{1..1024}".repeat(4096));
+    let started = std::time::Instant::now();
+    let verdict = p.check_shell(&command, &s.root);
+    // Looking up every word took 47 s; the budget stops it at 100,000 lookups.
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
+    assert_eq!(
+        verdict,
+        because(
+            deny("Read(./qa/secret/**)", &file),
+            "`cat` reads `qa/{1..1024}`, which names too many paths to list under qa, too much to list, and the \
+             rule may cover some of it"
+        )
+    );
+}
+
+#[test]
+fn redirection_targets_are_expanded_as_arguments_are() {
+    let (s, p, file) = qa();
+    let env = deny("Read(./.env)", &file);
+    assert_eq!(p.check_shell("cat < .e*", &s.root), because(env.clone(), "`<` names `.e*`, which matches .env"));
+    assert_eq!(p.check_shell("head < {.,}env", &s.root), because(env, "`<` names `{.,}env`, which matches .env"));
+    assert_eq!(
+        p.check_shell("cat < qa/secret/*", &s.root),
+        because(deny("Read(./qa/secret/**)", &file), "`<` names `qa/secret/*`, which matches qa/secret/plan.txt")
+    );
+    // Quoted, the shell takes the name as written.
+    assert_eq!(p.check_shell("cat < '.e*' > 'src/*'", &s.root), Verdict::Allow);
+}
+
+/// A verdict asking about a file known only when the command runs.
+fn unknown_file(rule: &str, file: &Path, part: &str) -> Verdict {
+    Verdict::Ask { rule: rule.into(), file: file.to_path_buf(), cause: Some(Cause::UnknownFile(part.into())) }
+}
+
+#[test]
+fn a_file_a_variable_or_substitution_names_is_asked_about_where_read_rules_exist() {
+    let (s, p, file) = qa();
+    let secret = "Read(./qa/secret/**)";
+    for (command, part) in [
+        ("cat $f", "`cat` reads `$f`"),
+        ("cat \"$F\"", "`cat` reads `$F`"),
+        ("cat ${f}", "`cat` reads `${f}`"),
+        ("head -n 5 \"$(cat list.txt)\"", "`head` reads `$(cat list.txt)`"),
+        ("cat `git ls-files qa`", "`cat` reads ``git ls-files qa``"),
+        ("grep -r plans \"$d\"", "`grep` reads `$d`"),
+        ("wc -l < $f", "`<` names `$f`"),
+        ("for f in $(cat list.txt); do cat \"$f\"; done", "`cat` reads `$f`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file(secret, &file, part), "{command}");
+    }
+    // A value the line gave the variable is checked too: it may be what runs.
+    assert_eq!(
+        p.check_shell("f=qa/secret/plan.txt; cat $f", &s.root),
+        because(deny(secret, &file), "`cat` reads `$f` = `qa/secret/plan.txt`")
+    );
+    assert_eq!(
+        p.check_shell("export d=qa; grep -r plans \"$d\"", &s.root),
+        because(deny(secret, &file), "`grep` reads everything under `$d` = `qa`, qa/secret/plan.txt among it")
+    );
+    assert_eq!(
+        p.check_shell("f='.e*'; cat $f", &s.root),
+        because(deny("Read(./.env)", &file), "`cat` reads `$f` = `.e*`, which matches .env")
+    );
+    assert_eq!(
+        p.check_shell("f=README; cat $f", &s.root),
+        unknown_file(secret, &file, "`cat` reads `$f`"),
+        "the assignment may not be what the variable holds when cat runs"
+    );
+    // Not a reader's operand, a search pattern or an option's value: not a file.
+    for command in ["echo $HOME", "grep \"$pat\" src/a.rs", "head -n \"$n\" src/a.rs", "git commit -m \"$msg\""] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // A program set by export is followed as one set by an assignment.
+    assert_eq!(
+        p.check_shell("export x=rm; $x foo", &s.root),
+        because(deny("Bash(rm:*)", &file), "`rm foo` matches it")
+    );
+    let message = unknown_file(secret, &file, "`cat` reads `$f`").message("ctx_shell").unwrap();
+    assert!(
+        message.contains("`cat` reads `$f`, a file known only when the command runs, so it cannot be checked against"),
+        "{message}"
+    );
+    // Without Read rules nothing is lost by running it.
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Bash(rm:*)"]}"#));
+    assert_eq!(s.load().check_shell("cat $f", &s.root), Verdict::Allow);
+}
+
+#[test]
+fn names_piped_to_xargs_are_files_known_only_when_it_runs() {
+    let (s, p, file) = qa();
+    let secret = "Read(./qa/secret/**)";
+    for (command, part) in [
+        ("find qa | xargs cat", "`xargs cat` reads the files named on its input"),
+        ("ls | xargs -n 1 head -5", "`xargs head` reads the files named on its input"),
+        ("xargs cat < list.txt", "`xargs cat` reads the files named on its input"),
+        ("ls qa | xargs grep plans", "`xargs grep` reads the files named on its input"),
+        ("ls | parallel -j 4 cat", "`parallel cat` reads the files named on its input"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file(secret, &file, part), "{command}");
+    }
+    // Its program is matched against Bash rules; names are harmless to echo or ls.
+    assert_eq!(p.check_shell("ls | xargs rm", &s.root), because(deny("Bash(rm:*)", &file), "`xargs rm` matches it"));
+    for command in ["ls | xargs", "ls | xargs echo", "find . -name '*.o' | xargs -0 ls -l"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // A program known only when it runs may read them too.
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Read(./.env)"]}"#));
+    assert_eq!(
+        s.load().check_shell("ls | xargs $prog", &s.root),
+        unknown_file("Read(./.env)", &s.project_file(), "`xargs $prog` reads the files named on its input")
+    );
+}
+
+/// `git ARGS…` in `dir`, which must succeed.
+fn git(dir: &Path, args: &[&str]) {
+    let status = std::process::Command::new("git").args(args).current_dir(dir).status().unwrap();
+    assert!(status.success(), "git {args:?}");
+}
+
+#[test]
+fn what_git_prints_of_the_files_it_holds_is_read() {
+    let (s, p, file) = qa();
+    git(&s.root, &["init", "-q"]);
+    git(&s.root, &["add", "qa", ".env", "src"]);
+    let env = deny("Read(./.env)", &file);
+    let secret = deny("Read(./qa/secret/**)", &file);
+    // An object named by path.
+    for (command, verdict, part) in [
+        ("git show HEAD:.env", &env, "`git show` reads `HEAD:.env`"),
+        ("git show :qa/secret/plan.txt", &secret, "`git show` reads `:qa/secret/plan.txt`"),
+        ("git cat-file -p HEAD:.env", &env, "`git cat-file` reads `HEAD:.env`"),
+        ("git show main~2:.env", &env, "`git show` reads `main~2:.env`"),
+        ("cd qa && git show HEAD:./secret/plan.txt", &secret, "`git show` reads `HEAD:./secret/plan.txt`"),
+        ("git diff HEAD:.env HEAD:src/a.rs", &env, "`git diff` reads `HEAD:.env`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(verdict.clone(), part), "{command}");
+    }
+    // What a patch, a search or an archive takes in: the tracked files.
+    let top = |command: &str| {
+        format!("`git {command}` reads the files git tracks under its working directory {}", s.root.display())
+    };
+    for (command, part) in [
+        ("git diff", top("diff")),
+        ("git diff HEAD~3", top("diff")),
+        ("git log -p", top("log")),
+        ("git show", top("show")),
+        ("git show v1.0", top("show")),
+        ("git grep plans", top("grep")),
+        ("git archive HEAD", top("archive")),
+        ("git cat-file -p 1a2b3c", top("cat-file")),
+        ("git -C qa grep plans", "`git grep` reads the files git tracks under `qa`".to_string()),
+        ("git diff -- qa", "`git diff` reads the files git tracks under `qa`".to_string()),
+        ("git archive HEAD:qa", "`git archive` reads the files git tracks under `qa`".to_string()),
+    ] {
+        let verdict = p.check_shell(command, &s.root);
+        let Verdict::Deny { cause: Some(Cause::Part(said)), .. } = &verdict else { panic!("{command}: {verdict:?}") };
+        assert!(said.starts_with(&part), "{command}: {said}");
+    }
+    assert_eq!(
+        p.check_shell("git grep plans", &s.root),
+        because(secret.clone(), &format!("{}, qa/secret/plan.txt among it", top("grep")))
+    );
+    // Contents left out, or only what no rule covers.
+    for command in [
+        "git diff --stat",
+        "git diff --name-only HEAD~1",
+        "git log --oneline",
+        "git log -p -- src",
+        "git show --stat",
+        "git show HEAD:src/a.rs",
+        "git cat-file -t HEAD",
+        "git grep plans -- src",
+        "git grep -e plans src",
+        "git archive HEAD src",
+        "git status",
+        "git log -5",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // A file git does not track is not in what it prints.
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Read(./.env)"]}"#));
+    s.file(".env");
+    s.file("src/a.rs");
+    fs::write(s.root.join(".gitignore"), ".env\n").unwrap();
+    git(&s.root, &["init", "-q"]);
+    git(&s.root, &["add", "-A"]);
+    let p = s.load();
+    for command in ["git diff", "git log -p", "git grep x", "git archive HEAD"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    assert_eq!(
+        p.check_shell("git grep --untracked x", &s.root),
+        because(
+            deny("Read(./.env)", &s.project_file()),
+            &format!("`git grep` reads everything under its working directory {}, .env among it", s.root.display())
+        )
+    );
+}

@@ -1,5 +1,6 @@
 //! Listing what is under a directory, within a budget of entries shared by
-//! every glob and directory one command line makes the checker look at, so
+//! every glob, brace word and directory one command line makes the checker
+//! look at, so
 //! a check never walks a huge tree: past the budget the caller judges from
 //! the rules' patterns alone.
 
@@ -19,6 +20,17 @@ pub(crate) struct Budget {
 impl Budget {
     pub(crate) fn new(entries: usize) -> Budget {
         Budget { left: entries }
+    }
+
+    /// Entries left.
+    pub(crate) fn left(&self) -> usize {
+        self.left
+    }
+
+    /// Spends `count` entries (at most what is left) on paths looked at one
+    /// by one: the words of a brace expansion.
+    pub(crate) fn spend(&mut self, count: usize) {
+        self.left = self.left.saturating_sub(count);
     }
 
     /// The names in `dir`, sorted; `None` once the budget is spent. A
@@ -46,6 +58,9 @@ pub(crate) enum Filter {
     /// git's excludes, as rg and ag read by default (the `ignore` crate's
     /// walker, the one rg is built on).
     Ignores,
+    /// Those git tracks, from its index (`git_index.rs`), as `git diff`
+    /// and `git grep` print them.
+    Tracked,
 }
 
 /// What is under a directory.
@@ -61,12 +76,16 @@ pub(crate) struct Tree {
 /// What `filter` lets a program read under `dir` (canonical), or `None`
 /// when that is more than the budget allows.
 pub(crate) fn tree(dir: &Path, budget: &mut Budget, filter: Filter) -> Option<Tree> {
+    if filter == Filter::Tracked {
+        return super::git_index::tracked(dir, budget);
+    }
     let mut tree = Tree { entries: Vec::new(), linked_dirs: Vec::new() };
     if filter == Filter::Ignores {
         let walk = ignore::WalkBuilder::new(dir).sort_by_file_name(|a, b| a.cmp(b)).build();
         for entry in walk.flatten().filter(|entry| entry.depth() > 0) {
             budget.left = budget.left.checked_sub(1)?;
-            tree.add(entry.into_path());
+            let link = entry.path_is_symlink();
+            tree.add(entry.into_path(), link);
         }
         return Some(tree);
     }
@@ -76,21 +95,21 @@ pub(crate) fn tree(dir: &Path, budget: &mut Budget, filter: Filter) -> Option<Tr
         // Reversed onto the stack, so directories are walked in name order.
         for name in names.iter().rev() {
             let path = dir.join(name);
-            if name != ".git" && fs::symlink_metadata(&path).is_ok_and(|meta| meta.is_dir()) {
+            let kind = fs::symlink_metadata(&path).ok().map(|meta| meta.file_type());
+            if name != ".git" && kind.is_some_and(|kind| kind.is_dir()) {
                 pending.push(path.clone());
             }
-            tree.add(path);
+            tree.add(path, kind.is_some_and(|kind| kind.is_symlink()));
         }
     }
     Some(tree)
 }
 
 impl Tree {
-    /// An entry, and what it points to when it is a symbolic link.
-    fn add(&mut self, path: PathBuf) {
-        if fs::symlink_metadata(&path).is_ok_and(|meta| meta.file_type().is_symlink())
-            && let Ok(target) = path.canonicalize()
-        {
+    /// An entry, and what it points to when it is a symbolic link (`link`,
+    /// known from the walk's own look at it).
+    fn add(&mut self, path: PathBuf, link: bool) {
+        if link && let Ok(target) = path.canonicalize() {
             if target.is_dir() {
                 self.linked_dirs.push(target.clone());
             }

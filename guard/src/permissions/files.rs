@@ -1,0 +1,273 @@
+//! The files one command line reads and writes, found command by command
+//! for [`super::Permissions::check_shell`] to hold against Read and Edit
+//! rules: operands and redirection targets as paths (globs and braces
+//! expanded, after any `cd`), directories a recursive reader is given as
+//! everything under them, and the reads whose files are known only when
+//! the command runs.
+
+use std::path::{Path, PathBuf};
+
+use super::bash::{Arg, Invocation};
+use super::expand::{self, Expansion};
+use super::paths::{PathRule, canonical_prefix};
+use super::walk::{self, Budget};
+use super::{MAX_OPERANDS, Permissions, Target, braces, git, readers};
+
+/// A file a command reads or writes, and how the command names it.
+pub(super) struct Named {
+    pub(super) path: PathBuf,
+    pub(super) cause: String,
+}
+
+/// A directory a command reads everything under.
+pub(super) struct WholeRead {
+    dir: PathBuf,
+    /// "`grep` reads everything under `qa`".
+    cause: String,
+    /// What paths below are shown relative to: the command's directory.
+    cwd: PathBuf,
+    /// `None`: more than the budget allows, judged from the rules' patterns.
+    listing: Option<walk::Tree>,
+}
+
+impl WholeRead {
+    /// What the command reads under `dir` that `rule` covers, as a clause.
+    pub(super) fn hit(&self, rule: &PathRule) -> Option<String> {
+        if !rule.may_cover_below(&self.dir) {
+            return None;
+        }
+        let Some(tree) = &self.listing else {
+            return Some(format!("{}, too much to list, and the rule may cover some of it", self.cause));
+        };
+        if rule.matches(&self.dir) {
+            return Some(self.cause.clone());
+        }
+        if let Some(entry) = tree.entries.iter().find(|entry| rule.matches(entry)) {
+            return Some(format!("{}, {} among it", self.cause, shown(entry, &self.cwd)));
+        }
+        let linked = tree.linked_dirs.iter().find(|dir| rule.may_cover_below(dir))?;
+        Some(format!("{}, through a link to {}", self.cause, linked.display()))
+    }
+}
+
+/// What a command line was found to read and write.
+#[derive(Default)]
+pub(super) struct Files {
+    pub(super) reads: Vec<Named>,
+    pub(super) whole_reads: Vec<WholeRead>,
+    pub(super) edits: Vec<Named>,
+    /// Reads of files known only when the command runs, each as a clause
+    /// ("`cat` reads `$f`").
+    pub(super) unknown_reads: Vec<String>,
+}
+
+/// Goes through a line's commands in order, with the directory each runs
+/// in and the line's walk budget.
+pub(super) struct Finder<'a> {
+    permissions: &'a Permissions,
+    budget: Budget,
+    cwd: PathBuf,
+    pub(super) files: Files,
+}
+
+impl<'a> Finder<'a> {
+    pub(super) fn new(permissions: &'a Permissions, cwd: &Path) -> Finder<'a> {
+        Finder {
+            permissions,
+            budget: Budget::new(walk::MAX_ENTRIES),
+            cwd: canonical_prefix(cwd),
+            files: Files::default(),
+        }
+    }
+
+    /// The files one command reads and writes; a `cd` moves the commands after it.
+    pub(super) fn invocation(&mut self, invocation: &Invocation) {
+        let program = invocation.program.as_deref().unwrap_or_default();
+        if program == "cd" {
+            self.cwd = match invocation.operands().next() {
+                Some(dir) => match self.paths_of(dir).swap_remove(0) {
+                    Expansion::Paths(paths) => canonical_prefix(&paths[0]),
+                    Expansion::Under(dir) => dir,
+                },
+                None => self.permissions.home.clone(),
+            };
+            return;
+        }
+        let texts: Vec<&str> = invocation.args.iter().map(|arg| arg.text.as_str()).collect();
+        let not_operands = readers::not_operands(program, &texts);
+        let whole = readers::whole(program, &texts, &not_operands);
+        // Whether a directory the program reads whole was named, so it
+        // does not read its working directory.
+        let mut named_any = false;
+        let operands = invocation
+            .args
+            .iter()
+            .enumerate()
+            .filter(|(at, arg)| !arg.text.starts_with('-') && !not_operands.words.contains(at));
+        for (at, arg) in operands.take(MAX_OPERANDS) {
+            let whole = whole.as_ref().filter(|whole| whole.args.contains(&at)).map(|whole| whole.filter);
+            named_any |= self.operand(program, arg, whole);
+        }
+        if let Some(whole) = whole.filter(|whole| whole.default_cwd && !named_any) {
+            let cause = format!("`{program}` reads everything under its working directory {}", self.cwd.display());
+            self.whole_read(self.cwd.clone(), cause, Some(whole.filter));
+        }
+        if program == "git" {
+            self.git(&texts);
+        }
+        for redirect in &invocation.redirects {
+            self.redirect(&redirect.target, redirect.write);
+        }
+        if let Some(wrapper) = &invocation.input_names
+            && (invocation.unknown_program.is_some() || readers::may_read(program))
+        {
+            let program = invocation.unknown_program.as_deref().unwrap_or(program);
+            self.files.unknown_reads.push(format!("`{wrapper} {program}` reads the files named on its input"));
+        }
+    }
+
+    /// Notes what `program` reads through one operand; `whole`, how it
+    /// reads a directory named there whole, if it does. Whether the operand
+    /// names such a directory (or may: it is known only when it runs).
+    ///
+    /// An operand known only when the command runs (`"$f"`, `$(…)`) of a
+    /// program that reads its operands is a file read that cannot be
+    /// checked; what a variable the line set to a literal holds is checked
+    /// besides, so `f=.env; cat $f` is denied rather than asked about.
+    fn operand(&mut self, program: &str, arg: &Arg, whole: Option<walk::Filter>) -> bool {
+        let verb = format!("`{program}` reads");
+        if !arg.literal && (whole.is_some() || readers::reads_operands(program)) {
+            self.files.unknown_reads.push(format!("{verb} `{}`", arg.text));
+        }
+        let mut named_whole = !arg.literal && whole.is_some();
+        for (word, prefix) in forms(arg) {
+            for path in self.paths(word, &verb) {
+                let Ok(path) = path.canonicalize() else { continue };
+                named_whole |= whole.is_some();
+                let named = format!("{prefix}{}", named(word, &path, &self.cwd));
+                if let Some(filter) = whole.filter(|_| path.is_dir()) {
+                    self.whole_read(path.clone(), format!("{verb} everything under {named}"), Some(filter));
+                }
+                self.files.reads.push(Named { path, cause: format!("{verb} {named}") });
+            }
+        }
+        named_whole
+    }
+
+    /// Notes what a git command prints of what its repository holds.
+    fn git(&mut self, args: &[&str]) {
+        let Some(reads) = git::reads(args, &self.cwd) else { return };
+        let command = &reads.command;
+        for (word, path) in reads.objects {
+            self.files.reads.push(Named { path, cause: format!("{command} reads `{word}`") });
+        }
+        for dir in reads.tracked {
+            let cause = format!("{command} reads the files git tracks under {}", shown_dir(&dir, &self.cwd));
+            self.whole_read(dir, cause, Some(walk::Filter::Tracked));
+        }
+        for dir in reads.everything {
+            let cause = format!("{command} reads everything under {}", shown_dir(&dir, &self.cwd));
+            self.whole_read(dir, cause, Some(walk::Filter::Everything));
+        }
+    }
+
+    /// Notes the file a `<` (or, `write`, a `>`) names; a `<` known only
+    /// when the command runs is a read that cannot be checked.
+    fn redirect(&mut self, target: &Arg, write: bool) {
+        let operator = if write { "`>`" } else { "`<`" };
+        let verb = format!("{operator} names");
+        if !target.literal && !write {
+            self.files.unknown_reads.push(format!("{verb} `{}`", target.text));
+        }
+        for (word, prefix) in forms(target) {
+            for path in self.paths(word, &verb) {
+                let path = canonical_prefix(&path);
+                let cause = format!("{verb} {prefix}{}", named(word, &path, &self.cwd));
+                let list = if write { &mut self.files.edits } else { &mut self.files.reads };
+                list.push(Named { path, cause });
+            }
+        }
+    }
+
+    /// The paths `arg` names (not necessarily existing). What it names
+    /// beyond a list (too many paths) is noted as a directory read whole,
+    /// `verb` saying what the command does with it ("`cat` reads").
+    fn paths(&mut self, arg: &Arg, verb: &str) -> Vec<PathBuf> {
+        let mut paths = Vec::new();
+        for expansion in self.paths_of(arg) {
+            match expansion {
+                Expansion::Paths(named) => paths.extend(named),
+                Expansion::Under(dir) => {
+                    let shown_dir = shown(&dir, &self.cwd);
+                    let cause = format!("{verb} `{}`, which names too many paths to list under {shown_dir}", arg.text);
+                    self.whole_read(dir, cause, None);
+                }
+            }
+        }
+        paths
+    }
+
+    /// The paths an argument names in the working directory, for each
+    /// word its braces become: the word's glob matches, or the word as
+    /// written (not necessarily existing). Never empty. Each word costs one
+    /// entry of the budget, as each is looked up: past it, or past
+    /// [`braces::MAX_WORDS`], the argument names everything under its
+    /// literal leading directory.
+    fn paths_of(&mut self, arg: &Arg) -> Vec<Expansion> {
+        let (cwd, home) = (&self.cwd, &self.permissions.home);
+        let resolve = |word: &str| self.permissions.resolve(word, cwd);
+        let Some(pattern) = &arg.glob else { return vec![Expansion::Paths(vec![resolve(&arg.text)])] };
+        let Some(words) = braces::expand(pattern, braces::MAX_WORDS.min(self.budget.left())) else {
+            return vec![Expansion::Under(resolve(&braces::literal_dir(pattern)))];
+        };
+        self.budget.spend(words.len());
+        let budget = &mut self.budget;
+        let expand_word = |word: &String| match expand::expand(word, cwd, home, budget) {
+            Expansion::Paths(paths) if paths.is_empty() => Expansion::Paths(vec![resolve(&expand::unescape(word))]),
+            expansion => expansion,
+        };
+        words.iter().map(expand_word).collect()
+    }
+
+    /// A directory read whole, noted when some Read rule could cover part
+    /// of it: listed within the budget (what the filter lets the program
+    /// read), or judged from the rules' patterns when it has too much in it
+    /// or `filter` is `None` (a glob already ran out).
+    fn whole_read(&mut self, dir: PathBuf, cause: String, filter: Option<walk::Filter>) {
+        let rules = &self.permissions.rules;
+        if !rules.iter().any(|rule| matches!(&rule.target, Target::Read(r) if r.may_cover_below(&dir))) {
+            return;
+        }
+        let listing = filter.and_then(|filter| walk::tree(&dir, &mut self.budget, filter));
+        self.files.whole_reads.push(WholeRead { dir, cause, cwd: self.cwd.clone(), listing });
+    }
+}
+
+/// The words to look up for `arg`, each with what to say before naming
+/// it: the word itself when it is literal, else the words a value the line
+/// gave its variable makes ("`$f` = ").
+fn forms(arg: &Arg) -> Vec<(&Arg, String)> {
+    if arg.literal {
+        return vec![(arg, String::new())];
+    }
+    arg.values.iter().map(|value| (value, format!("`{}` = ", arg.text))).collect()
+}
+
+/// How a command names `path` through `arg`: "`.env`", or "`.en?`, which
+/// matches .env" when a glob made it.
+fn named(arg: &Arg, path: &Path, cwd: &Path) -> String {
+    match &arg.glob {
+        Some(_) => format!("`{}`, which matches {}", arg.text, shown(path, cwd)),
+        None => format!("`{}`", arg.text),
+    }
+}
+
+/// A directory as a verdict names it: relative to `cwd` when below it, else absolute.
+fn shown_dir(dir: &Path, cwd: &Path) -> String {
+    if dir == cwd { format!("its working directory {}", dir.display()) } else { format!("`{}`", shown(dir, cwd)) }
+}
+
+/// `path` relative to `cwd` when it is below it, else absolute.
+fn shown(path: &Path, cwd: &Path) -> String {
+    path.strip_prefix(cwd).ok().filter(|rel| !rel.as_os_str().is_empty()).unwrap_or(path).display().to_string()
+}

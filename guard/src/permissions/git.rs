@@ -1,0 +1,211 @@
+//! What git commands print of the files a repository holds, which no
+//! operand names as a path: an object named by path (`git show HEAD:.env`,
+//! `git cat-file -p :qa/x`), and the tracked files a patch, a search or an
+//! archive takes in (`git diff`, `git log -p`, `git grep`, `git archive`).
+//!
+//! | subcommand | reads |
+//! |---|---|
+//! | any below | each `REV:PATH` or `:PATH` argument's path (from the top, or the directory for `./`, `../`) |
+//! | `show`, `diff`, `format-patch` | the tracked files under its pathspecs, or all (a patch), unless `-s`, `--stat`, `--name-only`…, or every object `show` or `diff` is given is a `REV:PATH`; `diff --no-index`: its operands, as any command's |
+//! | `log`, `whatchanged` | as `diff`, with `-p`, `-u`, `--patch` or `-L` only |
+//! | `cat-file` | with `-p`, a type or `--batch…` on an object not named by path: every tracked file (an object id may be any of them); `-t`, `-s`, `-e`: nothing |
+//! | `grep` | the tracked files under its pathspecs (or a `REV:PATH`'s), or under its directory; with `--untracked` or `--no-index`, everything there |
+//! | `archive` | the tracked files under its pathspecs (or a `REV:PATH`'s), or all |
+//!
+//! Pathspecs are the words after `--`, and before it the operands naming
+//! an existing path (as git takes them); a pathspec with magic (`:(…)`,
+//! `:!`) or a glob counts as its literal leading directory. Tracked files
+//! are those of the index: what a commit in the history held and the
+//! index no longer does is not seen.
+
+use std::path::{Path, PathBuf};
+
+use super::braces;
+use super::git_index;
+use super::paths::lexical;
+
+/// What one git command reads of what its repository holds.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct GitReads {
+    /// "`git show`", to name the command in a verdict.
+    pub(crate) command: String,
+    /// Paths named as objects (`HEAD:.env`), with the word naming each.
+    pub(crate) objects: Vec<(String, PathBuf)>,
+    /// Directories whose tracked files it prints; the work tree's top
+    /// when it takes in everything.
+    pub(crate) tracked: Vec<PathBuf>,
+    /// Directories it reads every file under, tracked or not.
+    pub(crate) everything: Vec<PathBuf>,
+}
+
+/// Global options taking the next word as their value.
+const GLOBAL_VALUES: [&str; 6] = ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"];
+/// Options that leave out a patch's contents.
+const NO_PATCH: [&str; 10] = [
+    "-s",
+    "--no-patch",
+    "--stat",
+    "--shortstat",
+    "--numstat",
+    "--name-only",
+    "--name-status",
+    "--summary",
+    "--dirstat",
+    "--raw",
+];
+/// Options of `log` that print patches.
+const PATCH: [&str; 4] = ["-p", "-u", "--patch", "-L"];
+/// Options of `grep` taking the next word as their value, and those giving the pattern.
+const GREP_VALUES: [&str; 10] =
+    ["-e", "-f", "-m", "-A", "-B", "-C", "--max-depth", "--threads", "--max-count", "--context"];
+/// Options of `archive` taking the next word as their value.
+const ARCHIVE_VALUES: [&str; 6] = ["-o", "--output", "--prefix", "--format", "--remote", "--exec"];
+const OBJECT_TYPES: [&str; 4] = ["blob", "tree", "commit", "tag"];
+
+/// What `git ARGS…` run in `cwd` (canonical) reads of its repository;
+/// `None` for a subcommand that prints no file's contents, or outside a
+/// repository (where git fails), `git grep --no-index` aside.
+pub(crate) fn reads(args: &[&str], cwd: &Path) -> Option<GitReads> {
+    let mut cwd = cwd.to_path_buf();
+    let mut at = 0;
+    while let Some(arg) = args.get(at).filter(|arg| arg.starts_with('-')) {
+        if *arg == "-C"
+            && let Some(dir) = args.get(at + 1)
+        {
+            cwd = lexical(&cwd.join(dir));
+        }
+        at += if GLOBAL_VALUES.contains(arg) { 2 } else { 1 };
+    }
+    let subcommand = *args.get(at)?;
+    let args = &args[at + 1..];
+    let no_index = args.contains(&"--no-index");
+    let top = match git_index::repository(&cwd) {
+        Some(repository) => repository.top,
+        None if subcommand == "grep" && no_index => cwd.clone(),
+        None => return None,
+    };
+    let has = |options: &[&str]| args.iter().any(|arg| options.iter().any(|option| option_is(arg, option)));
+    let values: &[&str] = match subcommand {
+        "grep" => &GREP_VALUES,
+        "archive" => &ARCHIVE_VALUES,
+        _ => &[],
+    };
+    let words = Words::of(args, values);
+    let mut out = GitReads { command: format!("`git {subcommand}`"), ..GitReads::default() };
+    let object = |word: &str| object_path(word, &top, &cwd);
+    for word in words.before.iter().chain(&words.after) {
+        if let Some(path) = object(word) {
+            out.objects.push((word.to_string(), path));
+        }
+    }
+    // Words before `--` that are no object named by path: revisions, and
+    // for grep its pattern first.
+    let others: Vec<&str> = words.before.iter().copied().filter(|word| object(word).is_none()).collect();
+    let trees: Vec<PathBuf> = out.objects.iter().map(|(_, path)| path.clone()).collect();
+    let within = |before: &[&str], default: &Path| {
+        let named = pathspecs(before, &words.after, &top, &cwd);
+        if named.is_empty() { vec![default.to_path_buf()] } else { named }
+    };
+    // Blobs named by path alone are all `show` and `diff` print of them.
+    let commits = out.objects.is_empty() || others.iter().any(|word| !exists(word, &cwd));
+    match subcommand {
+        "show" | "diff" if !has(&NO_PATCH) && !no_index && commits => out.tracked = within(&others, &top),
+        "format-patch" if !has(&NO_PATCH) => out.tracked = within(&others, &top),
+        "log" | "whatchanged" if has(&PATCH) && !has(&NO_PATCH[..2]) => out.tracked = within(&others, &top),
+        "cat-file" if !has(&["-t", "-s", "-e"]) => {
+            let by_id = others.iter().any(|word| !OBJECT_TYPES.contains(word));
+            if by_id || has(&["--batch", "--batch-command"]) {
+                out.tracked = vec![top.clone()];
+            }
+        }
+        "grep" => {
+            // The first word is the pattern, unless an option gave it.
+            let searched = if has(&["-e", "-f"]) { &others[..] } else { others.get(1..).unwrap_or_default() };
+            let dirs = if trees.is_empty() { within(searched, &cwd) } else { trees };
+            if no_index || has(&["--untracked"]) {
+                out.everything = dirs;
+            } else {
+                out.tracked = dirs;
+            }
+        }
+        // The first word is the tree archived, the rest paths in it.
+        "archive" => {
+            out.tracked = if trees.is_empty() { within(others.get(1..).unwrap_or_default(), &top) } else { trees }
+        }
+        "show" | "diff" | "cat-file" => {}
+        _ => return None,
+    }
+    Some(out)
+}
+
+fn exists(word: &str, cwd: &Path) -> bool {
+    cwd.join(word).symlink_metadata().is_ok()
+}
+
+/// Whether `arg` is `option`, or `option=…`, or (a short one) `option…`.
+fn option_is(arg: &str, option: &str) -> bool {
+    match arg.strip_prefix(option) {
+        Some(rest) => rest.is_empty() || rest.starts_with('=') || (!option.starts_with("--") && option != "-s"),
+        None => false,
+    }
+}
+
+/// A subcommand's words that are not options or their values, before and
+/// after `--`.
+struct Words<'a> {
+    before: Vec<&'a str>,
+    after: Vec<&'a str>,
+}
+
+impl<'a> Words<'a> {
+    fn of(args: &[&'a str], values: &[&str]) -> Words<'a> {
+        let mut words = Words { before: Vec::new(), after: Vec::new() };
+        let mut at = 0;
+        while let Some(&arg) = args.get(at) {
+            if arg == "--" {
+                words.after = args[at + 1..].to_vec();
+                break;
+            }
+            if !arg.starts_with('-') {
+                words.before.push(arg);
+            } else if values.contains(&arg) {
+                at += 1;
+            }
+            at += 1;
+        }
+        words
+    }
+}
+
+/// The path of an object named by path: `REV:PATH`, `:PATH` or
+/// `:N:PATH`, from the top (`./` and `../` from `cwd`). Not `:/text`, a
+/// search of commit messages.
+fn object_path(word: &str, top: &Path, cwd: &Path) -> Option<PathBuf> {
+    let (rev, path) = word.split_once(':')?;
+    if rev.starts_with('-') || path.starts_with('/') || (rev.is_empty() && path.is_empty()) {
+        return None;
+    }
+    let path = match path.split_once(':') {
+        Some((stage, rest)) if rev.is_empty() && stage.len() == 1 && stage.as_bytes()[0].is_ascii_digit() => rest,
+        _ => path,
+    };
+    let base = if path.starts_with("./") || path.starts_with("../") { cwd } else { top };
+    Some(lexical(&base.join(path)))
+}
+
+/// The directories of a command's pathspecs: `after` (past `--`) all, and
+/// of `before` those naming an existing path.
+fn pathspecs(before: &[&str], after: &[&str], top: &Path, cwd: &Path) -> Vec<PathBuf> {
+    let existing = before.iter().filter(|word| exists(word, cwd));
+    existing.chain(after).map(|spec| pathspec_dir(spec, top, cwd)).collect()
+}
+
+/// What a pathspec can reach: its path, or for one with magic the top,
+/// for a glob its literal leading directory.
+fn pathspec_dir(spec: &str, top: &Path, cwd: &Path) -> PathBuf {
+    if spec.starts_with(':') {
+        return top.to_path_buf();
+    }
+    let literal = if spec.contains(['*', '?', '[']) { braces::literal_dir(spec) } else { spec.to_string() };
+    lexical(&cwd.join(literal))
+}
