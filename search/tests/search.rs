@@ -213,15 +213,19 @@ fn hidden_paths_are_searched_when_a_request_names_them() {
     let result = engine.glob(fx.root(), ".github/**", None, 10, &|_| None).unwrap();
     assert_eq!(result.paths, [".github/workflows/ci.yml"]);
     assert!(!result.text.contains(hidden_note), "{}", result.text);
-    // Files the user's rules withhold are counted, not listed, and no hint points at them.
+    // Files the user's rules withhold are counted, not listed, and no hint points at them; the
+    // note names every rule that withheld one.
     fx.write(".secrets/key.pem", "k\n");
     fx.write("certs/ca.pem", "c\n");
+    fx.write("keys/b.pem", "b\n");
     let deny = |path: &Path| {
-        let denied = path.components().any(|c| c.as_os_str() == ".secrets" || c.as_os_str() == "certs");
-        denied.then(|| "deny Read(./secrets)".to_string())
+        let rule =
+            |dir: &str| path.components().any(|c| c.as_os_str() == dir).then(|| format!("deny Read(./{dir}/**)"));
+        rule(".secrets").or_else(|| rule("certs")).or_else(|| rule("keys"))
     };
     let result = engine.glob(fx.root(), "**/*.pem", None, 10, &deny).unwrap();
-    assert_eq!(result.text, "no files match\n1 matching file(s) withheld: deny Read(./secrets)\n");
+    let note = "2 matching files withheld by the user's Read rules: deny Read(./certs/**); deny Read(./keys/**)";
+    assert_eq!(result.text, format!("no files match\n{note}\n"));
     // A pattern naming a directory says how to list its files.
     for dir in ["src", "src/", "web"] {
         let result = engine.glob(fx.root(), dir, None, 10, &|_| None).unwrap();
