@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use lean_ctx_common::limits::check_results;
 use lean_ctx_graph::{extract_from, has_queries};
-use lean_ctx_guard::permissions::Verdict;
+use lean_ctx_guard::permissions::{Verdict, paths::canonical_prefix};
 use lean_ctx_outline::{Definition, Kind, Language, TextFormat, outline_and_tree};
 use lean_ctx_search::{
     Action, Extraction, GlobResult, IndexExtractor, IndexObserver, IndexStatus, SearchConfig, SearchEngine,
@@ -437,7 +437,7 @@ fn from_absolute(root: &Path, base: &Path, glob: &str) -> EngineResult<String> {
             (if slash == 0 { "/" } else { &glob[..slash] }, &glob[slash + 1..])
         }
     };
-    let dir = resolved(Path::new(dir));
+    let dir = canonical_prefix(Path::new(dir));
     let refuse = |outside: String| {
         EngineError::invalid(format!(
             "the glob `{glob}` names files outside {outside}: globs match the files searched; write one relative to \
@@ -456,36 +456,6 @@ fn from_absolute(root: &Path, base: &Path, glob: &str) -> EngineResult<String> {
         )));
     }
     Ok(format!("/{}", pattern.join("/")))
-}
-
-/// `path` as the file system reads it, whether or not it all exists: `..` taken lexically, the
-/// longest part that exists with its links resolved, the rest added back.
-fn resolved(path: &Path) -> PathBuf {
-    let mut lexical = PathBuf::new();
-    for component in path.components() {
-        match component {
-            std::path::Component::ParentDir => {
-                lexical.pop();
-            }
-            std::path::Component::CurDir => {}
-            component => lexical.push(component),
-        }
-    }
-    let mut existing = lexical.as_path();
-    let mut missing = Vec::new();
-    let canonical = loop {
-        match existing.canonicalize() {
-            Ok(canonical) => break canonical,
-            Err(_) => match (existing.parent(), existing.file_name()) {
-                (Some(parent), Some(name)) => {
-                    missing.push(name);
-                    existing = parent;
-                }
-                _ => break existing.to_path_buf(),
-            },
-        }
-    };
-    missing.iter().rev().fold(canonical, |path, name| path.join(name))
 }
 
 /// `glob` as written in directory `below` (relative to the project root): one naming directories

@@ -53,7 +53,7 @@ const MAX_OPERANDS: usize = 4096;
 mod bash;
 mod braces;
 mod expand;
-mod paths;
+pub mod paths;
 mod readers;
 mod settings;
 mod walk;
