@@ -172,6 +172,22 @@ impl Redactor {
     }
 }
 
+/// The bytes of the first private key in `text` that [`Redactor::redact`] masks, as it masks it
+/// there: from a header `-----BEGIN <label> PRIVATE KEY-----` that key material follows (a header
+/// only mentioned, in prose or as a parser's constant, opens none) to its END line, or to the
+/// text's end. For a reader that holds a text in parts (a window of a file too large to load) and
+/// must know, as the redactor of the whole would, where a key opens in a part it does not show.
+pub fn private_key_block(text: &[u8]) -> Option<std::ops::Range<usize>> {
+    let mut scan = Scan::new(text);
+    for at in memchr::memmem::find_iter(text, b"PRIVATE KEY") {
+        formats::private_key(&mut scan, at);
+        if let Some(span) = scan.spans.first() {
+            return Some(span.start..span.end);
+        }
+    }
+    None
+}
+
 /// The marker a private key becomes: what a view shows for a key block it sees only part of.
 pub fn private_key_marker() -> String {
     format!("{MARKER_PREFIX}{}]", Kind::PrivateKey.name())
