@@ -165,6 +165,24 @@ impl Redactor {
         Some(MaskedLines { text: masked, markers })
     }
 
+    /// The lines (1-based) each secret [`Redactor::mask_lines`] masks in `text` spans, in order:
+    /// its markers' `lines`, found without writing the masked text.
+    pub fn secret_lines(&self, text: &str) -> Vec<std::ops::RangeInclusive<u32>> {
+        let breaks = |from: usize, to: usize| {
+            u32::try_from(memchr::memchr_iter(b'\n', &text.as_bytes()[from..to]).count()).unwrap_or(u32::MAX)
+        };
+        let (mut line, mut counted) = (1u32, 0);
+        self.spans(text)
+            .into_iter()
+            .map(|span| {
+                let first = line.saturating_add(breaks(counted, span.start));
+                line = first.saturating_add(breaks(span.start, span.end));
+                counted = span.end;
+                first..=line
+            })
+            .collect()
+    }
+
     fn spans(&self, text: &str) -> Vec<Span> {
         let mut scan = Scan::new(text.as_bytes());
         self.anchors.scan(&mut scan);

@@ -76,6 +76,22 @@ fn a_key_block_is_where_the_redactor_masks_one_and_a_header_only_mentioned_opens
 }
 
 #[test]
+fn the_lines_of_secrets_are_those_their_markers_stand_on() {
+    let r = Redactor::new();
+    let key = format!("-----BEGIN EC PRIVATE KEY-----\r\n{KEY_BODY}\r\n{KEY_BODY}\r\n-----END EC PRIVATE KEY-----");
+    let text = format!("GH={GITHUB}\r\n\nkey:\r\n{key}\r\nDB_PASSWORD=Kx9mQ2vL7tR4 again {GITHUB}\n");
+    let lines = r.secret_lines(&text);
+    assert_eq!(lines, [1..=1, 4..=7, 8..=8, 8..=8]);
+    let masked = r.mask_lines(&text).unwrap();
+    assert_eq!(lines, masked.markers.iter().map(|marker| marker.lines.clone()).collect::<Vec<_>>());
+    for p in testing::planted_corpus(7, 2) {
+        let from_mask = r.mask_lines(&p.text).map(|m| m.markers.into_iter().map(|m| m.lines).collect::<Vec<_>>());
+        assert_eq!(r.secret_lines(&p.text), from_mask.unwrap_or_default(), "{} in {}", p.kind, p.context);
+    }
+    assert!(r.secret_lines("fn main() {}\n").is_empty());
+}
+
+#[test]
 fn redacting_twice_changes_nothing() {
     let r = Redactor::new();
     for p in testing::planted_corpus(99, 2) {
