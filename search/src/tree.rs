@@ -10,7 +10,7 @@ use std::path::Path;
 
 use crate::config::SearchConfig;
 use crate::model::TreeResult;
-use crate::paths::{Scope, display};
+use crate::paths::{Scope, display, lexically_inside};
 use crate::render::skipped_note;
 use crate::walk::{EntryKind, SkipReason, Skipped, WalkOptions, classify};
 use crate::withheld::Withheld;
@@ -127,7 +127,7 @@ pub(crate) fn tree(
                 continue;
             }
             // Not walked into, but there: an agent looking for a directory should see where it went.
-            let target = std::fs::read_link(entry.path()).map_or_else(|_| "?".into(), |t| t.display().to_string());
+            let target = link_target(&scope.root, entry.path());
             root.insert_link(&components, format!("{} -> {target}", components.last().map_or("", String::as_str)));
             continue;
         }
@@ -152,6 +152,21 @@ pub(crate) fn tree(
     }
     text.push_str(&withheld_line(&withheld));
     TreeResult { text, files: root.count, dirs: root.dir_count(), skipped, withheld: withheld.results }
+}
+
+/// Where the link `link` points, as a tree shows it: its target as written when it resolves inside
+/// the project (`root`), else `(outside the project)`: a tree lists the project, not the names of
+/// the rest of the machine (`pw -> /etc/passwd`). A dangling target is placed by its path.
+fn link_target(root: &Path, link: &Path) -> String {
+    let Ok(target) = std::fs::read_link(link) else { return "?".into() };
+    let inside = match link.canonicalize() {
+        Ok(resolved) => resolved.starts_with(root),
+        Err(_) => lexically_inside(root, &link.parent().unwrap_or(root).join(&target)),
+    };
+    match inside {
+        true => target.display().to_string(),
+        false => "(outside the project)".into(),
+    }
 }
 
 /// The line naming how many files the tree leaves out and every rule that did, or nothing.
@@ -194,10 +209,33 @@ mod tests {
         fs::create_dir_all(root.join("src/real")).unwrap();
         fs::write(root.join("src/real/a.rs"), "x").unwrap();
         std::os::unix::fs::symlink("real", root.join("src/shared")).unwrap();
-        std::os::unix::fs::symlink("/nowhere/x", root.join("src/dangling.rs")).unwrap();
+        std::os::unix::fs::symlink("gone.rs", root.join("src/dangling.rs")).unwrap();
         assert_eq!(
             tree_of(root, 3),
-            "./ (1)\n  src/ (1)\n    real/ (1)\n      a.rs\n    dangling.rs -> /nowhere/x\n    shared -> real\n"
+            "./ (1)\n  src/ (1)\n    real/ (1)\n      a.rs\n    dangling.rs -> gone.rs\n    shared -> real\n"
+        );
+    }
+
+    #[test]
+    fn links_to_outside_the_project_do_not_name_their_targets() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let root = dir.path().join("project");
+        fs::create_dir_all(root.join("src")).unwrap();
+        fs::write(root.join("src/a.rs"), "x").unwrap();
+        fs::write(outside.path().join("passwd"), "x").unwrap();
+        std::os::unix::fs::symlink(outside.path().join("passwd"), root.join("pw")).unwrap();
+        std::os::unix::fs::symlink("../../elsewhere", root.join("src/up")).unwrap();
+        std::os::unix::fs::symlink("/nowhere/x", root.join("src/dangling.rs")).unwrap();
+        std::os::unix::fs::symlink(root.join("src/a.rs"), root.join("same.rs")).unwrap();
+        let text = tree_of(&root, 3);
+        assert_eq!(
+            text,
+            format!(
+                "./ (1)\n  src/ (1)\n    a.rs\n    dangling.rs -> (outside the project)\n    up -> (outside the project)\n  \
+                 pw -> (outside the project)\n  same.rs -> {}\n",
+                root.join("src/a.rs").display()
+            )
         );
     }
 
