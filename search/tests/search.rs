@@ -269,6 +269,34 @@ fn hidden_paths_are_searched_when_a_request_names_them() {
     ));
 }
 
+/// An empty search names hidden paths only when it left out a hidden file it could have searched:
+/// none in the project, or none its globs admit, and it says nothing of them.
+#[test]
+fn an_empty_search_names_hidden_paths_only_when_it_skipped_a_hidden_file() {
+    let fx = sample();
+    let engine = fx.engine();
+    let hidden_note = "hidden paths (a name starting with `.`) are left out unless the path or a glob names one";
+    let empty = |include: &[&str]| {
+        [Action::Regex, Action::Bm25, Action::Symbol].map(|action| {
+            let mut request = SearchRequest::new(fx.root(), action, "nowhere_to_be_found");
+            request.include = include.iter().map(|glob| glob.to_string()).collect();
+            let result = engine.search(&request).unwrap();
+            assert_eq!(result.total, 0, "{action:?}");
+            result.text
+        })
+    };
+    for text in empty(&[]) {
+        assert!(!text.contains(hidden_note), "no hidden file: {text}");
+    }
+    fx.write(".github/workflows/ci.yml", "python-version: 3.12\n");
+    for text in empty(&[]) {
+        assert!(text.contains(hidden_note), "{text}");
+    }
+    for text in empty(&["*.rs"]) {
+        assert!(!text.contains(hidden_note), "no hidden file the globs admit: {text}");
+    }
+}
+
 #[test]
 fn tree_lists_counts_with_depth_hidden_and_ignore_switches() {
     let fx = sample();
