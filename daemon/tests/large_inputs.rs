@@ -170,3 +170,26 @@ fn a_window_of_a_file_over_the_read_limit_is_served() {
         .unwrap_err();
     assert!(e.message.contains("byte 0xE9 at line 501, column 4") && e.message.contains("iconv"), "{e}");
 }
+
+/// A window of a file over the read limit shows its lines after prose that quotes a private key's
+/// header: only a header the redactor would open a key with (key material after it) hides the
+/// lines after it, as the view of the whole file would.
+#[test]
+fn a_window_after_prose_quoting_a_key_header_shows_its_lines() {
+    let p = Project::new();
+    limit_reads_to_1024_bytes(&p);
+    let mut doc = String::from("A PEM file starts with -----BEGIN RSA PRIVATE KEY----- and ends with its END line.\n");
+    doc.extend((2..=300).map(|i| format!("note {i}\n")));
+    p.write("pem.md", &doc);
+    let view = p
+        .engine
+        .read(
+            &p.caller("s"),
+            &ReadParams { paths: vec!["pem.md".into()], mode: "lines:5-6".into(), ..Default::default() },
+        )
+        .unwrap()
+        .remove(0)
+        .unwrap();
+    assert_eq!(view.content, "[lines 5-6 of 300]\nnote 5\nnote 6\n");
+    assert_eq!(view.redacted, 0);
+}

@@ -66,12 +66,8 @@ pub fn run(definitions: &[Definition]) -> Option<(usize, String)> {
 /// the run's line names re-exports only, and would lose `pass_obj`.
 fn python_run(definitions: &[Definition]) -> Option<(usize, String)> {
     fn module(definition: &Definition) -> Option<&str> {
-        let written = definition.uncut.as_deref().unwrap_or(&definition.signature);
-        let from = written.strip_prefix("from ").filter(|_| definition.kind == Kind::Export)?;
-        let (module, names) = from.split_once(" import ")?;
-        let names = names.trim_start_matches('(').trim_end_matches(')');
-        let re_exported = |entry: &str| entry.split_once(" as ").is_some_and(|(name, alias)| name == alias);
-        names.split(',').map(str::trim).filter(|entry| !entry.is_empty()).all(re_exported).then_some(module)
+        let import = PythonImport::parse(definition, definition.uncut.as_deref().unwrap_or(&definition.signature))?;
+        import.entries.iter().all(|entry| entry.re_exported().is_some()).then_some(import.module?)
     }
     let first = module(definitions.first()?)?;
     let run = definitions.iter().take_while(|definition| module(definition) == Some(first)).count();
@@ -83,18 +79,45 @@ fn python_run(definitions: &[Definition]) -> Option<(usize, String)> {
 /// (`from .core import (A as A, B as B, helper)` → `from .core import A, B, helper`): the
 /// statement's job is to name things, so none is left out however long the line gets.
 pub fn python_statement(definition: &Definition) -> Option<String> {
-    let written = definition.uncut.as_deref().filter(|_| definition.kind == Kind::Export)?;
-    let (head, names) = match written.strip_prefix("from ") {
-        Some(from) => from.split_once(" import ").map(|(module, names)| (format!("from {module} import "), names))?,
-        None => ("import ".to_string(), written.strip_prefix("import ")?),
-    };
-    let names = names.trim_start_matches('(').trim_end_matches(')');
-    let once = |entry: &str| match entry.split_once(" as ") {
-        Some((name, alias)) if name == alias => name.to_string(),
-        _ => entry.to_string(),
-    };
-    let names: Vec<String> = names.split(',').map(str::trim).filter(|entry| !entry.is_empty()).map(once).collect();
+    let import = PythonImport::parse(definition, definition.uncut.as_deref()?)?;
+    let head = import.module.map_or_else(|| "import ".to_string(), |module| format!("from {module} import "));
+    let names: Vec<&str> = import.entries.iter().map(|entry| entry.re_exported().unwrap_or(entry.0)).collect();
     Some(format!("{head}{}", names.join(", ")))
+}
+
+/// A Python import statement as written: `from M import (a as a, b)` or `import a as a`.
+struct PythonImport<'d> {
+    /// `M` of `from M import …`; `None` for `import …`.
+    module: Option<&'d str>,
+    /// What it imports, without the parentheses and a trailing comma.
+    entries: Vec<Entry<'d>>,
+}
+
+impl<'d> PythonImport<'d> {
+    /// `written`, the statement of the export `definition`.
+    fn parse(definition: &Definition, written: &'d str) -> Option<Self> {
+        if definition.kind != Kind::Export {
+            return None;
+        }
+        let (module, names) = match written.strip_prefix("from ") {
+            Some(from) => from.split_once(" import ").map(|(module, names)| (Some(module), names))?,
+            None => (None, written.strip_prefix("import ")?),
+        };
+        let names = names.trim_start_matches('(').trim_end_matches(')');
+        let entries = names.split(',').map(str::trim).filter(|entry| !entry.is_empty()).map(Entry).collect();
+        Some(PythonImport { module, entries })
+    }
+}
+
+/// One name a Python import takes, as written (`a as a`, `b as c`, `d`).
+struct Entry<'d>(&'d str);
+
+impl<'d> Entry<'d> {
+    /// The name, when the entry imports it under its own name (`a as a`): Python's way of saying a
+    /// module re-exports it.
+    fn re_exported(&self) -> Option<&'d str> {
+        self.0.split_once(" as ").filter(|(name, alias)| name == alias).map(|(name, _)| name)
+    }
 }
 
 /// What a re-export takes from its module.

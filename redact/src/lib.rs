@@ -165,11 +165,45 @@ impl Redactor {
         Some(MaskedLines { text: masked, markers })
     }
 
+    /// The lines (1-based) each secret [`Redactor::mask_lines`] masks in `text` spans, in order:
+    /// its markers' `lines`, found without writing the masked text.
+    pub fn secret_lines(&self, text: &str) -> Vec<std::ops::RangeInclusive<u32>> {
+        let breaks = |from: usize, to: usize| {
+            u32::try_from(memchr::memchr_iter(b'\n', &text.as_bytes()[from..to]).count()).unwrap_or(u32::MAX)
+        };
+        let (mut line, mut counted) = (1u32, 0);
+        self.spans(text)
+            .into_iter()
+            .map(|span| {
+                let first = line.saturating_add(breaks(counted, span.start));
+                line = first.saturating_add(breaks(span.start, span.end));
+                counted = span.end;
+                first..=line
+            })
+            .collect()
+    }
+
     fn spans(&self, text: &str) -> Vec<Span> {
         let mut scan = Scan::new(text.as_bytes());
         self.anchors.scan(&mut scan);
         resolve(scan.spans)
     }
+}
+
+/// The bytes of the first private key in `text` that [`Redactor::redact`] masks, as it masks it
+/// there: from a header `-----BEGIN <label> PRIVATE KEY-----` that key material follows (a header
+/// only mentioned, in prose or as a parser's constant, opens none) to its END line, or to the
+/// text's end. For a reader that holds a text in parts (a window of a file too large to load) and
+/// must know, as the redactor of the whole would, where a key opens in a part it does not show.
+pub fn private_key_block(text: &[u8]) -> Option<std::ops::Range<usize>> {
+    let mut scan = Scan::new(text);
+    for at in memchr::memmem::find_iter(text, b"PRIVATE KEY") {
+        formats::private_key(&mut scan, at);
+        if let Some(span) = scan.spans.first() {
+            return Some(span.start..span.end);
+        }
+    }
+    None
 }
 
 /// The marker a private key becomes: what a view shows for a key block it sees only part of.

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use lean_ctx_redact::testing;
-use lean_ctx_redact::{MARKER_PREFIX, Redactor, contains_marker};
+use lean_ctx_redact::{MARKER_PREFIX, Redactor, contains_marker, private_key_block};
 
 const GITHUB: &str = "ghp_Zk3mQ9vW2xR7tY4pL8nBa8Fk2LmQz9Xw3PtR";
 const KEY_BODY: &str = "MIIEowIBAAKCAQEAwYSiPeJLSi6k8J4Zk3mQ9vW2xR7tY4pL8nBa8Fk2LmQz9Xw3";
@@ -56,6 +56,39 @@ fn private_key_blocks_go_whole_and_unterminated_ones_to_the_end() {
     let json =
         format!(r#"{{"private_key": "-----BEGIN PRIVATE KEY-----\n{KEY_BODY}\n-----END PRIVATE KEY-----\n", "x": 1}}"#);
     assert_eq!(r.redact(&json).text, r#"{"private_key": "[REDACTED:private_key]\n", "x": 1}"#);
+}
+
+#[test]
+fn a_key_block_is_where_the_redactor_masks_one_and_a_header_only_mentioned_opens_none() {
+    let block = format!("-----BEGIN RSA PRIVATE KEY-----\n{KEY_BODY}\n-----END RSA PRIVATE KEY-----");
+    let text = format!("A PEM file starts with -----BEGIN RSA PRIVATE KEY----- and ends with its END line.\n{block}\n");
+    let at = text.find("-----BEGIN RSA PRIVATE KEY-----\n").unwrap();
+    assert_eq!(private_key_block(text.as_bytes()), Some(at..at + block.len()));
+    for mention in [
+        "A PEM file starts with -----BEGIN RSA PRIVATE KEY----- and ends with its END line.\n",
+        "const HEADER: &str = \"-----BEGIN PRIVATE KEY-----\";\n",
+        "-----BEGIN RSA PRIVATE KEY-----\nis how such a file starts.\n",
+        "-----BEGIN some label PRIVATE KEY-----\nMIIEowIBAAKCAQEAwYSiPeJLSi6k8J4Z\n",
+    ] {
+        assert_eq!(private_key_block(mention.as_bytes()), None, "{mention}");
+        assert!(Redactor::new().redact(mention).is_clean(), "{mention}");
+    }
+}
+
+#[test]
+fn the_lines_of_secrets_are_those_their_markers_stand_on() {
+    let r = Redactor::new();
+    let key = format!("-----BEGIN EC PRIVATE KEY-----\r\n{KEY_BODY}\r\n{KEY_BODY}\r\n-----END EC PRIVATE KEY-----");
+    let text = format!("GH={GITHUB}\r\n\nkey:\r\n{key}\r\nDB_PASSWORD=Kx9mQ2vL7tR4 again {GITHUB}\n");
+    let lines = r.secret_lines(&text);
+    assert_eq!(lines, [1..=1, 4..=7, 8..=8, 8..=8]);
+    let masked = r.mask_lines(&text).unwrap();
+    assert_eq!(lines, masked.markers.iter().map(|marker| marker.lines.clone()).collect::<Vec<_>>());
+    for p in testing::planted_corpus(7, 2) {
+        let from_mask = r.mask_lines(&p.text).map(|m| m.markers.into_iter().map(|m| m.lines).collect::<Vec<_>>());
+        assert_eq!(r.secret_lines(&p.text), from_mask.unwrap_or_default(), "{} in {}", p.kind, p.context);
+    }
+    assert!(r.secret_lines("fn main() {}\n").is_empty());
 }
 
 #[test]

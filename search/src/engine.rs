@@ -18,7 +18,7 @@ use crate::model::{
 use crate::paths::{resolve_root, resolve_scope};
 use crate::project::{IndexView, Project};
 use crate::registry::Registry;
-use crate::walk::Stop;
+use crate::walk::{Stop, skips_hidden_files};
 use crate::watcher::MAX_DELAY_WINDOWS;
 use crate::{bm25, glob, regex_search, render, symbol, tree};
 
@@ -93,8 +93,10 @@ impl SearchEngine {
             }
         };
         let mut notes: Vec<String> = note.into_iter().chain(found.note.take()).collect();
-        // An empty answer says what it did not look at, unless the request asked for it.
-        if found.total == 0 && !filter.includes_hidden() {
+        // An empty answer says what it did not look at: hidden files it could have searched, unless
+        // the request asked for hidden paths (and so searched them).
+        let admitted = |rel: &Path| filter.admits(rel) && filter.withheld_by(rel).is_none();
+        if found.total == 0 && !filter.includes_hidden() && skips_hidden_files(&scope, config, &admitted) {
             notes.push(render::HIDDEN_NOTE.to_string());
         }
         notes.extend(found.withheld.note(render::unit(request.action)));

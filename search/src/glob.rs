@@ -11,8 +11,8 @@ use crate::filter::{compile_globs, names_hidden};
 use crate::model::GlobResult;
 use crate::paths::{Scope, display};
 use crate::render::{count, more_note, skipped_note};
-use crate::unlisted::Unlisted;
 use crate::walk::{EntryKind, SkipReason, Skipped, WalkOptions, classify};
+use crate::withheld::Withheld;
 
 /// Paths under the scope matching `pattern` (relative to the scope; `*.rs`
 /// matches at any depth), sorted, the first `max_results` shown.
@@ -31,7 +31,7 @@ pub(crate) fn glob(
     }
     let set = compile_globs(&[pattern.to_string()])?.expect("one glob compiles to a set");
     let hidden = names_hidden(pattern) || scope.is_hidden();
-    let mut withheld = Unlisted::default();
+    let mut withheld = Withheld::default();
     let (mut paths, skipped) = matching(scope, &set, hidden, config, &mut |path| !withheld.check(withhold, path));
     paths.sort();
     let total = paths.len() as u64;
@@ -48,8 +48,8 @@ pub(crate) fn glob(
         truncated: shown < total,
         skipped,
         hint,
-        withheld: withheld.count,
-        withheld_note: (withheld.count > 0).then(|| withheld.note("matching file(s) withheld")),
+        withheld: withheld.results,
+        withheld_note: withheld.note("matching file"),
         text: String::new(),
     };
     result.text = glob_text(&result, max_results);
@@ -135,7 +135,7 @@ fn glob_text(result: &GlobResult, max_results: usize) -> String {
         let _ = writeln!(text, "{note}");
     }
     if let Some(note) = &result.withheld_note {
-        text.push_str(note);
+        let _ = writeln!(text, "{note}");
     }
     text
 }

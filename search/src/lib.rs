@@ -32,7 +32,6 @@ mod symbol;
 mod symbols;
 mod tokenizer;
 mod tree;
-mod unlisted;
 mod walk;
 mod watcher;
 mod withheld;

@@ -63,7 +63,8 @@ pub(crate) fn resolve_scope(root: &Path, path: Option<&Path>) -> Result<Scope, S
     Ok(Scope { root, base, base_rel })
 }
 
-fn lexically_inside(root: &Path, path: &Path) -> bool {
+/// Whether `path`, its `..` taken lexically, lies under `root`.
+pub(crate) fn lexically_inside(root: &Path, path: &Path) -> bool {
     let mut normal = PathBuf::new();
     for component in path.components() {
         match component {

@@ -10,13 +10,10 @@ use std::path::Path;
 
 use crate::config::SearchConfig;
 use crate::model::TreeResult;
-use crate::paths::{Scope, display};
+use crate::paths::{Scope, display, lexically_inside};
 use crate::render::skipped_note;
-use crate::unlisted::Unlisted;
 use crate::walk::{EntryKind, SkipReason, Skipped, WalkOptions, classify};
-
-/// What a tree calls the files it leaves out.
-const NOT_LISTED: &str = "file(s) not listed";
+use crate::withheld::Withheld;
 
 /// More files than this in one directory are summarised as `… N more files`.
 const MAX_FILES_PER_DIR: usize = 100;
@@ -103,11 +100,11 @@ pub(crate) fn tree(
     };
     let label = if scope.base_rel.as_os_str().is_empty() { ".".to_string() } else { display(&scope.base_rel) };
     // The tree of a file is the file itself, asked for by name.
-    let mut withheld = Unlisted::default();
+    let mut withheld = Withheld::default();
     if scope.base.is_file() {
         if withheld.check(withhold, &scope.base) {
             return TreeResult {
-                text: withheld.note(NOT_LISTED),
+                text: withheld_line(&withheld),
                 files: 0,
                 dirs: 0,
                 skipped: Skipped::default(),
@@ -130,7 +127,7 @@ pub(crate) fn tree(
                 continue;
             }
             // Not walked into, but there: an agent looking for a directory should see where it went.
-            let target = std::fs::read_link(entry.path()).map_or_else(|_| "?".into(), |t| t.display().to_string());
+            let target = link_target(&scope.root, entry.path());
             root.insert_link(&components, format!("{} -> {target}", components.last().map_or("", String::as_str)));
             continue;
         }
@@ -153,10 +150,28 @@ pub(crate) fn tree(
     if let Some(note) = skipped_note(&skipped) {
         let _ = writeln!(text, "{note}");
     }
-    if withheld.count > 0 {
-        text.push_str(&withheld.note(NOT_LISTED));
+    text.push_str(&withheld_line(&withheld));
+    TreeResult { text, files: root.count, dirs: root.dir_count(), skipped, withheld: withheld.results }
+}
+
+/// Where the link `link` points, as a tree shows it: its target as written when it resolves inside
+/// the project (`root`), else `(outside the project)`: a tree lists the project, not the names of
+/// the rest of the machine (`pw -> /etc/passwd`). A dangling target is placed by its path.
+fn link_target(root: &Path, link: &Path) -> String {
+    let Ok(target) = std::fs::read_link(link) else { return "?".into() };
+    let inside = match link.canonicalize() {
+        Ok(resolved) => resolved.starts_with(root),
+        Err(_) => lexically_inside(root, &link.parent().unwrap_or(root).join(&target)),
+    };
+    match inside {
+        true => target.display().to_string(),
+        false => "(outside the project)".into(),
     }
-    TreeResult { text, files: root.count, dirs: root.dir_count(), skipped, withheld: withheld.count }
+}
+
+/// The line naming how many files the tree leaves out and every rule that did, or nothing.
+fn withheld_line(withheld: &Withheld) -> String {
+    withheld.note("file").map_or_else(String::new, |note| format!("{note}\n"))
 }
 
 #[cfg(test)]
@@ -194,10 +209,33 @@ mod tests {
         fs::create_dir_all(root.join("src/real")).unwrap();
         fs::write(root.join("src/real/a.rs"), "x").unwrap();
         std::os::unix::fs::symlink("real", root.join("src/shared")).unwrap();
-        std::os::unix::fs::symlink("/nowhere/x", root.join("src/dangling.rs")).unwrap();
+        std::os::unix::fs::symlink("gone.rs", root.join("src/dangling.rs")).unwrap();
         assert_eq!(
             tree_of(root, 3),
-            "./ (1)\n  src/ (1)\n    real/ (1)\n      a.rs\n    dangling.rs -> /nowhere/x\n    shared -> real\n"
+            "./ (1)\n  src/ (1)\n    real/ (1)\n      a.rs\n    dangling.rs -> gone.rs\n    shared -> real\n"
+        );
+    }
+
+    #[test]
+    fn links_to_outside_the_project_do_not_name_their_targets() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let root = dir.path().join("project");
+        fs::create_dir_all(root.join("src")).unwrap();
+        fs::write(root.join("src/a.rs"), "x").unwrap();
+        fs::write(outside.path().join("passwd"), "x").unwrap();
+        std::os::unix::fs::symlink(outside.path().join("passwd"), root.join("pw")).unwrap();
+        std::os::unix::fs::symlink("../../elsewhere", root.join("src/up")).unwrap();
+        std::os::unix::fs::symlink("/nowhere/x", root.join("src/dangling.rs")).unwrap();
+        std::os::unix::fs::symlink(root.join("src/a.rs"), root.join("same.rs")).unwrap();
+        let text = tree_of(&root, 3);
+        assert_eq!(
+            text,
+            format!(
+                "./ (1)\n  src/ (1)\n    a.rs\n    dangling.rs -> (outside the project)\n    up -> (outside the project)\n  \
+                 pw -> (outside the project)\n  same.rs -> {}\n",
+                root.join("src/a.rs").display()
+            )
         );
     }
 
@@ -213,23 +251,28 @@ mod tests {
     }
 
     #[test]
-    fn withheld_files_are_neither_listed_nor_counted_and_the_tree_says_so() {
+    fn withheld_files_are_neither_listed_nor_counted_and_the_tree_names_every_rule() {
         let dir = tempfile::tempdir().unwrap();
-        for file in ["src/lib.rs", "secrets/prod.env", "secrets/dev.env", ".env"] {
+        for file in ["src/lib.rs", "secrets/prod.env", "secrets/dev.env", "keys/a.pem", ".env"] {
             fs::create_dir_all(dir.path().join(file).parent().unwrap()).unwrap();
             fs::write(dir.path().join(file), "x").unwrap();
         }
         let config = SearchConfig::new("/nonexistent");
         let scope = crate::paths::resolve_scope(dir.path(), None).unwrap();
-        let deny =
-            |p: &Path| p.to_string_lossy().contains("secrets/").then(|| "denied by Read(./secrets/**)".to_string());
+        let deny = |p: &Path| {
+            let p = p.to_string_lossy();
+            let rule = if p.contains("secrets/") { "deny Read(./secrets/**)" } else { "deny Read(./keys/**)" };
+            (p.contains("secrets/") || p.contains("keys/")).then(|| rule.to_string())
+        };
         let result = tree(&scope, 3, true, true, &config, &deny);
-        assert!(!result.text.contains("prod.env") && !result.text.contains("dev.env"), "{}", result.text);
+        assert!(!result.text.contains("prod.env") && !result.text.contains("a.pem"), "{}", result.text);
         assert!(result.text.starts_with("./ (2)\n"), "{}", result.text);
-        assert!(result.text.ends_with("2 file(s) not listed: denied by Read(./secrets/**)\n"), "{}", result.text);
-        assert_eq!((result.files, result.withheld), (2, 2));
+        let note = "3 files withheld by the user's Read rules: deny Read(./keys/**); deny Read(./secrets/**)\n";
+        assert!(result.text.ends_with(note), "{}", result.text);
+        assert_eq!((result.files, result.withheld), (2, 3));
         let scope = crate::paths::resolve_scope(dir.path(), Some(Path::new("secrets/prod.env"))).unwrap();
         let result = tree(&scope, 3, true, true, &config, &deny);
-        assert_eq!((result.text.as_str(), result.files), ("1 file(s) not listed: denied by Read(./secrets/**)\n", 0));
+        let note = "1 file withheld by the user's Read rules: deny Read(./secrets/**)\n";
+        assert_eq!((result.text.as_str(), result.files), (note, 0));
     }
 }

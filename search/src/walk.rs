@@ -99,6 +99,21 @@ impl WalkOptions {
     }
 }
 
+/// Whether the scope holds a file under a hidden path (below the scope, `.git` aside) that a walk
+/// leaving hidden paths out skipped and `admits` takes (given root-relative): what an empty answer
+/// may say it did not look at. Names only, up to the first such file.
+pub(crate) fn skips_hidden_files(scope: &Scope, config: &SearchConfig, admits: &dyn Fn(&Path) -> bool) -> bool {
+    WalkOptions::project(config, true).builder(&scope.base).build().flatten().any(|entry| {
+        let (Ok(rel), Ok(inner)) = (entry.path().strip_prefix(&scope.root), entry.path().strip_prefix(&scope.base))
+        else {
+            return false;
+        };
+        matches!(classify(&entry, u64::MAX), EntryKind::File(_))
+            && crate::filter::names_hidden(&inner.to_string_lossy())
+            && admits(rel)
+    })
+}
+
 /// Size and modification time: what decides whether an indexed file changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FileStamp {

@@ -33,7 +33,7 @@ impl fmt::Debug for Withhold {
 }
 
 /// The results taken out and the rules that took them (each once, sorted, whatever order the
-/// files were met in).
+/// files were met in): a search's matches, or the files a listing (glob, tree) leaves out.
 #[derive(Debug, Default)]
 pub(crate) struct Withheld {
     pub results: u64,
@@ -44,6 +44,14 @@ impl Withheld {
     pub(crate) fn add(&mut self, rule: String, results: u64) {
         self.results += results;
         self.rules.insert(rule);
+    }
+
+    /// Whether `withhold` withholds the file `path` (a listing's, given absolute); counted as one
+    /// result if so.
+    pub(crate) fn check(&mut self, withhold: &dyn Fn(&Path) -> Option<String>, path: &Path) -> bool {
+        let Some(rule) = withhold(path) else { return false };
+        self.add(rule, 1);
+        true
     }
 
     pub(crate) fn merge(&mut self, other: Withheld) {

@@ -213,15 +213,19 @@ fn hidden_paths_are_searched_when_a_request_names_them() {
     let result = engine.glob(fx.root(), ".github/**", None, 10, &|_| None).unwrap();
     assert_eq!(result.paths, [".github/workflows/ci.yml"]);
     assert!(!result.text.contains(hidden_note), "{}", result.text);
-    // Files the user's rules withhold are counted, not listed, and no hint points at them.
+    // Files the user's rules withhold are counted, not listed, and no hint points at them; the
+    // note names every rule that withheld one.
     fx.write(".secrets/key.pem", "k\n");
     fx.write("certs/ca.pem", "c\n");
+    fx.write("keys/b.pem", "b\n");
     let deny = |path: &Path| {
-        let denied = path.components().any(|c| c.as_os_str() == ".secrets" || c.as_os_str() == "certs");
-        denied.then(|| "deny Read(./secrets)".to_string())
+        let rule =
+            |dir: &str| path.components().any(|c| c.as_os_str() == dir).then(|| format!("deny Read(./{dir}/**)"));
+        rule(".secrets").or_else(|| rule("certs")).or_else(|| rule("keys"))
     };
     let result = engine.glob(fx.root(), "**/*.pem", None, 10, &deny).unwrap();
-    assert_eq!(result.text, "no files match\n1 matching file(s) withheld: deny Read(./secrets)\n");
+    let note = "2 matching files withheld by the user's Read rules: deny Read(./certs/**); deny Read(./keys/**)";
+    assert_eq!(result.text, format!("no files match\n{note}\n"));
     // A pattern naming a directory says how to list its files.
     for dir in ["src", "src/", "web"] {
         let result = engine.glob(fx.root(), dir, None, 10, &|_| None).unwrap();
@@ -263,6 +267,34 @@ fn hidden_paths_are_searched_when_a_request_names_them() {
         engine.glob(fx.root(), "**", Some(Path::new(".git")), 10, &|_| None),
         Err(SearchError::GitStore { .. })
     ));
+}
+
+/// An empty search names hidden paths only when it left out a hidden file it could have searched:
+/// none in the project, or none its globs admit, and it says nothing of them.
+#[test]
+fn an_empty_search_names_hidden_paths_only_when_it_skipped_a_hidden_file() {
+    let fx = sample();
+    let engine = fx.engine();
+    let hidden_note = "hidden paths (a name starting with `.`) are left out unless the path or a glob names one";
+    let empty = |include: &[&str]| {
+        [Action::Regex, Action::Bm25, Action::Symbol].map(|action| {
+            let mut request = SearchRequest::new(fx.root(), action, "nowhere_to_be_found");
+            request.include = include.iter().map(|glob| glob.to_string()).collect();
+            let result = engine.search(&request).unwrap();
+            assert_eq!(result.total, 0, "{action:?}");
+            result.text
+        })
+    };
+    for text in empty(&[]) {
+        assert!(!text.contains(hidden_note), "no hidden file: {text}");
+    }
+    fx.write(".github/workflows/ci.yml", "python-version: 3.12\n");
+    for text in empty(&[]) {
+        assert!(text.contains(hidden_note), "{text}");
+    }
+    for text in empty(&["*.rs"]) {
+        assert!(!text.contains(hidden_note), "no hidden file the globs admit: {text}");
+    }
 }
 
 #[test]

@@ -207,12 +207,12 @@ impl<'a> Plan<'a> {
         let matching: Vec<usize> = lines.iter().map(|&(i, _)| i).collect();
         let hidden = self.countable(&matching, failed);
         let Some(&first) = hidden.first() else { return };
-        let mut is_hidden = vec![false; self.len()];
-        for &i in &hidden {
-            is_hidden[i] = true;
-        }
+        // `hidden` is `lines` less the protected ones, in the same order: walked side by side, each
+        // hidden line is met once, with no table as long as the output (a call per test binary
+        // would otherwise cost the whole output each time).
+        let mut rest = hidden.iter().peekable();
         let mut kinds: Vec<(&str, usize)> = Vec::new();
-        for (_, name) in lines.iter().filter(|&&(i, _)| is_hidden[i]) {
+        for (_, name) in lines.iter().filter(|&&(i, _)| rest.next_if_eq(&&i).is_some()) {
             match kinds.iter_mut().find(|(k, _)| k == name) {
                 Some((_, n)) => *n += 1,
                 None => kinds.push((name, 1)),

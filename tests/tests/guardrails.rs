@@ -226,14 +226,14 @@ fn permission_rules_deny_and_ask_for_reads_edits_and_commands() {
     let listed = lctx(&home, &root, &["glob", "**/*.txt"]);
     let text = String::from_utf8_lossy(&listed.stdout);
     assert!(text.contains("locked.txt") && !text.contains("prod.txt"), "{text}");
-    assert!(text.contains("1 matching file(s) withheld"), "{text}");
+    assert!(text.contains("1 matching file withheld by the user's Read rules: deny Read(./secrets/**)"), "{text}");
     let listed = lctx(&home, &root, &["glob", "**/*.md"]);
     let text = String::from_utf8_lossy(&listed.stdout);
     assert!(text.contains("ask/notes.md"), "an ask rule guards content, not the name: {text}");
     let tree = lctx(&home, &root, &["tree"]);
     let text = String::from_utf8_lossy(&tree.stdout);
     assert!(text.contains("locked.txt") && text.contains("notes.md") && !text.contains("prod.txt"), "{text}");
-    assert!(text.contains("1 file(s) not listed") && text.contains("Read(./secrets/**)"), "{text}");
+    assert!(text.contains("1 file withheld by the user's Read rules: deny Read(./secrets/**)"), "{text}");
 
     // lean-ctx's own lists, for users whose host has no such rules.
     let set = lctx(&home, &root, &["config", "set", "deny_paths", "*.pem"]);

@@ -338,8 +338,8 @@ impl Engine {
         (start, end): (u32, u32),
         shown: &str,
     ) -> EngineResult<()> {
-        let Some(masked) = self.guard.redaction.mask_lines(config, text) else { return Ok(()) };
-        let cut = masked.markers.iter().map(|marker| &marker.lines).find(|span| {
+        let secrets = self.guard.redaction.secret_lines(config, text);
+        let cut = secrets.iter().find(|span| {
             let overlaps = *span.start() <= end && start <= *span.end();
             overlaps && !(start <= *span.start() && *span.end() <= end)
         });

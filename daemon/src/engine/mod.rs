@@ -161,7 +161,7 @@ impl Engine {
 
     /// What a view carries beyond the file: the rule files of `host` this
     /// session does not have yet (sent and counted, no saving claimed), and
-    /// its secrets masked.
+    /// the note saying how many secrets were masked.
     fn guard_view(
         &self,
         caller: &Caller<'_>,
@@ -178,9 +178,7 @@ impl Engine {
             (self.tokens.count(&view.content) + note) as u64
         };
         let before = received(view);
-        // The view was made of the masked file (see `Reader::view`); a secret only the view's
-        // own joining of lines formed is masked here.
-        view.redacted += self.guard.redaction.apply_in_place(config, &mut view.content);
+        // The view was masked as it was made (see `Reader::view`).
         if view.redacted > 0 {
             let note = guard::redaction::note(view.redacted, surface);
             view.note = if view.note.is_empty() { note } else { format!("{}; {note}", view.note) };

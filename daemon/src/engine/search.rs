@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use lean_ctx_common::limits::check_results;
 use lean_ctx_graph::{extract_from, has_queries};
-use lean_ctx_guard::permissions::Verdict;
+use lean_ctx_guard::permissions::{Verdict, paths::canonical_prefix};
 use lean_ctx_outline::{Definition, Kind, Language, TextFormat, outline_and_tree};
 use lean_ctx_search::{
     Action, Extraction, GlobResult, IndexExtractor, IndexObserver, IndexStatus, SearchConfig, SearchEngine,
@@ -286,13 +286,7 @@ impl Engine {
             return None;
         }
         let root = root.to_path_buf();
-        Some(Withhold::new(move |rel| match rules.permissions.check_read(&root.join(rel)) {
-            Verdict::Allow => None,
-            Verdict::Deny { rule, file, .. } => Some(format!("deny {rule} in {}", file.display())),
-            Verdict::Ask { rule, file, .. } => {
-                Some(format!("ask {rule} in {} (the host's own read asks the user)", file.display()))
-            }
-        }))
+        Some(Withhold::new(move |rel| read_rule(&rules.permissions, &root.join(rel), Shows::Content)))
     }
 
     pub fn glob(&self, caller: &Caller<'_>, pattern: &str, path: &str, max: Option<u32>) -> EngineResult<GlobResult> {
@@ -302,7 +296,7 @@ impl Engine {
         // Files the user's rules deny reading are not listed either, and the answer counts them.
         let config = self.config.get();
         let rules = self.permission_rules(&self.scope(caller, &config)?, &config);
-        let withhold = |file: &Path| name_withheld(&rules.permissions, file, "ctx_glob");
+        let withhold = |file: &Path| read_rule(&rules.permissions, file, Shows::Names);
         let result = self.search.glob(&root, &pattern, within.as_deref(), max, &withhold).map_err(search_error)?;
         Ok(result)
     }
@@ -320,7 +314,7 @@ impl Engine {
         // Files the user's rules deny reading are not listed either (as in glob).
         let config = self.config.get();
         let rules = self.permission_rules(&self.scope(caller, &config)?, &config);
-        let withhold = |file: &Path| name_withheld(&rules.permissions, file, "ctx_tree");
+        let withhold = |file: &Path| read_rule(&rules.permissions, file, Shows::Names);
         self.search
             .tree(&root, within.as_deref(), depth, show_hidden, respect_gitignore, &withhold)
             .map_err(search_error)
@@ -375,13 +369,26 @@ fn add_note(result: &mut SearchResult, note: String, max: usize) {
     result.text = lean_ctx_search::search_text(result, max);
 }
 
-/// Why a file's name may not be listed by `tool`: a deny rule for reading
-/// it. An ask rule guards the content, not the name, so it does not hide
-/// the file from a listing (search, which shows content, withholds both).
-fn name_withheld(permissions: &lean_ctx_guard::permissions::Permissions, file: &Path, tool: &str) -> Option<String> {
+/// What an answer shows of the files it finds.
+#[derive(Clone, Copy, PartialEq)]
+enum Shows {
+    /// Their lines (search): deny and ask rules withhold them.
+    Content,
+    /// Their names (glob, tree): an ask rule guards the content, not the name, so only deny rules
+    /// withhold them.
+    Names,
+}
+
+/// The Read rule that withholds `file` from an answer that `shows` this much of it, as the
+/// answer's note names it (the rule and where it is written, never the file), or `None`.
+fn read_rule(permissions: &lean_ctx_guard::permissions::Permissions, file: &Path, shows: Shows) -> Option<String> {
     match permissions.check_read(file) {
-        deny @ lean_ctx_guard::permissions::Verdict::Deny { .. } => deny.message(tool),
-        _ => None,
+        Verdict::Allow => None,
+        Verdict::Deny { rule, file, .. } => Some(format!("deny {rule} in {}", file.display())),
+        Verdict::Ask { rule, file, .. } if shows == Shows::Content => {
+            Some(format!("ask {rule} in {} (the host's own read asks the user)", file.display()))
+        }
+        Verdict::Ask { .. } => None,
     }
 }
 
@@ -430,7 +437,7 @@ fn from_absolute(root: &Path, base: &Path, glob: &str) -> EngineResult<String> {
             (if slash == 0 { "/" } else { &glob[..slash] }, &glob[slash + 1..])
         }
     };
-    let dir = resolved(Path::new(dir));
+    let dir = canonical_prefix(Path::new(dir));
     let refuse = |outside: String| {
         EngineError::invalid(format!(
             "the glob `{glob}` names files outside {outside}: globs match the files searched; write one relative to \
@@ -449,36 +456,6 @@ fn from_absolute(root: &Path, base: &Path, glob: &str) -> EngineResult<String> {
         )));
     }
     Ok(format!("/{}", pattern.join("/")))
-}
-
-/// `path` as the file system reads it, whether or not it all exists: `..` taken lexically, the
-/// longest part that exists with its links resolved, the rest added back.
-fn resolved(path: &Path) -> PathBuf {
-    let mut lexical = PathBuf::new();
-    for component in path.components() {
-        match component {
-            std::path::Component::ParentDir => {
-                lexical.pop();
-            }
-            std::path::Component::CurDir => {}
-            component => lexical.push(component),
-        }
-    }
-    let mut existing = lexical.as_path();
-    let mut missing = Vec::new();
-    let canonical = loop {
-        match existing.canonicalize() {
-            Ok(canonical) => break canonical,
-            Err(_) => match (existing.parent(), existing.file_name()) {
-                (Some(parent), Some(name)) => {
-                    missing.push(name);
-                    existing = parent;
-                }
-                _ => break existing.to_path_buf(),
-            },
-        }
-    };
-    missing.iter().rev().fold(canonical, |path, name| path.join(name))
 }
 
 /// `glob` as written in directory `below` (relative to the project root): one naming directories

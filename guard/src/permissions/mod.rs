@@ -64,7 +64,7 @@ mod expand;
 mod files;
 mod git;
 mod git_index;
-mod paths;
+pub mod paths;
 mod readers;
 mod settings;
 mod walk;

@@ -169,7 +169,7 @@ fn has_glob_meta(segment: &str) -> bool {
 
 /// `path` with its longest existing ancestor canonicalized: a rule naming a
 /// file that does not exist yet still lines up with canonical paths.
-pub(crate) fn canonical_prefix(path: &Path) -> PathBuf {
+pub fn canonical_prefix(path: &Path) -> PathBuf {
     let normal = lexical(path);
     let mut existing = normal.as_path();
     let mut missing = Vec::new();

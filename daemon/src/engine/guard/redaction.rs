@@ -107,6 +107,15 @@ impl Redaction {
         config.redaction.then(|| self.redactor.mask_lines(text)).flatten()
     }
 
+    /// The lines each secret of `text` spans, in order: where [`Redaction::mask_lines`] puts its
+    /// marker and blank lines. Empty when redaction is off.
+    pub fn secret_lines(&self, config: &Config, text: &str) -> Vec<std::ops::RangeInclusive<u32>> {
+        if !config.redaction {
+            return Vec::new();
+        }
+        self.redactor.secret_lines(text)
+    }
+
     /// What masks the secrets of the lines a search shows, when redaction is on.
     pub fn search_mask(&self, config: &Config) -> Option<lean_ctx_search::Mask> {
         let redactor = config.redaction.then(|| self.redactor.clone())?;

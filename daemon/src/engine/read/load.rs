@@ -101,7 +101,8 @@ pub fn over_limit(file: &File, max_bytes: u64) -> bool {
 ///
 /// With `mask_keys`, a kept line inside a private key whose first line is not kept (the redactor,
 /// which sees only the kept lines, could not tell it from text) is the key's marker, for the
-/// first such line, or blank: as the view of a whole file shows a key.
+/// first such line, or blank: as the view of a whole file shows a key. A key opens where the
+/// redactor would open one in the whole file (see [`KeyBlocks`]).
 pub fn load_window(
     file: File,
     path: &Path,
@@ -116,7 +117,12 @@ pub fn load_window(
     let (mut hasher, mut kept, mut numbers) = (blake3::Hasher::new(), Vec::new(), Vec::new());
     // The line being read (1-based), whether it ended, bytes seen so far.
     let (mut line, mut ended, mut seen) = (1u32, true, 0usize);
-    let mut keys = KeyBlocks::default();
+    let mut keys = match mask_keys {
+        true => Some(KeyBlocks::new(reader.get_ref().try_clone().map_err(cannot)?)),
+        false => None,
+    };
+    // Where the chunk being read starts in the file.
+    let mut offset = 0u64;
     loop {
         stop()?;
         let chunk = reader.fill_buf().map_err(cannot)?;
@@ -127,15 +133,19 @@ pub fn load_window(
         if seen < BINARY_SNIFF && chunk[..chunk.len().min(BINARY_SNIFF - seen)].contains(&0) {
             return Err(EngineError::invalid(format!("{shown} is a binary file, not text: it cannot be shown")));
         }
+        let mut at = offset;
         for piece in chunk.split_inclusive(|&b| b == b'\n') {
             if ended && keep(line) {
                 numbers.push(line);
-                if mask_keys && let Some(shown) = keys.unseen_body_line() {
+                if let Some(shown) = keys.as_mut().and_then(KeyBlocks::unseen_body_line) {
                     kept.extend_from_slice(shown.as_bytes());
                 }
             }
-            let hidden = mask_keys && keys.hides_this_line();
-            keys.read(piece, ended, keep(line));
+            let hidden = keys.as_ref().is_some_and(KeyBlocks::hides_this_line);
+            if let Some(keys) = keys.as_mut() {
+                keys.read(piece, at, ended, keep(line)).map_err(cannot)?;
+            }
+            at += piece.len() as u64;
             if keep(line) && !hidden {
                 kept.extend_from_slice(piece);
                 if kept.len() as u64 > max_bytes {
@@ -154,6 +164,7 @@ pub fn load_window(
         }
         let length = chunk.len();
         seen = seen.saturating_add(length);
+        offset += length as u64;
         reader.consume(length);
     }
     // A last line without its newline is a line; an empty file has none.
@@ -178,12 +189,17 @@ pub fn load_window(
     })
 }
 
-/// Private-key blocks met while streaming a file (see [`load_window`]): a line opening
-/// `-----BEGIN … PRIVATE KEY-----` to the line closing it with `-----END `.
-#[derive(Default)]
+/// Private-key blocks met while streaming a file (see [`load_window`]): from a line the redactor
+/// opens a key on (`lean_ctx_redact::private_key_block`: a header that key material follows, not
+/// one only mentioned) to the line closing it with `-----END `.
 struct KeyBlocks {
+    /// The file again: the bytes after a header line, which say whether it opens a key, are read
+    /// ahead of the stream.
+    file: File,
     /// The first bytes of the line being read: a key's first and last lines are short.
     head: Vec<u8>,
+    /// Where the line being read starts in the file.
+    line_start: u64,
     /// Inside a block whose first line was not kept, from the line after it.
     unseen: bool,
     /// The block's marker was shown on an earlier kept line.
@@ -194,6 +210,15 @@ struct KeyBlocks {
 
 impl KeyBlocks {
     const HEAD: usize = 128;
+    /// What the redactor may look at after a header for key material (512 bytes), with room.
+    const AHEAD: usize = 1024;
+    /// The most of a header's line read to find its END there (a key written on one line, in a
+    /// JSON string, is a few KiB): past that, a key found opens a block past the line.
+    const LINE: u64 = 64 * 1024;
+
+    fn new(file: File) -> Self {
+        KeyBlocks { file, head: Vec::new(), line_start: 0, unseen: false, marked: false, hiding: false }
+    }
 
     /// What a kept line starting now shows in place of its text: the marker on the first line of
     /// a block whose start was not kept, then a bare line break.
@@ -210,26 +235,50 @@ impl KeyBlocks {
         self.hiding
     }
 
-    /// Takes `piece` of the line being read (`starts`: it starts the line; `kept`: the line is kept).
-    fn read(&mut self, piece: &[u8], starts: bool, kept: bool) {
+    /// Takes `piece` of the line being read, at `at` in the file (`starts`: it starts the line;
+    /// `kept`: the line is kept).
+    fn read(&mut self, piece: &[u8], at: u64, starts: bool, kept: bool) -> std::io::Result<()> {
         if starts {
             self.head.clear();
+            self.line_start = at;
         }
         let room = Self::HEAD.saturating_sub(self.head.len());
         self.head.extend_from_slice(&piece[..piece.len().min(room)]);
         if !piece.ends_with(b"\n") {
-            return;
+            return Ok(());
         }
-        let head = String::from_utf8_lossy(&self.head);
-        let inside = self.unseen || self.hiding;
-        if head.contains("-----BEGIN ") && head.contains("PRIVATE KEY") {
+        let line_end = at + piece.len() as u64;
+        if self.unseen {
+            // Inside a block the redactor looks for its END, not for another header.
+            if memchr::memmem::find(&self.head, b"-----END ").is_some() {
+                self.unseen = false;
+            }
+        } else if memchr::memmem::find(&self.head, b"PRIVATE KEY").is_some() {
             // A kept first line lets the redactor see the block in the kept text.
-            self.unseen = !kept;
+            self.unseen = !kept && self.opens_key_past(line_end)?;
             self.marked = false;
-        } else if head.contains("-----END ") && inside {
-            self.unseen = false;
         }
         self.hiding = false;
+        Ok(())
+    }
+
+    /// Whether the redactor opens a key on the line just read, in its head, that goes on past the
+    /// line's end (`line_end`), judging the line and what follows it as it would in the whole file.
+    fn opens_key_past(&self, line_end: u64) -> std::io::Result<bool> {
+        use std::os::unix::fs::FileExt;
+        let line = line_end - self.line_start;
+        let mut text = vec![0; (line.min(Self::LINE) as usize) + Self::AHEAD];
+        let mut read = 0;
+        while read < text.len() {
+            match self.file.read_at(&mut text[read..], self.line_start + read as u64)? {
+                0 => break,
+                n => read += n,
+            }
+        }
+        text.truncate(read);
+        let Some(block) = lean_ctx_redact::private_key_block(&text) else { return Ok(false) };
+        let unended = block.end == text.len() && line > Self::LINE;
+        Ok(block.start < self.head.len() && (block.end as u64 > line || unended))
     }
 }
 
@@ -278,6 +327,35 @@ mod tests {
         assert_eq!(window(3, 5, true), format!("c\n-----BEGIN PRIVATE KEY-----\n{}\n", body[0]));
         // Redaction off: the lines as they are.
         assert_eq!(window(6, 6, false), format!("{}\n", body[1]));
+    }
+
+    #[test]
+    fn only_a_header_the_redactor_opens_a_key_with_hides_the_lines_after_it() {
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join("big.log");
+        let body = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7";
+        let open = || lean_ctx_common::confined::open_confined(&path, |_| true).unwrap().0;
+        let go_on = || Ok(());
+        let lines_2_3 = |text: &str| {
+            std::fs::write(&path, text).unwrap();
+            load_window(open(), &path, 4096, |l| (2..=3).contains(&l), true, &go_on).unwrap().text.to_string()
+        };
+        // Prose quoting a header, a header with prose after it, a key on one line (a JSON string)
+        // and a header whose label the redactor does not take: the lines after them are text.
+        for first in [
+            "Keys start with -----BEGIN RSA PRIVATE KEY----- and end with -----END RSA PRIVATE KEY-----.\n",
+            "-----BEGIN RSA PRIVATE KEY-----\n",
+            &format!("{{\"key\": \"-----BEGIN PRIVATE KEY-----\\n{body}\\n-----END PRIVATE KEY-----\\n\"}}\n"),
+            "-----BEGIN an example PRIVATE KEY-----\n",
+        ] {
+            let text = format!("{first}is how it reads.\nthen {body}\nafter\n-----END RSA PRIVATE KEY-----\n");
+            assert_eq!(lines_2_3(&text), format!("is how it reads.\nthen {body}\n"), "{first}");
+        }
+        // A header that key material follows opens one, and one inside it opens none.
+        let text = format!(
+            "-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----BEGIN PRIVATE KEY-----\n-----END RSA PRIVATE KEY-----\nx\n"
+        );
+        assert_eq!(lines_2_3(&text), "[REDACTED:private_key]\n\n");
     }
 
     #[test]

@@ -294,6 +294,16 @@ impl Reader {
             render = Rendered { text, holds: Holds::AsBefore, baseline, mode: render.mode };
             note.clear();
         }
+        // A view that is not the masked file's lines as they are (an outline joins a head's lines)
+        // may form a secret none of them held: it is masked itself. The file whole and its line
+        // ranges were masked with the file, and a stub holds no file text, so the redactor passes
+        // over each read's text once.
+        if !stub
+            && !matches!(render.mode, Mode::Full | Mode::Lines(_))
+            && let Some(masked_view) = mask(&render.text)
+        {
+            render.text = masked_view.text;
+        }
         let sent = cost(&render, &note);
         let raw = match render.baseline {
             // What a plain read would have cost: the file as it is, secrets and all.
