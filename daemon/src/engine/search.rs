@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use lean_ctx_common::limits::check_results;
 use lean_ctx_graph::{extract_from, has_queries};
-use lean_ctx_guard::permissions::{Verdict, paths::canonical_prefix};
+use lean_ctx_guard::permissions::{Verdict, canonical_prefix};
 use lean_ctx_outline::{Definition, Kind, Language, TextFormat, outline_and_tree};
 use lean_ctx_search::{
     Action, Extraction, GlobResult, IndexExtractor, IndexObserver, IndexStatus, SearchConfig, SearchEngine,

@@ -64,16 +64,18 @@ mod expand;
 mod files;
 mod git;
 mod git_index;
-pub mod paths;
+mod paths;
 mod readers;
 mod settings;
 mod walk;
+
+pub use paths::canonical_prefix;
 
 use std::path::{Path, PathBuf};
 
 use bash::BashPattern;
 use files::{Files, Finder};
-use paths::{Bases, PathRule, Syntax, canonical_prefix, lexical};
+use paths::{Bases, PathRule, Syntax, lexical};
 use settings::List;
 
 /// What the rules say about one operation.
