@@ -3,6 +3,7 @@
 //! JSON-RPC dispatch in-process. The binary (`main.rs`) adds the process:
 //! arguments, logging, signals and the runtime.
 
+pub mod lifecycle;
 pub mod profile;
 mod retry;
 pub mod server;

@@ -14,9 +14,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use lctx::options::ClientOptions;
-use lctx_mcp::{profile, server, session, stdio};
+use lctx_mcp::{lifecycle, profile, server, session, stdio};
 use lean_ctx_proto::v1::ClientKind;
-use rmcp::ServiceExt as _;
 use tokio::signal::unix::{SignalKind, signal};
 use tracing_subscriber::layer::SubscriberExt as _;
 use tracing_subscriber::util::SubscriberInitExt as _;
@@ -83,10 +82,13 @@ async fn serve(opts: ClientOptions) -> Result<(), String> {
     let selection = profile::Selection::load(&opts.dirs.config_file());
     let (read, write) = rmcp::transport::stdio_pipes();
     let mut terminate = signal(SignalKind::terminate()).map_err(|e| format!("cannot watch SIGTERM: {e}"))?;
-    let service = server::Shim::new(opts, selection)
-        .serve(stdio::Stdio::new(read, write))
+    let started = lifecycle::serve(server::Shim::new(opts, selection), stdio::Stdio::new(read, write))
         .await
         .map_err(|e| format!("MCP session failed to start: {e}"))?;
+    let Some(service) = started else {
+        tracing::info!("stdin closed before a session began");
+        return Ok(());
+    };
     // Hosts close stdin to stop a server, then send SIGTERM. Either way the
     // calls in flight are dropped, which stops their work in the daemon (or
     // kills their commands; a fallback child exits when the shim does).

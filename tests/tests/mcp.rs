@@ -679,6 +679,57 @@ fn a_call_before_initialize_is_told_to_send_initialize_first() {
     assert!(raw.close().success());
 }
 
+/// Notifications and responses before a session has begun are ignored (logged) and the server
+/// reads on, also after a refused `initialize`, whose refusal names each member that is wrong;
+/// once the session has begun, a second `initialize` is refused and the session goes on.
+#[test]
+fn messages_before_the_session_are_ignored_and_initialize_is_taken_once() {
+    let home = Home::new();
+    let root = project(&home);
+    let mut raw = Raw::spawn(mcp_command(&home, &root, &[("LEAN_CTX_NO_DAEMON", "1")]));
+    raw.send_line(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#);
+    raw.send_line(r#"{"jsonrpc":"2.0","method":"notifications/whatever"}"#);
+    raw.send_line(r#"{"jsonrpc":"2.0","id":3,"result":{}}"#);
+    assert_eq!(raw.request(1, "ping", json!({})), json!({"jsonrpc": "2.0", "id": 1, "result": {}}));
+
+    let host = json!({"name": HOST, "version": "1"});
+    let answer = raw.request(2, "initialize", json!({"protocolVersion": 20250618, "clientInfo": host}));
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    assert_eq!(
+        answer["error"]["message"],
+        "malformed initialize request: `protocolVersion`: invalid type: integer `20250618`, expected a string; \
+         `capabilities` is missing",
+        "{answer}"
+    );
+    raw.send_line(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+
+    let init = raw.initialize(HOST, "2025-06-18");
+    assert_eq!(init["result"]["protocolVersion"], "2025-06-18", "{init}");
+    let again = json!({"protocolVersion": "2024-11-05", "capabilities": {}, "clientInfo": host});
+    let answer = raw.request(4, "initialize", again);
+    assert_eq!(answer["error"]["code"], -32600, "{answer}");
+    assert!(answer["error"]["message"].as_str().unwrap().contains("`initialize` is sent once per connection"));
+    let (text, is_error) = raw.call_tool(5, "ctx_read", json!({"path": "lib.rs"}));
+    assert!(!is_error && text.contains("greet"), "{text}");
+    assert!(raw.close().success());
+    let log = shim_log(&home);
+    for method in ["notifications/cancelled", "notifications/whatever", "notifications/initialized"] {
+        assert!(log.contains(&format!("ignoring the {method} notification: no session yet")), "{log}");
+    }
+    assert!(log.contains("ignoring a response: no session yet"), "{log}");
+}
+
+/// A host that closes stdin before any session has stopped the server, which is no failure.
+#[test]
+fn stdin_closed_before_a_session_is_a_clean_exit() {
+    let home = Home::new();
+    let root = project(&home);
+    let mut raw = Raw::spawn(mcp_command(&home, &root, &[("LEAN_CTX_NO_DAEMON", "1")]));
+    raw.send_line(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    let status = raw.close();
+    assert!(status.success(), "{status}: {}", shim_log(&home));
+}
+
 /// Error responses as JSON-RPC 2.0 has them: `"id": null` when the id could
 /// not be read, -32600 with the reason for a message that is not JSON-RPC
 /// 2.0 (its id kept), and -32601 that says the method is not found.
