@@ -12,7 +12,7 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use lean_ctx_tests::mcp::Raw;
-use lean_ctx_tests::{Home, bin, describe, kill, process_alive, wait_until};
+use lean_ctx_tests::{Home, alone, bin, describe, kill, path_without_lean_ctxd, process_alive, wait_until};
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, ClientRequest, ErrorCode,
     Implementation, ProtocolVersion,
@@ -52,7 +52,12 @@ fn project(home: &Home) -> PathBuf {
 /// lctx-mcp in `dir` with the home's environment plus `env`; stderr goes to
 /// a file in the home (stdout is the protocol).
 fn mcp_command(home: &Home, dir: &Path, env: &[(&str, &str)]) -> std::process::Command {
-    let mut cmd = home.command(bin("lctx-mcp"));
+    mcp_command_of(&bin("lctx-mcp"), home, dir, env)
+}
+
+/// [`mcp_command`] of another copy of lctx-mcp.
+fn mcp_command_of(program: &Path, home: &Home, dir: &Path, env: &[(&str, &str)]) -> std::process::Command {
+    let mut cmd = home.command(program);
     cmd.current_dir(dir)
         .env_remove("LEAN_CTX_MCP_PROFILE")
         .env_remove("LEAN_CTX_MCP_DISABLED")
@@ -519,6 +524,29 @@ fn without_lean_ctxd_tool_calls_say_what_is_missing() {
     let text = answer["result"]["content"][0]["text"].as_str().unwrap_or_default();
     assert!(text.contains("no-such-lean-ctxd") && text.contains("install"), "{text}");
     assert!(raw.close().success());
+}
+
+/// lctx-mcp installed without lean-ctxd: each call says, naming lctx-mcp, what to install, and
+/// the log says it once, however many calls find it missing.
+#[test]
+fn without_any_lean_ctxd_calls_name_lctx_mcp_and_the_log_says_it_once() {
+    let home = Home::new();
+    let root = project(&home);
+    let program = alone(&home, "lctx-mcp");
+    let path = path_without_lean_ctxd(&program);
+    let mut raw = Raw::spawn(mcp_command_of(&program, &home, &root, &[("PATH", path.to_str().unwrap())]));
+    raw.initialize(HOST, "2025-06-18");
+    let want = format!(
+        "no lean-ctxd found: it is not beside lctx-mcp in {}, not on PATH, and LEAN_CTX_DAEMON_BIN is not set; install \
+         lean-ctxd (`cargo install --path daemon`, or the package that ships lctx-mcp) or set LEAN_CTX_DAEMON_BIN to \
+         its path",
+        program.parent().unwrap().display()
+    );
+    for id in [1, 2] {
+        assert_eq!(raw.call_tool(id, "ctx_read", json!({"path": "lib.rs"})), (want.clone(), true));
+    }
+    assert!(raw.close().success());
+    assert_eq!(shim_log(&home).matches("no lean-ctxd found").count(), 1, "{}", shim_log(&home));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -183,10 +183,7 @@ fn run_command(command: &[String]) -> Result<(), String> {
 }
 
 pub fn run(cmd: ServiceCmd, opts: &ClientOptions) -> CmdResult {
-    let daemon = opts
-        .daemon_bin
-        .as_ref()
-        .ok_or("cannot find the lean-ctxd executable (not beside lctx, not on PATH); install it first")?;
+    let daemon = opts.daemon_bin.as_ref().ok_or_else(|| opts.missing_daemon_bin())?;
     let daemon = std::fs::canonicalize(daemon).map_err(|e| format!("{}: {e}", daemon.display()))?;
     let svc = service_for_platform(&daemon)?;
     match cmd {
