@@ -4,6 +4,7 @@
 //! arguments, logging, signals and the runtime.
 
 pub mod lifecycle;
+pub mod log_file;
 pub mod profile;
 mod retry;
 pub mod server;
