@@ -14,6 +14,28 @@ fn usage_errors_exit_2() {
     assert_eq!(home.command(bin("lean-ctxd")).arg("--bogus").output().unwrap().status.code(), Some(2));
 }
 
+/// Asking whether a daemon runs starts none; once one runs, status is its own.
+#[test]
+fn daemon_status_starts_no_daemon() {
+    let home = Home::new();
+    let out = home.lctx(&["daemon", "status"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    assert_eq!(
+        stdout(&out),
+        "no lean-ctxd is running; the next request starts one (`lctx daemon start` starts it now)\n"
+    );
+    let json = home.lctx_json(&["daemon", "status", "--json"]);
+    assert_eq!(
+        (&json["pid"], &json["served_by"], &json["components"]),
+        (&0.into(), &"".into(), &serde_json::json!({}))
+    );
+    assert!(home.daemon_pids().is_empty(), "a daemon was started: {:?}", home.daemon_pids());
+
+    let daemon = home.spawn_daemon(&[]);
+    let json = home.lctx_json(&["daemon", "status", "--json"]);
+    assert_eq!((json["pid"].as_u64(), &json["served_by"]), (Some(u64::from(daemon.id())), &"DAEMON".into()));
+}
+
 #[test]
 fn config_set_get_path_round_trip() {
     let home = Home::new();
