@@ -62,12 +62,12 @@ impl Backend {
     /// (LOCK_ORDERING.md).
     pub async fn local(opts: &ClientOptions, reason: Option<String>) -> Result<Backend, String> {
         let bin = opts.daemon_bin.as_deref().ok_or_else(|| {
-            let why = reason.as_deref().map(|r| format!(" ({r})")).unwrap_or_default();
-            format!(
-                "no lean-ctxd to serve this request{why}: it is not beside this program, not on PATH and \
-                 LEAN_CTX_DAEMON_BIN is not set; install it with `cargo install --path daemon` (or the \
-                 package that ships lctx) or set LEAN_CTX_DAEMON_BIN"
-            )
+            let missing = opts.missing_daemon_bin();
+            // The daemon could not start for the same reason, most often: said once.
+            match reason.as_deref().filter(|r| *r != missing) {
+                Some(other) => format!("{missing}; and no daemon could be used: {other}"),
+                None => missing,
+            }
         })?;
         let failed = |child: &LocalChild, what: String| {
             let why = reason.as_deref().map(|r| format!("no daemon ({r}), and ")).unwrap_or_default();

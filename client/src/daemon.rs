@@ -248,10 +248,7 @@ fn note(msg: &str) {
 }
 
 async fn start(opts: &ClientOptions) -> Result<Daemon, Problem> {
-    let bin = opts.daemon_bin.as_ref().ok_or_else(|| {
-        "cannot find the lean-ctxd executable (not beside lctx, not on PATH); install it or set LEAN_CTX_DAEMON_BIN"
-            .to_string()
-    })?;
+    let bin = opts.daemon_bin.as_ref().ok_or_else(|| opts.missing_daemon_bin())?;
     // A dying predecessor still holds the daemon lock for a moment; a new
     // daemon started now would only refuse to run.
     wait_released(&opts.dirs.daemon_lock(), Duration::from_secs(5)).await;

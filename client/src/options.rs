@@ -56,6 +56,30 @@ impl ClientOptions {
         }
     }
 
+    /// Why `daemon_bin` is `None`: where lean-ctxd was looked for.
+    pub fn daemon_bin_not_found(&self) -> String {
+        let name = &self.client.name;
+        let beside = std::env::current_exe()
+            .ok()
+            .and_then(|exe| exe.parent().map(|dir| format!(" in {}", dir.display())))
+            .unwrap_or_default();
+        format!("no lean-ctxd found: it is not beside {name}{beside}, not on PATH, and LEAN_CTX_DAEMON_BIN is not set")
+    }
+
+    /// What makes lean-ctxd found.
+    pub fn daemon_bin_fix(&self) -> String {
+        format!(
+            "install lean-ctxd (`cargo install --path daemon`, or the package that ships {}) or set LEAN_CTX_DAEMON_BIN to \
+             its path",
+            self.client.name
+        )
+    }
+
+    /// The error of whatever needs lean-ctxd when `daemon_bin` is `None`: the two above.
+    pub fn missing_daemon_bin(&self) -> String {
+        format!("{}; {}", self.daemon_bin_not_found(), self.daemon_bin_fix())
+    }
+
     /// Executable id of the daemon binary this client would start; empty
     /// when unknown (then only the version is compared).
     pub fn expected_executable_id(&self) -> String {

@@ -66,6 +66,22 @@ pub enum Repair {
     Failed { path: PathBuf, error: io::Error },
 }
 
+impl Repair {
+    /// For a failure, what failed and what fixes it, apart (`lctx doctor`
+    /// shows the fix on a line of its own).
+    pub fn failure(&self) -> Option<(String, String)> {
+        match self {
+            Repair::Fixed { .. } => None,
+            Repair::Failed { path, error } => Some(failure(path, error)),
+        }
+    }
+}
+
+fn failure(path: &Path, error: &io::Error) -> (String, String) {
+    let path = path.display();
+    (format!("cannot make {path} private ({error})"), format!("run `chmod -R go-rwx {path}` or remove it"))
+}
+
 impl fmt::Display for Repair {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -73,7 +89,8 @@ impl fmt::Display for Repair {
                 write!(f, "made {} private: mode {was:03o} -> {now:03o}", path.display())
             }
             Repair::Failed { path, error } => {
-                write!(f, "cannot make {0} private ({error}); run `chmod -R go-rwx {0}` or remove it", path.display())
+                let (problem, fix) = failure(path, error);
+                write!(f, "{problem}; {fix}")
             }
         }
     }

@@ -2,6 +2,7 @@
 //! private: a directory another user controls could swap the socket for one
 //! of theirs and read every request.
 
+use std::fmt;
 use std::fs;
 use std::io;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
@@ -22,36 +23,64 @@ pub fn ensure_private_dir(dir: &Path) -> Result<(), String> {
     check_private_dir(dir)
 }
 
-/// The verification half of [`ensure_private_dir`], for `lctx doctor`.
+/// The verification half of [`ensure_private_dir`]; each refusal says how to fix it.
 pub fn check_private_dir(dir: &Path) -> Result<(), String> {
+    inspect_private_dir(dir).map_err(|unusable| unusable.to_string())
+}
+
+/// Why a runtime directory cannot be used, and what makes it usable: apart
+/// for `lctx doctor`, which shows the fix on a line of its own.
+#[derive(Debug)]
+pub struct Unusable {
+    pub problem: String,
+    pub fix: String,
+}
+
+impl fmt::Display for Unusable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}; {}", self.problem, self.fix)
+    }
+}
+
+/// [`check_private_dir`] with the problem and its fix apart.
+pub fn inspect_private_dir(dir: &Path) -> Result<(), Unusable> {
     let shown = dir.display();
-    let meta = fs::symlink_metadata(dir).map_err(|e| format!("cannot inspect {shown}: {e}"))?;
+    let unusable = |problem: String, fix: String| Err(Unusable { problem, fix });
+    let meta = match fs::symlink_metadata(dir) {
+        Ok(meta) => meta,
+        Err(e) => {
+            return unusable(
+                format!("cannot inspect {shown}: {e}"),
+                "make its parent directory reachable, or set LEAN_CTX_HOME to a directory of yours".into(),
+            );
+        }
+    };
     if meta.file_type().is_symlink() {
-        return Err(format!(
-            "the runtime directory {shown} is a symlink, which another user could redirect; \
-             remove it (`rm {shown}`) and lean-ctxd will create a private directory"
-        ));
+        return unusable(
+            format!("the runtime directory {shown} is a symlink, which another user could redirect"),
+            format!("remove it (`rm {shown}`) and lean-ctxd will create a private directory"),
+        );
     }
     if !meta.is_dir() {
-        return Err(format!(
-            "the runtime directory {shown} is not a directory; move it away (`mv {shown} {shown}.old`)"
-        ));
+        return unusable(
+            format!("the runtime directory {shown} is not a directory"),
+            format!("move it away (`mv {shown} {shown}.old`)"),
+        );
     }
     // SAFETY: geteuid has no preconditions and cannot fail.
     let uid = unsafe { libc::geteuid() };
     if meta.uid() != uid {
-        return Err(format!(
-            "the runtime directory {shown} is owned by uid {}, not by you (uid {uid}); \
-             remove it (`sudo rm -r {shown}`) or set LEAN_CTX_HOME to a directory of yours",
-            meta.uid()
-        ));
+        return unusable(
+            format!("the runtime directory {shown} is owned by uid {}, not by you (uid {uid})", meta.uid()),
+            format!("remove it (`sudo rm -r {shown}`) or set LEAN_CTX_HOME to a directory of yours"),
+        );
     }
     let mode = meta.permissions().mode() & 0o777;
     if mode & 0o077 != 0 {
-        return Err(format!(
-            "the runtime directory {shown} has mode {mode:03o}, so other users can reach the socket; \
-             run `chmod 700 {shown}`"
-        ));
+        return unusable(
+            format!("the runtime directory {shown} has mode {mode:03o}, so other users can reach the socket"),
+            format!("run `chmod 700 {shown}`"),
+        );
     }
     Ok(())
 }

@@ -12,13 +12,13 @@ use std::sync::LazyLock;
 use std::time::Duration;
 
 use lctx::options::ClientOptions;
+use lctx_mcp::lifecycle;
 use lctx_mcp::profile::{Profile, Selection};
 use lctx_mcp::server::Shim;
 use lctx_mcp::stdio::Stdio;
 use lean_ctx_common::build_info;
 use lean_ctx_common::paths::Dirs;
 use lean_ctx_proto::v1::{ClientInfo, ClientKind};
-use rmcp::ServiceExt as _;
 use serde_json::Value;
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 
@@ -56,7 +56,9 @@ pub fn run(data: &[u8]) {
         let (stdout, mut output) = tokio::io::duplex(64 << 10);
         let session = async {
             // rmcp answers a session that never initializes with an error; that is fine.
-            if let Ok(service) = Shim::new(OPTIONS.clone(), selection).serve(Stdio::new(stdin, stdout)).await {
+            if let Ok(Some(service)) =
+                lifecycle::serve(Shim::new(OPTIONS.clone(), selection), Stdio::new(stdin, stdout)).await
+            {
                 let _ = service.waiting().await;
             }
         };

@@ -3,6 +3,8 @@
 //! JSON-RPC dispatch in-process. The binary (`main.rs`) adds the process:
 //! arguments, logging, signals and the runtime.
 
+pub mod lifecycle;
+pub mod log_file;
 pub mod profile;
 mod retry;
 pub mod server;

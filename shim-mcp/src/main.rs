@@ -14,9 +14,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use lctx::options::ClientOptions;
-use lctx_mcp::{profile, server, session, stdio};
+use lctx_mcp::{lifecycle, log_file, profile, server, session, stdio};
 use lean_ctx_proto::v1::ClientKind;
-use rmcp::ServiceExt as _;
 use tokio::signal::unix::{SignalKind, signal};
 use tracing_subscriber::layer::SubscriberExt as _;
 use tracing_subscriber::util::SubscriberInitExt as _;
@@ -83,10 +82,13 @@ async fn serve(opts: ClientOptions) -> Result<(), String> {
     let selection = profile::Selection::load(&opts.dirs.config_file());
     let (read, write) = rmcp::transport::stdio_pipes();
     let mut terminate = signal(SignalKind::terminate()).map_err(|e| format!("cannot watch SIGTERM: {e}"))?;
-    let service = server::Shim::new(opts, selection)
-        .serve(stdio::Stdio::new(read, write))
+    let started = lifecycle::serve(server::Shim::new(opts, selection), stdio::Stdio::new(read, write))
         .await
         .map_err(|e| format!("MCP session failed to start: {e}"))?;
+    let Some(service) = started else {
+        tracing::info!("stdin closed before a session began");
+        return Ok(());
+    };
     // Hosts close stdin to stop a server, then send SIGTERM. Either way the
     // calls in flight are dropped, which stops their work in the daemon (or
     // kills their commands; a fallback child exits when the shim does).
@@ -101,24 +103,13 @@ async fn serve(opts: ClientOptions) -> Result<(), String> {
     Ok(())
 }
 
-/// Keeps a week of daily files.
-const MAX_LOG_FILES: usize = 7;
-
 /// stderr always; the file too when the log directory can be written. A
 /// missing log file is said once on stderr and costs the agent nothing.
 fn init_logging(log_dir: &Path) {
     let filter = EnvFilter::try_from_env("LEAN_CTX_LOG").unwrap_or_else(|_| EnvFilter::new("warn,rmcp=error"));
-    // The directory is created private; the daemon's start-up repair makes
-    // the files private too (the appender creates them with our umask).
-    let file = lean_ctx_common::privacy::create_private_dir_all(log_dir).map_err(|e| e.to_string()).and_then(|()| {
-        tracing_appender::rolling::Builder::new()
-            .rotation(tracing_appender::rolling::Rotation::DAILY)
-            .filename_prefix("lctx-mcp")
-            .filename_suffix("log")
-            .max_log_files(MAX_LOG_FILES)
-            .build(log_dir)
-            .map_err(|e| e.to_string())
-    });
+    let file = lean_ctx_common::privacy::create_private_dir_all(log_dir)
+        .map_err(|e| e.to_string())
+        .and_then(|()| log_file::PrivateDailyLog::open(log_dir));
     let (file_layer, problem) = match file {
         Ok(appender) => (Some(fmt::layer().with_writer(appender).with_ansi(false)), None),
         Err(e) => (None, Some(e)),

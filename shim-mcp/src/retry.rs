@@ -93,6 +93,12 @@ impl Backends {
     }
 
     fn install(&self, slot: Slot) {
+        // While no engine can be had every call looks again: each reason is logged once, not per call.
+        if let Err(why) = &slot
+            && !matches!(&*self.current.borrow(), Some(Err(before)) if before == why)
+        {
+            tracing::error!("{why}");
+        }
         match &slot {
             Ok(backend) if backend.fallback_reason.is_none() => self.retry_at.store(u64::MAX, Ordering::Release),
             _ => self.schedule_retry(),
@@ -175,10 +181,7 @@ async fn connect(opts: &ClientOptions) -> Slot {
             }
             Ok(Arc::new(backend))
         }
-        Err(why) => {
-            tracing::error!("{why}");
-            Err(why.into())
-        }
+        Err(why) => Err(why.into()),
     }
 }
 

@@ -28,6 +28,8 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
+use crate::lifecycle::{Admit, Begun, initialize_problems};
+
 /// The largest message read, as the daemon's default `max_message_bytes`:
 /// a larger one could not be forwarded anyway.
 pub const MAX_MESSAGE: usize = 16 << 20;
@@ -39,6 +41,7 @@ pub struct Stdio<R> {
     skipping: Option<IdScan>,
     out: Option<mpsc::UnboundedSender<Vec<u8>>>,
     writer: Option<JoinHandle<()>>,
+    begun: Begun,
 }
 
 impl<R: AsyncRead + Unpin + Send> Stdio<R> {
@@ -50,7 +53,13 @@ impl<R: AsyncRead + Unpin + Send> Stdio<R> {
             skipping: None,
             out: Some(out),
             writer: Some(tokio::spawn(write_lines(write, queue))),
+            begun: Begun::default(),
         }
+    }
+
+    /// The flag that tells this transport the session has begun.
+    pub fn begun(&self) -> Begun {
+        self.begun.clone()
     }
 
     fn queue(&self, message: &TxJsonRpcMessage<RoleServer>) -> io::Result<()> {
@@ -62,6 +71,10 @@ impl<R: AsyncRead + Unpin + Send> Stdio<R> {
 
     fn answer(&self, id: Option<RequestId>, error: ErrorData) {
         tracing::warn!("answering an unreadable message with an error: {}", error.message);
+        self.refuse(id, error);
+    }
+
+    fn refuse(&self, id: Option<RequestId>, error: ErrorData) {
         if let Err(e) = self.queue(&TxJsonRpcMessage::<RoleServer>::error(error, id)) {
             tracing::warn!("cannot answer: {e}");
         }
@@ -146,7 +159,11 @@ impl<R: AsyncRead + Unpin + Send> Transport<RoleServer> for Stdio<R> {
             // One large message should not keep its buffer for the whole session.
             self.line.shrink_to(64 << 10);
             match parsed {
-                Parsed::Message(message) => return Some(*message),
+                Parsed::Message(message) => match self.begun.admit(*message) {
+                    Admit::Pass(message) => return Some(*message),
+                    Admit::Drop => {}
+                    Admit::Refuse(id, error) => self.refuse(Some(id), error),
+                },
                 Parsed::Skip => {}
                 Parsed::Error(id, error) => self.answer(id, error),
             }
@@ -302,6 +319,7 @@ fn misread(message: &RxJsonRpcMessage<RoleServer>) -> Option<Parsed> {
     let params = custom.params.clone().unwrap_or_default();
     let why = match method {
         "tools/call" => CallToolRequestParams::deserialize(params).err().map(|e| e.to_string()),
+        "initialize" => initialize_problems(&params),
         _ => None,
     };
     let why = why.unwrap_or_else(|| "params do not match the method".into());

@@ -16,6 +16,8 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub enum Error {
     /// Another process held the write lock for longer than [`BUSY_TIMEOUT`].
     Busy(rusqlite::Error),
+    /// The disk (or file system) holding state.db has no room for the write (SQLITE_FULL).
+    Full(rusqlite::Error),
     /// Any other SQLite failure.
     Sqlite(rusqlite::Error),
     /// A file operation on `state.db` or beside it failed.
@@ -54,6 +56,11 @@ impl fmt::Display for Error {
                 "state.db stayed locked by another process for more than {} s ({source}); retry, and if it \
                  persists look for a hung lean-ctxd or lctx process",
                 BUSY_TIMEOUT.as_secs()
+            ),
+            Error::Full(source) => write!(
+                f,
+                "state.db could not be written: the disk that holds it is full ({source}); free space there and \
+                 retry (what state.db held before is intact)"
             ),
             Error::Sqlite(source) => {
                 write!(f, "state.db query failed: {source}; if this repeats, keep a copy of state.db and report it")
@@ -113,7 +120,7 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::Busy(source) | Error::Sqlite(source) => Some(source),
+            Error::Busy(source) | Error::Full(source) | Error::Sqlite(source) => Some(source),
             Error::Io { source, .. } => Some(source),
             _ => None,
         }
@@ -124,6 +131,7 @@ impl From<rusqlite::Error> for Error {
     fn from(source: rusqlite::Error) -> Self {
         match source.sqlite_error_code() {
             Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => Error::Busy(source),
+            Some(ErrorCode::DiskFull) => Error::Full(source),
             _ => Error::Sqlite(source),
         }
     }
@@ -169,6 +177,39 @@ pub(crate) fn utc(ms: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::utc;
+    use crate::NewFact;
+    use crate::testutil::temp_store;
+
+    /// SQLITE_FULL reads "database or disk is full", which the generic message made sound like a
+    /// damaged database; it says the disk is full and what to do.
+    #[test]
+    fn a_full_disk_is_said_as_such() {
+        let (_dir, mut store) = temp_store();
+        // A database that may not grow is one on a full disk, as SQLite reports it.
+        let pages: i64 = store.conn.query_row("PRAGMA page_count", [], |row| row.get(0)).unwrap();
+        store.conn.pragma_update(None, "max_page_count", pages).unwrap();
+        let value = "v".repeat(4000);
+        let error = (0..1000)
+            .find_map(|i| {
+                let key = format!("k{i}");
+                let fact = NewFact {
+                    project: "/p",
+                    category: None,
+                    key: &key,
+                    value: &value,
+                    source_session: None,
+                    confidence: None,
+                };
+                store.remember(&fact).err()
+            })
+            .expect("the store filled up");
+        let said = error.to_string();
+        assert!(
+            said.starts_with("state.db could not be written: the disk that holds it is full (")
+                && said.ends_with("free space there and retry (what state.db held before is intact)"),
+            "{said}"
+        );
+    }
 
     #[test]
     fn utc_formats_calendar_dates() {

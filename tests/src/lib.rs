@@ -276,6 +276,26 @@ pub fn is_root() -> bool {
     unsafe { libc::geteuid() == 0 }
 }
 
+/// The workspace binary `name` alone in a directory of the home, with no lean-ctxd beside it:
+/// a client installed without the engine. Hard-linked where the file system allows (a copy
+/// being written can be busy to exec when another test thread forks meanwhile).
+pub fn alone(home: &Home, name: &str) -> PathBuf {
+    let dir = home.path().join("alone");
+    std::fs::create_dir_all(&dir).unwrap();
+    let program = dir.join(name);
+    if std::fs::hard_link(bin(name), &program).is_err() {
+        std::fs::copy(bin(name), &program).unwrap();
+    }
+    program
+}
+
+/// A PATH on which no lean-ctxd is found: `program`'s directory and the system's.
+pub fn path_without_lean_ctxd(program: &Path) -> std::ffi::OsString {
+    let mut path = program.parent().unwrap().as_os_str().to_owned();
+    path.push(":/usr/bin:/bin");
+    path
+}
+
 /// Runs git in `dir` with a fixed identity and branch name; fails the test when git does.
 pub fn git(dir: &Path, args: &[&str]) {
     let out = Command::new("git")

@@ -1,6 +1,6 @@
 //! The lctx command line: config, doctor, exit codes (service: service.rs).
 
-use lean_ctx_tests::{Home, bin, describe};
+use lean_ctx_tests::{Home, alone, bin, describe, path_without_lean_ctxd};
 
 fn stdout(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
@@ -12,6 +12,28 @@ fn usage_errors_exit_2() {
     assert_eq!(home.lctx(&["frobnicate"]).status.code(), Some(2));
     assert_eq!(home.lctx(&["daemon", "status", "--bogus"]).status.code(), Some(2));
     assert_eq!(home.command(bin("lean-ctxd")).arg("--bogus").output().unwrap().status.code(), Some(2));
+}
+
+/// Asking whether a daemon runs starts none; once one runs, status is its own.
+#[test]
+fn daemon_status_starts_no_daemon() {
+    let home = Home::new();
+    let out = home.lctx(&["daemon", "status"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    assert_eq!(
+        stdout(&out),
+        "no lean-ctxd is running; the next request starts one (`lctx daemon start` starts it now)\n"
+    );
+    let json = home.lctx_json(&["daemon", "status", "--json"]);
+    assert_eq!(
+        (&json["pid"], &json["served_by"], &json["components"]),
+        (&0.into(), &"".into(), &serde_json::json!({}))
+    );
+    assert!(home.daemon_pids().is_empty(), "a daemon was started: {:?}", home.daemon_pids());
+
+    let daemon = home.spawn_daemon(&[]);
+    let json = home.lctx_json(&["daemon", "status", "--json"]);
+    assert_eq!((json["pid"].as_u64(), &json["served_by"]), (Some(u64::from(daemon.id())), &"DAEMON".into()));
 }
 
 #[test]
@@ -288,6 +310,64 @@ fn doctor_reports_the_runtime_dirs_real_mode_and_fails_one_it_cannot_write() {
         "{text}"
     );
     assert!(!text.contains("(0700, yours)"), "{text}");
+}
+
+/// lctx installed without lean-ctxd: doctor says to install it and that nothing is served until
+/// then (no fallback child can run without it); a request says so once, naming lctx.
+#[test]
+fn without_lean_ctxd_doctor_and_requests_say_to_install_it() {
+    let home = Home::new();
+    let lctx = alone(&home, "lctx");
+    let user = home.path().join("user");
+    std::fs::create_dir_all(&user).unwrap();
+    let run = |args: &[&str]| {
+        let mut cmd = home.command(&lctx);
+        cmd.env("PATH", path_without_lean_ctxd(&lctx)).env("HOME", &user).env_remove("XDG_CONFIG_HOME").args(args);
+        cmd.output().unwrap()
+    };
+    let not_found = format!(
+        "no lean-ctxd found: it is not beside lctx in {}, not on PATH, and LEAN_CTX_DAEMON_BIN is not set",
+        lctx.parent().unwrap().display()
+    );
+    let install = "install lean-ctxd (`cargo install --path daemon`, or the package that ships lctx) or set \
+                   LEAN_CTX_DAEMON_BIN to its path";
+    let out = run(&["doctor"]);
+    let text = stdout(&out);
+    assert!(
+        text.contains(&format!("FAIL daemon       {not_found}\n"))
+            && text.contains(&format!("fix: {install}; until then every request fails\n")),
+        "{text}"
+    );
+    assert!(!text.contains("fallback") && !text.contains("daemon logs"), "{text}");
+
+    let out = run(&["read", "Cargo.toml"]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), format!("lctx: {not_found}; {install}\n"));
+}
+
+/// Each fix doctor gives for a runtime directory others can reach is the command that mends it,
+/// on the runtime dir's line and on the daemon's, which it keeps from starting.
+#[test]
+fn doctor_fixes_a_runtime_dir_others_can_reach_with_the_command_that_mends_it() {
+    use std::os::unix::fs::PermissionsExt;
+    let home = Home::new();
+    let runtime = home.dirs().runtime;
+    std::fs::create_dir_all(&runtime).unwrap();
+    std::fs::set_permissions(&runtime, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = doctor(&home, &[]);
+    let text = stdout(&out);
+    let problem =
+        format!("the runtime directory {} has mode 755, so other users can reach the socket", runtime.display());
+    let chmod = format!("run `chmod 700 {}`", runtime.display());
+    assert!(text.contains(&format!("FAIL runtime dir  {problem}\n                  fix: {chmod}\n")), "{text}");
+    assert!(
+        text.contains(&format!(
+            "FAIL daemon       {problem}\n                  fix: {chmod} (the runtime dir); requests are served by \
+             a `lean-ctxd --stdio` child of each client meanwhile\n"
+        )),
+        "{text}"
+    );
+    assert!(!text.contains("see the message above") && !text.contains("daemon logs"), "{text}");
 }
 
 #[test]

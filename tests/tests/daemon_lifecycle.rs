@@ -6,19 +6,34 @@ use std::time::Duration;
 use lean_ctx_tests::{Home, bin, client_options, describe, kill, process_alive, wait_until};
 use lean_ctxd::server::singleton;
 
+/// The pid of the daemon a client starts on demand (`daemon start` takes the path of every
+/// request's autostart), as `daemon status` then reports it.
 fn status_pid(home: &Home) -> u64 {
+    assert!(home.lctx(&["daemon", "start"]).status.success());
     let st = home.lctx_json(&["daemon", "status", "--json"]);
     assert_eq!(st["served_by"], "DAEMON", "{st}");
     st["pid"].as_u64().expect("pid")
 }
 
+/// What a request answers, as `lctx read --json` (whose `served_by` says who served it): a file
+/// of the home, read from there.
+fn read(home: &Home, env: &[(&str, &std::path::Path)]) -> std::process::Output {
+    std::fs::write(home.path().join("note.txt"), "hello\n").unwrap();
+    let mut cmd = home.command(bin("lctx"));
+    cmd.current_dir(home.path()).args(["read", "note.txt", "--json"]);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().unwrap()
+}
+
 #[test]
-fn twenty_concurrent_cold_status_calls_start_exactly_one_daemon() {
+fn twenty_concurrent_cold_calls_start_exactly_one_daemon() {
     let home = Home::new();
     let children: Vec<_> = (0..20)
         .map(|_| {
             home.command(bin("lctx"))
-                .args(["daemon", "status", "--json"])
+                .args(["daemon", "start"])
                 .stdout(std::process::Stdio::piped())
                 .stderr(std::process::Stdio::piped())
                 .spawn()
@@ -29,9 +44,10 @@ fn twenty_concurrent_cold_status_calls_start_exactly_one_daemon() {
     for child in children {
         let out = child.wait_with_output().expect("wait lctx");
         assert!(out.status.success(), "{}", describe(&out));
-        let st: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-        assert_eq!(st["served_by"], "DAEMON", "{st}");
-        pids.push(st["pid"].as_u64().unwrap());
+        // `lean-ctxd VERSION running (pid N) on SOCKET`
+        let said = String::from_utf8_lossy(&out.stdout);
+        let pid = said.split("(pid ").nth(1).and_then(|rest| rest.split(')').next()).map(str::parse::<u64>);
+        pids.push(pid.unwrap_or_else(|| panic!("no pid in {said}")).unwrap());
     }
     pids.dedup();
     assert_eq!(pids.len(), 1, "all calls answered by one daemon: {pids:?}");
@@ -61,15 +77,16 @@ fn a_client_of_another_build_restarts_the_daemon_gracefully() {
         std::fs::copy(bin("lean-ctxd"), dir.join("lean-ctxd")).unwrap();
     }
     let run = |daemon_dir: &std::path::Path| {
-        let out = home
-            .command(bin("lctx"))
-            .env("LEAN_CTX_DAEMON_BIN", daemon_dir.join("lean-ctxd"))
-            .args(["daemon", "status", "--json"])
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", describe(&out));
-        let st: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        (st, String::from_utf8_lossy(&out.stderr).into_owned())
+        let lctx = |args: &[&str]| {
+            let out =
+                home.command(bin("lctx")).env("LEAN_CTX_DAEMON_BIN", daemon_dir.join("lean-ctxd")).args(args).output();
+            let out = out.unwrap();
+            assert!(out.status.success(), "{}", describe(&out));
+            out
+        };
+        let started = lctx(&["daemon", "start"]);
+        let st: serde_json::Value = serde_json::from_slice(&lctx(&["daemon", "status", "--json"]).stdout).unwrap();
+        (st, String::from_utf8_lossy(&started.stderr).into_owned())
     };
     let (old, _) = run(&a);
     let old_pid = old["pid"].as_u64().unwrap() as u32;
@@ -219,12 +236,7 @@ fn an_unstartable_daemon_fails_the_call_and_shows_why() {
     let broken = home.path().join("broken-lean-ctxd");
     std::fs::write(&broken, "#!/bin/sh\necho 'cannot open the frobnicator' >&2\nexit 3\n").unwrap();
     std::fs::set_permissions(&broken, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let out = home
-        .command(bin("lctx"))
-        .env("LEAN_CTX_DAEMON_BIN", &broken)
-        .args(["daemon", "status", "--json"])
-        .output()
-        .unwrap();
+    let out = read(&home, &[("LEAN_CTX_DAEMON_BIN", &broken)]);
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("cannot open the frobnicator"), "the daemon's log tail is shown: {stderr}");
@@ -238,7 +250,7 @@ fn a_daemon_that_never_becomes_ready_is_ended_with_what_it_started() {
     let hung = home.path().join("hung-lean-ctxd");
     std::fs::write(&hung, "#!/bin/sh\nsleep 61.0731 &\nexec sleep 62.0731\n").unwrap();
     std::fs::set_permissions(&hung, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let out = home.command(bin("lctx")).env("LEAN_CTX_DAEMON_BIN", &hung).args(["daemon", "status"]).output().unwrap();
+    let out = read(&home, &[("LEAN_CTX_DAEMON_BIN", &hung)]);
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains("did not answer"), "{}", describe(&out));
     let left: Vec<String> = std::fs::read_dir("/proc")
@@ -301,10 +313,10 @@ fn a_regular_file_at_the_socket_path_is_never_deleted() {
     std::fs::create_dir_all(socket.parent().unwrap()).unwrap();
     std::fs::set_permissions(socket.parent().unwrap(), std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
     std::fs::write(&socket, "precious, not a socket").unwrap();
-    let out = home.command(bin("lctx")).args(["daemon", "status", "--json"]).output().unwrap();
+    let out = read(&home, &[]);
     assert!(out.status.success(), "a fallback child answers: {}", describe(&out));
-    let st: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(st["served_by"], "LOCAL");
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(answer["served_by"], "LOCAL", "{answer}");
     assert_eq!(std::fs::read_to_string(&socket).unwrap(), "precious, not a socket");
 }
 
@@ -314,11 +326,7 @@ fn a_daemon_whose_runtime_dir_was_deleted_leaves_and_spares_its_successor() {
     let mut first = home.spawn_daemon(&[]);
     std::fs::remove_dir_all(home.dirs().runtime).unwrap();
     // The next client starts a successor on the same home.
-    let out = home.command(bin("lctx")).args(["daemon", "status", "--json"]).output().unwrap();
-    assert!(out.status.success(), "{}", describe(&out));
-    let st: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(st["served_by"], "DAEMON");
-    let successor = st["pid"].as_u64().unwrap() as u32;
+    let successor = status_pid(&home) as u32;
     assert_ne!(successor, first.id());
     // The first notices its socket is gone and stops, without removing the
     // successor's socket.

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use lean_ctx_tests::{Home, describe, git, git_project as project, wait_until};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// How long a change may take to reach the graph before a test gives up (the watcher debounces,
 /// then the index and the graph apply the batch).
@@ -35,7 +35,7 @@ fn sites(answer: &Value) -> Vec<String> {
     edges
         .iter()
         .map(|e| {
-            let caller = e["caller"]["name"].as_str().unwrap_or("<top level>");
+            let caller = e["caller"]["name"].as_str().filter(|n| !n.is_empty()).unwrap_or("<top level>");
             format!("{}:{} {caller} [{}]", e["file"].as_str().unwrap(), e["line"], e["resolution"].as_str().unwrap())
         })
         .collect()
@@ -87,6 +87,20 @@ fn callers_follow_an_edited_call_site_and_a_branch_switch() {
     wait_for_callers(&home, &root, "target", &["orders.py:9 second [exact]", "report.py:5 total [exact]"]);
     git(&root, &["checkout", "-q", "main"]);
     wait_for_callers(&home, &root, "target", &["orders.py:5 first [exact]"]);
+}
+
+/// docs/json.md: a missing value is empty, never null. A call at a module's top level has no
+/// calling definition: its `caller` has the members of one, empty.
+#[test]
+fn a_call_at_the_top_level_has_an_empty_caller() {
+    let home = Home::new();
+    let script = "from pricing import target\n\ntarget(1)\n";
+    let root = project(&home, "app", &[("pricing.py", TARGET), ("script.py", script)]);
+    let _daemon = home.spawn_daemon(&[]);
+    wait_for_callers(&home, &root, "target", &["script.py:3 <top level> [exact]"]);
+    let answer = callers(&home, &root, "target");
+    assert_eq!(answer["edges"][0]["caller"], json!({"file": "", "kind": "", "line": 0, "name": ""}), "{answer}");
+    assert_eq!(answer["edges"][0]["callee"]["name"], "target", "{answer}");
 }
 
 #[test]

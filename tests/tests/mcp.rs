@@ -12,7 +12,7 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use lean_ctx_tests::mcp::Raw;
-use lean_ctx_tests::{Home, bin, describe, kill, process_alive, wait_until};
+use lean_ctx_tests::{Home, alone, bin, describe, kill, path_without_lean_ctxd, process_alive, wait_until};
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, ClientRequest, ErrorCode,
     Implementation, ProtocolVersion,
@@ -52,7 +52,12 @@ fn project(home: &Home) -> PathBuf {
 /// lctx-mcp in `dir` with the home's environment plus `env`; stderr goes to
 /// a file in the home (stdout is the protocol).
 fn mcp_command(home: &Home, dir: &Path, env: &[(&str, &str)]) -> std::process::Command {
-    let mut cmd = home.command(bin("lctx-mcp"));
+    mcp_command_of(&bin("lctx-mcp"), home, dir, env)
+}
+
+/// [`mcp_command`] of another copy of lctx-mcp.
+fn mcp_command_of(program: &Path, home: &Home, dir: &Path, env: &[(&str, &str)]) -> std::process::Command {
+    let mut cmd = home.command(program);
     cmd.current_dir(dir)
         .env_remove("LEAN_CTX_MCP_PROFILE")
         .env_remove("LEAN_CTX_MCP_DISABLED")
@@ -521,6 +526,29 @@ fn without_lean_ctxd_tool_calls_say_what_is_missing() {
     assert!(raw.close().success());
 }
 
+/// lctx-mcp installed without lean-ctxd: each call says, naming lctx-mcp, what to install, and
+/// the log says it once, however many calls find it missing.
+#[test]
+fn without_any_lean_ctxd_calls_name_lctx_mcp_and_the_log_says_it_once() {
+    let home = Home::new();
+    let root = project(&home);
+    let program = alone(&home, "lctx-mcp");
+    let path = path_without_lean_ctxd(&program);
+    let mut raw = Raw::spawn(mcp_command_of(&program, &home, &root, &[("PATH", path.to_str().unwrap())]));
+    raw.initialize(HOST, "2025-06-18");
+    let want = format!(
+        "no lean-ctxd found: it is not beside lctx-mcp in {}, not on PATH, and LEAN_CTX_DAEMON_BIN is not set; install \
+         lean-ctxd (`cargo install --path daemon`, or the package that ships lctx-mcp) or set LEAN_CTX_DAEMON_BIN to \
+         its path",
+        program.parent().unwrap().display()
+    );
+    for id in [1, 2] {
+        assert_eq!(raw.call_tool(id, "ctx_read", json!({"path": "lib.rs"})), (want.clone(), true));
+    }
+    assert!(raw.close().success());
+    assert_eq!(shim_log(&home).matches("no lean-ctxd found").count(), 1, "{}", shim_log(&home));
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unknown_and_disabled_tools_are_protocol_errors() {
     let home = Home::new();
@@ -677,6 +705,57 @@ fn a_call_before_initialize_is_told_to_send_initialize_first() {
     let answer = raw.request(2, "tools/call", read);
     assert!(answer["result"]["content"][0]["text"].as_str().unwrap().contains("greet"), "{answer}");
     assert!(raw.close().success());
+}
+
+/// Notifications and responses before a session has begun are ignored (logged) and the server
+/// reads on, also after a refused `initialize`, whose refusal names each member that is wrong;
+/// once the session has begun, a second `initialize` is refused and the session goes on.
+#[test]
+fn messages_before_the_session_are_ignored_and_initialize_is_taken_once() {
+    let home = Home::new();
+    let root = project(&home);
+    let mut raw = Raw::spawn(mcp_command(&home, &root, &[("LEAN_CTX_NO_DAEMON", "1")]));
+    raw.send_line(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#);
+    raw.send_line(r#"{"jsonrpc":"2.0","method":"notifications/whatever"}"#);
+    raw.send_line(r#"{"jsonrpc":"2.0","id":3,"result":{}}"#);
+    assert_eq!(raw.request(1, "ping", json!({})), json!({"jsonrpc": "2.0", "id": 1, "result": {}}));
+
+    let host = json!({"name": HOST, "version": "1"});
+    let answer = raw.request(2, "initialize", json!({"protocolVersion": 20250618, "clientInfo": host}));
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    assert_eq!(
+        answer["error"]["message"],
+        "malformed initialize request: `protocolVersion`: invalid type: integer `20250618`, expected a string; \
+         `capabilities` is missing",
+        "{answer}"
+    );
+    raw.send_line(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+
+    let init = raw.initialize(HOST, "2025-06-18");
+    assert_eq!(init["result"]["protocolVersion"], "2025-06-18", "{init}");
+    let again = json!({"protocolVersion": "2024-11-05", "capabilities": {}, "clientInfo": host});
+    let answer = raw.request(4, "initialize", again);
+    assert_eq!(answer["error"]["code"], -32600, "{answer}");
+    assert!(answer["error"]["message"].as_str().unwrap().contains("`initialize` is sent once per connection"));
+    let (text, is_error) = raw.call_tool(5, "ctx_read", json!({"path": "lib.rs"}));
+    assert!(!is_error && text.contains("greet"), "{text}");
+    assert!(raw.close().success());
+    let log = shim_log(&home);
+    for method in ["notifications/cancelled", "notifications/whatever", "notifications/initialized"] {
+        assert!(log.contains(&format!("ignoring the {method} notification: no session yet")), "{log}");
+    }
+    assert!(log.contains("ignoring a response: no session yet"), "{log}");
+}
+
+/// A host that closes stdin before any session has stopped the server, which is no failure.
+#[test]
+fn stdin_closed_before_a_session_is_a_clean_exit() {
+    let home = Home::new();
+    let root = project(&home);
+    let mut raw = Raw::spawn(mcp_command(&home, &root, &[("LEAN_CTX_NO_DAEMON", "1")]));
+    raw.send_line(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    let status = raw.close();
+    assert!(status.success(), "{status}: {}", shim_log(&home));
 }
 
 /// Error responses as JSON-RPC 2.0 has them: `"id": null` when the id could

@@ -180,3 +180,28 @@ fn commands_run_for_the_user_create_files_with_the_users_umask() {
         assert_eq!(modes, "644 755", "no_daemon={no_daemon}: the user's umask 022, not lean-ctxd's 077");
     }
 }
+
+/// lctx-mcp's own log file is private under umask 022, with no daemon around that would repair it.
+#[test]
+fn lctx_mcp_creates_its_log_file_private_under_umask_022() {
+    let home = Home::new();
+    let root = project(&home);
+    let missing = home.path().join("no-lean-ctxd");
+    let out = home
+        .command("/bin/sh")
+        .args(["-c", "umask 022; exec \"$@\" </dev/null", "sh"])
+        .arg(bin("lctx-mcp"))
+        .env("LEAN_CTX_DAEMON_BIN", &missing)
+        .env("LEAN_CTX_LOG", "info")
+        .current_dir(&root)
+        .output()
+        .expect("run lctx-mcp");
+    assert!(out.status.success(), "{}", describe(&out));
+    let logs: Vec<_> = walk(&home.dirs().log_dir())
+        .into_iter()
+        .filter(|(path, _)| path.file_name().unwrap().to_string_lossy().starts_with("lctx-mcp."))
+        .map(|(path, meta)| (path, meta.permissions().mode() & 0o7777))
+        .collect();
+    assert!(!logs.is_empty() && logs.iter().all(|(_, mode)| *mode == 0o600), "{logs:?}");
+    assert_eq!(not_private(&home), Vec::<String>::new());
+}

@@ -101,6 +101,34 @@ fn uninstall_stops_and_disables_before_removing() {
     assert!(again.status.success() && stdout(&again).contains("no service installed"), "{}", describe(&again));
 }
 
+/// Uninstall removes the directories install created for the unit, while they are empty, and
+/// none that were there before.
+#[test]
+fn uninstall_removes_the_directories_install_created_and_only_those() {
+    let f = Fixture::new(0);
+    assert!(f.lctx(&["service", "install"]).status.success());
+    let out = f.lctx(&["service", "uninstall"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    assert!(!f.xdg.exists(), "{}", describe(&out));
+    assert!(
+        stdout(&out).contains(&format!("removed {}, which install created", f.xdg.display())),
+        "{}",
+        describe(&out)
+    );
+
+    // The user put a file of their own beside the one install created: that directory and those around it stay.
+    assert!(f.lctx(&["service", "install"]).status.success());
+    std::fs::write(f.xdg.join("systemd/mine.conf"), "").unwrap();
+    assert!(f.lctx(&["service", "uninstall"]).status.success());
+    assert!(!f.xdg.join("systemd/user").exists() && f.xdg.join("systemd/mine.conf").exists());
+
+    // Directories that were there before install stay, empty or not.
+    std::fs::create_dir_all(f.unit().parent().unwrap()).unwrap();
+    assert!(f.lctx(&["service", "install"]).status.success());
+    assert!(f.lctx(&["service", "uninstall"]).status.success());
+    assert!(f.unit().parent().unwrap().is_dir() && !f.unit().exists());
+}
+
 #[test]
 fn a_failing_service_manager_is_reported() {
     let f = Fixture::new(1);

@@ -10,7 +10,7 @@ use lean_ctx_proto::v1::{
 };
 use serde_json::{Value, json};
 
-use super::related::{render_ambiguous, render_partial};
+use super::related::{def_json, optional_def_json, render_ambiguous, render_partial};
 use super::{Answer, Result, Surface};
 use crate::backend::Backend;
 
@@ -217,10 +217,6 @@ fn render_levels(text: &mut String, edges: &[CallEdge], depth: u32, line: impl F
     }
 }
 
-fn def_json(d: &CodeDefinition) -> Value {
-    json!({"file": d.file, "line": d.line, "name": d.name, "kind": d.kind})
-}
-
 fn to_json(out: &CallgraphResponse, action: CallgraphAction) -> Value {
     let action = ACTIONS.iter().find(|(_, a)| *a == action).map_or("callers", |(n, _)| n);
     let edges: Vec<Value> = out
@@ -229,7 +225,7 @@ fn to_json(out: &CallgraphResponse, action: CallgraphAction) -> Value {
         .map(|e| {
             json!({
                 "depth": e.depth, "file": e.file, "line": e.line, "column": e.column,
-                "caller": e.caller.as_ref().map(def_json), "callee": e.callee.as_ref().map(def_json),
+                "caller": optional_def_json(e.caller.as_ref()), "callee": optional_def_json(e.callee.as_ref()),
                 "resolution": label(e), "candidates": e.candidates.iter().map(def_json).collect::<Vec<_>>(),
             })
         })

@@ -245,6 +245,13 @@ pub(crate) fn def_json(d: &CodeDefinition) -> Value {
     json!({"file": d.file, "line": d.line, "name": d.name, "kind": d.kind})
 }
 
+/// A definition that may be absent — a call at a module's top level has no
+/// caller — as docs/json.md has a missing value: the same object with its
+/// members empty, so a program reads `caller.name` without checking.
+pub(crate) fn optional_def_json(d: Option<&CodeDefinition>) -> Value {
+    d.map_or_else(|| def_json(&CodeDefinition::default()), def_json)
+}
+
 pub(crate) fn group_json(g: &RelatedGroup) -> Value {
     let files: Vec<Value> = g.files.iter().map(|f| json!({"file": f.file, "depth": f.depth, "why": f.why})).collect();
     json!({"name": g.name, "files": files, "omitted": g.omitted, "withheld": g.withheld})
@@ -256,7 +263,7 @@ fn to_json(out: &RelatedResponse, action: RelatedAction) -> Value {
         .iter()
         .map(|u| {
             json!({
-                "file": u.file, "line": u.line, "kind": u.kind, "caller": u.caller.as_ref().map(def_json),
+                "file": u.file, "line": u.line, "kind": u.kind, "caller": optional_def_json(u.caller.as_ref()),
                 "resolution": resolution_name(u.resolution()),
                 "candidates": u.candidates.iter().map(def_json).collect::<Vec<_>>(),
             })
@@ -360,5 +367,16 @@ mod tests {
             "Order (shop/models.py:5) (class)\nuses of Order (1) in 1 file(s):\n app.py:\n  9 call in main \
              [exact]\n`Order` is defined in: legacy/models.py, shop/models.py\n"
         );
+    }
+
+    /// docs/json.md: a missing value is empty, never null.
+    #[test]
+    fn a_use_at_a_module_s_top_level_has_an_empty_caller() {
+        let out = RelatedResponse {
+            uses: vec![SymbolUse { file: "app.py".into(), line: 3, kind: "call".into(), ..Default::default() }],
+            ..Default::default()
+        };
+        let json = to_json(&out, RelatedAction::Symbol);
+        assert_eq!(json["uses"][0]["caller"], serde_json::json!({"file": "", "kind": "", "line": 0, "name": ""}));
     }
 }

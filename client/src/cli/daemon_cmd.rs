@@ -4,9 +4,10 @@ use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
 use lean_ctx_common::detach;
-use lean_ctx_proto::v1::StatusRequest;
+use lean_ctx_proto::v1::{StatusRequest, StatusResponse};
 
 use super::{CmdResult, render};
+use crate::backend::Backend;
 use crate::daemon;
 use crate::options::ClientOptions;
 
@@ -16,7 +17,7 @@ pub enum DaemonCmd {
     Start,
     /// Stop the running daemon (it finishes in-flight requests first).
     Stop,
-    /// Show the daemon's status, starting it if needed.
+    /// Show the running daemon's status (starts none).
     Status {
         /// Machine-readable output.
         #[arg(long)]
@@ -83,8 +84,26 @@ async fn stop(opts: &ClientOptions) -> CmdResult {
     }
 }
 
+/// The running daemon's status; asking starts none. With LEAN_CTX_NO_DAEMON
+/// the fallback child that would serve answers.
 async fn status(opts: &ClientOptions, json: bool) -> CmdResult {
-    let backend = super::connect(opts).await?;
+    let backend = if opts.no_daemon {
+        super::connect(opts).await?
+    } else {
+        match daemon::find(opts).await? {
+            Some(d) => Backend::remote(d.channel()),
+            None if json => {
+                crate::outln!("{}", render::status_json(&StatusResponse::default()));
+                return Ok(());
+            }
+            None => {
+                crate::outln!(
+                    "no lean-ctxd is running; the next request starts one (`lctx daemon start` starts it now)"
+                );
+                return Ok(());
+            }
+        }
+    };
     let status = backend
         .control()
         .status(tonic::Request::new(StatusRequest { ctx: Some(opts.context()) }))

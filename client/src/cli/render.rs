@@ -62,7 +62,8 @@ pub fn status_json(st: &StatusResponse) -> String {
     let components: serde_json::Map<String, serde_json::Value> =
         st.components.iter().map(|c| (c.name.clone(), serde_json::Value::Object(figures_json(&c.figures)))).collect();
     json!({
-        "served_by": served_by_name(served_by(st)),
+        // Unspecified: no daemon runs, so nothing served this; a missing value is "".
+        "served_by": match served_by(st) { ServedBy::Unspecified => "", by => served_by_name(by) },
         "pid": st.pid,
         "version": st.version,
         "executable_id": st.executable_id,

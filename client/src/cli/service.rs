@@ -183,10 +183,7 @@ fn run_command(command: &[String]) -> Result<(), String> {
 }
 
 pub fn run(cmd: ServiceCmd, opts: &ClientOptions) -> CmdResult {
-    let daemon = opts
-        .daemon_bin
-        .as_ref()
-        .ok_or("cannot find the lean-ctxd executable (not beside lctx, not on PATH); install it first")?;
+    let daemon = opts.daemon_bin.as_ref().ok_or_else(|| opts.missing_daemon_bin())?;
     let daemon = std::fs::canonicalize(daemon).map_err(|e| format!("{}: {e}", daemon.display()))?;
     let svc = service_for_platform(&daemon)?;
     match cmd {
@@ -197,6 +194,11 @@ pub fn run(cmd: ServiceCmd, opts: &ClientOptions) -> CmdResult {
             }
         }
         ServiceCmd::Install { dry_run: false, now } => {
+            let created = crate::setup::write::missing_dirs(&svc.file);
+            if !created.is_empty() {
+                // Recorded before they exist, so an install that dies half-way is undone too.
+                remember_created_dirs(opts, &created)?;
+            }
             if let Some(dir) = svc.file.parent() {
                 std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
             }
@@ -237,9 +239,49 @@ pub fn run(cmd: ServiceCmd, opts: &ClientOptions) -> CmdResult {
             }
             let done = if stopped { "stopped, disabled and removed" } else { "removed" };
             crate::outln!("{done} {}", svc.file.display());
+            remove_created_dirs(opts);
         }
     }
     Ok(())
+}
+
+/// Where `install` records the directories it created for the service file.
+fn created_dirs_record(opts: &ClientOptions) -> PathBuf {
+    opts.dirs.data.join("service-created-dirs")
+}
+
+/// `dirs`, outermost first, one per line.
+fn remember_created_dirs(opts: &ClientOptions, dirs: &[PathBuf]) -> Result<(), String> {
+    use std::io::Write as _;
+    use std::os::unix::ffi::OsStrExt as _;
+    let record = created_dirs_record(opts);
+    let mut text = Vec::new();
+    for dir in dirs {
+        text.extend_from_slice(dir.as_os_str().as_bytes());
+        text.push(b'\n');
+    }
+    lean_ctx_common::privacy::create_private_dir_all(&opts.dirs.data)
+        .and_then(|()| lean_ctx_common::privacy::private_file().write(true).create(true).truncate(true).open(&record))
+        .and_then(|mut file| file.write_all(&text))
+        .map_err(|e| format!("cannot write {}: {e}", record.display()))
+}
+
+/// Removes the directories `install` created, innermost first, while they
+/// are empty: one the user has put something in since stays, with those
+/// around it.
+fn remove_created_dirs(opts: &ClientOptions) {
+    use std::os::unix::ffi::OsStrExt as _;
+    let record = created_dirs_record(opts);
+    let Ok(text) = std::fs::read(&record) else { return };
+    for dir in text.split(|b| *b == b'\n').filter(|line| !line.is_empty()).rev() {
+        let dir = Path::new(std::ffi::OsStr::from_bytes(dir));
+        match std::fs::remove_dir(dir) {
+            Ok(()) => crate::outln!("removed {}, which install created", dir.display()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(_) => break,
+        }
+    }
+    let _ = std::fs::remove_file(&record);
 }
 
 #[cfg(test)]

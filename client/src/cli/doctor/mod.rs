@@ -79,8 +79,8 @@ fn check_runtime_dir(opts: &ClientOptions) -> Check {
     if !dir.exists() && std::fs::symlink_metadata(dir).is_err() {
         return ok("runtime dir", format!("{} absent; created private on first start", dir.display()));
     }
-    if let Err(e) = runtime_dir::check_private_dir(dir) {
-        return failed("runtime dir", e, "see the message above");
+    if let Err(unusable) = runtime_dir::inspect_private_dir(dir) {
+        return failed("runtime dir", unusable.problem, unusable.fix);
     }
     let mode = std::fs::metadata(dir).map(|m| m.permissions().mode() & 0o777).unwrap_or_default();
     // Private is not enough: the daemon creates its socket and lock files there.
@@ -169,14 +169,27 @@ async fn check_daemon(opts: &ClientOptions, before: Option<u32>) -> (Check, Opti
             let detail = format!("{how}: pid {}, version {}, {}", d.hello.pid, d.hello.daemon_version, build(opts, &d));
             (ok("daemon", detail), Some(d))
         }
-        Err(e) => (
-            failed(
-                "daemon",
-                e,
-                "run `lctx daemon logs` to see why it does not start; requests are served by fallback children meanwhile",
-            ),
-            None,
-        ),
+        Err(e) => (daemon_failure(opts, e), None),
+    }
+}
+
+/// Why no daemon runs and what makes one start, by cause, and what serves
+/// requests until then: a fallback child is the same lean-ctxd, so without
+/// one nothing does.
+fn daemon_failure(opts: &ClientOptions, e: daemon::Problem) -> Check {
+    let missing = opts.daemon_bin.is_none().then(|| (opts.daemon_bin_not_found(), opts.daemon_bin_fix()));
+    let meanwhile = match &missing {
+        Some((not_found, install)) => format!("; also {install} ({not_found}); until then every request fails"),
+        None => "; requests are served by a `lean-ctxd --stdio` child of each client meanwhile".into(),
+    };
+    match (runtime_dir::inspect_private_dir(&opts.dirs.runtime), missing) {
+        (Err(unusable), _) => {
+            failed("daemon", unusable.problem, format!("{} (the runtime dir){meanwhile}", unusable.fix))
+        }
+        (Ok(()), Some((not_found, install))) if e == opts.missing_daemon_bin() => {
+            failed("daemon", not_found, format!("{install}; until then every request fails"))
+        }
+        (Ok(()), _) => failed("daemon", e, format!("run `lctx daemon logs` to see why it does not start{meanwhile}")),
     }
 }
 
@@ -291,9 +304,9 @@ fn repair_permissions(opts: &ClientOptions) -> Vec<Check> {
     }
     repairs
         .into_iter()
-        .map(|repair| match repair {
-            privacy::Repair::Fixed { .. } => ok("permissions", repair.to_string()),
-            privacy::Repair::Failed { .. } => failed("permissions", repair.to_string(), "see the message above"),
+        .map(|repair| match repair.failure() {
+            None => ok("permissions", repair.to_string()),
+            Some((problem, fix)) => failed("permissions", problem, fix),
         })
         .collect()
 }
