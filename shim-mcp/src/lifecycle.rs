@@ -99,18 +99,35 @@ pub(crate) enum Admit {
     Refuse(RequestId, ErrorData),
 }
 
+/// The most of one member's problem an answer quotes.
+const MAX_PROBLEM: usize = 200;
+
 /// What is wrong with an `initialize` request's params that rmcp could not
 /// read: each required member that is missing or of the wrong type, named.
 pub(crate) fn initialize_problems(params: &Value) -> Option<String> {
     fn member<T: for<'de> Deserialize<'de>>(params: &Value, name: &str) -> Option<String> {
         match params.get(name) {
             None | Some(Value::Null) => Some(format!("`{name}` is missing")),
-            Some(value) => T::deserialize(value).err().map(|e| format!("`{name}`: {e}")),
+            // serde's message may quote the value (`invalid type: string "…"`): cut, so an answer
+            // never echoes a client's input of any size.
+            Some(value) => T::deserialize(value).err().map(|e| {
+                let said: String = e.to_string().chars().take(MAX_PROBLEM).collect();
+                format!("`{name}`: {said}")
+            }),
         }
     }
     if !params.is_object() {
+        // The kind, not the value: an answer never echoes a client's input of any size.
+        let kind = match params {
+            Value::Null => "null",
+            Value::Bool(_) => "a boolean",
+            Value::Number(_) => "a number",
+            Value::String(_) => "a string",
+            Value::Array(_) => "an array",
+            Value::Object(_) => "an object",
+        };
         return Some(format!(
-            "params must be an object holding protocolVersion, capabilities and clientInfo, not {params}"
+            "params must be an object holding protocolVersion, capabilities and clientInfo, not {kind}"
         ));
     }
     let problems: Vec<String> = [
@@ -145,12 +162,16 @@ mod tests {
                 "`clientInfo`: missing field `version`",
             ),
             (json!({}), "`protocolVersion` is missing; `capabilities` is missing; `clientInfo` is missing"),
-            (json!([1]), "params must be an object holding protocolVersion, capabilities and clientInfo, not [1]"),
+            (json!([1]), "params must be an object holding protocolVersion, capabilities and clientInfo, not an array"),
         ];
         for (params, want) in cases {
             assert_eq!(initialize_problems(&params).as_deref(), Some(want), "{params}");
         }
         let fine = json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": client});
         assert_eq!(initialize_problems(&fine), None);
+        // A huge value is not echoed back.
+        let huge = json!({"protocolVersion": "2025-06-18", "capabilities": "x".repeat(100_000), "clientInfo": client});
+        let said = initialize_problems(&huge).unwrap();
+        assert!(said.starts_with("`capabilities`: invalid type: string") && said.len() < 300, "{said}");
     }
 }
