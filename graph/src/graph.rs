@@ -211,21 +211,21 @@ impl Graph {
         {
             return modules::Target::Exact(stems);
         }
-        // `mycrate::util` from the crate's integration tests, examples or another crate.
-        let crate_dir = (language == Language::Rust).then(|| self.js_modules.rust_crate_dir(file)).flatten();
-        if language == Language::Rust
-            && let Some(stems) = self.js_modules.crate_stems(module)
-        {
-            let own = modules::target(language, file, module, crate_dir);
-            return modules::Target::Any(vec![modules::Target::Exact(stems), own]);
-        }
         // `github.com/spf13/afero/mem`, or the module's root package, from its `go.mod`.
         if language == Language::Go
             && let Some(dir) = self.js_modules.go_package_dir(module)
         {
             return modules::Target::PackageDir(dir);
         }
-        modules::target(language, file, module, crate_dir)
+        if language != Language::Rust {
+            return modules::target(language, file, module, modules::RustPlace::default());
+        }
+        let own = modules::target(language, file, module, self.js_modules.rust_place(file));
+        // `mycrate::util` from the crate's integration tests, examples or another crate.
+        match self.js_modules.crate_stems(module) {
+            Some(stems) => modules::Target::Any(vec![modules::Target::Exact(stems), own]),
+            None => own,
+        }
     }
 
     /// Adds or replaces one file's facts.
