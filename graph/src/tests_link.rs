@@ -88,9 +88,10 @@ impl Graph {
         links
     }
 
-    /// Whether `path` is a test file: by its language's convention ([`is_test_file`], a Rust
+    /// Whether `path` is a test file (`language` as the graph names it, empty for a file the graph
+    /// does not read): code only (see [`OTHER_TEST_CODE`]), by its language's convention (a Rust
     /// crate's `tests/` directory found by its manifest), or a test target a Cargo manifest
-    /// declares with its path (`[[test]]`, `path = "tests/suite/all.rs"`).
+    /// declares (`[[test]]`, `path = "tests/suite/all.rs"`).
     pub fn is_test(&self, path: &str, language: &str) -> bool {
         is_code(path) && self.tested_name(path, language).is_some()
     }
@@ -111,13 +112,6 @@ const OTHER_TEST_CODE: [&str; 24] = [
     "bash", "bats", "clj", "dart", "erl", "ex", "exs", "fs", "groovy", "hs", "jl", "kt", "kts", "lua", "ml", "php",
     "pl", "ps1", "r", "scala", "sh", "swift", "t", "zig",
 ];
-
-/// Whether `path` is a test file by its language's convention (`language` as the graph names it,
-/// empty for a file the graph does not read): code only (see [`OTHER_TEST_CODE`]). Without the
-/// project's manifests a Rust crate's directory is guessed (see [`Graph::is_test`]).
-pub fn is_test_file(path: &str, language: &str) -> bool {
-    is_code(path) && tested_name(path, language, RustPlace::default()).is_some()
-}
 
 /// Whether `path` is code, in a language the graph reads or in [`OTHER_TEST_CODE`].
 fn is_code(path: &str) -> bool {
@@ -306,7 +300,6 @@ mod tests {
         assert_eq!(tested("tests/src/lib.rs", "rust"), None);
         // A `tests` directory under `src/` is a module of the crate's own tests.
         assert_eq!(tested("src/store/tests/cases.rs", "rust").as_deref(), Some("cases"));
-        assert!(!is_test_file("tests/common/mod.rs", "rust"));
     }
 
     #[test]
@@ -318,10 +311,12 @@ mod tests {
 
     #[test]
     fn a_test_directorys_data_and_docs_are_no_tests() {
-        assert!(!is_test_file("tests/README.txt", ""));
-        assert!(!is_test_file("tests/fixtures/sample.json", ""));
-        assert!(!is_test_file("tests/AGENTS.md", ""));
-        assert!(is_test_file("tests/store.rs", "rust"));
+        let graph = Graph::new();
+        let is_test = |path: &str, language: &str| graph.is_test(path, language);
+        assert!(!is_test("tests/README.txt", ""));
+        assert!(!is_test("tests/fixtures/sample.json", ""));
+        assert!(!is_test("tests/AGENTS.md", ""));
+        assert!(is_test("tests/store.rs", "rust"));
         for data in [
             "tests/fixtures/rows.csv",
             "tests/__snapshots__/app.test.ts.snap",
@@ -331,11 +326,11 @@ mod tests {
             "tests/fixtures/page.html",
             "tests/fixtures/schema.sql",
         ] {
-            assert!(!is_test_file(data, ""), "{data}");
+            assert!(!is_test(data, ""), "{data}");
         }
         // Code the graph does not read is still a test by the directory's convention.
         for test in ["test/models/order_test.rb", "tests/FooTest.php", "tests/FooTest.kt", "tests/test_cli.sh"] {
-            assert!(is_test_file(test, ""), "{test}");
+            assert!(is_test(test, ""), "{test}");
         }
     }
 

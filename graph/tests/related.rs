@@ -7,7 +7,7 @@
 
 use std::fmt::Write as _;
 
-use lean_ctx_graph::{Direction, Graph, is_test_file};
+use lean_ctx_graph::{Direction, Graph};
 
 mod fixture;
 
@@ -64,7 +64,7 @@ fn rust_related() {
     assert_eq!(tests_of(&graph, "src/store.rs"), ["tests/store.rs"]);
     // Linked through `use kv::…`, the `[lib] name`; the helper beside the test is no test.
     assert_eq!(tests_of(&graph, "src/lib.rs"), ["tests/store.rs"]);
-    assert!(!is_test_file("tests/common/mod.rs", "rust"));
+    assert!(!graph.is_test("tests/common/mod.rs", "rust"));
     // `mod common;` in the test, a crate root, includes `tests/common/mod.rs`: a change to the
     // helper runs the test.
     assert_eq!(tests_of(&graph, "tests/common/mod.rs"), ["tests/store.rs"]);
