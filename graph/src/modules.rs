@@ -60,6 +60,7 @@ pub(crate) fn normalize(path: &str) -> Option<String> {
 }
 
 /// How a module path is matched against a file.
+#[derive(Debug)]
 pub(crate) enum Target {
     /// Files whose stem (path without extension, `/index`, `/__init__`, `/mod` dropped) is this.
     Exact(Vec<String>),

@@ -175,6 +175,28 @@ fn java_related() {
     );
 }
 
+/// The same-package uses are worked out once per version of the graph: a file added, changed or
+/// removed after a question is in the next one's answer.
+#[test]
+fn same_package_uses_follow_every_change() {
+    let mut graph = build("java");
+    let order = "src/main/java/com/acme/orders/Order.java";
+    let user = "src/main/java/com/acme/orders/Invoice.java";
+    let importers = |graph: &Graph| graph.file_graph().importers_of(order).cloned().collect::<Vec<_>>();
+    let before = importers(&graph);
+    assert!(!before.iter().any(|f| f == user), "{before:?}");
+    let text = "package com.acme.orders;\n\npublic class Invoice {\n    Order order = new Order();\n}\n";
+    let facts = lean_ctx_graph::extract(lean_ctx_outline::Language::Java, text);
+    graph.upsert(user, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
+    assert!(importers(&graph).iter().any(|f| f == user), "a new user of Order depends on it");
+    let facts =
+        lean_ctx_graph::extract(lean_ctx_outline::Language::Java, "package com.acme.orders;\n\nclass Invoice {}\n");
+    graph.upsert(user, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
+    assert_eq!(importers(&graph), before, "it no longer names Order");
+    graph.remove("src/main/java/com/acme/orders/Repository.java");
+    assert_eq!(importers(&graph).len(), before.len() - 1);
+}
+
 #[test]
 fn uses_of_a_symbol_and_closest_files() {
     let graph = build("python");
