@@ -136,8 +136,9 @@ fn incoming_sites(
     let mut sites = Vec::new();
     for call in server.incoming_calls(&item, until)? {
         let Some(relative) = call.item.path.as_deref().and_then(|p| p.strip_prefix(root).ok()) else { continue };
-        for line in call.lines {
-            sites.push((relative.to_string_lossy().into_owned(), line + 1));
+        // Compared by line: the code graph's sites of a line count once here too.
+        for site in call.sites {
+            sites.push((relative.to_string_lossy().into_owned(), site.line + 1));
         }
     }
     sites.sort();

@@ -119,8 +119,21 @@ pub struct Graph {
     modules: modules::FileIndex,
     /// The bare specifiers the project's JavaScript/TypeScript configs map into it.
     js_modules: JsModules,
-    /// The reference edges ranking walks, resolved on first need; every change drops them.
+    /// What is worked out from every file on first need; every change drops it.
+    derived: Derived,
+}
+
+/// Answers about the whole graph that only a change to it changes, kept until then: each costs
+/// seconds on a project of thousands of files and is asked per question.
+#[derive(Debug, Default)]
+struct Derived {
+    /// The reference edges ranking walks.
     rank_edges: OnceLock<RankEdges>,
+    /// The other files of its Go or Java package each file uses (see
+    /// [`Graph::same_package_uses`]), for the file graph of every impact and related question.
+    package_uses: OnceLock<BTreeMap<String, BTreeSet<String>>>,
+    /// What each Go file's imports name, for [`Graph::go_visible`] at each of its references.
+    go_imports: OnceLock<HashMap<String, Vec<modules::Target>>>,
 }
 
 impl Graph {
@@ -180,11 +193,21 @@ impl Graph {
     /// An interrupted resolution keeps nothing; two rankings that begin together both resolve,
     /// and the second's edges (the same) are dropped.
     pub(crate) fn rank_edges(&self, interrupt: Interrupt<'_>) -> Result<&RankEdges, Interrupted> {
-        if let Some(edges) = self.rank_edges.get() {
+        if let Some(edges) = self.derived.rank_edges.get() {
             return Ok(edges);
         }
         let edges = self.reference_edges(interrupt)?;
-        Ok(self.rank_edges.get_or_init(|| edges))
+        Ok(self.derived.rank_edges.get_or_init(|| edges))
+    }
+
+    /// Every Go or Java file's uses of the other files of its package: resolved on first need
+    /// after a change, then shared.
+    pub(crate) fn package_uses(&self) -> &BTreeMap<String, BTreeSet<String>> {
+        self.derived.package_uses.get_or_init(|| {
+            let uses =
+                self.files.iter().map(|(file, entry)| (file.clone(), self.same_package_uses(file, &entry.facts)));
+            uses.filter(|(_, used)| !used.is_empty()).collect()
+        })
     }
 
     /// The project's JavaScript/TypeScript module mappings, as last set.
@@ -195,7 +218,7 @@ impl Graph {
     /// Replaces the module mappings (read from the project's configs when they change).
     pub fn set_js_modules(&mut self, js_modules: JsModules) {
         self.js_modules = js_modules;
-        self.rank_edges = OnceLock::new();
+        self.derived = Derived::default();
     }
 
     /// The files `module`, imported by `file`, may be: for a bare JavaScript/TypeScript specifier
@@ -211,27 +234,27 @@ impl Graph {
         {
             return modules::Target::Exact(stems);
         }
-        // `mycrate::util` from the crate's integration tests, examples or another crate.
-        let crate_dir = (language == Language::Rust).then(|| self.js_modules.rust_crate_dir(file)).flatten();
-        if language == Language::Rust
-            && let Some(stems) = self.js_modules.crate_stems(module)
-        {
-            let own = modules::target(language, file, module, crate_dir);
-            return modules::Target::Any(vec![modules::Target::Exact(stems), own]);
-        }
         // `github.com/spf13/afero/mem`, or the module's root package, from its `go.mod`.
         if language == Language::Go
             && let Some(dir) = self.js_modules.go_package_dir(module)
         {
             return modules::Target::PackageDir(dir);
         }
-        modules::target(language, file, module, crate_dir)
+        if language != Language::Rust {
+            return modules::target(language, file, module, modules::RustPlace::default());
+        }
+        let own = modules::target(language, file, module, self.js_modules.rust_place(file));
+        // `mycrate::util` from the crate's integration tests, examples or another crate.
+        match self.js_modules.crate_stems(module) {
+            Some(stems) => modules::Target::Any(vec![modules::Target::Exact(stems), own]),
+            None => own,
+        }
     }
 
     /// Adds or replaces one file's facts.
     pub fn upsert(&mut self, path: &str, entry: FileEntry) {
         self.remove(path);
-        self.rank_edges = OnceLock::new();
+        self.derived = Derived::default();
         for (index, def) in entry.facts.defs.iter().enumerate() {
             let id = DefId { file: path.to_string(), index: index as u32 };
             self.defs_by_name.entry(def.name.clone()).or_default().insert(id);
@@ -246,7 +269,7 @@ impl Graph {
     /// Drops one file; false when it was not there.
     pub fn remove(&mut self, path: &str) -> bool {
         let Some(old) = self.files.remove(path) else { return false };
-        self.rank_edges = OnceLock::new();
+        self.derived = Derived::default();
         self.modules.remove(path);
         for (index, def) in old.facts.defs.iter().enumerate() {
             let id = DefId { file: path.to_string(), index: index as u32 };
@@ -460,14 +483,14 @@ impl Graph {
         match self.type_of(file, facts, r, receiver, MAX_STEPS) {
             Some(Known::Foreign) => return None,
             Some(Known::Project(type_name)) => {
-                if let Some(decided) = self.member_of_type(file, facts, &type_name, r, language) {
+                if let Some(decided) = self.member_of_type(file, &type_name, r, language) {
                     return decided;
                 }
             }
             // One of several types (`node: Union[Call, Filter]`): the member each has.
             Some(Known::Union(types)) => {
                 let each: Option<Vec<Option<Resolution>>> =
-                    types.iter().map(|t| self.member_of_type(file, facts, t, r, language)).collect();
+                    types.iter().map(|t| self.member_of_type(file, t, r, language)).collect();
                 if let Some(each) = each {
                     let mut targets: Vec<DefId> =
                         each.into_iter().flatten().flat_map(|found| found.targets.to_vec()).collect();
@@ -493,19 +516,12 @@ impl Graph {
     /// Member `r` of values of project type `type_name`: its own or inherited, `exact` (several
     /// files' for Rust impls and Go packages, `ambiguous`); `Some(None)` when the type decides
     /// that no project method is called; `None` when it cannot say.
-    fn member_of_type(
-        &self,
-        file: &str,
-        facts: &FileFacts,
-        type_name: &str,
-        r: &Ref,
-        language: Language,
-    ) -> Option<Option<Resolution>> {
+    fn member_of_type(&self, file: &str, type_name: &str, r: &Ref, language: Language) -> Option<Option<Resolution>> {
         let member_of =
             |d: &Def| d.name == r.name && d.container.as_deref() == Some(type_name) && fits_member(r.kind, d);
         let own = self.members_named(&r.name, type_name, |_, d| member_of(d));
         let own = match own {
-            Some(members) if language == Language::Go => Some(self.go_visible(file, facts, members)),
+            Some(members) if language == Language::Go => Some(self.go_visible(file, members)),
             own => own,
         };
         if let Some(members) =
@@ -540,19 +556,31 @@ impl Graph {
     /// imports. A type is named in its own package or through an import, so one that neither
     /// holds is not the one a receiver of `file` was declared with. All of them when that leaves
     /// none.
-    fn go_visible(&self, file: &str, facts: &FileFacts, members: Vec<DefId>) -> Vec<DefId> {
+    fn go_visible(&self, file: &str, members: Vec<DefId>) -> Vec<DefId> {
         use crate::method_sets::package_of;
         let packages: BTreeSet<&str> = members.iter().map(|m| package_of(&m.file)).collect();
         if packages.len() < 2 {
             return members;
         }
-        let imported: Vec<modules::Target> =
-            facts.imports.iter().map(|i| self.module_target(Language::Go, file, &i.module)).collect();
+        let imported = self.go_imports().get(file).map_or(&[][..], Vec::as_slice);
         let visible = |member: &DefId| {
             package_of(&member.file) == package_of(file) || imported.iter().any(|t| t.matches(&member.file))
         };
         let kept: Vec<DefId> = members.iter().filter(|m| visible(m)).cloned().collect();
         if kept.is_empty() { members } else { kept }
+    }
+
+    /// What each Go file's imports name: worked out once per file after a change, not at each
+    /// reference resolved through a type.
+    fn go_imports(&self) -> &HashMap<String, Vec<modules::Target>> {
+        self.derived.go_imports.get_or_init(|| {
+            let go = self.files.iter().filter(|(_, entry)| entry.facts.language == Language::Go.name());
+            go.map(|(file, entry)| {
+                let targets = entry.facts.imports.iter().map(|i| self.module_target(Language::Go, file, &i.module));
+                (file.clone(), targets.collect())
+            })
+            .collect()
+        })
     }
 
     /// Resolves `name` in `module` (imported by `file`), following re-exports.

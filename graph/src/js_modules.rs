@@ -14,7 +14,8 @@
 //! Rust's crates are read here too, from each `Cargo.toml`'s `[lib] name`, else its
 //! `[package] name` (`-` read as `_`): an integration test's `use mycrate::util::helper` names
 //! the crate's `src/util.rs`, which the path alone cannot tell from a dependency's module. So are
-//! the test targets its `[[test]]` entries place by `path`, which no convention finds.
+//! the test targets its `[[test]]` entries place by `path`, which no convention finds, and whether
+//! `autotests = false` leaves those entries the only ones.
 //!
 //! So are Go's modules, from each `go.mod`'s `module` path: an import path under it names the
 //! directory below the `go.mod`, the module's own root package included (`import
@@ -27,7 +28,7 @@ use lean_ctx_common::jsonc;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::modules::{join, last, module_stem, normalize, parent};
+use crate::modules::{RustPlace, join, last, module_stem, normalize, parent};
 
 /// How many configs an `extends` chain is followed through.
 const MAX_EXTENDS: usize = 8;
@@ -43,6 +44,11 @@ pub struct JsModules {
     /// The project's Rust crates, by the name their code uses (`my_crate`), in name order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     crates: Vec<Package>,
+    /// The directories of those crates, each with whether its manifest turns off Cargo's finding
+    /// of test targets by their place (`autotests = false`): a file's crate is found by looking
+    /// its directories up, not by testing every crate.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    crate_dirs: BTreeMap<String, bool>,
     /// The test targets manifests declare with a `path` (`[[test]] name = "all"`, `path =
     /// "tests/suite/all.rs"`), which Cargo may not find by their place: root-relative path →
     /// target name.
@@ -134,6 +140,7 @@ impl JsModules {
                     let dir = parent(rel);
                     if let Some(name) = cargo_lib_name(&manifest) {
                         modules.crates.push(Package { name, dir: dir.to_string() });
+                        modules.crate_dirs.insert(dir.to_string(), declared_tests_only(&manifest));
                     }
                     for (name, path) in cargo_test_targets(&manifest) {
                         if let Some(path) = normalize(&join(dir, &path)) {
@@ -173,11 +180,24 @@ impl JsModules {
         })
     }
 
-    /// The directory of the crate `file` is in: the deepest holding it of the directories with a
-    /// `Cargo.toml` that names a package; `None` when no manifest is above it.
-    pub(crate) fn rust_crate_dir(&self, file: &str) -> Option<&str> {
-        let holds = |dir: &str| dir.is_empty() || file.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/'));
-        self.crates.iter().map(|c| c.dir.as_str()).filter(|dir| holds(dir)).max_by_key(|dir| dir.len())
+    /// Where the Rust file `file` is among its crate's targets, as the manifests say: its crate is
+    /// the deepest of the directories above it with a `Cargo.toml` that names a package.
+    pub(crate) fn rust_place(&self, file: &str) -> RustPlace<'_> {
+        let mut dir = parent(file);
+        let krate = loop {
+            if let Some(found) = self.crate_dirs.get_key_value(dir) {
+                break Some(found);
+            }
+            if dir.is_empty() {
+                break None;
+            }
+            dir = parent(dir);
+        };
+        RustPlace {
+            crate_dir: krate.map(|(dir, _)| dir.as_str()),
+            declared_tests_only: krate.is_some_and(|(_, only)| *only),
+            declared_target: self.cargo_tests.contains_key(file),
+        }
     }
 
     /// The name of the test target `file` is by a manifest's `[[test]]` entry, if it is one.
@@ -274,15 +294,28 @@ fn go_module_path(text: &str) -> Option<String> {
     })
 }
 
-/// The `[[test]]` targets of a manifest that give their `path`, as (name, path relative to the
-/// manifest).
+/// The `[[test]]` targets of a manifest, as (name, path relative to the manifest): the `path`
+/// given, else the two places Cargo looks for a target of that name (`tests/NAME.rs`,
+/// `tests/NAME/main.rs`), which matter where `autotests = false` leaves only declared targets.
 fn cargo_test_targets(manifest: &toml_edit::DocumentMut) -> Vec<(String, String)> {
     let tests = manifest.get("test").and_then(toml_edit::Item::as_array_of_tables);
-    tests
-        .into_iter()
-        .flatten()
-        .filter_map(|test| Some((test.get("name")?.as_str()?.to_string(), test.get("path")?.as_str()?.to_string())))
-        .collect()
+    let mut out = Vec::new();
+    for test in tests.into_iter().flatten() {
+        let Some(name) = test.get("name").and_then(|n| n.as_str()) else { continue };
+        match test.get("path").and_then(|p| p.as_str()) {
+            Some(path) => out.push((name.to_string(), path.to_string())),
+            None => out.extend(
+                [format!("tests/{name}.rs"), format!("tests/{name}/main.rs")].map(|path| (name.to_string(), path)),
+            ),
+        }
+    }
+    out
+}
+
+/// Whether a manifest builds only the test targets its `[[test]]` entries declare
+/// (`autotests = false` under `[package]`).
+fn declared_tests_only(manifest: &toml_edit::DocumentMut) -> bool {
+    manifest.get("package").and_then(|p| p.get("autotests")).and_then(toml_edit::Item::as_bool) == Some(false)
 }
 
 /// A config's `baseUrl` and `paths` after its `extends` chain, each root-relative where it was
@@ -412,6 +445,11 @@ mod tests {
         assert_eq!(m.crate_stems("my-core"), None);
         assert_eq!(m.cargo_test("mini/tests/suite/all.rs"), Some("suite"));
         assert_eq!(m.cargo_test("mini/tests/other.rs"), None);
+        // A `[[test]]` without a path is where Cargo looks for one of its name.
+        assert_eq!(m.cargo_test("mini/tests/plain.rs"), Some("plain"));
+        let place = m.rust_place("crates/my-core/tests/deep/x.rs");
+        assert_eq!((place.crate_dir, place.declared_tests_only), (Some("crates/my-core"), false));
+        assert_eq!(m.rust_place("elsewhere/src/lib.rs").crate_dir, None);
         assert!(is_js_config("crates/my-core/Cargo.toml"));
     }
 

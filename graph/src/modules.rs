@@ -60,6 +60,7 @@ pub(crate) fn normalize(path: &str) -> Option<String> {
 }
 
 /// How a module path is matched against a file.
+#[derive(Debug)]
 pub(crate) enum Target {
     /// Files whose stem (path without extension, `/index`, `/__init__`, `/mod` dropped) is this.
     Exact(Vec<String>),
@@ -165,15 +166,28 @@ impl FileIndex {
     }
 }
 
-/// The files `module`, imported by `from`, may be; `crate_dir` is the directory of the Rust crate
-/// `from` is in, when a manifest says (see [`in_crate_dir`]).
-pub(crate) fn target(language: Language, from: &str, module: &str, crate_dir: Option<&str>) -> Target {
+/// Where a Rust file is among its crate's targets, as the project's manifests say; the default
+/// (no manifest) guesses the crate by its directories.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct RustPlace<'a> {
+    /// The directory of the crate the file is in (see [`in_crate_dir`]).
+    pub crate_dir: Option<&'a str>,
+    /// The crate's manifest says `autotests = false`: only its `[[test]]` entries are test
+    /// targets, and the other files of its `tests/` are modules they include.
+    pub declared_tests_only: bool,
+    /// A `[[test]]` entry names the file: a crate root wherever it is.
+    pub declared_target: bool,
+}
+
+/// The files `module`, imported by `from`, may be; `place` says where a Rust `from` is among its
+/// crate's targets.
+pub(crate) fn target(language: Language, from: &str, module: &str, place: RustPlace<'_>) -> Target {
     match language {
         Language::Python => python(from, module),
         Language::JavaScript | Language::TypeScript | Language::Tsx => javascript(from, module),
         Language::Go => Target::ImportPath(module.to_string()),
         Language::Java => Target::Directory(module.replace('.', "/")),
-        Language::Rust => rust(from, module, crate_dir),
+        Language::Rust => rust(from, module, place),
         _ => Target::None,
     }
 }
@@ -203,25 +217,30 @@ fn javascript(from: &str, module: &str) -> Target {
 }
 
 /// The module directory of a Rust file: `src` for `src/lib.rs` or `src/a/mod.rs`'s parent module
-/// children, `src/a` for `src/a.rs`; a target Cargo finds by its place is a crate root too, so
-/// `mod common;` in `tests/cli.rs` is `tests/common/mod.rs`.
-fn rust_module_dir(file: &str, crate_dir: Option<&str>) -> String {
+/// children, `src/a` for `src/a.rs`; a target is a crate root too, whose `mod x;` is beside it as
+/// rustc reads it, so `mod common;` in `tests/cli.rs` is `tests/common/mod.rs`.
+fn rust_module_dir(file: &str, place: RustPlace<'_>) -> String {
     let stem = stem(file);
     let name = stem.rsplit('/').next().unwrap_or(stem);
     match name {
         "lib" | "main" | "mod" => parent(file).to_string(),
-        _ if is_rust_target_root(file, crate_dir) => parent(file).to_string(),
+        _ if place.declared_target || is_rust_target_root(file, place) => parent(file).to_string(),
         _ => stem.to_string(),
     }
 }
 
-/// `tests/x.rs`, `examples/x.rs`, `benches/x.rs` (in the crate's directory, see [`in_crate_dir`])
-/// and `src/bin/x.rs`: each a crate of its own.
-fn is_rust_target_root(file: &str, crate_dir: Option<&str>) -> bool {
+/// `tests/x.rs` (unless the manifest declares its tests only), `examples/x.rs`, `benches/x.rs`
+/// (in the crate's directory, see [`in_crate_dir`]) and `src/bin/x.rs`: each a target Cargo finds
+/// by its place, a crate of its own.
+fn is_rust_target_root(file: &str, place: RustPlace<'_>) -> bool {
     let dir = parent(file);
     let (above, leaf) = dir.rsplit_once('/').unwrap_or(("", dir));
-    (matches!(leaf, "tests" | "examples" | "benches") && in_crate_dir(above, crate_dir))
-        || (leaf == "bin" && last(above) == "src")
+    let found_by_place = match leaf {
+        "tests" => !place.declared_tests_only,
+        "examples" | "benches" => true,
+        _ => false,
+    };
+    (found_by_place && in_crate_dir(above, place.crate_dir)) || (leaf == "bin" && last(above) == "src")
 }
 
 /// Whether `dir` is a crate's directory, where Cargo looks for its `tests/`, `examples/` and
@@ -235,13 +254,13 @@ pub(crate) fn in_crate_dir(dir: &str, crate_dir: Option<&str>) -> bool {
     }
 }
 
-fn rust(from: &str, module: &str, crate_dir: Option<&str>) -> Target {
+fn rust(from: &str, module: &str, place: RustPlace<'_>) -> Target {
     let segments: Vec<&str> = module.split("::").filter(|s| !s.is_empty()).collect();
     match segments.split_first() {
         None => Target::Exact(vec![module_stem(from).to_string()]),
-        Some((&"self", rest)) => Target::Exact(vec![join(&rust_module_dir(from, crate_dir), &rest.join("/"))]),
+        Some((&"self", rest)) => Target::Exact(vec![join(&rust_module_dir(from, place), &rest.join("/"))]),
         Some((&"super", rest)) => {
-            let mut dir = parent(&rust_module_dir(from, crate_dir)).to_string();
+            let mut dir = parent(&rust_module_dir(from, place)).to_string();
             let mut rest = rest;
             while let Some((&"super", tail)) = rest.split_first() {
                 dir = parent(&dir).to_string();
@@ -254,7 +273,7 @@ fn rust(from: &str, module: &str, crate_dir: Option<&str>) -> Target {
         // A child module declared in this module (`mod config;` then `use config::X`), or
         // another crate: one of the workspace (`<crate>/src/…`) or a dependency, matching nothing.
         Some((krate, rest)) => {
-            let child = Target::Exact(vec![join(&rust_module_dir(from, crate_dir), &segments.join("/"))]);
+            let child = Target::Exact(vec![join(&rust_module_dir(from, place), &segments.join("/"))]);
             let path = if rest.is_empty() { "lib".to_string() } else { rest.join("/") };
             let dashed = krate.replace('_', "-");
             Target::Any(vec![
@@ -270,7 +289,7 @@ mod tests {
     use super::*;
 
     fn matches(language: Language, from: &str, module: &str, file: &str) -> bool {
-        target(language, from, module, None).matches(file)
+        target(language, from, module, RustPlace::default()).matches(file)
     }
 
     #[test]
@@ -377,7 +396,7 @@ mod tests {
             (Language::Java, "src/main/java/com/acme/App.java", "com.acme.orders"),
         ];
         for (language, from, module) in cases {
-            let target = target(language, from, module, None);
+            let target = target(language, from, module, RustPlace::default());
             let tested: BTreeSet<&str> = files.iter().copied().filter(|f| target.matches(f)).collect();
             assert_eq!(index.matching(&target), tested, "{module} from {from}");
         }

@@ -64,10 +64,11 @@ impl Graph {
     /// Every file's imports resolved to project files.
     pub fn file_graph(&self) -> FileGraph {
         let mut out = FileGraph::default();
+        let package_uses = self.package_uses();
         for (file, entry) in self.files() {
             let Some(language) = language_of(&entry.facts) else { continue };
             let imported = entry.facts.imports.iter().flat_map(|import| self.import_files(file, language, import));
-            for target in imported.chain(self.same_package_uses(file, &entry.facts)) {
+            for target in imported.chain(package_uses.get(file).into_iter().flatten().cloned()) {
                 if target != *file {
                     out.imports.entry(file.clone()).or_default().insert(target.clone());
                     out.importers.entry(target).or_default().insert(file.clone());
@@ -179,7 +180,7 @@ impl Graph {
     /// a static member (`Foo.of()`); calls on values (`foo.compute()`) are not resolved here,
     /// where every file's would be on each question. Nor is a reference whose name no file of
     /// the package defines.
-    fn same_package_uses(&self, file: &str, facts: &FileFacts) -> BTreeSet<String> {
+    pub(crate) fn same_package_uses(&self, file: &str, facts: &FileFacts) -> BTreeSet<String> {
         let mut found = BTreeSet::new();
         let java = match facts.language.as_str() {
             "go" => false,

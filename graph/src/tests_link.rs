@@ -1,6 +1,6 @@
 //! Test ↔ source links. A file is a test by its language's convention (Rust: Cargo's integration
-//! test targets `tests/x.rs` and `tests/x/main.rs` and those a manifest's `[[test]]` declares by
-//! path, not the helpers they include beside them, and `*_test.rs`, `tests.rs`; Python `test_*.py`, `*_test.py` — pytest's default patterns — and a
+//! test targets `tests/x.rs` and `tests/x/main.rs` unless the manifest says `autotests = false`,
+//! and those a manifest's `[[test]]` declares, not the helpers they include beside them, and `*_test.rs`, `tests.rs`; Python `test_*.py`, `*_test.py` — pytest's default patterns — and a
 //! package's `tests.py` (Django's), not a helper or a fixture app beside them in `tests/`; Go
 //! `*_test.go`;
 //! JS/TS `*.test.*`, `*.spec.*`, `__tests__/`; Java `src/test/…`, `*Test.java`, `*Tests.java`,
@@ -14,7 +14,7 @@ use std::path::Path;
 use lean_ctx_outline::Language;
 
 use crate::graph::Graph;
-use crate::modules;
+use crate::modules::{self, RustPlace};
 use crate::related::FileGraph;
 
 /// Why a test is linked to a source file.
@@ -74,8 +74,7 @@ impl Graph {
         let mut links = TestLinks::default();
         for (test, family, name) in tests {
             let candidates = sources.get(&(family, name.as_str())).map(Vec::as_slice).unwrap_or_default();
-            let krate =
-                (family == "rust").then(|| rust_crate_of(test, self.js_modules().rust_crate_dir(test))).flatten();
+            let krate = (family == "rust").then(|| rust_crate_of(test, self.js_modules().rust_place(test))).flatten();
             for source in nearest(test, family, &name, krate.as_deref(), candidates) {
                 links.add(test, source, LinkHow::Name);
             }
@@ -89,18 +88,19 @@ impl Graph {
         links
     }
 
-    /// Whether `path` is a test file: by its language's convention ([`is_test_file`], a Rust
+    /// Whether `path` is a test file (`language` as the graph names it, empty for a file the graph
+    /// does not read): code only (see [`OTHER_TEST_CODE`]), by its language's convention (a Rust
     /// crate's `tests/` directory found by its manifest), or a test target a Cargo manifest
-    /// declares with its path (`[[test]]`, `path = "tests/suite/all.rs"`).
+    /// declares (`[[test]]`, `path = "tests/suite/all.rs"`).
     pub fn is_test(&self, path: &str, language: &str) -> bool {
         is_code(path) && self.tested_name(path, language).is_some()
     }
 
-    /// [`tested_name`] with the crate directory the project's manifests give, or for a `[[test]]`
-    /// target found nowhere else, its name.
+    /// [`tested_name`] with the crate the project's manifests give, or for a `[[test]]` target
+    /// found nowhere else, its name.
     fn tested_name(&self, path: &str, language: &str) -> Option<String> {
-        let crate_dir = (family(language) == "rust").then(|| self.js_modules().rust_crate_dir(path)).flatten();
-        tested_name(path, language, crate_dir).or_else(|| self.js_modules().cargo_test(path).map(str::to_string))
+        let place = if family(language) == "rust" { self.js_modules().rust_place(path) } else { RustPlace::default() };
+        tested_name(path, language, place).or_else(|| self.js_modules().cargo_test(path).map(str::to_string))
     }
 }
 
@@ -112,13 +112,6 @@ const OTHER_TEST_CODE: [&str; 24] = [
     "bash", "bats", "clj", "dart", "erl", "ex", "exs", "fs", "groovy", "hs", "jl", "kt", "kts", "lua", "ml", "php",
     "pl", "ps1", "r", "scala", "sh", "swift", "t", "zig",
 ];
-
-/// Whether `path` is a test file by its language's convention (`language` as the graph names it,
-/// empty for a file the graph does not read): code only (see [`OTHER_TEST_CODE`]). Without the
-/// project's manifests a Rust crate's directory is guessed (see [`Graph::is_test`]).
-pub fn is_test_file(path: &str, language: &str) -> bool {
-    is_code(path) && tested_name(path, language, None).is_some()
-}
 
 /// Whether `path` is code, in a language the graph reads or in [`OTHER_TEST_CODE`].
 fn is_code(path: &str) -> bool {
@@ -162,9 +155,8 @@ fn leaf(path: &str) -> &str {
 const TEST_DIRS: [&str; 3] = ["tests", "test", "__tests__"];
 
 /// For a test file, the name of what it tests (`models` for `tests/test_models.py`); `None` for a
-/// file that is no test. `crate_dir` is the directory of the Rust crate `path` is in, when a
-/// manifest says.
-fn tested_name(path: &str, language: &str, crate_dir: Option<&str>) -> Option<String> {
+/// file that is no test. `place` is where a Rust `path` is in its crate, as the manifests say.
+fn tested_name(path: &str, language: &str, place: RustPlace<'_>) -> Option<String> {
     let stem = modules::stem(path);
     let name = leaf(stem);
     let dir = modules::parent(path);
@@ -180,7 +172,7 @@ fn tested_name(path: &str, language: &str, crate_dir: Option<&str>) -> Option<St
         // In a crate's `tests/` directory Cargo builds `tests/x.rs` and `tests/x/main.rs`; any
         // other file there (`tests/common/mod.rs`, a trybuild case under `tests/ui/`) is a helper
         // or data those targets include, run by no `cargo test --test`.
-        "rust" if let Some(target) = integration_target(path, crate_dir) => {
+        "rust" if let Some(target) = integration_target(path, place) => {
             let target = target?;
             let unmarked = ["_tests", "_test"].iter().find_map(|mark| target.strip_suffix(mark));
             return Some(unmarked.filter(|r| !r.is_empty()).unwrap_or(target).to_string());
@@ -199,10 +191,12 @@ fn tested_name(path: &str, language: &str, crate_dir: Option<&str>) -> Option<St
 
 /// For a Rust file in a crate's integration test directory (`tests` in the crate's directory, see
 /// [`modules::in_crate_dir`]; the innermost when no manifest says): `Some` of the test target's
-/// name (`cli` for `tests/cli.rs` or `tests/cli/main.rs`), or `Some(None)` for any other file
-/// there; `None` for a file outside one (`src/store/tests/cases.rs` is a module of the crate's
-/// own tests).
-fn integration_target<'a>(path: &'a str, crate_dir: Option<&str>) -> Option<Option<&'a str>> {
+/// name Cargo finds it by (`cli` for `tests/cli.rs` or `tests/cli/main.rs`), or `Some(None)` for
+/// any other file there and for every file of a crate whose manifest declares its tests only
+/// (`autotests = false`); `None` for a file outside one (`src/store/tests/cases.rs` is a module of
+/// the crate's own tests).
+fn integration_target<'a>(path: &'a str, place: RustPlace<'_>) -> Option<Option<&'a str>> {
+    let crate_dir = place.crate_dir;
     let components: Vec<&str> = path.split('/').collect();
     let at = match crate_dir {
         Some(krate) => krate.split('/').filter(|c| !c.is_empty()).count(),
@@ -215,6 +209,7 @@ fn integration_target<'a>(path: &'a str, crate_dir: Option<&str>) -> Option<Opti
         return None;
     }
     Some(match components[at + 1..] {
+        _ if place.declared_tests_only => None,
         [file] => file.strip_suffix(".rs"),
         [dir, "main.rs"] => Some(dir),
         _ => None,
@@ -258,10 +253,10 @@ fn nearest<'a>(
 
 /// `daemon/src/` for `daemon/tests/cli.rs`, `src/` for `tests/cli.rs`: the sources of the crate
 /// in whose integration test directory `test` is (see [`integration_target`]); `None` outside one.
-fn rust_crate_of(test: &str, crate_dir: Option<&str>) -> Option<String> {
-    integration_target(test, crate_dir)?;
+fn rust_crate_of(test: &str, place: RustPlace<'_>) -> Option<String> {
+    integration_target(test, place)?;
     // The `tests` directory the target is in: the workspace's `tests/tests/x.rs` is crate `tests`.
-    let dir = match crate_dir {
+    let dir = match place.crate_dir {
         Some(krate) => krate,
         None => test.rfind("/tests/").map_or("", |i| &test[..i]),
     };
@@ -274,7 +269,7 @@ mod tests {
 
     #[test]
     fn test_files_by_language_convention() {
-        let tested = |path: &str, language: &str| tested_name(path, language, None);
+        let tested = |path: &str, language: &str| tested_name(path, language, RustPlace::default());
         assert_eq!(tested("tests/test_models.py", "python").as_deref(), Some("models"));
         assert_eq!(tested("shop/models_test.py", "python").as_deref(), Some("models"));
         assert_eq!(tested("shop/models.py", "python"), None);
@@ -305,7 +300,6 @@ mod tests {
         assert_eq!(tested("tests/src/lib.rs", "rust"), None);
         // A `tests` directory under `src/` is a module of the crate's own tests.
         assert_eq!(tested("src/store/tests/cases.rs", "rust").as_deref(), Some("cases"));
-        assert!(!is_test_file("tests/common/mod.rs", "rust"));
     }
 
     #[test]
@@ -317,10 +311,12 @@ mod tests {
 
     #[test]
     fn a_test_directorys_data_and_docs_are_no_tests() {
-        assert!(!is_test_file("tests/README.txt", ""));
-        assert!(!is_test_file("tests/fixtures/sample.json", ""));
-        assert!(!is_test_file("tests/AGENTS.md", ""));
-        assert!(is_test_file("tests/store.rs", "rust"));
+        let graph = Graph::new();
+        let is_test = |path: &str, language: &str| graph.is_test(path, language);
+        assert!(!is_test("tests/README.txt", ""));
+        assert!(!is_test("tests/fixtures/sample.json", ""));
+        assert!(!is_test("tests/AGENTS.md", ""));
+        assert!(is_test("tests/store.rs", "rust"));
         for data in [
             "tests/fixtures/rows.csv",
             "tests/__snapshots__/app.test.ts.snap",
@@ -330,11 +326,11 @@ mod tests {
             "tests/fixtures/page.html",
             "tests/fixtures/schema.sql",
         ] {
-            assert!(!is_test_file(data, ""), "{data}");
+            assert!(!is_test(data, ""), "{data}");
         }
         // Code the graph does not read is still a test by the directory's convention.
         for test in ["test/models/order_test.rb", "tests/FooTest.php", "tests/FooTest.kt", "tests/test_cli.sh"] {
-            assert!(is_test_file(test, ""), "{test}");
+            assert!(is_test(test, ""), "{test}");
         }
     }
 
@@ -357,7 +353,7 @@ mod tests {
             "another crate is not tested"
         );
         assert_eq!(nearest("tests/store.rs", "rust", "store", Some("src/"), &[&"src/store.rs".to_string()]).len(), 1);
-        assert_eq!(rust_crate_of("tests/tests/graph.rs", None).as_deref(), Some("tests/src/"));
+        assert_eq!(rust_crate_of("tests/tests/graph.rs", RustPlace::default()).as_deref(), Some("tests/src/"));
         // `test_auth.py` tests `auth.py`; its private namesake only when there is no `auth.py`.
         let public = "httpx/auth.py".to_string();
         let private = "httpx/_auth.py".to_string();

@@ -7,7 +7,7 @@
 
 use std::fmt::Write as _;
 
-use lean_ctx_graph::{Direction, Graph, is_test_file};
+use lean_ctx_graph::{Direction, Graph};
 
 mod fixture;
 
@@ -64,7 +64,7 @@ fn rust_related() {
     assert_eq!(tests_of(&graph, "src/store.rs"), ["tests/store.rs"]);
     // Linked through `use kv::…`, the `[lib] name`; the helper beside the test is no test.
     assert_eq!(tests_of(&graph, "src/lib.rs"), ["tests/store.rs"]);
-    assert!(!is_test_file("tests/common/mod.rs", "rust"));
+    assert!(!graph.is_test("tests/common/mod.rs", "rust"));
     // `mod common;` in the test, a crate root, includes `tests/common/mod.rs`: a change to the
     // helper runs the test.
     assert_eq!(tests_of(&graph, "tests/common/mod.rs"), ["tests/store.rs"]);
@@ -175,6 +175,28 @@ fn java_related() {
     );
 }
 
+/// The same-package uses are worked out once per version of the graph: a file added, changed or
+/// removed after a question is in the next one's answer.
+#[test]
+fn same_package_uses_follow_every_change() {
+    let mut graph = build("java");
+    let order = "src/main/java/com/acme/orders/Order.java";
+    let user = "src/main/java/com/acme/orders/Invoice.java";
+    let importers = |graph: &Graph| graph.file_graph().importers_of(order).cloned().collect::<Vec<_>>();
+    let before = importers(&graph);
+    assert!(!before.iter().any(|f| f == user), "{before:?}");
+    let text = "package com.acme.orders;\n\npublic class Invoice {\n    Order order = new Order();\n}\n";
+    let facts = lean_ctx_graph::extract(lean_ctx_outline::Language::Java, text);
+    graph.upsert(user, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
+    assert!(importers(&graph).iter().any(|f| f == user), "a new user of Order depends on it");
+    let facts =
+        lean_ctx_graph::extract(lean_ctx_outline::Language::Java, "package com.acme.orders;\n\nclass Invoice {}\n");
+    graph.upsert(user, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
+    assert_eq!(importers(&graph), before, "it no longer names Order");
+    graph.remove("src/main/java/com/acme/orders/Repository.java");
+    assert_eq!(importers(&graph).len(), before.len() - 1);
+}
+
 #[test]
 fn uses_of_a_symbol_and_closest_files() {
     let graph = build("python");
@@ -209,6 +231,37 @@ fn a_manifests_test_targets_are_tests() {
     assert!(graph.is_test("tests/suite/all.rs", "rust"));
     assert!(!graph.is_test("tests/suite/helpers.rs", "rust"));
     assert_eq!(tests_of(&graph, "src/lib.rs"), ["tests/suite/all.rs"]);
+}
+
+/// With `autotests = false` Cargo builds only the `[[test]]` entries: `tests/loose.rs` is then a
+/// module a target includes, not a test to run, and its `mod inner;` is below it. A `[[test]]`
+/// at a path of its own is a crate root: its `mod helpers;` is beside it, as rustc reads it.
+#[test]
+fn without_autotests_only_declared_test_targets_are_tests_and_crate_roots() {
+    let mut graph = Graph::new();
+    let manifest = "[package]\nname = \"kv\"\nautotests = false\n\n[[test]]\nname = \"suite\"\npath = \
+                    \"tests/suite/all.rs\"\n\n[[test]]\nname = \"plain\"\n";
+    graph.set_js_modules(lean_ctx_graph::JsModules::read(["Cargo.toml"], |_| Some(manifest.to_string())));
+    let add = |graph: &mut Graph, path: &str, text: &str| {
+        let facts = lean_ctx_graph::extract(lean_ctx_outline::Language::Rust, text);
+        graph.upsert(path, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
+    };
+    add(&mut graph, "src/lib.rs", "pub fn open() -> u32 {\n    0\n}\n");
+    add(&mut graph, "tests/suite/all.rs", "mod helpers;\n\n#[test]\nfn opens() {\n    helpers::fresh();\n}\n");
+    add(&mut graph, "tests/suite/helpers.rs", "use kv::open;\n\npub fn fresh() -> u32 {\n    open()\n}\n");
+    add(&mut graph, "tests/plain.rs", "mod loose;\n\n#[test]\nfn plain() {}\n");
+    add(&mut graph, "tests/loose.rs", "mod inner;\n");
+    add(&mut graph, "tests/loose/inner.rs", "use kv::open;\n\npub fn again() -> u32 {\n    open()\n}\n");
+    add(&mut graph, "tests/inner.rs", "pub fn other() {}\n");
+    assert!(graph.is_test("tests/suite/all.rs", "rust"));
+    assert!(graph.is_test("tests/plain.rs", "rust"), "a [[test]] without a path is at tests/NAME.rs");
+    assert!(!graph.is_test("tests/loose.rs", "rust"), "no test target: autotests = false");
+    let files = graph.file_graph();
+    assert_eq!(files.imports_of("tests/suite/all.rs").collect::<Vec<_>>(), ["tests/suite/helpers.rs"]);
+    assert_eq!(files.imports_of("tests/loose.rs").collect::<Vec<_>>(), ["tests/loose/inner.rs"]);
+    // A change to a module a target includes runs that target.
+    assert_eq!(tests_of(&graph, "tests/suite/helpers.rs"), ["tests/suite/all.rs"]);
+    assert_eq!(tests_of(&graph, "tests/loose.rs"), ["tests/plain.rs"]);
 }
 
 #[test]

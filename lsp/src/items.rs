@@ -43,23 +43,42 @@ impl Item {
 pub struct Call {
     /// The caller (incoming calls) or the callee (outgoing calls).
     pub item: Item,
-    /// 0-based lines of the call sites: in the caller's file for both directions.
-    pub lines: Vec<u32>,
+    /// The call sites, each once, in the caller's file for both directions.
+    pub sites: Vec<Site>,
+}
+
+/// Where a call starts, as the server gives it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Site {
+    /// 0-based.
+    pub line: u32,
+    /// 0-based, in UTF-16 code units (LSP's default position encoding); `None` when the server's
+    /// range has no `character`.
+    pub character: Option<u32>,
 }
 
 impl Call {
     /// `end` is `from` for incoming calls, `to` for outgoing ones.
     pub(crate) fn from_json(raw: &Value, end: &str) -> Option<Call> {
         let item = Item::from_json(&raw[end])?;
-        let mut lines: Vec<u32> = raw["fromRanges"].as_array().into_iter().flatten().map(line_of).collect();
-        lines.sort_unstable();
-        lines.dedup();
-        Some(Call { item, lines })
+        let mut sites: Vec<Site> = raw["fromRanges"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|range| Site { line: line_of(range), character: number(&range["start"]["character"]) })
+            .collect();
+        sites.sort_unstable();
+        sites.dedup();
+        Some(Call { item, sites })
     }
 }
 
 fn line_of(range: &Value) -> u32 {
-    range["start"]["line"].as_u64().map_or(0, |l| u32::try_from(l).unwrap_or(u32::MAX))
+    number(&range["start"]["line"]).unwrap_or(0)
+}
+
+fn number(value: &Value) -> Option<u32> {
+    value.as_u64().map(|n| u32::try_from(n).unwrap_or(u32::MAX))
 }
 
 /// The word an answer shows for an LSP `SymbolKind`, in the code graph's vocabulary where it
@@ -95,20 +114,23 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn an_incoming_call_names_its_caller_and_each_call_line_once() {
+    fn an_incoming_call_names_its_caller_and_each_call_site_once() {
         let raw = json!({
             "from": {"name": "first", "kind": 12, "uri": "file:///p/orders.py",
                      "range": {"start": {"line": 3, "character": 0}, "end": {"line": 5, "character": 0}},
                      "selectionRange": {"start": {"line": 3, "character": 4}, "end": {"line": 3, "character": 9}}},
             "fromRanges": [{"start": {"line": 4, "character": 11}}, {"start": {"line": 4, "character": 20}},
-                           {"start": {"line": 2, "character": 1}}],
+                           {"start": {"line": 2, "character": 1}}, {"start": {"line": 4, "character": 11}},
+                           {"start": {"line": 7}}],
         });
         let call = Call::from_json(&raw, "from").unwrap();
         assert_eq!(call.item.name, "first");
         assert_eq!(kind_name(call.item.kind), "fn");
         assert_eq!(call.item.path, Some(PathBuf::from("/p/orders.py")));
         assert_eq!(call.item.line, 3);
-        assert_eq!(call.lines, vec![2, 4]);
+        let site = |line, character| Site { line, character };
+        // Two calls on one line are two sites; a range without a column is a line.
+        assert_eq!(call.sites, [site(2, Some(1)), site(4, Some(11)), site(4, Some(20)), site(7, None)]);
         assert_eq!(Call::from_json(&json!({"from": {"kind": 12}}), "from"), None);
     }
 }

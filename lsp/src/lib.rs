@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use lean_ctx_locks::{Mutex as RankedMutex, ids};
 use serde_json::{Value, json};
 
-pub use items::{Call, Item, kind_name};
+pub use items::{Call, Item, Site, kind_name};
 
 /// Why a server gave no answer.
 #[derive(Debug, Clone, PartialEq, Eq)]

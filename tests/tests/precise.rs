@@ -20,7 +20,12 @@ fn item(name: &str, kind: u32, file: &str, line: u32) -> Value {
 }
 
 fn site(line: u32) -> Value {
-    json!({"start": {"line": line, "character": 11}, "end": {"line": line, "character": 17}})
+    site_at(line, 11)
+}
+
+/// A call site at a 0-based line and UTF-16 column.
+fn site_at(line: u32, character: u32) -> Value {
+    json!({"start": {"line": line, "character": character}, "end": {"line": line, "character": character + 6}})
 }
 
 /// What the fake server answers: `target` is called by `first` (and by a file outside the
@@ -54,7 +59,12 @@ fn script(home: &Home, extra: Value) -> Value {
 
 /// A Python project and a config whose python server is the fake one with `script`.
 fn setup(home: &Home, extra: Value, config: &str) -> PathBuf {
-    let root = git_project(home, "shop", &[("pricing.py", TARGET), ("orders.py", ORDERS), ("app.py", APP)]);
+    setup_with(home, extra, config, ORDERS)
+}
+
+/// [`setup`] with `orders` as the text of orders.py.
+fn setup_with(home: &Home, extra: Value, config: &str, orders: &str) -> PathBuf {
+    let root = git_project(home, "shop", &[("pricing.py", TARGET), ("orders.py", orders), ("app.py", APP)]);
     let script_file = home.path().join("script.json");
     std::fs::write(&script_file, script(home, extra).to_string()).unwrap();
     let fake = env!("CARGO_BIN_EXE_fake-lsp");
@@ -122,6 +132,44 @@ fn the_servers_callers_and_callees_are_the_answer_and_say_so() {
     let (text, _) = callgraph(&home, &root, false, &["target"]);
     assert_eq!(text, "callers of target (pricing.py:1), depth 1:\n  orders.py:5 first [exact]\n1 call site(s)\n");
     assert_eq!(server_pids(&home).len(), 1, "one server served every precise question");
+}
+
+/// A server's call sites keep their columns: two calls on one line are two sites, as the code
+/// graph counts them; a site the server gives without a column stands for its line, and the note
+/// says so.
+#[test]
+fn precise_sites_are_calls_with_their_columns_as_the_graphs_are() {
+    let home = Home::new();
+    let orders = "from pricing import target\n\n\ndef first():\n    return target(1) + target(2)\n";
+    let first = item("first", 12, "file://ROOT/orders.py", 3);
+    let helper = item("helper", 12, "file://ROOT/pricing.py", 4);
+    let extra = json!({
+        "incoming": {"target": [{"from": first, "fromRanges": [site_at(4, 23), site(4)]}]},
+        "outgoing": {"target": [{"to": helper, "fromRanges": [{"start": {"line": 1}}]}]},
+    });
+    let root = setup_with(&home, extra, "", orders);
+    let _daemon = home.spawn_daemon(&[]);
+    wait_for_graph(&home, &root);
+
+    let sites = "  orders.py:5:12 first [RESOLVED]\n  orders.py:5:24 first [RESOLVED]\n2 call site(s)\n";
+    let (text, _) = callgraph(&home, &root, false, &["target"]);
+    assert_eq!(text, format!("callers of target (pricing.py:1), depth 1:\n{}", sites.replace("RESOLVED", "exact")));
+    let (text, _) = callgraph(&home, &root, false, &["target", "--precise"]);
+    assert_eq!(
+        text,
+        format!(
+            "callers of target (pricing.py:1), depth 1, precise (fake-lsp):\n{}",
+            sites.replace("RESOLVED", "precise")
+        )
+    );
+    let (json, _) = callgraph(&home, &root, false, &["target", "-a", "callees", "--precise", "--json"]);
+    let answer: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!((&answer["edges"][0]["line"], &answer["edges"][0]["column"]), (&json!(2), &json!(0)), "{answer}");
+    assert_eq!(
+        answer["note"],
+        "fake-lsp gave 1 call site(s) without a column: each stands for its line, where the code graph counts every \
+         call"
+    );
 }
 
 #[test]

@@ -47,16 +47,14 @@ pub async fn impact(backend: &Backend, ctx: RequestContext, args: ImpactArgs, su
     let request =
         ImpactRequest { ctx: Some(ctx), action: action as i32, path: args.path.clone(), depth, base: base.clone() };
     let out = backend.graph().impact(request).await?.into_inner();
-    Ok(Answer::ok(render(&out, &args.path, action, depth, &base, surface), to_json(&out, action, depth, &base)))
+    Ok(Answer::ok(render(&out, action, depth, &base, surface), to_json(&out, action, depth, &base)))
 }
 
 fn action_name(action: ImpactAction) -> &'static str {
     ACTIONS.iter().find(|(_, a)| *a == action).map_or("analyze", |(n, _)| n)
 }
 
-/// `asked` is the path as given: a symbol whose definitions the answer lacks (the graph is still
-/// being built) is still what the answer is about, not its file.
-fn render(out: &ImpactResponse, asked: &str, action: ImpactAction, depth: u32, base: &str, surface: Surface) -> String {
+fn render(out: &ImpactResponse, action: ImpactAction, depth: u32, base: &str, surface: Surface) -> String {
     let mut text = String::new();
     render_partial(&mut text, out.complete);
     if !out.ambiguous.is_empty() {
@@ -93,9 +91,12 @@ fn render(out: &ImpactResponse, asked: &str, action: ImpactAction, depth: u32, b
             }
         }
         _ => {
+            // A symbol whose definitions the answer lacks (the graph is still being built) is
+            // still what the answer is about, not its file.
             let subject = match out.targets.as_slice() {
-                [] if asked.contains("::") => asked.trim().to_string(),
-                [] => out.file.clone(),
+                [] if out.symbol.is_empty() => out.file.clone(),
+                [] if out.file.is_empty() => out.symbol.clone(),
+                [] => format!("{}::{}", out.file, out.symbol),
                 [one] => def_text(one),
                 [first, rest @ ..] => format!("{} and {} more", def_text(first), rest.len()),
             };
@@ -113,7 +114,8 @@ fn to_json(out: &ImpactResponse, action: ImpactAction, depth: u32, base: &str) -
     let changed: Vec<Value> =
         out.changed.iter().map(|c| json!({"file": c.file, "status": c.status, "hunks": c.hunks})).collect();
     json!({
-        "action": action_name(action), "root": out.root, "file": out.file, "depth": depth, "base": base,
+        "action": action_name(action), "root": out.root, "file": out.file, "symbol": out.symbol, "depth": depth,
+        "base": base,
         "targets": out.targets.iter().map(def_json).collect::<Vec<_>>(),
         "ambiguous": out.ambiguous.iter().map(def_json).collect::<Vec<_>>(),
         "changed": changed,
@@ -162,15 +164,14 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            render(&out, "", ImpactAction::Diff, 2, "", Surface::Cli),
+            render(&out, ImpactAction::Diff, 2, "", Surface::Cli),
             "changes in the working tree against HEAD, depth 2:\nchanged files (1):\n  shop/pricing.py (modified, 1 \
              hunk(s))\nchanged definitions (1):\n  apply_discount (shop/pricing.py:1) (fn)\ncallers (1):\n  \
              shop/service.py (depth 1, calls apply_discount [exact])\ntests to run (1):\n  tests/test_pricing.py \
              (tests shop/pricing.py (name+import))\n"
         );
-        let heading = |base: &str| {
-            render(&out, "", ImpactAction::Diff, 2, base, Surface::Cli).lines().next().unwrap().to_string()
-        };
+        let heading =
+            |base: &str| render(&out, ImpactAction::Diff, 2, base, Surface::Cli).lines().next().unwrap().to_string();
         assert_eq!(heading("HEAD~2"), "changes in the working tree against HEAD~2, depth 2:");
         assert_eq!(heading("main..HEAD"), "changes in main..HEAD, depth 2:");
         let json = to_json(&out, ImpactAction::Diff, 2, "");
@@ -182,14 +183,21 @@ mod tests {
     fn a_symbol_not_parsed_yet_is_what_the_answer_is_about_not_its_file() {
         let out = ImpactResponse {
             file: "main.py".into(),
+            symbol: "nosuch".into(),
             complete: false,
             note: "the project's graph is still being built (3/9 files parsed)\nno definition of `nosuch` in main.py \
                    among the files parsed so far: ask again in a moment"
                 .into(),
             ..Default::default()
         };
-        let text = render(&out, "main.py::nosuch", ImpactAction::Analyze, 2, "", Surface::Cli);
+        let text = render(&out, ImpactAction::Analyze, 2, "", Surface::Cli);
         assert!(text.contains("\nimpact of main.py::nosuch, depth 2:\n"), "{text}");
         assert!(!text.contains("impact of main.py,"), "{text}");
+        // The JSON names the same subject: the symbol, in its file.
+        let json = to_json(&out, ImpactAction::Analyze, 2, "");
+        assert_eq!(
+            (&json["file"], &json["symbol"], &json["targets"]),
+            (&json!("main.py"), &json!("nosuch"), &json!([]))
+        );
     }
 }

@@ -89,6 +89,7 @@ impl GraphService {
             meta: Some(self.host.meta()),
             root,
             file: answer.file,
+            symbol: answer.symbol,
             targets: answer.targets.into_iter().map(definition).collect(),
             ambiguous: answer.ambiguous.into_iter().map(definition).collect(),
             changed: answer

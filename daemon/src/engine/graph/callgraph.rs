@@ -234,14 +234,20 @@ fn answer(
             out.ambiguous = summaries(&ids);
             return Ok(out);
         }
-        Resolved::NotYet => return Ok(out),
+        Resolved::NotYet(why) => {
+            super::subject::add_note(&mut out.note, why);
+            return Ok(out);
+        }
     };
     out.targets = summaries(&targets);
     match (action, second) {
         (Action::Trace, Some(to)) => {
             let goal = match resolve_symbol(graph, to, None, complete, &progress)? {
                 Resolved::One(ids) | Resolved::Several(ids) => ids,
-                Resolved::NotYet => return Ok(out),
+                Resolved::NotYet(why) => {
+                    super::subject::add_note(&mut out.note, why);
+                    return Ok(out);
+                }
             };
             out.to_targets = summaries(&goal);
             // No path is an answer with no edges: the client says so, and how to look further, in
@@ -335,8 +341,9 @@ fn fill(out: &mut CallgraphAnswer, walk: lean_ctx_graph::Walk) {
 pub(super) enum Resolved {
     One(Vec<DefId>),
     Several(Vec<DefId>),
-    /// Not found while the graph is incomplete: the answer says so instead of failing.
-    NotYet,
+    /// Not found while the graph is incomplete: the answer adds this sentence to its note
+    /// instead of failing.
+    NotYet(String),
 }
 
 pub(super) fn resolve_symbol(
@@ -349,7 +356,12 @@ pub(super) fn resolve_symbol(
     match graph.lookup(symbol, file) {
         Lookup::Found(ids) => Ok(Resolved::One(ids)),
         Lookup::Ambiguous(ids) => Ok(Resolved::Several(ids)),
-        Lookup::Unknown { .. } if !complete && progress.is_some() => Ok(Resolved::NotYet),
+        Lookup::Unknown { .. } if !complete && progress.is_some() => {
+            let place = file.map_or(String::new(), |f| format!(" in {f}"));
+            Ok(Resolved::NotYet(format!(
+                "no definition of `{symbol}`{place} among the files parsed so far: ask again in a moment"
+            )))
+        }
         Lookup::Unknown { closest } => {
             let place = file.map_or("the project".to_string(), |f| f.to_string());
             let hint = match closest.as_slice() {
@@ -364,5 +376,45 @@ pub(super) fn resolve_symbol(
                 supported()
             )))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use lean_ctx_graph::{FileEntry, Stamp, extract};
+
+    use super::*;
+
+    #[test]
+    fn a_symbol_not_parsed_yet_is_said_to_be_so_while_the_graph_is_built() {
+        let mut graph = Graph::new();
+        let facts = extract(Language::Python, "def main():\n    return 1\n");
+        graph.upsert("main.py", FileEntry { stamp: Stamp::default(), facts });
+        let too_large = BTreeSet::new();
+        let view = GraphView {
+            graph: &graph,
+            phase: Phase::Building { done: 1, total: 9 },
+            lagging: false,
+            too_large: &too_large,
+        };
+        let building = "the project's graph is still being built (1/9 files parsed)";
+        let ask = |action, first, second| answer(&view, action, first, second, None, 1, Interrupt::NEVER).unwrap();
+        let callers = ask(Action::Callers, "nosuch", None);
+        assert!(callers.targets.is_empty() && callers.edges.is_empty() && !callers.complete);
+        assert_eq!(
+            callers.note.as_deref(),
+            Some(format!("{building}\nno definition of `nosuch` among the files parsed so far: ask again in a moment"))
+                .as_deref()
+        );
+        // A trace whose end is not parsed yet says which end.
+        let trace = ask(Action::Trace, "main", Some("later"));
+        assert_eq!(trace.targets.len(), 1);
+        assert_eq!(
+            trace.note.as_deref(),
+            Some(format!("{building}\nno definition of `later` among the files parsed so far: ask again in a moment"))
+                .as_deref()
+        );
     }
 }

@@ -47,6 +47,8 @@ pub struct ImpactParams {
 pub struct ImpactAnswer {
     /// `analyze`: the file asked about.
     pub file: String,
+    /// `analyze` of a symbol: the symbol asked about, whether or not its definitions are found.
+    pub symbol: String,
     /// `analyze` of a symbol: its definitions.
     pub targets: Vec<DefSummary>,
     /// The symbol names several definitions in different places; choose with `file::symbol`.
@@ -144,7 +146,11 @@ fn analyze(
     depth: u32,
 ) -> EngineResult<(ImpactAnswer, Impacted)> {
     let graph = view.graph;
-    let mut answer = ImpactAnswer { file: file.unwrap_or_default().to_string(), ..base_answer(view, file) };
+    let mut answer = ImpactAnswer {
+        file: file.unwrap_or_default().to_string(),
+        symbol: symbol.unwrap_or_default().to_string(),
+        ..base_answer(view, file)
+    };
     let (files, links) = file_facts(graph);
     let mut reached = Reached::default();
     match symbol {
@@ -156,14 +162,8 @@ fn analyze(
                     return Ok((answer, Vec::new()));
                 }
                 // Not the file's impact: what was asked is the symbol's.
-                Resolved::NotYet => {
-                    let place = file.map_or(String::new(), |f| format!(" in {f}"));
-                    add_note(
-                        &mut answer.note,
-                        format!(
-                            "no definition of `{symbol}`{place} among the files parsed so far: ask again in a moment"
-                        ),
-                    );
+                Resolved::NotYet(why) => {
+                    add_note(&mut answer.note, why);
                     return Ok((answer, Vec::new()));
                 }
             };
@@ -315,6 +315,7 @@ mod tests {
         };
         let (answer, impacted) = analyze(&view, Some("main.py"), Some("nosuch"), 2).unwrap();
         assert!(answer.groups.is_empty() && answer.targets.is_empty() && impacted.is_empty());
+        assert_eq!((answer.file.as_str(), answer.symbol.as_str()), ("main.py", "nosuch"));
         assert_eq!(
             answer.note.as_deref(),
             Some(

@@ -4,12 +4,12 @@
 //! starting, too slow, crashed, no function at the definition) the code graph's answer stands
 //! and the reason goes with it.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use lean_ctx_graph::{DefSummary, Edge, Label};
-use lean_ctx_lsp::{Error, Item, Server, kind_name};
+use lean_ctx_lsp::{Error, Item, Server, Site, kind_name};
 use lean_ctx_outline::Language;
 
 use super::callgraph::{Action, CallgraphAnswer, MAX_EDGES};
@@ -74,6 +74,14 @@ pub(super) fn apply(
                 answer.edges = walk.edges;
                 answer.truncated = walk.truncated;
                 answer.external_calls = walk.external_calls;
+                if walk.per_line > 0 {
+                    let note = format!(
+                        "{server} gave {} call site(s) without a column: each stands for its line, where the code \
+                         graph counts every call",
+                        walk.per_line
+                    );
+                    super::subject::add_note(&mut answer.note, note);
+                }
                 Source { server, fallback: None }
             }
             Err(source) => source,
@@ -120,7 +128,8 @@ fn ask(
         }
         Err(Unavailable::Failed(e)) => return Err(Source::fallback(&name, why(&e, &name, deadline))),
     };
-    let asker = Asker { server: &lease.server, root, language_id, until, opened: HashSet::new() };
+    let asker =
+        Asker { server: &lease.server, root, language_id, until, texts: HashMap::new(), opened: HashSet::new() };
     match asker.walk(action, targets, depth) {
         Ok(Some(walk)) => Ok((name, walk)),
         Ok(None) => {
@@ -153,6 +162,8 @@ struct Walk {
     edges: Vec<Edge>,
     truncated: bool,
     external_calls: u64,
+    /// Edges whose site the server gave without a column (column 0: the line).
+    per_line: usize,
 }
 
 /// One question's conversation with a server.
@@ -161,7 +172,9 @@ struct Asker<'a> {
     root: &'a Path,
     language_id: &'static str,
     until: Instant,
-    /// Files this question has sent the server (their text as it is now).
+    /// Files this question has read, as they are now (`None`: unreadable).
+    texts: HashMap<PathBuf, Option<String>>,
+    /// Files this question has sent the server.
     opened: HashSet<PathBuf>,
 }
 
@@ -196,25 +209,26 @@ impl Asker<'_> {
                     // and a callee the project does not define.
                     let Some(other) = self.summary(&call.item) else {
                         if action == Action::Callees {
-                            walk.external_calls += call.lines.len().max(1) as u64;
+                            walk.external_calls += call.sites.len().max(1) as u64;
                         }
                         continue;
                     };
-                    for line in &call.lines {
-                        let (file, caller, callee) = match action {
-                            Action::Callees => (this.file.clone(), this.clone(), other.clone()),
-                            _ => (other.file.clone(), other.clone(), this.clone()),
-                        };
-                        // A call at a module's top level has no calling function.
-                        let caller = (!matches!(caller.kind.as_str(), "file" | "module")).then_some(caller);
+                    let (file, caller, callee) = match action {
+                        Action::Callees => (this.file.clone(), this.clone(), other.clone()),
+                        _ => (other.file.clone(), other.clone(), this.clone()),
+                    };
+                    // A call at a module's top level has no calling function.
+                    let caller = (!matches!(caller.kind.as_str(), "file" | "module")).then_some(caller);
+                    for site in &call.sites {
+                        let column = self.column(&file, *site);
+                        walk.per_line += usize::from(column == 0);
                         let edge = Edge {
                             depth: d,
-                            file,
-                            line: line + 1,
-                            // The server's ranges are read for their lines only.
-                            column: 0,
-                            caller,
-                            callee,
+                            file: file.clone(),
+                            line: site.line + 1,
+                            column,
+                            caller: caller.clone(),
+                            callee: callee.clone(),
                             label: Label::Exact,
                             candidates: Vec::new(),
                         };
@@ -232,7 +246,7 @@ impl Asker<'_> {
             level = next;
         }
         walk.edges.sort_by(|a, b| {
-            let key = |e: &Edge| (e.depth, e.file.clone(), e.line, e.caller.clone(), e.callee.clone());
+            let key = |e: &Edge| (e.depth, e.file.clone(), e.line, e.column, e.caller.clone(), e.callee.clone());
             key(a).cmp(&key(b))
         });
         walk.edges.dedup();
@@ -242,11 +256,26 @@ impl Asker<'_> {
 
     /// Sends the server `path`'s current text once per question; `None` when it cannot be read.
     fn open(&mut self, path: &Path) -> Result<Option<String>, Error> {
-        let Some(text) = super::read_project_file(self.root, path) else { return Ok(None) };
+        let Some(text) = self.read(path).map(str::to_string) else { return Ok(None) };
         if self.opened.insert(path.to_path_buf()) {
             self.server.open(path, self.language_id, &text)?;
         }
         Ok(Some(text))
+    }
+
+    /// `path`'s text, read once per question.
+    fn read(&mut self, path: &Path) -> Option<&str> {
+        let root = self.root;
+        self.texts.entry(path.to_path_buf()).or_insert_with(|| super::read_project_file(root, path)).as_deref()
+    }
+
+    /// The 1-based column in characters, as the code graph counts its sites, of a site the server
+    /// gives in UTF-16 code units on a line of `file` (root-relative); 0 when it gives no column
+    /// or the line cannot be read.
+    fn column(&mut self, file: &str, site: Site) -> u32 {
+        let Some(character) = site.character else { return 0 };
+        let line = self.read(&self.root.join(file)).and_then(|text| text.lines().nth(site.line as usize));
+        line.map_or(0, |code| character_column(code, character))
     }
 
     /// An item as an answer shows it; `None` outside the project.
@@ -264,6 +293,16 @@ fn relative(root: &Path, path: &Path) -> Option<String> {
         Err(_) => path.strip_prefix(root.canonicalize().ok()?).ok()?.to_path_buf(),
     };
     Some(rel.to_string_lossy().replace('\\', "/"))
+}
+
+/// The 1-based column in characters of the UTF-16 offset `character` of `code`.
+fn character_column(code: &str, character: u32) -> u32 {
+    let mut units = 0;
+    let before = code.chars().take_while(|c| {
+        units += c.len_utf16() as u32;
+        units <= character
+    });
+    before.count() as u32 + 1
 }
 
 /// The 0-based line and UTF-16 column of the definition's name on its line.
@@ -295,5 +334,13 @@ mod tests {
         assert_eq!(position(text, &def(3, "Store::load")), Some((2, 8)));
         assert_eq!(position("/* é */ fn go() {}", &def(1, "go")), Some((0, 11)));
         assert_eq!(position(text, &def(9, "load")), None);
+    }
+
+    #[test]
+    fn a_servers_utf16_offset_is_the_graphs_character_column() {
+        assert_eq!(character_column("    return target(1)", 11), 12);
+        // `é` is one unit, `🎉` two: both one character.
+        assert_eq!(character_column("é🎉 = target(1)", 6), 6);
+        assert_eq!(character_column("", 0), 1);
     }
 }

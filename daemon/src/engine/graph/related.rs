@@ -253,7 +253,10 @@ fn symbol_answer(view: &super::GraphView<'_>, symbol: &str, file: Option<&str>) 
             answer.ambiguous = summaries(&ids);
             return Ok(answer);
         }
-        Resolved::NotYet => return Ok(answer),
+        Resolved::NotYet(why) => {
+            add_note(&mut answer.note, why);
+            return Ok(answer);
+        }
     };
     answer.targets = summaries(&ids);
     let mut uses = graph.uses(&ids);
@@ -264,4 +267,37 @@ fn symbol_answer(view: &super::GraphView<'_>, symbol: &str, file: Option<&str>) 
     answer.namesakes =
         graph.defs_named(name).filter(|id| !ids.contains(id)).filter_map(|id| graph.summary(id)).collect();
     Ok(answer)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use lean_ctx_graph::{FileEntry, Graph, Stamp, extract};
+
+    use super::super::{GraphView, Phase};
+    use super::*;
+
+    #[test]
+    fn a_symbol_not_parsed_yet_is_said_to_be_so_while_the_graph_is_built() {
+        let mut graph = Graph::new();
+        let facts = extract(Language::Python, "def main():\n    return 1\n");
+        graph.upsert("main.py", FileEntry { stamp: Stamp::default(), facts });
+        let too_large = BTreeSet::new();
+        let view = GraphView {
+            graph: &graph,
+            phase: Phase::Building { done: 1, total: 9 },
+            lagging: false,
+            too_large: &too_large,
+        };
+        let answer = symbol_answer(&view, "nosuch", Some("main.py")).unwrap();
+        assert!(answer.targets.is_empty() && answer.uses.is_empty() && !answer.complete);
+        assert_eq!(
+            answer.note.as_deref(),
+            Some(
+                "the project's graph is still being built (1/9 files parsed)\nno definition of `nosuch` in main.py \
+                 among the files parsed so far: ask again in a moment"
+            )
+        );
+    }
 }
