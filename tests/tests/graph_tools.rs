@@ -277,10 +277,12 @@ fn bad_input_gets_an_answer_that_says_what_to_do() {
 fn files_the_read_rules_deny_are_withheld_and_counted() {
     let home = Home::new();
     let root = shop(&home);
-    std::fs::create_dir_all(root.join(".claude")).unwrap();
-    std::fs::write(root.join(".claude/settings.json"), r#"{"permissions": {"deny": ["Read(./tests/**)"]}}"#).unwrap();
     let _daemon = home.spawn_daemon(&[]);
     wait_ready(&home, &root);
+    // Written once the graph is ready: `wait_ready` asks about app.py, which the rules deny.
+    std::fs::create_dir_all(root.join(".claude")).unwrap();
+    let deny = r#"{"permissions": {"deny": ["Read(./tests/**)", "Read(./app.py)"]}}"#;
+    std::fs::write(root.join(".claude/settings.json"), deny).unwrap();
 
     let related = lctx(&home, &root, false, &["graph", "shop/pricing.py"]);
     let text = String::from_utf8_lossy(&related.stdout);
@@ -289,8 +291,12 @@ fn files_the_read_rules_deny_are_withheld_and_counted() {
     assert!(text.contains("file(s) withheld") && text.contains("Read(./tests/**)"), "{text}");
 
     let impact = json(&home, &root, &["impact", "shop/pricing.py::apply_discount"]);
-    assert_eq!(files(&impact, "callers"), ["shop/service.py", "app.py"], "{impact}");
+    assert_eq!(files(&impact, "callers"), ["shop/service.py"], "{impact}");
     assert!(files(&impact, "tests to run").is_empty(), "{impact}");
     let groups = impact["groups"].as_array().unwrap();
     assert!(groups.iter().any(|g| g["name"] == "tests to run" && g["withheld"] == 2), "{impact}");
+    // Every rule that kept a file out is named, each once.
+    let note = impact["note"].as_str().unwrap();
+    assert!(note.contains("file(s) withheld by the user's Read rules: Read(./app.py) in "), "{note}");
+    assert_eq!(note.matches("Read(./tests/**)").count(), 1, "{note}");
 }

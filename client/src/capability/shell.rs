@@ -154,7 +154,7 @@ pub async fn jobs(backend: &Backend, ctx: RequestContext, q: JobsQuery, surface:
     let json = json!({"jobs": jobs.iter().map(|j| json!({
         "id": j.id, "command": j.command, "running": j.running, "cancelling": j.cancelling,
         "exit_code": j.exit_code, "elapsed_ms": j.elapsed_ms, "timed_out": j.timed_out, "cancelled": j.cancelled,
-        "session": j.session, "output": j.output.as_ref().map(|o| o.text.clone()),
+        "session": j.session, "output": j.output.as_ref().map_or_else(String::new, |o| o.text.clone()),
     })).collect::<Vec<_>>()});
     Ok(Answer::ok(text, json))
 }

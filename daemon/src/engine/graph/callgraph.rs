@@ -119,16 +119,9 @@ impl Engine {
         }
         let rules = self.permission_rules(&scope, &config);
         let before = answer.edges.len();
-        let mut denied_by = None;
-        answer.edges.retain(|e| match super::subject::read_denied(&rules, &root, &e.file, "ctx_callgraph") {
-            None => true,
-            Some(why) => {
-                denied_by.get_or_insert(why);
-                false
-            }
-        });
-        if let Some(why) = denied_by {
-            let note = format!("{} call site(s) withheld: {why}", before - answer.edges.len());
+        let mut withheld = super::subject::Withheld::default();
+        answer.edges.retain(|e| withheld.admits(&rules, &root, &e.file));
+        if let Some(note) = withheld.note(before - answer.edges.len(), "call site(s)") {
             answer.note = Some(answer.note.map_or(note.clone(), |n| format!("{n}\n{note}")));
         }
         Ok(answer)

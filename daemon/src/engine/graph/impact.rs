@@ -11,7 +11,7 @@ use lean_ctx_graph::{DefId, DefSummary, FileGraph, Graph, Interrupt, MAX_DEPTH, 
 
 use super::callgraph::Resolved;
 use super::diff::{self, FileChange};
-use super::subject::{self, Group, Linked, add_note, file_facts, readable, split_subject, withhold};
+use super::subject::{self, Group, Linked, Withheld, add_note, file_facts, readable, split_subject, withhold};
 use crate::engine::error::{EngineError, EngineResult};
 use crate::engine::{Caller, Engine};
 
@@ -118,15 +118,15 @@ impl Engine {
             all.sort_by(|a, b| a.file.cmp(&b.file));
             *tests = Group::new(TESTS, all, TESTS_LIMIT);
         }
+        let mut withheld = Withheld::default();
         let before = answer.changed.len();
-        answer.changed.retain(|c| readable(&rules, &root, &c.file, TOOL));
+        answer.changed.retain(|c| withheld.admits(&rules, &root, &c.file));
         let hidden = before - answer.changed.len();
-        answer.changed_symbols.retain(|d| readable(&rules, &root, &d.file, TOOL));
-        let reason = withhold(&rules, &root, &mut answer.groups, TOOL);
-        let withheld: usize = answer.groups.iter().map(|g| g.withheld).sum::<usize>() + hidden;
-        if withheld > 0 {
-            let why = reason.unwrap_or_else(|| "your Read rules deny them".into());
-            add_note(&mut answer.note, format!("{withheld} file(s) withheld: {why}"));
+        answer.changed_symbols.retain(|d| readable(&rules, &root, &d.file));
+        withhold(&rules, &root, &mut answer.groups, &mut withheld);
+        let count = answer.groups.iter().map(|g| g.withheld).sum::<usize>() + hidden;
+        if let Some(note) = withheld.note(count, "file(s)") {
+            add_note(&mut answer.note, note);
         }
         Ok(answer)
     }

@@ -9,7 +9,7 @@ use lean_ctx_graph::{DefSummary, MAX_NEIGHBOR_DEPTH, MAX_PATH_LENGTH, Step, Use}
 use lean_ctx_outline::Language;
 
 use super::callgraph::Resolved;
-use super::subject::{self, Group, Linked, add_note, file_facts, readable, split_subject, withhold};
+use super::subject::{self, Group, Linked, Withheld, add_note, file_facts, readable, split_subject, withhold};
 use crate::engine::error::{EngineError, EngineResult};
 use crate::engine::{Caller, Engine};
 
@@ -103,9 +103,9 @@ impl Engine {
                 };
                 let mut answer = project.read(|view| symbol_answer(&view, symbol, file.as_deref()))?;
                 let before = answer.uses.len();
-                answer.uses.retain(|u| readable(&rules, &root, &u.file, TOOL));
+                answer.uses.retain(|u| readable(&rules, &root, &u.file));
                 answer.uses_withheld = before - answer.uses.len();
-                answer.namesakes.retain(|d| readable(&rules, &root, &d.file, TOOL));
+                answer.namesakes.retain(|d| readable(&rules, &root, &d.file));
                 answer
             }
             action => {
@@ -171,7 +171,7 @@ impl Engine {
                 if action == GraphAction::Related {
                     self.add_related_extras(&root, &mut answer);
                 }
-                if answer.path.iter().any(|s| !readable(&rules, &root, &s.to, TOOL)) {
+                if answer.path.iter().any(|s| !readable(&rules, &root, &s.to)) {
                     let steps = std::mem::take(&mut answer.path).len();
                     add_note(
                         &mut answer.note,
@@ -183,9 +183,10 @@ impl Engine {
                 answer
             }
         };
-        if let Some(why) = withhold(&rules, &root, &mut answer.groups, TOOL) {
-            let withheld: usize = answer.groups.iter().map(|g| g.withheld).sum();
-            add_note(&mut answer.note, format!("{withheld} file(s) withheld: {why}"));
+        let mut withheld = Withheld::default();
+        withhold(&rules, &root, &mut answer.groups, &mut withheld);
+        if let Some(note) = withheld.note(answer.groups.iter().map(|g| g.withheld).sum(), "file(s)") {
+            add_note(&mut answer.note, note);
         }
         if answer.uses_withheld > 0 {
             add_note(&mut answer.note, format!("{} use(s) withheld by your Read rules", answer.uses_withheld));

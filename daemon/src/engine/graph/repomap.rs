@@ -177,20 +177,18 @@ impl Engine {
     /// The candidates in files the user's Read rules allow, and a note on those withheld.
     fn readable(&self, scope: &Scope, config: &Config, candidates: Vec<Candidate>) -> (Vec<Candidate>, Option<String>) {
         let rules = self.permission_rules(scope, config);
-        let mut verdicts: HashMap<String, Option<String>> = HashMap::new();
+        let mut withheld = super::subject::Withheld::default();
+        let mut admitted: HashMap<String, bool> = HashMap::new();
         let mut kept = Vec::with_capacity(candidates.len());
         for candidate in candidates {
-            let denied = verdicts.entry(candidate.def.file.clone()).or_insert_with(|| {
-                super::subject::read_denied(&rules, &scope.root, &candidate.def.file, "ctx_repomap")
-            });
-            if denied.is_none() {
+            let file = &candidate.def.file;
+            let admits = *admitted.entry(file.clone()).or_insert_with(|| withheld.admits(&rules, &scope.root, file));
+            if admits {
                 kept.push(candidate);
             }
         }
-        let mut denied: Vec<String> = verdicts.into_values().flatten().collect();
-        denied.sort();
-        let note = denied.first().map(|why| format!("{} file(s) withheld: {why}", denied.len()));
-        (kept, note)
+        let denied = admitted.values().filter(|admits| !**admits).count();
+        (kept, withheld.note(denied, "file(s)"))
     }
 }
 

@@ -13,6 +13,7 @@ use crate::engine::Engine;
 use crate::engine::error::{EngineError, EngineResult, ErrorKind};
 use crate::engine::guard::permissions::Rules;
 use crate::engine::project::Scope;
+use lean_ctx_guard::permissions::Verdict;
 
 /// Files one group of an answer lists at most; the rest are counted.
 pub(super) const GROUP_LIMIT: usize = 30;
@@ -135,31 +136,44 @@ pub(super) fn languages(graph: &Graph, files: impl IntoIterator<Item = String>) 
     files.into_iter().filter_map(|f| graph.file(&f).map(|e| e.facts.language.clone()).map(|l| (f, l))).collect()
 }
 
-/// Drops the files the user's Read rules deny from every group, counting them; returns the
-/// first reason, for the answer's note.
-pub(super) fn withhold(rules: &Rules, root: &Path, groups: &mut [Group], tool: &str) -> Option<String> {
-    let mut reason = None;
-    for group in groups {
-        group.files.retain(|linked| match read_denied(rules, root, &linked.file, tool) {
+/// The rules that kept files out of an answer, each named once, for its note.
+#[derive(Default)]
+pub(super) struct Withheld(BTreeSet<String>);
+
+impl Withheld {
+    /// Whether the user's Read rules let `file` (root-relative) be shown; if not, its rule is
+    /// noted.
+    pub(super) fn admits(&mut self, rules: &Rules, root: &Path, file: &str) -> bool {
+        match rules.permissions.check_read(&root.join(file)).grounds() {
             None => true,
-            Some(why) => {
-                reason.get_or_insert(why);
-                group.withheld += 1;
+            Some(rule) => {
+                self.0.insert(rule);
                 false
             }
-        });
+        }
     }
-    reason
+
+    /// `3 file(s) withheld by the user's Read rules: Read(./a/**) in F; Read(./b) in F`, for
+    /// `count` of `what` kept out; nothing when none was.
+    pub(super) fn note(&self, count: usize, what: &str) -> Option<String> {
+        let rules: Vec<&str> = self.0.iter().map(String::as_str).collect();
+        (count > 0).then(|| format!("{count} {what} withheld by the user's Read rules: {}", rules.join("; ")))
+    }
+}
+
+/// Drops the files the user's Read rules deny from every group, counting them in the group, and
+/// notes the rules in `withheld`.
+pub(super) fn withhold(rules: &Rules, root: &Path, groups: &mut [Group], withheld: &mut Withheld) {
+    for group in groups {
+        let before = group.files.len();
+        group.files.retain(|linked| withheld.admits(rules, root, &linked.file));
+        group.withheld += before - group.files.len();
+    }
 }
 
 /// Whether the user's Read rules let `file` be shown.
-pub(super) fn readable(rules: &Rules, root: &Path, file: &str, tool: &str) -> bool {
-    read_denied(rules, root, file, tool).is_none()
-}
-
-/// Why the user's Read rules deny showing `file` (root-relative) through `tool`, if they do.
-pub(super) fn read_denied(rules: &Rules, root: &Path, file: &str, tool: &str) -> Option<String> {
-    rules.permissions.check_read(&root.join(file)).message(tool)
+pub(super) fn readable(rules: &Rules, root: &Path, file: &str) -> bool {
+    matches!(rules.permissions.check_read(&root.join(file)), Verdict::Allow)
 }
 
 /// `a` then `b` on separate lines.
