@@ -66,7 +66,9 @@ mod git;
 mod git_index;
 mod paths;
 mod readers;
+mod scope;
 mod settings;
+mod variables;
 mod walk;
 
 use std::path::{Path, PathBuf};

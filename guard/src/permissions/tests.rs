@@ -770,3 +770,44 @@ fn what_git_prints_of_the_files_it_holds_is_read() {
         )
     );
 }
+
+#[test]
+fn a_program_variable_is_followed_only_where_it_was_certainly_set_in_the_same_shell() {
+    let (s, p, file) = qa();
+    let rm = because(deny("Bash(rm:*)", &file), "`rm foo` matches it");
+    let unknown =
+        Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(Cause::UnknownProgram("$x".into())) };
+    for (command, verdict) in [
+        // A subshell's, a substitution's or a pipeline stage's assignment ends with it.
+        ("x=rm; (x=ls); $x foo", &rm),
+        ("x=rm; echo $(x=ls); $x foo", &rm),
+        ("x=rm; x=ls | cat; $x foo", &rm),
+        ("x=rm; x=ls & $x foo", &rm),
+        ("(x=rm; $x foo)", &rm),
+        ("x=rm && $x foo", &rm),
+        ("eval x=rm; $x foo", &rm),
+        // Behind `||`/`&&`, in a compound command or set another way, it may hold another value.
+        ("x=rm; false || x=ls; $x foo", &unknown),
+        ("x=rm; true && x=ls; $x foo", &unknown),
+        ("x=rm; if true; then x=ls; fi; $x foo", &unknown),
+        ("x=rm; for x in ls; do $x foo; done", &unknown),
+        ("x=rm; read x; $x foo", &unknown),
+        ("x=r; x+=m; $x foo", &unknown),
+        ("x=ls; x=(rm); $x foo", &unknown),
+        ("x=rm; unset x; $x foo", &unknown),
+        ("x=; : ${x:=ls}; $x foo", &unknown),
+        ("x=rm; declare -n x=y; $x foo", &unknown),
+        ("f() { x=ls; }; x=rm; f; $x foo", &unknown),
+        ("x=rm; source env.sh; $x foo", &unknown),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), *verdict, "{command}");
+    }
+    for command in ["x=ls; (x=rm); $x foo", "x=ls; x=rm | cat; $x foo", "x=ls; echo $(x=rm) && $x foo"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // A file variable set in a subshell is not the file read after it; the read stays unknown.
+    assert_eq!(
+        p.check_shell("f=src/a.rs; (f=qa/secret/plan.txt); cat $f", &s.root),
+        unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `$f`")
+    );
+}
