@@ -255,13 +255,6 @@ pub(crate) struct Redirection {
     pub(crate) target: Arg,
 }
 
-impl Invocation {
-    /// The arguments that are not options.
-    pub(crate) fn operands(&self) -> impl Iterator<Item = &Arg> {
-        self.args.iter().filter(|arg| !arg.text.starts_with('-'))
-    }
-}
-
 /// The simple commands `line` runs, including `sh -c` scripts and `eval`.
 pub(crate) fn invocations(line: &str) -> Vec<Invocation> {
     let mut out = Vec::new();
@@ -735,7 +728,12 @@ mod tests {
     fn program_and_operands() {
         let inv = &invocations("sudo -u me cat -n ./a 'b c' '*'.md *.rs > out")[0];
         assert_eq!(inv.program.as_deref(), Some("cat"));
-        let operands: Vec<_> = inv.operands().map(|arg| (arg.text.as_str(), arg.glob.as_deref())).collect();
+        let operands: Vec<_> = inv
+            .args
+            .iter()
+            .filter(|arg| !arg.text.starts_with('-'))
+            .map(|arg| (arg.text.as_str(), arg.glob.as_deref()))
+            .collect();
         assert_eq!(operands, [("./a", None), ("b c", None), ("*.md", None), ("*.rs", Some("*.rs"))]);
         assert_eq!(inv.args[0].text, "-n");
         assert_eq!(

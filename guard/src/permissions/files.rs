@@ -1,15 +1,19 @@
 //! The files one command line reads and writes, found command by command
 //! for [`super::Permissions::check_shell`] to hold against Read and Edit
 //! rules: operands and redirection targets as paths (globs and braces
-//! expanded, after any `cd`), directories a recursive reader is given as
+//! expanded, in the directory an earlier `cd` certainly left, see
+//! [`super::scope`]), directories a recursive reader is given as
 //! everything under them, and the reads whose files are known only when
-//! the command runs.
+//! the command runs: named by a variable, or by a relative path after a
+//! `cd` whose directory is (`cd $d`, `cd -`, `popd`, a `cd` that may have
+//! been skipped, `source`, a call to a function the line defines).
 
 use std::path::{Path, PathBuf};
 
 use super::bash::{Arg, Invocation};
 use super::expand::{self, Expansion};
 use super::paths::{PathRule, canonical_prefix};
+use super::scope::{Place, Settings};
 use super::walk::{self, Budget};
 use super::{MAX_OPERANDS, Permissions, Target, braces, git, readers};
 
@@ -66,32 +70,50 @@ pub(super) struct Files {
 pub(super) struct Finder<'a> {
     permissions: &'a Permissions,
     budget: Budget,
+    /// The line's directory, and where its commands move it.
+    start: PathBuf,
+    dirs: Settings<Dir>,
+    /// The directory of the command being looked at; when it is known
+    /// only when the command runs, `start` and the command that made it so
+    /// (`unknown_dir`).
     cwd: PathBuf,
+    unknown_dir: Option<String>,
     pub(super) files: Files,
+}
+
+/// Where a command (`by`, as written) moved the directory: `None` when
+/// that is known only when it runs.
+struct Dir {
+    path: Option<PathBuf>,
+    by: String,
 }
 
 impl<'a> Finder<'a> {
     pub(super) fn new(permissions: &'a Permissions, cwd: &Path) -> Finder<'a> {
+        let start = canonical_prefix(cwd);
         Finder {
             permissions,
             budget: Budget::new(walk::MAX_ENTRIES),
-            cwd: canonical_prefix(cwd),
+            cwd: start.clone(),
+            start,
+            dirs: Settings::default(),
+            unknown_dir: None,
             files: Files::default(),
         }
     }
 
-    /// The files one command reads and writes; a `cd` moves the commands after it.
+    /// The files one command reads and writes; a `cd` moves the commands
+    /// after it that see it.
     pub(super) fn invocation(&mut self, invocation: &Invocation) {
         let program = invocation.program.as_deref().unwrap_or_default();
-        if program == "cd" {
-            self.cwd = match invocation.operands().next() {
-                Some(dir) => match self.paths_of(dir).swap_remove(0) {
-                    Expansion::Paths(paths) => canonical_prefix(&paths[0]),
-                    Expansion::Under(dir) => dir,
-                },
-                None => self.permissions.home.clone(),
-            };
+        self.enter(&invocation.place);
+        if matches!(program, "cd" | "pushd" | "popd") {
+            let dir = self.moved_to(program, invocation);
+            self.dirs.set(&invocation.place, dir);
             return;
+        }
+        if invocation.sets_anything {
+            self.dirs.set(&invocation.place, Dir { path: None, by: written(invocation) });
         }
         let texts: Vec<&str> = invocation.args.iter().map(|arg| arg.text.as_str()).collect();
         let not_operands = readers::not_operands(program, &texts);
@@ -109,11 +131,26 @@ impl<'a> Finder<'a> {
             named_any |= self.operand(program, arg, whole);
         }
         if let Some(whole) = whole.filter(|whole| whole.default_cwd && !named_any) {
-            let cause = format!("`{program}` reads everything under its working directory {}", self.cwd.display());
-            self.whole_read(self.cwd.clone(), cause, Some(whole.filter));
+            match &self.unknown_dir {
+                Some(by) => {
+                    self.files.unknown_reads.push(format!("`{program}` reads its working directory after {by}"))
+                }
+                None => {
+                    let cause =
+                        format!("`{program}` reads everything under its working directory {}", self.cwd.display());
+                    self.whole_read(self.cwd.clone(), cause, Some(whole.filter));
+                }
+            }
         }
         if program == "git" {
-            self.git(&texts);
+            match (&self.unknown_dir, git::may_print_files(&texts)) {
+                (None, _) => self.git(&texts),
+                (Some(by), Some(subcommand)) => self
+                    .files
+                    .unknown_reads
+                    .push(format!("`git {subcommand}` reads what its repository holds after {by}")),
+                (Some(_), None) => {}
+            }
         }
         for redirect in &invocation.redirects {
             self.redirect(&redirect.target, redirect.write);
@@ -141,6 +178,13 @@ impl<'a> Finder<'a> {
         }
         let mut named_whole = !arg.literal && whole.is_some();
         for (word, prefix) in forms(arg) {
+            if let Some(by) = self.relative_to_unknown(word) {
+                named_whole |= whole.is_some();
+                if whole.is_some() || readers::reads_operands(program) {
+                    self.files.unknown_reads.push(format!("{verb} `{}` after {by}", arg.text));
+                }
+                continue;
+            }
             for path in self.paths(word, &verb) {
                 let Ok(path) = path.canonicalize() else { continue };
                 named_whole |= whole.is_some();
@@ -180,6 +224,12 @@ impl<'a> Finder<'a> {
             self.files.unknown_reads.push(format!("{verb} `{}`", target.text));
         }
         for (word, prefix) in forms(target) {
+            if let Some(by) = self.relative_to_unknown(word) {
+                if !write {
+                    self.files.unknown_reads.push(format!("{verb} `{}` after {by}", target.text));
+                }
+                continue;
+            }
             for path in self.paths(word, &verb) {
                 let path = canonical_prefix(&path);
                 let cause = format!("{verb} {prefix}{}", named(word, &path, &self.cwd));
@@ -187,6 +237,58 @@ impl<'a> Finder<'a> {
                 list.push(Named { path, cause });
             }
         }
+    }
+
+    /// The directory the command at `place` runs in: where the last `cd`
+    /// it sees left it, when that `cd` certainly ran and its directory is
+    /// known; else the line's (unused: `unknown_dir` says why).
+    fn enter(&mut self, place: &Place) {
+        (self.cwd, self.unknown_dir) = match self.dirs.seen(&place.env) {
+            None => (self.start.clone(), None),
+            Some(seen) => match (&seen.value.path, seen.certain) {
+                (Some(path), true) => (path.clone(), None),
+                _ => (self.start.clone(), Some(seen.value.by.clone())),
+            },
+        };
+    }
+
+    /// Where `cd`, `pushd` or `popd` moves the directory. Known only when
+    /// it runs: after `popd`, `pushd` without a directory, `cd -`,
+    /// `cd ~user`, a directory a variable or substitution names (but for
+    /// one the line certainly set), or a relative one from a directory
+    /// that is itself unknown (said to be after the command making it so).
+    fn moved_to(&mut self, program: &str, invocation: &Invocation) -> Dir {
+        let by = written(invocation);
+        let unknown = |by: String| Dir { path: None, by };
+        let operand = invocation.args.iter().find(|arg| arg.text == "-" || !arg.text.starts_with('-'));
+        let Some(operand) = operand else {
+            let path = (program == "cd").then(|| self.permissions.home.clone());
+            return Dir { path, by };
+        };
+        let word = match &operand.values[..] {
+            _ if operand.literal => operand,
+            [value] => value,
+            _ => return unknown(by),
+        };
+        let home_of_another = word.text.starts_with('~') && word.text != "~" && !word.text.starts_with("~/");
+        if program == "popd" || word.text == "-" || home_of_another {
+            return unknown(by);
+        }
+        if let Some(before) = self.relative_to_unknown(word) {
+            return unknown(before.to_string());
+        }
+        let path = match self.paths_of(word).swap_remove(0) {
+            Expansion::Paths(paths) => canonical_prefix(&paths[0]),
+            Expansion::Under(dir) => dir,
+        };
+        Dir { path: Some(path), by }
+    }
+
+    /// The command that left the directory unknown, when `word` is a
+    /// relative path from it (not `/…`, `~` or `~/…`).
+    fn relative_to_unknown(&self, word: &Arg) -> Option<&str> {
+        let anchored = word.text.starts_with('/') || word.text == "~" || word.text.starts_with("~/");
+        self.unknown_dir.as_deref().filter(|_| !anchored)
     }
 
     /// The paths `arg` names (not necessarily existing). What it names
@@ -241,6 +343,11 @@ impl<'a> Finder<'a> {
         let listing = filter.and_then(|filter| walk::tree(&dir, &mut self.budget, filter));
         self.files.whole_reads.push(WholeRead { dir, cause, cwd: self.cwd.clone(), listing });
     }
+}
+
+/// A command as a verdict names it: as written, in backquotes.
+fn written(invocation: &Invocation) -> String {
+    format!("`{}`", invocation.views.first().map_or("", String::as_str))
 }
 
 /// The words to look up for `arg`, each with what to say before naming

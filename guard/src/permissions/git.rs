@@ -67,14 +67,9 @@ const OBJECT_TYPES: [&str; 4] = ["blob", "tree", "commit", "tag"];
 /// repository (where git fails), `git grep --no-index` aside.
 pub(crate) fn reads(args: &[&str], cwd: &Path) -> Option<GitReads> {
     let mut cwd = cwd.to_path_buf();
-    let mut at = 0;
-    while let Some(arg) = args.get(at).filter(|arg| arg.starts_with('-')) {
-        if *arg == "-C"
-            && let Some(dir) = args.get(at + 1)
-        {
-            cwd = lexical(&cwd.join(dir));
-        }
-        at += if GLOBAL_VALUES.contains(arg) { 2 } else { 1 };
+    let at = subcommand_at(args);
+    for pair in args[..at].windows(2).filter(|pair| pair[0] == "-C") {
+        cwd = lexical(&cwd.join(pair[1]));
     }
     let subcommand = *args.get(at)?;
     let args = &args[at + 1..];
@@ -136,6 +131,24 @@ pub(crate) fn reads(args: &[&str], cwd: &Path) -> Option<GitReads> {
         _ => return None,
     }
     Some(out)
+}
+
+/// Subcommands that may print what the repository holds of its files (see the table).
+const PRINTING: [&str; 8] = ["show", "diff", "format-patch", "log", "whatchanged", "cat-file", "grep", "archive"];
+
+/// `git ARGS…`'s subcommand when it is one that may print what a
+/// repository holds of its files, for a directory known only when it runs.
+pub(crate) fn may_print_files<'a>(args: &[&'a str]) -> Option<&'a str> {
+    args.get(subcommand_at(args)).copied().filter(|subcommand| PRINTING.contains(subcommand))
+}
+
+/// Where the subcommand is in `args`, past the global options.
+fn subcommand_at(args: &[&str]) -> usize {
+    let mut at = 0;
+    while let Some(arg) = args.get(at).filter(|arg| arg.starts_with('-')) {
+        at += if GLOBAL_VALUES.contains(arg) { 2 } else { 1 };
+    }
+    at.min(args.len())
 }
 
 fn exists(word: &str, cwd: &Path) -> bool {

@@ -20,7 +20,8 @@
 //!
 //! [`Permissions::check_shell`] also applies the Read and Edit rules to the
 //! files a command names, best effort: an operand that resolves (against the
-//! working directory, following `cd` in the same line) to an existing path
+//! working directory, following a `cd` earlier in the line where the shell
+//! would, `scope.rs`) to an existing path
 //! is checked like a read, and a `>` redirection target like an edit (a
 //! target's globs expanded as an operand's), so
 //! `cat .env` is denied where `Read(./.env)` is (the first 4096 operands of
@@ -45,7 +46,8 @@
 //!   read the files its index tracks (`git_index.rs`);
 //! - a file known only when the command runs (`files.rs`: an operand of a
 //!   reader with a variable or substitution, `cat "$f"`, a `<` target with
-//!   one, the names xargs and parallel read from their input) cannot be
+//!   one, a relative one after `cd $d`, the names xargs and parallel read
+//!   from their input) cannot be
 //!   matched by Read rules: where any exist, the command is an ask.
 //!
 //! Not seen: what a script or program reads by itself (`bash script.sh`,

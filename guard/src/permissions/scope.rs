@@ -29,18 +29,15 @@ pub(crate) struct Settings<T> {
 #[derive(Debug)]
 struct Set<T> {
     place: Place,
-    /// Where it comes among all settings of the line, to tell which of
-    /// two things set later.
-    order: usize,
     value: T,
 }
 
 /// The last setting a command sees.
 pub(crate) struct Seen<'a, T> {
-    pub(crate) order: usize,
-    /// `None` when the command setting it may have been skipped: the value
-    /// is this one or one before it.
-    pub(crate) value: Option<&'a T>,
+    pub(crate) value: &'a T,
+    /// The command setting it could not be skipped; else the value is this
+    /// one or one before it.
+    pub(crate) certain: bool,
 }
 
 impl<T> Default for Settings<T> {
@@ -54,17 +51,17 @@ impl<T> Settings<T> {
     /// environments that this command is outside of have ended with them:
     /// no later command sees them, so they are dropped, and the ones kept
     /// each enclose the next.
-    pub(crate) fn set(&mut self, place: &Place, order: usize, value: T) {
+    pub(crate) fn set(&mut self, place: &Place, value: T) {
         while self.sets.last().is_some_and(|set| !set.place.seen_in(&place.env)) {
             self.sets.pop();
         }
-        self.sets.push(Set { place: place.clone(), order, value });
+        self.sets.push(Set { place: place.clone(), value });
     }
 
     /// The last setting a command running in `env` sees, if any.
     pub(crate) fn seen(&self, env: &[u32]) -> Option<Seen<'_, T>> {
         let set = self.sets.iter().rev().find(|set| set.place.seen_in(env))?;
-        Some(Seen { order: set.order, value: (!set.place.conditional).then_some(&set.value) })
+        Some(Seen { value: &set.value, certain: !set.place.conditional })
     }
 }
 
@@ -79,14 +76,14 @@ mod tests {
     #[test]
     fn a_setting_is_seen_in_its_environment_and_those_nested_in_it() {
         let mut settings = Settings::default();
-        settings.set(&at(&[], false), 0, "line");
-        settings.set(&at(&[1], false), 1, "subshell");
-        let value = |env: &[u32]| settings.seen(env).map(|seen| seen.value.copied());
-        assert_eq!(value(&[1, 2]), Some(Some("subshell")));
-        assert_eq!(value(&[3]), Some(Some("line")));
-        assert_eq!(value(&[]), Some(Some("line")));
-        settings.set(&at(&[], true), 2, "maybe");
-        assert_eq!(settings.seen(&[]).map(|seen| (seen.order, seen.value.is_none())), Some((2, true)));
+        settings.set(&at(&[], false), "line");
+        settings.set(&at(&[1], false), "subshell");
+        let value = |env: &[u32]| settings.seen(env).map(|seen| (*seen.value, seen.certain));
+        assert_eq!(value(&[1, 2]), Some(("subshell", true)));
+        assert_eq!(value(&[3]), Some(("line", true)));
+        assert_eq!(value(&[]), Some(("line", true)));
+        settings.set(&at(&[], true), "maybe");
+        assert_eq!(settings.seen(&[]).map(|seen| (*seen.value, seen.certain)), Some(("maybe", false)));
         assert_eq!(settings.sets.len(), 2, "the subshell's setting ended with it");
         assert!(Settings::<()>::default().seen(&[]).is_none());
     }

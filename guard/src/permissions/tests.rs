@@ -811,3 +811,41 @@ fn a_program_variable_is_followed_only_where_it_was_certainly_set_in_the_same_sh
         unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `$f`")
     );
 }
+
+#[test]
+fn a_relative_path_after_a_cd_to_a_directory_known_only_when_it_runs_is_unknown() {
+    let (s, p, file) = qa();
+    let secret = "Read(./qa/secret/**)";
+    for (command, part) in [
+        ("cd $d && cat plan.txt", "`cat` reads `plan.txt` after `cd $d`"),
+        ("cd \"$(dirname x)\"; head -1 plan.txt", "`head` reads `plan.txt` after `cd \"$(dirname x)\"`"),
+        ("cd qa; cd -; cat plan.txt", "`cat` reads `plan.txt` after `cd -`"),
+        ("cd ~user && cat plan.txt", "`cat` reads `plan.txt` after `cd ~user`"),
+        ("pushd $x && wc -l < plan.txt", "`<` names `plan.txt` after `pushd $x`"),
+        ("pushd qa && popd && cat plan.txt", "`cat` reads `plan.txt` after `popd`"),
+        ("cd $d && cd secret && cat plan.txt", "`cat` reads `plan.txt` after `cd $d`"),
+        ("cd $d && grep -r plans", "`grep` reads its working directory after `cd $d`"),
+        ("cd $d && git grep plans", "`git grep` reads what its repository holds after `cd $d`"),
+        // A cd that may have been skipped leaves either directory.
+        ("[ -d src ] && cd src; cat .env", "`cat` reads `.env` after `cd src`"),
+        ("f() { cd qa; }; f; cat plan.txt", "`cat` reads `plan.txt` after `f`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file(secret, &file, part), "{command}");
+    }
+    // A literal cd is followed, a subshell's ends with it, and absolute paths need no directory.
+    for (command, verdict, part) in [
+        ("cd qa/secret && cat plan.txt", "Read(./qa/secret/**)", "`cat` reads `plan.txt`"),
+        ("(cd src); cat .env", "Read(./.env)", "`cat` reads `.env`"),
+        ("cd src | true; cat .env", "Read(./.env)", "`cat` reads `.env`"),
+        ("d=qa/secret; cd $d && cat plan.txt", "Read(./qa/secret/**)", "`cat` reads `plan.txt`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(deny(verdict, &file), part), "{command}");
+    }
+    let absolute = format!("cd $d && cat {}", s.root.join(".env").display());
+    let Verdict::Deny { rule, .. } = p.check_shell(&absolute, &s.root) else { panic!("{absolute}") };
+    assert_eq!(rule, "Read(./.env)");
+    for command in ["cd $d && ls plan.txt", "cd $d && echo x", "(cd $d && make); cat src/a.rs", "cd $d; cd ~/x; cat y"]
+    {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}

@@ -28,10 +28,11 @@ const ANY: [&str; 2] = ["source", "."];
 /// What a line's commands set, in order.
 #[derive(Default)]
 pub(crate) struct Variables {
-    /// Each variable's settings: its literal value, `None` when not literal.
-    names: HashMap<String, Settings<Option<String>>>,
-    /// Commands that may have set any variable.
-    any: Settings<()>,
+    /// Each variable's settings, numbered in order among all: its literal
+    /// value, `None` when not literal.
+    names: HashMap<String, Settings<(usize, Option<String>)>>,
+    /// Commands that may have set any variable, numbered as those.
+    any: Settings<usize>,
     /// Functions the line defines: calling one may set any variable.
     functions: HashSet<String>,
     /// Settings so far, to order them.
@@ -43,10 +44,11 @@ impl Variables {
     /// a command of the line set it to a literal.
     pub(crate) fn value(&self, name: &str, env: &[u32]) -> Option<&str> {
         let seen = self.names.get(name)?.seen(env)?;
-        if self.any.seen(env).is_some_and(|any| any.order > seen.order) {
+        let (order, value) = seen.value;
+        if self.any.seen(env).is_some_and(|any| any.value > order) {
             return None;
         }
-        seen.value?.as_deref()
+        value.as_deref().filter(|_| seen.certain)
     }
 
     /// Whether `program` may set any variable of the shell it runs in, and
@@ -61,7 +63,7 @@ impl Variables {
     pub(crate) fn record(&mut self, words: &[Word], place: &Place, anything: bool) {
         if anything {
             self.count += 1;
-            self.any.set(place, self.count, ());
+            self.any.set(place, self.count);
         }
         let start = words.iter().take_while(|word| KEYWORDS.contains(&word.text.as_str())).count();
         let words = &words[start..];
@@ -70,7 +72,7 @@ impl Variables {
         }
         for (name, value) in sets(words) {
             self.count += 1;
-            self.names.entry(name).or_default().set(place, self.count, value);
+            self.names.entry(name).or_default().set(place, (self.count, value));
         }
     }
 }
