@@ -15,7 +15,7 @@ use super::expand::{self, Expansion};
 use super::paths::{PathRule, canonical_prefix};
 use super::scope::{Place, Settings};
 use super::walk::{self, Budget};
-use super::{MAX_OPERANDS, Permissions, Target, braces, git, readers};
+use super::{MAX_OPERANDS, Permissions, Target, braces, git, readers, writers};
 
 /// A file a command reads or writes, and how the command names it.
 pub(super) struct Named {
@@ -60,9 +60,10 @@ pub(super) struct Files {
     pub(super) reads: Vec<Named>,
     pub(super) whole_reads: Vec<WholeRead>,
     pub(super) edits: Vec<Named>,
-    /// Reads of files known only when the command runs, each as a clause
-    /// ("`cat` reads `$f`").
+    /// Reads and edits of files known only when the command runs, each as
+    /// a clause ("`cat` reads `$f`").
     pub(super) unknown_reads: Vec<String>,
+    pub(super) unknown_edits: Vec<String>,
 }
 
 /// Goes through a line's commands in order, with the directory each runs
@@ -142,6 +143,9 @@ impl<'a> Finder<'a> {
                 }
             }
         }
+        if let Some(written) = writers::written(program, &texts) {
+            self.writes(program, &invocation.args, &written);
+        }
         if program == "git" {
             match (&self.unknown_dir, git::may_print_files(&texts)) {
                 (None, _) => self.git(&texts),
@@ -219,24 +223,61 @@ impl<'a> Finder<'a> {
     /// when the command runs is a read that cannot be checked.
     fn redirect(&mut self, target: &Arg, write: bool) {
         let operator = if write { "`>`" } else { "`<`" };
-        let verb = format!("{operator} names");
-        if !target.literal && !write {
-            self.files.unknown_reads.push(format!("{verb} `{}`", target.text));
+        self.file(&format!("{operator} names"), target, write);
+    }
+
+    /// Notes the files `program` writes through its arguments (see
+    /// [`writers`]): each target, and for a directory that sources are
+    /// copied or moved into, each source's name in it.
+    fn writes(&mut self, program: &str, args: &[Arg], written: &writers::Written) {
+        let verb = format!("`{program}` writes");
+        for &target in &written.targets {
+            let paths = self.file(&verb, &args[target], true);
+            for dir in paths.iter().filter(|path| path.is_dir()) {
+                for source in written.sources.iter().map(|&at| &args[at]) {
+                    let name = Path::new(&source.text).file_name();
+                    match name.filter(|_| source.literal) {
+                        Some(name) => self.files.edits.push(Named {
+                            path: dir.join(name),
+                            cause: format!("{verb} `{}` into {}", source.text, shown(dir, &self.cwd)),
+                        }),
+                        None => self.unknown(true, format!("{verb} `{}` into {}", source.text, shown(dir, &self.cwd))),
+                    }
+                }
+            }
         }
+    }
+
+    /// Notes the file `target` names that the command reads or (`write`)
+    /// writes, `verb` saying how ("`<` names"), and returns its paths; one
+    /// known only when the command runs (a variable, or relative after
+    /// `cd $d`) is a read or edit that cannot be checked.
+    fn file(&mut self, verb: &str, target: &Arg, write: bool) -> Vec<PathBuf> {
+        if !target.literal {
+            self.unknown(write, format!("{verb} `{}`", target.text));
+        }
+        let mut all = Vec::new();
         for (word, prefix) in forms(target) {
             if let Some(by) = self.relative_to_unknown(word) {
-                if !write {
-                    self.files.unknown_reads.push(format!("{verb} `{}` after {by}", target.text));
-                }
+                self.unknown(write, format!("{verb} `{}` after {by}", target.text));
                 continue;
             }
-            for path in self.paths(word, &verb) {
+            for path in self.paths(word, verb) {
                 let path = canonical_prefix(&path);
                 let cause = format!("{verb} {prefix}{}", named(word, &path, &self.cwd));
                 let list = if write { &mut self.files.edits } else { &mut self.files.reads };
-                list.push(Named { path, cause });
+                list.push(Named { path: path.clone(), cause });
+                all.push(path);
             }
         }
+        all
+    }
+
+    /// Notes a read or (`write`) an edit of a file known only when the
+    /// command runs, `part` saying which.
+    fn unknown(&mut self, write: bool, part: String) {
+        let unknown = if write { &mut self.files.unknown_edits } else { &mut self.files.unknown_reads };
+        unknown.push(part);
     }
 
     /// The directory the command at `place` runs in: where the last `cd`

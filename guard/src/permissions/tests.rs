@@ -849,3 +849,42 @@ fn a_relative_path_after_a_cd_to_a_directory_known_only_when_it_runs_is_unknown(
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
 }
+
+#[test]
+fn a_file_written_that_is_known_only_when_it_runs_is_asked_about_where_edit_rules_exist() {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Edit(./config/**)"]}"#));
+    s.file("config/app.toml");
+    s.file("a.txt");
+    let p = s.load();
+    let rule = "Edit(./config/**)";
+    let file = s.project_file();
+    for (command, part) in [
+        ("echo x > $f", "`>` names `$f`"),
+        ("echo x >> \"$(ls config)\"", "`>` names `$(ls config)`"),
+        ("echo x | tee $f", "`tee` writes `$f`"),
+        ("cp a.txt $f", "`cp` writes `$f`"),
+        ("cp $f config/", "`cp` writes `$f` into config"),
+        ("cd $d && echo x > app.toml", "`>` names `app.toml` after `cd $d`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file(rule, &file, part), "{command}");
+    }
+    // Known targets are checked as edits, tee's and a copy's destination too.
+    for (command, part) in [
+        ("echo x | tee -a config/app.toml", "`tee` writes `config/app.toml`"),
+        ("cp a.txt config", "`cp` writes `a.txt` into config"),
+        ("mv -t config a.txt", "`mv` writes `a.txt` into config"),
+        ("f=config/x; echo x > $f", "`>` names `$f` = `config/x`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), part), "{command}");
+    }
+    for command in ["echo x > out.txt", "cp a.txt b.txt", "cat $f", "echo x | tee log"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // Without Edit rules nothing is lost by running it.
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Bash(rm:*)"]}"#));
+    for command in ["echo x > $f", "tee $f", "cp a $f"] {
+        assert_eq!(s.load().check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
