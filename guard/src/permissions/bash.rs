@@ -185,6 +185,9 @@ pub(crate) struct Invocation {
     /// The wrapper (`xargs`, `parallel`) that adds to the program's
     /// arguments names it reads from its input when the command runs.
     pub(crate) input_names: Option<String>,
+    /// The variables set for the program alone, by name (`GIT_DIR=x git …`,
+    /// `env GIT_DIR=x git …`).
+    pub(crate) assignments: Vec<(String, Arg)>,
     /// Where it runs, scripts it is part of (`sh -c`, `eval`) included.
     pub(crate) place: Place,
     /// It may set any variable and change the directory of the shell it
@@ -414,8 +417,17 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         Some(name) => variables.may_set_anything(name),
         None => false,
     };
+    let assignments = words.get(..at).unwrap_or_default().iter().filter(|word| is_assignment(&word.text));
+    let assignments = assignments
+        .map(|word| {
+            let (name, value) = word.text.split_once('=').expect("an assignment");
+            (name.to_string(), Arg { text: value.to_string(), glob: None, ..Arg::of(word, vars) })
+        })
+        .collect();
     let place = place.clone();
-    (Invocation { views, program, args, redirects, unknown_program, input_names, place, sets_anything }, script)
+    let invocation =
+        Invocation { views, program, args, redirects, unknown_program, input_names, assignments, place, sets_anything };
+    (invocation, script)
 }
 
 /// Whether the program `word` runs is known only when the command runs:

@@ -15,7 +15,7 @@ use super::expand::{self, Expansion};
 use super::paths::{PathRule, canonical_prefix};
 use super::scope::{Place, Settings};
 use super::walk::{self, Budget};
-use super::{MAX_OPERANDS, Permissions, Target, braces, git, readers, writers};
+use super::{MAX_OPERANDS, Permissions, Target, braces, git, git_index, readers, writers};
 
 /// A file a command reads or writes, and how the command names it.
 pub(super) struct Named {
@@ -147,14 +147,7 @@ impl<'a> Finder<'a> {
             self.writes(program, &invocation.args, &written);
         }
         if program == "git" {
-            match (&self.unknown_dir, git::may_print_files(&texts)) {
-                (None, _) => self.git(&texts),
-                (Some(by), Some(subcommand)) => self
-                    .files
-                    .unknown_reads
-                    .push(format!("`git {subcommand}` reads what its repository holds after {by}")),
-                (Some(_), None) => {}
-            }
+            self.git(invocation, &texts);
         }
         for redirect in &invocation.redirects {
             self.redirect(&redirect.target, redirect.write);
@@ -202,16 +195,36 @@ impl<'a> Finder<'a> {
         named_whole
     }
 
-    /// Notes what a git command prints of what its repository holds.
-    fn git(&mut self, args: &[&str]) {
-        let Some(reads) = git::reads(args, &self.cwd) else { return };
+    /// Notes what a git command prints of what its repository holds; where
+    /// it is known only when the command runs (after `cd $d`, or named by
+    /// `-C`, `--git-dir`, `--work-tree`, `GIT_DIR` or `GIT_WORK_TREE` with
+    /// a variable), that is a read that cannot be checked.
+    fn git(&mut self, invocation: &Invocation, args: &[&str]) {
+        let Some(subcommand) = git::may_print_files(args) else { return };
+        let variable = |name: &str| invocation.assignments.iter().find(|(set, _)| set == name).map(|(_, value)| value);
+        let (git_dir, work_tree) = (variable("GIT_DIR"), variable("GIT_WORK_TREE"));
+        let globals = invocation.args.iter().take_while(|arg| arg.text != subcommand);
+        let unknown = git_dir.iter().chain(&work_tree).copied().chain(globals).find(|arg| !arg.literal);
+        let by = match (unknown, &self.unknown_dir) {
+            (Some(arg), _) => Some(format!("in the repository `{}` names", arg.text)),
+            (None, Some(by)) => Some(format!("after {by}")),
+            (None, None) => None,
+        };
+        if let Some(by) = by {
+            self.files.unknown_reads.push(format!("`git {subcommand}` reads what its repository holds {by}"));
+            return;
+        }
+        let text = |arg: Option<&Arg>| arg.map(|arg| arg.text.clone());
+        let (git_dir, work_tree) = (text(git_dir), text(work_tree));
+        let Some(reads) = git::reads(args, &self.cwd, git_dir.as_deref(), work_tree.as_deref()) else { return };
         let command = &reads.command;
         for (word, path) in reads.objects {
             self.files.reads.push(Named { path, cause: format!("{command} reads `{word}`") });
         }
+        let repository = reads.repository.as_ref();
         for dir in reads.tracked {
             let cause = format!("{command} reads the files git tracks under {}", shown_dir(&dir, &self.cwd));
-            self.whole_read(dir, cause, Some(walk::Filter::Tracked));
+            self.whole_read_by(dir, cause, |dir, budget| git_index::tracked(repository, dir, budget));
         }
         for dir in reads.everything {
             let cause = format!("{command} reads everything under {}", shown_dir(&dir, &self.cwd));
@@ -377,11 +390,22 @@ impl<'a> Finder<'a> {
     /// read), or judged from the rules' patterns when it has too much in it
     /// or `filter` is `None` (a glob already ran out).
     fn whole_read(&mut self, dir: PathBuf, cause: String, filter: Option<walk::Filter>) {
+        self.whole_read_by(dir, cause, |dir, budget| filter.and_then(|filter| walk::tree(dir, budget, filter)));
+    }
+
+    /// A directory read whole as [`Finder::whole_read`] notes it, `list`
+    /// listing what the program reads under it within the budget.
+    fn whole_read_by(
+        &mut self,
+        dir: PathBuf,
+        cause: String,
+        list: impl FnOnce(&Path, &mut Budget) -> Option<walk::Tree>,
+    ) {
         let rules = &self.permissions.rules;
         if !rules.iter().any(|rule| matches!(&rule.target, Target::Read(r) if r.may_cover_below(&dir))) {
             return;
         }
-        let listing = filter.and_then(|filter| walk::tree(&dir, &mut self.budget, filter));
+        let listing = list(&dir, &mut self.budget);
         self.files.whole_reads.push(WholeRead { dir, cause, cwd: self.cwd.clone(), listing });
     }
 }

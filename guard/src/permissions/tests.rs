@@ -888,3 +888,55 @@ fn a_file_written_that_is_known_only_when_it_runs_is_asked_about_where_edit_rule
         assert_eq!(s.load().check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
 }
+
+#[test]
+fn git_reads_the_repository_its_options_and_environment_name() {
+    let (s, p, file) = qa();
+    git(&s.root, &["init", "-q"]);
+    git(&s.root, &["add", "qa", ".env", "src"]);
+    let env = deny("Read(./.env)", &file);
+    let secret = deny("Read(./qa/secret/**)", &file);
+    // From outside the work tree, or from another repository, walking up finds no repository or the wrong one.
+    let outside = s.home.clone();
+    let other = s.home.join("other");
+    fs::create_dir_all(&other).unwrap();
+    git(&other, &["init", "-q"]);
+    for dir in [&outside, &other] {
+        for (command, verdict, part) in [
+            ("git --git-dir=proj/.git show HEAD:.env", &env, "`git show` reads `HEAD:.env`"),
+            ("git --git-dir proj/.git --work-tree proj show :.env", &env, "`git show` reads `:.env`"),
+            ("GIT_DIR=proj/.git git cat-file -p :.env", &env, "`git cat-file` reads `:.env`"),
+            (
+                "env GIT_DIR=proj/.git GIT_WORK_TREE=proj git show :qa/secret/plan.txt",
+                &secret,
+                "`git show` reads `:qa/secret/plan.txt`",
+            ),
+        ] {
+            let command = command.replace("proj", &s.root.display().to_string());
+            assert_eq!(p.check_shell(&command, dir), because(verdict.clone(), part), "{command} in {}", dir.display());
+        }
+        // With no work tree there, the index's files show in full as deleted.
+        let command = format!("git --git-dir={}/.git diff", s.root.display());
+        let verdict = p.check_shell(&command, dir);
+        let Verdict::Deny { cause: Some(Cause::Part(said)), .. } = verdict else { panic!("{command}: {verdict:?}") };
+        assert!(said.ends_with("qa/secret/plan.txt among it"), "{said}");
+    }
+    // A repository named by a variable is known only when the command runs.
+    assert_eq!(
+        p.check_shell("git --git-dir=$g show HEAD:x", &s.home),
+        unknown_file(
+            "Read(./qa/secret/**)",
+            &file,
+            "`git show` reads what its repository holds in the repository `--git-dir=$g` names"
+        )
+    );
+    assert_eq!(
+        p.check_shell("GIT_DIR=$g git diff", &s.home),
+        unknown_file(
+            "Read(./qa/secret/**)",
+            &file,
+            "`git diff` reads what its repository holds in the repository `$g` names"
+        )
+    );
+    assert_eq!(p.check_shell("git --git-dir=$g log --oneline", &s.home), Verdict::Allow);
+}
