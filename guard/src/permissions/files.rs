@@ -244,7 +244,7 @@ impl<'a> Finder<'a> {
     /// copied or moved into, each source's name in it.
     fn writes(&mut self, program: &str, args: &[Arg], written: &writers::Written) {
         let verb = format!("`{program}` writes");
-        for &target in &written.targets {
+        for &target in written.targets.iter().take(MAX_OPERANDS) {
             let paths = self.file(&verb, &args[target], true);
             for dir in paths.iter().filter(|path| path.is_dir()) {
                 for source in written.sources.iter().map(|&at| &args[at]) {

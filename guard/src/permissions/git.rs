@@ -13,9 +13,9 @@
 //! | `archive` | the tracked files under its pathspecs (or a `REV:PATH`'s), or all |
 //!
 //! The repository is the one `--git-dir` (else a `GIT_DIR` given to the
-//! command) names, its files where `--work-tree` (`GIT_WORK_TREE`) says,
-//! else beside a git directory named `.git`, else in the directory; without
-//! one, the repository the directory (after `-C`) is in.
+//! command) names, its files beside a git directory named `.git`, else
+//! where `--work-tree` (`GIT_WORK_TREE`) says, else in the directory;
+//! without one, the repository the directory (after `-C`) is in.
 //!
 //! Pathspecs are the words after `--`, and before it the operands naming
 //! an existing path (as git takes them); a pathspec with magic (`:(…)`,

@@ -15,15 +15,15 @@ pub(crate) struct Repository {
 }
 
 /// The repository a git command given its git directory (`--git-dir`,
-/// `GIT_DIR`) uses: a `.git` file there names the real one. Its work tree
-/// is the one given (`--work-tree`, `GIT_WORK_TREE`), else for a git
-/// directory named `.git` the directory holding it (where the files it
-/// holds come from), else `cwd`, as git takes it. `None` when there is no
-/// such directory (git fails).
+/// `GIT_DIR`) uses: a `.git` file there names the real one. Its files are
+/// taken to be, for a git directory named `.git`, beside it (what it holds
+/// are copies of them, whatever work tree git is given), else in the work
+/// tree given (`--work-tree`, `GIT_WORK_TREE`), else in `cwd`, as git
+/// takes it. `None` when there is no such directory (git fails).
 pub(crate) fn given(git_dir: &Path, work_tree: Option<&Path>, cwd: &Path) -> Option<Repository> {
     let meta = fs::metadata(git_dir).ok()?;
     let parent = git_dir.parent().filter(|_| git_dir.file_name().is_some_and(|name| name == ".git"));
-    let top = work_tree.or(parent).unwrap_or(cwd).to_path_buf();
+    let top = parent.or(work_tree).unwrap_or(cwd).to_path_buf();
     if meta.is_dir() {
         return Some(Repository { top, git_dir: git_dir.to_path_buf() });
     }

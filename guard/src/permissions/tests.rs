@@ -906,6 +906,7 @@ fn git_reads_the_repository_its_options_and_environment_name() {
             ("git --git-dir=proj/.git show HEAD:.env", &env, "`git show` reads `HEAD:.env`"),
             ("git --git-dir proj/.git --work-tree proj show :.env", &env, "`git show` reads `:.env`"),
             ("GIT_DIR=proj/.git git cat-file -p :.env", &env, "`git cat-file` reads `:.env`"),
+            ("git --git-dir=proj/.git --work-tree=. show HEAD:.env", &env, "`git show` reads `HEAD:.env`"),
             (
                 "env GIT_DIR=proj/.git GIT_WORK_TREE=proj git show :qa/secret/plan.txt",
                 &secret,
@@ -936,6 +937,14 @@ fn git_reads_the_repository_its_options_and_environment_name() {
             "Read(./qa/secret/**)",
             &file,
             "`git diff` reads what its repository holds in the repository `$g` names"
+        )
+    );
+    assert_eq!(
+        p.check_shell("git -C \"$d\" show HEAD:x", &s.home),
+        unknown_file(
+            "Read(./qa/secret/**)",
+            &file,
+            "`git show` reads what its repository holds in the repository `$d` names"
         )
     );
     assert_eq!(p.check_shell("git --git-dir=$g log --oneline", &s.home), Verdict::Allow);
