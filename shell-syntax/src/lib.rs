@@ -14,6 +14,7 @@
 //! apart from the words. Unbalanced quotes or parentheses run to the end of
 //! the line, as an unfinished shell line would; nothing here panics.
 
+mod levels;
 mod splitter;
 #[cfg(test)]
 mod tests;
@@ -40,6 +41,19 @@ pub struct Command {
     /// becomes part of another command's words or a file it reads, not the
     /// line's output.
     pub in_substitution: bool,
+    /// The shell environments it runs in, outermost first; empty: the
+    /// line's own shell. A subshell `( … )`, a substitution, each stage of
+    /// a pipeline and a list run in the background (`&`) are environments
+    /// of their own: what a command sets (a variable, the directory) is
+    /// seen by the later commands whose `env` starts with its own, by no
+    /// other. Past 32 levels no more are added, and the commands deeper are
+    /// [`Command::conditional`].
+    pub env: Vec<u32>,
+    /// It may be skipped though the commands before it in its environment
+    /// ran: it follows `&&` or `||` in its list, or is part of a compound
+    /// command (`if`, `while`, `until`, `for`, `select`, `case`, `{ … }`, a
+    /// function's body). What it sets may or may not be set after it.
+    pub conditional: bool,
 }
 
 /// A word of a [`Command`].
@@ -132,6 +146,6 @@ pub fn quote(text: &str) -> String {
 /// command holding them.
 pub fn split(line: &str) -> Vec<Command> {
     let mut out = Vec::new();
-    Splitter::new(line, 0).run(&mut out);
+    Splitter::new(line, 0, Vec::new(), 0, 0).run(&mut out);
     out
 }

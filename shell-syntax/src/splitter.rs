@@ -1,6 +1,7 @@
 //! The scanner behind [`crate::split`]: one pass over the line's bytes,
 //! a fresh scanner for the text of each substitution.
 
+use crate::levels::Levels;
 use crate::{Command, Quote, Quoted, Redirect, Word};
 
 /// Nesting of `$(…)` and backticks followed at most.
@@ -36,11 +37,15 @@ pub(crate) struct Splitter<'a> {
     /// another operator clears it: a newline, a comment or a subshell's `(`
     /// may stand between a pipe and its reader.
     piped: bool,
+    /// An `&&`, `||` or pipe waits for the command after it: a newline
+    /// before that command does not end the list.
+    continued: bool,
     /// Where in the output this scanner's own commands are (not those of
     /// its substitutions), so a pipe can mark what writes into it.
     own: Vec<usize>,
-    /// For each open subshell, how many of `own` came before it.
-    subshells: Vec<usize>,
+    /// The line's own shell and each open subshell, and the environments
+    /// they are.
+    levels: Levels,
     /// The subshell that just closed (its first entry in `own`) until the
     /// next operator: a `|` then pipes what all its commands print.
     closed: Option<usize>,
@@ -54,7 +59,10 @@ struct Partial {
 }
 
 impl<'a> Splitter<'a> {
-    pub(crate) fn new(src: &'a str, depth: usize) -> Splitter<'a> {
+    /// A scanner of `src` whose commands run in the environment `env`,
+    /// handing out environment ids after `last_id`; `out_len`, the output
+    /// so far.
+    pub(crate) fn new(src: &'a str, depth: usize, env: Vec<u32>, last_id: u32, out_len: usize) -> Splitter<'a> {
         Splitter {
             src,
             bytes: src.as_bytes(),
@@ -68,8 +76,9 @@ impl<'a> Splitter<'a> {
             pending: None,
             heredocs: Vec::new(),
             piped: false,
+            continued: false,
             own: Vec::new(),
-            subshells: Vec::new(),
+            levels: Levels::new(env, last_id, out_len),
             closed: None,
         }
     }
@@ -78,7 +87,8 @@ impl<'a> Splitter<'a> {
         self.bytes.get(i).copied()
     }
 
-    pub(crate) fn run(mut self, out: &mut Vec<Command>) {
+    /// Splits `src` into `out`; the last environment id handed out.
+    pub(crate) fn run(mut self, out: &mut Vec<Command>) -> u32 {
         while let Some(b) = self.at(self.i) {
             let next = self.at(self.i + 1);
             match b {
@@ -88,11 +98,15 @@ impl<'a> Splitter<'a> {
                 }
                 b'\n' => {
                     self.end_command(self.i, out);
+                    if !self.continued {
+                        self.levels.end_list(false, out);
+                    }
                     self.i += 1;
                     self.skip_heredocs();
                 }
                 b';' => {
                     self.end_command(self.i, out);
+                    self.levels.end_list(false, out);
                     self.piped = false;
                     self.closed = None;
                     self.i += 1;
@@ -111,20 +125,35 @@ impl<'a> Splitter<'a> {
                     self.piped = b == b'|' && next != Some(b'|');
                     if self.piped {
                         self.mark_pipe_writers(ended, out);
+                        self.levels.pipe(out);
+                    } else if next == Some(b) {
+                        self.levels.and_or(out);
+                    } else {
+                        self.levels.end_list(true, out);
                     }
+                    self.continued = self.piped || next == Some(b);
                     self.closed = None;
                     self.i += if matches!(next, Some(b'&' | b'|')) { 2 } else { 1 };
+                }
+                b'(' if next == Some(b')') && (self.word.is_some() || !self.words.is_empty()) => {
+                    // `f()` or `f ()`: a function is defined, no subshell opened or closed.
+                    self.push_in(b"()", None);
+                    self.i += 2;
                 }
                 b'(' if self.word.is_none() && self.words.is_empty() => {
                     // A subshell: what follows is a command of its own.
                     self.end_command(self.i, out);
-                    self.subshells.push(self.own.len());
+                    if !self.levels.opens_pattern() {
+                        self.levels.open_subshell(self.own.len(), out.len());
+                    }
                     self.i += 1;
                 }
                 b')' => {
+                    self.end_word();
+                    let pattern = self.levels.closes_pattern(&self.words);
                     self.end_command(self.i, out);
-                    // Unmatched (a `case` pattern's), it closes no subshell.
-                    self.closed = self.subshells.pop();
+                    // A `case` pattern's, or unmatched, it closes no subshell.
+                    self.closed = if pattern { None } else { self.levels.close_subshell(out) };
                     self.i += 1;
                 }
                 b'<' | b'>' => self.redirection(b, next, out),
@@ -172,6 +201,8 @@ impl<'a> Splitter<'a> {
             }
         }
         self.end_command(self.bytes.len(), out);
+        self.levels.end(out);
+        self.levels.last_id()
     }
 
     /// The bytes of the character starting at `at`.
@@ -235,11 +266,14 @@ impl<'a> Splitter<'a> {
         // Spans in `raw`; a word can end in what its trimming took (`a\` + newline at the line's end).
         let in_raw = |at: usize| at.saturating_sub(start).min(raw.len());
         let in_raw = |w: Word| Word { span: in_raw(w.span.start)..in_raw(w.span.end), ..w };
-        let words = words.into_iter().map(in_raw).collect();
+        let words: Vec<Word> = words.into_iter().map(in_raw).collect();
         let redirects = redirects.into_iter().map(|r| Redirect { target: in_raw(r.target), ..r }).collect();
         let reads_pipe = std::mem::take(&mut self.piped);
+        self.continued = false;
+        let (env, conditional) = self.levels.place(&words);
         self.own.push(out.len());
-        out.push(Command { raw, words, redirects, reads_pipe, writes_pipe: false, in_substitution: self.depth > 0 });
+        let in_substitution = self.depth > 0;
+        out.push(Command { raw, words, redirects, reads_pipe, writes_pipe: false, in_substitution, env, conditional });
     }
 
     /// At a pipe: the command it ended writes into it or, when it ended
@@ -425,19 +459,26 @@ impl<'a> Splitter<'a> {
         let close = close.min(self.bytes.len());
         if self.depth < MAX_DEPTH {
             let inner = self.src[self.i + 1..close].replace("\\`", "`");
-            Splitter::new(&inner, self.depth + 1).run(out);
+            self.nested(&inner, out);
         }
         let src = self.src;
         self.push_in(&src.as_bytes()[self.i..(close + 1).min(src.len())], quote);
         self.i = close + 1;
     }
 
-    fn recurse(&self, start: usize, end: usize, out: &mut Vec<Command>) {
+    fn recurse(&mut self, start: usize, end: usize, out: &mut Vec<Command>) {
         if self.depth < MAX_DEPTH
             && let Some(inner) = self.src.get(start..end)
         {
-            Splitter::new(inner, self.depth + 1).run(out);
+            self.nested(inner, out);
         }
+    }
+
+    /// Splits a substitution's text, run in an environment of its own.
+    fn nested(&mut self, inner: &str, out: &mut Vec<Command>) {
+        let (env, last_id) = self.levels.nested_env();
+        let last_id = Splitter::new(inner, self.depth + 1, env, last_id, out.len()).run(out);
+        self.levels.ids_used_to(last_id);
     }
 
     /// The index of the `)` closing the `(` at `open`, skipping quoted text;

@@ -199,6 +199,7 @@ fn random_input_never_panics() {
             }
             assert!(!(command.reads_pipe || command.writes_pipe) || line.contains('|'), "{line:?}");
             assert!(!command.in_substitution || substitutes, "{line:?}");
+            assert!(command.env.len() <= crate::levels::MAX_ENV_DEPTH, "{line:?}");
         }
     }
 }
@@ -237,4 +238,52 @@ fn a_word_is_a_glob_when_a_glob_character_is_bare() {
 fn a_quoted_word_survives_quotes_and_spaces() {
     assert_eq!(crate::quote("/a b/it's"), r"'/a b/it'\''s'");
     assert_eq!(split(&crate::quote("a b; rm x"))[0].words[0].text, "a b; rm x");
+}
+
+/// Each command's text, the environment it runs in and `?` when it may be skipped.
+fn places(line: &str) -> Vec<String> {
+    let shown = |c: Command| format!("{} {:?}{}", c.raw, c.env, if c.conditional { "?" } else { "" });
+    split(line).into_iter().map(shown).collect()
+}
+
+#[test]
+fn commands_say_which_environment_they_run_in() {
+    // Subshells and substitutions are environments of their own, nested in the line's.
+    assert_eq!(
+        places("x=rm; (x=ls; $x) ; echo $(y=1; $x) $x"),
+        ["x=rm []", "x=ls [1]", "$x [1]", "y=1 [2]", "$x [2]", "echo $(y=1; $x) $x []"]
+    );
+    assert_eq!(places("(a; (b)); c"), ["a [1]", "b [1, 2]", "c []"]);
+    // Each stage of a pipeline, and a list run in the background, has one too.
+    assert_eq!(places("a | b; c | (d; e) | f"), ["a [1]", "b [2]", "c [3]", "d [5, 4]", "e [5, 4]", "f [6]"]);
+    assert_eq!(places("a && b & c"), ["a [1]", "b [1]?", "c []"]);
+    assert_eq!(places("a |\n  b\nc"), ["a [1]", "b [2]", "c []"]);
+}
+
+#[test]
+fn commands_behind_and_or_or_in_compounds_may_be_skipped() {
+    assert_eq!(places("a && b || c; d"), ["a []", "b []?", "c []?", "d []"]);
+    assert_eq!(places("a &&\n b\nc"), ["a []", "b []?", "c []"]);
+    assert_eq!(places("a && (b; c)"), ["a []", "b [1]", "c [1]"]);
+    assert_eq!(places("if a; then b; else c; fi; d"), ["if a []?", "then b []?", "else c []?", "fi []?", "d []"]);
+    assert_eq!(
+        places("for x in a; do\n b\ndone; { c; }; d"),
+        ["for x in a []?", "do []?", "b []?", "done []?", "{ c []?", "} []?", "d []"]
+    );
+    assert_eq!(places("f() {\n b\n}\nc"), ["f() { []?", "b []?", "} []?", "c []"]);
+    // A function's `()` closes no subshell.
+    assert_eq!(places("(f () { b; }; c); d"), ["f () { b [1]?", "} [1]?", "c [1]", "d []"]);
+    // A case pattern's `)` closes no subshell.
+    assert_eq!(
+        places("(case $v in a) b;; (c) d;; esac; e); f"),
+        ["case $v in a [1]?", "b [1]?", "c [1]?", "d [1]?", "esac [1]?", "e [1]", "f []"]
+    );
+}
+
+#[test]
+fn environments_stop_nesting_at_a_depth() {
+    let line = "(".repeat(100) + "a" + &")".repeat(100);
+    let commands = split(&line);
+    assert_eq!(commands[0].env.len(), crate::levels::MAX_ENV_DEPTH);
+    assert!(commands[0].conditional);
 }

@@ -215,6 +215,9 @@ fn permission_rules_deny_and_ask_for_reads_edits_and_commands() {
     refused(&["run", "--", "git push origin main"], "Bash(git push:*)", "denied");
     refused(&["run", "--", "echo ok && git push --force"], "Bash(git push:*)", "denied");
     refused(&["run", "--", "rm -rf build"], "Bash(rm *)", "host's own");
+    // A file written that is known only when the command runs cannot be checked against Edit rules.
+    refused(&["run", "--", "f=locked.txt; (f=x); echo new > \"$f\""], "Edit(./locked.txt)", "denied");
+    refused(&["run", "--", "echo new | tee \"$F\""], "a file known only when the command runs", "host's own");
     // Everything else still works.
     let ok = lctx(&home, &root, &["run", "--", "echo", "allowed"]);
     assert!(ok.status.success() && String::from_utf8_lossy(&ok.stdout).contains("allowed"), "{}", describe(&ok));
@@ -314,12 +317,23 @@ fn commands_are_checked_for_what_globs_recursive_readers_and_variables_make_them
         "f=qa/secret/plan.txt; cat $f",
         &["denied by Read(./qa/secret/**)", "`cat` reads `$f` = `qa/secret/plan.txt`"],
     );
+    // A cd to a directory known only when it runs, a subshell's assignment, a write to a variable's file.
+    refused(
+        "cd \"$(dirname qa/secret/x)\" && cat plan.txt",
+        &["requires approval", "`cat` reads `plan.txt` after `cd \"$(dirname qa/secret/x)\"`"],
+    );
+    refused("x=rm; (x=ls); $x qa/notes.md", &["denied by Bash(rm:*)", "`rm qa/notes.md` matches it"]);
+    assert!(root.join("qa/notes.md").exists());
     let git = std::process::Command::new("git").args(["init", "-q"]).current_dir(&root).output().unwrap();
     assert!(git.status.success(), "{}", describe(&git));
     let git = std::process::Command::new("git").args(["add", "qa", "src"]).current_dir(&root).output().unwrap();
     assert!(git.status.success(), "{}", describe(&git));
     refused(
         "git show :qa/secret/plan.txt",
+        &["denied by Read(./qa/secret/**)", "`git show` reads `:qa/secret/plan.txt`"],
+    );
+    refused(
+        &format!("git --git-dir={}/.git show :qa/secret/plan.txt", root.display()),
         &["denied by Read(./qa/secret/**)", "`git show` reads `:qa/secret/plan.txt`"],
     );
     refused(

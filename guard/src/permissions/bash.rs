@@ -29,18 +29,18 @@
 //! `eval` and the commands of `find -exec` (`-execdir`, `-ok`, `-okdir`) are
 //! split and matched as commands of their own, and so is a
 //! command whose program is a variable an earlier command of the same line
-//! set to a literal, alone or by `export` (`x=rm; $x foo` is matched as
-//! `rm foo`). Any other
+//! certainly set to a literal (`x=rm; $x foo` is matched as `rm foo`; see
+//! [`super::variables`] for what certainly means). Any other
 //! program word that is not a literal (`$x`, `$(echo rm)`, `` `…` ``), or
 //! is a glob or braces the shell expands (`/bin/r?`), is noted as
 //! [`Invocation::unknown_program`]: no rule can be matched against a
 //! program known only when the command runs. A double-quoted variable in
 //! the directory before a literal file name (`"$HOME/bin/cargo"`) is not.
 
-use std::collections::HashMap;
-
 use lean_ctx_shell_syntax::{Command, Quote, Quoted, Word};
 
+use super::scope::Place;
+use super::variables::Variables;
 use super::{braces, expand};
 
 /// Nesting of `sh -c` and `eval` followed at most.
@@ -185,6 +185,15 @@ pub(crate) struct Invocation {
     /// The wrapper (`xargs`, `parallel`) that adds to the program's
     /// arguments names it reads from its input when the command runs.
     pub(crate) input_names: Option<String>,
+    /// The variables set for the program alone, by name (`GIT_DIR=x git …`,
+    /// `env GIT_DIR=x git …`).
+    pub(crate) assignments: Vec<(String, Arg)>,
+    /// Where it runs, scripts it is part of (`sh -c`, `eval`) included.
+    pub(crate) place: Place,
+    /// It may set any variable and change the directory of the shell it
+    /// runs in: `source`, `.`, `eval` of a word known only when it runs, a
+    /// function the line defines.
+    pub(crate) sets_anything: bool,
 }
 
 /// A word after the program, or a redirection's target.
@@ -196,15 +205,27 @@ pub(crate) struct Arg {
     pub(crate) glob: Option<String>,
     /// No variable or substitution decides what the word becomes.
     pub(crate) literal: bool,
-    /// For a word that is one variable an earlier command of the line set
-    /// to a literal (`f=x; cat "$f"`), the words that value makes; it may
-    /// still be another when the command runs (the assignment was skipped
-    /// by `&&`, or made in a subshell), so the word stays not literal.
+    /// For a word that is one variable an earlier command of the line
+    /// certainly set to a literal (`f=x; cat "$f"`), the words that value
+    /// makes; the word stays not literal, as what else sets variables
+    /// (the environment, a script) is not seen.
     pub(crate) values: Vec<Arg>,
 }
 
+/// The variables a line has set, as a command running at `env` sees them.
+struct Seen<'a> {
+    variables: &'a Variables,
+    env: &'a [u32],
+}
+
+impl Seen<'_> {
+    fn value(&self, name: &str) -> Option<&str> {
+        self.variables.value(name, self.env)
+    }
+}
+
 impl Arg {
-    fn of(word: &Word, vars: &Vars) -> Arg {
+    fn of(word: &Word, vars: &Seen<'_>) -> Arg {
         let literal = word.is_literal();
         let values = if literal { Vec::new() } else { values(word, vars) };
         Arg { text: word.text.clone(), glob: word.glob(), literal, values }
@@ -219,8 +240,8 @@ impl Arg {
 /// becomes: the value, whole when the word is double-quoted, else split at
 /// whitespace and each piece globbed (not brace-expanded: braces come
 /// before variables). None for any other word.
-fn values(word: &Word, vars: &Vars) -> Vec<Arg> {
-    let Some(value) = variable(&word.text).and_then(|name| vars.get(name)?.as_deref()) else { return Vec::new() };
+fn values(word: &Word, vars: &Seen<'_>) -> Vec<Arg> {
+    let Some(value) = variable(&word.text).and_then(|name| vars.value(name)) else { return Vec::new() };
     if word.quoted_at(0).is_some() {
         return vec![Arg::literal(value, None)];
     }
@@ -237,58 +258,55 @@ pub(crate) struct Redirection {
     pub(crate) target: Arg,
 }
 
-impl Invocation {
-    /// The arguments that are not options.
-    pub(crate) fn operands(&self) -> impl Iterator<Item = &Arg> {
-        self.args.iter().filter(|arg| !arg.text.starts_with('-'))
-    }
-}
-
 /// The simple commands `line` runs, including `sh -c` scripts and `eval`.
 pub(crate) fn invocations(line: &str) -> Vec<Invocation> {
     let mut out = Vec::new();
-    collect(line, 0, &mut out);
+    let mut line_ids = 0;
+    collect(line, 0, &Place::default(), &mut Variables::default(), &mut line_ids, &mut out);
     out
 }
 
-/// Variables a line sets by a command of assignments alone (`x=rm;`): the
-/// value when it is literal, `None` when it is not (`x=$(…)`).
-type Vars = HashMap<String, Option<String>>;
-
-fn collect(line: &str, depth: usize, out: &mut Vec<Invocation>) {
-    let mut vars = Vars::new();
-    for command in lean_ctx_shell_syntax::split(line) {
-        let (invocation, script) = look_through(&command, &vars);
+/// Collects the commands of `line`, a script run at `within` (the line's
+/// own shell, or the command running it) whose variables are `vars`;
+/// `ids`, the environment ids taken so far, so the script's own
+/// environments get new ones.
+fn collect(line: &str, depth: usize, within: &Place, vars: &mut Variables, ids: &mut u32, out: &mut Vec<Invocation>) {
+    let commands = lean_ctx_shell_syntax::split(line);
+    let base = *ids;
+    *ids += commands.iter().flat_map(|command| command.env.iter().copied()).max().unwrap_or(0);
+    for command in commands {
+        let env = within.env.iter().copied().chain(command.env.iter().map(|id| base + id)).collect();
+        let place = Place { env, conditional: within.conditional || command.conditional };
+        let (invocation, script) = look_through(&command, &place, vars);
+        let sets_anything = invocation.sets_anything;
         out.push(invocation);
-        if let Some(script) = script
-            && depth < MAX_DEPTH
-        {
-            collect(&script, depth + 1, out);
+        match script {
+            Some(Script { text, own_shell }) if depth < MAX_DEPTH => {
+                if own_shell {
+                    *ids += 1;
+                    let mut env = place.env.clone();
+                    env.push(*ids);
+                    let inner = Place { env, conditional: place.conditional };
+                    collect(&text, depth + 1, &inner, &mut Variables::default(), ids, out);
+                } else {
+                    collect(&text, depth + 1, &place, vars, ids, out);
+                }
+            }
+            _ => {}
         }
-        for word in assignments(&command.words) {
-            let (name, value) = word.text.split_once('=').expect("an assignment");
-            vars.insert(name.to_string(), word.is_literal().then(|| value.to_string()));
-        }
+        vars.record(&command.words, &place, sets_anything);
     }
 }
 
-/// Builtins whose `NAME=value` arguments set variables, after options.
-const DECLARING: [&str; 5] = ["export", "declare", "local", "readonly", "typeset"];
-
-/// The words of `words` that set a variable for the rest of the line: all
-/// of a command of assignments alone (`x=rm`), or the assignments `export`
-/// and its kin are given (`export x=rm`). Assignments before a program
-/// (`x=rm make`) set it for that program only.
-fn assignments(words: &[Word]) -> impl Iterator<Item = &Word> {
-    let declared = match words.first() {
-        Some(first) if DECLARING.contains(&first.text.as_str()) => &words[1..],
-        _ if words.iter().all(|word| is_assignment(&word.text)) => words,
-        _ => &[],
-    };
-    declared.iter().filter(|word| is_assignment(&word.text))
+/// Commands a command hands to a shell, and whether that shell is a
+/// process of its own (`sh -c`, `find -exec`) or the one it runs in
+/// (`eval`, a program held in a variable).
+struct Script {
+    text: String,
+    own_shell: bool,
 }
 
-const KEYWORDS: [&str; 14] =
+pub(crate) const KEYWORDS: [&str; 14] =
     ["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "case", "esac"];
 
 /// The wrappers looked through and their options that take a value.
@@ -332,7 +350,8 @@ const GLOBAL_OPTIONS: [(&str, &[&str]); 5] = [
 /// `sh -c` script, `eval`'s words, or the command itself with a program
 /// held in a variable the line set to a literal (`x=rm; $x foo` runs
 /// `rm foo`).
-fn look_through(command: &Command, vars: &Vars) -> (Invocation, Option<String>) {
+fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Invocation, Option<Script>) {
+    let vars = &Seen { variables, env: &place.env };
     let words = &command.words;
     let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
     let mut views = Vec::new();
@@ -366,7 +385,7 @@ fn look_through(command: &Command, vars: &Vars) -> (Invocation, Option<String>) 
             add(normalize(&format!("{name} {}", texts[subcommand..].join(" "))));
         }
     }
-    let args = words.get(at + 1..).unwrap_or_default().iter().map(|word| Arg::of(word, vars)).collect();
+    let args: Vec<Arg> = words.get(at + 1..).unwrap_or_default().iter().map(|word| Arg::of(word, vars)).collect();
     let redirects = command
         .redirects
         .iter()
@@ -378,20 +397,37 @@ fn look_through(command: &Command, vars: &Vars) -> (Invocation, Option<String>) 
         .find(|wrapper| INPUT_NAMES.contains(wrapper))
         .map(str::to_string);
     let mut unknown_program = words.get(at).filter(|word| known_only_when_run(word)).map(|word| word.text.clone());
+    let same_shell = |text: String| Script { text, own_shell: false };
+    let own_shell = |text: String| Script { text, own_shell: true };
     let script = match program.as_deref() {
-        Some("eval") => Some(texts.get(at + 1..).unwrap_or_default().join(" ")),
-        Some(shell) if SHELLS.contains(&shell) => shell_script(&texts[at + 1..]),
-        Some("find") => find_commands(command, at),
+        Some("eval") => Some(same_shell(texts.get(at + 1..).unwrap_or_default().join(" "))),
+        Some(shell) if SHELLS.contains(&shell) => shell_script(&texts[at + 1..]).map(own_shell),
+        Some("find") => find_commands(command, at).map(own_shell),
         _ => {
-            let value = unknown_program.as_deref().and_then(variable).and_then(|name| vars.get(name)?.clone());
+            let value = unknown_program.as_deref().and_then(variable).and_then(|name| vars.value(name));
             value.map(|value| {
                 unknown_program = None;
                 let rest = words.get(at + 1).and_then(|next| command.raw.get(next.span.start..)).unwrap_or_default();
-                format!("{value} {rest}")
+                same_shell(format!("{value} {rest}"))
             })
         }
     };
-    (Invocation { views, program, args, redirects, unknown_program, input_names }, script)
+    let sets_anything = match program.as_deref() {
+        Some("eval") => !args.iter().all(|arg| arg.literal),
+        Some(name) => variables.may_set_anything(name),
+        None => false,
+    };
+    let assignments = words.get(..at).unwrap_or_default().iter().filter(|word| is_assignment(&word.text));
+    let assignments = assignments
+        .map(|word| {
+            let (name, value) = word.text.split_once('=').expect("an assignment");
+            (name.to_string(), Arg { text: value.to_string(), glob: None, ..Arg::of(word, vars) })
+        })
+        .collect();
+    let place = place.clone();
+    let invocation =
+        Invocation { views, program, args, redirects, unknown_program, input_names, assignments, place, sets_anything };
+    (invocation, script)
 }
 
 /// Whether the program `word` runs is known only when the command runs:
@@ -534,9 +570,11 @@ fn shell_script(args: &[&str]) -> Option<String> {
     None
 }
 
-fn is_assignment(word: &str) -> bool {
+/// `NAME=value` or `NAME+=value`.
+pub(crate) fn is_assignment(word: &str) -> bool {
     match word.split_once('=') {
         Some((name, _)) => {
+            let name = name.strip_suffix('+').unwrap_or(name);
             name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
                 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         }
@@ -702,7 +740,12 @@ mod tests {
     fn program_and_operands() {
         let inv = &invocations("sudo -u me cat -n ./a 'b c' '*'.md *.rs > out")[0];
         assert_eq!(inv.program.as_deref(), Some("cat"));
-        let operands: Vec<_> = inv.operands().map(|arg| (arg.text.as_str(), arg.glob.as_deref())).collect();
+        let operands: Vec<_> = inv
+            .args
+            .iter()
+            .filter(|arg| !arg.text.starts_with('-'))
+            .map(|arg| (arg.text.as_str(), arg.glob.as_deref()))
+            .collect();
         assert_eq!(operands, [("./a", None), ("b c", None), ("*.md", None), ("*.rs", Some("*.rs"))]);
         assert_eq!(inv.args[0].text, "-n");
         assert_eq!(

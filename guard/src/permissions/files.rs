@@ -1,17 +1,21 @@
 //! The files one command line reads and writes, found command by command
 //! for [`super::Permissions::check_shell`] to hold against Read and Edit
 //! rules: operands and redirection targets as paths (globs and braces
-//! expanded, after any `cd`), directories a recursive reader is given as
+//! expanded, in the directory an earlier `cd` certainly left, see
+//! [`super::scope`]), directories a recursive reader is given as
 //! everything under them, and the reads whose files are known only when
-//! the command runs.
+//! the command runs: named by a variable, or by a relative path after a
+//! `cd` whose directory is (`cd $d`, `cd -`, `popd`, a `cd` that may have
+//! been skipped, `source`, a call to a function the line defines).
 
 use std::path::{Path, PathBuf};
 
 use super::bash::{Arg, Invocation};
 use super::expand::{self, Expansion};
 use super::paths::{PathRule, canonical_prefix};
+use super::scope::{Place, Settings};
 use super::walk::{self, Budget};
-use super::{MAX_OPERANDS, Permissions, Target, braces, git, readers};
+use super::{MAX_OPERANDS, Permissions, Target, braces, git, git_index, readers, writers};
 
 /// A file a command reads or writes, and how the command names it.
 pub(super) struct Named {
@@ -56,9 +60,10 @@ pub(super) struct Files {
     pub(super) reads: Vec<Named>,
     pub(super) whole_reads: Vec<WholeRead>,
     pub(super) edits: Vec<Named>,
-    /// Reads of files known only when the command runs, each as a clause
-    /// ("`cat` reads `$f`").
+    /// Reads and edits of files known only when the command runs, each as
+    /// a clause ("`cat` reads `$f`").
     pub(super) unknown_reads: Vec<String>,
+    pub(super) unknown_edits: Vec<String>,
 }
 
 /// Goes through a line's commands in order, with the directory each runs
@@ -66,32 +71,50 @@ pub(super) struct Files {
 pub(super) struct Finder<'a> {
     permissions: &'a Permissions,
     budget: Budget,
+    /// The line's directory, and where its commands move it.
+    start: PathBuf,
+    dirs: Settings<Dir>,
+    /// The directory of the command being looked at; when it is known
+    /// only when the command runs, `start` and the command that made it so
+    /// (`unknown_dir`).
     cwd: PathBuf,
+    unknown_dir: Option<String>,
     pub(super) files: Files,
+}
+
+/// Where a command (`by`, as written) moved the directory: `None` when
+/// that is known only when it runs.
+struct Dir {
+    path: Option<PathBuf>,
+    by: String,
 }
 
 impl<'a> Finder<'a> {
     pub(super) fn new(permissions: &'a Permissions, cwd: &Path) -> Finder<'a> {
+        let start = canonical_prefix(cwd);
         Finder {
             permissions,
             budget: Budget::new(walk::MAX_ENTRIES),
-            cwd: canonical_prefix(cwd),
+            cwd: start.clone(),
+            start,
+            dirs: Settings::default(),
+            unknown_dir: None,
             files: Files::default(),
         }
     }
 
-    /// The files one command reads and writes; a `cd` moves the commands after it.
+    /// The files one command reads and writes; a `cd` moves the commands
+    /// after it that see it.
     pub(super) fn invocation(&mut self, invocation: &Invocation) {
         let program = invocation.program.as_deref().unwrap_or_default();
-        if program == "cd" {
-            self.cwd = match invocation.operands().next() {
-                Some(dir) => match self.paths_of(dir).swap_remove(0) {
-                    Expansion::Paths(paths) => canonical_prefix(&paths[0]),
-                    Expansion::Under(dir) => dir,
-                },
-                None => self.permissions.home.clone(),
-            };
+        self.enter(&invocation.place);
+        if matches!(program, "cd" | "pushd" | "popd") {
+            let dir = self.moved_to(program, invocation);
+            self.dirs.set(&invocation.place, dir);
             return;
+        }
+        if invocation.sets_anything {
+            self.dirs.set(&invocation.place, Dir { path: None, by: written(invocation) });
         }
         let texts: Vec<&str> = invocation.args.iter().map(|arg| arg.text.as_str()).collect();
         let not_operands = readers::not_operands(program, &texts);
@@ -109,11 +132,22 @@ impl<'a> Finder<'a> {
             named_any |= self.operand(program, arg, whole);
         }
         if let Some(whole) = whole.filter(|whole| whole.default_cwd && !named_any) {
-            let cause = format!("`{program}` reads everything under its working directory {}", self.cwd.display());
-            self.whole_read(self.cwd.clone(), cause, Some(whole.filter));
+            match &self.unknown_dir {
+                Some(by) => {
+                    self.files.unknown_reads.push(format!("`{program}` reads its working directory after {by}"))
+                }
+                None => {
+                    let cause =
+                        format!("`{program}` reads everything under its working directory {}", self.cwd.display());
+                    self.whole_read(self.cwd.clone(), cause, Some(whole.filter));
+                }
+            }
+        }
+        if let Some(written) = writers::written(program, &texts) {
+            self.writes(program, &invocation.args, &written);
         }
         if program == "git" {
-            self.git(&texts);
+            self.git(invocation, &texts);
         }
         for redirect in &invocation.redirects {
             self.redirect(&redirect.target, redirect.write);
@@ -141,6 +175,13 @@ impl<'a> Finder<'a> {
         }
         let mut named_whole = !arg.literal && whole.is_some();
         for (word, prefix) in forms(arg) {
+            if let Some(by) = self.relative_to_unknown(word) {
+                named_whole |= whole.is_some();
+                if whole.is_some() || readers::reads_operands(program) {
+                    self.files.unknown_reads.push(format!("{verb} `{}` after {by}", arg.text));
+                }
+                continue;
+            }
             for path in self.paths(word, &verb) {
                 let Ok(path) = path.canonicalize() else { continue };
                 named_whole |= whole.is_some();
@@ -154,16 +195,36 @@ impl<'a> Finder<'a> {
         named_whole
     }
 
-    /// Notes what a git command prints of what its repository holds.
-    fn git(&mut self, args: &[&str]) {
-        let Some(reads) = git::reads(args, &self.cwd) else { return };
+    /// Notes what a git command prints of what its repository holds; where
+    /// it is known only when the command runs (after `cd $d`, or named by
+    /// `-C`, `--git-dir`, `--work-tree`, `GIT_DIR` or `GIT_WORK_TREE` with
+    /// a variable), that is a read that cannot be checked.
+    fn git(&mut self, invocation: &Invocation, args: &[&str]) {
+        let Some(subcommand) = git::may_print_files(args) else { return };
+        let variable = |name: &str| invocation.assignments.iter().find(|(set, _)| set == name).map(|(_, value)| value);
+        let (git_dir, work_tree) = (variable("GIT_DIR"), variable("GIT_WORK_TREE"));
+        let globals = invocation.args.iter().take_while(|arg| arg.text != subcommand);
+        let unknown = git_dir.iter().chain(&work_tree).copied().chain(globals).find(|arg| !arg.literal);
+        let by = match (unknown, &self.unknown_dir) {
+            (Some(arg), _) => Some(format!("in the repository `{}` names", arg.text)),
+            (None, Some(by)) => Some(format!("after {by}")),
+            (None, None) => None,
+        };
+        if let Some(by) = by {
+            self.files.unknown_reads.push(format!("`git {subcommand}` reads what its repository holds {by}"));
+            return;
+        }
+        let text = |arg: Option<&Arg>| arg.map(|arg| arg.text.clone());
+        let (git_dir, work_tree) = (text(git_dir), text(work_tree));
+        let Some(reads) = git::reads(args, &self.cwd, git_dir.as_deref(), work_tree.as_deref()) else { return };
         let command = &reads.command;
         for (word, path) in reads.objects {
             self.files.reads.push(Named { path, cause: format!("{command} reads `{word}`") });
         }
+        let repository = reads.repository.as_ref();
         for dir in reads.tracked {
             let cause = format!("{command} reads the files git tracks under {}", shown_dir(&dir, &self.cwd));
-            self.whole_read(dir, cause, Some(walk::Filter::Tracked));
+            self.whole_read_by(dir, cause, |dir, budget| git_index::tracked(repository, dir, budget));
         }
         for dir in reads.everything {
             let cause = format!("{command} reads everything under {}", shown_dir(&dir, &self.cwd));
@@ -175,18 +236,113 @@ impl<'a> Finder<'a> {
     /// when the command runs is a read that cannot be checked.
     fn redirect(&mut self, target: &Arg, write: bool) {
         let operator = if write { "`>`" } else { "`<`" };
-        let verb = format!("{operator} names");
-        if !target.literal && !write {
-            self.files.unknown_reads.push(format!("{verb} `{}`", target.text));
+        self.file(&format!("{operator} names"), target, write);
+    }
+
+    /// Notes the files `program` writes through its arguments (see
+    /// [`writers`]): each target, and for a directory that sources are
+    /// copied or moved into, each source's name in it.
+    fn writes(&mut self, program: &str, args: &[Arg], written: &writers::Written) {
+        let verb = format!("`{program}` writes");
+        for &target in written.targets.iter().take(MAX_OPERANDS) {
+            let paths = self.file(&verb, &args[target], true);
+            for dir in paths.iter().filter(|path| path.is_dir()) {
+                for source in written.sources.iter().map(|&at| &args[at]) {
+                    let name = Path::new(&source.text).file_name();
+                    match name.filter(|_| source.literal) {
+                        Some(name) => self.files.edits.push(Named {
+                            path: dir.join(name),
+                            cause: format!("{verb} `{}` into {}", source.text, shown(dir, &self.cwd)),
+                        }),
+                        None => self.unknown(true, format!("{verb} `{}` into {}", source.text, shown(dir, &self.cwd))),
+                    }
+                }
+            }
         }
+    }
+
+    /// Notes the file `target` names that the command reads or (`write`)
+    /// writes, `verb` saying how ("`<` names"), and returns its paths; one
+    /// known only when the command runs (a variable, or relative after
+    /// `cd $d`) is a read or edit that cannot be checked.
+    fn file(&mut self, verb: &str, target: &Arg, write: bool) -> Vec<PathBuf> {
+        if !target.literal {
+            self.unknown(write, format!("{verb} `{}`", target.text));
+        }
+        let mut all = Vec::new();
         for (word, prefix) in forms(target) {
-            for path in self.paths(word, &verb) {
+            if let Some(by) = self.relative_to_unknown(word) {
+                self.unknown(write, format!("{verb} `{}` after {by}", target.text));
+                continue;
+            }
+            for path in self.paths(word, verb) {
                 let path = canonical_prefix(&path);
                 let cause = format!("{verb} {prefix}{}", named(word, &path, &self.cwd));
                 let list = if write { &mut self.files.edits } else { &mut self.files.reads };
-                list.push(Named { path, cause });
+                list.push(Named { path: path.clone(), cause });
+                all.push(path);
             }
         }
+        all
+    }
+
+    /// Notes a read or (`write`) an edit of a file known only when the
+    /// command runs, `part` saying which.
+    fn unknown(&mut self, write: bool, part: String) {
+        let unknown = if write { &mut self.files.unknown_edits } else { &mut self.files.unknown_reads };
+        unknown.push(part);
+    }
+
+    /// The directory the command at `place` runs in: where the last `cd`
+    /// it sees left it, when that `cd` certainly ran and its directory is
+    /// known; else the line's (unused: `unknown_dir` says why).
+    fn enter(&mut self, place: &Place) {
+        (self.cwd, self.unknown_dir) = match self.dirs.seen(&place.env) {
+            None => (self.start.clone(), None),
+            Some(seen) => match (&seen.value.path, seen.certain) {
+                (Some(path), true) => (path.clone(), None),
+                _ => (self.start.clone(), Some(seen.value.by.clone())),
+            },
+        };
+    }
+
+    /// Where `cd`, `pushd` or `popd` moves the directory. Known only when
+    /// it runs: after `popd`, `pushd` without a directory, `cd -`,
+    /// `cd ~user`, a directory a variable or substitution names (but for
+    /// one the line certainly set), or a relative one from a directory
+    /// that is itself unknown (said to be after the command making it so).
+    fn moved_to(&mut self, program: &str, invocation: &Invocation) -> Dir {
+        let by = written(invocation);
+        let unknown = |by: String| Dir { path: None, by };
+        let operand = invocation.args.iter().find(|arg| arg.text == "-" || !arg.text.starts_with('-'));
+        let Some(operand) = operand else {
+            let path = (program == "cd").then(|| self.permissions.home.clone());
+            return Dir { path, by };
+        };
+        let word = match &operand.values[..] {
+            _ if operand.literal => operand,
+            [value] => value,
+            _ => return unknown(by),
+        };
+        let home_of_another = word.text.starts_with('~') && word.text != "~" && !word.text.starts_with("~/");
+        if program == "popd" || word.text == "-" || home_of_another {
+            return unknown(by);
+        }
+        if let Some(before) = self.relative_to_unknown(word) {
+            return unknown(before.to_string());
+        }
+        let path = match self.paths_of(word).swap_remove(0) {
+            Expansion::Paths(paths) => canonical_prefix(&paths[0]),
+            Expansion::Under(dir) => dir,
+        };
+        Dir { path: Some(path), by }
+    }
+
+    /// The command that left the directory unknown, when `word` is a
+    /// relative path from it (not `/…`, `~` or `~/…`).
+    fn relative_to_unknown(&self, word: &Arg) -> Option<&str> {
+        let anchored = word.text.starts_with('/') || word.text == "~" || word.text.starts_with("~/");
+        self.unknown_dir.as_deref().filter(|_| !anchored)
     }
 
     /// The paths `arg` names (not necessarily existing). What it names
@@ -234,13 +390,29 @@ impl<'a> Finder<'a> {
     /// read), or judged from the rules' patterns when it has too much in it
     /// or `filter` is `None` (a glob already ran out).
     fn whole_read(&mut self, dir: PathBuf, cause: String, filter: Option<walk::Filter>) {
+        self.whole_read_by(dir, cause, |dir, budget| filter.and_then(|filter| walk::tree(dir, budget, filter)));
+    }
+
+    /// A directory read whole as [`Finder::whole_read`] notes it, `list`
+    /// listing what the program reads under it within the budget.
+    fn whole_read_by(
+        &mut self,
+        dir: PathBuf,
+        cause: String,
+        list: impl FnOnce(&Path, &mut Budget) -> Option<walk::Tree>,
+    ) {
         let rules = &self.permissions.rules;
         if !rules.iter().any(|rule| matches!(&rule.target, Target::Read(r) if r.may_cover_below(&dir))) {
             return;
         }
-        let listing = filter.and_then(|filter| walk::tree(&dir, &mut self.budget, filter));
+        let listing = list(&dir, &mut self.budget);
         self.files.whole_reads.push(WholeRead { dir, cause, cwd: self.cwd.clone(), listing });
     }
+}
+
+/// A command as a verdict names it: as written, in backquotes.
+fn written(invocation: &Invocation) -> String {
+    format!("`{}`", invocation.views.first().map_or("", String::as_str))
 }
 
 /// The words to look up for `arg`, each with what to say before naming

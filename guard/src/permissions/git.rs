@@ -12,6 +12,11 @@
 //! | `grep` | the tracked files under its pathspecs (or a `REV:PATH`'s), or under its directory; with `--untracked` or `--no-index`, everything there |
 //! | `archive` | the tracked files under its pathspecs (or a `REV:PATH`'s), or all |
 //!
+//! The repository is the one `--git-dir` (else a `GIT_DIR` given to the
+//! command) names, its files beside a git directory named `.git`, else
+//! where `--work-tree` (`GIT_WORK_TREE`) says, else in the directory;
+//! without one, the repository the directory (after `-C`) is in.
+//!
 //! Pathspecs are the words after `--`, and before it the operands naming
 //! an existing path (as git takes them); a pathspec with magic (`:(…)`,
 //! `:!`) or a glob counts as its literal leading directory. Tracked files
@@ -21,7 +26,7 @@
 use std::path::{Path, PathBuf};
 
 use super::braces;
-use super::git_index;
+use super::git_index::{self, Repository};
 use super::paths::lexical;
 
 /// What one git command reads of what its repository holds.
@@ -36,6 +41,8 @@ pub(crate) struct GitReads {
     pub(crate) tracked: Vec<PathBuf>,
     /// Directories it reads every file under, tracked or not.
     pub(crate) everything: Vec<PathBuf>,
+    /// The repository whose index says what is tracked.
+    pub(crate) repository: Option<Repository>,
 }
 
 /// Global options taking the next word as their value.
@@ -62,28 +69,29 @@ const GREP_VALUES: [&str; 10] =
 const ARCHIVE_VALUES: [&str; 6] = ["-o", "--output", "--prefix", "--format", "--remote", "--exec"];
 const OBJECT_TYPES: [&str; 4] = ["blob", "tree", "commit", "tag"];
 
-/// What `git ARGS…` run in `cwd` (canonical) reads of its repository;
-/// `None` for a subcommand that prints no file's contents, or outside a
-/// repository (where git fails), `git grep --no-index` aside.
-pub(crate) fn reads(args: &[&str], cwd: &Path) -> Option<GitReads> {
-    let mut cwd = cwd.to_path_buf();
-    let mut at = 0;
-    while let Some(arg) = args.get(at).filter(|arg| arg.starts_with('-')) {
-        if *arg == "-C"
-            && let Some(dir) = args.get(at + 1)
-        {
-            cwd = lexical(&cwd.join(dir));
-        }
-        at += if GLOBAL_VALUES.contains(arg) { 2 } else { 1 };
-    }
+/// What `git ARGS…` run in `cwd` (canonical) reads of its repository,
+/// with `git_dir` and `work_tree` what `GIT_DIR` and `GIT_WORK_TREE` it is
+/// given hold; `None` for a subcommand that prints no file's contents, or
+/// outside a repository (where git fails), `git grep --no-index` aside.
+pub(crate) fn reads(args: &[&str], cwd: &Path, git_dir: Option<&str>, work_tree: Option<&str>) -> Option<GitReads> {
+    let at = subcommand_at(args);
+    let (cwd, repository) = repository(&args[..at], cwd, git_dir, work_tree);
     let subcommand = *args.get(at)?;
     let args = &args[at + 1..];
     let no_index = args.contains(&"--no-index");
-    let top = match git_index::repository(&cwd) {
-        Some(repository) => repository.top,
+    let top = match &repository {
+        Some(repository) => repository.top.clone(),
         None if subcommand == "grep" && no_index => cwd.clone(),
         None => return None,
     };
+    let out = GitReads { command: format!("`git {subcommand}`"), repository, ..GitReads::default() };
+    prints(subcommand, args, &top, &cwd, out)
+}
+
+/// What `git SUBCOMMAND ARGS…` run in `cwd` prints of what the repository
+/// whose work tree's top is `top` holds, added to `out`.
+fn prints(subcommand: &str, args: &[&str], top: &Path, cwd: &Path, mut out: GitReads) -> Option<GitReads> {
+    let no_index = args.contains(&"--no-index");
     let has = |options: &[&str]| args.iter().any(|arg| options.iter().any(|option| option_is(arg, option)));
     let values: &[&str] = match subcommand {
         "grep" => &GREP_VALUES,
@@ -91,8 +99,7 @@ pub(crate) fn reads(args: &[&str], cwd: &Path) -> Option<GitReads> {
         _ => &[],
     };
     let words = Words::of(args, values);
-    let mut out = GitReads { command: format!("`git {subcommand}`"), ..GitReads::default() };
-    let object = |word: &str| object_path(word, &top, &cwd);
+    let object = |word: &str| object_path(word, top, cwd);
     for word in words.before.iter().chain(&words.after) {
         if let Some(path) = object(word) {
             out.objects.push((word.to_string(), path));
@@ -103,25 +110,25 @@ pub(crate) fn reads(args: &[&str], cwd: &Path) -> Option<GitReads> {
     let others: Vec<&str> = words.before.iter().copied().filter(|word| object(word).is_none()).collect();
     let trees: Vec<PathBuf> = out.objects.iter().map(|(_, path)| path.clone()).collect();
     let within = |before: &[&str], default: &Path| {
-        let named = pathspecs(before, &words.after, &top, &cwd);
+        let named = pathspecs(before, &words.after, top, cwd);
         if named.is_empty() { vec![default.to_path_buf()] } else { named }
     };
     // Blobs named by path alone are all `show` and `diff` print of them.
-    let commits = out.objects.is_empty() || others.iter().any(|word| !exists(word, &cwd));
+    let commits = out.objects.is_empty() || others.iter().any(|word| !exists(word, cwd));
     match subcommand {
-        "show" | "diff" if !has(&NO_PATCH) && !no_index && commits => out.tracked = within(&others, &top),
-        "format-patch" if !has(&NO_PATCH) => out.tracked = within(&others, &top),
-        "log" | "whatchanged" if has(&PATCH) && !has(&NO_PATCH[..2]) => out.tracked = within(&others, &top),
+        "show" | "diff" if !has(&NO_PATCH) && !no_index && commits => out.tracked = within(&others, top),
+        "format-patch" if !has(&NO_PATCH) => out.tracked = within(&others, top),
+        "log" | "whatchanged" if has(&PATCH) && !has(&NO_PATCH[..2]) => out.tracked = within(&others, top),
         "cat-file" if !has(&["-t", "-s", "-e"]) => {
             let by_id = others.iter().any(|word| !OBJECT_TYPES.contains(word));
             if by_id || has(&["--batch", "--batch-command"]) {
-                out.tracked = vec![top.clone()];
+                out.tracked = vec![top.to_path_buf()];
             }
         }
         "grep" => {
             // The first word is the pattern, unless an option gave it.
             let searched = if has(&["-e", "-f"]) { &others[..] } else { others.get(1..).unwrap_or_default() };
-            let dirs = if trees.is_empty() { within(searched, &cwd) } else { trees };
+            let dirs = if trees.is_empty() { within(searched, cwd) } else { trees };
             if no_index || has(&["--untracked"]) {
                 out.everything = dirs;
             } else {
@@ -130,12 +137,68 @@ pub(crate) fn reads(args: &[&str], cwd: &Path) -> Option<GitReads> {
         }
         // The first word is the tree archived, the rest paths in it.
         "archive" => {
-            out.tracked = if trees.is_empty() { within(others.get(1..).unwrap_or_default(), &top) } else { trees }
+            out.tracked = if trees.is_empty() { within(others.get(1..).unwrap_or_default(), top) } else { trees }
         }
         "show" | "diff" | "cat-file" => {}
         _ => return None,
     }
     Some(out)
+}
+
+/// `git ARGS…`'s subcommand when it prints what a repository holds of its
+/// files (see the table), for a repository known only when it runs.
+pub(crate) fn may_print_files<'a>(args: &[&'a str]) -> Option<&'a str> {
+    let at = subcommand_at(args);
+    let subcommand = *args.get(at)?;
+    let anywhere = Path::new("/");
+    let out = prints(subcommand, &args[at + 1..], anywhere, anywhere, GitReads::default())?;
+    let prints_any = !(out.objects.is_empty() && out.tracked.is_empty() && out.everything.is_empty());
+    prints_any.then_some(subcommand)
+}
+
+/// The directory git runs in, moved by `-C` options among `globals`, and
+/// the repository it uses there: the one `--git-dir` (else `git_dir`)
+/// names, with the work tree `--work-tree` (else `work_tree`) names, or the
+/// one it is in.
+fn repository(
+    globals: &[&str],
+    cwd: &Path,
+    git_dir: Option<&str>,
+    work_tree: Option<&str>,
+) -> (PathBuf, Option<Repository>) {
+    let (mut cwd, mut git_dir, mut work_tree) = (cwd.to_path_buf(), git_dir, work_tree);
+    for (at, option) in globals.iter().enumerate() {
+        let value = |name: &str| match option.strip_prefix(name)?.strip_prefix('=') {
+            Some(value) => Some(value),
+            None if *option == name => globals.get(at + 1).copied(),
+            None => None,
+        };
+        if *option == "-C"
+            && let Some(dir) = globals.get(at + 1)
+        {
+            cwd = lexical(&cwd.join(dir));
+        }
+        git_dir = value("--git-dir").or(git_dir);
+        work_tree = value("--work-tree").or(work_tree);
+    }
+    let work_tree = work_tree.map(|tree| lexical(&cwd.join(tree)));
+    let repository = match git_dir {
+        Some(dir) => git_index::given(&lexical(&cwd.join(dir)), work_tree.as_deref(), &cwd),
+        None => git_index::repository(&cwd).map(|found| match work_tree {
+            Some(top) => Repository { top, ..found },
+            None => found,
+        }),
+    };
+    (cwd, repository)
+}
+
+/// Where the subcommand is in `args`, past the global options.
+fn subcommand_at(args: &[&str]) -> usize {
+    let mut at = 0;
+    while let Some(arg) = args.get(at).filter(|arg| arg.starts_with('-')) {
+        at += if GLOBAL_VALUES.contains(arg) { 2 } else { 1 };
+    }
+    at.min(args.len())
 }
 
 fn exists(word: &str, cwd: &Path) -> bool {

@@ -8,9 +8,28 @@ use std::path::{Path, PathBuf};
 use super::walk::{Budget, Tree};
 
 /// A repository: its work tree's top and its git directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Repository {
     pub(crate) top: PathBuf,
-    git_dir: PathBuf,
+    pub(crate) git_dir: PathBuf,
+}
+
+/// The repository a git command given its git directory (`--git-dir`,
+/// `GIT_DIR`) uses: a `.git` file there names the real one. Its files are
+/// taken to be, for a git directory named `.git`, beside it (what it holds
+/// are copies of them, whatever work tree git is given), else in the work
+/// tree given (`--work-tree`, `GIT_WORK_TREE`), else in `cwd`, as git
+/// takes it. `None` when there is no such directory (git fails).
+pub(crate) fn given(git_dir: &Path, work_tree: Option<&Path>, cwd: &Path) -> Option<Repository> {
+    let meta = fs::metadata(git_dir).ok()?;
+    let parent = git_dir.parent().filter(|_| git_dir.file_name().is_some_and(|name| name == ".git"));
+    let top = parent.or(work_tree).unwrap_or(cwd).to_path_buf();
+    if meta.is_dir() {
+        return Some(Repository { top, git_dir: git_dir.to_path_buf() });
+    }
+    let text = fs::read_to_string(git_dir).ok()?;
+    let named = git_dir.parent()?.join(text.strip_prefix("gitdir:")?.trim());
+    Some(Repository { top, git_dir: named })
 }
 
 /// The repository `dir` (canonical) is in, as git finds it: the nearest
@@ -30,14 +49,14 @@ pub(crate) fn repository(dir: &Path) -> Option<Repository> {
     })
 }
 
-/// The files git tracks under `dir`, each entry costing one of the
-/// budget; no repository or no index: none (git has nothing to print).
+/// The files `repository` tracks under `dir`, each entry costing one of
+/// the budget; no repository or no index: none (git has nothing to print).
 /// `None` past the budget or for an index this reader does not know (a
 /// split or sparse index, another version): the caller judges from the
 /// rules' patterns.
-pub(crate) fn tracked(dir: &Path, budget: &mut Budget) -> Option<Tree> {
+pub(crate) fn tracked(repository: Option<&Repository>, dir: &Path, budget: &mut Budget) -> Option<Tree> {
     let mut tree = Tree { entries: Vec::new(), linked_dirs: Vec::new() };
-    let Some(repository) = repository(dir) else { return Some(tree) };
+    let Some(repository) = repository else { return Some(tree) };
     let Ok(bytes) = fs::read(repository.git_dir.join("index")) else { return Some(tree) };
     for name in entries(&bytes, budget)? {
         let path = repository.top.join(String::from_utf8_lossy(&name).as_ref());
@@ -143,6 +162,11 @@ mod tests {
 
     use super::*;
 
+    /// What the repository `dir` is in tracks under it.
+    fn tracked_in(dir: &Path, budget: &mut Budget) -> Option<Tree> {
+        tracked(repository(dir).as_ref(), dir, budget)
+    }
+
     fn git(dir: &Path, args: &[&str]) {
         let status = Command::new("git").args(args).current_dir(dir).status().unwrap();
         assert!(status.success(), "git {args:?}");
@@ -166,24 +190,24 @@ mod tests {
         };
         for version in ["2", "3", "4"] {
             git(&root, &["update-index", "--index-version", version]);
-            let all = tracked(&root, &mut Budget::new(100)).unwrap();
+            let all = tracked_in(&root, &mut Budget::new(100)).unwrap();
             assert_eq!(
                 rel(all),
                 [".env", "README", &long, "qa/notes.md", "qa/secret/plan.txt", "untracked"],
                 "v{version}"
             );
-            let qa = tracked(&root.join("qa"), &mut Budget::new(100)).unwrap();
+            let qa = tracked_in(&root.join("qa"), &mut Budget::new(100)).unwrap();
             assert_eq!(rel(qa), ["qa/notes.md", "qa/secret/plan.txt"], "v{version}");
-            assert!(tracked(&root, &mut Budget::new(5)).is_none(), "six entries are past a budget of five");
+            assert!(tracked_in(&root, &mut Budget::new(5)).is_none(), "six entries are past a budget of five");
         }
         // A directory in no repository, or a repository with no index: nothing tracked.
         let bare = tempfile::tempdir().unwrap();
-        assert!(tracked(bare.path(), &mut Budget::new(10)).unwrap().entries.is_empty());
+        assert!(tracked_in(bare.path(), &mut Budget::new(10)).unwrap().entries.is_empty());
         git(bare.path(), &["init", "-q"]);
-        assert!(tracked(bare.path(), &mut Budget::new(10)).unwrap().entries.is_empty());
+        assert!(tracked_in(bare.path(), &mut Budget::new(10)).unwrap().entries.is_empty());
         // Not an index: judged from the rules instead.
         fs::write(root.join(".git/index"), b"DIRC\0\0\0\x02\0\0\0\x01garbage").unwrap();
-        assert!(tracked(&root, &mut Budget::new(10)).is_none());
+        assert!(tracked_in(&root, &mut Budget::new(10)).is_none());
     }
 
     #[test]
@@ -198,7 +222,7 @@ mod tests {
         git(&main, &["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "a"]);
         git(&main, &["worktree", "add", "-q", "../linked"]);
         let linked = root.join("linked");
-        let tree = tracked(&linked, &mut Budget::new(10)).unwrap();
+        let tree = tracked_in(&linked, &mut Budget::new(10)).unwrap();
         assert_eq!(tree.entries, [linked.join("a")]);
     }
 }

@@ -20,7 +20,8 @@
 //!
 //! [`Permissions::check_shell`] also applies the Read and Edit rules to the
 //! files a command names, best effort: an operand that resolves (against the
-//! working directory, following `cd` in the same line) to an existing path
+//! working directory, following a `cd` earlier in the line where the shell
+//! would, `scope.rs`) to an existing path
 //! is checked like a read, and a `>` redirection target like an edit (a
 //! target's globs expanded as an operand's), so
 //! `cat .env` is denied where `Read(./.env)` is (the first 4096 operands of
@@ -45,8 +46,11 @@
 //!   read the files its index tracks (`git_index.rs`);
 //! - a file known only when the command runs (`files.rs`: an operand of a
 //!   reader with a variable or substitution, `cat "$f"`, a `<` target with
-//!   one, the names xargs and parallel read from their input) cannot be
-//!   matched by Read rules: where any exist, the command is an ask.
+//!   one, a relative one after `cd $d`, the names xargs and parallel read
+//!   from their input) cannot be
+//!   matched by Read rules: where any exist, the command is an ask; so for
+//!   a file known only when it runs that is written (`> "$f"`, `tee $f`,
+//!   `cp a $f`: `writers.rs`) where Edit rules exist.
 //!
 //! Not seen: what a script or program reads by itself (`bash script.sh`,
 //! `python -c …`), a variable in an operand of a program not known to
@@ -66,8 +70,11 @@ mod git;
 mod git_index;
 mod paths;
 mod readers;
+mod scope;
 mod settings;
+mod variables;
 mod walk;
+mod writers;
 
 pub use paths::canonical_prefix;
 
@@ -106,9 +113,9 @@ pub enum Cause {
     /// command runs, so the rule (the project's first Bash rule) cannot be
     /// checked against it.
     UnknownProgram(String),
-    /// The part of the command that reads a file known only when it runs,
-    /// as a clause ("`cat` reads `$f`"), so the rule (the project's first
-    /// Read rule) cannot be checked against it.
+    /// The part of the command that reads or writes a file known only when
+    /// it runs, as a clause ("`cat` reads `$f`"), so the rule (the
+    /// project's first Read rule, or Edit rule) cannot be checked against it.
     UnknownFile(String),
 }
 
@@ -219,7 +226,7 @@ impl Permissions {
         for invocation in &invocations {
             finder.invocation(invocation);
         }
-        let Files { reads, whole_reads, edits, unknown_reads } = finder.files;
+        let Files { reads, whole_reads, edits, unknown_reads, unknown_edits } = finder.files;
         let verdict = self.verdict(|target| match target {
             Target::Bash(pattern) => invocations
                 .iter()
@@ -241,15 +248,17 @@ impl Permissions {
         let program = invocations.iter().find_map(|inv| inv.unknown_program.clone());
         let is_bash = |target: &Target| matches!(target, Target::Bash(_));
         let is_read = |target: &Target| matches!(target, Target::Read(_));
+        let is_edit = |target: &Target| matches!(target, Target::Edit(_));
         let unknown = [
             program.map(|word| self.unchecked(is_bash, Cause::UnknownProgram(word))),
             unknown_reads.into_iter().next().map(|part| self.unchecked(is_read, Cause::UnknownFile(part))),
+            unknown_edits.into_iter().next().map(|part| self.unchecked(is_edit, Cause::UnknownFile(part))),
         ];
         unknown.into_iter().flatten().find(|verdict| *verdict != Verdict::Allow).unwrap_or(Verdict::Allow)
     }
 
     /// A command with a part known only when it runs (`cause`: its
-    /// program, or a file it reads), in a project with rules of the kind
+    /// program, or a file it reads or writes), in a project with rules of the kind
     /// that part would be checked against (`kind`): none of them can be, so
     /// the user is asked, named the first such rule (a deny before an ask).
     /// Without such rules it runs.

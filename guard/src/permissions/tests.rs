@@ -770,3 +770,182 @@ fn what_git_prints_of_the_files_it_holds_is_read() {
         )
     );
 }
+
+#[test]
+fn a_program_variable_is_followed_only_where_it_was_certainly_set_in_the_same_shell() {
+    let (s, p, file) = qa();
+    let rm = because(deny("Bash(rm:*)", &file), "`rm foo` matches it");
+    let unknown =
+        Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(Cause::UnknownProgram("$x".into())) };
+    for (command, verdict) in [
+        // A subshell's, a substitution's or a pipeline stage's assignment ends with it.
+        ("x=rm; (x=ls); $x foo", &rm),
+        ("x=rm; echo $(x=ls); $x foo", &rm),
+        ("x=rm; x=ls | cat; $x foo", &rm),
+        ("x=rm; x=ls & $x foo", &rm),
+        ("(x=rm; $x foo)", &rm),
+        ("x=rm && $x foo", &rm),
+        ("eval x=rm; $x foo", &rm),
+        // Behind `||`/`&&`, in a compound command or set another way, it may hold another value.
+        ("x=rm; false || x=ls; $x foo", &unknown),
+        ("x=rm; true && x=ls; $x foo", &unknown),
+        ("x=rm; if true; then x=ls; fi; $x foo", &unknown),
+        ("x=rm; for x in ls; do $x foo; done", &unknown),
+        ("x=rm; read x; $x foo", &unknown),
+        ("x=r; x+=m; $x foo", &unknown),
+        ("x=ls; x=(rm); $x foo", &unknown),
+        ("x=rm; unset x; $x foo", &unknown),
+        ("x=; : ${x:=ls}; $x foo", &unknown),
+        ("x=rm; declare -n x=y; $x foo", &unknown),
+        ("f() { x=ls; }; x=rm; f; $x foo", &unknown),
+        ("x=rm; source env.sh; $x foo", &unknown),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), *verdict, "{command}");
+    }
+    for command in ["x=ls; (x=rm); $x foo", "x=ls; x=rm | cat; $x foo", "x=ls; echo $(x=rm) && $x foo"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // A file variable set in a subshell is not the file read after it; the read stays unknown.
+    assert_eq!(
+        p.check_shell("f=src/a.rs; (f=qa/secret/plan.txt); cat $f", &s.root),
+        unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `$f`")
+    );
+}
+
+#[test]
+fn a_relative_path_after_a_cd_to_a_directory_known_only_when_it_runs_is_unknown() {
+    let (s, p, file) = qa();
+    let secret = "Read(./qa/secret/**)";
+    for (command, part) in [
+        ("cd $d && cat plan.txt", "`cat` reads `plan.txt` after `cd $d`"),
+        ("cd \"$(dirname x)\"; head -1 plan.txt", "`head` reads `plan.txt` after `cd \"$(dirname x)\"`"),
+        ("cd qa; cd -; cat plan.txt", "`cat` reads `plan.txt` after `cd -`"),
+        ("cd ~user && cat plan.txt", "`cat` reads `plan.txt` after `cd ~user`"),
+        ("pushd $x && wc -l < plan.txt", "`<` names `plan.txt` after `pushd $x`"),
+        ("pushd qa && popd && cat plan.txt", "`cat` reads `plan.txt` after `popd`"),
+        ("cd $d && cd secret && cat plan.txt", "`cat` reads `plan.txt` after `cd $d`"),
+        ("cd $d && grep -r plans", "`grep` reads its working directory after `cd $d`"),
+        ("cd $d && git grep plans", "`git grep` reads what its repository holds after `cd $d`"),
+        // A cd that may have been skipped leaves either directory.
+        ("[ -d src ] && cd src; cat .env", "`cat` reads `.env` after `cd src`"),
+        ("f() { cd qa; }; f; cat plan.txt", "`cat` reads `plan.txt` after `f`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file(secret, &file, part), "{command}");
+    }
+    // A literal cd is followed, a subshell's ends with it, and absolute paths need no directory.
+    for (command, verdict, part) in [
+        ("cd qa/secret && cat plan.txt", "Read(./qa/secret/**)", "`cat` reads `plan.txt`"),
+        ("(cd src); cat .env", "Read(./.env)", "`cat` reads `.env`"),
+        ("cd src | true; cat .env", "Read(./.env)", "`cat` reads `.env`"),
+        ("d=qa/secret; cd $d && cat plan.txt", "Read(./qa/secret/**)", "`cat` reads `plan.txt`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(deny(verdict, &file), part), "{command}");
+    }
+    let absolute = format!("cd $d && cat {}", s.root.join(".env").display());
+    let Verdict::Deny { rule, .. } = p.check_shell(&absolute, &s.root) else { panic!("{absolute}") };
+    assert_eq!(rule, "Read(./.env)");
+    for command in ["cd $d && ls plan.txt", "cd $d && echo x", "(cd $d && make); cat src/a.rs", "cd $d; cd ~/x; cat y"]
+    {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
+
+#[test]
+fn a_file_written_that_is_known_only_when_it_runs_is_asked_about_where_edit_rules_exist() {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Edit(./config/**)"]}"#));
+    s.file("config/app.toml");
+    s.file("a.txt");
+    let p = s.load();
+    let rule = "Edit(./config/**)";
+    let file = s.project_file();
+    for (command, part) in [
+        ("echo x > $f", "`>` names `$f`"),
+        ("echo x >> \"$(ls config)\"", "`>` names `$(ls config)`"),
+        ("echo x | tee $f", "`tee` writes `$f`"),
+        ("cp a.txt $f", "`cp` writes `$f`"),
+        ("cp $f config/", "`cp` writes `$f` into config"),
+        ("cd $d && echo x > app.toml", "`>` names `app.toml` after `cd $d`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file(rule, &file, part), "{command}");
+    }
+    // Known targets are checked as edits, tee's and a copy's destination too.
+    for (command, part) in [
+        ("echo x | tee -a config/app.toml", "`tee` writes `config/app.toml`"),
+        ("cp a.txt config", "`cp` writes `a.txt` into config"),
+        ("mv -t config a.txt", "`mv` writes `a.txt` into config"),
+        ("f=config/x; echo x > $f", "`>` names `$f` = `config/x`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), part), "{command}");
+    }
+    for command in ["echo x > out.txt", "cp a.txt b.txt", "cat $f", "echo x | tee log"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // Without Edit rules nothing is lost by running it.
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Bash(rm:*)"]}"#));
+    for command in ["echo x > $f", "tee $f", "cp a $f"] {
+        assert_eq!(s.load().check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
+
+#[test]
+fn git_reads_the_repository_its_options_and_environment_name() {
+    let (s, p, file) = qa();
+    git(&s.root, &["init", "-q"]);
+    git(&s.root, &["add", "qa", ".env", "src"]);
+    let env = deny("Read(./.env)", &file);
+    let secret = deny("Read(./qa/secret/**)", &file);
+    // From outside the work tree, or from another repository, walking up finds no repository or the wrong one.
+    let outside = s.home.clone();
+    let other = s.home.join("other");
+    fs::create_dir_all(&other).unwrap();
+    git(&other, &["init", "-q"]);
+    for dir in [&outside, &other] {
+        for (command, verdict, part) in [
+            ("git --git-dir=proj/.git show HEAD:.env", &env, "`git show` reads `HEAD:.env`"),
+            ("git --git-dir proj/.git --work-tree proj show :.env", &env, "`git show` reads `:.env`"),
+            ("GIT_DIR=proj/.git git cat-file -p :.env", &env, "`git cat-file` reads `:.env`"),
+            ("git --git-dir=proj/.git --work-tree=. show HEAD:.env", &env, "`git show` reads `HEAD:.env`"),
+            (
+                "env GIT_DIR=proj/.git GIT_WORK_TREE=proj git show :qa/secret/plan.txt",
+                &secret,
+                "`git show` reads `:qa/secret/plan.txt`",
+            ),
+        ] {
+            let command = command.replace("proj", &s.root.display().to_string());
+            assert_eq!(p.check_shell(&command, dir), because(verdict.clone(), part), "{command} in {}", dir.display());
+        }
+        // With no work tree there, the index's files show in full as deleted.
+        let command = format!("git --git-dir={}/.git diff", s.root.display());
+        let verdict = p.check_shell(&command, dir);
+        let Verdict::Deny { cause: Some(Cause::Part(said)), .. } = verdict else { panic!("{command}: {verdict:?}") };
+        assert!(said.ends_with("qa/secret/plan.txt among it"), "{said}");
+    }
+    // A repository named by a variable is known only when the command runs.
+    assert_eq!(
+        p.check_shell("git --git-dir=$g show HEAD:x", &s.home),
+        unknown_file(
+            "Read(./qa/secret/**)",
+            &file,
+            "`git show` reads what its repository holds in the repository `--git-dir=$g` names"
+        )
+    );
+    assert_eq!(
+        p.check_shell("GIT_DIR=$g git diff", &s.home),
+        unknown_file(
+            "Read(./qa/secret/**)",
+            &file,
+            "`git diff` reads what its repository holds in the repository `$g` names"
+        )
+    );
+    assert_eq!(
+        p.check_shell("git -C \"$d\" show HEAD:x", &s.home),
+        unknown_file(
+            "Read(./qa/secret/**)",
+            &file,
+            "`git show` reads what its repository holds in the repository `$d` names"
+        )
+    );
+    assert_eq!(p.check_shell("git --git-dir=$g log --oneline", &s.home), Verdict::Allow);
+}

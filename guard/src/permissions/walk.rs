@@ -58,9 +58,6 @@ pub(crate) enum Filter {
     /// git's excludes, as rg and ag read by default (the `ignore` crate's
     /// walker, the one rg is built on).
     Ignores,
-    /// Those git tracks, from its index (`git_index.rs`), as `git diff`
-    /// and `git grep` print them.
-    Tracked,
 }
 
 /// What is under a directory.
@@ -76,9 +73,6 @@ pub(crate) struct Tree {
 /// What `filter` lets a program read under `dir` (canonical), or `None`
 /// when that is more than the budget allows.
 pub(crate) fn tree(dir: &Path, budget: &mut Budget, filter: Filter) -> Option<Tree> {
-    if filter == Filter::Tracked {
-        return super::git_index::tracked(dir, budget);
-    }
     let mut tree = Tree { entries: Vec::new(), linked_dirs: Vec::new() };
     if filter == Filter::Ignores {
         let walk = ignore::WalkBuilder::new(dir).sort_by_file_name(|a, b| a.cmp(b)).build();
