@@ -374,31 +374,19 @@ pub(super) fn resolve_symbol(
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeSet;
-
-    use lean_ctx_graph::{FileEntry, Stamp, extract};
-
     use super::*;
 
     #[test]
     fn a_symbol_not_parsed_yet_is_said_to_be_so_while_the_graph_is_built() {
-        let mut graph = Graph::new();
-        let facts = extract(Language::Python, "def main():\n    return 1\n");
-        graph.upsert("main.py", FileEntry { stamp: Stamp::default(), facts });
-        let too_large = BTreeSet::new();
-        let view = GraphView {
-            graph: &graph,
-            phase: Phase::Building { done: 1, total: 9 },
-            lagging: false,
-            too_large: &too_large,
-        };
-        let building = "the project's graph is still being built (1/9 files parsed)";
+        let building = super::super::Building::new();
+        let view = building.view();
+        let progress = "the project's graph is still being built (1/9 files parsed)";
         let ask = |action, first, second| answer(&view, action, first, second, None, 1, Interrupt::NEVER).unwrap();
         let callers = ask(Action::Callers, "nosuch", None);
         assert!(callers.targets.is_empty() && callers.edges.is_empty() && !callers.complete);
         assert_eq!(
             callers.note.as_deref(),
-            Some(format!("{building}\nno definition of `nosuch` among the files parsed so far: ask again in a moment"))
+            Some(format!("{progress}\nno definition of `nosuch` among the files parsed so far: ask again in a moment"))
                 .as_deref()
         );
         // A trace whose end is not parsed yet says which end.
@@ -406,7 +394,7 @@ mod tests {
         assert_eq!(trace.targets.len(), 1);
         assert_eq!(
             trace.note.as_deref(),
-            Some(format!("{building}\nno definition of `later` among the files parsed so far: ask again in a moment"))
+            Some(format!("{progress}\nno definition of `later` among the files parsed so far: ask again in a moment"))
                 .as_deref()
         );
     }

@@ -293,26 +293,12 @@ fn finish(graph: &Graph, links: &TestLinks, mut answer: ImpactAnswer, reached: R
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeSet;
-
-    use lean_ctx_graph::{FileEntry, Graph, Stamp, extract};
-    use lean_ctx_outline::Language;
-
-    use super::super::{GraphView, Phase};
     use super::*;
 
     #[test]
     fn a_symbol_not_parsed_yet_is_said_to_be_so_not_answered_for_its_file() {
-        let mut graph = Graph::new();
-        let facts = extract(Language::Python, "def main():\n    return 1\n");
-        graph.upsert("main.py", FileEntry { stamp: Stamp::default(), facts });
-        let too_large = BTreeSet::new();
-        let view = GraphView {
-            graph: &graph,
-            phase: Phase::Building { done: 1, total: 9 },
-            lagging: false,
-            too_large: &too_large,
-        };
+        let building = super::super::Building::new();
+        let view = building.view();
         let (answer, impacted) = analyze(&view, Some("main.py"), Some("nosuch"), 2).unwrap();
         assert!(answer.groups.is_empty() && answer.targets.is_empty() && impacted.is_empty());
         assert_eq!((answer.file.as_str(), answer.symbol.as_str()), ("main.py", "nosuch"));

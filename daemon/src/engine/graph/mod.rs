@@ -620,6 +620,32 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     std::fs::rename(&tmp, path)
 }
 
+/// A graph still being built, for the answers' tests: `main.py` (`def main`) parsed of nine files.
+#[cfg(test)]
+pub(super) struct Building {
+    graph: Graph,
+    too_large: BTreeSet<String>,
+}
+
+#[cfg(test)]
+impl Building {
+    pub(super) fn new() -> Building {
+        let mut graph = Graph::new();
+        let facts = lean_ctx_graph::extract(lean_ctx_outline::Language::Python, "def main():\n    return 1\n");
+        graph.upsert("main.py", lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
+        Building { graph, too_large: BTreeSet::new() }
+    }
+
+    pub(super) fn view(&self) -> GraphView<'_> {
+        GraphView {
+            graph: &self.graph,
+            phase: Phase::Building { done: 1, total: 9 },
+            lagging: false,
+            too_large: &self.too_large,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use lean_ctx_search::{Extra, FileStamp};

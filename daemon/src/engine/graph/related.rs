@@ -272,25 +272,12 @@ fn symbol_answer(view: &super::GraphView<'_>, symbol: &str, file: Option<&str>) 
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeSet;
-
-    use lean_ctx_graph::{FileEntry, Graph, Stamp, extract};
-
-    use super::super::{GraphView, Phase};
     use super::*;
 
     #[test]
     fn a_symbol_not_parsed_yet_is_said_to_be_so_while_the_graph_is_built() {
-        let mut graph = Graph::new();
-        let facts = extract(Language::Python, "def main():\n    return 1\n");
-        graph.upsert("main.py", FileEntry { stamp: Stamp::default(), facts });
-        let too_large = BTreeSet::new();
-        let view = GraphView {
-            graph: &graph,
-            phase: Phase::Building { done: 1, total: 9 },
-            lagging: false,
-            too_large: &too_large,
-        };
+        let building = super::super::Building::new();
+        let view = building.view();
         let answer = symbol_answer(&view, "nosuch", Some("main.py")).unwrap();
         assert!(answer.targets.is_empty() && answer.uses.is_empty() && !answer.complete);
         assert_eq!(
