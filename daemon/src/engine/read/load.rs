@@ -191,15 +191,19 @@ pub fn load_window(
 
 /// Private-key blocks met while streaming a file (see [`load_window`]): from a line the redactor
 /// opens a key on (`lean_ctx_redact::private_key_block`: a header that key material follows, not
-/// one only mentioned) to the line closing it with `-----END `.
+/// one only mentioned), wherever on its line, to the line closing it with `-----END `.
 struct KeyBlocks {
     /// The file again: the bytes after a header line, which say whether it opens a key, are read
     /// ahead of the stream.
     file: File,
-    /// The first bytes of the line being read: a key's first and last lines are short.
-    head: Vec<u8>,
+    /// The last bytes of the line's previous piece: a mark split between two pieces is found.
+    carry: Vec<u8>,
     /// Where the line being read starts in the file.
     line_start: u64,
+    /// Where the line being read first says `PRIVATE KEY`, in the file.
+    key_at: Option<u64>,
+    /// The line being read says `-----END `.
+    end_seen: bool,
     /// Inside a block whose first line was not kept, from the line after it.
     unseen: bool,
     /// The block's marker was shown on an earlier kept line.
@@ -209,15 +213,28 @@ struct KeyBlocks {
 }
 
 impl KeyBlocks {
-    const HEAD: usize = 128;
+    /// Longer than either mark, less one.
+    const CARRY: usize = 16;
+    /// What comes before `PRIVATE KEY` on a header (`-----BEGIN ENCRYPTED `), with room.
+    const BEFORE: u64 = 128;
     /// What the redactor may look at after a header for key material (512 bytes), with room.
-    const AHEAD: usize = 1024;
-    /// The most of a header's line read to find its END there (a key written on one line, in a
-    /// JSON string, is a few KiB): past that, a key found opens a block past the line.
+    const AHEAD: u64 = 1024;
+    /// The most of a header's line read past the header to find its END there (a key written
+    /// on one line, in a JSON string, is a few KiB): past that, a key found opens a block past
+    /// the line.
     const LINE: u64 = 64 * 1024;
 
     fn new(file: File) -> Self {
-        KeyBlocks { file, head: Vec::new(), line_start: 0, unseen: false, marked: false, hiding: false }
+        KeyBlocks {
+            file,
+            carry: Vec::new(),
+            line_start: 0,
+            key_at: None,
+            end_seen: false,
+            unseen: false,
+            marked: false,
+            hiding: false,
+        }
     }
 
     /// What a kept line starting now shows in place of its text: the marker on the first line of
@@ -239,46 +256,68 @@ impl KeyBlocks {
     /// `kept`: the line is kept).
     fn read(&mut self, piece: &[u8], at: u64, starts: bool, kept: bool) -> std::io::Result<()> {
         if starts {
-            self.head.clear();
+            self.carry.clear();
             self.line_start = at;
+            self.key_at = None;
+            self.end_seen = false;
         }
-        let room = Self::HEAD.saturating_sub(self.head.len());
-        self.head.extend_from_slice(&piece[..piece.len().min(room)]);
+        self.find_marks(piece, at);
         if !piece.ends_with(b"\n") {
             return Ok(());
         }
         let line_end = at + piece.len() as u64;
         if self.unseen {
             // Inside a block the redactor looks for its END, not for another header.
-            if memchr::memmem::find(&self.head, b"-----END ").is_some() {
+            if self.end_seen {
                 self.unseen = false;
             }
-        } else if memchr::memmem::find(&self.head, b"PRIVATE KEY").is_some() {
+        } else if let Some(key_at) = self.key_at {
             // A kept first line lets the redactor see the block in the kept text.
-            self.unseen = !kept && self.opens_key_past(line_end)?;
+            self.unseen = !kept && self.opens_key_past(key_at, line_end)?;
             self.marked = false;
         }
         self.hiding = false;
         Ok(())
     }
 
-    /// Whether the redactor opens a key on the line just read, in its head, that goes on past the
-    /// line's end (`line_end`), judging the line and what follows it as it would in the whole file.
-    fn opens_key_past(&self, line_end: u64) -> std::io::Result<bool> {
+    /// Notes where `piece` (at `at`) says `PRIVATE KEY` and whether it says `-----END `, also
+    /// across its start, with the previous piece's last bytes.
+    fn find_marks(&mut self, piece: &[u8], at: u64) {
+        let mut joint = std::mem::take(&mut self.carry);
+        let joint_at = at - joint.len() as u64;
+        joint.extend_from_slice(&piece[..piece.len().min(Self::CARRY)]);
+        for (text, text_at) in [(&joint[..], joint_at), (piece, at)] {
+            if self.key_at.is_none() {
+                self.key_at = memchr::memmem::find(text, b"PRIVATE KEY").map(|i| text_at + i as u64);
+            }
+            self.end_seen |= memchr::memmem::find(text, b"-----END ").is_some();
+        }
+        let tail = piece.len().saturating_sub(Self::CARRY);
+        joint.clear();
+        joint.extend_from_slice(&piece[tail..]);
+        self.carry = joint;
+    }
+
+    /// Whether the redactor opens a key on the line just read (which says `PRIVATE KEY` at
+    /// `key_at`) that goes on past the line's end (`line_end`), judging the line around it and
+    /// what follows it as it would in the whole file.
+    fn opens_key_past(&self, key_at: u64, line_end: u64) -> std::io::Result<bool> {
         use std::os::unix::fs::FileExt;
-        let line = line_end - self.line_start;
-        let mut text = vec![0; (line.min(Self::LINE) as usize) + Self::AHEAD];
+        let from = key_at.saturating_sub(Self::BEFORE).max(self.line_start);
+        let to = line_end.min(key_at + Self::LINE) + Self::AHEAD;
+        let mut text = vec![0; (to - from) as usize];
         let mut read = 0;
         while read < text.len() {
-            match self.file.read_at(&mut text[read..], self.line_start + read as u64)? {
+            match self.file.read_at(&mut text[read..], from + read as u64)? {
                 0 => break,
                 n => read += n,
             }
         }
         text.truncate(read);
         let Some(block) = lean_ctx_redact::private_key_block(&text) else { return Ok(false) };
-        let unended = block.end == text.len() && line > Self::LINE;
-        Ok(block.start < self.head.len() && (block.end as u64 > line || unended))
+        let (start, end) = (from + block.start as u64, from + block.end as u64);
+        let unended = block.end == text.len() && line_end > key_at + Self::LINE;
+        Ok(start < line_end && (end > line_end || unended))
     }
 }
 
@@ -355,6 +394,12 @@ mod tests {
         let text = format!(
             "-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----BEGIN PRIVATE KEY-----\n-----END RSA PRIVATE KEY-----\nx\n"
         );
+        assert_eq!(lines_2_3(&text), "[REDACTED:private_key]\n\n");
+        // A header far into its line (a log's prefix) opens one too, as the redactor finds it
+        // wherever it stands.
+        let prefix = format!("2026-12-06T08:00:00Z worker-7 {} key=", "x".repeat(150));
+        let text =
+            format!("{prefix}-----BEGIN RSA PRIVATE KEY-----\n{body}\n{body}\n-----END RSA PRIVATE KEY-----\nx\n");
         assert_eq!(lines_2_3(&text), "[REDACTED:private_key]\n\n");
     }
 
