@@ -114,20 +114,15 @@ pub enum Family {
 }
 
 /// The outline of `source` by its definition keywords, nested by indentation.
-pub(crate) fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
+pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
     let lines: Vec<&str> = source.lines().collect();
     // Each definition found, with its indentation and the index of its enclosing one.
     let mut found: Vec<(usize, Option<usize>, Definition)> = Vec::new();
     // Indices into `found` of the definitions still open at the current line.
     let mut open: Vec<usize> = Vec::new();
-    let mut in_pod = false;
+    let text = text_lines(&lines);
     for (index, line) in lines.iter().enumerate() {
-        // Perl's documentation (`=head1` … `=cut`, Ruby's `=begin` … `=end`) is prose.
-        if line.starts_with('=') && line[1..].starts_with(char::is_alphabetic) {
-            in_pod = !(line.starts_with("=cut") || line.starts_with("=end"));
-            continue;
-        }
-        if in_pod || line.len() > MAX_LINE || line.trim().is_empty() || is_bracket_line(line) {
+        if text[index] || line.len() > MAX_LINE || line.trim().is_empty() || is_bracket_line(line) {
             continue;
         }
         let indent = indentation(line);
@@ -155,15 +150,18 @@ pub(crate) fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
         open.push(found.len());
         found.push((indent, parent, definition));
     }
-    set_ends(&mut found, &lines);
-    // Children after their parents in `found`: moved into them from the last one back.
+    set_ends(&mut found, &lines, &text);
+    // Children after their parents in `found`: moved into them from the last one back, so each
+    // list is gathered last first and turned round when its owner's turn comes.
     let mut roots = Vec::new();
-    while let Some((_, parent, definition)) = found.pop() {
+    while let Some((_, parent, mut definition)) = found.pop() {
+        definition.children.reverse();
         match parent {
-            Some(parent) => found[parent].2.children.insert(0, definition),
-            None => roots.insert(0, definition),
+            Some(parent) => found[parent].2.children.push(definition),
+            None => roots.push(definition),
         }
     }
+    roots.reverse();
     roots
 }
 
@@ -171,7 +169,7 @@ pub(crate) fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
 /// only close something (`}`, `) {`, `end`), less the blank lines and the closing lines of its
 /// enclosing definitions (indented less) before that. A declaration that opens no block
 /// (`package a.b`, `namespace App;`) is its line.
-fn set_ends(found: &mut [(usize, Option<usize>, Definition)], lines: &[&str]) {
+fn set_ends(found: &mut [(usize, Option<usize>, Definition)], lines: &[&str], text: &[bool]) {
     for (indent, _, definition) in found.iter_mut() {
         let start = definition.start_line;
         let head = lines[start as usize - 1].trim_end();
@@ -180,19 +178,64 @@ fn set_ends(found: &mut [(usize, Option<usize>, Definition)], lines: &[&str]) {
         if !block {
             continue;
         }
-        let next = lines[start as usize..]
-            .iter()
-            .position(|line| !line.trim().is_empty() && indentation(line) <= *indent && !is_bracket_line(line));
-        let mut end = next.map_or(lines.len(), |offset| start as usize + offset);
+        let next = (start as usize..lines.len()).find(|&at| {
+            let line = lines[at];
+            !text[at] && !line.trim().is_empty() && indentation(line) <= *indent && !is_bracket_line(line)
+        });
+        let mut end = next.unwrap_or(lines.len());
         while end > start as usize {
             let line = lines[end - 1];
-            if !line.trim().is_empty() && indentation(line) >= *indent {
+            if text[end - 1] || (!line.trim().is_empty() && indentation(line) >= *indent) {
                 break;
             }
             end -= 1;
         }
         definition.end_line = u32::try_from(end).unwrap_or(u32::MAX);
     }
+}
+
+/// Which lines are text inside code, whatever their words and indentation: a here-document's
+/// body and its closing word (`cat <<EOF`, PHP's `<<<EOT`), a triple-quoted string's lines after
+/// its first (`"""`, `\'\'\'`), Perl's and Ruby's documentation (`=head1` … `=cut`, `=begin` …
+/// `=end`). A `<<WORD` whose WORD closes no later line is an operator (`1 << WIDTH`).
+fn text_lines(lines: &[&str]) -> Vec<bool> {
+    let mut text = vec![false; lines.len()];
+    let mut at = 0;
+    while at < lines.len() {
+        let line = lines[at];
+        let through = if line.starts_with('=') && line[1..].starts_with(char::is_alphabetic) {
+            // The documentation's own lines too, to its `=cut` or `=end`.
+            let end = lines[at..].iter().position(|l| l.starts_with("=cut") || l.starts_with("=end"));
+            text[at] = true;
+            end.map_or(lines.len() - 1, |offset| at + offset)
+        } else if let Some(word) = here_document(line) {
+            let closes = |l: &&str| {
+                let rest = l.trim_start().strip_prefix(word.as_str());
+                rest.is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+            };
+            lines[at + 1..].iter().position(closes).map_or(at, |offset| at + 1 + offset)
+        } else {
+            let quote = ["\"\"\"", "\'\'\'"].into_iter().find(|quote| line.matches(quote).count() % 2 == 1);
+            quote.map_or(at, |quote| {
+                let close = lines[at + 1..].iter().position(|l| l.contains(quote));
+                close.map_or(at, |offset| at + 1 + offset)
+            })
+        };
+        for flag in &mut text[at + 1..=through] {
+            *flag = true;
+        }
+        at = through + 1;
+    }
+    text
+}
+
+/// The word a here-document that `line` opens ends at: `<<EOF`, `<<-'EOF'`, `<<~EOF`,
+/// `<<"EOF"`, PHP's `<<<EOT`.
+fn here_document(line: &str) -> Option<String> {
+    let at = line.find("<<")?;
+    let rest = line[at + 2..].trim_start_matches('<').trim_start_matches(['-', '~']).trim_start_matches(['\'', '"']);
+    let word: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+    word.starts_with(|c: char| c.is_alphabetic() || c == '_').then_some(word)
 }
 
 /// Whether `line` only opens or closes what a definition's head began: a bracket first (`{` on a
@@ -393,6 +436,16 @@ mod tests {
         assert_eq!(outline(shell, Family::Shell), ["3-5 Function build", "6-8 Function deploy"]);
         let php = "<?php\nnamespace App\\Http;\nfinal class User\n{\n    public function name(): string {}\n}\n";
         assert_eq!(outline(php, Family::General), ["2-2 Module App\\Http", "3-6 Class User", " 5-5 Function name"]);
+        // A here-document's and a raw string's lines are text: no definition, no end to one.
+        let heredoc = "usage() {\n  cat <<TXT\nfunction fake_in_heredoc\nTXT\n  exit 1\n}\n\nmain() {\n  usage\n}\n";
+        assert_eq!(outline(heredoc, Family::Shell), ["1-6 Function usage", "8-10 Function main"]);
+        let php = "<?php\nclass Mailer {\n    public function body() {\n        return <<<EOT\nfunction notReal() is mentioned here\nEOT;\n    }\n    public function send() {}\n}\n";
+        assert_eq!(outline(php, Family::General), ["2-9 Class Mailer", " 3-7 Function body", " 8-8 Function send"]);
+        let kotlin = "class Repo {\n    val query = \"\"\"\nfun notAFunction()\n\"\"\"\n    fun run() {}\n}\nval width = 1 << WIDTH\nfun last() {}\n";
+        assert_eq!(
+            outline(kotlin, Family::General),
+            ["1-6 Class Repo", " 2-4 Const query", " 5-5 Function run", "7-7 Const width", "8-8 Function last"]
+        );
         // Perl's documentation is prose, whatever its words.
         let perl = "package Tool;\n\n=head1 USAGE\n\nsub in_pod { }\n\n=cut\n\nsub run {\n}\n";
         assert_eq!(outline(perl, Family::General), ["1-1 Module Tool", "9-10 Function run"]);

@@ -29,7 +29,7 @@ mod text;
 mod unclosed;
 mod unparsed;
 
-pub use keywords::Family as KeywordFamily;
+pub use keywords::{Family as KeywordFamily, keyword_outline};
 pub use language::Language;
 pub use model::{Definition, Import, Kind, Outline};
 pub use prose::{TextFormat, TextOutline, render_text_outline};
