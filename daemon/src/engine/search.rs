@@ -40,13 +40,19 @@ pub struct SearchParams {
 /// crate's regex extractor for files without a grammar) and, with `graph_facts`, for a language the
 /// code graph reads, the graph's facts from the same parse.
 fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, graph_facts: bool) -> Extraction {
-    let language = match Language::from_path(path) {
-        Some(language) if !language.is_code() => return Extraction { symbols: Vec::new(), extra: None },
-        Some(language) => language,
+    let language = match (Language::from_path(path), TextFormat::from_path(path)) {
+        (Some(language), _) if !language.is_code() => return Extraction { symbols: Vec::new(), extra: None },
+        (Some(language), _) => language,
+        // Code without a grammar here: what its views list (Kotlin, PHP, shell…).
+        (None, TextFormat::Code(family)) => {
+            let mut symbols = Vec::new();
+            walk(&lean_ctx_outline::keyword_outline(text, family), &mut symbols);
+            return Extraction { symbols, extra: None };
+        }
         // Prose holds no definitions: `class that represents…` in a reStructuredText page is a
-        // sentence. The keyword regex is for code without a grammar here (Kotlin, PHP, Lua…).
-        None if is_prose(path) => return Extraction { symbols: Vec::new(), extra: None },
-        None => return Extraction { symbols: fallback(path, text), extra: None },
+        // sentence. The keyword regex is for other code (an extension the views do not know).
+        (None, _) if is_prose(path) => return Extraction { symbols: Vec::new(), extra: None },
+        (None, _) => return Extraction { symbols: fallback(path, text), extra: None },
     };
     fn walk(defs: &[Definition], out: &mut Vec<Symbol>) {
         // A re-export names what another file defines.
@@ -571,6 +577,20 @@ mod tests {
     /// struct's fields without `pub`, TypeScript's `private` and `#private` fields, a Python
     /// module's `_PRIVATE`, a Go struct's unexported fields, a C++ class's private data and a
     /// Ruby class's `private` `attr_reader`. Each once, at the line that names it.
+    /// Code without a grammar is searched for what its views list: a Kotlin constant, a shell
+    /// function in `name() {` form, which the keyword regex did not find.
+    #[test]
+    fn code_without_a_grammar_has_the_symbols_its_views_list() {
+        let names = |path: &str, text: &str| -> Vec<(String, u32)> {
+            outline_extractor()(Path::new(path), text).into_iter().map(|s| (s.name, s.line)).collect()
+        };
+        let kotlin = "object Limits {\n    const val LIMIT = 3\n    fun check() {}\n}\n";
+        let expected = [("Limits", 1), ("LIMIT", 2), ("check", 3)].map(|(n, l)| (n.to_string(), l));
+        assert_eq!(names("Limits.kt", kotlin), expected);
+        let shell = "usage() {\n  echo x\n}\n";
+        assert_eq!(names("run.sh", shell), [("usage".to_string(), 1)]);
+    }
+
     #[test]
     fn private_fields_are_symbols() {
         let found = |path: &str, text: &str| -> Vec<(String, String, u32)> {
