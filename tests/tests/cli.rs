@@ -22,7 +22,8 @@ fn daemon_status_starts_no_daemon() {
     assert!(out.status.success(), "{}", describe(&out));
     assert_eq!(
         stdout(&out),
-        "no lean-ctxd is running; the next request starts one (`lctx daemon start` starts it now)\n"
+        "no lean-ctxd is running; `lctx daemon start` starts one (a request starts one too; `lctx doctor` says why \
+         one cannot start)\n"
     );
     let json = home.lctx_json(&["daemon", "status", "--json"]);
     assert_eq!(

@@ -97,8 +97,11 @@ async fn status(opts: &ClientOptions, json: bool) -> CmdResult {
                 return Ok(());
             }
             None => {
+                // Whether the next request can start one is `lctx doctor`'s to find out (no
+                // lean-ctxd installed, a runtime dir it cannot use): this only looks.
                 crate::outln!(
-                    "no lean-ctxd is running; the next request starts one (`lctx daemon start` starts it now)"
+                    "no lean-ctxd is running; `lctx daemon start` starts one (a request starts one too; \
+                     `lctx doctor` says why one cannot start)"
                 );
                 return Ok(());
             }

@@ -221,7 +221,8 @@ impl Asker<'_> {
                     let caller = (!matches!(caller.kind.as_str(), "file" | "module")).then_some(caller);
                     for site in &call.sites {
                         let column = self.column(&file, *site);
-                        walk.per_line += usize::from(column == 0);
+                        // The server's doing only when it gave no column (a line not read is ours).
+                        walk.per_line += usize::from(site.character.is_none());
                         let edge = Edge {
                             depth: d,
                             file: file.clone(),
