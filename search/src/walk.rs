@@ -101,18 +101,31 @@ impl WalkOptions {
 
 /// Whether the scope holds a file under a hidden path (below the scope, `.git` aside) that a walk
 /// leaving hidden paths out skipped and `admits` takes (given root-relative): what an empty answer
-/// may say it did not look at. Names only, up to the first such file.
+/// may say it did not look at. Names only, up to the first such file, or past [`HINT_WALK`]
+/// entries (a large tree with none), where it may have and says so.
 pub(crate) fn skips_hidden_files(scope: &Scope, config: &SearchConfig, admits: &dyn Fn(&Path) -> bool) -> bool {
-    WalkOptions::project(config, true).builder(&scope.base).build().flatten().any(|entry| {
+    let walk = WalkOptions::project(config, true).builder(&scope.base).build().flatten();
+    for (looked, entry) in walk.enumerate() {
+        if looked >= HINT_WALK {
+            return true;
+        }
         let (Ok(rel), Ok(inner)) = (entry.path().strip_prefix(&scope.root), entry.path().strip_prefix(&scope.base))
         else {
-            return false;
+            continue;
         };
-        matches!(classify(&entry, u64::MAX), EntryKind::File(_))
+        if matches!(classify(&entry, u64::MAX), EntryKind::File(_))
             && crate::filter::names_hidden(&inner.to_string_lossy())
             && admits(rel)
-    })
+        {
+            return true;
+        }
+    }
+    false
 }
+
+/// The most entries looked at to tell whether an empty answer left a hidden file out: an empty
+/// search of a large tree does not walk it all again for its hint.
+const HINT_WALK: usize = 20_000;
 
 /// Size and modification time: what decides whether an indexed file changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
