@@ -58,7 +58,7 @@ impl Begun {
         self.0.store(true, Ordering::Release);
     }
 
-    fn get(&self) -> bool {
+    pub(crate) fn get(&self) -> bool {
         self.0.load(Ordering::Acquire)
     }
 

@@ -148,10 +148,10 @@ impl<R: AsyncRead + Unpin + Send> Transport<RoleServer> for Stdio<R> {
                     }
                     continue;
                 }
-                Ok(Line::Eof) => return None,
+                Ok(Line::Eof) => return self.end_of_input().await,
                 Err(e) => {
                     tracing::warn!("cannot read stdin: {e}");
-                    return None;
+                    return self.end_of_input().await;
                 }
             }
             let parsed = parse(&self.line);
@@ -171,6 +171,23 @@ impl<R: AsyncRead + Unpin + Send> Transport<RoleServer> for Stdio<R> {
     }
 
     async fn close(&mut self) -> Result<(), Self::Error> {
+        self.flush_and_stop().await
+    }
+}
+
+impl<R: AsyncRead + Unpin + Send> Stdio<R> {
+    /// The input ended. Before a session began, rmcp stops without closing the transport, so
+    /// what was answered (a refused `initialize`) is written out here first.
+    async fn end_of_input(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
+        if !self.begun.get()
+            && let Err(e) = self.flush_and_stop().await
+        {
+            tracing::warn!("cannot write the last answers: {e}");
+        }
+        None
+    }
+
+    async fn flush_and_stop(&mut self) -> io::Result<()> {
         // Closing the queue lets the writer flush what is queued and stop.
         self.out = None;
         if let Some(writer) = self.writer.take() {

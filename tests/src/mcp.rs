@@ -64,16 +64,27 @@ impl Raw {
     }
 
     /// Closes stdin and waits for the exit.
-    pub fn close(mut self) -> std::process::ExitStatus {
+    pub fn close(self) -> std::process::ExitStatus {
+        self.close_and_read().0
+    }
+
+    /// Closes stdin, waits for the exit, and returns the exit and the lines written that no
+    /// `recv` took.
+    pub fn close_and_read(mut self) -> (std::process::ExitStatus, Vec<Value>) {
         drop(self.stdin.take());
         let start = Instant::now();
-        loop {
+        let status = loop {
             if let Some(status) = self.child.try_wait().unwrap() {
-                return status;
+                break status;
             }
             assert!(start.elapsed() < Duration::from_secs(10), "still running 10 s after stdin closed");
             std::thread::sleep(Duration::from_millis(10));
-        }
+        };
+        // The reader thread ends at stdout's end, which the exit brings.
+        let rest = std::iter::from_fn(|| self.lines.recv_timeout(Duration::from_secs(5)).ok())
+            .map(|line| serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON-RPC ({e}): {line}")))
+            .collect();
+        (status, rest)
     }
 }
 

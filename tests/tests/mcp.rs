@@ -756,6 +756,14 @@ fn stdin_closed_before_a_session_is_a_clean_exit() {
     raw.send_line(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
     let status = raw.close();
     assert!(status.success(), "{status}: {}", shim_log(&home));
+    // What was answered before the input ended is written before the exit: a one-shot probe
+    // gets its refusal.
+    let mut raw = Raw::spawn(mcp_command(&home, &root, &[("LEAN_CTX_NO_DAEMON", "1")]));
+    raw.send_line(r#"{"jsonrpc":"2.0","id":7,"method":"initialize","params":null}"#);
+    let (status, answers) = raw.close_and_read();
+    assert!(status.success(), "{status}: {}", shim_log(&home));
+    assert_eq!(answers.len(), 1, "{answers:?}");
+    assert_eq!((&answers[0]["id"], &answers[0]["error"]["code"]), (&7.into(), &(-32602).into()), "{answers:?}");
 }
 
 /// Error responses as JSON-RPC 2.0 has them: `"id": null` when the id could
