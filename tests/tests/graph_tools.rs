@@ -297,6 +297,6 @@ fn files_the_read_rules_deny_are_withheld_and_counted() {
     assert!(groups.iter().any(|g| g["name"] == "tests to run" && g["withheld"] == 2), "{impact}");
     // Every rule that kept a file out is named, each once.
     let note = impact["note"].as_str().unwrap();
-    assert!(note.contains("file(s) withheld by the user's Read rules: Read(./app.py) in "), "{note}");
+    assert!(note.contains("file(s) withheld by the user's Read rules: deny Read(./app.py) in "), "{note}");
     assert_eq!(note.matches("Read(./tests/**)").count(), 1, "{note}");
 }

@@ -377,7 +377,7 @@ fn add_note(result: &mut SearchResult, note: String, max: usize) {
 
 /// What an answer shows of the files it finds.
 #[derive(Clone, Copy, PartialEq)]
-enum Shows {
+pub(crate) enum Shows {
     /// Their lines (search): deny and ask rules withhold them.
     Content,
     /// Their names (glob, tree): an ask rule guards the content, not the name, so only deny rules
@@ -387,7 +387,11 @@ enum Shows {
 
 /// The Read rule that withholds `file` from an answer that `shows` this much of it, as the
 /// answer's note names it (the rule and where it is written, never the file), or `None`.
-fn read_rule(permissions: &lean_ctx_guard::permissions::Permissions, file: &Path, shows: Shows) -> Option<String> {
+pub(crate) fn read_rule(
+    permissions: &lean_ctx_guard::permissions::Permissions,
+    file: &Path,
+    shows: Shows,
+) -> Option<String> {
     match permissions.check_read(file) {
         Verdict::Allow => None,
         Verdict::Deny { rule, file, .. } => Some(format!("deny {rule} in {}", file.display())),

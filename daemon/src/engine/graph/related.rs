@@ -103,8 +103,12 @@ impl Engine {
                 };
                 let mut answer = project.read(|view| symbol_answer(&view, symbol, file.as_deref()))?;
                 let before = answer.uses.len();
-                answer.uses.retain(|u| readable(&rules, &root, &u.file));
+                let mut uses = Withheld::default();
+                answer.uses.retain(|u| uses.admits(&rules, &root, &u.file));
                 answer.uses_withheld = before - answer.uses.len();
+                if let Some(note) = uses.note(answer.uses_withheld, "use(s)") {
+                    add_note(&mut answer.note, note);
+                }
                 answer.namesakes.retain(|d| readable(&rules, &root, &d.file));
                 answer
             }
@@ -187,9 +191,6 @@ impl Engine {
         withhold(&rules, &root, &mut answer.groups, &mut withheld);
         if let Some(note) = withheld.note(answer.groups.iter().map(|g| g.withheld).sum(), "file(s)") {
             add_note(&mut answer.note, note);
-        }
-        if answer.uses_withheld > 0 {
-            add_note(&mut answer.note, format!("{} use(s) withheld by your Read rules", answer.uses_withheld));
         }
         Ok(answer)
     }

@@ -13,6 +13,7 @@ use crate::engine::Engine;
 use crate::engine::error::{EngineError, EngineResult, ErrorKind};
 use crate::engine::guard::permissions::Rules;
 use crate::engine::project::Scope;
+use crate::engine::search::{Shows, read_rule};
 use lean_ctx_guard::permissions::Verdict;
 
 /// Files one group of an answer lists at most; the rest are counted.
@@ -144,7 +145,8 @@ impl Withheld {
     /// Whether the user's Read rules let `file` (root-relative) be shown; if not, its rule is
     /// noted.
     pub(super) fn admits(&mut self, rules: &Rules, root: &Path, file: &str) -> bool {
-        match rules.permissions.check_read(&root.join(file)).grounds() {
+        // Named as search names them: what an answer shows of a file is its content here too.
+        match read_rule(&rules.permissions, &root.join(file), Shows::Content) {
             None => true,
             Some(rule) => {
                 self.0.insert(rule);
@@ -153,7 +155,7 @@ impl Withheld {
         }
     }
 
-    /// `3 file(s) withheld by the user's Read rules: Read(./a/**) in F; Read(./b) in F`, for
+    /// `3 file(s) withheld by the user's Read rules: deny Read(./a/**) in F; deny Read(./b) in F`, for
     /// `count` of `what` kept out; nothing when none was.
     pub(super) fn note(&self, count: usize, what: &str) -> Option<String> {
         let rules: Vec<&str> = self.0.iter().map(String::as_str).collect();
