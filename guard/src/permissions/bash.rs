@@ -45,6 +45,13 @@ use super::{braces, expand};
 
 /// Nesting of `sh -c` and `eval` followed at most.
 const MAX_DEPTH: usize = 8;
+/// Bytes of scripts (`sh -c`, `eval`, a program held in a variable) split
+/// for one line at most, besides the line's own length: a variable's
+/// script is split again with the same variables, so a few hundred bytes
+/// (`v1='$v0;$v0;…'; v2='$v1;…'; … $v8`) would otherwise make billions of
+/// commands. A script past the budget is not followed and its program is
+/// known only when it runs.
+const SCRIPT_BUDGET: usize = 1 << 16;
 /// Look-through steps (wrappers, assignments, keywords) given views of
 /// their own at most, besides the last.
 const MAX_VIEW_STEPS: usize = 8;
@@ -262,37 +269,48 @@ pub(crate) struct Redirection {
 pub(crate) fn invocations(line: &str) -> Vec<Invocation> {
     let mut out = Vec::new();
     let mut line_ids = 0;
-    collect(line, 0, &Place::default(), &mut Variables::default(), &mut line_ids, &mut out);
+    let mut budget = line.len() + SCRIPT_BUDGET;
+    let mut walk = Walk { ids: &mut line_ids, budget: &mut budget, out: &mut out };
+    collect(line, 0, &Place::default(), &mut Variables::default(), &mut walk);
     out
 }
 
+/// What splitting one line carries through its scripts: the environment
+/// ids taken so far, so a script's own environments get new ones; the
+/// script bytes it may still split; the commands found.
+struct Walk<'a> {
+    ids: &'a mut u32,
+    budget: &'a mut usize,
+    out: &'a mut Vec<Invocation>,
+}
+
 /// Collects the commands of `line`, a script run at `within` (the line's
-/// own shell, or the command running it) whose variables are `vars`;
-/// `ids`, the environment ids taken so far, so the script's own
-/// environments get new ones.
-fn collect(line: &str, depth: usize, within: &Place, vars: &mut Variables, ids: &mut u32, out: &mut Vec<Invocation>) {
+/// own shell, or the command running it) whose variables are `vars`.
+fn collect(line: &str, depth: usize, within: &Place, vars: &mut Variables, walk: &mut Walk<'_>) {
     let commands = lean_ctx_shell_syntax::split(line);
-    let base = *ids;
-    *ids += commands.iter().flat_map(|command| command.env.iter().copied()).max().unwrap_or(0);
+    let base = *walk.ids;
+    *walk.ids += commands.iter().flat_map(|command| command.env.iter().copied()).max().unwrap_or(0);
     for command in commands {
         let env = within.env.iter().copied().chain(command.env.iter().map(|id| base + id)).collect();
         let place = Place { env, conditional: within.conditional || command.conditional };
-        let (invocation, script) = look_through(&command, &place, vars);
+        let (mut invocation, script) = look_through(&command, &place, vars);
         let sets_anything = invocation.sets_anything;
-        out.push(invocation);
-        match script {
-            Some(Script { text, own_shell }) if depth < MAX_DEPTH => {
-                if own_shell {
-                    *ids += 1;
-                    let mut env = place.env.clone();
-                    env.push(*ids);
-                    let inner = Place { env, conditional: place.conditional };
-                    collect(&text, depth + 1, &inner, &mut Variables::default(), ids, out);
-                } else {
-                    collect(&text, depth + 1, &place, vars, ids, out);
-                }
+        let mut script = script.filter(|_| depth < MAX_DEPTH);
+        if let Some(over) = script.take_if(|script| script.text.len() > *walk.budget) {
+            invocation.unknown_program.get_or_insert(over.program);
+        }
+        walk.out.push(invocation);
+        if let Some(Script { text, own_shell, .. }) = script {
+            *walk.budget -= text.len();
+            if own_shell {
+                *walk.ids += 1;
+                let mut env = place.env.clone();
+                env.push(*walk.ids);
+                let inner = Place { env, conditional: place.conditional };
+                collect(&text, depth + 1, &inner, &mut Variables::default(), walk);
+            } else {
+                collect(&text, depth + 1, &place, vars, walk);
             }
-            _ => {}
         }
         vars.record(&command.words, &place, sets_anything);
     }
@@ -304,6 +322,8 @@ fn collect(line: &str, depth: usize, within: &Place, vars: &mut Variables, ids: 
 struct Script {
     text: String,
     own_shell: bool,
+    /// The word that runs it as written (`eval`, `sh`, `$x`).
+    program: String,
 }
 
 pub(crate) const KEYWORDS: [&str; 14] =
@@ -397,8 +417,9 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         .find(|wrapper| INPUT_NAMES.contains(wrapper))
         .map(str::to_string);
     let mut unknown_program = words.get(at).filter(|word| known_only_when_run(word)).map(|word| word.text.clone());
-    let same_shell = |text: String| Script { text, own_shell: false };
-    let own_shell = |text: String| Script { text, own_shell: true };
+    let program_word = words.get(at).map(|word| word.text.clone()).unwrap_or_default();
+    let same_shell = |text: String| Script { text, own_shell: false, program: program_word.clone() };
+    let own_shell = |text: String| Script { text, own_shell: true, program: program_word.clone() };
     let script = match program.as_deref() {
         Some("eval") => Some(same_shell(texts.get(at + 1..).unwrap_or_default().join(" "))),
         Some(shell) if SHELLS.contains(&shell) => shell_script(&texts[at + 1..]).map(own_shell),

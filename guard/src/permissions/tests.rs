@@ -949,3 +949,23 @@ fn git_reads_the_repository_its_options_and_environment_name() {
     );
     assert_eq!(p.check_shell("git --git-dir=$g log --oneline", &s.home), Verdict::Allow);
 }
+
+#[test]
+fn a_variable_script_that_multiplies_is_answered_at_once_and_its_program_is_unknown() {
+    let (s, p, file) = qa();
+    // Each level runs the one before six times: 6^8 commands if followed.
+    let mut line = String::from("v0=true; ");
+    for level in 1..=8 {
+        line += &format!("v{level}='{}'; ", vec![format!("$v{}", level - 1); 6].join(";"));
+    }
+    line += "$v8";
+    let started = std::time::Instant::now();
+    let verdict = p.check_shell(&line, &s.root);
+    assert!(started.elapsed() < std::time::Duration::from_secs(1), "took {:?}", started.elapsed());
+    // The first script past the budget is a `$vN` deep in the expansion.
+    assert!(
+        matches!(&verdict, Verdict::Ask { rule, file: f, cause: Some(Cause::UnknownProgram(word)) }
+            if rule == "Bash(rm:*)" && *f == file && word.starts_with("$v")),
+        "{verdict:?}"
+    );
+}
