@@ -309,8 +309,9 @@ impl<'a> Finder<'a> {
     /// Where `cd`, `pushd` or `popd` moves the directory. Known only when
     /// it runs: after `popd`, `pushd` without a directory, `cd -`,
     /// `cd ~user`, a directory a variable or substitution names (but for
-    /// one the line certainly set), or a relative one from a directory
-    /// that is itself unknown (said to be after the command making it so).
+    /// one the line certainly set), one that is not an existing directory
+    /// now, or a relative one from a directory that is itself unknown
+    /// (said to be after the command making it so).
     fn moved_to(&mut self, program: &str, invocation: &Invocation) -> Dir {
         let by = written(invocation);
         let unknown = |by: String| Dir { path: None, by };
@@ -335,6 +336,11 @@ impl<'a> Finder<'a> {
             Expansion::Paths(paths) => canonical_prefix(&paths[0]),
             Expansion::Under(dir) => dir,
         };
+        // A `cd` to what is no directory fails and leaves the shell where it
+        // was, which may be anywhere once the line goes on (`cd x || …`).
+        if !path.is_dir() {
+            return unknown(by);
+        }
         Dir { path: Some(path), by }
     }
 

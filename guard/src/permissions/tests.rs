@@ -829,6 +829,9 @@ fn a_relative_path_after_a_cd_to_a_directory_known_only_when_it_runs_is_unknown(
         // A cd that may have been skipped leaves either directory.
         ("[ -d src ] && cd src; cat .env", "`cat` reads `.env` after `cd src`"),
         ("f() { cd qa; }; f; cat plan.txt", "`cat` reads `plan.txt` after `f`"),
+        // A cd to what is no directory fails and leaves the directory where it was.
+        ("cd qa; cd nosuch; cat secret/plan.txt", "`cat` reads `secret/plan.txt` after `cd nosuch`"),
+        ("cd qa/notes.md; cat secret/plan.txt", "`cat` reads `secret/plan.txt` after `cd qa/notes.md`"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), unknown_file(secret, &file, part), "{command}");
     }
@@ -841,11 +844,14 @@ fn a_relative_path_after_a_cd_to_a_directory_known_only_when_it_runs_is_unknown(
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(deny(verdict, &file), part), "{command}");
     }
+    assert_eq!(
+        p.check_shell("cd nosuchdir; cat .env", &s.root),
+        unknown_file(secret, &file, "`cat` reads `.env` after `cd nosuchdir`")
+    );
     let absolute = format!("cd $d && cat {}", s.root.join(".env").display());
     let Verdict::Deny { rule, .. } = p.check_shell(&absolute, &s.root) else { panic!("{absolute}") };
     assert_eq!(rule, "Read(./.env)");
-    for command in ["cd $d && ls plan.txt", "cd $d && echo x", "(cd $d && make); cat src/a.rs", "cd $d; cd ~/x; cat y"]
-    {
+    for command in ["cd $d && ls plan.txt", "cd $d && echo x", "(cd $d && make); cat src/a.rs", "cd $d; cd ~; cat y"] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
 }
@@ -968,4 +974,12 @@ fn a_variable_script_that_multiplies_is_answered_at_once_and_its_program_is_unkn
             if rule == "Bash(rm:*)" && *f == file && word.starts_with("$v")),
         "{verdict:?}"
     );
+}
+
+#[test]
+fn thousands_of_cds_are_answered_at_once() {
+    let (s, p, _) = qa();
+    let started = std::time::Instant::now();
+    let _ = p.check_shell(&"cd qa; ".repeat(2000), &s.root);
+    assert!(started.elapsed() < std::time::Duration::from_secs(1), "took {:?}", started.elapsed());
 }
