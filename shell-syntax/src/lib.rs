@@ -14,6 +14,7 @@
 //! apart from the words. Unbalanced quotes or parentheses run to the end of
 //! the line, as an unfinished shell line would; nothing here panics.
 
+mod ansi_c;
 mod levels;
 mod splitter;
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! The scanner behind [`crate::split`]: one pass over the line's bytes,
 //! a fresh scanner for the text of each substitution.
 
+use crate::ansi_c;
 use crate::levels::Levels;
 use crate::{Command, Quote, Quoted, Redirect, Word};
 
@@ -166,14 +167,9 @@ impl<'a> Splitter<'a> {
                 b'\'' => {
                     self.push_in(b"", Some(Quote::Literal));
                     self.i += 1;
-                    self.single_quoted(false);
+                    self.single_quoted();
                 }
-                b'$' if next == Some(b'\'') => {
-                    // `$'…'`: single-quoted with backslash escapes.
-                    self.push_in(b"", Some(Quote::Literal));
-                    self.i += 2;
-                    self.single_quoted(true);
-                }
+                b'$' if next == Some(b'\'') => self.ansi_c_quoted(),
                 b'"' => {
                     self.push_in(b"", Some(Quote::Double));
                     self.i += 1;
@@ -387,21 +383,45 @@ impl<'a> Splitter<'a> {
         }
     }
 
-    /// After the opening quote; `escapes` for `$'…'`.
-    fn single_quoted(&mut self, escapes: bool) {
+    /// After the opening quote.
+    fn single_quoted(&mut self) {
         while let Some(b) = self.at(self.i) {
             self.i += 1;
             match b {
                 b'\'' => return,
-                b'\\' if escapes => {
-                    if let Some(escaped) = self.at(self.i) {
-                        self.push_in(&[escaped], Some(Quote::Literal));
-                        self.i += 1;
-                    }
-                }
                 _ => self.push_in(&[b], Some(Quote::Literal)),
             }
         }
+    }
+
+    /// At `$'`: single-quoted with backslash escapes, decoded. One that
+    /// makes what no text holds (see [`ansi_c::decode`]) leaves the part
+    /// as written and bare, so its `$` marks the word as known only when
+    /// it runs.
+    fn ansi_c_quoted(&mut self) {
+        let start = self.i;
+        let mut end = start + 2;
+        let mut body_end = None;
+        while let Some(b) = self.at(end) {
+            end += 1;
+            match b {
+                b'\'' => {
+                    body_end = Some(end - 1);
+                    break;
+                }
+                b'\\' if self.at(end).is_some() => end += 1,
+                _ => {}
+            }
+        }
+        let body = &self.bytes[start + 2..body_end.unwrap_or(end)];
+        match ansi_c::decode(body) {
+            Some(text) => self.push_in(&text, Some(Quote::Literal)),
+            None => {
+                let written = self.bytes[start..end].to_vec();
+                self.push_in(&written, None);
+            }
+        }
+        self.i = end;
     }
 
     /// After the opening quote: `$(…)` and backticks still run in here.

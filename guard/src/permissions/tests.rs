@@ -983,3 +983,22 @@ fn thousands_of_cds_are_answered_at_once() {
     let _ = p.check_shell(&"cd qa; ".repeat(2000), &s.root);
     assert!(started.elapsed() < std::time::Duration::from_secs(1), "took {:?}", started.elapsed());
 }
+
+#[test]
+fn ansi_c_quoted_escapes_are_read_as_the_shell_decodes_them() {
+    let (s, p, file) = qa();
+    for (command, verdict) in [
+        ("cat $'\\x2eenv'", because(deny("Read(./.env)", &file), "`cat` reads `.env`")),
+        ("cat < $'\\056env'", because(deny("Read(./.env)", &file), "`<` names `.env`")),
+        ("$'\\x72m' -rf x", because(deny("Bash(rm:*)", &file), "`$'\\x72m' -rf x` matches it")),
+        ("$'r\\x6d' -rf x", because(deny("Bash(rm:*)", &file), "`$'r\\x6d' -rf x` matches it")),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), verdict, "{command}");
+    }
+    // An escape making what no text holds leaves the word known only when it runs.
+    let unknown = Cause::UnknownProgram("$'r\\cm'".into());
+    assert_eq!(
+        p.check_shell("$'r\\cm' x", &s.root),
+        Verdict::Ask { rule: "Bash(rm:*)".into(), file, cause: Some(unknown) }
+    );
+}
