@@ -47,21 +47,15 @@ pub(crate) struct GitReads {
 
 /// Global options taking the next word as their value.
 const GLOBAL_VALUES: [&str; 6] = ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"];
-/// Options that leave out a patch's contents.
-const NO_PATCH: [&str; 10] = [
-    "-s",
-    "--no-patch",
-    "--stat",
-    "--shortstat",
-    "--numstat",
-    "--name-only",
-    "--name-status",
-    "--summary",
-    "--dirstat",
-    "--raw",
-];
-/// Options of `log` that print patches.
-const PATCH: [&str; 4] = ["-p", "-u", "--patch", "-L"];
+/// Options that turn patches off, and what turns them back on after.
+const NO_PATCH: [&str; 2] = ["-s", "--no-patch"];
+/// Output formats that take the place of the patch `show` and `diff` print
+/// by default, and leave it out unless a patch is asked for too.
+const OTHER_FORMATS: [&str; 8] =
+    ["--stat", "--shortstat", "--numstat", "--name-only", "--name-status", "--summary", "--dirstat", "--raw"];
+/// Options that print patches (`-U3`, `--unified=3` included).
+const PATCH: [&str; 10] =
+    ["-p", "-u", "--patch", "-U", "--unified", "--patch-with-stat", "--patch-with-raw", "-c", "--cc", "-L"];
 /// Options of `grep` taking the next word as their value, and those giving the pattern.
 const GREP_VALUES: [&str; 10] =
     ["-e", "-f", "-m", "-A", "-B", "-C", "--max-depth", "--threads", "--max-count", "--context"];
@@ -116,9 +110,11 @@ fn prints(subcommand: &str, args: &[&str], top: &Path, cwd: &Path, mut out: GitR
     // Blobs named by path alone are all `show` and `diff` print of them.
     let commits = out.objects.is_empty() || others.iter().any(|word| !exists(word, cwd));
     match subcommand {
-        "show" | "diff" if !has(&NO_PATCH) && !no_index && commits => out.tracked = within(&others, top),
-        "format-patch" if !has(&NO_PATCH) => out.tracked = within(&others, top),
-        "log" | "whatchanged" if has(&PATCH) && !has(&NO_PATCH[..2]) => out.tracked = within(&others, top),
+        "show" | "diff" if prints_patch(args, true) && !no_index && commits => out.tracked = within(&others, top),
+        "format-patch" if prints_patch(args, true) => out.tracked = within(&others, top),
+        "log" | "whatchanged" | "diff-tree" | "diff-index" | "diff-files" if prints_patch(args, false) => {
+            out.tracked = within(&others, top)
+        }
         "cat-file" if !has(&["-t", "-s", "-e"]) => {
             let by_id = others.iter().any(|word| !OBJECT_TYPES.contains(word));
             if by_id || has(&["--batch", "--batch-command"]) {
@@ -143,6 +139,27 @@ fn prints(subcommand: &str, args: &[&str], top: &Path, cwd: &Path, mut out: GitR
         _ => return None,
     }
     Some(out)
+}
+
+/// Whether a command printing patches `by_default` (`show`, `diff`) or
+/// not (`log`) prints them given `args`: the last option turning them on
+/// (`-p`) or off (`-s`) decides, as git reads them in order
+/// (`--stat -p` prints both); with neither, another format (`--stat`)
+/// takes the default's place.
+fn prints_patch(args: &[&str], by_default: bool) -> bool {
+    let is = |arg: &str, options: &[&str]| options.iter().any(|option| option_is(arg, option));
+    let mut asked = None;
+    let mut other_format = false;
+    for &arg in args.iter().take_while(|&&arg| arg != "--") {
+        if is(arg, &PATCH) {
+            asked = Some(true);
+        } else if is(arg, &NO_PATCH) {
+            asked = Some(false);
+        } else if is(arg, &OTHER_FORMATS) {
+            other_format = true;
+        }
+    }
+    asked.unwrap_or(by_default && !other_format)
 }
 
 /// `git ARGS…`'s subcommand when it prints what a repository holds of its
