@@ -200,7 +200,9 @@ impl<'a> Finder<'a> {
     /// `-C`, `--git-dir`, `--work-tree`, `GIT_DIR` or `GIT_WORK_TREE` with
     /// a variable), that is a read that cannot be checked.
     fn git(&mut self, invocation: &Invocation, args: &[&str]) {
-        let Some(subcommand) = git::may_print_files(args) else { return };
+        let opaque: Vec<&str> =
+            invocation.args.iter().filter(|arg| !arg.literal).map(|arg| arg.text.as_str()).collect();
+        let Some(subcommand) = git::may_print_files(args, &opaque) else { return };
         let variable = |name: &str| invocation.assignments.iter().find(|(set, _)| set == name).map(|(_, value)| value);
         let (git_dir, work_tree) = (variable("GIT_DIR"), variable("GIT_WORK_TREE"));
         let globals = invocation.args.iter().take_while(|arg| arg.text != subcommand);
@@ -216,7 +218,9 @@ impl<'a> Finder<'a> {
         }
         let text = |arg: Option<&Arg>| arg.map(|arg| arg.text.clone());
         let (git_dir, work_tree) = (text(git_dir), text(work_tree));
-        let Some(reads) = git::reads(args, &self.cwd, git_dir.as_deref(), work_tree.as_deref()) else { return };
+        let Some(reads) = git::reads(args, &opaque, &self.cwd, git_dir.as_deref(), work_tree.as_deref()) else {
+            return;
+        };
         let command = &reads.command;
         for (word, path) in reads.objects {
             self.files.reads.push(Named { path, cause: format!("{command} reads `{word}`") });

@@ -65,9 +65,16 @@ const OBJECT_TYPES: [&str; 4] = ["blob", "tree", "commit", "tag"];
 
 /// What `git ARGS…` run in `cwd` (canonical) reads of its repository,
 /// with `git_dir` and `work_tree` what `GIT_DIR` and `GIT_WORK_TREE` it is
-/// given hold; `None` for a subcommand that prints no file's contents, or
+/// given hold, `opaque` the words among `args` a variable or substitution
+/// decides; `None` for a subcommand that prints no file's contents, or
 /// outside a repository (where git fails), `git grep --no-index` aside.
-pub(crate) fn reads(args: &[&str], cwd: &Path, git_dir: Option<&str>, work_tree: Option<&str>) -> Option<GitReads> {
+pub(crate) fn reads(
+    args: &[&str],
+    opaque: &[&str],
+    cwd: &Path,
+    git_dir: Option<&str>,
+    work_tree: Option<&str>,
+) -> Option<GitReads> {
     let at = subcommand_at(args);
     let (cwd, repository) = repository(&args[..at], cwd, git_dir, work_tree);
     let subcommand = *args.get(at)?;
@@ -79,12 +86,22 @@ pub(crate) fn reads(args: &[&str], cwd: &Path, git_dir: Option<&str>, work_tree:
         None => return None,
     };
     let out = GitReads { command: format!("`git {subcommand}`"), repository, ..GitReads::default() };
-    prints(subcommand, args, &top, &cwd, out)
+    prints(subcommand, args, opaque, &top, &cwd, out)
 }
 
 /// What `git SUBCOMMAND ARGS…` run in `cwd` prints of what the repository
-/// whose work tree's top is `top` holds, added to `out`.
-fn prints(subcommand: &str, args: &[&str], top: &Path, cwd: &Path, mut out: GitReads) -> Option<GitReads> {
+/// whose work tree's top is `top` holds, added to `out`. A word in
+/// `opaque` is known only when the command runs (`$(git rev-parse
+/// HEAD:.env)`): never an object named by path, so an object of unknown
+/// content, and as a pathspec the whole repository.
+fn prints(
+    subcommand: &str,
+    args: &[&str],
+    opaque: &[&str],
+    top: &Path,
+    cwd: &Path,
+    mut out: GitReads,
+) -> Option<GitReads> {
     let no_index = args.contains(&"--no-index");
     let has = |options: &[&str]| args.iter().any(|arg| options.iter().any(|option| option_is(arg, option)));
     let values: &[&str] = match subcommand {
@@ -93,7 +110,7 @@ fn prints(subcommand: &str, args: &[&str], top: &Path, cwd: &Path, mut out: GitR
         _ => &[],
     };
     let words = Words::of(args, values);
-    let object = |word: &str| object_path(word, top, cwd);
+    let object = |word: &str| object_path(word, top, cwd).filter(|_| !opaque.contains(&word));
     for word in words.before.iter().chain(&words.after) {
         if let Some(path) = object(word) {
             out.objects.push((word.to_string(), path));
@@ -104,7 +121,7 @@ fn prints(subcommand: &str, args: &[&str], top: &Path, cwd: &Path, mut out: GitR
     let others: Vec<&str> = words.before.iter().copied().filter(|word| object(word).is_none()).collect();
     let trees: Vec<PathBuf> = out.objects.iter().map(|(_, path)| path.clone()).collect();
     let within = |before: &[&str], default: &Path| {
-        let named = pathspecs(before, &words.after, top, cwd);
+        let named = pathspecs(before, &words.after, opaque, top, cwd);
         if named.is_empty() { vec![default.to_path_buf()] } else { named }
     };
     // Blobs named by path alone are all `show` and `diff` print of them.
@@ -164,11 +181,11 @@ fn prints_patch(args: &[&str], by_default: bool) -> bool {
 
 /// `git ARGS…`'s subcommand when it prints what a repository holds of its
 /// files (see the table), for a repository known only when it runs.
-pub(crate) fn may_print_files<'a>(args: &[&'a str]) -> Option<&'a str> {
+pub(crate) fn may_print_files<'a>(args: &[&'a str], opaque: &[&str]) -> Option<&'a str> {
     let at = subcommand_at(args);
     let subcommand = *args.get(at)?;
     let anywhere = Path::new("/");
-    let out = prints(subcommand, &args[at + 1..], anywhere, anywhere, GitReads::default())?;
+    let out = prints(subcommand, &args[at + 1..], opaque, anywhere, anywhere, GitReads::default())?;
     let prints_any = !(out.objects.is_empty() && out.tracked.is_empty() && out.everything.is_empty());
     prints_any.then_some(subcommand)
 }
@@ -274,10 +291,12 @@ fn object_path(word: &str, top: &Path, cwd: &Path) -> Option<PathBuf> {
 }
 
 /// The directories of a command's pathspecs: `after` (past `--`) all, and
-/// of `before` those naming an existing path.
-fn pathspecs(before: &[&str], after: &[&str], top: &Path, cwd: &Path) -> Vec<PathBuf> {
+/// of `before` those naming an existing path; one in `opaque` may name
+/// any, so it is the top.
+fn pathspecs(before: &[&str], after: &[&str], opaque: &[&str], top: &Path, cwd: &Path) -> Vec<PathBuf> {
     let existing = before.iter().filter(|word| exists(word, cwd));
-    existing.chain(after).map(|spec| pathspec_dir(spec, top, cwd)).collect()
+    let dir = |spec: &&str| if opaque.contains(spec) { top.to_path_buf() } else { pathspec_dir(spec, top, cwd) };
+    existing.chain(after).map(dir).collect()
 }
 
 /// What a pathspec can reach: its path, or for one with magic the top,

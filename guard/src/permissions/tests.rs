@@ -728,6 +728,10 @@ fn what_git_prints_of_the_files_it_holds_is_read() {
         ("git diff-tree -p --root HEAD", top("diff-tree")),
         ("git diff-index -p HEAD", top("diff-index")),
         ("git diff-files -p", top("diff-files")),
+        // A word a substitution decides is no `REV:PATH`: an object of unknown content.
+        ("git cat-file -p $(git rev-parse HEAD:.env)", top("cat-file")),
+        ("git show \"$(git rev-parse HEAD:.env)\"", top("show")),
+        ("git log -p -- \"$d\"", top("log")),
         ("git show", top("show")),
         ("git show v1.0", top("show")),
         ("git grep plans", top("grep")),
