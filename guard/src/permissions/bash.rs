@@ -526,7 +526,7 @@ fn skip_prefix(texts: &[&str], at: usize) -> Option<usize> {
 /// does not know may take the word after it as its value (`--attr-source HEAD push`) or not
 /// (`--no-pager push`), so both readings are given: a rule matching either view matches, which
 /// errs toward a deny, never toward an allow.
-fn subcommand_starts(texts: &[&str], at: usize) -> Vec<usize> {
+pub(crate) fn subcommand_starts(texts: &[&str], at: usize) -> Vec<usize> {
     let Some((_, takes_value)) = texts.get(at).and_then(|word| {
         let name = basename(word);
         GLOBAL_OPTIONS.iter().find(|(program, _)| *program == name)

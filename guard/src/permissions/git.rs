@@ -25,9 +25,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::braces;
 use super::git_index::{self, Repository};
 use super::paths::lexical;
+use super::{bash, braces};
 
 /// What one git command reads of what its repository holds.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -45,8 +45,6 @@ pub(crate) struct GitReads {
     pub(crate) repository: Option<Repository>,
 }
 
-/// Global options taking the next word as their value.
-const GLOBAL_VALUES: [&str; 6] = ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"];
 /// Options that turn patches off, and what turns them back on after.
 const NO_PATCH: [&str; 2] = ["-s", "--no-patch"];
 /// Output formats that take the place of the patch `show` and `diff` print
@@ -75,7 +73,26 @@ pub(crate) fn reads(
     git_dir: Option<&str>,
     work_tree: Option<&str>,
 ) -> Option<GitReads> {
-    let at = subcommand_at(args);
+    let mut readings =
+        subcommand_starts(args).into_iter().filter_map(|at| reads_from(args, at, opaque, cwd, git_dir, work_tree));
+    let mut out = readings.next()?;
+    for other in readings {
+        out.objects.extend(other.objects);
+        out.tracked.extend(other.tracked);
+        out.everything.extend(other.everything);
+    }
+    Some(out)
+}
+
+/// [`reads`] with the subcommand at `at`.
+fn reads_from(
+    args: &[&str],
+    at: usize,
+    opaque: &[&str],
+    cwd: &Path,
+    git_dir: Option<&str>,
+    work_tree: Option<&str>,
+) -> Option<GitReads> {
     let (cwd, repository) = repository(&args[..at], cwd, git_dir, work_tree);
     let subcommand = *args.get(at)?;
     let args = &args[at + 1..];
@@ -182,12 +199,13 @@ fn prints_patch(args: &[&str], by_default: bool) -> bool {
 /// `git ARGS…`'s subcommand when it prints what a repository holds of its
 /// files (see the table), for a repository known only when it runs.
 pub(crate) fn may_print_files<'a>(args: &[&'a str], opaque: &[&str]) -> Option<&'a str> {
-    let at = subcommand_at(args);
-    let subcommand = *args.get(at)?;
-    let anywhere = Path::new("/");
-    let out = prints(subcommand, &args[at + 1..], opaque, anywhere, anywhere, GitReads::default())?;
-    let prints_any = !(out.objects.is_empty() && out.tracked.is_empty() && out.everything.is_empty());
-    prints_any.then_some(subcommand)
+    subcommand_starts(args).into_iter().find_map(|at| {
+        let subcommand = *args.get(at)?;
+        let anywhere = Path::new("/");
+        let out = prints(subcommand, &args[at + 1..], opaque, anywhere, anywhere, GitReads::default())?;
+        let prints_any = !(out.objects.is_empty() && out.tracked.is_empty() && out.everything.is_empty());
+        prints_any.then_some(subcommand)
+    })
 }
 
 /// The directory git runs in, moved by `-C` options among `globals`, and
@@ -226,13 +244,19 @@ fn repository(
     (cwd, repository)
 }
 
-/// Where the subcommand is in `args`, past the global options.
-fn subcommand_at(args: &[&str]) -> usize {
-    let mut at = 0;
-    while let Some(arg) = args.get(at).filter(|arg| arg.starts_with('-')) {
-        at += if GLOBAL_VALUES.contains(arg) { 2 } else { 1 };
+/// Where git's subcommand may start in `args` (the words after `git`):
+/// past its global options as Bash rules read them, both readings of an
+/// option the table does not know included (`--attr-source HEAD show`:
+/// `HEAD` is its value, or the subcommand), so what either reading prints
+/// is read.
+fn subcommand_starts(args: &[&str]) -> Vec<usize> {
+    let texts: Vec<&str> = std::iter::once("git").chain(args.iter().copied()).collect();
+    let mut starts: Vec<usize> = bash::subcommand_starts(&texts, 0).into_iter().map(|start| start - 1).collect();
+    starts.dedup();
+    if starts.is_empty() {
+        starts.push(0);
     }
-    at.min(args.len())
+    starts
 }
 
 fn exists(word: &str, cwd: &Path) -> bool {

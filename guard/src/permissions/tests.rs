@@ -705,6 +705,9 @@ fn what_git_prints_of_the_files_it_holds_is_read() {
         ("git show main~2:.env", &env, "`git show` reads `main~2:.env`"),
         ("cd qa && git show HEAD:./secret/plan.txt", &secret, "`git show` reads `HEAD:./secret/plan.txt`"),
         ("git diff HEAD:.env HEAD:src/a.rs", &env, "`git diff` reads `HEAD:.env`"),
+        // A global option git's table does not know may take a value.
+        ("git --attr-source HEAD show HEAD:.env", &env, "`git show` reads `HEAD:.env`"),
+        ("git --no-pager show HEAD:.env", &env, "`git show` reads `HEAD:.env`"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(verdict.clone(), part), "{command}");
     }
