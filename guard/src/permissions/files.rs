@@ -248,8 +248,8 @@ impl<'a> Finder<'a> {
     /// copied or moved into, each source's name in it.
     fn writes(&mut self, program: &str, args: &[Arg], written: &writers::Written) {
         let verb = format!("`{program}` writes");
-        for &target in written.targets.iter().take(MAX_OPERANDS) {
-            let paths = self.file(&verb, &args[target], true);
+        for target in written.targets.iter().take(MAX_OPERANDS) {
+            let paths = self.file(&verb, &value(&args[target.word], target.from), true);
             for dir in paths.iter().filter(|path| path.is_dir()) {
                 for source in written.sources.iter().map(|&at| &args[at]) {
                     let name = Path::new(&source.text).file_name();
@@ -421,6 +421,18 @@ impl<'a> Finder<'a> {
 }
 
 /// A command as a verdict names it: as written, in backquotes.
+/// The end of `arg` from byte `from` (an option's value written in its
+/// word, `--target-directory=dir`): the option's text holds no glob, so
+/// the glob's end is the value's.
+fn value(arg: &Arg, from: usize) -> Arg {
+    if from == 0 {
+        return arg.clone();
+    }
+    let prefix = &arg.text[..from];
+    let glob = arg.glob.as_deref().and_then(|glob| glob.strip_prefix(prefix)).map(str::to_string);
+    Arg { text: arg.text[from..].to_string(), glob, literal: arg.literal, values: Vec::new() }
+}
+
 fn written(invocation: &Invocation) -> String {
     format!("`{}`", invocation.views.first().map_or("", String::as_str))
 }

@@ -902,6 +902,10 @@ fn a_file_written_that_is_known_only_when_it_runs_is_asked_about_where_edit_rule
         ("echo x | tee -a config/app.toml", "`tee` writes `config/app.toml`"),
         ("cp a.txt config", "`cp` writes `a.txt` into config"),
         ("mv -t config a.txt", "`mv` writes `a.txt` into config"),
+        ("cp a.txt --target-directory=config", "`cp` writes `a.txt` into config"),
+        ("cp -tconfig a.txt", "`cp` writes `a.txt` into config"),
+        ("mv a.txt --target-directory=config", "`mv` writes `a.txt` into config"),
+        ("install -Dt config a.txt", "`install` writes `a.txt` into config"),
         ("f=config/x; echo x > $f", "`>` names `$f` = `config/x`"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), part), "{command}");

@@ -7,9 +7,17 @@
 /// writes, and whether they are a destination the other operands are
 /// copied or moved to (a directory: into it, under their names).
 pub(crate) struct Written {
-    pub(crate) targets: Vec<usize>,
+    pub(crate) targets: Vec<Part>,
     /// The operands copied or moved there.
     pub(crate) sources: Vec<usize>,
+}
+
+/// The end of a word that names a file: the whole word (`from` 0), or the
+/// value an option holds in it (`--target-directory=dir`, `-tdir`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Part {
+    pub(crate) word: usize,
+    pub(crate) from: usize,
 }
 
 /// Short options taking a value, per program with a destination.
@@ -17,7 +25,10 @@ const DESTINATIONS: [(&str, &str); 4] = [("cp", "St"), ("mv", "St"), ("ln", "St"
 
 pub(crate) fn written(program: &str, args: &[&str]) -> Option<Written> {
     if program == "tee" {
-        let targets = (0..args.len()).filter(|&at| !args[at].starts_with('-') || args[at] == "-").collect();
+        let targets = (0..args.len())
+            .filter(|&at| !args[at].starts_with('-') || args[at] == "-")
+            .map(|word| Part { word, from: 0 })
+            .collect();
         return Some(Written { targets, sources: Vec::new() });
     }
     let (_, values) = DESTINATIONS.iter().find(|(name, _)| *name == program)?;
@@ -25,24 +36,42 @@ pub(crate) fn written(program: &str, args: &[&str]) -> Option<Written> {
     let mut target_directory = None;
     let mut at = 0;
     while let Some(arg) = args.get(at) {
-        let takes_value = arg.len() == 2 && arg.starts_with('-') && values.contains(&arg[1..]);
-        if *arg == "-t" || *arg == "--target-directory" {
-            target_directory = Some(at + 1).filter(|&value| value < args.len());
-        }
+        let mut next = at + 1;
         if *arg == "--" {
             operands.extend(at + 1..args.len());
             break;
-        }
-        if !arg.starts_with('-') {
+        } else if let Some(value) = arg.strip_prefix("--target-directory=") {
+            target_directory = Some(Part { word: at, from: arg.len() - value.len() });
+        } else if *arg == "--target-directory" {
+            target_directory = Some(Part { word: at + 1, from: 0 });
+            next = at + 2;
+        } else if arg.starts_with("--") {
+            // Another long option: its value, if any, is after `=`.
+        } else if let Some(cluster) = arg.strip_prefix('-') {
+            // Short options run together (`-Dt dir`); the first taking a
+            // value takes the rest of the word, or else the next word.
+            if let Some((i, option)) = cluster.char_indices().find(|&(_, option)| values.contains(option)) {
+                let from = 1 + i + option.len_utf8();
+                let value = if from < arg.len() {
+                    Part { word: at, from }
+                } else {
+                    next = at + 2;
+                    Part { word: at + 1, from: 0 }
+                };
+                if option == 't' {
+                    target_directory = Some(value);
+                }
+            }
+        } else {
             operands.push(at);
         }
-        at += if takes_value || *arg == "--target-directory" { 2 } else { 1 };
+        at = next;
     }
-    let (targets, sources) = match target_directory {
+    let (targets, sources) = match target_directory.filter(|part| part.word < args.len()) {
         Some(directory) => (vec![directory], operands),
         None if operands.len() >= 2 => {
             let last = operands.pop().expect("two at least");
-            (vec![last], operands)
+            (vec![Part { word: last, from: 0 }], operands)
         }
         None => return None,
     };
@@ -55,7 +84,8 @@ mod tests {
 
     fn of(program: &str, line: &str) -> Option<(Vec<usize>, Vec<usize>)> {
         let args: Vec<&str> = line.split_whitespace().collect();
-        written(program, &args).map(|written| (written.targets, written.sources))
+        let targets = |written: &Written| written.targets.iter().map(|part| part.word).collect();
+        written(program, &args).map(|written| (targets(&written), written.sources))
     }
 
     #[test]
@@ -65,6 +95,9 @@ mod tests {
         assert_eq!(of("cp", "-t dest a b"), Some((vec![1], vec![2, 3])));
         assert_eq!(of("mv", "-S .bak a b"), Some((vec![3], vec![2])));
         assert_eq!(of("install", "-m 644 a /usr/x"), Some((vec![3], vec![2])));
+        assert_eq!(of("cp", "a --target-directory=dest"), Some((vec![1], vec![0])));
+        assert_eq!(of("cp", "-tdest a"), Some((vec![0], vec![1])));
+        assert_eq!(of("install", "-Dt dest a"), Some((vec![1], vec![2])));
         assert_eq!(of("cp", "a"), None);
         assert_eq!(of("cat", "a b"), None);
     }
