@@ -195,6 +195,8 @@ pub(crate) struct Invocation {
     /// The variables set for the program alone, by name (`GIT_DIR=x git …`,
     /// `env GIT_DIR=x git …`).
     pub(crate) assignments: Vec<(String, Arg)>,
+    /// The directory a wrapper runs the program in (`env -C dir`).
+    pub(crate) chdir: Option<Arg>,
     /// Where it runs, scripts it is part of (`sh -c`, `eval`) included.
     pub(crate) place: Place,
     /// It may set any variable and change the directory of the shell it
@@ -416,6 +418,12 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         .map(|&start| basename(texts[start]))
         .find(|wrapper| INPUT_NAMES.contains(wrapper))
         .map(str::to_string);
+    let chdir = starts[..starts.len() - 1]
+        .iter()
+        .filter(|&&start| basename(texts[start]) == "env")
+        .filter_map(|&start| env_chdir(&words[start + 1..at]))
+        .next_back()
+        .map(|(word, from)| Arg { text: word.text[from..].to_string(), glob: None, ..Arg::of(word, vars) });
     let mut unknown_program = words.get(at).filter(|word| known_only_when_run(word)).map(|word| word.text.clone());
     let program_word = words.get(at).map(|word| word.text.clone()).unwrap_or_default();
     let same_shell = |text: String| Script { text, own_shell: false, program: program_word.clone() };
@@ -446,8 +454,18 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         })
         .collect();
     let place = place.clone();
-    let invocation =
-        Invocation { views, program, args, redirects, unknown_program, input_names, assignments, place, sets_anything };
+    let invocation = Invocation {
+        views,
+        program,
+        args,
+        redirects,
+        unknown_program,
+        input_names,
+        assignments,
+        chdir,
+        place,
+        sets_anything,
+    };
     (invocation, script)
 }
 
@@ -480,6 +498,24 @@ fn known_only_when_run(word: &Word) -> bool {
         text[at] == b'$' && double && variable(&format!("${name}")).is_some()
     });
     !(name_known && directory_quoted_variables)
+}
+
+/// The word among env's options (`words`, up to its command) giving the
+/// directory it runs the command in, and where in it the directory starts:
+/// `-C dir`, `-Cdir`, `--chdir dir`, `--chdir=dir`; the last one counts.
+fn env_chdir(words: &[Word]) -> Option<(&Word, usize)> {
+    let mut found = None;
+    for (at, word) in words.iter().enumerate() {
+        let text = word.text.as_str();
+        found = match text {
+            "--" => break,
+            "-C" | "--chdir" => words.get(at + 1).map(|dir| (dir, 0)).or(found),
+            _ if text.starts_with("--chdir=") => Some((word, "--chdir=".len())),
+            _ if text.starts_with("-C") => Some((word, 2)),
+            _ => found,
+        };
+    }
+    found
 }
 
 /// The name in a word that is one variable, `$name` or `${name}`.

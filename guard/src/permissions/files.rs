@@ -79,6 +79,9 @@ pub(super) struct Finder<'a> {
     /// (`unknown_dir`).
     cwd: PathBuf,
     unknown_dir: Option<String>,
+    /// A command of the line set `CDPATH`, which a relative `cd` may then
+    /// follow to anywhere; as what sets it, or not, when is not followed.
+    cdpath: bool,
     pub(super) files: Files,
 }
 
@@ -99,6 +102,7 @@ impl<'a> Finder<'a> {
             start,
             dirs: Settings::default(),
             unknown_dir: None,
+            cdpath: false,
             files: Files::default(),
         }
     }
@@ -108,7 +112,18 @@ impl<'a> Finder<'a> {
     pub(super) fn invocation(&mut self, invocation: &Invocation) {
         let program = invocation.program.as_deref().unwrap_or_default();
         self.enter(&invocation.place);
-        if matches!(program, "cd" | "pushd" | "popd") {
+        let sets_cdpath = |text: &str| text.starts_with("CDPATH=") || text.starts_with("CDPATH+=");
+        self.cdpath |= invocation.assignments.iter().any(|(name, _)| name == "CDPATH" || name == "CDPATH+")
+            || invocation.args.iter().any(|arg| sets_cdpath(&arg.text));
+        if let Some(dir) = &invocation.chdir {
+            match self.dir_of("env", dir, written(invocation)) {
+                Dir { path: Some(path), .. } => (self.cwd, self.unknown_dir) = (path, None),
+                Dir { path: None, by } => self.unknown_dir = Some(by),
+            }
+        }
+        // `pushd -n` only adds to the stack.
+        let stays = program == "pushd" && invocation.args.iter().any(|arg| arg.text == "-n");
+        if matches!(program, "cd" | "pushd" | "popd") && !stays {
             let dir = self.moved_to(program, invocation);
             self.dirs.set(&invocation.place, dir);
             return;
@@ -314,23 +329,34 @@ impl<'a> Finder<'a> {
     /// it runs: after `popd`, `pushd` without a directory, `cd -`,
     /// `cd ~user`, a directory a variable or substitution names (but for
     /// one the line certainly set), one that is not an existing directory
-    /// now, or a relative one from a directory that is itself unknown
-    /// (said to be after the command making it so).
+    /// now, `pushd +N`, a relative one once the line set `CDPATH`, or a
+    /// relative one from a directory that is itself unknown (said to be
+    /// after the command making it so).
     fn moved_to(&mut self, program: &str, invocation: &Invocation) -> Dir {
         let by = written(invocation);
-        let unknown = |by: String| Dir { path: None, by };
         let operand = invocation.args.iter().find(|arg| arg.text == "-" || !arg.text.starts_with('-'));
         let Some(operand) = operand else {
             let path = (program == "cd").then(|| self.permissions.home.clone());
             return Dir { path, by };
         };
+        self.dir_of(program, operand, by)
+    }
+
+    /// The directory `operand` of `program` (`cd`, `pushd`, `popd`, or
+    /// `env` for its `-C`) names, known as [`Self::moved_to`] says.
+    fn dir_of(&mut self, program: &str, operand: &Arg, by: String) -> Dir {
+        let unknown = |by: String| Dir { path: None, by };
         let word = match &operand.values[..] {
             _ if operand.literal => operand,
             [value] => value,
             _ => return unknown(by),
         };
         let home_of_another = word.text.starts_with('~') && word.text != "~" && !word.text.starts_with("~/");
-        if program == "popd" || word.text == "-" || home_of_another {
+        // `pushd +1` turns the stack (`-1` is no operand: as `pushd` alone);
+        // CDPATH may lead a relative name anywhere.
+        let rotates = program == "pushd" && word.text.starts_with('+');
+        let by_cdpath = self.cdpath && !word.text.starts_with(['/', '~', '.']);
+        if program == "popd" || word.text == "-" || home_of_another || rotates || by_cdpath {
             return unknown(by);
         }
         if let Some(before) = self.relative_to_unknown(word) {

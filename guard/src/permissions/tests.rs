@@ -1028,3 +1028,37 @@ fn ansi_c_quoted_escapes_are_read_as_the_shell_decodes_them() {
         Verdict::Ask { rule: "Bash(rm:*)".into(), file, cause: Some(unknown) }
     );
 }
+
+#[test]
+fn directory_moves_that_stay_rotate_search_or_wrap_are_followed() {
+    let (s, p, file) = qa();
+    let secret = "Read(./qa/secret/**)";
+    // `pushd -n` does not move: `.env` is the line's.
+    assert_eq!(
+        p.check_shell("pushd -n /tmp; cat .env", &s.root),
+        because(deny("Read(./.env)", &file), "`cat` reads `.env`")
+    );
+    for (command, part) in [
+        ("pushd qa/secret; pushd /; pushd +1; cat plan.txt", "`cat` reads `plan.txt` after `pushd +1`"),
+        ("CDPATH=qa; cd secret; cat plan.txt", "`cat` reads `plan.txt` after `cd secret`"),
+        ("export CDPATH=qa; cd secret && cat plan.txt", "`cat` reads `plan.txt` after `cd secret`"),
+        ("env -C \"$d\" cat plan.txt", "`cat` reads `plan.txt` after `env -C \"$d\" cat plan.txt`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file(secret, &file, part), "{command}");
+    }
+    // env runs its command in the directory `-C` gives.
+    for command in
+        ["env -C qa/secret cat plan.txt", "env --chdir=qa/secret cat plan.txt", "env -Cqa cat secret/plan.txt"]
+    {
+        assert_eq!(
+            p.check_shell(command, &s.root),
+            because(deny(secret, &file), &format!("`cat` reads `{}`", command.rsplit(' ').next().unwrap())),
+            "{command}"
+        );
+    }
+    // A path CDPATH is not used for is still followed.
+    assert_eq!(
+        p.check_shell("CDPATH=src; cd ./qa/secret; cat plan.txt", &s.root),
+        because(deny(secret, &file), "`cat` reads `plan.txt`")
+    );
+}
