@@ -7,7 +7,10 @@
 //! |---|---|
 //! | any below | each `REV:PATH` or `:PATH` argument's path (from the top, or the directory for `./`, `../`) |
 //! | `show`, `diff`, `format-patch` | the tracked files under its pathspecs, or all (a patch), unless `-s`, `--stat`, `--name-only`…, or every object `show` or `diff` is given is a `REV:PATH`; `diff --no-index`: its operands, as any command's |
-//! | `log`, `whatchanged` | as `diff`, with `-p`, `-u`, `--patch` or `-L` only |
+//! | `log`, `whatchanged`, `diff-tree`, `diff-index`, `diff-files` | as `diff`, with a patch option (`-p`, `-U3`, `--cc`…, see [`PATCH`]) only |
+//!
+//! Of the options turning patches on and off (`-s`, `--no-patch`) the last
+//! decides, as git reads them in order.
 //! | `cat-file` | with `-p`, a type or `--batch…` on an object not named by path: every tracked file (an object id may be any of them); `-t`, `-s`, `-e`: nothing |
 //! | `grep` | the tracked files under its pathspecs (or a `REV:PATH`'s), or under its directory; with `--untracked` or `--no-index`, everything there |
 //! | `archive` | the tracked files under its pathspecs (or a `REV:PATH`'s), or all |
