@@ -209,9 +209,11 @@ fn text_lines(lines: &[&str]) -> Vec<bool> {
             text[at] = true;
             end.map_or(lines.len() - 1, |offset| at + offset)
         } else if let Some(word) = here_document(line) {
+            // The word alone on its line, or (PHP) followed by what ends the expression: a line
+            // that only starts with it (`SHIFT = 3`) closes nothing.
             let closes = |l: &&str| {
-                let rest = l.trim_start().strip_prefix(word.as_str());
-                rest.is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+                let rest = l.trim().strip_prefix(word.as_str());
+                rest.is_some_and(|rest| rest.is_empty() || rest.starts_with([';', ',', ')', ']']))
             };
             lines[at + 1..].iter().position(closes).map_or(at, |offset| at + 1 + offset)
         } else {
@@ -229,11 +231,12 @@ fn text_lines(lines: &[&str]) -> Vec<bool> {
     text
 }
 
-/// The word a here-document that `line` opens ends at: `<<EOF`, `<<-'EOF'`, `<<~EOF`,
+/// The word a here-document that `line` opens ends at: `<<EOF`, `<< EOF`, `<<-'EOF'`, `<<~EOF`,
 /// `<<"EOF"`, PHP's `<<<EOT`.
 fn here_document(line: &str) -> Option<String> {
     let at = line.find("<<")?;
-    let rest = line[at + 2..].trim_start_matches('<').trim_start_matches(['-', '~']).trim_start_matches(['\'', '"']);
+    let rest = line[at + 2..].trim_start_matches('<').trim_start_matches(['-', '~']).trim_start();
+    let rest = rest.trim_start_matches(['\'', '"']);
     let word: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
     word.starts_with(|c: char| c.is_alphabetic() || c == '_').then_some(word)
 }
@@ -439,9 +442,11 @@ mod tests {
         // A here-document's and a raw string's lines are text: no definition, no end to one.
         let heredoc = "usage() {\n  cat <<TXT\nfunction fake_in_heredoc\nTXT\n  exit 1\n}\n\nmain() {\n  usage\n}\n";
         assert_eq!(outline(heredoc, Family::Shell), ["1-6 Function usage", "8-10 Function main"]);
+        let spaced = heredoc.replace("<<TXT", "<< 'TXT'");
+        assert_eq!(outline(&spaced, Family::Shell), ["1-6 Function usage", "8-10 Function main"]);
         let php = "<?php\nclass Mailer {\n    public function body() {\n        return <<<EOT\nfunction notReal() is mentioned here\nEOT;\n    }\n    public function send() {}\n}\n";
         assert_eq!(outline(php, Family::General), ["2-9 Class Mailer", " 3-7 Function body", " 8-8 Function send"]);
-        let kotlin = "class Repo {\n    val query = \"\"\"\nfun notAFunction()\n\"\"\"\n    fun run() {}\n}\nval width = 1 << WIDTH\nfun last() {}\n";
+        let kotlin = "class Repo {\n    val query = \"\"\"\nfun notAFunction()\n\"\"\"\n    fun run() {}\n}\nval width = 1 << WIDTH\nfun last() {}\nWIDTH = 3\n";
         assert_eq!(
             outline(kotlin, Family::General),
             ["1-6 Class Repo", " 2-4 Const query", " 5-5 Function run", "7-7 Const width", "8-8 Function last"]
