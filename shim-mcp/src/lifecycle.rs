@@ -116,16 +116,16 @@ pub(crate) fn initialize_problems(params: &Value) -> Option<String> {
             }),
         }
     }
-    if !params.is_object() {
-        // The kind, not the value: an answer never echoes a client's input of any size.
-        let kind = match params {
-            Value::Null => "null",
-            Value::Bool(_) => "a boolean",
-            Value::Number(_) => "a number",
-            Value::String(_) => "a string",
-            Value::Array(_) => "an array",
-            Value::Object(_) => "an object",
-        };
+    // The kind, not the value: an answer never echoes a client's input of any size.
+    let not_object = match params {
+        Value::Object(_) => None,
+        Value::Null => Some("null"),
+        Value::Bool(_) => Some("a boolean"),
+        Value::Number(_) => Some("a number"),
+        Value::String(_) => Some("a string"),
+        Value::Array(_) => Some("an array"),
+    };
+    if let Some(kind) = not_object {
         return Some(format!(
             "params must be an object holding protocolVersion, capabilities and clientInfo, not {kind}"
         ));
@@ -163,6 +163,8 @@ mod tests {
             ),
             (json!({}), "`protocolVersion` is missing; `capabilities` is missing; `clientInfo` is missing"),
             (json!([1]), "params must be an object holding protocolVersion, capabilities and clientInfo, not an array"),
+            // An `initialize` without params reaches here as null.
+            (json!(null), "params must be an object holding protocolVersion, capabilities and clientInfo, not null"),
         ];
         for (params, want) in cases {
             assert_eq!(initialize_problems(&params).as_deref(), Some(want), "{params}");
