@@ -263,4 +263,32 @@ mod tests {
             "{text}"
         );
     }
+
+    #[test]
+    fn a_printed_file_keeps_its_padding_and_every_cell() {
+        // `cat` of a file whose lines look like a table: the padding is the file's text, and so is a value
+        // every line shares.
+        let file: String = (0..40).map(|i| format!("VAR_{i:<4}  =  value_{i} here\n")).collect();
+        let out = crate::compress("cat config.mk", &file, 0);
+        assert!(!out.text.contains("every row"), "{}", out.text);
+        for line in out.text.lines().filter(|l| l.starts_with("VAR_")) {
+            assert!(file.lines().any(|l| l == line), "{line:?} is no line of the file:\n{}", out.text);
+        }
+    }
+
+    #[test]
+    fn git_blame_keeps_the_indentation_of_the_code_it_annotates() {
+        let blame: String = (100..160)
+            .map(|n| {
+                let indent = " ".repeat(4 * (n % 3));
+                format!("a97c96df (Dev Example 2026-12-02 01:34:00 +0000 {n}) {indent}let x{n} = {n};\n")
+            })
+            .collect();
+        let out = crate::compress("git blame src/lib.rs", &blame, 0);
+        let shown: Vec<&str> = out.text.lines().filter(|l| l.starts_with("a97c96df")).collect();
+        assert!(shown.len() >= 10, "{}", out.text);
+        for line in shown {
+            assert!(blame.lines().any(|l| l == line), "{line:?} is no line of the output:\n{}", out.text);
+        }
+    }
 }
