@@ -144,6 +144,11 @@ fn render(
     let body = &table[usize::from(has_header)..];
     // Never the last column: it is the name, the description or the command, the point of the row.
     let constant: Vec<usize> = (0..width - 1).filter(|&c| body.iter().all(|row| row[c] == body[0][c])).collect();
+    // Aligned under a prefix they all share (pytest's `E` lines, `key   = value`), rows are text with a margin,
+    // not a table: the padding is how the text is laid out, and the prefix is part of every line's meaning.
+    if matches!(columns, Columns::Aligned(_)) && constant.len() == width - 1 {
+        return None;
+    }
     let stated = if constant.is_empty() {
         String::new()
     } else {
@@ -262,6 +267,23 @@ mod tests {
             text.contains(" entries by name only (modes, sizes, dates, link targets not shown), sorted:\n"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn lines_that_share_only_a_marker_are_no_table() {
+        // pytest's `E` lines explaining a failed assertion: the `E` and its padding are how pytest marks them.
+        let lines: Vec<String> = [
+            "E               AssertionError: Lists differ: [(1, 2), (2, None)] != [(1, 2)]",
+            "E               First list contains 1 additional elements.",
+            "E               First extra element 1:",
+            "E               (2, None)",
+            "E               - [(1, 2), (2, None)]",
+            "E               ?        -----------",
+            "E               + [(1, 2)]",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(compacted(&lines, 10_000, false), lines.join("\n") + "\n");
     }
 
     #[test]
