@@ -32,20 +32,23 @@ fn split(args: &[String]) -> Option<(&str, &[String])> {
     rest.split_first().map(|(sub, sub_args)| (sub.as_str(), sub_args))
 }
 
-/// `git show REV:PATH` (`HEAD:README.md`, `:staged.rs`) prints a file as stored, not a commit: its lines are
-/// content, as `cat`'s are.
+/// `git show REV:PATH` (`HEAD:README.md`, `:staged.rs`) prints a file as stored, not a commit, and `git blame`
+/// (or `annotate`) prints one with who last changed each line: their lines are content, as `cat`'s are.
 pub(crate) fn shows_a_file(args: &[String]) -> bool {
     split(args).is_some_and(|(sub, sub_args)| {
         let mut words = sub_args.iter();
-        sub == "show"
-            && std::iter::from_fn(|| {
+        match sub {
+            "blame" | "annotate" => true,
+            "show" => std::iter::from_fn(|| {
                 let word = words.next()?;
                 if SHOW_OPTIONS_WITH_VALUE.contains(&word.as_str()) {
                     words.next();
                 }
                 Some(word)
             })
-            .any(|arg| !arg.starts_with('-') && arg.contains(':'))
+            .any(|arg| !arg.starts_with('-') && arg.contains(':')),
+            _ => false,
+        }
     })
 }
 

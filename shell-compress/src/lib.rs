@@ -303,6 +303,31 @@ mod tests {
     }
 
     #[test]
+    fn cargo_fmt_check_shows_each_changed_line_as_rustfmt_printed_it() {
+        // rustfmt colours its diff; a block of two identical lines (a repeated call) and an empty unchanged
+        // line (" ") is file content, not a repeat to count or a paragraph break.
+        let block = |n: usize| {
+            format!(
+                "Diff in /p/src/glob.rs:{n}:\n         }}\n \n\x1b[31m-        if a {{ b }}\n\x1b(B\x1b[m\x1b[32m+        if a {{\n\x1b(B\x1b[m\x1b[32m+            b\n\x1b(B\x1b[m\x1b[32m+        }}\n\x1b(B\x1b[m             push(Token::Any)?;\n             push(Token::Any)?;\n"
+            )
+        };
+        let raw: String = (0..12).map(|i| block(100 * i + 7)).collect();
+        let out = compress("cargo fmt --check", &raw, 1);
+        assert!(out.shortened, "{}", out.text);
+        assert!(!out.text.contains("(×"), "{}", out.text);
+        assert!(
+            out.text.contains("Diff in /p/src/glob.rs:7:\n         }\n \n-        if a { b }\n+        if a {\n"),
+            "{}",
+            out.text
+        );
+        assert!(
+            out.text.contains("             push(Token::Any)?;\n             push(Token::Any)?;\nDiff in"),
+            "{}",
+            out.text
+        );
+    }
+
+    #[test]
     fn a_test_marked_failing_by_a_cross_is_shown_by_name() {
         // 3,000 passing `✓` lines with five failing tests marked only by their cross, as runners print them.
         for mark in ["✗", "×", "✕", "✖", "✘", "❌"] {

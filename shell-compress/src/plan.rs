@@ -530,7 +530,8 @@ impl<'a> Plan<'a> {
             if boundary {
                 if run.len() > self.cut.max {
                     let omitted = self.cut_range(&run);
-                    for &j in &run[omitted] {
+                    let header = self.header_of_hunk_cut_into(&run, omitted.clone());
+                    for &j in run[omitted].iter().filter(|&&j| Some(j) != header) {
                         self.marks[j] = Mark::Omit;
                     }
                 }
@@ -559,6 +560,18 @@ impl<'a> Plan<'a> {
         } else {
             0..0
         }
+    }
+
+    /// When the `omitted` part of `run` ends inside the body of a hunk whose header it would hide too, that
+    /// header: it stays, since it says where the body lines shown after the cut are (a cut through the middle
+    /// of one long hunk into the next hid `@@ -301,19 +319,16 @@` above lines of its body).
+    fn header_of_hunk_cut_into(&self, run: &[usize], omitted: Range<usize>) -> Option<usize> {
+        if !self.in_hunk[*run.get(omitted.end)?] {
+            return None;
+        }
+        // A header is the line before a body's first line; lines of the same body may sit between it and the end.
+        let header = run[omitted].iter().rev().copied().find(|&j| !self.in_hunk[j])?;
+        self.in_hunk.get(header + 1).copied().unwrap_or(false).then_some(header)
     }
 
     /// Produces the final text, one `\n`-terminated line per visible line, note and omission marker.
@@ -783,6 +796,26 @@ mod tests {
         // The cut starts where the second file starts, after the first hunk, and ends where the third starts.
         let first = file("a.go", 14, Some(10)).join("\n");
         assert!(text.starts_with(&format!("{first}\n… 12 lines omitted\ndiff c.go.orig c.go\n")), "{text}");
+    }
+
+    #[test]
+    fn a_cut_into_a_hunk_leaves_its_header_above_the_body_lines_shown() {
+        // Two long hunks with no blank line or other boundary inside (`black --diff` prints such): the cut goes
+        // through both, and the second's header, which locates the lines shown after it, stays.
+        let hunk = |at: usize| {
+            std::iter::once(format!("@@ -{at},23 +{at},25 @@"))
+                .chain(
+                    (0..25).map(move |i| if i % 8 == 4 { format!("+new {at}.{i}") } else { format!(" same {at}.{i}") }),
+                )
+                .chain(std::iter::once(format!("-old {at}")))
+        };
+        let lines: Vec<String> = hunk(10).chain(hunk(300)).collect();
+        let mut plan = Plan::new(&lines);
+        plan.cut = Cut { max: 10, head: 3, tail: 3 };
+        plan.cut_runs();
+        let text = plan.render();
+        assert!(text.contains("\n@@ -300,23 +300,25 @@\n… "), "{text}");
+        assert!(text.ends_with(" same 300.23\n same 300.24\n-old 300\n"), "{text}");
     }
 
     #[test]

@@ -145,11 +145,23 @@ pub(crate) fn is_patch<'a>(mut lines: impl Iterator<Item = &'a str>) -> bool {
 }
 
 /// For each line, whether it is in the body of a unified diff hunk: after an `@@ -a,b +c,d @@` header and
-/// before the lines its counts announce are used up. The header itself is not in the body.
+/// before the lines its counts announce are used up. The header itself is not in the body. rustfmt's
+/// `--check` diff (`Diff in src/glob.rs:181:`) gives no counts: its body is the context, removed and added
+/// lines that follow, up to the first line that is none of them.
 pub(crate) fn hunk_bodies(lines: &[String]) -> Vec<bool> {
     let mut inside = vec![false; lines.len()];
     let (mut old, mut new) = (0usize, 0usize);
+    let mut rustfmt = false;
     for (i, line) in lines.iter().enumerate() {
+        if rustfmt {
+            // A blank line is an unchanged empty line (" ", its trailing space trimmed by the time it is read).
+            rustfmt = line.is_empty() || line.starts_with([' ', '+', '-']);
+            inside[i] = rustfmt;
+        }
+        if !inside[i] && line.starts_with("Diff in ") && line.ends_with(':') {
+            rustfmt = true;
+            continue;
+        }
         if old + new > 0 {
             inside[i] = true;
             match line.as_bytes().first() {
@@ -205,6 +217,26 @@ mod tests {
             .collect();
         let inside = hunk_bodies(&lines);
         assert_eq!(inside, [false, false, true, true, true, false, false, true, true, false]);
+    }
+
+    #[test]
+    fn a_rustfmt_diff_body_runs_to_the_next_line_that_is_no_diff_line() {
+        // `cargo fmt --check` prints `Diff in PATH:LINE:` and the changed lines, without counts.
+        let lines: Vec<String> = [
+            "Diff in /p/src/a.rs:3:",
+            "     x();",
+            "",
+            "-    y( );",
+            "+    y();",
+            "Diff in /p/src/b.rs:9:",
+            "+z",
+            "done",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let inside = hunk_bodies(&lines);
+        assert_eq!(inside, [false, true, true, true, true, false, true, false]);
     }
 
     #[test]

@@ -49,7 +49,11 @@ pub(crate) fn apply(plan: &mut Plan, context: &Context) {
         |listed: usize| context.listing || (non_blank > 0 && listed as f64 >= LISTING_SHARE * non_blank as f64);
     let mut listed = paths::compact(plan, context.budget_chars);
     listed += trees::flatten(plan, context.budget_chars, |lines| is_listing(listed + lines));
-    listed += tables::compact(plan, context.budget_chars, |rows| is_listing(listed + rows));
+    // A printed file's padding is its text (aligned assignments, the code `git blame` annotates): squeezing it,
+    // or stating a shared cell once, would show lines the file does not have.
+    if !context.prints_files {
+        listed += tables::compact(plan, context.budget_chars, |rows| is_listing(listed + rows));
+    }
     if is_listing(listed) {
         plan.listing_chars = Some(context.budget_chars);
     }

@@ -144,6 +144,11 @@ fn render(
     let body = &table[usize::from(has_header)..];
     // Never the last column: it is the name, the description or the command, the point of the row.
     let constant: Vec<usize> = (0..width - 1).filter(|&c| body.iter().all(|row| row[c] == body[0][c])).collect();
+    // Aligned under a prefix they all share (pytest's `E` lines, `key   = value`), rows are text with a margin,
+    // not a table: the padding is how the text is laid out, and the prefix is part of every line's meaning.
+    if matches!(columns, Columns::Aligned(_)) && constant.len() == width - 1 {
+        return None;
+    }
     let stated = if constant.is_empty() {
         String::new()
     } else {
@@ -262,5 +267,50 @@ mod tests {
             text.contains(" entries by name only (modes, sizes, dates, link targets not shown), sorted:\n"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn lines_that_share_only_a_marker_are_no_table() {
+        // pytest's `E` lines explaining a failed assertion: the `E` and its padding are how pytest marks them.
+        let lines: Vec<String> = [
+            "E               AssertionError: Lists differ: [(1, 2), (2, None)] != [(1, 2)]",
+            "E               First list contains 1 additional elements.",
+            "E               First extra element 1:",
+            "E               (2, None)",
+            "E               - [(1, 2), (2, None)]",
+            "E               ?        -----------",
+            "E               + [(1, 2)]",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(compacted(&lines, 10_000, false), lines.join("\n") + "\n");
+    }
+
+    #[test]
+    fn a_printed_file_keeps_its_padding_and_every_cell() {
+        // `cat` of a file whose lines look like a table: the padding is the file's text, and so is a value
+        // every line shares.
+        let file: String = (0..40).map(|i| format!("VAR_{i:<4}  =  value_{i} here\n")).collect();
+        let out = crate::compress("cat config.mk", &file, 0);
+        assert!(!out.text.contains("every row"), "{}", out.text);
+        for line in out.text.lines().filter(|l| l.starts_with("VAR_")) {
+            assert!(file.lines().any(|l| l == line), "{line:?} is no line of the file:\n{}", out.text);
+        }
+    }
+
+    #[test]
+    fn git_blame_keeps_the_indentation_of_the_code_it_annotates() {
+        let blame: String = (100..160)
+            .map(|n| {
+                let indent = " ".repeat(4 * (n % 3));
+                format!("a97c96df (Dev Example 2026-12-02 01:34:00 +0000 {n}) {indent}let x{n} = {n};\n")
+            })
+            .collect();
+        let out = crate::compress("git blame src/lib.rs", &blame, 0);
+        let shown: Vec<&str> = out.text.lines().filter(|l| l.starts_with("a97c96df")).collect();
+        assert!(shown.len() >= 10, "{}", out.text);
+        for line in shown {
+            assert!(blame.lines().any(|l| l == line), "{line:?} is no line of the output:\n{}", out.text);
+        }
     }
 }
