@@ -8,6 +8,7 @@
 
 pub mod actions;
 pub mod render;
+mod unrecorded;
 
 use std::path::PathBuf;
 
@@ -17,16 +18,25 @@ use crate::engine::Caller;
 use crate::engine::error::{EngineError, EngineResult, ErrorKind};
 use crate::locks::{self, Mutex};
 
+pub use unrecorded::Unrecorded;
+
 pub struct Memory {
     path: PathBuf,
     check: Check,
     /// Held across SQLite calls by design: it guards the one connection.
-    store: Mutex<Option<Store>>,
+    slot: Mutex<Slot>,
+}
+
+/// The connection, and the events it failed to append: counted under the same lock, so an
+/// append and the count of its failure are never seen apart.
+struct Slot {
+    store: Option<Store>,
+    unrecorded: Option<Unrecorded>,
 }
 
 impl Memory {
     pub fn new(path: PathBuf, check: Check) -> Memory {
-        Memory { path, check, store: Mutex::new(locks::ids::MEMORY_STORE, None) }
+        Memory { path, check, slot: Mutex::new(locks::ids::MEMORY_STORE, Slot { store: None, unrecorded: None }) }
     }
 
     pub fn path(&self) -> &std::path::Path {
@@ -35,7 +45,15 @@ impl Memory {
 
     /// Runs `f` on the store, opening it first if needed.
     pub fn with<R>(&self, f: impl FnOnce(&mut Store) -> lean_ctx_store::Result<R>) -> EngineResult<R> {
-        let mut slot = self.store.lock();
+        self.with_in(&mut self.slot.lock().store, f)
+    }
+
+    /// [`Memory::with`] on the connection of a slot the caller holds.
+    fn with_in<R>(
+        &self,
+        slot: &mut Option<Store>,
+        f: impl FnOnce(&mut Store) -> lean_ctx_store::Result<R>,
+    ) -> EngineResult<R> {
         if slot.is_none() {
             if let Some(dir) = self.path.parent() {
                 std::fs::create_dir_all(dir)
@@ -61,15 +79,23 @@ impl Memory {
     }
 
     pub fn is_open(&self) -> bool {
-        self.store.lock().is_some()
+        self.slot.lock().store.is_some()
     }
 
-    /// Appends one ledger event; a failure is logged, never returned: the
-    /// answer the user asked for matters more than its accounting.
+    /// Appends one ledger event; a failure is logged and counted, never
+    /// returned: the answer the user asked for matters more than its
+    /// accounting, but gain must say what it is missing.
     pub fn record(&self, event: &Event<'_>) {
-        if let Err(e) = self.with(|s| s.append(event)) {
+        let mut slot = self.slot.lock();
+        if let Err(e) = self.with_in(&mut slot.store, |s| s.append(event)) {
             tracing::warn!("ledger append failed: {e}");
+            slot.unrecorded.get_or_insert_with(|| Unrecorded::new(now_ms(), e.message)).add(event.tool);
         }
+    }
+
+    /// The events this process could not record since it started, if any.
+    pub fn unrecorded(&self) -> Option<Unrecorded> {
+        self.slot.lock().unrecorded.clone()
     }
 }
 
