@@ -59,7 +59,7 @@ impl Memory {
                 std::fs::create_dir_all(dir)
                     .map_err(|e| EngineError::internal(format!("cannot create {}: {e}", dir.display())))?;
             }
-            let opened = Store::open(&self.path, self.check).map_err(store_error)?;
+            let opened = Store::open(&self.path, self.check).map_err(|e| self.store_failure(e))?;
             if let Some(warning) = &opened.warning {
                 tracing::error!("{warning}");
                 eprintln!("lean-ctx: {warning}");
@@ -67,7 +67,29 @@ impl Memory {
             *slot = Some(opened.store);
         }
         let store = slot.as_mut().expect("opened above");
-        f(store).map_err(store_error)
+        f(store).map_err(|e| self.store_failure(e))
+    }
+
+    /// [`store_error`], a full disk named by the directory that holds `state.db`: the store
+    /// knows it is full, not where, and the user has to know where to free space.
+    fn store_failure(&self, e: lean_ctx_store::Error) -> EngineError {
+        let full = match &e {
+            lean_ctx_store::Error::Full(source) => {
+                let dir = self.path.parent().unwrap_or(&self.path);
+                Some(format!(
+                    "the disk holding {} is full: state.db could not be written ({source}); free space on it (`df -h \
+                     {}` shows how much is left) and retry; what state.db held before is intact",
+                    dir.display(),
+                    lean_ctx_shell_syntax::quote(&dir.to_string_lossy())
+                ))
+            }
+            _ => None,
+        };
+        let mut failure = store_error(e);
+        if let Some(message) = full {
+            failure.message = message;
+        }
+        failure
     }
 
     /// The reset the user has not seen to: the latest corrupt `state.db` moved aside, while its
@@ -219,6 +241,9 @@ pub fn store_error(e: lean_ctx_store::Error) -> EngineError {
     use lean_ctx_store::Error as E;
     let kind = match &e {
         E::Busy(_) => ErrorKind::Unavailable,
+        // Not the daemon's fault and not retryable until the user frees space.
+        E::Full(_) => ErrorKind::ResourceExhausted,
+        E::Io { source, .. } if source.kind() == std::io::ErrorKind::StorageFull => ErrorKind::ResourceExhausted,
         E::InvalidInput(_) => ErrorKind::InvalidArgument,
         E::SessionNotFound { .. } | E::ArchiveNotFound { .. } => ErrorKind::NotFound,
         E::SessionProjectMismatch { .. } | E::NewerSchema { .. } | E::ArchiveExpired { .. } => {
@@ -227,4 +252,50 @@ pub fn store_error(e: lean_ctx_store::Error) -> EngineError {
         _ => ErrorKind::Internal,
     };
     EngineError::new(kind, e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use lean_ctx_store::{Check, Error};
+
+    use super::{Memory, store_error};
+    use crate::server::status::engine_status;
+
+    /// SQLite's own error for a full disk, as rusqlite reports it.
+    fn disk_full() -> Error {
+        let code = rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_FULL);
+        Error::Full(rusqlite::Error::SqliteFailure(code, Some("database or disk is full".into())))
+    }
+
+    /// A full disk was an Internal error, as if lean-ctxd were broken: it is ResourceExhausted,
+    /// and the message names the directory to free space in.
+    #[test]
+    fn a_full_disk_is_resource_exhausted_naming_the_directory_that_holds_state_db() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data dir");
+        let memory = Memory::new(data.join("state.db"), Check::Everything);
+        let status = engine_status(memory.with(|_| Err::<(), _>(disk_full())).unwrap_err());
+        assert_eq!(status.code(), tonic::Code::ResourceExhausted);
+        let quoted = lean_ctx_shell_syntax::quote(&data.to_string_lossy());
+        assert_eq!(
+            status.message(),
+            format!(
+                "the disk holding {} is full: state.db could not be written (database or disk is full); free space \
+                 on it (`df -h {quoted}` shows how much is left) and retry; what state.db held before is intact",
+                data.display()
+            )
+        );
+    }
+
+    /// A file beside state.db (an archived output's blob) that found the disk full says so in
+    /// its own message, which names the file; its code is the same.
+    #[test]
+    fn a_file_write_on_a_full_disk_is_resource_exhausted_too() {
+        let e = Error::Io {
+            action: "write",
+            path: "/data/archive/ab/cd".into(),
+            source: std::io::ErrorKind::StorageFull.into(),
+        };
+        assert_eq!(engine_status(store_error(e)).code(), tonic::Code::ResourceExhausted);
+    }
 }
