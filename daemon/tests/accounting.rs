@@ -37,7 +37,7 @@ impl Book {
 }
 
 fn gain(p: &Project, group_by: &str) -> BTreeMap<Option<String>, (u64, u64, u64)> {
-    let (rows, _) = p.engine.gain("all", group_by, 0, 0).unwrap();
+    let (rows, _, _) = p.engine.gain("all", group_by, 0, 0).unwrap();
     rows.into_iter()
         .map(|r| {
             assert_eq!(r.saved_tokens, r.raw_tokens as i64 - r.sent_tokens as i64);

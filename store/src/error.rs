@@ -156,7 +156,7 @@ pub(crate) fn sql_limit(limit: usize) -> i64 {
 }
 
 /// A timestamp in milliseconds since the Unix epoch as `YYYY-MM-DD HH:MM:SS UTC`.
-pub(crate) fn utc(ms: i64) -> String {
+pub fn utc(ms: i64) -> String {
     const DAY_S: i64 = 86_400;
     let seconds = ms.div_euclid(1000);
     let (days, of_day) = (seconds.div_euclid(DAY_S), seconds.rem_euclid(DAY_S));

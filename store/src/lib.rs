@@ -57,7 +57,7 @@ pub use archive::{
 };
 pub use db::{BUSY_TIMEOUT, Check, Opened};
 pub use delivery::Delivery;
-pub use error::{Error, Result};
+pub use error::{Error, Result, utc};
 pub use gain::{GainRow, GroupBy, Period};
 pub use handoff::HandoffBudget;
 pub use knowledge::{DEFAULT_CATEGORY, DEFAULT_CONFIDENCE, Fact, FactState, NewFact, Remembered};

@@ -516,3 +516,35 @@ fn ctx_session_loads_the_session_id_given_and_creates_none_by_reading() {
     assert!(!task.contains("ignored"), "an empty value says nothing: {task}");
     assert!(mcp.close().success());
 }
+
+/// A read whose ledger record cannot be written (another process holds state.db's write lock past
+/// the busy timeout) is answered, and gain, gain --json and doctor say it was left out.
+#[test]
+fn calls_the_ledger_could_not_record_are_told_by_gain_and_doctor() {
+    let home = Home::new();
+    let root = project(&home);
+    let _daemon = home.spawn_daemon(&[]);
+    ok(lctx(&home, &root, false, &["read", "notes.md", "-m", "full"]));
+
+    // A hung process holding the write lock, as SQLite sees one.
+    let holder = rusqlite::Connection::open(home.dirs().data.join("state.db")).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let read = ok(lctx(&home, &root, false, &["read", "notes.md", "-m", "full", "--fresh"]));
+    holder.execute_batch("ROLLBACK").unwrap();
+    assert!(read.contains("The parser handles case 79 this way."), "{read}");
+
+    let text = ok(lctx(&home, &root, false, &["gain"]));
+    let note = text.lines().last().unwrap();
+    assert!(note.starts_with("not recorded in the ledger: 1 call (read 1) since "), "{text}");
+    assert!(note.contains("the first failure: state.db stayed locked by another process"), "{text}");
+    let json = home.lctx_json(&["gain", "--json"]);
+    assert_eq!(json["total"]["events"], 1, "{json}");
+    assert_eq!(json["unrecorded"]["events"], 1, "{json}");
+    assert!(json["unrecorded"]["since_ms"].as_i64().unwrap() > 0, "{json}");
+    assert!(json["unrecorded"]["error"].as_str().unwrap().starts_with("state.db stayed locked"), "{json}");
+
+    let checks = home.doctor_checks(&root);
+    let accounting = checks.iter().find(|c| c["check"] == "accounting").expect("an accounting check");
+    assert_eq!(accounting["ok"], false, "{accounting}");
+    assert_eq!(accounting["detail"].as_str().unwrap(), note, "{accounting}");
+}

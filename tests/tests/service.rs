@@ -146,3 +146,84 @@ fn a_failing_service_manager_is_reported() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("lctx daemon stop"), "{}", describe(&out));
     assert!(!f.unit().exists());
 }
+
+/// Install creates the data directory only to hold its record of the directories it created:
+/// that directory is one of them, and uninstall removes it with the others while it is empty.
+#[test]
+fn uninstall_removes_the_data_directory_install_created_for_its_record() {
+    let f = Fixture::new(0);
+    let data = f.home.path().join("data");
+    assert!(!data.exists());
+    assert!(f.lctx(&["service", "install"]).status.success());
+    assert!(data.is_dir(), "install records what it created in the data directory");
+    let out = f.lctx(&["service", "uninstall"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    assert!(!data.exists(), "{}", describe(&out));
+    assert!(stdout(&out).contains(&format!("removed {}, which install created", data.display())), "{}", describe(&out));
+
+    // A data directory that holds more than the record (state.db, once the daemon ran) stays.
+    assert!(f.lctx(&["service", "install"]).status.success());
+    std::fs::write(data.join("state.db"), "").unwrap();
+    assert!(f.lctx(&["service", "uninstall"]).status.success());
+    assert!(data.join("state.db").exists() && !data.join("service-created-dirs").exists() && !f.xdg.exists());
+}
+
+/// A dry run lists the directories uninstall would remove, and only those: one holding something
+/// else stays, and so is not listed.
+#[test]
+fn uninstall_dry_run_lists_the_directories_it_would_remove() {
+    let f = Fixture::new(0);
+    assert!(f.lctx(&["service", "install"]).status.success());
+    std::fs::write(f.xdg.join("mine.conf"), "").unwrap();
+    let dry = f.lctx(&["service", "uninstall", "--dry-run"]);
+    assert!(dry.status.success(), "{}", describe(&dry));
+    let would: Vec<String> =
+        stdout(&dry).lines().filter(|l| l.starts_with("would remove ")).map(String::from).collect();
+    let data = f.home.path().join("data");
+    let dir = |d: &std::path::Path| format!("would remove {}, which install created", d.display());
+    assert_eq!(
+        would,
+        [
+            format!("would remove {}", f.unit().display()),
+            dir(&f.xdg.join("systemd/user")),
+            dir(&f.xdg.join("systemd")),
+            dir(&data),
+        ],
+        "{}",
+        describe(&dry)
+    );
+    assert!(f.unit().exists() && data.join("service-created-dirs").exists(), "a dry run changes nothing");
+
+    // What it listed is what uninstall removes.
+    let out = f.lctx(&["service", "uninstall"]);
+    let removed: Vec<String> =
+        stdout(&out).lines().filter(|l| l.ends_with(", which install created")).map(String::from).collect();
+    let listed: Vec<String> = would[1..].iter().map(|l| l.replacen("would remove", "removed", 1)).collect();
+    assert_eq!(removed, listed, "{}", describe(&out));
+    assert!(f.xdg.join("mine.conf").exists() && !f.xdg.join("systemd").exists() && !data.exists());
+}
+
+/// A unit file the user deleted leaves nothing to stop or remove, but the directories install
+/// created for it and its record still go.
+#[test]
+fn uninstall_after_the_unit_file_was_deleted_still_removes_what_install_created() {
+    let f = Fixture::new(0);
+    assert!(f.lctx(&["service", "install"]).status.success());
+    std::fs::remove_file(f.unit()).unwrap();
+    let data = f.home.path().join("data");
+
+    let dry = f.lctx(&["service", "uninstall", "--dry-run"]);
+    assert!(stdout(&dry).contains("no service installed"), "{}", describe(&dry));
+    assert!(
+        stdout(&dry).contains(&format!("would remove {}, which install created", f.xdg.display())),
+        "{}",
+        describe(&dry)
+    );
+    assert!(f.xdg.join("systemd/user").is_dir() && data.exists(), "a dry run changes nothing");
+
+    let out = f.lctx(&["service", "uninstall"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    assert!(stdout(&out).contains("no service installed"), "{}", describe(&out));
+    assert!(!f.xdg.exists() && !data.exists(), "{}", describe(&out));
+    assert!(f.calls().is_empty(), "nothing to stop: {:?}", f.calls());
+}

@@ -75,8 +75,10 @@ pub async fn gain(backend: &Backend, ctx: RequestContext, report: Report) -> Res
         }
         Report::Daily { .. } => ("days", "day"),
     };
+    let lost = out.unrecorded.unwrap_or_default();
     let json = json!({"period": period_name, "days": days, "group_by": group_name, "rows": rows,
-                      "total": row_json("total", events, raw, sent, saved, pct)});
+                      "total": row_json("total", events, raw, sent, saved, pct),
+                      "unrecorded": {"events": lost.events, "since_ms": lost.since_ms, "error": lost.error}});
     Ok(Answer::ok(out.text, json))
 }
 

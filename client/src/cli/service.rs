@@ -197,7 +197,7 @@ pub fn run(cmd: ServiceCmd, opts: &ClientOptions) -> CmdResult {
             let created = crate::setup::write::missing_dirs(&svc.file);
             if !created.is_empty() {
                 // Recorded before they exist, so an install that dies half-way is undone too.
-                remember_created_dirs(opts, &created)?;
+                remember_created_dirs(opts, created)?;
             }
             if let Some(dir) = svc.file.parent() {
                 std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
@@ -213,13 +213,21 @@ pub fn run(cmd: ServiceCmd, opts: &ClientOptions) -> CmdResult {
             }
         }
         ServiceCmd::Uninstall { dry_run } => {
+            let record = created_dirs_record(opts);
             if !svc.file.exists() {
+                // The user removed the file: the directories install made for it may still go.
                 crate::outln!("no service installed at {}", svc.file.display());
+                if dry_run {
+                    show_removable_dirs(&record, &[]);
+                } else {
+                    remove_created_dirs(&record);
+                }
                 return Ok(());
             }
             if dry_run {
                 crate::outln!("would run: {}", shown(&svc.disable));
                 crate::outln!("would remove {}", svc.file.display());
+                show_removable_dirs(&record, std::slice::from_ref(&svc.file));
                 return Ok(());
             }
             // Stopped and disabled first, so no enabled unit points at a
@@ -239,24 +247,27 @@ pub fn run(cmd: ServiceCmd, opts: &ClientOptions) -> CmdResult {
             }
             let done = if stopped { "stopped, disabled and removed" } else { "removed" };
             crate::outln!("{done} {}", svc.file.display());
-            remove_created_dirs(opts);
+            remove_created_dirs(&record);
         }
     }
     Ok(())
 }
 
-/// Where `install` records the directories it created for the service file.
+/// Where `install` records the directories it created for the service file (and for this
+/// record, when the data directory did not exist yet).
 fn created_dirs_record(opts: &ClientOptions) -> PathBuf {
     opts.dirs.data.join("service-created-dirs")
 }
 
-/// `dirs`, outermost first, one per line.
-fn remember_created_dirs(opts: &ClientOptions, dirs: &[PathBuf]) -> Result<(), String> {
+/// Adds `dirs` and the directories the record itself is about to create to the record, one per
+/// line, keeping what an earlier install recorded: those directories are still install's.
+fn remember_created_dirs(opts: &ClientOptions, mut dirs: Vec<PathBuf>) -> Result<(), String> {
     use std::io::Write as _;
     use std::os::unix::ffi::OsStrExt as _;
     let record = created_dirs_record(opts);
+    dirs.extend(crate::setup::write::missing_dirs(&record));
     let mut text = Vec::new();
-    for dir in dirs {
+    for dir in recorded_dirs(&record).into_iter().chain(dirs) {
         text.extend_from_slice(dir.as_os_str().as_bytes());
         text.push(b'\n');
     }
@@ -266,22 +277,53 @@ fn remember_created_dirs(opts: &ClientOptions, dirs: &[PathBuf]) -> Result<(), S
         .map_err(|e| format!("cannot write {}: {e}", record.display()))
 }
 
-/// Removes the directories `install` created, innermost first, while they
-/// are empty: one the user has put something in since stays, with those
-/// around it.
-fn remove_created_dirs(opts: &ClientOptions) {
+/// The directories `record` lists, each once, deepest first: the order they can be removed in.
+fn recorded_dirs(record: &Path) -> Vec<PathBuf> {
     use std::os::unix::ffi::OsStrExt as _;
-    let record = created_dirs_record(opts);
-    let Ok(text) = std::fs::read(&record) else { return };
-    for dir in text.split(|b| *b == b'\n').filter(|line| !line.is_empty()).rev() {
-        let dir = Path::new(std::ffi::OsStr::from_bytes(dir));
-        match std::fs::remove_dir(dir) {
-            Ok(()) => crate::outln!("removed {}, which install created", dir.display()),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(_) => break,
+    let Ok(text) = std::fs::read(record) else { return Vec::new() };
+    let mut dirs: Vec<PathBuf> = text
+        .split(|b| *b == b'\n')
+        .filter(|line| !line.is_empty())
+        .map(|line| PathBuf::from(std::ffi::OsStr::from_bytes(line)))
+        .collect();
+    dirs.sort_by(|a, b| b.components().count().cmp(&a.components().count()).then_with(|| a.cmp(b)));
+    dirs.dedup();
+    dirs
+}
+
+/// The recorded directories that hold nothing once the record, the paths in `gone` and the
+/// directories before them in the list are removed: one the user has put something in stays,
+/// with those around it.
+fn removable_dirs(record: &Path, gone: &[PathBuf]) -> Vec<PathBuf> {
+    let mut gone: Vec<PathBuf> = gone.iter().cloned().chain([record.to_path_buf()]).collect();
+    let mut removable = Vec::new();
+    for dir in recorded_dirs(record) {
+        let Ok(mut entries) = std::fs::read_dir(&dir) else { continue };
+        if entries.all(|entry| entry.is_ok_and(|entry| gone.contains(&entry.path()))) {
+            gone.push(dir.clone());
+            removable.push(dir);
         }
     }
-    let _ = std::fs::remove_file(&record);
+    removable
+}
+
+/// What [`remove_created_dirs`] would remove once `gone` is removed too, for a dry run.
+fn show_removable_dirs(record: &Path, gone: &[PathBuf]) {
+    for dir in removable_dirs(record, gone) {
+        crate::outln!("would remove {}, which install created", dir.display());
+    }
+}
+
+/// Removes the record and the directories `install` created that are empty then.
+fn remove_created_dirs(record: &Path) {
+    // Planned while the record can still be read: it may be the last thing in its directory.
+    let removable = removable_dirs(record, &[]);
+    let _ = std::fs::remove_file(record);
+    for dir in removable {
+        if std::fs::remove_dir(&dir).is_ok() {
+            crate::outln!("removed {}, which install created", dir.display());
+        }
+    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use lean_ctx_proto::v1::ledger_server::Ledger;
 use lean_ctx_proto::v1::memory_server::Memory;
 use lean_ctx_proto::v1::{
     Fact, GainRequest, GainResponse, GainRow, KnowledgeRequest, KnowledgeResponse, SessionRequest, SessionResponse,
-    VerifyRequest, VerifyResponse,
+    Unrecorded, VerifyRequest, VerifyResponse,
 };
 use tonic::{Request, Response, Status};
 
@@ -40,6 +40,10 @@ fn fact(f: lean_ctx_store::Fact) -> Fact {
         confirmed_ms: f.confirmed_ms,
         state: wire::fact_state(f.state) as i32,
     }
+}
+
+fn wire_unrecorded(lost: &crate::engine::memory::Unrecorded) -> Unrecorded {
+    Unrecorded { events: lost.events(), since_ms: lost.since_ms, error: lost.error.clone(), note: lost.note() }
 }
 
 #[tonic::async_trait]
@@ -107,7 +111,7 @@ impl Ledger for MemoryService {
         let period = wire::gain_period(wire::known(req.period, "period")?);
         let group_by = wire::gain_group_by(wire::known(req.group_by, "group_by")?);
         let engine = self.engine.clone();
-        let (rows, text) = blocking(move || engine.gain(period, group_by, req.days, req.utc_offset_secs))
+        let (rows, text, unrecorded) = blocking(move || engine.gain(period, group_by, req.days, req.utc_offset_secs))
             .await?
             .map_err(engine_status)?;
         let rows = rows
@@ -121,17 +125,24 @@ impl Ledger for MemoryService {
                 saved_pct: r.saved_pct,
             })
             .collect();
-        Ok(Response::new(GainResponse { meta: Some(self.host.meta()), rows, text }))
+        Ok(Response::new(GainResponse {
+            meta: Some(self.host.meta()),
+            rows,
+            text,
+            unrecorded: unrecorded.as_ref().map(wire_unrecorded),
+        }))
     }
 
     async fn verify(&self, request: Request<VerifyRequest>) -> Result<Response<VerifyResponse>, Status> {
         drop(request);
         let _guard = self.host.begin_request();
         let engine = self.engine.clone();
-        let (records, broken, reset) =
-            blocking(move || engine.verify_ledger().map(|(records, broken)| (records, broken, engine.memory_reset())))
-                .await?
-                .map_err(engine_status)?;
+        let (records, broken, reset, unrecorded) = blocking(move || {
+            let (records, broken) = engine.verify_ledger()?;
+            Ok((records, broken, engine.memory_reset(), engine.ledger_unrecorded()))
+        })
+        .await?
+        .map_err(engine_status)?;
         let (broken_id, reason) = broken.clone().unwrap_or_default();
         Ok(Response::new(VerifyResponse {
             meta: Some(self.host.meta()),
@@ -141,6 +152,7 @@ impl Ledger for MemoryService {
             reason,
             reset: reset.as_ref().map(|reset| reset.ledger_note()).unwrap_or_default(),
             reset_note: reset.as_ref().map(crate::engine::memory::Reset::notice).unwrap_or_default(),
+            unrecorded: unrecorded.as_ref().map(wire_unrecorded),
         }))
     }
 }

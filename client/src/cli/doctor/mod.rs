@@ -212,9 +212,10 @@ fn build(opts: &ClientOptions, daemon: &daemon::Daemon) -> String {
 }
 
 /// The token ledger's hash chain and the daily totals `gain` reports, as `lctx ledger verify`
-/// checks them (through the daemon, which holds the store); and a reset of state.db after
-/// corruption, which fails until the user removes the old copy: its sessions, knowledge and ledger
-/// are gone from view, and only the user can say whether anything in it is needed.
+/// checks them (through the daemon, which holds the store); events the daemon could not record,
+/// which gain leaves out; and a reset of state.db after corruption, which fails until the user
+/// removes the old copy: its sessions, knowledge and ledger are gone from view, and only the user
+/// can say whether anything in it is needed.
 async fn check_ledger(opts: &ClientOptions, daemon: Option<&daemon::Daemon>) -> Vec<Check> {
     const NAME: &str = "ledger";
     let Some(daemon) = daemon else { return Vec::new() };
@@ -223,6 +224,15 @@ async fn check_ledger(opts: &ClientOptions, daemon: Option<&daemon::Daemon>) -> 
     let ledger = match Backend::remote(daemon.channel()).ledger().verify(request).await {
         Ok(response) => {
             let out = response.into_inner();
+            // Events the daemon could not record: gain undercounts until it restarts.
+            if let Some(lost) = out.unrecorded.as_ref().filter(|lost| lost.events > 0) {
+                checks.push(failed(
+                    "accounting",
+                    lost.note.clone(),
+                    "fix the cause the note names (often free space on the disk of the data dir); the count \
+                     clears when the daemon restarts (`lctx daemon restart`)",
+                ));
+            }
             if !out.reset_note.is_empty() {
                 checks.push(failed(
                     "state.db",

@@ -3,7 +3,7 @@
 
 use lean_ctx_store::{Fact, GainRow, GroupBy, HandoffBudget, NewFact, NoteKind, Period};
 
-use super::render;
+use super::{Unrecorded, render};
 use crate::engine::error::{EngineError, EngineResult};
 use crate::engine::surface::Surface;
 // Uncached on purpose: the memo's lock ranks below the store's, which is held here.
@@ -262,8 +262,25 @@ impl Engine {
     }
 
     /// The gain report over `period` grouped by `group_by`, or with `days`
-    /// > 0 its daily history over that many days ending today.
+    /// above 0 its daily history over that many days ending today; its text
+    /// ends with what the ledger is missing, the same events as the third value.
     pub fn gain(
+        &self,
+        period: &str,
+        group_by: &str,
+        days: u32,
+        utc_offset_secs: i32,
+    ) -> EngineResult<(Vec<GainRow>, String, Option<Unrecorded>)> {
+        // Taken before the report, so the report misses at most these.
+        let unrecorded = self.memory.unrecorded();
+        let (rows, mut text) = self.gain_report(period, group_by, days, utc_offset_secs)?;
+        if let Some(lost) = &unrecorded {
+            text = format!("{}\n{}", text.trim_end(), lost.note());
+        }
+        Ok((rows, text, unrecorded))
+    }
+
+    fn gain_report(
         &self,
         period: &str,
         group_by: &str,
@@ -320,6 +337,11 @@ impl Engine {
     /// The reset of `state.db` after corruption that the user has not seen to, if any.
     pub fn memory_reset(&self) -> Option<super::Reset> {
         self.memory.reset()
+    }
+
+    /// The ledger events this process could not record, if any.
+    pub fn ledger_unrecorded(&self) -> Option<Unrecorded> {
+        self.memory.unrecorded()
     }
 }
 

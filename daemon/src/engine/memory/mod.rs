@@ -8,6 +8,7 @@
 
 pub mod actions;
 pub mod render;
+mod unrecorded;
 
 use std::path::PathBuf;
 
@@ -17,16 +18,25 @@ use crate::engine::Caller;
 use crate::engine::error::{EngineError, EngineResult, ErrorKind};
 use crate::locks::{self, Mutex};
 
+pub use unrecorded::Unrecorded;
+
 pub struct Memory {
     path: PathBuf,
     check: Check,
     /// Held across SQLite calls by design: it guards the one connection.
-    store: Mutex<Option<Store>>,
+    slot: Mutex<Slot>,
+}
+
+/// The connection, and the events it failed to append: counted under the same lock, so an
+/// append and the count of its failure are never seen apart.
+struct Slot {
+    store: Option<Store>,
+    unrecorded: Option<Unrecorded>,
 }
 
 impl Memory {
     pub fn new(path: PathBuf, check: Check) -> Memory {
-        Memory { path, check, store: Mutex::new(locks::ids::MEMORY_STORE, None) }
+        Memory { path, check, slot: Mutex::new(locks::ids::MEMORY_STORE, Slot { store: None, unrecorded: None }) }
     }
 
     pub fn path(&self) -> &std::path::Path {
@@ -35,13 +45,21 @@ impl Memory {
 
     /// Runs `f` on the store, opening it first if needed.
     pub fn with<R>(&self, f: impl FnOnce(&mut Store) -> lean_ctx_store::Result<R>) -> EngineResult<R> {
-        let mut slot = self.store.lock();
+        self.with_in(&mut self.slot.lock().store, f)
+    }
+
+    /// [`Memory::with`] on the connection of a slot the caller holds.
+    fn with_in<R>(
+        &self,
+        slot: &mut Option<Store>,
+        f: impl FnOnce(&mut Store) -> lean_ctx_store::Result<R>,
+    ) -> EngineResult<R> {
         if slot.is_none() {
             if let Some(dir) = self.path.parent() {
                 std::fs::create_dir_all(dir)
                     .map_err(|e| EngineError::internal(format!("cannot create {}: {e}", dir.display())))?;
             }
-            let opened = Store::open(&self.path, self.check).map_err(store_error)?;
+            let opened = Store::open(&self.path, self.check).map_err(|e| self.store_failure(e))?;
             if let Some(warning) = &opened.warning {
                 tracing::error!("{warning}");
                 eprintln!("lean-ctx: {warning}");
@@ -49,7 +67,29 @@ impl Memory {
             *slot = Some(opened.store);
         }
         let store = slot.as_mut().expect("opened above");
-        f(store).map_err(store_error)
+        f(store).map_err(|e| self.store_failure(e))
+    }
+
+    /// [`store_error`], a full disk named by the directory that holds `state.db`: the store
+    /// knows it is full, not where, and the user has to know where to free space.
+    fn store_failure(&self, e: lean_ctx_store::Error) -> EngineError {
+        let full = match &e {
+            lean_ctx_store::Error::Full(source) => {
+                let dir = self.path.parent().unwrap_or(&self.path);
+                Some(format!(
+                    "the disk holding {} is full: state.db could not be written ({source}); free space on it (`df -h \
+                     {}` shows how much is left) and retry; what state.db held before is intact",
+                    dir.display(),
+                    lean_ctx_shell_syntax::quote(&dir.to_string_lossy())
+                ))
+            }
+            _ => None,
+        };
+        let mut failure = store_error(e);
+        if let Some(message) = full {
+            failure.message = message;
+        }
+        failure
     }
 
     /// The reset the user has not seen to: the latest corrupt `state.db` moved aside, while its
@@ -61,15 +101,23 @@ impl Memory {
     }
 
     pub fn is_open(&self) -> bool {
-        self.store.lock().is_some()
+        self.slot.lock().store.is_some()
     }
 
-    /// Appends one ledger event; a failure is logged, never returned: the
-    /// answer the user asked for matters more than its accounting.
+    /// Appends one ledger event; a failure is logged and counted, never
+    /// returned: the answer the user asked for matters more than its
+    /// accounting, but gain must say what it is missing.
     pub fn record(&self, event: &Event<'_>) {
-        if let Err(e) = self.with(|s| s.append(event)) {
+        let mut slot = self.slot.lock();
+        if let Err(e) = self.with_in(&mut slot.store, |s| s.append(event)) {
             tracing::warn!("ledger append failed: {e}");
+            slot.unrecorded.get_or_insert_with(|| Unrecorded::new(now_ms(), e.message)).add(event.tool);
         }
+    }
+
+    /// The events this process could not record since it started, if any.
+    pub fn unrecorded(&self) -> Option<Unrecorded> {
+        self.slot.lock().unrecorded.clone()
     }
 }
 
@@ -193,6 +241,9 @@ pub fn store_error(e: lean_ctx_store::Error) -> EngineError {
     use lean_ctx_store::Error as E;
     let kind = match &e {
         E::Busy(_) => ErrorKind::Unavailable,
+        // Not the daemon's fault and not retryable until the user frees space.
+        E::Full(_) => ErrorKind::ResourceExhausted,
+        E::Io { source, .. } if source.kind() == std::io::ErrorKind::StorageFull => ErrorKind::ResourceExhausted,
         E::InvalidInput(_) => ErrorKind::InvalidArgument,
         E::SessionNotFound { .. } | E::ArchiveNotFound { .. } => ErrorKind::NotFound,
         E::SessionProjectMismatch { .. } | E::NewerSchema { .. } | E::ArchiveExpired { .. } => {
@@ -201,4 +252,50 @@ pub fn store_error(e: lean_ctx_store::Error) -> EngineError {
         _ => ErrorKind::Internal,
     };
     EngineError::new(kind, e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use lean_ctx_store::{Check, Error};
+
+    use super::{Memory, store_error};
+    use crate::server::status::engine_status;
+
+    /// SQLite's own error for a full disk, as rusqlite reports it.
+    fn disk_full() -> Error {
+        let code = rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_FULL);
+        Error::Full(rusqlite::Error::SqliteFailure(code, Some("database or disk is full".into())))
+    }
+
+    /// A full disk was an Internal error, as if lean-ctxd were broken: it is ResourceExhausted,
+    /// and the message names the directory to free space in.
+    #[test]
+    fn a_full_disk_is_resource_exhausted_naming_the_directory_that_holds_state_db() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data dir");
+        let memory = Memory::new(data.join("state.db"), Check::Everything);
+        let status = engine_status(memory.with(|_| Err::<(), _>(disk_full())).unwrap_err());
+        assert_eq!(status.code(), tonic::Code::ResourceExhausted);
+        let quoted = lean_ctx_shell_syntax::quote(&data.to_string_lossy());
+        assert_eq!(
+            status.message(),
+            format!(
+                "the disk holding {} is full: state.db could not be written (database or disk is full); free space \
+                 on it (`df -h {quoted}` shows how much is left) and retry; what state.db held before is intact",
+                data.display()
+            )
+        );
+    }
+
+    /// A file beside state.db (an archived output's blob) that found the disk full says so in
+    /// its own message, which names the file; its code is the same.
+    #[test]
+    fn a_file_write_on_a_full_disk_is_resource_exhausted_too() {
+        let e = Error::Io {
+            action: "write",
+            path: "/data/archive/ab/cd".into(),
+            source: std::io::ErrorKind::StorageFull.into(),
+        };
+        assert_eq!(engine_status(store_error(e)).code(), tonic::Code::ResourceExhausted);
+    }
 }
