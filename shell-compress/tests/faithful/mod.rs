@@ -309,7 +309,14 @@ impl State {
         let names: Vec<&str> = self.constants.iter().flat_map(|(n, _)| n.split_whitespace()).collect();
         let shown: Vec<&str> = line.split_whitespace().collect();
         for r in &raw.displayed {
-            if r.starts_with(char::is_whitespace) || !r.ends_with(last) || !(two_cells || LONG_LISTING.is_match(r)) {
+            // A tree's line is flattened (see [`tree_line`]), never cut into cells.
+            let tree = r.starts_with(BRANCHES)
+                && r[..r.find(|c: char| !BRANCHES.contains(&c) && c != ' ').unwrap_or(r.len())].contains(JUNCTIONS);
+            if tree
+                || r.starts_with(char::is_whitespace)
+                || !r.ends_with(last)
+                || !(two_cells || LONG_LISTING.is_match(r))
+            {
                 continue;
             }
             let words: Vec<&str> = r.split_whitespace().collect();
