@@ -84,6 +84,14 @@ static LONG_LISTING: LazyLock<Regex> =
 const BRANCHES: &[char] = &['│', '├', '└', '─', '┬', '┼', '╰', '╭', '┃', '┣', '┗', '━'];
 const JUNCTIONS: &[char] = &['│', '├', '└', '┬', '┼', '╰', '╭', '┃', '┣', '┗'];
 
+/// A tree's line split into its branches (a prefix of branch characters and spaces holding a junction) and
+/// its text, or `None` for any other line.
+fn tree_branches(line: &str) -> Option<(&str, &str)> {
+    let end = line.find(|c: char| !BRANCHES.contains(&c) && c != ' ' && c != '\u{a0}').unwrap_or(line.len());
+    let (prefix, text) = line.split_at(end);
+    prefix.contains(JUNCTIONS).then_some((prefix, text))
+}
+
 impl Raw {
     fn new(raw: &str) -> Raw {
         let mut split: Vec<&str> = raw.split('\n').collect();
@@ -107,11 +115,8 @@ impl Raw {
         let mut tree: HashMap<String, HashSet<usize>> = HashMap::new();
         for line in &displayed {
             *count.entry(line.clone()).or_default() += 1;
-            let prefix_len =
-                line.find(|c: char| !BRANCHES.contains(&c) && c != ' ' && c != '\u{a0}').unwrap_or(line.len());
-            let prefix = &line[..prefix_len];
-            if prefix.contains(JUNCTIONS) {
-                tree.entry(line[prefix_len..].to_string()).or_default().insert(prefix.chars().count() / 2);
+            if let Some((prefix, text)) = tree_branches(line) {
+                tree.entry(text.to_string()).or_default().insert(prefix.chars().count() / 2);
             }
         }
         let trimmed = displayed.iter().map(|l| l.trim().to_string()).collect();
@@ -294,9 +299,9 @@ impl State {
 
     /// A table row with its padding squeezed and, when an `(every row: …)` line stated them, the shared
     /// cells left out: some raw line is the row's words with the stated values (or, for the header row, their
-    /// names) put back in order, its last cell is the row's last cell as printed, and the rows so read start
-    /// their last cells at one position (a table's columns are aligned; text whose indentation was taken for
-    /// padding is not).
+    /// names) put back in order, its last cell is the row's last cell as printed, and rows whose earlier cells
+    /// end at one column start their last cells at one column (a table's columns are aligned; text whose
+    /// indentation was taken for padding is not).
     fn table_row(&mut self, raw: &Raw, line: &str) -> bool {
         if line.starts_with(char::is_whitespace) || line.trim().is_empty() || raw.has(line) {
             return false;
@@ -310,9 +315,7 @@ impl State {
         let shown: Vec<&str> = line.split_whitespace().collect();
         for r in &raw.displayed {
             // A tree's line is flattened (see [`tree_line`]), never cut into cells.
-            let tree = r.starts_with(BRANCHES)
-                && r[..r.find(|c: char| !BRANCHES.contains(&c) && c != ' ').unwrap_or(r.len())].contains(JUNCTIONS);
-            if tree
+            if tree_branches(r).is_some()
                 || r.starts_with(char::is_whitespace)
                 || !r.ends_with(last)
                 || !(two_cells || LONG_LISTING.is_match(r))
@@ -394,8 +397,18 @@ impl State {
         static ITEM: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^  (\d+)([:-])(.*)$").unwrap());
         let (Some(file), Some(c)) = (&self.match_file, ITEM.captures(line)) else { return false };
         let (number, sep, text) = (&c[1], &c[2], &c[3]);
-        let with_column = Regex::new(&format!(r"^{}{sep}{number}{sep}(?:\d+:)?(.*)$", regex::escape(file))).unwrap();
-        raw.displayed.iter().filter_map(|r| with_column.captures(r)).any(|m| window_of(&m[1], text))
+        // The text after `file:12:`, or after a column too (`file:12:3:`), which grouping leaves out.
+        let shows = |r: &str| {
+            let Some(rest) = r
+                .strip_prefix(file.as_str())
+                .and_then(|r| r.strip_prefix(sep)?.strip_prefix(number)?.strip_prefix(sep))
+            else {
+                return false;
+            };
+            let column = rest.split_once(':').filter(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+            window_of(rest, text) || column.is_some_and(|(_, after)| window_of(after, text))
+        };
+        raw.displayed.iter().any(|r| shows(r))
     }
 }
 
