@@ -80,16 +80,18 @@ struct Raw {
 static LONG_LISTING: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^[bcdlps-][rwxsStT-]{9}[.+@]?(?:\s+\S+){8,}").unwrap());
 
-/// Characters that draw a tree's branches, and those among them that are not horizontal (`shape/trees.rs`).
+/// Characters that draw a tree's branches (`shape/trees.rs`), and those where a branch leaves its trunk: a
+/// prefix of vertical bars alone is a gutter or a box's side (a diagnostic's `│` before a caret line that
+/// points at a column of the line above), not a branch.
 const BRANCHES: &[char] = &['│', '├', '└', '─', '┬', '┼', '╰', '╭', '┃', '┣', '┗', '━'];
-const JUNCTIONS: &[char] = &['│', '├', '└', '┬', '┼', '╰', '╭', '┃', '┣', '┗'];
+const BRANCH_POINTS: &[char] = &['├', '└', '┬', '┼', '╰', '╭', '┣', '┗'];
 
-/// A tree's line split into its branches (a prefix of branch characters and spaces holding a junction) and
-/// its text, or `None` for any other line.
+/// A tree's line split into its branches (a prefix of branch characters and spaces holding a branch point)
+/// and its text, or `None` for any other line.
 fn tree_branches(line: &str) -> Option<(&str, &str)> {
     let end = line.find(|c: char| !BRANCHES.contains(&c) && c != ' ' && c != '\u{a0}').unwrap_or(line.len());
     let (prefix, text) = line.split_at(end);
-    prefix.contains(JUNCTIONS).then_some((prefix, text))
+    prefix.contains(BRANCH_POINTS).then_some((prefix, text))
 }
 
 impl Raw {
