@@ -268,6 +268,11 @@ impl<'a> Plan<'a> {
         }
     }
 
+    /// Whether line `i` is shown as a rule rewrote it rather than as printed.
+    pub(crate) fn rewritten(&self, i: usize) -> bool {
+        self.rewrites[i].is_some()
+    }
+
     /// Shows `text` instead of line `i` (ignored for protected lines and lines of a hunk's body).
     pub(crate) fn rewrite(&mut self, i: usize, text: String) {
         if self.marks[i] != Mark::Must && !self.in_hunk[i] {

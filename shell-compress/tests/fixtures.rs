@@ -13,6 +13,8 @@
 //! (failing test names, verdict lines, …). The checks here are written independently of the library's own
 //! patterns, so a gap in the library's rules shows up as a failure rather than agreeing with itself.
 
+mod faithful;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
@@ -275,7 +277,8 @@ fn check(f: &Fixture) -> Result<Outcome, String> {
 
 /// Checks `out`, the compression of `f`, and `again`, a second one, against every invariant ([`verify`]) and
 /// this library's own promises: the family the directory names, fewer bytes when shortened (the raw output is
-/// archived), the raw output itself when not. On the developed-on part every `.must` fact is required; on the
+/// archived), the raw output itself when not, and every shown line true to the output ([`faithful`]: a line
+/// of it or one of the compressor's transformations, reversed and checked). On the developed-on part every `.must` fact is required; on the
 /// held-back part a lost fact is a measurement, counted by the report, not a failure to tune away.
 fn check_output(f: &Fixture, out: Compressed, again: Compressed) -> Result<Outcome, String> {
     let name = name_of(f);
@@ -297,6 +300,12 @@ fn check_output(f: &Fixture, out: Compressed, again: Compressed) -> Result<Outco
     let verdict = verify(f, &out.text, &again.text);
     if let Some(broken) = verdict.broken {
         return fail(broken);
+    }
+    let untrue = faithful::untrue_lines(&f.raw, &out.text, f.exit);
+    if !untrue.is_empty() {
+        let lines: Vec<String> =
+            untrue.iter().map(|u| format!("  {:?} (nearest raw line: {:?})", u.line, u.nearest)).collect();
+        return fail(format!("shows {} line(s) the output does not have:\n{}", untrue.len(), lines.join("\n")));
     }
     if f.part == Part::Development
         && let Some(fact) = verdict.facts.lost.first()
@@ -363,12 +372,86 @@ fn the_invariant_checks_reject_broken_outputs() {
     let good = compress(&dev.command, &dev.raw, dev.exit);
     let fact = "ok  \texample.com/calc";
     assert!(dev.must.iter().any(|m| m.starts_with(fact)) && good.text.contains(fact));
-    let lossy = Compressed { text: good.text.replace(fact, "ok  \t(a package)"), ..good.clone() };
+    // Left out, not changed: a changed line would fail the faithfulness check on either part.
+    let kept: Vec<&str> = good.text.lines().filter(|l| !l.contains(fact)).collect();
+    let lossy = Compressed { text: kept.join("\n") + "\n", ..good.clone() };
     assert!(check_output(dev, lossy.clone(), lossy.clone()).is_err());
     let lost = verify(dev, &lossy.text, &lossy.text).facts.lost;
     assert_eq!(lost.len(), 1);
     let held = Fixture { part: Part::HeldOut, ..clone_fixture(dev) };
     assert!(check_output(&held, lossy.clone(), lossy).is_ok_and(|o| o.facts.lost == lost));
+}
+
+/// The faithfulness check fails views that show lines the output does not have: the four a reading of fresh
+/// captures found (2026-12-06, sixth pass), rebuilt on those captures' good views, and a line changed past
+/// what each transformation allows.
+#[test]
+fn the_faithfulness_check_rejects_lines_the_output_does_not_have() {
+    let all = fixtures();
+    let view_of = |path: &str| {
+        let f = all.iter().find(|f| f.path.ends_with(path)).unwrap_or_else(|| panic!("{path}: no such fixture"));
+        let out = compress(&f.command, &f.raw, f.exit);
+        assert!(faithful::untrue_lines(&f.raw, &out.text, f.exit).is_empty(), "{path}: the good view fails");
+        (f, out.text)
+    };
+    let rejected = |f: &Fixture, view: &str, what: &str| {
+        assert!(!faithful::untrue_lines(&f.raw, view, f.exit).is_empty(), "{what} went unnoticed:\n{view}");
+    };
+    let lines = |view: &str| view.lines().map(str::to_string).collect::<Vec<_>>();
+
+    // git blame with the indentation of the code it annotates squeezed as if it were a table's padding.
+    let (f, view) = view_of("heldout/generic/git_blame_go_rs.txt");
+    let gap = Regex::new(r"^(\S+ \([^)]*\)) {2,}").unwrap();
+    let squeezed: Vec<String> = lines(&view).iter().map(|l| gap.replace(l, "$1  ").into_owned()).collect();
+    rejected(f, &(squeezed.join("\n") + "\n"), "a blame row's indentation squeezed");
+
+    // pytest's `E` lines stated once as `(every row: E)` above the lines without it.
+    let (f, view) = view_of("heldout/pytest/pytest_q_more_itertools_bugs.txt");
+    let mut margined = Vec::new();
+    for line in lines(&view) {
+        match line.strip_prefix("E ") {
+            Some(text) => {
+                if !margined.last().is_some_and(|l: &String| l.starts_with("(every row: E)") || !l.starts_with('E')) {
+                    margined.push("(every row: E)".to_string());
+                }
+                margined.push(text.trim_start().to_string());
+            }
+            None => margined.push(line),
+        }
+    }
+    rejected(f, &(margined.join("\n") + "\n"), "pytest's E lines as a table");
+
+    // cargo fmt --check: two identical changed lines of a hunk folded into one with a count.
+    let (f, view) = view_of("heldout/generic/cargo_fmt_check_globset.txt");
+    let shown = lines(&view);
+    let k = (1..shown.len()).find(|&k| shown[k] == shown[k - 1] && !shown[k].trim().is_empty()).unwrap();
+    let mut folded = shown.clone();
+    folded[k - 1] = format!("{} … (×2)", shown[k]);
+    folded.remove(k);
+    rejected(f, &(folded.join("\n") + "\n"), "a hunk's identical lines folded");
+
+    // black --diff: a cut through the middle of one hunk into the next, its header hidden with the rest.
+    let (f, view) = view_of("heldout/generic/black_check_diff_six.txt");
+    let shown = lines(&view);
+    let omitted = |l: &str| l.starts_with("… ") && l.ends_with(" lines omitted");
+    let k = (1..shown.len() - 1)
+        .find(|&k| shown[k].starts_with("@@") && omitted(&shown[k - 1]) && omitted(&shown[k + 1]))
+        .unwrap();
+    let mut headless = shown.clone();
+    headless.splice(k - 1..k + 2, ["… 40 lines omitted".to_string()]);
+    rejected(f, &(headless.join("\n") + "\n"), "a hunk's body shown without its header");
+
+    // Each transformation, taken past what it allows.
+    let (f, view) = view_of("heldout/pytest/pytest_twelve_tracebacks.txt");
+    let line = view.lines().find(|l| l.contains("ValueError: invalid literal")).unwrap();
+    rejected(f, &view.replacen(line, &line.replace("invalid", "valid"), 1), "a changed line");
+    rejected(f, &view.replacen(line, &format!("{line} … (×99)"), 1), "a repeat count past the copies");
+    let (f, view) = view_of("fixtures/tree/node_modules_jest.txt");
+    let deep = view.lines().find(|l| l.starts_with("    ")).unwrap();
+    rejected(f, &view.replacen(deep, &deep[2..], 1), "a tree line at another depth");
+    let (f, view) = view_of("fixtures/find/find_tokio_src.txt");
+    let names = view.lines().find(|l| l.contains(".rs ")).unwrap();
+    rejected(f, &view.replacen(names, &names.replacen(".rs ", ".rs nosuch.rs ", 1), 1), "a path not listed");
 }
 
 fn clone_fixture(f: &Fixture) -> Fixture {

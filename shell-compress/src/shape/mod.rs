@@ -61,7 +61,9 @@ pub(crate) fn apply(plan: &mut Plan, context: &Context) {
 
 /// Maximal runs of ordinary lines (see [`Plan::ordinary`]) for which `pred` holds. Dropped lines are skipped
 /// over, and so are protected lines when `through_protected` (an error line inside a `find` listing stays
-/// where it is without splitting the listing); any other line, a hunk's body among them, ends a run.
+/// where it is without splitting the listing); any other line, a hunk's body among them, ends a run, and so
+/// does a line an earlier rule rewrote: it is claimed (a tree's flattened line is no table row, and a table
+/// built from its printed text would show what neither the output nor the flattening has).
 fn regions(plan: &Plan, through_protected: bool, pred: impl Fn(&str) -> bool) -> Vec<Vec<usize>> {
     let mut found = Vec::new();
     let mut run: Vec<usize> = Vec::new();
@@ -69,7 +71,7 @@ fn regions(plan: &Plan, through_protected: bool, pred: impl Fn(&str) -> bool) ->
         match plan.mark(i) {
             Mark::Drop | Mark::Omit => {}
             Mark::Must if through_protected => {}
-            Mark::Keep if plan.ordinary(i) && pred(plan.line(i)) => run.push(i),
+            Mark::Keep if plan.ordinary(i) && !plan.rewritten(i) && pred(plan.line(i)) => run.push(i),
             _ => found.push(std::mem::take(&mut run)),
         }
     }

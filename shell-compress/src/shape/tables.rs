@@ -299,6 +299,23 @@ mod tests {
     }
 
     #[test]
+    fn a_tree_drawing_is_flattened_not_taken_for_a_table() {
+        // `cargo tree`: the gap after a `│` looked like column padding, so the rows below the first were cut
+        // into cells (`│  ├── bytes v1.12.2`, `├──  hyper-util v0.1.21`) over the tree's own flattening.
+        let mut tree = String::from("app v0.1.0 (/work/app)\n");
+        for dep in 0..20 {
+            tree += &format!("├── dep{dep} v1.0.0\n");
+            for sub in 0..8 {
+                tree += &format!("│   {} dep{dep}-part{sub} v0.{sub}.1\n", if sub == 7 { "└──" } else { "├──" });
+            }
+        }
+        let out = crate::compress("cargo tree -e normal --depth 2", &tree, 0);
+        assert!(out.shortened, "{}", out.text);
+        assert!(out.text.starts_with("app v0.1.0 (/work/app)\n  dep0 v1.0.0\n    dep0-part0 v0.0.1\n"), "{}", out.text);
+        assert!(!out.text.contains(['│', '├', '└']), "{}", out.text);
+    }
+
+    #[test]
     fn git_blame_keeps_the_indentation_of_the_code_it_annotates() {
         let blame: String = (100..160)
             .map(|n| {

@@ -5,9 +5,11 @@ use crate::plan::{Mark, Plan};
 
 /// Characters that draw a tree's branches.
 const BRANCHES: &[char] = &['│', '├', '└', '─', '┬', '┼', '╰', '╭', '┃', '┣', '┗', '━'];
-/// The branch characters that are not horizontal: a tree prefix holds one of them, a rule (`────`, nextest's
-/// separator) or a heading drawn with horizontal lines does not, and stays as written.
-const JUNCTIONS: &[char] = &['│', '├', '└', '┬', '┼', '╰', '╭', '┃', '┣', '┗'];
+/// The branch characters where a branch leaves its trunk: a tree prefix holds one of them. A rule (`────`,
+/// nextest's separator) or a heading drawn with horizontal lines does not, and neither does a prefix of
+/// vertical bars alone, a gutter or a box's side (biome's `│` before a caret line that points at columns of
+/// the code line above it, terraform's `│ Warning: …`): each stays as written.
+const BRANCH_POINTS: &[char] = &['├', '└', '┬', '┼', '╰', '╭', '┣', '┗'];
 
 /// Rewrites every ordinary line that starts with a tree prefix and returns how many. When the output is a
 /// listing (`is_listing(rewritten)`) longer than `budget` characters, the deepest levels go, counted, so the
@@ -18,7 +20,7 @@ pub(crate) fn flatten(plan: &mut Plan, budget: usize, is_listing: impl Fn(usize)
         let line = plan.line(i);
         let prefix_len = line.find(|c: char| !BRANCHES.contains(&c) && c != ' ' && c != '\u{a0}').unwrap_or(line.len());
         let prefix = &line[..prefix_len];
-        if !prefix.contains(JUNCTIONS) || !plan.visible(i) || plan.in_hunk(i) {
+        if !prefix.contains(BRANCH_POINTS) || !plan.visible(i) || plan.in_hunk(i) {
             continue;
         }
         let depth = prefix.chars().count() / 2;
@@ -90,5 +92,27 @@ mod tests {
         let mut plan = Plan::new(&lines);
         assert_eq!(flatten(&mut plan, 10_000, |_| true), 1);
         assert_eq!(plan.render(), "────────────\n━━━ Summary ━━━\n  stdout ───\n  leaf\n");
+    }
+
+    #[test]
+    fn a_gutter_of_vertical_bars_is_no_tree() {
+        // biome (and miette, ariadne) print a caret line under a code line, both behind a `│` gutter, the code
+        // line's number before it: flattening the caret line alone moved its carets under other columns.
+        let report = "src/cart.ts:8:10 lint/style/useTemplate  FIXABLE\n\n  i Template literals are preferred.\n\n\
+                      \x20   7 │ export function label(item: Item): string {\n\
+                      \x20 > 8 │   return item.sku + \": \" + item.price;\n\
+                      \x20     │          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n\
+                      \x20   9 │ }\n\n";
+        let raw = report.repeat(12);
+        let out = crate::compress("npx biome lint src", &raw, 1);
+        assert!(out.text.contains("      │          ^^^^"), "{}", out.text);
+        for line in out.text.lines().filter(|l| l.contains('^')) {
+            assert!(raw.lines().any(|r| r == line), "{line:?} is no line of the output:\n{}", out.text);
+        }
+        // A box's side (terraform's `│ Warning: …`) is no branch either.
+        let lines: Vec<String> =
+            ["╷", "│ Warning: no config", "│   on main.tf line 3:", "╵"].map(String::from).to_vec();
+        let mut plan = Plan::new(&lines);
+        assert_eq!(flatten(&mut plan, 10_000, |_| true), 0);
     }
 }
