@@ -231,6 +231,12 @@ impl Seen<'_> {
     fn value(&self, name: &str) -> Option<&str> {
         self.variables.value(name, self.env)
     }
+
+    /// The value of the variable an unquoted `word` names, when the words
+    /// it splits into are known: not once the line may have set IFS.
+    fn unquoted_value(&self, word: &str) -> Option<&str> {
+        variable(word).filter(|_| self.variables.splits_at_whitespace(self.env)).and_then(|name| self.value(name))
+    }
 }
 
 impl Arg {
@@ -250,10 +256,11 @@ impl Arg {
 /// whitespace and each piece globbed (not brace-expanded: braces come
 /// before variables). None for any other word.
 fn values(word: &Word, vars: &Seen<'_>) -> Vec<Arg> {
-    let Some(value) = variable(&word.text).and_then(|name| vars.value(name)) else { return Vec::new() };
     if word.quoted_at(0).is_some() {
-        return vec![Arg::literal(value, None)];
+        let value = variable(&word.text).and_then(|name| vars.value(name));
+        return value.map(|value| Arg::literal(value, None)).into_iter().collect();
     }
+    let Some(value) = vars.unquoted_value(&word.text) else { return Vec::new() };
     let glob = |piece: &str| {
         expand::is_pattern(piece).then(|| piece.replace('{', "\\{").replace('}', "\\}").replace(',', "\\,"))
     };
@@ -314,7 +321,7 @@ fn collect(line: &str, depth: usize, within: &Place, vars: &mut Variables, walk:
                 collect(&text, depth + 1, &place, vars, walk);
             }
         }
-        vars.record(&command.words, &place, sets_anything);
+        vars.record(&command.words, &place, within, sets_anything);
     }
 }
 
@@ -433,7 +440,12 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         Some(shell) if SHELLS.contains(&shell) => shell_script(&texts[at + 1..]).map(own_shell),
         Some("find") => find_commands(command, at).map(own_shell),
         _ => {
-            let value = unknown_program.as_deref().and_then(variable).and_then(|name| vars.value(name));
+            let quoted = words.get(at).is_some_and(|word| word.quoted_at(0).is_some());
+            let value = match unknown_program.as_deref() {
+                Some(word) if quoted => variable(word).and_then(|name| vars.value(name)),
+                Some(word) => vars.unquoted_value(word),
+                None => None,
+            };
             value.map(|value| {
                 unknown_program = None;
                 let rest = words.get(at + 1).and_then(|next| command.raw.get(next.span.start..)).unwrap_or_default();
@@ -627,16 +639,33 @@ fn shell_script(args: &[&str]) -> Option<String> {
     None
 }
 
-/// `NAME=value` or `NAME+=value`.
+/// `NAME=value` or `NAME+=value`, `NAME` possibly with an array's
+/// subscript (`x[0]=rm`, which bash also takes as an assignment).
 pub(crate) fn is_assignment(word: &str) -> bool {
-    match word.split_once('=') {
-        Some((name, _)) => {
-            let name = name.strip_suffix('+').unwrap_or(name);
-            name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        }
-        None => false,
+    assigned(word).is_some()
+}
+
+/// The variable a `NAME=value`, `NAME+=value` or `NAME[subscript]=value`
+/// word sets, and what follows its name (`=value`, `+=value`, `[0]=value`).
+pub(crate) fn assigned(word: &str) -> Option<(&str, &str)> {
+    let (name, rest) = name_and_subscript(word)?;
+    (rest.starts_with('=') || rest.starts_with("+=")).then_some((name, &word[name.len()..]))
+}
+
+/// A variable's name at the start of `word` and what follows it, past a
+/// subscript if one comes right after it: `x` and `=1` for `x[a]=1`.
+pub(crate) fn name_and_subscript(word: &str) -> Option<(&str, &str)> {
+    let end = word.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(word.len());
+    let name = &word[..end];
+    if !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        return None;
     }
+    let rest = &word[end..];
+    let rest = match rest.strip_prefix('[') {
+        Some(subscript) => &subscript[subscript.find(']')? + 1..],
+        None => rest,
+    };
+    Some((name, rest))
 }
 
 pub(crate) fn basename(word: &str) -> &str {

@@ -1062,3 +1062,48 @@ fn directory_moves_that_stay_rotate_search_or_wrap_are_followed() {
         because(deny(secret, &file), "`cat` reads `plan.txt`")
     );
 }
+
+#[test]
+fn variables_set_through_wrappers_subscripts_options_namerefs_and_lastpipe_are_followed() {
+    let (s, p, file) = qa();
+    let rm = because(deny("Bash(rm:*)", &file), "`rm foo` matches it");
+    let unknown =
+        Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(Cause::UnknownProgram("$x".into())) };
+    for (setter, verdict) in [
+        ("builtin export x=rm", &rm),
+        ("command declare x=rm", &rm),
+        ("declare x[0]=rm", &unknown),
+        ("x[0]=rm", &unknown),
+        ("read x[0]", &unknown),
+        ("read -a x", &unknown),
+        ("printf -v x rm", &unknown),
+        ("printf -vx rm", &unknown),
+        ("printf -v x[0] rm", &unknown),
+        ("mapfile x", &unknown),
+        ("readarray -t x", &unknown),
+        ("declare -n y=x; y=rm", &unknown),
+        ("local -n y=x; y=rm", &unknown),
+        ("shopt -s lastpipe; echo rm | read x", &unknown),
+        ("shopt -s lastpipe; echo | x=rm", &unknown),
+        ("shopt -s lastpipe; echo | { x=rm; }", &unknown),
+    ] {
+        let command = format!("x=ls; {setter}; $x foo");
+        assert_eq!(p.check_shell(&command, &s.root), *verdict, "{command}");
+    }
+    // Without lastpipe a pipeline's last stage is a process of its own.
+    assert_eq!(p.check_shell("x=ls; echo | x=rm; $x foo", &s.root), Verdict::Allow);
+    // Once IFS is set, an unquoted expansion splits at characters not seen here.
+    assert_eq!(p.check_shell("IFS=:; x=cat:.env; $x foo", &s.root), unknown);
+    assert_eq!(
+        p.check_shell("IFS=:; f=.env:src/a.rs; cat $f", &s.root),
+        unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `$f`")
+    );
+    // Quoted, it is not split: the value is still known.
+    assert_eq!(
+        p.check_shell("IFS=:; f=.env; cat \"$f\"", &s.root),
+        because(deny("Read(./.env)", &file), "`cat` reads `$f` = `.env`")
+    );
+    assert_eq!(p.check_shell("IFS=:; x=rm; \"$x\" foo", &s.root), rm);
+    // IFS set for one command only changes nothing after it.
+    assert_eq!(p.check_shell("IFS=: read a; x=ls; $x foo", &s.root), Verdict::Allow);
+}

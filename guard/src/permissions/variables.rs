@@ -6,18 +6,25 @@
 //! variable. See [`super::scope`] for which commands see a setting.
 //!
 //! Commands setting variables, besides `NAME=value` alone: `export`,
-//! `declare`, `local`, `readonly`, `typeset` (with `-n` a name reference,
-//! unknown; bare `local x` empties it), `NAME+=…` and arrays `NAME=(…)`
-//! (unknown), and `for`, `select`, `read`, `mapfile`, `readarray`,
-//! `printf -v`, `getopts`, `unset` and `${NAME:=…}` (unknown). Any variable
-//! may be set by `source`, `.`, `eval` of a word known only when it runs,
-//! and a call to a function the line defines.
+//! `declare`, `local`, `readonly`, `typeset` (also after `builtin` or
+//! `command`; bare `local x` empties it), `NAME+=…`, arrays `NAME=(…)` and
+//! elements `NAME[i]=…` (unknown: `$NAME` is element 0), and `for`,
+//! `select`, `read`, `mapfile`, `readarray`, `printf -v`, `getopts`,
+//! `unset` and `${NAME:=…}` (unknown). Any variable may be set by `source`,
+//! `.`, `eval` of a word known only when it runs, a call to a function the
+//! line defines, and any assignment once a name reference exists
+//! (`declare -n y=x; y=rm` sets x). After `shopt -s lastpipe` a pipeline's
+//! last stage runs in the shell itself, so what a command in an environment
+//! nested in the shell's sets is also unknown in the shell (every nested one,
+//! not only last stages: the simple rule errs toward unknown). Once the
+//! line may have set `IFS`, an unquoted variable splits into words not known
+//! here ([`Variables::splits_at_whitespace`]).
 
 use std::collections::{HashMap, HashSet};
 
 use lean_ctx_shell_syntax::Word;
 
-use super::bash::{KEYWORDS, basename, is_assignment};
+use super::bash::{KEYWORDS, assigned, basename, is_assignment, name_and_subscript};
 use super::scope::{Place, Settings};
 
 /// Builtins whose `NAME=value` arguments set variables, after options.
@@ -37,6 +44,8 @@ pub(crate) struct Variables {
     functions: HashSet<String>,
     /// Settings so far, to order them.
     count: usize,
+    /// The line ran `shopt -s lastpipe`.
+    lastpipe: bool,
 }
 
 impl Variables {
@@ -57,24 +66,66 @@ impl Variables {
         ANY.contains(&program) || self.functions.contains(program)
     }
 
-    /// Notes what a command at `place` sets; `anything` when it may set any
-    /// variable (see [`Variables::may_set_anything`], or `eval` of a word
-    /// known only when it runs).
-    pub(crate) fn record(&mut self, words: &[Word], place: &Place, anything: bool) {
-        if anything {
-            self.count += 1;
-            self.any.set(place, self.count);
-        }
+    /// Whether an unquoted variable's value, seen by a command running in
+    /// `env`, splits at whitespace: no command of the line may have set
+    /// `IFS` before it.
+    pub(crate) fn splits_at_whitespace(&self, env: &[u32]) -> bool {
+        self.names.get("IFS").and_then(|ifs| ifs.seen(env)).is_none() && self.any.seen(env).is_none()
+    }
+
+    /// Notes what a command at `place`, part of a script whose own shell
+    /// is `shell`, sets; `anything` when it may set any variable (see
+    /// [`Variables::may_set_anything`], or `eval` of a word known only when
+    /// it runs).
+    pub(crate) fn record(&mut self, words: &[Word], place: &Place, shell: &Place, anything: bool) {
         let start = words.iter().take_while(|word| KEYWORDS.contains(&word.text.as_str())).count();
-        let words = &words[start..];
+        let words = run_builtin(&words[start..]);
         if let Some(name) = defined_function(words) {
             self.functions.insert(name);
         }
-        for (name, value) in sets(words) {
+        self.lastpipe |= sets_lastpipe(words);
+        let nested = place.env.len() > shell.env.len();
+        let sets = sets(words);
+        if anything || makes_reference(words) {
+            self.count += 1;
+            self.any.set(place, self.count);
+        }
+        for (name, value) in sets {
+            if self.lastpipe && nested {
+                self.count += 1;
+                let unknown = Place { env: shell.env.clone(), conditional: true };
+                self.names.entry(name.clone()).or_default().set(&unknown, (self.count, None));
+            }
             self.count += 1;
             self.names.entry(name).or_default().set(place, (self.count, value));
         }
     }
+}
+
+/// The words of a command past `builtin` or `command` (with `-p`), which
+/// run the builtin named after them as it runs alone.
+fn run_builtin(words: &[Word]) -> &[Word] {
+    match words.first().map(|word| word.text.as_str()) {
+        Some("builtin") => run_builtin(&words[1..]),
+        Some("command") => run_builtin(&words[1 + words[1..].iter().take_while(|word| word.text == "-p").count()..]),
+        _ => words,
+    }
+}
+
+/// Whether the command makes a name reference (`declare -n y=x`): after
+/// it, assigning to one name may set another.
+fn makes_reference(words: &[Word]) -> bool {
+    let Some(first) = words.first() else { return false };
+    matches!(basename(&first.text), "declare" | "local" | "typeset")
+        && words[1..].iter().any(|word| word.text.starts_with('-') && word.text.contains('n'))
+}
+
+/// Whether the command is `shopt -s … lastpipe …`.
+fn sets_lastpipe(words: &[Word]) -> bool {
+    let texts = || words.iter().map(|word| word.text.as_str());
+    texts().next() == Some("shopt")
+        && texts().any(|text| text == "lastpipe")
+        && texts().any(|text| text.starts_with('-') && text.contains('s'))
 }
 
 /// The name of the function `words` define, `f() …`, `f () …` or `function f …`.
@@ -94,7 +145,7 @@ fn defined_function(words: &[Word]) -> Option<String> {
 fn sets(words: &[Word]) -> Vec<(String, Option<String>)> {
     let Some(first) = words.first() else { return Vec::new() };
     let names = |words: &[Word]| -> Vec<(String, Option<String>)> {
-        words.iter().filter(|word| is_name(&word.text)).map(|word| (word.text.clone(), None)).collect()
+        words.iter().filter_map(|word| variable_named(&word.text)).map(|name| (name.to_string(), None)).collect()
     };
     let mut sets = match basename(&first.text) {
         _ if is_assignment(&first.text) => {
@@ -113,7 +164,7 @@ fn sets(words: &[Word]) -> Vec<(String, Option<String>)> {
             operands
                 .filter_map(|word| match is_assignment(&word.text) {
                     true => Some(assignment(word, reference)),
-                    false if empties && is_name(&word.text) => Some((word.text.clone(), None)),
+                    false if empties => variable_named(&word.text).map(|name| (name.to_string(), None)),
                     false => None,
                 })
                 .collect()
@@ -124,20 +175,37 @@ fn sets(words: &[Word]) -> Vec<(String, Option<String>)> {
             set.extend(["REPLY", "MAPFILE", "OPTARG", "OPTIND"].map(|name| (name.to_string(), None)));
             set
         }
-        "printf" => words.windows(2).filter(|pair| pair[0].text == "-v").flat_map(|pair| names(&pair[1..])).collect(),
+        "printf" => {
+            printf_target(words).and_then(variable_named).map(|name| (name.to_string(), None)).into_iter().collect()
+        }
         _ => Vec::new(),
     };
     sets.extend(words.iter().flat_map(|word| default_assignments(&word.text)).map(|name| (name, None)));
     sets
 }
 
-/// The name and value a `NAME=value` or `NAME+=value` word sets: the value
-/// when it is a literal, and not an array or appended to, nor (`reference`)
-/// a name of another variable.
+/// The name and value a `NAME=value`, `NAME+=value` or `NAME[i]=value`
+/// word sets: the value when it is a literal, and not an array, an element
+/// or appended to, nor (`reference`) a name of another variable.
 fn assignment(word: &Word, reference: bool) -> (String, Option<String>) {
-    let (name, value) = word.text.split_once('=').expect("an assignment");
-    let known = word.is_literal() && !reference && !name.ends_with('+') && !value.starts_with('(');
-    (name.trim_end_matches('+').to_string(), known.then(|| value.to_string()))
+    let (name, rest) = assigned(&word.text).expect("an assignment");
+    let value = rest.strip_prefix('=').filter(|value| word.is_literal() && !reference && !value.starts_with('('));
+    (name.to_string(), value.map(str::to_string))
+}
+
+/// The variable `printf -v NAME` or `printf -vNAME` prints into.
+fn printf_target(words: &[Word]) -> Option<&str> {
+    let options = words[1..].iter().take_while(|word| word.text.starts_with('-') && word.text != "--");
+    let mut options = options.map(|word| word.text.as_str()).enumerate();
+    options.find_map(|(at, option)| match option.strip_prefix("-v")? {
+        "" => words.get(at + 2).map(|word| word.text.as_str()),
+        name => Some(name),
+    })
+}
+
+/// The variable a word names alone, `NAME` or an element `NAME[i]`.
+fn variable_named(text: &str) -> Option<&str> {
+    name_and_subscript(text).filter(|(_, rest)| rest.is_empty()).map(|(name, _)| name)
 }
 
 /// The names `${NAME:=…}` and `${NAME=…}` in `text` assign when unset.
@@ -150,9 +218,4 @@ fn default_assignments(text: &str) -> Vec<String> {
             (end > 0 && (operator.starts_with(":=") || operator.starts_with('='))).then(|| rest[..end].to_string())
         })
         .collect()
-}
-
-fn is_name(text: &str) -> bool {
-    text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-        && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
