@@ -26,7 +26,8 @@
 //!   (`git -C dir push` is matched as `git push` too).
 //!
 //! The script of `sh -c '…'` (also bash, zsh, dash, ksh), the arguments of
-//! `eval` and the commands of `find -exec` (`-execdir`, `-ok`, `-okdir`) are
+//! `eval`, the commands of `find -exec` (`-execdir`, `-ok`, `-okdir`) and
+//! the string `env -S` splits into a command (with the words after it) are
 //! split and matched as commands of their own, and so is a
 //! command whose program is a variable an earlier command of the same line
 //! certainly set to a literal (`x=rm; $x foo` is matched as `rm foo`; see
@@ -41,7 +42,7 @@ use lean_ctx_shell_syntax::{Command, Quote, Quoted, Word};
 
 use super::scope::Place;
 use super::variables::Variables;
-use super::{braces, expand};
+use super::{braces, expand, option_files};
 
 /// Nesting of `sh -c` and `eval` followed at most.
 const MAX_DEPTH: usize = 8;
@@ -197,6 +198,9 @@ pub(crate) struct Invocation {
     pub(crate) assignments: Vec<(String, Arg)>,
     /// The directory a wrapper runs the program in (`env -C dir`).
     pub(crate) chdir: Option<Arg>,
+    /// The files a wrapper reads its arguments from (`xargs -a F`,
+    /// `parallel … :::: F`), with the wrapper's name.
+    pub(crate) wrapper_reads: Vec<(String, Arg)>,
     /// Where it runs, scripts it is part of (`sh -c`, `eval`) included.
     pub(crate) place: Place,
     /// It may set any variable and change the directory of the shell it
@@ -248,6 +252,18 @@ impl Arg {
 
     fn literal(text: &str, glob: Option<String>) -> Arg {
         Arg { text: text.to_string(), glob, literal: true, values: Vec::new() }
+    }
+
+    /// The end of the word from byte `from` (an option's value written in
+    /// its word, `--target-directory=dir`): the option's text holds no
+    /// glob, so the glob's end is the value's.
+    pub(crate) fn tail(&self, from: usize) -> Arg {
+        if from == 0 {
+            return self.clone();
+        }
+        let prefix = &self.text[..from];
+        let glob = self.glob.as_deref().and_then(|glob| glob.strip_prefix(prefix)).map(str::to_string);
+        Arg { text: self.text[from..].to_string(), glob, literal: self.literal, values: Vec::new() }
     }
 }
 
@@ -352,7 +368,10 @@ const WRAPPERS: [(&str, &[&str]); 14] = [
     ("builtin", &[]),
     ("exec", &["-a"]),
     ("stdbuf", &["-i", "-o", "-e", "--input", "--output", "--error"]),
-    ("xargs", &["-I", "-n", "-P", "-L", "-d", "-s", "-E", "-a", "--max-args", "--max-procs", "--delimiter"]),
+    (
+        "xargs",
+        &["-I", "-n", "-P", "-L", "-d", "-s", "-E", "-a", "--max-args", "--max-procs", "--delimiter", "--arg-file"],
+    ),
     (
         "parallel",
         &["-j", "-S", "-a", "-d", "-n", "-N", "-L", "-I", "-C", "--jobs", "--sshlogin", "--arg-file", "--colsep"],
@@ -431,6 +450,23 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         .filter_map(|&start| env_chdir(&words[start + 1..at]))
         .next_back()
         .map(|(word, from)| Arg { text: word.text[from..].to_string(), glob: None, ..Arg::of(word, vars) });
+    let wrapper_reads = starts
+        .windows(2)
+        .filter(|pair| INPUT_NAMES.contains(&basename(texts[pair[0]])))
+        .flat_map(|pair| {
+            let wrapper = basename(texts[pair[0]]);
+            let options = pair[0] + 1;
+            let files = option_files::argument_files(&texts[options..pair[1]])
+                .into_iter()
+                .map(|part| Arg::of(&words[options + part.word], vars).tail(part.from));
+            let sources = match wrapper {
+                "parallel" => option_files::parallel_sources(&texts[pair[1]..]),
+                _ => Vec::new(),
+            };
+            let sources = sources.into_iter().map(|at| Arg::of(&words[pair[1] + at], vars));
+            files.chain(sources).map(|file| (wrapper.to_string(), file)).collect::<Vec<_>>()
+        })
+        .collect();
     let mut unknown_program = words.get(at).filter(|word| known_only_when_run(word)).map(|word| word.text.clone());
     let program_word = words.get(at).map(|word| word.text.clone()).unwrap_or_default();
     let same_shell = |text: String| Script { text, own_shell: false, program: program_word.clone() };
@@ -439,6 +475,11 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         Some("eval") => Some(same_shell(texts.get(at + 1..).unwrap_or_default().join(" "))),
         Some(shell) if SHELLS.contains(&shell) => shell_script(&texts[at + 1..]).map(own_shell),
         Some("find") => find_commands(command, at).map(own_shell),
+        Some("env") => env_split_string(&texts[at + 1..]).map(|(word, from)| {
+            let string = &texts[at + 1 + word][from..];
+            let rest = words.get(at + 2 + word).and_then(|next| command.raw.get(next.span.start..));
+            own_shell(format!("{string} {}", rest.unwrap_or_default()))
+        }),
         _ => {
             let quoted = words.get(at).is_some_and(|word| word.quoted_at(0).is_some());
             let value = match unknown_program.as_deref() {
@@ -475,6 +516,7 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         input_names,
         assignments,
         chdir,
+        wrapper_reads,
         place,
         sets_anything,
     };
@@ -530,6 +572,36 @@ fn env_chdir(words: &[Word]) -> Option<(&Word, usize)> {
     found
 }
 
+/// The word among env's options (`words`, up to its command) holding the
+/// string `-S`/`--split-string` splits into the command it runs, and where
+/// in it the string starts: `-S str`, `-Sstr`, `-iS str`,
+/// `--split-string[=]str`. The words after it are that command's too.
+fn env_split_string(words: &[&str]) -> Option<(usize, usize)> {
+    let mut at = 0;
+    while let Some(&word) = words.get(at) {
+        match word {
+            "--" => return None,
+            "--split-string" => return (at + 1 < words.len()).then_some((at + 1, 0)),
+            "-u" | "-C" | "--unset" | "--chdir" => at += 1,
+            _ if word.starts_with("--split-string=") => return Some((at, "--split-string=".len())),
+            _ if word.starts_with("--") || is_assignment(word) => {}
+            _ if word.starts_with('-') => {
+                // Short options run together: `u` and `C` take the rest or the next word.
+                let cluster = word.char_indices().skip(1).find(|(_, option)| matches!(option, 'S' | 'u' | 'C'));
+                match cluster {
+                    Some((i, 'S')) if i + 1 < word.len() => return Some((at, i + 1)),
+                    Some((_, 'S')) => return (at + 1 < words.len()).then_some((at + 1, 0)),
+                    Some((i, _)) if i + 1 == word.len() => at += 1,
+                    _ => {}
+                }
+            }
+            _ => return None,
+        }
+        at += 1;
+    }
+    None
+}
+
 /// The name in a word that is one variable, `$name` or `${name}`.
 fn variable(word: &str) -> Option<&str> {
     let rest = word.strip_prefix('$')?;
@@ -548,6 +620,10 @@ fn skip_prefix(texts: &[&str], at: usize) -> Option<usize> {
     }
     let name = basename(word);
     let (_, takes_value) = WRAPPERS.iter().find(|(wrapper, _)| *wrapper == name)?;
+    // `env -S` runs the command its string holds: it is split as a script.
+    if name == "env" && env_split_string(&texts[at + 1..]).is_some() {
+        return None;
+    }
     let mut next = at + 1;
     while let Some(word) = texts.get(next) {
         if *word == "--" {

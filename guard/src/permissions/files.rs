@@ -15,7 +15,7 @@ use super::expand::{self, Expansion};
 use super::paths::{PathRule, canonical_prefix};
 use super::scope::{Place, Settings};
 use super::walk::{self, Budget};
-use super::{MAX_OPERANDS, Permissions, Target, braces, git, git_index, readers, writers};
+use super::{MAX_OPERANDS, Permissions, Target, braces, git, git_index, option_files, readers, writers};
 
 /// A file a command reads or writes, and how the command names it.
 pub(super) struct Named {
@@ -164,6 +164,16 @@ impl<'a> Finder<'a> {
         if program == "git" {
             self.git(invocation, &texts);
         }
+        if program == "make" {
+            self.make(&invocation.args, &texts);
+        }
+        let dd_input = if program == "dd" { option_files::dd_input(&texts) } else { Vec::new() };
+        for part in dd_input {
+            self.file(&format!("`{program}` reads"), &invocation.args[part.word].tail(part.from), false);
+        }
+        for (wrapper, file) in &invocation.wrapper_reads {
+            self.file(&format!("`{wrapper}` reads"), file, false);
+        }
         for redirect in &invocation.redirects {
             self.redirect(&redirect.target, redirect.write);
         }
@@ -251,6 +261,43 @@ impl<'a> Finder<'a> {
         }
     }
 
+    /// Notes the makefile make reads: each `-f` one, else the first of
+    /// [`option_files::DEFAULT_MAKEFILES`] in its directory, after `-C`.
+    /// A directory known only when it runs leaves it unknown.
+    fn make(&mut self, args: &[Arg], texts: &[&str]) {
+        let options = option_files::make(texts);
+        let (cwd, unknown_dir) = (self.cwd.clone(), self.unknown_dir.clone());
+        for part in &options.directories {
+            let word = args[part.word].tail(part.from);
+            if !word.literal {
+                self.files.unknown_reads.push(format!("`make` reads its makefile in `{}`", word.text));
+                return;
+            }
+            if self.relative_to_unknown(&word).is_none() {
+                self.unknown_dir = None;
+            }
+            self.cwd = self.permissions.resolve(&word.text, &self.cwd);
+        }
+        if options.makefiles.is_empty() {
+            match &self.unknown_dir {
+                Some(by) => self.files.unknown_reads.push(format!("`make` reads its makefile after {by}")),
+                None => {
+                    let dir = &self.cwd;
+                    let found =
+                        option_files::DEFAULT_MAKEFILES.iter().map(|name| dir.join(name)).find(|path| path.is_file());
+                    if let Some(path) = found.map(|path| canonical_prefix(&path)) {
+                        let cause = format!("`make` reads `{}`", shown(&path, &cwd));
+                        self.files.reads.push(Named { path, cause });
+                    }
+                }
+            }
+        }
+        for part in &options.makefiles {
+            self.file("`make` reads", &args[part.word].tail(part.from), false);
+        }
+        (self.cwd, self.unknown_dir) = (cwd, unknown_dir);
+    }
+
     /// Notes the file a `<` (or, `write`, a `>`) names; a `<` known only
     /// when the command runs is a read that cannot be checked.
     fn redirect(&mut self, target: &Arg, write: bool) {
@@ -264,7 +311,7 @@ impl<'a> Finder<'a> {
     fn writes(&mut self, program: &str, args: &[Arg], written: &writers::Written) {
         let verb = format!("`{program}` writes");
         for target in written.targets.iter().take(MAX_OPERANDS) {
-            let paths = self.file(&verb, &value(&args[target.word], target.from), true);
+            let paths = self.file(&verb, &args[target.word].tail(target.from), true);
             for dir in paths.iter().filter(|path| path.is_dir()) {
                 for source in written.sources.iter().map(|&at| &args[at]) {
                     let name = Path::new(&source.text).file_name();
@@ -447,18 +494,6 @@ impl<'a> Finder<'a> {
 }
 
 /// A command as a verdict names it: as written, in backquotes.
-/// The end of `arg` from byte `from` (an option's value written in its
-/// word, `--target-directory=dir`): the option's text holds no glob, so
-/// the glob's end is the value's.
-fn value(arg: &Arg, from: usize) -> Arg {
-    if from == 0 {
-        return arg.clone();
-    }
-    let prefix = &arg.text[..from];
-    let glob = arg.glob.as_deref().and_then(|glob| glob.strip_prefix(prefix)).map(str::to_string);
-    Arg { text: arg.text[from..].to_string(), glob, literal: arg.literal, values: Vec::new() }
-}
-
 fn written(invocation: &Invocation) -> String {
     format!("`{}`", invocation.views.first().map_or("", String::as_str))
 }

@@ -68,6 +68,7 @@ mod expand;
 mod files;
 mod git;
 mod git_index;
+mod option_files;
 mod paths;
 mod readers;
 mod scope;

@@ -873,7 +873,8 @@ fn a_relative_path_after_a_cd_to_a_directory_known_only_when_it_runs_is_unknown(
     let absolute = format!("cd $d && cat {}", s.root.join(".env").display());
     let Verdict::Deny { rule, .. } = p.check_shell(&absolute, &s.root) else { panic!("{absolute}") };
     assert_eq!(rule, "Read(./.env)");
-    for command in ["cd $d && ls plan.txt", "cd $d && echo x", "(cd $d && make); cat src/a.rs", "cd $d; cd ~; cat y"] {
+    for command in ["cd $d && ls plan.txt", "cd $d && echo x", "(cd $d && echo x); cat src/a.rs", "cd $d; cd ~; cat y"]
+    {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
 }
@@ -1106,4 +1107,73 @@ fn variables_set_through_wrappers_subscripts_options_namerefs_and_lastpipe_are_f
     assert_eq!(p.check_shell("IFS=:; x=rm; \"$x\" foo", &s.root), rm);
     // IFS set for one command only changes nothing after it.
     assert_eq!(p.check_shell("IFS=: read a; x=ls; $x foo", &s.root), Verdict::Allow);
+}
+
+#[test]
+fn files_a_wrapper_dd_or_make_reads_itself_are_read() {
+    let (s, p, file) = qa();
+    let env = deny("Read(./.env)", &file);
+    for (command, part) in [
+        ("xargs -a .env echo", "`xargs` reads `.env`"),
+        ("xargs -a.env echo", "`xargs` reads `.env`"),
+        ("xargs -n 1 --arg-file=.env echo", "`xargs` reads `.env`"),
+        ("parallel -a .env echo", "`parallel` reads `.env`"),
+        ("parallel --arg-file .env echo", "`parallel` reads `.env`"),
+        ("dd if=.env of=/dev/null", "`dd` reads `.env`"),
+        // env -S splits its string into the command it runs.
+        ("env -S 'cat .env'", "`cat` reads `.env`"),
+        ("env -S'cat' .env", "`env` reads `.env`"),
+        ("env -i --split-string='cat .env'", "`cat` reads `.env`"),
+        ("env --split-string 'cat -n' .env", "`env` reads `.env`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(env.clone(), part), "{command}");
+    }
+    assert_eq!(
+        p.check_shell("env -S 'rm -rf qa'", &s.root),
+        because(deny("Bash(rm:*)", &file), "`rm -rf qa` matches it")
+    );
+    // What follows `::::` is read by parallel whatever its command (`:::` gives the arguments themselves).
+    for (command, part) in [
+        ("parallel echo ::: a :::: \"$f\"", "`parallel` reads `$f`"),
+        ("dd if=$f", "`dd` reads `$f`"),
+        ("xargs -a \"$f\" echo", "`xargs` reads `$f`"),
+        ("env -S 'cat -n' \"$f\"", "`cat` reads `$f`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, part), "{command}");
+    }
+    assert_eq!(p.check_shell("parallel echo ::: \"$f\"", &s.root), Verdict::Allow);
+    // make reads its makefile: `-f`'s, else the one in the directory `-C` names.
+    fs::write(s.root.join("qa/secret/Makefile"), "all:\n").unwrap();
+    let secret = deny("Read(./qa/secret/**)", &file);
+    for (command, part) in [
+        ("make -C qa/secret", "`make` reads `qa/secret/Makefile`"),
+        ("make -Cqa/secret all", "`make` reads `qa/secret/Makefile`"),
+        ("make --directory=qa/secret", "`make` reads `qa/secret/Makefile`"),
+        ("make -f qa/secret/plan.txt", "`make` reads `qa/secret/plan.txt`"),
+        ("cd qa && make -C secret", "`make` reads `secret/Makefile`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(secret.clone(), part), "{command}");
+    }
+    for (command, part) in [
+        ("make -C \"$d\"", "`make` reads its makefile in `$d`"),
+        ("cd $d && make", "`make` reads its makefile after `cd $d`"),
+        ("cd $d && make -f Makefile", "`make` reads `Makefile` after `cd $d`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, part), "{command}");
+    }
+    assert_eq!(
+        p.check_shell("cd $d && make -C /", &s.root),
+        Verdict::Allow,
+        "an absolute directory is known wherever the line is"
+    );
+    assert_eq!(p.check_shell("make -C src", &s.root), Verdict::Allow);
+    assert_eq!(p.check_shell("make test", &s.root), Verdict::Allow);
+    // dd's `of=` is a file it writes.
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Edit(./config/**)"]}"#));
+    s.file("config/a");
+    assert_eq!(
+        s.load().check_shell("dd if=/dev/zero of=config/a", &s.root),
+        because(deny("Edit(./config/**)", &s.project_file()), "`dd` writes `config/a`")
+    );
 }
