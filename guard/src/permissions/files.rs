@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use super::bash::{Arg, Invocation};
 use super::expand::{self, Expansion};
-use super::paths::{PathRule, canonical_prefix};
+use super::paths::{PathRule, ThroughProc, canonical_prefix, through_proc};
 use super::scope::{Place, Settings};
 use super::walk::{self, Budget};
 use super::{MAX_OPERANDS, Permissions, Target, braces, git, git_index, option_files, readers, writers};
@@ -207,7 +207,7 @@ impl<'a> Finder<'a> {
                 }
                 continue;
             }
-            for path in self.paths(word, &verb) {
+            for path in self.paths(word, &verb, false) {
                 let Ok(path) = path.canonicalize() else { continue };
                 named_whole |= whole.is_some();
                 let named = format!("{prefix}{}", named(word, &path, &self.cwd));
@@ -341,7 +341,7 @@ impl<'a> Finder<'a> {
                 self.unknown(write, format!("{verb} `{}` after {by}", target.text));
                 continue;
             }
-            for path in self.paths(word, verb) {
+            for path in self.paths(word, verb, write) {
                 let path = canonical_prefix(&path);
                 let cause = format!("{verb} {prefix}{}", named(word, &path, &self.cwd));
                 let list = if write { &mut self.files.edits } else { &mut self.files.reads };
@@ -410,6 +410,7 @@ impl<'a> Finder<'a> {
             return unknown(before.to_string());
         }
         let path = match self.paths_of(word).swap_remove(0) {
+            Expansion::Paths(paths) if in_other_process(&paths[0]) => return unknown(by),
             Expansion::Paths(paths) => canonical_prefix(&paths[0]),
             Expansion::Under(dir) => dir,
         };
@@ -430,12 +431,21 @@ impl<'a> Finder<'a> {
 
     /// The paths `arg` names (not necessarily existing). What it names
     /// beyond a list (too many paths) is noted as a directory read whole,
-    /// `verb` saying what the command does with it ("`cat` reads").
-    fn paths(&mut self, arg: &Arg, verb: &str) -> Vec<PathBuf> {
+    /// `verb` saying what the command does with it ("`cat` reads"); one
+    /// through another process's `/proc/N/cwd` as a file read or
+    /// (`write`) written that is known only when the command runs.
+    fn paths(&mut self, arg: &Arg, verb: &str, write: bool) -> Vec<PathBuf> {
         let mut paths = Vec::new();
         for expansion in self.paths_of(arg) {
             match expansion {
-                Expansion::Paths(named) => paths.extend(named),
+                Expansion::Paths(named) => {
+                    let (elsewhere, named): (Vec<_>, Vec<_>) =
+                        named.into_iter().partition(|path| in_other_process(path));
+                    if !elsewhere.is_empty() {
+                        self.unknown(write, format!("{verb} `{}`, through another process's directory", arg.text));
+                    }
+                    paths.extend(named);
+                }
                 Expansion::Under(dir) => {
                     let shown_dir = shown(&dir, &self.cwd);
                     let cause = format!("{verb} `{}`, which names too many paths to list under {shown_dir}", arg.text);
@@ -491,6 +501,11 @@ impl<'a> Finder<'a> {
         let listing = list(&dir, &mut self.budget);
         self.files.whole_reads.push(WholeRead { dir, cause, cwd: self.cwd.clone(), listing });
     }
+}
+
+/// Whether `path` leads through another process's `/proc/N/cwd` or `root`.
+fn in_other_process(path: &Path) -> bool {
+    path.to_str().and_then(through_proc) == Some(ThroughProc::OtherProcess)
 }
 
 /// A command as a verdict names it: as written, in backquotes.

@@ -294,7 +294,9 @@ impl Permissions {
         Verdict::Allow
     }
 
-    /// A shell word as a path: `~` expanded, relative ones against `cwd`.
+    /// A shell word as a path: `~` expanded, relative ones against `cwd`,
+    /// the command's own `/proc/self/cwd` and `/proc/self/root` followed
+    /// (see [`paths::through_proc`]).
     fn resolve(&self, word: &str, cwd: &Path) -> PathBuf {
         let path = if word == "~" {
             self.home.clone()
@@ -303,7 +305,12 @@ impl Permissions {
         } else {
             cwd.join(word)
         };
-        lexical(&path)
+        let path = lexical(&path);
+        match path.to_str().and_then(paths::through_proc) {
+            Some(paths::ThroughProc::Cwd(rest)) => lexical(&cwd.join(rest)),
+            Some(paths::ThroughProc::Root(rest)) => self.resolve(&format!("/{rest}"), cwd),
+            _ => path,
+        }
     }
 }
 

@@ -1177,3 +1177,32 @@ fn files_a_wrapper_dd_or_make_reads_itself_are_read() {
         because(deny("Edit(./config/**)", &s.project_file()), "`dd` writes `config/a`")
     );
 }
+
+#[test]
+fn paths_through_proc_are_the_commands_own_directory_and_root() {
+    let (s, p, file) = qa();
+    let env = deny("Read(./.env)", &file);
+    let secret = deny("Read(./qa/secret/**)", &file);
+    let root = s.root.display().to_string();
+    for (command, verdict, part) in [
+        ("cat /proc/self/cwd/.env", &env, "`cat` reads `/proc/self/cwd/.env`".to_string()),
+        ("cat /proc/thread-self/cwd/.env", &env, "`cat` reads `/proc/thread-self/cwd/.env`".to_string()),
+        ("cd qa && cat /proc/self/cwd/secret/plan.txt", &secret, "`cat` reads `/proc/self/cwd/secret/plan.txt`".into()),
+        ("cat /proc/self/cwd/.en?", &env, "`cat` reads `/proc/self/cwd/.en?`, which matches .env".into()),
+        ("cat < /proc/self/root/ROOT/.env", &env, "`<` names `/proc/self/root/ROOT/.env`".into()),
+        ("cat /proc/self/root/proc/self/cwd/.env", &env, "`cat` reads `/proc/self/root/proc/self/cwd/.env`".into()),
+        ("cd /proc/self/cwd/qa/secret && cat plan.txt", &secret, "`cat` reads `plan.txt`".into()),
+    ] {
+        let command = command.replace("ROOT", &root);
+        let part = part.replace("ROOT", &root);
+        assert_eq!(p.check_shell(&command, &s.root), because(verdict.clone(), &part), "{command}");
+    }
+    // Another process's directory is not known here.
+    for (command, part) in [
+        ("cat /proc/1/cwd/.env", "`cat` reads `/proc/1/cwd/.env`, through another process's directory"),
+        ("cat /proc/$$/cwd/.env", "`cat` reads `/proc/$$/cwd/.env`"),
+        ("cd /proc/1/cwd && cat .env", "`cat` reads `.env` after `cd /proc/1/cwd`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, part), "{command}");
+    }
+}
