@@ -194,7 +194,9 @@ pub(crate) struct Invocation {
     /// arguments names it reads from its input when the command runs.
     pub(crate) input_names: Option<String>,
     /// The variables set for the program alone, by name (`GIT_DIR=x git …`,
-    /// `env GIT_DIR=x git …`).
+    /// `env GIT_DIR=x git …`), and those of [`EXPORTS_FOLLOWED`] an earlier
+    /// command of the line set (`export GIT_DIR=x; git …`; not a literal
+    /// when it may not be exported or hold another value).
     pub(crate) assignments: Vec<(String, Arg)>,
     /// The directory a wrapper runs the program in (`env -C dir`).
     pub(crate) chdir: Option<Arg>,
@@ -378,6 +380,10 @@ const WRAPPERS: [(&str, &[&str]); 14] = [
     ),
 ];
 
+/// Environment variables an earlier command's export gives the program,
+/// followed for git's repository.
+const EXPORTS_FOLLOWED: [&str; 2] = ["GIT_DIR", "GIT_WORK_TREE"];
+
 /// Wrappers that run the command on names they read from their input.
 const INPUT_NAMES: [&str; 2] = ["xargs", "parallel"];
 
@@ -500,12 +506,23 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         None => false,
     };
     let assignments = words.get(..at).unwrap_or_default().iter().filter(|word| is_assignment(&word.text));
-    let assignments = assignments
+    let mut assignments: Vec<(String, Arg)> = assignments
         .map(|word| {
             let (name, value) = word.text.split_once('=').expect("an assignment");
             (name.to_string(), Arg { text: value.to_string(), glob: None, ..Arg::of(word, vars) })
         })
         .collect();
+    for name in EXPORTS_FOLLOWED {
+        if assignments.iter().any(|(set, _)| set == name) {
+            continue;
+        }
+        let unknown = || Arg { text: format!("${name}"), glob: None, literal: false, values: Vec::new() };
+        match variables.exported(name, &place.env) {
+            Some(Some(value)) => assignments.push((name.to_string(), Arg::literal(value, None))),
+            Some(None) => assignments.push((name.to_string(), unknown())),
+            None => {}
+        }
+    }
     let place = place.clone();
     let invocation = Invocation {
         views,

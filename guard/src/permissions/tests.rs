@@ -1206,3 +1206,48 @@ fn paths_through_proc_are_the_commands_own_directory_and_root() {
         assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, part), "{command}");
     }
 }
+
+#[test]
+fn git_follows_a_repository_an_earlier_command_of_the_line_exported() {
+    let (s, p, file) = qa();
+    git(&s.root, &["init", "-q"]);
+    git(&s.root, &["add", "qa", ".env", "src"]);
+    let other = s.home.join("other");
+    fs::create_dir_all(&other).unwrap();
+    git(&other, &["init", "-q"]);
+    let root = s.root.display().to_string();
+    let env = deny("Read(./.env)", &file);
+    for (command, verdict, part) in [
+        ("export GIT_DIR=ROOT/.git; git show HEAD:.env", &env, "`git show` reads `HEAD:.env`"),
+        ("declare -x GIT_DIR=ROOT/.git && git cat-file -p :.env", &env, "`git cat-file` reads `:.env`"),
+        (
+            "export GIT_DIR=ROOT/.git GIT_WORK_TREE=ROOT; git show :qa/secret/plan.txt",
+            &deny("Read(./qa/secret/**)", &file),
+            "`git show` reads `:qa/secret/plan.txt`",
+        ),
+        ("export GIT_DIR=ROOT/.git; GIT_DIR=ROOT/.git; git show HEAD:.env", &env, "`git show` reads `HEAD:.env`"),
+    ] {
+        let command = command.replace("ROOT", &root);
+        assert_eq!(p.check_shell(&command, &s.home), because(verdict.clone(), part), "{command}");
+    }
+    // Set but not exported (git sees it only if the environment exported it), set to what is known
+    // only when it runs, or perhaps not set: the repository is unknown.
+    for (command, name) in [
+        ("GIT_DIR=ROOT/.git; git show HEAD:.env", "$GIT_DIR"),
+        ("export GIT_DIR=$g; git show HEAD:.env", "$GIT_DIR"),
+        ("true || export GIT_DIR=ROOT/.git; git show HEAD:.env", "$GIT_DIR"),
+        ("export GIT_WORK_TREE=$w; git show HEAD:.env", "$GIT_WORK_TREE"),
+        ("export GIT_DIR=ROOT/.git; unset GIT_DIR; git show HEAD:.env", "$GIT_DIR"),
+    ] {
+        let command = command.replace("ROOT", &root);
+        let part = format!("`git show` reads what its repository holds in the repository `{name}` names");
+        assert_eq!(p.check_shell(&command, &s.home), unknown_file("Read(./qa/secret/**)", &file, &part), "{command}");
+    }
+    // Exported to another repository, git does not read the project's.
+    let command = format!("export GIT_DIR={}/.git; git diff", other.display());
+    assert_eq!(p.check_shell(&command, &s.root), Verdict::Allow);
+    assert_ne!(p.check_shell("git diff", &s.root), Verdict::Allow);
+    // A prefix assignment wins over an exported one, as for git.
+    let command = format!("export GIT_DIR={}/.git; GIT_DIR={root}/.git git show HEAD:.env", other.display());
+    assert_eq!(p.check_shell(&command, &s.home), because(env.clone(), "`git show` reads `HEAD:.env`"));
+}

@@ -32,12 +32,22 @@ const DECLARING: [&str; 5] = ["export", "declare", "local", "readonly", "typeset
 /// Builtins that may set any variable of the shell they run in.
 const ANY: [&str; 2] = ["source", "."];
 
+/// One setting of a variable.
+struct Value {
+    /// Its place in order among all settings.
+    order: usize,
+    /// Its literal value, `None` when not literal.
+    text: Option<String>,
+    /// It is certainly exported: by `export`/`declare -x`, or as a variable
+    /// an earlier setting it certainly follows exported.
+    exported: bool,
+}
+
 /// What a line's commands set, in order.
 #[derive(Default)]
 pub(crate) struct Variables {
-    /// Each variable's settings, numbered in order among all: its literal
-    /// value, `None` when not literal.
-    names: HashMap<String, Settings<(usize, Option<String>)>>,
+    /// Each variable's settings in order.
+    names: HashMap<String, Settings<Value>>,
     /// Commands that may have set any variable, numbered as those.
     any: Settings<usize>,
     /// Functions the line defines: calling one may set any variable.
@@ -53,11 +63,26 @@ impl Variables {
     /// a command of the line set it to a literal.
     pub(crate) fn value(&self, name: &str, env: &[u32]) -> Option<&str> {
         let seen = self.names.get(name)?.seen(env)?;
-        let (order, value) = seen.value;
-        if self.any.seen(env).is_some_and(|any| any.value > order) {
+        if self.any.seen(env).is_some_and(|any| *any.value > seen.value.order) {
             return None;
         }
-        value.as_deref().filter(|_| seen.certain)
+        seen.value.text.as_deref().filter(|_| seen.certain)
+    }
+
+    /// What a program running in `env` finds in its environment's `name`
+    /// as far as the line decides it: `None` when no command of the line
+    /// set it (nor may have: `source`…), so it holds what the line's
+    /// environment does; else the literal the line certainly set and
+    /// exported, `Some(None)` when that is known only when it runs (a
+    /// variable set but not exported is in the environment only if it was
+    /// exported before the line).
+    pub(crate) fn exported(&self, name: &str, env: &[u32]) -> Option<Option<&str>> {
+        let any = self.any.seen(env).map(|any| *any.value);
+        let Some(seen) = self.names.get(name).and_then(|settings| settings.seen(env)) else {
+            return any.map(|_| None);
+        };
+        let exported = seen.value.exported && seen.certain && any.is_none_or(|any| any < seen.value.order);
+        Some(seen.value.text.as_deref().filter(|_| exported))
     }
 
     /// Whether `program` may set any variable of the shell it runs in, and
@@ -86,18 +111,22 @@ impl Variables {
         self.lastpipe |= sets_lastpipe(words);
         let nested = place.env.len() > shell.env.len();
         let sets = sets(words);
+        let exports = exports(words);
         if anything || makes_reference(words) {
             self.count += 1;
             self.any.set(place, self.count);
         }
-        for (name, value) in sets {
+        for (name, text) in sets {
+            let settings = self.names.entry(name).or_default();
             if self.lastpipe && nested {
                 self.count += 1;
                 let unknown = Place { env: shell.env.clone(), conditional: true };
-                self.names.entry(name.clone()).or_default().set(&unknown, (self.count, None));
+                settings.set(&unknown, Value { order: self.count, text: None, exported: false });
             }
+            let before = settings.seen(&place.env);
+            let exported = exports || before.is_some_and(|seen| seen.certain && seen.value.exported);
             self.count += 1;
-            self.names.entry(name).or_default().set(place, (self.count, value));
+            settings.set(place, Value { order: self.count, text, exported });
         }
     }
 }
@@ -109,6 +138,19 @@ fn run_builtin(words: &[Word]) -> &[Word] {
         Some("builtin") => run_builtin(&words[1..]),
         Some("command") => run_builtin(&words[1 + words[1..].iter().take_while(|word| word.text == "-p").count()..]),
         _ => words,
+    }
+}
+
+/// Whether the variables the command sets are exported: `export`, or
+/// `declare`, `local` or `typeset` with `-x`.
+fn exports(words: &[Word]) -> bool {
+    let Some(first) = words.first() else { return false };
+    match basename(&first.text) {
+        "export" => !words[1..].iter().any(|word| word.text.starts_with('-') && word.text.contains('n')),
+        "declare" | "local" | "typeset" => {
+            words[1..].iter().any(|word| word.text.starts_with('-') && word.text.contains('x'))
+        }
+        _ => false,
     }
 }
 
