@@ -82,6 +82,10 @@ pub(super) struct Finder<'a> {
     /// A command of the line set `CDPATH`, which a relative `cd` may then
     /// follow to anywhere; as what sets it, or not, when is not followed.
     cdpath: bool,
+    /// The first git command of the line that may have changed a
+    /// repository (`git add -f .`), as written: what a later one prints of
+    /// one is known only when it runs.
+    repository_changed_by: Option<String>,
     pub(super) files: Files,
 }
 
@@ -103,6 +107,7 @@ impl<'a> Finder<'a> {
             dirs: Settings::default(),
             unknown_dir: None,
             cdpath: false,
+            repository_changed_by: None,
             files: Files::default(),
         }
     }
@@ -163,6 +168,9 @@ impl<'a> Finder<'a> {
         }
         if program == "git" {
             self.git(invocation, &texts);
+            if git::may_change_repository(&texts).is_some() {
+                self.repository_changed_by.get_or_insert_with(|| written(invocation));
+            }
         }
         if program == "make" {
             self.make(&invocation.args, &texts);
@@ -228,6 +236,9 @@ impl<'a> Finder<'a> {
         let opaque: Vec<&str> =
             invocation.args.iter().filter(|arg| !arg.literal).map(|arg| arg.text.as_str()).collect();
         let Some(subcommand) = git::may_print_files(args, &opaque) else { return };
+        if let Some(by) = &self.repository_changed_by {
+            self.files.unknown_reads.push(format!("`git {subcommand}` reads what its repository holds after {by}"));
+        }
         let variable = |name: &str| invocation.assignments.iter().find(|(set, _)| set == name).map(|(_, value)| value);
         let (git_dir, work_tree) = (variable("GIT_DIR"), variable("GIT_WORK_TREE"));
         let globals = invocation.args.iter().take_while(|arg| arg.text != subcommand);

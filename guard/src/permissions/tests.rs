@@ -1251,3 +1251,27 @@ fn git_follows_a_repository_an_earlier_command_of_the_line_exported() {
     let command = format!("export GIT_DIR={}/.git; GIT_DIR={root}/.git git show HEAD:.env", other.display());
     assert_eq!(p.check_shell(&command, &s.home), because(env.clone(), "`git show` reads `HEAD:.env`"));
 }
+
+#[test]
+fn a_git_read_after_the_line_changed_the_repository_reads_unknown_files() {
+    let (s, p, file) = qa();
+    git(&s.root, &["init", "-q"]);
+    git(&s.root, &["add", "src"]);
+    // Untracked, .env and qa/secret are not in what git diff prints.
+    for command in
+        ["git diff", "git status && git diff", "git diff --cached; git add -f .", "git stash list && git diff"]
+    {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    for (command, part) in [
+        ("git add -f . && git diff --cached", "`git diff` reads what its repository holds after `git add -f .`"),
+        (
+            "git clone -q . /tmp/c && git -C /tmp/c show HEAD:.env",
+            "`git show` reads what its repository holds after `git clone -q . /tmp/c`",
+        ),
+        ("git stash && git stash show -p", "`git stash` reads what its repository holds after `git stash`"),
+        ("(git add -A); git grep secret", "`git grep` reads what its repository holds after `git add -A`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, part), "{command}");
+    }
+}
