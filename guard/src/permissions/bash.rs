@@ -223,8 +223,13 @@ pub(crate) struct Arg {
     /// For a word that is one variable an earlier command of the line
     /// certainly set to a literal (`f=x; cat "$f"`), the words that value
     /// makes; the word stays not literal, as what else sets variables
-    /// (the environment, a script) is not seen.
+    /// (the environment, a script) is not seen. For a loop's variable in
+    /// its body, each of the loop's words.
     pub(crate) values: Vec<Arg>,
+    /// The word can be nothing but one of `values`: a loop's variable,
+    /// double-quoted, in the loop's body (`for f in src/*.rs; do wc -l
+    /// "$f"; done`), so it is as known as they are.
+    pub(crate) only_values: bool,
 }
 
 /// The variables a line has set, as a command running at `env` sees them.
@@ -248,12 +253,17 @@ impl Seen<'_> {
 impl Arg {
     fn of(word: &Word, vars: &Seen<'_>) -> Arg {
         let literal = word.is_literal();
-        let values = if literal { Vec::new() } else { values(word, vars) };
-        Arg { text: word.text.clone(), glob: word.glob(), literal, values }
+        let (values, only_values) = if literal { (Vec::new(), false) } else { values(word, vars) };
+        Arg { text: word.text.clone(), glob: word.glob(), literal, values, only_values }
     }
 
     fn literal(text: &str, glob: Option<String>) -> Arg {
-        Arg { text: text.to_string(), glob, literal: true, values: Vec::new() }
+        Arg { text: text.to_string(), glob, literal: true, values: Vec::new(), only_values: false }
+    }
+
+    /// A word known only when the command runs, with nothing known of it.
+    fn unknown(text: String) -> Arg {
+        Arg { text, glob: None, literal: false, values: Vec::new(), only_values: false }
     }
 
     /// The end of the word from byte `from` (an option's value written in
@@ -265,24 +275,32 @@ impl Arg {
         }
         let prefix = &self.text[..from];
         let glob = self.glob.as_deref().and_then(|glob| glob.strip_prefix(prefix)).map(str::to_string);
-        Arg { text: self.text[from..].to_string(), glob, literal: self.literal, values: Vec::new() }
+        let text = self.text[from..].to_string();
+        Arg { text, glob, literal: self.literal, values: Vec::new(), only_values: false }
     }
 }
 
 /// The words a word that is one variable the line set to a literal
 /// becomes: the value, whole when the word is double-quoted, else split at
 /// whitespace and each piece globbed (not brace-expanded: braces come
-/// before variables). None for any other word.
-fn values(word: &Word, vars: &Seen<'_>) -> Vec<Arg> {
-    if word.quoted_at(0).is_some() {
-        let value = variable(&word.text).and_then(|name| vars.value(name));
-        return value.map(|value| Arg::literal(value, None)).into_iter().collect();
+/// before variables); and whether they are all it can be (see
+/// [`Arg::only_values`]). None for any other word.
+fn values(word: &Word, vars: &Seen<'_>) -> (Vec<Arg>, bool) {
+    let quoted = word.quoted_at(0).is_some();
+    if let Some(words) = variable(&word.text).and_then(|name| vars.variables.loop_words(name, vars.env)) {
+        // Each of the loop's words, as the loop expanded it; split again when unquoted.
+        let words = words.iter().map(|(text, glob)| Arg::literal(text, glob.clone())).collect();
+        return (words, quoted);
     }
-    let Some(value) = vars.unquoted_value(&word.text) else { return Vec::new() };
+    if quoted {
+        let value = variable(&word.text).and_then(|name| vars.value(name));
+        return (value.map(|value| Arg::literal(value, None)).into_iter().collect(), false);
+    }
+    let Some(value) = vars.unquoted_value(&word.text) else { return (Vec::new(), false) };
     let glob = |piece: &str| {
         expand::is_pattern(piece).then(|| piece.replace('{', "\\{").replace('}', "\\}").replace(',', "\\,"))
     };
-    value.split_whitespace().map(|piece| Arg::literal(piece, glob(piece))).collect()
+    (value.split_whitespace().map(|piece| Arg::literal(piece, glob(piece))).collect(), false)
 }
 
 /// A file a redirection reads (`<`) or writes (`>`).
@@ -516,7 +534,7 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         if assignments.iter().any(|(set, _)| set == name) {
             continue;
         }
-        let unknown = || Arg { text: format!("${name}"), glob: None, literal: false, values: Vec::new() };
+        let unknown = || Arg::unknown(format!("${name}"));
         match variables.exported(name, &place.env) {
             Some(Some(value)) => assignments.push((name.to_string(), Arg::literal(value, None))),
             Some(None) => assignments.push((name.to_string(), unknown())),
@@ -632,6 +650,10 @@ fn variable(word: &str) -> Option<&str> {
 /// starting at `at`; `None` when a wrapper has no command after it.
 fn skip_prefix(texts: &[&str], at: usize) -> Option<usize> {
     let word = *texts.get(at)?;
+    // `case WORD in` runs nothing: WORD is matched against its patterns.
+    if word == "case" {
+        return None;
+    }
     if KEYWORDS.contains(&word) || is_assignment(word) {
         return Some(at + 1);
     }

@@ -203,7 +203,7 @@ impl<'a> Finder<'a> {
     /// besides, so `f=.env; cat $f` is denied rather than asked about.
     fn operand(&mut self, program: &str, arg: &Arg, whole: Option<walk::Filter>) -> bool {
         let verb = format!("`{program}` reads");
-        if !arg.literal && (whole.is_some() || readers::reads_operands(program)) {
+        if !arg.literal && !arg.only_values && (whole.is_some() || readers::reads_operands(program)) {
             self.files.unknown_reads.push(format!("{verb} `{}`", arg.text));
         }
         let mut named_whole = !arg.literal && whole.is_some();
@@ -343,7 +343,7 @@ impl<'a> Finder<'a> {
     /// known only when the command runs (a variable, or relative after
     /// `cd $d`) is a read or edit that cannot be checked.
     fn file(&mut self, verb: &str, target: &Arg, write: bool) -> Vec<PathBuf> {
-        if !target.literal {
+        if !target.literal && !target.only_values {
             self.unknown(write, format!("{verb} `{}`", target.text));
         }
         let mut all = Vec::new();

@@ -1275,3 +1275,37 @@ fn a_git_read_after_the_line_changed_the_repository_reads_unknown_files() {
         assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, part), "{command}");
     }
 }
+
+#[test]
+fn loop_values_and_case_patterns_are_what_they_are() {
+    let (s, p, file) = qa();
+    let secret = "Read(./qa/secret/**)";
+    // A loop's variable is one of its words, globs expanded: each is checked.
+    for command in [
+        "for f in src/*.rs; do wc -l \"$f\"; done",
+        "for f in src/a.rs src/b.rs; do\n  cat \"$f\"\ndone",
+        "for f in src/*.rs; do for g in qa/*.md; do diff \"$f\" \"$g\"; done; done",
+        "case $x in foo) echo;; esac",
+        "case \"$1\" in rm|del) echo no;; *) ls;; esac",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    assert_eq!(
+        p.check_shell("for f in qa/*/*.txt; do cat \"$f\"; done", &s.root),
+        because(deny(secret, &file), "`for` reads `qa/*/*.txt`, which matches qa/secret/plan.txt")
+    );
+    // Set otherwise in the body, after the loop, or from words known only when it runs: unknown.
+    for (command, part) in [
+        ("for f in src/*.rs; do f=$(cat list); cat \"$f\"; done", "`cat` reads `$f`"),
+        ("for f in src/*.rs; do :; done; cat \"$f\"", "`cat` reads `$f`"),
+        ("for f in src/*.rs $g; do cat \"$f\"; done", "`cat` reads `$f`"),
+        ("for f in src/*.rs; do cat $f; done", "`cat` reads `$f`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file(secret, &file, part), "{command}");
+    }
+    // A pattern is not a program; the commands after it are.
+    assert_eq!(
+        p.check_shell("case $x in y) rm -rf qa;; esac", &s.root),
+        because(deny("Bash(rm:*)", &file), "`rm -rf qa` matches it")
+    );
+}

@@ -8,7 +8,9 @@
 //! Commands setting variables, besides `NAME=value` alone: `export`,
 //! `declare`, `local`, `readonly`, `typeset` (also after `builtin` or
 //! `command`; bare `local x` empties it), `NAME+=…`, arrays `NAME=(…)` and
-//! elements `NAME[i]=…` (unknown: `$NAME` is element 0), and `for`,
+//! elements `NAME[i]=…` (unknown: `$NAME` is element 0), `for NAME in
+//! WORDS` (in the loop's body one of the words, see
+//! [`Variables::loop_words`]; unknown after its `done`), and `for` otherwise,
 //! `select`, `read`, `mapfile`, `readarray`, `printf -v`, `getopts`,
 //! `unset` and `${NAME:=…}` (unknown). Any variable may be set by `source`,
 //! `.`, `eval` of a word known only when it runs, a call to a function the
@@ -41,7 +43,13 @@ struct Value {
     /// It is certainly exported: by `export`/`declare -x`, or as a variable
     /// an earlier setting it certainly follows exported.
     exported: bool,
+    /// Set by a `for` loop whose body is running: one of these words (its
+    /// text, and its glob when the loop expanded it as one).
+    loop_words: Option<Vec<LoopWord>>,
 }
+
+/// A word of a `for` loop's list: its text, and its glob pattern.
+pub(crate) type LoopWord = (String, Option<String>);
 
 /// What a line's commands set, in order.
 #[derive(Default)]
@@ -56,6 +64,11 @@ pub(crate) struct Variables {
     count: usize,
     /// The line ran `shopt -s lastpipe`.
     lastpipe: bool,
+    /// Loops (`for`, `while`, `until`, `select`) open, and of the `for`
+    /// loops among them the variable each sets, with how many were open
+    /// when it started: its `done` ends it.
+    loop_depth: usize,
+    for_loops: Vec<(String, usize)>,
 }
 
 impl Variables {
@@ -67,6 +80,17 @@ impl Variables {
             return None;
         }
         seen.value.text.as_deref().filter(|_| seen.certain)
+    }
+
+    /// The words a `for` loop's variable is one of, for a command running
+    /// in `env` inside the loop's body: the loop set it last, and nothing
+    /// that may set any variable ran since.
+    pub(crate) fn loop_words(&self, name: &str, env: &[u32]) -> Option<&[LoopWord]> {
+        let seen = self.names.get(name)?.seen(env)?;
+        if self.any.seen(env).is_some_and(|any| *any.value > seen.value.order) {
+            return None;
+        }
+        seen.value.loop_words.as_deref()
     }
 
     /// What a program running in `env` finds in its environment's `name`
@@ -104,7 +128,15 @@ impl Variables {
     /// it runs).
     pub(crate) fn record(&mut self, words: &[Word], place: &Place, shell: &Place, anything: bool) {
         let start = words.iter().take_while(|word| KEYWORDS.contains(&word.text.as_str())).count();
+        self.loops(&words[..start], place);
         let words = run_builtin(&words[start..]);
+        let for_loop = for_loop(words);
+        if words.first().is_some_and(|word| matches!(word.text.as_str(), "for" | "select")) {
+            self.loop_depth += 1;
+        }
+        if let Some((name, _)) = &for_loop {
+            self.for_loops.push((name.clone(), self.loop_depth));
+        }
         if let Some(name) = defined_function(words) {
             self.functions.insert(name);
         }
@@ -117,18 +149,57 @@ impl Variables {
             self.any.set(place, self.count);
         }
         for (name, text) in sets {
+            let loop_words = for_loop.as_ref().filter(|(set, _)| *set == name).and_then(|(_, words)| words.clone());
             let settings = self.names.entry(name).or_default();
             if self.lastpipe && nested {
                 self.count += 1;
                 let unknown = Place { env: shell.env.clone(), conditional: true };
-                settings.set(&unknown, Value { order: self.count, text: None, exported: false });
+                settings.set(&unknown, Value { order: self.count, text: None, exported: false, loop_words: None });
             }
             let before = settings.seen(&place.env);
             let exported = exports || before.is_some_and(|seen| seen.certain && seen.value.exported);
             self.count += 1;
-            settings.set(place, Value { order: self.count, text, exported });
+            settings.set(place, Value { order: self.count, text, exported, loop_words });
         }
     }
+
+    /// Follows the loops a command's leading keywords open (`while`,
+    /// `until`) and close (`done`): after a `for` loop's `done`, its
+    /// variable holds its last word, or what it held before when the list
+    /// was empty, so it is unknown.
+    fn loops(&mut self, keywords: &[Word], place: &Place) {
+        for keyword in keywords {
+            match keyword.text.as_str() {
+                "while" | "until" => self.loop_depth += 1,
+                "done" => {
+                    self.loop_depth = self.loop_depth.saturating_sub(1);
+                    while let Some((name, _)) = self.for_loops.pop_if(|(_, depth)| *depth > self.loop_depth) {
+                        self.count += 1;
+                        let unknown = Value { order: self.count, text: None, exported: false, loop_words: None };
+                        self.names.entry(name).or_default().set(place, unknown);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The variable a `for` or `select` loop (`words`) sets, and for
+/// `for NAME in WORDS` whose words are all literal, those words; `select`
+/// sets what the user picks.
+fn for_loop(words: &[Word]) -> Option<(String, Option<Vec<LoopWord>>)> {
+    let [keyword, name, rest @ ..] = words else { return None };
+    if !matches!(keyword.text.as_str(), "for" | "select") || !is_name(&name.text) {
+        return None;
+    }
+    let list = match rest {
+        [is_in, list @ ..] if keyword.text == "for" && is_in.text == "in" => Some(list),
+        _ => None,
+    };
+    let literal = list.filter(|list| list.iter().all(Word::is_literal));
+    let words = literal.map(|list| list.iter().map(|word| (word.text.clone(), word.glob())).collect());
+    Some((name.text.clone(), words))
 }
 
 /// The words of a command past `builtin` or `command` (with `-p`), which
@@ -260,4 +331,8 @@ fn default_assignments(text: &str) -> Vec<String> {
             (end > 0 && (operator.starts_with(":=") || operator.starts_with('='))).then(|| rest[..end].to_string())
         })
         .collect()
+}
+
+fn is_name(text: &str) -> bool {
+    variable_named(text).is_some_and(|name| name == text)
 }
