@@ -68,6 +68,7 @@ mod expand;
 mod files;
 mod git;
 mod git_index;
+mod index_cache;
 mod option_files;
 mod paths;
 mod readers;
