@@ -29,7 +29,7 @@
 use std::path::{Path, PathBuf};
 
 use super::git_index::{self, Repository};
-use super::paths::lexical;
+use super::paths::{command_path, lexical};
 use super::{bash, braces};
 
 /// What one git command reads of what its repository holds.
@@ -303,14 +303,14 @@ fn repository(
         if *option == "-C"
             && let Some(dir) = globals.get(at + 1)
         {
-            cwd = lexical(&cwd.join(dir));
+            cwd = command_path(&cwd.join(dir), &cwd);
         }
         git_dir = value("--git-dir").or(git_dir);
         work_tree = value("--work-tree").or(work_tree);
     }
-    let work_tree = work_tree.map(|tree| lexical(&cwd.join(tree)));
+    let work_tree = work_tree.map(|tree| command_path(&cwd.join(tree), &cwd));
     let repository = match git_dir {
-        Some(dir) => git_index::given(&lexical(&cwd.join(dir)), work_tree.as_deref(), &cwd),
+        Some(dir) => git_index::given(&command_path(&cwd.join(dir), &cwd), work_tree.as_deref(), &cwd),
         None => git_index::repository(&cwd).map(|found| match work_tree {
             Some(top) => Repository { top, ..found },
             None => found,

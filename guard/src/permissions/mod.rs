@@ -84,7 +84,7 @@ use std::path::{Path, PathBuf};
 
 use bash::BashPattern;
 use files::{Files, Finder};
-use paths::{Bases, PathRule, Syntax, lexical};
+use paths::{Bases, PathRule, Syntax, command_path};
 use settings::List;
 
 /// What the rules say about one operation.
@@ -297,7 +297,7 @@ impl Permissions {
 
     /// A shell word as a path: `~` expanded, relative ones against `cwd`,
     /// the command's own `/proc/self/cwd` and `/proc/self/root` followed
-    /// (see [`paths::through_proc`]).
+    /// ([`command_path`]).
     fn resolve(&self, word: &str, cwd: &Path) -> PathBuf {
         let path = if word == "~" {
             self.home.clone()
@@ -306,12 +306,7 @@ impl Permissions {
         } else {
             cwd.join(word)
         };
-        let path = lexical(&path);
-        match path.to_str().and_then(paths::through_proc) {
-            Some(paths::ThroughProc::Cwd(rest)) => lexical(&cwd.join(rest)),
-            Some(paths::ThroughProc::Root(rest)) => self.resolve(&format!("/{rest}"), cwd),
-            _ => path,
-        }
+        command_path(&path, cwd)
     }
 }
 

@@ -214,6 +214,18 @@ pub(crate) fn through_proc(path: &str) -> Option<ThroughProc<'_>> {
     }
 }
 
+/// `path` (absolute) as a command running in `cwd` reaches it: `.` and
+/// `..` resolved lexically, and its own `/proc/self/cwd` and
+/// `/proc/self/root` followed (see [`through_proc`]).
+pub(crate) fn command_path(path: &Path, cwd: &Path) -> PathBuf {
+    let path = lexical(path);
+    match path.to_str().and_then(through_proc) {
+        Some(ThroughProc::Cwd(rest)) => lexical(&cwd.join(rest)),
+        Some(ThroughProc::Root(rest)) => command_path(&Path::new("/").join(rest), cwd),
+        _ => path,
+    }
+}
+
 /// `path` with `.` and `..` resolved lexically.
 pub(crate) fn lexical(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();

@@ -1197,6 +1197,14 @@ fn paths_through_proc_are_the_commands_own_directory_and_root() {
         let part = part.replace("ROOT", &root);
         assert_eq!(p.check_shell(&command, &s.root), because(verdict.clone(), &part), "{command}");
     }
+    // So for the repository git is given.
+    git(&s.root, &["init", "-q"]);
+    git(&s.root, &["add", ".env"]);
+    for command in
+        ["git -C /proc/self/cwd/proj show HEAD:.env", "git --git-dir=/proc/self/cwd/proj/.git show HEAD:.env"]
+    {
+        assert_eq!(p.check_shell(command, &s.home), because(env.clone(), "`git show` reads `HEAD:.env`"), "{command}");
+    }
     // Another process's directory is not known here.
     for (command, part) in [
         ("cat /proc/1/cwd/.env", "`cat` reads `/proc/1/cwd/.env`, through another process's directory"),
