@@ -352,7 +352,7 @@ fn collect(line: &str, depth: usize, within: &Place, vars: &mut Variables, walk:
                 let mut env = place.env.clone();
                 env.push(*walk.ids);
                 let inner = Place { env, conditional: place.conditional };
-                collect(&text, depth + 1, &inner, &mut Variables::default(), walk);
+                collect(&text, depth + 1, &inner, &mut vars.inherited(&place.env), walk);
             } else {
                 collect(&text, depth + 1, &place, vars, walk);
             }

@@ -1251,6 +1251,25 @@ fn git_follows_a_repository_an_earlier_command_of_the_line_exported() {
         let part = format!("`git show` reads what its repository holds in the repository `{name}` names");
         assert_eq!(p.check_shell(&command, &s.home), unknown_file("Read(./qa/secret/**)", &file, &part), "{command}");
     }
+    // A child shell (`sh -c`) inherits what was exported, and only that.
+    let command = format!("export GIT_DIR={root}/.git; sh -c 'git show HEAD:.env'");
+    assert_eq!(p.check_shell(&command, &s.home), because(env.clone(), "`git show` reads `HEAD:.env`"));
+    assert_eq!(
+        p.check_shell("source env.sh; bash -c 'git show HEAD:.env'", &s.home),
+        unknown_file(
+            "Read(./qa/secret/**)",
+            &file,
+            "`git show` reads what its repository holds in the repository `$GIT_DIR` names"
+        )
+    );
+    assert_eq!(
+        p.check_shell("export x=rm; bash -c '$x foo'", &s.root),
+        because(deny("Bash(rm:*)", &file), "`rm foo` matches it")
+    );
+    assert_eq!(
+        p.check_shell("x=rm; bash -c '$x foo'", &s.root),
+        Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(Cause::UnknownProgram("$x".into())) }
+    );
     // Exported to another repository, git does not read the project's.
     let command = format!("export GIT_DIR={}/.git; git diff", other.display());
     assert_eq!(p.check_shell(&command, &s.root), Verdict::Allow);

@@ -82,6 +82,29 @@ impl Variables {
         seen.value.text.as_deref().filter(|_| seen.certain)
     }
 
+    /// The variables a child shell (`sh -c`, `find -exec`) started by a
+    /// command running in `env` begins with: those exported to it, each a
+    /// literal where it certainly is one, else unknown, and after what may
+    /// set any variable (`source`) any may hold anything.
+    pub(crate) fn inherited(&self, env: &[u32]) -> Variables {
+        let mut child = Variables::default();
+        let shell = Place::default();
+        if self.any.seen(env).is_some() {
+            child.count += 1;
+            child.any.set(&shell, child.count);
+        }
+        // Sorted, so the child's settings are numbered the same on every run.
+        let mut names: Vec<&String> = self.names.keys().collect();
+        names.sort();
+        for name in names {
+            let Some(text) = self.exported(name, env) else { continue };
+            child.count += 1;
+            let value = Value { order: child.count, text: text.map(str::to_string), exported: true, loop_words: None };
+            child.names.entry(name.clone()).or_default().set(&shell, value);
+        }
+        child
+    }
+
     /// The words a `for` loop's variable is one of, for a command running
     /// in `env` inside the loop's body: the loop set it last, and nothing
     /// that may set any variable ran since.
