@@ -534,12 +534,12 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         if assignments.iter().any(|(set, _)| set == name) {
             continue;
         }
-        let unknown = || Arg::unknown(format!("${name}"));
-        match variables.exported(name, &place.env) {
-            Some(Some(value)) => assignments.push((name.to_string(), Arg::literal(value, None))),
-            Some(None) => assignments.push((name.to_string(), unknown())),
-            None => {}
-        }
+        let value = match variables.exported(name, &place.env) {
+            Some(Some(value)) => Arg::literal(value, None),
+            Some(None) => Arg::unknown(format!("${name}")),
+            None => continue,
+        };
+        assignments.push((name.to_string(), value));
     }
     let place = place.clone();
     let invocation = Invocation {
