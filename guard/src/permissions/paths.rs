@@ -202,9 +202,12 @@ pub(crate) enum ThroughProc<'a> {
     OtherProcess,
 }
 
-/// How `path` (absolute, lexical) goes through a `/proc` link, if it does.
+/// How `path` (absolute, lexical) goes through a `/proc` link, its own
+/// process's or one of its threads', if it does.
 pub(crate) fn through_proc(path: &str) -> Option<ThroughProc<'_>> {
     let (process, rest) = path.strip_prefix("/proc/")?.split_once('/')?;
+    // A thread's links (`/proc/self/task/TID/cwd`) are its process's.
+    let rest = rest.strip_prefix("task/").and_then(|task| Some(task.split_once('/')?.1)).unwrap_or(rest);
     let (link, rest) = rest.split_once('/').unwrap_or((rest, ""));
     match (process, link) {
         ("self" | "thread-self", "cwd") => Some(ThroughProc::Cwd(rest)),

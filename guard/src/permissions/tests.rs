@@ -1187,6 +1187,7 @@ fn paths_through_proc_are_the_commands_own_directory_and_root() {
     for (command, verdict, part) in [
         ("cat /proc/self/cwd/.env", &env, "`cat` reads `/proc/self/cwd/.env`".to_string()),
         ("cat /proc/thread-self/cwd/.env", &env, "`cat` reads `/proc/thread-self/cwd/.env`".to_string()),
+        ("cat /proc/self/task/7/cwd/.env", &env, "`cat` reads `/proc/self/task/7/cwd/.env`".to_string()),
         ("cd qa && cat /proc/self/cwd/secret/plan.txt", &secret, "`cat` reads `/proc/self/cwd/secret/plan.txt`".into()),
         ("cat /proc/self/cwd/.en?", &env, "`cat` reads `/proc/self/cwd/.en?`, which matches .env".into()),
         ("cat < /proc/self/root/ROOT/.env", &env, "`<` names `/proc/self/root/ROOT/.env`".into()),
@@ -1208,6 +1209,7 @@ fn paths_through_proc_are_the_commands_own_directory_and_root() {
     // Another process's directory is not known here.
     for (command, part) in [
         ("cat /proc/1/cwd/.env", "`cat` reads `/proc/1/cwd/.env`, through another process's directory"),
+        ("cat /proc/1/task/1/root/.env", "`cat` reads `/proc/1/task/1/root/.env`, through another process's directory"),
         ("cat /proc/$$/cwd/.env", "`cat` reads `/proc/$$/cwd/.env`"),
         ("cd /proc/1/cwd && cat .env", "`cat` reads `.env` after `cd /proc/1/cwd`"),
     ] {
