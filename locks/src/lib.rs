@@ -48,6 +48,7 @@ declare_locks! {
     READ_CACHE = (60, "read.cache", "daemon/src/engine/read/cache.rs");
     GUARD_RULES = (62, "guard.rules", "daemon/src/engine/guard/rules.rs");
     GUARD_PERMISSIONS = (64, "guard.permissions", "daemon/src/engine/guard/permissions.rs");
+    GUARD_GIT_INDEXES = (66, "guard.git_indexes", "guard/src/permissions/index_cache.rs");
     TOKENS_MEMO = (70, "tokens.memo", "daemon/src/engine/tokens.rs");
     SHELL_JOBS = (80, "shell.jobs", "daemon/src/engine/shell/jobs.rs");
     MEMORY_STORE = (90, "memory.store", "daemon/src/engine/memory/mod.rs");

@@ -83,14 +83,8 @@ impl Levels {
         self.stack.last_mut().expect("the base level is never popped")
     }
 
-    /// A `)` here closes a `case` pattern rather than a subshell: a case
-    /// is open at this level, or `words` (the command it ends) starts one.
-    pub(crate) fn closes_pattern(&mut self, words: &[Word]) -> bool {
-        self.top().cases > 0 || words.first().is_some_and(|word| keyword(word) == Some("case"))
-    }
-
-    /// A `(` with no words before it: a case pattern's in a case, else a subshell.
-    pub(crate) fn opens_pattern(&mut self) -> bool {
+    /// A `case` is open at this level: `;;` ends one of its branches.
+    pub(crate) fn in_case(&mut self) -> bool {
         self.top().cases > 0
     }
 
@@ -208,7 +202,7 @@ impl Level {
 }
 
 /// The word as a reserved word: unquoted, and one of them.
-fn keyword(word: &Word) -> Option<&str> {
+pub(crate) fn keyword(word: &Word) -> Option<&str> {
     let text = word.text.as_str();
     let reserved = OPENERS.contains(&text) || CLOSERS.contains(&text) || INSIDE.contains(&text);
     (reserved && word.quoted.is_empty()).then_some(text)

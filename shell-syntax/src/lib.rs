@@ -9,8 +9,8 @@
 //! Splits on `&&`, `||`, `;`, `|`, `|&`, `&`, newlines and subshell
 //! parentheses, outside quotes; the contents of `$(…)`, backticks and
 //! `<(…)` / `>(…)` are split as commands of their own (inside double quotes
-//! too, where the shell still runs them). Heredoc bodies and `#` comments
-//! are skipped: they are data, not commands. Redirection targets are kept
+//! too, where the shell still runs them). Heredoc bodies, `#` comments and
+//! `case` patterns are skipped: they are data, not commands. Redirection targets are kept
 //! apart from the words. Unbalanced quotes or parentheses run to the end of
 //! the line, as an unfinished shell line would; nothing here panics.
 

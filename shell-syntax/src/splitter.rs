@@ -2,7 +2,7 @@
 //! a fresh scanner for the text of each substitution.
 
 use crate::ansi_c;
-use crate::levels::Levels;
+use crate::levels::{Levels, keyword};
 use crate::{Command, Quote, Quoted, Redirect, Word};
 
 /// Nesting of `$(…)` and backticks followed at most.
@@ -50,6 +50,10 @@ pub(crate) struct Splitter<'a> {
     /// The subshell that just closed (its first entry in `own`) until the
     /// next operator: a `|` then pipes what all its commands print.
     closed: Option<usize>,
+    /// The words being read are a `case` pattern (after `in`, `;;`, `;&`
+    /// or `;;&`, up to its `)`): they run nothing, and in them `|`
+    /// separates alternatives and `(` opens no subshell.
+    in_pattern: bool,
 }
 
 /// A word being read: where it started in `src`, and its bytes and quoted parts so far.
@@ -81,6 +85,7 @@ impl<'a> Splitter<'a> {
             own: Vec::new(),
             levels: Levels::new(env, last_id, out_len),
             closed: None,
+            in_pattern: false,
         }
     }
 
@@ -110,7 +115,18 @@ impl<'a> Splitter<'a> {
                     self.levels.end_list(false, out);
                     self.piped = false;
                     self.closed = None;
-                    self.i += 1;
+                    // `;;`, `;&` and `;;&` end a case's branch: a pattern follows.
+                    let terminator = match (next, self.at(self.i + 2)) {
+                        (Some(b';'), Some(b'&')) => 3,
+                        (Some(b';' | b'&'), _) => 2,
+                        _ => 1,
+                    };
+                    if terminator > 1 && self.levels.in_case() {
+                        self.in_pattern = true;
+                        self.i += terminator;
+                    } else {
+                        self.i += 1;
+                    }
                 }
                 b'&' if next == Some(b'>') => {
                     // `&>file` / `&>>file`: both streams to a file.
@@ -118,6 +134,10 @@ impl<'a> Splitter<'a> {
                     self.mark();
                     self.i += if self.at(self.i + 2) == Some(b'>') { 3 } else { 2 };
                     self.pending = Some(Pending::Write);
+                }
+                b'|' if self.in_pattern => {
+                    self.end_word();
+                    self.i += 1;
                 }
                 b'&' | b'|' => {
                     let ended = self.own.len();
@@ -144,17 +164,26 @@ impl<'a> Splitter<'a> {
                 b'(' if self.word.is_none() && self.words.is_empty() => {
                     // A subshell: what follows is a command of its own.
                     self.end_command(self.i, out);
-                    if !self.levels.opens_pattern() {
+                    if !self.in_pattern {
                         self.levels.open_subshell(self.own.len(), out.len());
                     }
                     self.i += 1;
                 }
-                b')' => {
+                b')' if self.in_pattern => {
+                    // The pattern's words run nothing: only `case WORD in` is kept.
                     self.end_word();
-                    let pattern = self.levels.closes_pattern(&self.words);
+                    let kept = self.words.iter().position(|word| word.text == "in").map_or(0, |at| at + 1);
+                    let end = self.words.get(kept.wrapping_sub(1)).map_or(self.i, |word| word.span.end);
+                    self.words.truncate(kept);
+                    self.end_command(end, out);
+                    self.in_pattern = false;
+                    self.closed = None;
+                    self.i += 1;
+                }
+                b')' => {
                     self.end_command(self.i, out);
-                    // A `case` pattern's, or unmatched, it closes no subshell.
-                    self.closed = if pattern { None } else { self.levels.close_subshell(out) };
+                    // Unmatched, it closes no subshell.
+                    self.closed = self.levels.close_subshell(out);
                     self.i += 1;
                 }
                 b'<' | b'>' => self.redirection(b, next, out),
@@ -243,7 +272,19 @@ impl<'a> Splitter<'a> {
             Some(Pending::Read) => self.redirects.push(Redirect { write: false, target: word }),
             Some(Pending::Write) => self.redirects.push(Redirect { write: true, target: word }),
             Some(Pending::Data) => {}
-            None => self.words.push(word),
+            None => {
+                // `case WORD in` starts a pattern; an `esac` where a pattern would be ends the case.
+                let reserved = |word: &Word, text: &str| word.text == text && word.quoted.is_empty();
+                let len = self.words.len();
+                let opens = reserved(&word, "in")
+                    && len >= 2
+                    && reserved(&self.words[len - 2], "case")
+                    && self.words[..len - 2].iter().all(|word| keyword(word).is_some());
+                if opens || (self.in_pattern && reserved(&word, "esac")) {
+                    self.in_pattern = opens;
+                }
+                self.words.push(word);
+            }
         }
     }
 

@@ -276,8 +276,28 @@ fn commands_behind_and_or_or_in_compounds_may_be_skipped() {
     // A case pattern's `)` closes no subshell.
     assert_eq!(
         places("(case $v in a) b;; (c) d;; esac; e); f"),
-        ["case $v in a [1]?", "b [1]?", "c [1]?", "d [1]?", "esac [1]?", "e [1]", "f []"]
+        ["case $v in [1]?", "b [1]?", "d [1]?", "esac [1]?", "e [1]", "f []"]
     );
+}
+
+#[test]
+fn case_patterns_are_no_commands() {
+    // Patterns (with their `|` alternatives) run nothing; the commands after them do.
+    assert_eq!(
+        raws("case $v in rm|a) x | y;; (b | c ) z;;\n  d)\n w;& e) ;;& *) v;; esac"),
+        ["case $v in", "x", "y", "z", "w", "v", "esac"]
+    );
+    assert_eq!(words("case $v in rm) ls;; esac"), [vec!["case", "$v", "in"], vec!["ls"], vec!["esac"]]);
+    // In a pattern's substitution a command still runs.
+    assert_eq!(raws("case $v in $(rm x)) y;; esac"), ["rm x", "case $v in", "y", "esac"]);
+    // `case … in` only starts a case at a command's start; in a body `(` is a subshell.
+    assert_eq!(
+        raws("echo case x in | wc; if case $v in a) (b);; esac; then c; fi"),
+        ["echo case x in", "wc", "if case $v in", "b", "esac", "then c", "fi"]
+    );
+    assert_eq!(places("case $v in a) (b);; esac"), ["case $v in []?", "b [1]", "esac []?"]);
+    // After the case, `|` and `)` are the shell's again.
+    assert_eq!(raws("case $v in a) b;; esac; c | d; (e)"), ["case $v in", "b", "esac", "c", "d", "e"]);
 }
 
 #[test]

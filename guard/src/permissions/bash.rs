@@ -26,7 +26,8 @@
 //!   (`git -C dir push` is matched as `git push` too).
 //!
 //! The script of `sh -c '…'` (also bash, zsh, dash, ksh), the arguments of
-//! `eval` and the commands of `find -exec` (`-execdir`, `-ok`, `-okdir`) are
+//! `eval`, the commands of `find -exec` (`-execdir`, `-ok`, `-okdir`) and
+//! the string `env -S` splits into a command (with the words after it) are
 //! split and matched as commands of their own, and so is a
 //! command whose program is a variable an earlier command of the same line
 //! certainly set to a literal (`x=rm; $x foo` is matched as `rm foo`; see
@@ -41,7 +42,7 @@ use lean_ctx_shell_syntax::{Command, Quote, Quoted, Word};
 
 use super::scope::Place;
 use super::variables::Variables;
-use super::{braces, expand};
+use super::{braces, expand, option_files};
 
 /// Nesting of `sh -c` and `eval` followed at most.
 const MAX_DEPTH: usize = 8;
@@ -193,10 +194,15 @@ pub(crate) struct Invocation {
     /// arguments names it reads from its input when the command runs.
     pub(crate) input_names: Option<String>,
     /// The variables set for the program alone, by name (`GIT_DIR=x git …`,
-    /// `env GIT_DIR=x git …`).
+    /// `env GIT_DIR=x git …`), and those of [`EXPORTS_FOLLOWED`] an earlier
+    /// command of the line set (`export GIT_DIR=x; git …`; not a literal
+    /// when it may not be exported or hold another value).
     pub(crate) assignments: Vec<(String, Arg)>,
     /// The directory a wrapper runs the program in (`env -C dir`).
     pub(crate) chdir: Option<Arg>,
+    /// The files a wrapper reads its arguments from (`xargs -a F`,
+    /// `parallel … :::: F`), with the wrapper's name.
+    pub(crate) wrapper_reads: Vec<(String, Arg)>,
     /// Where it runs, scripts it is part of (`sh -c`, `eval`) included.
     pub(crate) place: Place,
     /// It may set any variable and change the directory of the shell it
@@ -217,8 +223,13 @@ pub(crate) struct Arg {
     /// For a word that is one variable an earlier command of the line
     /// certainly set to a literal (`f=x; cat "$f"`), the words that value
     /// makes; the word stays not literal, as what else sets variables
-    /// (the environment, a script) is not seen.
+    /// (the environment, a script) is not seen. For a loop's variable in
+    /// its body, each of the loop's words.
     pub(crate) values: Vec<Arg>,
+    /// The word can be nothing but one of `values`: a loop's variable,
+    /// double-quoted, in the loop's body (`for f in src/*.rs; do wc -l
+    /// "$f"; done`), so it is as known as they are.
+    pub(crate) only_values: bool,
 }
 
 /// The variables a line has set, as a command running at `env` sees them.
@@ -231,33 +242,65 @@ impl Seen<'_> {
     fn value(&self, name: &str) -> Option<&str> {
         self.variables.value(name, self.env)
     }
+
+    /// The value of the variable an unquoted `word` names, when the words
+    /// it splits into are known: not once the line may have set IFS.
+    fn unquoted_value(&self, word: &str) -> Option<&str> {
+        variable(word).filter(|_| self.variables.splits_at_whitespace(self.env)).and_then(|name| self.value(name))
+    }
 }
 
 impl Arg {
     fn of(word: &Word, vars: &Seen<'_>) -> Arg {
         let literal = word.is_literal();
-        let values = if literal { Vec::new() } else { values(word, vars) };
-        Arg { text: word.text.clone(), glob: word.glob(), literal, values }
+        let (values, only_values) = if literal { (Vec::new(), false) } else { values(word, vars) };
+        Arg { text: word.text.clone(), glob: word.glob(), literal, values, only_values }
     }
 
     fn literal(text: &str, glob: Option<String>) -> Arg {
-        Arg { text: text.to_string(), glob, literal: true, values: Vec::new() }
+        Arg { text: text.to_string(), glob, literal: true, values: Vec::new(), only_values: false }
+    }
+
+    /// A word known only when the command runs, with nothing known of it.
+    fn unknown(text: String) -> Arg {
+        Arg { text, glob: None, literal: false, values: Vec::new(), only_values: false }
+    }
+
+    /// The end of the word from byte `from` (an option's value written in
+    /// its word, `--target-directory=dir`): the option's text holds no
+    /// glob, so the glob's end is the value's.
+    pub(crate) fn tail(&self, from: usize) -> Arg {
+        if from == 0 {
+            return self.clone();
+        }
+        let prefix = &self.text[..from];
+        let glob = self.glob.as_deref().and_then(|glob| glob.strip_prefix(prefix)).map(str::to_string);
+        let text = self.text[from..].to_string();
+        Arg { text, glob, literal: self.literal, values: Vec::new(), only_values: false }
     }
 }
 
 /// The words a word that is one variable the line set to a literal
 /// becomes: the value, whole when the word is double-quoted, else split at
 /// whitespace and each piece globbed (not brace-expanded: braces come
-/// before variables). None for any other word.
-fn values(word: &Word, vars: &Seen<'_>) -> Vec<Arg> {
-    let Some(value) = variable(&word.text).and_then(|name| vars.value(name)) else { return Vec::new() };
-    if word.quoted_at(0).is_some() {
-        return vec![Arg::literal(value, None)];
+/// before variables); and whether they are all it can be (see
+/// [`Arg::only_values`]). None for any other word.
+fn values(word: &Word, vars: &Seen<'_>) -> (Vec<Arg>, bool) {
+    let quoted = word.quoted_at(0).is_some();
+    if let Some(words) = variable(&word.text).and_then(|name| vars.variables.loop_words(name, vars.env)) {
+        // Each of the loop's words, as the loop expanded it; split again when unquoted.
+        let words = words.iter().map(|(text, glob)| Arg::literal(text, glob.clone())).collect();
+        return (words, quoted);
     }
+    if quoted {
+        let value = variable(&word.text).and_then(|name| vars.value(name));
+        return (value.map(|value| Arg::literal(value, None)).into_iter().collect(), false);
+    }
+    let Some(value) = vars.unquoted_value(&word.text) else { return (Vec::new(), false) };
     let glob = |piece: &str| {
         expand::is_pattern(piece).then(|| piece.replace('{', "\\{").replace('}', "\\}").replace(',', "\\,"))
     };
-    value.split_whitespace().map(|piece| Arg::literal(piece, glob(piece))).collect()
+    (value.split_whitespace().map(|piece| Arg::literal(piece, glob(piece))).collect(), false)
 }
 
 /// A file a redirection reads (`<`) or writes (`>`).
@@ -309,12 +352,12 @@ fn collect(line: &str, depth: usize, within: &Place, vars: &mut Variables, walk:
                 let mut env = place.env.clone();
                 env.push(*walk.ids);
                 let inner = Place { env, conditional: place.conditional };
-                collect(&text, depth + 1, &inner, &mut Variables::default(), walk);
+                collect(&text, depth + 1, &inner, &mut vars.inherited(&place.env), walk);
             } else {
                 collect(&text, depth + 1, &place, vars, walk);
             }
         }
-        vars.record(&command.words, &place, sets_anything);
+        vars.record(&command.words, &place, within, sets_anything);
     }
 }
 
@@ -345,12 +388,19 @@ const WRAPPERS: [(&str, &[&str]); 14] = [
     ("builtin", &[]),
     ("exec", &["-a"]),
     ("stdbuf", &["-i", "-o", "-e", "--input", "--output", "--error"]),
-    ("xargs", &["-I", "-n", "-P", "-L", "-d", "-s", "-E", "-a", "--max-args", "--max-procs", "--delimiter"]),
+    (
+        "xargs",
+        &["-I", "-n", "-P", "-L", "-d", "-s", "-E", "-a", "--max-args", "--max-procs", "--delimiter", "--arg-file"],
+    ),
     (
         "parallel",
         &["-j", "-S", "-a", "-d", "-n", "-N", "-L", "-I", "-C", "--jobs", "--sshlogin", "--arg-file", "--colsep"],
     ),
 ];
+
+/// Environment variables an earlier command's export gives the program,
+/// followed for git's repository.
+const EXPORTS_FOLLOWED: [&str; 2] = ["GIT_DIR", "GIT_WORK_TREE"];
 
 /// Wrappers that run the command on names they read from their input.
 const INPUT_NAMES: [&str; 2] = ["xargs", "parallel"];
@@ -424,6 +474,23 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         .filter_map(|&start| env_chdir(&words[start + 1..at]))
         .next_back()
         .map(|(word, from)| Arg { text: word.text[from..].to_string(), glob: None, ..Arg::of(word, vars) });
+    let wrapper_reads = starts
+        .windows(2)
+        .filter(|pair| INPUT_NAMES.contains(&basename(texts[pair[0]])))
+        .flat_map(|pair| {
+            let wrapper = basename(texts[pair[0]]);
+            let options = pair[0] + 1;
+            let files = option_files::argument_files(&texts[options..pair[1]])
+                .into_iter()
+                .map(|part| Arg::of(&words[options + part.word], vars).tail(part.from));
+            let sources = match wrapper {
+                "parallel" => option_files::parallel_sources(&texts[pair[1]..]),
+                _ => Vec::new(),
+            };
+            let sources = sources.into_iter().map(|at| Arg::of(&words[pair[1] + at], vars));
+            files.chain(sources).map(|file| (wrapper.to_string(), file)).collect::<Vec<_>>()
+        })
+        .collect();
     let mut unknown_program = words.get(at).filter(|word| known_only_when_run(word)).map(|word| word.text.clone());
     let program_word = words.get(at).map(|word| word.text.clone()).unwrap_or_default();
     let same_shell = |text: String| Script { text, own_shell: false, program: program_word.clone() };
@@ -432,8 +499,18 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         Some("eval") => Some(same_shell(texts.get(at + 1..).unwrap_or_default().join(" "))),
         Some(shell) if SHELLS.contains(&shell) => shell_script(&texts[at + 1..]).map(own_shell),
         Some("find") => find_commands(command, at).map(own_shell),
+        Some("env") => env_split_string(&texts[at + 1..]).map(|(word, from)| {
+            let string = &texts[at + 1 + word][from..];
+            let rest = words.get(at + 2 + word).and_then(|next| command.raw.get(next.span.start..));
+            own_shell(format!("{string} {}", rest.unwrap_or_default()))
+        }),
         _ => {
-            let value = unknown_program.as_deref().and_then(variable).and_then(|name| vars.value(name));
+            let quoted = words.get(at).is_some_and(|word| word.quoted_at(0).is_some());
+            let value = match unknown_program.as_deref() {
+                Some(word) if quoted => variable(word).and_then(|name| vars.value(name)),
+                Some(word) => vars.unquoted_value(word),
+                None => None,
+            };
             value.map(|value| {
                 unknown_program = None;
                 let rest = words.get(at + 1).and_then(|next| command.raw.get(next.span.start..)).unwrap_or_default();
@@ -447,12 +524,23 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         None => false,
     };
     let assignments = words.get(..at).unwrap_or_default().iter().filter(|word| is_assignment(&word.text));
-    let assignments = assignments
+    let mut assignments: Vec<(String, Arg)> = assignments
         .map(|word| {
             let (name, value) = word.text.split_once('=').expect("an assignment");
             (name.to_string(), Arg { text: value.to_string(), glob: None, ..Arg::of(word, vars) })
         })
         .collect();
+    for name in EXPORTS_FOLLOWED {
+        if assignments.iter().any(|(set, _)| set == name) {
+            continue;
+        }
+        let value = match variables.exported(name, &place.env) {
+            Some(Some(value)) => Arg::literal(value, None),
+            Some(None) => Arg::unknown(format!("${name}")),
+            None => continue,
+        };
+        assignments.push((name.to_string(), value));
+    }
     let place = place.clone();
     let invocation = Invocation {
         views,
@@ -463,6 +551,7 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         input_names,
         assignments,
         chdir,
+        wrapper_reads,
         place,
         sets_anything,
     };
@@ -518,6 +607,36 @@ fn env_chdir(words: &[Word]) -> Option<(&Word, usize)> {
     found
 }
 
+/// The word among env's options (`words`, up to its command) holding the
+/// string `-S`/`--split-string` splits into the command it runs, and where
+/// in it the string starts: `-S str`, `-Sstr`, `-iS str`,
+/// `--split-string[=]str`. The words after it are that command's too.
+fn env_split_string(words: &[&str]) -> Option<(usize, usize)> {
+    let mut at = 0;
+    while let Some(&word) = words.get(at) {
+        match word {
+            "--" => return None,
+            "--split-string" => return (at + 1 < words.len()).then_some((at + 1, 0)),
+            "-u" | "-C" | "--unset" | "--chdir" => at += 1,
+            _ if word.starts_with("--split-string=") => return Some((at, "--split-string=".len())),
+            _ if word.starts_with("--") || is_assignment(word) => {}
+            _ if word.starts_with('-') => {
+                // Short options run together: `u` and `C` take the rest or the next word.
+                let cluster = word.char_indices().skip(1).find(|(_, option)| matches!(option, 'S' | 'u' | 'C'));
+                match cluster {
+                    Some((i, 'S')) if i + 1 < word.len() => return Some((at, i + 1)),
+                    Some((_, 'S')) => return (at + 1 < words.len()).then_some((at + 1, 0)),
+                    Some((i, _)) if i + 1 == word.len() => at += 1,
+                    _ => {}
+                }
+            }
+            _ => return None,
+        }
+        at += 1;
+    }
+    None
+}
+
 /// The name in a word that is one variable, `$name` or `${name}`.
 fn variable(word: &str) -> Option<&str> {
     let rest = word.strip_prefix('$')?;
@@ -531,11 +650,19 @@ fn variable(word: &str) -> Option<&str> {
 /// starting at `at`; `None` when a wrapper has no command after it.
 fn skip_prefix(texts: &[&str], at: usize) -> Option<usize> {
     let word = *texts.get(at)?;
+    // `case WORD in` runs nothing: WORD is matched against its patterns.
+    if word == "case" {
+        return None;
+    }
     if KEYWORDS.contains(&word) || is_assignment(word) {
         return Some(at + 1);
     }
     let name = basename(word);
     let (_, takes_value) = WRAPPERS.iter().find(|(wrapper, _)| *wrapper == name)?;
+    // `env -S` runs the command its string holds: it is split as a script.
+    if name == "env" && env_split_string(&texts[at + 1..]).is_some() {
+        return None;
+    }
     let mut next = at + 1;
     while let Some(word) = texts.get(next) {
         if *word == "--" {
@@ -627,16 +754,33 @@ fn shell_script(args: &[&str]) -> Option<String> {
     None
 }
 
-/// `NAME=value` or `NAME+=value`.
+/// `NAME=value` or `NAME+=value`, `NAME` possibly with an array's
+/// subscript (`x[0]=rm`, which bash also takes as an assignment).
 pub(crate) fn is_assignment(word: &str) -> bool {
-    match word.split_once('=') {
-        Some((name, _)) => {
-            let name = name.strip_suffix('+').unwrap_or(name);
-            name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        }
-        None => false,
+    assigned(word).is_some()
+}
+
+/// The variable a `NAME=value`, `NAME+=value` or `NAME[subscript]=value`
+/// word sets, and what follows its name (`=value`, `+=value`, `[0]=value`).
+pub(crate) fn assigned(word: &str) -> Option<(&str, &str)> {
+    let (name, rest) = name_and_subscript(word)?;
+    (rest.starts_with('=') || rest.starts_with("+=")).then_some((name, &word[name.len()..]))
+}
+
+/// A variable's name at the start of `word` and what follows it, past a
+/// subscript if one comes right after it: `x` and `=1` for `x[a]=1`.
+pub(crate) fn name_and_subscript(word: &str) -> Option<(&str, &str)> {
+    let end = word.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(word.len());
+    let name = &word[..end];
+    if !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        return None;
     }
+    let rest = &word[end..];
+    let rest = match rest.strip_prefix('[') {
+        Some(subscript) => &subscript[subscript.find(']')? + 1..],
+        None => rest,
+    };
+    Some((name, rest))
 }
 
 pub(crate) fn basename(word: &str) -> &str {

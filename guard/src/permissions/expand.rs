@@ -7,13 +7,14 @@
 //! Braces are expanded before (`braces.rs`), as the shell does. `**` is any depth of directories, as with
 //! zsh or bash's `globstar` (without it bash reads `**` as `*`, which names
 //! less). A pattern that matches nothing or does not compile is passed on
-//! as written, as the shell does.
+//! as written, as the shell does. One through the command's own
+//! `/proc/self/cwd` or `/proc/self/root` is matched from where they lead.
 
 use std::path::{Path, PathBuf};
 
 use globset::{GlobBuilder, GlobMatcher};
 
-use super::paths::lexical;
+use super::paths::{ThroughProc, lexical, through_proc};
 use super::walk::Budget;
 
 /// Paths one glob may name before it is judged as naming everything under
@@ -31,7 +32,11 @@ pub(crate) enum Expansion {
 
 /// The paths `pattern` (one word of [`super::braces::expand`]) names in `cwd`.
 pub(crate) fn expand(pattern: &str, cwd: &Path, home: &Path, budget: &mut Budget) -> Expansion {
-    let (start, rest) = if let Some(rest) = pattern.strip_prefix('/') {
+    let (start, rest) = if let Some(ThroughProc::Cwd(rest)) = through_proc(pattern) {
+        (cwd, rest)
+    } else if let Some(ThroughProc::Root(rest)) = through_proc(pattern) {
+        return expand(&format!("/{rest}"), cwd, home, budget);
+    } else if let Some(rest) = pattern.strip_prefix('/') {
         (Path::new("/"), rest)
     } else if pattern == "~" {
         (home, "")

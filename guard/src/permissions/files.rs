@@ -12,10 +12,10 @@ use std::path::{Path, PathBuf};
 
 use super::bash::{Arg, Invocation};
 use super::expand::{self, Expansion};
-use super::paths::{PathRule, canonical_prefix};
+use super::paths::{PathRule, ThroughProc, canonical_prefix, through_proc};
 use super::scope::{Place, Settings};
 use super::walk::{self, Budget};
-use super::{MAX_OPERANDS, Permissions, Target, braces, git, git_index, readers, writers};
+use super::{MAX_OPERANDS, Permissions, Target, braces, git, git_index, option_files, readers, writers};
 
 /// A file a command reads or writes, and how the command names it.
 pub(super) struct Named {
@@ -82,6 +82,10 @@ pub(super) struct Finder<'a> {
     /// A command of the line set `CDPATH`, which a relative `cd` may then
     /// follow to anywhere; as what sets it, or not, when is not followed.
     cdpath: bool,
+    /// The first git command of the line that may have changed a
+    /// repository (`git add -f .`), as written: what a later one prints of
+    /// one is known only when it runs.
+    repository_changed_by: Option<String>,
     pub(super) files: Files,
 }
 
@@ -103,6 +107,7 @@ impl<'a> Finder<'a> {
             dirs: Settings::default(),
             unknown_dir: None,
             cdpath: false,
+            repository_changed_by: None,
             files: Files::default(),
         }
     }
@@ -163,6 +168,19 @@ impl<'a> Finder<'a> {
         }
         if program == "git" {
             self.git(invocation, &texts);
+            if git::may_change_repository(&texts).is_some() {
+                self.repository_changed_by.get_or_insert_with(|| written(invocation));
+            }
+        }
+        if program == "make" {
+            self.make(&invocation.args, &texts);
+        }
+        let dd_input = if program == "dd" { option_files::dd_input(&texts) } else { Vec::new() };
+        for part in dd_input {
+            self.file(&format!("`{program}` reads"), &invocation.args[part.word].tail(part.from), false);
+        }
+        for (wrapper, file) in &invocation.wrapper_reads {
+            self.file(&format!("`{wrapper}` reads"), file, false);
         }
         for redirect in &invocation.redirects {
             self.redirect(&redirect.target, redirect.write);
@@ -185,7 +203,7 @@ impl<'a> Finder<'a> {
     /// besides, so `f=.env; cat $f` is denied rather than asked about.
     fn operand(&mut self, program: &str, arg: &Arg, whole: Option<walk::Filter>) -> bool {
         let verb = format!("`{program}` reads");
-        if !arg.literal && (whole.is_some() || readers::reads_operands(program)) {
+        if !arg.literal && !arg.only_values && (whole.is_some() || readers::reads_operands(program)) {
             self.files.unknown_reads.push(format!("{verb} `{}`", arg.text));
         }
         let mut named_whole = !arg.literal && whole.is_some();
@@ -197,7 +215,7 @@ impl<'a> Finder<'a> {
                 }
                 continue;
             }
-            for path in self.paths(word, &verb) {
+            for path in self.paths(word, &verb, false) {
                 let Ok(path) = path.canonicalize() else { continue };
                 named_whole |= whole.is_some();
                 let named = format!("{prefix}{}", named(word, &path, &self.cwd));
@@ -218,6 +236,9 @@ impl<'a> Finder<'a> {
         let opaque: Vec<&str> =
             invocation.args.iter().filter(|arg| !arg.literal).map(|arg| arg.text.as_str()).collect();
         let Some(subcommand) = git::may_print_files(args, &opaque) else { return };
+        if let Some(by) = &self.repository_changed_by {
+            self.files.unknown_reads.push(format!("`git {subcommand}` reads what its repository holds after {by}"));
+        }
         let variable = |name: &str| invocation.assignments.iter().find(|(set, _)| set == name).map(|(_, value)| value);
         let (git_dir, work_tree) = (variable("GIT_DIR"), variable("GIT_WORK_TREE"));
         let globals = invocation.args.iter().take_while(|arg| arg.text != subcommand);
@@ -251,6 +272,43 @@ impl<'a> Finder<'a> {
         }
     }
 
+    /// Notes the makefile make reads: each `-f` one, else the first of
+    /// [`option_files::DEFAULT_MAKEFILES`] in its directory, after `-C`.
+    /// A directory known only when it runs leaves it unknown.
+    fn make(&mut self, args: &[Arg], texts: &[&str]) {
+        let options = option_files::make(texts);
+        let (cwd, unknown_dir) = (self.cwd.clone(), self.unknown_dir.clone());
+        for part in &options.directories {
+            let word = args[part.word].tail(part.from);
+            if !word.literal {
+                self.files.unknown_reads.push(format!("`make` reads its makefile in `{}`", word.text));
+                return;
+            }
+            if self.relative_to_unknown(&word).is_none() {
+                self.unknown_dir = None;
+            }
+            self.cwd = self.permissions.resolve(&word.text, &self.cwd);
+        }
+        if options.makefiles.is_empty() {
+            match &self.unknown_dir {
+                Some(by) => self.files.unknown_reads.push(format!("`make` reads its makefile after {by}")),
+                None => {
+                    let dir = &self.cwd;
+                    let found =
+                        option_files::DEFAULT_MAKEFILES.iter().map(|name| dir.join(name)).find(|path| path.is_file());
+                    if let Some(path) = found.map(|path| canonical_prefix(&path)) {
+                        let cause = format!("`make` reads `{}`", shown(&path, &cwd));
+                        self.files.reads.push(Named { path, cause });
+                    }
+                }
+            }
+        }
+        for part in &options.makefiles {
+            self.file("`make` reads", &args[part.word].tail(part.from), false);
+        }
+        (self.cwd, self.unknown_dir) = (cwd, unknown_dir);
+    }
+
     /// Notes the file a `<` (or, `write`, a `>`) names; a `<` known only
     /// when the command runs is a read that cannot be checked.
     fn redirect(&mut self, target: &Arg, write: bool) {
@@ -264,7 +322,7 @@ impl<'a> Finder<'a> {
     fn writes(&mut self, program: &str, args: &[Arg], written: &writers::Written) {
         let verb = format!("`{program}` writes");
         for target in written.targets.iter().take(MAX_OPERANDS) {
-            let paths = self.file(&verb, &value(&args[target.word], target.from), true);
+            let paths = self.file(&verb, &args[target.word].tail(target.from), true);
             for dir in paths.iter().filter(|path| path.is_dir()) {
                 for source in written.sources.iter().map(|&at| &args[at]) {
                     let name = Path::new(&source.text).file_name();
@@ -285,7 +343,7 @@ impl<'a> Finder<'a> {
     /// known only when the command runs (a variable, or relative after
     /// `cd $d`) is a read or edit that cannot be checked.
     fn file(&mut self, verb: &str, target: &Arg, write: bool) -> Vec<PathBuf> {
-        if !target.literal {
+        if !target.literal && !target.only_values {
             self.unknown(write, format!("{verb} `{}`", target.text));
         }
         let mut all = Vec::new();
@@ -294,7 +352,7 @@ impl<'a> Finder<'a> {
                 self.unknown(write, format!("{verb} `{}` after {by}", target.text));
                 continue;
             }
-            for path in self.paths(word, verb) {
+            for path in self.paths(word, verb, write) {
                 let path = canonical_prefix(&path);
                 let cause = format!("{verb} {prefix}{}", named(word, &path, &self.cwd));
                 let list = if write { &mut self.files.edits } else { &mut self.files.reads };
@@ -363,6 +421,7 @@ impl<'a> Finder<'a> {
             return unknown(before.to_string());
         }
         let path = match self.paths_of(word).swap_remove(0) {
+            Expansion::Paths(paths) if in_other_process(&paths[0]) => return unknown(by),
             Expansion::Paths(paths) => canonical_prefix(&paths[0]),
             Expansion::Under(dir) => dir,
         };
@@ -383,12 +442,21 @@ impl<'a> Finder<'a> {
 
     /// The paths `arg` names (not necessarily existing). What it names
     /// beyond a list (too many paths) is noted as a directory read whole,
-    /// `verb` saying what the command does with it ("`cat` reads").
-    fn paths(&mut self, arg: &Arg, verb: &str) -> Vec<PathBuf> {
+    /// `verb` saying what the command does with it ("`cat` reads"); one
+    /// through another process's `/proc/N/cwd` as a file read or
+    /// (`write`) written that is known only when the command runs.
+    fn paths(&mut self, arg: &Arg, verb: &str, write: bool) -> Vec<PathBuf> {
         let mut paths = Vec::new();
         for expansion in self.paths_of(arg) {
             match expansion {
-                Expansion::Paths(named) => paths.extend(named),
+                Expansion::Paths(named) => {
+                    let (elsewhere, named): (Vec<_>, Vec<_>) =
+                        named.into_iter().partition(|path| in_other_process(path));
+                    if !elsewhere.is_empty() {
+                        self.unknown(write, format!("{verb} `{}`, through another process's directory", arg.text));
+                    }
+                    paths.extend(named);
+                }
                 Expansion::Under(dir) => {
                     let shown_dir = shown(&dir, &self.cwd);
                     let cause = format!("{verb} `{}`, which names too many paths to list under {shown_dir}", arg.text);
@@ -446,19 +514,12 @@ impl<'a> Finder<'a> {
     }
 }
 
-/// A command as a verdict names it: as written, in backquotes.
-/// The end of `arg` from byte `from` (an option's value written in its
-/// word, `--target-directory=dir`): the option's text holds no glob, so
-/// the glob's end is the value's.
-fn value(arg: &Arg, from: usize) -> Arg {
-    if from == 0 {
-        return arg.clone();
-    }
-    let prefix = &arg.text[..from];
-    let glob = arg.glob.as_deref().and_then(|glob| glob.strip_prefix(prefix)).map(str::to_string);
-    Arg { text: arg.text[from..].to_string(), glob, literal: arg.literal, values: Vec::new() }
+/// Whether `path` leads through another process's `/proc/N/cwd` or `root`.
+fn in_other_process(path: &Path) -> bool {
+    path.to_str().and_then(through_proc) == Some(ThroughProc::OtherProcess)
 }
 
+/// A command as a verdict names it: as written, in backquotes.
 fn written(invocation: &Invocation) -> String {
     format!("`{}`", invocation.views.first().map_or("", String::as_str))
 }

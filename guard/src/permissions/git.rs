@@ -29,7 +29,7 @@
 use std::path::{Path, PathBuf};
 
 use super::git_index::{self, Repository};
-use super::paths::lexical;
+use super::paths::{command_path, lexical};
 use super::{bash, braces};
 
 /// What one git command reads of what its repository holds.
@@ -200,14 +200,86 @@ fn prints_patch(args: &[&str], by_default: bool) -> bool {
 }
 
 /// `git ARGS…`'s subcommand when it prints what a repository holds of its
-/// files (see the table), for a repository known only when it runs.
+/// files, for a repository known only when it runs: those of the table,
+/// and the readers it does not follow in a known one, `blame`, `annotate`
+/// and `stash show` with a patch.
 pub(crate) fn may_print_files<'a>(args: &[&'a str], opaque: &[&str]) -> Option<&'a str> {
     subcommand_starts(args).into_iter().find_map(|at| {
         let subcommand = *args.get(at)?;
+        let rest = &args[at + 1..];
         let anywhere = Path::new("/");
-        let out = prints(subcommand, &args[at + 1..], opaque, anywhere, anywhere, GitReads::default())?;
-        let prints_any = !(out.objects.is_empty() && out.tracked.is_empty() && out.everything.is_empty());
-        prints_any.then_some(subcommand)
+        let unfollowed = match subcommand {
+            "blame" | "annotate" => true,
+            "stash" => rest.first() == Some(&"show") && prints_patch(&rest[1..], false),
+            _ => false,
+        };
+        let out = prints(subcommand, rest, opaque, anywhere, anywhere, GitReads::default());
+        let prints_any =
+            out.is_some_and(|out| !(out.objects.is_empty() && out.tracked.is_empty() && out.everything.is_empty()));
+        (prints_any || unfollowed).then_some(subcommand)
+    })
+}
+
+/// Subcommands that leave the index, the refs' contents and the objects as
+/// they are, or only name what is there (`branch`, `tag`); `stash` only as
+/// `stash list` or `stash show`, `config` only reading.
+const KEEPS_REPOSITORY: [&str; 40] = [
+    "status",
+    "log",
+    "show",
+    "diff",
+    "grep",
+    "blame",
+    "annotate",
+    "cat-file",
+    "ls-files",
+    "ls-tree",
+    "rev-parse",
+    "rev-list",
+    "describe",
+    "shortlog",
+    "whatchanged",
+    "diff-tree",
+    "diff-index",
+    "diff-files",
+    "archive",
+    "format-patch",
+    "for-each-ref",
+    "show-ref",
+    "show-branch",
+    "name-rev",
+    "help",
+    "version",
+    "count-objects",
+    "check-ignore",
+    "check-attr",
+    "check-ref-format",
+    "var",
+    "cherry",
+    "range-diff",
+    "merge-base",
+    "ls-remote",
+    "branch",
+    "tag",
+    "reflog",
+    "fsck",
+    "remote",
+];
+
+/// `git ARGS…`'s subcommand when it may write the index or create or change
+/// a repository (`add`, `commit`, `stash`, `clone`, `checkout`, `reset`,
+/// `apply --cached`…: any not known to keep it), so what a later git
+/// command of the line prints of it is not what the repository holds now.
+pub(crate) fn may_change_repository<'a>(args: &[&'a str]) -> Option<&'a str> {
+    subcommand_starts(args).into_iter().find_map(|at| {
+        let subcommand = *args.get(at)?;
+        let rest = &args[at + 1..];
+        let keeps = match subcommand {
+            "stash" => matches!(rest.first(), Some(&"list" | &"show")),
+            "config" => rest.iter().any(|arg| arg.starts_with("--get") || matches!(*arg, "-l" | "--list")),
+            _ => KEEPS_REPOSITORY.contains(&subcommand) || subcommand.starts_with('-'),
+        };
+        (!keeps).then_some(subcommand)
     })
 }
 
@@ -231,14 +303,14 @@ fn repository(
         if *option == "-C"
             && let Some(dir) = globals.get(at + 1)
         {
-            cwd = lexical(&cwd.join(dir));
+            cwd = command_path(&cwd.join(dir), &cwd);
         }
         git_dir = value("--git-dir").or(git_dir);
         work_tree = value("--work-tree").or(work_tree);
     }
-    let work_tree = work_tree.map(|tree| lexical(&cwd.join(tree)));
+    let work_tree = work_tree.map(|tree| command_path(&cwd.join(tree), &cwd));
     let repository = match git_dir {
-        Some(dir) => git_index::given(&lexical(&cwd.join(dir)), work_tree.as_deref(), &cwd),
+        Some(dir) => git_index::given(&command_path(&cwd.join(dir), &cwd), work_tree.as_deref(), &cwd),
         None => git_index::repository(&cwd).map(|found| match work_tree {
             Some(top) => Repository { top, ..found },
             None => found,

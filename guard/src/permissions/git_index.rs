@@ -5,7 +5,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::walk::{Budget, Tree};
+use super::index_cache;
+use super::walk::{self, Budget, Tree};
 
 /// A repository: its work tree's top and its git directory.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,17 +50,20 @@ pub(crate) fn repository(dir: &Path) -> Option<Repository> {
     })
 }
 
-/// The files `repository` tracks under `dir`, each entry costing one of
-/// the budget; no repository or no index: none (git has nothing to print).
-/// `None` past the budget or for an index this reader does not know (a
-/// split or sparse index, another version): the caller judges from the
-/// rules' patterns.
+/// The files `repository` tracks under `dir`, each entry of its index
+/// costing one of the budget; no repository or no index: none (git has
+/// nothing to print). `None` past the budget or for an index this reader
+/// does not know (a split or sparse index, another version): the caller
+/// judges from the rules' patterns. The index is parsed once per version
+/// ([`index_cache`]).
 pub(crate) fn tracked(repository: Option<&Repository>, dir: &Path, budget: &mut Budget) -> Option<Tree> {
     let mut tree = Tree { entries: Vec::new(), linked_dirs: Vec::new() };
     let Some(repository) = repository else { return Some(tree) };
-    let Ok(bytes) = fs::read(repository.git_dir.join("index")) else { return Some(tree) };
-    for name in entries(&bytes, budget)? {
-        let path = repository.top.join(String::from_utf8_lossy(&name).as_ref());
+    let Some(names) = index_cache::names(&repository.git_dir.join("index"), entries) else { return Some(tree) };
+    let names = names.as_ref().as_ref().filter(|names| names.len() <= budget.left())?;
+    budget.spend(names.len());
+    for name in names {
+        let path = repository.top.join(name);
         if path.starts_with(dir) {
             tree.entries.push(path);
         }
@@ -67,18 +71,18 @@ pub(crate) fn tracked(repository: Option<&Repository>, dir: &Path, budget: &mut 
     Some(tree)
 }
 
-/// The path of each entry of an index file, in its order.
-fn entries(bytes: &[u8], budget: &mut Budget) -> Option<Vec<Vec<u8>>> {
+/// The path of each entry of an index file, in its order; `None` for one
+/// of more entries than any line's budget holds.
+fn entries(bytes: &[u8]) -> Option<Vec<String>> {
     let word = |at: usize| Some(u32::from_be_bytes(bytes.get(at..at + 4)?.try_into().ok()?));
     if bytes.get(..4)? != b"DIRC" {
         return None;
     }
     let version = word(4)?;
     let count = usize::try_from(word(8)?).ok()?;
-    if !(2..=4).contains(&version) || count > budget.left() {
+    if !(2..=4).contains(&version) || count > walk::MAX_ENTRIES {
         return None;
     }
-    budget.spend(count);
     let hash = hash_len(bytes, version)?;
     let mut names: Vec<Vec<u8>> = Vec::with_capacity(count);
     let mut at = 12;
@@ -117,7 +121,7 @@ fn entries(bytes: &[u8], budget: &mut Budget) -> Option<Vec<Vec<u8>>> {
         }
         extension += 8 + usize::try_from(size).ok()?;
     }
-    Some(names)
+    Some(names.iter().map(|name| String::from_utf8_lossy(name).into_owned()).collect())
 }
 
 /// The length of object names in the index: SHA-1's 20 bytes, or

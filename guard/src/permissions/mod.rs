@@ -68,6 +68,8 @@ mod expand;
 mod files;
 mod git;
 mod git_index;
+mod index_cache;
+mod option_files;
 mod paths;
 mod readers;
 mod scope;
@@ -82,7 +84,7 @@ use std::path::{Path, PathBuf};
 
 use bash::BashPattern;
 use files::{Files, Finder};
-use paths::{Bases, PathRule, Syntax, lexical};
+use paths::{Bases, PathRule, Syntax, command_path};
 use settings::List;
 
 /// What the rules say about one operation.
@@ -293,7 +295,9 @@ impl Permissions {
         Verdict::Allow
     }
 
-    /// A shell word as a path: `~` expanded, relative ones against `cwd`.
+    /// A shell word as a path: `~` expanded, relative ones against `cwd`,
+    /// the command's own `/proc/self/cwd` and `/proc/self/root` followed
+    /// ([`command_path`]).
     fn resolve(&self, word: &str, cwd: &Path) -> PathBuf {
         let path = if word == "~" {
             self.home.clone()
@@ -302,7 +306,7 @@ impl Permissions {
         } else {
             cwd.join(word)
         };
-        lexical(&path)
+        command_path(&path, cwd)
     }
 }
 

@@ -189,6 +189,46 @@ pub fn canonical_prefix(path: &Path) -> PathBuf {
     }
 }
 
+/// Where a path through a process's `/proc` links leads.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum ThroughProc<'a> {
+    /// `/proc/self/cwd/REST` (or `thread-self`): REST in the directory of
+    /// the command opening it, not lean-ctxd's, whose own link it would be.
+    Cwd(&'a str),
+    /// `/proc/self/root/REST`: `/REST`.
+    Root(&'a str),
+    /// `/proc/N/cwd` or `/proc/N/root` of another process: where it leads
+    /// is known only when the command runs.
+    OtherProcess,
+}
+
+/// How `path` (absolute, lexical) goes through a `/proc` link, its own
+/// process's or one of its threads', if it does.
+pub(crate) fn through_proc(path: &str) -> Option<ThroughProc<'_>> {
+    let (process, rest) = path.strip_prefix("/proc/")?.split_once('/')?;
+    // A thread's links (`/proc/self/task/TID/cwd`) are its process's.
+    let rest = rest.strip_prefix("task/").and_then(|task| Some(task.split_once('/')?.1)).unwrap_or(rest);
+    let (link, rest) = rest.split_once('/').unwrap_or((rest, ""));
+    match (process, link) {
+        ("self" | "thread-self", "cwd") => Some(ThroughProc::Cwd(rest)),
+        ("self" | "thread-self", "root") => Some(ThroughProc::Root(rest)),
+        (_, "cwd" | "root") => Some(ThroughProc::OtherProcess),
+        _ => None,
+    }
+}
+
+/// `path` (absolute) as a command running in `cwd` reaches it: `.` and
+/// `..` resolved lexically, and its own `/proc/self/cwd` and
+/// `/proc/self/root` followed (see [`through_proc`]).
+pub(crate) fn command_path(path: &Path, cwd: &Path) -> PathBuf {
+    let path = lexical(path);
+    match path.to_str().and_then(through_proc) {
+        Some(ThroughProc::Cwd(rest)) => lexical(&cwd.join(rest)),
+        Some(ThroughProc::Root(rest)) => command_path(&Path::new("/").join(rest), cwd),
+        _ => path,
+    }
+}
+
 /// `path` with `.` and `..` resolved lexically.
 pub(crate) fn lexical(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();

@@ -873,7 +873,8 @@ fn a_relative_path_after_a_cd_to_a_directory_known_only_when_it_runs_is_unknown(
     let absolute = format!("cd $d && cat {}", s.root.join(".env").display());
     let Verdict::Deny { rule, .. } = p.check_shell(&absolute, &s.root) else { panic!("{absolute}") };
     assert_eq!(rule, "Read(./.env)");
-    for command in ["cd $d && ls plan.txt", "cd $d && echo x", "(cd $d && make); cat src/a.rs", "cd $d; cd ~; cat y"] {
+    for command in ["cd $d && ls plan.txt", "cd $d && echo x", "(cd $d && echo x); cat src/a.rs", "cd $d; cd ~; cat y"]
+    {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
 }
@@ -1060,5 +1061,280 @@ fn directory_moves_that_stay_rotate_search_or_wrap_are_followed() {
     assert_eq!(
         p.check_shell("CDPATH=src; cd ./qa/secret; cat plan.txt", &s.root),
         because(deny(secret, &file), "`cat` reads `plan.txt`")
+    );
+}
+
+#[test]
+fn variables_set_through_wrappers_subscripts_options_namerefs_and_lastpipe_are_followed() {
+    let (s, p, file) = qa();
+    let rm = because(deny("Bash(rm:*)", &file), "`rm foo` matches it");
+    let unknown =
+        Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(Cause::UnknownProgram("$x".into())) };
+    for (setter, verdict) in [
+        ("builtin export x=rm", &rm),
+        ("command declare x=rm", &rm),
+        ("declare x[0]=rm", &unknown),
+        ("x[0]=rm", &unknown),
+        ("read x[0]", &unknown),
+        ("read -a x", &unknown),
+        ("printf -v x rm", &unknown),
+        ("printf -vx rm", &unknown),
+        ("printf -v x[0] rm", &unknown),
+        ("mapfile x", &unknown),
+        ("readarray -t x", &unknown),
+        ("declare -n y=x; y=rm", &unknown),
+        ("local -n y=x; y=rm", &unknown),
+        ("shopt -s lastpipe; echo rm | read x", &unknown),
+        ("shopt -s lastpipe; echo | x=rm", &unknown),
+        ("shopt -s lastpipe; echo | { x=rm; }", &unknown),
+    ] {
+        let command = format!("x=ls; {setter}; $x foo");
+        assert_eq!(p.check_shell(&command, &s.root), *verdict, "{command}");
+    }
+    // Without lastpipe a pipeline's last stage is a process of its own.
+    assert_eq!(p.check_shell("x=ls; echo | x=rm; $x foo", &s.root), Verdict::Allow);
+    // Once IFS is set, an unquoted expansion splits at characters not seen here.
+    assert_eq!(p.check_shell("IFS=:; x=cat:.env; $x foo", &s.root), unknown);
+    assert_eq!(
+        p.check_shell("IFS=:; f=.env:src/a.rs; cat $f", &s.root),
+        unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `$f`")
+    );
+    // Quoted, it is not split: the value is still known.
+    assert_eq!(
+        p.check_shell("IFS=:; f=.env; cat \"$f\"", &s.root),
+        because(deny("Read(./.env)", &file), "`cat` reads `$f` = `.env`")
+    );
+    assert_eq!(p.check_shell("IFS=:; x=rm; \"$x\" foo", &s.root), rm);
+    // IFS set for one command only changes nothing after it.
+    assert_eq!(p.check_shell("IFS=: read a; x=ls; $x foo", &s.root), Verdict::Allow);
+}
+
+#[test]
+fn files_a_wrapper_dd_or_make_reads_itself_are_read() {
+    let (s, p, file) = qa();
+    let env = deny("Read(./.env)", &file);
+    for (command, part) in [
+        ("xargs -a .env echo", "`xargs` reads `.env`"),
+        ("xargs -a.env echo", "`xargs` reads `.env`"),
+        ("xargs -n 1 --arg-file=.env echo", "`xargs` reads `.env`"),
+        ("parallel -a .env echo", "`parallel` reads `.env`"),
+        ("parallel --arg-file .env echo", "`parallel` reads `.env`"),
+        ("dd if=.env of=/dev/null", "`dd` reads `.env`"),
+        // env -S splits its string into the command it runs.
+        ("env -S 'cat .env'", "`cat` reads `.env`"),
+        ("env -S'cat' .env", "`env` reads `.env`"),
+        ("env -i --split-string='cat .env'", "`cat` reads `.env`"),
+        ("env --split-string 'cat -n' .env", "`env` reads `.env`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(env.clone(), part), "{command}");
+    }
+    assert_eq!(
+        p.check_shell("env -S 'rm -rf qa'", &s.root),
+        because(deny("Bash(rm:*)", &file), "`rm -rf qa` matches it")
+    );
+    // What follows `::::` is read by parallel whatever its command (`:::` gives the arguments themselves).
+    for (command, part) in [
+        ("parallel echo ::: a :::: \"$f\"", "`parallel` reads `$f`"),
+        ("dd if=$f", "`dd` reads `$f`"),
+        ("xargs -a \"$f\" echo", "`xargs` reads `$f`"),
+        ("env -S 'cat -n' \"$f\"", "`cat` reads `$f`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, part), "{command}");
+    }
+    assert_eq!(p.check_shell("parallel echo ::: \"$f\"", &s.root), Verdict::Allow);
+    // make reads its makefile: `-f`'s, else the one in the directory `-C` names.
+    fs::write(s.root.join("qa/secret/Makefile"), "all:\n").unwrap();
+    let secret = deny("Read(./qa/secret/**)", &file);
+    for (command, part) in [
+        ("make -C qa/secret", "`make` reads `qa/secret/Makefile`"),
+        ("make -Cqa/secret all", "`make` reads `qa/secret/Makefile`"),
+        ("make --directory=qa/secret", "`make` reads `qa/secret/Makefile`"),
+        ("make -f qa/secret/plan.txt", "`make` reads `qa/secret/plan.txt`"),
+        ("cd qa && make -C secret", "`make` reads `secret/Makefile`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(secret.clone(), part), "{command}");
+    }
+    for (command, part) in [
+        ("make -C \"$d\"", "`make` reads its makefile in `$d`"),
+        ("cd $d && make", "`make` reads its makefile after `cd $d`"),
+        ("cd $d && make -f Makefile", "`make` reads `Makefile` after `cd $d`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, part), "{command}");
+    }
+    assert_eq!(
+        p.check_shell("cd $d && make -C /", &s.root),
+        Verdict::Allow,
+        "an absolute directory is known wherever the line is"
+    );
+    assert_eq!(p.check_shell("make -C src", &s.root), Verdict::Allow);
+    assert_eq!(p.check_shell("make test", &s.root), Verdict::Allow);
+    // dd's `of=` is a file it writes.
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Edit(./config/**)"]}"#));
+    s.file("config/a");
+    assert_eq!(
+        s.load().check_shell("dd if=/dev/zero of=config/a", &s.root),
+        because(deny("Edit(./config/**)", &s.project_file()), "`dd` writes `config/a`")
+    );
+}
+
+#[test]
+fn paths_through_proc_are_the_commands_own_directory_and_root() {
+    let (s, p, file) = qa();
+    let env = deny("Read(./.env)", &file);
+    let secret = deny("Read(./qa/secret/**)", &file);
+    let root = s.root.display().to_string();
+    for (command, verdict, part) in [
+        ("cat /proc/self/cwd/.env", &env, "`cat` reads `/proc/self/cwd/.env`".to_string()),
+        ("cat /proc/thread-self/cwd/.env", &env, "`cat` reads `/proc/thread-self/cwd/.env`".to_string()),
+        ("cat /proc/self/task/7/cwd/.env", &env, "`cat` reads `/proc/self/task/7/cwd/.env`".to_string()),
+        ("cd qa && cat /proc/self/cwd/secret/plan.txt", &secret, "`cat` reads `/proc/self/cwd/secret/plan.txt`".into()),
+        ("cat /proc/self/cwd/.en?", &env, "`cat` reads `/proc/self/cwd/.en?`, which matches .env".into()),
+        ("cat < /proc/self/root/ROOT/.env", &env, "`<` names `/proc/self/root/ROOT/.env`".into()),
+        ("cat /proc/self/root/proc/self/cwd/.env", &env, "`cat` reads `/proc/self/root/proc/self/cwd/.env`".into()),
+        ("cd /proc/self/cwd/qa/secret && cat plan.txt", &secret, "`cat` reads `plan.txt`".into()),
+    ] {
+        let command = command.replace("ROOT", &root);
+        let part = part.replace("ROOT", &root);
+        assert_eq!(p.check_shell(&command, &s.root), because(verdict.clone(), &part), "{command}");
+    }
+    // So for the repository git is given.
+    git(&s.root, &["init", "-q"]);
+    git(&s.root, &["add", ".env"]);
+    for command in
+        ["git -C /proc/self/cwd/proj show HEAD:.env", "git --git-dir=/proc/self/cwd/proj/.git show HEAD:.env"]
+    {
+        assert_eq!(p.check_shell(command, &s.home), because(env.clone(), "`git show` reads `HEAD:.env`"), "{command}");
+    }
+    // Another process's directory is not known here.
+    for (command, part) in [
+        ("cat /proc/1/cwd/.env", "`cat` reads `/proc/1/cwd/.env`, through another process's directory"),
+        ("cat /proc/1/task/1/root/.env", "`cat` reads `/proc/1/task/1/root/.env`, through another process's directory"),
+        ("cat /proc/$$/cwd/.env", "`cat` reads `/proc/$$/cwd/.env`"),
+        ("cd /proc/1/cwd && cat .env", "`cat` reads `.env` after `cd /proc/1/cwd`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, part), "{command}");
+    }
+}
+
+#[test]
+fn git_follows_a_repository_an_earlier_command_of_the_line_exported() {
+    let (s, p, file) = qa();
+    git(&s.root, &["init", "-q"]);
+    git(&s.root, &["add", "qa", ".env", "src"]);
+    let other = s.home.join("other");
+    fs::create_dir_all(&other).unwrap();
+    git(&other, &["init", "-q"]);
+    let root = s.root.display().to_string();
+    let env = deny("Read(./.env)", &file);
+    for (command, verdict, part) in [
+        ("export GIT_DIR=ROOT/.git; git show HEAD:.env", &env, "`git show` reads `HEAD:.env`"),
+        ("declare -x GIT_DIR=ROOT/.git && git cat-file -p :.env", &env, "`git cat-file` reads `:.env`"),
+        (
+            "export GIT_DIR=ROOT/.git GIT_WORK_TREE=ROOT; git show :qa/secret/plan.txt",
+            &deny("Read(./qa/secret/**)", &file),
+            "`git show` reads `:qa/secret/plan.txt`",
+        ),
+        ("export GIT_DIR=ROOT/.git; GIT_DIR=ROOT/.git; git show HEAD:.env", &env, "`git show` reads `HEAD:.env`"),
+    ] {
+        let command = command.replace("ROOT", &root);
+        assert_eq!(p.check_shell(&command, &s.home), because(verdict.clone(), part), "{command}");
+    }
+    // Set but not exported (git sees it only if the environment exported it), set to what is known
+    // only when it runs, or perhaps not set: the repository is unknown.
+    for (command, name) in [
+        ("GIT_DIR=ROOT/.git; git show HEAD:.env", "$GIT_DIR"),
+        ("export GIT_DIR=$g; git show HEAD:.env", "$GIT_DIR"),
+        ("true || export GIT_DIR=ROOT/.git; git show HEAD:.env", "$GIT_DIR"),
+        ("export GIT_WORK_TREE=$w; git show HEAD:.env", "$GIT_WORK_TREE"),
+        ("export GIT_DIR=ROOT/.git; unset GIT_DIR; git show HEAD:.env", "$GIT_DIR"),
+    ] {
+        let command = command.replace("ROOT", &root);
+        let part = format!("`git show` reads what its repository holds in the repository `{name}` names");
+        assert_eq!(p.check_shell(&command, &s.home), unknown_file("Read(./qa/secret/**)", &file, &part), "{command}");
+    }
+    // A child shell (`sh -c`) inherits what was exported, and only that.
+    let command = format!("export GIT_DIR={root}/.git; sh -c 'git show HEAD:.env'");
+    assert_eq!(p.check_shell(&command, &s.home), because(env.clone(), "`git show` reads `HEAD:.env`"));
+    assert_eq!(
+        p.check_shell("source env.sh; bash -c 'git show HEAD:.env'", &s.home),
+        unknown_file(
+            "Read(./qa/secret/**)",
+            &file,
+            "`git show` reads what its repository holds in the repository `$GIT_DIR` names"
+        )
+    );
+    assert_eq!(
+        p.check_shell("export x=rm; bash -c '$x foo'", &s.root),
+        because(deny("Bash(rm:*)", &file), "`rm foo` matches it")
+    );
+    assert_eq!(
+        p.check_shell("x=rm; bash -c '$x foo'", &s.root),
+        Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(Cause::UnknownProgram("$x".into())) }
+    );
+    // Exported to another repository, git does not read the project's.
+    let command = format!("export GIT_DIR={}/.git; git diff", other.display());
+    assert_eq!(p.check_shell(&command, &s.root), Verdict::Allow);
+    assert_ne!(p.check_shell("git diff", &s.root), Verdict::Allow);
+    // A prefix assignment wins over an exported one, as for git.
+    let command = format!("export GIT_DIR={}/.git; GIT_DIR={root}/.git git show HEAD:.env", other.display());
+    assert_eq!(p.check_shell(&command, &s.home), because(env.clone(), "`git show` reads `HEAD:.env`"));
+}
+
+#[test]
+fn a_git_read_after_the_line_changed_the_repository_reads_unknown_files() {
+    let (s, p, file) = qa();
+    git(&s.root, &["init", "-q"]);
+    git(&s.root, &["add", "src"]);
+    // Untracked, .env and qa/secret are not in what git diff prints.
+    for command in
+        ["git diff", "git status && git diff", "git diff --cached; git add -f .", "git stash list && git diff"]
+    {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    for (command, part) in [
+        ("git add -f . && git diff --cached", "`git diff` reads what its repository holds after `git add -f .`"),
+        (
+            "git clone -q . /tmp/c && git -C /tmp/c show HEAD:.env",
+            "`git show` reads what its repository holds after `git clone -q . /tmp/c`",
+        ),
+        ("git stash && git stash show -p", "`git stash` reads what its repository holds after `git stash`"),
+        ("(git add -A); git grep secret", "`git grep` reads what its repository holds after `git add -A`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, part), "{command}");
+    }
+}
+
+#[test]
+fn loop_values_and_case_patterns_are_what_they_are() {
+    let (s, p, file) = qa();
+    let secret = "Read(./qa/secret/**)";
+    // A loop's variable is one of its words, globs expanded: each is checked.
+    for command in [
+        "for f in src/*.rs; do wc -l \"$f\"; done",
+        "for f in src/a.rs src/b.rs; do\n  cat \"$f\"\ndone",
+        "for f in src/*.rs; do for g in qa/*.md; do diff \"$f\" \"$g\"; done; done",
+        "case $x in foo) echo;; esac",
+        "case \"$1\" in rm|del) echo no;; *) ls;; esac",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    assert_eq!(
+        p.check_shell("for f in qa/*/*.txt; do cat \"$f\"; done", &s.root),
+        because(deny(secret, &file), "`for` reads `qa/*/*.txt`, which matches qa/secret/plan.txt")
+    );
+    // Set otherwise in the body, after the loop, or from words known only when it runs: unknown.
+    for (command, part) in [
+        ("for f in src/*.rs; do f=$(cat list); cat \"$f\"; done", "`cat` reads `$f`"),
+        ("for f in src/*.rs; do :; done; cat \"$f\"", "`cat` reads `$f`"),
+        ("for f in src/*.rs $g; do cat \"$f\"; done", "`cat` reads `$f`"),
+        ("for f in src/*.rs; do cat $f; done", "`cat` reads `$f`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file(secret, &file, part), "{command}");
+    }
+    // A pattern is not a program; the commands after it are.
+    assert_eq!(
+        p.check_shell("case $x in y) rm -rf qa;; esac", &s.root),
+        because(deny("Bash(rm:*)", &file), "`rm -rf qa` matches it")
     );
 }

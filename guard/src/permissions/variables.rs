@@ -6,18 +6,27 @@
 //! variable. See [`super::scope`] for which commands see a setting.
 //!
 //! Commands setting variables, besides `NAME=value` alone: `export`,
-//! `declare`, `local`, `readonly`, `typeset` (with `-n` a name reference,
-//! unknown; bare `local x` empties it), `NAME+=…` and arrays `NAME=(…)`
-//! (unknown), and `for`, `select`, `read`, `mapfile`, `readarray`,
-//! `printf -v`, `getopts`, `unset` and `${NAME:=…}` (unknown). Any variable
-//! may be set by `source`, `.`, `eval` of a word known only when it runs,
-//! and a call to a function the line defines.
+//! `declare`, `local`, `readonly`, `typeset` (also after `builtin` or
+//! `command`; bare `local x` empties it), `NAME+=…`, arrays `NAME=(…)` and
+//! elements `NAME[i]=…` (unknown: `$NAME` is element 0), `for NAME in
+//! WORDS` (in the loop's body one of the words, see
+//! [`Variables::loop_words`]; unknown after its `done`), and `for` otherwise,
+//! `select`, `read`, `mapfile`, `readarray`, `printf -v`, `getopts`,
+//! `unset` and `${NAME:=…}` (unknown). Any variable may be set by `source`,
+//! `.`, `eval` of a word known only when it runs, a call to a function the
+//! line defines, and any assignment once a name reference exists
+//! (`declare -n y=x; y=rm` sets x). After `shopt -s lastpipe` a pipeline's
+//! last stage runs in the shell itself, so what a command in an environment
+//! nested in the shell's sets is also unknown in the shell (every nested one,
+//! not only last stages: the simple rule errs toward unknown). Once the
+//! line may have set `IFS`, an unquoted variable splits into words not known
+//! here ([`Variables::splits_at_whitespace`]).
 
 use std::collections::{HashMap, HashSet};
 
 use lean_ctx_shell_syntax::Word;
 
-use super::bash::{KEYWORDS, basename, is_assignment};
+use super::bash::{KEYWORDS, assigned, basename, is_assignment, name_and_subscript};
 use super::scope::{Place, Settings};
 
 /// Builtins whose `NAME=value` arguments set variables, after options.
@@ -25,18 +34,41 @@ const DECLARING: [&str; 5] = ["export", "declare", "local", "readonly", "typeset
 /// Builtins that may set any variable of the shell they run in.
 const ANY: [&str; 2] = ["source", "."];
 
+/// One setting of a variable.
+struct Value {
+    /// Its place in order among all settings.
+    order: usize,
+    /// Its literal value, `None` when not literal.
+    text: Option<String>,
+    /// It is certainly exported: by `export`/`declare -x`, or as a variable
+    /// an earlier setting it certainly follows exported.
+    exported: bool,
+    /// Set by a `for` loop whose body is running: one of these words (its
+    /// text, and its glob when the loop expanded it as one).
+    loop_words: Option<Vec<LoopWord>>,
+}
+
+/// A word of a `for` loop's list: its text, and its glob pattern.
+pub(crate) type LoopWord = (String, Option<String>);
+
 /// What a line's commands set, in order.
 #[derive(Default)]
 pub(crate) struct Variables {
-    /// Each variable's settings, numbered in order among all: its literal
-    /// value, `None` when not literal.
-    names: HashMap<String, Settings<(usize, Option<String>)>>,
+    /// Each variable's settings in order.
+    names: HashMap<String, Settings<Value>>,
     /// Commands that may have set any variable, numbered as those.
     any: Settings<usize>,
     /// Functions the line defines: calling one may set any variable.
     functions: HashSet<String>,
     /// Settings so far, to order them.
     count: usize,
+    /// The line ran `shopt -s lastpipe`.
+    lastpipe: bool,
+    /// Loops (`for`, `while`, `until`, `select`) open, and of the `for`
+    /// loops among them the variable each sets, with how many were open
+    /// when it started: its `done` ends it.
+    loop_depth: usize,
+    for_loops: Vec<(String, usize)>,
 }
 
 impl Variables {
@@ -44,11 +76,60 @@ impl Variables {
     /// a command of the line set it to a literal.
     pub(crate) fn value(&self, name: &str, env: &[u32]) -> Option<&str> {
         let seen = self.names.get(name)?.seen(env)?;
-        let (order, value) = seen.value;
-        if self.any.seen(env).is_some_and(|any| any.value > order) {
+        if self.any.seen(env).is_some_and(|any| *any.value > seen.value.order) {
             return None;
         }
-        value.as_deref().filter(|_| seen.certain)
+        seen.value.text.as_deref().filter(|_| seen.certain)
+    }
+
+    /// The variables a child shell (`sh -c`, `find -exec`) started by a
+    /// command running in `env` begins with: those exported to it, each a
+    /// literal where it certainly is one, else unknown, and after what may
+    /// set any variable (`source`) any may hold anything.
+    pub(crate) fn inherited(&self, env: &[u32]) -> Variables {
+        let mut child = Variables::default();
+        let shell = Place::default();
+        if self.any.seen(env).is_some() {
+            child.count += 1;
+            child.any.set(&shell, child.count);
+        }
+        // Sorted, so the child's settings are numbered the same on every run.
+        let mut names: Vec<&String> = self.names.keys().collect();
+        names.sort();
+        for name in names {
+            let Some(text) = self.exported(name, env) else { continue };
+            child.count += 1;
+            let value = Value { order: child.count, text: text.map(str::to_string), exported: true, loop_words: None };
+            child.names.entry(name.clone()).or_default().set(&shell, value);
+        }
+        child
+    }
+
+    /// The words a `for` loop's variable is one of, for a command running
+    /// in `env` inside the loop's body: the loop set it last, and nothing
+    /// that may set any variable ran since.
+    pub(crate) fn loop_words(&self, name: &str, env: &[u32]) -> Option<&[LoopWord]> {
+        let seen = self.names.get(name)?.seen(env)?;
+        if self.any.seen(env).is_some_and(|any| *any.value > seen.value.order) {
+            return None;
+        }
+        seen.value.loop_words.as_deref()
+    }
+
+    /// What a program running in `env` finds in its environment's `name`
+    /// as far as the line decides it: `None` when no command of the line
+    /// set it (nor may have: `source`…), so it holds what the line's
+    /// environment does; else the literal the line certainly set and
+    /// exported, `Some(None)` when that is known only when it runs (a
+    /// variable set but not exported is in the environment only if it was
+    /// exported before the line).
+    pub(crate) fn exported(&self, name: &str, env: &[u32]) -> Option<Option<&str>> {
+        let any = self.any.seen(env).map(|any| *any.value);
+        let Some(seen) = self.names.get(name).and_then(|settings| settings.seen(env)) else {
+            return any.map(|_| None);
+        };
+        let exported = seen.value.exported && seen.certain && any.is_none_or(|any| any < seen.value.order);
+        Some(seen.value.text.as_deref().filter(|_| exported))
     }
 
     /// Whether `program` may set any variable of the shell it runs in, and
@@ -57,24 +138,130 @@ impl Variables {
         ANY.contains(&program) || self.functions.contains(program)
     }
 
-    /// Notes what a command at `place` sets; `anything` when it may set any
-    /// variable (see [`Variables::may_set_anything`], or `eval` of a word
-    /// known only when it runs).
-    pub(crate) fn record(&mut self, words: &[Word], place: &Place, anything: bool) {
-        if anything {
-            self.count += 1;
-            self.any.set(place, self.count);
-        }
+    /// Whether an unquoted variable's value, seen by a command running in
+    /// `env`, splits at whitespace: no command of the line may have set
+    /// `IFS` before it.
+    pub(crate) fn splits_at_whitespace(&self, env: &[u32]) -> bool {
+        self.names.get("IFS").and_then(|ifs| ifs.seen(env)).is_none() && self.any.seen(env).is_none()
+    }
+
+    /// Notes what a command at `place`, part of a script whose own shell
+    /// is `shell`, sets; `anything` when it may set any variable (see
+    /// [`Variables::may_set_anything`], or `eval` of a word known only when
+    /// it runs).
+    pub(crate) fn record(&mut self, words: &[Word], place: &Place, shell: &Place, anything: bool) {
         let start = words.iter().take_while(|word| KEYWORDS.contains(&word.text.as_str())).count();
-        let words = &words[start..];
+        self.loops(&words[..start], place);
+        let words = run_builtin(&words[start..]);
+        let for_loop = for_loop(words);
+        if words.first().is_some_and(|word| matches!(word.text.as_str(), "for" | "select")) {
+            self.loop_depth += 1;
+        }
+        if let Some((name, _)) = &for_loop {
+            self.for_loops.push((name.clone(), self.loop_depth));
+        }
         if let Some(name) = defined_function(words) {
             self.functions.insert(name);
         }
-        for (name, value) in sets(words) {
+        self.lastpipe |= sets_lastpipe(words);
+        let nested = place.env.len() > shell.env.len();
+        let sets = sets(words);
+        let exports = exports(words);
+        if anything || makes_reference(words) {
             self.count += 1;
-            self.names.entry(name).or_default().set(place, (self.count, value));
+            self.any.set(place, self.count);
+        }
+        for (name, text) in sets {
+            let loop_words = for_loop.as_ref().filter(|(set, _)| *set == name).and_then(|(_, words)| words.clone());
+            let settings = self.names.entry(name).or_default();
+            if self.lastpipe && nested {
+                self.count += 1;
+                let unknown = Place { env: shell.env.clone(), conditional: true };
+                settings.set(&unknown, Value { order: self.count, text: None, exported: false, loop_words: None });
+            }
+            let before = settings.seen(&place.env);
+            let exported = exports || before.is_some_and(|seen| seen.certain && seen.value.exported);
+            self.count += 1;
+            settings.set(place, Value { order: self.count, text, exported, loop_words });
         }
     }
+
+    /// Follows the loops a command's leading keywords open (`while`,
+    /// `until`) and close (`done`): after a `for` loop's `done`, its
+    /// variable holds its last word, or what it held before when the list
+    /// was empty, so it is unknown.
+    fn loops(&mut self, keywords: &[Word], place: &Place) {
+        for keyword in keywords {
+            match keyword.text.as_str() {
+                "while" | "until" => self.loop_depth += 1,
+                "done" => {
+                    self.loop_depth = self.loop_depth.saturating_sub(1);
+                    while let Some((name, _)) = self.for_loops.pop_if(|(_, depth)| *depth > self.loop_depth) {
+                        self.count += 1;
+                        let unknown = Value { order: self.count, text: None, exported: false, loop_words: None };
+                        self.names.entry(name).or_default().set(place, unknown);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The variable a `for` or `select` loop (`words`) sets, and for
+/// `for NAME in WORDS` whose words are all literal, those words; `select`
+/// sets what the user picks.
+fn for_loop(words: &[Word]) -> Option<(String, Option<Vec<LoopWord>>)> {
+    let [keyword, name, rest @ ..] = words else { return None };
+    if !matches!(keyword.text.as_str(), "for" | "select") || !is_name(&name.text) {
+        return None;
+    }
+    let list = match rest {
+        [is_in, list @ ..] if keyword.text == "for" && is_in.text == "in" => Some(list),
+        _ => None,
+    };
+    let literal = list.filter(|list| list.iter().all(Word::is_literal));
+    let words = literal.map(|list| list.iter().map(|word| (word.text.clone(), word.glob())).collect());
+    Some((name.text.clone(), words))
+}
+
+/// The words of a command past `builtin` or `command` (with `-p`), which
+/// run the builtin named after them as it runs alone.
+fn run_builtin(words: &[Word]) -> &[Word] {
+    match words.first().map(|word| word.text.as_str()) {
+        Some("builtin") => run_builtin(&words[1..]),
+        Some("command") => run_builtin(&words[1 + words[1..].iter().take_while(|word| word.text == "-p").count()..]),
+        _ => words,
+    }
+}
+
+/// Whether the variables the command sets are exported: `export`, or
+/// `declare`, `local` or `typeset` with `-x`.
+fn exports(words: &[Word]) -> bool {
+    let Some(first) = words.first() else { return false };
+    match basename(&first.text) {
+        "export" => !words[1..].iter().any(|word| word.text.starts_with('-') && word.text.contains('n')),
+        "declare" | "local" | "typeset" => {
+            words[1..].iter().any(|word| word.text.starts_with('-') && word.text.contains('x'))
+        }
+        _ => false,
+    }
+}
+
+/// Whether the command makes a name reference (`declare -n y=x`): after
+/// it, assigning to one name may set another.
+fn makes_reference(words: &[Word]) -> bool {
+    let Some(first) = words.first() else { return false };
+    matches!(basename(&first.text), "declare" | "local" | "typeset")
+        && words[1..].iter().any(|word| word.text.starts_with('-') && word.text.contains('n'))
+}
+
+/// Whether the command is `shopt -s … lastpipe …`.
+fn sets_lastpipe(words: &[Word]) -> bool {
+    let texts = || words.iter().map(|word| word.text.as_str());
+    texts().next() == Some("shopt")
+        && texts().any(|text| text == "lastpipe")
+        && texts().any(|text| text.starts_with('-') && text.contains('s'))
 }
 
 /// The name of the function `words` define, `f() …`, `f () …` or `function f …`.
@@ -94,7 +281,7 @@ fn defined_function(words: &[Word]) -> Option<String> {
 fn sets(words: &[Word]) -> Vec<(String, Option<String>)> {
     let Some(first) = words.first() else { return Vec::new() };
     let names = |words: &[Word]| -> Vec<(String, Option<String>)> {
-        words.iter().filter(|word| is_name(&word.text)).map(|word| (word.text.clone(), None)).collect()
+        words.iter().filter_map(|word| variable_named(&word.text)).map(|name| (name.to_string(), None)).collect()
     };
     let mut sets = match basename(&first.text) {
         _ if is_assignment(&first.text) => {
@@ -113,7 +300,7 @@ fn sets(words: &[Word]) -> Vec<(String, Option<String>)> {
             operands
                 .filter_map(|word| match is_assignment(&word.text) {
                     true => Some(assignment(word, reference)),
-                    false if empties && is_name(&word.text) => Some((word.text.clone(), None)),
+                    false if empties => variable_named(&word.text).map(|name| (name.to_string(), None)),
                     false => None,
                 })
                 .collect()
@@ -124,20 +311,37 @@ fn sets(words: &[Word]) -> Vec<(String, Option<String>)> {
             set.extend(["REPLY", "MAPFILE", "OPTARG", "OPTIND"].map(|name| (name.to_string(), None)));
             set
         }
-        "printf" => words.windows(2).filter(|pair| pair[0].text == "-v").flat_map(|pair| names(&pair[1..])).collect(),
+        "printf" => {
+            printf_target(words).and_then(variable_named).map(|name| (name.to_string(), None)).into_iter().collect()
+        }
         _ => Vec::new(),
     };
     sets.extend(words.iter().flat_map(|word| default_assignments(&word.text)).map(|name| (name, None)));
     sets
 }
 
-/// The name and value a `NAME=value` or `NAME+=value` word sets: the value
-/// when it is a literal, and not an array or appended to, nor (`reference`)
-/// a name of another variable.
+/// The name and value a `NAME=value`, `NAME+=value` or `NAME[i]=value`
+/// word sets: the value when it is a literal, and not an array, an element
+/// or appended to, nor (`reference`) a name of another variable.
 fn assignment(word: &Word, reference: bool) -> (String, Option<String>) {
-    let (name, value) = word.text.split_once('=').expect("an assignment");
-    let known = word.is_literal() && !reference && !name.ends_with('+') && !value.starts_with('(');
-    (name.trim_end_matches('+').to_string(), known.then(|| value.to_string()))
+    let (name, rest) = assigned(&word.text).expect("an assignment");
+    let value = rest.strip_prefix('=').filter(|value| word.is_literal() && !reference && !value.starts_with('('));
+    (name.to_string(), value.map(str::to_string))
+}
+
+/// The variable `printf -v NAME` or `printf -vNAME` prints into.
+fn printf_target(words: &[Word]) -> Option<&str> {
+    let options = words[1..].iter().take_while(|word| word.text.starts_with('-') && word.text != "--");
+    let mut options = options.map(|word| word.text.as_str()).enumerate();
+    options.find_map(|(at, option)| match option.strip_prefix("-v")? {
+        "" => words.get(at + 2).map(|word| word.text.as_str()),
+        name => Some(name),
+    })
+}
+
+/// The variable a word names alone, `NAME` or an element `NAME[i]`.
+fn variable_named(text: &str) -> Option<&str> {
+    name_and_subscript(text).filter(|(_, rest)| rest.is_empty()).map(|(name, _)| name)
 }
 
 /// The names `${NAME:=…}` and `${NAME=…}` in `text` assign when unset.
@@ -153,6 +357,5 @@ fn default_assignments(text: &str) -> Vec<String> {
 }
 
 fn is_name(text: &str) -> bool {
-    text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-        && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    variable_named(text).is_some_and(|name| name == text)
 }

@@ -1,7 +1,7 @@
 //! Programs that write the files their operands name, so `tee config/a`
 //! and `cp x config/` are checked against Edit rules as `> config/a` is:
-//! tee's operands, and the destination of cp, mv, install and ln (the last
-//! operand, or the directory `-t`/`--target-directory` gives).
+//! tee's operands, dd's `of=`, and the destination of cp, mv, install and
+//! ln (the last operand, or the directory `-t`/`--target-directory` gives).
 
 /// The arguments (indexes into the words after the program) `program`
 /// writes, and whether they are a destination the other operands are
@@ -24,6 +24,10 @@ pub(crate) struct Part {
 const DESTINATIONS: [(&str, &str); 4] = [("cp", "St"), ("mv", "St"), ("ln", "St"), ("install", "StmogS")];
 
 pub(crate) fn written(program: &str, args: &[&str]) -> Option<Written> {
+    if program == "dd" {
+        let targets = (0..args.len()).filter(|&at| args[at].starts_with("of=")).map(|word| Part { word, from: 3 });
+        return Some(Written { targets: targets.collect(), sources: Vec::new() });
+    }
     if program == "tee" {
         let targets = (0..args.len())
             .filter(|&at| !args[at].starts_with('-') || args[at] == "-")
@@ -100,5 +104,6 @@ mod tests {
         assert_eq!(of("install", "-Dt dest a"), Some((vec![1], vec![2])));
         assert_eq!(of("cp", "a"), None);
         assert_eq!(of("cat", "a b"), None);
+        assert_eq!(of("dd", "if=a of=b bs=1"), Some((vec![1], vec![])));
     }
 }
