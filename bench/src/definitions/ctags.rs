@@ -81,10 +81,20 @@ fn tags(source: &str, extension: &str, kinds: Kinds) -> Vec<Expected> {
             if tag["scopeKind"].as_str().is_some_and(|scope| LOCAL_SCOPES.contains(&scope)) {
                 return None;
             }
-            let name = tag["name"].as_str()?.trim_start_matches('$');
-            // A qualified name (PHP's `App\Http`, Lua's `M.load`) is shown by its last part.
-            let name = name.rsplit(['\\', '.', ':']).next().unwrap_or(name).to_string();
+            let name = tag["name"].as_str()?;
             let line = u32::try_from(tag["line"].as_u64()?).ok()?;
+            // ctags' anonymous functions (`<lambda>`) are no definitions.
+            if name.starts_with('<') {
+                return None;
+            }
+            // A qualified name (PHP's `App\Http`, Lua's `M.load`) is shown by its last part; a
+            // PHP property by its `$name`, as written; Kotlin's unnamed companion by its words.
+            let name = name.rsplit(['\\', '.', ':']).next().unwrap_or(name);
+            let name = match kind {
+                "variable" if extension == "php" => format!("${name}"),
+                "object" if name == "Companion" => "companion".to_string(),
+                _ => name.to_string(),
+            };
             Some(Expected { name, line, in_macro: false, field })
         })
         .collect();
