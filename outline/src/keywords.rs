@@ -17,6 +17,8 @@ const MAX_NESTING: usize = 16;
 const MODIFIERS: &[&str] = &[
     "abstract",
     "actor",
+    "actual",
+    "annotation",
     "async",
     "case",
     "companion",
@@ -24,6 +26,7 @@ const MODIFIERS: &[&str] = &[
     "convenience",
     "data",
     "dynamic",
+    "expect",
     "export",
     "extern",
     "external",
@@ -35,6 +38,7 @@ const MODIFIERS: &[&str] = &[
     "inline",
     "inner",
     "internal",
+    "lateinit",
     "lazy",
     "local",
     "mutable",
@@ -54,9 +58,11 @@ const MODIFIERS: &[&str] = &[
     "static",
     "suspend",
     "tailrec",
+    "unowned",
     "unsafe",
     "value",
     "virtual",
+    "weak",
 ];
 
 /// Definition keywords and what they define.
@@ -275,10 +281,13 @@ fn definition(line: &str, family: Family, in_type: bool) -> Option<(Kind, String
         if word.starts_with('@') && last.is_none() {
             continue;
         }
-        // A keyword glued to what follows it: `init(x:`, `fun<T>`.
-        let glued = word.find(['(', '<']).filter(|&cut| cut > 0);
+        // A keyword glued to what follows it: `init(x:`, `init?(coder:`, `fun<T>`.
+        let glued = word.find(['(', '<', '?', '!']).filter(|&cut| cut > 0);
         let keyword_word = glued.map_or(word, |cut| &word[..cut]);
         match keyword_kind(keyword_word, family, in_type) {
+            // A keyword's word where a name is due is that name (`sub init {`, `var type = 1`,
+            // `def init(self)`); one followed by a name says what is defined (`enum class A`).
+            Some(_) if last.is_some() && (glued.is_some() || !starts_name(&line[offset..])) => break,
             Some(kind) => {
                 let rest_at = glued.map_or(offset, |cut| at + cut);
                 last = Some((keyword_word, kind, rest_at));
@@ -298,8 +307,8 @@ fn definition(line: &str, family: Family, in_type: bool) -> Option<(Kind, String
     match name(rest) {
         // A module's name ends its line or opens its block (`package a.b;`, `defmodule A do`,
         // `namespace App {`); more words after it are prose (`package name. The C<open> …`).
-        Some(name) if kind == Kind::Module && !declares_module(rest, &name) => None,
-        Some(name) => Some((kind, name)),
+        Some((_, after)) if kind == Kind::Module && !declares_module(after) => None,
+        Some((name, _)) => Some((kind, name)),
         // Kotlin's `companion object {` is named `Companion` unless named.
         None if keyword == "object" && line.split_whitespace().any(|word| word == "companion") => {
             Some((kind, "Companion".to_string()))
@@ -308,12 +317,25 @@ fn definition(line: &str, family: Family, in_type: bool) -> Option<(Kind, String
     }
 }
 
-/// Whether what follows a module keyword (`rest`, naming `name`) is a module's declaration.
-fn declares_module(rest: &str, name: &str) -> bool {
-    let after = rest.find(name).map_or("", |at| rest[at + name.len()..].trim_start());
+/// Whether `text` starts with a name (or the type parameters before one: `fun <T> f`).
+fn starts_name(text: &str) -> bool {
+    text.trim_start().starts_with(|c: char| c.is_alphabetic() || "_$<".contains(c))
+}
+
+/// Whether what follows a module's name (`after`) makes it a module's declaration: nothing, what
+/// opens its block or ends it, or (Perl) a version first (`package File::Compare 1.10;`).
+fn declares_module(after: &str) -> bool {
+    let after = after.trim_start();
+    let first = after.split_whitespace().next().unwrap_or("");
+    let version = first.trim_start_matches('v').starts_with(|c: char| c.is_ascii_digit())
+        && first.trim_end_matches(';').chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_');
+    if version {
+        let tail = after[first.len()..].trim_start();
+        return first.ends_with(';') || tail.is_empty() || tail.starts_with([';', '{']);
+    }
     after.is_empty()
         || after.starts_with([';', '{', '(', '=', ':'])
-        || ["do", "where", "exposing"].iter().any(|word| after.split_whitespace().next() == Some(word))
+        || ["do", "where", "exposing"].contains(&first)
 }
 
 /// A modifier's word without what it takes (`private(set)`).
@@ -333,11 +355,11 @@ fn keyword_kind(word: &str, family: Family, in_type: bool) -> Option<Kind> {
     KEYWORDS.iter().chain(storage).find(|(keyword, _)| *keyword == word).map(|(_, kind)| *kind)
 }
 
-/// The name a definition keyword is followed by: past type parameters (`fun <T> List<T>.second`),
-/// a receiver's type and a module's (`String.trim`, `M:name` are `trim` and `name`), a Nim
-/// export mark (`proc name*`); a module's dotted name stays whole (`defmodule App.Repo`, PHP's
-/// `namespace App\Http`).
-fn name(rest: &str) -> Option<String> {
+/// The name a definition keyword is followed by, and what follows the name: past type parameters
+/// (`fun <T> List<T>.second`), a receiver's type and a module's (`String.trim`, `M:name` are
+/// `trim` and `name`), a Nim export mark (`proc name*`); a module's dotted name stays whole
+/// (`defmodule App.Repo`, PHP's `namespace App\Http`).
+fn name(rest: &str) -> Option<(String, &str)> {
     let mut rest = rest.trim_start();
     if rest.starts_with('<') {
         let close = rest.find('>')?;
@@ -346,6 +368,7 @@ fn name(rest: &str) -> Option<String> {
     // The token, without the type arguments of a receiver (`List<T>.second` is `List.second`).
     let mut token = String::new();
     let mut depth = 0usize;
+    let mut end = rest.len();
     for (at, c) in rest.char_indices() {
         match c {
             '<' => depth += 1,
@@ -354,7 +377,10 @@ fn name(rest: &str) -> Option<String> {
             c if c.is_alphanumeric() || "_$.:!?\\".contains(c) || (c == '-' && next_is_letter(rest, at)) => {
                 token.push(c)
             }
-            _ => break,
+            _ => {
+                end = at;
+                break;
+            }
         }
     }
     let token = token.trim_end_matches([':', '.']);
@@ -364,7 +390,7 @@ fn name(rest: &str) -> Option<String> {
     }
     let dotted_type = token.split(['.', '\\']).all(|part| part.starts_with(char::is_uppercase));
     let name = if dotted_type { token } else { token.rsplit(['.', ':', '\\']).next().unwrap_or(token) };
-    Some(name.to_string()).filter(|name| !name.is_empty())
+    (!name.is_empty()).then(|| (name.to_string(), &rest[end..]))
 }
 
 fn next_is_letter(text: &str, at: usize) -> bool {
@@ -460,6 +486,34 @@ mod tests {
         assert_eq!(
             outline(elixir, Family::General),
             ["1-4 Module App.Repo", " 2-2 Function get", " 3-3 Function check"]
+        );
+    }
+
+    #[test]
+    fn a_keyword_where_a_name_is_due_is_the_name() {
+        let perl = "package Net::FTP 3.14;\n\nsub init {\n}\nsub type { shift->{type} }\n";
+        assert_eq!(outline(perl, Family::General), ["1-1 Module Net::FTP", "3-4 Function init", "5-5 Function type"]);
+        let kotlin = "package com.swmansion.rnscreens.gamma.stack.screen\n\nclass Header {\n    var type = Type.LEFT\n    \
+                      private lateinit var host: View\n    override val object: Any = 1\n}\nfun interface Listener {\n    \
+                      fun onEvent()\n}\nannotation class Keep\n";
+        assert_eq!(
+            outline(kotlin, Family::General),
+            [
+                "1-1 Module screen",
+                "3-7 Class Header",
+                " 4-4 Variable type",
+                " 5-5 Variable host",
+                " 6-6 Const object",
+                "8-10 Interface Listener",
+                " 9-9 Function onEvent",
+                "11-11 Class Keep",
+            ]
+        );
+        let swift =
+            "class Cell: UIView {\n    required init?(coder: NSCoder) { nil }\n    weak var delegate: Delegate?\n}\n";
+        assert_eq!(
+            outline(swift, Family::General),
+            ["1-4 Class Cell", " 2-2 Constructor init", " 3-3 Variable delegate"]
         );
     }
 }

@@ -2046,6 +2046,46 @@ fn code_without_a_grammar_is_outlined_by_keywords() {
     assert_eq!(names, ["8-16 {log, build}()", "18-22 function upload", "24-26 function restart()", "28-34 main()"]);
 }
 
+/// Asserts that every one of `lines` starts a line of `view`.
+fn shows_lines(view: &str, lines: &[&str]) {
+    for line in lines {
+        assert!(view.lines().any(|shown| shown.starts_with(line)), "no line starting `{line}`:\n{view}");
+    }
+}
+
+/// A keyword where a name is due is the name (`sub init {`, `var type = …`), and the modifiers
+/// and forms of real Kotlin, Swift and Perl are read: `lateinit`, `annotation class`, `fun
+/// interface`, `weak var`, `required init?(`, a package with a version, a package whose last
+/// part also ends an earlier one.
+#[test]
+fn keyword_outline_reads_kotlin_swift_and_perl_as_written() {
+    let kotlin = check_text("ScreenHeader.kt", TextFormat::Code(KeywordFamily::General));
+    shows_lines(
+        &kotlin,
+        &[
+            "1 package com.example.screens.stack.screen",
+            "7 annotation class HeaderType",
+            "10-12 fun interface OnHeaderHeightChange",
+            " 15 var type = Type.LEFT",
+            " 16 internal lateinit var eventEmitter: HeaderEventEmitter",
+            "39 fun View.findHeader(): ScreenHeader?",
+        ],
+    );
+    let swift = check_text("HeaderView.swift", TextFormat::Code(KeywordFamily::General));
+    shows_lines(
+        &swift,
+        &[
+            "3-5 protocol HeaderViewDelegate: AnyObject",
+            " 8 weak var delegate: HeaderViewDelegate?",
+            " 16-18 required init?(coder: NSCoder)",
+            "25-29 extension HeaderView: UIGestureRecognizerDelegate",
+        ],
+    );
+    let perl = check_text("Transfer.pm", TextFormat::Code(KeywordFamily::General));
+    // Subs alike but for their names share a line, as everywhere.
+    shows_lines(&perl, &["1 package Net::Transfer 3.14", "8-30 sub {new, init, type}"]);
+}
+
 #[test]
 fn a_text_file_without_headings_shows_its_head_and_says_so() {
     let view = check_text("NOTICE.txt", TextFormat::Plain);
