@@ -266,15 +266,25 @@ fn is_type(kind: Kind) -> bool {
 
 /// What `line` (trimmed) defines, and its name: after annotations (`@Test`), modifiers and
 /// keywords (`private suspend fun`, `enum class`, `const val`: the last keyword says what is
-/// defined), a name; or in shell, a function (`name() {`).
+/// defined), a name; or in shell, a function (`name() {`). At the top level and among a type's
+/// members, also a PHP property (`private ?Foo $foo = null;`), a Perl constant (`use constant
+/// NAME => 1;`) and a function assigned to a name (Lua's `M.load = function(path)`).
 fn definition(line: &str, family: Family, in_type: bool) -> Option<(Kind, String)> {
-    if family == Family::Shell
-        && let Some(name) = shell_function(line)
-    {
-        return Some((Kind::Function, name.to_string()));
+    if family == Family::Shell {
+        return shell_function(line)
+            .map(|name| (Kind::Function, name.to_string()))
+            .or_else(|| keyword_definition(line, family, in_type));
     }
+    let assigned = in_type.then(|| perl_constant(line).or_else(|| assigned_function(line))).flatten();
+    assigned.or_else(|| keyword_definition(line, family, in_type))
+}
+
+/// What `line` defines by its keywords (see [`definition`]), or, when only modifiers come before
+/// a `$name` (a type between them), the PHP property of that name.
+fn keyword_definition(line: &str, family: Family, in_type: bool) -> Option<(Kind, String)> {
     let mut last = None;
     let mut offset = 0;
+    let mut modified = false;
     for word in line.split_whitespace() {
         let at = offset + line[offset..].find(word)?;
         offset = at + word.len();
@@ -295,7 +305,8 @@ fn definition(line: &str, family: Family, in_type: bool) -> Option<(Kind, String
                     break;
                 }
             }
-            None if MODIFIERS.contains(&modifier_word(word)) && family != Family::Shell => {}
+            None if MODIFIERS.contains(&modifier_word(word)) && family != Family::Shell => modified = true,
+            None if last.is_none() && modified && in_type => return php_property(&line[at..]),
             None => break,
         }
     }
@@ -317,6 +328,35 @@ fn definition(line: &str, family: Family, in_type: bool) -> Option<(Kind, String
     }
 }
 
+/// A PHP property, `$name` first in `rest` or after its type (`?Foo $foo = null;`).
+fn php_property(rest: &str) -> Option<(Kind, String)> {
+    let mut words = rest.split_whitespace();
+    let first = words.next()?;
+    let word = if first.starts_with('$') { first } else { words.next().filter(|w| w.starts_with('$'))? };
+    let name: String = word.chars().take_while(|c| c.is_alphanumeric() || "_$".contains(*c)).collect();
+    (name.len() > 1).then_some((Kind::Variable, name))
+}
+
+/// Perl's `use constant NAME => value;`.
+fn perl_constant(line: &str) -> Option<(Kind, String)> {
+    let (name, after) = name(line.strip_prefix("use constant ")?)?;
+    after.trim_start().starts_with("=>").then_some((Kind::Const, name))
+}
+
+/// A function assigned to a name or a field: `M.load = function(path)`, `local f = function()`.
+fn assigned_function(line: &str) -> Option<(Kind, String)> {
+    let (target, value) = line.split_once('=')?;
+    let target = target.trim_end();
+    let target = target.strip_prefix("local ").unwrap_or(target).trim_start();
+    let value = value.trim_start().strip_prefix("function")?;
+    let simple = target.starts_with(|c: char| c.is_alphabetic() || c == '_')
+        && target.chars().all(|c| c.is_alphanumeric() || "_.:".contains(c));
+    if !simple || !value.trim_start().starts_with('(') {
+        return None;
+    }
+    name(target).map(|(name, _)| (Kind::Function, name))
+}
+
 /// Whether `text` starts with a name (or the type parameters before one: `fun <T> f`).
 fn starts_name(text: &str) -> bool {
     text.trim_start().starts_with(|c: char| c.is_alphabetic() || "_$<".contains(c))
@@ -333,9 +373,7 @@ fn declares_module(after: &str) -> bool {
         let tail = after[first.len()..].trim_start();
         return first.ends_with(';') || tail.is_empty() || tail.starts_with([';', '{']);
     }
-    after.is_empty()
-        || after.starts_with([';', '{', '(', '=', ':'])
-        || ["do", "where", "exposing"].contains(&first)
+    after.is_empty() || after.starts_with([';', '{', '(', '=', ':']) || ["do", "where", "exposing"].contains(&first)
 }
 
 /// A modifier's word without what it takes (`private(set)`).

@@ -2083,7 +2083,39 @@ fn keyword_outline_reads_kotlin_swift_and_perl_as_written() {
     );
     let perl = check_text("Transfer.pm", TextFormat::Code(KeywordFamily::General));
     // Subs alike but for their names share a line, as everywhere.
-    shows_lines(&perl, &["1 package Net::Transfer 3.14", "8-30 sub {new, init, type}"]);
+    shows_lines(&perl, &["1 package Net::Transfer 3.14", "14-36 sub {new, init, type}"]);
+}
+
+/// A PHP property, a Perl constant and a Lua function assigned to a module's field are
+/// definitions at the top level and among a type's members; in a function's body they are locals.
+#[test]
+fn keyword_outline_lists_properties_constants_and_assigned_functions() {
+    let php = check_text("OrderRepository.php", TextFormat::Code(KeywordFamily::General));
+    shows_lines(
+        &php,
+        &[
+            "10-14 enum OrderStatus: string",
+            "16-24 trait LogsQueries",
+            " 18 protected ?LoggerInterface $logger = null",
+            "26-29 abstract class Repository",
+            " 28 abstract protected function table(): string",
+            "31-56 final class OrderRepository extends Repository",
+            " 35 public const PAGE_SIZE = 50",
+            " 37 private array $cache = []",
+            " 38 private static $instances = 0",
+            " 39 public readonly Connection $connection",
+            "58-63 readonly class OrderView",
+        ],
+    );
+    assert!(!php.contains("$rows"), "{php}");
+    let lua = check_text("stringx.lua", TextFormat::Code(KeywordFamily::General));
+    shows_lines(
+        &lua,
+        &["9-11 local function assert_string(n, s)", "20-25 stringx.wrap = function(s, width, breaklong)"],
+    );
+    assert!(!lua.contains("local line ="), "{lua}");
+    let perl = check_text("Transfer.pm", TextFormat::Code(KeywordFamily::General));
+    shows_lines(&perl, &["8 use constant DEFAULT_PORT => 21"]);
 }
 
 #[test]
