@@ -1,8 +1,9 @@
 //! An outline of code in a language this crate has no grammar for (Kotlin, Swift, PHP, Scala,
 //! Dart, Lua, shell, Perl, Elixir, Julia, Nim, Zig, Solidity, PowerShell, Crystal, Groovy): each
 //! line that starts a definition with a keyword (`fun`, `class`, `def`, `function`, …), nested by
-//! its indentation. What a keyword does not start (a Dart function declared by its return type,
-//! a PHP property) is not listed; the view's first line says how it was made.
+//! its indentation; in Dart and Groovy also a function declared by its return type. What neither
+//! starts (a Dart field, `final String name;`) is not listed; the view's first line says what is
+//! ([`Family::note`]).
 
 use crate::model::{Definition, Kind};
 use crate::text::signature_line;
@@ -102,6 +103,7 @@ const KEYWORDS: &[(&str, Kind)] = &[
     ("namespace", Kind::Module),
     ("package", Kind::Module),
     ("typealias", Kind::TypeAlias),
+    ("typedef", Kind::TypeAlias),
     ("type", Kind::TypeAlias),
 ];
 
@@ -110,13 +112,43 @@ const KEYWORDS: &[(&str, Kind)] = &[
 const STORAGE: &[(&str, Kind)] =
     &[("val", Kind::Const), ("let", Kind::Const), ("const", Kind::Const), ("var", Kind::Variable)];
 
+/// Words that start a statement, never a function's return type (`return load(id);`).
+const NOT_TYPES: &[&str] = &[
+    "assert", "await", "case", "catch", "do", "else", "for", "if", "in", "is", "new", "print", "println", "return",
+    "switch", "throw", "while", "yield",
+];
+
 /// Which keywords a language defines with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Family {
     /// Kotlin, Swift, PHP, Scala and the rest: [`KEYWORDS`], [`STORAGE`] and their modifiers.
     General,
+    /// Dart, Groovy and Gradle: [`Family::General`]'s keywords, a function declared by its return
+    /// type (`void main() {`, `Future<int> load(String id) async {`, `String get name => _name;`),
+    /// and Groovy's `def x = …` is a variable (a function only with its parameters).
+    Typed,
     /// sh, bash, zsh, ksh: `function name` and `name() {` only (`type` is a command there).
     Shell,
+}
+
+impl Family {
+    /// The first line of the family's outline: how it was made, and what it lists.
+    pub fn note(self) -> &'static str {
+        match self {
+            Family::General => {
+                "[outline by keywords (no grammar for this language here): definitions a keyword starts \
+                 (fun, class, def, sub, val, …); others not shown]"
+            }
+            Family::Typed => {
+                "[outline by keywords (no grammar for this language here): definitions a keyword starts \
+                 and functions declared by their return type; fields and constructors not shown]"
+            }
+            Family::Shell => {
+                "[outline by keywords (no grammar for this language here): functions only; variables and \
+                 aliases not shown]"
+            }
+        }
+    }
 }
 
 /// The outline of `source` by its definition keywords, nested by indentation.
@@ -136,7 +168,12 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
             open.pop();
         }
         let parent = open.last().copied();
-        let in_type = parent.is_none_or(|parent| is_type(found[parent].2.kind));
+        // In Dart and Groovy a block that is no definition is a closure (Gradle's `android {`):
+        // what it declares is its own, not the file's.
+        let in_type = match parent {
+            Some(parent) => is_type(found[parent].2.kind),
+            None => family != Family::Typed || indent == 0,
+        };
         let Some((kind, name)) = definition(line.trim(), family, in_type) else { continue };
         if open.len() >= MAX_NESTING {
             continue;
@@ -306,6 +343,9 @@ fn keyword_definition(line: &str, family: Family, in_type: bool) -> Option<(Kind
                 }
             }
             None if MODIFIERS.contains(&modifier_word(word)) && family != Family::Shell => modified = true,
+            None if last.is_none() && family == Family::Typed => {
+                return in_type.then(|| typed_function(&line[at..])).flatten();
+            }
             None if last.is_none() && modified && in_type => return php_property(&line[at..]),
             None => break,
         }
@@ -319,6 +359,16 @@ fn keyword_definition(line: &str, family: Family, in_type: bool) -> Option<(Kind
         // A module's name ends its line or opens its block (`package a.b;`, `defmodule A do`,
         // `namespace App {`); more words after it are prose (`package name. The C<open> …`).
         Some((_, after)) if kind == Kind::Module && !declares_module(after) => None,
+        // Groovy's `def` without parameters binds a variable, which only a type's or the file's is.
+        Some((name, after)) if family == Family::Typed && keyword == "def" && !after.trim_start().starts_with('(') => {
+            in_type.then_some((Kind::Variable, name))
+        }
+        // A type before the name (`static const int max = 3`).
+        Some((_, after))
+            if family == Family::Typed && matches!(kind, Kind::Const | Kind::Variable) && starts_name(after) =>
+        {
+            name(after).map(|(name, _)| (kind, name))
+        }
         Some((name, _)) => Some((kind, name)),
         // Kotlin's `companion object {` is named `Companion` unless named.
         None if keyword == "object" && line.split_whitespace().any(|word| word == "companion") => {
@@ -326,6 +376,54 @@ fn keyword_definition(line: &str, family: Family, in_type: bool) -> Option<(Kind
         }
         None => None,
     }
+}
+
+/// A function declared by its return type, `text` starting with the type: `void main() {`,
+/// `Future<Map<String, int>> load(String id) async {`, `String get name => _name;`, an abstract
+/// `int parse(String s);`. A call in a statement (`return load(id);`) is none.
+fn typed_function(text: &str) -> Option<(Kind, String)> {
+    let return_type = type_token(text);
+    if return_type.is_empty() || NOT_TYPES.contains(&return_type) {
+        return None;
+    }
+    let mut rest = text[return_type.len()..].trim_start();
+    let mut getter = return_type == "get";
+    if let Some(after) = rest.strip_prefix("get ").or_else(|| rest.strip_prefix("set ")) {
+        getter = rest.starts_with("get ");
+        rest = after.trim_start();
+    }
+    let length = rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).unwrap_or(rest.len());
+    let (name, after) = rest.split_at(length);
+    if !name.starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '$') {
+        return None;
+    }
+    let tail = text.trim_end();
+    let body = tail.ends_with('{') || tail.ends_with(';') || tail.contains("=>");
+    let head = after.starts_with('(') || (getter && after.trim_start().starts_with(['{', '=']));
+    (head && body).then(|| (Kind::Function, name.to_string()))
+}
+
+/// The type `text` starts with: a name, dotted, with its type arguments (spaces inside them
+/// too), `?` and `[]`.
+fn type_token(text: &str) -> &str {
+    let mut depth = 0usize;
+    let end = text
+        .char_indices()
+        .find(|&(_, c)| match c {
+            '<' => {
+                depth += 1;
+                false
+            }
+            '>' if depth > 0 => {
+                depth -= 1;
+                false
+            }
+            _ if depth > 0 => false,
+            c => !(c.is_alphanumeric() || "_.?[]".contains(c)),
+        })
+        .map_or(text.len(), |(at, _)| at);
+    let token = &text[..end];
+    if token.starts_with(|c: char| c.is_alphabetic() || c == '_') { token } else { "" }
 }
 
 /// A PHP property, `$name` first in `rest` or after its type (`?Foo $foo = null;`).
@@ -524,6 +622,22 @@ mod tests {
         assert_eq!(
             outline(elixir, Family::General),
             ["1-4 Module App.Repo", " 2-2 Function get", " 3-3 Function check"]
+        );
+    }
+
+    #[test]
+    fn groovy_def_binds_a_variable_unless_it_has_parameters() {
+        let groovy = "def version = '1.0'\n\ndef bump(String v) {\n    def parts = v.split('.')\n    parts.join('.')\n}\n\n\
+                      class Release {\n    def notes\n    void publish() {\n    }\n}\n";
+        assert_eq!(
+            outline(groovy, Family::Typed),
+            [
+                "1-1 Variable version",
+                "3-6 Function bump",
+                "8-12 Class Release",
+                " 9-9 Variable notes",
+                " 10-11 Function publish",
+            ]
         );
     }
 

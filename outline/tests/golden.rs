@@ -2118,6 +2118,44 @@ fn keyword_outline_lists_properties_constants_and_assigned_functions() {
     shows_lines(&perl, &["8 use constant DEFAULT_PORT => 21"]);
 }
 
+/// Dart and Groovy declare functions by their return type (`void main()`, `Future<…> load(…)
+/// async {`, a getter), which the outline lists; Groovy's `def x = …` is a variable, a function's
+/// own a local. What it cannot list (fields, constructors) its first line says.
+#[test]
+fn keyword_outline_lists_functions_declared_by_their_return_type() {
+    let dart = check_text("settings_page.dart", TextFormat::Code(KeywordFamily::Typed));
+    assert!(dart.starts_with("[outline by keywords (no grammar for this language here): definitions a keyword starts and functions declared by their return type; fields and constructors not shown]\n"), "{dart}");
+    shows_lines(
+        &dart,
+        &[
+            "3 typedef OnSaved = void Function(Settings settings)",
+            "5 const int maxRetries = 3",
+            "7-9 void main()",
+            "11-14 Future<Map<String, int>> loadCounts(String path) async",
+            " 20 static const Duration debounce = Duration(milliseconds: 300)",
+            " 23 State<SettingsPage> createState() => _SettingsPageState()",
+            " 29 bool get isDirty => _dirty",
+            " 31-33 set dirty(bool value)",
+            " 36-39 Widget build(BuildContext context)",
+            " 41-44 Future<void> _save() async",
+            " 48 String? validate(String value)",
+            " 52 String get label => name.toUpperCase()",
+        ],
+    );
+    assert!(!dart.contains("print(") && !dart.contains("return Scaffold"), "{dart}");
+    let gradle = check_text("build.gradle", TextFormat::Code(KeywordFamily::Typed));
+    shows_lines(
+        &gradle,
+        &[
+            "5-7 def safeExtGet(prop, fallback)",
+            "13 def reactNativeVersion = safeExtGet('reactNativeVersion', '0.76.0')",
+            "26-29 String resolveNodeModule(String name)",
+            "31-34 task copyNativeLibs(type: Copy)",
+        ],
+    );
+    assert!(!gradle.contains("def dir") && !gradle.contains("project("), "{gradle}");
+}
+
 #[test]
 fn a_text_file_without_headings_shows_its_head_and_says_so() {
     let view = check_text("NOTICE.txt", TextFormat::Plain);
