@@ -435,9 +435,13 @@ fn php_property(rest: &str) -> Option<(Kind, String)> {
     (name.len() > 1).then_some((Kind::Variable, name))
 }
 
-/// Perl's `use constant NAME => value;`.
+/// Perl's `use constant NAME => value;` (spaced as it may be: `use constant   NAME  => 1;`).
 fn perl_constant(line: &str) -> Option<(Kind, String)> {
-    let (name, after) = name(line.strip_prefix("use constant ")?)?;
+    let rest = line.strip_prefix("use")?.trim_start().strip_prefix("constant")?;
+    if !rest.starts_with(char::is_whitespace) {
+        return None;
+    }
+    let (name, after) = name(rest)?;
     after.trim_start().starts_with("=>").then_some((Kind::Const, name))
 }
 

@@ -2083,7 +2083,7 @@ fn keyword_outline_reads_kotlin_swift_and_perl_as_written() {
     );
     let perl = check_text("Transfer.pm", TextFormat::Code(KeywordFamily::General));
     // Subs alike but for their names share a line, as everywhere.
-    shows_lines(&perl, &["1 package Net::Transfer 3.14", "14-36 sub {new, init, type}"]);
+    shows_lines(&perl, &["1 package Net::Transfer 3.14", "15-37 sub {new, init, type}"]);
 }
 
 /// A PHP property, a Perl constant and a Lua function assigned to a module's field are
@@ -2115,7 +2115,7 @@ fn keyword_outline_lists_properties_constants_and_assigned_functions() {
     );
     assert!(!lua.contains("local line ="), "{lua}");
     let perl = check_text("Transfer.pm", TextFormat::Code(KeywordFamily::General));
-    shows_lines(&perl, &["8 use constant DEFAULT_PORT => 21"]);
+    shows_lines(&perl, &["8 use constant DEFAULT_PORT => 21", "9 use constant PASSIVE => 1"]);
 }
 
 /// Dart and Groovy declare functions by their return type (`void main()`, `Future<…> load(…)
