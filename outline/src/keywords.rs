@@ -159,6 +159,7 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
     // Indices into `found` of the definitions still open at the current line.
     let mut open: Vec<usize> = Vec::new();
     let text = text_lines(&lines);
+    let constants = if family == Family::General { constant_lists(&lines) } else { vec![false; lines.len()] };
     for (index, line) in lines.iter().enumerate() {
         if text[index] || line.len() > MAX_LINE || line.trim().is_empty() || is_bracket_line(line) {
             continue;
@@ -174,7 +175,11 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
             Some(parent) => is_type(found[parent].2.kind),
             None => family != Family::Typed || indent == 0,
         };
-        let Some((kind, name)) = definition(line.trim(), family, in_type) else { continue };
+        let found_here = match constants[index] {
+            true => constant_entry(line.trim()),
+            false => definition(line.trim(), family, in_type),
+        };
+        let Some((kind, name)) = found_here else { continue };
         if open.len() >= MAX_NESTING {
             continue;
         }
@@ -322,10 +327,13 @@ fn keyword_definition(line: &str, family: Family, in_type: bool) -> Option<(Kind
     let mut last = None;
     let mut offset = 0;
     let mut modified = false;
+    // The parentheses an annotation's arguments left open (`@Query("SELECT a FROM t")`).
+    let mut annotation_depth = 0usize;
     for word in line.split_whitespace() {
         let at = offset + line[offset..].find(word)?;
         offset = at + word.len();
-        if word.starts_with('@') && last.is_none() {
+        if annotation_depth > 0 || (word.starts_with('@') && last.is_none()) {
+            annotation_depth = (annotation_depth + word.matches('(').count()).saturating_sub(word.matches(')').count());
             continue;
         }
         // A keyword glued to what follows it: `init(x:`, `init?(coder:`, `fun<T>`.
@@ -437,12 +445,38 @@ fn php_property(rest: &str) -> Option<(Kind, String)> {
 
 /// Perl's `use constant NAME => value;` (spaced as it may be: `use constant   NAME  => 1;`).
 fn perl_constant(line: &str) -> Option<(Kind, String)> {
+    constant_entry(use_constant(line)?)
+}
+
+/// What follows `use constant` on `line`.
+fn use_constant(line: &str) -> Option<&str> {
     let rest = line.strip_prefix("use")?.trim_start().strip_prefix("constant")?;
-    if !rest.starts_with(char::is_whitespace) {
-        return None;
-    }
-    let (name, after) = name(rest)?;
+    rest.starts_with(char::is_whitespace).then_some(rest)
+}
+
+/// `NAME => value`: one constant of `use constant`, or of the list it takes.
+fn constant_entry(text: &str) -> Option<(Kind, String)> {
+    let (name, after) = name(text)?;
     after.trim_start().starts_with("=>").then_some((Kind::Const, name))
+}
+
+/// The lines of Perl's `use constant {` lists, indented under it up to its closing `}` (a line
+/// indented no deeper ends one left open): each `NAME => value,` on them is a constant.
+fn constant_lists(lines: &[&str]) -> Vec<bool> {
+    let mut inside = vec![false; lines.len()];
+    // The indentation of the `use constant {` whose list is open.
+    let mut open: Option<usize> = None;
+    for (flag, line) in inside.iter_mut().zip(lines) {
+        let trimmed = line.trim();
+        if open.is_some_and(|indent| !trimmed.is_empty() && indentation(line) <= indent) {
+            open = None;
+        }
+        *flag = open.is_some();
+        if use_constant(trimmed).is_some_and(|rest| rest.trim() == "{") {
+            open = Some(indentation(line));
+        }
+    }
+    inside
 }
 
 /// A function assigned to a name or a field: `M.load = function(path)`, `local f = function()`.
@@ -502,7 +536,16 @@ fn keyword_kind(word: &str, family: Family, in_type: bool) -> Option<Kind> {
 fn name(rest: &str) -> Option<(String, &str)> {
     let mut rest = rest.trim_start();
     if rest.starts_with('<') {
-        let close = rest.find('>')?;
+        // Type parameters, nested as they may be (`fun <T : Event<T>> send`).
+        let mut depth = 0usize;
+        let close = rest.find(|c| {
+            match c {
+                '<' => depth += 1,
+                '>' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            depth == 0
+        })?;
         rest = rest[close + 1..].trim_start();
     }
     // The token, without the type arguments of a receiver (`List<T>.second` is `List.second`).
@@ -617,6 +660,9 @@ mod tests {
             outline(kotlin, Family::General),
             ["1-6 Class Repo", " 2-4 Const query", " 5-5 Function run", "7-7 Const width", "8-8 Function last"]
         );
+        // A `use constant {` list left open ends at the next line no deeper than it.
+        let perl = "use constant {\n    A => 1,\nsub run {\n}\n";
+        assert_eq!(outline(perl, Family::General), ["2-2 Const A", "3-4 Function run"]);
         // Perl's documentation is prose, whatever its words.
         let perl = "package Tool;\n\n=head1 USAGE\n\nsub in_pod { }\n\n=cut\n\nsub run {\n}\n";
         assert_eq!(outline(perl, Family::General), ["1-1 Module Tool", "9-10 Function run"]);

@@ -2068,7 +2068,9 @@ fn keyword_outline_reads_kotlin_swift_and_perl_as_written() {
             "10-12 fun interface OnHeaderHeightChange",
             " 15 var type = Type.LEFT",
             " 16 internal lateinit var eventEmitter: HeaderEventEmitter",
-            "39 fun View.findHeader(): ScreenHeader?",
+            " 19 @Query(\"SELECT height FROM headers WHERE id = :id\") suspend fun storedHeight(id: Int): Int",
+            " 21-23 fun <T : Event<T>> sendEvent(event: T)",
+            "45 fun View.findHeader(): ScreenHeader?",
         ],
     );
     let swift = check_text("HeaderView.swift", TextFormat::Code(KeywordFamily::General));
@@ -2116,6 +2118,10 @@ fn keyword_outline_lists_properties_constants_and_assigned_functions() {
     assert!(!lua.contains("local line ="), "{lua}");
     let perl = check_text("Transfer.pm", TextFormat::Code(KeywordFamily::General));
     shows_lines(&perl, &["8 use constant DEFAULT_PORT => 21", "9 use constant PASSIVE => 1"]);
+    // A list's constants are each listed, and so named.
+    for name in ["MODE_ASCII", "MODE_BINARY"] {
+        assert!(perl.contains(name), "{name}:\n{perl}");
+    }
 }
 
 /// Dart and Groovy declare functions by their return type (`void main()`, `Future<…> load(…)
