@@ -6,7 +6,9 @@
 #   ./target/debug/lctx-bench reading --runs 0 --max-files 1000 $(bench/scripts/corpora.sh DIR go-h1)
 #
 # npm packages, PyPI sdists and crates go into DIR/ts, DIR/py and DIR/rs; Go comes from
-# Debian (golang-1.19-src and golang-github-*-dev, installed with apt-get). What is already
+# Debian (golang-1.19-src and golang-github-*-dev, installed with apt-get), and so do the PHP,
+# Lua, Perl and shell sets of the keyword outline (docs/benchmarks.md, "Keyword outline on
+# held-back code"), read where the package installs them (Universal Ctags counts them). What is already
 # there is not fetched again. Each set's name goes to stderr, its arguments to stdout, one
 # line per set. Paths are absolute: the engine resolves a relative one against the caller's
 # directory, and every read fails.
@@ -15,11 +17,12 @@ shopt -s inherit_errexit
 
 # One line per package (or `;` between them): KIND NAME VERSION [ROOT]. ROOT is the corpus
 # inside the unpacked package (npm: `package`; crates: `src`, as every table of the docs
-# shows; sdists: the whole sdist unless named) or, for Debian, under /usr/share/gocode/src.
+# shows; sdists: the whole sdist unless named) or, for Debian, under /usr/share/gocode/src;
+# `debpath`'s ROOT is the directory the Debian package installs, whole.
 # `-` as VERSION: the docs name none, so none is checked.
 SET_NAMES=(ts-dev ts-h1 ts-h2 ts-h3 ts-h4 ts-h5 go-dev go-h1 go-h2 go-h3 go-h4 go-h5
            rs-dev rs-h1 rs-h2 rs-h5 rs-fresh py-dev py-h1 py-h5 js-12dev js-12blind js-12flow
-           js-vue2 js-old)
+           js-vue2 js-old kt-dev kt-held php-dev php-held lua-dev lua-held pl-dev pl-held sh-held)
 declare -A SETS=(
   # zod 3.23.8 was in issue 3's run but holds only `.d.ts`; later rounds dropped it.
   [ts-dev]="npm rxjs 7.8.1 package
@@ -99,6 +102,26 @@ declare -A SETS=(
   [js-old]="npm toastr 2.1.4 package ; npm bootbox 5.5.3 package ; npm nprogress 0.2.0 package
             npm store 2.0.12 package ; npm keymaster 1.6.2 package ; npm mousetrap 1.6.5 package
             npm pubsub-js 1.9.4 package"
+  # The keyword outline's languages (2026-12-06): developed on (-dev) and held back (-held).
+  [kt-dev]="npm react-native-screens 4.30.1 package/android"
+  [kt-held]="npm react-native-reanimated 4.8.0 package/android
+             npm react-native-gesture-handler 3.5.0 package/android
+             npm expo-camera 58.0.10 package/android ; npm expo-file-system 58.0.16 package/android
+             npm @react-native-async-storage/async-storage 3.1.1 package/android"
+  [php-dev]="debpath php-symfony-console 5.4.53 /usr/share/php/Symfony/Component/Console
+             debpath php-doctrine-dbal 3.6.1 /usr/share/php/Doctrine/DBAL"
+  [php-held]="debpath php-monolog 2.9.1 /usr/share/php/Monolog ; debpath php-twig 3.5.1 /usr/share/php/Twig
+              debpath php-guzzlehttp-guzzle 7.4.5 /usr/share/php/GuzzleHttp
+              debpath php-league-commonmark 2.3.9 /usr/share/php/League/CommonMark
+              debpath php-composer-semver 3.3.2 /usr/share/php/Composer/Semver"
+  [lua-dev]="debpath lua-penlight 1.13.1 /usr/share/lua/5.1/pl"
+  [lua-held]="debpath lua-busted 2.1.1 /usr/share/lua/5.1/busted ; debpath lua-luassert 1.9.0 /usr/share/lua/5.1/luassert
+              debpath lua-cliargs 3.0-2 /usr/share/lua/5.1/cliargs ; debpath lua-say 1.4.1 /usr/share/lua/5.1/say
+              debpath lua-term 0.07 /usr/share/lua/5.1/term"
+  [pl-dev]="debpath perl-modules-5.36 5.36.0 /usr/share/perl/5.36"
+  [pl-held]="debpath liblog-log4perl-perl 1.57 /usr/share/perl5/Log ; debpath libdpkg-perl 1.21.22 /usr/share/perl5/Dpkg
+             debpath debconf 1.5.82 /usr/share/perl5/Debconf"
+  [sh-held]="debpath linux-perf 6.1.187 /usr/lib/perf-core/tests/shell"
   [py-dev]="pypi click 8.1.7 ; pypi rich 13.7.1 ; pypi flask 3.0.3"
   [py-h1]="pypi httpx 0.27.0 ; pypi starlette 0.37.2 ; pypi jinja2 3.1.4"
   # The docs name no root for these; the round's files and definitions (62 files, 1,206)
@@ -107,7 +130,8 @@ declare -A SETS=(
            pypi pluggy 1.5.0 src/pluggy ; pypi itsdangerous 2.2.0 src/itsdangerous
            pypi typer 0.12.3 typer"
 )
-declare -A LANGUAGE=([ts]=typescript [js]=javascript [go]=go [rs]=rust [py]=python)
+declare -A LANGUAGE=([ts]=typescript [js]=javascript [go]=go [rs]=rust [py]=python [kt]=kotlin [php]=php [lua]=lua
+                     [pl]=perl [sh]=shell)
 GO_SRC=/usr/share/go-1.19/src
 GOCODE=/usr/share/gocode/src
 
@@ -146,7 +170,8 @@ deb() {
       || die "apt-get install $pkg failed (apt-get update first? \`apt-cache policy $pkg\` shows what the archive has)"
   fi
   have=$(dpkg-query -W -f='${Version}' "$pkg")
-  if [[ $want != - && $have != "$want"[-~+]* ]]; then
+  # A native package's version has no Debian revision after it (libdpkg-perl 1.21.22).
+  if [[ $want != - && $have != "$want" && $have != "$want"[-~+]* ]]; then
     die "$pkg is $have here, the benchmark measured $want"
   fi
 }
@@ -188,6 +213,10 @@ fetch() {
     deb)
       deb "$name" "$version"
       dest=$GOCODE ;;
+    debpath)
+      deb "$name" "$version"
+      dest=$root
+      root= ;;
     *) die "unknown kind $kind" ;;
   esac
   dest=$dest${root:+/$root}

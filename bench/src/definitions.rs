@@ -41,11 +41,18 @@ pub fn for_language(name: &str) -> Option<Scanner> {
         "javascript" => ("javascript", ".js", typescript),
         "go" => ("go", ".go", go),
         "java" => ("java", ".java", java::java),
+        // Languages without a grammar here, counted by Universal Ctags.
+        "kotlin" => ("kotlin", ".kt", ctags::kotlin),
+        "php" => ("php", ".php", ctags::php),
+        "lua" => ("lua", ".lua", ctags::lua),
+        "perl" => ("perl", ".pm", ctags::perl),
+        "shell" => ("shell", ".sh", ctags::shell),
         _ => return None,
     };
     Some(Scanner { language, extension, scan })
 }
 
+mod ctags;
 mod java;
 mod javascript;
 

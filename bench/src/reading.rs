@@ -29,11 +29,11 @@ pub struct Corpus {
 }
 
 /// `LANGUAGE=DIR` as given on the command line (`rust`, `python`, `typescript`, `javascript`,
-/// `go`, `java`); the corpus is named by its language and the directory's last two components.
+/// `go`, `java`; `kotlin`, `php`, `lua`, `perl`, `shell` counted by Universal Ctags); the corpus is named by its language and the directory's last two components.
 pub fn parse_corpus(spec: &str) -> Result<Corpus, String> {
     let (language, dir) = spec.split_once('=').ok_or_else(|| format!("`{spec}`: expected LANGUAGE=DIR"))?;
     let scanner = definitions::for_language(language).ok_or_else(|| {
-        format!("`{spec}`: unknown language `{language}` (rust, python, typescript, javascript, go, java)")
+        format!("`{spec}`: unknown language `{language}` (rust, python, typescript, javascript, go, java, kotlin, php, lua, perl, shell)")
     })?;
     let root = PathBuf::from(dir);
     if !root.is_dir() {

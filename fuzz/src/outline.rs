@@ -9,13 +9,14 @@ use lean_ctx_outline::{
     render_text_outline,
 };
 
-const FORMATS: [TextFormat; 7] = [
+const FORMATS: [TextFormat; 8] = [
     TextFormat::Markdown,
     TextFormat::ReStructuredText,
     TextFormat::AsciiDoc,
     TextFormat::Org,
     TextFormat::Plain,
     TextFormat::Code(KeywordFamily::General),
+    TextFormat::Code(KeywordFamily::Typed),
     TextFormat::Code(KeywordFamily::Shell),
 ];
 

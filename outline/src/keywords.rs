@@ -1,8 +1,9 @@
 //! An outline of code in a language this crate has no grammar for (Kotlin, Swift, PHP, Scala,
 //! Dart, Lua, shell, Perl, Elixir, Julia, Nim, Zig, Solidity, PowerShell, Crystal, Groovy): each
 //! line that starts a definition with a keyword (`fun`, `class`, `def`, `function`, …), nested by
-//! its indentation. What a keyword does not start (a Dart function declared by its return type,
-//! a PHP property) is not listed; the view's first line says how it was made.
+//! its indentation; in Dart and Groovy also a function declared by its return type. What neither
+//! starts (a Dart field, `final String name;`) is not listed; the view's first line says what is
+//! ([`Family::note`]).
 
 use crate::model::{Definition, Kind};
 use crate::text::signature_line;
@@ -17,6 +18,8 @@ const MAX_NESTING: usize = 16;
 const MODIFIERS: &[&str] = &[
     "abstract",
     "actor",
+    "actual",
+    "annotation",
     "async",
     "case",
     "companion",
@@ -24,6 +27,7 @@ const MODIFIERS: &[&str] = &[
     "convenience",
     "data",
     "dynamic",
+    "expect",
     "export",
     "extern",
     "external",
@@ -35,6 +39,7 @@ const MODIFIERS: &[&str] = &[
     "inline",
     "inner",
     "internal",
+    "lateinit",
     "lazy",
     "local",
     "mutable",
@@ -54,9 +59,11 @@ const MODIFIERS: &[&str] = &[
     "static",
     "suspend",
     "tailrec",
+    "unowned",
     "unsafe",
     "value",
     "virtual",
+    "weak",
 ];
 
 /// Definition keywords and what they define.
@@ -96,6 +103,7 @@ const KEYWORDS: &[(&str, Kind)] = &[
     ("namespace", Kind::Module),
     ("package", Kind::Module),
     ("typealias", Kind::TypeAlias),
+    ("typedef", Kind::TypeAlias),
     ("type", Kind::TypeAlias),
 ];
 
@@ -104,13 +112,43 @@ const KEYWORDS: &[(&str, Kind)] = &[
 const STORAGE: &[(&str, Kind)] =
     &[("val", Kind::Const), ("let", Kind::Const), ("const", Kind::Const), ("var", Kind::Variable)];
 
+/// Words that start a statement, never a function's return type (`return load(id);`).
+const NOT_TYPES: &[&str] = &[
+    "assert", "await", "case", "catch", "do", "else", "for", "if", "in", "is", "new", "print", "println", "return",
+    "switch", "throw", "while", "yield",
+];
+
 /// Which keywords a language defines with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Family {
     /// Kotlin, Swift, PHP, Scala and the rest: [`KEYWORDS`], [`STORAGE`] and their modifiers.
     General,
+    /// Dart, Groovy and Gradle: [`Family::General`]'s keywords, a function declared by its return
+    /// type (`void main() {`, `Future<int> load(String id) async {`, `String get name => _name;`),
+    /// and Groovy's `def x = …` is a variable (a function only with its parameters).
+    Typed,
     /// sh, bash, zsh, ksh: `function name` and `name() {` only (`type` is a command there).
     Shell,
+}
+
+impl Family {
+    /// The first line of the family's outline: how it was made, and what it lists.
+    pub fn note(self) -> &'static str {
+        match self {
+            Family::General => {
+                "[outline by keywords (no grammar for this language here): definitions a keyword starts \
+                 (fun, class, def, sub, val, …); others not shown]"
+            }
+            Family::Typed => {
+                "[outline by keywords (no grammar for this language here): definitions a keyword starts \
+                 and functions declared by their return type; fields and constructors not shown]"
+            }
+            Family::Shell => {
+                "[outline by keywords (no grammar for this language here): functions only; variables and \
+                 aliases not shown]"
+            }
+        }
+    }
 }
 
 /// The outline of `source` by its definition keywords, nested by indentation.
@@ -121,6 +159,7 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
     // Indices into `found` of the definitions still open at the current line.
     let mut open: Vec<usize> = Vec::new();
     let text = text_lines(&lines);
+    let constants = if family == Family::General { constant_lists(&lines) } else { vec![false; lines.len()] };
     for (index, line) in lines.iter().enumerate() {
         if text[index] || line.len() > MAX_LINE || line.trim().is_empty() || is_bracket_line(line) {
             continue;
@@ -130,8 +169,17 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
             open.pop();
         }
         let parent = open.last().copied();
-        let in_type = parent.is_none_or(|parent| is_type(found[parent].2.kind));
-        let Some((kind, name)) = definition(line.trim(), family, in_type) else { continue };
+        // In Dart and Groovy a block that is no definition is a closure (Gradle's `android {`):
+        // what it declares is its own, not the file's.
+        let in_type = match parent {
+            Some(parent) => is_type(found[parent].2.kind),
+            None => family != Family::Typed || indent == 0,
+        };
+        let found_here = match constants[index] {
+            true => constant_entry(line.trim()),
+            false => definition(line.trim(), family, in_type),
+        };
+        let Some((kind, name)) = found_here else { continue };
         if open.len() >= MAX_NESTING {
             continue;
         }
@@ -260,25 +308,41 @@ fn is_type(kind: Kind) -> bool {
 
 /// What `line` (trimmed) defines, and its name: after annotations (`@Test`), modifiers and
 /// keywords (`private suspend fun`, `enum class`, `const val`: the last keyword says what is
-/// defined), a name; or in shell, a function (`name() {`).
+/// defined), a name; or in shell, a function (`name() {`). At the top level and among a type's
+/// members, also a PHP property (`private ?Foo $foo = null;`), a Perl constant (`use constant
+/// NAME => 1;`) and a function assigned to a name (Lua's `M.load = function(path)`).
 fn definition(line: &str, family: Family, in_type: bool) -> Option<(Kind, String)> {
-    if family == Family::Shell
-        && let Some(name) = shell_function(line)
-    {
-        return Some((Kind::Function, name.to_string()));
+    if family == Family::Shell {
+        return shell_function(line)
+            .map(|name| (Kind::Function, name.to_string()))
+            .or_else(|| keyword_definition(line, family, in_type));
     }
+    let assigned = in_type.then(|| perl_constant(line).or_else(|| assigned_function(line))).flatten();
+    assigned.or_else(|| keyword_definition(line, family, in_type))
+}
+
+/// What `line` defines by its keywords (see [`definition`]), or, when only modifiers come before
+/// a `$name` (a type between them), the PHP property of that name.
+fn keyword_definition(line: &str, family: Family, in_type: bool) -> Option<(Kind, String)> {
     let mut last = None;
     let mut offset = 0;
+    let mut modified = false;
+    // The parentheses an annotation's arguments left open (`@Query("SELECT a FROM t")`).
+    let mut annotation_depth = 0usize;
     for word in line.split_whitespace() {
         let at = offset + line[offset..].find(word)?;
         offset = at + word.len();
-        if word.starts_with('@') && last.is_none() {
+        if annotation_depth > 0 || (word.starts_with('@') && last.is_none()) {
+            annotation_depth = (annotation_depth + word.matches('(').count()).saturating_sub(word.matches(')').count());
             continue;
         }
-        // A keyword glued to what follows it: `init(x:`, `fun<T>`.
-        let glued = word.find(['(', '<']).filter(|&cut| cut > 0);
+        // A keyword glued to what follows it: `init(x:`, `init?(coder:`, `fun<T>`.
+        let glued = word.find(['(', '<', '?', '!']).filter(|&cut| cut > 0);
         let keyword_word = glued.map_or(word, |cut| &word[..cut]);
         match keyword_kind(keyword_word, family, in_type) {
+            // A keyword's word where a name is due is that name (`sub init {`, `var type = 1`,
+            // `def init(self)`); one followed by a name says what is defined (`enum class A`).
+            Some(_) if last.is_some() && (glued.is_some() || !starts_name(&line[offset..])) => break,
             Some(kind) => {
                 let rest_at = glued.map_or(offset, |cut| at + cut);
                 last = Some((keyword_word, kind, rest_at));
@@ -286,7 +350,11 @@ fn definition(line: &str, family: Family, in_type: bool) -> Option<(Kind, String
                     break;
                 }
             }
-            None if MODIFIERS.contains(&modifier_word(word)) && family != Family::Shell => {}
+            None if MODIFIERS.contains(&modifier_word(word)) && family != Family::Shell => modified = true,
+            None if last.is_none() && family == Family::Typed => {
+                return in_type.then(|| typed_function(&line[at..])).flatten();
+            }
+            None if last.is_none() && modified && in_type => return php_property(&line[at..]),
             None => break,
         }
     }
@@ -298,8 +366,18 @@ fn definition(line: &str, family: Family, in_type: bool) -> Option<(Kind, String
     match name(rest) {
         // A module's name ends its line or opens its block (`package a.b;`, `defmodule A do`,
         // `namespace App {`); more words after it are prose (`package name. The C<open> …`).
-        Some(name) if kind == Kind::Module && !declares_module(rest, &name) => None,
-        Some(name) => Some((kind, name)),
+        Some((_, after)) if kind == Kind::Module && !declares_module(after) => None,
+        // Groovy's `def` without parameters binds a variable, which only a type's or the file's is.
+        Some((name, after)) if family == Family::Typed && keyword == "def" && !after.trim_start().starts_with('(') => {
+            in_type.then_some((Kind::Variable, name))
+        }
+        // A type before the name (`static const int max = 3`).
+        Some((_, after))
+            if family == Family::Typed && matches!(kind, Kind::Const | Kind::Variable) && starts_name(after) =>
+        {
+            name(after).map(|(name, _)| (kind, name))
+        }
+        Some((name, _)) => Some((kind, name)),
         // Kotlin's `companion object {` is named `Companion` unless named.
         None if keyword == "object" && line.split_whitespace().any(|word| word == "companion") => {
             Some((kind, "Companion".to_string()))
@@ -308,12 +386,130 @@ fn definition(line: &str, family: Family, in_type: bool) -> Option<(Kind, String
     }
 }
 
-/// Whether what follows a module keyword (`rest`, naming `name`) is a module's declaration.
-fn declares_module(rest: &str, name: &str) -> bool {
-    let after = rest.find(name).map_or("", |at| rest[at + name.len()..].trim_start());
-    after.is_empty()
-        || after.starts_with([';', '{', '(', '=', ':'])
-        || ["do", "where", "exposing"].iter().any(|word| after.split_whitespace().next() == Some(word))
+/// A function declared by its return type, `text` starting with the type: `void main() {`,
+/// `Future<Map<String, int>> load(String id) async {`, `String get name => _name;`, an abstract
+/// `int parse(String s);`. A call in a statement (`return load(id);`) is none.
+fn typed_function(text: &str) -> Option<(Kind, String)> {
+    let return_type = type_token(text);
+    if return_type.is_empty() || NOT_TYPES.contains(&return_type) {
+        return None;
+    }
+    let mut rest = text[return_type.len()..].trim_start();
+    let mut getter = return_type == "get";
+    if let Some(after) = rest.strip_prefix("get ").or_else(|| rest.strip_prefix("set ")) {
+        getter = rest.starts_with("get ");
+        rest = after.trim_start();
+    }
+    let length = rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).unwrap_or(rest.len());
+    let (name, after) = rest.split_at(length);
+    if !name.starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '$') {
+        return None;
+    }
+    let tail = text.trim_end();
+    let body = tail.ends_with('{') || tail.ends_with(';') || tail.contains("=>");
+    let head = after.starts_with('(') || (getter && after.trim_start().starts_with(['{', '=']));
+    (head && body).then(|| (Kind::Function, name.to_string()))
+}
+
+/// The type `text` starts with: a name, dotted, with its type arguments (spaces inside them
+/// too), `?` and `[]`.
+fn type_token(text: &str) -> &str {
+    let mut depth = 0usize;
+    let end = text
+        .char_indices()
+        .find(|&(_, c)| match c {
+            '<' => {
+                depth += 1;
+                false
+            }
+            '>' if depth > 0 => {
+                depth -= 1;
+                false
+            }
+            _ if depth > 0 => false,
+            c => !(c.is_alphanumeric() || "_.?[]".contains(c)),
+        })
+        .map_or(text.len(), |(at, _)| at);
+    let token = &text[..end];
+    if token.starts_with(|c: char| c.is_alphabetic() || c == '_') { token } else { "" }
+}
+
+/// A PHP property, `$name` first in `rest` or after its type (`?Foo $foo = null;`).
+fn php_property(rest: &str) -> Option<(Kind, String)> {
+    let mut words = rest.split_whitespace();
+    let first = words.next()?;
+    let word = if first.starts_with('$') { first } else { words.next().filter(|w| w.starts_with('$'))? };
+    let name: String = word.chars().take_while(|c| c.is_alphanumeric() || "_$".contains(*c)).collect();
+    (name.len() > 1).then_some((Kind::Variable, name))
+}
+
+/// Perl's `use constant NAME => value;` (spaced as it may be: `use constant   NAME  => 1;`).
+fn perl_constant(line: &str) -> Option<(Kind, String)> {
+    constant_entry(use_constant(line)?)
+}
+
+/// What follows `use constant` on `line`.
+fn use_constant(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix("use")?.trim_start().strip_prefix("constant")?;
+    rest.starts_with(char::is_whitespace).then_some(rest)
+}
+
+/// `NAME => value`: one constant of `use constant`, or of the list it takes.
+fn constant_entry(text: &str) -> Option<(Kind, String)> {
+    let (name, after) = name(text)?;
+    after.trim_start().starts_with("=>").then_some((Kind::Const, name))
+}
+
+/// The lines of Perl's `use constant {` lists, indented under it up to its closing `}` (a line
+/// indented no deeper ends one left open): each `NAME => value,` on them is a constant.
+fn constant_lists(lines: &[&str]) -> Vec<bool> {
+    let mut inside = vec![false; lines.len()];
+    // The indentation of the `use constant {` whose list is open.
+    let mut open: Option<usize> = None;
+    for (flag, line) in inside.iter_mut().zip(lines) {
+        let trimmed = line.trim();
+        if open.is_some_and(|indent| !trimmed.is_empty() && indentation(line) <= indent) {
+            open = None;
+        }
+        *flag = open.is_some();
+        if use_constant(trimmed).is_some_and(|rest| rest.trim() == "{") {
+            open = Some(indentation(line));
+        }
+    }
+    inside
+}
+
+/// A function assigned to a name or a field: `M.load = function(path)`, `local f = function()`.
+fn assigned_function(line: &str) -> Option<(Kind, String)> {
+    let (target, value) = line.split_once('=')?;
+    let target = target.trim_end();
+    let target = target.strip_prefix("local ").unwrap_or(target).trim_start();
+    let value = value.trim_start().strip_prefix("function")?;
+    let simple = target.starts_with(|c: char| c.is_alphabetic() || c == '_')
+        && target.chars().all(|c| c.is_alphanumeric() || "_.:".contains(c));
+    if !simple || !value.trim_start().starts_with('(') {
+        return None;
+    }
+    name(target).map(|(name, _)| (Kind::Function, name))
+}
+
+/// Whether `text` starts with a name (or the type parameters before one: `fun <T> f`).
+fn starts_name(text: &str) -> bool {
+    text.trim_start().starts_with(|c: char| c.is_alphabetic() || "_$<".contains(c))
+}
+
+/// Whether what follows a module's name (`after`) makes it a module's declaration: nothing, what
+/// opens its block or ends it, or (Perl) a version first (`package File::Compare 1.10;`).
+fn declares_module(after: &str) -> bool {
+    let after = after.trim_start();
+    let first = after.split_whitespace().next().unwrap_or("");
+    let version = first.trim_start_matches('v').starts_with(|c: char| c.is_ascii_digit())
+        && first.trim_end_matches(';').chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_');
+    if version {
+        let tail = after[first.len()..].trim_start();
+        return first.ends_with(';') || tail.is_empty() || tail.starts_with([';', '{']);
+    }
+    after.is_empty() || after.starts_with([';', '{', '(', '=', ':']) || ["do", "where", "exposing"].contains(&first)
 }
 
 /// A modifier's word without what it takes (`private(set)`).
@@ -333,19 +529,29 @@ fn keyword_kind(word: &str, family: Family, in_type: bool) -> Option<Kind> {
     KEYWORDS.iter().chain(storage).find(|(keyword, _)| *keyword == word).map(|(_, kind)| *kind)
 }
 
-/// The name a definition keyword is followed by: past type parameters (`fun <T> List<T>.second`),
-/// a receiver's type and a module's (`String.trim`, `M:name` are `trim` and `name`), a Nim
-/// export mark (`proc name*`); a module's dotted name stays whole (`defmodule App.Repo`, PHP's
-/// `namespace App\Http`).
-fn name(rest: &str) -> Option<String> {
+/// The name a definition keyword is followed by, and what follows the name: past type parameters
+/// (`fun <T> List<T>.second`), a receiver's type and a module's (`String.trim`, `M:name` are
+/// `trim` and `name`), a Nim export mark (`proc name*`); a module's dotted name stays whole
+/// (`defmodule App.Repo`, PHP's `namespace App\Http`).
+fn name(rest: &str) -> Option<(String, &str)> {
     let mut rest = rest.trim_start();
     if rest.starts_with('<') {
-        let close = rest.find('>')?;
+        // Type parameters, nested as they may be (`fun <T : Event<T>> send`).
+        let mut depth = 0usize;
+        let close = rest.find(|c| {
+            match c {
+                '<' => depth += 1,
+                '>' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            depth == 0
+        })?;
         rest = rest[close + 1..].trim_start();
     }
     // The token, without the type arguments of a receiver (`List<T>.second` is `List.second`).
     let mut token = String::new();
     let mut depth = 0usize;
+    let mut end = rest.len();
     for (at, c) in rest.char_indices() {
         match c {
             '<' => depth += 1,
@@ -354,7 +560,10 @@ fn name(rest: &str) -> Option<String> {
             c if c.is_alphanumeric() || "_$.:!?\\".contains(c) || (c == '-' && next_is_letter(rest, at)) => {
                 token.push(c)
             }
-            _ => break,
+            _ => {
+                end = at;
+                break;
+            }
         }
     }
     let token = token.trim_end_matches([':', '.']);
@@ -364,7 +573,7 @@ fn name(rest: &str) -> Option<String> {
     }
     let dotted_type = token.split(['.', '\\']).all(|part| part.starts_with(char::is_uppercase));
     let name = if dotted_type { token } else { token.rsplit(['.', ':', '\\']).next().unwrap_or(token) };
-    Some(name.to_string()).filter(|name| !name.is_empty())
+    (!name.is_empty()).then(|| (name.to_string(), &rest[end..]))
 }
 
 fn next_is_letter(text: &str, at: usize) -> bool {
@@ -451,6 +660,9 @@ mod tests {
             outline(kotlin, Family::General),
             ["1-6 Class Repo", " 2-4 Const query", " 5-5 Function run", "7-7 Const width", "8-8 Function last"]
         );
+        // A `use constant {` list left open ends at the next line no deeper than it.
+        let perl = "use constant {\n    A => 1,\nsub run {\n}\n";
+        assert_eq!(outline(perl, Family::General), ["2-2 Const A", "3-4 Function run"]);
         // Perl's documentation is prose, whatever its words.
         let perl = "package Tool;\n\n=head1 USAGE\n\nsub in_pod { }\n\n=cut\n\nsub run {\n}\n";
         assert_eq!(outline(perl, Family::General), ["1-1 Module Tool", "9-10 Function run"]);
@@ -460,6 +672,50 @@ mod tests {
         assert_eq!(
             outline(elixir, Family::General),
             ["1-4 Module App.Repo", " 2-2 Function get", " 3-3 Function check"]
+        );
+    }
+
+    #[test]
+    fn groovy_def_binds_a_variable_unless_it_has_parameters() {
+        let groovy = "def version = '1.0'\n\ndef bump(String v) {\n    def parts = v.split('.')\n    parts.join('.')\n}\n\n\
+                      class Release {\n    def notes\n    void publish() {\n    }\n}\n";
+        assert_eq!(
+            outline(groovy, Family::Typed),
+            [
+                "1-1 Variable version",
+                "3-6 Function bump",
+                "8-12 Class Release",
+                " 9-9 Variable notes",
+                " 10-11 Function publish",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_keyword_where_a_name_is_due_is_the_name() {
+        let perl = "package Net::FTP 3.14;\n\nsub init {\n}\nsub type { shift->{type} }\n";
+        assert_eq!(outline(perl, Family::General), ["1-1 Module Net::FTP", "3-4 Function init", "5-5 Function type"]);
+        let kotlin = "package com.swmansion.rnscreens.gamma.stack.screen\n\nclass Header {\n    var type = Type.LEFT\n    \
+                      private lateinit var host: View\n    override val object: Any = 1\n}\nfun interface Listener {\n    \
+                      fun onEvent()\n}\nannotation class Keep\n";
+        assert_eq!(
+            outline(kotlin, Family::General),
+            [
+                "1-1 Module screen",
+                "3-7 Class Header",
+                " 4-4 Variable type",
+                " 5-5 Variable host",
+                " 6-6 Const object",
+                "8-10 Interface Listener",
+                " 9-9 Function onEvent",
+                "11-11 Class Keep",
+            ]
+        );
+        let swift =
+            "class Cell: UIView {\n    required init?(coder: NSCoder) { nil }\n    weak var delegate: Delegate?\n}\n";
+        assert_eq!(
+            outline(swift, Family::General),
+            ["1-4 Class Cell", " 2-2 Constructor init", " 3-3 Variable delegate"]
         );
     }
 }

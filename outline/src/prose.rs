@@ -14,10 +14,6 @@ const HEAD_LINES: usize = 40;
 /// …or once it holds this many characters (a line that alone is longer is cut).
 const HEAD_CHARS: usize = 4_000;
 
-/// The first line of an outline made by keywords: what it is and what it cannot show.
-const KEYWORD_NOTE: &str =
-    "[outline by keywords (no grammar for this language here): lines that start a definition; others not shown]";
-
 /// Characters that can underline (and overline) a reStructuredText section title.
 const RST_ADORNMENTS: &str = "=-`:'\"~^_*+#<>.!$%&(),/;?@[\\]{|}";
 
@@ -45,9 +41,10 @@ impl TextFormat {
             Some("adoc" | "asciidoc" | "asc") => TextFormat::AsciiDoc,
             Some("org") => TextFormat::Org,
             Some("sh" | "bash" | "zsh" | "ksh") => TextFormat::Code(Family::Shell),
+            Some("dart" | "groovy" | "gradle") => TextFormat::Code(Family::Typed),
             Some(
-                "kt" | "kts" | "swift" | "php" | "scala" | "sc" | "dart" | "lua" | "pl" | "pm" | "ex" | "exs"
-                | "groovy" | "gradle" | "jl" | "nim" | "zig" | "sol" | "ps1" | "psm1" | "cr",
+                "kt" | "kts" | "swift" | "php" | "scala" | "sc" | "lua" | "pl" | "pm" | "ex" | "exs" | "jl" | "nim"
+                | "zig" | "sol" | "ps1" | "psm1" | "cr",
             ) => TextFormat::Code(Family::General),
             _ => TextFormat::Plain,
         }
@@ -82,7 +79,7 @@ pub fn render_text_outline(format: TextFormat, source: &str) -> TextOutline {
         TextFormat::Org => render::render_items(&nest(&marked_headings(source, '*', is_org_block), source)),
         TextFormat::Code(family) => {
             let listed = render::render_item_signatures(&keyword_outline(source, family));
-            if listed.is_empty() { String::new() } else { format!("{KEYWORD_NOTE}\n{listed}") }
+            if listed.is_empty() { String::new() } else { format!("{}\n{listed}", family.note()) }
         }
         TextFormat::Plain => String::new(),
     };

@@ -2046,6 +2046,122 @@ fn code_without_a_grammar_is_outlined_by_keywords() {
     assert_eq!(names, ["8-16 {log, build}()", "18-22 function upload", "24-26 function restart()", "28-34 main()"]);
 }
 
+/// Asserts that every one of `lines` starts a line of `view`.
+fn shows_lines(view: &str, lines: &[&str]) {
+    for line in lines {
+        assert!(view.lines().any(|shown| shown.starts_with(line)), "no line starting `{line}`:\n{view}");
+    }
+}
+
+/// A keyword where a name is due is the name (`sub init {`, `var type = …`), and the modifiers
+/// and forms of real Kotlin, Swift and Perl are read: `lateinit`, `annotation class`, `fun
+/// interface`, `weak var`, `required init?(`, a package with a version, a package whose last
+/// part also ends an earlier one.
+#[test]
+fn keyword_outline_reads_kotlin_swift_and_perl_as_written() {
+    let kotlin = check_text("ScreenHeader.kt", TextFormat::Code(KeywordFamily::General));
+    shows_lines(
+        &kotlin,
+        &[
+            "1 package com.example.screens.stack.screen",
+            "7 annotation class HeaderType",
+            "10-12 fun interface OnHeaderHeightChange",
+            " 15 var type = Type.LEFT",
+            " 16 internal lateinit var eventEmitter: HeaderEventEmitter",
+            " 19 @Query(\"SELECT height FROM headers WHERE id = :id\") suspend fun storedHeight(id: Int): Int",
+            " 21-23 fun <T : Event<T>> sendEvent(event: T)",
+            "45 fun View.findHeader(): ScreenHeader?",
+        ],
+    );
+    let swift = check_text("HeaderView.swift", TextFormat::Code(KeywordFamily::General));
+    shows_lines(
+        &swift,
+        &[
+            "3-5 protocol HeaderViewDelegate: AnyObject",
+            " 8 weak var delegate: HeaderViewDelegate?",
+            " 16-18 required init?(coder: NSCoder)",
+            "25-29 extension HeaderView: UIGestureRecognizerDelegate",
+        ],
+    );
+    let perl = check_text("Transfer.pm", TextFormat::Code(KeywordFamily::General));
+    // Subs alike but for their names share a line, as everywhere.
+    shows_lines(&perl, &["1 package Net::Transfer 3.14", "15-37 sub {new, init, type}"]);
+}
+
+/// A PHP property, a Perl constant and a Lua function assigned to a module's field are
+/// definitions at the top level and among a type's members; in a function's body they are locals.
+#[test]
+fn keyword_outline_lists_properties_constants_and_assigned_functions() {
+    let php = check_text("OrderRepository.php", TextFormat::Code(KeywordFamily::General));
+    shows_lines(
+        &php,
+        &[
+            "10-14 enum OrderStatus: string",
+            "16-24 trait LogsQueries",
+            " 18 protected ?LoggerInterface $logger = null",
+            "26-29 abstract class Repository",
+            " 28 abstract protected function table(): string",
+            "31-56 final class OrderRepository extends Repository",
+            " 35 public const PAGE_SIZE = 50",
+            " 37 private array $cache = []",
+            " 38 private static $instances = 0",
+            " 39 public readonly Connection $connection",
+            "58-63 readonly class OrderView",
+        ],
+    );
+    assert!(!php.contains("$rows"), "{php}");
+    let lua = check_text("stringx.lua", TextFormat::Code(KeywordFamily::General));
+    shows_lines(
+        &lua,
+        &["9-11 local function assert_string(n, s)", "20-25 stringx.wrap = function(s, width, breaklong)"],
+    );
+    assert!(!lua.contains("local line ="), "{lua}");
+    let perl = check_text("Transfer.pm", TextFormat::Code(KeywordFamily::General));
+    shows_lines(&perl, &["8 use constant DEFAULT_PORT => 21", "9 use constant PASSIVE => 1"]);
+    // A list's constants are each listed, and so named.
+    for name in ["MODE_ASCII", "MODE_BINARY"] {
+        assert!(perl.contains(name), "{name}:\n{perl}");
+    }
+}
+
+/// Dart and Groovy declare functions by their return type (`void main()`, `Future<…> load(…)
+/// async {`, a getter), which the outline lists; Groovy's `def x = …` is a variable, a function's
+/// own a local. What it cannot list (fields, constructors) its first line says.
+#[test]
+fn keyword_outline_lists_functions_declared_by_their_return_type() {
+    let dart = check_text("settings_page.dart", TextFormat::Code(KeywordFamily::Typed));
+    assert!(dart.starts_with("[outline by keywords (no grammar for this language here): definitions a keyword starts and functions declared by their return type; fields and constructors not shown]\n"), "{dart}");
+    shows_lines(
+        &dart,
+        &[
+            "3 typedef OnSaved = void Function(Settings settings)",
+            "5 const int maxRetries = 3",
+            "7-9 void main()",
+            "11-14 Future<Map<String, int>> loadCounts(String path) async",
+            " 20 static const Duration debounce = Duration(milliseconds: 300)",
+            " 23 State<SettingsPage> createState() => _SettingsPageState()",
+            " 29 bool get isDirty => _dirty",
+            " 31-33 set dirty(bool value)",
+            " 36-39 Widget build(BuildContext context)",
+            " 41-44 Future<void> _save() async",
+            " 48 String? validate(String value)",
+            " 52 String get label => name.toUpperCase()",
+        ],
+    );
+    assert!(!dart.contains("print(") && !dart.contains("return Scaffold"), "{dart}");
+    let gradle = check_text("build.gradle", TextFormat::Code(KeywordFamily::Typed));
+    shows_lines(
+        &gradle,
+        &[
+            "5-7 def safeExtGet(prop, fallback)",
+            "13 def reactNativeVersion = safeExtGet('reactNativeVersion', '0.76.0')",
+            "26-29 String resolveNodeModule(String name)",
+            "31-34 task copyNativeLibs(type: Copy)",
+        ],
+    );
+    assert!(!gradle.contains("def dir") && !gradle.contains("project("), "{gradle}");
+}
+
 #[test]
 fn a_text_file_without_headings_shows_its_head_and_says_so() {
     let view = check_text("NOTICE.txt", TextFormat::Plain);
