@@ -35,6 +35,7 @@ use crate::js_modules::JsModules;
 use crate::modules;
 use crate::names::{Named, Written};
 use crate::rank::RankEdges;
+use crate::related::FileGraph;
 use crate::types::{Known, MAX_BASES, MAX_STEPS};
 
 /// How a reference was resolved.
@@ -134,6 +135,8 @@ struct Derived {
     package_uses: OnceLock<BTreeMap<String, BTreeSet<String>>>,
     /// What each Go file's imports name, for [`Graph::go_visible`] at each of its references.
     go_imports: OnceLock<HashMap<String, Vec<modules::Target>>>,
+    /// The file graph of every impact and related question (see [`Graph::file_graph`]).
+    file_graph: OnceLock<FileGraph>,
 }
 
 impl Graph {
@@ -208,6 +211,12 @@ impl Graph {
                 self.files.iter().map(|(file, entry)| (file.clone(), self.same_package_uses(file, &entry.facts)));
             uses.filter(|(_, used)| !used.is_empty()).collect()
         })
+    }
+
+    /// Every file's imports resolved to project files: worked out on first need after a change,
+    /// then shared by every question.
+    pub fn file_graph(&self) -> &FileGraph {
+        self.derived.file_graph.get_or_init(|| self.build_file_graph())
     }
 
     /// The project's JavaScript/TypeScript module mappings, as last set.

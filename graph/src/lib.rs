@@ -13,6 +13,7 @@ mod bindings;
 mod callgraph;
 mod declarations;
 mod facts;
+mod file_ids;
 mod generated;
 pub mod graph;
 mod imports;

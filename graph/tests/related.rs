@@ -16,7 +16,7 @@ use fixture::{build, fixture_dir};
 /// One block per file: what it imports, what imports it, its tests or (for a test) what it tests.
 fn render_related(graph: &Graph) -> String {
     let files = graph.file_graph();
-    let links = graph.test_links(&files);
+    let links = graph.test_links(files);
     let mut out = String::new();
     for (file, entry) in graph.files() {
         let list = |items: Vec<String>| if items.is_empty() { "-".to_string() } else { items.join(", ") };
@@ -50,7 +50,7 @@ fn check_golden(name: &str) -> Graph {
 
 fn tests_of(graph: &Graph, file: &str) -> Vec<String> {
     let files = graph.file_graph();
-    graph.test_links(&files).tests_of(file).map(|(t, _)| t.clone()).collect()
+    graph.test_links(files).tests_of(file).map(|(t, _)| t.clone()).collect()
 }
 
 #[test]
@@ -195,6 +195,25 @@ fn same_package_uses_follow_every_change() {
     assert_eq!(importers(&graph), before, "it no longer names Order");
     graph.remove("src/main/java/com/acme/orders/Repository.java");
     assert_eq!(importers(&graph).len(), before.len() - 1);
+}
+
+/// The file graph is worked out once per version of the graph and kept: asked again, it is the
+/// one already made; a Go file added to a package, then removed, is imported through the package
+/// in the next answer and then no longer.
+#[test]
+fn the_file_graph_is_kept_until_the_graph_changes() {
+    let mut graph = build("go");
+    let first: *const lean_ctx_graph::FileGraph = graph.file_graph();
+    assert!(std::ptr::eq(first, graph.file_graph()), "a second question does not build it again");
+    let main = "cmd/shop/main.go";
+    let added = "internal/store/extra.go";
+    let facts = lean_ctx_graph::extract(lean_ctx_outline::Language::Go, "package store\n\nfunc Extra() {}\n");
+    graph.upsert(added, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
+    assert!(graph.file_graph().imports_of(main).any(|f| f == added), "the package's new file is imported");
+    assert_eq!(graph.file_graph().importers_of(added).collect::<Vec<_>>(), [main]);
+    graph.remove(added);
+    assert!(!graph.file_graph().imports_of(main).any(|f| f == added));
+    assert_eq!(graph.file_graph().importers_of(added).count(), 0, "a file not in the graph has no edges");
 }
 
 #[test]

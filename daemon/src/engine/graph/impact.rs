@@ -176,7 +176,7 @@ fn analyze(
         None => {
             let file = answer.file.clone();
             reached.add(&file, 0, "the file itself".into());
-            dependents_group(&files, &[file], depth, &mut answer, &mut reached);
+            dependents_group(files, &[file], depth, &mut answer, &mut reached);
         }
     }
     Ok(finish(graph, &links, answer, reached))
@@ -200,7 +200,7 @@ fn changes(view: &super::GraphView<'_>, changed: Vec<FileChange>, depth: u32) ->
     }
     callers_group(graph, &ids, depth, &mut answer, &mut reached);
     let in_graph: Vec<String> = changed.iter().map(|c| c.file.clone()).filter(|f| graph.file(f).is_some()).collect();
-    dependents_group(&files, &in_graph, depth, &mut answer, &mut reached);
+    dependents_group(files, &in_graph, depth, &mut answer, &mut reached);
     if changed.len() > MAX_CHANGED {
         add_note(&mut answer.note, format!("{} more changed file(s) not listed", changed.len() - MAX_CHANGED));
     }

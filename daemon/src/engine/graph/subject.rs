@@ -125,10 +125,10 @@ pub(super) fn inline_tests(root: &Path, graph_files: &[(String, String)]) -> (Ve
     (found, rust.len().saturating_sub(MAX_INLINE_CHECKS))
 }
 
-/// The file graph and test links of a project, computed under one read of its graph.
-pub(super) fn file_facts(graph: &Graph) -> (FileGraph, TestLinks) {
+/// The file graph and test links of a project, under one read of its graph.
+pub(super) fn file_facts(graph: &Graph) -> (&FileGraph, TestLinks) {
     let files = graph.file_graph();
-    let links = graph.test_links(&files);
+    let links = graph.test_links(files);
     (files, links)
 }
 
