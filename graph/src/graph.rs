@@ -36,6 +36,7 @@ use crate::modules;
 use crate::names::{Named, Written};
 use crate::rank::RankEdges;
 use crate::related::FileGraph;
+use crate::tests_link::TestLinks;
 use crate::types::{Known, MAX_BASES, MAX_STEPS};
 
 /// How a reference was resolved.
@@ -137,6 +138,8 @@ struct Derived {
     go_imports: OnceLock<HashMap<String, Vec<modules::Target>>>,
     /// The file graph of every impact and related question (see [`Graph::file_graph`]).
     file_graph: OnceLock<FileGraph>,
+    /// The test links of every impact and related question (see [`Graph::test_links`]).
+    test_links: OnceLock<TestLinks>,
 }
 
 impl Graph {
@@ -217,6 +220,12 @@ impl Graph {
     /// then shared by every question.
     pub fn file_graph(&self) -> &FileGraph {
         self.derived.file_graph.get_or_init(|| self.build_file_graph())
+    }
+
+    /// The test links of every test file of the project, made from [`Graph::file_graph`] on first
+    /// need after a change, then shared by every question.
+    pub fn test_links(&self) -> &TestLinks {
+        self.derived.test_links.get_or_init(|| self.build_test_links(self.file_graph()))
     }
 
     /// The project's JavaScript/TypeScript module mappings, as last set.

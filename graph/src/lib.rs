@@ -40,5 +40,5 @@ pub use interrupt::{Interrupt, Interrupted};
 pub use js_modules::{BrokenConfig, JsModules, is_js_config};
 pub use rank::{Ranked, Ranking};
 pub use related::{Direction, FileGraph, MAX_NEIGHBOR_DEPTH, MAX_PATH_LENGTH, Reached, Step};
-pub use tests_link::{LinkHow, TestLinks, has_inline_tests};
+pub use tests_link::{LinkHow, LinkHows, TestLinks, has_inline_tests};
 pub use usages::Use;

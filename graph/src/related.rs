@@ -9,6 +9,7 @@
 //! `mod x;` declarations need no import and are not edges here.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::sync::Arc;
 
 use lean_ctx_outline::Language;
 
@@ -23,7 +24,7 @@ pub use lean_ctx_common::limits::{MAX_NEIGHBOR_DEPTH, MAX_PATH_LENGTH};
 /// per version of the graph and kept, a few bytes an edge.
 #[derive(Debug)]
 pub struct FileGraph {
-    ids: FileIds,
+    ids: Arc<FileIds>,
     /// By file number: the files it imports, in path order.
     imports: Vec<Vec<u32>>,
     /// By file number: the files importing it, in path order.
@@ -68,7 +69,7 @@ pub struct Step {
 impl Graph {
     /// Every file's imports resolved to project files (see [`Graph::file_graph`]).
     pub(crate) fn build_file_graph(&self) -> FileGraph {
-        let ids = FileIds::new(self.files().keys().cloned().collect());
+        let ids = Arc::new(FileIds::new(self.files().keys().cloned().collect()));
         let package_uses = self.package_uses();
         let mut imports = vec![Vec::new(); ids.len()];
         let mut importers = vec![Vec::new(); ids.len()];
@@ -91,6 +92,11 @@ impl Graph {
 }
 
 impl FileGraph {
+    /// The numbering of the files, shared with the test links made from this file graph.
+    pub(crate) fn ids(&self) -> &Arc<FileIds> {
+        &self.ids
+    }
+
     /// Project files `file` imports, in path order.
     pub fn imports_of(&self, file: &str) -> impl Iterator<Item = &String> {
         self.named(self.ids.id(file).map(|id| &self.imports[id as usize]))

@@ -16,13 +16,13 @@ use fixture::{build, fixture_dir};
 /// One block per file: what it imports, what imports it, its tests or (for a test) what it tests.
 fn render_related(graph: &Graph) -> String {
     let files = graph.file_graph();
-    let links = graph.test_links(files);
+    let links = graph.test_links();
     let mut out = String::new();
     for (file, entry) in graph.files() {
         let list = |items: Vec<String>| if items.is_empty() { "-".to_string() } else { items.join(", ") };
         let imports = list(files.imports_of(file).cloned().collect());
         let importers = list(files.importers_of(file).cloned().collect());
-        let linked = |(f, how): (&String, &std::collections::BTreeSet<lean_ctx_graph::LinkHow>)| {
+        let linked = |(f, how): (&String, lean_ctx_graph::LinkHows)| {
             let how: Vec<&str> = how.iter().map(|h| h.name()).collect();
             format!("{f} ({})", how.join("+"))
         };
@@ -49,8 +49,7 @@ fn check_golden(name: &str) -> Graph {
 }
 
 fn tests_of(graph: &Graph, file: &str) -> Vec<String> {
-    let files = graph.file_graph();
-    graph.test_links(files).tests_of(file).map(|(t, _)| t.clone()).collect()
+    graph.test_links().tests_of(file).map(|(t, _)| t.clone()).collect()
 }
 
 #[test]
@@ -214,6 +213,30 @@ fn the_file_graph_is_kept_until_the_graph_changes() {
     graph.remove(added);
     assert!(!graph.file_graph().imports_of(main).any(|f| f == added));
     assert_eq!(graph.file_graph().importers_of(added).count(), 0, "a file not in the graph has no edges");
+}
+
+/// The test links are made once per version of the graph and kept like the file graph: a test
+/// added to a package links to what it names and imports in the next answer, and not once it is
+/// removed.
+#[test]
+fn the_test_links_are_kept_until_the_graph_changes() {
+    let mut graph = build("go");
+    let first: *const lean_ctx_graph::TestLinks = graph.test_links();
+    assert!(std::ptr::eq(first, graph.test_links()), "a second question does not link them again");
+    let test = "internal/store/normalize_test.go";
+    let text = "package store\n\nimport \"testing\"\n\nfunc TestNormalize(t *testing.T) { normalize(\"\") }\n";
+    let facts = lean_ctx_graph::extract(lean_ctx_outline::Language::Go, text);
+    graph.upsert(test, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
+    let linked: Vec<(String, Vec<&str>)> = graph
+        .test_links()
+        .sources_of(test)
+        .map(|(source, hows)| (source.clone(), hows.iter().map(|how| how.name()).collect()))
+        .collect();
+    assert_eq!(linked, [("internal/store/normalize.go".to_string(), vec!["name", "import"])]);
+    assert!(tests_of(&graph, "internal/store/normalize.go").iter().any(|t| t == test));
+    graph.remove(test);
+    assert!(!tests_of(&graph, "internal/store/normalize.go").iter().any(|t| t == test));
+    assert_eq!(graph.test_links().sources_of(test).count(), 0, "a file not in the graph has no links");
 }
 
 #[test]

@@ -179,7 +179,7 @@ fn analyze(
             dependents_group(files, &[file], depth, &mut answer, &mut reached);
         }
     }
-    Ok(finish(graph, &links, answer, reached))
+    Ok(finish(graph, links, answer, reached))
 }
 
 fn changes(view: &super::GraphView<'_>, changed: Vec<FileChange>, depth: u32) -> (ImpactAnswer, Impacted) {
@@ -205,7 +205,7 @@ fn changes(view: &super::GraphView<'_>, changed: Vec<FileChange>, depth: u32) ->
         add_note(&mut answer.note, format!("{} more changed file(s) not listed", changed.len() - MAX_CHANGED));
     }
     answer.changed = changed.into_iter().take(MAX_CHANGED).collect();
-    finish(graph, &links, answer, reached)
+    finish(graph, links, answer, reached)
 }
 
 /// The definitions of a changed file whose lines a hunk touches: for each hunk, the innermost

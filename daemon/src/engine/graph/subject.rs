@@ -126,10 +126,8 @@ pub(super) fn inline_tests(root: &Path, graph_files: &[(String, String)]) -> (Ve
 }
 
 /// The file graph and test links of a project, under one read of its graph.
-pub(super) fn file_facts(graph: &Graph) -> (&FileGraph, TestLinks) {
-    let files = graph.file_graph();
-    let links = graph.test_links(files);
-    (files, links)
+pub(super) fn file_facts(graph: &Graph) -> (&FileGraph, &TestLinks) {
+    (graph.file_graph(), graph.test_links())
 }
 
 /// The language the graph gives each of `files` (for [`inline_tests`]).
