@@ -256,7 +256,7 @@ fn integration_target<'a>(path: &'a str, place: RustPlace<'_>) -> Option<Option<
         return None;
     }
     Some(match components[at + 1..] {
-        _ if place.declared_tests_only => None,
+        _ if place.declared_only.tests => None,
         [file] => file.strip_suffix(".rs"),
         [dir, "main.rs"] => Some(dir),
         _ => None,

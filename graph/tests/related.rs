@@ -306,6 +306,41 @@ fn without_autotests_only_declared_test_targets_are_tests_and_crate_roots() {
     assert_eq!(tests_of(&graph, "tests/loose.rs"), ["tests/plain.rs"]);
 }
 
+/// `autoexamples`, `autobenches` and `autobins = false` do for their kinds what `autotests =
+/// false` does for tests: a file in `examples/`, `benches/` or `src/bin/` that no entry declares is
+/// a module (its `mod x;` is below it), and a declared target is a crate root wherever it is.
+#[test]
+fn without_auto_discovery_only_declared_examples_benches_and_bins_are_crate_roots() {
+    let manifest = "[package]\nname = \"kv\"\nautoexamples = false\nautobenches = false\nautobins = false\n\n\
+                    [[example]]\nname = \"tour\"\npath = \"examples/tour/start.rs\"\n\n[[bench]]\nname = \
+                    \"speed\"\n\n[[bin]]\nname = \"tool\"\n";
+    let mut graph = Graph::new();
+    graph.set_js_modules(lean_ctx_graph::JsModules::read(["Cargo.toml"], |_| Some(manifest.to_string())));
+    let add = |graph: &mut Graph, path: &str, text: &str| {
+        let facts = lean_ctx_graph::extract(lean_ctx_outline::Language::Rust, text);
+        graph.upsert(path, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
+    };
+    add(&mut graph, "src/lib.rs", "pub fn open() {}\n");
+    for kind in ["examples", "benches", "src/bin"] {
+        for module in ["helper.rs", "loose/helper.rs"] {
+            add(&mut graph, &format!("{kind}/{module}"), "pub fn help() {}\n");
+        }
+        add(&mut graph, &format!("{kind}/loose.rs"), "mod helper;\n");
+    }
+    add(&mut graph, "examples/tour/start.rs", "mod steps;\n");
+    add(&mut graph, "examples/tour/steps.rs", "pub fn step() {}\n");
+    add(&mut graph, "benches/speed.rs", "mod helper;\n");
+    add(&mut graph, "src/bin/tool.rs", "mod helper;\n");
+    let imports = |file: &str| graph.file_graph().imports_of(file).cloned().collect::<Vec<_>>();
+    for kind in ["examples", "benches", "src/bin"] {
+        let loose = format!("{kind}/loose.rs");
+        assert_eq!(imports(&loose), [format!("{kind}/loose/helper.rs")], "{loose} is no target, so a module");
+    }
+    assert_eq!(imports("examples/tour/start.rs"), ["examples/tour/steps.rs"], "declared by path");
+    assert_eq!(imports("benches/speed.rs"), ["benches/helper.rs"], "declared at benches/NAME.rs");
+    assert_eq!(imports("src/bin/tool.rs"), ["src/bin/helper.rs"], "declared at src/bin/NAME.rs");
+}
+
 #[test]
 fn crate_paths_stay_in_their_own_crate() {
     let mut graph = Graph::new();
