@@ -8,10 +8,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use lean_ctx_graph::{DefId, DefSummary, FileGraph, Graph, Interrupt, MAX_DEPTH, TestLinks};
+use lean_ctx_search::Withheld;
 
 use super::callgraph::Resolved;
 use super::diff::{self, FileChange};
-use super::subject::{self, Group, Linked, Withheld, add_note, file_facts, readable, split_subject, withhold};
+use super::subject::{self, Group, Linked, add_note, file_facts, readable, split_subject, withhold, withholds};
 use crate::engine::error::{EngineError, EngineResult};
 use crate::engine::{Caller, Engine};
 
@@ -119,13 +120,10 @@ impl Engine {
             *tests = Group::new(TESTS, all, TESTS_LIMIT);
         }
         let mut withheld = Withheld::default();
-        let before = answer.changed.len();
-        answer.changed.retain(|c| withheld.admits(&rules, &root, &c.file));
-        let hidden = before - answer.changed.len();
+        answer.changed.retain(|c| !withholds(&mut withheld, &rules, &root, &c.file));
         answer.changed_symbols.retain(|d| readable(&rules, &root, &d.file));
         withhold(&rules, &root, &mut answer.groups, &mut withheld);
-        let count = answer.groups.iter().map(|g| g.withheld).sum::<usize>() + hidden;
-        if let Some(note) = withheld.note(count, "file(s)") {
+        if let Some(note) = withheld.note("file") {
             add_note(&mut answer.note, note);
         }
         Ok(answer)
