@@ -35,6 +35,8 @@ use crate::js_modules::JsModules;
 use crate::modules;
 use crate::names::{Named, Written};
 use crate::rank::RankEdges;
+use crate::related::FileGraph;
+use crate::tests_link::TestLinks;
 use crate::types::{Known, MAX_BASES, MAX_STEPS};
 
 /// How a reference was resolved.
@@ -134,6 +136,10 @@ struct Derived {
     package_uses: OnceLock<BTreeMap<String, BTreeSet<String>>>,
     /// What each Go file's imports name, for [`Graph::go_visible`] at each of its references.
     go_imports: OnceLock<HashMap<String, Vec<modules::Target>>>,
+    /// The file graph of every impact and related question (see [`Graph::file_graph`]).
+    file_graph: OnceLock<FileGraph>,
+    /// The test links of every impact and related question (see [`Graph::test_links`]).
+    test_links: OnceLock<TestLinks>,
 }
 
 impl Graph {
@@ -208,6 +214,18 @@ impl Graph {
                 self.files.iter().map(|(file, entry)| (file.clone(), self.same_package_uses(file, &entry.facts)));
             uses.filter(|(_, used)| !used.is_empty()).collect()
         })
+    }
+
+    /// Every file's imports resolved to project files: worked out on first need after a change,
+    /// then shared by every question.
+    pub fn file_graph(&self) -> &FileGraph {
+        self.derived.file_graph.get_or_init(|| self.build_file_graph())
+    }
+
+    /// The test links of every test file of the project, made from [`Graph::file_graph`] on first
+    /// need after a change, then shared by every question.
+    pub fn test_links(&self) -> &TestLinks {
+        self.derived.test_links.get_or_init(|| self.build_test_links(self.file_graph()))
     }
 
     /// The project's JavaScript/TypeScript module mappings, as last set.

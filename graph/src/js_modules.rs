@@ -14,21 +14,22 @@
 //! Rust's crates are read here too, from each `Cargo.toml`'s `[lib] name`, else its
 //! `[package] name` (`-` read as `_`): an integration test's `use mycrate::util::helper` names
 //! the crate's `src/util.rs`, which the path alone cannot tell from a dependency's module. So are
-//! the test targets its `[[test]]` entries place by `path`, which no convention finds, and whether
-//! `autotests = false` leaves those entries the only ones.
+//! the targets its `[[test]]`, `[[bin]]`, `[[example]]` and `[[bench]]` entries place by `path`,
+//! which no convention finds, and whether `autotests`, `autobins`, `autoexamples` or
+//! `autobenches = false` leaves a kind's entries the only targets of that kind.
 //!
 //! So are Go's modules, from each `go.mod`'s `module` path: an import path under it names the
 //! directory below the `go.mod`, the module's own root package included (`import
 //! "github.com/spf13/afero"` from a test in `afero/zipfs`), which matching directories by the
 //! import path's suffix cannot find.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use lean_ctx_common::jsonc;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::modules::{RustPlace, join, last, module_stem, normalize, parent};
+use crate::modules::{DeclaredOnly, RustPlace, join, last, module_stem, normalize, parent};
 
 /// How many configs an `extends` chain is followed through.
 const MAX_EXTENDS: usize = 8;
@@ -44,16 +45,20 @@ pub struct JsModules {
     /// The project's Rust crates, by the name their code uses (`my_crate`), in name order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     crates: Vec<Package>,
-    /// The directories of those crates, each with whether its manifest turns off Cargo's finding
-    /// of test targets by their place (`autotests = false`): a file's crate is found by looking
+    /// The directories of those crates, each with the kinds of target its manifest turns off
+    /// Cargo's finding by their place (`autotests = false`, …): a file's crate is found by looking
     /// its directories up, not by testing every crate.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    crate_dirs: BTreeMap<String, bool>,
-    /// The test targets manifests declare with a `path` (`[[test]] name = "all"`, `path =
+    crate_dirs: BTreeMap<String, DeclaredOnly>,
+    /// The test targets manifests declare (`[[test]] name = "all"`, `path =
     /// "tests/suite/all.rs"`), which Cargo may not find by their place: root-relative path →
     /// target name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     cargo_tests: BTreeMap<String, String>,
+    /// The other targets manifests declare (`[[bin]]`, `[[example]]`, `[[bench]]`), root-relative:
+    /// crate roots wherever they are.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    cargo_roots: BTreeSet<String>,
     /// The project's Go modules, by their `go.mod` module path, longest first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     go_modules: Vec<Package>,
@@ -140,12 +145,17 @@ impl JsModules {
                     let dir = parent(rel);
                     if let Some(name) = cargo_lib_name(&manifest) {
                         modules.crates.push(Package { name, dir: dir.to_string() });
-                        modules.crate_dirs.insert(dir.to_string(), declared_tests_only(&manifest));
+                        modules.crate_dirs.insert(dir.to_string(), declared_only(&manifest));
                     }
-                    for (name, path) in cargo_test_targets(&manifest) {
+                    for (name, path) in cargo_targets(&manifest, "test", "tests") {
                         if let Some(path) = normalize(&join(dir, &path)) {
                             modules.cargo_tests.insert(path, name);
                         }
+                    }
+                    let others = [("bin", "src/bin"), ("example", "examples"), ("bench", "benches")];
+                    for (kind, places) in others {
+                        let paths = cargo_targets(&manifest, kind, places).into_iter();
+                        modules.cargo_roots.extend(paths.filter_map(|(_, path)| normalize(&join(dir, &path))));
                     }
                 }
                 // One without a `module` line is broken; `go` reports it.
@@ -195,8 +205,8 @@ impl JsModules {
         };
         RustPlace {
             crate_dir: krate.map(|(dir, _)| dir.as_str()),
-            declared_tests_only: krate.is_some_and(|(_, only)| *only),
-            declared_target: self.cargo_tests.contains_key(file),
+            declared_only: krate.map(|(_, only)| *only).unwrap_or_default(),
+            declared_target: self.cargo_tests.contains_key(file) || self.cargo_roots.contains(file),
         }
     }
 
@@ -294,28 +304,37 @@ fn go_module_path(text: &str) -> Option<String> {
     })
 }
 
-/// The `[[test]]` targets of a manifest, as (name, path relative to the manifest): the `path`
-/// given, else the two places Cargo looks for a target of that name (`tests/NAME.rs`,
-/// `tests/NAME/main.rs`), which matter where `autotests = false` leaves only declared targets.
-fn cargo_test_targets(manifest: &toml_edit::DocumentMut) -> Vec<(String, String)> {
-    let tests = manifest.get("test").and_then(toml_edit::Item::as_array_of_tables);
+/// The `[[KIND]]` targets of a manifest (`test`, `bin`, `example`, `bench`), as (name, path
+/// relative to the manifest): the `path` given, else the two places in `places` Cargo looks for a
+/// target of that name (`tests/NAME.rs`, `tests/NAME/main.rs`), which matter where
+/// `autotests = false` (or its kind's switch) leaves only declared targets.
+fn cargo_targets(manifest: &toml_edit::DocumentMut, kind: &str, places: &str) -> Vec<(String, String)> {
+    let targets = manifest.get(kind).and_then(toml_edit::Item::as_array_of_tables);
     let mut out = Vec::new();
-    for test in tests.into_iter().flatten() {
-        let Some(name) = test.get("name").and_then(|n| n.as_str()) else { continue };
-        match test.get("path").and_then(|p| p.as_str()) {
+    for target in targets.into_iter().flatten() {
+        let Some(name) = target.get("name").and_then(|n| n.as_str()) else { continue };
+        match target.get("path").and_then(|p| p.as_str()) {
             Some(path) => out.push((name.to_string(), path.to_string())),
             None => out.extend(
-                [format!("tests/{name}.rs"), format!("tests/{name}/main.rs")].map(|path| (name.to_string(), path)),
+                [format!("{places}/{name}.rs"), format!("{places}/{name}/main.rs")]
+                    .map(|path| (name.to_string(), path)),
             ),
         }
     }
     out
 }
 
-/// Whether a manifest builds only the test targets its `[[test]]` entries declare
-/// (`autotests = false` under `[package]`).
-fn declared_tests_only(manifest: &toml_edit::DocumentMut) -> bool {
-    manifest.get("package").and_then(|p| p.get("autotests")).and_then(toml_edit::Item::as_bool) == Some(false)
+/// The kinds of target a manifest has Cargo find only where its entries declare them
+/// (`autotests = false` and the like under `[package]`).
+fn declared_only(manifest: &toml_edit::DocumentMut) -> DeclaredOnly {
+    let off =
+        |key: &str| manifest.get("package").and_then(|p| p.get(key)).and_then(toml_edit::Item::as_bool) == Some(false);
+    DeclaredOnly {
+        tests: off("autotests"),
+        examples: off("autoexamples"),
+        benches: off("autobenches"),
+        bins: off("autobins"),
+    }
 }
 
 /// A config's `baseUrl` and `paths` after its `extends` chain, each root-relative where it was
@@ -448,7 +467,7 @@ mod tests {
         // A `[[test]]` without a path is where Cargo looks for one of its name.
         assert_eq!(m.cargo_test("mini/tests/plain.rs"), Some("plain"));
         let place = m.rust_place("crates/my-core/tests/deep/x.rs");
-        assert_eq!((place.crate_dir, place.declared_tests_only), (Some("crates/my-core"), false));
+        assert_eq!((place.crate_dir, place.declared_only), (Some("crates/my-core"), DeclaredOnly::default()));
         assert_eq!(m.rust_place("elsewhere/src/lib.rs").crate_dir, None);
         assert!(is_js_config("crates/my-core/Cargo.toml"));
     }

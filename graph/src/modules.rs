@@ -9,6 +9,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use lean_ctx_outline::Language;
+use serde::{Deserialize, Serialize};
 
 /// `a/b/c` for `a/b/c.rs`.
 pub(crate) fn stem(path: &str) -> &str {
@@ -172,11 +173,23 @@ impl FileIndex {
 pub(crate) struct RustPlace<'a> {
     /// The directory of the crate the file is in (see [`in_crate_dir`]).
     pub crate_dir: Option<&'a str>,
-    /// The crate's manifest says `autotests = false`: only its `[[test]]` entries are test
-    /// targets, and the other files of its `tests/` are modules they include.
-    pub declared_tests_only: bool,
-    /// A `[[test]]` entry names the file: a crate root wherever it is.
+    /// The kinds of target the crate's manifest has Cargo not find by their place.
+    pub declared_only: DeclaredOnly,
+    /// A `[[test]]`, `[[bin]]`, `[[example]]` or `[[bench]]` entry names the file: a crate root
+    /// wherever it is.
     pub declared_target: bool,
+}
+
+/// The kinds of Cargo target a manifest turns off finding by their place (`autotests = false`,
+/// `autoexamples`, `autobenches`, `autobins`): of those, only its `[[test]]`, `[[example]]`,
+/// `[[bench]]` or `[[bin]]` entries are targets, and the other files in their directories are
+/// modules the targets include.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct DeclaredOnly {
+    pub tests: bool,
+    pub examples: bool,
+    pub benches: bool,
+    pub bins: bool,
 }
 
 /// The files `module`, imported by `from`, may be; `place` says where a Rust `from` is among its
@@ -229,18 +242,21 @@ fn rust_module_dir(file: &str, place: RustPlace<'_>) -> String {
     }
 }
 
-/// `tests/x.rs` (unless the manifest declares its tests only), `examples/x.rs`, `benches/x.rs`
-/// (in the crate's directory, see [`in_crate_dir`]) and `src/bin/x.rs`: each a target Cargo finds
-/// by its place, a crate of its own.
+/// `tests/x.rs`, `examples/x.rs`, `benches/x.rs` (in the crate's directory, see [`in_crate_dir`])
+/// and `src/bin/x.rs`, each unless the manifest declares its targets of that kind only: a target
+/// Cargo finds by its place, a crate of its own.
 fn is_rust_target_root(file: &str, place: RustPlace<'_>) -> bool {
     let dir = parent(file);
     let (above, leaf) = dir.rsplit_once('/').unwrap_or(("", dir));
+    let declared_only = place.declared_only;
     let found_by_place = match leaf {
-        "tests" => !place.declared_tests_only,
-        "examples" | "benches" => true,
+        "tests" => !declared_only.tests,
+        "examples" => !declared_only.examples,
+        "benches" => !declared_only.benches,
         _ => false,
     };
-    (found_by_place && in_crate_dir(above, place.crate_dir)) || (leaf == "bin" && last(above) == "src")
+    let bin = leaf == "bin" && last(above) == "src" && !declared_only.bins;
+    (found_by_place && in_crate_dir(above, place.crate_dir)) || bin
 }
 
 /// Whether `dir` is a crate's directory, where Cargo looks for its `tests/`, `examples/` and

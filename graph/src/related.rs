@@ -9,20 +9,26 @@
 //! `mod x;` declarations need no import and are not edges here.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::sync::Arc;
 
 use lean_ctx_outline::Language;
 
 use crate::facts::{FileFacts, Import, Ref};
+use crate::file_ids::FileIds;
 use crate::graph::{Graph, Label, language_of, module_binding};
 use crate::modules::Target;
 
 pub use lean_ctx_common::limits::{MAX_NEIGHBOR_DEPTH, MAX_PATH_LENGTH};
 
-/// The project's import edges, both ways.
-#[derive(Debug, Default, Clone)]
+/// The project's import edges, both ways, each file by its number (see [`FileIds`]): built once
+/// per version of the graph and kept, a few bytes an edge.
+#[derive(Debug)]
 pub struct FileGraph {
-    imports: BTreeMap<String, BTreeSet<String>>,
-    importers: BTreeMap<String, BTreeSet<String>>,
+    ids: Arc<FileIds>,
+    /// By file number: the files it imports, in path order.
+    imports: Vec<Vec<u32>>,
+    /// By file number: the files importing it, in path order.
+    importers: Vec<Vec<u32>>,
 }
 
 /// Which way an import step goes, seen from where a walk started.
@@ -61,76 +67,98 @@ pub struct Step {
 }
 
 impl Graph {
-    /// Every file's imports resolved to project files.
-    pub fn file_graph(&self) -> FileGraph {
-        let mut out = FileGraph::default();
+    /// Every file's imports resolved to project files (see [`Graph::file_graph`]).
+    pub(crate) fn build_file_graph(&self) -> FileGraph {
+        let ids = Arc::new(FileIds::new(self.files().keys().cloned().collect()));
         let package_uses = self.package_uses();
-        for (file, entry) in self.files() {
+        let mut imports = vec![Vec::new(); ids.len()];
+        let mut importers = vec![Vec::new(); ids.len()];
+        // Files are met in path order, so each importers list is built sorted.
+        for (id, (file, entry)) in self.files().iter().enumerate() {
             let Some(language) = language_of(&entry.facts) else { continue };
             let imported = entry.facts.imports.iter().flat_map(|import| self.import_files(file, language, import));
-            for target in imported.chain(package_uses.get(file).into_iter().flatten().cloned()) {
-                if target != *file {
-                    out.imports.entry(file.clone()).or_default().insert(target.clone());
-                    out.importers.entry(target).or_default().insert(file.clone());
-                }
+            let targets = imported.chain(package_uses.get(file).into_iter().flatten().cloned());
+            let mut targets: Vec<u32> = targets.filter_map(|target| ids.id(&target)).collect();
+            targets.sort_unstable();
+            targets.dedup();
+            targets.retain(|&target| target != id as u32);
+            for &target in &targets {
+                importers[target as usize].push(id as u32);
             }
+            imports[id] = targets;
         }
-        out
+        FileGraph { ids, imports, importers }
     }
 }
 
 impl FileGraph {
+    /// The numbering of the files, shared with the test links made from this file graph.
+    pub(crate) fn ids(&self) -> &Arc<FileIds> {
+        &self.ids
+    }
+
     /// Project files `file` imports, in path order.
     pub fn imports_of(&self, file: &str) -> impl Iterator<Item = &String> {
-        self.imports.get(file).into_iter().flatten()
+        self.named(self.ids.id(file).map(|id| &self.imports[id as usize]))
     }
 
     /// Project files importing `file`, in path order.
     pub fn importers_of(&self, file: &str) -> impl Iterator<Item = &String> {
-        self.importers.get(file).into_iter().flatten()
+        self.named(self.ids.id(file).map(|id| &self.importers[id as usize]))
+    }
+
+    fn named<'a>(&'a self, list: Option<&'a Vec<u32>>) -> impl Iterator<Item = &'a String> {
+        list.into_iter().flatten().map(|&id| self.ids.name(id))
+    }
+
+    /// The files one step from `at` the way `direction` says, each with it.
+    fn step(&self, at: u32, direction: Direction) -> impl Iterator<Item = (u32, Direction)> + '_ {
+        let list = match direction {
+            Direction::Imports => &self.imports[at as usize],
+            Direction::ImportedBy => &self.importers[at as usize],
+        };
+        list.iter().map(move |&next| (next, direction))
     }
 
     /// Files up to `depth` import steps away in either direction (1 to [`MAX_NEIGHBOR_DEPTH`]),
     /// nearest first, then by path.
     pub fn neighbors(&self, file: &str, depth: u32) -> Vec<Reached> {
         let depth = depth.clamp(1, MAX_NEIGHBOR_DEPTH);
-        self.walk(&[file.to_string()], depth, |at| {
-            let out = self.imports_of(at).map(|f| (f, Direction::Imports));
-            out.chain(self.importers_of(at).map(|f| (f, Direction::ImportedBy))).collect()
-        })
+        self.walk(&[file.to_string()], depth, &[Direction::Imports, Direction::ImportedBy])
     }
 
     /// Files that import one of `files`, then files importing those, `depth` levels deep.
     pub fn dependents(&self, files: &[String], depth: u32) -> Vec<Reached> {
-        self.walk(files, depth, |at| self.importers_of(at).map(|f| (f, Direction::ImportedBy)).collect())
+        self.walk(files, depth, &[Direction::ImportedBy])
     }
 
     /// Breadth-first from `start`, each file once at its smallest depth.
-    fn walk<'a>(
-        &'a self,
-        start: &[String],
-        depth: u32,
-        next: impl Fn(&str) -> Vec<(&'a String, Direction)>,
-    ) -> Vec<Reached> {
-        let mut seen: BTreeSet<&str> = start.iter().map(String::as_str).collect();
-        let mut frontier: Vec<&str> = seen.iter().copied().collect();
+    fn walk(&self, start: &[String], depth: u32, directions: &[Direction]) -> Vec<Reached> {
+        let mut seen = vec![false; self.ids.len()];
+        let mut frontier: Vec<u32> = start.iter().filter_map(|file| self.ids.id(file)).collect();
+        for &at in &frontier {
+            seen[at as usize] = true;
+        }
         let mut out = Vec::new();
         for level in 1..=depth {
-            let mut found: BTreeMap<&str, Direction> = BTreeMap::new();
-            for at in &frontier {
-                for (file, direction) in next(at) {
-                    if !seen.contains(file.as_str()) {
+            // By number, which is path order.
+            let mut found: BTreeMap<u32, Direction> = BTreeMap::new();
+            for &at in &frontier {
+                for (file, direction) in directions.iter().flat_map(|&direction| self.step(at, direction)) {
+                    if !seen[file as usize] {
                         // Either way counts; `imports` wins a tie so the answer does not depend
                         // on visiting order.
-                        let slot = found.entry(file.as_str()).or_insert(direction);
+                        let slot = found.entry(file).or_insert(direction);
                         *slot = (*slot).min(direction);
                     }
                 }
             }
-            seen.extend(found.keys().copied());
+            for &file in found.keys() {
+                seen[file as usize] = true;
+            }
             frontier = found.keys().copied().collect();
             out.extend(found.into_iter().map(|(file, direction)| Reached {
-                file: file.to_string(),
+                file: self.ids.name(file).clone(),
                 depth: level,
                 direction,
             }));
@@ -144,15 +172,21 @@ impl FileGraph {
     /// A shortest chain of imports connecting `from` and `to`, each step taken in either
     /// direction; `None` when none is at most `max` steps long.
     pub fn path(&self, from: &str, to: &str, max: u32) -> Option<Vec<Step>> {
-        let mut came_from: HashMap<&str, (&str, Direction)> = HashMap::new();
-        let mut queue: VecDeque<(&str, u32)> = VecDeque::from([(from, 0)]);
-        let mut seen: BTreeSet<&str> = BTreeSet::from([from]);
+        if from == to {
+            return Some(Vec::new());
+        }
+        let (from, to) = (self.ids.id(from)?, self.ids.id(to)?);
+        let mut came_from: HashMap<u32, (u32, Direction)> = HashMap::new();
+        let mut queue: VecDeque<(u32, u32)> = VecDeque::from([(from, 0)]);
+        let mut seen = vec![false; self.ids.len()];
+        seen[from as usize] = true;
         while let Some((at, length)) = queue.pop_front() {
             if at == to {
                 let mut steps = Vec::new();
                 let mut here = at;
-                while let Some((prev, direction)) = came_from.get(here) {
-                    steps.push(Step { from: prev.to_string(), to: here.to_string(), direction: *direction });
+                while let Some(&(prev, direction)) = came_from.get(&here) {
+                    let (from, to) = (self.ids.name(prev).clone(), self.ids.name(here).clone());
+                    steps.push(Step { from, to, direction });
                     here = prev;
                 }
                 steps.reverse();
@@ -161,11 +195,12 @@ impl FileGraph {
             if length >= max.min(MAX_PATH_LENGTH) {
                 continue;
             }
-            let out = self.imports_of(at).map(|f| (f, Direction::Imports));
-            for (next, direction) in out.chain(self.importers_of(at).map(|f| (f, Direction::ImportedBy))) {
-                if seen.insert(next.as_str()) {
-                    came_from.insert(next.as_str(), (at, direction));
-                    queue.push_back((next.as_str(), length + 1));
+            let next = self.step(at, Direction::Imports).chain(self.step(at, Direction::ImportedBy));
+            for (next, direction) in next {
+                if !seen[next as usize] {
+                    seen[next as usize] = true;
+                    came_from.insert(next, (at, direction));
+                    queue.push_back((next, length + 1));
                 }
             }
         }

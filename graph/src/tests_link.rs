@@ -8,11 +8,13 @@
 //! taken off, the nearest such source when several have that name; Go: in the same directory) and
 //! by import (every non-test project file it imports).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 
 use lean_ctx_outline::Language;
 
+use crate::file_ids::FileIds;
 use crate::graph::Graph;
 use crate::modules::{self, RustPlace};
 use crate::related::FileGraph;
@@ -33,35 +35,79 @@ impl LinkHow {
             LinkHow::Import => "import",
         }
     }
+
+    fn bit(self) -> u8 {
+        1 << self as u8
+    }
 }
 
-/// Every link of a project, both ways, each with how it was made.
-#[derive(Debug, Default, Clone)]
+/// The ways one test and one source are linked: a set of [`LinkHow`] in a byte, since a
+/// project's links are kept by the hundred thousand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LinkHows(u8);
+
+impl LinkHows {
+    fn with(self, how: LinkHow) -> LinkHows {
+        LinkHows(self.0 | how.bit())
+    }
+
+    /// In order: `name`, then `import`.
+    pub fn iter(self) -> impl Iterator<Item = LinkHow> {
+        [LinkHow::Name, LinkHow::Import].into_iter().filter(move |how| self.0 & how.bit() != 0)
+    }
+}
+
+/// Every link of a project, both ways, each with how it was made; files by their numbers (see
+/// [`FileIds`]): made once per version of the graph and kept.
+#[derive(Debug)]
 pub struct TestLinks {
-    tests_of: BTreeMap<String, BTreeMap<String, BTreeSet<LinkHow>>>,
-    sources_of: BTreeMap<String, BTreeMap<String, BTreeSet<LinkHow>>>,
+    ids: Arc<FileIds>,
+    /// By source file: its tests, in path order.
+    tests_of: Vec<Vec<(u32, LinkHows)>>,
+    /// By test file: its sources, in path order.
+    sources_of: Vec<Vec<(u32, LinkHows)>>,
 }
 
 impl TestLinks {
     /// The tests linked to a source file, in path order.
-    pub fn tests_of(&self, source: &str) -> impl Iterator<Item = (&String, &BTreeSet<LinkHow>)> {
-        self.tests_of.get(source).into_iter().flatten()
+    pub fn tests_of(&self, source: &str) -> impl Iterator<Item = (&String, LinkHows)> {
+        self.named(self.ids.id(source).map(|id| &self.tests_of[id as usize]))
     }
 
     /// The source files a test is linked to, in path order.
-    pub fn sources_of(&self, test: &str) -> impl Iterator<Item = (&String, &BTreeSet<LinkHow>)> {
-        self.sources_of.get(test).into_iter().flatten()
+    pub fn sources_of(&self, test: &str) -> impl Iterator<Item = (&String, LinkHows)> {
+        self.named(self.ids.id(test).map(|id| &self.sources_of[id as usize]))
     }
 
-    fn add(&mut self, test: &str, source: &str, how: LinkHow) {
-        self.tests_of.entry(source.to_string()).or_default().entry(test.to_string()).or_default().insert(how);
-        self.sources_of.entry(test.to_string()).or_default().entry(source.to_string()).or_default().insert(how);
+    fn named<'a>(&'a self, list: Option<&'a Vec<(u32, LinkHows)>>) -> impl Iterator<Item = (&'a String, LinkHows)> {
+        list.into_iter().flatten().map(|&(id, hows)| (self.ids.name(id), hows))
+    }
+
+    /// The links `(test, source, how)`, in any order and repeated, gathered both ways.
+    fn new(ids: Arc<FileIds>, mut links: Vec<(u32, u32, LinkHow)>) -> TestLinks {
+        let mut tests_of = vec![Vec::new(); ids.len()];
+        let mut sources_of = vec![Vec::new(); ids.len()];
+        // By test, then source: each list below is built in path order, a pair's ways merged.
+        links.sort_unstable();
+        let mut merged: Vec<(u32, u32, LinkHows)> = Vec::with_capacity(links.len());
+        for (test, source, how) in links {
+            match merged.last_mut() {
+                Some(last) if (last.0, last.1) == (test, source) => last.2 = last.2.with(how),
+                _ => merged.push((test, source, LinkHows::default().with(how))),
+            }
+        }
+        for (test, source, hows) in merged {
+            tests_of[source as usize].push((test, hows));
+            sources_of[test as usize].push((source, hows));
+        }
+        TestLinks { ids, tests_of, sources_of }
     }
 }
 
 impl Graph {
-    /// The test links of every test file of the project.
-    pub fn test_links(&self, files: &FileGraph) -> TestLinks {
+    /// The test links of every test file of the project (see [`Graph::test_links`]).
+    pub(crate) fn build_test_links(&self, files: &FileGraph) -> TestLinks {
+        let ids = files.ids();
         let mut sources: HashMap<(&str, &str), Vec<&String>> = HashMap::new();
         let mut tests = Vec::new();
         for (file, entry) in self.files() {
@@ -71,21 +117,22 @@ impl Graph {
                 None => sources.entry((family, source_name(file, family))).or_default().push(file),
             }
         }
-        let mut links = TestLinks::default();
+        let id = |file: &str| ids.id(file).expect("a link's files are the graph's");
+        let mut links = Vec::new();
         for (test, family, name) in tests {
             let candidates = sources.get(&(family, name.as_str())).map(Vec::as_slice).unwrap_or_default();
             let krate = (family == "rust").then(|| rust_crate_of(test, self.js_modules().rust_place(test))).flatten();
             for source in nearest(test, family, &name, krate.as_deref(), candidates) {
-                links.add(test, source, LinkHow::Name);
+                links.push((id(test), id(source), LinkHow::Name));
             }
             for source in files.imports_of(test) {
                 let is_test = self.file(source).is_some_and(|e| self.tested_name(source, &e.facts.language).is_some());
                 if !is_test {
-                    links.add(test, source, LinkHow::Import);
+                    links.push((id(test), id(source), LinkHow::Import));
                 }
             }
         }
-        links
+        TestLinks::new(ids.clone(), links)
     }
 
     /// Whether `path` is a test file (`language` as the graph names it, empty for a file the graph
@@ -209,7 +256,7 @@ fn integration_target<'a>(path: &'a str, place: RustPlace<'_>) -> Option<Option<
         return None;
     }
     Some(match components[at + 1..] {
-        _ if place.declared_tests_only => None,
+        _ if place.declared_only.tests => None,
         [file] => file.strip_suffix(".rs"),
         [dir, "main.rs"] => Some(dir),
         _ => None,

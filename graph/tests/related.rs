@@ -16,13 +16,13 @@ use fixture::{build, fixture_dir};
 /// One block per file: what it imports, what imports it, its tests or (for a test) what it tests.
 fn render_related(graph: &Graph) -> String {
     let files = graph.file_graph();
-    let links = graph.test_links(&files);
+    let links = graph.test_links();
     let mut out = String::new();
     for (file, entry) in graph.files() {
         let list = |items: Vec<String>| if items.is_empty() { "-".to_string() } else { items.join(", ") };
         let imports = list(files.imports_of(file).cloned().collect());
         let importers = list(files.importers_of(file).cloned().collect());
-        let linked = |(f, how): (&String, &std::collections::BTreeSet<lean_ctx_graph::LinkHow>)| {
+        let linked = |(f, how): (&String, lean_ctx_graph::LinkHows)| {
             let how: Vec<&str> = how.iter().map(|h| h.name()).collect();
             format!("{f} ({})", how.join("+"))
         };
@@ -49,8 +49,7 @@ fn check_golden(name: &str) -> Graph {
 }
 
 fn tests_of(graph: &Graph, file: &str) -> Vec<String> {
-    let files = graph.file_graph();
-    graph.test_links(&files).tests_of(file).map(|(t, _)| t.clone()).collect()
+    graph.test_links().tests_of(file).map(|(t, _)| t.clone()).collect()
 }
 
 #[test]
@@ -197,6 +196,49 @@ fn same_package_uses_follow_every_change() {
     assert_eq!(importers(&graph).len(), before.len() - 1);
 }
 
+/// The file graph is worked out once per version of the graph and kept: asked again, it is the
+/// one already made; a Go file added to a package, then removed, is imported through the package
+/// in the next answer and then no longer.
+#[test]
+fn the_file_graph_is_kept_until_the_graph_changes() {
+    let mut graph = build("go");
+    let first: *const lean_ctx_graph::FileGraph = graph.file_graph();
+    assert!(std::ptr::eq(first, graph.file_graph()), "a second question does not build it again");
+    let main = "cmd/shop/main.go";
+    let added = "internal/store/extra.go";
+    let facts = lean_ctx_graph::extract(lean_ctx_outline::Language::Go, "package store\n\nfunc Extra() {}\n");
+    graph.upsert(added, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
+    assert!(graph.file_graph().imports_of(main).any(|f| f == added), "the package's new file is imported");
+    assert_eq!(graph.file_graph().importers_of(added).collect::<Vec<_>>(), [main]);
+    graph.remove(added);
+    assert!(!graph.file_graph().imports_of(main).any(|f| f == added));
+    assert_eq!(graph.file_graph().importers_of(added).count(), 0, "a file not in the graph has no edges");
+}
+
+/// The test links are made once per version of the graph and kept like the file graph: a test
+/// added to a package links to what it names and imports in the next answer, and not once it is
+/// removed.
+#[test]
+fn the_test_links_are_kept_until_the_graph_changes() {
+    let mut graph = build("go");
+    let first: *const lean_ctx_graph::TestLinks = graph.test_links();
+    assert!(std::ptr::eq(first, graph.test_links()), "a second question does not link them again");
+    let test = "internal/store/normalize_test.go";
+    let text = "package store\n\nimport \"testing\"\n\nfunc TestNormalize(t *testing.T) { normalize(\"\") }\n";
+    let facts = lean_ctx_graph::extract(lean_ctx_outline::Language::Go, text);
+    graph.upsert(test, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
+    let linked: Vec<(String, Vec<&str>)> = graph
+        .test_links()
+        .sources_of(test)
+        .map(|(source, hows)| (source.clone(), hows.iter().map(|how| how.name()).collect()))
+        .collect();
+    assert_eq!(linked, [("internal/store/normalize.go".to_string(), vec!["name", "import"])]);
+    assert!(tests_of(&graph, "internal/store/normalize.go").iter().any(|t| t == test));
+    graph.remove(test);
+    assert!(!tests_of(&graph, "internal/store/normalize.go").iter().any(|t| t == test));
+    assert_eq!(graph.test_links().sources_of(test).count(), 0, "a file not in the graph has no links");
+}
+
 #[test]
 fn uses_of_a_symbol_and_closest_files() {
     let graph = build("python");
@@ -262,6 +304,41 @@ fn without_autotests_only_declared_test_targets_are_tests_and_crate_roots() {
     // A change to a module a target includes runs that target.
     assert_eq!(tests_of(&graph, "tests/suite/helpers.rs"), ["tests/suite/all.rs"]);
     assert_eq!(tests_of(&graph, "tests/loose.rs"), ["tests/plain.rs"]);
+}
+
+/// `autoexamples`, `autobenches` and `autobins = false` do for their kinds what `autotests =
+/// false` does for tests: a file in `examples/`, `benches/` or `src/bin/` that no entry declares is
+/// a module (its `mod x;` is below it), and a declared target is a crate root wherever it is.
+#[test]
+fn without_auto_discovery_only_declared_examples_benches_and_bins_are_crate_roots() {
+    let manifest = "[package]\nname = \"kv\"\nautoexamples = false\nautobenches = false\nautobins = false\n\n\
+                    [[example]]\nname = \"tour\"\npath = \"examples/tour/start.rs\"\n\n[[bench]]\nname = \
+                    \"speed\"\n\n[[bin]]\nname = \"tool\"\n";
+    let mut graph = Graph::new();
+    graph.set_js_modules(lean_ctx_graph::JsModules::read(["Cargo.toml"], |_| Some(manifest.to_string())));
+    let add = |graph: &mut Graph, path: &str, text: &str| {
+        let facts = lean_ctx_graph::extract(lean_ctx_outline::Language::Rust, text);
+        graph.upsert(path, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
+    };
+    add(&mut graph, "src/lib.rs", "pub fn open() {}\n");
+    for kind in ["examples", "benches", "src/bin"] {
+        for module in ["helper.rs", "loose/helper.rs"] {
+            add(&mut graph, &format!("{kind}/{module}"), "pub fn help() {}\n");
+        }
+        add(&mut graph, &format!("{kind}/loose.rs"), "mod helper;\n");
+    }
+    add(&mut graph, "examples/tour/start.rs", "mod steps;\n");
+    add(&mut graph, "examples/tour/steps.rs", "pub fn step() {}\n");
+    add(&mut graph, "benches/speed.rs", "mod helper;\n");
+    add(&mut graph, "src/bin/tool.rs", "mod helper;\n");
+    let imports = |file: &str| graph.file_graph().imports_of(file).cloned().collect::<Vec<_>>();
+    for kind in ["examples", "benches", "src/bin"] {
+        let loose = format!("{kind}/loose.rs");
+        assert_eq!(imports(&loose), [format!("{kind}/loose/helper.rs")], "{loose} is no target, so a module");
+    }
+    assert_eq!(imports("examples/tour/start.rs"), ["examples/tour/steps.rs"], "declared by path");
+    assert_eq!(imports("benches/speed.rs"), ["benches/helper.rs"], "declared at benches/NAME.rs");
+    assert_eq!(imports("src/bin/tool.rs"), ["src/bin/helper.rs"], "declared at src/bin/NAME.rs");
 }
 
 #[test]

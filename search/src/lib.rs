@@ -48,4 +48,4 @@ pub use observer::{Extra, Extras, IndexObserver};
 pub use render::search_text;
 pub use symbols::{Extraction, IndexExtractor, Symbol, SymbolExtractor, default_extractor};
 pub use walk::{FileStamp, Skipped};
-pub use withheld::Withhold;
+pub use withheld::{Withheld, Withhold};

@@ -33,22 +33,23 @@ impl fmt::Debug for Withhold {
 }
 
 /// The results taken out and the rules that took them (each once, sorted, whatever order the
-/// files were met in): a search's matches, or the files a listing (glob, tree) leaves out.
+/// files were met in): a search's matches, the files a listing (glob, tree) leaves out, or the
+/// files, call sites and uses a graph answer leaves out, one result per withheld file or edge.
 #[derive(Debug, Default)]
-pub(crate) struct Withheld {
-    pub results: u64,
+pub struct Withheld {
+    pub(crate) results: u64,
     rules: BTreeSet<String>,
 }
 
 impl Withheld {
-    pub(crate) fn add(&mut self, rule: String, results: u64) {
+    /// Counts `results` taken out by `rule` (named as its note will name it).
+    pub fn add(&mut self, rule: String, results: u64) {
         self.results += results;
         self.rules.insert(rule);
     }
 
-    /// Whether `withhold` withholds the file `path` (a listing's, given absolute); counted as one
-    /// result if so.
-    pub(crate) fn check(&mut self, withhold: &dyn Fn(&Path) -> Option<String>, path: &Path) -> bool {
+    /// Whether `withhold` withholds the file `path` (given absolute); counted as one result if so.
+    pub fn check(&mut self, withhold: &dyn Fn(&Path) -> Option<String>, path: &Path) -> bool {
         let Some(rule) = withhold(path) else { return false };
         self.add(rule, 1);
         true
@@ -61,7 +62,7 @@ impl Withheld {
 
     /// `3 matches withheld by the user's Read rules: R1; R2`, or nothing. Neither the files nor
     /// their number are named: only what the rules, which the user wrote, already say.
-    pub(crate) fn note(&self, unit: &str) -> Option<String> {
+    pub fn note(&self, unit: &str) -> Option<String> {
         (self.results > 0).then(|| {
             let rules: Vec<&str> = self.rules.iter().map(String::as_str).collect();
             format!("{} withheld by the user's Read rules: {}", count(self.results, unit), rules.join("; "))

@@ -288,7 +288,13 @@ fn files_the_read_rules_deny_are_withheld_and_counted() {
     let text = String::from_utf8_lossy(&related.stdout);
     assert!(!text.contains("tests/test_pricing.py"), "{text}");
     assert!(text.contains("importers (1):\n  shop/service.py\n  [1 withheld by Read rules]"), "{text}");
-    assert!(text.contains("file(s) withheld") && text.contains("Read(./tests/**)"), "{text}");
+    // One importer, one test and three co-changed files, counted as search counts them.
+    assert!(text.contains("note: 5 files withheld by the user's Read rules: deny Read(./app.py) in "), "{text}");
+    assert!(text.contains("Read(./tests/**)"), "{text}");
+
+    let symbol = lctx(&home, &root, false, &["graph", "shop/pricing.py::apply_discount", "--action", "symbol"]);
+    let text = String::from_utf8_lossy(&symbol.stdout);
+    assert!(text.contains("1 use withheld by the user's Read rules: deny Read(./tests/**) in "), "{text}");
 
     let impact = json(&home, &root, &["impact", "shop/pricing.py::apply_discount"]);
     assert_eq!(files(&impact, "callers"), ["shop/service.py"], "{impact}");
@@ -297,6 +303,6 @@ fn files_the_read_rules_deny_are_withheld_and_counted() {
     assert!(groups.iter().any(|g| g["name"] == "tests to run" && g["withheld"] == 2), "{impact}");
     // Every rule that kept a file out is named, each once.
     let note = impact["note"].as_str().unwrap();
-    assert!(note.contains("file(s) withheld by the user's Read rules: deny Read(./app.py) in "), "{note}");
+    assert!(note.starts_with("5 files withheld by the user's Read rules: deny Read(./app.py) in "), "{note}");
     assert_eq!(note.matches("Read(./tests/**)").count(), 1, "{note}");
 }

@@ -284,6 +284,6 @@ fn precise_call_sites_in_denied_files_are_withheld_like_the_graphs() {
         text.starts_with("callers of target (pricing.py:1), depth 1, precise (fake-lsp):\n0 call site(s)\n"),
         "{text}"
     );
-    assert!(text.contains("note: 1 call site(s) withheld"), "{text}");
+    assert!(text.contains("note: 1 call site withheld by the user's Read rules: deny orders.py in "), "{text}");
     assert!(!text.contains("orders.py:5"), "{text}");
 }

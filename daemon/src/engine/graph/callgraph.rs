@@ -7,7 +7,9 @@ use lean_ctx_graph::{
     DefId, DefSummary, Edge, Graph, Guess, Interrupt, Label, Lookup, MAX_DEPTH, SUPPORTED, has_queries,
 };
 use lean_ctx_outline::Language;
+use lean_ctx_search::Withheld;
 
+use super::subject::withholds;
 use super::{GraphView, Phase};
 use crate::engine::cancel::Cancel;
 use crate::engine::error::{EngineError, EngineResult};
@@ -118,10 +120,9 @@ impl Engine {
             answer.note = Some(answer.note.map_or(unclaimed.clone(), |n| format!("{n}; {unclaimed}")));
         }
         let rules = self.permission_rules(&scope, &config);
-        let before = answer.edges.len();
-        let mut withheld = super::subject::Withheld::default();
-        answer.edges.retain(|e| withheld.admits(&rules, &root, &e.file));
-        if let Some(note) = withheld.note(before - answer.edges.len(), "call site(s)") {
+        let mut withheld = Withheld::default();
+        answer.edges.retain(|e| !withholds(&mut withheld, &rules, &root, &e.file));
+        if let Some(note) = withheld.note("call site") {
             answer.note = Some(answer.note.map_or(note.clone(), |n| format!("{n}\n{note}")));
         }
         Ok(answer)

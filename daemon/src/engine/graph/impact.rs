@@ -8,10 +8,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use lean_ctx_graph::{DefId, DefSummary, FileGraph, Graph, Interrupt, MAX_DEPTH, TestLinks};
+use lean_ctx_search::Withheld;
 
 use super::callgraph::Resolved;
 use super::diff::{self, FileChange};
-use super::subject::{self, Group, Linked, Withheld, add_note, file_facts, readable, split_subject, withhold};
+use super::subject::{self, Group, Linked, add_note, file_facts, readable, split_subject, withhold, withholds};
 use crate::engine::error::{EngineError, EngineResult};
 use crate::engine::{Caller, Engine};
 
@@ -119,13 +120,10 @@ impl Engine {
             *tests = Group::new(TESTS, all, TESTS_LIMIT);
         }
         let mut withheld = Withheld::default();
-        let before = answer.changed.len();
-        answer.changed.retain(|c| withheld.admits(&rules, &root, &c.file));
-        let hidden = before - answer.changed.len();
+        answer.changed.retain(|c| !withholds(&mut withheld, &rules, &root, &c.file));
         answer.changed_symbols.retain(|d| readable(&rules, &root, &d.file));
         withhold(&rules, &root, &mut answer.groups, &mut withheld);
-        let count = answer.groups.iter().map(|g| g.withheld).sum::<usize>() + hidden;
-        if let Some(note) = withheld.note(count, "file(s)") {
+        if let Some(note) = withheld.note("file") {
             add_note(&mut answer.note, note);
         }
         Ok(answer)
@@ -176,10 +174,10 @@ fn analyze(
         None => {
             let file = answer.file.clone();
             reached.add(&file, 0, "the file itself".into());
-            dependents_group(&files, &[file], depth, &mut answer, &mut reached);
+            dependents_group(files, &[file], depth, &mut answer, &mut reached);
         }
     }
-    Ok(finish(graph, &links, answer, reached))
+    Ok(finish(graph, links, answer, reached))
 }
 
 fn changes(view: &super::GraphView<'_>, changed: Vec<FileChange>, depth: u32) -> (ImpactAnswer, Impacted) {
@@ -200,12 +198,12 @@ fn changes(view: &super::GraphView<'_>, changed: Vec<FileChange>, depth: u32) ->
     }
     callers_group(graph, &ids, depth, &mut answer, &mut reached);
     let in_graph: Vec<String> = changed.iter().map(|c| c.file.clone()).filter(|f| graph.file(f).is_some()).collect();
-    dependents_group(&files, &in_graph, depth, &mut answer, &mut reached);
+    dependents_group(files, &in_graph, depth, &mut answer, &mut reached);
     if changed.len() > MAX_CHANGED {
         add_note(&mut answer.note, format!("{} more changed file(s) not listed", changed.len() - MAX_CHANGED));
     }
     answer.changed = changed.into_iter().take(MAX_CHANGED).collect();
-    finish(graph, &links, answer, reached)
+    finish(graph, links, answer, reached)
 }
 
 /// The definitions of a changed file whose lines a hunk touches: for each hunk, the innermost

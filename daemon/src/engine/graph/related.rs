@@ -7,9 +7,10 @@ use std::path::Path;
 use lean_ctx_graph::{DefSummary, MAX_NEIGHBOR_DEPTH, MAX_PATH_LENGTH, Step, Use};
 
 use lean_ctx_outline::Language;
+use lean_ctx_search::Withheld;
 
 use super::callgraph::Resolved;
-use super::subject::{self, Group, Linked, Withheld, add_note, file_facts, readable, split_subject, withhold};
+use super::subject::{self, Group, Linked, add_note, file_facts, readable, split_subject, withhold, withholds};
 use crate::engine::error::{EngineError, EngineResult};
 use crate::engine::{Caller, Engine};
 
@@ -104,9 +105,9 @@ impl Engine {
                 let mut answer = project.read(|view| symbol_answer(&view, symbol, file.as_deref()))?;
                 let before = answer.uses.len();
                 let mut uses = Withheld::default();
-                answer.uses.retain(|u| uses.admits(&rules, &root, &u.file));
+                answer.uses.retain(|u| !withholds(&mut uses, &rules, &root, &u.file));
                 answer.uses_withheld = before - answer.uses.len();
-                if let Some(note) = uses.note(answer.uses_withheld, "use(s)") {
+                if let Some(note) = uses.note("use") {
                     add_note(&mut answer.note, note);
                 }
                 answer.namesakes.retain(|d| readable(&rules, &root, &d.file));
@@ -189,7 +190,7 @@ impl Engine {
         };
         let mut withheld = Withheld::default();
         withhold(&rules, &root, &mut answer.groups, &mut withheld);
-        if let Some(note) = withheld.note(answer.groups.iter().map(|g| g.withheld).sum(), "file(s)") {
+        if let Some(note) = withheld.note("file") {
             add_note(&mut answer.note, note);
         }
         Ok(answer)

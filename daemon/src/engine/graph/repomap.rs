@@ -14,7 +14,9 @@ use std::path::Path;
 use lean_ctx_common::limits::{DEFAULT_MAP_TOKENS, MAX_MAP_TOKENS, MIN_MAP_TOKENS, map_tokens_out_of_range};
 use lean_ctx_graph::{DefSummary, Interrupt, declared_stem};
 use lean_ctx_outline::{Definition, Language, Outline, outline, render_signatures};
+use lean_ctx_search::Withheld;
 
+use super::subject::withholds;
 use crate::engine::cancel::Cancel;
 use crate::engine::config::Config;
 use crate::engine::error::{EngineError, EngineResult};
@@ -177,18 +179,19 @@ impl Engine {
     /// The candidates in files the user's Read rules allow, and a note on those withheld.
     fn readable(&self, scope: &Scope, config: &Config, candidates: Vec<Candidate>) -> (Vec<Candidate>, Option<String>) {
         let rules = self.permission_rules(scope, config);
-        let mut withheld = super::subject::Withheld::default();
-        let mut admitted: HashMap<String, bool> = HashMap::new();
+        let mut withheld = Withheld::default();
+        // Each file checked once, so each withheld file is counted once.
+        let mut denied: HashMap<String, bool> = HashMap::new();
         let mut kept = Vec::with_capacity(candidates.len());
         for candidate in candidates {
             let file = &candidate.def.file;
-            let admits = *admitted.entry(file.clone()).or_insert_with(|| withheld.admits(&rules, &scope.root, file));
-            if admits {
+            let withheld_file =
+                *denied.entry(file.clone()).or_insert_with(|| withholds(&mut withheld, &rules, &scope.root, file));
+            if !withheld_file {
                 kept.push(candidate);
             }
         }
-        let denied = admitted.values().filter(|admits| !**admits).count();
-        (kept, withheld.note(denied, "file(s)"))
+        (kept, withheld.note("file"))
     }
 }
 

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use lean_ctx_graph::{FileGraph, Graph, TestLinks, has_inline_tests};
+use lean_ctx_search::Withheld;
 
 use super::callgraph::{Resolved, resolve_symbol};
 use super::{GraphView, Phase, ProjectGraph};
@@ -125,11 +126,9 @@ pub(super) fn inline_tests(root: &Path, graph_files: &[(String, String)]) -> (Ve
     (found, rust.len().saturating_sub(MAX_INLINE_CHECKS))
 }
 
-/// The file graph and test links of a project, computed under one read of its graph.
-pub(super) fn file_facts(graph: &Graph) -> (FileGraph, TestLinks) {
-    let files = graph.file_graph();
-    let links = graph.test_links(&files);
-    (files, links)
+/// The file graph and test links of a project, under one read of its graph.
+pub(super) fn file_facts(graph: &Graph) -> (&FileGraph, &TestLinks) {
+    (graph.file_graph(), graph.test_links())
 }
 
 /// The language the graph gives each of `files` (for [`inline_tests`]).
@@ -137,30 +136,11 @@ pub(super) fn languages(graph: &Graph, files: impl IntoIterator<Item = String>) 
     files.into_iter().filter_map(|f| graph.file(&f).map(|e| e.facts.language.clone()).map(|l| (f, l))).collect()
 }
 
-/// The rules that kept files out of an answer, each named once, for its note.
-#[derive(Default)]
-pub(super) struct Withheld(BTreeSet<String>);
-
-impl Withheld {
-    /// Whether the user's Read rules let `file` (root-relative) be shown; if not, its rule is
-    /// noted.
-    pub(super) fn admits(&mut self, rules: &Rules, root: &Path, file: &str) -> bool {
-        // Named as search names them: what an answer shows of a file is its content here too.
-        match read_rule(&rules.permissions, &root.join(file), Shows::Content) {
-            None => true,
-            Some(rule) => {
-                self.0.insert(rule);
-                false
-            }
-        }
-    }
-
-    /// `3 file(s) withheld by the user's Read rules: deny Read(./a/**) in F; deny Read(./b) in F`, for
-    /// `count` of `what` kept out; nothing when none was.
-    pub(super) fn note(&self, count: usize, what: &str) -> Option<String> {
-        let rules: Vec<&str> = self.0.iter().map(String::as_str).collect();
-        (count > 0).then(|| format!("{count} {what} withheld by the user's Read rules: {}", rules.join("; ")))
-    }
+/// Whether the user's Read rules withhold `file` (root-relative) from a graph answer; if so, it
+/// is counted in `withheld` as one result and its rule noted. Named as search names them: what a
+/// graph answer shows of a file (its lines, its definitions) is its content.
+pub(super) fn withholds(withheld: &mut Withheld, rules: &Rules, root: &Path, file: &str) -> bool {
+    withheld.check(&|path| read_rule(&rules.permissions, path, Shows::Content), &root.join(file))
 }
 
 /// Drops the files the user's Read rules deny from every group, counting them in the group, and
@@ -168,7 +148,7 @@ impl Withheld {
 pub(super) fn withhold(rules: &Rules, root: &Path, groups: &mut [Group], withheld: &mut Withheld) {
     for group in groups {
         let before = group.files.len();
-        group.files.retain(|linked| withheld.admits(rules, root, &linked.file));
+        group.files.retain(|linked| !withholds(withheld, rules, root, &linked.file));
         group.withheld += before - group.files.len();
     }
 }
