@@ -95,7 +95,11 @@ fn measure(bins: &Path, project: &Path, language: &str, files: usize) -> String 
     let (map, _) = timed(&["map", "--json"]);
     let _ = lctx(&["daemon", "stop"]);
     // The note counts the call sites of `run` that only its name ties to the definition asked about.
-    let guessed = note.split(" call(s) of `run`").next().and_then(|n| n.rsplit(' ').next()).unwrap_or("?");
+    let guessed = [" calls of `run`", " call of `run`"]
+        .iter()
+        .find_map(|said| note.split_once(said))
+        .and_then(|(before, _)| before.rsplit(' ').next())
+        .unwrap_or("?");
     format!(
         "| {language} | {files} | {:.2} s | {new} | {:.2} s | {guessed} |",
         callers.as_secs_f64(),

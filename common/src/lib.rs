@@ -24,6 +24,7 @@
 //! - [`limits`]: request limits the clients check before sending and the
 //!   engine enforces (a graph walk's depth, a command's timeout).
 //! - [`spelling`]: edit distance and the nearest name, for "did you mean".
+//! - [`plural`]: counted nouns (`3 files`, never `3 file(s)`).
 
 pub mod build_info;
 pub mod config;
@@ -34,6 +35,7 @@ pub mod jsonc;
 pub mod limits;
 pub mod line_breaks;
 pub mod paths;
+pub mod plural;
 pub mod privacy;
 pub mod runtime_dir;
 pub mod singleton;

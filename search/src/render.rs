@@ -8,6 +8,7 @@ use std::ops::Range;
 use crate::mask::Masked;
 use crate::model::{Action, Match, SearchResult};
 use crate::walk::Skipped;
+pub(crate) use lean_ctx_common::plural::count;
 
 /// What an empty search or glob adds when hidden paths were not walked (ripgrep's rule, which
 /// would otherwise read as "this does not exist" for CI configs and dotfiles).
@@ -61,12 +62,6 @@ pub(crate) fn shown_line(line: &str, number: u64, at: Range<usize>, masked: Opti
 pub(crate) struct Shown {
     pub text: String,
     pub secrets: u32,
-}
-
-/// `1 match` / `3 matches`, `1 file` / `3 files`.
-pub(crate) fn count(n: u64, thing: &str) -> String {
-    let suffix = if thing.ends_with("ch") || thing.ends_with('s') { "es" } else { "s" };
-    if n == 1 { format!("1 {thing}") } else { format!("{n} {thing}{suffix}") }
 }
 
 /// `skipped 3 files: 1 binary, 2 special (fifo/socket/device)`, or nothing.

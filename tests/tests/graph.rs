@@ -241,7 +241,7 @@ fn callers_count_the_calls_only_a_name_links_and_list_the_rest() {
     let answer = callers(&home, &dir, "Mail.send");
     let note = answer["note"].as_str().unwrap_or_default();
     assert!(
-        note.contains("1 call(s) of `send` on values of unknown type are not listed")
+        note.contains("1 call of `send` on values of unknown type is not listed")
             && note.contains("the 2 definitions named `send`")
             && note.contains("search for `send(`"),
         "{answer}"
@@ -370,9 +370,7 @@ fn a_callees_walk_says_where_an_ambiguous_call_stops_it() {
     assert!(text.contains("app.py:16 go -> A::run (app.py:2) [ambiguous"), "{text}");
     assert!(!text.contains("-> helper"), "an ambiguous callee is not followed: {text}");
     assert!(
-        text.contains(
-            "note: 1 ambiguous call(s) are not followed to the next depth: which candidate runs is not known"
-        ),
+        text.contains("note: 1 ambiguous call is not followed to the next depth: which candidate runs is not known"),
         "{text}"
     );
     // One level asked: nothing is left unfollowed.

@@ -89,9 +89,9 @@ fn related_lists_importers_tests_and_co_changed_files() {
     assert_eq!(group(&related, "tests"), ["tests/test_pricing.py (name+import)"]);
     assert_eq!(
         group(&related, "co-changed"),
-        ["tests/test_pricing.py (3 commit(s))", "shop/service.py (2 commit(s))", "app.py (1 commit(s))"]
+        ["tests/test_pricing.py (3 commits)", "shop/service.py (2 commits)", "app.py (1 commit)"]
             .into_iter()
-            .chain(["shop/__init__.py (1 commit(s))", "tests/test_service.py (1 commit(s))"])
+            .chain(["shop/__init__.py (1 commit)", "tests/test_service.py (1 commit)"])
             .collect::<Vec<_>>(),
         "{related}"
     );
@@ -115,7 +115,7 @@ fn related_lists_importers_tests_and_co_changed_files() {
     let symbol = lctx(&home, &root, false, &["graph", "shop/pricing.py::apply_discount", "--action", "symbol"]);
     let text = String::from_utf8_lossy(&symbol.stdout);
     assert!(
-        text.starts_with("apply_discount (shop/pricing.py:1) (fn)\nuses of apply_discount (2) in 2 file(s):"),
+        text.starts_with("apply_discount (shop/pricing.py:1) (fn)\nuses of apply_discount (2) in 2 files:"),
         "{text}"
     );
     assert!(text.contains(" shop/service.py:\n  5 call in checkout [exact]"), "{text}");
@@ -205,13 +205,13 @@ fn a_trace_finds_a_path_of_several_calls_by_default_and_says_plainly_when_there_
     let short = trace(&["--from", "main", "--to", "apply_discount", "-d", "1"]);
     assert_eq!(
         short,
-        "no call path from main (app.py:4) to apply_discount (shop/pricing.py:1) within 1 call(s)\na longer one may \
+        "no call path from main (app.py:4) to apply_discount (shop/pricing.py:1) within 1 call\na longer one may \
          exist: ask with -d 5\n"
     );
     let none = trace(&["--from", "apply_discount", "--to", "main"]);
     assert!(
         none.starts_with(
-            "no call path from apply_discount (shop/pricing.py:1) to main (app.py:4) within 5 call(s)\n5 calls is the \
+            "no call path from apply_discount (shop/pricing.py:1) to main (app.py:4) within 5 calls\n5 calls is the \
              longest path a trace looks for"
         ),
         "{none}"

@@ -109,7 +109,7 @@ fn the_servers_callers_and_callees_are_the_answer_and_say_so() {
     let (text, _) = callgraph(&home, &root, false, &["target", "--precise"]);
     assert_eq!(
         text,
-        "callers of target (pricing.py:1), depth 1, precise (fake-lsp):\n  orders.py:5 first [precise]\n1 call site(s)\n",
+        "callers of target (pricing.py:1), depth 1, precise (fake-lsp):\n  orders.py:5 first [precise]\n1 call site\n",
         "the caller outside the project is left out"
     );
     let (text, _) = callgraph(&home, &root, false, &["target", "--precise", "--depth", "2"]);
@@ -130,7 +130,7 @@ fn the_servers_callers_and_callees_are_the_answer_and_say_so() {
 
     // Without --precise nothing changes: the code graph answers and no server is asked again.
     let (text, _) = callgraph(&home, &root, false, &["target"]);
-    assert_eq!(text, "callers of target (pricing.py:1), depth 1:\n  orders.py:5 first [exact]\n1 call site(s)\n");
+    assert_eq!(text, "callers of target (pricing.py:1), depth 1:\n  orders.py:5 first [exact]\n1 call site\n");
     assert_eq!(server_pids(&home).len(), 1, "one server served every precise question");
 }
 
@@ -151,7 +151,7 @@ fn precise_sites_are_calls_with_their_columns_as_the_graphs_are() {
     let _daemon = home.spawn_daemon(&[]);
     wait_for_graph(&home, &root);
 
-    let sites = "  orders.py:5:12 first [RESOLVED]\n  orders.py:5:24 first [RESOLVED]\n2 call site(s)\n";
+    let sites = "  orders.py:5:12 first [RESOLVED]\n  orders.py:5:24 first [RESOLVED]\n2 call sites\n";
     let (text, _) = callgraph(&home, &root, false, &["target"]);
     assert_eq!(text, format!("callers of target (pricing.py:1), depth 1:\n{}", sites.replace("RESOLVED", "exact")));
     let (text, _) = callgraph(&home, &root, false, &["target", "--precise"]);
@@ -167,7 +167,7 @@ fn precise_sites_are_calls_with_their_columns_as_the_graphs_are() {
     assert_eq!((&answer["edges"][0]["line"], &answer["edges"][0]["column"]), (&json!(2), &json!(0)), "{answer}");
     assert_eq!(
         answer["note"],
-        "fake-lsp gave 1 call site(s) without a column: each stands for its line, where the code graph counts every \
+        "fake-lsp gave 1 call site without a column: each stands for its line, where the code graph counts every \
          call"
     );
 }
@@ -184,7 +184,7 @@ fn a_hanging_server_leaves_the_code_graphs_answer_within_the_deadline_logged_onc
         assert_eq!(
             text,
             "callers of target (pricing.py:1), depth 1, syntactic (no answer from fake-lsp within 1s):\n  orders.py:5 \
-             first [exact]\n1 call site(s)\n"
+             first [exact]\n1 call site\n"
         );
         assert!(took < Duration::from_secs(5), "answered after {took:?}");
     }
@@ -281,7 +281,7 @@ fn precise_call_sites_in_denied_files_are_withheld_like_the_graphs() {
     wait_for_graph(&home, &root);
     let (text, _) = callgraph(&home, &root, false, &["target", "--precise"]);
     assert!(
-        text.starts_with("callers of target (pricing.py:1), depth 1, precise (fake-lsp):\n0 call site(s)\n"),
+        text.starts_with("callers of target (pricing.py:1), depth 1, precise (fake-lsp):\n0 call sites\n"),
         "{text}"
     );
     assert!(text.contains("note: 1 call site withheld by the user's Read rules: deny orders.py in "), "{text}");

@@ -5,6 +5,7 @@
 
 use std::fmt::Write as _;
 
+use lean_ctx_common::plural::count;
 use lean_ctx_proto::v1::{
     CallEdge, CallgraphAction, CallgraphRequest, CallgraphResponse, CodeDefinition, RequestContext,
 };
@@ -133,7 +134,11 @@ fn render(
             CallgraphAction::Trace => match out.to_targets.first().map(def_text) {
                 None => {}
                 Some(to) if out.edges.is_empty() => {
-                    let _ = writeln!(text, "no call path from {what} to {to} within {depth} call(s){source}");
+                    let _ = writeln!(
+                        text,
+                        "no call path from {what} to {to} within {}{source}",
+                        count(depth.into(), "call")
+                    );
                     let further = match (depth < MAX_DEPTH, surface) {
                         (true, Surface::Cli) => format!("a longer one may exist: ask with -d {MAX_DEPTH}"),
                         (true, Surface::Mcp) => format!("a longer one may exist: ask with depth={MAX_DEPTH}"),
@@ -166,12 +171,12 @@ fn render(
                     let callee = edge.callee.as_ref().map_or(String::new(), def_text);
                     format!("{} {} -> {callee} {}", place(edge, &out.edges), caller_name(edge), resolution_text(edge))
                 });
-                let _ = write!(text, "{} call(s) in the project", out.edges.len());
+                let _ = write!(text, "{} in the project", count(out.edges.len() as u64, "call"));
                 if out.external_calls > 0 {
                     let _ = write!(
                         text,
-                        "; {} call(s) to names it does not define (libraries, built-ins)",
-                        out.external_calls
+                        "; {} to names it does not define (libraries, built-ins)",
+                        count(out.external_calls, "call")
                     );
                 }
                 text.push('\n');
@@ -188,7 +193,7 @@ fn render(
                     };
                     format!("{} {}{callee} {}", place(edge, &out.edges), caller_name(edge), resolution_text(edge))
                 });
-                let _ = writeln!(text, "{} call site(s)", out.edges.len());
+                let _ = writeln!(text, "{}", count(out.edges.len() as u64, "call site"));
             }
         }
     }
@@ -287,7 +292,7 @@ mod tests {
             text,
             "[partial: this answer covers only the files parsed so far, ask again in a moment]\ncallers of log \
              (src/util.rs:1), depth 1:\n  src/lib.rs:10 open [exact]\n  src/main.rs:3 <top level> \
-             [ambiguous: one of log (src/util.rs:1), log (src/other.rs:4)]\n2 call site(s)\nnote: the project's graph \
+             [ambiguous: one of log (src/util.rs:1), log (src/other.rs:4)]\n2 call sites\nnote: the project's graph \
              is still being built (3/9 files parsed)\n"
         );
         let json = to_json(&out, CallgraphAction::Callers);
@@ -316,7 +321,7 @@ mod tests {
         assert_eq!(
             render(&out, CallgraphAction::Callers, 1, None, Surface::Cli),
             "callers of log (app.py:1), depth 1:\n  app.py:6:5 run [exact]\n  app.py:6:13 run [exact]\n  app.py:7 run \
-             [exact]\n3 call site(s)\n"
+             [exact]\n3 call sites\n"
         );
         assert_eq!(to_json(&out, CallgraphAction::Callers)["edges"][1]["column"], 13);
     }
@@ -358,10 +363,10 @@ mod tests {
         assert_eq!(
             render(&out, CallgraphAction::Trace, 1, None, Surface::Mcp),
             "no call path from Schema::load (m.py:691) to Schema::_invoke_field_validators (m.py:1104) within 1 \
-             call(s)\na longer one may exist: ask with depth=5\n"
+             call\na longer one may exist: ask with depth=5\n"
         );
         let text = render(&out, CallgraphAction::Trace, 5, None, Surface::Cli);
-        assert!(text.contains("within 5 call(s)\n5 calls is the longest path a trace looks for"), "{text}");
+        assert!(text.contains("within 5 calls\n5 calls is the longest path a trace looks for"), "{text}");
         assert!(!text.contains(" -> ") && !text.contains("call path Schema"), "no heading of a path: {text}");
     }
 
@@ -389,7 +394,7 @@ mod tests {
         assert_eq!(
             render(&precise, CallgraphAction::Callers, 1, Some(&source), Surface::Cli),
             "callers of target (pricing.py:1), depth 1, precise (pyright-langserver):\n  orders.py:5 first [precise]\n1 \
-             call site(s)\n"
+             call site\n"
         );
         assert_eq!(to_json(&precise, CallgraphAction::Callers)["edges"][0]["resolution"], "precise");
         let fallback = CallgraphResponse {

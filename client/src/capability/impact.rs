@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use lean_ctx_common::plural::count;
 use lean_ctx_proto::v1::{ImpactAction, ImpactRequest, ImpactResponse, RequestContext};
 use serde_json::{Value, json};
 
@@ -77,7 +78,8 @@ fn render(out: &ImpactResponse, action: ImpactAction, depth: u32, base: &str, su
             } else {
                 let _ = writeln!(text, "changed files ({}):", out.changed.len());
                 for c in &out.changed {
-                    let hunks = if c.hunks > 0 { format!(", {} hunk(s)", c.hunks) } else { String::new() };
+                    let hunks =
+                        if c.hunks > 0 { format!(", {}", count(c.hunks.into(), "hunk")) } else { String::new() };
                     let _ = writeln!(text, "  {} ({}{hunks})", c.file, c.status);
                 }
             }
@@ -166,7 +168,7 @@ mod tests {
         assert_eq!(
             render(&out, ImpactAction::Diff, 2, "", Surface::Cli),
             "changes in the working tree against HEAD, depth 2:\nchanged files (1):\n  shop/pricing.py (modified, 1 \
-             hunk(s))\nchanged definitions (1):\n  apply_discount (shop/pricing.py:1) (fn)\ncallers (1):\n  \
+             hunk)\nchanged definitions (1):\n  apply_discount (shop/pricing.py:1) (fn)\ncallers (1):\n  \
              shop/service.py (depth 1, calls apply_discount [exact])\ntests to run (1):\n  tests/test_pricing.py \
              (tests shop/pricing.py (name+import))\n"
         );

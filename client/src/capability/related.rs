@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use lean_ctx_common::limits::{MAX_NEIGHBOR_DEPTH, MAX_PATH_LENGTH};
+use lean_ctx_common::plural::count;
 use lean_ctx_proto::v1::{
     CodeDefinition, RelatedAction, RelatedGroup, RelatedRequest, RelatedResponse, RequestContext, SymbolUse,
 };
@@ -178,7 +179,7 @@ fn render(out: &RelatedResponse, action: RelatedAction, surface: Surface) -> Str
         RelatedAction::Path => {
             let to = out.path.last().map_or("", |s| s.to.as_str());
             if !out.path.is_empty() {
-                let _ = writeln!(text, "import path {} -> {to} ({} step(s)):", out.file, out.path.len());
+                let _ = writeln!(text, "import path {} -> {to} ({}):", out.file, count(out.path.len() as u64, "step"));
                 for step in &out.path {
                     let how = if step.imports { "imports" } else { "is imported by" };
                     let _ = writeln!(text, "  {} {how} {}", step.from, step.to);
@@ -217,7 +218,7 @@ fn render_symbol(text: &mut String, out: &RelatedResponse, surface: Surface) {
     let mut files: Vec<&str> = out.uses.iter().map(|u| u.file.as_str()).collect();
     files.dedup();
     let total = out.uses.len() + out.uses_omitted as usize;
-    let _ = writeln!(text, "uses of {} ({total}) in {} file(s):", first.name, files.len());
+    let _ = writeln!(text, "uses of {} ({total}) in {}:", first.name, count(files.len() as u64, "file"));
     for file in files {
         let _ = writeln!(text, " {file}:");
         for u in out.uses.iter().filter(|u| u.file == file) {
@@ -335,7 +336,7 @@ mod tests {
         };
         assert_eq!(
             render(&out, RelatedAction::Path, Surface::Mcp),
-            "import path app.py -> tests/test_service.py (2 step(s)):\n  app.py imports shop/service.py\n  \
+            "import path app.py -> tests/test_service.py (2 steps):\n  app.py imports shop/service.py\n  \
              shop/service.py is imported by tests/test_service.py\n"
         );
     }
@@ -364,7 +365,7 @@ mod tests {
         };
         assert_eq!(
             render(&out, RelatedAction::Symbol, Surface::Cli),
-            "Order (shop/models.py:5) (class)\nuses of Order (1) in 1 file(s):\n app.py:\n  9 call in main \
+            "Order (shop/models.py:5) (class)\nuses of Order (1) in 1 file:\n app.py:\n  9 call in main \
              [exact]\n`Order` is defined in: legacy/models.py, shop/models.py\n"
         );
     }

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use lean_ctx_common::limits::check_results;
+use lean_ctx_common::plural::count;
 use lean_ctx_graph::{extract_from, has_queries};
 use lean_ctx_guard::permissions::{Verdict, canonical_prefix};
 use lean_ctx_outline::{Definition, Kind, Language, TextFormat, outline_and_tree};
@@ -256,7 +257,11 @@ impl Engine {
         }
         let masked: u32 = result.matches.iter().map(|m| m.secrets).sum();
         if masked > 0 {
-            add_note(&mut result, format!("{masked} secret(s) shown as [REDACTED:kind]"), request.max_results);
+            add_note(
+                &mut result,
+                format!("{} shown as [REDACTED:kind]", count(masked.into(), "secret")),
+                request.max_results,
+            );
         }
         if let Some(rooted) = rooted {
             add_note(&mut result, rooted, request.max_results);

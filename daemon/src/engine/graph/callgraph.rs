@@ -3,6 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+use lean_ctx_common::plural::{agree, count};
 use lean_ctx_graph::{
     DefId, DefSummary, Edge, Graph, Guess, Interrupt, Label, Lookup, MAX_DEPTH, SUPPORTED, has_queries,
 };
@@ -305,8 +306,11 @@ fn guessed_note(guessed: &[Guess]) -> Option<String> {
         .into_iter()
         .map(|(name, (sites, definitions))| {
             format!(
-                "{sites} call(s) of `{name}` on values of unknown type are not listed: nothing written says which of \
-                 the {definitions} definitions named `{name}` they reach (search for `{name}(` to see them)"
+                "{} of `{name}` on values of unknown type {} not listed: nothing written says which of the \
+                 {definitions} definitions named `{name}` {} (search for `{name}(` to see them)",
+                count(sites as u64, "call"),
+                agree(sites as u64, "is", "are"),
+                agree(sites as u64, "it reaches", "they reach"),
             )
         })
         .collect();
@@ -320,8 +324,10 @@ fn unfollowed_note(edges: &[Edge], depth: u32) -> Option<String> {
     let stopped = edges.iter().filter(|e| e.label == Label::Ambiguous && e.depth < last).count();
     (stopped > 0).then(|| {
         format!(
-            "{stopped} ambiguous call(s) are not followed to the next depth: which candidate runs is not known (ask \
-             about one of them to follow it)"
+            "{} {} not followed to the next depth: which candidate runs is not known (ask about {} to follow it)",
+            count(stopped as u64, "ambiguous call"),
+            agree(stopped as u64, "is", "are"),
+            agree(stopped as u64, "it", "one of them"),
         )
     })
 }

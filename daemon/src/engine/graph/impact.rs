@@ -7,6 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use lean_ctx_common::plural::count;
 use lean_ctx_graph::{DefId, DefSummary, FileGraph, Graph, Interrupt, MAX_DEPTH, TestLinks};
 use lean_ctx_search::Withheld;
 
@@ -109,7 +110,10 @@ impl Engine {
         if unchecked > 0 {
             add_note(
                 &mut answer.note,
-                format!("{unchecked} impacted Rust file(s) not read for inline #[cfg(test)] tests (too many)"),
+                format!(
+                    "{} not read for inline #[cfg(test)] tests (too many)",
+                    count(unchecked as u64, "impacted Rust file")
+                ),
             );
         }
         if let Some(tests) = answer.groups.iter_mut().find(|g| g.name == TESTS) {
@@ -194,13 +198,19 @@ fn changes(view: &super::GraphView<'_>, changed: Vec<FileChange>, depth: u32) ->
     if answer.changed_symbols.len() > MAX_CHANGED {
         let more = answer.changed_symbols.len() - MAX_CHANGED;
         answer.changed_symbols.truncate(MAX_CHANGED);
-        add_note(&mut answer.note, format!("{more} more changed definition(s) not listed (all were followed)"));
+        add_note(
+            &mut answer.note,
+            format!("{} not listed (all were followed)", count(more as u64, "more changed definition")),
+        );
     }
     callers_group(graph, &ids, depth, &mut answer, &mut reached);
     let in_graph: Vec<String> = changed.iter().map(|c| c.file.clone()).filter(|f| graph.file(f).is_some()).collect();
     dependents_group(files, &in_graph, depth, &mut answer, &mut reached);
     if changed.len() > MAX_CHANGED {
-        add_note(&mut answer.note, format!("{} more changed file(s) not listed", changed.len() - MAX_CHANGED));
+        add_note(
+            &mut answer.note,
+            format!("{} not listed", count((changed.len() - MAX_CHANGED) as u64, "more changed file")),
+        );
     }
     answer.changed = changed.into_iter().take(MAX_CHANGED).collect();
     finish(graph, links, answer, reached)

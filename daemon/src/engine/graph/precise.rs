@@ -8,6 +8,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use lean_ctx_common::plural::count;
 use lean_ctx_graph::{DefSummary, Edge, Label};
 use lean_ctx_lsp::{Error, Item, Server, Site, kind_name};
 use lean_ctx_outline::Language;
@@ -76,9 +77,9 @@ pub(super) fn apply(
                 answer.external_calls = walk.external_calls;
                 if walk.per_line > 0 {
                     let note = format!(
-                        "{server} gave {} call site(s) without a column: each stands for its line, where the code \
-                         graph counts every call",
-                        walk.per_line
+                        "{server} gave {} without a column: each stands for its line, where the code graph counts \
+                         every call",
+                        count(walk.per_line as u64, "call site")
                     );
                     super::subject::add_note(&mut answer.note, note);
                 }

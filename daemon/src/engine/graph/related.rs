@@ -6,6 +6,7 @@ use std::path::Path;
 
 use lean_ctx_graph::{DefSummary, MAX_NEIGHBOR_DEPTH, MAX_PATH_LENGTH, Step, Use};
 
+use lean_ctx_common::plural::count;
 use lean_ctx_outline::Language;
 use lean_ctx_search::Withheld;
 
@@ -138,7 +139,10 @@ impl Engine {
                             Some(steps) => answer.path = steps,
                             None => add_note(
                                 &mut answer.note,
-                                format!("no import path of at most {depth} step(s) between {file} and {to}"),
+                                format!(
+                                    "no import path of at most {} between {file} and {to}",
+                                    count(depth.into(), "step")
+                                ),
                             ),
                         },
                         (GraphAction::Neighbors, _) => {
@@ -181,7 +185,8 @@ impl Engine {
                     add_note(
                         &mut answer.note,
                         format!(
-                            "an import path of {steps} step(s) exists but passes through files your Read rules withhold"
+                            "an import path of {} exists but passes through files your Read rules withhold",
+                            count(steps as u64, "step")
                         ),
                     );
                 }
@@ -211,15 +216,15 @@ impl Engine {
                     .with(&answer.file)
                     .into_iter()
                     .filter(|(f, _)| root.join(f).exists())
-                    .map(|(file, n)| Linked { file, depth: 1, why: format!("{n} commit(s)") })
+                    .map(|(file, n)| Linked { file, depth: 1, why: count(n as u64, "commit") })
                     .collect();
                 answer.groups.push(Group::new("co-changed", together, COCHANGE_LIMIT));
                 if counts.skipped > 0 {
                     add_note(
                         &mut answer.note,
                         format!(
-                            "co-change read {} commit(s); {} touching more than {} files were skipped",
-                            counts.commits,
+                            "co-change read {}; {} touching more than {} files were skipped",
+                            count(counts.commits as u64, "commit"),
                             counts.skipped,
                             super::cochange::MAX_FILES_PER_COMMIT
                         ),

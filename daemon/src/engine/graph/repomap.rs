@@ -12,6 +12,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use lean_ctx_common::limits::{DEFAULT_MAP_TOKENS, MAX_MAP_TOKENS, MIN_MAP_TOKENS, map_tokens_out_of_range};
+use lean_ctx_common::plural::count;
 use lean_ctx_graph::{DefSummary, Interrupt, declared_stem};
 use lean_ctx_outline::{Definition, Language, Outline, outline, render_signatures};
 use lean_ctx_search::Withheld;
@@ -133,10 +134,10 @@ impl Engine {
         answer.unpersonalised = match (ranking.personal.is_empty(), unpersonalised) {
             (false, _) => None,
             (true, Some(why)) => Some(why),
-            (true, None) => Some(format!(
-                "none of the {} file(s) this session touched is a source file the graph covers",
-                touched.len()
-            )),
+            (true, None) => Some(match touched.len() {
+                1 => "the file this session touched is no source file the graph covers".to_string(),
+                n => format!("none of the {n} files this session touched is a source file the graph covers"),
+            }),
         };
         answer.personalised_by = ranking.personal;
         let (candidates, withheld) = self.readable(&scope, &config, candidates);
@@ -440,11 +441,10 @@ fn header(answer: &RepomapAnswer, place: &str, candidates: &[Candidate]) -> Stri
     let files = candidates.iter().map(|c| c.def.file.as_str()).collect::<BTreeSet<_>>().len();
     let references = answer.exact + answer.likely + answer.ambiguous;
     let mut text = format!(
-        "repo map{place}: {} {} in {files} {}, ranked by {references} {} ({} exact, {} likely, {} ambiguous); ",
-        candidates.len(),
-        noun(candidates.len(), "definition", "definitions"),
-        noun(files, "file", "files"),
-        noun(references as usize, "reference", "references"),
+        "repo map{place}: {} in {}, ranked by {} ({} exact, {} likely, {} ambiguous); ",
+        count(candidates.len() as u64, "definition"),
+        count(files as u64, "file"),
+        count(references, "reference"),
         answer.exact,
         answer.likely,
         answer.ambiguous
@@ -464,11 +464,6 @@ fn header(answer: &RepomapAnswer, place: &str, candidates: &[Candidate]) -> Stri
     }
     text.push('\n');
     text
-}
-
-/// `one` for 1, `many` otherwise.
-fn noun(count: usize, one: &'static str, many: &'static str) -> &'static str {
-    if count == 1 { one } else { many }
 }
 
 /// The last line: what was left out and how to see more, or that nothing was.
@@ -506,8 +501,8 @@ fn closing(candidates: &[Candidate], shown: usize, words: &Words<'_>, notes_show
         Surface::Mcp => "raise max_tokens, or ctx_read a file with mode=signatures",
     };
     let hidden = files.len() - shown_files.len();
-    let definitions = noun(left, "definition", "definitions");
-    format!("[{left} {definitions} left out ({hidden} {} not shown); {how}{partial}]\n", noun(hidden, "file", "files"))
+    let (left, hidden) = (count(left as u64, "definition"), count(hidden as u64, "file"));
+    format!("[{left} left out ({hidden} not shown); {how}{partial}]\n")
 }
 
 /// The definitions `wanted` (name, line) and the types and impls enclosing them.
