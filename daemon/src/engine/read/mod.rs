@@ -431,7 +431,7 @@ impl Reader {
                 });
                 match base {
                     Some((h, old)) => Rendered {
-                        text: views::diff(shown, &old, &file.text),
+                        text: views::diff(shown, &old, &file.text, h.whole),
                         // Applied to a whole version it gives the whole file;
                         // to a diff base, the base moves on.
                         holds: if h.whole { Holds::Whole } else { Holds::DiffBase },
@@ -509,7 +509,7 @@ impl Reader {
         let text = format!(
             "[changed since your last read · diff below · {} for the whole file]\n{}",
             surface.fresh(),
-            views::diff(shown, &old, &file.text)
+            views::diff(shown, &old, &file.text, true)
         );
         (tokens.count(&text) * 2 < file_tokens).then_some(Rendered {
             text,

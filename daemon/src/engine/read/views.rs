@@ -107,15 +107,22 @@ pub fn reference(shown: &str, lines: u32, tokens: usize, language: &str) -> Stri
 }
 
 /// A unified diff (2 lines of context) from what the session had to now;
-/// one line saying so when nothing changed.
-pub fn diff(shown: &str, old: &str, new: &str) -> String {
+/// one line saying so when nothing changed. `whole`: the session held `old`
+/// whole (it read it, or wrote it over a version it held whole); else `old`
+/// is only what its own edit wrote over a file it had seen in part or not at
+/// all, and the answer says so rather than claim the session has the file.
+pub fn diff(shown: &str, old: &str, new: &str, whole: bool) -> String {
     if old == new {
-        return format!("[no change in {shown} since the version you have]\n");
+        return match whole {
+            true => format!("[no change in {shown} since the version you have]\n"),
+            false => format!("[no change in {shown} since your edit of it; you have read only part of it]\n"),
+        };
     }
+    let since = if whole { "your last read" } else { "as your edit left it" };
     similar::TextDiff::from_lines(old, new)
         .unified_diff()
         .context_radius(2)
-        .header(&format!("a/{shown} (your last read)"), &format!("b/{shown} (now)"))
+        .header(&format!("a/{shown} ({since})"), &format!("b/{shown} (now)"))
         .to_string()
 }
 
@@ -161,11 +168,17 @@ mod tests {
     fn diff_shows_only_the_change_with_context() {
         let old = "1\n2\n3\n4\n5\n6\n7\n";
         let new = "1\n2\n3\nfour\n5\n6\n7\n";
-        let d = diff("x.rs", old, new);
+        let d = diff("x.rs", old, new, true);
         assert!(d.contains("-4\n+four\n"), "{d}");
         assert!(!d.contains(" 1\n"), "only 2 lines of context: {d}");
         assert!(d.starts_with("--- a/x.rs (your last read)"), "{d}");
-        assert_eq!(diff("x.rs", old, old), "[no change in x.rs since the version you have]\n");
+        assert_eq!(diff("x.rs", old, old, true), "[no change in x.rs since the version you have]\n");
+        // A base the session's own edit made of a file it had not read whole.
+        assert!(diff("x.rs", old, new, false).starts_with("--- a/x.rs (as your edit left it)"));
+        assert_eq!(
+            diff("x.rs", old, old, false),
+            "[no change in x.rs since your edit of it; you have read only part of it]\n"
+        );
     }
 
     #[test]
