@@ -28,7 +28,9 @@
 //! The script of `sh -c '…'` (also bash, zsh, dash, ksh), the arguments of
 //! `eval`, the commands of `find -exec` (`-execdir`, `-ok`, `-okdir`) and
 //! the string `env -S` splits into a command (with the words after it) are
-//! split and matched as commands of their own, and so is a
+//! split and matched as commands of their own, as is a `trap`'s action
+//! (after the line's commands, as it runs on exit, knowing no variable),
+//! and so is a
 //! command whose program is a variable an earlier command of the same line
 //! certainly set to a literal (`x=rm; $x foo` is matched as `rm foo`; see
 //! [`super::variables`] for what certainly means). Any other
@@ -315,18 +317,28 @@ pub(crate) fn invocations(line: &str) -> Vec<Invocation> {
     let mut out = Vec::new();
     let mut line_ids = 0;
     let mut budget = line.len() + SCRIPT_BUDGET;
-    let mut walk = Walk { ids: &mut line_ids, budget: &mut budget, out: &mut out };
+    let mut later = Vec::new();
+    let mut walk = Walk { ids: &mut line_ids, budget: &mut budget, out: &mut out, later: &mut later };
     collect(line, 0, &Place::default(), &mut Variables::default(), &mut walk);
+    // A trap's action runs when the shell exits or gets a signal: after the
+    // line's commands at the earliest, with its variables then not known here.
+    let mut next = 0;
+    while let Some((text, depth, place)) = walk.later.get(next).cloned() {
+        collect(&text, depth + 1, &place, &mut Variables::unknown(), &mut walk);
+        next += 1;
+    }
     out
 }
 
 /// What splitting one line carries through its scripts: the environment
 /// ids taken so far, so a script's own environments get new ones; the
-/// script bytes it may still split; the commands found.
+/// script bytes it may still split; the commands found; the scripts run
+/// later (a trap's action), with their depth and where they were set.
 struct Walk<'a> {
     ids: &'a mut u32,
     budget: &'a mut usize,
     out: &'a mut Vec<Invocation>,
+    later: &'a mut Vec<(String, usize, Place)>,
 }
 
 /// Collects the commands of `line`, a script run at `within` (the line's
@@ -345,9 +357,11 @@ fn collect(line: &str, depth: usize, within: &Place, vars: &mut Variables, walk:
             invocation.unknown_program.get_or_insert(over.program);
         }
         walk.out.push(invocation);
-        if let Some(Script { text, own_shell, .. }) = script {
+        if let Some(Script { text, runs, .. }) = script {
             *walk.budget -= text.len();
-            if own_shell {
+            if runs == Runs::Later {
+                walk.later.push((text, depth, place.clone()));
+            } else if runs == Runs::OwnShell {
                 *walk.ids += 1;
                 let mut env = place.env.clone();
                 env.push(*walk.ids);
@@ -366,9 +380,21 @@ fn collect(line: &str, depth: usize, within: &Place, vars: &mut Variables, walk:
 /// (`eval`, a program held in a variable).
 struct Script {
     text: String,
-    own_shell: bool,
+    runs: Runs,
     /// The word that runs it as written (`eval`, `sh`, `$x`).
     program: String,
+}
+
+/// How a script a command hands on runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Runs {
+    /// In the shell the command runs in, now (`eval`, `$x`).
+    Here,
+    /// In a shell of its own started now (`sh -c`, `find -exec`).
+    OwnShell,
+    /// In the shell the command runs in, when it exits or gets a signal
+    /// (`trap 'action' EXIT`).
+    Later,
 }
 
 pub(crate) const KEYWORDS: [&str; 14] =
@@ -493,12 +519,16 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         .collect();
     let mut unknown_program = words.get(at).filter(|word| known_only_when_run(word)).map(|word| word.text.clone());
     let program_word = words.get(at).map(|word| word.text.clone()).unwrap_or_default();
-    let same_shell = |text: String| Script { text, own_shell: false, program: program_word.clone() };
-    let own_shell = |text: String| Script { text, own_shell: true, program: program_word.clone() };
+    let script = |runs: Runs| {
+        let program = program_word.clone();
+        move |text: String| Script { text, runs, program }
+    };
+    let (same_shell, own_shell) = (script(Runs::Here), script(Runs::OwnShell));
     let script = match program.as_deref() {
         Some("eval") => Some(same_shell(texts.get(at + 1..).unwrap_or_default().join(" "))),
         Some(shell) if SHELLS.contains(&shell) => shell_script(&texts[at + 1..]).map(own_shell),
         Some("find") => find_commands(command, at).map(own_shell),
+        Some("trap") => trap_action(&texts[at + 1..]).map(|(action, _)| script(Runs::Later)(action.to_string())),
         Some("env") => env_split_string(&texts[at + 1..]).map(|(word, from)| {
             let string = &texts[at + 1 + word][from..];
             let rest = words.get(at + 2 + word).and_then(|next| command.raw.get(next.span.start..));
@@ -520,6 +550,8 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
     };
     let sets_anything = match program.as_deref() {
         Some("eval") => !args.iter().all(|arg| arg.literal),
+        // Unless on exit alone, its action may run between later commands (DEBUG: before each).
+        Some("trap") => trap_action(&texts[at + 1..]).is_some_and(|(_, signals)| !signals.iter().all(|s| on_exit(s))),
         Some(name) => variables.may_set_anything(name),
         None => false,
     };
@@ -752,6 +784,26 @@ fn shell_script(args: &[&str]) -> Option<String> {
         }
     }
     None
+}
+
+/// The action `trap ACTION SIGNAL…` sets and its signals (from its words
+/// after `trap`): none for `trap -p`, `trap -l`, nor for `trap - SIGNAL`
+/// or `trap SIGNAL`, which reset.
+fn trap_action<'a>(args: &'a [&'a str]) -> Option<(&'a str, &'a [&'a str])> {
+    let operands = match args {
+        ["--", rest @ ..] => rest,
+        [option, ..] if option.starts_with('-') && *option != "-" => return None,
+        _ => args,
+    };
+    match operands {
+        [action, signals @ ..] if *action != "-" && !signals.is_empty() => Some((action, signals)),
+        _ => None,
+    }
+}
+
+/// Whether a trap's condition is the shell's exit (`EXIT`, `0`, `SIGEXIT`).
+fn on_exit(signal: &str) -> bool {
+    matches!(signal.to_ascii_uppercase().as_str(), "EXIT" | "SIGEXIT" | "0")
 }
 
 /// `NAME=value` or `NAME+=value`, `NAME` possibly with an array's

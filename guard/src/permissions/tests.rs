@@ -1338,3 +1338,29 @@ fn loop_values_and_case_patterns_are_what_they_are() {
         because(deny("Bash(rm:*)", &file), "`rm -rf qa` matches it")
     );
 }
+
+#[test]
+fn a_traps_action_is_checked_as_commands_run_when_it_fires() {
+    let (s, p, file) = qa();
+    // On exit, after the line: in the directory the line ends in.
+    for (command, verdict, part) in [
+        ("trap 'rm -rf qa' EXIT", deny("Bash(rm:*)", &file), "`rm -rf qa` matches it"),
+        ("trap -- 'cat .env' EXIT", deny("Read(./.env)", &file), "`cat` reads `.env`"),
+        ("trap 'cat plan.txt' 0; cd qa/secret", deny("Read(./qa/secret/**)", &file), "`cat` reads `plan.txt`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(verdict, part), "{command}");
+    }
+    // What the line set is not known when it fires, and on a signal (DEBUG: before each command) it may
+    // run between the line's commands, changing what they see.
+    let unknown =
+        Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(Cause::UnknownProgram("$x".into())) };
+    assert_eq!(p.check_shell("x=rm; trap '$x foo' EXIT; x=ls", &s.root), unknown);
+    assert_eq!(p.check_shell("x=ls; trap 'x=rm' DEBUG; $x foo", &s.root), unknown);
+    assert_eq!(
+        p.check_shell("trap 'cd qa' INT; cat secret/plan.txt", &s.root),
+        unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `secret/plan.txt` after `trap 'cd qa' INT`")
+    );
+    for command in ["trap - EXIT", "trap -p", "trap INT", "trap 'echo done' EXIT; cat src/a.rs"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}

@@ -82,6 +82,14 @@ impl Variables {
         seen.value.text.as_deref().filter(|_| seen.certain)
     }
 
+    /// The variables of a script run when not known here (a trap's
+    /// action): any may hold anything.
+    pub(crate) fn unknown() -> Variables {
+        let mut vars = Variables { count: 1, ..Variables::default() };
+        vars.any.set(&Place::default(), vars.count);
+        vars
+    }
+
     /// The variables a child shell (`sh -c`, `find -exec`) started by a
     /// command running in `env` begins with: those exported to it, each a
     /// literal where it certainly is one, else unknown, and after what may
