@@ -1364,3 +1364,19 @@ fn a_traps_action_is_checked_as_commands_run_when_it_fires() {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
 }
+
+#[test]
+fn a_substitution_runs_to_the_paren_the_shell_closes_it_with() {
+    let (s, p, file) = qa();
+    let env = deny("Read(./.env)", &file);
+    // A case pattern's `)` does not end it, and `$((…) )` is a subshell, not arithmetic.
+    for (command, verdict, part) in [
+        ("echo $(case x in x) rm -rf qa;; esac)", deny("Bash(rm:*)", &file), "`rm -rf qa` matches it"),
+        ("echo \"$(case $1 in x) cat .env;; esac)\"", env.clone(), "`cat` reads `.env`"),
+        ("diff <(case $1 in x) cat .env;; esac) src/a.rs", env.clone(), "`cat` reads `.env`"),
+        ("echo $((cat .env) )", env.clone(), "`cat` reads `.env`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(verdict, part), "{command}");
+    }
+    assert_eq!(p.check_shell("n=$((1 + (2))); x=$(case $n in 3) echo;; esac); cat src/a.rs", &s.root), Verdict::Allow);
+}
