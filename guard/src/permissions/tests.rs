@@ -1193,6 +1193,15 @@ fn paths_through_proc_are_the_commands_own_directory_and_root() {
         ("cat < /proc/self/root/ROOT/.env", &env, "`<` names `/proc/self/root/ROOT/.env`".into()),
         ("cat /proc/self/root/proc/self/cwd/.env", &env, "`cat` reads `/proc/self/root/proc/self/cwd/.env`".into()),
         ("cd /proc/self/cwd/qa/secret && cat plan.txt", &secret, "`cat` reads `plan.txt`".into()),
+        // The link leads to the directory: a `..` after it climbs from there, and a glob may match it.
+        ("cat /proc/self/cwd/../proj/.env", &env, "`cat` reads `/proc/self/cwd/../proj/.env`".into()),
+        (
+            "cat /proc/self/root/../proc/./self/cwd/.env",
+            &env,
+            "`cat` reads `/proc/self/root/../proc/./self/cwd/.env`".into(),
+        ),
+        ("cat /proc/self/c?d/.env", &env, "`cat` reads `/proc/self/c?d/.env`, which matches .env".into()),
+        ("cat /proc/self/cwd/../*/.e*", &env, "`cat` reads `/proc/self/cwd/../*/.e*`, which matches .env".into()),
     ] {
         let command = command.replace("ROOT", &root);
         let part = part.replace("ROOT", &root);
