@@ -211,6 +211,10 @@ pub(crate) struct Invocation {
     /// runs in: `source`, `.`, `eval` of a word known only when it runs, a
     /// function the line defines.
     pub(crate) sets_anything: bool,
+    /// It is the first command of a function's body (`f() { cat x; }`),
+    /// run when the function is called: in a directory and with variables
+    /// not known here.
+    pub(crate) function_body: bool,
 }
 
 /// A word after the program, or a redirection's target.
@@ -449,16 +453,8 @@ const GLOBAL_OPTIONS: [(&str, &[&str]); 5] = [
 /// held in a variable the line set to a literal (`x=rm; $x foo` runs
 /// `rm foo`).
 fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Invocation, Option<Script>) {
-    let vars = &Seen { variables, env: &place.env };
     let words = &command.words;
     let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
-    let mut views = Vec::new();
-    let mut add = |view: String| {
-        if !view.is_empty() && !views.contains(&view) {
-            views.push(view);
-        }
-    };
-    add(normalize(&command.raw));
     // Where the command starts at each step of looking through; views are
     // made for the first steps and the last, so a line of a thousand
     // assignments costs a few views, not a thousand.
@@ -466,6 +462,18 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
     while let Some(next) = skip_prefix(&texts, *starts.last().expect("never empty")) {
         starts.push(next);
     }
+    // A function's body runs when it is called, with what the line holds then.
+    let function_body = starts.iter().any(|&start| function_header(&texts[start..]) > 0);
+    let unknown = Variables::unknown();
+    let variables = if function_body { &unknown } else { variables };
+    let vars = &Seen { variables, env: &place.env };
+    let mut views = Vec::new();
+    let mut add = |view: String| {
+        if !view.is_empty() && !views.contains(&view) {
+            views.push(view);
+        }
+    };
+    add(normalize(&command.raw));
     let at = *starts.last().expect("never empty");
     let shown_starts =
         starts.iter().take(MAX_VIEW_STEPS).chain(starts.last().filter(|_| starts.len() > MAX_VIEW_STEPS));
@@ -548,13 +556,16 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
             })
         }
     };
-    let sets_anything = match program.as_deref() {
-        Some("eval") => !args.iter().all(|arg| arg.literal),
-        // Unless on exit alone, its action may run between later commands (DEBUG: before each).
-        Some("trap") => trap_action(&texts[at + 1..]).is_some_and(|(_, signals)| !signals.iter().all(|s| on_exit(s))),
-        Some(name) => variables.may_set_anything(name),
-        None => false,
-    };
+    let sets_anything = function_body
+        || match program.as_deref() {
+            Some("eval") => !args.iter().all(|arg| arg.literal),
+            // Unless on exit alone, its action may run between later commands (DEBUG: before each).
+            Some("trap") => {
+                trap_action(&texts[at + 1..]).is_some_and(|(_, signals)| !signals.iter().all(|s| on_exit(s)))
+            }
+            Some(name) => variables.may_set_anything(name),
+            None => false,
+        };
     let assignments = words.get(..at).unwrap_or_default().iter().filter(|word| is_assignment(&word.text));
     let mut assignments: Vec<(String, Arg)> = assignments
         .map(|word| {
@@ -586,6 +597,7 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         wrapper_reads,
         place,
         sets_anything,
+        function_body,
     };
     (invocation, script)
 }
@@ -689,6 +701,10 @@ fn skip_prefix(texts: &[&str], at: usize) -> Option<usize> {
     if KEYWORDS.contains(&word) || is_assignment(word) {
         return Some(at + 1);
     }
+    let header = function_header(&texts[at..]);
+    if header > 0 {
+        return Some(at + header);
+    }
     let name = basename(word);
     let (_, takes_value) = WRAPPERS.iter().find(|(wrapper, _)| *wrapper == name)?;
     // `env -S` runs the command its string holds: it is split as a script.
@@ -714,6 +730,19 @@ fn skip_prefix(texts: &[&str], at: usize) -> Option<usize> {
         next += 1;
     }
     (next < texts.len()).then_some(next)
+}
+
+/// How many words at the start of `texts` are a function definition's
+/// header (`f()`, `f ()`, `function f`, `function f()`), with the `(`
+/// opening a body run in a subshell: the body's first command follows.
+fn function_header(texts: &[&str]) -> usize {
+    let header = match texts {
+        ["function", _, "()", ..] => 3,
+        ["function", _, ..] | [_, "()", ..] => 2,
+        [name, ..] if name.len() > 2 && name.ends_with("()") => 1,
+        _ => 0,
+    };
+    header + usize::from(header > 0 && texts.get(header) == Some(&"("))
 }
 
 /// Where the subcommand of the program at `at` may start when global options come before it (see

@@ -117,6 +117,9 @@ impl<'a> Finder<'a> {
     pub(super) fn invocation(&mut self, invocation: &Invocation) {
         let program = invocation.program.as_deref().unwrap_or_default();
         self.enter(&invocation.place);
+        if invocation.function_body {
+            self.unknown_dir = Some(written(invocation));
+        }
         let sets_cdpath = |text: &str| text.starts_with("CDPATH=") || text.starts_with("CDPATH+=");
         self.cdpath |= invocation.assignments.iter().any(|(name, _)| name == "CDPATH" || name == "CDPATH+")
             || invocation.args.iter().any(|arg| sets_cdpath(&arg.text));

@@ -1389,3 +1389,27 @@ fn a_substitution_runs_to_the_paren_the_shell_closes_it_with() {
     }
     assert_eq!(p.check_shell("n=$((1 + (2))); x=$(case $n in 3) echo;; esac); cat src/a.rs", &s.root), Verdict::Allow);
 }
+
+#[test]
+fn a_functions_body_is_checked_as_commands_run_when_it_is_called() {
+    let (s, p, file) = qa();
+    // The body's first command follows the header on the same line.
+    for command in
+        ["g() { rm -rf qa; }; g", "g () { rm -rf qa; }", "function g { rm -rf qa; }", "function g() ( rm -rf qa )"]
+    {
+        let part = format!("`{}` matches it", command.split(';').next().unwrap().trim_end_matches(" )"));
+        assert_eq!(p.check_shell(command, &s.root), because(deny("Bash(rm:*)", &file), &part), "{command}");
+    }
+    // It runs with the variables and in the directory of the call.
+    let unknown =
+        Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(Cause::UnknownProgram("$x".into())) };
+    assert_eq!(p.check_shell("x=ls; g() { $x foo; }; x=rm; g", &s.root), unknown);
+    assert_eq!(
+        p.check_shell("g() { cat plan.txt; }; cd qa/secret; g", &s.root),
+        unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `plan.txt` after `g() { cat plan.txt`")
+    );
+    assert_eq!(
+        p.check_shell("g() { cat /dev/null; cat plan.txt; }; cd qa/secret; g", &s.root),
+        unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `plan.txt` after `g() { cat /dev/null`")
+    );
+}
