@@ -1076,6 +1076,10 @@ fn variables_set_through_wrappers_subscripts_options_namerefs_and_lastpipe_are_f
         ("declare x[0]=rm", &unknown),
         ("x[0]=rm", &unknown),
         ("read x[0]", &unknown),
+        // Assignments before a builtin are its own; what it sets, it sets.
+        ("IFS= read -r x", &unknown),
+        ("LC_ALL=C mapfile x", &unknown),
+        ("IFS= builtin printf -v x rm", &unknown),
         ("read -a x", &unknown),
         ("printf -v x rm", &unknown),
         ("printf -vx rm", &unknown),

@@ -296,8 +296,12 @@ fn sets(words: &[Word]) -> Vec<(String, Option<String>)> {
             // A command of assignments alone; an array's `(` may have split its words.
             let array = first.text.contains("=(");
             let assignments = words.iter().take_while(|word| is_assignment(&word.text));
-            let all = array || words.iter().all(|word| is_assignment(&word.text));
-            if all { assignments.map(|word| assignment(word, false)).collect() } else { Vec::new() }
+            if array || words.iter().all(|word| is_assignment(&word.text)) {
+                return assignments.map(|word| assignment(word, false)).collect();
+            }
+            // Those are the program's own, but a builtin after them still sets what it
+            // sets (`IFS= read -r x`).
+            return sets(run_builtin(&words[assignments.count()..]));
         }
         name if DECLARING.contains(&name) => {
             let options: Vec<&str> =
