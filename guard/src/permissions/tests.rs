@@ -1073,6 +1073,8 @@ fn variables_set_through_wrappers_subscripts_options_namerefs_and_lastpipe_are_f
     for (setter, verdict) in [
         ("builtin export x=rm", &rm),
         ("command declare x=rm", &rm),
+        ("command -p -- declare x=rm", &rm),
+        ("builtin -- export x=rm", &rm),
         ("declare x[0]=rm", &unknown),
         ("x[0]=rm", &unknown),
         ("read x[0]", &unknown),

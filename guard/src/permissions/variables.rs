@@ -233,12 +233,17 @@ fn for_loop(words: &[Word]) -> Option<(String, Option<Vec<LoopWord>>)> {
     Some((name.text.clone(), words))
 }
 
-/// The words of a command past `builtin` or `command` (with `-p`), which
+/// The words of a command past `builtin` or `command` (with `-p`, and `--`), which
 /// run the builtin named after them as it runs alone.
 fn run_builtin(words: &[Word]) -> &[Word] {
+    let options = |allowed: &[&str]| {
+        let options = words[1..].iter().take_while(|word| allowed.contains(&word.text.as_str())).count();
+        // `--` ends the options: the builtin's name follows it.
+        1 + options + usize::from(words.get(1 + options).is_some_and(|word| word.text == "--"))
+    };
     match words.first().map(|word| word.text.as_str()) {
-        Some("builtin") => run_builtin(&words[1..]),
-        Some("command") => run_builtin(&words[1 + words[1..].iter().take_while(|word| word.text == "-p").count()..]),
+        Some("builtin") => run_builtin(&words[options(&[])..]),
+        Some("command") => run_builtin(&words[options(&["-p"])..]),
         _ => words,
     }
 }
