@@ -351,10 +351,12 @@ fn collect(line: &str, depth: usize, within: &Place, vars: &mut Variables, walk:
     let commands = lean_ctx_shell_syntax::split(line);
     let base = *walk.ids;
     *walk.ids += commands.iter().flat_map(|command| command.env.iter().copied()).max().unwrap_or(0);
-    for command in commands {
+    let words: Vec<&[Word]> = commands.iter().map(|command| command.words.as_slice()).collect();
+    for (at, command) in commands.iter().enumerate() {
         let env = within.env.iter().copied().chain(command.env.iter().map(|id| base + id)).collect();
         let place = Place { env, conditional: within.conditional || command.conditional };
-        let (mut invocation, script) = look_through(&command, &place, vars);
+        vars.enter_loop(&words[at..], &place);
+        let (mut invocation, script) = look_through(command, &place, vars);
         let sets_anything = invocation.sets_anything;
         let mut script = script.filter(|_| depth < MAX_DEPTH);
         if let Some(over) = script.take_if(|script| script.text.len() > *walk.budget) {

@@ -1419,3 +1419,28 @@ fn a_functions_body_is_checked_as_commands_run_when_it_is_called() {
         unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `plan.txt` after `g() { cat /dev/null`")
     );
 }
+
+#[test]
+fn a_loops_body_runs_again_after_what_it_sets() {
+    let (s, p, file) = qa();
+    let unknown =
+        Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(Cause::UnknownProgram("$x".into())) };
+    // The second time round, `$x` is what the body's end set.
+    for command in [
+        "x=ls; for i in 1 2; do $x foo; x=rm; done",
+        "x=ls; while true; do \"$x\" foo; read x; done",
+        "x=ls; for ((i = 0; i < 2; i++)); do $x foo; x=rm; done",
+        "x=ls; for i in 1 2; { $x foo; x=rm; }",
+        "x=ls; g() { x=rm; }; until false; do $x foo; g; done",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown, "{command}");
+    }
+    assert_eq!(
+        p.check_shell("for f in src/a.rs; do while true; do cat \"$f\"; f=.env; done; done", &s.root),
+        unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `$f`")
+    );
+    // Not set in the body, it holds what it held before.
+    for command in ["x=ls; for i in 1 2; do $x foo; done; x=rm", "for f in src/*.rs; do wc -l \"$f\"; done"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}

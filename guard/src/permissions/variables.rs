@@ -194,6 +194,38 @@ impl Variables {
         }
     }
 
+    /// Notes that a loop (`for`, `while`, `until`, `select`) may start with
+    /// the first of `commands` (the rest of its script, running at
+    /// `place`): its body runs again after itself, so what any command of
+    /// the body sets may already hold another value when an earlier one
+    /// runs (`x=ls; while …; do $x foo; x=rm; done` runs rm).
+    pub(crate) fn enter_loop(&mut self, commands: &[&[Word]], place: &Place) {
+        let Some(body) = loop_body(commands) else { return };
+        let mut anything = false;
+        let mut names = Vec::new();
+        for words in body {
+            let start = words.iter().take_while(|word| KEYWORDS.contains(&word.text.as_str())).count();
+            let words = run_builtin(&words[start..]);
+            let assignments = words.iter().take_while(|word| is_assignment(&word.text)).count();
+            let program = run_builtin(&words[assignments..]).first().map(|word| basename(&word.text));
+            anything |= defined_function(words).is_some()
+                || makes_reference(words)
+                || sets_lastpipe(words)
+                || program.is_some_and(|program| self.may_set_anything(program) || matches!(program, "eval" | "trap"));
+            names.extend(sets(words).into_iter().map(|(name, _)| name));
+        }
+        let maybe = Place { env: place.env.clone(), conditional: true };
+        if anything {
+            self.count += 1;
+            self.any.set(&maybe, self.count);
+        }
+        for name in names {
+            self.count += 1;
+            let unknown = Value { order: self.count, text: None, exported: false, loop_words: None };
+            self.names.entry(name).or_default().set(&maybe, unknown);
+        }
+    }
+
     /// Follows the loops a command's leading keywords open (`while`,
     /// `until`) and close (`done`): after a `for` loop's `done`, its
     /// variable holds its last word, or what it held before when the list
@@ -214,6 +246,30 @@ impl Variables {
             }
         }
     }
+}
+
+/// The commands of the loop the first of `commands` starts, up to the
+/// `done` ending it (all of them when none does: `for x in a; { …; }`).
+fn loop_body<'a>(commands: &'a [&'a [Word]]) -> Option<&'a [&'a [Word]]> {
+    let mut depth = 0usize;
+    for (at, words) in commands.iter().enumerate() {
+        let keywords = words.iter().map_while(|word| KEYWORDS.contains(&word.text.as_str()).then_some(&word.text));
+        let (mut opens, mut closes) = (0, 0);
+        for keyword in keywords {
+            opens += usize::from(matches!(keyword.as_str(), "while" | "until"));
+            closes += usize::from(keyword == "done");
+        }
+        let start = words.iter().take_while(|word| KEYWORDS.contains(&word.text.as_str())).count();
+        opens += usize::from(words.get(start).is_some_and(|word| matches!(word.text.as_str(), "for" | "select")));
+        if at == 0 && opens == 0 {
+            return None;
+        }
+        depth = (depth + opens).saturating_sub(closes);
+        if depth == 0 {
+            return Some(&commands[..=at]);
+        }
+    }
+    Some(commands)
 }
 
 /// The variable a `for` or `select` loop (`words`) sets, and for
