@@ -1342,6 +1342,7 @@ fn loop_values_and_case_patterns_are_what_they_are() {
     for (command, part) in [
         ("for f in src/*.rs; do f=$(cat list); cat \"$f\"; done", "`cat` reads `$f`"),
         ("for f in src/*.rs; do :; done; cat \"$f\"", "`cat` reads `$f`"),
+        ("f=.env; for f in; { :; }; cat \"$f\"", "`cat` reads `$f`"),
         ("for f in src/*.rs $g; do cat \"$f\"; done", "`cat` reads `$f`"),
         ("for f in src/*.rs; do cat $f; done", "`cat` reads `$f`"),
     ] {

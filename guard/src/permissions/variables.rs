@@ -284,7 +284,8 @@ fn for_loop(words: &[Word]) -> Option<(String, Option<Vec<LoopWord>>)> {
         [is_in, list @ ..] if keyword.text == "for" && is_in.text == "in" => Some(list),
         _ => None,
     };
-    let literal = list.filter(|list| list.iter().all(Word::is_literal));
+    // Over no word the body never runs and the variable keeps what it held.
+    let literal = list.filter(|list| !list.is_empty() && list.iter().all(Word::is_literal));
     let words = literal.map(|list| list.iter().map(|word| (word.text.clone(), word.glob())).collect());
     Some((name.text.clone(), words))
 }
