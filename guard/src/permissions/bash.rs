@@ -27,7 +27,8 @@
 //!
 //! The script of `sh -c '…'` (also bash, zsh, dash, ksh), the arguments of
 //! `eval`, the commands of `find -exec` (`-execdir`, `-ok`, `-okdir`) and
-//! the string `env -S` splits into a command (with the words after it) are
+//! the command `env -S` makes of the words its string splits into (see
+//! [`super::env_split`]) and the words after it are
 //! split and matched as commands of their own, as is a `trap`'s action
 //! (after the line's commands, as it runs on exit, knowing no variable),
 //! and so is a
@@ -44,7 +45,7 @@ use lean_ctx_shell_syntax::{Command, Quote, Quoted, Word};
 
 use super::scope::Place;
 use super::variables::Variables;
-use super::{braces, expand, option_files};
+use super::{braces, env_split, expand, option_files};
 
 /// Nesting of `sh -c` and `eval` followed at most.
 const MAX_DEPTH: usize = 8;
@@ -539,10 +540,22 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         Some(shell) if SHELLS.contains(&shell) => shell_script(&texts[at + 1..]).map(own_shell),
         Some("find") => find_commands(command, at).map(own_shell),
         Some("trap") => trap_action(&texts[at + 1..]).map(|(action, _)| script(Runs::Later)(action.to_string())),
-        Some("env") => env_split_string(&texts[at + 1..]).map(|(word, from)| {
-            let string = &texts[at + 1 + word][from..];
-            let rest = words.get(at + 2 + word).and_then(|next| command.raw.get(next.span.start..));
-            own_shell(format!("{string} {}", rest.unwrap_or_default()))
+        Some("env") => env_split_string(&texts[at + 1..]).and_then(|(word, from)| {
+            // env takes the words its string splits into as its own, in the
+            // flag's place: options (`-C dir`), assignments, then the command.
+            let option = at + 1 + word;
+            let split = env_split::split(&texts[option][from..])?;
+            let (flag_word, flag) =
+                if from == 0 { (option - 1, texts[option - 1]) } else { (option, &texts[option][..from]) };
+            let others = flag.strip_suffix('S').filter(|others| !others.starts_with("--") && *others != "-");
+            let raw =
+                |word: usize| words.get(word).and_then(|word| command.raw.get(word.span.start..)).unwrap_or_default();
+            let before = &raw(at + 1)[..raw(at + 1).len() - raw(flag_word).len()];
+            let options = format!("{before}{}", others.unwrap_or_default());
+            // Without options, the command alone, so what it matches is said as it.
+            let bare = options.trim().is_empty() && !split.first().is_some_and(|word| word.starts_with('-'));
+            let env = if bare { String::new() } else { format!("env {options} ") };
+            Some(own_shell(format!("{env}{} {}", split.join(" "), raw(option + 1))))
         }),
         _ => {
             let quoted = words.get(at).is_some_and(|word| word.quoted_at(0).is_some());

@@ -1131,13 +1131,25 @@ fn files_a_wrapper_dd_or_make_reads_itself_are_read() {
         ("env -S'cat' .env", "`env` reads `.env`"),
         ("env -i --split-string='cat .env'", "`cat` reads `.env`"),
         ("env --split-string 'cat -n' .env", "`env` reads `.env`"),
+        // Split as env splits it (`\_` separates words), its words are env's own: options included.
+        ("env -S 'cat\\_.env'", "`cat` reads `.env`"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(env.clone(), part), "{command}");
     }
-    assert_eq!(
-        p.check_shell("env -S 'rm -rf qa'", &s.root),
-        because(deny("Bash(rm:*)", &file), "`rm -rf qa` matches it")
-    );
+    for (command, part) in [
+        ("env -S 'rm -rf qa'", "`rm -rf qa` matches it"),
+        ("env -S '-S rm -rf qa'", "`rm -rf qa` matches it"),
+        ("env -iS '-u X rm -rf qa'", "`env -i -u X rm -rf qa` matches it"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(deny("Bash(rm:*)", &file), part), "{command}");
+    }
+    for command in ["env -S '-C qa cat secret/plan.txt'", "env -C qa -S 'cat secret/plan.txt'"] {
+        assert_eq!(
+            p.check_shell(command, &s.root),
+            because(deny("Read(./qa/secret/**)", &file), "`cat` reads `secret/plan.txt`"),
+            "{command}"
+        );
+    }
     // What follows `::::` is read by parallel whatever its command (`:::` gives the arguments themselves).
     for (command, part) in [
         ("parallel echo ::: a :::: \"$f\"", "`parallel` reads `$f`"),
