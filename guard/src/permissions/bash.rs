@@ -409,7 +409,33 @@ pub(crate) const KEYWORDS: [&str; 14] =
 
 /// The wrappers looked through and their options that take a value.
 const WRAPPERS: [(&str, &[&str]); 14] = [
-    ("sudo", &["-u", "-g", "-h", "-p", "-U", "-C", "-D", "-r", "-t", "-T", "--user", "--group", "--host", "--prompt"]),
+    (
+        "sudo",
+        &[
+            "-u",
+            "-g",
+            "-h",
+            "-p",
+            "-U",
+            "-C",
+            "-D",
+            "-R",
+            "-r",
+            "-t",
+            "-T",
+            "--user",
+            "--group",
+            "--host",
+            "--prompt",
+            "--other-user",
+            "--close-from",
+            "--chdir",
+            "--chroot",
+            "--role",
+            "--type",
+            "--command-timeout",
+        ],
+    ),
     ("doas", &["-u", "-C"]),
     ("env", &["-u", "-C", "-S", "--unset", "--chdir", "--split-string"]),
     ("timeout", &["-s", "-k", "--signal", "--kill-after"]),
@@ -423,7 +449,22 @@ const WRAPPERS: [(&str, &[&str]); 14] = [
     ("stdbuf", &["-i", "-o", "-e", "--input", "--output", "--error"]),
     (
         "xargs",
-        &["-I", "-n", "-P", "-L", "-d", "-s", "-E", "-a", "--max-args", "--max-procs", "--delimiter", "--arg-file"],
+        &[
+            "-I",
+            "-n",
+            "-P",
+            "-L",
+            "-d",
+            "-s",
+            "-E",
+            "-a",
+            "--max-args",
+            "--max-procs",
+            "--delimiter",
+            "--arg-file",
+            "--max-chars",
+            "--process-slot-var",
+        ],
     ),
     (
         "parallel",
@@ -517,7 +558,8 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         .flat_map(|pair| {
             let wrapper = basename(texts[pair[0]]);
             let options = pair[0] + 1;
-            let files = option_files::argument_files(&texts[options..pair[1]])
+            let takes_value = WRAPPERS.iter().find(|(name, _)| *name == wrapper).map_or(&[][..], |(_, taking)| taking);
+            let files = option_files::argument_files(&texts[options..pair[1]], takes_value)
                 .into_iter()
                 .map(|part| Arg::of(&words[options + part.word], vars).tail(part.from));
             let sources = match wrapper {
@@ -733,7 +775,10 @@ fn skip_prefix(texts: &[&str], at: usize) -> Option<usize> {
             break;
         }
         if word.starts_with('-') && word.len() > 1 {
-            next += if takes_value.contains(word) { 2 } else { 1 };
+            // Short options run together take the next word when the one taking a value ends them (`-iu root`).
+            let cluster_takes =
+                option_files::short_value(word, takes_value).is_some_and(|(_, from)| from == word.len());
+            next += if takes_value.contains(word) || cluster_takes { 2 } else { 1 };
         } else if name == "env" && is_assignment(word) {
             next += 1;
         } else {
@@ -974,6 +1019,11 @@ mod tests {
             "sudo /usr/bin/rm -rf /",
             "\"rm\" -rf /",
             "! rm -rf /",
+            // Short options run together: the last taking a value takes the next word.
+            "sudo -iu root rm -rf /",
+            "xargs -0a list rm -rf /",
+            "xargs -tn 1 rm -rf /",
+            "xargs --process-slot-var X rm -rf /",
         ] {
             assert!(matches("rm:*", command), "{command}");
         }

@@ -8,19 +8,34 @@
 use super::writers::Part;
 
 /// The words among a wrapper's options (the words between xargs or
-/// parallel and its command) naming a file it reads its arguments from.
-pub(crate) fn argument_files(options: &[&str]) -> Vec<Part> {
+/// parallel and its command, `takes_value` the options of it that take a
+/// value) naming a file it reads its arguments from.
+pub(crate) fn argument_files(options: &[&str], takes_value: &[&str]) -> Vec<Part> {
     let mut parts = Vec::new();
     for (at, option) in options.iter().enumerate() {
-        if matches!(*option, "-a" | "--arg-file") {
+        if *option == "--arg-file" {
             parts.extend((at + 1 < options.len()).then_some(Part { word: at + 1, from: 0 }));
         } else if option.starts_with("--arg-file=") {
             parts.push(Part { word: at, from: "--arg-file=".len() });
-        } else if option.starts_with("-a") && option.len() > 2 {
-            parts.push(Part { word: at, from: 2 });
+        } else if let Some(('a', from)) = short_value(option, takes_value) {
+            let part = if from == option.len() { Part { word: at + 1, from: 0 } } else { Part { word: at, from } };
+            parts.extend(Some(part).filter(|part| part.word < options.len()));
         }
     }
     parts
+}
+
+/// In a word of short options run together (`-0a list`, `-iu root`,
+/// `-n1`), the first that takes a value (`takes_value` lists them as
+/// `-a`…) and where its value starts: the rest of the word, or when
+/// nothing is left of it (the word's length) the next word, as getopt
+/// reads it.
+pub(crate) fn short_value(option: &str, takes_value: &[&str]) -> Option<(char, usize)> {
+    let letters = option.strip_prefix('-').filter(|letters| !letters.starts_with('-'))?;
+    letters.char_indices().find_map(|(at, letter)| {
+        let takes = takes_value.iter().any(|taking| taking.strip_prefix('-') == Some(letter.encode_utf8(&mut [0; 4])));
+        takes.then_some((letter, 1 + at + letter.len_utf8()))
+    })
 }
 
 /// The words after parallel's `::::` (up to its next input separator):
@@ -99,9 +114,18 @@ mod tests {
 
     #[test]
     fn argument_files_and_parallel_sources() {
-        assert_eq!(parts(&argument_files(&words("-0 -a list"))), [(2, 0)]);
-        assert_eq!(parts(&argument_files(&words("-alist --arg-file=b --arg-file c"))), [(0, 2), (1, 11), (3, 0)]);
-        assert!(argument_files(&words("-n 1 -a")).is_empty());
+        let xargs = ["-a", "-n"];
+        assert_eq!(parts(&argument_files(&words("-0 -a list"), &xargs)), [(2, 0)]);
+        assert_eq!(
+            parts(&argument_files(&words("-alist --arg-file=b --arg-file c"), &xargs)),
+            [(0, 2), (1, 11), (3, 0)]
+        );
+        assert_eq!(parts(&argument_files(&words("-0a list -ra.env"), &xargs)), [(1, 0), (2, 3)]);
+        assert!(argument_files(&words("-n 1 -a"), &xargs).is_empty());
+        assert!(argument_files(&words("-na"), &xargs).is_empty(), "`a` is -n's value");
+        assert_eq!(short_value("-iu", &["-u"]), Some(('u', 3)));
+        assert_eq!(short_value("-uroot", &["-u"]), Some(('u', 2)));
+        assert_eq!(short_value("--user", &["-u"]), None);
         assert_eq!(parallel_sources(&words("echo ::: a b :::: f g ::: c ::::+ h")), [5, 6, 10]);
         assert!(parallel_sources(&words("echo ::: a")).is_empty());
         assert_eq!(parts(&dd_input(&words("bs=1 if=x of=y"))), [(1, 3)]);

@@ -1122,6 +1122,7 @@ fn files_a_wrapper_dd_or_make_reads_itself_are_read() {
     for (command, part) in [
         ("xargs -a .env echo", "`xargs` reads `.env`"),
         ("xargs -a.env echo", "`xargs` reads `.env`"),
+        ("xargs -0a .env echo", "`xargs` reads `.env`"),
         ("xargs -n 1 --arg-file=.env echo", "`xargs` reads `.env`"),
         ("parallel -a .env echo", "`parallel` reads `.env`"),
         ("parallel --arg-file .env echo", "`parallel` reads `.env`"),
