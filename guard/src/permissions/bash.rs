@@ -473,8 +473,8 @@ const WRAPPERS: [(&str, &[&str]); 14] = [
 ];
 
 /// Environment variables an earlier command's export gives the program,
-/// followed for git's repository.
-const EXPORTS_FOLLOWED: [&str; 2] = ["GIT_DIR", "GIT_WORK_TREE"];
+/// followed for git's repository and index.
+const EXPORTS_FOLLOWED: [&str; 3] = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"];
 
 /// Wrappers that run the command on names they read from their input.
 const INPUT_NAMES: [&str; 2] = ["xargs", "parallel"];

@@ -255,6 +255,12 @@ impl<'a> Finder<'a> {
             self.files.unknown_reads.push(format!("`git {subcommand}` reads what its repository holds {by}"));
             return;
         }
+        // Another index lists other files (`GIT_INDEX_FILE=/tmp/i git add -f .env` made one listing .env).
+        if let Some(index) = variable("GIT_INDEX_FILE") {
+            let index = &index.text;
+            self.files.unknown_reads.push(format!("`git {subcommand}` reads what the index `{index}` lists"));
+            return;
+        }
         let text = |arg: Option<&Arg>| arg.map(|arg| arg.text.clone());
         let (git_dir, work_tree) = (text(git_dir), text(work_tree));
         let Some(reads) = git::reads(args, &opaque, &self.cwd, git_dir.as_deref(), work_tree.as_deref()) else {

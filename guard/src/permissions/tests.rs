@@ -1458,3 +1458,27 @@ fn a_loops_body_runs_again_after_what_it_sets() {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
 }
+
+#[test]
+fn git_reading_another_index_reads_what_it_lists() {
+    let (s, p, file) = qa();
+    git(&s.root, &["init", "-q"]);
+    git(&s.root, &["add", "src"]);
+    // A line before made an index listing .env: git grep prints .env's lines through it.
+    let index = s.home.join("index");
+    let status = std::process::Command::new("git")
+        .current_dir(&s.root)
+        .env("GIT_INDEX_FILE", &index)
+        .args(["add", "-f", ".env", "src"])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let index = index.display().to_string();
+    for command in ["GIT_INDEX_FILE=@I git grep x", "export GIT_INDEX_FILE=@I; git diff --cached HEAD"] {
+        let command = command.replace("@I", &index);
+        let subcommand = if command.contains("grep") { "grep" } else { "diff" };
+        let part = format!("`git {subcommand}` reads what the index `{index}` lists");
+        assert_eq!(p.check_shell(&command, &s.root), unknown_file("Read(./qa/secret/**)", &file, &part), "{command}");
+    }
+    assert_eq!(p.check_shell("git grep x", &s.root), Verdict::Allow);
+}
