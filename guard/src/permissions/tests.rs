@@ -1090,6 +1090,8 @@ fn variables_set_through_wrappers_subscripts_options_namerefs_and_lastpipe_are_f
         ("readarray -t x", &unknown),
         ("declare -n y=x; y=rm", &unknown),
         ("local -n y=x; y=rm", &unknown),
+        ("declare -l x=RM", &unknown),
+        ("typeset -l x; x=RM", &unknown),
         ("shopt -s lastpipe; echo rm | read x", &unknown),
         ("shopt -s lastpipe; echo | x=rm", &unknown),
         ("shopt -s lastpipe; echo | { x=rm; }", &unknown),

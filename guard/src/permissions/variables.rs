@@ -319,11 +319,13 @@ fn exports(words: &[Word]) -> bool {
 }
 
 /// Whether the command makes a name reference (`declare -n y=x`): after
-/// it, assigning to one name may set another.
+/// it, assigning to one name may set another; or gives a variable a case
+/// (`declare -l x=RM` holds rm): after it, a value assigned is not what
+/// the variable holds.
 fn makes_reference(words: &[Word]) -> bool {
     let Some(first) = words.first() else { return false };
     matches!(basename(&first.text), "declare" | "local" | "typeset")
-        && words[1..].iter().any(|word| word.text.starts_with('-') && word.text.contains('n'))
+        && words[1..].iter().any(|word| word.text.starts_with('-') && word.text.contains(['n', 'l', 'u']))
 }
 
 /// Whether the command is `shopt -s … lastpipe …`.
