@@ -79,25 +79,51 @@ pub(crate) fn make(args: &[&str]) -> Make {
     while let Some(arg) = args.get(at) {
         let mut next = at + 1;
         // Whether the option names a directory (else a makefile), and where its value is.
-        let (directory, value) = match *arg {
-            "--" => break,
-            "-C" | "--directory" | "-f" | "--file" | "--makefile" => {
+        let long = make_long_option(arg);
+        let (directory, value) = match (*arg, long) {
+            ("--", _) => break,
+            ("-C" | "-f", _) | (_, Some((_, None))) => {
                 next = at + 2;
                 let value = Some(Part { word: at + 1, from: 0 }).filter(|part| part.word < args.len());
-                (matches!(*arg, "-C" | "--directory"), value)
+                (*arg == "-C" || long.is_some_and(|(name, _)| name == "--directory"), value)
             }
-            _ if arg.starts_with("--directory=") => (true, Some(Part { word: at, from: "--directory=".len() })),
-            _ if arg.starts_with("--file=") => (false, Some(Part { word: at, from: "--file=".len() })),
-            _ if arg.starts_with("--makefile=") => (false, Some(Part { word: at, from: "--makefile=".len() })),
-            _ if arg.starts_with("-C") => (true, Some(Part { word: at, from: 2 })),
-            _ if arg.starts_with("-f") => (false, Some(Part { word: at, from: 2 })),
-            _ => (false, None),
+            (_, Some((name, Some(from)))) => (name == "--directory", Some(Part { word: at, from })),
+            // Short options run together (`-sC dir`, `-kfMakefile`); -I, -o and -W take other values.
+            _ => match short_value(arg, &["-C", "-f", "-I", "-o", "-W"]) {
+                Some((letter, from)) => {
+                    let part = if from == arg.len() {
+                        next = at + 2;
+                        Part { word: at + 1, from: 0 }
+                    } else {
+                        Part { word: at, from }
+                    };
+                    (letter == 'C', Some(part).filter(|part| matches!(letter, 'C' | 'f') && part.word < args.len()))
+                }
+                None => (false, None),
+            },
         };
         let list = if directory { &mut found.directories } else { &mut found.makefiles };
         list.extend(value);
         at = next;
     }
     found
+}
+
+/// The long option of make's that names a file or directory `arg` is
+/// (`--directory`, `--file`, `--makefile`), written whole or as getopt
+/// takes it, cut short to a prefix no other option has (`--fil`, `--mak`,
+/// `--di`), and where its value starts in `arg` after a `=` (`None`: the
+/// next word).
+fn make_long_option(arg: &str) -> Option<(&'static str, Option<usize>)> {
+    let (name, value) = match arg.split_once('=') {
+        Some((name, _)) => (name, Some(name.len() + 1)),
+        None => (arg, None),
+    };
+    // Each option with the shortest prefix that is its alone.
+    let options = [("--directory", "--di"), ("--file", "--f"), ("--makefile", "--mak")];
+    let (option, _) =
+        options.into_iter().find(|(option, shortest)| name.starts_with(shortest) && option.starts_with(name))?;
+    Some((option, value))
 }
 
 #[cfg(test)]
@@ -137,5 +163,12 @@ mod tests {
         assert_eq!(parts(&make.directories), [(1, 0), (2, 2), (3, 12)]);
         assert_eq!(parts(&make.makefiles), [(5, 0), (6, 2), (7, 7), (9, 0)]);
         assert_eq!(super::make(&words("test -j4")), Make::default());
+        // Cut short as getopt takes them; `--ma` is also --max-load's, `--d` --debug's.
+        let make = super::make(&words("--fil=a --mak b --di c --dir=d --ma e --d f"));
+        assert_eq!(parts(&make.directories), [(4, 0), (5, 6)]);
+        assert_eq!(parts(&make.makefiles), [(0, 6), (2, 0)]);
+        let make = super::make(&words("-sC a -kfb -I c -sIc -o d"));
+        assert_eq!(parts(&make.directories), [(1, 0)]);
+        assert_eq!(parts(&make.makefiles), [(2, 3)]);
     }
 }

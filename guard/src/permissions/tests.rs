@@ -1170,6 +1170,8 @@ fn files_a_wrapper_dd_or_make_reads_itself_are_read() {
         ("make -C qa/secret", "`make` reads `qa/secret/Makefile`"),
         ("make -Cqa/secret all", "`make` reads `qa/secret/Makefile`"),
         ("make --directory=qa/secret", "`make` reads `qa/secret/Makefile`"),
+        ("make --di qa/secret", "`make` reads `qa/secret/Makefile`"),
+        ("make --fil=qa/secret/plan.txt", "`make` reads `qa/secret/plan.txt`"),
         ("make -f qa/secret/plan.txt", "`make` reads `qa/secret/plan.txt`"),
         ("cd qa && make -C secret", "`make` reads `secret/Makefile`"),
     ] {
