@@ -59,6 +59,13 @@ pub(crate) struct Splitter<'a> {
     in_substitution: bool,
 }
 
+/// Whether `word` is a reserved word after which a `(` opens a subshell
+/// (`then`, `do`, `!`, `{`, `time`…), not a name's or pattern's.
+fn precedes_subshell(word: &Word) -> bool {
+    let text = if word.quoted.is_empty() { word.text.as_str() } else { "" };
+    matches!(text, "if" | "while" | "until" | "then" | "else" | "elif" | "do" | "!" | "{" | "time")
+}
+
 /// A word being read: where it started in `src`, and its bytes and quoted parts so far.
 struct Partial {
     start: usize,
@@ -166,8 +173,9 @@ impl<'a> Splitter<'a> {
                     self.push_in(b"()", None);
                     self.i += 2;
                 }
-                b'(' if self.word.is_none() && self.words.is_empty() => {
-                    // A subshell: what follows is a command of its own.
+                b'(' if self.word.is_none() && self.words.iter().all(precedes_subshell) => {
+                    // A subshell: what follows is a command of its own (the reserved words
+                    // before it, `then (…)`, `! (…)`, are one of theirs).
                     self.end_command(self.i, out);
                     if !self.in_pattern {
                         self.levels.open_subshell(self.own.len(), out.len());

@@ -331,3 +331,12 @@ fn a_substitution_ends_at_the_paren_the_shell_closes_it_with() {
     assert_eq!(words("echo $((cat a) )"), [vec!["cat", "a"], vec!["echo", "$((cat a) )"]]);
     assert_eq!(words("echo $((1 + (2)))"), [vec!["echo", "$((1 + (2)))"]]);
 }
+
+#[test]
+fn a_subshell_after_reserved_words_is_one() {
+    for line in ["if true; then (rm a); fi", "for x in a; do (rm a); done", "{ (rm a); }", "! (rm a)", "time (rm a)"] {
+        assert!(words(line).contains(&vec!["rm".to_string(), "a".to_string()]), "{line}: {:?}", words(line));
+    }
+    // After other words a `(` is no subshell's.
+    assert!(!words("echo x (rm a)").contains(&vec!["rm".to_string(), "a".to_string()]));
+}

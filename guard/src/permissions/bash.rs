@@ -1019,6 +1019,9 @@ mod tests {
             "sudo /usr/bin/rm -rf /",
             "\"rm\" -rf /",
             "! rm -rf /",
+            // A subshell after reserved words.
+            "if true; then (rm -rf /); fi",
+            "for x in a; do (rm -rf /); done",
             // Short options run together: the last taking a value takes the next word.
             "sudo -iu root rm -rf /",
             "xargs -0a list rm -rf /",
