@@ -503,11 +503,11 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
     // made for the first steps and the last, so a line of a thousand
     // assignments costs a few views, not a thousand.
     let mut starts = vec![0];
-    while let Some(next) = skip_prefix(&texts, *starts.last().expect("never empty")) {
+    while let Some(next) = skip_prefix(words, &texts, *starts.last().expect("never empty")) {
         starts.push(next);
     }
     // A function's body runs when it is called, with what the line holds then.
-    let function_body = starts.iter().any(|&start| function_header(&texts[start..]) > 0);
+    let function_body = starts.iter().any(|&start| function_header(&words[start..]) > 0);
     let unknown = Variables::unknown();
     let variables = if function_body { &unknown } else { variables };
     let vars = &Seen { variables, env: &place.env };
@@ -747,9 +747,10 @@ fn variable(word: &str) -> Option<&str> {
     valid.then_some(name)
 }
 
-/// The index past keywords, assignments or one wrapper with its options
-/// starting at `at`; `None` when a wrapper has no command after it.
-fn skip_prefix(texts: &[&str], at: usize) -> Option<usize> {
+/// The index past keywords, assignments, a function's header or one
+/// wrapper with its options starting at `at` (in `words`, whose texts are
+/// `texts`); `None` when a wrapper has no command after it.
+fn skip_prefix(words: &[Word], texts: &[&str], at: usize) -> Option<usize> {
     let word = *texts.get(at)?;
     // `case WORD in` runs nothing: WORD is matched against its patterns.
     if word == "case" {
@@ -758,7 +759,7 @@ fn skip_prefix(texts: &[&str], at: usize) -> Option<usize> {
     if KEYWORDS.contains(&word) || is_assignment(word) {
         return Some(at + 1);
     }
-    let header = function_header(&texts[at..]);
+    let header = function_header(&words[at..]);
     if header > 0 {
         return Some(at + header);
     }
@@ -792,17 +793,19 @@ fn skip_prefix(texts: &[&str], at: usize) -> Option<usize> {
     (next < texts.len()).then_some(next)
 }
 
-/// How many words at the start of `texts` are a function definition's
-/// header (`f()`, `f ()`, `function f`, `function f()`), with the `(`
-/// opening a body run in a subshell: the body's first command follows.
-fn function_header(texts: &[&str]) -> usize {
-    let header = match texts {
-        ["function", _, "()", ..] => 3,
-        ["function", _, ..] | [_, "()", ..] => 2,
-        [name, ..] if name.len() > 2 && name.ends_with("()") => 1,
+/// How many words at the start of `words` are a function definition's
+/// header (`f()`, `f ()`, `function f`, `function f()`, none of it
+/// quoted: `cat '()' .env` reads two files), with the `(` opening a body
+/// run in a subshell: the body's first command follows.
+fn function_header(words: &[Word]) -> usize {
+    let bare = |at: usize| words.get(at).filter(|word| word.quoted.is_empty()).map(|word| word.text.as_str());
+    let header = match (bare(0), bare(1), bare(2)) {
+        (Some("function"), Some(_), Some("()")) => 3,
+        (Some("function"), Some(_), _) | (Some(_), Some("()"), _) => 2,
+        (Some(name), ..) if name.len() > 2 && name.ends_with("()") => 1,
         _ => 0,
     };
-    header + usize::from(header > 0 && texts.get(header) == Some(&"("))
+    header + usize::from(header > 0 && bare(header) == Some("("))
 }
 
 /// Where the subcommand of the program at `at` may start when global options come before it (see

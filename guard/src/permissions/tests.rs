@@ -1432,6 +1432,8 @@ fn a_functions_body_is_checked_as_commands_run_when_it_is_called() {
         p.check_shell("g() { cat plan.txt; }; cd qa/secret; g", &s.root),
         unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `plan.txt` after `g() { cat plan.txt`")
     );
+    // Quoted, `()` is an operand.
+    assert_eq!(p.check_shell("cat '()' .env", &s.root), because(deny("Read(./.env)", &file), "`cat` reads `.env`"));
     assert_eq!(
         p.check_shell("g() { cat /dev/null; cat plan.txt; }; cd qa/secret; g", &s.root),
         unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `plan.txt` after `g() { cat /dev/null`")
