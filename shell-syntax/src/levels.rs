@@ -97,6 +97,11 @@ impl Levels {
         self.stack.push(Level::new(own_len, self.env.len(), capped, out_len));
     }
 
+    /// No subshell is open: a `)` here closes none.
+    pub(crate) fn at_base(&self) -> bool {
+        self.stack.len() == 1
+    }
+
     /// At a `)`: the subshell's level closes (its last stage with it);
     /// `None` for a `)` that closes none.
     pub(crate) fn close_subshell(&mut self, out: &mut [Command]) -> Option<usize> {

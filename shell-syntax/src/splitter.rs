@@ -54,6 +54,16 @@ pub(crate) struct Splitter<'a> {
     /// or `;;&`, up to its `)`): they run nothing, and in them `|`
     /// separates alternatives and `(` opens no subshell.
     in_pattern: bool,
+    /// The text is the rest of a line from inside a `$(`, `<(` or `>(`:
+    /// its first `)` closing no subshell nor pattern ends it.
+    in_substitution: bool,
+}
+
+/// Whether `word` is a reserved word after which a `(` opens a subshell
+/// (`then`, `do`, `!`, `{`, `time`…), not a name's or pattern's.
+fn precedes_subshell(word: &Word) -> bool {
+    let text = if word.quoted.is_empty() { word.text.as_str() } else { "" };
+    matches!(text, "if" | "while" | "until" | "then" | "else" | "elif" | "do" | "!" | "{" | "time")
 }
 
 /// A word being read: where it started in `src`, and its bytes and quoted parts so far.
@@ -86,6 +96,7 @@ impl<'a> Splitter<'a> {
             levels: Levels::new(env, last_id, out_len),
             closed: None,
             in_pattern: false,
+            in_substitution: false,
         }
     }
 
@@ -93,8 +104,9 @@ impl<'a> Splitter<'a> {
         self.bytes.get(i).copied()
     }
 
-    /// Splits `src` into `out`; the last environment id handed out.
-    pub(crate) fn run(mut self, out: &mut Vec<Command>) -> u32 {
+    /// Splits `src` into `out`; the last environment id handed out, and
+    /// where in `src` it stopped (its length, or a substitution's `)`).
+    pub(crate) fn run(mut self, out: &mut Vec<Command>) -> (u32, usize) {
         while let Some(b) = self.at(self.i) {
             let next = self.at(self.i + 1);
             match b {
@@ -161,8 +173,9 @@ impl<'a> Splitter<'a> {
                     self.push_in(b"()", None);
                     self.i += 2;
                 }
-                b'(' if self.word.is_none() && self.words.is_empty() => {
-                    // A subshell: what follows is a command of its own.
+                b'(' if self.word.is_none() && self.words.iter().all(precedes_subshell) => {
+                    // A subshell: what follows is a command of its own (the reserved words
+                    // before it, `then (…)`, `! (…)`, are one of theirs).
                     self.end_command(self.i, out);
                     if !self.in_pattern {
                         self.levels.open_subshell(self.own.len(), out.len());
@@ -170,8 +183,12 @@ impl<'a> Splitter<'a> {
                     self.i += 1;
                 }
                 b')' if self.in_pattern => {
-                    // The pattern's words run nothing: only `case WORD in` is kept.
                     self.end_word();
+                    if !self.in_pattern {
+                        // `esac)`: the case ended, the `)` is read again after it.
+                        continue;
+                    }
+                    // The pattern's words run nothing: only `case WORD in` is kept.
                     let kept = self.words.iter().position(|word| word.text == "in").map_or(0, |at| at + 1);
                     let end = self.words.get(kept.wrapping_sub(1)).map_or(self.i, |word| word.span.end);
                     self.words.truncate(kept);
@@ -180,6 +197,7 @@ impl<'a> Splitter<'a> {
                     self.closed = None;
                     self.i += 1;
                 }
+                b')' if self.in_substitution && self.levels.at_base() => break,
                 b')' => {
                     self.end_command(self.i, out);
                     // Unmatched, it closes no subshell.
@@ -225,9 +243,11 @@ impl<'a> Splitter<'a> {
                 }
             }
         }
-        self.end_command(self.bytes.len(), out);
+        // Past the end when an unclosed substitution ran to it.
+        let end = self.i.min(self.bytes.len());
+        self.end_command(end, out);
         self.levels.end(out);
-        self.levels.last_id()
+        (self.levels.last_id(), end)
     }
 
     /// The bytes of the character starting at `at`.
@@ -332,8 +352,7 @@ impl<'a> Splitter<'a> {
     fn redirection(&mut self, b: u8, next: Option<u8>, out: &mut Vec<Command>) {
         if next == Some(b'(') {
             // `<(…)` / `>(…)`: a command whose output or input is a file argument.
-            let close = self.find_close(self.i + 1);
-            self.recurse(self.i + 2, close, out);
+            let close = self.split_to_close(self.i + 1, out);
             let src = self.src;
             self.push_in(&src.as_bytes()[self.i..(close + 1).min(src.len())], None);
             self.i = close + 1;
@@ -499,10 +518,13 @@ impl<'a> Splitter<'a> {
     /// and the whole, as written, stays part of the current word (under
     /// `quote`, the double quotes it is in).
     fn substitution(&mut self, out: &mut Vec<Command>, quote: Option<Quote>) {
-        let close = self.find_close(self.i + 1);
-        if self.at(self.i + 2) != Some(b'(') {
-            self.recurse(self.i + 2, close, out);
-        }
+        // `$((…))` is arithmetic when the inner `(` closes right before the
+        // outer: `$((cat .env) )` runs a subshell, as bash reads it.
+        let arithmetic = self.at(self.i + 2) == Some(b'(') && {
+            let inner = self.find_close(self.i + 2);
+            self.at(inner + 1) == Some(b')')
+        };
+        let close = if arithmetic { self.find_close(self.i + 1) } else { self.split_to_close(self.i + 1, out) };
         let src = self.src;
         self.push_in(&src.as_bytes()[self.i..(close + 1).min(src.len())], quote);
         self.i = close + 1;
@@ -527,22 +549,31 @@ impl<'a> Splitter<'a> {
         self.i = close + 1;
     }
 
-    fn recurse(&mut self, start: usize, end: usize, out: &mut Vec<Command>) {
-        if self.depth < MAX_DEPTH
-            && let Some(inner) = self.src.get(start..end)
-        {
-            self.nested(inner, out);
-        }
+    /// Splits the commands after the `(` at `open` (of `$(`, `<(`, `>(`)
+    /// up to the `)` closing it, which it finds as the shell does (a case
+    /// pattern's `)`, one in a comment or a heredoc close nothing); its
+    /// index. Past the nesting followed, the `)` is found by counting.
+    fn split_to_close(&mut self, open: usize, out: &mut Vec<Command>) -> usize {
+        let Some(rest) = self.src.get(open + 1..).filter(|_| self.depth < MAX_DEPTH) else {
+            return self.find_close(open);
+        };
+        let (env, last_id) = self.levels.nested_env();
+        let mut inner = Splitter::new(rest, self.depth + 1, env, last_id, out.len());
+        inner.in_substitution = true;
+        let (last_id, end) = inner.run(out);
+        self.levels.ids_used_to(last_id);
+        open + 1 + end
     }
 
     /// Splits a substitution's text, run in an environment of its own.
     fn nested(&mut self, inner: &str, out: &mut Vec<Command>) {
         let (env, last_id) = self.levels.nested_env();
-        let last_id = Splitter::new(inner, self.depth + 1, env, last_id, out.len()).run(out);
+        let (last_id, _) = Splitter::new(inner, self.depth + 1, env, last_id, out.len()).run(out);
         self.levels.ids_used_to(last_id);
     }
 
-    /// The index of the `)` closing the `(` at `open`, skipping quoted text;
+    /// The index of the `)` closing the `(` at `open` by counting, skipping
+    /// quoted text (for arithmetic, and past the nesting followed);
     /// the end of the line when it is never closed.
     fn find_close(&self, open: usize) -> usize {
         let mut depth = 0usize;

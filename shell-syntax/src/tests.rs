@@ -307,3 +307,36 @@ fn environments_stop_nesting_at_a_depth() {
     assert_eq!(commands[0].env.len(), crate::levels::MAX_ENV_DEPTH);
     assert!(commands[0].conditional);
 }
+
+#[test]
+fn a_substitution_ends_at_the_paren_the_shell_closes_it_with() {
+    // A case pattern's `)`, one in a comment or in a heredoc closes nothing.
+    assert_eq!(
+        words("echo $(case x in y) rm a;; esac) b"),
+        [vec!["case", "x", "in"], vec!["rm", "a"], vec!["esac"], vec!["echo", "$(case x in y) rm a;; esac)", "b"]]
+    );
+    assert_eq!(
+        words("cat <(case x in y) rm a;; esac)"),
+        [vec!["case", "x", "in"], vec!["rm", "a"], vec!["esac"], vec!["cat", "<(case x in y) rm a;; esac)"]]
+    );
+    assert_eq!(
+        words("echo $(echo a # )\nrm b)"),
+        [vec!["echo", "a"], vec!["rm", "b"], vec!["echo", "$(echo a # )\nrm b)"]]
+    );
+    assert_eq!(
+        words("echo $(cat <<E\n)\nE\nrm b)"),
+        [vec!["cat"], vec!["rm", "b"], vec!["echo", "$(cat <<E\n)\nE\nrm b)"]]
+    );
+    // `$((…))` is arithmetic only when its inner `(` closes right before the outer.
+    assert_eq!(words("echo $((cat a) )"), [vec!["cat", "a"], vec!["echo", "$((cat a) )"]]);
+    assert_eq!(words("echo $((1 + (2)))"), [vec!["echo", "$((1 + (2)))"]]);
+}
+
+#[test]
+fn a_subshell_after_reserved_words_is_one() {
+    for line in ["if true; then (rm a); fi", "for x in a; do (rm a); done", "{ (rm a); }", "! (rm a)", "time (rm a)"] {
+        assert!(words(line).contains(&vec!["rm".to_string(), "a".to_string()]), "{line}: {:?}", words(line));
+    }
+    // After other words a `(` is no subshell's.
+    assert!(!words("echo x (rm a)").contains(&vec!["rm".to_string(), "a".to_string()]));
+}

@@ -27,8 +27,11 @@
 //!
 //! The script of `sh -c '…'` (also bash, zsh, dash, ksh), the arguments of
 //! `eval`, the commands of `find -exec` (`-execdir`, `-ok`, `-okdir`) and
-//! the string `env -S` splits into a command (with the words after it) are
-//! split and matched as commands of their own, and so is a
+//! the command `env -S` makes of the words its string splits into (see
+//! [`super::env_split`]) and the words after it are
+//! split and matched as commands of their own, as is a `trap`'s action
+//! (after the line's commands, as it runs on exit, knowing no variable),
+//! and so is a
 //! command whose program is a variable an earlier command of the same line
 //! certainly set to a literal (`x=rm; $x foo` is matched as `rm foo`; see
 //! [`super::variables`] for what certainly means). Any other
@@ -42,7 +45,7 @@ use lean_ctx_shell_syntax::{Command, Quote, Quoted, Word};
 
 use super::scope::Place;
 use super::variables::Variables;
-use super::{braces, expand, option_files};
+use super::{braces, env_split, expand, option_files};
 
 /// Nesting of `sh -c` and `eval` followed at most.
 const MAX_DEPTH: usize = 8;
@@ -209,6 +212,10 @@ pub(crate) struct Invocation {
     /// runs in: `source`, `.`, `eval` of a word known only when it runs, a
     /// function the line defines.
     pub(crate) sets_anything: bool,
+    /// It is the first command of a function's body (`f() { cat x; }`),
+    /// run when the function is called: in a directory and with variables
+    /// not known here.
+    pub(crate) function_body: bool,
 }
 
 /// A word after the program, or a redirection's target.
@@ -315,18 +322,28 @@ pub(crate) fn invocations(line: &str) -> Vec<Invocation> {
     let mut out = Vec::new();
     let mut line_ids = 0;
     let mut budget = line.len() + SCRIPT_BUDGET;
-    let mut walk = Walk { ids: &mut line_ids, budget: &mut budget, out: &mut out };
+    let mut later = Vec::new();
+    let mut walk = Walk { ids: &mut line_ids, budget: &mut budget, out: &mut out, later: &mut later };
     collect(line, 0, &Place::default(), &mut Variables::default(), &mut walk);
+    // A trap's action runs when the shell exits or gets a signal: after the
+    // line's commands at the earliest, with its variables then not known here.
+    let mut next = 0;
+    while let Some((text, depth, place)) = walk.later.get(next).cloned() {
+        collect(&text, depth + 1, &place, &mut Variables::unknown(), &mut walk);
+        next += 1;
+    }
     out
 }
 
 /// What splitting one line carries through its scripts: the environment
 /// ids taken so far, so a script's own environments get new ones; the
-/// script bytes it may still split; the commands found.
+/// script bytes it may still split; the commands found; the scripts run
+/// later (a trap's action), with their depth and where they were set.
 struct Walk<'a> {
     ids: &'a mut u32,
     budget: &'a mut usize,
     out: &'a mut Vec<Invocation>,
+    later: &'a mut Vec<(String, usize, Place)>,
 }
 
 /// Collects the commands of `line`, a script run at `within` (the line's
@@ -335,19 +352,23 @@ fn collect(line: &str, depth: usize, within: &Place, vars: &mut Variables, walk:
     let commands = lean_ctx_shell_syntax::split(line);
     let base = *walk.ids;
     *walk.ids += commands.iter().flat_map(|command| command.env.iter().copied()).max().unwrap_or(0);
-    for command in commands {
+    let words: Vec<&[Word]> = commands.iter().map(|command| command.words.as_slice()).collect();
+    for (at, command) in commands.iter().enumerate() {
         let env = within.env.iter().copied().chain(command.env.iter().map(|id| base + id)).collect();
         let place = Place { env, conditional: within.conditional || command.conditional };
-        let (mut invocation, script) = look_through(&command, &place, vars);
+        vars.enter_loop(&words[at..], &place);
+        let (mut invocation, script) = look_through(command, &place, vars);
         let sets_anything = invocation.sets_anything;
         let mut script = script.filter(|_| depth < MAX_DEPTH);
         if let Some(over) = script.take_if(|script| script.text.len() > *walk.budget) {
             invocation.unknown_program.get_or_insert(over.program);
         }
         walk.out.push(invocation);
-        if let Some(Script { text, own_shell, .. }) = script {
+        if let Some(Script { text, runs, .. }) = script {
             *walk.budget -= text.len();
-            if own_shell {
+            if runs == Runs::Later {
+                walk.later.push((text, depth, place.clone()));
+            } else if runs == Runs::OwnShell {
                 *walk.ids += 1;
                 let mut env = place.env.clone();
                 env.push(*walk.ids);
@@ -366,9 +387,21 @@ fn collect(line: &str, depth: usize, within: &Place, vars: &mut Variables, walk:
 /// (`eval`, a program held in a variable).
 struct Script {
     text: String,
-    own_shell: bool,
+    runs: Runs,
     /// The word that runs it as written (`eval`, `sh`, `$x`).
     program: String,
+}
+
+/// How a script a command hands on runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Runs {
+    /// In the shell the command runs in, now (`eval`, `$x`).
+    Here,
+    /// In a shell of its own started now (`sh -c`, `find -exec`).
+    OwnShell,
+    /// In the shell the command runs in, when it exits or gets a signal
+    /// (`trap 'action' EXIT`).
+    Later,
 }
 
 pub(crate) const KEYWORDS: [&str; 14] =
@@ -376,7 +409,33 @@ pub(crate) const KEYWORDS: [&str; 14] =
 
 /// The wrappers looked through and their options that take a value.
 const WRAPPERS: [(&str, &[&str]); 14] = [
-    ("sudo", &["-u", "-g", "-h", "-p", "-U", "-C", "-D", "-r", "-t", "-T", "--user", "--group", "--host", "--prompt"]),
+    (
+        "sudo",
+        &[
+            "-u",
+            "-g",
+            "-h",
+            "-p",
+            "-U",
+            "-C",
+            "-D",
+            "-R",
+            "-r",
+            "-t",
+            "-T",
+            "--user",
+            "--group",
+            "--host",
+            "--prompt",
+            "--other-user",
+            "--close-from",
+            "--chdir",
+            "--chroot",
+            "--role",
+            "--type",
+            "--command-timeout",
+        ],
+    ),
     ("doas", &["-u", "-C"]),
     ("env", &["-u", "-C", "-S", "--unset", "--chdir", "--split-string"]),
     ("timeout", &["-s", "-k", "--signal", "--kill-after"]),
@@ -390,7 +449,22 @@ const WRAPPERS: [(&str, &[&str]); 14] = [
     ("stdbuf", &["-i", "-o", "-e", "--input", "--output", "--error"]),
     (
         "xargs",
-        &["-I", "-n", "-P", "-L", "-d", "-s", "-E", "-a", "--max-args", "--max-procs", "--delimiter", "--arg-file"],
+        &[
+            "-I",
+            "-n",
+            "-P",
+            "-L",
+            "-d",
+            "-s",
+            "-E",
+            "-a",
+            "--max-args",
+            "--max-procs",
+            "--delimiter",
+            "--arg-file",
+            "--max-chars",
+            "--process-slot-var",
+        ],
     ),
     (
         "parallel",
@@ -399,8 +473,8 @@ const WRAPPERS: [(&str, &[&str]); 14] = [
 ];
 
 /// Environment variables an earlier command's export gives the program,
-/// followed for git's repository.
-const EXPORTS_FOLLOWED: [&str; 2] = ["GIT_DIR", "GIT_WORK_TREE"];
+/// followed for git's repository and index.
+const EXPORTS_FOLLOWED: [&str; 3] = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"];
 
 /// Wrappers that run the command on names they read from their input.
 const INPUT_NAMES: [&str; 2] = ["xargs", "parallel"];
@@ -423,9 +497,20 @@ const GLOBAL_OPTIONS: [(&str, &[&str]); 5] = [
 /// held in a variable the line set to a literal (`x=rm; $x foo` runs
 /// `rm foo`).
 fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Invocation, Option<Script>) {
-    let vars = &Seen { variables, env: &place.env };
     let words = &command.words;
     let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+    // Where the command starts at each step of looking through; views are
+    // made for the first steps and the last, so a line of a thousand
+    // assignments costs a few views, not a thousand.
+    let mut starts = vec![0];
+    while let Some(next) = skip_prefix(words, &texts, *starts.last().expect("never empty")) {
+        starts.push(next);
+    }
+    // A function's body runs when it is called, with what the line holds then.
+    let function_body = starts.iter().any(|&start| function_header(&words[start..]) > 0);
+    let unknown = Variables::unknown();
+    let variables = if function_body { &unknown } else { variables };
+    let vars = &Seen { variables, env: &place.env };
     let mut views = Vec::new();
     let mut add = |view: String| {
         if !view.is_empty() && !views.contains(&view) {
@@ -433,13 +518,6 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         }
     };
     add(normalize(&command.raw));
-    // Where the command starts at each step of looking through; views are
-    // made for the first steps and the last, so a line of a thousand
-    // assignments costs a few views, not a thousand.
-    let mut starts = vec![0];
-    while let Some(next) = skip_prefix(&texts, *starts.last().expect("never empty")) {
-        starts.push(next);
-    }
     let at = *starts.last().expect("never empty");
     let shown_starts =
         starts.iter().take(MAX_VIEW_STEPS).chain(starts.last().filter(|_| starts.len() > MAX_VIEW_STEPS));
@@ -480,7 +558,8 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         .flat_map(|pair| {
             let wrapper = basename(texts[pair[0]]);
             let options = pair[0] + 1;
-            let files = option_files::argument_files(&texts[options..pair[1]])
+            let takes_value = WRAPPERS.iter().find(|(name, _)| *name == wrapper).map_or(&[][..], |(_, taking)| taking);
+            let files = option_files::argument_files(&texts[options..pair[1]], takes_value)
                 .into_iter()
                 .map(|part| Arg::of(&words[options + part.word], vars).tail(part.from));
             let sources = match wrapper {
@@ -493,16 +572,32 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         .collect();
     let mut unknown_program = words.get(at).filter(|word| known_only_when_run(word)).map(|word| word.text.clone());
     let program_word = words.get(at).map(|word| word.text.clone()).unwrap_or_default();
-    let same_shell = |text: String| Script { text, own_shell: false, program: program_word.clone() };
-    let own_shell = |text: String| Script { text, own_shell: true, program: program_word.clone() };
+    let script = |runs: Runs| {
+        let program = program_word.clone();
+        move |text: String| Script { text, runs, program }
+    };
+    let (same_shell, own_shell) = (script(Runs::Here), script(Runs::OwnShell));
     let script = match program.as_deref() {
         Some("eval") => Some(same_shell(texts.get(at + 1..).unwrap_or_default().join(" "))),
         Some(shell) if SHELLS.contains(&shell) => shell_script(&texts[at + 1..]).map(own_shell),
         Some("find") => find_commands(command, at).map(own_shell),
-        Some("env") => env_split_string(&texts[at + 1..]).map(|(word, from)| {
-            let string = &texts[at + 1 + word][from..];
-            let rest = words.get(at + 2 + word).and_then(|next| command.raw.get(next.span.start..));
-            own_shell(format!("{string} {}", rest.unwrap_or_default()))
+        Some("trap") => trap_action(&texts[at + 1..]).map(|(action, _)| script(Runs::Later)(action.to_string())),
+        Some("env") => env_split_string(&texts[at + 1..]).and_then(|(word, from)| {
+            // env takes the words its string splits into as its own, in the
+            // flag's place: options (`-C dir`), assignments, then the command.
+            let option = at + 1 + word;
+            let split = env_split::split(&texts[option][from..])?;
+            let (flag_word, flag) =
+                if from == 0 { (option - 1, texts[option - 1]) } else { (option, &texts[option][..from]) };
+            let others = flag.strip_suffix('S').filter(|others| !others.starts_with("--") && *others != "-");
+            let raw =
+                |word: usize| words.get(word).and_then(|word| command.raw.get(word.span.start..)).unwrap_or_default();
+            let before = &raw(at + 1)[..raw(at + 1).len() - raw(flag_word).len()];
+            let options = format!("{before}{}", others.unwrap_or_default());
+            // Without options, the command alone, so what it matches is said as it.
+            let bare = options.trim().is_empty() && !split.first().is_some_and(|word| word.starts_with('-'));
+            let env = if bare { String::new() } else { format!("env {options} ") };
+            Some(own_shell(format!("{env}{} {}", split.join(" "), raw(option + 1))))
         }),
         _ => {
             let quoted = words.get(at).is_some_and(|word| word.quoted_at(0).is_some());
@@ -518,11 +613,16 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
             })
         }
     };
-    let sets_anything = match program.as_deref() {
-        Some("eval") => !args.iter().all(|arg| arg.literal),
-        Some(name) => variables.may_set_anything(name),
-        None => false,
-    };
+    let sets_anything = function_body
+        || match program.as_deref() {
+            Some("eval") => !args.iter().all(|arg| arg.literal),
+            // Unless on exit alone, its action may run between later commands (DEBUG: before each).
+            Some("trap") => {
+                trap_action(&texts[at + 1..]).is_some_and(|(_, signals)| !signals.iter().all(|s| on_exit(s)))
+            }
+            Some(name) => variables.may_set_anything(name),
+            None => false,
+        };
     let assignments = words.get(..at).unwrap_or_default().iter().filter(|word| is_assignment(&word.text));
     let mut assignments: Vec<(String, Arg)> = assignments
         .map(|word| {
@@ -554,6 +654,7 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         wrapper_reads,
         place,
         sets_anything,
+        function_body,
     };
     (invocation, script)
 }
@@ -646,9 +747,10 @@ fn variable(word: &str) -> Option<&str> {
     valid.then_some(name)
 }
 
-/// The index past keywords, assignments or one wrapper with its options
-/// starting at `at`; `None` when a wrapper has no command after it.
-fn skip_prefix(texts: &[&str], at: usize) -> Option<usize> {
+/// The index past keywords, assignments, a function's header or one
+/// wrapper with its options starting at `at` (in `words`, whose texts are
+/// `texts`); `None` when a wrapper has no command after it.
+fn skip_prefix(words: &[Word], texts: &[&str], at: usize) -> Option<usize> {
     let word = *texts.get(at)?;
     // `case WORD in` runs nothing: WORD is matched against its patterns.
     if word == "case" {
@@ -656,6 +758,10 @@ fn skip_prefix(texts: &[&str], at: usize) -> Option<usize> {
     }
     if KEYWORDS.contains(&word) || is_assignment(word) {
         return Some(at + 1);
+    }
+    let header = function_header(&words[at..]);
+    if header > 0 {
+        return Some(at + header);
     }
     let name = basename(word);
     let (_, takes_value) = WRAPPERS.iter().find(|(wrapper, _)| *wrapper == name)?;
@@ -670,7 +776,10 @@ fn skip_prefix(texts: &[&str], at: usize) -> Option<usize> {
             break;
         }
         if word.starts_with('-') && word.len() > 1 {
-            next += if takes_value.contains(word) { 2 } else { 1 };
+            // Short options run together take the next word when the one taking a value ends them (`-iu root`).
+            let cluster_takes =
+                option_files::short_value(word, takes_value).is_some_and(|(_, from)| from == word.len());
+            next += if takes_value.contains(word) || cluster_takes { 2 } else { 1 };
         } else if name == "env" && is_assignment(word) {
             next += 1;
         } else {
@@ -682,6 +791,21 @@ fn skip_prefix(texts: &[&str], at: usize) -> Option<usize> {
         next += 1;
     }
     (next < texts.len()).then_some(next)
+}
+
+/// How many words at the start of `words` are a function definition's
+/// header (`f()`, `f ()`, `function f`, `function f()`, none of it
+/// quoted: `cat '()' .env` reads two files), with the `(` opening a body
+/// run in a subshell: the body's first command follows.
+fn function_header(words: &[Word]) -> usize {
+    let bare = |at: usize| words.get(at).filter(|word| word.quoted.is_empty()).map(|word| word.text.as_str());
+    let header = match (bare(0), bare(1), bare(2)) {
+        (Some("function"), Some(_), Some("()")) => 3,
+        (Some("function"), Some(_), _) | (Some(_), Some("()"), _) => 2,
+        (Some(name), ..) if name.len() > 2 && name.ends_with("()") => 1,
+        _ => 0,
+    };
+    header + usize::from(header > 0 && bare(header) == Some("("))
 }
 
 /// Where the subcommand of the program at `at` may start when global options come before it (see
@@ -752,6 +876,26 @@ fn shell_script(args: &[&str]) -> Option<String> {
         }
     }
     None
+}
+
+/// The action `trap ACTION SIGNAL…` sets and its signals (from its words
+/// after `trap`): none for `trap -p`, `trap -l`, nor for `trap - SIGNAL`
+/// or `trap SIGNAL`, which reset.
+fn trap_action<'a>(args: &'a [&'a str]) -> Option<(&'a str, &'a [&'a str])> {
+    let operands = match args {
+        ["--", rest @ ..] => rest,
+        [option, ..] if option.starts_with('-') && *option != "-" => return None,
+        _ => args,
+    };
+    match operands {
+        [action, signals @ ..] if *action != "-" && !signals.is_empty() => Some((action, signals)),
+        _ => None,
+    }
+}
+
+/// Whether a trap's condition is the shell's exit (`EXIT`, `0`, `SIGEXIT`).
+fn on_exit(signal: &str) -> bool {
+    matches!(signal.to_ascii_uppercase().as_str(), "EXIT" | "SIGEXIT" | "0")
 }
 
 /// `NAME=value` or `NAME+=value`, `NAME` possibly with an array's
@@ -878,6 +1022,14 @@ mod tests {
             "sudo /usr/bin/rm -rf /",
             "\"rm\" -rf /",
             "! rm -rf /",
+            // A subshell after reserved words.
+            "if true; then (rm -rf /); fi",
+            "for x in a; do (rm -rf /); done",
+            // Short options run together: the last taking a value takes the next word.
+            "sudo -iu root rm -rf /",
+            "xargs -0a list rm -rf /",
+            "xargs -tn 1 rm -rf /",
+            "xargs --process-slot-var X rm -rf /",
         ] {
             assert!(matches("rm:*", command), "{command}");
         }

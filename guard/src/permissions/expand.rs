@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use globset::{GlobBuilder, GlobMatcher};
 
-use super::paths::{ThroughProc, lexical, through_proc};
+use super::paths::{command_path, lexical};
 use super::walk::Budget;
 
 /// Paths one glob may name before it is judged as naming everything under
@@ -32,11 +32,7 @@ pub(crate) enum Expansion {
 
 /// The paths `pattern` (one word of [`super::braces::expand`]) names in `cwd`.
 pub(crate) fn expand(pattern: &str, cwd: &Path, home: &Path, budget: &mut Budget) -> Expansion {
-    let (start, rest) = if let Some(ThroughProc::Cwd(rest)) = through_proc(pattern) {
-        (cwd, rest)
-    } else if let Some(ThroughProc::Root(rest)) = through_proc(pattern) {
-        return expand(&format!("/{rest}"), cwd, home, budget);
-    } else if let Some(rest) = pattern.strip_prefix('/') {
+    let (start, rest) = if let Some(rest) = pattern.strip_prefix('/') {
         (Path::new("/"), rest)
     } else if pattern == "~" {
         (home, "")
@@ -52,9 +48,9 @@ pub(crate) fn expand(pattern: &str, cwd: &Path, home: &Path, budget: &mut Budget
         if !has_glob(segment) {
             let name = unescape(segment);
             if !globbed {
-                fixed.push(&name);
+                fixed = command_path(&fixed.join(&name), cwd);
             }
-            reached.iter_mut().for_each(|path| path.push(&name));
+            reached.iter_mut().for_each(|path| *path = command_path(&path.join(&name), cwd));
             continue;
         }
         globbed = true;
@@ -67,7 +63,8 @@ pub(crate) fn expand(pattern: &str, cwd: &Path, home: &Path, budget: &mut Budget
             matching(&reached, &glob.compile_matcher(), segment.starts_with('.'), budget)
         };
         match next {
-            Some(next) => reached = next,
+            // A match may be a link of the command's own /proc (`/proc/self/c?d`).
+            Some(next) => reached = next.iter().map(|path| command_path(path, cwd)).collect(),
             None => return Expansion::Under(lexical(&fixed)),
         }
     }

@@ -117,6 +117,9 @@ impl<'a> Finder<'a> {
     pub(super) fn invocation(&mut self, invocation: &Invocation) {
         let program = invocation.program.as_deref().unwrap_or_default();
         self.enter(&invocation.place);
+        if invocation.function_body {
+            self.unknown_dir = Some(written(invocation));
+        }
         let sets_cdpath = |text: &str| text.starts_with("CDPATH=") || text.starts_with("CDPATH+=");
         self.cdpath |= invocation.assignments.iter().any(|(name, _)| name == "CDPATH" || name == "CDPATH+")
             || invocation.args.iter().any(|arg| sets_cdpath(&arg.text));
@@ -250,6 +253,12 @@ impl<'a> Finder<'a> {
         };
         if let Some(by) = by {
             self.files.unknown_reads.push(format!("`git {subcommand}` reads what its repository holds {by}"));
+            return;
+        }
+        // Another index lists other files (`GIT_INDEX_FILE=/tmp/i git add -f .env` made one listing .env).
+        if let Some(index) = variable("GIT_INDEX_FILE") {
+            let index = &index.text;
+            self.files.unknown_reads.push(format!("`git {subcommand}` reads what the index `{index}` lists"));
             return;
         }
         let text = |arg: Option<&Arg>| arg.map(|arg| arg.text.clone());

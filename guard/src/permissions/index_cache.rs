@@ -2,11 +2,16 @@
 //! command checked that prints tracked files (`git diff`, `git grep`…)
 //! lists its repository's index, and reading and parsing one of 50,000
 //! entries costs tens of milliseconds each time. An index is known by its
-//! path and stamp (inode, size, modification time): git writes a new one
-//! through a lock file renamed over it, so each write changes the inode.
+//! path, stamp (inode, size, modification time) and status change time:
+//! git writes a new one through a lock file renamed over it, so each of
+//! its writes changes the inode, and a write in place that keeps the size
+//! and sets the modification time back (`dd conv=notrunc`, `touch -d`)
+//! still changes the status change time, which nothing sets back.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock};
+
+use std::os::unix::fs::MetadataExt as _;
 
 use lean_ctx_common::stamp::Stamp;
 use lean_ctx_locks::{Mutex, ids};
@@ -18,7 +23,10 @@ const MAX_INDEXES: usize = 4;
 /// does not read (see [`super::git_index`]).
 pub(crate) type Names = Arc<Option<Vec<String>>>;
 
-static INDEXES: LazyLock<Mutex<Vec<(PathBuf, Stamp, Names)>>> =
+/// An index's version: its stamp and status change time in nanoseconds.
+type Version = (Stamp, i64);
+
+static INDEXES: LazyLock<Mutex<Vec<(PathBuf, Version, Names)>>> =
     LazyLock::new(|| Mutex::new(ids::GUARD_GIT_INDEXES, Vec::new()));
 
 /// The names the index at `path` lists, `parse` making them from its bytes
@@ -29,8 +37,10 @@ pub(crate) fn names(path: &Path, parse: impl FnOnce(&[u8]) -> Option<Vec<String>
     if !stamp.exists {
         return None;
     }
+    let changed = std::fs::metadata(path).map_or(0, |meta| meta.ctime() * 1_000_000_000 + meta.ctime_nsec());
+    let version = (stamp, changed);
     let cached =
-        INDEXES.lock().iter().find(|(at, seen, _)| at == path && *seen == stamp).map(|(.., names)| names.clone());
+        INDEXES.lock().iter().find(|(at, seen, _)| at == path && *seen == version).map(|(.., names)| names.clone());
     if let Some(names) = cached {
         return Some(names);
     }
@@ -41,13 +51,15 @@ pub(crate) fn names(path: &Path, parse: impl FnOnce(&[u8]) -> Option<Vec<String>
     if indexes.len() >= MAX_INDEXES {
         indexes.remove(0);
     }
-    indexes.push((path.to_path_buf(), stamp, names.clone()));
+    indexes.push((path.to_path_buf(), version, names.clone()));
     Some(names)
 }
 
 #[cfg(test)]
 mod tests {
     use std::cell::Cell;
+    use std::fs;
+    use std::io::Write as _;
 
     use super::*;
 
@@ -71,5 +83,14 @@ mod tests {
         std::fs::rename(&new, &index).unwrap();
         assert_eq!(*names(&index, parse).unwrap(), Some(vec!["bc".to_string()]));
         assert_eq!(parses.get(), 2);
+        // Written in place to the same size, its modification time set back: the same stamp.
+        let modified = fs::metadata(&index).unwrap().modified().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        let mut file = fs::OpenOptions::new().write(true).open(&index).unwrap();
+        file.write_all(b"de").unwrap();
+        file.set_modified(modified).unwrap();
+        assert_eq!(Stamp::of(&index).size, 2);
+        assert_eq!(*names(&index, parse).unwrap(), Some(vec!["de".to_string()]));
+        assert_eq!(parses.get(), 3);
     }
 }

@@ -64,6 +64,7 @@ const MAX_OPERANDS: usize = 4096;
 
 mod bash;
 mod braces;
+mod env_split;
 mod expand;
 mod files;
 mod git;

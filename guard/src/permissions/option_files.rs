@@ -8,19 +8,34 @@
 use super::writers::Part;
 
 /// The words among a wrapper's options (the words between xargs or
-/// parallel and its command) naming a file it reads its arguments from.
-pub(crate) fn argument_files(options: &[&str]) -> Vec<Part> {
+/// parallel and its command, `takes_value` the options of it that take a
+/// value) naming a file it reads its arguments from.
+pub(crate) fn argument_files(options: &[&str], takes_value: &[&str]) -> Vec<Part> {
     let mut parts = Vec::new();
     for (at, option) in options.iter().enumerate() {
-        if matches!(*option, "-a" | "--arg-file") {
+        if *option == "--arg-file" {
             parts.extend((at + 1 < options.len()).then_some(Part { word: at + 1, from: 0 }));
         } else if option.starts_with("--arg-file=") {
             parts.push(Part { word: at, from: "--arg-file=".len() });
-        } else if option.starts_with("-a") && option.len() > 2 {
-            parts.push(Part { word: at, from: 2 });
+        } else if let Some(('a', from)) = short_value(option, takes_value) {
+            let part = if from == option.len() { Part { word: at + 1, from: 0 } } else { Part { word: at, from } };
+            parts.extend(Some(part).filter(|part| part.word < options.len()));
         }
     }
     parts
+}
+
+/// In a word of short options run together (`-0a list`, `-iu root`,
+/// `-n1`), the first that takes a value (`takes_value` lists them as
+/// `-a`…) and where its value starts: the rest of the word, or when
+/// nothing is left of it (the word's length) the next word, as getopt
+/// reads it.
+pub(crate) fn short_value(option: &str, takes_value: &[&str]) -> Option<(char, usize)> {
+    let letters = option.strip_prefix('-').filter(|letters| !letters.starts_with('-'))?;
+    letters.char_indices().find_map(|(at, letter)| {
+        let takes = takes_value.iter().any(|taking| taking.strip_prefix('-') == Some(letter.encode_utf8(&mut [0; 4])));
+        takes.then_some((letter, 1 + at + letter.len_utf8()))
+    })
 }
 
 /// The words after parallel's `::::` (up to its next input separator):
@@ -64,25 +79,51 @@ pub(crate) fn make(args: &[&str]) -> Make {
     while let Some(arg) = args.get(at) {
         let mut next = at + 1;
         // Whether the option names a directory (else a makefile), and where its value is.
-        let (directory, value) = match *arg {
-            "--" => break,
-            "-C" | "--directory" | "-f" | "--file" | "--makefile" => {
+        let long = make_long_option(arg);
+        let (directory, value) = match (*arg, long) {
+            ("--", _) => break,
+            ("-C" | "-f", _) | (_, Some((_, None))) => {
                 next = at + 2;
                 let value = Some(Part { word: at + 1, from: 0 }).filter(|part| part.word < args.len());
-                (matches!(*arg, "-C" | "--directory"), value)
+                (*arg == "-C" || long.is_some_and(|(name, _)| name == "--directory"), value)
             }
-            _ if arg.starts_with("--directory=") => (true, Some(Part { word: at, from: "--directory=".len() })),
-            _ if arg.starts_with("--file=") => (false, Some(Part { word: at, from: "--file=".len() })),
-            _ if arg.starts_with("--makefile=") => (false, Some(Part { word: at, from: "--makefile=".len() })),
-            _ if arg.starts_with("-C") => (true, Some(Part { word: at, from: 2 })),
-            _ if arg.starts_with("-f") => (false, Some(Part { word: at, from: 2 })),
-            _ => (false, None),
+            (_, Some((name, Some(from)))) => (name == "--directory", Some(Part { word: at, from })),
+            // Short options run together (`-sC dir`, `-kfMakefile`); -I, -o and -W take other values.
+            _ => match short_value(arg, &["-C", "-f", "-I", "-o", "-W"]) {
+                Some((letter, from)) => {
+                    let part = if from == arg.len() {
+                        next = at + 2;
+                        Part { word: at + 1, from: 0 }
+                    } else {
+                        Part { word: at, from }
+                    };
+                    (letter == 'C', Some(part).filter(|part| matches!(letter, 'C' | 'f') && part.word < args.len()))
+                }
+                None => (false, None),
+            },
         };
         let list = if directory { &mut found.directories } else { &mut found.makefiles };
         list.extend(value);
         at = next;
     }
     found
+}
+
+/// The long option of make's that names a file or directory `arg` is
+/// (`--directory`, `--file`, `--makefile`), written whole or as getopt
+/// takes it, cut short to a prefix no other option has (`--fil`, `--mak`,
+/// `--di`), and where its value starts in `arg` after a `=` (`None`: the
+/// next word).
+fn make_long_option(arg: &str) -> Option<(&'static str, Option<usize>)> {
+    let (name, value) = match arg.split_once('=') {
+        Some((name, _)) => (name, Some(name.len() + 1)),
+        None => (arg, None),
+    };
+    // Each option with the shortest prefix that is its alone.
+    let options = [("--directory", "--di"), ("--file", "--f"), ("--makefile", "--mak")];
+    let (option, _) =
+        options.into_iter().find(|(option, shortest)| name.starts_with(shortest) && option.starts_with(name))?;
+    Some((option, value))
 }
 
 #[cfg(test)]
@@ -99,9 +140,18 @@ mod tests {
 
     #[test]
     fn argument_files_and_parallel_sources() {
-        assert_eq!(parts(&argument_files(&words("-0 -a list"))), [(2, 0)]);
-        assert_eq!(parts(&argument_files(&words("-alist --arg-file=b --arg-file c"))), [(0, 2), (1, 11), (3, 0)]);
-        assert!(argument_files(&words("-n 1 -a")).is_empty());
+        let xargs = ["-a", "-n"];
+        assert_eq!(parts(&argument_files(&words("-0 -a list"), &xargs)), [(2, 0)]);
+        assert_eq!(
+            parts(&argument_files(&words("-alist --arg-file=b --arg-file c"), &xargs)),
+            [(0, 2), (1, 11), (3, 0)]
+        );
+        assert_eq!(parts(&argument_files(&words("-0a list -ra.env"), &xargs)), [(1, 0), (2, 3)]);
+        assert!(argument_files(&words("-n 1 -a"), &xargs).is_empty());
+        assert!(argument_files(&words("-na"), &xargs).is_empty(), "`a` is -n's value");
+        assert_eq!(short_value("-iu", &["-u"]), Some(('u', 3)));
+        assert_eq!(short_value("-uroot", &["-u"]), Some(('u', 2)));
+        assert_eq!(short_value("--user", &["-u"]), None);
         assert_eq!(parallel_sources(&words("echo ::: a b :::: f g ::: c ::::+ h")), [5, 6, 10]);
         assert!(parallel_sources(&words("echo ::: a")).is_empty());
         assert_eq!(parts(&dd_input(&words("bs=1 if=x of=y"))), [(1, 3)]);
@@ -113,5 +163,12 @@ mod tests {
         assert_eq!(parts(&make.directories), [(1, 0), (2, 2), (3, 12)]);
         assert_eq!(parts(&make.makefiles), [(5, 0), (6, 2), (7, 7), (9, 0)]);
         assert_eq!(super::make(&words("test -j4")), Make::default());
+        // Cut short as getopt takes them; `--ma` is also --max-load's, `--d` --debug's.
+        let make = super::make(&words("--fil=a --mak b --di c --dir=d --ma e --d f"));
+        assert_eq!(parts(&make.directories), [(4, 0), (5, 6)]);
+        assert_eq!(parts(&make.makefiles), [(0, 6), (2, 0)]);
+        let make = super::make(&words("-sC a -kfb -I c -sIc -o d"));
+        assert_eq!(parts(&make.directories), [(1, 0)]);
+        assert_eq!(parts(&make.makefiles), [(2, 3)]);
     }
 }

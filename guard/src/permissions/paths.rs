@@ -219,14 +219,26 @@ pub(crate) fn through_proc(path: &str) -> Option<ThroughProc<'_>> {
 
 /// `path` (absolute) as a command running in `cwd` reaches it: `.` and
 /// `..` resolved lexically, and its own `/proc/self/cwd` and
-/// `/proc/self/root` followed (see [`through_proc`]).
+/// `/proc/self/root` followed (see [`through_proc`]) where they appear, so
+/// a `..` after one climbs from where it leads, as the kernel does
+/// (`/proc/self/cwd/../x` is `x` beside the directory).
 pub(crate) fn command_path(path: &Path, cwd: &Path) -> PathBuf {
-    let path = lexical(path);
-    match path.to_str().and_then(through_proc) {
-        Some(ThroughProc::Cwd(rest)) => lexical(&cwd.join(rest)),
-        Some(ThroughProc::Root(rest)) => command_path(&Path::new("/").join(rest), cwd),
-        _ => path,
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+        match out.to_str().and_then(through_proc) {
+            Some(ThroughProc::Cwd("")) => out = cwd.to_path_buf(),
+            Some(ThroughProc::Root("")) => out = PathBuf::from("/"),
+            _ => {}
+        }
     }
+    out
 }
 
 /// `path` with `.` and `..` resolved lexically.

@@ -1073,9 +1073,15 @@ fn variables_set_through_wrappers_subscripts_options_namerefs_and_lastpipe_are_f
     for (setter, verdict) in [
         ("builtin export x=rm", &rm),
         ("command declare x=rm", &rm),
+        ("command -p -- declare x=rm", &rm),
+        ("builtin -- export x=rm", &rm),
         ("declare x[0]=rm", &unknown),
         ("x[0]=rm", &unknown),
         ("read x[0]", &unknown),
+        // Assignments before a builtin are its own; what it sets, it sets.
+        ("IFS= read -r x", &unknown),
+        ("LC_ALL=C mapfile x", &unknown),
+        ("IFS= builtin printf -v x rm", &unknown),
         ("read -a x", &unknown),
         ("printf -v x rm", &unknown),
         ("printf -vx rm", &unknown),
@@ -1084,6 +1090,8 @@ fn variables_set_through_wrappers_subscripts_options_namerefs_and_lastpipe_are_f
         ("readarray -t x", &unknown),
         ("declare -n y=x; y=rm", &unknown),
         ("local -n y=x; y=rm", &unknown),
+        ("declare -l x=RM", &unknown),
+        ("typeset -l x; x=RM", &unknown),
         ("shopt -s lastpipe; echo rm | read x", &unknown),
         ("shopt -s lastpipe; echo | x=rm", &unknown),
         ("shopt -s lastpipe; echo | { x=rm; }", &unknown),
@@ -1116,6 +1124,7 @@ fn files_a_wrapper_dd_or_make_reads_itself_are_read() {
     for (command, part) in [
         ("xargs -a .env echo", "`xargs` reads `.env`"),
         ("xargs -a.env echo", "`xargs` reads `.env`"),
+        ("xargs -0a .env echo", "`xargs` reads `.env`"),
         ("xargs -n 1 --arg-file=.env echo", "`xargs` reads `.env`"),
         ("parallel -a .env echo", "`parallel` reads `.env`"),
         ("parallel --arg-file .env echo", "`parallel` reads `.env`"),
@@ -1125,13 +1134,25 @@ fn files_a_wrapper_dd_or_make_reads_itself_are_read() {
         ("env -S'cat' .env", "`env` reads `.env`"),
         ("env -i --split-string='cat .env'", "`cat` reads `.env`"),
         ("env --split-string 'cat -n' .env", "`env` reads `.env`"),
+        // Split as env splits it (`\_` separates words), its words are env's own: options included.
+        ("env -S 'cat\\_.env'", "`cat` reads `.env`"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(env.clone(), part), "{command}");
     }
-    assert_eq!(
-        p.check_shell("env -S 'rm -rf qa'", &s.root),
-        because(deny("Bash(rm:*)", &file), "`rm -rf qa` matches it")
-    );
+    for (command, part) in [
+        ("env -S 'rm -rf qa'", "`rm -rf qa` matches it"),
+        ("env -S '-S rm -rf qa'", "`rm -rf qa` matches it"),
+        ("env -iS '-u X rm -rf qa'", "`env -i -u X rm -rf qa` matches it"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(deny("Bash(rm:*)", &file), part), "{command}");
+    }
+    for command in ["env -S '-C qa cat secret/plan.txt'", "env -C qa -S 'cat secret/plan.txt'"] {
+        assert_eq!(
+            p.check_shell(command, &s.root),
+            because(deny("Read(./qa/secret/**)", &file), "`cat` reads `secret/plan.txt`"),
+            "{command}"
+        );
+    }
     // What follows `::::` is read by parallel whatever its command (`:::` gives the arguments themselves).
     for (command, part) in [
         ("parallel echo ::: a :::: \"$f\"", "`parallel` reads `$f`"),
@@ -1149,6 +1170,8 @@ fn files_a_wrapper_dd_or_make_reads_itself_are_read() {
         ("make -C qa/secret", "`make` reads `qa/secret/Makefile`"),
         ("make -Cqa/secret all", "`make` reads `qa/secret/Makefile`"),
         ("make --directory=qa/secret", "`make` reads `qa/secret/Makefile`"),
+        ("make --di qa/secret", "`make` reads `qa/secret/Makefile`"),
+        ("make --fil=qa/secret/plan.txt", "`make` reads `qa/secret/plan.txt`"),
         ("make -f qa/secret/plan.txt", "`make` reads `qa/secret/plan.txt`"),
         ("cd qa && make -C secret", "`make` reads `secret/Makefile`"),
     ] {
@@ -1193,6 +1216,15 @@ fn paths_through_proc_are_the_commands_own_directory_and_root() {
         ("cat < /proc/self/root/ROOT/.env", &env, "`<` names `/proc/self/root/ROOT/.env`".into()),
         ("cat /proc/self/root/proc/self/cwd/.env", &env, "`cat` reads `/proc/self/root/proc/self/cwd/.env`".into()),
         ("cd /proc/self/cwd/qa/secret && cat plan.txt", &secret, "`cat` reads `plan.txt`".into()),
+        // The link leads to the directory: a `..` after it climbs from there, and a glob may match it.
+        ("cat /proc/self/cwd/../proj/.env", &env, "`cat` reads `/proc/self/cwd/../proj/.env`".into()),
+        (
+            "cat /proc/self/root/../proc/./self/cwd/.env",
+            &env,
+            "`cat` reads `/proc/self/root/../proc/./self/cwd/.env`".into(),
+        ),
+        ("cat /proc/self/c?d/.env", &env, "`cat` reads `/proc/self/c?d/.env`, which matches .env".into()),
+        ("cat /proc/self/cwd/../*/.e*", &env, "`cat` reads `/proc/self/cwd/../*/.e*`, which matches .env".into()),
     ] {
         let command = command.replace("ROOT", &root);
         let part = part.replace("ROOT", &root);
@@ -1327,6 +1359,7 @@ fn loop_values_and_case_patterns_are_what_they_are() {
     for (command, part) in [
         ("for f in src/*.rs; do f=$(cat list); cat \"$f\"; done", "`cat` reads `$f`"),
         ("for f in src/*.rs; do :; done; cat \"$f\"", "`cat` reads `$f`"),
+        ("f=.env; for f in; { :; }; cat \"$f\"", "`cat` reads `$f`"),
         ("for f in src/*.rs $g; do cat \"$f\"; done", "`cat` reads `$f`"),
         ("for f in src/*.rs; do cat $f; done", "`cat` reads `$f`"),
     ] {
@@ -1337,4 +1370,121 @@ fn loop_values_and_case_patterns_are_what_they_are() {
         p.check_shell("case $x in y) rm -rf qa;; esac", &s.root),
         because(deny("Bash(rm:*)", &file), "`rm -rf qa` matches it")
     );
+}
+
+#[test]
+fn a_traps_action_is_checked_as_commands_run_when_it_fires() {
+    let (s, p, file) = qa();
+    // On exit, after the line: in the directory the line ends in.
+    for (command, verdict, part) in [
+        ("trap 'rm -rf qa' EXIT", deny("Bash(rm:*)", &file), "`rm -rf qa` matches it"),
+        ("trap -- 'cat .env' EXIT", deny("Read(./.env)", &file), "`cat` reads `.env`"),
+        ("trap 'cat plan.txt' 0; cd qa/secret", deny("Read(./qa/secret/**)", &file), "`cat` reads `plan.txt`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(verdict, part), "{command}");
+    }
+    // What the line set is not known when it fires, and on a signal (DEBUG: before each command) it may
+    // run between the line's commands, changing what they see.
+    let unknown =
+        Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(Cause::UnknownProgram("$x".into())) };
+    assert_eq!(p.check_shell("x=rm; trap '$x foo' EXIT; x=ls", &s.root), unknown);
+    assert_eq!(p.check_shell("x=ls; trap 'x=rm' DEBUG; $x foo", &s.root), unknown);
+    assert_eq!(
+        p.check_shell("trap 'cd qa' INT; cat secret/plan.txt", &s.root),
+        unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `secret/plan.txt` after `trap 'cd qa' INT`")
+    );
+    for command in ["trap - EXIT", "trap -p", "trap INT", "trap 'echo done' EXIT; cat src/a.rs"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
+
+#[test]
+fn a_substitution_runs_to_the_paren_the_shell_closes_it_with() {
+    let (s, p, file) = qa();
+    let env = deny("Read(./.env)", &file);
+    // A case pattern's `)` does not end it, and `$((…) )` is a subshell, not arithmetic.
+    for (command, verdict, part) in [
+        ("echo $(case x in x) rm -rf qa;; esac)", deny("Bash(rm:*)", &file), "`rm -rf qa` matches it"),
+        ("echo \"$(case $1 in x) cat .env;; esac)\"", env.clone(), "`cat` reads `.env`"),
+        ("diff <(case $1 in x) cat .env;; esac) src/a.rs", env.clone(), "`cat` reads `.env`"),
+        ("echo $((cat .env) )", env.clone(), "`cat` reads `.env`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(verdict, part), "{command}");
+    }
+    assert_eq!(p.check_shell("n=$((1 + (2))); x=$(case $n in 3) echo;; esac); cat src/a.rs", &s.root), Verdict::Allow);
+}
+
+#[test]
+fn a_functions_body_is_checked_as_commands_run_when_it_is_called() {
+    let (s, p, file) = qa();
+    // The body's first command follows the header on the same line.
+    for command in
+        ["g() { rm -rf qa; }; g", "g () { rm -rf qa; }", "function g { rm -rf qa; }", "function g() ( rm -rf qa )"]
+    {
+        let part = format!("`{}` matches it", command.split(';').next().unwrap().trim_end_matches(" )"));
+        assert_eq!(p.check_shell(command, &s.root), because(deny("Bash(rm:*)", &file), &part), "{command}");
+    }
+    // It runs with the variables and in the directory of the call.
+    let unknown =
+        Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(Cause::UnknownProgram("$x".into())) };
+    assert_eq!(p.check_shell("x=ls; g() { $x foo; }; x=rm; g", &s.root), unknown);
+    assert_eq!(
+        p.check_shell("g() { cat plan.txt; }; cd qa/secret; g", &s.root),
+        unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `plan.txt` after `g() { cat plan.txt`")
+    );
+    // Quoted, `()` is an operand.
+    assert_eq!(p.check_shell("cat '()' .env", &s.root), because(deny("Read(./.env)", &file), "`cat` reads `.env`"));
+    assert_eq!(
+        p.check_shell("g() { cat /dev/null; cat plan.txt; }; cd qa/secret; g", &s.root),
+        unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `plan.txt` after `g() { cat /dev/null`")
+    );
+}
+
+#[test]
+fn a_loops_body_runs_again_after_what_it_sets() {
+    let (s, p, file) = qa();
+    let unknown =
+        Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(Cause::UnknownProgram("$x".into())) };
+    // The second time round, `$x` is what the body's end set.
+    for command in [
+        "x=ls; for i in 1 2; do $x foo; x=rm; done",
+        "x=ls; while true; do \"$x\" foo; read x; done",
+        "x=ls; for ((i = 0; i < 2; i++)); do $x foo; x=rm; done",
+        "x=ls; for i in 1 2; { $x foo; x=rm; }",
+        "x=ls; g() { x=rm; }; until false; do $x foo; g; done",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown, "{command}");
+    }
+    assert_eq!(
+        p.check_shell("for f in src/a.rs; do while true; do cat \"$f\"; f=.env; done; done", &s.root),
+        unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `$f`")
+    );
+    // Not set in the body, it holds what it held before.
+    for command in ["x=ls; for i in 1 2; do $x foo; done; x=rm", "for f in src/*.rs; do wc -l \"$f\"; done"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
+
+#[test]
+fn git_reading_another_index_reads_what_it_lists() {
+    let (s, p, file) = qa();
+    git(&s.root, &["init", "-q"]);
+    git(&s.root, &["add", "src"]);
+    // A line before made an index listing .env: git grep prints .env's lines through it.
+    let index = s.home.join("index");
+    let status = std::process::Command::new("git")
+        .current_dir(&s.root)
+        .env("GIT_INDEX_FILE", &index)
+        .args(["add", "-f", ".env", "src"])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let index = index.display().to_string();
+    for command in ["GIT_INDEX_FILE=@I git grep x", "export GIT_INDEX_FILE=@I; git diff --cached HEAD"] {
+        let command = command.replace("@I", &index);
+        let subcommand = if command.contains("grep") { "grep" } else { "diff" };
+        let part = format!("`git {subcommand}` reads what the index `{index}` lists");
+        assert_eq!(p.check_shell(&command, &s.root), unknown_file("Read(./qa/secret/**)", &file, &part), "{command}");
+    }
+    assert_eq!(p.check_shell("git grep x", &s.root), Verdict::Allow);
 }

@@ -82,6 +82,14 @@ impl Variables {
         seen.value.text.as_deref().filter(|_| seen.certain)
     }
 
+    /// The variables of a script run when not known here (a trap's
+    /// action): any may hold anything.
+    pub(crate) fn unknown() -> Variables {
+        let mut vars = Variables { count: 1, ..Variables::default() };
+        vars.any.set(&Place::default(), vars.count);
+        vars
+    }
+
     /// The variables a child shell (`sh -c`, `find -exec`) started by a
     /// command running in `env` begins with: those exported to it, each a
     /// literal where it certainly is one, else unknown, and after what may
@@ -186,6 +194,38 @@ impl Variables {
         }
     }
 
+    /// Notes that a loop (`for`, `while`, `until`, `select`) may start with
+    /// the first of `commands` (the rest of its script, running at
+    /// `place`): its body runs again after itself, so what any command of
+    /// the body sets may already hold another value when an earlier one
+    /// runs (`x=ls; while …; do $x foo; x=rm; done` runs rm).
+    pub(crate) fn enter_loop(&mut self, commands: &[&[Word]], place: &Place) {
+        let Some(body) = loop_body(commands) else { return };
+        let mut anything = false;
+        let mut names = Vec::new();
+        for words in body {
+            let start = words.iter().take_while(|word| KEYWORDS.contains(&word.text.as_str())).count();
+            let words = run_builtin(&words[start..]);
+            let assignments = words.iter().take_while(|word| is_assignment(&word.text)).count();
+            let program = run_builtin(&words[assignments..]).first().map(|word| basename(&word.text));
+            anything |= defined_function(words).is_some()
+                || makes_reference(words)
+                || sets_lastpipe(words)
+                || program.is_some_and(|program| self.may_set_anything(program) || matches!(program, "eval" | "trap"));
+            names.extend(sets(words).into_iter().map(|(name, _)| name));
+        }
+        let maybe = Place { env: place.env.clone(), conditional: true };
+        if anything {
+            self.count += 1;
+            self.any.set(&maybe, self.count);
+        }
+        for name in names {
+            self.count += 1;
+            let unknown = Value { order: self.count, text: None, exported: false, loop_words: None };
+            self.names.entry(name).or_default().set(&maybe, unknown);
+        }
+    }
+
     /// Follows the loops a command's leading keywords open (`while`,
     /// `until`) and close (`done`): after a `for` loop's `done`, its
     /// variable holds its last word, or what it held before when the list
@@ -208,6 +248,30 @@ impl Variables {
     }
 }
 
+/// The commands of the loop the first of `commands` starts, up to the
+/// `done` ending it (all of them when none does: `for x in a; { …; }`).
+fn loop_body<'a>(commands: &'a [&'a [Word]]) -> Option<&'a [&'a [Word]]> {
+    let mut depth = 0usize;
+    for (at, words) in commands.iter().enumerate() {
+        let keywords = words.iter().map_while(|word| KEYWORDS.contains(&word.text.as_str()).then_some(&word.text));
+        let (mut opens, mut closes) = (0, 0);
+        for keyword in keywords {
+            opens += usize::from(matches!(keyword.as_str(), "while" | "until"));
+            closes += usize::from(keyword == "done");
+        }
+        let start = words.iter().take_while(|word| KEYWORDS.contains(&word.text.as_str())).count();
+        opens += usize::from(words.get(start).is_some_and(|word| matches!(word.text.as_str(), "for" | "select")));
+        if at == 0 && opens == 0 {
+            return None;
+        }
+        depth = (depth + opens).saturating_sub(closes);
+        if depth == 0 {
+            return Some(&commands[..=at]);
+        }
+    }
+    Some(commands)
+}
+
 /// The variable a `for` or `select` loop (`words`) sets, and for
 /// `for NAME in WORDS` whose words are all literal, those words; `select`
 /// sets what the user picks.
@@ -220,17 +284,23 @@ fn for_loop(words: &[Word]) -> Option<(String, Option<Vec<LoopWord>>)> {
         [is_in, list @ ..] if keyword.text == "for" && is_in.text == "in" => Some(list),
         _ => None,
     };
-    let literal = list.filter(|list| list.iter().all(Word::is_literal));
+    // Over no word the body never runs and the variable keeps what it held.
+    let literal = list.filter(|list| !list.is_empty() && list.iter().all(Word::is_literal));
     let words = literal.map(|list| list.iter().map(|word| (word.text.clone(), word.glob())).collect());
     Some((name.text.clone(), words))
 }
 
-/// The words of a command past `builtin` or `command` (with `-p`), which
+/// The words of a command past `builtin` or `command` (with `-p`, and `--`), which
 /// run the builtin named after them as it runs alone.
 fn run_builtin(words: &[Word]) -> &[Word] {
+    let options = |allowed: &[&str]| {
+        let options = words[1..].iter().take_while(|word| allowed.contains(&word.text.as_str())).count();
+        // `--` ends the options: the builtin's name follows it.
+        1 + options + usize::from(words.get(1 + options).is_some_and(|word| word.text == "--"))
+    };
     match words.first().map(|word| word.text.as_str()) {
-        Some("builtin") => run_builtin(&words[1..]),
-        Some("command") => run_builtin(&words[1 + words[1..].iter().take_while(|word| word.text == "-p").count()..]),
+        Some("builtin") => run_builtin(&words[options(&[])..]),
+        Some("command") => run_builtin(&words[options(&["-p"])..]),
         _ => words,
     }
 }
@@ -249,11 +319,13 @@ fn exports(words: &[Word]) -> bool {
 }
 
 /// Whether the command makes a name reference (`declare -n y=x`): after
-/// it, assigning to one name may set another.
+/// it, assigning to one name may set another; or gives a variable a case
+/// (`declare -l x=RM` holds rm): after it, a value assigned is not what
+/// the variable holds.
 fn makes_reference(words: &[Word]) -> bool {
     let Some(first) = words.first() else { return false };
     matches!(basename(&first.text), "declare" | "local" | "typeset")
-        && words[1..].iter().any(|word| word.text.starts_with('-') && word.text.contains('n'))
+        && words[1..].iter().any(|word| word.text.starts_with('-') && word.text.contains(['n', 'l', 'u']))
 }
 
 /// Whether the command is `shopt -s … lastpipe …`.
@@ -288,8 +360,12 @@ fn sets(words: &[Word]) -> Vec<(String, Option<String>)> {
             // A command of assignments alone; an array's `(` may have split its words.
             let array = first.text.contains("=(");
             let assignments = words.iter().take_while(|word| is_assignment(&word.text));
-            let all = array || words.iter().all(|word| is_assignment(&word.text));
-            if all { assignments.map(|word| assignment(word, false)).collect() } else { Vec::new() }
+            if array || words.iter().all(|word| is_assignment(&word.text)) {
+                return assignments.map(|word| assignment(word, false)).collect();
+            }
+            // Those are the program's own, but a builtin after them still sets what it
+            // sets (`IFS= read -r x`).
+            return sets(run_builtin(&words[assignments.count()..]));
         }
         name if DECLARING.contains(&name) => {
             let options: Vec<&str> =
