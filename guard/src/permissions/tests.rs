@@ -994,7 +994,9 @@ fn a_variable_script_that_multiplies_is_answered_at_once_and_its_program_is_unkn
     line += "$v8";
     let started = std::time::Instant::now();
     let verdict = p.check_shell(&line, &s.root);
-    assert!(started.elapsed() < std::time::Duration::from_secs(1), "took {:?}", started.elapsed());
+    // A bound against the minutes 6^8 commands would take, loose enough for a loaded machine
+    // (the check takes well under a second).
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "took {:?}", started.elapsed());
     // The first script past the budget is a `$vN` deep in the expansion.
     assert!(
         matches!(&verdict, Verdict::Ask { rule, file: f, cause: Some(Cause::UnknownProgram(word)) }
@@ -1008,7 +1010,9 @@ fn thousands_of_cds_are_answered_at_once() {
     let (s, p, _) = qa();
     let started = std::time::Instant::now();
     let _ = p.check_shell(&"cd qa; ".repeat(2000), &s.root);
-    assert!(started.elapsed() < std::time::Duration::from_secs(1), "took {:?}", started.elapsed());
+    // A bound against a cost growing with the square of the line, loose enough for a loaded
+    // machine (the check takes a fraction of a second).
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "took {:?}", started.elapsed());
 }
 
 #[test]
