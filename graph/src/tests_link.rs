@@ -207,7 +207,6 @@ fn tested_name(path: &str, language: &str, place: RustPlace<'_>) -> Option<Strin
     let stem = modules::stem(path);
     let name = leaf(stem);
     let dir = modules::parent(path);
-    let in_test_dir = dir.split('/').any(|c| TEST_DIRS.contains(&c));
     let strip = |marks: &[&str], prefix: bool| -> Option<String> {
         marks.iter().find_map(|mark| {
             let rest = if prefix { name.strip_prefix(mark) } else { name.strip_suffix(mark) };
@@ -233,7 +232,12 @@ fn tested_name(path: &str, language: &str, place: RustPlace<'_>) -> Option<Strin
         "java" => strip(&["Tests", "Test", "IT"], false),
         _ => None,
     };
-    marked.or_else(|| in_test_dir.then(|| name.to_string()))
+    marked.or_else(|| in_test_dir(path).then(|| name.to_string()))
+}
+
+/// Whether `path` is under a directory that holds tests.
+fn in_test_dir(path: &str) -> bool {
+    modules::parent(path).split('/').any(|c| TEST_DIRS.contains(&c))
 }
 
 /// For a Rust file in a crate's integration test directory (`tests` in the crate's directory, see
@@ -267,6 +271,8 @@ fn integration_target<'a>(path: &'a str, place: RustPlace<'_>) -> Option<Option<
 /// test and layout directories are set aside (`tests/shop/test_models.py` → `shop/models.py`,
 /// `src/test/java/a/FooTest.java` → `src/main/java/a/Foo.java`), of those the ones named exactly
 /// `name` (`auth.py` over its private namesake `_auth.py`); Go tests only their own directory.
+/// A source outside the test directories comes first: one inside is the tests' own (a test
+/// package's `tests/client/__init__.py`, named `client` after the layout it mirrors).
 /// A Rust integration test can only test its own crate, whose sources are under `krate` (see
 /// [`rust_crate_of`]).
 fn nearest<'a>(
@@ -292,7 +298,7 @@ fn nearest<'a>(
     let score = |candidate: &str| {
         let theirs = plain(modules::parent(candidate));
         let common = mine.iter().rev().zip(theirs.iter().rev()).take_while(|(a, b)| a == b).count();
-        (common, mine == theirs, leaf(modules::module_stem(candidate)) == name)
+        (!in_test_dir(candidate), common, mine == theirs, leaf(modules::module_stem(candidate)) == name)
     };
     let Some(best) = candidates.iter().map(|c| score(c)).max() else { return Vec::new() };
     candidates.iter().filter(|c| score(c) == best).copied().collect()
@@ -406,6 +412,9 @@ mod tests {
         let private = "httpx/_auth.py".to_string();
         assert_eq!(nearest("tests/test_auth.py", "python", "auth", None, &[&private, &public]), [&public]);
         assert_eq!(nearest("tests/test_auth.py", "python", "auth", None, &[&private]), [&private]);
+        let package = "tests/client/__init__.py".to_string();
+        let client = "httpx/_client.py".to_string();
+        assert_eq!(nearest("tests/client/test_client.py", "python", "client", None, &[&package, &client]), [&client]);
     }
 
     #[test]

@@ -355,3 +355,26 @@ fn crate_paths_stay_in_their_own_crate() {
     let files = graph.file_graph();
     assert_eq!(files.imports_of("graph/src/walk.rs").collect::<Vec<_>>(), ["graph/src/graph.rs"]);
 }
+
+fn add_file(graph: &mut Graph, language: lean_ctx_outline::Language, path: &str, text: &str) {
+    let facts = lean_ctx_graph::extract(language, text);
+    graph.upsert(path, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
+}
+
+/// A test package mirrors the sources' layout (`tests/client/` for `pkg/_client.py`): its
+/// `__init__.py` is named for the directory, like the source, but is part of the tests, not what
+/// `tests/client/test_client.py` tests.
+#[test]
+fn a_test_package_is_not_the_source_its_tests_test() {
+    use lean_ctx_outline::Language::Python;
+    let mut graph = Graph::new();
+    add_file(&mut graph, Python, "pkg/__init__.py", "");
+    add_file(&mut graph, Python, "pkg/_client.py", "class Client:\n    pass\n");
+    add_file(&mut graph, Python, "tests/__init__.py", "");
+    add_file(&mut graph, Python, "tests/client/__init__.py", "");
+    add_file(&mut graph, Python, "tests/client/test_client.py", "def test_client():\n    pass\n");
+    let sources: Vec<String> =
+        graph.test_links().sources_of("tests/client/test_client.py").map(|(s, _)| s.clone()).collect();
+    assert_eq!(sources, ["pkg/_client.py"]);
+    assert_eq!(tests_of(&graph, "pkg/_client.py"), ["tests/client/test_client.py"]);
+}
