@@ -168,10 +168,37 @@ fn is_code(path: &str) -> bool {
         || extension.is_some_and(|extension| OTHER_TEST_CODE.contains(&extension.as_str()))
 }
 
-/// Whether a source file holds its own tests: a Rust `#[cfg(test)]` module or `#[test]`
-/// function (read from its text, which the graph does not keep).
+/// Whether a source file holds its own tests: a Rust `#[cfg(test)]` item or `#[test]` function
+/// (read from its text, which the graph does not keep). `#[cfg(test)] mod tests;` is not one:
+/// its tests are in the file it names, a test file of its own (see [`tested_name`]).
 pub fn has_inline_tests(language: &str, source: &str) -> bool {
-    language == "rust" && (source.contains("#[cfg(test)]") || source.contains("#[test]"))
+    language == "rust"
+        && (source.contains("#[test]")
+            || source.split("#[cfg(test)]").skip(1).any(|after| !declares_an_out_of_line_module(after)))
+}
+
+/// Whether the item at the start of `item` (after attributes and comments) is a module declared
+/// without a body: `mod tests;`, `pub(crate) mod tests;`.
+fn declares_an_out_of_line_module(item: &str) -> bool {
+    let mut rest = item.trim_start();
+    loop {
+        if let Some(comment) = rest.strip_prefix("//") {
+            rest = comment.split_once('\n').map_or("", |(_, after)| after).trim_start();
+        } else if rest.starts_with("#[") {
+            // Another attribute on the same item (`#[path = "t.rs"]`): to its closing bracket.
+            rest = rest.split_once(']').map_or("", |(_, after)| after).trim_start();
+        } else {
+            break;
+        }
+    }
+    let rest = rest.strip_prefix("pub").map_or(rest, |after| {
+        let after = after.trim_start();
+        after.strip_prefix('(').and_then(|v| v.split_once(')')).map_or(after, |(_, item)| item).trim_start()
+    });
+    rest.strip_prefix("mod ").and_then(|m| m.split_once(';')).is_some_and(|(name, _)| {
+        let name = name.trim();
+        !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+    })
 }
 
 /// JavaScript, TypeScript and TSX test each other's files.
@@ -422,5 +449,10 @@ mod tests {
         assert!(has_inline_tests("rust", "fn a() {}\n#[cfg(test)]\nmod tests {}\n"));
         assert!(!has_inline_tests("rust", "fn a() {}\n"));
         assert!(!has_inline_tests("python", "#[test]"));
+        // An out-of-line test module's tests are in its own file.
+        assert!(!has_inline_tests("rust", "fn a() {}\n\n#[cfg(test)]\nmod tests;\n"));
+        assert!(!has_inline_tests("rust", "#[cfg(test)]\n#[path = \"t.rs\"] // why\npub(crate) mod tests;\n"));
+        assert!(has_inline_tests("rust", "#[cfg(test)]\nmod tests;\n#[cfg(test)]\nfn helper() {}\n"));
+        assert!(has_inline_tests("rust", "#[cfg(test)]\nmod tests {\n    fn t() {}\n}\n"));
     }
 }

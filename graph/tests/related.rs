@@ -378,3 +378,27 @@ fn a_test_package_is_not_the_source_its_tests_test() {
     assert_eq!(sources, ["pkg/_client.py"]);
     assert_eq!(tests_of(&graph, "pkg/_client.py"), ["tests/client/test_client.py"]);
 }
+
+/// `#[cfg(test)] mod tests;` in lib.rs: `src/tests.rs` is a module of the crate root, whose
+/// `use super::*` imports lib.rs, so it tests lib.rs and its calls of lib.rs's functions are
+/// lib.rs's.
+#[test]
+fn a_crate_roots_out_of_line_test_module_tests_the_root() {
+    use lean_ctx_outline::Language::Rust;
+    let mut graph = Graph::new();
+    add_file(
+        &mut graph,
+        Rust,
+        "src/lib.rs",
+        "pub fn add(a: i32, b: i32) -> i32 { a + b }\n\n#[cfg(test)]\nmod tests;\n",
+    );
+    add_file(&mut graph, Rust, "src/add.rs", "pub fn add(a: i32) -> i32 { a }\n");
+    add_file(&mut graph, Rust, "src/tests.rs", "use super::*;\n#[test]\nfn t() { assert_eq!(add(1, 2), 3); }\n");
+    assert!(graph.is_test("src/tests.rs", "rust"));
+    assert_eq!(tests_of(&graph, "src/lib.rs"), ["src/tests.rs"]);
+    let facts = &graph.file("src/tests.rs").unwrap().facts;
+    let call = facts.refs.iter().position(|r| r.name == "add").unwrap();
+    let resolved = graph.resolve("src/tests.rs", call as u32).unwrap();
+    assert_eq!(resolved.label, lean_ctx_graph::Label::Exact);
+    assert_eq!(resolved.targets.iter().map(|id| id.file.as_str()).collect::<Vec<_>>(), ["src/lib.rs"]);
+}
