@@ -492,6 +492,14 @@ impl Graph {
                 // In Go a capital names anything exported, most often a package variable
                 // (`CommandLine.Parse()`): its type is worked out below.
                 None if language == Language::Go => {}
+                // A Rust type parameter (`A::size()` with `A: Array`): the member of the trait
+                // that bounds it, the project's; a library trait's (`T::default()`) is none.
+                None if *bound_here => {
+                    return match self.type_of(file, facts, r, receiver, MAX_STEPS) {
+                        Some(Known::Project(bound)) => self.member_of_type(file, &bound, r, language).flatten(),
+                        _ => None,
+                    };
+                }
                 None => return None,
             }
         }

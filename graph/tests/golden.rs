@@ -98,6 +98,17 @@ fn rust_calls() {
         callers(&graph, "log", Some("src/util.rs")),
         ["src/lib.rs:10 open [exact]", "src/store.rs:16 Store::new [exact]", "src/store.rs:27 Store::get [exact]"]
     );
+    // Through a type parameter bound by the trait, in the generics of an impl or a function, in a
+    // where clause, by the trait's path.
+    assert_eq!(
+        callers(&graph, "Array::size", None),
+        [
+            "src/generic.rs:13 Holder::capacity [exact]",
+            "src/generic.rs:18 bounded [exact]",
+            "src/generic.rs:25 in_where [exact]",
+            "src/generic.rs:29 through_a_path [exact]"
+        ]
+    );
 }
 
 #[test]

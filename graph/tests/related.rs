@@ -58,8 +58,11 @@ fn rust_related() {
     let files = graph.file_graph();
     // `mod util;` in lib.rs, `use crate::util::{self, …}` in store.rs and `use crate::util;` in checks.rs.
     assert_eq!(files.importers_of("src/util.rs").collect::<Vec<_>>(), ["src/checks.rs", "src/lib.rs", "src/store.rs"]);
-    // `pub mod store;`, `pub use store::Store as Db` and `mod checks;`.
-    assert_eq!(files.imports_of("src/lib.rs").collect::<Vec<_>>(), ["src/checks.rs", "src/store.rs", "src/util.rs"]);
+    // `pub mod store;`, `pub use store::Store as Db`, `mod checks;` and `mod generic;`.
+    assert_eq!(
+        files.imports_of("src/lib.rs").collect::<Vec<_>>(),
+        ["src/checks.rs", "src/generic.rs", "src/store.rs", "src/util.rs"]
+    );
     assert_eq!(tests_of(&graph, "src/store.rs"), ["tests/store.rs"]);
     // Linked through `use kv::…`, the `[lib] name`; the helper beside the test is no test.
     assert_eq!(tests_of(&graph, "src/lib.rs"), ["tests/store.rs"]);
