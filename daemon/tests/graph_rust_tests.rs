@@ -30,3 +30,15 @@ fn a_crates_tests_are_its_cargo_targets_reached_through_its_lib_name() {
     assert_eq!(tests_to_run(&p, "src/lib.rs"), ["tests/store.rs"]);
     assert_eq!(tests_to_run(&p, "tests/common/mod.rs"), ["tests/store.rs"]);
 }
+
+/// `#[cfg(test)] mod tests;` puts the crate root's tests in `src/tests.rs`: that file is the test
+/// to run, and the root holds none inline.
+#[test]
+fn an_out_of_line_test_module_is_the_test_of_the_module_declaring_it() {
+    let p = Project::new();
+    std::fs::create_dir_all(p.root.join("src")).unwrap();
+    p.write("Cargo.toml", "[package]\nname = \"kv\"\nversion = \"0.1.0\"\n");
+    p.write("src/lib.rs", "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests;\n");
+    p.write("src/tests.rs", "use super::*;\n\n#[test]\nfn adds() {\n    assert_eq!(add(1, 2), 3);\n}\n");
+    assert_eq!(tests_to_run(&p, "src/lib.rs"), ["src/tests.rs"]);
+}

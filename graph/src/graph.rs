@@ -492,6 +492,14 @@ impl Graph {
                 // In Go a capital names anything exported, most often a package variable
                 // (`CommandLine.Parse()`): its type is worked out below.
                 None if language == Language::Go => {}
+                // A Rust type parameter (`A::size()` with `A: Array`): the member of the trait
+                // that bounds it, the project's; a library trait's (`T::default()`) is none.
+                None if *bound_here => {
+                    return match self.type_of(file, facts, r, receiver, MAX_STEPS) {
+                        Some(Known::Project(bound)) => self.member_of_type(file, &bound, r, language).flatten(),
+                        _ => None,
+                    };
+                }
                 None => return None,
             }
         }
@@ -540,6 +548,7 @@ impl Graph {
         let own = self.members_named(&r.name, type_name, |_, d| member_of(d));
         let own = match own {
             Some(members) if language == Language::Go => Some(self.go_visible(file, members)),
+            Some(members) if derives_in_head(language) => Some(self.of_the_type_named_here(file, language, members)),
             own => own,
         };
         if let Some(members) =
@@ -567,6 +576,25 @@ impl Graph {
         let derived = self.derived_members(type_name, &r.name, &|d| fits_member(r.kind, d), MAX_BASES);
         let label = |derived: &[DefId]| if derived.len() == 1 { Label::Likely } else { Label::Ambiguous };
         Some((!derived.is_empty()).then(|| self.resolution(derived.into_iter().collect(), false, label)))
+    }
+
+    /// Of the members of same-named types of several files (`src/q.ts`'s `Query` and its compiled
+    /// copy in `build/q.js`), those of the one `file` names: its own, else the one it imports
+    /// (`import { Query } from './q'`). All of them when it names none: the type came through
+    /// another file's annotation. Only where a type's members are in its file.
+    fn of_the_type_named_here(&self, file: &str, language: Language, members: Vec<DefId>) -> Vec<DefId> {
+        let Some(type_name) = members.first().and_then(|m| self.def(m)?.container.clone()) else { return members };
+        if members.iter().all(|m| m.file == members[0].file) {
+            return members;
+        }
+        let own = self.in_file(file, |d| d.name == type_name && d.is_type());
+        let named = own.or_else(|| {
+            let import = self.file(file)?.facts.imports.iter().find(|i| imported_name(i) == type_name)?;
+            self.import_binds(file, language, import, &Def::is_type, 0)
+        });
+        let homes: BTreeSet<&str> = named.iter().flatten().map(|id| id.file.as_str()).collect();
+        let here: Vec<DefId> = members.iter().filter(|m| homes.contains(m.file.as_str())).cloned().collect();
+        if here.is_empty() { members } else { here }
     }
 
     /// Of the members of same-named Go types of several packages (afero's `Fs` interface,

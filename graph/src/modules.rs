@@ -282,6 +282,11 @@ fn rust(from: &str, module: &str, place: RustPlace<'_>) -> Target {
                 dir = parent(&dir).to_string();
                 rest = tail;
             }
+            if rest.is_empty() {
+                // The parent module itself: `dir.rs`, `dir/mod.rs`, or at a crate's root
+                // (`src/tests.rs` under `src/lib.rs`) the crate root, which names no module.
+                return Target::Exact(vec![join(&dir, "lib"), join(&dir, "main"), dir]);
+            }
             Target::Exact(vec![join(&dir, &rest.join("/"))])
         }
         Some((&"crate", [])) => Target::Suffix(vec!["lib".to_string(), "main".to_string()]),
@@ -339,6 +344,11 @@ mod tests {
         assert!(matches(Language::Rust, "src/net/mod.rs", "self::tcp", "src/net/tcp.rs"));
         assert!(matches(Language::Rust, "src/net/tcp.rs", "super::udp", "src/net/udp.rs"));
         assert!(matches(Language::Rust, "src/net/tcp.rs", "super::super::config", "src/config.rs"));
+        assert!(matches(Language::Rust, "src/net/tcp.rs", "super", "src/net/mod.rs"));
+        // A module of the crate root (`mod tests;` in lib.rs): its `super` is the root.
+        assert!(matches(Language::Rust, "src/tests.rs", "super", "src/lib.rs"));
+        assert!(matches(Language::Rust, "src/bin/tool/args.rs", "super", "src/bin/tool/main.rs"));
+        assert!(!matches(Language::Rust, "src/net/tcp.rs", "super", "src/lib.rs"));
         assert!(matches(Language::Rust, "src/main.rs", "config", "src/config.rs"));
         assert!(matches(
             Language::Rust,
@@ -406,6 +416,7 @@ mod tests {
             (Language::Rust, "src/main.rs", "crate::config"),
             (Language::Rust, "src/net/mod.rs", "self::tcp"),
             (Language::Rust, "src/net/tcp.rs", "super"),
+            (Language::Rust, "src/config.rs", "super"),
             (Language::Rust, "src/main.rs", "crate"),
             (Language::Rust, "src/main.rs", "other_crate::util"),
             (Language::Go, "cmd/server/main.go", "example.com/x/internal/store"),

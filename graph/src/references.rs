@@ -166,8 +166,14 @@ const GO: &str = r#"
 (field_declaration !name type: (qualified_type package: (package_identifier) @recv name: (type_identifier) @base))
 "#;
 
-/// Rust's bindings: typed `let`s, parameters and fields, `let x = T { … }`, `let x = f()`.
+/// Rust's bindings: typed `let`s, parameters and fields, `let x = T { … }`, `let x = f()`; and a
+/// type parameter bound by a trait (`<A: Array>`, `where A: crate::arr::Array`), typed by its
+/// first bound: `A::size()` calls the trait's `size`.
 const RUST_BINDINGS: &str = r#"
+(type_parameter name: (type_identifier) @bind.name bounds: (trait_bounds . [(type_identifier) (generic_type)] @bind.type))
+(type_parameter name: (type_identifier) @bind.name bounds: (trait_bounds . (scoped_type_identifier name: (_) @bind.type)))
+(where_predicate left: (type_identifier) @bind.name bounds: (trait_bounds . [(type_identifier) (generic_type)] @bind.type))
+(where_predicate left: (type_identifier) @bind.name bounds: (trait_bounds . (scoped_type_identifier name: (_) @bind.type)))
 (let_declaration pattern: (identifier) @bind.name)
 (let_declaration pattern: (identifier) @bind.name type: (_) @bind.type)
 (let_declaration pattern: (identifier) @bind.name !type

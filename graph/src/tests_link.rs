@@ -168,10 +168,37 @@ fn is_code(path: &str) -> bool {
         || extension.is_some_and(|extension| OTHER_TEST_CODE.contains(&extension.as_str()))
 }
 
-/// Whether a source file holds its own tests: a Rust `#[cfg(test)]` module or `#[test]`
-/// function (read from its text, which the graph does not keep).
+/// Whether a source file holds its own tests: a Rust `#[cfg(test)]` item or `#[test]` function
+/// (read from its text, which the graph does not keep). `#[cfg(test)] mod tests;` is not one:
+/// its tests are in the file it names, a test file of its own (see [`tested_name`]).
 pub fn has_inline_tests(language: &str, source: &str) -> bool {
-    language == "rust" && (source.contains("#[cfg(test)]") || source.contains("#[test]"))
+    language == "rust"
+        && (source.contains("#[test]")
+            || source.split("#[cfg(test)]").skip(1).any(|after| !declares_an_out_of_line_module(after)))
+}
+
+/// Whether the item at the start of `item` (after attributes and comments) is a module declared
+/// without a body: `mod tests;`, `pub(crate) mod tests;`.
+fn declares_an_out_of_line_module(item: &str) -> bool {
+    let mut rest = item.trim_start();
+    loop {
+        if let Some(comment) = rest.strip_prefix("//") {
+            rest = comment.split_once('\n').map_or("", |(_, after)| after).trim_start();
+        } else if rest.starts_with("#[") {
+            // Another attribute on the same item (`#[path = "t.rs"]`): to its closing bracket.
+            rest = rest.split_once(']').map_or("", |(_, after)| after).trim_start();
+        } else {
+            break;
+        }
+    }
+    let rest = rest.strip_prefix("pub").map_or(rest, |after| {
+        let after = after.trim_start();
+        after.strip_prefix('(').and_then(|v| v.split_once(')')).map_or(after, |(_, item)| item).trim_start()
+    });
+    rest.strip_prefix("mod ").and_then(|m| m.split_once(';')).is_some_and(|(name, _)| {
+        let name = name.trim();
+        !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+    })
 }
 
 /// JavaScript, TypeScript and TSX test each other's files.
@@ -207,7 +234,6 @@ fn tested_name(path: &str, language: &str, place: RustPlace<'_>) -> Option<Strin
     let stem = modules::stem(path);
     let name = leaf(stem);
     let dir = modules::parent(path);
-    let in_test_dir = dir.split('/').any(|c| TEST_DIRS.contains(&c));
     let strip = |marks: &[&str], prefix: bool| -> Option<String> {
         marks.iter().find_map(|mark| {
             let rest = if prefix { name.strip_prefix(mark) } else { name.strip_suffix(mark) };
@@ -233,7 +259,12 @@ fn tested_name(path: &str, language: &str, place: RustPlace<'_>) -> Option<Strin
         "java" => strip(&["Tests", "Test", "IT"], false),
         _ => None,
     };
-    marked.or_else(|| in_test_dir.then(|| name.to_string()))
+    marked.or_else(|| in_test_dir(path).then(|| name.to_string()))
+}
+
+/// Whether `path` is under a directory that holds tests.
+fn in_test_dir(path: &str) -> bool {
+    modules::parent(path).split('/').any(|c| TEST_DIRS.contains(&c))
 }
 
 /// For a Rust file in a crate's integration test directory (`tests` in the crate's directory, see
@@ -267,6 +298,8 @@ fn integration_target<'a>(path: &'a str, place: RustPlace<'_>) -> Option<Option<
 /// test and layout directories are set aside (`tests/shop/test_models.py` → `shop/models.py`,
 /// `src/test/java/a/FooTest.java` → `src/main/java/a/Foo.java`), of those the ones named exactly
 /// `name` (`auth.py` over its private namesake `_auth.py`); Go tests only their own directory.
+/// A source outside the test directories comes first: one inside is the tests' own (a test
+/// package's `tests/client/__init__.py`, named `client` after the layout it mirrors).
 /// A Rust integration test can only test its own crate, whose sources are under `krate` (see
 /// [`rust_crate_of`]).
 fn nearest<'a>(
@@ -292,7 +325,7 @@ fn nearest<'a>(
     let score = |candidate: &str| {
         let theirs = plain(modules::parent(candidate));
         let common = mine.iter().rev().zip(theirs.iter().rev()).take_while(|(a, b)| a == b).count();
-        (common, mine == theirs, leaf(modules::module_stem(candidate)) == name)
+        (!in_test_dir(candidate), common, mine == theirs, leaf(modules::module_stem(candidate)) == name)
     };
     let Some(best) = candidates.iter().map(|c| score(c)).max() else { return Vec::new() };
     candidates.iter().filter(|c| score(c) == best).copied().collect()
@@ -406,6 +439,9 @@ mod tests {
         let private = "httpx/_auth.py".to_string();
         assert_eq!(nearest("tests/test_auth.py", "python", "auth", None, &[&private, &public]), [&public]);
         assert_eq!(nearest("tests/test_auth.py", "python", "auth", None, &[&private]), [&private]);
+        let package = "tests/client/__init__.py".to_string();
+        let client = "httpx/_client.py".to_string();
+        assert_eq!(nearest("tests/client/test_client.py", "python", "client", None, &[&package, &client]), [&client]);
     }
 
     #[test]
@@ -413,5 +449,10 @@ mod tests {
         assert!(has_inline_tests("rust", "fn a() {}\n#[cfg(test)]\nmod tests {}\n"));
         assert!(!has_inline_tests("rust", "fn a() {}\n"));
         assert!(!has_inline_tests("python", "#[test]"));
+        // An out-of-line test module's tests are in its own file.
+        assert!(!has_inline_tests("rust", "fn a() {}\n\n#[cfg(test)]\nmod tests;\n"));
+        assert!(!has_inline_tests("rust", "#[cfg(test)]\n#[path = \"t.rs\"] // why\npub(crate) mod tests;\n"));
+        assert!(has_inline_tests("rust", "#[cfg(test)]\nmod tests;\n#[cfg(test)]\nfn helper() {}\n"));
+        assert!(has_inline_tests("rust", "#[cfg(test)]\nmod tests {\n    fn t() {}\n}\n"));
     }
 }

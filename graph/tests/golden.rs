@@ -98,6 +98,17 @@ fn rust_calls() {
         callers(&graph, "log", Some("src/util.rs")),
         ["src/lib.rs:10 open [exact]", "src/store.rs:16 Store::new [exact]", "src/store.rs:27 Store::get [exact]"]
     );
+    // Through a type parameter bound by the trait, in the generics of an impl or a function, in a
+    // where clause, by the trait's path.
+    assert_eq!(
+        callers(&graph, "Array::size", None),
+        [
+            "src/generic.rs:13 Holder::capacity [exact]",
+            "src/generic.rs:18 bounded [exact]",
+            "src/generic.rs:25 in_where [exact]",
+            "src/generic.rs:29 through_a_path [exact]"
+        ]
+    );
 }
 
 #[test]
@@ -564,4 +575,29 @@ fn calls_on_one_line_are_sites_of_their_own() {
     assert_eq!(sites, [(6, 5), (6, 13), (7, 12), (7, 16)]);
     let Lookup::Found(run) = graph.lookup("run", None) else { panic!("run") };
     assert_eq!(graph.callees(&run, 1, 100, Interrupt::NEVER).unwrap().edges.len(), 4);
+}
+
+/// A compiled copy of a module (`build/q.js` of `q.ts`) defines the same class: a caller that
+/// imports the class from `./q` calls `q.ts`'s method, not one of two.
+#[test]
+fn the_imported_class_decides_among_same_named_classes() {
+    use lean_ctx_outline::Language::{JavaScript, TypeScript};
+    let mut graph = Graph::new();
+    let mut add = |path: &str, language, source: &str| {
+        let facts = lean_ctx_graph::extract(language, source);
+        graph.upsert(path, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
+    };
+    add("q.ts", TypeScript, "export class Query {\n  fetch(): number { return 1 }\n}\n");
+    add("build/q.js", JavaScript, "export class Query {\n  fetch() { return 1 }\n}\n");
+    add(
+        "o.ts",
+        TypeScript,
+        "import { Query } from './q'\nexport class Observer {\n  cur: Query = new Query()\n  a() { return this.cur.fetch() }\n  \
+         c(q: Query) { return q.fetch() }\n}\n",
+    );
+    assert_eq!(
+        callers(&graph, "Query::fetch", Some("q.ts")),
+        ["o.ts:4 Observer::a [exact]", "o.ts:5 Observer::c [exact]"]
+    );
+    assert!(callers(&graph, "Query::fetch", Some("build/q.js")).is_empty());
 }

@@ -58,8 +58,11 @@ fn rust_related() {
     let files = graph.file_graph();
     // `mod util;` in lib.rs, `use crate::util::{self, …}` in store.rs and `use crate::util;` in checks.rs.
     assert_eq!(files.importers_of("src/util.rs").collect::<Vec<_>>(), ["src/checks.rs", "src/lib.rs", "src/store.rs"]);
-    // `pub mod store;`, `pub use store::Store as Db` and `mod checks;`.
-    assert_eq!(files.imports_of("src/lib.rs").collect::<Vec<_>>(), ["src/checks.rs", "src/store.rs", "src/util.rs"]);
+    // `pub mod store;`, `pub use store::Store as Db`, `mod checks;` and `mod generic;`.
+    assert_eq!(
+        files.imports_of("src/lib.rs").collect::<Vec<_>>(),
+        ["src/checks.rs", "src/generic.rs", "src/store.rs", "src/util.rs"]
+    );
     assert_eq!(tests_of(&graph, "src/store.rs"), ["tests/store.rs"]);
     // Linked through `use kv::…`, the `[lib] name`; the helper beside the test is no test.
     assert_eq!(tests_of(&graph, "src/lib.rs"), ["tests/store.rs"]);
@@ -354,4 +357,51 @@ fn crate_paths_stay_in_their_own_crate() {
     add(&mut graph, "tests/tests/graph.rs", "#[test]\nfn t() {}\n");
     let files = graph.file_graph();
     assert_eq!(files.imports_of("graph/src/walk.rs").collect::<Vec<_>>(), ["graph/src/graph.rs"]);
+}
+
+fn add_file(graph: &mut Graph, language: lean_ctx_outline::Language, path: &str, text: &str) {
+    let facts = lean_ctx_graph::extract(language, text);
+    graph.upsert(path, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
+}
+
+/// A test package mirrors the sources' layout (`tests/client/` for `pkg/_client.py`): its
+/// `__init__.py` is named for the directory, like the source, but is part of the tests, not what
+/// `tests/client/test_client.py` tests.
+#[test]
+fn a_test_package_is_not_the_source_its_tests_test() {
+    use lean_ctx_outline::Language::Python;
+    let mut graph = Graph::new();
+    add_file(&mut graph, Python, "pkg/__init__.py", "");
+    add_file(&mut graph, Python, "pkg/_client.py", "class Client:\n    pass\n");
+    add_file(&mut graph, Python, "tests/__init__.py", "");
+    add_file(&mut graph, Python, "tests/client/__init__.py", "");
+    add_file(&mut graph, Python, "tests/client/test_client.py", "def test_client():\n    pass\n");
+    let sources: Vec<String> =
+        graph.test_links().sources_of("tests/client/test_client.py").map(|(s, _)| s.clone()).collect();
+    assert_eq!(sources, ["pkg/_client.py"]);
+    assert_eq!(tests_of(&graph, "pkg/_client.py"), ["tests/client/test_client.py"]);
+}
+
+/// `#[cfg(test)] mod tests;` in lib.rs: `src/tests.rs` is a module of the crate root, whose
+/// `use super::*` imports lib.rs, so it tests lib.rs and its calls of lib.rs's functions are
+/// lib.rs's.
+#[test]
+fn a_crate_roots_out_of_line_test_module_tests_the_root() {
+    use lean_ctx_outline::Language::Rust;
+    let mut graph = Graph::new();
+    add_file(
+        &mut graph,
+        Rust,
+        "src/lib.rs",
+        "pub fn add(a: i32, b: i32) -> i32 { a + b }\n\n#[cfg(test)]\nmod tests;\n",
+    );
+    add_file(&mut graph, Rust, "src/add.rs", "pub fn add(a: i32) -> i32 { a }\n");
+    add_file(&mut graph, Rust, "src/tests.rs", "use super::*;\n#[test]\nfn t() { assert_eq!(add(1, 2), 3); }\n");
+    assert!(graph.is_test("src/tests.rs", "rust"));
+    assert_eq!(tests_of(&graph, "src/lib.rs"), ["src/tests.rs"]);
+    let facts = &graph.file("src/tests.rs").unwrap().facts;
+    let call = facts.refs.iter().position(|r| r.name == "add").unwrap();
+    let resolved = graph.resolve("src/tests.rs", call as u32).unwrap();
+    assert_eq!(resolved.label, lean_ctx_graph::Label::Exact);
+    assert_eq!(resolved.targets.iter().map(|id| id.file.as_str()).collect::<Vec<_>>(), ["src/lib.rs"]);
 }
