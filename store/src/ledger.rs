@@ -102,7 +102,7 @@ impl Store {
     /// Either all are appended or none.
     pub fn append_batch(&mut self, events: &[Event<'_>]) -> Result<Range<i64>> {
         for event in events {
-            validate(event)?;
+            event.validate()?;
         }
         let tx = self.write()?;
         let (last_id, mut prev) = tx
@@ -244,12 +244,16 @@ fn add_to_rollup(conn: &Connection, rollup: &BTreeMap<RollupKey<'_>, (i64, i64, 
     Ok(())
 }
 
-fn validate(event: &Event<'_>) -> Result<()> {
-    non_empty("project", event.project)?;
-    non_empty("tool", event.tool)?;
-    sql_count("raw_tokens", event.raw_tokens)?;
-    sql_count("sent_tokens", event.sent_tokens)?;
-    Ok(())
+impl Event<'_> {
+    /// Whether [`Store::append`] would take this event, checked without the database: a caller
+    /// batching events refuses a bad one alone instead of failing the batch it would join.
+    pub fn validate(&self) -> Result<()> {
+        non_empty("project", self.project)?;
+        non_empty("tool", self.tool)?;
+        sql_count("raw_tokens", self.raw_tokens)?;
+        sql_count("sent_tokens", self.sent_tokens)?;
+        Ok(())
+    }
 }
 
 /// `BLAKE3(prev || record)`.
