@@ -5,8 +5,9 @@
 //!
 //! Events are queued in the order they were recorded and appended in that order, whatever is
 //! queued at once in one transaction: the hash chain keeps the order of the calls, and a lock
-//! held elsewhere costs one busy timeout for all the events waiting, not one each. The wait
-//! itself is the store's full busy timeout, so a lock held briefly loses nothing. An event that
+//! held elsewhere costs one busy timeout for all the events waiting, not one each. The writer
+//! waits the store's full busy timeout, so a lock held briefly loses nothing, but in short
+//! attempts that leave the connection free in between. An event that
 //! finds the queue full (the lock held so long that [`QUEUE`] events piled up), or whose batch
 //! failed, is counted unrecorded, and gain says so.
 //!
@@ -16,16 +17,22 @@
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
-use lean_ctx_store::{Event, Shape};
+use lean_ctx_store::{BUSY_TIMEOUT, Event, Shape};
 
 use super::{Db, store_error};
+use crate::engine::error::ErrorKind;
 
 /// Events waiting for the writer at most; more are counted unrecorded rather than held in
 /// memory without bound while state.db stays locked. Also the most appended in one transaction:
 /// all that waited behind a held lock go in one, so a flush waits out at most two busy timeouts
 /// (the batch being written, then the one holding everything queued before the flush).
 const QUEUE: usize = 1024;
+/// How long one attempt to append waits for another process's write lock.
+const ATTEMPT: Duration = Duration::from_millis(100);
+/// The pause between attempts, with the connection free for the engine's requests.
+const PAUSE: Duration = Duration::from_millis(20);
 
 pub(super) struct Writer {
     db: Arc<Db>,
@@ -118,14 +125,23 @@ fn run(db: &Db, queue: &Receiver<Job>) {
     }
 }
 
-/// Appends `events` in order, all or none; none are counted unrecorded with the reason.
+/// Appends `events` in order, all or none; none are counted unrecorded with the reason. While
+/// another process holds the write lock it tries again for up to the busy timeout, but waits at
+/// most [`ATTEMPT`] each time with the connection held: the connection is the engine's too, and
+/// a request that needs it (a session's record, an archived output) must not wait behind the
+/// writer for the whole busy timeout.
 fn append(db: &Db, events: &[Queued]) {
     if events.is_empty() {
         return;
     }
     let batch: Vec<Event<'_>> = events.iter().map(Queued::event).collect();
-    if let Err(e) = db.with(|s| s.append_batch(&batch)) {
-        db.lost(events.iter().map(|event| event.tool.as_str()), e.message);
+    let deadline = Instant::now() + BUSY_TIMEOUT;
+    loop {
+        match db.with(|s| s.append_batch_within(&batch, ATTEMPT)) {
+            Ok(_) => return,
+            Err(e) if e.kind == ErrorKind::Unavailable && Instant::now() < deadline => std::thread::sleep(PAUSE),
+            Err(e) => return db.lost(events.iter().map(|event| event.tool.as_str()), e.message),
+        }
     }
 }
 
@@ -175,6 +191,8 @@ impl Queued {
 
 #[cfg(test)]
 mod tests {
+    use std::time::{Duration, Instant};
+
     use lean_ctx_store::{Check, GroupBy, Period};
 
     use super::super::{Memory, now_ms, read_event};
@@ -197,5 +215,28 @@ mod tests {
         modes.sort();
         assert_eq!(modes, [("full".to_string(), 1), ("lines".to_string(), 1)]);
         assert_eq!(memory.with_ledger(|s| s.verify()).unwrap(), 2);
+    }
+
+    /// While another process holds the write lock, the writer waits in short attempts: a request
+    /// reading through the same connection is answered meanwhile (it waited the writer's whole
+    /// busy timeout), and the event is appended once the lock is released.
+    #[test]
+    fn the_connection_serves_requests_while_the_writer_waits_for_the_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state.db");
+        let memory = Memory::new(path.clone(), Check::Everything);
+        memory.with(|_| Ok(())).unwrap();
+        let holder = rusqlite::Connection::open(&path).unwrap();
+        holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+        memory.record(&read_event("/p", "", "full", 10, 4));
+        std::thread::sleep(Duration::from_millis(300));
+
+        let started = Instant::now();
+        assert!(memory.with(|s| s.sessions("/p", 10)).unwrap().is_empty());
+        let waited = started.elapsed();
+        holder.execute_batch("ROLLBACK").unwrap();
+        assert!(waited < Duration::from_secs(2), "a session listing waited {waited:?} behind the writer");
+        assert!(memory.unrecorded().is_none());
+        assert_eq!(memory.with_ledger(|s| s.verify()).unwrap(), 1);
     }
 }
