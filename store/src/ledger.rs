@@ -31,10 +31,12 @@
 
 use std::collections::BTreeMap;
 use std::ops::Range;
+use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::Store;
+use crate::db::BUSY_TIMEOUT;
 use crate::error::{Error, Result, non_empty, sql_count};
 
 /// Hash the first record chains from.
@@ -102,7 +104,7 @@ impl Store {
     /// Either all are appended or none.
     pub fn append_batch(&mut self, events: &[Event<'_>]) -> Result<Range<i64>> {
         for event in events {
-            validate(event)?;
+            event.validate()?;
         }
         let tx = self.write()?;
         let (last_id, mut prev) = tx
@@ -143,6 +145,16 @@ impl Store {
         tx.commit()?;
         let first = last_id + 1;
         Ok(first..first + events.len() as i64)
+    }
+
+    /// [`Store::append_batch`], waiting at most `wait` instead of the busy timeout for another
+    /// process's write lock: a caller that retries can let other users of its connection in
+    /// between attempts instead of holding it for the whole busy timeout.
+    pub fn append_batch_within(&mut self, events: &[Event<'_>], wait: Duration) -> Result<Range<i64>> {
+        self.conn.busy_timeout(wait)?;
+        let appended = self.append_batch(events);
+        self.conn.busy_timeout(BUSY_TIMEOUT)?;
+        appended
     }
 
     /// Walks the whole chain from the first record; returns how many records it holds, or
@@ -244,12 +256,16 @@ fn add_to_rollup(conn: &Connection, rollup: &BTreeMap<RollupKey<'_>, (i64, i64, 
     Ok(())
 }
 
-fn validate(event: &Event<'_>) -> Result<()> {
-    non_empty("project", event.project)?;
-    non_empty("tool", event.tool)?;
-    sql_count("raw_tokens", event.raw_tokens)?;
-    sql_count("sent_tokens", event.sent_tokens)?;
-    Ok(())
+impl Event<'_> {
+    /// Whether [`Store::append`] would take this event, checked without the database: a caller
+    /// batching events refuses a bad one alone instead of failing the batch it would join.
+    pub fn validate(&self) -> Result<()> {
+        non_empty("project", self.project)?;
+        non_empty("tool", self.tool)?;
+        sql_count("raw_tokens", self.raw_tokens)?;
+        sql_count("sent_tokens", self.sent_tokens)?;
+        Ok(())
+    }
 }
 
 /// `BLAKE3(prev || record)`.

@@ -525,15 +525,18 @@ fn calls_the_ledger_could_not_record_are_told_by_gain_and_doctor() {
     let root = project(&home);
     let _daemon = home.spawn_daemon(&[]);
     ok(lctx(&home, &root, false, &["read", "notes.md", "-m", "full"]));
+    // Gain waits for the read's event to be appended, before the lock is taken.
+    ok(lctx(&home, &root, false, &["gain"]));
 
-    // A hung process holding the write lock, as SQLite sees one.
+    // A hung process holding the write lock, as SQLite sees one, through the read and the gain
+    // after it: gain waits for the ledger's append to give up, past the busy timeout.
     let holder = rusqlite::Connection::open(home.dirs().data.join("state.db")).unwrap();
     holder.execute_batch("BEGIN IMMEDIATE").unwrap();
     let read = ok(lctx(&home, &root, false, &["read", "notes.md", "-m", "full", "--fresh"]));
+    let text = ok(lctx(&home, &root, false, &["gain"]));
     holder.execute_batch("ROLLBACK").unwrap();
     assert!(read.contains("The parser handles case 79 this way."), "{read}");
 
-    let text = ok(lctx(&home, &root, false, &["gain"]));
     let note = text.lines().last().unwrap();
     assert!(note.starts_with("not recorded in the ledger: 1 call (read 1) since "), "{text}");
     assert!(note.contains("the first failure: state.db stayed locked by another process"), "{text}");
@@ -547,4 +550,64 @@ fn calls_the_ledger_could_not_record_are_told_by_gain_and_doctor() {
     let accounting = checks.iter().find(|c| c["check"] == "accounting").expect("an accounting check");
     assert_eq!(accounting["ok"], false, "{accounting}");
     assert_eq!(accounting["detail"].as_str().unwrap(), note, "{accounting}");
+}
+
+/// Another process holding state.db's write lock made every read wait the busy timeout (10 s)
+/// for its ledger append before it was answered. The read is answered at once, and its event,
+/// appended once the lock is released, is in gain with nothing said missing.
+#[test]
+fn a_read_is_answered_while_another_process_holds_the_ledger_and_is_counted_once_it_lets_go() {
+    let home = Home::new();
+    let root = project(&home);
+    let _daemon = home.spawn_daemon(&[]);
+    ok(lctx(&home, &root, false, &["read", "notes.md", "-m", "full"]));
+    // Gain waits for the read's event to be appended, before the lock is taken.
+    ok(lctx(&home, &root, false, &["gain"]));
+
+    let holder = rusqlite::Connection::open(home.dirs().data.join("state.db")).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let started = std::time::Instant::now();
+    let read = ok(lctx(&home, &root, false, &["read", "notes.md", "-m", "full", "--fresh"]));
+    let waited = started.elapsed();
+    holder.execute_batch("ROLLBACK").unwrap();
+    assert!(read.contains("The parser handles case 79 this way."), "{read}");
+    assert!(waited < Duration::from_secs(5), "the read waited {waited:?} for the ledger");
+
+    let json = home.lctx_json(&["gain", "--json"]);
+    assert_eq!(json["total"]["events"], 2, "{json}");
+    assert_eq!(json["unrecorded"]["events"], 0, "{json}");
+    assert!(!ok(lctx(&home, &root, false, &["gain"])).contains("not recorded in the ledger"));
+}
+
+/// The same through a fallback engine (no daemon), which exits after its one client: the read
+/// is answered while the lock is held, and the process appends its event before it exits.
+#[test]
+fn a_fallback_read_is_answered_while_the_ledger_is_locked_and_its_event_is_kept_at_exit() {
+    let home = Home::new();
+    let root = project(&home);
+    ok(lctx(&home, &root, true, &["read", "notes.md", "-m", "full"]));
+    fallbacks_gone(&home);
+
+    let holder = rusqlite::Connection::open(home.dirs().data.join("state.db")).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let started = std::time::Instant::now();
+    let read = ok(lctx(&home, &root, true, &["read", "notes.md", "-m", "full", "--fresh"]));
+    let waited = started.elapsed();
+    holder.execute_batch("ROLLBACK").unwrap();
+    assert!(read.contains("The parser handles case 79 this way."), "{read}");
+    assert!(waited < Duration::from_secs(5), "the read waited {waited:?} for the ledger");
+
+    // The fallback process outlives its client while its append waits; it is gone once done.
+    fallbacks_gone(&home);
+    let json: serde_json::Value = serde_json::from_str(&ok(lctx(&home, &root, true, &["gain", "--json"]))).unwrap();
+    assert_eq!(json["total"]["events"], 2, "{json}");
+}
+
+/// Waits until this home's fallback processes have exited, appending what they queued.
+fn fallbacks_gone(home: &Home) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(15);
+    while !home.fallback_pids().is_empty() {
+        assert!(std::time::Instant::now() < deadline, "fallback processes still running: {:?}", home.fallback_pids());
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }

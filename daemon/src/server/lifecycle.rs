@@ -130,7 +130,8 @@ async fn serve(dirs: Dirs, socket: PathBuf, idle_override: Option<Duration>) -> 
     };
     // Language servers stop with the daemon, however it stops.
     engine.lsp.stop_all();
-    // Stores are flushed here as components gain persistent state.
+    // Ledger events still queued for state.db are appended (or counted) before the process ends.
+    engine.memory.flush();
     stopped
 }
 

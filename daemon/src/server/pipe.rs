@@ -110,5 +110,7 @@ async fn serve(dirs: Dirs, stream: std::os::unix::net::UnixStream) -> Result<(),
         .map_err(|e| format!("server failed: {e}"));
     // A precise question's language server ends with the one client it served.
     engine.lsp.stop_all();
+    // The process exits next: the ledger events of its one client must reach state.db first.
+    engine.memory.flush();
     served
 }

@@ -9,8 +9,10 @@
 pub mod actions;
 pub mod render;
 mod unrecorded;
+mod writer;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use lean_ctx_store::{Check, CommandKind, EditResult, Event, Shape, Store};
 
@@ -21,39 +23,86 @@ use crate::locks::{self, Mutex};
 pub use unrecorded::Unrecorded;
 
 pub struct Memory {
+    db: Arc<Db>,
+    /// Appends ledger events off the caller's thread (see [`writer`]).
+    writer: writer::Writer,
+}
+
+/// The connection, opened on first use, shared by the engine's threads and the ledger's writer.
+struct Db {
     path: PathBuf,
     check: Check,
     /// Held across SQLite calls by design: it guards the one connection.
-    slot: Mutex<Slot>,
-}
-
-/// The connection, and the events it failed to append: counted under the same lock, so an
-/// append and the count of its failure are never seen apart.
-struct Slot {
-    store: Option<Store>,
-    unrecorded: Option<Unrecorded>,
+    store: Mutex<Option<Store>>,
+    /// Ledger events lost since this process started. A lock of its own: a caller counts an
+    /// event the writer's full queue refused while the writer holds `store`, waiting for SQLite.
+    unrecorded: Mutex<Option<Unrecorded>>,
 }
 
 impl Memory {
     pub fn new(path: PathBuf, check: Check) -> Memory {
-        Memory { path, check, slot: Mutex::new(locks::ids::MEMORY_STORE, Slot { store: None, unrecorded: None }) }
+        let db = Arc::new(Db {
+            path,
+            check,
+            store: Mutex::new(locks::ids::MEMORY_STORE, None),
+            unrecorded: Mutex::new(locks::ids::MEMORY_UNRECORDED, None),
+        });
+        Memory { writer: writer::Writer::start(db.clone()), db }
     }
 
     pub fn path(&self) -> &std::path::Path {
-        &self.path
+        &self.db.path
     }
 
     /// Runs `f` on the store, opening it first if needed.
     pub fn with<R>(&self, f: impl FnOnce(&mut Store) -> lean_ctx_store::Result<R>) -> EngineResult<R> {
-        self.with_in(&mut self.slot.lock().store, f)
+        self.db.with(f)
     }
 
-    /// [`Memory::with`] on the connection of a slot the caller holds.
-    fn with_in<R>(
-        &self,
-        slot: &mut Option<Store>,
-        f: impl FnOnce(&mut Store) -> lean_ctx_store::Result<R>,
-    ) -> EngineResult<R> {
+    /// [`Memory::with`] for what reads the ledger: first every event recorded before is appended
+    /// (or counted unrecorded), so gain right after a read counts that read.
+    pub fn with_ledger<R>(&self, f: impl FnOnce(&mut Store) -> lean_ctx_store::Result<R>) -> EngineResult<R> {
+        self.writer.flush();
+        self.db.with(f)
+    }
+
+    /// The reset the user has not seen to: the latest corrupt `state.db` moved aside, while its
+    /// copy is still there (removing it is how the user acknowledges the reset).
+    pub fn reset(&self) -> Option<Reset> {
+        let mut copies = lean_ctx_store::quarantined(&self.db.path);
+        let latest = copies.pop()?;
+        Some(Reset { at: latest.moved_at(), copy: latest.path, older: copies.len() })
+    }
+
+    pub fn is_open(&self) -> bool {
+        self.db.store.lock().is_some()
+    }
+
+    /// Hands one ledger event to the writer and returns at once: the answer the user asked for
+    /// matters more than its accounting, and must not wait for state.db's write lock. A failure
+    /// is logged and counted, never returned, so gain can say what it is missing.
+    pub fn record(&self, event: &Event<'_>) {
+        self.writer.submit(event);
+    }
+
+    /// Waits until every event recorded so far is appended or counted unrecorded: before the
+    /// process exits, or the events still queued are lost uncounted.
+    pub fn flush(&self) {
+        self.writer.flush();
+    }
+
+    /// The events this process could not record since it started, if any, once those still
+    /// queued are settled.
+    pub fn unrecorded(&self) -> Option<Unrecorded> {
+        self.writer.flush();
+        self.db.unrecorded.lock().clone()
+    }
+}
+
+impl Db {
+    /// Runs `f` on the store, opening it first if needed.
+    fn with<R>(&self, f: impl FnOnce(&mut Store) -> lean_ctx_store::Result<R>) -> EngineResult<R> {
+        let mut slot = self.store.lock();
         if slot.is_none() {
             if let Some(dir) = self.path.parent() {
                 std::fs::create_dir_all(dir)
@@ -68,6 +117,16 @@ impl Memory {
         }
         let store = slot.as_mut().expect("opened above");
         f(store).map_err(|e| self.store_failure(e))
+    }
+
+    /// Counts ledger events of `tools` as lost, for `why` (kept if they are the first).
+    fn lost<'a>(&self, tools: impl IntoIterator<Item = &'a str>, why: String) {
+        tracing::warn!("ledger append failed: {why}");
+        let mut unrecorded = self.unrecorded.lock();
+        let lost = unrecorded.get_or_insert_with(|| Unrecorded::new(now_ms(), why));
+        for tool in tools {
+            lost.add(tool);
+        }
     }
 
     /// [`store_error`], a full disk named by the directory that holds `state.db`: the store
@@ -90,34 +149,6 @@ impl Memory {
             failure.message = message;
         }
         failure
-    }
-
-    /// The reset the user has not seen to: the latest corrupt `state.db` moved aside, while its
-    /// copy is still there (removing it is how the user acknowledges the reset).
-    pub fn reset(&self) -> Option<Reset> {
-        let mut copies = lean_ctx_store::quarantined(&self.path);
-        let latest = copies.pop()?;
-        Some(Reset { at: latest.moved_at(), copy: latest.path, older: copies.len() })
-    }
-
-    pub fn is_open(&self) -> bool {
-        self.slot.lock().store.is_some()
-    }
-
-    /// Appends one ledger event; a failure is logged and counted, never
-    /// returned: the answer the user asked for matters more than its
-    /// accounting, but gain must say what it is missing.
-    pub fn record(&self, event: &Event<'_>) {
-        let mut slot = self.slot.lock();
-        if let Err(e) = self.with_in(&mut slot.store, |s| s.append(event)) {
-            tracing::warn!("ledger append failed: {e}");
-            slot.unrecorded.get_or_insert_with(|| Unrecorded::new(now_ms(), e.message)).add(event.tool);
-        }
-    }
-
-    /// The events this process could not record since it started, if any.
-    pub fn unrecorded(&self) -> Option<Unrecorded> {
-        self.slot.lock().unrecorded.clone()
     }
 }
 
