@@ -42,6 +42,8 @@ fn gain_names_the_reads_the_ledger_could_not_record() {
     p.write("lib.rs", &text);
     // Recorded: the store is open and the ledger holds one read.
     assert_eq!(p.read("s", "lib.rs", "full", false).content, text);
+    // The ledger is written after the answer: gain settles that read's event before writes fail.
+    p.engine.gain("all", "none", 0, 0).unwrap();
 
     let refused = WritesRefused::now();
     let first = p.read("s", "lib.rs", "full", true);
