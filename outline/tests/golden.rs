@@ -912,6 +912,33 @@ fn java() {
     );
 }
 
+/// The types a method or constructor declares (a local record a stream groups by, a local
+/// enum, interface and class) are listed under it with their members, each with its lines; its
+/// locals and an anonymous class it instantiates are not.
+#[test]
+fn java_types_declared_in_methods() {
+    let views = check(
+        "java/SalesReport.java",
+        Language::Java,
+        &["SalesReport", "Slot", "totals", "Key", "label", "flagLarge", "Size", "Rule", "apply", "OverLimit", "Sale"],
+    );
+    views.complete();
+    views.hides(&["byKey", "rule", "done", "run", "Ignored", "seen"]);
+    views.signature_lines_contain(&[
+        " 12-23 public SalesReport(List<Sale> sales)",
+        "  14-20 record Slot(String region, int year)",
+        "   15-19 Slot",
+        " 26-37 public Map<String, Long> totals()",
+        "  27-31 record Key(String region, int year)",
+        "   28-30 String label()",
+        "  41 enum Size { SMALL, LARGE }",
+        "  42-44 interface Rule",
+        "   43 Size apply(Sale sale)",
+        "  45-53 class OverLimit implements Rule",
+        "   48-52 @Override public Size apply(Sale sale)",
+    ]);
+}
+
 /// The methods an enum constant's body defines, and those of an anonymous class a field holds,
 /// are listed under the constant or field, each with its lines; a field whose anonymous class
 /// only initialises itself is no API.

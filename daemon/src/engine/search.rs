@@ -662,6 +662,29 @@ mod tests {
         expect("r.rb", ruby, &expected);
     }
 
+    /// The types a function declares in its body are found, where the views list them, with
+    /// their members: a Java method's local record and class were found by grep alone.
+    #[test]
+    fn types_declared_in_functions_are_symbols() {
+        let found = |path: &str, text: &str| -> Vec<(String, String, u32)> {
+            let symbols = outline_extractor()(Path::new(path), text);
+            symbols.into_iter().map(|s| (s.name, s.kind, s.line)).collect()
+        };
+        let expect = |path: &str, text: &str, expected: &[(&str, &str, u32)]| {
+            let found = found(path, text);
+            let found: Vec<(&str, &str, u32)> = found.iter().map(|(n, k, l)| (n.as_str(), k.as_str(), *l)).collect();
+            assert_eq!(found, expected, "{path}");
+        };
+        let java = "class A {\n    void m() {\n        record P(int x) {}\n        class Local {\n            \
+                    int f() { return 1; }\n        }\n    }\n}\n";
+        let (class, method) = ("class", "method");
+        expect(
+            "A.java",
+            java,
+            &[("A", class, 1), ("m", method, 2), ("P", class, 3), ("Local", class, 4), ("f", method, 5)],
+        );
+    }
+
     #[test]
     fn globs_are_anchored_where_the_caller_is() {
         let anchored = |below, glob| anchored(below, glob).expect("inside the project");

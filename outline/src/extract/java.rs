@@ -1,5 +1,6 @@
-//! Java: types (nested too), methods and their overloads, constructors, annotation type
-//! elements, public and protected fields, with annotations.
+//! Java: types (nested too, and those a method or constructor declares), methods and their
+//! overloads, constructors, annotation type elements, public and protected fields, with
+//! annotations.
 
 use std::ops::Range;
 
@@ -20,11 +21,14 @@ pub(super) static SPEC: Spec = Spec {
         // An enum's constants are its API, listed as its fields; the methods a constant's own
         // body defines (`PLUS { int apply(int a, int b) {…} }`) are listed under it.
         Rule::new("enum_constant", Kind::Field).head_end(&["body"]).members("body"),
-        Rule::new("method_declaration", Kind::Function),
+        // A method's or constructor's body is walked for the types it declares (a local `record
+        // Key(String region, int year)` a stream groups by, a test's `class Recorder implements
+        // Listener`), listed under it with their members; its other locals are not outlined.
+        Rule::new("method_declaration", Kind::Function).members("body"),
         // An annotation type's elements are what its users write (`@Deprecated(since = "9")`).
         Rule::new("annotation_type_element_declaration", Kind::Function),
-        Rule::new("constructor_declaration", Kind::Constructor),
-        Rule::new("compact_constructor_declaration", Kind::Constructor),
+        Rule::new("constructor_declaration", Kind::Constructor).members("body"),
+        Rule::new("compact_constructor_declaration", Kind::Constructor).members("body"),
         // A field holding an instance of an anonymous class (`static Runnable r = new Runnable()
         // { public void run() {…} };`) has that class's methods as its members, listed under it
         // whatever its own access, as a class's private methods are.
