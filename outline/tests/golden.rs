@@ -903,6 +903,28 @@ fn go_long_heads_name_their_parameters() {
     ]);
 }
 
+/// The types a test function or a method declares are listed under it, each with its lines and
+/// its exported fields; a table's anonymous struct (`tests := []struct{…}`), a closure and the
+/// function's constants are not.
+#[test]
+fn go_types_declared_in_functions() {
+    let views = check(
+        "go/parse_test.go",
+        Language::Go,
+        &["TestParseDuration", "TestSplitList", "testCase", "TestDecode", "payload", "decoder", "limit", "tick"],
+    );
+    views.complete();
+    views.hides(&["tests", "tt", "run", "got", "max", "name", "secret"]);
+    views.signature_lines_contain(&[
+        " 28-32 type testCase struct",
+        " 47-51 type payload struct { Name string; Retries int }",
+        " 53-55 type decoder interface",
+        "  54 Decode(v any) error",
+        " 56 type limit = int",
+        "  72 type tick struct { At int64 }",
+    ]);
+}
+
 #[test]
 fn java() {
     check(

@@ -1,5 +1,6 @@
-//! Go: functions, methods (attached to their receiver type), types with their exported fields,
-//! interface methods and constraints' type sets, package-level const/var.
+//! Go: functions, methods (attached to their receiver type), types with their exported fields
+//! (those a function declares too), interface methods and constraints' type sets, package-level
+//! const/var.
 
 use tree_sitter::Node;
 
@@ -10,8 +11,12 @@ use crate::text::{collapse, node_text};
 pub(super) static SPEC: Spec = Spec {
     rules: &[
         Rule::new("package_clause", Kind::Module).named(first_named_child_text).whole(),
-        Rule::new("function_declaration", Kind::Function),
-        Rule::new("method_declaration", Kind::Method).receiver(receiver_type),
+        // A function's or method's body is walked for the types it declares (a test's `type
+        // testCase struct`, a JSON shape decoded once), listed under it; its other locals are
+        // not outlined, nor the anonymous struct of a table (`tests := []struct{…}`). The grammar
+        // holds a block's statements in a `statement_list`.
+        Rule::new("function_declaration", Kind::Function).members("body/statement_list"),
+        Rule::new("method_declaration", Kind::Method).receiver(receiver_type).members("body/statement_list"),
         Rule::classify("type_spec", type_kind).head_end(&["type/field_declaration_list", "type/{"]).members("type"),
         Rule::new("type_alias", Kind::TypeAlias).whole(),
         Rule::new("method_elem", Kind::Method).whole(),
