@@ -1049,6 +1049,28 @@ fn cpp() {
     );
 }
 
+/// The types a function declares in its body (a local struct a sort compares, with its operator,
+/// a `using` alias, an RAII guard class and an enum) are listed under it, each with its lines; its
+/// variables and lambdas are not, nor a local class's private data.
+#[test]
+fn cpp_types_declared_in_functions() {
+    let views = check(
+        "cpp/scheduler.cpp",
+        Language::Cpp,
+        &["jobs", "Scheduler::next_batch", "Entry", "operator<", "Clock", "Scheduler::drain", "Guard", "Outcome"],
+    );
+    views.complete();
+    views.hides(&["entries", "due", "batch", "guard", "counts", "flag_"]);
+    views.signature_lines_contain(&[
+        "  12-20 struct Entry",
+        "   17-19 bool operator<(const Entry &other) const",
+        "  21 using Clock = std::chrono::steady_clock",
+        "  40-47 class Guard",
+        "   42 explicit Guard(bool &flag)",
+        "  49 enum class Outcome { Ran, Skipped }",
+    ]);
+}
+
 /// An export macro between `class` and the name (`class MYLIB_API Widget {`) no longer makes the
 /// class a function without members; a line of macros over a method, `Q_OBJECT`, and a macro after
 /// a parameter list (`… MYLIB_NOEXCEPT : parent_(parent)`) are no errors. A class still read as a

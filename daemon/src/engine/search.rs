@@ -662,8 +662,8 @@ mod tests {
     }
 
     /// The types a function declares in its body are found, where the views list them, with
-    /// their members: a Java method's local record and class and a Go test's `type testCase struct`
-    /// were found by grep alone.
+    /// their members: a Java method's local record and class, a Go test's `type testCase struct`
+    /// and a C function's `struct edit_entry` were found by grep alone.
     #[test]
     fn types_declared_in_functions_are_symbols() {
         let java = "class A {\n    void m() {\n        record P(int x) {}\n        class Local {\n            \
@@ -681,6 +681,8 @@ mod tests {
             go,
             &[("p", "mod", 1), ("TestSplit", "fn", 3), ("testCase", "struct", 4), ("In", "field", 5)],
         );
+        let c = "int count(void) {\n    struct edit_entry {\n        int id;\n    };\n    return 0;\n}\n";
+        expect("count.c", c, &[("count", "fn", 1), ("edit_entry", "struct", 2), ("id", "field", 3)]);
     }
 
     #[test]
