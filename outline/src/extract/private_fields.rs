@@ -82,6 +82,20 @@ mod tests {
         assert_eq!(found, expected.map(|(name, kind, line)| (name.to_string(), kind, line)));
     }
 
+    /// A C# method's local functions are found, at any depth of its body; a program's top-level
+    /// local functions, which the views list, are not found twice.
+    #[test]
+    fn csharp_local_functions_are_found() {
+        let source = "static int Twice(int x) => x * 2;\n\nclass Parser\n{\n    public int Parse(string text)\n    {\n        \
+                      int Digit(char c) => c - '0';\n        if (text.Length > 0)\n        {\n            \
+                      static bool IsSign(char c) { return c == '-'; }\n            return IsSign(text[0]) ? 0 : Digit(text[0]);\n        \
+                      }\n        return Twice(0);\n    }\n}\n";
+        let (outline, tree) = outline_and_tree(Language::CSharp, source);
+        let found: Vec<(String, Kind, u32)> = private_fields(&outline, &tree.unwrap(), source);
+        let expected = [("Digit", Kind::Function, 7), ("IsSign", Kind::Function, 10)];
+        assert_eq!(found, expected.map(|(name, kind, line)| (name.to_string(), kind, line)));
+    }
+
     /// A constructor's parameter properties are the class's fields, whatever their access; its
     /// plain parameters are not.
     #[test]
