@@ -844,6 +844,25 @@ fn javascript_properties_defined_with_accessors() {
     assert_eq!(map, "1 fn Emitter\n2-4 prop Emitter.prototype.count\n 3 fn get\n6-8 fn setup\n");
 }
 
+/// The types a Rust function declares in its body (a struct a method sorts, a test's fake and its
+/// trait impl) are listed under it, each with its lines; its nested functions, constants and
+/// macro calls are not.
+#[test]
+fn rust_types_declared_in_functions() {
+    let views = check(
+        "rust/local_types.rs",
+        Language::Rust,
+        &["Clock", "Sessions", "expire", "Due", "tests", "expires_in_order", "FakeClock", "Clock for FakeClock"],
+    );
+    views.complete();
+    views.hides(&["session", "START", "due", "entry"]);
+    views.signature_lines_contain(&[
+        "  17-21 #[derive(…)] struct Due",
+        "  45 struct FakeClock(Cell<u64>)",
+        "  47-51 impl Clock for FakeClock { now }",
+    ]);
+}
+
 #[test]
 fn go() {
     check(

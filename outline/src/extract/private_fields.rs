@@ -62,22 +62,22 @@ mod tests {
     use crate::model::Kind;
     use crate::{Language, outline_and_tree, private_fields};
 
-    /// Items declared in a function's body are found; the file's own items, listed by the views,
-    /// are not found twice.
+    /// The items a function's body declares that the views leave out are found: its nested
+    /// functions and constants, and a type in a block inside it; its types, listed by the views
+    /// as the file's own items are, are not found twice.
     #[test]
     fn rust_items_in_function_bodies_are_found() {
         let source = "pub struct Top { a: u8 }\n\nfn run() {\n    #[derive(Debug)]\n    struct Row {\n        id: u32,\n    }\n    \
-                      enum Step { One }\n    fn helper() {}\n    const LIMIT: u8 = 3;\n}\n\n#[cfg(test)]\nmod tests {\n    \
-                      #[test]\n    fn works() {}\n}\n";
+                      enum Step { One }\n    fn helper() {}\n    const LIMIT: u8 = 3;\n    if true {\n        struct Deep;\n    }\n}\n\n\
+                      #[cfg(test)]\nmod tests {\n    #[test]\n    fn works() {}\n}\n";
         let (outline, tree) = outline_and_tree(Language::Rust, source);
         let found: Vec<(String, Kind, u32)> = private_fields(&outline, &tree.unwrap(), source);
         let expected = [
             ("a", Kind::Field, 1),
-            ("Row", Kind::Struct, 5),
             ("id", Kind::Field, 6),
-            ("Step", Kind::Enum, 8),
             ("helper", Kind::Function, 9),
             ("LIMIT", Kind::Const, 10),
+            ("Deep", Kind::Struct, 12),
         ];
         assert_eq!(found, expected.map(|(name, kind, line)| (name.to_string(), kind, line)));
     }
