@@ -4,7 +4,7 @@
 
 use tree_sitter::Node;
 
-use super::{Constructors, Names, Prefix, Private, Rule, Spec, Untyped, always, first_named_child_text};
+use super::{Constructors, Names, Prefix, Private, Rule, Spec, Untyped, always, first_named_child_text, name_field};
 use crate::model::Kind;
 use crate::text::{collapse, node_text};
 
@@ -61,7 +61,13 @@ pub(super) static SPEC: Spec = Spec {
     is_import: always,
     import_keywords: &[],
     constructors: Constructors::Declared,
-    private: &[Private::fields("field_declaration", every_field_name)],
+    private: &[
+        Private::fields("field_declaration", every_field_name),
+        // A type declared deeper in a function than its body's own level is in no view, and a
+        // reader still looks for it by name: a `type testCase struct` in a `t.Run` closure.
+        Private { node: "type_spec", names: name_field, kind: type_kind },
+        Private { node: "type_alias", names: name_field, kind: |_, _| Some(Kind::TypeAlias) },
+    ],
 };
 
 fn type_kind(node: Node, _: &str) -> Option<Kind> {

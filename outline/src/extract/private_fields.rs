@@ -96,6 +96,24 @@ mod tests {
         assert_eq!(found, expected.map(|(name, kind, line)| (name.to_string(), kind, line)));
     }
 
+    /// A Go type declared in a closure or a block inside a function is found; those the views
+    /// list, at the file's level and in a function's body, are not found twice.
+    #[test]
+    fn go_types_in_closures_are_found() {
+        let source = "package p\n\ntype Top struct{}\n\nfunc TestX(t *testing.T) {\n\ttype listed struct{}\n\t\
+                      t.Run(\"a\", func(t *testing.T) {\n\t\ttype testCase struct{ in int }\n\t\ttype id = int\n\t})\n\t\
+                      if true {\n\t\ttype shape interface{ Area() int }\n\t}\n}\n";
+        let (outline, tree) = outline_and_tree(Language::Go, source);
+        let found: Vec<(String, Kind, u32)> = private_fields(&outline, &tree.unwrap(), source);
+        let expected = [
+            ("testCase", Kind::Struct, 8),
+            ("in", Kind::Field, 8),
+            ("id", Kind::TypeAlias, 9),
+            ("shape", Kind::Interface, 12),
+        ];
+        assert_eq!(found, expected.map(|(name, kind, line)| (name.to_string(), kind, line)));
+    }
+
     /// A constructor's parameter properties are the class's fields, whatever their access; its
     /// plain parameters are not.
     #[test]
