@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
-use super::{Constructors, Private, Rule, Spec, always, first_named_child_text};
+use super::{Constructors, Private, Rule, Spec, always, first_named_child_text, name_field};
 use crate::model::Kind;
 use crate::text::node_text;
 
@@ -72,7 +72,15 @@ pub(super) static SPEC: Spec = Spec {
     is_import: always,
     import_keywords: &["import "],
     constructors: Constructors::Declared,
-    private: &[Private::fields("field_declaration", declarator_names)],
+    private: &[
+        Private::fields("field_declaration", declarator_names),
+        // A type declared deeper in a method than its body's own level (in a lambda, an `if`, an
+        // initializer block) is in no view, and a reader still looks for it by name.
+        Private { node: "class_declaration", names: name_field, kind: |_, _| Some(Kind::Class) },
+        Private { node: "record_declaration", names: name_field, kind: |_, _| Some(Kind::Class) },
+        Private { node: "interface_declaration", names: name_field, kind: |_, _| Some(Kind::Interface) },
+        Private { node: "enum_declaration", names: name_field, kind: |_, _| Some(Kind::Enum) },
+    ],
 };
 
 /// A `public` or `protected` field: both are API, the second to subclasses (`FilterInputStream`'s

@@ -114,6 +114,19 @@ mod tests {
         assert_eq!(found, expected.map(|(name, kind, line)| (name.to_string(), kind, line)));
     }
 
+    /// A Java type declared in a lambda, a block or an initializer inside a class is found; those
+    /// the views list, nested in a type or in a method's body, are not found twice.
+    #[test]
+    fn java_types_in_lambdas_and_blocks_are_found() {
+        let source = "class J {\n    class Nested {}\n    static {\n        record Seed(int n) {}\n    }\n    \
+                      void m(boolean b) {\n        enum Listed { A }\n        if (b) {\n            class Deep {}\n        }\n        \
+                      Runnable r = () -> {\n            interface InLambda {}\n        };\n    }\n}\n";
+        let (outline, tree) = outline_and_tree(Language::Java, source);
+        let found: Vec<(String, Kind, u32)> = private_fields(&outline, &tree.unwrap(), source);
+        let expected = [("Seed", Kind::Class, 4), ("Deep", Kind::Class, 9), ("InLambda", Kind::Interface, 12)];
+        assert_eq!(found, expected.map(|(name, kind, line)| (name.to_string(), kind, line)));
+    }
+
     /// A constructor's parameter properties are the class's fields, whatever their access; its
     /// plain parameters are not.
     #[test]
