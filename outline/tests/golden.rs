@@ -844,6 +844,25 @@ fn javascript_properties_defined_with_accessors() {
     assert_eq!(map, "1 fn Emitter\n2-4 prop Emitter.prototype.count\n 3 fn get\n6-8 fn setup\n");
 }
 
+/// The types a Rust function declares in its body (a struct a method sorts, a test's fake and its
+/// trait impl) are listed under it, each with its lines; its nested functions, constants and
+/// macro calls are not.
+#[test]
+fn rust_types_declared_in_functions() {
+    let views = check(
+        "rust/local_types.rs",
+        Language::Rust,
+        &["Clock", "Sessions", "expire", "Due", "tests", "expires_in_order", "FakeClock", "Clock for FakeClock"],
+    );
+    views.complete();
+    views.hides(&["session", "START", "due", "entry"]);
+    views.signature_lines_contain(&[
+        "  17-21 #[derive(…)] struct Due",
+        "  45 struct FakeClock(Cell<u64>)",
+        "  47-51 impl Clock for FakeClock { now }",
+    ]);
+}
+
 #[test]
 fn go() {
     check(
@@ -903,6 +922,28 @@ fn go_long_heads_name_their_parameters() {
     ]);
 }
 
+/// The types a test function or a method declares are listed under it, each with its lines and
+/// its exported fields; a table's anonymous struct (`tests := []struct{…}`), a closure and the
+/// function's constants are not.
+#[test]
+fn go_types_declared_in_functions() {
+    let views = check(
+        "go/parse_test.go",
+        Language::Go,
+        &["TestParseDuration", "TestSplitList", "testCase", "TestDecode", "payload", "decoder", "limit", "tick"],
+    );
+    views.complete();
+    views.hides(&["tests", "tt", "run", "got", "max", "name", "secret"]);
+    views.signature_lines_contain(&[
+        " 28-32 type testCase struct",
+        " 47-51 type payload struct { Name string; Retries int }",
+        " 53-55 type decoder interface",
+        "  54 Decode(v any) error",
+        " 56 type limit = int",
+        "  72 type tick struct { At int64 }",
+    ]);
+}
+
 #[test]
 fn java() {
     check(
@@ -910,6 +951,33 @@ fn java() {
         Language::Java,
         &["com.example.orders", "OrderService", "submit", "Builder", "Status", "Repository", "Order"],
     );
+}
+
+/// The types a method or constructor declares (a local record a stream groups by, a local
+/// enum, interface and class) are listed under it with their members, each with its lines; its
+/// locals and an anonymous class it instantiates are not.
+#[test]
+fn java_types_declared_in_methods() {
+    let views = check(
+        "java/SalesReport.java",
+        Language::Java,
+        &["SalesReport", "Slot", "totals", "Key", "label", "flagLarge", "Size", "Rule", "apply", "OverLimit", "Sale"],
+    );
+    views.complete();
+    views.hides(&["byKey", "rule", "done", "run", "Ignored", "seen"]);
+    views.signature_lines_contain(&[
+        " 12-23 public SalesReport(List<Sale> sales)",
+        "  14-20 record Slot(String region, int year)",
+        "   15-19 Slot",
+        " 26-37 public Map<String, Long> totals()",
+        "  27-31 record Key(String region, int year)",
+        "   28-30 String label()",
+        "  41 enum Size { SMALL, LARGE }",
+        "  42-44 interface Rule",
+        "   43 Size apply(Sale sale)",
+        "  45-53 class OverLimit implements Rule",
+        "   48-52 @Override public Size apply(Sale sale)",
+    ]);
 }
 
 /// The methods an enum constant's body defines, and those of an anonymous class a field holds,
@@ -998,6 +1066,28 @@ fn cpp() {
         Language::Cpp,
         &["Id", "geo", "detail", "Point", "Shape", "Visitor", "Circle", "Circle::area", "max_of", "Color", "main"],
     );
+}
+
+/// The types a function declares in its body (a local struct a sort compares, with its operator,
+/// a `using` alias, an RAII guard class and an enum) are listed under it, each with its lines; its
+/// variables and lambdas are not, nor a local class's private data.
+#[test]
+fn cpp_types_declared_in_functions() {
+    let views = check(
+        "cpp/scheduler.cpp",
+        Language::Cpp,
+        &["jobs", "Scheduler::next_batch", "Entry", "operator<", "Clock", "Scheduler::drain", "Guard", "Outcome"],
+    );
+    views.complete();
+    views.hides(&["entries", "due", "batch", "guard", "counts", "flag_"]);
+    views.signature_lines_contain(&[
+        "  12-20 struct Entry",
+        "   17-19 bool operator<(const Entry &other) const",
+        "  21 using Clock = std::chrono::steady_clock",
+        "  40-47 class Guard",
+        "   42 explicit Guard(bool &flag)",
+        "  49 enum class Outcome { Ran, Skipped }",
+    ]);
 }
 
 /// An export macro between `class` and the name (`class MYLIB_API Widget {`) no longer makes the

@@ -600,17 +600,16 @@ mod tests {
         assert_eq!(names("run.sh", shell), [("usage".to_string(), 1)]);
     }
 
+    /// Asserts the symbols a search finds in `text`, read as the file `path`: name, kind, line.
+    fn expect(path: &str, text: &str, expected: &[(&str, &str, u32)]) {
+        let symbols = outline_extractor()(Path::new(path), text);
+        let found: Vec<(&str, &str, u32)> =
+            symbols.iter().map(|s| (s.name.as_str(), s.kind.as_str(), s.line)).collect();
+        assert_eq!(found, expected, "{path}");
+    }
+
     #[test]
     fn private_fields_are_symbols() {
-        let found = |path: &str, text: &str| -> Vec<(String, String, u32)> {
-            let symbols = outline_extractor()(Path::new(path), text);
-            symbols.into_iter().map(|s| (s.name, s.kind, s.line)).collect()
-        };
-        let expect = |path: &str, text: &str, expected: &[(&str, &str, u32)]| {
-            let found = found(path, text);
-            let found: Vec<(&str, &str, u32)> = found.iter().map(|(n, k, l)| (n.as_str(), k.as_str(), *l)).collect();
-            assert_eq!(found, expected, "{path}");
-        };
         let java = "class A {\n    protected int a;\n    private static final int B = 1;\n    static int c, d;\n    \
                     @Deprecated\n    private final String e = \"\";\n    void f() { int local = 0; }\n}\n";
         let (class, field, method) = ("class", "field", "method");
@@ -665,6 +664,30 @@ mod tests {
         let expected =
             [("R", class, 1), ("pub", field, 2), ("hidden", method, 6), ("wrapped", field, 3), ("sec", field, 5)];
         expect("r.rb", ruby, &expected);
+    }
+
+    /// The types a function declares in its body are found, where the views list them, with
+    /// their members: a Java method's local record and class, a Go test's `type testCase struct`
+    /// and a C function's `struct edit_entry` were found by grep alone.
+    #[test]
+    fn types_declared_in_functions_are_symbols() {
+        let java = "class A {\n    void m() {\n        record P(int x) {}\n        class Local {\n            \
+                    int f() { return 1; }\n        }\n    }\n}\n";
+        let (class, method) = ("class", "method");
+        expect(
+            "A.java",
+            java,
+            &[("A", class, 1), ("m", method, 2), ("P", class, 3), ("Local", class, 4), ("f", method, 5)],
+        );
+        let go = "package p\n\nfunc TestSplit(t *testing.T) {\n\ttype testCase struct {\n\t\tIn string\n\t}\n\t\
+                  tests := []testCase{}\n\t_ = tests\n}\n";
+        expect(
+            "p_test.go",
+            go,
+            &[("p", "mod", 1), ("TestSplit", "fn", 3), ("testCase", "struct", 4), ("In", "field", 5)],
+        );
+        let c = "int count(void) {\n    struct edit_entry {\n        int id;\n    };\n    return 0;\n}\n";
+        expect("count.c", c, &[("count", "fn", 1), ("edit_entry", "struct", 2), ("id", "field", 3)]);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! C and C++ (one table: C++'s grammar extends C's). Function names are found through the
 //! declarator chain (`*`, `&`, parentheses, qualified names). A struct's or union's fields, a
 //! class's public data members and an enum's enumerators are the type's API, listed as its
-//! fields.
+//! fields. The types a function declares in its body are listed under it.
 
 use tree_sitter::Node;
 
@@ -11,10 +11,13 @@ use crate::text::node_text;
 
 pub(super) static SPEC: Spec = Spec {
     rules: &[
-        // The member initialiser list of a constructor is body, not interface.
+        // The member initialiser list of a constructor is body, not interface. The body is walked
+        // for the types it declares (a local `struct Entry` a sort compares, a `using Clock =
+        // …`), listed under the function; its other locals are not outlined.
         Rule::new("function_definition", Kind::Function)
             .named(declarator_name)
-            .head_end(&["field_initializer_list", "body"]),
+            .head_end(&["field_initializer_list", "body"])
+            .members("body"),
         // Prototypes, and file-level variables.
         Rule::classify("declaration", declaration).named(declarator_name).head_end(&["declarator/value"]),
         // A member declaring a named type in place (`struct hdr { … } *h;`) is that type, with

@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
-use super::{Constructors, Private, Rule, Spec, always};
+use super::{Constructors, Private, Rule, Spec, always, name_field};
 use crate::model::Kind;
 use crate::text::{collapse_code, node_text};
 
@@ -66,7 +66,13 @@ pub(super) static SPEC: Spec = Spec {
     is_import: always,
     import_keywords: &["using "],
     constructors: Constructors::Declared,
-    private: &[Private::fields("field_declaration", variable_names)],
+    private: &[
+        Private::fields("field_declaration", variable_names),
+        // A method's local functions are its detail in the views, and a reader still looks for
+        // them by name (`int Helper(int x) => …` a method calls), as for a Rust function's
+        // nested `fn`. C# has no local types.
+        Private { node: "local_function_statement", names: name_field, kind: |_, _| Some(Kind::Function) },
+    ],
 };
 
 /// A struct, or a C# 14 extension block (`extension<T>(IEnumerable<T> source) { … }`), which the

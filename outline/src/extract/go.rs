@@ -1,17 +1,22 @@
-//! Go: functions, methods (attached to their receiver type), types with their exported fields,
-//! interface methods and constraints' type sets, package-level const/var.
+//! Go: functions, methods (attached to their receiver type), types with their exported fields
+//! (those a function declares too), interface methods and constraints' type sets, package-level
+//! const/var.
 
 use tree_sitter::Node;
 
-use super::{Constructors, Names, Prefix, Private, Rule, Spec, Untyped, always, first_named_child_text};
+use super::{Constructors, Names, Prefix, Private, Rule, Spec, Untyped, always, first_named_child_text, name_field};
 use crate::model::Kind;
 use crate::text::{collapse, node_text};
 
 pub(super) static SPEC: Spec = Spec {
     rules: &[
         Rule::new("package_clause", Kind::Module).named(first_named_child_text).whole(),
-        Rule::new("function_declaration", Kind::Function),
-        Rule::new("method_declaration", Kind::Method).receiver(receiver_type),
+        // A function's or method's body is walked for the types it declares (a test's `type
+        // testCase struct`, a JSON shape decoded once), listed under it; its other locals are
+        // not outlined, nor the anonymous struct of a table (`tests := []struct{…}`). The grammar
+        // holds a block's statements in a `statement_list`.
+        Rule::new("function_declaration", Kind::Function).members("body/statement_list"),
+        Rule::new("method_declaration", Kind::Method).receiver(receiver_type).members("body/statement_list"),
         Rule::classify("type_spec", type_kind).head_end(&["type/field_declaration_list", "type/{"]).members("type"),
         Rule::new("type_alias", Kind::TypeAlias).whole(),
         Rule::new("method_elem", Kind::Method).whole(),
@@ -56,7 +61,13 @@ pub(super) static SPEC: Spec = Spec {
     is_import: always,
     import_keywords: &[],
     constructors: Constructors::Declared,
-    private: &[Private::fields("field_declaration", every_field_name)],
+    private: &[
+        Private::fields("field_declaration", every_field_name),
+        // A type declared deeper in a function than its body's own level is in no view, and a
+        // reader still looks for it by name: a `type testCase struct` in a `t.Run` closure.
+        Private { node: "type_spec", names: name_field, kind: type_kind },
+        Private { node: "type_alias", names: name_field, kind: |_, _| Some(Kind::TypeAlias) },
+    ],
 };
 
 fn type_kind(node: Node, _: &str) -> Option<Kind> {

@@ -1,11 +1,12 @@
-//! Java: types (nested too), methods and their overloads, constructors, annotation type
-//! elements, public and protected fields, with annotations.
+//! Java: types (nested too, and those a method or constructor declares), methods and their
+//! overloads, constructors, annotation type elements, public and protected fields, with
+//! annotations.
 
 use std::ops::Range;
 
 use tree_sitter::Node;
 
-use super::{Constructors, Private, Rule, Spec, always, first_named_child_text};
+use super::{Constructors, Private, Rule, Spec, always, first_named_child_text, name_field};
 use crate::model::Kind;
 use crate::text::node_text;
 
@@ -20,11 +21,14 @@ pub(super) static SPEC: Spec = Spec {
         // An enum's constants are its API, listed as its fields; the methods a constant's own
         // body defines (`PLUS { int apply(int a, int b) {…} }`) are listed under it.
         Rule::new("enum_constant", Kind::Field).head_end(&["body"]).members("body"),
-        Rule::new("method_declaration", Kind::Function),
+        // A method's or constructor's body is walked for the types it declares (a local `record
+        // Key(String region, int year)` a stream groups by, a test's `class Recorder implements
+        // Listener`), listed under it with their members; its other locals are not outlined.
+        Rule::new("method_declaration", Kind::Function).members("body"),
         // An annotation type's elements are what its users write (`@Deprecated(since = "9")`).
         Rule::new("annotation_type_element_declaration", Kind::Function),
-        Rule::new("constructor_declaration", Kind::Constructor),
-        Rule::new("compact_constructor_declaration", Kind::Constructor),
+        Rule::new("constructor_declaration", Kind::Constructor).members("body"),
+        Rule::new("compact_constructor_declaration", Kind::Constructor).members("body"),
         // A field holding an instance of an anonymous class (`static Runnable r = new Runnable()
         // { public void run() {…} };`) has that class's methods as its members, listed under it
         // whatever its own access, as a class's private methods are.
@@ -68,7 +72,15 @@ pub(super) static SPEC: Spec = Spec {
     is_import: always,
     import_keywords: &["import "],
     constructors: Constructors::Declared,
-    private: &[Private::fields("field_declaration", declarator_names)],
+    private: &[
+        Private::fields("field_declaration", declarator_names),
+        // A type declared deeper in a method than its body's own level (in a lambda, an `if`, an
+        // initializer block) is in no view, and a reader still looks for it by name.
+        Private { node: "class_declaration", names: name_field, kind: |_, _| Some(Kind::Class) },
+        Private { node: "record_declaration", names: name_field, kind: |_, _| Some(Kind::Class) },
+        Private { node: "interface_declaration", names: name_field, kind: |_, _| Some(Kind::Interface) },
+        Private { node: "enum_declaration", names: name_field, kind: |_, _| Some(Kind::Enum) },
+    ],
 };
 
 /// A `public` or `protected` field: both are API, the second to subclasses (`FilterInputStream`'s

@@ -746,7 +746,10 @@ impl<'s> Walker<'s> {
                 self.walk(body, owner, &[], depth + 1, out);
                 continue;
             }
+            // A macro call in a function's body is code (`println!`, `assert_eq!`), not a group
+            // of items: only the types the body itself declares are outlined.
             if let Some(reparse) = self.spec.reparse
+                && !owner.is_some_and(|owner| owner.kind.is_function())
                 && let Some(region) = (reparse.region)(child)
             {
                 let found = (out.len(), self.imports.len());
@@ -1023,9 +1026,13 @@ impl<'s> Walker<'s> {
         if matches!(kind, Kind::Const | Kind::Variable) && owner.is_some_and(|o| !api_level(o)) {
             return None;
         }
-        // Inside a function (or method) only the types it declares are outlined, and a
-        // factory's function declarations; its other helpers are detail.
-        let declares_type = matches!(kind, Kind::Class | Kind::Interface | Kind::Enum | Kind::Struct | Kind::TypeAlias);
+        // Inside a function (or method) only the types it declares are outlined, with a Rust
+        // function's traits and the impls that give its types their methods, and a factory's
+        // function declarations; its other helpers are detail.
+        let declares_type = matches!(
+            kind,
+            Kind::Class | Kind::Interface | Kind::Enum | Kind::Struct | Kind::TypeAlias | Kind::Trait | Kind::Impl
+        );
         let factory_function = owner.is_some_and(|o| o.factory) && self.is_function_declaration(node);
         let in_function = owner.is_some_and(|o| matches!(o.kind, Kind::Function | Kind::Method | Kind::Constructor));
         if in_function && !declares_type && !factory_function {

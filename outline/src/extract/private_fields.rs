@@ -62,23 +62,68 @@ mod tests {
     use crate::model::Kind;
     use crate::{Language, outline_and_tree, private_fields};
 
-    /// Items declared in a function's body are found; the file's own items, listed by the views,
-    /// are not found twice.
+    /// The items a function's body declares that the views leave out are found: its nested
+    /// functions and constants, and a type in a block inside it; its types, listed by the views
+    /// as the file's own items are, are not found twice.
     #[test]
     fn rust_items_in_function_bodies_are_found() {
         let source = "pub struct Top { a: u8 }\n\nfn run() {\n    #[derive(Debug)]\n    struct Row {\n        id: u32,\n    }\n    \
-                      enum Step { One }\n    fn helper() {}\n    const LIMIT: u8 = 3;\n}\n\n#[cfg(test)]\nmod tests {\n    \
-                      #[test]\n    fn works() {}\n}\n";
+                      enum Step { One }\n    fn helper() {}\n    const LIMIT: u8 = 3;\n    if true {\n        struct Deep;\n    }\n}\n\n\
+                      #[cfg(test)]\nmod tests {\n    #[test]\n    fn works() {}\n}\n";
         let (outline, tree) = outline_and_tree(Language::Rust, source);
         let found: Vec<(String, Kind, u32)> = private_fields(&outline, &tree.unwrap(), source);
         let expected = [
             ("a", Kind::Field, 1),
-            ("Row", Kind::Struct, 5),
             ("id", Kind::Field, 6),
-            ("Step", Kind::Enum, 8),
             ("helper", Kind::Function, 9),
             ("LIMIT", Kind::Const, 10),
+            ("Deep", Kind::Struct, 12),
         ];
+        assert_eq!(found, expected.map(|(name, kind, line)| (name.to_string(), kind, line)));
+    }
+
+    /// A C# method's local functions are found, at any depth of its body; a program's top-level
+    /// local functions, which the views list, are not found twice.
+    #[test]
+    fn csharp_local_functions_are_found() {
+        let source = "static int Twice(int x) => x * 2;\n\nclass Parser\n{\n    public int Parse(string text)\n    {\n        \
+                      int Digit(char c) => c - '0';\n        if (text.Length > 0)\n        {\n            \
+                      static bool IsSign(char c) { return c == '-'; }\n            return IsSign(text[0]) ? 0 : Digit(text[0]);\n        \
+                      }\n        return Twice(0);\n    }\n}\n";
+        let (outline, tree) = outline_and_tree(Language::CSharp, source);
+        let found: Vec<(String, Kind, u32)> = private_fields(&outline, &tree.unwrap(), source);
+        let expected = [("Digit", Kind::Function, 7), ("IsSign", Kind::Function, 10)];
+        assert_eq!(found, expected.map(|(name, kind, line)| (name.to_string(), kind, line)));
+    }
+
+    /// A Go type declared in a closure or a block inside a function is found; those the views
+    /// list, at the file's level and in a function's body, are not found twice.
+    #[test]
+    fn go_types_in_closures_are_found() {
+        let source = "package p\n\ntype Top struct{}\n\nfunc TestX(t *testing.T) {\n\ttype listed struct{}\n\t\
+                      t.Run(\"a\", func(t *testing.T) {\n\t\ttype testCase struct{ in int }\n\t\ttype id = int\n\t})\n\t\
+                      if true {\n\t\ttype shape interface{ Area() int }\n\t}\n}\n";
+        let (outline, tree) = outline_and_tree(Language::Go, source);
+        let found: Vec<(String, Kind, u32)> = private_fields(&outline, &tree.unwrap(), source);
+        let expected = [
+            ("testCase", Kind::Struct, 8),
+            ("in", Kind::Field, 8),
+            ("id", Kind::TypeAlias, 9),
+            ("shape", Kind::Interface, 12),
+        ];
+        assert_eq!(found, expected.map(|(name, kind, line)| (name.to_string(), kind, line)));
+    }
+
+    /// A Java type declared in a lambda, a block or an initializer inside a class is found; those
+    /// the views list, nested in a type or in a method's body, are not found twice.
+    #[test]
+    fn java_types_in_lambdas_and_blocks_are_found() {
+        let source = "class J {\n    class Nested {}\n    static {\n        record Seed(int n) {}\n    }\n    \
+                      void m(boolean b) {\n        enum Listed { A }\n        if (b) {\n            class Deep {}\n        }\n        \
+                      Runnable r = () -> {\n            interface InLambda {}\n        };\n    }\n}\n";
+        let (outline, tree) = outline_and_tree(Language::Java, source);
+        let found: Vec<(String, Kind, u32)> = private_fields(&outline, &tree.unwrap(), source);
+        let expected = [("Seed", Kind::Class, 4), ("Deep", Kind::Class, 9), ("InLambda", Kind::Interface, 12)];
         assert_eq!(found, expected.map(|(name, kind, line)| (name.to_string(), kind, line)));
     }
 

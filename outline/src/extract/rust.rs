@@ -10,7 +10,10 @@ use crate::text::node_text;
 
 pub(super) static SPEC: Spec = Spec {
     rules: &[
-        Rule::new("function_item", Kind::Function),
+        // A function's body is walked for the types it declares (a test's `struct Fake` and its
+        // `impl Store for Fake`), listed under it; its nested functions and constants are not
+        // outlined (symbol search finds them, see `private` below).
+        Rule::new("function_item", Kind::Function).members("body"),
         Rule::new("function_signature_item", Kind::Function).whole(),
         // Cut at the braces only: a tuple struct's fields are its signature.
         Rule::new("struct_item", Kind::Struct).head_end(&["field_declaration_list"]).members("body"),
@@ -76,8 +79,8 @@ pub(super) static SPEC: Spec = Spec {
     constructors: Constructors::Declared,
     private: &[
         Private::fields("field_declaration", name_field),
-        // Items declared inside a function's body are in no view, and a reader still looks for
-        // them by name: a helper `struct Row` a test builds, a nested `fn parse`.
+        // The items a function's body declares that no view lists (its types are listed), a
+        // reader still looks for by name: a nested `fn parse`, a `const LIMIT`.
         Private { node: "struct_item", names: name_field, kind: |_, _| Some(Kind::Struct) },
         Private { node: "enum_item", names: name_field, kind: |_, _| Some(Kind::Enum) },
         Private { node: "union_item", names: name_field, kind: |_, _| Some(Kind::Struct) },
