@@ -475,6 +475,33 @@ fn auto_never_sends_the_whole_of_a_large_file_of_long_lines() {
 }
 
 #[test]
+fn aggressive_shortens_text_it_has_no_comment_syntax_for_as_auto_does() {
+    let p = Project::new();
+    // A log: no language, so no comments to strip. It was sent whole, the note saying "no outline".
+    let log: String = (0..20_000)
+        .map(|i| format!("2026-12-06T10:{:02}:{:02}Z INFO request {i} served in 3ms\n", i / 60 % 60, i % 60))
+        .collect();
+    p.write("app.log", &log);
+    let view = p.read("", "app.log", "aggressive", false);
+    assert!(view.content.starts_with("[lines 1-200 of 20000]\n2026-12-06T10:00:00Z INFO request 0 "), "{}", view.note);
+    assert!(view.content.contains(" request 199 ") && !view.content.contains(" request 200 "), "{}", view.note);
+    assert!(
+        view.note.starts_with("aggressive: no comment syntax known for app.log; ")
+            && view.note.ends_with(" tokens of text → first 200 lines; ask lines:N-M for more"),
+        "{}",
+        view.note
+    );
+    assert!(view.content.len() * 50 < log.len(), "{} of {} bytes", view.content.len(), log.len());
+    // Some of the text as it is, as the map's head of text: no saving is claimed for it.
+    assert!(view.raw_tokens <= view.sent_tokens, "{} {}", view.raw_tokens, view.sent_tokens);
+    // Small text is sent whole, as auto sends it, the note saying why nothing was removed.
+    p.write("small.log", "started\nstopped\n");
+    let small = p.read("", "small.log", "aggressive", false);
+    assert_eq!(small.content, "started\nstopped\n");
+    assert_eq!(small.note, "aggressive: no comment syntax known for small.log: sent in full");
+}
+
+#[test]
 fn a_file_without_definitions_is_never_answered_with_an_empty_view() {
     let p = Project::new();
     // A barrel of statements, large enough for auto to prefer an outline.

@@ -146,22 +146,27 @@ fn rust(import: &str) -> Option<Vec<String>> {
     (!out.is_empty()).then_some(out)
 }
 
-/// Appends the modules of `path` (a `use` tree) to `out`, each once.
+/// Appends the modules of `path` (a `use` tree) to `out`, each once. A group may have no parent
+/// (`use {alloc::vec::Vec, core::fmt}`, `use ::{a, b}`): its members are then whole paths.
 fn rust_paths(path: &str, out: &mut Vec<String>) {
     let path = path.trim();
-    let Some(group) = path.find("::{") else {
+    let Some(open) = path.find('{') else {
         let path = path.split(" as ").next().unwrap_or(path);
         let path = path.strip_suffix("::*").unwrap_or(path);
         let path = path.strip_suffix("::self").unwrap_or(path);
         push_once(out, without_type(path, "::"));
         return;
     };
-    let parent = &path[..group];
-    let inner = path[group + 3..].trim_end().strip_suffix('}').unwrap_or(&path[group + 3..]);
+    // `a::b::{` → `a::b`, `::{` → `::` (a leading `::` is part of each member's path).
+    let parent = path[..open].trim_end();
+    let parent = parent.strip_suffix("::").filter(|parent| !parent.is_empty()).unwrap_or(parent);
+    let inner = path[open + 1..].trim_end();
+    let inner = inner.strip_suffix('}').unwrap_or(inner);
     for member in top_level_items(inner) {
-        match member {
-            "self" | "*" => push_once(out, parent),
-            member => rust_paths(&format!("{parent}::{member}"), out),
+        match (parent, member) {
+            (_, "self" | "*") => push_once(out, parent),
+            ("" | "::", member) => rust_paths(&format!("{parent}{member}"), out),
+            (parent, member) => rust_paths(&format!("{parent}::{member}"), out),
         }
     }
 }
@@ -272,6 +277,19 @@ mod tests {
             ["crate::event", "crate::sys", "crate", "crate::io"]
         );
         assert_eq!(modules(Language::Rust, "std::{fmt, io}"), ["std::fmt", "std::io"]);
+        // A group without a parent: each member is a whole path (was `{ alloc::boxed`, and
+        // `{ alloc::core::fmt`, a path that does not exist).
+        assert_eq!(
+            modules(
+                Language::Rust,
+                "{\n    alloc::{\n        boxed::Box,\n        vec::Vec,\n    },\n    core::fmt,\n}"
+            ),
+            ["alloc::boxed", "alloc::vec", "core::fmt"]
+        );
+        assert_eq!(modules(Language::Rust, "::{std::io, core::fmt::Write}"), ["::std::io", "::core::fmt"]);
+        assert_eq!(modules(Language::Rust, "crate::{a::{b, c}, d}"), ["crate::a::b", "crate::a::c", "crate::d"]);
+        assert_eq!(modules(Language::Rust, "super::{self, y}"), ["super", "super::y"]);
+        assert_eq!(modules(Language::Rust, "::std::io"), ["::std::io"]);
     }
 
     #[test]

@@ -2009,13 +2009,16 @@ fn unparsed_lines_that_may_hide_definitions_are_named_first() {
         .first_lines("[outline incomplete: lines 6, 17-32 not parsed]");
     // Inside macro calls: a function followed by the macro's own syntax (`} ?= null`) is read
     // on its own, and those the parser recognised inside an error node are outlined: nothing is
-    // left to name.
-    check(
+    // left to name. A `use` group without a parent names each member's module (it printed
+    // `{ alloc::boxed; { alloc::core::ffi`, a path that does not exist).
+    let ffi = check(
         "rust/ffi.rs",
         Language::Rust,
         &["hyper_body_new", "hyper_body_free", "WorkerMetrics", "from_config", "body_roundtrips", "body_frees"],
-    )
-    .complete();
+    );
+    ffi.complete();
+    let imports = ffi.map.lines().next().unwrap();
+    assert!(imports.ends_with(": std::ptr; alloc::{boxed, vec}; core::ffi"), "{imports}");
     // Generic call signatures one per line: the grammar reads the second `<` as a comparison
     // (the whole declaration and all after it used to vanish unflagged); a second parse with the
     // members separated outlines everything.

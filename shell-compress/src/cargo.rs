@@ -188,7 +188,9 @@ mod tests {
         assert!(text.contains("… 43 progress lines not shown: Updating ×1, Compiling ×42\n"), "{text}");
         // The last ten lines of a failure are shown whole, six passing tests among them.
         assert!(
-            text.contains("… 305 tests not shown: ignored ×1, passing ×304\ntest tests::case_304 ... ok\n"),
+            text.contains(
+                "… 305 tests not shown: ignored ×1, passing ×304; 6 more shown\ntest tests::case_304 ... ok\n"
+            ),
             "{text}"
         );
         assert!(text.contains("test tests::bad ... FAILED\n"), "{text}");

@@ -123,10 +123,12 @@ mod tests {
         raw += "=== RUN   TestBad\n    bad_test.go:9: got 1, want 2\n--- FAIL: TestBad (0.00s)\n";
         raw += "FAIL\nFAIL\texample.com/p\t0.01s\n";
         let text = crate::compress("go test -v ./...", &raw, 1).text;
-        // The last ten lines of a failure are shown whole, passing tests' among them.
+        // The last ten lines of a failure are shown whole, passing tests' among them, and the note says so:
+        // `--- PASS ×37` alone over three more `--- PASS` lines read as a miscount.
         assert!(
             text.starts_with(
-                "… 75 lines of tests not shown: === RUN/PAUSE/CONT ×38, --- PASS ×37\n--- PASS: TestCase37"
+                "… 75 lines of tests not shown: === RUN/PAUSE/CONT ×38, --- PASS ×37; 6 more shown\n\
+                 --- PASS: TestCase37"
             ),
             "{text}"
         );

@@ -172,8 +172,8 @@ impl<'a> Plan<'a> {
     /// end, with how many of each kind in the order they came: `… 42 {what}: Compiling ×40, Downloaded ×2`, or
     /// `… 40 {what}: Compiling` for one kind (an empty kind, of [`Plan::drop_counted`], is not named). A line the
     /// shared protection shows for a command that `failed` or not (an error line, a failure's closing lines) is
-    /// protected here and not counted, so no caller can hide it, whatever runs after. Lines no longer than
-    /// their note stay instead.
+    /// protected here and not counted, so no caller can hide it, whatever runs after; the note says how many
+    /// such lines stay (`…; 3 more shown`). Lines no longer than their note stay instead.
     pub(crate) fn drop_counted_by_kind(
         &mut self,
         what: &str,
@@ -228,6 +228,12 @@ impl<'a> Plan<'a> {
                 let _ = write!(note, ": {}", named.join(", "));
             }
             _ => {}
+        }
+        // Lines of these kinds that stay (a failure's closing lines, an error among them) are said to: a note
+        // naming `--- PASS ×9` over three more `--- PASS` lines read as a miscount.
+        let shown = matching.len() - hidden.len();
+        if shown > 0 {
+            let _ = write!(note, "; {shown} more shown");
         }
         if !self.shorter(&note, &hidden) {
             return;
@@ -980,7 +986,7 @@ mod tests {
         });
         plan.cut_runs();
         let text = plan.render();
-        assert!(text.starts_with("… 20 module downloads not shown\nstep 0 of the build\n"), "{text}");
+        assert!(text.starts_with("… 20 module downloads not shown; 1 more shown\nstep 0 of the build\n"), "{text}");
         assert!(text.contains(&format!("\n{}\n", lines[50])), "{text}");
     }
 

@@ -325,7 +325,7 @@ mod tests {
         raw += "FAILED tests/test_stock.py::test_take - TypeError\n============================== 3 failed in 0.05s ===============================\n";
         let text = compress("pytest -q --tb=short", &raw, 1).text;
         // The last ten lines of a failure are shown whole, the last frame's two underlines among them.
-        assert!(text.starts_with("… 5 lines not shown: progress ×1, ^^^ ×4\n"), "{text}");
+        assert!(text.starts_with("… 5 lines not shown: progress ×1, ^^^ ×4; 2 more shown\n"), "{text}");
         assert_eq!(text.matches("           ^^^^^^").count(), 2, "{text}");
     }
 

@@ -526,7 +526,8 @@ fn is_note(raw: &Raw, line: &str) -> bool {
             // plan.rs: a cut, a run differing only in numbers.
             r"^… (\d+) lines? omitted$",
             r"^… (\d+) lines differing only in numbers omitted$",
-            // Plan::drop_counted and its kin: `… N what` or `… N what: kind ×n, …` (or one kind alone).
+            // Plan::drop_counted and its kin: `… N what` or `… N what: kind ×n, …` (or one kind alone), and
+            // how many lines of those kinds stay shown (`; 3 more shown`).
             concat!(
                 r"^… (\d+) (?:lines of advice \(use .git ….\) not shown|index lines \(blob ids\) not shown",
                 r"|transfer lines not shown|refs up to date|task lines not shown|artifact downloads not shown",
@@ -536,7 +537,7 @@ fn is_note(raw: &Raw, line: &str) -> bool {
                 r"|step output, timing and transfer lines not shown|tests not shown|Nextest run ID line not shown",
                 r"|lines not shown|\[notice\] lines not shown|pseudo filesystems \(tmpfs, loop, …\) not shown",
                 r"|kernel threads not shown|attributes known only after apply not shown|installer lines not shown)",
-                r"(?:: .+)?$",
+                r"(?:: .+?)?(?:; \d+ more shown)?$",
             ),
             // git.rs
             r"^\s*… (\d+) more [\w ]+ entries not shown$",

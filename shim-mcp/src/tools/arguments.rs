@@ -40,7 +40,7 @@ pub fn check(spec: &ToolSpec, args: &mut JsonObject) -> Result<(), String> {
 /// it is one; else why not, after the parameter's name.
 fn fit(kind: &Kind, value: &mut Value) -> Result<(), String> {
     let fits = match kind {
-        Kind::Int(range) => {
+        Kind::Int(range) | Kind::Ranged(range) => {
             let Some(n) = whole(value) else { return Err(format!("must be {}, not {}", takes(kind), shown(value))) };
             if !(i128::from(*range.start())..=i128::from(*range.end())).contains(&n) {
                 return Err(format!("{} is out of range: use {} to {}", shown(value), range.start(), range.end()));
@@ -63,7 +63,7 @@ fn fit(kind: &Kind, value: &mut Value) -> Result<(), String> {
 /// What a parameter of `kind` takes, as an error names it.
 fn takes(kind: &Kind) -> String {
     match kind {
-        Kind::Int(range) => format!("an integer from {} to {}", range.start(), range.end()),
+        Kind::Int(range) | Kind::Ranged(range) => format!("an integer from {} to {}", range.start(), range.end()),
         Kind::Str | Kind::Matching(_) => "a string".into(),
         Kind::OneOf(values) => format!("one of {}", values.join(", ")),
         Kind::Num => "a number".into(),

@@ -73,8 +73,14 @@ pub type Run = for<'a> fn(&'a Backend, Call<'a>) -> Reply<'a>;
 pub enum Kind {
     Str,
     /// An integer within this range: what its field holds, narrowed to what
-    /// the tool accepts whatever the other arguments say.
+    /// the tool accepts whatever the other arguments say. The schema states
+    /// only its type: every bound costs tokens on every turn, and a value out
+    /// of range is refused naming the range.
     Int(RangeInclusive<u64>),
+    /// [`Kind::Int`] whose range the schema states as `minimum` and
+    /// `maximum`: a range an agent chooses within (a depth, a budget, a
+    /// timeout), not a count's floor or a cap nobody reaches.
+    Ranged(RangeInclusive<u64>),
     Num,
     Bool,
     /// An array of strings.
@@ -147,6 +153,9 @@ impl ToolSpec {
             let mut schema = match p.kind {
                 Kind::Str | Kind::StrOrList | Kind::StrOrInt => json!({"type": "string"}),
                 Kind::Int(_) => json!({"type": "integer"}),
+                Kind::Ranged(ref range) => {
+                    json!({"type": "integer", "minimum": range.start(), "maximum": range.end()})
+                }
                 Kind::Num => json!({"type": "number"}),
                 Kind::Bool => json!({"type": "boolean"}),
                 Kind::List => json!({"type": "array", "items": {"type": "string"}}),
@@ -255,6 +264,26 @@ pub fn instructions(selection: &Selection) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_schema_states_the_ranges_an_agent_chooses_within() {
+        let schema = |tool: &str, param: &str| {
+            let spec = table::TOOLS.iter().find(|t| t.name == tool).unwrap();
+            spec.tool().input_schema["properties"][param].clone()
+        };
+        let bounds = |tool: &str, param: &str| {
+            let p = schema(tool, param);
+            (p["minimum"].as_u64(), p["maximum"].as_u64())
+        };
+        // They were only in the descriptions, which a host's validation does not read.
+        assert_eq!(bounds("ctx_shell", "timeout_ms"), (Some(1), Some(3_600_000)));
+        assert_eq!(bounds("ctx_repomap", "max_tokens"), (Some(64), Some(16_384)));
+        assert_eq!(bounds("ctx_callgraph", "depth"), (Some(1), Some(5)));
+        assert_eq!(bounds("ctx_impact", "depth"), (Some(1), Some(5)));
+        // A count's floor is left to the error, which names the range: each bound costs every turn.
+        assert_eq!(bounds("ctx_read", "limit"), (None, None));
+        assert_eq!(schema("ctx_edit", "end_line")["description"], "default start_line");
+    }
 
     #[test]
     fn every_tool_has_a_unique_name_and_valid_schema() {

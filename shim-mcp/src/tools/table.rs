@@ -12,7 +12,7 @@ use lctx::capability::{
 };
 use lean_ctx_common::limits::{MAX_COMMAND_TIMEOUT_MS, MAX_MAP_TOKENS, MAX_RESULTS, MIN_MAP_TOKENS};
 
-use super::Kind::{Bool, Int, List, Map, Matching, Num, OneOf, Str, StrOrInt, StrOrList};
+use super::Kind::{Bool, Int, List, Map, Matching, Num, OneOf, Ranged, Str, StrOrInt, StrOrList};
 use super::{Idempotent, Param, ToolSpec, graph, impact, memory, read, repomap, search, shell};
 use crate::profile::Profile::{All, Code, Minimal, Standard};
 
@@ -55,9 +55,9 @@ pub const TOOLS: &[ToolSpec] = &[
                       aggressive: the code without comments and blank lines\n\
                       reference: one line: lines, tokens, language\n\
                       lines:N-M[,A-B]: exactly those lines, e.g. before an edit\n\
-                      A full/auto re-read of a file this session already has whole and unchanged returns a \
-                      one-line [unchanged] stub unless the view is smaller; fresh=true, a lines: range, or a change \
-                      to the file sends content.",
+                      A full/auto re-read of a file this session has whole and unchanged returns a one-line \
+                      [unchanged] stub unless the view is smaller; fresh=true, a lines: range or a change sends \
+                      content.",
         hint: "Read files with ctx_read instead of cat or a built-in Read.",
         params: &[
             param("path", Str, ""),
@@ -81,8 +81,8 @@ pub const TOOLS: &[ToolSpec] = &[
         params: &[
             param("command", Str, "required unless background_action"),
             param("raw", Bool, "uncompressed output"),
-            param("timeout_ms", Int(1..=MAX_COMMAND_TIMEOUT_MS), "kill after this long (default 120000, max 3600000)"),
-            param("cwd", Str, "working directory for this command"),
+            param("timeout_ms", Ranged(1..=MAX_COMMAND_TIMEOUT_MS), "kill after this long (default 120000)"),
+            param("cwd", Str, "working directory"),
             param("env", Map, "extra environment variables"),
             param("run_in_background", Bool, "return a job_id at once"),
             param("background_action", OneOf(&shell_cap::BACKGROUND_ACTION_NAMES), ""),
@@ -168,7 +168,7 @@ pub const TOOLS: &[ToolSpec] = &[
             param("replace_all", Bool, ""),
             param("create", Bool, ""),
             param("start_line", Int(FROM_ONE), "replace these whole lines instead of old_string"),
-            param("end_line", Int(FROM_ONE), ""),
+            param("end_line", Int(FROM_ONE), "default start_line"),
         ],
         profile: Standard,
         read_only: false,
@@ -234,7 +234,7 @@ pub const TOOLS: &[ToolSpec] = &[
             param("action", OneOf(&graph_cap::ACTION_NAMES), "default callers"),
             param("symbol", Str, ""),
             param("file", Str, "only definitions in this file"),
-            param("depth", Int(1..=graph_cap::MAX_DEPTH as u64), "1-5, default 1; trace: 5"),
+            param("depth", Ranged(1..=graph_cap::MAX_DEPTH as u64), "default 1; trace: 5"),
             param("from", Str, "trace start"),
             param("to", Str, "trace end"),
             param(
@@ -255,7 +255,7 @@ pub const TOOLS: &[ToolSpec] = &[
                       line numbers, within max_tokens. Says what it left out.",
         hint: "",
         params: &[
-            param("max_tokens", Int(MIN_MAP_TOKENS as u64..=MAX_MAP_TOKENS as u64), "64-16384, default 1024"),
+            param("max_tokens", Ranged(MIN_MAP_TOKENS as u64..=MAX_MAP_TOKENS as u64), "default 1024"),
             param("path", Str, "only this directory or file"),
         ],
         profile: Code,
@@ -291,7 +291,7 @@ pub const TOOLS: &[ToolSpec] = &[
         params: &[
             param("action", OneOf(&impact_cap::ACTION_NAMES), "default analyze"),
             param("path", Str, "file, or file::symbol"),
-            param("depth", Int(1..=impact_cap::MAX_DEPTH as u64), "1-5, default 2"),
+            param("depth", Ranged(1..=impact_cap::MAX_DEPTH as u64), "default 2"),
             param("base", Str, "diff: git ref or range"),
         ],
         profile: Code,

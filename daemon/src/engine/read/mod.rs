@@ -364,6 +364,7 @@ impl Reader {
         }
         let (mode, mut note) = match asked {
             Mode::Auto => auto_mode(&file.text, file_tokens, language.is_some(), surface),
+            Mode::Aggressive if language.is_none() => aggressive_text(shown, &file.text, file_tokens, surface),
             other => (other.clone(), String::new()),
         };
         let mut render = self.render(ctx, &mode, &mut note)?;
@@ -469,9 +470,10 @@ impl Reader {
                         baseline: Baseline::File,
                         mode: mode.clone(),
                     },
-                    None if slot != Slot::Aggressive => {
+                    None => {
                         // Prose: its headings, or its head with a note that
                         // says how much was left out; a small file whole.
+                        // (`aggressive` of text is resolved by `aggressive_text`.)
                         let format = lean_ctx_outline::TextFormat::from_path(std::path::Path::new(shown));
                         let view = lean_ctx_outline::render_text_outline(format, &file.text);
                         Rendered {
@@ -481,10 +483,6 @@ impl Reader {
                             baseline: if view.headings { Baseline::File } else { Baseline::Sent },
                             mode: mode.clone(),
                         }
-                    }
-                    None => {
-                        *note = format!("no outline for {shown} (unknown language): sent in full");
-                        whole()
                     }
                 }
             }
@@ -646,6 +644,20 @@ fn auto_mode(text: &str, raw_tokens: usize, has_outline: bool, surface: Surface)
                 Mode::Lines(vec![(1, end)]),
                 format!("auto: {raw_tokens} tokens of text → first {end} lines; ask {lines} for more"),
             ),
+        }
+    }
+}
+
+/// `aggressive` of a file in no language it knows: no comment syntax to strip, so it shortens
+/// as `auto` does text (whole up to [`AUTO_TEXT_TOKENS`], then its head), the note saying so: a
+/// 5 MB log was sent whole under "no outline", a reason that belongs to the outline views.
+fn aggressive_text(shown: &str, text: &str, raw_tokens: usize, surface: Surface) -> (Mode, String) {
+    let why = format!("aggressive: no comment syntax known for {shown}");
+    match auto_mode(text, raw_tokens, false, surface) {
+        (Mode::Full, _) => (Mode::Full, format!("{why}: sent in full")),
+        (mode, note) => {
+            let head = note.strip_prefix("auto: ").unwrap_or(&note);
+            (mode, format!("{why}; {head}"))
         }
     }
 }
