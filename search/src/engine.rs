@@ -82,14 +82,33 @@ impl SearchEngine {
                 )
             }
             Action::Symbol => {
-                let needle = symbol::needle(&request.pattern)?;
-                self.indexed_or_scan(
-                    root,
-                    &filter,
-                    |view| symbol::search_index(view, root, &filter, &needle, max, config),
-                    |deadline| symbol::search_scan(&scope, &filter, &needle, max, config, &stop(deadline)),
-                    None,
-                )
+                let search = |pattern: &str| -> Result<_, SearchError> {
+                    let needle = symbol::needle(pattern)?;
+                    Ok(self.indexed_or_scan(
+                        root,
+                        &filter,
+                        |view| symbol::search_index(view, root, &filter, &needle, max, config),
+                        |deadline| symbol::search_scan(&scope, &filter, &needle, max, config, &stop(deadline)),
+                        None,
+                    ))
+                };
+                let asked = search(&request.pattern)?;
+                // `Query::fetch` or `Server.Shutdown`, as callgraph takes it, names no definition: a
+                // symbol is indexed by its own name. Its last part is then looked up, saying so.
+                match symbol::qualified(&request.pattern) {
+                    Some((owner, name)) if asked.2.total == 0 => match search(name)? {
+                        (source, note, mut found) if found.total > 0 => {
+                            found.note = Some(format!(
+                                "no definition is named `{}`: these are the definitions named `{name}`, of any \
+                                 owner (symbol search does not know what `{owner}` holds)",
+                                request.pattern.trim()
+                            ));
+                            (source, note, found)
+                        }
+                        _ => asked,
+                    },
+                    _ => asked,
+                }
             }
         };
         let mut notes: Vec<String> = note.into_iter().chain(found.note.take()).collect();

@@ -62,6 +62,14 @@ pub(crate) fn needle(pattern: &str) -> Result<Needle, SearchError> {
     Ok(Needle { lower: typed.to_lowercase(), typed })
 }
 
+/// The owner and name of a qualified pattern (`Query::fetch`, `Server.Shutdown`, `a::b::C`:
+/// the owner is all before the last separator), when both are there.
+pub(crate) fn qualified(pattern: &str) -> Option<(&str, &str)> {
+    let pattern = pattern.trim();
+    let (owner, name) = pattern.rsplit_once("::").or_else(|| pattern.rsplit_once('.'))?;
+    (!owner.is_empty() && !name.is_empty()).then_some((owner, name))
+}
+
 /// `name.to_lowercase().starts_with(needle)` without allocating when the
 /// part of `name` that counts is ASCII (nearly always: this runs for every
 /// symbol of every candidate file).

@@ -90,6 +90,32 @@ fn symbol_search_orders_exact_before_prefix_and_is_case_insensitive() {
 }
 
 #[test]
+fn a_qualified_name_finds_the_definitions_of_its_last_part_and_says_so() {
+    // `ConfigLoader::load_config`, as an agent copies it from callgraph, names no symbol: its
+    // last part does, with a note that the owner was not checked.
+    let fx = sample();
+    for engine in index_and_scan(&fx) {
+        for pattern in ["ConfigLoader::load_config", "ConfigLoader.load_config"] {
+            let result = search(&engine, fx.root(), Action::Symbol, pattern);
+            let got: Vec<&str> = result.matches.iter().map(|m| m.path.as_str()).collect();
+            assert_eq!(got, ["src/config.rs", "lib/util.py"], "{pattern}: {}", result.text);
+            assert!(
+                result.text.contains(&format!(
+                    "no definition is named `{pattern}`: these are the definitions named `load_config`, of any owner \
+                     (symbol search does not know what `ConfigLoader` holds)"
+                )),
+                "{}",
+                result.text
+            );
+        }
+        // Nothing by either name: the answer is the plain empty one.
+        let none = search(&engine, fx.root(), Action::Symbol, "ConfigLoader::nothing_here");
+        assert_eq!(none.total, 0);
+        assert!(!none.text.contains("no definition is named"), "{}", none.text);
+    }
+}
+
+#[test]
 fn bm25_ranks_definitions_and_whole_identifiers_first() {
     let fx = sample();
     let engine = fx.engine();
