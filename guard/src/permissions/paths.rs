@@ -223,26 +223,17 @@ pub(crate) fn through_proc(path: &str) -> Option<ThroughProc<'_>> {
 /// a `..` after one climbs from where it leads, as the kernel does
 /// (`/proc/self/cwd/../x` is `x` beside the directory).
 pub(crate) fn command_path(path: &Path, cwd: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-        match out.to_str().and_then(through_proc) {
-            Some(ThroughProc::Cwd("")) => out = cwd.to_path_buf(),
-            Some(ThroughProc::Root("")) => out = PathBuf::from("/"),
-            _ => {}
-        }
-    }
-    out
+    resolved(path, Some(cwd))
 }
 
 /// `path` with `.` and `..` resolved lexically.
 pub(crate) fn lexical(path: &Path) -> PathBuf {
+    resolved(path, None)
+}
+
+/// `path` with `.` and `..` resolved lexically, and with `command_cwd` the command's own
+/// `/proc/self/cwd` and `/proc/self/root` followed as each is reached (see [`command_path`]).
+fn resolved(path: &Path, command_cwd: Option<&Path>) -> PathBuf {
     let mut out = PathBuf::new();
     for component in path.components() {
         match component {
@@ -251,6 +242,12 @@ pub(crate) fn lexical(path: &Path) -> PathBuf {
                 out.pop();
             }
             other => out.push(other),
+        }
+        let Some(cwd) = command_cwd else { continue };
+        match out.to_str().and_then(through_proc) {
+            Some(ThroughProc::Cwd("")) => out = cwd.to_path_buf(),
+            Some(ThroughProc::Root("")) => out = PathBuf::from("/"),
+            _ => {}
         }
     }
     out
