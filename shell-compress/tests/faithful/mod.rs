@@ -543,7 +543,7 @@ fn is_note(raw: &Raw, line: &str) -> bool {
             r"^\s*… (\d+) more [\w ]+ entries not shown$",
             r"^… authors' e-mail addresses not shown$",
             r"^… (?:deleted file|lockfile): \+\d+ -\d+ lines not shown$",
-            r"^… \d+ hunk\(s\) of .+ not shown \(\+\d+ -\d+ lines\)$",
+            r"^… \d+ hunks? of .+ not shown \(\+\d+ -\d+ lines\)$",
             // cargo.rs, diag.rs, python.rs, js.rs, runner.rs, node_frames.rs
             r"^… \d+ test binaries without tests not shown$",
             r"^… \d+ more warnings (?:shortened to message and location|not shown): .+$",
