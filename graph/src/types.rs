@@ -239,13 +239,14 @@ impl Graph {
                 self.named_type(file, facts, &bindings::type_name(head.arguments)?, None)
             }
             None if head.call => self.call_type(file, facts, language, head.name),
-            // Java reads a field of the caller's own type without `this.`.
-            None if let Some(field) = caller
-                .and_then(|c| c.container.as_deref())
-                .filter(|_| language == Language::Java)
-                .and_then(|container| self.attribute(container, head.name, budget)) =>
+            // Java reads a field without `this.`: the innermost enclosing class's that has it (its
+            // own or inherited), an inner class's outer class's too.
+            None if language == Language::Java
+                && let Some(owner) = enclosing_types(facts, r)
+                    .into_iter()
+                    .find(|owner| self.attribute_bindings(owner, head.name).is_some()) =>
             {
-                Some(field)
+                self.attribute(owner, head.name, budget)
             }
             // A Go package variable declared in another file of the package.
             None if language == Language::Go
@@ -596,6 +597,16 @@ impl Graph {
 fn agree(mut types: impl Iterator<Item = Option<Known>>) -> Option<Known> {
     let first = types.next()??;
     types.all(|t| t.as_ref() == Some(&first)).then_some(first)
+}
+
+/// The types declared around reference `r` in its file, innermost first: the class whose method
+/// holds it, then the classes that class is nested in (an anonymous class is no definition: its
+/// methods' references are its enclosing method's).
+fn enclosing_types<'a>(facts: &'a FileFacts, r: &Ref) -> Vec<&'a str> {
+    let mut around: Vec<&Def> =
+        facts.defs.iter().filter(|d| d.is_type() && d.start_line <= r.line && r.line <= d.end_line).collect();
+    around.sort_by_key(|d| std::cmp::Reverse(d.start_line));
+    around.into_iter().map(|d| d.name.as_str()).collect()
 }
 
 /// A reference standing where `binding` was bound (in the function that bound it, or at the top
