@@ -238,6 +238,16 @@ impl Graph {
             None if head.call && head.name == "new" && language == Language::Go => {
                 self.named_type(file, facts, &bindings::type_name(head.arguments)?, None)
             }
+            // Java calls a method without `this.`: the innermost enclosing class's that has it (its
+            // own or inherited), an inner class's outer class's too.
+            None if head.call
+                && language == Language::Java
+                && let Some((owner, methods)) = enclosing_types(facts, r)
+                    .into_iter()
+                    .find_map(|owner| Some((owner, self.members(owner, head.name)?))) =>
+            {
+                self.agreed_return(&methods, Some(owner))
+            }
             None if head.call => self.call_type(file, facts, language, head.name),
             // Java reads a field without `this.`: the innermost enclosing class's that has it (its
             // own or inherited), an inner class's outer class's too.

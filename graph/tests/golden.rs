@@ -481,13 +481,15 @@ fn java_calls() {
         ["src/main/java/com/acme/orders/Amount.java:13 Amount::twice [exact]"]
     );
     // The field's declared type: the interface's method, as Java's own call hierarchy has it;
-    // read from an inner class and an anonymous class too (the enclosing class's field).
+    // read from an inner class and an anonymous class too (the enclosing class's field); a
+    // getter's declared return type.
     assert_eq!(
         callers(&graph, "Repository.save", None),
         [
             "src/main/java/com/acme/app/OrderService.java:12 OrderService::place [exact]",
-            "src/main/java/com/acme/app/OrderService.java:23 Retry::again [exact]",
-            "src/main/java/com/acme/app/OrderService.java:31 OrderService::later [exact]"
+            "src/main/java/com/acme/app/OrderService.java:26 OrderService::replay [exact]",
+            "src/main/java/com/acme/app/OrderService.java:32 Retry::again [exact]",
+            "src/main/java/com/acme/app/OrderService.java:40 OrderService::later [exact]"
         ]
     );
 }
