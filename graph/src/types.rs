@@ -612,7 +612,7 @@ fn agree(mut types: impl Iterator<Item = Option<Known>>) -> Option<Known> {
 /// The types declared around reference `r` in its file, innermost first: the class whose method
 /// holds it, then the classes that class is nested in (an anonymous class is no definition: its
 /// methods' references are its enclosing method's).
-fn enclosing_types<'a>(facts: &'a FileFacts, r: &Ref) -> Vec<&'a str> {
+pub(crate) fn enclosing_types<'a>(facts: &'a FileFacts, r: &Ref) -> Vec<&'a str> {
     let mut around: Vec<&Def> =
         facts.defs.iter().filter(|d| d.is_type() && d.start_line <= r.line && r.line <= d.end_line).collect();
     around.sort_by_key(|d| std::cmp::Reverse(d.start_line));

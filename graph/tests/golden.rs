@@ -450,10 +450,13 @@ fn java_calls() {
             "src/test/java/com/acme/orders/OrderTest.java:10 OrderTest::ofKeepsTheId [likely]"
         ]
     );
-    // Called without `this` from a lambda inside the class.
+    // Called without `this` from a lambda inside the class, and from an inner class.
     assert_eq!(
         callers(&graph, "place", None),
-        ["src/main/java/com/acme/app/OrderService.java:17 OrderService::lookup [exact]"]
+        [
+            "src/main/java/com/acme/app/OrderService.java:17 OrderService::lookup [exact]",
+            "src/main/java/com/acme/app/OrderService.java:33 Retry::again [exact]"
+        ]
     );
     // The class and its constructor are one symbol.
     assert_eq!(callers(&graph, "Order", None), ["src/main/java/com/acme/orders/Order.java:15 Order::of [exact]"]);
@@ -489,7 +492,7 @@ fn java_calls() {
             "src/main/java/com/acme/app/OrderService.java:12 OrderService::place [exact]",
             "src/main/java/com/acme/app/OrderService.java:26 OrderService::replay [exact]",
             "src/main/java/com/acme/app/OrderService.java:32 Retry::again [exact]",
-            "src/main/java/com/acme/app/OrderService.java:40 OrderService::later [exact]"
+            "src/main/java/com/acme/app/OrderService.java:41 OrderService::later [exact]"
         ]
     );
 }
