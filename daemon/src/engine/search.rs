@@ -688,6 +688,19 @@ mod tests {
         );
         let c = "int count(void) {\n    struct edit_entry {\n        int id;\n    };\n    return 0;\n}\n";
         expect("count.c", c, &[("count", "fn", 1), ("edit_entry", "struct", 2), ("id", "field", 3)]);
+        // A type defined in a declaration, at the file's level or in a function, with the
+        // variable declared of it.
+        let c = "struct seen { int id; } *table;\n\nvoid f(void) {\n    struct inner { int x; } *t = 0;\n}\n";
+        let expected = [
+            ("seen", "struct", 1),
+            ("table", "struct", 1),
+            ("id", "field", 1),
+            ("f", "fn", 3),
+            ("inner", "struct", 4),
+            ("t", "struct", 4),
+            ("x", "field", 4),
+        ];
+        expect("seen.c", c, &expected);
     }
 
     #[test]
