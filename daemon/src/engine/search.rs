@@ -703,6 +703,17 @@ mod tests {
         expect("seen.c", c, &expected);
     }
 
+    /// A function's nested named functions are found, as a Rust function's nested `fn` is; a
+    /// function value bound to a local is a local.
+    #[test]
+    fn nested_functions_are_symbols() {
+        let python = "def outer():\n    def helper():\n        pass\n    return helper\n";
+        expect("n.py", python, &[("outer", "fn", 1), ("helper", "fn", 2)]);
+        let javascript = "function outer() {\n  function helper() {}\n  const local = () => {};\n  return helper;\n}\n";
+        expect("n.js", javascript, &[("outer", "fn", 1), ("helper", "fn", 2)]);
+        expect("n.ts", javascript, &[("outer", "fn", 1), ("helper", "fn", 2)]);
+    }
+
     #[test]
     fn globs_are_anchored_where_the_caller_is() {
         let anchored = |below, glob| anchored(below, glob).expect("inside the project");
