@@ -1242,6 +1242,24 @@ fn c_fields_and_enumerators() {
     assert!(views.map.contains("\n 36-38 struct loop_packet_header header { magic, length }\n"), "{}", views.map);
 }
 
+/// A variable or a function's local declaring a named type in place (`struct seen { … }
+/// *seen_table;`) lists the type with its fields, which code names (`struct seen *`), and the
+/// variable after it; a table's initial value is left out of its line.
+#[test]
+fn c_types_defined_in_declarations() {
+    let views = check(
+        "c/registry.c",
+        Language::C,
+        &["command", "commands", "run", "seen", "seen_table", "registry_find", "match", "best", "index", "score"],
+    );
+    views.complete();
+    views.signature_lines_contain(&[
+        "4-11 static const struct command commands[] { const char *name; int (*run)(int argc, char **argv) }",
+        "13 struct seen *seen_table { int id }",
+        " 17-20 struct match best { int index; int score }",
+    ]);
+}
+
 /// A C++ class lists its public and protected data members (the second a subclass's API); a
 /// `struct`'s are public until a label says otherwise; private ones are not API.
 #[test]

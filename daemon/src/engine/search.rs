@@ -688,6 +688,30 @@ mod tests {
         );
         let c = "int count(void) {\n    struct edit_entry {\n        int id;\n    };\n    return 0;\n}\n";
         expect("count.c", c, &[("count", "fn", 1), ("edit_entry", "struct", 2), ("id", "field", 3)]);
+        // A type defined in a declaration, at the file's level or in a function, with the
+        // variable declared of it.
+        let c = "struct seen { int id; } *table;\n\nvoid f(void) {\n    struct inner { int x; } *t = 0;\n}\n";
+        let expected = [
+            ("seen", "struct", 1),
+            ("table", "struct", 1),
+            ("id", "field", 1),
+            ("f", "fn", 3),
+            ("inner", "struct", 4),
+            ("t", "struct", 4),
+            ("x", "field", 4),
+        ];
+        expect("seen.c", c, &expected);
+    }
+
+    /// A function's nested named functions are found, as a Rust function's nested `fn` is; a
+    /// function value bound to a local is a local.
+    #[test]
+    fn nested_functions_are_symbols() {
+        let python = "def outer():\n    def helper():\n        pass\n    return helper\n";
+        expect("n.py", python, &[("outer", "fn", 1), ("helper", "fn", 2)]);
+        let javascript = "function outer() {\n  function helper() {}\n  const local = () => {};\n  return helper;\n}\n";
+        expect("n.js", javascript, &[("outer", "fn", 1), ("helper", "fn", 2)]);
+        expect("n.ts", javascript, &[("outer", "fn", 1), ("helper", "fn", 2)]);
     }
 
     #[test]

@@ -18,16 +18,14 @@ pub(super) static SPEC: Spec = Spec {
             .named(declarator_name)
             .head_end(&["field_initializer_list", "body"])
             .members("body"),
+        // A member or a variable declaring a named type in place (`struct hdr { … } *h;`, `static
+        // struct seen { … } *table;`) is that type, with its fields, which code names (`struct
+        // hdr *`), and the member or variable after it, as a typedef's; named by both (see
+        // `inline_type_name`). In a function's body it is one of the types listed under it.
+        inline_type_rule("field_declaration"),
+        inline_type_rule("declaration"),
         // Prototypes, and file-level variables.
         Rule::classify("declaration", declaration).named(declarator_name).head_end(&["declarator/value"]),
-        // A member declaring a named type in place (`struct hdr { … } *h;`) is that type, with
-        // its fields, which code names (`struct hdr *`), and the member after it, as a typedef's;
-        // named by both (see `inline_type_name`).
-        Rule::classify("field_declaration", inline_type)
-            .named(inline_type_name)
-            .head_end(&["type/body"])
-            .keep_tail()
-            .members("type/body"),
         // Method declarations in a class, and the data members another file can use. A member
         // whose anonymous type is defined in place shows it: `struct { int hits, misses; } stats`.
         Rule::classify("field_declaration", member).named(member_names).whole(),
@@ -152,6 +150,12 @@ fn declares_function(node: Node) -> bool {
 
 fn declaration(node: Node, _: &str) -> Option<Kind> {
     Some(if declares_function(node) { Kind::Function } else { Kind::Variable })
+}
+
+/// A `node` (a member or a declaration) that defines a named type in place and declares something
+/// of it is that type (see [`inline_type`]).
+const fn inline_type_rule(node: &'static str) -> Rule {
+    Rule::classify(node, inline_type).named(inline_type_name).head_end(&["type/body"]).keep_tail().members("type/body")
 }
 
 /// The type a member defines in place under a name of its own (`struct hdr { … } *h;`), when it

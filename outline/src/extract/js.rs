@@ -163,6 +163,11 @@ pub(super) static SPEC: Spec = Spec {
         Private::fields("field_definition", field_property),
         Private::fields("required_parameter", parameter_property),
         Private::fields("optional_parameter", parameter_property),
+        // A function's nested `function helper() {…}` is its detail in the views, and a reader
+        // still looks for it by name, as for a Rust function's nested `fn`; a function value
+        // bound to a local (`const helper = () => …`) is a local, as a Rust `let` is.
+        Private { node: "function_declaration", names: name_field, kind: |_, _| Some(Kind::Function) },
+        Private { node: "generator_function_declaration", names: name_field, kind: |_, _| Some(Kind::Function) },
     ],
 };
 

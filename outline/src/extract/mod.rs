@@ -1224,9 +1224,19 @@ impl<'s> Walker<'s> {
         if rule.keep_tail
             && let Some(body) = body
         {
-            // C's `typedef struct {…} name`: the name comes after the body.
+            // C's `typedef struct {…} name`: the name comes after the body. A variable's initial
+            // value (`struct entry {…} table[] = { … };`, often a table of many lines) is no
+            // part of what is declared, and is left out with its `=`.
             head.push(Role::Core, " ");
-            self.push_code(&mut head, Role::Core, node, body.end_byte()..node.end_byte());
+            let mut start = body.end_byte();
+            let mut cursor = node.walk();
+            let declarators: Vec<Node> = node.children_by_field_name("declarator", &mut cursor).collect();
+            for value in declarators.iter().filter_map(|declarator| declarator.child_by_field_name("value")) {
+                let before = self.source[..value.start_byte()].trim_end().trim_end_matches('=').trim_end().len();
+                self.push_code(&mut head, Role::Core, node, start..before.max(start));
+                start = value.end_byte();
+            }
+            self.push_code(&mut head, Role::Core, node, start..node.end_byte());
         }
         let notes = rule.body_notes.zip(members(rule, node)).and_then(|(notes, body)| notes(body, self.source));
         if let Some(notes) = notes {

@@ -127,6 +127,40 @@ mod tests {
         assert_eq!(found, expected.map(|(name, kind, line)| (name.to_string(), kind, line)));
     }
 
+    /// A Python function's nested `def`s are found, a method's too, at any depth; a lambda bound
+    /// to a local is not (a local, as a Rust `let`), nor are the functions the views list.
+    #[test]
+    fn python_nested_functions_are_found() {
+        let source = "def outer():\n    def helper():\n        pass\n    square = lambda x: x * x\n    if True:\n        \
+                      @wraps(outer)\n        async def deep():\n            pass\n    return helper\n\n\
+                      class K:\n    def method(self):\n        def inner():\n            pass\n";
+        let (outline, tree) = outline_and_tree(Language::Python, source);
+        let found: Vec<(String, Kind, u32)> = private_fields(&outline, &tree.unwrap(), source);
+        let expected = [("helper", Kind::Function, 2), ("deep", Kind::Function, 7), ("inner", Kind::Function, 13)];
+        assert_eq!(found, expected.map(|(name, kind, line)| (name.to_string(), kind, line)));
+    }
+
+    /// A JavaScript or TypeScript function's nested `function` and `function*` declarations are
+    /// found, a method's and an arrow function's too; a function value bound to a local `const`
+    /// is not (a local, as a Rust `let`), nor are the functions the views list.
+    #[test]
+    fn javascript_nested_functions_are_found() {
+        let source = "export function outer() {\n  function helper() {}\n  function* pairs() {}\n  \
+                      const local = () => {};\n  return helper;\n}\n\nclass K {\n  m() {\n    function inMethod() {}\n  }\n}\n\n\
+                      export const run = () => {\n  function inArrow() {}\n};\n";
+        let expected = [
+            ("helper", Kind::Function, 2),
+            ("pairs", Kind::Function, 3),
+            ("inMethod", Kind::Function, 10),
+            ("inArrow", Kind::Function, 15),
+        ];
+        for language in [Language::JavaScript, Language::TypeScript] {
+            let (outline, tree) = outline_and_tree(language, source);
+            let found: Vec<(String, Kind, u32)> = private_fields(&outline, &tree.unwrap(), source);
+            assert_eq!(found, expected.map(|(name, kind, line)| (name.to_string(), kind, line)), "{language:?}");
+        }
+    }
+
     /// A constructor's parameter properties are the class's fields, whatever their access; its
     /// plain parameters are not.
     #[test]

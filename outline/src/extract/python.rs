@@ -4,7 +4,7 @@
 
 use tree_sitter::Node;
 
-use super::{Constructors, Private, Rule, Spec, left_side};
+use super::{Constructors, Private, Rule, Spec, left_side, name_field};
 use crate::model::Kind;
 use crate::text::node_text;
 
@@ -67,7 +67,13 @@ pub(super) static SPEC: Spec = Spec {
     is_import: imports_only,
     import_keywords: &["import "],
     constructors: Constructors::Named(&["__init__"]),
-    private: &[Private { node: "assignment", names: every_assigned_name, kind: private_kind }],
+    private: &[
+        Private { node: "assignment", names: every_assigned_name, kind: private_kind },
+        // A function's nested `def` is its detail in the views, and a reader still looks for it
+        // by name (a decorator's `wrapper`, a helper it returns), as for a Rust function's nested
+        // `fn`; a lambda bound to a local is a local, as a Rust `let` is.
+        Private { node: "function_definition", names: name_field, kind: |_, _| Some(Kind::Function) },
+    ],
 };
 
 /// An enum is a class that names an enum base (`Enum`, `IntEnum`, `StrEnum`, a project's
