@@ -62,6 +62,15 @@ mod tests {
     use crate::model::Kind;
     use crate::{Language, outline_and_tree, private_fields};
 
+    /// What `private_fields` finds in `source` is `expected` (name, kind, line), in order.
+    fn assert_found(language: Language, source: &str, expected: &[(&str, Kind, u32)]) {
+        let (outline, tree) = outline_and_tree(language, source);
+        let found: Vec<(String, Kind, u32)> = private_fields(&outline, &tree.unwrap(), source);
+        let expected: Vec<(String, Kind, u32)> =
+            expected.iter().map(|&(name, kind, line)| (name.to_string(), kind, line)).collect();
+        assert_eq!(found, expected, "{language:?}");
+    }
+
     /// The items a function's body declares that the views leave out are found: its nested
     /// functions and constants, and a type in a block inside it; its types, listed by the views
     /// as the file's own items are, are not found twice.
@@ -70,8 +79,6 @@ mod tests {
         let source = "pub struct Top { a: u8 }\n\nfn run() {\n    #[derive(Debug)]\n    struct Row {\n        id: u32,\n    }\n    \
                       enum Step { One }\n    fn helper() {}\n    const LIMIT: u8 = 3;\n    if true {\n        struct Deep;\n    }\n}\n\n\
                       #[cfg(test)]\nmod tests {\n    #[test]\n    fn works() {}\n}\n";
-        let (outline, tree) = outline_and_tree(Language::Rust, source);
-        let found: Vec<(String, Kind, u32)> = private_fields(&outline, &tree.unwrap(), source);
         let expected = [
             ("a", Kind::Field, 1),
             ("id", Kind::Field, 6),
@@ -79,7 +86,7 @@ mod tests {
             ("LIMIT", Kind::Const, 10),
             ("Deep", Kind::Struct, 12),
         ];
-        assert_eq!(found, expected.map(|(name, kind, line)| (name.to_string(), kind, line)));
+        assert_found(Language::Rust, source, &expected);
     }
 
     /// A C# method's local functions are found, at any depth of its body; a program's top-level
@@ -90,10 +97,8 @@ mod tests {
                       int Digit(char c) => c - '0';\n        if (text.Length > 0)\n        {\n            \
                       static bool IsSign(char c) { return c == '-'; }\n            return IsSign(text[0]) ? 0 : Digit(text[0]);\n        \
                       }\n        return Twice(0);\n    }\n}\n";
-        let (outline, tree) = outline_and_tree(Language::CSharp, source);
-        let found: Vec<(String, Kind, u32)> = private_fields(&outline, &tree.unwrap(), source);
         let expected = [("Digit", Kind::Function, 7), ("IsSign", Kind::Function, 10)];
-        assert_eq!(found, expected.map(|(name, kind, line)| (name.to_string(), kind, line)));
+        assert_found(Language::CSharp, source, &expected);
     }
 
     /// A Go type declared in a closure or a block inside a function is found; those the views
@@ -103,15 +108,13 @@ mod tests {
         let source = "package p\n\ntype Top struct{}\n\nfunc TestX(t *testing.T) {\n\ttype listed struct{}\n\t\
                       t.Run(\"a\", func(t *testing.T) {\n\t\ttype testCase struct{ in int }\n\t\ttype id = int\n\t})\n\t\
                       if true {\n\t\ttype shape interface{ Area() int }\n\t}\n}\n";
-        let (outline, tree) = outline_and_tree(Language::Go, source);
-        let found: Vec<(String, Kind, u32)> = private_fields(&outline, &tree.unwrap(), source);
         let expected = [
             ("testCase", Kind::Struct, 8),
             ("in", Kind::Field, 8),
             ("id", Kind::TypeAlias, 9),
             ("shape", Kind::Interface, 12),
         ];
-        assert_eq!(found, expected.map(|(name, kind, line)| (name.to_string(), kind, line)));
+        assert_found(Language::Go, source, &expected);
     }
 
     /// A Java type declared in a lambda, a block or an initializer inside a class is found; those
@@ -121,10 +124,8 @@ mod tests {
         let source = "class J {\n    class Nested {}\n    static {\n        record Seed(int n) {}\n    }\n    \
                       void m(boolean b) {\n        enum Listed { A }\n        if (b) {\n            class Deep {}\n        }\n        \
                       Runnable r = () -> {\n            interface InLambda {}\n        };\n    }\n}\n";
-        let (outline, tree) = outline_and_tree(Language::Java, source);
-        let found: Vec<(String, Kind, u32)> = private_fields(&outline, &tree.unwrap(), source);
         let expected = [("Seed", Kind::Class, 4), ("Deep", Kind::Class, 9), ("InLambda", Kind::Interface, 12)];
-        assert_eq!(found, expected.map(|(name, kind, line)| (name.to_string(), kind, line)));
+        assert_found(Language::Java, source, &expected);
     }
 
     /// A Python function's nested `def`s are found, a method's too, at any depth; a lambda bound
@@ -134,10 +135,8 @@ mod tests {
         let source = "def outer():\n    def helper():\n        pass\n    square = lambda x: x * x\n    if True:\n        \
                       @wraps(outer)\n        async def deep():\n            pass\n    return helper\n\n\
                       class K:\n    def method(self):\n        def inner():\n            pass\n";
-        let (outline, tree) = outline_and_tree(Language::Python, source);
-        let found: Vec<(String, Kind, u32)> = private_fields(&outline, &tree.unwrap(), source);
         let expected = [("helper", Kind::Function, 2), ("deep", Kind::Function, 7), ("inner", Kind::Function, 13)];
-        assert_eq!(found, expected.map(|(name, kind, line)| (name.to_string(), kind, line)));
+        assert_found(Language::Python, source, &expected);
     }
 
     /// A JavaScript or TypeScript function's nested `function` and `function*` declarations are
@@ -155,9 +154,7 @@ mod tests {
             ("inArrow", Kind::Function, 15),
         ];
         for language in [Language::JavaScript, Language::TypeScript] {
-            let (outline, tree) = outline_and_tree(language, source);
-            let found: Vec<(String, Kind, u32)> = private_fields(&outline, &tree.unwrap(), source);
-            assert_eq!(found, expected.map(|(name, kind, line)| (name.to_string(), kind, line)), "{language:?}");
+            assert_found(language, source, &expected);
         }
     }
 
