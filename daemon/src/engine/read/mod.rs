@@ -625,24 +625,31 @@ impl Rendered {
 /// [`AUTO_HEAD_BYTES`], or when the first line alone is longer, the start of it
 /// (the text map, which says where it cut).
 fn auto_mode(text: &str, raw_tokens: usize, has_outline: bool, surface: Surface) -> (Mode, String) {
+    let (mode, why) = shortened(text, raw_tokens, has_outline, surface);
+    (mode, why.map(|why| format!("auto: {why}")).unwrap_or_default())
+}
+
+/// The view `auto` sends of a file of `raw_tokens`, and, when it is not the whole file, what was
+/// done, for the note (without the mode that did it: `aggressive` of text shortens the same way).
+fn shortened(text: &str, raw_tokens: usize, has_outline: bool, surface: Surface) -> (Mode, Option<String>) {
     let (full, lines) = (surface.mode("full"), surface.lines());
     if raw_tokens <= AUTO_FULL_TOKENS {
-        (Mode::Full, String::new())
+        (Mode::Full, None)
     } else if has_outline {
-        (Mode::Map, format!("auto: {raw_tokens} tokens → map; ask {full} or {lines} for the content"))
+        (Mode::Map, Some(format!("{raw_tokens} tokens → map; ask {full} or {lines} for the content")))
     } else if raw_tokens <= AUTO_TEXT_TOKENS {
-        (Mode::Full, String::new())
+        (Mode::Full, None)
     } else {
         match head_lines(text) {
             0 => (
                 Mode::Map,
-                format!(
-                    "auto: {raw_tokens} tokens of text, its first line alone too long to show → its start; ask {full} for all of it"
-                ),
+                Some(format!(
+                    "{raw_tokens} tokens of text, its first line alone too long to show → its start; ask {full} for all of it"
+                )),
             ),
             end => (
                 Mode::Lines(vec![(1, end)]),
-                format!("auto: {raw_tokens} tokens of text → first {end} lines; ask {lines} for more"),
+                Some(format!("{raw_tokens} tokens of text → first {end} lines; ask {lines} for more")),
             ),
         }
     }
@@ -653,12 +660,9 @@ fn auto_mode(text: &str, raw_tokens: usize, has_outline: bool, surface: Surface)
 /// 5 MB log was sent whole under "no outline", a reason that belongs to the outline views.
 fn aggressive_text(shown: &str, text: &str, raw_tokens: usize, surface: Surface) -> (Mode, String) {
     let why = format!("aggressive: no comment syntax known for {shown}");
-    match auto_mode(text, raw_tokens, false, surface) {
-        (Mode::Full, _) => (Mode::Full, format!("{why}: sent in full")),
-        (mode, note) => {
-            let head = note.strip_prefix("auto: ").unwrap_or(&note);
-            (mode, format!("{why}; {head}"))
-        }
+    match shortened(text, raw_tokens, false, surface) {
+        (mode, Some(done)) => (mode, format!("{why}; {done}")),
+        (mode, None) => (mode, format!("{why}: sent in full")),
     }
 }
 
