@@ -19,14 +19,16 @@ impl Stamp {
     /// The stamp of `path` now, following symlinks; an unreadable or absent
     /// file is `exists: false` (appearing later changes its stamp).
     pub fn of(path: &Path) -> Stamp {
-        match std::fs::metadata(path) {
-            Ok(meta) => Stamp {
-                exists: true,
-                inode: meta.ino(),
-                size: meta.len(),
-                mtime_ns: meta.mtime().saturating_mul(1_000_000_000).saturating_add(meta.mtime_nsec()),
-            },
-            Err(_) => Stamp::default(),
+        std::fs::metadata(path).map_or_else(|_| Stamp::default(), |meta| Stamp::of_metadata(&meta))
+    }
+
+    /// The stamp of a file whose metadata the caller already has.
+    pub fn of_metadata(meta: &std::fs::Metadata) -> Stamp {
+        Stamp {
+            exists: true,
+            inode: meta.ino(),
+            size: meta.len(),
+            mtime_ns: meta.mtime().saturating_mul(1_000_000_000).saturating_add(meta.mtime_nsec()),
         }
     }
 }

@@ -33,12 +33,10 @@ static INDEXES: LazyLock<Mutex<Vec<(PathBuf, Version, Names)>>> =
 /// unless this version of it was parsed before; `None` when there is no
 /// index to read. The lock is not held while the file is read or parsed.
 pub(crate) fn names(path: &Path, parse: impl FnOnce(&[u8]) -> Option<Vec<String>>) -> Option<Names> {
-    let stamp = Stamp::of(path);
-    if !stamp.exists {
-        return None;
-    }
-    let changed = std::fs::metadata(path).map_or(0, |meta| meta.ctime() * 1_000_000_000 + meta.ctime_nsec());
-    let version = (stamp, changed);
+    // One look at the file for both parts of its version.
+    let meta = std::fs::metadata(path).ok()?;
+    let changed = meta.ctime().saturating_mul(1_000_000_000).saturating_add(meta.ctime_nsec());
+    let version = (Stamp::of_metadata(&meta), changed);
     let cached =
         INDEXES.lock().iter().find(|(at, seen, _)| at == path && *seen == version).map(|(.., names)| names.clone());
     if let Some(names) = cached {
