@@ -128,6 +128,12 @@ impl Definition {
         several_names(&self.name).unwrap_or_else(|| vec![self.name.as_str()])
     }
 
+    /// The name its members are qualified by (`Type::member`, `Type.member`): see
+    /// [`qualifying_name`].
+    pub fn owner_name(&self) -> &str {
+        qualifying_name(&self.name)
+    }
+
     /// Exports, one a line from line 1, with the signatures given: what the tests of the
     /// renderers' export runs feed them.
     #[cfg(test)]
@@ -190,4 +196,13 @@ pub struct Outline {
     /// the views join a run of definitions on (`macro_rules! {a, b}`, `const A, B`) does not
     /// span one, nor an [`Outline::unparsed`] span: it would claim lines it does not describe.
     pub unlisted: Vec<(u32, u32)>,
+}
+
+/// The name a definition named `name` qualifies its members by: the type an `impl` block is for
+/// (`Store` for `impl<T> Codec for Store<T>`), without type parameters (`List` for `List[T]`) or
+/// path (`C` for `a::b::C`).
+pub fn qualifying_name(name: &str) -> &str {
+    let target = name.rsplit_once(" for ").map_or(name, |(_, target)| target);
+    let target = target.split(['<', '[']).next().unwrap_or(target).trim();
+    target.rsplit("::").next().unwrap_or(target)
 }

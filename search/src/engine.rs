@@ -82,31 +82,37 @@ impl SearchEngine {
                 )
             }
             Action::Symbol => {
-                let search = |pattern: &str| -> Result<_, SearchError> {
-                    let needle = symbol::needle(pattern)?;
-                    Ok(self.indexed_or_scan(
+                let search = |needle: &symbol::Needle| {
+                    self.indexed_or_scan(
                         root,
                         &filter,
-                        |view| symbol::search_index(view, root, &filter, &needle, max, config),
-                        |deadline| symbol::search_scan(&scope, &filter, &needle, max, config, &stop(deadline)),
+                        |view| symbol::search_index(view, root, &filter, needle, max, config),
+                        |deadline| symbol::search_scan(&scope, &filter, needle, max, config, &stop(deadline)),
                         None,
-                    ))
+                    )
                 };
-                let asked = search(&request.pattern)?;
+                let asked = search(&symbol::needle(&request.pattern)?);
                 // `Query::fetch` or `Server.Shutdown`, as callgraph takes it, names no definition: a
-                // symbol is indexed by its own name. Its last part is then looked up, saying so.
+                // symbol is indexed by its own name, with its owner. The owner's members of that
+                // name are looked up, else every definition of that name, saying so.
                 match symbol::qualified(&request.pattern) {
-                    Some((owner, name)) if asked.2.total == 0 => match search(name)? {
-                        (source, note, mut found) if found.total > 0 => {
-                            found.note = Some(format!(
-                                "no definition is named `{}`: these are the definitions named `{name}`, of any \
-                                 owner (symbol search does not know what `{owner}` holds)",
-                                request.pattern.trim()
-                            ));
-                            (source, note, found)
+                    Some((owner, name)) if asked.2.total == 0 => {
+                        let members = search(&symbol::Needle::member(name, Some(owner))?);
+                        if members.2.total > 0 {
+                            members
+                        } else {
+                            match search(&symbol::Needle::member(name, None)?) {
+                                (source, note, mut found) if found.total > 0 => {
+                                    found.note = Some(format!(
+                                        "no `{name}` was found in a type or module named `{owner}`: these are \
+                                         the definitions named `{name}` anywhere"
+                                    ));
+                                    (source, note, found)
+                                }
+                                _ => asked,
+                            }
                         }
-                        _ => asked,
-                    },
+                    }
                     _ => asked,
                 }
             }

@@ -16,7 +16,8 @@ use crate::tokenizer::{CODE_TOKENIZER, CodeTokenizer};
 use crate::walk::FileStamp;
 
 // 3: symbol lines point at the declaration, not at attributes or decorators in front of it.
-pub(crate) const SCHEMA_VERSION: u32 = 3;
+// 4: symbols are stored with their owner.
+pub(crate) const SCHEMA_VERSION: u32 = 4;
 
 /// Symbol names, whole and lowercased, for exact and prefix lookups.
 const SYMBOL_NAME_TOKENIZER: &str = "symbol_name";

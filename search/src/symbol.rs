@@ -25,23 +25,36 @@ use crate::symbols::Symbol;
 use crate::walk::{ScanStats, Stop, read_file, scan_files, text_of};
 use crate::withheld::Withheld;
 
-/// The name prefix to look for: as typed (for ordering), and lowercased (for matching).
+/// The name prefix to look for: as typed (for ordering), and lowercased (for matching); or, for
+/// a qualified pattern's parts (see [`Needle::member`]), a whole name and its owner.
 pub(crate) struct Needle {
     typed: String,
     lower: String,
+    /// Only this name, not the names it begins.
+    whole: bool,
+    /// Only members of a type or module of this name (lowercased).
+    owner: Option<String>,
 }
 
 impl Needle {
-    /// Whether `symbol`'s name starts with the needle, in any case.
+    /// Whether `symbol` is one the needle looks for: its name starts with the needle (or is it,
+    /// for a whole name), in any case, and it is a member of the needle's owner if it names one.
     fn matches(&self, symbol: &Symbol) -> bool {
-        lowercase_starts_with(self.compared(&symbol.name), &self.lower)
+        let name = self.compared(&symbol.name);
+        let named = match self.whole {
+            true => is_exact(name, &self.lower),
+            false => lowercase_starts_with(name, &self.lower),
+        };
+        named && self.owner.as_deref().is_none_or(|owner| symbol.owner.as_deref().is_some_and(|of| is_exact(of, owner)))
     }
 
     /// The pattern of the lowercased names the index holds that may match: those starting with
-    /// the needle, after a private name's `#` too (see [`Needle::compared`]).
+    /// the needle (or equal to it, for a whole name), after a private name's `#` too (see
+    /// [`Needle::compared`]).
     fn index_pattern(&self) -> String {
         let private = if self.lower.starts_with('#') { "" } else { "#?" };
-        format!("{private}{}.*", regex_syntax::escape(&self.lower))
+        let rest = if self.whole { "" } else { ".*" };
+        format!("{private}{}{rest}", regex_syntax::escape(&self.lower))
     }
 
     /// The part of `name` the needle is compared with: a JavaScript private name (`#count`) is
@@ -52,6 +65,18 @@ impl Needle {
             _ => name,
         }
     }
+
+    /// The definitions named `name` exactly, members of a type or module named `owner` (its last
+    /// part: `b::C` is `C`) when given.
+    pub(crate) fn member(name: &str, owner: Option<&str>) -> Result<Needle, SearchError> {
+        let mut needle = needle(name)?;
+        needle.whole = true;
+        needle.owner = owner.map(|owner| {
+            let last = owner.rsplit("::").next().unwrap_or(owner);
+            last.rsplit('.').next().unwrap_or(last).trim().to_lowercase()
+        });
+        Ok(needle)
+    }
 }
 
 pub(crate) fn needle(pattern: &str) -> Result<Needle, SearchError> {
@@ -59,7 +84,7 @@ pub(crate) fn needle(pattern: &str) -> Result<Needle, SearchError> {
     if typed.is_empty() {
         return Err(SearchError::EmptyQuery { what: "the symbol name is empty; pass a name or its beginning" });
     }
-    Ok(Needle { lower: typed.to_lowercase(), typed })
+    Ok(Needle { lower: typed.to_lowercase(), typed, whole: false, owner: None })
 }
 
 /// The owner and name of a qualified pattern (`Query::fetch`, `Server.Shutdown`, `a::b::C`:
@@ -251,7 +276,7 @@ mod tests {
 
     #[test]
     fn a_private_name_is_found_without_its_hash() {
-        let symbol = |name: &str| Symbol { name: name.to_string(), kind: "field".to_string(), line: 1 };
+        let symbol = |name: &str| Symbol { name: name.to_string(), kind: "field".to_string(), line: 1, owner: None };
         let plain = needle("count").unwrap();
         assert!(plain.matches(&symbol("#count")) && plain.matches(&symbol("count")));
         assert!(

@@ -16,6 +16,10 @@ pub struct Symbol {
     pub kind: String,
     /// 1-based line of the definition.
     pub line: u32,
+    /// The name of the type or module it is a member of (`Decoder` for Go's `func (d *Decoder)
+    /// Decode`, `Store` in `impl<T> Codec for Store<T>`), so a qualified pattern (`Decoder.Decode`)
+    /// finds that member; `None` at a file's top level or when the extractor does not know.
+    pub owner: Option<String>,
 }
 
 /// Finds the definitions in one file, given its path and text.
@@ -55,26 +59,31 @@ pub fn default_extractor() -> SymbolExtractor {
                     "fn" | "fun" | "def" | "func" | "function" => "function",
                     other => other,
                 };
-                Some(Symbol { name: caps[2].to_string(), kind: kind.to_string(), line: index as u32 + 1 })
+                Some(Symbol { name: caps[2].to_string(), kind: kind.to_string(), line: index as u32 + 1, owner: None })
             })
             .collect()
     })
 }
 
-/// Stored form of a file's symbols: one `line\tkind\tname` per line.
+/// Stored form of a file's symbols: one `line\tkind\towner\tname` per line (the owner empty
+/// when there is none).
 pub(crate) fn encode(symbols: &[Symbol]) -> String {
-    symbols.iter().map(|s| format!("{}\t{}\t{}\n", s.line, s.kind, s.name)).collect()
+    symbols
+        .iter()
+        .map(|s| format!("{}\t{}\t{}\t{}\n", s.line, s.kind, s.owner.as_deref().unwrap_or(""), s.name))
+        .collect()
 }
 
 pub(crate) fn decode(stored: &str) -> Vec<Symbol> {
     stored
         .lines()
         .filter_map(|line| {
-            let mut parts = line.splitn(3, '\t');
+            let mut parts = line.splitn(4, '\t');
             let line = parts.next()?.parse().ok()?;
             let kind = parts.next()?.to_string();
+            let owner = Some(parts.next()?).filter(|owner| !owner.is_empty()).map(str::to_string);
             let name = parts.next()?.to_string();
-            Some(Symbol { name, kind, line })
+            Some(Symbol { name, kind, line, owner })
         })
         .collect()
 }
@@ -126,7 +135,10 @@ mod tests {
 
     #[test]
     fn encode_decode_round_trip() {
-        let symbols = vec![Symbol { name: "a_b".into(), kind: "struct".into(), line: 7 }];
+        let symbols = vec![
+            Symbol { name: "a_b".into(), kind: "struct".into(), line: 7, owner: None },
+            Symbol { name: "run".into(), kind: "method".into(), line: 9, owner: Some("Store".into()) },
+        ];
         assert_eq!(decode(&encode(&symbols)), symbols);
     }
 }

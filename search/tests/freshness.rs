@@ -225,7 +225,12 @@ fn the_index_extractor_serves_symbol_search_and_hands_its_extras_to_the_observer
     config.max_file_bytes = 64;
     // Names every file's length as its one symbol, and leaves the length for the observer on `.rs` files.
     config.index_extractor = Some(std::sync::Arc::new(|path: &Path, text: &str| lean_ctx_search::Extraction {
-        symbols: vec![lean_ctx_search::Symbol { name: format!("len{}", text.len()), kind: "x".into(), line: 1 }],
+        symbols: vec![lean_ctx_search::Symbol {
+            name: format!("len{}", text.len()),
+            kind: "x".into(),
+            line: 1,
+            owner: None,
+        }],
         extra: (path.extension().is_some_and(|e| e == "rs")).then(|| Box::new(text.len()) as Box<_>),
     }));
     let engine = SearchEngine::new(config);

@@ -90,20 +90,22 @@ fn symbol_search_orders_exact_before_prefix_and_is_case_insensitive() {
 }
 
 #[test]
-fn a_qualified_name_finds_the_definitions_of_its_last_part_and_says_so() {
-    // `ConfigLoader::load_config`, as an agent copies it from callgraph, names no symbol: its
-    // last part does, with a note that the owner was not checked.
+fn a_qualified_name_finds_its_owners_member_else_that_name_elsewhere_saying_so() {
+    // `ConfigLoader::load_config`, as an agent copies it from callgraph, names no symbol: a
+    // symbol is its own name. The default extractor knows no owners, so the member is not found
+    // as such: the definitions of that exact name are, with a note saying the owner held none.
     let fx = sample();
     for engine in index_and_scan(&fx) {
         for pattern in ["ConfigLoader::load_config", "ConfigLoader.load_config"] {
             let result = search(&engine, fx.root(), Action::Symbol, pattern);
             let got: Vec<&str> = result.matches.iter().map(|m| m.path.as_str()).collect();
-            assert_eq!(got, ["src/config.rs", "lib/util.py"], "{pattern}: {}", result.text);
+            // `load_config_file` starts with the name but is not it.
+            assert_eq!(got, ["src/config.rs"], "{pattern}: {}", result.text);
             assert!(
-                result.text.contains(&format!(
-                    "no definition is named `{pattern}`: these are the definitions named `load_config`, of any owner \
-                     (symbol search does not know what `ConfigLoader` holds)"
-                )),
+                result.text.contains(
+                    "no `load_config` was found in a type or module named `ConfigLoader`: these are the \
+                     definitions named `load_config` anywhere"
+                ),
                 "{}",
                 result.text
             );
@@ -111,8 +113,29 @@ fn a_qualified_name_finds_the_definitions_of_its_last_part_and_says_so() {
         // Nothing by either name: the answer is the plain empty one.
         let none = search(&engine, fx.root(), Action::Symbol, "ConfigLoader::nothing_here");
         assert_eq!(none.total, 0);
-        assert!(!none.text.contains("no definition is named"), "{}", none.text);
+        assert!(!none.text.contains("was found in a type"), "{}", none.text);
     }
+    // An extractor that knows owners (the daemon's): only the owner's member, without a note.
+    let fx = sample();
+    let mut config = fx.config();
+    let plain = lean_ctx_search::default_extractor();
+    config.extractor = std::sync::Arc::new(move |path: &Path, text: &str| {
+        let mut symbols = plain(path, text);
+        for symbol in symbols.iter_mut().filter(|s| s.name == "load_config") {
+            symbol.owner = Some("ConfigLoader".into());
+        }
+        symbols
+    });
+    let owners = lean_ctx_search::SearchEngine::new(config);
+    let result = search(&owners, fx.root(), Action::Symbol, "a::ConfigLoader::load_config");
+    assert_eq!(lines(&result), [("src/config.rs".to_string(), 3, "    pub fn load_config(path: &str) {}".to_string())]);
+    assert!(!result.text.contains("was found in a type"), "{}", result.text);
+    let elsewhere = search(&owners, fx.root(), Action::Symbol, "Loader.load_config");
+    assert!(
+        elsewhere.text.contains("no `load_config` was found in a type or module named `Loader`"),
+        "{}",
+        elsewhere.text
+    );
 }
 
 #[test]

@@ -118,6 +118,50 @@ fn a_private_name_is_found_without_its_hash() {
     }
 }
 
+/// A qualified name, as callgraph and stack traces write it, finds its owner's member in each
+/// language (a Go receiver, a Rust `impl`, a Java or Python class), from the index and a scan.
+#[test]
+fn a_qualified_name_finds_the_member_its_owner_defines() {
+    let home = Home::new();
+    let files = [
+        (
+            "stream.go",
+            "package json\n\ntype Decoder struct{}\n\nfunc (d *Decoder) Decode(v any) error { return nil }\n\nfunc Decode(v any) {}\n",
+        ),
+        (
+            "date.rs",
+            "pub struct NaiveDate;\n\nimpl<T> From<T> for NaiveDate {\n    fn from(t: T) -> Self { NaiveDate }\n}\n\nimpl NaiveDate {\n    pub fn from_ymd(y: i32) -> Self { NaiveDate }\n}\n\npub fn from_ymd() {}\n",
+        ),
+        (
+            "LogManager.java",
+            "public class LogManager {\n    public void readConfiguration() {}\n}\nclass Other {\n    void readConfiguration() {}\n}\n",
+        ),
+        ("console.py", "class Console:\n    def export_svg(self):\n        pass\n\ndef export_svg():\n    pass\n"),
+    ];
+    let root = project(&home, "owners", &files);
+    let indexed = wait_until(Duration::from_secs(30), || {
+        !lctx(&home, &root, false, &["search", "Decoder", "-a", "symbol"]).contains("searched the files directly")
+    });
+    assert!(indexed, "the index was not built");
+    let cases = [
+        ("Decoder.Decode", "stream.go:5:"),
+        ("NaiveDate::from_ymd", "date.rs:8:"),
+        ("chrono::NaiveDate::from", "date.rs:4:"),
+        ("LogManager.readConfiguration", "LogManager.java:2:"),
+        ("Console.export_svg", "console.py:2:"),
+    ];
+    for no_daemon in [false, true] {
+        for (pattern, only) in cases {
+            let found = lctx(&home, &root, no_daemon, &["search", pattern, "-a", "symbol"]);
+            assert!(found.starts_with(only) && found.contains("1 definition in 1 file"), "{pattern}: {found}");
+        }
+        // An owner that holds no such member: every definition of the name, saying so.
+        let found = lctx(&home, &root, no_daemon, &["search", "Other.export_svg", "-a", "symbol"]);
+        assert!(found.contains("console.py:2:") && found.contains("console.py:5:"), "{found}");
+        assert!(found.contains("no `export_svg` was found in a type or module named `Other`"), "{found}");
+    }
+}
+
 #[test]
 fn two_projects_never_see_each_others_files() {
     let home = Home::new();

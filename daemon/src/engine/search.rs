@@ -47,7 +47,7 @@ fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, graph_facts: 
         // Code without a grammar here: what its views list (Kotlin, PHP, shell…).
         (None, TextFormat::Code(family)) => {
             let mut symbols = Vec::new();
-            walk(&lean_ctx_outline::keyword_outline(text, family), &mut symbols);
+            walk(&lean_ctx_outline::keyword_outline(text, family), None, &mut symbols);
             return Extraction { symbols, extra: None };
         }
         // Prose holds no definitions: `class that represents…` in a reStructuredText page is a
@@ -55,21 +55,28 @@ fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, graph_facts: 
         (None, _) if is_prose(path) => return Extraction { symbols: Vec::new(), extra: None },
         (None, _) => return Extraction { symbols: fallback(path, text), extra: None },
     };
-    fn walk(defs: &[Definition], out: &mut Vec<Symbol>) {
+    /// `owner`: the definition `defs` are members of.
+    fn walk(defs: &[Definition], owner: Option<&Definition>, out: &mut Vec<Symbol>) {
         // A re-export names what another file defines.
         for d in defs.iter().filter(|d| d.kind != Kind::Export) {
             // The declaration's own line, not the attributes or decorators in front.
             let line = d.head_line;
+            let owner = owner.map(|owner| owner.owner_name().to_string());
             // A declaration of several names (Go's `var A, B`) is searched for by each.
             for name in d.names() {
-                out.push(Symbol { name: name.to_string(), kind: d.kind.label().to_string(), line });
+                out.push(Symbol {
+                    name: name.to_string(),
+                    kind: d.kind.label().to_string(),
+                    line,
+                    owner: owner.clone(),
+                });
             }
-            walk(&d.children, out);
+            walk(&d.children, Some(d), out);
         }
     }
     let (outline, tree) = outline_and_tree(language, text);
     let mut symbols = Vec::new();
-    walk(&outline.items, &mut symbols);
+    walk(&outline.items, None, &mut symbols);
     // Private fields and names are definitions too, though no view lists them.
     if let Some(tree) = &tree {
         let private = lean_ctx_outline::private_fields(&outline, tree, text);
@@ -77,6 +84,7 @@ fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, graph_facts: 
             name,
             kind: kind.label().to_string(),
             line,
+            owner: None,
         }));
     }
     let extra = (graph_facts && has_queries(language)).then(|| {
