@@ -1492,3 +1492,35 @@ fn git_reading_another_index_reads_what_it_lists() {
     }
     assert_eq!(p.check_shell("git grep x", &s.root), Verdict::Allow);
 }
+
+#[test]
+fn a_parent_after_a_symbolic_link_climbs_from_where_it_leads() {
+    let (s, p, file) = qa();
+    s.file("qa/secret/sub/x");
+    std::os::unix::fs::symlink(s.root.join("qa/secret/sub"), s.root.join("docs")).unwrap();
+    let secret = deny("Read(./qa/secret/**)", &file);
+    for (command, part) in [
+        ("cat docs/../plan.txt", "`cat` reads `docs/../plan.txt`"),
+        ("cat < docs/../plan.txt", "`<` names `docs/../plan.txt`"),
+        ("cat docs/./../plan.txt", "`cat` reads `docs/./../plan.txt`"),
+        ("cat docs/../sub/../plan.txt", "`cat` reads `docs/../sub/../plan.txt`"),
+        ("cat /proc/self/cwd/docs/../plan.txt", "`cat` reads `/proc/self/cwd/docs/../plan.txt`"),
+        ("cat d?cs/../plan.txt", "`cat` reads `d?cs/../plan.txt`, which matches qa/secret/plan.txt"),
+        ("cat docs/../pl*", "`cat` reads `docs/../pl*`, which matches qa/secret/plan.txt"),
+        ("cd docs/.. && cat plan.txt", "`cat` reads `plan.txt`"),
+        ("grep -r x docs/..", "`grep` reads everything under `docs/..`, qa/secret/sub among it"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(secret.clone(), part), "{command}");
+    }
+    // Written: the edit is checked where it lands.
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Edit(./config/**)"]}"#));
+    s.file("config/sub/a");
+    std::os::unix::fs::symlink(s.root.join("config/sub"), s.root.join("docs")).unwrap();
+    assert_eq!(
+        s.load().check_shell("echo x > docs/../new.txt", &s.root),
+        because(deny("Edit(./config/**)", &s.project_file()), "`>` names `docs/../new.txt`")
+    );
+    // Without a link, `..` is what it says.
+    assert_eq!(p.check_shell("cat src/../qa/notes.md", &s.root), Verdict::Allow);
+}
