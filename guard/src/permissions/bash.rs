@@ -18,9 +18,11 @@
 //! - as written, and with quotes and redirections removed;
 //! - past leading shell keywords (`if`, `then`, `do`, `!`, `{`…) and
 //!   `NAME=value` assignments;
-//! - past wrappers that run the rest as a command: `sudo`, `doas`, `env`,
-//!   `timeout`, `nice`, `ionice`, `nohup`, `time`, `command`, `builtin`,
-//!   `exec`, `stdbuf`, `xargs`, `parallel`, with their options;
+//! - past wrappers that run the rest as a command: `sudo`, `env`,
+//!   `timeout`, `nice`, `nohup`, `command`, `builtin`, `exec`, `xargs`,
+//!   `parallel`, with their options, and those [`super::wrappers`] reads
+//!   as they read their options (`setsid`, `flock`, `doas`, `time`…; the
+//!   script of `su -c` or `watch` is split as `sh -c`'s);
 //! - with a command given by path (`/bin/rm`) named by its file name;
 //! - without the global options a program takes before its subcommand
 //!   (`git -C dir push` is matched as `git push` too).
@@ -45,6 +47,7 @@ use lean_ctx_shell_syntax::{Command, Quote, Quoted, Word};
 
 use super::scope::Place;
 use super::variables::Variables;
+use super::wrappers::{self, Chdir, Run};
 use super::{braces, env_split, expand, option_files};
 
 /// Nesting of `sh -c` and `eval` followed at most.
@@ -407,8 +410,10 @@ enum Runs {
 pub(crate) const KEYWORDS: [&str; 14] =
     ["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "case", "esac"];
 
-/// The wrappers looked through and their options that take a value.
-const WRAPPERS: [(&str, &[&str]); 14] = [
+/// The wrappers looked through and their options that take a value; any
+/// other option is taken as a flag. Those read as the program reads its
+/// options are [`wrappers`]'.
+const WRAPPERS: [(&str, &[&str]); 10] = [
     (
         "sudo",
         &[
@@ -436,17 +441,13 @@ const WRAPPERS: [(&str, &[&str]); 14] = [
             "--command-timeout",
         ],
     ),
-    ("doas", &["-u", "-C"]),
     ("env", &["-u", "-C", "-S", "--unset", "--chdir", "--split-string"]),
     ("timeout", &["-s", "-k", "--signal", "--kill-after"]),
     ("nice", &["-n", "--adjustment"]),
-    ("ionice", &["-c", "-n", "-p", "--class", "--classdata"]),
     ("nohup", &[]),
-    ("time", &["-f", "-o", "--format", "--output"]),
     ("command", &[]),
     ("builtin", &[]),
     ("exec", &["-a"]),
-    ("stdbuf", &["-i", "-o", "-e", "--input", "--output", "--error"]),
     (
         "xargs",
         &[
@@ -546,12 +547,15 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         .map(|&start| basename(texts[start]))
         .find(|wrapper| INPUT_NAMES.contains(wrapper))
         .map(str::to_string);
-    let chdir = starts[..starts.len() - 1]
-        .iter()
-        .filter(|&&start| basename(texts[start]) == "env")
-        .filter_map(|&start| env_chdir(&words[start + 1..at]))
-        .next_back()
-        .map(|(word, from)| Arg { text: word.text[from..].to_string(), glob: None, ..Arg::of(word, vars) });
+    let chdir =
+        starts[..starts.len() - 1].iter().filter_map(|&start| wrapper_chdir(words, &texts, start, at)).next_back();
+    let chdir = chdir.map(|chdir| match chdir {
+        Chdir::Word(word, from) => {
+            let word = &words[word];
+            Arg { text: word.text[from..].to_string(), glob: None, ..Arg::of(word, vars) }
+        }
+        Chdir::Unknown => Arg::unknown(texts[at].to_string()),
+    });
     let wrapper_reads = starts
         .windows(2)
         .filter(|pair| INPUT_NAMES.contains(&basename(texts[pair[0]])))
@@ -582,6 +586,14 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         Some(shell) if SHELLS.contains(&shell) => shell_script(&texts[at + 1..]).map(own_shell),
         Some("find") => find_commands(command, at).map(own_shell),
         Some("trap") => trap_action(&texts[at + 1..]).map(|(action, _)| script(Runs::Later)(action.to_string())),
+        Some(name) if wrappers::is_wrapper(name) => match wrappers::run(name, &texts[at + 1..]).map(|w| w.run) {
+            Some(Run::Script(text)) => Some(own_shell(text)),
+            Some(Run::Unknown(written)) => {
+                unknown_program.get_or_insert(written);
+                None
+            }
+            _ => None,
+        },
         Some("env") => env_split_string(&texts[at + 1..]).and_then(|(word, from)| {
             // env takes the words its string splits into as its own, in the
             // flag's place: options (`-C dir`), assignments, then the command.
@@ -690,18 +702,34 @@ fn known_only_when_run(word: &Word) -> bool {
     !(name_known && directory_quoted_variables)
 }
 
+/// Where the wrapper at `start` (in `words`, whose texts are `texts`) runs
+/// the command at `at`, when an option of it says: env's `-C`, unshare's
+/// `-w`, systemd-run's (see [`wrappers`]); the word (of `words`) naming
+/// the directory and where in it the name starts.
+fn wrapper_chdir(words: &[Word], texts: &[&str], start: usize, at: usize) -> Option<Chdir> {
+    let name = basename(texts[start]);
+    if name == "env" {
+        let (word, from) = env_chdir(&words[start + 1..at])?;
+        return Some(Chdir::Word(start + 1 + word, from));
+    }
+    match wrappers::run(name, &texts[start + 1..])?.chdir? {
+        Chdir::Word(word, from) => Some(Chdir::Word(start + 1 + word, from)),
+        Chdir::Unknown => Some(Chdir::Unknown),
+    }
+}
+
 /// The word among env's options (`words`, up to its command) giving the
 /// directory it runs the command in, and where in it the directory starts:
 /// `-C dir`, `-Cdir`, `--chdir dir`, `--chdir=dir`; the last one counts.
-fn env_chdir(words: &[Word]) -> Option<(&Word, usize)> {
+fn env_chdir(words: &[Word]) -> Option<(usize, usize)> {
     let mut found = None;
     for (at, word) in words.iter().enumerate() {
         let text = word.text.as_str();
         found = match text {
             "--" => break,
-            "-C" | "--chdir" => words.get(at + 1).map(|dir| (dir, 0)).or(found),
-            _ if text.starts_with("--chdir=") => Some((word, "--chdir=".len())),
-            _ if text.starts_with("-C") => Some((word, 2)),
+            "-C" | "--chdir" => (at + 1 < words.len()).then_some((at + 1, 0)).or(found),
+            _ if text.starts_with("--chdir=") => Some((at, "--chdir=".len())),
+            _ if text.starts_with("-C") => Some((at, 2)),
             _ => found,
         };
     }
@@ -764,6 +792,12 @@ fn skip_prefix(words: &[Word], texts: &[&str], at: usize) -> Option<usize> {
         return Some(at + header);
     }
     let name = basename(word);
+    if let Some(wrapped) = wrappers::run(name, &texts[at + 1..]) {
+        return match wrapped.run {
+            Run::Command(command) => Some(at + 1 + command),
+            Run::Script(_) | Run::Nothing | Run::Unknown(_) => None,
+        };
+    }
     let (_, takes_value) = WRAPPERS.iter().find(|(wrapper, _)| *wrapper == name)?;
     // `env -S` runs the command its string holds: it is split as a script.
     if name == "env" && env_split_string(&texts[at + 1..]).is_some() {

@@ -1524,3 +1524,113 @@ fn a_parent_after_a_symbolic_link_climbs_from_where_it_leads() {
     // Without a link, `..` is what it says.
     assert_eq!(p.check_shell("cat src/../qa/notes.md", &s.root), Verdict::Allow);
 }
+
+#[test]
+fn programs_that_run_a_command_are_read_as_they_read_their_options() {
+    let (s, p, file) = qa();
+    let denied =
+        |command: &str| matches!(p.check_shell(command, &s.root), Verdict::Deny { rule, .. } if rule == "Bash(rm:*)");
+    for command in [
+        "setsid rm -rf qa",
+        "setsid -fw rm -rf qa",
+        "flock f rm -rf qa",
+        "flock -w 5 f rm -rf qa",
+        "flock --time=5 -E 3 f rm -rf qa",
+        "flock f -c 'rm -rf qa'",
+        "flock -n f --command 'rm -rf qa'",
+        "chrt 10 rm -rf qa",
+        "chrt -o 0 rm -rf qa",
+        "chrt -T 5 -d 0 rm -rf qa",
+        "taskset 03 rm -rf qa",
+        "taskset -c 0,1 rm -rf qa",
+        "ionice -c 3 rm -rf qa",
+        "ionice -c3 -t rm -rf qa",
+        "stdbuf -oL rm -rf qa",
+        "stdbuf --output=L -e 0 rm -rf qa",
+        "watch rm -rf qa",
+        "watch -n 1 -d 'rm -rf qa'",
+        "watch --differences=permanent rm -rf qa",
+        "watch -x rm -rf qa",
+        "su -c 'rm -rf qa'",
+        "su root -c 'rm -rf qa'",
+        "su - root --command='rm -rf qa'",
+        "su -lc 'rm -rf qa' root",
+        "script -qc 'rm -rf qa' /dev/null",
+        "script --command 'rm -rf qa'",
+        "busybox rm -rf qa",
+        "unshare -r rm -rf qa",
+        "unshare --mount=/tmp/ns -f rm -rf qa",
+        "nsenter -t 1 -n rm -rf qa",
+        "systemd-run --user -d rm -rf qa",
+        "systemd-run -p Nice=5 --scope rm -rf qa",
+        "runuser -u me -- rm -rf qa",
+        "runuser me -c 'rm -rf qa'",
+        "doas -u root rm -rf qa",
+        "time -p rm -rf qa",
+        "command time -v -o log rm -rf qa",
+        "sudo setsid nice -n 5 flock f rm -rf qa",
+    ] {
+        assert!(denied(command), "{command}: {:?}", p.check_shell(command, &s.root));
+    }
+    // Runs nothing: a lock on a descriptor, a running process's settings, an interactive shell, a report.
+    for command in [
+        "flock 9",
+        "flock -u 9 && ls",
+        "taskset -p 03 700",
+        "chrt -p 700",
+        "chrt -m",
+        "ionice -p 700",
+        "su",
+        "su - root",
+        "script -q /dev/null",
+        "busybox --help",
+        "watch -v",
+        "setsid --help rm",
+        "doas -C /etc/doas.conf rm",
+        "setsid ls",
+        "flock f ls",
+        "watch -n 1 ls",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // An option it does not take, or one making it run elsewhere: what it runs is not known.
+    let unknown = |word: &str| Verdict::Ask {
+        rule: "Bash(rm:*)".into(),
+        file: file.clone(),
+        cause: Some(Cause::UnknownProgram(word.into())),
+    };
+    for (command, word) in [
+        ("setsid --bogus rm -rf qa", "setsid --bogus"),
+        ("setsid -z rm -rf qa", "setsid -z"),
+        ("flock -Z f rm -rf qa", "flock -Z"),
+        ("flock -w", "flock -w"),
+        ("watch --interval", "watch --interval"),
+        ("su root script.sh", "su script.sh"),
+        ("unshare -R /tmp/r rm -rf qa", "unshare --root"),
+        ("nsenter -t 1 -m rm -rf qa", "nsenter --mount"),
+        ("systemd-run -H host rm -rf qa", "systemd-run --host"),
+        ("busybox --list", "busybox --list"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown(word), "{command}");
+    }
+    // The files the command reads, in the directory it runs in.
+    let env = deny("Read(./.env)", &file);
+    let secret = deny("Read(./qa/secret/**)", &file);
+    for (command, verdict, part) in [
+        ("su -c 'cat .env'", &env, "`cat` reads `.env`"),
+        ("flock f -c 'cat .env'", &env, "`cat` reads `.env`"),
+        ("watch cat .env", &env, "`watch` reads `.env`"),
+        ("unshare -w qa cat secret/plan.txt", &secret, "`cat` reads `secret/plan.txt`"),
+        ("unshare --wd=qa cat secret/plan.txt", &secret, "`cat` reads `secret/plan.txt`"),
+        ("systemd-run --working-directory=qa cat secret/plan.txt", &secret, "`cat` reads `secret/plan.txt`"),
+        ("systemd-run -d cat .env", &env, "`cat` reads `.env`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(verdict.clone(), part), "{command}");
+    }
+    for (command, part) in [
+        ("setsid cat \"$f\"", "`cat` reads `$f`"),
+        ("systemd-run cat plan.txt", "`cat` reads `plan.txt` after `systemd-run cat plan.txt`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, part), "{command}");
+    }
+}
