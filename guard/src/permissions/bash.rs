@@ -215,10 +215,10 @@ pub(crate) struct Invocation {
     /// runs in: `source`, `.`, `eval` of a word known only when it runs, a
     /// function the line defines.
     pub(crate) sets_anything: bool,
-    /// It is the first command of a function's body (`f() { cat x; }`),
-    /// run when the function is called: in a directory and with variables
-    /// not known here.
-    pub(crate) function_body: bool,
+    /// It is a command of a function's body (`f() { cat x; }`), run when
+    /// the function is called: in a directory and with variables not known
+    /// here. The definition's first command as written (`f() { cat x`).
+    pub(crate) function_body: Option<String>,
 }
 
 /// A word after the program, or a redirection's target.
@@ -232,13 +232,13 @@ pub(crate) struct Arg {
     pub(crate) literal: bool,
     /// For a word that is one variable an earlier command of the line
     /// certainly set to a literal (`f=x; cat "$f"`), the words that value
-    /// makes; the word stays not literal, as what else sets variables
-    /// (the environment, a script) is not seen. For a loop's variable in
-    /// its body, each of the loop's words.
+    /// makes (the word stays not literal: it is said as written). For a
+    /// loop's variable in its body, each of the loop's words.
     pub(crate) values: Vec<Arg>,
-    /// The word can be nothing but one of `values`: a loop's variable,
-    /// double-quoted, in the loop's body (`for f in src/*.rs; do wc -l
-    /// "$f"; done`), so it is as known as they are.
+    /// The word can be nothing but one of `values`, so it is as known as
+    /// they are: a variable certainly set to a literal, or a loop's
+    /// variable, double-quoted, in the loop's body (`for f in src/*.rs; do
+    /// wc -l "$f"; done`).
     pub(crate) only_values: bool,
 }
 
@@ -304,13 +304,13 @@ fn values(word: &Word, vars: &Seen<'_>) -> (Vec<Arg>, bool) {
     }
     if quoted {
         let value = variable(&word.text).and_then(|name| vars.value(name));
-        return (value.map(|value| Arg::literal(value, None)).into_iter().collect(), false);
+        return (value.map(|value| Arg::literal(value, None)).into_iter().collect(), value.is_some());
     }
     let Some(value) = vars.unquoted_value(&word.text) else { return (Vec::new(), false) };
     let glob = |piece: &str| {
         expand::is_pattern(piece).then(|| piece.replace('{', "\\{").replace('}', "\\}").replace(',', "\\,"))
     };
-    (value.split_whitespace().map(|piece| Arg::literal(piece, glob(piece))).collect(), false)
+    (value.split_whitespace().map(|piece| Arg::literal(piece, glob(piece))).collect(), true)
 }
 
 /// A file a redirection reads (`<`) or writes (`>`).
@@ -356,11 +356,21 @@ fn collect(line: &str, depth: usize, within: &Place, vars: &mut Variables, walk:
     let base = *walk.ids;
     *walk.ids += commands.iter().flat_map(|command| command.env.iter().copied()).max().unwrap_or(0);
     let words: Vec<&[Word]> = commands.iter().map(|command| command.words.as_slice()).collect();
+    // The `{ … }` body of a function being defined: the depth of braces
+    // its `}` returns to, and its first command as written.
+    let mut body: Option<(isize, String)> = None;
+    let mut braces_open: isize = 0;
     for (at, command) in commands.iter().enumerate() {
         let env = within.env.iter().copied().chain(command.env.iter().map(|id| base + id)).collect();
         let place = Place { env, conditional: within.conditional || command.conditional };
         vars.enter_loop(&words[at..], &place);
-        let (mut invocation, script) = look_through(command, &place, vars);
+        let (mut invocation, script, braces) =
+            look_through(command, &place, vars, body.as_ref().map(|(_, first)| first));
+        if body.is_none() && invocation.function_body.is_some() && opens_braced_body(&command.words) {
+            body = invocation.function_body.clone().map(|first| (braces_open, first));
+        }
+        braces_open += braces;
+        body = body.filter(|(open, _)| braces_open > *open);
         let sets_anything = invocation.sets_anything;
         let mut script = script.filter(|_| depth < MAX_DEPTH);
         if let Some(over) = script.take_if(|script| script.text.len() > *walk.budget) {
@@ -497,7 +507,14 @@ const GLOBAL_OPTIONS: [(&str, &[&str]); 5] = [
 /// `sh -c` script, `eval`'s words, or the command itself with a program
 /// held in a variable the line set to a literal (`x=rm; $x foo` runs
 /// `rm foo`).
-fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Invocation, Option<Script>) {
+/// `body`: the first command of the function body it is part of, as
+/// written. Also how many braces (`{`, `}`) it opens, less those it closes.
+fn look_through(
+    command: &Command,
+    place: &Place,
+    variables: &Variables,
+    body: Option<&String>,
+) -> (Invocation, Option<Script>, isize) {
     let words = &command.words;
     let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
     // Where the command starts at each step of looking through; views are
@@ -508,9 +525,15 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         starts.push(next);
     }
     // A function's body runs when it is called, with what the line holds then.
-    let function_body = starts.iter().any(|&start| function_header(&words[start..]) > 0);
+    let defines = starts.iter().any(|&start| function_header(&words[start..]) > 0);
+    let braces = starts.iter().map(|&start| isize::from(texts.get(start) == Some(&"{"))).sum::<isize>()
+        - starts.iter().map(|&start| isize::from(texts.get(start) == Some(&"}"))).sum::<isize>();
+    let function_body = match body {
+        Some(first) => Some(first.clone()),
+        None => defines.then(|| normalize(&command.raw)),
+    };
     let unknown = Variables::unknown();
-    let variables = if function_body { &unknown } else { variables };
+    let variables = if function_body.is_some() { &unknown } else { variables };
     let vars = &Seen { variables, env: &place.env };
     let mut views = Vec::new();
     let mut add = |view: String| {
@@ -625,7 +648,9 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
             })
         }
     };
-    let sets_anything = function_body
+    // Defining a function runs none of it; a body whose end is not followed
+    // (`f() ( … )`) is taken as running its commands now.
+    let sets_anything = (defines && !opens_braced_body(words))
         || match program.as_deref() {
             Some("eval") => !args.iter().all(|arg| arg.literal),
             // Unless on exit alone, its action may run between later commands (DEBUG: before each).
@@ -668,7 +693,7 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         sets_anything,
         function_body,
     };
-    (invocation, script)
+    (invocation, script, braces)
 }
 
 /// Whether the program `word` runs is known only when the command runs:
@@ -825,6 +850,13 @@ fn skip_prefix(words: &[Word], texts: &[&str], at: usize) -> Option<usize> {
         next += 1;
     }
     (next < texts.len()).then_some(next)
+}
+
+/// Whether `words` define a function whose body is a `{ … }` group, whose
+/// end the brace that closes it marks.
+fn opens_braced_body(words: &[Word]) -> bool {
+    let header = (0..words.len()).map(|at| function_header(&words[at..])).find(|&header| header > 0);
+    header.is_some_and(|header| words.get(header..).unwrap_or_default().first().is_some_and(|word| word.text == "{"))
 }
 
 /// How many words at the start of `words` are a function definition's

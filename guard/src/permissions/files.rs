@@ -117,8 +117,8 @@ impl<'a> Finder<'a> {
     pub(super) fn invocation(&mut self, invocation: &Invocation) {
         let program = invocation.program.as_deref().unwrap_or_default();
         self.enter(&invocation.place);
-        if invocation.function_body {
-            self.unknown_dir = Some(written(invocation));
+        if let Some(first) = &invocation.function_body {
+            self.unknown_dir = Some(format!("`{first}`"));
         }
         let sets_cdpath = |text: &str| text.starts_with("CDPATH=") || text.starts_with("CDPATH+=");
         self.cdpath |= invocation.assignments.iter().any(|(name, _)| name == "CDPATH" || name == "CDPATH+")

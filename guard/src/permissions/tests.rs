@@ -634,8 +634,8 @@ fn a_file_a_variable_or_substitution_names_is_asked_about_where_read_rules_exist
     );
     assert_eq!(
         p.check_shell("f=README; cat $f", &s.root),
-        unknown_file(secret, &file, "`cat` reads `$f`"),
-        "the assignment may not be what the variable holds when cat runs"
+        Verdict::Allow,
+        "the line certainly set it, and nothing since may have changed it"
     );
     // Not a reader's operand, a search pattern or an option's value: not a file.
     for command in ["echo $HOME", "grep \"$pat\" src/a.rs", "head -n \"$n\" src/a.rs", "git commit -m \"$msg\""] {
@@ -827,11 +827,12 @@ fn a_program_variable_is_followed_only_where_it_was_certainly_set_in_the_same_sh
     for command in ["x=ls; (x=rm); $x foo", "x=ls; x=rm | cat; $x foo", "x=ls; echo $(x=rm) && $x foo"] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
-    // A file variable set in a subshell is not the file read after it; the read stays unknown.
+    // A file variable set in a subshell is not the file read after it.
     assert_eq!(
-        p.check_shell("f=src/a.rs; (f=qa/secret/plan.txt); cat $f", &s.root),
-        unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `$f`")
+        p.check_shell("f=.env; (f=src/a.rs); cat $f", &s.root),
+        because(deny("Read(./.env)", &file), "`cat` reads `$f` = `.env`")
     );
+    assert_eq!(p.check_shell("f=src/a.rs; (f=qa/secret/plan.txt); cat $f", &s.root), Verdict::Allow);
 }
 
 #[test]
@@ -1633,4 +1634,61 @@ fn programs_that_run_a_command_are_read_as_they_read_their_options() {
     ] {
         assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, part), "{command}");
     }
+}
+
+#[test]
+fn a_definition_a_known_variable_and_arithmetic_leave_reads_as_they_are() {
+    let (s, p, file) = qa();
+    s.file("README.md");
+    for command in [
+        "f() { :; }; cat README.md",
+        "function f { ls; }; cat README.md",
+        "f=README.md; cat $f",
+        "f=README.md; cat \"$f\"",
+        "f='src/*.rs'; cat $f",
+        "((x > f)); cat README.md",
+        "((x > f))",
+        "if ((n < 3)); then cat README.md; fi",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    let env = deny("Read(./.env)", &file);
+    for (command, part) in [
+        ("f=.env; cat $f", "`cat` reads `$f` = `.env`"),
+        ("f() { :; }; cat .env", "`cat` reads `.env`"),
+        ("((x > 1)) && cat .env", "`cat` reads `.env`"),
+        ("((x)) < .env", "`<` names `.env`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(env.clone(), part), "{command}");
+    }
+    // Still not known: a value a definition, a call, a source or a loop may have changed, or the directory after a call.
+    for (command, part) in [
+        ("f=README.md; g() { f=.env; }; g; cat $f", "`cat` reads `$f`"),
+        ("f=README.md; source x; cat $f", "`cat` reads `$f`"),
+        ("f=README.md; if true; then f=.env; fi; cat $f", "`cat` reads `$f`"),
+        ("g() { cd qa/secret; }; g; cat plan.txt", "`cat` reads `plan.txt` after `g`"),
+        ("g() { :; cat plan.txt; }; cd qa/secret; g", "`cat` reads `plan.txt` after `g() { :`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, part), "{command}");
+    }
+    // A body's later commands know no variable either.
+    assert_eq!(
+        p.check_shell("x=ls; g() { :; $x foo; }; x=rm; g", &s.root),
+        Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(Cause::UnknownProgram("$x".into())) }
+    );
+    // An arithmetic command compares: it writes no file, but its substitutions run.
+    assert!(
+        matches!(p.check_shell("(( $(rm -rf qa) > 1 ))", &s.root), Verdict::Deny { rule, .. } if rule == "Bash(rm:*)")
+    );
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Edit(./max)"]}"#));
+    s.file("max");
+    let p = s.load();
+    for command in ["((count > max)) && echo more", "((count > $limit))", "while ((i >= max)); do :; done"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    assert_eq!(
+        p.check_shell("((count)) > max", &s.root),
+        because(deny("Edit(./max)", &s.project_file()), "`>` names `max`")
+    );
 }
