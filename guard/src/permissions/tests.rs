@@ -1692,3 +1692,45 @@ fn a_definition_a_known_variable_and_arithmetic_leave_reads_as_they_are() {
         because(deny("Edit(./max)", &s.project_file()), "`>` names `max`")
     );
 }
+
+/// Makes the repository at `dir` track `count` files under `gen/` (one blob, written straight into its index).
+fn track_many(dir: &Path, count: usize) {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    git(dir, &["init", "-q"]);
+    let blob =
+        Command::new("git").args(["hash-object", "-w", "--stdin"]).current_dir(dir).stdin(Stdio::null()).output();
+    let blob = String::from_utf8(blob.unwrap().stdout).unwrap();
+    let list: String = (0..count).map(|i| format!("100644 {}\tgen/{i:05}\n", blob.trim())).collect();
+    let mut child = Command::new("git")
+        .args(["update-index", "--index-info"])
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(list.as_bytes()).unwrap();
+    assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn each_git_read_lists_the_index_as_the_first_does() {
+    let (s, p, file) = qa();
+    track_many(&s.root, 50_000);
+    // qa/secret is not tracked: what git prints holds none of it.
+    assert_eq!(p.check_shell("git diff; git grep x; git diff src", &s.root), Verdict::Allow);
+    // The line's reads together are bounded: past a million entries, the rules' patterns judge.
+    let started = std::time::Instant::now();
+    let many = vec!["git diff"; 40].join("; ");
+    assert_eq!(
+        p.check_shell(&many, &s.root),
+        because(
+            deny("Read(./qa/secret/**)", &file),
+            &format!(
+                "`git diff` reads the files git tracks under its working directory {}, too much to list, and the \
+                 rule may cover some of it",
+                s.root.display()
+            )
+        )
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
+}
