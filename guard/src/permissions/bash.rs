@@ -728,13 +728,18 @@ fn known_only_when_run(word: &Word) -> bool {
 }
 
 /// Where the wrapper at `start` (in `words`, whose texts are `texts`) runs
-/// the command at `at`, when an option of it says: env's `-C`, unshare's
-/// `-w`, systemd-run's (see [`wrappers`]); the word (of `words`) naming
-/// the directory and where in it the name starts.
+/// the command at `at`, when an option of it says: env's `-C`, sudo's
+/// `-D`, unshare's `-w`, systemd-run's (see [`wrappers`]); the word (of
+/// `words`) naming the directory and where in it the name starts.
 fn wrapper_chdir(words: &[Word], texts: &[&str], start: usize, at: usize) -> Option<Chdir> {
     let name = basename(texts[start]);
-    if name == "env" {
-        let (word, from) = env_chdir(&words[start + 1..at])?;
+    let short = match name {
+        "env" => Some("-C"),
+        "sudo" => Some("-D"),
+        _ => None,
+    };
+    if let Some(short) = short {
+        let (word, from) = chdir_option(&words[start + 1..at], short)?;
         return Some(Chdir::Word(start + 1 + word, from));
     }
     match wrappers::run(name, &texts[start + 1..])?.chdir? {
@@ -743,18 +748,19 @@ fn wrapper_chdir(words: &[Word], texts: &[&str], start: usize, at: usize) -> Opt
     }
 }
 
-/// The word among env's options (`words`, up to its command) giving the
-/// directory it runs the command in, and where in it the directory starts:
-/// `-C dir`, `-Cdir`, `--chdir dir`, `--chdir=dir`; the last one counts.
-fn env_chdir(words: &[Word]) -> Option<(usize, usize)> {
+/// The word among env's or sudo's options (`words`, up to its command)
+/// giving the directory it runs the command in, and where in it the
+/// directory starts: `-C dir` (sudo: `-D`, `short`), `-Cdir`, `--chdir
+/// dir`, `--chdir=dir`; the last one counts.
+fn chdir_option(words: &[Word], short: &str) -> Option<(usize, usize)> {
     let mut found = None;
     for (at, word) in words.iter().enumerate() {
         let text = word.text.as_str();
         found = match text {
             "--" => break,
-            "-C" | "--chdir" => (at + 1 < words.len()).then_some((at + 1, 0)).or(found),
+            _ if text == short || text == "--chdir" => (at + 1 < words.len()).then_some((at + 1, 0)).or(found),
             _ if text.starts_with("--chdir=") => Some((at, "--chdir=".len())),
-            _ if text.starts_with("-C") => Some((at, 2)),
+            _ if text.starts_with(short) => Some((at, 2)),
             _ => found,
         };
     }

@@ -1625,6 +1625,8 @@ fn programs_that_run_a_command_are_read_as_they_read_their_options() {
         ("unshare --wd=qa cat secret/plan.txt", &secret, "`cat` reads `secret/plan.txt`"),
         ("systemd-run --working-directory=qa cat secret/plan.txt", &secret, "`cat` reads `secret/plan.txt`"),
         ("systemd-run -d cat .env", &env, "`cat` reads `.env`"),
+        ("sudo -D qa cat secret/plan.txt", &secret, "`cat` reads `secret/plan.txt`"),
+        ("sudo --chdir=qa -u root cat secret/plan.txt", &secret, "`cat` reads `secret/plan.txt`"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(verdict.clone(), part), "{command}");
     }
