@@ -173,6 +173,16 @@ impl<'a> Splitter<'a> {
                     self.push_in(b"()", None);
                     self.i += 2;
                 }
+                b'(' if self.word.is_none()
+                    && self.words.iter().all(precedes_subshell)
+                    && self.is_arithmetic(self.i) =>
+                {
+                    // `((…))`, an arithmetic command: its `<` and `>` compare, no
+                    // file is redirected, and its words are no command's; what
+                    // its substitutions run is.
+                    self.mark();
+                    self.i = self.arithmetic(self.i, out) + 1;
+                }
                 b'(' if self.word.is_none() && self.words.iter().all(precedes_subshell) => {
                     // A subshell: what follows is a command of its own (the reserved words
                     // before it, `then (…)`, `! (…)`, are one of theirs).
@@ -518,20 +528,51 @@ impl<'a> Splitter<'a> {
     /// and the whole, as written, stays part of the current word (under
     /// `quote`, the double quotes it is in).
     fn substitution(&mut self, out: &mut Vec<Command>, quote: Option<Quote>) {
-        // `$((…))` is arithmetic when the inner `(` closes right before the
-        // outer: `$((cat .env) )` runs a subshell, as bash reads it.
-        let arithmetic = self.at(self.i + 2) == Some(b'(') && {
-            let inner = self.find_close(self.i + 2);
-            self.at(inner + 1) == Some(b')')
+        let close = if self.is_arithmetic(self.i + 1) {
+            self.arithmetic(self.i + 1, out)
+        } else {
+            self.split_to_close(self.i + 1, out)
         };
-        let close = if arithmetic { self.find_close(self.i + 1) } else { self.split_to_close(self.i + 1, out) };
         let src = self.src;
         self.push_in(&src.as_bytes()[self.i..(close + 1).min(src.len())], quote);
         self.i = close + 1;
     }
 
+    /// Whether the `(` at `open` and the one after it open arithmetic: the
+    /// inner closes right before the outer (`((cat .env) )` runs a
+    /// subshell, as bash reads it).
+    fn is_arithmetic(&self, open: usize) -> bool {
+        self.at(open + 1) == Some(b'(') && self.at(self.find_close(open + 1) + 1) == Some(b')')
+    }
+
+    /// The index of the `)` closing the arithmetic whose outer `(` is at
+    /// `open`; the commands of its substitutions are split, as they run
+    /// (`$(( $(rm x) + 1 ))`).
+    fn arithmetic(&mut self, open: usize, out: &mut Vec<Command>) -> usize {
+        let close = self.find_close(open);
+        let mut i = open + 2;
+        while i < close {
+            i = match (self.at(i), self.at(i + 1)) {
+                (Some(b'$'), Some(b'(')) if self.is_arithmetic(i + 1) => self.arithmetic(i + 1, out) + 1,
+                (Some(b'$'), Some(b'(')) => self.split_to_close(i + 1, out) + 1,
+                (Some(b'`'), _) => self.backtick_commands(i, out) + 1,
+                _ => i + 1,
+            };
+        }
+        close
+    }
+
     fn backticks(&mut self, out: &mut Vec<Command>, quote: Option<Quote>) {
-        let mut close = self.i + 1;
+        let close = self.backtick_commands(self.i, out);
+        let src = self.src;
+        self.push_in(&src.as_bytes()[self.i..(close + 1).min(src.len())], quote);
+        self.i = close + 1;
+    }
+
+    /// Splits the commands between the backtick at `open` and the one
+    /// closing it; the latter's index (the end of the line when none does).
+    fn backtick_commands(&mut self, open: usize, out: &mut Vec<Command>) -> usize {
+        let mut close = open + 1;
         while let Some(b) = self.at(close) {
             match b {
                 b'\\' => close += 2,
@@ -541,12 +582,10 @@ impl<'a> Splitter<'a> {
         }
         let close = close.min(self.bytes.len());
         if self.depth < MAX_DEPTH {
-            let inner = self.src[self.i + 1..close].replace("\\`", "`");
+            let inner = self.src[open + 1..close].replace("\\`", "`");
             self.nested(&inner, out);
         }
-        let src = self.src;
-        self.push_in(&src.as_bytes()[self.i..(close + 1).min(src.len())], quote);
-        self.i = close + 1;
+        close
     }
 
     /// Splits the commands after the `(` at `open` (of `$(`, `<(`, `>(`)

@@ -302,7 +302,8 @@ fn case_patterns_are_no_commands() {
 
 #[test]
 fn environments_stop_nesting_at_a_depth() {
-    let line = "(".repeat(100) + "a" + &")".repeat(100);
+    // Spaced: `((((a))))` is arithmetic.
+    let line = "( ".repeat(100) + "a" + &" )".repeat(100);
     let commands = split(&line);
     assert_eq!(commands[0].env.len(), crate::levels::MAX_ENV_DEPTH);
     assert!(commands[0].conditional);
@@ -330,6 +331,24 @@ fn a_substitution_ends_at_the_paren_the_shell_closes_it_with() {
     // `$((…))` is arithmetic only when its inner `(` closes right before the outer.
     assert_eq!(words("echo $((cat a) )"), [vec!["cat", "a"], vec!["echo", "$((cat a) )"]]);
     assert_eq!(words("echo $((1 + (2)))"), [vec!["echo", "$((1 + (2)))"]]);
+    // What an arithmetic expansion's substitutions run is split.
+    assert_eq!(words("echo $(( $(rm -rf x) + 1 ))"), [vec!["rm", "-rf", "x"], vec!["echo", "$(( $(rm -rf x) + 1 ))"]]);
+    assert_eq!(words("echo $(( `rm y` + $(( $(rm z) )) ))")[..2], [vec!["rm", "y"], vec!["rm", "z"]]);
+}
+
+#[test]
+fn an_arithmetic_command_redirects_nothing_and_runs_its_substitutions() {
+    let redirects =
+        |line: &str| split(line).into_iter().flat_map(|c| c.redirects).map(|r| r.target.text).collect::<Vec<_>>();
+    for line in ["((x > f))", "if ((n < 3)); then :; fi", "while ((i >= 2)); do :; done", "((a<b)) && echo"] {
+        assert!(redirects(line).is_empty(), "{line}: {:?}", redirects(line));
+    }
+    assert_eq!(words("((x > f)); cat y"), [vec!["cat", "y"]]);
+    assert_eq!(words("if ((n < 3)); then cat R; fi"), [vec!["if"], vec!["then", "cat", "R"], vec!["fi"]]);
+    assert_eq!(words("(( $(rm a) > `rm b` ))"), [vec!["rm", "a"], vec!["rm", "b"]]);
+    // Its own redirections are files still, and `((…) )` is two subshells.
+    assert_eq!(redirects("((x)) < .env"), [".env"]);
+    assert_eq!(words("((cat a) )"), [vec!["cat", "a"]]);
 }
 
 #[test]

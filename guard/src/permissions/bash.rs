@@ -18,9 +18,11 @@
 //! - as written, and with quotes and redirections removed;
 //! - past leading shell keywords (`if`, `then`, `do`, `!`, `{`…) and
 //!   `NAME=value` assignments;
-//! - past wrappers that run the rest as a command: `sudo`, `doas`, `env`,
-//!   `timeout`, `nice`, `ionice`, `nohup`, `time`, `command`, `builtin`,
-//!   `exec`, `stdbuf`, `xargs`, `parallel`, with their options;
+//! - past wrappers that run the rest as a command: `sudo`, `env`,
+//!   `timeout`, `nice`, `nohup`, `command`, `builtin`, `exec`, `xargs`,
+//!   `parallel`, with their options, and those [`super::wrappers`] reads
+//!   as they read their options (`setsid`, `flock`, `doas`, `time`…; the
+//!   script of `su -c` or `watch` is split as `sh -c`'s);
 //! - with a command given by path (`/bin/rm`) named by its file name;
 //! - without the global options a program takes before its subcommand
 //!   (`git -C dir push` is matched as `git push` too).
@@ -45,6 +47,7 @@ use lean_ctx_shell_syntax::{Command, Quote, Quoted, Word};
 
 use super::scope::Place;
 use super::variables::Variables;
+use super::wrappers::{self, Chdir, Run};
 use super::{braces, env_split, expand, option_files};
 
 /// Nesting of `sh -c` and `eval` followed at most.
@@ -212,10 +215,10 @@ pub(crate) struct Invocation {
     /// runs in: `source`, `.`, `eval` of a word known only when it runs, a
     /// function the line defines.
     pub(crate) sets_anything: bool,
-    /// It is the first command of a function's body (`f() { cat x; }`),
-    /// run when the function is called: in a directory and with variables
-    /// not known here.
-    pub(crate) function_body: bool,
+    /// It is a command of a function's body (`f() { cat x; }`), run when
+    /// the function is called: in a directory and with variables not known
+    /// here. The definition's first command as written (`f() { cat x`).
+    pub(crate) function_body: Option<String>,
 }
 
 /// A word after the program, or a redirection's target.
@@ -229,13 +232,13 @@ pub(crate) struct Arg {
     pub(crate) literal: bool,
     /// For a word that is one variable an earlier command of the line
     /// certainly set to a literal (`f=x; cat "$f"`), the words that value
-    /// makes; the word stays not literal, as what else sets variables
-    /// (the environment, a script) is not seen. For a loop's variable in
-    /// its body, each of the loop's words.
+    /// makes (the word stays not literal: it is said as written). For a
+    /// loop's variable in its body, each of the loop's words.
     pub(crate) values: Vec<Arg>,
-    /// The word can be nothing but one of `values`: a loop's variable,
-    /// double-quoted, in the loop's body (`for f in src/*.rs; do wc -l
-    /// "$f"; done`), so it is as known as they are.
+    /// The word can be nothing but one of `values`, so it is as known as
+    /// they are: a variable certainly set to a literal, or a loop's
+    /// variable, double-quoted, in the loop's body (`for f in src/*.rs; do
+    /// wc -l "$f"; done`).
     pub(crate) only_values: bool,
 }
 
@@ -301,13 +304,13 @@ fn values(word: &Word, vars: &Seen<'_>) -> (Vec<Arg>, bool) {
     }
     if quoted {
         let value = variable(&word.text).and_then(|name| vars.value(name));
-        return (value.map(|value| Arg::literal(value, None)).into_iter().collect(), false);
+        return (value.map(|value| Arg::literal(value, None)).into_iter().collect(), value.is_some());
     }
     let Some(value) = vars.unquoted_value(&word.text) else { return (Vec::new(), false) };
     let glob = |piece: &str| {
         expand::is_pattern(piece).then(|| piece.replace('{', "\\{").replace('}', "\\}").replace(',', "\\,"))
     };
-    (value.split_whitespace().map(|piece| Arg::literal(piece, glob(piece))).collect(), false)
+    (value.split_whitespace().map(|piece| Arg::literal(piece, glob(piece))).collect(), true)
 }
 
 /// A file a redirection reads (`<`) or writes (`>`).
@@ -353,11 +356,21 @@ fn collect(line: &str, depth: usize, within: &Place, vars: &mut Variables, walk:
     let base = *walk.ids;
     *walk.ids += commands.iter().flat_map(|command| command.env.iter().copied()).max().unwrap_or(0);
     let words: Vec<&[Word]> = commands.iter().map(|command| command.words.as_slice()).collect();
+    // The `{ … }` body of a function being defined: the depth of braces
+    // its `}` returns to, and its first command as written.
+    let mut body: Option<(isize, String)> = None;
+    let mut braces_open: isize = 0;
     for (at, command) in commands.iter().enumerate() {
         let env = within.env.iter().copied().chain(command.env.iter().map(|id| base + id)).collect();
         let place = Place { env, conditional: within.conditional || command.conditional };
         vars.enter_loop(&words[at..], &place);
-        let (mut invocation, script) = look_through(command, &place, vars);
+        let (mut invocation, script, braces) =
+            look_through(command, &place, vars, body.as_ref().map(|(_, first)| first));
+        if body.is_none() && invocation.function_body.is_some() && opens_braced_body(&command.words) {
+            body = invocation.function_body.clone().map(|first| (braces_open, first));
+        }
+        braces_open += braces;
+        body = body.filter(|(open, _)| braces_open > *open);
         let sets_anything = invocation.sets_anything;
         let mut script = script.filter(|_| depth < MAX_DEPTH);
         if let Some(over) = script.take_if(|script| script.text.len() > *walk.budget) {
@@ -407,8 +420,10 @@ enum Runs {
 pub(crate) const KEYWORDS: [&str; 14] =
     ["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "case", "esac"];
 
-/// The wrappers looked through and their options that take a value.
-const WRAPPERS: [(&str, &[&str]); 14] = [
+/// The wrappers looked through and their options that take a value; any
+/// other option is taken as a flag. Those read as the program reads its
+/// options are [`wrappers`]'.
+const WRAPPERS: [(&str, &[&str]); 10] = [
     (
         "sudo",
         &[
@@ -436,17 +451,13 @@ const WRAPPERS: [(&str, &[&str]); 14] = [
             "--command-timeout",
         ],
     ),
-    ("doas", &["-u", "-C"]),
     ("env", &["-u", "-C", "-S", "--unset", "--chdir", "--split-string"]),
     ("timeout", &["-s", "-k", "--signal", "--kill-after"]),
     ("nice", &["-n", "--adjustment"]),
-    ("ionice", &["-c", "-n", "-p", "--class", "--classdata"]),
     ("nohup", &[]),
-    ("time", &["-f", "-o", "--format", "--output"]),
     ("command", &[]),
     ("builtin", &[]),
     ("exec", &["-a"]),
-    ("stdbuf", &["-i", "-o", "-e", "--input", "--output", "--error"]),
     (
         "xargs",
         &[
@@ -496,7 +507,14 @@ const GLOBAL_OPTIONS: [(&str, &[&str]); 5] = [
 /// `sh -c` script, `eval`'s words, or the command itself with a program
 /// held in a variable the line set to a literal (`x=rm; $x foo` runs
 /// `rm foo`).
-fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Invocation, Option<Script>) {
+/// `body`: the first command of the function body it is part of, as
+/// written. Also how many braces (`{`, `}`) it opens, less those it closes.
+fn look_through(
+    command: &Command,
+    place: &Place,
+    variables: &Variables,
+    body: Option<&String>,
+) -> (Invocation, Option<Script>, isize) {
     let words = &command.words;
     let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
     // Where the command starts at each step of looking through; views are
@@ -507,9 +525,15 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         starts.push(next);
     }
     // A function's body runs when it is called, with what the line holds then.
-    let function_body = starts.iter().any(|&start| function_header(&words[start..]) > 0);
+    let defines = starts.iter().any(|&start| function_header(&words[start..]) > 0);
+    let braces = starts.iter().map(|&start| isize::from(texts.get(start) == Some(&"{"))).sum::<isize>()
+        - starts.iter().map(|&start| isize::from(texts.get(start) == Some(&"}"))).sum::<isize>();
+    let function_body = match body {
+        Some(first) => Some(first.clone()),
+        None => defines.then(|| normalize(&command.raw)),
+    };
     let unknown = Variables::unknown();
-    let variables = if function_body { &unknown } else { variables };
+    let variables = if function_body.is_some() { &unknown } else { variables };
     let vars = &Seen { variables, env: &place.env };
     let mut views = Vec::new();
     let mut add = |view: String| {
@@ -546,12 +570,15 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         .map(|&start| basename(texts[start]))
         .find(|wrapper| INPUT_NAMES.contains(wrapper))
         .map(str::to_string);
-    let chdir = starts[..starts.len() - 1]
-        .iter()
-        .filter(|&&start| basename(texts[start]) == "env")
-        .filter_map(|&start| env_chdir(&words[start + 1..at]))
-        .next_back()
-        .map(|(word, from)| Arg { text: word.text[from..].to_string(), glob: None, ..Arg::of(word, vars) });
+    let chdir =
+        starts[..starts.len() - 1].iter().filter_map(|&start| wrapper_chdir(words, &texts, start, at)).next_back();
+    let chdir = chdir.map(|chdir| match chdir {
+        Chdir::Word(word, from) => {
+            let word = &words[word];
+            Arg { text: word.text[from..].to_string(), glob: None, ..Arg::of(word, vars) }
+        }
+        Chdir::Unknown => Arg::unknown(texts[at].to_string()),
+    });
     let wrapper_reads = starts
         .windows(2)
         .filter(|pair| INPUT_NAMES.contains(&basename(texts[pair[0]])))
@@ -582,6 +609,14 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         Some(shell) if SHELLS.contains(&shell) => shell_script(&texts[at + 1..]).map(own_shell),
         Some("find") => find_commands(command, at).map(own_shell),
         Some("trap") => trap_action(&texts[at + 1..]).map(|(action, _)| script(Runs::Later)(action.to_string())),
+        Some(name) if wrappers::is_wrapper(name) => match wrappers::run(name, &texts[at + 1..]).map(|w| w.run) {
+            Some(Run::Script(text)) => Some(own_shell(text)),
+            Some(Run::Unknown(written)) => {
+                unknown_program.get_or_insert(written);
+                None
+            }
+            _ => None,
+        },
         Some("env") => env_split_string(&texts[at + 1..]).and_then(|(word, from)| {
             // env takes the words its string splits into as its own, in the
             // flag's place: options (`-C dir`), assignments, then the command.
@@ -613,7 +648,9 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
             })
         }
     };
-    let sets_anything = function_body
+    // Defining a function runs none of it; a body whose end is not followed
+    // (`f() ( … )`) is taken as running its commands now.
+    let sets_anything = (defines && !opens_braced_body(words))
         || match program.as_deref() {
             Some("eval") => !args.iter().all(|arg| arg.literal),
             // Unless on exit alone, its action may run between later commands (DEBUG: before each).
@@ -656,7 +693,7 @@ fn look_through(command: &Command, place: &Place, variables: &Variables) -> (Inv
         sets_anything,
         function_body,
     };
-    (invocation, script)
+    (invocation, script, braces)
 }
 
 /// Whether the program `word` runs is known only when the command runs:
@@ -690,18 +727,40 @@ fn known_only_when_run(word: &Word) -> bool {
     !(name_known && directory_quoted_variables)
 }
 
-/// The word among env's options (`words`, up to its command) giving the
-/// directory it runs the command in, and where in it the directory starts:
-/// `-C dir`, `-Cdir`, `--chdir dir`, `--chdir=dir`; the last one counts.
-fn env_chdir(words: &[Word]) -> Option<(&Word, usize)> {
+/// Where the wrapper at `start` (in `words`, whose texts are `texts`) runs
+/// the command at `at`, when an option of it says: env's `-C`, sudo's
+/// `-D`, unshare's `-w`, systemd-run's (see [`wrappers`]); the word (of
+/// `words`) naming the directory and where in it the name starts.
+fn wrapper_chdir(words: &[Word], texts: &[&str], start: usize, at: usize) -> Option<Chdir> {
+    let name = basename(texts[start]);
+    let short = match name {
+        "env" => Some("-C"),
+        "sudo" => Some("-D"),
+        _ => None,
+    };
+    if let Some(short) = short {
+        let (word, from) = chdir_option(&words[start + 1..at], short)?;
+        return Some(Chdir::Word(start + 1 + word, from));
+    }
+    match wrappers::run(name, &texts[start + 1..])?.chdir? {
+        Chdir::Word(word, from) => Some(Chdir::Word(start + 1 + word, from)),
+        Chdir::Unknown => Some(Chdir::Unknown),
+    }
+}
+
+/// The word among env's or sudo's options (`words`, up to its command)
+/// giving the directory it runs the command in, and where in it the
+/// directory starts: `-C dir` (sudo: `-D`, `short`), `-Cdir`, `--chdir
+/// dir`, `--chdir=dir`; the last one counts.
+fn chdir_option(words: &[Word], short: &str) -> Option<(usize, usize)> {
     let mut found = None;
     for (at, word) in words.iter().enumerate() {
         let text = word.text.as_str();
         found = match text {
             "--" => break,
-            "-C" | "--chdir" => words.get(at + 1).map(|dir| (dir, 0)).or(found),
-            _ if text.starts_with("--chdir=") => Some((word, "--chdir=".len())),
-            _ if text.starts_with("-C") => Some((word, 2)),
+            _ if text == short || text == "--chdir" => (at + 1 < words.len()).then_some((at + 1, 0)).or(found),
+            _ if text.starts_with("--chdir=") => Some((at, "--chdir=".len())),
+            _ if text.starts_with(short) => Some((at, 2)),
             _ => found,
         };
     }
@@ -764,6 +823,12 @@ fn skip_prefix(words: &[Word], texts: &[&str], at: usize) -> Option<usize> {
         return Some(at + header);
     }
     let name = basename(word);
+    if let Some(wrapped) = wrappers::run(name, &texts[at + 1..]) {
+        return match wrapped.run {
+            Run::Command(command) => Some(at + 1 + command),
+            Run::Script(_) | Run::Nothing | Run::Unknown(_) => None,
+        };
+    }
     let (_, takes_value) = WRAPPERS.iter().find(|(wrapper, _)| *wrapper == name)?;
     // `env -S` runs the command its string holds: it is split as a script.
     if name == "env" && env_split_string(&texts[at + 1..]).is_some() {
@@ -791,6 +856,13 @@ fn skip_prefix(words: &[Word], texts: &[&str], at: usize) -> Option<usize> {
         next += 1;
     }
     (next < texts.len()).then_some(next)
+}
+
+/// Whether `words` define a function whose body is a `{ … }` group, whose
+/// end the brace that closes it marks.
+fn opens_braced_body(words: &[Word]) -> bool {
+    let header = (0..words.len()).map(|at| function_header(&words[at..])).find(|&header| header > 0);
+    header.is_some_and(|header| words.get(header..).unwrap_or_default().first().is_some_and(|word| word.text == "{"))
 }
 
 /// How many words at the start of `words` are a function definition's

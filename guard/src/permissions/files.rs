@@ -67,10 +67,13 @@ pub(super) struct Files {
 }
 
 /// Goes through a line's commands in order, with the directory each runs
-/// in and the line's walk budget.
+/// in and the line's budgets.
 pub(super) struct Finder<'a> {
     permissions: &'a Permissions,
+    /// Entries its globs, braces and directories read whole may look at.
     budget: Budget,
+    /// Index entries its git reads may list ([`git_index::LINE_ENTRIES`]).
+    git_budget: Budget,
     /// The line's directory, and where its commands move it.
     start: PathBuf,
     dirs: Settings<Dir>,
@@ -102,6 +105,7 @@ impl<'a> Finder<'a> {
         Finder {
             permissions,
             budget: Budget::new(walk::MAX_ENTRIES),
+            git_budget: Budget::new(git_index::LINE_ENTRIES),
             cwd: start.clone(),
             start,
             dirs: Settings::default(),
@@ -117,8 +121,8 @@ impl<'a> Finder<'a> {
     pub(super) fn invocation(&mut self, invocation: &Invocation) {
         let program = invocation.program.as_deref().unwrap_or_default();
         self.enter(&invocation.place);
-        if invocation.function_body {
-            self.unknown_dir = Some(written(invocation));
+        if let Some(first) = &invocation.function_body {
+            self.unknown_dir = Some(format!("`{first}`"));
         }
         let sets_cdpath = |text: &str| text.starts_with("CDPATH=") || text.starts_with("CDPATH+=");
         self.cdpath |= invocation.assignments.iter().any(|(name, _)| name == "CDPATH" || name == "CDPATH+")
@@ -273,7 +277,7 @@ impl<'a> Finder<'a> {
         let repository = reads.repository.as_ref();
         for dir in reads.tracked {
             let cause = format!("{command} reads the files git tracks under {}", shown_dir(&dir, &self.cwd));
-            self.whole_read_by(dir, cause, |dir, budget| git_index::tracked(repository, dir, budget));
+            self.whole_read_by(dir, cause, Pool::GitIndex, |dir, budget| git_index::tracked(repository, dir, budget));
         }
         for dir in reads.everything {
             let cause = format!("{command} reads everything under {}", shown_dir(&dir, &self.cwd));
@@ -503,24 +507,39 @@ impl<'a> Finder<'a> {
     /// read), or judged from the rules' patterns when it has too much in it
     /// or `filter` is `None` (a glob already ran out).
     fn whole_read(&mut self, dir: PathBuf, cause: String, filter: Option<walk::Filter>) {
-        self.whole_read_by(dir, cause, |dir, budget| filter.and_then(|filter| walk::tree(dir, budget, filter)));
+        let list = |dir: &Path, budget: &mut Budget| filter.and_then(|filter| walk::tree(dir, budget, filter));
+        self.whole_read_by(dir, cause, Pool::Walk, list);
     }
 
     /// A directory read whole as [`Finder::whole_read`] notes it, `list`
-    /// listing what the program reads under it within the budget.
+    /// listing what the program reads under it within the budget `pool`
+    /// names.
     fn whole_read_by(
         &mut self,
         dir: PathBuf,
         cause: String,
+        pool: Pool,
         list: impl FnOnce(&Path, &mut Budget) -> Option<walk::Tree>,
     ) {
         let rules = &self.permissions.rules;
         if !rules.iter().any(|rule| matches!(&rule.target, Target::Read(r) if r.may_cover_below(&dir))) {
             return;
         }
-        let listing = list(&dir, &mut self.budget);
+        let budget = match pool {
+            Pool::Walk => &mut self.budget,
+            Pool::GitIndex => &mut self.git_budget,
+        };
+        let listing = list(&dir, budget);
         self.files.whole_reads.push(WholeRead { dir, cause, cwd: self.cwd.clone(), listing });
     }
+}
+
+/// Which of a line's budgets a listing draws on: a walk's (and globs'),
+/// or its git reads' of their index.
+#[derive(Clone, Copy)]
+enum Pool {
+    Walk,
+    GitIndex,
 }
 
 /// Whether `path` leads through another process's `/proc/N/cwd` or `root`.

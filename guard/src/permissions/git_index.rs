@@ -8,6 +8,12 @@ use std::path::{Path, PathBuf};
 use super::index_cache;
 use super::walk::{self, Budget, Tree};
 
+/// Index entries one line's git reads may list together, each listing its
+/// index whole (one of more than [`walk::MAX_ENTRIES`] is not read): a line
+/// of several git reads has each judged as the first is, and past this the
+/// rules' patterns judge, so the work stays bounded.
+pub(crate) const LINE_ENTRIES: usize = 10 * walk::MAX_ENTRIES;
+
 /// A repository: its work tree's top and its git directory.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Repository {

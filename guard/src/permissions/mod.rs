@@ -77,6 +77,7 @@ mod scope;
 mod settings;
 mod variables;
 mod walk;
+mod wrappers;
 mod writers;
 
 pub use paths::canonical_prefix;

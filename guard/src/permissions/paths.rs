@@ -168,9 +168,10 @@ fn has_glob_meta(segment: &str) -> bool {
 }
 
 /// `path` with its longest existing ancestor canonicalized: a rule naming a
-/// file that does not exist yet still lines up with canonical paths.
+/// file that does not exist yet still lines up with canonical paths. A `..`
+/// climbs from where what precedes it leads, as in [`command_path`].
 pub fn canonical_prefix(path: &Path) -> PathBuf {
-    let normal = lexical(path);
+    let normal = resolved(path, None, Parents::Real);
     let mut existing = normal.as_path();
     let mut missing = Vec::new();
     loop {
@@ -217,28 +218,51 @@ pub(crate) fn through_proc(path: &str) -> Option<ThroughProc<'_>> {
     }
 }
 
-/// `path` (absolute) as a command running in `cwd` reaches it: `.` and
-/// `..` resolved lexically, and its own `/proc/self/cwd` and
-/// `/proc/self/root` followed (see [`through_proc`]) where they appear, so
-/// a `..` after one climbs from where it leads, as the kernel does
-/// (`/proc/self/cwd/../x` is `x` beside the directory).
+/// `path` (absolute) as a command running in `cwd` reaches it: `.`
+/// dropped, a `..` climbing from where what precedes it leads (its real
+/// path when it exists: `link/..` is the link target's parent, as the
+/// kernel takes it), and its own `/proc/self/cwd` and `/proc/self/root`
+/// followed (see [`through_proc`]) where they appear, so a `..` after one
+/// climbs from where it leads (`/proc/self/cwd/../x` is `x` beside the
+/// directory).
 pub(crate) fn command_path(path: &Path, cwd: &Path) -> PathBuf {
-    resolved(path, Some(cwd))
+    resolved(path, Some(cwd), Parents::Real)
 }
 
-/// `path` with `.` and `..` resolved lexically.
+/// `path` with `.` and `..` resolved lexically, as git takes a path
+/// within its repository.
 pub(crate) fn lexical(path: &Path) -> PathBuf {
-    resolved(path, None)
+    resolved(path, None, Parents::Lexical)
 }
 
-/// `path` with `.` and `..` resolved lexically, and with `command_cwd` the command's own
-/// `/proc/self/cwd` and `/proc/self/root` followed as each is reached (see [`command_path`]).
-fn resolved(path: &Path, command_cwd: Option<&Path>) -> PathBuf {
+/// How a `..` is taken.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Parents {
+    /// It drops the last name.
+    Lexical,
+    /// It climbs from the real path of what precedes it, when that exists
+    /// and is not under `/proc` (another process's links lead where they
+    /// do only when the command runs; the command's own are followed
+    /// here, not through lean-ctxd's).
+    Real,
+}
+
+/// `path` with `.` and `..` resolved as `parents` says, and with
+/// `command_cwd` the command's own `/proc/self/cwd` and `/proc/self/root`
+/// followed as each is reached (see [`command_path`]).
+fn resolved(path: &Path, command_cwd: Option<&Path>, parents: Parents) -> PathBuf {
     let mut out = PathBuf::new();
     for component in path.components() {
         match component {
             Component::CurDir => {}
             Component::ParentDir => {
+                if parents == Parents::Real
+                    && out.is_absolute()
+                    && !out.starts_with("/proc")
+                    && let Ok(real) = fs::canonicalize(&out)
+                {
+                    out = real;
+                }
                 out.pop();
             }
             other => out.push(other),

@@ -634,8 +634,8 @@ fn a_file_a_variable_or_substitution_names_is_asked_about_where_read_rules_exist
     );
     assert_eq!(
         p.check_shell("f=README; cat $f", &s.root),
-        unknown_file(secret, &file, "`cat` reads `$f`"),
-        "the assignment may not be what the variable holds when cat runs"
+        Verdict::Allow,
+        "the line certainly set it, and nothing since may have changed it"
     );
     // Not a reader's operand, a search pattern or an option's value: not a file.
     for command in ["echo $HOME", "grep \"$pat\" src/a.rs", "head -n \"$n\" src/a.rs", "git commit -m \"$msg\""] {
@@ -827,11 +827,12 @@ fn a_program_variable_is_followed_only_where_it_was_certainly_set_in_the_same_sh
     for command in ["x=ls; (x=rm); $x foo", "x=ls; x=rm | cat; $x foo", "x=ls; echo $(x=rm) && $x foo"] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
-    // A file variable set in a subshell is not the file read after it; the read stays unknown.
+    // A file variable set in a subshell is not the file read after it.
     assert_eq!(
-        p.check_shell("f=src/a.rs; (f=qa/secret/plan.txt); cat $f", &s.root),
-        unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `$f`")
+        p.check_shell("f=.env; (f=src/a.rs); cat $f", &s.root),
+        because(deny("Read(./.env)", &file), "`cat` reads `$f` = `.env`")
     );
+    assert_eq!(p.check_shell("f=src/a.rs; (f=qa/secret/plan.txt); cat $f", &s.root), Verdict::Allow);
 }
 
 #[test]
@@ -1491,4 +1492,247 @@ fn git_reading_another_index_reads_what_it_lists() {
         assert_eq!(p.check_shell(&command, &s.root), unknown_file("Read(./qa/secret/**)", &file, &part), "{command}");
     }
     assert_eq!(p.check_shell("git grep x", &s.root), Verdict::Allow);
+}
+
+#[test]
+fn a_parent_after_a_symbolic_link_climbs_from_where_it_leads() {
+    let (s, p, file) = qa();
+    s.file("qa/secret/sub/x");
+    std::os::unix::fs::symlink(s.root.join("qa/secret/sub"), s.root.join("docs")).unwrap();
+    let secret = deny("Read(./qa/secret/**)", &file);
+    for (command, part) in [
+        ("cat docs/../plan.txt", "`cat` reads `docs/../plan.txt`"),
+        ("cat < docs/../plan.txt", "`<` names `docs/../plan.txt`"),
+        ("cat docs/./../plan.txt", "`cat` reads `docs/./../plan.txt`"),
+        ("cat docs/../sub/../plan.txt", "`cat` reads `docs/../sub/../plan.txt`"),
+        ("cat /proc/self/cwd/docs/../plan.txt", "`cat` reads `/proc/self/cwd/docs/../plan.txt`"),
+        ("cat d?cs/../plan.txt", "`cat` reads `d?cs/../plan.txt`, which matches qa/secret/plan.txt"),
+        ("cat docs/../pl*", "`cat` reads `docs/../pl*`, which matches qa/secret/plan.txt"),
+        ("cd docs/.. && cat plan.txt", "`cat` reads `plan.txt`"),
+        ("grep -r x docs/..", "`grep` reads everything under `docs/..`, qa/secret/sub among it"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(secret.clone(), part), "{command}");
+    }
+    // Written: the edit is checked where it lands.
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Edit(./config/**)"]}"#));
+    s.file("config/sub/a");
+    std::os::unix::fs::symlink(s.root.join("config/sub"), s.root.join("docs")).unwrap();
+    assert_eq!(
+        s.load().check_shell("echo x > docs/../new.txt", &s.root),
+        because(deny("Edit(./config/**)", &s.project_file()), "`>` names `docs/../new.txt`")
+    );
+    // Without a link, `..` is what it says.
+    assert_eq!(p.check_shell("cat src/../qa/notes.md", &s.root), Verdict::Allow);
+}
+
+#[test]
+fn programs_that_run_a_command_are_read_as_they_read_their_options() {
+    let (s, p, file) = qa();
+    let denied =
+        |command: &str| matches!(p.check_shell(command, &s.root), Verdict::Deny { rule, .. } if rule == "Bash(rm:*)");
+    for command in [
+        "setsid rm -rf qa",
+        "setsid -fw rm -rf qa",
+        "flock f rm -rf qa",
+        "flock -w 5 f rm -rf qa",
+        "flock --time=5 -E 3 f rm -rf qa",
+        "flock f -c 'rm -rf qa'",
+        "flock -n f --command 'rm -rf qa'",
+        "chrt 10 rm -rf qa",
+        "chrt -o 0 rm -rf qa",
+        "chrt -T 5 -d 0 rm -rf qa",
+        "taskset 03 rm -rf qa",
+        "taskset -c 0,1 rm -rf qa",
+        "ionice -c 3 rm -rf qa",
+        "ionice -c3 -t rm -rf qa",
+        "stdbuf -oL rm -rf qa",
+        "stdbuf --output=L -e 0 rm -rf qa",
+        "watch rm -rf qa",
+        "watch -n 1 -d 'rm -rf qa'",
+        "watch --differences=permanent rm -rf qa",
+        "watch -x rm -rf qa",
+        "su -c 'rm -rf qa'",
+        "su root -c 'rm -rf qa'",
+        "su - root --command='rm -rf qa'",
+        "su -lc 'rm -rf qa' root",
+        "script -qc 'rm -rf qa' /dev/null",
+        "script --command 'rm -rf qa'",
+        "busybox rm -rf qa",
+        "unshare -r rm -rf qa",
+        "unshare --mount=/tmp/ns -f rm -rf qa",
+        "nsenter -t 1 -n rm -rf qa",
+        "systemd-run --user -d rm -rf qa",
+        "systemd-run -p Nice=5 --scope rm -rf qa",
+        "runuser -u me -- rm -rf qa",
+        "runuser me -c 'rm -rf qa'",
+        "doas -u root rm -rf qa",
+        "time -p rm -rf qa",
+        "command time -v -o log rm -rf qa",
+        "sudo setsid nice -n 5 flock f rm -rf qa",
+    ] {
+        assert!(denied(command), "{command}: {:?}", p.check_shell(command, &s.root));
+    }
+    // Runs nothing: a lock on a descriptor, a running process's settings, an interactive shell, a report.
+    for command in [
+        "flock 9",
+        "flock -u 9 && ls",
+        "taskset -p 03 700",
+        "chrt -p 700",
+        "chrt -m",
+        "ionice -p 700",
+        "su",
+        "su - root",
+        "script -q /dev/null",
+        "busybox --help",
+        "watch -v",
+        "setsid --help rm",
+        "doas -C /etc/doas.conf rm",
+        "setsid ls",
+        "flock f ls",
+        "watch -n 1 ls",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // An option it does not take, or one making it run elsewhere: what it runs is not known.
+    let unknown = |word: &str| Verdict::Ask {
+        rule: "Bash(rm:*)".into(),
+        file: file.clone(),
+        cause: Some(Cause::UnknownProgram(word.into())),
+    };
+    for (command, word) in [
+        ("setsid --bogus rm -rf qa", "setsid --bogus"),
+        ("setsid -z rm -rf qa", "setsid -z"),
+        ("flock -Z f rm -rf qa", "flock -Z"),
+        ("flock -w", "flock -w"),
+        ("watch --interval", "watch --interval"),
+        ("su root script.sh", "su script.sh"),
+        ("unshare -R /tmp/r rm -rf qa", "unshare --root"),
+        ("nsenter -t 1 -m rm -rf qa", "nsenter --mount"),
+        ("systemd-run -H host rm -rf qa", "systemd-run --host"),
+        ("busybox --list", "busybox --list"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown(word), "{command}");
+    }
+    // The files the command reads, in the directory it runs in.
+    let env = deny("Read(./.env)", &file);
+    let secret = deny("Read(./qa/secret/**)", &file);
+    for (command, verdict, part) in [
+        ("su -c 'cat .env'", &env, "`cat` reads `.env`"),
+        ("flock f -c 'cat .env'", &env, "`cat` reads `.env`"),
+        ("watch cat .env", &env, "`watch` reads `.env`"),
+        ("unshare -w qa cat secret/plan.txt", &secret, "`cat` reads `secret/plan.txt`"),
+        ("unshare --wd=qa cat secret/plan.txt", &secret, "`cat` reads `secret/plan.txt`"),
+        ("systemd-run --working-directory=qa cat secret/plan.txt", &secret, "`cat` reads `secret/plan.txt`"),
+        ("systemd-run -d cat .env", &env, "`cat` reads `.env`"),
+        ("sudo -D qa cat secret/plan.txt", &secret, "`cat` reads `secret/plan.txt`"),
+        ("sudo --chdir=qa -u root cat secret/plan.txt", &secret, "`cat` reads `secret/plan.txt`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(verdict.clone(), part), "{command}");
+    }
+    for (command, part) in [
+        ("setsid cat \"$f\"", "`cat` reads `$f`"),
+        ("systemd-run cat plan.txt", "`cat` reads `plan.txt` after `systemd-run cat plan.txt`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, part), "{command}");
+    }
+}
+
+#[test]
+fn a_definition_a_known_variable_and_arithmetic_leave_reads_as_they_are() {
+    let (s, p, file) = qa();
+    s.file("README.md");
+    for command in [
+        "f() { :; }; cat README.md",
+        "function f { ls; }; cat README.md",
+        "f=README.md; cat $f",
+        "f=README.md; cat \"$f\"",
+        "f='src/*.rs'; cat $f",
+        "((x > f)); cat README.md",
+        "((x > f))",
+        "if ((n < 3)); then cat README.md; fi",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    let env = deny("Read(./.env)", &file);
+    for (command, part) in [
+        ("f=.env; cat $f", "`cat` reads `$f` = `.env`"),
+        ("f() { :; }; cat .env", "`cat` reads `.env`"),
+        ("((x > 1)) && cat .env", "`cat` reads `.env`"),
+        ("((x)) < .env", "`<` names `.env`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(env.clone(), part), "{command}");
+    }
+    // Still not known: a value a definition, a call, a source or a loop may have changed, or the directory after a call.
+    for (command, part) in [
+        ("f=README.md; g() { f=.env; }; g; cat $f", "`cat` reads `$f`"),
+        ("f=README.md; source x; cat $f", "`cat` reads `$f`"),
+        ("f=README.md; if true; then f=.env; fi; cat $f", "`cat` reads `$f`"),
+        ("g() { cd qa/secret; }; g; cat plan.txt", "`cat` reads `plan.txt` after `g`"),
+        ("g() { :; cat plan.txt; }; cd qa/secret; g", "`cat` reads `plan.txt` after `g() { :`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, part), "{command}");
+    }
+    // A body's later commands know no variable either.
+    assert_eq!(
+        p.check_shell("x=ls; g() { :; $x foo; }; x=rm; g", &s.root),
+        Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(Cause::UnknownProgram("$x".into())) }
+    );
+    // An arithmetic command compares: it writes no file, but its substitutions run.
+    assert!(
+        matches!(p.check_shell("(( $(rm -rf qa) > 1 ))", &s.root), Verdict::Deny { rule, .. } if rule == "Bash(rm:*)")
+    );
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Edit(./max)"]}"#));
+    s.file("max");
+    let p = s.load();
+    for command in ["((count > max)) && echo more", "((count > $limit))", "while ((i >= max)); do :; done"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    assert_eq!(
+        p.check_shell("((count)) > max", &s.root),
+        because(deny("Edit(./max)", &s.project_file()), "`>` names `max`")
+    );
+}
+
+/// Makes the repository at `dir` track `count` files under `gen/` (one blob, written straight into its index).
+fn track_many(dir: &Path, count: usize) {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    git(dir, &["init", "-q"]);
+    let blob =
+        Command::new("git").args(["hash-object", "-w", "--stdin"]).current_dir(dir).stdin(Stdio::null()).output();
+    let blob = String::from_utf8(blob.unwrap().stdout).unwrap();
+    let list: String = (0..count).map(|i| format!("100644 {}\tgen/{i:05}\n", blob.trim())).collect();
+    let mut child = Command::new("git")
+        .args(["update-index", "--index-info"])
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(list.as_bytes()).unwrap();
+    assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn each_git_read_lists_the_index_as_the_first_does() {
+    let (s, p, file) = qa();
+    track_many(&s.root, 50_000);
+    // qa/secret is not tracked: what git prints holds none of it.
+    assert_eq!(p.check_shell("git diff; git grep x; git diff src", &s.root), Verdict::Allow);
+    // The line's reads together are bounded: past a million entries, the rules' patterns judge.
+    let started = std::time::Instant::now();
+    let many = vec!["git diff"; 40].join("; ");
+    assert_eq!(
+        p.check_shell(&many, &s.root),
+        because(
+            deny("Read(./qa/secret/**)", &file),
+            &format!(
+                "`git diff` reads the files git tracks under its working directory {}, too much to list, and the \
+                 rule may cover some of it",
+                s.root.display()
+            )
+        )
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
 }

@@ -1,0 +1,501 @@
+//! Programs that run a command given after their options, read as the
+//! program reads its own arguments (getopt's rules, each program's options
+//! as its `--help` lists them), so the command they run is checked like any
+//! other: `setsid rm x`, `flock f rm x`, `flock f -c 'rm x'`, `su -c 'rm x'`,
+//! `watch rm x` (its words are a `sh -c` script), `busybox rm x`…
+//!
+//! An option a program does not list leaves what it runs unknown: reading
+//! past it as a flag could take its value for the command (`setsid --new
+//! rm x` would be `rm` run by `--new`, or `x` run by `rm`), so the guard
+//! does not guess.
+
+/// What a wrapper runs, from the words after its name.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Run {
+    /// The command starting at this word.
+    Command(usize),
+    /// A script a shell runs (`su -c 'rm x'`, watch's words joined).
+    Script(String),
+    /// No command: it reports, acts on a running process (`taskset -p`),
+    /// or starts an interactive shell.
+    Nothing,
+    /// An option it does not take, or one it runs elsewhere with (another
+    /// root or host, another process's namespaces), as written.
+    Unknown(String),
+}
+
+/// Where a wrapper runs its command, when an option says.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Chdir {
+    /// The directory this word names, from this byte.
+    Word(usize, usize),
+    /// A directory known only when it runs (a service's).
+    Unknown,
+}
+
+/// What a wrapper does with its words.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Wrapped {
+    pub(crate) run: Run,
+    pub(crate) chdir: Option<Chdir>,
+}
+
+/// Whether `name` is a program this module reads.
+pub(crate) fn is_wrapper(name: &str) -> bool {
+    PROGRAMS.iter().any(|(program, _)| *program == name)
+}
+
+/// How an option takes a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Takes {
+    Nothing,
+    /// In the rest of its word or the next one.
+    Value,
+    /// Only in the rest of its word (`-d=x` or `-dx`, `--wd=dir`).
+    Optional,
+}
+
+/// One option: its short letter (`' '` for none), its long name, how it
+/// takes a value.
+type Opt = (char, &'static str, Takes);
+
+/// A program's options, and whether they may follow operands (GNU getopt
+/// permutes unless the program asks it not to, as most wrappers do).
+struct Options {
+    options: &'static [Opt],
+    permute: bool,
+}
+
+use Takes::{Nothing as N, Optional as O, Value as V};
+
+static PROGRAMS: [(&str, Options); 16] = [
+    ("setsid", Options { options: &[('c', "ctty", N), ('f', "fork", N), ('w', "wait", N)], permute: false }),
+    (
+        "flock",
+        Options {
+            options: &[
+                ('s', "shared", N),
+                ('x', "exclusive", N),
+                ('e', "exclusive", N),
+                ('u', "unlock", N),
+                ('n', "nonblock", N),
+                ('n', "nb", N),
+                ('w', "timeout", V),
+                ('w', "wait", V),
+                ('E', "conflict-exit-code", V),
+                ('o', "close", N),
+                ('F', "no-fork", N),
+                (' ', "verbose", N),
+            ],
+            permute: false,
+        },
+    ),
+    (
+        "chrt",
+        Options {
+            options: &[
+                ('b', "batch", N),
+                ('d', "deadline", N),
+                ('f', "fifo", N),
+                ('i', "idle", N),
+                ('o', "other", N),
+                ('r', "rr", N),
+                ('R', "reset-on-fork", N),
+                ('T', "sched-runtime", V),
+                ('P', "sched-period", V),
+                ('D', "sched-deadline", V),
+                ('a', "all-tasks", N),
+                ('m', "max", N),
+                ('p', "pid", N),
+                ('v', "verbose", N),
+            ],
+            permute: false,
+        },
+    ),
+    ("taskset", Options { options: &[('a', "all-tasks", N), ('p', "pid", N), ('c', "cpu-list", N)], permute: false }),
+    (
+        "ionice",
+        Options {
+            options: &[
+                ('c', "class", V),
+                ('n', "classdata", V),
+                ('p', "pid", V),
+                ('P', "pgid", V),
+                ('u', "uid", V),
+                ('t', "ignore", N),
+            ],
+            permute: false,
+        },
+    ),
+    ("stdbuf", Options { options: &[('i', "input", V), ('o', "output", V), ('e', "error", V)], permute: false }),
+    (
+        "watch",
+        Options {
+            options: &[
+                ('b', "beep", N),
+                ('c', "color", N),
+                ('C', "no-color", N),
+                ('d', "differences", O),
+                ('e', "errexit", N),
+                ('g', "chgexit", N),
+                ('q', "equexit", V),
+                ('n', "interval", V),
+                ('p', "precise", N),
+                ('r', "no-rerun", N),
+                ('t', "no-title", N),
+                ('w', "no-wrap", N),
+                ('x', "exec", N),
+                ('v', "version", N),
+            ],
+            permute: false,
+        },
+    ),
+    ("su", Options { options: SU, permute: true }),
+    ("runuser", Options { options: RUNUSER, permute: true }),
+    (
+        "script",
+        Options {
+            options: &[
+                ('I', "log-in", V),
+                ('O', "log-out", V),
+                ('B', "log-io", V),
+                ('T', "log-timing", V),
+                ('t', "timing", O),
+                ('m', "logging-format", V),
+                ('a', "append", N),
+                ('c', "command", V),
+                ('e', "return", N),
+                ('f', "flush", N),
+                (' ', "force", N),
+                ('E', "echo", V),
+                ('o', "output-limit", V),
+                ('q', "quiet", N),
+            ],
+            permute: true,
+        },
+    ),
+    ("busybox", Options { options: &[], permute: false }),
+    (
+        "unshare",
+        Options {
+            options: &[
+                ('m', "mount", O),
+                ('u', "uts", O),
+                ('i', "ipc", O),
+                ('n', "net", O),
+                ('p', "pid", O),
+                ('U', "user", O),
+                ('C', "cgroup", O),
+                ('T', "time", O),
+                ('f', "fork", N),
+                (' ', "map-user", V),
+                (' ', "map-group", V),
+                ('r', "map-root-user", N),
+                ('c', "map-current-user", N),
+                (' ', "map-auto", N),
+                (' ', "map-users", V),
+                (' ', "map-groups", V),
+                (' ', "kill-child", O),
+                (' ', "mount-proc", O),
+                (' ', "propagation", V),
+                (' ', "setgroups", V),
+                (' ', "keep-caps", N),
+                ('R', "root", V),
+                ('w', "wd", V),
+                ('S', "setuid", V),
+                ('G', "setgid", V),
+                (' ', "monotonic", V),
+                (' ', "boottime", V),
+            ],
+            permute: false,
+        },
+    ),
+    (
+        "nsenter",
+        Options {
+            options: &[
+                ('a', "all", N),
+                ('t', "target", V),
+                ('m', "mount", O),
+                ('u', "uts", O),
+                ('i', "ipc", O),
+                ('n', "net", O),
+                ('p', "pid", O),
+                ('C', "cgroup", O),
+                ('U', "user", O),
+                ('T', "time", O),
+                ('S', "setuid", V),
+                ('G', "setgid", V),
+                (' ', "preserve-credentials", N),
+                ('r', "root", O),
+                ('w', "wd", O),
+                ('W', "wdns", V),
+                ('F', "no-fork", N),
+                ('Z', "follow-context", N),
+            ],
+            permute: false,
+        },
+    ),
+    ("systemd-run", Options { options: SYSTEMD_RUN, permute: false }),
+    (
+        "time",
+        Options {
+            options: &[
+                ('a', "append", N),
+                ('f', "format", V),
+                ('o', "output", V),
+                ('p', "portability", N),
+                ('q', "quiet", N),
+                ('v', "verbose", N),
+            ],
+            permute: false,
+        },
+    ),
+    (
+        "doas",
+        Options {
+            options: &[('a', "", V), ('C', "", V), ('L', "", N), ('n', "", N), ('s', "", N), ('u', "", V)],
+            permute: false,
+        },
+    ),
+];
+
+const SU: &[Opt] = &[
+    ('m', "preserve-environment", N),
+    ('p', "preserve-environment", N),
+    ('w', "whitelist-environment", V),
+    ('g', "group", V),
+    ('G', "supp-group", V),
+    ('l', "login", N),
+    ('c', "command", V),
+    (' ', "session-command", V),
+    ('f', "fast", N),
+    ('s', "shell", V),
+    ('P', "pty", N),
+];
+
+const RUNUSER: &[Opt] = &[
+    ('m', "preserve-environment", N),
+    ('p', "preserve-environment", N),
+    ('w', "whitelist-environment", V),
+    ('g', "group", V),
+    ('G', "supp-group", V),
+    ('l', "login", N),
+    ('c', "command", V),
+    (' ', "session-command", V),
+    ('f', "fast", N),
+    ('s', "shell", V),
+    ('P', "pty", N),
+    ('u', "user", V),
+];
+
+const SYSTEMD_RUN: &[Opt] = &[
+    (' ', "no-ask-password", N),
+    (' ', "user", N),
+    (' ', "system", N),
+    ('H', "host", V),
+    ('M', "machine", V),
+    (' ', "scope", N),
+    ('u', "unit", V),
+    ('p', "property", V),
+    (' ', "description", V),
+    (' ', "slice", V),
+    (' ', "slice-inherit", N),
+    (' ', "no-block", N),
+    ('r', "remain-after-exit", N),
+    (' ', "wait", N),
+    (' ', "send-sighup", N),
+    (' ', "service-type", V),
+    (' ', "uid", V),
+    (' ', "gid", V),
+    (' ', "nice", V),
+    (' ', "working-directory", V),
+    ('d', "same-dir", N),
+    ('E', "setenv", V),
+    ('t', "pty", N),
+    ('P', "pipe", N),
+    ('q', "quiet", N),
+    ('G', "collect", N),
+    ('S', "shell", N),
+    (' ', "path-property", V),
+    (' ', "socket-property", V),
+    (' ', "on-active", V),
+    (' ', "on-boot", V),
+    (' ', "on-startup", V),
+    (' ', "on-unit-active", V),
+    (' ', "on-unit-inactive", V),
+    (' ', "on-calendar", V),
+    (' ', "on-timezone-change", N),
+    (' ', "on-clock-change", N),
+    (' ', "timer-property", V),
+];
+
+/// Options every one of them takes and that run nothing.
+static REPORTS: [Opt; 2] = [('h', "help", N), ('V', "version", N)];
+
+/// The options given and the operands, as indexes of the words.
+#[derive(Default)]
+struct Parsed {
+    /// Each option given, with where its value is: word and byte.
+    options: Vec<(&'static Opt, Option<(usize, usize)>)>,
+    operands: Vec<usize>,
+}
+
+impl Parsed {
+    /// Whether an option was given, named by its long name or (for one
+    /// without) its letter.
+    fn has(&self, name: &str) -> bool {
+        self.options.iter().any(|(opt, _)| is(opt, name))
+    }
+
+    /// The last value given to an option named so.
+    fn value(&self, name: &str) -> Option<(usize, usize)> {
+        self.options.iter().rev().find(|(opt, _)| is(opt, name)).and_then(|(_, value)| *value)
+    }
+}
+
+fn is(opt: &Opt, name: &str) -> bool {
+    if opt.1.is_empty() { name.len() == 1 && name.starts_with(opt.0) } else { opt.1 == name }
+}
+
+/// Reads `args` as getopt_long does with `spec`; `Err` names the first
+/// word it does not take (an unknown or ambiguous option, one missing its
+/// value).
+fn parse(spec: &'static Options, args: &[&str]) -> Result<Parsed, String> {
+    let all = || spec.options.iter().chain(&REPORTS);
+    let mut parsed = Parsed::default();
+    let mut at = 0;
+    while let Some(&word) = args.get(at) {
+        at += 1;
+        if word == "--" {
+            parsed.operands.extend(at..args.len());
+            break;
+        }
+        if !word.starts_with('-') || word == "-" {
+            parsed.operands.push(at - 1);
+            if !spec.permute {
+                parsed.operands.extend(at..args.len());
+                break;
+            }
+            continue;
+        }
+        if let Some(long) = word.strip_prefix("--") {
+            let (given, inline) = long.split_once('=').map_or((long, None), |(name, _)| (name, Some(name.len() + 3)));
+            // getopt takes a unique prefix of a long name (`--time` for `--timeout`).
+            let exact = all().find(|opt| !opt.1.is_empty() && opt.1 == given);
+            let mut prefixed = all().filter(|opt| !opt.1.is_empty() && opt.1.starts_with(given));
+            let opt = match (exact, prefixed.next()) {
+                (Some(opt), _) => opt,
+                (None, Some(opt)) if prefixed.all(|other| other.1 == opt.1) => opt,
+                _ => return Err(word.to_string()),
+            };
+            let value = match (opt.2, inline) {
+                (N, Some(_)) => return Err(word.to_string()),
+                (N, None) | (O, None) => None,
+                (_, Some(from)) => Some((at - 1, from)),
+                (V, None) if at < args.len() => {
+                    at += 1;
+                    Some((at - 1, 0))
+                }
+                (V, None) => return Err(word.to_string()),
+            };
+            parsed.options.push((opt, value));
+            continue;
+        }
+        for (i, letter) in word.char_indices().skip(1) {
+            let Some(opt) = all().find(|opt| opt.0 == letter) else { return Err(word.to_string()) };
+            let rest = i + letter.len_utf8();
+            let value = match opt.2 {
+                N => None,
+                _ if rest < word.len() => Some((at - 1, rest)),
+                O => None,
+                V if at < args.len() => {
+                    at += 1;
+                    Some((at - 1, 0))
+                }
+                V => return Err(word.to_string()),
+            };
+            parsed.options.push((opt, value));
+            if value.is_some() || opt.2 == O {
+                break;
+            }
+        }
+    }
+    Ok(parsed)
+}
+
+/// What the wrapper `name` runs given `args`, the words after it; `None`
+/// for a program this module does not read.
+pub(crate) fn run(name: &str, args: &[&str]) -> Option<Wrapped> {
+    let (_, spec) = PROGRAMS.iter().find(|(program, _)| *program == name)?;
+    let wrapped = |run: Run| Some(Wrapped { run, chdir: None });
+    let parsed = match parse(spec, args) {
+        Ok(parsed) => parsed,
+        Err(word) => return wrapped(Run::Unknown(format!("{name} {word}"))),
+    };
+    if parsed.has("help") || parsed.has("version") {
+        return wrapped(Run::Nothing);
+    }
+    let elsewhere = |options: &[&str]| {
+        let found = options.iter().find(|option| parsed.has(option))?;
+        let option = if found.len() == 1 { format!("-{found}") } else { format!("--{found}") };
+        Some(Run::Unknown(format!("{name} {option}")))
+    };
+    let value = |option: &str| parsed.value(option).map(|(word, from)| args[word][from..].to_string());
+    let first = parsed.operands.first().copied();
+    let command = |at: Option<usize>| at.filter(|&at| at < args.len()).map_or(Run::Nothing, Run::Command);
+    let mut chdir = None;
+    let run = match name {
+        // `flock FILE COMMAND…`, `flock FILE -c SCRIPT`; `flock FD` only locks.
+        "flock" => match first.map(|file| (file, args.get(file + 1).copied())) {
+            Some((file, Some("-c" | "--command"))) => {
+                args.get(file + 2).map_or(Run::Nothing, |script| Run::Script(script.to_string()))
+            }
+            Some((file, _)) => command(Some(file + 1)),
+            None => Run::Nothing,
+        },
+        // `chrt -p` and `taskset -p` set a running process's; `chrt -m` reports.
+        "chrt" if parsed.has("pid") || parsed.has("max") => Run::Nothing,
+        "chrt" => {
+            let priority = first.filter(|&at| args[at].bytes().all(|byte| byte.is_ascii_digit()));
+            command(priority.map_or(first, |at| Some(at + 1)))
+        }
+        "taskset" if parsed.has("pid") => Run::Nothing,
+        "taskset" => command(first.map(|mask| mask + 1)),
+        "ionice" if parsed.has("pid") || parsed.has("pgid") || parsed.has("uid") => Run::Nothing,
+        "watch" if parsed.has("exec") => command(first),
+        "watch" => first.map_or(Run::Nothing, |at| Run::Script(args[at..].join(" "))),
+        "runuser" if parsed.has("user") => command(first),
+        "su" | "runuser" => match value("command").or_else(|| value("session-command")) {
+            Some(script) => Run::Script(script),
+            None => {
+                // `su [-] [USER [ARG…]]`: ARGs go to the user's shell, as `sh ARG…` would take them.
+                let login = first.filter(|&at| args[at] == "-").map_or(0, |_| 1);
+                match parsed.operands.get(login + 1) {
+                    Some(&at) => Run::Unknown(format!("{name} {}", args[at])),
+                    None => Run::Nothing,
+                }
+            }
+        },
+        "script" => value("command").map_or(Run::Nothing, Run::Script),
+        "unshare" => {
+            chdir = parsed.value("wd").map(|(word, from)| Chdir::Word(word, from));
+            elsewhere(&["root"]).unwrap_or_else(|| command(first))
+        }
+        // Another process's namespaces: its files and directories.
+        "nsenter" => elsewhere(&["all", "mount", "root", "wd", "wdns"]).unwrap_or_else(|| command(first)),
+        "systemd-run" => {
+            // A service runs in / (a user's in home); a scope where it is started.
+            chdir = match parsed.value("working-directory") {
+                Some((word, from)) => Some(Chdir::Word(word, from)),
+                None if parsed.has("same-dir") || parsed.has("scope") => None,
+                None => Some(Chdir::Unknown),
+            };
+            elsewhere(&["host", "machine"]).unwrap_or_else(|| command(first))
+        }
+        // `doas -C config` checks, `-L` clears persisted logins.
+        "doas" if parsed.has("C") || parsed.has("L") => Run::Nothing,
+        _ => command(first),
+    };
+    Some(Wrapped { run, chdir })
+}
