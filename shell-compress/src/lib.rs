@@ -38,6 +38,7 @@ mod files;
 mod generic;
 mod git;
 mod go;
+mod hunk_budget;
 mod js;
 mod jvm;
 mod native;
@@ -116,6 +117,12 @@ pub fn compress_with(command_line: &str, output: &str, exit_code: i32, options: 
     family.apply(&mut plan, failed);
     let pattern = detect::search_pattern(command_line);
     let prints_files = detect::prints_files(command_line);
+    // Before protection, which would show a left-out hunk's location header and error-looking code after a
+    // failure (a formatter's check fails whenever it prints a diff). Not in a search's matches or a printed
+    // file, whose lines are what was asked for.
+    if pattern.is_none() && !prints_files {
+        hunk_budget::apply(&mut plan);
+    }
     // Before protection, which would show node's frames among a crash's last lines: their count stands for
     // them. Only in a program's own report: a search's matches and a file's lines are data, kept line by line.
     if family.folds_node_frames && pattern.is_none() && !prints_files {

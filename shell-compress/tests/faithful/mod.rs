@@ -9,6 +9,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+pub(crate) mod hunks;
+
 /// A shown line that no checker accepts, with the raw line most like it.
 #[derive(Debug)]
 pub(crate) struct Untrue {
@@ -28,10 +30,13 @@ pub(crate) fn untrue_lines(raw: &str, view: &str, exit: i32) -> Vec<Untrue> {
     }
     let mut state = State::default();
     let mut untrue = Vec::new();
-    for line in lines {
+    for line in &lines {
         if !state.accepts(&raw, line) {
             untrue.push(Untrue { line: line.to_string(), nearest: raw.nearest(line).to_string() });
         }
+    }
+    if let Err(miscount) = hunks::left_out(&raw.displayed, &lines) {
+        untrue.push(Untrue { line: miscount, nearest: String::new() });
     }
     untrue
 }
