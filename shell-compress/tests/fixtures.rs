@@ -448,6 +448,22 @@ fn the_faithfulness_check_rejects_lines_the_output_does_not_have() {
     let miscounted = view.replacen(note, &note.replacen("… 4 hunks", "… 5 hunks", 1), 1);
     rejected(f, &miscounted, "a hunk count past the hunks left out");
 
+    // A repeat counting more or fewer copies than its run, and two lines shown in the other order.
+    let (f, view) = view_of("fixtures/generic/repeated_pipeline.txt");
+    for count in ["(×401)", "(×399)"] {
+        rejected(f, &view.replace("(×400)", count), "a repeat count other than its run's");
+    }
+    let (f, view) = view_of("heldout/pytest/pytest_twelve_tracebacks.txt");
+    let shown = lines(&view);
+    let k = (1..shown.len()).find(|&k| shown[k].starts_with("E  ") && shown[k + 1].ends_with(": ValueError")).unwrap();
+    let mut swapped = shown.clone();
+    swapped.swap(k, k + 1);
+    rejected(f, &(swapped.join("\n") + "\n"), "two lines in the other order");
+    // A repeated block's note counting one line more or fewer than it left out.
+    for count in ["  … 9 lines as in", "  … 11 lines as in"] {
+        rejected(f, &view.replacen("  … 10 lines as in", count, 1), "a repeated block's count");
+    }
+
     // Each transformation, taken past what it allows.
     let (f, view) = view_of("heldout/pytest/pytest_twelve_tracebacks.txt");
     let line = view.lines().find(|l| l.contains("ValueError: invalid literal")).unwrap();
