@@ -12,7 +12,8 @@
 //!    failure. After a non-zero exit, so do every `file:line` location (one printed many times over, like a
 //!    `console.log` call site, at least once) and the last lines of output, save runs of stack frames in
 //!    node's own code in a program's own report, which a line counts. A search's matches, a file's lines and
-//!    a diff's hunks are data, not reports.
+//!    a diff's hunks are data, not reports: a long diff's hunks past its budget go whole, their headers
+//!    (rustfmt's `Diff in PATH:LINE:` too) with them, and a note names each of their files with a count.
 //! 3. A non-zero exit code is reported on a final line of its own, `[exit:N]`.
 //! 4. The same input always gives the same bytes.
 //! 5. Warnings may be summarised (the first few and the first of each further kind in full, plus a count by
