@@ -246,27 +246,10 @@ const LOCKFILES: &[&str] = &[
     "composer.lock",
 ];
 
-/// A diff whose hunks would show more than this many characters (about 4,000 tokens) keeps whole hunks
-/// from its start and its end and names, per file, the hunks left out between them. A hunk is never cut
-/// inside beyond the usual long-run cut, and its original is archived like any shortened output.
-const DIFF_BUDGET_CHARS: usize = 12_000;
-/// Share of the budget for the hunks at the start; the rest goes to those at the end.
-const DIFF_HEAD_SHARE: usize = 3;
-const DIFF_SHARES: usize = 4;
-
-/// One hunk: its `@@` header line and the end of its body (exclusive), and the file it belongs to.
-struct Hunk {
-    header: usize,
-    end: usize,
-    file: Option<usize>,
-}
-
-/// Drops per-file `index` (counted) and `---`/`+++` headers, replaces lockfile and deleted-file bodies by their line counts
-/// and keeps hunk headers so every kept change stays locatable. Past [`DIFF_BUDGET_CHARS`] whole hunks in
-/// the middle go (not after a failure, whose every location line must stay).
+/// Drops per-file `index` (counted) and `---`/`+++` headers and replaces lockfile and deleted-file bodies by
+/// their line counts; the hunks left are budgeted as any diff's are (`hunk_budget`).
 fn diff(plan: &mut Plan, failed: bool) {
     plan.cut = Cut { max: 60, head: 30, tail: 10 };
-    let mut hunks = Vec::new();
     let mut index_lines = Vec::new();
     let mut i = 0;
     while i < plan.len() {
@@ -300,86 +283,11 @@ fn diff(plan: &mut Plan, failed: bool) {
             let what = if deleted { "deleted file" } else { "lockfile" };
             plan.note(body_start, format!("… {what}: +{} -{} lines not shown", count('+'), count('-')));
             plan.set_range(body_start..j, Mark::Drop);
-        } else {
-            hunks.extend(hunks_in(plan, body_start..j, Some(i)));
         }
         i = j;
     }
     // After the last hunk, not between a file's header and its hunks, where a patch has no room for it.
     plan.drop_kinds_counted(&index_lines, "index lines (blob ids) not shown", Some(plan.len()), failed);
-    if !failed {
-        budget_hunks(plan, &hunks);
-    }
-    for hunk in &hunks {
-        if plan.mark(hunk.header) == Mark::Keep {
-            plan.set(hunk.header, Mark::Must);
-        }
-    }
-}
-
-/// The hunks of one file's patch body `body`.
-fn hunks_in(plan: &Plan, body: std::ops::Range<usize>, file: Option<usize>) -> Vec<Hunk> {
-    let headers: Vec<usize> = body.clone().filter(|&k| plan.line(k).starts_with("@@")).collect();
-    let ends = headers.iter().skip(1).copied().chain(std::iter::once(body.end));
-    headers.iter().zip(ends).map(|(&header, end)| Hunk { header, end, file }).collect()
-}
-
-/// What a hunk shows: its header and its body, or what the long-run cut leaves of it (a hunk body, having no
-/// block boundary inside, is kept whole up to three times the cut's limit; see `Plan::cut_runs`).
-fn hunk_cost(plan: &Plan, hunk: &Hunk) -> usize {
-    let Cut { max, head, tail } = plan.cut;
-    let body: Vec<usize> = (hunk.header + 1..hunk.end).collect();
-    let shown: Vec<usize> = if body.len() <= 3 * max {
-        body
-    } else {
-        body[..head].iter().chain(&body[body.len() - tail..]).copied().collect()
-    };
-    std::iter::once(hunk.header).chain(shown).map(|k| plan.line(k).len() + 1).sum()
-}
-
-/// Keeps whole hunks from the start within the head share of the budget and from the end within the rest;
-/// the hunks between go, with one note per file saying how many of its hunks and lines were left out.
-fn budget_hunks(plan: &mut Plan, hunks: &[Hunk]) {
-    let costs: Vec<usize> = hunks.iter().map(|h| hunk_cost(plan, h)).collect();
-    if costs.iter().sum::<usize>() <= DIFF_BUDGET_CHARS {
-        return;
-    }
-    let fit = |budget: usize, order: &mut dyn Iterator<Item = usize>| {
-        let mut used = 0;
-        order
-            .take_while(|&k| {
-                used += costs[k];
-                used <= budget
-            })
-            .count()
-    };
-    // The first hunk is shown whatever its size (a long one is cut inside as any long run is).
-    let head = fit(DIFF_BUDGET_CHARS * DIFF_HEAD_SHARE / DIFF_SHARES, &mut (0..hunks.len())).max(1);
-    let tail = fit(DIFF_BUDGET_CHARS / DIFF_SHARES, &mut (head..hunks.len()).rev());
-    let dropped = &hunks[head..hunks.len() - tail];
-    let mut k = 0;
-    while k < dropped.len() {
-        // One note per file, where its first left-out hunk was.
-        let file = dropped[k].file;
-        let same_file = dropped[k..].iter().take_while(|h| h.file == file).count();
-        let (mut added, mut removed) = (0, 0);
-        for hunk in &dropped[k..k + same_file] {
-            for line in &plan.lines()[hunk.header + 1..hunk.end] {
-                added += usize::from(line.starts_with('+'));
-                removed += usize::from(line.starts_with('-'));
-            }
-            plan.set_range(hunk.header..hunk.end, Mark::Drop);
-        }
-        let name = file.and_then(|f| plan.line(f).rsplit(" b/").next()).unwrap_or("this file");
-        plan.note(
-            dropped[k].header,
-            format!(
-                "… {same_file} {} of {name} not shown (+{added} -{removed} lines)",
-                if same_file == 1 { "hunk" } else { "hunks" }
-            ),
-        );
-        k += same_file;
-    }
 }
 
 /// Extended header lines between `diff --git` and the first hunk.
@@ -586,26 +494,6 @@ mod tests {
         assert!(!text.contains("dana@example.org"), "{text}");
     }
 
-    /// `files` files of `hunks` hunks each, every hunk a header, 3 context lines and 4 changed ones.
-    fn long_diff(files: usize, hunks: usize) -> String {
-        let mut out = String::new();
-        for f in 0..files {
-            out += &format!("diff --git a/src/f{f}.rs b/src/f{f}.rs\nindex 1111111..2222222 100644\n");
-            out += &format!("--- a/src/f{f}.rs\n+++ b/src/f{f}.rs\n");
-            for h in 0..hunks {
-                let at = 10 + h * 20;
-                out += &format!("@@ -{at},5 +{at},5 @@ fn function_{f}_{h}() {{\n");
-                out += &format!("     let context = compute_something_{h}(input, {f});\n");
-                out += &format!("-    let old_value_{h} = previous_implementation(context);\n");
-                out += &format!("-    validate(old_value_{h}).expect(\"old\");\n");
-                out += &format!("+    let new_value_{h} = better_implementation(context, {f});\n");
-                out += &format!("+    validate(new_value_{h}).expect(\"new\");\n");
-                out += "     Ok(())\n     }\n";
-            }
-        }
-        out
-    }
-
     /// `git diff` of two Python files edited in five places: runs of blank context lines (`" "`), an added
     /// empty line (`"+"`) and an added line with trailing spaces.
     const BLANK_CONTEXT_DIFF: &str = concat!(
@@ -679,75 +567,8 @@ mod tests {
     }
 
     #[test]
-    fn a_long_diff_keeps_whole_hunks_at_both_ends_and_names_the_rest_per_file() {
-        let raw = long_diff(6, 30);
-        let out = compress("git diff", &raw, 0);
-        assert!(out.shortened);
-        assert!(out.text.len() < 16_000, "within the budget: {} chars", out.text.len());
-        // The first and the last hunk are whole.
-        assert!(out.text.contains("@@ -10,5 +10,5 @@ fn function_0_0() {\n     let context"), "{}", out.text);
-        assert!(out.text.contains("+    validate(new_value_29).expect(\"new\");\n     Ok(())\n     }\n"));
-        // Every file is named, and each left-out hunk is counted with its lines.
-        for f in 0..6 {
-            assert!(out.text.contains(&format!("src/f{f}.rs")), "f{f}: {}", out.text);
-        }
-        let noted: usize =
-            out.text.lines().filter_map(|l| l.strip_prefix("… ")?.split_once(" hunk")?.0.parse::<usize>().ok()).sum();
-        let shown = out.text.lines().filter(|l| l.starts_with("@@ ")).count();
-        assert_eq!(noted + shown, 6 * 30, "every hunk shown or counted");
-        assert!(out.text.contains("(+60 -60 lines)"), "a whole file's count: {}", out.text);
-        assert_eq!(compress("git diff", &raw, 0).text, out.text, "deterministic");
-    }
-
-    #[test]
-    fn a_left_out_hunk_takes_its_error_looking_lines_with_it() {
-        // Code in a diff is data: `except AttributeError:` is a line of the file, not a report of a failure.
-        let raw = long_diff(6, 30).replace("     Ok(())\n", "         except AttributeError:\n");
-        let out = compress("git diff HEAD", &raw, 0);
-        let shown = out.text.lines().filter(|l| l.starts_with("@@ ")).count();
-        assert!(shown < 6 * 30, "some hunks are left out: {}", out.text);
-        assert_eq!(out.text.matches("except AttributeError:").count(), shown, "{}", out.text);
-    }
-
-    #[test]
-    fn hunks_kept_whole_by_the_cut_are_costed_whole() {
-        // 30 hunks of 150 body lines: each is kept whole by the long-run cut, so the budget must count it so.
-        let mut raw = String::from("diff --git a/big.txt b/big.txt\n--- a/big.txt\n+++ b/big.txt\n");
-        for h in 0..30 {
-            raw += &format!("@@ -{0},150 +{0},150 @@\n", 1 + h * 200);
-            for i in 0..150 {
-                raw += &format!("-line {h}.{i} of a long hunk body\n");
-            }
-        }
-        let out = compress("git diff", &raw, 0);
-        assert!(out.text.len() < 16_000, "near the budget: {} chars", out.text.len());
-        assert!(out.text.contains("hunks of big.txt not shown"), "{}", out.text);
-    }
-
-    #[test]
-    fn a_diff_of_one_huge_hunk_still_shows_it() {
-        let mut raw =
-            String::from("diff --git a/big.txt b/big.txt\n--- a/big.txt\n+++ b/big.txt\n@@ -1,900 +1,900 @@\n");
-        for i in 0..900 {
-            raw += &format!("-old line number {i} with some words to make it long enough\n");
-        }
-        let out = compress("git diff", &raw, 0);
-        assert!(out.text.contains("@@ -1,900 +1,900 @@\n-old line number 0 "), "{}", out.text);
-        assert!(out.text.contains("-old line number 899 "), "its end too: {}", out.text);
-        assert!(!out.text.contains(" of big.txt not shown"), "no hunk left out: {}", out.text);
-    }
-
-    #[test]
-    fn a_short_diff_or_a_failed_one_keeps_every_hunk() {
-        let short = compress("git diff", &long_diff(1, 5), 0);
-        assert_eq!(short.text.lines().filter(|l| l.starts_with("@@ ")).count(), 5);
-        let failed = compress("git diff --exit-code", &long_diff(6, 30), 1);
-        assert_eq!(failed.text.lines().filter(|l| l.starts_with("@@ ")).count(), 6 * 30);
-    }
-
-    #[test]
     fn a_crlf_to_lf_change_keeps_the_carriage_return_it_removes() {
-        let mut out = long_diff(4, 4);
+        let mut out = crate::hunk_budget::tests::long_diff(4, 4);
         out += "diff --git a/crlf.txt b/crlf.txt\nindex 8c3ce9b..42e8fb5 100644\n--- a/crlf.txt\n+++ b/crlf.txt\n";
         out += "@@ -18,3 +18,3 @@ line 16\n line 17\r\n-line 20\r\n+line 20\n line 21\r\n";
         let result = compress("git diff", &out, 0);

@@ -12,7 +12,8 @@
 //!    failure. After a non-zero exit, so do every `file:line` location (one printed many times over, like a
 //!    `console.log` call site, at least once) and the last lines of output, save runs of stack frames in
 //!    node's own code in a program's own report, which a line counts. A search's matches, a file's lines and
-//!    a diff's hunks are data, not reports.
+//!    a diff's hunks are data, not reports: a long diff's hunks past its budget go whole, their headers
+//!    (rustfmt's `Diff in PATH:LINE:` too) with them, and a note names each of their files with a count.
 //! 3. A non-zero exit code is reported on a final line of its own, `[exit:N]`.
 //! 4. The same input always gives the same bytes.
 //! 5. Warnings may be summarised (the first few and the first of each further kind in full, plus a count by
@@ -38,6 +39,7 @@ mod files;
 mod generic;
 mod git;
 mod go;
+mod hunk_budget;
 mod js;
 mod jvm;
 mod native;
@@ -116,6 +118,12 @@ pub fn compress_with(command_line: &str, output: &str, exit_code: i32, options: 
     family.apply(&mut plan, failed);
     let pattern = detect::search_pattern(command_line);
     let prints_files = detect::prints_files(command_line);
+    // Before protection, which would show a left-out hunk's location header and error-looking code after a
+    // failure (a formatter's check fails whenever it prints a diff). Not in a search's matches or a printed
+    // file, whose lines are what was asked for.
+    if pattern.is_none() && !prints_files {
+        hunk_budget::apply(&mut plan);
+    }
     // Before protection, which would show node's frames among a crash's last lines: their count stands for
     // them. Only in a program's own report: a search's matches and a file's lines are data, kept line by line.
     if family.folds_node_frames && pattern.is_none() && !prints_files {

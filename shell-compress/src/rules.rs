@@ -189,7 +189,7 @@ pub(crate) fn hunk_bodies(lines: &[String]) -> Vec<bool> {
 }
 
 /// The old and new line counts of a hunk header `@@ -a[,b] +c[,d] @@`.
-fn hunk_counts(line: &str) -> Option<(usize, usize)> {
+pub(crate) fn hunk_counts(line: &str) -> Option<(usize, usize)> {
     let rest = line.strip_prefix("@@ -")?;
     let (ranges, _) = rest.split_once(" @@")?;
     let (old, new) = ranges.split_once(" +")?;

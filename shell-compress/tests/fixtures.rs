@@ -244,7 +244,11 @@ fn invariant_broken(f: &Fixture, text: &str, again: &str) -> Option<String> {
     let shown = displayed_lines(text).join("\n");
     if f.exit != 0 {
         let displayed = displayed_lines(&f.raw);
-        for line in &displayed {
+        // A diff's hunks are a file's lines, not a report: those a note counts as left out may go, their
+        // `Diff in PATH:LINE:` headers too (the faithfulness check holds the notes to their counts).
+        let view: Vec<&str> = text.lines().collect();
+        let left_out = faithful::hunks::left_out(&displayed, &view).unwrap_or_default();
+        for (_, line) in displayed.iter().enumerate().filter(|(i, _)| !left_out.contains(i)) {
             if (ERROR_LINE.is_match(line) || LOCATION.is_match(line)) && !has_line(&shown, line) {
                 return Some(format!("error or location line lost: {line:?}"));
             }
@@ -430,16 +434,35 @@ fn the_faithfulness_check_rejects_lines_the_output_does_not_have() {
     folded.remove(k);
     rejected(f, &(folded.join("\n") + "\n"), "a hunk's identical lines folded");
 
-    // black --diff: a cut through the middle of one hunk into the next, its header hidden with the rest.
+    // black --diff: a cut through the end of one hunk into the next, its header hidden with the rest.
     let (f, view) = view_of("heldout/generic/black_check_diff_six.txt");
     let shown = lines(&view);
-    let omitted = |l: &str| l.starts_with("… ") && l.ends_with(" lines omitted");
-    let k = (1..shown.len() - 1)
-        .find(|&k| shown[k].starts_with("@@") && omitted(&shown[k - 1]) && omitted(&shown[k + 1]))
-        .unwrap();
+    let k = (2..shown.len() - 1).find(|&k| shown[k].starts_with("@@") && shown[k - 1].starts_with(' ')).unwrap();
     let mut headless = shown.clone();
-    headless.splice(k - 1..k + 2, ["… 40 lines omitted".to_string()]);
+    headless.splice(k - 1..k + 2, ["… 3 lines omitted".to_string()]);
     rejected(f, &(headless.join("\n") + "\n"), "a hunk's body shown without its header");
+
+    // cargo fmt --check over many files: a note counting more hunks of a file than the view leaves out.
+    let (f, view) = view_of("fixtures/generic/cargo_fmt_check_many_files.txt");
+    let note = view.lines().find(|l| l.starts_with("… 4 hunks of ")).unwrap();
+    let miscounted = view.replacen(note, &note.replacen("… 4 hunks", "… 5 hunks", 1), 1);
+    rejected(f, &miscounted, "a hunk count past the hunks left out");
+
+    // A repeat counting more or fewer copies than its run, and two lines shown in the other order.
+    let (f, view) = view_of("fixtures/generic/repeated_pipeline.txt");
+    for count in ["(×401)", "(×399)"] {
+        rejected(f, &view.replace("(×400)", count), "a repeat count other than its run's");
+    }
+    let (f, view) = view_of("heldout/pytest/pytest_twelve_tracebacks.txt");
+    let shown = lines(&view);
+    let k = (1..shown.len()).find(|&k| shown[k].starts_with("E  ") && shown[k + 1].ends_with(": ValueError")).unwrap();
+    let mut swapped = shown.clone();
+    swapped.swap(k, k + 1);
+    rejected(f, &(swapped.join("\n") + "\n"), "two lines in the other order");
+    // A repeated block's note counting one line more or fewer than it left out.
+    for count in ["  … 9 lines as in", "  … 11 lines as in"] {
+        rejected(f, &view.replacen("  … 10 lines as in", count, 1), "a repeated block's count");
+    }
 
     // Each transformation, taken past what it allows.
     let (f, view) = view_of("heldout/pytest/pytest_twelve_tracebacks.txt");

@@ -19,6 +19,19 @@ static GAP: LazyLock<Regex> = LazyLock::new(|| Regex::new(r" {2,}").expect("gap 
 static MODE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^[bcdlps-][rwxsStT-]{9}[.+@]?$").expect("mode pattern compiles"));
 
+/// The start of a log line: a timestamp (`2024-05-01T10:00:00.123Z`, `2024-05-01 10:00:00`, `10:00:00.123`,
+/// syslog's `May  1 10:00:00`), possibly in brackets, or a level word (`INFO `, `[WARN]`). A log pads its
+/// level, thread and logger to line up (Spring Boot's `INFO 1 --- [           main] o.s.b.w.e.t.TomcatWebServer
+/// : …`), which reads as columns, but its last cell is a message of any width and the padding is how the
+/// program wrote the line: squeezed, it is a line the output does not have, and often no shorter in tokens.
+static LOG_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"^\[?(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\d{2}:\d{2}:\d{2}|[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}",
+        r"|(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL)\b)",
+    ))
+    .expect("log line pattern compiles")
+});
+
 /// Cells before the name in an `ls -l` row: mode, links, owner, group, size and a three-word date.
 const LONG_LISTING_CELLS: usize = 8;
 
@@ -104,7 +117,8 @@ fn is_long_listing(line: &str) -> bool {
 /// listing, which may be cut to its names past the budget. Returns how many lines were rewritten.
 pub(crate) fn compact(plan: &mut Plan, budget: usize, is_listing: impl Fn(usize) -> bool) -> usize {
     let mut rewritten = 0;
-    let row_like = |line: &str| !line.starts_with(char::is_whitespace) && !line.trim().is_empty();
+    let row_like =
+        |line: &str| !line.starts_with(char::is_whitespace) && !line.trim().is_empty() && !LOG_LINE.is_match(line);
     for region in super::regions(plan, false, row_like) {
         let mut start = 0;
         while start < region.len() {
@@ -226,6 +240,28 @@ mod tests {
         let text = compacted(&ls_rows(), 10_000, false);
         assert!(text.starts_with("(every row: -rw-r--r-- root root Dec 1 07:11)\n"), "{text}");
         assert!(text.contains("\n2 100 file1.txt\n"), "{text}");
+    }
+
+    #[test]
+    fn a_log_is_no_table_whatever_its_padding() {
+        // Spring Boot pads level, thread and logger to line up; a JSON-less log from a container looks so.
+        let loggers =
+            ["o.s.b.w.embedded.tomcat.TomcatWebServer", "com.zaxxer.hikari.HikariDataSource", "org.hibernate.Version"];
+        let lines: Vec<String> = (0..9)
+            .map(|i| {
+                let logger = loggers[i % 3];
+                format!(
+                    "2024-05-01T10:00:0{i}.123Z  INFO 1 --- [           main] {logger:<40} : step {i} done in {} ms",
+                    i * 7
+                )
+            })
+            .collect();
+        assert_eq!(compacted(&lines, 10_000, false), lines.join("\n") + "\n");
+        // So is one whose lines start with their level, or syslog's time.
+        let levelled: Vec<String> = lines.iter().map(|l| format!("INFO  {}", &l[30..])).collect();
+        assert_eq!(compacted(&levelled, 10_000, false), levelled.join("\n") + "\n");
+        let syslog: Vec<String> = lines.iter().map(|l| format!("May  1 10:00:0{}  {}", &l[18..19], &l[30..])).collect();
+        assert_eq!(compacted(&syslog, 10_000, false), syslog.join("\n") + "\n");
     }
 
     #[test]

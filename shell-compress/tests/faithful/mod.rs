@@ -9,6 +9,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+pub(crate) mod hunks;
+
 /// A shown line that no checker accepts, with the raw line most like it.
 #[derive(Debug)]
 pub(crate) struct Untrue {
@@ -28,10 +30,15 @@ pub(crate) fn untrue_lines(raw: &str, view: &str, exit: i32) -> Vec<Untrue> {
     }
     let mut state = State::default();
     let mut untrue = Vec::new();
-    for line in lines {
+    for line in &lines {
         if !state.accepts(&raw, line) {
             untrue.push(Untrue { line: line.to_string(), nearest: raw.nearest(line).to_string() });
         }
+    }
+    state.settle(&raw, raw.displayed.len());
+    untrue.extend(state.miscounts.into_iter().map(|line| Untrue { line, nearest: String::new() }));
+    if let Err(miscount) = hunks::left_out(&raw.displayed, &lines) {
+        untrue.push(Untrue { line: miscount, nearest: String::new() });
     }
     untrue
 }
@@ -53,10 +60,11 @@ struct Raw {
     /// Each line as a terminal left it: escapes removed, the last non-blank carriage-return redraw, trailing
     /// whitespace trimmed. What every ordinary line of a view is compared with.
     displayed: Vec<String>,
-    /// Every form a line may be shown in: displayed; a diff hunk's body line as printed (escapes and control
-    /// characters removed, its trailing whitespace and a CRLF file's `\r` kept); each segment a redraw
-    /// overwrote (an error hidden by a progress bar is shown on a line of its own).
-    forms: HashSet<String>,
+    /// Every form a line may be shown in, with the indexes of the lines shown so: displayed; a diff hunk's
+    /// body line as printed (escapes and control characters removed, its trailing whitespace and a CRLF
+    /// file's `\r` kept); each segment a redraw overwrote (an error hidden by a progress bar is shown on a
+    /// line of its own).
+    forms: HashMap<String, Vec<usize>>,
     /// How many times each displayed line occurs, for repeat counts.
     count: HashMap<String, usize>,
     /// Each displayed line that starts with a tree's branches: the text after them, with the depths at
@@ -101,16 +109,22 @@ impl Raw {
             split.pop();
         }
         let mut displayed = Vec::with_capacity(split.len());
-        let mut forms = HashSet::new();
-        for line in split {
+        let mut forms: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, line) in split.into_iter().enumerate() {
+            let mut add = |form: String| {
+                let at = forms.entry(form).or_default();
+                if at.last() != Some(&i) {
+                    at.push(i);
+                }
+            };
             let line_no_cr = line.strip_suffix('\r').unwrap_or(line);
             let visible = line_no_cr.rsplit('\r').find(|s| !s.trim().is_empty()).unwrap_or("");
             let shown = plain(visible, false).trim_end().to_string();
-            forms.insert(plain(line, true));
+            add(plain(line, true));
             for segment in line_no_cr.split('\r') {
-                forms.insert(plain(segment, false).trim_end().to_string());
+                add(plain(segment, false).trim_end().to_string());
             }
-            forms.insert(shown.clone());
+            add(shown.clone());
             displayed.push(shown);
         }
         let mut count: HashMap<String, usize> = HashMap::new();
@@ -142,7 +156,13 @@ impl Raw {
     }
 
     fn has(&self, line: &str) -> bool {
-        self.forms.contains(line)
+        self.forms.contains_key(line)
+    }
+
+    /// The indexes of the lines shown as `line` from `from` on, in order.
+    fn at_or_after(&self, line: &str, from: usize) -> &[usize] {
+        let at = self.forms.get(line).map_or(&[][..], Vec::as_slice);
+        &at[at.partition_point(|&i| i < from)..]
     }
 
     /// The displayed line most like `line`: the longest common start, then the closest length.
@@ -216,12 +236,89 @@ struct State {
     /// shown after lines were omitted must be under its own hunk's header, which says where it is.
     hunk_header: String,
     after_omission: bool,
+    /// Where the next line shown as the output has it must be found: past the raw line the last one was
+    /// matched to (see [`State::in_order`]).
+    cursor: usize,
+    /// The text of the last `(×N)` repeat, until the next matched line says whether a copy was left uncounted.
+    repeated: Option<(String, usize)>,
+    /// The lines a repeated block's `… N lines as in T above` notes count since the last matched line, until
+    /// the next one says how many lines shown above the output has between them; `None` when no such note
+    /// came, or another note did too (a cut's lines are no block's).
+    as_above: Option<usize>,
+    /// The lines shown so far, for a repeated block's `… N lines as in T above`.
+    seen: HashSet<String>,
+    /// Counts a later matched line (or the output's end) found untrue: a repeat counting fewer copies than
+    /// its run has, a repeated block's note counting other than the lines it left out.
+    miscounts: Vec<String>,
 }
+
+/// `X … (×N)`: a line folded with its identical neighbours.
+static REPEAT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(.*) … \(×(\d+)\)$").unwrap());
+
+/// `  … 4 lines as in test_a above`: lines of a repeated block left out, each a line of a block shown above.
+static AS_ABOVE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^  … (\d+) lines? as in .+ above$").unwrap());
 
 impl State {
     fn accepts(&mut self, raw: &Raw, line: &str) -> bool {
         let located = self.under_its_header(raw, line);
-        located && self.true_line(raw, line)
+        let accepted = located && self.true_line(raw, line);
+        let ordered = self.in_order(raw, line);
+        self.seen.insert(line.to_string());
+        accepted && ordered
+    }
+
+    /// Whether `line` comes after the lines shown before it, as the output has them in order: a line shown
+    /// as the output has it is matched to its first copy past the last line matched, a `(×N)` repeat to N
+    /// copies from there. The next line matched checks the counts before it: no copy of a repeat's line may
+    /// come first (a note in between may stand for it), and the lines between that are shown above must be
+    /// as many as a repeated block's `… N lines as in T above` notes say (lines a family drops as noise are
+    /// not shown above). Other lines (notes, rewritten rows) are not matched: their own checks hold them to
+    /// the output.
+    fn in_order(&mut self, raw: &Raw, line: &str) -> bool {
+        if line.trim().is_empty() {
+            return true;
+        }
+        if let Some(c) = AS_ABOVE.captures(line) {
+            let n: usize = c[1].parse().unwrap();
+            self.as_above = Some(self.as_above.unwrap_or(0) + n);
+            self.repeated = None;
+            return true;
+        }
+        let (text, n) = match REPEAT.captures(line) {
+            Some(c) if raw.has(&c[1]) => (c.get(1).unwrap().as_str(), c[2].parse::<usize>().unwrap()),
+            _ => (line, 1),
+        };
+        if !raw.has(text) {
+            if line.trim_start().starts_with("… ") {
+                (self.repeated, self.as_above) = (None, None);
+            }
+            return true;
+        }
+        let copies = raw.at_or_after(text, self.cursor);
+        let Some(&first) = copies.first() else { return false };
+        self.settle(raw, first);
+        let Some(&last) = copies.get(n - 1) else { return false };
+        self.cursor = last + 1;
+        self.repeated = (n > 1).then(|| (text.to_string(), n));
+        true
+    }
+
+    /// Checks the counts of the notes since the last matched line against the raw lines from there up to
+    /// `next`, where the next matched line is (or the output's end).
+    fn settle(&mut self, raw: &Raw, next: usize) {
+        if let Some((previous, count)) = self.repeated.take()
+            && raw.at_or_after(&previous, self.cursor).first().is_some_and(|&copy| copy < next)
+        {
+            self.miscounts.push(format!("{previous} … (×{count}): the run has more copies"));
+        }
+        if let Some(n) = self.as_above.take() {
+            let shown_above = (self.cursor..next)
+                .filter(|&i| !raw.displayed[i].trim().is_empty() && self.seen.contains(&raw.displayed[i]))
+                .count();
+            if shown_above != n {
+                self.miscounts.push(format!("{n} lines noted as in a block above, {shown_above} there"));
+            }
+        }
     }
 
     /// Whether `line`, when it is a line of a hunk's body shown right after an omission, is shown under the
@@ -338,9 +435,8 @@ impl State {
     }
 
     /// `X … (×N)`: a line folded with its identical neighbours; `X` is true and, when it is a raw line, the
-    /// output has at least N of it.
+    /// output has at least N of it (and [`State::in_order`] holds N to the run where the view shows it).
     fn repeat(&mut self, raw: &Raw, line: &str) -> bool {
-        static REPEAT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(.*) … \(×(\d+)\)$").unwrap());
         let Some(c) = REPEAT.captures(line) else { return false };
         let (text, n) = (c.get(1).unwrap().as_str(), c[2].parse::<usize>().unwrap());
         if raw.has(text) {
