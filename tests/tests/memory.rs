@@ -527,6 +527,10 @@ fn calls_the_ledger_could_not_record_are_told_by_gain_and_doctor() {
     ok(lctx(&home, &root, false, &["read", "notes.md", "-m", "full"]));
     // Gain waits for the read's event to be appended, before the lock is taken.
     ok(lctx(&home, &root, false, &["gain"]));
+    // Doctor shows the check passing while every call is recorded.
+    let checks = home.doctor_checks(&root);
+    let accounting = checks.iter().find(|c| c["check"] == "accounting").expect("an accounting check");
+    assert_eq!(accounting["ok"], true, "{accounting}");
 
     // A hung process holding the write lock, as SQLite sees one, through the read and the gain
     // after it: gain waits for the ledger's append to give up, past the busy timeout.
@@ -563,6 +567,10 @@ fn a_read_is_answered_while_another_process_holds_the_ledger_and_is_counted_once
     ok(lctx(&home, &root, false, &["read", "notes.md", "-m", "full"]));
     // Gain waits for the read's event to be appended, before the lock is taken.
     ok(lctx(&home, &root, false, &["gain"]));
+    // Doctor shows the check passing while every call is recorded.
+    let checks = home.doctor_checks(&root);
+    let accounting = checks.iter().find(|c| c["check"] == "accounting").expect("an accounting check");
+    assert_eq!(accounting["ok"], true, "{accounting}");
 
     read_while_the_ledger_is_locked(&home, &root, false);
 
