@@ -214,11 +214,16 @@ pub(crate) fn summarize_warning_lines(
     summarize_warnings(plan, &blocks, failed, |_, b| b.lines.start, kind);
 }
 
-/// `a ×3, b ×1, …` for at most five kinds, in order of first appearance.
+/// `a ×3, b ×1, …` for at most five kinds, in order of first appearance; past them `N other kinds`.
 pub(crate) fn count_list(kinds: &[(String, usize)]) -> String {
+    count_list_of(kinds, "other kinds")
+}
+
+/// [`count_list`], the kinds past the fifth counted as `N {others}`.
+pub(crate) fn count_list_of(kinds: &[(String, usize)], others: &str) -> String {
     let mut parts: Vec<String> = kinds.iter().take(5).map(|(k, n)| format!("{k} ×{n}")).collect();
     if kinds.len() > 5 {
-        parts.push(format!("{} other kinds", kinds.len() - 5));
+        parts.push(format!("{} {others}", kinds.len() - 5));
     }
     parts.join(", ")
 }

@@ -1,9 +1,11 @@
 //! Go: `go build`/`go vet` (compiler-style diagnostics) and `go test`, in text or `-json` form.
 
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::diag::count_list_of;
 use crate::family::{Families, Family};
 use crate::generic::GENERIC;
 use crate::plan::{NoteAt, Plan};
@@ -40,11 +42,74 @@ fn build(plan: &mut Plan, failed: bool) {
 /// fail events and every other output stay.
 fn test(plan: &mut Plan, failed: bool) {
     build(plan, failed);
+    if failed {
+        passing_tests_logs(plan);
+    }
     plan.drop_counted_by_kind("lines of tests not shown", NoteAt::First, failed, |line| step(line)?.counted_as());
     runner::results(plan, failed, |line| (step(line)? == Step::Fail).then_some(Verdict::Fail));
     plan.drop_counted("packages without test files", NoteAt::First, failed, |line| {
         line.starts_with('?') && line.ends_with("[no test files]")
     });
+}
+
+/// After a failure, what passing tests logged (`t.Logf`, shown by `-v`) goes, counted per test: its
+/// `file_test.go:7: …` lines read as locations the failure protects, though they are no part of it, and a
+/// chatty test buried the failing one's lines. A line belongs to the test the last `=== RUN/CONT/NAME` or
+/// `--- PASS/FAIL/SKIP` line named; only indented lines (what `testing` prints) go, never the output's
+/// closing lines.
+fn passing_tests_logs(plan: &mut Plan) {
+    let mut owner: Option<&str> = None;
+    let mut verdicts: HashMap<&str, Step> = HashMap::new();
+    let mut logged: Vec<(usize, &str)> = Vec::new();
+    let tail = plan.failure_tail_start();
+    for i in 0..plan.len() {
+        let line = plan.line(i);
+        let trimmed = line.trim_start();
+        if let Some(rest) =
+            ["=== RUN ", "=== CONT ", "=== NAME ", "=== PAUSE "].iter().find_map(|p| trimmed.strip_prefix(p))
+        {
+            owner = Some(rest.trim()).filter(|_| !trimmed.starts_with("=== PAUSE "));
+        } else if let Some((step, rest)) =
+            [(Step::Pass, "--- PASS: "), (Step::Fail, "--- FAIL: "), (Step::Skip, "--- SKIP: ")]
+                .iter()
+                .find_map(|&(step, p)| Some((step, trimmed.strip_prefix(p)?)))
+        {
+            let name = rest.split(" (").next().unwrap_or(rest).trim();
+            // A test that failed anywhere stays failed (a subtest's lines may name it again).
+            let verdict = verdicts.entry(name).or_insert(step);
+            if step == Step::Fail {
+                *verdict = Step::Fail;
+            }
+            owner = Some(name);
+        } else if line.starts_with(char::is_whitespace) && !trimmed.is_empty() {
+            if let Some(name) = owner.filter(|_| i < tail) {
+                logged.push((i, name));
+            }
+        } else {
+            // The package's own lines (`PASS`, `FAIL`, `ok`, `panic:`, a test's unindented prints).
+            owner = None;
+        }
+    }
+    let passed: Vec<(usize, &str)> =
+        logged.into_iter().filter(|(_, name)| verdicts.get(name) == Some(&Step::Pass)).collect();
+    if passed.is_empty() {
+        return;
+    }
+    let mut per_test: Vec<(String, usize)> = Vec::new();
+    for &(_, name) in &passed {
+        match per_test.iter_mut().find(|(n, _)| n == name) {
+            Some((_, count)) => *count += 1,
+            None => per_test.push((name.to_string(), 1)),
+        }
+    }
+    let lines = if passed.len() == 1 { "log line" } else { "log lines" };
+    let note =
+        format!("… {} {lines} of passing tests not shown: {}", passed.len(), count_list_of(&per_test, "more tests"));
+    let indices: Vec<usize> = passed.iter().map(|&(i, _)| i).collect();
+    let replaced: usize = indices.iter().map(|&i| plan.line(i).len() + 1).sum();
+    if note.len() + 1 < replaced {
+        plan.fold_counted(&indices, note);
+    }
 }
 
 /// What a line of `go test` says of a test, in text or as a `-json` event.
@@ -133,6 +198,36 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("--- FAIL: TestBad (0.00s)\n"), "{text}");
+    }
+
+    #[test]
+    fn after_a_failure_what_passing_tests_logged_goes_counted_and_the_failure_stays() {
+        let mut raw = String::from("=== RUN   TestOK\n--- PASS: TestOK (0.00s)\n=== RUN   TestBad\n");
+        raw += "    bad_test.go:6: got 7, want 99\n--- FAIL: TestBad (0.00s)\n";
+        raw += "=== RUN   TestSub\n=== RUN   TestSub/a\n    sub_test.go:3: sub log\n";
+        raw += "=== RUN   TestSub/b\n    sub_test.go:4: broke\n--- FAIL: TestSub (0.00s)\n";
+        raw += "    --- PASS: TestSub/a (0.00s)\n    --- FAIL: TestSub/b (0.00s)\n=== RUN   TestChatty\n";
+        raw += &(0..300).map(|i| format!("    chatty_test.go:7: noise line {i}\n")).collect::<String>();
+        raw += "--- PASS: TestChatty (0.00s)\nFAIL\nFAIL\texample.com/qa\t0.005s\nFAIL\n";
+        let text = crate::compress("go test -v ./...", &raw, 1).text;
+        assert!(
+            // The last ten lines of a failure are shown whole: noise lines 294 to 299 among them.
+            text.contains("… 295 log lines of passing tests not shown: TestSub/a ×1, TestChatty ×294\n"),
+            "{text}"
+        );
+        for kept in [
+            "    bad_test.go:6: got 7, want 99",
+            "--- FAIL: TestBad",
+            "    sub_test.go:4: broke",
+            "FAIL\texample.com/qa",
+        ] {
+            assert!(text.contains(kept), "{kept}: {text}");
+        }
+        assert!(!text.contains("noise line 293") && text.contains("noise line 294"), "{text}");
+        // A passing run keeps what its tests logged (cut like any long output, not counted away).
+        let passing = raw.replace("FAIL", "PASS");
+        let text = crate::compress("go test -v ./...", &passing, 0).text;
+        assert!(text.contains("noise line 0") && !text.contains("log lines of passing tests"), "{text}");
     }
 
     #[test]

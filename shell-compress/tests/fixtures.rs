@@ -247,7 +247,9 @@ fn invariant_broken(f: &Fixture, text: &str, again: &str) -> Option<String> {
         // A diff's hunks are a file's lines, not a report: those a note counts as left out may go, their
         // `Diff in PATH:LINE:` headers too (the faithfulness check holds the notes to their counts).
         let view: Vec<&str> = text.lines().collect();
-        let left_out = faithful::hunks::left_out(&displayed, &view).unwrap_or_default();
+        // So may the log lines of passing Go tests a note counts.
+        let mut left_out = faithful::hunks::left_out(&displayed, &view).unwrap_or_default();
+        left_out.extend(faithful::go_logs::left_out(&displayed, &view).unwrap_or_default());
         for (_, line) in displayed.iter().enumerate().filter(|(i, _)| !left_out.contains(i)) {
             if (ERROR_LINE.is_match(line) || LOCATION.is_match(line)) && !has_line(&shown, line) {
                 return Some(format!("error or location line lost: {line:?}"));

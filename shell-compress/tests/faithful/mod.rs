@@ -9,6 +9,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+pub(crate) mod go_logs;
 pub(crate) mod hunks;
 
 /// A shown line that no checker accepts, with the raw line most like it.
@@ -37,7 +38,10 @@ pub(crate) fn untrue_lines(raw: &str, view: &str, exit: i32) -> Vec<Untrue> {
     }
     state.settle(&raw, raw.displayed.len());
     untrue.extend(state.miscounts.into_iter().map(|line| Untrue { line, nearest: String::new() }));
-    if let Err(miscount) = hunks::left_out(&raw.displayed, &lines) {
+    for miscount in [hunks::left_out(&raw.displayed, &lines), go_logs::left_out(&raw.displayed, &lines)]
+        .into_iter()
+        .filter_map(Result::err)
+    {
         untrue.push(Untrue { line: miscount, nearest: String::new() });
     }
     untrue
@@ -645,6 +649,7 @@ fn is_note(raw: &Raw, line: &str) -> bool {
             r"^… \d+ more warnings (?:shortened to message and location|not shown): .+$",
             r"^… \d+ more findings shortened to (?:message and location|location, rule and message)$",
             r"^… (\d+) lines of passing or skipped tests not shown$",
+            r"^… (\d+) log lines? of passing tests not shown: .+$",
             r"^… \d+ more console blocks from the same call sites not shown: .+$",
             r"^\s*… \d+ frames of node's own code not shown$",
             // shape/*.rs
