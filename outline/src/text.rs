@@ -96,11 +96,20 @@ pub(crate) fn head_line(raw: &str) -> String {
     line
 }
 
-/// Cuts `text` to at most `max` characters, marking a cut with `…`.
+/// Cuts `text` to at most `max` characters, marking a cut with `…`. A word the cut would split goes
+/// whole (`-> …`, not `-> s…`): a word's first letters name nothing and read as another name.
 pub(crate) fn truncate(text: String, max: usize) -> String {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
     match text.char_indices().nth(max.saturating_sub(1)) {
-        Some((cut, _)) if text[cut..].chars().nth(1).is_some() => {
-            let mut short = text[..cut].trim_end().to_string();
+        Some((cut, at)) if text[cut..].chars().nth(1).is_some() => {
+            let head = &text[..cut];
+            let before_word = head.trim_end_matches(word);
+            let mut short = match word(at) && !before_word.trim().is_empty() {
+                // `-> …`: the space before the word stays, as the word's place.
+                true if before_word.ends_with(char::is_whitespace) => format!("{} ", before_word.trim_end()),
+                true => before_word.to_string(),
+                false => head.trim_end().to_string(),
+            };
             short.push('…');
             short
         }
@@ -209,5 +218,8 @@ mod tests {
         assert_eq!(truncate("abc".into(), 3), "abc");
         assert_eq!(truncate("abcd".into(), 3), "ab…");
         assert_eq!(truncate("ééééé".into(), 3).chars().count(), 3);
+        // A word the cut would split goes whole.
+        assert_eq!(truncate("def f(x) -> str".into(), 14), "def f(x) -> …");
+        assert_eq!(truncate("def f(x) -> Optional[int]".into(), 18), "def f(x) -> …");
     }
 }

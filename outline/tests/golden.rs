@@ -2731,8 +2731,8 @@ fn a_long_value_head_keeps_its_equals_sign_after_the_name() {
     let source =
         format!("var Big = (function () {{\n  class Big2 extends {base} {{ run() {{}} }}\n  return Big2;\n}})();\n");
     let text = render_signatures(&outline(Language::JavaScript, &source));
-    assert!(text.starts_with("1-4 var Big = class Big2 extends NamespaceNamespace"), "{text}");
-    assert!(text.lines().next().is_some_and(|line| line.ends_with('…')), "{text}");
+    // The base's name is cut whole: its first letters would read as another name.
+    assert!(text.starts_with("1-4 var Big = class Big2 extends …\n"), "{text}");
 }
 
 /// Review findings on the fields and sections: each case as a user would meet it.

@@ -190,7 +190,8 @@ fn long_signatures_keep_name_and_parameters_and_cut_on_a_character_boundary() {
     let tail = "Résultat<HashMap<String, Vec<Option<Box<dyn Fn(u8) -> u8>>>>, Erreur>".repeat(8);
     let source = format!("fn große_funktion(π: f64,\n    {}) -> {tail} {{}}\n", parameters.join(",\n    "));
     let signature = &outline(Language::Rust, &source).items[0].signature;
-    assert_eq!(signature.chars().count(), 200, "{signature}");
+    // At most 200 characters: a word the cut would split goes whole.
+    assert!((190..=200).contains(&signature.chars().count()), "{signature}");
     // Over 120 characters the types lose what they nest; over 200 the return type is cut.
     let emptied: Vec<String> = (0..4).map(|i| format!("argument_{i}: Vec<…>")).collect();
     let core = format!("fn große_funktion(π: f64, {})", emptied.join(", "));

@@ -900,8 +900,8 @@ mod tests {
             format!("export {{ {} }} from './api'", (0..30).map(|n| format!("name{n}")).collect::<Vec<_>>().join(", "));
         assert_eq!(truncate_list(export, 40), "export { name0, name1, name2, name3, +26 more } from './api'");
         // A cut in the list's first item, or outside any list, is a plain cut.
-        assert_eq!(truncate_list("const X = averyveryverylongvalue".into(), 12), "const X = a…");
-        assert_eq!(truncate_list("f(averyveryverylongvalue, b)".into(), 12), "f(averyvery…");
+        assert_eq!(truncate_list("const X = averyveryverylongvalue".into(), 12), "const X = …");
+        assert_eq!(truncate_list("f(averyveryverylongvalue, b)".into(), 12), "f(…");
         // An inner list cut inside an outer one: the outer one is open, so `…` says so.
         assert_eq!(truncate_list("f(a, [1, 2, 3, 4, 5, 6], b)".into(), 14), "f(a, [1, 2, +4 more]…");
     }
