@@ -159,6 +159,7 @@ fn doctor_reports_every_check_and_json() {
         "guardrails",
         "search index",
         "ledger",
+        "accounting",
         "lctx-mcp",
         "lctx-shell",
         "mcp hosts",
