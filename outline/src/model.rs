@@ -166,6 +166,8 @@ pub struct Import {
     /// (`use `, `import `, `#include `, `using `, `require `) and without a trailing `;`.
     pub text: String,
     pub line: u32,
+    /// The statement's last line: `line` unless it is written over several.
+    pub end_line: u32,
 }
 
 /// The structural outline of one file.
