@@ -1,9 +1,11 @@
 //! An outline of code in a language this crate has no grammar for (Kotlin, Swift, PHP, Scala,
 //! Dart, Lua, shell, Perl, Elixir, Julia, Nim, Zig, Solidity, PowerShell, Crystal, Groovy): each
 //! line that starts a definition with a keyword (`fun`, `class`, `def`, `function`, …), nested by
-//! its indentation; in Dart and Groovy also a function declared by its return type. What neither
-//! starts (a Dart field, `final String name;`) is not listed; the view's first line says what is
-//! ([`Family::note`]).
+//! its indentation; in Dart and Groovy also a function declared by its return type, in Lua the
+//! functions a table holds. What none of these starts (a Dart field,
+//! `final String name;`) is not listed; the view's first line says what is ([`Family::note`]).
+
+mod lua;
 
 use crate::model::{Definition, Kind};
 use crate::text::signature_line;
@@ -129,6 +131,11 @@ pub enum Family {
     Typed,
     /// sh, bash, zsh, ksh: `function name` and `name() {` only (`type` is a command there).
     Shell,
+    /// Lua: [`Family::General`]'s keywords (`function`, `local function`), and the functions a
+    /// table holds: a field's (`M.load = function(path)`, in a function's body too) and a table
+    /// constructor's (`local t = { load = function(path) … }`, `return { … }`), under the table
+    /// they are members of.
+    Lua,
 }
 
 impl Family {
@@ -143,6 +150,10 @@ impl Family {
                 "[outline by keywords (no grammar for this language here): definitions a keyword starts \
                  and functions declared by their return type; fields and constructors not shown]"
             }
+            Family::Lua => {
+                "[outline by keywords (no grammar for this language here): functions and the functions of \
+                 tables (M.f = function, t = { f = function }); locals and callbacks passed to calls not shown]"
+            }
             Family::Shell => {
                 "[outline by keywords (no grammar for this language here): functions only; variables and \
                  aliases not shown]"
@@ -154,8 +165,9 @@ impl Family {
 /// The outline of `source` by its definition keywords, nested by indentation.
 pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
     let lines: Vec<&str> = source.lines().collect();
-    // Each definition found, with its indentation and the index of its enclosing one.
-    let mut found: Vec<(usize, Option<usize>, Definition)> = Vec::new();
+    // Each definition found, with its indentation, the index of its enclosing one and whether it
+    // is a Lua table.
+    let mut found: Vec<(usize, Option<usize>, Definition, Table)> = Vec::new();
     // Indices into `found` of the definitions still open at the current line.
     let mut open: Vec<usize> = Vec::new();
     let text = text_lines(&lines);
@@ -175,11 +187,20 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
             Some(parent) => is_type(found[parent].2.kind),
             None => family != Family::Typed || indent == 0,
         };
-        let found_here = match constants[index] {
-            true => constant_entry(line.trim()),
-            false => definition(line.trim(), family, in_type),
+        let found_here = if constants[index] {
+            constant_entry(line.trim()).map(|(kind, name)| (kind, name, Table::No))
+        } else if family == Family::Lua {
+            let place = match parent.map(|parent| found[parent].3) {
+                Some(Table::Named | Table::Anonymous) => lua::Place::Table,
+                _ if in_type => lua::Place::File,
+                _ => lua::Place::Body,
+            };
+            lua::definition(line.trim(), place)
+                .or_else(|| definition(line.trim(), family, in_type).map(|(kind, name)| (kind, name, Table::No)))
+        } else {
+            definition(line.trim(), family, in_type).map(|(kind, name)| (kind, name, Table::No))
         };
-        let Some((kind, name)) = found_here else { continue };
+        let Some((kind, name, table)) = found_here else { continue };
         if open.len() >= MAX_NESTING {
             continue;
         }
@@ -187,8 +208,12 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
         let definition = Definition {
             kind,
             name,
-            // A value written over the next lines (`const MAP = [`) is left out with its bracket.
-            signature: signature_line(line.trim().trim_end_matches('[').trim_end()),
+            // A value written over the next lines (`const MAP = [`) is left out with its bracket,
+            // a table's constructor (`setmetatable({}, {`) with it: its functions follow.
+            signature: match table {
+                Table::Named => signature_line(line.trim().split('=').next().unwrap_or_default()),
+                _ => signature_line(line.trim().trim_end_matches('[').trim_end()),
+            },
             uncut: None,
             start_line: number,
             head_line: number,
@@ -196,17 +221,26 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
             children: Vec::new(),
         };
         open.push(found.len());
-        found.push((indent, parent, definition));
+        found.push((indent, parent, definition, table));
     }
     set_ends(&mut found, &lines, &text);
     // Children after their parents in `found`: moved into them from the last one back, so each
-    // list is gathered last first and turned round when its owner's turn comes.
+    // list is gathered last first and turned round when its owner's turn comes. A table is
+    // listed for the functions it holds: one without is left out, and an unnamed one's
+    // (`return {`) are its owner's.
     let mut roots = Vec::new();
-    while let Some((_, parent, mut definition)) = found.pop() {
-        definition.children.reverse();
-        match parent {
-            Some(parent) => found[parent].2.children.push(definition),
-            None => roots.push(definition),
+    while let Some((_, parent, mut definition, table)) = found.pop() {
+        let owners = match parent {
+            Some(parent) => &mut found[parent].2.children,
+            None => &mut roots,
+        };
+        match table {
+            Table::Named if definition.children.is_empty() => {}
+            Table::Anonymous => owners.append(&mut definition.children),
+            Table::No | Table::Named => {
+                definition.children.reverse();
+                owners.push(definition);
+            }
         }
     }
     roots.reverse();
@@ -217,8 +251,8 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
 /// only close something (`}`, `) {`, `end`), less the blank lines and the closing lines of its
 /// enclosing definitions (indented less) before that. A declaration that opens no block
 /// (`package a.b`, `namespace App;`) is its line.
-fn set_ends(found: &mut [(usize, Option<usize>, Definition)], lines: &[&str], text: &[bool]) {
-    for (indent, _, definition) in found.iter_mut() {
+fn set_ends(found: &mut [(usize, Option<usize>, Definition, Table)], lines: &[&str], text: &[bool]) {
+    for (indent, _, definition, _) in found.iter_mut() {
         let start = definition.start_line;
         let head = lines[start as usize - 1].trim_end();
         let block =
@@ -240,6 +274,16 @@ fn set_ends(found: &mut [(usize, Option<usize>, Definition)], lines: &[&str], te
         }
         definition.end_line = u32::try_from(end).unwrap_or(u32::MAX);
     }
+}
+
+/// Whether a definition found is a Lua table, listed for the functions it holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Table {
+    No,
+    /// `local t = {`, `M.config = {`, `local s = setmetatable({`: listed with its functions.
+    Named,
+    /// `return {`: its functions are its owner's.
+    Anonymous,
 }
 
 /// Which lines are text inside code, whatever their words and indentation: a here-document's
@@ -294,7 +338,7 @@ fn here_document(line: &str) -> Option<String> {
 /// nor starts one.
 fn is_bracket_line(line: &str) -> bool {
     let trimmed = line.trim_start();
-    trimmed.starts_with([')', ']', '}', '{']) || trimmed.split([' ', ';', ')', '.']).next() == Some("end")
+    trimmed.starts_with([')', ']', '}', '{']) || trimmed.split([' ', ';', ')', '.', ',']).next() == Some("end")
 }
 
 /// The width of a line's leading whitespace, a tab counting as four.
@@ -667,7 +711,7 @@ mod tests {
         let perl = "package Tool;\n\n=head1 USAGE\n\nsub in_pod { }\n\n=cut\n\nsub run {\n}\n";
         assert_eq!(outline(perl, Family::General), ["1-1 Module Tool", "9-10 Function run"]);
         let lua = "local M = {}\nfunction M.load(path)\nend\nlocal function helper() end\n";
-        assert_eq!(outline(lua, Family::General), ["2-3 Function load", "4-4 Function helper"]);
+        assert_eq!(outline(lua, Family::Lua), ["2-3 Function load", "4-4 Function helper"]);
         let elixir = "defmodule App.Repo do\n  def get(id), do: id\n  defp check(x), do: x\nend\n";
         assert_eq!(
             outline(elixir, Family::General),

@@ -2222,7 +2222,7 @@ fn keyword_outline_lists_properties_constants_and_assigned_functions() {
         ],
     );
     assert!(!php.contains("$rows"), "{php}");
-    let lua = check_text("stringx.lua", TextFormat::Code(KeywordFamily::General));
+    let lua = check_text("stringx.lua", TextFormat::Code(KeywordFamily::Lua));
     shows_lines(
         &lua,
         &["9-11 local function assert_string(n, s)", "20-25 stringx.wrap = function(s, width, breaklong)"],
@@ -2233,6 +2233,38 @@ fn keyword_outline_lists_properties_constants_and_assigned_functions() {
     // A list's constants are each listed, and so named.
     for name in ["MODE_ASCII", "MODE_BINARY"] {
         assert!(perl.contains(name), "{name}:\n{perl}");
+    }
+}
+
+/// Lua's functions held by tables are listed under the table they are members of: a table
+/// constructor's (at the file's level or in a function, a metatable's too), a field's set in a
+/// function (`r.format = function`), and a returned table's as the file's or the function's own;
+/// callbacks passed to calls and functions bound to locals are not, and the first line says so.
+#[test]
+fn keyword_outline_lists_the_functions_lua_tables_hold() {
+    let lua = check_text("recorder.lua", TextFormat::Code(KeywordFamily::Lua));
+    assert!(lua.starts_with("[outline by keywords (no grammar for this language here): functions and the functions of tables (M.f = function, t = { f = function }); locals and callbacks passed to calls not shown]\n"), "{lua}");
+    shows_lines(
+        &lua,
+        &[
+            "8-13 local formats",
+            " 9 short = function(call) return call.name end",
+            " 10-12 long = function(call)",
+            "15 local colors = { plain = function(s) return s end, bold = function(s)",
+            "17-42 recorder.new = function(callback)",
+            " 22-34 local r",
+            "  26-29 clear = function(self)",
+            "  31-33 called = function(self, times)",
+            " 35-37 r.format = function(self, style)",
+            "44-52 function recorder.on(target, key)",
+            " 48-50 __call = function(self, ...)",
+            "54-58 recorder.mt",
+            " 55-57 __index = function(self, key)",
+            "67-69 [\"is_recorder\"] = function(object)",
+        ],
+    );
+    for hidden in ["local record", "calls = calls", "describe(", "it(", "util.each", "new = recorder.new"] {
+        assert!(!lua.contains(hidden), "{hidden}:\n{lua}");
     }
 }
 
