@@ -1,8 +1,8 @@
 //! An outline of code in a language this crate has no grammar for (Kotlin, Swift, PHP, Scala,
 //! Dart, Lua, shell, Perl, Elixir, Julia, Nim, Zig, Solidity, PowerShell, Crystal, Groovy): each
 //! line that starts a definition with a keyword (`fun`, `class`, `def`, `function`, …), nested by
-//! its indentation; in Dart and Groovy also a function declared by its return type, in Lua the
-//! functions a table holds. What none of these starts (a Dart field,
+//! its indentation; in Dart and Groovy also a function declared by its return type and a
+//! constructor, in Lua the functions a table holds. What none of these starts (a Dart field,
 //! `final String name;`) is not listed; the view's first line says what is ([`Family::note`]).
 
 mod lua;
@@ -127,7 +127,8 @@ pub enum Family {
     General,
     /// Dart, Groovy and Gradle: [`Family::General`]'s keywords, a function declared by its return
     /// type (`void main() {`, `Future<int> load(String id) async {`, `String get name => _name;`),
-    /// and Groovy's `def x = …` is a variable (a function only with its parameters).
+    /// a constructor (`const Foo(this.x);`, `factory Foo.fromJson(…)`), and Groovy's `def x = …`
+    /// is a variable (a function only with its parameters).
     Typed,
     /// sh, bash, zsh, ksh: `function name` and `name() {` only (`type` is a command there).
     Shell,
@@ -147,8 +148,9 @@ impl Family {
                  (fun, class, def, sub, val, …); others not shown]"
             }
             Family::Typed => {
-                "[outline by keywords (no grammar for this language here): definitions a keyword starts \
-                 and functions declared by their return type; fields and constructors not shown]"
+                "[outline by keywords (no grammar for this language here): definitions a keyword starts, \
+                 functions declared by their return type and constructors; fields declared by their type \
+                 (final String name;) not shown]"
             }
             Family::Lua => {
                 "[outline by keywords (no grammar for this language here): functions and the functions of \
@@ -197,6 +199,12 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
             };
             lua::definition(line.trim(), place)
                 .or_else(|| definition(line.trim(), family, in_type).map(|(kind, name)| (kind, name, Table::No)))
+        } else if family == Family::Typed {
+            let class = parent.filter(|_| in_type).map(|parent| found[parent].2.name.as_str());
+            class
+                .and_then(|class| typed_constructor(line.trim(), class))
+                .or_else(|| definition(line.trim(), family, in_type))
+                .map(|(kind, name)| (kind, name, Table::No))
         } else {
             definition(line.trim(), family, in_type).map(|(kind, name)| (kind, name, Table::No))
         };
@@ -363,6 +371,25 @@ fn definition(line: &str, family: Family, in_type: bool) -> Option<(Kind, String
     }
     let assigned = in_type.then(|| perl_constant(line).or_else(|| assigned_function(line))).flatten();
     assigned.or_else(|| keyword_definition(line, family, in_type))
+}
+
+/// A Dart or Groovy constructor among its class's members, `class` its name: `const
+/// Foo(this.x);`, `Foo.named(…) : super(…)`, `factory Foo.fromJson(…)`, `public Foo(int x) {`.
+/// A named one is named by its last part (`fromJson`), as a receiver's function is.
+fn typed_constructor(line: &str, class: &str) -> Option<(Kind, String)> {
+    let mut rest = line;
+    while let Some(after) = ["const ", "factory ", "external ", "public ", "protected ", "private "]
+        .iter()
+        .find_map(|m| rest.strip_prefix(m))
+    {
+        rest = after.trim_start();
+    }
+    let after = rest.strip_prefix(class)?;
+    let (name, after) = match after.strip_prefix('.') {
+        Some(named) => name(named)?,
+        None => (class.to_string(), after),
+    };
+    after.trim_start().starts_with('(').then_some((Kind::Constructor, name))
 }
 
 /// What `line` defines by its keywords (see [`definition`]), or, when only modifiers come before

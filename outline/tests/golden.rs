@@ -2269,12 +2269,13 @@ fn keyword_outline_lists_the_functions_lua_tables_hold() {
 }
 
 /// Dart and Groovy declare functions by their return type (`void main()`, `Future<…> load(…)
-/// async {`, a getter), which the outline lists; Groovy's `def x = …` is a variable, a function's
-/// own a local. What it cannot list (fields, constructors) its first line says.
+/// async {`, a getter), which the outline lists, and constructors by their class's name (`const
+/// Foo(…)`, `Foo.named(…)`, `factory Foo.fromJson(…)`); Groovy's `def x = …` is a variable, a
+/// function's own a local. What it cannot list (a field declared by its type) its first line says.
 #[test]
 fn keyword_outline_lists_functions_declared_by_their_return_type() {
     let dart = check_text("settings_page.dart", TextFormat::Code(KeywordFamily::Typed));
-    assert!(dart.starts_with("[outline by keywords (no grammar for this language here): definitions a keyword starts and functions declared by their return type; fields and constructors not shown]\n"), "{dart}");
+    assert!(dart.starts_with("[outline by keywords (no grammar for this language here): definitions a keyword starts, functions declared by their return type and constructors; fields declared by their type (final String name;) not shown]\n"), "{dart}");
     shows_lines(
         &dart,
         &[
@@ -2290,8 +2291,13 @@ fn keyword_outline_lists_functions_declared_by_their_return_type() {
             " 41-44 Future<void> _save() async",
             " 48 String? validate(String value)",
             " 52 String get label => name.toUpperCase()",
+            "55-66 class Settings",
+            " 59 Settings(this.name, {this.retries = maxRetries})",
+            " 61 Settings.defaults() : this('default')",
+            " 63-65 factory Settings.fromJson(Map<String, dynamic> json)",
         ],
     );
+    assert!(!dart.contains("final int retries"), "{dart}");
     assert!(!dart.contains("print(") && !dart.contains("return Scaffold"), "{dart}");
     let gradle = check_text("build.gradle", TextFormat::Code(KeywordFamily::Typed));
     shows_lines(
