@@ -200,10 +200,14 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
             lua::definition(line.trim(), place)
                 .or_else(|| definition(line.trim(), family, in_type).map(|(kind, name)| (kind, name, Table::No)))
         } else if family == Family::Typed {
+            // A head whose block opens on the next line (Groovy's `void publish()` over `{`) is
+            // read as one line.
+            let opens_next = lines[index + 1..].iter().find(|l| !l.trim().is_empty()).is_some_and(|l| l.trim() == "{");
+            let head = if opens_next { format!("{} {{", line.trim()) } else { line.trim().to_string() };
             let class = parent.filter(|_| in_type).map(|parent| found[parent].2.name.as_str());
             class
-                .and_then(|class| typed_constructor(line.trim(), class))
-                .or_else(|| definition(line.trim(), family, in_type))
+                .and_then(|class| typed_constructor(&head, class))
+                .or_else(|| definition(&head, family, in_type))
                 .map(|(kind, name)| (kind, name, Table::No))
         } else {
             definition(line.trim(), family, in_type).map(|(kind, name)| (kind, name, Table::No))

@@ -2312,6 +2312,25 @@ fn keyword_outline_lists_functions_declared_by_their_return_type() {
     assert!(!gradle.contains("def dir") && !gradle.contains("project("), "{gradle}");
 }
 
+/// A Groovy method whose `{` opens on the next line is listed as one with it on its own line, and
+/// its body's `def` is its local, not the class's.
+#[test]
+fn keyword_outline_reads_groovy_braces_on_their_own_line() {
+    let groovy = check_text("ReleaseNotes.groovy", TextFormat::Code(KeywordFamily::Typed));
+    shows_lines(
+        &groovy,
+        &[
+            "8-34 class ReleaseNotes implements Serializable",
+            " 13-17 ReleaseNotes(def script, String version)",
+            " 19-23 List<String> changes(String since)",
+            " 25-28 void publish(String channel)",
+            " 30-33 static Map parse(String json)",
+            "36-40 def call(Map config)",
+        ],
+    );
+    assert!(!groovy.contains("def log") && !groovy.contains("def notes"), "{groovy}");
+}
+
 #[test]
 fn a_text_file_without_headings_shows_its_head_and_says_so() {
     let view = check_text("NOTICE.txt", TextFormat::Plain);
