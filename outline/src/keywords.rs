@@ -373,8 +373,25 @@ fn definition(line: &str, family: Family, in_type: bool) -> Option<(Kind, String
             .map(|name| (Kind::Function, name.to_string()))
             .or_else(|| keyword_definition(line, family, in_type));
     }
+    if is_anonymous_class(line) {
+        return Some((Kind::Class, "class@anonymous".to_string()));
+    }
     let assigned = in_type.then(|| perl_constant(line).or_else(|| assigned_function(line))).flatten();
     assigned.or_else(|| keyword_definition(line, family, in_type))
+}
+
+/// Whether `line` (trimmed) opens PHP's anonymous class (`return new class($logger) extends
+/// Handler {`, `$h = new class {`): its members are a type's, whatever encloses it. PHP names it
+/// `class@anonymous`.
+fn is_anonymous_class(line: &str) -> bool {
+    let comment = line.starts_with(['#', '*']) || line.starts_with("//");
+    let mut after = line.match_indices("new class").map(|(at, found)| &line[at + found.len()..]);
+    !comment
+        && after.any(|after| {
+            after.is_empty()
+                || after.starts_with(['(', '{'])
+                || [" {", " extends ", " implements "].iter().any(|next| after.starts_with(next))
+        })
 }
 
 /// A Dart or Groovy constructor among its class's members, `class` its name: `const

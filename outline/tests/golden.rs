@@ -2201,7 +2201,8 @@ fn keyword_outline_reads_kotlin_swift_and_perl_as_written() {
 }
 
 /// A PHP property, a Perl constant and a Lua function assigned to a module's field are
-/// definitions at the top level and among a type's members; in a function's body they are locals.
+/// definitions at the top level and among a type's members (a PHP anonymous class's too); in a
+/// function's body they are locals.
 #[test]
 fn keyword_outline_lists_properties_constants_and_assigned_functions() {
     let php = check_text("OrderRepository.php", TextFormat::Code(KeywordFamily::General));
@@ -2219,6 +2220,10 @@ fn keyword_outline_lists_properties_constants_and_assigned_functions() {
             " 38 private static $instances = 0",
             " 39 public readonly Connection $connection",
             "58-63 readonly class OrderView",
+            // An anonymous class's members are a type's, its properties listed, inside a method.
+            "  69-80 return new class($connection) implements \\IteratorAggregate",
+            "   70 private int $batchSize = 500",
+            "   76-79 public function getIterator(): \\Generator",
         ],
     );
     assert!(!php.contains("$rows"), "{php}");
