@@ -128,6 +128,18 @@ impl Definition {
         several_names(&self.name).unwrap_or_else(|| vec![self.name.as_str()])
     }
 
+    /// Each name with what it names. A type defined in a declaration of something of it (C's
+    /// `struct seen { … } *table;`, named `seen, table`) is the type by its first name; the
+    /// others are what is declared of it: variables, or fields when the declaration is a type's
+    /// member (`in_type`).
+    pub fn named_kinds(&self, in_type: bool) -> Vec<(&str, Kind)> {
+        let names = self.names();
+        let declares_of_type = matches!(self.kind, Kind::Struct | Kind::Class | Kind::Enum);
+        let declared = if in_type { Kind::Field } else { Kind::Variable };
+        let kind = |at: usize| if at > 0 && declares_of_type { declared } else { self.kind };
+        names.into_iter().enumerate().map(|(at, name)| (name, kind(at))).collect()
+    }
+
     /// Exports, one a line from line 1, with the signatures given: what the tests of the
     /// renderers' export runs feed them.
     #[cfg(test)]

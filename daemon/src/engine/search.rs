@@ -47,7 +47,7 @@ fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, graph_facts: 
         // Code without a grammar here: what its views list (Kotlin, PHP, shell…).
         (None, TextFormat::Code(family)) => {
             let mut symbols = Vec::new();
-            walk(&lean_ctx_outline::keyword_outline(text, family), &mut symbols);
+            walk(&lean_ctx_outline::keyword_outline(text, family), false, &mut symbols);
             return Extraction { symbols, extra: None };
         }
         // Prose holds no definitions: `class that represents…` in a reStructuredText page is a
@@ -55,21 +55,22 @@ fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, graph_facts: 
         (None, _) if is_prose(path) => return Extraction { symbols: Vec::new(), extra: None },
         (None, _) => return Extraction { symbols: fallback(path, text), extra: None },
     };
-    fn walk(defs: &[Definition], out: &mut Vec<Symbol>) {
+    /// `in_type`: whether `defs` are a struct's or class's members.
+    fn walk(defs: &[Definition], in_type: bool, out: &mut Vec<Symbol>) {
         // A re-export names what another file defines.
         for d in defs.iter().filter(|d| d.kind != Kind::Export) {
             // The declaration's own line, not the attributes or decorators in front.
             let line = d.head_line;
             // A declaration of several names (Go's `var A, B`) is searched for by each.
-            for name in d.names() {
-                out.push(Symbol { name: name.to_string(), kind: d.kind.label().to_string(), line });
+            for (name, kind) in d.named_kinds(in_type) {
+                out.push(Symbol { name: name.to_string(), kind: kind.label().to_string(), line });
             }
-            walk(&d.children, out);
+            walk(&d.children, matches!(d.kind, Kind::Struct | Kind::Class), out);
         }
     }
     let (outline, tree) = outline_and_tree(language, text);
     let mut symbols = Vec::new();
-    walk(&outline.items, &mut symbols);
+    walk(&outline.items, false, &mut symbols);
     // Private fields and names are definitions too, though no view lists them.
     if let Some(tree) = &tree {
         let private = lean_ctx_outline::private_fields(&outline, tree, text);
@@ -688,17 +689,22 @@ mod tests {
         );
         let c = "int count(void) {\n    struct edit_entry {\n        int id;\n    };\n    return 0;\n}\n";
         expect("count.c", c, &[("count", "fn", 1), ("edit_entry", "struct", 2), ("id", "field", 3)]);
-        // A type defined in a declaration, at the file's level or in a function, with the
-        // variable declared of it.
-        let c = "struct seen { int id; } *table;\n\nvoid f(void) {\n    struct inner { int x; } *t = 0;\n}\n";
+        // A type defined in a declaration, at the file's level, in a function or as a member,
+        // with the variable or field declared of it, which is no type.
+        let c = "struct seen { int id; } *table;\n\nvoid f(void) {\n    struct inner { int x; } *t = 0;\n}\n\n\
+                 struct packet {\n    struct hdr { int len; } *h;\n};\n";
         let expected = [
             ("seen", "struct", 1),
-            ("table", "struct", 1),
+            ("table", "var", 1),
             ("id", "field", 1),
             ("f", "fn", 3),
             ("inner", "struct", 4),
-            ("t", "struct", 4),
+            ("t", "var", 4),
             ("x", "field", 4),
+            ("packet", "struct", 7),
+            ("hdr", "struct", 8),
+            ("h", "field", 8),
+            ("len", "field", 8),
         ];
         expect("seen.c", c, &expected);
     }
