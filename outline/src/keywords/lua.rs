@@ -3,7 +3,8 @@
 //! function passed to a call (`describe("x", function() … end)`) is a callback, and a function
 //! bound to a local in a body (`local f = function`) a local: neither is listed.
 
-use super::{Table, assigned_function, name};
+use super::Table;
+use super::general::{assigned_function, name};
 use crate::model::Kind;
 
 /// Where a line is: what a function assigned there is.
