@@ -109,7 +109,11 @@ fn entry_functions(text: &str) -> Vec<String> {
     for (at, _) in text.match_indices("function") {
         let Some(before) = text[..at].trim_end().strip_suffix('=') else { continue };
         let before = before.trim_end();
-        let start = before.rfind(|c: char| !(c.is_alphanumeric() || "_[]\"'".contains(c))).map_or(0, |at| at + 1);
+        let start = before
+            .char_indices()
+            .rev()
+            .find(|&(_, c)| !(c.is_alphanumeric() || "_[]\"'".contains(c)))
+            .map_or(0, |(at, c)| at + c.len_utf8());
         let opens = before[..start].trim_end();
         if (opens.is_empty() || opens.ends_with([',', '{']))
             && let Some(key) = key(&before[start..])
@@ -118,4 +122,16 @@ fn entry_functions(text: &str) -> Vec<String> {
         }
     }
     keys
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A key after a character of several bytes (`→f`) is cut at a character's boundary.
+    #[test]
+    fn keys_after_wide_characters_are_read() {
+        assert_eq!(entry_functions(" →f = function() end, g = function() end }"), ["g"]);
+        assert_eq!(entry_functions(" f = function() end, g→ = function() end }"), ["f"]);
+    }
 }
