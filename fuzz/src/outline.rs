@@ -9,7 +9,7 @@ use lean_ctx_outline::{
     render_text_outline,
 };
 
-const FORMATS: [TextFormat; 8] = [
+const FORMATS: [TextFormat; 9] = [
     TextFormat::Markdown,
     TextFormat::ReStructuredText,
     TextFormat::AsciiDoc,
@@ -18,6 +18,7 @@ const FORMATS: [TextFormat; 8] = [
     TextFormat::Code(KeywordFamily::General),
     TextFormat::Code(KeywordFamily::Typed),
     TextFormat::Code(KeywordFamily::Shell),
+    TextFormat::Code(KeywordFamily::Lua),
 ];
 
 pub fn run(data: &[u8]) {

@@ -297,7 +297,11 @@ fn code(source: &str, cues: &Cues) -> (Vec<Import>, Vec<Definition>) {
             import_group = true;
         } else if let Some(import) = import {
             // Whole, as a parsed file's imports are: a cut would drop names and say nothing.
-            imports.push(Import { text: collapse(import.trim_end_matches(';')), line: line_number });
+            imports.push(Import {
+                text: collapse(import.trim_end_matches(';')),
+                line: line_number,
+                end_line: line_number,
+            });
         } else if let Some((kind, name)) = definition(line, cues) {
             items.push(one_line(kind, name, signature_line(trimmed), line_number));
         }

@@ -134,6 +134,18 @@ impl Definition {
         qualifying_name(&self.name)
     }
 
+    /// Each name with what it names. A type defined in a declaration of something of it (C's
+    /// `struct seen { … } *table;`, named `seen, table`) is the type by its first name; the
+    /// others are what is declared of it: variables, or fields when the declaration is a type's
+    /// member (`in_type`).
+    pub fn named_kinds(&self, in_type: bool) -> Vec<(&str, Kind)> {
+        let names = self.names();
+        let declares_of_type = matches!(self.kind, Kind::Struct | Kind::Class | Kind::Enum);
+        let declared = if in_type { Kind::Field } else { Kind::Variable };
+        let kind = |at: usize| if at > 0 && declares_of_type { declared } else { self.kind };
+        names.into_iter().enumerate().map(|(at, name)| (name, kind(at))).collect()
+    }
+
     /// Exports, one a line from line 1, with the signatures given: what the tests of the
     /// renderers' export runs feed them.
     #[cfg(test)]
@@ -172,6 +184,8 @@ pub struct Import {
     /// (`use `, `import `, `#include `, `using `, `require `) and without a trailing `;`.
     pub text: String,
     pub line: u32,
+    /// The statement's last line: `line` unless it is written over several.
+    pub end_line: u32,
 }
 
 /// The structural outline of one file.

@@ -43,9 +43,10 @@ impl TextFormat {
             Some("sh" | "bash" | "zsh" | "ksh") => TextFormat::Code(Family::Shell),
             Some("dart" | "groovy" | "gradle") => TextFormat::Code(Family::Typed),
             Some(
-                "kt" | "kts" | "swift" | "php" | "scala" | "sc" | "lua" | "pl" | "pm" | "ex" | "exs" | "jl" | "nim"
-                | "zig" | "sol" | "ps1" | "psm1" | "cr",
+                "kt" | "kts" | "swift" | "php" | "scala" | "sc" | "pl" | "pm" | "ex" | "exs" | "jl" | "nim" | "zig"
+                | "sol" | "ps1" | "psm1" | "cr",
             ) => TextFormat::Code(Family::General),
+            Some("lua") => TextFormat::Code(Family::Lua),
             _ => TextFormat::Plain,
         }
     }

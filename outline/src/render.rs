@@ -80,7 +80,7 @@ pub fn render_map(outline: &Outline) -> String {
             }
         }
         let modules = modules::grouped(outline.language, &modules);
-        let _ = writeln!(out, "imports {}: {}", span(first.line, last.line), modules.join("; "));
+        let _ = writeln!(out, "imports {}: {}", span(first.line, last.end_line), modules.join("; "));
     }
     push_level(&Page::of(outline), &outline.items, 0, View::Map, &mut out);
     out

@@ -2036,7 +2036,8 @@ fn unparsed_lines_that_may_hide_definitions_are_named_first() {
     );
     ffi.complete();
     let imports = ffi.map.lines().next().unwrap();
-    assert!(imports.ends_with(": std::ptr; alloc::{boxed, vec}; core::ffi"), "{imports}");
+    // The span ends where the last import, written over four lines, ends (it ended where it began).
+    assert_eq!(imports, "imports 3-7: std::ptr; alloc::{boxed, vec}; core::ffi");
     // Generic call signatures one per line: the grammar reads the second `<` as a comparison
     // (the whole declaration and all after it used to vanish unflagged); a second parse with the
     // members separated outlines everything.
@@ -2200,7 +2201,8 @@ fn keyword_outline_reads_kotlin_swift_and_perl_as_written() {
 }
 
 /// A PHP property, a Perl constant and a Lua function assigned to a module's field are
-/// definitions at the top level and among a type's members; in a function's body they are locals.
+/// definitions at the top level and among a type's members (a PHP anonymous class's too); in a
+/// function's body they are locals.
 #[test]
 fn keyword_outline_lists_properties_constants_and_assigned_functions() {
     let php = check_text("OrderRepository.php", TextFormat::Code(KeywordFamily::General));
@@ -2218,10 +2220,14 @@ fn keyword_outline_lists_properties_constants_and_assigned_functions() {
             " 38 private static $instances = 0",
             " 39 public readonly Connection $connection",
             "58-63 readonly class OrderView",
+            // An anonymous class's members are a type's, its properties listed, inside a method.
+            "  69-80 return new class($connection) implements \\IteratorAggregate",
+            "   70 private int $batchSize = 500",
+            "   76-79 public function getIterator(): \\Generator",
         ],
     );
     assert!(!php.contains("$rows"), "{php}");
-    let lua = check_text("stringx.lua", TextFormat::Code(KeywordFamily::General));
+    let lua = check_text("stringx.lua", TextFormat::Code(KeywordFamily::Lua));
     shows_lines(
         &lua,
         &["9-11 local function assert_string(n, s)", "20-25 stringx.wrap = function(s, width, breaklong)"],
@@ -2235,13 +2241,46 @@ fn keyword_outline_lists_properties_constants_and_assigned_functions() {
     }
 }
 
+/// Lua's functions held by tables are listed under the table they are members of: a table
+/// constructor's (at the file's level or in a function, a metatable's too), a field's set in a
+/// function (`r.format = function`), and a returned table's as the file's or the function's own;
+/// callbacks passed to calls and functions bound to locals are not, and the first line says so.
+#[test]
+fn keyword_outline_lists_the_functions_lua_tables_hold() {
+    let lua = check_text("recorder.lua", TextFormat::Code(KeywordFamily::Lua));
+    assert!(lua.starts_with("[outline by keywords (no grammar for this language here): functions and the functions of tables (M.f = function, t = { f = function }); locals and callbacks passed to calls not shown]\n"), "{lua}");
+    shows_lines(
+        &lua,
+        &[
+            "8-13 local formats",
+            " 9 short = function(call) return call.name end",
+            " 10-12 long = function(call)",
+            "15 local colors = { plain = function(s) return s end, bold = function(s)",
+            "17-42 recorder.new = function(callback)",
+            " 22-34 local r",
+            "  26-29 clear = function(self)",
+            "  31-33 called = function(self, times)",
+            " 35-37 r.format = function(self, style)",
+            "44-52 function recorder.on(target, key)",
+            " 48-50 __call = function(self, ...)",
+            "54-58 recorder.mt",
+            " 55-57 __index = function(self, key)",
+            "67-69 [\"is_recorder\"] = function(object)",
+        ],
+    );
+    for hidden in ["local record", "calls = calls", "describe(", "it(", "util.each", "new = recorder.new"] {
+        assert!(!lua.contains(hidden), "{hidden}:\n{lua}");
+    }
+}
+
 /// Dart and Groovy declare functions by their return type (`void main()`, `Future<…> load(…)
-/// async {`, a getter), which the outline lists; Groovy's `def x = …` is a variable, a function's
-/// own a local. What it cannot list (fields, constructors) its first line says.
+/// async {`, a getter), which the outline lists, and constructors by their class's name (`const
+/// Foo(…)`, `Foo.named(…)`, `factory Foo.fromJson(…)`); Groovy's `def x = …` is a variable, a
+/// function's own a local. What it cannot list (a field declared by its type) its first line says.
 #[test]
 fn keyword_outline_lists_functions_declared_by_their_return_type() {
     let dart = check_text("settings_page.dart", TextFormat::Code(KeywordFamily::Typed));
-    assert!(dart.starts_with("[outline by keywords (no grammar for this language here): definitions a keyword starts and functions declared by their return type; fields and constructors not shown]\n"), "{dart}");
+    assert!(dart.starts_with("[outline by keywords (no grammar for this language here): definitions a keyword starts, functions declared by their return type and constructors; fields declared by their type (final String name;) not shown]\n"), "{dart}");
     shows_lines(
         &dart,
         &[
@@ -2257,8 +2296,13 @@ fn keyword_outline_lists_functions_declared_by_their_return_type() {
             " 41-44 Future<void> _save() async",
             " 48 String? validate(String value)",
             " 52 String get label => name.toUpperCase()",
+            "55-66 class Settings",
+            " 59 Settings(this.name, {this.retries = maxRetries})",
+            " 61 Settings.defaults() : this('default')",
+            " 63-65 factory Settings.fromJson(Map<String, dynamic> json)",
         ],
     );
+    assert!(!dart.contains("final int retries"), "{dart}");
     assert!(!dart.contains("print(") && !dart.contains("return Scaffold"), "{dart}");
     let gradle = check_text("build.gradle", TextFormat::Code(KeywordFamily::Typed));
     shows_lines(
@@ -2271,6 +2315,25 @@ fn keyword_outline_lists_functions_declared_by_their_return_type() {
         ],
     );
     assert!(!gradle.contains("def dir") && !gradle.contains("project("), "{gradle}");
+}
+
+/// A Groovy method whose `{` opens on the next line is listed as one with it on its own line, and
+/// its body's `def` is its local, not the class's.
+#[test]
+fn keyword_outline_reads_groovy_braces_on_their_own_line() {
+    let groovy = check_text("ReleaseNotes.groovy", TextFormat::Code(KeywordFamily::Typed));
+    shows_lines(
+        &groovy,
+        &[
+            "8-34 class ReleaseNotes implements Serializable",
+            " 13-17 ReleaseNotes(def script, String version)",
+            " 19-23 List<String> changes(String since)",
+            " 25-28 void publish(String channel)",
+            " 30-33 static Map parse(String json)",
+            "36-40 def call(Map config)",
+        ],
+    );
+    assert!(!groovy.contains("def log") && !groovy.contains("def notes"), "{groovy}");
 }
 
 #[test]

@@ -57,19 +57,16 @@ fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, graph_facts: 
     };
     /// `owner`: the definition `defs` are members of.
     fn walk(defs: &[Definition], owner: Option<&Definition>, out: &mut Vec<Symbol>) {
+        // Whether `defs` are a struct's or class's members.
+        let in_type = owner.is_some_and(|owner| matches!(owner.kind, Kind::Struct | Kind::Class));
+        let owner = owner.map(|owner| owner.owner_name().to_string());
         // A re-export names what another file defines.
         for d in defs.iter().filter(|d| d.kind != Kind::Export) {
             // The declaration's own line, not the attributes or decorators in front.
             let line = d.head_line;
-            let owner = owner.map(|owner| owner.owner_name().to_string());
             // A declaration of several names (Go's `var A, B`) is searched for by each.
-            for name in d.names() {
-                out.push(Symbol {
-                    name: name.to_string(),
-                    kind: d.kind.label().to_string(),
-                    line,
-                    owner: owner.clone(),
-                });
+            for (name, kind) in d.named_kinds(in_type) {
+                out.push(Symbol { name: name.to_string(), kind: kind.label().to_string(), line, owner: owner.clone() });
             }
             walk(&d.children, Some(d), out);
         }
@@ -696,17 +693,22 @@ mod tests {
         );
         let c = "int count(void) {\n    struct edit_entry {\n        int id;\n    };\n    return 0;\n}\n";
         expect("count.c", c, &[("count", "fn", 1), ("edit_entry", "struct", 2), ("id", "field", 3)]);
-        // A type defined in a declaration, at the file's level or in a function, with the
-        // variable declared of it.
-        let c = "struct seen { int id; } *table;\n\nvoid f(void) {\n    struct inner { int x; } *t = 0;\n}\n";
+        // A type defined in a declaration, at the file's level, in a function or as a member,
+        // with the variable or field declared of it, which is no type.
+        let c = "struct seen { int id; } *table;\n\nvoid f(void) {\n    struct inner { int x; } *t = 0;\n}\n\n\
+                 struct packet {\n    struct hdr { int len; } *h;\n};\n";
         let expected = [
             ("seen", "struct", 1),
-            ("table", "struct", 1),
+            ("table", "var", 1),
             ("id", "field", 1),
             ("f", "fn", 3),
             ("inner", "struct", 4),
-            ("t", "struct", 4),
+            ("t", "var", 4),
             ("x", "field", 4),
+            ("packet", "struct", 7),
+            ("hdr", "struct", 8),
+            ("h", "field", 8),
+            ("len", "field", 8),
         ];
         expect("seen.c", c, &expected);
     }

@@ -5,7 +5,7 @@
 
 use tree_sitter::Node;
 
-use super::{Constructors, Prefix, Private, Rule, Sections, Spec, always};
+use super::{Constructors, Prefix, Private, Rule, Sections, Spec, always, name_field};
 use crate::model::Kind;
 use crate::text::node_text;
 
@@ -101,8 +101,27 @@ pub(super) static SPEC: Spec = Spec {
     is_import: always,
     import_keywords: &["#include ", "using "],
     constructors: Constructors::OwnerName,
-    private: &[Private { node: "field_declaration", names: member_names, kind: any_member }],
+    private: &[
+        Private { node: "field_declaration", names: member_names, kind: any_member },
+        // A type declared deeper in a function than its body's own level (in an `if`'s block, a
+        // loop, a lambda) is in no view, and a reader still looks for it by name.
+        Private { node: "struct_specifier", names: name_field, kind: defined_type },
+        Private { node: "union_specifier", names: name_field, kind: defined_type },
+        Private { node: "class_specifier", names: name_field, kind: defined_type },
+        Private { node: "enum_specifier", names: name_field, kind: defined_type },
+    ],
 };
+
+/// What a struct, union, class or enum specifier defines, when it has a body (`struct hdr *h;`
+/// only names one).
+fn defined_type(node: Node, _: &str) -> Option<Kind> {
+    node.child_by_field_name("body")?;
+    Some(match node.kind() {
+        "enum_specifier" => Kind::Enum,
+        "class_specifier" => Kind::Class,
+        _ => Kind::Struct,
+    })
+}
 
 /// Declarator kinds that wrap the declared name.
 const DECLARATOR_WRAPPERS: [&str; 7] = [

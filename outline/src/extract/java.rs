@@ -80,6 +80,9 @@ pub(super) static SPEC: Spec = Spec {
         Private { node: "record_declaration", names: name_field, kind: |_, _| Some(Kind::Class) },
         Private { node: "interface_declaration", names: name_field, kind: |_, _| Some(Kind::Interface) },
         Private { node: "enum_declaration", names: name_field, kind: |_, _| Some(Kind::Enum) },
+        // Their members too (a method of a class in a lambda); a listed type's are listed.
+        Private { node: "method_declaration", names: name_field, kind: |_, _| Some(Kind::Method) },
+        Private { node: "constructor_declaration", names: name_field, kind: |_, _| Some(Kind::Constructor) },
     ],
 };
 

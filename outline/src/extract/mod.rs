@@ -977,10 +977,10 @@ impl<'s> Walker<'s> {
         let text = collapse_code(node_text(node, self.source));
         let text = text.trim_end_matches(';').trim_end();
         let text = self.spec.import_keywords.iter().find_map(|keyword| text.strip_prefix(keyword)).unwrap_or(text);
-        let line = node_lines(node, self.source).0;
+        let (line, end_line) = node_lines(node, self.source);
         // Whole: the module a long statement names comes last in some languages (`import { a, …
         // } from './x'`), and the names of a Rust group are the modules the map lists.
-        self.imports.push(Import { text: text.to_string(), line });
+        self.imports.push(Import { text: text.to_string(), line, end_line });
     }
 
     fn define(

@@ -158,6 +158,48 @@ mod tests {
         }
     }
 
+    /// A C or C++ type declared deeper in a function than its body's own level (in an `if`'s
+    /// block, a loop, a lambda) is found, with its fields; one the views list, at the body's own
+    /// level or the file's, is not found twice.
+    #[test]
+    fn c_and_cpp_types_in_blocks_and_lambdas_are_found() {
+        let c = "struct top { int a; };\n\nint f(int x) {\n    struct listed { int b; };\n    if (x) {\n        \
+                 struct deep { int c; };\n        union both { int i; float f; };\n    }\n    return 0;\n}\n";
+        let expected = [
+            ("deep", Kind::Struct, 6),
+            ("c", Kind::Field, 6),
+            ("both", Kind::Struct, 7),
+            ("i", Kind::Field, 7),
+            ("f", Kind::Field, 7),
+        ];
+        assert_found(Language::C, c, &expected);
+        let cpp = "void run() {\n    auto visit = [](int v) {\n        struct Local {\n            int v;\n        };\n        \
+                   enum class Mode { A };\n        return v;\n    };\n    for (;;) {\n        class Inner {};\n    }\n}\n";
+        let expected =
+            [("Local", Kind::Struct, 3), ("v", Kind::Field, 4), ("Mode", Kind::Enum, 6), ("Inner", Kind::Class, 10)];
+        assert_found(Language::Cpp, cpp, &expected);
+    }
+
+    /// The members of a Java type declared below a method's own level (a local class in a lambda,
+    /// an anonymous class a local holds, a class in that one's method) are found with it.
+    #[test]
+    fn java_members_of_types_in_lambdas_are_found() {
+        let source = "class J {\n    void m() {\n        Runnable r = () -> {\n            class InLambda {\n                \
+                      int count;\n                InLambda() {}\n                int next() { return count++; }\n            }\n        };\n        \
+                      Object o = new Object() {\n            void touch() {\n                class Deeper {\n                    \
+                      void poke() {}\n                }\n            }\n        };\n    }\n}\n";
+        let expected = [
+            ("InLambda", Kind::Class, 4),
+            ("count", Kind::Field, 5),
+            ("InLambda", Kind::Constructor, 6),
+            ("next", Kind::Method, 7),
+            ("touch", Kind::Method, 11),
+            ("Deeper", Kind::Class, 12),
+            ("poke", Kind::Method, 13),
+        ];
+        assert_found(Language::Java, source, &expected);
+    }
+
     /// A constructor's parameter properties are the class's fields, whatever their access; its
     /// plain parameters are not.
     #[test]

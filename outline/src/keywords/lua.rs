@@ -1,0 +1,137 @@
+//! Lua's functions held by tables, which no keyword starts: a field's (`M.load = function(path)`)
+//! and a table constructor's (`local t = { load = function(path) … }`, `return { … }`). A
+//! function passed to a call (`describe("x", function() … end)`) is a callback, and a function
+//! bound to a local in a body (`local f = function`) a local: neither is listed.
+
+use super::Table;
+use super::general::{assigned_function, name};
+use crate::model::Kind;
+
+/// Where a line is: what a function assigned there is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Place {
+    /// The file's level: every function assigned to a name is listed, by the general rules.
+    File,
+    /// A table constructor: `key = function(`, `["key"] = function(` are its members.
+    Table,
+    /// A function's body: only a function set as a field (`s.revert = function(self)`) is listed.
+    Body,
+}
+
+/// What `line` (trimmed) defines as Lua, beyond the keywords: a table that may hold functions
+/// (listed if it does), the functions of a table written on one line (named by all of them:
+/// `local t = { a = function() end, b = function() end }` is `a, b`), or a table's function.
+pub(super) fn definition(line: &str, place: Place) -> Option<(Kind, String, Table)> {
+    if let Some((table, after)) = table_head(line, place) {
+        let after = after.trim();
+        if after.is_empty() {
+            let role = if table.is_some() { Table::Named } else { Table::Anonymous };
+            return Some((Kind::Table, table.unwrap_or_default(), role));
+        }
+        let functions = entry_functions(after);
+        return (!functions.is_empty()).then(|| (Kind::Function, functions.join(", "), Table::No));
+    }
+    let function = match place {
+        Place::File => return None,
+        Place::Table => member_function(line),
+        Place::Body => {
+            let (target, _) = line.split_once('=')?;
+            let field = target.contains(['.', ':']) && !target.starts_with("local ");
+            field.then(|| assigned_function(line)).flatten()
+        }
+    };
+    function.map(|(kind, name)| (kind, name, Table::No))
+}
+
+/// The table a line's constructor opens, and what follows its `{` on the line: `local t = {`,
+/// `M.config = {`, `local s = setmetatable({` are named by their target (its last part), a
+/// `return {` is not (`None`); in a table, `key = {` and `["key"] = {` by their key.
+fn table_head(line: &str, place: Place) -> Option<(Option<String>, &str)> {
+    if let Some(value) = line.strip_prefix("return").filter(|rest| rest.starts_with([' ', '{', '('])) {
+        return Some((None, constructor(value)?));
+    }
+    let (target, value) = line.split_once('=')?;
+    let after = constructor(value)?;
+    let target = target.trim();
+    let name = match place {
+        Place::Table => key(target)?.to_string(),
+        Place::File | Place::Body => {
+            let target = target.strip_prefix("local ").unwrap_or(target).trim_start();
+            let simple = target.chars().all(|c| c.is_alphanumeric() || "_.:".contains(c));
+            simple.then(|| name(target)).flatten()?.0
+        }
+    };
+    Some((Some(name), after))
+}
+
+/// What follows the `{` of a value that is a table constructor: `{`, or a call's argument
+/// (`setmetatable({`, `setmetatable(obj, {`: the object's metatable, whose functions are its
+/// behaviour).
+fn constructor(value: &str) -> Option<&str> {
+    let value = value.trim_start();
+    if let Some(after) = value.strip_prefix('{') {
+        return Some(after);
+    }
+    let open = value.find('(')?;
+    // The table that opens last on the line is the one its next lines fill (`setmetatable({}, {`).
+    let brace = match value.trim_end().ends_with('{') {
+        true => value.trim_end().len() - 1,
+        false => open + value[open..].find('{')?,
+    };
+    let callee = value[..open].chars().all(|c| c.is_alphanumeric() || "_.:".contains(c));
+    let argument = value[..brace].trim_end().ends_with(['(', ',']) && !value[..brace].contains("function");
+    (callee && argument).then(|| &value[brace + 1..])
+}
+
+/// A table field's name: `key` or `["key"]` (`['key']`).
+fn key(target: &str) -> Option<&str> {
+    let key = target
+        .strip_prefix("[\"")
+        .and_then(|rest| rest.strip_suffix("\"]"))
+        .or_else(|| target.strip_prefix("['").and_then(|rest| rest.strip_suffix("']")))
+        .unwrap_or(target);
+    let simple = key.starts_with(|c: char| c.is_alphabetic() || c == '_')
+        && key.chars().all(|c| c.is_alphanumeric() || c == '_');
+    simple.then_some(key)
+}
+
+/// A table constructor's function, `key = function(` or `["key"] = function(`.
+fn member_function(line: &str) -> Option<(Kind, String)> {
+    let (target, value) = line.split_once('=')?;
+    let name = key(target.trim())?;
+    value.trim_start().strip_prefix("function")?.trim_start().starts_with('(').then(|| (Kind::Function, name.into()))
+}
+
+/// The keys of the functions in a table constructor written on one line (`text`: what follows its
+/// `{`), each `key = function` right after the `{` or a `,`.
+fn entry_functions(text: &str) -> Vec<String> {
+    let mut keys = Vec::new();
+    for (at, _) in text.match_indices("function") {
+        let Some(before) = text[..at].trim_end().strip_suffix('=') else { continue };
+        let before = before.trim_end();
+        let start = before
+            .char_indices()
+            .rev()
+            .find(|&(_, c)| !(c.is_alphanumeric() || "_[]\"'".contains(c)))
+            .map_or(0, |(at, c)| at + c.len_utf8());
+        let opens = before[..start].trim_end();
+        if (opens.is_empty() || opens.ends_with([',', '{']))
+            && let Some(key) = key(&before[start..])
+        {
+            keys.push(key.to_string());
+        }
+    }
+    keys
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A key after a character of several bytes (`→f`) is cut at a character's boundary.
+    #[test]
+    fn keys_after_wide_characters_are_read() {
+        assert_eq!(entry_functions(" →f = function() end, g = function() end }"), ["g"]);
+        assert_eq!(entry_functions(" f = function() end, g→ = function() end }"), ["f"]);
+    }
+}

@@ -1,0 +1,375 @@
+//! An outline of code in a language this crate has no grammar for (Kotlin, Swift, PHP, Scala,
+//! Dart, Lua, shell, Perl, Elixir, Julia, Nim, Zig, Solidity, PowerShell, Crystal, Groovy): each
+//! line that starts a definition with a keyword (`fun`, `class`, `def`, `function`, …), nested by
+//! its indentation; in Dart and Groovy also a function declared by its return type and a
+//! constructor, in Lua the functions a table holds. What none of these starts (a Dart field,
+//! `final String name;`) is not listed; the view's first line says what is ([`Family::note`]).
+//!
+//! This module nests what is found and ends it; [`general`] reads a line's keywords and name, and
+//! one module a family or language reads what no keyword starts ([`typed`], [`lua`], [`php`],
+//! [`perl`], [`shell`]); [`embedded_text`] finds the lines that are text inside code.
+
+mod embedded_text;
+mod general;
+mod lua;
+mod perl;
+mod php;
+mod shell;
+mod typed;
+
+use embedded_text::text_lines;
+use general::{assigned_function, keyword_definition};
+use perl::{constant_entry, constant_lists, perl_constant};
+use php::is_anonymous_class;
+use shell::shell_function;
+use typed::typed_constructor;
+
+use crate::model::{Definition, Kind};
+use crate::text::signature_line;
+
+/// Lines longer than this are data or minified code, not a definition's head.
+const MAX_LINE: usize = 1_000;
+
+/// The deepest nesting listed: indentation deeper than this many definitions is a body's detail.
+const MAX_NESTING: usize = 16;
+
+/// Which keywords a language defines with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// Kotlin, Swift, PHP, Scala and the rest: [`general::KEYWORDS`], [`general::STORAGE`] and
+    /// their modifiers.
+    General,
+    /// Dart, Groovy and Gradle: [`Family::General`]'s keywords, a function declared by its return
+    /// type (`void main() {`, `Future<int> load(String id) async {`, `String get name => _name;`),
+    /// a constructor (`const Foo(this.x);`, `factory Foo.fromJson(…)`), and Groovy's `def x = …`
+    /// is a variable (a function only with its parameters).
+    Typed,
+    /// sh, bash, zsh, ksh: `function name` and `name() {` only (`type` is a command there).
+    Shell,
+    /// Lua: [`Family::General`]'s keywords (`function`, `local function`), and the functions a
+    /// table holds: a field's (`M.load = function(path)`, in a function's body too) and a table
+    /// constructor's (`local t = { load = function(path) … }`, `return { … }`), under the table
+    /// they are members of.
+    Lua,
+}
+
+impl Family {
+    /// The first line of the family's outline: how it was made, and what it lists.
+    pub fn note(self) -> &'static str {
+        match self {
+            Family::General => {
+                "[outline by keywords (no grammar for this language here): definitions a keyword starts \
+                 (fun, class, def, sub, val, …); others not shown]"
+            }
+            Family::Typed => {
+                "[outline by keywords (no grammar for this language here): definitions a keyword starts, \
+                 functions declared by their return type and constructors; fields declared by their type \
+                 (final String name;) not shown]"
+            }
+            Family::Lua => {
+                "[outline by keywords (no grammar for this language here): functions and the functions of \
+                 tables (M.f = function, t = { f = function }); locals and callbacks passed to calls not shown]"
+            }
+            Family::Shell => {
+                "[outline by keywords (no grammar for this language here): functions only; variables and \
+                 aliases not shown]"
+            }
+        }
+    }
+}
+
+/// The outline of `source` by its definition keywords, nested by indentation.
+pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
+    let lines: Vec<&str> = source.lines().collect();
+    // Each definition found, with its indentation, the index of its enclosing one and whether it
+    // is a Lua table.
+    let mut found: Vec<(usize, Option<usize>, Definition, Table)> = Vec::new();
+    // Indices into `found` of the definitions still open at the current line.
+    let mut open: Vec<usize> = Vec::new();
+    let text = text_lines(&lines);
+    let constants = if family == Family::General { constant_lists(&lines) } else { vec![false; lines.len()] };
+    for (index, line) in lines.iter().enumerate() {
+        if text[index] || line.len() > MAX_LINE || line.trim().is_empty() || is_bracket_line(line) {
+            continue;
+        }
+        let indent = indentation(line);
+        while open.last().is_some_and(|&last| found[last].0 >= indent) {
+            open.pop();
+        }
+        let parent = open.last().copied();
+        // In Dart and Groovy a block that is no definition is a closure (Gradle's `android {`):
+        // what it declares is its own, not the file's.
+        let in_type = match parent {
+            Some(parent) => is_type(found[parent].2.kind),
+            None => family != Family::Typed || indent == 0,
+        };
+        let found_here = if constants[index] {
+            constant_entry(line.trim()).map(|(kind, name)| (kind, name, Table::No))
+        } else if family == Family::Lua {
+            let place = match parent.map(|parent| found[parent].3) {
+                Some(Table::Named | Table::Anonymous) => lua::Place::Table,
+                _ if in_type => lua::Place::File,
+                _ => lua::Place::Body,
+            };
+            lua::definition(line.trim(), place)
+                .or_else(|| definition(line.trim(), family, in_type).map(|(kind, name)| (kind, name, Table::No)))
+        } else if family == Family::Typed {
+            // A head whose block opens on the next line (Groovy's `void publish()` over `{`) is
+            // read as one line.
+            let opens_next = lines[index + 1..].iter().find(|l| !l.trim().is_empty()).is_some_and(|l| l.trim() == "{");
+            let head = if opens_next { format!("{} {{", line.trim()) } else { line.trim().to_string() };
+            let class = parent.filter(|_| in_type).map(|parent| found[parent].2.name.as_str());
+            class
+                .and_then(|class| typed_constructor(&head, class))
+                .or_else(|| definition(&head, family, in_type))
+                .map(|(kind, name)| (kind, name, Table::No))
+        } else {
+            definition(line.trim(), family, in_type).map(|(kind, name)| (kind, name, Table::No))
+        };
+        let Some((kind, name, table)) = found_here else { continue };
+        if open.len() >= MAX_NESTING {
+            continue;
+        }
+        let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
+        let definition = Definition {
+            kind,
+            name,
+            // A value written over the next lines (`const MAP = [`) is left out with its bracket,
+            // a table's constructor (`setmetatable({}, {`) with it: its functions follow.
+            signature: match table {
+                Table::Named => signature_line(line.trim().split('=').next().unwrap_or_default()),
+                _ => signature_line(line.trim().trim_end_matches('[').trim_end()),
+            },
+            uncut: None,
+            start_line: number,
+            head_line: number,
+            end_line: number,
+            children: Vec::new(),
+        };
+        open.push(found.len());
+        found.push((indent, parent, definition, table));
+    }
+    set_ends(&mut found, &lines, &text);
+    // Children after their parents in `found`: moved into them from the last one back, so each
+    // list is gathered last first and turned round when its owner's turn comes. A table is
+    // listed for the functions it holds: one without is left out, and an unnamed one's
+    // (`return {`) are its owner's.
+    let mut roots = Vec::new();
+    while let Some((_, parent, mut definition, table)) = found.pop() {
+        let owners = match parent {
+            Some(parent) => &mut found[parent].2.children,
+            None => &mut roots,
+        };
+        match table {
+            Table::Named if definition.children.is_empty() => {}
+            Table::Anonymous => owners.append(&mut definition.children),
+            Table::No | Table::Named => {
+                definition.children.reverse();
+                owners.push(definition);
+            }
+        }
+    }
+    roots.reverse();
+    roots
+}
+
+/// Each definition runs to the line before the next one indented as much or less that does not
+/// only close something (`}`, `) {`, `end`), less the blank lines and the closing lines of its
+/// enclosing definitions (indented less) before that. A declaration that opens no block
+/// (`package a.b`, `namespace App;`) is its line.
+fn set_ends(found: &mut [(usize, Option<usize>, Definition, Table)], lines: &[&str], text: &[bool]) {
+    for (indent, _, definition, _) in found.iter_mut() {
+        let start = definition.start_line;
+        let head = lines[start as usize - 1].trim_end();
+        let block =
+            !head.ends_with(';') && (definition.kind != Kind::Module || head.ends_with('{') || head.ends_with(" do"));
+        if !block {
+            continue;
+        }
+        let next = (start as usize..lines.len()).find(|&at| {
+            let line = lines[at];
+            !text[at] && !line.trim().is_empty() && indentation(line) <= *indent && !is_bracket_line(line)
+        });
+        let mut end = next.unwrap_or(lines.len());
+        while end > start as usize {
+            let line = lines[end - 1];
+            if text[end - 1] || (!line.trim().is_empty() && indentation(line) >= *indent) {
+                break;
+            }
+            end -= 1;
+        }
+        definition.end_line = u32::try_from(end).unwrap_or(u32::MAX);
+    }
+}
+
+/// Whether a definition found is a Lua table, listed for the functions it holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Table {
+    No,
+    /// `local t = {`, `M.config = {`, `local s = setmetatable({`: listed with its functions.
+    Named,
+    /// `return {`: its functions are its owner's.
+    Anonymous,
+}
+
+/// Whether `line` only opens or closes what a definition's head began: a bracket first (`{` on a
+/// line of its own, `}`, `) {`, `]`) or a block's `end`. Such a line neither ends a definition
+/// nor starts one.
+fn is_bracket_line(line: &str) -> bool {
+    let trimmed = line.trim_start();
+    trimmed.starts_with([')', ']', '}', '{']) || trimmed.split([' ', ';', ')', '.', ',']).next() == Some("end")
+}
+
+/// The width of a line's leading whitespace, a tab counting as four.
+fn indentation(line: &str) -> usize {
+    line.chars().take_while(|c| c.is_whitespace()).map(|c| if c == '\t' { 4 } else { 1 }).sum()
+}
+
+fn is_type(kind: Kind) -> bool {
+    matches!(kind, Kind::Class | Kind::Interface | Kind::Trait | Kind::Struct | Kind::Enum | Kind::Impl | Kind::Module)
+}
+
+/// What `line` (trimmed) defines, and its name: after annotations (`@Test`), modifiers and
+/// keywords (`private suspend fun`, `enum class`, `const val`: the last keyword says what is
+/// defined), a name; or in shell, a function (`name() {`). At the top level and among a type's
+/// members, also a PHP property (`private ?Foo $foo = null;`), a Perl constant (`use constant
+/// NAME => 1;`) and a function assigned to a name (Lua's `M.load = function(path)`).
+fn definition(line: &str, family: Family, in_type: bool) -> Option<(Kind, String)> {
+    if family == Family::Shell {
+        return shell_function(line)
+            .map(|name| (Kind::Function, name.to_string()))
+            .or_else(|| keyword_definition(line, family, in_type));
+    }
+    if is_anonymous_class(line) {
+        return Some((Kind::Class, "class@anonymous".to_string()));
+    }
+    let assigned = in_type.then(|| perl_constant(line).or_else(|| assigned_function(line))).flatten();
+    assigned.or_else(|| keyword_definition(line, family, in_type))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn flat(items: &[Definition], depth: usize, out: &mut Vec<String>) {
+        for item in items {
+            out.push(format!(
+                "{}{}-{} {:?} {}",
+                " ".repeat(depth),
+                item.start_line,
+                item.end_line,
+                item.kind,
+                item.name
+            ));
+            flat(&item.children, depth + 1, out);
+        }
+    }
+
+    fn outline(source: &str, family: Family) -> Vec<String> {
+        let mut out = Vec::new();
+        flat(&keyword_outline(source, family), 0, &mut out);
+        out
+    }
+
+    #[test]
+    fn kotlin_definitions_nest_by_indentation_and_end_before_their_parents_close() {
+        let source = "package demo\n\nclass Cart(val id: Int) {\n    private val items = mutableListOf<String>()\n\n    \
+                      suspend fun add(item: String): Boolean {\n        val local = 1\n        return true\n    }\n\n    \
+                      @Test fun <T> List<T>.second(): T = this[1]\n}\n\nenum class Color { RED }\nconst val MAX = 3\n";
+        assert_eq!(
+            outline(source, Family::General),
+            [
+                "1-1 Module demo",
+                "3-12 Class Cart",
+                " 4-4 Const items",
+                " 6-9 Function add",
+                " 11-11 Function second",
+                "14-14 Class Color",
+                "15-15 Const MAX",
+            ]
+        );
+    }
+
+    #[test]
+    fn other_languages_keywords_shell_functions_and_constructors() {
+        let swift = "struct Point {\n    var x: Double\n    init(x: Double) { self.x = x }\n    mutating func move() {}\n}\n\
+                     extension Point: Equatable {}\n";
+        assert_eq!(
+            outline(swift, Family::General),
+            ["1-5 Struct Point", " 2-2 Variable x", " 3-3 Constructor init", " 4-4 Function move", "6-6 Impl Point"]
+        );
+        let shell = "#!/bin/sh\n# def not_this\nbuild() {\n  cargo build\n}\nfunction deploy {\n  x=$(f)\n}\n";
+        assert_eq!(outline(shell, Family::Shell), ["3-5 Function build", "6-8 Function deploy"]);
+        let php = "<?php\nnamespace App\\Http;\nfinal class User\n{\n    public function name(): string {}\n}\n";
+        assert_eq!(outline(php, Family::General), ["2-2 Module App\\Http", "3-6 Class User", " 5-5 Function name"]);
+        // A here-document's and a raw string's lines are text: no definition, no end to one.
+        let heredoc = "usage() {\n  cat <<TXT\nfunction fake_in_heredoc\nTXT\n  exit 1\n}\n\nmain() {\n  usage\n}\n";
+        assert_eq!(outline(heredoc, Family::Shell), ["1-6 Function usage", "8-10 Function main"]);
+        let spaced = heredoc.replace("<<TXT", "<< 'TXT'");
+        assert_eq!(outline(&spaced, Family::Shell), ["1-6 Function usage", "8-10 Function main"]);
+        let php = "<?php\nclass Mailer {\n    public function body() {\n        return <<<EOT\nfunction notReal() is mentioned here\nEOT;\n    }\n    public function send() {}\n}\n";
+        assert_eq!(outline(php, Family::General), ["2-9 Class Mailer", " 3-7 Function body", " 8-8 Function send"]);
+        let kotlin = "class Repo {\n    val query = \"\"\"\nfun notAFunction()\n\"\"\"\n    fun run() {}\n}\nval width = 1 << WIDTH\nfun last() {}\nWIDTH = 3\n";
+        assert_eq!(
+            outline(kotlin, Family::General),
+            ["1-6 Class Repo", " 2-4 Const query", " 5-5 Function run", "7-7 Const width", "8-8 Function last"]
+        );
+        // A `use constant {` list left open ends at the next line no deeper than it.
+        let perl = "use constant {\n    A => 1,\nsub run {\n}\n";
+        assert_eq!(outline(perl, Family::General), ["2-2 Const A", "3-4 Function run"]);
+        // Perl's documentation is prose, whatever its words.
+        let perl = "package Tool;\n\n=head1 USAGE\n\nsub in_pod { }\n\n=cut\n\nsub run {\n}\n";
+        assert_eq!(outline(perl, Family::General), ["1-1 Module Tool", "9-10 Function run"]);
+        let lua = "local M = {}\nfunction M.load(path)\nend\nlocal function helper() end\n";
+        assert_eq!(outline(lua, Family::Lua), ["2-3 Function load", "4-4 Function helper"]);
+        let elixir = "defmodule App.Repo do\n  def get(id), do: id\n  defp check(x), do: x\nend\n";
+        assert_eq!(
+            outline(elixir, Family::General),
+            ["1-4 Module App.Repo", " 2-2 Function get", " 3-3 Function check"]
+        );
+    }
+
+    #[test]
+    fn groovy_def_binds_a_variable_unless_it_has_parameters() {
+        let groovy = "def version = '1.0'\n\ndef bump(String v) {\n    def parts = v.split('.')\n    parts.join('.')\n}\n\n\
+                      class Release {\n    def notes\n    void publish() {\n    }\n}\n";
+        assert_eq!(
+            outline(groovy, Family::Typed),
+            [
+                "1-1 Variable version",
+                "3-6 Function bump",
+                "8-12 Class Release",
+                " 9-9 Variable notes",
+                " 10-11 Function publish",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_keyword_where_a_name_is_due_is_the_name() {
+        let perl = "package Net::FTP 3.14;\n\nsub init {\n}\nsub type { shift->{type} }\n";
+        assert_eq!(outline(perl, Family::General), ["1-1 Module Net::FTP", "3-4 Function init", "5-5 Function type"]);
+        let kotlin = "package com.swmansion.rnscreens.gamma.stack.screen\n\nclass Header {\n    var type = Type.LEFT\n    \
+                      private lateinit var host: View\n    override val object: Any = 1\n}\nfun interface Listener {\n    \
+                      fun onEvent()\n}\nannotation class Keep\n";
+        assert_eq!(
+            outline(kotlin, Family::General),
+            [
+                "1-1 Module screen",
+                "3-7 Class Header",
+                " 4-4 Variable type",
+                " 5-5 Variable host",
+                " 6-6 Const object",
+                "8-10 Interface Listener",
+                " 9-9 Function onEvent",
+                "11-11 Class Keep",
+            ]
+        );
+        let swift =
+            "class Cell: UIView {\n    required init?(coder: NSCoder) { nil }\n    weak var delegate: Delegate?\n}\n";
+        assert_eq!(
+            outline(swift, Family::General),
+            ["1-4 Class Cell", " 2-2 Constructor init", " 3-3 Variable delegate"]
+        );
+    }
+}
