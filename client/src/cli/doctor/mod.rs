@@ -224,8 +224,9 @@ async fn check_ledger(opts: &ClientOptions, daemon: Option<&daemon::Daemon>) -> 
     let ledger = match Backend::remote(daemon.channel()).ledger().verify(request).await {
         Ok(response) => {
             let out = response.into_inner();
-            // Events the daemon could not record: gain undercounts until it restarts.
-            if let Some(lost) = out.unrecorded.as_ref().filter(|lost| lost.events > 0) {
+            // Writes the daemon could not make: gain undercounts, or a session or the archive
+            // misses what the calls did, until it restarts.
+            if let Some(lost) = out.unrecorded.as_ref().filter(|lost| !lost.note.is_empty()) {
                 checks.push(failed(
                     "accounting",
                     lost.note.clone(),

@@ -291,7 +291,7 @@ impl Engine {
             if !matches!(period.trim(), "" | "all") || !matches!(group_by.trim(), "" | "none") {
                 return Err(EngineError::invalid("days gives one row per day; it takes no period or group_by"));
             }
-            let rows = self.memory.with_ledger(|s| s.gain_daily(days, super::now_ms(), utc_offset_secs))?;
+            let rows = self.memory.with(|s| s.gain_daily(days, super::now_ms(), utc_offset_secs))?;
             let text = render::gain_daily(&rows);
             return Ok((rows, text));
         }
@@ -315,7 +315,7 @@ impl Engine {
             }
         };
         let now = super::now_ms();
-        let rows = self.memory.with_ledger(|s| s.gain(period, group, now, utc_offset_secs))?;
+        let rows = self.memory.with(|s| s.gain(period, group, now, utc_offset_secs))?;
         let name = |given: &str, default: &'static str| {
             if given.trim().is_empty() { default.to_string() } else { given.trim().to_string() }
         };
@@ -326,7 +326,7 @@ impl Engine {
     /// (records, first broken record and why; record 0 when the daily totals are what is broken).
     pub fn verify_ledger(&self) -> EngineResult<(u64, Option<(i64, String)>)> {
         // One walk of the chain: a broken record is an answer, not an error.
-        match self.memory.with_ledger(|s| Ok(s.verify()))? {
+        match self.memory.with(|s| Ok(s.verify()))? {
             Ok(n) => Ok((n, None)),
             Err(lean_ctx_store::Error::LedgerBroken { id, reason }) => Ok((0, Some((id, reason.to_string())))),
             Err(totals @ lean_ctx_store::Error::LedgerTotalsBroken { .. }) => Ok((0, Some((0, totals.to_string())))),
@@ -339,7 +339,7 @@ impl Engine {
         self.memory.reset()
     }
 
-    /// The ledger events this process could not record, if any.
+    /// The writes this process could not make, if any.
     pub fn ledger_unrecorded(&self) -> Option<Unrecorded> {
         self.memory.unrecorded()
     }
