@@ -271,9 +271,10 @@ impl Engine {
         days: u32,
         utc_offset_secs: i32,
     ) -> EngineResult<(Vec<GainRow>, String, Option<Unrecorded>)> {
-        // Taken before the report, so the report misses at most these.
-        let unrecorded = self.memory.unrecorded();
         let (rows, mut text) = self.gain_report(period, group_by, days, utc_offset_secs)?;
+        // After the report, whose read of the store flushed the writer (once: this takes no
+        // second flush): every event counted lost by then is one the report leaves out.
+        let unrecorded = self.memory.unrecorded();
         if let Some(lost) = &unrecorded {
             text = format!("{}\n{}", text.trim_end(), lost.note());
         }
@@ -339,7 +340,8 @@ impl Engine {
         self.memory.reset()
     }
 
-    /// The writes this process could not make, if any.
+    /// The writes this process could not make, if any, as of the last flush (`verify_ledger`
+    /// flushes).
     pub fn ledger_unrecorded(&self) -> Option<Unrecorded> {
         self.memory.unrecorded()
     }

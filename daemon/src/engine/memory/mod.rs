@@ -89,10 +89,10 @@ impl Memory {
         self.writer.flush();
     }
 
-    /// The writes this process could not make since it started, if any, once those still
-    /// queued are settled.
+    /// The writes this process could not make since it started, if any, as of now: those still
+    /// queued are not counted (call it after [`Memory::with`] or [`Memory::flush`] to count
+    /// them).
     pub fn unrecorded(&self) -> Option<Unrecorded> {
-        self.writer.flush();
         self.db.unrecorded.lock().clone()
     }
 

@@ -260,6 +260,7 @@ mod tests {
         memory.record(&read_event("/p", "", "full", 10, 4));
         memory.record(&read_event("", "", "map", 10, 2));
         memory.record(&read_event("/p", "", "lines:1-2", 10, 1));
+        memory.flush();
 
         let lost = memory.unrecorded().expect("the refused event is counted");
         assert_eq!(lost.events(), 1);
