@@ -1,5 +1,6 @@
 //! A read the ledger cannot record is still answered, and gain says it left
-//! it out: how many, since when and why, instead of a smaller saving.
+//! it out: how many, since when and why, instead of a smaller saving; and
+//! that its session record was lost too.
 //!
 //! Alone in its test binary: it makes the disk refuse this process's writes
 //! (RLIMIT_FSIZE 0, which root is held to as well, unlike file modes), and
@@ -59,5 +60,12 @@ fn gain_names_the_reads_the_ledger_could_not_record() {
     let note = report.lines().last().unwrap();
     assert_eq!(note, lost.note());
     assert!(note.starts_with("not recorded in the ledger: 2 calls (read 2) since "), "{report}");
-    assert!(note.contains(", which gain leaves out; the first failure: state.db "), "{report}");
+    // Each read's record in session `s` was lost too: counted apart from the ledger's calls (it
+    // was only logged).
+    assert!(
+        note.contains(
+            ", which gain leaves out; nor written to state.db: 2 session records; the first failure: state.db "
+        ),
+        "{report}"
+    );
 }

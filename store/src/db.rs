@@ -77,6 +77,16 @@ impl From<rusqlite::Error> for Refusal {
 }
 
 impl Store {
+    /// Runs `f` waiting at most `wait` instead of the busy timeout for another process's write
+    /// lock: a caller that retries can let other users of its connection in between attempts
+    /// instead of holding it for the whole busy timeout.
+    pub fn within<R>(&mut self, wait: Duration, f: impl FnOnce(&mut Store) -> Result<R>) -> Result<R> {
+        self.conn.busy_timeout(wait)?;
+        let result = f(self);
+        self.conn.busy_timeout(BUSY_TIMEOUT)?;
+        result
+    }
+
     /// Opens (creating if needed) the store at `path`, migrating it to the current schema.
     ///
     /// A corrupt file is moved aside and replaced by a fresh one; the returned warning says so.

@@ -31,12 +31,10 @@
 
 use std::collections::BTreeMap;
 use std::ops::Range;
-use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::Store;
-use crate::db::BUSY_TIMEOUT;
 use crate::error::{Error, Result, non_empty, sql_count};
 
 /// Hash the first record chains from.
@@ -145,16 +143,6 @@ impl Store {
         tx.commit()?;
         let first = last_id + 1;
         Ok(first..first + events.len() as i64)
-    }
-
-    /// [`Store::append_batch`], waiting at most `wait` instead of the busy timeout for another
-    /// process's write lock: a caller that retries can let other users of its connection in
-    /// between attempts instead of holding it for the whole busy timeout.
-    pub fn append_batch_within(&mut self, events: &[Event<'_>], wait: Duration) -> Result<Range<i64>> {
-        self.conn.busy_timeout(wait)?;
-        let appended = self.append_batch(events);
-        self.conn.busy_timeout(BUSY_TIMEOUT)?;
-        appended
     }
 
     /// Walks the whole chain from the first record; returns how many records it holds, or

@@ -598,16 +598,99 @@ fn a_fallback_read_is_answered_while_the_ledger_is_locked_and_its_event_is_kept_
 }
 
 /// A read while another process holds state.db's write lock is answered well before the busy
-/// timeout (10 s) its ledger append would have waited: 8 s leaves a loaded machine its margin.
+/// timeout its ledger append would have waited.
 fn read_while_the_ledger_is_locked(home: &Home, root: &Path, fallback: bool) {
+    let read = ok(while_state_db_is_locked(home, root, fallback, &["read", "notes.md", "-m", "full", "--fresh"]));
+    assert!(read.contains("The parser handles case 79 this way."), "{read}");
+}
+
+/// Runs lctx with `args` while another process holds state.db's write lock, and asserts it was
+/// answered well before the busy timeout (10 s) a write on the way would have waited: 8 s leaves
+/// a loaded machine its margin. The lock is released before this returns.
+fn while_state_db_is_locked(home: &Home, root: &Path, fallback: bool, args: &[&str]) -> std::process::Output {
     let holder = rusqlite::Connection::open(home.dirs().data.join("state.db")).unwrap();
     holder.execute_batch("BEGIN IMMEDIATE").unwrap();
     let started = std::time::Instant::now();
-    let read = ok(lctx(home, root, fallback, &["read", "notes.md", "-m", "full", "--fresh"]));
+    let out = lctx(home, root, fallback, args);
     let waited = started.elapsed();
     holder.execute_batch("ROLLBACK").unwrap();
+    assert!(waited < Duration::from_secs(8), "lctx {args:?} waited {waited:?} for state.db");
+    out
+}
+
+/// A test run whose output is long enough to be shortened and archived, failing.
+const NOISY_TESTS: &str = r#"#!/bin/sh
+for i in $(seq 1 400); do echo "tests/test_parser.py::test_case_$i PASSED"; done
+echo "FAILED tests/test_parser.py::test_unicode - AssertionError: assert 'é' == 'e'"
+echo "1 failed, 400 passed in 0.52s"
+exit 1
+"#;
+
+/// A session's read, test run and edit while another process held state.db's write lock each
+/// waited the busy timeout (10 s, 14 s for the run: its archive and its session record waited
+/// one each) before they were answered. They are answered at once; once the lock is released
+/// the session holds all three, the run with how it ended, and the id the run's answer named
+/// expands to the whole output.
+fn session_writes_wait_for_no_lock(fallback: bool) {
+    let home = Home::new();
+    let root = project(&home);
+    let script = root.join("pytest");
+    std::fs::write(&script, NOISY_TESTS).unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let _daemon = (!fallback).then(|| home.spawn_daemon(&[]));
+    // state.db exists before it is locked.
+    ok(lctx(&home, &root, fallback, &["gain"]));
+    let settled = || {
+        if fallback {
+            // Each fallback process outlives its client while its writes wait, and exits once done.
+            fallbacks_gone(&home);
+        }
+    };
+
+    let read =
+        ok(while_state_db_is_locked(&home, &root, fallback, &["--session", "s1", "read", "notes.md", "-m", "full"]));
     assert!(read.contains("The parser handles case 79 this way."), "{read}");
-    assert!(waited < Duration::from_secs(8), "the read waited {waited:?} for the ledger");
+    settled();
+    let run = while_state_db_is_locked(&home, &root, fallback, &["--session", "s1", "run", "--", "./pytest"]);
+    assert_eq!(run.status.code(), Some(1), "{}", describe(&run));
+    let text = String::from_utf8_lossy(&run.stdout);
+    let at = text.find("ctx_expand id=").unwrap_or_else(|| panic!("the output is archived: {text}"));
+    let id = text[at + "ctx_expand id=".len()..][..16].to_string();
+    settled();
+    let edit = while_state_db_is_locked(
+        &home,
+        &root,
+        fallback,
+        &["--session", "s1", "edit", "notes.md", "--old", "case 3 this", "--new", "case 3 that"],
+    );
+    ok(edit);
+    settled();
+
+    let status = ok(lctx(&home, &root, fallback, &["--session", "s1", "session", "status"]));
+    assert!(status.contains("files read 1 · edits 1 · commands 1"), "{status}");
+    let handoff = ok(lctx(&home, &root, fallback, &["--session", "s1", "session", "handoff"]));
+    assert!(handoff.contains("./pytest: failed (exit 1)"), "{handoff}");
+    let expanded = lctx(&home, &root, fallback, &["expand", &id]);
+    let original = home.command(&script).current_dir(&root).output().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&expanded.stdout),
+        String::from_utf8_lossy(&original.stdout),
+        "{}",
+        describe(&expanded)
+    );
+    let gain: serde_json::Value = serde_json::from_str(&ok(lctx(&home, &root, fallback, &["gain", "--json"]))).unwrap();
+    assert_eq!(gain["unrecorded"]["events"], 0, "{gain}");
+    assert!(!ok(lctx(&home, &root, fallback, &["gain"])).contains("not written"));
+}
+
+#[test]
+fn a_session_s_read_run_and_edit_are_answered_while_state_db_is_locked_and_recorded_once_it_lets_go() {
+    session_writes_wait_for_no_lock(false);
+}
+
+#[test]
+fn a_fallback_session_s_read_run_and_edit_are_answered_while_state_db_is_locked_and_kept_at_exit() {
+    session_writes_wait_for_no_lock(true);
 }
 
 /// Waits until this home's fallback processes have exited, appending what they queued.

@@ -224,15 +224,16 @@ async fn check_ledger(opts: &ClientOptions, daemon: Option<&daemon::Daemon>) -> 
     let ledger = match Backend::remote(daemon.channel()).ledger().verify(request).await {
         Ok(response) => {
             let out = response.into_inner();
-            // Events the daemon could not record: gain undercounts until it restarts.
-            checks.push(match out.unrecorded.as_ref().filter(|lost| lost.events > 0) {
+            // Writes the daemon could not make: gain undercounts, or a session or the archive
+            // misses what the calls did, until it restarts.
+            checks.push(match out.unrecorded.as_ref().filter(|lost| !lost.note.is_empty()) {
                 Some(lost) => failed(
                     "accounting",
                     lost.note.clone(),
                     "fix the cause the note names (often free space on the disk of the data dir); the count \
                      clears when the daemon restarts (`lctx daemon restart`)",
                 ),
-                None => ok("accounting", "every call the daemon answered since it started is in the ledger".into()),
+                None => ok("accounting", "every call the daemon answered since it started is in state.db".into()),
             });
             if !out.reset_note.is_empty() {
                 checks.push(failed(

@@ -271,9 +271,10 @@ impl Engine {
         days: u32,
         utc_offset_secs: i32,
     ) -> EngineResult<(Vec<GainRow>, String, Option<Unrecorded>)> {
-        // Taken before the report, so the report misses at most these.
-        let unrecorded = self.memory.unrecorded();
         let (rows, mut text) = self.gain_report(period, group_by, days, utc_offset_secs)?;
+        // After the report, whose read of the store flushed the writer (once: this takes no
+        // second flush): every event counted lost by then is one the report leaves out.
+        let unrecorded = self.memory.unrecorded();
         if let Some(lost) = &unrecorded {
             text = format!("{}\n{}", text.trim_end(), lost.note());
         }
@@ -291,7 +292,7 @@ impl Engine {
             if !matches!(period.trim(), "" | "all") || !matches!(group_by.trim(), "" | "none") {
                 return Err(EngineError::invalid("days gives one row per day; it takes no period or group_by"));
             }
-            let rows = self.memory.with_ledger(|s| s.gain_daily(days, super::now_ms(), utc_offset_secs))?;
+            let rows = self.memory.with(|s| s.gain_daily(days, super::now_ms(), utc_offset_secs))?;
             let text = render::gain_daily(&rows);
             return Ok((rows, text));
         }
@@ -315,7 +316,7 @@ impl Engine {
             }
         };
         let now = super::now_ms();
-        let rows = self.memory.with_ledger(|s| s.gain(period, group, now, utc_offset_secs))?;
+        let rows = self.memory.with(|s| s.gain(period, group, now, utc_offset_secs))?;
         let name = |given: &str, default: &'static str| {
             if given.trim().is_empty() { default.to_string() } else { given.trim().to_string() }
         };
@@ -326,7 +327,7 @@ impl Engine {
     /// (records, first broken record and why; record 0 when the daily totals are what is broken).
     pub fn verify_ledger(&self) -> EngineResult<(u64, Option<(i64, String)>)> {
         // One walk of the chain: a broken record is an answer, not an error.
-        match self.memory.with_ledger(|s| Ok(s.verify()))? {
+        match self.memory.with(|s| Ok(s.verify()))? {
             Ok(n) => Ok((n, None)),
             Err(lean_ctx_store::Error::LedgerBroken { id, reason }) => Ok((0, Some((id, reason.to_string())))),
             Err(totals @ lean_ctx_store::Error::LedgerTotalsBroken { .. }) => Ok((0, Some((0, totals.to_string())))),
@@ -339,7 +340,8 @@ impl Engine {
         self.memory.reset()
     }
 
-    /// The ledger events this process could not record, if any.
+    /// The writes this process could not make, if any, as of the last flush (`verify_ledger`
+    /// flushes).
     pub fn ledger_unrecorded(&self) -> Option<Unrecorded> {
         self.memory.unrecorded()
     }

@@ -10,32 +10,34 @@ pub mod actions;
 pub mod render;
 mod unrecorded;
 mod writer;
+mod writes;
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use lean_ctx_store::{Check, CommandKind, EditResult, Event, Shape, Store};
+use lean_ctx_store::{ArchiveEntry, Check, CommandKind, EditResult, Event, Shape, Store, WrittenBlob};
 
 use crate::engine::Caller;
 use crate::engine::error::{EngineError, EngineResult, ErrorKind};
 use crate::locks::{self, Mutex};
 
 pub use unrecorded::Unrecorded;
+use writes::{Entry, Record, Write};
 
 pub struct Memory {
     db: Arc<Db>,
-    /// Appends ledger events off the caller's thread (see [`writer`]).
+    /// Makes a call's writes off the caller's thread (see [`writer`]).
     writer: writer::Writer,
 }
 
-/// The connection, opened on first use, shared by the engine's threads and the ledger's writer.
+/// The connection, opened on first use, shared by the engine's threads and state.db's writer.
 struct Db {
     path: PathBuf,
     check: Check,
     /// Held across SQLite calls by design: it guards the one connection.
     store: Mutex<Option<Store>>,
-    /// Ledger events lost since this process started. A lock of its own: a caller counts an
-    /// event the writer's full queue refused while the writer holds `store`, waiting for SQLite.
+    /// Writes lost since this process started. A lock of its own: a caller counts a write the
+    /// writer's full queue refused while the writer holds `store`, waiting for SQLite.
     unrecorded: Mutex<Option<Unrecorded>>,
 }
 
@@ -54,14 +56,10 @@ impl Memory {
         &self.db.path
     }
 
-    /// Runs `f` on the store, opening it first if needed.
+    /// Runs `f` on the store, opening it first if needed, once every write queued before is
+    /// made (or counted unrecorded): gain right after a read counts that read, a session's status
+    /// shows the command it just ran, an archive id an answer named expands.
     pub fn with<R>(&self, f: impl FnOnce(&mut Store) -> lean_ctx_store::Result<R>) -> EngineResult<R> {
-        self.db.with(f)
-    }
-
-    /// [`Memory::with`] for what reads the ledger: first every event recorded before is appended
-    /// (or counted unrecorded), so gain right after a read counts that read.
-    pub fn with_ledger<R>(&self, f: impl FnOnce(&mut Store) -> lean_ctx_store::Result<R>) -> EngineResult<R> {
         self.writer.flush();
         self.db.with(f)
     }
@@ -85,17 +83,39 @@ impl Memory {
         self.writer.submit(event);
     }
 
-    /// Waits until every event recorded so far is appended or counted unrecorded: before the
-    /// process exits, or the events still queued are lost uncounted.
+    /// Waits until every write queued so far is made or counted unrecorded: before the process
+    /// exits, or the writes still queued are lost uncounted.
     pub fn flush(&self) {
         self.writer.flush();
     }
 
-    /// The events this process could not record since it started, if any, once those still
-    /// queued are settled.
+    /// The writes this process could not make since it started, if any, as of now: those still
+    /// queued are not counted (call it after [`Memory::with`] or [`Memory::flush`] to count
+    /// them).
     pub fn unrecorded(&self) -> Option<Unrecorded> {
-        self.writer.flush();
         self.db.unrecorded.lock().clone()
+    }
+
+    /// Queues retention of the archive in `dir` (see `Store::archive_sweep`).
+    pub fn sweep_archive(&self, dir: &std::path::Path, now_ms: i64, max_age_ms: i64, max_bytes: u64) {
+        self.writer.submit_write(Write::Sweep { dir: dir.to_path_buf(), now_ms, max_age_ms, max_bytes });
+    }
+
+    /// Queues the archiving of the output `blob` holds, described by `entry` (whose `text` is
+    /// ignored: the blob holds the bytes), and returns its id: what the answer names, which
+    /// [`Memory::with`] finds archived.
+    pub fn archive(&self, dir: &std::path::Path, entry: &ArchiveEntry<'_>, blob: WrittenBlob) -> String {
+        let id = blob.id().to_string();
+        let entry = Entry {
+            kind: entry.kind.to_string(),
+            label: entry.label.to_string(),
+            family: entry.family.to_string(),
+            exit_code: entry.exit_code,
+            session: entry.session.map(str::to_string),
+            project: entry.project.to_string(),
+        };
+        self.writer.submit_write(Write::Archive { dir: dir.to_path_buf(), entry, blob });
+        id
     }
 }
 
@@ -127,6 +147,16 @@ impl Db {
         for tool in tools {
             lost.add(tool);
         }
+    }
+
+    /// Counts a write other than a ledger event as lost, for `why`, as what `lost_as` names;
+    /// `None` (a sweep, whose work the next one does) is only logged.
+    fn lost_write(&self, lost_as: Option<&'static str>, why: String) {
+        let Some(what) = lost_as else {
+            return tracing::warn!("archive sweep failed: {why}");
+        };
+        tracing::warn!("cannot write a {what} to state.db: {why}");
+        self.unrecorded.lock().get_or_insert_with(|| Unrecorded::new(now_ms(), why)).add_write(what);
     }
 
     /// [`store_error`], a full disk named by the directory that holds `state.db`: the store
@@ -205,44 +235,36 @@ impl Reset {
     }
 }
 
-/// The session record: what the caller's session (if any) read, edited and
-/// ran. Like ledger events, failures are logged and never returned.
+/// The session record: what the caller's session (if any) read, edited and ran. Queued for the
+/// writer as ledger events are: the answer does not wait for it, and one that cannot be written
+/// is counted unrecorded.
 impl Memory {
     /// The session received `path` in `mode`, costing `tokens`.
     pub fn touched(&self, caller: &Caller<'_>, project: &str, path: &str, mode: &str, tokens: u64) {
-        self.in_session(caller, project, "a file", |s| s.record_file(caller.session, path, mode, tokens));
+        self.in_session(caller, project, Record::File { path: path.to_string(), mode: mode.to_string(), tokens });
     }
 
     /// The session attempted an edit of `path`.
     pub fn edited(&self, caller: &Caller<'_>, project: &str, path: &str, result: EditResult) {
-        self.in_session(caller, project, "an edit", |s| s.record_edit(caller.session, path, result).map(drop));
+        self.in_session(caller, project, Record::Edit { path: path.to_string(), result });
     }
 
     /// The session ran `command`, which exited with `exit_code`.
     pub fn ran(&self, caller: &Caller<'_>, project: &str, command: &str, exit_code: i32, kind: CommandKind) {
-        self.in_session(caller, project, "a command", |s| {
-            s.record_command(caller.session, command, Some(exit_code), kind).map(drop)
-        });
+        self.in_session(caller, project, Record::Command { command: command.to_string(), exit_code, kind });
     }
 
-    /// Creates or bumps the caller's session, then records `what` in it.
-    fn in_session(
-        &self,
-        caller: &Caller<'_>,
-        project: &str,
-        what: &str,
-        record: impl FnOnce(&mut Store) -> lean_ctx_store::Result<()>,
-    ) {
+    /// Creates or bumps the caller's session, then records `record` in it.
+    fn in_session(&self, caller: &Caller<'_>, project: &str, record: Record) {
         if caller.session.is_empty() {
             return;
         }
-        let result = self.with(|s| {
-            s.touch_session(caller.session, project, caller.agent)?;
-            record(s)
+        self.writer.submit_write(Write::Session {
+            id: caller.session.to_string(),
+            project: project.to_string(),
+            agent: caller.agent.to_string(),
+            record,
         });
-        if let Err(e) = result {
-            tracing::warn!("cannot record {what} in session {}: {e}", caller.session);
-        }
     }
 }
 

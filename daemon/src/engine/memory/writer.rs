@@ -1,35 +1,38 @@
-//! The ledger's writer: one thread that appends the events the engine records, so that an
-//! answer is returned without waiting for state.db's write lock. Another process holding it
-//! (a fallback engine, a `sqlite3` shell in a transaction) made every read wait the full busy
-//! timeout before it was answered.
+//! The writer of state.db: one thread that makes the writes a call leaves behind (its ledger
+//! event, its record in its session, the output it archived), so that an answer is returned
+//! without waiting for state.db's write lock. Another process holding it (a fallback engine, a
+//! `sqlite3` shell in a transaction) made every such call wait the full busy timeout before it
+//! was answered.
 //!
-//! Events are queued in the order they were recorded and appended in that order, whatever is
-//! queued at once in one transaction: the hash chain keeps the order of the calls, and a lock
-//! held elsewhere costs one busy timeout for all the events waiting, not one each. The writer
-//! waits the store's full busy timeout, so a lock held briefly loses nothing, but in short
-//! attempts that leave the connection free in between. An event that
-//! finds the queue full (the lock held so long that [`QUEUE`] events piled up), or whose batch
-//! failed, is counted unrecorded, and gain says so.
+//! Writes are queued in the order they were made and made in that order; the ledger events
+//! queued together are appended in one transaction: the hash chain keeps the order of the calls,
+//! and a lock held elsewhere costs one busy timeout for all the writes waiting, not one each. The
+//! writer waits the store's full busy timeout, so a lock held briefly loses nothing, but in short
+//! attempts that leave the connection free in between. A write that finds the queue full (the
+//! lock held so long that [`QUEUE`] writes piled up), or that failed, is counted unrecorded, and
+//! gain and doctor say so.
 //!
-//! What reads the ledger flushes first ([`Writer::flush`]: a marker through the same queue,
-//! answered once everything before it is settled), and so does the process before it exits.
+//! What reads state.db flushes first ([`Writer::flush`]: a marker through the same queue,
+//! answered once everything before it is settled), so it sees every write queued before, and so
+//! does the process before it exits.
 
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use lean_ctx_store::{BUSY_TIMEOUT, Event, Shape};
+use lean_ctx_store::{BUSY_TIMEOUT, Event, Shape, Store};
 
+use super::writes::Write;
 use super::{Db, store_error};
 use crate::engine::error::ErrorKind;
 
-/// Events waiting for the writer at most; more are counted unrecorded rather than held in
-/// memory without bound while state.db stays locked. Also the most appended in one transaction:
-/// all that waited behind a held lock go in one, so a flush waits out at most two busy timeouts
-/// (the batch being written, then the one holding everything queued before the flush).
+/// Writes waiting for the writer at most; more are counted unrecorded rather than held in
+/// memory without bound while state.db stays locked. Also the most settled at once: all that
+/// waited behind a held lock share one busy timeout, so a flush waits out at most two (the
+/// writes being made, then those queued before the flush).
 const QUEUE: usize = 1024;
-/// How long one attempt to append waits for another process's write lock.
+/// How long one attempt to write waits for another process's write lock.
 const ATTEMPT: Duration = Duration::from_millis(100);
 /// The pause between attempts, with the connection free for the engine's requests.
 const PAUSE: Duration = Duration::from_millis(20);
@@ -43,6 +46,7 @@ pub(super) struct Writer {
 
 enum Job {
     Append(Queued),
+    Write(Write),
     /// Answered once every job before it is done.
     Flush(SyncSender<()>),
 }
@@ -51,12 +55,12 @@ impl Writer {
     pub(super) fn start(db: Arc<Db>) -> Writer {
         let (jobs, queue) = sync_channel(QUEUE);
         let thread = std::thread::Builder::new()
-            .name("ledger-writer".into())
+            .name("state-writer".into())
             .spawn({
                 let db = db.clone();
                 move || run(&db, &queue)
             })
-            .expect("cannot start the ledger's writer thread: the system refused a new thread");
+            .expect("cannot start state.db's writer thread: the system refused a new thread");
         Writer { db, jobs: Some(jobs), thread: Some(thread) }
     }
 
@@ -66,24 +70,30 @@ impl Writer {
         if let Err(e) = event.validate() {
             return self.db.lost([event.tool], store_error(e).message);
         }
+        let tool = event.tool;
+        self.queue(Job::Append(Queued::from(event)), |why| self.db.lost([tool], why));
+    }
+
+    /// Queues `write` without waiting; one that finds the queue full is counted unrecorded.
+    pub(super) fn submit_write(&self, write: Write) {
+        let lost_as = write.lost_as();
+        self.queue(Job::Write(write), |why| self.db.lost_write(lost_as, why));
+    }
+
+    /// Queues `job`, or tells `lost` why it could not.
+    fn queue(&self, job: Job, lost: impl FnOnce(String)) {
         let Some(jobs) = &self.jobs else { return };
-        match jobs.try_send(Job::Append(Queued::from(event))) {
+        match jobs.try_send(job) {
             Ok(()) => {}
-            Err(TrySendError::Full(_)) => self.db.lost(
-                [event.tool],
-                format!(
-                    "{QUEUE} earlier calls were still waiting to be written to state.db, which stayed locked by \
-                     another process; look for a hung lean-ctxd or lctx process, or a sqlite3 shell left in a \
-                     transaction"
-                ),
-            ),
-            Err(TrySendError::Disconnected(_)) => {
-                self.db.lost([event.tool], "the ledger's writer thread stopped (see the log)".into())
-            }
+            Err(TrySendError::Full(_)) => lost(format!(
+                "{QUEUE} earlier writes were still waiting for state.db, which stayed locked by another process; \
+                 look for a hung lean-ctxd or lctx process, or a sqlite3 shell left in a transaction"
+            )),
+            Err(TrySendError::Disconnected(_)) => lost("state.db's writer thread stopped (see the log)".into()),
         }
     }
 
-    /// Waits until every event submitted before is appended or counted unrecorded.
+    /// Waits until every write submitted before is made or counted unrecorded.
     pub(super) fn flush(&self) {
         let Some(jobs) = &self.jobs else { return };
         let (done, settled) = sync_channel(1);
@@ -95,7 +105,7 @@ impl Writer {
 }
 
 impl Drop for Writer {
-    /// Settles what is queued: an engine dropped with events pending would lose them uncounted.
+    /// Settles what is queued: an engine dropped with writes pending would lose them uncounted.
     fn drop(&mut self) {
         self.jobs = None;
         if let Some(thread) = self.thread.take() {
@@ -104,43 +114,86 @@ impl Drop for Writer {
     }
 }
 
-/// The writer thread: takes what is queued, up to [`QUEUE`] events, appends it in one
-/// transaction, then answers the flushes that were queued among them.
+/// The writer thread: takes what is queued, up to [`QUEUE`] jobs, makes its writes in order
+/// (consecutive ledger events in one transaction), then answers the flushes queued among them.
 fn run(db: &Db, queue: &Receiver<Job>) {
     while let Ok(first) = queue.recv() {
+        let mut patience = Patience::new();
         let mut events = Vec::new();
         let mut flushes = Vec::new();
+        let mut taken = 1;
         let mut next = Some(first);
         while let Some(job) = next {
             match job {
                 Job::Append(event) => events.push(event),
+                Job::Write(write) => {
+                    append(db, &mut patience, &std::mem::take(&mut events));
+                    if let Err(why) = patience.attempt(db, |s| write.apply(s)) {
+                        db.lost_write(write.lost_as(), why);
+                    }
+                }
                 Job::Flush(done) => flushes.push(done),
             }
-            next = if events.len() < QUEUE { queue.try_recv().ok() } else { None };
+            next = if taken < QUEUE { queue.try_recv().ok() } else { None };
+            taken += 1;
         }
-        append(db, &events);
+        append(db, &mut patience, &events);
         for done in flushes {
             let _ = done.send(());
         }
     }
 }
 
-/// Appends `events` in order, all or none; none are counted unrecorded with the reason. While
-/// another process holds the write lock it tries again for up to the busy timeout, but waits at
-/// most [`ATTEMPT`] each time with the connection held: the connection is the engine's too, and
-/// a request that needs it (a session's record, an archived output) must not wait behind the
-/// writer for the whole busy timeout.
-fn append(db: &Db, events: &[Queued]) {
+/// Appends `events` in order, all or none; none are counted unrecorded with the reason.
+fn append(db: &Db, patience: &mut Patience, events: &[Queued]) {
     if events.is_empty() {
         return;
     }
     let batch: Vec<Event<'_>> = events.iter().map(Queued::event).collect();
-    let deadline = Instant::now() + BUSY_TIMEOUT;
-    loop {
-        match db.with(|s| s.append_batch_within(&batch, ATTEMPT)) {
-            Ok(_) => return,
-            Err(e) if e.kind == ErrorKind::Unavailable && Instant::now() < deadline => std::thread::sleep(PAUSE),
-            Err(e) => return db.lost(events.iter().map(|event| event.tool.as_str()), e.message),
+    if let Err(why) = patience.attempt(db, |s| s.append_batch(&batch).map(drop)) {
+        db.lost(events.iter().map(|event| event.tool.as_str()), why);
+    }
+}
+
+/// How long the writes settled at once wait for another process's write lock: together, the
+/// busy timeout. Once that has run out, the rest fail at once with the same reason: a lock held
+/// that long is not about to be released, and waiting again for each would hold a flush (and
+/// gain, and the process's exit) for a busy timeout per write.
+struct Patience {
+    deadline: Instant,
+    gave_up: Option<String>,
+}
+
+impl Patience {
+    fn new() -> Patience {
+        Patience { deadline: Instant::now() + BUSY_TIMEOUT, gave_up: None }
+    }
+
+    /// Runs `write` until it succeeds, fails otherwise than on the lock, or the deadline passes;
+    /// returns why it failed. Each attempt waits at most [`ATTEMPT`] with the connection held:
+    /// the connection is the engine's too, and a request that needs it (status asking whether
+    /// it is open, a read coming in between two flushes) must not wait behind the writer for the
+    /// whole busy timeout.
+    fn attempt(
+        &mut self,
+        db: &Db,
+        mut write: impl FnMut(&mut Store) -> lean_ctx_store::Result<()>,
+    ) -> Result<(), String> {
+        if let Some(why) = &self.gave_up {
+            return Err(why.clone());
+        }
+        loop {
+            match db.with(|s| s.within(ATTEMPT, &mut write)) {
+                Ok(()) => return Ok(()),
+                Err(e) if e.kind == ErrorKind::Unavailable && Instant::now() < self.deadline => {
+                    std::thread::sleep(PAUSE)
+                }
+                Err(e) if e.kind == ErrorKind::Unavailable => {
+                    self.gave_up = Some(e.message.clone());
+                    return Err(e.message);
+                }
+                Err(e) => return Err(e.message),
+            }
         }
     }
 }
@@ -193,9 +246,10 @@ impl Queued {
 mod tests {
     use std::time::{Duration, Instant};
 
-    use lean_ctx_store::{Check, GroupBy, Period};
+    use lean_ctx_store::{BUSY_TIMEOUT, Check, GroupBy, Period};
 
     use super::super::{Memory, now_ms, read_event};
+    use crate::engine::Caller;
 
     /// Events are appended in batches, all or none: an event the store refuses is counted
     /// unrecorded on its own, and the valid events queued around it are all appended.
@@ -206,20 +260,22 @@ mod tests {
         memory.record(&read_event("/p", "", "full", 10, 4));
         memory.record(&read_event("", "", "map", 10, 2));
         memory.record(&read_event("/p", "", "lines:1-2", 10, 1));
+        memory.flush();
 
         let lost = memory.unrecorded().expect("the refused event is counted");
         assert_eq!(lost.events(), 1);
         assert_eq!(lost.error, "project must not be empty; nothing was written");
-        let rows = memory.with_ledger(|s| s.gain(Period::All, GroupBy::Mode, now_ms(), 0)).unwrap();
+        let rows = memory.with(|s| s.gain(Period::All, GroupBy::Mode, now_ms(), 0)).unwrap();
         let mut modes: Vec<_> = rows.iter().map(|r| (r.key.clone().unwrap_or_default(), r.events)).collect();
         modes.sort();
         assert_eq!(modes, [("full".to_string(), 1), ("lines".to_string(), 1)]);
-        assert_eq!(memory.with_ledger(|s| s.verify()).unwrap(), 2);
+        assert_eq!(memory.with(|s| s.verify()).unwrap(), 2);
     }
 
     /// While another process holds the write lock, the writer waits in short attempts: a request
-    /// reading through the same connection is answered meanwhile (it waited the writer's whole
-    /// busy timeout), and the event is appended once the lock is released.
+    /// using the same connection without a flush (status asking whether it is open, a read that
+    /// came in between a flush and the next batch) is answered meanwhile (it waited the writer's
+    /// whole busy timeout), and the event is appended once the lock is released.
     #[test]
     fn the_connection_serves_requests_while_the_writer_waits_for_the_lock() {
         let dir = tempfile::tempdir().unwrap();
@@ -232,11 +288,43 @@ mod tests {
         std::thread::sleep(Duration::from_millis(300));
 
         let started = Instant::now();
-        assert!(memory.with(|s| s.sessions("/p", 10)).unwrap().is_empty());
+        assert!(memory.db.with(|s| s.sessions("/p", 10)).unwrap().is_empty());
         let waited = started.elapsed();
         holder.execute_batch("ROLLBACK").unwrap();
         assert!(waited < Duration::from_secs(2), "a session listing waited {waited:?} behind the writer");
+        assert_eq!(memory.with(|s| s.verify()).unwrap(), 1);
         assert!(memory.unrecorded().is_none());
-        assert_eq!(memory.with_ledger(|s| s.verify()).unwrap(), 1);
+    }
+
+    /// A lock held past the busy timeout costs the writes queued together one wait, not one
+    /// each, and each lost write is counted: the ledger's events per tool, the session record
+    /// apart. The writer takes the first event alone (one wait), then the three queued while it
+    /// waited (a second wait, where one each would hold the flush, and so gain or the process's
+    /// exit, for 40 s).
+    #[test]
+    fn writes_queued_together_share_one_busy_timeout_and_each_lost_one_is_counted() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state.db");
+        let memory = Memory::new(path.clone(), Check::Everything);
+        memory.with(|_| Ok(())).unwrap();
+        let holder = rusqlite::Connection::open(&path).unwrap();
+        holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+        let caller = Caller { cwd: "/p", project_root: None, session: "s1", agent: "test", host: "" };
+        let started = Instant::now();
+        memory.record(&read_event("/p", "s1", "full", 10, 4));
+        std::thread::sleep(Duration::from_millis(300));
+        memory.touched(&caller, "/p", "a.rs", "full", 4);
+        memory.record(&read_event("/p", "s1", "map", 10, 2));
+        memory.touched(&caller, "/p", "b.rs", "map", 2);
+
+        memory.flush();
+        let waited = started.elapsed();
+        holder.execute_batch("ROLLBACK").unwrap();
+        assert!(waited < 2 * BUSY_TIMEOUT + BUSY_TIMEOUT / 2, "the flush waited {waited:?}");
+        let lost = memory.unrecorded().expect("the writes are counted");
+        assert_eq!(lost.events(), 2);
+        assert_eq!(lost.writes.get("session record"), Some(&2));
+        assert!(lost.error.starts_with("state.db stayed locked by another process"), "{}", lost.error);
+        assert!(memory.with(|s| s.session("s1")).unwrap().is_none());
     }
 }

@@ -2,15 +2,15 @@
 //! family, never larger than the original, the original archived whenever
 //! anything was left out, and the run recorded in the ledger and session.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicI64, Ordering};
 
-use lean_ctx_store::{ArchiveEntry, CommandKind, Event, Shape, WrittenBlob};
+use lean_ctx_store::{ArchiveEntry, ArchiveWriter, CommandKind, Event, Shape, WrittenBlob};
 
 use super::spool::{Output, Spilled};
 
 use crate::engine::error::{EngineError, EngineResult};
-use crate::engine::memory::now_ms;
+use crate::engine::memory::{now_ms, store_error};
 use crate::engine::{Caller, Engine};
 
 /// Archive retention runs at most this often.
@@ -76,13 +76,6 @@ fn spilled_line(spilled: &Spilled) -> String {
          apart from their error, warning and file:line lines shown above]",
         spilled.bytes, spilled.lines
     )
-}
-
-/// The original of a shortened output, as the archive takes it.
-enum Original<'a> {
-    Bytes(&'a [u8]),
-    /// Streamed into the archive's staging area while the command ran.
-    Written(&'a WrittenBlob),
 }
 
 fn with_exit(text: &str, exit_code: i32) -> String {
@@ -158,8 +151,8 @@ impl Engine {
             if compressed.shortened {
                 // The command ran and its side effects happened: a full disk
                 // or a broken archive costs the handle, never the answer.
-                let archived =
-                    self.archive(caller, project, command, compressed.family, exit_code, Original::Bytes(output));
+                let archived = staged(&self.archive_dir(), output)
+                    .map(|blob| self.archive(caller, project, command, compressed.family, exit_code, blob));
                 let last_line = match &archived {
                     Ok(id) => handle_line(id),
                     Err(e) => {
@@ -202,7 +195,7 @@ impl Engine {
             (compressed.text, compressed.family)
         };
         let archived = match &spilled.blob {
-            Ok(blob) => self.archive(caller, project, command, family, exit_code, Original::Written(blob)),
+            Ok(blob) => Ok(self.archive(caller, project, command, family, exit_code, blob.clone())),
             Err(e) => Err(EngineError::internal(e.clone())),
         };
         let last_line = match &archived {
@@ -240,6 +233,9 @@ impl Engine {
         self.memory.ran(caller, project, command, exit_code, command_kind(command));
     }
 
+    /// Archives the output `blob` holds and returns the id the answer names. The blob was
+    /// written before (a failure costs the handle, and the answer says so); its row is written
+    /// after the answer (`Memory::archive`), so the answer never waits for state.db's write lock.
     fn archive(
         &self,
         caller: &Caller<'_>,
@@ -247,13 +243,9 @@ impl Engine {
         command: &str,
         family: &str,
         exit_code: i32,
-        original: Original<'_>,
-    ) -> EngineResult<String> {
+        blob: WrittenBlob,
+    ) -> String {
         let dir = self.archive_dir();
-        let text = match original {
-            Original::Bytes(bytes) => bytes,
-            Original::Written(_) => &[],
-        };
         let entry = ArchiveEntry {
             kind: "shell",
             label: command,
@@ -261,7 +253,7 @@ impl Engine {
             exit_code: Some(exit_code),
             session: (!caller.session.is_empty()).then_some(caller.session),
             project,
-            text,
+            text: &[],
         };
         // Sweep before the put: the output archived now must stay expandable
         // even when it alone exceeds archive_max_bytes (a later sweep may
@@ -270,19 +262,18 @@ impl Engine {
         if self.archive_sweep.due(now) {
             let config = self.config.get();
             let max_age = i64::try_from(config.archive_max_age_days).unwrap_or(i64::MAX / 86_400_000) * 86_400_000;
-            match self.memory.with(|s| s.archive_sweep(&dir, now, max_age, config.archive_max_bytes)) {
-                Ok(report) if report.expired > 0 => {
-                    tracing::info!(expired = report.expired, freed = report.freed_bytes, "archive swept")
-                }
-                Ok(_) => {}
-                Err(e) => tracing::warn!("archive sweep failed: {e}"),
-            }
+            self.memory.sweep_archive(&dir, now, max_age, config.archive_max_bytes);
         }
-        self.memory.with(|s| match original {
-            Original::Bytes(_) => s.archive_put(&dir, &entry),
-            Original::Written(blob) => s.archive_put_written(&dir, &entry, blob),
-        })
+        self.memory.archive(&dir, &entry, blob)
     }
+}
+
+/// `bytes` written to the archive's staging area under `dir`, as a streamed output is: ready to
+/// be put by the writer, the file locked against the sweep until then.
+fn staged(dir: &Path, bytes: &[u8]) -> EngineResult<WrittenBlob> {
+    let mut writer = ArchiveWriter::create(dir).map_err(store_error)?;
+    writer.write(bytes).map_err(store_error)?;
+    writer.finish().map_err(store_error)
 }
 
 #[cfg(test)]

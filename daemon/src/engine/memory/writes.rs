@@ -1,0 +1,82 @@
+//! The writes other than ledger events that the writer makes for a call after its answer: the
+//! call's record in its session, and the output it archived (with the archive's retention sweep,
+//! which must run before that put). Each owns what it writes, to outlive the call.
+
+use std::path::PathBuf;
+
+use lean_ctx_store::{ArchiveEntry, CommandKind, EditResult, Store, WrittenBlob};
+
+pub(super) enum Write {
+    /// The session created or bumped, then the call recorded in it.
+    Session { id: String, project: String, agent: String, record: Record },
+    /// An output streamed into the archive's staging area, put under its id.
+    Archive { dir: PathBuf, entry: Entry, blob: WrittenBlob },
+    /// Retention applied to the archive in `dir`.
+    Sweep { dir: PathBuf, now_ms: i64, max_age_ms: i64, max_bytes: u64 },
+}
+
+/// What a call adds to its session.
+pub(super) enum Record {
+    File { path: String, mode: String, tokens: u64 },
+    Edit { path: String, result: EditResult },
+    Command { command: String, exit_code: i32, kind: CommandKind },
+}
+
+/// An [`ArchiveEntry`] that owns its text; its bytes are in the blob.
+pub(super) struct Entry {
+    pub kind: String,
+    pub label: String,
+    pub family: String,
+    pub exit_code: Option<i32>,
+    pub session: Option<String>,
+    pub project: String,
+}
+
+impl Write {
+    /// Makes the write. Called again after a lock held elsewhere failed it: each step is a
+    /// transaction that such a lock fails before it writes anything, so a retry repeats only the
+    /// steps that did not happen, and the session's touch, which only marks it active again.
+    pub(super) fn apply(&self, store: &mut Store) -> lean_ctx_store::Result<()> {
+        match self {
+            Write::Session { id, project, agent, record } => {
+                store.touch_session(id, project, agent)?;
+                match record {
+                    Record::File { path, mode, tokens } => store.record_file(id, path, mode, *tokens),
+                    Record::Edit { path, result } => store.record_edit(id, path, *result).map(drop),
+                    Record::Command { command, exit_code, kind } => {
+                        store.record_command(id, command, Some(*exit_code), kind.clone()).map(drop)
+                    }
+                }
+            }
+            Write::Archive { dir, entry, blob } => {
+                let entry = ArchiveEntry {
+                    kind: &entry.kind,
+                    label: &entry.label,
+                    family: &entry.family,
+                    exit_code: entry.exit_code,
+                    session: entry.session.as_deref(),
+                    project: &entry.project,
+                    text: &[],
+                };
+                store.archive_put_written(dir, &entry, blob).map(drop)
+            }
+            Write::Sweep { dir, now_ms, max_age_ms, max_bytes } => {
+                let report = store.archive_sweep(dir, *now_ms, *max_age_ms, *max_bytes)?;
+                if report.expired > 0 {
+                    tracing::info!(expired = report.expired, freed = report.freed_bytes, "archive swept");
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// What the unrecorded tally counts this write as when it is lost; `None` for a sweep, which
+    /// loses nothing (the next one does its work).
+    pub(super) fn lost_as(&self) -> Option<&'static str> {
+        match self {
+            Write::Session { .. } => Some("session record"),
+            Write::Archive { .. } => Some("archived output"),
+            Write::Sweep { .. } => None,
+        }
+    }
+}
