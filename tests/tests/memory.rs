@@ -556,6 +556,36 @@ fn calls_the_ledger_could_not_record_are_told_by_gain_and_doctor() {
     assert_eq!(accounting["detail"].as_str().unwrap(), note, "{accounting}");
 }
 
+/// An output whose archiving failed after its answer named its id (state.db locked past the busy
+/// timeout): expanding the id says it may be one of those, not only "check the id".
+#[test]
+fn an_archived_output_that_could_not_be_written_is_explained_by_expand() {
+    let home = Home::new();
+    let root = project(&home);
+    let script = root.join("pytest");
+    std::fs::write(&script, NOISY_TESTS).unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let _daemon = home.spawn_daemon(&[]);
+    ok(lctx(&home, &root, false, &["gain"]));
+    let holder = rusqlite::Connection::open(home.dirs().data.join("state.db")).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let run = home.lctx_in(&root, false, &["run", "--", "./pytest"]);
+    let text = String::from_utf8_lossy(&run.stdout).into_owned();
+    let at = text.find("ctx_expand id=").unwrap_or_else(|| panic!("the output is archived: {text}"));
+    let id = text[at + "ctx_expand id=".len()..][..16].to_string();
+    // Gain waits for the writer, which gives up on the lock after the busy timeout.
+    ok(lctx(&home, &root, false, &["gain"]));
+    holder.execute_batch("ROLLBACK").unwrap();
+    let expanded = home.lctx_in(&root, false, &["expand", &id]);
+    assert!(!expanded.status.success(), "{}", describe(&expanded));
+    let error = String::from_utf8_lossy(&expanded.stderr);
+    assert!(
+        error.contains(&format!("no archived output {id}"))
+            && error.contains("1 archived output since the daemon started could not be written to state.db"),
+        "{error}"
+    );
+}
+
 /// Another process holding state.db's write lock made every read wait the busy timeout (10 s)
 /// for its ledger append before it was answered. The read is answered at once, and its event,
 /// appended once the lock is released, is in gain with nothing said missing.

@@ -63,8 +63,19 @@ impl Engine {
         let dir = self.archive_dir();
         let (meta, mut reader) = match self.memory.with(|s| Ok(s.archive_open(&dir, p.id.trim())))? {
             Err(lean_ctx_store::Error::ArchiveNotFound { id }) => {
+                // An id an answer named whose archiving then failed (state.db locked past the busy
+                // timeout) is no typo: say so rather than "check the id".
+                let lost = self.memory.unrecorded().and_then(|lost| lost.writes.get("archived output").copied());
+                let why = match lost {
+                    Some(n) => format!(
+                        "; {} since the daemon started could not be written to state.db (`lctx doctor` says why), \
+                         and this may be one",
+                        lean_ctx_common::plural::count(n, "archived output")
+                    ),
+                    None => String::new(),
+                };
                 return Err(EngineError::not_found(format!(
-                    "no archived output {id}: check the id, or find it with {}",
+                    "no archived output {id}: check the id, or find it with {}{why}",
                     p.surface.archive_search()
                 )));
             }
