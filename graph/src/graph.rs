@@ -37,7 +37,7 @@ use crate::names::{Named, Written};
 use crate::rank::RankEdges;
 use crate::related::FileGraph;
 use crate::tests_link::TestLinks;
-use crate::types::{Known, MAX_BASES, MAX_STEPS, enclosing_types};
+use crate::types::{Known, MAX_BASES, MAX_STEPS};
 
 /// How a reference was resolved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -320,15 +320,12 @@ impl Graph {
         if let Some(receiver) = r.receiver.as_deref() {
             return self.through_receiver(file, facts, language, r, receiver, caller);
         }
-        // The caller's own type, then the types it is nested in (Java calls their methods without
-        // `this`, an inner class its outer class's).
-        if language == Language::Java {
-            for container in enclosing_types(facts, r) {
-                let members = self.in_file(file, |d| d.name == r.name && d.container.as_deref() == Some(container));
-                if let Some(found) = self.exact(members) {
-                    return Some(found);
-                }
-            }
+        // The caller's own type and its bases, then the types it is nested in (Java calls their
+        // methods without `this`, an inner class its outer class's).
+        if language == Language::Java
+            && let Some((_, found)) = self.enclosing_members(file, facts, r, &r.name, &fits)
+        {
+            return self.exact(Some(found));
         }
         // The file's own top level (and a function nested in the caller).
         let local = self.in_file(file, |d| d.name == r.name && fits(d) && local_scope(d, caller));

@@ -238,13 +238,11 @@ impl Graph {
             None if head.call && head.name == "new" && language == Language::Go => {
                 self.named_type(file, facts, &bindings::type_name(head.arguments)?, None)
             }
-            // Java calls a method without `this.`: the innermost enclosing class's that has it (its
-            // own or inherited), an inner class's outer class's too.
+            // Java calls a method without `this.`: see `enclosing_members`.
             None if head.call
                 && language == Language::Java
-                && let Some((owner, methods)) = enclosing_types(facts, r)
-                    .into_iter()
-                    .find_map(|owner| Some((owner, self.members(owner, head.name)?))) =>
+                && let Some((owner, methods)) =
+                    self.enclosing_members(file, facts, r, head.name, &Def::is_callable) =>
             {
                 self.agreed_return(&methods, Some(owner))
             }
@@ -254,6 +252,7 @@ impl Graph {
             None if language == Language::Java
                 && let Some(owner) = enclosing_types(facts, r)
                     .into_iter()
+                    .map(|owner| owner.name.as_str())
                     .find(|owner| self.attribute_bindings(owner, head.name).is_some()) =>
             {
                 self.attribute(owner, head.name, budget)
@@ -352,6 +351,31 @@ impl Graph {
     fn functions_named(&self, file: &str, callee: &str) -> Option<Vec<DefId>> {
         let local = self.in_file(file, |d| d.name == callee && d.container.is_none() && d.is_callable());
         local.or_else(|| self.top_level_named(callee, |_, d| d.is_callable()))
+    }
+
+    /// The definitions named `name` fitting `fits` that a Java name written without `this.` at `r`
+    /// reaches, with the type they are members of: the innermost enclosing type's own or inherited,
+    /// else the next enclosing type's, as Java looks in a class and its bases before the class
+    /// around it. Past a static nested class only static members (and nested types) are reached:
+    /// it has no instance of the classes around it.
+    pub(crate) fn enclosing_members<'a>(
+        &self,
+        file: &str,
+        facts: &'a FileFacts,
+        r: &Ref,
+        name: &str,
+        fits: &dyn Fn(&Def) -> bool,
+    ) -> Option<(&'a str, Vec<DefId>)> {
+        let mut static_only = false;
+        for owner in enclosing_types(facts, r) {
+            let reached = |d: &Def| fits(d) && (!static_only || d.is_static || d.is_type());
+            let own = self.in_file(file, |d| d.name == name && d.container.as_ref() == Some(&owner.name) && reached(d));
+            if let Some(found) = own.or_else(|| self.inherited(&owner.name, name, &reached, MAX_BASES)) {
+                return Some((&owner.name, found));
+            }
+            static_only |= owner.is_static;
+        }
+        None
     }
 
     /// The methods named `name` of `type_name`, its own or else inherited.
@@ -612,11 +636,11 @@ fn agree(mut types: impl Iterator<Item = Option<Known>>) -> Option<Known> {
 /// The types declared around reference `r` in its file, innermost first: the class whose method
 /// holds it, then the classes that class is nested in (an anonymous class is no definition: its
 /// methods' references are its enclosing method's).
-pub(crate) fn enclosing_types<'a>(facts: &'a FileFacts, r: &Ref) -> Vec<&'a str> {
+fn enclosing_types<'a>(facts: &'a FileFacts, r: &Ref) -> Vec<&'a Def> {
     let mut around: Vec<&Def> =
         facts.defs.iter().filter(|d| d.is_type() && d.start_line <= r.line && r.line <= d.end_line).collect();
     around.sort_by_key(|d| std::cmp::Reverse(d.start_line));
-    around.into_iter().map(|d| d.name.as_str()).collect()
+    around
 }
 
 /// A reference standing where `binding` was bound (in the function that bound it, or at the top

@@ -483,6 +483,16 @@ fn java_calls() {
         callers(&graph, "Amount.cents", None),
         ["src/main/java/com/acme/orders/Amount.java:13 Amount::twice [exact]"]
     );
+    // A static nested class reaches only the static methods of the class around it: its flush()
+    // is its library base's, not the enclosing instance's it does not have.
+    assert_eq!(callers(&graph, "Outbox.flush", None), Vec::<String>::new());
+    assert_eq!(
+        callers(&graph, "Outbox.capacity", None),
+        ["src/main/java/com/acme/app/Outbox.java:22 Sink::write [exact]"]
+    );
+    // An inner class's own base comes before the class around it.
+    assert_eq!(callers(&graph, "Outbox.drain", None), Vec::<String>::new());
+    assert_eq!(callers(&graph, "Spool.drain", None), ["src/main/java/com/acme/app/Outbox.java:29 Pump::run [exact]"]);
     // The field's declared type: the interface's method, as Java's own call hierarchy has it;
     // read from an inner class and an anonymous class too (the enclosing class's field); a
     // getter's declared return type.
