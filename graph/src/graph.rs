@@ -374,6 +374,11 @@ impl Graph {
         {
             return None;
         }
+        // `<A as Array>::size()` calls the trait's `size`, as `Array::size()` does.
+        let receiver = match language {
+            Language::Rust => bindings::qualified_trait(receiver).unwrap_or(receiver),
+            _ => receiver,
+        };
         let is_self = matches!(receiver, "self" | "this" | "cls" | "Self")
             || caller.is_some_and(|c| c.receiver_var.as_deref() == Some(receiver));
         let member_of = |container: &str, d: &Def| {
@@ -495,6 +500,7 @@ impl Graph {
                 None if *bound_here => {
                     return match self.type_of(file, facts, r, receiver, MAX_STEPS) {
                         Some(Known::Project(bound)) => self.member_of_type(file, &bound, r, language).flatten(),
+                        Some(Known::All(bounds)) => self.member_of_bounds(file, &bounds, r, language),
                         _ => None,
                     };
                 }
@@ -524,6 +530,11 @@ impl Graph {
                     return (!targets.is_empty()).then(|| self.resolution(targets, false, label));
                 }
             }
+            Some(Known::All(bounds)) => {
+                if let Some(found) = self.member_of_bounds(file, &bounds, r, language) {
+                    return Some(found);
+                }
+            }
             None => {}
         }
         // A value of unknown type: any member of that name, unless built-in types have the name too.
@@ -535,6 +546,17 @@ impl Graph {
             return None;
         }
         self.by_name(&r.name, Written::OnReceiver, r.kind)
+    }
+
+    /// Member `r` of a value of every one of `bounds` (a Rust type parameter's traits): of those
+    /// that have one, `ambiguous` when several do (Rust has the call say which).
+    fn member_of_bounds(&self, file: &str, bounds: &[String], r: &Ref, language: Language) -> Option<Resolution> {
+        let found = bounds.iter().filter_map(|bound| self.member_of_type(file, bound, r, language).flatten());
+        let mut targets: Vec<DefId> = found.flat_map(|found| found.targets.to_vec()).collect();
+        targets.sort();
+        targets.dedup();
+        let label = |targets: &[DefId]| if targets.len() == 1 { Label::Exact } else { Label::Ambiguous };
+        (!targets.is_empty()).then(|| self.resolution(targets, false, label))
     }
 
     /// Member `r` of values of project type `type_name`: its own or inherited, `exact` (several

@@ -34,6 +34,10 @@ pub(crate) enum Known {
     /// One of several project types, by name, sorted (`Union[Call, Filter]`, `Call | Filter`):
     /// a member is each one's, a step what they agree it gives.
     Union(Vec<String>),
+    /// Every one of several project types, by name, as written: a Rust type parameter's trait
+    /// bounds (`T: Measure + Named`). A member is the one of those that have it, a step what
+    /// those that give one agree it gives.
+    All(Vec<String>),
 }
 
 impl Known {
@@ -44,6 +48,7 @@ impl Known {
             Known::Foreign => Some(Known::Foreign),
             Known::Project(type_name) => step(&type_name),
             Known::Union(types) => union(types.iter().map(|t| step(t)).collect::<Option<Vec<_>>>()?),
+            Known::All(types) => agree(types.iter().map(|t| step(t)).filter(Option::is_some)),
         }
     }
 }
@@ -60,7 +65,7 @@ fn union(types: Vec<Known>) -> Option<Known> {
         match known {
             Known::Project(name) => names.push(name),
             Known::Union(more) => names.extend(more),
-            Known::Foreign => return None,
+            Known::Foreign | Known::All(_) => return None,
         }
     }
     names.sort();
@@ -265,7 +270,7 @@ impl Graph {
             }
             None => self.named_type(file, facts, head.name, None).filter(|known| match known {
                 // A bare project type is its own receiver (`Order.of()`); a value of it is not.
-                Known::Project(_) | Known::Union(_) => true,
+                Known::Project(_) | Known::Union(_) | Known::All(_) => true,
                 // So is an imported library name, and Python's unbound built-in type names
                 // (`dict.__repr__(self)`, `int.__new__(cls, value)`).
                 Known::Foreign => {
@@ -502,7 +507,9 @@ impl Graph {
         budget: u8,
     ) -> Option<Known> {
         match bound {
-            Bound::Type(written, _) => self.named_type(file, facts, written, container),
+            Bound::Type(written, _) => self
+                .named_type(file, facts, written, container)
+                .or_else(|| self.type_parameter(file, facts, at, written)),
             Bound::Value(value) => self.type_of(file, facts, at, value, budget - 1),
             // The whole of one part of a collection.
             Bound::Unpacked(..) | Bound::Each(_) => self.bound_part(file, facts, at, bound, &[], budget),
@@ -522,6 +529,22 @@ impl Graph {
             }
             Bound::Unknown => None,
         }
+    }
+
+    /// What Rust type parameter `name` stands for where `at` is (`item: &T` with `T: Measure`): the
+    /// traits bounding it in its function's generics or where clause, which may follow the
+    /// parameters, so it is looked up from the function's end.
+    fn type_parameter(&self, file: &str, facts: &FileFacts, at: &Ref, name: &str) -> Option<Known> {
+        if language_of(facts)? != Language::Rust {
+            return None;
+        }
+        let end = at.caller.and_then(|i| facts.defs.get(i as usize)).map_or(at.line, |d| d.end_line);
+        let anywhere = Ref { line: end, ..at.clone() };
+        let found = bindings::name_bindings(Language::Rust, &facts.bindings, &anywhere, name)?;
+        agree(found.iter().map(|b| match b.bound() {
+            Bound::Type(bounds, _) => self.named_type(file, facts, bounds, None),
+            _ => None,
+        }))
     }
 
     /// The type of the part `picks` take of the collection a binding at `at` in `file` holds (an
@@ -597,6 +620,23 @@ impl Graph {
         if let Some(alternatives) = bindings::union_alternatives(written) {
             let each = alternatives.map(|alternative| self.named_type(file, facts, alternative, container));
             return union(each.collect::<Option<Vec<_>>>()?);
+        }
+        // A Rust type parameter's bounds: the project's traits among them (a library trait's
+        // methods are no project method, and the others' are told apart by name).
+        if let Some(traits) = bindings::bound_traits(written) {
+            let mut project: Vec<String> = Vec::new();
+            for bound in traits {
+                if let Some(Known::Project(name)) = self.named_type(file, facts, bound, container)
+                    && !project.contains(&name)
+                {
+                    project.push(name);
+                }
+            }
+            return match project.len() {
+                0 => None,
+                1 => Some(Known::Project(project.remove(0))),
+                _ => Some(Known::All(project)),
+            };
         }
         let language = language_of(facts)?;
         // A qualified name: its module decides (`pathlib.Path` is a library's, `models.Order` or
