@@ -344,6 +344,33 @@ fn without_auto_discovery_only_declared_examples_benches_and_bins_are_crate_root
     assert_eq!(imports("src/bin/tool.rs"), ["src/bin/helper.rs"], "declared at src/bin/NAME.rs");
 }
 
+/// Cargo finds binaries in a package's own `src/bin/`, beside its manifest: one in a member
+/// crate's is a crate root (its `mod x;` is beside it), one in a directory of another crate that
+/// merely ends in `src/bin` (a sample project kept as data) is a module like any other.
+#[test]
+fn only_a_packages_own_src_bin_holds_binaries() {
+    let manifests = |path: &str| {
+        Some(match path {
+            "Cargo.toml" => "[package]\nname = \"kv\"\n".to_string(),
+            _ => "[package]\nname = \"kv-cli\"\n".to_string(),
+        })
+    };
+    let mut graph = Graph::new();
+    graph.set_js_modules(lean_ctx_graph::JsModules::read(["Cargo.toml", "cli/Cargo.toml"], manifests));
+    let add = |graph: &mut Graph, path: &str, text: &str| {
+        let facts = lean_ctx_graph::extract(lean_ctx_outline::Language::Rust, text);
+        graph.upsert(path, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
+    };
+    for dir in ["cli/src/bin", "samples/app/src/bin"] {
+        add(&mut graph, &format!("{dir}/run.rs"), "mod args;\n");
+        add(&mut graph, &format!("{dir}/args.rs"), "pub fn parse() {}\n");
+        add(&mut graph, &format!("{dir}/run/args.rs"), "pub fn parse() {}\n");
+    }
+    let imports = |file: &str| graph.file_graph().imports_of(file).cloned().collect::<Vec<_>>();
+    assert_eq!(imports("cli/src/bin/run.rs"), ["cli/src/bin/args.rs"]);
+    assert_eq!(imports("samples/app/src/bin/run.rs"), ["samples/app/src/bin/run/args.rs"]);
+}
+
 #[test]
 fn crate_paths_stay_in_their_own_crate() {
     let mut graph = Graph::new();
