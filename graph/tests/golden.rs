@@ -5,7 +5,7 @@
 //! `UPDATE_GOLDEN=1 cargo test -p lean-ctx-graph --test golden` rewrites the expected files;
 //! review the diff before committing it.
 
-use lean_ctx_graph::{Graph, Interrupt, Lookup, RefKind};
+use lean_ctx_graph::{Graph, Interrupt, Interrupted, Lookup, RefKind};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
@@ -575,11 +575,14 @@ fn callees_trace_and_lookups() {
 
     let Lookup::Found(main) = graph.lookup("main", Some("app.py")) else { panic!("main") };
     let Lookup::Found(discount) = graph.lookup("apply_discount", None) else { panic!("apply_discount") };
-    let path = graph.trace(&main, &discount, 5).expect("main reaches apply_discount");
+    let path = graph.trace(&main, &discount, 5, Interrupt::NEVER).unwrap().expect("main reaches apply_discount");
     let hops: Vec<String> =
         path.iter().map(|e| format!("{} -> {}", e.caller.as_ref().expect("caller").name, e.callee.name)).collect();
     assert_eq!(hops, ["main -> OrderService::place", "OrderService::place -> apply_discount"]);
-    assert!(graph.trace(&main, &discount, 1).is_none(), "one call is not enough");
+    assert!(graph.trace(&main, &discount, 1, Interrupt::NEVER).unwrap().is_none(), "one call is not enough");
+    // Whoever asked has gone: the walk stops rather than running on for nobody.
+    let gone = || true;
+    assert_eq!(graph.trace(&main, &discount, 5, Interrupt::new(&gone)), Err(Interrupted));
 
     assert_eq!(graph.lookup("aply_discount", None), Lookup::Unknown { closest: vec!["apply_discount".into()] });
     let rust = build("rust");

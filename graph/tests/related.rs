@@ -247,12 +247,17 @@ fn uses_of_a_symbol_and_closest_files() {
     let graph = build("python");
     let lean_ctx_graph::Lookup::Found(targets) = graph.lookup("Repository", None) else { panic!("Repository") };
     let uses: Vec<String> = graph
-        .uses(&targets)
+        .uses(&targets, lean_ctx_graph::Interrupt::NEVER)
+        .unwrap()
         .iter()
         .map(|u| format!("{}:{} {} [{}]", u.file, u.line, u.kind.name(), u.label.name()))
         .collect();
     // Constructed under its alias, and named as a type in the service's signature.
     assert!(uses.contains(&"shop/service.py:25 call [exact]".to_string()), "{uses:?}");
+    // Whoever asked has gone: the search for uses stops rather than running on for nobody.
+    let gone = || true;
+    let stopped = graph.uses(&targets, lean_ctx_graph::Interrupt::new(&gone));
+    assert_eq!(stopped.err(), Some(lean_ctx_graph::Interrupted));
     assert_eq!(graph.closest_files("shop/pricng.py"), ["shop/pricing.py"]);
     assert_eq!(graph.closest_files("model.py"), ["shop/models.py"]);
     assert!(graph.closest_files("zzz/nothing_like_it.go").is_empty());
