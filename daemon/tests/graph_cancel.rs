@@ -1,6 +1,6 @@
 //! Graph questions whose caller has left stop rather than run on for nobody: impact, a symbol's
-//! uses and a trace look between steps whether the request was cancelled, as callers and the
-//! repo map do.
+//! uses, a trace and the file graph a file's question works out look between steps whether the
+//! request was cancelled, as callers and the repo map do.
 
 mod common;
 
@@ -25,32 +25,42 @@ fn left() -> Cancel {
     cancel
 }
 
+fn impact(path: &str, cancel: Cancel) -> ImpactParams {
+    ImpactParams { action: ImpactAction::Analyze, path: path.into(), depth: 0, base: String::new(), cancel }
+}
+
+fn related(action: GraphAction, path: &str, cancel: Cancel) -> GraphParams {
+    GraphParams { action, path: path.into(), to: String::new(), depth: 0, cancel }
+}
+
 #[test]
 fn impact_of_a_symbol_stops_when_its_caller_leaves() {
     let p = project();
-    let ask = |cancel| ImpactParams {
-        action: ImpactAction::Analyze,
-        path: "util.py::helper".into(),
-        depth: 0,
-        base: String::new(),
-        cancel,
-    };
-    let answer = p.engine.impact(&p.caller("s"), &ask(Cancel::default())).unwrap();
+    let answer = p.engine.impact(&p.caller("s"), &impact("util.py::helper", Cancel::default())).unwrap();
     assert!(answer.groups.iter().any(|g| g.name == "callers" && !g.files.is_empty()), "{:?}", answer.groups);
-    let e = p.engine.impact(&p.caller("s"), &ask(left())).unwrap_err();
+    let e = p.engine.impact(&p.caller("s"), &impact("util.py::helper", left())).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Cancelled, "{e}");
+}
+
+/// The first file question after a change works out the project's file graph, which a caller
+/// that left stops too.
+#[test]
+fn the_file_graph_of_a_files_question_stops_when_its_caller_leaves() {
+    let p = project();
+    let e = p.engine.impact(&p.caller("s"), &impact("util.py", left())).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Cancelled, "{e}");
+    let e = p.engine.graph_query(&p.caller("s"), &related(GraphAction::Related, "util.py", left())).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Cancelled, "{e}");
+    // Nothing half made was kept: the next question is answered whole.
+    let answer = p.engine.graph_query(&p.caller("s"), &related(GraphAction::Related, "util.py", Cancel::default()));
+    let importers = answer.unwrap().groups.into_iter().find(|g| g.name == "importers").expect("importers");
+    assert_eq!(importers.files.iter().map(|l| l.file.as_str()).collect::<Vec<_>>(), ["app.py"]);
 }
 
 #[test]
 fn a_symbols_uses_stop_when_their_caller_leaves() {
     let p = project();
-    let ask = |cancel| GraphParams {
-        action: GraphAction::Symbol,
-        path: "util.py::helper".into(),
-        to: String::new(),
-        depth: 0,
-        cancel,
-    };
+    let ask = |cancel| related(GraphAction::Symbol, "util.py::helper", cancel);
     assert_eq!(p.engine.graph_query(&p.caller("s"), &ask(Cancel::default())).unwrap().uses.len(), 1);
     let e = p.engine.graph_query(&p.caller("s"), &ask(left())).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Cancelled, "{e}");

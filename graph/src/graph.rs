@@ -207,19 +207,40 @@ impl Graph {
     }
 
     /// Every Go or Java file's uses of the other files of its package: resolved on first need
-    /// after a change, then shared.
-    pub(crate) fn package_uses(&self) -> &BTreeMap<String, BTreeSet<String>> {
-        self.derived.package_uses.get_or_init(|| {
-            let uses =
-                self.files.iter().map(|(file, entry)| (file.clone(), self.same_package_uses(file, &entry.facts)));
-            uses.filter(|(_, used)| !used.is_empty()).collect()
-        })
+    /// after a change, then shared. An interrupted resolution keeps nothing.
+    pub(crate) fn package_uses(
+        &self,
+        interrupt: Interrupt<'_>,
+    ) -> Result<&BTreeMap<String, BTreeSet<String>>, Interrupted> {
+        if let Some(uses) = self.derived.package_uses.get() {
+            return Ok(uses);
+        }
+        let mut uses = BTreeMap::new();
+        for (file, entry) in &self.files {
+            interrupt.check()?;
+            let used = self.same_package_uses(file, &entry.facts);
+            if !used.is_empty() {
+                uses.insert(file.clone(), used);
+            }
+        }
+        Ok(self.derived.package_uses.get_or_init(|| uses))
     }
 
     /// Every file's imports resolved to project files: worked out on first need after a change,
     /// then shared by every question.
     pub fn file_graph(&self) -> &FileGraph {
-        self.derived.file_graph.get_or_init(|| self.build_file_graph())
+        self.file_graph_within(Interrupt::NEVER).expect("a question nobody can leave is not interrupted")
+    }
+
+    /// [`Graph::file_graph`] for a question whose caller may leave while it is worked out (every
+    /// Go and Java file's references to its package are resolved): an interrupted one keeps
+    /// nothing.
+    pub fn file_graph_within(&self, interrupt: Interrupt<'_>) -> Result<&FileGraph, Interrupted> {
+        if let Some(files) = self.derived.file_graph.get() {
+            return Ok(files);
+        }
+        let files = self.build_file_graph(interrupt)?;
+        Ok(self.derived.file_graph.get_or_init(|| files))
     }
 
     /// The test links of every test file of the project, made from [`Graph::file_graph`] on first

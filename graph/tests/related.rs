@@ -349,6 +349,21 @@ fn without_auto_discovery_only_declared_examples_benches_and_bins_are_crate_root
     assert_eq!(imports("src/bin/tool.rs"), ["src/bin/helper.rs"], "declared at src/bin/NAME.rs");
 }
 
+/// The file graph is worked out on first need after a change, resolving every Go and Java
+/// file's references to its package: a question whose caller left stops it, and keeps nothing
+/// half made.
+#[test]
+fn an_interrupted_file_graph_is_not_kept() {
+    let graph = build("java");
+    let gone = || true;
+    assert_eq!(graph.file_graph_within(lean_ctx_graph::Interrupt::new(&gone)).err(), Some(lean_ctx_graph::Interrupted));
+    let files = graph.file_graph_within(lean_ctx_graph::Interrupt::NEVER).unwrap();
+    assert_eq!(
+        files.imports_of("src/main/java/com/acme/app/Outbox.java").collect::<Vec<_>>(),
+        ["src/main/java/com/acme/app/Spool.java"]
+    );
+}
+
 /// Cargo finds binaries in a package's own `src/bin/`, beside its manifest: one in a member
 /// crate's is a crate root (its `mod x;` is beside it), one in a directory of another crate that
 /// merely ends in `src/bin` (a sample project kept as data) is a module like any other.

@@ -162,7 +162,7 @@ fn analyze(
         symbol: symbol.unwrap_or_default().to_string(),
         ..base_answer(view, file)
     };
-    let (files, links) = file_facts(graph);
+    let (files, links) = file_facts(graph, interrupt)?;
     let mut reached = Reached::default();
     match symbol {
         Some(symbol) => {
@@ -201,7 +201,7 @@ fn changes(
 ) -> EngineResult<(ImpactAnswer, Impacted)> {
     let graph = view.graph;
     let mut answer = base_answer(view, None);
-    let (files, links) = file_facts(graph);
+    let (files, links) = file_facts(graph, interrupt)?;
     let mut reached = Reached::default();
     let mut ids = Vec::new();
     for change in &changed {

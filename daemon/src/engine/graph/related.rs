@@ -94,6 +94,8 @@ impl Engine {
         let project = self.project_graph(&scope.root)?;
         let root = project.root.clone();
         let rules = self.permission_rules(&scope, &config);
+        let gone = || p.cancel.is_cancelled();
+        let interrupt = Interrupt::new(&gone);
         let mut answer = match p.action {
             GraphAction::Symbol => {
                 let (file, symbol) = match split_subject(path) {
@@ -106,8 +108,6 @@ impl Engine {
                     (None, Some(symbol)) | (Some(symbol), None) => (None, symbol),
                     (None, None) => return Err(subject::missing_path("symbol", "`file::symbol`")),
                 };
-                let gone = || p.cancel.is_cancelled();
-                let interrupt = Interrupt::new(&gone);
                 let answer = project.read(|view| symbol_answer(&view, symbol, file.as_deref(), interrupt));
                 let mut answer = self.stopped.count_if_cancelled(answer)?;
                 let before = answer.uses.len();
@@ -129,14 +129,14 @@ impl Engine {
                     GraphAction::Path => Some(self.subject_file(&scope, &project, p.to.trim(), TOOL)?),
                     _ => None,
                 };
-                let mut answer = project.read(|view| {
+                let answer = project.read(|view| -> EngineResult<GraphAnswer> {
                     let mut answer = GraphAnswer {
                         file: file.clone(),
                         complete: view.phase == super::Phase::Ready,
                         note: view.notice_about(Some(&file)),
                         ..Default::default()
                     };
-                    let (files, links) = file_facts(view.graph);
+                    let (files, links) = file_facts(view.graph, interrupt)?;
                     match (action, to.as_deref()) {
                         (GraphAction::Path, Some(to)) if to == file => {
                             add_note(&mut answer.note, format!("`path` and `to` are the same file: {file}"));
@@ -181,8 +181,9 @@ impl Engine {
                             answer.groups.push(Group::new(name, linked, subject::GROUP_LIMIT));
                         }
                     }
-                    answer
+                    Ok(answer)
                 });
+                let mut answer = self.stopped.count_if_cancelled(answer)?;
                 if action == GraphAction::Related {
                     self.add_related_extras(&root, &mut answer);
                 }
