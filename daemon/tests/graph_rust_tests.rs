@@ -5,10 +5,17 @@
 mod common;
 
 use common::Project;
+use lean_ctxd::engine::cancel::Cancel;
 use lean_ctxd::engine::graph::impact::{ImpactAction, ImpactParams};
 
 fn tests_to_run(p: &Project, path: &str) -> Vec<String> {
-    let params = ImpactParams { action: ImpactAction::Analyze, path: path.into(), depth: 0, base: String::new() };
+    let params = ImpactParams {
+        action: ImpactAction::Analyze,
+        path: path.into(),
+        depth: 0,
+        base: String::new(),
+        cancel: Cancel::default(),
+    };
     let answer = p.engine.impact(&p.caller("s"), &params).unwrap();
     let tests = answer.groups.iter().find(|g| g.name == "tests to run").expect("a tests group");
     tests.files.iter().map(|linked| linked.file.clone()).collect()

@@ -527,6 +527,38 @@ fn python_alternatives(text: &str) -> Option<(&str, char)> {
     }
 }
 
+/// A Rust type parameter's trait bounds as a binding records them: the traits' names, without
+/// their paths and arguments, joined (`Clone + Measure` for `: Clone + crate::m::Measure<u8> +
+/// 'a + ?Sized`); a lifetime and a relaxed bound (`?Sized`) bound no method. `None` when none is
+/// left.
+pub(crate) fn trait_bounds(written: &str) -> Option<String> {
+    let traits: Vec<&str> = split_top(written.trim().trim_start_matches(':'), '+')
+        .into_iter()
+        .filter(|bound| !bound.starts_with(['\'', '?']))
+        .filter_map(|bound| {
+            let path = bound.split(['<', '(']).next().unwrap_or(bound).trim();
+            let name = path.rsplit("::").next().unwrap_or(path);
+            (!name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_')).then_some(name)
+        })
+        .collect();
+    (!traits.is_empty()).then(|| traits.join(BOUNDS))
+}
+
+/// The trait a Rust qualified path's type is taken as: `Array` for `<A as Array>`,
+/// `crate::m::Array` for `<A as crate::m::Array<u8>>`.
+pub(crate) fn qualified_trait(receiver: &str) -> Option<&str> {
+    let (_, as_trait) = receiver.strip_prefix('<')?.strip_suffix('>')?.split_once(" as ")?;
+    Some(as_trait.split('<').next().unwrap_or(as_trait).trim())
+}
+
+/// How [`trait_bounds`] joins the traits.
+const BOUNDS: &str = " + ";
+
+/// The traits of the bounds [`trait_bounds`] recorded, when there are several.
+pub(crate) fn bound_traits(recorded: &str) -> Option<impl Iterator<Item = &str>> {
+    recorded.contains(BOUNDS).then(|| recorded.split(BOUNDS))
+}
+
 /// `text` split at `separator` outside brackets, each part trimmed.
 fn split_top(text: &str, separator: char) -> Vec<&str> {
     let mut parts = Vec::new();
@@ -994,6 +1026,18 @@ impl Binding {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rust_trait_bounds_keep_every_trait_by_its_name() {
+        assert_eq!(trait_bounds(": Array").as_deref(), Some("Array"));
+        assert_eq!(trait_bounds(": Clone + crate::m::Measure<u8> + 'a + ?Sized").as_deref(), Some("Clone + Measure"));
+        assert_eq!(trait_bounds(": Fn(&str) -> usize + Send").as_deref(), Some("Fn + Send"));
+        assert_eq!(trait_bounds(": 'static"), None);
+        assert_eq!(qualified_trait("<A as Array>"), Some("Array"));
+        assert_eq!(qualified_trait("<Vec<u8> as crate::m::Array<u8>>"), Some("crate::m::Array"));
+        assert_eq!(qualified_trait("<Vec<u8>>"), None);
+        assert_eq!(qualified_trait("Array"), None);
+    }
 
     #[test]
     fn callback_parameters_are_read_from_function_typed_parameters() {

@@ -353,8 +353,15 @@ impl Graph {
     }
 
     /// A shortest call path from one of `from` to one of `to`, at most `depth` calls long,
-    /// following every candidate of ambiguous calls (the path says which edges were ambiguous).
-    pub fn trace(&self, from: &[DefId], to: &[DefId], depth: u32) -> Option<Vec<Edge>> {
+    /// following every candidate of ambiguous calls (the path says which edges were ambiguous);
+    /// `Ok(None)` when there is none.
+    pub fn trace(
+        &self,
+        from: &[DefId],
+        to: &[DefId],
+        depth: u32,
+        interrupt: Interrupt<'_>,
+    ) -> Result<Option<Vec<Edge>>, Interrupted> {
         let goal: BTreeSet<&DefId> = to.iter().collect();
         let mut came_from: BTreeMap<DefId, (DefId, u32, Resolution)> = BTreeMap::new();
         let mut queue: VecDeque<(DefId, u32)> = from.iter().map(|id| (id.clone(), 0)).collect();
@@ -362,8 +369,9 @@ impl Graph {
         let mut ignored = 0;
         while let Some((at, level)) = queue.pop_front() {
             if goal.contains(&at) {
-                return Some(self.path(&came_from, at));
+                return Ok(Some(self.path(&came_from, at)));
             }
+            interrupt.check()?;
             if level >= depth.clamp(1, MAX_DEPTH) {
                 continue;
             }
@@ -378,7 +386,7 @@ impl Graph {
                 }
             }
         }
-        None
+        Ok(None)
     }
 
     /// The edges leading to `end` in a trace.

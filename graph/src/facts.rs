@@ -50,6 +50,11 @@ pub struct Def {
     /// overrides it (a static method of a subclass hides it).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub non_virtual: bool,
+    /// A Java method or type declared `static`, or a nested enum, interface or record (static
+    /// without the word): it has no instance of the class around it, so a static nested class
+    /// reaches only the static members of the classes it is nested in.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub is_static: bool,
 }
 
 impl Def {
@@ -266,6 +271,7 @@ fn flatten(items: &[Definition], container: Option<&str>, language: Language, li
                     _ => Vec::new(),
                 },
                 non_virtual: language == Language::Java && kind == Kind::Method && java_non_virtual(head_text, name),
+                is_static: language == Language::Java && java_static(kind, head_text, name),
             });
         }
         let inner = match item.kind {
@@ -301,8 +307,28 @@ fn function_member_head(name: &str, signature: &str) -> Option<String> {
 /// Whether a Java method's head (`private static int of(int a)`) has a modifier that binds its
 /// calls statically: `private` or `static`, among the words before its name.
 fn java_non_virtual(head: &str, name: &str) -> bool {
-    let before = head.find(&format!("{name}(")).map_or(head, |at| &head[..at]);
-    before.split_whitespace().any(|word| matches!(word, "private" | "static"))
+    java_method_modifiers(head, name).any(|word| matches!(word, "private" | "static"))
+}
+
+/// Whether a Java method or type is static: `static` among the words before a method's name or a
+/// type's keyword (`public static final class Sink`), or a type that is static without the word
+/// when nested (an enum, an interface, a record).
+fn java_static(kind: Kind, head: &str, name: &str) -> bool {
+    match kind {
+        Kind::Method => java_method_modifiers(head, name).any(|word| word == "static"),
+        Kind::Enum | Kind::Interface => true,
+        Kind::Class => {
+            let keyword = |word: &&str| matches!(*word, "class" | "record");
+            let mut modifiers = head.split_whitespace().take_while(|word| !keyword(word));
+            modifiers.any(|word| word == "static") || head.split_whitespace().find(keyword) == Some("record")
+        }
+        _ => false,
+    }
+}
+
+/// The words before a Java method's name in its head: its modifiers, type parameters and type.
+fn java_method_modifiers<'a>(head: &'a str, name: &str) -> std::str::SplitWhitespace<'a> {
+    head.find(&format!("{name}(")).map_or(head, |at| &head[..at]).split_whitespace()
 }
 
 /// The type an `impl` block is for: `Store` for `impl<T> Codec for Store<T>`.
@@ -376,6 +402,18 @@ mod tests {
         assert!(java_non_virtual("public static <T> List<T> of(T one)", "of"));
         assert!(!java_non_virtual("@Override public void post()", "post"));
         assert!(!java_non_virtual("void staticCheck(int privateCount)", "staticCheck"));
+    }
+
+    #[test]
+    fn java_static_methods_and_nested_types_are_read_from_their_heads() {
+        assert!(java_static(Kind::Method, "public static <T> List<T> of(T one)", "of"));
+        assert!(!java_static(Kind::Method, "private void check()", "check"));
+        assert!(java_static(Kind::Class, "public static final class Sink extends OutputStream", "Sink"));
+        assert!(!java_static(Kind::Class, "final class Retry", "Retry"));
+        assert!(!java_static(Kind::Class, "class Pump extends Spool implements Static", "Pump"));
+        assert!(java_static(Kind::Class, "record Point(int x, int y)", "Point"));
+        assert!(java_static(Kind::Enum, "enum State", "State"));
+        assert!(java_static(Kind::Interface, "interface Listener", "Listener"));
     }
 
     #[test]

@@ -37,7 +37,7 @@ use crate::names::{Named, Written};
 use crate::rank::RankEdges;
 use crate::related::FileGraph;
 use crate::tests_link::TestLinks;
-use crate::types::{Known, MAX_BASES, MAX_STEPS, enclosing_types};
+use crate::types::{Known, MAX_BASES, MAX_STEPS};
 
 /// How a reference was resolved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -207,19 +207,40 @@ impl Graph {
     }
 
     /// Every Go or Java file's uses of the other files of its package: resolved on first need
-    /// after a change, then shared.
-    pub(crate) fn package_uses(&self) -> &BTreeMap<String, BTreeSet<String>> {
-        self.derived.package_uses.get_or_init(|| {
-            let uses =
-                self.files.iter().map(|(file, entry)| (file.clone(), self.same_package_uses(file, &entry.facts)));
-            uses.filter(|(_, used)| !used.is_empty()).collect()
-        })
+    /// after a change, then shared. An interrupted resolution keeps nothing.
+    pub(crate) fn package_uses(
+        &self,
+        interrupt: Interrupt<'_>,
+    ) -> Result<&BTreeMap<String, BTreeSet<String>>, Interrupted> {
+        if let Some(uses) = self.derived.package_uses.get() {
+            return Ok(uses);
+        }
+        let mut uses = BTreeMap::new();
+        for (file, entry) in &self.files {
+            interrupt.check()?;
+            let used = self.same_package_uses(file, &entry.facts);
+            if !used.is_empty() {
+                uses.insert(file.clone(), used);
+            }
+        }
+        Ok(self.derived.package_uses.get_or_init(|| uses))
     }
 
     /// Every file's imports resolved to project files: worked out on first need after a change,
     /// then shared by every question.
     pub fn file_graph(&self) -> &FileGraph {
-        self.derived.file_graph.get_or_init(|| self.build_file_graph())
+        self.file_graph_within(Interrupt::NEVER).expect("a question nobody can leave is not interrupted")
+    }
+
+    /// [`Graph::file_graph`] for a question whose caller may leave while it is worked out (every
+    /// Go and Java file's references to its package are resolved): an interrupted one keeps
+    /// nothing.
+    pub fn file_graph_within(&self, interrupt: Interrupt<'_>) -> Result<&FileGraph, Interrupted> {
+        if let Some(files) = self.derived.file_graph.get() {
+            return Ok(files);
+        }
+        let files = self.build_file_graph(interrupt)?;
+        Ok(self.derived.file_graph.get_or_init(|| files))
     }
 
     /// The test links of every test file of the project, made from [`Graph::file_graph`] on first
@@ -320,15 +341,12 @@ impl Graph {
         if let Some(receiver) = r.receiver.as_deref() {
             return self.through_receiver(file, facts, language, r, receiver, caller);
         }
-        // The caller's own type, then the types it is nested in (Java calls their methods without
-        // `this`, an inner class its outer class's).
-        if language == Language::Java {
-            for container in enclosing_types(facts, r) {
-                let members = self.in_file(file, |d| d.name == r.name && d.container.as_deref() == Some(container));
-                if let Some(found) = self.exact(members) {
-                    return Some(found);
-                }
-            }
+        // The caller's own type and its bases, then the types it is nested in (Java calls their
+        // methods without `this`, an inner class its outer class's).
+        if language == Language::Java
+            && let Some((_, found)) = self.enclosing_members(file, facts, r, &r.name, &fits)
+        {
+            return self.exact(Some(found));
         }
         // The file's own top level (and a function nested in the caller).
         let local = self.in_file(file, |d| d.name == r.name && fits(d) && local_scope(d, caller));
@@ -377,6 +395,11 @@ impl Graph {
         {
             return None;
         }
+        // `<A as Array>::size()` calls the trait's `size`, as `Array::size()` does.
+        let receiver = match language {
+            Language::Rust => bindings::qualified_trait(receiver).unwrap_or(receiver),
+            _ => receiver,
+        };
         let is_self = matches!(receiver, "self" | "this" | "cls" | "Self")
             || caller.is_some_and(|c| c.receiver_var.as_deref() == Some(receiver));
         let member_of = |container: &str, d: &Def| {
@@ -498,6 +521,7 @@ impl Graph {
                 None if *bound_here => {
                     return match self.type_of(file, facts, r, receiver, MAX_STEPS) {
                         Some(Known::Project(bound)) => self.member_of_type(file, &bound, r, language).flatten(),
+                        Some(Known::All(bounds)) => self.member_of_bounds(file, &bounds, r, language),
                         _ => None,
                     };
                 }
@@ -527,6 +551,11 @@ impl Graph {
                     return (!targets.is_empty()).then(|| self.resolution(targets, false, label));
                 }
             }
+            Some(Known::All(bounds)) => {
+                if let Some(found) = self.member_of_bounds(file, &bounds, r, language) {
+                    return Some(found);
+                }
+            }
             None => {}
         }
         // A value of unknown type: any member of that name, unless built-in types have the name too.
@@ -538,6 +567,17 @@ impl Graph {
             return None;
         }
         self.by_name(&r.name, Written::OnReceiver, r.kind)
+    }
+
+    /// Member `r` of a value of every one of `bounds` (a Rust type parameter's traits): of those
+    /// that have one, `ambiguous` when several do (Rust has the call say which).
+    fn member_of_bounds(&self, file: &str, bounds: &[String], r: &Ref, language: Language) -> Option<Resolution> {
+        let found = bounds.iter().filter_map(|bound| self.member_of_type(file, bound, r, language).flatten());
+        let mut targets: Vec<DefId> = found.flat_map(|found| found.targets.to_vec()).collect();
+        targets.sort();
+        targets.dedup();
+        let label = |targets: &[DefId]| if targets.len() == 1 { Label::Exact } else { Label::Ambiguous };
+        (!targets.is_empty()).then(|| self.resolution(targets, false, label))
     }
 
     /// Member `r` of values of project type `type_name`: its own or inherited, `exact` (several

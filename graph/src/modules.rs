@@ -242,9 +242,9 @@ fn rust_module_dir(file: &str, place: RustPlace<'_>) -> String {
     }
 }
 
-/// `tests/x.rs`, `examples/x.rs`, `benches/x.rs` (in the crate's directory, see [`in_crate_dir`])
-/// and `src/bin/x.rs`, each unless the manifest declares its targets of that kind only: a target
-/// Cargo finds by its place, a crate of its own.
+/// `tests/x.rs`, `examples/x.rs`, `benches/x.rs` and `src/bin/x.rs` in the crate's directory (see
+/// [`in_crate_dir`]; a `src/bin` elsewhere is a module's directory), each unless the manifest
+/// declares its targets of that kind only: a target Cargo finds by its place, a crate of its own.
 fn is_rust_target_root(file: &str, place: RustPlace<'_>) -> bool {
     let dir = parent(file);
     let (above, leaf) = dir.rsplit_once('/').unwrap_or(("", dir));
@@ -256,7 +256,7 @@ fn is_rust_target_root(file: &str, place: RustPlace<'_>) -> bool {
         _ => false,
     };
     let bin = leaf == "bin" && last(above) == "src" && !declared_only.bins;
-    (found_by_place && in_crate_dir(above, place.crate_dir)) || bin
+    (found_by_place && in_crate_dir(above, place.crate_dir)) || (bin && in_crate_dir(parent(above), place.crate_dir))
 }
 
 /// Whether `dir` is a crate's directory, where Cargo looks for its `tests/`, `examples/` and

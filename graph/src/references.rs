@@ -167,13 +167,11 @@ const GO: &str = r#"
 "#;
 
 /// Rust's bindings: typed `let`s, parameters and fields, `let x = T { … }`, `let x = f()`; and a
-/// type parameter bound by a trait (`<A: Array>`, `where A: crate::arr::Array`), typed by its
-/// first bound: `A::size()` calls the trait's `size`.
+/// type parameter bound by traits (`<A: Array>`, `where A: crate::arr::Array + Clone`), typed by
+/// all of them: `A::size()` and `a.size()` call the `size` of the trait that has one.
 const RUST_BINDINGS: &str = r#"
-(type_parameter name: (type_identifier) @bind.name bounds: (trait_bounds . [(type_identifier) (generic_type)] @bind.type))
-(type_parameter name: (type_identifier) @bind.name bounds: (trait_bounds . (scoped_type_identifier name: (_) @bind.type)))
-(where_predicate left: (type_identifier) @bind.name bounds: (trait_bounds . [(type_identifier) (generic_type)] @bind.type))
-(where_predicate left: (type_identifier) @bind.name bounds: (trait_bounds . (scoped_type_identifier name: (_) @bind.type)))
+(type_parameter name: (type_identifier) @bind.name bounds: (trait_bounds) @bind.bounds)
+(where_predicate left: (type_identifier) @bind.name bounds: (trait_bounds) @bind.bounds)
 (let_declaration pattern: (identifier) @bind.name)
 (let_declaration pattern: (identifier) @bind.name type: (_) @bind.type)
 (let_declaration pattern: (identifier) @bind.name !type
@@ -307,6 +305,10 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
                     bound_type = bindings::type_name(written).or_else(|| bindings::union_type(written));
                     let written = written.trim_start_matches(':').trim();
                     collection = bindings::is_collection(written).then(|| written.to_string());
+                }
+                "bind.bounds" => {
+                    declared = true;
+                    bound_type = bindings::trait_bounds(text(capture.node));
                 }
                 "bind.new" => bound_type = Some(text(capture.node).to_string()),
                 "bind.call" => {

@@ -16,6 +16,7 @@ use lean_ctx_outline::Language;
 use crate::facts::{FileFacts, Import, Ref};
 use crate::file_ids::FileIds;
 use crate::graph::{Graph, Label, language_of, module_binding};
+use crate::interrupt::{Interrupt, Interrupted};
 use crate::modules::Target;
 
 pub use lean_ctx_common::limits::{MAX_NEIGHBOR_DEPTH, MAX_PATH_LENGTH};
@@ -68,13 +69,14 @@ pub struct Step {
 
 impl Graph {
     /// Every file's imports resolved to project files (see [`Graph::file_graph`]).
-    pub(crate) fn build_file_graph(&self) -> FileGraph {
+    pub(crate) fn build_file_graph(&self, interrupt: Interrupt<'_>) -> Result<FileGraph, Interrupted> {
         let ids = Arc::new(FileIds::new(self.files().keys().cloned().collect()));
-        let package_uses = self.package_uses();
+        let package_uses = self.package_uses(interrupt)?;
         let mut imports = vec![Vec::new(); ids.len()];
         let mut importers = vec![Vec::new(); ids.len()];
         // Files are met in path order, so each importers list is built sorted.
         for (id, (file, entry)) in self.files().iter().enumerate() {
+            interrupt.check()?;
             let Some(language) = language_of(&entry.facts) else { continue };
             let imported = entry.facts.imports.iter().flat_map(|import| self.import_files(file, language, import));
             let targets = imported.chain(package_uses.get(file).into_iter().flatten().cloned());
@@ -87,7 +89,7 @@ impl Graph {
             }
             imports[id] = targets;
         }
-        FileGraph { ids, imports, importers }
+        Ok(FileGraph { ids, imports, importers })
     }
 }
 

@@ -34,6 +34,10 @@ pub(crate) enum Known {
     /// One of several project types, by name, sorted (`Union[Call, Filter]`, `Call | Filter`):
     /// a member is each one's, a step what they agree it gives.
     Union(Vec<String>),
+    /// Every one of several project types, by name, as written: a Rust type parameter's trait
+    /// bounds (`T: Measure + Named`). A member is the one of those that have it, a step what
+    /// those that give one agree it gives.
+    All(Vec<String>),
 }
 
 impl Known {
@@ -44,6 +48,7 @@ impl Known {
             Known::Foreign => Some(Known::Foreign),
             Known::Project(type_name) => step(&type_name),
             Known::Union(types) => union(types.iter().map(|t| step(t)).collect::<Option<Vec<_>>>()?),
+            Known::All(types) => agree(types.iter().map(|t| step(t)).filter(Option::is_some)),
         }
     }
 }
@@ -60,7 +65,7 @@ fn union(types: Vec<Known>) -> Option<Known> {
         match known {
             Known::Project(name) => names.push(name),
             Known::Union(more) => names.extend(more),
-            Known::Foreign => return None,
+            Known::Foreign | Known::All(_) => return None,
         }
     }
     names.sort();
@@ -238,13 +243,11 @@ impl Graph {
             None if head.call && head.name == "new" && language == Language::Go => {
                 self.named_type(file, facts, &bindings::type_name(head.arguments)?, None)
             }
-            // Java calls a method without `this.`: the innermost enclosing class's that has it (its
-            // own or inherited), an inner class's outer class's too.
+            // Java calls a method without `this.`: see `enclosing_members`.
             None if head.call
                 && language == Language::Java
-                && let Some((owner, methods)) = enclosing_types(facts, r)
-                    .into_iter()
-                    .find_map(|owner| Some((owner, self.members(owner, head.name)?))) =>
+                && let Some((owner, methods)) =
+                    self.enclosing_members(file, facts, r, head.name, &Def::is_callable) =>
             {
                 self.agreed_return(&methods, Some(owner))
             }
@@ -254,6 +257,7 @@ impl Graph {
             None if language == Language::Java
                 && let Some(owner) = enclosing_types(facts, r)
                     .into_iter()
+                    .map(|owner| owner.name.as_str())
                     .find(|owner| self.attribute_bindings(owner, head.name).is_some()) =>
             {
                 self.attribute(owner, head.name, budget)
@@ -266,7 +270,7 @@ impl Graph {
             }
             None => self.named_type(file, facts, head.name, None).filter(|known| match known {
                 // A bare project type is its own receiver (`Order.of()`); a value of it is not.
-                Known::Project(_) | Known::Union(_) => true,
+                Known::Project(_) | Known::Union(_) | Known::All(_) => true,
                 // So is an imported library name, and Python's unbound built-in type names
                 // (`dict.__repr__(self)`, `int.__new__(cls, value)`).
                 Known::Foreign => {
@@ -352,6 +356,31 @@ impl Graph {
     fn functions_named(&self, file: &str, callee: &str) -> Option<Vec<DefId>> {
         let local = self.in_file(file, |d| d.name == callee && d.container.is_none() && d.is_callable());
         local.or_else(|| self.top_level_named(callee, |_, d| d.is_callable()))
+    }
+
+    /// The definitions named `name` fitting `fits` that a Java name written without `this.` at `r`
+    /// reaches, with the type they are members of: the innermost enclosing type's own or inherited,
+    /// else the next enclosing type's, as Java looks in a class and its bases before the class
+    /// around it. Past a static nested class only static members (and nested types) are reached:
+    /// it has no instance of the classes around it.
+    pub(crate) fn enclosing_members<'a>(
+        &self,
+        file: &str,
+        facts: &'a FileFacts,
+        r: &Ref,
+        name: &str,
+        fits: &dyn Fn(&Def) -> bool,
+    ) -> Option<(&'a str, Vec<DefId>)> {
+        let mut static_only = false;
+        for owner in enclosing_types(facts, r) {
+            let reached = |d: &Def| fits(d) && (!static_only || d.is_static || d.is_type());
+            let own = self.in_file(file, |d| d.name == name && d.container.as_ref() == Some(&owner.name) && reached(d));
+            if let Some(found) = own.or_else(|| self.inherited(&owner.name, name, &reached, MAX_BASES)) {
+                return Some((&owner.name, found));
+            }
+            static_only |= owner.is_static;
+        }
+        None
     }
 
     /// The methods named `name` of `type_name`, its own or else inherited.
@@ -478,7 +507,9 @@ impl Graph {
         budget: u8,
     ) -> Option<Known> {
         match bound {
-            Bound::Type(written, _) => self.named_type(file, facts, written, container),
+            Bound::Type(written, _) => self
+                .named_type(file, facts, written, container)
+                .or_else(|| self.type_parameter(file, facts, at, written)),
             Bound::Value(value) => self.type_of(file, facts, at, value, budget - 1),
             // The whole of one part of a collection.
             Bound::Unpacked(..) | Bound::Each(_) => self.bound_part(file, facts, at, bound, &[], budget),
@@ -498,6 +529,22 @@ impl Graph {
             }
             Bound::Unknown => None,
         }
+    }
+
+    /// What Rust type parameter `name` stands for where `at` is (`item: &T` with `T: Measure`): the
+    /// traits bounding it in its function's generics or where clause, which may follow the
+    /// parameters, so it is looked up from the function's end.
+    fn type_parameter(&self, file: &str, facts: &FileFacts, at: &Ref, name: &str) -> Option<Known> {
+        if language_of(facts)? != Language::Rust {
+            return None;
+        }
+        let end = at.caller.and_then(|i| facts.defs.get(i as usize)).map_or(at.line, |d| d.end_line);
+        let anywhere = Ref { line: end, ..at.clone() };
+        let found = bindings::name_bindings(Language::Rust, &facts.bindings, &anywhere, name)?;
+        agree(found.iter().map(|b| match b.bound() {
+            Bound::Type(bounds, _) => self.named_type(file, facts, bounds, None),
+            _ => None,
+        }))
     }
 
     /// The type of the part `picks` take of the collection a binding at `at` in `file` holds (an
@@ -574,6 +621,23 @@ impl Graph {
             let each = alternatives.map(|alternative| self.named_type(file, facts, alternative, container));
             return union(each.collect::<Option<Vec<_>>>()?);
         }
+        // A Rust type parameter's bounds: the project's traits among them (a library trait's
+        // methods are no project method, and the others' are told apart by name).
+        if let Some(traits) = bindings::bound_traits(written) {
+            let mut project: Vec<String> = Vec::new();
+            for bound in traits {
+                if let Some(Known::Project(name)) = self.named_type(file, facts, bound, container)
+                    && !project.contains(&name)
+                {
+                    project.push(name);
+                }
+            }
+            return match project.len() {
+                0 => None,
+                1 => Some(Known::Project(project.remove(0))),
+                _ => Some(Known::All(project)),
+            };
+        }
         let language = language_of(facts)?;
         // A qualified name: its module decides (`pathlib.Path` is a library's, `models.Order` or
         // Go's `pkg.Type` from a project module is the type of that name).
@@ -612,11 +676,11 @@ fn agree(mut types: impl Iterator<Item = Option<Known>>) -> Option<Known> {
 /// The types declared around reference `r` in its file, innermost first: the class whose method
 /// holds it, then the classes that class is nested in (an anonymous class is no definition: its
 /// methods' references are its enclosing method's).
-pub(crate) fn enclosing_types<'a>(facts: &'a FileFacts, r: &Ref) -> Vec<&'a str> {
+fn enclosing_types<'a>(facts: &'a FileFacts, r: &Ref) -> Vec<&'a Def> {
     let mut around: Vec<&Def> =
         facts.defs.iter().filter(|d| d.is_type() && d.start_line <= r.line && r.line <= d.end_line).collect();
     around.sort_by_key(|d| std::cmp::Reverse(d.start_line));
-    around.into_iter().map(|d| d.name.as_str()).collect()
+    around
 }
 
 /// A reference standing where `binding` was bound (in the function that bound it, or at the top

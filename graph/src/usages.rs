@@ -6,6 +6,7 @@ use lean_ctx_common::spelling::{edit_budget, edit_distance};
 use crate::callgraph::DefSummary;
 use crate::facts::RefKind;
 use crate::graph::{DefId, Graph, Label};
+use crate::interrupt::{Interrupt, Interrupted};
 
 /// One use of a definition.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,12 +23,12 @@ pub struct Use {
 
 impl Graph {
     /// The uses of `targets`, in file and line order, one per place and kind.
-    pub fn uses(&self, targets: &[DefId]) -> Vec<Use> {
+    pub fn uses(&self, targets: &[DefId], interrupt: Interrupt<'_>) -> Result<Vec<Use>, Interrupted> {
         let summary = |id: &DefId| self.summary(id);
-        let mut out: Vec<Use> = targets
-            .iter()
-            .flat_map(|target| self.sites_of(target))
-            .map(|(file, r, resolution)| Use {
+        let mut out: Vec<Use> = Vec::new();
+        for (file, r, resolution) in targets.iter().flat_map(|target| self.sites_of(target)) {
+            interrupt.check()?;
+            out.push(Use {
                 file: file.to_string(),
                 line: r.line,
                 kind: r.kind,
@@ -37,11 +38,11 @@ impl Graph {
                     Label::Ambiguous => resolution.targets.iter().filter_map(summary).collect(),
                     _ => Vec::new(),
                 },
-            })
-            .collect();
+            });
+        }
         out.sort_by(|a, b| (&a.file, a.line, a.kind as u8).cmp(&(&b.file, b.line, b.kind as u8)));
         out.dedup_by(|a, b| a.file == b.file && a.line == b.line && a.kind == b.kind);
-        out
+        Ok(out)
     }
 
     /// Up to five project files whose path is nearest to `path` (a typo, a wrong directory):

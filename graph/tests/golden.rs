@@ -5,7 +5,7 @@
 //! `UPDATE_GOLDEN=1 cargo test -p lean-ctx-graph --test golden` rewrites the expected files;
 //! review the diff before committing it.
 
-use lean_ctx_graph::{Graph, Interrupt, Label, Lookup, RefKind};
+use lean_ctx_graph::{Graph, Interrupt, Interrupted, Lookup, RefKind};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
@@ -74,14 +74,8 @@ fn callers(graph: &Graph, symbol: &str, file: Option<&str>) -> Vec<String> {
 #[test]
 fn rust_calls() {
     let graph = check_golden("rust");
-    // A receiver of a generic type bound by a trait: both project methods
-    // named `get` are candidates, and the edge says so. Only the name says so:
-    // callers keep it apart from the call sites something written decides.
-    let Lookup::Ambiguous(gets) = graph.lookup("get", None) else { panic!("get is defined twice") };
-    let walk = graph.callers(&gets[..1], 1, 10, Interrupt::NEVER).unwrap();
-    assert!(walk.edges.is_empty(), "{:?}", walk.edges);
-    assert_eq!(walk.guessed[0].edge.label, Label::Ambiguous);
-    assert_eq!(walk.guessed[0].among, 2);
+    // A receiver of a generic type bound by a trait calls the trait's method, as `B::get(x)` would.
+    assert_eq!(callers(&graph, "Backend::get", None), ["src/util.rs:17 lookup [exact]"]);
     // Through the renamed re-export `pub use store::Store as Db`, and from the integration test
     // through the library's name (`use kv::Db`, Cargo.toml's `[lib] name = "kv"` of package `kv-store`).
     assert_eq!(
@@ -106,8 +100,19 @@ fn rust_calls() {
             "src/generic.rs:13 Holder::capacity [exact]",
             "src/generic.rs:18 bounded [exact]",
             "src/generic.rs:25 in_where [exact]",
-            "src/generic.rs:29 through_a_path [exact]"
+            "src/generic.rs:29 through_a_path [exact]",
+            "src/generic.rs:59 qualified [exact]"
         ]
+    );
+    // A method called on a value of a type parameter: of whichever of its bounds has it, the
+    // first, a later one, or one in a where clause.
+    assert_eq!(
+        callers(&graph, "Measure::weight", None),
+        ["src/generic.rs:43 heaviest [exact]", "src/generic.rs:54 tagged [exact]"]
+    );
+    assert_eq!(
+        callers(&graph, "Named::label", None),
+        ["src/generic.rs:50 described [exact]", "src/generic.rs:54 tagged [exact]"]
     );
 }
 
@@ -483,6 +488,16 @@ fn java_calls() {
         callers(&graph, "Amount.cents", None),
         ["src/main/java/com/acme/orders/Amount.java:13 Amount::twice [exact]"]
     );
+    // A static nested class reaches only the static methods of the class around it: its flush()
+    // is its library base's, not the enclosing instance's it does not have.
+    assert_eq!(callers(&graph, "Outbox.flush", None), Vec::<String>::new());
+    assert_eq!(
+        callers(&graph, "Outbox.capacity", None),
+        ["src/main/java/com/acme/app/Outbox.java:22 Sink::write [exact]"]
+    );
+    // An inner class's own base comes before the class around it.
+    assert_eq!(callers(&graph, "Outbox.drain", None), Vec::<String>::new());
+    assert_eq!(callers(&graph, "Spool.drain", None), ["src/main/java/com/acme/app/Outbox.java:29 Pump::run [exact]"]);
     // The field's declared type: the interface's method, as Java's own call hierarchy has it;
     // read from an inner class and an anonymous class too (the enclosing class's field); a
     // getter's declared return type.
@@ -560,11 +575,14 @@ fn callees_trace_and_lookups() {
 
     let Lookup::Found(main) = graph.lookup("main", Some("app.py")) else { panic!("main") };
     let Lookup::Found(discount) = graph.lookup("apply_discount", None) else { panic!("apply_discount") };
-    let path = graph.trace(&main, &discount, 5).expect("main reaches apply_discount");
+    let path = graph.trace(&main, &discount, 5, Interrupt::NEVER).unwrap().expect("main reaches apply_discount");
     let hops: Vec<String> =
         path.iter().map(|e| format!("{} -> {}", e.caller.as_ref().expect("caller").name, e.callee.name)).collect();
     assert_eq!(hops, ["main -> OrderService::place", "OrderService::place -> apply_discount"]);
-    assert!(graph.trace(&main, &discount, 1).is_none(), "one call is not enough");
+    assert!(graph.trace(&main, &discount, 1, Interrupt::NEVER).unwrap().is_none(), "one call is not enough");
+    // Whoever asked has gone: the walk stops rather than running on for nobody.
+    let gone = || true;
+    assert_eq!(graph.trace(&main, &discount, 5, Interrupt::new(&gone)), Err(Interrupted));
 
     assert_eq!(graph.lookup("aply_discount", None), Lookup::Unknown { closest: vec!["apply_discount".into()] });
     let rust = build("rust");

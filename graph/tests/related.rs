@@ -247,12 +247,17 @@ fn uses_of_a_symbol_and_closest_files() {
     let graph = build("python");
     let lean_ctx_graph::Lookup::Found(targets) = graph.lookup("Repository", None) else { panic!("Repository") };
     let uses: Vec<String> = graph
-        .uses(&targets)
+        .uses(&targets, lean_ctx_graph::Interrupt::NEVER)
+        .unwrap()
         .iter()
         .map(|u| format!("{}:{} {} [{}]", u.file, u.line, u.kind.name(), u.label.name()))
         .collect();
     // Constructed under its alias, and named as a type in the service's signature.
     assert!(uses.contains(&"shop/service.py:25 call [exact]".to_string()), "{uses:?}");
+    // Whoever asked has gone: the search for uses stops rather than running on for nobody.
+    let gone = || true;
+    let stopped = graph.uses(&targets, lean_ctx_graph::Interrupt::new(&gone));
+    assert_eq!(stopped.err(), Some(lean_ctx_graph::Interrupted));
     assert_eq!(graph.closest_files("shop/pricng.py"), ["shop/pricing.py"]);
     assert_eq!(graph.closest_files("model.py"), ["shop/models.py"]);
     assert!(graph.closest_files("zzz/nothing_like_it.go").is_empty());
@@ -342,6 +347,48 @@ fn without_auto_discovery_only_declared_examples_benches_and_bins_are_crate_root
     assert_eq!(imports("examples/tour/start.rs"), ["examples/tour/steps.rs"], "declared by path");
     assert_eq!(imports("benches/speed.rs"), ["benches/helper.rs"], "declared at benches/NAME.rs");
     assert_eq!(imports("src/bin/tool.rs"), ["src/bin/helper.rs"], "declared at src/bin/NAME.rs");
+}
+
+/// The file graph is worked out on first need after a change, resolving every Go and Java
+/// file's references to its package: a question whose caller left stops it, and keeps nothing
+/// half made.
+#[test]
+fn an_interrupted_file_graph_is_not_kept() {
+    let graph = build("java");
+    let gone = || true;
+    assert_eq!(graph.file_graph_within(lean_ctx_graph::Interrupt::new(&gone)).err(), Some(lean_ctx_graph::Interrupted));
+    let files = graph.file_graph_within(lean_ctx_graph::Interrupt::NEVER).unwrap();
+    assert_eq!(
+        files.imports_of("src/main/java/com/acme/app/Outbox.java").collect::<Vec<_>>(),
+        ["src/main/java/com/acme/app/Spool.java"]
+    );
+}
+
+/// Cargo finds binaries in a package's own `src/bin/`, beside its manifest: one in a member
+/// crate's is a crate root (its `mod x;` is beside it), one in a directory of another crate that
+/// merely ends in `src/bin` (a sample project kept as data) is a module like any other.
+#[test]
+fn only_a_packages_own_src_bin_holds_binaries() {
+    let manifests = |path: &str| {
+        Some(match path {
+            "Cargo.toml" => "[package]\nname = \"kv\"\n".to_string(),
+            _ => "[package]\nname = \"kv-cli\"\n".to_string(),
+        })
+    };
+    let mut graph = Graph::new();
+    graph.set_js_modules(lean_ctx_graph::JsModules::read(["Cargo.toml", "cli/Cargo.toml"], manifests));
+    let add = |graph: &mut Graph, path: &str, text: &str| {
+        let facts = lean_ctx_graph::extract(lean_ctx_outline::Language::Rust, text);
+        graph.upsert(path, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
+    };
+    for dir in ["cli/src/bin", "samples/app/src/bin"] {
+        add(&mut graph, &format!("{dir}/run.rs"), "mod args;\n");
+        add(&mut graph, &format!("{dir}/args.rs"), "pub fn parse() {}\n");
+        add(&mut graph, &format!("{dir}/run/args.rs"), "pub fn parse() {}\n");
+    }
+    let imports = |file: &str| graph.file_graph().imports_of(file).cloned().collect::<Vec<_>>();
+    assert_eq!(imports("cli/src/bin/run.rs"), ["cli/src/bin/args.rs"]);
+    assert_eq!(imports("samples/app/src/bin/run.rs"), ["samples/app/src/bin/run/args.rs"]);
 }
 
 #[test]

@@ -8,9 +8,11 @@ use lean_ctx_proto::v1::{
 };
 use tonic::{Request, Response, Status};
 
+use super::blocking::CancelOnDrop;
 use super::graph::{GraphService, definition, resolution};
 use super::status::missing_context;
 use super::wire;
+use crate::engine::cancel::Cancel;
 use crate::engine::graph::impact::{ImpactAction as EngineImpact, ImpactParams};
 use crate::engine::graph::related::{GraphAction, GraphParams};
 use crate::engine::graph::subject::Group;
@@ -49,7 +51,8 @@ impl GraphService {
             RelatedAction::Path => GraphAction::Path,
             RelatedAction::Symbol => GraphAction::Symbol,
         };
-        let params = GraphParams { action, path: req.path, to: req.to, depth: req.depth };
+        let params = GraphParams { action, path: req.path, to: req.to, depth: req.depth, cancel: Cancel::default() };
+        let _cancel_on_drop = CancelOnDrop(params.cancel.clone());
         let (root, answer) = self.in_project(ctx, move |engine, caller| engine.graph_query(caller, &params)).await?;
         Ok(Response::new(RelatedResponse {
             meta: Some(self.host.meta()),
@@ -83,7 +86,9 @@ impl GraphService {
             ImpactAction::Unspecified | ImpactAction::Analyze => EngineImpact::Analyze,
             ImpactAction::Diff => EngineImpact::Diff,
         };
-        let params = ImpactParams { action, path: req.path, depth: req.depth, base: req.base };
+        let params =
+            ImpactParams { action, path: req.path, depth: req.depth, base: req.base, cancel: Cancel::default() };
+        let _cancel_on_drop = CancelOnDrop(params.cancel.clone());
         let (root, answer) = self.in_project(ctx, move |engine, caller| engine.impact(caller, &params)).await?;
         Ok(Response::new(ImpactResponse {
             meta: Some(self.host.meta()),

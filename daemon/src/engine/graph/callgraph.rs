@@ -247,7 +247,7 @@ fn answer(
             out.to_targets = summaries(&goal);
             // No path is an answer with no edges: the client says so, and how to look further, in
             // its reader's words.
-            if let Some(path) = graph.trace(&targets, &goal, depth) {
+            if let Some(path) = graph.trace(&targets, &goal, depth, interrupt)? {
                 out.edges = path;
             }
         }

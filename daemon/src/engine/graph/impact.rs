@@ -14,6 +14,7 @@ use lean_ctx_search::Withheld;
 use super::callgraph::Resolved;
 use super::diff::{self, FileChange};
 use super::subject::{self, Group, Linked, add_note, file_facts, readable, split_subject, withhold, withholds};
+use crate::engine::cancel::Cancel;
 use crate::engine::error::{EngineError, EngineResult};
 use crate::engine::{Caller, Engine};
 
@@ -43,6 +44,8 @@ pub struct ImpactParams {
     pub depth: u32,
     /// `diff`: a ref or range; empty means the working tree against HEAD.
     pub base: String,
+    /// Flipped when the caller leaves: the callers' walk stops there.
+    pub cancel: Cancel,
 }
 
 #[derive(Debug, Default)]
@@ -75,6 +78,8 @@ impl Engine {
         let config = self.config.get();
         let scope = self.scope(caller, &config)?;
         let rules = self.permission_rules(&scope, &config);
+        let gone = || p.cancel.is_cancelled();
+        let interrupt = Interrupt::new(&gone);
         let (mut answer, impacted) = match p.action {
             ImpactAction::Analyze => {
                 let (file, symbol) = match split_subject(&p.path) {
@@ -85,12 +90,15 @@ impl Engine {
                 };
                 let project = self.project_graph(&scope.root)?;
                 let file = file.map(|f| self.subject_file(&scope, &project, f, TOOL)).transpose()?;
-                project.read(|view| analyze(&view, file.as_deref(), symbol, depth))?
+                self.stopped.count_if_cancelled(
+                    project.read(|view| analyze(&view, file.as_deref(), symbol, depth, interrupt)),
+                )?
             }
             ImpactAction::Diff => {
                 let (changed, cut) = diff::changes(&scope.root, &p.base)?;
                 let project = self.project_graph(&scope.root)?;
-                let mut out = project.read(|view| changes(&view, changed, depth));
+                let mut out =
+                    self.stopped.count_if_cancelled(project.read(|view| changes(&view, changed, depth, interrupt)))?;
                 if cut {
                     add_note(&mut out.0.note, "the diff was too long to read whole: only its start was used".into());
                 }
@@ -146,6 +154,7 @@ fn analyze(
     file: Option<&str>,
     symbol: Option<&str>,
     depth: u32,
+    interrupt: Interrupt<'_>,
 ) -> EngineResult<(ImpactAnswer, Impacted)> {
     let graph = view.graph;
     let mut answer = ImpactAnswer {
@@ -153,7 +162,7 @@ fn analyze(
         symbol: symbol.unwrap_or_default().to_string(),
         ..base_answer(view, file)
     };
-    let (files, links) = file_facts(graph);
+    let (files, links) = file_facts(graph, interrupt)?;
     let mut reached = Reached::default();
     match symbol {
         Some(symbol) => {
@@ -173,7 +182,7 @@ fn analyze(
             for target in &answer.targets {
                 reached.add(&target.file, 0, format!("defines {}", target.name));
             }
-            callers_group(graph, &ids, depth, &mut answer, &mut reached);
+            callers_group(graph, &ids, depth, &mut answer, &mut reached, interrupt)?;
         }
         None => {
             let file = answer.file.clone();
@@ -184,10 +193,15 @@ fn analyze(
     Ok(finish(graph, links, answer, reached))
 }
 
-fn changes(view: &super::GraphView<'_>, changed: Vec<FileChange>, depth: u32) -> (ImpactAnswer, Impacted) {
+fn changes(
+    view: &super::GraphView<'_>,
+    changed: Vec<FileChange>,
+    depth: u32,
+    interrupt: Interrupt<'_>,
+) -> EngineResult<(ImpactAnswer, Impacted)> {
     let graph = view.graph;
     let mut answer = base_answer(view, None);
-    let (files, links) = file_facts(graph);
+    let (files, links) = file_facts(graph, interrupt)?;
     let mut reached = Reached::default();
     let mut ids = Vec::new();
     for change in &changed {
@@ -203,7 +217,7 @@ fn changes(view: &super::GraphView<'_>, changed: Vec<FileChange>, depth: u32) ->
             format!("{} not listed (all were followed)", count(more as u64, "more changed definition")),
         );
     }
-    callers_group(graph, &ids, depth, &mut answer, &mut reached);
+    callers_group(graph, &ids, depth, &mut answer, &mut reached, interrupt)?;
     let in_graph: Vec<String> = changed.iter().map(|c| c.file.clone()).filter(|f| graph.file(f).is_some()).collect();
     dependents_group(files, &in_graph, depth, &mut answer, &mut reached);
     if changed.len() > MAX_CHANGED {
@@ -213,7 +227,7 @@ fn changes(view: &super::GraphView<'_>, changed: Vec<FileChange>, depth: u32) ->
         );
     }
     answer.changed = changed.into_iter().take(MAX_CHANGED).collect();
-    finish(graph, links, answer, reached)
+    Ok(finish(graph, links, answer, reached))
 }
 
 /// The definitions of a changed file whose lines a hunk touches: for each hunk, the innermost
@@ -248,12 +262,18 @@ impl Reached {
 }
 
 /// The files holding call sites of `ids`, to `depth`, one line each with what they call.
-fn callers_group(graph: &Graph, ids: &[DefId], depth: u32, answer: &mut ImpactAnswer, reached: &mut Reached) {
+fn callers_group(
+    graph: &Graph,
+    ids: &[DefId],
+    depth: u32,
+    answer: &mut ImpactAnswer,
+    reached: &mut Reached,
+    interrupt: Interrupt<'_>,
+) -> EngineResult<()> {
     if ids.is_empty() {
-        return;
+        return Ok(());
     }
-    // Impact has no cancel switch yet: its walk runs to the end (linear in the call sites).
-    let walk = graph.callers(ids, depth, MAX_EDGES, Interrupt::NEVER).expect("an impact question is not interrupted");
+    let walk = graph.callers(ids, depth, MAX_EDGES, interrupt)?;
     let mut by_file: BTreeMap<String, (u32, BTreeSet<String>)> = BTreeMap::new();
     // A possible dependent counts: a call reaching `ids` by name alone is one too.
     for edge in walk.edges.iter().chain(walk.guessed.iter().map(|guess| &guess.edge)) {
@@ -274,6 +294,7 @@ fn callers_group(graph: &Graph, ids: &[DefId], depth: u32, answer: &mut ImpactAn
     if walk.truncated {
         add_note(&mut answer.note, format!("more than {MAX_EDGES} call sites: the callers are cut there"));
     }
+    Ok(())
 }
 
 /// The files importing `files`, to `depth`.
@@ -307,7 +328,7 @@ mod tests {
     fn a_symbol_not_parsed_yet_is_said_to_be_so_not_answered_for_its_file() {
         let building = super::super::Building::new();
         let view = building.view();
-        let (answer, impacted) = analyze(&view, Some("main.py"), Some("nosuch"), 2).unwrap();
+        let (answer, impacted) = analyze(&view, Some("main.py"), Some("nosuch"), 2, Interrupt::NEVER).unwrap();
         assert!(answer.groups.is_empty() && answer.targets.is_empty() && impacted.is_empty());
         assert_eq!((answer.file.as_str(), answer.symbol.as_str()), ("main.py", "nosuch"));
         assert_eq!(
@@ -318,7 +339,7 @@ mod tests {
             )
         );
         // A symbol it has is answered about.
-        let (found, _) = analyze(&view, Some("main.py"), Some("main"), 2).unwrap();
+        let (found, _) = analyze(&view, Some("main.py"), Some("main"), 2, Interrupt::NEVER).unwrap();
         assert_eq!(found.targets.len(), 1);
     }
 }

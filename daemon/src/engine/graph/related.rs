@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use lean_ctx_graph::{DefSummary, MAX_NEIGHBOR_DEPTH, MAX_PATH_LENGTH, Step, Use};
+use lean_ctx_graph::{DefSummary, Interrupt, MAX_NEIGHBOR_DEPTH, MAX_PATH_LENGTH, Step, Use};
 
 use lean_ctx_common::plural::count;
 use lean_ctx_outline::Language;
@@ -12,6 +12,7 @@ use lean_ctx_search::Withheld;
 
 use super::callgraph::Resolved;
 use super::subject::{self, Group, Linked, add_note, file_facts, readable, split_subject, withhold, withholds};
+use crate::engine::cancel::Cancel;
 use crate::engine::error::{EngineError, EngineResult};
 use crate::engine::{Caller, Engine};
 
@@ -38,6 +39,8 @@ pub struct GraphParams {
     pub to: String,
     /// `neighbors`: 1–3, 0 means 1; `path`: the longest path tried, 0 means the most.
     pub depth: u32,
+    /// Flipped when the caller leaves: the search for a symbol's uses stops there.
+    pub cancel: Cancel,
 }
 
 #[derive(Debug, Default)]
@@ -91,6 +94,8 @@ impl Engine {
         let project = self.project_graph(&scope.root)?;
         let root = project.root.clone();
         let rules = self.permission_rules(&scope, &config);
+        let gone = || p.cancel.is_cancelled();
+        let interrupt = Interrupt::new(&gone);
         let mut answer = match p.action {
             GraphAction::Symbol => {
                 let (file, symbol) = match split_subject(path) {
@@ -103,7 +108,8 @@ impl Engine {
                     (None, Some(symbol)) | (Some(symbol), None) => (None, symbol),
                     (None, None) => return Err(subject::missing_path("symbol", "`file::symbol`")),
                 };
-                let mut answer = project.read(|view| symbol_answer(&view, symbol, file.as_deref()))?;
+                let answer = project.read(|view| symbol_answer(&view, symbol, file.as_deref(), interrupt));
+                let mut answer = self.stopped.count_if_cancelled(answer)?;
                 let before = answer.uses.len();
                 let mut uses = Withheld::default();
                 answer.uses.retain(|u| !withholds(&mut uses, &rules, &root, &u.file));
@@ -123,14 +129,14 @@ impl Engine {
                     GraphAction::Path => Some(self.subject_file(&scope, &project, p.to.trim(), TOOL)?),
                     _ => None,
                 };
-                let mut answer = project.read(|view| {
+                let answer = project.read(|view| -> EngineResult<GraphAnswer> {
                     let mut answer = GraphAnswer {
                         file: file.clone(),
                         complete: view.phase == super::Phase::Ready,
                         note: view.notice_about(Some(&file)),
                         ..Default::default()
                     };
-                    let (files, links) = file_facts(view.graph);
+                    let (files, links) = file_facts(view.graph, interrupt)?;
                     match (action, to.as_deref()) {
                         (GraphAction::Path, Some(to)) if to == file => {
                             add_note(&mut answer.note, format!("`path` and `to` are the same file: {file}"));
@@ -175,8 +181,9 @@ impl Engine {
                             answer.groups.push(Group::new(name, linked, subject::GROUP_LIMIT));
                         }
                     }
-                    answer
+                    Ok(answer)
                 });
+                let mut answer = self.stopped.count_if_cancelled(answer)?;
                 if action == GraphAction::Related {
                     self.add_related_extras(&root, &mut answer);
                 }
@@ -246,7 +253,12 @@ pub fn action_name(action: GraphAction) -> &'static str {
 }
 
 /// A definition, its uses grouped by file (in file order) and its namesakes.
-fn symbol_answer(view: &super::GraphView<'_>, symbol: &str, file: Option<&str>) -> EngineResult<GraphAnswer> {
+fn symbol_answer(
+    view: &super::GraphView<'_>,
+    symbol: &str,
+    file: Option<&str>,
+    interrupt: Interrupt<'_>,
+) -> EngineResult<GraphAnswer> {
     let graph = view.graph;
     let mut answer = GraphAnswer {
         file: file.unwrap_or_default().to_string(),
@@ -267,7 +279,7 @@ fn symbol_answer(view: &super::GraphView<'_>, symbol: &str, file: Option<&str>) 
         }
     };
     answer.targets = summaries(&ids);
-    let mut uses = graph.uses(&ids);
+    let mut uses = graph.uses(&ids, interrupt)?;
     answer.uses_omitted = uses.len().saturating_sub(MAX_USES);
     uses.truncate(MAX_USES);
     answer.uses = uses;
@@ -285,7 +297,7 @@ mod tests {
     fn a_symbol_not_parsed_yet_is_said_to_be_so_while_the_graph_is_built() {
         let building = super::super::Building::new();
         let view = building.view();
-        let answer = symbol_answer(&view, "nosuch", Some("main.py")).unwrap();
+        let answer = symbol_answer(&view, "nosuch", Some("main.py"), Interrupt::NEVER).unwrap();
         assert!(answer.targets.is_empty() && answer.uses.is_empty() && !answer.complete);
         assert_eq!(
             answer.note.as_deref(),

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use lean_ctx_graph::{FileGraph, Graph, TestLinks, has_inline_tests};
+use lean_ctx_graph::{FileGraph, Graph, Interrupt, Interrupted, TestLinks, has_inline_tests};
 use lean_ctx_search::Withheld;
 
 use super::callgraph::{Resolved, resolve_symbol};
@@ -127,8 +127,13 @@ pub(super) fn inline_tests(root: &Path, graph_files: &[(String, String)]) -> (Ve
 }
 
 /// The file graph and test links of a project, under one read of its graph.
-pub(super) fn file_facts(graph: &Graph) -> (&FileGraph, &TestLinks) {
-    (graph.file_graph(), graph.test_links())
+pub(super) fn file_facts<'a>(
+    graph: &'a Graph,
+    interrupt: Interrupt<'_>,
+) -> Result<(&'a FileGraph, &'a TestLinks), Interrupted> {
+    // The file graph first, where a question may stop; the test links are made from it.
+    let files = graph.file_graph_within(interrupt)?;
+    Ok((files, graph.test_links()))
 }
 
 /// The language the graph gives each of `files` (for [`inline_tests`]).
