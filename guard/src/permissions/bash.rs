@@ -527,7 +527,7 @@ fn look_through(
     // A function's body runs when it is called, with what the line holds then.
     let defines = starts.iter().any(|&start| function_header(&words[start..]) > 0);
     let braces = starts.iter().map(|&start| isize::from(texts.get(start) == Some(&"{"))).sum::<isize>()
-        - starts.iter().map(|&start| isize::from(texts.get(start) == Some(&"}"))).sum::<isize>();
+        - closing_braces(words, &starts);
     let function_body = match body {
         Some(first) => Some(first.clone()),
         None => defines.then(|| normalize(&command.raw)),
@@ -856,6 +856,21 @@ fn skip_prefix(words: &[Word], texts: &[&str], at: usize) -> Option<usize> {
         next += 1;
     }
     (next < texts.len()).then_some(next)
+}
+
+/// How many `}` at the command's steps (`starts`, in `words`) close a
+/// group. Bash takes `}` as one only where a reserved word may stand: the
+/// command's first word or one after another reserved word (`fi }`), and
+/// unquoted; `'}'`, `\}`, `command }` or `x=1 }` run a program named `}`,
+/// and the function's body goes on past them. A `{` is counted wherever it
+/// stands: taking one too many keeps a body open longer, which only makes
+/// more of the line unknown.
+fn closing_braces(words: &[Word], starts: &[usize]) -> isize {
+    let reserved = starts
+        .iter()
+        .map_while(|&start| words.get(start))
+        .take_while(|word| word.quoted.is_empty() && KEYWORDS.contains(&word.text.as_str()));
+    reserved.filter(|word| word.text == "}").count().try_into().unwrap_or(isize::MAX)
 }
 
 /// Whether `words` define a function whose body is a `{ … }` group, whose

@@ -1446,6 +1446,26 @@ fn a_functions_body_is_checked_as_commands_run_when_it_is_called() {
 }
 
 #[test]
+fn a_brace_bash_runs_as_a_program_leaves_a_functions_body_open() {
+    let (s, p, file) = qa();
+    s.file("README.md");
+    // Quoted, escaped, or after a wrapper or an assignment, `}` is a command's name: the body goes on, and
+    // its `cat` runs at the call, after `f=.env`.
+    for close in ["'}'", "\\}", "\"}\"", "command }", "x=1 }"] {
+        let command = format!("f=README.md; g() {{ {close} 2>/dev/null; cat $f; }}; f=.env; g");
+        assert_eq!(
+            p.check_shell(&command, &s.root),
+            unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `$f`"),
+            "{command}"
+        );
+    }
+    // After a reserved word it closes the body as bash reads it.
+    for command in ["g() { if :; then :; fi }; cat README.md", "g() { { :; } }; cat README.md"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
+
+#[test]
 fn a_loops_body_runs_again_after_what_it_sets() {
     let (s, p, file) = qa();
     let unknown =
