@@ -1528,7 +1528,7 @@ fn a_parent_after_a_symbolic_link_climbs_from_where_it_leads() {
         ("cat /proc/self/cwd/docs/../plan.txt", "`cat` reads `/proc/self/cwd/docs/../plan.txt`"),
         ("cat d?cs/../plan.txt", "`cat` reads `d?cs/../plan.txt`, which matches qa/secret/plan.txt"),
         ("cat docs/../pl*", "`cat` reads `docs/../pl*`, which matches qa/secret/plan.txt"),
-        ("cd docs/.. && cat plan.txt", "`cat` reads `plan.txt`"),
+        ("cd -P docs/.. && cat plan.txt", "`cat` reads `plan.txt`"),
         ("grep -r x docs/..", "`grep` reads everything under `docs/..`, qa/secret/sub among it"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(secret.clone(), part), "{command}");
@@ -1544,6 +1544,31 @@ fn a_parent_after_a_symbolic_link_climbs_from_where_it_leads() {
     );
     // Without a link, `..` is what it says.
     assert_eq!(p.check_shell("cat src/../qa/notes.md", &s.root), Verdict::Allow);
+}
+
+#[test]
+fn cd_climbs_from_the_name_the_shell_knows_its_directory_by() {
+    let (s, p, file) = qa();
+    s.file("src/sub/x");
+    s.file("qa/secret/sub/x");
+    std::os::unix::fs::symlink(s.root.join("src/sub"), s.root.join("l")).unwrap();
+    std::os::unix::fs::symlink(s.root.join("qa/secret/sub"), s.root.join("docs")).unwrap();
+    // Bash's `cd` drops the name before a `..` (unless `-P`): `cd l/..` stays at the top, where .env is.
+    for command in
+        ["cd l/.. && cat .env", "cd l; cd ..; cat .env", "pushd l/.. && cat .env", "cd l; cd -L ..; cat .env"]
+    {
+        assert_eq!(
+            p.check_shell(command, &s.root),
+            because(deny("Read(./.env)", &file), "`cat` reads `.env`"),
+            "{command}"
+        );
+    }
+    assert_eq!(p.check_shell("cd docs/.. && cat plan.txt", &s.root), Verdict::Allow);
+    // After `set -P` it may climb from the real path: into qa/secret.
+    assert_eq!(
+        p.check_shell("set -P; cd docs/.. && cat plan.txt", &s.root),
+        unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `plan.txt` after `cd docs/..`")
+    );
 }
 
 #[test]
