@@ -424,6 +424,14 @@ fn parse(spec: &'static Options, args: &[&str]) -> Result<Parsed, String> {
     Ok(parsed)
 }
 
+/// Whether chrt takes `word` as a priority, as strtol does with base 10
+/// (leading white space, a sign: ` 0`, `+0`, `-0`); past it is the command.
+fn is_number(word: &str) -> bool {
+    let trimmed = word.trim_start_matches([' ', '\t', '\n', '\x0b', '\x0c', '\r']);
+    let digits = trimmed.strip_prefix(['+', '-']).unwrap_or(trimmed);
+    !digits.is_empty() && digits.bytes().all(|byte| byte.is_ascii_digit())
+}
+
 /// What the wrapper `name` runs given `args`, the words after it; `None`
 /// for a program this module does not read.
 pub(crate) fn run(name: &str, args: &[&str]) -> Option<Wrapped> {
@@ -457,7 +465,7 @@ pub(crate) fn run(name: &str, args: &[&str]) -> Option<Wrapped> {
         // `chrt -p` and `taskset -p` set a running process's; `chrt -m` reports.
         "chrt" if parsed.has("pid") || parsed.has("max") => Run::Nothing,
         "chrt" => {
-            let priority = first.filter(|&at| args[at].bytes().all(|byte| byte.is_ascii_digit()));
+            let priority = first.filter(|&at| is_number(args[at]));
             command(priority.map_or(first, |at| Some(at + 1)))
         }
         "taskset" if parsed.has("pid") => Run::Nothing,
