@@ -216,8 +216,10 @@ pub(crate) struct Invocation {
     /// function the line defines.
     pub(crate) sets_anything: bool,
     /// It is a command of a function's body (`f() { cat x; }`), run when
-    /// the function is called: in a directory and with variables not known
-    /// here. The definition's first command as written (`f() { cat x`).
+    /// the function is called, or of a mapfile callback, run between the
+    /// lines it reads: in a directory and with variables not known here.
+    /// The definition's first command as written (`f() { cat x`), or the
+    /// mapfile command.
     pub(crate) function_body: Option<String>,
 }
 
@@ -387,6 +389,11 @@ fn collect(line: &str, depth: usize, within: &Place, vars: &mut Variables, walk:
                 env.push(*walk.ids);
                 let inner = Place { env, conditional: place.conditional };
                 collect(&text, depth + 1, &inner, &mut vars.inherited(&place.env), walk);
+            } else if runs == Runs::Repeatedly {
+                let first = walk.out.len();
+                collect(&text, depth + 1, &place, &mut Variables::unknown(), walk);
+                let by = normalize(&command.raw);
+                walk.out[first..].iter_mut().for_each(|run| _ = run.function_body.get_or_insert_with(|| by.clone()));
             } else {
                 collect(&text, depth + 1, &place, vars, walk);
             }
@@ -415,6 +422,10 @@ enum Runs {
     /// In the shell the command runs in, when it exits or gets a signal
     /// (`trap 'action' EXIT`).
     Later,
+    /// In the shell the command runs in, while it runs, any number of
+    /// times (mapfile's callback): each run follows what the one before
+    /// set and where it moved, so none of it is known.
+    Repeatedly,
 }
 
 pub(crate) const KEYWORDS: [&str; 14] =
@@ -609,6 +620,10 @@ fn look_through(
         Some(shell) if SHELLS.contains(&shell) => shell_script(&texts[at + 1..]).map(own_shell),
         Some("find") => find_commands(command, at).map(own_shell),
         Some("trap") => trap_action(&texts[at + 1..]).map(|(action, _)| script(Runs::Later)(action.to_string())),
+        // Its callback is evaluated with an index and the line read, single-quoted, after it.
+        Some("mapfile" | "readarray") => {
+            mapfile_callback(&texts[at + 1..]).map(|callback| script(Runs::Repeatedly)(format!("{callback} 0 \"$_\"")))
+        }
         Some(name) if wrappers::is_wrapper(name) => match wrappers::run(name, &texts[at + 1..]).map(|w| w.run) {
             Some(Run::Script(text)) => Some(own_shell(text)),
             Some(Run::Unknown(written)) => {
@@ -653,6 +668,7 @@ fn look_through(
     let sets_anything = (defines && !opens_braced_body(words))
         || match program.as_deref() {
             Some("eval") => !args.iter().all(|arg| arg.literal),
+            Some("mapfile" | "readarray") => mapfile_callback(&texts[at + 1..]).is_some(),
             // Unless on exit alone, its action may run between later commands (DEBUG: before each).
             Some("trap") => {
                 trap_action(&texts[at + 1..]).is_some_and(|(_, signals)| !signals.iter().all(|s| on_exit(s)))
@@ -978,6 +994,32 @@ fn trap_action<'a>(args: &'a [&'a str]) -> Option<(&'a str, &'a [&'a str])> {
         [action, signals @ ..] if *action != "-" && !signals.is_empty() => Some((action, signals)),
         _ => None,
     }
+}
+
+/// The callback `mapfile -C CALLBACK` (`args`: the words after its name)
+/// evaluates every `-c` lines; the last given counts.
+fn mapfile_callback<'a>(args: &[&'a str]) -> Option<&'a str> {
+    let mut callback = None;
+    let mut at = 0;
+    while let Some(&word) = args.get(at).filter(|word| word.starts_with('-') && **word != "-") {
+        at += 1;
+        if word == "--" {
+            break;
+        }
+        for (i, letter) in word.char_indices().skip(1) {
+            if !"dnOsuCc".contains(letter) {
+                continue;
+            }
+            let rest = &word[i + 1..];
+            let value = if rest.is_empty() { args.get(at).copied() } else { Some(rest) };
+            at += usize::from(rest.is_empty());
+            if letter == 'C' {
+                callback = value.or(callback);
+            }
+            break;
+        }
+    }
+    callback
 }
 
 /// Whether a trap's condition is the shell's exit (`EXIT`, `0`, `SIGEXIT`).

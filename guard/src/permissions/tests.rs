@@ -1466,6 +1466,30 @@ fn a_brace_bash_runs_as_a_program_leaves_a_functions_body_open() {
 }
 
 #[test]
+fn a_mapfile_callback_is_checked_as_commands_run_between_the_lines_it_reads() {
+    let (s, p, file) = qa();
+    s.file("README.md");
+    for command in ["mapfile -C 'rm -rf qa;:' -c 1 a < README.md", "readarray -c1 -tC'rm -rf qa;:' a < README.md"] {
+        assert_eq!(
+            p.check_shell(command, &s.root),
+            because(deny("Bash(rm:*)", &file), "`rm -rf qa` matches it"),
+            "{command}"
+        );
+    }
+    // It may set any variable and move the directory, for the line and for its own next run.
+    assert_eq!(
+        p.check_shell("f=README.md; mapfile -C 'f=.env;:' -c 1 a < README.md; cat $f", &s.root),
+        unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `$f`")
+    );
+    let command = "mapfile -C 'cat plan.txt; cd qa/secret;:' -c 1 a < README.md";
+    assert_eq!(
+        p.check_shell(command, &s.root),
+        unknown_file("Read(./qa/secret/**)", &file, &format!("`cat` reads `plan.txt` after `{command}`"))
+    );
+    assert_eq!(p.check_shell("mapfile -t a < README.md; cat README.md", &s.root), Verdict::Allow);
+}
+
+#[test]
 fn a_loops_body_runs_again_after_what_it_sets() {
     let (s, p, file) = qa();
     let unknown =
