@@ -47,7 +47,7 @@ use lean_ctx_shell_syntax::{Command, Quote, Quoted, Word};
 
 use super::scope::Place;
 use super::variables::Variables;
-use super::wrappers::{self, Chdir, Run};
+use super::wrappers::{self, Chdir, Output, Run};
 use super::{braces, env_split, expand, option_files};
 
 /// Nesting of `sh -c` and `eval` followed at most.
@@ -209,6 +209,9 @@ pub(crate) struct Invocation {
     /// The files a wrapper reads its arguments from (`xargs -a F`,
     /// `parallel … :::: F`), with the wrapper's name.
     pub(crate) wrapper_reads: Vec<(String, Arg)>,
+    /// The files a wrapper writes itself (`time -o F`, `script F`), with
+    /// the wrapper's name.
+    pub(crate) wrapper_writes: Vec<(String, Arg)>,
     /// Where it runs, scripts it is part of (`sh -c`, `eval`) included.
     pub(crate) place: Place,
     /// It may set any variable and change the directory of the shell it
@@ -581,9 +584,12 @@ fn look_through(
         .map(|&start| basename(texts[start]))
         .find(|wrapper| INPUT_NAMES.contains(wrapper))
         .map(str::to_string);
-    let chdir =
-        starts[..starts.len() - 1].iter().filter_map(|&start| wrapper_chdir(words, &texts, start, at)).next_back();
-    let chdir = chdir.map(|chdir| match chdir {
+    let chdir = starts[..starts.len() - 1]
+        .iter()
+        .filter_map(|&start| Some((start, wrapper_chdir(words, &texts, start, at)?)))
+        .next_back();
+    let chdir_at = chdir.as_ref().map(|(start, _)| *start);
+    let chdir = chdir.map(|(_, chdir)| match chdir {
         Chdir::Word(word, from) => {
             let word = &words[word];
             Arg { text: word.text[from..].to_string(), glob: None, ..Arg::of(word, vars) }
@@ -606,6 +612,23 @@ fn look_through(
             };
             let sources = sources.into_iter().map(|at| Arg::of(&words[pair[1] + at], vars));
             files.chain(sources).map(|file| (wrapper.to_string(), file)).collect::<Vec<_>>()
+        })
+        .collect();
+    let wrapper_writes = starts
+        .iter()
+        .filter_map(|&start| Some((start, wrappers::run(basename(texts.get(start)?), &texts[start + 1..])?)))
+        .flat_map(|(start, wrapped)| {
+            let wrapper = basename(texts[start]).to_string();
+            wrapped.writes.into_iter().map(move |output| {
+                let file = match output {
+                    Output::Word(word, from) => Arg::of(&words[start + 1 + word], vars).tail(from),
+                    Output::Default(name) => Arg::literal(name, None),
+                };
+                // Written where the wrapper runs, not where a wrapper after it moves the command
+                // (`time -o f env -C dir …`), which the directory the command runs in is.
+                let elsewhere = chdir_at.is_some_and(|chdir| chdir > start) && !file.text.starts_with('/');
+                (wrapper.clone(), if elsewhere { Arg::unknown(file.text) } else { file })
+            })
         })
         .collect();
     let mut unknown_program = words.get(at).filter(|word| known_only_when_run(word)).map(|word| word.text.clone());
@@ -705,6 +728,7 @@ fn look_through(
         assignments,
         chdir,
         wrapper_reads,
+        wrapper_writes,
         place,
         sets_anything,
         function_body,

@@ -222,6 +222,9 @@ impl<'a> Finder<'a> {
         for (wrapper, file) in &invocation.wrapper_reads {
             self.file(&format!("`{wrapper}` reads"), file, false);
         }
+        for (wrapper, file) in &invocation.wrapper_writes {
+            self.file(&format!("`{wrapper}` writes"), file, true);
+        }
         for redirect in &invocation.redirects {
             self.redirect(&redirect.target, redirect.write);
         }

@@ -1711,6 +1711,40 @@ fn programs_that_run_a_command_are_read_as_they_read_their_options() {
 }
 
 #[test]
+fn files_a_wrapper_writes_itself_are_edits() {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Edit(./config/**)"]}"#));
+    s.file("config/c.toml");
+    let p = s.load();
+    let file = s.project_file();
+    let edit = |part: &str| because(deny("Edit(./config/**)", &file), part);
+    for (command, part) in [
+        ("command time -o config/x ls", "`time` writes `config/x`"),
+        ("/usr/bin/time -ao config/x ls", "`time` writes `config/x`"),
+        ("time --output=config/x ls", "`time` writes `config/x`"),
+        ("script -qc ls config/log", "`script` writes `config/log`"),
+        ("script -O config/out -c ls", "`script` writes `config/out`"),
+        ("script --timing=config/t -c ls /dev/null", "`script` writes `config/t`"),
+        ("cd config; script -qc ls", "`script` writes `typescript`"),
+        ("env -C config time -o x ls", "`time` writes `x`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), edit(part), "{command}");
+    }
+    // Written where time runs, before env moves the command.
+    assert_eq!(
+        p.check_shell("command time -o x env -C config ls", &s.root),
+        Verdict::Ask {
+            rule: "Edit(./config/**)".into(),
+            file: file.clone(),
+            cause: Some(Cause::UnknownFile("`time` writes `x`".into()))
+        }
+    );
+    for command in ["command time -o log ls", "script -qc ls", "script -q /dev/null"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
+
+#[test]
 fn a_definition_a_known_variable_and_arithmetic_leave_reads_as_they_are() {
     let (s, p, file) = qa();
     s.file("README.md");

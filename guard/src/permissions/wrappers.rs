@@ -33,11 +33,21 @@ pub(crate) enum Chdir {
     Unknown,
 }
 
+/// A file a wrapper writes itself: `time -o F`, script's log.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Output {
+    /// The file this word names, from this byte.
+    Word(usize, usize),
+    /// One it writes when none is given (script's `typescript`).
+    Default(&'static str),
+}
+
 /// What a wrapper does with its words.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Wrapped {
     pub(crate) run: Run,
     pub(crate) chdir: Option<Chdir>,
+    pub(crate) writes: Vec<Output>,
 }
 
 /// Whether `name` is a program this module reads.
@@ -436,7 +446,7 @@ fn is_number(word: &str) -> bool {
 /// for a program this module does not read.
 pub(crate) fn run(name: &str, args: &[&str]) -> Option<Wrapped> {
     let (_, spec) = PROGRAMS.iter().find(|(program, _)| *program == name)?;
-    let wrapped = |run: Run| Some(Wrapped { run, chdir: None });
+    let wrapped = |run: Run| Some(Wrapped { run, chdir: None, writes: Vec::new() });
     let parsed = match parse(spec, args) {
         Ok(parsed) => parsed,
         Err(word) => return wrapped(Run::Unknown(format!("{name} {word}"))),
@@ -505,5 +515,28 @@ pub(crate) fn run(name: &str, args: &[&str]) -> Option<Wrapped> {
         "doas" if parsed.has("C") || parsed.has("L") => Run::Nothing,
         _ => command(first),
     };
-    Some(Wrapped { run, chdir })
+    Some(Wrapped { run, chdir, writes: writes(name, &parsed) })
+}
+
+/// The files the wrapper `name` writes itself, given what it was given:
+/// GNU time's report (`-o`), script's logs (its file operand, else
+/// `typescript` unless `-O`/`-B` logs the output elsewhere).
+fn writes(name: &str, parsed: &Parsed) -> Vec<Output> {
+    let logs: &[&str] = match name {
+        "time" => &["output"],
+        "script" => &["log-in", "log-out", "log-io", "log-timing", "timing"],
+        _ => return Vec::new(),
+    };
+    let given = parsed.options.iter().filter(|(opt, _)| logs.iter().any(|log| is(opt, log)));
+    let mut writes: Vec<Output> =
+        given.filter_map(|(_, value)| *value).map(|(word, from)| Output::Word(word, from)).collect();
+    if name == "script" {
+        let output_given = parsed.has("log-out") || parsed.has("log-io");
+        match parsed.operands.first() {
+            Some(&file) => writes.push(Output::Word(file, 0)),
+            None if !output_given => writes.push(Output::Default("typescript")),
+            None => {}
+        }
+    }
+    writes
 }
