@@ -87,6 +87,10 @@ pub(super) struct Finder<'a> {
     pwd: PathBuf,
     /// A command of the line may have made `cd` physical (`set -P`).
     physical: bool,
+    /// Shell options a command of the line may have set that make globs
+    /// match more, from that command on (see [`Finder::note_glob_options`]).
+    glob_options: expand::Options,
+    extglob: bool,
     /// A command of the line set `CDPATH`, which a relative `cd` may then
     /// follow to anywhere; as what sets it, or not, when is not followed.
     cdpath: bool,
@@ -137,6 +141,8 @@ impl<'a> Finder<'a> {
             cwd: start.clone(),
             pwd: start.clone(),
             physical: false,
+            glob_options: expand::Options::default(),
+            extglob: false,
             start,
             dirs: Settings::default(),
             unknown_dir: None,
@@ -166,6 +172,7 @@ impl<'a> Finder<'a> {
             }
         }
         self.physical |= program == "set" && sets_physical(&invocation.args);
+        self.note_glob_options(program, invocation);
         // `pushd -n` only adds to the stack.
         let stays = program == "pushd" && invocation.args.iter().any(|arg| arg.text == "-n");
         if matches!(program, "cd" | "pushd" | "popd") && !stays {
@@ -517,6 +524,29 @@ impl<'a> Finder<'a> {
         Dir { path: Some(path), by }
     }
 
+    /// Notes the shell options a command may set that make a glob match
+    /// more: `dotglob` (also set by assigning `GLOBIGNORE`), `nocaseglob`
+    /// and `extglob`, wherever a word of it names one (`shopt -s dotglob`,
+    /// `bash -O extglob -c …`, `BASHOPTS=…`: every one), or all of them
+    /// for a `shopt` whose options are known only when it runs. A subshell
+    /// or a later `shopt -u` is not followed: they hold for the rest of the
+    /// line, which names more files, never fewer.
+    fn note_glob_options(&mut self, program: &str, invocation: &Invocation) {
+        let names = invocation.assignments.iter().map(|(name, _)| name.as_str());
+        let words = names.chain(invocation.args.iter().map(|arg| arg.text.as_str())).chain([program]);
+        let (mut dotglob, mut nocase, mut extglob) = (false, false, false);
+        let all = program == "shopt" && invocation.args.iter().any(|arg| !arg.literal);
+        for word in words {
+            let every = all || word.contains("BASHOPTS");
+            dotglob |= every || word.contains("dotglob") || word.contains("GLOBIGNORE");
+            nocase |= every || word.contains("nocaseglob");
+            extglob |= every || word.contains("extglob");
+        }
+        self.glob_options.dotglob |= dotglob;
+        self.glob_options.nocase |= nocase;
+        self.extglob |= extglob;
+    }
+
     /// The directory a `cd` to `word` (no glob) names as bash's `cd` takes
     /// it: from the name the shell knows its directory by ([`Self::pwd`]),
     /// a `..` dropping the name before it (`cd link/..` stays).
@@ -573,13 +603,20 @@ impl<'a> Finder<'a> {
     fn paths_of(&mut self, arg: &Arg) -> Vec<Expansion> {
         let (cwd, home) = (&self.cwd, &self.permissions.home);
         let resolve = |word: &str| self.permissions.resolve(word, cwd);
+        // An extended pattern (`@(…)`, `!(…)`…) may match anything under the directory before it.
+        let extended = ["?(", "*(", "+(", "@(", "!("].iter().filter_map(|start| arg.text.find(start)).min();
+        if let Some(at) = extended.filter(|_| self.extglob) {
+            let dir = arg.text[..at].rfind('/').map_or("", |slash| &arg.text[..=slash]);
+            return vec![Expansion::Under(resolve(&expand::unescape(dir)))];
+        }
         let Some(pattern) = &arg.glob else { return vec![Expansion::Paths(vec![resolve(&arg.text)])] };
         let Some(words) = braces::expand(pattern, braces::MAX_WORDS.min(self.budget.left())) else {
             return vec![Expansion::Under(resolve(&braces::literal_dir(pattern)))];
         };
         self.budget.spend(words.len());
         let budget = &mut self.budget;
-        let expand_word = |word: &String| match expand::expand(word, cwd, home, budget) {
+        let options = self.glob_options;
+        let expand_word = |word: &String| match expand::expand(word, cwd, home, budget, options) {
             Expansion::Paths(paths) if paths.is_empty() => Expansion::Paths(vec![resolve(&expand::unescape(word))]),
             expansion => expansion,
         };

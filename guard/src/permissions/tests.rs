@@ -383,6 +383,31 @@ fn globs_are_checked_as_every_path_they_match() {
 }
 
 #[test]
+fn globs_match_what_the_shell_options_the_line_sets_make_them_match() {
+    let (s, p, file) = qa();
+    let env = deny("Read(./.env)", &file);
+    for (command, part) in [
+        ("shopt -s dotglob; cat *", "`cat` reads `*`, which matches .env"),
+        ("GLOBIGNORE=x; cat *", "`cat` reads `*`, which matches .env"),
+        ("env BASHOPTS=dotglob bash -c 'cat *'", "`cat` reads `*`, which matches .env"),
+        ("o=dotglob; shopt -s $o; cat *", "`cat` reads `*`, which matches .env"),
+        ("shopt -s nocaseglob; cat .EN?", "`cat` reads `.EN?`, which matches .env"),
+        ("shopt -s nocaseglob; f='.EN?'; cat $f", "`cat` reads `$f` = `.EN?`, which matches .env"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(env.clone(), part), "{command}");
+    }
+    // An extended pattern is not matched here: anything under the directory before it may be read.
+    let command = "shopt -s extglob; f='qa/@(secret)/plan.txt'; cat $f";
+    assert!(
+        matches!(p.check_shell(command, &s.root), Verdict::Deny { rule, .. } if rule == "Read(./qa/secret/**)"),
+        "{command}"
+    );
+    for command in ["cat *", "shopt -s extglob; cat README.md", "shopt -s nocaseglob; cat src/*"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
+
+#[test]
 fn braces_are_expanded_before_globs_whether_or_not_files_exist() {
     let (s, p, file) = qa();
     let env = deny("Read(./.env)", &file);
