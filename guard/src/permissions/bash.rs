@@ -991,18 +991,28 @@ fn find_commands(command: &Command, at: usize) -> Option<String> {
     (!scripts.is_empty()).then(|| scripts.join("\n"))
 }
 
-/// The script after `-c` (or a flag cluster holding `c`, as in `-lc`).
+/// The script a shell runs: its first operand, once `-c` is among its
+/// options (alone or in a cluster, `-lc`), wherever it stands among them
+/// (`bash -c -e 'cmd'`). Options end at `--`, `-` or the first operand;
+/// `-o`/`+o` (and bash's `-O`/`+O`), also in a cluster, take the next
+/// word, as do `--rcfile` and `--init-file` (`bash -O extglob -c 'cmd'`).
 fn shell_script(args: &[&str]) -> Option<String> {
-    let mut iter = args.iter();
-    while let Some(arg) = iter.next() {
-        if !arg.starts_with('-') || *arg == "--" {
-            return None;
+    let mut command = false;
+    let mut at = 0;
+    while let Some(&arg) = args.get(at) {
+        if arg == "--" || arg == "-" {
+            at += 1;
+            break;
         }
-        if !arg.starts_with("--") && arg.contains('c') {
-            return iter.next().map(|script| script.to_string());
+        if let Some(long) = arg.strip_prefix("--") {
+            at += 1 + usize::from(matches!(long, "rcfile" | "init-file"));
+            continue;
         }
+        let Some(cluster) = arg.strip_prefix(['-', '+']) else { break };
+        command |= arg.starts_with('-') && cluster.contains('c');
+        at += 1 + cluster.chars().filter(|&letter| letter == 'o' || letter == 'O').count();
     }
-    None
+    args.get(at).filter(|_| command).map(|script| script.to_string())
 }
 
 /// The action `trap ACTION SIGNAL…` sets and its signals (from its words
@@ -1231,6 +1241,18 @@ mod tests {
         assert!(matches("rm:*", "eval rm -rf x"));
         assert!(matches("rm:*", "sudo bash -c 'eval \"rm -rf x\"'"));
         assert!(!matches("rm:*", "bash script.sh"));
+        // Its options may stand on either side of `-c`, some taking a value.
+        for command in [
+            "bash -O extglob -c 'rm -rf x'",
+            "bash -c -e 'rm -rf x'",
+            "sh -c -- 'rm -rf x'",
+            "bash -eo pipefail -c 'rm -rf x'",
+            "bash -co errexit 'rm -rf x'",
+            "bash +O extglob --rcfile f -c 'rm -rf x'",
+        ] {
+            assert!(matches("rm:*", command), "{command}");
+        }
+        assert!(!matches("rm:*", "bash -o rm script.sh"));
     }
 
     #[test]

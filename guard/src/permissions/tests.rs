@@ -390,6 +390,7 @@ fn globs_match_what_the_shell_options_the_line_sets_make_them_match() {
         ("shopt -s dotglob; cat *", "`cat` reads `*`, which matches .env"),
         ("GLOBIGNORE=x; cat *", "`cat` reads `*`, which matches .env"),
         ("env BASHOPTS=dotglob bash -c 'cat *'", "`cat` reads `*`, which matches .env"),
+        ("bash -O dotglob -c 'cat *'", "`cat` reads `*`, which matches .env"),
         ("o=dotglob; shopt -s $o; cat *", "`cat` reads `*`, which matches .env"),
         ("shopt -s nocaseglob; cat .EN?", "`cat` reads `.EN?`, which matches .env"),
         ("shopt -s nocaseglob; f='.EN?'; cat $f", "`cat` reads `$f` = `.EN?`, which matches .env"),
