@@ -1777,6 +1777,7 @@ fn a_definition_a_known_variable_and_arithmetic_leave_reads_as_they_are() {
     for command in [
         "f() { :; }; cat README.md",
         "function f { ls; }; cat README.md",
+        "f=README.md; f=.env true; cat $f",
         "f=README.md; cat $f",
         "f=README.md; cat \"$f\"",
         "f='src/*.rs'; cat $f",
@@ -1799,6 +1800,9 @@ fn a_definition_a_known_variable_and_arithmetic_leave_reads_as_they_are() {
     for (command, part) in [
         ("f=README.md; g() { f=.env; }; g; cat $f", "`cat` reads `$f`"),
         ("f=README.md; source x; cat $f", "`cat` reads `$f`"),
+        // Before a special builtin an assignment outlives it where the shell follows POSIX (dash, `set -o posix`).
+        ("sh -c 'f=README.md; f=.env :; cat $f'", "`cat` reads `$f`"),
+        ("f=README.md; f=.env export g=1; cat $f", "`cat` reads `$f`"),
         ("f=README.md; if true; then f=.env; fi; cat $f", "`cat` reads `$f`"),
         ("g() { cd qa/secret; }; g; cat plan.txt", "`cat` reads `plan.txt` after `g`"),
         ("g() { :; cat plan.txt; }; cd qa/secret; g", "`cat` reads `plan.txt` after `g() { :`"),

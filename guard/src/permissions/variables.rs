@@ -12,7 +12,8 @@
 //! WORDS` (in the loop's body one of the words, see
 //! [`Variables::loop_words`]; unknown after its `done`), and `for` otherwise,
 //! `select`, `read`, `mapfile`, `readarray`, `printf -v`, `getopts`,
-//! `unset` and `${NAME:=…}` (unknown). Any variable may be set by `source`,
+//! `unset`, `${NAME:=…}` and `NAME=… :` before a special builtin, which
+//! outlives it where the shell follows POSIX (unknown). Any variable may be set by `source`,
 //! `.`, `eval` of a word known only when it runs, a call to a function the
 //! line defines, and any assignment once a name reference exists
 //! (`declare -n y=x; y=rm` sets x). After `shopt -s lastpipe` a pipeline's
@@ -31,6 +32,12 @@ use super::scope::{Place, Settings};
 
 /// Builtins whose `NAME=value` arguments set variables, after options.
 const DECLARING: [&str; 5] = ["export", "declare", "local", "readonly", "typeset"];
+/// POSIX's special builtins: assignments before one outlive it in a shell
+/// following POSIX.
+const SPECIAL_BUILTINS: [&str; 16] = [
+    ":", ".", "break", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set", "shift", "times",
+    "trap", "unset", "source",
+];
 /// Builtins that may set any variable of the shell they run in.
 const ANY: [&str; 2] = ["source", "."];
 
@@ -364,8 +371,15 @@ fn sets(words: &[Word]) -> Vec<(String, Option<String>)> {
                 return assignments.map(|word| assignment(word, false)).collect();
             }
             // Those are the program's own, but a builtin after them still sets what it
-            // sets (`IFS= read -r x`).
-            return sets(run_builtin(&words[assignments.count()..]));
+            // sets (`IFS= read -r x`). Before a special builtin they stay set where the
+            // shell follows POSIX (`sh -c`, bash's `set -o posix`: `f=x :`), so they may.
+            let count = assignments.count();
+            let program = run_builtin(&words[count..]);
+            let mut sets = sets(program);
+            if program.first().is_some_and(|word| SPECIAL_BUILTINS.contains(&word.text.as_str())) {
+                sets.extend(words[..count].iter().map(|word| (assignment(word, false).0, None)));
+            }
+            return sets;
         }
         name if DECLARING.contains(&name) => {
             let options: Vec<&str> =
