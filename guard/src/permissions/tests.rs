@@ -1516,6 +1516,16 @@ fn a_mapfile_callback_is_checked_as_commands_run_between_the_lines_it_reads() {
 }
 
 #[test]
+fn a_heredocs_substitutions_run_unless_its_delimiter_is_quoted() {
+    let (s, p, file) = qa();
+    assert_eq!(
+        p.check_shell("cat <<E\n$(cat .env)\nE", &s.root),
+        because(deny("Read(./.env)", &file), "`cat` reads `.env`")
+    );
+    assert_eq!(p.check_shell("cat <<'E'\n$(cat .env)\nE", &s.root), Verdict::Allow);
+}
+
+#[test]
 fn a_loops_body_runs_again_after_what_it_sets() {
     let (s, p, file) = qa();
     let unknown =
