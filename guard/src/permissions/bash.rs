@@ -206,6 +206,9 @@ pub(crate) struct Invocation {
     pub(crate) assignments: Vec<(String, Arg)>,
     /// The directory a wrapper runs the program in (`env -C dir`).
     pub(crate) chdir: Option<Arg>,
+    /// The environment of the script it hands to a shell of its own (`sh
+    /// -c`, `su -c`), which starts in [`Invocation::chdir`].
+    pub(crate) script_env: Option<Vec<u32>>,
     /// The files a wrapper reads its arguments from (`xargs -a F`,
     /// `parallel … :::: F`), with the wrapper's name.
     pub(crate) wrapper_reads: Vec<(String, Arg)>,
@@ -391,6 +394,7 @@ fn collect(line: &str, depth: usize, within: &Place, vars: &mut Variables, walk:
                 let mut env = place.env.clone();
                 env.push(*walk.ids);
                 let inner = Place { env, conditional: place.conditional };
+                walk.out.last_mut().expect("just pushed").script_env = Some(inner.env.clone());
                 collect(&text, depth + 1, &inner, &mut vars.inherited(&place.env), walk);
             } else if runs == Runs::Repeatedly {
                 let first = walk.out.len();
@@ -584,17 +588,15 @@ fn look_through(
         .map(|&start| basename(texts[start]))
         .find(|wrapper| INPUT_NAMES.contains(wrapper))
         .map(str::to_string);
-    let chdir = starts[..starts.len() - 1]
-        .iter()
-        .filter_map(|&start| Some((start, wrapper_chdir(words, &texts, start, at)?)))
-        .next_back();
+    // The program itself may be a wrapper running a script there (`su -l -c …`).
+    let chdir = starts.iter().filter_map(|&start| Some((start, wrapper_chdir(words, &texts, start, at)?))).next_back();
     let chdir_at = chdir.as_ref().map(|(start, _)| *start);
     let chdir = chdir.map(|(_, chdir)| match chdir {
         Chdir::Word(word, from) => {
             let word = &words[word];
             Arg { text: word.text[from..].to_string(), glob: None, ..Arg::of(word, vars) }
         }
-        Chdir::Unknown => Arg::unknown(texts[at].to_string()),
+        Chdir::Unknown => Arg::unknown(texts.get(at).copied().unwrap_or_default().to_string()),
     });
     let wrapper_reads = starts
         .windows(2)
@@ -727,6 +729,7 @@ fn look_through(
         input_names,
         assignments,
         chdir,
+        script_env: None,
         wrapper_reads,
         wrapper_writes,
         place,
@@ -772,17 +775,17 @@ fn known_only_when_run(word: &Word) -> bool {
 /// `-D`, unshare's `-w`, systemd-run's (see [`wrappers`]); the word (of
 /// `words`) naming the directory and where in it the name starts.
 fn wrapper_chdir(words: &[Word], texts: &[&str], start: usize, at: usize) -> Option<Chdir> {
-    let name = basename(texts[start]);
+    let name = basename(texts.get(start)?);
     let short = match name {
         "env" => Some("-C"),
         "sudo" => Some("-D"),
         _ => None,
     };
     if let Some(short) = short {
-        let (word, from) = chdir_option(&words[start + 1..at], short)?;
+        let (word, from) = chdir_option(words.get(start + 1..at)?, short)?;
         return Some(Chdir::Word(start + 1 + word, from));
     }
-    match wrappers::run(name, &texts[start + 1..])?.chdir? {
+    match wrappers::run(name, texts.get(start + 1..)?)?.chdir? {
         Chdir::Word(word, from) => Some(Chdir::Word(start + 1 + word, from)),
         Chdir::Unknown => Some(Chdir::Unknown),
     }

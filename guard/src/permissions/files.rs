@@ -103,6 +103,7 @@ pub(super) struct Finder<'a> {
 
 /// Where a command (`by`, as written) moved the directory: `None` when
 /// that is known only when it runs.
+#[derive(Clone)]
 struct Dir {
     path: Option<Cwd>,
     by: String,
@@ -164,7 +165,12 @@ impl<'a> Finder<'a> {
         self.cdpath |= invocation.assignments.iter().any(|(name, _)| name == "CDPATH" || name == "CDPATH+")
             || invocation.args.iter().any(|arg| sets_cdpath(&arg.text));
         if let Some(dir) = &invocation.chdir {
-            match self.dir_of("env", dir, written(invocation), Parents::Physical) {
+            let dir = self.dir_of("env", dir, written(invocation), Parents::Physical);
+            // The script it runs starts there (`env -C qa sh -c 'cat secret/plan.txt'`).
+            if let Some(env) = &invocation.script_env {
+                self.dirs.set(&Place { env: env.clone(), conditional: false }, dir.clone());
+            }
+            match dir {
                 Dir { path: Some(path), .. } => {
                     (self.cwd, self.pwd, self.unknown_dir) = (path.real.clone(), path.real, None);
                 }

@@ -1735,12 +1735,20 @@ fn programs_that_run_a_command_are_read_as_they_read_their_options() {
         ("systemd-run -d cat .env", &env, "`cat` reads `.env`"),
         ("sudo -D qa cat secret/plan.txt", &secret, "`cat` reads `secret/plan.txt`"),
         ("sudo --chdir=qa -u root cat secret/plan.txt", &secret, "`cat` reads `secret/plan.txt`"),
+        // A script it hands to a shell starts there too.
+        ("env -C qa sh -c 'cat secret/plan.txt'", &secret, "`cat` reads `secret/plan.txt`"),
+        ("sudo -D qa su -c 'cat secret/plan.txt'", &secret, "`cat` reads `secret/plan.txt`"),
+        ("unshare -w qa flock f -c 'cat secret/plan.txt'", &secret, "`cat` reads `secret/plan.txt`"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(verdict.clone(), part), "{command}");
     }
     for (command, part) in [
         ("setsid cat \"$f\"", "`cat` reads `$f`"),
         ("systemd-run cat plan.txt", "`cat` reads `plan.txt` after `systemd-run cat plan.txt`"),
+        ("systemd-run sh -c 'cat plan.txt'", "`cat` reads `plan.txt` after `systemd-run sh -c 'cat plan.txt'`"),
+        // A login shell starts in the user's home.
+        ("su -l me -c 'cat plan.txt'", "`cat` reads `plan.txt` after `su -l me -c 'cat plan.txt'`"),
+        ("su - me -c 'cat plan.txt'", "`cat` reads `plan.txt` after `su - me -c 'cat plan.txt'`"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, part), "{command}");
     }

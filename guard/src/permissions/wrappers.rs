@@ -462,7 +462,9 @@ pub(crate) fn run(name: &str, args: &[&str]) -> Option<Wrapped> {
     let value = |option: &str| parsed.value(option).map(|(word, from)| args[word][from..].to_string());
     let first = parsed.operands.first().copied();
     let command = |at: Option<usize>| at.filter(|&at| at < args.len()).map_or(Run::Nothing, Run::Command);
-    let mut chdir = None;
+    // su's and runuser's login shell starts in the user's home.
+    let login = parsed.has("login") || parsed.operands.first().is_some_and(|&at| args[at] == "-");
+    let mut chdir = (matches!(name, "su" | "runuser") && login).then_some(Chdir::Unknown);
     let run = match name {
         // `flock FILE COMMAND…`, `flock FILE -c SCRIPT`; `flock FD` only locks.
         "flock" => match first.map(|file| (file, args.get(file + 1).copied())) {
