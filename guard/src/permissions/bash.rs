@@ -776,6 +776,9 @@ fn known_only_when_run(word: &Word) -> bool {
 /// `words`) naming the directory and where in it the name starts.
 fn wrapper_chdir(words: &[Word], texts: &[&str], start: usize, at: usize) -> Option<Chdir> {
     let name = basename(texts.get(start)?);
+    if name == "sudo" && sudo_login(texts.get(start + 1..at)?) {
+        return Some(Chdir::Unknown);
+    }
     let short = match name {
         "env" => Some("-C"),
         "sudo" => Some("-D"),
@@ -789,6 +792,36 @@ fn wrapper_chdir(words: &[Word], texts: &[&str], start: usize, at: usize) -> Opt
         Chdir::Word(word, from) => Some(Chdir::Word(start + 1 + word, from)),
         Chdir::Unknown => Some(Chdir::Unknown),
     }
+}
+
+/// Whether sudo's options (`args`, up to its command) run a login shell
+/// (`-i`, `--login`, `-iu root`), which starts in the user's home.
+fn sudo_login(args: &[&str]) -> bool {
+    let (_, takes_value) = WRAPPERS.iter().find(|(name, _)| *name == "sudo").expect("sudo is a wrapper");
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        if *word == "--" {
+            break;
+        }
+        if word.starts_with("--") {
+            if "--login".starts_with(*word) && word.len() > 3 {
+                return true;
+            }
+            continue;
+        }
+        for (at, letter) in word.char_indices().skip(1) {
+            if letter == 'i' {
+                return true;
+            }
+            if takes_value.contains(&format!("-{letter}").as_str()) {
+                if at + 1 == word.len() {
+                    words.next();
+                }
+                break;
+            }
+        }
+    }
+    false
 }
 
 /// The word among env's or sudo's options (`words`, up to its command)

@@ -1749,6 +1749,8 @@ fn programs_that_run_a_command_are_read_as_they_read_their_options() {
         // A login shell starts in the user's home.
         ("su -l me -c 'cat plan.txt'", "`cat` reads `plan.txt` after `su -l me -c 'cat plan.txt'`"),
         ("su - me -c 'cat plan.txt'", "`cat` reads `plan.txt` after `su - me -c 'cat plan.txt'`"),
+        ("sudo -iu root cat plan.txt", "`cat` reads `plan.txt` after `sudo -iu root cat plan.txt`"),
+        ("sudo --login cat plan.txt", "`cat` reads `plan.txt` after `sudo --login cat plan.txt`"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, part), "{command}");
     }
