@@ -550,6 +550,7 @@ fn look_through(
         Some(first) => Some(first.clone()),
         None => defines.then(|| normalize(&command.raw)),
     };
+    let aliases = variables;
     let unknown = Variables::unknown();
     let variables = if function_body.is_some() { &unknown } else { variables };
     let vars = &Seen { variables, env: &place.env };
@@ -687,6 +688,20 @@ fn look_through(
                 same_shell(format!("{value} {rest}"))
             })
         }
+    };
+    // An alias the line defined may stand for the program (once `shopt -s expand_aliases` ran, on a
+    // later line): what it expands to runs too.
+    let alias = words.get(at).filter(|word| word.quoted.is_empty()).and_then(|word| aliases.alias(&word.text));
+    let script = match alias {
+        Some(Some(value)) if script.is_none() => {
+            let rest = words.get(at + 1).and_then(|next| command.raw.get(next.span.start..)).unwrap_or_default();
+            Some(Script { text: format!("{value} {rest}"), runs: Runs::Here, program: program_word.clone() })
+        }
+        Some(_) => {
+            unknown_program.get_or_insert_with(|| texts[at].to_string());
+            script
+        }
+        None => script,
     };
     // Defining a function runs none of it; a body whose end is not followed
     // (`f() ( … )`) is taken as running its commands now.

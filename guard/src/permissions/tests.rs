@@ -1526,6 +1526,26 @@ fn a_heredocs_substitutions_run_unless_its_delimiter_is_quoted() {
 }
 
 #[test]
+fn an_alias_the_line_defines_is_checked_as_what_it_stands_for() {
+    let (s, p, file) = qa();
+    s.file("README.md");
+    // With expand_aliases, a later line's `ls` is what the alias says.
+    assert_eq!(
+        p.check_shell("shopt -s expand_aliases\nalias ls='cat .env #'\nls", &s.root),
+        because(deny("Read(./.env)", &file), "`cat` reads `.env`")
+    );
+    assert_eq!(
+        p.check_shell("shopt -s expand_aliases\nalias ls='rm -rf qa #'\nls", &s.root),
+        because(deny("Bash(rm:*)", &file), "`rm -rf qa` matches it")
+    );
+    assert_eq!(
+        p.check_shell("alias ls=\"$x\"\nls", &s.root),
+        Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(Cause::UnknownProgram("ls".into())) }
+    );
+    assert_eq!(p.check_shell("alias ll='ls -l'\nll src; alias", &s.root), Verdict::Allow);
+}
+
+#[test]
 fn a_loops_body_runs_again_after_what_it_sets() {
     let (s, p, file) = qa();
     let unknown =

@@ -67,6 +67,8 @@ pub(crate) struct Variables {
     any: Settings<usize>,
     /// Functions the line defines: calling one may set any variable.
     functions: HashSet<String>,
+    /// Aliases the line defines, each with its value when a literal.
+    aliases: HashMap<String, Option<String>>,
     /// Settings so far, to order them.
     count: usize,
     /// The line ran `shopt -s lastpipe`.
@@ -87,6 +89,12 @@ impl Variables {
             return None;
         }
         seen.value.text.as_deref().filter(|_| seen.certain)
+    }
+
+    /// What the alias `name` the line defined stands for: `Some(None)`
+    /// when that is known only when it runs.
+    pub(crate) fn alias(&self, name: &str) -> Option<Option<&str>> {
+        self.aliases.get(name).map(Option::as_deref)
     }
 
     /// The variables of a script run when not known here (a trap's
@@ -177,6 +185,12 @@ impl Variables {
         }
         if let Some(name) = defined_function(words) {
             self.functions.insert(name);
+        }
+        if words.first().is_some_and(|word| word.text == "alias") {
+            for word in &words[1..] {
+                let Some((name, value)) = word.text.split_once('=') else { continue };
+                self.aliases.insert(name.to_string(), word.is_literal().then(|| value.to_string()));
+            }
         }
         self.lastpipe |= sets_lastpipe(words);
         let nested = place.env.len() > shell.env.len();
