@@ -508,7 +508,12 @@ const EXPORTS_FOLLOWED: [&str; 3] = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE
 /// Wrappers that run the command on names they read from their input.
 const INPUT_NAMES: [&str; 2] = ["xargs", "parallel"];
 
-const SHELLS: [&str; 5] = ["sh", "bash", "zsh", "dash", "ksh"];
+/// Shells whose `-c` runs a script: bash's family (rbash), ksh's, busybox's,
+/// and others taking `-c` alike (fish, csh), split as `sh` splits it.
+const SHELLS: [&str; 18] = [
+    "sh", "bash", "rbash", "zsh", "dash", "ash", "hush", "ksh", "ksh93", "mksh", "lksh", "pdksh", "oksh", "yash",
+    "posh", "fish", "csh", "tcsh",
+];
 
 /// Programs whose global options come before a subcommand, and those of the options that take a
 /// value as the next word: a rule names the subcommand (`git push`), which the options would
@@ -1304,6 +1309,9 @@ mod tests {
             assert!(matches("rm:*", command), "{command}");
         }
         assert!(!matches("rm:*", "bash -o rm script.sh"));
+        for command in ["rbash -c 'rm -rf x'", "busybox ash -c 'rm -rf x'", "mksh -c 'rm -rf x'", "csh -c 'rm -rf x'"] {
+            assert!(matches("rm:*", command), "{command}");
+        }
     }
 
     #[test]
