@@ -1738,6 +1738,7 @@ fn programs_that_run_a_command_are_read_as_they_read_their_options() {
         ("unshare -R /tmp/r rm -rf qa", "unshare --root"),
         ("nsenter -t 1 -m rm -rf qa", "nsenter --mount"),
         ("systemd-run -H host rm -rf qa", "systemd-run --host"),
+        ("systemd-run -p RootDirectory=/srv rm -rf qa", "systemd-run -p RootDirectory=/srv"),
         ("busybox --list", "busybox --list"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), unknown(word), "{command}");
@@ -1766,6 +1767,10 @@ fn programs_that_run_a_command_are_read_as_they_read_their_options() {
         ("setsid cat \"$f\"", "`cat` reads `$f`"),
         ("systemd-run cat plan.txt", "`cat` reads `plan.txt` after `systemd-run cat plan.txt`"),
         ("systemd-run sh -c 'cat plan.txt'", "`cat` reads `plan.txt` after `systemd-run sh -c 'cat plan.txt'`"),
+        (
+            "systemd-run -d -p WorkingDirectory=/srv cat plan.txt",
+            "`cat` reads `plan.txt` after `systemd-run -d -p WorkingDirectory=/srv cat plan.txt`",
+        ),
         // A login shell starts in the user's home.
         ("su -l me -c 'cat plan.txt'", "`cat` reads `plan.txt` after `su -l me -c 'cat plan.txt'`"),
         ("su - me -c 'cat plan.txt'", "`cat` reads `plan.txt` after `su - me -c 'cat plan.txt'`"),

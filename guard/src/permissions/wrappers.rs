@@ -505,13 +505,27 @@ pub(crate) fn run(name: &str, args: &[&str]) -> Option<Wrapped> {
         // Another process's namespaces: its files and directories.
         "nsenter" => elsewhere(&["all", "mount", "root", "wd", "wdns"]).unwrap_or_else(|| command(first)),
         "systemd-run" => {
-            // A service runs in / (a user's in home); a scope where it is started.
+            let properties: Vec<&str> = parsed
+                .options
+                .iter()
+                .filter(|(opt, _)| is(opt, "property"))
+                .filter_map(|(_, value)| value.map(|(word, from)| &args[word][from..]))
+                .collect();
+            let sets = |names: &[&str]| {
+                properties.iter().find(|property| names.iter().any(|name| property.split('=').next() == Some(name)))
+            };
+            // A service runs in / (a user's in home); a scope where it is started. A property
+            // may set it too, and which of it and an option counts is not followed.
             chdir = match parsed.value("working-directory") {
+                _ if sets(&["WorkingDirectory"]).is_some() => Some(Chdir::Unknown),
                 Some((word, from)) => Some(Chdir::Word(word, from)),
                 None if parsed.has("same-dir") || parsed.has("scope") => None,
                 None => Some(Chdir::Unknown),
             };
-            elsewhere(&["host", "machine"]).unwrap_or_else(|| command(first))
+            // Another root, or other files mounted over some.
+            let mounts = ["RootDirectory", "RootImage", "BindPaths", "BindReadOnlyPaths", "MountImages"];
+            let mounted = sets(&mounts).map(|property| Run::Unknown(format!("{name} -p {property}")));
+            elsewhere(&["host", "machine"]).or(mounted).unwrap_or_else(|| command(first))
         }
         // `doas -C config` checks, `-L` clears persisted logins.
         "doas" if parsed.has("C") || parsed.has("L") => Run::Nothing,
