@@ -85,7 +85,12 @@ pub(super) struct Finder<'a> {
     /// The name the shell knows `cwd` by (`$PWD`): the path a `cd` took,
     /// through the links it followed, which its next `cd ..` climbs.
     pwd: PathBuf,
-    /// A command of the line may have made `cd` physical (`set -P`).
+    /// The name of `start` as given, which the shell may know it by.
+    start_pwd: PathBuf,
+    /// A `cd`'s `..` may climb from the real path as well as from the
+    /// shell's name for it: the line may have run `set -P`, or its
+    /// directory was given through a link, a name the shell knows it by
+    /// only if its `PWD` says so.
     physical: bool,
     /// Shell options a command of the line may have set that make globs
     /// match more, from that command on (see [`Finder::note_glob_options`]).
@@ -135,13 +140,15 @@ enum Parents {
 impl<'a> Finder<'a> {
     pub(super) fn new(permissions: &'a Permissions, cwd: &Path) -> Finder<'a> {
         let start = canonical_prefix(cwd);
+        let given = lexical(cwd);
         Finder {
             permissions,
             budget: Budget::new(walk::MAX_ENTRIES),
             git_budget: Budget::new(git_index::LINE_ENTRIES),
             cwd: start.clone(),
-            pwd: start.clone(),
-            physical: false,
+            physical: given != start,
+            pwd: given.clone(),
+            start_pwd: given,
             glob_options: expand::Options::default(),
             extglob: false,
             start,
@@ -437,7 +444,7 @@ impl<'a> Finder<'a> {
     /// known; else the line's (unused: `unknown_dir` says why).
     fn enter(&mut self, place: &Place) {
         let (cwd, unknown_dir) = match self.dirs.seen(&place.env) {
-            None => (Cwd::real(self.start.clone()), None),
+            None => (Cwd { real: self.start.clone(), logical: self.start_pwd.clone() }, None),
             Some(seen) => match (&seen.value.path, seen.certain) {
                 (Some(path), true) => (path.clone(), None),
                 _ => (Cwd::real(self.start.clone()), Some(seen.value.by.clone())),

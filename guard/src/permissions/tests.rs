@@ -1649,6 +1649,13 @@ fn cd_climbs_from_the_name_the_shell_knows_its_directory_by() {
         p.check_shell("set -P; cd docs/.. && cat plan.txt", &s.root),
         unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `plan.txt` after `cd docs/..`")
     );
+    // So from a directory given through a link: the shell knows it by that name only if its PWD says so.
+    // From l (src/sub) `..` is the top, where .env is, or src.
+    assert_eq!(
+        p.check_shell("cd .. && cat .env", &s.root.join("l")),
+        unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `.env` after `cd ..`")
+    );
+    assert_eq!(p.check_shell("cd .. && cat README.md", &s.root.join("src")), Verdict::Allow);
 }
 
 #[test]
