@@ -17,6 +17,15 @@ enum Pending {
     Data,
 }
 
+/// A heredoc whose body starts at the next line.
+struct Heredoc {
+    delimiter: String,
+    /// Leading tabs are stripped (`<<-`).
+    strip_tabs: bool,
+    /// The delimiter is unquoted: the body's substitutions run.
+    expands: bool,
+}
+
 pub(crate) struct Splitter<'a> {
     src: &'a str,
     bytes: &'a [u8],
@@ -31,9 +40,8 @@ pub(crate) struct Splitter<'a> {
     /// The word being read.
     word: Option<Partial>,
     pending: Option<Pending>,
-    /// Heredoc delimiters waiting for the end of the line, and whether
-    /// leading tabs are stripped (`<<-`).
-    heredocs: Vec<(String, bool)>,
+    /// Heredoc delimiters waiting for the end of the line.
+    heredocs: Vec<Heredoc>,
     /// The next command reads a pipe. Only the command that takes it or
     /// another operator clears it: a newline, a comment or a subshell's `(`
     /// may stand between a pipe and its reader.
@@ -120,7 +128,7 @@ impl<'a> Splitter<'a> {
                         self.levels.end_list(false, out);
                     }
                     self.i += 1;
-                    self.skip_heredocs();
+                    self.heredoc_bodies(out);
                 }
                 b';' => {
                     self.end_command(self.i, out);
@@ -410,6 +418,7 @@ impl<'a> Splitter<'a> {
 
     /// After `<<` or `<<-`: reads the delimiter word (quotes removed).
     fn heredoc_operator(&mut self) {
+        let mut quoted = false;
         let strip_tabs = self.at(self.i) == Some(b'-');
         if strip_tabs {
             self.i += 1;
@@ -423,21 +432,30 @@ impl<'a> Splitter<'a> {
             match (quote, b) {
                 (Some(q), b) if b == q => quote = None,
                 (Some(_), b) => delimiter.push(b),
-                (None, b'\'' | b'"') => quote = Some(b),
-                (None, b'\\') => {}
+                (None, b'\'' | b'"') => {
+                    quote = Some(b);
+                    quoted = true;
+                }
+                (None, b'\\') => quoted = true,
                 (None, b' ' | b'\t' | b'\n' | b';' | b'|' | b'&' | b'<' | b'>' | b'(' | b')') => break,
                 (None, b) => delimiter.push(b),
             }
             self.i += 1;
         }
         if !delimiter.is_empty() {
-            self.heredocs.push((String::from_utf8_lossy(&delimiter).into_owned(), strip_tabs));
+            let delimiter = String::from_utf8_lossy(&delimiter).into_owned();
+            self.heredocs.push(Heredoc { delimiter, strip_tabs, expands: !quoted });
         }
     }
 
-    /// At the start of a line after heredoc operators: skips their bodies.
-    fn skip_heredocs(&mut self) {
-        for (delimiter, strip_tabs) in std::mem::take(&mut self.heredocs) {
+    /// At the start of a line after heredoc operators: goes past their
+    /// bodies, splitting the commands of the substitutions in one whose
+    /// delimiter is unquoted (`cat <<E` … `$(cat .env)` … `E` runs `cat
+    /// .env`), as the shell expands them.
+    fn heredoc_bodies(&mut self, out: &mut Vec<Command>) {
+        for Heredoc { delimiter, strip_tabs, expands } in std::mem::take(&mut self.heredocs) {
+            let body = self.i;
+            let mut end = self.i;
             while self.i < self.bytes.len() {
                 let rest = &self.src[self.i..];
                 let (line, advance) = match rest.find('\n') {
@@ -449,7 +467,28 @@ impl<'a> Splitter<'a> {
                 if line.trim_end_matches('\r') == delimiter {
                     break;
                 }
+                end = self.i;
             }
+            if expands {
+                let after = self.i;
+                self.body_substitutions(body, end, out);
+                self.i = after;
+            }
+        }
+    }
+
+    /// Splits the commands of the substitutions between `start` and `end`,
+    /// text expanded as in double quotes (a `\` keeps the next byte).
+    fn body_substitutions(&mut self, start: usize, end: usize, out: &mut Vec<Command>) {
+        let mut i = start;
+        while i < end {
+            i = match (self.at(i), self.at(i + 1)) {
+                (Some(b'\\'), _) => i + 2,
+                (Some(b'$'), Some(b'(')) if self.is_arithmetic(i + 1) => self.arithmetic(i + 1, out) + 1,
+                (Some(b'$'), Some(b'(')) => self.split_to_close(i + 1, out) + 1,
+                (Some(b'`'), _) => self.backtick_commands(i, out) + 1,
+                _ => i + 1,
+            };
         }
     }
 

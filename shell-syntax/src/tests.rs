@@ -114,6 +114,13 @@ fn heredoc_bodies_and_comments_are_data() {
     assert_eq!(raws(line), ["cat <<EOF > f", "git status", "cat <<-'END'", "echo done"]);
     // An unterminated heredoc swallows the rest.
     assert_eq!(raws("cat <<EOF\nrm -rf /"), ["cat <<EOF"]);
+    // Its delimiter unquoted, the body's substitutions run as the command reads it.
+    assert_eq!(raws("cat <<E\n$(cat .env) `rm x`\nE\nls"), ["cat <<E", "cat .env", "rm x", "ls"]);
+    assert_eq!(raws("cat <<-E\n\t${a:-$(id)} $((1 + $(rm y)))\n\tE"), ["cat <<-E", "id", "rm y"]);
+    for quoted in ["cat <<'E'\n$(rm x)\nE", "cat <<\"E\"\n$(rm x)\nE", "cat <<\\E\n$(rm x)\nE", "cat <<E\n\\$(rm x)\nE"]
+    {
+        assert_eq!(raws(quoted).len(), 1, "{quoted}");
+    }
 }
 
 #[test]

@@ -47,7 +47,7 @@ use lean_ctx_shell_syntax::{Command, Quote, Quoted, Word};
 
 use super::scope::Place;
 use super::variables::Variables;
-use super::wrappers::{self, Chdir, Run};
+use super::wrappers::{self, Chdir, Output, Run};
 use super::{braces, env_split, expand, option_files};
 
 /// Nesting of `sh -c` and `eval` followed at most.
@@ -206,9 +206,15 @@ pub(crate) struct Invocation {
     pub(crate) assignments: Vec<(String, Arg)>,
     /// The directory a wrapper runs the program in (`env -C dir`).
     pub(crate) chdir: Option<Arg>,
+    /// The environment of the script it hands to a shell of its own (`sh
+    /// -c`, `su -c`), which starts in [`Invocation::chdir`].
+    pub(crate) script_env: Option<Vec<u32>>,
     /// The files a wrapper reads its arguments from (`xargs -a F`,
     /// `parallel … :::: F`), with the wrapper's name.
     pub(crate) wrapper_reads: Vec<(String, Arg)>,
+    /// The files a wrapper writes itself (`time -o F`, `script F`), with
+    /// the wrapper's name.
+    pub(crate) wrapper_writes: Vec<(String, Arg)>,
     /// Where it runs, scripts it is part of (`sh -c`, `eval`) included.
     pub(crate) place: Place,
     /// It may set any variable and change the directory of the shell it
@@ -216,8 +222,10 @@ pub(crate) struct Invocation {
     /// function the line defines.
     pub(crate) sets_anything: bool,
     /// It is a command of a function's body (`f() { cat x; }`), run when
-    /// the function is called: in a directory and with variables not known
-    /// here. The definition's first command as written (`f() { cat x`).
+    /// the function is called, or of a mapfile callback, run between the
+    /// lines it reads: in a directory and with variables not known here.
+    /// The definition's first command as written (`f() { cat x`), or the
+    /// mapfile command.
     pub(crate) function_body: Option<String>,
 }
 
@@ -386,7 +394,13 @@ fn collect(line: &str, depth: usize, within: &Place, vars: &mut Variables, walk:
                 let mut env = place.env.clone();
                 env.push(*walk.ids);
                 let inner = Place { env, conditional: place.conditional };
+                walk.out.last_mut().expect("just pushed").script_env = Some(inner.env.clone());
                 collect(&text, depth + 1, &inner, &mut vars.inherited(&place.env), walk);
+            } else if runs == Runs::Repeatedly {
+                let first = walk.out.len();
+                collect(&text, depth + 1, &place, &mut Variables::unknown(), walk);
+                let by = normalize(&command.raw);
+                walk.out[first..].iter_mut().for_each(|run| _ = run.function_body.get_or_insert_with(|| by.clone()));
             } else {
                 collect(&text, depth + 1, &place, vars, walk);
             }
@@ -415,6 +429,10 @@ enum Runs {
     /// In the shell the command runs in, when it exits or gets a signal
     /// (`trap 'action' EXIT`).
     Later,
+    /// In the shell the command runs in, while it runs, any number of
+    /// times (mapfile's callback): each run follows what the one before
+    /// set and where it moved, so none of it is known.
+    Repeatedly,
 }
 
 pub(crate) const KEYWORDS: [&str; 14] =
@@ -490,7 +508,12 @@ const EXPORTS_FOLLOWED: [&str; 3] = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE
 /// Wrappers that run the command on names they read from their input.
 const INPUT_NAMES: [&str; 2] = ["xargs", "parallel"];
 
-const SHELLS: [&str; 5] = ["sh", "bash", "zsh", "dash", "ksh"];
+/// Shells whose `-c` runs a script: bash's family (rbash), ksh's, busybox's,
+/// and others taking `-c` alike (fish, csh), split as `sh` splits it.
+const SHELLS: [&str; 18] = [
+    "sh", "bash", "rbash", "zsh", "dash", "ash", "hush", "ksh", "ksh93", "mksh", "lksh", "pdksh", "oksh", "yash",
+    "posh", "fish", "csh", "tcsh",
+];
 
 /// Programs whose global options come before a subcommand, and those of the options that take a
 /// value as the next word: a rule names the subcommand (`git push`), which the options would
@@ -527,11 +550,12 @@ fn look_through(
     // A function's body runs when it is called, with what the line holds then.
     let defines = starts.iter().any(|&start| function_header(&words[start..]) > 0);
     let braces = starts.iter().map(|&start| isize::from(texts.get(start) == Some(&"{"))).sum::<isize>()
-        - starts.iter().map(|&start| isize::from(texts.get(start) == Some(&"}"))).sum::<isize>();
+        - closing_braces(words, &starts);
     let function_body = match body {
         Some(first) => Some(first.clone()),
         None => defines.then(|| normalize(&command.raw)),
     };
+    let aliases = variables;
     let unknown = Variables::unknown();
     let variables = if function_body.is_some() { &unknown } else { variables };
     let vars = &Seen { variables, env: &place.env };
@@ -570,14 +594,15 @@ fn look_through(
         .map(|&start| basename(texts[start]))
         .find(|wrapper| INPUT_NAMES.contains(wrapper))
         .map(str::to_string);
-    let chdir =
-        starts[..starts.len() - 1].iter().filter_map(|&start| wrapper_chdir(words, &texts, start, at)).next_back();
-    let chdir = chdir.map(|chdir| match chdir {
+    // The program itself may be a wrapper running a script there (`su -l -c …`).
+    let chdir = starts.iter().filter_map(|&start| Some((start, wrapper_chdir(words, &texts, start, at)?))).next_back();
+    let chdir_at = chdir.as_ref().map(|(start, _)| *start);
+    let chdir = chdir.map(|(_, chdir)| match chdir {
         Chdir::Word(word, from) => {
             let word = &words[word];
             Arg { text: word.text[from..].to_string(), glob: None, ..Arg::of(word, vars) }
         }
-        Chdir::Unknown => Arg::unknown(texts[at].to_string()),
+        Chdir::Unknown => Arg::unknown(texts.get(at).copied().unwrap_or_default().to_string()),
     });
     let wrapper_reads = starts
         .windows(2)
@@ -597,6 +622,23 @@ fn look_through(
             files.chain(sources).map(|file| (wrapper.to_string(), file)).collect::<Vec<_>>()
         })
         .collect();
+    let wrapper_writes = starts
+        .iter()
+        .filter_map(|&start| Some((start, wrappers::run(basename(texts.get(start)?), &texts[start + 1..])?)))
+        .flat_map(|(start, wrapped)| {
+            let wrapper = basename(texts[start]).to_string();
+            wrapped.writes.into_iter().map(move |output| {
+                let file = match output {
+                    Output::Word(word, from) => Arg::of(&words[start + 1 + word], vars).tail(from),
+                    Output::Default(name) => Arg::literal(name, None),
+                };
+                // Written where the wrapper runs, not where a wrapper after it moves the command
+                // (`time -o f env -C dir …`), which the directory the command runs in is.
+                let elsewhere = chdir_at.is_some_and(|chdir| chdir > start) && !file.text.starts_with('/');
+                (wrapper.clone(), if elsewhere { Arg::unknown(file.text) } else { file })
+            })
+        })
+        .collect();
     let mut unknown_program = words.get(at).filter(|word| known_only_when_run(word)).map(|word| word.text.clone());
     let program_word = words.get(at).map(|word| word.text.clone()).unwrap_or_default();
     let script = |runs: Runs| {
@@ -609,6 +651,10 @@ fn look_through(
         Some(shell) if SHELLS.contains(&shell) => shell_script(&texts[at + 1..]).map(own_shell),
         Some("find") => find_commands(command, at).map(own_shell),
         Some("trap") => trap_action(&texts[at + 1..]).map(|(action, _)| script(Runs::Later)(action.to_string())),
+        // Its callback is evaluated with an index and the line read, single-quoted, after it.
+        Some("mapfile" | "readarray") => {
+            mapfile_callback(&texts[at + 1..]).map(|callback| script(Runs::Repeatedly)(format!("{callback} 0 \"$_\"")))
+        }
         Some(name) if wrappers::is_wrapper(name) => match wrappers::run(name, &texts[at + 1..]).map(|w| w.run) {
             Some(Run::Script(text)) => Some(own_shell(text)),
             Some(Run::Unknown(written)) => {
@@ -648,11 +694,26 @@ fn look_through(
             })
         }
     };
+    // An alias the line defined may stand for the program (once `shopt -s expand_aliases` ran, on a
+    // later line): what it expands to runs too.
+    let alias = words.get(at).filter(|word| word.quoted.is_empty()).and_then(|word| aliases.alias(&word.text));
+    let script = match alias {
+        Some(Some(value)) if script.is_none() => {
+            let rest = words.get(at + 1).and_then(|next| command.raw.get(next.span.start..)).unwrap_or_default();
+            Some(Script { text: format!("{value} {rest}"), runs: Runs::Here, program: program_word.clone() })
+        }
+        Some(_) => {
+            unknown_program.get_or_insert_with(|| texts[at].to_string());
+            script
+        }
+        None => script,
+    };
     // Defining a function runs none of it; a body whose end is not followed
     // (`f() ( … )`) is taken as running its commands now.
     let sets_anything = (defines && !opens_braced_body(words))
         || match program.as_deref() {
             Some("eval") => !args.iter().all(|arg| arg.literal),
+            Some("mapfile" | "readarray") => mapfile_callback(&texts[at + 1..]).is_some(),
             // Unless on exit alone, its action may run between later commands (DEBUG: before each).
             Some("trap") => {
                 trap_action(&texts[at + 1..]).is_some_and(|(_, signals)| !signals.iter().all(|s| on_exit(s)))
@@ -688,7 +749,9 @@ fn look_through(
         input_names,
         assignments,
         chdir,
+        script_env: None,
         wrapper_reads,
+        wrapper_writes,
         place,
         sets_anything,
         function_body,
@@ -732,20 +795,53 @@ fn known_only_when_run(word: &Word) -> bool {
 /// `-D`, unshare's `-w`, systemd-run's (see [`wrappers`]); the word (of
 /// `words`) naming the directory and where in it the name starts.
 fn wrapper_chdir(words: &[Word], texts: &[&str], start: usize, at: usize) -> Option<Chdir> {
-    let name = basename(texts[start]);
+    let name = basename(texts.get(start)?);
+    if name == "sudo" && sudo_login(texts.get(start + 1..at)?) {
+        return Some(Chdir::Unknown);
+    }
     let short = match name {
         "env" => Some("-C"),
         "sudo" => Some("-D"),
         _ => None,
     };
     if let Some(short) = short {
-        let (word, from) = chdir_option(&words[start + 1..at], short)?;
+        let (word, from) = chdir_option(words.get(start + 1..at)?, short)?;
         return Some(Chdir::Word(start + 1 + word, from));
     }
-    match wrappers::run(name, &texts[start + 1..])?.chdir? {
+    match wrappers::run(name, texts.get(start + 1..)?)?.chdir? {
         Chdir::Word(word, from) => Some(Chdir::Word(start + 1 + word, from)),
         Chdir::Unknown => Some(Chdir::Unknown),
     }
+}
+
+/// Whether sudo's options (`args`, up to its command) run a login shell
+/// (`-i`, `--login`, `-iu root`), which starts in the user's home.
+fn sudo_login(args: &[&str]) -> bool {
+    let (_, takes_value) = WRAPPERS.iter().find(|(name, _)| *name == "sudo").expect("sudo is a wrapper");
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        if *word == "--" {
+            break;
+        }
+        if word.starts_with("--") {
+            if "--login".starts_with(*word) && word.len() > 3 {
+                return true;
+            }
+            continue;
+        }
+        for (at, letter) in word.char_indices().skip(1) {
+            if letter == 'i' {
+                return true;
+            }
+            if takes_value.contains(&format!("-{letter}").as_str()) {
+                if at + 1 == word.len() {
+                    words.next();
+                }
+                break;
+            }
+        }
+    }
+    false
 }
 
 /// The word among env's or sudo's options (`words`, up to its command)
@@ -858,6 +954,21 @@ fn skip_prefix(words: &[Word], texts: &[&str], at: usize) -> Option<usize> {
     (next < texts.len()).then_some(next)
 }
 
+/// How many `}` at the command's steps (`starts`, in `words`) close a
+/// group. Bash takes `}` as one only where a reserved word may stand: the
+/// command's first word or one after another reserved word (`fi }`), and
+/// unquoted; `'}'`, `\}`, `command }` or `x=1 }` run a program named `}`,
+/// and the function's body goes on past them. A `{` is counted wherever it
+/// stands: taking one too many keeps a body open longer, which only makes
+/// more of the line unknown.
+fn closing_braces(words: &[Word], starts: &[usize]) -> isize {
+    let reserved = starts
+        .iter()
+        .map_while(|&start| words.get(start))
+        .take_while(|word| word.quoted.is_empty() && KEYWORDS.contains(&word.text.as_str()));
+    reserved.filter(|word| word.text == "}").count().try_into().unwrap_or(isize::MAX)
+}
+
 /// Whether `words` define a function whose body is a `{ … }` group, whose
 /// end the brace that closes it marks.
 fn opens_braced_body(words: &[Word]) -> bool {
@@ -936,18 +1047,28 @@ fn find_commands(command: &Command, at: usize) -> Option<String> {
     (!scripts.is_empty()).then(|| scripts.join("\n"))
 }
 
-/// The script after `-c` (or a flag cluster holding `c`, as in `-lc`).
+/// The script a shell runs: its first operand, once `-c` is among its
+/// options (alone or in a cluster, `-lc`), wherever it stands among them
+/// (`bash -c -e 'cmd'`). Options end at `--`, `-` or the first operand;
+/// `-o`/`+o` (and bash's `-O`/`+O`), also in a cluster, take the next
+/// word, as do `--rcfile` and `--init-file` (`bash -O extglob -c 'cmd'`).
 fn shell_script(args: &[&str]) -> Option<String> {
-    let mut iter = args.iter();
-    while let Some(arg) = iter.next() {
-        if !arg.starts_with('-') || *arg == "--" {
-            return None;
+    let mut command = false;
+    let mut at = 0;
+    while let Some(&arg) = args.get(at) {
+        if arg == "--" || arg == "-" {
+            at += 1;
+            break;
         }
-        if !arg.starts_with("--") && arg.contains('c') {
-            return iter.next().map(|script| script.to_string());
+        if let Some(long) = arg.strip_prefix("--") {
+            at += 1 + usize::from(matches!(long, "rcfile" | "init-file"));
+            continue;
         }
+        let Some(cluster) = arg.strip_prefix(['-', '+']) else { break };
+        command |= arg.starts_with('-') && cluster.contains('c');
+        at += 1 + cluster.chars().filter(|&letter| letter == 'o' || letter == 'O').count();
     }
-    None
+    args.get(at).filter(|_| command).map(|script| script.to_string())
 }
 
 /// The action `trap ACTION SIGNAL…` sets and its signals (from its words
@@ -963,6 +1084,32 @@ fn trap_action<'a>(args: &'a [&'a str]) -> Option<(&'a str, &'a [&'a str])> {
         [action, signals @ ..] if *action != "-" && !signals.is_empty() => Some((action, signals)),
         _ => None,
     }
+}
+
+/// The callback `mapfile -C CALLBACK` (`args`: the words after its name)
+/// evaluates every `-c` lines; the last given counts.
+fn mapfile_callback<'a>(args: &[&'a str]) -> Option<&'a str> {
+    let mut callback = None;
+    let mut at = 0;
+    while let Some(&word) = args.get(at).filter(|word| word.starts_with('-') && **word != "-") {
+        at += 1;
+        if word == "--" {
+            break;
+        }
+        for (i, letter) in word.char_indices().skip(1) {
+            if !"dnOsuCc".contains(letter) {
+                continue;
+            }
+            let rest = &word[i + 1..];
+            let value = if rest.is_empty() { args.get(at).copied() } else { Some(rest) };
+            at += usize::from(rest.is_empty());
+            if letter == 'C' {
+                callback = value.or(callback);
+            }
+            break;
+        }
+    }
+    callback
 }
 
 /// Whether a trap's condition is the shell's exit (`EXIT`, `0`, `SIGEXIT`).
@@ -1150,6 +1297,21 @@ mod tests {
         assert!(matches("rm:*", "eval rm -rf x"));
         assert!(matches("rm:*", "sudo bash -c 'eval \"rm -rf x\"'"));
         assert!(!matches("rm:*", "bash script.sh"));
+        // Its options may stand on either side of `-c`, some taking a value.
+        for command in [
+            "bash -O extglob -c 'rm -rf x'",
+            "bash -c -e 'rm -rf x'",
+            "sh -c -- 'rm -rf x'",
+            "bash -eo pipefail -c 'rm -rf x'",
+            "bash -co errexit 'rm -rf x'",
+            "bash +O extglob --rcfile f -c 'rm -rf x'",
+        ] {
+            assert!(matches("rm:*", command), "{command}");
+        }
+        assert!(!matches("rm:*", "bash -o rm script.sh"));
+        for command in ["rbash -c 'rm -rf x'", "busybox ash -c 'rm -rf x'", "mksh -c 'rm -rf x'", "csh -c 'rm -rf x'"] {
+            assert!(matches("rm:*", command), "{command}");
+        }
     }
 
     #[test]

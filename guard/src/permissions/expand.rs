@@ -30,8 +30,20 @@ pub(crate) enum Expansion {
     Under(PathBuf),
 }
 
-/// The paths `pattern` (one word of [`super::braces::expand`]) names in `cwd`.
-pub(crate) fn expand(pattern: &str, cwd: &Path, home: &Path, budget: &mut Budget) -> Expansion {
+/// Shell options that make a glob match more (`shopt -s dotglob`,
+/// `nocaseglob`).
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Options {
+    /// `*`, `?` and `[…]` match a leading `.`, and `**` enters hidden
+    /// directories.
+    pub(crate) dotglob: bool,
+    /// Letters match either case.
+    pub(crate) nocase: bool,
+}
+
+/// The paths `pattern` (one word of [`super::braces::expand`]) names in
+/// `cwd`, with the shell's `options`.
+pub(crate) fn expand(pattern: &str, cwd: &Path, home: &Path, budget: &mut Budget, options: Options) -> Expansion {
     let (start, rest) = if let Some(rest) = pattern.strip_prefix('/') {
         (Path::new("/"), rest)
     } else if pattern == "~" {
@@ -55,12 +67,14 @@ pub(crate) fn expand(pattern: &str, cwd: &Path, home: &Path, budget: &mut Budget
         }
         globbed = true;
         let next = if segment == "**" {
-            directories_below(&reached, budget)
+            directories_below(&reached, budget, options.dotglob)
         } else {
-            let Ok(glob) = GlobBuilder::new(segment).literal_separator(true).backslash_escape(true).build() else {
+            let mut glob = GlobBuilder::new(segment);
+            let glob = glob.literal_separator(true).backslash_escape(true).case_insensitive(options.nocase);
+            let Ok(glob) = glob.build() else {
                 return Expansion::Paths(Vec::new());
             };
-            matching(&reached, &glob.compile_matcher(), segment.starts_with('.'), budget)
+            matching(&reached, &glob.compile_matcher(), options.dotglob || segment.starts_with('.'), budget)
         };
         match next {
             // A match may be a link of the command's own /proc (`/proc/self/c?d`).
@@ -89,15 +103,17 @@ fn matching(dirs: &[PathBuf], glob: &GlobMatcher, dotted: bool, budget: &mut Bud
     Some(out)
 }
 
-/// Each of `dirs` and every directory below it not hidden, for `**`.
-fn directories_below(dirs: &[PathBuf], budget: &mut Budget) -> Option<Vec<PathBuf>> {
+/// Each of `dirs` and every directory below it not hidden (but with
+/// `dotglob`), for `**`.
+fn directories_below(dirs: &[PathBuf], budget: &mut Budget, dotglob: bool) -> Option<Vec<PathBuf>> {
     let mut out = Vec::new();
     for dir in dirs.iter().filter(|dir| dir.is_dir()) {
         let mut pending = vec![dir.clone()];
         while let Some(dir) = pending.pop() {
             for name in budget.list(&dir)?.into_iter().rev() {
                 let path = dir.join(&name);
-                if !name.as_encoded_bytes().starts_with(b".") && path.symlink_metadata().is_ok_and(|meta| meta.is_dir())
+                if (dotglob || !name.as_encoded_bytes().starts_with(b"."))
+                    && path.symlink_metadata().is_ok_and(|meta| meta.is_dir())
                 {
                     pending.push(path);
                 }
@@ -159,7 +175,7 @@ mod tests {
     }
 
     fn names(pattern: &str, cwd: &Path, root: &Path) -> Vec<String> {
-        match expand(pattern, cwd, root, &mut Budget::new(1000)) {
+        match expand(pattern, cwd, root, &mut Budget::new(1000), Options::default()) {
             Expansion::Paths(paths) => {
                 paths.iter().map(|p| p.strip_prefix(root).unwrap().display().to_string()).collect()
             }
@@ -189,9 +205,9 @@ mod tests {
     #[test]
     fn too_many_names_everything_under_the_fixed_prefix() {
         let (_dir, root) = tree(&["big/a/x", "big/b/x", "big/c/x"]);
-        let expanded = expand("big/*/x", &root, &root, &mut Budget::new(2));
+        let expanded = expand("big/*/x", &root, &root, &mut Budget::new(2), Options::default());
         assert_eq!(expanded, Expansion::Under(root.join("big")));
         let all = ["a", "b", "c"].iter().map(|d| root.join("big").join(d).join("x")).collect();
-        assert_eq!(expand("big/*/x", &root, &root, &mut Budget::new(6)), Expansion::Paths(all));
+        assert_eq!(expand("big/*/x", &root, &root, &mut Budget::new(6), Options::default()), Expansion::Paths(all));
     }
 }

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use super::bash::{Arg, Invocation};
 use super::expand::{self, Expansion};
-use super::paths::{PathRule, ThroughProc, canonical_prefix, through_proc};
+use super::paths::{PathRule, ThroughProc, canonical_prefix, command_path, lexical, through_proc};
 use super::scope::{Place, Settings};
 use super::walk::{self, Budget};
 use super::{MAX_OPERANDS, Permissions, Target, braces, git, git_index, option_files, readers, writers};
@@ -82,6 +82,20 @@ pub(super) struct Finder<'a> {
     /// (`unknown_dir`).
     cwd: PathBuf,
     unknown_dir: Option<String>,
+    /// The name the shell knows `cwd` by (`$PWD`): the path a `cd` took,
+    /// through the links it followed, which its next `cd ..` climbs.
+    pwd: PathBuf,
+    /// The name of `start` as given, which the shell may know it by.
+    start_pwd: PathBuf,
+    /// A `cd`'s `..` may climb from the real path as well as from the
+    /// shell's name for it: the line may have run `set -P`, or its
+    /// directory was given through a link, a name the shell knows it by
+    /// only if its `PWD` says so.
+    physical: bool,
+    /// Shell options a command of the line may have set that make globs
+    /// match more, from that command on (see [`Finder::note_glob_options`]).
+    glob_options: expand::Options,
+    extglob: bool,
     /// A command of the line set `CDPATH`, which a relative `cd` may then
     /// follow to anywhere; as what sets it, or not, when is not followed.
     cdpath: bool,
@@ -94,19 +108,49 @@ pub(super) struct Finder<'a> {
 
 /// Where a command (`by`, as written) moved the directory: `None` when
 /// that is known only when it runs.
+#[derive(Clone)]
 struct Dir {
-    path: Option<PathBuf>,
+    path: Option<Cwd>,
     by: String,
+}
+
+/// A directory, and the name the shell knows it by (see [`Finder::pwd`]).
+#[derive(Clone)]
+struct Cwd {
+    real: PathBuf,
+    logical: PathBuf,
+}
+
+impl Cwd {
+    fn real(real: PathBuf) -> Cwd {
+        Cwd { logical: real.clone(), real }
+    }
+}
+
+/// How a `cd` takes a `..`: from the name the shell knows its directory
+/// by (bash's default, `-L`), from the real path (`-P`), or either (the
+/// line may have run `set -P`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Parents {
+    Logical,
+    Physical,
+    Either,
 }
 
 impl<'a> Finder<'a> {
     pub(super) fn new(permissions: &'a Permissions, cwd: &Path) -> Finder<'a> {
         let start = canonical_prefix(cwd);
+        let given = lexical(cwd);
         Finder {
             permissions,
             budget: Budget::new(walk::MAX_ENTRIES),
             git_budget: Budget::new(git_index::LINE_ENTRIES),
             cwd: start.clone(),
+            physical: given != start,
+            pwd: given.clone(),
+            start_pwd: given,
+            glob_options: expand::Options::default(),
+            extglob: false,
             start,
             dirs: Settings::default(),
             unknown_dir: None,
@@ -128,11 +172,20 @@ impl<'a> Finder<'a> {
         self.cdpath |= invocation.assignments.iter().any(|(name, _)| name == "CDPATH" || name == "CDPATH+")
             || invocation.args.iter().any(|arg| sets_cdpath(&arg.text));
         if let Some(dir) = &invocation.chdir {
-            match self.dir_of("env", dir, written(invocation)) {
-                Dir { path: Some(path), .. } => (self.cwd, self.unknown_dir) = (path, None),
+            let dir = self.dir_of("env", dir, written(invocation), Parents::Physical);
+            // The script it runs starts there (`env -C qa sh -c 'cat secret/plan.txt'`).
+            if let Some(env) = &invocation.script_env {
+                self.dirs.set(&Place { env: env.clone(), conditional: false }, dir.clone());
+            }
+            match dir {
+                Dir { path: Some(path), .. } => {
+                    (self.cwd, self.pwd, self.unknown_dir) = (path.real.clone(), path.real, None);
+                }
                 Dir { path: None, by } => self.unknown_dir = Some(by),
             }
         }
+        self.physical |= program == "set" && sets_physical(&invocation.args);
+        self.note_glob_options(program, invocation);
         // `pushd -n` only adds to the stack.
         let stays = program == "pushd" && invocation.args.iter().any(|arg| arg.text == "-n");
         if matches!(program, "cd" | "pushd" | "popd") && !stays {
@@ -188,6 +241,9 @@ impl<'a> Finder<'a> {
         }
         for (wrapper, file) in &invocation.wrapper_reads {
             self.file(&format!("`{wrapper}` reads"), file, false);
+        }
+        for (wrapper, file) in &invocation.wrapper_writes {
+            self.file(&format!("`{wrapper}` writes"), file, true);
         }
         for redirect in &invocation.redirects {
             self.redirect(&redirect.target, redirect.write);
@@ -387,13 +443,14 @@ impl<'a> Finder<'a> {
     /// it sees left it, when that `cd` certainly ran and its directory is
     /// known; else the line's (unused: `unknown_dir` says why).
     fn enter(&mut self, place: &Place) {
-        (self.cwd, self.unknown_dir) = match self.dirs.seen(&place.env) {
-            None => (self.start.clone(), None),
+        let (cwd, unknown_dir) = match self.dirs.seen(&place.env) {
+            None => (Cwd { real: self.start.clone(), logical: self.start_pwd.clone() }, None),
             Some(seen) => match (&seen.value.path, seen.certain) {
                 (Some(path), true) => (path.clone(), None),
-                _ => (self.start.clone(), Some(seen.value.by.clone())),
+                _ => (Cwd::real(self.start.clone()), Some(seen.value.by.clone())),
             },
         };
+        (self.cwd, self.pwd, self.unknown_dir) = (cwd.real, cwd.logical, unknown_dir);
     }
 
     /// Where `cd`, `pushd` or `popd` moves the directory. Known only when
@@ -402,20 +459,32 @@ impl<'a> Finder<'a> {
     /// one the line certainly set), one that is not an existing directory
     /// now, `pushd +N`, a relative one once the line set `CDPATH`, or a
     /// relative one from a directory that is itself unknown (said to be
-    /// after the command making it so).
+    /// after the command making it so), or one whose `..` climbs elsewhere
+    /// from the real path than from the shell's name for it once the line
+    /// may have run `set -P`.
     fn moved_to(&mut self, program: &str, invocation: &Invocation) -> Dir {
         let by = written(invocation);
-        let operand = invocation.args.iter().find(|arg| arg.text == "-" || !arg.text.starts_with('-'));
-        let Some(operand) = operand else {
-            let path = (program == "cd").then(|| self.permissions.home.clone());
+        let at = invocation.args.iter().position(|arg| arg.text == "-" || !arg.text.starts_with('-'));
+        let Some(at) = at else {
+            let path = (program == "cd").then(|| Cwd::real(self.permissions.home.clone()));
             return Dir { path, by };
         };
-        self.dir_of(program, operand, by)
+        // The last of `-L` and `-P` counts, over `set -P`.
+        let options = invocation.args[..at].iter().filter(|arg| arg.text != "--");
+        let letters = options.flat_map(|arg| arg.text.chars().skip(1)).filter(|&c| c == 'L' || c == 'P');
+        let parents = match letters.last() {
+            Some('P') => Parents::Physical,
+            Some(_) => Parents::Logical,
+            None if self.physical => Parents::Either,
+            None => Parents::Logical,
+        };
+        self.dir_of(program, &invocation.args[at], by, parents)
     }
 
     /// The directory `operand` of `program` (`cd`, `pushd`, `popd`, or
-    /// `env` for its `-C`) names, known as [`Self::moved_to`] says.
-    fn dir_of(&mut self, program: &str, operand: &Arg, by: String) -> Dir {
+    /// `env` for its `-C`) names, known as [`Self::moved_to`] says, a `..`
+    /// in it taken as `parents` says.
+    fn dir_of(&mut self, program: &str, operand: &Arg, by: String, parents: Parents) -> Dir {
         let unknown = |by: String| Dir { path: None, by };
         let word = match &operand.values[..] {
             _ if operand.literal => operand,
@@ -438,12 +507,70 @@ impl<'a> Finder<'a> {
             Expansion::Paths(paths) => canonical_prefix(&paths[0]),
             Expansion::Under(dir) => dir,
         };
+        let climbs = word.text.split('/').any(|name| name == "..");
+        let path = match parents {
+            Parents::Physical => Cwd::real(path),
+            // A glob's matches are the real directory's names, and bash's
+            // `..` after them climbs their names: not followed.
+            _ if word.glob.is_some() => match climbs || self.pwd != self.cwd {
+                true => return unknown(by),
+                false => Cwd::real(path),
+            },
+            _ => {
+                let logical = self.logical_dir(&word.text);
+                let real = canonical_prefix(&command_path(&logical, &self.cwd));
+                match () {
+                    // Another root's or process's directory, which bash names as it reached it.
+                    _ if logical.starts_with("/proc") && climbs => return unknown(by),
+                    _ if parents == Parents::Either && real != path && real.is_dir() => return unknown(by),
+                    // Bash goes there; when that is no directory, to the word as the kernel takes it.
+                    _ if real.is_dir() => Cwd { real, logical },
+                    _ => Cwd::real(path),
+                }
+            }
+        };
         // A `cd` to what is no directory fails and leaves the shell where it
         // was, which may be anywhere once the line goes on (`cd x || …`).
-        if !path.is_dir() {
+        if !path.real.is_dir() {
             return unknown(by);
         }
         Dir { path: Some(path), by }
+    }
+
+    /// Notes the shell options a command may set that make a glob match
+    /// more: `dotglob` (also set by assigning `GLOBIGNORE`), `nocaseglob`
+    /// and `extglob`, wherever a word of it names one (`shopt -s dotglob`,
+    /// `bash -O extglob -c …`, `BASHOPTS=…`: every one), or all of them
+    /// for a `shopt` whose options are known only when it runs. A subshell
+    /// or a later `shopt -u` is not followed: they hold for the rest of the
+    /// line, which names more files, never fewer.
+    fn note_glob_options(&mut self, program: &str, invocation: &Invocation) {
+        let names = invocation.assignments.iter().map(|(name, _)| name.as_str());
+        let words = names.chain(invocation.args.iter().map(|arg| arg.text.as_str())).chain([program]);
+        let (mut dotglob, mut nocase, mut extglob) = (false, false, false);
+        let all = program == "shopt" && invocation.args.iter().any(|arg| !arg.literal);
+        for word in words {
+            let every = all || word.contains("BASHOPTS");
+            dotglob |= every || word.contains("dotglob") || word.contains("GLOBIGNORE");
+            nocase |= every || word.contains("nocaseglob");
+            extglob |= every || word.contains("extglob");
+        }
+        self.glob_options.dotglob |= dotglob;
+        self.glob_options.nocase |= nocase;
+        self.extglob |= extglob;
+    }
+
+    /// The directory a `cd` to `word` (no glob) names as bash's `cd` takes
+    /// it: from the name the shell knows its directory by ([`Self::pwd`]),
+    /// a `..` dropping the name before it (`cd link/..` stays).
+    fn logical_dir(&self, word: &str) -> PathBuf {
+        let home = &self.permissions.home;
+        let path = match word.strip_prefix('~') {
+            Some("") => home.clone(),
+            Some(rest) if rest.starts_with('/') => home.join(&rest[1..]),
+            _ => self.pwd.join(word),
+        };
+        lexical(&path)
     }
 
     /// The command that left the directory unknown, when `word` is a
@@ -489,13 +616,20 @@ impl<'a> Finder<'a> {
     fn paths_of(&mut self, arg: &Arg) -> Vec<Expansion> {
         let (cwd, home) = (&self.cwd, &self.permissions.home);
         let resolve = |word: &str| self.permissions.resolve(word, cwd);
+        // An extended pattern (`@(…)`, `!(…)`…) may match anything under the directory before it.
+        let extended = ["?(", "*(", "+(", "@(", "!("].iter().filter_map(|start| arg.text.find(start)).min();
+        if let Some(at) = extended.filter(|_| self.extglob) {
+            let dir = arg.text[..at].rfind('/').map_or("", |slash| &arg.text[..=slash]);
+            return vec![Expansion::Under(resolve(&expand::unescape(dir)))];
+        }
         let Some(pattern) = &arg.glob else { return vec![Expansion::Paths(vec![resolve(&arg.text)])] };
         let Some(words) = braces::expand(pattern, braces::MAX_WORDS.min(self.budget.left())) else {
             return vec![Expansion::Under(resolve(&braces::literal_dir(pattern)))];
         };
         self.budget.spend(words.len());
         let budget = &mut self.budget;
-        let expand_word = |word: &String| match expand::expand(word, cwd, home, budget) {
+        let options = self.glob_options;
+        let expand_word = |word: &String| match expand::expand(word, cwd, home, budget, options) {
             Expansion::Paths(paths) if paths.is_empty() => Expansion::Paths(vec![resolve(&expand::unescape(word))]),
             expansion => expansion,
         };
@@ -540,6 +674,12 @@ impl<'a> Finder<'a> {
 enum Pool {
     Walk,
     GitIndex,
+}
+
+/// Whether `set`'s `args` may make `cd` physical: `-P` (also among other
+/// letters, `-eP`) or `-o physical`.
+fn sets_physical(args: &[Arg]) -> bool {
+    args.iter().any(|arg| arg.text == "physical" || (arg.text.starts_with('-') && arg.text.contains('P')))
 }
 
 /// Whether `path` leads through another process's `/proc/N/cwd` or `root`.

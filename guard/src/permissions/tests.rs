@@ -383,6 +383,32 @@ fn globs_are_checked_as_every_path_they_match() {
 }
 
 #[test]
+fn globs_match_what_the_shell_options_the_line_sets_make_them_match() {
+    let (s, p, file) = qa();
+    let env = deny("Read(./.env)", &file);
+    for (command, part) in [
+        ("shopt -s dotglob; cat *", "`cat` reads `*`, which matches .env"),
+        ("GLOBIGNORE=x; cat *", "`cat` reads `*`, which matches .env"),
+        ("env BASHOPTS=dotglob bash -c 'cat *'", "`cat` reads `*`, which matches .env"),
+        ("bash -O dotglob -c 'cat *'", "`cat` reads `*`, which matches .env"),
+        ("o=dotglob; shopt -s $o; cat *", "`cat` reads `*`, which matches .env"),
+        ("shopt -s nocaseglob; cat .EN?", "`cat` reads `.EN?`, which matches .env"),
+        ("shopt -s nocaseglob; f='.EN?'; cat $f", "`cat` reads `$f` = `.EN?`, which matches .env"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(env.clone(), part), "{command}");
+    }
+    // An extended pattern is not matched here: anything under the directory before it may be read.
+    let command = "shopt -s extglob; f='qa/@(secret)/plan.txt'; cat $f";
+    assert!(
+        matches!(p.check_shell(command, &s.root), Verdict::Deny { rule, .. } if rule == "Read(./qa/secret/**)"),
+        "{command}"
+    );
+    for command in ["cat *", "shopt -s extglob; cat README.md", "shopt -s nocaseglob; cat src/*"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
+
+#[test]
 fn braces_are_expanded_before_globs_whether_or_not_files_exist() {
     let (s, p, file) = qa();
     let env = deny("Read(./.env)", &file);
@@ -1446,6 +1472,80 @@ fn a_functions_body_is_checked_as_commands_run_when_it_is_called() {
 }
 
 #[test]
+fn a_brace_bash_runs_as_a_program_leaves_a_functions_body_open() {
+    let (s, p, file) = qa();
+    s.file("README.md");
+    // Quoted, escaped, or after a wrapper or an assignment, `}` is a command's name: the body goes on, and
+    // its `cat` runs at the call, after `f=.env`.
+    for close in ["'}'", "\\}", "\"}\"", "command }", "x=1 }"] {
+        let command = format!("f=README.md; g() {{ {close} 2>/dev/null; cat $f; }}; f=.env; g");
+        assert_eq!(
+            p.check_shell(&command, &s.root),
+            unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `$f`"),
+            "{command}"
+        );
+    }
+    // After a reserved word it closes the body as bash reads it.
+    for command in ["g() { if :; then :; fi }; cat README.md", "g() { { :; } }; cat README.md"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
+
+#[test]
+fn a_mapfile_callback_is_checked_as_commands_run_between_the_lines_it_reads() {
+    let (s, p, file) = qa();
+    s.file("README.md");
+    for command in ["mapfile -C 'rm -rf qa;:' -c 1 a < README.md", "readarray -c1 -tC'rm -rf qa;:' a < README.md"] {
+        assert_eq!(
+            p.check_shell(command, &s.root),
+            because(deny("Bash(rm:*)", &file), "`rm -rf qa` matches it"),
+            "{command}"
+        );
+    }
+    // It may set any variable and move the directory, for the line and for its own next run.
+    assert_eq!(
+        p.check_shell("f=README.md; mapfile -C 'f=.env;:' -c 1 a < README.md; cat $f", &s.root),
+        unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `$f`")
+    );
+    let command = "mapfile -C 'cat plan.txt; cd qa/secret;:' -c 1 a < README.md";
+    assert_eq!(
+        p.check_shell(command, &s.root),
+        unknown_file("Read(./qa/secret/**)", &file, &format!("`cat` reads `plan.txt` after `{command}`"))
+    );
+    assert_eq!(p.check_shell("mapfile -t a < README.md; cat README.md", &s.root), Verdict::Allow);
+}
+
+#[test]
+fn a_heredocs_substitutions_run_unless_its_delimiter_is_quoted() {
+    let (s, p, file) = qa();
+    assert_eq!(
+        p.check_shell("cat <<E\n$(cat .env)\nE", &s.root),
+        because(deny("Read(./.env)", &file), "`cat` reads `.env`")
+    );
+    assert_eq!(p.check_shell("cat <<'E'\n$(cat .env)\nE", &s.root), Verdict::Allow);
+}
+
+#[test]
+fn an_alias_the_line_defines_is_checked_as_what_it_stands_for() {
+    let (s, p, file) = qa();
+    s.file("README.md");
+    // With expand_aliases, a later line's `ls` is what the alias says.
+    assert_eq!(
+        p.check_shell("shopt -s expand_aliases\nalias ls='cat .env #'\nls", &s.root),
+        because(deny("Read(./.env)", &file), "`cat` reads `.env`")
+    );
+    assert_eq!(
+        p.check_shell("shopt -s expand_aliases\nalias ls='rm -rf qa #'\nls", &s.root),
+        because(deny("Bash(rm:*)", &file), "`rm -rf qa` matches it")
+    );
+    assert_eq!(
+        p.check_shell("alias ls=\"$x\"\nls", &s.root),
+        Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(Cause::UnknownProgram("ls".into())) }
+    );
+    assert_eq!(p.check_shell("alias ll='ls -l'\nll src; alias", &s.root), Verdict::Allow);
+}
+
+#[test]
 fn a_loops_body_runs_again_after_what_it_sets() {
     let (s, p, file) = qa();
     let unknown =
@@ -1508,7 +1608,7 @@ fn a_parent_after_a_symbolic_link_climbs_from_where_it_leads() {
         ("cat /proc/self/cwd/docs/../plan.txt", "`cat` reads `/proc/self/cwd/docs/../plan.txt`"),
         ("cat d?cs/../plan.txt", "`cat` reads `d?cs/../plan.txt`, which matches qa/secret/plan.txt"),
         ("cat docs/../pl*", "`cat` reads `docs/../pl*`, which matches qa/secret/plan.txt"),
-        ("cd docs/.. && cat plan.txt", "`cat` reads `plan.txt`"),
+        ("cd -P docs/.. && cat plan.txt", "`cat` reads `plan.txt`"),
         ("grep -r x docs/..", "`grep` reads everything under `docs/..`, qa/secret/sub among it"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(secret.clone(), part), "{command}");
@@ -1527,6 +1627,38 @@ fn a_parent_after_a_symbolic_link_climbs_from_where_it_leads() {
 }
 
 #[test]
+fn cd_climbs_from_the_name_the_shell_knows_its_directory_by() {
+    let (s, p, file) = qa();
+    s.file("src/sub/x");
+    s.file("qa/secret/sub/x");
+    std::os::unix::fs::symlink(s.root.join("src/sub"), s.root.join("l")).unwrap();
+    std::os::unix::fs::symlink(s.root.join("qa/secret/sub"), s.root.join("docs")).unwrap();
+    // Bash's `cd` drops the name before a `..` (unless `-P`): `cd l/..` stays at the top, where .env is.
+    for command in
+        ["cd l/.. && cat .env", "cd l; cd ..; cat .env", "pushd l/.. && cat .env", "cd l; cd -L ..; cat .env"]
+    {
+        assert_eq!(
+            p.check_shell(command, &s.root),
+            because(deny("Read(./.env)", &file), "`cat` reads `.env`"),
+            "{command}"
+        );
+    }
+    assert_eq!(p.check_shell("cd docs/.. && cat plan.txt", &s.root), Verdict::Allow);
+    // After `set -P` it may climb from the real path: into qa/secret.
+    assert_eq!(
+        p.check_shell("set -P; cd docs/.. && cat plan.txt", &s.root),
+        unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `plan.txt` after `cd docs/..`")
+    );
+    // So from a directory given through a link: the shell knows it by that name only if its PWD says so.
+    // From l (src/sub) `..` is the top, where .env is, or src.
+    assert_eq!(
+        p.check_shell("cd .. && cat .env", &s.root.join("l")),
+        unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `.env` after `cd ..`")
+    );
+    assert_eq!(p.check_shell("cd .. && cat README.md", &s.root.join("src")), Verdict::Allow);
+}
+
+#[test]
 fn programs_that_run_a_command_are_read_as_they_read_their_options() {
     let (s, p, file) = qa();
     let denied =
@@ -1542,6 +1674,9 @@ fn programs_that_run_a_command_are_read_as_they_read_their_options() {
         "chrt 10 rm -rf qa",
         "chrt -o 0 rm -rf qa",
         "chrt -T 5 -d 0 rm -rf qa",
+        "chrt -o +0 rm -rf qa",
+        "chrt -o ' 0' rm -rf qa",
+        "chrt -o -- -0 rm -rf qa",
         "taskset 03 rm -rf qa",
         "taskset -c 0,1 rm -rf qa",
         "ionice -c 3 rm -rf qa",
@@ -1610,6 +1745,7 @@ fn programs_that_run_a_command_are_read_as_they_read_their_options() {
         ("unshare -R /tmp/r rm -rf qa", "unshare --root"),
         ("nsenter -t 1 -m rm -rf qa", "nsenter --mount"),
         ("systemd-run -H host rm -rf qa", "systemd-run --host"),
+        ("systemd-run -p RootDirectory=/srv rm -rf qa", "systemd-run -p RootDirectory=/srv"),
         ("busybox --list", "busybox --list"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), unknown(word), "{command}");
@@ -1627,14 +1763,62 @@ fn programs_that_run_a_command_are_read_as_they_read_their_options() {
         ("systemd-run -d cat .env", &env, "`cat` reads `.env`"),
         ("sudo -D qa cat secret/plan.txt", &secret, "`cat` reads `secret/plan.txt`"),
         ("sudo --chdir=qa -u root cat secret/plan.txt", &secret, "`cat` reads `secret/plan.txt`"),
+        // A script it hands to a shell starts there too.
+        ("env -C qa sh -c 'cat secret/plan.txt'", &secret, "`cat` reads `secret/plan.txt`"),
+        ("sudo -D qa su -c 'cat secret/plan.txt'", &secret, "`cat` reads `secret/plan.txt`"),
+        ("unshare -w qa flock f -c 'cat secret/plan.txt'", &secret, "`cat` reads `secret/plan.txt`"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(verdict.clone(), part), "{command}");
     }
     for (command, part) in [
         ("setsid cat \"$f\"", "`cat` reads `$f`"),
         ("systemd-run cat plan.txt", "`cat` reads `plan.txt` after `systemd-run cat plan.txt`"),
+        ("systemd-run sh -c 'cat plan.txt'", "`cat` reads `plan.txt` after `systemd-run sh -c 'cat plan.txt'`"),
+        (
+            "systemd-run -d -p WorkingDirectory=/srv cat plan.txt",
+            "`cat` reads `plan.txt` after `systemd-run -d -p WorkingDirectory=/srv cat plan.txt`",
+        ),
+        // A login shell starts in the user's home.
+        ("su -l me -c 'cat plan.txt'", "`cat` reads `plan.txt` after `su -l me -c 'cat plan.txt'`"),
+        ("su - me -c 'cat plan.txt'", "`cat` reads `plan.txt` after `su - me -c 'cat plan.txt'`"),
+        ("sudo -iu root cat plan.txt", "`cat` reads `plan.txt` after `sudo -iu root cat plan.txt`"),
+        ("sudo --login cat plan.txt", "`cat` reads `plan.txt` after `sudo --login cat plan.txt`"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, part), "{command}");
+    }
+}
+
+#[test]
+fn files_a_wrapper_writes_itself_are_edits() {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Edit(./config/**)"]}"#));
+    s.file("config/c.toml");
+    let p = s.load();
+    let file = s.project_file();
+    let edit = |part: &str| because(deny("Edit(./config/**)", &file), part);
+    for (command, part) in [
+        ("command time -o config/x ls", "`time` writes `config/x`"),
+        ("/usr/bin/time -ao config/x ls", "`time` writes `config/x`"),
+        ("time --output=config/x ls", "`time` writes `config/x`"),
+        ("script -qc ls config/log", "`script` writes `config/log`"),
+        ("script -O config/out -c ls", "`script` writes `config/out`"),
+        ("script --timing=config/t -c ls /dev/null", "`script` writes `config/t`"),
+        ("cd config; script -qc ls", "`script` writes `typescript`"),
+        ("env -C config time -o x ls", "`time` writes `x`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), edit(part), "{command}");
+    }
+    // Written where time runs, before env moves the command.
+    assert_eq!(
+        p.check_shell("command time -o x env -C config ls", &s.root),
+        Verdict::Ask {
+            rule: "Edit(./config/**)".into(),
+            file: file.clone(),
+            cause: Some(Cause::UnknownFile("`time` writes `x`".into()))
+        }
+    );
+    for command in ["command time -o log ls", "script -qc ls", "script -q /dev/null"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
 }
 
@@ -1645,6 +1829,7 @@ fn a_definition_a_known_variable_and_arithmetic_leave_reads_as_they_are() {
     for command in [
         "f() { :; }; cat README.md",
         "function f { ls; }; cat README.md",
+        "f=README.md; f=.env true; cat $f",
         "f=README.md; cat $f",
         "f=README.md; cat \"$f\"",
         "f='src/*.rs'; cat $f",
@@ -1667,6 +1852,9 @@ fn a_definition_a_known_variable_and_arithmetic_leave_reads_as_they_are() {
     for (command, part) in [
         ("f=README.md; g() { f=.env; }; g; cat $f", "`cat` reads `$f`"),
         ("f=README.md; source x; cat $f", "`cat` reads `$f`"),
+        // Before a special builtin an assignment outlives it where the shell follows POSIX (dash, `set -o posix`).
+        ("sh -c 'f=README.md; f=.env :; cat $f'", "`cat` reads `$f`"),
+        ("f=README.md; f=.env export g=1; cat $f", "`cat` reads `$f`"),
         ("f=README.md; if true; then f=.env; fi; cat $f", "`cat` reads `$f`"),
         ("g() { cd qa/secret; }; g; cat plan.txt", "`cat` reads `plan.txt` after `g`"),
         ("g() { :; cat plan.txt; }; cd qa/secret; g", "`cat` reads `plan.txt` after `g() { :`"),

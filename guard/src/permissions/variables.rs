@@ -12,7 +12,8 @@
 //! WORDS` (in the loop's body one of the words, see
 //! [`Variables::loop_words`]; unknown after its `done`), and `for` otherwise,
 //! `select`, `read`, `mapfile`, `readarray`, `printf -v`, `getopts`,
-//! `unset` and `${NAME:=…}` (unknown). Any variable may be set by `source`,
+//! `unset`, `${NAME:=…}` and `NAME=… :` before a special builtin, which
+//! outlives it where the shell follows POSIX (unknown). Any variable may be set by `source`,
 //! `.`, `eval` of a word known only when it runs, a call to a function the
 //! line defines, and any assignment once a name reference exists
 //! (`declare -n y=x; y=rm` sets x). After `shopt -s lastpipe` a pipeline's
@@ -31,6 +32,12 @@ use super::scope::{Place, Settings};
 
 /// Builtins whose `NAME=value` arguments set variables, after options.
 const DECLARING: [&str; 5] = ["export", "declare", "local", "readonly", "typeset"];
+/// POSIX's special builtins: assignments before one outlive it in a shell
+/// following POSIX.
+const SPECIAL_BUILTINS: [&str; 16] = [
+    ":", ".", "break", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set", "shift", "times",
+    "trap", "unset", "source",
+];
 /// Builtins that may set any variable of the shell they run in.
 const ANY: [&str; 2] = ["source", "."];
 
@@ -60,6 +67,8 @@ pub(crate) struct Variables {
     any: Settings<usize>,
     /// Functions the line defines: calling one may set any variable.
     functions: HashSet<String>,
+    /// Aliases the line defines, each with its value when a literal.
+    aliases: HashMap<String, Option<String>>,
     /// Settings so far, to order them.
     count: usize,
     /// The line ran `shopt -s lastpipe`.
@@ -80,6 +89,12 @@ impl Variables {
             return None;
         }
         seen.value.text.as_deref().filter(|_| seen.certain)
+    }
+
+    /// What the alias `name` the line defined stands for: `Some(None)`
+    /// when that is known only when it runs.
+    pub(crate) fn alias(&self, name: &str) -> Option<Option<&str>> {
+        self.aliases.get(name).map(Option::as_deref)
     }
 
     /// The variables of a script run when not known here (a trap's
@@ -170,6 +185,12 @@ impl Variables {
         }
         if let Some(name) = defined_function(words) {
             self.functions.insert(name);
+        }
+        if words.first().is_some_and(|word| word.text == "alias") {
+            for word in &words[1..] {
+                let Some((name, value)) = word.text.split_once('=') else { continue };
+                self.aliases.insert(name.to_string(), word.is_literal().then(|| value.to_string()));
+            }
         }
         self.lastpipe |= sets_lastpipe(words);
         let nested = place.env.len() > shell.env.len();
@@ -364,8 +385,15 @@ fn sets(words: &[Word]) -> Vec<(String, Option<String>)> {
                 return assignments.map(|word| assignment(word, false)).collect();
             }
             // Those are the program's own, but a builtin after them still sets what it
-            // sets (`IFS= read -r x`).
-            return sets(run_builtin(&words[assignments.count()..]));
+            // sets (`IFS= read -r x`). Before a special builtin they stay set where the
+            // shell follows POSIX (`sh -c`, bash's `set -o posix`: `f=x :`), so they may.
+            let count = assignments.count();
+            let program = run_builtin(&words[count..]);
+            let mut sets = sets(program);
+            if program.first().is_some_and(|word| SPECIAL_BUILTINS.contains(&word.text.as_str())) {
+                sets.extend(words[..count].iter().map(|word| (assignment(word, false).0, None)));
+            }
+            return sets;
         }
         name if DECLARING.contains(&name) => {
             let options: Vec<&str> =

@@ -33,11 +33,21 @@ pub(crate) enum Chdir {
     Unknown,
 }
 
+/// A file a wrapper writes itself: `time -o F`, script's log.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Output {
+    /// The file this word names, from this byte.
+    Word(usize, usize),
+    /// One it writes when none is given (script's `typescript`).
+    Default(&'static str),
+}
+
 /// What a wrapper does with its words.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Wrapped {
     pub(crate) run: Run,
     pub(crate) chdir: Option<Chdir>,
+    pub(crate) writes: Vec<Output>,
 }
 
 /// Whether `name` is a program this module reads.
@@ -424,11 +434,19 @@ fn parse(spec: &'static Options, args: &[&str]) -> Result<Parsed, String> {
     Ok(parsed)
 }
 
+/// Whether chrt takes `word` as a priority, as strtol does with base 10
+/// (leading white space, a sign: ` 0`, `+0`, `-0`); past it is the command.
+fn is_number(word: &str) -> bool {
+    let trimmed = word.trim_start_matches([' ', '\t', '\n', '\x0b', '\x0c', '\r']);
+    let digits = trimmed.strip_prefix(['+', '-']).unwrap_or(trimmed);
+    !digits.is_empty() && digits.bytes().all(|byte| byte.is_ascii_digit())
+}
+
 /// What the wrapper `name` runs given `args`, the words after it; `None`
 /// for a program this module does not read.
 pub(crate) fn run(name: &str, args: &[&str]) -> Option<Wrapped> {
     let (_, spec) = PROGRAMS.iter().find(|(program, _)| *program == name)?;
-    let wrapped = |run: Run| Some(Wrapped { run, chdir: None });
+    let wrapped = |run: Run| Some(Wrapped { run, chdir: None, writes: Vec::new() });
     let parsed = match parse(spec, args) {
         Ok(parsed) => parsed,
         Err(word) => return wrapped(Run::Unknown(format!("{name} {word}"))),
@@ -444,7 +462,9 @@ pub(crate) fn run(name: &str, args: &[&str]) -> Option<Wrapped> {
     let value = |option: &str| parsed.value(option).map(|(word, from)| args[word][from..].to_string());
     let first = parsed.operands.first().copied();
     let command = |at: Option<usize>| at.filter(|&at| at < args.len()).map_or(Run::Nothing, Run::Command);
-    let mut chdir = None;
+    // su's and runuser's login shell starts in the user's home.
+    let login = parsed.has("login") || parsed.operands.first().is_some_and(|&at| args[at] == "-");
+    let mut chdir = (matches!(name, "su" | "runuser") && login).then_some(Chdir::Unknown);
     let run = match name {
         // `flock FILE COMMAND…`, `flock FILE -c SCRIPT`; `flock FD` only locks.
         "flock" => match first.map(|file| (file, args.get(file + 1).copied())) {
@@ -457,7 +477,7 @@ pub(crate) fn run(name: &str, args: &[&str]) -> Option<Wrapped> {
         // `chrt -p` and `taskset -p` set a running process's; `chrt -m` reports.
         "chrt" if parsed.has("pid") || parsed.has("max") => Run::Nothing,
         "chrt" => {
-            let priority = first.filter(|&at| args[at].bytes().all(|byte| byte.is_ascii_digit()));
+            let priority = first.filter(|&at| is_number(args[at]));
             command(priority.map_or(first, |at| Some(at + 1)))
         }
         "taskset" if parsed.has("pid") => Run::Nothing,
@@ -485,17 +505,54 @@ pub(crate) fn run(name: &str, args: &[&str]) -> Option<Wrapped> {
         // Another process's namespaces: its files and directories.
         "nsenter" => elsewhere(&["all", "mount", "root", "wd", "wdns"]).unwrap_or_else(|| command(first)),
         "systemd-run" => {
-            // A service runs in / (a user's in home); a scope where it is started.
+            let properties: Vec<&str> = parsed
+                .options
+                .iter()
+                .filter(|(opt, _)| is(opt, "property"))
+                .filter_map(|(_, value)| value.map(|(word, from)| &args[word][from..]))
+                .collect();
+            let sets = |names: &[&str]| {
+                properties.iter().find(|property| names.iter().any(|name| property.split('=').next() == Some(name)))
+            };
+            // A service runs in / (a user's in home); a scope where it is started. A property
+            // may set it too, and which of it and an option counts is not followed.
             chdir = match parsed.value("working-directory") {
+                _ if sets(&["WorkingDirectory"]).is_some() => Some(Chdir::Unknown),
                 Some((word, from)) => Some(Chdir::Word(word, from)),
                 None if parsed.has("same-dir") || parsed.has("scope") => None,
                 None => Some(Chdir::Unknown),
             };
-            elsewhere(&["host", "machine"]).unwrap_or_else(|| command(first))
+            // Another root, or other files mounted over some.
+            let mounts = ["RootDirectory", "RootImage", "BindPaths", "BindReadOnlyPaths", "MountImages"];
+            let mounted = sets(&mounts).map(|property| Run::Unknown(format!("{name} -p {property}")));
+            elsewhere(&["host", "machine"]).or(mounted).unwrap_or_else(|| command(first))
         }
         // `doas -C config` checks, `-L` clears persisted logins.
         "doas" if parsed.has("C") || parsed.has("L") => Run::Nothing,
         _ => command(first),
     };
-    Some(Wrapped { run, chdir })
+    Some(Wrapped { run, chdir, writes: writes(name, &parsed) })
+}
+
+/// The files the wrapper `name` writes itself, given what it was given:
+/// GNU time's report (`-o`), script's logs (its file operand, else
+/// `typescript` unless `-O`/`-B` logs the output elsewhere).
+fn writes(name: &str, parsed: &Parsed) -> Vec<Output> {
+    let logs: &[&str] = match name {
+        "time" => &["output"],
+        "script" => &["log-in", "log-out", "log-io", "log-timing", "timing"],
+        _ => return Vec::new(),
+    };
+    let given = parsed.options.iter().filter(|(opt, _)| logs.iter().any(|log| is(opt, log)));
+    let mut writes: Vec<Output> =
+        given.filter_map(|(_, value)| *value).map(|(word, from)| Output::Word(word, from)).collect();
+    if name == "script" {
+        let output_given = parsed.has("log-out") || parsed.has("log-io");
+        match parsed.operands.first() {
+            Some(&file) => writes.push(Output::Word(file, 0)),
+            None if !output_given => writes.push(Output::Default("typescript")),
+            None => {}
+        }
+    }
+    writes
 }
