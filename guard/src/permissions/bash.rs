@@ -648,7 +648,15 @@ fn look_through(
     let (same_shell, own_shell) = (script(Runs::Here), script(Runs::OwnShell));
     let script = match program.as_deref() {
         Some("eval") => Some(same_shell(texts.get(at + 1..).unwrap_or_default().join(" "))),
-        Some(shell) if SHELLS.contains(&shell) => shell_script(&texts[at + 1..]).map(own_shell),
+        Some(shell) if SHELLS.contains(&shell) => match shell_runs(&texts[at + 1..]) {
+            ShellRuns::Command(text) => Some(own_shell(text.to_string())),
+            // Commands its input holds are known only when it runs (`echo 'rm -rf x' | sh`).
+            ShellRuns::Input => {
+                unknown_program.get_or_insert_with(|| format!("{shell} (the commands of its input)"));
+                None
+            }
+            ShellRuns::File => None,
+        },
         Some("find") => find_commands(command, at).map(own_shell),
         Some("trap") => trap_action(&texts[at + 1..]).map(|(action, _)| script(Runs::Later)(action.to_string())),
         // Its callback is evaluated with an index and the line read, single-quoted, after it.
@@ -1047,13 +1055,20 @@ fn find_commands(command: &Command, at: usize) -> Option<String> {
     (!scripts.is_empty()).then(|| scripts.join("\n"))
 }
 
-/// The script a shell runs: its first operand, once `-c` is among its
-/// options (alone or in a cluster, `-lc`), wherever it stands among them
-/// (`bash -c -e 'cmd'`). Options end at `--`, `-` or the first operand;
-/// `-o`/`+o` (and bash's `-O`/`+O`), also in a cluster, take the next
-/// word, as do `--rcfile` and `--init-file` (`bash -O extglob -c 'cmd'`).
-fn shell_script(args: &[&str]) -> Option<String> {
-    let mut command = false;
+/// What a shell given `args` runs: `-c`'s script, its first operand once `-c` is among its
+/// options (alone or in a cluster, `-lc`), wherever it stands among them (`bash -c -e 'cmd'`);
+/// else the commands of its input (no script file named, or `-s`: `echo 'rm -rf x' | sh`); else a
+/// script file. Options end at `--`, `-` or the first operand; `-o`/`+o` (and bash's `-O`/`+O`),
+/// also in a cluster, take the next word, as do `--rcfile` and `--init-file` (`bash -O extglob -c
+/// 'cmd'`).
+enum ShellRuns<'a> {
+    Command(&'a str),
+    Input,
+    File,
+}
+
+fn shell_runs<'a>(args: &[&'a str]) -> ShellRuns<'a> {
+    let (mut command, mut input) = (false, false);
     let mut at = 0;
     while let Some(&arg) = args.get(at) {
         if arg == "--" || arg == "-" {
@@ -1066,9 +1081,14 @@ fn shell_script(args: &[&str]) -> Option<String> {
         }
         let Some(cluster) = arg.strip_prefix(['-', '+']) else { break };
         command |= arg.starts_with('-') && cluster.contains('c');
+        input |= arg.starts_with('-') && cluster.contains('s');
         at += 1 + cluster.chars().filter(|&letter| letter == 'o' || letter == 'O').count();
     }
-    args.get(at).filter(|_| command).map(|script| script.to_string())
+    match args.get(at) {
+        Some(script) if command => ShellRuns::Command(script),
+        Some(_) if !input => ShellRuns::File,
+        _ => ShellRuns::Input,
+    }
 }
 
 /// The action `trap ACTION SIGNAL…` sets and its signals (from its words

@@ -28,6 +28,7 @@ pub(crate) struct Whole {
 }
 
 use super::walk::Filter;
+use super::writers::written;
 
 /// Programs `find -exec` or xargs may run that handle names or metadata,
 /// never what a file holds.
@@ -312,6 +313,10 @@ pub(crate) fn whole(program: &str, args: &[&str], not: &NotOperands) -> Option<W
         "tar" | "zip" => (operands(), false),
         "rsync" => (all_but_last(), false),
         "cp" | "scp" if flagged("rRa", &["--recursive", "--archive"]) => (all_but_last(), false),
+        // Moving or linking a directory puts everything under it where a later command of the
+        // line reads it by another name (`mv secret s2 && cat s2/key`, `ln -s secret l && cat
+        // l/key`): it reaches them as a recursive copy does. A lone `ln TARGET` links it here.
+        "mv" | "ln" => (written(program, args).map_or_else(operands, |written| written.sources), false),
         "diff" if flagged("r", &["--recursive"]) => (operands(), false),
         "find" => return find(args),
         _ => return None,

@@ -1516,6 +1516,52 @@ fn a_mapfile_callback_is_checked_as_commands_run_between_the_lines_it_reads() {
 }
 
 #[test]
+fn a_shell_reading_commands_from_its_input_runs_programs_known_only_then() {
+    let (s, p, file) = qa();
+    s.file("README.md");
+    let unknown = |shell: &str| Verdict::Ask {
+        rule: "Bash(rm:*)".into(),
+        file: file.clone(),
+        cause: Some(Cause::UnknownProgram(format!("{shell} (the commands of its input)"))),
+    };
+    for (command, shell) in [
+        ("echo 'rm -rf qa' | sh", "sh"),
+        ("printf 'rm -rf qa\\n' | bash -s", "bash"),
+        ("bash < README.md", "bash"),
+        ("echo 'rm -rf qa' | sudo sh -", "sh"),
+        ("echo 'rm -rf qa' | bash -e -s -- x", "bash"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown(shell), "{command}");
+    }
+    // A script named or given with -c is what runs.
+    assert_eq!(p.check_shell("bash script.sh", &s.root), Verdict::Allow);
+    assert_eq!(p.check_shell("bash -c 'ls'", &s.root), Verdict::Allow);
+}
+
+#[test]
+fn moving_or_linking_a_directory_reaches_everything_under_it() {
+    let (s, p, file) = qa();
+    let secret = deny("Read(./qa/secret/**)", &file);
+    // Everything under it is read by another name later on the line.
+    for (command, part) in [
+        ("mv qa/secret s2 && cat s2/plan.txt", "`mv` reads everything under `qa/secret`, qa/secret/plan.txt among it"),
+        (
+            "mv qa /tmp/moved; cat /tmp/moved/secret/plan.txt",
+            "`mv` reads everything under `qa`, qa/secret/plan.txt among it",
+        ),
+        (
+            "ln -s qa/secret sl && cat sl/plan.txt",
+            "`ln` reads everything under `qa/secret`, qa/secret/plan.txt among it",
+        ),
+        ("mv -t /tmp/out src qa", "`mv` reads everything under `qa`, qa/secret/plan.txt among it"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(secret.clone(), part), "{command}");
+    }
+    // What holds nothing a rule covers moves freely.
+    assert_eq!(p.check_shell("mv src src2 && ln -s src2 src", &s.root), Verdict::Allow);
+}
+
+#[test]
 fn a_heredocs_substitutions_run_unless_its_delimiter_is_quoted() {
     let (s, p, file) = qa();
     assert_eq!(
