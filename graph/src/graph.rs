@@ -370,6 +370,7 @@ impl Graph {
         receiver: &str,
         caller: Option<&Def>,
     ) -> Option<Resolution> {
+        let receiver = crate::commonjs::module_object(language, facts, receiver);
         // Most reads are of fields: a name no method or property has reaches nothing, and is not
         // typed at all (the repo map resolves every reference).
         if r.kind == RefKind::Read
@@ -406,8 +407,13 @@ impl Graph {
         // Asked only of a receiver an import names: most receivers are no module, and the
         // bindings are searched per reference.
         let head = receiver.split(['.', ':']).next().unwrap_or(receiver);
-        let bound_here =
-            std::cell::LazyCell::new(|| crate::bindings::name_bindings(language, &facts.bindings, r, head).is_some());
+        // `const u = require('./util')` binds `u` and is the import of it, not another binding.
+        let bound_here = std::cell::LazyCell::new(|| {
+            let is_import =
+                |b: &&bindings::Binding| facts.imports.iter().any(|i| i.local == b.name && i.line == b.line);
+            crate::bindings::name_bindings(language, &facts.bindings, r, head)
+                .is_some_and(|found| !found.iter().all(is_import))
+        });
         let module = facts.imports.iter().filter(|i| i.local == receiver && !*bound_here);
         if let Some((import, target)) =
             module.filter_map(|i| Some((i, self.imported_module(file, language, i)?))).next()

@@ -11,6 +11,7 @@
 
 mod bindings;
 mod callgraph;
+mod commonjs;
 mod declarations;
 mod facts;
 mod file_ids;

@@ -76,9 +76,13 @@ const PYTHON: &str = r#"
 (for_in_clause left: (identifier) @bind.name right: (_) @bind.each)
 "#;
 
+// `(0, m_1.f)(…)` is how TypeScript's CommonJS output calls an imported function (without a
+// `this`), in its .js files and in TypeScript's query below.
 const JAVASCRIPT: &str = r#"
 (call_expression function: (identifier) @call)
 (call_expression function: (member_expression object: (_) @recv property: (property_identifier) @method))
+(call_expression function: (parenthesized_expression (sequence_expression
+  (member_expression object: (_) @recv property: (property_identifier) @method) .)))
 (new_expression constructor: (identifier) @new)
 (new_expression constructor: (member_expression object: (_) @recv property: (property_identifier) @new))
 (class_heritage (identifier) @base)
@@ -137,6 +141,8 @@ const JSX: &str = r#"
 const TYPESCRIPT: &str = r#"
 (call_expression function: (identifier) @call)
 (call_expression function: (member_expression object: (_) @recv property: (property_identifier) @method))
+(call_expression function: (parenthesized_expression (sequence_expression
+  (member_expression object: (_) @recv property: (property_identifier) @method) .)))
 (member_expression object: (_) @recv property: (property_identifier) @read)
 (new_expression constructor: (identifier) @new)
 (new_expression constructor: (member_expression object: (_) @recv property: (property_identifier) @new))

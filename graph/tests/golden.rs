@@ -347,6 +347,37 @@ fn javascript_calls() {
 }
 
 #[test]
+fn commonjs_calls() {
+    let graph = check_golden("commonjs");
+    // `const u = require('./util')` then `u.helper()`, and `const { helper } = require('./util')`
+    // then `helper()`: both call util.js's `helper`; so does a test destructuring it.
+    assert_eq!(
+        callers(&graph, "helper", None),
+        [
+            "main.js:6 run [exact]",
+            "main.js:6 run [exact]",
+            "other.js:6 viaMember [exact]",
+            "test/util.test.js:4 <top> [exact]"
+        ]
+    );
+    // A renamed item, `require('./m').item`, and TypeScript's `__importDefault(require('./m'))`
+    // then `m_1.default.format()`, of a directory's index.js.
+    assert_eq!(
+        callers(&graph, "format", None),
+        ["lib/types.js:10 handleResult [exact]", "main.js:6 run [exact]", "other.js:6 viaMember [exact]"]
+    );
+    // TypeScript's CommonJS output: `(0, parseUtil_1.isValid)(…)`, `parseUtil_1.isValid(…)`,
+    // `new parseUtil_1.ParseStatus()`.
+    // And through the re-exports of `module.exports = require('./lib')` and TypeScript's
+    // `__exportStar(require("./helpers/parseUtil"), exports)`.
+    assert_eq!(
+        callers(&graph, "isValid", None),
+        ["consumer.js:4 check [exact]", "lib/types.js:7 handleResult [exact]", "lib/types.js:8 handleResult [exact]"]
+    );
+    assert_eq!(callers(&graph, "ParseStatus", None), ["lib/types.js:6 handleResult [exact]"]);
+}
+
+#[test]
 fn go_calls() {
     let graph = check_golden("go");
     // Same package, another file.
