@@ -50,6 +50,11 @@ pub struct Def {
     /// overrides it (a static method of a subclass hides it).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub non_virtual: bool,
+    /// The first and last lines of the function whose body declares this one (see
+    /// [`crate::nested`]): only a bare name there reaches it. `None` for a definition of the
+    /// module or of a type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<(u32, u32)>,
 }
 
 impl Def {
@@ -191,6 +196,8 @@ pub fn extract_from(language: Language, source: &str, outline: &Outline, tree: O
         let root = tree.root_node();
         // The grammar the tree is in: a Flow-annotated JavaScript file is parsed as TypeScript.
         let language = outline.language;
+        let nested = crate::nested::nested_functions(language, root, source, &facts.defs);
+        facts.defs.extend(nested);
         let extracted = references::extract(language, root, source, &facts.defs);
         (facts.refs, facts.bindings) = (extracted.refs, extracted.bindings);
         for (class, base) in extracted.bases {
@@ -266,6 +273,7 @@ fn flatten(items: &[Definition], container: Option<&str>, language: Language, li
                     _ => Vec::new(),
                 },
                 non_virtual: language == Language::Java && kind == Kind::Method && java_non_virtual(head_text, name),
+                scope: None,
             });
         }
         let inner = match item.kind {

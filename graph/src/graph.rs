@@ -320,6 +320,10 @@ impl Graph {
         if let Some(receiver) = r.receiver.as_deref() {
             return self.through_receiver(file, facts, language, r, receiver, caller);
         }
+        // A function nested in a function body holding the call shadows any other of its name.
+        if let Some(found) = self.exact(crate::nested::in_scope(file, facts, &r.name, r.line, r.kind)) {
+            return Some(found);
+        }
         // The caller's own type, then the types it is nested in (Java calls their methods without
         // `this`, an inner class its outer class's).
         if language == Language::Java {
@@ -330,8 +334,8 @@ impl Graph {
                 }
             }
         }
-        // The file's own top level (and a function nested in the caller).
-        let local = self.in_file(file, |d| d.name == r.name && fits(d) && local_scope(d, caller));
+        // The file's own top level.
+        let local = self.in_file(file, |d| d.name == r.name && fits(d) && d.container.is_none() && d.scope.is_none());
         if let Some(found) = self.exact(local) {
             return Some(found);
         }
@@ -718,7 +722,7 @@ impl Graph {
         name: &str,
         fits: &dyn Fn(&Def) -> bool,
     ) -> Option<Vec<DefId>> {
-        self.in_file(module, |d| d.name == name && d.container.is_none() && fits(d))
+        self.in_file(module, |d| d.name == name && d.container.is_none() && d.scope.is_none() && fits(d))
             .or_else(|| self.reexported(module, language, name, fits, 0))
     }
 
@@ -955,14 +959,6 @@ pub(crate) fn fits(kind: RefKind, def: &Def) -> bool {
 /// called so looks its member up by value (`Status("paid")`). No other language calls an enum.
 pub(crate) fn is_ctor(def: &Def) -> bool {
     matches!(def.kind.as_str(), "class" | "struct" | "enum")
-}
-
-/// A definition a bare name in `caller` reaches: top level, or nested in the caller itself.
-fn local_scope(def: &Def, caller: Option<&Def>) -> bool {
-    match caller {
-        Some(c) if c.start_line < def.start_line && def.end_line <= c.end_line => true,
-        _ => def.container.is_none(),
-    }
 }
 
 /// The module path an import would bind if it names a module rather than an item: the module

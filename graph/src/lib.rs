@@ -23,6 +23,7 @@ mod js_modules;
 mod method_sets;
 mod modules;
 mod names;
+mod nested;
 pub mod persist;
 mod rank;
 mod references;

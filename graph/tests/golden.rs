@@ -216,7 +216,7 @@ fn python_calls() {
     // …and `self.on_close = self.stop`, the method handed on as a value.
     assert_eq!(
         callers(&graph, "Middleware.stop", None),
-        ["shop/dispatch.py:54 Middleware::__init__ [exact]", "shop/dispatch.py:106 traced [exact]"]
+        ["shop/dispatch.py:54 Middleware::__init__ [exact]", "shop/dispatch.py:106 wrapper [exact]"]
     );
     let Lookup::Found(join) = graph.lookup("Lines.join", None) else { panic!("Lines.join") };
     assert_eq!(
@@ -559,6 +559,50 @@ fn declaration_files_calls() {
     );
     assert_eq!(callers(&graph, "Cache.get", None), ["web/app.ts:6 render [exact]"]);
     assert_eq!(callers(&graph, "tick", None), ["web/app.ts:5 render [exact]"]);
+}
+
+#[test]
+fn nested_functions_calls() {
+    let graph = check_golden("nested");
+    // A Python function's nested def (in a method too), a TypeScript function's nested function
+    // and a Rust function's nested fn are definitions, called where they are in scope.
+    assert_eq!(callers(&graph, "make_tag", None), ["qa_nested.py:31 Console::render [exact]"]);
+    assert_eq!(
+        callers(&graph, "inner_helper", None),
+        ["qa_nested.py:17 LocalCls::meth [exact]", "qa_nested.py:19 outer [exact]"]
+    );
+    assert_eq!(callers(&graph, "deepest_fn", None), ["qa_nested.py:10 inner_helper [exact]"]);
+    // A nested name shadows the module's in the body declaring it (in the functions nested there
+    // too), and only there; a call of it elsewhere (another file's, by name alone) is not the
+    // nested function's.
+    let Lookup::Found(helpers) = graph.lookup("helper", None) else { panic!("helper") };
+    let walk = graph.callers(&helpers, 1, 100, Interrupt::NEVER).unwrap();
+    let sites: Vec<String> = walk
+        .edges
+        .iter()
+        .map(|e| format!("{}:{} -> {}", e.line, e.caller.as_ref().unwrap().name, e.callee.line))
+        .collect();
+    assert_eq!(sites, ["8:deepest_fn -> 12", "19:outer -> 12", "23:other -> 1"]);
+    assert_eq!(callers(&graph, "innerTsHelper", None), ["app.ts:5 outerTs [exact]", "app.ts:5 outerTs [exact]"]);
+    let Lookup::Found(local_helpers) = graph.lookup("local_helper", None) else { panic!("local_helper") };
+    let walk = graph.callers(&local_helpers, 1, 100, Interrupt::NEVER).unwrap();
+    let sites: Vec<String> = walk
+        .edges
+        .iter()
+        .map(|e| format!("{}:{} -> {}", e.line, e.caller.as_ref().unwrap().name, e.callee.line))
+        .collect();
+    assert_eq!(sites, ["5:run -> 2", "13:again -> 8"]);
+    // The enclosing function's callees are the nested functions, not names it does not define.
+    let Lookup::Found(outer) = graph.lookup("outer", None) else { panic!("outer") };
+    let walk = graph.callees(&outer, 1, 100, Interrupt::NEVER).unwrap();
+    let callees: Vec<String> = walk.edges.iter().map(|e| format!("{} {}", e.callee.name, e.callee.line)).collect();
+    assert_eq!(callees, ["inner_helper 6", "helper 12"]);
+    assert_eq!(walk.external_calls, 0);
+    // The repo map lists the file's own definitions, as the outline does: a nested function is
+    // the detail of the one declaring it.
+    let ranking = graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap();
+    let listed: BTreeSet<&str> = ranking.defs.iter().map(|r| graph.def(&r.id).unwrap().name.as_str()).collect();
+    assert!(listed.contains("outer") && !listed.contains("inner_helper") && !listed.contains("make_tag"), "{listed:?}");
 }
 
 #[test]
