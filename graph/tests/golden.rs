@@ -606,6 +606,33 @@ fn nested_functions_calls() {
 }
 
 #[test]
+fn java_calls_on_library_values_are_no_project_calls() {
+    let mut graph = Graph::new();
+    let files = [
+        (
+            "sql/DriverManager.java",
+            "package sql;\n\npublic class DriverManager {\n    public static void println(String message) {\n    }\n}\n",
+        ),
+        (
+            "log/Handler.java",
+            "package log;\n\nimport java.io.*;\n\npublic class Handler {\n    private java.io.PrintWriter out;\n    \
+             void report(String text, T item) {\n        System.err.println(text);\n        \
+             PrintWriter pw = new PrintWriter(new StringWriter());\n        pw.println();\n        out.println();\n        \
+             item.println();\n    }\n}\n",
+        ),
+    ];
+    for (path, source) in files {
+        let facts = lean_ctx_graph::extract(lean_ctx_outline::Language::Java, source);
+        graph.upsert(path, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
+    }
+    // `System.err` (a field of java.lang's `System`), `pw`, declared a `PrintWriter` from
+    // `import java.io.*`, and a field declared a `java.io.PrintWriter` are library values: their
+    // `println` is no call of the project's. A value of a type parameter may still be the
+    // project's.
+    assert_eq!(callers(&graph, "DriverManager.println", None), ["log/Handler.java:12 Handler::report [likely]"]);
+}
+
+#[test]
 fn callees_trace_and_lookups() {
     let graph = build("python");
     let Lookup::Found(place) = graph.lookup("OrderService.place", None) else { panic!("place") };
