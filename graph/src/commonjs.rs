@@ -130,3 +130,18 @@ pub(crate) fn module_object<'r>(language: Language, facts: &FileFacts, receiver:
         _ => receiver,
     }
 }
+
+/// A JavaScript module's CommonJS export as the outline names it — `exports.helper` or
+/// `module.exports.helper` for `exports.helper = function …`, a member of `module.exports` for
+/// `module.exports = { helper() {…} }` — is the module's own `helper`, as `export function
+/// helper` would be; `None` for any other definition.
+pub(crate) fn export_name<'a>(language: Language, name: &'a str, container: Option<&str>) -> Option<&'a str> {
+    if !matches!(language, Language::JavaScript | Language::TypeScript | Language::Tsx) {
+        return None;
+    }
+    match container {
+        None => name.strip_prefix("module.exports.").or_else(|| name.strip_prefix("exports.")),
+        Some("module.exports" | "exports") => Some(name),
+        Some(_) => None,
+    }
+}

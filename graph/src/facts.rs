@@ -254,6 +254,10 @@ fn flatten(items: &[Definition], container: Option<&str>, language: Language, li
                 }
                 _ => (item.name.as_str(), container.map(str::to_string)),
             };
+            let (name, container, kind) = match crate::commonjs::export_name(language, name, container.as_deref()) {
+                Some(exported) => (exported, None, if kind == Kind::Method { Kind::Function } else { kind }),
+                None => (name, container, kind),
+            };
             out.push(Def {
                 name: name.to_string(),
                 kind: kind.label().to_string(),

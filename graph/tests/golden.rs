@@ -375,6 +375,11 @@ fn commonjs_calls() {
         ["consumer.js:4 check [exact]", "lib/types.js:7 handleResult [exact]", "lib/types.js:8 handleResult [exact]"]
     );
     assert_eq!(callers(&graph, "ParseStatus", None), ["lib/types.js:6 handleResult [exact]"]);
+    // What the other side exports: `exports.f = function …`, `module.exports.f = …` and the
+    // functions of `module.exports = { f() {…}, g: function … }` are the module's `f` and `g`.
+    for exported in ["viaExports", "viaModuleExports", "shorthand", "keyed"] {
+        assert_eq!(callers(&graph, exported, None), ["usesExports.js:5 useAll [exact]"], "{exported}");
+    }
 }
 
 #[test]
