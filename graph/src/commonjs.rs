@@ -4,9 +4,12 @@
 //!
 //! Read as the import each form is equivalent to: `const u = require('./m')` and TypeScript's
 //! `__importStar(require('./m'))` / `__importDefault(…)` bind the module (`import * as u`), `const
-//! { a, b: c } = require('./m')` binds its items (`import { a, b as c }`), and `const a =
-//! require('./m').a` one item. A `require` inside a function (loaded lazily) is not read, as an
-//! `import()` is not.
+//! { a, b: c } = require('./m')` binds its items (`import { a, b as c }`), `const a =
+//! require('./m').a` one item, and TypeScript's `import u = require('./m')` the module;
+//! `module.exports = require('./m')` and TypeScript's `__exportStar(require('./m'), exports)`
+//! re-export the module whole (`export * from`). A `require` inside a function (loaded lazily)
+//! is not read, as an `import()` is not. On the other side, the outline's names of a module's
+//! CommonJS exports are read as the module's own (see [`export_name`]).
 
 use lean_ctx_outline::Language;
 use lean_ctx_outline::tree_sitter::Node;
@@ -37,12 +40,26 @@ pub(crate) fn reexported(statement: Node, source: &str) -> Option<String> {
     }
 }
 
-/// The names a top-level `const`/`let`/`var` statement binds through `require`.
+/// The names a top-level `const`/`let`/`var` statement binds through `require`, or TypeScript's
+/// `import u = require('./util')`.
 pub(crate) fn required(statement: Node, source: &str) -> Vec<Required> {
+    let text = |node: Node| node.utf8_text(source.as_bytes()).unwrap_or_default().to_string();
+    if statement.kind() == "import_statement" {
+        let mut cursor = statement.walk();
+        let clause = statement.named_children(&mut cursor).find(|c| c.kind() == "import_require_clause");
+        let mut names = clause.iter().flat_map(|c| {
+            let mut cursor = c.walk();
+            c.named_children(&mut cursor).filter(|n| n.kind() == "identifier").collect::<Vec<_>>()
+        });
+        let module = clause.and_then(|c| c.child_by_field_name("source"));
+        return match (names.next(), module) {
+            (Some(name), Some(module)) => vec![(text(name), None, text(module).trim_matches(['"', '\'']).to_string())],
+            _ => Vec::new(),
+        };
+    }
     if !matches!(statement.kind(), "lexical_declaration" | "variable_declaration") {
         return Vec::new();
     }
-    let text = |node: Node| node.utf8_text(source.as_bytes()).unwrap_or_default().to_string();
     let mut out = Vec::new();
     let mut cursor = statement.walk();
     for declarator in statement.named_children(&mut cursor).filter(|c| c.kind() == "variable_declarator") {

@@ -350,14 +350,16 @@ fn javascript_calls() {
 fn commonjs_calls() {
     let graph = check_golden("commonjs");
     // `const u = require('./util')` then `u.helper()`, and `const { helper } = require('./util')`
-    // then `helper()`: both call util.js's `helper`; so does a test destructuring it.
+    // then `helper()`: both call util.js's `helper`; so do a test destructuring it and
+    // TypeScript's `import util = require('./util')`.
     assert_eq!(
         callers(&graph, "helper", None),
         [
             "main.js:6 run [exact]",
             "main.js:6 run [exact]",
             "other.js:6 viaMember [exact]",
-            "test/util.test.js:4 <top> [exact]"
+            "test/util.test.js:4 <top> [exact]",
+            "tsconsumer.ts:4 viaTs [exact]"
         ]
     );
     // A renamed item, `require('./m').item`, and TypeScript's `__importDefault(require('./m'))`

@@ -137,7 +137,10 @@ fn commonjs_related() {
     let graph = check_golden("commonjs");
     let files = graph.file_graph();
     // `require('./util')` is an import; `require('./lib/util')` names lib/util/index.js.
-    assert_eq!(files.importers_of("util.js").collect::<Vec<_>>(), ["main.js", "other.js", "test/util.test.js"]);
+    assert_eq!(
+        files.importers_of("util.js").collect::<Vec<_>>(),
+        ["main.js", "other.js", "test/util.test.js", "tsconsumer.ts"]
+    );
     assert_eq!(files.importers_of("lib/util/index.js").collect::<Vec<_>>(), ["lib/types.js", "main.js", "other.js"]);
     // Re-exported whole: `__exportStar(require("./helpers/parseUtil"), exports)` and
     // `module.exports = require('./lib')`.
