@@ -55,6 +55,11 @@ pub struct Def {
     /// reaches only the static members of the classes it is nested in.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub is_static: bool,
+    /// The first and last lines of the function whose body declares this one (see
+    /// [`crate::nested`]): only a bare name there reaches it. `None` for a definition of the
+    /// module or of a type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<(u32, u32)>,
 }
 
 impl Def {
@@ -196,6 +201,8 @@ pub fn extract_from(language: Language, source: &str, outline: &Outline, tree: O
         let root = tree.root_node();
         // The grammar the tree is in: a Flow-annotated JavaScript file is parsed as TypeScript.
         let language = outline.language;
+        let nested = crate::nested::nested_functions(language, root, source, &facts.defs);
+        facts.defs.extend(nested);
         let extracted = references::extract(language, root, source, &facts.defs);
         (facts.refs, facts.bindings) = (extracted.refs, extracted.bindings);
         for (class, base) in extracted.bases {
@@ -252,6 +259,10 @@ fn flatten(items: &[Definition], container: Option<&str>, language: Language, li
                 }
                 _ => (item.name.as_str(), container.map(str::to_string)),
             };
+            let (name, container, kind) = match crate::commonjs::export_name(language, name, container.as_deref()) {
+                Some(exported) => (exported, None, if kind == Kind::Method { Kind::Function } else { kind }),
+                None => (name, container, kind),
+            };
             out.push(Def {
                 name: name.to_string(),
                 kind: kind.label().to_string(),
@@ -272,6 +283,7 @@ fn flatten(items: &[Definition], container: Option<&str>, language: Language, li
                 },
                 non_virtual: language == Language::Java && kind == Kind::Method && java_non_virtual(head_text, name),
                 is_static: language == Language::Java && java_static(kind, head_text, name),
+                scope: None,
             });
         }
         let inner = match item.kind {

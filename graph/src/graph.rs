@@ -341,6 +341,10 @@ impl Graph {
         if let Some(receiver) = r.receiver.as_deref() {
             return self.through_receiver(file, facts, language, r, receiver, caller);
         }
+        // A function nested in a function body holding the call shadows any other of its name.
+        if let Some(found) = self.exact(crate::nested::in_scope(file, facts, &r.name, r.line, r.kind)) {
+            return Some(found);
+        }
         // The caller's own type and its bases, then the types it is nested in (Java calls their
         // methods without `this`, an inner class its outer class's).
         if language == Language::Java
@@ -348,8 +352,8 @@ impl Graph {
         {
             return self.exact(Some(found));
         }
-        // The file's own top level (and a function nested in the caller).
-        let local = self.in_file(file, |d| d.name == r.name && fits(d) && local_scope(d, caller));
+        // The file's own top level.
+        let local = self.in_file(file, |d| d.name == r.name && fits(d) && d.container.is_none() && d.scope.is_none());
         if let Some(found) = self.exact(local) {
             return Some(found);
         }
@@ -388,6 +392,7 @@ impl Graph {
         receiver: &str,
         caller: Option<&Def>,
     ) -> Option<Resolution> {
+        let receiver = crate::commonjs::module_object(language, facts, receiver);
         // Most reads are of fields: a name no method or property has reaches nothing, and is not
         // typed at all (the repo map resolves every reference).
         if r.kind == RefKind::Read
@@ -429,8 +434,13 @@ impl Graph {
         // Asked only of a receiver an import names: most receivers are no module, and the
         // bindings are searched per reference.
         let head = receiver.split(['.', ':']).next().unwrap_or(receiver);
-        let bound_here =
-            std::cell::LazyCell::new(|| crate::bindings::name_bindings(language, &facts.bindings, r, head).is_some());
+        // `const u = require('./util')` binds `u` and is the import of it, not another binding.
+        let bound_here = std::cell::LazyCell::new(|| {
+            let is_import =
+                |b: &&bindings::Binding| facts.imports.iter().any(|i| i.local == b.name && i.line == b.line);
+            crate::bindings::name_bindings(language, &facts.bindings, r, head)
+                .is_some_and(|found| !found.iter().all(is_import))
+        });
         let module = facts.imports.iter().filter(|i| i.local == receiver && !*bound_here);
         if let Some((import, target)) =
             module.filter_map(|i| Some((i, self.imported_module(file, language, i)?))).next()
@@ -752,7 +762,7 @@ impl Graph {
         name: &str,
         fits: &dyn Fn(&Def) -> bool,
     ) -> Option<Vec<DefId>> {
-        self.in_file(module, |d| d.name == name && d.container.is_none() && fits(d))
+        self.in_file(module, |d| d.name == name && d.container.is_none() && d.scope.is_none() && fits(d))
             .or_else(|| self.reexported(module, language, name, fits, 0))
     }
 
@@ -989,14 +999,6 @@ pub(crate) fn fits(kind: RefKind, def: &Def) -> bool {
 /// called so looks its member up by value (`Status("paid")`). No other language calls an enum.
 pub(crate) fn is_ctor(def: &Def) -> bool {
     matches!(def.kind.as_str(), "class" | "struct" | "enum")
-}
-
-/// A definition a bare name in `caller` reaches: top level, or nested in the caller itself.
-fn local_scope(def: &Def, caller: Option<&Def>) -> bool {
-    match caller {
-        Some(c) if c.start_line < def.start_line && def.end_line <= c.end_line => true,
-        _ => def.container.is_none(),
-    }
 }
 
 /// The module path an import would bind if it names a module rather than an item: the module

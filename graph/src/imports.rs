@@ -190,8 +190,15 @@ impl Reader<'_> {
     }
 
     // JavaScript/TypeScript: `import d, { a, b as c } from './m'`, `import * as ns from`,
-    // `export { a as b } from './m'`, `export * from './m'`.
+    // `export { a as b } from './m'`, `export * from './m'`, and CommonJS's `require` (see
+    // [`crate::commonjs`]).
     fn js(&mut self, node: Node) {
+        for (local, name, module) in crate::commonjs::required(node, self.source) {
+            self.push(node, &local, name.as_deref(), &module, false);
+        }
+        if let Some(module) = crate::commonjs::reexported(node, self.source) {
+            self.push(node, "*", None, &module, true);
+        }
         let is_import = node.kind() == "import_statement";
         if !is_import && node.kind() != "export_statement" {
             return;

@@ -11,6 +11,7 @@
 
 mod bindings;
 mod callgraph;
+mod commonjs;
 mod declarations;
 mod facts;
 mod file_ids;
@@ -22,6 +23,7 @@ mod js_modules;
 mod method_sets;
 mod modules;
 mod names;
+mod nested;
 pub mod persist;
 mod rank;
 mod references;

@@ -224,7 +224,8 @@ fn javascript(from: &str, module: &str) -> Target {
         return Target::None;
     }
     match normalize(&join(parent(from), module)) {
-        Some(path) => Target::Exact(vec![stem(&path).to_string(), path]),
+        // `./index`, `./lib/index.js` name the directory's index file, as `./lib` does.
+        Some(path) => Target::Exact(vec![module_stem(&path).to_string(), path]),
         None => Target::None,
     }
 }
@@ -330,6 +331,8 @@ mod tests {
         assert!(matches(Language::TypeScript, "src/ui/app.ts", "../store", "src/store.ts"));
         assert!(matches(Language::TypeScript, "src/ui/app.ts", "../store", "src/store/index.ts"));
         assert!(matches(Language::JavaScript, "src/a.js", "./b.js", "src/b.js"));
+        assert!(matches(Language::JavaScript, "a.js", "./index", "index.js"));
+        assert!(matches(Language::JavaScript, "src/a.js", "./lib/index.js", "src/lib/index.js"));
         // Declaration files are their modules' too.
         assert!(matches(Language::TypeScript, "src/ui/app.ts", "../store", "src/store.d.ts"));
         assert!(matches(Language::TypeScript, "src/ui/app.ts", "../store", "src/store/index.d.ts"));

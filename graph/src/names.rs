@@ -51,7 +51,7 @@ struct Derived {
     unqualified: [OnceLock<Arc<[DefId]>>; 2 * KINDS],
     /// Type → its members of this name, in `DefId` order.
     members: HashMap<String, Vec<DefId>>,
-    /// The definitions of this name in no type, in `DefId` order.
+    /// The definitions of this name in no type nor function body, in `DefId` order.
     top_level: Vec<DefId>,
     /// Whether a declaration file (a `.pyi` stub, a `.d.ts`) defines the name.
     declared: bool,
@@ -82,7 +82,9 @@ impl Named {
         let slot = slot(kind) * 2 + written as usize;
         let derived = self.derived(&def);
         let keep = |d: &Def| match written {
-            Written::Bare => fits(kind, d) && (kind != RefKind::Call || d.container.is_none() || is_ctor(d)),
+            Written::Bare => {
+                d.scope.is_none() && fits(kind, d) && (kind != RefKind::Call || d.container.is_none() || is_ctor(d))
+            }
             Written::OnReceiver => {
                 d.container.is_some() && fits(kind, d) && !(kind == RefKind::Method && (d.property || d.typed_member))
             }
@@ -114,10 +116,11 @@ impl Named {
             let mut derived = Derived::default();
             for id in &self.ids {
                 derived.declared |= is_declaration(&id.file);
-                match def(id).map(|d| d.container.clone()) {
-                    Some(Some(container)) => derived.members.entry(container).or_default().push(id.clone()),
-                    Some(None) => derived.top_level.push(id.clone()),
-                    None => {}
+                // A function nested in another's body is no member and not the module's.
+                match def(id).map(|d| (d.container.clone(), d.scope.is_some())) {
+                    Some((Some(container), _)) => derived.members.entry(container).or_default().push(id.clone()),
+                    Some((None, false)) => derived.top_level.push(id.clone()),
+                    _ => {}
                 }
             }
             derived

@@ -150,6 +150,11 @@ impl Graph {
         for (place, (path, entry)) in files.iter().enumerate().filter(|(_, (path, _))| !self.is_generated(path)) {
             let base = nodes.base[*path];
             for (index, def) in entry.facts.defs.iter().enumerate() {
+                // A function nested in another's body is its detail, as in the outline's views:
+                // not listed, though its calls count.
+                if def.scope.is_some() {
+                    continue;
+                }
                 let node = base + 1 + index;
                 // What a touched definition was given for being touched, taken back.
                 let score = rank[node] - (1.0 - DAMPING + DAMPING * dangling) * own[node];

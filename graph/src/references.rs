@@ -76,9 +76,13 @@ const PYTHON: &str = r#"
 (for_in_clause left: (identifier) @bind.name right: (_) @bind.each)
 "#;
 
+// `(0, m_1.f)(…)` is how TypeScript's CommonJS output calls an imported function (without a
+// `this`), in its .js files and in TypeScript's query below.
 const JAVASCRIPT: &str = r#"
 (call_expression function: (identifier) @call)
 (call_expression function: (member_expression object: (_) @recv property: (property_identifier) @method))
+(call_expression function: (parenthesized_expression (sequence_expression
+  (member_expression object: (_) @recv property: (property_identifier) @method) .)))
 (new_expression constructor: (identifier) @new)
 (new_expression constructor: (member_expression object: (_) @recv property: (property_identifier) @new))
 (class_heritage (identifier) @base)
@@ -137,6 +141,8 @@ const JSX: &str = r#"
 const TYPESCRIPT: &str = r#"
 (call_expression function: (identifier) @call)
 (call_expression function: (member_expression object: (_) @recv property: (property_identifier) @method))
+(call_expression function: (parenthesized_expression (sequence_expression
+  (member_expression object: (_) @recv property: (property_identifier) @method) .)))
 (member_expression object: (_) @recv property: (property_identifier) @read)
 (new_expression constructor: (identifier) @new)
 (new_expression constructor: (member_expression object: (_) @recv property: (property_identifier) @new))
@@ -575,16 +581,20 @@ fn record_binding(bound: &mut BTreeMap<(usize, String), Binding>, node: Node, bi
     }
 }
 
-/// A bare call of a name bound earlier in the same function (a parameter, a closure in a
-/// variable). A function's own name is no local of it (`const f = () => …` declares `f`).
+/// A bare call of a name bound earlier in the same function or one enclosing it (a parameter, a
+/// closure in a variable; a decorator's `f` called in its nested `wrapper`). A function's own
+/// name is no local of it (`const f = () => …` declares `f`).
 fn calls_a_local(r: &Ref, locals: &[(&str, u32)], defs: &[Def]) -> bool {
     let Some(caller) = r.caller.and_then(|i| defs.get(i as usize)) else { return false };
+    let holds_caller = |binder: Option<u32>| {
+        binder
+            .and_then(|i| defs.get(i as usize))
+            .is_some_and(|b| b.is_callable() && b.start_line <= caller.start_line && caller.end_line <= b.end_line)
+    };
     r.kind == RefKind::Call
         && r.receiver.is_none()
         && r.name != caller.name
-        && locals.iter().any(|(name, line)| {
-            *name == r.name && caller.start_line <= *line && *line <= r.line && enclosing(defs, *line) == r.caller
-        })
+        && locals.iter().any(|(name, line)| *name == r.name && *line <= r.line && holds_caller(enclosing(defs, *line)))
 }
 
 /// The more specific kind wins when patterns overlap.

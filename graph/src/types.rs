@@ -276,6 +276,8 @@ impl Graph {
                 Known::Foreign => {
                     facts.imports.iter().any(|i| i.local == head.name)
                         || (language == Language::Python && bindings::builtin_type(language, head.name))
+                        // A Java library class read unqualified: `System.err`, java.lang's.
+                        || (language == Language::Java && head.name.starts_with(|c: char| c.is_ascii_uppercase()))
                 }
             }),
         }
@@ -647,7 +649,9 @@ impl Graph {
             if import.is_some_and(|i| self.is_foreign_import(file, language, i)) {
                 return Some(Known::Foreign);
             }
-            return self.all_named(name, |_, d| d.is_type()).map(|_| Known::Project(name.to_string()));
+            let project = self.all_named(name, |_, d| d.is_type()).map(|_| Known::Project(name.to_string()));
+            // Java's `java.io.PrintWriter`: a library's, as below.
+            return project.or_else(|| (language == Language::Java).then_some(Known::Foreign));
         }
         let import = facts.imports.iter().find(|i| i.local == written);
         if import.is_some_and(|i| self.is_foreign_import(file, language, i)) {
@@ -662,9 +666,22 @@ impl Graph {
         if self.all_named(written, |_, d| d.is_type()).is_some() {
             return Some(Known::Project(written.to_string()));
         }
+        // Java declares every type it names: one the project does not define is a library's
+        // (java.lang's `System`, `PrintWriter` from `import java.io.*`, or written whole as
+        // `java.io.PrintWriter`), but for a type parameter
+        // (`T`, `E2`, as the convention names them), whose bound may be the project's.
+        if language == Language::Java && !is_type_parameter(written) {
+            return Some(Known::Foreign);
+        }
         let type_name = written;
         bindings::builtin_type(language, type_name).then_some(Known::Foreign)
     }
+}
+
+/// A Java type parameter by the naming convention: one capital letter, maybe digits (`T`, `E2`).
+fn is_type_parameter(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_uppercase()) && chars.all(|c| c.is_ascii_digit())
 }
 
 /// The one type all evaluations agree on; `None` when one is unknown or two differ.

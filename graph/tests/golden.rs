@@ -221,7 +221,7 @@ fn python_calls() {
     // …and `self.on_close = self.stop`, the method handed on as a value.
     assert_eq!(
         callers(&graph, "Middleware.stop", None),
-        ["shop/dispatch.py:54 Middleware::__init__ [exact]", "shop/dispatch.py:106 traced [exact]"]
+        ["shop/dispatch.py:54 Middleware::__init__ [exact]", "shop/dispatch.py:106 wrapper [exact]"]
     );
     let Lookup::Found(join) = graph.lookup("Lines.join", None) else { panic!("Lines.join") };
     assert_eq!(
@@ -349,6 +349,44 @@ fn javascript_calls() {
         callers(&graph, "Store.load", None),
         ["src/model.js:7 Model::own [exact]", "src/model.js:19 run [exact]", "src/model.js:20 run [likely]"]
     );
+}
+
+#[test]
+fn commonjs_calls() {
+    let graph = check_golden("commonjs");
+    // `const u = require('./util')` then `u.helper()`, and `const { helper } = require('./util')`
+    // then `helper()`: both call util.js's `helper`; so do a test destructuring it and
+    // TypeScript's `import util = require('./util')`.
+    assert_eq!(
+        callers(&graph, "helper", None),
+        [
+            "main.js:6 run [exact]",
+            "main.js:6 run [exact]",
+            "other.js:6 viaMember [exact]",
+            "test/util.test.js:4 <top> [exact]",
+            "tsconsumer.ts:4 viaTs [exact]"
+        ]
+    );
+    // A renamed item, `require('./m').item`, and TypeScript's `__importDefault(require('./m'))`
+    // then `m_1.default.format()`, of a directory's index.js.
+    assert_eq!(
+        callers(&graph, "format", None),
+        ["lib/types.js:10 handleResult [exact]", "main.js:6 run [exact]", "other.js:6 viaMember [exact]"]
+    );
+    // TypeScript's CommonJS output: `(0, parseUtil_1.isValid)(…)`, `parseUtil_1.isValid(…)`,
+    // `new parseUtil_1.ParseStatus()`.
+    // And through the re-exports of `module.exports = require('./lib')` and TypeScript's
+    // `__exportStar(require("./helpers/parseUtil"), exports)`.
+    assert_eq!(
+        callers(&graph, "isValid", None),
+        ["consumer.js:4 check [exact]", "lib/types.js:7 handleResult [exact]", "lib/types.js:8 handleResult [exact]"]
+    );
+    assert_eq!(callers(&graph, "ParseStatus", None), ["lib/types.js:6 handleResult [exact]"]);
+    // What the other side exports: `exports.f = function …`, `module.exports.f = …` and the
+    // functions of `module.exports = { f() {…}, g: function … }` are the module's `f` and `g`.
+    for exported in ["viaExports", "viaModuleExports", "shorthand", "keyed"] {
+        assert_eq!(callers(&graph, exported, None), ["usesExports.js:5 useAll [exact]"], "{exported}");
+    }
 }
 
 #[test]
@@ -543,6 +581,77 @@ fn declaration_files_calls() {
     );
     assert_eq!(callers(&graph, "Cache.get", None), ["web/app.ts:6 render [exact]"]);
     assert_eq!(callers(&graph, "tick", None), ["web/app.ts:5 render [exact]"]);
+}
+
+#[test]
+fn nested_functions_calls() {
+    let graph = check_golden("nested");
+    // A Python function's nested def (in a method too), a TypeScript function's nested function
+    // and a Rust function's nested fn are definitions, called where they are in scope.
+    assert_eq!(callers(&graph, "make_tag", None), ["qa_nested.py:31 Console::render [exact]"]);
+    assert_eq!(
+        callers(&graph, "inner_helper", None),
+        ["qa_nested.py:17 LocalCls::meth [exact]", "qa_nested.py:19 outer [exact]"]
+    );
+    assert_eq!(callers(&graph, "deepest_fn", None), ["qa_nested.py:10 inner_helper [exact]"]);
+    // A nested name shadows the module's in the body declaring it (in the functions nested there
+    // too), and only there; a call of it elsewhere (another file's, by name alone) is not the
+    // nested function's.
+    let Lookup::Found(helpers) = graph.lookup("helper", None) else { panic!("helper") };
+    let walk = graph.callers(&helpers, 1, 100, Interrupt::NEVER).unwrap();
+    let sites: Vec<String> = walk
+        .edges
+        .iter()
+        .map(|e| format!("{}:{} -> {}", e.line, e.caller.as_ref().unwrap().name, e.callee.line))
+        .collect();
+    assert_eq!(sites, ["8:deepest_fn -> 12", "19:outer -> 12", "23:other -> 1"]);
+    assert_eq!(callers(&graph, "innerTsHelper", None), ["app.ts:5 outerTs [exact]", "app.ts:5 outerTs [exact]"]);
+    let Lookup::Found(local_helpers) = graph.lookup("local_helper", None) else { panic!("local_helper") };
+    let walk = graph.callers(&local_helpers, 1, 100, Interrupt::NEVER).unwrap();
+    let sites: Vec<String> = walk
+        .edges
+        .iter()
+        .map(|e| format!("{}:{} -> {}", e.line, e.caller.as_ref().unwrap().name, e.callee.line))
+        .collect();
+    assert_eq!(sites, ["5:run -> 2", "13:again -> 8"]);
+    // The enclosing function's callees are the nested functions, not names it does not define.
+    let Lookup::Found(outer) = graph.lookup("outer", None) else { panic!("outer") };
+    let walk = graph.callees(&outer, 1, 100, Interrupt::NEVER).unwrap();
+    let callees: Vec<String> = walk.edges.iter().map(|e| format!("{} {}", e.callee.name, e.callee.line)).collect();
+    assert_eq!(callees, ["inner_helper 6", "helper 12"]);
+    assert_eq!(walk.external_calls, 0);
+    // The repo map lists the file's own definitions, as the outline does: a nested function is
+    // the detail of the one declaring it.
+    let ranking = graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap();
+    let listed: BTreeSet<&str> = ranking.defs.iter().map(|r| graph.def(&r.id).unwrap().name.as_str()).collect();
+    assert!(listed.contains("outer") && !listed.contains("inner_helper") && !listed.contains("make_tag"), "{listed:?}");
+}
+
+#[test]
+fn java_calls_on_library_values_are_no_project_calls() {
+    let mut graph = Graph::new();
+    let files = [
+        (
+            "sql/DriverManager.java",
+            "package sql;\n\npublic class DriverManager {\n    public static void println(String message) {\n    }\n}\n",
+        ),
+        (
+            "log/Handler.java",
+            "package log;\n\nimport java.io.*;\n\npublic class Handler {\n    private java.io.PrintWriter out;\n    \
+             void report(String text, T item) {\n        System.err.println(text);\n        \
+             PrintWriter pw = new PrintWriter(new StringWriter());\n        pw.println();\n        out.println();\n        \
+             item.println();\n    }\n}\n",
+        ),
+    ];
+    for (path, source) in files {
+        let facts = lean_ctx_graph::extract(lean_ctx_outline::Language::Java, source);
+        graph.upsert(path, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
+    }
+    // `System.err` (a field of java.lang's `System`), `pw`, declared a `PrintWriter` from
+    // `import java.io.*`, and a field declared a `java.io.PrintWriter` are library values: their
+    // `println` is no call of the project's. A value of a type parameter may still be the
+    // project's.
+    assert_eq!(callers(&graph, "DriverManager.println", None), ["log/Handler.java:12 Handler::report [likely]"]);
 }
 
 #[test]

@@ -133,6 +133,23 @@ fn javascript_related() {
 }
 
 #[test]
+fn commonjs_related() {
+    let graph = check_golden("commonjs");
+    let files = graph.file_graph();
+    // `require('./util')` is an import; `require('./lib/util')` names lib/util/index.js.
+    assert_eq!(
+        files.importers_of("util.js").collect::<Vec<_>>(),
+        ["main.js", "other.js", "test/util.test.js", "tsconsumer.ts"]
+    );
+    assert_eq!(files.importers_of("lib/util/index.js").collect::<Vec<_>>(), ["lib/types.js", "main.js", "other.js"]);
+    // Re-exported whole: `__exportStar(require("./helpers/parseUtil"), exports)` and
+    // `module.exports = require('./lib')`.
+    assert_eq!(files.importers_of("lib/helpers/parseUtil.js").collect::<Vec<_>>(), ["lib/index.js", "lib/types.js"]);
+    assert_eq!(files.importers_of("lib/index.js").collect::<Vec<_>>(), ["index.js"]);
+    assert_eq!(tests_of(&graph, "util.js"), ["test/util.test.js"]);
+}
+
+#[test]
 fn go_related() {
     let graph = check_golden("go");
     // By name in the same package; the package's other file is tested through it only by name.

@@ -1,0 +1,164 @@
+//! CommonJS imports: a module's top-level `const x = require('./m')` binds what `import` would,
+//! so a Node project, or TypeScript's CommonJS output (`const m_1 = require("./m")`, called as
+//! `(0, m_1.f)(…)`), has importers, dependents, tests and resolved calls like an ES module's.
+//!
+//! Read as the import each form is equivalent to: `const u = require('./m')` and TypeScript's
+//! `__importStar(require('./m'))` / `__importDefault(…)` bind the module (`import * as u`), `const
+//! { a, b: c } = require('./m')` binds its items (`import { a, b as c }`), `const a =
+//! require('./m').a` one item, and TypeScript's `import u = require('./m')` the module;
+//! `module.exports = require('./m')` and TypeScript's `__exportStar(require('./m'), exports)`
+//! re-export the module whole (`export * from`). A `require` inside a function (loaded lazily)
+//! is not read, as an `import()` is not. On the other side, the outline's names of a module's
+//! CommonJS exports are read as the module's own (see [`export_name`]).
+
+use lean_ctx_outline::Language;
+use lean_ctx_outline::tree_sitter::Node;
+
+use crate::facts::FileFacts;
+
+/// One name a `require` binds: (local name, the item's own name or `None` for the module, the
+/// module as written).
+pub(crate) type Required = (String, Option<String>, String);
+
+/// The module a top-level statement re-exports whole: `module.exports = require('./m')`, or
+/// TypeScript's `__exportStar(require('./m'), exports)` for `export * from './m'`.
+pub(crate) fn reexported(statement: Node, source: &str) -> Option<String> {
+    let expression = statement.named_child(0).filter(|_| statement.kind() == "expression_statement")?;
+    match expression.kind() {
+        "assignment_expression" => {
+            let left = expression.child_by_field_name("left")?;
+            let target = left.utf8_text(source.as_bytes()).ok()?;
+            (target == "module.exports").then(|| required_module(expression.child_by_field_name("right")?, source))?
+        }
+        "call_expression" => {
+            let callee = expression.child_by_field_name("function")?.utf8_text(source.as_bytes()).ok()?;
+            let mut cursor = expression.walk();
+            let first = expression.child_by_field_name("arguments")?.named_children(&mut cursor).next()?;
+            callee.ends_with("__exportStar").then(|| required_module(first, source))?
+        }
+        _ => None,
+    }
+}
+
+/// The names a top-level `const`/`let`/`var` statement binds through `require`, or TypeScript's
+/// `import u = require('./util')`.
+pub(crate) fn required(statement: Node, source: &str) -> Vec<Required> {
+    let text = |node: Node| node.utf8_text(source.as_bytes()).unwrap_or_default().to_string();
+    if statement.kind() == "import_statement" {
+        let mut cursor = statement.walk();
+        let clause = statement.named_children(&mut cursor).find(|c| c.kind() == "import_require_clause");
+        let mut names = clause.iter().flat_map(|c| {
+            let mut cursor = c.walk();
+            c.named_children(&mut cursor).filter(|n| n.kind() == "identifier").collect::<Vec<_>>()
+        });
+        let module = clause.and_then(|c| c.child_by_field_name("source"));
+        return match (names.next(), module) {
+            (Some(name), Some(module)) => vec![(text(name), None, text(module).trim_matches(['"', '\'']).to_string())],
+            _ => Vec::new(),
+        };
+    }
+    if !matches!(statement.kind(), "lexical_declaration" | "variable_declaration") {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut cursor = statement.walk();
+    for declarator in statement.named_children(&mut cursor).filter(|c| c.kind() == "variable_declarator") {
+        let (Some(name), Some(value)) =
+            (declarator.child_by_field_name("name"), declarator.child_by_field_name("value"))
+        else {
+            continue;
+        };
+        // `require('./m').a`: the one item.
+        let (value, item) = match value.kind() {
+            "member_expression" => match (value.child_by_field_name("object"), value.child_by_field_name("property")) {
+                (Some(object), Some(property)) => (object, Some(text(property))),
+                _ => continue,
+            },
+            _ => (value, None),
+        };
+        let Some(module) = required_module(value, source) else { continue };
+        match (name.kind(), item) {
+            ("identifier", item) => out.push((text(name), item, module)),
+            ("object_pattern", None) => out.extend(
+                destructured(name, source).into_iter().map(|(local, item)| (local, Some(item), module.clone())),
+            ),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The module `value` loads: `require('./m')`, or TypeScript's helpers wrapped around it
+/// (`__importStar(require('./m'))`, `tslib_1.__importDefault(require('./m'))`).
+fn required_module(value: Node, source: &str) -> Option<String> {
+    if value.kind() != "call_expression" {
+        return None;
+    }
+    let function = value.child_by_field_name("function")?;
+    let callee = function.utf8_text(source.as_bytes()).ok()?;
+    let callee = callee.rsplit('.').next().unwrap_or(callee);
+    let mut cursor = value.walk();
+    let argument = value.child_by_field_name("arguments")?.named_children(&mut cursor).next()?;
+    match callee {
+        "require" if argument.kind() == "string" => {
+            let written = argument.utf8_text(source.as_bytes()).ok()?;
+            Some(written.trim_matches(['"', '\'']).to_string())
+        }
+        "__importStar" | "__importDefault" => required_module(argument, source),
+        _ => None,
+    }
+}
+
+/// `{ a, b: c }` as (local, item) pairs: (`a`, `a`) and (`c`, `b`); a nested pattern or a rest
+/// element binds no item of the module.
+fn destructured(pattern: Node, source: &str) -> Vec<(String, String)> {
+    let text = |node: Node| node.utf8_text(source.as_bytes()).unwrap_or_default().to_string();
+    let mut out = Vec::new();
+    let mut cursor = pattern.walk();
+    for property in pattern.named_children(&mut cursor) {
+        match property.kind() {
+            "shorthand_property_identifier_pattern" => out.push((text(property), text(property))),
+            // `{ a = 1 }`: a default for a missing item.
+            "object_assignment_pattern" => {
+                if let Some(left) = property.child_by_field_name("left").filter(|l| l.kind().starts_with("shorthand")) {
+                    out.push((text(left), text(left)));
+                }
+            }
+            "pair_pattern" => {
+                let key = property.child_by_field_name("key").filter(|k| k.kind() == "property_identifier");
+                let value = property.child_by_field_name("value").filter(|v| v.kind() == "identifier");
+                if let (Some(key), Some(value)) = (key, value) {
+                    out.push((text(value), text(key)));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The module a receiver stands for when it is `m_1.default` after TypeScript's `const m_1 =
+/// __importDefault(require('./m'))`: a CommonJS module's default is its `module.exports`, so
+/// `m_1.default.f()` calls the module's `f`, as `m_1.f()` would. Any other receiver is itself.
+pub(crate) fn module_object<'r>(language: Language, facts: &FileFacts, receiver: &'r str) -> &'r str {
+    let js = matches!(language, Language::JavaScript | Language::TypeScript | Language::Tsx);
+    match receiver.strip_suffix(".default") {
+        Some(module) if js && facts.imports.iter().any(|i| i.local == module && i.name.is_none()) => module,
+        _ => receiver,
+    }
+}
+
+/// A JavaScript module's CommonJS export as the outline names it — `exports.helper` or
+/// `module.exports.helper` for `exports.helper = function …`, a member of `module.exports` for
+/// `module.exports = { helper() {…} }` — is the module's own `helper`, as `export function
+/// helper` would be; `None` for any other definition.
+pub(crate) fn export_name<'a>(language: Language, name: &'a str, container: Option<&str>) -> Option<&'a str> {
+    if !matches!(language, Language::JavaScript | Language::TypeScript | Language::Tsx) {
+        return None;
+    }
+    match container {
+        None => name.strip_prefix("module.exports.").or_else(|| name.strip_prefix("exports.")),
+        Some("module.exports" | "exports") => Some(name),
+        Some(_) => None,
+    }
+}
