@@ -287,7 +287,7 @@ fn flatten(items: &[Definition], container: Option<&str>, language: Language, li
             });
         }
         let inner = match item.kind {
-            Kind::Impl => Some(impl_target(&item.name)),
+            Kind::Impl => Some(item.owner_name().to_string()),
             Kind::Struct | Kind::Class | Kind::Enum | Kind::Trait | Kind::Interface => Some(item.name.clone()),
             // A Go type defined on another (`type intValue int`) has methods like a struct's.
             Kind::TypeAlias if language == Language::Go => Some(item.name.clone()),
@@ -341,13 +341,6 @@ fn java_static(kind: Kind, head: &str, name: &str) -> bool {
 /// The words before a Java method's name in its head: its modifiers, type parameters and type.
 fn java_method_modifiers<'a>(head: &'a str, name: &str) -> std::str::SplitWhitespace<'a> {
     head.find(&format!("{name}(")).map_or(head, |at| &head[..at]).split_whitespace()
-}
-
-/// The type an `impl` block is for: `Store` for `impl<T> Codec for Store<T>`.
-fn impl_target(name: &str) -> String {
-    let target = name.rsplit_once(" for ").map_or(name, |(_, target)| target);
-    let target = target.split('<').next().unwrap_or(target).trim();
-    target.rsplit("::").next().unwrap_or(target).to_string()
 }
 
 /// `Server` for `func (s *Server) Start() {`, `func (Server) Name()` and
@@ -426,13 +419,6 @@ mod tests {
         assert!(java_static(Kind::Class, "record Point(int x, int y)", "Point"));
         assert!(java_static(Kind::Enum, "enum State", "State"));
         assert!(java_static(Kind::Interface, "interface Listener", "Listener"));
-    }
-
-    #[test]
-    fn impl_targets_drop_traits_generics_and_paths() {
-        assert_eq!(impl_target("Store"), "Store");
-        assert_eq!(impl_target("Codec for Store<T>"), "Store");
-        assert_eq!(impl_target("fmt::Display for crate::model::Item<'a>"), "Item");
     }
 
     #[test]

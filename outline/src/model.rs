@@ -220,3 +220,16 @@ pub fn qualifying_name(name: &str) -> &str {
     let target = target.split(['<', '[']).next().unwrap_or(target).trim();
     target.rsplit("::").next().unwrap_or(target)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::qualifying_name;
+
+    #[test]
+    fn a_qualifying_name_drops_traits_type_parameters_and_paths() {
+        assert_eq!(qualifying_name("Store"), "Store");
+        assert_eq!(qualifying_name("Codec for Store<T>"), "Store");
+        assert_eq!(qualifying_name("fmt::Display for crate::model::Item<'a>"), "Item");
+        assert_eq!(qualifying_name("List[T]"), "List");
+    }
+}
