@@ -267,6 +267,13 @@ fn gain_by_family_names_the_events_without_a_family_for_what_they_are() {
     let row = text.lines().nth(2).unwrap_or_default();
     assert!(row.starts_with("(not shell commands) "), "a search is no read: {text}");
     assert!(!text.contains("(reads)"), "{text}");
+    // The JSON names the row as the text does.
+    let json = home.lctx_json(&["gain", "--by", "family", "--json"]);
+    assert_eq!(json["rows"][0]["key"], "(not shell commands)", "{json}");
+    ok(lctx(&home, &root, false, &["run", "--", "true"]));
+    let json = home.lctx_json(&["gain", "--by", "mode", "--json"]);
+    let keys: Vec<&str> = json["rows"].as_array().unwrap().iter().map(|r| r["key"].as_str().unwrap()).collect();
+    assert!(keys.contains(&"(shell commands)") && keys.contains(&"regex"), "{json}");
 }
 
 #[test]

@@ -16,6 +16,7 @@ use super::status::{engine_status, missing_context};
 use super::wire;
 use crate::engine::Engine;
 use crate::engine::memory::actions::KnowledgeParams;
+use crate::engine::memory::render;
 
 #[derive(Clone)]
 pub struct MemoryService {
@@ -117,7 +118,7 @@ impl Ledger for MemoryService {
         let rows = rows
             .into_iter()
             .map(|r| GainRow {
-                key: r.key.unwrap_or_default(),
+                key: render::row_key(r.key.as_deref(), group_by),
                 events: r.events,
                 raw_tokens: r.raw_tokens,
                 sent_tokens: r.sent_tokens,

@@ -156,19 +156,7 @@ pub fn gain(rows: &[GainRow], period: &str, group_by: &str) -> String {
         out.push_str("no events recorded in this period");
         return out;
     }
-    let no_group = match group_by {
-        "mode" => "(shell commands)".to_string(),
-        "family" => "(not shell commands)".to_string(),
-        _ => format!("(no {group_by})"),
-    };
-    let keys: Vec<&str> = rows
-        .iter()
-        .map(|r| match (&r.key, group_by) {
-            (_, "none") => "total",
-            (Some(key), _) => key.as_str(),
-            (None, _) => no_group.as_str(),
-        })
-        .collect();
+    let keys: Vec<String> = rows.iter().map(|r| row_key(r.key.as_deref(), group_by)).collect();
     let width = keys.iter().map(|k| k.chars().count()).max().unwrap_or(0).clamp(MIN_KEY_WIDTH, MAX_KEY_WIDTH);
     let _ = writeln!(out, "{:<width$} {:>8} {:>12} {:>12} {:>12} {:>7}", "", "events", "raw", "sent", "saved", "saved");
     for (key, r) in keys.iter().zip(rows) {
@@ -178,6 +166,18 @@ pub fn gain(rows: &[GainRow], period: &str, group_by: &str) -> String {
         gain_row(&mut out, "total", &total(rows), width);
     }
     out
+}
+
+/// What a row of the report grouped by `group_by` is named, in the text and the JSON alike: its
+/// key, or for the events without one what they are (see [`gain`]).
+pub fn row_key(key: Option<&str>, group_by: &str) -> String {
+    match (key, group_by) {
+        (Some(key), _) => key.to_string(),
+        (None, "none") => "total".to_string(),
+        (None, "mode") => "(shell commands)".to_string(),
+        (None, "family") => "(not shell commands)".to_string(),
+        (None, _) => format!("(no {group_by})"),
+    }
 }
 
 /// The key column's width: the longest key's, within these bounds.
