@@ -37,13 +37,16 @@ fn build(plan: &mut Plan, failed: bool) {
 }
 
 /// `go test`: `=== RUN/PAUSE/CONT` and `--- PASS/SKIP` lines go, counted by kind, as do packages without
-/// tests; `--- FAIL`, the per-package `FAIL`/`ok` lines and test log output stay. With `-json` the same holds
-/// per event: a test's run/pause/cont/pass/skip events and the output events carrying those lines go, its
-/// fail events and every other output stay.
+/// tests; `--- FAIL`, the per-package `FAIL`/`ok` lines and failing tests' log output stay (passing and
+/// skipped tests' too when nothing failed). With `-json` the same holds per event: a test's
+/// run/pause/cont/pass/skip events and the output events carrying those lines go, its fail events and every
+/// other output stay.
 fn test(plan: &mut Plan, failed: bool) {
     build(plan, failed);
-    if failed {
-        passing_tests_logs(plan);
+    // A pipe (`go test -v ./... | cat`) exits 0 whatever failed: the output's own `--- FAIL` and `FAIL\t`
+    // lines say a test failed as well.
+    if failed || (0..plan.len()).any(|i| step(plan.line(i)) == Some(Step::Fail)) {
+        passing_tests_logs(plan, failed);
     }
     plan.drop_counted_by_kind("lines of tests not shown", NoteAt::First, failed, |line| step(line)?.counted_as());
     runner::results(plan, failed, |line| (step(line)? == Step::Fail).then_some(Verdict::Fail));
@@ -52,16 +55,17 @@ fn test(plan: &mut Plan, failed: bool) {
     });
 }
 
-/// After a failure, what passing tests logged (`t.Logf`, shown by `-v`) goes, counted per test: its
-/// `file_test.go:7: …` lines read as locations the failure protects, though they are no part of it, and a
-/// chatty test buried the failing one's lines. A line belongs to the test the last `=== RUN/CONT/NAME` or
-/// `--- PASS/FAIL/SKIP` line named; only indented lines (what `testing` prints) go, never the output's
-/// closing lines.
-fn passing_tests_logs(plan: &mut Plan) {
+/// After a failure, what passing and skipped tests logged (`t.Logf`, shown by `-v`; `t.Skip`'s reason) goes,
+/// counted per test: its `file_test.go:7: …` lines read as locations the failure protects, though they are no
+/// part of it, and a chatty test buried the failing one's lines. A skipped test's reason goes too: its `===
+/// RUN` and `--- SKIP` lines are counted away, so it would sit under the failing test shown above it. A line
+/// belongs to the test the last `=== RUN/CONT/NAME` or `--- PASS/FAIL/SKIP` line named; only indented lines
+/// (what `testing` prints) go, never the closing lines a non-zero exit (`exited`) shows whole.
+fn passing_tests_logs(plan: &mut Plan, exited: bool) {
     let mut owner: Option<&str> = None;
     let mut verdicts: HashMap<&str, Step> = HashMap::new();
     let mut logged: Vec<(usize, &str)> = Vec::new();
-    let tail = plan.failure_tail_start();
+    let tail = if exited { plan.failure_tail_start() } else { plan.len() };
     for i in 0..plan.len() {
         let line = plan.line(i);
         let trimmed = line.trim_start();
@@ -91,7 +95,7 @@ fn passing_tests_logs(plan: &mut Plan) {
         }
     }
     let passed: Vec<(usize, &str)> =
-        logged.into_iter().filter(|(_, name)| verdicts.get(name) == Some(&Step::Pass)).collect();
+        logged.into_iter().filter(|(_, name)| matches!(verdicts.get(name), Some(Step::Pass | Step::Skip))).collect();
     if passed.is_empty() {
         return;
     }
@@ -103,8 +107,9 @@ fn passing_tests_logs(plan: &mut Plan) {
         }
     }
     let lines = if passed.len() == 1 { "log line" } else { "log lines" };
-    let note =
-        format!("… {} {lines} of passing tests not shown: {}", passed.len(), count_list_of(&per_test, "more tests"));
+    let skipped = passed.iter().any(|(_, name)| verdicts.get(name) == Some(&Step::Skip));
+    let tests = if skipped { "passing or skipped tests" } else { "passing tests" };
+    let note = format!("… {} {lines} of {tests} not shown: {}", passed.len(), count_list_of(&per_test, "more tests"));
     let indices: Vec<usize> = passed.iter().map(|&(i, _)| i).collect();
     let replaced: usize = indices.iter().map(|&i| plan.line(i).len() + 1).sum();
     if note.len() + 1 < replaced {
@@ -227,7 +232,33 @@ mod tests {
         // A passing run keeps what its tests logged (cut like any long output, not counted away).
         let passing = raw.replace("FAIL", "PASS");
         let text = crate::compress("go test -v ./...", &passing, 0).text;
-        assert!(text.contains("noise line 0") && !text.contains("log lines of passing tests"), "{text}");
+        assert!(text.contains("noise line 0") && !text.contains("log lines of passing"), "{text}");
+    }
+
+    #[test]
+    fn a_failure_piped_away_from_the_exit_code_still_folds_passing_and_skipped_tests_logs() {
+        // `go test -v ./... | cat` exits 0 whatever failed. A skipped test's reason, its `=== RUN` and
+        // `--- SKIP` lines counted away, read as the failing subtest's output above it.
+        let mut raw = String::from("=== RUN   TestNoisy\n");
+        raw += &(0..50).map(|i| format!("    qa_test.go:7: passing log line {i}\n")).collect::<String>();
+        raw += "--- PASS: TestNoisy (0.00s)\n=== RUN   TestQASub\n=== RUN   TestQASub/ok\n";
+        raw += "    qa_test.go:17: sub ok log\n=== RUN   TestQASub/bad\n    qa_test.go:18: QA_SUB_FATAL\n";
+        raw += "--- FAIL: TestQASub (0.00s)\n    --- PASS: TestQASub/ok (0.00s)\n";
+        raw += "    --- FAIL: TestQASub/bad (0.00s)\n=== RUN   TestQASkip\n    qa_test.go:21: QA skip reason\n";
+        raw += "--- SKIP: TestQASkip (0.00s)\n";
+        raw += &(0..8).map(|i| format!("=== RUN   TestMore{i}\n--- PASS: TestMore{i} (0.00s)\n")).collect::<String>();
+        raw += "FAIL\nFAIL\tqa/mime/quotedprintable\t0.097s\nFAIL\n";
+        let text = crate::compress("go test -v ./... 2>&1 | cat", &raw, 0).text;
+        assert!(
+            text.contains(
+                "… 52 log lines of passing or skipped tests not shown: TestNoisy ×50, TestQASub/ok ×1, TestQASkip ×1\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("    qa_test.go:18: QA_SUB_FATAL\n--- FAIL: TestQASub (0.00s)\n    --- FAIL: TestQASub/bad (0.00s)\nFAIL\n"),
+            "nothing under the failing subtest but its own lines: {text}"
+        );
     }
 
     #[test]

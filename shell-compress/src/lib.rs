@@ -14,8 +14,9 @@
 //!    node's own code in a program's own report, which a line counts. A search's matches, a file's lines and
 //!    a diff's hunks are data, not reports: a long diff's hunks past its budget go whole, their headers
 //!    (rustfmt's `Diff in PATH:LINE:` too) with them, and a note names each of their files with a count.
-//!    What a passing Go test logged (`x_test.go:7: …` under `-v`) is that test's output, not a report of
-//!    the failure: it goes, counted per test.
+//!    What a passing or skipped Go test logged (`x_test.go:7: …` under `-v`, a skip's reason) is that
+//!    test's output, not a report of the failure: after one (a non-zero exit, or a `--- FAIL` line when a
+//!    pipe hid the exit code) it goes, counted per test.
 //! 3. A non-zero exit code is reported on a final line of its own, `[exit:N]`.
 //! 4. The same input always gives the same bytes.
 //! 5. Warnings may be summarised (the first few and the first of each further kind in full, plus a count by

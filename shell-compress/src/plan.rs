@@ -566,11 +566,30 @@ impl<'a> Plan<'a> {
         {
             return start..end;
         }
-        if run.len() > 3 * max || !rules::is_patch(run.iter().map(|&j| self.line(j))) {
-            head..run.len() - tail
-        } else {
-            0..0
+        if run.len() <= 3 * max && rules::is_patch(run.iter().map(|&j| self.line(j))) {
+            return 0..0;
         }
+        // Without boundaries the cut goes through the middle of the run, but not into a hunk's body within
+        // three times the limit: that hunk stays whole (a `black --diff` hunk followed by the next file's
+        // `would reformat` and `---`/`+++` lines was cut through its changed lines). Only a longer one is cut.
+        let start = self.hunk_split_at(run, head).filter(|body| body.len() <= 3 * max).map_or(head, |body| body.end);
+        let end = run.len() - tail;
+        let end = self.hunk_split_at(run, end).filter(|body| body.len() <= 3 * max).map_or(end, |body| body.start);
+        if start < end { start..end } else { 0..0 }
+    }
+
+    /// The positions in `run` of the hunk a cut before position `k` would split (`k` and the position before
+    /// it are lines of one body): its body, and its header when that is the run's line before the body.
+    fn hunk_split_at(&self, run: &[usize], k: usize) -> Option<Range<usize>> {
+        let continues =
+            |j: usize| j > 0 && run[j - 1] + 1 == run[j] && self.in_hunk[run[j - 1]] && self.in_hunk[run[j]];
+        if k >= run.len() || !continues(k) {
+            return None;
+        }
+        let first = (0..k).rev().find(|&j| !continues(j)).unwrap_or(0);
+        let start = if first > 0 && run[first - 1] + 1 == run[first] { first - 1 } else { first };
+        let end = (k + 1..run.len()).find(|&j| !continues(j)).unwrap_or(run.len());
+        Some(start..end)
     }
 
     /// When the `omitted` part of `run` ends inside the body of a hunk whose header it would hide too, that
@@ -811,8 +830,9 @@ mod tests {
 
     #[test]
     fn a_cut_into_a_hunk_leaves_its_header_above_the_body_lines_shown() {
-        // Two long hunks with no blank line or other boundary inside (`black --diff` prints such): the cut goes
-        // through both, and the second's header, which locates the lines shown after it, stays.
+        // Two hunks longer than three times the limit with no blank line or other boundary inside (`black
+        // --diff` prints such): the cut goes through both, and the second's header, which locates the lines
+        // shown after it, stays.
         let hunk = |at: usize| {
             std::iter::once(format!("@@ -{at},23 +{at},25 @@"))
                 .chain(
@@ -822,11 +842,29 @@ mod tests {
         };
         let lines: Vec<String> = hunk(10).chain(hunk(300)).collect();
         let mut plan = Plan::new(&lines);
-        plan.cut = Cut { max: 10, head: 3, tail: 3 };
+        plan.cut = Cut { max: 5, head: 3, tail: 3 };
         plan.cut_runs();
         let text = plan.render();
         assert!(text.contains("\n@@ -300,23 +300,25 @@\n… "), "{text}");
         assert!(text.ends_with(" same 300.23\n same 300.24\n-old 300\n"), "{text}");
+    }
+
+    #[test]
+    fn a_hunk_within_three_times_the_limit_is_not_cut_by_the_lines_after_it() {
+        // `black --diff`: a hunk's body, then the next file's `would reformat`, `---` and `+++` lines, with no
+        // boundary where a cut could end; cutting the run through its middle hid changed lines of the hunk.
+        let mut lines = vec!["@@ -1,44 +1,44 @@".to_string()];
+        for i in 0..44 {
+            match i % 11 {
+                5 => lines.extend([format!("-old {i}"), format!("+new {i}")]),
+                _ => lines.push(format!(" same {i}")),
+            }
+        }
+        lines.extend(["would reformat a.py", "--- b.py\t2026-12-06", "+++ b.py\t2026-12-06"].map(str::to_string));
+        let mut plan = Plan::new(&lines);
+        plan.must(0);
+        plan.cut_runs();
+        assert_eq!(plan.render(), lines.join("\n") + "\n");
     }
 
     #[test]

@@ -1,6 +1,7 @@
-//! What passing Go tests logged, left out of a failed `go test -v` by notes such as `… 301 log lines of
-//! passing tests not shown: TestChatty ×300, TestSub/a ×1`: read from the raw output on its own, so each
-//! note's count per test is checked against the indented lines under that test the view does not show.
+//! What passing and skipped Go tests logged, left out of a failed `go test -v` by notes such as `… 301 log
+//! lines of passing tests not shown: TestChatty ×300, TestSub/a ×1` (`of passing or skipped tests` when a
+//! skipped test's are among them): read from the raw output on its own, so each note's count per test is
+//! checked against the indented lines under that test the view does not show.
 
 use std::collections::{BTreeMap, HashSet};
 use std::sync::LazyLock;
@@ -8,7 +9,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 static NOTE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^… (\d+) log lines? of passing tests not shown: (.+)$").unwrap());
+    LazyLock::new(|| Regex::new(r"^… (\d+) log lines? of passing (?:or skipped )?tests not shown: (.+)$").unwrap());
 
 /// `TestName ×3` in a note's list.
 static COUNTED: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\S+) ×(\d+)$").unwrap());
@@ -34,13 +35,13 @@ pub(crate) fn left_out(displayed: &[String], view: &[&str]) -> Result<HashSet<us
     let mut passed: HashSet<&str> = HashSet::new();
     for (name, verdict) in displayed.iter().filter_map(|l| names(l)) {
         match verdict {
-            Some("PASS") => passed.insert(name),
+            Some("PASS" | "SKIP") => passed.insert(name),
             Some(_) => failed.insert(name),
             None => false,
         };
     }
     let shown: HashSet<&str> = view.iter().copied().collect();
-    // Each passing test's indented lines the view does not show.
+    // Each passing or skipped test's indented lines the view does not show.
     let mut missing: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     let mut owner: Option<&str> = None;
     for (i, line) in displayed.iter().enumerate() {

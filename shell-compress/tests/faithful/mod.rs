@@ -649,7 +649,7 @@ fn is_note(raw: &Raw, line: &str) -> bool {
             r"^… \d+ more warnings (?:shortened to message and location|not shown): .+$",
             r"^… \d+ more findings shortened to (?:message and location|location, rule and message)$",
             r"^… (\d+) lines of passing or skipped tests not shown$",
-            r"^… (\d+) log lines? of passing tests not shown: .+$",
+            r"^… (\d+) log lines? of passing (?:or skipped )?tests not shown: .+$",
             r"^… \d+ more console blocks from the same call sites not shown: .+$",
             r"^\s*… \d+ frames of node's own code not shown$",
             // shape/*.rs
