@@ -271,7 +271,12 @@ impl<'a> Finder<'a> {
     /// checked; what a variable the line set to a literal holds is checked
     /// besides, so `f=.env; cat $f` is denied rather than asked about.
     fn operand(&mut self, program: &str, arg: &Arg, whole: Option<walk::Filter>) -> bool {
-        let verb = format!("`{program}` reads");
+        // A program that only handles names (`echo`, `ls`, `rm`) is checked as reading the paths it is
+        // given all the same, but said to name them: `eval "$(echo cat .env)"` reads .env by what
+        // echo prints, known only when it runs, not by echo. One reaching all under a directory
+        // (`mv dir`) reads it as cp -r does.
+        let names_only = whole.is_none() && !readers::may_read(program);
+        let verb = if names_only { format!("`{program}` names") } else { format!("`{program}` reads") };
         if !arg.literal && !arg.only_values && (whole.is_some() || readers::reads_operands(program)) {
             self.files.unknown_reads.push(format!("{verb} `{}`", arg.text));
         }

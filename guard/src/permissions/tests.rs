@@ -2037,3 +2037,18 @@ fn what_git_runs_of_the_configuration_its_line_gives_is_checked() {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
 }
+
+#[test]
+fn a_program_handling_names_only_is_said_to_name_what_it_is_given() {
+    let (s, p, file) = qa();
+    let secret = deny("Read(./qa/secret/**)", &file);
+    // Denied all the same, for what runs the words it prints may read the file; only `eval` knows what.
+    for (command, part) in [
+        ("eval \"$(echo cat qa/secret/plan.txt)\"", "`echo` names `qa/secret/plan.txt`"),
+        ("ls -l qa/secret/plan.txt", "`ls` names `qa/secret/plan.txt`"),
+        ("echo q*/secret/plan.txt", "`echo` names `q*/secret/plan.txt`, which matches qa/secret/plan.txt"),
+        ("wc -l qa/secret/plan.txt", "`wc` reads `qa/secret/plan.txt`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(secret.clone(), part), "{command}");
+    }
+}
