@@ -46,7 +46,7 @@
 
 use lean_ctx_shell_syntax::{Command, Quote, Quoted, Word};
 
-use super::git_config::{self, GitRuns};
+use super::git_config;
 use super::scope::Place;
 use super::variables::Variables;
 use super::wrappers::{self, Chdir, Output, Run};
@@ -767,23 +767,23 @@ fn look_through(
         let raw = |word: usize| words.get(at + 1 + word).and_then(|word| command.raw.get(word.span.start..));
         let run = |text: String, runs: Runs| Some(Script { text, runs, program: program_word.clone() });
         let literal: Vec<bool> = words[at + 1..].iter().map(Word::is_literal).collect();
-        match git_config::runs(&texts[at + 1..], &literal, &subcommands, &env) {
-            GitRuns::Nothing => {}
+        let runs = git_config::runs(&texts[at + 1..], &literal, &subcommands, &env);
+        if let Some(written) = runs.unknown {
+            unknown_program.get_or_insert(written);
+        }
+        if let Some((alias, value)) = runs.alias {
             // Git runs the alias's command line in the alias's place, with its global options.
-            GitRuns::Alias { at: alias, value } => {
-                let (globals, rest) = (raw(0).unwrap_or_default(), raw(alias + 1).unwrap_or_default());
-                let globals = &globals[..globals.len() - raw(alias).unwrap_or_default().len()];
-                script = run(format!("git {globals}{value} {rest}"), Runs::Here);
+            let (globals, rest) = (raw(0).unwrap_or_default(), raw(alias + 1).unwrap_or_default());
+            let globals = &globals[..globals.len() - raw(alias).unwrap_or_default().len()];
+            script = run(format!("git {globals}{value} {rest}"), Runs::Here);
+        } else if !runs.scripts.is_empty() {
+            let mut scripts = runs.scripts;
+            // A `!` alias's script, first, takes the words after the alias.
+            if let Some(rest) = runs.rest_at.map(|rest_at| raw(rest_at).unwrap_or_default()) {
+                scripts[0] = format!("{} {rest}", scripts[0]);
             }
-            GitRuns::Scripts { mut scripts, rest_at } => {
-                // A `!` alias's script, first, takes the words after the alias.
-                if let Some(rest) = rest_at.map(|rest_at| raw(rest_at).unwrap_or_default()) {
-                    scripts[0] = format!("{} {rest}", scripts[0]);
-                }
-                script = run(scripts.join("\n"), Runs::OwnShell);
-                script_at_top = true;
-            }
-            GitRuns::Unknown(written) => _ = unknown_program.get_or_insert(written),
+            script = run(scripts.join("\n"), Runs::OwnShell);
+            script_at_top = true;
         }
     }
     let place = place.clone();

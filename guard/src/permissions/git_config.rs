@@ -9,7 +9,7 @@
 //! | an alias for the subcommand, `!SCRIPT` | `SCRIPT ARGS…`, a shell script run at the repository's top |
 //! | an alias for the subcommand, `VALUE` | `git GLOBALS… VALUE ARGS…`, in the alias's place |
 //! | `core.pager`, `pager.*`, `GIT_PAGER` | its value, a shell script run at the repository's top |
-//! | any other key naming a command (see [`names_command`]), `--exec-path=`, the other variables of [`COMMAND_VARIABLES`] | a program known only when the command runs |
+//! | any other key naming a command (see [`names_command`]), `--exec-path=`, the other variables of [`COMMAND_VARIABLES`] | a program known only when the command runs, and its value a script as a pager's, unless it names a file (`include.path`) |
 //!
 //! Keys are case-insensitive but for a subsection (`diff.X.textconv`).
 
@@ -57,74 +57,91 @@ const COMMAND_NAMES: [&str; 17] = [
 
 /// What git given `args` (the words after `git`) and the environment
 /// `env` (variable, literal value if known) runs besides itself.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) enum GitRuns {
-    Nothing,
-    /// The subcommand at `at` (in `args`) is an alias for `value`, a git
-    /// command line.
-    Alias {
-        at: usize,
-        value: String,
-    },
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct GitRuns {
+    /// The subcommand at `.0` (in `args`) is an alias for `.1`, a git
+    /// command line, which git runs in its place.
+    pub(crate) alias: Option<(usize, String)>,
     /// Shell scripts run at the repository's top: a `!` alias first, with
-    /// the words after it (those from `args[rest_at]`) to add, then pagers.
-    Scripts {
-        scripts: Vec<String>,
-        rest_at: Option<usize>,
-    },
-    /// A command known only when git runs: what gives it, as written.
-    Unknown(String),
+    /// the words after it (those from `args[rest_at]`) to add, then pagers
+    /// and the literal values of other keys naming a command.
+    pub(crate) scripts: Vec<String>,
+    pub(crate) rest_at: Option<usize>,
+    /// A command known only when git runs (a key naming a command, which
+    /// git may run with words of its own or not through a shell): what
+    /// gives it, as written.
+    pub(crate) unknown: Option<String>,
 }
+
+/// Environment variables whose value is a file, a directory, settings or
+/// a count, not a command.
+const FILE_VARIABLES: [&str; 6] = [
+    "GIT_CONFIG",
+    "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_SYSTEM",
+    "GIT_EXEC_PATH",
+    "GIT_CONFIG_PARAMETERS",
+    "GIT_CONFIG_COUNT",
+];
 
 /// What git runs of its configuration; `subcommands`: where its
 /// subcommand may start in `args` (`git --attr-source HEAD x`: either word),
 /// `literal`: whether each of `args` is known before git runs.
 pub(crate) fn runs(args: &[&str], literal: &[bool], subcommands: &[usize], env: &[(&str, Option<&str>)]) -> GitRuns {
     let end = subcommands.iter().copied().max().unwrap_or(args.len());
-    let mut scripts = Vec::new();
+    let mut out = GitRuns::default();
     let mut alias = None;
     for (name, value) in env {
         let Some(name) = COMMAND_VARIABLES.iter().find(|known| *known == name) else { continue };
-        match value {
-            Some(pager) if *name == "GIT_PAGER" => scripts.push(pager.to_string()),
-            _ => return GitRuns::Unknown(format!("{name}=…")),
+        if let Some(value) = value.filter(|_| !FILE_VARIABLES.contains(name)) {
+            out.scripts.push(value.to_string());
+        }
+        if *name != "GIT_PAGER" || value.is_none() {
+            out.unknown.get_or_insert_with(|| format!("{name}=…"));
         }
     }
     for setting in settings(&args[..end.min(args.len())], literal) {
         let (key, value) = match setting {
             Setting::Literal(text) => text.split_once('=').map_or((text, None), |(key, value)| (key, Some(value))),
             Setting::FromEnvironment(key) => (key, None),
-            Setting::Unknown(written) => return GitRuns::Unknown(format!("git -c {written}")),
-            Setting::ExecPath(written) => return GitRuns::Unknown(written.to_string()),
+            Setting::Unknown(written) => {
+                out.unknown.get_or_insert_with(|| format!("git -c {written}"));
+                continue;
+            }
+            Setting::ExecPath(written) => {
+                out.unknown.get_or_insert_with(|| written.to_string());
+                continue;
+            }
         };
         let written = || format!("git -c {key}");
         let (section, subsection, variable) = parts(key);
+        let pager = (section == "core" && variable == "pager") || (section == "pager" && subsection.is_none());
         if section == "alias" && subsection.is_none() {
             // The last value given counts, as git reads them.
             if let Some(&at) = subcommands.iter().find(|&&at| args[at].eq_ignore_ascii_case(&variable)) {
                 alias = Some((at, value, written()));
             }
-        } else if (section == "core" && variable == "pager") || (section == "pager" && subsection.is_none()) {
-            match value {
-                Some(pager) => scripts.push(pager.to_string()),
-                None => return GitRuns::Unknown(written()),
+        } else if pager || names_command(&section, &variable) {
+            // A value naming a file (`include.path`) or a directory (`core.hooksPath`) runs none of its words.
+            let file = variable.ends_with("path") || section.starts_with("include");
+            out.scripts.extend(value.filter(|_| !file).map(str::to_string));
+            if !pager || value.is_none() {
+                out.unknown.get_or_insert_with(written);
             }
-        } else if names_command(&section, &variable) {
-            return GitRuns::Unknown(written());
         }
     }
-    let rest_at = match alias {
-        Some((_, None, written)) => return GitRuns::Unknown(written),
+    match alias {
+        Some((_, None, written)) => _ = out.unknown.get_or_insert(written),
         Some((at, Some(value), _)) => match value.strip_prefix('!') {
             Some(script) => {
-                scripts.insert(0, script.to_string());
-                Some(at + 1)
+                out.scripts.insert(0, script.to_string());
+                out.rest_at = Some(at + 1);
             }
-            None => return GitRuns::Alias { at, value: value.to_string() },
+            None => out.alias = Some((at, value.to_string())),
         },
-        None => None,
-    };
-    if scripts.is_empty() { GitRuns::Nothing } else { GitRuns::Scripts { scripts, rest_at } }
+        None => {}
+    }
+    out
 }
 
 /// Whether a key of `section` whose last part is `variable` (both lower

@@ -1994,6 +1994,14 @@ fn what_git_runs_of_the_configuration_its_line_gives_is_checked() {
         ("git -c core.pager='cat qa/secret/plan.txt' log", &secret, "`cat` reads `qa/secret/plan.txt`"),
         ("git -c pager.log='rm -rf qa;:' log", &rm, "`rm -rf qa` matches it"),
         ("GIT_PAGER='cat qa/secret/plan.txt' git log", &secret, "`cat` reads `qa/secret/plan.txt`"),
+        // Another key naming a command: its value is checked as a script too.
+        (
+            "git -c core.sshCommand='cat qa/secret/plan.txt >&2' ls-remote ssh://x/y",
+            &secret,
+            "`cat` reads `qa/secret/plan.txt`",
+        ),
+        ("git -c core.fsmonitor='cat qa/secret/plan.txt >&2;:' status", &secret, "`cat` reads `qa/secret/plan.txt`"),
+        ("GIT_SSH_COMMAND='rm -rf qa' git fetch", &rm, "`rm -rf qa` matches it"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(verdict.clone(), part), "{command}");
     }
@@ -2004,10 +2012,10 @@ fn what_git_runs_of_the_configuration_its_line_gives_is_checked() {
         cause: Some(Cause::UnknownProgram(word.into())),
     };
     for (command, word) in [
-        ("git -c core.sshCommand='cat qa/secret/plan.txt >&2' ls-remote ssh://x/y", "git -c core.sshCommand"),
-        ("git -c core.fsmonitor='cat qa/secret/plan.txt >&2;:' status", "git -c core.fsmonitor"),
+        ("git -c core.sshCommand='ssh -i key' ls-remote ssh://x/y", "git -c core.sshCommand"),
+        ("git -c core.fsmonitor=true status", "git -c core.fsmonitor"),
         ("git -c diff.secret.textconv=cat diff --stat", "git -c diff.secret.textconv"),
-        ("git -c filter.f.smudge='rm -rf qa' checkout .", "git -c filter.f.smudge"),
+        ("git -c filter.f.smudge='tr a b' checkout .", "git -c filter.f.smudge"),
         ("git -c include.path=/tmp/evil status", "git -c include.path"),
         ("git -c sendemail.toCmd=x status", "git -c sendemail.toCmd"),
         ("git --config-env=alias.x=CMD x", "git -c alias.x"),
@@ -2015,7 +2023,7 @@ fn what_git_runs_of_the_configuration_its_line_gives_is_checked() {
         ("git --exec-path=/tmp/evil status", "--exec-path=/tmp/evil"),
         ("git -c alias.x='!rm '$f x", "git -c alias.x"),
         ("git -c $k='!rm f' x", "git -c $k=!rm f"),
-        ("GIT_SSH_COMMAND='cat qa/secret/plan.txt >&2' git fetch", "GIT_SSH_COMMAND=…"),
+        ("GIT_SSH_COMMAND=ssh git fetch", "GIT_SSH_COMMAND=…"),
         ("env GIT_EXTERNAL_DIFF=x git diff --stat", "GIT_EXTERNAL_DIFF=…"),
         ("GIT_PAGER=$p git log", "GIT_PAGER=…"),
         ("export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!rm f'; git x", "GIT_CONFIG_COUNT=…"),
@@ -2036,6 +2044,15 @@ fn what_git_runs_of_the_configuration_its_line_gives_is_checked() {
     ] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
+    // Without Bash rules, what such a value reads is still checked.
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Read(./.env)"]}"#));
+    s.file(".env");
+    let command = "git -c core.sshCommand='cat .env >&2' ls-remote ssh://x/y";
+    assert_eq!(
+        s.load().check_shell(command, &s.root),
+        because(deny("Read(./.env)", &s.project_file()), "`cat` reads `.env`")
+    );
 }
 
 #[test]
