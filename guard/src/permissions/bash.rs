@@ -30,7 +30,8 @@
 //! The script of `sh -c '…'` (also bash, zsh, dash, ksh), the arguments of
 //! `eval`, the commands of `find -exec` (`-execdir`, `-ok`, `-okdir`) and
 //! the command `env -S` makes of the words its string splits into (see
-//! [`super::env_split`]) and the words after it are
+//! [`super::env_split`]) and the words after it, and git's aliases and
+//! pagers its line configures (see [`super::git_config`]) are
 //! split and matched as commands of their own, as is a `trap`'s action
 //! (after the line's commands, as it runs on exit, knowing no variable),
 //! and so is a
@@ -45,6 +46,7 @@
 
 use lean_ctx_shell_syntax::{Command, Quote, Quoted, Word};
 
+use super::git_config;
 use super::scope::Place;
 use super::variables::Variables;
 use super::wrappers::{self, Chdir, Output, Run};
@@ -209,6 +211,9 @@ pub(crate) struct Invocation {
     /// The environment of the script it hands to a shell of its own (`sh
     /// -c`, `su -c`), which starts in [`Invocation::chdir`].
     pub(crate) script_env: Option<Vec<u32>>,
+    /// That script is git's (a `!` alias, a pager), which runs at the top
+    /// of the repository git finds, not where git starts.
+    pub(crate) script_at_top: bool,
     /// The files a wrapper reads its arguments from (`xargs -a F`,
     /// `parallel … :::: F`), with the wrapper's name.
     pub(crate) wrapper_reads: Vec<(String, Arg)>,
@@ -502,8 +507,9 @@ const WRAPPERS: [(&str, &[&str]); 10] = [
 ];
 
 /// Environment variables an earlier command's export gives the program,
-/// followed for git's repository and index.
-const EXPORTS_FOLLOWED: [&str; 3] = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"];
+/// followed for git's repository and index, and the commands git runs.
+const EXPORTS_FOLLOWED: [&[&str]; 2] =
+    [&["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"], &git_config::COMMAND_VARIABLES];
 
 /// Wrappers that run the command on names they read from their input.
 const INPUT_NAMES: [&str; 2] = ["xargs", "parallel"];
@@ -705,7 +711,7 @@ fn look_through(
     // An alias the line defined may stand for the program (once `shopt -s expand_aliases` ran, on a
     // later line): what it expands to runs too.
     let alias = words.get(at).filter(|word| word.quoted.is_empty()).and_then(|word| aliases.alias(&word.text));
-    let script = match alias {
+    let mut script = match alias {
         Some(Some(value)) if script.is_none() => {
             let rest = words.get(at + 1).and_then(|next| command.raw.get(next.span.start..)).unwrap_or_default();
             Some(Script { text: format!("{value} {rest}"), runs: Runs::Here, program: program_word.clone() })
@@ -736,8 +742,11 @@ fn look_through(
             (name.to_string(), Arg { text: value.to_string(), glob: None, ..Arg::of(word, vars) })
         })
         .collect();
-    for name in EXPORTS_FOLLOWED {
-        if assignments.iter().any(|(set, _)| set == name) {
+    for name in EXPORTS_FOLLOWED.concat() {
+        // A command git runs that a sourced file may have exported is as one the environment held
+        // before the line: not seen, as a function such a file defines is not.
+        let sourced_only = git_config::COMMAND_VARIABLES.contains(&name) && !variables.names(name, &place.env);
+        if sourced_only || assignments.iter().any(|(set, _)| set == name) {
             continue;
         }
         let value = match variables.exported(name, &place.env) {
@@ -746,6 +755,36 @@ fn look_through(
             None => continue,
         };
         assignments.push((name.to_string(), value));
+    }
+    // What git runs of the configuration its line gives it (`git -c alias.x='!rm f' x`).
+    let mut script_at_top = false;
+    if program.as_deref() == Some("git") && script.is_none() {
+        let env: Vec<(&str, Option<&str>)> = assignments
+            .iter()
+            .map(|(name, value)| (name.as_str(), value.literal.then_some(value.text.as_str())))
+            .collect();
+        let subcommands: Vec<usize> = subcommand_starts(&texts, at).into_iter().map(|start| start - at - 1).collect();
+        let raw = |word: usize| words.get(at + 1 + word).and_then(|word| command.raw.get(word.span.start..));
+        let run = |text: String, runs: Runs| Some(Script { text, runs, program: program_word.clone() });
+        let literal: Vec<bool> = words[at + 1..].iter().map(Word::is_literal).collect();
+        let runs = git_config::runs(&texts[at + 1..], &literal, &subcommands, &env);
+        if let Some(written) = runs.unknown {
+            unknown_program.get_or_insert(written);
+        }
+        if let Some((alias, value)) = runs.alias {
+            // Git runs the alias's command line in the alias's place, with its global options.
+            let (globals, rest) = (raw(0).unwrap_or_default(), raw(alias + 1).unwrap_or_default());
+            let globals = &globals[..globals.len() - raw(alias).unwrap_or_default().len()];
+            script = run(format!("git {globals}{value} {rest}"), Runs::Here);
+        } else if !runs.scripts.is_empty() {
+            let mut scripts = runs.scripts;
+            // A `!` alias's script, first, takes the words after the alias.
+            if let Some(rest) = runs.rest_at.map(|rest_at| raw(rest_at).unwrap_or_default()) {
+                scripts[0] = format!("{} {rest}", scripts[0]);
+            }
+            script = run(scripts.join("\n"), Runs::OwnShell);
+            script_at_top = true;
+        }
     }
     let place = place.clone();
     let invocation = Invocation {
@@ -758,6 +797,7 @@ fn look_through(
         assignments,
         chdir,
         script_env: None,
+        script_at_top,
         wrapper_reads,
         wrapper_writes,
         place,

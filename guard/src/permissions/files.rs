@@ -184,6 +184,12 @@ impl<'a> Finder<'a> {
                 Dir { path: None, by } => self.unknown_dir = Some(by),
             }
         }
+        if invocation.script_at_top
+            && let Some(env) = &invocation.script_env
+        {
+            let top = self.git_top(invocation);
+            self.dirs.set(&Place { env: env.clone(), conditional: false }, top);
+        }
         self.physical |= program == "set" && sets_physical(&invocation.args);
         self.note_glob_options(program, invocation);
         // `pushd -n` only adds to the stack.
@@ -265,7 +271,12 @@ impl<'a> Finder<'a> {
     /// checked; what a variable the line set to a literal holds is checked
     /// besides, so `f=.env; cat $f` is denied rather than asked about.
     fn operand(&mut self, program: &str, arg: &Arg, whole: Option<walk::Filter>) -> bool {
-        let verb = format!("`{program}` reads");
+        // A program that only handles names (`echo`, `ls`, `rm`) is checked as reading the paths it is
+        // given all the same, but said to name them: `eval "$(echo cat .env)"` reads .env by what
+        // echo prints, known only when it runs, not by echo. One reaching all under a directory
+        // (`mv dir`) reads it as cp -r does.
+        let names_only = whole.is_none() && !readers::may_read(program);
+        let verb = if names_only { format!("`{program}` names") } else { format!("`{program}` reads") };
         if !arg.literal && !arg.only_values && (whole.is_some() || readers::reads_operands(program)) {
             self.files.unknown_reads.push(format!("{verb} `{}`", arg.text));
         }
@@ -339,6 +350,22 @@ impl<'a> Finder<'a> {
             let cause = format!("{command} reads everything under {}", shown_dir(&dir, &self.cwd));
             self.whole_read(dir, cause, Some(walk::Filter::Everything));
         }
+    }
+
+    /// Where git runs a script of its configuration (a `!` alias, a
+    /// pager): the top of the repository it finds, else its directory;
+    /// unknown where a variable names either.
+    fn git_top(&self, invocation: &Invocation) -> Dir {
+        let variable = |name: &str| invocation.assignments.iter().find(|(set, _)| set == name).map(|(_, value)| value);
+        let (git_dir, work_tree) = (variable("GIT_DIR"), variable("GIT_WORK_TREE"));
+        let unknown = git_dir.iter().chain(&work_tree).copied().chain(&invocation.args).find(|arg| !arg.literal);
+        if let Some(by) = unknown.map(|arg| format!("`{}`", arg.text)).or_else(|| self.unknown_dir.clone()) {
+            return Dir { path: None, by };
+        }
+        let text = |arg: Option<&Arg>| arg.map(|arg| arg.text.clone());
+        let args: Vec<&str> = invocation.args.iter().map(|arg| arg.text.as_str()).collect();
+        let top = git::top(&args, &self.cwd, text(git_dir).as_deref(), text(work_tree).as_deref());
+        Dir { path: Some(Cwd::real(top)), by: written(invocation) }
     }
 
     /// Notes the makefile make reads: each `-f` one, else the first of

@@ -283,6 +283,14 @@ pub(crate) fn may_change_repository<'a>(args: &[&'a str]) -> Option<&'a str> {
     })
 }
 
+/// The top of the work tree git given `args` (the words after `git`) run
+/// in `cwd` uses, else the directory it runs in (after `-C`): where it
+/// runs the scripts of its configuration.
+pub(crate) fn top(args: &[&str], cwd: &Path, git_dir: Option<&str>, work_tree: Option<&str>) -> PathBuf {
+    let (cwd, repository) = repository(&args[..subcommand_starts(args)[0]], cwd, git_dir, work_tree);
+    repository.map_or(cwd, |repository| repository.top)
+}
+
 /// The directory git runs in, moved by `-C` options among `globals`, and
 /// the repository it uses there: the one `--git-dir` (else `git_dir`)
 /// names, with the work tree `--work-tree` (else `work_tree`) names, or the

@@ -68,6 +68,7 @@ mod env_split;
 mod expand;
 mod files;
 mod git;
+mod git_config;
 mod git_index;
 mod index_cache;
 mod option_files;

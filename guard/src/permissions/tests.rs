@@ -1970,3 +1970,102 @@ fn each_git_read_lists_the_index_as_the_first_does() {
     );
     assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
 }
+
+#[test]
+fn what_git_runs_of_the_configuration_its_line_gives_is_checked() {
+    let (s, p, file) = qa();
+    git(&s.root, &["init", "-q"]);
+    git(&s.root, &["add", "qa", ".env", "src"]);
+    let secret = deny("Read(./qa/secret/**)", &file);
+    let rm = deny("Bash(rm:*)", &file);
+    // A `!` alias is a shell script, run at the repository's top with the words after the alias.
+    for (command, verdict, part) in [
+        ("git -c alias.x='!rm victim.txt' x", &rm, "`rm victim.txt` matches it"),
+        ("git -c alias.x='!rm' x victim.txt", &rm, "`rm victim.txt` matches it"),
+        ("git -c Alias.X='!rm victim.txt' x", &rm, "`rm victim.txt` matches it"),
+        // The last value given counts, as git reads them.
+        ("git -c alias.x=status -c alias.x='!rm victim.txt' x", &rm, "`rm victim.txt` matches it"),
+        ("git -c alias.x='!cat qa/secret/plan.txt' x", &secret, "`cat` reads `qa/secret/plan.txt`"),
+        ("cd src && git -c alias.x='!cat qa/secret/plan.txt' x", &secret, "`cat` reads `qa/secret/plan.txt`"),
+        // Without `!`, a git command line, with the global options before it.
+        ("git -c alias.x='show HEAD:qa/secret/plan.txt' x", &secret, "`git show` reads `HEAD:qa/secret/plan.txt`"),
+        ("git -c alias.y='!rm victim.txt' -c alias.x=y x", &rm, "`rm victim.txt` matches it"),
+        // A pager too is a shell script.
+        ("git -c core.pager='cat qa/secret/plan.txt' log", &secret, "`cat` reads `qa/secret/plan.txt`"),
+        ("git -c pager.log='rm -rf qa;:' log", &rm, "`rm -rf qa` matches it"),
+        ("GIT_PAGER='cat qa/secret/plan.txt' git log", &secret, "`cat` reads `qa/secret/plan.txt`"),
+        // Another key naming a command: its value is checked as a script too.
+        (
+            "git -c core.sshCommand='cat qa/secret/plan.txt >&2' ls-remote ssh://x/y",
+            &secret,
+            "`cat` reads `qa/secret/plan.txt`",
+        ),
+        ("git -c core.fsmonitor='cat qa/secret/plan.txt >&2;:' status", &secret, "`cat` reads `qa/secret/plan.txt`"),
+        ("GIT_SSH_COMMAND='rm -rf qa' git fetch", &rm, "`rm -rf qa` matches it"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(verdict.clone(), part), "{command}");
+    }
+    // Any other command git runs by configuration is known only when it runs.
+    let unknown = |word: &str| Verdict::Ask {
+        rule: "Bash(rm:*)".into(),
+        file: file.clone(),
+        cause: Some(Cause::UnknownProgram(word.into())),
+    };
+    for (command, word) in [
+        ("git -c core.sshCommand='ssh -i key' ls-remote ssh://x/y", "git -c core.sshCommand"),
+        ("git -c core.fsmonitor=true status", "git -c core.fsmonitor"),
+        ("git -c diff.secret.textconv=cat diff --stat", "git -c diff.secret.textconv"),
+        ("git -c filter.f.smudge='tr a b' checkout .", "git -c filter.f.smudge"),
+        ("git -c include.path=/tmp/evil status", "git -c include.path"),
+        ("git -c sendemail.toCmd=x status", "git -c sendemail.toCmd"),
+        ("git --config-env=alias.x=CMD x", "git -c alias.x"),
+        ("git --config-env core.pager=CMD log", "git -c core.pager"),
+        ("git --exec-path=/tmp/evil status", "--exec-path=/tmp/evil"),
+        ("git -c alias.x='!rm '$f x", "git -c alias.x"),
+        ("git -c $k='!rm f' x", "git -c $k=!rm f"),
+        ("GIT_SSH_COMMAND=ssh git fetch", "GIT_SSH_COMMAND=…"),
+        ("env GIT_EXTERNAL_DIFF=x git diff --stat", "GIT_EXTERNAL_DIFF=…"),
+        ("GIT_PAGER=$p git log", "GIT_PAGER=…"),
+        ("export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!rm f'; git x", "GIT_CONFIG_COUNT=…"),
+        ("GIT_CONFIG_PARAMETERS=\"'alias.x'='!rm f'\" git x", "GIT_CONFIG_PARAMETERS=…"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown(word), "{command}");
+    }
+    // Settings running nothing, and a pager or alias whose command is checked.
+    for command in [
+        "git -c color.ui=never status",
+        "git -c core.pager=cat log",
+        "GIT_PAGER=cat git log",
+        "git -c alias.x=status x",
+        "git -c alias.st='!git status' st",
+        "git -c alias.x='!rm victim.txt' status",
+        // An alias standing for itself, which git refuses, is followed as far as scripts are.
+        "git -c alias.x=x x",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // Without Bash rules, what such a value reads is still checked.
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Read(./.env)"]}"#));
+    s.file(".env");
+    let command = "git -c core.sshCommand='cat .env >&2' ls-remote ssh://x/y";
+    assert_eq!(
+        s.load().check_shell(command, &s.root),
+        because(deny("Read(./.env)", &s.project_file()), "`cat` reads `.env`")
+    );
+}
+
+#[test]
+fn a_program_handling_names_only_is_said_to_name_what_it_is_given() {
+    let (s, p, file) = qa();
+    let secret = deny("Read(./qa/secret/**)", &file);
+    // Denied all the same, for what runs the words it prints may read the file; only `eval` knows what.
+    for (command, part) in [
+        ("eval \"$(echo cat qa/secret/plan.txt)\"", "`echo` names `qa/secret/plan.txt`"),
+        ("ls -l qa/secret/plan.txt", "`ls` names `qa/secret/plan.txt`"),
+        ("echo q*/secret/plan.txt", "`echo` names `q*/secret/plan.txt`, which matches qa/secret/plan.txt"),
+        ("wc -l qa/secret/plan.txt", "`wc` reads `qa/secret/plan.txt`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(secret.clone(), part), "{command}");
+    }
+}

@@ -155,6 +155,13 @@ impl Variables {
         Some(seen.value.text.as_deref().filter(|_| exported))
     }
 
+    /// Whether a command of the line set or unset `name` itself, as a
+    /// program running in `env` sees it: not only one that may set any
+    /// variable (`source`).
+    pub(crate) fn names(&self, name: &str, env: &[u32]) -> bool {
+        self.names.get(name).and_then(|settings| settings.seen(env)).is_some()
+    }
+
     /// Whether `program` may set any variable of the shell it runs in, and
     /// change its directory: `source`, `.`, or a function the line defines.
     pub(crate) fn may_set_anything(&self, program: &str) -> bool {

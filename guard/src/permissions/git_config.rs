@@ -1,0 +1,206 @@
+//! What git runs as a command because its line configures it to: an alias
+//! (`git -c alias.x='!rm f' x`), a pager, or another command-valued key
+//! (`core.sshCommand`, `core.fsmonitor`…), given by `-c KEY=VALUE`,
+//! `--config-env=KEY=ENV` or the environment (`GIT_PAGER`,
+//! `GIT_SSH_COMMAND`, `GIT_CONFIG_PARAMETERS`…). Git takes no `-cKEY=VALUE`.
+//!
+//! | given | checked as |
+//! |---|---|
+//! | an alias for the subcommand, `!SCRIPT` | `SCRIPT ARGS…`, a shell script run at the repository's top |
+//! | an alias for the subcommand, `VALUE` | `git GLOBALS… VALUE ARGS…`, in the alias's place |
+//! | `core.pager`, `pager.*`, `GIT_PAGER` | its value, a shell script run at the repository's top |
+//! | any other key naming a command (see [`names_command`]), `--exec-path=`, the other variables of [`COMMAND_VARIABLES`] | a program known only when the command runs, and its value a script as a pager's, unless it names a file (`include.path`) |
+//!
+//! Keys are case-insensitive but for a subsection (`diff.X.textconv`).
+
+/// Environment variables naming a command git runs, or configuration that
+/// may name one; git reads `GIT_CONFIG_KEY_n` only with `GIT_CONFIG_COUNT`.
+pub(crate) const COMMAND_VARIABLES: [&str; 14] = [
+    "GIT_CONFIG_PARAMETERS",
+    "GIT_CONFIG_COUNT",
+    "GIT_CONFIG",
+    "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_SYSTEM",
+    "GIT_SSH_COMMAND",
+    "GIT_SSH",
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_ASKPASS",
+    "GIT_PROXY_COMMAND",
+    "GIT_EXEC_PATH",
+    "GIT_PAGER",
+];
+
+/// Variables (the key's last part, in any section) whose value is a command
+/// git or a tool it starts runs, or a file or directory of them
+/// (`core.hooksPath`, `include.path`, `mergetool.*.path`).
+const COMMAND_NAMES: [&str; 17] = [
+    "sshcommand",
+    "fsmonitor",
+    "editor",
+    "askpass",
+    "hookspath",
+    "gitproxy",
+    "external",
+    "textconv",
+    "clean",
+    "smudge",
+    "process",
+    "driver",
+    "helper",
+    "program",
+    "packobjectshook",
+    "path",
+    "smtpserver",
+];
+
+/// What git given `args` (the words after `git`) and the environment
+/// `env` (variable, literal value if known) runs besides itself.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct GitRuns {
+    /// The subcommand at `.0` (in `args`) is an alias for `.1`, a git
+    /// command line, which git runs in its place.
+    pub(crate) alias: Option<(usize, String)>,
+    /// Shell scripts run at the repository's top: a `!` alias first, with
+    /// the words after it (those from `args[rest_at]`) to add, then pagers
+    /// and the literal values of other keys naming a command.
+    pub(crate) scripts: Vec<String>,
+    pub(crate) rest_at: Option<usize>,
+    /// A command known only when git runs (a key naming a command, which
+    /// git may run with words of its own or not through a shell): what
+    /// gives it, as written.
+    pub(crate) unknown: Option<String>,
+}
+
+/// Environment variables whose value is a file, a directory, settings or
+/// a count, not a command.
+const FILE_VARIABLES: [&str; 6] = [
+    "GIT_CONFIG",
+    "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_SYSTEM",
+    "GIT_EXEC_PATH",
+    "GIT_CONFIG_PARAMETERS",
+    "GIT_CONFIG_COUNT",
+];
+
+/// What git runs of its configuration; `subcommands`: where its
+/// subcommand may start in `args` (`git --attr-source HEAD x`: either word),
+/// `literal`: whether each of `args` is known before git runs.
+pub(crate) fn runs(args: &[&str], literal: &[bool], subcommands: &[usize], env: &[(&str, Option<&str>)]) -> GitRuns {
+    let end = subcommands.iter().copied().max().unwrap_or(args.len());
+    let mut out = GitRuns::default();
+    let mut alias = None;
+    for (name, value) in env {
+        let Some(name) = COMMAND_VARIABLES.iter().find(|known| *known == name) else { continue };
+        if let Some(value) = value.filter(|_| !FILE_VARIABLES.contains(name)) {
+            out.scripts.push(value.to_string());
+        }
+        if *name != "GIT_PAGER" || value.is_none() {
+            out.unknown.get_or_insert_with(|| format!("{name}=…"));
+        }
+    }
+    for setting in settings(&args[..end.min(args.len())], literal) {
+        let (key, value) = match setting {
+            Setting::Literal(text) => text.split_once('=').map_or((text, None), |(key, value)| (key, Some(value))),
+            Setting::FromEnvironment(key) => (key, None),
+            Setting::Unknown(written) => {
+                out.unknown.get_or_insert_with(|| format!("git -c {written}"));
+                continue;
+            }
+            Setting::ExecPath(written) => {
+                out.unknown.get_or_insert_with(|| written.to_string());
+                continue;
+            }
+        };
+        let written = || format!("git -c {key}");
+        let (section, subsection, variable) = parts(key);
+        let pager = (section == "core" && variable == "pager") || (section == "pager" && subsection.is_none());
+        if section == "alias" && subsection.is_none() {
+            // The last value given counts, as git reads them.
+            if let Some(&at) = subcommands.iter().find(|&&at| args[at].eq_ignore_ascii_case(&variable)) {
+                alias = Some((at, value, written()));
+            }
+        } else if pager || names_command(&section, &variable) {
+            // A value naming a file (`include.path`) or a directory (`core.hooksPath`) runs none of its words.
+            let file = variable.ends_with("path") || section.starts_with("include");
+            out.scripts.extend(value.filter(|_| !file).map(str::to_string));
+            if !pager || value.is_none() {
+                out.unknown.get_or_insert_with(written);
+            }
+        }
+    }
+    match alias {
+        Some((_, None, written)) => _ = out.unknown.get_or_insert(written),
+        Some((at, Some(value), _)) => match value.strip_prefix('!') {
+            Some(script) => {
+                out.scripts.insert(0, script.to_string());
+                out.rest_at = Some(at + 1);
+            }
+            None => out.alias = Some((at, value.to_string())),
+        },
+        None => {}
+    }
+    out
+}
+
+/// Whether a key of `section` whose last part is `variable` (both lower
+/// case) names a command, or a file or directory that may hold one: a
+/// variable of [`COMMAND_NAMES`] in any section, or ending in `cmd` or
+/// `command` (`sendemail.toCmd`, `core.alternateRefsCommand`), or an
+/// included config file, which may set any of them.
+fn names_command(section: &str, variable: &str) -> bool {
+    COMMAND_NAMES.contains(&variable)
+        || variable.ends_with("cmd")
+        || variable.ends_with("command")
+        || matches!(section, "include" | "includeif")
+}
+
+/// A key's section and variable in lower case, and its subsection as
+/// written (case-sensitive in git).
+fn parts(key: &str) -> (String, Option<&str>, String) {
+    let (section, rest) = key.split_once('.').unwrap_or((key, ""));
+    let (subsection, variable) = match rest.rsplit_once('.') {
+        Some((subsection, variable)) => (Some(subsection), variable),
+        None => (None, rest),
+    };
+    (section.to_ascii_lowercase(), subsection, variable.to_ascii_lowercase())
+}
+
+enum Setting<'a> {
+    /// `KEY=VALUE` (or `KEY`, true).
+    Literal(&'a str),
+    /// `--config-env=KEY=ENV`, or `-c KEY=VALUE` with a variable in its
+    /// value: the value is known only when git runs.
+    FromEnvironment(&'a str),
+    /// A setting whose key is known only when git runs (`-c $k=x`).
+    Unknown(&'a str),
+    /// `--exec-path=DIR`: git's own commands come from `DIR`.
+    ExecPath(&'a str),
+}
+
+/// The settings git's global options (`globals`, each `literal` or not) give.
+fn settings<'a>(globals: &[&'a str], literal: &[bool]) -> Vec<Setting<'a>> {
+    let mut out = Vec::new();
+    let mut words = globals.iter().zip(literal);
+    let key = |given: &'a str| given.split_once('=').map_or(given, |(key, _)| key);
+    let config_env = |given: &'a str| Setting::FromEnvironment(key(given));
+    // A variable in the key may make it any key; in the value, any value.
+    let setting = |given: &'a str, literal: bool| match literal {
+        true => Setting::Literal(given),
+        false if key(given).contains(['$', '`']) => Setting::Unknown(given),
+        false => config_env(given),
+    };
+    while let Some((&word, _)) = words.next() {
+        match word {
+            "-c" => out.extend(words.next().map(|(text, &literal)| setting(text, literal))),
+            "--config-env" => out.extend(words.next().map(|(given, _)| config_env(given))),
+            _ if word.starts_with("--config-env=") => out.push(config_env(&word["--config-env=".len()..])),
+            _ if word.starts_with("--exec-path=") => out.push(Setting::ExecPath(word)),
+            // Options taking the next word: it is no setting (`-C -c`).
+            "-C" | "--git-dir" | "--work-tree" | "--namespace" => _ = words.next(),
+            _ => {}
+        }
+    }
+    out
+}
