@@ -784,6 +784,21 @@ fn look_through(
             }
             script = run(scripts.join("\n"), Runs::OwnShell);
             script_at_top = true;
+        } else if let Some(config) = subcommands
+            .iter()
+            .copied()
+            // Without global options the subcommand is git's first word.
+            .chain(subcommands.is_empty().then_some(0))
+            .find(|&sub| texts.get(at + 1 + sub) == Some(&"config"))
+        {
+            // What `git config` stores runs later, unseen then: checked now.
+            let stored = git_config::stored(&texts[at + 1 + config + 1..], &literal[config + 1..]);
+            if let Some(written) = stored.unknown {
+                unknown_program.get_or_insert(written);
+            }
+            if !stored.scripts.is_empty() {
+                script = run(stored.scripts.join("\n"), Runs::Later);
+            }
         }
     }
     let place = place.clone();

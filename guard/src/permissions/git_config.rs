@@ -204,3 +204,58 @@ fn settings<'a>(globals: &[&'a str], literal: &[bool]) -> Vec<Setting<'a>> {
     }
     out
 }
+
+/// What `git config` (the words after the subcommand, `args`, each `literal` or not) stores
+/// that git will run later as a command, checked now as that command, since nothing sees it
+/// when it runs (`git config alias.x '!rm f' && git x`, or `git x` in a later call): a `!`
+/// alias's script, another alias's git command line, a pager's or another key's command. A
+/// value known only when it runs is unknown. Reading, unsetting or listing stores nothing.
+pub(crate) fn stored(args: &[&str], literal: &[bool]) -> GitRuns {
+    let mut out = GitRuns::default();
+    let mut operands = Vec::new();
+    let mut at = 0;
+    while let Some(&word) = args.get(at) {
+        at += 1;
+        match word {
+            "--" => {
+                operands.extend(at..args.len());
+                break;
+            }
+            "-f" | "--file" | "--blob" | "--type" | "--default" | "--comment" | "--value" => at += 1,
+            _ if word.starts_with("--get")
+                || word.starts_with("--unset")
+                || matches!(word, "-l" | "--list" | "-e" | "--edit" | "--remove-section" | "--rename-section") =>
+            {
+                return out;
+            }
+            _ if word.starts_with('-') => {}
+            _ => operands.push(at - 1),
+        }
+    }
+    // `git config set KEY VALUE` (git 2.46), or the older `git config KEY VALUE`.
+    let operands = match operands.first().map(|&first| args[first]) {
+        Some("set") => &operands[1..],
+        Some("get" | "unset" | "list" | "edit" | "rename-section" | "remove-section") => return out,
+        _ => &operands[..],
+    };
+    let [key, value, ..] = operands else { return out };
+    let (section, subsection, variable) = parts(args[*key]);
+    let pager = (section == "core" && variable == "pager") || (section == "pager" && subsection.is_none());
+    let alias = section == "alias" && subsection.is_none();
+    if !(alias || pager || names_command(&section, &variable)) {
+        return out;
+    }
+    if !literal[*key] || !literal[*value] {
+        out.unknown = Some(format!("git config {} …", args[*key]));
+        return out;
+    }
+    let value = args[*value];
+    let file = variable.ends_with("path") || section.starts_with("include");
+    match value.strip_prefix('!') {
+        Some(script) if alias => out.scripts.push(script.to_string()),
+        None if alias => out.scripts.push(format!("git {value}")),
+        _ if !file => out.scripts.push(value.to_string()),
+        _ => out.unknown = Some(format!("git config {} …", args[*key])),
+    }
+    out
+}

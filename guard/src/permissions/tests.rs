@@ -1972,6 +1972,36 @@ fn each_git_read_lists_the_index_as_the_first_does() {
 }
 
 #[test]
+fn what_git_config_stores_to_run_later_is_checked_when_it_is_stored() {
+    let (s, p, file) = qa();
+    let rm = because(deny("Bash(rm:*)", &file), "`rm victim.txt` matches it");
+    for command in [
+        "git config alias.x '!rm victim.txt' && git x",
+        "git config --global alias.x '!rm victim.txt'",
+        "git config set --local alias.x '!rm victim.txt'",
+        "git -C qa config core.fsmonitor 'rm victim.txt'",
+        "git config core.pager 'rm victim.txt'",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), rm, "{command}");
+    }
+    // An alias for a git command is that command: after a `git config`, what git reads of its
+    // repository is known only when it runs.
+    assert!(matches!(
+        p.check_shell("git config alias.x 'show HEAD:qa/secret/plan.txt'", &s.root),
+        Verdict::Ask { rule, .. } if rule == "Read(./qa/secret/**)"
+    ));
+    // A value known only when it runs cannot be checked.
+    assert!(matches!(p.check_shell("git config alias.x \"$v\"", &s.root), Verdict::Ask { .. }));
+    // Reading, unsetting and other keys store nothing to run.
+    for command in
+        ["git config alias.x", "git config --get alias.x", "git config --unset alias.x", "git config user.name 'rm x'"]
+    {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    assert_eq!(p.check_shell("git config core.pager less", &s.root), Verdict::Allow);
+}
+
+#[test]
 fn what_git_runs_of_the_configuration_its_line_gives_is_checked() {
     let (s, p, file) = qa();
     git(&s.root, &["init", "-q"]);
