@@ -2300,6 +2300,11 @@ fn keyword_outline_lists_functions_declared_by_their_return_type() {
             " 59 Settings(this.name, {this.retries = maxRetries})",
             " 61 Settings.defaults() : this('default')",
             " 63-65 factory Settings.fromJson(Map<String, dynamic> json)",
+            // A body on the head's line, a mixin's member too.
+            " 70 set position(int value) { offset = value; }",
+            " 71 void move(int dx) { offset += dx; }",
+            " 72 Future<List<int>> pending() async { return []; }",
+            " 73 void reset() {}",
         ],
     );
     assert!(!dart.contains("final int retries"), "{dart}");
@@ -2312,13 +2317,14 @@ fn keyword_outline_lists_functions_declared_by_their_return_type() {
             "13 def reactNativeVersion = safeExtGet('reactNativeVersion', '0.76.0')",
             "26-29 String resolveNodeModule(String name)",
             "31-34 task copyNativeLibs(type: Copy)",
+            "41 task cleanLibs(type: Delete) { delete \"$buildDir/libs\" }",
         ],
     );
     assert!(!gradle.contains("def dir") && !gradle.contains("project("), "{gradle}");
 }
 
-/// A Groovy method whose `{` opens on the next line is listed as one with it on its own line, and
-/// its body's `def` is its local, not the class's.
+/// A Groovy method whose `{` opens on the next line is listed as one with it on its own line, as
+/// is one whose body is on its head's line, and its body's `def` is its local, not the class's.
 #[test]
 fn keyword_outline_reads_groovy_braces_on_their_own_line() {
     let groovy = check_text("ReleaseNotes.groovy", TextFormat::Code(KeywordFamily::Typed));
@@ -2331,6 +2337,13 @@ fn keyword_outline_reads_groovy_braces_on_their_own_line() {
             " 25-28 void publish(String channel)",
             " 30-33 static Map parse(String json)",
             "36-40 def call(Map config)",
+            // A body on the head's line.
+            " 44 String label(String prefix) { \"${prefix}${name}\" }",
+            " 45 static Channel of(String name) { new Channel(name: name) }",
+            " 46 private List<String> members() { [] }",
+            " 47 Map<String, Integer> counts() { [:] }",
+            " 48 void close() {}",
+            "51 void main(String[] args) { println 'release notes' }",
         ],
     );
     assert!(!groovy.contains("def log") && !groovy.contains("def notes"), "{groovy}");
