@@ -2230,7 +2230,12 @@ fn keyword_outline_lists_properties_constants_and_assigned_functions() {
     let lua = check_text("stringx.lua", TextFormat::Code(KeywordFamily::Lua));
     shows_lines(
         &lua,
-        &["9-11 local function assert_string(n, s)", "20-25 stringx.wrap = function(s, width, breaklong)"],
+        &[
+            "9-11 local function assert_string(n, s)",
+            "20-25 stringx.wrap = function(s, width, breaklong)",
+            // The file's function bound to a local is its definition, as a `local function` is.
+            "31-33 local escape = function(s)",
+        ],
     );
     assert!(!lua.contains("local line ="), "{lua}");
     let perl = check_text("Transfer.pm", TextFormat::Code(KeywordFamily::General));
@@ -2244,11 +2249,12 @@ fn keyword_outline_lists_properties_constants_and_assigned_functions() {
 /// Lua's functions held by tables are listed under the table they are members of: a table
 /// constructor's (at the file's level or in a function, a metatable's too), a field's set in a
 /// function (`r.format = function`), and a returned table's as the file's or the function's own;
-/// callbacks passed to calls and functions bound to locals are not, and the first line says so.
+/// callbacks passed to calls and functions bound to a function's locals are not, and the first
+/// line says so.
 #[test]
 fn keyword_outline_lists_the_functions_lua_tables_hold() {
     let lua = check_text("recorder.lua", TextFormat::Code(KeywordFamily::Lua));
-    assert!(lua.starts_with("[outline by keywords (no grammar for this language here): functions and the functions of tables (M.f = function, t = { f = function }); locals and callbacks passed to calls not shown]\n"), "{lua}");
+    assert!(lua.starts_with("[outline by keywords (no grammar for this language here): functions and the functions of tables (M.f = function, t = { f = function }); variables, callbacks passed to calls and a function body's local f = function not shown]\n"), "{lua}");
     shows_lines(
         &lua,
         &[
