@@ -1557,6 +1557,24 @@ fn toml() {
     );
 }
 
+/// A data key whose value is a mapping shows that mapping's keys on its line, so a file of one or
+/// two top-level keys (a compose file's `services`) is not outlined by them alone; past a line's
+/// room the rest are counted, never dropped unsaid.
+#[test]
+fn data_keys_show_the_keys_of_their_mappings() {
+    let services: String = (0..40).map(|n| format!("  service{n}:\n    image: img{n}\n")).collect();
+    let compose = format!("version: '3'\nservices:\n{services}base: &base {{restart: always, init: true}}\n");
+    assert_eq!(
+        render_signatures(&outline(Language::Yaml, &compose)),
+        "1 version\n2-82 services {service0, service1, service2, service3, service4, service5, service6, \
+         service7, service8, service9, … 30 more}\n83 base {restart, init}\n"
+    );
+    let json = "{\n  \"deps\": {\"a\": \"1\", \"b\": \"2\"},\n  \"list\": [{\"x\": 1}]\n}\n";
+    assert_eq!(render_map(&outline(Language::Json, json)), "2 deps {a, b}\n3 list\n");
+    let toml = "top = { inline = 1, table = 2 }\n\n[server]\nhost = \"h\"\nport = 1\n";
+    assert_eq!(render_map(&outline(Language::Toml, toml)), "1 top {inline, table}\n3-5 [server] {host, port}\n");
+}
+
 #[test]
 fn rust_items_inside_macro_calls() {
     let views = check(
