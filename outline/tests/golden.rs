@@ -1557,6 +1557,24 @@ fn toml() {
     );
 }
 
+/// A data key whose value is a mapping shows that mapping's keys on its line, so a file of one or
+/// two top-level keys (a compose file's `services`) is not outlined by them alone; past a line's
+/// room the rest are counted, never dropped unsaid.
+#[test]
+fn data_keys_show_the_keys_of_their_mappings() {
+    let services: String = (0..40).map(|n| format!("  service{n}:\n    image: img{n}\n")).collect();
+    let compose = format!("version: '3'\nservices:\n{services}base: &base {{restart: always, init: true}}\n");
+    assert_eq!(
+        render_signatures(&outline(Language::Yaml, &compose)),
+        "1 version\n2-82 services {service0, service1, service2, service3, service4, service5, service6, \
+         service7, service8, service9, … 30 more}\n83 base {restart, init}\n"
+    );
+    let json = "{\n  \"deps\": {\"a\": \"1\", \"b\": \"2\"},\n  \"list\": [{\"x\": 1}]\n}\n";
+    assert_eq!(render_map(&outline(Language::Json, json)), "2 deps {a, b}\n3 list\n");
+    let toml = "top = { inline = 1, table = 2 }\n\n[server]\nhost = \"h\"\nport = 1\n";
+    assert_eq!(render_map(&outline(Language::Toml, toml)), "1 top {inline, table}\n3-5 [server] {host, port}\n");
+}
+
 #[test]
 fn rust_items_inside_macro_calls() {
     let views = check(
@@ -2230,7 +2248,12 @@ fn keyword_outline_lists_properties_constants_and_assigned_functions() {
     let lua = check_text("stringx.lua", TextFormat::Code(KeywordFamily::Lua));
     shows_lines(
         &lua,
-        &["9-11 local function assert_string(n, s)", "20-25 stringx.wrap = function(s, width, breaklong)"],
+        &[
+            "9-11 local function assert_string(n, s)",
+            "20-25 stringx.wrap = function(s, width, breaklong)",
+            // The file's function bound to a local is its definition, as a `local function` is.
+            "31-33 local escape = function(s)",
+        ],
     );
     assert!(!lua.contains("local line ="), "{lua}");
     let perl = check_text("Transfer.pm", TextFormat::Code(KeywordFamily::General));
@@ -2244,11 +2267,12 @@ fn keyword_outline_lists_properties_constants_and_assigned_functions() {
 /// Lua's functions held by tables are listed under the table they are members of: a table
 /// constructor's (at the file's level or in a function, a metatable's too), a field's set in a
 /// function (`r.format = function`), and a returned table's as the file's or the function's own;
-/// callbacks passed to calls and functions bound to locals are not, and the first line says so.
+/// callbacks passed to calls and functions bound to a function's locals are not, and the first
+/// line says so.
 #[test]
 fn keyword_outline_lists_the_functions_lua_tables_hold() {
     let lua = check_text("recorder.lua", TextFormat::Code(KeywordFamily::Lua));
-    assert!(lua.starts_with("[outline by keywords (no grammar for this language here): functions and the functions of tables (M.f = function, t = { f = function }); locals and callbacks passed to calls not shown]\n"), "{lua}");
+    assert!(lua.starts_with("[outline by keywords (no grammar for this language here): functions and the functions of tables (M.f = function, t = { f = function }); variables, callbacks passed to calls and a function body's local f = function not shown]\n"), "{lua}");
     shows_lines(
         &lua,
         &[
@@ -2300,6 +2324,11 @@ fn keyword_outline_lists_functions_declared_by_their_return_type() {
             " 59 Settings(this.name, {this.retries = maxRetries})",
             " 61 Settings.defaults() : this('default')",
             " 63-65 factory Settings.fromJson(Map<String, dynamic> json)",
+            // A body on the head's line, a mixin's member too.
+            " 70 set position(int value) { offset = value; }",
+            " 71 void move(int dx) { offset += dx; }",
+            " 72 Future<List<int>> pending() async { return []; }",
+            " 73 void reset() {}",
         ],
     );
     assert!(!dart.contains("final int retries"), "{dart}");
@@ -2312,13 +2341,14 @@ fn keyword_outline_lists_functions_declared_by_their_return_type() {
             "13 def reactNativeVersion = safeExtGet('reactNativeVersion', '0.76.0')",
             "26-29 String resolveNodeModule(String name)",
             "31-34 task copyNativeLibs(type: Copy)",
+            "41 task cleanLibs(type: Delete) { delete \"$buildDir/libs\" }",
         ],
     );
     assert!(!gradle.contains("def dir") && !gradle.contains("project("), "{gradle}");
 }
 
-/// A Groovy method whose `{` opens on the next line is listed as one with it on its own line, and
-/// its body's `def` is its local, not the class's.
+/// A Groovy method whose `{` opens on the next line is listed as one with it on its own line, as
+/// is one whose body is on its head's line, and its body's `def` is its local, not the class's.
 #[test]
 fn keyword_outline_reads_groovy_braces_on_their_own_line() {
     let groovy = check_text("ReleaseNotes.groovy", TextFormat::Code(KeywordFamily::Typed));
@@ -2331,6 +2361,13 @@ fn keyword_outline_reads_groovy_braces_on_their_own_line() {
             " 25-28 void publish(String channel)",
             " 30-33 static Map parse(String json)",
             "36-40 def call(Map config)",
+            // A body on the head's line.
+            " 44 String label(String prefix) { \"${prefix}${name}\" }",
+            " 45 static Channel of(String name) { new Channel(name: name) }",
+            " 46 private List<String> members() { [] }",
+            " 47 Map<String, Integer> counts() { [:] }",
+            " 48 void close() {}",
+            "51 void main(String[] args) { println 'release notes' }",
         ],
     );
     assert!(!groovy.contains("def log") && !groovy.contains("def notes"), "{groovy}");

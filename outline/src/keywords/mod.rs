@@ -68,7 +68,8 @@ impl Family {
             }
             Family::Lua => {
                 "[outline by keywords (no grammar for this language here): functions and the functions of \
-                 tables (M.f = function, t = { f = function }); locals and callbacks passed to calls not shown]"
+                 tables (M.f = function, t = { f = function }); variables, callbacks passed to calls and a \
+                 function body's local f = function not shown]"
             }
             Family::Shell => {
                 "[outline by keywords (no grammar for this language here): functions only; variables and \

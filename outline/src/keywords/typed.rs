@@ -12,7 +12,8 @@ const NOT_TYPES: &[&str] = &[
 
 /// A function declared by its return type, `text` starting with the type: `void main() {`,
 /// `Future<Map<String, int>> load(String id) async {`, `String get name => _name;`, an abstract
-/// `int parse(String s);`. A call in a statement (`return load(id);`) is none.
+/// `int parse(String s);`, one whose body is on its line (`void move(int dx) { y += dx; }`). A
+/// call in a statement (`return load(id);`) is none.
 pub(super) fn typed_function(text: &str) -> Option<(Kind, String)> {
     let return_type = type_token(text);
     if return_type.is_empty() || NOT_TYPES.contains(&return_type) {
@@ -30,9 +31,35 @@ pub(super) fn typed_function(text: &str) -> Option<(Kind, String)> {
         return None;
     }
     let tail = text.trim_end();
-    let body = tail.ends_with('{') || tail.ends_with(';') || tail.contains("=>");
+    let body = tail.ends_with('{') || tail.ends_with(';') || tail.contains("=>") || opens_body(after);
     let head = after.starts_with('(') || (getter && after.trim_start().starts_with(['{', '=']));
     (head && body).then(|| (Kind::Function, name.to_string()))
+}
+
+/// Whether a body opens on the line after a function's name (`after`: its parameters, or a
+/// getter's nothing): a `{` with only qualifiers between the parameters' `)` and it (`async`,
+/// `throws IOException`). A body written on the line ends with its `}`, not the `{` that says a
+/// head ends.
+fn opens_body(after: &str) -> bool {
+    let rest = match after.strip_prefix('(') {
+        Some(parameters) => {
+            let mut depth = 1usize;
+            let close = parameters.find(|c| {
+                match c {
+                    '(' => depth += 1,
+                    ')' => depth -= 1,
+                    _ => {}
+                }
+                depth == 0
+            });
+            match close {
+                Some(close) => &parameters[close + 1..],
+                None => return false,
+            }
+        }
+        None => after,
+    };
+    rest.find('{').is_some_and(|open| rest[..open].chars().all(|c| c.is_alphanumeric() || " \t_*,.".contains(c)))
 }
 
 /// The type `text` starts with: a name, dotted, with its type arguments (spaces inside them
