@@ -103,6 +103,17 @@ impl Graph {
             })
             .cloned()
             .collect();
+        // `Order::Order`: a constructor asked about by its class's name is the class too, which
+        // `new Order()`, `super(…)` and `this(…)` resolve to (see below).
+        let mut found = found;
+        if container == Some(name) {
+            let classes: Vec<DefId> = self
+                .defs_named(name)
+                .filter(|id| found.iter().any(|f| f.file == id.file) && self.def(id).is_some_and(|d| d.is_type()))
+                .cloned()
+                .collect();
+            found.extend(classes);
+        }
         // A declaration asked about is the definition it declares (see `crate::declarations`).
         let found = self.settle(found);
         let one_scope = |ids: &[DefId]| {

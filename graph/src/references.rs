@@ -219,6 +219,7 @@ const JAVA: &str = r#"
 (object_creation_expression type: (type_identifier) @new)
 (object_creation_expression type: (generic_type (type_identifier) @new))
 (object_creation_expression type: (scoped_type_identifier (_) @recv (type_identifier) @new))
+(explicit_constructor_invocation constructor: [(super) (this)] @construct)
 (superclass [(type_identifier) @base (generic_type (type_identifier) @base)])
 (super_interfaces (type_list [(type_identifier) @base (generic_type (type_identifier) @base)]))
 (extends_interfaces (type_list [(type_identifier) @base (generic_type (type_identifier) @base)]))
@@ -276,7 +277,9 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
     let Some(query) = query(language) else { return Extracted::default() };
     let names = query.capture_names();
     let text = |node: Node| node.utf8_text(source.as_bytes()).unwrap_or_default();
-    let mut found: BTreeMap<usize, (Node, RefKind, Option<Node>)> = BTreeMap::new();
+    // By the site's position: the site, the node naming what it uses (the site itself, but for a
+    // Java `super(…)`), its kind and its receiver.
+    let mut found: BTreeMap<usize, (Node, Node, RefKind, Option<Node>)> = BTreeMap::new();
     let mut locals: Vec<(&str, u32)> = Vec::new();
     // By the bound name's position and the name bound there (a parameter property binds both `x`
     // and `this.x`): a name several patterns match keeps the one that says most.
@@ -287,6 +290,8 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
     let mut matches = cursor.matches(query, root, source.as_bytes());
     while let Some(m) = matches.next() {
         let mut target = None;
+        // What the target names when its own text does not: the class a `super(…)` constructs.
+        let mut named = None;
         let mut receiver = None;
         // The bound name's node, and the prefix it takes (`this.` for a parameter property).
         let mut binding: Option<(Node, Option<&str>)> = None;
@@ -357,6 +362,11 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
                 "call" => target = Some((capture.node, RefKind::Call)),
                 "method" => target = Some((capture.node, RefKind::Method)),
                 "new" => target = Some((capture.node, RefKind::New)),
+                "construct" => {
+                    let Some(class) = constructed(capture.node) else { continue };
+                    target = Some((capture.node, RefKind::New));
+                    named = Some(class);
+                }
                 "read" => target = Some((capture.node, RefKind::Read)),
                 "base" => {
                     target = Some((capture.node, RefKind::Type));
@@ -431,16 +441,17 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
         if in_tokens(node) && !(called_in_tokens(node) && (receiver.is_some() || !after_a_path_or_receiver(node))) {
             continue;
         }
-        let entry = found.entry(node.start_byte()).or_insert((node, kind, receiver));
-        if rank(kind) > rank(entry.1) {
-            *entry = (node, kind, receiver);
+        let named = named.unwrap_or(node);
+        let entry = found.entry(node.start_byte()).or_insert((node, named, kind, receiver));
+        if rank(kind) > rank(entry.2) {
+            *entry = (node, named, kind, receiver);
         }
     }
-    let refs = found.into_values().map(|(node, kind, receiver)| {
+    let refs = found.into_values().map(|(node, named, kind, receiver)| {
         let line = node.start_position().row as u32 + 1;
         let receiver = receiver.and_then(|r| receiver_text(r, source)).map(|text| compact(&text));
         Ref {
-            name: node.utf8_text(source.as_bytes()).unwrap_or_default().to_string(),
+            name: text(named).to_string(),
             kind,
             line,
             column: column_of(node, source),
@@ -452,6 +463,31 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
         refs: refs.filter(|r| !calls_a_local(r, &locals, defs)).collect(),
         bindings: bound.into_values().collect(),
         bases,
+    }
+}
+
+/// The name of the class a Java constructor's `super(…)` (its class's base) or `this(…)` (its
+/// own class) constructs: a call of that class's constructor.
+fn constructed(keyword: Node) -> Option<Node> {
+    let mut class = keyword.parent();
+    while let Some(node) =
+        class.filter(|n| !matches!(n.kind(), "class_declaration" | "enum_declaration" | "record_declaration"))
+    {
+        class = node.parent();
+    }
+    let class = class?;
+    if keyword.kind() == "this" {
+        return class.child_by_field_name("name");
+    }
+    let mut base = class.child_by_field_name("superclass")?.named_child(0)?;
+    loop {
+        base = match base.kind() {
+            "type_identifier" => return Some(base),
+            // `Base<T>`: its type; `outer.Base`: its last name.
+            "generic_type" => base.named_child(0)?,
+            "scoped_type_identifier" => base.named_child((base.named_child_count() as u32).checked_sub(1)?)?,
+            _ => return None,
+        };
     }
 }
 

@@ -503,6 +503,13 @@ fn java_calls() {
     );
     // The class and its constructor are one symbol.
     assert_eq!(callers(&graph, "Order", None), ["src/main/java/com/acme/orders/Order.java:15 Order::of [exact]"]);
+    // A constructor's `this(…)` calls its own class's constructor, `super(…)` its base's.
+    let account = [
+        "src/main/java/com/acme/orders/Account.java:7 Account::Account [exact]",
+        "src/main/java/com/acme/orders/Account.java:17 SavingsAccount::SavingsAccount [exact]",
+    ];
+    assert_eq!(callers(&graph, "Account", None), account);
+    assert_eq!(callers(&graph, "Account::Account", None), account);
     assert_eq!(
         callers(&graph, "audit", None),
         ["src/main/java/com/acme/orders/MemoryRepository.java:18 MemoryRepository::save [exact]"]

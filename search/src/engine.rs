@@ -92,27 +92,8 @@ impl SearchEngine {
                     )
                 };
                 let asked = search(&symbol::needle(&request.pattern)?);
-                // `Query::fetch` or `Server.Shutdown`, as callgraph takes it, names no definition: a
-                // symbol is indexed by its own name, with its owner. The owner's members of that
-                // name are looked up, else every definition of that name, saying so.
                 match symbol::qualified(&request.pattern) {
-                    Some((owner, name)) if asked.2.total == 0 => {
-                        let members = search(&symbol::Needle::member(name, Some(owner))?);
-                        if members.2.total > 0 {
-                            members
-                        } else {
-                            match search(&symbol::Needle::member(name, None)?) {
-                                (source, note, mut found) if found.total > 0 => {
-                                    found.note = Some(format!(
-                                        "no `{name}` was found in a type or module named `{owner}`: these are \
-                                         the definitions named `{name}` anywhere"
-                                    ));
-                                    (source, note, found)
-                                }
-                                _ => asked,
-                            }
-                        }
-                    }
+                    Some(pattern) if asked.2.total == 0 => qualified_search(&pattern, search)?.unwrap_or(asked),
                     _ => asked,
                 }
             }
@@ -319,6 +300,44 @@ impl SearchEngine {
     pub fn close(&self, root: &Path) -> Result<bool, SearchError> {
         Ok(self.registry.close(&resolve_root(root)?))
     }
+}
+
+/// `Query::fetch` or `zip.Writer.Close`, as callgraph and stack traces write them, name no
+/// definition: a symbol is indexed by its own name, with its owner. The answer is the owner's
+/// members starting with the name, those in files its package path names first (else all of them,
+/// saying the path matched none); else every definition of that exact name, saying so. None when
+/// nothing is found either way.
+fn qualified_search(
+    pattern: &symbol::Qualified<'_>,
+    search: impl Fn(&symbol::Needle) -> (Source, Option<String>, Found),
+) -> Result<Option<(Source, Option<String>, Found)>, SearchError> {
+    let symbol::Qualified { qualifier, owner, name, .. } = pattern;
+    if !pattern.places.is_empty() {
+        let placed = search(&symbol::Needle::members(pattern, true)?);
+        if placed.2.total > 0 {
+            return Ok(Some(placed));
+        }
+    }
+    let (source, note, mut found) = search(&symbol::Needle::members(pattern, false)?);
+    if found.total > 0 {
+        if !pattern.places.is_empty() {
+            let places = pattern.places.join("/");
+            found.note = Some(format!(
+                "no file under a path holding `{places}` has a `{owner}` member starting with `{name}`: these \
+                 are the members of every `{owner}`"
+            ));
+        }
+        return Ok(Some((source, note, found)));
+    }
+    let (source, note, mut found) = search(&symbol::Needle::named(name)?);
+    if found.total == 0 {
+        return Ok(None);
+    }
+    found.note = Some(format!(
+        "no `{name}` was found in a type or module named `{qualifier}`: these are the definitions named `{name}` \
+         anywhere"
+    ));
+    Ok(Some((source, note, found)))
 }
 
 /// The note of an answer scanned from the files: why, and how its ranking differs from the index's.

@@ -26,7 +26,8 @@ use crate::walk::{ScanStats, Stop, read_file, scan_files, text_of};
 use crate::withheld::Withheld;
 
 /// The name prefix to look for: as typed (for ordering), and lowercased (for matching); or, for
-/// a qualified pattern's parts (see [`Needle::member`]), a whole name and its owner.
+/// a qualified pattern's parts (see [`Needle::members`]), a name prefix and its owner, or a
+/// whole name (see [`Needle::named`]).
 pub(crate) struct Needle {
     typed: String,
     lower: String,
@@ -34,6 +35,9 @@ pub(crate) struct Needle {
     whole: bool,
     /// Only members of a type or module of this name (lowercased).
     owner: Option<String>,
+    /// Only definitions in files whose path holds these names (lowercased), in this order, as
+    /// directories or as the file's stem: `zip` of `zip.Writer.Close` is `archive/zip/writer.go`.
+    places: Vec<String>,
 }
 
 impl Needle {
@@ -66,16 +70,31 @@ impl Needle {
         }
     }
 
-    /// The definitions named `name` exactly, members of a type or module named `owner` (its last
-    /// part: `b::C` is `C`) when given.
-    pub(crate) fn member(name: &str, owner: Option<&str>) -> Result<Needle, SearchError> {
-        let mut needle = needle(name)?;
-        needle.whole = true;
-        needle.owner = owner.map(|owner| {
-            let last = owner.rsplit("::").next().unwrap_or(owner);
-            last.rsplit('.').next().unwrap_or(last).trim().to_lowercase()
-        });
+    /// Whether a file at `path` (relative to the root) is in the needle's places, if it names any.
+    fn placed(&self, path: &Path) -> bool {
+        if self.places.is_empty() {
+            return true;
+        }
+        let dirs = path.parent().into_iter().flat_map(Path::components).map(|c| c.as_os_str());
+        let mut parts = dirs.chain(path.file_stem()).map(|part| part.to_string_lossy().to_lowercase());
+        // In order: each place is found after the one before it.
+        self.places.iter().all(|place| parts.any(|part| &part == place))
+    }
+
+    /// The members of the qualified pattern's owner whose names start with its name; only those
+    /// in files its qualifier's places name (see [`Needle::places`]) when `placed`.
+    pub(crate) fn members(pattern: &Qualified<'_>, placed: bool) -> Result<Needle, SearchError> {
+        let mut needle = needle(pattern.name)?;
+        needle.owner = Some(pattern.owner.to_lowercase());
+        if placed {
+            needle.places = pattern.places.iter().map(|place| place.to_lowercase()).collect();
+        }
         Ok(needle)
+    }
+
+    /// The definitions named `name` exactly, whatever their owner.
+    pub(crate) fn named(name: &str) -> Result<Needle, SearchError> {
+        Ok(Needle { whole: true, ..needle(name)? })
     }
 }
 
@@ -84,15 +103,30 @@ pub(crate) fn needle(pattern: &str) -> Result<Needle, SearchError> {
     if typed.is_empty() {
         return Err(SearchError::EmptyQuery { what: "the symbol name is empty; pass a name or its beginning" });
     }
-    Ok(Needle { lower: typed.to_lowercase(), typed, whole: false, owner: None })
+    Ok(Needle { lower: typed.to_lowercase(), typed, whole: false, owner: None, places: Vec::new() })
 }
 
-/// The owner and name of a qualified pattern (`Query::fetch`, `Server.Shutdown`, `a::b::C`:
-/// the owner is all before the last separator), when both are there.
-pub(crate) fn qualified(pattern: &str) -> Option<(&str, &str)> {
+/// A qualified pattern's parts: `zip.Writer.Close`, `a::b::C::new`.
+pub(crate) struct Qualified<'p> {
+    /// All before the name, as typed: `zip.Writer`.
+    pub(crate) qualifier: &'p str,
+    /// The qualifier's last part, the type or module the name is a member of: `Writer`.
+    pub(crate) owner: &'p str,
+    /// The qualifier's parts before the owner, its package or module path: `zip`.
+    pub(crate) places: Vec<&'p str>,
+    /// The (beginning of the) member's name: `Close`.
+    pub(crate) name: &'p str,
+}
+
+/// The parts of a qualified pattern (`Query::fetch`, `Server.Shutdown`, `a::b::C`: the
+/// qualifier is all before the last separator), when it has a qualifier and a name.
+pub(crate) fn qualified(pattern: &str) -> Option<Qualified<'_>> {
     let pattern = pattern.trim();
-    let (owner, name) = pattern.rsplit_once("::").or_else(|| pattern.rsplit_once('.'))?;
-    (!owner.is_empty() && !name.is_empty()).then_some((owner, name))
+    let (qualifier, name) = pattern.rsplit_once("::").or_else(|| pattern.rsplit_once('.'))?;
+    let mut parts: Vec<&str> =
+        qualifier.split("::").flat_map(|part| part.split('.')).map(str::trim).filter(|p| !p.is_empty()).collect();
+    let owner = parts.pop()?;
+    (!name.is_empty()).then_some(Qualified { qualifier, owner, places: parts, name })
 }
 
 /// `name.to_lowercase().starts_with(needle)` without allocating when the
@@ -134,7 +168,7 @@ pub(crate) fn search_index(
     for address in view.searcher.search(&query, &DocSetCollector)? {
         let doc: TantivyDocument = view.searcher.doc(address)?;
         let Some(path) = fields.stored_path(&doc).map(PathBuf::from) else { continue };
-        if !filter.admits(&path) {
+        if !filter.admits(&path) || !needle.placed(&path) {
             continue;
         }
         let found = fields.stored_symbols(&doc).into_iter().filter(|s| needle.matches(s));
@@ -166,6 +200,9 @@ pub(crate) fn search_scan(
         config,
         stop,
         |rel, bytes| {
+            if !needle.placed(rel) {
+                return None;
+            }
             let text = text_of(bytes);
             // As when indexing: a panicking extractor (a plug-in) costs that file its symbols.
             let extracted = catch_unwind(AssertUnwindSafe(|| (config.extractor)(&scope.root.join(rel), &text)));

@@ -716,3 +716,63 @@ fn every_answer_counts_the_files_its_filters_admit() {
         }
     }
 }
+
+#[test]
+fn a_qualified_prefix_finds_the_owners_members_in_the_qualifiers_package() {
+    // `zip.Writer.Clo`: the members of every `Writer` starting with `Clo`, but only those in a
+    // file under `zip` when one is; `Writer.Close` of tar is not what was asked for.
+    let fx = Fixture::new(&[
+        (
+            "archive/tar/writer.go",
+            "package tar\n\ntype Writer struct{}\n\nfunc (tw *Writer) Close() error { return nil }\n",
+        ),
+        (
+            "archive/zip/writer.go",
+            "package zip\n\ntype Writer struct{}\n\nfunc (w *Writer) Close() error { return nil }\n",
+        ),
+        ("archive/zip/reader.go", "package zip\n\nfunc (r *Reader) Close() error { return nil }\n"),
+    ]);
+    let mut config = fx.config();
+    // The daemon's extractor knows owners; the default one does not: give each method its receiver.
+    let plain = lean_ctx_search::default_extractor();
+    config.extractor = std::sync::Arc::new(move |path: &Path, text: &str| {
+        let owner = if text.contains("(r *Reader)") { "Reader" } else { "Writer" };
+        let mut symbols = plain(path, text);
+        for symbol in symbols.iter_mut().filter(|s| s.name == "Close") {
+            symbol.owner = Some(owner.into());
+        }
+        symbols
+    });
+    // From the index, then from a scan (a second engine cannot open the index the first holds).
+    let indexed = SearchEngine::new(config.clone());
+    build(&indexed, fx.root());
+    for engine in [indexed, SearchEngine::new(config)] {
+        let found = |pattern: &str| {
+            let result = search(&engine, fx.root(), Action::Symbol, pattern);
+            (result.matches.iter().map(|m| format!("{}:{}", m.path, m.line)).collect::<Vec<_>>(), result.text)
+        };
+        for pattern in ["Writer.Clo", "Writer::Close", "Writer.c"] {
+            let (got, text) = found(pattern);
+            assert_eq!(got, ["archive/tar/writer.go:5", "archive/zip/writer.go:5"], "{pattern}: {text}");
+            assert!(!text.contains("no `"), "{pattern}: {text}");
+        }
+        for pattern in ["zip.Writer.Close", "archive::zip::Writer::Clo", "zip.writer.Writer.Close"] {
+            let (got, text) = found(pattern);
+            assert_eq!(got, ["archive/zip/writer.go:5"], "{pattern}: {text}");
+            assert!(!text.contains("no `") && !text.contains("no file"), "{pattern}: {text}");
+        }
+        // A package path no file is under: every owner's member, saying the path matched nothing.
+        for pattern in ["rar.Writer.Close", "zip.archive.Writer.Close"] {
+            let (got, text) = found(pattern);
+            assert_eq!(got, ["archive/tar/writer.go:5", "archive/zip/writer.go:5"], "{pattern}: {text}");
+            assert!(
+                text.contains("no file under a path holding `")
+                    && text.contains("these are the members of every `Writer`"),
+                "{pattern}: {text}"
+            );
+        }
+        // A prefix names no whole definition elsewhere: nothing, without a note.
+        let (got, text) = found("Buffer.Clo");
+        assert!(got.is_empty() && !text.contains("no `"), "{text}");
+    }
+}

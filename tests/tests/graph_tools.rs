@@ -306,3 +306,39 @@ fn files_the_read_rules_deny_are_withheld_and_counted() {
     assert!(note.starts_with("5 files withheld by the user's Read rules: deny Read(./app.py) in "), "{note}");
     assert_eq!(note.matches("Read(./tests/**)").count(), 1, "{note}");
 }
+
+/// A module half the project reaches: the lists are cut with how many more, no line runs on
+/// (a test of forty modules names a few of them), and the note says how to ask for less.
+#[test]
+fn the_impact_of_a_widely_used_file_is_cut_to_a_bounded_answer_saying_so() {
+    let home = Home::new();
+    let modules: Vec<(String, String)> = (0..40)
+        .map(|i| (format!("pkg/m{i}.py"), format!("from core import base\n\n\ndef f{i}():\n    return base()\n")))
+        .collect();
+    let test_all: String = (0..40).map(|i| format!("from pkg.m{i} import f{i}\n")).collect::<String>()
+        + "\n\ndef test_all():\n    assert f0() == 1\n";
+    let mut files: Vec<(&str, &str)> = modules.iter().map(|(f, t)| (f.as_str(), t.as_str())).collect();
+    files.extend([
+        ("core.py", "def base():\n    return 1\n"),
+        ("pkg/__init__.py", ""),
+        ("app.py", "from pkg.m0 import f0\n\n\ndef main():\n    return f0()\n"),
+        ("tests/test_all.py", test_all.as_str()),
+    ]);
+    let root = project(&home, "wide", &files);
+    let _daemon = home.spawn_daemon(&[]);
+    wait_ready(&home, &root);
+    let out = lctx(&home, &root, false, &["impact", "core.py"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.lines().all(|line| line.chars().count() <= 300), "{text}");
+    assert!(text.contains("dependents (42):") && text.contains("  [12 more]"), "{text}");
+    let test_line = text.lines().find(|l| l.starts_with("  tests/test_all.py (")).unwrap_or_else(|| panic!("{text}"));
+    assert!(test_line.contains("tests pkg/m0.py") && test_line.contains("more)"), "{test_line}");
+    assert!(
+        text.contains(
+            "note: the lists are cut (12 more dependents not listed): ask with a lower depth, or about a symbol \
+             (`file::symbol`) rather than a whole file, for a smaller answer"
+        ),
+        "{text}"
+    );
+}

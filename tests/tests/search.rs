@@ -137,24 +137,43 @@ fn a_qualified_name_finds_the_member_its_owner_defines() {
             "public class LogManager {\n    public void readConfiguration() {}\n}\nclass Other {\n    void readConfiguration() {}\n}\n",
         ),
         ("console.py", "class Console:\n    def export_svg(self):\n        pass\n\ndef export_svg():\n    pass\n"),
+        (
+            "archive/tar/writer.go",
+            "package tar\n\ntype Writer struct{}\n\nfunc (tw *Writer) Close() error { return nil }\n",
+        ),
+        (
+            "archive/zip/writer.go",
+            "package zip\n\ntype Writer struct{}\n\nfunc (w *Writer) Close() error { return nil }\n",
+        ),
     ];
     let root = project(&home, "owners", &files);
     let indexed = wait_until(Duration::from_secs(30), || {
         !lctx(&home, &root, false, &["search", "Decoder", "-a", "symbol"]).contains("searched the files directly")
     });
     assert!(indexed, "the index was not built");
+    // The owner's members starting with the name, the same name first; a package path before the
+    // owner keeps the files under it.
     let cases = [
-        ("Decoder.Decode", "stream.go:5:"),
-        ("NaiveDate::from_ymd", "date.rs:8:"),
-        ("chrono::NaiveDate::from", "date.rs:4:"),
-        ("LogManager.readConfiguration", "LogManager.java:2:"),
-        ("Console.export_svg", "console.py:2:"),
+        ("Decoder.Decode", "stream.go:5:", "1 definition in 1 file"),
+        ("NaiveDate::from_ymd", "date.rs:8:", "1 definition in 1 file"),
+        ("NaiveDate::from", "date.rs:4:", "2 definitions in 1 file"),
+        ("LogManager.readConfiguration", "LogManager.java:2:", "1 definition in 1 file"),
+        ("LogManager.readConf", "LogManager.java:2:", "1 definition in 1 file"),
+        ("Console.export_svg", "console.py:2:", "1 definition in 1 file"),
+        ("zip.Writer.Close", "archive/zip/writer.go:5:", "1 definition in 1 file"),
+        ("archive.tar.Writer.Clo", "archive/tar/writer.go:5:", "1 definition in 1 file"),
+        ("Writer.Close", "archive/tar/writer.go:5:", "2 definitions in 2 files"),
     ];
     for no_daemon in [false, true] {
-        for (pattern, only) in cases {
+        for (pattern, first, summary) in cases {
             let found = lctx(&home, &root, no_daemon, &["search", pattern, "-a", "symbol"]);
-            assert!(found.starts_with(only) && found.contains("1 definition in 1 file"), "{pattern}: {found}");
+            assert!(found.starts_with(first) && found.contains(summary), "{pattern}: {found}");
+            assert!(!found.contains("no file under") && !found.contains("was found in a type"), "{pattern}: {found}");
         }
+        // A package path no file is under: every owner's member, saying so.
+        let found = lctx(&home, &root, no_daemon, &["search", "rar.Writer.Close", "-a", "symbol"]);
+        assert!(found.contains("2 definitions in 2 files"), "{found}");
+        assert!(found.contains("no file under a path holding `rar` has a `Writer` member"), "{found}");
         // An owner that holds no such member: every definition of the name, saying so.
         let found = lctx(&home, &root, no_daemon, &["search", "Other.export_svg", "-a", "symbol"]);
         assert!(found.contains("console.py:2:") && found.contains("console.py:5:"), "{found}");

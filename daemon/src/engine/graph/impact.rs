@@ -131,6 +131,9 @@ impl Engine {
             all.sort_by(|a, b| a.file.cmp(&b.file));
             *tests = Group::new(TESTS, all, TESTS_LIMIT);
         }
+        if let Some(cut) = cut_note(&answer.groups) {
+            add_note(&mut answer.note, cut);
+        }
         let mut withheld = Withheld::default();
         answer.changed.retain(|c| !withholds(&mut withheld, &rules, &root, &c.file));
         answer.changed_symbols.retain(|d| readable(&rules, &root, &d.file));
@@ -140,6 +143,19 @@ impl Engine {
         }
         Ok(answer)
     }
+}
+
+/// What the answer's lists left out, and how to ask a smaller question.
+fn cut_note(groups: &[Group]) -> Option<String> {
+    let cut: Vec<String> =
+        groups.iter().filter(|g| g.omitted > 0).map(|g| format!("{} more {}", g.omitted, g.name)).collect();
+    (!cut.is_empty()).then(|| {
+        format!(
+            "the lists are cut ({} not listed): ask with a lower depth, or about a symbol (`file::symbol`) \
+             rather than a whole file, for a smaller answer",
+            cut.join(", ")
+        )
+    })
 }
 
 /// The files reached, with their languages (for inline tests).
@@ -284,7 +300,7 @@ fn callers_group(
     let mut linked: Vec<Linked> = by_file
         .into_iter()
         .map(|(file, (depth, callees))| {
-            let why = format!("calls {}", callees.into_iter().collect::<Vec<_>>().join(", "));
+            let why = format!("calls {}", subject::within_line(callees, ", "));
             reached.add(&file, depth, why.clone());
             Linked { file, depth, why }
         })

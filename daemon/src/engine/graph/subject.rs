@@ -19,6 +19,9 @@ use lean_ctx_guard::permissions::Verdict;
 
 /// Files one group of an answer lists at most; the rest are counted.
 pub(super) const GROUP_LIMIT: usize = 30;
+/// Characters of one file's reasons a group shows at most (past the first reason): a test
+/// linked to hundreds of the files reached would otherwise be one line of thousands.
+const WHY_CHARS: usize = 200;
 /// Source files whose text is read to find inline tests (Rust `#[cfg(test)]`) at most.
 const MAX_INLINE_CHECKS: usize = 500;
 
@@ -49,6 +52,24 @@ impl Group {
         let omitted = files.len().saturating_sub(limit);
         Group { name: name.to_string(), files: files.into_iter().take(limit).collect(), omitted, withheld: 0 }
     }
+}
+
+/// `parts` joined by `separator`, as many as fit in [`WHY_CHARS`] (the first always), then how
+/// many more there are.
+pub(super) fn within_line(parts: impl IntoIterator<Item = String>, separator: &str) -> String {
+    let parts: Vec<String> = parts.into_iter().collect();
+    let mut line = String::new();
+    for (shown, part) in parts.iter().enumerate() {
+        if shown > 0 && line.len() + separator.len() + part.len() > WHY_CHARS {
+            line.push_str(&format!("{separator}… {} more", parts.len() - shown));
+            break;
+        }
+        if shown > 0 {
+            line.push_str(separator);
+        }
+        line.push_str(part);
+    }
+    line
 }
 
 /// `src/a.rs::Store::new` → (`src/a.rs`, `Store::new`); a path without a symbol, or a bare
@@ -104,10 +125,7 @@ pub(super) fn tests_for(graph: &Graph, links: &TestLinks, files: &BTreeMap<Strin
             tests.entry(test.clone()).or_default().insert(format!("tests {file} ({})", how.join("+")));
         }
     }
-    tests
-        .into_iter()
-        .map(|(file, why)| Linked { file, depth: 0, why: why.into_iter().collect::<Vec<_>>().join("; ") })
-        .collect()
+    tests.into_iter().map(|(file, why)| Linked { file, depth: 0, why: within_line(why, "; ") }).collect()
 }
 
 /// Of `files`, the Rust sources that hold their own tests (read now: the graph keeps no text),
@@ -194,5 +212,16 @@ mod tests {
             (0..5).map(|i| Linked { file: format!("f{i}.py"), depth: 1, why: String::new() }).collect();
         let group = Group::new("importers", files, 3);
         assert_eq!((group.files.len(), group.omitted), (3, 2));
+    }
+
+    #[test]
+    fn a_long_list_of_reasons_is_cut_saying_how_many_more() {
+        let short = within_line(["calls a".to_string(), "calls b".to_string()], "; ");
+        assert_eq!(short, "calls a; calls b");
+        let reasons = (0..500).map(|i| format!("tests src/pkg{i}/file.go (name)"));
+        let line = within_line(reasons, "; ");
+        assert!(line.len() < WHY_CHARS + 20 && line.ends_with("; … 494 more"), "{line}");
+        // One reason longer than the line is shown whole: a reason is never cut inside.
+        assert_eq!(within_line(["x".repeat(300)], ", ").len(), 300);
     }
 }
