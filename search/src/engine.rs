@@ -333,9 +333,20 @@ fn qualified_search(
     if found.total == 0 {
         return Ok(None);
     }
+    // A definition the extractor knows no owner of (a member of a type declared inside a function,
+    // a file read by keywords) may be the owner's member all the same: the note says how many.
+    let unowned = found.matches.iter().filter(|m| m.symbol.as_ref().is_some_and(|s| s.owner.is_none())).count();
+    let unknown = match unowned {
+        0 => String::new(),
+        n => format!(
+            "; {} no owner the search knows (a file's own definition, a member of a type declared inside a \
+             function, or one in a file read by keywords)",
+            if n == 1 { "1 of them has".to_string() } else { format!("{n} of them have") }
+        ),
+    };
     found.note = Some(format!(
         "no `{name}` was found in a type or module named `{qualifier}`: these are the definitions named `{name}` \
-         anywhere"
+         anywhere{unknown}"
     ));
     Ok(Some((source, note, found)))
 }
