@@ -272,18 +272,25 @@ mod tests {
         assert_eq!(memory.with(|s| s.verify()).unwrap(), 2);
     }
 
-    /// While another process holds the write lock, the writer waits in short attempts: a request
-    /// using the same connection without a flush (status asking whether it is open, a read that
-    /// came in between a flush and the next batch) is answered meanwhile (it waited the writer's
-    /// whole busy timeout), and the event is appended once the lock is released.
-    #[test]
-    fn the_connection_serves_requests_while_the_writer_waits_for_the_lock() {
+    /// A memory whose state.db exists and whose write lock another connection holds, as another
+    /// process would (the directory must outlive the test).
+    fn locked_by_another_process() -> (tempfile::TempDir, Memory, rusqlite::Connection) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("state.db");
         let memory = Memory::new(path.clone(), Check::Everything);
         memory.with(|_| Ok(())).unwrap();
         let holder = rusqlite::Connection::open(&path).unwrap();
         holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+        (dir, memory, holder)
+    }
+
+    /// While another process holds the write lock, the writer waits in short attempts: a request
+    /// using the same connection without a flush (status asking whether it is open, a read that
+    /// came in between a flush and the next batch) is answered meanwhile (it waited the writer's
+    /// whole busy timeout), and the event is appended once the lock is released.
+    #[test]
+    fn the_connection_serves_requests_while_the_writer_waits_for_the_lock() {
+        let (_dir, memory, holder) = locked_by_another_process();
         memory.record(&read_event("/p", "", "full", 10, 4));
         std::thread::sleep(Duration::from_millis(300));
 
@@ -303,12 +310,7 @@ mod tests {
     /// exit, for 40 s).
     #[test]
     fn writes_queued_together_share_one_busy_timeout_and_each_lost_one_is_counted() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("state.db");
-        let memory = Memory::new(path.clone(), Check::Everything);
-        memory.with(|_| Ok(())).unwrap();
-        let holder = rusqlite::Connection::open(&path).unwrap();
-        holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+        let (_dir, memory, holder) = locked_by_another_process();
         let caller = Caller { cwd: "/p", project_root: None, session: "s1", agent: "test", host: "" };
         let started = Instant::now();
         memory.record(&read_event("/p", "s1", "full", 10, 4));
