@@ -8,7 +8,7 @@ use regex::Regex;
 use crate::diag::count_list_of;
 use crate::family::{Families, Family};
 use crate::generic::GENERIC;
-use crate::plan::{NoteAt, Plan};
+use crate::plan::{NoteAt, Plan, counted_in_order};
 use crate::rules;
 use crate::runner::{self, Verdict};
 
@@ -99,13 +99,8 @@ fn passing_tests_logs(plan: &mut Plan, exited: bool) {
     if passed.is_empty() {
         return;
     }
-    let mut per_test: Vec<(String, usize)> = Vec::new();
-    for &(_, name) in &passed {
-        match per_test.iter_mut().find(|(n, _)| n == name) {
-            Some((_, count)) => *count += 1,
-            None => per_test.push((name.to_string(), 1)),
-        }
-    }
+    let per_test: Vec<(String, usize)> =
+        counted_in_order(passed.iter().map(|&(_, name)| name)).into_iter().map(|(n, c)| (n.to_string(), c)).collect();
     let lines = if passed.len() == 1 { "log line" } else { "log lines" };
     let skipped = passed.iter().any(|(_, name)| verdicts.get(name) == Some(&Step::Skip));
     let tests = if skipped { "passing or skipped tests" } else { "passing tests" };

@@ -211,13 +211,7 @@ impl<'a> Plan<'a> {
         // hidden line is met once, with no table as long as the output (a call per test binary
         // would otherwise cost the whole output each time).
         let mut rest = hidden.iter().peekable();
-        let mut kinds: Vec<(&str, usize)> = Vec::new();
-        for (_, name) in lines.iter().filter(|&&(i, _)| rest.next_if_eq(&&i).is_some()) {
-            match kinds.iter_mut().find(|(k, _)| k == name) {
-                Some((_, n)) => *n += 1,
-                None => kinds.push((name, 1)),
-            }
-        }
+        let kinds = counted_in_order(lines.iter().filter(|&&(i, _)| rest.next_if_eq(&&i).is_some()).map(|&(_, k)| k));
         let mut note = format!("… {} {what}", hidden.len());
         match kinds.as_slice() {
             [(kind, _)] if !kind.is_empty() => {
@@ -721,6 +715,18 @@ fn flush_omitted(out: &mut String, omitted: &mut usize) {
         }
     }
     *omitted = 0;
+}
+
+/// How many times each of `names` comes, in the order each first comes.
+pub(crate) fn counted_in_order<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<(&'a str, usize)> {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for name in names {
+        match counts.iter_mut().find(|(known, _)| *known == name) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((name, 1)),
+        }
+    }
+    counts
 }
 
 #[cfg(test)]
