@@ -117,6 +117,23 @@ pub(crate) fn truncate(text: String, max: usize) -> String {
     }
 }
 
+/// Where a bracket opened just before `text` closes: the byte index in `text` of the `close` that
+/// matches it, nested pairs passed over; `None` when it stays open.
+pub(crate) fn closing(text: &str, open: char, close: char) -> Option<usize> {
+    let mut depth = 1usize;
+    text.char_indices().find_map(|(at, c)| {
+        if c == open {
+            depth += 1;
+        } else if c == close {
+            depth -= 1;
+            if depth == 0 {
+                return Some(at);
+            }
+        }
+        None
+    })
+}
+
 /// `"key"` and `'key'` become `key`; escapes are left as written.
 pub(crate) fn unquote(text: &str) -> &str {
     ['"', '\''].iter().find_map(|q| text.strip_prefix(*q).and_then(|t| t.strip_suffix(*q))).unwrap_or(text)
@@ -221,5 +238,12 @@ mod tests {
         // A word the cut would split goes whole.
         assert_eq!(truncate("def f(x) -> str".into(), 14), "def f(x) -> …");
         assert_eq!(truncate("def f(x) -> Optional[int]".into(), 18), "def f(x) -> …");
+    }
+
+    #[test]
+    fn a_bracket_closes_past_the_pairs_nested_in_it() {
+        assert_eq!(closing("a, (b)) -> c", '(', ')'), Some(6));
+        assert_eq!(closing("T : Event<T>> send", '<', '>'), Some(12));
+        assert_eq!(closing("never (closed", '(', ')'), None);
     }
 }

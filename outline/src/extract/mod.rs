@@ -29,7 +29,9 @@ use tree_sitter::{Node, Tree};
 
 use crate::Language;
 use crate::model::{Definition, Import, Kind, Outline, several_names};
-use crate::text::{Lines, MAX_SIGNATURE, collapse, collapse_code, line_number, node_lines, node_text, truncate};
+use crate::text::{
+    Lines, MAX_SIGNATURE, closing, collapse, collapse_code, line_number, node_lines, node_text, truncate,
+};
 use crate::{fallback, parse, unclosed, unparsed};
 pub(crate) use head::empty_nested_brackets;
 use head::{Head, Role, shorten_alias, top_level_items, without_leading_bar};
@@ -1758,16 +1760,10 @@ fn without_receiver(signature: &str) -> String {
     let Some(receiver) = signature.strip_prefix("func (") else {
         return signature.to_string();
     };
-    let mut depth = 1usize;
-    for (at, c) in receiver.char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' if depth == 1 => return receiver[at + 1..].trim_start().to_string(),
-            ')' => depth -= 1,
-            _ => {}
-        }
+    match closing(receiver, '(', ')') {
+        Some(close) => receiver[close + 1..].trim_start().to_string(),
+        None => signature.to_string(),
     }
-    signature.to_string()
 }
 
 /// `range` in parts around the parentheses that open at `wrappers` (see [`wrapper_parentheses`]).

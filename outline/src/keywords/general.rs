@@ -6,6 +6,7 @@ use super::Family;
 use super::php::php_property;
 use super::typed::typed_function;
 use crate::model::Kind;
+use crate::text::closing;
 
 /// Words that may come before a definition's keyword.
 const MODIFIERS: &[&str] = &[
@@ -212,18 +213,10 @@ fn declares_module(after: &str) -> bool {
 /// (`defmodule App.Repo`, PHP's `namespace App\Http`).
 pub(super) fn name(rest: &str) -> Option<(String, &str)> {
     let mut rest = rest.trim_start();
-    if rest.starts_with('<') {
+    if let Some(parameters) = rest.strip_prefix('<') {
         // Type parameters, nested as they may be (`fun <T : Event<T>> send`).
-        let mut depth = 0usize;
-        let close = rest.find(|c| {
-            match c {
-                '<' => depth += 1,
-                '>' => depth = depth.saturating_sub(1),
-                _ => {}
-            }
-            depth == 0
-        })?;
-        rest = rest[close + 1..].trim_start();
+        let close = closing(parameters, '<', '>')?;
+        rest = parameters[close + 1..].trim_start();
     }
     // The token, without the type arguments of a receiver (`List<T>.second` is `List.second`).
     let mut token = String::new();

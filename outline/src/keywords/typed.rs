@@ -3,6 +3,7 @@
 
 use super::general::name;
 use crate::model::Kind;
+use crate::text::closing;
 
 /// Words that start a statement, never a function's return type (`return load(id);`).
 const NOT_TYPES: &[&str] = &[
@@ -42,21 +43,10 @@ pub(super) fn typed_function(text: &str) -> Option<(Kind, String)> {
 /// head ends.
 fn opens_body(after: &str) -> bool {
     let rest = match after.strip_prefix('(') {
-        Some(parameters) => {
-            let mut depth = 1usize;
-            let close = parameters.find(|c| {
-                match c {
-                    '(' => depth += 1,
-                    ')' => depth -= 1,
-                    _ => {}
-                }
-                depth == 0
-            });
-            match close {
-                Some(close) => &parameters[close + 1..],
-                None => return false,
-            }
-        }
+        Some(parameters) => match closing(parameters, '(', ')') {
+            Some(close) => &parameters[close + 1..],
+            None => return false,
+        },
         None => after,
     };
     rest.find('{').is_some_and(|open| rest[..open].chars().all(|c| c.is_alphanumeric() || " \t_*,.".contains(c)))
