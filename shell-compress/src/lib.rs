@@ -280,6 +280,44 @@ mod tests {
         assert!(out.text.contains("row 199"));
     }
 
+    /// Lines shown plus the lines each marker and fold note says it stands for: with nothing dropped for
+    /// good, that is the output's line count.
+    fn lines_accounted_for(view: &str) -> usize {
+        view.lines()
+            .map(|line| {
+                let count = line.strip_prefix("… ").and_then(|rest| rest.split(' ').next()?.parse().ok());
+                match count {
+                    Some(n) if line.ends_with(" omitted") => n,
+                    _ => line.rsplit_once(" … (×").and_then(|(_, n)| n.strip_suffix(')')?.parse().ok()).unwrap_or(1),
+                }
+            })
+            .sum()
+    }
+
+    #[test]
+    fn a_log_folding_every_few_lines_is_still_cut_and_every_line_counted() {
+        // Levels and workers vary, so runs of one shape are a few lines long: each fold's note used to end the
+        // run the cut measures, and 16,000 lines of such a log came back as 10,800.
+        let mut raw = String::new();
+        for i in 0..3000 {
+            let level = match i {
+                1717 => "ERROR",
+                _ if i % 6 == 5 => "DEBUG",
+                _ => "INFO",
+            };
+            raw.push_str(&format!("10:{:02}:{:02} {level} worker-{} processed item {i}\n", i / 60 % 60, i % 60, i % 4));
+            if i == 1000 {
+                // Exact copies the cut takes are counted as the lines they are.
+                raw.push_str(&"10:16:40 INFO retrying\n".repeat(3));
+            }
+        }
+        raw.push_str(&"10:59:59 INFO idle\n".repeat(3));
+        let out = compress("cat app.log", &raw, 0);
+        assert!(out.text.lines().count() < 120, "{}", out.text);
+        assert!(out.text.contains("ERROR worker-1 processed item 1717"), "{}", out.text);
+        assert_eq!(lines_accounted_for(&out.text), raw.lines().count(), "{}", out.text);
+    }
+
     #[test]
     fn failure_reports_survive_an_exit_code_of_zero() {
         // A pipeline's exit code is its last command's: `make check | tail`, `prove t/ | head` exit 0.

@@ -74,6 +74,9 @@ pub(crate) struct Plan<'a> {
     rewrites: Vec<Option<String>>,
     repeats: Vec<usize>,
     notes: Vec<(usize, String)>,
+    /// The runs [`Plan::fold_similar`] folded: a fold's note stands for ordinary lines, so it does not end a run
+    /// for cutting, and a cut through the fold's first line takes the lines its note stood for too.
+    similar: Vec<SimilarFold>,
     /// Ordinary lines longer than this many characters are shortened; `None` keeps them whole.
     pub(crate) max_line_chars: Option<usize>,
     pub(crate) cut: Cut,
@@ -97,6 +100,7 @@ impl<'a> Plan<'a> {
             rewrites: vec![None; lines.len()],
             repeats: vec![1; lines.len()],
             notes: Vec::new(),
+            similar: Vec::new(),
             max_line_chars: Some(400),
             cut: Cut::DEFAULT,
             similar_folding: false,
@@ -517,6 +521,7 @@ impl<'a> Plan<'a> {
         for &j in middle {
             self.marks[j] = Mark::Drop;
         }
+        self.similar.push(SimilarFold { note: self.notes.len(), first: run[0], middle: middle.to_vec() });
         self.note(middle[0], note);
     }
 
@@ -528,7 +533,10 @@ impl<'a> Plan<'a> {
         if self.listing_chars.is_some_and(|budget| self.render().chars().count() <= budget) {
             return;
         }
-        let starts = self.note_starts();
+        // A log whose lines fold by shape every few lines would otherwise be a string of runs too short to
+        // cut: 16,000 lines of `INFO`/`DEBUG`/`WARN` came back as 10,800.
+        let folds: Vec<usize> = self.similar.iter().map(|fold| fold.note).collect();
+        let starts = self.note_starts_except(&folds);
         let mut run: Vec<usize> = Vec::new();
         for (i, &note_before) in starts.iter().enumerate() {
             let boundary = i == self.len() || note_before || matches!(self.marks[i], Mark::Omit | Mark::Must);
@@ -546,6 +554,26 @@ impl<'a> Plan<'a> {
                 run.push(i);
             }
         }
+        self.absorb_cut_folds();
+    }
+
+    /// A fold whose first line a cut took goes into the cut: its lines are counted in the cut's marker
+    /// rather than by a note among omitted lines.
+    fn absorb_cut_folds(&mut self) {
+        let mut absorbed: Vec<usize> = Vec::new();
+        for fold in &self.similar {
+            if self.marks[fold.first] == Mark::Omit {
+                for &j in &fold.middle {
+                    self.marks[j] = Mark::Omit;
+                }
+                absorbed.push(fold.note);
+            }
+        }
+        absorbed.sort_unstable();
+        for note in absorbed.into_iter().rev() {
+            self.notes.remove(note);
+        }
+        self.similar.clear();
     }
 
     /// Which part of a too-long `run` (indices into the lines) is omitted.
@@ -616,7 +644,9 @@ impl<'a> Plan<'a> {
             }
             match self.marks[i] {
                 Mark::Drop => {}
-                Mark::Omit => omitted += 1,
+                // A line that stands for its exact copies counts them: the marker says how many lines of the
+                // output are not shown.
+                Mark::Omit => omitted += self.repeats[i],
                 Mark::Keep | Mark::Must => {
                     flush_omitted(&mut out, &mut omitted);
                     self.push_line(&mut out, i);
@@ -655,12 +685,27 @@ impl<'a> Plan<'a> {
 
     /// `starts[i]` is true when a note sits before line `i`; notes separate runs for folding and cutting.
     fn note_starts(&self) -> Vec<bool> {
+        self.note_starts_except(&[])
+    }
+
+    /// [`Plan::note_starts`] of every note but those at the indices `except` into the notes.
+    fn note_starts_except(&self, except: &[usize]) -> Vec<bool> {
         let mut starts = vec![false; self.len() + 1];
-        for (at, _) in &self.notes {
-            starts[*at] = true;
+        for (k, (at, _)) in self.notes.iter().enumerate() {
+            if !except.contains(&k) {
+                starts[*at] = true;
+            }
         }
         starts
     }
+}
+
+/// A run [`Plan::fold_similar`] folded: its note (an index into the plan's notes), the first line shown
+/// before the note, and the lines the note stands for.
+struct SimilarFold {
+    note: usize,
+    first: usize,
+    middle: Vec<usize>,
 }
 
 /// Splits a run of lines of one shape into consecutive parts, as ranges of indices into `texts`, so that
