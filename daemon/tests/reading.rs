@@ -22,6 +22,14 @@ use lean_ctxd::engine::tokens::count_uncached;
 struct Holding {
     hash: blake3::Hash,
     whole: bool,
+    /// It read this version whole once, though it may hold it only as a diff base now.
+    received: bool,
+}
+
+impl Holding {
+    fn whole(hash: blake3::Hash) -> Holding {
+        Holding { hash, whole: true, received: true }
+    }
 }
 
 /// A read request of the property test: a mode string, or the
@@ -114,8 +122,7 @@ fn check_read(p: &Project, step: &Step<'_>, holding: &mut Option<Holding>, texts
     // What a stub would stand for: the view this request would send.
     let stands_for = if matches!(ask, Ask::Mode("diff")) { tokens(&no_change) } else { tokens(&text) };
     // Only where it helps: never in place of a view that costs less (a diff's "[no change]").
-    let expect_stub =
-        !fresh && ask.may_stub() && *holding == Some(Holding { hash, whole: true }) && tokens(&stub) < stands_for;
+    let expect_stub = !fresh && ask.may_stub() && *holding == Some(Holding::whole(hash)) && tokens(&stub) < stands_for;
     assert_eq!(view.stub, expect_stub, "{at}: holding {holding:?} → {view:?}");
     if view.stub {
         assert_eq!(view.content, stub, "{at}");
@@ -136,7 +143,7 @@ fn check_read(p: &Project, step: &Step<'_>, holding: &mut Option<Holding>, texts
             .unwrap_or_else(|| panic!("{at}: {view:?}"));
         assert!(view.sent_tokens < would_cost, "{at}: {view:?}");
         assert_eq!(view.content, text, "{at}");
-        *holding = Some(Holding { hash, whole: true });
+        *holding = Some(Holding::whole(hash));
         return;
     }
     match ask {
@@ -156,7 +163,7 @@ fn check_read(p: &Project, step: &Step<'_>, holding: &mut Option<Holding>, texts
     match view.mode.as_str() {
         "full" => {
             assert_eq!(view.content, text, "{at}: full means the exact bytes");
-            *holding = Some(Holding { hash, whole: true });
+            *holding = Some(Holding::whole(hash));
         }
         "diff" => {
             let Some(had) = *holding else {
@@ -165,10 +172,14 @@ fn check_read(p: &Project, step: &Step<'_>, holding: &mut Option<Holding>, texts
             };
             assert!(matches!(ask, Ask::Mode("diff")) || had.whole, "{at}: a full read diffs only a whole holding");
             let base = &texts[&had.hash];
-            // A base its own edit made of a file it had not read whole is said to be one.
-            let no_change = match had.whole {
-                true => no_change,
-                false => format!("[no change in {file} since your edit of it; you have read only part of it]\n"),
+            // A version it read whole but no longer holds (a failed edit since) is said to be one, and so
+            // is a base its own edit made of a file it had not read whole.
+            let no_change = match (had.whole, had.received) {
+                (true, _) => no_change,
+                (false, true) => format!("[no change in {file} since you last read it]\n"),
+                (false, false) => {
+                    format!("[no change in {file} since your edit of it; you have read only part of it]\n")
+                }
             };
             match *base == text {
                 true => assert!(view.content.ends_with(&no_change), "{at}: {view:?}"),
@@ -182,12 +193,12 @@ fn check_read(p: &Project, step: &Step<'_>, holding: &mut Option<Holding>, texts
                     assert!(base.lines().any(|l| l == removed), "{at}: -{removed} was not in the diff base");
                 }
             }
-            *holding = Some(Holding { hash, whole: had.whole });
+            *holding = Some(Holding { hash, ..had });
         }
         mode if mode.starts_with("lines:") => {
             let (start, end) = ask.range().expect("a range");
             if start == 1 && end >= lines {
-                *holding = Some(Holding { hash, whole: true });
+                *holding = Some(Holding::whole(hash));
             }
         }
         _ => {}
@@ -236,10 +247,10 @@ fn stub_appears_exactly_when_the_session_holds_the_current_content_whole() {
                             let hash = blake3::hash(after.as_bytes());
                             let before_hash = blake3::hash(before.as_bytes());
                             let holding = match held {
-                                Some(held) if held.hash == before_hash => Holding { hash, whole: held.whole },
+                                Some(held) if held.hash == before_hash => Holding { hash, ..held },
                                 // Changed since it last saw it: what it saw stays its diff base.
                                 Some(held) => Holding { whole: false, ..held },
-                                None => Holding { hash, whole: false },
+                                None => Holding { hash, whole: false, received: false },
                             };
                             texts.insert(hash, after);
                             model.insert((session, f), holding);
@@ -332,6 +343,22 @@ fn after_a_failed_edit_the_next_read_sends_the_content() {
     assert!(p.read("s", "f.rs", "auto", false).stub, "once it has the content, stubs resume");
     p.edit("s", "f.rs", "fn item_", "x").unwrap_err();
     assert!(!p.read("s", "f.rs", "auto", false).stub, "a refused ambiguous edit counts as failed too");
+}
+
+#[test]
+fn a_diff_after_a_failed_edit_says_the_base_is_what_the_session_read() {
+    // QA: after a whole read and a failed edit, `diff` said "since your edit of it; you have read only part
+    // of it" — there was no edit, and the session had read all of it.
+    let p = Project::new();
+    p.write("d.rs", &code(0, 100));
+    p.read("s", "d.rs", "full", false);
+    p.edit("s", "d.rs", "no such text", "x").unwrap_err();
+    assert_eq!(p.read("s", "d.rs", "diff", false).content, "[no change in d.rs since you last read it]\n");
+    let theirs = p.text("d.rs").replace("fn item_50() -> u32 { 350 }", "fn item_50() -> u32 { 0 }");
+    p.write("d.rs", &theirs);
+    let diff = p.read("s", "d.rs", "diff", false);
+    assert!(diff.content.starts_with("--- a/d.rs (as you last read it)"), "{}", diff.content);
+    assert!(!p.read("s", "d.rs", "full", false).stub, "still sent after the diff: its edit failed");
 }
 
 #[test]

@@ -31,15 +31,26 @@ pub struct Held {
     pub hash: blake3::Hash,
     /// The session has all of this content; otherwise only a diff base.
     pub whole: bool,
+    /// The session received this content whole at some point (read it, or
+    /// wrote it over a version it held whole), though it may no longer count
+    /// as holding it (a failed edit since); otherwise it only wrote it over a
+    /// part. Says what a `diff` starts from.
+    pub received: bool,
 }
 
 impl Held {
     pub fn whole(hash: blake3::Hash) -> Held {
-        Held { hash, whole: true }
+        Held { hash, whole: true, received: true }
     }
 
+    /// What a session's own edit wrote over a file it had seen in part.
     pub fn diff_base(hash: blake3::Hash) -> Held {
-        Held { hash, whole: false }
+        Held { hash, whole: false, received: false }
+    }
+
+    /// The same content as a diff base only: the next read sends it.
+    pub fn no_longer_whole(self) -> Held {
+        Held { whole: false, ..self }
     }
 }
 
@@ -84,8 +95,8 @@ impl Deliveries {
         let key = key(session, path);
         let held = match (before, records.get(&key)) {
             (None, _) => Held::whole(after),
-            (Some(before), Some(held)) if held.hash == before => Held { hash: after, whole: held.whole },
-            (Some(_), Some(held)) => Held::diff_base(held.hash),
+            (Some(before), Some(held)) if held.hash == before => Held { hash: after, ..held },
+            (Some(_), Some(held)) => held.no_longer_whole(),
             (Some(_), None) => Held::diff_base(after),
         };
         records.insert(key, held, 1);
@@ -110,7 +121,7 @@ impl Deliveries {
         let mut records = self.records.lock();
         let key = key(session, path);
         if let Some(held) = records.get(&key) {
-            records.insert(key, Held::diff_base(held.hash), 1);
+            records.insert(key, held.no_longer_whole(), 1);
         }
     }
 
@@ -137,9 +148,10 @@ mod tests {
         d.edited("s", path, Some(v1), v2);
         assert_eq!(d.held("s", path), Some(Held::whole(v2)), "it wrote the change to what it had");
         d.edited("s", path, Some(v1), v3);
-        assert_eq!(d.held("s", path), Some(Held::diff_base(v2)), "the file changed since v2: v2 stays the base");
+        let v2_base = Held::whole(v2).no_longer_whole();
+        assert_eq!(d.held("s", path), Some(v2_base), "the file changed since v2: v2, read whole, stays the base");
         d.edited("s", path, Some(v2), v1);
-        assert_eq!(d.held("s", path), Some(Held::diff_base(v1)), "a diff base of what it edited");
+        assert_eq!(d.held("s", path), Some(Held { hash: v1, ..v2_base }), "a diff base of what it edited");
         d.edited("other", path, Some(v3), v1);
         assert_eq!(d.held("other", path), Some(Held::diff_base(v1)), "it held nothing");
         d.edited("new", Path::new("/p/new.rs"), None, v1);
@@ -157,6 +169,6 @@ mod tests {
         assert_eq!(d.held("s", path), None);
         d.record("s", path, Held::whole(v1));
         d.edit_failed("s", path);
-        assert_eq!(d.held("s", path), Some(Held::diff_base(v1)));
+        assert_eq!(d.held("s", path), Some(Held::whole(v1).no_longer_whole()), "it still read that version whole");
     }
 }

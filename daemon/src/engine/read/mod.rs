@@ -320,7 +320,7 @@ impl Reader {
         };
         match render.holds {
             Holds::Whole => self.keep(session, loaded, Held::whole(file.hash)),
-            Holds::DiffBase => self.keep(session, loaded, Held::diff_base(file.hash)),
+            Holds::DiffBase(held) => self.keep(session, loaded, Held { hash: file.hash, ..held }),
             Holds::AsBefore => {}
         }
         self.stats.reads.fetch_add(1, Ordering::Relaxed);
@@ -432,10 +432,10 @@ impl Reader {
                 });
                 match base {
                     Some((h, old)) => Rendered {
-                        text: views::diff(shown, &old, &file.text, h.whole),
+                        text: views::diff(shown, &old, &file.text, h),
                         // Applied to a whole version it gives the whole file;
                         // to a diff base, the base moves on.
-                        holds: if h.whole { Holds::Whole } else { Holds::DiffBase },
+                        holds: if h.whole { Holds::Whole } else { Holds::DiffBase(h) },
                         baseline: Baseline::File,
                         mode: Mode::Diff,
                     },
@@ -507,7 +507,7 @@ impl Reader {
         let text = format!(
             "[changed since your last read · diff below · {} for the whole file]\n{}",
             surface.fresh(),
-            views::diff(shown, &old, &file.text, true)
+            views::diff(shown, &old, &file.text, held)
         );
         (tokens.count(&text) * 2 < file_tokens).then_some(Rendered {
             text,
@@ -584,8 +584,9 @@ struct Rendered {
 enum Holds {
     /// The whole current content.
     Whole,
-    /// The current content as the base of its next diff, not whole.
-    DiffBase,
+    /// The current content as the base of its next diff, not whole, held as
+    /// this holding was (see [`Held::received`]).
+    DiffBase(Held),
     /// Whatever it held before (a part, an outline, a stub).
     AsBefore,
 }

@@ -1,6 +1,7 @@
 //! Renderers of the text views that need no parser: line ranges, the
 //! reference line, diffs and the "[unchanged]" stub.
 
+use super::deliveries::Held;
 use crate::engine::error::{EngineError, EngineResult};
 use crate::engine::surface::Surface;
 use crate::engine::tokens::count_uncached;
@@ -107,18 +108,20 @@ pub fn reference(shown: &str, lines: u32, tokens: usize, language: &str) -> Stri
 }
 
 /// A unified diff (2 lines of context) from what the session had to now;
-/// one line saying so when nothing changed. `whole`: the session held `old`
-/// whole (it read it, or wrote it over a version it held whole); else `old`
-/// is only what its own edit wrote over a file it had seen in part or not at
-/// all, and the answer says so rather than claim the session has the file.
-pub fn diff(shown: &str, old: &str, new: &str, whole: bool) -> String {
+/// one line saying so when nothing changed. The base is said as it is: the
+/// version the session has, one it read whole but no longer counts as
+/// holding (an edit of it failed since, or someone changed the file under
+/// its own edit), or only what its own edit wrote over a file it had seen in
+/// part, rather than claim the session has the file.
+pub fn diff(shown: &str, old: &str, new: &str, base: Held) -> String {
+    let (unchanged, since) = match (base.whole, base.received) {
+        (true, _) => ("since the version you have", "the version you have"),
+        (false, true) => ("since you last read it", "as you last read it"),
+        (false, false) => ("since your edit of it; you have read only part of it", "as your edit left it"),
+    };
     if old == new {
-        return match whole {
-            true => format!("[no change in {shown} since the version you have]\n"),
-            false => format!("[no change in {shown} since your edit of it; you have read only part of it]\n"),
-        };
+        return format!("[no change in {shown} {unchanged}]\n");
     }
-    let since = if whole { "your last read" } else { "as your edit left it" };
     similar::TextDiff::from_lines(old, new)
         .unified_diff()
         .context_radius(2)
@@ -168,15 +171,23 @@ mod tests {
     fn diff_shows_only_the_change_with_context() {
         let old = "1\n2\n3\n4\n5\n6\n7\n";
         let new = "1\n2\n3\nfour\n5\n6\n7\n";
-        let d = diff("x.rs", old, new, true);
+        let hash = blake3::hash(old.as_bytes());
+        let whole = Held::whole(hash);
+        let d = diff("x.rs", old, new, whole);
         assert!(d.contains("-4\n+four\n"), "{d}");
         assert!(!d.contains(" 1\n"), "only 2 lines of context: {d}");
-        assert!(d.starts_with("--- a/x.rs (your last read)"), "{d}");
-        assert_eq!(diff("x.rs", old, old, true), "[no change in x.rs since the version you have]\n");
+        assert!(d.starts_with("--- a/x.rs (the version you have)"), "{d}");
+        assert_eq!(diff("x.rs", old, old, whole), "[no change in x.rs since the version you have]\n");
+        // Read whole, then an edit of it failed: the session still read that version (QA: the answer said
+        // it had edited the file and read only part of it).
+        let read = whole.no_longer_whole();
+        assert!(diff("x.rs", old, new, read).starts_with("--- a/x.rs (as you last read it)"));
+        assert_eq!(diff("x.rs", old, old, read), "[no change in x.rs since you last read it]\n");
         // A base the session's own edit made of a file it had not read whole.
-        assert!(diff("x.rs", old, new, false).starts_with("--- a/x.rs (as your edit left it)"));
+        let edited = Held::diff_base(hash);
+        assert!(diff("x.rs", old, new, edited).starts_with("--- a/x.rs (as your edit left it)"));
         assert_eq!(
-            diff("x.rs", old, old, false),
+            diff("x.rs", old, old, edited),
             "[no change in x.rs since your edit of it; you have read only part of it]\n"
         );
     }
