@@ -72,8 +72,11 @@ fn pip(args: &[String]) -> &'static Family {
     }
 }
 
+/// A progress line: a file's results and its percentage, or the percentage alone (pytest repeats it on a
+/// padded line of its own when a plugin prints in between).
 static PYTEST_PROGRESS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?:\S+\.py )?[.sFExX]+\s*(?:\[\s*\d+%\])?$").expect("pytest progress pattern compiles")
+    Regex::new(r"^(?:\S+\.py )?(?:[.sFExX]+\s*(?:\[\s*\d+%\])?|\s*\[\s*\d+%\])$")
+        .expect("pytest progress pattern compiles")
 });
 
 static PYTEST_VERBOSE: LazyLock<Regex> = LazyLock::new(|| {
@@ -305,6 +308,30 @@ mod tests {
         raw += "\n[notice] A new release of pip is available: 23.0.1 -> 25.3\n[notice] To update, run: pip install --upgrade pip\n";
         let text = compress("pip list", &raw, 0).text;
         assert!(text.ends_with("… 2 [notice] lines not shown\n"), "{text}");
+    }
+
+    #[test]
+    fn a_percentage_on_a_line_of_its_own_is_progress() {
+        // QA: hypothesis made pytest repeat `[ 35%]` on a padded line, which stayed as a blank-looking line while
+        // the progress lines around it went.
+        let mut raw = String::from("collected 237 items\n\n");
+        for (k, name) in ["filters", "hooks", "make", "next_gen", "funcs"].iter().enumerate() {
+            raw += &format!("tests/test_{name}.py {}F{} [ {}%]\n", ".".repeat(37), ".".repeat(14), 7 * k + 7);
+        }
+        raw += &format!("{:>79}\n", "[ 35%]");
+        raw += &format!("tests/test_validators.py {} [100%]\n", ".".repeat(47));
+        raw += "=================================== FAILURES ===================================\n";
+        raw += "____________________________ TestAssoc.test_unknown ____________________________\n\n";
+        for frame in 0..6 {
+            raw += &format!(
+                "src/attr/_funcs.py:{}: in assoc\n    new = _evolve(inst, changes, frame={frame})\n",
+                300 + frame
+            );
+        }
+        raw += "E   assert 1 == 2\n=========================== 1 failed, 236 passed in 3.40s ===========================\n";
+        let text = compress("python -m pytest tests", &raw, 1).text;
+        assert!(text.contains("… 7 lines not shown: progress\n"), "{text}");
+        assert!(!text.contains("[ 35%]"), "{text}");
     }
 
     #[test]
