@@ -1548,6 +1548,16 @@ fn yaml() {
     check("yaml/deploy.yaml", Language::Yaml, &["apiVersion", "kind", "metadata", "spec", "script", "quoted key"]);
 }
 
+/// A compose file's services are listed on `services`' line; what each service sets (its image,
+/// build, ports, healthcheck) is two levels deeper and not: the views count those keys and say
+/// which lines hold them, first, rather than let the spans stand for them unsaid.
+#[test]
+fn yaml_keys_nested_deeper_are_counted() {
+    let views = check("yaml/compose.yaml", Language::Yaml, &["name", "services", "volumes"]);
+    views.first_lines("[19 nested keys not listed, in lines 4-27; read those lines (lines:4-27) for them]");
+    views.signature_lines_contain(&["4-27 services {web, api, db}", "29-30 volumes {pgdata}"]);
+}
+
 #[test]
 fn toml() {
     check(
@@ -1566,11 +1576,15 @@ fn data_keys_show_the_keys_of_their_mappings() {
     let compose = format!("version: '3'\nservices:\n{services}base: &base {{restart: always, init: true}}\n");
     assert_eq!(
         render_signatures(&outline(Language::Yaml, &compose)),
-        "1 version\n2-82 services {service0, service1, service2, service3, service4, service5, service6, \
+        "[40 nested keys not listed, in lines 2-82; read those lines (lines:2-82) for them]\n1 version\n2-82 services {service0, service1, service2, service3, service4, service5, service6, \
          service7, service8, service9, … 30 more}\n83 base {restart, init}\n"
     );
+    // A key inside a list is no mapping's key on a line: counted, with where it is.
     let json = "{\n  \"deps\": {\"a\": \"1\", \"b\": \"2\"},\n  \"list\": [{\"x\": 1}]\n}\n";
-    assert_eq!(render_map(&outline(Language::Json, json)), "2 deps {a, b}\n3 list\n");
+    assert_eq!(
+        render_map(&outline(Language::Json, json)),
+        "[1 nested key not listed, in line 3; read those lines (lines:3) for them]\n2 deps {a, b}\n3 list\n"
+    );
     let toml = "top = { inline = 1, table = 2 }\n\n[server]\nhost = \"h\"\nport = 1\n";
     assert_eq!(render_map(&outline(Language::Toml, toml)), "1 top {inline, table}\n3-5 [server] {host, port}\n");
 }
