@@ -2183,6 +2183,9 @@ fn code_without_a_grammar_is_outlined_by_keywords() {
     ] {
         assert!(kotlin.lines().any(|shown| shown.starts_with(line)), "no line starting `{line}`:\n{kotlin}");
     }
+    // A body on the type's line: its members are listed, as from lines of their own.
+    let members = "\n54 interface CartCache\n 54 fun get(id: CartId): Cart?\n 54 fun put(cart: Cart)\n 54 fun evict(id: CartId)\n";
+    assert!(kotlin.contains(members), "{kotlin}");
     assert!(!kotlin.contains("val cached") && !kotlin.contains("val updated"), "{kotlin}");
     let shell = check_text("deploy.sh", TextFormat::Code(KeywordFamily::Shell));
     let names: Vec<&str> = shell.lines().skip(1).collect();
@@ -2300,7 +2303,8 @@ fn keyword_outline_lists_the_functions_lua_tables_hold() {
             "  31-33 called = function(self, times)",
             " 35-37 r.format = function(self, style)",
             "44-52 function recorder.on(target, key)",
-            " 48-50 __call = function(self, ...)",
+            " 47-51 setmetatable(target[key], {…})",
+            "  48-50 __call = function(self, ...)",
             "54-58 recorder.mt",
             " 55-57 __index = function(self, key)",
             "67-69 [\"is_recorder\"] = function(object)",
@@ -2309,6 +2313,22 @@ fn keyword_outline_lists_the_functions_lua_tables_hold() {
     for hidden in ["local record", "calls = calls", "describe(", "it(", "util.each", "new = recorder.new"] {
         assert!(!lua.contains(hidden), "{hidden}:\n{lua}");
     }
+}
+
+/// A table given to a call (a class library's `class({ … })` or `class { … }`, `setmetatable(`
+/// over the table on the next lines) holds its functions for the name the call's result is bound
+/// to; one given to a call whose result is not kept (`setmetatable(shapes, {`, `return
+/// setmetatable(shapes, {`) is named by the call.
+#[test]
+fn keyword_outline_lists_the_functions_of_tables_given_to_calls() {
+    let lua = check_text("shapes.lua", TextFormat::Code(KeywordFamily::Lua));
+    let tables = "\n8-16 local Shape\n 9-11 _init = function(self, name)\n 13-15 describe = function(self)\n\
+                  18-23 shapes.Circle\n 20-22 area = function(self)\n\
+                  25-32 local registry\n 27-29 add = function(self, shape)\n\
+                  34-38 setmetatable(shapes, {…})\n 35-37 __index = function(_, name)\n\
+                  40-43 function shapes.register(shape)\n\
+                  45-49 setmetatable(shapes, {…})\n 46-48 __call = function(_, name, ...)\n";
+    assert!(lua.ends_with(tables), "{lua}");
 }
 
 /// Dart and Groovy declare functions by their return type (`void main()`, `Future<…> load(…)
@@ -2343,8 +2363,13 @@ fn keyword_outline_lists_functions_declared_by_their_return_type() {
             " 71 void move(int dx) { offset += dx; }",
             " 72 Future<List<int>> pending() async { return []; }",
             " 73 void reset() {}",
+            // Parameters from the line after the name, one a line.
+            "78-84 Future<void> saveSettings(SettingsStore store, Settings settings, { bool notify = true, }) async",
+            " 89-96 Widget buildField(BuildContext context, String label,)",
         ],
     );
+    // Members of a body on the type's line.
+    assert!(dart.contains("\n76 abstract class SettingsStore\n 76 Future<Settings> read()\n 76 Future<void> write(Settings settings)\n"), "{dart}");
     assert!(!dart.contains("final int retries"), "{dart}");
     assert!(!dart.contains("print(") && !dart.contains("return Scaffold"), "{dart}");
     let gradle = check_text("build.gradle", TextFormat::Code(KeywordFamily::Typed));
