@@ -193,6 +193,7 @@ pub(crate) fn outline(language: Language, source: &str, reason: String) -> Outli
         degraded: Some(reason),
         unparsed: crate::unparsed::all_lines(source),
         unlisted: Vec::new(),
+        unlisted_keys: crate::model::UnlistedKeys::default(),
     }
 }
 

@@ -31,7 +31,7 @@ mod unparsed;
 
 pub use keywords::{Family as KeywordFamily, keyword_outline};
 pub use language::Language;
-pub use model::{Definition, Import, Kind, Outline, qualifying_name};
+pub use model::{Definition, Import, Kind, Outline, UnlistedKeys, qualifying_name};
 pub use prose::{TextFormat, TextOutline, render_text_outline};
 pub use render::{lists_definitions, render_map, render_signatures};
 /// The tree-sitter types a caller of [`outline_and_tree`] queries the tree with.
@@ -83,6 +83,7 @@ fn outline_with(
                 degraded: Some(format!("{reason}; heuristic outline {fallback_failure}")),
                 unparsed: unparsed::all_lines(source),
                 unlisted: Vec::new(),
+                unlisted_keys: UnlistedKeys::default(),
             });
             (outline, None)
         }

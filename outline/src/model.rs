@@ -210,6 +210,18 @@ pub struct Outline {
     /// the views join a run of definitions on (`macro_rules! {a, b}`, `const A, B`) does not
     /// span one, nor an [`Outline::unparsed`] span: it would claim lines it does not describe.
     pub unlisted: Vec<(u32, u32)>,
+    /// The keys of a data file (JSON, YAML, TOML) nested deeper than the views list: a top-level
+    /// key's line names its value's keys (`services {web, db}`), not theirs. The views count them
+    /// on a line of their own, with the spans to read for them.
+    pub unlisted_keys: UnlistedKeys,
+}
+
+/// Keys an outline holds no line for (see [`Outline::unlisted_keys`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct UnlistedKeys {
+    pub count: usize,
+    /// The spans (1-based, inclusive, in order) of the listed keys they are nested in.
+    pub spans: Vec<(u32, u32)>,
 }
 
 /// The name a definition named `name` qualifies its members by: the type an `impl` block is for

@@ -44,6 +44,7 @@ const LISTED_SPANS: usize = 5;
 pub fn render_signatures(outline: &Outline) -> String {
     let mut out = String::new();
     push_incomplete(outline, &mut out);
+    push_unlisted_keys(outline, &mut out);
     push_level(&Page::of(outline), &outline.items, 0, View::Signatures, &mut out);
     out
 }
@@ -70,6 +71,7 @@ pub fn render_signatures(outline: &Outline) -> String {
 pub fn render_map(outline: &Outline) -> String {
     let mut out = String::new();
     push_incomplete(outline, &mut out);
+    push_unlisted_keys(outline, &mut out);
     if let (Some(first), Some(last)) = (outline.imports.first(), outline.imports.last()) {
         let mut modules: Vec<String> = Vec::new();
         for import in &outline.imports {
@@ -356,24 +358,38 @@ fn push_incomplete(outline: &Outline, out: &mut String) {
     }
     out.push_str("[outline incomplete: ");
     if !outline.unparsed.is_empty() {
-        let listed: Vec<String> =
-            outline.unparsed.iter().take(LISTED_SPANS).map(|&(start, end)| span(start, end)).collect();
-        let one_line = matches!(outline.unparsed[..], [(start, end)] if start == end);
-        let _ = write!(out, "{} {}", if one_line { "line" } else { "lines" }, listed.join(", "));
-        // The spans not listed are still placed, so no line they name goes unsaid.
-        if let [(first, _), .., (_, last)] | [(first, last)] = outline.unparsed.get(LISTED_SPANS..).unwrap_or_default()
-        {
-            let more = outline.unparsed.len() - LISTED_SPANS;
-            let spans = if more == 1 { "span" } else { "spans" };
-            let lines = if last > first { "lines" } else { "line" };
-            let _ = write!(out, " and {more} more {spans} in {lines} {}", span(*first, *last));
-        }
+        push_spans(&outline.unparsed, out);
         out.push_str(" not parsed");
     }
     if let Some(reason) = &outline.degraded {
         let _ = write!(out, " ({reason}); definitions found line by line");
     }
     out.push_str("]\n");
+}
+
+/// `[12 nested keys not listed, in lines 4-40, 52-60; read those lines (lines:4-40) for them]`:
+/// a data file's keys deeper than the key lines name, and where they are.
+fn push_unlisted_keys(outline: &Outline, out: &mut String) {
+    let keys = &outline.unlisted_keys;
+    let Some(&(start, end)) = keys.spans.first() else { return };
+    let noun = if keys.count == 1 { "key" } else { "keys" };
+    let _ = write!(out, "[{} nested {noun} not listed, in ", keys.count);
+    push_spans(&keys.spans, out);
+    let _ = writeln!(out, "; read those lines (lines:{}) for them]", span(start, end));
+}
+
+/// `lines 40-57, 90`, the spans past [`LISTED_SPANS`] counted and placed (`and 3 more spans in
+/// lines 120-300`), so no line they name goes unsaid.
+fn push_spans(spans: &[(u32, u32)], out: &mut String) {
+    let listed: Vec<String> = spans.iter().take(LISTED_SPANS).map(|&(start, end)| span(start, end)).collect();
+    let one_line = matches!(spans, [(start, end)] if start == end);
+    let _ = write!(out, "{} {}", if one_line { "line" } else { "lines" }, listed.join(", "));
+    if let [(first, _), .., (_, last)] | [(first, last)] = spans.get(LISTED_SPANS..).unwrap_or_default() {
+        let more = spans.len() - LISTED_SPANS;
+        let noun = if more == 1 { "span" } else { "spans" };
+        let lines = if last > first { "lines" } else { "line" };
+        let _ = write!(out, " and {more} more {noun} in {lines} {}", span(*first, *last));
+    }
 }
 
 /// What a shared line must not span: definitions printed elsewhere, and lines the outline does
@@ -688,6 +704,7 @@ fn span(start: u32, end: u32) -> String {
 mod tests {
     use super::*;
     use crate::Language;
+    use crate::model::UnlistedKeys;
 
     fn note(unparsed: Vec<(u32, u32)>) -> String {
         let outline = Outline {
@@ -697,6 +714,7 @@ mod tests {
             degraded: None,
             unparsed,
             unlisted: Vec::new(),
+            unlisted_keys: UnlistedKeys::default(),
         };
         let mut out = String::new();
         push_incomplete(&outline, &mut out);

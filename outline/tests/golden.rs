@@ -1548,6 +1548,16 @@ fn yaml() {
     check("yaml/deploy.yaml", Language::Yaml, &["apiVersion", "kind", "metadata", "spec", "script", "quoted key"]);
 }
 
+/// A compose file's services are listed on `services`' line; what each service sets (its image,
+/// build, ports, healthcheck) is two levels deeper and not: the views count those keys and say
+/// which lines hold them, first, rather than let the spans stand for them unsaid.
+#[test]
+fn yaml_keys_nested_deeper_are_counted() {
+    let views = check("yaml/compose.yaml", Language::Yaml, &["name", "services", "volumes"]);
+    views.first_lines("[19 nested keys not listed, in lines 4-27; read those lines (lines:4-27) for them]");
+    views.signature_lines_contain(&["4-27 services {web, api, db}", "29-30 volumes {pgdata}"]);
+}
+
 #[test]
 fn toml() {
     check(
@@ -1566,11 +1576,15 @@ fn data_keys_show_the_keys_of_their_mappings() {
     let compose = format!("version: '3'\nservices:\n{services}base: &base {{restart: always, init: true}}\n");
     assert_eq!(
         render_signatures(&outline(Language::Yaml, &compose)),
-        "1 version\n2-82 services {service0, service1, service2, service3, service4, service5, service6, \
+        "[40 nested keys not listed, in lines 2-82; read those lines (lines:2-82) for them]\n1 version\n2-82 services {service0, service1, service2, service3, service4, service5, service6, \
          service7, service8, service9, … 30 more}\n83 base {restart, init}\n"
     );
+    // A key inside a list is no mapping's key on a line: counted, with where it is.
     let json = "{\n  \"deps\": {\"a\": \"1\", \"b\": \"2\"},\n  \"list\": [{\"x\": 1}]\n}\n";
-    assert_eq!(render_map(&outline(Language::Json, json)), "2 deps {a, b}\n3 list\n");
+    assert_eq!(
+        render_map(&outline(Language::Json, json)),
+        "[1 nested key not listed, in line 3; read those lines (lines:3) for them]\n2 deps {a, b}\n3 list\n"
+    );
     let toml = "top = { inline = 1, table = 2 }\n\n[server]\nhost = \"h\"\nport = 1\n";
     assert_eq!(render_map(&outline(Language::Toml, toml)), "1 top {inline, table}\n3-5 [server] {host, port}\n");
 }
@@ -2169,6 +2183,9 @@ fn code_without_a_grammar_is_outlined_by_keywords() {
     ] {
         assert!(kotlin.lines().any(|shown| shown.starts_with(line)), "no line starting `{line}`:\n{kotlin}");
     }
+    // A body on the type's line: its members are listed, as from lines of their own.
+    let members = "\n54 interface CartCache\n 54 fun get(id: CartId): Cart?\n 54 fun put(cart: Cart)\n 54 fun evict(id: CartId)\n";
+    assert!(kotlin.contains(members), "{kotlin}");
     assert!(!kotlin.contains("val cached") && !kotlin.contains("val updated"), "{kotlin}");
     let shell = check_text("deploy.sh", TextFormat::Code(KeywordFamily::Shell));
     let names: Vec<&str> = shell.lines().skip(1).collect();
@@ -2286,7 +2303,8 @@ fn keyword_outline_lists_the_functions_lua_tables_hold() {
             "  31-33 called = function(self, times)",
             " 35-37 r.format = function(self, style)",
             "44-52 function recorder.on(target, key)",
-            " 48-50 __call = function(self, ...)",
+            " 47-51 setmetatable(target[key], {…})",
+            "  48-50 __call = function(self, ...)",
             "54-58 recorder.mt",
             " 55-57 __index = function(self, key)",
             "67-69 [\"is_recorder\"] = function(object)",
@@ -2295,6 +2313,22 @@ fn keyword_outline_lists_the_functions_lua_tables_hold() {
     for hidden in ["local record", "calls = calls", "describe(", "it(", "util.each", "new = recorder.new"] {
         assert!(!lua.contains(hidden), "{hidden}:\n{lua}");
     }
+}
+
+/// A table given to a call (a class library's `class({ … })` or `class { … }`, `setmetatable(`
+/// over the table on the next lines) holds its functions for the name the call's result is bound
+/// to; one given to a call whose result is not kept (`setmetatable(shapes, {`, `return
+/// setmetatable(shapes, {`) is named by the call.
+#[test]
+fn keyword_outline_lists_the_functions_of_tables_given_to_calls() {
+    let lua = check_text("shapes.lua", TextFormat::Code(KeywordFamily::Lua));
+    let tables = "\n8-16 local Shape\n 9-11 _init = function(self, name)\n 13-15 describe = function(self)\n\
+                  18-23 shapes.Circle\n 20-22 area = function(self)\n\
+                  25-32 local registry\n 27-29 add = function(self, shape)\n\
+                  34-38 setmetatable(shapes, {…})\n 35-37 __index = function(_, name)\n\
+                  40-43 function shapes.register(shape)\n\
+                  45-49 setmetatable(shapes, {…})\n 46-48 __call = function(_, name, ...)\n";
+    assert!(lua.ends_with(tables), "{lua}");
 }
 
 /// Dart and Groovy declare functions by their return type (`void main()`, `Future<…> load(…)
@@ -2329,8 +2363,13 @@ fn keyword_outline_lists_functions_declared_by_their_return_type() {
             " 71 void move(int dx) { offset += dx; }",
             " 72 Future<List<int>> pending() async { return []; }",
             " 73 void reset() {}",
+            // Parameters from the line after the name, one a line.
+            "78-84 Future<void> saveSettings(SettingsStore store, Settings settings, { bool notify = true, }) async",
+            " 89-96 Widget buildField(BuildContext context, String label,)",
         ],
     );
+    // Members of a body on the type's line.
+    assert!(dart.contains("\n76 abstract class SettingsStore\n 76 Future<Settings> read()\n 76 Future<void> write(Settings settings)\n"), "{dart}");
     assert!(!dart.contains("final int retries"), "{dart}");
     assert!(!dart.contains("print(") && !dart.contains("return Scaffold"), "{dart}");
     let gradle = check_text("build.gradle", TextFormat::Code(KeywordFamily::Typed));

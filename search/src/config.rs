@@ -52,6 +52,10 @@ pub struct SearchConfig {
     /// Used instead of `extractor` while indexing (not by scans), for an extraction that also
     /// produces something for the observer.
     pub index_extractor: Option<IndexExtractor>,
+    /// A fingerprint of what the extractors find (ASCII letters and digits; empty for the
+    /// default's regex), called when an index is opened: an index written with another is
+    /// rebuilt, its symbols having come from another extractor.
+    pub extractor_version: fn() -> &'static str,
     /// Told what each project's index applied; the daemon's code graph follows the index this way.
     pub observer: Option<Arc<dyn IndexObserver>>,
 }
@@ -75,6 +79,7 @@ impl SearchConfig {
             build_on_search: true,
             extractor: default_extractor(),
             index_extractor: None,
+            extractor_version: || "",
             observer: None,
         }
     }
@@ -97,6 +102,7 @@ impl fmt::Debug for SearchConfig {
             .field("build_wait", &self.build_wait)
             .field("build_on_search", &self.build_on_search)
             .field("index_extractor", &self.index_extractor.is_some())
+            .field("extractor_version", &(self.extractor_version)())
             .field("observer", &self.observer.is_some())
             .finish_non_exhaustive()
     }

@@ -4,7 +4,8 @@
 //! Layout under `<cache>/search/<blake3(root)[..16]>/`:
 //! - `owner.lock` — flock held by the engine that maintains the index, so a
 //!   daemon and an in-process client never write (or delete) it at once;
-//! - `schema-version` — [`SCHEMA_VERSION`] of `index/`, written after creation;
+//! - `schema-version` — [`index_version`](crate::schema::index_version) of `index/` (the schema's and the extractor's), written
+//!   after creation;
 //! - `root` — the project root, for humans looking at the cache;
 //! - `index/` — the tantivy files;
 //! - `index.corrupt-<unix-secs>/` — damaged indexes moved aside (see [`quarantine`]).
@@ -25,7 +26,7 @@ use crate::error::SearchError;
 use crate::model::Discarded;
 use crate::observer::{Extra, Extras};
 use crate::quarantine;
-use crate::schema::{Fields, SCHEMA_VERSION, register_tokenizers, schema};
+use crate::schema::{Fields, register_tokenizers, schema};
 use crate::symbols::{Extraction, Symbol};
 use crate::walk::{FileStamp, SkipReason, Skipped, read_file, text_of};
 
@@ -117,15 +118,22 @@ pub(crate) struct IndexStore {
     pub last_commit: Option<SystemTime>,
     /// Why the previous index was discarded, when it was.
     pub rebuilt_because: Option<Discarded>,
+    /// What the index's `schema-version` file holds (see [`index_version`](crate::schema::index_version)).
+    version: String,
 }
 
 impl IndexStore {
-    /// Takes the owner lock, then opens the index if it is of this schema
-    /// version and reads back cleanly; anything else is discarded (a damaged
-    /// index moved aside, an outdated one deleted) and recreated empty.
+    /// Takes the owner lock, then opens the index if it is of `version` (see
+    /// [`index_version`](crate::schema::index_version)) and reads back cleanly; anything else is discarded (a
+    /// damaged index moved aside, an outdated one deleted) and recreated empty.
     /// `damaged` says the index is known to be damaged already (the thread
     /// that maintained it panicked), so it is not even opened.
-    pub(crate) fn open(dir: &Path, root: &Path, damaged: Option<String>) -> Result<IndexStore, SearchError> {
+    pub(crate) fn open(
+        dir: &Path,
+        root: &Path,
+        damaged: Option<String>,
+        version: &str,
+    ) -> Result<IndexStore, SearchError> {
         fs::create_dir_all(dir).map_err(|e| SearchError::io(format!("cannot create {}", dir.display()), e))?;
         let lock_path = dir.join("owner.lock");
         let owner = OpenOptions::new()
@@ -149,7 +157,7 @@ impl IndexStore {
         let opened = match damaged {
             Some(reason) => Err(Unusable::corrupt(reason)),
             // tantivy panics on some damage instead of returning an error.
-            None => catch_unwind(|| open_existing(dir)).unwrap_or_else(|panic| {
+            None => catch_unwind(|| open_existing(dir, version)).unwrap_or_else(|panic| {
                 Err(Unusable { reason: format!("opening it panicked: {}", panic_message(&*panic)), corrupt: true })
             }),
         };
@@ -157,7 +165,7 @@ impl IndexStore {
             Ok((index, reader, manifest)) => (index, reader, manifest, None),
             Err(unusable) => {
                 let discarded = discard(dir, unusable);
-                let (index, reader) = recreate(dir, root)?;
+                let (index, reader) = recreate(dir, root, version)?;
                 (index, reader, Manifest::default(), discarded)
             }
         };
@@ -173,6 +181,7 @@ impl IndexStore {
             manifest,
             last_commit,
             rebuilt_because,
+            version: version.to_string(),
         })
     }
 
@@ -185,7 +194,7 @@ impl IndexStore {
             let _ = writer.wait_merging_threads();
         }
         self.rebuilt_because = discard(&self.dir, Unusable::corrupt(reason));
-        let (index, reader) = recreate(&self.dir, root)?;
+        let (index, reader) = recreate(&self.dir, root, &self.version)?;
         self.index = index;
         self.reader = reader;
         self.manifest = Manifest::default();
@@ -390,9 +399,9 @@ impl Unusable {
     }
 }
 
-/// Opens `dir/index` if the version file matches, every segment file matches
-/// its checksum and every stored document reads back.
-fn open_existing(dir: &Path) -> Result<(Index, IndexReader, Manifest), Unusable> {
+/// Opens `dir/index` if the version file holds `expected`, every segment file
+/// matches its checksum and every stored document reads back.
+fn open_existing(dir: &Path, expected: &str) -> Result<(Index, IndexReader, Manifest), Unusable> {
     let version = match fs::read(dir.join("schema-version")) {
         Ok(bytes) => bytes,
         // Written last when an index is created: without it the creation was interrupted.
@@ -402,10 +411,13 @@ fn open_existing(dir: &Path) -> Result<(Index, IndexReader, Manifest), Unusable>
         Err(e) => return Err(Unusable::corrupt(format!("unreadable schema version ({e})"))),
     };
     let version = String::from_utf8_lossy(&version);
-    match version.trim().parse::<u32>() {
-        Ok(SCHEMA_VERSION) => {}
-        Ok(other) => return Err(Unusable::outdated(format!("schema version {other} (expected {SCHEMA_VERSION})"))),
-        Err(_) => return Err(Unusable::corrupt(format!("garbled schema version {:?}", version.trim()))),
+    let version = version.trim();
+    // Another build's version is letters, digits and `-` (`3`, `4-1f0c…`); anything else is damage.
+    let written = !version.is_empty() && version.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+    match version {
+        _ if version == expected => {}
+        other if written => return Err(Unusable::outdated(format!("schema version {other} (expected {expected})"))),
+        garbled => return Err(Unusable::corrupt(format!("garbled schema version {garbled:?}"))),
     }
     let index = Index::open_in_dir(dir.join("index")).map_err(|e| Unusable::corrupt(format!("cannot open: {e}")))?;
     if index.schema() != schema() {
@@ -493,8 +505,8 @@ fn open_reader(index: &Index) -> tantivy::Result<IndexReader> {
     index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()
 }
 
-/// Deletes whatever is left in `dir/index` and creates an empty index of this schema.
-fn recreate(dir: &Path, root: &Path) -> Result<(Index, IndexReader), SearchError> {
+/// Deletes whatever is left in `dir/index` and creates an empty index of this schema, of `version`.
+fn recreate(dir: &Path, root: &Path, version: &str) -> Result<(Index, IndexReader), SearchError> {
     let index_dir = dir.join("index");
     let version_file = dir.join("schema-version");
     let io = |what: &str, e| SearchError::io(format!("cannot {what} in {}", dir.display()), e);
@@ -511,8 +523,7 @@ fn recreate(dir: &Path, root: &Path) -> Result<(Index, IndexReader), SearchError
     let reader = open_reader(&index).map_err(|e| SearchError::index("cannot read the new index", e))?;
     write_atomically(&dir.join("root"), root.as_os_str().as_encoded_bytes())
         .map_err(|e| io("write the root file", e))?;
-    write_atomically(&version_file, SCHEMA_VERSION.to_string().as_bytes())
-        .map_err(|e| io("write the schema version", e))?;
+    write_atomically(&version_file, version.as_bytes()).map_err(|e| io("write the schema version", e))?;
     Ok((index, reader))
 }
 

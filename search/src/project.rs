@@ -29,7 +29,7 @@ use crate::index::{Changes, IndexStore, panic_message, project_dir};
 use crate::model::{BuildProgress, Discarded, IndexPhase, IndexStatus};
 use crate::observer::{Extras, IndexObserver, notify};
 use crate::registry::Context;
-use crate::schema::{Fields, PathColumn};
+use crate::schema::{Fields, PathColumn, index_version};
 use crate::walk::{self, SkipReason, Skipped, Stop};
 use crate::watcher::{DirWatcher, Pending};
 use lean_ctx_locks::ids;
@@ -430,8 +430,9 @@ fn open_and_serve(project: &Project, rx: &Receiver<Msg>, damaged: Option<String>
         seen.fetch_add(1, Ordering::AcqRel);
         drop(events.send(Msg::Fs(event)));
     };
-    let opened =
-        IndexStore::open(&dir, &project.root, damaged).and_then(|store| Ok((store, DirWatcher::new(on_event)?)));
+    let version = index_version((project.ctx.config.extractor_version)());
+    let opened = IndexStore::open(&dir, &project.root, damaged, &version)
+        .and_then(|store| Ok((store, DirWatcher::new(on_event)?)));
     match opened {
         Ok((store, watcher)) => {
             let worker = Worker {

@@ -1,6 +1,8 @@
 //! The index schema. Bump [`SCHEMA_VERSION`] whenever a field, a tokenizer or
 //! the meaning of a stored value changes: an index of another version is
-//! deleted and rebuilt rather than read with wrong assumptions.
+//! deleted and rebuilt rather than read with wrong assumptions. What the
+//! symbol extractor finds is versioned by its fingerprint
+//! ([`crate::SearchConfig::extractor_version`]), with no bump: see [`index_version`].
 
 use std::path::Path;
 
@@ -18,6 +20,17 @@ use crate::walk::FileStamp;
 // 3: symbol lines point at the declaration, not at attributes or decorators in front of it.
 // 4: symbols are stored with their owner.
 pub(crate) const SCHEMA_VERSION: u32 = 4;
+
+/// What an index's `schema-version` file holds: [`SCHEMA_VERSION`], and the fingerprint of the
+/// extractor its symbols came from when it has one (`4-1f0c…`). An extractor that finds other
+/// symbols (an outline that lists more) gives another, so an index of unchanged files is rebuilt
+/// rather than kept with the symbols the old one found.
+pub(crate) fn index_version(extractor_version: &str) -> String {
+    match extractor_version {
+        "" => SCHEMA_VERSION.to_string(),
+        fingerprint => format!("{SCHEMA_VERSION}-{fingerprint}"),
+    }
+}
 
 /// Symbol names, whole and lowercased, for exact and prefix lookups.
 const SYMBOL_NAME_TOKENIZER: &str = "symbol_name";

@@ -4,11 +4,14 @@
 mod common;
 
 use std::fs;
-use std::sync::mpsc;
+use std::path::Path;
+use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 use common::*;
-use lean_ctx_search::{Action, IndexPhase, SearchEngine, SearchError, Source};
+use lean_ctx_search::{
+    Action, IndexPhase, SearchEngine, SearchError, Source, Symbol, SymbolExtractor, default_extractor,
+};
 
 fn project() -> Fixture {
     Fixture::new(&[("src/a.rs", "fn alphafunction() {}\n"), ("src/b.py", "def betafunction():\n    pass\n")])
@@ -79,6 +82,40 @@ fn index_of_another_schema_version_is_rebuilt() {
     let discarded = status.rebuilt_because.unwrap();
     assert_eq!((discarded.reason, discarded.corrupt, discarded.kept_at), (expected, false, None));
     assert_searchable(&engine, &fx);
+}
+
+/// An extractor that finds more (an outline change) has another fingerprint: an index of
+/// unchanged files is rebuilt with what it finds, with no schema version bumped by hand.
+#[test]
+fn index_of_another_extractor_is_rebuilt_with_its_symbols() {
+    let fx = project();
+    let engine = |extractor_version: fn() -> &'static str, extractor: SymbolExtractor| {
+        let mut config = fx.config();
+        (config.extractor_version, config.extractor) = (extractor_version, extractor);
+        let engine = SearchEngine::new(config);
+        build(&engine, fx.root());
+        engine
+    };
+    let old = engine(|| "old", default_extractor());
+    assert!(search(&old, fx.root(), Action::Symbol, "deltaconstant").matches.is_empty());
+    drop(old);
+    // The new extractor also finds a constant the old one missed in the unchanged `src/a.rs`.
+    let finds_more: SymbolExtractor = Arc::new(|path: &Path, text: &str| {
+        let mut symbols = default_extractor()(path, text);
+        if path.ends_with("src/a.rs") {
+            symbols.push(Symbol { name: "deltaconstant".into(), kind: "const".into(), line: 1, owner: None });
+        }
+        symbols
+    });
+    let new = engine(|| "new", finds_more.clone());
+    assert_eq!(indexed_paths(&search(&new, fx.root(), Action::Symbol, "deltaconstant")), ["src/a.rs"]);
+    let status = new.project_status(fx.root()).unwrap().unwrap();
+    let reason = status.rebuilt_because.map(|discarded| discarded.reason);
+    assert_eq!(reason.as_deref(), Some("schema version 4-old (expected 4-new)"));
+    drop(new);
+    // The same fingerprint keeps the index.
+    let again = engine(|| "new", finds_more);
+    assert_eq!(again.project_status(fx.root()).unwrap().unwrap().rebuilt_because, None);
 }
 
 #[test]

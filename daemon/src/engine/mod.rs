@@ -8,6 +8,7 @@ pub mod cancel;
 pub mod config;
 pub mod edit;
 pub mod error;
+pub mod extractor_fingerprint;
 pub mod graph;
 pub mod guard;
 pub mod lru;

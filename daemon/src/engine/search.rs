@@ -40,7 +40,7 @@ pub struct SearchParams {
 /// What one pass over a file finds: the symbols of code files from their tree-sitter outline (the
 /// crate's regex extractor for files without a grammar) and, with `graph_facts`, for a language the
 /// code graph reads, the graph's facts from the same parse.
-fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, graph_facts: bool) -> Extraction {
+pub(super) fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, graph_facts: bool) -> Extraction {
     let language = match (Language::from_path(path), TextFormat::from_path(path)) {
         (Some(language), _) if !language.is_code() => return Extraction { symbols: Vec::new(), extra: None },
         (Some(language), _) => language,
@@ -119,6 +119,7 @@ pub fn new_search_engine(
     c.build_on_search = long_lived;
     c.extractor = outline_extractor();
     c.index_extractor = Some(index_extractor());
+    c.extractor_version = super::extractor_fingerprint::extractor_version;
     c.observer = Some(observer);
     SearchEngine::new(c)
 }

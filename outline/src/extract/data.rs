@@ -1,11 +1,12 @@
 //! JSON, YAML and TOML: the top-level keys (TOML: also table headers), each with its line span
 //! and, when its value is a mapping, the keys of that mapping on its line (`services {web, db}`),
 //! so a file whose top level is one or two keys (a compose file's `services`) is not outlined by
-//! them alone. Deeper keys are inside the spans, as a function's body is.
+//! them alone. Deeper keys are inside the spans, as a function's body is, and counted with the
+//! spans that hold them ([`UnlistedKeys`]) for the views to say so.
 
 use tree_sitter::Node;
 
-use crate::model::{Definition, Kind};
+use crate::model::{Definition, Kind, UnlistedKeys};
 use crate::text::{MAX_SIGNATURE, collapse, node_lines, node_text, truncate, unquote};
 
 /// The keys of a value that is a mapping are listed on its key's line up to this many characters;
@@ -17,22 +18,72 @@ const NESTED_KEYS_CHARS: usize = 100;
 const PAIRS: &[&str] = &["pair"];
 const YAML_PAIRS: &[&str] = &["block_mapping_pair", "flow_pair"];
 
-pub(crate) fn json(root: Node, source: &str) -> Vec<Definition> {
+/// A data file's listed keys, and those nested deeper.
+#[derive(Default)]
+pub(crate) struct Keys {
+    pub items: Vec<Definition>,
+    pub unlisted: UnlistedKeys,
+}
+
+/// A file being read into [`Keys`]: its text and the nodes of its format's pairs.
+struct Reader<'s> {
+    source: &'s str,
+    pair_kinds: &'static [&'static str],
+    keys: Keys,
+}
+
+impl<'s> Reader<'s> {
+    fn new(source: &'s str, pair_kinds: &'static [&'static str]) -> Reader<'s> {
+        Reader { source, pair_kinds, keys: Keys::default() }
+    }
+
+    /// Adds the entry for `node`, whose value's keys are `mapping`'s pairs: those pairs are named
+    /// on its line, and any key nested deeper in `node` is counted as unlisted.
+    fn push(&mut self, kind: Kind, head: String, name: String, node: Node, mapping: Option<Node>) {
+        let named = mapping.map(|mapping| keys(mapping, self.pair_kinds, self.source)).unwrap_or_default();
+        let direct = mapping.map_or(0, |mapping| pair_nodes(mapping, self.pair_kinds).count());
+        let deeper = nested_pairs(node, self.pair_kinds) - direct;
+        let entry = entry(kind, with_keys(head, &named), name, node, self.source);
+        if deeper > 0 {
+            self.keys.unlisted.count += deeper;
+            self.keys.unlisted.spans.push((entry.start_line, entry.end_line));
+        }
+        self.keys.items.push(entry);
+    }
+
+    /// The entries of a mapping's pairs.
+    fn pairs(&mut self, mapping: Node) {
+        for pair in pair_nodes(mapping, self.pair_kinds) {
+            let Some(name) = pair_key(pair, self.source) else { continue };
+            let value = pair.child_by_field_name("value");
+            let mapping = value.and_then(|value| match value.kind() {
+                "object" => Some(value),
+                _ => yaml_value_mapping(value),
+            });
+            self.push(Kind::Key, name.clone(), name, pair, mapping);
+        }
+    }
+}
+
+pub(crate) fn json(root: Node, source: &str) -> Keys {
+    let mut reader = Reader::new(source, PAIRS);
     let mut cursor = root.walk();
-    let object = root.named_children(&mut cursor).find(|n| n.kind() == "object");
-    object.map_or_else(Vec::new, |object| pairs(object, PAIRS, source))
+    if let Some(object) = root.named_children(&mut cursor).find(|n| n.kind() == "object") {
+        reader.pairs(object);
+    }
+    reader.keys
 }
 
 /// Keys of every document's top-level mapping (a multi-document stream lists each in turn).
-pub(crate) fn yaml(root: Node, source: &str) -> Vec<Definition> {
-    let mut items = Vec::new();
+pub(crate) fn yaml(root: Node, source: &str) -> Keys {
+    let mut reader = Reader::new(source, YAML_PAIRS);
     let mut cursor = root.walk();
     for document in root.named_children(&mut cursor).filter(|n| n.kind() == "document") {
         if let Some(mapping) = yaml_mapping(document) {
-            items.extend(pairs(mapping, YAML_PAIRS, source));
+            reader.pairs(mapping);
         }
     }
-    items
+    reader.keys
 }
 
 /// `document > block_node|flow_node > block_mapping|flow_mapping`, past anchors and tags.
@@ -48,8 +99,8 @@ fn yaml_value_mapping(node: Node) -> Option<Node> {
     node.named_children(&mut cursor).find(|n| matches!(n.kind(), "block_mapping" | "flow_mapping"))
 }
 
-pub(crate) fn toml(root: Node, source: &str) -> Vec<Definition> {
-    let mut items = Vec::new();
+pub(crate) fn toml(root: Node, source: &str) -> Keys {
+    let mut reader = Reader::new(source, PAIRS);
     let mut cursor = root.walk();
     for child in root.named_children(&mut cursor) {
         let (kind, open, close) = match child.kind() {
@@ -65,34 +116,34 @@ pub(crate) fn toml(root: Node, source: &str) -> Vec<Definition> {
             Kind::Table => Some(child),
             _ => child.named_child(1).filter(|value| value.kind() == "inline_table"),
         };
-        let keys = mapping.map(|mapping| keys(mapping, PAIRS, source)).unwrap_or_default();
-        items.push(entry(kind, with_keys(format!("{open}{name}{close}"), &keys), name, child, source));
+        reader.push(kind, format!("{open}{name}{close}"), name, child, mapping);
     }
-    items
+    reader.keys
 }
 
-fn pairs(mapping: Node, pair_kinds: &[&str], source: &str) -> Vec<Definition> {
+/// A mapping's pairs, in order.
+fn pair_nodes<'t>(mapping: Node<'t>, pair_kinds: &[&str]) -> impl Iterator<Item = Node<'t>> {
     let mut cursor = mapping.walk();
-    let pairs = mapping.named_children(&mut cursor).filter(|n| pair_kinds.contains(&n.kind()));
-    pairs
-        .filter_map(|pair| {
-            let name = pair_key(pair, source)?;
-            let value = pair.child_by_field_name("value");
-            let mapping = value.and_then(|value| match value.kind() {
-                "object" => Some(value),
-                _ => yaml_value_mapping(value),
-            });
-            let keys = mapping.map(|mapping| keys(mapping, pair_kinds, source)).unwrap_or_default();
-            Some(entry(Kind::Key, with_keys(name.clone(), &keys), name, pair, source))
-        })
-        .collect()
+    let pairs: Vec<Node<'t>> = mapping.named_children(&mut cursor).filter(|n| pair_kinds.contains(&n.kind())).collect();
+    pairs.into_iter()
+}
+
+/// How many pairs `node` holds at any depth, itself not counted.
+fn nested_pairs(node: Node, pair_kinds: &[&str]) -> usize {
+    let mut count = 0;
+    let mut cursor = node.walk();
+    let mut pending: Vec<Node> = node.named_children(&mut cursor).collect();
+    while let Some(node) = pending.pop() {
+        count += usize::from(pair_kinds.contains(&node.kind()));
+        let mut cursor = node.walk();
+        pending.extend(node.named_children(&mut cursor));
+    }
+    count
 }
 
 /// The keys of a mapping's pairs, in order.
 fn keys(mapping: Node, pair_kinds: &[&str], source: &str) -> Vec<String> {
-    let mut cursor = mapping.walk();
-    let pairs = mapping.named_children(&mut cursor).filter(|n| pair_kinds.contains(&n.kind()));
-    pairs.filter_map(|pair| pair_key(pair, source)).collect()
+    pair_nodes(mapping, pair_kinds).filter_map(|pair| pair_key(pair, source)).collect()
 }
 
 /// A pair's key, unquoted: a JSON or YAML pair's `key` field, a TOML pair's first child (its

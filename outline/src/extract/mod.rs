@@ -28,7 +28,7 @@ use std::ops::Range;
 use tree_sitter::{Node, Tree};
 
 use crate::Language;
-use crate::model::{Definition, Import, Kind, Outline, several_names};
+use crate::model::{Definition, Import, Kind, Outline, UnlistedKeys, several_names};
 use crate::text::{
     Lines, MAX_SIGNATURE, closing, collapse, collapse_code, line_number, node_lines, node_text, truncate,
 };
@@ -94,9 +94,9 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
     let (spec, walked) = match (code_spec(language), language) {
         (Some(spec), _) => (Some(spec), Walker::run(spec, language, root, source)),
         (None, Language::Markdown) => (None, Walked::items(markup::headings(root, source))),
-        (None, Language::Json) => (None, Walked::items(data::json(root, source))),
-        (None, Language::Yaml) => (None, Walked::items(data::yaml(root, source))),
-        (None, _) => (None, Walked::items(data::toml(root, source))),
+        (None, Language::Json) => (None, Walked::keys(data::json(root, source))),
+        (None, Language::Yaml) => (None, Walked::keys(data::yaml(root, source))),
+        (None, _) => (None, Walked::keys(data::toml(root, source))),
     };
     let mut errors = unparsed::error_lines(tree, source);
     errors.extend(walked.region_errors);
@@ -155,6 +155,7 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
         degraded: None,
         unparsed,
         unlisted: walked.unlisted,
+        unlisted_keys: walked.unlisted_keys,
     }
 }
 
@@ -221,11 +222,17 @@ struct Walked {
     failed_regions: Vec<(u32, u32)>,
     /// File-level code read again as items that gave none (see [`Outline::unlisted`]).
     unlisted: Vec<(u32, u32)>,
+    /// A data file's keys nested deeper than listed (see [`Outline::unlisted_keys`]).
+    unlisted_keys: UnlistedKeys,
 }
 
 impl Walked {
     fn items(items: Vec<Definition>) -> Walked {
         Walked { items, ..Walked::default() }
+    }
+
+    fn keys(keys: data::Keys) -> Walked {
+        Walked { items: keys.items, unlisted_keys: keys.unlisted, ..Walked::default() }
     }
 }
 
@@ -686,6 +693,7 @@ impl<'s> Walker<'s> {
             region_errors: walker.region_errors,
             failed_regions: walker.failed_regions,
             unlisted: walker.unlisted,
+            unlisted_keys: UnlistedKeys::default(),
         }
     }
 

@@ -1,5 +1,6 @@
 //! Lua's functions held by tables, which no keyword starts: a field's (`M.load = function(path)`)
-//! and a table constructor's (`local t = { load = function(path) … }`, `return { … }`). A
+//! and a table constructor's (`local t = { load = function(path) … }`, `return { … }`, a table
+//! given to a call: `local C = class({ … })`, `setmetatable(M, { … })`). A
 //! function passed to a call (`describe("x", function() … end)`) is a callback, and a function
 //! bound to a local in a body (`local f = function`) a local: neither is listed.
 
@@ -45,10 +46,17 @@ pub(super) fn definition(line: &str, place: Place) -> Option<(Kind, String, Tabl
 
 /// The table a line's constructor opens, and what follows its `{` on the line: `local t = {`,
 /// `M.config = {`, `local s = setmetatable({` are named by their target (its last part), a
-/// `return {` is not (`None`); in a table, `key = {` and `["key"] = {` by their key.
+/// `return {` is not (`None`); in a table, `key = {` and `["key"] = {` by their key. A call's
+/// table whose result is not kept (`setmetatable(M, {`) is named by the call (`setmetatable(M,
+/// {…})`): its functions are what the call gives them to.
 fn table_head(line: &str, place: Place) -> Option<(Option<String>, &str)> {
     if let Some(value) = line.strip_prefix("return").filter(|rest| rest.starts_with([' ', '{', '('])) {
-        return Some((None, constructor(value)?));
+        let after = constructor(value)?;
+        // The module's table, or one the call is given besides (`return setmetatable(M, {`).
+        return Some((given_to_call(value.trim()), after));
+    }
+    if place != Place::Table && !line.contains('=') {
+        return Some((Some(given_to_call(line)?), constructor(line)?));
     }
     let (target, value) = line.split_once('=')?;
     let after = constructor(value)?;
@@ -64,13 +72,33 @@ fn table_head(line: &str, place: Place) -> Option<(Option<String>, &str)> {
     Some((Some(name), after))
 }
 
+/// The call a table is given to after another argument, as written (`setmetatable(M, {…})` for
+/// `setmetatable(M, {`): what it is named by when the call's result is not kept.
+fn given_to_call(text: &str) -> Option<String> {
+    let call = text.trim_end().strip_suffix('{')?.trim_end();
+    (call.ends_with(',') && constructor(text).is_some()).then(|| format!("{call} {{…}})"))
+}
+
 /// What follows the `{` of a value that is a table constructor: `{`, or a call's argument
 /// (`setmetatable({`, `setmetatable(obj, {`: the object's metatable, whose functions are its
-/// behaviour).
+/// behaviour; `class {`, a call of one table written without parentheses). A call whose
+/// arguments start on the next line (`setmetatable(` over `{`) is one too, with nothing after:
+/// the table is among its next lines.
 fn constructor(value: &str) -> Option<&str> {
     let value = value.trim_start();
     if let Some(after) = value.strip_prefix('{') {
         return Some(after);
+    }
+    let simple = |callee: &str| !callee.is_empty() && callee.chars().all(|c| c.is_alphanumeric() || "_.:".contains(c));
+    if let Some((callee, after)) = value.split_once('{')
+        && simple(callee.trim_end())
+    {
+        return Some(after);
+    }
+    if let Some(callee) = value.trim_end().strip_suffix('(')
+        && simple(callee)
+    {
+        return Some("");
     }
     let open = value.find('(')?;
     // The table that opens last on the line is the one its next lines fill (`setmetatable({}, {`).
@@ -78,7 +106,7 @@ fn constructor(value: &str) -> Option<&str> {
         true => value.trim_end().len() - 1,
         false => open + value[open..].find('{')?,
     };
-    let callee = value[..open].chars().all(|c| c.is_alphanumeric() || "_.:".contains(c));
+    let callee = simple(&value[..open]);
     let argument = value[..brace].trim_end().ends_with(['(', ',']) && !value[..brace].contains("function");
     (callee && argument).then(|| &value[brace + 1..])
 }

@@ -12,6 +12,7 @@
 mod embedded_text;
 mod general;
 mod lua;
+mod one_line_body;
 mod perl;
 mod php;
 mod shell;
@@ -104,6 +105,8 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
             Some(parent) => is_type(found[parent].2.kind),
             None => family != Family::Typed || indent == 0,
         };
+        // A typed head is read with the lines its parameters continue on.
+        let head = if family == Family::Typed { typed::head(&lines, index) } else { line.trim().to_string() };
         let found_here = if constants[index] {
             constant_entry(line.trim()).map(|(kind, name)| (kind, name, Table::No))
         } else if family == Family::Lua {
@@ -115,10 +118,6 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
             lua::definition(line.trim(), place)
                 .or_else(|| definition(line.trim(), family, in_type).map(|(kind, name)| (kind, name, Table::No)))
         } else if family == Family::Typed {
-            // A head whose block opens on the next line (Groovy's `void publish()` over `{`) is
-            // read as one line.
-            let opens_next = lines[index + 1..].iter().find(|l| !l.trim().is_empty()).is_some_and(|l| l.trim() == "{");
-            let head = if opens_next { format!("{} {{", line.trim()) } else { line.trim().to_string() };
             let class = parent.filter(|_| in_type).map(|parent| found[parent].2.name.as_str());
             class
                 .and_then(|class| typed_constructor(&head, class))
@@ -132,21 +131,33 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
             continue;
         }
         let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
-        let definition = Definition {
+        // A value written over the next lines (`const MAP = [`) is left out with its bracket, a
+        // table's constructor (`setmetatable({}, {`) with it: its functions follow. A table given
+        // to a call whose result is not kept is named by the call, as written.
+        let signature = match (table, line.split_once('=')) {
+            (Table::Named, Some((target, _))) => signature_line(target),
+            (Table::Named, None) => name.clone(),
+            _ => signature_line(head.trim_end_matches('[').trim_end()),
+        };
+        let mut definition = Definition {
             kind,
             name,
-            // A value written over the next lines (`const MAP = [`) is left out with its bracket,
-            // a table's constructor (`setmetatable({}, {`) with it: its functions follow.
-            signature: match table {
-                Table::Named => signature_line(line.trim().split('=').next().unwrap_or_default()),
-                _ => signature_line(line.trim().trim_end_matches('[').trim_end()),
-            },
+            signature,
             uncut: None,
             start_line: number,
             head_line: number,
             end_line: number,
             children: Vec::new(),
         };
+        let braced = matches!(family, Family::General | Family::Typed) && is_type(definition.kind);
+        if braced && let Some((signature, members)) = one_line_members(&head, family, number) {
+            // Its body closed on its line: nothing after it is its member. The members are put
+            // last first, as the gathering below puts a definition's children.
+            definition.signature = signature;
+            definition.children = members.into_iter().rev().collect();
+            found.push((indent, parent, definition, table));
+            continue;
+        }
         open.push(found.len());
         found.push((indent, parent, definition, table));
     }
@@ -172,6 +183,39 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
     }
     roots.reverse();
     roots
+}
+
+/// The members of a type whose body is on its `head` line, on line `number`, and the type's
+/// signature: its head, with the parts of the body that define nothing (an enum's values, a Dart
+/// field) kept in braces (`enum Color { RED, GREEN }`). `None` without a body there, or when it
+/// defines nothing.
+fn one_line_members(head: &str, family: Family, number: u32) -> Option<(String, Vec<Definition>)> {
+    let (type_head, parts) = one_line_body::split(head)?;
+    let mut members = Vec::new();
+    let mut kept = Vec::new();
+    for part in parts {
+        match definition(part, family, true) {
+            Some((kind, name)) => members.push(Definition {
+                kind,
+                name,
+                signature: signature_line(part),
+                uncut: None,
+                start_line: number,
+                head_line: number,
+                end_line: number,
+                children: Vec::new(),
+            }),
+            None => kept.push(part),
+        }
+    }
+    if members.is_empty() {
+        return None;
+    }
+    let signature = match kept.is_empty() {
+        true => signature_line(type_head),
+        false => signature_line(&format!("{type_head} {{ {} }}", kept.join(" "))),
+    };
+    Some((signature, members))
 }
 
 /// Each definition runs to the line before the next one indented as much or less that does not

@@ -14,7 +14,7 @@ use std::path::Path;
 use lean_ctx_common::limits::{DEFAULT_MAP_TOKENS, MAX_MAP_TOKENS, MIN_MAP_TOKENS, map_tokens_out_of_range};
 use lean_ctx_common::plural::count;
 use lean_ctx_graph::{DefSummary, Interrupt, declared_stem};
-use lean_ctx_outline::{Definition, Language, Outline, outline, render_signatures};
+use lean_ctx_outline::{Definition, Language, Outline, UnlistedKeys, outline, render_signatures};
 use lean_ctx_search::Withheld;
 
 use super::subject::withholds;
@@ -405,6 +405,7 @@ impl<'a> Map<'a> {
                     degraded: None,
                     unparsed: Vec::new(),
                     unlisted: Vec::new(),
+                    unlisted_keys: UnlistedKeys::default(),
                 })
             }
             None => String::new(),
