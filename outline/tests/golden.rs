@@ -2318,7 +2318,8 @@ fn keyword_outline_lists_the_functions_lua_tables_hold() {
 /// A table given to a call (a class library's `class({ … })` or `class { … }`, `setmetatable(`
 /// over the table on the next lines) holds its functions for the name the call's result is bound
 /// to; one given to a call whose result is not kept (`setmetatable(shapes, {`, `return
-/// setmetatable(shapes, {`) is named by the call.
+/// setmetatable(shapes, {`) is named by the call. A field set by its key in brackets
+/// (`shapes["unregister"] = function`) is a function too (QA: `M["quoted"]` was in neither view).
 #[test]
 fn keyword_outline_lists_the_functions_of_tables_given_to_calls() {
     let lua = check_text("shapes.lua", TextFormat::Code(KeywordFamily::Lua));
@@ -2327,7 +2328,8 @@ fn keyword_outline_lists_the_functions_of_tables_given_to_calls() {
                   25-32 local registry\n 27-29 add = function(self, shape)\n\
                   34-38 setmetatable(shapes, {…})\n 35-37 __index = function(_, name)\n\
                   40-43 function shapes.register(shape)\n\
-                  45-49 setmetatable(shapes, {…})\n 46-48 __call = function(_, name, ...)\n";
+                  45-47 shapes[\"unregister\"] = function(name)\n\
+                  49-53 setmetatable(shapes, {…})\n 50-52 __call = function(_, name, ...)\n";
     assert!(lua.ends_with(tables), "{lua}");
 }
 
@@ -2366,6 +2368,10 @@ fn keyword_outline_lists_functions_declared_by_their_return_type() {
             // Parameters from the line after the name, one a line.
             "78-84 Future<void> saveSettings(SettingsStore store, Settings settings, { bool notify = true, }) async",
             " 89-96 Widget buildField(BuildContext context, String label,)",
+            // Operators, named `operator+` (QA: `Point operator +(Point o) => …` was in neither view).
+            " 103 Offset operator +(Offset other) => Offset(dx + other.dx)",
+            " 104 bool operator ==(Object other) => other is Offset && other.dx == dx",
+            " 105-107 double operator [](int i)",
         ],
     );
     // Members of a body on the type's line.

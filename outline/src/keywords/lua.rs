@@ -33,13 +33,13 @@ pub(super) fn definition(line: &str, place: Place) -> Option<(Kind, String, Tabl
         return (!functions.is_empty()).then(|| (Kind::Function, functions.join(", "), Table::No));
     }
     let function = match place {
-        Place::File => return None,
+        Place::File => bracketed_field_function(line),
         Place::Table => member_function(line),
-        Place::Body => {
+        Place::Body => bracketed_field_function(line).or_else(|| {
             let (target, _) = line.split_once('=')?;
             let field = target.contains(['.', ':']) && !target.starts_with("local ");
             field.then(|| assigned_function(line)).flatten()
-        }
+        }),
     };
     function.map(|(kind, name)| (kind, name, Table::No))
 }
@@ -121,6 +121,17 @@ fn key(target: &str) -> Option<&str> {
     let simple = key.starts_with(|c: char| c.is_alphabetic() || c == '_')
         && key.chars().all(|c| c.is_alphanumeric() || c == '_');
     simple.then_some(key)
+}
+
+/// A function set as a table's field by its key in brackets, `M["load"] = function(` or
+/// `M['load'] = function(` (the general rules read `M.load = function(` only), named by the key.
+fn bracketed_field_function(line: &str) -> Option<(Kind, String)> {
+    let (target, value) = line.split_once('=')?;
+    let target = target.trim_end();
+    let (table, field) = target.split_at(target.find('[')?);
+    let table_named = !table.is_empty() && table.chars().all(|c| c.is_alphanumeric() || "_.:".contains(c));
+    let name = key(field).filter(|name| table_named && !name.starts_with('['))?;
+    value.trim_start().strip_prefix("function")?.trim_start().starts_with('(').then(|| (Kind::Function, name.into()))
 }
 
 /// A table constructor's function, `key = function(` or `["key"] = function(`.

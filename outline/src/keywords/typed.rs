@@ -62,10 +62,28 @@ pub(super) fn typed_function(text: &str) -> Option<(Kind, String)> {
     if !name.starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '$') {
         return None;
     }
+    if let Some((operator, after)) = operator(name, after) {
+        let body = opens_body(after) || after.contains("=>") || text.trim_end().ends_with([';', '{']);
+        return body.then_some((Kind::Function, operator));
+    }
     let tail = text.trim_end();
     let body = tail.ends_with('{') || tail.ends_with(';') || tail.contains("=>") || opens_body(after);
     let head = after.starts_with('(') || (getter && after.trim_start().starts_with(['{', '=']));
     (head && body).then(|| (Kind::Function, name.to_string()))
+}
+
+/// Dart's operator declaration, `name` its `operator` word and `after` the rest (`+(Point o) =>
+/// …`, `==(Object other)`, `[]=(int i, int v)`): named `operator+` as C++ names one, and what
+/// follows its symbol.
+fn operator<'a>(name: &str, after: &'a str) -> Option<(String, &'a str)> {
+    if name != "operator" {
+        return None;
+    }
+    let after = after.trim_start();
+    let open = after.find('(')?;
+    let symbol = after[..open].trim();
+    let valid = !symbol.is_empty() && symbol.chars().all(|c| "+-*/~%=<>[]&|^".contains(c));
+    valid.then(|| (format!("operator{symbol}"), &after[open..]))
 }
 
 /// Whether a body opens on the line after a function's name (`after`: its parameters, or a
