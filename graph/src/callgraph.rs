@@ -236,11 +236,13 @@ impl Graph {
     /// For each method among `targets`, the methods of the same name it overrides or implements
     /// (up its type's bases) and those overriding or implementing it (in the types deriving from
     /// or implementing its type), transitively; in Go, the interfaces' methods it implements or
-    /// the implementations of an interface's method (see [`crate::method_sets`]). JavaScript,
-    /// TypeScript, Java and Go only: their tools treat a method and its overrides as one family
-    /// (TypeScript's server and gopls list the family's calls under each member), while
-    /// Python's list a method's own calls, and an answer should mean what the language's own
-    /// tools mean by callers.
+    /// the implementations of an interface's method (see [`crate::method_sets`]); in Rust, the
+    /// trait method a trait impl's method implements (a generic or `dyn` caller reaches the impl
+    /// only through it, so without it such callers were missing from the impl's answer).
+    /// JavaScript, TypeScript, Java, Go and Rust only: their tools treat a method and its
+    /// overrides as one family (TypeScript's server and gopls list the family's calls under each
+    /// member), while Python's list a method's own calls, and an answer should mean what the
+    /// language's own tools mean by callers.
     fn overrides(&self, targets: &[DefId]) -> BTreeMap<DefId, Vec<DefId>> {
         let mut found = BTreeMap::new();
         for id in targets {
@@ -255,6 +257,7 @@ impl Graph {
                     self.class_family(def, container)
                 }
                 Some(Language::Go) => self.interface_family(id, def, container),
+                Some(Language::Rust) => self.trait_methods(def),
                 _ => continue,
             };
             let family: Vec<DefId> = family.into_iter().filter(|other| !targets.contains(other)).collect();
@@ -263,6 +266,21 @@ impl Graph {
             }
         }
         found
+    }
+
+    /// The method a Rust trait impl's method implements: the trait's own of that name (its
+    /// declaration, or its default body), which a call through `&dyn Trait` or a `T: Trait`
+    /// resolves to. Not the other way: a call of `Circle::area` runs no other type's `area`.
+    fn trait_methods(&self, def: &Def) -> BTreeSet<DefId> {
+        let Some(trait_name) = def.implements.as_deref() else { return BTreeSet::new() };
+        self.defs_named(&def.name)
+            .filter(|id| {
+                let is_trait = |d: &Def| d.name == trait_name && d.kind == "trait";
+                self.def(id).is_some_and(|d| d.container.as_deref() == Some(trait_name) && d.implements.is_none())
+                    && self.file(&id.file).is_some_and(|f| f.facts.defs.iter().any(is_trait))
+            })
+            .cloned()
+            .collect()
     }
 
     /// The methods named like `def` up the bases of `container` and in the classes deriving
@@ -511,5 +529,62 @@ fn qualified(def: &Def) -> String {
     match &def.container {
         Some(container) => format!("{container}::{}", def.name),
         None => def.name.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::{FileEntry, Stamp};
+    use crate::interrupt::Interrupt;
+
+    fn graph(files: &[(&str, &str)]) -> Graph {
+        let mut graph = Graph::new();
+        for (path, source) in files {
+            let language = Language::from_path(std::path::Path::new(path)).expect("a known language");
+            graph.upsert(path, FileEntry { stamp: Stamp::default(), facts: crate::extract(language, source) });
+        }
+        graph
+    }
+
+    /// The callers of `symbol` as `file:line caller -> callee`, and the family the answer adds.
+    fn callers(graph: &Graph, symbol: &str, file: &str) -> (Vec<String>, Vec<String>) {
+        let Lookup::Found(targets) = graph.lookup(symbol, Some(file)) else { panic!("{symbol} not found in {file}") };
+        let walk = graph.callers(&targets, 1, 100, Interrupt::NEVER).unwrap();
+        let edges = walk
+            .edges
+            .iter()
+            .map(|e| format!("{}:{} {} -> {}", e.file, e.line, e.caller.as_ref().unwrap().name, e.callee.name))
+            .collect();
+        (edges, walk.overrides.iter().map(|id| graph.summary(id).unwrap().name).collect())
+    }
+
+    const SHAPES: &str = "pub trait Shape {\n    fn area(&self) -> f64;\n}\n\npub struct Circle;\n\n\
+                          impl Shape for Circle {\n    fn area(&self) -> f64 { 1.0 }\n}\n\n\
+                          pub fn total<T: Shape>(s: &T) -> f64 { s.area() }\n\
+                          pub fn dynamic(s: &dyn Shape) -> f64 { s.area() }\n\
+                          pub fn direct(c: &Circle) -> f64 { c.area() }\n";
+
+    #[test]
+    fn a_rust_trait_impls_method_is_called_through_its_trait_too() {
+        // Another type's inherent `Shape::area` is no trait's method.
+        let other = "pub struct Shape;\n\nimpl Shape {\n    pub fn area(&self) -> f64 { 2.0 }\n}\n";
+        let graph = graph(&[("src/lib.rs", SHAPES), ("src/other.rs", other)]);
+        // A generic and a `dyn` caller reach `Circle::area` through `Shape::area`, each edge
+        // naming the method it calls; the family names the trait's method.
+        let (edges, family) = callers(&graph, "Circle::area", "src/lib.rs");
+        assert_eq!(
+            edges,
+            [
+                "src/lib.rs:11 total -> Shape::area",
+                "src/lib.rs:12 dynamic -> Shape::area",
+                "src/lib.rs:13 direct -> Circle::area"
+            ]
+        );
+        assert_eq!(family, ["Shape::area"]);
+        // A call of `Circle::area` runs no other type's `area`: the trait's callers stay its own.
+        let (edges, family) = callers(&graph, "Shape::area", "src/lib.rs");
+        assert_eq!(edges, ["src/lib.rs:11 total -> Shape::area", "src/lib.rs:12 dynamic -> Shape::area"]);
+        assert!(family.is_empty(), "{family:?}");
     }
 }

@@ -129,6 +129,7 @@ fn declared(language: Language, node: Node, source: &str, scope: (u32, u32)) -> 
         non_virtual: false,
         is_static: false,
         scope: Some(scope),
+        implements: None,
     })
 }
 
