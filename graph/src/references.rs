@@ -161,6 +161,13 @@ const GO: &str = r#"
 (selector_expression operand: (_) @recv field: (field_identifier) @read)
 (composite_literal type: (type_identifier) @new)
 (composite_literal type: (qualified_type package: (package_identifier) @recv name: (type_identifier) @new))
+(composite_literal type: (generic_type type: (type_identifier) @new))
+(composite_literal type: (generic_type type: (qualified_type package: (package_identifier) @recv name: (type_identifier) @new)))
+(call_expression function: (identifier) @bind.var (#eq? @bind.var "new") arguments: (argument_list .
+  [(type_identifier) @new
+   (qualified_type package: (package_identifier) @recv name: (type_identifier) @new)
+   (generic_type type: (type_identifier) @new)
+   (generic_type type: (qualified_type package: (package_identifier) @recv name: (type_identifier) @new))]))
 (qualified_type package: (package_identifier) @recv name: (type_identifier) @type)
 (type_identifier) @type
 (short_var_declaration left: (expression_list (identifier) @local))
@@ -187,7 +194,7 @@ const RUST_BINDINGS: &str = r#"
 (field_declaration name: (field_identifier) @bind.name type: (_) @bind.type)
 "#;
 
-/// Go's bindings: typed parameters, fields and `var`s, `x := T{…}` / `&T{…}`, `x := f()`.
+/// Go's bindings: typed parameters, fields and `var`s, `x := T{…}` / `&T{…}` / `new(T)`, `x := f()`.
 const GO_BINDINGS: &str = r#"
 (parameter_declaration name: (identifier) @bind.name type: (_) @bind.type)
 (field_declaration name: (field_identifier) @bind.name type: (_) @bind.type)
@@ -203,6 +210,12 @@ const GO_BINDINGS: &str = r#"
 (short_var_declaration left: (expression_list . (identifier) @bind.name)
   right: (expression_list . [(composite_literal type: (_) @bind.type)
                              (unary_expression operand: (composite_literal type: (_) @bind.type))]))
+(short_var_declaration left: (expression_list . (identifier) @bind.name)
+  right: (expression_list . (call_expression function: (identifier) @bind.var (#eq? @bind.var "new")
+    arguments: (argument_list . (_) @bind.type))))
+(var_spec name: (identifier) @bind.name !type
+  value: (expression_list . (call_expression function: (identifier) @bind.var (#eq? @bind.var "new")
+    arguments: (argument_list . (_) @bind.type))))
 (short_var_declaration left: (expression_list . (identifier) @bind.name)
   right: (expression_list . [(selector_expression) (index_expression)] @bind.value))
 (short_var_declaration left: (expression_list . (identifier) @bind.name)
@@ -352,7 +365,7 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
                     unpacked = true;
                 }
                 "bind.each" => each = Some(compact(bindings::iterated(language, text(capture.node)))),
-                // Only a pattern's condition (Java's `var`, the array method a callback is for).
+                // Only a pattern's condition (Java's `var`, the array method a callback is for, Go's `new`).
                 "bind.var" | "bind.iter" => {}
                 "recv" => receiver = Some(capture.node),
                 "local" => {
