@@ -587,4 +587,38 @@ mod tests {
         assert_eq!(edges, ["src/lib.rs:11 total -> Shape::area", "src/lib.rs:12 dynamic -> Shape::area"]);
         assert!(family.is_empty(), "{family:?}");
     }
+
+    /// The callers of `symbol` in `file` as `file:line caller [label]`.
+    fn labelled(graph: &Graph, symbol: &str, file: &str) -> Vec<String> {
+        let Lookup::Found(targets) = graph.lookup(symbol, Some(file)) else { panic!("{symbol} not found in {file}") };
+        let walk = graph.callers(&targets, 1, 100, Interrupt::NEVER).unwrap();
+        walk.edges
+            .iter()
+            .map(|e| format!("{}:{} {} [{}]", e.file, e.line, e.caller.as_ref().unwrap().name, e.label.name()))
+            .collect()
+    }
+
+    #[test]
+    fn a_closures_parameter_is_an_element_of_the_collection_it_is_handed() {
+        // Two `area`s, so a call on a value of unknown type would be a guess between them.
+        let rust = "pub struct Circle;\n\nimpl Circle {\n    pub fn area(&self) -> f64 { 1.0 }\n}\n\n\
+                    pub fn sum(items: &[Circle]) -> f64 { items.iter().map(|s| s.area()).sum() }\n\n\
+                    pub fn big(items: Vec<Circle>) -> usize {\n    items.iter().filter(|&c| c.area() > 1.0).count()\n}\n\n\
+                    pub fn each(items: [Circle; 2]) {\n    for c in items.iter().rev() {\n        c.area();\n    }\n}\n";
+        let ts = "export class Circle {\n  area(): number { return 1; }\n  big(): boolean { return true; }\n}\n\n\
+                  export function areas(items: Circle[]) {\n  return items.filter((c) => c.big()).map((s) => s.area());\n}\n\n\
+                  export function each(items: Array<Circle>) {\n  items.forEach(function (s) { s.area(); });\n}\n";
+        let square = "pub struct Square;\n\nimpl Square {\n    pub fn area(&self) -> f64 { 4.0 }\n}\n";
+        let in_rust = graph(&[("src/lib.rs", rust), ("src/square.rs", square)]);
+        assert_eq!(
+            labelled(&in_rust, "Circle::area", "src/lib.rs"),
+            ["src/lib.rs:7 sum [exact]", "src/lib.rs:10 big [exact]", "src/lib.rs:15 each [exact]"]
+        );
+        let in_ts =
+            graph(&[("web/circle.ts", ts), ("web/square.ts", "export class Square {\n  area() { return 4; }\n}\n")]);
+        assert_eq!(
+            labelled(&in_ts, "Circle::area", "web/circle.ts"),
+            ["web/circle.ts:7 areas [exact]", "web/circle.ts:11 each [exact]"]
+        );
+    }
 }

@@ -126,7 +126,8 @@ const TS_BINDINGS: &str = r#"
   value: (new_expression constructor: (identifier) @bind.new))
 (call_expression
   function: (member_expression object: (_) @bind.each property: (property_identifier) @bind.iter)
-  arguments: (arguments . (arrow_function parameters: (formal_parameters . (required_parameter pattern: (identifier) @bind.name))))
+  arguments: (arguments . [(arrow_function parameters: (formal_parameters . (required_parameter pattern: (identifier) @bind.name)))
+                           (function_expression parameters: (formal_parameters . (required_parameter pattern: (identifier) @bind.name)))])
   (#match? @bind.iter "^(forEach|map|flatMap|filter|find|findLast|some|every)$"))
 (call_expression function: (identifier) @bind.callee
   arguments: (arguments (arrow_function parameters: (formal_parameters (required_parameter pattern: (identifier) @bind.name)))))
@@ -179,8 +180,9 @@ const GO: &str = r#"
 (field_declaration !name type: (qualified_type package: (package_identifier) @recv name: (type_identifier) @base))
 "#;
 
-/// Rust's bindings: typed `let`s, parameters and fields, `let x = T { … }`, `let x = f()`; and a
-/// type parameter bound by traits (`<A: Array>`, `where A: crate::arr::Array + Clone`), typed by
+/// Rust's bindings: typed `let`s, parameters and fields, `let x = T { … }`, `let x = f()`, a
+/// `for` loop's variable and an iterator adapter's closure parameter (`items.iter().map(|s| …)`)
+/// with the collection they take elements of; and a type parameter bound by traits (`<A: Array>`, `where A: crate::arr::Array + Clone`), typed by
 /// all of them: `A::size()` and `a.size()` call the `size` of the trait that has one.
 const RUST_BINDINGS: &str = r#"
 (type_parameter name: (type_identifier) @bind.name bounds: (trait_bounds) @bind.bounds)
@@ -192,6 +194,12 @@ const RUST_BINDINGS: &str = r#"
 (let_declaration pattern: (identifier) @bind.name !type value: (struct_expression name: (_) @bind.type))
 (parameter pattern: (identifier) @bind.name type: (_) @bind.type)
 (field_declaration name: (field_identifier) @bind.name type: (_) @bind.type)
+(for_expression pattern: [(identifier) @bind.name (reference_pattern (identifier) @bind.name)] value: (_) @bind.each)
+(call_expression
+  function: (field_expression value: (_) @bind.each field: (field_identifier) @bind.iter)
+  arguments: (arguments . (closure_expression parameters: (closure_parameters .
+    [(identifier) @bind.name (reference_pattern (identifier) @bind.name)])))
+  (#match? @bind.iter "^(map|for_each|filter|filter_map|flat_map|find|find_map|any|all|position|inspect|take_while|skip_while|map_while|max_by_key|min_by_key)$"))
 "#;
 
 /// Go's bindings: typed parameters, fields and `var`s, `x := T{…}` / `&T{…}` / `new(T)`, `x := f()`.
