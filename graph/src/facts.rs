@@ -130,6 +130,28 @@ pub struct Import {
     pub line: u32,
     /// A re-export (`pub use`, `export … from`): files importing from this one see the name too.
     pub reexport: bool,
+    /// The lines of the function whose body holds the import (a JavaScript `require` loaded
+    /// lazily): only references there see it, and no other file sees it through this one. `None`
+    /// for the module's own imports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<(u32, u32)>,
+}
+
+impl Import {
+    /// Whether a reference on `line` sees the import.
+    pub(crate) fn visible_at(&self, line: u32) -> bool {
+        self.scope.is_none_or(|(from, to)| from <= line && line <= to)
+    }
+}
+
+impl FileFacts {
+    /// The imports binding `local` that a reference on `line` sees, the one of the innermost
+    /// function first (a lazy `require` there shadows the module's import of that name).
+    pub(crate) fn imports_at(&self, local: &str, line: u32) -> Vec<&Import> {
+        let mut found: Vec<&Import> = self.imports.iter().filter(|i| i.local == local && i.visible_at(line)).collect();
+        found.sort_by_key(|i| std::cmp::Reverse(i.scope.map(|(from, _)| from)));
+        found
+    }
 }
 
 /// Everything the graph knows about one file.
