@@ -82,11 +82,25 @@ pub enum Lookup {
 impl Graph {
     pub fn summary(&self, id: &DefId) -> Option<DefSummary> {
         let def = self.def(id)?;
-        Some(DefSummary { file: id.file.clone(), line: def.line, name: qualified(def), kind: def.kind.clone() })
+        let name = match self.encloser(&id.file, def) {
+            Some(encloser) => format!("{}::{}", encloser.name, def.name),
+            None => qualified(def),
+        };
+        Some(DefSummary { file: id.file.clone(), line: def.line, name, kind: def.kind.clone() })
     }
 
-    /// The definitions `symbol` names: `name`, `Type::name` or `Type.name`, optionally only
-    /// those in `file`.
+    /// The function whose body declares `def`, when `def` is a function nested in one (see
+    /// [`crate::nested`]): the innermost of its file's functions spanning that body's lines.
+    fn encloser(&self, file: &str, def: &Def) -> Option<&Def> {
+        let (from, to) = def.scope?;
+        let defs = &self.file(file)?.facts.defs;
+        defs.iter().filter(|d| d.is_callable() && d.start_line <= from && to <= d.end_line).max_by_key(|d| d.start_line)
+    }
+
+    /// The definitions `symbol` names: `name`, `Type::name` or `Type.name` (`outer::name` for a
+    /// function nested in `outer`), optionally only those in `file`. A bare name in a file that
+    /// defines it at its top level is that definition, not the functions nested in its functions
+    /// under the same name.
     pub fn lookup(&self, symbol: &str, file: Option<&str>) -> Lookup {
         let symbol = symbol.trim();
         let (container, name) = match symbol.rsplit_once("::").or_else(|| symbol.rsplit_once('.')) {
@@ -98,11 +112,19 @@ impl Graph {
             .filter(|id| file.is_none_or(|f| id.file == f))
             .filter(|id| {
                 self.def(id).is_some_and(|d| {
-                    (d.is_callable() || d.is_type()) && container.is_none_or(|c| d.container.as_deref() == Some(c))
+                    let owner = d.container.as_deref().or_else(|| Some(&self.encloser(&id.file, d)?.name));
+                    (d.is_callable() || d.is_type()) && container.is_none_or(|c| owner == Some(c))
                 })
             })
             .cloned()
             .collect();
+        let nested_under_top_level = |id: &DefId| {
+            let top_level = |other: &DefId| {
+                other.file == id.file && self.def(other).is_some_and(|d| d.scope.is_none() && d.container.is_none())
+            };
+            container.is_none() && self.def(id).is_some_and(|d| d.scope.is_some()) && found.iter().any(top_level)
+        };
+        let found: Vec<DefId> = found.iter().filter(|id| !nested_under_top_level(id)).cloned().collect();
         // `Order::Order`: a constructor asked about by its class's name is the class too, which
         // `new Order()`, `super(…)` and `this(…)` resolve to (see below).
         let mut found = found;
@@ -117,7 +139,11 @@ impl Graph {
         // A declaration asked about is the definition it declares (see `crate::declarations`).
         let found = self.settle(found);
         let one_scope = |ids: &[DefId]| {
-            let scope = |id: &DefId| (id.file.clone(), self.def(id).and_then(|d| d.container.clone()));
+            // Functions nested in different functions are different symbols.
+            let scope = |id: &DefId| {
+                let def = self.def(id);
+                (id.file.clone(), def.and_then(|d| d.container.clone()), def.and_then(|d| d.scope))
+            };
             ids.iter().all(|id| scope(id) == scope(&ids[0]))
         };
         // A class and its constructors are one symbol: `new Order()` resolves to the constructor.
@@ -620,5 +646,20 @@ mod tests {
             labelled(&in_ts, "Circle::area", "web/circle.ts"),
             ["web/circle.ts:7 areas [exact]", "web/circle.ts:11 each [exact]"]
         );
+    }
+
+    #[test]
+    fn functions_nested_in_two_functions_are_two_symbols_named_by_their_encloser() {
+        let source = "def load():\n    def parse(x):\n        return x\n    return parse(1)\n\n\
+                      def save():\n    def parse(y):\n        return y\n    return parse(2)\n\n\
+                      class Store:\n    def parse(self):\n        pass\n";
+        let graph = graph(&[("io.py", source)]);
+        let names = |ids: &[DefId]| ids.iter().map(|id| graph.summary(id).unwrap().name).collect::<Vec<_>>();
+        // A method of the name is no top-level function the nested ones would give way to.
+        let Lookup::Ambiguous(all) = graph.lookup("parse", Some("io.py")) else { panic!("three parse") };
+        assert_eq!(names(&all), ["Store::parse", "load::parse", "save::parse"]);
+        let Lookup::Found(one) = graph.lookup("save::parse", Some("io.py")) else { panic!("save::parse") };
+        assert_eq!(labelled(&graph, "save::parse", "io.py"), ["io.py:9 save [exact]"]);
+        assert_eq!(names(&one), ["save::parse"]);
     }
 }
