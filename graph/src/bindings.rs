@@ -676,8 +676,18 @@ fn collection(written: &str) -> Option<Collection<'_>> {
     }
     if let Some(inside) = one.strip_prefix('[') {
         return Some(match after_brackets(one)? {
-            // TypeScript's `[A, B]`.
-            "" => Collection::Tuple(split_top(inside.strip_suffix(']')?, ',')),
+            "" => {
+                let inside = inside.strip_suffix(']')?;
+                let items = split_top(inside, ',');
+                match split_top(inside, ';')[..] {
+                    // Rust's array `[T; N]`.
+                    [element, _] => Collection::Sequence(element),
+                    // Rust's slice `[T]`; TypeScript's one-item tuple `[A]` has the same parts.
+                    _ if items.len() == 1 => Collection::Sequence(items[0]),
+                    // TypeScript's `[A, B]`.
+                    _ => Collection::Tuple(items),
+                }
+            }
             element => Collection::Sequence(element),
         });
     }
@@ -726,9 +736,19 @@ fn unnamed(written: &str) -> &str {
 
 /// The expression a loop iterates, as written, without what does not change its elements:
 /// `self.routes or []` is `self.routes`, `sorted(orders, key=…)` and `reversed(orders)` are
-/// `orders`.
+/// `orders`, and so are Rust's `&orders` and `orders.iter().rev()` and JavaScript's
+/// `orders.filter(…)`.
 pub(crate) fn iterated(language: Language, expr: &str) -> &str {
     let mut expr = expr.trim();
+    match language {
+        // `&items`, `&mut items`.
+        Language::Rust => {
+            let unborrowed = expr.trim_start_matches('&').trim_start();
+            return through_adapters(unborrowed.strip_prefix("mut ").unwrap_or(unborrowed), &RUST_ADAPTERS);
+        }
+        Language::JavaScript | Language::TypeScript | Language::Tsx => return through_adapters(expr, &JS_ADAPTERS),
+        _ => {}
+    }
     if language == Language::Python {
         for empty in [" or []", " or ()", " or {}"] {
             expr = expr.strip_suffix(empty).unwrap_or(expr).trim();
@@ -741,6 +761,56 @@ pub(crate) fn iterated(language: Language, expr: &str) -> &str {
         }
     }
     expr
+}
+
+/// Rust's iterator methods that hand on the elements they are given (as they are, or copies).
+const RUST_ADAPTERS: [&str; 12] = [
+    "iter",
+    "iter_mut",
+    "into_iter",
+    "rev",
+    "cloned",
+    "copied",
+    "by_ref",
+    "peekable",
+    "skip",
+    "take",
+    "filter",
+    "step_by",
+];
+
+/// JavaScript's array methods that return an array of (some of) its elements.
+const JS_ADAPTERS: [&str; 5] = ["filter", "slice", "reverse", "toReversed", "toSorted"];
+
+/// The collection whose elements an expression iterates, through calls of `adapters` that hand on
+/// the elements they are given: `items` for `items.iter().filter(|s| s.big()).rev()` in Rust or
+/// `items.filter((s) => s.big)` in JavaScript.
+fn through_adapters<'a>(mut expr: &'a str, adapters: &[&str]) -> &'a str {
+    while let Some(open) = expr.strip_suffix(')').and_then(opening_paren)
+        && let Some((receiver, method)) = expr[..open].rsplit_once('.')
+        && adapters.contains(&method.trim())
+    {
+        expr = receiver.trim_end();
+    }
+    expr
+}
+
+/// Where the `(` that the `)` ending `text` (already cut off) closes is.
+fn opening_paren(text: &str) -> Option<usize> {
+    let mut depth = 1usize;
+    for (i, c) in text.char_indices().rev() {
+        match c {
+            ')' => depth += 1,
+            '(' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// What follows the bracketed part a Go collection type starts with: `*Order` in `[]*Order`,
@@ -1102,6 +1172,9 @@ mod tests {
             assert_eq!(each(written).as_deref(), Some(expected), "{written}");
         }
         assert_eq!(each("[]string").as_deref(), Some("string"));
+        // Rust's slices and arrays.
+        assert_eq!(each("&[Order]").as_deref(), Some("Order"));
+        assert_eq!(each("[Order; 4]").as_deref(), Some("Order"));
         // Elements of several types are one of them each ([`union_type`]).
         assert_eq!(each("list[Order | Item]").as_deref(), Some("Order | Item"));
         for none in ["Order", "tuple[Order, Item]", "Map<string, Order>", "list", "Callable[[Order], int]"] {
@@ -1133,6 +1206,12 @@ mod tests {
         assert_eq!(iterated(Language::Python, "reversed(list(stack))"), "stack");
         assert_eq!(iterated(Language::Python, "enumerate(rows)"), "enumerate(rows)");
         assert_eq!(iterated(Language::TypeScript, "sorted(xs)"), "sorted(xs)");
+        assert_eq!(iterated(Language::TypeScript, "xs.filter((x) => x.ok()).slice(1)"), "xs");
+        assert_eq!(iterated(Language::TypeScript, "xs.map((x) => x.ok())"), "xs.map((x) => x.ok())");
+        assert_eq!(iterated(Language::Rust, "&mut self.items"), "self.items");
+        assert_eq!(iterated(Language::Rust, "items.iter().filter(|s| s.area() > 1.0).rev()"), "items");
+        assert_eq!(iterated(Language::Rust, "items.iter().enumerate()"), "items.iter().enumerate()");
+        assert_eq!(iterated(Language::Rust, "shapes(x).into_iter()"), "shapes(x)");
     }
 
     #[test]

@@ -82,11 +82,25 @@ pub enum Lookup {
 impl Graph {
     pub fn summary(&self, id: &DefId) -> Option<DefSummary> {
         let def = self.def(id)?;
-        Some(DefSummary { file: id.file.clone(), line: def.line, name: qualified(def), kind: def.kind.clone() })
+        let name = match self.encloser(&id.file, def) {
+            Some(encloser) => format!("{}::{}", encloser.name, def.name),
+            None => qualified(def),
+        };
+        Some(DefSummary { file: id.file.clone(), line: def.line, name, kind: def.kind.clone() })
     }
 
-    /// The definitions `symbol` names: `name`, `Type::name` or `Type.name`, optionally only
-    /// those in `file`.
+    /// The function whose body declares `def`, when `def` is a function nested in one (see
+    /// [`crate::nested`]): the innermost of its file's functions spanning that body's lines.
+    fn encloser(&self, file: &str, def: &Def) -> Option<&Def> {
+        let (from, to) = def.scope?;
+        let defs = &self.file(file)?.facts.defs;
+        defs.iter().filter(|d| d.is_callable() && d.start_line <= from && to <= d.end_line).max_by_key(|d| d.start_line)
+    }
+
+    /// The definitions `symbol` names: `name`, `Type::name` or `Type.name` (`outer::name` for a
+    /// function nested in `outer`), optionally only those in `file`. A bare name in a file that
+    /// defines it at its top level is that definition, not the functions nested in its functions
+    /// under the same name.
     pub fn lookup(&self, symbol: &str, file: Option<&str>) -> Lookup {
         let symbol = symbol.trim();
         let (container, name) = match symbol.rsplit_once("::").or_else(|| symbol.rsplit_once('.')) {
@@ -98,11 +112,19 @@ impl Graph {
             .filter(|id| file.is_none_or(|f| id.file == f))
             .filter(|id| {
                 self.def(id).is_some_and(|d| {
-                    (d.is_callable() || d.is_type()) && container.is_none_or(|c| d.container.as_deref() == Some(c))
+                    let owner = d.container.as_deref().or_else(|| Some(&self.encloser(&id.file, d)?.name));
+                    (d.is_callable() || d.is_type()) && container.is_none_or(|c| owner == Some(c))
                 })
             })
             .cloned()
             .collect();
+        let nested_under_top_level = |id: &DefId| {
+            let top_level = |other: &DefId| {
+                other.file == id.file && self.def(other).is_some_and(|d| d.scope.is_none() && d.container.is_none())
+            };
+            container.is_none() && self.def(id).is_some_and(|d| d.scope.is_some()) && found.iter().any(top_level)
+        };
+        let found: Vec<DefId> = found.iter().filter(|id| !nested_under_top_level(id)).cloned().collect();
         // `Order::Order`: a constructor asked about by its class's name is the class too, which
         // `new Order()`, `super(…)` and `this(…)` resolve to (see below).
         let mut found = found;
@@ -117,7 +139,11 @@ impl Graph {
         // A declaration asked about is the definition it declares (see `crate::declarations`).
         let found = self.settle(found);
         let one_scope = |ids: &[DefId]| {
-            let scope = |id: &DefId| (id.file.clone(), self.def(id).and_then(|d| d.container.clone()));
+            // Functions nested in different functions are different symbols.
+            let scope = |id: &DefId| {
+                let def = self.def(id);
+                (id.file.clone(), def.and_then(|d| d.container.clone()), def.and_then(|d| d.scope))
+            };
             ids.iter().all(|id| scope(id) == scope(&ids[0]))
         };
         // A class and its constructors are one symbol: `new Order()` resolves to the constructor.
@@ -236,11 +262,13 @@ impl Graph {
     /// For each method among `targets`, the methods of the same name it overrides or implements
     /// (up its type's bases) and those overriding or implementing it (in the types deriving from
     /// or implementing its type), transitively; in Go, the interfaces' methods it implements or
-    /// the implementations of an interface's method (see [`crate::method_sets`]). JavaScript,
-    /// TypeScript, Java and Go only: their tools treat a method and its overrides as one family
-    /// (TypeScript's server and gopls list the family's calls under each member), while
-    /// Python's list a method's own calls, and an answer should mean what the language's own
-    /// tools mean by callers.
+    /// the implementations of an interface's method (see [`crate::method_sets`]); in Rust, the
+    /// trait method a trait impl's method implements (a generic or `dyn` caller reaches the impl
+    /// only through it, so without it such callers were missing from the impl's answer).
+    /// JavaScript, TypeScript, Java, Go and Rust only: their tools treat a method and its
+    /// overrides as one family (TypeScript's server and gopls list the family's calls under each
+    /// member), while Python's list a method's own calls, and an answer should mean what the
+    /// language's own tools mean by callers.
     fn overrides(&self, targets: &[DefId]) -> BTreeMap<DefId, Vec<DefId>> {
         let mut found = BTreeMap::new();
         for id in targets {
@@ -255,6 +283,7 @@ impl Graph {
                     self.class_family(def, container)
                 }
                 Some(Language::Go) => self.interface_family(id, def, container),
+                Some(Language::Rust) => self.trait_methods(def),
                 _ => continue,
             };
             let family: Vec<DefId> = family.into_iter().filter(|other| !targets.contains(other)).collect();
@@ -263,6 +292,21 @@ impl Graph {
             }
         }
         found
+    }
+
+    /// The method a Rust trait impl's method implements: the trait's own of that name (its
+    /// declaration, or its default body), which a call through `&dyn Trait` or a `T: Trait`
+    /// resolves to. Not the other way: a call of `Circle::area` runs no other type's `area`.
+    fn trait_methods(&self, def: &Def) -> BTreeSet<DefId> {
+        let Some(trait_name) = def.implements.as_deref() else { return BTreeSet::new() };
+        self.defs_named(&def.name)
+            .filter(|id| {
+                let is_trait = |d: &Def| d.name == trait_name && d.kind == "trait";
+                self.def(id).is_some_and(|d| d.container.as_deref() == Some(trait_name) && d.implements.is_none())
+                    && self.file(&id.file).is_some_and(|f| f.facts.defs.iter().any(is_trait))
+            })
+            .cloned()
+            .collect()
     }
 
     /// The methods named like `def` up the bases of `container` and in the classes deriving
@@ -511,5 +555,111 @@ fn qualified(def: &Def) -> String {
     match &def.container {
         Some(container) => format!("{container}::{}", def.name),
         None => def.name.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::{FileEntry, Stamp};
+    use crate::interrupt::Interrupt;
+
+    fn graph(files: &[(&str, &str)]) -> Graph {
+        let mut graph = Graph::new();
+        for (path, source) in files {
+            let language = Language::from_path(std::path::Path::new(path)).expect("a known language");
+            graph.upsert(path, FileEntry { stamp: Stamp::default(), facts: crate::extract(language, source) });
+        }
+        graph
+    }
+
+    /// The callers of `symbol` as `file:line caller -> callee`, and the family the answer adds.
+    fn callers(graph: &Graph, symbol: &str, file: &str) -> (Vec<String>, Vec<String>) {
+        let Lookup::Found(targets) = graph.lookup(symbol, Some(file)) else { panic!("{symbol} not found in {file}") };
+        let walk = graph.callers(&targets, 1, 100, Interrupt::NEVER).unwrap();
+        let edges = walk
+            .edges
+            .iter()
+            .map(|e| format!("{}:{} {} -> {}", e.file, e.line, e.caller.as_ref().unwrap().name, e.callee.name))
+            .collect();
+        (edges, walk.overrides.iter().map(|id| graph.summary(id).unwrap().name).collect())
+    }
+
+    const SHAPES: &str = "pub trait Shape {\n    fn area(&self) -> f64;\n}\n\npub struct Circle;\n\n\
+                          impl Shape for Circle {\n    fn area(&self) -> f64 { 1.0 }\n}\n\n\
+                          pub fn total<T: Shape>(s: &T) -> f64 { s.area() }\n\
+                          pub fn dynamic(s: &dyn Shape) -> f64 { s.area() }\n\
+                          pub fn direct(c: &Circle) -> f64 { c.area() }\n";
+
+    #[test]
+    fn a_rust_trait_impls_method_is_called_through_its_trait_too() {
+        // Another type's inherent `Shape::area` is no trait's method.
+        let other = "pub struct Shape;\n\nimpl Shape {\n    pub fn area(&self) -> f64 { 2.0 }\n}\n";
+        let graph = graph(&[("src/lib.rs", SHAPES), ("src/other.rs", other)]);
+        // A generic and a `dyn` caller reach `Circle::area` through `Shape::area`, each edge
+        // naming the method it calls; the family names the trait's method.
+        let (edges, family) = callers(&graph, "Circle::area", "src/lib.rs");
+        assert_eq!(
+            edges,
+            [
+                "src/lib.rs:11 total -> Shape::area",
+                "src/lib.rs:12 dynamic -> Shape::area",
+                "src/lib.rs:13 direct -> Circle::area"
+            ]
+        );
+        assert_eq!(family, ["Shape::area"]);
+        // A call of `Circle::area` runs no other type's `area`: the trait's callers stay its own.
+        let (edges, family) = callers(&graph, "Shape::area", "src/lib.rs");
+        assert_eq!(edges, ["src/lib.rs:11 total -> Shape::area", "src/lib.rs:12 dynamic -> Shape::area"]);
+        assert!(family.is_empty(), "{family:?}");
+    }
+
+    /// The callers of `symbol` in `file` as `file:line caller [label]`.
+    fn labelled(graph: &Graph, symbol: &str, file: &str) -> Vec<String> {
+        let Lookup::Found(targets) = graph.lookup(symbol, Some(file)) else { panic!("{symbol} not found in {file}") };
+        let walk = graph.callers(&targets, 1, 100, Interrupt::NEVER).unwrap();
+        walk.edges
+            .iter()
+            .map(|e| format!("{}:{} {} [{}]", e.file, e.line, e.caller.as_ref().unwrap().name, e.label.name()))
+            .collect()
+    }
+
+    #[test]
+    fn a_closures_parameter_is_an_element_of_the_collection_it_is_handed() {
+        // Two `area`s, so a call on a value of unknown type would be a guess between them.
+        let rust = "pub struct Circle;\n\nimpl Circle {\n    pub fn area(&self) -> f64 { 1.0 }\n}\n\n\
+                    pub fn sum(items: &[Circle]) -> f64 { items.iter().map(|s| s.area()).sum() }\n\n\
+                    pub fn big(items: Vec<Circle>) -> usize {\n    items.iter().filter(|&c| c.area() > 1.0).count()\n}\n\n\
+                    pub fn each(items: [Circle; 2]) {\n    for c in items.iter().rev() {\n        c.area();\n    }\n}\n";
+        let ts = "export class Circle {\n  area(): number { return 1; }\n  big(): boolean { return true; }\n}\n\n\
+                  export function areas(items: Circle[]) {\n  return items.filter((c) => c.big()).map((s) => s.area());\n}\n\n\
+                  export function each(items: Array<Circle>) {\n  items.forEach(function (s) { s.area(); });\n}\n";
+        let square = "pub struct Square;\n\nimpl Square {\n    pub fn area(&self) -> f64 { 4.0 }\n}\n";
+        let in_rust = graph(&[("src/lib.rs", rust), ("src/square.rs", square)]);
+        assert_eq!(
+            labelled(&in_rust, "Circle::area", "src/lib.rs"),
+            ["src/lib.rs:7 sum [exact]", "src/lib.rs:10 big [exact]", "src/lib.rs:15 each [exact]"]
+        );
+        let in_ts =
+            graph(&[("web/circle.ts", ts), ("web/square.ts", "export class Square {\n  area() { return 4; }\n}\n")]);
+        assert_eq!(
+            labelled(&in_ts, "Circle::area", "web/circle.ts"),
+            ["web/circle.ts:7 areas [exact]", "web/circle.ts:11 each [exact]"]
+        );
+    }
+
+    #[test]
+    fn functions_nested_in_two_functions_are_two_symbols_named_by_their_encloser() {
+        let source = "def load():\n    def parse(x):\n        return x\n    return parse(1)\n\n\
+                      def save():\n    def parse(y):\n        return y\n    return parse(2)\n\n\
+                      class Store:\n    def parse(self):\n        pass\n";
+        let graph = graph(&[("io.py", source)]);
+        let names = |ids: &[DefId]| ids.iter().map(|id| graph.summary(id).unwrap().name).collect::<Vec<_>>();
+        // A method of the name is no top-level function the nested ones would give way to.
+        let Lookup::Ambiguous(all) = graph.lookup("parse", Some("io.py")) else { panic!("three parse") };
+        assert_eq!(names(&all), ["Store::parse", "load::parse", "save::parse"]);
+        let Lookup::Found(one) = graph.lookup("save::parse", Some("io.py")) else { panic!("save::parse") };
+        assert_eq!(labelled(&graph, "save::parse", "io.py"), ["io.py:9 save [exact]"]);
+        assert_eq!(names(&one), ["save::parse"]);
     }
 }

@@ -8,13 +8,14 @@
 //! require('./m').a` one item, and TypeScript's `import u = require('./m')` the module;
 //! `module.exports = require('./m')` and TypeScript's `__exportStar(require('./m'), exports)`
 //! re-export the module whole (`export * from`). A `require` inside a function (loaded lazily)
-//! is not read, as an `import()` is not. On the other side, the outline's names of a module's
-//! CommonJS exports are read as the module's own (see [`export_name`]).
+//! is that function's import: the file depends on the module, and only the function's own lines
+//! see the names it binds (see [`required_in_functions`]). On the other side, the outline's names
+//! of a module's CommonJS exports are read as the module's own (see [`export_name`]).
 
 use lean_ctx_outline::Language;
 use lean_ctx_outline::tree_sitter::Node;
 
-use crate::facts::FileFacts;
+use crate::facts::{FileFacts, Import};
 
 /// One name a `require` binds: (local name, the item's own name or `None` for the module, the
 /// module as written).
@@ -84,6 +85,35 @@ pub(crate) fn required(statement: Node, source: &str) -> Vec<Required> {
             ),
             _ => {}
         }
+    }
+    out
+}
+
+/// The `const`/`let`/`var` statements inside functions that bind what a `require` loads
+/// (`function f() { const m = require('./m'); m.g() }`), each an import scoped to the lines of
+/// the innermost function holding it.
+pub(crate) fn required_in_functions(root: Node, source: &str) -> Vec<Import> {
+    let mut out = Vec::new();
+    // (node, the lines of the innermost function holding it).
+    let mut stack: Vec<(Node, Option<(u32, u32)>)> = vec![(root, None)];
+    while let Some((node, scope)) = stack.pop() {
+        if let Some(scope) = scope
+            && matches!(node.kind(), "lexical_declaration" | "variable_declaration")
+        {
+            let line = node.start_position().row as u32 + 1;
+            out.extend(required(node, source).into_iter().map(|(local, name, module)| Import {
+                local,
+                name,
+                module,
+                line,
+                reexport: false,
+                scope: Some(scope),
+            }));
+        }
+        let lines = (node.start_position().row as u32 + 1, node.end_position().row as u32 + 1);
+        let inner = if crate::nested::JS_FUNCTIONS.contains(&node.kind()) { Some(lines) } else { scope };
+        let mut cursor = node.walk();
+        stack.extend(node.named_children(&mut cursor).map(|child| (child, inner)));
     }
     out
 }
@@ -160,5 +190,39 @@ pub(crate) fn export_name<'a>(language: Language, name: &'a str, container: Opti
         None => name.strip_prefix("module.exports.").or_else(|| name.strip_prefix("exports.")),
         Some("module.exports" | "exports") => Some(name),
         Some(_) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::callgraph::Lookup;
+    use crate::graph::{FileEntry, Graph, Stamp};
+    use crate::interrupt::Interrupt;
+
+    #[test]
+    fn a_require_inside_a_function_is_that_functions_import() {
+        let m = "function g() {}\nfunction h() {}\nmodule.exports = { g, h };\n";
+        let a = "function lazy() {\n  const m = require('./m');\n  return m.g();\n}\n\n\
+                 function picked() {\n  const { h } = require('./m');\n  h();\n}\n\n\
+                 function outside() {\n  return m.g();\n}\n";
+        let mut graph = Graph::new();
+        for (path, source) in [("m.js", m), ("a.js", a)] {
+            let facts = crate::extract(lean_ctx_outline::Language::JavaScript, source);
+            graph.upsert(path, FileEntry { stamp: Stamp::default(), facts });
+        }
+        let callers = |symbol: &str| {
+            let Lookup::Found(targets) = graph.lookup(symbol, None) else { panic!("{symbol}") };
+            let walk = graph.callers(&targets, 1, 10, Interrupt::NEVER).unwrap();
+            walk.edges
+                .iter()
+                .map(|e| format!("{} [{}]", e.caller.as_ref().unwrap().name, e.label.name()))
+                .collect::<Vec<_>>()
+        };
+        // The module the function loads is what its `m` and `h` are; another function's `m` is
+        // not that import (a value of unknown type, whose `g` is no module function).
+        assert_eq!(callers("g"), ["lazy [exact]"]);
+        assert_eq!(callers("h"), ["picked [exact]"]);
+        // And the file depends on the module it loads lazily.
+        assert_eq!(graph.file_graph().imports_of("a.js").collect::<Vec<_>>(), ["m.js"]);
     }
 }

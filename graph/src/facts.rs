@@ -60,6 +60,11 @@ pub struct Def {
     /// module or of a type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scope: Option<(u32, u32)>,
+    /// The trait a Rust method's `impl` block implements, by its last path segment (`Shape` for
+    /// `impl shapes::Shape for Circle`): a call through the trait (`s.area()` on a `&dyn Shape`
+    /// or a `T: Shape`) may run this method.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub implements: Option<String>,
 }
 
 impl Def {
@@ -125,6 +130,28 @@ pub struct Import {
     pub line: u32,
     /// A re-export (`pub use`, `export … from`): files importing from this one see the name too.
     pub reexport: bool,
+    /// The lines of the function whose body holds the import (a JavaScript `require` loaded
+    /// lazily): only references there see it, and no other file sees it through this one. `None`
+    /// for the module's own imports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<(u32, u32)>,
+}
+
+impl Import {
+    /// Whether a reference on `line` sees the import.
+    pub(crate) fn visible_at(&self, line: u32) -> bool {
+        self.scope.is_none_or(|(from, to)| from <= line && line <= to)
+    }
+}
+
+impl FileFacts {
+    /// The imports binding `local` that a reference on `line` sees, the one of the innermost
+    /// function first (a lazy `require` there shadows the module's import of that name).
+    pub(crate) fn imports_at(&self, local: &str, line: u32) -> Vec<&Import> {
+        let mut found: Vec<&Import> = self.imports.iter().filter(|i| i.local == local && i.visible_at(line)).collect();
+        found.sort_by_key(|i| std::cmp::Reverse(i.scope.map(|(from, _)| from)));
+        found
+    }
 }
 
 /// Everything the graph knows about one file.
@@ -184,7 +211,7 @@ pub fn extract(language: Language, source: &str) -> FileFacts {
 pub fn extract_from(language: Language, source: &str, outline: &Outline, tree: Option<&Tree>) -> FileFacts {
     let mut defs = Vec::new();
     let lines: Vec<&str> = source.lines().collect();
-    flatten(&outline.items, None, language, &lines, &mut defs);
+    flatten(&outline.items, (None, None), language, &lines, &mut defs);
     let mut facts = FileFacts {
         language: language.name().to_string(),
         defs,
@@ -218,10 +245,18 @@ pub fn extract_from(language: Language, source: &str, outline: &Outline, tree: O
 }
 
 /// The outline's tree as a flat list: members carry their type's name as `container`; a Rust
-/// `impl` contributes its methods (under the implemented type), not a definition of its own.
+/// `impl` contributes its methods (under the implemented type, with the trait a trait impl
+/// implements: `owner`'s second part), not a definition of its own.
 /// `lines` is the file's source: a Go receiver is read from the declaration as written, since the
 /// outline's signature of a method placed under its type leaves the receiver out.
-fn flatten(items: &[Definition], container: Option<&str>, language: Language, lines: &[&str], out: &mut Vec<Def>) {
+fn flatten(
+    items: &[Definition],
+    owner: (Option<&str>, Option<&str>),
+    language: Language,
+    lines: &[&str],
+    out: &mut Vec<Def>,
+) {
+    let (container, implements) = owner;
     for item in items {
         // A JavaScript/TypeScript member typed as a function (`map: (pos: number) => number` in an
         // interface) is called like a method: one, with the head a method of that type would have.
@@ -284,6 +319,7 @@ fn flatten(items: &[Definition], container: Option<&str>, language: Language, li
                 non_virtual: language == Language::Java && kind == Kind::Method && java_non_virtual(head_text, name),
                 is_static: language == Language::Java && java_static(kind, head_text, name),
                 scope: None,
+                implements: implements.filter(|_| function).map(str::to_string),
             });
         }
         let inner = match item.kind {
@@ -297,8 +333,20 @@ fn flatten(items: &[Definition], container: Option<&str>, language: Language, li
             // functions keep the enclosing container).
             _ => container.map(str::to_string),
         };
-        flatten(&item.children, inner.as_deref(), language, lines, out);
+        let implements = match item.kind {
+            Kind::Impl => implemented_trait(&item.name),
+            _ => None,
+        };
+        flatten(&item.children, (inner.as_deref(), implements), language, lines, out);
     }
+}
+
+/// `Shape` for the impl named `Shape for Circle`, `Display` for `fmt::Display for Item<'a>`,
+/// `From` for `From<(A, B)> for Pair`; `None` for an inherent impl (`Circle`).
+fn implemented_trait(impl_name: &str) -> Option<&str> {
+    let (written, _) = impl_name.rsplit_once(" for ")?;
+    let path = written.split('<').next().unwrap_or(written).trim();
+    path.rsplit("::").next().filter(|name| !name.is_empty())
 }
 
 /// `map(pos: number): number` for the member `map: (pos: number) => number` or `map?: <T>(pos: T)

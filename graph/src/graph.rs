@@ -357,7 +357,7 @@ impl Graph {
         if let Some(found) = self.exact(local) {
             return Some(found);
         }
-        if let Some(import) = facts.imports.iter().find(|i| i.local == r.name) {
+        if let Some(import) = facts.imports_at(&r.name, r.line).first() {
             // An import from outside the project resolves to nothing, whatever the project defines.
             return self.exact(self.import_binds(file, language, import, &|d| fits(d), 0));
         }
@@ -441,7 +441,7 @@ impl Graph {
             crate::bindings::name_bindings(language, &facts.bindings, r, head)
                 .is_some_and(|found| !found.iter().all(is_import))
         });
-        let module = facts.imports.iter().filter(|i| i.local == receiver && !*bound_here);
+        let module = facts.imports_at(receiver, r.line).into_iter().filter(|_| !*bound_here);
         if let Some((import, target)) =
             module.filter_map(|i| Some((i, self.imported_module(file, language, i)?))).next()
         {
@@ -463,7 +463,7 @@ impl Graph {
         // `import utils from './utils.js'`, utils.js ending `export default { isFormData, … }`.
         if r.kind != RefKind::Read
             && let Some(import) =
-                facts.imports.iter().find(|i| i.local == receiver && i.name.as_deref() == Some("default"))
+                facts.imports_at(receiver, r.line).into_iter().find(|i| i.name.as_deref() == Some("default"))
             && !*bound_here
             && let Some(found) = self.default_member(file, language, import, &r.name, &|d| fits(RefKind::Call, d))
         {
@@ -799,7 +799,9 @@ impl Graph {
         hops: usize,
     ) -> Option<Vec<DefId>> {
         let facts = &self.files.get(module_file)?.facts;
-        facts.imports.iter().filter(|i| i.local == name || i.local == "*").find_map(|next| match next.local.as_str() {
+        // A function's own `require` is not what the module exports.
+        let exported = facts.imports.iter().filter(|i| i.scope.is_none());
+        exported.filter(|i| i.local == name || i.local == "*").find_map(|next| match next.local.as_str() {
             "*" => self.imported(module_file, language, &next.module, name, fits, hops + 1),
             _ => self.import_binds(module_file, language, next, fits, hops + 1),
         })

@@ -1,5 +1,6 @@
-//! Imports and re-exports per language, read from the top-level statements of a file: which local
-//! name stands for which item (or module) of which module.
+//! Imports and re-exports per language, read from the top-level statements of a file (and a
+//! JavaScript function's `require`, see [`crate::commonjs`]): which local name stands for which
+//! item (or module) of which module.
 
 use lean_ctx_outline::Language;
 use lean_ctx_outline::tree_sitter::Node;
@@ -31,6 +32,10 @@ pub(crate) fn extract(language: Language, root: Node, source: &str) -> Module {
             Language::Java => reader.java(node),
             _ => {}
         }
+    }
+    if matches!(language, Language::JavaScript | Language::TypeScript | Language::Tsx) {
+        reader.out.extend(crate::commonjs::required_in_functions(root, source));
+        reader.out.sort_by_key(|import| import.line);
     }
     Module {
         imports: reader.out,
@@ -64,6 +69,7 @@ impl Reader<'_> {
             module: module.to_string(),
             line: line(node),
             reexport,
+            scope: None,
         });
     }
 

@@ -16,6 +16,17 @@ use crate::graph::{DefId, fits};
 /// generated code.
 const MAX_DEPTH: usize = 256;
 
+/// The node kinds of JavaScript's and TypeScript's functions, whose bodies are scopes of their own.
+pub(crate) const JS_FUNCTIONS: [&str; 7] = [
+    "function_declaration",
+    "generator_function_declaration",
+    "function_expression",
+    "function",
+    "generator_function",
+    "arrow_function",
+    "method_definition",
+];
+
 /// The node kinds of a language: those whose body is a function's scope, those that declare a
 /// named function there, and those whose body is a type's (a class in a function: its methods
 /// are no nested functions).
@@ -33,15 +44,7 @@ fn kinds(language: Language) -> Option<Kinds> {
             types: &["class_definition"],
         },
         Language::JavaScript | Language::TypeScript | Language::Tsx => Kinds {
-            scopes: &[
-                "function_declaration",
-                "generator_function_declaration",
-                "function_expression",
-                "function",
-                "generator_function",
-                "arrow_function",
-                "method_definition",
-            ],
+            scopes: &JS_FUNCTIONS,
             declarations: &["function_declaration", "generator_function_declaration"],
             types: &[],
         },
@@ -129,6 +132,7 @@ fn declared(language: Language, node: Node, source: &str, scope: (u32, u32)) -> 
         non_virtual: false,
         is_static: false,
         scope: Some(scope),
+        implements: None,
     })
 }
 

@@ -126,7 +126,8 @@ const TS_BINDINGS: &str = r#"
   value: (new_expression constructor: (identifier) @bind.new))
 (call_expression
   function: (member_expression object: (_) @bind.each property: (property_identifier) @bind.iter)
-  arguments: (arguments . (arrow_function parameters: (formal_parameters . (required_parameter pattern: (identifier) @bind.name))))
+  arguments: (arguments . [(arrow_function parameters: (formal_parameters . (required_parameter pattern: (identifier) @bind.name)))
+                           (function_expression parameters: (formal_parameters . (required_parameter pattern: (identifier) @bind.name)))])
   (#match? @bind.iter "^(forEach|map|flatMap|filter|find|findLast|some|every)$"))
 (call_expression function: (identifier) @bind.callee
   arguments: (arguments (arrow_function parameters: (formal_parameters (required_parameter pattern: (identifier) @bind.name)))))
@@ -161,6 +162,13 @@ const GO: &str = r#"
 (selector_expression operand: (_) @recv field: (field_identifier) @read)
 (composite_literal type: (type_identifier) @new)
 (composite_literal type: (qualified_type package: (package_identifier) @recv name: (type_identifier) @new))
+(composite_literal type: (generic_type type: (type_identifier) @new))
+(composite_literal type: (generic_type type: (qualified_type package: (package_identifier) @recv name: (type_identifier) @new)))
+(call_expression function: (identifier) @bind.var (#eq? @bind.var "new") arguments: (argument_list .
+  [(type_identifier) @new
+   (qualified_type package: (package_identifier) @recv name: (type_identifier) @new)
+   (generic_type type: (type_identifier) @new)
+   (generic_type type: (qualified_type package: (package_identifier) @recv name: (type_identifier) @new))]))
 (qualified_type package: (package_identifier) @recv name: (type_identifier) @type)
 (type_identifier) @type
 (short_var_declaration left: (expression_list (identifier) @local))
@@ -172,8 +180,9 @@ const GO: &str = r#"
 (field_declaration !name type: (qualified_type package: (package_identifier) @recv name: (type_identifier) @base))
 "#;
 
-/// Rust's bindings: typed `let`s, parameters and fields, `let x = T { … }`, `let x = f()`; and a
-/// type parameter bound by traits (`<A: Array>`, `where A: crate::arr::Array + Clone`), typed by
+/// Rust's bindings: typed `let`s, parameters and fields, `let x = T { … }`, `let x = f()`, a
+/// `for` loop's variable and an iterator adapter's closure parameter (`items.iter().map(|s| …)`)
+/// with the collection they take elements of; and a type parameter bound by traits (`<A: Array>`, `where A: crate::arr::Array + Clone`), typed by
 /// all of them: `A::size()` and `a.size()` call the `size` of the trait that has one.
 const RUST_BINDINGS: &str = r#"
 (type_parameter name: (type_identifier) @bind.name bounds: (trait_bounds) @bind.bounds)
@@ -185,9 +194,15 @@ const RUST_BINDINGS: &str = r#"
 (let_declaration pattern: (identifier) @bind.name !type value: (struct_expression name: (_) @bind.type))
 (parameter pattern: (identifier) @bind.name type: (_) @bind.type)
 (field_declaration name: (field_identifier) @bind.name type: (_) @bind.type)
+(for_expression pattern: [(identifier) @bind.name (reference_pattern (identifier) @bind.name)] value: (_) @bind.each)
+(call_expression
+  function: (field_expression value: (_) @bind.each field: (field_identifier) @bind.iter)
+  arguments: (arguments . (closure_expression parameters: (closure_parameters .
+    [(identifier) @bind.name (reference_pattern (identifier) @bind.name)])))
+  (#match? @bind.iter "^(map|for_each|filter|filter_map|flat_map|find|find_map|any|all|position|inspect|take_while|skip_while|map_while|max_by_key|min_by_key)$"))
 "#;
 
-/// Go's bindings: typed parameters, fields and `var`s, `x := T{…}` / `&T{…}`, `x := f()`.
+/// Go's bindings: typed parameters, fields and `var`s, `x := T{…}` / `&T{…}` / `new(T)`, `x := f()`.
 const GO_BINDINGS: &str = r#"
 (parameter_declaration name: (identifier) @bind.name type: (_) @bind.type)
 (field_declaration name: (field_identifier) @bind.name type: (_) @bind.type)
@@ -203,6 +218,12 @@ const GO_BINDINGS: &str = r#"
 (short_var_declaration left: (expression_list . (identifier) @bind.name)
   right: (expression_list . [(composite_literal type: (_) @bind.type)
                              (unary_expression operand: (composite_literal type: (_) @bind.type))]))
+(short_var_declaration left: (expression_list . (identifier) @bind.name)
+  right: (expression_list . (call_expression function: (identifier) @bind.var (#eq? @bind.var "new")
+    arguments: (argument_list . (_) @bind.type))))
+(var_spec name: (identifier) @bind.name !type
+  value: (expression_list . (call_expression function: (identifier) @bind.var (#eq? @bind.var "new")
+    arguments: (argument_list . (_) @bind.type))))
 (short_var_declaration left: (expression_list . (identifier) @bind.name)
   right: (expression_list . [(selector_expression) (index_expression)] @bind.value))
 (short_var_declaration left: (expression_list . (identifier) @bind.name)
@@ -352,7 +373,7 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
                     unpacked = true;
                 }
                 "bind.each" => each = Some(compact(bindings::iterated(language, text(capture.node)))),
-                // Only a pattern's condition (Java's `var`, the array method a callback is for).
+                // Only a pattern's condition (Java's `var`, the array method a callback is for, Go's `new`).
                 "bind.var" | "bind.iter" => {}
                 "recv" => receiver = Some(capture.node),
                 "local" => {

@@ -80,3 +80,46 @@ impl RefKind {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::callgraph::Lookup;
+    use crate::graph::{FileEntry, Graph, Stamp};
+    use crate::interrupt::Interrupt;
+    use lean_ctx_outline::Language;
+
+    #[test]
+    fn a_go_types_constructions_are_new_composite_and_generic_literals() {
+        let model = "package model\n\ntype Order struct{}\n\nfunc (o *Order) Total() int { return 0 }\n\n\
+                     type Page[T any] struct{}\n";
+        let shop = "package shop\n\nimport \"example.com/m/model\"\n\nfunc Make() {\n\to := new(model.Order)\n\
+                    \to.Total()\n\tp := model.Page[int]{}\n\tq := &model.Order{}\n\t_, _ = p, q\n}\n";
+        let mut graph = Graph::new();
+        for (path, source) in [("model/model.go", model), ("shop/shop.go", shop)] {
+            graph.upsert(path, FileEntry { stamp: Stamp::default(), facts: crate::extract(Language::Go, source) });
+        }
+        let uses = |symbol: &str| {
+            let Lookup::Found(targets) = graph.lookup(symbol, None) else { panic!("{symbol}") };
+            let uses = graph.uses(&targets, Interrupt::NEVER).unwrap();
+            uses.iter()
+                .map(|u| format!("{}:{} {} [{}]", u.file, u.line, u.kind.name(), u.label.name()))
+                .collect::<Vec<_>>()
+        };
+        // `new(model.Order)` constructs one, as `&model.Order{}` does, so impact (its callers)
+        // counts it too.
+        assert_eq!(
+            uses("Order"),
+            [
+                "model/model.go:5 type use [exact]",
+                "shop/shop.go:6 construction [exact]",
+                "shop/shop.go:9 construction [exact]"
+            ]
+        );
+        let Lookup::Found(order) = graph.lookup("Order", None) else { panic!("Order") };
+        let callers = graph.callers(&order, 1, 10, Interrupt::NEVER).unwrap();
+        assert_eq!(callers.edges.iter().map(|e| e.line).collect::<Vec<_>>(), [6, 9]);
+        assert_eq!(uses("Page"), ["shop/shop.go:8 construction [exact]"]);
+        // And the value it makes is of that type.
+        assert_eq!(uses("Order::Total"), ["shop/shop.go:7 method call [exact]"]);
+    }
+}

@@ -221,7 +221,7 @@ fn python_calls() {
     // …and `self.on_close = self.stop`, the method handed on as a value.
     assert_eq!(
         callers(&graph, "Middleware.stop", None),
-        ["shop/dispatch.py:54 Middleware::__init__ [exact]", "shop/dispatch.py:106 wrapper [exact]"]
+        ["shop/dispatch.py:54 Middleware::__init__ [exact]", "shop/dispatch.py:106 traced::wrapper [exact]"]
     );
     let Lookup::Found(join) = graph.lookup("Lines.join", None) else { panic!("Lines.join") };
     assert_eq!(
@@ -600,32 +600,30 @@ fn nested_functions_calls() {
         callers(&graph, "inner_helper", None),
         ["qa_nested.py:17 LocalCls::meth [exact]", "qa_nested.py:19 outer [exact]"]
     );
-    assert_eq!(callers(&graph, "deepest_fn", None), ["qa_nested.py:10 inner_helper [exact]"]);
+    assert_eq!(callers(&graph, "deepest_fn", None), ["qa_nested.py:10 outer::inner_helper [exact]"]);
     // A nested name shadows the module's in the body declaring it (in the functions nested there
     // too), and only there; a call of it elsewhere (another file's, by name alone) is not the
-    // nested function's.
-    let Lookup::Found(helpers) = graph.lookup("helper", None) else { panic!("helper") };
-    let walk = graph.callers(&helpers, 1, 100, Interrupt::NEVER).unwrap();
-    let sites: Vec<String> = walk
-        .edges
-        .iter()
-        .map(|e| format!("{}:{} -> {}", e.line, e.caller.as_ref().unwrap().name, e.callee.line))
-        .collect();
-    assert_eq!(sites, ["8:deepest_fn -> 12", "19:outer -> 12", "23:other -> 1"]);
+    // nested function's. The two are two symbols: the module's by its name, the nested one by
+    // its enclosing function's (`outer::helper`), with a file or without.
+    let sites = |symbol: &str, file: Option<&str>| {
+        let Lookup::Found(targets) = graph.lookup(symbol, file) else { panic!("{symbol}") };
+        let walk = graph.callers(&targets, 1, 100, Interrupt::NEVER).unwrap();
+        walk.edges
+            .iter()
+            .map(|e| format!("{}:{} -> {}", e.line, e.caller.as_ref().unwrap().name, e.callee.line))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(sites("helper", None), ["23:other -> 1"]);
+    assert_eq!(sites("helper", Some("qa_nested.py")), ["23:other -> 1"]);
+    assert_eq!(sites("outer::helper", Some("qa_nested.py")), ["8:inner_helper::deepest_fn -> 12", "19:outer -> 12"]);
     assert_eq!(callers(&graph, "innerTsHelper", None), ["app.ts:5 outerTs [exact]", "app.ts:5 outerTs [exact]"]);
-    let Lookup::Found(local_helpers) = graph.lookup("local_helper", None) else { panic!("local_helper") };
-    let walk = graph.callers(&local_helpers, 1, 100, Interrupt::NEVER).unwrap();
-    let sites: Vec<String> = walk
-        .edges
-        .iter()
-        .map(|e| format!("{}:{} -> {}", e.line, e.caller.as_ref().unwrap().name, e.callee.line))
-        .collect();
-    assert_eq!(sites, ["5:run -> 2", "13:again -> 8"]);
+    assert_eq!(sites("local_helper", Some("src/lib.rs")), ["13:again -> 8"]);
+    assert_eq!(sites("run::local_helper", None), ["5:run -> 2"]);
     // The enclosing function's callees are the nested functions, not names it does not define.
     let Lookup::Found(outer) = graph.lookup("outer", None) else { panic!("outer") };
     let walk = graph.callees(&outer, 1, 100, Interrupt::NEVER).unwrap();
     let callees: Vec<String> = walk.edges.iter().map(|e| format!("{} {}", e.callee.name, e.callee.line)).collect();
-    assert_eq!(callees, ["inner_helper 6", "helper 12"]);
+    assert_eq!(callees, ["outer::inner_helper 6", "outer::helper 12"]);
     assert_eq!(walk.external_calls, 0);
     // The repo map lists the file's own definitions, as the outline does: a nested function is
     // the detail of the one declaring it.

@@ -286,7 +286,7 @@ fn overrides_note(graph: &lean_ctx_graph::Graph, overrides: &BTreeSet<DefId>) ->
         }
         format!(
             "calls of the methods it overrides or implements, or that override or implement it, are listed too, \
-             each with its callee: {listed} (a call through a base type or an interface may run any of them; deeper \
+             each with its callee: {listed} (a call through a base type, an interface or a trait may run any of them; deeper \
              levels follow the callers found, not their override families)"
         )
     })
