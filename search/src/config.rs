@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use std::sync::Arc;
 
+use crate::mask::Mask;
 use crate::observer::IndexObserver;
 use crate::symbols::{IndexExtractor, SymbolExtractor, default_extractor};
 
@@ -52,6 +53,11 @@ pub struct SearchConfig {
     /// Used instead of `extractor` while indexing (not by scans), for an extraction that also
     /// produces something for the observer.
     pub index_extractor: Option<IndexExtractor>,
+    /// The secrets bm25 never ranks by: the index holds each file's words as this masks them, and
+    /// a scan counts them so (after the request's own mask, when it has one), so a secret's word
+    /// finds no file. The index serves every request, so this is the redactor whatever a
+    /// request's redaction setting.
+    pub index_mask: Option<Mask>,
     /// Told what each project's index applied; the daemon's code graph follows the index this way.
     pub observer: Option<Arc<dyn IndexObserver>>,
 }
@@ -75,6 +81,7 @@ impl SearchConfig {
             build_on_search: true,
             extractor: default_extractor(),
             index_extractor: None,
+            index_mask: None,
             observer: None,
         }
     }
@@ -97,6 +104,7 @@ impl fmt::Debug for SearchConfig {
             .field("build_wait", &self.build_wait)
             .field("build_on_search", &self.build_on_search)
             .field("index_extractor", &self.index_extractor.is_some())
+            .field("index_mask", &self.index_mask.is_some())
             .field("observer", &self.observer.is_some())
             .finish_non_exhaustive()
     }

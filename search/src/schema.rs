@@ -17,7 +17,8 @@ use crate::walk::FileStamp;
 
 // 3: symbol lines point at the declaration, not at attributes or decorators in front of it.
 // 4: symbols are stored with their owner.
-pub(crate) const SCHEMA_VERSION: u32 = 4;
+// 5: content leaves out what `SearchConfig::index_mask` masks (secrets and their markers).
+pub(crate) const SCHEMA_VERSION: u32 = 5;
 
 /// Symbol names, whole and lowercased, for exact and prefix lookups.
 const SYMBOL_NAME_TOKENIZER: &str = "symbol_name";
