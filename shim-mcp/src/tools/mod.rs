@@ -299,6 +299,19 @@ mod tests {
         }
     }
 
+    /// Shortened to make room, ctx_read still says what each mode sends and when a re-read is a stub.
+    #[test]
+    fn each_read_mode_has_its_line_and_the_stub_is_described() {
+        let description = find("ctx_read").unwrap().description;
+        for (name, _) in lctx::capability::read::MODES {
+            assert!(description.lines().any(|line| line.starts_with(name)), "{name}: {description}");
+        }
+        // Code loses its comments; a text file in no syntax the outline knows is shortened as auto does.
+        let aggressive = description.lines().find(|line| line.starts_with("aggressive")).unwrap();
+        assert_eq!(aggressive, "aggressive: code without comments and blank lines; plain text as auto");
+        assert!(description.contains("[unchanged] stub; fresh=true or lines: sends content."), "{description}");
+    }
+
     #[test]
     fn the_config_knows_every_tool_by_name() {
         let names: Vec<_> = table::TOOLS.iter().map(|t| t.name).collect();
