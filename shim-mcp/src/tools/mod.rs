@@ -72,10 +72,12 @@ pub type Run = for<'a> fn(&'a Backend, Call<'a>) -> Reply<'a>;
 /// JSON type of a parameter, as the schema states it.
 pub enum Kind {
     Str,
-    /// An integer within this range: what its field holds, narrowed to what
-    /// the tool accepts whatever the other arguments say. The schema states
-    /// only its type: every bound costs tokens on every turn, and a value out
-    /// of range is refused naming the range.
+    /// A count or a 1-based position within this range: what its field holds,
+    /// narrowed to what the tool accepts whatever the other arguments say.
+    /// The schema states `minimum: 1`, so an agent does not send 0 or less
+    /// (a range starting at 0 takes 0 as its default, what a host filling in
+    /// every parameter sends), and no cap, which nobody reaches and would
+    /// cost tokens on every turn. A value out of range is refused naming it.
     Int(RangeInclusive<u64>),
     /// [`Kind::Int`] whose range the schema states as `minimum` and
     /// `maximum`: a range an agent chooses within (a depth, a budget, a
@@ -152,7 +154,7 @@ impl ToolSpec {
         for p in self.params {
             let mut schema = match p.kind {
                 Kind::Str | Kind::StrOrList | Kind::StrOrInt => json!({"type": "string"}),
-                Kind::Int(_) => json!({"type": "integer"}),
+                Kind::Int(_) => json!({"type": "integer", "minimum": 1}),
                 Kind::Ranged(ref range) => {
                     json!({"type": "integer", "minimum": range.start(), "maximum": range.end()})
                 }
@@ -280,8 +282,16 @@ mod tests {
         assert_eq!(bounds("ctx_repomap", "max_tokens"), (Some(64), Some(16_384)));
         assert_eq!(bounds("ctx_callgraph", "depth"), (Some(1), Some(5)));
         assert_eq!(bounds("ctx_impact", "depth"), (Some(1), Some(5)));
-        // A count's floor is left to the error, which names the range: each bound costs every turn.
-        assert_eq!(bounds("ctx_read", "limit"), (None, None));
+        // A count's or a position's floor; its cap, which nobody reaches, is left to the error.
+        assert_eq!(bounds("ctx_read", "limit"), (Some(1), None));
+        for spec in table::TOOLS {
+            for param in spec.params {
+                if let Kind::Int(range) = &param.kind {
+                    assert!(*range.start() <= 1, "{}: {} states a floor below its own", spec.name, param.name);
+                    assert_eq!(bounds(spec.name, param.name), (Some(1), None), "{} {}", spec.name, param.name);
+                }
+            }
+        }
         assert_eq!(schema("ctx_edit", "end_line")["description"], "default start_line");
     }
 
