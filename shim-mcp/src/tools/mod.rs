@@ -336,9 +336,11 @@ mod tests {
         assert!(minimal.iter().all(|n| standard.contains(n)));
         assert!(standard.iter().all(|n| code.contains(n)));
         assert!(code.iter().all(|n| all.contains(n)));
-        for tool in ["ctx_callgraph", "ctx_repomap", "ctx_graph", "ctx_impact"] {
-            assert!(code.contains(&tool) && !standard.contains(&tool), "{tool} is a code tool");
+        for tool in ["ctx_callgraph", "ctx_repomap", "ctx_graph", "ctx_gain"] {
+            assert!(code.contains(&tool) && !standard.contains(&tool), "{tool} is in code, not the default");
         }
+        // What a change reaches and the tests to run: the code tool an agent needs most.
+        assert!(standard.contains(&"ctx_impact"));
         assert_eq!(all.len(), table::TOOLS.len());
         assert!(minimal.contains(&"ctx_read") && minimal.contains(&"ctx_shell"));
     }
