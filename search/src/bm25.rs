@@ -19,7 +19,7 @@ use tantivy::{DocAddress, DocId, Score, SegmentOrdinal, SegmentReader, TantivyDo
 use crate::config::SearchConfig;
 use crate::error::SearchError;
 use crate::filter::PathFilter;
-use crate::mask::{Mask, Masked, Seen};
+use crate::mask::{Mask, Masked, Seen, searchable};
 use crate::model::{Found, Match};
 use crate::paths::{Scope, display};
 use crate::project::IndexView;
@@ -284,7 +284,9 @@ pub(crate) fn search_scan(
         |_, bytes| {
             let mut freqs = vec![0u32; terms.len()];
             let mut length = 0u64;
-            for_each_token(&text_of(bytes), |_, _, token| {
+            // Ranked by the words the index holds: secrets left out (see `searchable`).
+            let mask = filter.mask().or(config.index_mask.as_ref());
+            for_each_token(&searchable(&text_of(bytes), mask), |_, _, token| {
                 length += 1;
                 if let Some(i) = terms.iter().position(|t| *t == token) {
                     freqs[i] += 1;

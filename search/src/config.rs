@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use std::sync::Arc;
 
+use crate::mask::Mask;
 use crate::observer::IndexObserver;
 use crate::symbols::{IndexExtractor, SymbolExtractor, default_extractor};
 
@@ -56,6 +57,11 @@ pub struct SearchConfig {
     /// default's regex), called when an index is opened: an index written with another is
     /// rebuilt, its symbols having come from another extractor.
     pub extractor_version: fn() -> &'static str,
+    /// The secrets bm25 never ranks by: the index holds each file's words as this masks them, and
+    /// a scan counts them so (after the request's own mask, when it has one), so a secret's word
+    /// finds no file. The index serves every request, so this is the redactor whatever a
+    /// request's redaction setting.
+    pub index_mask: Option<Mask>,
     /// Told what each project's index applied; the daemon's code graph follows the index this way.
     pub observer: Option<Arc<dyn IndexObserver>>,
 }
@@ -80,6 +86,7 @@ impl SearchConfig {
             extractor: default_extractor(),
             index_extractor: None,
             extractor_version: || "",
+            index_mask: None,
             observer: None,
         }
     }
@@ -103,6 +110,7 @@ impl fmt::Debug for SearchConfig {
             .field("build_on_search", &self.build_on_search)
             .field("index_extractor", &self.index_extractor.is_some())
             .field("extractor_version", &(self.extractor_version)())
+            .field("index_mask", &self.index_mask.is_some())
             .field("observer", &self.observer.is_some())
             .finish_non_exhaustive()
     }

@@ -11,6 +11,7 @@
 //! - `index.corrupt-<unix-secs>/` — damaged indexes moved aside (see [`quarantine`]).
 
 use std::any::Any;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{self, File, OpenOptions, TryLockError};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -23,6 +24,7 @@ use tantivy::{DocAddress, Index, IndexReader, IndexWriter, ReloadPolicy, Searche
 
 use crate::config::SearchConfig;
 use crate::error::SearchError;
+use crate::mask::searchable;
 use crate::model::Discarded;
 use crate::observer::{Extra, Extras};
 use crate::quarantine;
@@ -338,6 +340,8 @@ impl IndexStore {
 /// A file read and extracted, ready for the writer.
 struct Prepared {
     stamp: FileStamp,
+    /// What the index ranks by: the file's text with its secrets left out (see `searchable`);
+    /// its symbols are the code's own.
     text: String,
     symbols: Vec<Symbol>,
     extra: Option<Box<dyn Any + Send>>,
@@ -379,6 +383,10 @@ fn prepare(root: &Path, rel: &Path, config: &SearchConfig) -> Result<Prepared, S
         None => Extraction { symbols: (config.extractor)(&path, &text), extra: None },
     }));
     let Extraction { symbols, extra } = extracted.unwrap_or(Extraction { symbols: Vec::new(), extra: None });
+    let text = match searchable(&text, config.index_mask.as_ref()) {
+        Cow::Owned(words) => words,
+        Cow::Borrowed(_) => text,
+    };
     Ok(Prepared { stamp, text, symbols, extra })
 }
 

@@ -4,6 +4,7 @@
 //! lines. So no cut leaves part of a secret showing, no line of a key's body is shown, and which
 //! lines match cannot spell out a secret one character class at a time.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
@@ -61,6 +62,16 @@ impl Seen {
     }
 }
 
+/// `text` as a word search ranks it: with its secrets (as `mask` finds them) and their markers left
+/// out, so a secret's own word finds no file. A ranked hit, even on a masked line, would tell that
+/// the value is written in that file, and a query could confirm a guessed key word by word.
+pub(crate) fn searchable<'t>(text: &'t str, mask: Option<&Mask>) -> Cow<'t, str> {
+    match mask.and_then(|mask| mask.apply(text)) {
+        Some(masked) => Cow::Owned(masked.unmarked()),
+        None => Cow::Borrowed(text),
+    }
+}
+
 /// A text with its secrets masked, each replaced by a marker followed by the line breaks the
 /// secret spanned, so every line keeps its number (the caller's redactor writes it).
 pub struct Masked {
@@ -77,6 +88,23 @@ impl Masked {
             by_line.entry(line).or_default().push(column);
         }
         Masked { text, markers: by_line }
+    }
+
+    /// The masked text with each marker blanked: what a word search may rank by. A marker's own
+    /// words (`[REDACTED:api_key]`) would rank every file holding a secret for `api`.
+    fn unmarked(&self) -> String {
+        let mut out = String::with_capacity(self.text.len());
+        for (line, text) in (1..).zip(self.text.split_inclusive('\n')) {
+            let mut last = 0;
+            for marker in self.markers.get(&line).map_or(&[][..], Vec::as_slice) {
+                // A marker is ASCII, so blanking its bytes keeps the text valid UTF-8.
+                out.push_str(&text[last..marker.start]);
+                out.extend(std::iter::repeat_n(' ', marker.len()));
+                last = marker.end;
+            }
+            out.push_str(&text[last..]);
+        }
+        out
     }
 
     /// How many markers of line `line` lie within its bytes `shown` (a long line is shown in part).
@@ -100,5 +128,19 @@ mod tests {
         assert_eq!(masked.markers_within(2, 0..5), 1);
         assert_eq!(masked.markers_within(3, 0..0), 0);
         assert_eq!(masked.markers_within(4, 0..8), 1);
+    }
+
+    #[test]
+    fn a_searchable_text_has_neither_the_secrets_nor_their_markers() {
+        let mask = Mask::new(|text: &str| {
+            let at = text.find("s3cr3t")?;
+            let masked = text.replacen("s3cr3t", "[X]", 1);
+            let line = text[..at].matches('\n').count() as u64 + 1;
+            let column = at - text[..at].rfind('\n').map_or(0, |n| n + 1);
+            Some(Masked::new(masked, [(line, column..column + 3)]))
+        });
+        assert_eq!(searchable("é\nkey = s3cr3t; x\r\nz\n", Some(&mask)), "é\nkey =    ; x\r\nz\n");
+        assert!(matches!(searchable("plain words\n", Some(&mask)), Cow::Borrowed("plain words\n")));
+        assert_eq!(searchable("key = s3cr3t", None), "key = s3cr3t");
     }
 }

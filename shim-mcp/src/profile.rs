@@ -22,8 +22,8 @@ const DISABLED_ENV: &str = "LEAN_CTX_MCP_DISABLED";
 pub enum Profile {
     Minimal,
     Standard,
-    /// Standard and the code-intelligence tools (ctx_callgraph, ctx_repomap, ctx_graph, ctx_impact), which the
-    /// default's per-turn budget has no room for.
+    /// Standard, ctx_gain and the code-intelligence tools but ctx_impact (ctx_callgraph, ctx_repomap, ctx_graph),
+    /// which the default's per-turn budget has no room for.
     Code,
     All,
 }

@@ -33,7 +33,7 @@ const STANDARD_TOOLS: &[&str] = &[
     "ctx_edit",
     "ctx_session",
     "ctx_knowledge",
-    "ctx_gain",
+    "ctx_impact",
 ];
 
 /// A project (with `.git`) inside the home.
@@ -300,7 +300,7 @@ async fn every_tool_works_through_the_daemon() {
     let (outside, is_error) = call(&client, "ctx_tree", json!({"path": "/etc"})).await;
     assert!(is_error && outside.contains("/etc"), "paths outside the project are refused: {outside}");
 
-    // ctx_graph (`file` is accepted for `path`) and ctx_impact answer by name in any profile.
+    // ctx_graph (`file` is accepted for `path`) answers by name in any profile.
     let related = ok(&client, "ctx_graph", json!({"file": "lib.rs"})).await;
     assert!(related.starts_with("lib.rs\nimports: none\n"), "{related}");
     assert!(related.contains("note: co-change unavailable: the project is not a git repository"), "{related}");
@@ -553,13 +553,13 @@ fn without_any_lean_ctxd_calls_name_lctx_mcp_and_the_log_says_it_once() {
 async fn unknown_and_disabled_tools_are_protocol_errors() {
     let home = Home::new();
     let root = project(&home);
-    let env = [("LEAN_CTX_NO_DAEMON", "1"), ("LEAN_CTX_MCP_DISABLED", "ctx_edit, ctx_gain")];
+    let env = [("LEAN_CTX_NO_DAEMON", "1"), ("LEAN_CTX_MCP_DISABLED", "ctx_edit, ctx_impact")];
     let client = connect(&home, &root, ProtocolVersion::V_2025_11_25, &env).await;
     let e = protocol_error(try_call(&client, "no_such_tool", json!({})).await);
     assert_eq!(e.code, ErrorCode::INVALID_PARAMS);
     assert!(e.message.contains("tool not found"), "{}", e.message);
     let names = tool_names(&client).await;
-    assert!(!names.iter().any(|n| n == "ctx_edit" || n == "ctx_gain"), "{names:?}");
+    assert!(!names.iter().any(|n| n == "ctx_edit" || n == "ctx_impact"), "{names:?}");
     let e = protocol_error(try_call(&client, "ctx_edit", json!({"path": "lib.rs", "new_string": "x"})).await);
     assert!(e.message.contains("disabled"), "{}", e.message);
     // Arguments of the wrong type are a tool failure the model can correct, not a protocol error.
@@ -645,7 +645,7 @@ async fn the_profile_comes_from_config_and_the_environment() {
     assert_eq!(
         tool_names(&client).await.len(),
         STANDARD_TOOLS.len() + 5,
-        "the environment overrides the profile (standard + ctx_callgraph, ctx_repomap, ctx_graph, ctx_impact + \
+        "the environment overrides the profile (standard + ctx_gain, ctx_callgraph, ctx_repomap, ctx_graph + \
          ctx_rules + shell), the file disables one"
     );
     client.cancel().await.unwrap();

@@ -90,7 +90,9 @@ impl Engine {
         let config = ConfigStore::open(dirs.config_file());
         let graph = std::sync::Arc::new(graph::CodeGraph::new(&dirs.cache));
         let follower = std::sync::Arc::new(graph::Follower(graph.clone()));
-        let search = search::new_search_engine(&dirs.cache, &config.get(), long_lived, follower);
+        let guard = guard::Guard::new();
+        let search =
+            search::new_search_engine(&dirs.cache, &config.get(), long_lived, follower, guard.redaction.mask());
         let memory = Memory::new(dirs.data.join("state.db"), check);
         let cache_bytes = usize::try_from(config.get().cache_bytes).unwrap_or(usize::MAX);
         Engine {
@@ -104,7 +106,7 @@ impl Engine {
             memory,
             search,
             graph,
-            guard: guard::Guard::new(),
+            guard,
             lsp: lsp_pool::LspPool::default(),
             stopped: cancel::Stopped::default(),
             archive_sweep: Default::default(),

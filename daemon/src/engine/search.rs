@@ -13,7 +13,7 @@ use lean_ctx_graph::{extract_from, has_queries};
 use lean_ctx_guard::permissions::{Verdict, canonical_prefix};
 use lean_ctx_outline::{Definition, Kind, Language, TextFormat, outline_and_tree};
 use lean_ctx_search::{
-    Action, Extraction, GlobResult, IndexExtractor, IndexObserver, IndexStatus, SearchConfig, SearchEngine,
+    Action, Extraction, GlobResult, IndexExtractor, IndexObserver, IndexStatus, Mask, SearchConfig, SearchEngine,
     SearchError, SearchRequest, SearchResult, Symbol, SymbolExtractor, TreeResult, Withhold, default_extractor,
 };
 use lean_ctx_store::{Event, Shape};
@@ -112,6 +112,7 @@ pub fn new_search_engine(
     config: &Config,
     long_lived: bool,
     observer: Arc<dyn IndexObserver>,
+    index_mask: Mask,
 ) -> SearchEngine {
     let mut c = SearchConfig::new(cache_dir);
     c.memory_budget_bytes = config.search_memory_bytes;
@@ -120,6 +121,7 @@ pub fn new_search_engine(
     c.extractor = outline_extractor();
     c.index_extractor = Some(index_extractor());
     c.extractor_version = super::extractor_fingerprint::extractor_version;
+    c.index_mask = Some(index_mask);
     c.observer = Some(observer);
     SearchEngine::new(c)
 }

@@ -138,6 +138,40 @@ mod tests {
         );
     }
 
+    /// The schema says `minimum: 1`; a host that ignores it gets the range named, never a panic,
+    /// and a 0 is the default only where the field takes it as such.
+    #[test]
+    fn a_count_or_position_under_one_is_refused_naming_its_range_unless_0_is_its_default() {
+        use crate::tools::{Kind, table::TOOLS};
+        for spec in TOOLS {
+            for param in spec.params {
+                let Kind::Int(range) = &param.kind else { continue };
+                // With the tool's required arguments, so the misfit named is this one alone.
+                let given = |n: i64| {
+                    let mut args = json!({param.name: n});
+                    for required in spec.params.iter().filter(|p| p.required) {
+                        args[required.name] = match required.kind {
+                            Kind::OneOf(values) => json!(values[0]),
+                            _ => json!("x"),
+                        };
+                    }
+                    checked(spec.name, args)
+                };
+                let refused =
+                    |n: i64| format!("{} {n} is out of range: use {} to {}", param.name, range.start(), range.end());
+                assert_eq!(given(-3), Err(refused(-3)), "{} {}", spec.name, param.name);
+                match range.start() {
+                    0 => assert_eq!(given(0).unwrap()[param.name], 0, "{} {}", spec.name, param.name),
+                    _ => assert_eq!(given(0), Err(refused(0)), "{} {}", spec.name, param.name),
+                }
+            }
+        }
+        assert_eq!(
+            checked("ctx_edit", json!({"path": "a", "new_string": "b", "end_line": 0})),
+            Err("end_line 0 is out of range: use 1 to 4294967295".into())
+        );
+    }
+
     #[test]
     fn the_ends_of_a_range_and_whole_floats_are_integers() {
         let fits = checked("ctx_read", json!({"path": "a", "start_line": 1, "limit": 4_294_967_295_u64})).unwrap();

@@ -72,10 +72,12 @@ pub type Run = for<'a> fn(&'a Backend, Call<'a>) -> Reply<'a>;
 /// JSON type of a parameter, as the schema states it.
 pub enum Kind {
     Str,
-    /// An integer within this range: what its field holds, narrowed to what
-    /// the tool accepts whatever the other arguments say. The schema states
-    /// only its type: every bound costs tokens on every turn, and a value out
-    /// of range is refused naming the range.
+    /// A count or a 1-based position within this range: what its field holds,
+    /// narrowed to what the tool accepts whatever the other arguments say.
+    /// The schema states `minimum: 1`, so an agent does not send 0 or less
+    /// (a range starting at 0 takes 0 as its default, what a host filling in
+    /// every parameter sends), and no cap, which nobody reaches and would
+    /// cost tokens on every turn. A value out of range is refused naming it.
     Int(RangeInclusive<u64>),
     /// [`Kind::Int`] whose range the schema states as `minimum` and
     /// `maximum`: a range an agent chooses within (a depth, a budget, a
@@ -152,7 +154,7 @@ impl ToolSpec {
         for p in self.params {
             let mut schema = match p.kind {
                 Kind::Str | Kind::StrOrList | Kind::StrOrInt => json!({"type": "string"}),
-                Kind::Int(_) => json!({"type": "integer"}),
+                Kind::Int(_) => json!({"type": "integer", "minimum": 1}),
                 Kind::Ranged(ref range) => {
                     json!({"type": "integer", "minimum": range.start(), "maximum": range.end()})
                 }
@@ -280,8 +282,16 @@ mod tests {
         assert_eq!(bounds("ctx_repomap", "max_tokens"), (Some(64), Some(16_384)));
         assert_eq!(bounds("ctx_callgraph", "depth"), (Some(1), Some(5)));
         assert_eq!(bounds("ctx_impact", "depth"), (Some(1), Some(5)));
-        // A count's floor is left to the error, which names the range: each bound costs every turn.
-        assert_eq!(bounds("ctx_read", "limit"), (None, None));
+        // A count's or a position's floor; its cap, which nobody reaches, is left to the error.
+        assert_eq!(bounds("ctx_read", "limit"), (Some(1), None));
+        for spec in table::TOOLS {
+            for param in spec.params {
+                if let Kind::Int(range) = &param.kind {
+                    assert!(*range.start() <= 1, "{}: {} states a floor below its own", spec.name, param.name);
+                    assert_eq!(bounds(spec.name, param.name), (Some(1), None), "{} {}", spec.name, param.name);
+                }
+            }
+        }
         assert_eq!(schema("ctx_edit", "end_line")["description"], "default start_line");
     }
 
@@ -299,6 +309,19 @@ mod tests {
         }
     }
 
+    /// Shortened to make room, ctx_read still says what each mode sends and when a re-read is a stub.
+    #[test]
+    fn each_read_mode_has_its_line_and_the_stub_is_described() {
+        let description = find("ctx_read").unwrap().description;
+        for (name, _) in lctx::capability::read::MODES {
+            assert!(description.lines().any(|line| line.starts_with(name)), "{name}: {description}");
+        }
+        // Code loses its comments; a text file in no syntax the outline knows is shortened as auto does.
+        let aggressive = description.lines().find(|line| line.starts_with("aggressive")).unwrap();
+        assert_eq!(aggressive, "aggressive: code without comments and blank lines; plain text as auto");
+        assert!(description.contains("[unchanged] stub; fresh=true or lines: sends content."), "{description}");
+    }
+
     #[test]
     fn the_config_knows_every_tool_by_name() {
         let names: Vec<_> = table::TOOLS.iter().map(|t| t.name).collect();
@@ -313,9 +336,11 @@ mod tests {
         assert!(minimal.iter().all(|n| standard.contains(n)));
         assert!(standard.iter().all(|n| code.contains(n)));
         assert!(code.iter().all(|n| all.contains(n)));
-        for tool in ["ctx_callgraph", "ctx_repomap", "ctx_graph", "ctx_impact"] {
-            assert!(code.contains(&tool) && !standard.contains(&tool), "{tool} is a code tool");
+        for tool in ["ctx_callgraph", "ctx_repomap", "ctx_graph", "ctx_gain"] {
+            assert!(code.contains(&tool) && !standard.contains(&tool), "{tool} is in code, not the default");
         }
+        // What a change reaches and the tests to run: the code tool an agent needs most.
+        assert!(standard.contains(&"ctx_impact"));
         assert_eq!(all.len(), table::TOOLS.len());
         assert!(minimal.contains(&"ctx_read") && minimal.contains(&"ctx_shell"));
     }

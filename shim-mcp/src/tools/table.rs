@@ -17,8 +17,7 @@ use super::{Idempotent, Param, ToolSpec, graph, impact, memory, read, repomap, s
 use crate::profile::Profile::{All, Code, Minimal, Standard};
 
 /// First lines of the server instructions; each advertised tool may add one.
-pub const INSTRUCTIONS: &str = "lean-ctx serves compact file reads, compressed command output and project \
-search, and remembers what this session and project learned.";
+pub const INSTRUCTIONS: &str = "lean-ctx: compact reads, compressed command output, search and memory.";
 
 const fn param(name: &'static str, kind: super::Kind, doc: &'static str) -> Param {
     Param { name, kind, doc, required: false, actions: &[] }
@@ -38,26 +37,24 @@ const COUNT: RangeInclusive<u64> = 0..=u32::MAX as u64;
 /// A 1-based line number, or a count that must be at least one.
 const FROM_ONE: RangeInclusive<u64> = 1..=u32::MAX as u64;
 
-/// A mode name or a line range; the schema states it exactly.
-const READ_MODE: &str =
-    r"^(auto|full|signatures|map|diff|aggressive|reference|lines:[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*)$";
+/// A mode name or a line range. The range's syntax is the reader's to check, and its error says
+/// how to write one: stated here exactly, it cost 21 more tokens on every turn.
+const READ_MODE: &str = r"^(auto|full|signatures|map|diff|aggressive|reference|lines:[0-9,-]+)$";
 
 pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "ctx_read",
-        description: "Read files compactly. Paths are relative to the working directory (inside the project or \
-                      allow_paths). Modes:\n\
-                      auto (default): full if small; a large code file → map, large text → its head\n\
-                      full: the whole file\n\
-                      signatures: every definition's signature, incl. struct fields and items inside macros\n\
-                      map: the outline, shorter than signatures (text files: their headings)\n\
-                      diff: what changed since this session last had the file\n\
-                      aggressive: the code without comments and blank lines\n\
+        description: "Read files compactly; paths relative to the working directory. Modes:\n\
+                      auto (default): full if small; large code → map, large text → its head\n\
+                      full: whole file\n\
+                      signatures: each definition's signature, incl. struct fields and macro items\n\
+                      map: outline, shorter than signatures (text: headings)\n\
+                      diff: changes since this session last had the file\n\
+                      aggressive: code without comments and blank lines; plain text as auto\n\
                       reference: one line: lines, tokens, language\n\
-                      lines:N-M[,A-B]: exactly those lines, e.g. before an edit\n\
-                      A full/auto re-read of a file this session has whole and unchanged returns a one-line \
-                      [unchanged] stub unless the view is smaller; fresh=true, a lines: range or a change sends \
-                      content.",
+                      lines:N-M[,A-B]: exactly those lines\n\
+                      A full/auto re-read of a file this session has, unchanged, is a one-line [unchanged] stub; \
+                      fresh=true or lines: sends content.",
         hint: "Read files with ctx_read instead of cat or a built-in Read.",
         params: &[
             param("path", Str, ""),
@@ -74,16 +71,16 @@ pub const TOOLS: &[ToolSpec] = &[
     },
     ToolSpec {
         name: "ctx_shell",
-        description: "Run a shell command (sh -c) in the project. Output is compressed; errors, failing tests and \
-                      [exit:N] are kept, the full original is archived for ctx_expand. A non-zero exit is an answer \
+        description: "Run a command (sh -c) in the project. Output is compressed, keeping errors, failing tests \
+                      and [exit:N]; the original is archived for ctx_expand. A non-zero exit is an answer \
                       (exit_code in structured content), not a tool error.",
         hint: "Run commands with ctx_shell instead of a built-in shell.",
         params: &[
             param("command", Str, "required unless background_action"),
             param("raw", Bool, "uncompressed output"),
-            param("timeout_ms", Ranged(1..=MAX_COMMAND_TIMEOUT_MS), "kill after this long (default 120000)"),
-            param("cwd", Str, "working directory"),
-            param("env", Map, "extra environment variables"),
+            param("timeout_ms", Ranged(1..=MAX_COMMAND_TIMEOUT_MS), "default 120000"),
+            param("cwd", Str, ""),
+            param("env", Map, ""),
             param("run_in_background", Bool, "return a job_id at once"),
             param("background_action", OneOf(&shell_cap::BACKGROUND_ACTION_NAMES), ""),
             param("job_id", StrOrInt, ""),
@@ -98,7 +95,7 @@ pub const TOOLS: &[ToolSpec] = &[
         description: "The full output ctx_shell shortened, by the id it printed, or archived outputs matching search.",
         hint: "",
         params: &[
-            param("id", Str, "the id ctx_shell printed; or give search"),
+            param("id", Str, ""),
             param("start_line", Int(COUNT), ""),
             param("end_line", Int(COUNT), ""),
             param("search", Str, "with id: only lines matching this regex; without: find archived outputs"),
@@ -116,7 +113,7 @@ pub const TOOLS: &[ToolSpec] = &[
         hint: "Search with ctx_search, ctx_glob and ctx_tree instead of grep, find or ls.",
         params: &[
             required("pattern", Str, ""),
-            param("action", OneOf(&search_cap::ACTION_NAMES), "default regex"),
+            param("action", OneOf(&search_cap::ACTION_NAMES), ""),
             param("path", Str, "file or directory"),
             param("include", StrOrList, "glob, e.g. *.rs"),
             param("exclude", StrOrList, "glob"),
@@ -193,8 +190,8 @@ pub const TOOLS: &[ToolSpec] = &[
     },
     ToolSpec {
         name: "ctx_knowledge",
-        description: "Project facts that outlive sessions: remember (key, value; category, confidence 0..1 default \
-                      to the fact's, new: general, 0.8), recall (query), forget (key), list, history (key).",
+        description: "Project facts that outlive sessions: remember (key, value; category, confidence 0..1), \
+                      recall (query), forget (key), list, history (key).",
         hint: "Keep durable project facts with ctx_knowledge.",
         params: &[
             required("action", OneOf(&memory_cap::KNOWLEDGE_ACTION_NAMES), ""),
@@ -218,7 +215,7 @@ pub const TOOLS: &[ToolSpec] = &[
             param("period", OneOf(&gain_cap::PERIOD_NAMES), ""),
             param("group_by", OneOf(&gain_cap::GROUP_NAMES), ""),
         ],
-        profile: Standard,
+        profile: Code,
         read_only: true,
         idempotent: Idempotent::Always,
         run: memory::gain,
@@ -285,16 +282,16 @@ pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "ctx_impact",
         description: "What a change reaches, ending with the tests to run. analyze: a file's dependents or a \
-                      symbol's callers (path=file::symbol). diff: changed files and definitions against base (a ref \
-                      or A..B; default the working tree incl. untracked), their callers and dependents.",
+                      symbol's callers (path=file::symbol); diff: what changed against base (ref or A..B; default \
+                      the working tree), its callers and dependents.",
         hint: "",
         params: &[
-            param("action", OneOf(&impact_cap::ACTION_NAMES), "default analyze"),
-            param("path", Str, "file, or file::symbol"),
+            param("action", OneOf(&impact_cap::ACTION_NAMES), ""),
+            param("path", Str, ""),
             param("depth", Ranged(1..=impact_cap::MAX_DEPTH as u64), "default 2"),
-            param("base", Str, "diff: git ref or range"),
+            param("base", Str, ""),
         ],
-        profile: Code,
+        profile: Standard,
         read_only: true,
         idempotent: Idempotent::Always,
         run: impact::impact,

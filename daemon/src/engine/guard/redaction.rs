@@ -118,12 +118,18 @@ impl Redaction {
 
     /// What masks the secrets of the lines a search shows, when redaction is on.
     pub fn search_mask(&self, config: &Config) -> Option<lean_ctx_search::Mask> {
-        let redactor = config.redaction.then(|| self.redactor.clone())?;
-        Some(lean_ctx_search::Mask::new(move |text: &str| {
+        config.redaction.then(|| self.mask())
+    }
+
+    /// What masks a file's secrets for the search, whatever the redaction setting: the search
+    /// index, which serves every request, leaves out what it masks.
+    pub fn mask(&self) -> lean_ctx_search::Mask {
+        let redactor = self.redactor.clone();
+        lean_ctx_search::Mask::new(move |text: &str| {
             let masked = redactor.mask_lines(text)?;
             let markers = masked.markers.into_iter().map(|at| (u64::from(*at.lines.start()), at.column));
             Some(lean_ctx_search::Masked::new(masked.text, markers))
-        }))
+        })
     }
 
     /// [`Redaction::apply`] for a text kept in place.
