@@ -147,7 +147,7 @@ impl Engine {
             "task" => {
                 let (task, secrets) = self.masked(require("value (the task)", value, "task")?);
                 self.memory.with(|s| {
-                    s.touch_session(id, &project, caller.agent)?;
+                    s.touch_session(id, &project, caller.agent, super::now_ms())?;
                     s.set_task(id, &task)
                 })?;
                 format!("task set for {id}{}", masked_note(secrets))
@@ -160,7 +160,7 @@ impl Engine {
                 };
                 let (text, secrets) = self.masked(require("value", value, action)?);
                 let n = self.memory.with(|s| {
-                    s.touch_session(id, &project, caller.agent)?;
+                    s.touch_session(id, &project, caller.agent, super::now_ms())?;
                     s.add_note(id, kind, &text)
                 })?;
                 let what = if action == "next" { "next step" } else { action };

@@ -263,6 +263,7 @@ impl Memory {
             id: caller.session.to_string(),
             project: project.to_string(),
             agent: caller.agent.to_string(),
+            at_ms: now_ms(),
             record,
         });
     }

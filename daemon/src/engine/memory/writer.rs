@@ -246,7 +246,7 @@ impl Queued {
 mod tests {
     use std::time::{Duration, Instant};
 
-    use lean_ctx_store::{BUSY_TIMEOUT, Check, GroupBy, Period};
+    use lean_ctx_store::{BUSY_TIMEOUT, Check, CommandKind, GroupBy, Period};
 
     use super::super::{Memory, now_ms, read_event};
     use crate::engine::Caller;
@@ -301,6 +301,28 @@ mod tests {
         assert!(waited < Duration::from_secs(2), "a session listing waited {waited:?} behind the writer");
         assert_eq!(memory.with(|s| s.verify()).unwrap(), 1);
         assert!(memory.unrecorded().is_none());
+    }
+
+    /// A session record queued behind another process's write lock carried the time the writer
+    /// made it, up to the busy timeout after the call: the session's times, its file's latest
+    /// touch and its command are the call's, and the records keep the calls' order.
+    #[test]
+    fn a_queued_session_record_carries_the_time_of_its_call() {
+        let (_dir, memory, holder) = locked_by_another_process();
+        let caller = Caller { cwd: "/p", project_root: None, session: "s1", agent: "test", host: "" };
+        let called = now_ms();
+        memory.touched(&caller, "/p", "a.rs", "full", 4);
+        memory.ran(&caller, "/p", "cargo build", 0, CommandKind::Other);
+        memory.ran(&caller, "/p", "cargo test", 1, CommandKind::Test);
+        std::thread::sleep(Duration::from_millis(500));
+        holder.execute_batch("ROLLBACK").unwrap();
+
+        let session = memory.with(|s| s.session("s1")).unwrap().expect("the session is written");
+        let late = called + 400;
+        let times = [session.info.created_ms, session.info.updated_ms, session.files[0].last_ms];
+        let commands: Vec<_> = session.commands.iter().map(|c| (c.command.as_str(), c.at_ms < late)).collect();
+        assert!(times.iter().all(|&at| at < late), "{times:?} stamped after {called} + 400 ms");
+        assert_eq!(commands, [("cargo build", true), ("cargo test", true)]);
     }
 
     /// A lock held past the busy timeout costs the writes queued together one wait, not one

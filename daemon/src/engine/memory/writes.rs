@@ -7,8 +7,9 @@ use std::path::PathBuf;
 use lean_ctx_store::{ArchiveEntry, CommandKind, EditResult, Store, WrittenBlob};
 
 pub(super) enum Write {
-    /// The session created or bumped, then the call recorded in it.
-    Session { id: String, project: String, agent: String, record: Record },
+    /// The session created or bumped, then the call recorded in it, both at `at_ms`: when the
+    /// call was made, which a lock held elsewhere can leave seconds before the write.
+    Session { id: String, project: String, agent: String, at_ms: i64, record: Record },
     /// An output streamed into the archive's staging area, put under its id.
     Archive { dir: PathBuf, entry: Entry, blob: WrittenBlob },
     /// Retention applied to the archive in `dir`.
@@ -38,13 +39,13 @@ impl Write {
     /// steps that did not happen, and the session's touch, which only marks it active again.
     pub(super) fn apply(&self, store: &mut Store) -> lean_ctx_store::Result<()> {
         match self {
-            Write::Session { id, project, agent, record } => {
-                store.touch_session(id, project, agent)?;
+            Write::Session { id, project, agent, at_ms, record } => {
+                store.touch_session(id, project, agent, *at_ms)?;
                 match record {
-                    Record::File { path, mode, tokens } => store.record_file(id, path, mode, *tokens),
-                    Record::Edit { path, result } => store.record_edit(id, path, *result).map(drop),
+                    Record::File { path, mode, tokens } => store.record_file(id, path, mode, *tokens, *at_ms),
+                    Record::Edit { path, result } => store.record_edit(id, path, *result, *at_ms).map(drop),
                     Record::Command { command, exit_code, kind } => {
-                        store.record_command(id, command, Some(*exit_code), kind.clone()).map(drop)
+                        store.record_command(id, command, Some(*exit_code), kind.clone(), *at_ms).map(drop)
                     }
                 }
             }
