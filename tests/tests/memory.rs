@@ -738,3 +738,25 @@ fn fallbacks_gone(home: &Home) {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// Knowledge is no write of the writer's, yet a recall waited for the writes queued before it
+/// (a read's ledger event) while another process held state.db's write lock: the busy timeout,
+/// 10 s. It is answered at once, and the read's event is appended once the lock is released.
+#[test]
+fn a_recall_does_not_wait_for_queued_writes_while_another_process_holds_state_db() {
+    let home = Home::new();
+    let root = project(&home);
+    let _daemon = home.spawn_daemon(&[]);
+    ok(lctx(&home, &root, false, &["knowledge", "remember", "parser", "handles CRLF"]));
+    let holder = rusqlite::Connection::open(home.dirs().data.join("state.db")).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+    ok(lctx(&home, &root, false, &["read", "notes.md", "-m", "full"]));
+    let started = std::time::Instant::now();
+    let recalled = ok(lctx(&home, &root, false, &["knowledge", "recall", "parser"]));
+    let waited = started.elapsed();
+    holder.execute_batch("ROLLBACK").unwrap();
+    assert!(recalled.contains("parser = handles CRLF"), "{recalled}");
+    assert!(waited < Duration::from_secs(5), "the recall waited {waited:?} for the queued read's event");
+    let gain = home.lctx_json(&["gain", "--json"]);
+    assert_eq!((gain["total"]["events"].as_u64(), gain["unrecorded"]["events"].as_u64()), (Some(1), Some(0)), "{gain}");
+}

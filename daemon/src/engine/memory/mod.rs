@@ -64,6 +64,13 @@ impl Memory {
         self.db.with(f)
     }
 
+    /// Runs `f` on the store, opening it first if needed, without waiting for the writes queued
+    /// before: for what the writer never writes (knowledge), which a flush would only make wait
+    /// while another process holds state.db's write lock.
+    pub fn with_unqueued<R>(&self, f: impl FnOnce(&mut Store) -> lean_ctx_store::Result<R>) -> EngineResult<R> {
+        self.db.with(f)
+    }
+
     /// The reset the user has not seen to: the latest corrupt `state.db` moved aside, while its
     /// copy is still there (removing it is how the user acknowledges the reset).
     pub fn reset(&self) -> Option<Reset> {
