@@ -58,8 +58,9 @@ pub struct FileTouch {
     pub last_ms: i64,
 }
 
-/// What a command was run for, as far as a handoff cares.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// What a command was run for, as far as a handoff cares. Serializable, as a record the daemon
+/// has queued for state.db is kept in its journal until it is written.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum CommandKind {
     /// It ran tests, last: its exit status is theirs, and the next agent wants to know how the
     /// last run ended.
@@ -87,8 +88,8 @@ pub struct CommandRun {
     pub at_ms: i64,
 }
 
-/// How an attempted edit ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// How an attempted edit ended (serializable as [`CommandKind`] is).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum EditResult {
     Applied,
     /// Refused (no match, several matches, the file changed meanwhile, ...): the file is as it was.
