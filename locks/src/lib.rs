@@ -52,6 +52,7 @@ declare_locks! {
     TOKENS_MEMO = (70, "tokens.memo", "daemon/src/engine/tokens.rs");
     SHELL_JOBS = (80, "shell.jobs", "daemon/src/engine/shell/jobs.rs");
     MEMORY_STORE = (90, "memory.store", "daemon/src/engine/memory/mod.rs");
+    MEMORY_JOURNAL = (92, "memory.journal", "daemon/src/engine/memory/journal.rs");
     MEMORY_UNRECORDED = (95, "memory.unrecorded", "daemon/src/engine/memory/mod.rs");
     SEARCH_REGISTRY = (100, "search.registry", "search/src/registry.rs");
     SEARCH_PROJECT_STATE = (110, "search.project_state", "search/src/project.rs");

@@ -262,6 +262,7 @@ mod tests {
     use std::path::PathBuf;
 
     use super::*;
+    use crate::now_ms;
     use crate::quarantine::{quarantined, side_path};
 
     #[test]
@@ -367,7 +368,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("state.db");
         let mut store = Store::open(&path, Check::Everything).unwrap().store;
-        store.touch_session("s1", "/p", "agent").unwrap();
+        store.touch_session("s1", "/p", "agent", now_ms()).unwrap();
         drop(store);
         let reopened = Store::open(&path, Check::Everything).unwrap();
         assert!(reopened.warning.is_none());
@@ -403,7 +404,7 @@ mod tests {
 
         // The fresh store works and a second open finds nothing to complain about.
         let mut store = opened.store;
-        store.touch_session("s1", "/p", "agent").unwrap();
+        store.touch_session("s1", "/p", "agent", now_ms()).unwrap();
         drop(store);
         assert!(Store::open(&path, Check::Everything).unwrap().warning.is_none());
     }
@@ -414,7 +415,7 @@ mod tests {
             let dir = tempfile::tempdir().unwrap();
             let path = dir.path().join("state.db");
             let mut store = Store::open(&path, check).unwrap().store;
-            store.touch_session("s1", "/p", "agent").unwrap();
+            store.touch_session("s1", "/p", "agent", now_ms()).unwrap();
             for i in 0..200 {
                 store.add_note("s1", crate::NoteKind::Finding, &format!("finding {i} {}", "x".repeat(200))).unwrap();
             }

@@ -65,6 +65,12 @@ impl fmt::Display for Error {
             Error::Sqlite(source) => {
                 write!(f, "state.db query failed: {source}; if this repeats, keep a copy of state.db and report it")
             }
+            Error::Io { action, path, source } if source.kind() == io::ErrorKind::FileTooLarge => write!(
+                f,
+                "could not {action} {}: {source}; the process writing it runs under a file-size limit (`ulimit \
+                 -f`) smaller than this file: raise it where lean-ctxd is started",
+                path.display()
+            ),
             Error::Io { action, path, source } => write!(
                 f,
                 "could not {action} {}: {source}; check the permissions and free space of that directory",
@@ -179,6 +185,20 @@ mod tests {
     use super::utc;
     use crate::NewFact;
     use crate::testutil::temp_store;
+
+    /// A write past a file-size limit failed with EFBIG ("File too large"), which the message
+    /// blamed on permissions or free space: it names the limit and where to raise it.
+    #[test]
+    fn a_file_past_the_size_limit_is_said_as_such() {
+        let source = std::io::Error::from_raw_os_error(27);
+        let e = super::Error::Io { action: "write the archive blob", path: "/data/archive/x.tmp".into(), source };
+        assert_eq!(
+            e.to_string(),
+            "could not write the archive blob /data/archive/x.tmp: File too large (os error 27); the process writing \
+             it runs under a file-size limit (`ulimit -f`) smaller than this file: raise it where lean-ctxd is \
+             started"
+        );
+    }
 
     /// SQLITE_FULL reads "database or disk is full", which the generic message made sound like a
     /// damaged database; it says the disk is full and what to do.

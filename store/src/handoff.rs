@@ -243,6 +243,7 @@ fn clip(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::now_ms;
     use crate::session::NoteKind;
     use crate::testutil::temp_store;
 
@@ -256,14 +257,14 @@ mod tests {
     }
 
     fn busy_session(store: &mut Store) {
-        store.touch_session("s1", "/repo", "claude").unwrap();
+        store.touch_session("s1", "/repo", "claude", now_ms()).unwrap();
         store.set_task("s1", "make the parser accept CRLF input").unwrap();
         for i in 0..12 {
             store.add_note("s1", NoteKind::Finding, &format!("finding number {i} about the lexer")).unwrap();
             store.add_note("s1", NoteKind::Decision, &format!("decision number {i}")).unwrap();
             store.add_note("s1", NoteKind::NextStep, &format!("step number {i}")).unwrap();
             for _ in 0..=i {
-                store.record_file("s1", &format!("src/file{i}.rs"), "full", 10).unwrap();
+                store.record_file("s1", &format!("src/file{i}.rs"), "full", 10, now_ms()).unwrap();
             }
         }
     }
@@ -271,7 +272,7 @@ mod tests {
     #[test]
     fn one_item_left_out_is_counted_in_the_singular() {
         let (_dir, mut store) = temp_store();
-        store.touch_session("s1", "/repo", "claude").unwrap();
+        store.touch_session("s1", "/repo", "claude", now_ms()).unwrap();
         for i in 0..11 {
             store.add_note("s1", NoteKind::NextStep, &format!("step number {i}")).unwrap();
         }
@@ -285,8 +286,10 @@ mod tests {
         busy_session(&mut store);
         for i in 0..12 {
             let result = if i % 4 == 0 { EditResult::Failed } else { EditResult::Applied };
-            store.record_edit("s1", &format!("src/edited{i}.rs"), result).unwrap();
-            store.record_command("s1", &format!("cargo test case_{i}"), Some(i % 2), CommandKind::Test).unwrap();
+            store.record_edit("s1", &format!("src/edited{i}.rs"), result, now_ms()).unwrap();
+            store
+                .record_command("s1", &format!("cargo test case_{i}"), Some(i % 2), CommandKind::Test, now_ms())
+                .unwrap();
         }
         let everything = store.handoff("s1", budget(100_000), &words).unwrap();
         assert_eq!(everything.matches("- cargo test case_").count(), 10, "{everything}");
@@ -351,7 +354,7 @@ mod tests {
     #[test]
     fn long_items_are_clipped_and_flattened() {
         let (_dir, mut store) = temp_store();
-        store.touch_session("s1", "/repo", "a").unwrap();
+        store.touch_session("s1", "/repo", "a", now_ms()).unwrap();
         store.set_task("s1", &format!("line one\nline two {}", "x".repeat(1000))).unwrap();
         let text = store.handoff("s1", budget(10_000), &|text: &str| text.len()).unwrap();
         let task = text.lines().nth(1).unwrap();
@@ -362,19 +365,19 @@ mod tests {
     #[test]
     fn edits_and_test_runs_are_handed_over_newest_first() {
         let (_dir, mut store) = temp_store();
-        store.touch_session("s1", "/repo", "claude").unwrap();
-        store.record_edit("s1", "src/a.rs", EditResult::Applied).unwrap();
-        store.record_edit("s1", "src/b.rs", EditResult::Failed).unwrap();
-        store.record_edit("s1", "src/a.rs", EditResult::Failed).unwrap();
-        store.record_edit("s1", "src/a.rs", EditResult::Applied).unwrap();
-        store.record_edit("s1", "src/c.rs", EditResult::Applied).unwrap();
-        store.record_edit("s1", "src/b.rs", EditResult::Failed).unwrap();
-        store.record_command("s1", "cargo test -p x", Some(101), CommandKind::Test).unwrap();
-        store.record_command("s1", "git status", Some(0), CommandKind::Other).unwrap();
-        store.record_command("s1", "pytest -q", None, CommandKind::Test).unwrap();
-        store.record_command("s1", "cargo test -p x", Some(0), CommandKind::Test).unwrap();
+        store.touch_session("s1", "/repo", "claude", now_ms()).unwrap();
+        store.record_edit("s1", "src/a.rs", EditResult::Applied, now_ms()).unwrap();
+        store.record_edit("s1", "src/b.rs", EditResult::Failed, now_ms()).unwrap();
+        store.record_edit("s1", "src/a.rs", EditResult::Failed, now_ms()).unwrap();
+        store.record_edit("s1", "src/a.rs", EditResult::Applied, now_ms()).unwrap();
+        store.record_edit("s1", "src/c.rs", EditResult::Applied, now_ms()).unwrap();
+        store.record_edit("s1", "src/b.rs", EditResult::Failed, now_ms()).unwrap();
+        store.record_command("s1", "cargo test -p x", Some(101), CommandKind::Test, now_ms()).unwrap();
+        store.record_command("s1", "git status", Some(0), CommandKind::Other, now_ms()).unwrap();
+        store.record_command("s1", "pytest -q", None, CommandKind::Test, now_ms()).unwrap();
+        store.record_command("s1", "cargo test -p x", Some(0), CommandKind::Test, now_ms()).unwrap();
         let piped = CommandKind::TestNotLast { last: "tail".into() };
-        store.record_command("s1", "pytest -q 2>&1 | tail -3", Some(0), piped).unwrap();
+        store.record_command("s1", "pytest -q 2>&1 | tail -3", Some(0), piped, now_ms()).unwrap();
         let text = store.handoff("s1", budget(10_000), &words).unwrap();
         let expected = "Handoff of session s1 (claude) in /repo\n\
                         Last test runs:\n\

@@ -58,8 +58,9 @@ pub struct FileTouch {
     pub last_ms: i64,
 }
 
-/// What a command was run for, as far as a handoff cares.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// What a command was run for, as far as a handoff cares. Serializable, as a record the daemon
+/// has queued for state.db is kept in its journal until it is written.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum CommandKind {
     /// It ran tests, last: its exit status is theirs, and the next agent wants to know how the
     /// last run ended.
@@ -87,8 +88,8 @@ pub struct CommandRun {
     pub at_ms: i64,
 }
 
-/// How an attempted edit ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// How an attempted edit ended (serializable as [`CommandKind`] is).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum EditResult {
     Applied,
     /// Refused (no match, several matches, the file changed meanwhile, ...): the file is as it was.
@@ -119,14 +120,14 @@ pub struct Session {
 const INFO_COLUMNS: &str = "id, project, agent, created_ms, updated_ms, task";
 
 impl Store {
-    /// Creates the session, or marks an existing one as active now.
+    /// Creates the session, or marks an existing one as active at `at_ms` (the time of the call
+    /// that touched it, which a write queued behind another process's lock makes later).
     ///
     /// Project and agent are fixed at creation; a session id reused for another project is
     /// refused, because its notes would mislead whoever loads that project.
-    pub fn touch_session(&mut self, id: &str, project: &str, agent: &str) -> Result<SessionInfo> {
+    pub fn touch_session(&mut self, id: &str, project: &str, agent: &str, at_ms: i64) -> Result<SessionInfo> {
         non_empty("session id", id)?;
         non_empty("project", project)?;
-        let now = now_ms();
         let tx = self.write()?;
         match info(&tx, id)? {
             Some(existing) if existing.project != project => {
@@ -136,11 +137,11 @@ impl Store {
                     requested: project.to_owned(),
                 });
             }
-            Some(_) => bump(&tx, id, now)?,
+            Some(_) => bump(&tx, id, at_ms)?,
             None => {
                 tx.execute(
                     "INSERT INTO sessions (id, project, agent, created_ms, updated_ms) VALUES (?1, ?2, ?3, ?4, ?4)",
-                    params![id, project, agent, now],
+                    params![id, project, agent, at_ms],
                 )?;
             }
         }
@@ -178,51 +179,49 @@ impl Store {
         Ok(number)
     }
 
-    /// Records that the session touched `path` in `mode`, sending `tokens` for it.
-    pub fn record_file(&mut self, id: &str, path: &str, mode: &str, tokens: u64) -> Result<()> {
+    /// Records that the session touched `path` in `mode` at `at_ms`, sending `tokens` for it.
+    pub fn record_file(&mut self, id: &str, path: &str, mode: &str, tokens: u64, at_ms: i64) -> Result<()> {
         non_empty("path", path)?;
         let tokens = sql_count("tokens", tokens)?;
-        let now = now_ms();
         let tx = self.write()?;
-        bump(&tx, id, now)?;
+        bump(&tx, id, at_ms)?;
         tx.execute(
             "INSERT INTO session_files (session_id, path, mode, tokens, count, last_ms)
              VALUES (?1, ?2, ?3, ?4, 1, ?5)
              ON CONFLICT (session_id, path) DO UPDATE SET
                  mode = excluded.mode, tokens = tokens + excluded.tokens, count = count + 1,
-                 last_ms = excluded.last_ms",
-            params![id, path, mode, tokens, now],
+                 last_ms = max(last_ms, excluded.last_ms)",
+            params![id, path, mode, tokens, at_ms],
         )?;
         Ok(tx.commit()?)
     }
 
-    /// Records an edit the session attempted on `path`; returns its id.
-    pub fn record_edit(&mut self, id: &str, path: &str, result: EditResult) -> Result<i64> {
+    /// Records an edit the session attempted on `path` at `at_ms`; returns its id.
+    pub fn record_edit(&mut self, id: &str, path: &str, result: EditResult, at_ms: i64) -> Result<i64> {
         non_empty("path", path)?;
-        let now = now_ms();
         let tx = self.write()?;
-        bump(&tx, id, now)?;
+        bump(&tx, id, at_ms)?;
         tx.execute(
             "INSERT INTO session_edits (session_id, path, applied, at_ms) VALUES (?1, ?2, ?3, ?4)",
-            params![id, path, result == EditResult::Applied, now],
+            params![id, path, result == EditResult::Applied, at_ms],
         )?;
         let edit = tx.last_insert_rowid();
         tx.commit()?;
         Ok(edit)
     }
 
-    /// Records a command the session ran; returns its id.
+    /// Records a command the session ran at `at_ms`; returns its id.
     pub fn record_command(
         &mut self,
         id: &str,
         command: &str,
         exit_code: Option<i32>,
         kind: CommandKind,
+        at_ms: i64,
     ) -> Result<i64> {
         non_empty("command", command)?;
-        let now = now_ms();
         let tx = self.write()?;
-        bump(&tx, id, now)?;
+        bump(&tx, id, at_ms)?;
         let ends_with = match &kind {
             CommandKind::TestNotLast { last } => Some(last.as_str()),
             CommandKind::Test | CommandKind::Other => None,
@@ -230,7 +229,7 @@ impl Store {
         tx.execute(
             "INSERT INTO session_commands (session_id, command, exit_code, test, ends_with, at_ms) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![id, command, exit_code, kind.ran_tests(), ends_with, now],
+            params![id, command, exit_code, kind.ran_tests(), ends_with, at_ms],
         )?;
         let run = tx.last_insert_rowid();
         tx.commit()?;
@@ -338,7 +337,7 @@ fn info_from_row(row: &Row<'_>) -> rusqlite::Result<SessionInfo> {
     })
 }
 
-/// Marks the session as updated now; fails if it does not exist. `max` keeps `updated_ms` from
+/// Marks the session as updated at `now`; fails if it does not exist. `max` keeps `updated_ms` from
 /// going backwards when clocks of two processes disagree.
 fn bump(conn: &Connection, id: &str, now: i64) -> Result<()> {
     let changed =
@@ -362,11 +361,11 @@ mod tests {
     #[test]
     fn touch_creates_then_bumps() {
         let (_dir, mut store) = temp_store();
-        let created = store.touch_session("s1", "/repo", "claude").unwrap();
+        let created = store.touch_session("s1", "/repo", "claude", now_ms()).unwrap();
         assert_eq!((created.project.as_str(), created.agent.as_str()), ("/repo", "claude"));
         assert_eq!(created.created_ms, created.updated_ms);
         pause();
-        let touched = store.touch_session("s1", "/repo", "other-agent").unwrap();
+        let touched = store.touch_session("s1", "/repo", "other-agent", now_ms()).unwrap();
         assert_eq!(touched.created_ms, created.created_ms);
         assert!(touched.updated_ms > created.updated_ms);
         assert_eq!(touched.agent, "claude", "the agent is fixed at creation");
@@ -375,8 +374,8 @@ mod tests {
     #[test]
     fn reusing_an_id_for_another_project_is_refused() {
         let (_dir, mut store) = temp_store();
-        store.touch_session("s1", "/a", "agent").unwrap();
-        let error = store.touch_session("s1", "/b", "agent").unwrap_err();
+        store.touch_session("s1", "/a", "agent", now_ms()).unwrap();
+        let error = store.touch_session("s1", "/b", "agent", now_ms()).unwrap_err();
         assert!(matches!(error, Error::SessionProjectMismatch { .. }), "{error}");
         assert_eq!(store.session("s1").unwrap().unwrap().info.project, "/a");
     }
@@ -386,9 +385,9 @@ mod tests {
         let (_dir, mut store) = temp_store();
         let error = store.add_note("ghost", NoteKind::Finding, "x").unwrap_err();
         assert!(matches!(error, Error::SessionNotFound { .. }), "{error}");
-        assert!(store.record_file("ghost", "a.rs", "full", 1).is_err());
-        assert!(store.record_command("ghost", "ls", Some(0), CommandKind::Other).is_err());
-        assert!(store.record_edit("ghost", "a.rs", EditResult::Applied).is_err());
+        assert!(store.record_file("ghost", "a.rs", "full", 1, now_ms()).is_err());
+        assert!(store.record_command("ghost", "ls", Some(0), CommandKind::Other, now_ms()).is_err());
+        assert!(store.record_edit("ghost", "a.rs", EditResult::Applied, now_ms()).is_err());
         assert!(store.set_task("ghost", "t").is_err());
         let orphans: i64 = store.conn.query_row("SELECT count(*) FROM session_notes", [], |row| row.get(0)).unwrap();
         assert_eq!(orphans, 0);
@@ -397,21 +396,21 @@ mod tests {
     #[test]
     fn records_everything_and_reads_it_back_in_order() {
         let (_dir, mut store) = temp_store();
-        store.touch_session("s1", "/repo", "claude").unwrap();
+        store.touch_session("s1", "/repo", "claude", now_ms()).unwrap();
         store.set_task("s1", "fix the parser").unwrap();
         store.add_note("s1", NoteKind::Finding, "lexer drops CR").unwrap();
         store.add_note("s1", NoteKind::Decision, "normalize line endings first").unwrap();
         store.add_note("s1", NoteKind::NextStep, "add a CRLF test").unwrap();
         store.add_note("s1", NoteKind::Finding, "tests use LF only").unwrap();
-        store.record_file("s1", "src/lex.rs", "full", 900).unwrap();
-        store.record_file("s1", "src/parse.rs", "map", 120).unwrap();
-        store.record_file("s1", "src/lex.rs", "diff", 40).unwrap();
-        store.record_edit("s1", "src/lex.rs", EditResult::Failed).unwrap();
-        store.record_edit("s1", "src/lex.rs", EditResult::Applied).unwrap();
-        store.record_command("s1", "cargo test", Some(101), CommandKind::Test).unwrap();
-        store.record_command("s1", "sleep 100", None, CommandKind::Other).unwrap();
+        store.record_file("s1", "src/lex.rs", "full", 900, now_ms()).unwrap();
+        store.record_file("s1", "src/parse.rs", "map", 120, now_ms()).unwrap();
+        store.record_file("s1", "src/lex.rs", "diff", 40, now_ms()).unwrap();
+        store.record_edit("s1", "src/lex.rs", EditResult::Failed, now_ms()).unwrap();
+        store.record_edit("s1", "src/lex.rs", EditResult::Applied, now_ms()).unwrap();
+        store.record_command("s1", "cargo test", Some(101), CommandKind::Test, now_ms()).unwrap();
+        store.record_command("s1", "sleep 100", None, CommandKind::Other, now_ms()).unwrap();
         let piped = CommandKind::TestNotLast { last: "tail".into() };
-        store.record_command("s1", "pytest | tail -3", Some(0), piped.clone()).unwrap();
+        store.record_command("s1", "pytest | tail -3", Some(0), piped.clone(), now_ms()).unwrap();
 
         let session = store.session("s1").unwrap().unwrap();
         assert_eq!(session.info.task.as_deref(), Some("fix the parser"));
@@ -440,10 +439,10 @@ mod tests {
     fn list_is_most_recent_first_and_load_returns_the_latest() {
         let (_dir, mut store) = temp_store();
         for id in ["old", "mid", "new"] {
-            store.touch_session(id, "/repo", "agent").unwrap();
+            store.touch_session(id, "/repo", "agent", now_ms()).unwrap();
             pause();
         }
-        store.touch_session("elsewhere", "/other", "agent").unwrap();
+        store.touch_session("elsewhere", "/other", "agent", now_ms()).unwrap();
         let ids = |store: &Store| store.sessions("/repo", 10).unwrap().into_iter().map(|s| s.id).collect::<Vec<_>>();
         assert_eq!(ids(&store), ["new", "mid", "old"]);
         pause();
@@ -460,8 +459,8 @@ mod tests {
     #[test]
     fn notes_are_numbered_per_session_and_kind() {
         let (_dir, mut store) = temp_store();
-        store.touch_session("a", "/repo", "agent").unwrap();
-        store.touch_session("b", "/repo", "agent").unwrap();
+        store.touch_session("a", "/repo", "agent", now_ms()).unwrap();
+        store.touch_session("b", "/repo", "agent", now_ms()).unwrap();
         for i in 0..3 {
             store.add_note("a", NoteKind::Finding, &format!("a{i}")).unwrap();
         }
@@ -474,7 +473,7 @@ mod tests {
     #[test]
     fn empty_identifiers_are_refused() {
         let (_dir, mut store) = temp_store();
-        assert!(matches!(store.touch_session("", "/p", "a"), Err(Error::InvalidInput(_))));
-        assert!(matches!(store.touch_session("s", " ", "a"), Err(Error::InvalidInput(_))));
+        assert!(matches!(store.touch_session("", "/p", "a", now_ms()), Err(Error::InvalidInput(_))));
+        assert!(matches!(store.touch_session("s", " ", "a", now_ms()), Err(Error::InvalidInput(_))));
     }
 }

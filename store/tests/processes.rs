@@ -61,7 +61,7 @@ fn event(project: &str, i: u64) -> Event<'_> {
 /// `ledger <last id>`, `fact <key> <id>` or `note <text>`.
 fn endless_writer(db: &Path) {
     let mut store = Store::open(db, Check::Everything).expect("open the store").store;
-    store.touch_session("durable", "/durable", "endless").expect("create the session");
+    store.touch_session("durable", "/durable", "endless", 1_700_000_000_000).expect("create the session");
     let mut out = std::io::stdout().lock();
     for i in 0u64.. {
         let ack = match i % 4 {
@@ -165,9 +165,9 @@ fn racer(db: &Path, n: u64) {
     let mut store = Store::open(db, Check::SkipLedger).expect("open the store").store;
     let project = format!("/racer{n}");
     for i in 0..RACE_ROUNDS {
-        store.touch_session("shared", "/shared", &format!("racer-{n}")).unwrap();
+        store.touch_session("shared", "/shared", &format!("racer-{n}"), 1_700_000_000_000).unwrap();
         store.add_note("shared", NoteKind::Finding, &format!("r{n}-{i}")).unwrap();
-        store.record_file("shared", "shared.rs", "full", 1).unwrap();
+        store.record_file("shared", "shared.rs", "full", 1, 1_700_000_000_000).unwrap();
         store.append(&event(&project, i)).unwrap();
         let own_key = format!("r{n}-k{i}");
         let value = format!("r{n}-{i}");

@@ -154,3 +154,39 @@ fn a_file_swapped_for_a_symlink_to_outside_is_never_read_through_it() {
         started.elapsed()
     );
 }
+
+/// A file-size limit (`ulimit -f`) on the daemon ended it with SIGXFSZ the first time a write
+/// passed the limit (an archived output's blob here), and every write it had queued with it. The
+/// write fails instead: the output and exit code come back saying why the rest was not archived,
+/// and the daemon serves on. The user's commands keep the signal's default action, as in their
+/// own shell.
+#[test]
+fn a_file_size_limit_fails_the_write_past_it_and_the_daemon_serves_on() {
+    let home = Home::new();
+    let root = project(&home);
+    let limited = home.path().join("limited-lean-ctxd");
+    let daemon = lean_ctx_tests::bin("lean-ctxd");
+    // 2,048 blocks of 512 bytes: 1 MiB.
+    std::fs::write(&limited, format!("#!/bin/sh\nulimit -f 2048\nexec '{}' \"$@\"\n", daemon.display())).unwrap();
+    std::fs::set_permissions(&limited, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let mut daemon = home.spawn_daemon_of(&limited, &[]);
+
+    // About 2 MB of text that compresses to more than 1 MiB.
+    let out = lctx(&home, &root, &["run", "--", "head -c 1500000 /dev/urandom | base64 -w 100; exit 3"]);
+    assert_eq!(out.status.code(), Some(3), "the command's own exit code: {}", describe(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("[full output not archived (") && text.contains("File too large") && text.contains("ulimit -f"),
+        "it says why the output was not kept: {}",
+        describe(&out)
+    );
+    assert!(!daemon.exited(), "the daemon is still running: {}", home.daemon_log());
+
+    let killed = lctx(&home, &root, &["run", "--", "head -c 2000000 /dev/zero > big; echo exit=$?"]);
+    assert!(
+        String::from_utf8_lossy(&killed.stdout).contains("exit=153"),
+        "SIGXFSZ ends the command: {}",
+        describe(&killed)
+    );
+    assert!(!daemon.exited(), "the daemon is still running: {}", home.daemon_log());
+}

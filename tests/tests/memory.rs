@@ -738,3 +738,69 @@ fn fallbacks_gone(home: &Home) {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// The id a run's answer names for its archived output.
+fn archive_id_in(run: &std::process::Output) -> String {
+    let text = String::from_utf8_lossy(&run.stdout);
+    let at = text.find("ctx_expand id=").unwrap_or_else(|| panic!("the output is archived: {text}"));
+    text[at + "ctx_expand id=".len()..][..16].to_string()
+}
+
+/// A daemon killed (kill -9) right after answering took the writes it had queued with it: the
+/// run's ledger event, its session record, and the row of its archived output, whose id the
+/// answer named and which then expanded to nothing. Here another process holds state.db's write
+/// lock, so the writes are still queued when the kill comes; the next engine makes them from the
+/// daemon's journal.
+#[test]
+fn writes_a_killed_daemon_had_queued_are_made_by_the_next_engine() {
+    let home = Home::new();
+    let root = project(&home);
+    let script = noisy_tests(&root);
+    let daemon = home.spawn_daemon(&[]);
+    ok(lctx(&home, &root, false, &["gain"]));
+    let holder = rusqlite::Connection::open(home.dirs().data.join("state.db")).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let run = lctx(&home, &root, false, &["--session", "s1", "run", "--", "./pytest"]);
+    assert_eq!(run.status.code(), Some(1), "{}", describe(&run));
+    let id = archive_id_in(&run);
+    drop(daemon);
+    holder.execute_batch("ROLLBACK").unwrap();
+
+    let expanded = lctx(&home, &root, true, &["expand", &id]);
+    let original = home.command(&script).current_dir(&root).output().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&expanded.stdout),
+        String::from_utf8_lossy(&original.stdout),
+        "{}",
+        describe(&expanded)
+    );
+    let status = ok(lctx(&home, &root, true, &["--session", "s1", "session", "status"]));
+    assert!(status.contains("commands 1"), "{status}");
+    // The run's event and the expand's.
+    let gain: serde_json::Value = serde_json::from_str(&ok(lctx(&home, &root, true, &["gain", "--json"]))).unwrap();
+    assert_eq!((gain["total"]["events"].as_u64(), gain["unrecorded"]["events"].as_u64()), (Some(2), Some(0)), "{gain}");
+    let journals = std::fs::read_dir(home.dirs().data.join("journal")).unwrap().count();
+    assert_eq!(journals, 0, "the killed daemon's journal is removed once its writes are made");
+}
+
+/// Knowledge is no write of the writer's, yet a recall waited for the writes queued before it
+/// (a read's ledger event) while another process held state.db's write lock: the busy timeout,
+/// 10 s. It is answered at once, and the read's event is appended once the lock is released.
+#[test]
+fn a_recall_does_not_wait_for_queued_writes_while_another_process_holds_state_db() {
+    let home = Home::new();
+    let root = project(&home);
+    let _daemon = home.spawn_daemon(&[]);
+    ok(lctx(&home, &root, false, &["knowledge", "remember", "parser", "handles CRLF"]));
+    let holder = rusqlite::Connection::open(home.dirs().data.join("state.db")).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+    ok(lctx(&home, &root, false, &["read", "notes.md", "-m", "full"]));
+    let started = std::time::Instant::now();
+    let recalled = ok(lctx(&home, &root, false, &["knowledge", "recall", "parser"]));
+    let waited = started.elapsed();
+    holder.execute_batch("ROLLBACK").unwrap();
+    assert!(recalled.contains("parser = handles CRLF"), "{recalled}");
+    assert!(waited < Duration::from_secs(5), "the recall waited {waited:?} for the queued read's event");
+    let gain = home.lctx_json(&["gain", "--json"]);
+    assert_eq!((gain["total"]["events"].as_u64(), gain["unrecorded"]["events"].as_u64()), (Some(1), Some(0)), "{gain}");
+}

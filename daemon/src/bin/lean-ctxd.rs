@@ -52,6 +52,12 @@ fn main() -> ExitCode {
         // it starts inherits it and gives it back to the user's commands.
         privacy::private_umask();
         heap::limit_arenas();
+        // A file-size limit (`ulimit -f`) sends SIGXFSZ to a process writing past it, whose
+        // default action ends the daemon and every write it had queued. Ignored, the write fails
+        // with EFBIG instead, which the request or the writer reports like any failed write. The
+        // user's commands get the default back (`shell::exec`).
+        // SAFETY: called before any thread is started; SIG_IGN runs no code of ours.
+        unsafe { libc::signal(libc::SIGXFSZ, libc::SIG_IGN) };
     }
     let result = if args.stdio {
         pipe::run()

@@ -92,10 +92,10 @@ impl IndexWindow {
     }
 }
 
-/// Writes one output into the archive as it arrives.
-pub struct ArchiveWriter {
-    temp: TempFile,
-    encoder: zstd::stream::Encoder<'static, BufWriter<File>>,
+/// What a blob's row is made of, taken from its raw bytes as they pass: their hash (the id),
+/// size, lines and indexed text.
+#[derive(Debug, Default)]
+struct Tally {
     hasher: blake3::Hasher,
     raw_bytes: u64,
     newlines: u64,
@@ -103,9 +103,39 @@ pub struct ArchiveWriter {
     index: IndexWindow,
 }
 
+impl Tally {
+    fn push(&mut self, bytes: &[u8]) {
+        self.hasher.update(bytes);
+        self.raw_bytes += bytes.len() as u64;
+        self.newlines += bytes.iter().filter(|&&byte| byte == b'\n').count() as u64;
+        if let Some(&last) = bytes.last() {
+            self.last = Some(last);
+        }
+        self.index.push(bytes);
+    }
+
+    /// The blob in `temp`, whose file holds `stored_bytes`.
+    fn written(self, temp: TempFile, stored_bytes: u64) -> WrittenBlob {
+        let Tally { hasher, raw_bytes, newlines, last, index } = self;
+        let id = hasher.finalize().to_hex()[..ARCHIVE_ID_LEN].to_owned();
+        let raw_lines = newlines + u64::from(last.is_some_and(|byte| byte != b'\n'));
+        WrittenBlob(Arc::new(Written { temp, id, raw_bytes, raw_lines, stored_bytes, index_text: index.text() }))
+    }
+}
+
+/// Writes one output into the archive as it arrives.
+pub struct ArchiveWriter {
+    temp: TempFile,
+    encoder: zstd::stream::Encoder<'static, BufWriter<File>>,
+    tally: Tally,
+}
+
 impl std::fmt::Debug for ArchiveWriter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ArchiveWriter").field("temp", &self.temp.path).field("raw_bytes", &self.raw_bytes).finish()
+        f.debug_struct("ArchiveWriter")
+            .field("temp", &self.temp.path)
+            .field("raw_bytes", &self.tally.raw_bytes)
+            .finish()
     }
 }
 
@@ -138,15 +168,7 @@ impl ArchiveWriter {
         let mut encoder =
             zstd::stream::Encoder::new(BufWriter::new(writer), LEVEL).map_err(|e| io_error("start", e))?;
         encoder.include_checksum(true).map_err(|e| io_error("start", e))?;
-        Ok(ArchiveWriter {
-            temp,
-            encoder,
-            hasher: blake3::Hasher::new(),
-            raw_bytes: 0,
-            newlines: 0,
-            last: None,
-            index: IndexWindow::default(),
-        })
+        Ok(ArchiveWriter { temp, encoder, tally: Tally::default() })
     }
 
     /// Appends `bytes` to the output.
@@ -159,35 +181,29 @@ impl ArchiveWriter {
             path: self.temp.path.clone(),
             source,
         })?;
-        self.hasher.update(bytes);
-        self.raw_bytes += bytes.len() as u64;
-        self.newlines += bytes.iter().filter(|&&byte| byte == b'\n').count() as u64;
-        self.last = bytes.last().copied();
-        self.index.push(bytes);
+        self.tally.push(bytes);
         Ok(())
     }
 
     /// Bytes written so far.
     pub fn len(&self) -> u64 {
-        self.raw_bytes
+        self.tally.raw_bytes
     }
 
     /// Whether nothing was written yet.
     pub fn is_empty(&self) -> bool {
-        self.raw_bytes == 0
+        self.tally.raw_bytes == 0
     }
 
     /// Ends the output: its blob is complete on disk, ready for [`Store::archive_put_written`].
     pub fn finish(self) -> Result<WrittenBlob> {
-        let ArchiveWriter { temp, encoder, hasher, raw_bytes, newlines, last, index } = self;
+        let ArchiveWriter { temp, encoder, tally } = self;
         let io_error = |source| Error::Io { action: "write the archive blob", path: temp.path.clone(), source };
         let mut buffered = encoder.finish().map_err(io_error)?;
         buffered.flush().map_err(io_error)?;
         drop(buffered);
         let stored_bytes = fs::metadata(&temp.path).map_err(io_error)?.len();
-        let id = hasher.finalize().to_hex()[..ARCHIVE_ID_LEN].to_owned();
-        let raw_lines = newlines + u64::from(last.is_some_and(|byte| byte != b'\n'));
-        Ok(WrittenBlob(Arc::new(Written { temp, id, raw_bytes, raw_lines, stored_bytes, index_text: index.text() })))
+        Ok(tally.written(temp, stored_bytes))
     }
 }
 
@@ -215,6 +231,39 @@ impl PartialEq for WrittenBlob {
 impl Eq for WrittenBlob {}
 
 impl WrittenBlob {
+    /// The blob finished in the staging file at `path` ([`WrittenBlob::path`]) by a process that
+    /// ended before putting it (killed right after its answer named the id), taken over with
+    /// its lock: read back whole, so its id and row are what the writer's were. Fails when the
+    /// file is gone (put or swept since), another process holds it, or it does not decompress.
+    pub fn recover(path: &Path) -> Result<WrittenBlob> {
+        let io_error = |action, source| Error::Io { action, path: path.to_path_buf(), source };
+        if !path.file_name().and_then(|name| name.to_str()).is_some_and(is_temp_name) {
+            return Err(Error::InvalidInput(format!("{} is no archive staging file", path.display())));
+        }
+        let file = File::open(path).map_err(|e| io_error("open", e))?;
+        file.try_lock().map_err(|e| io_error("lock", io::Error::other(e.to_string())))?;
+        let temp = TempFile { path: path.to_path_buf(), _lock: file, placed: AtomicBool::new(false) };
+        let stored_bytes = temp._lock.metadata().map_err(|e| io_error("read", e))?.len();
+        let mut decoder = zstd::stream::read::Decoder::new(&temp._lock).map_err(|e| io_error("read", e))?;
+        let mut tally = Tally::default();
+        let mut chunk = vec![0; 64 * 1024];
+        loop {
+            match io::Read::read(&mut decoder, &mut chunk) {
+                Ok(0) => break,
+                Ok(n) => tally.push(&chunk[..n]),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(io_error("decompress", e)),
+            }
+        }
+        drop(decoder);
+        Ok(tally.written(temp, stored_bytes))
+    }
+
+    /// The staging file holding the blob until it is put.
+    pub fn path(&self) -> &Path {
+        &self.0.temp.path
+    }
+
     /// The id the output will be archived under: the hash of every byte written.
     pub fn id(&self) -> &str {
         &self.0.id

@@ -185,3 +185,33 @@ fn a_streamed_put_carries_no_text_and_a_damaged_blob_is_reported_while_reading()
     let error = reader.read_line(&mut Vec::new()).unwrap_err();
     assert!(matches!(error, Error::ArchiveDamaged { .. }), "{error}");
 }
+
+/// A process killed after its answer named a blob's id, before putting it, leaves the blob in
+/// its staging file, unlocked: the next process recovers it with the same id, size, lines and
+/// searchable text, and puts it, so the id expands; a recovered file another holds, or no
+/// staging file, is refused.
+#[test]
+fn a_blob_a_killed_process_staged_is_recovered_whole_and_put_under_its_id() {
+    let (dir, mut store) = temp_store();
+    let archive = dir.path().join("archive");
+    let text = long_log();
+    let written = write_in_pieces(&archive, &text, 65_537);
+    // The file as the killed process left it: its lock went with the process.
+    let left = incoming_dir(&archive).join(".stream-1-2-0.tmp");
+    fs::copy(written.path(), &left).unwrap();
+
+    let recovered = WrittenBlob::recover(&left).unwrap();
+    assert_eq!(recovered.id(), written.id());
+    assert_eq!(
+        (recovered.raw_bytes(), recovered.raw_lines(), recovered.stored_bytes()),
+        (written.raw_bytes(), written.raw_lines(), written.stored_bytes())
+    );
+    assert!(recovered.index_text() == written.index_text());
+    assert!(WrittenBlob::recover(&left).is_err(), "the recovered blob holds its file's lock");
+    assert!(WrittenBlob::recover(written.path()).is_err(), "the writer's blob holds its file's lock");
+    let id = store.archive_put_written(&archive, &streamed("make"), &recovered).unwrap();
+    assert!(read_back(&store, &archive, &id) == text);
+    assert!(!left.exists());
+    assert!(WrittenBlob::recover(&left).is_err(), "a put blob is no longer staged");
+    assert!(matches!(WrittenBlob::recover(&archive.join("state.db")), Err(Error::InvalidInput(_))));
+}

@@ -147,7 +147,7 @@ impl Engine {
             "task" => {
                 let (task, secrets) = self.masked(require("value (the task)", value, "task")?);
                 self.memory.with(|s| {
-                    s.touch_session(id, &project, caller.agent)?;
+                    s.touch_session(id, &project, caller.agent, super::now_ms())?;
                     s.set_task(id, &task)
                 })?;
                 format!("task set for {id}{}", masked_note(secrets))
@@ -160,7 +160,7 @@ impl Engine {
                 };
                 let (text, secrets) = self.masked(require("value", value, action)?);
                 let n = self.memory.with(|s| {
-                    s.touch_session(id, &project, caller.agent)?;
+                    s.touch_session(id, &project, caller.agent, super::now_ms())?;
                     s.add_note(id, kind, &text)
                 })?;
                 let what = if action == "next" { "next step" } else { action };
@@ -175,6 +175,8 @@ impl Engine {
         answer(text)
     }
 
+    /// One ctx_knowledge action. Knowledge is never queued for state.db's writer, so none of it
+    /// waits for what is ([`super::Memory::with_unqueued`]).
     pub fn knowledge_action(&self, caller: &Caller<'_>, p: &KnowledgeParams) -> EngineResult<(String, Vec<Fact>)> {
         let scope = self.scope_of(caller)?;
         let project = scope.root.display().to_string();
@@ -197,7 +199,7 @@ impl Engine {
             facts.truncate(limit);
             let mut text = render::facts(&facts, empty, render::Values::Cut(p.surface));
             if let Some(category) = category.filter(|_| facts.is_empty()) {
-                let categories = self.memory.with(|s| s.categories(&project))?;
+                let categories = self.memory.with_unqueued(|s| s.categories(&project))?;
                 if !categories.iter().any(|known| known == category) {
                     text = render::no_facts_in(category, &categories);
                 }
@@ -225,28 +227,28 @@ impl Engine {
                     source_session: (!caller.session.is_empty()).then_some(caller.session),
                     confidence: p.confidence,
                 };
-                let mut text = render::remembered(&self.memory.with(|s| s.remember(&fact))?);
+                let mut text = render::remembered(&self.memory.with_unqueued(|s| s.remember(&fact))?);
                 text.push_str(&masked_note(key_secrets + value_secrets + category_secrets));
                 Ok((text, Vec::new()))
             }
             "recall" => {
                 // Every match, so the answer can say how many the limit left out.
-                let facts = self.memory.with(|s| s.recall(&project, &p.query, category, usize::MAX))?;
+                let facts = self.memory.with_unqueued(|s| s.recall(&project, &p.query, category, usize::MAX))?;
                 listing(facts, "no matching facts")
             }
             "forget" => {
                 let key = masked_key("forget")?;
-                if !self.memory.with(|s| s.forget(&project, &key))? {
+                if !self.memory.with_unqueued(|s| s.forget(&project, &key))? {
                     return Err(EngineError::not_found(format!(
                         "no current fact `{key}` in this project; `list` shows the keys"
                     )));
                 }
                 Ok((format!("forgot {key} (history kept)"), Vec::new()))
             }
-            "list" => listing(self.memory.with(|s| s.facts(&project, category))?, "no facts yet"),
+            "list" => listing(self.memory.with_unqueued(|s| s.facts(&project, category))?, "no facts yet"),
             "history" => {
                 let key = masked_key("history")?;
-                let facts = self.memory.with(|s| s.history(&project, &key))?;
+                let facts = self.memory.with_unqueued(|s| s.history(&project, &key))?;
                 Ok((render::facts(&facts, &format!("no history for {key}"), render::Values::Whole), facts))
             }
             other => {

@@ -7,6 +7,7 @@
 //! that never touch memory never create it.
 
 pub mod actions;
+mod journal;
 pub mod render;
 mod unrecorded;
 mod writer;
@@ -39,11 +40,14 @@ struct Db {
     /// Writes lost since this process started. A lock of its own: a caller counts a write the
     /// writer's full queue refused while the writer holds `store`, waiting for SQLite.
     unrecorded: Mutex<Option<Unrecorded>>,
+    /// The writes queued and not yet made, kept should the process be killed.
+    journal: journal::Journal,
 }
 
 impl Memory {
     pub fn new(path: PathBuf, check: Check) -> Memory {
         let db = Arc::new(Db {
+            journal: journal::Journal::beside(&path),
             path,
             check,
             store: Mutex::new(locks::ids::MEMORY_STORE, None),
@@ -61,6 +65,13 @@ impl Memory {
     /// shows the command it just ran, an archive id an answer named expands.
     pub fn with<R>(&self, f: impl FnOnce(&mut Store) -> lean_ctx_store::Result<R>) -> EngineResult<R> {
         self.writer.flush();
+        self.db.with(f)
+    }
+
+    /// Runs `f` on the store, opening it first if needed, without waiting for the writes queued
+    /// before: for what the writer never writes (knowledge), which a flush would only make wait
+    /// while another process holds state.db's write lock.
+    pub fn with_unqueued<R>(&self, f: impl FnOnce(&mut Store) -> lean_ctx_store::Result<R>) -> EngineResult<R> {
         self.db.with(f)
     }
 
@@ -83,10 +94,11 @@ impl Memory {
         self.writer.submit(event);
     }
 
-    /// Waits until every write queued so far is made or counted unrecorded: before the process
-    /// exits, or the writes still queued are lost uncounted.
+    /// Waits until every write queued so far is made or counted unrecorded, and removes the
+    /// journal that kept them: before the process exits, which leaves no journal behind then.
     pub fn flush(&self) {
         self.writer.flush();
+        self.db.journal.retire();
     }
 
     /// The writes this process could not make since it started, if any, as of now: those still
@@ -263,6 +275,7 @@ impl Memory {
             id: caller.session.to_string(),
             project: project.to_string(),
             agent: caller.agent.to_string(),
+            at_ms: now_ms(),
             record,
         });
     }

@@ -22,6 +22,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use lean_ctx_store::{BUSY_TIMEOUT, Event, Shape, Store};
+use serde::{Deserialize, Serialize};
 
 use super::writes::Write;
 use super::{Db, store_error};
@@ -44,9 +45,16 @@ pub(super) struct Writer {
     thread: Option<JoinHandle<()>>,
 }
 
-enum Job {
-    Append(Queued),
+/// What the writer makes: a ledger event, or another write.
+#[derive(Serialize, Deserialize)]
+pub(super) enum Work {
+    Event(Queued),
     Write(Write),
+}
+
+pub(super) enum Job {
+    /// A work and its number in the journal (`None`: not journaled, as a sweep is not).
+    Work(Option<u64>, Work),
     /// Answered once every job before it is done.
     Flush(SyncSender<()>),
 }
@@ -71,26 +79,34 @@ impl Writer {
             return self.db.lost([event.tool], store_error(e).message);
         }
         let tool = event.tool;
-        self.queue(Job::Append(Queued::from(event)), |why| self.db.lost([tool], why));
+        self.queue(Work::Event(Queued::from(event)), |why| self.db.lost([tool], why));
     }
 
     /// Queues `write` without waiting; one that finds the queue full is counted unrecorded.
     pub(super) fn submit_write(&self, write: Write) {
         let lost_as = write.lost_as();
-        self.queue(Job::Write(write), |why| self.db.lost_write(lost_as, why));
+        self.queue(Work::Write(write), |why| self.db.lost_write(lost_as, why));
     }
 
-    /// Queues `job`, or tells `lost` why it could not.
-    fn queue(&self, job: Job, lost: impl FnOnce(String)) {
+    /// Journals `work` and queues it, or tells `lost` why it could not. A sweep is not
+    /// journaled: it loses nothing, the next one does its work.
+    fn queue(&self, work: Work, lost: impl FnOnce(String)) {
         let Some(jobs) = &self.jobs else { return };
-        match jobs.try_send(job) {
-            Ok(()) => {}
-            Err(TrySendError::Full(_)) => lost(format!(
+        let seq = match &work {
+            Work::Write(Write::Sweep { .. }) => None,
+            _ => self.db.journal.append(&work),
+        };
+        let why = match jobs.try_send(Job::Work(seq, work)) {
+            Ok(()) => return,
+            Err(TrySendError::Full(_)) => format!(
                 "{QUEUE} earlier writes were still waiting for state.db, which stayed locked by another process; \
                  look for a hung lean-ctxd or lctx process, or a sqlite3 shell left in a transaction"
-            )),
-            Err(TrySendError::Disconnected(_)) => lost("state.db's writer thread stopped (see the log)".into()),
-        }
+            ),
+            Err(TrySendError::Disconnected(_)) => "state.db's writer thread stopped (see the log)".into(),
+        };
+        // Counted now: not to be made again by a process adopting the journal.
+        self.db.journal.settled(&Vec::from_iter(seq));
+        lost(why);
     }
 
     /// Waits until every write submitted before is made or counted unrecorded.
@@ -114,44 +130,94 @@ impl Drop for Writer {
     }
 }
 
-/// The writer thread: takes what is queued, up to [`QUEUE`] jobs, makes its writes in order
-/// (consecutive ledger events in one transaction), then answers the flushes queued among them.
+/// The writer thread: first makes the writes of processes that died before making theirs (see
+/// [`super::journal`]), then takes what is queued, up to [`QUEUE`] jobs at a time.
 fn run(db: &Db, queue: &Receiver<Job>) {
+    let mut adopted = Batch::new();
+    adopted.adopt(db);
+    adopted.finish(db);
     while let Ok(first) = queue.recv() {
-        let mut patience = Patience::new();
-        let mut events = Vec::new();
-        let mut flushes = Vec::new();
-        let mut taken = 1;
-        let mut next = Some(first);
-        while let Some(job) = next {
-            match job {
-                Job::Append(event) => events.push(event),
-                Job::Write(write) => {
-                    append(db, &mut patience, &std::mem::take(&mut events));
-                    if let Err(why) = patience.attempt(db, |s| write.apply(s)) {
-                        db.lost_write(write.lost_as(), why);
-                    }
-                }
-                Job::Flush(done) => flushes.push(done),
-            }
-            next = if taken < QUEUE { queue.try_recv().ok() } else { None };
-            taken += 1;
+        let mut batch = Batch::new();
+        batch.take(db, first);
+        for job in queue.try_iter().take(QUEUE - 1) {
+            batch.take(db, job);
         }
-        append(db, &mut patience, &events);
-        for done in flushes {
-            let _ = done.send(());
-        }
+        batch.finish(db);
     }
 }
 
-/// Appends `events` in order, all or none; none are counted unrecorded with the reason.
-fn append(db: &Db, patience: &mut Patience, events: &[Queued]) {
-    if events.is_empty() {
-        return;
+/// The jobs settled at once: their writes made in order (consecutive ledger events in one
+/// transaction), then the journal told, then the flushes queued among them answered.
+struct Batch {
+    patience: Patience,
+    events: Vec<Queued>,
+    /// The journal's numbers of `events`.
+    event_seqs: Vec<u64>,
+    /// The journal's numbers of the works settled.
+    settled: Vec<u64>,
+    flushes: Vec<SyncSender<()>>,
+}
+
+impl Batch {
+    fn new() -> Batch {
+        Batch {
+            patience: Patience::new(),
+            events: Vec::new(),
+            event_seqs: Vec::new(),
+            settled: Vec::new(),
+            flushes: Vec::new(),
+        }
     }
-    let batch: Vec<Event<'_>> = events.iter().map(Queued::event).collect();
-    if let Err(why) = patience.attempt(db, |s| s.append_batch(&batch).map(drop)) {
-        db.lost(events.iter().map(|event| event.tool.as_str()), why);
+
+    fn take(&mut self, db: &Db, job: Job) {
+        match job {
+            Job::Work(seq, Work::Event(event)) => {
+                self.events.push(event);
+                self.event_seqs.extend(seq);
+            }
+            Job::Work(seq, Work::Write(write)) => {
+                // A sweep deletes staged blobs nobody holds: those of dead processes' journals
+                // are adopted first.
+                if matches!(write, Write::Sweep { .. }) {
+                    self.adopt(db);
+                }
+                self.append(db);
+                if let Err(why) = self.patience.attempt(db, |s| write.apply(s)) {
+                    db.lost_write(write.lost_as(), why);
+                }
+                self.settled.extend(seq);
+            }
+            Job::Flush(done) => self.flushes.push(done),
+        }
+    }
+
+    /// Takes the works of journals their processes left unsettled (never a sweep).
+    fn adopt(&mut self, db: &Db) {
+        for job in db.journal.adopt(db) {
+            self.take(db, job);
+        }
+    }
+
+    /// Appends the events taken so far in order, all or none; none are counted unrecorded with
+    /// the reason.
+    fn append(&mut self, db: &Db) {
+        if self.events.is_empty() {
+            return;
+        }
+        let events = std::mem::take(&mut self.events);
+        let batch: Vec<Event<'_>> = events.iter().map(Queued::event).collect();
+        if let Err(why) = self.patience.attempt(db, |s| s.append_batch(&batch).map(drop)) {
+            db.lost(events.iter().map(|event| event.tool.as_str()), why);
+        }
+        self.settled.append(&mut self.event_seqs);
+    }
+
+    fn finish(mut self, db: &Db) {
+        self.append(db);
+        db.journal.settled(&self.settled);
+        for done in self.flushes {
+            let _ = done.send(());
+        }
     }
 }
 
@@ -199,7 +265,8 @@ impl Patience {
 }
 
 /// An [`Event`] that owns its text, to outlive the call that recorded it.
-struct Queued {
+#[derive(Serialize, Deserialize)]
+pub(super) struct Queued {
     at_ms: i64,
     project: String,
     session: Option<String>,
@@ -212,7 +279,7 @@ struct Queued {
 }
 
 impl Queued {
-    fn from(event: &Event<'_>) -> Queued {
+    pub(super) fn from(event: &Event<'_>) -> Queued {
         let (mode, shape) = match event.shape {
             Shape::Mode(name) => (true, name),
             Shape::Family(name) => (false, name),
@@ -246,7 +313,7 @@ impl Queued {
 mod tests {
     use std::time::{Duration, Instant};
 
-    use lean_ctx_store::{BUSY_TIMEOUT, Check, GroupBy, Period};
+    use lean_ctx_store::{BUSY_TIMEOUT, Check, CommandKind, GroupBy, Period};
 
     use super::super::{Memory, now_ms, read_event};
     use crate::engine::Caller;
@@ -301,6 +368,28 @@ mod tests {
         assert!(waited < Duration::from_secs(2), "a session listing waited {waited:?} behind the writer");
         assert_eq!(memory.with(|s| s.verify()).unwrap(), 1);
         assert!(memory.unrecorded().is_none());
+    }
+
+    /// A session record queued behind another process's write lock carried the time the writer
+    /// made it, up to the busy timeout after the call: the session's times, its file's latest
+    /// touch and its command are the call's, and the records keep the calls' order.
+    #[test]
+    fn a_queued_session_record_carries_the_time_of_its_call() {
+        let (_dir, memory, holder) = locked_by_another_process();
+        let caller = Caller { cwd: "/p", project_root: None, session: "s1", agent: "test", host: "" };
+        let called = now_ms();
+        memory.touched(&caller, "/p", "a.rs", "full", 4);
+        memory.ran(&caller, "/p", "cargo build", 0, CommandKind::Other);
+        memory.ran(&caller, "/p", "cargo test", 1, CommandKind::Test);
+        std::thread::sleep(Duration::from_millis(500));
+        holder.execute_batch("ROLLBACK").unwrap();
+
+        let session = memory.with(|s| s.session("s1")).unwrap().expect("the session is written");
+        let late = called + 400;
+        let times = [session.info.created_ms, session.info.updated_ms, session.files[0].last_ms];
+        let commands: Vec<_> = session.commands.iter().map(|c| (c.command.as_str(), c.at_ms < late)).collect();
+        assert!(times.iter().all(|&at| at < late), "{times:?} stamped after {called} + 400 ms");
+        assert_eq!(commands, [("cargo build", true), ("cargo test", true)]);
     }
 
     /// A lock held past the busy timeout costs the writes queued together one wait, not one

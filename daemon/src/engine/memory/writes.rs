@@ -1,21 +1,31 @@
 //! The writes other than ledger events that the writer makes for a call after its answer: the
 //! call's record in its session, and the output it archived (with the archive's retention sweep,
-//! which must run before that put). Each owns what it writes, to outlive the call.
+//! which must run before that put). Each owns what it writes, to outlive the call, and is
+//! serializable, for the journal that keeps it until it is made.
 
 use std::path::PathBuf;
 
 use lean_ctx_store::{ArchiveEntry, CommandKind, EditResult, Store, WrittenBlob};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+#[derive(Serialize, Deserialize)]
 pub(super) enum Write {
-    /// The session created or bumped, then the call recorded in it.
-    Session { id: String, project: String, agent: String, record: Record },
+    /// The session created or bumped, then the call recorded in it, both at `at_ms`: when the
+    /// call was made, which a lock held elsewhere can leave seconds before the write.
+    Session { id: String, project: String, agent: String, at_ms: i64, record: Record },
     /// An output streamed into the archive's staging area, put under its id.
-    Archive { dir: PathBuf, entry: Entry, blob: WrittenBlob },
+    Archive {
+        dir: PathBuf,
+        entry: Entry,
+        #[serde(serialize_with = "staged_path", deserialize_with = "recovered")]
+        blob: WrittenBlob,
+    },
     /// Retention applied to the archive in `dir`.
     Sweep { dir: PathBuf, now_ms: i64, max_age_ms: i64, max_bytes: u64 },
 }
 
 /// What a call adds to its session.
+#[derive(Serialize, Deserialize)]
 pub(super) enum Record {
     File { path: String, mode: String, tokens: u64 },
     Edit { path: String, result: EditResult },
@@ -23,6 +33,7 @@ pub(super) enum Record {
 }
 
 /// An [`ArchiveEntry`] that owns its text; its bytes are in the blob.
+#[derive(Serialize, Deserialize)]
 pub(super) struct Entry {
     pub kind: String,
     pub label: String,
@@ -38,13 +49,13 @@ impl Write {
     /// steps that did not happen, and the session's touch, which only marks it active again.
     pub(super) fn apply(&self, store: &mut Store) -> lean_ctx_store::Result<()> {
         match self {
-            Write::Session { id, project, agent, record } => {
-                store.touch_session(id, project, agent)?;
+            Write::Session { id, project, agent, at_ms, record } => {
+                store.touch_session(id, project, agent, *at_ms)?;
                 match record {
-                    Record::File { path, mode, tokens } => store.record_file(id, path, mode, *tokens),
-                    Record::Edit { path, result } => store.record_edit(id, path, *result).map(drop),
+                    Record::File { path, mode, tokens } => store.record_file(id, path, mode, *tokens, *at_ms),
+                    Record::Edit { path, result } => store.record_edit(id, path, *result, *at_ms).map(drop),
                     Record::Command { command, exit_code, kind } => {
-                        store.record_command(id, command, Some(*exit_code), kind.clone()).map(drop)
+                        store.record_command(id, command, Some(*exit_code), kind.clone(), *at_ms).map(drop)
                     }
                 }
             }
@@ -79,4 +90,17 @@ impl Write {
             Write::Sweep { .. } => None,
         }
     }
+}
+
+/// A staged blob as the journal keeps it: its staging file.
+fn staged_path<S: Serializer>(blob: &WrittenBlob, serializer: S) -> Result<S::Ok, S::Error> {
+    blob.path().serialize(serializer)
+}
+
+/// A staged blob read back from the journal of a process that died before putting it.
+fn recovered<'de, D: Deserializer<'de>>(deserializer: D) -> Result<WrittenBlob, D::Error> {
+    let path = PathBuf::deserialize(deserializer)?;
+    WrittenBlob::recover(&path).map_err(|e| {
+        serde::de::Error::custom(format!("the output archived in {} cannot be recovered: {e}", path.display()))
+    })
 }

@@ -105,15 +105,17 @@ pub fn run(params: &ExecParams, spool: Spool<'_>, cancel: &Cancel) -> EngineResu
     // In the child, between fork and exec: become a subreaper (so detached
     // descendants stay below the command), and take back the user's umask —
     // lean-ctxd runs under 077 to keep its own files private, and the user's
-    // build outputs must not become private too.
+    // build outputs must not become private too — and SIGXFSZ's default
+    // action, which the daemon ignores and exec would pass on.
     let user_umask = lean_ctx_common::privacy::user_umask();
     // SAFETY: the hook makes only async-signal-safe system calls (prctl,
-    // umask) and allocates nothing, which is all pre_exec requires.
+    // umask, signal) and allocates nothing, which is all pre_exec requires.
     unsafe {
         cmd.pre_exec(move || {
             if let Some(mask) = user_umask {
                 libc::umask(mask);
             }
+            libc::signal(libc::SIGXFSZ, libc::SIG_DFL);
             descendants::become_subreaper()
         });
     }
