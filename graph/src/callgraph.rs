@@ -90,7 +90,11 @@ impl Graph {
     pub fn lookup(&self, symbol: &str, file: Option<&str>) -> Lookup {
         let symbol = symbol.trim();
         let (container, name) = match symbol.rsplit_once("::").or_else(|| symbol.rsplit_once('.')) {
-            Some((container, name)) => (Some(container.rsplit(['.', ':']).next().unwrap_or(container)), name),
+            // `Layer.prototype.handle_request`: a method of `Layer` (see `crate::js_assigned`).
+            Some((container, name)) => {
+                let container = container.strip_suffix(".prototype").unwrap_or(container);
+                (Some(container.rsplit(['.', ':']).next().unwrap_or(container)), name)
+            }
             None => (None, symbol),
         };
         let found: Vec<DefId> = self

@@ -261,7 +261,12 @@ fn flatten(items: &[Definition], container: Option<&str>, language: Language, li
             };
             let (name, container, kind) = match crate::commonjs::export_name(language, name, container.as_deref()) {
                 Some(exported) => (exported, None, if kind == Kind::Method { Kind::Function } else { kind }),
-                None => (name, container, kind),
+                None => match crate::js_assigned::member(language, name)
+                    .filter(|_| container.is_none() && matches!(kind, Kind::Function | Kind::Method))
+                {
+                    Some((member, owner)) => (member, Some(owner.to_string()), Kind::Method),
+                    None => (name, container, kind),
+                },
             };
             out.push(Def {
                 name: name.to_string(),

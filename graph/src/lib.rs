@@ -19,6 +19,7 @@ mod generated;
 pub mod graph;
 mod imports;
 mod interrupt;
+mod js_assigned;
 mod js_modules;
 mod method_sets;
 mod modules;

@@ -745,3 +745,46 @@ fn the_imported_class_decides_among_same_named_classes() {
     );
     assert!(callers(&graph, "Query::fetch", Some("build/q.js")).is_empty());
 }
+
+/// The graph of a project written in the test: (path, text) pairs, each file's language by its
+/// extension.
+fn project(files: &[(&str, &str)]) -> Graph {
+    let mut graph = Graph::new();
+    for (path, source) in files {
+        let language = lean_ctx_outline::Language::from_path(std::path::Path::new(path)).expect("a code file");
+        let facts = lean_ctx_graph::extract(language, source);
+        graph.upsert(path, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
+    }
+    graph
+}
+
+/// Functions assigned to an object's property or a constructor's prototype (express's
+/// `app.handle = function handle(…)`, `Layer.prototype.handle_request = function …`) are that
+/// object's or type's methods: asked about by the name they are written with, and called through
+/// `this` in the object's other methods.
+#[test]
+fn javascript_functions_assigned_to_properties_are_methods() {
+    let graph = project(&[
+        (
+            "lib/application.js",
+            "var app = exports = module.exports = {};\n\napp.init = function init() {\n  this.lazyrouter();\n};\n\n\
+             app.lazyrouter = function lazyrouter() {\n  return 1;\n};\n\napp.handle = function handle(req) {\n  \
+             this.lazyrouter();\n  return req;\n};\n",
+        ),
+        (
+            "lib/layer.js",
+            "function Layer(path) {\n  this.path = path;\n}\n\nLayer.prototype.handle_request = function handle(req) {\n  \
+             return req;\n};\n\nmodule.exports = Layer;\n",
+        ),
+        ("lib/router.js", "var Layer = require('./layer');\n\nfunction next(layer) {\n  layer.handle_request(1);\n}\n"),
+    ]);
+    assert_eq!(
+        callers(&graph, "app.lazyrouter", None),
+        ["lib/application.js:4 app::init [exact]", "lib/application.js:12 app::handle [exact]"]
+    );
+    assert_eq!(callers(&graph, "lazyrouter", Some("lib/application.js")), callers(&graph, "app.lazyrouter", None));
+    assert!(matches!(graph.lookup("app.handle", None), Lookup::Found(ids) if ids.len() == 1));
+    let handle_request = ["lib/router.js:4 next [likely]"];
+    assert_eq!(callers(&graph, "Layer.prototype.handle_request", None), handle_request);
+    assert_eq!(callers(&graph, "handle_request", None), handle_request);
+}
