@@ -393,6 +393,10 @@ impl Graph {
         caller: Option<&Def>,
     ) -> Option<Resolution> {
         let receiver = crate::commonjs::module_object(language, facts, receiver);
+        // `exports.f()`: the module's own `f`, which `exports.f = function` defines.
+        if crate::commonjs::is_own_exports(language, receiver) && r.kind != RefKind::Read {
+            return self.exact(self.module_level_named(file, language, &r.name, &|d| fits(r.kind, d)));
+        }
         // Most reads are of fields: a name no method or property has reaches nothing, and is not
         // typed at all (the repo map resolves every reference).
         if r.kind == RefKind::Read

@@ -788,3 +788,15 @@ fn javascript_functions_assigned_to_properties_are_methods() {
     assert_eq!(callers(&graph, "Layer.prototype.handle_request", None), handle_request);
     assert_eq!(callers(&graph, "handle_request", None), handle_request);
 }
+
+/// `exports.f()` calls the module's own `f`, which `exports.f = function` defines.
+#[test]
+fn javascript_calls_through_exports_are_the_modules_own() {
+    let graph = project(&[(
+        "lib/utils.js",
+        "exports.normalizeType = function (type) {\n  return type;\n};\n\nexports.normalizeTypes = function (types) {\n  \
+         var ret = [];\n  for (var i = 0; i < types.length; ++i) {\n    ret.push(exports.normalizeType(types[i]));\n  }\n  \
+         return ret;\n};\n",
+    )]);
+    assert_eq!(callers(&graph, "normalizeType", None), ["lib/utils.js:8 normalizeTypes [exact]"]);
+}
