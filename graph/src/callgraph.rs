@@ -107,12 +107,13 @@ impl Graph {
             })
             .cloned()
             .collect();
-        // `Order::Order`: a constructor asked about by its class's name is the class too, which
-        // `new Order()`, `super(…)` and `this(…)` resolve to (see below).
+        // `Order::Order`, JavaScript's `Animal::constructor`: a constructor asked about by its
+        // class's name is the class too, which `new Order()`, `super(…)` and `this(…)` resolve to
+        // (see below).
         let mut found = found;
-        if container == Some(name) {
+        if let Some(class) = container.filter(|c| *c == name || name == "constructor") {
             let classes: Vec<DefId> = self
-                .defs_named(name)
+                .defs_named(class)
                 .filter(|id| found.iter().any(|f| f.file == id.file) && self.def(id).is_some_and(|d| d.is_type()))
                 .cloned()
                 .collect();
@@ -128,9 +129,12 @@ impl Graph {
         let is_class_ctor = |id: &DefId| {
             self.def(id).is_some_and(|d| {
                 d.kind == "ctor"
-                    && found
-                        .iter()
-                        .any(|o| o.file == id.file && self.def(o).is_some_and(|o| o.is_type() && o.name == d.name))
+                    && found.iter().any(|o| {
+                        o.file == id.file
+                            && self.def(o).is_some_and(|o| {
+                                o.is_type() && (o.name == d.name || d.container.as_deref() == Some(&o.name))
+                            })
+                    })
             })
         };
         let (ctors, found): (Vec<DefId>, Vec<DefId>) = found.iter().cloned().partition(is_class_ctor);

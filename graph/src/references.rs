@@ -86,6 +86,7 @@ const JAVASCRIPT: &str = r#"
 (new_expression constructor: (identifier) @new)
 (new_expression constructor: (member_expression object: (_) @recv property: (property_identifier) @new))
 (class_heritage (identifier) @base)
+(call_expression function: (super) @construct)
 (variable_declarator name: (identifier) @local)
 (formal_parameters (identifier) @local)
 "#;
@@ -147,6 +148,7 @@ const TYPESCRIPT: &str = r#"
 (new_expression constructor: (identifier) @new)
 (new_expression constructor: (member_expression object: (_) @recv property: (property_identifier) @new))
 (extends_clause value: (identifier) @base)
+(call_expression function: (super) @construct)
 (implements_clause [(type_identifier) @base (generic_type name: (type_identifier) @base)])
 (extends_type_clause [(type_identifier) @base (generic_type name: (type_identifier) @base)])
 (type_identifier) @type
@@ -466,18 +468,25 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
     }
 }
 
-/// The name of the class a Java constructor's `super(…)` (its class's base) or `this(…)` (its
-/// own class) constructs: a call of that class's constructor.
+/// The name of the class a constructor's `super(…)` (its class's base; Java, JavaScript,
+/// TypeScript) or Java's `this(…)` (its own class) constructs: a call of that class's constructor.
 fn constructed(keyword: Node) -> Option<Node> {
     let mut class = keyword.parent();
-    while let Some(node) =
-        class.filter(|n| !matches!(n.kind(), "class_declaration" | "enum_declaration" | "record_declaration"))
-    {
+    while let Some(node) = class.filter(|n| {
+        !matches!(
+            n.kind(),
+            "class_declaration" | "enum_declaration" | "record_declaration" | "class" | "abstract_class_declaration"
+        )
+    }) {
         class = node.parent();
     }
     let class = class?;
     if keyword.kind() == "this" {
         return class.child_by_field_name("name");
+    }
+    let mut cursor = class.walk();
+    if let Some(heritage) = class.named_children(&mut cursor).find(|c| c.kind() == "class_heritage") {
+        return js_base(heritage);
     }
     let mut base = class.child_by_field_name("superclass")?.named_child(0)?;
     loop {
@@ -488,6 +497,23 @@ fn constructed(keyword: Node) -> Option<Node> {
             "scoped_type_identifier" => base.named_child((base.named_child_count() as u32).checked_sub(1)?)?,
             _ => return None,
         };
+    }
+}
+
+/// The name of the class a JavaScript or TypeScript class's `extends` names: `Base` of `extends
+/// Base`, `extends Base<T>` and `extends models.Base`.
+fn js_base(heritage: Node) -> Option<Node> {
+    let mut cursor = heritage.walk();
+    let first = heritage.named_children(&mut cursor).next()?;
+    // TypeScript writes the expression in an `extends_clause`, JavaScript directly.
+    let value = match first.kind() {
+        "extends_clause" => first.child_by_field_name("value")?,
+        _ => first,
+    };
+    match value.kind() {
+        "identifier" => Some(value),
+        "member_expression" => value.child_by_field_name("property"),
+        _ => None,
     }
 }
 

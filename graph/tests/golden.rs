@@ -800,3 +800,28 @@ fn javascript_calls_through_exports_are_the_modules_own() {
     )]);
     assert_eq!(callers(&graph, "normalizeType", None), ["lib/utils.js:8 normalizeTypes [exact]"]);
 }
+
+/// A JavaScript or TypeScript constructor's `super(…)` calls its base class's constructor, as
+/// Java's does: the class and its constructor are one symbol.
+#[test]
+fn javascript_and_typescript_super_calls_construct_the_base() {
+    let graph = project(&[
+        (
+            "src/shape.ts",
+            "export abstract class Base {\n  constructor(protected readonly label: string) {}\n}\n\
+             export class Circle extends Base {\n  constructor(private r: number) { super(\"circle\"); }\n}\n",
+        ),
+        (
+            "src/anim.js",
+            "class Animal {\n  constructor(name) { this.name = name; }\n}\nclass Dog extends Animal {\n  \
+             constructor(name) { super(name); }\n}\n",
+        ),
+    ]);
+    assert_eq!(callers(&graph, "Base", None), ["src/shape.ts:5 Circle::constructor [exact]"]);
+    assert_eq!(callers(&graph, "Animal::constructor", None), ["src/anim.js:5 Dog::constructor [exact]"]);
+    let Lookup::Found(circle) = graph.lookup("Circle::constructor", None) else { panic!("Circle::constructor") };
+    let callees = graph.callees(&circle, 1, 100, Interrupt::NEVER).unwrap();
+    let callees: Vec<String> =
+        callees.edges.iter().map(|e| format!("{}:{} {}", e.file, e.line, e.callee.name)).collect();
+    assert_eq!(callees, ["src/shape.ts:5 Base"]);
+}
