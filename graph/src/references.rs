@@ -221,6 +221,7 @@ const JAVA: &str = r#"
 (object_creation_expression type: (type_identifier) @new)
 (object_creation_expression type: (generic_type (type_identifier) @new))
 (object_creation_expression type: (scoped_type_identifier (_) @recv (type_identifier) @new))
+(object_creation_expression type: (generic_type (scoped_type_identifier (_) @recv (type_identifier) @new)))
 (explicit_constructor_invocation constructor: [(super) (this)] @construct)
 (superclass [(type_identifier) @base (generic_type (type_identifier) @base)])
 (super_interfaces (type_list [(type_identifier) @base (generic_type (type_identifier) @base)]))

@@ -825,3 +825,19 @@ fn javascript_and_typescript_super_calls_construct_the_base() {
         callees.edges.iter().map(|e| format!("{}:{} {}", e.file, e.line, e.callee.name)).collect();
     assert_eq!(callees, ["src/shape.ts:5 Base"]);
 }
+
+/// `new Outer.Nested<T>(…)` constructs the nested class, as `new Outer.Nested(…)` does.
+#[test]
+fn java_generic_nested_class_creation_is_a_call() {
+    let graph = project(&[
+        (
+            "util/Task.java",
+            "package util;\n\npublic class Task<T> {\n    static final class Root<E> {\n        Root(int n) {}\n    }\n}\n",
+        ),
+        (
+            "util/Pool.java",
+            "package util;\n\npublic class Pool {\n    void submit() {\n        Task.Root<String> root = new Task.Root<String>(1);\n    }\n}\n",
+        ),
+    ]);
+    assert_eq!(callers(&graph, "Task::Root", None), ["util/Pool.java:5 Pool::submit [likely]"]);
+}
