@@ -136,6 +136,9 @@ struct Derived {
     package_uses: OnceLock<BTreeMap<String, BTreeSet<String>>>,
     /// What each Go file's imports name, for [`Graph::go_visible`] at each of its references.
     go_imports: OnceLock<HashMap<String, Vec<modules::Target>>>,
+    /// The directories holding each Java package's files, by their `package` declarations (see
+    /// [`Graph::module_target`]).
+    java_packages: OnceLock<HashMap<String, BTreeSet<String>>>,
     /// The file graph of every impact and related question (see [`Graph::file_graph`]).
     file_graph: OnceLock<FileGraph>,
     /// The test links of every impact and related question (see [`Graph::test_links`]).
@@ -278,6 +281,16 @@ impl Graph {
             && let Some(dir) = self.js_modules.go_package_dir(module)
         {
             return modules::Target::PackageDir(dir);
+        }
+        // `java.util.concurrent`: the directories whose files declare that package, wherever the
+        // project's root is (one checked out at `java/util/concurrent` itself has it at `""`,
+        // which the package's path does not end).
+        if language == Language::Java
+            && let Some(dirs) = self.java_packages().get(module)
+        {
+            let declared = dirs.iter().map(|dir| modules::Target::PackageDir(dir.clone()));
+            let written = modules::target(language, file, module, modules::RustPlace::default());
+            return modules::Target::Any(std::iter::once(written).chain(declared).collect());
         }
         if language != Language::Rust {
             return modules::target(language, file, module, modules::RustPlace::default());
@@ -681,6 +694,21 @@ impl Graph {
                 (file.clone(), targets.collect())
             })
             .collect()
+        })
+    }
+
+    /// The directories of each Java package, read from the files' `package` declarations once
+    /// per change.
+    fn java_packages(&self) -> &HashMap<String, BTreeSet<String>> {
+        self.derived.java_packages.get_or_init(|| {
+            let mut packages: HashMap<String, BTreeSet<String>> = HashMap::new();
+            for (file, entry) in &self.files {
+                if let Some(package) = entry.facts.package.as_deref() {
+                    let dir = modules::parent(file);
+                    packages.entry(package.to_string()).or_default().insert(dir.to_string());
+                }
+            }
+            packages
         })
     }
 

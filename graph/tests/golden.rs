@@ -841,3 +841,22 @@ fn java_generic_nested_class_creation_is_a_call() {
     ]);
     assert_eq!(callers(&graph, "Task::Root", None), ["util/Pool.java:5 Pool::submit [likely]"]);
 }
+
+/// A project checked out at its package's directory (`java/util/concurrent` as the root): an
+/// import of the package's class from a subpackage finds it by its `package` declaration.
+#[test]
+fn java_imports_find_a_package_by_its_declaration() {
+    let graph = project(&[
+        (
+            "TimeUnit.java",
+            "package java.util.concurrent;\n\npublic enum TimeUnit {\n    SECONDS;\n    public long toNanos(long d) {\n        \
+             return d;\n    }\n}\n",
+        ),
+        (
+            "locks/Lock.java",
+            "package java.util.concurrent.locks;\n\nimport java.util.concurrent.TimeUnit;\n\npublic class Lock {\n    \
+             boolean tryLock(long timeout, TimeUnit unit) {\n        return unit.toNanos(timeout) > 0;\n    }\n}\n",
+        ),
+    ]);
+    assert_eq!(callers(&graph, "TimeUnit::toNanos", None), ["locks/Lock.java:7 Lock::tryLock [exact]"]);
+}
