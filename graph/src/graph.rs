@@ -427,7 +427,7 @@ impl Graph {
         let member_of = |container: &str, d: &Def| {
             d.name == r.name && d.container.as_deref() == Some(container) && fits_member(r.kind, d)
         };
-        if is_self && let Some(container) = caller.and_then(|c| c.container.as_deref()) {
+        if is_self && let Some(container) = crate::nested::self_type(language, facts, caller) {
             if let Some(found) = self.exact(self.in_file(file, |d| member_of(container, d))) {
                 return Some(found);
             }
@@ -440,7 +440,7 @@ impl Graph {
         }
         // `super().f()`, `super.f()`, `super(Type, self).f()`: the method the caller's type inherits.
         if (matches!(receiver, "super()" | "super") || receiver.starts_with("super("))
-            && let Some(container) = caller.and_then(|c| c.container.as_deref())
+            && let Some(container) = crate::nested::self_type(language, facts, caller)
         {
             return self.exact(self.inherited(container, &r.name, &|d| fits_member(r.kind, d), MAX_BASES));
         }

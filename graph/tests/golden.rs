@@ -860,3 +860,18 @@ fn java_imports_find_a_package_by_its_declaration() {
     ]);
     assert_eq!(callers(&graph, "TimeUnit::toNanos", None), ["locks/Lock.java:7 Lock::tryLock [exact]"]);
 }
+
+/// `self` in a Python function nested in a method is the method's, which it closes over: its
+/// methods and the types of its attributes.
+#[test]
+fn python_self_in_a_nested_function_is_the_methods() {
+    let graph = project(&[(
+        "nest.py",
+        "class Store:\n    def n(self):\n        return 0\n\n\nclass C:\n    def __init__(self):\n        \
+         self.store = Store()\n\n    def m(self):\n        def local():\n            self.store.n()\n            \
+         return self.n()\n        return local()\n\n    def n(self):\n        return 1\n\n\nclass D:\n    \
+         def n(self):\n        return 2\n",
+    )]);
+    assert_eq!(callers(&graph, "C.n", None), ["nest.py:13 local [exact]"]);
+    assert_eq!(callers(&graph, "Store.n", None), ["nest.py:12 local [exact]"]);
+}
