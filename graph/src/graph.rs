@@ -418,10 +418,11 @@ impl Graph {
             return None;
         }
         // `<A as Array>::size()` calls the trait's `size`, as `Array::size()` does.
-        let receiver = match language {
-            Language::Rust => bindings::qualified_trait(receiver).unwrap_or(receiver),
-            _ => receiver,
+        let as_trait = match language {
+            Language::Rust => bindings::qualified_trait(receiver),
+            _ => None,
         };
+        let receiver = as_trait.unwrap_or(receiver);
         let is_self = matches!(receiver, "self" | "this" | "cls" | "Self")
             || caller.is_some_and(|c| c.receiver_var.as_deref() == Some(receiver));
         let member_of = |container: &str, d: &Def| {
@@ -527,7 +528,11 @@ impl Graph {
             // A type the project does not define (`HashMap::new()`, `Math.max()`) is no evidence
             // for a member of the same name elsewhere.
             let members = self.members_named(&r.name, type_name, |_, d| member_of(type_name, d));
-            let known = alias.is_some() || self.in_file(file, |d| d.name == type_name && d.is_type()).is_some();
+            // `<[u8; 4] as Array>::size()` names a trait: the project's one trait of that name.
+            let the_trait = |id: &DefId| self.def(id).is_some_and(|d| d.kind == "trait");
+            let known = alias.is_some()
+                || self.in_file(file, |d| d.name == type_name && d.is_type()).is_some()
+                || (as_trait.is_some() && self.def_count(type_name) == 1 && self.defs_named(type_name).all(the_trait));
             match members {
                 Some(members) => {
                     // Several in one file are one type's overloads (Java's `of(int)` and

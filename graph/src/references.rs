@@ -686,6 +686,9 @@ fn receiver_text<'s>(receiver: Node, source: &'s str) -> Option<std::borrow::Cow
     if !in_tokens(receiver) {
         return Some(own.into());
     }
+    if let Some(qualified) = qualified_in_tokens(receiver) {
+        return source.get(qualified).map(Into::into);
+    }
     let mut start = receiver;
     while let Some(separator) = start.prev_sibling().filter(|previous| previous.kind() == "::")
         && let Some(segment) = separator
@@ -695,6 +698,26 @@ fn receiver_text<'s>(receiver: Node, source: &'s str) -> Option<std::borrow::Cow
         start = segment;
     }
     source.get(start.start_byte()..receiver.end_byte()).map(Into::into)
+}
+
+/// The bytes of a qualified path among a macro's tokens whose trait is `receiver`: `<[u8; 4] as
+/// Array>` of `assert_eq!(<[u8; 4] as Array>::size(), 4)`, which names the trait as written
+/// outside a macro (see [`bindings::qualified_trait`]).
+fn qualified_in_tokens(receiver: Node) -> Option<std::ops::Range<usize>> {
+    let close = receiver.next_sibling().filter(|next| next.kind() == ">")?;
+    receiver.prev_sibling().filter(|previous| previous.kind() == "as")?;
+    let mut depth = 0usize;
+    let mut token = receiver.prev_sibling();
+    while let Some(node) = token {
+        match node.kind() {
+            ">" => depth += 1,
+            "<" if depth == 0 => return Some(node.start_byte()..close.end_byte()),
+            "<" => depth -= 1,
+            _ => {}
+        }
+        token = node.prev_sibling();
+    }
+    None
 }
 
 /// Whether `node` is one of a token tree's tokens.

@@ -875,3 +875,30 @@ fn python_self_in_a_nested_function_is_the_methods() {
     assert_eq!(callers(&graph, "C.n", None), ["nest.py:13 local [exact]"]);
     assert_eq!(callers(&graph, "Store.n", None), ["nest.py:12 local [exact]"]);
 }
+
+/// `<[u8; 4] as Array>::size()` names the trait, in a macro's arguments too: the project's only
+/// trait `Array` is certain, imported or not (smallvec's tests name it so). `Array::size()` may
+/// be another type's, unless the file imports or defines it.
+#[test]
+fn rust_calls_written_with_the_trait_are_its_methods() {
+    let graph = project(&[
+        (
+            "src/lib.rs",
+            "pub unsafe trait Array {\n    fn size() -> usize;\n}\n\nunsafe impl<T, const N: usize> Array for [T; N] {\n    \
+             fn size() -> usize {\n        N\n    }\n}\n\n#[cfg(test)]\nmod tests;\n",
+        ),
+        (
+            "src/tests.rs",
+            "#[test]\nfn array_size() {\n    assert_eq!(<[u8; 4] as Array>::size(), 4);\n    \
+             let n = <[u8; 8] as Array>::size();\n    assert_eq!(Array::size(), n);\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        callers(&graph, "Array::size", None),
+        [
+            "src/tests.rs:3 array_size [exact]",
+            "src/tests.rs:4 array_size [exact]",
+            "src/tests.rs:5 array_size [likely]"
+        ]
+    );
+}
