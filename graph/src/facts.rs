@@ -155,6 +155,9 @@ pub struct FileFacts {
     /// The text is a few huge lines: minified (see [`crate::generated`]).
     #[serde(default)]
     pub minified: bool,
+    /// Objects a JavaScript/TypeScript file gives another's members (see [`crate::js_mixins`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mixins: Vec<crate::js_mixins::Mixin>,
 }
 
 /// The languages with reference queries.
@@ -196,6 +199,7 @@ pub fn extract_from(language: Language, source: &str, outline: &Outline, tree: O
         default_members: Vec::new(),
         default_export: None,
         minified: crate::generated::minified(source),
+        mixins: Vec::new(),
     };
     if let Some(tree) = tree {
         let root = tree.root_node();
@@ -213,6 +217,7 @@ pub fn extract_from(language: Language, source: &str, outline: &Outline, tree: O
         facts.package = module.package;
         facts.default_members = module.default_members;
         facts.default_export = module.default_export;
+        facts.mixins = crate::js_mixins::extract(language, root, source, &facts.defs);
     }
     facts
 }

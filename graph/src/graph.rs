@@ -560,6 +560,13 @@ impl Graph {
                 None => return None,
             }
         }
+        // An object given a project module's members (`mixin(app, proto)`): that module's member,
+        // whatever the object was made as (`var app = function (…) {…}`).
+        if r.kind != RefKind::Read
+            && let Some(found) = self.mixed_in(file, facts, language, r, receiver)
+        {
+            return Some(found);
+        }
         // A receiver whose type the code writes (a binding, a return type, a literal): that type's
         // member, or nothing in the project when the type is not the project's (`[].pop()`,
         // `sep: str`, `sys.stdout.write()`).
@@ -599,6 +606,30 @@ impl Graph {
             return None;
         }
         self.by_name(&r.name, Written::OnReceiver, r.kind)
+    }
+
+    /// Member `r` called on `receiver` where the caller gives it the members of modules it
+    /// imports (see [`crate::js_mixins`]): theirs of that name, `likely`.
+    fn mixed_in(
+        &self,
+        file: &str,
+        facts: &FileFacts,
+        language: Language,
+        r: &Ref,
+        receiver: &str,
+    ) -> Option<Resolution> {
+        let mixins = facts.mixins.iter().filter(|m| m.target == receiver && m.caller == r.caller);
+        let imports =
+            mixins.flat_map(|m| &m.sources).filter_map(|source| facts.imports.iter().find(|i| i.local == *source));
+        let mut targets: Vec<DefId> = imports
+            .filter_map(|import| self.imported_module(file, language, import))
+            .flat_map(|module| self.modules.matching(&module).into_iter().map(str::to_string).collect::<Vec<_>>())
+            .filter_map(|module_file| self.in_file(&module_file, |d| d.name == r.name && fits_member(r.kind, d)))
+            .flatten()
+            .collect();
+        targets.sort();
+        targets.dedup();
+        (!targets.is_empty()).then(|| self.resolution(targets, false, |_| Label::Likely))
     }
 
     /// Member `r` of a value of every one of `bounds` (a Rust type parameter's traits): of those

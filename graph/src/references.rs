@@ -762,7 +762,7 @@ fn compact(text: &str) -> String {
 }
 
 /// The innermost definition whose lines hold `line`: a callable if one does, else a type.
-fn enclosing(defs: &[Def], line: u32) -> Option<u32> {
+pub(crate) fn enclosing(defs: &[Def], line: u32) -> Option<u32> {
     let holds = |d: &&Def| d.start_line <= line && line <= d.end_line;
     let innermost = |callable: bool| {
         defs.iter()

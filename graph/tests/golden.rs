@@ -902,3 +902,29 @@ fn rust_calls_written_with_the_trait_are_its_methods() {
         ]
     );
 }
+
+/// An object given a project module's members (express's `mixin(app, proto, false)`, `proto`
+/// being `require('./application')`) has that module's methods: `app.handle()` is application.js's
+/// `app.handle`, not one of every `handle`, though `app` was made as a function.
+#[test]
+fn javascript_objects_given_a_modules_members_call_them() {
+    let graph = project(&[
+        (
+            "lib/application.js",
+            "var app = exports = module.exports = {};\n\napp.init = function init() {\n  return 1;\n};\n\n\
+             app.handle = function handle(req) {\n  return req;\n};\n",
+        ),
+        (
+            "lib/router.js",
+            "var proto = module.exports = {};\n\nproto.handle = function handle(req) {\n  return req;\n};\n",
+        ),
+        (
+            "lib/express.js",
+            "var mixin = require('merge-descriptors');\nvar proto = require('./application');\n\n\
+             function createApplication() {\n  var app = function (req) {\n    app.handle(req);\n  };\n  \
+             mixin(app, proto, false);\n  app.init();\n  return app;\n}\n\nfunction other(app) {\n  app.handle(1);\n}\n",
+        ),
+    ]);
+    assert_eq!(callers(&graph, "app.handle", None), ["lib/express.js:6 createApplication [likely]"]);
+    assert_eq!(callers(&graph, "app.init", None), ["lib/express.js:9 createApplication [likely]"]);
+}
