@@ -104,7 +104,11 @@ impl Graph {
     pub fn lookup(&self, symbol: &str, file: Option<&str>) -> Lookup {
         let symbol = symbol.trim();
         let (container, name) = match symbol.rsplit_once("::").or_else(|| symbol.rsplit_once('.')) {
-            Some((container, name)) => (Some(container.rsplit(['.', ':']).next().unwrap_or(container)), name),
+            // `Layer.prototype.handle_request`: a method of `Layer` (see `crate::js_assigned`).
+            Some((container, name)) => {
+                let container = container.strip_suffix(".prototype").unwrap_or(container);
+                (Some(container.rsplit(['.', ':']).next().unwrap_or(container)), name)
+            }
             None => (None, symbol),
         };
         let found: Vec<DefId> = self
@@ -125,12 +129,13 @@ impl Graph {
             container.is_none() && self.def(id).is_some_and(|d| d.scope.is_some()) && found.iter().any(top_level)
         };
         let found: Vec<DefId> = found.iter().filter(|id| !nested_under_top_level(id)).cloned().collect();
-        // `Order::Order`: a constructor asked about by its class's name is the class too, which
-        // `new Order()`, `super(…)` and `this(…)` resolve to (see below).
+        // `Order::Order`, JavaScript's `Animal::constructor`: a constructor asked about by its
+        // class's name is the class too, which `new Order()`, `super(…)` and `this(…)` resolve to
+        // (see below).
         let mut found = found;
-        if container == Some(name) {
+        if let Some(class) = container.filter(|c| *c == name || name == "constructor") {
             let classes: Vec<DefId> = self
-                .defs_named(name)
+                .defs_named(class)
                 .filter(|id| found.iter().any(|f| f.file == id.file) && self.def(id).is_some_and(|d| d.is_type()))
                 .cloned()
                 .collect();
@@ -150,9 +155,12 @@ impl Graph {
         let is_class_ctor = |id: &DefId| {
             self.def(id).is_some_and(|d| {
                 d.kind == "ctor"
-                    && found
-                        .iter()
-                        .any(|o| o.file == id.file && self.def(o).is_some_and(|o| o.is_type() && o.name == d.name))
+                    && found.iter().any(|o| {
+                        o.file == id.file
+                            && self.def(o).is_some_and(|o| {
+                                o.is_type() && (o.name == d.name || d.container.as_deref() == Some(&o.name))
+                            })
+                    })
             })
         };
         let (ctors, found): (Vec<DefId>, Vec<DefId>) = found.iter().cloned().partition(is_class_ctor);

@@ -193,6 +193,13 @@ pub(crate) fn export_name<'a>(language: Language, name: &'a str, container: Opti
     }
 }
 
+/// Whether a JavaScript receiver is the module's own exports object (`exports.f()`,
+/// `module.exports.f()`), whose members are the functions the module exports by assignment.
+pub(crate) fn is_own_exports(language: Language, receiver: &str) -> bool {
+    matches!(language, Language::JavaScript | Language::TypeScript | Language::Tsx)
+        && matches!(receiver, "exports" | "module.exports")
+}
+
 #[cfg(test)]
 mod tests {
     use crate::callgraph::Lookup;

@@ -182,6 +182,9 @@ pub struct FileFacts {
     /// The text is a few huge lines: minified (see [`crate::generated`]).
     #[serde(default)]
     pub minified: bool,
+    /// Objects a JavaScript/TypeScript file gives another's members (see [`crate::js_mixins`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mixins: Vec<crate::js_mixins::Mixin>,
 }
 
 /// The languages with reference queries.
@@ -223,6 +226,7 @@ pub fn extract_from(language: Language, source: &str, outline: &Outline, tree: O
         default_members: Vec::new(),
         default_export: None,
         minified: crate::generated::minified(source),
+        mixins: Vec::new(),
     };
     if let Some(tree) = tree {
         let root = tree.root_node();
@@ -240,6 +244,7 @@ pub fn extract_from(language: Language, source: &str, outline: &Outline, tree: O
         facts.package = module.package;
         facts.default_members = module.default_members;
         facts.default_export = module.default_export;
+        facts.mixins = crate::js_mixins::extract(language, root, source, &facts.defs);
     }
     facts
 }
@@ -296,7 +301,12 @@ fn flatten(
             };
             let (name, container, kind) = match crate::commonjs::export_name(language, name, container.as_deref()) {
                 Some(exported) => (exported, None, if kind == Kind::Method { Kind::Function } else { kind }),
-                None => (name, container, kind),
+                None => match crate::js_assigned::member(language, name)
+                    .filter(|_| container.is_none() && matches!(kind, Kind::Function | Kind::Method))
+                {
+                    Some((member, owner)) => (member, Some(owner.to_string()), Kind::Method),
+                    None => (name, container, kind),
+                },
             };
             out.push(Def {
                 name: name.to_string(),

@@ -136,6 +136,9 @@ struct Derived {
     package_uses: OnceLock<BTreeMap<String, BTreeSet<String>>>,
     /// What each Go file's imports name, for [`Graph::go_visible`] at each of its references.
     go_imports: OnceLock<HashMap<String, Vec<modules::Target>>>,
+    /// The directories holding each Java package's files, by their `package` declarations (see
+    /// [`Graph::module_target`]).
+    java_packages: OnceLock<HashMap<String, BTreeSet<String>>>,
     /// The file graph of every impact and related question (see [`Graph::file_graph`]).
     file_graph: OnceLock<FileGraph>,
     /// The test links of every impact and related question (see [`Graph::test_links`]).
@@ -279,6 +282,16 @@ impl Graph {
         {
             return modules::Target::PackageDir(dir);
         }
+        // `java.util.concurrent`: the directories whose files declare that package, wherever the
+        // project's root is (one checked out at `java/util/concurrent` itself has it at `""`,
+        // which the package's path does not end).
+        if language == Language::Java
+            && let Some(dirs) = self.java_packages().get(module)
+        {
+            let declared = dirs.iter().map(|dir| modules::Target::PackageDir(dir.clone()));
+            let written = modules::target(language, file, module, modules::RustPlace::default());
+            return modules::Target::Any(std::iter::once(written).chain(declared).collect());
+        }
         if language != Language::Rust {
             return modules::target(language, file, module, modules::RustPlace::default());
         }
@@ -393,6 +406,10 @@ impl Graph {
         caller: Option<&Def>,
     ) -> Option<Resolution> {
         let receiver = crate::commonjs::module_object(language, facts, receiver);
+        // `exports.f()`: the module's own `f`, which `exports.f = function` defines.
+        if crate::commonjs::is_own_exports(language, receiver) && r.kind != RefKind::Read {
+            return self.exact(self.module_level_named(file, language, &r.name, &|d| fits(r.kind, d)));
+        }
         // Most reads are of fields: a name no method or property has reaches nothing, and is not
         // typed at all (the repo map resolves every reference).
         if r.kind == RefKind::Read
@@ -401,16 +418,17 @@ impl Graph {
             return None;
         }
         // `<A as Array>::size()` calls the trait's `size`, as `Array::size()` does.
-        let receiver = match language {
-            Language::Rust => bindings::qualified_trait(receiver).unwrap_or(receiver),
-            _ => receiver,
+        let as_trait = match language {
+            Language::Rust => bindings::qualified_trait(receiver),
+            _ => None,
         };
+        let receiver = as_trait.unwrap_or(receiver);
         let is_self = matches!(receiver, "self" | "this" | "cls" | "Self")
             || caller.is_some_and(|c| c.receiver_var.as_deref() == Some(receiver));
         let member_of = |container: &str, d: &Def| {
             d.name == r.name && d.container.as_deref() == Some(container) && fits_member(r.kind, d)
         };
-        if is_self && let Some(container) = caller.and_then(|c| c.container.as_deref()) {
+        if is_self && let Some(container) = crate::nested::self_type(language, facts, caller) {
             if let Some(found) = self.exact(self.in_file(file, |d| member_of(container, d))) {
                 return Some(found);
             }
@@ -423,7 +441,7 @@ impl Graph {
         }
         // `super().f()`, `super.f()`, `super(Type, self).f()`: the method the caller's type inherits.
         if (matches!(receiver, "super()" | "super") || receiver.starts_with("super("))
-            && let Some(container) = caller.and_then(|c| c.container.as_deref())
+            && let Some(container) = crate::nested::self_type(language, facts, caller)
         {
             return self.exact(self.inherited(container, &r.name, &|d| fits_member(r.kind, d), MAX_BASES));
         }
@@ -510,7 +528,11 @@ impl Graph {
             // A type the project does not define (`HashMap::new()`, `Math.max()`) is no evidence
             // for a member of the same name elsewhere.
             let members = self.members_named(&r.name, type_name, |_, d| member_of(type_name, d));
-            let known = alias.is_some() || self.in_file(file, |d| d.name == type_name && d.is_type()).is_some();
+            // `<[u8; 4] as Array>::size()` names a trait: the project's one trait of that name.
+            let the_trait = |id: &DefId| self.def(id).is_some_and(|d| d.kind == "trait");
+            let known = alias.is_some()
+                || self.in_file(file, |d| d.name == type_name && d.is_type()).is_some()
+                || (as_trait.is_some() && self.def_count(type_name) == 1 && self.defs_named(type_name).all(the_trait));
             match members {
                 Some(members) => {
                     // Several in one file are one type's overloads (Java's `of(int)` and
@@ -537,6 +559,13 @@ impl Graph {
                 }
                 None => return None,
             }
+        }
+        // An object given a project module's members (`mixin(app, proto)`): that module's member,
+        // whatever the object was made as (`var app = function (…) {…}`).
+        if r.kind != RefKind::Read
+            && let Some(found) = self.mixed_in(file, facts, language, r, receiver)
+        {
+            return Some(found);
         }
         // A receiver whose type the code writes (a binding, a return type, a literal): that type's
         // member, or nothing in the project when the type is not the project's (`[].pop()`,
@@ -577,6 +606,30 @@ impl Graph {
             return None;
         }
         self.by_name(&r.name, Written::OnReceiver, r.kind)
+    }
+
+    /// Member `r` called on `receiver` where the caller gives it the members of modules it
+    /// imports (see [`crate::js_mixins`]): theirs of that name, `likely`.
+    fn mixed_in(
+        &self,
+        file: &str,
+        facts: &FileFacts,
+        language: Language,
+        r: &Ref,
+        receiver: &str,
+    ) -> Option<Resolution> {
+        let mixins = facts.mixins.iter().filter(|m| m.target == receiver && m.caller == r.caller);
+        let imports =
+            mixins.flat_map(|m| &m.sources).filter_map(|source| facts.imports.iter().find(|i| i.local == *source));
+        let mut targets: Vec<DefId> = imports
+            .filter_map(|import| self.imported_module(file, language, import))
+            .flat_map(|module| self.modules.matching(&module).into_iter().map(str::to_string).collect::<Vec<_>>())
+            .filter_map(|module_file| self.in_file(&module_file, |d| d.name == r.name && fits_member(r.kind, d)))
+            .flatten()
+            .collect();
+        targets.sort();
+        targets.dedup();
+        (!targets.is_empty()).then(|| self.resolution(targets, false, |_| Label::Likely))
     }
 
     /// Member `r` of a value of every one of `bounds` (a Rust type parameter's traits): of those
@@ -677,6 +730,21 @@ impl Graph {
                 (file.clone(), targets.collect())
             })
             .collect()
+        })
+    }
+
+    /// The directories of each Java package, read from the files' `package` declarations once
+    /// per change.
+    fn java_packages(&self) -> &HashMap<String, BTreeSet<String>> {
+        self.derived.java_packages.get_or_init(|| {
+            let mut packages: HashMap<String, BTreeSet<String>> = HashMap::new();
+            for (file, entry) in &self.files {
+                if let Some(package) = entry.facts.package.as_deref() {
+                    let dir = modules::parent(file);
+                    packages.entry(package.to_string()).or_default().insert(dir.to_string());
+                }
+            }
+            packages
         })
     }
 

@@ -19,6 +19,8 @@ mod generated;
 pub mod graph;
 mod imports;
 mod interrupt;
+mod js_assigned;
+mod js_mixins;
 mod js_modules;
 mod method_sets;
 mod modules;
@@ -39,6 +41,7 @@ pub use facts::{Def, FileFacts, Import, Ref, RefKind, SUPPORTED, extract, extrac
 pub use generated::is_generated;
 pub use graph::{DefId, FileEntry, Graph, Label, Resolution, Stamp};
 pub use interrupt::{Interrupt, Interrupted};
+pub use js_mixins::Mixin;
 pub use js_modules::{BrokenConfig, JsModules, is_js_config};
 pub use rank::{Ranked, Ranking};
 pub use related::{Direction, FileGraph, MAX_NEIGHBOR_DEPTH, MAX_PATH_LENGTH, Reached, Step};

@@ -151,3 +151,16 @@ pub(crate) fn in_scope(file: &str, facts: &FileFacts, name: &str, line: u32, kin
         .collect();
     (!found.is_empty()).then_some(found)
 }
+
+/// The type `self` is of in `caller`: its own type, or for a Python function nested in a method
+/// (`def m(self): def local(): return self.n()`), the method's, whose `self` it closes over. A
+/// JavaScript nested `function` has a `this` of its own, so only Python's close over it.
+pub(crate) fn self_type<'f>(language: Language, facts: &'f FileFacts, caller: Option<&'f Def>) -> Option<&'f str> {
+    let caller = caller?;
+    if caller.container.is_some() || language != Language::Python {
+        return caller.container.as_deref();
+    }
+    let (from, to) = caller.scope?;
+    let encloses = |d: &&Def| d.container.is_some() && d.is_callable() && d.start_line <= from && to <= d.end_line;
+    facts.defs.iter().filter(encloses).max_by_key(|d| d.start_line)?.container.as_deref()
+}

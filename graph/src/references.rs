@@ -86,6 +86,7 @@ const JAVASCRIPT: &str = r#"
 (new_expression constructor: (identifier) @new)
 (new_expression constructor: (member_expression object: (_) @recv property: (property_identifier) @new))
 (class_heritage (identifier) @base)
+(call_expression function: (super) @construct)
 (variable_declarator name: (identifier) @local)
 (formal_parameters (identifier) @local)
 "#;
@@ -148,6 +149,7 @@ const TYPESCRIPT: &str = r#"
 (new_expression constructor: (identifier) @new)
 (new_expression constructor: (member_expression object: (_) @recv property: (property_identifier) @new))
 (extends_clause value: (identifier) @base)
+(call_expression function: (super) @construct)
 (implements_clause [(type_identifier) @base (generic_type name: (type_identifier) @base)])
 (extends_type_clause [(type_identifier) @base (generic_type name: (type_identifier) @base)])
 (type_identifier) @type
@@ -240,6 +242,7 @@ const JAVA: &str = r#"
 (object_creation_expression type: (type_identifier) @new)
 (object_creation_expression type: (generic_type (type_identifier) @new))
 (object_creation_expression type: (scoped_type_identifier (_) @recv (type_identifier) @new))
+(object_creation_expression type: (generic_type (scoped_type_identifier (_) @recv (type_identifier) @new)))
 (explicit_constructor_invocation constructor: [(super) (this)] @construct)
 (superclass [(type_identifier) @base (generic_type (type_identifier) @base)])
 (super_interfaces (type_list [(type_identifier) @base (generic_type (type_identifier) @base)]))
@@ -487,18 +490,25 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
     }
 }
 
-/// The name of the class a Java constructor's `super(…)` (its class's base) or `this(…)` (its
-/// own class) constructs: a call of that class's constructor.
+/// The name of the class a constructor's `super(…)` (its class's base; Java, JavaScript,
+/// TypeScript) or Java's `this(…)` (its own class) constructs: a call of that class's constructor.
 fn constructed(keyword: Node) -> Option<Node> {
     let mut class = keyword.parent();
-    while let Some(node) =
-        class.filter(|n| !matches!(n.kind(), "class_declaration" | "enum_declaration" | "record_declaration"))
-    {
+    while let Some(node) = class.filter(|n| {
+        !matches!(
+            n.kind(),
+            "class_declaration" | "enum_declaration" | "record_declaration" | "class" | "abstract_class_declaration"
+        )
+    }) {
         class = node.parent();
     }
     let class = class?;
     if keyword.kind() == "this" {
         return class.child_by_field_name("name");
+    }
+    let mut cursor = class.walk();
+    if let Some(heritage) = class.named_children(&mut cursor).find(|c| c.kind() == "class_heritage") {
+        return js_base(heritage);
     }
     let mut base = class.child_by_field_name("superclass")?.named_child(0)?;
     loop {
@@ -509,6 +519,23 @@ fn constructed(keyword: Node) -> Option<Node> {
             "scoped_type_identifier" => base.named_child((base.named_child_count() as u32).checked_sub(1)?)?,
             _ => return None,
         };
+    }
+}
+
+/// The name of the class a JavaScript or TypeScript class's `extends` names: `Base` of `extends
+/// Base`, `extends Base<T>` and `extends models.Base`.
+fn js_base(heritage: Node) -> Option<Node> {
+    let mut cursor = heritage.walk();
+    let first = heritage.named_children(&mut cursor).next()?;
+    // TypeScript writes the expression in an `extends_clause`, JavaScript directly.
+    let value = match first.kind() {
+        "extends_clause" => first.child_by_field_name("value")?,
+        _ => first,
+    };
+    match value.kind() {
+        "identifier" => Some(value),
+        "member_expression" => value.child_by_field_name("property"),
+        _ => None,
     }
 }
 
@@ -680,6 +707,9 @@ fn receiver_text<'s>(receiver: Node, source: &'s str) -> Option<std::borrow::Cow
     if !in_tokens(receiver) {
         return Some(own.into());
     }
+    if let Some(qualified) = qualified_in_tokens(receiver) {
+        return source.get(qualified).map(Into::into);
+    }
     let mut start = receiver;
     while let Some(separator) = start.prev_sibling().filter(|previous| previous.kind() == "::")
         && let Some(segment) = separator
@@ -689,6 +719,26 @@ fn receiver_text<'s>(receiver: Node, source: &'s str) -> Option<std::borrow::Cow
         start = segment;
     }
     source.get(start.start_byte()..receiver.end_byte()).map(Into::into)
+}
+
+/// The bytes of a qualified path among a macro's tokens whose trait is `receiver`: `<[u8; 4] as
+/// Array>` of `assert_eq!(<[u8; 4] as Array>::size(), 4)`, which names the trait as written
+/// outside a macro (see [`bindings::qualified_trait`]).
+fn qualified_in_tokens(receiver: Node) -> Option<std::ops::Range<usize>> {
+    let close = receiver.next_sibling().filter(|next| next.kind() == ">")?;
+    receiver.prev_sibling().filter(|previous| previous.kind() == "as")?;
+    let mut depth = 0usize;
+    let mut token = receiver.prev_sibling();
+    while let Some(node) = token {
+        match node.kind() {
+            ">" => depth += 1,
+            "<" if depth == 0 => return Some(node.start_byte()..close.end_byte()),
+            "<" => depth -= 1,
+            _ => {}
+        }
+        token = node.prev_sibling();
+    }
+    None
 }
 
 /// Whether `node` is one of a token tree's tokens.
@@ -733,7 +783,7 @@ fn compact(text: &str) -> String {
 }
 
 /// The innermost definition whose lines hold `line`: a callable if one does, else a type.
-fn enclosing(defs: &[Def], line: u32) -> Option<u32> {
+pub(crate) fn enclosing(defs: &[Def], line: u32) -> Option<u32> {
     let holds = |d: &&Def| d.start_line <= line && line <= d.end_line;
     let innermost = |callable: bool| {
         defs.iter()

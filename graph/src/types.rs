@@ -223,9 +223,9 @@ impl Graph {
         // (Outside a type, `self` is a parameter like any other: `def wrapper(self: Scaffold)`.)
         if is_self
             && !head.call
-            && let Some(container) = caller.and_then(|c| c.container.clone())
+            && let Some(container) = crate::nested::self_type(language, facts, caller)
         {
-            return Some(Known::Project(container));
+            return Some(Known::Project(container.to_string()));
         }
         // A Rust path: `Store::open()` makes what `Store`'s `open` returns.
         if let Some((path, function)) = head.name.rsplit_once("::") {

@@ -743,3 +743,186 @@ fn the_imported_class_decides_among_same_named_classes() {
     );
     assert!(callers(&graph, "Query::fetch", Some("build/q.js")).is_empty());
 }
+
+/// The graph of a project written in the test: (path, text) pairs, each file's language by its
+/// extension.
+fn project(files: &[(&str, &str)]) -> Graph {
+    let mut graph = Graph::new();
+    for (path, source) in files {
+        let language = lean_ctx_outline::Language::from_path(std::path::Path::new(path)).expect("a code file");
+        let facts = lean_ctx_graph::extract(language, source);
+        graph.upsert(path, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
+    }
+    graph
+}
+
+/// Functions assigned to an object's property or a constructor's prototype (express's
+/// `app.handle = function handle(…)`, `Layer.prototype.handle_request = function …`) are that
+/// object's or type's methods: asked about by the name they are written with, and called through
+/// `this` in the object's other methods.
+#[test]
+fn javascript_functions_assigned_to_properties_are_methods() {
+    let graph = project(&[
+        (
+            "lib/application.js",
+            "var app = exports = module.exports = {};\n\napp.init = function init() {\n  this.lazyrouter();\n};\n\n\
+             app.lazyrouter = function lazyrouter() {\n  return 1;\n};\n\napp.handle = function handle(req) {\n  \
+             this.lazyrouter();\n  return req;\n};\n",
+        ),
+        (
+            "lib/layer.js",
+            "function Layer(path) {\n  this.path = path;\n}\n\nLayer.prototype.handle_request = function handle(req) {\n  \
+             return req;\n};\n\nmodule.exports = Layer;\n",
+        ),
+        ("lib/router.js", "var Layer = require('./layer');\n\nfunction next(layer) {\n  layer.handle_request(1);\n}\n"),
+    ]);
+    assert_eq!(
+        callers(&graph, "app.lazyrouter", None),
+        ["lib/application.js:4 app::init [exact]", "lib/application.js:12 app::handle [exact]"]
+    );
+    assert_eq!(callers(&graph, "lazyrouter", Some("lib/application.js")), callers(&graph, "app.lazyrouter", None));
+    assert!(matches!(graph.lookup("app.handle", None), Lookup::Found(ids) if ids.len() == 1));
+    let handle_request = ["lib/router.js:4 next [likely]"];
+    assert_eq!(callers(&graph, "Layer.prototype.handle_request", None), handle_request);
+    assert_eq!(callers(&graph, "handle_request", None), handle_request);
+}
+
+/// `exports.f()` calls the module's own `f`, which `exports.f = function` defines.
+#[test]
+fn javascript_calls_through_exports_are_the_modules_own() {
+    let graph = project(&[(
+        "lib/utils.js",
+        "exports.normalizeType = function (type) {\n  return type;\n};\n\nexports.normalizeTypes = function (types) {\n  \
+         var ret = [];\n  for (var i = 0; i < types.length; ++i) {\n    ret.push(exports.normalizeType(types[i]));\n  }\n  \
+         return ret;\n};\n",
+    )]);
+    assert_eq!(callers(&graph, "normalizeType", None), ["lib/utils.js:8 normalizeTypes [exact]"]);
+}
+
+/// A JavaScript or TypeScript constructor's `super(…)` calls its base class's constructor, as
+/// Java's does: the class and its constructor are one symbol.
+#[test]
+fn javascript_and_typescript_super_calls_construct_the_base() {
+    let graph = project(&[
+        (
+            "src/shape.ts",
+            "export abstract class Base {\n  constructor(protected readonly label: string) {}\n}\n\
+             export class Circle extends Base {\n  constructor(private r: number) { super(\"circle\"); }\n}\n",
+        ),
+        (
+            "src/anim.js",
+            "class Animal {\n  constructor(name) { this.name = name; }\n}\nclass Dog extends Animal {\n  \
+             constructor(name) { super(name); }\n}\n",
+        ),
+    ]);
+    assert_eq!(callers(&graph, "Base", None), ["src/shape.ts:5 Circle::constructor [exact]"]);
+    assert_eq!(callers(&graph, "Animal::constructor", None), ["src/anim.js:5 Dog::constructor [exact]"]);
+    let Lookup::Found(circle) = graph.lookup("Circle::constructor", None) else { panic!("Circle::constructor") };
+    let callees = graph.callees(&circle, 1, 100, Interrupt::NEVER).unwrap();
+    let callees: Vec<String> =
+        callees.edges.iter().map(|e| format!("{}:{} {}", e.file, e.line, e.callee.name)).collect();
+    assert_eq!(callees, ["src/shape.ts:5 Base"]);
+}
+
+/// `new Outer.Nested<T>(…)` constructs the nested class, as `new Outer.Nested(…)` does.
+#[test]
+fn java_generic_nested_class_creation_is_a_call() {
+    let graph = project(&[
+        (
+            "util/Task.java",
+            "package util;\n\npublic class Task<T> {\n    static final class Root<E> {\n        Root(int n) {}\n    }\n}\n",
+        ),
+        (
+            "util/Pool.java",
+            "package util;\n\npublic class Pool {\n    void submit() {\n        Task.Root<String> root = new Task.Root<String>(1);\n    }\n}\n",
+        ),
+    ]);
+    assert_eq!(callers(&graph, "Task::Root", None), ["util/Pool.java:5 Pool::submit [likely]"]);
+}
+
+/// A project checked out at its package's directory (`java/util/concurrent` as the root): an
+/// import of the package's class from a subpackage finds it by its `package` declaration.
+#[test]
+fn java_imports_find_a_package_by_its_declaration() {
+    let graph = project(&[
+        (
+            "TimeUnit.java",
+            "package java.util.concurrent;\n\npublic enum TimeUnit {\n    SECONDS;\n    public long toNanos(long d) {\n        \
+             return d;\n    }\n}\n",
+        ),
+        (
+            "locks/Lock.java",
+            "package java.util.concurrent.locks;\n\nimport java.util.concurrent.TimeUnit;\n\npublic class Lock {\n    \
+             boolean tryLock(long timeout, TimeUnit unit) {\n        return unit.toNanos(timeout) > 0;\n    }\n}\n",
+        ),
+    ]);
+    assert_eq!(callers(&graph, "TimeUnit::toNanos", None), ["locks/Lock.java:7 Lock::tryLock [exact]"]);
+}
+
+/// `self` in a Python function nested in a method is the method's, which it closes over: its
+/// methods and the types of its attributes.
+#[test]
+fn python_self_in_a_nested_function_is_the_methods() {
+    let graph = project(&[(
+        "nest.py",
+        "class Store:\n    def n(self):\n        return 0\n\n\nclass C:\n    def __init__(self):\n        \
+         self.store = Store()\n\n    def m(self):\n        def local():\n            self.store.n()\n            \
+         return self.n()\n        return local()\n\n    def n(self):\n        return 1\n\n\nclass D:\n    \
+         def n(self):\n        return 2\n",
+    )]);
+    assert_eq!(callers(&graph, "C.n", None), ["nest.py:13 m::local [exact]"]);
+    assert_eq!(callers(&graph, "Store.n", None), ["nest.py:12 m::local [exact]"]);
+}
+
+/// `<[u8; 4] as Array>::size()` names the trait, in a macro's arguments too: the project's only
+/// trait `Array` is certain, imported or not (smallvec's tests name it so). `Array::size()` may
+/// be another type's, unless the file imports or defines it.
+#[test]
+fn rust_calls_written_with_the_trait_are_its_methods() {
+    let graph = project(&[
+        (
+            "src/lib.rs",
+            "pub unsafe trait Array {\n    fn size() -> usize;\n}\n\nunsafe impl<T, const N: usize> Array for [T; N] {\n    \
+             fn size() -> usize {\n        N\n    }\n}\n\n#[cfg(test)]\nmod tests;\n",
+        ),
+        (
+            "src/tests.rs",
+            "#[test]\nfn array_size() {\n    assert_eq!(<[u8; 4] as Array>::size(), 4);\n    \
+             let n = <[u8; 8] as Array>::size();\n    assert_eq!(Array::size(), n);\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        callers(&graph, "Array::size", None),
+        [
+            "src/tests.rs:3 array_size [exact]",
+            "src/tests.rs:4 array_size [exact]",
+            "src/tests.rs:5 array_size [likely]"
+        ]
+    );
+}
+
+/// An object given a project module's members (express's `mixin(app, proto, false)`, `proto`
+/// being `require('./application')`) has that module's methods: `app.handle()` is application.js's
+/// `app.handle`, not one of every `handle`, though `app` was made as a function.
+#[test]
+fn javascript_objects_given_a_modules_members_call_them() {
+    let graph = project(&[
+        (
+            "lib/application.js",
+            "var app = exports = module.exports = {};\n\napp.init = function init() {\n  return 1;\n};\n\n\
+             app.handle = function handle(req) {\n  return req;\n};\n",
+        ),
+        (
+            "lib/router.js",
+            "var proto = module.exports = {};\n\nproto.handle = function handle(req) {\n  return req;\n};\n",
+        ),
+        (
+            "lib/express.js",
+            "var mixin = require('merge-descriptors');\nvar proto = require('./application');\n\n\
+             function createApplication() {\n  var app = function (req) {\n    app.handle(req);\n  };\n  \
+             mixin(app, proto, false);\n  app.init();\n  return app;\n}\n\nfunction other(app) {\n  app.handle(1);\n}\n",
+        ),
+    ]);
+    assert_eq!(callers(&graph, "app.handle", None), ["lib/express.js:6 createApplication [likely]"]);
+    assert_eq!(callers(&graph, "app.init", None), ["lib/express.js:9 createApplication [likely]"]);
+}
