@@ -17,7 +17,9 @@ use crate::walk::FileStamp;
 
 // 3: symbol lines point at the declaration, not at attributes or decorators in front of it.
 // 4: symbols are stored with their owner.
-pub(crate) const SCHEMA_VERSION: u32 = 4;
+// 5: a member defined outside its owner (`exports.parse = function`, a Go method in another file
+//    than its type) is stored by its own name, with that owner.
+pub(crate) const SCHEMA_VERSION: u32 = 5;
 
 /// Symbol names, whole and lowercased, for exact and prefix lookups.
 const SYMBOL_NAME_TOKENIZER: &str = "symbol_name";
