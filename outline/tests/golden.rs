@@ -1127,7 +1127,10 @@ fn cpp_header_named_h() {
 }
 
 /// zlib's and SQLite's declarations: one line each, named by the declared name, with the macros
-/// as written (`ZEXTERN int ZEXPORT deflate OF((…))`); a return type in capitals on its own line
+/// as written (`ZEXTERN int ZEXPORT deflate OF((z_streamp strm, int flush))`), a long parameter
+/// list whole, the one a macro wraps too (`deflateInit2_ OF((…))` said nothing of it), and a
+/// callback's type whole, named or not (`int (*xAuth)(…)`, `void(…)(…)` said nothing of what a
+/// caller must pass); a return type in capitals on its own line
 /// and an enum's last enumerator stay as they were; macro calls over a type and a calling
 /// convention in a function pointer do not take its name.
 #[test]
@@ -1140,8 +1143,11 @@ fn c_declarations_with_macro_words() {
             "zlibVersion",
             "deflate",
             "deflateInit2",
+            "deflateInit2_",
             "sqlite3_version",
             "sqlite3_open",
+            "sqlite3_set_authorizer",
+            "sqlite3_bind_text64",
             "CloseHandle",
             "LEVEL_HIGH",
         ],
@@ -1150,11 +1156,25 @@ fn c_declarations_with_macro_words() {
         "14 ZEXTERN const char * ZEXPORT zlibVersion OF((void))",
         "15 ZEXTERN int ZEXPORT deflate OF((z_streamp strm, int flush))",
         "16-18 ZEXTERN int ZEXPORT deflateInit2 OF((z_streamp strm, int level, int method))",
-        "20 SQLITE_API SQLITE_EXTERN const char sqlite3_version[]",
-        "24-25 BOOL CloseHandle(HANDLE handle)",
-        "35-37 typedef struct rsa_oaep_params_st RSA_OAEP_PARAMS { int hash }",
-        "39-40 typedef BOOL (PASCAL *LPFN_ACCEPTEX) (SOCKET listen, SOCKET accept)",
+        "20-23 ZEXTERN int ZEXPORT deflateInit2_ OF((z_streamp strm, int level, int method, int windowBits, int \
+         memLevel, int strategy, const char *version, int stream_size))",
+        "25 SQLITE_API SQLITE_EXTERN const char sqlite3_version[]",
+        "27-31 SQLITE_API int sqlite3_set_authorizer(sqlite3*, int (*xAuth)(void*,int,const char*,const char*,const \
+         char*,const char*), void *pUserData)",
+        "32-33 SQLITE_API int sqlite3_bind_text64(sqlite3_stmt*, int, const char*, sqlite3_uint64, void(*)(void*), \
+         unsigned char encoding)",
+        // Past 200 characters with nothing after its parameters to cut: whole, and no `…` says
+        // otherwise.
+        "34-45 SQLITE_API int sqlite3_create_window_function(sqlite3 *db, const char *zFunctionName, int nArg, int \
+         eTextRep, void *pApp, void (*xStep)(sqlite3_context*,int,sqlite3_value**), void \
+         (*xFinal)(sqlite3_context*), void (*xValue)(sqlite3_context*), void \
+         (*xInverse)(sqlite3_context*,int,sqlite3_value**), void(*xDestroy)(void*))",
+        "48-49 BOOL CloseHandle(HANDLE handle)",
+        "59-61 typedef struct rsa_oaep_params_st RSA_OAEP_PARAMS { int hash }",
+        "63-64 typedef BOOL (PASCAL *LPFN_ACCEPTEX) (SOCKET listen, SOCKET accept)",
     ]);
+    let window = views.signatures.lines().find(|line| line.contains("sqlite3_create_window_function"));
+    assert!(window.is_some_and(|line| line.ends_with("void(*xDestroy)(void*))")), "{window:?}");
     views.hides(&["ZEXPORT", "int", "SQLITE_API"]);
     views.complete();
 }
@@ -1177,8 +1197,9 @@ fn c_deprecation_macros_stay_in_heads() {
         "27 DEPR int EVP_MD_CTX_reset(EVP_MD_CTX *ctx)",
         // A macro called over a declaration is no mark of it.
         "33 int EVP_PKEY_get_bits(const EVP_PKEY *pkey)",
-        // A long head empties a callback's parameters, not its name.
-        "19-21 OSSL_DEPRECATEDIN_3_0 int EVP_MD_meth_set_update(EVP_MD *md, int (*update)(…))",
+        // A long head keeps a callback's type whole: what a caller's function must take.
+        "19-21 OSSL_DEPRECATEDIN_3_0 int EVP_MD_meth_set_update(EVP_MD *md, int (*update)(EVP_MD_CTX *ctx, const void \
+         *data, size_t count))",
         "41 extern void (*evp_on_free)(EVP_MD *md)",
         "42 extern void (*evp_on_dup[2])(EVP_MD *md)",
         "43-44 extern char *evp_default_name, *evp_fallback_name",
