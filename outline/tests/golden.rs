@@ -662,6 +662,35 @@ fn javascript_every_exported_name_is_listed() {
     views.hides(&["version"]);
 }
 
+/// What an entry module gives its exports is listed whatever computes it: `exports =
+/// module.exports = createApplication`, and in the run of exported names a name given a
+/// `require(…)` (express's `exports.query` and `exports.static` were left out of it without a
+/// word) or another value a call computes (`exports.etag = createETagGenerator(…)`); not a module
+/// wrapped in a function called at once.
+#[test]
+fn javascript_exports_computed_by_a_call_are_listed() {
+    let views = check("javascript/entry.js", Language::JavaScript, &["createApplication", "createETagGenerator"]);
+    views.signature_lines_contain(&[
+        "12 exports = module.exports = createApplication",
+        "18-27 exports.{application = proto, json = bodyParser.json, query = require('./middleware/query'), static = \
+         require('serve-static'), text = bodyParser.text, etag = createETagGenerator({ weak: false }), flatten = \
+         deprecate.function(flatten, 'utils.flatten: use array-flatten npm module instead')}",
+    ]);
+    assert!(!views.signatures.contains("counter"), "{}", views.signatures);
+}
+
+/// A name the module binds to its exports object (`var app = exports = module.exports = {}`) has
+/// the module's API given to it: its functions, and what a call computes for it (express's `app.del
+/// = deprecate.function(…)` was left out), or a name given to it.
+#[test]
+fn javascript_an_alias_of_the_exports_exports_what_it_is_given() {
+    let views = check("javascript/application.js", Language::JavaScript, &["app.init", "app.delete", "app.listen"]);
+    views.signature_lines_contain(&[
+        "21 app.del = deprecate.function(app.delete, 'app.del: Use app.delete instead')",
+        "23 app.handler = finalhandler",
+    ]);
+}
+
 /// An object of data given to `module.exports` (a settings module, a tool's `jest.config.js`) is
 /// the module's API, each key an exported name: listed as written, as data exported by
 /// assignment is (`exports.retries = 3`), nested values emptied when the line is long.
