@@ -65,7 +65,16 @@ fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, graph_facts: 
             // The declaration's own line, not the attributes or decorators in front.
             let line = d.head_line;
             // A declaration of several names (Go's `var A, B`) is searched for by each.
-            for (name, kind) in d.named_kinds(in_type) {
+            // An alias assigned with it (`res.contentType = res.type = function`) is a name of it.
+            let named = d.named_kinds(in_type).into_iter().flat_map(|(name, kind)| {
+                let aliases: Vec<&str> = name.split(" = ").collect();
+                let all = aliases.len() > 1 && aliases.iter().all(|alias| defined_outside(alias).is_some());
+                match all {
+                    true => aliases.into_iter().map(|alias| (alias, kind)).collect(),
+                    false => vec![(name, kind)],
+                }
+            });
+            for (name, kind) in named {
                 let (owner, name) = match (kind, defined_outside(name)) {
                     (Kind::Impl, _) | (_, None) => (owner.clone(), name),
                     // Ruby's `def self.escape` in `class Utils` is `Utils`'s.
@@ -102,7 +111,7 @@ fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, graph_facts: 
 /// another file than its type, C++'s `void Widget::draw() {…}`, Lua's `function M:bar()`. Its
 /// name is its own, so `parse` finds it, and its owner is the path's last part before the name,
 /// `prototype` aside, so `app.handle` and `app::handle` do. `None` for any other name (an impl's
-/// `fmt::Display for Item`, an alias chain `res.type = res.contentType`).
+/// `fmt::Display for Item`, an alias chain `res.type = res.contentType`, whose names are each one).
 fn defined_outside(name: &str) -> Option<(&str, &str)> {
     let (path, member) = name.rsplit_once("::").or_else(|| name.rsplit_once(['.', ':']))?;
     let identifier = |part: &str| !part.is_empty() && part.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$');
@@ -896,6 +905,8 @@ mod tests {
             member("exports", "parse", 9),
         ];
         assert_eq!(owned("lib/utils.js", js), expected);
+        let aliased = "res.contentType =\nres.type = function contentType(type) {};\n";
+        assert_eq!(owned("response.js", aliased), [member("res", "contentType", 1), member("res", "type", 1)]);
         let go = "package template\n\nfunc (t *Template) Execute(w io.Writer) error { return nil }\n";
         assert_eq!(owned("exec.go", go), [(None, "template".to_string(), 1), member("Template", "Execute", 3)]);
         let cpp = "void Widget::draw() {}\nWidget::~Widget() {}\nbool operator==(A a, A b) { return true; }\n";
